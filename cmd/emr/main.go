@@ -1,0 +1,248 @@
+// Command emr is the EMR server and its operator tools: serve, migrate, seed, user create,
+// backup and version. Run `emr --help` for every flag and environment variable.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"emr/internal/config"
+	"emr/internal/database"
+	"emr/internal/demo"
+	"emr/internal/server"
+	"emr/internal/user"
+	"emr/web"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "emr:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `EMR — electronic medical records for outpatient clinics.
+
+Usage: emr COMMAND [flags]
+
+Commands:
+  serve         start the web server (runs pending migrations first)
+  migrate       apply pending database migrations and exit
+  seed          fill an empty database with demo staff and print their passwords once
+  user create   create an account: --username NAME --name "Full Name" --role ROLE [--role ROLE…];
+                the password is read from standard input (one line)
+  backup        copy the SQLite database to a new file: --to FILE
+  version       print the version
+
+Run "emr COMMAND --help" for the flags of a command.
+
+Environment variables (each is the default of the flag beside it):
+`)
+	for _, e := range config.Env {
+		fmt.Fprintf(w, "  %-22s %-20s %s\n", e[0], e[1], e[2])
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return errors.New("no command given")
+		}
+		return nil
+	}
+	cmd, rest := args[0], args[1:]
+	if cmd == "user" {
+		if len(rest) == 0 || rest[0] != "create" {
+			return errors.New(`unknown command; did you mean "emr user create"?`)
+		}
+		cmd, rest = "user create", rest[1:]
+	}
+	var cfg config.Config
+	fs := flag.NewFlagSet("emr "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	switch cmd {
+	case "serve":
+		config.BindServe(fs, &cfg)
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if err := cfg.ValidateServe(); err != nil {
+			return err
+		}
+		return serve(ctx, cfg, stdout)
+	case "migrate", "seed":
+		config.BindDatabase(fs, &cfg)
+	case "user create":
+		return userCreate(ctx, fs, &cfg, rest, stdin, stdout)
+	case "backup":
+		config.BindDatabase(fs, &cfg)
+		to := fs.String("to", "", "file to write the copy to (required; must not exist)")
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if *to == "" {
+			return errors.New("backup needs --to FILE")
+		}
+		return withDB(ctx, cfg, func(db *database.DB) error {
+			if err := db.Backup(ctx, *to); err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout, "backup written to", *to)
+			return nil
+		})
+	case "version":
+		fmt.Fprintln(stdout, "emr", version)
+		return nil
+	default:
+		usage(stderr)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+	if err := fs.Parse(rest); err != nil {
+		return err
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		if cmd == "seed" {
+			return printDemoStaff(ctx, db, stdout, true)
+		}
+		return nil // migrate: withDB has migrated already
+	})
+}
+
+// withDB validates the database settings, opens and migrates the database, and runs fn.
+func withDB(ctx context.Context, cfg config.Config, fn func(db *database.DB) error) error {
+	if err := cfg.ValidateDatabase(); err != nil {
+		return err
+	}
+	setupLogging(cfg)
+	db, err := database.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	n, err := db.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		slog.Info("migrations applied", "count", n, "engine", db.Engine)
+	}
+	return fn(db)
+}
+
+func setupLogging(cfg config.Config) {
+	var h slog.Handler = slog.NewTextHandler(os.Stderr, nil)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(os.Stderr, nil)
+	}
+	slog.SetDefault(slog.New(h))
+}
+
+func printDemoStaff(ctx context.Context, db *database.DB, w io.Writer, explainSkip bool) error {
+	creds, err := demo.Staff(ctx, &user.Store{DB: db})
+	if err != nil {
+		return err
+	}
+	if creds == nil {
+		if explainSkip {
+			fmt.Fprintln(w, "The database has accounts already; no demo staff were added.")
+		}
+		return nil
+	}
+	fmt.Fprintln(w, "Demo staff accounts (these passwords are shown only this once):")
+	for _, c := range creds {
+		fmt.Fprintf(w, "  %-14s %-13s password: %s\n", c.Username, "("+c.Role+")", c.Password)
+	}
+	return nil
+}
+
+func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		if cfg.Demo {
+			if err := printDemoStaff(ctx, db, stdout, false); err != nil {
+				return err
+			}
+		}
+		if n, err := (&user.Store{DB: db}).Count(ctx); err != nil {
+			return err
+		} else if n == 0 {
+			fmt.Fprintln(stdout, `No accounts yet. Create the first administrator with:
+  emr user create --username admin --name "Your Name" --role admin   (then type the password)`)
+		}
+		ln, err := net.Listen("tcp", cfg.Addr)
+		if err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		}
+		srv := &http.Server{
+			Handler:           server.New(cfg, db, web.Dist()).Handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       60 * time.Second,
+			IdleTimeout:       120 * time.Second,
+		}
+		fmt.Fprintf(stdout, "EMR is running at http://%s (database: %s)\n", ln.Addr(), db.Engine)
+		errc := make(chan error, 1)
+		go func() { errc <- srv.Serve(ln) }()
+		select {
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+			slog.Info("shutting down")
+			shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			return srv.Shutdown(shutdownCtx)
+		}
+	})
+}
+
+type roleList []string
+
+func (r *roleList) String() string     { return strings.Join(*r, ",") }
+func (r *roleList) Set(v string) error { *r = append(*r, v); return nil }
+
+func userCreate(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args []string, stdin io.Reader, stdout io.Writer) error {
+	config.BindDatabase(fs, cfg)
+	username := fs.String("username", "", "login name (required)")
+	name := fs.String("name", "", "full name (required)")
+	email := fs.String("email", "", "e-mail address")
+	var roles roleList
+	fs.Var(&roles, "role", "role to grant: admin, doctor, nurse or receptionist (repeatable; at least one)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *username == "" || *name == "" || len(roles) == 0 {
+		return errors.New(`user create needs --username, --name and at least one --role`)
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read the password from standard input: %w", err)
+	}
+	password := strings.TrimRight(line, "\r\n")
+	return withDB(ctx, *cfg, func(db *database.DB) error {
+		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: *username, Name: *name, Email: *email, Roles: roles, Password: password})
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(stdout, "created user %s (id %d) with roles %s\n", u.Username, u.ID, strings.Join(u.Roles, ", "))
+		return nil
+	})
+}

@@ -1,0 +1,186 @@
+// Package account serves the logged-in user's own session: the CSRF cookie, login, logout
+// and "who am I" (spec §7: /sanctum/csrf-cookie, /auth/login, /auth/logout, /user).
+package account
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/httpjson"
+	"emr/internal/user"
+)
+
+// Handler serves the account routes.
+type Handler struct {
+	DB       *database.DB
+	Users    *user.Store
+	Sessions *auth.Sessions
+	Throttle *auth.Throttle
+}
+
+// Routes is the account's route table.
+func (h *Handler) Routes() []auth.Route {
+	return []auth.Route{
+		{Method: "GET", Path: "/api/sanctum/csrf-cookie", Access: auth.Public, Handler: h.csrfCookie},
+		{Method: "POST", Path: "/api/auth/login", Access: auth.Public, Handler: h.login},
+		{Method: "POST", Path: "/api/auth/logout", Access: auth.LoggedIn, Handler: h.logout},
+		{Method: "GET", Path: "/api/user", Access: auth.LoggedIn, Handler: h.me},
+	}
+}
+
+// Me is the answer of GET /api/user: the current user as the web app needs it.
+type Me struct {
+	ID           int64             `json:"id"`
+	Username     string            `json:"username"`
+	Name         string            `json:"name"`
+	Avatar       string            `json:"avatar"`
+	Introduction string            `json:"introduction"`
+	Roles        []string          `json:"roles"`
+	Permissions  []auth.Permission `json:"permissions"`
+}
+
+func meOf(p *auth.Principal) Me {
+	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions}
+}
+
+func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {
+	auth.SetCSRFCookie(w, r)
+	httpjson.NoContent(w)
+}
+
+type loginRequest struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+// Address returns the client's IP address (the server has already resolved a trusted
+// proxy's forwarding header into RemoteAddr).
+func Address(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	var req loginRequest
+	if err := httpjson.Decode(w, r, &req); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	req.Username = strings.TrimSpace(req.Username)
+	var v apperr.Validation
+	if req.Username == "" {
+		v.Add("username", "validation.required")
+	} else if utf8.RuneCountInString(req.Username) > 64 {
+		v.Add("username", "validation.too_long")
+	}
+	if req.Password == "" {
+		v.Add("password", "validation.required")
+	} else if len(req.Password) > 1024 {
+		v.Add("password", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	addr := Address(r)
+	userKey, addrKey := "user:"+user.NormalizeUsername(req.Username), "addr:"+addr
+	event := audit.Event{ActorName: req.Username, Action: "auth.login", Address: addr}
+
+	wait, err := h.Throttle.RetryAfter(ctx, userKey, auth.UserFailureLimit)
+	if err == nil && wait == 0 {
+		wait, err = h.Throttle.RetryAfter(ctx, addrKey, auth.AddressFailureLimit)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if wait > 0 {
+		event.Outcome, event.Detail = audit.Denied, "throttled"
+		h.record(r, event)
+		secs := auth.Seconds(wait)
+		httpjson.Error(w, r, apperr.Throttled("auth.throttled", secs))
+		return
+	}
+
+	id, hash, active, err := h.Users.Credentials(ctx, req.Username)
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
+		httpjson.Error(w, r, err)
+		return
+	}
+	// A missing account is checked against a dummy hash, so that timing does not tell
+	// whether a username exists; inactive accounts fail the same way as wrong passwords.
+	if ok := auth.CheckPasswordOrDummy(hash, req.Password); !ok || !active {
+		if err := h.Throttle.Fail(ctx, userKey, addrKey); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		event.Outcome = audit.Failure
+		if ok && !active {
+			event.Detail = "account deactivated"
+		}
+		h.record(r, event)
+		httpjson.Error(w, r, apperr.Unauthenticated("auth.invalid_credentials"))
+		return
+	}
+
+	if err := h.Throttle.Reset(ctx, userKey); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	// A new session id at every login: any session the browser still had is ended.
+	if c, err := r.Cookie(auth.SessionCookie); err == nil {
+		if err := h.Sessions.RevokeToken(ctx, c.Value); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+	}
+	token, err := h.Sessions.Create(ctx, id, addr, r.UserAgent())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p, err := h.Sessions.Lookup(ctx, token)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	event.ActorID, event.ActorName, event.Outcome = p.UserID, p.Username, audit.Success
+	h.record(r, event)
+	auth.SetSessionCookie(w, r, token)
+	auth.SetCSRFCookie(w, r)
+	httpjson.Respond(w, http.StatusOK, meOf(p))
+}
+
+func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
+	p := auth.PrincipalFrom(r.Context())
+	if err := h.Sessions.Revoke(r.Context(), p); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.record(r, audit.Event{ActorID: p.UserID, ActorName: p.Username, Action: "auth.logout", Address: Address(r), Outcome: audit.Success})
+	auth.SetSessionCookie(w, r, "")
+	httpjson.NoContent(w)
+}
+
+func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
+	httpjson.Respond(w, http.StatusOK, meOf(auth.PrincipalFrom(r.Context())))
+}
+
+// record writes an audit event; a failure to audit is logged, and does not undo a login.
+func (h *Handler) record(r *http.Request, e audit.Event) {
+	if err := audit.Record(r.Context(), h.DB, e); err != nil {
+		slog.ErrorContext(r.Context(), "audit", "err", err)
+	}
+}

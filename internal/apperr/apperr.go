@@ -1,0 +1,111 @@
+// Package apperr defines the error kinds the domain packages return, so that one place
+// (httpjson) can map them to HTTP statuses without the stores knowing about HTTP.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error for its caller.
+type Kind int
+
+// The kinds of error a domain operation can end in.
+const (
+	KindInternal Kind = iota
+	KindInvalid
+	KindNotFound
+	KindConflict
+	KindUnauthenticated
+	KindForbidden
+	KindThrottled
+)
+
+// Error is a domain error: a kind, a message key for the user's language, and, for
+// validation, the message keys per field.
+type Error struct {
+	Kind   Kind
+	Key    string              // i18n message key, e.g. "auth.invalid_credentials"
+	Args   []any               // arguments for the message
+	Fields map[string][]string // field -> message keys (validation only)
+	// RetryAfterSeconds is set on throttling errors.
+	RetryAfterSeconds int
+	Err               error // the wrapped cause, never shown to the user
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.Key, e.Err)
+	}
+	return e.Key
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is lets errors.Is(err, apperr.ErrNotFound) match any error of the same kind.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Key == "" && t.Kind == e.Kind
+}
+
+// Sentinels to test an error's kind with errors.Is.
+var (
+	ErrInvalid         = &Error{Kind: KindInvalid}
+	ErrNotFound        = &Error{Kind: KindNotFound}
+	ErrConflict        = &Error{Kind: KindConflict}
+	ErrUnauthenticated = &Error{Kind: KindUnauthenticated}
+	ErrForbidden       = &Error{Kind: KindForbidden}
+	ErrThrottled       = &Error{Kind: KindThrottled}
+)
+
+// NotFound reports that the named thing does not exist (or is not visible to the caller).
+func NotFound(key string) *Error { return &Error{Kind: KindNotFound, Key: key} }
+
+// Conflict reports a stale version or a clash with another record.
+func Conflict(key string, args ...any) *Error {
+	return &Error{Kind: KindConflict, Key: key, Args: args}
+}
+
+// Forbidden reports that the caller lacks the permission for an action.
+func Forbidden(key string) *Error { return &Error{Kind: KindForbidden, Key: key} }
+
+// Unauthenticated reports a missing, expired or invalid session or credentials.
+func Unauthenticated(key string) *Error { return &Error{Kind: KindUnauthenticated, Key: key} }
+
+// Throttled reports too many attempts; retry after the given number of seconds.
+func Throttled(key string, retryAfterSeconds int) *Error {
+	return &Error{Kind: KindThrottled, Key: key, RetryAfterSeconds: retryAfterSeconds}
+}
+
+// Validation collects field errors; it is empty until Add is called.
+type Validation struct{ fields map[string][]string }
+
+// Add records the message key for a field.
+func (v *Validation) Add(field, key string) {
+	if v.fields == nil {
+		v.fields = map[string][]string{}
+	}
+	v.fields[field] = append(v.fields[field], key)
+}
+
+// Err returns the validation error, or nil when no field failed.
+func (v *Validation) Err() error {
+	if len(v.fields) == 0 {
+		return nil
+	}
+	return &Error{Kind: KindInvalid, Key: "validation.failed", Fields: v.fields}
+}
+
+// Invalid reports a single problem with the request as a whole.
+func Invalid(key string, args ...any) *Error {
+	return &Error{Kind: KindInvalid, Key: key, Args: args}
+}
+
+// KindOf returns the kind of err, KindInternal for errors that are not *Error.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindInternal
+}

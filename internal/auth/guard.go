@@ -1,0 +1,115 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+
+	"emr/internal/apperr"
+	"emr/internal/httpjson"
+)
+
+// Cookie and header names of the session and the CSRF double-submit token.
+const (
+	SessionCookie = "emr_session"
+	CSRFCookie    = "XSRF-TOKEN"
+	CSRFHeader    = "X-XSRF-TOKEN"
+)
+
+// Route is one API route and the access it declares. Every feature lists its routes in a
+// table of these; the server mounts them through Guard, so no route goes without a check.
+type Route struct {
+	Method string
+	Path   string // a ServeMux path pattern, e.g. /api/patients/{id}
+	Access Access
+	// ChangesState marks a GET that changes state: it then needs the CSRF header too, so
+	// that no cross-site link can trigger it.
+	ChangesState bool
+	Handler      http.HandlerFunc
+}
+
+// Guard enforces each route's declared access: the CSRF token on state-changing requests,
+// then the session, then the permission.
+type Guard struct {
+	Sessions *Sessions
+}
+
+// Wrap returns the route's handler behind its checks.
+func (g *Guard) Wrap(rt Route) http.Handler {
+	if !rt.Access.Declared() {
+		panic("auth: route " + rt.Method + " " + rt.Path + " declares no access")
+	}
+	needsCSRF := rt.ChangesState || (rt.Method != http.MethodGet && rt.Method != http.MethodHead)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if needsCSRF && !validCSRF(r) {
+			httpjson.Error(w, r, apperr.Forbidden("auth.csrf"))
+			return
+		}
+		if rt.Access.kind != accessPublic {
+			p, err := g.principal(r)
+			if err != nil {
+				httpjson.Error(w, r, err)
+				return
+			}
+			if rt.Access.kind == accessPermission && !p.Can(rt.Access.perm) {
+				httpjson.Error(w, r, apperr.Forbidden("auth.forbidden"))
+				return
+			}
+			r = r.WithContext(WithPrincipal(r.Context(), p))
+		}
+		rt.Handler(w, r)
+	})
+}
+
+func (g *Guard) principal(r *http.Request) (*Principal, error) {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil {
+		return nil, apperr.Unauthenticated("auth.unauthenticated")
+	}
+	p, err := g.Sessions.Lookup(r.Context(), c.Value)
+	if err != nil {
+		return nil, err
+	}
+	if id, ok := r.Context().Value(userIDSlotKey{}).(*int64); ok {
+		*id = p.UserID
+	}
+	return p, nil
+}
+
+func validCSRF(r *http.Request) bool {
+	c, err := r.Cookie(CSRFCookie)
+	header := r.Header.Get(CSRFHeader)
+	if err != nil || c.Value == "" || header == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(c.Value), []byte(header)) == 1
+}
+
+type userIDSlotKey struct{}
+
+// WithUserIDSlot returns a context in which Guard records the authenticated user's id into
+// the returned slot, so an outer request logger can name the user after the fact.
+func WithUserIDSlot(ctx context.Context) (context.Context, *int64) {
+	var id int64
+	return context.WithValue(ctx, userIDSlotKey{}, &id), &id
+}
+
+// Secure reports whether the request reached us over TLS (directly, or as a trusted proxy
+// says in X-Forwarded-Proto, which the server only passes on when it trusts its proxy).
+func Secure(r *http.Request) bool {
+	return r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
+}
+
+// SetSessionCookie sets (token != "") or clears the session cookie.
+func SetSessionCookie(w http.ResponseWriter, r *http.Request, token string) {
+	c := &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: Secure(r)}
+	if token == "" {
+		c.MaxAge = -1
+	}
+	http.SetCookie(w, c)
+}
+
+// SetCSRFCookie issues a fresh CSRF token in a cookie the web app can read and echo.
+func SetCSRFCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: NewToken(), Path: "/", SameSite: http.SameSiteLaxMode, Secure: Secure(r)})
+}

@@ -1,0 +1,84 @@
+package auth
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// Argon2id parameters (OWASP's minimum recommendation: 19 MiB, 2 passes, 1 lane).
+const (
+	argonMemory  = 19 * 1024
+	argonTime    = 2
+	argonThreads = 1
+	argonKeyLen  = 32
+)
+
+// MinPasswordLength is the shortest password the product accepts.
+const MinPasswordLength = 10
+
+// HashPassword returns the argon2id hash of password in the PHC string format.
+func HashPassword(password string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
+		argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
+
+// CheckPassword reports whether password matches the PHC-format hash.
+func CheckPassword(hash, password string) (bool, error) {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false, errors.New("unsupported password hash")
+	}
+	var version int
+	var memory, iterations uint32
+	var threads uint8
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return false, errors.New("unsupported argon2 version")
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &iterations, &threads); err != nil {
+		return false, fmt.Errorf("argon2 parameters: %w", err)
+	}
+	b64 := base64.RawStdEncoding
+	salt, err := b64.DecodeString(parts[4])
+	if err != nil {
+		return false, err
+	}
+	want, err := b64.DecodeString(parts[5])
+	if err != nil {
+		return false, err
+	}
+	got := argon2.IDKey([]byte(password), salt, iterations, memory, threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+// dummyHash is checked against when a username does not exist, so that a wrong username
+// takes as long to refuse as a wrong password.
+var dummyHash = func() string {
+	h, err := HashPassword("no such user: timing equaliser")
+	if err != nil {
+		panic(err)
+	}
+	return h
+}()
+
+// CheckPasswordOrDummy checks password against hash, or against a dummy hash when the user
+// was not found (hash == ""), and is false then.
+func CheckPasswordOrDummy(hash, password string) bool {
+	if hash == "" {
+		_, _ = CheckPassword(dummyHash, password)
+		return false
+	}
+	ok, err := CheckPassword(hash, password)
+	return err == nil && ok
+}

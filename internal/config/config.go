@@ -1,0 +1,120 @@
+// Package config holds the one typed configuration of the emr binary, read from flags with
+// defaults from EMR_* environment variables, and validated before anything starts.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"emr/internal/database"
+)
+
+// Config is the whole configuration. It is passed explicitly; there is no global.
+type Config struct {
+	Addr            string
+	DatabaseURL     string
+	Demo            bool
+	SessionIdle     time.Duration
+	SessionLifetime time.Duration
+	Timezone        string
+	ShowSettings    bool
+	TrustProxy      bool
+	LogFormat       string
+}
+
+// Env lists every environment variable, its flag and meaning, for --help.
+var Env = [][3]string{
+	{"EMR_DATABASE_URL", "--database-url", "database: sqlite:PATH (default sqlite:./data/emr.db) or postgres://USER@HOST/DB"},
+	{"EMR_ADDR", "--addr", "address to listen on (default 127.0.0.1:8080)"},
+	{"EMR_DEMO", "--demo", "1: seed demo staff into an empty database and print their passwords once"},
+	{"EMR_SESSION_IDLE", "--session-idle", "a session unused this long ends (default 30m)"},
+	{"EMR_SESSION_LIFETIME", "--session-lifetime", "a session ends this long after login (default 12h)"},
+	{"EMR_TIMEZONE", "--timezone", "the clinic's time zone, e.g. Asia/Ho_Chi_Minh (default: the machine's)"},
+	{"EMR_SHOW_SETTINGS", "--show-settings", "1: show the layout settings panel in the web app"},
+	{"EMR_TRUST_PROXY", "--trust-proxy", "1: trust X-Forwarded-For/-Proto from a reverse proxy in front"},
+	{"EMR_LOG_FORMAT", "--log-format", "text or json (default text)"},
+}
+
+// DefaultDatabaseURL is where the embedded SQLite database lives unless told otherwise.
+const DefaultDatabaseURL = "sqlite:./data/emr.db"
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(env(name, "false"))
+	return b
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(env(name, "")); err == nil {
+		return d
+	}
+	return def
+}
+
+// BindDatabase registers the database flag that every subcommand takes.
+func BindDatabase(fs *flag.FlagSet, c *Config) {
+	fs.StringVar(&c.DatabaseURL, "database-url", env("EMR_DATABASE_URL", DefaultDatabaseURL), "database URL: sqlite:PATH or postgres://… (env EMR_DATABASE_URL)")
+	fs.StringVar(&c.LogFormat, "log-format", env("EMR_LOG_FORMAT", "text"), "log format: text or json (env EMR_LOG_FORMAT)")
+}
+
+// BindServe registers the flags of `emr serve`.
+func BindServe(fs *flag.FlagSet, c *Config) {
+	BindDatabase(fs, c)
+	fs.StringVar(&c.Addr, "addr", env("EMR_ADDR", "127.0.0.1:8080"), "address to listen on (env EMR_ADDR)")
+	fs.BoolVar(&c.Demo, "demo", envBool("EMR_DEMO"), "seed demo staff into an empty database and print their passwords once (env EMR_DEMO)")
+	fs.DurationVar(&c.SessionIdle, "session-idle", envDuration("EMR_SESSION_IDLE", 30*time.Minute), "idle time-out of a session (env EMR_SESSION_IDLE)")
+	fs.DurationVar(&c.SessionLifetime, "session-lifetime", envDuration("EMR_SESSION_LIFETIME", 12*time.Hour), "absolute lifetime of a session (env EMR_SESSION_LIFETIME)")
+	fs.StringVar(&c.Timezone, "timezone", env("EMR_TIMEZONE", "Local"), "the clinic's time zone (env EMR_TIMEZONE)")
+	fs.BoolVar(&c.ShowSettings, "show-settings", envBool("EMR_SHOW_SETTINGS"), "show the layout settings panel (env EMR_SHOW_SETTINGS)")
+	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("EMR_TRUST_PROXY"), "trust X-Forwarded-For and X-Forwarded-Proto (env EMR_TRUST_PROXY)")
+}
+
+// ValidateDatabase checks the settings every subcommand uses.
+func (c Config) ValidateDatabase() error {
+	if _, _, err := database.ParseURL(c.DatabaseURL); err != nil {
+		return err
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("the log format must be text or json, not %q", c.LogFormat)
+	}
+	return nil
+}
+
+// ValidateServe checks the settings of `emr serve`, with one clear sentence per problem.
+func (c Config) ValidateServe() error {
+	if err := c.ValidateDatabase(); err != nil {
+		return err
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("the listen address %q must be HOST:PORT, e.g. 127.0.0.1:8080", c.Addr)
+	}
+	if c.SessionIdle <= 0 {
+		return errors.New("the session idle time-out must be positive, e.g. 30m")
+	}
+	if c.SessionLifetime < c.SessionIdle {
+		return errors.New("the session lifetime must not be shorter than the idle time-out")
+	}
+	if _, err := c.Location(); err != nil {
+		return fmt.Errorf("the time zone %q is unknown (use a name such as Europe/Moscow)", c.Timezone)
+	}
+	return nil
+}
+
+// Location returns the clinic's time zone.
+func (c Config) Location() (*time.Location, error) {
+	if c.Timezone == "" || c.Timezone == "Local" {
+		return time.Local, nil
+	}
+	return time.LoadLocation(c.Timezone)
+}

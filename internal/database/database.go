@@ -1,0 +1,169 @@
+// Package database opens the SQLite or PostgreSQL database named by a URL, sets its
+// connection options in one place, runs the embedded migrations and runs transactions.
+//
+// Stores write one SQL text for both engines: positional parameters are $1, $2, … (both
+// drivers bind them), timestamps are passed in UTC, and booleans are scanned into bool.
+package database
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Engine names a database engine.
+type Engine string
+
+// The supported engines.
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// DB is an open database and the engine behind it.
+type DB struct {
+	*sql.DB
+	Engine Engine
+}
+
+// Querier is what both *sql.DB and *sql.Tx offer, so store functions can run inside or
+// outside a transaction.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+//go:embed migrations
+var migrations embed.FS
+
+// ParseURL splits a database URL into the engine and the driver's data source name.
+// "sqlite:PATH" (or "sqlite://PATH") selects SQLite, "postgres://…" or "postgresql://…"
+// selects PostgreSQL.
+func ParseURL(raw string) (Engine, string, error) {
+	switch {
+	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+		if _, err := url.Parse(raw); err != nil {
+			return "", "", fmt.Errorf("the PostgreSQL database URL is not a valid URL: %w", err)
+		}
+		return Postgres, raw, nil
+	case strings.HasPrefix(raw, "sqlite:"):
+		path := strings.TrimPrefix(strings.TrimPrefix(raw, "sqlite:"), "//")
+		if path == "" {
+			return "", "", errors.New("the SQLite database URL names no file (expected sqlite:./data/emr.db)")
+		}
+		return SQLite, path, nil
+	default:
+		return "", "", fmt.Errorf("the database URL %q is neither sqlite:PATH nor postgres://…", raw)
+	}
+}
+
+// Open opens and pings the database at rawURL. For SQLite it creates the file's folder,
+// and turns on WAL, foreign keys, full fsync and a busy timeout on every connection.
+func Open(ctx context.Context, rawURL string) (*DB, error) {
+	engine, dsn, err := ParseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	var db *sql.DB
+	switch engine {
+	case SQLite:
+		if dsn != ":memory:" {
+			if err := os.MkdirAll(filepath.Dir(dsn), 0o750); err != nil {
+				return nil, fmt.Errorf("create the database folder: %w", err)
+			}
+		}
+		q := url.Values{}
+		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)"} {
+			q.Add("_pragma", p)
+		}
+		q.Set("_txlock", "immediate") // writers queue up front instead of failing on upgrade
+		db, err = sql.Open("sqlite", "file:"+dsn+"?"+q.Encode())
+		if err == nil {
+			db.SetMaxOpenConns(8)
+		}
+	case Postgres:
+		db, err = sql.Open("pgx", dsn)
+		if err == nil {
+			db.SetMaxOpenConns(20)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s database: %w", engine, err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to the %s database: %w", engine, err)
+	}
+	return &DB{DB: db, Engine: engine}, nil
+}
+
+func (db *DB) migrator() (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations, "migrations/"+string(db.Engine))
+	if err != nil {
+		return nil, err
+	}
+	dialect := goose.DialectSQLite3
+	if db.Engine == Postgres {
+		dialect = goose.DialectPostgres
+	}
+	return goose.NewProvider(dialect, db.DB, sub)
+}
+
+// Migrate applies every embedded migration not yet applied and returns how many ran.
+func (db *DB) Migrate(ctx context.Context) (int, error) {
+	p, err := db.migrator()
+	if err != nil {
+		return 0, fmt.Errorf("load migrations: %w", err)
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return len(res), fmt.Errorf("migrate: %w", err)
+	}
+	return len(res), nil
+}
+
+// Tx runs fn in a transaction, committing when it returns nil and rolling back otherwise.
+func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Backup writes a consistent copy of an SQLite database to path. PostgreSQL databases are
+// backed up with the server's own tools (pg_dump), which this refuses to imitate.
+func (db *DB) Backup(ctx context.Context, path string) error {
+	if db.Engine != SQLite {
+		return errors.New("emr backup copies SQLite databases; back up PostgreSQL with pg_dump")
+	}
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("%s exists already; choose a new file name", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return fmt.Errorf("create the backup folder: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, "VACUUM INTO $1", path); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+// Package dbtest gives each test a fresh, migrated database on every engine under test:
+// SQLite always, and PostgreSQL too when EMR_TEST_POSTGRES_URL names a server (each test
+// then gets a throw-away database of its own, dropped when the test ends).
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"emr/internal/database"
+)
+
+// Engine is one database engine a test can run on.
+type Engine struct {
+	Name string
+	// URL returns a fresh, empty database's URL, removed when t ends.
+	URL func(t testing.TB) string
+}
+
+// Engines lists the engines under test.
+func Engines() []Engine {
+	engines := []Engine{{Name: "sqlite", URL: func(t testing.TB) string {
+		return "sqlite:" + filepath.Join(t.TempDir(), "emr.db")
+	}}}
+	if admin := os.Getenv("EMR_TEST_POSTGRES_URL"); admin != "" {
+		engines = append(engines, Engine{Name: "postgres", URL: func(t testing.TB) string { return postgresURL(t, admin) }})
+	}
+	return engines
+}
+
+// ForEach runs fn as a subtest on each engine with a fresh, migrated database.
+func ForEach(t *testing.T, fn func(t *testing.T, db *database.DB)) {
+	t.Helper()
+	for _, e := range Engines() {
+		t.Run(e.Name, func(t *testing.T) { fn(t, Open(t, e.URL(t))) })
+	}
+}
+
+// Open opens and migrates the database at rawURL, closing it when t ends.
+func Open(t testing.TB, rawURL string) *database.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := database.Open(ctx, rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func postgresURL(t testing.TB, admin string) string {
+	t.Helper()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "emr_test_" + hex.EncodeToString(b)
+	adminDB, err := sql.Open("pgx", admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adminDB.Exec("CREATE DATABASE " + name); err != nil { // name is ours, not input
+		adminDB.Close()
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		defer adminDB.Close()
+		if _, err := adminDB.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Logf("drop test database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}

@@ -1,0 +1,92 @@
+// Package httpjson is the only writer of API responses: it decodes JSON bodies, writes JSON
+// answers, and maps apperr kinds to HTTP statuses with messages in the caller's language.
+package httpjson
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"emr/internal/apperr"
+	"emr/internal/i18n"
+)
+
+// MaxBody is the largest JSON body the API reads.
+const MaxBody = 1 << 20
+
+// Decode reads a JSON body into v. Malformed JSON is an apperr of kind Invalid.
+func Decode(w http.ResponseWriter, r *http.Request, v any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return apperr.Invalid("error.body_too_large")
+		}
+		return &apperr.Error{Kind: apperr.KindInvalid, Key: "error.bad_json", Err: err}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return apperr.Invalid("error.bad_json")
+	}
+	return nil
+}
+
+// Respond writes v as JSON with the given status.
+func Respond(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if v != nil {
+		_ = json.NewEncoder(w).Encode(v)
+	}
+}
+
+// NoContent answers 204.
+func NoContent(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// ErrorBody is the JSON error envelope of every failed API call.
+type ErrorBody struct {
+	Error  string              `json:"error"`
+	Code   string              `json:"code"`
+	Errors map[string][]string `json:"errors,omitempty"`
+}
+
+var statusOf = map[apperr.Kind]int{
+	apperr.KindInvalid:         http.StatusUnprocessableEntity,
+	apperr.KindNotFound:        http.StatusNotFound,
+	apperr.KindConflict:        http.StatusConflict,
+	apperr.KindUnauthenticated: http.StatusUnauthorized,
+	apperr.KindForbidden:       http.StatusForbidden,
+	apperr.KindThrottled:       http.StatusTooManyRequests,
+}
+
+// Error writes err as the error envelope, translated into the request's language.
+// Errors that are not apperr kinds are logged and answered as a generic 500.
+func Error(w http.ResponseWriter, r *http.Request, err error) {
+	lang := i18n.FromRequest(r)
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Kind == apperr.KindInternal {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		Respond(w, http.StatusInternalServerError, ErrorBody{Error: i18n.T(lang, "error.internal"), Code: "error.internal"})
+		return
+	}
+	body := ErrorBody{Error: i18n.T(lang, e.Key, e.Args...), Code: e.Key}
+	if len(e.Fields) > 0 {
+		body.Errors = make(map[string][]string, len(e.Fields))
+		for field, keys := range e.Fields {
+			for _, k := range keys {
+				body.Errors[field] = append(body.Errors[field], i18n.T(lang, k))
+			}
+		}
+	}
+	if e.Kind == apperr.KindThrottled && e.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	}
+	Respond(w, statusOf[e.Kind], body)
+}

@@ -1,0 +1,185 @@
+// Package server mounts every feature's route table behind the permission guard, adds the
+// middleware every response passes through, and serves the web app.
+package server
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/auth"
+	"emr/internal/config"
+	"emr/internal/database"
+	"emr/internal/httpjson"
+	"emr/internal/i18n"
+	"emr/internal/user"
+)
+
+// Server is the HTTP handler of the emr binary and the routes it serves.
+type Server struct {
+	Routes  []auth.Route
+	Handler http.Handler
+}
+
+// New wires every feature onto one handler. web is the built web app (its dist folder).
+func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
+	sessions := &auth.Sessions{DB: db, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
+	users := &user.Store{DB: db}
+	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: &auth.Throttle{DB: db, Window: auth.ThrottleWindow}}
+	routes := slices.Concat(
+		acct.Routes(),
+		[]auth.Route{
+			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
+			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},
+		},
+	)
+	mux := http.NewServeMux()
+	guard := &auth.Guard{Sessions: sessions}
+	for _, rt := range routes {
+		mux.Handle(rt.Method+" "+rt.Path, guard.Wrap(rt))
+	}
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
+	mux.Handle("/", static{files: web})
+
+	var h http.Handler = mux
+	h = logRequests(h)
+	h = forwarded(h, cfg.TrustProxy)
+	h = securityHeaders(h)
+	h = recoverPanics(h)
+	return &Server{Routes: routes, Handler: h}
+}
+
+// apiFallback answers unknown API paths with 404 and known paths with another method with
+// 405, both as JSON.
+func apiFallback(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "/api/" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		lang := i18n.FromRequest(r)
+		httpjson.Respond(w, http.StatusMethodNotAllowed, httpjson.ErrorBody{Error: i18n.T(lang, "error.method_not_allowed"), Code: "error.method_not_allowed"})
+		return
+	}
+	httpjson.Error(w, r, apperr.NotFound("error.route_not_found"))
+}
+
+func health(db *database.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := db.PingContext(ctx); err != nil {
+			httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+			return
+		}
+		httpjson.Respond(w, http.StatusOK, map[string]string{"status": "ok", "database": string(db.Engine)})
+	}
+}
+
+// clientConfig tells the web app the settings it may show before anyone logs in.
+func clientConfig(cfg config.Config) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		httpjson.Respond(w, http.StatusOK, map[string]any{"show_settings": cfg.ShowSettings})
+	}
+}
+
+// contentSecurityPolicy allows only this origin: no inline script, no third parties.
+// Inline styles are allowed because the component library injects its CSS at run time
+// (docs/adr/0003-csp-inline-styles.md).
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
+	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// forwarded trusts a reverse proxy's X-Forwarded-For (its last hop is the client) for the
+// client address, and its X-Forwarded-Proto for whether cookies are Secure. Unless the
+// proxy is trusted, both headers are dropped, since any client could send them.
+func forwarded(next http.Handler, trust bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !trust {
+			r.Header.Del("X-Forwarded-For")
+			r.Header.Del("X-Forwarded-Proto")
+		} else if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			hops := strings.Split(xff, ",")
+			if ip := net.ParseIP(strings.TrimSpace(hops[len(hops)-1])); ip != nil {
+				r.RemoteAddr = net.JoinHostPort(ip.String(), "0")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// logRequests logs one line per API request: method, path (never the query string, which
+// may hold a patient's name), status, duration and user id. Static files are not logged.
+func logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		ctx, userID := auth.WithUserIDSlot(r.Context())
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r.WithContext(ctx))
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"ms", time.Since(start).Milliseconds(), "user", *userID)
+	})
+}
+
+func recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				slog.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				httpjson.Error(w, r, fmt.Errorf("panic: %v", v)) // answered as a generic 500
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
