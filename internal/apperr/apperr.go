@@ -74,7 +74,7 @@ func Unauthenticated(key string) *Error { return &Error{Kind: KindUnauthenticate
 
 // Throttled reports too many attempts; retry after the given number of seconds.
 func Throttled(key string, retryAfterSeconds int) *Error {
-	return &Error{Kind: KindThrottled, Key: key, RetryAfterSeconds: retryAfterSeconds}
+	return &Error{Kind: KindThrottled, Key: key, Args: []any{retryAfterSeconds}, RetryAfterSeconds: retryAfterSeconds}
 }
 
 // Validation collects field errors; it is empty until Add is called.

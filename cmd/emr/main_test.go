@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runEMR(t *testing.T, stdin string, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String() + errb.String(), err
+}
+
+func TestUserCreateReadsPasswordFromStdin(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "emr.db")
+	out, err := runEMR(t, "a long enough password\n", "user", "create", "--database-url", db, "--username", "Boss", "--name", "The Boss", "--role", "admin", "--role", "doctor")
+	if err != nil || !strings.Contains(out, "created user boss") || !strings.Contains(out, "admin, doctor") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if _, err := runEMR(t, "another long password\n", "user", "create", "--database-url", db, "--username", "boss", "--name", "X", "--role", "admin"); err == nil || !strings.Contains(err.Error(), "taken") {
+		t.Errorf("duplicate username: %v", err)
+	}
+	if _, err := runEMR(t, "short\n", "user", "create", "--database-url", db, "--username", "x", "--name", "X", "--role", "nurse"); err == nil || !strings.Contains(err.Error(), "10 characters") {
+		t.Errorf("short password: %v", err)
+	}
+	if _, err := runEMR(t, "a long enough password\n", "user", "create", "--database-url", db, "--username", "y", "--name", "Y", "--role", "janitor"); err == nil || !strings.Contains(err.Error(), "janitor") {
+		t.Errorf("unknown role: %v", err)
+	}
+	out, err = runEMR(t, "", "seed", "--database-url", db)
+	if err != nil || !strings.Contains(out, "no demo staff") {
+		t.Errorf("seed into a database with accounts: %v %s", err, out)
+	}
+}
+
+func TestSeedPrintsPasswordsOnce(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "emr.db")
+	out, err := runEMR(t, "", "seed", "--database-url", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []string{"admin", "doctor", "nurse", "receptionist"} {
+		if !strings.Contains(out, "("+role+")") {
+			t.Errorf("no %s in %s", role, out)
+		}
+	}
+	if out2, _ := runEMR(t, "", "seed", "--database-url", db); strings.Contains(out2, "password:") {
+		t.Error("passwords printed a second time")
+	}
+}
+
+func TestBadConfigurationIsOneSentence(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--addr", "8080"}, "HOST:PORT"},
+		{[]string{"serve", "--database-url", "mysql://x"}, "neither sqlite"},
+		{[]string{"serve", "--session-idle", "2h", "--session-lifetime", "1h"}, "lifetime"},
+		{[]string{"serve", "--timezone", "Mars/Olympus"}, "time zone"},
+		{[]string{"migrate", "--log-format", "xml"}, "text or json"},
+		{[]string{"backup"}, "--to"},
+		{[]string{"frobnicate"}, "unknown command"},
+	} {
+		_, err := runEMR(t, "", tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("%v: %v", tc.args, err)
+		}
+	}
+	out, err := runEMR(t, "", "--help")
+	if err != nil || !strings.Contains(out, "EMR_DATABASE_URL") || !strings.Contains(out, "user create") {
+		t.Errorf("--help: %v %s", err, out)
+	}
+}

@@ -1,0 +1,186 @@
+// Package apitest runs the real HTTP server on a real database for API tests, with
+// clients that keep cookies and send the CSRF header the way the web app does.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"emr/internal/config"
+	"emr/internal/database"
+	"emr/internal/server"
+	"emr/internal/user"
+)
+
+// Env is a running server on a database.
+type Env struct {
+	T      testing.TB
+	DB     *database.DB
+	Server *server.Server
+	HTTP   *httptest.Server
+}
+
+// Config is the configuration tests run the server with.
+func Config() config.Config {
+	return config.Config{Addr: "127.0.0.1:0", SessionIdle: 30 * time.Minute, SessionLifetime: 12 * time.Hour, Timezone: "UTC", LogFormat: "text"}
+}
+
+// WebFS is a stand-in for the built web app.
+var WebFS fs.FS = fstest.MapFS{
+	"index.html":              {Data: []byte("<!doctype html><title>EMR</title>")},
+	"assets/app-abc123.js":    {Data: []byte("console.log('app')")},
+	"assets/app-abc123.js.gz": {Data: []byte("gzip bytes")}, // only which file is chosen is tested
+}
+
+// New starts the server on db with the test configuration.
+func New(t testing.TB, db *database.DB) *Env {
+	return NewWith(t, db, Config())
+}
+
+// NewWith starts the server on db with cfg.
+func NewWith(t testing.TB, db *database.DB, cfg config.Config) *Env {
+	t.Helper()
+	srv := server.New(cfg, db, WebFS)
+	ts := httptest.NewServer(srv.Handler)
+	t.Cleanup(ts.Close)
+	return &Env{T: t, DB: db, Server: srv, HTTP: ts}
+}
+
+// CreateUser adds an account with the given roles and returns its password.
+func (e *Env) CreateUser(username string, roles ...string) string {
+	e.T.Helper()
+	pw := "pw-" + username + "-0123456789"
+	if _, err := (&user.Store{DB: e.DB}).Create(context.Background(), user.NewUser{Username: username, Name: "Test " + username, Roles: roles, Password: pw}); err != nil {
+		e.T.Fatalf("create user %s: %v", username, err)
+	}
+	return pw
+}
+
+// Client is a browser-like client: it keeps cookies and echoes the CSRF cookie.
+type Client struct {
+	env  *Env
+	HTTP *http.Client
+	// NoCSRF, when set, leaves out the X-XSRF-TOKEN header.
+	NoCSRF bool
+	// Header is added to every request.
+	Header http.Header
+}
+
+// Client returns a new client with an empty cookie jar.
+func (e *Env) Client() *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{env: e, HTTP: &http.Client{Jar: jar, Transport: &http.Transport{DisableCompression: true}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Header: http.Header{}}
+}
+
+// LoggedIn returns a client logged in as username with password.
+func (e *Env) LoggedIn(username, password string) *Client {
+	e.T.Helper()
+	c := e.Client()
+	if r := c.Login(username, password); r.Status != http.StatusOK {
+		e.T.Fatalf("login %s: %d %s", username, r.Status, r.Body)
+	}
+	return c
+}
+
+// Response is a finished request.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test when it is not JSON.
+func (r Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("response %d is not JSON: %v: %s", r.Status, err, r.Body)
+	}
+}
+
+// Error returns the error envelope of a failed response.
+func (r Response) Error(t testing.TB) (msg, code string, fields map[string][]string) {
+	t.Helper()
+	var e struct {
+		Error  string              `json:"error"`
+		Code   string              `json:"code"`
+		Errors map[string][]string `json:"errors"`
+	}
+	r.JSON(t, &e)
+	return e.Error, e.Code, e.Errors
+}
+
+// Cookie returns the value of the named cookie in the jar ("" when absent).
+func (c *Client) Cookie(name string) string {
+	u, _ := url.Parse(c.env.HTTP.URL)
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
+		if ck.Name == name {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+// SetCookie puts a cookie into the jar, as a browser that kept it would.
+func (c *Client) SetCookie(name, value string) {
+	u, _ := url.Parse(c.env.HTTP.URL)
+	c.HTTP.Jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value, Path: "/"}})
+}
+
+// Do sends a request; body, when not nil, is sent as JSON (or as-is when []byte).
+func (c *Client) Do(method, path string, body any) Response {
+	c.env.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		js, err := json.Marshal(b)
+		if err != nil {
+			c.env.T.Fatal(err)
+		}
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequest(method, c.env.HTTP.URL+path, rd)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("X-Requested-With", "XMLHttpRequest")
+	for k, v := range c.Header {
+		req.Header[k] = v
+	}
+	if tok := c.Cookie("XSRF-TOKEN"); tok != "" && !c.NoCSRF && req.Header.Get("X-XSRF-TOKEN") == "" {
+		req.Header.Set("X-XSRF-TOKEN", tok)
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// Login fetches the CSRF cookie (once) and logs in.
+func (c *Client) Login(username, password string) Response {
+	if c.Cookie("XSRF-TOKEN") == "" {
+		c.Do("GET", "/api/sanctum/csrf-cookie", nil)
+	}
+	return c.Do("POST", "/api/auth/login", map[string]string{"username": username, "password": password})
+}

@@ -1,0 +1,112 @@
+package database_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+func TestParseURL(t *testing.T) {
+	for _, tc := range []struct {
+		url    string
+		engine database.Engine
+		ok     bool
+	}{
+		{"sqlite:./data/emr.db", database.SQLite, true},
+		{"sqlite:///var/lib/emr.db", database.SQLite, true},
+		{"postgres://u@h/db", database.Postgres, true},
+		{"postgresql://u@h/db", database.Postgres, true},
+		{"sqlite:", "", false},
+		{"mysql://u@h/db", "", false},
+		{"", "", false},
+	} {
+		engine, _, err := database.ParseURL(tc.url)
+		if (err == nil) != tc.ok || engine != tc.engine {
+			t.Errorf("%q: %s, %v", tc.url, engine, err)
+		}
+	}
+}
+
+func TestMigrationsAreIdempotent(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		n, err := db.Migrate(context.Background())
+		if err != nil || n != 0 {
+			t.Fatalf("second migrate ran %d: %v", n, err)
+		}
+	})
+}
+
+func TestPermissionTableMirrorsCatalogue(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		rows, err := db.QueryContext(context.Background(), `SELECT name FROM permissions ORDER BY name`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var got []string
+		for rows.Next() {
+			var s string
+			_ = rows.Scan(&s)
+			got = append(got, s)
+		}
+		var want []string
+		for _, p := range auth.Catalogue {
+			want = append(want, string(p))
+		}
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("permissions table %v, catalogue %v", got, want)
+		}
+	})
+}
+
+func TestAuditLogIsAppendOnly(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		if err := audit.Record(ctx, db, audit.Event{Action: "auth.login", ActorName: "x", Outcome: audit.Failure, Address: "10.0.0.1"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `UPDATE audit_events SET outcome = 'success'`); err == nil {
+			t.Error("an audit event was updated")
+		}
+		if _, err := db.ExecContext(ctx, `DELETE FROM audit_events`); err == nil {
+			t.Error("an audit event was deleted")
+		}
+		var outcome string
+		var at time.Time
+		if err := db.QueryRowContext(ctx, `SELECT outcome, at FROM audit_events`).Scan(&outcome, &at); err != nil || outcome != audit.Failure {
+			t.Fatalf("after the refused changes: %q, %v", outcome, err)
+		}
+		if time.Since(at) > time.Minute || time.Since(at) < 0 {
+			t.Errorf("event time %v is not now", at)
+		}
+	})
+}
+
+func TestBackup(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := dbtest.Open(t, "sqlite:"+filepath.Join(dir, "emr.db"))
+	if err := audit.Record(ctx, db, audit.Event{Action: "test", Outcome: audit.Success}); err != nil {
+		t.Fatal(err)
+	}
+	to := filepath.Join(dir, "backups", "copy.db")
+	if err := db.Backup(ctx, to); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Backup(ctx, to); err == nil {
+		t.Error("a backup overwrote an existing file")
+	}
+	copyDB := dbtest.Open(t, "sqlite:"+to)
+	var n int
+	if err := copyDB.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_events`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the copy has %d events: %v", n, err)
+	}
+}

@@ -1,0 +1,97 @@
+package server_test
+
+import (
+	"net/http"
+	"regexp"
+	"slices"
+	"testing"
+
+	"emr/internal/apitest"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// requiredAccess is the authorization matrix, written out by hand: for every API route,
+// what it requires. A route registered without a row here fails the suite, and a row that
+// disagrees with what the server enforces fails it too.
+var requiredAccess = map[string]string{
+	"GET /api/sanctum/csrf-cookie": "public",
+	"POST /api/auth/login":         "public",
+	"GET /api/health":              "public",
+	"GET /api/config":              "public",
+	"GET /api/user":                "logged-in",
+	"POST /api/auth/logout":        "logged-in",
+}
+
+// rolePermissions are the permissions each seeded role holds (admin holds all).
+var rolePermissions = map[string][]string{
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription"},
+	"nurse":        {"view patient", "view appointment", "record vitals"},
+	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment"},
+}
+
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+func TestAuthorizationMatrix(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		clients := map[string]*apitest.Client{"anonymous": env.Client()}
+		clients["anonymous"].Do("GET", "/api/sanctum/csrf-cookie", nil)
+		for _, role := range []string{"admin", "doctor", "nurse", "receptionist"} {
+			clients[role] = env.LoggedIn("matrix-"+role, env.CreateUser("matrix-"+role, role))
+		}
+
+		routes := slices.Clone(env.Server.Routes)
+		// Logout ends the session it is sent with, so it goes last.
+		slices.SortStableFunc(routes, func(a, b auth.Route) int {
+			return boolInt(a.Path == "/api/auth/logout") - boolInt(b.Path == "/api/auth/logout")
+		})
+		for _, rt := range routes {
+			key := rt.Method + " " + rt.Path
+			want, ok := requiredAccess[key]
+			if !ok {
+				t.Errorf("%s is not in the authorization matrix: add the access it needs to requiredAccess", key)
+				continue
+			}
+			if got := rt.Access.String(); got != want {
+				t.Errorf("%s declares %q, the matrix says %q", key, got, want)
+			}
+			// Ids that do not exist, so that no request changes a real record.
+			path := pathParam.ReplaceAllString(rt.Path, "999999")
+
+			if rt.Method != http.MethodGet || rt.ChangesState {
+				forged := env.Client()
+				forged.NoCSRF = true
+				if r := forged.Do(rt.Method, path, map[string]any{}); r.Status != http.StatusForbidden {
+					t.Errorf("%s without the CSRF header: %d, want 403", key, r.Status)
+				}
+			}
+			for _, who := range []string{"anonymous", "admin", "doctor", "nurse", "receptionist"} {
+				r := clients[who].Do(rt.Method, path, map[string]any{})
+				allowed := want == "public" ||
+					(who != "anonymous" && (want == "logged-in" || who == "admin" || slices.Contains(rolePermissions[who], want)))
+				switch {
+				case allowed && (r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden):
+					t.Errorf("%s as %s: %d, want access", key, who, r.Status)
+				case !allowed && who == "anonymous" && r.Status != http.StatusUnauthorized:
+					t.Errorf("%s as anonymous: %d, want 401", key, r.Status)
+				case !allowed && who != "anonymous" && r.Status != http.StatusForbidden:
+					t.Errorf("%s as %s: %d, want 403", key, who, r.Status)
+				}
+			}
+		}
+		for key := range requiredAccess {
+			if !slices.ContainsFunc(env.Server.Routes, func(rt auth.Route) bool { return rt.Method+" "+rt.Path == key }) {
+				t.Errorf("the matrix lists %s, which the server does not serve", key)
+			}
+		}
+	})
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

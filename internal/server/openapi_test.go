@@ -1,0 +1,56 @@
+package server_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"emr/internal/apitest"
+	"emr/internal/database/dbtest"
+)
+
+// TestOpenAPIMatchesRoutes checks api/openapi.yaml against the server's route table: the
+// same operations, each with the access the route declares.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	raw, err := os.ReadFile("../../api/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Permission   string         `yaml:"x-permission"`
+			ChangesState bool           `yaml:"x-changes-state"`
+			Responses    map[string]any `yaml:"responses"`
+		} `yaml:"paths"`
+	}
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	documented := map[string]string{}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if len(op.Responses) == 0 {
+				t.Errorf("%s %s documents no responses", method, path)
+			}
+			documented[strings.ToUpper(method)+" "+path] = op.Permission
+		}
+	}
+	env := apitest.New(t, dbtest.Open(t, dbtest.Engines()[0].URL(t)))
+	for _, rt := range env.Server.Routes {
+		key := rt.Method + " " + rt.Path
+		perm, ok := documented[key]
+		if !ok {
+			t.Errorf("%s is served but not in api/openapi.yaml", key)
+			continue
+		}
+		if perm != rt.Access.String() {
+			t.Errorf("%s: openapi.yaml says x-permission %q, the route declares %q", key, perm, rt.Access.String())
+		}
+		delete(documented, key)
+	}
+	for key := range documented {
+		t.Errorf("api/openapi.yaml documents %s, which the server does not serve", key)
+	}
+}
