@@ -1,7 +1,21 @@
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig } from 'vitest/config'
 
-// https://vite.dev/config/
+// The build lands in dist/app, which the Go binary embeds (web/embed.go).
 export default defineConfig({
   plugins: [react()],
+  build: {
+    outDir: 'dist/app',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:8080' },
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
 })

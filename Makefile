@@ -1,0 +1,56 @@
+# EMR — make run starts the app; make test runs every test. See README.md.
+GO      ?= go
+BIN     := bin/emr
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: run build web test test-go test-web test-e2e lint bench clean screenshots
+
+## run: build everything and start the app on ./data/emr.db, with demo staff on first start
+run: build
+	./$(BIN) serve --demo
+
+## build: the web app, then the emr binary that embeds it
+build: web/dist/app/index.html
+	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/emr
+
+web: web/dist/app/index.html
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
+	cd web && npm run build
+
+## test: every test — Go (SQLite, and PostgreSQL when EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
+test: test-go test-web test-e2e
+
+test-go:
+	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "EMR_TEST_POSTGRES_URL is not set: Go tests run on SQLite only"; fi
+	$(GO) test -count=1 ./...
+
+test-web: web/node_modules/.installed
+	cd web && npx vitest run
+
+test-e2e: build
+	cd web && npx playwright test
+
+## lint: gofmt, go vet, staticcheck, oxlint, tsc
+lint: web/node_modules/.installed
+	@out=$$(gofmt -l cmd internal web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+	cd web && npm run lint
+
+## bench: the performance budgets in bench/ (see bench/README.md)
+bench: build
+	./bench/run
+
+clean:
+	rm -rf bin web/dist/app web/test-results web/.e2e
+
+## screenshots: every screen, desktop and phone, in the four languages, into web/test-results/screens
+screenshots: build
+	cd web && EMR_SCREENSHOTS=1 npx playwright test screenshots

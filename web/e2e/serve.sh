@@ -1,0 +1,13 @@
+#!/bin/sh
+# Starts the real emr binary on a fresh SQLite database with one account per role, all
+# with the run's password ($EMR_E2E_PASSWORD), for the end-to-end tests.
+set -eu
+port=$1
+dir=.e2e
+rm -rf "$dir"
+mkdir -p "$dir"
+db="sqlite:$dir/emr.db"
+for role in admin doctor nurse receptionist; do
+  printf '%s\n' "$EMR_E2E_PASSWORD" | ../bin/emr user create --database-url "$db" --username "$role" --name "E2E $role" --role "$role"
+done
+exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port"

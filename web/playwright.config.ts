@@ -1,0 +1,35 @@
+import { defineConfig, devices } from '@playwright/test'
+import { randomBytes } from 'node:crypto'
+
+// End-to-end tests run the real emr binary on a fresh SQLite database in the system
+// Chromium. The staff accounts' password is made per run and shared with the workers
+// through the environment.
+process.env.EMR_E2E_PASSWORD ??= randomBytes(12).toString('base64url')
+const port = Number(process.env.EMR_E2E_PORT ?? 18181)
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    command: `sh e2e/serve.sh ${port}`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+  },
+})

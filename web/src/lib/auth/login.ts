@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { get, send } from '../api'
+import { markLoggedIn } from '../session'
+import { meQueryKey, type Me } from './me'
+
+export interface Credentials {
+  username: string
+  password: string
+}
+
+/** Fetches the CSRF cookie, then logs in with the username trimmed (spec §5). */
+export async function login({ username, password }: Credentials): Promise<Me> {
+  await get('/sanctum/csrf-cookie')
+  return send<Me>('post', '/auth/login', { username: username.trim(), password })
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (me) => {
+      markLoggedIn()
+      queryClient.setQueryData(meQueryKey, me)
+    },
+  })
+}

@@ -1,0 +1,19 @@
+import { queryOptions } from '@tanstack/react-query'
+import { get } from '../api'
+
+/** The logged-in user as GET /api/user describes them. */
+export interface Me {
+  id: number
+  username: string
+  name: string
+  avatar: string
+  introduction: string
+  roles: string[]
+  permissions: string[]
+}
+
+export const meQueryKey = ['me'] as const
+
+export const getMe = () => get<Me>('/user')
+
+export const meQuery = queryOptions({ queryKey: meQueryKey, queryFn: getMe, staleTime: 60_000, retry: false })

@@ -1,0 +1,9 @@
+// The spec's logged-in flag: a cookie isLogged=1, set after login and removed at logout or
+// when the session is reset. The session itself is an HttpOnly cookie the page never sees.
+import Cookies from 'js-cookie'
+
+const FLAG = 'isLogged'
+
+export const isLoggedIn = () => Cookies.get(FLAG) === '1'
+export const markLoggedIn = () => Cookies.set(FLAG, '1', { sameSite: 'Lax' })
+export const clearLoggedIn = () => Cookies.remove(FLAG)
