@@ -28,7 +28,8 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
 test: test-go test-web test-e2e
 
 test-go:
-	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "EMR_TEST_POSTGRES_URL is not set: Go tests run on SQLite only"; fi
+	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "Go tests on SQLite only (set EMR_TEST_POSTGRES_URL to add PostgreSQL)"; \
+	else echo "Go tests on SQLite and PostgreSQL"; fi
 	$(GO) test -count=1 ./...
 
 test-web: web/node_modules/.installed

@@ -9,11 +9,13 @@ const port = Number(process.env.EMR_E2E_PORT ?? 18181)
 
 export default defineConfig({
   testDir: 'e2e',
+  // Screenshots are for people to look at (make screenshots), not part of the test run.
+  testIgnore: process.env.EMR_SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
   fullyParallel: false,
   workers: 1,
   retries: 0,
   timeout: 30_000,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: 'list',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
@@ -30,6 +32,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'pipe',
+    stdout: 'ignore',
   },
 })
