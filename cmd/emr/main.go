@@ -169,7 +169,7 @@ func printDemoStaff(ctx context.Context, db *database.DB, w io.Writer, explainSk
 	}
 	fmt.Fprintln(w, "Demo staff accounts (these passwords are shown only this once):")
 	for _, c := range creds {
-		fmt.Fprintf(w, "  %-14s %-13s password: %s\n", c.Username, "("+c.Role+")", c.Password)
+		fmt.Fprintf(w, "  %-14s %-16s password: %s\n", c.Username, "("+c.Role+")", c.Password)
 	}
 	return nil
 }
