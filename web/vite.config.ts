@@ -7,6 +7,7 @@ export default defineConfig({
   build: {
     outDir: 'dist/app',
     emptyOutDir: true,
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
   server: {

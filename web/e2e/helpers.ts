@@ -9,4 +9,23 @@ export async function login(page: Page, username: string, password = PASSWORD) {
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).not.toHaveURL(/\/login/)
+  await expect(page.getByRole('complementary', { name: 'Main menu' })).toBeVisible()
 }
+
+/** The sidebar menu. */
+export const sidebar = (page: Page) => page.getByRole('complementary') // its name is in the page's language
+
+/** The tab of an open page. */
+export const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Open pages' }).getByRole('link', { name, exact: true })
+
+/** Logs out through the avatar menu. */
+export async function logout(page: Page, name: string) {
+  await page.getByRole('button', { name: `Account of ${name}` }).click()
+  await page.getByRole('menuitem', { name: 'Log Out' }).click()
+}
+
+/** The page area's visible view (others stay mounted but hidden). */
+export const activeView = (page: Page) => page.locator('#main > div:not([hidden])')
+
+/** The toast messages. */
+export const toasts = (page: Page) => page.locator('.ant-message')

@@ -10,4 +10,5 @@ db="sqlite:$dir/emr.db"
 for role in admin doctor nurse receptionist; do
   printf '%s\n' "$EMR_E2E_PASSWORD" | ../bin/emr user create --database-url "$db" --username "$role" --name "E2E $role" --role "$role"
 done
-exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port"
+# The settings panel is off by default (a Go test checks that); on here so its tests can use it.
+exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings

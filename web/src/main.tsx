@@ -1,15 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { RouterProvider } from 'react-router'
-import { Providers } from './app/Providers'
-import { router } from './app/router'
-import './lib/i18n'
+import { Root } from './app/Root'
+import { initI18n } from './lib/i18n'
 import './styles.css'
 
+await initI18n()
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
+    <Root />
   </StrictMode>,
 )

@@ -1,20 +1,19 @@
 import { Button, Result } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
-import { usePageTitle } from '../components/usePageTitle'
+import { useNavigate } from 'react-router'
 
 export default function NotFoundPage() {
   const { t } = useTranslation()
-  usePageTitle(t('notFound.title'))
+  const navigate = useNavigate()
   return (
     <Result
       status="404"
       title="404"
       subTitle={t('notFound.text')}
       extra={
-        <Link to="/">
-          <Button type="primary">{t('notFound.back')}</Button>
-        </Link>
+        <Button type="primary" onClick={() => navigate('/')}>
+          {t('notFound.back')}
+        </Button>
       }
     />
   )

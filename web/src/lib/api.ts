@@ -4,6 +4,13 @@
 // subscribes with onApiError and decides how to tell the user.
 import axios, { AxiosError } from 'axios'
 
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** The caller shows a failure itself (e.g. inline in a form): no error toast. */
+    silent?: boolean
+  }
+}
+
 export const API_TIMEOUT_MS = 10_000
 
 /** A failed API call, with the server's message already in the user's language. */
@@ -11,13 +18,16 @@ export class ApiError extends Error {
   readonly status: number
   readonly code: string
   readonly fields: Record<string, string[]>
+  /** The caller shows this error itself; the app's error toast stays quiet. */
+  readonly silent: boolean
 
-  constructor(status: number, message: string, code: string, fields: Record<string, string[]> = {}) {
+  constructor(status: number, message: string, code: string, fields: Record<string, string[]> = {}, silent = false) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
     this.fields = fields
+    this.silent = silent
   }
 
   /** The text to show: the field messages if any, else the message. */
@@ -76,7 +86,7 @@ export function toApiError(error: unknown, genericMessage = 'Request failed'): A
     const body = (error.response?.data ?? {}) as ErrorBody
     const status = error.response?.status ?? 0
     const code = body.code ?? (error.code === AxiosError.ECONNABORTED ? 'error.timeout' : status === 0 ? 'error.network' : 'error.unknown')
-    return new ApiError(status, body.error ?? genericMessage, code, body.errors ?? {})
+    return new ApiError(status, body.error ?? genericMessage, code, body.errors ?? {}, Boolean(error.config?.silent))
   }
   return new ApiError(0, genericMessage, 'error.unknown')
 }
@@ -96,6 +106,6 @@ export async function get<T>(path: string, params?: Record<string, unknown>): Pr
 }
 
 /** Sends body with method to path, resolving to the response body. */
-export async function send<T>(method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown): Promise<T> {
-  return (await http.request<T>({ method, url: path, data: body })).data
+export async function send<T>(method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown, options: { silent?: boolean } = {}): Promise<T> {
+  return (await http.request<T>({ method, url: path, data: body, ...options })).data
 }

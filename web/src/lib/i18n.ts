@@ -1,23 +1,29 @@
 // Interface languages: English, Russian, Chinese, Vietnamese. The choice is kept in the
 // "language" cookie (which the server reads too, for its own messages); the first visit
-// uses the browser's language when it is one of the four, else English.
+// uses the browser's language when it is one of the four, else English. Only the current
+// language's texts are loaded; another is fetched when the user switches to it.
 import i18n from 'i18next'
 import Cookies from 'js-cookie'
 import { initReactI18next } from 'react-i18next'
-import en from '../locales/en.json'
-import ru from '../locales/ru.json'
-import vi from '../locales/vi.json'
-import zh from '../locales/zh.json'
 
 export const LANGUAGES = ['en', 'ru', 'zh', 'vi'] as const
 export type Language = (typeof LANGUAGES)[number]
 
 /** Each language's name in itself, in the order of the spec's selector. */
 export const LANGUAGE_NAMES: Record<Language, string> = { vi: 'Tiếng Việt', en: 'English', zh: '中文', ru: 'Русский' }
+export const LANGUAGE_ORDER: Language[] = ['vi', 'en', 'zh', 'ru']
 
 const COOKIE = 'language'
 
-const isLanguage = (s: string | undefined): s is Language => LANGUAGES.includes(s as Language)
+type Texts = Record<string, unknown>
+const loaders: Record<Language, () => Promise<{ default: Texts }>> = {
+  en: () => import('../locales/en.json'),
+  ru: () => import('../locales/ru.json'),
+  zh: () => import('../locales/zh.json'),
+  vi: () => import('../locales/vi.json'),
+}
+
+export const isLanguage = (s: string | undefined): s is Language => LANGUAGES.includes(s as Language)
 
 /** The language to start in: the cookie, else the browser's language if supported, else en. */
 export function initialLanguage(cookie = Cookies.get(COOKIE), browser = navigator.language): Language {
@@ -26,22 +32,35 @@ export function initialLanguage(cookie = Cookies.get(COOKIE), browser = navigato
   return isLanguage(base) ? base : 'en'
 }
 
-export function setLanguage(lang: Language) {
-  Cookies.set(COOKIE, lang, { sameSite: 'Lax', expires: 365 })
-  document.documentElement.lang = lang
-  return i18n.changeLanguage(lang)
+/** The current interface language. */
+export const currentLanguage = (): Language => (isLanguage(i18n.language) ? i18n.language : 'en')
+
+async function load(lang: Language) {
+  if (!i18n.hasResourceBundle(lang, 'translation')) {
+    i18n.addResourceBundle(lang, 'translation', (await loaders[lang]()).default)
+  }
 }
 
-export const resources = { en: { translation: en }, ru: { translation: ru }, zh: { translation: zh }, vi: { translation: vi } }
+/** Switches the interface language and remembers it in the cookie. */
+export async function setLanguage(lang: Language) {
+  await load(lang)
+  Cookies.set(COOKIE, lang, { sameSite: 'Lax', expires: 365 })
+  document.documentElement.lang = lang
+  await i18n.changeLanguage(lang)
+}
 
-const lang = initialLanguage()
-document.documentElement.lang = lang
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: lang,
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false }, // React escapes
-  returnNull: false,
-})
+/** Loads the initial language and starts i18next; the app renders after it resolves. */
+export async function initI18n(lang = initialLanguage()) {
+  document.documentElement.lang = lang
+  await i18n.use(initReactI18next).init({
+    resources: {},
+    lng: lang,
+    fallbackLng: false, // every key exists in every language (a test checks it)
+    interpolation: { escapeValue: false }, // React escapes
+    returnNull: false,
+  })
+  await load(lang)
+  await i18n.changeLanguage(lang)
+}
 
 export default i18n

@@ -1,11 +1,12 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons'
-import { Alert, Button, Card, Form, Input, Typography } from 'antd'
+// The login page is plain HTML and CSS on purpose: it must load fast on a clinic's slow
+// computers, so it carries no component library (bench/: login JavaScript ≤ 150 KB gzip).
+import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
-import { LanguageSelect } from '../../components/LanguageSelect'
 import { usePageTitle } from '../../components/usePageTitle'
 import { ApiError } from '../../lib/api'
-import { useLogin, type Credentials } from '../../lib/auth/login'
+import { useLogin } from '../../lib/auth/login'
+import { currentLanguage, LANGUAGE_NAMES, LANGUAGE_ORDER, setLanguage, type Language } from '../../lib/i18n'
 import { safeRedirect } from './redirect'
 import styles from './LoginPage.module.css'
 
@@ -13,46 +14,94 @@ export default function LoginPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [params] = useSearchParams()
-  const loginMutation = useLogin()
+  const login = useLogin()
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [touched, setTouched] = useState(false)
+  const id = useId()
   usePageTitle(t('login.title'))
 
-  const onFinish = (values: Credentials) => {
-    loginMutation.mutate(values, {
-      onSuccess: () => navigate(safeRedirect(params.get('redirect')), { replace: true }),
-    })
-  }
+  const usernameMissing = touched && username.trim() === ''
+  const passwordMissing = touched && password === ''
+  const error = login.error
+  const serverError = error instanceof ApiError && error.display ? error.display : error ? t('errors.network') : null
 
-  const error = loginMutation.error
-  const errorText = error instanceof ApiError && error.display ? error.display : error ? t('errors.generic') : null
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault()
+    setTouched(true)
+    if (username.trim() === '' || password === '') return
+    login.mutate({ username, password }, { onSuccess: () => navigate(safeRedirect(params.get('redirect')), { replace: true }) })
+  }
 
   return (
     <main className={styles.page}>
       <div className={styles.language}>
-        <LanguageSelect />
+        <label htmlFor={`${id}-lang`} className={styles.visuallyHidden}>
+          {t('language.label')}
+        </label>
+        <select id={`${id}-lang`} className={styles.select} value={currentLanguage()} onChange={(e) => void setLanguage(e.target.value as Language)}>
+          {LANGUAGE_ORDER.map((l) => (
+            <option key={l} value={l} lang={l}>
+              {LANGUAGE_NAMES[l]}
+            </option>
+          ))}
+        </select>
       </div>
-      <Card className={styles.card}>
+      <form className={styles.card} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-title`}>
         <div className={styles.brand}>
           <img src="/favicon.svg" alt="" width={40} height={40} />
-          <Typography.Title level={1} className={styles.title}>
+          <h1 id={`${id}-title`} className={styles.title}>
             {t('app.name')}
-          </Typography.Title>
+          </h1>
         </div>
-        <Typography.Paragraph type="secondary" className={styles.subtitle}>
-          {t('login.subtitle')}
-        </Typography.Paragraph>
-        {errorText && <Alert type="error" title={errorText} showIcon className={styles.alert} role="alert" />}
-        <Form<Credentials> name="login" layout="vertical" onFinish={onFinish} requiredMark={false} size="large">
-          <Form.Item label={t('login.username')} name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
-          </Form.Item>
-          <Form.Item label={t('login.password')} name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}>
-            {t('login.submit')}
-          </Button>
-        </Form>
-      </Card>
+        <p className={styles.subtitle}>{t('login.subtitle')}</p>
+        {serverError && (
+          <div role="alert" className={styles.alert}>
+            {serverError}
+          </div>
+        )}
+        <div className={styles.field}>
+          <label htmlFor={`${id}-username`}>{t('login.username')}</label>
+          <input
+            id={`${id}-username`}
+            name="username"
+            className={usernameMissing ? `${styles.input} ${styles.invalid}` : styles.input}
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            autoComplete="username"
+            autoFocus
+            aria-invalid={usernameMissing}
+            aria-describedby={usernameMissing ? `${id}-username-error` : undefined}
+          />
+          {usernameMissing && (
+            <div id={`${id}-username-error`} className={styles.fieldError}>
+              {t('login.usernameRequired')}
+            </div>
+          )}
+        </div>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-password`}>{t('login.password')}</label>
+          <input
+            id={`${id}-password`}
+            name="password"
+            type="password"
+            className={passwordMissing ? `${styles.input} ${styles.invalid}` : styles.input}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+            aria-invalid={passwordMissing}
+            aria-describedby={passwordMissing ? `${id}-password-error` : undefined}
+          />
+          {passwordMissing && (
+            <div id={`${id}-password-error`} className={styles.fieldError}>
+              {t('login.passwordRequired')}
+            </div>
+          )}
+        </div>
+        <button type="submit" className={styles.submit} disabled={login.isPending} aria-busy={login.isPending}>
+          {login.isPending ? t('login.submitting') : t('login.submit')}
+        </button>
+      </form>
     </main>
   )
 }

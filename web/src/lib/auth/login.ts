@@ -11,7 +11,8 @@ export interface Credentials {
 /** Fetches the CSRF cookie, then logs in with the username trimmed (spec §5). */
 export async function login({ username, password }: Credentials): Promise<Me> {
   await get('/sanctum/csrf-cookie')
-  return send<Me>('post', '/auth/login', { username: username.trim(), password })
+  // The login form shows its own errors.
+  return send<Me>('post', '/auth/login', { username: username.trim(), password }, { silent: true })
 }
 
 export function useLogin() {

@@ -1,0 +1,187 @@
+import { expect, test } from '@playwright/test'
+import { activeView, login, sidebar, tab, toasts } from './helpers'
+
+test.describe('menus follow roles and permissions (spec §6)', () => {
+  const menu = async (page: import('@playwright/test').Page) => {
+    await sidebar(page).getByRole('menuitem').first().waitFor()
+    return sidebar(page).getByRole('menuitem').allInnerTexts()
+  }
+
+  test('admin sees everything but hidden routes', async ({ page }) => {
+    await login(page, 'admin')
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Administrator', 'Forms', 'My Profile'])
+    await sidebar(page).getByRole('menuitem', { name: 'Administrator' }).click()
+    await sidebar(page).getByRole('menuitem', { name: 'Roles and Permissions' }).click()
+    await expect(page).toHaveURL('/administrator/roles')
+    await expect(page).toHaveTitle('Roles and Permissions - EMR')
+  })
+
+  test('a doctor sees Forms and My Profile, not Administrator', async ({ page }) => {
+    await login(page, 'doctor')
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Forms', 'My Profile'])
+    await sidebar(page).getByRole('menuitem', { name: 'Forms' }).click()
+    await sidebar(page).getByRole('menuitem', { name: 'Blank Prescription' }).click()
+    await expect(page).toHaveURL('/forms/blankPrescription')
+    // A route the doctor lacks is not generated at all: it is an unknown page.
+    await page.goto('/administrator/users')
+    await expect(activeView(page).getByText('This page does not exist, or it has moved.')).toBeVisible()
+  })
+
+  test('a receptionist sees neither Forms nor administration', async ({ page }) => {
+    await login(page, 'receptionist')
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments'])
+    await page.goto('/forms/blankPrescription')
+    await expect(activeView(page).getByText('This page does not exist, or it has moved.')).toBeVisible()
+  })
+})
+
+test('redirects, numeric ids and unknown paths', async ({ page }) => {
+  await login(page, 'admin')
+  for (const [from, to] of [['/', '/dashboard'], ['/masterfile', '/masterfile/patients'], ['/appointments', '/appointments/appointments'], ['/profile', '/profile/edit'], ['/administrator', '/administrator/users'], ['/forms', '/forms/blankPrescription']]) {
+    await page.goto(from)
+    await expect(page).toHaveURL(to)
+  }
+  await page.goto('/administrator/users/edit/12')
+  await expect(page).toHaveTitle('Edit User - EMR')
+  await expect(activeView(page).getByText('This screen arrives in a later release')).toBeVisible()
+  await page.goto('/administrator/users/edit/abc')
+  await expect(activeView(page).getByText('This page does not exist, or it has moved.')).toBeVisible()
+  await page.goto('/no/such/page')
+  await expect(activeView(page).getByText('This page does not exist, or it has moved.')).toBeVisible()
+  await expect(page.getByRole('complementary', { name: 'Main menu' })).toBeVisible() // still inside the layout
+})
+
+test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive', async ({ page }) => {
+  await login(page, 'admin')
+  await page.goto('/masterfile/patients')
+  await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
+  await sidebar(page).getByRole('menuitem', { name: 'Patients' }).click()
+  await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
+  const tabs = page.getByRole('navigation', { name: 'Open pages' }).getByRole('link')
+  await expect(tabs).toHaveText(['Dashboard', 'My Profile', 'Patients', 'Appointments'])
+  await expect(tab(page, 'Appointments')).toHaveAttribute('aria-current', 'page')
+
+  // The Patients view stays mounted while hidden: something done in it survives switching.
+  const patientsView = page.locator('#main > div[data-path="/masterfile/patients"]')
+  await expect(patientsView).toHaveAttribute('hidden')
+  await patientsView.evaluate((el) => el.setAttribute('data-marker', 'kept'))
+  await tab(page, 'Patients').click()
+  await expect(activeView(page)).toHaveAttribute('data-marker', 'kept')
+
+  // Refresh remounts it.
+  await tab(page, 'Patients').click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Refresh' }).click()
+  await expect(activeView(page)).not.toHaveAttribute('data-marker', 'kept')
+
+  // Close Others keeps the pinned tabs and the chosen one.
+  await tab(page, 'Patients').click({ button: 'right' })
+  await page.getByRole('menuitem', { name: 'Close Others' }).click()
+  await expect(tabs).toHaveText(['Dashboard', 'My Profile', 'Patients'])
+
+  // Closing the active tab goes to the last remaining one.
+  await page.getByRole('button', { name: 'Close Patients' }).click()
+  await expect(tabs).toHaveText(['Dashboard', 'My Profile'])
+  await expect(page).toHaveURL('/user-profile/user-profile')
+
+  // Close All never closes pinned tabs, and pinned tabs have no close button.
+  await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
+  await tab(page, 'Dashboard').click({ button: 'right' })
+  await expect(page.getByRole('menuitem', { name: 'Close', exact: true })).toHaveAttribute('aria-disabled', 'true')
+  await page.getByRole('menuitem', { name: 'Close All' }).click()
+  await expect(tabs).toHaveText(['Dashboard', 'My Profile'])
+  await expect(page).toHaveURL('/user-profile/user-profile')
+  await expect(page.getByRole('button', { name: 'Close Dashboard' })).toHaveCount(0)
+})
+
+test('header search finds a page by fuzzy title and opens it', async ({ page }) => {
+  await login(page, 'admin')
+  await page.getByRole('combobox', { name: 'Search pages' }).fill('prescriptoin')
+  await page.getByTitle('Forms > Blank Prescription').click()
+  await expect(page).toHaveURL('/forms/blankPrescription')
+  await page.getByRole('combobox', { name: 'Search pages' }).fill('/administrator/roles')
+  await page.getByTitle('Administrator > Roles and Permissions').click()
+  await expect(page).toHaveURL('/administrator/roles')
+})
+
+test('language switch changes menu, title and date picker, and persists across reload', async ({ page }) => {
+  await login(page, 'doctor')
+  await expect(page.locator('.ant-picker-calendar')).toBeVisible()
+  const monthBefore = await page.locator('.ant-picker-calendar-month-select').innerText()
+  await page.getByRole('button', { name: 'Language' }).click()
+  await page.getByRole('menuitem', { name: 'Русский' }).click()
+  await expect(toasts(page).getByText('Язык изменён')).toBeVisible()
+  await expect(sidebar(page).getByRole('menuitem', { name: 'Приёмы' })).toBeVisible()
+  await expect(page).toHaveTitle('Панель - EMR')
+  const monthAfter = await page.locator('.ant-picker-calendar-month-select').innerText()
+  expect(monthAfter).not.toBe(monthBefore) // the month's name, in Russian now
+  await expect(page.locator('.ant-picker-calendar thead')).toContainText(/пн/i)
+
+  await page.reload()
+  await expect(sidebar(page).getByRole('menuitem', { name: 'Картотека' })).toBeVisible()
+  await expect(page).toHaveTitle('Панель - EMR')
+  await expect(page.locator('.ant-picker-calendar thead')).toContainText(/пн/i)
+})
+
+test('size switch changes the controls and persists', async ({ page, context }) => {
+  await login(page, 'nurse')
+  const hamburger = page.getByRole('button', { name: 'Show or hide the menu' })
+  const heightOf = async () => (await hamburger.boundingBox())!.height
+  expect(await heightOf()).toBe(32) // medium, the default
+  const heights: number[] = []
+  for (const size of ['Default', 'Small', 'Mini']) {
+    await page.getByRole('button', { name: 'Text and control size' }).click()
+    await page.getByRole('menuitem', { name: size }).click()
+    await expect(toasts(page).getByText('Switch Size Success').first()).toBeVisible()
+    await expect.poll(heightOf).not.toBe(heights.at(-1) ?? 32)
+    heights.push(await heightOf())
+  }
+  // Default > Medium > Small > Mini: four visibly different sizes.
+  expect(heights[0]).toBeGreaterThan(32)
+  expect(heights[1]).toBeLessThan(32)
+  expect(heights[2]).toBeLessThan(heights[1])
+  expect((await context.cookies()).find((c) => c.name === 'size')?.value).toBe('mini')
+  await page.reload()
+  await expect.poll(async () => Math.round(await heightOf())).toBe(Math.round(heights[2]))
+})
+
+test('the sidebar collapses and remembers it', async ({ page, context }) => {
+  await login(page, 'admin')
+  const aside = sidebar(page)
+  expect((await aside.boundingBox())!.width).toBe(210)
+  await page.getByRole('button', { name: 'Show or hide the menu' }).click()
+  await expect.poll(async () => (await aside.boundingBox())!.width).toBe(54)
+  expect((await context.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0')
+  await page.reload()
+  await expect.poll(async () => (await aside.boundingBox())!.width).toBe(54)
+})
+
+test('mobile: the sidebar starts closed and opens over a backdrop', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await login(page, 'receptionist')
+  const aside = sidebar(page)
+  await expect.poll(async () => (await aside.boundingBox())!.x).toBeLessThan(0)
+  await page.getByRole('button', { name: 'Show or hide the menu' }).click()
+  await expect.poll(async () => (await aside.boundingBox())!.x).toBe(0)
+  await aside.getByRole('menuitem', { name: 'Appointments' }).click()
+  await expect(page).toHaveURL('/appointments/appointments')
+  await expect.poll(async () => (await aside.boundingBox())!.x).toBeLessThan(0) // closes after choosing
+  await page.getByRole('button', { name: 'Show or hide the menu' }).click()
+  await page.mouse.click(370, 600) // the backdrop, beside the open sidebar
+  await expect.poll(async () => (await aside.boundingBox())!.x).toBeLessThan(0)
+})
+
+test('settings panel: theme colour and tag tabs switch', async ({ page }) => {
+  await login(page, 'admin')
+  await page.getByRole('button', { name: 'Layout settings' }).click()
+  const drawer = page.getByRole('dialog', { name: 'Layout settings' })
+  await drawer.getByRole('switch').first().click() // page tabs off
+  await expect(page.getByRole('navigation', { name: 'Open pages' })).toHaveCount(0)
+  await drawer.locator('.ant-color-picker-trigger').click()
+  await page.locator('.ant-color-picker-presets-color').nth(4).click() // #11A983
+  await expect(toasts(page).getByText('Theme has been changed!')).toBeVisible()
+  const primary = () => page.evaluate(() => document.documentElement.style.getPropertyValue('--emr-primary'))
+  await expect.poll(primary).toBe('#0d8667') // #11A983, darkened until white text on it reads at 4.5:1
+  await page.reload()
+  await expect(page.getByRole('navigation', { name: 'Open pages' })).toHaveCount(0)
+  await expect.poll(primary).toBe('#0d8667')
+})

@@ -1,0 +1,54 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { lazy, Suspense, useState } from 'react'
+import { BrowserRouter, Navigate, useLocation, useSearchParams } from 'react-router'
+import { safeRedirect } from '../features/auth/redirect'
+import { ApiError } from '../lib/api'
+import { isLoggedIn } from '../lib/session'
+import { Guard } from './Guard'
+import { SessionWatcher } from './SessionWatcher'
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage'))
+const Shell = lazy(() => import('./shell/Shell'))
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Client errors (401, 403, 404, 422) will not change on a retry.
+        retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        refetchOnWindowFocus: false,
+      },
+    },
+  })
+}
+
+/** /auth-redirect: back to where the user was going, through the login when needed. */
+function AuthRedirect() {
+  const [params] = useSearchParams()
+  const to = safeRedirect(params.get('redirect'))
+  return <Navigate to={isLoggedIn() ? to : `/login?redirect=${encodeURIComponent(to)}`} replace />
+}
+
+function Pages() {
+  const { pathname } = useLocation()
+  if (pathname === '/login') {
+    // A logged-in user going to /login is sent home (spec §4).
+    return isLoggedIn() ? <Navigate to="/" replace /> : <LoginPage />
+  }
+  if (pathname === '/auth-redirect') return <AuthRedirect />
+  return <Guard>{(me) => <Shell me={me} />}</Guard>
+}
+
+export function Root() {
+  const [queryClient] = useState(makeQueryClient)
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <SessionWatcher />
+        <Suspense fallback={null}>
+          <Pages />
+        </Suspense>
+      </BrowserRouter>
+    </QueryClientProvider>
+  )
+}

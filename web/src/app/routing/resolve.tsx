@@ -1,0 +1,43 @@
+import type { ComponentType, LazyExoticComponent } from 'react'
+import { Navigate, useParams, type RouteObject } from 'react-router'
+import NotFoundPage from '../NotFoundPage'
+import { joinPath } from './filter'
+import type { AppRoute, ResolvedRoute, RouteMeta } from './types'
+
+/** Flattens routes into a list with absolute paths and their parents, depth first. */
+export function resolveRoutes(routes: readonly AppRoute[], parent?: ResolvedRoute): ResolvedRoute[] {
+  return routes.flatMap((r) => {
+    const resolved: ResolvedRoute = { ...r, fullPath: joinPath(parent?.fullPath ?? '/', r.path), parents: parent ? [...parent.parents, parent] : [] }
+    return [resolved, ...resolveRoutes(r.children ?? [], resolved)]
+  })
+}
+
+/** What react-router carries for each route (in `handle`). */
+export interface RouteHandle {
+  meta?: RouteMeta
+  fullPath: string
+  parents: ResolvedRoute[]
+}
+
+/** Checks the route's parameter patterns (e.g. numeric ids only), else shows the 404 page. */
+function Page({ component: Component, meta }: { component: LazyExoticComponent<ComponentType>; meta?: RouteMeta }) {
+  const params = useParams()
+  const ok = Object.entries(meta?.params ?? {}).every(([name, pattern]) => pattern.test(params[name] ?? ''))
+  return ok ? <Component /> : <NotFoundPage />
+}
+
+/** Converts app routes into react-router route objects, with each route's meta in `handle`. */
+export function toRouteObjects(routes: readonly AppRoute[], parent?: ResolvedRoute): RouteObject[] {
+  return routes.map((r) => {
+    const resolved: ResolvedRoute = { ...r, fullPath: joinPath(parent?.fullPath ?? '/', r.path), parents: parent ? [...parent.parents, parent] : [] }
+    const handle: RouteHandle = { meta: r.meta, fullPath: resolved.fullPath, parents: resolved.parents }
+    const children = toRouteObjects(r.children ?? [], resolved)
+    if (r.redirect) children.unshift({ index: true, element: <Navigate to={r.redirect} replace /> })
+    return {
+      path: r.path,
+      handle,
+      element: r.component ? <Page component={r.component} meta={r.meta} /> : undefined,
+      children: children.length ? children : undefined,
+    }
+  })
+}

@@ -1,0 +1,87 @@
+// The routes of spec §2 and their meta. constantRoutes are every logged-in user's;
+// asyncRoutes are added after login for the roles and permissions the user holds.
+import { CalendarOutlined, ControlOutlined, DashboardOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons'
+import { lazy } from 'react'
+import type { AppRoute } from './types'
+
+const Dashboard = lazy(() => import('../../features/dashboard/DashboardPage'))
+const Later = lazy(() => import('../../components/LaterPage'))
+const NotFound = lazy(() => import('../NotFoundPage'))
+
+export const constantRoutes: AppRoute[] = [
+  {
+    path: '/',
+    redirect: '/dashboard',
+    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardOutlined />, affix: true, noCache: true } }],
+  },
+  {
+    path: '/masterfile',
+    redirect: '/masterfile/patients',
+    alwaysShow: true,
+    meta: { title: 'masterFile', icon: <TeamOutlined /> },
+    children: [
+      { path: 'patients', name: 'Patients', component: Later, meta: { title: 'patients' } },
+      { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: Later, meta: { title: 'patientForm' } },
+      { path: 'profile/:id/:pid', name: 'PatientProfile', hidden: true, component: Later, meta: { title: 'patientProfile', noCache: true } },
+    ],
+  },
+  {
+    path: '/appointments',
+    redirect: '/appointments/appointments',
+    meta: { title: 'appointments', icon: <CalendarOutlined /> },
+    children: [
+      { path: 'appointments', name: 'Appointments', component: Later, meta: { title: 'appointments', icon: <CalendarOutlined /> } },
+      { path: 'form/:id', name: 'Diagnosis', hidden: true, component: Later, meta: { title: 'diagnosis' } },
+    ],
+  },
+  {
+    path: '/profile',
+    redirect: '/profile/edit',
+    hidden: true,
+    children: [{ path: 'edit', name: 'SelfProfile', component: Later, meta: { title: 'selfProfile' } }],
+  },
+]
+
+export const asyncRoutes: AppRoute[] = [
+  {
+    path: '/permission',
+    redirect: '/permission/page',
+    hidden: true,
+    alwaysShow: true,
+    meta: { title: 'permission', icon: <SafetyOutlined />, permissions: ['view menu permission'] },
+    children: [
+      { path: 'page', name: 'PagePermission', component: Later, meta: { title: 'rolePreview', permissions: ['manage permission'] } },
+      { path: 'directive', name: 'DirectivePermission', component: Later, meta: { title: 'whatICanDo' } },
+    ],
+  },
+  {
+    path: '/administrator',
+    redirect: '/administrator/users',
+    alwaysShow: true,
+    meta: { title: 'administrator', icon: <ControlOutlined />, roles: ['admin'] },
+    children: [
+      { path: 'users', name: 'Users', component: Later, meta: { title: 'users', permissions: ['manage user'] } },
+      { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: Later, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
+      { path: 'roles', name: 'RolePermission', component: Later, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
+    ],
+  },
+  {
+    path: '/forms',
+    redirect: '/forms/blankPrescription',
+    alwaysShow: true,
+    // The spec writes the roles as the single string 'admin, doctor': it means both roles.
+    meta: { title: 'forms', icon: <FormOutlined />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
+    children: [{ path: 'blankPrescription', name: 'BlankPrescription', component: Later, meta: { title: 'blankPrescription' } }],
+  },
+  {
+    path: '/user-profile',
+    redirect: '/user-profile/user-profile',
+    meta: { roles: ['admin', 'doctor'] },
+    children: [
+      { path: 'user-profile', name: 'UserProfile', component: Later, meta: { title: 'myProfile', icon: <UserOutlined />, affix: true, roles: ['admin', 'doctor'] } },
+    ],
+  },
+]
+
+/** The last route: unknown paths inside the layout. */
+export const notFoundRoute: AppRoute = { path: '*', component: NotFound, meta: { title: 'notFound' } }

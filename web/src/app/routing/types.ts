@@ -1,0 +1,33 @@
+import type { ComponentType, LazyExoticComponent, ReactNode } from 'react'
+
+/** Route meta of spec §3: title (an i18n key under "route."), icon, roles, permissions, affix, noCache, breadcrumb. */
+export interface RouteMeta {
+  title?: string
+  icon?: ReactNode
+  roles?: string[]
+  permissions?: string[]
+  affix?: boolean
+  noCache?: boolean
+  breadcrumb?: boolean
+  /** Path parameters that must match, e.g. { id: /^\d+$/ }; otherwise the page is a 404. */
+  params?: Record<string, RegExp>
+}
+
+export interface AppRoute {
+  /** Absolute for top-level routes, relative for children. */
+  path: string
+  name?: string
+  redirect?: string
+  hidden?: boolean
+  /** Show a parent as a submenu even with one visible child. */
+  alwaysShow?: boolean
+  component?: LazyExoticComponent<ComponentType>
+  meta?: RouteMeta
+  children?: AppRoute[]
+}
+
+/** A route with its absolute path, for menus, tags, breadcrumbs and search. */
+export interface ResolvedRoute extends AppRoute {
+  fullPath: string
+  parents: ResolvedRoute[]
+}

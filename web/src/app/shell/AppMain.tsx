@@ -1,0 +1,74 @@
+import { Suspense, useEffect, useLayoutEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router'
+import { usePageTitle } from '../../components/usePageTitle'
+import { doneProgress, startProgress } from '../../lib/progress'
+import type { RouteHandle } from '../routing/resolve'
+import { useShell } from './state'
+import styles from './shell.module.css'
+
+function ProgressDone({ active }: { active: boolean }) {
+  useEffect(() => {
+    if (active) doneProgress()
+  }, [active])
+  return null
+}
+
+/** One view, rendered for its own location; hidden (kept alive) while another tab is active. */
+function KeptView({ routes, pathname, search, active }: { routes: RouteObject[]; pathname: string; search: string; active: boolean }) {
+  const element = useRoutes(routes, { pathname, search })
+  return (
+    <div hidden={!active} className={styles.view} data-path={pathname}>
+      <Suspense fallback={null}>
+        <ProgressDone active={active} />
+        {element}
+      </Suspense>
+    </div>
+  )
+}
+
+/**
+ * The page area. Visited views stay mounted (state survives switching tabs) unless their
+ * route is noCache; Refresh remounts one view.
+ */
+export function AppMain({ routeObjects }: { routeObjects: RouteObject[] }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const { tags, dispatchTags } = useShell()
+  const leaf = matchRoutes(routeObjects, location)?.at(-1)
+  const meta = (leaf?.route.handle as RouteHandle | undefined)?.meta
+  const isPage = Boolean(leaf?.route.element && meta?.title && leaf.route.path !== '*')
+
+  usePageTitle(meta?.title ? t(`route.${meta.title}`) : undefined)
+
+  // Layout effects run before the views' effects, so the bar starts before a view ends it.
+  useLayoutEffect(() => {
+    startProgress()
+  }, [location.pathname])
+
+  useEffect(() => {
+    if (isPage && meta?.title) {
+      dispatchTags({ type: 'visit', view: { path: location.pathname, search: location.search, title: meta.title, affix: meta.affix, noCache: meta.noCache } })
+    }
+  }, [dispatchTags, isPage, location.pathname, location.search, meta?.title, meta?.affix, meta?.noCache])
+
+  // One keyed list in tab order, so that switching tabs never remounts a view.
+  const views = tags.views.filter((v) => !v.noCache).map((v) => ({ path: v.path, search: v.search }))
+  if (!views.some((v) => v.path === location.pathname)) views.push({ path: location.pathname, search: location.search })
+  return (
+    <main className={styles.appMain} id="main">
+      {views.map((v) => {
+        const active = v.path === location.pathname
+        return (
+          <KeptView
+            key={`${v.path}#${tags.refresh[v.path] ?? 0}`}
+            routes={routeObjects}
+            pathname={v.path}
+            search={active ? location.search : v.search}
+            active={active}
+          />
+        )
+      })}
+    </main>
+  )
+}

@@ -1,0 +1,64 @@
+import { SearchOutlined } from '@ant-design/icons'
+import { Select } from 'antd'
+import Fuse from 'fuse.js'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import type { ResolvedRoute } from '../routing/types'
+
+/** The longest query searched; longer input is cut (fuse.js 7 has no maxPatternLength). */
+export const MAX_QUERY = 32
+
+export interface SearchEntry {
+  path: string
+  title: string
+}
+
+/** The pages a user can open by name: routes with a title and no path parameters. */
+export function searchEntries(routes: ResolvedRoute[], t: (k: string) => string): SearchEntry[] {
+  return routes
+    .filter((r) => r.component && r.meta?.title && !r.fullPath.includes(':') && r.path !== '*')
+    .map((r) => ({ path: r.fullPath, title: [...r.parents.filter((p) => p.meta?.title && p.alwaysShow), r].map((x) => t(`route.${x.meta?.title}`)).join(' > ') }))
+}
+
+/** Fuzzy search over page titles and paths (spec §9: threshold 0.4, title 0.7, path 0.3). */
+export function makeSearch(entries: SearchEntry[]) {
+  const fuse = new Fuse(entries, {
+    threshold: 0.4,
+    keys: [
+      { name: 'title', weight: 0.7 },
+      { name: 'path', weight: 0.3 },
+    ],
+  })
+  return (query: string) => (query.trim() ? fuse.search(query.slice(0, MAX_QUERY)).map((r) => r.item) : [])
+}
+
+export function HeaderSearch({ routes }: { routes: ResolvedRoute[] }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const [query, setQuery] = useState('')
+  const search = useMemo(() => makeSearch(searchEntries(routes, t)), [routes, t])
+  const results = useMemo(() => search(query), [search, query])
+
+  return (
+    <Select
+      showSearch={{ filterOption: false, onSearch: setQuery, searchValue: query }}
+      value={null}
+      placeholder={
+        <span>
+          <SearchOutlined /> {t('navbar.search')}
+        </span>
+      }
+      aria-label={t('navbar.search')}
+      options={results.map((r) => ({ value: r.path, label: r.title }))}
+      notFoundContent={query ? t('navbar.searchNothing') : null}
+      onChange={(path: string) => {
+        setQuery('')
+        navigate(path)
+      }}
+      style={{ width: 200 }}
+      suffixIcon={null}
+      popupMatchSelectWidth={260}
+    />
+  )
+}

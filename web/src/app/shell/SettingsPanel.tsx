@@ -1,0 +1,54 @@
+import { BgColorsOutlined, CloseOutlined, SettingOutlined } from '@ant-design/icons'
+import { App, Button, ColorPicker, Drawer, Switch } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { LayoutSettings } from '../../lib/settings'
+import { useShell } from './state'
+import styles from './shell.module.css'
+
+/** Predefined theme colours, the spec's default first. */
+export const THEME_PRESETS = ['#409EFF', '#1890FF', '#304156', '#212121', '#11A983', '#13C2C2', '#6959CD', '#F5222D']
+
+/** The layout settings panel (spec §2): theme colour, tag tabs, fixed header, sidebar logo. */
+export function SettingsPanel() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const { settings, setSettings } = useShell()
+  const [open, setOpen] = useState(false)
+  const change = <K extends keyof LayoutSettings>(key: K, value: LayoutSettings[K]) => setSettings({ ...settings, [key]: value })
+
+  return (
+    <>
+      <Button type="primary" className={styles.settingsButton} icon={open ? <CloseOutlined /> : <SettingOutlined />} onClick={() => setOpen(!open)} aria-label={t('settings.title')} />
+      <Drawer title={t('settings.title')} open={open} onClose={() => setOpen(false)} size={260} styles={{ wrapper: { maxWidth: 260 } }}>
+        <div className={styles.settingsRow}>
+          <span>
+            <BgColorsOutlined /> {t('settings.theme')}
+          </span>
+          <ColorPicker
+            value={settings.theme}
+            disabledAlpha
+            presets={[{ label: t('settings.presets'), colors: THEME_PRESETS }]}
+            onChangeComplete={(c) => {
+              change('theme', c.toHexString().toUpperCase())
+              void message.success(t('settings.themeChanged'))
+            }}
+            aria-label={t('settings.theme')}
+          />
+        </div>
+        <label className={styles.settingsRow}>
+          <span>{t('settings.tagsView')}</span>
+          <Switch checked={settings.tagsView} onChange={(v) => change('tagsView', v)} />
+        </label>
+        <label className={styles.settingsRow}>
+          <span>{t('settings.fixedHeader')}</span>
+          <Switch checked={settings.fixedHeader} onChange={(v) => change('fixedHeader', v)} />
+        </label>
+        <label className={styles.settingsRow}>
+          <span>{t('settings.sidebarLogo')}</span>
+          <Switch checked={settings.sidebarLogo} onChange={(v) => change('sidebarLogo', v)} />
+        </label>
+      </Drawer>
+    </>
+  )
+}

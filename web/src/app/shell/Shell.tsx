@@ -1,0 +1,101 @@
+// The logged-in application: Ant Design, the layout and every page. Loaded after login, so
+// the login page does not carry it.
+import { useQuery } from '@tanstack/react-query'
+import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd'
+import type { Locale } from 'antd/es/locale'
+import enUS from 'antd/locale/en_US'
+import ruRU from 'antd/locale/ru_RU'
+import viVN from 'antd/locale/vi_VN'
+import zhCN from 'antd/locale/zh_CN'
+import dayjs from 'dayjs'
+import 'dayjs/locale/ru'
+import 'dayjs/locale/vi'
+import 'dayjs/locale/zh-cn'
+import 'nprogress/nprogress.css'
+import { useEffect, useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
+import { get } from '../../lib/api'
+import type { Me } from '../../lib/auth/me'
+import { currentLanguage, type Language } from '../../lib/i18n'
+import type { Size } from '../../lib/settings'
+import { readableShade, themeFor } from '../../lib/theme'
+import { filterRoutes } from '../routing/filter'
+import { resolveRoutes, toRouteObjects } from '../routing/resolve'
+import { asyncRoutes, constantRoutes, notFoundRoute } from '../routing/table'
+import { AppMain } from './AppMain'
+import { Navbar } from './Navbar'
+import { SettingsPanel } from './SettingsPanel'
+import { Sidebar } from './Sidebar'
+import { ShellStateProvider, useShell } from './state'
+import { TagsView } from './TagsView'
+import styles from './shell.module.css'
+
+const antdLocales: Record<Language, Locale> = { en: enUS, ru: ruRU, zh: zhCN, vi: viVN }
+const dayjsLocales: Record<Language, string> = { en: 'en', ru: 'ru', zh: 'zh-cn', vi: 'vi' }
+/** The size selector's four sizes on Ant Design's three, with the compact algorithm for Mini. */
+const componentSizes: Record<Size, 'large' | 'middle' | 'small'> = { default: 'large', medium: 'middle', small: 'small', mini: 'small' }
+
+interface ClientConfig {
+  show_settings: boolean
+}
+
+function Layout({ me }: { me: Me }) {
+  const { sidebarOpened, mobile, closeSidebar, settings, size } = useShell()
+  const { i18n } = useTranslation()
+  const lang = currentLanguage()
+  const config = useQuery({ queryKey: ['config'], queryFn: () => get<ClientConfig>('/config'), staleTime: Infinity })
+
+  const userRoutes = useMemo(() => filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions), [me.roles, me.permissions])
+  const resolved = useMemo(() => resolveRoutes(userRoutes), [userRoutes])
+  const routeObjects = useMemo(() => toRouteObjects([...userRoutes, notFoundRoute]), [userRoutes])
+
+  dayjs.locale(dayjsLocales[lang])
+  const theme = themeFor(settings.theme)
+  const primary = readableShade(settings.theme)
+  useEffect(() => {
+    // On the root, so the progress bar (appended to <body>) takes the colour too.
+    document.documentElement.style.setProperty('--emr-primary', primary)
+  }, [primary])
+  const classes = [styles.app, mobile ? styles.mobile : '', sidebarOpened ? styles.opened : styles.collapsed].join(' ')
+
+  return (
+    <ConfigProvider
+      locale={antdLocales[lang]}
+      componentSize={componentSizes[size]}
+      theme={{ ...theme, algorithm: size === 'mini' ? [antTheme.defaultAlgorithm, antTheme.compactAlgorithm] : antTheme.defaultAlgorithm }}
+    >
+      <AntApp>
+        <div className={classes}>
+          <a href="#main" className={styles.skipLink}>
+            {i18n.t('navbar.skipToContent')}
+          </a>
+          {mobile && sidebarOpened && <div className={styles.backdrop} onClick={closeSidebar} aria-hidden />}
+          <Sidebar routes={userRoutes} />
+          <div className={styles.mainContainer}>
+            <div className={settings.fixedHeader ? styles.fixedHeader : undefined}>
+              <Navbar me={me} routes={resolved} routeObjects={routeObjects} />
+              {settings.tagsView && <TagsView />}
+            </div>
+            <AppMain routeObjects={routeObjects} />
+          </div>
+          {config.data?.show_settings && <SettingsPanel />}
+        </div>
+      </AntApp>
+    </ConfigProvider>
+  )
+}
+
+export default function Shell({ me }: { me: Me }) {
+  const affixViews = useMemo(
+    () =>
+      resolveRoutes(filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions))
+        .filter((r) => r.meta?.affix && r.meta.title)
+        .map((r) => ({ path: r.fullPath, search: '', title: r.meta!.title!, affix: true, noCache: r.meta?.noCache })),
+    [me.roles, me.permissions],
+  )
+  return (
+    <ShellStateProvider key={me.roles.join()} affixViews={affixViews}>
+      <Layout me={me} />
+    </ShellStateProvider>
+  )
+}

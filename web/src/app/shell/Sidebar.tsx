@@ -1,0 +1,52 @@
+import { Menu } from 'antd'
+import { useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useLocation, useNavigate } from 'react-router'
+import type { AppRoute } from '../routing/types'
+import { menuItems, openKeysFor } from './menu'
+import { useShell } from './state'
+import styles from './shell.module.css'
+
+export function Sidebar({ routes }: { routes: AppRoute[] }) {
+  const { t } = useTranslation()
+  const { sidebarOpened, mobile, closeSidebar, settings } = useShell()
+  const location = useLocation()
+  const navigate = useNavigate()
+  const items = useMemo(() => menuItems(routes, t), [routes, t])
+  const collapsed = !mobile && !sidebarOpened
+  const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(items, location.pathname))
+
+  useEffect(() => {
+    const keys = openKeysFor(items, location.pathname)
+    if (keys.length) setOpenKeys((open) => [...new Set([...open, ...keys])])
+  }, [items, location.pathname])
+
+  return (
+    <aside
+      className={[styles.sidebar, collapsed ? styles.sidebarCollapsed : '', mobile ? styles.sidebarMobile : '', mobile && !sidebarOpened ? styles.sidebarHidden : ''].join(' ')}
+      aria-label={t('navbar.menu')}
+    >
+      {settings.sidebarLogo && (
+        <Link to="/" className={styles.logo} aria-label={t('app.name')}>
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          {!collapsed && <span className={styles.logoTitle}>{t('app.name')}</span>}
+        </Link>
+      )}
+      <Menu
+        mode="inline"
+        theme="dark"
+        inlineCollapsed={collapsed}
+        items={items}
+        selectedKeys={[location.pathname]}
+        openKeys={collapsed ? undefined : openKeys}
+        onOpenChange={setOpenKeys}
+        subMenuOpenDelay={0.2}
+        onClick={({ key }) => {
+          navigate(key)
+          if (mobile) closeSidebar()
+        }}
+        className={styles.menu}
+      />
+    </aside>
+  )
+}

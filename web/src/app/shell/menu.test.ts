@@ -1,0 +1,36 @@
+import type { TFunction } from 'i18next'
+import { filterRoutes } from '../routing/filter'
+import { asyncRoutes, constantRoutes } from '../routing/table'
+import { menuItems, openKeysFor } from './menu'
+
+const t = ((k: string) => k) as unknown as TFunction
+const all = [...constantRoutes, ...asyncRoutes]
+
+type Node = { key: string; label: string; children?: Node[] }
+const shape = (items: unknown[]): unknown[] =>
+  (items as Node[]).map((i) => (i.children ? { [i.label]: shape(i.children) } : i.label))
+
+describe('sidebar menu', () => {
+  it('shows the admin every menu, without hidden routes', () => {
+    expect(shape(menuItems(filterRoutes(all, ['admin'], []), t))).toEqual([
+      'route.dashboard',
+      { 'route.masterFile': ['route.patients'] },
+      'route.appointments',
+      { 'route.administrator': ['route.users', 'route.rolePermission'] },
+      { 'route.forms': ['route.blankPrescription'] },
+      'route.myProfile',
+    ])
+  })
+  it('shows a receptionist no administration, forms or profile', () => {
+    expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient']), t))).toEqual([
+      'route.dashboard',
+      { 'route.masterFile': ['route.patients'] },
+      'route.appointments',
+    ])
+  })
+  it('opens the submenu that holds the current page', () => {
+    const items = menuItems(filterRoutes(all, ['admin'], []), t)
+    expect(openKeysFor(items, '/administrator/roles')).toEqual(['/administrator'])
+    expect(openKeysFor(items, '/dashboard')).toEqual([])
+  })
+})
