@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run build web test test-go test-web test-e2e lint bench clean screenshots
+.PHONY: run build web test test-go test-web test-e2e test-budget lint bench clean screenshots
 
 ## run: build everything and start the app on ./data/emr.db, with demo staff on first start
 run: build
@@ -25,7 +25,7 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
 	cd web && npm run build
 
 ## test: every test — Go (SQLite, and PostgreSQL when EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
-test: test-go test-web test-e2e
+test: test-go test-web test-e2e test-budget
 
 test-go:
 	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "Go tests on SQLite only (set EMR_TEST_POSTGRES_URL to add PostgreSQL)"; \
@@ -37,6 +37,10 @@ test-web: web/node_modules/.installed
 
 test-e2e: build
 	cd web && npx playwright test
+
+# The login page's JavaScript size budget (bytes, not time: deterministic).
+test-budget: build
+	node bench/login-js-size.mjs web/dist/app > /dev/null
 
 ## lint: gofmt, go vet, staticcheck, oxlint, tsc
 lint: web/node_modules/.installed

@@ -271,3 +271,18 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func TestClientConfigHidesSettingsByDefault(t *testing.T) {
+	db := dbtest.Open(t, dbtest.Engines()[0].URL(t))
+	for _, show := range []bool{false, true} {
+		cfg := apitest.Config()
+		cfg.ShowSettings = show
+		var got struct {
+			ShowSettings bool `json:"show_settings"`
+		}
+		apitest.NewWith(t, db, cfg).Client().Do("GET", "/api/config", nil).JSON(t, &got)
+		if got.ShowSettings != show {
+			t.Errorf("show_settings = %v with --show-settings=%v", got.ShowSettings, show)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-import { test } from '@playwright/test'
+import { test, type Page } from '@playwright/test'
 import { PASSWORD } from './helpers'
 
 // Screenshots of each screen for a person to look at: `make screenshots` writes them to
@@ -7,6 +7,11 @@ import { PASSWORD } from './helpers'
 const viewports = { desktop: { width: 1366, height: 800 }, phone: { width: 390, height: 844 } }
 const languages = ['en', 'ru', 'zh', 'vi']
 
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle')
+  await page.waitForTimeout(400)
+}
+
 for (const [device, viewport] of Object.entries(viewports)) {
   for (const lang of languages) {
     test(`screens ${device} ${lang}`, async ({ page, context }) => {
@@ -14,20 +19,37 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
       const shot = (name: string) => page.screenshot({ path: `test-results/screens/${name}-${device}-${lang}.png`, fullPage: true })
       await page.goto('/login')
-      await page.waitForLoadState('networkidle')
+      await settle(page)
       await shot('login')
       await page.locator('button[type=submit]').click()
-      await page.waitForTimeout(300)
       await shot('login-invalid')
-      // The form's labels are in the page's language: fill it by the fields' ids.
-      await page.locator('#login_username').fill('admin')
-      await page.locator('#login_password').fill(PASSWORD)
+      // The form's labels are in the page's language: fill it by name.
+      await page.locator('input[name=username]').fill('admin')
+      await page.locator('input[name=password]').fill(PASSWORD)
       await page.locator('button[type=submit]').click()
       await page.waitForURL((u) => !u.pathname.startsWith('/login'))
-      await page.waitForLoadState('networkidle')
-      await shot('home')
+      await page.locator('.ant-picker-calendar').waitFor()
+      await settle(page)
+      await shot('dashboard')
+      await page.goto('/masterfile/patients')
+      await page.goto('/administrator/roles')
+      await settle(page)
+      await shot('later-page')
+      if (device === 'phone') {
+        await page.locator('header button').first().click()
+        await settle(page)
+        await shot('menu-open')
+      } else {
+        await page.locator('nav a').nth(2).click({ button: 'right' })
+        await settle(page)
+        await shot('tab-menu')
+        await page.keyboard.press('Escape')
+        await page.locator('button[class*=settingsButton]').click()
+        await settle(page)
+        await shot('settings')
+      }
       await page.goto('/no/such/page')
-      await page.waitForLoadState('networkidle')
+      await settle(page)
       await shot('not-found')
     })
   }

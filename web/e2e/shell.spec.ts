@@ -11,9 +11,9 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
     await login(page, 'admin')
     expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Administrator', 'Forms', 'My Profile'])
     await sidebar(page).getByRole('menuitem', { name: 'Administrator' }).click()
-    await sidebar(page).getByRole('menuitem', { name: 'Roles and Permissions' }).click()
+    await sidebar(page).getByRole('menuitem', { name: 'Roles & Permissions' }).click()
     await expect(page).toHaveURL('/administrator/roles')
-    await expect(page).toHaveTitle('Roles and Permissions - EMR')
+    await expect(page).toHaveTitle('Roles & Permissions - EMR')
   })
 
   test('a doctor sees Forms and My Profile, not Administrator', async ({ page }) => {
@@ -99,7 +99,7 @@ test('header search finds a page by fuzzy title and opens it', async ({ page }) 
   await page.getByTitle('Forms > Blank Prescription').click()
   await expect(page).toHaveURL('/forms/blankPrescription')
   await page.getByRole('combobox', { name: 'Search pages' }).fill('/administrator/roles')
-  await page.getByTitle('Administrator > Roles and Permissions').click()
+  await page.getByTitle('Administrator > Roles & Permissions').click()
   await expect(page).toHaveURL('/administrator/roles')
 })
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef } from 'react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useLocation, useNavigate } from 'react-router'
+import { useNavigate } from 'react-router'
 import { onApiError } from '../lib/api'
 import { clearLoggedIn, isLoggedIn } from '../lib/session'
 import { toastError } from '../lib/toast'
@@ -14,10 +14,7 @@ import { toastError } from '../lib/toast'
 export function SessionWatcher() {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const location = useLocation()
   const queryClient = useQueryClient()
-  const here = useRef('')
-  here.current = location.pathname + location.search
 
   useEffect(
     () =>
@@ -29,7 +26,7 @@ export function SessionWatcher() {
         if (error.status === 401 && isLoggedIn()) {
           clearLoggedIn()
           queryClient.clear()
-          navigate(`/login?redirect=${encodeURIComponent(here.current)}`, { replace: true })
+          navigate(`/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true })
         }
       }),
     [t, navigate, queryClient],

@@ -59,22 +59,14 @@ export function LanguageMenu() {
   const { t, i18n } = useTranslation()
   const { message } = App.useApp()
   const lang = currentLanguage()
-  // The confirmation is shown once the page has re-rendered in the new language, so it is
-  // in that language and goes to the message holder of that render.
-  const [switched, setSwitched] = useState<Language | null>(null)
-  useEffect(() => {
-    if (switched && switched === i18n.language) {
-      void message.success(t('navbar.switchLanguageSuccess'))
-      setSwitched(null)
-    }
-  }, [switched, i18n.language, message, t])
   return (
     <Dropdown
       trigger={['click']}
       menu={{
         selectedKeys: [lang],
         items: LANGUAGE_ORDER.map((l) => ({ key: l, label: <span lang={l}>{LANGUAGE_NAMES[l]}</span> })),
-        onClick: ({ key }) => void setLanguage(key as Language).then(() => setSwitched(key as Language)),
+        // i18n.t, not t: t speaks the language of the render before the switch.
+        onClick: ({ key }) => void setLanguage(key as Language).then(() => message.success(i18n.t('navbar.switchLanguageSuccess'))),
       }}
     >
       <Button type="text" icon={<GlobalOutlined />} aria-label={t('language.label')} />

@@ -1,5 +1,5 @@
 import { Menu } from 'antd'
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import type { AppRoute } from '../routing/types'
@@ -15,11 +15,12 @@ export function Sidebar({ routes }: { routes: AppRoute[] }) {
   const items = useMemo(() => menuItems(routes, t), [routes, t])
   const collapsed = !mobile && !sidebarOpened
   const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(items, location.pathname))
-
-  useEffect(() => {
-    const keys = openKeysFor(items, location.pathname)
-    if (keys.length) setOpenKeys((open) => [...new Set([...open, ...keys])])
-  }, [items, location.pathname])
+  // When the page changes, the submenu holding it opens (React's "adjust state on prop change").
+  const [shownPath, setShownPath] = useState(location.pathname)
+  if (shownPath !== location.pathname) {
+    setShownPath(location.pathname)
+    setOpenKeys((open) => [...new Set([...open, ...openKeysFor(items, location.pathname)])])
+  }
 
   return (
     <aside

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Calendar, Card, Col, Row, Space, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { meQuery } from '../../lib/auth/me'
 
@@ -8,7 +9,8 @@ import { meQuery } from '../../lib/auth/me'
 export default function DashboardPage() {
   const { t, i18n } = useTranslation()
   const { data: me } = useQuery(meQuery)
-  const today = new Intl.DateTimeFormat(i18n.language, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date())
+  const [now] = useState(() => new Date())
+  const today = new Intl.DateTimeFormat(i18n.language, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(now)
 
   return (
     <Row gutter={[16, 16]}>
