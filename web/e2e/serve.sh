@@ -11,4 +11,5 @@ for role in admin doctor nurse receptionist; do
   printf '%s\n' "$EMR_E2E_PASSWORD" | ../bin/emr user create --database-url "$db" --username "$role" --name "E2E $role" --role "$role"
 done
 # The settings panel is off by default (a Go test checks that); on here so its tests can use it.
-exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings
+# Request logs go to a file (read it when a test fails), not into the test output.
+exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings 2>>"$dir/server.log"

@@ -10,6 +10,44 @@ import { currentLanguage, LANGUAGE_NAMES, LANGUAGE_ORDER, setLanguage, type Lang
 import { safeRedirect } from './redirect'
 import styles from './LoginPage.module.css'
 
+interface FieldProps {
+  id: string
+  name: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  error?: string
+  type?: string
+  autoComplete: string
+  autoFocus?: boolean
+}
+
+/** A labelled input whose error is tied to it for screen readers. */
+function Field({ id, name, label, value, onChange, error, type = 'text', autoComplete, autoFocus }: FieldProps) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        className={error ? `${styles.input} ${styles.invalid}` : styles.input}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete={autoComplete}
+        autoFocus={autoFocus}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error && (
+        <div id={`${id}-error`} className={styles.fieldError}>
+          {error}
+        </div>
+      )}
+    </div>
+  )
+}
+
 export default function LoginPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -60,44 +98,8 @@ export default function LoginPage() {
             {serverError}
           </div>
         )}
-        <div className={styles.field}>
-          <label htmlFor={`${id}-username`}>{t('login.username')}</label>
-          <input
-            id={`${id}-username`}
-            name="username"
-            className={usernameMissing ? `${styles.input} ${styles.invalid}` : styles.input}
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            autoComplete="username"
-            autoFocus
-            aria-invalid={usernameMissing}
-            aria-describedby={usernameMissing ? `${id}-username-error` : undefined}
-          />
-          {usernameMissing && (
-            <div id={`${id}-username-error`} className={styles.fieldError}>
-              {t('login.usernameRequired')}
-            </div>
-          )}
-        </div>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-password`}>{t('login.password')}</label>
-          <input
-            id={`${id}-password`}
-            name="password"
-            type="password"
-            className={passwordMissing ? `${styles.input} ${styles.invalid}` : styles.input}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoComplete="current-password"
-            aria-invalid={passwordMissing}
-            aria-describedby={passwordMissing ? `${id}-password-error` : undefined}
-          />
-          {passwordMissing && (
-            <div id={`${id}-password-error`} className={styles.fieldError}>
-              {t('login.passwordRequired')}
-            </div>
-          )}
-        </div>
+        <Field id={`${id}-username`} name="username" label={t('login.username')} value={username} onChange={setUsername} autoComplete="username" autoFocus error={usernameMissing ? t('login.usernameRequired') : undefined} />
+        <Field id={`${id}-password`} name="password" type="password" label={t('login.password')} value={password} onChange={setPassword} autoComplete="current-password" error={passwordMissing ? t('login.passwordRequired') : undefined} />
         <button type="submit" className={styles.submit} disabled={login.isPending} aria-busy={login.isPending}>
           {login.isPending ? t('login.submitting') : t('login.submit')}
         </button>
