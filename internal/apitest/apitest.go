@@ -32,7 +32,8 @@ type Env struct {
 
 // Config is the configuration tests run the server with.
 func Config() config.Config {
-	return config.Config{Addr: "127.0.0.1:0", SessionIdle: 30 * time.Minute, SessionLifetime: 12 * time.Hour, Timezone: "UTC", LogFormat: "text"}
+	return config.Config{Addr: "127.0.0.1:0", SessionIdle: 30 * time.Minute, SessionLifetime: 12 * time.Hour, Timezone: "UTC", LogFormat: "text",
+		PhotoMaxMB: 5, AttachmentMaxMB: 20}
 }
 
 // WebFS is a stand-in for the built web app.

@@ -25,6 +25,8 @@ type Config struct {
 	ShowSettings    bool
 	TrustProxy      bool
 	LogFormat       string
+	PhotoMaxMB      int
+	AttachmentMaxMB int
 }
 
 // Env lists every environment variable, its flag and meaning, for --help.
@@ -38,6 +40,8 @@ var Env = [][3]string{
 	{"EMR_SHOW_SETTINGS", "--show-settings", "1: show the layout settings panel in the web app"},
 	{"EMR_TRUST_PROXY", "--trust-proxy", "1: trust X-Forwarded-For/-Proto from a reverse proxy in front"},
 	{"EMR_LOG_FORMAT", "--log-format", "text or json (default text)"},
+	{"EMR_PHOTO_MAX_MB", "--photo-max-mb", "largest patient photo accepted, in MB (default 5)"},
+	{"EMR_ATTACHMENT_MAX_MB", "--attachment-max-mb", "largest patient attachment accepted, in MB (default 20)"},
 }
 
 // DefaultDatabaseURL is where the embedded SQLite database lives unless told otherwise.
@@ -53,6 +57,13 @@ func env(name, def string) string {
 func envBool(name string) bool {
 	b, _ := strconv.ParseBool(env(name, "false"))
 	return b
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(env(name, "")); err == nil {
+		return n
+	}
+	return def
 }
 
 func envDuration(name string, def time.Duration) time.Duration {
@@ -78,6 +89,8 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.Timezone, "timezone", env("EMR_TIMEZONE", "Local"), "the clinic's time zone (env EMR_TIMEZONE)")
 	fs.BoolVar(&c.ShowSettings, "show-settings", envBool("EMR_SHOW_SETTINGS"), "show the layout settings panel (env EMR_SHOW_SETTINGS)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("EMR_TRUST_PROXY"), "trust X-Forwarded-For and X-Forwarded-Proto (env EMR_TRUST_PROXY)")
+	fs.IntVar(&c.PhotoMaxMB, "photo-max-mb", envInt("EMR_PHOTO_MAX_MB", 5), "largest patient photo, in MB (env EMR_PHOTO_MAX_MB)")
+	fs.IntVar(&c.AttachmentMaxMB, "attachment-max-mb", envInt("EMR_ATTACHMENT_MAX_MB", 20), "largest patient attachment, in MB (env EMR_ATTACHMENT_MAX_MB)")
 }
 
 // ValidateDatabase checks the settings every subcommand uses.
@@ -104,6 +117,9 @@ func (c Config) ValidateServe() error {
 	}
 	if c.SessionLifetime < c.SessionIdle {
 		return errors.New("the session lifetime must not be shorter than the idle time-out")
+	}
+	if c.PhotoMaxMB < 1 || c.PhotoMaxMB > 100 || c.AttachmentMaxMB < 1 || c.AttachmentMaxMB > 500 {
+		return errors.New("upload limits must be 1–100 MB for photos and 1–500 MB for attachments")
 	}
 	if _, err := c.Location(); err != nil {
 		return fmt.Errorf("the time zone %q is unknown (use a name such as Europe/Moscow)", c.Timezone)

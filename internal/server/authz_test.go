@@ -22,6 +22,20 @@ var requiredAccess = map[string]string{
 	"GET /api/config":              "public",
 	"GET /api/user":                "logged-in",
 	"POST /api/auth/logout":        "logged-in",
+
+	"GET /api/patients":                      "view patient",
+	"POST /api/patients":                     "manage patient",
+	"POST /api/patients/duplicates":          "manage patient",
+	"GET /api/patients/{id}":                 "view patient",
+	"PUT /api/patients/{id}":                 "manage patient",
+	"POST /api/patients/{id}/archive":        "manage patient",
+	"POST /api/patients/{id}/restore":        "manage patient",
+	"GET /api/patients/{id}/photo":           "view patient",
+	"PUT /api/patients/{id}/photo":           "manage patient",
+	"GET /api/patients/{id}/files":           "view patient",
+	"POST /api/patients/{id}/files":          "manage patient",
+	"GET /api/patients/{id}/files/{file}":    "view patient",
+	"DELETE /api/patients/{id}/files/{file}": "manage patient",
 }
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).

@@ -21,6 +21,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -35,8 +36,14 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	sessions := &auth.Sessions{DB: db, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	users := &user.Store{DB: db}
 	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: &auth.Throttle{DB: db, Window: auth.ThrottleWindow}}
+	loc, err := cfg.Location()
+	if err != nil {
+		loc = time.Local // ValidateServe has refused a bad zone before this
+	}
+	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	routes := slices.Concat(
 		acct.Routes(),
+		patients.Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},

@@ -1,0 +1,349 @@
+package patient_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+type patient struct {
+	ID        int64  `json:"id"`
+	MRN       string `json:"mrn"`
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	Phone     string `json:"phone"`
+	Version   int    `json:"version"`
+	Archived  bool   `json:"archived"`
+	HasPhoto  bool   `json:"has_photo"`
+}
+
+type page struct {
+	Data []patient `json:"data"`
+	Meta struct {
+		Total      int  `json:"total"`
+		TotalExact bool `json:"total_exact"`
+	} `json:"meta"`
+}
+
+func newPatient(first, last, birth, sex, phone string) map[string]any {
+	return map[string]any{"first_name": first, "last_name": last, "birth_date": birth, "sex": sex, "phone": phone}
+}
+
+func setup(t *testing.T, db *database.DB) (*apitest.Env, *apitest.Client) {
+	env := apitest.New(t, db)
+	return env, env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
+}
+
+func create(t *testing.T, c *apitest.Client, body map[string]any) patient {
+	t.Helper()
+	r := c.Do("POST", "/api/patients", body)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	var p patient
+	r.JSON(t, &p)
+	return p
+}
+
+func count(t *testing.T, db *database.DB, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRowContext(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestCreateGetAndPatientNumbers(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		p := create(t, c, map[string]any{"first_name": " An ", "last_name": "Nguyễn", "birth_date": "1990-05-01", "sex": "male",
+			"history": map[string]any{"allergies": []map[string]any{{"substance": "Penicillin", "severity": "severe"}}, "chronic": []string{"asthma"}},
+			"mrn":     "HACKED", "id": 999, "unknown_field": "ignored"})
+		if !regexp.MustCompile(`^\d{4}-000001$`).MatchString(p.MRN) || p.FirstName != "An" || p.Version != 1 {
+			t.Fatalf("created %+v", p)
+		}
+		var got map[string]any
+		c.Do("GET", fmt.Sprintf("/api/patients/%d", p.ID), nil).JSON(t, &got)
+		hist := got["history"].(map[string]any)
+		if hist["allergies"].([]any)[0].(map[string]any)["substance"] != "Penicillin" || got["mrn"] != p.MRN {
+			t.Fatalf("read back %v", got)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.read' AND entity_id = $1`, fmt.Sprint(p.ID)); n != 1 {
+			t.Errorf("read audit events = %d", n)
+		}
+		// Concurrent creates never share a number.
+		var wg sync.WaitGroup
+		mrns := make(chan string, 10)
+		for i := range 10 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mrns <- create(t, c, newPatient(fmt.Sprint("P", i), "Concurrent", "2000-01-01", "female", "")).MRN
+			}()
+		}
+		wg.Wait()
+		close(mrns)
+		seen := map[string]bool{p.MRN: true}
+		for m := range mrns {
+			if seen[m] {
+				t.Fatalf("patient number %s given twice", m)
+			}
+			seen[m] = true
+		}
+		var pg page
+		c.Do("GET", "/api/patients", nil).JSON(t, &pg)
+		if pg.Meta.Total != 11 || len(pg.Data) != 11 {
+			t.Fatalf("list total %d, %d rows", pg.Meta.Total, len(pg.Data))
+		}
+	})
+}
+
+func TestValidationChangesNothing(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		c.SetCookie("language", "zh")
+		r := c.Do("POST", "/api/patients", map[string]any{"first_name": strings.Repeat("x", 101), "birth_date": "2999-01-01", "sex": "robot",
+			"email": "not-an-email", "blood_type": "Z+", "phone": "call me", "history": map[string]any{"allergies": []map[string]any{{"substance": ""}}}})
+		if r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("status %d", r.Status)
+		}
+		_, _, fields := r.Error(t)
+		for _, f := range []string{"first_name", "last_name", "birth_date", "sex", "email", "blood_type", "phone", "history.allergies.0.substance"} {
+			if len(fields[f]) == 0 {
+				t.Errorf("no message for %s: %v", f, fields)
+			}
+		}
+		if fields["last_name"][0] != "此字段为必填项。" {
+			t.Errorf("message not in Chinese: %v", fields["last_name"])
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM patients`); n != 0 {
+			t.Fatalf("%d patients written", n)
+		}
+		if r := c.Do("POST", "/api/patients", newPatient("Old", "Man", "1800-01-01", "male", "")); r.Status != 422 {
+			t.Fatalf("birth date 1800: %d", r.Status)
+		}
+	})
+}
+
+func TestStaleUpdateIsAConflictAndChangesNothing(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		p := create(t, c, newPatient("Anna", "Ivanova", "1985-02-03", "female", "0901"))
+		body := newPatient("Anna", "Ivanova", "1985-02-03", "female", "0902")
+		body["version"] = 1
+		r := c.Do("PUT", fmt.Sprintf("/api/patients/%d", p.ID), body)
+		if r.Status != 200 {
+			t.Fatalf("first update %d %s", r.Status, r.Body)
+		}
+		body["phone"], body["last_name"] = "0903", "Petrova" // a second editor, still at version 1
+		r = c.Do("PUT", fmt.Sprintf("/api/patients/%d", p.ID), body)
+		if r.Status != http.StatusConflict {
+			t.Fatalf("stale update: %d", r.Status)
+		}
+		var now patient
+		c.Do("GET", fmt.Sprintf("/api/patients/%d", p.ID), nil).JSON(t, &now)
+		if now.Phone != "0902" || now.LastName != "Ivanova" || now.Version != 2 {
+			t.Fatalf("after the conflict: %+v", now)
+		}
+		var detail string
+		_ = db.QueryRowContext(context.Background(), `SELECT detail FROM audit_events WHERE action = 'patient.update'`).Scan(&detail)
+		if detail != "changed: phone" || strings.Contains(detail, "0902") {
+			t.Errorf("audit detail %q", detail)
+		}
+	})
+}
+
+func TestSearch(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		an := create(t, c, newPatient("Văn An", "Nguyễn", "1990-01-01", "male", "+84 90 123 4567"))
+		create(t, c, newPatient("Thị Bình", "Nguyễn", "1991-01-01", "female", ""))
+		create(t, c, newPatient("Анна", "Ёлкина", "1980-01-01", "female", ""))
+		create(t, c, newPatient("小明", "王", "2001-01-01", "male", ""))
+		create(t, c, newPatient("Anne", "Annandale", "1970-01-01", "female", "")) // two parts match "ann": listed once
+		search := func(q string) []string {
+			var pg page
+			c.Do("GET", "/api/patients?q="+strings.ReplaceAll(q, " ", "+"), nil).JSON(t, &pg)
+			var names []string
+			for _, p := range pg.Data {
+				names = append(names, p.LastName+" "+p.FirstName)
+			}
+			return names
+		}
+		for q, want := range map[string]string{
+			"nguyen an":  "Nguyễn Văn An",
+			"an ngu":     "Nguyễn Văn An",
+			"NGUYỄN VĂN": "Nguyễn Văn An",
+			"елк":        "Ёлкина Анна",
+			"ЁЛКИНА ан":  "Ёлкина Анна",
+			"小明":         "王 小明",
+			"王":          "王 小明",
+			an.MRN:       "Nguyễn Văn An",
+			"8490123":    "Nguyễn Văn An",
+			"+84 90 123": "Nguyễn Văn An",
+		} {
+			got := search(q)
+			if q == "+84 90 123" {
+				q = "84 90 123"
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("search %q = %v, want [%s]", q, got, want)
+			}
+		}
+		if got := search("nguyen"); len(got) != 2 {
+			t.Errorf("nguyen: %v", got)
+		}
+		if got := search("ann"); len(got) != 1 {
+			t.Errorf("ann: %v (Anne Annandale must appear once, Анна not at all)", got)
+		}
+		if got := search("zzz"); len(got) != 0 {
+			t.Errorf("zzz: %v", got)
+		}
+		if r := c.Do("GET", "/api/patients?sort=password_hash", nil); r.Status != 422 {
+			t.Errorf("unknown sort: %d", r.Status)
+		}
+		if r := c.Do("GET", "/api/patients?page=0", nil); r.Status != 422 {
+			t.Errorf("page 0: %d", r.Status)
+		}
+	})
+}
+
+func TestDuplicatesArchiveRestore(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		p := create(t, c, newPatient("Bình", "Trần", "1975-07-07", "female", "0912 000 111"))
+		var dups struct{ Data []patient }
+		c.Do("POST", "/api/patients/duplicates", newPatient("binh", "TRAN", "1975-07-07", "female", "")).JSON(t, &dups)
+		if len(dups.Data) != 1 || dups.Data[0].ID != p.ID {
+			t.Fatalf("same name: %+v", dups.Data)
+		}
+		c.Do("POST", "/api/patients/duplicates", newPatient("Other", "Person", "2000-01-01", "male", "0912-000-111")).JSON(t, &dups)
+		if len(dups.Data) != 1 {
+			t.Fatalf("same phone: %+v", dups.Data)
+		}
+		c.Do("POST", "/api/patients/duplicates", newPatient("Bình", "Trần", "1975-07-08", "female", "")).JSON(t, &dups)
+		if len(dups.Data) != 0 {
+			t.Fatalf("other birth date: %+v", dups.Data)
+		}
+
+		path := fmt.Sprintf("/api/patients/%d", p.ID)
+		if r := c.Do("POST", path+"/archive", map[string]string{"reason": " "}); r.Status != 422 {
+			t.Fatalf("archive without a reason: %d", r.Status)
+		}
+		if r := c.Do("POST", path+"/archive", map[string]string{"reason": "moved away"}); r.Status != 200 {
+			t.Fatalf("archive: %d %s", r.Status, r.Body)
+		}
+		var pg page
+		c.Do("GET", "/api/patients", nil).JSON(t, &pg)
+		if pg.Meta.Total != 0 || len(pg.Data) != 0 {
+			t.Fatalf("archived patient still listed: %+v", pg)
+		}
+		c.Do("GET", "/api/patients?archived=1", nil).JSON(t, &pg)
+		if pg.Meta.Total != 1 || !pg.Data[0].Archived {
+			t.Fatalf("archived list: %+v", pg)
+		}
+		body := newPatient("Bình", "Trần", "1975-07-07", "female", "")
+		body["version"] = 2
+		if r := c.Do("PUT", path, body); r.Status != http.StatusConflict {
+			t.Fatalf("editing an archived patient: %d", r.Status)
+		}
+		if r := c.Do("POST", path+"/restore", nil); r.Status != 200 {
+			t.Fatalf("restore: %d", r.Status)
+		}
+		c.Do("GET", "/api/patients", nil).JSON(t, &pg)
+		if pg.Meta.Total != 1 {
+			t.Fatalf("after restore total %d", pg.Meta.Total)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('patient.archive', 'patient.restore')`); n != 2 {
+			t.Errorf("archive/restore audit events = %d", n)
+		}
+	})
+}
+
+var pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+func upload(c *apitest.Client, method, path, name string, data []byte) apitest.Response {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	fw, _ := w.CreateFormFile("file", name)
+	fw.Write(data)
+	w.Close()
+	c.Header.Set("Content-Type", w.FormDataContentType())
+	defer c.Header.Del("Content-Type")
+	return c.Do(method, path, buf.Bytes())
+}
+
+func TestPhotoAndAttachments(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env, c := setup(t, db)
+		p := create(t, c, newPatient("Lan", "Phạm", "1999-09-09", "female", ""))
+		base := fmt.Sprintf("/api/patients/%d", p.ID)
+
+		// The type is decided by content: a script named .png is refused.
+		if r := upload(c, "PUT", base+"/photo", "face.png", []byte("<script>alert(1)</script>")); r.Status != 422 {
+			t.Fatalf("fake png: %d", r.Status)
+		}
+		if r := upload(c, "PUT", base+"/photo", "face.png", pngBytes); r.Status != 201 {
+			t.Fatalf("photo: %d %s", r.Status, r.Body)
+		}
+		r := c.Do("GET", base+"/photo", nil)
+		if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" || r.Header.Get("X-Content-Type-Options") != "nosniff" || !bytes.Equal(r.Body, pngBytes) {
+			t.Fatalf("photo download: %d %v", r.Status, r.Header)
+		}
+
+		pdf := []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF")
+		r = upload(c, "POST", base+"/files", "résultats \"lab\".pdf", pdf)
+		if r.Status != 201 {
+			t.Fatalf("attachment: %d %s", r.Status, r.Body)
+		}
+		var f struct {
+			ID          int64  `json:"id"`
+			ContentType string `json:"content_type"`
+		}
+		r.JSON(t, &f)
+		if f.ContentType != "application/pdf" {
+			t.Fatalf("type %s", f.ContentType)
+		}
+		r = c.Do("GET", fmt.Sprintf("%s/files/%d", base, f.ID), nil)
+		if cd := r.Header.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") || !strings.Contains(cd, "filename*=utf-8''r%C3%A9sultats%20%22lab%22.pdf") {
+			t.Fatalf("disposition %q", cd)
+		}
+		if r := upload(c, "POST", base+"/files", "big.pdf", append(pdf, make([]byte, 21<<20)...)); r.Status != 422 {
+			t.Fatalf("21 MB attachment: %d", r.Status)
+		}
+
+		// A nurse may look but not change.
+		nurse := env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+		if r := nurse.Do("GET", fmt.Sprintf("%s/files/%d", base, f.ID), nil); r.Status != 200 {
+			t.Fatalf("nurse download: %d", r.Status)
+		}
+		if r := nurse.Do("DELETE", fmt.Sprintf("%s/files/%d", base, f.ID), nil); r.Status != 403 {
+			t.Fatalf("nurse delete: %d", r.Status)
+		}
+		if r := c.Do("DELETE", fmt.Sprintf("%s/files/%d", base, f.ID), nil); r.Status != 204 {
+			t.Fatalf("delete: %d", r.Status)
+		}
+		var list struct{ Data []any }
+		c.Do("GET", base+"/files", nil).JSON(t, &list)
+		if len(list.Data) != 0 {
+			t.Fatalf("deleted file still listed")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM patient_files WHERE deleted_at IS NOT NULL`); n != 1 {
+			t.Fatalf("the deleted file is not kept: %d", n)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.file.download'`); n != 3 {
+			t.Errorf("download audit events = %d", n)
+		}
+	})
+}

@@ -1,0 +1,176 @@
+package patient
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+)
+
+// File kinds.
+const (
+	KindPhoto      = "photo"
+	KindAttachment = "attachment"
+)
+
+var (
+	photoTypes      = []string{"image/jpeg", "image/png", "image/webp"}
+	attachmentTypes = []string{"image/jpeg", "image/png", "image/webp", "image/gif", "application/pdf"}
+)
+
+// File describes a stored photo or attachment.
+type File struct {
+	ID          int64     `json:"id"`
+	PatientID   int64     `json:"patient_id"`
+	Kind        string    `json:"kind"`
+	Name        string    `json:"name"`
+	ContentType string    `json:"content_type"`
+	Size        int64     `json:"size"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// ContentType decides a file's type from its bytes, never from its name, and checks it is
+// allowed for the kind.
+func ContentType(kind string, data []byte) (string, error) {
+	ct := strings.Split(http.DetectContentType(data), ";")[0]
+	if kind == KindPhoto && !slices.Contains(photoTypes, ct) {
+		return "", apperr.Invalid("file.photo_type")
+	}
+	if kind == KindAttachment && !slices.Contains(attachmentTypes, ct) {
+		return "", apperr.Invalid("file.attachment_type")
+	}
+	return ct, nil
+}
+
+func cleanName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '/' || r == '\\' {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(name))
+	for utf8.RuneCountInString(name) > 200 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	if name == "" {
+		name = "file"
+	}
+	return name
+}
+
+// AddFile stores a photo (replacing the current one) or an attachment of an active patient.
+func (s *Store) AddFile(ctx context.Context, e audit.Event, patientID int64, kind, name string, data []byte) (File, error) {
+	ct, err := ContentType(kind, data)
+	if err != nil {
+		return File{}, err
+	}
+	now := s.now()
+	sum := sha256.Sum256(data)
+	f := File{PatientID: patientID, Kind: kind, Name: cleanName(name), ContentType: ct, Size: int64(len(data)), CreatedAt: now}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		p, err := get(ctx, tx, patientID)
+		if err != nil {
+			return err
+		}
+		if p.Archived {
+			return apperr.Conflict("patient.archived")
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO patient_files (patient_id, kind, name, content_type, size, sha256, data, created_at, created_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, patientID, kind, f.Name, ct, f.Size, hex.EncodeToString(sum[:]), data, now, actorOf(e)).Scan(&f.ID); err != nil {
+			return fmt.Errorf("store file: %w", err)
+		}
+		if kind == KindPhoto {
+			if _, err := tx.ExecContext(ctx, `UPDATE patient_files SET deleted_at = $1, deleted_by = $2
+				WHERE patient_id = $3 AND kind = 'photo' AND id <> $4 AND deleted_at IS NULL`, now, actorOf(e), patientID, f.ID); err != nil {
+				return fmt.Errorf("replace photo: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE patients SET photo_file_id = $1 WHERE id = $2`, f.ID, patientID); err != nil {
+				return fmt.Errorf("set photo: %w", err)
+			}
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.file.upload", "patient", strconv.FormatInt(patientID, 10), audit.Success, now
+		e.Detail = fmt.Sprintf("%s %d", kind, f.ID)
+		return audit.Record(ctx, tx, e)
+	})
+	return f, err
+}
+
+const fileColumns = `f.id, f.patient_id, f.kind, f.name, f.content_type, f.size, f.created_at`
+
+// Files lists a patient's attachments, newest first.
+func (s *Store) Files(ctx context.Context, patientID int64) ([]File, error) {
+	if _, err := s.Get(ctx, patientID); err != nil {
+		return nil, err
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+fileColumns+` FROM patient_files f
+		WHERE f.patient_id = $1 AND f.kind = 'attachment' AND f.deleted_at IS NULL ORDER BY f.created_at DESC, f.id DESC`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	defer rows.Close()
+	out := []File{}
+	for rows.Next() {
+		var f File
+		if err := rows.Scan(&f.ID, &f.PatientID, &f.Kind, &f.Name, &f.ContentType, &f.Size, &f.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// Open returns a file and its bytes, and audits the download. fileID 0 means the current photo.
+func (s *Store) Open(ctx context.Context, e audit.Event, patientID, fileID int64) (File, []byte, error) {
+	query := `SELECT ` + fileColumns + `, f.data FROM patient_files f WHERE f.patient_id = $1 AND f.id = $2 AND f.deleted_at IS NULL`
+	args := []any{patientID, fileID}
+	if fileID == 0 {
+		query = `SELECT ` + fileColumns + `, f.data FROM patient_files f JOIN patients p ON p.photo_file_id = f.id WHERE p.id = $1 AND f.deleted_at IS NULL`
+		args = args[:1]
+	}
+	var f File
+	var data []byte
+	err := s.DB.QueryRowContext(ctx, query, args...).Scan(&f.ID, &f.PatientID, &f.Kind, &f.Name, &f.ContentType, &f.Size, &f.CreatedAt, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, nil, apperr.NotFound("file.not_found")
+	}
+	if err != nil {
+		return f, nil, fmt.Errorf("read file: %w", err)
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "patient.file.download", "patient", strconv.FormatInt(patientID, 10), audit.Success, fmt.Sprintf("%s %d", f.Kind, f.ID)
+	if err := audit.Record(ctx, s.DB, e); err != nil {
+		return f, nil, err
+	}
+	return f, data, nil
+}
+
+// DeleteFile marks a file deleted (it stays in the database) and audits it.
+func (s *Store) DeleteFile(ctx context.Context, e audit.Event, patientID, fileID int64) error {
+	now := s.now()
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE patient_files SET deleted_at = $1, deleted_by = $2 WHERE patient_id = $3 AND id = $4 AND deleted_at IS NULL`,
+			now, actorOf(e), patientID, fileID)
+		if err != nil {
+			return fmt.Errorf("delete file: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return apperr.NotFound("file.not_found")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE patients SET photo_file_id = NULL WHERE id = $1 AND photo_file_id = $2`, patientID, fileID); err != nil {
+			return fmt.Errorf("clear photo: %w", err)
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient.file.delete", "patient", strconv.FormatInt(patientID, 10), audit.Success, now, strconv.FormatInt(fileID, 10)
+		return audit.Record(ctx, tx, e)
+	})
+}

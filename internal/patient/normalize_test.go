@@ -1,0 +1,46 @@
+package patient
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestFoldAndTokens(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want []string
+	}{
+		{[]string{"Nguyễn", "Văn", "Đức"}, []string{"nguyen", "van", "duc"}},
+		{[]string{"Ёлкина-Петрова", "Анна"}, []string{"елкина", "петрова", "анна"}},
+		{[]string{"王小明"}, []string{"王", "小", "明"}},
+		{[]string{"O'Brien", "  José  María "}, []string{"o", "brien", "jose", "maria"}},
+		{[]string{"Anna", "anna"}, []string{"anna"}},
+	} {
+		if got := Tokens(tc.in...); !slices.Equal(got, tc.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestPrefixEnd(t *testing.T) {
+	for _, p := range []string{"ngu", "елк", "王", "a"} {
+		end := PrefixEnd(p)
+		for _, s := range []string{p, p + "yen", p + "zzz", p + "王"} {
+			if !(s >= p && s < end) {
+				t.Errorf("%q is outside [%q, %q)", s, p, end)
+			}
+		}
+	}
+	if got := PrefixEnd("ngu"); got != "ngv" {
+		t.Errorf("PrefixEnd(ngu) = %q, want ngv", got)
+	}
+}
+
+func TestNameKeyIgnoresCaseAndAccents(t *testing.T) {
+	if NameKey("Văn", "", "Nguyễn") != NameKey("van", "", "NGUYEN") {
+		t.Fatal("name keys differ")
+	}
+	if Digits("+84 (90) 123-4567") != "84901234567" {
+		t.Fatal(Digits("+84 (90) 123-4567"))
+	}
+}

@@ -1,0 +1,209 @@
+// Package patient keeps the clinic's patient register: identity, contact, medical history,
+// photo and attachments. Patients are archived with a reason, never deleted.
+package patient
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+)
+
+// Allowed values of the list fields.
+var (
+	Sexes          = []string{"male", "female", "other", "unknown"}
+	CivilStatuses  = []string{"", "single", "married", "widowed", "separated", "divorced", "other"}
+	BloodTypes     = []string{"", "A+", "A-", "B+", "B-", "AB+", "AB-", "O+", "O-"}
+	Severities     = []string{"", "mild", "moderate", "severe"}
+	Chronic        = []string{"asthma", "hypertension", "diabetes", "copd", "tuberculosis", "seizures"}
+	FamilyHistory  = []string{"hypertension", "diabetes", "stroke", "coronary"}
+	SocialStatuses = []string{"", "never", "former", "current"}
+)
+
+// Allergy is one known allergy.
+type Allergy struct {
+	Substance string `json:"substance"`
+	Reaction  string `json:"reaction"`
+	Severity  string `json:"severity"`
+}
+
+// History is the patient's medical history.
+type History struct {
+	Allergies      []Allergy `json:"allergies"`
+	PastAdmissions string    `json:"past_admissions"`
+	PastSurgeries  string    `json:"past_surgeries"`
+	Chronic        []string  `json:"chronic"`
+	ChronicOther   string    `json:"chronic_other"`
+	Family         []string  `json:"family"`
+	FamilyOther    string    `json:"family_other"`
+	Smoking        string    `json:"smoking"`
+	Alcohol        string    `json:"alcohol"`
+	SocialOther    string    `json:"social_other"`
+	Vaccinations   string    `json:"vaccinations"`
+}
+
+// Contact is the emergency contact or caregiver.
+type Contact struct {
+	Name     string `json:"name"`
+	Relation string `json:"relation"`
+	Phone    string `json:"phone"`
+}
+
+// Input is what a client may write; anything else in a request is ignored.
+type Input struct {
+	FirstName          string  `json:"first_name"`
+	MiddleName         string  `json:"middle_name"`
+	LastName           string  `json:"last_name"`
+	Sex                string  `json:"sex"`
+	BirthDate          string  `json:"birth_date"`
+	BirthDateEstimated bool    `json:"birth_date_estimated"`
+	CivilStatus        string  `json:"civil_status"`
+	Phone              string  `json:"phone"`
+	Email              string  `json:"email"`
+	Address            string  `json:"address"`
+	Occupation         string  `json:"occupation"`
+	ReferredBy         string  `json:"referred_by"`
+	BloodType          string  `json:"blood_type"`
+	Remarks            string  `json:"remarks"`
+	History            History `json:"history"`
+	EmergencyContact   Contact `json:"emergency_contact"`
+}
+
+// Patient is a stored patient.
+type Patient struct {
+	ID  int64  `json:"id"`
+	MRN string `json:"mrn"`
+	Input
+	HasPhoto      bool       `json:"has_photo"`
+	Archived      bool       `json:"archived"`
+	ArchivedAt    *time.Time `json:"archived_at,omitempty"`
+	ArchiveReason string     `json:"archive_reason,omitempty"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	Version       int        `json:"version"`
+}
+
+// Summary is a patient as lists and duplicate checks show them.
+type Summary struct {
+	ID         int64  `json:"id"`
+	MRN        string `json:"mrn"`
+	FirstName  string `json:"first_name"`
+	MiddleName string `json:"middle_name"`
+	LastName   string `json:"last_name"`
+	Sex        string `json:"sex"`
+	BirthDate  string `json:"birth_date"`
+	Phone      string `json:"phone"`
+	Archived   bool   `json:"archived"`
+	HasPhoto   bool   `json:"has_photo"`
+}
+
+// The spec's e-mail check (§5), shared with the web app's.
+var emailPattern = regexp.MustCompile(`^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$`)
+
+var phonePattern = regexp.MustCompile(`^[0-9+()\-. ]*$`)
+
+// MaxAge is how many years back a birth date may lie.
+const MaxAge = 130
+
+type checker struct{ v apperr.Validation }
+
+func (c *checker) text(field, value string, max int, required bool) {
+	switch {
+	case required && strings.TrimSpace(value) == "":
+		c.v.Add(field, "validation.required")
+	case utf8.RuneCountInString(value) > max:
+		c.v.Add(field, "validation.too_long")
+	}
+}
+
+func (c *checker) choice(field, value string, allowed []string) {
+	if !slices.Contains(allowed, value) {
+		c.v.Add(field, "validation.invalid_choice")
+	}
+}
+
+func (c *checker) phone(field, value string) {
+	c.text(field, value, 30, false)
+	if !phonePattern.MatchString(value) {
+		c.v.Add(field, "validation.phone")
+	}
+}
+
+// Clean trims the text fields and checks every rule; today is the clinic's current date.
+func (in *Input) Clean(today time.Time) error {
+	for _, s := range []*string{&in.FirstName, &in.MiddleName, &in.LastName, &in.Sex, &in.BirthDate, &in.CivilStatus,
+		&in.Phone, &in.Email, &in.Address, &in.Occupation, &in.ReferredBy, &in.BloodType, &in.Remarks,
+		&in.EmergencyContact.Name, &in.EmergencyContact.Relation, &in.EmergencyContact.Phone} {
+		*s = strings.TrimSpace(*s)
+	}
+	var c checker
+	c.text("first_name", in.FirstName, 100, true)
+	c.text("middle_name", in.MiddleName, 100, false)
+	c.text("last_name", in.LastName, 100, true)
+	if in.Sex == "" {
+		c.v.Add("sex", "validation.required")
+	} else {
+		c.choice("sex", in.Sex, Sexes)
+	}
+	if in.BirthDate == "" {
+		c.v.Add("birth_date", "validation.required")
+	} else if d, err := time.Parse(time.DateOnly, in.BirthDate); err != nil {
+		c.v.Add("birth_date", "validation.date_format")
+	} else if d.After(today) {
+		c.v.Add("birth_date", "validation.date_future")
+	} else if d.Before(today.AddDate(-MaxAge, 0, 0)) {
+		c.v.Add("birth_date", "validation.date_too_old")
+	}
+	c.choice("civil_status", in.CivilStatus, CivilStatuses)
+	c.phone("phone", in.Phone)
+	if in.Email != "" && (len(in.Email) >= 255 || !emailPattern.MatchString(in.Email)) {
+		c.v.Add("email", "validation.email")
+	}
+	c.text("address", in.Address, 300, false)
+	c.text("occupation", in.Occupation, 100, false)
+	c.text("referred_by", in.ReferredBy, 100, false)
+	c.choice("blood_type", in.BloodType, BloodTypes)
+	c.text("remarks", in.Remarks, 2000, false)
+
+	h := &in.History
+	if len(h.Allergies) > 50 {
+		c.v.Add("history.allergies", "validation.too_many")
+	}
+	for i := range h.Allergies {
+		a := &h.Allergies[i]
+		a.Substance, a.Reaction = strings.TrimSpace(a.Substance), strings.TrimSpace(a.Reaction)
+		c.text(fmt.Sprintf("history.allergies.%d.substance", i), a.Substance, 100, true)
+		c.text(fmt.Sprintf("history.allergies.%d.reaction", i), a.Reaction, 200, false)
+		c.choice(fmt.Sprintf("history.allergies.%d.severity", i), a.Severity, Severities)
+	}
+	for _, v := range h.Chronic {
+		c.choice("history.chronic", v, Chronic)
+	}
+	for _, v := range h.Family {
+		c.choice("history.family", v, FamilyHistory)
+	}
+	c.choice("history.smoking", h.Smoking, SocialStatuses)
+	c.choice("history.alcohol", h.Alcohol, SocialStatuses)
+	for field, v := range map[string]string{"history.past_admissions": h.PastAdmissions, "history.past_surgeries": h.PastSurgeries,
+		"history.chronic_other": h.ChronicOther, "history.family_other": h.FamilyOther, "history.social_other": h.SocialOther,
+		"history.vaccinations": h.Vaccinations} {
+		c.text(field, v, 2000, false)
+	}
+	c.text("emergency_contact.name", in.EmergencyContact.Name, 100, false)
+	c.text("emergency_contact.relation", in.EmergencyContact.Relation, 50, false)
+	c.phone("emergency_contact.phone", in.EmergencyContact.Phone)
+	if h.Allergies == nil {
+		h.Allergies = []Allergy{}
+	}
+	if h.Chronic == nil {
+		h.Chronic = []string{}
+	}
+	if h.Family == nil {
+		h.Family = []string{}
+	}
+	return c.v.Err()
+}

@@ -1,0 +1,239 @@
+package patient
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"emr/internal/apperr"
+)
+
+// Page sizes offered, the default, and how many matches a search counts at most (counting
+// further would cost more than the number is worth: the list then says "1000+").
+const (
+	DefaultPerPage = 15
+	MaxPerPage     = 50
+	CountCap       = 1000
+	maxTokens      = 5
+)
+
+// PageSizes are the page sizes the web app offers.
+var PageSizes = []int{10, 15, 20, 30, 50}
+
+// ListQuery is a page of the register: a search text, a page, a sort and whether to list
+// archived patients instead of active ones.
+type ListQuery struct {
+	Q        string
+	Page     int
+	PerPage  int
+	Sort     string
+	Archived bool
+}
+
+// ListResult is one page, and how many patients match (exact unless TotalExact is false).
+type ListResult struct {
+	Data       []Summary
+	Total      int
+	TotalExact bool
+}
+
+// sorts are the allowed list orders: a column list for ORDER BY, never user text.
+var sorts = map[string]string{
+	"name": "p.sort_name, p.id", "-name": "p.sort_name DESC, p.id DESC",
+	"mrn": "p.mrn_digits", "-mrn": "p.mrn_digits DESC",
+	"created_at": "p.created_at, p.id", "-created_at": "p.created_at DESC, p.id DESC",
+}
+
+var numberQuery = regexp.MustCompile(`^[0-9+()\-. ]+$`)
+
+const summaryColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.phone,
+	p.archived_at IS NOT NULL, p.photo_file_id IS NOT NULL`
+
+// ParseListQuery reads ?q=&page=&per_page=&sort=&archived= and checks each value.
+func ParseListQuery(get func(string) string) (ListQuery, error) {
+	q := ListQuery{Q: strings.TrimSpace(get("q")), Page: 1, PerPage: DefaultPerPage, Sort: get("sort")}
+	var v apperr.Validation
+	if s := get("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 100000 {
+			v.Add("page", "validation.query")
+		}
+		q.Page = n
+	}
+	if s := get("per_page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			v.Add("per_page", "validation.query")
+		}
+		q.PerPage = min(n, MaxPerPage)
+	}
+	if q.Sort == "" {
+		q.Sort = "name"
+	}
+	if _, ok := sorts[q.Sort]; !ok {
+		v.Add("sort", "validation.query")
+	}
+	if len([]rune(q.Q)) > 100 {
+		v.Add("q", "validation.too_long")
+	}
+	q.Archived = get("archived") == "1" || get("archived") == "true"
+	return q, v.Err()
+}
+
+func scanSummaries(rows *sql.Rows, err error) ([]Summary, error) {
+	if err != nil {
+		return nil, fmt.Errorf("list patients: %w", err)
+	}
+	defer rows.Close()
+	out := []Summary{}
+	for rows.Next() {
+		var s Summary
+		if err := rows.Scan(&s.ID, &s.MRN, &s.FirstName, &s.MiddleName, &s.LastName, &s.Sex, &s.BirthDate, &s.Phone, &s.Archived, &s.HasPhoto); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func archivedCondition(archived bool) string {
+	if archived {
+		return "p.archived_at IS NOT NULL"
+	}
+	return "p.archived_at IS NULL"
+}
+
+// List returns one page of the register. Every path is an index range scan that stops
+// after the page: no whole-table scan and no whole-table count.
+func (s *Store) List(ctx context.Context, q ListQuery) (ListResult, error) {
+	offset := (q.Page - 1) * q.PerPage
+	switch {
+	case q.Q == "":
+		return s.listAll(ctx, q, offset)
+	case numberQuery.MatchString(q.Q) && len(Digits(q.Q)) >= 3:
+		return s.searchNumber(ctx, q, offset)
+	default:
+		return s.searchName(ctx, q, offset)
+	}
+}
+
+func (s *Store) listAll(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
+	order := sorts[q.Sort]
+	if q.Archived {
+		order = "p.archived_at DESC, p.id DESC"
+	}
+	data, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE `+archivedCondition(q.Archived)+
+		` ORDER BY `+order+` LIMIT $1 OFFSET $2`, q.PerPage, offset))
+	if err != nil {
+		return ListResult{}, err
+	}
+	var total int
+	if q.Archived { // archived patients are few, and the partial index holds only them
+		err = s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM patients p WHERE p.archived_at IS NOT NULL`).Scan(&total)
+	} else {
+		err = s.DB.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'patients:active'`).Scan(&total)
+	}
+	if err != nil {
+		return ListResult{}, fmt.Errorf("count patients: %w", err)
+	}
+	return ListResult{Data: data, Total: total, TotalExact: true}, nil
+}
+
+// searchName matches patients having, for every word of the query, a name part that starts
+// with it. The longest word drives an ordered range scan of the token index; the others are
+// checked per patient. A patient whose several name parts match the driving word is counted
+// once, at its first matching part.
+func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
+	words := Tokens(q.Q)
+	if len(words) == 0 {
+		return ListResult{Data: []Summary{}, TotalExact: true}, nil
+	}
+	if len(words) > maxTokens {
+		words = words[:maxTokens]
+	}
+	driver := 0
+	for i, w := range words {
+		if len(w) > len(words[driver]) {
+			driver = i
+		}
+	}
+	args := []any{words[driver], PrefixEnd(words[driver])}
+	var where strings.Builder
+	where.WriteString(`t.token >= $1 AND t.token < $2 AND ` + archivedCondition(q.Archived) + `
+		AND t.token = (SELECT MIN(t0.token) FROM patient_name_tokens t0 WHERE t0.patient_id = t.patient_id AND t0.token >= $1 AND t0.token < $2)`)
+	for i, w := range words {
+		if i == driver {
+			continue
+		}
+		n := len(args)
+		fmt.Fprintf(&where, ` AND EXISTS (SELECT 1 FROM patient_name_tokens t%d WHERE t%d.patient_id = t.patient_id AND t%d.token >= $%d AND t%d.token < $%d)`,
+			n, n, n, n+1, n, n+2)
+		args = append(args, w, PrefixEnd(w))
+	}
+	from := ` FROM patient_name_tokens t JOIN patients p ON p.id = t.patient_id WHERE ` + where.String()
+	n := len(args)
+	data, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+from+
+		fmt.Sprintf(` ORDER BY t.token, t.patient_id LIMIT $%d OFFSET $%d`, n+1, n+2), append(args, q.PerPage, offset)...))
+	if err != nil {
+		return ListResult{}, err
+	}
+	total, exact, err := s.cappedCount(ctx, `SELECT 1`+from, args)
+	return ListResult{Data: data, Total: total, TotalExact: exact}, err
+}
+
+// searchNumber matches patient numbers, then phone numbers, by their leading digits: two
+// ordered index range scans, each stopped after the rows the page needs.
+func (s *Store) searchNumber(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
+	d := Digits(q.Q)
+	branch := func(rank int, col string) string {
+		return fmt.Sprintf(`SELECT * FROM (SELECT p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.phone,
+			p.archived_at IS NOT NULL AS archived, p.photo_file_id IS NOT NULL AS has_photo, %d AS src, p.%s AS k
+			FROM patients p WHERE %s AND p.%s >= $1 AND p.%s < $2 ORDER BY p.%s LIMIT $3) b%d`, rank, col, archivedCondition(q.Archived), col, col, col, rank)
+	}
+	union := branch(0, "mrn_digits") + ` UNION ALL ` + branch(1, "phone_digits")
+	data, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT id, mrn, first_name, middle_name, last_name, sex, birth_date, phone, archived, has_photo
+		FROM (`+union+`) u ORDER BY src, k, id LIMIT $4 OFFSET $5`, d, PrefixEnd(d), offset+q.PerPage, q.PerPage, offset))
+	if err != nil {
+		return ListResult{}, err
+	}
+	total, exact, err := s.cappedCount(ctx, `SELECT 1 FROM (`+union+`) u`, []any{d, PrefixEnd(d), CountCap + 1})
+	return ListResult{Data: dedupe(data), Total: total, TotalExact: exact}, err
+}
+
+func dedupe(in []Summary) []Summary {
+	seen := map[int64]bool{}
+	out := in[:0]
+	for _, s := range in {
+		if !seen[s.ID] {
+			seen[s.ID] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// cappedCount counts the rows of query up to CountCap.
+func (s *Store) cappedCount(ctx context.Context, query string, args []any) (int, bool, error) {
+	var n int
+	err := s.DB.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM (%s LIMIT %d) c`, query, CountCap+1), args...).Scan(&n)
+	if err != nil {
+		return 0, false, fmt.Errorf("count matches: %w", err)
+	}
+	if n > CountCap {
+		return CountCap, false, nil
+	}
+	return n, true, nil
+}
+
+// Duplicates lists up to 10 patients who may be the same person as in: the same normalised
+// name, birth date and sex, or the same phone number. except is left out (the patient being
+// edited).
+func (s *Store) Duplicates(ctx context.Context, in Input, except int64) ([]Summary, error) {
+	return scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p
+		WHERE p.id <> $1 AND ((p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4) OR (p.phone_digits = $5 AND $5 <> ''))
+		ORDER BY p.id LIMIT 10`, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
+		strings.TrimSpace(in.Sex), Digits(in.Phone)))
+}

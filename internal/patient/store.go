@@ -1,0 +1,313 @@
+package patient
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+)
+
+// Store reads and writes patients. Loc is the clinic's time zone (for "today" and the year
+// in patient numbers).
+type Store struct {
+	DB  *database.DB
+	Loc *time.Location
+	Now func() time.Time
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Store) today() time.Time {
+	loc := s.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	y, m, d := s.now().In(loc).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// bump adds delta to a named counter, creating it, and returns the new value. It runs in
+// the caller's transaction, so concurrent creates on either engine get distinct values.
+func bump(ctx context.Context, q database.Querier, name string, delta int64) (int64, error) {
+	var v int64
+	err := q.QueryRowContext(ctx, `INSERT INTO counters (name, value) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET value = counters.value + $2 RETURNING value`, name, delta).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("counter %s: %w", name, err)
+	}
+	return v, nil
+}
+
+const patientColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.birth_date_estimated,
+	p.civil_status, p.phone, p.email, p.address, p.occupation, p.referred_by, p.blood_type, p.remarks, p.history,
+	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version`
+
+func scanPatient(row interface{ Scan(...any) error }) (Patient, error) {
+	var p Patient
+	var history, contact string
+	var archivedAt sql.NullTime
+	err := row.Scan(&p.ID, &p.MRN, &p.FirstName, &p.MiddleName, &p.LastName, &p.Sex, &p.BirthDate, &p.BirthDateEstimated,
+		&p.CivilStatus, &p.Phone, &p.Email, &p.Address, &p.Occupation, &p.ReferredBy, &p.BloodType, &p.Remarks, &history,
+		&contact, &p.HasPhoto, &archivedAt, &p.ArchiveReason, &p.CreatedAt, &p.UpdatedAt, &p.Version)
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal([]byte(history), &p.History); err != nil {
+		return p, fmt.Errorf("patient %d history: %w", p.ID, err)
+	}
+	if err := json.Unmarshal([]byte(contact), &p.EmergencyContact); err != nil {
+		return p, fmt.Errorf("patient %d contact: %w", p.ID, err)
+	}
+	if archivedAt.Valid {
+		p.Archived, p.ArchivedAt = true, &archivedAt.Time
+	}
+	return p, nil
+}
+
+func get(ctx context.Context, q database.Querier, id int64) (Patient, error) {
+	p, err := scanPatient(q.QueryRowContext(ctx, `SELECT `+patientColumns+` FROM patients p WHERE p.id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, apperr.NotFound("patient.not_found")
+	}
+	if err != nil {
+		return p, fmt.Errorf("read patient: %w", err)
+	}
+	return p, nil
+}
+
+// Get returns one patient (archived ones too).
+func (s *Store) Get(ctx context.Context, id int64) (Patient, error) { return get(ctx, s.DB, id) }
+
+func writeTokens(ctx context.Context, q database.Querier, id int64, in Input) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM patient_name_tokens WHERE patient_id = $1`, id); err != nil {
+		return fmt.Errorf("clear name tokens: %w", err)
+	}
+	for _, t := range Tokens(in.FirstName, in.MiddleName, in.LastName) {
+		if _, err := q.ExecContext(ctx, `INSERT INTO patient_name_tokens (token, patient_id) VALUES ($1, $2)`, t, id); err != nil {
+			return fmt.Errorf("write name token: %w", err)
+		}
+	}
+	return nil
+}
+
+func encode(in Input) (history, contact string) {
+	h, _ := json.Marshal(in.History)
+	c, _ := json.Marshal(in.EmergencyContact)
+	return string(h), string(c)
+}
+
+// Create adds a patient with a new patient number; e carries who does it and from where.
+func (s *Store) Create(ctx context.Context, e audit.Event, in Input) (Patient, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, err
+	}
+	now := s.now()
+	var id int64
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		id, err = insert(ctx, tx, now, s.today().Year(), actorOf(e), in)
+		if err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(id, 10), audit.Success, now
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Patient{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// insert writes a new patient in tx and returns its id; it does not audit (callers do).
+func insert(ctx context.Context, tx database.Querier, now time.Time, year int, actor any, in Input) (int64, error) {
+	seq, err := bump(ctx, tx, fmt.Sprintf("mrn:%d", year), 1)
+	if err != nil {
+		return 0, err
+	}
+	mrn := fmt.Sprintf("%d-%06d", year, seq)
+	history, contact := encode(in)
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
+		birth_date_estimated, civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks,
+		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, 1)
+		RETURNING id`,
+		mrn, Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
+		in.Phone, Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("insert patient: %w", err)
+	}
+	if err := writeTokens(ctx, tx, id, in); err != nil {
+		return 0, err
+	}
+	if _, err := bump(ctx, tx, "patients:active", 1); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+func actorOf(e audit.Event) any {
+	if e.ActorID == 0 {
+		return nil
+	}
+	return e.ActorID
+}
+
+// Update replaces a patient's details if version is still the stored one; otherwise it is
+// a conflict and nothing changes. The audit event names the changed fields, not values.
+func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int, in Input) (Patient, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, err
+	}
+	now := s.now()
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old.Archived {
+			return apperr.Conflict("patient.archived")
+		}
+		if old.Version != version {
+			return apperr.Conflict("error.conflict")
+		}
+		history, contact := encode(in)
+		res, err := tx.ExecContext(ctx, `UPDATE patients SET first_name = $1, middle_name = $2, last_name = $3, sex = $4,
+			birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
+			address = $11, occupation = $12, referred_by = $13, blood_type = $14, remarks = $15, history = $16,
+			emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, version = version + 1
+			WHERE id = $22 AND version = $23`,
+			in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
+			Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
+			NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version)
+		if err != nil {
+			return fmt.Errorf("update patient: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return apperr.Conflict("error.conflict")
+		}
+		if old.FirstName != in.FirstName || old.MiddleName != in.MiddleName || old.LastName != in.LastName {
+			if err := writeTokens(ctx, tx, id, in); err != nil {
+				return err
+			}
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.update", "patient", strconv.FormatInt(id, 10), audit.Success, now
+		e.Detail = "changed: " + strings.Join(ChangedFields(old.Input, in), ", ")
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Patient{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// ChangedFields names the JSON fields that differ between a and b (nested objects one level
+// down, e.g. "history.allergies").
+func ChangedFields(a, b Input) []string {
+	var out []string
+	var walk func(prefix string, x, y reflect.Value)
+	walk = func(prefix string, x, y reflect.Value) {
+		t := x.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name := strings.Split(f.Tag.Get("json"), ",")[0]
+			if prefix != "" {
+				name = prefix + "." + name
+			}
+			fx, fy := x.Field(i), y.Field(i)
+			if f.Type.Kind() == reflect.Struct && prefix == "" {
+				walk(name, fx, fy)
+				continue
+			}
+			if !reflect.DeepEqual(fx.Interface(), fy.Interface()) {
+				out = append(out, name)
+			}
+		}
+	}
+	walk("", reflect.ValueOf(a), reflect.ValueOf(b))
+	return out
+}
+
+// Archive takes a patient out of the active register, with a reason; nothing is deleted.
+func (s *Store) Archive(ctx context.Context, e audit.Event, id int64, reason string) (Patient, error) {
+	reason = strings.TrimSpace(reason)
+	var v apperr.Validation
+	if reason == "" {
+		v.Add("reason", "validation.reason_required")
+	} else if len([]rune(reason)) > 500 {
+		v.Add("reason", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		return Patient{}, err
+	}
+	return s.setArchived(ctx, e, id, true, reason)
+}
+
+// Restore puts an archived patient back into the active register.
+func (s *Store) Restore(ctx context.Context, e audit.Event, id int64) (Patient, error) {
+	return s.setArchived(ctx, e, id, false, "")
+}
+
+func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archive bool, reason string) (Patient, error) {
+	now := s.now()
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old.Archived == archive {
+			if archive {
+				return apperr.Conflict("patient.archived")
+			}
+			return apperr.Conflict("patient.not_archived")
+		}
+		var at any
+		delta := int64(1)
+		e.Action = "patient.restore"
+		if archive {
+			at, delta, e.Action = now, -1, "patient.archive"
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE patients SET archived_at = $1, archived_by = $2, archive_reason = $3,
+			updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`, at, actorIf(archive, e), reason, now, actorOf(e), id); err != nil {
+			return fmt.Errorf("archive patient: %w", err)
+		}
+		if _, err := bump(ctx, tx, "patients:active", delta); err != nil {
+			return err
+		}
+		e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient", strconv.FormatInt(id, 10), audit.Success, now, reasonDetail(reason)
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Patient{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+func actorIf(ok bool, e audit.Event) any {
+	if !ok {
+		return nil
+	}
+	return actorOf(e)
+}
+
+func reasonDetail(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return "reason given"
+}
