@@ -21,6 +21,7 @@ import (
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/demo"
+	"emr/internal/patient"
 	"emr/internal/server"
 	"emr/internal/user"
 	"emr/web"
@@ -46,7 +47,8 @@ Usage: emr COMMAND [flags]
 Commands:
   serve         start the web server (runs pending migrations first)
   migrate       apply pending database migrations and exit
-  seed          fill an empty database with demo staff and print their passwords once
+  seed          add demo staff to an empty database (passwords printed once); --patients N adds N
+                random patients, with a progress bar
   user create   create an account: --username NAME --name "Full Name" --role ROLE [--role ROLE…];
                 the password is read from standard input (one line)
   backup        copy the SQLite database to a new file: --to FILE
@@ -89,8 +91,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return serve(ctx, cfg, stdout)
-	case "migrate", "seed":
+	case "migrate":
 		config.BindDatabase(fs, &cfg)
+	case "seed":
+		config.BindDatabase(fs, &cfg)
+		n := fs.Int("patients", 0, "how many random demo patients to add")
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if *n < 0 || *n > 10_000_000 {
+			return errors.New("--patients must be between 0 and 10000000")
+		}
+		return withDB(ctx, cfg, func(db *database.DB) error {
+			if err := printDemoStaff(ctx, db, stdout, true); err != nil {
+				return err
+			}
+			return seedPatients(ctx, db, *n, stderr)
+		})
 	case "user create":
 		return userCreate(ctx, fs, &cfg, rest, stdin, stdout)
 	case "backup":
@@ -119,12 +136,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
-	return withDB(ctx, cfg, func(db *database.DB) error {
-		if cmd == "seed" {
-			return printDemoStaff(ctx, db, stdout, true)
-		}
-		return nil // migrate: withDB has migrated already
-	})
+	return withDB(ctx, cfg, func(db *database.DB) error { return nil }) // migrate: withDB has migrated already
 }
 
 // withDB validates the database settings, opens and migrates the database, and runs fn.
@@ -174,6 +186,17 @@ func printDemoStaff(ctx context.Context, db *database.DB, w io.Writer, explainSk
 	return nil
 }
 
+// demoPatients is how many patients --demo adds to an empty register.
+const demoPatients = 300
+
+func seedPatients(ctx context.Context, db *database.DB, n int, progress io.Writer) error {
+	if n == 0 {
+		return nil
+	}
+	store := &patient.Store{DB: db}
+	return demo.Patients(ctx, store, n, uint64(time.Now().UnixNano()), progressBar(progress, "Demo patients", n))
+}
+
 func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -181,6 +204,15 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 		if cfg.Demo {
 			if err := printDemoStaff(ctx, db, stdout, false); err != nil {
 				return err
+			}
+			var patients int
+			if err := db.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'patients:active'`).Scan(&patients); err != nil {
+				return err
+			}
+			if patients == 0 {
+				if err := seedPatients(ctx, db, demoPatients, stdout); err != nil {
+					return err
+				}
 			}
 		}
 		if n, err := (&user.Store{DB: db}).Count(ctx); err != nil {

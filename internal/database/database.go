@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -132,6 +133,16 @@ func (db *DB) Migrate(ctx context.Context) (int, error) {
 		return len(res), fmt.Errorf("migrate: %w", err)
 	}
 	return len(res), nil
+}
+
+// Placeholder returns the n-th (1-based) parameter placeholder for generated multi-row
+// statements: "$n" on PostgreSQL, "?" on SQLite, whose named-parameter lookup is linear per
+// parameter and so quadratic over the thousands of parameters of a bulk insert.
+func (db *DB) Placeholder(n int) string {
+	if db.Engine == SQLite {
+		return "?"
+	}
+	return "$" + strconv.Itoa(n)
 }
 
 // Tx runs fn in a transaction, committing when it returns nil and rolling back otherwise.

@@ -14,6 +14,7 @@ import (
 	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
+	pt "emr/internal/patient"
 )
 
 type patient struct {
@@ -344,6 +345,38 @@ func TestPhotoAndAttachments(t *testing.T) {
 		}
 		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.file.download'`); n != 3 {
 			t.Errorf("download audit events = %d", n)
+		}
+	})
+}
+
+func TestSeededPatientsAreSearchable(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		create(t, c, newPatient("First", "Before", "1990-01-01", "male", ""))
+		store := &pt.Store{DB: db}
+		in := []pt.Input{{FirstName: "Ngọc", LastName: "Huỳnh", Sex: "female", BirthDate: "1980-01-01"}}
+		for i := range 1200 {
+			in = append(in, pt.Input{FirstName: fmt.Sprint("Bulk", i), LastName: "Seeded", Sex: "male", BirthDate: "1970-01-01"})
+		}
+		if err := store.BulkInsert(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		after := create(t, c, newPatient("Last", "After", "1990-01-01", "male", ""))
+		if !strings.HasSuffix(after.MRN, "-001203") {
+			t.Fatalf("the number after the bulk insert is %s", after.MRN)
+		}
+		var pg page
+		c.Do("GET", "/api/patients?q=huynh+ngoc", nil).JSON(t, &pg)
+		if len(pg.Data) != 1 || pg.Data[0].LastName != "Huỳnh" {
+			t.Fatalf("search: %+v", pg.Data)
+		}
+		c.Do("GET", "/api/patients?q=seeded&per_page=50&page=2", nil).JSON(t, &pg)
+		if pg.Meta.Total != 1000 || pg.Meta.TotalExact || len(pg.Data) != 50 {
+			t.Fatalf("capped count: %+v, %d rows", pg.Meta, len(pg.Data))
+		}
+		c.Do("GET", "/api/patients", nil).JSON(t, &pg)
+		if pg.Meta.Total != 1203 {
+			t.Fatalf("total %d", pg.Meta.Total)
 		}
 	})
 }

@@ -1,0 +1,149 @@
+// Command loadgen measures the patient API of a running emr server on loopback: it logs in
+// once, then runs each scenario with a fixed number of requests over a few concurrent
+// workers, and prints p50/p95/p99 latency and requests per second as a Markdown table,
+// with each scenario's throughput as a ratio of a trivial authenticated endpoint's.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+type scenario struct {
+	name string
+	path func(r *rand.Rand) string
+}
+
+func main() {
+	base := flag.String("url", "http://127.0.0.1:18300", "server address (loopback only)")
+	user := flag.String("username", "admin", "username")
+	pass := flag.String("password", os.Getenv("EMR_BENCH_PASSWORD"), "password (or EMR_BENCH_PASSWORD)")
+	requests := flag.Int("requests", 3000, "requests per scenario")
+	workers := flag.Int("workers", 4, "concurrent workers")
+	patients := flag.Int("patients", 1_000_000, "patients seeded (ids 1..N)")
+	year := flag.Int("year", time.Now().Year(), "year of the seeded patient numbers")
+	label := flag.String("label", "", "engine label for the table")
+	flag.Parse()
+	u, err := url.Parse(*base)
+	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
+		fmt.Fprintln(os.Stderr, "loadgen: the server must be on loopback")
+		os.Exit(2)
+	}
+	client := login(*base, *user, *pass)
+
+	prefixes := []string{"nguy", "tran", "ива", "смир", "王", "李", "smit", "john", "pham van", "петров ан", "le thi", "garc"}
+	scenarios := []scenario{
+		{"ceiling: GET /api/user", func(*rand.Rand) string { return "/api/user" }},
+		{"search by name prefix", func(r *rand.Rand) string {
+			return "/api/patients?q=" + url.QueryEscape(prefixes[r.IntN(len(prefixes))])
+		}},
+		{"search by patient number", func(r *rand.Rand) string {
+			return fmt.Sprintf("/api/patients?q=%d-%06d", *year, 1+r.IntN(*patients))
+		}},
+		{"list page 1", func(*rand.Rand) string { return "/api/patients?page=1&per_page=15" }},
+		{"open one patient", func(r *rand.Rand) string { return fmt.Sprintf("/api/patients/%d", 1+r.IntN(*patients)) }},
+	}
+	fmt.Printf("| %s | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling |\n|---|---|---|---|---|---|\n", *label)
+	var ceiling float64
+	for i, s := range scenarios {
+		lat, rps := run(client, *base, s, *requests, *workers)
+		if i == 0 {
+			ceiling = rps
+		}
+		fmt.Printf("| %s | %.2f | %.2f | %.2f | %.0f | %.2f |\n", s.name, pct(lat, 50), pct(lat, 95), pct(lat, 99), rps, rps/ceiling)
+	}
+}
+
+func login(base, user, pass string) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	resp, err := c.Get(base + "/api/sanctum/csrf-cookie")
+	must(err)
+	resp.Body.Close()
+	u, _ := url.Parse(base)
+	var token string
+	for _, ck := range jar.Cookies(u) {
+		if ck.Name == "XSRF-TOKEN" {
+			token = ck.Value
+		}
+	}
+	body, _ := json.Marshal(map[string]string{"username": user, "password": pass})
+	req, _ := http.NewRequest("POST", base+"/api/auth/login", bytes.NewReader(body))
+	req.Header.Set("X-XSRF-TOKEN", token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err = c.Do(req)
+	must(err)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fmt.Fprintln(os.Stderr, "loadgen: login failed:", resp.Status)
+		os.Exit(1)
+	}
+	return c
+}
+
+// run sends n requests over `workers` connections (after a short warm-up) and returns the
+// sorted latencies in milliseconds and the throughput.
+func run(c *http.Client, base string, s scenario, n, workers int) ([]float64, float64) {
+	warm := rand.New(rand.NewPCG(7, 7))
+	for range 50 {
+		get(c, base+s.path(warm))
+	}
+	lat := make([]float64, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 42))
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				t := time.Now()
+				get(c, base+s.path(r))
+				lat[i] = float64(time.Since(t).Microseconds()) / 1000
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	slices.Sort(lat)
+	return lat, float64(n) / elapsed.Seconds()
+}
+
+func get(c *http.Client, u string) {
+	resp, err := c.Get(u)
+	must(err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fmt.Fprintln(os.Stderr, "loadgen:", u, resp.Status)
+		os.Exit(1)
+	}
+}
+
+func pct(sorted []float64, p float64) float64 {
+	return sorted[min(len(sorted)-1, int(float64(len(sorted))*p/100))]
+}
+
+func must(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
