@@ -28,7 +28,7 @@ func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 		first := last - int64(len(in)) + 1
 		for start := 0; start < len(in); start += bulkRows {
 			chunk := in[start:min(start+bulkRows, len(in))]
-			if err := insertChunk(ctx, tx, s.DB.Placeholder, now, year, first+int64(start), chunk); err != nil {
+			if err := insertChunk(ctx, tx, s.DB, now, year, first+int64(start), chunk); err != nil {
 				return err
 			}
 		}
@@ -37,7 +37,8 @@ func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 	})
 }
 
-func insertChunk(ctx context.Context, tx database.Querier, ph func(int) string, now time.Time, year int, seq int64, chunk []Input) error {
+func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now time.Time, year int, seq int64, chunk []Input) error {
+	ph := db.Placeholder
 	var q strings.Builder
 	q.WriteString(`INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date, birth_date_estimated,
 		civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks, history, emergency_contact,
@@ -74,6 +75,7 @@ func insertChunk(ctx context.Context, tx database.Querier, ph func(int) string, 
 		id int64
 	}
 	var tokens []token
+	var ids []any
 	for rows.Next() {
 		var id int64
 		var mrn string
@@ -82,6 +84,7 @@ func insertChunk(ctx context.Context, tx database.Querier, ph func(int) string, 
 			return err
 		}
 		in := byMRN[mrn]
+		ids = append(ids, id)
 		for _, t := range Tokens(in.FirstName, in.MiddleName, in.LastName) {
 			tokens = append(tokens, token{t, id})
 		}
@@ -105,6 +108,21 @@ func insertChunk(ctx context.Context, tx database.Querier, ph func(int) string, 
 		if _, err := tx.ExecContext(ctx, tq.String(), targs...); err != nil {
 			return fmt.Errorf("bulk insert name tokens: %w", err)
 		}
+	}
+	// The full-text index, built from the tokens just written.
+	in := make([]string, len(ids))
+	for i := range ids {
+		in[i] = ph(i + 1)
+	}
+	list := strings.Join(in, ", ")
+	index := `INSERT INTO patient_search (rowid, terms) SELECT patient_id, group_concat(token, ' ')
+		FROM patient_name_tokens WHERE patient_id IN (` + list + `) GROUP BY patient_id`
+	if db.Engine == database.Postgres {
+		index = `UPDATE patients p SET search_terms = t.terms FROM (SELECT patient_id, string_agg(token, ' ') AS terms
+			FROM patient_name_tokens WHERE patient_id IN (` + list + `) GROUP BY patient_id) t WHERE p.id = t.patient_id`
+	}
+	if _, err := tx.ExecContext(ctx, index, ids...); err != nil {
+		return fmt.Errorf("bulk index names: %w", err)
 	}
 	return nil
 }

@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"emr/internal/apperr"
+	"emr/internal/database"
 )
 
 // Page sizes offered, the default, and how many matches a search counts at most (counting
@@ -16,7 +18,7 @@ import (
 const (
 	DefaultPerPage = 15
 	MaxPerPage     = 50
-	CountCap       = 1000
+	CountCap       = 200
 	maxTokens      = 5
 )
 
@@ -154,6 +156,9 @@ func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListRe
 	if len(words) > maxTokens {
 		words = words[:maxTokens]
 	}
+	if len(words) > 1 {
+		return s.searchWords(ctx, q, words, offset)
+	}
 	driver := 0
 	for i, w := range words {
 		if len(w) > len(words[driver]) {
@@ -182,6 +187,70 @@ func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListRe
 	}
 	total, exact, err := s.cappedCount(ctx, `SELECT 1`+from, args)
 	return ListResult{Data: data, Total: total, TotalExact: exact}, err
+}
+
+// searchWords matches several words through the engine's full-text index, which intersects
+// the words' posting lists instead of probing each patient of the most common word: every
+// word must start a part of the name. Results come in registration order.
+func (s *Store) searchWords(ctx context.Context, q ListQuery, words []string, offset int) (ListResult, error) {
+	var from, match string
+	order := "p.id"
+	switch s.DB.Engine {
+	case database.SQLite:
+		quoted := make([]string, len(words))
+		for i, w := range words { // tokens are letters and digits only: nothing to escape
+			quoted[i] = `"` + w + `"*`
+		}
+		match = strings.Join(quoted, " ")
+		from = ` FROM patient_search s JOIN patients p ON p.id = s.rowid WHERE patient_search MATCH $1 AND ` + archivedCondition(q.Archived)
+		order = "s.rowid" // the index's own order: no sort
+	case database.Postgres:
+		match = strings.Join(words, ":* & ") + ":*"
+		from = ` FROM patients p WHERE to_tsvector('simple', p.search_terms) @@ to_tsquery('simple', $1) AND ` + archivedCondition(q.Archived)
+	}
+	// One pass over the index gives both the count (up to the cap) and the page's ids: the
+	// intersection is the costly part, so it is not done twice.
+	rows, err := s.DB.QueryContext(ctx, `SELECT p.id`+from+` ORDER BY `+order+` LIMIT $2`, match, max(offset+q.PerPage, CountCap+1))
+	if err != nil {
+		return ListResult{}, fmt.Errorf("search patients: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return ListResult{}, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return ListResult{}, err
+	}
+	data, err := s.byIDs(ctx, ids[min(offset, len(ids)):min(offset+q.PerPage, len(ids))])
+	return ListResult{Data: data, Total: min(len(ids), CountCap), TotalExact: len(ids) <= CountCap}, err
+}
+
+// byIDs reads the summaries of ids, in that order.
+func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
+	if len(ids) == 0 {
+		return []Summary{}, nil
+	}
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = s.DB.Placeholder(i+1), id
+	}
+	list, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+strings.Join(marks, ", ")+`)`, args...))
+	if err != nil {
+		return nil, err
+	}
+	pos := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		pos[id] = i
+	}
+	slices.SortFunc(list, func(a, b Summary) int { return pos[a.ID] - pos[b.ID] })
+	return list, nil
 }
 
 // searchNumber matches patient numbers, then phone numbers, by their leading digits: two

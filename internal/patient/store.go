@@ -92,14 +92,30 @@ func get(ctx context.Context, q database.Querier, id int64) (Patient, error) {
 // Get returns one patient (archived ones too).
 func (s *Store) Get(ctx context.Context, id int64) (Patient, error) { return get(ctx, s.DB, id) }
 
-func writeTokens(ctx context.Context, q database.Querier, id int64, in Input) error {
+// writeTokens indexes a patient's name for search: the token rows (one-word searches) and
+// the engine's full-text index (several words).
+func writeTokens(ctx context.Context, q database.Querier, engine database.Engine, id int64, in Input) error {
 	if _, err := q.ExecContext(ctx, `DELETE FROM patient_name_tokens WHERE patient_id = $1`, id); err != nil {
 		return fmt.Errorf("clear name tokens: %w", err)
 	}
-	for _, t := range Tokens(in.FirstName, in.MiddleName, in.LastName) {
+	tokens := Tokens(in.FirstName, in.MiddleName, in.LastName)
+	for _, t := range tokens {
 		if _, err := q.ExecContext(ctx, `INSERT INTO patient_name_tokens (token, patient_id) VALUES ($1, $2)`, t, id); err != nil {
 			return fmt.Errorf("write name token: %w", err)
 		}
+	}
+	terms := strings.Join(tokens, " ")
+	var err error
+	switch engine {
+	case database.SQLite:
+		if _, err = q.ExecContext(ctx, `DELETE FROM patient_search WHERE rowid = $1`, id); err == nil {
+			_, err = q.ExecContext(ctx, `INSERT INTO patient_search (rowid, terms) VALUES ($1, $2)`, id, terms)
+		}
+	case database.Postgres:
+		_, err = q.ExecContext(ctx, `UPDATE patients SET search_terms = $1 WHERE id = $2`, terms, id)
+	}
+	if err != nil {
+		return fmt.Errorf("index name: %w", err)
 	}
 	return nil
 }
@@ -119,7 +135,7 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input) (Patient, e
 	var id int64
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		id, err = insert(ctx, tx, now, s.today().Year(), actorOf(e), in)
+		id, err = insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
 		if err != nil {
 			return err
 		}
@@ -133,7 +149,7 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input) (Patient, e
 }
 
 // insert writes a new patient in tx and returns its id; it does not audit (callers do).
-func insert(ctx context.Context, tx database.Querier, now time.Time, year int, actor any, in Input) (int64, error) {
+func insert(ctx context.Context, tx database.Querier, engine database.Engine, now time.Time, year int, actor any, in Input) (int64, error) {
 	seq, err := bump(ctx, tx, fmt.Sprintf("mrn:%d", year), 1)
 	if err != nil {
 		return 0, err
@@ -152,7 +168,7 @@ func insert(ctx context.Context, tx database.Querier, now time.Time, year int, a
 	if err != nil {
 		return 0, fmt.Errorf("insert patient: %w", err)
 	}
-	if err := writeTokens(ctx, tx, id, in); err != nil {
+	if err := writeTokens(ctx, tx, engine, id, in); err != nil {
 		return 0, err
 	}
 	if _, err := bump(ctx, tx, "patients:active", 1); err != nil {
@@ -202,7 +218,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 			return apperr.Conflict("error.conflict")
 		}
 		if old.FirstName != in.FirstName || old.MiddleName != in.MiddleName || old.LastName != in.LastName {
-			if err := writeTokens(ctx, tx, id, in); err != nil {
+			if err := writeTokens(ctx, tx, s.DB.Engine, id, in); err != nil {
 				return err
 			}
 		}

@@ -6,6 +6,9 @@ import type { AppRoute } from './types'
 
 const Dashboard = lazy(() => import('../../features/dashboard/DashboardPage'))
 const Later = lazy(() => import('../../components/LaterPage'))
+const PatientList = lazy(() => import('../../features/patients/PatientListPage'))
+const PatientForm = lazy(() => import('../../features/patients/PatientFormPage'))
+const PatientChart = lazy(() => import('../../features/patients/PatientChartPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
@@ -20,9 +23,15 @@ export const constantRoutes: AppRoute[] = [
     alwaysShow: true,
     meta: { title: 'masterFile', icon: <TeamOutlined /> },
     children: [
-      { path: 'patients', name: 'Patients', component: Later, meta: { title: 'patients' } },
-      { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: Later, meta: { title: 'patientForm' } },
-      { path: 'profile/:id/:pid', name: 'PatientProfile', hidden: true, component: Later, meta: { title: 'patientProfile', noCache: true } },
+      { path: 'patients', name: 'Patients', component: PatientList, meta: { title: 'patients' } },
+      { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', params: { id: /^(new|\d+)$/ } } },
+      {
+        path: 'profile/:id/:pid',
+        name: 'PatientProfile',
+        hidden: true,
+        component: PatientChart,
+        meta: { title: 'patientProfile', noCache: true, params: { id: /^\d+$/ } },
+      },
     ],
   },
   {

@@ -1,0 +1,233 @@
+import { DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined, WarningOutlined } from '@ant-design/icons'
+import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, Input, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
+import dayjs from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useParams } from 'react-router'
+import { useCan } from '../../lib/auth/can'
+import { useArchivePatient } from './api/archivePatient'
+import { usePatient } from './api/getPatient'
+import { fileUrl, photoUrl, useDeletePatientFile, usePatientFiles, useUploadPatientFile } from './api/patientFiles'
+import { fullName, type Patient } from './api/types'
+import { ageInYears } from './age'
+
+function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const files = usePatientFiles(patient.id)
+  const upload = useUploadPatientFile(patient.id, 'attachment')
+  const remove = useDeletePatientFile(patient.id)
+  return (
+    <Card
+      title={t('patients.sections.attachments')}
+      extra={
+        canManage &&
+        !patient.archived && (
+          <Upload
+            showUploadList={false}
+            accept="image/*,application/pdf"
+            customRequest={({ file }) => upload.mutate(file as File, { onSuccess: () => void message.success(t('patients.uploaded')) })}
+          >
+            <Button icon={<UploadOutlined />} loading={upload.isPending}>
+              {t('patients.uploadFile')}
+            </Button>
+          </Upload>
+        )
+      }
+    >
+      <List
+        loading={files.isLoading}
+        dataSource={files.data}
+        locale={{ emptyText: <Empty image={<InboxOutlined style={{ fontSize: 32 }} />} description={t('patients.noFiles')} /> }}
+        renderItem={(f) => (
+          <List.Item
+            actions={[
+              <a key="get" href={fileUrl(patient.id, f.id)} download={f.name} aria-label={f.name}>
+                <DownloadOutlined />
+              </a>,
+              canManage && (
+                <Popconfirm key="del" title={t('patients.deleteFileConfirm')} onConfirm={() => remove.mutate(f.id, { onSuccess: () => void message.success(t('patients.fileDeleted')) })}>
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${t('patients.deleteFile')} ${f.name}`} />
+                </Popconfirm>
+              ),
+            ]}
+          >
+            <List.Item.Meta
+              title={<a href={fileUrl(patient.id, f.id)} download={f.name}>{f.name}</a>}
+              description={`${f.content_type} · ${(f.size / 1024).toFixed(0)} KB · ${dayjs(f.created_at).format('YYYY-MM-DD HH:mm')}`}
+            />
+          </List.Item>
+        )}
+      />
+    </Card>
+  )
+}
+
+export default function PatientChartPage() {
+  const { t } = useTranslation()
+  const { message, modal } = App.useApp()
+  const navigate = useNavigate()
+  const { id, pid } = useParams()
+  const patient = usePatient(Number(id))
+  const canManage = useCan('manage patient')
+  const photo = useUploadPatientFile(Number(id), 'photo')
+  const archive = useArchivePatient(Number(id))
+  const [photoBust, setPhotoBust] = useState(0)
+
+  if (patient.isError) return <Result status="404" subTitle={t('patients.notFound')} />
+  if (!patient.data) return <Spin />
+  const p = patient.data
+  // The patient number in the address must be this patient's: a mismatched pair is a 404.
+  if (p.mrn !== pid) return <Result status="404" subTitle={t('patients.notFound')} />
+
+  const h = p.history
+  const list = (prefix: string, values: string[], other: string) => [...values.map((v) => t(`patients.${prefix}.${v}`)), other].filter(Boolean).join(', ') || '—'
+  const askArchive = () => {
+    let reason = ''
+    void modal.confirm({
+      title: t('patients.archiveTitle'),
+      content: <Input.TextArea aria-label={t('patients.archiveReason')} placeholder={t('patients.archiveReason')} maxLength={500} onChange={(e) => (reason = e.target.value)} />,
+      okText: t('patients.archive'),
+      okButtonProps: { danger: true },
+      cancelText: t('patients.cancel'),
+      onOk: () =>
+        archive.mutateAsync(reason).then(() => {
+          void message.success(t('patients.archived'))
+        }),
+    })
+  }
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      {p.archived && <Alert type="warning" showIcon title={t('patients.archivedBanner', { reason: p.archive_reason })} />}
+      {h.allergies.length > 0 ? (
+        <Alert
+          type="error"
+          showIcon
+          icon={<WarningOutlined />}
+          title={
+            <span>
+              <strong>{t('patients.allergyBanner')}</strong>{' '}
+              {h.allergies.map((a) => [a.substance, a.severity && t(`patients.severity.${a.severity}`), a.reaction].filter(Boolean).join(' — ')).join('; ')}
+            </span>
+          }
+        />
+      ) : (
+        <Alert type="info" title={t('patients.noAllergies')} />
+      )}
+      <Card>
+        <Flex gap={20} wrap align="flex-start">
+          <Space orientation="vertical" align="center">
+            <Avatar
+              shape="square"
+              size={112}
+              src={p.has_photo ? `${photoUrl(p.id, p.version)}&b=${photoBust}` : undefined}
+              icon={<UserOutlined />}
+              alt={t('patients.photoOf', { name: fullName(p) })}
+            />
+            {canManage && !p.archived && (
+              <Upload
+                showUploadList={false}
+                accept="image/jpeg,image/png,image/webp"
+                customRequest={({ file }) =>
+                  photo.mutate(file as File, {
+                    onSuccess: () => {
+                      setPhotoBust(Date.now())
+                      void message.success(t('patients.uploaded'))
+                    },
+                  })
+                }
+              >
+                <Button size="small" icon={<UploadOutlined />} loading={photo.isPending}>
+                  {t('patients.uploadPhoto')}
+                </Button>
+              </Upload>
+            )}
+          </Space>
+          <div style={{ flex: 1, minWidth: 240 }}>
+            <Flex justify="space-between" wrap gap={8}>
+              <Typography.Title level={3} style={{ margin: 0 }}>
+                {fullName(p)} {p.archived && <Tag>{t('patients.archivedTag')}</Tag>}
+              </Typography.Title>
+              {canManage && (
+                <Space wrap>
+                  {!p.archived && (
+                    <Button icon={<EditOutlined />} onClick={() => navigate(`/masterfile/patient_form/${p.id}`)}>
+                      {t('patients.edit')}
+                    </Button>
+                  )}
+                  {p.archived ? (
+                    <Button onClick={() => archive.mutate(null, { onSuccess: () => void message.success(t('patients.restored')) })}>{t('patients.restore')}</Button>
+                  ) : (
+                    <Button danger onClick={askArchive}>
+                      {t('patients.archive')}
+                    </Button>
+                  )}
+                </Space>
+              )}
+            </Flex>
+            <Descriptions
+              size="small"
+              column={{ xs: 1, sm: 2, lg: 3 }}
+              style={{ marginTop: 12 }}
+              items={[
+                { key: 'mrn', label: t('patients.mrn'), children: p.mrn },
+                { key: 'sex', label: t('patients.fields.sex'), children: t(`patients.sex.${p.sex}`) },
+                { key: 'birth', label: t('patients.fields.birth_date'), children: `${p.birth_date}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
+                { key: 'phone', label: t('patients.fields.phone'), children: p.phone || '—' },
+                { key: 'blood', label: t('patients.fields.blood_type'), children: p.blood_type || '—' },
+                { key: 'civil', label: t('patients.fields.civil_status'), children: p.civil_status ? t(`patients.civil.${p.civil_status}`) : '—' },
+                { key: 'email', label: t('patients.fields.email'), children: p.email || '—' },
+                { key: 'address', label: t('patients.fields.address'), children: p.address || '—' },
+                { key: 'created', label: t('patients.createdAt'), children: dayjs(p.created_at).format('YYYY-MM-DD') },
+              ]}
+            />
+          </div>
+        </Flex>
+      </Card>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={12}>
+          <Card title={t('patients.sections.history')} style={{ height: '100%' }}>
+            <Descriptions
+              size="small"
+              column={1}
+              items={[
+                { key: 'chronic', label: t('patients.fields.chronic'), children: list('chronic', h.chronic, h.chronic_other) },
+                { key: 'adm', label: t('patients.fields.past_admissions'), children: h.past_admissions || '—' },
+                { key: 'surg', label: t('patients.fields.past_surgeries'), children: h.past_surgeries || '—' },
+                { key: 'family', label: t('patients.fields.family'), children: list('family', h.family, h.family_other) },
+                { key: 'smoking', label: t('patients.fields.smoking'), children: h.smoking ? t(`patients.social.${h.smoking}`) : '—' },
+                { key: 'alcohol', label: t('patients.fields.alcohol'), children: h.alcohol ? t(`patients.social.${h.alcohol}`) : '—' },
+                { key: 'vacc', label: t('patients.fields.vaccinations'), children: h.vaccinations || '—' },
+              ]}
+            />
+          </Card>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            <Card title={t('patients.sections.emergency')}>
+              <Descriptions
+                size="small"
+                column={1}
+                items={[
+                  { key: 'n', label: t('patients.fields.contact_name'), children: p.emergency_contact.name || '—' },
+                  { key: 'r', label: t('patients.fields.contact_relation'), children: p.emergency_contact.relation || '—' },
+                  { key: 'p', label: t('patients.fields.contact_phone'), children: p.emergency_contact.phone || '—' },
+                ]}
+              />
+            </Card>
+            <Card title={t('patients.sections.visits')}>
+              <Typography.Text type="secondary">{t('patients.visitsLater')}</Typography.Text>
+            </Card>
+          </Space>
+        </Col>
+      </Row>
+      {p.remarks && (
+        <Card title={t('patients.sections.remarks')}>
+          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{p.remarks}</Typography.Paragraph>
+        </Card>
+      )}
+      <Attachments patient={p} canManage={canManage} />
+    </Space>
+  )
+}
