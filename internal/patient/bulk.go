@@ -39,11 +39,18 @@ func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 
 func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now time.Time, year int, seq int64, chunk []Input) error {
 	ph := db.Placeholder
+	// PostgreSQL keeps the full-text terms in a column, written here with the row.
+	pg := db.Engine == database.Postgres
+	cols := 23
+	extra := ""
+	if pg {
+		cols, extra = 24, ", search_terms"
+	}
 	var q strings.Builder
 	q.WriteString(`INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date, birth_date_estimated,
 		civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks, history, emergency_contact,
-		name_key, sort_name, created_at, updated_at, version) VALUES `)
-	args := make([]any, 0, len(chunk)*23)
+		name_key, sort_name, created_at, updated_at` + extra + `, version) VALUES `)
+	args := make([]any, 0, len(chunk)*cols)
 	byMRN := make(map[string]Input, len(chunk))
 	for i, in := range chunk {
 		if i > 0 {
@@ -51,7 +58,7 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		}
 		n := len(args)
 		q.WriteString("(")
-		for j := 1; j <= 23; j++ {
+		for j := 1; j <= cols; j++ {
 			if j > 1 {
 				q.WriteString(", ")
 			}
@@ -64,6 +71,9 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		args = append(args, mrn, Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated,
 			in.CivilStatus, in.Phone, Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks,
 			history, contact, NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, now)
+		if pg {
+			args = append(args, strings.Join(Tokens(in.FirstName, in.MiddleName, in.LastName), " "))
+		}
 	}
 	q.WriteString(" RETURNING id, mrn")
 	rows, err := tx.QueryContext(ctx, q.String(), args...)
@@ -75,7 +85,8 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		id int64
 	}
 	var tokens []token
-	var ids []any
+	var ids []int64
+	terms := make(map[int64]string, len(chunk))
 	for rows.Next() {
 		var id int64
 		var mrn string
@@ -85,7 +96,9 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		}
 		in := byMRN[mrn]
 		ids = append(ids, id)
-		for _, t := range Tokens(in.FirstName, in.MiddleName, in.LastName) {
+		words := Tokens(in.FirstName, in.MiddleName, in.LastName)
+		terms[id] = strings.Join(words, " ")
+		for _, t := range words {
 			tokens = append(tokens, token{t, id})
 		}
 	}
@@ -109,20 +122,21 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 			return fmt.Errorf("bulk insert name tokens: %w", err)
 		}
 	}
-	// The full-text index, built from the tokens just written.
-	in := make([]string, len(ids))
-	for i := range ids {
-		in[i] = ph(i + 1)
-	}
-	list := strings.Join(in, ", ")
-	index := `INSERT INTO patient_search (rowid, terms) SELECT patient_id, group_concat(token, ' ')
-		FROM patient_name_tokens WHERE patient_id IN (` + list + `) GROUP BY patient_id`
-	if db.Engine == database.Postgres {
-		index = `UPDATE patients p SET search_terms = t.terms FROM (SELECT patient_id, string_agg(token, ' ') AS terms
-			FROM patient_name_tokens WHERE patient_id IN (` + list + `) GROUP BY patient_id) t WHERE p.id = t.patient_id`
-	}
-	if _, err := tx.ExecContext(ctx, index, ids...); err != nil {
-		return fmt.Errorf("bulk index names: %w", err)
+	// SQLite's full-text index (PostgreSQL's search_terms went in with the rows).
+	if db.Engine == database.SQLite {
+		var fq strings.Builder
+		fq.WriteString(`INSERT INTO patient_search (rowid, terms) VALUES `)
+		fargs := make([]any, 0, 2*len(ids))
+		for i, id := range ids {
+			if i > 0 {
+				fq.WriteString(", ")
+			}
+			fmt.Fprintf(&fq, "(%s, %s)", ph(2*i+1), ph(2*i+2))
+			fargs = append(fargs, id, terms[id])
+		}
+		if _, err := tx.ExecContext(ctx, fq.String(), fargs...); err != nil {
+			return fmt.Errorf("bulk index names: %w", err)
+		}
 	}
 	return nil
 }

@@ -179,14 +179,32 @@ func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListRe
 		args = append(args, w, PrefixEnd(w))
 	}
 	from := ` FROM patient_name_tokens t JOIN patients p ON p.id = t.patient_id WHERE ` + where.String()
-	n := len(args)
-	data, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+from+
-		fmt.Sprintf(` ORDER BY t.token, t.patient_id LIMIT $%d OFFSET $%d`, n+1, n+2), append(args, q.PerPage, offset)...))
+	return s.onePass(ctx, `SELECT p.id`+from+fmt.Sprintf(` ORDER BY t.token, t.patient_id LIMIT $%d`, len(args)+1), args, q, offset)
+}
+
+// onePass runs an ordered id query (its last parameter is the row limit) once for both the
+// count, up to the cap, and the page's ids, then reads the page's rows by primary key. The
+// order keeps the query on its index walk; the match work is not done twice.
+func (s *Store) onePass(ctx context.Context, query string, args []any, q ListQuery, offset int) (ListResult, error) {
+	rows, err := s.DB.QueryContext(ctx, query, append(args, max(offset+q.PerPage, CountCap+1))...)
 	if err != nil {
+		return ListResult{}, fmt.Errorf("search patients: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return ListResult{}, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return ListResult{}, err
 	}
-	total, exact, err := s.cappedCount(ctx, `SELECT 1`+from, args)
-	return ListResult{Data: data, Total: total, TotalExact: exact}, err
+	data, err := s.byIDs(ctx, ids[min(offset, len(ids)):min(offset+q.PerPage, len(ids))])
+	return ListResult{Data: data, Total: min(len(ids), CountCap), TotalExact: len(ids) <= CountCap}, err
 }
 
 // searchWords matches several words through the engine's full-text index, which intersects
@@ -206,29 +224,11 @@ func (s *Store) searchWords(ctx context.Context, q ListQuery, words []string, of
 		order = "s.rowid" // the index's own order: no sort
 	case database.Postgres:
 		match = strings.Join(words, ":* & ") + ":*"
-		from = ` FROM patients p WHERE to_tsvector('simple', p.search_terms) @@ to_tsquery('simple', $1) AND ` + archivedCondition(q.Archived)
+		// OFFSET 0 fences the match, so the planner uses the GIN index first rather than
+		// walking the primary key in order and testing every row.
+		from = ` FROM (SELECT p.id FROM patients p WHERE p.search_vector @@ to_tsquery('simple', $1) AND ` + archivedCondition(q.Archived) + ` OFFSET 0) p`
 	}
-	// One pass over the index gives both the count (up to the cap) and the page's ids: the
-	// intersection is the costly part, so it is not done twice.
-	rows, err := s.DB.QueryContext(ctx, `SELECT p.id`+from+` ORDER BY `+order+` LIMIT $2`, match, max(offset+q.PerPage, CountCap+1))
-	if err != nil {
-		return ListResult{}, fmt.Errorf("search patients: %w", err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return ListResult{}, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return ListResult{}, err
-	}
-	data, err := s.byIDs(ctx, ids[min(offset, len(ids)):min(offset+q.PerPage, len(ids))])
-	return ListResult{Data: data, Total: min(len(ids), CountCap), TotalExact: len(ids) <= CountCap}, err
+	return s.onePass(ctx, `SELECT p.id`+from+` ORDER BY `+order+` LIMIT $2`, []any{match}, q, offset)
 }
 
 // byIDs reads the summaries of ids, in that order.

@@ -7,7 +7,15 @@ dir=.e2e
 rm -rf "$dir"
 mkdir -p "$dir"
 db="sqlite:$dir/emr.db"
-for role in admin doctor nurse receptionist; do
+# A role without any permission, for testing what such a user can and cannot reach.
+../bin/emr migrate --database-url "$db" 2>/dev/null
+python3 - "$dir/emr.db" <<'PY'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+con.execute("INSERT INTO roles (name) VALUES ('visitor')")
+con.commit()
+PY
+for role in admin doctor nurse receptionist visitor; do
   printf '%s\n' "$EMR_E2E_PASSWORD" | ../bin/emr user create --database-url "$db" --username "$role" --name "E2E $role" --role "$role"
 done
 # The settings panel is off by default (a Go test checks that); on here so its tests can use it.

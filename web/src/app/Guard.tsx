@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Navigate, useLocation, useNavigate } from 'react-router'
+import { Navigate, useLocation } from 'react-router'
 import { meQuery, type Me } from '../lib/auth/me'
 import { doneProgress, startProgress } from '../lib/progress'
 import { clearLoggedIn, isLoggedIn } from '../lib/session'
-import { toastError } from '../lib/toast'
+import { ApiError } from '../lib/api'
+import { toLogin } from './SessionWatcher'
 
 /**
  * The route guard of spec §4 for every page but /login and /auth-redirect:
@@ -18,16 +19,15 @@ import { toastError } from '../lib/toast'
 export function Guard({ children }: { children: (me: Me) => ReactNode }) {
   const { t } = useTranslation()
   const location = useLocation()
-  const navigate = useNavigate()
   const queryClient = useQueryClient()
   const loggedIn = isLoggedIn()
   const me = useQuery({ ...meQuery, enabled: loggedIn })
   const redirect = `/login?redirect=${encodeURIComponent(location.pathname + location.search)}`
 
-  // A failed call has been reported by the API error watcher; the spec's own checks of the
-  // answer are reported here.
+  // Why the user goes back to the login page: the server's message, the spec's own checks of
+  // the answer, or 'Has Error'. (A 401 is handled, with its message, by the API error handler.)
   const problem = me.isError
-    ? null
+    ? (me.error instanceof ApiError && me.error.display) || t('auth.hasError')
     : me.isSuccess && !me.data
       ? t('auth.verificationFailed')
       : me.isSuccess && (!Array.isArray(me.data.roles) || me.data.roles.length === 0)
@@ -42,11 +42,11 @@ export function Guard({ children }: { children: (me: Me) => ReactNode }) {
   useEffect(() => {
     if (!failed) return
     doneProgress()
+    if (!isLoggedIn()) return // the API error handler has ended the session already
     clearLoggedIn()
     queryClient.removeQueries({ queryKey: meQuery.queryKey })
-    if (problem) void toastError(problem)
-    navigate(redirect, { replace: true })
-  }, [failed, problem, queryClient, navigate, redirect])
+    toLogin(problem ?? t('auth.hasError'))
+  }, [failed, problem, queryClient, t])
 
   if (!loggedIn) return <Navigate to={redirect} replace />
   if (!me.isSuccess || failed) return null

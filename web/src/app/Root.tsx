@@ -1,26 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { lazy, Suspense, useState } from 'react'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { BrowserRouter, Navigate, useLocation, useSearchParams } from 'react-router'
 import { safeRedirect } from '../features/auth/redirect'
-import { ApiError } from '../lib/api'
 import { isLoggedIn } from '../lib/session'
 import { Guard } from './Guard'
+import { queryClient } from './queryClient'
 import { SessionWatcher } from './SessionWatcher'
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'))
 const Shell = lazy(() => import('./shell/Shell'))
-
-function makeQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        // Client errors (401, 403, 404, 422) will not change on a retry.
-        retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
-        refetchOnWindowFocus: false,
-      },
-    },
-  })
-}
 
 /** /auth-redirect: back to where the user was going, through the login when needed. */
 function AuthRedirect() {
@@ -40,7 +28,6 @@ function Pages() {
 }
 
 export function Root() {
-  const [queryClient] = useState(makeQueryClient)
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>

@@ -1,35 +1,44 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
-import { useNavigate } from 'react-router'
+import { useNavigate, type NavigateFunction } from 'react-router'
 import { onApiError } from '../lib/api'
-import { clearLoggedIn, isLoggedIn } from '../lib/session'
+import i18n from '../lib/i18n'
+import { clearLoggedIn, isLoggedIn, setLoginNotice } from '../lib/session'
 import { toastError } from '../lib/toast'
+import { queryClient } from './queryClient'
 
-/**
- * The one place that tells the user about failed API calls (spec §8): an error toast for
- * 5 seconds with the server's message. A 401 also ends the session here: the page goes to
- * /login?redirect={path}.
- */
+let navigate: NavigateFunction | null = null
+
+/** Sends the user to /login?redirect={here} with a message for the login page to show. */
+export function toLogin(notice: string) {
+  const to = `/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`
+  setLoginNotice(notice)
+  if (navigate) navigate(to, { replace: true })
+  else window.location.assign(to)
+}
+
+// The one place that tells the user about failed API calls (spec §8). Registered when this
+// module loads, before any request can be sent. A 401 ends the session: the login page
+// shows why; every other failure is an error toast for 5 seconds with the server's message.
+onApiError((error) => {
+  if (error.status === 401 && isLoggedIn()) {
+    clearLoggedIn()
+    queryClient.clear()
+    toLogin(error.display || i18n.t('auth.hasError'))
+    return
+  }
+  if (error.silent) return
+  const fallback = error.code === 'error.timeout' ? i18n.t('errors.timeout') : error.status === 0 ? i18n.t('errors.network') : i18n.t('errors.generic')
+  void toastError(error.display || fallback)
+})
+
+/** Gives the API error handler the router's navigate. */
 export function SessionWatcher() {
-  const { t } = useTranslation()
-  const navigate = useNavigate()
-  const queryClient = useQueryClient()
-
-  useEffect(
-    () =>
-      onApiError((error) => {
-        if (!error.silent) {
-          const fallback = error.code === 'error.timeout' ? t('errors.timeout') : error.status === 0 ? t('errors.network') : t('errors.generic')
-          void toastError(error.display || fallback)
-        }
-        if (error.status === 401 && isLoggedIn()) {
-          clearLoggedIn()
-          queryClient.clear()
-          navigate(`/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true })
-        }
-      }),
-    [t, navigate, queryClient],
-  )
+  const nav = useNavigate()
+  useEffect(() => {
+    navigate = nav
+    return () => {
+      navigate = null
+    }
+  }, [nav])
   return null
 }

@@ -101,8 +101,8 @@ http.interceptors.response.use(
 )
 
 /** GET path, resolving to the body. */
-export async function get<T>(path: string, params?: Record<string, unknown>): Promise<T> {
-  return (await http.get<T>(path, { params })).data
+export async function get<T>(path: string, params?: Record<string, unknown>, options: { silent?: boolean } = {}): Promise<T> {
+  return (await http.get<T>(path, { params, ...options })).data
 }
 
 /** Sends body with method to path, resolving to the response body. */

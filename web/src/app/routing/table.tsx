@@ -21,10 +21,10 @@ export const constantRoutes: AppRoute[] = [
     path: '/masterfile',
     redirect: '/masterfile/patients',
     alwaysShow: true,
-    meta: { title: 'masterFile', icon: <TeamOutlined /> },
+    meta: { title: 'masterFile', icon: <TeamOutlined />, permissions: ['view patient'] },
     children: [
       { path: 'patients', name: 'Patients', component: PatientList, meta: { title: 'patients' } },
-      { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', params: { id: /^(new|\d+)$/ } } },
+      { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', permissions: ['manage patient'], params: { id: /^(new|\d+)$/ } } },
       {
         path: 'profile/:id/:pid',
         name: 'PatientProfile',

@@ -1,12 +1,13 @@
 // The login page is plain HTML and CSS on purpose: it must load fast on a clinic's slow
 // computers, so it carries no component library (bench/: login JavaScript ≤ 150 KB gzip).
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
 import { usePageTitle } from '../../components/usePageTitle'
 import { ApiError } from '../../lib/api'
 import { useLogin } from '../../lib/auth/login'
 import { currentLanguage, LANGUAGE_NAMES, LANGUAGE_ORDER, setLanguage, type Language } from '../../lib/i18n'
+import { clearLoginNotice, peekLoginNotice } from '../../lib/session'
 import { safeRedirect } from './redirect'
 import styles from './LoginPage.module.css'
 
@@ -52,6 +53,9 @@ export default function LoginPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [params] = useSearchParams()
+  // Why the app sent the user here (an ended session, a failed check), shown once.
+  const [notice] = useState(peekLoginNotice)
+  useEffect(clearLoginNotice, [])
   const login = useLogin()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
@@ -93,9 +97,9 @@ export default function LoginPage() {
           </h1>
         </div>
         <p className={styles.subtitle}>{t('login.subtitle')}</p>
-        {serverError && (
+        {(serverError || notice) && (
           <div role="alert" className={styles.alert}>
-            {serverError}
+            {serverError || notice}
           </div>
         )}
         <Field id={`${id}-username`} name="username" label={t('login.username')} value={username} onChange={setUsername} autoComplete="username" autoFocus error={usernameMissing ? t('login.usernameRequired') : undefined} />

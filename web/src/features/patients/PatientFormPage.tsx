@@ -38,11 +38,15 @@ function PatientForm({ patient }: { patient?: Patient }) {
   const [loaded, setLoaded] = useState<PatientInput>(() => (patient ? inputOf(patient) : emptyPatient()))
   const [version, setVersion] = useState(patient?.version)
   const [conflict, setConflict] = useState(false)
+  // Set from the first click until the save ends, so a double click or Enter saves once.
+  const [busy, setBusy] = useState(false)
 
   const opt = (prefix: string, values: string[]) => values.map((v) => ({ value: v, label: t(`patients.${prefix}.${v}`) }))
   const plain = (values: string[]) => values.map((v) => ({ value: v, label: v }))
 
   const submit = async (values: PatientInput) => {
+    if (busy) return
+    setBusy(true)
     const input = { ...emptyPatient(), ...form.getFieldsValue(true), ...values } as PatientInput
     if (!id) {
       const twins = await findDuplicates(input).catch(() => [])
@@ -72,12 +76,16 @@ function PatientForm({ patient }: { patient?: Patient }) {
           okText: t('patients.saveAnyway'),
           cancelText: t('patients.cancel'),
         })
-        if (!go) return
+        if (!go) {
+          setBusy(false)
+          return
+        }
       }
     }
     save.mutate(
       { input, version },
       {
+        onSettled: () => setBusy(false),
         onSuccess: (p) => {
           void message.success(t('patients.saved'))
           navigate(chartPath(p))
@@ -120,7 +128,7 @@ function PatientForm({ patient }: { patient?: Patient }) {
         </Typography.Title>
         <Space>
           <Button onClick={() => navigate(-1)}>{t('patients.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
+          <Button type="primary" htmlType="submit" loading={busy}>
             {t('patients.save')}
           </Button>
         </Space>

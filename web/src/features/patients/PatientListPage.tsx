@@ -1,5 +1,5 @@
 import { PlusOutlined, UserOutlined } from '@ant-design/icons'
-import { Avatar, Button, Card, Flex, Input, Space, Switch, Table, Tag, Typography } from 'antd'
+import { Avatar, Button, Card, Empty, Flex, Input, Space, Switch, Table, Tag, Typography } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -121,7 +121,7 @@ export default function PatientListPage() {
         columns={columns}
         dataSource={list.data?.data}
         loading={list.isFetching}
-        locale={{ emptyText: t('patients.empty') }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('patients.empty')} /> }}
         scroll={{ x: 'max-content' }}
         pagination={{
           current: page,

@@ -14,6 +14,7 @@ export interface Me {
 
 export const meQueryKey = ['me'] as const
 
-export const getMe = () => get<Me>('/user')
+// The route guard reports a failure itself, on the login page.
+export const getMe = () => get<Me>('/user', undefined, { silent: true })
 
 export const meQuery = queryOptions({ queryKey: meQueryKey, queryFn: getMe, staleTime: 60_000, retry: false })
