@@ -86,7 +86,8 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 			}
 		}
 		q := url.Values{}
-		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)"} {
+		// A 64 MiB page cache per connection: indexes of a large register stay in memory.
+		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(FULL)", "cache_size(-65536)"} {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", "immediate") // writers queue up front instead of failing on upgrade

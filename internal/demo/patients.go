@@ -107,7 +107,7 @@ func RandomPatient(r *rand.Rand, today time.Time) patient.Input {
 func Patients(ctx context.Context, store *patient.Store, n int, seed uint64, progress func(done int)) error {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	today := time.Now().UTC()
-	const batch = 10_000
+	const batch = 50_000
 	for done := 0; done < n; {
 		size := min(batch, n-done)
 		in := make([]patient.Input, size)

@@ -72,7 +72,7 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 			in.CivilStatus, in.Phone, Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks,
 			history, contact, NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, now)
 		if pg {
-			args = append(args, strings.Join(Tokens(in.FirstName, in.MiddleName, in.LastName), " "))
+			args = append(args, PrefixTerms(Tokens(in.FirstName, in.MiddleName, in.LastName)))
 		}
 	}
 	q.WriteString(" RETURNING id, mrn")

@@ -91,3 +91,24 @@ func PrefixEnd(prefix string) string {
 	}
 	return prefix[:len(prefix)-size] + string(next)
 }
+
+// MaxPrefix is the longest word prefix PostgreSQL's search index holds; longer query words
+// are cut to it.
+const MaxPrefix = 20
+
+// PrefixTerms lists every prefix (1 to MaxPrefix characters) of every token, once each,
+// space-separated: PostgreSQL's search index then answers a prefix query by exact terms.
+func PrefixTerms(tokens []string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range tokens {
+		r := []rune(t)
+		for n := 1; n <= min(len(r), MaxPrefix); n++ {
+			if p := string(r[:n]); !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}

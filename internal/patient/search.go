@@ -211,24 +211,29 @@ func (s *Store) onePass(ctx context.Context, query string, args []any, q ListQue
 // the words' posting lists instead of probing each patient of the most common word: every
 // word must start a part of the name. Results come in registration order.
 func (s *Store) searchWords(ctx context.Context, q ListQuery, words []string, offset int) (ListResult, error) {
-	var from, match string
-	order := "p.id"
 	switch s.DB.Engine {
 	case database.SQLite:
 		quoted := make([]string, len(words))
 		for i, w := range words { // tokens are letters and digits only: nothing to escape
 			quoted[i] = `"` + w + `"*`
 		}
-		match = strings.Join(quoted, " ")
-		from = ` FROM patient_search s JOIN patients p ON p.id = s.rowid WHERE patient_search MATCH $1 AND ` + archivedCondition(q.Archived)
-		order = "s.rowid" // the index's own order: no sort
-	case database.Postgres:
-		match = strings.Join(words, ":* & ") + ":*"
-		// OFFSET 0 fences the match, so the planner uses the GIN index first rather than
-		// walking the primary key in order and testing every row.
-		from = ` FROM (SELECT p.id FROM patients p WHERE p.search_vector @@ to_tsquery('simple', $1) AND ` + archivedCondition(q.Archived) + ` OFFSET 0) p`
+		// The index's own order (rowid = id): no sort.
+		return s.onePass(ctx, `SELECT p.id FROM patient_search s JOIN patients p ON p.id = s.rowid
+			WHERE patient_search MATCH $1 AND `+archivedCondition(q.Archived)+` ORDER BY s.rowid LIMIT $2`,
+			[]any{strings.Join(quoted, " ")}, q, offset)
+	default:
+		// Every word is an exact term of the prefix index. The first matches in storage order
+		// are taken as the index finds them (the scan stops early), then sorted: past the count
+		// cap, which matches are listed is the storage order's choice.
+		for i, w := range words {
+			if r := []rune(w); len(r) > MaxPrefix {
+				words[i] = string(r[:MaxPrefix])
+			}
+		}
+		return s.onePass(ctx, `SELECT m.id FROM (SELECT p.id FROM patients p
+			WHERE p.search_vector @@ to_tsquery('simple', $1) AND `+archivedCondition(q.Archived)+` LIMIT $2) m ORDER BY m.id`,
+			[]any{strings.Join(words, " & ")}, q, offset)
 	}
-	return s.onePass(ctx, `SELECT p.id`+from+` ORDER BY `+order+` LIMIT $2`, []any{match}, q, offset)
 }
 
 // byIDs reads the summaries of ids, in that order.

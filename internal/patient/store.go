@@ -112,7 +112,7 @@ func writeTokens(ctx context.Context, q database.Querier, engine database.Engine
 			_, err = q.ExecContext(ctx, `INSERT INTO patient_search (rowid, terms) VALUES ($1, $2)`, id, terms)
 		}
 	case database.Postgres:
-		_, err = q.ExecContext(ctx, `UPDATE patients SET search_terms = $1 WHERE id = $2`, terms, id)
+		_, err = q.ExecContext(ctx, `UPDATE patients SET search_terms = $1 WHERE id = $2`, PrefixTerms(tokens), id)
 	}
 	if err != nil {
 		return fmt.Errorf("index name: %w", err)
