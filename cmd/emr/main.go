@@ -194,7 +194,10 @@ func seedPatients(ctx context.Context, db *database.DB, n int, progress io.Write
 		return nil
 	}
 	store := &patient.Store{DB: db}
-	return demo.Patients(ctx, store, n, uint64(time.Now().UnixNano()), progressBar(progress, "Demo patients", n))
+	if err := demo.Patients(ctx, store, n, uint64(time.Now().UnixNano()), progressBar(progress, "Demo patients", n)); err != nil {
+		return err
+	}
+	return db.Analyze(ctx) // fresh statistics, so the first searches already get good plans
 }
 
 func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {

@@ -96,6 +96,14 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 			db.SetMaxOpenConns(8)
 		}
 	case Postgres:
+		// Plan each statement for its actual values: the driver caches prepared statements,
+		// and a generic plan cannot see that a name or number range is narrow.
+		if u, perr := url.Parse(dsn); perr == nil && !u.Query().Has("plan_cache_mode") {
+			q := u.Query()
+			q.Set("plan_cache_mode", "force_custom_plan")
+			u.RawQuery = q.Encode()
+			dsn = u.String()
+		}
 		db, err = sql.Open("pgx", dsn)
 		if err == nil {
 			db.SetMaxOpenConns(20)
@@ -158,6 +166,18 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Analyze refreshes the planner's statistics, as after a bulk load.
+func (db *DB) Analyze(ctx context.Context) error {
+	stmt := "ANALYZE"
+	if db.Engine == SQLite {
+		stmt = "PRAGMA optimize"
+	}
+	if _, err := db.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("analyze: %w", err)
 	}
 	return nil
 }

@@ -144,42 +144,23 @@ func (s *Store) listAll(ctx context.Context, q ListQuery, offset int) (ListResul
 	return ListResult{Data: data, Total: total, TotalExact: true}, nil
 }
 
-// searchName matches patients having, for every word of the query, a name part that starts
-// with it. The longest word drives an ordered range scan of the token index; the others are
-// checked per patient. A patient whose several name parts match the driving word is counted
-// once, at its first matching part.
+// searchName matches names. One word walks the token index in order from the word's range
+// start and stops after the rows it needs; a patient with several name parts in the range is
+// taken at the first one. Several words go to the full-text index.
 func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
 	words := Tokens(q.Q)
 	if len(words) == 0 {
 		return ListResult{Data: []Summary{}, TotalExact: true}, nil
 	}
-	if len(words) > maxTokens {
-		words = words[:maxTokens]
-	}
 	if len(words) > 1 {
-		return s.searchWords(ctx, q, words, offset)
+		return s.searchWords(ctx, q, words[:min(len(words), maxTokens)], offset)
 	}
-	driver := 0
-	for i, w := range words {
-		if len(w) > len(words[driver]) {
-			driver = i
-		}
-	}
-	args := []any{words[driver], PrefixEnd(words[driver])}
-	var where strings.Builder
-	where.WriteString(`t.token >= $1 AND t.token < $2 AND ` + archivedCondition(q.Archived) + `
-		AND t.token = (SELECT MIN(t0.token) FROM patient_name_tokens t0 WHERE t0.patient_id = t.patient_id AND t0.token >= $1 AND t0.token < $2)`)
-	for i, w := range words {
-		if i == driver {
-			continue
-		}
-		n := len(args)
-		fmt.Fprintf(&where, ` AND EXISTS (SELECT 1 FROM patient_name_tokens t%d WHERE t%d.patient_id = t.patient_id AND t%d.token >= $%d AND t%d.token < $%d)`,
-			n, n, n, n+1, n, n+2)
-		args = append(args, w, PrefixEnd(w))
-	}
-	from := ` FROM patient_name_tokens t JOIN patients p ON p.id = t.patient_id WHERE ` + where.String()
-	return s.onePass(ctx, `SELECT p.id`+from+fmt.Sprintf(` ORDER BY t.token, t.patient_id LIMIT $%d`, len(args)+1), args, q, offset)
+	// Only the token table is in the outer query, so its index order is the plan's order.
+	return s.onePass(ctx, `SELECT t.patient_id FROM patient_name_tokens t
+		WHERE t.token >= $1 AND t.token < $2
+		AND NOT EXISTS (SELECT 1 FROM patient_name_tokens d WHERE d.patient_id = t.patient_id AND d.token >= $1 AND d.token < t.token)
+		AND EXISTS (SELECT 1 FROM patients p WHERE p.id = t.patient_id AND `+archivedCondition(q.Archived)+`)
+		ORDER BY t.token, t.patient_id LIMIT $3`, []any{words[0], PrefixEnd(words[0])}, q, offset)
 }
 
 // onePass runs an ordered id query (its last parameter is the row limit) once for both the
