@@ -29,3 +29,7 @@ export const activeView = (page: Page) => page.locator('#main > div:not([hidden]
 
 /** The toast messages. */
 export const toasts = (page: Page) => page.locator('.ant-message')
+
+/** An item of the dropdown menu that is open now (a closing one may still be in the page). */
+export const menuItem = (page: Page, name: string) =>
+  page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name, exact: true })

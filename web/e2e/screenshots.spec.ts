@@ -48,6 +48,25 @@ for (const [device, viewport] of Object.entries(viewports)) {
         await settle(page)
         await shot('settings')
       }
+      // The patient register: a patient with history, the list, the form and the chart.
+      const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
+      const r = await page.request.post('/api/patients', {
+        headers: { 'X-XSRF-TOKEN': xsrf },
+        data: { first_name: 'Văn An', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567', blood_type: 'O+',
+          address: '12 Lê Lợi, Huế', history: { allergies: [{ substance: 'Penicillin', reaction: 'Rash', severity: 'severe' }], chronic: ['hypertension', 'diabetes'] },
+          emergency_contact: { name: 'Nguyễn Thị Lan', relation: 'Wife', phone: '+84 90 765 4321' } },
+      })
+      const p = await r.json()
+      await page.goto('/masterfile/patients')
+      await page.locator('.ant-table-row').first().waitFor()
+      await settle(page)
+      await shot('patients')
+      await page.goto(`/masterfile/patient_form/${p.id}`)
+      await settle(page)
+      await shot('patient-form')
+      await page.goto(`/masterfile/profile/${p.id}/${p.mrn}`)
+      await settle(page)
+      await shot('patient-chart')
       await page.goto('/no/such/page')
       await settle(page)
       await shot('not-found')

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, login, sidebar, tab, toasts } from './helpers'
+import { activeView, login, menuItem, sidebar, tab, toasts } from './helpers'
 
 test.describe('menus follow roles and permissions (spec §6)', () => {
   const menu = async (page: import('@playwright/test').Page) => {
@@ -70,12 +70,12 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
 
   // Refresh remounts it.
   await tab(page, 'Patients').click({ button: 'right' })
-  await page.getByRole('menuitem', { name: 'Refresh' }).click()
+  await menuItem(page, 'Refresh').click()
   await expect(activeView(page)).not.toHaveAttribute('data-marker', 'kept')
 
   // Close Others keeps the pinned tabs and the chosen one.
   await tab(page, 'Patients').click({ button: 'right' })
-  await page.getByRole('menuitem', { name: 'Close Others' }).click()
+  await menuItem(page, 'Close Others').click()
   await expect(tabs).toHaveText(['Dashboard', 'My Profile', 'Patients'])
 
   // Closing the active tab goes to the last remaining one.
@@ -86,8 +86,8 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   // Close All never closes pinned tabs, and pinned tabs have no close button.
   await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
   await tab(page, 'Dashboard').click({ button: 'right' })
-  await expect(page.getByRole('menuitem', { name: 'Close', exact: true })).toHaveAttribute('aria-disabled', 'true')
-  await page.getByRole('menuitem', { name: 'Close All' }).click()
+  await expect(menuItem(page, 'Close')).toHaveAttribute('aria-disabled', 'true')
+  await menuItem(page, 'Close All').click()
   await expect(tabs).toHaveText(['Dashboard', 'My Profile'])
   await expect(page).toHaveURL('/user-profile/user-profile')
   await expect(page.getByRole('button', { name: 'Close Dashboard' })).toHaveCount(0)
