@@ -56,14 +56,6 @@ func create(t *testing.T, c *apitest.Client, body map[string]any) patient {
 	return p
 }
 
-func count(t *testing.T, db *database.DB, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := db.QueryRowContext(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 func TestCreateGetAndPatientNumbers(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
@@ -80,7 +72,7 @@ func TestCreateGetAndPatientNumbers(t *testing.T) {
 		if hist["allergies"].([]any)[0].(map[string]any)["substance"] != "Penicillin" || got["mrn"] != p.MRN {
 			t.Fatalf("read back %v", got)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.read' AND entity_id = $1`, fmt.Sprint(p.ID)); n != 1 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.read' AND entity_id = $1`, fmt.Sprint(p.ID)); n != 1 {
 			t.Errorf("read audit events = %d", n)
 		}
 		// Concurrent creates never share a number.
@@ -128,7 +120,7 @@ func TestValidationChangesNothing(t *testing.T) {
 		if fields["last_name"][0] != "此字段为必填项。" {
 			t.Errorf("message not in Chinese: %v", fields["last_name"])
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM patients`); n != 0 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients`); n != 0 {
 			t.Fatalf("%d patients written", n)
 		}
 		if r := c.Do("POST", "/api/patients", newPatient("Old", "Man", "1800-01-01", "male", "")); r.Status != 422 {
@@ -266,7 +258,7 @@ func TestDuplicatesArchiveRestore(t *testing.T) {
 		if pg.Meta.Total != 1 {
 			t.Fatalf("after restore total %d", pg.Meta.Total)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('patient.archive', 'patient.restore')`); n != 2 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('patient.archive', 'patient.restore')`); n != 2 {
 			t.Errorf("archive/restore audit events = %d", n)
 		}
 	})
@@ -340,10 +332,10 @@ func TestPhotoAndAttachments(t *testing.T) {
 		if len(list.Data) != 0 {
 			t.Fatalf("deleted file still listed")
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM patient_files WHERE deleted_at IS NOT NULL`); n != 1 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patient_files WHERE deleted_at IS NOT NULL`); n != 1 {
 			t.Fatalf("the deleted file is not kept: %d", n)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.file.download'`); n != 3 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.file.download'`); n != 3 {
 			t.Errorf("download audit events = %d", n)
 		}
 	})

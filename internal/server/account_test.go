@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,14 +11,6 @@ import (
 	"emr/internal/database/dbtest"
 )
 
-func count(t *testing.T, db *database.DB, query string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := db.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 func TestLoginLogout(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
@@ -64,10 +55,10 @@ func TestLoginLogout(t *testing.T) {
 		if r := replay.Do("GET", "/api/user", nil); r.Status != http.StatusUnauthorized {
 			t.Fatalf("revoked session still works: %d", r.Status)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.logout' AND outcome = 'success' AND actor_id = $1`, me.ID); n != 1 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.logout' AND outcome = 'success' AND actor_id = $1`, me.ID); n != 1 {
 			t.Errorf("logout audit events = %d", n)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'success' AND actor_id = $1 AND address = '127.0.0.1'`, me.ID); n != 1 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'success' AND actor_id = $1 AND address = '127.0.0.1'`, me.ID); n != 1 {
 			t.Errorf("login audit events = %d", n)
 		}
 	})
@@ -90,7 +81,7 @@ func TestNewSessionAtEveryLogin(t *testing.T) {
 		if r := old.Do("GET", "/api/user", nil); r.Status != http.StatusUnauthorized {
 			t.Fatalf("the session before the second login still works: %d", r.Status)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM sessions`); n != 1 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM sessions`); n != 1 {
 			t.Fatalf("sessions = %d, want 1", n)
 		}
 	})
@@ -110,7 +101,7 @@ func TestCSRFRefusedChangesNothing(t *testing.T) {
 		if _, code, _ := r.Error(t); code != "auth.csrf" {
 			t.Fatalf("code = %s", code)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM sessions`) + count(t, db, `SELECT COUNT(*) FROM audit_events`); n != 0 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM sessions`) + dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events`); n != 0 {
 			t.Fatalf("a refused request changed the database (%d rows)", n)
 		}
 
@@ -163,10 +154,10 @@ func TestLoginThrottling(t *testing.T) {
 		if r := c.Login("nobody", "x"); r.Status != http.StatusTooManyRequests {
 			t.Fatalf("unknown user sixth try: %d", r.Status)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'failure'`); n != 10 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'failure'`); n != 10 {
 			t.Errorf("failed-login audit events = %d, want 10", n)
 		}
-		if n := count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'denied'`); n != 2 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'denied'`); n != 2 {
 			t.Errorf("throttled-login audit events = %d, want 2", n)
 		}
 	})

@@ -83,3 +83,13 @@ func postgresURL(t testing.TB, admin string) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+// Count runs a COUNT query and returns its number, failing the test on error.
+func Count(t testing.TB, db *database.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
