@@ -33,3 +33,17 @@ export const toasts = (page: Page) => page.locator('.ant-message')
 /** An item of the dropdown menu that is open now (a closing one may still be in the page). */
 export const menuItem = (page: Page, name: string) =>
   page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name, exact: true })
+
+/** Chooses a menu item and waits until the menu has gone, so it covers nothing next. */
+export async function chooseMenuItem(page: Page, name: string) {
+  await expect(menuItem(page, name)).toBeVisible()
+  await menuItem(page, name).click()
+  await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).toHaveCount(0)
+}
+
+/** Opens a tab's context menu once the page under it has finished loading and laying out. */
+export async function openTabMenu(page: Page, name: string) {
+  await page.waitForLoadState('networkidle')
+  await tab(page, name).click({ button: 'right' })
+  await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).toHaveCount(1)
+}

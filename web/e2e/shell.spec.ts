@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, login, menuItem, sidebar, tab, toasts } from './helpers'
+import { activeView, chooseMenuItem, login, menuItem, openTabMenu, sidebar, tab, toasts } from './helpers'
 
 test.describe('menus follow roles and permissions (spec §6)', () => {
   const menu = async (page: import('@playwright/test').Page) => {
@@ -52,6 +52,9 @@ test('redirects, numeric ids and unknown paths', async ({ page }) => {
 })
 
 test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive', async ({ page }) => {
+  // Tall enough that no page scrolls: a scroll while a context menu is open moves it away
+  // from under the pointer (the header is not fixed by default).
+  await page.setViewportSize({ width: 1280, height: 1400 })
   await login(page, 'admin')
   await page.goto('/masterfile/patients')
   await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
@@ -69,13 +72,13 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   await expect(activeView(page)).toHaveAttribute('data-marker', 'kept')
 
   // Refresh remounts it.
-  await tab(page, 'Patients').click({ button: 'right' })
-  await menuItem(page, 'Refresh').click()
+  await openTabMenu(page, 'Patients')
+  await chooseMenuItem(page, 'Refresh')
   await expect(activeView(page)).not.toHaveAttribute('data-marker', 'kept')
 
   // Close Others keeps the pinned tabs and the chosen one.
-  await tab(page, 'Patients').click({ button: 'right' })
-  await menuItem(page, 'Close Others').click()
+  await openTabMenu(page, 'Patients')
+  await chooseMenuItem(page, 'Close Others')
   await expect(tabs).toHaveText(['Dashboard', 'My Profile', 'Patients'])
 
   // Closing the active tab goes to the last remaining one.
@@ -85,9 +88,9 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
 
   // Close All never closes pinned tabs, and pinned tabs have no close button.
   await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
-  await tab(page, 'Dashboard').click({ button: 'right' })
+  await openTabMenu(page, 'Dashboard')
   await expect(menuItem(page, 'Close')).toHaveAttribute('aria-disabled', 'true')
-  await menuItem(page, 'Close All').click()
+  await chooseMenuItem(page, 'Close All')
   await expect(tabs).toHaveText(['Dashboard', 'My Profile'])
   await expect(page).toHaveURL('/user-profile/user-profile')
   await expect(page.getByRole('button', { name: 'Close Dashboard' })).toHaveCount(0)

@@ -5,6 +5,7 @@ import { Navigate, useLocation } from 'react-router'
 import { meQuery, type Me } from '../lib/auth/me'
 import { doneProgress, startProgress } from '../lib/progress'
 import { clearLoggedIn, isLoggedIn } from '../lib/session'
+import { PageLoading } from '../components/PageLoading'
 import { ApiError } from '../lib/api'
 import { toLogin } from './SessionWatcher'
 
@@ -49,6 +50,7 @@ export function Guard({ children }: { children: (me: Me) => ReactNode }) {
   }, [failed, problem, queryClient, t])
 
   if (!loggedIn) return <Navigate to={redirect} replace />
-  if (!me.isSuccess || failed) return null
+  if (failed) return null
+  if (!me.isSuccess) return <PageLoading />
   return children(me.data)
 }

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
 import { BrowserRouter, Navigate, useLocation, useSearchParams } from 'react-router'
+import { PageLoading } from '../components/PageLoading'
 import { safeRedirect } from '../features/auth/redirect'
 import { isLoggedIn } from '../lib/session'
 import { Guard } from './Guard'
@@ -24,7 +25,15 @@ function Pages() {
     return isLoggedIn() ? <Navigate to="/" replace /> : <LoginPage />
   }
   if (pathname === '/auth-redirect') return <AuthRedirect />
-  return <Guard>{(me) => <Shell me={me} />}</Guard>
+  return (
+    <Guard>
+      {(me) => (
+        <Suspense fallback={<PageLoading />}>
+          <Shell me={me} />
+        </Suspense>
+      )}
+    </Guard>
+  )
 }
 
 export function Root() {
