@@ -11,7 +11,6 @@ import (
 	"emr/internal/database/dbtest"
 )
 
-
 func TestLoginLogout(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		env := apitest.New(t, db)
