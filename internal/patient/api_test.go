@@ -56,7 +56,6 @@ func create(t *testing.T, c *apitest.Client, body map[string]any) patient {
 	return p
 }
 
-
 func TestCreateGetAndPatientNumbers(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		_, c := setup(t, db)
