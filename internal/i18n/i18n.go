@@ -46,9 +46,6 @@ func Keys(lang string) []string {
 	return keys
 }
 
-// Has reports whether key is a known message.
-func Has(key string) bool { _, ok := catalogue["en"][key]; return ok }
-
 // T translates key into lang, formatting args into it; unknown keys fall back to English,
 // then to the key itself.
 func T(lang, key string, args ...any) string {

@@ -172,13 +172,17 @@ func (s *Store) onePass(ctx context.Context, query string, args []any, q ListQue
 		return ListResult{}, fmt.Errorf("search patients: %w", err)
 	}
 	var ids []int64
+	seen := map[int64]bool{} // a patient can match twice (number and phone)
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
 			return ListResult{}, err
 		}
-		ids = append(ids, id)
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -240,47 +244,14 @@ func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
 }
 
 // searchNumber matches patient numbers, then phone numbers, by their leading digits: two
-// ordered index range scans, each stopped after the rows the page needs.
+// ordered index range scans, each stopped after the rows the page and the count need.
 func (s *Store) searchNumber(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
 	d := Digits(q.Q)
 	branch := func(rank int, col string) string {
-		return fmt.Sprintf(`SELECT * FROM (SELECT p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.phone,
-			p.archived_at IS NOT NULL AS archived, p.photo_file_id IS NOT NULL AS has_photo, %d AS src, p.%s AS k
-			FROM patients p WHERE %s AND p.%s >= $1 AND p.%s < $2 ORDER BY p.%s LIMIT $3) b%d`, rank, col, archivedCondition(q.Archived), col, col, col, rank)
+		return fmt.Sprintf(`SELECT * FROM (SELECT p.id, %d AS src, p.%s AS k FROM patients p WHERE %s AND p.%s >= $1 AND p.%s < $2 ORDER BY p.%s LIMIT $3) b%d`, rank, col, archivedCondition(q.Archived), col, col, col, rank)
 	}
 	union := branch(0, "mrn_digits") + ` UNION ALL ` + branch(1, "phone_digits")
-	data, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT id, mrn, first_name, middle_name, last_name, sex, birth_date, phone, archived, has_photo
-		FROM (`+union+`) u ORDER BY src, k, id LIMIT $4 OFFSET $5`, d, PrefixEnd(d), offset+q.PerPage, q.PerPage, offset))
-	if err != nil {
-		return ListResult{}, err
-	}
-	total, exact, err := s.cappedCount(ctx, `SELECT 1 FROM (`+union+`) u`, []any{d, PrefixEnd(d), CountCap + 1})
-	return ListResult{Data: dedupe(data), Total: total, TotalExact: exact}, err
-}
-
-func dedupe(in []Summary) []Summary {
-	seen := map[int64]bool{}
-	out := in[:0]
-	for _, s := range in {
-		if !seen[s.ID] {
-			seen[s.ID] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// cappedCount counts the rows of query up to CountCap.
-func (s *Store) cappedCount(ctx context.Context, query string, args []any) (int, bool, error) {
-	var n int
-	err := s.DB.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM (%s LIMIT %d) c`, query, CountCap+1), args...).Scan(&n)
-	if err != nil {
-		return 0, false, fmt.Errorf("count matches: %w", err)
-	}
-	if n > CountCap {
-		return CountCap, false, nil
-	}
-	return n, true, nil
+	return s.onePass(ctx, `SELECT id FROM (`+union+`) u ORDER BY src, k, id LIMIT $3`, []any{d, PrefixEnd(d)}, q, offset)
 }
 
 // Duplicates lists up to 10 patients who may be the same person as in: the same normalised

@@ -22,6 +22,7 @@ import { readableShade, themeFor } from '../../lib/theme'
 import { filterRoutes } from '../routing/filter'
 import { resolveRoutes, toRouteObjects } from '../routing/resolve'
 import { asyncRoutes, constantRoutes, notFoundRoute } from '../routing/table'
+import type { AppRoute } from '../routing/types'
 import { AppMain } from './AppMain'
 import { Navbar } from './Navbar'
 import { SettingsPanel } from './SettingsPanel'
@@ -39,13 +40,12 @@ interface ClientConfig {
   show_settings: boolean
 }
 
-function Layout({ me }: { me: Me }) {
+function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const { sidebarOpened, mobile, closeSidebar, settings, size } = useShell()
   const { i18n } = useTranslation()
   const lang = currentLanguage()
   const config = useQuery({ queryKey: ['config'], queryFn: () => get<ClientConfig>('/config'), staleTime: Infinity })
 
-  const userRoutes = useMemo(() => filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions), [me.roles, me.permissions])
   const resolved = useMemo(() => resolveRoutes(userRoutes), [userRoutes])
   const routeObjects = useMemo(() => toRouteObjects([...userRoutes, notFoundRoute]), [userRoutes])
 
@@ -86,16 +86,18 @@ function Layout({ me }: { me: Me }) {
 }
 
 export default function Shell({ me }: { me: Me }) {
+  // The routes this user may see (spec §6), computed once for the layout and the pinned tabs.
+  const userRoutes = useMemo(() => filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions), [me.roles, me.permissions])
   const affixViews = useMemo(
     () =>
-      resolveRoutes(filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions))
+      resolveRoutes(userRoutes)
         .filter((r) => r.meta?.affix && r.meta.title)
         .map((r) => ({ path: r.fullPath, search: '', title: r.meta!.title!, affix: true, noCache: r.meta?.noCache })),
-    [me.roles, me.permissions],
+    [userRoutes],
   )
   return (
     <ShellStateProvider key={me.roles.join()} affixViews={affixViews}>
-      <Layout me={me} />
+      <Layout me={me} userRoutes={userRoutes} />
     </ShellStateProvider>
   )
 }

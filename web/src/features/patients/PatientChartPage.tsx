@@ -121,7 +121,7 @@ export default function PatientChartPage() {
             <Avatar
               shape="square"
               size={112}
-              src={p.has_photo ? `${photoUrl(p.id, p.version)}&b=${photoBust}` : undefined}
+              src={p.has_photo ? photoUrl(p.id, photoBust) : undefined}
               icon={<UserOutlined />}
               alt={t('patients.photoOf', { name: fullName(p) })}
             />

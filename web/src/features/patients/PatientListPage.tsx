@@ -7,7 +7,6 @@ import { Link, useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
 import { debounce } from '../../lib/debounce'
 import { usePatients } from './api/listPatients'
-import { photoUrl } from './api/patientFiles'
 import { chartPath, fullName, type PatientSummary } from './api/types'
 import { ageInYears } from './age'
 
@@ -54,7 +53,8 @@ export default function PatientListPage() {
       key: 'name',
       render: (_, p) => (
         <Space>
-          <Avatar size="small" src={p.has_photo ? photoUrl(p.id, 0) : undefined} icon={<UserOutlined />} alt="" />
+          {/* No photo here: each one is an audited download; the chart shows it. */}
+          <Avatar size="small" icon={<UserOutlined />} alt="" />
           <Link to={chartPath(p)}>{fullName(p)}</Link>
           {p.archived && <Tag>{t('patients.archivedTag')}</Tag>}
         </Space>

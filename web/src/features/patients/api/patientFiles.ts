@@ -34,4 +34,5 @@ export function useDeletePatientFile(id: number) {
 }
 
 export const fileUrl = (patientId: number, fileId: number) => `/api/patients/${patientId}/files/${fileId}`
-export const photoUrl = (patientId: number, version: number) => `/api/patients/${patientId}/photo?v=${version}`
+/** The photo's address; `bust` changes after an upload so the browser fetches the new one. */
+export const photoUrl = (patientId: number, bust: number) => `/api/patients/${patientId}/photo?v=${bust}`
