@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/demo"
@@ -156,6 +157,9 @@ func withDB(ctx context.Context, cfg config.Config, fn func(db *database.DB) err
 	}
 	if n > 0 {
 		slog.Info("migrations applied", "count", n, "engine", db.Engine)
+	}
+	if err := catalogue.InstallStarter(ctx, db); err != nil {
+		return err
 	}
 	return fn(db)
 }

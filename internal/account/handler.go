@@ -71,6 +71,15 @@ func Address(r *http.Request) string {
 	return host
 }
 
+// Event starts an audit event for the request's logged-in user and address.
+func Event(r *http.Request) audit.Event {
+	e := audit.Event{Address: Address(r)}
+	if p := auth.PrincipalFrom(r.Context()); p != nil {
+		e.ActorID, e.ActorName = p.UserID, p.Username
+	}
+	return e
+}
+
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	var req loginRequest
 	if err := httpjson.Decode(w, r, &req); err != nil {

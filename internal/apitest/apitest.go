@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/server"
@@ -51,6 +52,9 @@ func New(t testing.TB, db *database.DB) *Env {
 // NewWith starts the server on db with cfg.
 func NewWith(t testing.TB, db *database.DB, cfg config.Config) *Env {
 	t.Helper()
+	if err := catalogue.InstallStarter(context.Background(), db); err != nil { // as emr serve does at start
+		t.Fatal(err)
+	}
 	srv := server.New(cfg, db, WebFS)
 	ts := httptest.NewServer(srv.Handler)
 	t.Cleanup(ts.Close)

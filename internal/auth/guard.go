@@ -51,7 +51,7 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 				httpjson.Error(w, r, err)
 				return
 			}
-			if rt.Access.kind == accessPermission && !p.Can(rt.Access.perm) {
+			if !rt.Access.Allows(p) {
 				httpjson.Error(w, r, apperr.Forbidden("auth.forbidden"))
 				return
 			}

@@ -1,5 +1,7 @@
 package auth
 
+import "strings"
+
 // Permission names an action a role may be granted. The catalogue is fixed in code; the
 // permissions table mirrors it (see the foundation migration) and a test keeps them equal.
 type Permission string
@@ -33,8 +35,8 @@ const AdminRole = "admin"
 
 // Access is what a route requires of its caller.
 type Access struct {
-	kind accessKind
-	perm Permission
+	kind  accessKind
+	perms []Permission // any one of them suffices
 }
 
 type accessKind int
@@ -52,7 +54,22 @@ var (
 )
 
 // Need requires a session whose user holds p (directly through a role, or as an admin).
-func Need(p Permission) Access { return Access{kind: accessPermission, perm: p} }
+func Need(p Permission) Access { return Access{kind: accessPermission, perms: []Permission{p}} }
+
+// NeedAny requires a session whose user holds at least one of perms, e.g. reading a visit
+// is for whoever records its vitals or writes its diagnosis.
+func NeedAny(perms ...Permission) Access { return Access{kind: accessPermission, perms: perms} }
+
+// Allows reports whether p meets a permission access (logged-in and public accesses are
+// checked by the guard before).
+func (a Access) Allows(p *Principal) bool {
+	for _, perm := range a.perms {
+		if p.Can(perm) {
+			return true
+		}
+	}
+	return a.kind != accessPermission
+}
 
 // String describes the access as the route table and OpenAPI document write it.
 func (a Access) String() string {
@@ -62,7 +79,11 @@ func (a Access) String() string {
 	case accessLoggedIn:
 		return "logged-in"
 	case accessPermission:
-		return string(a.perm)
+		names := make([]string, len(a.perms))
+		for i, p := range a.perms {
+			names[i] = string(p)
+		}
+		return strings.Join(names, " or ")
 	}
 	return "undeclared"
 }

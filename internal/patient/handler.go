@@ -42,13 +42,7 @@ func (h *Handler) Routes() []auth.Route {
 }
 
 // event starts an audit event for the request's user and address.
-func event(r *http.Request) audit.Event {
-	e := audit.Event{Address: account.Address(r)}
-	if p := auth.PrincipalFrom(r.Context()); p != nil {
-		e.ActorID, e.ActorName = p.UserID, p.Username
-	}
-	return e
-}
+func event(r *http.Request) audit.Event { return account.Event(r) }
 
 func pathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)

@@ -16,7 +16,9 @@ import (
 
 	"emr/internal/account"
 	"emr/internal/apperr"
+	"emr/internal/appointment"
 	"emr/internal/auth"
+	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/httpjson"
@@ -41,9 +43,13 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		loc = time.Local // ValidateServe has refused a bad zone before this
 	}
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
+	codes := &catalogue.Store{DB: db}
+	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
 	routes := slices.Concat(
 		acct.Routes(),
 		patients.Routes(),
+		appointments.Routes(),
+		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},

@@ -1,0 +1,286 @@
+package appointment
+
+import (
+	"net/http"
+	"strconv"
+
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+	"emr/internal/i18n"
+)
+
+// Handler serves the appointment and visit API.
+type Handler struct{ Store *Store }
+
+// readVisits is who may read a visit's clinical content: whoever records its vitals or
+// writes its diagnosis.
+var readVisits = auth.NeedAny(auth.RecordVitals, auth.WriteDiagnosis)
+
+// Routes is the appointment API's route table.
+func (h *Handler) Routes() []auth.Route {
+	view, manage, diagnose := auth.Need(auth.ViewAppointment), auth.Need(auth.ManageAppointment), auth.Need(auth.WriteDiagnosis)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/doctors", Access: view, Handler: h.doctors},
+		{Method: "GET", Path: "/api/appointments", Access: view, Handler: h.list},
+		{Method: "POST", Path: "/api/appointments", Access: manage, Handler: h.create},
+		{Method: "POST", Path: "/api/appointments/queue", Access: manage, Handler: h.reorder},
+		{Method: "GET", Path: "/api/appointments/{id}", Access: view, Handler: h.get},
+		{Method: "PUT", Path: "/api/appointments/{id}", Access: manage, Handler: h.update},
+		{Method: "POST", Path: "/api/appointments/{id}/arrive", Access: manage, Handler: h.transition(Arrive)},
+		{Method: "POST", Path: "/api/appointments/{id}/cancel", Access: manage, Handler: h.transition(Cancel)},
+		{Method: "POST", Path: "/api/appointments/{id}/no-show", Access: manage, Handler: h.transition(MarkNoShow)},
+		{Method: "POST", Path: "/api/appointments/{id}/start", Access: diagnose, Handler: h.transition(Start)},
+		{Method: "POST", Path: "/api/appointments/{id}/complete", Access: diagnose, Handler: h.transition(Complete)},
+		{Method: "GET", Path: "/api/appointments/{id}/visit", Access: readVisits, Handler: h.visit},
+		{Method: "PUT", Path: "/api/appointments/{id}/visit", Access: diagnose, Handler: h.saveVisit},
+		{Method: "PUT", Path: "/api/appointments/{id}/visit/vitals", Access: auth.Need(auth.RecordVitals), Handler: h.saveVitals},
+		{Method: "POST", Path: "/api/appointments/{id}/visit/sign", Access: diagnose, Handler: h.sign},
+		{Method: "POST", Path: "/api/appointments/{id}/visit/amend", Access: diagnose, Handler: h.amend},
+	}
+}
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound("appointment.not_found")
+	}
+	return id, nil
+}
+
+// ListResponse is a page of appointments.
+type ListResponse struct {
+	Data []Appointment `json:"data"`
+	Meta struct {
+		Total   int `json:"total"`
+		Page    int `json:"page"`
+		PerPage int `json:"per_page"`
+	} `json:"meta"`
+}
+
+func (h *Handler) doctors(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Doctors(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	q, err := ParseListQuery(r.URL.Query().Get)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	// A patient's history shows the diagnoses to those who may read visits; that read is
+	// audited like opening the visits one by one.
+	withDiagnoses := q.PatientID != 0 && readVisits.Allows(auth.PrincipalFrom(r.Context()))
+	if withDiagnoses {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "visit.list", "patient", strconv.FormatInt(q.PatientID, 10), audit.Success
+		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+	}
+	res, err := h.Store.List(r.Context(), q, withDiagnoses, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var out ListResponse
+	out.Data, out.Meta.Total, out.Meta.Page, out.Meta.PerPage = res.Data, res.Total, q.Page, q.PerPage
+	httpjson.Respond(w, http.StatusOK, out)
+}
+
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
+	var in Input
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	a, err := h.Store.Create(r.Context(), account.Event(r), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, a)
+}
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	a, err := h.Store.Get(r.Context(), id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, a)
+}
+
+func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in struct {
+		Input
+		Version int `json:"version"`
+	}
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := requireVersion(in.Version); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	a, err := h.Store.Update(r.Context(), account.Event(r), id, in.Version, in.Input)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, a)
+}
+
+func requireVersion(v int) error {
+	if v > 0 {
+		return nil
+	}
+	var val apperr.Validation
+	val.Add("version", "validation.required")
+	return val.Err()
+}
+
+func (h *Handler) transition(act Action) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := pathID(r)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		var in struct {
+			Version int    `json:"version"`
+			Reason  string `json:"reason"`
+		}
+		if r.ContentLength != 0 {
+			if err := httpjson.Decode(w, r, &in); err != nil {
+				httpjson.Error(w, r, err)
+				return
+			}
+		}
+		a, err := h.Store.Transition(r.Context(), account.Event(r), id, act, in.Version, in.Reason)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		httpjson.Respond(w, http.StatusOK, a)
+	}
+}
+
+func (h *Handler) reorder(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Date     string  `json:"date"`
+		DoctorID int64   `json:"doctor_id"`
+		IDs      []int64 `json:"ids"`
+	}
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := h.Store.Reorder(r.Context(), account.Event(r), in.Date, in.DoctorID, in.IDs); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+// respondVisit answers with the visit as stored now; a plain read is audited (a write
+// has audited itself).
+func (h *Handler) respondVisit(w http.ResponseWriter, r *http.Request, id int64, isRead bool) {
+	v, err := h.Store.Visit(r.Context(), id, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if isRead {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "visit.read", "visit", strconv.FormatInt(id, 10), audit.Success
+		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+			httpjson.Error(w, r, err) // a read that cannot be audited is not served
+			return
+		}
+	}
+	httpjson.Respond(w, http.StatusOK, v)
+}
+
+func (h *Handler) visit(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.respondVisit(w, r, id, true)
+}
+
+// visitWrite decodes a visit write's body, runs it, and answers with the visit as saved.
+func visitWrite[T any](h *Handler, w http.ResponseWriter, r *http.Request, run func(id int64, in *T) error) {
+	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	in := new(T)
+	if err := httpjson.Decode(w, r, in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := run(id, in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.respondVisit(w, r, id, false)
+}
+
+func (h *Handler) saveVisit(w http.ResponseWriter, r *http.Request) {
+	visitWrite(h, w, r, func(id int64, in *struct {
+		Content
+		Version int `json:"version"`
+	}) error {
+		return h.Store.SaveDraft(r.Context(), account.Event(r), id, in.Version, in.Content)
+	})
+}
+
+func (h *Handler) saveVitals(w http.ResponseWriter, r *http.Request) {
+	visitWrite(h, w, r, func(id int64, in *struct {
+		Vitals  Vitals `json:"vitals"`
+		Version int    `json:"version"`
+	}) error {
+		return h.Store.SaveVitals(r.Context(), account.Event(r), id, in.Version, in.Vitals)
+	})
+}
+
+func (h *Handler) sign(w http.ResponseWriter, r *http.Request) {
+	visitWrite(h, w, r, func(id int64, in *struct {
+		Version int `json:"version"`
+	}) error {
+		return h.Store.Sign(r.Context(), account.Event(r), id, in.Version)
+	})
+}
+
+func (h *Handler) amend(w http.ResponseWriter, r *http.Request) {
+	visitWrite(h, w, r, func(id int64, in *struct {
+		Content
+		Version int    `json:"version"`
+		Reason  string `json:"reason"`
+	}) error {
+		return h.Store.Amend(r.Context(), account.Event(r), id, in.Version, in.Content, in.Reason)
+	})
+}

@@ -1,0 +1,422 @@
+package appointment
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+)
+
+// Store reads and writes appointments and their visits. Loc is the clinic's time zone:
+// it decides which day's queue an appointment stands in.
+type Store struct {
+	DB    *database.DB
+	Loc   *time.Location
+	Codes *catalogue.Store
+	Now   func() time.Time
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Store) loc() *time.Location {
+	if s.Loc == nil {
+		return time.UTC
+	}
+	return s.Loc
+}
+
+// Today is the clinic's current date, YYYY-MM-DD.
+func (s *Store) Today() string { return s.now().In(s.loc()).Format(time.DateOnly) }
+
+func actorOf(e audit.Event) any {
+	if e.ActorID == 0 {
+		return nil
+	}
+	return e.ActorID
+}
+
+const appointmentColumns = `a.id, a.patient_id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date,
+	a.doctor_id, u.name, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type, a.reason, a.remarks, a.status,
+	a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), COALESCE(v.content, ''), a.created_at, a.updated_at, a.version`
+
+const appointmentFrom = ` FROM appointments a JOIN patients p ON p.id = a.patient_id JOIN users u ON u.id = a.doctor_id
+	LEFT JOIN visits v ON v.appointment_id = a.id`
+
+// scanAppointment reads one row of appointmentColumns; content is the visit's JSON ("" when
+// there is no visit yet).
+func scanAppointment(row interface{ Scan(...any) error }) (a Appointment, content string, err error) {
+	var followUp sql.NullInt64
+	err = row.Scan(&a.ID, &a.PatientID, &a.Patient.MRN, &a.Patient.FirstName, &a.Patient.MiddleName, &a.Patient.LastName,
+		&a.Patient.Sex, &a.Patient.BirthDate, &a.DoctorID, &a.DoctorName, &a.StartsAt, &a.DurationMinutes, &a.Day,
+		&a.QueueNumber, &a.Type, &a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.VisitStatus, &content,
+		&a.CreatedAt, &a.UpdatedAt, &a.Version)
+	if followUp.Valid {
+		a.FollowUpOf = &followUp.Int64
+	}
+	a.StartsAt = a.StartsAt.UTC()
+	return a, content, err
+}
+
+func get(ctx context.Context, q database.Querier, id int64) (Appointment, error) {
+	a, _, err := scanAppointment(q.QueryRowContext(ctx, `SELECT `+appointmentColumns+appointmentFrom+` WHERE a.id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, apperr.NotFound("appointment.not_found")
+	}
+	if err != nil {
+		return a, fmt.Errorf("read appointment: %w", err)
+	}
+	return a, nil
+}
+
+// Get returns one appointment.
+func (s *Store) Get(ctx context.Context, id int64) (Appointment, error) { return get(ctx, s.DB, id) }
+
+// lockDoctor serialises the writes that book a doctor's time, so that two concurrent
+// bookings cannot both pass the overlap check. SQLite transactions already take the write
+// lock when they begin (database.Open sets _txlock=immediate).
+func (s *Store) lockDoctor(ctx context.Context, tx *sql.Tx, doctorID int64) error {
+	if s.DB.Engine != database.Postgres {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(1, $1::int)`, doctorID); err != nil {
+		return fmt.Errorf("lock doctor's calendar: %w", err)
+	}
+	return nil
+}
+
+// overlapping returns the doctor's active appointment that overlaps [start, end), if any.
+// Cancelled and no-show appointments free their time.
+func overlapping(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time, except int64) (*Appointment, error) {
+	var a Appointment
+	// The lower bound on starts_at keeps this an index range: nothing longer than
+	// MaxDuration can reach into [start, end) from further back.
+	err := tx.QueryRowContext(ctx, `SELECT id, starts_at, duration_minutes, queue_number FROM appointments
+		WHERE doctor_id = $1 AND starts_at < $2 AND starts_at > $3 AND ends_at > $4 AND status NOT IN ('cancelled', 'no-show')
+		AND id <> $5 ORDER BY starts_at LIMIT 1`,
+		doctorID, end, start.Add(-MaxDuration*time.Minute), start, except).Scan(&a.ID, &a.StartsAt, &a.DurationMinutes, &a.QueueNumber)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("check double booking: %w", err)
+	}
+	return &a, nil
+}
+
+func (s *Store) doubleBooked(ctx context.Context, tx *sql.Tx, doctorID int64, other *Appointment) error {
+	var name string
+	if err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1`, doctorID).Scan(&name); err != nil {
+		return fmt.Errorf("read doctor: %w", err)
+	}
+	from := other.StartsAt.In(s.loc())
+	to := from.Add(time.Duration(other.DurationMinutes) * time.Minute)
+	return apperr.Conflict("appointment.double_booked", name, from.Format("2006-01-02 15:04"), to.Format("15:04"))
+}
+
+// checkDoctor refuses a doctor who is not an active account holding the doctor role.
+func checkDoctor(ctx context.Context, tx *sql.Tx, doctorID int64) error {
+	var ok bool
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
+		JOIN roles r ON r.id = ur.role_id WHERE u.id = $1 AND u.active AND r.name = 'doctor')`, doctorID).Scan(&ok)
+	if err != nil {
+		return fmt.Errorf("check doctor: %w", err)
+	}
+	if !ok {
+		var v apperr.Validation
+		v.Add("doctor_id", "appointment.not_a_doctor")
+		return v.Err()
+	}
+	return nil
+}
+
+func nextQueueNumber(ctx context.Context, tx *sql.Tx, day string, doctorID int64) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(queue_number), 0) + 1 FROM appointments WHERE day = $1 AND doctor_id = $2`,
+		day, doctorID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("next queue number: %w", err)
+	}
+	return n, nil
+}
+
+// book inserts an appointment in tx after the doctor and overlap checks; it audits too.
+func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, start time.Time, followUpOf any) (int64, error) {
+	if err := s.lockDoctor(ctx, tx, in.DoctorID); err != nil {
+		return 0, err
+	}
+	if err := checkDoctor(ctx, tx, in.DoctorID); err != nil {
+		return 0, err
+	}
+	var archived sql.NullTime
+	err := tx.QueryRowContext(ctx, `SELECT archived_at FROM patients WHERE id = $1`, in.PatientID).Scan(&archived)
+	if errors.Is(err, sql.ErrNoRows) {
+		var v apperr.Validation
+		v.Add("patient_id", "patient.not_found")
+		return 0, v.Err()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read patient: %w", err)
+	}
+	if archived.Valid {
+		return 0, apperr.Conflict("patient.archived")
+	}
+	end := start.Add(time.Duration(in.DurationMinutes) * time.Minute)
+	if other, err := overlapping(ctx, tx, in.DoctorID, start, end, 0); err != nil {
+		return 0, err
+	} else if other != nil {
+		return 0, s.doubleBooked(ctx, tx, in.DoctorID, other)
+	}
+	day := start.In(s.loc()).Format(time.DateOnly)
+	queue, err := nextQueueNumber(ctx, tx, day, in.DoctorID)
+	if err != nil {
+		return 0, err
+	}
+	now := s.now()
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO appointments (patient_id, doctor_id, starts_at, ends_at, duration_minutes, day,
+		queue_number, type, reason, remarks, status, follow_up_of, created_at, created_by, updated_at, updated_by, version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'booked', $11, $12, $13, $12, $13, 1) RETURNING id`,
+		in.PatientID, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, followUpOf,
+		now, actorOf(e)).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("insert appointment: %w", err)
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.create", "appointment", strconv.FormatInt(id, 10), audit.Success, now
+	e.Detail = "patient " + strconv.FormatInt(in.PatientID, 10)
+	if followUpOf != nil {
+		e.Detail += fmt.Sprintf(", follow-up of %v", followUpOf)
+	}
+	return id, audit.Record(ctx, tx, e)
+}
+
+// Create books an appointment; a doctor's overlapping active appointment makes it a
+// conflict (checked inside the write transaction).
+func (s *Store) Create(ctx context.Context, e audit.Event, in Input) (Appointment, error) {
+	start, err := in.Clean(s.loc(), s.Today())
+	if err != nil {
+		return Appointment{}, err
+	}
+	var id int64
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		id, err = s.book(ctx, tx, e, in, start, nil)
+		return err
+	})
+	if err != nil {
+		return Appointment{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// Update reschedules or edits a booked or arrived appointment (the patient stays); a new
+// day or doctor puts it at the end of that queue.
+func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int, in Input) (Appointment, error) {
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		in.PatientID = old.PatientID
+		today := s.Today()
+		if old.Day < today {
+			today = old.Day // an appointment of an earlier day keeps its day valid
+		}
+		start, err := in.Clean(s.loc(), today)
+		if err != nil {
+			return err
+		}
+		if old.Version != version {
+			return apperr.Conflict("error.conflict")
+		}
+		if old.Status != Booked && old.Status != Arrived {
+			return apperr.Conflict("appointment.cannot_edit")
+		}
+		if err := s.lockDoctor(ctx, tx, in.DoctorID); err != nil {
+			return err
+		}
+		if in.DoctorID != old.DoctorID {
+			if err := checkDoctor(ctx, tx, in.DoctorID); err != nil {
+				return err
+			}
+		}
+		end := start.Add(time.Duration(in.DurationMinutes) * time.Minute)
+		if other, err := overlapping(ctx, tx, in.DoctorID, start, end, id); err != nil {
+			return err
+		} else if other != nil {
+			return s.doubleBooked(ctx, tx, in.DoctorID, other)
+		}
+		day := start.In(s.loc()).Format(time.DateOnly)
+		queue := old.QueueNumber
+		if day != old.Day || in.DoctorID != old.DoctorID {
+			if queue, err = nextQueueNumber(ctx, tx, day, in.DoctorID); err != nil {
+				return err
+			}
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE appointments SET doctor_id = $1, starts_at = $2, ends_at = $3, duration_minutes = $4,
+			day = $5, queue_number = $6, type = $7, reason = $8, remarks = $9, updated_at = $10, updated_by = $11, version = version + 1
+			WHERE id = $12`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id); err != nil {
+			return fmt.Errorf("update appointment: %w", err)
+		}
+		var changed []string
+		for name, diff := range map[string]bool{"doctor_id": in.DoctorID != old.DoctorID, "starts_at": !start.Equal(old.StartsAt),
+			"duration_minutes": in.DurationMinutes != old.DurationMinutes, "type": in.Type != old.Type, "reason": in.Reason != old.Reason,
+			"remarks": in.Remarks != old.Remarks} {
+			if diff {
+				changed = append(changed, name)
+			}
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.update", "appointment", strconv.FormatInt(id, 10), audit.Success, now
+		slices.Sort(changed)
+		e.Detail = "changed: " + strings.Join(changed, ", ")
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Appointment{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// Transition performs a status change. version, when not 0, must be the stored one.
+func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, act Action, version int, reason string) (Appointment, error) {
+	reason = strings.TrimSpace(reason)
+	if act.To == Cancelled {
+		var v apperr.Validation
+		if reason == "" {
+			v.Add("reason", "validation.reason_required")
+		} else if utf8.RuneCountInString(reason) > 500 {
+			v.Add("reason", "validation.too_long")
+		}
+		if err := v.Err(); err != nil {
+			return Appointment{}, err
+		}
+	}
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if version != 0 && version != old.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		if !act.Allowed(old.Status) {
+			return apperr.Conflict(act.NotAllowedKey)
+		}
+		return s.setStatus(ctx, tx, e, old, act, reason)
+	})
+	if err != nil {
+		return Appointment{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, act Action, reason string) error {
+	now := s.now()
+	res, err := tx.ExecContext(ctx, `UPDATE appointments SET status = $1, cancel_reason = $2, updated_at = $3, updated_by = $4,
+		version = version + 1 WHERE id = $5 AND version = $6`, act.To, reason, now, actorOf(e), a.ID, a.Version)
+	if err != nil {
+		return fmt.Errorf("change status: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.Conflict("error.conflict")
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment."+act.Name, "appointment", strconv.FormatInt(a.ID, 10), audit.Success, now
+	e.Detail = a.Status + " → " + act.To
+	if reason != "" {
+		e.Detail += ", reason given"
+	}
+	return audit.Record(ctx, tx, e)
+}
+
+// Reorder sets the order of a doctor's queue for a day. ids must be exactly that queue's
+// appointments; if the queue changed meanwhile it is a conflict and nothing changes.
+func (s *Store) Reorder(ctx context.Context, e audit.Event, day string, doctorID int64, ids []int64) error {
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
+		var v apperr.Validation
+		v.Add("date", "validation.date_format")
+		return v.Err()
+	}
+	if doctorID <= 0 || len(ids) == 0 || len(ids) > 500 {
+		return apperr.Invalid("appointment.bad_queue")
+	}
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockDoctor(ctx, tx, doctorID); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM appointments WHERE day = $1 AND doctor_id = $2`, day, doctorID)
+		if err != nil {
+			return fmt.Errorf("read queue: %w", err)
+		}
+		have := map[int64]bool{}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			have[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		seen := map[int64]bool{}
+		for _, id := range ids {
+			if !have[id] || seen[id] {
+				return apperr.Conflict("appointment.queue_changed")
+			}
+			seen[id] = true
+		}
+		if len(seen) != len(have) {
+			return apperr.Conflict("appointment.queue_changed")
+		}
+		now := s.now()
+		for i, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE appointments SET queue_number = $1, version = version + 1, updated_at = $2,
+				updated_by = $3 WHERE id = $4 AND queue_number <> $1`, i+1, now, actorOf(e), id); err != nil {
+				return fmt.Errorf("reorder queue: %w", err)
+			}
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.reorder", "queue", fmt.Sprintf("%s/%d", day, doctorID), audit.Success, now
+		return audit.Record(ctx, tx, e)
+	})
+}
+
+// Doctor is a user who can be booked.
+type Doctor struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// Doctors lists the active accounts holding the doctor role, by name.
+func (s *Store) Doctors(ctx context.Context) ([]Doctor, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT u.id, u.name FROM users u JOIN user_roles ur ON ur.user_id = u.id
+		JOIN roles r ON r.id = ur.role_id WHERE r.name = 'doctor' AND u.active ORDER BY u.name, u.id`)
+	if err != nil {
+		return nil, fmt.Errorf("list doctors: %w", err)
+	}
+	defer rows.Close()
+	out := []Doctor{}
+	for rows.Next() {
+		var d Doctor
+		if err := rows.Scan(&d.ID, &d.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,253 @@
+package appointment
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+)
+
+// Vitals are the measurements of a visit; nil means not measured.
+type Vitals struct {
+	BPSystolic  *float64 `json:"bp_systolic"`  // mmHg
+	BPDiastolic *float64 `json:"bp_diastolic"` // mmHg
+	HeartRate   *float64 `json:"heart_rate"`   // beats per minute
+	RespRate    *float64 `json:"respiratory_rate"`
+	Temperature *float64 `json:"temperature"` // °C
+	SpO2        *float64 `json:"spo2"`        // %
+	Weight      *float64 `json:"weight"`      // kg
+	Height      *float64 `json:"height"`      // cm
+}
+
+// vitalRange is a plausible range of one measurement; outside it the value is refused as
+// a typing error rather than stored.
+type vitalRange struct {
+	field    string
+	value    func(*Vitals) *float64
+	min, max float64
+	integer  bool
+}
+
+// VitalRanges are the plausible ranges, shared with the web app's checks (same numbers).
+var VitalRanges = []vitalRange{
+	{"bp_systolic", func(v *Vitals) *float64 { return v.BPSystolic }, 50, 300, true},
+	{"bp_diastolic", func(v *Vitals) *float64 { return v.BPDiastolic }, 20, 200, true},
+	{"heart_rate", func(v *Vitals) *float64 { return v.HeartRate }, 20, 300, true},
+	{"respiratory_rate", func(v *Vitals) *float64 { return v.RespRate }, 4, 80, true},
+	{"temperature", func(v *Vitals) *float64 { return v.Temperature }, 30, 45, false},
+	{"spo2", func(v *Vitals) *float64 { return v.SpO2 }, 50, 100, true},
+	{"weight", func(v *Vitals) *float64 { return v.Weight }, 0.3, 500, false},
+	{"height", func(v *Vitals) *float64 { return v.Height }, 20, 280, false},
+}
+
+// BMI is weight / height², rounded to one decimal; nil without both.
+func (v Vitals) BMI() *float64 {
+	if v.Weight == nil || v.Height == nil || *v.Height <= 0 {
+		return nil
+	}
+	m := *v.Height / 100
+	b := math.Round(*v.Weight/(m*m)*10) / 10
+	return &b
+}
+
+func (v *Vitals) check(val *apperr.Validation) {
+	for _, r := range VitalRanges {
+		x := r.value(v)
+		if x == nil {
+			continue
+		}
+		if math.IsNaN(*x) || *x < r.min || *x > r.max || (r.integer && *x != math.Trunc(*x)) {
+			val.Add("vitals."+r.field, "vitals.range."+r.field)
+		}
+	}
+	if v.BPSystolic != nil && v.BPDiastolic != nil && *v.BPDiastolic >= *v.BPSystolic {
+		val.Add("vitals.bp_diastolic", "vitals.diastolic_above_systolic")
+	}
+}
+
+// Diagnosis is one diagnosis of a visit: a code from the code list, or free text.
+type Diagnosis struct {
+	Code    string `json:"code"`
+	Text    string `json:"text"`
+	Primary bool   `json:"primary"`
+	// Label is the code's label in the reader's language (filled on reading, not stored).
+	Label string `json:"label,omitempty"`
+}
+
+// Order is one laboratory or imaging test ordered at the visit.
+type Order struct {
+	Code string `json:"code"`
+	Note string `json:"note"`
+}
+
+// Content is what the diagnosis form records.
+type Content struct {
+	Vitals         Vitals      `json:"vitals"`
+	ChiefComplaint string      `json:"chief_complaint"`
+	PresentIllness string      `json:"present_illness"`
+	Examination    string      `json:"examination"`
+	Diagnoses      []Diagnosis `json:"diagnoses"`
+	Orders         []Order     `json:"orders"`
+	Plan           string      `json:"plan"`
+	FollowUpDate   string      `json:"follow_up_date"`
+}
+
+// Limits of the form's lists and texts.
+const (
+	MaxDiagnoses = 20
+	MaxOrders    = 30
+	MaxText      = 4000
+	// MaxFollowUpDays is how far ahead a follow-up may be booked.
+	MaxFollowUpDays = 730
+)
+
+// exists answers whether a code is in a list (diagnosis codes or lab tests).
+type exists func(code string) (bool, error)
+
+// clean trims the content and checks it for a draft save; day is the visit's date.
+// codeOK and testOK look codes up in the catalogues.
+func (c *Content) clean(day string, codeOK, testOK exists) error {
+	for _, s := range []*string{&c.ChiefComplaint, &c.PresentIllness, &c.Examination, &c.Plan, &c.FollowUpDate} {
+		*s = strings.TrimSpace(*s)
+	}
+	var v apperr.Validation
+	c.Vitals.check(&v)
+	for field, s := range map[string]string{"chief_complaint": c.ChiefComplaint, "present_illness": c.PresentIllness,
+		"examination": c.Examination, "plan": c.Plan} {
+		if utf8.RuneCountInString(s) > MaxText {
+			v.Add(field, "validation.too_long")
+		}
+	}
+	if len(c.Diagnoses) > MaxDiagnoses {
+		v.Add("diagnoses", "validation.too_many")
+	}
+	primaries := 0
+	for i := range c.Diagnoses {
+		d := &c.Diagnoses[i]
+		d.Code, d.Text, d.Label = strings.ToUpper(strings.TrimSpace(d.Code)), strings.TrimSpace(d.Text), ""
+		field := fmt.Sprintf("diagnoses.%d", i)
+		switch {
+		case d.Code == "" && d.Text == "":
+			v.Add(field+".code", "visit.diagnosis_empty")
+		case utf8.RuneCountInString(d.Text) > 300:
+			v.Add(field+".text", "validation.too_long")
+		case d.Code != "":
+			ok, err := codeOK(d.Code)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				v.Add(field+".code", "visit.unknown_code")
+			}
+		}
+		if d.Primary {
+			primaries++
+		}
+	}
+	if primaries > 1 {
+		v.Add("diagnoses", "visit.one_primary")
+	}
+	if len(c.Orders) > MaxOrders {
+		v.Add("orders", "validation.too_many")
+	}
+	seen := map[string]bool{}
+	for i := range c.Orders {
+		o := &c.Orders[i]
+		o.Code, o.Note = strings.TrimSpace(o.Code), strings.TrimSpace(o.Note)
+		field := fmt.Sprintf("orders.%d", i)
+		if utf8.RuneCountInString(o.Note) > 300 {
+			v.Add(field+".note", "validation.too_long")
+		}
+		ok, err := testOK(o.Code)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			v.Add(field+".code", "visit.unknown_test")
+		} else if seen[o.Code] {
+			v.Add(field+".code", "visit.duplicate_order")
+		}
+		seen[o.Code] = true
+	}
+	if c.FollowUpDate != "" {
+		visitDay, _ := time.Parse(time.DateOnly, day)
+		if d, err := time.Parse(time.DateOnly, c.FollowUpDate); err != nil {
+			v.Add("follow_up_date", "validation.date_format")
+		} else if !d.After(visitDay) {
+			v.Add("follow_up_date", "visit.follow_up_not_after")
+		} else if d.After(visitDay.AddDate(0, 0, MaxFollowUpDays)) {
+			v.Add("follow_up_date", "visit.follow_up_too_far")
+		}
+	}
+	if c.Diagnoses == nil {
+		c.Diagnoses = []Diagnosis{}
+	}
+	if c.Orders == nil {
+		c.Orders = []Order{}
+	}
+	return v.Err()
+}
+
+// checkSignable adds what signing needs beyond a valid draft: at least one diagnosis, one
+// of them primary.
+func (c *Content) checkSignable() error {
+	var v apperr.Validation
+	if len(c.Diagnoses) == 0 {
+		v.Add("diagnoses", "visit.diagnosis_required")
+	} else {
+		primaries := 0
+		for _, d := range c.Diagnoses {
+			if d.Primary {
+				primaries++
+			}
+		}
+		if primaries != 1 {
+			v.Add("diagnoses", "visit.one_primary")
+		}
+	}
+	return v.Err()
+}
+
+// labelDiagnoses fills the coded diagnoses' labels from labels (code → label).
+func labelDiagnoses(ds []Diagnosis, labels map[string]string) {
+	for i := range ds {
+		if ds[i].Code != "" {
+			ds[i].Label = labels[ds[i].Code]
+		}
+	}
+}
+
+// Amendment is a change made to a signed visit, with the content as it was before.
+type Amendment struct {
+	ID        int64     `json:"id"`
+	Reason    string    `json:"reason"`
+	AmendedAt time.Time `json:"amended_at"`
+	AmendedBy string    `json:"amended_by"`
+	Previous  Content   `json:"previous"`
+}
+
+// FollowUp is the appointment a visit's follow-up date booked.
+type FollowUp struct {
+	ID       int64     `json:"id"`
+	StartsAt time.Time `json:"starts_at"`
+	Status   string    `json:"status"`
+}
+
+// Visit is the diagnosis form of one appointment as the API returns it.
+type Visit struct {
+	AppointmentID int64 `json:"appointment_id"`
+	// Status is "" before anything is saved, then "draft", then "signed".
+	Status string `json:"status"`
+	Content
+	BMI        *float64    `json:"bmi"`
+	SignedAt   *time.Time  `json:"signed_at"`
+	SignedBy   string      `json:"signed_by"`
+	UpdatedAt  *time.Time  `json:"updated_at"`
+	UpdatedBy  string      `json:"updated_by"`
+	FollowUp   *FollowUp   `json:"follow_up"`
+	Amendments []Amendment `json:"amendments"`
+	Version    int         `json:"version"`
+}

@@ -1,0 +1,393 @@
+package appointment
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+)
+
+type storedVisit struct {
+	exists  bool
+	status  string
+	content Content
+	version int
+}
+
+func readVisit(ctx context.Context, tx *sql.Tx, id int64) (storedVisit, error) {
+	var v storedVisit
+	var content string
+	err := tx.QueryRowContext(ctx, `SELECT status, content, version FROM visits WHERE appointment_id = $1`, id).Scan(&v.status, &content, &v.version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return storedVisit{content: Content{Diagnoses: []Diagnosis{}, Orders: []Order{}}}, nil
+	}
+	if err != nil {
+		return v, fmt.Errorf("read visit: %w", err)
+	}
+	v.exists = true
+	if err := json.Unmarshal([]byte(content), &v.content); err != nil {
+		return v, fmt.Errorf("visit %d content: %w", id, err)
+	}
+	return v, nil
+}
+
+// Visit returns an appointment's diagnosis form, with its amendments and follow-up; labels
+// are in lang. An appointment without a saved form gives an empty one of version 0.
+func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error) {
+	if _, err := s.Get(ctx, id); err != nil {
+		return Visit{}, err
+	}
+	out := Visit{AppointmentID: id, Content: Content{Diagnoses: []Diagnosis{}, Orders: []Order{}}, Amendments: []Amendment{}}
+	var content string
+	var signedAt, updatedAt sql.NullTime
+	var signedBy, updatedBy sql.NullString
+	err := s.DB.QueryRowContext(ctx, `SELECT v.status, v.content, v.signed_at, su.name, v.updated_at, uu.name, v.version
+		FROM visits v LEFT JOIN users su ON su.id = v.signed_by LEFT JOIN users uu ON uu.id = v.updated_by
+		WHERE v.appointment_id = $1`, id).Scan(&out.Status, &content, &signedAt, &signedBy, &updatedAt, &updatedBy, &out.Version)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return out, fmt.Errorf("read visit: %w", err)
+	default:
+		if err := json.Unmarshal([]byte(content), &out.Content); err != nil {
+			return out, fmt.Errorf("visit %d content: %w", id, err)
+		}
+		if signedAt.Valid {
+			t := signedAt.Time.UTC()
+			out.SignedAt, out.SignedBy = &t, signedBy.String
+		}
+		if updatedAt.Valid {
+			t := updatedAt.Time.UTC()
+			out.UpdatedAt, out.UpdatedBy = &t, updatedBy.String
+		}
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT m.id, m.reason, m.previous, m.amended_at, COALESCE(u.name, '') FROM visit_amendments m
+		LEFT JOIN users u ON u.id = m.amended_by WHERE m.appointment_id = $1 ORDER BY m.id`, id)
+	if err != nil {
+		return out, fmt.Errorf("read amendments: %w", err)
+	}
+	defer rows.Close()
+	var codes []string
+	for rows.Next() {
+		var m Amendment
+		var prev string
+		if err := rows.Scan(&m.ID, &m.Reason, &prev, &m.AmendedAt, &m.AmendedBy); err != nil {
+			return out, err
+		}
+		if err := json.Unmarshal([]byte(prev), &m.Previous); err != nil {
+			return out, fmt.Errorf("amendment %d: %w", m.ID, err)
+		}
+		m.AmendedAt = m.AmendedAt.UTC()
+		for _, d := range m.Previous.Diagnoses {
+			codes = append(codes, d.Code)
+		}
+		out.Amendments = append(out.Amendments, m)
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	for _, d := range out.Diagnoses {
+		codes = append(codes, d.Code)
+	}
+	labels, err := s.Codes.Labels(ctx, s.DB, codes, lang)
+	if err != nil {
+		return out, err
+	}
+	labelDiagnoses(out.Diagnoses, labels)
+	for i := range out.Amendments {
+		labelDiagnoses(out.Amendments[i].Previous.Diagnoses, labels)
+	}
+	out.BMI = out.Vitals.BMI()
+	var f FollowUp
+	err = s.DB.QueryRowContext(ctx, `SELECT id, starts_at, status FROM appointments WHERE follow_up_of = $1`, id).Scan(&f.ID, &f.StartsAt, &f.Status)
+	if err == nil {
+		f.StartsAt = f.StartsAt.UTC()
+		out.FollowUp = &f
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return out, fmt.Errorf("read follow-up: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Store) cleanContent(ctx context.Context, tx *sql.Tx, c *Content, day string) error {
+	return c.clean(day,
+		func(code string) (bool, error) { return catalogue.CodeExists(ctx, tx, code) },
+		func(code string) (bool, error) { return catalogue.LabTestExists(ctx, tx, code) })
+}
+
+// writeVisit inserts (version 0) or updates the visit's content if version is current.
+func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, old storedVisit, version int, c Content, status string) error {
+	if version != old.version {
+		return apperr.Conflict("error.conflict")
+	}
+	body, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	if !old.exists {
+		_, err = tx.ExecContext(ctx, `INSERT INTO visits (appointment_id, patient_id, content, status, created_at, created_by,
+			updated_at, updated_by, version) VALUES ($1, $2, $3, $4, $5, $6, $5, $6, 1)`, a.ID, a.PatientID, string(body), status, now, actorOf(e))
+		if err != nil {
+			return fmt.Errorf("insert visit: %w", err)
+		}
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE visits SET content = $1, status = $2, updated_at = $3, updated_by = $4, version = version + 1
+		WHERE appointment_id = $5 AND version = $6`, string(body), status, now, actorOf(e), a.ID, version)
+	if err != nil {
+		return fmt.Errorf("update visit: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.Conflict("error.conflict")
+	}
+	return nil
+}
+
+func (s *Store) auditVisit(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, action, detail string) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = action, "visit", strconv.FormatInt(id, 10), audit.Success, s.now(), detail
+	return audit.Record(ctx, tx, e)
+}
+
+// changedSections names the parts of the form that differ between a and b (for the audit
+// log: names, never values).
+func changedSections(a, b Content) string {
+	var out []string
+	same := func(x, y any) bool {
+		bx, _ := json.Marshal(x)
+		by, _ := json.Marshal(y)
+		return string(bx) == string(by)
+	}
+	for _, f := range []struct {
+		name string
+		x, y any
+	}{{"vitals", a.Vitals, b.Vitals}, {"chief_complaint", a.ChiefComplaint, b.ChiefComplaint},
+		{"present_illness", a.PresentIllness, b.PresentIllness}, {"examination", a.Examination, b.Examination},
+		{"diagnoses", a.Diagnoses, b.Diagnoses}, {"orders", a.Orders, b.Orders}, {"plan", a.Plan, b.Plan},
+		{"follow_up_date", a.FollowUpDate, b.FollowUpDate}} {
+		if !same(f.x, f.y) {
+			out = append(out, f.name)
+		}
+	}
+	return "changed: " + strings.Join(out, ", ")
+}
+
+// SaveDraft saves the doctor's form while the visit is in progress or completed and not
+// yet signed. version is the form's version as read (0 for the first save).
+func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version int, c Content) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		a, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if a.Status != InProgress && a.Status != Completed {
+			return apperr.Conflict("visit.not_started")
+		}
+		old, err := readVisit(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old.status == "signed" {
+			return apperr.Conflict("visit.signed")
+		}
+		if err := s.cleanContent(ctx, tx, &c, a.Day); err != nil {
+			return err
+		}
+		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
+			return err
+		}
+		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
+			return err
+		}
+		return s.auditVisit(ctx, tx, e, id, "visit.save", changedSections(old.content, c))
+	})
+}
+
+// SaveVitals records only the vitals (a nurse's part), while the patient is at the clinic
+// and the form is not signed.
+func (s *Store) SaveVitals(ctx context.Context, e audit.Event, id int64, version int, v Vitals) error {
+	var val apperr.Validation
+	v.check(&val)
+	if err := val.Err(); err != nil {
+		return err
+	}
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		a, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if a.Status != Arrived && a.Status != InProgress {
+			return apperr.Conflict("visit.vitals_not_now")
+		}
+		old, err := readVisit(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old.status == "signed" {
+			return apperr.Conflict("visit.signed")
+		}
+		c := old.content
+		c.Vitals = v
+		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
+			return err
+		}
+		return s.auditVisit(ctx, tx, e, id, "visit.vitals", "changed: vitals")
+	})
+}
+
+// Sign makes the visit read-only; an in-progress appointment is completed with it.
+func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		a, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		old, err := readVisit(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !old.exists:
+			return apperr.Conflict("visit.nothing_to_sign")
+		case old.status == "signed":
+			return apperr.Conflict("visit.signed")
+		case old.version != version:
+			return apperr.Conflict("error.conflict")
+		}
+		if err := old.content.checkSignable(); err != nil {
+			return err
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE visits SET status = 'signed', signed_at = $1, signed_by = $2, updated_at = $1,
+			updated_by = $2, version = version + 1 WHERE appointment_id = $3`, now, actorOf(e), id); err != nil {
+			return fmt.Errorf("sign visit: %w", err)
+		}
+		if a.Status == InProgress {
+			if err := s.setStatus(ctx, tx, e, a, Complete, ""); err != nil {
+				return err
+			}
+		}
+		return s.auditVisit(ctx, tx, e, id, "visit.sign", "")
+	})
+}
+
+// Amend changes a signed visit: the content before is kept with the reason, who and when.
+func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int, c Content, reason string) error {
+	reason = strings.TrimSpace(reason)
+	var v apperr.Validation
+	if reason == "" {
+		v.Add("reason", "validation.reason_required")
+	} else if utf8.RuneCountInString(reason) > 500 {
+		v.Add("reason", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		a, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		old, err := readVisit(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old.status != "signed" {
+			return apperr.Conflict("visit.not_signed")
+		}
+		if err := s.cleanContent(ctx, tx, &c, a.Day); err != nil {
+			return err
+		}
+		if err := c.checkSignable(); err != nil {
+			return err
+		}
+		prev, _ := json.Marshal(old.content)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO visit_amendments (appointment_id, reason, previous, amended_at, amended_by)
+			VALUES ($1, $2, $3, $4, $5)`, id, reason, string(prev), s.now(), actorOf(e)); err != nil {
+			return fmt.Errorf("record amendment: %w", err)
+		}
+		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "signed"); err != nil {
+			return err
+		}
+		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
+			return err
+		}
+		return s.auditVisit(ctx, tx, e, id, "visit.amend", changedSections(old.content, c)+"; reason given")
+	})
+}
+
+// syncFollowUp books the visit's follow-up appointment once: the first save with a date
+// books it; a later save with another date moves it while it is still only booked; saving
+// the same date again changes nothing.
+func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, date string) error {
+	if date == "" {
+		return nil
+	}
+	var existing Appointment
+	err := tx.QueryRowContext(ctx, `SELECT id, day, status, version FROM appointments WHERE follow_up_of = $1`, a.ID).
+		Scan(&existing.ID, &existing.Day, &existing.Status, &existing.Version)
+	found := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read follow-up: %w", err)
+	}
+	if found && (existing.Day == date || existing.Status != Booked) {
+		return nil
+	}
+	if err := s.lockDoctor(ctx, tx, a.DoctorID); err != nil {
+		return err
+	}
+	start, err := s.freeSlot(ctx, tx, a, date, existing.ID)
+	if err != nil {
+		return err
+	}
+	if !found {
+		in := Input{PatientID: a.PatientID, DoctorID: a.DoctorID, DurationMinutes: a.DurationMinutes, Type: "follow-up"}
+		_, err := s.book(ctx, tx, e, in, start, a.ID)
+		return err
+	}
+	queue, err := nextQueueNumber(ctx, tx, date, a.DoctorID)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	if _, err := tx.ExecContext(ctx, `UPDATE appointments SET starts_at = $1, ends_at = $2, day = $3, queue_number = $4,
+		updated_at = $5, updated_by = $6, version = version + 1 WHERE id = $7`,
+		start, start.Add(time.Duration(a.DurationMinutes)*time.Minute), date, queue, now, actorOf(e), existing.ID); err != nil {
+		return fmt.Errorf("move follow-up: %w", err)
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "appointment.update", "appointment", strconv.FormatInt(existing.ID, 10),
+		audit.Success, now, "changed: starts_at (follow-up date)"
+	return audit.Record(ctx, tx, e)
+}
+
+// freeSlot finds the first free time on date for the visit's doctor, starting at the
+// visit's own time of day and trying later slots of the same length.
+func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, a Appointment, date string, except int64) (time.Time, error) {
+	d, err := time.ParseInLocation(time.DateOnly, date, s.loc())
+	if err != nil {
+		return time.Time{}, err
+	}
+	clock := a.StartsAt.In(s.loc())
+	start := time.Date(d.Year(), d.Month(), d.Day(), clock.Hour(), clock.Minute(), 0, 0, s.loc())
+	step := time.Duration(a.DurationMinutes) * time.Minute
+	for start.In(s.loc()).Format(time.DateOnly) == date {
+		other, err := overlapping(ctx, tx, a.DoctorID, start.UTC(), start.Add(step).UTC(), except)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if other == nil {
+			return start.UTC(), nil
+		}
+		start = other.StartsAt.In(s.loc()).Add(time.Duration(other.DurationMinutes) * time.Minute)
+	}
+	return time.Time{}, apperr.Conflict("visit.follow_up_day_full")
+}

@@ -1,0 +1,440 @@
+// Package catalogue keeps the clinic's coded lists: diagnosis codes (ICD-10 by default,
+// with labels in the four interface languages) and the laboratory and imaging tests a
+// visit can order. A starter list of each ships with the binary; admins import a full
+// code set from CSV.
+package catalogue
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	_ "embed"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/database"
+	"emr/internal/patient"
+)
+
+//go:embed icd10_starter.tsv
+var icd10Starter []byte
+
+//go:embed lab_tests_starter.tsv
+var labTestsStarter []byte
+
+// Labels holds a name in each interface language; English is required, the others fall
+// back to it.
+type Labels struct {
+	EN, RU, ZH, VI string
+}
+
+// In returns the label in lang, or the English one when that language has none.
+func (l Labels) In(lang string) string {
+	s := map[string]string{"ru": l.RU, "zh": l.ZH, "vi": l.VI}[lang]
+	if s == "" {
+		return l.EN
+	}
+	return s
+}
+
+// Code is one diagnosis code as the API shows it: its label in the caller's language.
+type Code struct {
+	Code  string `json:"code"`
+	Label string `json:"label"`
+}
+
+// LabTest is one orderable test.
+type LabTest struct {
+	Code  string `json:"code"`
+	Kind  string `json:"kind"` // lab or imaging
+	Label string `json:"label"`
+}
+
+// Store reads and writes the catalogues.
+type Store struct{ DB *database.DB }
+
+// codePattern accepts ICD-10 and ICD-10-CM codes (A09, J06.9, S52.501A) and other code
+// systems' plain codes: letters, digits, dots and dashes.
+var codePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9.\-]{0,11}$`)
+
+// NormalizeCode is how codes are stored and compared: trimmed, upper case.
+func NormalizeCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+func terms(code string, l Labels) string {
+	return patient.Fold(strings.Join([]string{code, l.EN, l.RU, l.ZH, l.VI}, " "))
+}
+
+// MaxResults is how many codes one search returns.
+const MaxResults = 20
+
+// Search finds active codes by code prefix ("j06", "E11.9") or by words that all occur in
+// a label in any of the four languages ("pharyng", "гастрит", "胃炎"); lang chooses the
+// label shown.
+func (s *Store) Search(ctx context.Context, q, lang string) ([]Code, error) {
+	q = strings.TrimSpace(q)
+	if utf8.RuneCountInString(q) > 100 {
+		return nil, apperr.Invalid("validation.query")
+	}
+	args := []any{}
+	where := "active"
+	if q != "" {
+		prefix := NormalizeCode(q)
+		args = append(args, prefix, patient.PrefixEnd(prefix))
+		var words []string
+		for _, w := range strings.Fields(patient.Fold(q)) {
+			args = append(args, "%"+likeEscape(w)+"%")
+			words = append(words, fmt.Sprintf(`terms LIKE $%d ESCAPE '\'`, len(args)))
+			if len(words) == 5 {
+				break
+			}
+		}
+		where += " AND ((code >= $1 AND code < $2) OR (" + strings.Join(words, " AND ") + "))"
+	}
+	args = append(args, MaxResults)
+	rows, err := s.DB.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes
+		WHERE `+where+` ORDER BY code LIMIT $`+fmt.Sprint(len(args)), args...)
+	if err != nil {
+		return nil, fmt.Errorf("search codes: %w", err)
+	}
+	defer rows.Close()
+	out := []Code{}
+	for rows.Next() {
+		var c Code
+		var l Labels
+		if err := rows.Scan(&c.Code, &l.EN, &l.RU, &l.ZH, &l.VI); err != nil {
+			return nil, err
+		}
+		c.Label = l.In(lang)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Labels returns the labels of the given codes in lang (codes not in the list are left out).
+func (s *Store) Labels(ctx context.Context, q database.Querier, codes []string, lang string) (map[string]string, error) {
+	out := map[string]string{}
+	codes = slices.Compact(slices.Sorted(slices.Values(codes)))
+	for len(codes) > 0 {
+		chunk := codes[:min(len(codes), 200)]
+		codes = codes[len(chunk):]
+		ph := make([]string, len(chunk))
+		args := make([]any, len(chunk))
+		for i, c := range chunk {
+			ph[i], args[i] = fmt.Sprintf("$%d", i+1), c
+		}
+		rows, err := q.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes WHERE code IN (`+strings.Join(ph, ", ")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read code labels: %w", err)
+		}
+		for rows.Next() {
+			var code string
+			var l Labels
+			if err := rows.Scan(&code, &l.EN, &l.RU, &l.ZH, &l.VI); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[code] = l.In(lang)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// LabTests lists the active orderable tests, labs first, with labels in lang.
+func (s *Store) LabTests(ctx context.Context, lang string) ([]LabTest, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi FROM lab_tests
+		WHERE active ORDER BY kind, code`)
+	if err != nil {
+		return nil, fmt.Errorf("list lab tests: %w", err)
+	}
+	defer rows.Close()
+	out := []LabTest{}
+	for rows.Next() {
+		var t LabTest
+		var l Labels
+		if err := rows.Scan(&t.Code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI); err != nil {
+			return nil, err
+		}
+		t.Label = l.In(lang)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// LabTestExists reports whether code is an active orderable test.
+func LabTestExists(ctx context.Context, q database.Querier, code string) (bool, error) {
+	var ok bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM lab_tests WHERE code = $1 AND active)`, code).Scan(&ok)
+	return ok, err
+}
+
+// CodeExists reports whether code is an active diagnosis code.
+func CodeExists(ctx context.Context, q database.Querier, code string) (bool, error) {
+	var ok bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM diagnosis_codes WHERE code = $1 AND active)`, code).Scan(&ok)
+	return ok, err
+}
+
+// RowError is one rejected line of an import, with the message key that says why.
+type RowError struct {
+	Line int    `json:"line"`
+	Key  string `json:"-"`
+	// Message is Key in the caller's language (filled by the handler).
+	Message string `json:"message"`
+}
+
+// ImportReport says what an import did.
+type ImportReport struct {
+	Inserted  int `json:"inserted"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	Rejected  int `json:"rejected"`
+	// Errors are the rejected lines, the first MaxImportErrors of them.
+	Errors []RowError `json:"errors"`
+}
+
+type codeRow struct {
+	code   string
+	labels Labels
+}
+
+// MaxImportErrors is how many bad lines an import reports; past that it still counts.
+const MaxImportErrors = 200
+
+// parseCodes reads a CSV (comma, semicolon or tab separated, found from the header line)
+// with the columns code and label_en, and optionally label_ru, label_zh, label_vi in any
+// order. Bad rows are reported by line and left out; the good ones are returned.
+func parseCodes(data []byte) ([]codeRow, []RowError, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a spreadsheet's byte-order mark
+	if !utf8.Valid(data) {
+		return nil, nil, apperr.Invalid("catalogue.not_utf8")
+	}
+	header, _, _ := bytes.Cut(data, []byte("\n"))
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = ','
+	for _, sep := range []rune{'\t', ';'} {
+		if bytes.ContainsRune(header, sep) {
+			r.Comma = sep
+			break
+		}
+	}
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true
+	head, err := r.Read()
+	if err != nil {
+		return nil, nil, apperr.Invalid("catalogue.no_header")
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.ToLower(strings.TrimSpace(h))] = i
+	}
+	if _, ok := col["code"]; !ok {
+		return nil, nil, apperr.Invalid("catalogue.no_header")
+	}
+	if _, ok := col["label_en"]; !ok {
+		return nil, nil, apperr.Invalid("catalogue.no_header")
+	}
+	field := func(rec []string, name string) string {
+		if i, ok := col[name]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	var rows []codeRow
+	var bad []RowError
+	seen := map[string]bool{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			var perr *csv.ParseError
+			if errors.As(err, &perr) {
+				bad = append(bad, RowError{Line: perr.Line, Key: "catalogue.bad_line"})
+				continue
+			}
+			return nil, nil, fmt.Errorf("read csv: %w", err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // a blank line
+		}
+		row := codeRow{code: NormalizeCode(field(rec, "code")), labels: Labels{
+			EN: field(rec, "label_en"), RU: field(rec, "label_ru"), ZH: field(rec, "label_zh"), VI: field(rec, "label_vi")}}
+		key := ""
+		switch {
+		case !codePattern.MatchString(row.code):
+			key = "catalogue.bad_code"
+		case row.labels.EN == "":
+			key = "catalogue.no_label"
+		case utf8.RuneCountInString(row.labels.EN) > 300 || utf8.RuneCountInString(row.labels.RU) > 300 ||
+			utf8.RuneCountInString(row.labels.ZH) > 300 || utf8.RuneCountInString(row.labels.VI) > 300:
+			key = "catalogue.label_too_long"
+		case seen[row.code]:
+			key = "catalogue.duplicate_code"
+		}
+		if key != "" {
+			bad = append(bad, RowError{Line: line, Key: key})
+			continue
+		}
+		seen[row.code] = true
+		rows = append(rows, row)
+	}
+	return rows, bad, nil
+}
+
+// ImportCodes adds the file's codes and updates the labels of codes already known; the
+// same file imported twice changes nothing the second time.
+func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, error) {
+	rows, bad, err := parseCodes(data)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	rep := ImportReport{Errors: bad, Rejected: len(bad)}
+	if len(rep.Errors) > MaxImportErrors {
+		rep.Errors = rep.Errors[:MaxImportErrors]
+	}
+	if rep.Errors == nil {
+		rep.Errors = []RowError{}
+	}
+	if len(rows) == 0 {
+		if len(bad) == 0 {
+			return rep, apperr.Invalid("catalogue.empty")
+		}
+		return rep, nil
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		known := map[string]Labels{}
+		existing, err := tx.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes`)
+		if err != nil {
+			return fmt.Errorf("read codes: %w", err)
+		}
+		for existing.Next() {
+			var code string
+			var l Labels
+			if err := existing.Scan(&code, &l.EN, &l.RU, &l.ZH, &l.VI); err != nil {
+				existing.Close()
+				return err
+			}
+			known[code] = l
+		}
+		existing.Close()
+		var fresh []codeRow
+		for _, r := range rows {
+			old, ok := known[r.code]
+			switch {
+			case !ok:
+				fresh = append(fresh, r)
+			case old == r.labels:
+				rep.Unchanged++
+			default:
+				if _, err := tx.ExecContext(ctx, `UPDATE diagnosis_codes SET label_en = $1, label_ru = $2, label_zh = $3, label_vi = $4,
+					terms = $5, active = TRUE WHERE code = $6`, r.labels.EN, r.labels.RU, r.labels.ZH, r.labels.VI, terms(r.code, r.labels), r.code); err != nil {
+					return fmt.Errorf("update code %s: %w", r.code, err)
+				}
+				rep.Updated++
+			}
+		}
+		rep.Inserted = len(fresh)
+		return insertCodes(ctx, tx, s.DB, fresh)
+	})
+	return rep, err
+}
+
+// insertCodes writes new codes in multi-row statements.
+func insertCodes(ctx context.Context, tx *sql.Tx, db *database.DB, rows []codeRow) error {
+	const perStatement = 300 // 6 parameters each
+	for len(rows) > 0 {
+		chunk := rows[:min(len(rows), perStatement)]
+		rows = rows[len(chunk):]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO diagnosis_codes (code, label_en, label_ru, label_zh, label_vi, terms) VALUES `)
+		args := make([]any, 0, len(chunk)*6)
+		for i, r := range chunk {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(")
+			for j := range 6 {
+				if j > 0 {
+					q.WriteString(", ")
+				}
+				q.WriteString(db.Placeholder(len(args) + j + 1))
+			}
+			q.WriteString(")")
+			args = append(args, r.code, r.labels.EN, r.labels.RU, r.labels.ZH, r.labels.VI, terms(r.code, r.labels))
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("insert codes: %w", err)
+		}
+	}
+	return nil
+}
+
+// starterVersion is raised when the shipped starter lists change, so that existing
+// databases receive the new entries (entries already there are left as the clinic has them).
+const starterVersion = 1
+
+// InstallStarter adds the shipped starter lists (ICD-10 codes and lab/imaging tests) once
+// per starterVersion. It runs after migrations at every start and is cheap when done.
+func InstallStarter(ctx context.Context, db *database.DB) error {
+	var have int64
+	err := db.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'catalogue:starter'`).Scan(&have)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read starter version: %w", err)
+	}
+	if have >= starterVersion {
+		return nil
+	}
+	codes, bad, err := parseCodes(icd10Starter)
+	if err != nil || len(bad) > 0 {
+		return fmt.Errorf("starter codes: %v %v", err, bad)
+	}
+	tests, err := parseLabTests(labTestsStarter)
+	if err != nil {
+		return err
+	}
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, c := range codes {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO diagnosis_codes (code, label_en, label_ru, label_zh, label_vi, terms)
+				VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING`,
+				c.code, c.labels.EN, c.labels.RU, c.labels.ZH, c.labels.VI, terms(c.code, c.labels)); err != nil {
+				return fmt.Errorf("starter code %s: %w", c.code, err)
+			}
+		}
+		for _, t := range tests {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lab_tests (code, kind, label_en, label_ru, label_zh, label_vi)
+				VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING`, t[0], t[1], t[2], t[3], t[4], t[5]); err != nil {
+				return fmt.Errorf("starter test %s: %w", t[0], err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO counters (name, value) VALUES ('catalogue:starter', $1)
+			ON CONFLICT (name) DO UPDATE SET value = $1`, starterVersion)
+		return err
+	})
+}
+
+func parseLabTests(data []byte) ([][]string, error) {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = '\t'
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) < 2 {
+		return nil, fmt.Errorf("starter lab tests: %v", err)
+	}
+	return recs[1:], nil
+}
