@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -67,8 +68,23 @@ var codePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9.\-]{0,11}$`)
 // NormalizeCode is how codes are stored and compared: trimmed, upper case.
 func NormalizeCode(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
+// terms is the folded text that word search runs over: words separated by single spaces,
+// with a leading space so that " word" finds a word's start. Chinese stays unspaced.
 func terms(code string, l Labels) string {
-	return patient.Fold(strings.Join([]string{code, l.EN, l.RU, l.ZH, l.VI}, " "))
+	folded := patient.Fold(strings.Join([]string{code, l.EN, l.RU, l.ZH, l.VI}, " "))
+	words := strings.FieldsFunc(folded, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return " " + strings.Join(words, " ") + " "
+}
+
+// wordPattern matches a query word at the start of a label's word; Chinese, written
+// without spaces, matches anywhere.
+func wordPattern(w string) string {
+	for _, r := range w {
+		if unicode.Is(unicode.Han, r) {
+			return "%" + likeEscape(w) + "%"
+		}
+	}
+	return "% " + likeEscape(w) + "%"
 }
 
 // MaxResults is how many codes one search returns.
@@ -88,12 +104,15 @@ func (s *Store) Search(ctx context.Context, q, lang string) ([]Code, error) {
 		prefix := NormalizeCode(q)
 		args = append(args, prefix, patient.PrefixEnd(prefix))
 		var words []string
-		for _, w := range strings.Fields(patient.Fold(q)) {
-			args = append(args, "%"+likeEscape(w)+"%")
+		for _, w := range strings.FieldsFunc(patient.Fold(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			args = append(args, wordPattern(w))
 			words = append(words, fmt.Sprintf(`terms LIKE $%d ESCAPE '\'`, len(args)))
 			if len(words) == 5 {
 				break
 			}
+		}
+		if len(words) == 0 {
+			words = []string{"FALSE"}
 		}
 		where += " AND ((code >= $1 AND code < $2) OR (" + strings.Join(words, " AND ") + "))"
 	}
