@@ -9,6 +9,8 @@ const Later = lazy(() => import('../../components/LaterPage'))
 const PatientList = lazy(() => import('../../features/patients/PatientListPage'))
 const PatientForm = lazy(() => import('../../features/patients/PatientFormPage'))
 const PatientChart = lazy(() => import('../../features/patients/PatientChartPage'))
+const Appointments = lazy(() => import('../../features/appointments/AppointmentsPage'))
+const Diagnosis = lazy(() => import('../../features/appointments/DiagnosisPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
@@ -37,10 +39,17 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/appointments',
     redirect: '/appointments/appointments',
-    meta: { title: 'appointments', icon: <CalendarOutlined /> },
+    meta: { title: 'appointments', icon: <CalendarOutlined />, permissions: ['view appointment'] },
     children: [
-      { path: 'appointments', name: 'Appointments', component: Later, meta: { title: 'appointments', icon: <CalendarOutlined /> } },
-      { path: 'form/:id', name: 'Diagnosis', hidden: true, component: Later, meta: { title: 'diagnosis' } },
+      { path: 'appointments', name: 'Appointments', component: Appointments, meta: { title: 'appointments', icon: <CalendarOutlined /> } },
+      // Nurses open it for the vitals, doctors for the diagnosis; receptionists not at all.
+      {
+        path: 'form/:id',
+        name: 'Diagnosis',
+        hidden: true,
+        component: Diagnosis,
+        meta: { title: 'diagnosis', noCache: true, permissions: ['write diagnosis', 'record vitals'], params: { id: /^\d+$/ } },
+      },
     ],
   },
   {

@@ -1,9 +1,10 @@
-import { DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined, WarningOutlined } from '@ant-design/icons'
+import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined, WarningOutlined } from '@ant-design/icons'
 import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, Input, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
+import { VisitHistory } from '../../components/VisitHistory'
 import { useCan } from '../../lib/auth/can'
 import { useArchivePatient } from './api/archivePatient'
 import { usePatient } from './api/getPatient'
@@ -70,6 +71,7 @@ export default function PatientChartPage() {
   const { id, pid } = useParams()
   const patient = usePatient(Number(id))
   const canManage = useCan('manage patient')
+  const canBook = useCan('manage appointment')
   const photo = useUploadPatientFile(Number(id), 'photo')
   const archive = useArchivePatient(Number(id))
   const [photoBust, setPhotoBust] = useState(0)
@@ -216,8 +218,18 @@ export default function PatientChartPage() {
                 ]}
               />
             </Card>
-            <Card title={t('patients.sections.visits')}>
-              <Typography.Text type="secondary">{t('patients.visitsLater')}</Typography.Text>
+            <Card
+              title={t('patients.sections.visits')}
+              extra={
+                canBook &&
+                !p.archived && (
+                  <Button size="small" icon={<CalendarOutlined />} onClick={() => navigate(`/appointments/appointments?book=${p.id}`)}>
+                    {t('patients.bookVisit')}
+                  </Button>
+                )
+              }
+            >
+              <VisitHistory patientId={p.id} />
             </Card>
           </Space>
         </Col>

@@ -87,9 +87,4 @@ export const emptyPatient = (): PatientInput => ({
   emergency_contact: { name: '', relation: '', phone: '' },
 })
 
-/** "Last First Middle", as lists show a name. */
-export const fullName = (p: { first_name: string; middle_name: string; last_name: string }) =>
-  [p.last_name, p.first_name, p.middle_name].filter(Boolean).join(' ')
-
-/** The chart's address: /masterfile/profile/{id}/{patient number}. */
-export const chartPath = (p: { id: number; mrn: string }) => `/masterfile/profile/${p.id}/${p.mrn}`
+export { chartPath, fullName } from '../../../lib/patient'

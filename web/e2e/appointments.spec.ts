@@ -1,0 +1,162 @@
+import { expect, test, type Page } from '@playwright/test'
+import { login, logout } from './helpers'
+
+const unique = () => Math.random().toString(36).slice(2, 7)
+const day = (offset: number) => {
+  const d = new Date()
+  d.setDate(d.getDate() + offset)
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+}
+
+/** Calls the API as the logged-in page's user. */
+async function api(page: Page, method: 'get' | 'post', path: string, data?: unknown) {
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? ''
+  return page.request.fetch(path, { method, data, headers: { 'X-XSRF-TOKEN': xsrf } })
+}
+
+async function newPatient(page: Page, last: string) {
+  const r = await api(page, 'post', '/api/patients', { first_name: 'Minh', last_name: last, birth_date: '1984-03-04', sex: 'male' })
+  expect(r.status()).toBe(201)
+  return (await r.json()) as { id: number; mrn: string }
+}
+
+async function doctorId(page: Page) {
+  const r = await api(page, 'get', '/api/doctors')
+  return ((await r.json()) as { data: { id: number; name: string }[] }).data.find((d) => d.name === 'E2E doctor')!.id
+}
+
+/** Books through the booking form: patient by search, the E2E doctor, a date and time. */
+async function bookThroughForm(page: Page, last: string, date: string, time: string) {
+  await page.getByRole('button', { name: 'Book appointment' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Book an appointment' })
+  await dialog.getByLabel('Patient').fill(last)
+  await page.locator('.ant-select-item-option', { hasText: last }).click()
+  await dialog.getByLabel('Doctor').click()
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'E2E doctor' }).click()
+  await dialog.getByLabel('Date').fill(date)
+  await dialog.getByLabel('Date').press('Enter')
+  await dialog.getByLabel('Time').fill(time)
+  await dialog.getByLabel('Time').press('Enter')
+  await dialog.getByLabel('Reason').fill('Sore throat')
+  await dialog.getByRole('button', { name: 'Book appointment' }).click()
+  return dialog
+}
+
+const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name })
+
+test('book → arrive → vitals → start → coded diagnosis → sign → amend, with a follow-up and no double booking', async ({ page }) => {
+  test.setTimeout(90_000) // four logins and a whole visit
+  const last = `Phạm-${unique()}`
+  const other = `Lý-${unique()}`
+  await login(page, 'receptionist')
+  const patient = await newPatient(page, last)
+  await newPatient(page, other)
+  const today = day(0)
+
+  await page.goto('/appointments/appointments')
+  await expect(page).toHaveTitle('Appointments - EMR')
+  const dialog = await bookThroughForm(page, last, today, '10:00')
+  await expect(dialog).toBeHidden()
+  await expect(row(page, last).getByText('Booked')).toBeVisible()
+
+  // The same doctor at an overlapping time: refused with a message, nothing booked.
+  const second = await bookThroughForm(page, other, today, '10:05')
+  await expect(second.getByRole('alert')).toContainText('E2E doctor already has an appointment from')
+  await second.getByRole('button', { name: 'Cancel' }).click()
+  await expect(row(page, other)).toHaveCount(0)
+
+  await row(page, last).getByRole('button', { name: 'Arrived' }).click()
+  await expect(row(page, last).getByText('Arrived', { exact: true })).toBeVisible()
+  // The front desk never sees the diagnosis form, in the menu or by address, nor through the API.
+  await expect(row(page, last).getByRole('button', { name: 'Diagnosis' })).toHaveCount(0)
+  const queue = await (await api(page, 'get', `/api/appointments?date=${today}`)).json()
+  const appointmentId = (queue.data as { id: number; patient_id: number }[]).find((a) => a.patient_id === patient.id)!.id
+  expect((await api(page, 'get', `/api/appointments/${appointmentId}/visit`)).status()).toBe(403)
+  await page.goto(`/appointments/form/${appointmentId}`)
+  await expect(page.getByText('This page does not exist')).toBeVisible()
+  await logout(page, 'E2E receptionist')
+
+  // The nurse records the vitals.
+  await login(page, 'nurse')
+  await page.goto('/appointments/appointments')
+  await row(page, last).getByRole('button', { name: 'Vitals' }).click()
+  await expect(page).toHaveURL(`/appointments/form/${appointmentId}`)
+  await page.getByLabel('BP systolic').fill('128')
+  await page.getByLabel('BP diastolic').fill('84')
+  await page.getByLabel('Weight').fill('70')
+  await page.getByLabel('Height').fill('175')
+  await expect(page.getByLabel('BMI')).toContainText('22.9')
+  await page.getByLabel('Temperature').fill('52')
+  await expect(page.getByText('Temperature must be from 30 to 45 °C.')).toBeVisible()
+  await page.getByLabel('Temperature').fill('37.2')
+  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(page.getByLabel('Chief complaint')).toBeDisabled()
+  await logout(page, 'E2E nurse')
+
+  // The doctor starts the visit, sees the vitals, and writes a coded diagnosis.
+  await login(page, 'doctor')
+  await page.goto('/appointments/appointments')
+  await row(page, last).getByRole('button', { name: 'Start visit' }).click()
+  await expect(page).toHaveURL(`/appointments/form/${appointmentId}`)
+  await expect(page.getByLabel('BP systolic')).toHaveValue('128')
+  await page.getByLabel('Chief complaint').fill('Sore throat')
+  await page.getByRole('button', { name: 'Add diagnosis' }).click()
+  await page.getByLabel('Code').first().fill('pharyng')
+  await page.locator('.ant-select-item-option', { hasText: 'J02.9' }).click()
+  await expect(page.getByRole('checkbox', { name: 'Primary' })).toBeChecked()
+  const followUp = day(7)
+  await page.getByLabel('Follow-up date').fill(followUp)
+  await page.getByLabel('Follow-up date').press('Enter')
+  await expect(page.getByText(`Follow-up booked for ${followUp} 10:00`)).toBeVisible()
+  await expect(page.getByRole('status')).toContainText('Saved at')
+
+  await page.getByRole('button', { name: 'Sign', exact: true }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign' }).click()
+  await expect(page.getByText('Signed by E2E doctor')).toBeVisible()
+  await expect(page.getByLabel('Chief complaint')).toBeDisabled()
+
+  // An amendment keeps the signed version visible.
+  await page.getByRole('button', { name: 'Amend' }).click()
+  await page.getByLabel('Chief complaint').fill('Sore throat for three days')
+  await page.getByRole('button', { name: 'Save amendment' }).click()
+  await page.getByLabel('Reason for the amendment (required)').fill('Duration told by phone')
+  await page.getByRole('dialog').getByRole('button', { name: 'Save amendment' }).click()
+  await expect(page.getByText('Amended ×1')).toBeVisible()
+  await page.locator('.ant-collapse-header', { hasText: 'Duration told by phone' }).click()
+  const before = page.locator('.ant-collapse')
+  await expect(before.getByText('Before the amendment')).toBeVisible()
+  await expect(before.getByText('Sore throat', { exact: true })).toBeVisible()
+
+  // The follow-up stands in that day's queue; the chart lists the visit with its diagnosis.
+  await page.goto(`/appointments/appointments?date=${followUp}`)
+  await expect(row(page, last).getByText('Follow-up')).toBeVisible()
+  await page.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
+  await expect(page.getByText('J02.9 Acute pharyngitis, unspecified (primary)')).toBeVisible()
+})
+
+test('the queue order persists', async ({ page }) => {
+  await login(page, 'receptionist')
+  const doctor = await doctorId(page)
+  const date = day(3)
+  const names: string[] = []
+  for (const [i, clock] of ['09:00', '09:30', '10:00'].entries()) {
+    const name = `Queue${i}-${unique()}`
+    names.push(name)
+    const p = await newPatient(page, name)
+    const startsAt = new Date(`${date}T${clock}:00`).toISOString()
+    expect((await api(page, 'post', '/api/appointments', { patient_id: p.id, doctor_id: doctor, starts_at: startsAt, duration_minutes: 15, type: 'new' })).status()).toBe(201)
+  }
+  await page.goto(`/appointments/appointments?date=${date}&doctor=${doctor}`)
+  await expect(page.getByRole('row').nth(1)).toContainText(names[0])
+  await page.getByRole('button', { name: 'Move number 3 up' }).click()
+  await expect(page.getByText('Queue order saved')).toBeVisible()
+  await page.reload()
+  const rows = page.getByRole('row')
+  await expect(rows.nth(1)).toContainText(names[0])
+  await expect(rows.nth(2)).toContainText(names[2])
+  await expect(rows.nth(3)).toContainText(names[1])
+
+  // The week calendar shows the same appointments.
+  await page.getByText('Week', { exact: true }).click()
+  await expect(page.getByRole('region', { name: new RegExp(date) }).getByText(names[2])).toBeVisible()
+})

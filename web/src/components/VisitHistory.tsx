@@ -1,0 +1,73 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { Empty, List, Space, Tag, Typography } from 'antd'
+import dayjs from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { get } from '../lib/api'
+import { useCan } from '../lib/auth/can'
+
+interface HistoryItem {
+  id: number
+  starts_at: string
+  doctor_name: string
+  type: string
+  reason: string
+  status: string
+  visit_status: '' | 'draft' | 'signed'
+  diagnoses?: { code: string; text: string; label?: string; primary: boolean }[]
+}
+
+const STATUS_COLORS: Record<string, string> = { booked: 'blue', arrived: 'gold', 'in-progress': 'purple', completed: 'green', cancelled: 'default', 'no-show': 'red' }
+
+/**
+ * A patient's visits, newest first, with their diagnoses for those who may read visits (the
+ * server leaves them out for others). Used by the patient's chart and beside the diagnosis form.
+ */
+export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: number; before?: { id: number; startsAt: string }; pageSize?: number }) {
+  const { t } = useTranslation()
+  const [page, setPage] = useState(1)
+  const canDiagnose = useCan('write diagnosis')
+  const canVitals = useCan('record vitals')
+  const canOpen = canDiagnose || canVitals
+  const history = useQuery({
+    queryKey: ['appointments', 'list', { patient_id: patientId, page, per_page: pageSize }],
+    queryFn: () => get<{ data: HistoryItem[]; meta: { total: number } }>('/appointments', { patient_id: patientId, page, per_page: pageSize }),
+    placeholderData: keepPreviousData,
+  })
+  // Beside a visit: only the ones before it.
+  const items = (history.data?.data ?? []).filter((a) => !before || (a.id !== before.id && a.starts_at < before.startsAt))
+  return (
+    <List
+      loading={history.isLoading}
+      dataSource={items}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('history.empty')} /> }}
+      pagination={(history.data?.meta.total ?? 0) > pageSize ? { current: page, pageSize, total: history.data?.meta.total, onChange: setPage, size: 'small' } : false}
+      renderItem={(a) => {
+        const when = dayjs(a.starts_at).format('YYYY-MM-DD HH:mm')
+        const opens = canOpen && (a.status === 'in-progress' || a.status === 'completed')
+        return (
+          <List.Item>
+            <Space orientation="vertical" size={2} style={{ width: '100%' }}>
+              <Space wrap size={6}>
+                {opens ? <Link to={`/appointments/form/${a.id}`}>{when}</Link> : <Typography.Text strong>{when}</Typography.Text>}
+                <Tag color={STATUS_COLORS[a.status]}>{t(`appointments.status.${a.status}`)}</Tag>
+                {a.visit_status === 'signed' && <Tag color="cyan">{t('history.signed')}</Tag>}
+              </Space>
+              <Typography.Text type="secondary">
+                {a.doctor_name} · {t(`appointments.types.${a.type}`)}
+                {a.reason && ` · ${a.reason}`}
+              </Typography.Text>
+              {a.diagnoses?.map((d, i) => (
+                <Typography.Text key={i} strong={d.primary}>
+                  {d.code ? `${d.code} ${d.label ?? ''}` : d.text}
+                  {d.primary && ` (${t('history.primary')})`}
+                </Typography.Text>
+              ))}
+            </Space>
+          </List.Item>
+        )
+      }}
+    />
+  )
+}

@@ -1,0 +1,172 @@
+import { Alert, App, DatePicker, Form, Input, Modal, Radio, Select, Spin, TimePicker } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
+import { useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError, get } from '../../lib/api'
+import { debounce } from '../../lib/debounce'
+import { fullName } from '../../lib/patient'
+import { useDoctors, useSaveAppointment } from './api/appointments'
+import { DURATIONS, TYPES, type Appointment } from './api/types'
+
+interface Values {
+  patient_id: number
+  doctor_id: number
+  date: Dayjs
+  time: Dayjs
+  duration_minutes: number
+  type: string
+  reason: string
+  remarks: string
+}
+
+interface PatientOption {
+  id: number
+  mrn: string
+  first_name: string
+  middle_name: string
+  last_name: string
+  birth_date: string
+}
+
+/** Books an appointment, or edits one (its patient stays). */
+export function BookingModal({ open, onClose, appointment, patientId, date, doctorId }: {
+  open: boolean
+  onClose: () => void
+  appointment?: Appointment
+  /** A patient chosen already (booking from the chart). */
+  patientId?: number
+  date: string
+  doctorId?: number
+}) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<Values>()
+  const doctors = useDoctors()
+  const save = useSaveAppointment()
+  const [options, setOptions] = useState<{ value: number; label: string }[]>([])
+  const [searching, setSearching] = useState(false)
+  const [problem, setProblem] = useState('')
+
+  // A patient chosen already is shown by name.
+  useEffect(() => {
+    if (!patientId) return
+    void get<PatientOption>(`/patients/${patientId}`).then((p) => setOptions([{ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` }]))
+  }, [patientId])
+
+  const search = useMemo(
+    () =>
+      debounce(async (q: string) => {
+        if (q.trim().length < 2) {
+          setOptions([])
+          return
+        }
+        setSearching(true)
+        try {
+          const page = await get<{ data: PatientOption[] }>('/patients', { q: q.trim(), per_page: 10 })
+          setOptions(page.data.map((p) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` })))
+        } finally {
+          setSearching(false)
+        }
+      }, 250),
+    [],
+  )
+
+  const initial: Partial<Values> = appointment
+    ? {
+        patient_id: appointment.patient_id,
+        doctor_id: appointment.doctor_id,
+        date: dayjs(appointment.starts_at),
+        time: dayjs(appointment.starts_at),
+        duration_minutes: appointment.duration_minutes,
+        type: appointment.type,
+        reason: appointment.reason,
+        remarks: appointment.remarks,
+      }
+    : {
+        patient_id: patientId,
+        doctor_id: doctorId,
+        date: dayjs(date).isBefore(dayjs(), 'day') ? dayjs() : dayjs(date),
+        time: dayjs().add(15, 'minute').minute(Math.ceil(dayjs().add(15, 'minute').minute() / 5) * 5 % 60).second(0),
+        duration_minutes: 15,
+        type: 'new',
+        reason: '',
+        remarks: '',
+      }
+
+  const submit = (v: Values) => {
+    setProblem('')
+    const startsAt = v.date.hour(v.time.hour()).minute(v.time.minute()).second(0).millisecond(0).format()
+    const input = { patient_id: v.patient_id, doctor_id: v.doctor_id, starts_at: startsAt, duration_minutes: v.duration_minutes, type: v.type, reason: v.reason ?? '', remarks: v.remarks ?? '' }
+    save.mutate(
+      { id: appointment?.id, version: appointment?.version, input },
+      {
+        onSuccess: (a) => {
+          void message.success(appointment ? t('appointments.saved') : t('appointments.booked', { number: a.queue_number }))
+          onClose()
+        },
+        onError: (e) => {
+          if (!(e instanceof ApiError)) return
+          if (e.status === 422 && Object.keys(e.fields).length > 0) {
+            const map: Record<string, keyof Values> = { starts_at: 'date' }
+            form.setFields(Object.entries(e.fields).map(([f, errors]) => ({ name: map[f] ?? (f as keyof Values), errors })))
+          } else {
+            setProblem(e.display || t('errors.generic'))
+          }
+        },
+      },
+    )
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={appointment ? t('appointments.editTitle') : t('appointments.bookTitle')}
+      okText={appointment ? t('appointments.save') : t('appointments.book')}
+      cancelText={t('appointments.cancelButton')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+      width={560}
+    >
+      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} role="alert" />}
+      <Form<Values> form={form} name="booking" layout="vertical" initialValues={initial} onFinish={submit} preserve={false}>
+        <Form.Item name="patient_id" label={t('appointments.patient')} rules={[{ required: true, message: t('validation.required') }]}>
+          {appointment ? (
+            <Select disabled options={[{ value: appointment.patient_id, label: `${appointment.patient.mrn} — ${fullName(appointment.patient)}` }]} />
+          ) : (
+            <Select
+              showSearch={{ filterOption: false, onSearch: (q) => void search(q) }}
+              placeholder={t('appointments.patientSearch')}
+              notFoundContent={searching ? <Spin size="small" /> : t('appointments.patientNone')}
+              options={options}
+            />
+          )}
+        </Form.Item>
+        <Form.Item name="doctor_id" label={t('appointments.doctor')} rules={[{ required: true, message: t('validation.required') }]}>
+          <Select loading={doctors.isLoading} options={(doctors.data ?? []).map((d) => ({ value: d.id, label: d.name }))} />
+        </Form.Item>
+        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
+          <Form.Item name="date" label={t('appointments.date')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '1 1 160px' }}>
+            <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} allowClear={false} />
+          </Form.Item>
+          <Form.Item name="time" label={t('appointments.time')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '1 1 120px' }}>
+            <TimePicker style={{ width: '100%' }} format="HH:mm" minuteStep={5} needConfirm={false} allowClear={false} />
+          </Form.Item>
+          <Form.Item name="duration_minutes" label={t('appointments.duration')} style={{ flex: '1 1 120px' }}>
+            <Select options={DURATIONS.map((m) => ({ value: m, label: t('appointments.minutes', { count: m }) }))} />
+          </Form.Item>
+        </div>
+        <Form.Item name="type" label={t('appointments.type')}>
+          <Radio.Group optionType="button" options={TYPES.map((v) => ({ value: v, label: t(`appointments.types.${v}`) }))} />
+        </Form.Item>
+        <Form.Item name="reason" label={t('appointments.reason')} rules={[{ max: 500 }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="remarks" label={t('appointments.remarks')} rules={[{ max: 1000 }]}>
+          <Input.TextArea autoSize={{ minRows: 2 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
