@@ -35,6 +35,7 @@ func main() {
 	patients := flag.Int("patients", 1_000_000, "patients seeded (ids 1..N)")
 	year := flag.Int("year", time.Now().Year(), "year of the seeded patient numbers")
 	label := flag.String("label", "", "engine label for the table")
+	appointments := flag.Bool("appointments", false, "also measure the day's queue and patients' visit histories (seeded with emr seed --appointments)")
 	flag.Parse()
 	u, err := url.Parse(*base)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
@@ -54,6 +55,24 @@ func main() {
 		}},
 		{"list page 1", func(*rand.Rand) string { return "/api/patients?page=1&per_page=15" }},
 		{"open one patient", func(r *rand.Rand) string { return fmt.Sprintf("/api/patients/%d", 1+r.IntN(*patients)) }},
+	}
+	if *appointments {
+		var doctors struct{ Data []struct{ ID int64 } }
+		resp, err := client.Get(*base + "/api/doctors")
+		must(err)
+		must(json.NewDecoder(resp.Body).Decode(&doctors))
+		resp.Body.Close()
+		// The seeded days: 1,500 days ending a month ahead (internal/demo/appointments.go).
+		first := time.Now().AddDate(0, 0, 30-1500)
+		scenarios = append(scenarios,
+			scenario{"day queue of one doctor", func(r *rand.Rand) string {
+				d := doctors.Data[r.IntN(len(doctors.Data))].ID
+				return fmt.Sprintf("/api/appointments?date=%s&doctor_id=%d", first.AddDate(0, 0, r.IntN(1500)).Format(time.DateOnly), d)
+			}},
+			scenario{"a patient's visit history (audited)", func(r *rand.Rand) string {
+				return fmt.Sprintf("/api/appointments?patient_id=%d", 1+r.IntN(*patients))
+			}},
+		)
 	}
 	fmt.Printf("| %s | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling |\n|---|---|---|---|---|---|\n", *label)
 	var ceiling float64

@@ -97,17 +97,34 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "seed":
 		config.BindDatabase(fs, &cfg)
 		n := fs.Int("patients", 0, "how many random demo patients to add")
+		appts := fs.Int("appointments", 0, "how many appointments (with signed visits for the past ones) to add for the registered patients")
 		if err := fs.Parse(rest); err != nil {
 			return err
 		}
 		if *n < 0 || *n > 10_000_000 {
 			return errors.New("--patients must be between 0 and 10000000")
 		}
+		if *appts < 0 || *appts > 50_000_000 {
+			return errors.New("--appointments must be between 0 and 50000000")
+		}
 		return withDB(ctx, cfg, func(db *database.DB) error {
 			if err := printDemoStaff(ctx, db, stdout, true); err != nil {
 				return err
 			}
-			return seedPatients(ctx, db, *n, stderr)
+			if err := seedPatients(ctx, db, *n, stderr); err != nil {
+				return err
+			}
+			if *appts == 0 {
+				return nil
+			}
+			loc, err := cfg.Location()
+			if err != nil {
+				return err
+			}
+			if err := demo.Appointments(ctx, db, &user.Store{DB: db}, loc, *appts, uint64(time.Now().UnixNano()), progressBar(stderr, "Demo appointments", *appts)); err != nil {
+				return err
+			}
+			return db.Analyze(ctx)
 		})
 	case "user create":
 		return userCreate(ctx, fs, &cfg, rest, stdin, stdout)

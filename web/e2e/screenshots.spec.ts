@@ -15,6 +15,7 @@ async function settle(page: Page) {
 for (const [device, viewport] of Object.entries(viewports)) {
   for (const lang of languages) {
     test(`screens ${device} ${lang}`, async ({ page, context }) => {
+      test.setTimeout(120_000)
       await page.setViewportSize(viewport)
       await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
       const shot = (name: string) => page.screenshot({ path: `test-results/screens/${name}-${device}-${lang}.png`, fullPage: true })
@@ -67,6 +68,36 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await page.goto(`/masterfile/profile/${p.id}/${p.mrn}`)
       await settle(page)
       await shot('patient-chart')
+      // The day's queue, the week, the booking form and a visit with its diagnosis.
+      const call = (method: string, path: string, data?: unknown) => page.request.fetch(path, { method, data, headers: { 'X-XSRF-TOKEN': xsrf } })
+      const doctors = (await (await call('GET', '/api/doctors')).json()).data as { id: number; name: string }[]
+      const slot = Object.keys(viewports).indexOf(device) * 4 + languages.indexOf(lang)
+      const startsAt = new Date()
+      startsAt.setHours(8 + slot, 0, 0, 0)
+      const a = await (await call('POST', '/api/appointments', { patient_id: p.id, doctor_id: doctors[0].id, starts_at: startsAt.toISOString(), duration_minutes: 20, type: 'new', reason: 'Headache, dizziness' })).json()
+      await call('POST', `/api/appointments/${a.id}/arrive`, {})
+      await call('POST', `/api/appointments/${a.id}/start`, {})
+      await call('PUT', `/api/appointments/${a.id}/visit`, {
+        version: 0, chief_complaint: 'Headache for two days', examination: 'Alert, BP raised, no focal signs',
+        vitals: { bp_systolic: 162, bp_diastolic: 98, heart_rate: 84, respiratory_rate: 16, temperature: 36.8, spo2: 98, weight: 74, height: 168 },
+        diagnoses: [{ code: 'I10', primary: true }, { code: 'R51' }], orders: [{ code: 'LIPID', note: '' }, { code: 'ECG', note: '' }],
+      })
+      await page.goto('/appointments/appointments')
+      await page.locator('.ant-table-row').first().waitFor()
+      await settle(page)
+      await shot('appointments')
+      await page.locator('button:has(.anticon-plus)').click()
+      await page.locator('.ant-modal').waitFor()
+      await settle(page)
+      await shot('appointment-book')
+      await page.keyboard.press('Escape')
+      await page.goto('/appointments/appointments?view=week')
+      await settle(page)
+      await shot('appointments-week')
+      await page.goto(`/appointments/form/${a.id}`)
+      await page.locator('.ant-input-number').first().waitFor()
+      await settle(page)
+      await shot('diagnosis')
       await page.goto('/no/such/page')
       await settle(page)
       await shot('not-found')

@@ -1,5 +1,5 @@
 import { ArrowDownOutlined, ArrowUpOutlined, BookOutlined, DownOutlined, LeftOutlined, PlusOutlined, RightOutlined } from '@ant-design/icons'
-import { App, Button, Card, DatePicker, Dropdown, Empty, Flex, Input, Modal, Segmented, Select, Space, Table, Tag, Typography } from 'antd'
+import { App, Button, Card, DatePicker, Dropdown, Empty, Flex, Grid, Input, List, Modal, Segmented, Select, Space, Table, Tag, Typography } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
 import dayjs from 'dayjs'
 import { useCallback, useState } from 'react'
@@ -31,6 +31,7 @@ export default function AppointmentsPage() {
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const canCatalogue = useCan('manage catalogue')
+  const screens = Grid.useBreakpoint()
   const [params, setParams] = useSearchParams()
   const view = params.get('view') === 'week' ? 'week' : 'queue'
   const date = dayjs(params.get('date') ?? '', DATE, true).isValid() ? params.get('date')! : dayjs().format(DATE)
@@ -133,9 +134,9 @@ export default function AppointmentsPage() {
     {
       title: t('appointments.time'),
       dataIndex: 'starts_at',
-      width: 110,
+      width: 130,
       render: (s: string, a) => (
-        <span>
+        <span style={{ whiteSpace: 'nowrap' }}>
           {dayjs(s).format('HH:mm')}
           <Typography.Text type="secondary"> · {t('appointments.minutes', { count: a.duration_minutes })}</Typography.Text>
         </span>
@@ -240,7 +241,35 @@ export default function AppointmentsPage() {
           />
         )}
       </Flex>
-      {view === 'queue' ? (
+      {view === 'queue' && !screens.md ? (
+        // A phone gets the queue as cards: every action within reach, nothing scrolled sideways.
+        <List
+          loading={queue.isFetching && !queue.data}
+          dataSource={rows}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('appointments.empty')} /> }}
+          renderItem={(a, i) => (
+            <List.Item key={a.id} className={a.status === 'cancelled' || a.status === 'no-show' ? 'emr-row-muted' : ''} style={{ display: 'block' }}>
+              <Flex justify="space-between" align="center" gap={8}>
+                <Space size={6}>
+                  {columns[0].render!(a.queue_number, a, i) as React.ReactNode}
+                  <Typography.Text strong>{dayjs(a.starts_at).format('HH:mm')}</Typography.Text>
+                </Space>
+                <StatusTag status={a.status} />
+              </Flex>
+              <div style={{ margin: '4px 0 8px' }}>
+                <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
+                <Typography.Text type="secondary">
+                  {' '}
+                  · {a.patient.mrn}
+                  {!doctorId && ` · ${a.doctor_name}`}
+                  {a.reason && ` · ${a.reason}`}
+                </Typography.Text>
+              </div>
+              {actions(a)}
+            </List.Item>
+          )}
+        />
+      ) : view === 'queue' ? (
         <Table<Appointment>
           rowKey="id"
           columns={columns}

@@ -552,7 +552,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
               </Card>
             )}
             <Card title={t('visit.sections.previous')}>
-              <VisitHistory patientId={a.patient_id} before={{ id: a.id, startsAt: a.starts_at }} pageSize={5} />
+              <VisitHistory patientId={a.patient_id} before={{ id: a.id, startsAt: a.starts_at }} />
             </Card>
           </Space>
         </Col>
