@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"emr/internal/appointment"
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
@@ -221,6 +223,23 @@ func seedPatients(ctx context.Context, db *database.DB, n int, progress io.Write
 	return db.Analyze(ctx) // fresh statistics, so the first searches already get good plans
 }
 
+// demoQueue books today's demo queue with the demo doctor, when that account exists.
+func demoQueue(ctx context.Context, db *database.DB, cfg config.Config) error {
+	var doctorID int64
+	err := db.QueryRowContext(ctx, `SELECT id FROM users WHERE username = 'doctor'`).Scan(&doctorID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	loc, err := cfg.Location()
+	if err != nil {
+		return err
+	}
+	return demo.Today(ctx, &appointment.Store{DB: db, Loc: loc, Codes: &catalogue.Store{DB: db}}, doctorID)
+}
+
 func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -235,6 +254,9 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			}
 			if patients == 0 {
 				if err := seedPatients(ctx, db, demoPatients, stdout); err != nil {
+					return err
+				}
+				if err := demoQueue(ctx, db, cfg); err != nil {
 					return err
 				}
 			}

@@ -66,10 +66,10 @@ type visit struct {
 
 // clinic is a running server with one account per role, a second doctor and a patient.
 type clinic struct {
-	env                                 *apitest.Env
-	admin, doctor, nurse, rec           *apitest.Client
-	doctorID, doctor2ID, patientID, day int64
-	date                                string // tomorrow, so that no booking is in the past
+	env                            *apitest.Env
+	admin, doctor, nurse, rec      *apitest.Client
+	doctorID, doctor2ID, patientID int64
+	date                           string // tomorrow, so that no booking is in the past
 }
 
 func newClinic(t *testing.T, db *database.DB) *clinic {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"emr/internal/appointment"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/user"
 )
@@ -168,4 +170,39 @@ func seedDoctorIDs(ctx context.Context, db *database.DB, users *user.Store) ([]i
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// Today books a small queue for today with the demo doctor, so that a newcomer's first
+// look at the appointments screen shows a working day: the earlier patients have arrived.
+func Today(ctx context.Context, store *appointment.Store, doctorID int64) error {
+	var ids []int64
+	rows, err := store.DB.QueryContext(ctx, `SELECT id FROM patients WHERE archived_at IS NULL ORDER BY id LIMIT 8`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	reasons := []string{"Fever and cough", "Blood pressure check", "Back pain", "Follow-up of diabetes", "Headache", "Skin rash", "Sore throat", "Check-up"}
+	now := time.Now().In(store.Loc)
+	start := time.Date(now.Year(), now.Month(), now.Day(), 9, 0, 0, 0, store.Loc)
+	for i, id := range ids {
+		a, err := store.Create(ctx, audit.Event{ActorName: "demo"}, appointment.Input{PatientID: id, DoctorID: doctorID,
+			StartsAt: start.Add(time.Duration(i*20) * time.Minute).Format(time.RFC3339), DurationMinutes: 20, Type: "new", Reason: reasons[i%len(reasons)]})
+		if err != nil {
+			return fmt.Errorf("demo appointment: %w", err)
+		}
+		if i < 3 {
+			if _, err := store.Transition(ctx, audit.Event{ActorName: "demo"}, a.ID, appointment.Arrive, 0, ""); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
