@@ -160,3 +160,32 @@ test('the queue order persists', async ({ page }) => {
   await page.getByText('Week', { exact: true }).click()
   await expect(page.getByRole('region', { name: new RegExp(date) }).getByText(names[2])).toBeVisible()
 })
+
+test('a stale autosave is refused, nothing typed is lost, and both changes end up saved', async ({ page }) => {
+  await login(page, 'doctor')
+  const p = await newPatient(page, `Đỗ-${unique()}`)
+  const startsAt = new Date(`${day(0)}T07:00:00`).toISOString()
+  const a = await (await api(page, 'post', '/api/appointments', { patient_id: p.id, doctor_id: await doctorId(page), starts_at: startsAt, duration_minutes: 10, type: 'walk-in' })).json()
+  expect((await api(page, 'post', `/api/appointments/${a.id}/arrive`, {})).status()).toBe(200)
+  expect((await api(page, 'post', `/api/appointments/${a.id}/start`, {})).status()).toBe(200)
+  await page.goto(`/appointments/form/${a.id}`)
+  await page.getByLabel('Chief complaint').fill('Dizzy since morning')
+  await expect(page.getByRole('status')).toContainText('Saved at')
+
+  // Meanwhile a nurse saves the vitals (version 1 → 2).
+  const saved = await (await api(page, 'get', `/api/appointments/${a.id}/visit`)).json()
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
+  const r = await page.request.put(`/api/appointments/${a.id}/visit/vitals`, { data: { version: saved.version, vitals: { bp_systolic: 150, bp_diastolic: 95 } }, headers: { 'X-XSRF-TOKEN': xsrf } })
+  expect(r.status()).toBe(200)
+
+  await page.getByLabel('Physical examination').fill('Nystagmus to the left')
+  await expect(page.getByRole('alert').filter({ hasText: 'Someone else saved this visit' })).toBeVisible()
+  await expect(page.getByLabel('Physical examination')).toHaveValue('Nystagmus to the left')
+  await page.getByRole('button', { name: 'Load their version and keep my changes' }).click()
+  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(page.getByLabel('BP systolic')).toHaveValue('150')
+  const after = await (await api(page, 'get', `/api/appointments/${a.id}/visit`)).json()
+  expect(after.examination).toBe('Nystagmus to the left')
+  expect(after.chief_complaint).toBe('Dizzy since morning')
+  expect(after.vitals.bp_systolic).toBe(150)
+})
