@@ -83,7 +83,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
         diagnoses: [{ code: 'I10', primary: true }, { code: 'R51' }], orders: [{ code: 'LIPID', note: '' }, { code: 'ECG', note: '' }],
       })
       await page.goto('/appointments/appointments')
-      await page.locator('.ant-table-row').first().waitFor()
+      await page.locator('.ant-table-row, .ant-list-item').first().waitFor()
       await settle(page)
       await shot('appointments')
       await page.locator('button:has(.anticon-plus)').click()
