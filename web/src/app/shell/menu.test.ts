@@ -22,7 +22,7 @@ describe('sidebar menu', () => {
     ])
   })
   it('shows a receptionist no administration, forms or profile', () => {
-    expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient']), t))).toEqual([
+    expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient', 'manage patient', 'view appointment', 'manage appointment']), t))).toEqual([
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
