@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -181,23 +182,33 @@ func changedSections(a, b Content) string {
 	return "changed: " + strings.Join(out, ", ")
 }
 
+// openDraft reads an appointment and its unsigned visit for a write that is allowed only
+// while the appointment has one of statuses (otherwise the notNow message).
+func openDraft(ctx context.Context, tx *sql.Tx, id int64, statuses []string, notNow string) (Appointment, storedVisit, error) {
+	a, err := get(ctx, tx, id)
+	if err != nil {
+		return a, storedVisit{}, err
+	}
+	if !slices.Contains(statuses, a.Status) {
+		return a, storedVisit{}, apperr.Conflict(notNow)
+	}
+	old, err := readVisit(ctx, tx, id)
+	if err != nil {
+		return a, old, err
+	}
+	if old.status == "signed" {
+		return a, old, apperr.Conflict("visit.signed")
+	}
+	return a, old, nil
+}
+
 // SaveDraft saves the doctor's form while the visit is in progress or completed and not
 // yet signed. version is the form's version as read (0 for the first save).
 func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version int, c Content) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, err := get(ctx, tx, id)
+		a, old, err := openDraft(ctx, tx, id, []string{InProgress, Completed}, "visit.not_started")
 		if err != nil {
 			return err
-		}
-		if a.Status != InProgress && a.Status != Completed {
-			return apperr.Conflict("visit.not_started")
-		}
-		old, err := readVisit(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if old.status == "signed" {
-			return apperr.Conflict("visit.signed")
 		}
 		if err := s.cleanContent(ctx, tx, &c, a.Day); err != nil {
 			return err
@@ -221,19 +232,9 @@ func (s *Store) SaveVitals(ctx context.Context, e audit.Event, id int64, version
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, err := get(ctx, tx, id)
+		a, old, err := openDraft(ctx, tx, id, []string{Arrived, InProgress}, "visit.vitals_not_now")
 		if err != nil {
 			return err
-		}
-		if a.Status != Arrived && a.Status != InProgress {
-			return apperr.Conflict("visit.vitals_not_now")
-		}
-		old, err := readVisit(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if old.status == "signed" {
-			return apperr.Conflict("visit.signed")
 		}
 		c := old.content
 		c.Vitals = v

@@ -1,13 +1,10 @@
 package catalogue
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"emr/internal/account"
-	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
@@ -52,22 +49,9 @@ func (h *Handler) labTests(w http.ResponseWriter, r *http.Request) {
 // importCodes reads one multipart field "file" (a CSV) and imports it; the answer lists
 // the rejected lines with messages in the caller's language.
 func (h *Handler) importCodes(w http.ResponseWriter, r *http.Request) {
-	tooLarge := apperr.Invalid("file.too_large", h.MaxImport>>20)
-	r.Body = http.MaxBytesReader(w, r.Body, h.MaxImport+1<<20)
-	file, _, err := r.FormFile("file")
+	data, _, err := httpjson.File(w, r, h.MaxImport)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			httpjson.Error(w, r, tooLarge)
-			return
-		}
-		httpjson.Error(w, r, apperr.Invalid("file.required"))
-		return
-	}
-	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, h.MaxImport+1))
-	if err != nil || int64(len(data)) > h.MaxImport {
-		httpjson.Error(w, r, tooLarge)
+		httpjson.Error(w, r, err)
 		return
 	}
 	rep, err := h.Store.ImportCodes(r.Context(), data)

@@ -34,6 +34,30 @@ func Decode(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
+// File reads the one multipart field "file" of an upload within limit bytes. A missing or
+// empty file and one over the limit are Invalid errors the user can act on.
+func File(w http.ResponseWriter, r *http.Request, limit int64) (data []byte, name string, err error) {
+	tooLarge := apperr.Invalid("file.too_large", limit>>20)
+	r.Body = http.MaxBytesReader(w, r.Body, limit+1<<20) // room for the multipart framing
+	file, header, err := r.FormFile("file")
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, "", tooLarge
+		}
+		return nil, "", apperr.Invalid("file.required")
+	}
+	defer file.Close()
+	data, err = io.ReadAll(io.LimitReader(file, limit+1))
+	if err != nil || int64(len(data)) > limit {
+		return nil, "", tooLarge
+	}
+	if len(data) == 0 {
+		return nil, "", apperr.Invalid("file.required")
+	}
+	return data, header.Filename, nil
+}
+
 // Respond writes v as JSON with the given status.
 func Respond(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -1,8 +1,6 @@
 package patient
 
 import (
-	"errors"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -222,33 +220,12 @@ func (h *Handler) upload(kind string) http.HandlerFunc {
 			httpjson.Error(w, r, err)
 			return
 		}
-		tooLarge := apperr.Invalid("file.too_large", limit>>20)
-		r.Body = http.MaxBytesReader(w, r.Body, limit+1<<20) // room for the multipart framing
-		file, header, err := r.FormFile("file")
+		data, name, err := httpjson.File(w, r, limit)
 		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				httpjson.Error(w, r, tooLarge)
-				return
-			}
-			httpjson.Error(w, r, apperr.Invalid("file.required"))
+			httpjson.Error(w, r, err)
 			return
 		}
-		defer file.Close()
-		data, err := io.ReadAll(io.LimitReader(file, limit+1))
-		if err != nil {
-			httpjson.Error(w, r, tooLarge)
-			return
-		}
-		if int64(len(data)) > limit {
-			httpjson.Error(w, r, tooLarge)
-			return
-		}
-		if len(data) == 0 {
-			httpjson.Error(w, r, apperr.Invalid("file.required"))
-			return
-		}
-		f, err := h.Store.AddFile(r.Context(), event(r), id, kind, header.Filename, data)
+		f, err := h.Store.AddFile(r.Context(), event(r), id, kind, name, data)
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return
