@@ -217,6 +217,9 @@ export default function AppointmentsPage() {
             onChange={(d) => d && update({ date: d.format(DATE) })}
             aria-label={t('appointments.date')}
             picker={view === 'week' ? 'week' : 'date'}
+            // The week as its Monday–Sunday dates, not a week number.
+            format={view === 'week' ? (d) => `${weekStart(d.format(DATE))} – ${dayjs(weekStart(d.format(DATE))).add(6, 'day').format('MM-DD')}` : DATE}
+            style={view === 'week' ? { width: 190 } : undefined}
           />
           <Button icon={<RightOutlined />} onClick={() => shift(step)} aria-label={view === 'week' ? t('appointments.nextWeek') : t('appointments.nextDay')} />
         </Space.Compact>
