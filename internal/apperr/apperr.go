@@ -5,6 +5,8 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // Kind classifies an error for its caller.
@@ -94,6 +96,22 @@ func (v *Validation) Err() error {
 		return nil
 	}
 	return &Error{Kind: KindInvalid, Key: "validation.failed", Fields: v.fields}
+}
+
+// MaxReason is the longest reason (for archiving, cancelling, amending) a user may give.
+const MaxReason = 500
+
+// Reason trims a reason the user must give (for archiving, cancelling, amending) and checks
+// it is there and not too long; the error names the field "reason".
+func Reason(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	var v Validation
+	if s == "" {
+		v.Add("reason", "validation.reason_required")
+	} else if utf8.RuneCountInString(s) > MaxReason {
+		v.Add("reason", "validation.too_long")
+	}
+	return s, v.Err()
 }
 
 // Invalid reports a single problem with the request as a whole.

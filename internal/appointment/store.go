@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -295,13 +294,8 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, act Action, version int, reason string) (Appointment, error) {
 	reason = strings.TrimSpace(reason)
 	if act.To == Cancelled {
-		var v apperr.Validation
-		if reason == "" {
-			v.Add("reason", "validation.reason_required")
-		} else if utf8.RuneCountInString(reason) > 500 {
-			v.Add("reason", "validation.too_long")
-		}
-		if err := v.Err(); err != nil {
+		var err error
+		if reason, err = apperr.Reason(reason); err != nil {
 			return Appointment{}, err
 		}
 	}

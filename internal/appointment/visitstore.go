@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -44,8 +43,12 @@ func readVisit(ctx context.Context, tx *sql.Tx, id int64) (storedVisit, error) {
 // Visit returns an appointment's diagnosis form, with its amendments and follow-up; labels
 // are in lang. An appointment without a saved form gives an empty one of version 0.
 func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error) {
-	if _, err := s.Get(ctx, id); err != nil {
-		return Visit{}, err
+	var found bool
+	if err := s.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM appointments WHERE id = $1)`, id).Scan(&found); err != nil {
+		return Visit{}, fmt.Errorf("read appointment: %w", err)
+	}
+	if !found {
+		return Visit{}, apperr.NotFound("appointment.not_found")
 	}
 	out := Visit{AppointmentID: id, Content: Content{Diagnoses: []Diagnosis{}, Orders: []Order{}}, Amendments: []Amendment{}}
 	var content string
@@ -283,14 +286,8 @@ func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) 
 
 // Amend changes a signed visit: the content before is kept with the reason, who and when.
 func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int, c Content, reason string) error {
-	reason = strings.TrimSpace(reason)
-	var v apperr.Validation
-	if reason == "" {
-		v.Add("reason", "validation.reason_required")
-	} else if utf8.RuneCountInString(reason) > 500 {
-		v.Add("reason", "validation.too_long")
-	}
-	if err := v.Err(); err != nil {
+	reason, err := apperr.Reason(reason)
+	if err != nil {
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {

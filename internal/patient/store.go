@@ -261,14 +261,8 @@ func ChangedFields(a, b Input) []string {
 
 // Archive takes a patient out of the active register, with a reason; nothing is deleted.
 func (s *Store) Archive(ctx context.Context, e audit.Event, id int64, reason string) (Patient, error) {
-	reason = strings.TrimSpace(reason)
-	var v apperr.Validation
-	if reason == "" {
-		v.Add("reason", "validation.reason_required")
-	} else if len([]rune(reason)) > 500 {
-		v.Add("reason", "validation.too_long")
-	}
-	if err := v.Err(); err != nil {
+	reason, err := apperr.Reason(reason)
+	if err != nil {
 		return Patient{}, err
 	}
 	return s.setArchived(ctx, e, id, true, reason)

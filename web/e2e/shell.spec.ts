@@ -136,7 +136,14 @@ test('size switch changes the controls and persists', async ({ page, context }) 
     await page.getByRole('menuitem', { name: size }).click()
     await expect(toasts(page).getByText('Switch Size Success').first()).toBeVisible()
     await expect.poll(heightOf).not.toBe(heights.at(-1) ?? 32)
-    heights.push(await heightOf())
+    // The controls animate to their new size: read it once it has settled.
+    let last = -1
+    await expect.poll(async () => {
+      const [before, h] = [last, await heightOf()]
+      last = h
+      return h === before
+    }).toBe(true)
+    heights.push(last)
   }
   // Default > Medium > Small > Mini: four visibly different sizes.
   expect(heights[0]).toBeGreaterThan(32)

@@ -104,7 +104,7 @@ export default function AppointmentsPage() {
       <Space size={4} wrap>
         {primary}
         {more.length > 0 && (
-          <Dropdown menu={{ items: more.map(({ onClick, ...item }) => ({ ...item, onClick })) }} trigger={['click']}>
+          <Dropdown menu={{ items: more }} trigger={['click']}>
             <Button size="small" aria-label={t('appointments.moreFor', { name: fullName(a.patient) })}>
               {t('appointments.more')} <DownOutlined />
             </Button>

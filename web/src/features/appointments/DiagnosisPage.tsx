@@ -80,6 +80,10 @@ function CodeSelect({ value, onChange, initialLabel, disabled, id }: { value?: s
   )
 }
 
+function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return <Button icon={<DeleteOutlined />} aria-label={label} onClick={onClick} />
+}
+
 function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; visit: Visit }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
@@ -270,6 +274,12 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
     })
   }
 
+  /** Removes a row of a list; the removal is saved like any other change. */
+  const removeRow = (remove: (name: number) => void, name: number) => () => {
+    remove(name)
+    changed()
+  }
+
   const p = patient.data
   const allergies = p?.history.allergies ?? []
   const watched = Form.useWatch('vitals', form)
@@ -447,16 +457,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                           </Form.Item>
                         </Col>
                         <Col xs={8} md={2} style={{ paddingTop: i === 0 ? 30 : 0, textAlign: 'end' }}>
-                          {!ro && (
-                            <Button
-                              icon={<DeleteOutlined />}
-                              onClick={() => {
-                                remove(f.name)
-                                changed()
-                              }}
-                              aria-label={t('visit.removeDiagnosis')}
-                            />
-                          )}
+                          {!ro && <RemoveButton label={t('visit.removeDiagnosis')} onClick={removeRow(remove, f.name)} />}
                         </Col>
                       </Row>
                     ))}
@@ -487,16 +488,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                           </Form.Item>
                         </Col>
                         <Col xs={4} md={2} style={{ textAlign: 'end' }}>
-                          {!ro && (
-                            <Button
-                              icon={<DeleteOutlined />}
-                              onClick={() => {
-                                remove(f.name)
-                                changed()
-                              }}
-                              aria-label={t('visit.removeOrder')}
-                            />
-                          )}
+                          {!ro && <RemoveButton label={t('visit.removeOrder')} onClick={removeRow(remove, f.name)} />}
                         </Col>
                       </Row>
                     ))}
