@@ -24,7 +24,7 @@ func TestUserCreateReadsPasswordFromStdin(t *testing.T) {
 	if _, err := runEMR(t, "another long password\n", "user", "create", "--database-url", db, "--username", "boss", "--name", "X", "--role", "admin"); err == nil || !strings.Contains(err.Error(), "taken") {
 		t.Errorf("duplicate username: %v", err)
 	}
-	if _, err := runEMR(t, "short\n", "user", "create", "--database-url", db, "--username", "x", "--name", "X", "--role", "nurse"); err == nil || !strings.Contains(err.Error(), "10 characters") {
+	if _, err := runEMR(t, "short\n", "user", "create", "--database-url", db, "--username", "x", "--name", "X", "--role", "nurse"); err == nil || !strings.Contains(err.Error(), "12 characters") {
 		t.Errorf("short password: %v", err)
 	}
 	if _, err := runEMR(t, "a long enough password\n", "user", "create", "--database-url", db, "--username", "y", "--name", "Y", "--role", "janitor"); err == nil || !strings.Contains(err.Error(), "janitor") {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -188,4 +189,20 @@ func (c *Client) Login(username, password string) Response {
 		c.Do("GET", "/api/sanctum/csrf-cookie", nil)
 	}
 	return c.Do("POST", "/api/auth/login", map[string]string{"username": username, "password": password})
+}
+
+// Upload sends data as the multipart field "file" named filename.
+func (c *Client) Upload(method, path, filename string, data []byte) Response {
+	c.env.T.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("file", filename)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	c.Header.Set("Content-Type", mw.FormDataContentType())
+	defer c.Header.Del("Content-Type")
+	return c.Do(method, path, body.Bytes())
 }

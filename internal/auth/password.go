@@ -20,7 +20,7 @@ const (
 )
 
 // MinPasswordLength is the shortest password the product accepts.
-const MinPasswordLength = 10
+const MinPasswordLength = 12
 
 // HashPassword returns the argon2id hash of password in the PHC string format.
 func HashPassword(password string) (string, error) {

@@ -20,6 +20,7 @@ const (
 	WritePrescription  Permission = "write prescription"
 	ManageCatalogue    Permission = "manage catalogue"
 	ViewAuditLog       Permission = "view audit log"
+	ManageSettings     Permission = "manage settings"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -27,7 +28,7 @@ var Catalogue = []Permission{
 	ManageUser, ManagePermission, ViewMenuPermission,
 	ViewPatient, ManagePatient, ViewAppointment, ManageAppointment,
 	RecordVitals, WriteDiagnosis, WritePrescription,
-	ManageCatalogue, ViewAuditLog,
+	ManageCatalogue, ViewAuditLog, ManageSettings,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

@@ -153,6 +153,15 @@ func (s *Sessions) Revoke(ctx context.Context, p *Principal) error {
 	return nil
 }
 
+// RevokeOthers ends every session of p's user except p's own (after a password change),
+// inside the caller's transaction when q is one.
+func (s *Sessions) RevokeOthers(ctx context.Context, q database.Querier, p *Principal) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, p.UserID, p.tokenHash); err != nil {
+		return fmt.Errorf("revoke other sessions: %w", err)
+	}
+	return nil
+}
+
 // RevokeToken ends the session with token, if there is one.
 func (s *Sessions) RevokeToken(ctx context.Context, token string) error {
 	_, err := s.DB.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, hashToken(token))

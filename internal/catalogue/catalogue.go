@@ -70,10 +70,33 @@ func NormalizeCode(s string) string { return strings.ToUpper(strings.TrimSpace(s
 
 // terms is the folded text that word search runs over: words separated by single spaces,
 // with a leading space so that " word" finds a word's start. Chinese stays unspaced.
-func terms(code string, l Labels) string {
-	folded := patient.Fold(strings.Join([]string{code, l.EN, l.RU, l.ZH, l.VI}, " "))
-	words := strings.FieldsFunc(folded, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	return " " + strings.Join(words, " ") + " "
+func terms(code string, l Labels) string { return foldTerms(code, l.EN, l.RU, l.ZH, l.VI) }
+
+// foldTerms folds parts into the searchable words of a catalogue entry.
+func foldTerms(parts ...string) string {
+	return " " + strings.Join(words(strings.Join(parts, " ")), " ") + " "
+}
+
+// words splits folded text into its words: letters and digits.
+func words(s string) []string {
+	return strings.FieldsFunc(patient.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// wordConditions appends a LIKE pattern to args for each of q's first five words and
+// returns the condition that all of them match terms ("FALSE" when q has no words).
+func wordConditions(q string, args []any) (string, []any) {
+	var conds []string
+	for _, w := range words(q) {
+		args = append(args, wordPattern(w))
+		conds = append(conds, fmt.Sprintf(`terms LIKE $%d ESCAPE '\'`, len(args)))
+		if len(conds) == 5 {
+			break
+		}
+	}
+	if len(conds) == 0 {
+		return "FALSE", args
+	}
+	return strings.Join(conds, " AND "), args
 }
 
 // wordPattern matches a query word at the start of a label's word; Chinese, written
@@ -103,18 +126,9 @@ func (s *Store) Search(ctx context.Context, q, lang string) ([]Code, error) {
 	if q != "" {
 		prefix := NormalizeCode(q)
 		args = append(args, prefix, patient.PrefixEnd(prefix))
-		var words []string
-		for _, w := range strings.FieldsFunc(patient.Fold(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			args = append(args, wordPattern(w))
-			words = append(words, fmt.Sprintf(`terms LIKE $%d ESCAPE '\'`, len(args)))
-			if len(words) == 5 {
-				break
-			}
-		}
-		if len(words) == 0 {
-			words = []string{"FALSE"}
-		}
-		where += " AND ((code >= $1 AND code < $2) OR (" + strings.Join(words, " AND ") + "))"
+		var cond string
+		cond, args = wordConditions(q, args)
+		where += " AND ((code >= $1 AND code < $2) OR (" + cond + "))"
 	}
 	args = append(args, MaxResults)
 	rows, err := s.DB.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes
@@ -231,6 +245,18 @@ type codeRow struct {
 	labels Labels
 }
 
+// newReport starts the report of an import that rejected the lines bad.
+func newReport(bad []RowError) ImportReport {
+	rep := ImportReport{Errors: bad, Rejected: len(bad)}
+	if len(rep.Errors) > MaxImportErrors {
+		rep.Errors = rep.Errors[:MaxImportErrors]
+	}
+	if rep.Errors == nil {
+		rep.Errors = []RowError{}
+	}
+	return rep
+}
+
 // MaxImportErrors is how many bad lines an import reports; past that it still counts.
 const MaxImportErrors = 200
 
@@ -238,9 +264,40 @@ const MaxImportErrors = 200
 // with the columns code and label_en, and optionally label_ru, label_zh, label_vi in any
 // order. Bad rows are reported by line and left out; the good ones are returned.
 func parseCodes(data []byte) ([]codeRow, []RowError, error) {
+	var rows []codeRow
+	seen := map[string]bool{}
+	bad, err := readCSV(data, []string{"code", "label_en"}, func(field func(string) string) string {
+		row := codeRow{code: NormalizeCode(field("code")), labels: Labels{
+			EN: field("label_en"), RU: field("label_ru"), ZH: field("label_zh"), VI: field("label_vi")}}
+		key := ""
+		switch {
+		case !codePattern.MatchString(row.code):
+			key = "catalogue.bad_code"
+		case row.labels.EN == "":
+			key = "catalogue.no_label"
+		case utf8.RuneCountInString(row.labels.EN) > 300 || utf8.RuneCountInString(row.labels.RU) > 300 ||
+			utf8.RuneCountInString(row.labels.ZH) > 300 || utf8.RuneCountInString(row.labels.VI) > 300:
+			key = "catalogue.label_too_long"
+		case seen[row.code]:
+			key = "catalogue.duplicate_code"
+		}
+		if key == "" {
+			seen[row.code] = true
+			rows = append(rows, row)
+		}
+		return key
+	})
+	return rows, bad, err
+}
+
+// readCSV reads an import file (comma, semicolon or tab separated, found from the header
+// line) whose header names at least the required columns, in any order. row is called
+// for each data line with a reader of its trimmed fields by column name, and returns the
+// message key that rejects the line, or "" to keep it. Rejected lines are returned.
+func readCSV(data []byte, required []string, row func(field func(string) string) string) ([]RowError, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a spreadsheet's byte-order mark
 	if !utf8.Valid(data) {
-		return nil, nil, apperr.Invalid("catalogue.not_utf8")
+		return nil, apperr.Invalid("catalogue.not_utf8")
 	}
 	header, _, _ := bytes.Cut(data, []byte("\n"))
 	r := csv.NewReader(bytes.NewReader(data))
@@ -255,27 +312,18 @@ func parseCodes(data []byte) ([]codeRow, []RowError, error) {
 	r.LazyQuotes = true
 	head, err := r.Read()
 	if err != nil {
-		return nil, nil, apperr.Invalid("catalogue.no_header")
+		return nil, apperr.Invalid("catalogue.no_header")
 	}
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.ToLower(strings.TrimSpace(h))] = i
 	}
-	if _, ok := col["code"]; !ok {
-		return nil, nil, apperr.Invalid("catalogue.no_header")
-	}
-	if _, ok := col["label_en"]; !ok {
-		return nil, nil, apperr.Invalid("catalogue.no_header")
-	}
-	field := func(rec []string, name string) string {
-		if i, ok := col[name]; ok && i < len(rec) {
-			return strings.TrimSpace(rec[i])
+	for _, name := range required {
+		if _, ok := col[name]; !ok {
+			return nil, apperr.Invalid("catalogue.no_header")
 		}
-		return ""
 	}
-	var rows []codeRow
 	var bad []RowError
-	seen := map[string]bool{}
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -288,33 +336,22 @@ func parseCodes(data []byte) ([]codeRow, []RowError, error) {
 				bad = append(bad, RowError{Line: perr.Line, Key: "catalogue.bad_line"})
 				continue
 			}
-			return nil, nil, fmt.Errorf("read csv: %w", err)
+			return nil, fmt.Errorf("read csv: %w", err)
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // a blank line
 		}
-		row := codeRow{code: NormalizeCode(field(rec, "code")), labels: Labels{
-			EN: field(rec, "label_en"), RU: field(rec, "label_ru"), ZH: field(rec, "label_zh"), VI: field(rec, "label_vi")}}
-		key := ""
-		switch {
-		case !codePattern.MatchString(row.code):
-			key = "catalogue.bad_code"
-		case row.labels.EN == "":
-			key = "catalogue.no_label"
-		case utf8.RuneCountInString(row.labels.EN) > 300 || utf8.RuneCountInString(row.labels.RU) > 300 ||
-			utf8.RuneCountInString(row.labels.ZH) > 300 || utf8.RuneCountInString(row.labels.VI) > 300:
-			key = "catalogue.label_too_long"
-		case seen[row.code]:
-			key = "catalogue.duplicate_code"
+		field := func(name string) string {
+			if i, ok := col[name]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
 		}
-		if key != "" {
+		if key := row(field); key != "" {
 			bad = append(bad, RowError{Line: line, Key: key})
-			continue
 		}
-		seen[row.code] = true
-		rows = append(rows, row)
 	}
-	return rows, bad, nil
+	return bad, nil
 }
 
 // ImportCodes adds the file's codes and updates the labels of codes already known; the
@@ -324,13 +361,7 @@ func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, err
 	if err != nil {
 		return ImportReport{}, err
 	}
-	rep := ImportReport{Errors: bad, Rejected: len(bad)}
-	if len(rep.Errors) > MaxImportErrors {
-		rep.Errors = rep.Errors[:MaxImportErrors]
-	}
-	if rep.Errors == nil {
-		rep.Errors = []RowError{}
-	}
+	rep := newReport(bad)
 	if len(rows) == 0 {
 		if len(bad) == 0 {
 			return rep, apperr.Invalid("catalogue.empty")
@@ -407,9 +438,9 @@ func insertCodes(ctx context.Context, tx *sql.Tx, db *database.DB, rows []codeRo
 
 // starterVersion is raised when the shipped starter lists change, so that existing
 // databases receive the new entries (entries already there are left as the clinic has them).
-const starterVersion = 1
+const starterVersion = 2
 
-// InstallStarter adds the shipped starter lists (ICD-10 codes and lab/imaging tests) once
+// InstallStarter adds the shipped starter lists (ICD-10 codes, lab/imaging tests, medicines) once
 // per starterVersion. It runs after migrations at every start and is cheap when done.
 func InstallStarter(ctx context.Context, db *database.DB) error {
 	var have int64
@@ -441,6 +472,9 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 				VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING`, t[0], t[1], t[2], t[3], t[4], t[5]); err != nil {
 				return fmt.Errorf("starter test %s: %w", t[0], err)
 			}
+		}
+		if err := installMedicines(ctx, tx); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO counters (name, value) VALUES ('catalogue:starter', $1)
 			ON CONFLICT (name) DO UPDATE SET value = $1`, starterVersion)

@@ -1,10 +1,13 @@
 package catalogue
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"emr/internal/account"
+	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
@@ -25,6 +28,10 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/diagnosis-codes", Access: diagnose, Handler: h.searchCodes},
 		{Method: "POST", Path: "/api/diagnosis-codes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importCodes},
 		{Method: "GET", Path: "/api/lab-tests", Access: diagnose, Handler: h.labTests},
+		{Method: "GET", Path: "/api/medicines", Access: auth.NeedAny(auth.WritePrescription, auth.ManageCatalogue), Handler: h.medicines},
+		{Method: "POST", Path: "/api/medicines", Access: auth.Need(auth.ManageCatalogue), Handler: h.createMedicine},
+		{Method: "PUT", Path: "/api/medicines/{id}", Access: auth.Need(auth.ManageCatalogue), Handler: h.updateMedicine},
+		{Method: "POST", Path: "/api/medicines/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importMedicines},
 	}
 }
 
@@ -49,12 +56,21 @@ func (h *Handler) labTests(w http.ResponseWriter, r *http.Request) {
 // importCodes reads one multipart field "file" (a CSV) and imports it; the answer lists
 // the rejected lines with messages in the caller's language.
 func (h *Handler) importCodes(w http.ResponseWriter, r *http.Request) {
+	h.importFile(w, r, "diagnosis_codes", h.Store.ImportCodes)
+}
+
+// importMedicines imports a medicines CSV as importCodes does codes.
+func (h *Handler) importMedicines(w http.ResponseWriter, r *http.Request) {
+	h.importFile(w, r, "medicines", h.Store.ImportMedicines)
+}
+
+func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string, importer func(context.Context, []byte) (ImportReport, error)) {
 	data, _, err := httpjson.File(w, r, h.MaxImport)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	rep, err := h.Store.ImportCodes(r.Context(), data)
+	rep, err := importer(r.Context(), data)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -64,11 +80,63 @@ func (h *Handler) importCodes(w http.ResponseWriter, r *http.Request) {
 		rep.Errors[i].Message = i18n.T(lang, rep.Errors[i].Key)
 	}
 	e := account.Event(r)
-	e.Action, e.EntityType, e.Outcome = "catalogue.import", "diagnosis_codes", audit.Success
+	e.Action, e.EntityType, e.Outcome = "catalogue.import", list, audit.Success
 	e.Detail = fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d", rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected)
 	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, rep)
+}
+
+// medicines searches the catalogue; ?all=1 (catalogue managers only) includes withdrawn
+// entries.
+func (h *Handler) medicines(w http.ResponseWriter, r *http.Request) {
+	get := r.URL.Query().Get
+	var v apperr.Validation
+	q := MedicineQuery{Q: get("q"), All: get("all") == "1" && auth.PrincipalFrom(r.Context()).Can(auth.ManageCatalogue)}
+	q.Page, q.PerPage = httpjson.Page(get, &v)
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, total, err := h.Store.Medicines(r.Context(), q)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, httpjson.ListBody[Medicine]{Data: list, Meta: httpjson.ListMeta{Total: total, Page: q.Page, PerPage: q.PerPage}})
+}
+
+func (h *Handler) createMedicine(w http.ResponseWriter, r *http.Request) {
+	h.writeMedicine(w, r, func(in MedicineInput) (Medicine, error) { return h.Store.CreateMedicine(r.Context(), in) }, http.StatusCreated, "medicine.create")
+}
+
+func (h *Handler) updateMedicine(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		httpjson.Error(w, r, apperr.NotFound("medicine.not_found"))
+		return
+	}
+	h.writeMedicine(w, r, func(in MedicineInput) (Medicine, error) { return h.Store.UpdateMedicine(r.Context(), id, in) }, http.StatusOK, "medicine.update")
+}
+
+func (h *Handler) writeMedicine(w http.ResponseWriter, r *http.Request, write func(MedicineInput) (Medicine, error), status int, action string) {
+	var in MedicineInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	m, err := write(in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	e := account.Event(r)
+	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "medicine", strconv.FormatInt(m.ID, 10), audit.Success
+	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, status, m)
 }

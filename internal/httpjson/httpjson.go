@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"emr/internal/apperr"
@@ -113,4 +114,44 @@ func Error(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
 	Respond(w, statusOf[e.Kind], body)
+}
+
+// Page sizes a list offers; DefaultPerPage is the one it starts with.
+var (
+	PageSizes      = []int{10, 15, 20, 30, 50}
+	DefaultPerPage = 15
+)
+
+// Page reads ?page= and ?per_page= of a list, recording bad values in v.
+func Page(get func(string) string, v *apperr.Validation) (page, perPage int) {
+	page, perPage = 1, DefaultPerPage
+	if s := get("page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 100000 {
+			v.Add("page", "validation.query")
+		}
+		page = max(n, 1)
+	}
+	if s := get("per_page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || !slices.Contains(PageSizes, n) {
+			v.Add("per_page", "validation.query")
+		} else {
+			perPage = n
+		}
+	}
+	return page, perPage
+}
+
+// ListBody is the answer of a paged list: {data, meta: {total, page, per_page}}.
+type ListBody[T any] struct {
+	Data []T      `json:"data"`
+	Meta ListMeta `json:"meta"`
+}
+
+// ListMeta is a paged list's position.
+type ListMeta struct {
+	Total   int `json:"total"`
+	Page    int `json:"page"`
+	PerPage int `json:"per_page"`
 }

@@ -57,6 +57,41 @@ var requiredAccess = map[string]string{
 	"GET /api/diagnosis-codes":                "write diagnosis",
 	"POST /api/diagnosis-codes/import":        "manage catalogue",
 	"GET /api/lab-tests":                      "write diagnosis",
+	"GET /api/medicines":                      "write prescription or manage catalogue",
+	"POST /api/medicines":                     "manage catalogue",
+	"PUT /api/medicines/{id}":                 "manage catalogue",
+	"POST /api/medicines/import":              "manage catalogue",
+
+	"GET /api/appointments/{id}/prescriptions":         "write prescription or write diagnosis or record vitals",
+	"POST /api/appointments/{id}/prescriptions":        "write prescription",
+	"GET /api/appointments/{id}/previous-prescription": "write prescription",
+	"GET /api/patients/{id}/prescriptions":             "write prescription or write diagnosis or record vitals",
+	"GET /api/prescriptions":                           "write prescription",
+	"POST /api/prescriptions":                          "write prescription",
+	"GET /api/prescriptions/{id}":                      "write prescription or write diagnosis or record vitals",
+	"PUT /api/prescriptions/{id}":                      "write prescription",
+	"POST /api/prescriptions/{id}/print":               "write prescription",
+	"POST /api/prescriptions/{id}/cancel":              "write prescription",
+	"GET /api/prescriptions/{id}/signature":            "write prescription or write diagnosis or record vitals",
+
+	"GET /api/get-profile":           "logged-in",
+	"PATCH /api/update-profile":      "logged-in",
+	"PUT /api/profile/avatar":        "logged-in",
+	"DELETE /api/profile/avatar":     "logged-in",
+	"PUT /api/profile/signature":     "logged-in",
+	"GET /api/remove-signature/{id}": "logged-in",
+	"POST /api/profile/password":     "logged-in",
+	"GET /api/profile/activity":      "logged-in",
+	"GET /api/users/{id}/avatar":     "logged-in",
+	"GET /api/users/{id}/signature":  "logged-in",
+	"GET /api/settings/clinic":       "logged-in",
+	"PUT /api/settings/clinic":       "manage settings",
+}
+
+// ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.
+var ownerOnly = map[string]bool{
+	"GET /api/remove-signature/{id}": true,
+	"GET /api/users/{id}/signature":  true,
 }
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
@@ -106,6 +141,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 				r := clients[who].Do(rt.Method, path, map[string]any{})
 				allowed := want == "public" ||
 					(who != "anonymous" && (want == "logged-in" || who == "admin" || holdsAny(rolePermissions[who], want)))
+				if ownerOnly[key] && who != "anonymous" && who != "admin" {
+					allowed = false // another user's (id 999999): only an admin may
+				}
 				switch {
 				case allowed && (r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden):
 					t.Errorf("%s as %s: %d, want access", key, who, r.Status)

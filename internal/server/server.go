@@ -24,6 +24,9 @@ import (
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
 	"emr/internal/patient"
+	"emr/internal/prescription"
+	"emr/internal/profile"
+	"emr/internal/settings"
 	"emr/internal/user"
 )
 
@@ -37,7 +40,8 @@ type Server struct {
 func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	sessions := &auth.Sessions{DB: db, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	users := &user.Store{DB: db}
-	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: &auth.Throttle{DB: db, Window: auth.ThrottleWindow}}
+	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
+	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: throttle}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
@@ -50,6 +54,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		patients.Routes(),
 		appointments.Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
+		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
+		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle}).Routes(),
+		(&settings.Handler{DB: db}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},

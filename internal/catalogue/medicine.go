@@ -1,0 +1,295 @@
+package catalogue
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/database"
+)
+
+//go:embed medicines_starter.tsv
+var medicinesStarter []byte
+
+// Medicine is one entry of the clinic's medicine catalogue.
+type Medicine struct {
+	ID          int64  `json:"id"`
+	GenericName string `json:"generic_name"`
+	Brand       string `json:"brand"`
+	Strength    string `json:"strength"`
+	Form        string `json:"form"`
+	Unit        string `json:"unit"`
+	Active      bool   `json:"active"`
+	Version     int    `json:"version"`
+	// Label is how a prescription line names it: "Amoxicillin 500 mg capsule (Amoxil)".
+	Label string `json:"label"`
+}
+
+// MedicineInput is what creating or changing a catalogue entry sends.
+type MedicineInput struct {
+	GenericName string `json:"generic_name"`
+	Brand       string `json:"brand"`
+	Strength    string `json:"strength"`
+	Form        string `json:"form"`
+	Unit        string `json:"unit"`
+	Active      *bool  `json:"active"`
+	Version     int    `json:"version"`
+}
+
+// MedicineLabel names a medicine as prescriptions print it.
+func MedicineLabel(generic, brand, strength, form string) string {
+	s := strings.Join(strings.Fields(strings.Join([]string{generic, strength, form}, " ")), " ")
+	if brand != "" {
+		s += " (" + brand + ")"
+	}
+	return s
+}
+
+func (in *MedicineInput) clean() (string, error) {
+	for _, f := range []*string{&in.GenericName, &in.Brand, &in.Strength, &in.Form, &in.Unit} {
+		*f = strings.Join(strings.Fields(*f), " ")
+	}
+	var v apperr.Validation
+	if in.GenericName == "" {
+		v.Add("generic_name", "validation.required")
+	}
+	for name, f := range map[string]string{"generic_name": in.GenericName, "brand": in.Brand, "strength": in.Strength, "form": in.Form, "unit": in.Unit} {
+		if utf8.RuneCountInString(f) > 200 {
+			v.Add(name, "validation.too_long")
+		}
+	}
+	return foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), v.Err()
+}
+
+const medicineColumns = `id, generic_name, brand, strength, form, unit, active, version`
+
+func scanMedicine(row interface{ Scan(...any) error }) (Medicine, error) {
+	var m Medicine
+	err := row.Scan(&m.ID, &m.GenericName, &m.Brand, &m.Strength, &m.Form, &m.Unit, &m.Active, &m.Version)
+	m.Label = MedicineLabel(m.GenericName, m.Brand, m.Strength, m.Form)
+	return m, err
+}
+
+// MedicineQuery filters the catalogue: words that all start a word of the entry, inactive
+// entries too (for the admin's list), and a page.
+type MedicineQuery struct {
+	Q        string
+	All      bool
+	Page     int
+	PerPage  int
+	NoCounts bool // a prescription's picker needs no total
+}
+
+// Medicines lists matching entries by generic name and the total that match.
+func (s *Store) Medicines(ctx context.Context, q MedicineQuery) ([]Medicine, int, error) {
+	q.Q = strings.TrimSpace(q.Q)
+	if utf8.RuneCountInString(q.Q) > 100 {
+		return nil, 0, apperr.Invalid("validation.query")
+	}
+	where, args := "TRUE", []any{}
+	if !q.All {
+		where = "active"
+	}
+	if q.Q != "" {
+		var cond string
+		cond, args = wordConditions(q.Q, args)
+		where += " AND " + cond
+	}
+	total := -1
+	if !q.NoCounts {
+		if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM medicines WHERE `+where, args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("count medicines: %w", err)
+		}
+	}
+	args = append(args, q.PerPage, (q.Page-1)*q.PerPage)
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+medicineColumns+` FROM medicines WHERE `+where+`
+		ORDER BY generic_name, strength, brand, id LIMIT $`+fmt.Sprint(len(args)-1)+` OFFSET $`+fmt.Sprint(len(args)), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list medicines: %w", err)
+	}
+	defer rows.Close()
+	out := []Medicine{}
+	for rows.Next() {
+		m, err := scanMedicine(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, m)
+	}
+	return out, total, rows.Err()
+}
+
+// GetMedicine reads one entry, active or not.
+func GetMedicine(ctx context.Context, q database.Querier, id int64) (Medicine, error) {
+	m, err := scanMedicine(q.QueryRowContext(ctx, `SELECT `+medicineColumns+` FROM medicines WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, apperr.NotFound("medicine.not_found")
+	}
+	if err != nil {
+		return m, fmt.Errorf("read medicine: %w", err)
+	}
+	return m, nil
+}
+
+func medicineTaken(ctx context.Context, tx *sql.Tx, in MedicineInput, except int64) error {
+	var taken bool
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM medicines WHERE generic_name = $1 AND brand = $2
+		AND strength = $3 AND form = $4 AND id <> $5)`, in.GenericName, in.Brand, in.Strength, in.Form, except).Scan(&taken)
+	if err != nil {
+		return fmt.Errorf("check medicine: %w", err)
+	}
+	if taken {
+		return apperr.Conflict("medicine.duplicate")
+	}
+	return nil
+}
+
+// CreateMedicine adds an entry; the same generic, brand, strength and form twice is a conflict.
+func (s *Store) CreateMedicine(ctx context.Context, in MedicineInput) (Medicine, error) {
+	terms, err := in.clean()
+	if err != nil {
+		return Medicine{}, err
+	}
+	var m Medicine
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := medicineTaken(ctx, tx, in, 0); err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		var id int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, terms, active, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, TRUE, $7, $7) RETURNING id`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, now).Scan(&id); err != nil {
+			return fmt.Errorf("insert medicine: %w", err)
+		}
+		m, err = GetMedicine(ctx, tx, id)
+		return err
+	})
+	return m, err
+}
+
+// UpdateMedicine changes an entry, or (active false) withdraws it from new prescriptions;
+// prescriptions already written keep their text. A stale version is a conflict.
+func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) (Medicine, error) {
+	terms, err := in.clean()
+	if err != nil {
+		return Medicine{}, err
+	}
+	var m Medicine
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := GetMedicine(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old.Version != in.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		if err := medicineTaken(ctx, tx, in, id); err != nil {
+			return err
+		}
+		active := old.Active
+		if in.Active != nil {
+			active = *in.Active
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE medicines SET generic_name = $1, brand = $2, strength = $3, form = $4, unit = $5,
+			terms = $6, active = $7, updated_at = $8, version = version + 1 WHERE id = $9`,
+			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, active, time.Now().UTC(), id); err != nil {
+			return fmt.Errorf("update medicine: %w", err)
+		}
+		m, err = GetMedicine(ctx, tx, id)
+		return err
+	})
+	return m, err
+}
+
+// parseMedicines reads a medicines CSV: generic_name required, brand, strength, form and
+// unit optional, in any order.
+func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
+	var rows []MedicineInput
+	seen := map[[4]string]bool{}
+	bad, err := readCSV(data, []string{"generic_name"}, func(field func(string) string) string {
+		in := MedicineInput{GenericName: field("generic_name"), Brand: field("brand"), Strength: field("strength"), Form: field("form"), Unit: field("unit")}
+		if _, err := in.clean(); err != nil {
+			if in.GenericName == "" {
+				return "catalogue.no_generic"
+			}
+			return "catalogue.label_too_long"
+		}
+		key := [4]string{in.GenericName, in.Brand, in.Strength, in.Form}
+		if seen[key] {
+			return "catalogue.duplicate_medicine"
+		}
+		seen[key] = true
+		rows = append(rows, in)
+		return ""
+	})
+	return rows, bad, err
+}
+
+// ImportMedicines adds the file's medicines and updates the unit of those already there
+// (matched on generic name, brand, strength and form); importing twice changes nothing.
+func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport, error) {
+	rows, bad, err := parseMedicines(data)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	rep := newReport(bad)
+	if len(rows) == 0 {
+		if len(bad) == 0 {
+			return rep, apperr.Invalid("catalogue.empty")
+		}
+		return rep, nil
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		now := time.Now().UTC()
+		for _, in := range rows {
+			var id int64
+			var unit string
+			var active bool
+			err := tx.QueryRowContext(ctx, `SELECT id, unit, active FROM medicines WHERE generic_name = $1 AND brand = $2 AND strength = $3 AND form = $4`,
+				in.GenericName, in.Brand, in.Strength, in.Form).Scan(&id, &unit, &active)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, terms, active, created_at, updated_at)
+					VALUES ($1, $2, $3, $4, $5, $6, TRUE, $7, $7)`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit,
+					foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), now); err != nil {
+					return fmt.Errorf("insert medicine: %w", err)
+				}
+				rep.Inserted++
+			case err != nil:
+				return fmt.Errorf("read medicine: %w", err)
+			case unit == in.Unit && active:
+				rep.Unchanged++
+			default:
+				if _, err := tx.ExecContext(ctx, `UPDATE medicines SET unit = $1, active = TRUE, updated_at = $2, version = version + 1 WHERE id = $3`,
+					in.Unit, now, id); err != nil {
+					return fmt.Errorf("update medicine: %w", err)
+				}
+				rep.Updated++
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+func installMedicines(ctx context.Context, tx *sql.Tx) error {
+	rows, bad, err := parseMedicines(medicinesStarter)
+	if err != nil || len(bad) > 0 {
+		return fmt.Errorf("starter medicines: %v %v", err, bad)
+	}
+	now := time.Now().UTC()
+	for _, in := range rows {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, terms, active, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, TRUE, $7, $7) ON CONFLICT (generic_name, brand, strength, form) DO NOTHING`,
+			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), now); err != nil {
+			return fmt.Errorf("starter medicine %s: %w", in.GenericName, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+-- +goose Up
+-- The prescriber's profile: specialisations and licences (JSON arrays), and pictures.
+ALTER TABLE users ADD COLUMN specialisations TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE users ADD COLUMN licences TEXT NOT NULL DEFAULT '[]';
+
+-- A user's avatar and drawn signature, kept in the database so every instance sees them.
+CREATE TABLE user_images (
+  user_id      INTEGER NOT NULL REFERENCES users(id),
+  kind         TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  data         BLOB NOT NULL,
+  updated_at   TIMESTAMP NOT NULL,
+  PRIMARY KEY (user_id, kind)
+);
+
+-- Clinic-wide settings an admin sets (the prescription header): one JSON value per key.
+CREATE TABLE settings (
+  key        TEXT PRIMARY KEY,
+  value      TEXT NOT NULL,
+  updated_at TIMESTAMP NOT NULL,
+  updated_by INTEGER REFERENCES users(id),
+  version    INTEGER NOT NULL DEFAULT 1
+);
+
+INSERT INTO permissions (name) VALUES ('manage settings');
+INSERT INTO role_permissions (role_id, permission) SELECT id, 'manage settings' FROM roles WHERE name = 'admin';
+
+-- The clinic's medicine catalogue; terms is the folded text that word search runs over.
+CREATE TABLE medicines (
+  id           INTEGER PRIMARY KEY,
+  brand        TEXT NOT NULL DEFAULT '',
+  generic_name TEXT NOT NULL,
+  strength     TEXT NOT NULL DEFAULT '',
+  form         TEXT NOT NULL DEFAULT '',
+  unit         TEXT NOT NULL DEFAULT '',
+  terms        TEXT NOT NULL,
+  active       BOOLEAN NOT NULL DEFAULT TRUE,
+  created_at   TIMESTAMP NOT NULL,
+  updated_at   TIMESTAMP NOT NULL,
+  version      INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX medicines_identity ON medicines (generic_name, brand, strength, form);
+
+-- Prescriptions: of a visit (kind 'visit': draft -> issued) or written on the blank form
+-- (kind 'blank', patient optional: ordered -> dispensed). Printing issues one: its lines,
+-- the prescriber's details and signature are then fixed; it can only be cancelled.
+CREATE TABLE prescriptions (
+  id             INTEGER PRIMARY KEY,
+  kind           TEXT NOT NULL,
+  appointment_id INTEGER REFERENCES appointments(id),
+  patient_id     INTEGER REFERENCES patients(id),
+  status         TEXT NOT NULL,
+  items          TEXT NOT NULL,
+  notes          TEXT NOT NULL DEFAULT '',
+  prescriber_id  INTEGER REFERENCES users(id),
+  prescriber     TEXT NOT NULL DEFAULT '',
+  signature_type TEXT NOT NULL DEFAULT '',
+  signature      BLOB,
+  issued_at      TIMESTAMP,
+  cancel_reason  TEXT NOT NULL DEFAULT '',
+  cancelled_at   TIMESTAMP,
+  replaces_id    INTEGER REFERENCES prescriptions(id),
+  created_at     TIMESTAMP NOT NULL,
+  created_by     INTEGER REFERENCES users(id),
+  updated_at     TIMESTAMP NOT NULL,
+  updated_by     INTEGER REFERENCES users(id),
+  version        INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX prescriptions_patient ON prescriptions (patient_id, id);
+CREATE INDEX prescriptions_appointment ON prescriptions (appointment_id, id);
+CREATE INDEX prescriptions_creator ON prescriptions (created_by, kind, id);
+
+-- +goose StatementBegin
+CREATE TRIGGER prescriptions_issued_fixed BEFORE UPDATE ON prescriptions
+WHEN OLD.status IN ('issued', 'dispensed', 'cancelled') AND (NEW.items IS NOT OLD.items OR NEW.prescriber IS NOT OLD.prescriber
+  OR NEW.signature IS NOT OLD.signature OR NEW.patient_id IS NOT OLD.patient_id OR OLD.status = 'cancelled')
+BEGIN
+  SELECT RAISE(ABORT, 'an issued prescription cannot be changed');
+END;
+-- +goose StatementEnd

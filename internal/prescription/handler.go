@@ -1,0 +1,222 @@
+package prescription
+
+import (
+	"net/http"
+	"strconv"
+
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+	"emr/internal/profile"
+	"emr/internal/settings"
+)
+
+// Handler serves the prescription API.
+type Handler struct{ Store *Store }
+
+// readPrescriptions is who may read prescriptions: whoever writes them, and the clinical
+// staff of a visit.
+var readPrescriptions = auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals)
+
+// Routes is the prescription API's route table.
+func (h *Handler) Routes() []auth.Route {
+	write := auth.Need(auth.WritePrescription)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/appointments/{id}/prescriptions", Access: readPrescriptions, Handler: h.forAppointment},
+		{Method: "POST", Path: "/api/appointments/{id}/prescriptions", Access: write, Handler: h.createForVisit},
+		{Method: "GET", Path: "/api/appointments/{id}/previous-prescription", Access: write, Handler: h.previous},
+		{Method: "GET", Path: "/api/patients/{id}/prescriptions", Access: readPrescriptions, Handler: h.forPatient},
+		{Method: "GET", Path: "/api/prescriptions", Access: write, Handler: h.blank},
+		{Method: "POST", Path: "/api/prescriptions", Access: write, Handler: h.createBlank},
+		{Method: "GET", Path: "/api/prescriptions/{id}", Access: readPrescriptions, Handler: h.get},
+		{Method: "PUT", Path: "/api/prescriptions/{id}", Access: write, Handler: h.update},
+		{Method: "POST", Path: "/api/prescriptions/{id}/print", Access: write, Handler: h.print},
+		{Method: "POST", Path: "/api/prescriptions/{id}/cancel", Access: write, Handler: h.cancel},
+		{Method: "GET", Path: "/api/prescriptions/{id}/signature", Access: readPrescriptions, Handler: h.signature},
+	}
+}
+
+func pathID(r *http.Request, notFound string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound(notFound)
+	}
+	return id, nil
+}
+
+func viewer(r *http.Request) int64 { return auth.PrincipalFrom(r.Context()).UserID }
+
+// respondList answers a list of prescriptions after auditing its read for the patient.
+func (h *Handler) respondList(w http.ResponseWriter, r *http.Request, patientID int64, list []Prescription, err error) {
+	if err == nil && patientID != 0 {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.list", "patient", strconv.FormatInt(patientID, 10), audit.Success
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+}
+
+func (h *Handler) forAppointment(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "appointment.not_found")
+	var list []Prescription
+	if err == nil {
+		list, err = h.Store.ForAppointment(r.Context(), id)
+	}
+	var patientID int64
+	if len(list) > 0 && list[0].PatientID != nil {
+		patientID = *list[0].PatientID
+	}
+	h.respondList(w, r, patientID, list, err)
+}
+
+func (h *Handler) forPatient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "patient.not_found")
+	var list []Prescription
+	if err == nil {
+		list, err = h.Store.ForPatient(r.Context(), id)
+	}
+	h.respondList(w, r, id, list, err)
+}
+
+func (h *Handler) blank(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Blank(r.Context())
+	if err == nil {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.Outcome = "prescription.list", "prescription", audit.Success
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	h.respondList(w, r, 0, list, err)
+}
+
+func (h *Handler) previous(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "appointment.not_found")
+	var rx Prescription
+	if err == nil {
+		rx, err = h.Store.Previous(r.Context(), id)
+	}
+	h.respond(w, r, http.StatusOK, rx, err, "prescription.read")
+}
+
+// respond answers one prescription, auditing the read or write named by action when the
+// store has not (reads).
+func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, rx Prescription, err error, readAction string) {
+	if err == nil && readAction != "" {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome = readAction, "prescription", strconv.FormatInt(rx.ID, 10), audit.Success
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, status, rx)
+}
+
+func (h *Handler) createForVisit(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "appointment.not_found")
+	var in Input
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	var rx Prescription
+	if err == nil {
+		rx, err = h.Store.CreateForVisit(r.Context(), account.Event(r), id, in)
+	}
+	h.respond(w, r, http.StatusCreated, rx, err, "")
+}
+
+func (h *Handler) createBlank(w http.ResponseWriter, r *http.Request) {
+	var in Input
+	err := httpjson.Decode(w, r, &in)
+	var rx Prescription
+	if err == nil {
+		rx, err = h.Store.CreateBlank(r.Context(), account.Event(r), in)
+	}
+	h.respond(w, r, http.StatusCreated, rx, err, "")
+}
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "prescription.not_found")
+	var rx Prescription
+	if err == nil {
+		rx, err = h.Store.Get(r.Context(), id, viewer(r))
+	}
+	h.respond(w, r, http.StatusOK, rx, err, "prescription.read")
+}
+
+func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "prescription.not_found")
+	var in Input
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	var rx Prescription
+	if err == nil {
+		rx, err = h.Store.Update(r.Context(), account.Event(r), id, in)
+	}
+	h.respond(w, r, http.StatusOK, rx, err, "")
+}
+
+type versioned struct {
+	Version int    `json:"version"`
+	Reason  string `json:"reason"`
+}
+
+// PrintOut is what the print page shows: the prescription and the clinic's header.
+type PrintOut struct {
+	Prescription
+	Clinic settings.Clinic `json:"clinic"`
+}
+
+func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "prescription.not_found")
+	var in versioned
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	var out PrintOut
+	if err == nil {
+		out.Prescription, err = h.Store.Print(r.Context(), account.Event(r), id, in.Version)
+	}
+	if err == nil {
+		out.Clinic, err = settings.ReadClinic(r.Context(), h.Store.DB)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, out)
+}
+
+func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "prescription.not_found")
+	var in versioned
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	var rx Prescription
+	if err == nil {
+		rx, err = h.Store.Cancel(r.Context(), account.Event(r), id, in.Version, in.Reason)
+	}
+	h.respond(w, r, http.StatusOK, rx, err, "")
+}
+
+func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "prescription.not_found")
+	var ct string
+	var data []byte
+	if err == nil {
+		ct, data, err = h.Store.Signature(r.Context(), id)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	profile.WriteImage(w, ct, data)
+}

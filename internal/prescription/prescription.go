@@ -1,0 +1,222 @@
+// Package prescription keeps prescriptions: written on a visit or on the blank form,
+// printed with the clinic's header and the prescriber's details and signature. Printing
+// issues a prescription: from then on it is fixed and can only be cancelled with a reason
+// (a new one replaces it).
+package prescription
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/profile"
+)
+
+// Kinds and statuses. A visit's prescription goes draft -> issued; one written on the blank
+// form goes ordered -> dispensed. Either can be cancelled.
+const (
+	KindVisit = "visit"
+	KindBlank = "blank"
+
+	Draft     = "draft"
+	Issued    = "issued"
+	Ordered   = "ordered"
+	Dispensed = "dispensed"
+	Cancelled = "cancelled"
+)
+
+// Editable reports whether a prescription in status may still change.
+func Editable(status string) bool { return status == Draft || status == Ordered }
+
+// Printed is the status printing gives a prescription of kind.
+func Printed(kind string) string {
+	if kind == KindBlank {
+		return Dispensed
+	}
+	return Issued
+}
+
+// Item is one line of a prescription.
+type Item struct {
+	// MedicineID is the catalogue entry the line was picked from; nil for free text.
+	MedicineID   *int64  `json:"medicine_id"`
+	Medicine     string  `json:"medicine"`
+	Dose         string  `json:"dose"`
+	Route        string  `json:"route"`
+	Frequency    string  `json:"frequency"`
+	Duration     string  `json:"duration"`
+	Quantity     *string `json:"quantity"`
+	Unit         string  `json:"unit"`
+	Refills      int     `json:"refills"`
+	Instructions string  `json:"instructions"`
+}
+
+// Routes a line may name (the web app translates them); free text is not allowed here so
+// that a printed prescription is never ambiguous.
+var Routes = []string{"oral", "sublingual", "topical", "inhaled", "nasal", "ophthalmic", "otic", "rectal", "vaginal",
+	"subcutaneous", "intramuscular", "intravenous", "transdermal"}
+
+// Limits.
+const (
+	MaxItems   = 30
+	MaxRefills = 12
+	maxText    = 200
+	maxNotes   = 2000
+)
+
+func tidy(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// checkItems tidies the lines and checks each: a medicine, and a quantity or a duration.
+// Field errors name the line: "items.2.quantity".
+func checkItems(items []Item, v *apperr.Validation) []Item {
+	out := []Item{}
+	for _, it := range items {
+		it.Medicine, it.Dose, it.Route, it.Frequency, it.Duration, it.Unit = tidy(it.Medicine), tidy(it.Dose), tidy(it.Route), tidy(it.Frequency), tidy(it.Duration), tidy(it.Unit)
+		it.Instructions = strings.TrimSpace(it.Instructions)
+		if it.Quantity != nil {
+			q := strings.TrimSpace(*it.Quantity)
+			it.Quantity = &q
+			if q == "" {
+				it.Quantity = nil
+			}
+		}
+		if it == (Item{}) {
+			continue // an empty line the form left
+		}
+		out = append(out, it)
+	}
+	if len(out) == 0 {
+		v.Add("items", "prescription.no_items")
+	}
+	if len(out) > MaxItems {
+		v.Add("items", "prescription.too_many_items")
+	}
+	for i, it := range out {
+		field := func(name string) string { return "items." + strconv.Itoa(i) + "." + name }
+		if it.Medicine == "" {
+			v.Add(field("medicine"), "prescription.medicine_required")
+		}
+		if it.Quantity == nil && it.Duration == "" {
+			v.Add(field("quantity"), "prescription.quantity_or_duration")
+		}
+		if it.Quantity != nil {
+			if n, err := strconv.ParseFloat(*it.Quantity, 64); err != nil || n <= 0 || n > 10000 {
+				v.Add(field("quantity"), "prescription.quantity")
+			}
+		}
+		if it.Route != "" && !slices.Contains(Routes, it.Route) {
+			v.Add(field("route"), "prescription.route")
+		}
+		if it.Refills < 0 || it.Refills > MaxRefills {
+			v.Add(field("refills"), "prescription.refills")
+		}
+		for name, s := range map[string]string{"medicine": it.Medicine, "dose": it.Dose, "frequency": it.Frequency, "duration": it.Duration, "unit": it.Unit} {
+			if utf8.RuneCountInString(s) > maxText {
+				v.Add(field(name), "validation.too_long")
+			}
+		}
+		if utf8.RuneCountInString(it.Instructions) > 1000 {
+			v.Add(field("instructions"), "validation.too_long")
+		}
+	}
+	return out
+}
+
+// Prescriber is what a printed prescription says of who wrote it, fixed when it is issued.
+type Prescriber struct {
+	ID              int64             `json:"id"`
+	Name            string            `json:"name"`
+	Specialisations []string          `json:"specialisations"`
+	Licences        []profile.Licence `json:"licences"`
+}
+
+// PatientDetails are the patient's details a prescription prints.
+type PatientDetails struct {
+	ID        int64  `json:"id"`
+	MRN       string `json:"mrn"`
+	Name      string `json:"name"`
+	Sex       string `json:"sex"`
+	BirthDate string `json:"birth_date"`
+	Age       int    `json:"age"`
+	Address   string `json:"address"`
+}
+
+// Prescription is one prescription as the API shows it.
+type Prescription struct {
+	ID            int64           `json:"id"`
+	Kind          string          `json:"kind"`
+	AppointmentID *int64          `json:"appointment_id"`
+	PatientID     *int64          `json:"patient_id"`
+	Patient       *PatientDetails `json:"patient"`
+	Status        string          `json:"status"`
+	Items         []Item          `json:"items"`
+	Notes         string          `json:"notes"`
+	// Prescriber is the one who issued it; for a draft, who would issue it now.
+	Prescriber   *Prescriber `json:"prescriber"`
+	HasSignature bool        `json:"has_signature"`
+	SignatureURL string      `json:"signature_url"`
+	// Warnings are "no_signature", "no_licence" and "licence_expired": the prescriber
+	// should know before (or see after) printing.
+	Warnings     []string   `json:"warnings"`
+	IssuedAt     *time.Time `json:"issued_at"`
+	CancelReason string     `json:"cancel_reason"`
+	CancelledAt  *time.Time `json:"cancelled_at"`
+	ReplacesID   *int64     `json:"replaces_id"`
+	CreatedAt    time.Time  `json:"created_at"`
+	CreatedBy    string     `json:"created_by"`
+	UpdatedAt    time.Time  `json:"updated_at"`
+	Version      int        `json:"version"`
+}
+
+// warnings says what a prescriber lacks for a trustworthy print on day (YYYY-MM-DD).
+func warnings(p Prescriber, hasSignature bool, day string) []string {
+	out := []string{}
+	if !hasSignature {
+		out = append(out, "no_signature")
+	}
+	if len(p.Licences) == 0 {
+		out = append(out, "no_licence")
+	}
+	for _, l := range p.Licences {
+		if l.Expired(day) {
+			out = append(out, "licence_expired")
+			break
+		}
+	}
+	return out
+}
+
+// Input is what creating or changing a prescription sends.
+type Input struct {
+	PatientID  *int64 `json:"patient_id"`
+	Items      []Item `json:"items"`
+	Notes      string `json:"notes"`
+	ReplacesID *int64 `json:"replaces_id"`
+	Version    int    `json:"version"`
+}
+
+func (in *Input) check() error {
+	var v apperr.Validation
+	in.Items = checkItems(in.Items, &v)
+	in.Notes = strings.TrimSpace(in.Notes)
+	if utf8.RuneCountInString(in.Notes) > maxNotes {
+		v.Add("notes", "validation.too_long")
+	}
+	return v.Err()
+}
+
+// ageOn returns the whole years from birth (YYYY-MM-DD) to day.
+func ageOn(birth string, day time.Time) int {
+	b, err := time.Parse(time.DateOnly, birth)
+	if err != nil {
+		return 0
+	}
+	age := day.Year() - b.Year()
+	if day.Month() < b.Month() || (day.Month() == b.Month() && day.Day() < b.Day()) {
+		age--
+	}
+	return max(age, 0)
+}

@@ -1,0 +1,451 @@
+package prescription
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/profile"
+)
+
+// Store reads and writes prescriptions.
+type Store struct {
+	DB  *database.DB
+	Loc *time.Location // the clinic's time zone: a prescription's date and age
+	Now func() time.Time
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Store) today() string { return s.now().In(s.Loc).Format(time.DateOnly) }
+
+func actorOf(e audit.Event) any {
+	if e.ActorID == 0 {
+		return nil
+	}
+	return e.ActorID
+}
+
+const columns = `rx.id, rx.kind, rx.appointment_id, rx.patient_id, rx.status, rx.items, rx.notes, rx.prescriber,
+	rx.signature IS NOT NULL, rx.issued_at, rx.cancel_reason, rx.cancelled_at, rx.replaces_id, rx.created_at,
+	COALESCE(u.name, ''), rx.updated_at, rx.version,
+	COALESCE(p.mrn, ''), COALESCE(p.first_name, ''), COALESCE(p.middle_name, ''), COALESCE(p.last_name, ''),
+	COALESCE(p.sex, ''), COALESCE(p.birth_date, ''), COALESCE(p.address, '')
+	FROM prescriptions rx LEFT JOIN users u ON u.id = rx.created_by LEFT JOIN patients p ON p.id = rx.patient_id`
+
+func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) {
+	var rx Prescription
+	var items, prescriber string
+	var appt, pat, replaces sql.NullInt64
+	var issued, cancelled sql.NullTime
+	var pd PatientDetails
+	var first, middle, last string
+	err := row.Scan(&rx.ID, &rx.Kind, &appt, &pat, &rx.Status, &items, &rx.Notes, &prescriber,
+		&rx.HasSignature, &issued, &rx.CancelReason, &cancelled, &replaces, &rx.CreatedAt,
+		&rx.CreatedBy, &rx.UpdatedAt, &rx.Version,
+		&pd.MRN, &first, &middle, &last, &pd.Sex, &pd.BirthDate, &pd.Address)
+	if err != nil {
+		return rx, err
+	}
+	if err := json.Unmarshal([]byte(items), &rx.Items); err != nil {
+		return rx, fmt.Errorf("read prescription items: %w", err)
+	}
+	if prescriber != "" {
+		rx.Prescriber = &Prescriber{}
+		if err := json.Unmarshal([]byte(prescriber), rx.Prescriber); err != nil {
+			return rx, fmt.Errorf("read prescriber: %w", err)
+		}
+	}
+	if appt.Valid {
+		rx.AppointmentID = &appt.Int64
+	}
+	if replaces.Valid {
+		rx.ReplacesID = &replaces.Int64
+	}
+	if issued.Valid {
+		rx.IssuedAt = &issued.Time
+	}
+	if cancelled.Valid {
+		rx.CancelledAt = &cancelled.Time
+	}
+	day := s.now().In(s.Loc)
+	if rx.IssuedAt != nil {
+		day = rx.IssuedAt.In(s.Loc)
+	}
+	if pat.Valid {
+		rx.PatientID = &pat.Int64
+		pd.ID = pat.Int64
+		pd.Name = strings.Join(strings.Fields(first+" "+middle+" "+last), " ")
+		pd.Age = ageOn(pd.BirthDate, day)
+		rx.Patient = &pd
+	}
+	if rx.HasSignature {
+		rx.SignatureURL = fmt.Sprintf("/api/prescriptions/%d/signature", rx.ID)
+	}
+	rx.Warnings = []string{}
+	if rx.Prescriber != nil {
+		rx.Warnings = warnings(*rx.Prescriber, rx.HasSignature, day.Format(time.DateOnly))
+	}
+	return rx, nil
+}
+
+func (s *Store) get(ctx context.Context, q database.Querier, id int64) (Prescription, error) {
+	rx, err := s.scan(q.QueryRowContext(ctx, `SELECT `+columns+` WHERE rx.id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return rx, apperr.NotFound("prescription.not_found")
+	}
+	if err != nil {
+		return rx, fmt.Errorf("read prescription: %w", err)
+	}
+	return rx, nil
+}
+
+// Get reads one prescription. An unprinted one shows viewerID as the prescriber it would
+// have, with the warnings that viewer would print with.
+func (s *Store) Get(ctx context.Context, id, viewerID int64) (Prescription, error) {
+	rx, err := s.get(ctx, s.DB, id)
+	if err != nil {
+		return rx, err
+	}
+	return rx, s.preview(ctx, &rx, viewerID)
+}
+
+func (s *Store) preview(ctx context.Context, rx *Prescription, viewerID int64) error {
+	if !Editable(rx.Status) {
+		return nil
+	}
+	pr, err := profile.Get(ctx, s.DB, viewerID)
+	if err != nil {
+		return err
+	}
+	rx.Prescriber = &Prescriber{ID: pr.ID, Name: pr.Name, Specialisations: pr.Specialisations, Licences: pr.Licences}
+	rx.HasSignature, rx.SignatureURL = pr.HasSignature, pr.SignatureURL
+	rx.Warnings = warnings(*rx.Prescriber, pr.HasSignature, s.today())
+	return nil
+}
+
+func (s *Store) list(ctx context.Context, where string, args ...any) ([]Prescription, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+` WHERE `+where+` ORDER BY rx.id DESC LIMIT 100`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list prescriptions: %w", err)
+	}
+	defer rows.Close()
+	out := []Prescription{}
+	for rows.Next() {
+		rx, err := s.scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rx)
+	}
+	return out, rows.Err()
+}
+
+// ForAppointment lists a visit's prescriptions, newest first.
+func (s *Store) ForAppointment(ctx context.Context, id int64) ([]Prescription, error) {
+	if err := s.DB.QueryRowContext(ctx, `SELECT id FROM appointments WHERE id = $1`, id).Scan(&id); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, apperr.NotFound("appointment.not_found")
+		}
+		return nil, fmt.Errorf("read appointment: %w", err)
+	}
+	return s.list(ctx, `rx.appointment_id = $1`, id)
+}
+
+// ForPatient lists a patient's prescriptions (of visits and of the blank form), newest
+// first, the latest 100.
+func (s *Store) ForPatient(ctx context.Context, id int64) ([]Prescription, error) {
+	if err := s.DB.QueryRowContext(ctx, `SELECT id FROM patients WHERE id = $1`, id).Scan(&id); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, apperr.NotFound("patient.not_found")
+		}
+		return nil, fmt.Errorf("read patient: %w", err)
+	}
+	return s.list(ctx, `rx.patient_id = $1`, id)
+}
+
+// Blank lists the latest 100 prescriptions written on the blank form.
+func (s *Store) Blank(ctx context.Context) ([]Prescription, error) {
+	return s.list(ctx, `rx.kind = $1`, KindBlank)
+}
+
+// Previous returns the latest prescription of the appointment's patient from an earlier
+// visit that was not cancelled ("copy last prescription").
+func (s *Store) Previous(ctx context.Context, appointmentID int64) (Prescription, error) {
+	var patientID int64
+	var startsAt time.Time
+	err := s.DB.QueryRowContext(ctx, `SELECT patient_id, starts_at FROM appointments WHERE id = $1`, appointmentID).Scan(&patientID, &startsAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Prescription{}, apperr.NotFound("appointment.not_found")
+	}
+	if err != nil {
+		return Prescription{}, fmt.Errorf("read appointment: %w", err)
+	}
+	list, err := s.list(ctx, `rx.patient_id = $1 AND rx.status <> $2 AND rx.kind = $3 AND rx.appointment_id <> $4
+		AND rx.appointment_id IN (SELECT id FROM appointments WHERE patient_id = $1 AND starts_at < $5)`,
+		patientID, Cancelled, KindVisit, appointmentID, startsAt)
+	if err != nil {
+		return Prescription{}, err
+	}
+	if len(list) == 0 {
+		return Prescription{}, apperr.NotFound("prescription.none_before")
+	}
+	return list[0], nil
+}
+
+// checkPatient checks that a prescription may be written for patient id.
+func checkPatient(ctx context.Context, tx *sql.Tx, id int64) error {
+	var archived bool
+	err := tx.QueryRowContext(ctx, `SELECT archived_at IS NOT NULL FROM patients WHERE id = $1`, id).Scan(&archived)
+	if errors.Is(err, sql.ErrNoRows) {
+		return apperr.Invalid("patient.not_found")
+	}
+	if err != nil {
+		return fmt.Errorf("read patient: %w", err)
+	}
+	if archived {
+		return apperr.Conflict("patient.archived")
+	}
+	return nil
+}
+
+// checkReplaces checks that a new prescription replaces a cancelled one of the same patient.
+func checkReplaces(ctx context.Context, tx *sql.Tx, replaces, patientID *int64) error {
+	if replaces == nil {
+		return nil
+	}
+	var status string
+	var pat sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT status, patient_id FROM prescriptions WHERE id = $1`, *replaces).Scan(&status, &pat)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (status != Cancelled || pat.Valid != (patientID != nil) || (patientID != nil && pat.Int64 != *patientID))) {
+		return apperr.Invalid("prescription.bad_replaces")
+	}
+	return err
+}
+
+// CreateForVisit writes a draft prescription on a visit that is not cancelled.
+func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID int64, in Input) (Prescription, error) {
+	if err := in.check(); err != nil {
+		return Prescription{}, err
+	}
+	return s.create(ctx, e, in, func(tx *sql.Tx) (*int64, *int64, error) {
+		var patientID int64
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT patient_id, status FROM appointments WHERE id = $1`, appointmentID).Scan(&patientID, &status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, apperr.NotFound("appointment.not_found")
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("read appointment: %w", err)
+		}
+		if status == "cancelled" || status == "no-show" {
+			return nil, nil, apperr.Conflict("prescription.visit_closed")
+		}
+		return &appointmentID, &patientID, nil
+	})
+}
+
+// CreateBlank writes a prescription on the blank form, for a patient or for none.
+func (s *Store) CreateBlank(ctx context.Context, e audit.Event, in Input) (Prescription, error) {
+	if err := in.check(); err != nil {
+		return Prescription{}, err
+	}
+	return s.create(ctx, e, in, func(*sql.Tx) (*int64, *int64, error) { return nil, in.PatientID, nil })
+}
+
+func (s *Store) create(ctx context.Context, e audit.Event, in Input, owner func(*sql.Tx) (appointmentID, patientID *int64, err error)) (Prescription, error) {
+	var rx Prescription
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		appointmentID, patientID, err := owner(tx)
+		if err != nil {
+			return err
+		}
+		if patientID != nil {
+			if err := checkPatient(ctx, tx, *patientID); err != nil {
+				return err
+			}
+		}
+		if err := checkReplaces(ctx, tx, in.ReplacesID, patientID); err != nil {
+			return err
+		}
+		kind, status := KindVisit, Draft
+		if appointmentID == nil {
+			kind, status = KindBlank, Ordered
+		}
+		items, _ := json.Marshal(in.Items)
+		now := s.now()
+		var id int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO prescriptions (kind, appointment_id, patient_id, status, items, notes, replaces_id,
+			created_at, created_by, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $9) RETURNING id`,
+			kind, appointmentID, patientID, status, string(items), in.Notes, in.ReplacesID, now, actorOf(e)).Scan(&id); err != nil {
+			return fmt.Errorf("insert prescription: %w", err)
+		}
+		if rx, err = s.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, e, rx, "prescription.create", "")
+	})
+	if err != nil {
+		return rx, err
+	}
+	return rx, s.preview(ctx, &rx, e.ActorID)
+}
+
+func (s *Store) audit(ctx context.Context, tx *sql.Tx, e audit.Event, rx Prescription, action, detail string) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = action, "prescription", strconv.FormatInt(rx.ID, 10), audit.Success, detail
+	if rx.PatientID != nil {
+		e.Detail = strings.TrimSpace(fmt.Sprintf("patient %d %s", *rx.PatientID, detail))
+	}
+	return audit.Record(ctx, tx, e)
+}
+
+// open reads a prescription for a change that needs it unprinted and at version.
+func (s *Store) open(ctx context.Context, tx *sql.Tx, id int64, version int) (Prescription, error) {
+	rx, err := s.get(ctx, tx, id)
+	switch {
+	case err != nil:
+		return rx, err
+	case rx.Status == Cancelled:
+		return rx, apperr.Conflict("prescription.cancelled")
+	case !Editable(rx.Status):
+		return rx, apperr.Conflict("prescription.issued")
+	case rx.Version != version:
+		return rx, apperr.Conflict("error.conflict")
+	}
+	return rx, nil
+}
+
+// Update changes an unprinted prescription's lines and notes (and, on the blank form,
+// its patient). A printed one is refused and stays as it was.
+func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input) (Prescription, error) {
+	if err := in.check(); err != nil {
+		return Prescription{}, err
+	}
+	var rx Prescription
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := s.open(ctx, tx, id, in.Version)
+		if err != nil {
+			return err
+		}
+		patientID := old.PatientID
+		if old.Kind == KindBlank {
+			if patientID = in.PatientID; patientID != nil {
+				if err := checkPatient(ctx, tx, *patientID); err != nil {
+					return err
+				}
+			}
+		}
+		items, _ := json.Marshal(in.Items)
+		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET items = $1, notes = $2, patient_id = $3, updated_at = $4, updated_by = $5,
+			version = version + 1 WHERE id = $6`, string(items), in.Notes, patientID, s.now(), actorOf(e), id); err != nil {
+			return fmt.Errorf("update prescription: %w", err)
+		}
+		if rx, err = s.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, e, rx, "prescription.update", "")
+	})
+	if err != nil {
+		return rx, err
+	}
+	return rx, s.preview(ctx, &rx, e.ActorID)
+}
+
+// Print issues an unprinted prescription (at version): its prescriber becomes the printing
+// user, whose details and signature are copied into it, and it can no longer change. A
+// printed one may be printed again. Every print is audited.
+func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int) (Prescription, error) {
+	var rx Prescription
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if rx, err = s.get(ctx, tx, id); err != nil {
+			return err
+		}
+		if rx.Status == Cancelled {
+			return apperr.Conflict("prescription.cancelled")
+		}
+		if !Editable(rx.Status) {
+			return s.audit(ctx, tx, e, rx, "prescription.reprint", "")
+		}
+		if rx.Version != version {
+			return apperr.Conflict("error.conflict")
+		}
+		pr, err := profile.Get(ctx, tx, e.ActorID)
+		if err != nil {
+			return err
+		}
+		snapshot, _ := json.Marshal(Prescriber{ID: pr.ID, Name: pr.Name, Specialisations: pr.Specialisations, Licences: pr.Licences})
+		var sigType string
+		var sig []byte
+		if pr.HasSignature {
+			if sigType, sig, err = profile.Image(ctx, tx, e.ActorID, profile.KindSignature); err != nil {
+				return err
+			}
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET status = $1, prescriber_id = $2, prescriber = $3, signature_type = $4,
+			signature = $5, issued_at = $6, updated_at = $6, updated_by = $2, version = version + 1 WHERE id = $7`,
+			Printed(rx.Kind), e.ActorID, string(snapshot), sigType, sig, now, id); err != nil {
+			return fmt.Errorf("issue prescription: %w", err)
+		}
+		if rx, err = s.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, e, rx, "prescription.print", strings.Join(rx.Warnings, " "))
+	})
+	return rx, err
+}
+
+// Cancel withdraws a prescription, printed or not, with a reason; it stays on record.
+func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int, reason string) (Prescription, error) {
+	reason, err := apperr.Reason(reason)
+	if err != nil {
+		return Prescription{}, err
+	}
+	var rx Prescription
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := s.get(ctx, tx, id)
+		switch {
+		case err != nil:
+			return err
+		case old.Status == Cancelled:
+			return apperr.Conflict("prescription.cancelled")
+		case old.Version != version:
+			return apperr.Conflict("error.conflict")
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET status = $1, cancel_reason = $2, cancelled_at = $3, updated_at = $3,
+			updated_by = $4, version = version + 1 WHERE id = $5`, Cancelled, reason, now, actorOf(e), id); err != nil {
+			return fmt.Errorf("cancel prescription: %w", err)
+		}
+		if rx, err = s.get(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, e, rx, "prescription.cancel", "")
+	})
+	return rx, err
+}
+
+// Signature returns the signature a printed prescription carries.
+func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
+	var ct string
+	var data []byte
+	err := s.DB.QueryRowContext(ctx, `SELECT signature_type, signature FROM prescriptions WHERE id = $1 AND signature IS NOT NULL`, id).Scan(&ct, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, apperr.NotFound("prescription.not_found")
+	}
+	return ct, data, err
+}

@@ -1,0 +1,246 @@
+package profile
+
+import (
+	"database/sql"
+	"fmt"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+)
+
+// Handler serves the profile API.
+type Handler struct {
+	Store    *Store
+	Sessions *auth.Sessions
+	// Throttle counts wrong current passwords against the user's login throttle: guessing
+	// here is no easier than at the login page.
+	Throttle *auth.Throttle
+}
+
+// Routes is the profile API's route table. Everything acts on the logged-in user's own
+// profile, except that an admin (manage user) may see and remove anyone's signature.
+func (h *Handler) Routes() []auth.Route {
+	return []auth.Route{
+		{Method: "GET", Path: "/api/get-profile", Access: auth.LoggedIn, Handler: h.get},
+		{Method: "PATCH", Path: "/api/update-profile", Access: auth.LoggedIn, Handler: h.update},
+		{Method: "PUT", Path: "/api/profile/avatar", Access: auth.LoggedIn, Handler: h.upload(KindAvatar, MaxAvatar, avatarType)},
+		{Method: "DELETE", Path: "/api/profile/avatar", Access: auth.LoggedIn, Handler: h.removeAvatar},
+		{Method: "PUT", Path: "/api/profile/signature", Access: auth.LoggedIn, Handler: h.upload(KindSignature, MaxSignature, signatureType)},
+		// The spec's GET changes state, so it needs the CSRF header like any write.
+		{Method: "GET", Path: "/api/remove-signature/{id}", Access: auth.LoggedIn, ChangesState: true, Handler: h.removeSignature},
+		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, Handler: h.password},
+		{Method: "GET", Path: "/api/profile/activity", Access: auth.LoggedIn, Handler: h.activity},
+		{Method: "GET", Path: "/api/users/{id}/avatar", Access: auth.LoggedIn, Handler: h.image(KindAvatar)},
+		{Method: "GET", Path: "/api/users/{id}/signature", Access: auth.LoggedIn, Handler: h.image(KindSignature)},
+	}
+}
+
+func me(r *http.Request) *auth.Principal { return auth.PrincipalFrom(r.Context()) }
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	p, err := Get(r.Context(), h.Store.DB, me(r).UserID)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, p)
+}
+
+func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
+	var u Update
+	if err := httpjson.Decode(w, r, &u); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p, err := h.Store.Update(r.Context(), account.Event(r), me(r).UserID, u)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, p)
+}
+
+// upload stores an avatar or signature sent as the multipart field "file". A refused
+// file leaves the one before in place.
+func (h *Handler) upload(kind string, limit int64, check func([]byte) (string, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		data, _, err := httpjson.File(w, r, limit)
+		if err == nil {
+			var ct string
+			if ct, err = check(data); err == nil {
+				err = h.Store.SetImage(r.Context(), account.Event(r), me(r).UserID, kind, ct, data)
+			}
+		}
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		h.get(w, r)
+	}
+}
+
+func (h *Handler) removeAvatar(w http.ResponseWriter, r *http.Request) {
+	if err := h.Store.RemoveImage(r.Context(), account.Event(r), me(r).UserID, KindAvatar); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.get(w, r)
+}
+
+// ownOrAdmin reads the {id} of a user path that only that user or an admin may use.
+func ownOrAdmin(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound("error.not_found")
+	}
+	if p := me(r); id != p.UserID && !p.Can(auth.ManageUser) {
+		return 0, apperr.Forbidden("auth.forbidden")
+	}
+	return id, nil
+}
+
+func (h *Handler) removeSignature(w http.ResponseWriter, r *http.Request) {
+	id, err := ownOrAdmin(r)
+	if err == nil {
+		err = h.Store.RemoveImage(r.Context(), account.Event(r), id, KindSignature)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+// image serves a user's avatar (to anyone logged in) or signature (to its owner or an
+// admin; printed prescriptions carry their own copy).
+func (h *Handler) image(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var id int64
+		var err error
+		if kind == KindSignature {
+			id, err = ownOrAdmin(r)
+		} else if id, err = strconv.ParseInt(r.PathValue("id"), 10, 64); err != nil {
+			err = apperr.NotFound("error.not_found")
+		}
+		var ct string
+		var data []byte
+		if err == nil {
+			ct, data, err = Image(r.Context(), h.Store.DB, id, kind)
+		}
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		WriteImage(w, ct, data)
+	}
+}
+
+// WriteImage answers with a stored picture. A picture is shown, never run: an SVG is
+// sandboxed by its own Content-Security-Policy.
+func WriteImage(w http.ResponseWriter, contentType string, data []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.Header().Set("Cache-Control", "private, max-age=86400")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	_, _ = w.Write(data)
+}
+
+type passwordChange struct {
+	Current string `json:"current_password"`
+	New     string `json:"new_password"`
+}
+
+// password changes the user's password after checking the current one, and ends every
+// other session of theirs.
+func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
+	var in passwordChange
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var v apperr.Validation
+	if in.Current == "" {
+		v.Add("current_password", "validation.required")
+	}
+	switch n := utf8.RuneCountInString(in.New); {
+	case n < auth.MinPasswordLength:
+		v.Add("new_password", "validation.password_short")
+	case len(in.New) > 1024:
+		v.Add("new_password", "validation.too_long")
+	case in.New == in.Current:
+		v.Add("new_password", "profile.password_same")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p := me(r)
+	e := account.Event(r)
+	e.Action, e.EntityType, e.EntityID = "profile.password", "user", fmt.Sprint(p.UserID)
+	key := "user:" + p.Username
+	wait, err := h.Throttle.RetryAfter(r.Context(), key, auth.UserFailureLimit)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if wait > 0 {
+		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
+		return
+	}
+	var hash string
+	if err := h.Store.DB.QueryRowContext(r.Context(), `SELECT password_hash FROM users WHERE id = $1`, p.UserID).Scan(&hash); err != nil {
+		httpjson.Error(w, r, fmt.Errorf("read password: %w", err))
+		return
+	}
+	if ok, err := auth.CheckPassword(hash, in.Current); err != nil || !ok {
+		e.Outcome = audit.Failure
+		if err := h.Throttle.Fail(r.Context(), key); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		var wrong apperr.Validation
+		wrong.Add("current_password", "profile.password_wrong")
+		httpjson.Error(w, r, wrong.Err())
+		return
+	}
+	newHash, err := auth.HashPassword(in.New)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	err = h.Store.DB.Tx(r.Context(), func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(r.Context(), `UPDATE users SET password_hash = $1 WHERE id = $2`, newHash, p.UserID); err != nil {
+			return fmt.Errorf("set password: %w", err)
+		}
+		if err := h.Sessions.RevokeOthers(r.Context(), tx, p); err != nil {
+			return err
+		}
+		e.Outcome = audit.Success
+		return audit.Record(r.Context(), tx, e)
+	})
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+func (h *Handler) activity(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.RecentActivity(r.Context(), me(r).UserID, 20)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+}
