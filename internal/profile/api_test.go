@@ -165,7 +165,9 @@ func TestProfileUpdateAndPassword(t *testing.T) {
 		if r := env.Client().Login("doc", "a new long password"); r.Status != http.StatusOK {
 			t.Errorf("login with the new password: %d", r.Status)
 		}
-		var act struct{ Data []struct{ Action, Outcome string } }
+		var act struct {
+			Data []struct{ Action, Outcome string }
+		}
 		doc.Do("GET", "/api/profile/activity", nil).JSON(t, &act)
 		if len(act.Data) < 2 || act.Data[1].Action != "profile.password" { // after the login with it
 			t.Errorf("activity: %+v", act.Data)
