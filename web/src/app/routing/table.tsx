@@ -11,6 +11,12 @@ const PatientForm = lazy(() => import('../../features/patients/PatientFormPage')
 const PatientChart = lazy(() => import('../../features/patients/PatientChartPage'))
 const Appointments = lazy(() => import('../../features/appointments/AppointmentsPage'))
 const Diagnosis = lazy(() => import('../../features/appointments/DiagnosisPage'))
+const PrintPrescription = lazy(() => import('../../features/prescriptions/PrintPage'))
+const BlankPrescription = lazy(() => import('../../features/prescriptions/BlankPrescriptionPage'))
+const SelfProfile = lazy(() => import('../../features/profile/SelfProfilePage'))
+const MyProfile = lazy(() => import('../../features/profile/MyProfilePage'))
+const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
+const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
@@ -56,7 +62,22 @@ export const constantRoutes: AppRoute[] = [
     path: '/profile',
     redirect: '/profile/edit',
     hidden: true,
-    children: [{ path: 'edit', name: 'SelfProfile', component: Later, meta: { title: 'selfProfile' } }],
+    children: [{ path: 'edit', name: 'SelfProfile', component: SelfProfile, meta: { title: 'selfProfile' } }],
+  },
+  {
+    path: '/prescriptions',
+    redirect: '/forms/blankPrescription',
+    hidden: true,
+    meta: { permissions: ['write prescription', 'write diagnosis', 'record vitals'] },
+    children: [
+      {
+        path: 'print/:id',
+        name: 'PrintPrescription',
+        hidden: true,
+        component: PrintPrescription,
+        meta: { title: 'printPrescription', noCache: true, params: { id: /^\d+$/ } },
+      },
+    ],
   },
 ]
 
@@ -81,6 +102,8 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'users', name: 'Users', component: Later, meta: { title: 'users', permissions: ['manage user'] } },
       { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: Later, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
       { path: 'roles', name: 'RolePermission', component: Later, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
+      { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
+      { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
     ],
   },
   {
@@ -89,14 +112,14 @@ export const asyncRoutes: AppRoute[] = [
     alwaysShow: true,
     // The spec writes the roles as the single string 'admin, doctor': it means both roles.
     meta: { title: 'forms', icon: <FormOutlined />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
-    children: [{ path: 'blankPrescription', name: 'BlankPrescription', component: Later, meta: { title: 'blankPrescription' } }],
+    children: [{ path: 'blankPrescription', name: 'BlankPrescription', component: BlankPrescription, meta: { title: 'blankPrescription' } }],
   },
   {
     path: '/user-profile',
     redirect: '/user-profile/user-profile',
     meta: { roles: ['admin', 'doctor'] },
     children: [
-      { path: 'user-profile', name: 'UserProfile', component: Later, meta: { title: 'myProfile', icon: <UserOutlined />, affix: true, roles: ['admin', 'doctor'] } },
+      { path: 'user-profile', name: 'UserProfile', component: MyProfile, meta: { title: 'myProfile', icon: <UserOutlined />, affix: true, roles: ['admin', 'doctor'] } },
     ],
   },
 ]

@@ -5,6 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
+import { VisitPrescriptions } from '../../components/prescription/VisitPrescriptions'
 import { VisitHistory } from '../../components/VisitHistory'
 import { ApiError, get } from '../../lib/api'
 import { useCan } from '../../lib/auth/can'
@@ -543,6 +544,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                 />
               </Card>
             )}
+            <VisitPrescriptions appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
             <Card title={t('visit.sections.previous')}>
               <VisitHistory patientId={a.patient_id} before={{ id: a.id, startsAt: a.starts_at }} />
             </Card>

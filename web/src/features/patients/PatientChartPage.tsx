@@ -4,6 +4,7 @@ import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
+import { PrescriptionList } from '../../components/prescription/PrescriptionList'
 import { VisitHistory } from '../../components/VisitHistory'
 import { useCan } from '../../lib/auth/can'
 import { useArchivePatient } from './api/archivePatient'
@@ -72,6 +73,10 @@ export default function PatientChartPage() {
   const patient = usePatient(Number(id))
   const canManage = useCan('manage patient')
   const canBook = useCan('manage appointment')
+  const canPrescribe = useCan('write prescription')
+  const canDiagnose = useCan('write diagnosis')
+  const canVitals = useCan('record vitals')
+  const canReadRx = canPrescribe || canDiagnose || canVitals
   const photo = useUploadPatientFile(Number(id), 'photo')
   const archive = useArchivePatient(Number(id))
   const [photoBust, setPhotoBust] = useState(0)
@@ -237,6 +242,11 @@ export default function PatientChartPage() {
       {p.remarks && (
         <Card title={t('patients.sections.remarks')}>
           <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{p.remarks}</Typography.Paragraph>
+        </Card>
+      )}
+      {canReadRx && (
+        <Card title={t('rx.title')}>
+          <PrescriptionList owner={{ patientId: p.id }} canWrite={false} />
         </Card>
       )}
       <Attachments patient={p} canManage={canManage} />

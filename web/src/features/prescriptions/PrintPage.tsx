@@ -1,0 +1,129 @@
+import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
+import { Alert, App, Button, Radio, Result, Space, Spin } from 'antd'
+import dayjs from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useParams } from 'react-router'
+import { usePrescription, useClinic, usePrintPrescription, editable, type Prescription } from '../../components/prescription/api'
+import { StatusTag, useLineText } from '../../components/prescription/PrescriptionList'
+import { ApiError } from '../../lib/api'
+import { useCan } from '../../lib/auth/can'
+import styles from './print.module.css'
+
+type Paper = 'A5' | 'A4'
+
+/** The printed prescription: clinic header, patient, lines, prescriber and signature. Printing issues it. */
+export default function PrintPage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const navigate = useNavigate()
+  const id = Number(useParams().id)
+  const { data: rx, error, isLoading } = usePrescription(id)
+  const { data: clinic } = useClinic()
+  const print = usePrintPrescription()
+  const canWrite = useCan('write prescription')
+  const [paper, setPaper] = useState<Paper>(() => (localStorage.getItem('rxPaper') === 'A4' ? 'A4' : 'A5'))
+  const lineText = useLineText()
+
+  if (isLoading) return <Spin />
+  if (error || !rx) return <Result status="404" title={error instanceof ApiError ? error.message : t('rx.notFound')} />
+
+  const doPrint = async () => {
+    try {
+      await print.mutateAsync(rx)
+      // Let the issued state render before the print dialog takes the page.
+      setTimeout(() => window.print(), 50)
+    } catch (e) {
+      if (e instanceof ApiError) message.error(e.display)
+    }
+  }
+  const choosePaper = (p: Paper) => (setPaper(p), localStorage.setItem('rxPaper', p))
+  const pending = editable(rx)
+
+  return (
+    <div>
+      <style>{`@page { size: ${paper}; margin: 10mm; }`}</style>
+      <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
+        <Space wrap>
+          <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
+            {t('rx.back')}
+          </Button>
+          <Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />
+          {canWrite && rx.status !== 'cancelled' && (
+            <Button type="primary" icon={<PrinterOutlined />} loading={print.isPending} onClick={() => void doPrint()}>
+              {pending ? t('rx.issueAndPrint') : t('rx.printAgain')}
+            </Button>
+          )}
+          <StatusTag status={rx.status} />
+        </Space>
+        {pending && <Alert type="info" showIcon title={t('rx.issueHint')} />}
+        {rx.warnings.map((w) => (
+          <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
+        ))}
+      </Space>
+      <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} />
+    </div>
+  )
+}
+
+function Sheet({ rx, clinic, paper, lineText }: { rx: Prescription; clinic?: { name: string; address: string; phone: string }; paper: Paper; lineText: ReturnType<typeof useLineText> }) {
+  const { t } = useTranslation()
+  const p = rx.patient
+  const date = dayjs(rx.issued_at ?? undefined).format('YYYY-MM-DD')
+  const today = dayjs().format('YYYY-MM-DD')
+  return (
+    <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid="rx-sheet">
+      {rx.status === 'cancelled' && <div className={styles.void}>{t('rx.voided')}</div>}
+      <header className={styles.header}>
+        <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
+        {clinic?.address && <div style={{ whiteSpace: 'pre-line' }}>{clinic.address}</div>}
+        {clinic?.phone && <div>{t('rx.phone', { phone: clinic.phone })}</div>}
+      </header>
+      <div className={styles.patient}>
+        <div>
+          {t('rx.sheetFields.patient')}: <strong>{p?.name ?? '____________________'}</strong>
+        </div>
+        <div>
+          {t('rx.sheetFields.date')}: {date}
+        </div>
+        <div>
+          {t('rx.sheetFields.age')}: {p ? p.age : '____'} &nbsp; {t('rx.sheetFields.sex')}: {p ? t(`patients.sex.${p.sex}`) : '____'}
+        </div>
+        <div>
+          {t('rx.sheetFields.mrn')}: {p?.mrn ?? '____'}
+        </div>
+        <div style={{ gridColumn: '1 / -1' }}>
+          {t('rx.sheetFields.address')}: {p ? p.address || '—' : '______________________________'}
+        </div>
+      </div>
+      <div className={styles.rx}>℞</div>
+      <ol className={styles.lines}>
+        {rx.items.map((it, i) => (
+          <li key={i}>
+            <strong>{it.medicine}</strong>
+            <div>{lineText(it)}</div>
+            {it.instructions && <div>{it.instructions}</div>}
+          </li>
+        ))}
+      </ol>
+      {rx.notes && <p style={{ whiteSpace: 'pre-line' }}>{rx.notes}</p>}
+      <div className={styles.signatureBlock}>
+        <div>
+          {rx.has_signature ? <img className={styles.signature} src={rx.signature_url} alt={t('rx.signatureAlt')} /> : <div style={{ height: 60 }} />}
+          <div className={styles.signatureLine}>
+            <strong>{rx.prescriber?.name}</strong>
+            {!!rx.prescriber?.specialisations.length && <div>{rx.prescriber.specialisations.join(', ')}</div>}
+            {rx.prescriber?.licences.map((l) => (
+              <div key={l.number} style={{ fontSize: '9pt' }}>
+                {t('rx.licence', { number: l.number })}
+                {l.issuer && `, ${l.issuer}`}
+                {l.valid_until && ` — ${t('rx.validUntil', { date: l.valid_until })}`}
+                {l.valid_until && l.valid_until < today && ` (${t('rx.expired')})`}
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,76 @@
+import { EditOutlined, UserOutlined } from '@ant-design/icons'
+import { useQuery } from '@tanstack/react-query'
+import { Avatar, Button, Card, Col, Empty, Flex, List, Row, Space, Spin, Tag, Typography } from 'antd'
+import dayjs from 'dayjs'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { get } from '../../lib/api'
+import { useProfile, type Activity } from './api'
+
+/** My Profile (spec /user-profile/user-profile): who I am, and what I did lately. */
+export default function MyProfilePage() {
+  const { t } = useTranslation()
+  const { data: p } = useProfile()
+  const { data: activity, isLoading } = useQuery({ queryKey: ['profile', 'activity'], queryFn: async () => (await get<{ data: Activity[] }>('/profile/activity')).data })
+  if (!p) return <Spin />
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} md={9}>
+        <Card>
+          <Flex vertical align="center" gap={8}>
+            <Avatar size={96} src={p.pic || undefined} icon={<UserOutlined />} alt={t('profile.avatar')} />
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {p.name}
+            </Typography.Title>
+            <Typography.Text type="secondary">@{p.username}</Typography.Text>
+            <Space wrap size={4}>
+              {p.roles.map((r) => (
+                <Tag key={r} color="blue">
+                  {t(`roles.${r}`, { defaultValue: r })}
+                </Tag>
+              ))}
+            </Space>
+            {!!p.specialisations.length && <Typography.Text>{p.specialisations.join(', ')}</Typography.Text>}
+            <Link to="/profile/edit">
+              <Button icon={<EditOutlined />}>{t('profile.edit')}</Button>
+            </Link>
+          </Flex>
+          <Typography.Title level={5} style={{ marginTop: 16 }}>
+            {t('profile.fields.introduction')}
+          </Typography.Title>
+          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{p.introduction || t('profile.noIntroduction')}</Typography.Paragraph>
+        </Card>
+      </Col>
+      <Col xs={24} md={15}>
+        <Card title={t('profile.activity')}>
+          {isLoading ? (
+            <Spin />
+          ) : !activity?.length ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+          ) : (
+            <List
+              size="small"
+              dataSource={activity}
+              renderItem={(a) => (
+                <List.Item data-testid="activity">
+                  <Flex justify="space-between" wrap gap={8} style={{ width: '100%' }}>
+                    <span>
+                      {t(`activity.${a.action}`, { defaultValue: a.action })}
+                      {a.entity_id && <Typography.Text type="secondary"> #{a.entity_id}</Typography.Text>}
+                      {a.outcome !== 'success' && (
+                        <Tag color="red" style={{ marginLeft: 8 }}>
+                          {t(`activity.outcome.${a.outcome}`, { defaultValue: a.outcome })}
+                        </Tag>
+                      )}
+                    </span>
+                    <Typography.Text type="secondary">{dayjs(a.at).format('YYYY-MM-DD HH:mm')}</Typography.Text>
+                  </Flex>
+                </List.Item>
+              )}
+            />
+          )}
+        </Card>
+      </Col>
+    </Row>
+  )
+}

@@ -1,0 +1,245 @@
+import { DeleteOutlined, MinusCircleOutlined, PlusOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
+import { useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Avatar, Button, Card, Col, Flex, Form, Input, Row, Select, Space, Spin, Typography, Upload } from 'antd'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { SignatureCanvas, type SignatureCanvasHandle } from '../../components/SignatureCanvas'
+import { ApiError, get, send } from '../../lib/api'
+import { meQuery } from '../../lib/auth/me'
+import { profileKey, useProfile, type Profile } from './api'
+
+/** A data URL as a file the API can take. */
+const fileOf = async (dataURL: string, name: string) => new File([await (await fetch(dataURL)).blob()], name)
+
+const formData = (file: Blob, name: string) => {
+  const fd = new FormData()
+  fd.append('file', file, name)
+  return fd
+}
+
+/** One's own profile (spec SelfProfile): details, licences, avatar, drawn signature, password. */
+export default function SelfProfilePage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queryClient = useQueryClient()
+  const { data: p, isLoading } = useProfile()
+  const [form] = Form.useForm()
+  const [saving, setSaving] = useState(false)
+  const pad = useRef<SignatureCanvasHandle>(null)
+  const [sigError, setSigError] = useState<string>()
+
+  useEffect(() => {
+    if (p) form.setFieldsValue({ name: p.name, email: p.email, introduction: p.introduction, specialisations: p.specialisations, licences: p.licences })
+  }, [p, form])
+
+  if (isLoading || !p) return <Spin />
+
+  const refresh = (next: Profile) => {
+    queryClient.setQueryData(profileKey, next)
+    void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })
+  }
+
+  const save = async (values: Pick<Profile, 'name' | 'email' | 'introduction' | 'specialisations' | 'licences'>) => {
+    setSaving(true)
+    try {
+      refresh(await send<Profile>('patch', '/update-profile', { ...values, licences: values.licences ?? [], version: p.version }, { silent: true }))
+      message.success(t('profile.saved'))
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name, errors })))
+      if (!Object.keys(e.fields).length) message.error(e.message)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const upload = async (kind: 'avatar' | 'signature', file: Blob, name: string) => {
+    setSigError(undefined)
+    try {
+      refresh(await send<Profile>('put', `/profile/${kind}`, formData(file, name), { silent: true }))
+      message.success(t(kind === 'avatar' ? 'profile.avatarSaved' : 'profile.signatureSaved'))
+      if (kind === 'signature') pad.current?.clear()
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      if (kind === 'signature') setSigError(e.display)
+      else message.error(e.display)
+    }
+  }
+
+  const saveDrawn = async () => {
+    const saved = pad.current!.save('image/png')
+    if (saved.isEmpty) {
+      setSigError(t('profile.signatureEmpty'))
+      return
+    }
+    await upload('signature', await fileOf(saved.data, 'signature.png'), 'signature.png')
+  }
+
+  const removeSignature = async () => {
+    try {
+      await get(`/remove-signature/${p.id}`)
+      refresh({ ...p, has_signature: false, signature_url: '' })
+      message.success(t('profile.signatureRemoved'))
+    } catch {
+      // the app's error toast has said why
+    }
+  }
+
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} lg={14}>
+        <Card title={t('profile.details')}>
+          <Flex gap={16} align="center" wrap style={{ marginBottom: 16 }}>
+            <Avatar size={72} src={p.pic || undefined} icon={<UserOutlined />} alt={t('profile.avatar')} />
+            <Space wrap>
+              <Upload accept="image/png,image/jpeg,image/webp" showUploadList={false} beforeUpload={(f) => (void upload('avatar', f, f.name), false)}>
+                <Button icon={<UploadOutlined />}>{t('profile.changeAvatar')}</Button>
+              </Upload>
+              {p.pic && (
+                <Button icon={<DeleteOutlined />} onClick={() => void send<Profile>('delete', '/profile/avatar').then(refresh)}>
+                  {t('profile.removeAvatar')}
+                </Button>
+              )}
+            </Space>
+          </Flex>
+          <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+            <Row gutter={12}>
+              <Col xs={24} md={12}>
+                <Form.Item name="name" label={t('profile.fields.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+                  <Input maxLength={200} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item name="email" label={t('profile.fields.email')}>
+                  <Input type="email" maxLength={254} />
+                </Form.Item>
+              </Col>
+            </Row>
+            <Form.Item name="introduction" label={t('profile.fields.introduction')}>
+              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
+            </Form.Item>
+            <Form.Item name="specialisations" label={t('profile.fields.specialisations')} extra={t('profile.specialisationsHint')}>
+              <Select mode="tags" open={false} aria-label={t('profile.fields.specialisations')} tokenSeparators={[',']} />
+            </Form.Item>
+            <Typography.Text strong>{t('profile.fields.licences')}</Typography.Text>
+            <Form.List name="licences">
+              {(fields, { add, remove }) => (
+                <div style={{ marginTop: 8 }}>
+                  {fields.map((f) => (
+                    <Row key={f.key} gutter={8} align="bottom" data-testid="licence">
+                      <Col xs={24} sm={12} md={6}>
+                        <Form.Item name={[f.name, 'number']} label={t('profile.licence.number')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+                          <Input />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={24} sm={12} md={6}>
+                        <Form.Item name={[f.name, 'issuer']} label={t('profile.licence.issuer')}>
+                          <Input />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={11} md={5}>
+                        <Form.Item name={[f.name, 'valid_from']} label={t('profile.licence.from')}>
+                          <Input type="date" />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={11} md={5}>
+                        <Form.Item name={[f.name, 'valid_until']} label={t('profile.licence.until')}>
+                          <Input type="date" />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={2} md={2}>
+                        <Form.Item>
+                          <Button type="text" danger icon={<MinusCircleOutlined />} aria-label={t('profile.licence.remove')} onClick={() => remove(f.name)} />
+                        </Form.Item>
+                      </Col>
+                    </Row>
+                  ))}
+                  <Button icon={<PlusOutlined />} onClick={() => add({ number: '', issuer: '', valid_from: '', valid_until: '' })} style={{ marginBottom: 16 }}>
+                    {t('profile.licence.add')}
+                  </Button>
+                </div>
+              )}
+            </Form.List>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              {t('profile.save')}
+            </Button>
+          </Form>
+        </Card>
+      </Col>
+      <Col xs={24} lg={10}>
+        <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+          <Card title={t('profile.signature')}>
+            {p.has_signature ? (
+              <Flex align="center" gap={12} wrap style={{ marginBottom: 12 }}>
+                <img src={p.signature_url} alt={t('profile.currentSignature')} style={{ height: 64, maxWidth: 240, objectFit: 'contain', border: '1px solid #f0f0f0', background: '#fff' }} />
+                <Button danger icon={<DeleteOutlined />} onClick={() => void removeSignature()}>
+                  {t('profile.removeSignature')}
+                </Button>
+              </Flex>
+            ) : (
+              <Alert type="warning" showIcon title={t('profile.noSignature')} style={{ marginBottom: 12 }} />
+            )}
+            <Typography.Paragraph type="secondary">{t('profile.drawHint')}</Typography.Paragraph>
+            <SignatureCanvas ref={pad} label={t('profile.signaturePad')} height={160} />
+            {sigError && <Alert type="error" showIcon title={sigError} style={{ marginTop: 8 }} data-testid="signature-error" />}
+            <Space wrap style={{ marginTop: 12 }}>
+              <Button type="primary" onClick={() => void saveDrawn()}>
+                {t('profile.saveSignature')}
+              </Button>
+              <Button onClick={() => (pad.current?.clear(), setSigError(undefined))}>{t('profile.clearPad')}</Button>
+              <Upload accept="image/png,image/jpeg,image/svg+xml" showUploadList={false} beforeUpload={(f) => (void upload('signature', f, f.name), false)}>
+                <Button icon={<UploadOutlined />}>{t('profile.uploadSignature')}</Button>
+              </Upload>
+            </Space>
+          </Card>
+          <PasswordCard />
+        </Space>
+      </Col>
+    </Row>
+  )
+}
+
+function PasswordCard() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm()
+  const [busy, setBusy] = useState(false)
+  const submit = async (v: { current_password: string; new_password: string }) => {
+    setBusy(true)
+    try {
+      await send('post', '/profile/password', { current_password: v.current_password, new_password: v.new_password }, { silent: true })
+      form.resetFields()
+      message.success(t('profile.passwordChanged'))
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name, errors })))
+      if (!Object.keys(e.fields).length) message.error(e.message)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Card title={t('profile.password')}>
+      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} autoComplete="off">
+        <Form.Item name="current_password" label={t('profile.currentPassword')} rules={[{ required: true, message: t('validation.required') }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item name="new_password" label={t('profile.newPassword')} extra={t('profile.passwordPolicy')} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t('profile.confirmPassword')}
+          dependencies={['new_password']}
+          rules={[{ required: true, message: t('validation.required') }, ({ getFieldValue }) => ({ validator: (_, v) => (v === getFieldValue('new_password') ? Promise.resolve() : Promise.reject(new Error(t('profile.passwordMismatch')))) })]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Typography.Paragraph type="secondary">{t('profile.otherSessionsEnd')}</Typography.Paragraph>
+        <Button type="primary" htmlType="submit" loading={busy}>
+          {t('profile.changePassword')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}

@@ -1,0 +1,49 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { App, Button, Card, Form, Input, Spin, Typography } from 'antd'
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useClinic, type Clinic } from '../../components/prescription/api'
+import { ApiError, send } from '../../lib/api'
+
+/** The clinic's name, address and phone that head every printed prescription. */
+export default function ClinicPage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queryClient = useQueryClient()
+  const { data } = useClinic()
+  const [form] = Form.useForm<Clinic>()
+  useEffect(() => {
+    if (data) form.setFieldsValue(data)
+  }, [data, form])
+  if (!data) return <Spin />
+  const save = async (v: Clinic) => {
+    try {
+      const saved = await send<Clinic>('put', '/settings/clinic', { ...v, version: data.version }, { silent: true })
+      queryClient.setQueryData(['settings', 'clinic'], saved)
+      message.success(t('clinic.saved'))
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name: name as keyof Clinic, errors })))
+      if (!Object.keys(e.fields).length) message.error(e.message)
+    }
+  }
+  return (
+    <Card title={t('clinic.title')} style={{ maxWidth: 640 }}>
+      <Typography.Paragraph type="secondary">{t('clinic.hint')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+        <Form.Item name="name" label={t('clinic.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+          <Input maxLength={300} />
+        </Form.Item>
+        <Form.Item name="address" label={t('clinic.address')}>
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} maxLength={300} />
+        </Form.Item>
+        <Form.Item name="phone" label={t('clinic.phone')}>
+          <Input maxLength={300} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">
+          {t('clinic.save')}
+        </Button>
+      </Form>
+    </Card>
+  )
+}

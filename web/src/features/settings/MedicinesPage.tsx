@@ -1,0 +1,115 @@
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Card, Flex, Form, Input, List, Modal, Switch, Table, Tag, Upload } from 'antd'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Medicine } from '../../components/prescription/api'
+import { ApiError, get, send } from '../../lib/api'
+import { debounce } from '../../lib/debounce'
+
+interface Report {
+  inserted: number
+  updated: number
+  unchanged: number
+  rejected: number
+  errors: { line: number; message: string }[]
+}
+
+const FIELDS = ['generic_name', 'brand', 'strength', 'form', 'unit'] as const
+
+/** The medicine catalogue: search, add, edit, withdraw, import from CSV. */
+export default function MedicinesPage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queryClient = useQueryClient()
+  const [q, setQ] = useState('')
+  const [page, setPage] = useState(1)
+  const [perPage, setPerPage] = useState(15)
+  const [editing, setEditing] = useState<Partial<Medicine> | null>(null)
+  const [report, setReport] = useState<Report>()
+  const [form] = Form.useForm()
+  const setQuery = useMemo(() => debounce((v: string) => (setQ(v), setPage(1)), 250), [])
+  const { data, isFetching } = useQuery({
+    queryKey: ['medicines', q, page, perPage],
+    queryFn: () => get<{ data: Medicine[]; meta: { total: number } }>('/medicines', { q, page, per_page: perPage, all: 1 }),
+    placeholderData: keepPreviousData,
+  })
+
+  const save = async (v: Record<string, string | boolean>) => {
+    try {
+      if (editing?.id) await send('put', `/medicines/${editing.id}`, { ...v, version: editing.version }, { silent: true })
+      else await send('post', '/medicines', v, { silent: true })
+      message.success(t('medicines.saved'))
+      setEditing(null)
+      void queryClient.invalidateQueries({ queryKey: ['medicines'] })
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name, errors })))
+      if (!Object.keys(e.fields).length) message.error(e.message)
+    }
+  }
+
+  const importFile = async (file: File) => {
+    const fd = new FormData()
+    fd.append('file', file, file.name)
+    try {
+      setReport(await send<Report>('post', '/medicines/import', fd))
+      void queryClient.invalidateQueries({ queryKey: ['medicines'] })
+    } catch {
+      // the app's error toast has said why
+    }
+  }
+
+  return (
+    <Card
+      title={t('medicines.title')}
+      extra={
+        <Flex gap={8} wrap>
+          <Upload accept=".csv,.tsv,text/csv" showUploadList={false} beforeUpload={(f) => (void importFile(f), false)}>
+            <Button icon={<UploadOutlined />}>{t('medicines.import')}</Button>
+          </Upload>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), form.setFieldsValue({ active: true }), setEditing({}))}>
+            {t('medicines.add')}
+          </Button>
+        </Flex>
+      }
+    >
+      <Input.Search allowClear placeholder={t('medicines.search')} aria-label={t('medicines.search')} onChange={(e) => setQuery(e.target.value)} style={{ maxWidth: 360, marginBottom: 12 }} />
+      {report && (
+        <Alert
+          closable
+          onClose={() => setReport(undefined)}
+          type={report.rejected ? 'warning' : 'success'}
+          style={{ marginBottom: 12 }}
+          title={t('medicines.report', { ...report })}
+          description={report.errors.length > 0 && <List size="small" dataSource={report.errors} renderItem={(e) => <List.Item>{t('medicines.line', { line: e.line, message: e.message })}</List.Item>} />}
+        />
+      )}
+      <Table<Medicine>
+        rowKey="id"
+        size="small"
+        loading={isFetching}
+        dataSource={data?.data}
+        scroll={{ x: 640 }}
+        pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+        onRow={(m) => ({ onClick: () => (form.setFieldsValue(m), setEditing(m)), style: { cursor: 'pointer' } })}
+        columns={[
+          ...FIELDS.map((f) => ({ key: f, dataIndex: f, title: t(`medicines.fields.${f}`) })),
+          { key: 'active', title: t('medicines.fields.active'), render: (_: unknown, m: Medicine) => (m.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
+        ]}
+      />
+      <Modal open={!!editing} title={editing?.id ? t('medicines.edit') : t('medicines.add')} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText={t('medicines.save')} destroyOnHidden forceRender>
+        <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+          {FIELDS.map((f) => (
+            <Form.Item key={f} name={f} label={t(`medicines.fields.${f}`)} rules={f === 'generic_name' ? [{ required: true, whitespace: true, message: t('validation.required') }] : []}>
+              <Input maxLength={200} />
+            </Form.Item>
+          ))}
+          <Form.Item name="active" label={t('medicines.fields.active')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  )
+}
