@@ -1,29 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { login, logout } from './helpers'
-
-const unique = () => Math.random().toString(36).slice(2, 7)
-const day = (offset: number) => {
-  const d = new Date()
-  d.setDate(d.getDate() + offset)
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
-}
-
-/** Calls the API as the logged-in page's user. */
-async function api(page: Page, method: 'get' | 'post', path: string, data?: unknown) {
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? ''
-  return page.request.fetch(path, { method, data, headers: { 'X-XSRF-TOKEN': xsrf } })
-}
-
-async function newPatient(page: Page, last: string) {
-  const r = await api(page, 'post', '/api/patients', { first_name: 'Minh', last_name: last, birth_date: '1984-03-04', sex: 'male' })
-  expect(r.status()).toBe(201)
-  return (await r.json()) as { id: number; mrn: string }
-}
-
-async function doctorId(page: Page) {
-  const r = await api(page, 'get', '/api/doctors')
-  return ((await r.json()) as { data: { id: number; name: string }[] }).data.find((d) => d.name === 'E2E doctor')!.id
-}
+import { api, day, doctorId, login, logout, newPatient, unique } from './helpers'
 
 /** Books through the booking form: patient by search, the E2E doctor, a date and time. */
 async function bookThroughForm(page: Page, last: string, date: string, time: string) {

@@ -38,3 +38,11 @@ export function saveSignature(pad: Pad, type: string = 'image/png'): SavedSignat
   if (pad.isEmpty()) return { isEmpty: true, data: '' }
   return { isEmpty: false, data: pad.toDataURL(type, SIGNATURE_QUALITY) }
 }
+
+/** A base64 data URL (what the pad saves) as a file to upload. Decoded here, not fetched: the CSP forbids fetching data: URLs. */
+export function fileOf(dataURL: string, name: string): File {
+  const comma = dataURL.indexOf(',')
+  const type = /^data:([^;,]+)/.exec(dataURL)?.[1] ?? 'application/octet-stream'
+  const bytes = Uint8Array.from(atob(dataURL.slice(comma + 1)), (c) => c.charCodeAt(0))
+  return new File([bytes], name, { type })
+}

@@ -4,12 +4,10 @@ import { Alert, App, Avatar, Button, Card, Col, Flex, Form, Input, Row, Select, 
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SignatureCanvas, type SignatureCanvasHandle } from '../../components/SignatureCanvas'
+import { fileOf } from '../../components/signature'
 import { ApiError, get, send } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
 import { profileKey, useProfile, type Profile } from './api'
-
-/** A data URL as a file the API can take. */
-const fileOf = async (dataURL: string, name: string) => new File([await (await fetch(dataURL)).blob()], name)
 
 const formData = (file: Blob, name: string) => {
   const fd = new FormData()
@@ -72,7 +70,7 @@ export default function SelfProfilePage() {
       setSigError(t('profile.signatureEmpty'))
       return
     }
-    await upload('signature', await fileOf(saved.data, 'signature.png'), 'signature.png')
+    await upload('signature', fileOf(saved.data, 'signature.png'), 'signature.png')
   }
 
   const removeSignature = async () => {

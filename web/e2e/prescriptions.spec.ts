@@ -1,0 +1,206 @@
+import { expect, test, type Page } from '@playwright/test'
+import { activeView, api, day, doctorId, login, logout, newPatient, sidebar, unique } from './helpers'
+
+/** Books an appointment today at clock for the E2E doctor and starts it. */
+async function visit(page: Page, patientId: number, clock: string) {
+  const startsAt = new Date(`${day(0)}T${clock}:00`).toISOString()
+  const r = await api(page, 'post', '/api/appointments', { patient_id: patientId, doctor_id: await doctorId(page), starts_at: startsAt, duration_minutes: 10, type: 'new' })
+  expect(r.status()).toBe(201)
+  return ((await r.json()) as { id: number }).id
+}
+
+/** Draws a zig-zag on the signature pad. */
+async function drawSignature(page: Page) {
+  const pad = page.getByRole('img', { name: 'Signature pad' })
+  await pad.scrollIntoViewIfNeeded()
+  const box = (await pad.boundingBox())!
+  await page.mouse.move(box.x + 20, box.y + box.height / 2)
+  await page.mouse.down()
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 18, box.y + box.height / 2 + (i % 2 ? -30 : 30), { steps: 4 })
+  await page.mouse.up()
+}
+
+/** window.print would open a dialog; the test only needs to know it was asked for. */
+const stubPrint = (page: Page) => page.addInitScript(() => (window.print = () => document.body.setAttribute('data-printed', '1')))
+
+/** Adds a line from the catalogue on the open prescription form. */
+async function addCatalogueLine(page: Page, n: number, query: string, option: string) {
+  const line = page.getByTestId('rx-line').nth(n - 1)
+  await line.getByRole('combobox', { name: 'Medicine' }).fill(query)
+  await page.locator('.ant-select-item-option', { hasText: option }).first().click()
+  await line.getByLabel('Dose').fill('1 capsule')
+  await line.getByLabel('Frequency').fill('3 times a day')
+  await line.getByLabel('Duration').fill('7 days')
+  await line.getByLabel('Quantity').fill('21')
+}
+
+const signatureImage = (page: Page) => page.getByTestId('rx-sheet').getByRole('img', { name: "Prescriber's signature" })
+
+test('a drawn signature prints on an issued prescription, which then cannot change; without it the print warns', async ({ page }) => {
+  test.setTimeout(90_000)
+  await stubPrint(page)
+  await login(page, 'doctor')
+
+  // The doctor's profile: a specialisation, a valid licence, and a drawn signature.
+  await page.goto('/profile/edit')
+  await page.getByLabel('Specialisations').fill('Family medicine')
+  await page.getByLabel('Specialisations').press('Enter')
+  await page.getByRole('button', { name: 'Add licence' }).click()
+  await page.getByTestId('licence').getByLabel('Number').fill('MD-2041')
+  await page.getByTestId('licence').getByLabel('Valid until').fill(`${new Date().getFullYear() + 3}-12-31`)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Profile saved.')).toBeVisible()
+  await expect(page.getByText('You have no signature on file.')).toBeVisible()
+  // An empty pad is not saved.
+  await page.getByRole('button', { name: 'Save signature' }).click()
+  await expect(page.getByTestId('signature-error')).toHaveText('The pad is empty. Draw your signature first.')
+  await drawSignature(page)
+  await page.getByRole('button', { name: 'Save signature' }).click()
+  await expect(page.getByRole('img', { name: 'Your current signature' })).toBeVisible()
+
+  // A prescription on a visit, from the catalogue.
+  const patient = await newPatient(page, `Đỗ-${unique()}`)
+  const appointment = await visit(page, patient.id, '08:00')
+  await page.goto(`/appointments/form/${appointment}`)
+  await page.getByRole('button', { name: 'New prescription' }).click()
+  await addCatalogueLine(page, 1, 'amox', 'Amoxicillin 500 mg capsule')
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+
+  // The print page: a preview until issued, then the signature, prescriber and header.
+  await expect(page).toHaveURL(/\/prescriptions\/print\/\d+$/)
+  const id = Number(page.url().split('/').pop())
+  await expect(page.getByText('Printing issues the prescription')).toBeVisible()
+  await expect(page.getByTestId('rx-warning')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Issue and print' }).click()
+  await expect(page.locator('body')).toHaveAttribute('data-printed', '1')
+  await expect(activeView(page).getByText('Issued', { exact: true })).toBeVisible()
+  const sheet = page.getByTestId('rx-sheet')
+  await expect(sheet).toContainText('Amoxicillin 500 mg capsule')
+  await expect(sheet).toContainText('E2E doctor')
+  await expect(sheet).toContainText('Family medicine')
+  await expect(sheet).toContainText('Licence MD-2041')
+  await expect(signatureImage(page)).toBeVisible()
+  expect(await signatureImage(page).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+  await expect(page.getByRole('button', { name: 'Print again' })).toBeVisible()
+
+  // The print page in each language (people look at these; all four scripts must render).
+  for (const lang of ['en', 'ru', 'zh', 'vi']) {
+    await page.context().addCookies([{ name: 'language', value: lang, url: page.url() }])
+    await page.reload()
+    await expect(signatureImage(page).or(sheet.locator('img'))).toBeVisible()
+    await page.screenshot({ path: `test-results/screens/prescription-print-${lang}.png`, fullPage: true })
+  }
+  await page.context().addCookies([{ name: 'language', value: 'en', url: page.url() }])
+
+  // An issued prescription cannot be changed through the API, and stays as it was.
+  const issued = await (await api(page, 'get', `/api/prescriptions/${id}`)).json()
+  const edit = await api(page, 'put', `/api/prescriptions/${id}`, { version: issued.version, items: [{ medicine: 'Something else', quantity: '99' }] })
+  expect(edit.status()).toBe(409)
+  expect((await edit.json()).error).toContain('can no longer change')
+  const after = await (await api(page, 'get', `/api/prescriptions/${id}`)).json()
+  expect(after.items).toEqual(issued.items)
+  expect(after.version).toBe(issued.version)
+
+  // Without a signature, a new prescription's print warns.
+  await page.goto('/profile/edit')
+  await page.getByRole('button', { name: 'Remove signature' }).click()
+  await expect(page.getByText('You have no signature on file.')).toBeVisible()
+  await page.goto(`/appointments/form/${appointment}`)
+  await page.getByRole('button', { name: 'New prescription' }).click()
+  await addCatalogueLine(page, 1, 'parac', 'Paracetamol 500 mg tablet')
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+  await expect(page.getByTestId('rx-warning')).toContainText('You have no signature on file')
+  // The issued one keeps the signature it was printed with.
+  await page.goto(`/prescriptions/print/${id}`)
+  await expect(signatureImage(page)).toBeVisible()
+})
+
+test('copy last prescription fills a later visit with the earlier one', async ({ page }) => {
+  await login(page, 'doctor')
+  const patient = await newPatient(page, `Hồ-${unique()}`)
+  const first = await visit(page, patient.id, '06:00')
+  const r = await api(page, 'post', `/api/appointments/${first}/prescriptions`, { items: [{ medicine: 'Metformin 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'twice a day', quantity: '60' }] })
+  expect(r.status()).toBe(201)
+  const second = await visit(page, patient.id, '06:30')
+  await page.goto(`/appointments/form/${second}`)
+  await page.getByRole('button', { name: 'New prescription' }).click()
+  await page.getByRole('button', { name: 'Copy last prescription' }).click()
+  await expect(page.getByText("The last prescription's medicines were copied.")).toBeVisible()
+  const line = page.getByTestId('rx-line').first()
+  await expect(line.getByRole('combobox', { name: 'Medicine' })).toHaveValue('Metformin 500 mg tablet')
+  await expect(line.getByLabel('Quantity')).toHaveValue('60')
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+  await expect(page.getByTestId('rx-sheet')).toContainText('Metformin 500 mg tablet')
+})
+
+test('a blank prescription for no patient prints as a pad and is then dispensed', async ({ page }) => {
+  await stubPrint(page)
+  await login(page, 'doctor')
+  await sidebar(page).getByRole('menuitem', { name: 'Forms' }).click()
+  await sidebar(page).getByRole('menuitem', { name: 'Blank Prescription' }).click()
+  await expect(page).toHaveURL(/\/forms\/blankPrescription$/)
+  const medicine = `Vitamin C 500 mg ${unique()}`
+  const line = page.getByTestId('rx-line').first()
+  await line.getByRole('combobox', { name: 'Medicine' }).fill(medicine)
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+  // A line needs a quantity or a duration: said on the line, nothing saved.
+  await expect(line.getByText('Give a quantity or a duration.')).toBeVisible()
+  await line.getByLabel('Quantity').fill('30')
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+  await expect(page.getByTestId('rx-sheet')).toContainText(medicine)
+  await expect(activeView(page).getByText('Ordered', { exact: true })).toBeVisible()
+  await page.getByRole('button', { name: 'Issue and print' }).click()
+  await expect(page.locator('body')).toHaveAttribute('data-printed', '1')
+  await expect(activeView(page).getByText('Dispensed', { exact: true })).toBeVisible()
+  await page.goto('/forms/blankPrescription')
+  const item = page.getByTestId('rx-item').filter({ hasText: medicine })
+  await expect(item.getByText('Dispensed')).toBeVisible()
+  await expect(item.getByText('No patient (blank pad)')).toBeVisible()
+})
+
+test('a nurse sees prescriptions but cannot write one: no menu, no button, 403 from the API', async ({ page }) => {
+  await login(page, 'doctor')
+  const patient = await newPatient(page, `Vũ-${unique()}`)
+  const appointment = await visit(page, patient.id, '05:00')
+  await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Cetirizine 10 mg tablet', quantity: '10' }] })
+  await logout(page, 'E2E doctor')
+
+  await login(page, 'nurse')
+  await expect(sidebar(page).getByRole('menuitem', { name: 'Forms' })).toHaveCount(0)
+  await page.goto(`/appointments/form/${appointment}`)
+  await expect(page.getByTestId('rx-item')).toContainText('Cetirizine 10 mg tablet')
+  await expect(page.getByRole('button', { name: 'New prescription' })).toHaveCount(0)
+  const r = await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Morphine', quantity: '10' }] })
+  expect(r.status()).toBe(403)
+  await page.goto('/forms/blankPrescription')
+  await expect(page.getByText('This page does not exist')).toBeVisible()
+})
+
+test('a 10 MB or non-image signature is refused and the old one kept', async ({ page }) => {
+  await login(page, 'admin')
+  await page.goto('/profile/edit')
+  await drawSignature(page)
+  await page.getByRole('button', { name: 'Save signature' }).click()
+  const current = page.getByRole('img', { name: 'Your current signature' })
+  await expect(current).toBeVisible()
+  const before = await (await api(page, 'get', '/api/get-profile')).json()
+  const beforeImage = await (await api(page, 'get', before.signature_url)).body()
+
+  // Through the form: a text file.
+  await page.locator('input[type=file][accept*="svg"]').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture') })
+  await expect(page.getByTestId('signature-error')).toHaveText('A signature must be a PNG, JPEG or SVG image.')
+  // Through the API: 10 MB.
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
+  const big = await page.request.put('/api/profile/signature', {
+    headers: { 'X-XSRF-TOKEN': xsrf },
+    multipart: { file: { name: 'big.png', mimeType: 'image/png', buffer: Buffer.concat([beforeImage, Buffer.alloc(10 << 20)]) } },
+  })
+  expect(big.status()).toBe(422)
+  expect((await big.json()).error).toContain('too large')
+
+  const afterProfile = await (await api(page, 'get', '/api/get-profile')).json()
+  expect(afterProfile.signature_url).toBe(before.signature_url)
+  expect(Buffer.compare(await (await api(page, 'get', afterProfile.signature_url)).body(), beforeImage)).toBe(0)
+  await page.reload()
+  await expect(current).toBeVisible()
+})
