@@ -17,6 +17,31 @@ interface Props {
   label: string
 }
 
+/** The canvas as a PNG cut to what was drawn, with a small margin, so that a signature prints at a useful size wherever it was drawn on the pad. */
+function trimmed(el: HTMLCanvasElement, quality?: number): string {
+  const { width, height } = el
+  const pixels = el.getContext('2d')!.getImageData(0, 0, width, height).data
+  let [minX, minY, maxX, maxY] = [width, height, -1, -1]
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (pixels[(y * width + x) * 4 + 3] > 0) {
+        minX = Math.min(minX, x)
+        maxX = Math.max(maxX, x)
+        minY = Math.min(minY, y)
+        maxY = Math.max(maxY, y)
+      }
+    }
+  }
+  if (maxX < 0) return el.toDataURL('image/png', quality)
+  const margin = 8
+  const [w, h] = [maxX - minX + 1, maxY - minY + 1]
+  const out = document.createElement('canvas')
+  out.width = w + 2 * margin
+  out.height = h + 2 * margin
+  out.getContext('2d')!.drawImage(el, minX, minY, w, h, margin, margin, w, h)
+  return out.toDataURL('image/png', quality)
+}
+
 /** A signature-drawing canvas (signature_pad with the spec's settings), usable on any page. */
 export const SignatureCanvas = forwardRef<SignatureCanvasHandle, Props>(function SignatureCanvas({ penColor = '#000000', height = 180, label }, ref) {
   const canvas = useRef<HTMLCanvasElement>(null)
@@ -45,7 +70,7 @@ export const SignatureCanvas = forwardRef<SignatureCanvasHandle, Props>(function
   }, [penColor])
 
   useImperativeHandle(ref, () => ({
-    save: (type) => saveSignature(pad.current!, type),
+    save: (type) => saveSignature({ isEmpty: () => pad.current!.isEmpty(), toDataURL: (t, q) => (t === 'image/png' ? trimmed(canvas.current!, q) : pad.current!.toDataURL(t, q)) }, type),
     clear: () => pad.current?.clear(),
     isEmpty: () => pad.current?.isEmpty() ?? true,
     strokes: () => pad.current?.toData() ?? [],

@@ -62,29 +62,7 @@ export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatie
         dataSource={data ?? []}
         rowKey="id"
         renderItem={(rx) => (
-          <List.Item
-            data-testid="rx-item"
-            actions={[
-              <Link key="print" to={printPath(rx)} aria-label={t('rx.print')}>
-                <PrinterOutlined /> {rx.status === 'cancelled' ? t('rx.open') : t('rx.print')}
-              </Link>,
-              canWrite && editable(rx) && onEdit && (
-                <Button key="edit" type="link" size="small" icon={<EditOutlined />} onClick={() => onEdit(rx)}>
-                  {t('rx.edit')}
-                </Button>
-              ),
-              canWrite && rx.status !== 'cancelled' && (
-                <Button key="cancel" type="link" size="small" danger icon={<StopOutlined />} onClick={() => (setCancelling(rx), setReason(''), setReasonError(undefined))}>
-                  {t('rx.cancel')}
-                </Button>
-              ),
-              canWrite && rx.status === 'cancelled' && onReplace && (
-                <Button key="replace" type="link" size="small" icon={<RetweetOutlined />} onClick={() => onReplace(rx)}>
-                  {t('rx.replace')}
-                </Button>
-              ),
-            ].filter(Boolean)}
-          >
+          <List.Item data-testid="rx-item">
             <List.Item.Meta
               title={
                 <Space wrap size={4}>
@@ -102,6 +80,26 @@ export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatie
                     </div>
                   ))}
                   {rx.status === 'cancelled' && <Typography.Text type="secondary">{t('rx.cancelReason', { reason: rx.cancel_reason })}</Typography.Text>}
+                  <Space wrap size={[4, 0]} style={{ marginTop: 4 }}>
+                    <Link to={printPath(rx)} style={{ padding: '0 7px', whiteSpace: 'nowrap' }}>
+                      <PrinterOutlined /> {rx.status === 'cancelled' ? t('rx.open') : t('rx.print')}
+                    </Link>
+                    {canWrite && editable(rx) && onEdit && (
+                      <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEdit(rx)}>
+                        {t('rx.edit')}
+                      </Button>
+                    )}
+                    {canWrite && rx.status !== 'cancelled' && (
+                      <Button type="link" size="small" danger icon={<StopOutlined />} onClick={() => (setCancelling(rx), setReason(''), setReasonError(undefined))}>
+                        {t('rx.cancel')}
+                      </Button>
+                    )}
+                    {canWrite && rx.status === 'cancelled' && onReplace && (
+                      <Button type="link" size="small" icon={<RetweetOutlined />} onClick={() => onReplace(rx)}>
+                        {t('rx.replace')}
+                      </Button>
+                    )}
+                  </Space>
                 </>
               }
             />

@@ -2,6 +2,7 @@ import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
 import { Alert, App, Button, Radio, Result, Space, Spin } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
+import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
 import { usePrescription, useClinic, usePrintPrescription, editable, type Prescription } from '../../components/prescription/api'
@@ -61,18 +62,32 @@ export default function PrintPage() {
           <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
         ))}
       </Space>
-      <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} />
+      <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} testId="rx-sheet" />
+      {createPortal(
+        <div className={styles.printRoot}>
+          <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} />
+        </div>,
+        document.body,
+      )}
     </div>
   )
 }
 
-function Sheet({ rx, clinic, paper, lineText }: { rx: Prescription; clinic?: { name: string; address: string; phone: string }; paper: Paper; lineText: ReturnType<typeof useLineText> }) {
+interface SheetProps {
+  rx: Prescription
+  clinic?: { name: string; address: string; phone: string }
+  paper: Paper
+  lineText: ReturnType<typeof useLineText>
+  testId?: string
+}
+
+function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
   const { t } = useTranslation()
   const p = rx.patient
   const date = dayjs(rx.issued_at ?? undefined).format('YYYY-MM-DD')
   const today = dayjs().format('YYYY-MM-DD')
   return (
-    <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid="rx-sheet">
+    <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid={testId}>
       {rx.status === 'cancelled' && <div className={styles.void}>{t('rx.voided')}</div>}
       <header className={styles.header}>
         <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
