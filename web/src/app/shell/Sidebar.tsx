@@ -2,6 +2,7 @@ import { Menu } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
+import { useClinic } from '../../lib/clinic'
 import type { AppRoute } from '../routing/types'
 import { menuItems, openKeysFor } from './menu'
 import { useShell } from './state'
@@ -14,6 +15,9 @@ export function Sidebar({ routes }: { routes: AppRoute[] }) {
   const navigate = useNavigate()
   const items = useMemo(() => menuItems(routes, t), [routes, t])
   const collapsed = !mobile && !sidebarOpened
+  // The sidebar is titled with the clinic's name once an admin has set it (DESIGN §8).
+  const { data: clinic } = useClinic()
+  const title = clinic?.name || t('app.name')
   const [openKeys, setOpenKeys] = useState<string[]>(() => openKeysFor(items, location.pathname))
   // When the page changes, the submenu holding it opens (React's "adjust state on prop change").
   const [shownPath, setShownPath] = useState(location.pathname)
@@ -30,7 +34,11 @@ export function Sidebar({ routes }: { routes: AppRoute[] }) {
       {settings.sidebarLogo && (
         <Link to="/" className={styles.logo} aria-label={t('app.name')}>
           <img src="/favicon.svg" alt="" width={28} height={28} />
-          {!collapsed && <span className={styles.logoTitle}>{t('app.name')}</span>}
+          {!collapsed && (
+            <span className={styles.logoTitle} title={title}>
+              {title}
+            </span>
+          )}
         </Link>
       )}
       <Menu

@@ -2,6 +2,7 @@
 // the diagnosis form, the blank prescription form, the patient's chart and the print page.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../lib/api'
+import type { Clinic } from '../../lib/clinic'
 
 export interface Item {
   medicine_id: number | null
@@ -45,13 +46,6 @@ export interface Prescription {
   version: number
 }
 
-export interface Clinic {
-  name: string
-  address: string
-  phone: string
-  version: number
-}
-
 export interface Medicine {
   id: number
   generic_name: string
@@ -88,8 +82,6 @@ export function usePrescriptions(owner: Owner, enabled = true) {
 export function usePrescription(id: number) {
   return useQuery({ queryKey: [...prescriptionsKey, 'one', id], queryFn: () => get<Prescription>(`/prescriptions/${id}`), refetchOnWindowFocus: false })
 }
-
-export const useClinic = () => useQuery({ queryKey: ['settings', 'clinic'], queryFn: () => get<Clinic>('/settings/clinic') })
 
 export interface Draft {
   id?: number

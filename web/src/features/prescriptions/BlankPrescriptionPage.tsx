@@ -29,6 +29,8 @@ export default function BlankPrescriptionPage() {
   const [patientId, setPatientId] = useState<number | null>(null)
   const [options, setOptions] = useState<PatientRow[]>([])
   const [editing, setEditing] = useState<Editing>({})
+  // This page stays mounted while others are open: a saved prescription starts a fresh form.
+  const [round, setRound] = useState(0)
   const search = useMemo(() => debounce((q: string) => void get<{ data: PatientRow[] }>('/patients', { q, per_page: 10 }).then((r) => setOptions(r.data)), 250), [])
 
   const editingPatient = editing.rx ? editing.rx.patient_id : patientId
@@ -57,12 +59,17 @@ export default function BlankPrescriptionPage() {
         </Form>
         {canWrite && (
           <PrescriptionEditor
-            key={editing.rx?.id ?? `new-${editing.replaces ?? ''}`}
+            key={editing.rx?.id ?? `new-${editing.replaces ?? ''}-${round}`}
             rx={editing.rx}
             patientId={editing.rx ? (editing.patientId !== undefined ? editing.patientId : editing.rx.patient_id) : patientId}
             initialItems={editing.items}
             replacesId={editing.replaces}
-            onSaved={(rx) => navigate(printPath(rx))}
+            onSaved={(rx) => {
+              setEditing({})
+              setPatientId(null)
+              setRound((r) => r + 1)
+              navigate(printPath(rx))
+            }}
             onCancel={editing.rx || editing.replaces ? () => setEditing({}) : undefined}
           />
         )}

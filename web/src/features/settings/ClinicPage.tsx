@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Form, Input, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useClinic, type Clinic } from '../../components/prescription/api'
 import { ApiError, send } from '../../lib/api'
+import { clinicKey, useClinic, type Clinic } from '../../lib/clinic'
 
 /** The clinic's name, address and phone that head every printed prescription. */
 export default function ClinicPage() {
@@ -19,7 +19,7 @@ export default function ClinicPage() {
   const save = async (v: Clinic) => {
     try {
       const saved = await send<Clinic>('put', '/settings/clinic', { ...v, version: data.version }, { silent: true })
-      queryClient.setQueryData(['settings', 'clinic'], saved)
+      queryClient.setQueryData(clinicKey, saved)
       message.success(t('clinic.saved'))
     } catch (e) {
       if (!(e instanceof ApiError)) throw e

@@ -61,9 +61,9 @@ export default function MedicinesPage() {
   }
 
   return (
-    <Card
-      title={t('medicines.title')}
-      extra={
+    <Card title={t('medicines.title')}>
+      <Flex gap={8} wrap justify="space-between" style={{ marginBottom: 12 }}>
+        <Input.Search allowClear placeholder={t('medicines.search')} aria-label={t('medicines.search')} onChange={(e) => setQuery(e.target.value)} style={{ maxWidth: 360 }} />
         <Flex gap={8} wrap>
           <Upload accept=".csv,.tsv,text/csv" showUploadList={false} beforeUpload={(f) => (void importFile(f), false)}>
             <Button icon={<UploadOutlined />}>{t('medicines.import')}</Button>
@@ -72,9 +72,7 @@ export default function MedicinesPage() {
             {t('medicines.add')}
           </Button>
         </Flex>
-      }
-    >
-      <Input.Search allowClear placeholder={t('medicines.search')} aria-label={t('medicines.search')} onChange={(e) => setQuery(e.target.value)} style={{ maxWidth: 360, marginBottom: 12 }} />
+      </Flex>
       {report && (
         <Alert
           closable
