@@ -245,6 +245,25 @@ type codeRow struct {
 	labels Labels
 }
 
+// importRows parses an import file and, when some of its rows are good, writes them in one
+// transaction; write counts what it did into the report.
+func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse func([]byte) ([]T, []RowError, error),
+	write func(tx *sql.Tx, rows []T, rep *ImportReport) error) (ImportReport, error) {
+	rows, bad, err := parse(data)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	rep := newReport(bad)
+	if len(rows) == 0 {
+		if len(bad) == 0 {
+			return rep, apperr.Invalid("catalogue.empty")
+		}
+		return rep, nil
+	}
+	err = db.Tx(ctx, func(tx *sql.Tx) error { return write(tx, rows, &rep) })
+	return rep, err
+}
+
 // newReport starts the report of an import that rejected the lines bad.
 func newReport(bad []RowError) ImportReport {
 	rep := ImportReport{Errors: bad, Rejected: len(bad)}
@@ -357,18 +376,7 @@ func readCSV(data []byte, required []string, row func(field func(string) string)
 // ImportCodes adds the file's codes and updates the labels of codes already known; the
 // same file imported twice changes nothing the second time.
 func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, error) {
-	rows, bad, err := parseCodes(data)
-	if err != nil {
-		return ImportReport{}, err
-	}
-	rep := newReport(bad)
-	if len(rows) == 0 {
-		if len(bad) == 0 {
-			return rep, apperr.Invalid("catalogue.empty")
-		}
-		return rep, nil
-	}
-	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+	return importRows(ctx, s.DB, data, parseCodes, func(tx *sql.Tx, rows []codeRow, rep *ImportReport) error {
 		known := map[string]Labels{}
 		existing, err := tx.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes`)
 		if err != nil {
@@ -403,7 +411,6 @@ func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, err
 		rep.Inserted = len(fresh)
 		return insertCodes(ctx, tx, s.DB, fresh)
 	})
-	return rep, err
 }
 
 // insertCodes writes new codes in multi-row statements.

@@ -234,18 +234,7 @@ func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
 // ImportMedicines adds the file's medicines and updates the unit of those already there
 // (matched on generic name, brand, strength and form); importing twice changes nothing.
 func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport, error) {
-	rows, bad, err := parseMedicines(data)
-	if err != nil {
-		return ImportReport{}, err
-	}
-	rep := newReport(bad)
-	if len(rows) == 0 {
-		if len(bad) == 0 {
-			return rep, apperr.Invalid("catalogue.empty")
-		}
-		return rep, nil
-	}
-	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+	return importRows(ctx, s.DB, data, parseMedicines, func(tx *sql.Tx, rows []MedicineInput, rep *ImportReport) error {
 		now := time.Now().UTC()
 		for _, in := range rows {
 			var id int64
@@ -275,7 +264,6 @@ func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport,
 		}
 		return nil
 	})
-	return rep, err
 }
 
 func installMedicines(ctx context.Context, tx *sql.Tx) error {

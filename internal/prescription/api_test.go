@@ -115,6 +115,10 @@ func TestPrescriptionLifecycle(t *testing.T) {
 			t.Errorf("invalid lines: %d %v", r.Status, fields)
 		}
 		s.doctor.SetCookie("language", "en")
+		r = s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []map[string]any{{"medicine_id": 999999, "medicine": "Ghost", "quantity": "1"}}})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["items.0.medicine"]) == 0 {
+			t.Errorf("unknown catalogue entry: %d %v", r.Status, fields)
+		}
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM prescriptions"); n != 0 {
 			t.Errorf("a refused prescription was stored: %d", n)
 		}

@@ -222,6 +222,25 @@ func checkPatient(ctx context.Context, tx *sql.Tx, id int64) error {
 	return nil
 }
 
+// checkMedicines checks that the catalogue entries the lines name exist (withdrawn ones
+// too: a draft written before the withdrawal may still be saved).
+func checkMedicines(ctx context.Context, tx *sql.Tx, items []Item) error {
+	var v apperr.Validation
+	for i, it := range items {
+		if it.MedicineID == nil {
+			continue
+		}
+		var ok bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM medicines WHERE id = $1)`, *it.MedicineID).Scan(&ok); err != nil {
+			return fmt.Errorf("check medicine: %w", err)
+		}
+		if !ok {
+			v.Add("items."+strconv.Itoa(i)+".medicine", "medicine.not_found")
+		}
+	}
+	return v.Err()
+}
+
 // checkReplaces checks that a new prescription replaces a cancelled one of the same patient.
 func checkReplaces(ctx context.Context, tx *sql.Tx, replaces, patientID *int64) error {
 	if replaces == nil {
@@ -281,6 +300,9 @@ func (s *Store) create(ctx context.Context, e audit.Event, in Input, owner func(
 		if err := checkReplaces(ctx, tx, in.ReplacesID, patientID); err != nil {
 			return err
 		}
+		if err := checkMedicines(ctx, tx, in.Items); err != nil {
+			return err
+		}
 		kind, status := KindVisit, Draft
 		if appointmentID == nil {
 			kind, status = KindBlank, Ordered
@@ -338,6 +360,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input) (
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		old, err := s.open(ctx, tx, id, in.Version)
 		if err != nil {
+			return err
+		}
+		if err := checkMedicines(ctx, tx, in.Items); err != nil {
 			return err
 		}
 		patientID := old.PatientID

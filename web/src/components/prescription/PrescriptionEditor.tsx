@@ -1,6 +1,6 @@
 import { CopyOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons'
 import { Alert, App, AutoComplete, Button, Col, Flex, Form, Input, InputNumber, Row, Select, Space } from 'antd'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
@@ -20,8 +20,10 @@ interface Props {
   onCancel?(): void
 }
 
-function MedicineInput({ value, onChange, onPick, label }: { value?: string; onChange?(v: string): void; onPick(m: Medicine): void; label: string }) {
+/** The medicine of a line: typed freely, or picked from the catalogue (then onPick gets the entry; typing over it, null). */
+function MedicineInput({ value, onChange, onPick, label }: { value?: string; onChange?(v: string): void; onPick(m: Medicine | null): void; label: string }) {
   const [options, setOptions] = useState<Medicine[]>([])
+  const picked = useRef<string | undefined>(undefined)
   const search = useMemo(() => debounce((q: string) => void searchMedicines(q).then(setOptions, () => setOptions([])), 250), [])
   return (
     <AutoComplete
@@ -29,8 +31,18 @@ function MedicineInput({ value, onChange, onPick, label }: { value?: string; onC
       aria-label={label}
       options={options.map((m) => ({ value: m.label, key: m.id, medicine: m }))}
       onSearch={(q) => (q.trim() ? search(q) : setOptions([]))}
-      onChange={(v: string) => onChange?.(v)}
-      onSelect={(_, o) => onPick((o as unknown as { medicine: Medicine }).medicine)}
+      onChange={(v: string) => {
+        onChange?.(v)
+        if (picked.current !== undefined && v !== picked.current) {
+          picked.current = undefined
+          onPick(null)
+        }
+      }}
+      onSelect={(_, o) => {
+        const m = (o as unknown as { medicine: Medicine }).medicine
+        picked.current = m.label
+        onPick(m)
+      }}
     />
   )
 }
@@ -101,8 +113,8 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                       <MedicineInput
                         label={t('rx.fields.medicine')}
                         onPick={(m) => {
-                          form.setFieldValue(['items', field.name, 'medicine_id'], m.id)
-                          form.setFieldValue(['items', field.name, 'unit'], m.unit)
+                          form.setFieldValue(['items', field.name, 'medicine_id'], m?.id ?? null)
+                          if (m) form.setFieldValue(['items', field.name, 'unit'], m.unit)
                         }}
                       />
                     </Form.Item>

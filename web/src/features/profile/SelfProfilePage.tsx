@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SignatureCanvas, type SignatureCanvasHandle } from '../../components/SignatureCanvas'
 import { fileOf } from '../../components/signature'
+import { showFormErrors } from '../../lib/formErrors'
 import { ApiError, get, send } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
 import { profileKey, useProfile, type Profile } from './api'
@@ -43,9 +44,7 @@ export default function SelfProfilePage() {
       refresh(await send<Profile>('patch', '/update-profile', { ...values, licences: values.licences ?? [], version: p.version }, { silent: true }))
       message.success(t('profile.saved'))
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name, errors })))
-      if (!Object.keys(e.fields).length) message.error(e.message)
+      showFormErrors(form, message, e)
     } finally {
       setSaving(false)
     }
@@ -209,9 +208,7 @@ function PasswordCard() {
       form.resetFields()
       message.success(t('profile.passwordChanged'))
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name, errors })))
-      if (!Object.keys(e.fields).length) message.error(e.message)
+      showFormErrors(form, message, e)
     } finally {
       setBusy(false)
     }

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Form, Input, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, send } from '../../lib/api'
+import { showFormErrors } from '../../lib/formErrors'
+import { send } from '../../lib/api'
 import { clinicKey, useClinic, type Clinic } from '../../lib/clinic'
 
 /** The clinic's name, address and phone that head every printed prescription. */
@@ -22,9 +23,7 @@ export default function ClinicPage() {
       queryClient.setQueryData(clinicKey, saved)
       message.success(t('clinic.saved'))
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name: name as keyof Clinic, errors })))
-      if (!Object.keys(e.fields).length) message.error(e.message)
+      showFormErrors(form, message, e)
     }
   }
   return (

@@ -4,7 +4,8 @@ import { Alert, App, Button, Card, Flex, Form, Input, List, Modal, Switch, Table
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Medicine } from '../../components/prescription/api'
-import { ApiError, get, send } from '../../lib/api'
+import { showFormErrors } from '../../lib/formErrors'
+import { get, send } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
 
 interface Report {
@@ -43,9 +44,7 @@ export default function MedicinesPage() {
       setEditing(null)
       void queryClient.invalidateQueries({ queryKey: ['medicines'] })
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name, errors })))
-      if (!Object.keys(e.fields).length) message.error(e.message)
+      showFormErrors(form, message, e)
     }
   }
 
