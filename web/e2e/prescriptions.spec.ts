@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, day, doctorId, login, logout, newPatient, sidebar, unique } from './helpers'
+import { activeView, api, chooseMenuItem, day, doctorId, login, logout, newPatient, PASSWORD, sidebar, unique } from './helpers'
 
 /** Books an appointment today at clock for the E2E doctor and starts it. */
 async function visit(page: Page, patientId: number, clock: string) {
@@ -174,6 +174,11 @@ test('a nurse sees prescriptions but cannot write one: no menu, no button, 403 f
   expect(r.status()).toBe(403)
   await page.goto('/forms/blankPrescription')
   await expect(page.getByText('This page does not exist')).toBeVisible()
+  // Every user reaches their own profile (and password) from the avatar menu.
+  await page.getByRole('button', { name: 'Account of E2E nurse' }).click()
+  await chooseMenuItem(page, 'user E2E nurse')
+  await expect(page).toHaveURL(/\/profile\/edit$/)
+  await expect(page.getByRole('button', { name: 'Change password' })).toBeVisible()
 })
 
 test('a 10 MB or non-image signature is refused and the old one kept', async ({ page }) => {
@@ -203,4 +208,28 @@ test('a 10 MB or non-image signature is refused and the old one kept', async ({ 
   expect(Buffer.compare(await (await api(page, 'get', afterProfile.signature_url)).body(), beforeImage)).toBe(0)
   await page.reload()
   await expect(current).toBeVisible()
+})
+
+test('changing one\'s password needs the current one and ends one\'s other sessions', async ({ page, browser }) => {
+  await login(page, 'visitor')
+  const other = await browser.newContext()
+  const elsewhere = await other.newPage()
+  await login(elsewhere, 'visitor')
+
+  await page.goto('/profile/edit')
+  const card = page.locator('.ant-card').filter({ has: page.getByRole('button', { name: 'Change password' }) })
+  await card.getByLabel('Current password').fill('not my password')
+  await card.getByLabel('New password', { exact: true }).fill('a brand new passphrase')
+  await card.getByLabel('Repeat the new password').fill('a brand new passphrase')
+  await card.getByRole('button', { name: 'Change password' }).click()
+  await expect(card.getByText('The current password is not right.')).toBeVisible()
+  await card.getByLabel('Current password').fill(PASSWORD)
+  await card.getByRole('button', { name: 'Change password' }).click()
+  await expect(page.getByText('Password changed. Your other sessions have ended.')).toBeVisible()
+
+  expect((await elsewhere.request.get('/api/user')).status()).toBe(401)
+  expect((await page.request.get('/api/user')).status()).toBe(200)
+  // Back to the run's password for the other tests.
+  expect((await api(page, 'post', '/api/profile/password', { current_password: 'a brand new passphrase', new_password: PASSWORD })).status()).toBe(204)
+  await other.close()
 })

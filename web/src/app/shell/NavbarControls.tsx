@@ -88,7 +88,8 @@ export function AvatarMenu({ me }: { me: Me }) {
       trigger={['click']}
       menu={{
         items: [
-          { key: 'name', label: me.name, icon: <UserOutlined />, disabled: true },
+          // The user's name leads to their own profile (and password), whatever their role.
+          { key: 'name', label: me.name, icon: <UserOutlined />, onClick: () => navigate('/profile/edit') },
           { type: 'divider' },
           { key: 'dashboard', label: t('route.dashboard'), icon: <DashboardOutlined />, onClick: () => navigate('/') },
           { key: 'logout', label: t('navbar.logOut'), icon: <LogoutOutlined />, danger: true, onClick: onLogout },
