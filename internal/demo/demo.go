@@ -6,7 +6,9 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
+	"time"
 
+	"emr/internal/database"
 	"emr/internal/user"
 )
 
@@ -38,7 +40,22 @@ func Staff(ctx context.Context, users *user.Store) ([]Credential, error) {
 		}
 		out = append(out, Credential{Username: s.username, Role: s.role, Password: pw})
 	}
-	return out, nil
+	return out, prescriber(ctx, users.DB)
+}
+
+// prescriber gives the demo doctor what a printed prescription shows (a specialisation and
+// a licence; the signature is theirs to draw) and the clinic a name, address and phone.
+func prescriber(ctx context.Context, db *database.DB) error {
+	until := time.Now().AddDate(3, 0, 0).Format(time.DateOnly)
+	if _, err := db.ExecContext(ctx, `UPDATE users SET specialisations = $1, licences = $2 WHERE username = 'doctor'`,
+		`["Family medicine"]`, `[{"number":"DEMO-0001","issuer":"Demo Medical Council","valid_from":"","valid_until":"`+until+`"}]`); err != nil {
+		return fmt.Errorf("demo doctor's profile: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at, version) VALUES ('clinic', $1, $2, 1) ON CONFLICT (key) DO NOTHING`,
+		`{"name":"EMR Demo Clinic","address":"1 Example Street","phone":"+1 555 0100"}`, time.Now().UTC()); err != nil {
+		return fmt.Errorf("demo clinic: %w", err)
+	}
+	return nil
 }
 
 // Password returns a random 16-character password without look-alike characters.

@@ -36,7 +36,8 @@ const clinicKey = "clinic"
 func ReadClinic(ctx context.Context, q database.Querier) (Clinic, error) {
 	var c Clinic
 	var value string
-	err := q.QueryRowContext(ctx, `SELECT value, version FROM settings WHERE key = $1`, clinicKey).Scan(&value, &c.Version)
+	var version int
+	err := q.QueryRowContext(ctx, `SELECT value, version FROM settings WHERE key = $1`, clinicKey).Scan(&value, &version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Clinic{}, nil
 	}
@@ -46,7 +47,8 @@ func ReadClinic(ctx context.Context, q database.Querier) (Clinic, error) {
 	if err := json.Unmarshal([]byte(value), &c); err != nil {
 		return c, fmt.Errorf("decode clinic settings: %w", err)
 	}
-	return c, err
+	c.Version = version // the row's, not whatever the stored JSON says
+	return c, nil
 }
 
 func (c *Clinic) clean() error {

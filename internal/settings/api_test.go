@@ -1,0 +1,45 @@
+package settings_test
+
+import (
+	"net/http"
+	"testing"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+func TestClinicHeader(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		admin := env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+		nurse := env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+		var c struct {
+			Name    string
+			Address string
+			Version int
+		}
+		nurse.Do("GET", "/api/settings/clinic", nil).JSON(t, &c)
+		if c.Name != "" || c.Version != 0 {
+			t.Fatalf("before any save: %+v", c)
+		}
+		if r := nurse.Do("PUT", "/api/settings/clinic", map[string]any{"name": "X", "version": 0}); r.Status != http.StatusForbidden {
+			t.Errorf("nurse sets the header: %d", r.Status)
+		}
+		r := admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "  ", "version": 0})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["name"]) == 0 {
+			t.Errorf("empty name: %d %s", r.Status, r.Body)
+		}
+		if r := admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": " Phòng khám An Bình ", "address": "1 Main St\r\nHuế", "version": 0}); r.Status != http.StatusOK {
+			t.Fatalf("save: %d %s", r.Status, r.Body)
+		}
+		// A second admin's form, read before that save, is stale.
+		if r := admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "Other", "version": 0}); r.Status != http.StatusConflict {
+			t.Errorf("stale save: %d", r.Status)
+		}
+		nurse.Do("GET", "/api/settings/clinic", nil).JSON(t, &c)
+		if c.Name != "Phòng khám An Bình" || c.Address != "1 Main St\nHuế" || c.Version != 1 {
+			t.Errorf("after save: %+v", c)
+		}
+	})
+}
