@@ -58,10 +58,12 @@ export default function PrintPage() {
           )}
           <StatusTag status={rx.status} />
         </Space>
-        {pending && <Alert type="info" showIcon title={t('rx.issueHint')} />}
-        {rx.warnings.map((w) => (
-          <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
-        ))}
+        {pending && canWrite && <Alert type="info" showIcon title={t('rx.issueHint')} />}
+        {/* An unprinted prescription's warnings are about whoever would print it: only for prescribers. */}
+        {(canWrite || !pending) &&
+          rx.warnings.map((w) => (
+            <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
+          ))}
       </Space>
       <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} testId="rx-sheet" />
       {createPortal(

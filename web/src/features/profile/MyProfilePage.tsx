@@ -1,6 +1,6 @@
 import { EditOutlined, UserOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Avatar, Button, Card, Col, Empty, Flex, List, Row, Space, Spin, Tag, Typography } from 'antd'
+import { Avatar, Button, Card, Col, Empty, Flex, List, Result, Row, Space, Spin, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -10,8 +10,9 @@ import { useProfile, type Activity } from './api'
 /** My Profile (spec /user-profile/user-profile): who I am, and what I did lately. */
 export default function MyProfilePage() {
   const { t } = useTranslation()
-  const { data: p } = useProfile()
+  const { data: p, isError, refetch } = useProfile()
   const { data: activity, isLoading } = useQuery({ queryKey: ['profile', 'activity'], queryFn: async () => (await get<{ data: Activity[] }>('/profile/activity')).data })
+  if (isError) return <Result status="warning" title={t('profile.loadFailed')} extra={<Button onClick={() => void refetch()}>{t('profile.retry')}</Button>} />
   if (!p) return <Spin />
   return (
     <Row gutter={[16, 16]}>

@@ -1,6 +1,6 @@
 import { DeleteOutlined, MinusCircleOutlined, PlusOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Avatar, Button, Card, Col, Flex, Form, Input, Row, Select, Space, Spin, Typography, Upload } from 'antd'
+import { Alert, App, Avatar, Button, Card, Col, Flex, Form, Input, Result, Row, Select, Space, Spin, Typography, Upload } from 'antd'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SignatureCanvas, type SignatureCanvasHandle } from '../../components/SignatureCanvas'
@@ -21,7 +21,7 @@ export default function SelfProfilePage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const queryClient = useQueryClient()
-  const { data: p, isLoading } = useProfile()
+  const { data: p, isLoading, isError, refetch } = useProfile()
   const [form] = Form.useForm()
   const [saving, setSaving] = useState(false)
   const pad = useRef<SignatureCanvasHandle>(null)
@@ -31,6 +31,7 @@ export default function SelfProfilePage() {
     if (p) form.setFieldsValue({ name: p.name, email: p.email, introduction: p.introduction, specialisations: p.specialisations, licences: p.licences })
   }, [p, form])
 
+  if (isError) return <Result status="warning" title={t('profile.loadFailed')} extra={<Button onClick={() => void refetch()}>{t('profile.retry')}</Button>} />
   if (isLoading || !p) return <Spin />
 
   const refresh = (next: Profile) => {
