@@ -22,6 +22,8 @@ export const tab = (page: Page, name: string) => page.getByRole('navigation', { 
 export async function logout(page: Page, name: string) {
   await page.getByRole('button', { name: `Account of ${name}` }).click()
   await page.getByRole('menuitem', { name: 'Log Out' }).click()
+  // Wait for the server to end the session: a navigation started before then would abort it.
+  await expect(page).toHaveURL(/\/login/)
 }
 
 /** The page area's visible view (others stay mounted but hidden). */
