@@ -15,6 +15,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
+  // A page's first paint can take several seconds on a busy two-core machine (JS parse and
+  // run); assertions wait up to 10 s rather than failing on load.
+  expect: { timeout: 10_000 },
   reporter: 'list',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
