@@ -31,8 +31,8 @@ func (h *Handler) Routes() []auth.Route {
 	return []auth.Route{
 		{Method: "GET", Path: "/api/sanctum/csrf-cookie", Access: auth.Public, Handler: h.csrfCookie},
 		{Method: "POST", Path: "/api/auth/login", Access: auth.Public, Handler: h.login},
-		{Method: "POST", Path: "/api/auth/logout", Access: auth.LoggedIn, Handler: h.logout},
-		{Method: "GET", Path: "/api/user", Access: auth.LoggedIn, Handler: h.me},
+		{Method: "POST", Path: "/api/auth/logout", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.logout},
+		{Method: "GET", Path: "/api/user", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.me},
 	}
 }
 
@@ -45,10 +45,12 @@ type Me struct {
 	Introduction string            `json:"introduction"`
 	Roles        []string          `json:"roles"`
 	Permissions  []auth.Permission `json:"permissions"`
+	// MustChangePassword: the web app sends the user to change it before anything else.
+	MustChangePassword bool `json:"must_change_password"`
 }
 
 func meOf(p *auth.Principal) Me {
-	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions}
+	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions, MustChangePassword: p.MustChangePassword}
 }
 
 func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {

@@ -25,7 +25,10 @@ type Route struct {
 	// ChangesState marks a GET that changes state: it then needs the CSRF header too, so
 	// that no cross-site link can trigger it.
 	ChangesState bool
-	Handler      http.HandlerFunc
+	// BeforePasswordChange marks the routes a user whose password was reset may use before
+	// changing it: who am I, log out, read the profile, change the password.
+	BeforePasswordChange bool
+	Handler              http.HandlerFunc
 }
 
 // Guard enforces each route's declared access: the CSRF token on state-changing requests,
@@ -49,6 +52,10 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 			p, err := g.principal(r)
 			if err != nil {
 				httpjson.Error(w, r, err)
+				return
+			}
+			if p.MustChangePassword && !rt.BeforePasswordChange {
+				httpjson.Error(w, r, apperr.Forbidden("auth.password_change_required"))
 				return
 			}
 			if !rt.Access.Allows(p) {

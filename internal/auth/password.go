@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"golang.org/x/crypto/argon2"
@@ -81,4 +82,19 @@ func CheckPasswordOrDummy(hash, password string) bool {
 	}
 	ok, err := CheckPassword(hash, password)
 	return err == nil && ok
+}
+
+// NewPassword returns a random 16-character password without look-alike characters (demo
+// accounts, an administrator's temporary password).
+func NewPassword() string {
+	const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	b := make([]byte, 16)
+	for i := range b {
+		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
+		if err != nil {
+			panic(err) // the system's random source never fails on supported platforms
+		}
+		b[i] = alphabet[n.Int64()]
+	}
+	return string(b)
 }

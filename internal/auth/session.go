@@ -24,7 +24,10 @@ type Principal struct {
 	Intro       string
 	Roles       []string
 	Permissions []Permission
-	tokenHash   string
+	// MustChangePassword is set after an administrator's reset: until the user changes the
+	// password, only the routes that lead there answer.
+	MustChangePassword bool
+	tokenHash          string
 }
 
 // IsAdmin reports whether the principal holds the admin role.
@@ -123,10 +126,10 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	now := s.now()
 	p := &Principal{tokenHash: hashToken(token)}
 	var lastSeen time.Time
-	err := s.DB.QueryRowContext(ctx, `SELECT u.id, u.username, u.name, u.avatar, u.introduction, s.last_seen_at
+	err := s.DB.QueryRowContext(ctx, `SELECT u.id, u.username, u.name, u.avatar, u.introduction, u.must_change_password, s.last_seen_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3 AND u.active`,
-		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &p.Username, &p.Name, &p.Avatar, &p.Intro, &lastSeen)
+		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &p.Username, &p.Name, &p.Avatar, &p.Intro, &p.MustChangePassword, &lastSeen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}

@@ -3,11 +3,10 @@ package demo
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
-	"math/big"
 	"time"
 
+	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/user"
 )
@@ -59,15 +58,4 @@ func prescriber(ctx context.Context, db *database.DB) error {
 }
 
 // Password returns a random 16-character password without look-alike characters.
-func Password() string {
-	const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-	b := make([]byte, 16)
-	for i := range b {
-		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
-		if err != nil {
-			panic(err)
-		}
-		b[i] = alphabet[n.Int64()]
-	}
-	return string(b)
-}
+func Password() string { return auth.NewPassword() }

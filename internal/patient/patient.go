@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/validate"
 )
 
 // Allowed values of the list fields.
@@ -101,13 +102,6 @@ type Summary struct {
 	HasPhoto   bool   `json:"has_photo"`
 }
 
-// ValidEmail is the e-mail check of spec §5: local part, @, a dotted domain ending in two
-// letters or a bracketed IPv4 address, shorter than 255 characters.
-func ValidEmail(s string) bool { return len(s) < 255 && emailPattern.MatchString(s) }
-
-// The spec's e-mail check (§5), shared with the web app's.
-var emailPattern = regexp.MustCompile(`^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$`)
-
 var phonePattern = regexp.MustCompile(`^[0-9+()\-. ]*$`)
 
 // MaxAge is how many years back a birth date may lie.
@@ -164,7 +158,7 @@ func (in *Input) Clean(today time.Time) error {
 	}
 	c.choice("civil_status", in.CivilStatus, CivilStatuses)
 	c.phone("phone", in.Phone)
-	if in.Email != "" && !ValidEmail(in.Email) {
+	if in.Email != "" && !validate.Email(in.Email) {
 		c.v.Add("email", "validation.email")
 	}
 	c.text("address", in.Address, 300, false)

@@ -27,14 +27,14 @@ type Handler struct {
 // profile, except that an admin (manage user) may see and remove anyone's signature.
 func (h *Handler) Routes() []auth.Route {
 	return []auth.Route{
-		{Method: "GET", Path: "/api/get-profile", Access: auth.LoggedIn, Handler: h.get},
+		{Method: "GET", Path: "/api/get-profile", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.get},
 		{Method: "PATCH", Path: "/api/update-profile", Access: auth.LoggedIn, Handler: h.update},
 		{Method: "PUT", Path: "/api/profile/avatar", Access: auth.LoggedIn, Handler: h.upload(KindAvatar, MaxAvatar, avatarType)},
 		{Method: "DELETE", Path: "/api/profile/avatar", Access: auth.LoggedIn, Handler: h.removeAvatar},
 		{Method: "PUT", Path: "/api/profile/signature", Access: auth.LoggedIn, Handler: h.upload(KindSignature, MaxSignature, signatureType)},
 		// The spec's GET changes state, so it needs the CSRF header like any write.
 		{Method: "GET", Path: "/api/remove-signature/{id}", Access: auth.LoggedIn, ChangesState: true, Handler: h.removeSignature},
-		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, Handler: h.password},
+		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.password},
 		{Method: "GET", Path: "/api/profile/activity", Access: auth.LoggedIn, Handler: h.activity},
 		{Method: "GET", Path: "/api/users/{id}/avatar", Access: auth.LoggedIn, Handler: h.image(KindAvatar)},
 		{Method: "GET", Path: "/api/users/{id}/signature", Access: auth.LoggedIn, Handler: h.image(KindSignature)},
@@ -220,7 +220,7 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err = h.Store.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(r.Context(), `UPDATE users SET password_hash = $1 WHERE id = $2`, newHash, p.UserID); err != nil {
+		if _, err := tx.ExecContext(r.Context(), `UPDATE users SET password_hash = $1, must_change_password = FALSE WHERE id = $2`, newHash, p.UserID); err != nil {
 			return fmt.Errorf("set password: %w", err)
 		}
 		if err := h.Sessions.RevokeOthers(r.Context(), tx, p); err != nil {

@@ -17,7 +17,8 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/database"
-	"emr/internal/patient"
+	"emr/internal/user"
+	"emr/internal/validate"
 )
 
 // Licence is one of a prescriber's licence numbers and the dates it is valid (YYYY-MM-DD;
@@ -125,7 +126,7 @@ func (u Update) apply(p *Profile) error {
 	}
 	if u.Email != nil {
 		p.Email = strings.TrimSpace(*u.Email)
-		if p.Email != "" && !patient.ValidEmail(p.Email) {
+		if p.Email != "" && !validate.Email(p.Email) {
 			v.Add("email", "validation.email")
 		}
 	}
@@ -194,7 +195,17 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, u Update) (
 		if p.Version != u.Version {
 			return apperr.Conflict("error.conflict")
 		}
-		if err := u.apply(&p); err != nil {
+		err = u.apply(&p)
+		var v apperr.Validation
+		if u.Email != nil {
+			if err := user.CheckEmail(ctx, tx, p.Email, id, &v); err != nil {
+				return err
+			}
+		}
+		if err == nil {
+			err = v.Err()
+		}
+		if err != nil {
 			return err
 		}
 		specs, _ := json.Marshal(p.Specialisations)

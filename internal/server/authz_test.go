@@ -86,6 +86,13 @@ var requiredAccess = map[string]string{
 	"GET /api/users/{id}/signature":  "logged-in",
 	"GET /api/settings/clinic":       "logged-in",
 	"PUT /api/settings/clinic":       "manage settings",
+
+	"GET /api/users":                      "manage user",
+	"POST /api/users":                     "manage user",
+	"GET /api/users/{id}":                 "manage user",
+	"PUT /api/users/{id}":                 "manage user",
+	"POST /api/users/{id}/reset-password": "manage user",
+	"POST /api/users/{id}/unlock":         "manage user",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

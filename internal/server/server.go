@@ -27,6 +27,7 @@ import (
 	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/settings"
+	"emr/internal/staff"
 	"emr/internal/user"
 )
 
@@ -57,6 +58,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
+		(&staff.Handler{Users: users, Throttle: throttle}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},

@@ -72,7 +72,7 @@ type Handler struct{ DB *database.DB }
 // Routes is the settings API's route table.
 func (h *Handler) Routes() []auth.Route {
 	return []auth.Route{
-		{Method: "GET", Path: "/api/settings/clinic", Access: auth.LoggedIn, Handler: h.clinic},
+		{Method: "GET", Path: "/api/settings/clinic", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.clinic},
 		{Method: "PUT", Path: "/api/settings/clinic", Access: auth.Need(auth.ManageSettings), Handler: h.saveClinic},
 	}
 }

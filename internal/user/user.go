@@ -6,37 +6,45 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
 )
 
 // User is a staff account.
 type User struct {
-	ID           int64     `json:"id"`
-	Username     string    `json:"username"`
-	Name         string    `json:"name"`
-	Email        string    `json:"email"`
-	Avatar       string    `json:"avatar"`
-	Introduction string    `json:"introduction"`
-	Roles        []string  `json:"roles"`
-	Active       bool      `json:"active"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
-	Version      int       `json:"version"`
+	ID           int64    `json:"id"`
+	Username     string   `json:"username"`
+	Name         string   `json:"name"`
+	Email        string   `json:"email"`
+	Avatar       string   `json:"avatar"`
+	Introduction string   `json:"introduction"`
+	Roles        []string `json:"roles"`
+	Active       bool     `json:"active"`
+	// MustChangePassword is set by an administrator's password reset.
+	MustChangePassword bool      `json:"must_change_password"`
+	CreatedAt          time.Time `json:"created_at"`
+	UpdatedAt          time.Time `json:"updated_at"`
+	Version            int       `json:"version"`
 }
 
 // NewUser is what creating an account needs.
 type NewUser struct {
-	Username string
-	Name     string
-	Email    string
-	Roles    []string
-	Password string
+	Username string   `json:"username"`
+	Name     string   `json:"name"`
+	Email    string   `json:"email"`
+	Roles    []string `json:"roles"`
+	Password string   `json:"password"`
+	// Audit, when set, records the creation in the same transaction (an administrator's
+	// action; the command line and demo seeding leave it nil).
+	Audit *audit.Event `json:"-"`
 }
 
 // NormalizeUsername is how usernames are stored and compared: trimmed and lower-case.
@@ -62,7 +70,8 @@ func (s *Store) Credentials(ctx context.Context, username string) (id int64, has
 // Create adds an account with the given roles, which must exist.
 func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 	n.Username = NormalizeUsername(n.Username)
-	n.Name = strings.TrimSpace(n.Name)
+	n.Name = strings.Join(strings.Fields(n.Name), " ")
+	n.Email = strings.TrimSpace(n.Email)
 	var v apperr.Validation
 	switch {
 	case n.Username == "":
@@ -77,10 +86,16 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 		v.Add("name", "validation.too_long")
 	}
 	if len(n.Roles) == 0 {
-		v.Add("roles", "validation.required")
+		v.Add("roles", "user.roles_required")
 	}
-	if utf8.RuneCountInString(n.Password) < auth.MinPasswordLength {
+	switch {
+	case utf8.RuneCountInString(n.Password) < auth.MinPasswordLength:
 		v.Add("password", "validation.password_short")
+	case len(n.Password) > 1024:
+		v.Add("password", "validation.too_long")
+	}
+	if err := CheckEmail(ctx, s.DB, n.Email, 0, &v); err != nil {
+		return User{}, err
 	}
 	if err := v.Err(); err != nil {
 		return User{}, err
@@ -103,17 +118,16 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 			VALUES ($1, $2, $3, $4, TRUE, $5, $5, 1) RETURNING id`, n.Username, n.Name, n.Email, hash, now).Scan(&u.ID); err != nil {
 			return fmt.Errorf("insert user: %w", err)
 		}
-		for _, role := range n.Roles {
-			res, err := tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = $2`, u.ID, role)
-			if err != nil {
-				return fmt.Errorf("grant role: %w", err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return apperr.Invalid("user.unknown_role", role)
-			}
-			u.Roles = append(u.Roles, role)
+		u.Roles = slices.Compact(slices.Sorted(slices.Values(n.Roles)))
+		if err := setRoles(ctx, tx, u.ID, u.Roles); err != nil {
+			return err
 		}
-		return nil
+		if n.Audit == nil {
+			return nil
+		}
+		e := *n.Audit
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "user.create", "user", strconv.FormatInt(u.ID, 10), audit.Success, "roles "+strings.Join(u.Roles, ",")
+		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
 		return User{}, err

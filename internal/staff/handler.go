@@ -1,0 +1,163 @@
+// Package staff serves the administration of staff accounts (spec /administrator/users):
+// list, create, edit, deactivate and reactivate, reset a password, unlock a throttled login.
+package staff
+
+import (
+	"net/http"
+	"strconv"
+
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+	"emr/internal/user"
+)
+
+// Handler serves the staff administration API.
+type Handler struct {
+	Users    *user.Store
+	Throttle *auth.Throttle
+}
+
+// Routes is the staff administration's route table.
+func (h *Handler) Routes() []auth.Route {
+	manage := auth.Need(auth.ManageUser)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/users", Access: manage, Handler: h.list},
+		{Method: "POST", Path: "/api/users", Access: manage, Handler: h.create},
+		{Method: "GET", Path: "/api/users/{id}", Access: manage, Handler: h.get},
+		{Method: "PUT", Path: "/api/users/{id}", Access: manage, Handler: h.update},
+		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Handler: h.resetPassword},
+		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Handler: h.unlock},
+	}
+}
+
+// Account is a user as the administration screens show it: with whether logins are
+// throttled now.
+type Account struct {
+	user.User
+	Locked bool `json:"locked"`
+}
+
+func (h *Handler) account(r *http.Request, u user.User) (Account, error) {
+	wait, err := h.Throttle.RetryAfter(r.Context(), "user:"+u.Username, auth.UserFailureLimit)
+	return Account{User: u, Locked: wait > 0}, err
+}
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound("user.not_found")
+	}
+	return id, nil
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	get := r.URL.Query().Get
+	var v apperr.Validation
+	q := user.ListQuery{Q: get("q"), Status: get("status")}
+	q.Page, q.PerPage = httpjson.Page(get, &v)
+	if q.Status != "" && q.Status != "active" && q.Status != "inactive" {
+		v.Add("status", "validation.query")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, total, err := h.Users.List(r.Context(), q)
+	out := make([]Account, len(list))
+	for i := range list {
+		if err == nil {
+			out[i], err = h.account(r, list[i])
+		}
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, httpjson.ListBody[Account]{Data: out, Meta: httpjson.ListMeta{Total: total, Page: q.Page, PerPage: q.PerPage}})
+}
+
+// respond answers one account with the given status.
+func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, u user.User, err error) {
+	var a Account
+	if err == nil {
+		a, err = h.account(r, u)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, status, a)
+}
+
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
+	var in user.NewUser
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	e := account.Event(r)
+	in.Audit = &e
+	u, err := h.Users.Create(r.Context(), in)
+	if err == nil {
+		u, err = user.Get(r.Context(), h.Users.DB, u.ID)
+	}
+	h.respond(w, r, http.StatusCreated, u, err)
+}
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	var u user.User
+	if err == nil {
+		u, err = user.Get(r.Context(), h.Users.DB, id)
+	}
+	h.respond(w, r, http.StatusOK, u, err)
+}
+
+func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	var c user.Change
+	if err == nil {
+		err = httpjson.Decode(w, r, &c)
+	}
+	var u user.User
+	if err == nil {
+		u, err = h.Users.Update(r.Context(), account.Event(r), id, c)
+	}
+	h.respond(w, r, http.StatusOK, u, err)
+}
+
+// resetPassword sets a temporary password, shown once to the administrator, which the
+// user must change at the next login.
+func (h *Handler) resetPassword(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	temporary := auth.NewPassword()
+	if err == nil {
+		err = h.Users.ResetPassword(r.Context(), account.Event(r), id, temporary)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]string{"temporary_password": temporary})
+}
+
+// unlock forgets the failed logins that throttle an account.
+func (h *Handler) unlock(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	var u user.User
+	if err == nil {
+		u, err = user.Get(r.Context(), h.Users.DB, id)
+	}
+	if err == nil {
+		err = h.Throttle.Reset(r.Context(), "user:"+u.Username)
+	}
+	if err == nil {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "user.unlock", "user", strconv.FormatInt(id, 10), audit.Success
+		err = audit.Record(r.Context(), h.Users.DB, e)
+	}
+	h.respond(w, r, http.StatusOK, u, err)
+}
