@@ -93,6 +93,7 @@ var requiredAccess = map[string]string{
 	"PUT /api/users/{id}":                 "manage user",
 	"POST /api/users/{id}/reset-password": "manage user",
 	"POST /api/users/{id}/unlock":         "manage user",
+	"GET /api/roles":                      "manage user or manage permission",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

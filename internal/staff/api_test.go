@@ -31,6 +31,17 @@ func TestAccountsLifecycle(t *testing.T) {
 		if r := rec.Do("GET", "/api/users", nil); r.Status != http.StatusForbidden {
 			t.Errorf("receptionist lists accounts: %d", r.Status)
 		}
+		var roles struct {
+			Data []struct {
+				Name        string
+				Permissions []string
+				Users       int
+			}
+		}
+		admin.Do("GET", "/api/roles", nil).JSON(t, &roles)
+		if len(roles.Data) != 4 || roles.Data[0].Name != "admin" || roles.Data[0].Users != 1 || roles.Data[3].Name != "receptionist" || len(roles.Data[3].Permissions) != 4 {
+			t.Errorf("roles: %+v", roles.Data)
+		}
 		// Validation: each problem named, in the caller's language; nothing created.
 		admin.SetCookie("language", "vi")
 		r := admin.Do("POST", "/api/users", map[string]any{"username": "", "name": "X", "email": "bad", "roles": []string{}, "password": "short"})

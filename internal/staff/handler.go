@@ -30,6 +30,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/users/{id}", Access: manage, Handler: h.update},
 		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Handler: h.resetPassword},
 		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Handler: h.unlock},
+		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
 	}
 }
 

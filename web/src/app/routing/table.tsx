@@ -17,6 +17,8 @@ const SelfProfile = lazy(() => import('../../features/profile/SelfProfilePage'))
 const MyProfile = lazy(() => import('../../features/profile/MyProfilePage'))
 const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
+const Users = lazy(() => import('../../features/administration/UsersPage'))
+const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
@@ -99,8 +101,8 @@ export const asyncRoutes: AppRoute[] = [
     alwaysShow: true,
     meta: { title: 'administrator', icon: <ControlOutlined />, roles: ['admin'] },
     children: [
-      { path: 'users', name: 'Users', component: Later, meta: { title: 'users', permissions: ['manage user'] } },
-      { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: Later, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
+      { path: 'users', name: 'Users', component: Users, meta: { title: 'users', permissions: ['manage user'] } },
+      { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: UserEdit, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
       { path: 'roles', name: 'RolePermission', component: Later, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },

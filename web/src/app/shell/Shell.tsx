@@ -14,6 +14,7 @@ import 'dayjs/locale/zh-cn'
 import 'nprogress/nprogress.css'
 import { useEffect, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useLocation, useNavigate } from 'react-router'
 import { get } from '../../lib/api'
 import type { Me } from '../../lib/auth/me'
 import { currentLanguage, type Language } from '../../lib/i18n'
@@ -47,6 +48,11 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const config = useQuery({ queryKey: ['config'], queryFn: () => get<ClientConfig>('/config'), staleTime: Infinity })
 
   const resolved = useMemo(() => resolveRoutes(userRoutes), [userRoutes])
+  const location = useLocation()
+  const navigate = useNavigate()
+  useEffect(() => {
+    if (me.must_change_password && location.pathname !== '/profile/edit') navigate('/profile/edit', { replace: true })
+  }, [me.must_change_password, location.pathname, navigate])
   const routeObjects = useMemo(() => toRouteObjects([...userRoutes, notFoundRoute]), [userRoutes])
 
   dayjs.locale(dayjsLocales[lang])
@@ -87,7 +93,12 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
 
 export default function Shell({ me }: { me: Me }) {
   // The routes this user may see (spec §6), computed once for the layout and the pinned tabs.
-  const userRoutes = useMemo(() => filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions), [me.roles, me.permissions])
+  // After an administrator's password reset, only the own profile, where it is changed.
+  const mustChange = Boolean(me.must_change_password)
+  const userRoutes = useMemo(
+    () => (mustChange ? constantRoutes.filter((r) => r.path === '/profile') : filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions)),
+    [me.roles, me.permissions, mustChange],
+  )
   const affixViews = useMemo(
     () =>
       resolveRoutes(userRoutes)
@@ -96,7 +107,7 @@ export default function Shell({ me }: { me: Me }) {
     [userRoutes],
   )
   return (
-    <ShellStateProvider key={me.roles.join()} affixViews={affixViews}>
+    <ShellStateProvider key={`${me.roles.join()}|${mustChange}`} affixViews={affixViews}>
       <Layout me={me} userRoutes={userRoutes} />
     </ShellStateProvider>
   )

@@ -1,5 +1,5 @@
 import { DeleteOutlined, MinusCircleOutlined, PlusOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Avatar, Button, Card, Col, Flex, Form, Input, Result, Row, Select, Space, Spin, Typography, Upload } from 'antd'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -25,6 +25,7 @@ export default function SelfProfilePage() {
   const [form] = Form.useForm()
   const [saving, setSaving] = useState(false)
   const pad = useRef<SignatureCanvasHandle>(null)
+  const { data: me } = useQuery(meQuery)
   const [sigError, setSigError] = useState<string>()
 
   useEffect(() => {
@@ -85,6 +86,11 @@ export default function SelfProfilePage() {
 
   return (
     <Row gutter={[16, 16]}>
+      {me?.must_change_password && (
+        <Col xs={24}>
+          <Alert type="warning" showIcon title={t('profile.mustChange')} data-testid="must-change" />
+        </Col>
+      )}
       <Col xs={24} lg={14}>
         <Card title={t('profile.details')}>
           <Flex gap={16} align="center" wrap style={{ marginBottom: 16 }}>
@@ -199,6 +205,7 @@ export default function SelfProfilePage() {
 
 function PasswordCard() {
   const { t } = useTranslation()
+  const queryClient = useQueryClient()
   const { message } = App.useApp()
   const [form] = Form.useForm()
   const [busy, setBusy] = useState(false)
@@ -208,6 +215,7 @@ function PasswordCard() {
       await send('post', '/profile/password', { current_password: v.current_password, new_password: v.new_password }, { silent: true })
       form.resetFields()
       message.success(t('profile.passwordChanged'))
+      void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })
     } catch (e) {
       showFormErrors(form, message, e)
     } finally {

@@ -10,6 +10,8 @@ export interface Me {
   introduction: string
   roles: string[]
   permissions: string[]
+  /** An administrator reset the password: the user changes it before anything else. */
+  must_change_password?: boolean
 }
 
 export const meQueryKey = ['me'] as const

@@ -1,0 +1,110 @@
+import { KeyOutlined, UnlockOutlined } from '@ant-design/icons'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Card, Form, Input, Modal, Result, Select, Space, Spin, Switch, Typography } from 'antd'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useParams } from 'react-router'
+import { ApiError, get, send } from '../../lib/api'
+import { showFormErrors } from '../../lib/formErrors'
+import { accountsKey, useRoles, type Account } from './api'
+import { RoleTags } from './RoleTags'
+
+/** One staff account (spec /administrator/users/edit/{id}): name, e-mail, roles, active; reset password; unlock. */
+export default function UserEditPage() {
+  const { t } = useTranslation()
+  const { message, modal } = App.useApp()
+  const queryClient = useQueryClient()
+  const id = Number(useParams().id)
+  const key = [...accountsKey, 'one', id]
+  const { data: a, error, isLoading } = useQuery({ queryKey: key, queryFn: () => get<Account>(`/users/${id}`), refetchOnWindowFocus: false })
+  const roles = useRoles()
+  const [form] = Form.useForm()
+  const [temporary, setTemporary] = useState<string>()
+  useEffect(() => {
+    if (a) form.setFieldsValue({ name: a.name, email: a.email, roles: a.roles, active: a.active })
+  }, [a, form])
+
+  if (isLoading) return <Spin />
+  if (error || !a) return <Result status="404" title={error instanceof ApiError ? error.message : t('accounts.notFound')} />
+
+  const saved = (next: Account) => {
+    queryClient.setQueryData(key, next)
+    void queryClient.invalidateQueries({ queryKey: accountsKey })
+  }
+  const save = async (v: { name: string; email: string; roles: string[]; active: boolean }) => {
+    try {
+      saved(await send<Account>('put', `/users/${id}`, { ...v, version: a.version }, { silent: true }))
+      message.success(t('accounts.saved'))
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+  const reset = () =>
+    modal.confirm({
+      title: t('accounts.resetTitle', { name: a.name }),
+      content: t('accounts.resetHint'),
+      okText: t('accounts.reset'),
+      cancelText: t('accounts.cancel'),
+      onOk: async () => {
+        const r = await send<{ temporary_password: string }>('post', `/users/${id}/reset-password`)
+        setTemporary(r.temporary_password)
+        void queryClient.invalidateQueries({ queryKey: key })
+      },
+    })
+  const unlock = async () => {
+    saved(await send<Account>('post', `/users/${id}/unlock`))
+    message.success(t('accounts.unlocked'))
+  }
+
+  return (
+    <Card title={t('accounts.editTitle', { name: a.name })} style={{ maxWidth: 720 }}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
+        <Space wrap>
+          <Typography.Text type="secondary">@{a.username}</Typography.Text>
+          <RoleTags roles={a.roles} />
+        </Space>
+        {a.locked && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('accounts.lockedHint')}
+            action={
+              <Button size="small" icon={<UnlockOutlined />} onClick={() => void unlock()}>
+                {t('accounts.unlock')}
+              </Button>
+            }
+          />
+        )}
+        {a.must_change_password && <Alert type="info" showIcon title={t('accounts.mustChange')} />}
+        <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+          <Form.Item name="name" label={t('accounts.fields.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item name="email" label={t('accounts.fields.email')}>
+            <Input type="email" maxLength={254} />
+          </Form.Item>
+          <Form.Item name="roles" label={t('accounts.fields.roles')} rules={[{ required: true, message: t('accounts.rolesRequired') }]}>
+            <Select mode="multiple" aria-label={t('accounts.fields.roles')} options={roles.data?.map((r) => ({ value: r.name, label: t(`roles.${r.name}`, { defaultValue: r.name }) }))} />
+          </Form.Item>
+          <Form.Item name="active" label={t('accounts.fields.active')} valuePropName="checked" extra={t('accounts.activeHint')}>
+            <Switch aria-label={t('accounts.fields.active')} />
+          </Form.Item>
+          <Space wrap>
+            <Button type="primary" htmlType="submit">
+              {t('accounts.save')}
+            </Button>
+            <Button icon={<KeyOutlined />} onClick={reset}>
+              {t('accounts.reset')}
+            </Button>
+          </Space>
+        </Form>
+      </Space>
+      <Modal open={!!temporary} title={t('accounts.temporaryTitle')} onOk={() => setTemporary(undefined)} onCancel={() => setTemporary(undefined)} cancelButtonProps={{ style: { display: 'none' } }}>
+        <Typography.Paragraph>{t('accounts.temporaryHint')}</Typography.Paragraph>
+        <Typography.Paragraph copyable code data-testid="temporary-password">
+          {temporary}
+        </Typography.Paragraph>
+      </Modal>
+    </Card>
+  )
+}

@@ -1,0 +1,111 @@
+import { PlusOutlined } from '@ant-design/icons'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { App, Button, Card, Flex, Form, Input, Modal, Select, Space, Table, Tag } from 'antd'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate } from 'react-router'
+import { get, send } from '../../lib/api'
+import { debounce } from '../../lib/debounce'
+import { showFormErrors } from '../../lib/formErrors'
+import { accountsKey, useRoles, type Account } from './api'
+import { RoleTags } from './RoleTags'
+
+/** Staff accounts (spec /administrator/users): search, filter by status, create. */
+export default function UsersPage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [q, setQ] = useState('')
+  const [status, setStatus] = useState('')
+  const [page, setPage] = useState(1)
+  const [perPage, setPerPage] = useState(15)
+  const [creating, setCreating] = useState(false)
+  const [form] = Form.useForm()
+  const roles = useRoles()
+  const setQuery = useMemo(() => debounce((v: string) => (setQ(v), setPage(1)), 250), [])
+  const { data, isFetching } = useQuery({
+    queryKey: [...accountsKey, q, status, page, perPage],
+    queryFn: () => get<{ data: Account[]; meta: { total: number } }>('/users', { q, status: status || undefined, page, per_page: perPage }),
+    placeholderData: keepPreviousData,
+  })
+
+  const create = async (v: { username: string; name: string; email: string; roles: string[]; password: string }) => {
+    try {
+      const a = await send<Account>('post', '/users', v, { silent: true })
+      message.success(t('accounts.created'))
+      setCreating(false)
+      void queryClient.invalidateQueries({ queryKey: accountsKey })
+      navigate(`/administrator/users/edit/${a.id}`)
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+
+  return (
+    <Card title={t('accounts.title')}>
+      <Flex gap={8} wrap justify="space-between" style={{ marginBottom: 12 }}>
+        <Space wrap>
+          <Input.Search allowClear placeholder={t('accounts.search')} aria-label={t('accounts.search')} onChange={(e) => setQuery(e.target.value)} style={{ width: 260 }} />
+          <Select
+            aria-label={t('accounts.status')}
+            value={status}
+            onChange={(v) => (setStatus(v), setPage(1))}
+            style={{ width: 160 }}
+            options={[
+              { value: '', label: t('accounts.all') },
+              { value: 'active', label: t('accounts.active') },
+              { value: 'inactive', label: t('accounts.inactive') },
+            ]}
+          />
+        </Space>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setCreating(true))}>
+          {t('accounts.new')}
+        </Button>
+      </Flex>
+      <Table<Account>
+        rowKey="id"
+        size="small"
+        loading={isFetching}
+        dataSource={data?.data}
+        scroll={{ x: 640 }}
+        pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+        columns={[
+          { key: 'name', title: t('accounts.fields.name'), render: (_, a) => <Link to={`/administrator/users/edit/${a.id}`}>{a.name}</Link> },
+          { key: 'username', dataIndex: 'username', title: t('accounts.fields.username') },
+          { key: 'email', dataIndex: 'email', title: t('accounts.fields.email') },
+          { key: 'roles', title: t('accounts.fields.roles'), render: (_, a) => <RoleTags roles={a.roles} /> },
+          {
+            key: 'status',
+            title: t('accounts.status'),
+            render: (_, a) => (
+              <Space wrap size={4}>
+                {a.active ? <Tag color="green">{t('accounts.active')}</Tag> : <Tag>{t('accounts.inactive')}</Tag>}
+                {a.locked && <Tag color="orange">{t('accounts.locked')}</Tag>}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal open={creating} title={t('accounts.new')} onCancel={() => setCreating(false)} onOk={() => form.submit()} okText={t('accounts.create')} cancelText={t('accounts.cancel')} destroyOnHidden forceRender>
+        <Form form={form} layout="vertical" onFinish={(v) => void create(v)} autoComplete="off">
+          <Form.Item name="username" label={t('accounts.fields.username')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input maxLength={64} autoComplete="off" />
+          </Form.Item>
+          <Form.Item name="name" label={t('accounts.fields.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item name="email" label={t('accounts.fields.email')}>
+            <Input type="email" maxLength={254} />
+          </Form.Item>
+          <Form.Item name="roles" label={t('accounts.fields.roles')} rules={[{ required: true, message: t('accounts.rolesRequired') }]}>
+            <Select mode="multiple" aria-label={t('accounts.fields.roles')} options={roles.data?.map((r) => ({ value: r.name, label: t(`roles.${r.name}`, { defaultValue: r.name }) }))} />
+          </Form.Item>
+          <Form.Item name="password" label={t('accounts.fields.password')} extra={t('profile.passwordPolicy')} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  )
+}

@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query'
+import { get } from '../../lib/api'
+
+export interface Account {
+  id: number
+  username: string
+  name: string
+  email: string
+  avatar: string
+  roles: string[]
+  active: boolean
+  locked: boolean
+  must_change_password: boolean
+  version: number
+}
+
+export interface Role {
+  id: number
+  name: string
+  permissions: string[]
+  users: number
+}
+
+export const accountsKey = ['accounts'] as const
+
+export const useRoles = () => useQuery({ queryKey: ['roles'], queryFn: async () => (await get<{ data: Role[] }>('/roles')).data })
