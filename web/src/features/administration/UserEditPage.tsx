@@ -1,12 +1,13 @@
 import { KeyOutlined, UnlockOutlined } from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Form, Input, Modal, Result, Select, Space, Spin, Switch, Typography } from 'antd'
+import { Alert, App, Button, Card, Form, Modal, Result, Space, Spin, Switch, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { ApiError, get, send } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
-import { accountsKey, useRoles, type Account } from './api'
+import { AccountFields } from './AccountFields'
+import { accountsKey, type Account } from './api'
 import { RoleTags } from './RoleTags'
 
 /** One staff account (spec /administrator/users/edit/{id}): name, e-mail, roles, active; reset password; unlock. */
@@ -17,7 +18,6 @@ export default function UserEditPage() {
   const id = Number(useParams().id)
   const key = [...accountsKey, 'one', id]
   const { data: a, error, isLoading } = useQuery({ queryKey: key, queryFn: () => get<Account>(`/users/${id}`), refetchOnWindowFocus: false })
-  const roles = useRoles()
   const [form] = Form.useForm()
   const [temporary, setTemporary] = useState<string>()
   useEffect(() => {
@@ -77,15 +77,7 @@ export default function UserEditPage() {
         )}
         {a.must_change_password && <Alert type="info" showIcon title={t('accounts.mustChange')} />}
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
-          <Form.Item name="name" label={t('accounts.fields.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-            <Input maxLength={200} />
-          </Form.Item>
-          <Form.Item name="email" label={t('accounts.fields.email')}>
-            <Input type="email" maxLength={254} />
-          </Form.Item>
-          <Form.Item name="roles" label={t('accounts.fields.roles')} rules={[{ required: true, message: t('accounts.rolesRequired') }]}>
-            <Select mode="multiple" aria-label={t('accounts.fields.roles')} options={roles.data?.map((r) => ({ value: r.name, label: t(`roles.${r.name}`, { defaultValue: r.name }) }))} />
-          </Form.Item>
+          <AccountFields />
           <Form.Item name="active" label={t('accounts.fields.active')} valuePropName="checked" extra={t('accounts.activeHint')}>
             <Switch aria-label={t('accounts.fields.active')} />
           </Form.Item>

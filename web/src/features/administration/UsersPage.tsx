@@ -7,7 +7,8 @@ import { Link, useNavigate } from 'react-router'
 import { get, send } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
-import { accountsKey, useRoles, type Account } from './api'
+import { AccountFields } from './AccountFields'
+import { accountsKey, type Account } from './api'
 import { RoleTags } from './RoleTags'
 
 /** Staff accounts (spec /administrator/users): search, filter by status, create. */
@@ -22,7 +23,6 @@ export default function UsersPage() {
   const [perPage, setPerPage] = useState(15)
   const [creating, setCreating] = useState(false)
   const [form] = Form.useForm()
-  const roles = useRoles()
   const setQuery = useMemo(() => debounce((v: string) => (setQ(v), setPage(1)), 250), [])
   const { data, isFetching } = useQuery({
     queryKey: [...accountsKey, q, status, page, perPage],
@@ -92,15 +92,7 @@ export default function UsersPage() {
           <Form.Item name="username" label={t('accounts.fields.username')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
             <Input maxLength={64} autoComplete="off" />
           </Form.Item>
-          <Form.Item name="name" label={t('accounts.fields.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-            <Input maxLength={200} />
-          </Form.Item>
-          <Form.Item name="email" label={t('accounts.fields.email')}>
-            <Input type="email" maxLength={254} />
-          </Form.Item>
-          <Form.Item name="roles" label={t('accounts.fields.roles')} rules={[{ required: true, message: t('accounts.rolesRequired') }]}>
-            <Select mode="multiple" aria-label={t('accounts.fields.roles')} options={roles.data?.map((r) => ({ value: r.name, label: t(`roles.${r.name}`, { defaultValue: r.name }) }))} />
-          </Form.Item>
+          <AccountFields />
           <Form.Item name="password" label={t('accounts.fields.password')} extra={t('profile.passwordPolicy')} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
             <Input.Password autoComplete="new-password" />
           </Form.Item>
