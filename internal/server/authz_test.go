@@ -94,6 +94,11 @@ var requiredAccess = map[string]string{
 	"POST /api/users/{id}/reset-password": "manage user",
 	"POST /api/users/{id}/unlock":         "manage user",
 	"GET /api/roles":                      "manage user or manage permission",
+	"POST /api/roles":                     "manage permission",
+	"PUT /api/roles/matrix":               "manage permission",
+	"PUT /api/roles/{id}":                 "manage permission",
+	"DELETE /api/roles/{id}":              "manage permission",
+	"GET /api/permissions":                "manage permission",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

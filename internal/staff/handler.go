@@ -31,6 +31,11 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Handler: h.resetPassword},
 		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Handler: h.unlock},
 		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
+		{Method: "POST", Path: "/api/roles", Access: auth.Need(auth.ManagePermission), Handler: h.createRole},
+		{Method: "PUT", Path: "/api/roles/matrix", Access: auth.Need(auth.ManagePermission), Handler: h.saveMatrix},
+		{Method: "PUT", Path: "/api/roles/{id}", Access: auth.Need(auth.ManagePermission), Handler: h.renameRole},
+		{Method: "DELETE", Path: "/api/roles/{id}", Access: auth.Need(auth.ManagePermission), Handler: h.deleteRole},
+		{Method: "GET", Path: "/api/permissions", Access: auth.Need(auth.ManagePermission), Handler: h.permissions},
 	}
 }
 

@@ -2,7 +2,11 @@ package staff
 
 import (
 	"net/http"
+	"strconv"
 
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/auth"
 	"emr/internal/httpjson"
 )
 
@@ -51,5 +55,87 @@ func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
 		}
 		perms.Close()
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	version, err := matrixVersion(r.Context(), h.Users.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list, "version": version})
+}
+
+func rolePathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound("role.not_found")
+	}
+	return id, nil
+}
+
+type roleInput struct {
+	Name string `json:"name"`
+}
+
+func (h *Handler) createRole(w http.ResponseWriter, r *http.Request) {
+	var in roleInput
+	err := httpjson.Decode(w, r, &in)
+	var id int64
+	if err == nil {
+		id, err = CreateRole(r.Context(), h.Users.DB, account.Event(r), in.Name)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, map[string]any{"id": id})
+}
+
+func (h *Handler) renameRole(w http.ResponseWriter, r *http.Request) {
+	id, err := rolePathID(r)
+	var in roleInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err == nil {
+		err = RenameRole(r.Context(), h.Users.DB, account.Event(r), id, in.Name)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+func (h *Handler) deleteRole(w http.ResponseWriter, r *http.Request) {
+	id, err := rolePathID(r)
+	if err == nil {
+		err = DeleteRole(r.Context(), h.Users.DB, account.Event(r), id)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+type matrixInput struct {
+	Matrix  map[string][]string `json:"matrix"`
+	Version int                 `json:"version"`
+}
+
+func (h *Handler) saveMatrix(w http.ResponseWriter, r *http.Request) {
+	var in matrixInput
+	err := httpjson.Decode(w, r, &in)
+	if err == nil {
+		err = SaveMatrix(r.Context(), h.Users.DB, account.Event(r), in.Matrix, in.Version)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.roles(w, r)
+}
+
+// permissions lists the permission catalogue, in the order screens show it.
+func (h *Handler) permissions(w http.ResponseWriter, r *http.Request) {
+	httpjson.Respond(w, http.StatusOK, map[string]any{"data": auth.Catalogue})
 }

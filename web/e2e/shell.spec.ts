@@ -41,9 +41,9 @@ test('redirects, numeric ids and unknown paths', async ({ page }) => {
     await page.goto(from)
     await expect(page).toHaveURL(to)
   }
-  await page.goto('/administrator/users/edit/12')
+  await page.goto('/administrator/users/edit/999999')
   await expect(page).toHaveTitle('Edit User - EMR')
-  await expect(activeView(page).getByText('This screen arrives in a later release')).toBeVisible()
+  await expect(activeView(page).getByText('This account does not exist.')).toBeVisible()
   await page.goto('/administrator/users/edit/abc')
   await expect(activeView(page).getByText('This page does not exist, or it has moved.')).toBeVisible()
   await page.goto('/no/such/page')

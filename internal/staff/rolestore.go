@@ -1,0 +1,202 @@
+package staff
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/database"
+)
+
+// seededRoles are the roles every clinic has; they cannot be renamed or deleted.
+var seededRoles = []string{auth.AdminRole, "doctor", "nurse", "receptionist"}
+
+// rolePattern is what a custom role may be called: lower-case letters, digits, spaces,
+// dashes and underscores, starting with a letter.
+var rolePattern = regexp.MustCompile(`^\p{Ll}[\p{Ll}\p{N} _-]{1,39}$`)
+
+func cleanRoleName(name string) (string, error) {
+	name = strings.ToLower(strings.Join(strings.Fields(name), " "))
+	var v apperr.Validation
+	if !rolePattern.MatchString(name) {
+		v.Add("name", "role.bad_name")
+	}
+	return name, v.Err()
+}
+
+// matrixVersion is the version of the whole role × permission matrix, raised by every save,
+// so that an administrator's stale matrix is refused rather than silently merged.
+func matrixVersion(ctx context.Context, q database.Querier) (int, error) {
+	var v int
+	err := q.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'roles:matrix'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return v, err
+}
+
+func bumpMatrix(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO counters (name, value) VALUES ('roles:matrix', 1)
+		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1`)
+	return err
+}
+
+// CreateRole adds a custom role without permissions.
+func CreateRole(ctx context.Context, db *database.DB, e audit.Event, name string) (int64, error) {
+	name, err := cleanRoleName(name)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = db.Tx(ctx, func(tx *sql.Tx) error {
+		var taken bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM roles WHERE name = $1)`, name).Scan(&taken); err != nil {
+			return err
+		}
+		if taken {
+			return apperr.Conflict("role.name_taken")
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO roles (name) VALUES ($1) RETURNING id`, name).Scan(&id); err != nil {
+			return fmt.Errorf("insert role: %w", err)
+		}
+		if err := bumpMatrix(ctx, tx); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "role.create", "role", strconv.FormatInt(id, 10), audit.Success, name
+		return audit.Record(ctx, tx, e)
+	})
+	return id, err
+}
+
+func roleName(ctx context.Context, tx *sql.Tx, id int64) (string, error) {
+	var name string
+	err := tx.QueryRowContext(ctx, `SELECT name FROM roles WHERE id = $1`, id).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", apperr.NotFound("role.not_found")
+	}
+	return name, err
+}
+
+// RenameRole renames a custom role.
+func RenameRole(ctx context.Context, db *database.DB, e audit.Event, id int64, name string) error {
+	name, err := cleanRoleName(name)
+	if err != nil {
+		return err
+	}
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := roleName(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(seededRoles, old) {
+			return apperr.Conflict("role.seeded")
+		}
+		var taken bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM roles WHERE name = $1 AND id <> $2)`, name, id).Scan(&taken); err != nil {
+			return err
+		}
+		if taken {
+			return apperr.Conflict("role.name_taken")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE roles SET name = $1 WHERE id = $2`, name, id); err != nil {
+			return fmt.Errorf("rename role: %w", err)
+		}
+		if err := bumpMatrix(ctx, tx); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "role.rename", "role", strconv.FormatInt(id, 10), audit.Success, old+" -> "+name
+		return audit.Record(ctx, tx, e)
+	})
+}
+
+// DeleteRole deletes a custom role that no account holds.
+func DeleteRole(ctx context.Context, db *database.DB, e audit.Event, id int64) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		name, err := roleName(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(seededRoles, name) {
+			return apperr.Conflict("role.seeded")
+		}
+		var used bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM user_roles WHERE role_id = $1)`, id).Scan(&used); err != nil {
+			return err
+		}
+		if used {
+			return apperr.Conflict("role.in_use")
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM role_permissions WHERE role_id = $1`, id); err != nil {
+			return fmt.Errorf("delete role permissions: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM roles WHERE id = $1`, id); err != nil {
+			return fmt.Errorf("delete role: %w", err)
+		}
+		if err := bumpMatrix(ctx, tx); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "role.delete", "role", strconv.FormatInt(id, 10), audit.Success, name
+		return audit.Record(ctx, tx, e)
+	})
+}
+
+// SaveMatrix replaces every role's permissions at once, at the matrix version read. The
+// admin role keeps every permission: a matrix that takes one away is refused.
+func SaveMatrix(ctx context.Context, db *database.DB, e audit.Event, matrix map[string][]string, version int) error {
+	var v apperr.Validation
+	for role, perms := range matrix {
+		for _, p := range perms {
+			if !slices.Contains(auth.Catalogue, auth.Permission(p)) {
+				v.Add(role, "role.unknown_permission")
+			}
+		}
+		if role == auth.AdminRole && len(slices.Compact(slices.Sorted(slices.Values(perms)))) != len(auth.Catalogue) {
+			v.Add(role, "role.admin_all")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		have, err := matrixVersion(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if have != version {
+			return apperr.Conflict("error.conflict")
+		}
+		var changed []string
+		for role, perms := range matrix {
+			var id int64
+			if err := tx.QueryRowContext(ctx, `SELECT id FROM roles WHERE name = $1`, role).Scan(&id); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return apperr.Invalid("user.unknown_role", role)
+				}
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM role_permissions WHERE role_id = $1`, id); err != nil {
+				return fmt.Errorf("clear permissions: %w", err)
+			}
+			for _, p := range slices.Compact(slices.Sorted(slices.Values(perms))) {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO role_permissions (role_id, permission) VALUES ($1, $2)`, id, p); err != nil {
+					return fmt.Errorf("grant permission: %w", err)
+				}
+			}
+			changed = append(changed, role+": "+strings.Join(perms, ","))
+		}
+		if err := bumpMatrix(ctx, tx); err != nil {
+			return err
+		}
+		slices.Sort(changed)
+		e.Action, e.EntityType, e.Outcome, e.Detail = "role.permissions", "role", audit.Success, strings.Join(changed, "; ")
+		return audit.Record(ctx, tx, e)
+	})
+}
