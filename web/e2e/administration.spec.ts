@@ -89,3 +89,31 @@ test('an administrator creates a doctor, changes the role, deactivates and reset
   await expect(row.getByText('Nurse')).toBeVisible()
   await expect(row.getByText('Active')).toBeVisible()
 })
+
+test('a role\'s permissions change in the matrix and a menu appears and disappears', async ({ page, browser }) => {
+  await login(page, 'admin')
+  await page.goto('/administrator/roles')
+  const cell = activeView(page).getByRole('checkbox', { name: 'visitor: view patient' })
+  await expect(cell).not.toBeChecked()
+  await expect(activeView(page).getByRole('checkbox', { name: 'admin: manage user' })).toBeDisabled()
+
+  const theirs = await browser.newContext()
+  const visitor = await theirs.newPage()
+  await login(visitor, 'visitor')
+  await expect(menu(visitor, 'Master File')).toHaveCount(0)
+
+  await cell.check()
+  await activeView(page).getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Permissions saved.').last()).toBeVisible()
+  await visitor.reload()
+  await expect(menu(visitor, 'Master File')).toBeVisible()
+
+  await page.reload()
+  await activeView(page).getByRole('checkbox', { name: 'visitor: view patient' }).uncheck()
+  await activeView(page).getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Permissions saved.').last()).toBeVisible()
+  await visitor.reload()
+  await expect(menu(visitor, 'Appointments')).toHaveCount(0)
+  await expect(menu(visitor, 'Master File')).toHaveCount(0)
+  await theirs.close()
+})

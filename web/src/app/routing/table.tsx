@@ -19,6 +19,7 @@ const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
+const Roles = lazy(() => import('../../features/administration/RolesPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
@@ -103,7 +104,7 @@ export const asyncRoutes: AppRoute[] = [
     children: [
       { path: 'users', name: 'Users', component: Users, meta: { title: 'users', permissions: ['manage user'] } },
       { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: UserEdit, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
-      { path: 'roles', name: 'RolePermission', component: Later, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
+      { path: 'roles', name: 'RolePermission', component: Roles, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
     ],

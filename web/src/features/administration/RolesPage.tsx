@@ -1,0 +1,139 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { App, Button, Card, Checkbox, Flex, Form, Input, Modal, Space, Table, Typography } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError, get, send } from '../../lib/api'
+import { showFormErrors } from '../../lib/formErrors'
+import type { Role } from './api'
+
+const SEEDED = ['admin', 'doctor', 'nurse', 'receptionist']
+
+interface RolesBody {
+  data: Role[]
+  version: number
+}
+
+/** Roles and their permissions (spec /administrator/roles): a matrix saved at once, custom roles created, renamed, deleted. */
+export default function RolesPage() {
+  const { t } = useTranslation()
+  const { message, modal } = App.useApp()
+  const queryClient = useQueryClient()
+  const roles = useQuery({ queryKey: ['roles', 'matrix'], queryFn: () => get<RolesBody>('/roles'), refetchOnWindowFocus: false })
+  const catalogue = useQuery({ queryKey: ['permissions'], queryFn: async () => (await get<{ data: string[] }>('/permissions')).data })
+  // The edited matrix (role name → permissions); undefined until something changes.
+  const [edited, setEdited] = useState<Record<string, string[]>>()
+  const [naming, setNaming] = useState<Role | 'new' | null>(null)
+  const [form] = Form.useForm<{ name: string }>()
+  const [saving, setSaving] = useState(false)
+
+  const refresh = () => {
+    setEdited(undefined)
+    void queryClient.invalidateQueries({ queryKey: ['roles'] })
+  }
+  const matrix: Record<string, string[]> = edited ?? Object.fromEntries((roles.data?.data ?? []).map((r) => [r.name, r.permissions]))
+  const toggle = (role: string, perm: string, on: boolean) => setEdited({ ...matrix, [role]: on ? [...matrix[role], perm] : matrix[role].filter((p) => p !== perm) })
+
+  const save = async () => {
+    if (!roles.data) return
+    setSaving(true)
+    try {
+      const body = Object.fromEntries(Object.entries(matrix).filter(([r]) => r !== 'admin'))
+      await send('put', '/roles/matrix', { matrix: body, version: roles.data.version })
+      message.success(t('rolesPage.saved'))
+      refresh()
+    } catch {
+      // the app's error toast has said why (a stale matrix: reload and apply again)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const name = async (v: { name: string }) => {
+    try {
+      if (naming === 'new') await send('post', '/roles', v, { silent: true })
+      else if (naming) await send('put', `/roles/${naming.id}`, v, { silent: true })
+      setNaming(null)
+      refresh()
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+
+  const remove = (r: Role) =>
+    modal.confirm({
+      title: t('rolesPage.deleteTitle', { name: r.name }),
+      okText: t('rolesPage.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('accounts.cancel'),
+      onOk: async () => {
+        try {
+          await send('delete', `/roles/${r.id}`)
+          refresh()
+        } catch (e) {
+          if (!(e instanceof ApiError)) throw e
+        }
+      },
+    })
+
+  const list = roles.data?.data ?? []
+  return (
+    <Card title={t('rolesPage.title')}>
+      <Flex gap={8} wrap justify="space-between" style={{ marginBottom: 12 }}>
+        <Typography.Text type="secondary">{t('rolesPage.hint')}</Typography.Text>
+        <Space wrap>
+          <Button icon={<PlusOutlined />} onClick={() => (form.resetFields(), setNaming('new'))}>
+            {t('rolesPage.new')}
+          </Button>
+          <Button type="primary" disabled={!edited} loading={saving} onClick={() => void save()}>
+            {t('rolesPage.save')}
+          </Button>
+        </Space>
+      </Flex>
+      <Table<string>
+        rowKey={(p) => p}
+        size="small"
+        pagination={false}
+        loading={roles.isLoading || catalogue.isLoading}
+        dataSource={catalogue.data}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { key: 'permission', title: t('rolesPage.permission'), fixed: 'left', render: (_, p) => t(`permissions.${p}`, { defaultValue: p }) },
+          ...list.map((r) => ({
+            key: r.name,
+            align: 'center' as const,
+            title: (
+              <Space orientation="vertical" size={0} align="center">
+                <span>{t(`roles.${r.name}`, { defaultValue: r.name })}</span>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {t('rolesPage.users', { count: r.users })}
+                </Typography.Text>
+                {!SEEDED.includes(r.name) && (
+                  <Space size={0}>
+                    <Button type="text" size="small" icon={<EditOutlined />} aria-label={t('rolesPage.rename', { name: r.name })} onClick={() => (form.setFieldsValue({ name: r.name }), setNaming(r))} />
+                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t('rolesPage.deleteTitle', { name: r.name })} onClick={() => remove(r)} />
+                  </Space>
+                )}
+              </Space>
+            ),
+            render: (_: unknown, p: string) => (
+              <Checkbox
+                aria-label={`${r.name}: ${p}`}
+                checked={r.name === 'admin' || (matrix[r.name] ?? []).includes(p)}
+                disabled={r.name === 'admin'}
+                onChange={(e) => toggle(r.name, p, e.target.checked)}
+              />
+            ),
+          })),
+        ]}
+      />
+      <Modal open={naming !== null} title={naming === 'new' ? t('rolesPage.new') : t('rolesPage.rename', { name: naming?.name ?? '' })} onCancel={() => setNaming(null)} onOk={() => form.submit()} okText={t('rolesPage.save')} cancelText={t('accounts.cancel')} destroyOnHidden forceRender>
+        <Form form={form} layout="vertical" onFinish={(v) => void name(v)}>
+          <Form.Item name="name" label={t('rolesPage.name')} extra={t('rolesPage.nameHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input maxLength={40} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  )
+}
