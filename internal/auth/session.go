@@ -174,24 +174,33 @@ func (s *Sessions) RevokeToken(ctx context.Context, token string) error {
 	return nil
 }
 
-// RolesAndPermissions returns a user's role names and the permissions they grant, as
-// stored. Admins are given the whole catalogue.
-func RolesAndPermissions(ctx context.Context, q database.Querier, userID int64) ([]string, []Permission, error) {
+// RoleNames returns the names of a user's roles, sorted.
+func RoleNames(ctx context.Context, q database.Querier, userID int64) ([]string, error) {
 	rows, err := q.QueryContext(ctx, `SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id
 		WHERE ur.user_id = $1 ORDER BY r.name`, userID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load roles: %w", err)
+		return nil, fmt.Errorf("load roles: %w", err)
 	}
 	roles, err := collect[string](rows)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load roles: %w", err)
+		return nil, fmt.Errorf("load roles: %w", err)
+	}
+	return roles, nil
+}
+
+// RolesAndPermissions returns a user's role names and the permissions they grant, as
+// stored. Admins are given the whole catalogue.
+func RolesAndPermissions(ctx context.Context, q database.Querier, userID int64) ([]string, []Permission, error) {
+	roles, err := RoleNames(ctx, q, userID)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, r := range roles {
 		if r == AdminRole {
 			return roles, append([]Permission(nil), Catalogue...), nil
 		}
 	}
-	rows, err = q.QueryContext(ctx, `SELECT DISTINCT rp.permission FROM user_roles ur
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT rp.permission FROM user_roles ur
 		JOIN role_permissions rp ON rp.role_id = ur.role_id WHERE ur.user_id = $1 ORDER BY rp.permission`, userID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load permissions: %w", err)

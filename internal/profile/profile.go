@@ -16,6 +16,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
+	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/user"
 	"emr/internal/validate"
@@ -95,20 +96,8 @@ func Get(ctx context.Context, q database.Querier, id int64) (Profile, error) {
 		p.HasSignature = true
 		p.SignatureURL = fmt.Sprintf("/api/users/%d/signature?v=%d", id, signedAt.Time.UnixMilli())
 	}
-	rows, err := q.QueryContext(ctx, `SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = $1 ORDER BY r.name`, id)
-	if err != nil {
-		return p, fmt.Errorf("read roles: %w", err)
-	}
-	defer rows.Close()
-	p.Roles = []string{}
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			return p, err
-		}
-		p.Roles = append(p.Roles, r)
-	}
-	return p, rows.Err()
+	p.Roles, err = auth.RoleNames(ctx, q, id)
+	return p, err
 }
 
 func tidy(s string) string { return strings.Join(strings.Fields(s), " ") }

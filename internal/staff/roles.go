@@ -37,23 +37,30 @@ func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
 		list = append(list, ro)
 	}
 	rows.Close()
-	for i := range list {
-		perms, err := h.Users.DB.QueryContext(r.Context(), `SELECT permission FROM role_permissions WHERE role_id = $1 ORDER BY permission`, list[i].ID)
-		if err != nil {
+	// Every role's permissions in one read, not one query per role.
+	perms, err := h.Users.DB.QueryContext(r.Context(), `SELECT role_id, permission FROM role_permissions ORDER BY permission`)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	held := map[int64][]string{}
+	for perms.Next() {
+		var id int64
+		var p string
+		if err := perms.Scan(&id, &p); err != nil {
+			perms.Close()
 			httpjson.Error(w, r, err)
 			return
 		}
-		list[i].Permissions = []string{}
-		for perms.Next() {
-			var p string
-			if err := perms.Scan(&p); err != nil {
-				perms.Close()
-				httpjson.Error(w, r, err)
-				return
-			}
-			list[i].Permissions = append(list[i].Permissions, p)
-		}
-		perms.Close()
+		held[id] = append(held[id], p)
+	}
+	perms.Close()
+	if err := perms.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	for i := range list {
+		list[i].Permissions = append([]string{}, held[list[i].ID]...)
 	}
 	version, err := matrixVersion(r.Context(), h.Users.DB)
 	if err != nil {

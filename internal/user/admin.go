@@ -43,23 +43,6 @@ func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	return u, err
 }
 
-func roles(ctx context.Context, q database.Querier, id int64) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = $1 ORDER BY r.name`, id)
-	if err != nil {
-		return nil, fmt.Errorf("read roles: %w", err)
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var r string
-		if err := rows.Scan(&r); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // Get reads one account with its roles.
 func Get(ctx context.Context, q database.Querier, id int64) (User, error) {
 	u, err := scanUser(q.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
@@ -69,7 +52,7 @@ func Get(ctx context.Context, q database.Querier, id int64) (User, error) {
 	if err != nil {
 		return u, fmt.Errorf("read user: %w", err)
 	}
-	u.Roles, err = roles(ctx, q, id)
+	u.Roles, err = auth.RoleNames(ctx, q, id)
 	return u, err
 }
 
@@ -114,7 +97,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]User, int, error) {
 		return nil, 0, err
 	}
 	for i := range out {
-		if out[i].Roles, err = roles(ctx, s.DB, out[i].ID); err != nil {
+		if out[i].Roles, err = auth.RoleNames(ctx, s.DB, out[i].ID); err != nil {
 			return nil, 0, err
 		}
 	}
