@@ -1,5 +1,5 @@
 // Command emr is the EMR server and its operator tools: serve, migrate, seed, user create,
-// backup and version. Run `emr --help` for every flag and environment variable.
+// audit verify, backup and version. Run `emr --help` for every flag and environment variable.
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"emr/internal/appointment"
+	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
@@ -54,6 +55,8 @@ Commands:
                 random patients, with a progress bar
   user create   create an account: --username NAME --name "Full Name" --role ROLE [--role ROLE…];
                 the password is read from standard input (one line)
+  audit verify  check the audit log's hash chain from its first event; reports the first event
+                changed, removed or inserted outside the product and exits with status 1
   backup        copy the SQLite database to a new file: --to FILE
   version       print the version
 
@@ -80,6 +83,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return errors.New(`unknown command; did you mean "emr user create"?`)
 		}
 		cmd, rest = "user create", rest[1:]
+	}
+	if cmd == "audit" {
+		if len(rest) == 0 || rest[0] != "verify" {
+			return errors.New(`unknown command; did you mean "emr audit verify"?`)
+		}
+		cmd, rest = "audit verify", rest[1:]
 	}
 	var cfg config.Config
 	fs := flag.NewFlagSet("emr "+cmd, flag.ContinueOnError)
@@ -130,6 +139,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		})
 	case "user create":
 		return userCreate(ctx, fs, &cfg, rest, stdin, stdout)
+	case "audit verify":
+		config.BindDatabase(fs, &cfg)
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		return withDB(ctx, cfg, func(db *database.DB) error { return auditVerify(ctx, db, stdout) })
 	case "backup":
 		config.BindDatabase(fs, &cfg)
 		to := fs.String("to", "", "file to write the copy to (required; must not exist)")
@@ -316,11 +331,35 @@ func userCreate(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args 
 	}
 	password := strings.TrimRight(line, "\r\n")
 	return withDB(ctx, *cfg, func(db *database.DB) error {
-		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: *username, Name: *name, Email: *email, Roles: roles, Password: password})
+		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: *username, Name: *name, Email: *email, Roles: roles, Password: password,
+			Audit: &audit.Event{ActorName: "(command line)", Address: "local"}})
 		if err != nil {
 			return describe(err)
 		}
 		fmt.Fprintf(stdout, "created user %s (id %d) with roles %s\n", u.Username, u.ID, strings.Join(u.Roles, ", "))
 		return nil
 	})
+}
+
+// errChainBroken makes "emr audit verify" exit non-zero after it has said where.
+var errChainBroken = errors.New("the audit log has been tampered with")
+
+func auditVerify(ctx context.Context, db *database.DB, stdout io.Writer) error {
+	r, err := audit.Verify(ctx, db)
+	if err != nil {
+		return err
+	}
+	if r.Legacy > 0 {
+		fmt.Fprintf(stdout, "%d events predate the hash chain and are not covered by it\n", r.Legacy)
+	}
+	if r.Broken != nil {
+		fmt.Fprintf(stdout, "BROKEN at event %d", r.Broken.Seq)
+		if r.Broken.ID != 0 {
+			fmt.Fprintf(stdout, " (row id %d)", r.Broken.ID)
+		}
+		fmt.Fprintf(stdout, ": %s; %d events before it are intact\n", r.Broken.Reason, r.Checked)
+		return errChainBroken
+	}
+	fmt.Fprintf(stdout, "OK: %d events, chain intact; head %s\n", r.Checked, r.Head)
+	return nil
 }

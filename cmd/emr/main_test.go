@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"emr/internal/database/dbtest"
 )
 
 func runEMR(t *testing.T, stdin string, args ...string) (string, error) {
@@ -73,5 +75,28 @@ func TestBadConfigurationIsOneSentence(t *testing.T) {
 	out, err := runEMR(t, "", "--help")
 	if err != nil || !strings.Contains(out, "EMR_DATABASE_URL") || !strings.Contains(out, "user create") {
 		t.Errorf("--help: %v %s", err, out)
+	}
+}
+
+func TestAuditVerifyFindsAChangedRow(t *testing.T) {
+	for _, e := range dbtest.Engines() {
+		t.Run(e.Name, func(t *testing.T) {
+			url := e.URL(t)
+			for _, name := range []string{"ann", "bob", "cy"} { // each writes a user.create event
+				if _, err := runEMR(t, "a long enough password\n", "user", "create", "--database-url", url, "--username", name, "--name", name, "--role", "nurse"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := runEMR(t, "", "audit", "verify", "--database-url", url)
+			if err != nil || !strings.Contains(out, "OK: 3 events, chain intact") {
+				t.Fatalf("intact log: %v %s", err, out)
+			}
+			db := dbtest.Open(t, url)
+			dbtest.Tamper(t, db, `UPDATE audit_events SET detail = 'roles admin' WHERE seq = 2`)
+			out, err = runEMR(t, "", "audit", "verify", "--database-url", url)
+			if err == nil || !strings.Contains(out, "BROKEN at event 2") || !strings.Contains(out, "changed after it was written") {
+				t.Fatalf("changed row: %v %s", err, out)
+			}
+		})
 	}
 }

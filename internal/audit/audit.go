@@ -1,11 +1,19 @@
 // Package audit appends events to the audit log: who did what, when, from where, and how
-// it ended. The log is append-only (the database refuses updates and deletes).
+// it ended. The log is append-only (the database refuses updates and deletes) and a hash
+// chain: each event's hash covers its content and the previous event's hash, so an event
+// edited, removed or slipped in directly in the database is found by Verify.
 package audit
 
 import (
 	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"emr/internal/database"
 )
@@ -25,32 +33,98 @@ type Event struct {
 	Action     string // e.g. "auth.login", "patient.read"
 	EntityType string
 	EntityID   string
-	Address    string
-	Outcome    string
-	Detail     string // never a password; patient data only by reference (ids)
+	// PatientID is the patient the event concerns, 0 for none. An event whose entity is a
+	// patient concerns that patient without saying so here.
+	PatientID int64
+	Address   string
+	Outcome   string
+	Detail    string // never a password; patient data only by reference (ids)
+	// Emergency marks an action taken under an emergency-access grant.
+	Emergency bool
 }
 
-// Record appends e, inside the caller's transaction when q is one.
+// beginner is a database handle that can start a transaction (*sql.DB, *database.DB).
+type beginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// Record appends e, inside the caller's transaction when q is one and in a transaction of
+// its own otherwise. Appending moves the chain's head, which orders concurrent writers: a
+// second transaction waits at the head until the first ends.
 func Record(ctx context.Context, q database.Querier, e Event) error {
+	if b, ok := q.(beginner); ok {
+		tx, err := b.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("record audit event %s: %w", e.Action, err)
+		}
+		if err := record(ctx, tx, e); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("record audit event %s: %w", e.Action, err)
+		}
+		return nil
+	}
+	return record(ctx, q, e)
+}
+
+func record(ctx context.Context, q database.Querier, e Event) error {
 	if e.At.IsZero() {
 		e.At = time.Now()
 	}
-	var actor any
-	if e.ActorID != 0 {
-		actor = e.ActorID
+	// Both engines keep microseconds; the hash is taken over what is stored.
+	e.At = e.At.UTC().Truncate(time.Microsecond)
+	e.ActorName, e.Detail = truncate(e.ActorName, 200), truncate(e.Detail, 2000)
+	if e.PatientID == 0 && e.EntityType == "patient" {
+		e.PatientID, _ = strconv.ParseInt(e.EntityID, 10, 64)
 	}
-	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, action, entity_type, entity_id, address, outcome, detail)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		e.At.UTC(), actor, truncate(e.ActorName, 200), e.Action, e.EntityType, e.EntityID, e.Address, e.Outcome, truncate(e.Detail, 2000))
+	fail := func(err error) error { return fmt.Errorf("record audit event %s: %w", e.Action, err) }
+
+	var seq int64
+	var prev string
+	if err := q.QueryRowContext(ctx, `UPDATE audit_chain SET seq = seq + 1 WHERE id = 1 RETURNING seq, hash`).Scan(&seq, &prev); err != nil {
+		return fail(err)
+	}
+	hash := chainHash(prev, seq, e)
+	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (seq, at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency, prev_hash, hash)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		seq, e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, nullID(e.PatientID), e.Address, e.Outcome, e.Detail, e.Emergency, prev, hash)
 	if err != nil {
-		return fmt.Errorf("record audit event %s: %w", e.Action, err)
+		return fail(err)
+	}
+	if _, err := q.ExecContext(ctx, `UPDATE audit_chain SET hash = $1 WHERE id = 1`, hash); err != nil {
+		return fail(err)
 	}
 	return nil
 }
 
+// chainHash is the hex SHA-256 of the previous hash and the event's stored fields, in a
+// fixed order and encoding.
+func chainHash(prev string, seq int64, e Event) string {
+	fields, _ := json.Marshal([]any{seq, e.At.UTC().Format(time.RFC3339Nano), e.ActorID, e.ActorName, e.Action,
+		e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency})
+	h := sha256.New()
+	h.Write([]byte(prev))
+	h.Write([]byte{'\n'})
+	h.Write(fields)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// truncate cuts s to at most n bytes without splitting a character.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n]
 }

@@ -93,3 +93,24 @@ func Count(t testing.TB, db *database.DB, query string, args ...any) int {
 	}
 	return n
 }
+
+// Tamper runs stmt against the audit log with its append-only triggers out of the way, as
+// someone with direct access to the database could, and puts them back.
+func Tamper(t testing.TB, db *database.DB, stmt string) {
+	t.Helper()
+	ctx := context.Background()
+	var off, on []string
+	if db.Engine == database.SQLite {
+		off = []string{`DROP TRIGGER audit_events_no_update`, `DROP TRIGGER audit_events_no_delete`}
+		on = []string{`CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events BEGIN SELECT RAISE(ABORT, 'audit events are append-only'); END`,
+			`CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events BEGIN SELECT RAISE(ABORT, 'audit events are append-only'); END`}
+	} else {
+		off = []string{`ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update`}
+		on = []string{`ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update`}
+	}
+	for _, s := range append(append(off, stmt), on...) {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
