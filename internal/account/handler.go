@@ -47,10 +47,12 @@ type Me struct {
 	Permissions  []auth.Permission `json:"permissions"`
 	// MustChangePassword: the web app sends the user to change it before anything else.
 	MustChangePassword bool `json:"must_change_password"`
+	// Emergency is an active emergency-access grant, shown to the user as a banner.
+	Emergency *auth.Emergency `json:"emergency"`
 }
 
 func meOf(p *auth.Principal) Me {
-	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions, MustChangePassword: p.MustChangePassword}
+	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions, MustChangePassword: p.MustChangePassword, Emergency: p.Emergency}
 }
 
 func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {
@@ -77,7 +79,7 @@ func Address(r *http.Request) string {
 func Event(r *http.Request) audit.Event {
 	e := audit.Event{Address: Address(r)}
 	if p := auth.PrincipalFrom(r.Context()); p != nil {
-		e.ActorID, e.ActorName = p.UserID, p.Username
+		e.ActorID, e.ActorName, e.Emergency = p.UserID, p.Username, p.Emergency != nil
 	}
 	return e
 }

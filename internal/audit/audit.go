@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -76,10 +77,10 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 	// Both engines keep microseconds; the hash is taken over what is stored.
 	e.At = e.At.UTC().Truncate(time.Microsecond)
 	e.ActorName, e.Detail = truncate(e.ActorName, 200), truncate(e.Detail, 2000)
-	if e.PatientID == 0 && e.EntityType == "patient" {
-		e.PatientID, _ = strconv.ParseInt(e.EntityID, 10, 64)
-	}
 	fail := func(err error) error { return fmt.Errorf("record audit event %s: %w", e.Action, err) }
+	if err := findPatient(ctx, q, &e); err != nil {
+		return fail(err)
+	}
 
 	var seq int64
 	var prev string
@@ -89,13 +90,45 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 	hash := chainHash(prev, seq, e)
 	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (seq, at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency, prev_hash, hash)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-		seq, e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, nullID(e.PatientID), e.Address, e.Outcome, e.Detail, e.Emergency, prev, hash)
+		seq, e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency, prev, hash)
 	if err != nil {
 		return fail(err)
 	}
 	if _, err := q.ExecContext(ctx, `UPDATE audit_chain SET hash = $1 WHERE id = 1`, hash); err != nil {
 		return fail(err)
 	}
+	return nil
+}
+
+// patientOf finds the patient of an entity that belongs to one, so that the log can be
+// searched by patient whatever the entity. A visit's id is its appointment's.
+var patientOf = map[string]string{
+	"appointment":  `SELECT patient_id FROM appointments WHERE id = $1`,
+	"visit":        `SELECT patient_id FROM appointments WHERE id = $1`,
+	"prescription": `SELECT patient_id FROM prescriptions WHERE id = $1`,
+}
+
+func findPatient(ctx context.Context, q database.Querier, e *Event) error {
+	if e.PatientID != 0 || e.EntityID == "" {
+		return nil
+	}
+	id, err := strconv.ParseInt(e.EntityID, 10, 64)
+	if err != nil {
+		return nil // not a row id (a queue, a setting)
+	}
+	if e.EntityType == "patient" {
+		e.PatientID = id
+		return nil
+	}
+	query, ok := patientOf[e.EntityType]
+	if !ok {
+		return nil
+	}
+	var patient sql.NullInt64
+	if err := q.QueryRowContext(ctx, query, id).Scan(&patient); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	e.PatientID = patient.Int64
 	return nil
 }
 

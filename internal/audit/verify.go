@@ -35,7 +35,7 @@ func Verify(ctx context.Context, db *database.DB) (Report, error) {
 		return r, fmt.Errorf("verify audit chain: the chain's head is missing: %w", err)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT id, seq, at, COALESCE(actor_id, 0), actor_name, action, entity_type, entity_id,
-		COALESCE(patient_id, 0), address, outcome, detail, emergency, prev_hash, hash
+		patient_id, address, outcome, detail, emergency, prev_hash, hash
 		FROM audit_events WHERE seq IS NOT NULL ORDER BY seq`)
 	if err != nil {
 		return r, fmt.Errorf("verify audit chain: %w", err)

@@ -27,7 +27,10 @@ type Principal struct {
 	// MustChangePassword is set after an administrator's reset: until the user changes the
 	// password, only the routes that lead there answer.
 	MustChangePassword bool
-	tokenHash          string
+	// Emergency is the user's active emergency-access grant, nil when none; its
+	// permissions are already in Permissions.
+	Emergency *Emergency
+	tokenHash string
 }
 
 // IsAdmin reports whether the principal holds the admin role.
@@ -144,6 +147,11 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	if p.Roles, p.Permissions, err = RolesAndPermissions(ctx, s.DB, p.UserID); err != nil {
 		return nil, err
 	}
+	g, err := ActiveEmergency(ctx, s.DB, p.UserID, now)
+	if err != nil {
+		return nil, err
+	}
+	p.withEmergency(g)
 	return p, nil
 }
 

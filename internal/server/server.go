@@ -17,6 +17,7 @@ import (
 	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/appointment"
+	"emr/internal/auditlog"
 	"emr/internal/auth"
 	"emr/internal/catalogue"
 	"emr/internal/config"
@@ -59,6 +60,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
 		(&staff.Handler{Users: users, Throttle: throttle}).Routes(),
+		(&auditlog.Handler{DB: db}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},

@@ -5,6 +5,7 @@ package staff
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"emr/internal/account"
 	"emr/internal/apperr"
@@ -30,6 +31,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/users/{id}", Access: manage, Handler: h.update},
 		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Handler: h.resetPassword},
 		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Handler: h.unlock},
+		{Method: "POST", Path: "/api/users/{id}/emergency-access", Access: manage, Handler: h.grantEmergency},
+		{Method: "DELETE", Path: "/api/users/{id}/emergency-access", Access: manage, Handler: h.endEmergency},
 		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
 		{Method: "POST", Path: "/api/roles", Access: auth.Need(auth.ManagePermission), Handler: h.createRole},
 		{Method: "PUT", Path: "/api/roles/matrix", Access: auth.Need(auth.ManagePermission), Handler: h.saveMatrix},
@@ -44,11 +47,17 @@ func (h *Handler) Routes() []auth.Route {
 type Account struct {
 	user.User
 	Locked bool `json:"locked"`
+	// Emergency is the emergency-access grant in force, nil when none.
+	Emergency *auth.Emergency `json:"emergency"`
 }
 
 func (h *Handler) account(r *http.Request, u user.User) (Account, error) {
 	wait, err := h.Throttle.RetryAfter(r.Context(), "user:"+u.Username, auth.UserFailureLimit)
-	return Account{User: u, Locked: wait > 0}, err
+	if err != nil {
+		return Account{}, err
+	}
+	g, err := auth.ActiveEmergency(r.Context(), h.Users.DB, u.ID, time.Now())
+	return Account{User: u, Locked: wait > 0, Emergency: g}, err
 }
 
 func pathID(r *http.Request) (int64, error) {

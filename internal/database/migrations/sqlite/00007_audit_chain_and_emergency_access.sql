@@ -8,15 +8,19 @@ ALTER TABLE audit_events ADD COLUMN seq INTEGER;
 ALTER TABLE audit_events ADD COLUMN prev_hash TEXT NOT NULL DEFAULT '';
 ALTER TABLE audit_events ADD COLUMN hash TEXT NOT NULL DEFAULT '';
 -- The patient an event concerns, whatever its entity (a visit, a prescription, a file).
-ALTER TABLE audit_events ADD COLUMN patient_id INTEGER;
+ALTER TABLE audit_events ADD COLUMN patient_id INTEGER NOT NULL DEFAULT 0; -- 0: none
 -- Set when the actor was working under an emergency ("break-the-glass") grant.
 ALTER TABLE audit_events ADD COLUMN emergency BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE UNIQUE INDEX audit_events_seq ON audit_events (seq);
-CREATE INDEX audit_events_patient ON audit_events (patient_id, id) WHERE patient_id IS NOT NULL;
+-- The audit viewer filters and sorts by these, pages by (column, id), and by time.
+CREATE INDEX audit_events_patient ON audit_events (patient_id, id);
 CREATE INDEX audit_events_actor_name ON audit_events (actor_name, id);
 CREATE INDEX audit_events_action ON audit_events (action, id);
 CREATE INDEX audit_events_outcome ON audit_events (outcome, id);
+CREATE INDEX audit_events_address ON audit_events (address, id);
 CREATE INDEX audit_events_emergency ON audit_events (id) WHERE emergency;
+DROP INDEX audit_events_entity;
+CREATE INDEX audit_events_entity ON audit_events (entity_type, entity_id, id);
 
 CREATE TABLE audit_chain (
   id   INTEGER PRIMARY KEY CHECK (id = 1),

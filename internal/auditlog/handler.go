@@ -1,0 +1,240 @@
+package auditlog
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"fmt"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/account"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/httpjson"
+)
+
+// Handler serves the audit log viewer's API.
+type Handler struct{ DB *database.DB }
+
+// Routes is the audit log's route table.
+func (h *Handler) Routes() []auth.Route {
+	view := auth.Need(auth.ViewAuditLog)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/audit-events", Access: view, Handler: h.list},
+		{Method: "GET", Path: "/api/audit-events/export", Access: view, Handler: h.export},
+	}
+}
+
+// Event is one audit event as the viewer shows it.
+type Event struct {
+	ID         int64     `json:"id"`
+	Seq        *int64    `json:"seq"` // nil for an event older than the hash chain
+	At         time.Time `json:"at"`
+	ActorID    *int64    `json:"actor_id"`
+	ActorName  string    `json:"actor_name"`
+	Action     string    `json:"action"`
+	EntityType string    `json:"entity_type"`
+	EntityID   string    `json:"entity_id"`
+	PatientID  int64     `json:"patient_id"`
+	PatientMRN string    `json:"patient_mrn"`
+	Address    string    `json:"address"`
+	Outcome    string    `json:"outcome"`
+	Detail     string    `json:"detail"`
+	Emergency  bool      `json:"emergency"`
+	Hash       string    `json:"hash"`
+}
+
+// countCap bounds the count of a filter: past it the viewer says "more than".
+const countCap = 10_000
+
+// Page is one page of events with the cursors of its neighbours.
+type Page struct {
+	Data []Event `json:"data"`
+	Meta struct {
+		Total       int    `json:"total"`        // matching events, at most countCap
+		TotalCapped bool   `json:"total_capped"` // more than countCap match
+		PerPage     int    `json:"per_page"`
+		Next        string `json:"next"` // "" on the last page
+		Prev        string `json:"prev"` // "" on the first page
+	} `json:"meta"`
+}
+
+const columns = `e.id, e.seq, e.at, e.actor_id, e.actor_name, e.action, e.entity_type, e.entity_id, e.patient_id,
+	COALESCE(p.mrn, ''), e.address, e.outcome, e.detail, e.emergency, e.hash`
+
+func scan(rows *sql.Rows) (Event, error) {
+	var e Event
+	var seq, actor sql.NullInt64
+	err := rows.Scan(&e.ID, &seq, &e.At, &actor, &e.ActorName, &e.Action, &e.EntityType, &e.EntityID, &e.PatientID,
+		&e.PatientMRN, &e.Address, &e.Outcome, &e.Detail, &e.Emergency, &e.Hash)
+	if seq.Valid {
+		e.Seq = &seq.Int64
+	}
+	if actor.Valid {
+		e.ActorID = &actor.Int64
+	}
+	e.At = e.At.UTC()
+	return e, err
+}
+
+// List answers one page of q.
+func List(ctx context.Context, db database.Querier, q Query) (Page, error) {
+	var page Page
+	page.Meta.PerPage = q.PerPage
+	where, args := q.where()
+	var total int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM audit_events e `+where+` LIMIT `+strconv.Itoa(countCap+1)+`) t`, args...).Scan(&total); err != nil {
+		return page, fmt.Errorf("count audit events: %w", err)
+	}
+	page.Meta.Total, page.Meta.TotalCapped = min(total, countCap), total > countCap
+
+	c, backward := q.After, false
+	if q.Before != nil {
+		c, backward = q.Before, true
+	}
+	cond, orderBy, args := q.order(c, backward, args)
+	if cond != "" {
+		if where == "" {
+			where = "WHERE " + cond
+		} else {
+			where += " AND " + cond
+		}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+columns+` FROM audit_events e LEFT JOIN patients p ON p.id = e.patient_id AND e.patient_id <> 0 `+
+		where+` `+orderBy+` LIMIT `+strconv.Itoa(q.PerPage+1), args...)
+	if err != nil {
+		return page, fmt.Errorf("list audit events: %w", err)
+	}
+	defer rows.Close()
+	page.Data = []Event{}
+	for rows.Next() {
+		e, err := scan(rows)
+		if err != nil {
+			return page, fmt.Errorf("list audit events: %w", err)
+		}
+		page.Data = append(page.Data, e)
+	}
+	if err := rows.Err(); err != nil {
+		return page, fmt.Errorf("list audit events: %w", err)
+	}
+	more := len(page.Data) > q.PerPage
+	if more {
+		page.Data = page.Data[:q.PerPage]
+	}
+	if backward {
+		slices.Reverse(page.Data)
+	}
+	if len(page.Data) > 0 {
+		first, last := q.cursorOf(page.Data[0]), q.cursorOf(page.Data[len(page.Data)-1])
+		// Going forward there is a page before whenever we started from a cursor, and one
+		// after when the query found more; going backward, the other way round.
+		if (!backward && more) || backward {
+			page.Meta.Next = last.String()
+		}
+		if (backward && more) || (!backward && c != nil) {
+			page.Meta.Prev = first.String()
+		}
+	}
+	return page, nil
+}
+
+// cursorOf is e's position in q's sort.
+func (q Query) cursorOf(e Event) cursor {
+	c := cursor{ID: e.ID}
+	switch q.Sort {
+	case "at":
+		c.Values = []any{e.At.Format(time.RFC3339Nano)}
+	case "user":
+		c.Values = []any{e.ActorName}
+	case "action":
+		c.Values = []any{e.Action}
+	case "entity":
+		c.Values = []any{e.EntityType, e.EntityID}
+	case "patient":
+		c.Values = []any{e.PatientID}
+	case "outcome":
+		c.Values = []any{e.Outcome}
+	case "address":
+		c.Values = []any{e.Address}
+	}
+	return c
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	q, err := ParseQuery(r.URL.Query().Get, true)
+	var page Page
+	if err == nil {
+		page, err = List(r.Context(), h.DB, q)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, page)
+}
+
+// csvHeader names the export's columns; they are stable identifiers for scripts.
+var csvHeader = []string{"seq", "at", "user", "action", "entity_type", "entity_id", "patient_id", "patient_number",
+	"outcome", "address", "emergency", "detail", "hash"}
+
+// export streams every event of the filter as CSV, in the filter's order. The export is
+// audited first, with the filter, so even an interrupted one is on record.
+func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
+	q, err := ParseQuery(r.URL.Query().Get, false)
+	if err == nil {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.Outcome, e.Detail = "audit.export", "audit_log", audit.Success, r.URL.RawQuery
+		err = audit.Record(r.Context(), h.DB, e)
+	}
+	var rows *sql.Rows
+	if err == nil {
+		where, args := q.where()
+		_, orderBy, _ := q.order(nil, false, nil)
+		rows, err = h.DB.QueryContext(r.Context(), `SELECT `+columns+` FROM audit_events e LEFT JOIN patients p ON p.id = e.patient_id AND e.patient_id <> 0 `+where+` `+orderBy, args...)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	defer rows.Close()
+	name := "audit-events-" + time.Now().UTC().Format("20060102-150405") + ".csv"
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Cache-Control", "no-store")
+	out := csv.NewWriter(w)
+	_ = out.Write(csvHeader)
+	for n := 1; rows.Next(); n++ {
+		e, err := scan(rows)
+		if err != nil {
+			return // the status is sent; a truncated file is the only signal left
+		}
+		seq := ""
+		if e.Seq != nil {
+			seq = strconv.FormatInt(*e.Seq, 10)
+		}
+		patient := ""
+		if e.PatientID != 0 {
+			patient = strconv.FormatInt(e.PatientID, 10)
+		}
+		_ = out.Write([]string{seq, e.At.Format(time.RFC3339Nano), cell(e.ActorName), e.Action, e.EntityType, cell(e.EntityID), patient,
+			cell(e.PatientMRN), e.Outcome, cell(e.Address), strconv.FormatBool(e.Emergency), cell(e.Detail), e.Hash})
+		if n%1000 == 0 {
+			out.Flush()
+		}
+	}
+	out.Flush()
+}
+
+// cell keeps a spreadsheet from reading a value as a formula.
+func cell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
