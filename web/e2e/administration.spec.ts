@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, login, sidebar, unique } from './helpers'
+import { readFile } from 'node:fs/promises'
+import { activeView, api, login, newPatient, sidebar, unique } from './helpers'
 
 const menu = (page: Page, name: string) => sidebar(page).getByRole('menuitem', { name, exact: false })
 
@@ -116,4 +117,108 @@ test('a role\'s permissions change in the matrix and a menu appears and disappea
   await expect(menu(visitor, 'Appointments')).toHaveCount(0)
   await expect(menu(visitor, 'Master File')).toHaveCount(0)
   await theirs.close()
+})
+
+test('role preview shows a receptionist\'s menus, what-I-can-do follows it, and the way back restores the admin\'s', async ({ page }) => {
+  await login(page, 'admin')
+  await page.goto('/permission/directive')
+  await expect(activeView(page).getByTestId('shown-manage user')).toBeVisible()
+
+  await page.goto('/administrator/roles')
+  await activeView(page).getByRole('button', { name: 'Preview a role' }).click()
+  await expect(page).toHaveURL(/\/permission\/page$/)
+  await page.locator('.ant-radio-button-wrapper', { hasText: 'Receptionist' }).click()
+  await expect(activeView(page).getByTestId('preview-permissions')).toContainText('Book and manage appointments')
+  await activeView(page).getByRole('button', { name: 'Preview as Receptionist' }).click()
+
+  await expect(page.getByTestId('preview-banner')).toContainText('Previewing as Receptionist')
+  await expect(menu(page, 'Master File')).toBeVisible()
+  await expect(menu(page, 'Appointments')).toBeVisible()
+  await expect(menu(page, 'Administrator')).toHaveCount(0)
+  await expect(menu(page, 'Forms')).toHaveCount(0)
+  await expect(menu(page, 'My Profile')).toHaveCount(0)
+
+  await page.getByTestId('preview-exit').click()
+  await expect(page.getByTestId('preview-banner')).toHaveCount(0)
+  await expect(page).toHaveURL(/\/permission\/page$/)
+  await expect(menu(page, 'Administrator')).toBeVisible()
+  await expect(menu(page, 'Forms')).toBeVisible()
+})
+
+test('what-I-can-do hides the controls a nurse may not use, and the server refuses them anyway', async ({ page, browser }) => {
+  // The nurse role is given the permission menu for this test only.
+  await login(page, 'admin')
+  const roles = (await (await api(page, 'get', '/api/roles')).json()) as { data: { name: string; permissions: string[] }[]; version: number }
+  const matrix = Object.fromEntries(roles.data.filter((r) => r.name !== 'admin').map((r) => [r.name, r.permissions]))
+  const withMenu = { ...matrix, nurse: [...matrix.nurse, 'view menu permission'] }
+  expect((await api(page, 'put', '/api/roles/matrix', { matrix: withMenu, version: roles.version })).status()).toBe(200)
+  const theirs = await browser.newContext()
+  const nurse = await theirs.newPage()
+  try {
+    await login(nurse, 'nurse')
+    await nurse.goto('/permission/directive')
+    const view = activeView(nurse)
+    await expect(view.getByTestId('directive-who')).toContainText('E2E nurse')
+    await expect(view.getByTestId('hidden-manage patient')).toBeVisible()
+    await expect(view.getByTestId('shown-manage patient')).toHaveCount(0)
+    await expect(view.locator('[data-held="true"]').filter({ hasText: 'Record vitals' })).toBeVisible()
+    await expect(view.locator('[data-held="false"]').filter({ hasText: 'Register and edit patients' })).toBeVisible()
+    const r = await api(nurse, 'post', '/api/patients', { first_name: 'No', last_name: 'Access', birth_date: '1990-01-01', sex: 'female' })
+    expect(r.status()).toBe(403)
+  } finally {
+    await theirs.close()
+    const now = (await (await api(page, 'get', '/api/roles')).json()) as { version: number }
+    await api(page, 'put', '/api/roles/matrix', { matrix, version: now.version })
+  }
+})
+
+test('emergency access is granted with a reason, flagged in the audit log, found by the viewer and exported', async ({ page, browser }) => {
+  test.setTimeout(120_000)
+  await login(page, 'admin')
+  const username = `rc-${unique()}`
+  const created = await api(page, 'post', '/api/users', { username, name: `Rec ${username}`, roles: ['receptionist'], password: 'a long enough password' })
+  expect(created.status()).toBe(201)
+  const account = (await created.json()) as { id: number }
+  const patient = await newPatient(page, `Audit${unique()}`)
+
+  await page.goto(`/administrator/users/edit/${account.id}`)
+  const card = activeView(page).getByTestId('emergency-card')
+  await card.getByRole('button', { name: 'Grant emergency access' }).click()
+  await expect(card.getByText('This field is required.').first()).toBeVisible()
+  await card.getByRole('checkbox', { name: 'Write diagnoses' }).check()
+  await card.getByLabel('Reason (recorded)').fill('Night shift: Dr Lan unreachable')
+  await card.getByRole('button', { name: 'Grant emergency access' }).click()
+  await expect(card).toContainText('Emergency access in force until')
+
+  const theirs = await browser.newContext()
+  const rec = await theirs.newPage()
+  await login(rec, username, 'a long enough password')
+  await expect(rec.getByTestId('emergency-banner')).toContainText('Night shift: Dr Lan unreachable')
+  await rec.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
+  await expect(activeView(rec).getByText(patient.mrn).first()).toBeVisible()
+  await theirs.close()
+
+  await page.goto('/administrator/audit')
+  const view = activeView(page)
+  await view.getByRole('textbox', { name: 'User' }).fill(username)
+  await view.getByRole('checkbox', { name: 'Emergency access only' }).check()
+  await view.getByRole('button', { name: 'Apply' }).click()
+  const row = view.getByTestId('audit-table').getByRole('row').filter({ hasText: "Opened a patient's chart" })
+  await expect(row).toContainText('emergency')
+  await expect(row).toContainText(patient.mrn)
+
+  const download = page.waitForEvent('download')
+  await view.getByTestId('audit-export').click()
+  const csv = await readFile((await (await download).path())!, 'utf8')
+  expect(csv.split('\n')[0]).toBe('seq,at,user,action,entity_type,entity_id,patient_id,patient_number,outcome,address,emergency,detail,hash')
+  expect(csv).toContain(`${username},patient.read,patient,${patient.id},${patient.id},${patient.mrn},success`)
+
+  // The administrator's own actions are there too, the export among them.
+  await view.getByRole('button', { name: 'Clear' }).click()
+  await view.getByRole('textbox', { name: 'User' }).fill('admin')
+  await view.getByRole('button', { name: 'Apply' }).click()
+  const table = view.getByTestId('audit-table')
+  await expect(table.getByRole('row').filter({ hasText: 'Exported the audit log' }).first()).toBeVisible()
+  await expect(table.getByRole('row').filter({ hasText: 'Granted emergency access' }).first()).toBeVisible()
+  await expect(table.getByRole('row').filter({ hasText: 'Created an account' }).first()).toBeVisible()
 })

@@ -5,7 +5,6 @@ import { lazy } from 'react'
 import type { AppRoute } from './types'
 
 const Dashboard = lazy(() => import('../../features/dashboard/DashboardPage'))
-const Later = lazy(() => import('../../components/LaterPage'))
 const PatientList = lazy(() => import('../../features/patients/PatientListPage'))
 const PatientForm = lazy(() => import('../../features/patients/PatientFormPage'))
 const PatientChart = lazy(() => import('../../features/patients/PatientChartPage'))
@@ -20,6 +19,9 @@ const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
 const Roles = lazy(() => import('../../features/administration/RolesPage'))
+const RolePreview = lazy(() => import('../../features/administration/RolePreviewPage'))
+const AuditLog = lazy(() => import('../../features/administration/AuditPage'))
+const WhatICanDo = lazy(() => import('../WhatICanDoPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
@@ -92,8 +94,8 @@ export const asyncRoutes: AppRoute[] = [
     alwaysShow: true,
     meta: { title: 'permission', icon: <SafetyOutlined />, permissions: ['view menu permission'] },
     children: [
-      { path: 'page', name: 'PagePermission', component: Later, meta: { title: 'rolePreview', permissions: ['manage permission'] } },
-      { path: 'directive', name: 'DirectivePermission', component: Later, meta: { title: 'whatICanDo' } },
+      { path: 'page', name: 'PagePermission', component: RolePreview, meta: { title: 'rolePreview', permissions: ['manage permission'] } },
+      { path: 'directive', name: 'DirectivePermission', component: WhatICanDo, meta: { title: 'whatICanDo' } },
     ],
   },
   {
@@ -105,6 +107,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'users', name: 'Users', component: Users, meta: { title: 'users', permissions: ['manage user'] } },
       { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: UserEdit, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
       { path: 'roles', name: 'RolePermission', component: Roles, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
+      { path: 'audit', name: 'AuditLog', component: AuditLog, meta: { title: 'auditLog', permissions: ['view audit log'] } },
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
     ],

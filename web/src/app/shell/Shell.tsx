@@ -24,7 +24,9 @@ import { filterRoutes } from '../routing/filter'
 import { resolveRoutes, toRouteObjects } from '../routing/resolve'
 import { asyncRoutes, constantRoutes, notFoundRoute } from '../routing/table'
 import type { AppRoute } from '../routing/types'
+import { effectiveAccess, usePreview } from '../../lib/auth/preview'
 import { AppMain } from './AppMain'
+import { Banners } from './Banners'
 import { Navbar } from './Navbar'
 import { SettingsPanel } from './SettingsPanel'
 import { Sidebar } from './Sidebar'
@@ -82,6 +84,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
               <Navbar me={me} routes={resolved} routeObjects={routeObjects} />
               {settings.tagsView && <TagsView />}
             </div>
+            <Banners me={me} />
             <AppMain routeObjects={routeObjects} />
           </div>
           {config.data?.show_settings && <SettingsPanel />}
@@ -92,12 +95,15 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
 }
 
 export default function Shell({ me }: { me: Me }) {
-  // The routes this user may see (spec §6), computed once for the layout and the pinned tabs.
-  // After an administrator's password reset, only the own profile, where it is changed.
+  // The routes this user may see (spec §6), or the previewed role would, computed once for the
+  // layout and the pinned tabs. After an administrator's password reset, only the own
+  // profile, where it is changed.
   const mustChange = Boolean(me.must_change_password)
+  const preview = usePreview()
+  const { roles, permissions } = useMemo(() => effectiveAccess(me, preview), [me, preview])
   const userRoutes = useMemo(
-    () => (mustChange ? constantRoutes.filter((r) => r.path === '/profile') : filterRoutes([...constantRoutes, ...asyncRoutes], me.roles, me.permissions)),
-    [me.roles, me.permissions, mustChange],
+    () => (mustChange ? constantRoutes.filter((r) => r.path === '/profile') : filterRoutes([...constantRoutes, ...asyncRoutes], roles, permissions)),
+    [roles, permissions, mustChange],
   )
   const affixViews = useMemo(
     () =>
@@ -107,7 +113,7 @@ export default function Shell({ me }: { me: Me }) {
     [userRoutes],
   )
   return (
-    <ShellStateProvider key={`${me.roles.join()}|${mustChange}`} affixViews={affixViews}>
+    <ShellStateProvider key={`${roles.join()}|${permissions.join()}|${mustChange}`} affixViews={affixViews}>
       <Layout me={me} userRoutes={userRoutes} />
     </ShellStateProvider>
   )

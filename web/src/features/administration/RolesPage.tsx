@@ -1,8 +1,9 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Checkbox, Flex, Form, Input, Modal, Space, Table, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { ApiError, get, send } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import type { Role } from './api'
@@ -82,6 +83,9 @@ export default function RolesPage() {
       <Flex gap={8} wrap justify="space-between" style={{ marginBottom: 12 }}>
         <Typography.Text type="secondary">{t('rolesPage.hint')}</Typography.Text>
         <Space wrap>
+          <Link to="/permission/page">
+            <Button icon={<EyeOutlined />}>{t('preview.button')}</Button>
+          </Link>
           <Button icon={<PlusOutlined />} onClick={() => (form.resetFields(), setNaming('new'))}>
             {t('rolesPage.new')}
           </Button>

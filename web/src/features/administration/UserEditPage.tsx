@@ -7,10 +7,11 @@ import { useParams } from 'react-router'
 import { ApiError, get, send } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import { AccountFields } from './AccountFields'
+import { EmergencyCard } from './EmergencyCard'
 import { accountsKey, type Account } from './api'
 import { RoleTags } from './RoleTags'
 
-/** One staff account (spec /administrator/users/edit/{id}): name, e-mail, roles, active; reset password; unlock. */
+/** One staff account (spec /administrator/users/edit/{id}): name, e-mail, roles, active; reset password; unlock; emergency access. */
 export default function UserEditPage() {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
@@ -90,6 +91,7 @@ export default function UserEditPage() {
             </Button>
           </Space>
         </Form>
+        {a.active && !a.roles.includes('admin') && <EmergencyCard account={a} onChange={saved} />}
       </Space>
       <Modal open={!!temporary} title={t('accounts.temporaryTitle')} onOk={() => setTemporary(undefined)} onCancel={() => setTemporary(undefined)} cancelButtonProps={{ style: { display: 'none' } }}>
         <Typography.Paragraph>{t('accounts.temporaryHint')}</Typography.Paragraph>

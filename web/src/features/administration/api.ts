@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { get } from '../../lib/api'
+import type { Emergency } from '../../lib/auth/me'
 
 export interface Account {
   id: number
@@ -11,6 +12,8 @@ export interface Account {
   active: boolean
   locked: boolean
   must_change_password: boolean
+  /** Emergency access in force, or null. */
+  emergency: Emergency | null
   version: number
 }
 

@@ -12,6 +12,17 @@ export interface Me {
   permissions: string[]
   /** An administrator reset the password: the user changes it before anything else. */
   must_change_password?: boolean
+  /** Emergency access an administrator granted: extra permissions until expires_at; all actions flagged. */
+  emergency?: Emergency | null
+}
+
+export interface Emergency {
+  id: number
+  reason: string
+  permissions: string[]
+  starts_at: string
+  expires_at: string
+  granted_by: string
 }
 
 export const meQueryKey = ['me'] as const

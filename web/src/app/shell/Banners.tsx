@@ -1,0 +1,51 @@
+// Notices above every page: the role being previewed (with the way back) and emergency access
+// in force (why, until when, and that everything is flagged).
+import { Alert, Button } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import type { Me } from '../../lib/auth/me'
+import { stopPreview, usePreview } from '../../lib/auth/preview'
+import { formatDate } from '../../lib/time'
+import styles from './shell.module.css'
+
+export function Banners({ me }: { me: Me }) {
+  const { t } = useTranslation()
+  const preview = usePreview()
+  const navigate = useNavigate()
+  if (!preview && !me.emergency) return null
+  return (
+    <div className={styles.banners}>
+      {preview && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="preview-banner"
+          title={t('preview.banner', { role: t(`roles.${preview.role}`, { defaultValue: preview.role }) })}
+          description={t('preview.bannerHint')}
+          action={
+            <Button
+              size="small"
+              type="primary"
+              data-testid="preview-exit"
+              onClick={() => {
+                stopPreview()
+                navigate('/permission/page')
+              }}
+            >
+              {t('preview.exit')}
+            </Button>
+          }
+        />
+      )}
+      {me.emergency && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="emergency-banner"
+          title={t('emergency.banner', { until: formatDate(me.emergency.expires_at, 'YYYY-MM-DD HH:mm'), by: me.emergency.granted_by })}
+          description={`${t('emergency.reasonLabel')}: ${me.emergency.reason}. ${t('emergency.flagged')}`}
+        />
+      )}
+    </div>
+  )
+}

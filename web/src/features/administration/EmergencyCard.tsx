@@ -1,0 +1,98 @@
+import { AlertOutlined } from '@ant-design/icons'
+import { Alert, App, Button, Card, Checkbox, Form, Input, Select, Space, Typography } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { send } from '../../lib/api'
+import { showFormErrors } from '../../lib/formErrors'
+import { formatDate } from '../../lib/time'
+import type { Account } from './api'
+
+/** The clinical permissions an emergency grant may give (the server holds the same list). */
+export const GRANTABLE = ['view patient', 'manage patient', 'view appointment', 'manage appointment', 'record vitals', 'write diagnosis', 'write prescription']
+const HOURS = [1, 2, 4, 8, 12, 24]
+
+interface GrantForm {
+  permissions: string[]
+  hours: number
+  reason: string
+}
+
+/**
+ * Emergency ("break-the-glass") access for one account: grant clinical permissions for a few
+ * hours with a reason, or end the grant in force. Everything done under it is flagged.
+ */
+export function EmergencyCard({ account: a, onChange }: { account: Account; onChange: (a: Account) => void }) {
+  const { t } = useTranslation()
+  const { message, modal } = App.useApp()
+  const [form] = Form.useForm<GrantForm>()
+  const g = a.emergency
+
+  const grant = async (v: GrantForm) => {
+    try {
+      onChange(await send<Account>('post', `/users/${a.id}/emergency-access`, v, { silent: true }))
+      form.resetFields()
+      message.success(t('emergency.granted'))
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+  const end = () =>
+    modal.confirm({
+      title: t('emergency.endTitle', { name: a.name }),
+      okText: t('emergency.end'),
+      cancelText: t('accounts.cancel'),
+      onOk: async () => {
+        onChange(await send<Account>('delete', `/users/${a.id}/emergency-access`))
+        message.success(t('emergency.ended'))
+      },
+    })
+
+  return (
+    <Card
+      size="small"
+      data-testid="emergency-card"
+      title={
+        <Space>
+          <AlertOutlined />
+          {t('emergency.title')}
+        </Space>
+      }
+    >
+      {g ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t('emergency.active', { until: formatDate(g.expires_at, 'YYYY-MM-DD HH:mm'), by: g.granted_by })}
+          description={
+            <>
+              <div>
+                {t('emergency.reasonLabel')}: {g.reason}
+              </div>
+              <div>{g.permissions.map((p) => t(`permissions.${p}`, { defaultValue: p })).join(', ')}</div>
+            </>
+          }
+          action={
+            <Button danger size="small" onClick={end}>
+              {t('emergency.end')}
+            </Button>
+          }
+        />
+      ) : (
+        <Form form={form} layout="vertical" initialValues={{ hours: 4, permissions: [] }} onFinish={(v) => void grant(v)}>
+          <Typography.Paragraph type="secondary">{t('emergency.hint')}</Typography.Paragraph>
+          <Form.Item name="permissions" label={t('emergency.permissions')} rules={[{ required: true, message: t('validation.required') }]}>
+            <Checkbox.Group options={GRANTABLE.map((p) => ({ value: p, label: t(`permissions.${p}`) }))} />
+          </Form.Item>
+          <Form.Item name="hours" label={t('emergency.hours')}>
+            <Select style={{ width: 160 }} options={HOURS.map((h) => ({ value: h, label: t('emergency.hoursOption', { count: h }) }))} />
+          </Form.Item>
+          <Form.Item name="reason" label={t('emergency.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input.TextArea rows={2} maxLength={500} showCount />
+          </Form.Item>
+          <Button danger htmlType="submit" icon={<AlertOutlined />}>
+            {t('emergency.grant')}
+          </Button>
+        </Form>
+      )}
+    </Card>
+  )
+}
