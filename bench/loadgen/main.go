@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -36,6 +37,7 @@ func main() {
 	year := flag.Int("year", time.Now().Year(), "year of the seeded patient numbers")
 	label := flag.String("label", "", "engine label for the table")
 	appointments := flag.Bool("appointments", false, "also measure the day's queue and patients' visit histories (seeded with emr seed --appointments)")
+	auditEvents := flag.Int("audit", 0, "also measure the audit log viewer over this many seeded events (emr seed --audit-events)")
 	flag.Parse()
 	u, err := url.Parse(*base)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
@@ -72,6 +74,25 @@ func main() {
 			scenario{"a patient's visit history (audited)", func(r *rand.Rand) string {
 				return fmt.Sprintf("/api/appointments?patient_id=%d", 1+r.IntN(*patients))
 			}},
+		)
+	}
+	if *auditEvents > 0 {
+		actions := []string{"patient.read", "visit.read", "appointment.create", "visit.sign", "auth.login"}
+		// A cursor names a row's sort values and id: any (action, id) pair is a valid place to
+		// start a page, so random ones reach deep into the log as the Next button would.
+		cursor := func(r *rand.Rand) string {
+			c, _ := json.Marshal(map[string]any{"v": []string{actions[r.IntN(len(actions))]}, "id": 1 + r.IntN(*auditEvents)})
+			return base64.RawURLEncoding.EncodeToString(c)
+		}
+		scenarios = append(scenarios,
+			scenario{"audit log: newest 50 events", func(*rand.Rand) string { return "/api/audit-events?per_page=50" }},
+			scenario{"audit log: a deep page sorted by action (cursor)", func(r *rand.Rand) string {
+				return "/api/audit-events?per_page=50&sort=action&after=" + cursor(r)
+			}},
+			scenario{"audit log: one patient's events", func(r *rand.Rand) string {
+				return fmt.Sprintf("/api/audit-events?per_page=50&patient_id=%d", 1+r.IntN(*patients))
+			}},
+			scenario{"audit log: one user's failures", func(*rand.Rand) string { return "/api/audit-events?per_page=50&user=admin&outcome=failure" }},
 		)
 	}
 	fmt.Printf("| %s | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling |\n|---|---|---|---|---|---|\n", *label)

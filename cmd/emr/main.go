@@ -52,7 +52,8 @@ Commands:
   serve         start the web server (runs pending migrations first)
   migrate       apply pending database migrations and exit
   seed          add demo staff to an empty database (passwords printed once); --patients N adds N
-                random patients, with a progress bar
+                random patients, --appointments N appointments with visits, --audit-events N
+                chained audit events, each with a progress bar
   user create   create an account: --username NAME --name "Full Name" --role ROLE [--role ROLE…];
                 the password is read from standard input (one line)
   audit verify  check the audit log's hash chain from its first event; reports the first event
@@ -109,6 +110,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		config.BindDatabase(fs, &cfg)
 		n := fs.Int("patients", 0, "how many random demo patients to add")
 		appts := fs.Int("appointments", 0, "how many appointments (with signed visits for the past ones) to add for the registered patients")
+		events := fs.Int("audit-events", 0, "how many chained audit events (over the last two years, by the accounts about the patients) to add")
 		if err := fs.Parse(rest); err != nil {
 			return err
 		}
@@ -118,6 +120,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if *appts < 0 || *appts > 50_000_000 {
 			return errors.New("--appointments must be between 0 and 50000000")
 		}
+		if *events < 0 || *events > 100_000_000 {
+			return errors.New("--audit-events must be between 0 and 100000000")
+		}
 		return withDB(ctx, cfg, func(db *database.DB) error {
 			if err := printDemoStaff(ctx, db, stdout, true); err != nil {
 				return err
@@ -125,15 +130,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if err := seedPatients(ctx, db, *n, stderr); err != nil {
 				return err
 			}
-			if *appts == 0 {
+			if *appts > 0 {
+				loc, err := cfg.Location()
+				if err != nil {
+					return err
+				}
+				if err := demo.Appointments(ctx, db, &user.Store{DB: db}, loc, *appts, uint64(time.Now().UnixNano()), progressBar(stderr, "Demo appointments", *appts)); err != nil {
+					return err
+				}
+			}
+			if *events > 0 {
+				if err := demo.AuditEvents(ctx, db, *events, uint64(time.Now().UnixNano()), progressBar(stderr, "Demo audit events", *events)); err != nil {
+					return err
+				}
+			}
+			if *appts+*events == 0 {
 				return nil
-			}
-			loc, err := cfg.Location()
-			if err != nil {
-				return err
-			}
-			if err := demo.Appointments(ctx, db, &user.Store{DB: db}, loc, *appts, uint64(time.Now().UnixNano()), progressBar(stderr, "Demo appointments", *appts)); err != nil {
-				return err
 			}
 			return db.Analyze(ctx)
 		})
@@ -285,6 +297,10 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 		ln, err := net.Listen("tcp", cfg.Addr)
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		}
+		// Fresh planner statistics: ones taken when tables were small make queries scan them.
+		if err := db.Analyze(ctx); err != nil {
+			return err
 		}
 		srv := &http.Server{
 			Handler:           server.New(cfg, db, web.Dist()).Handler,

@@ -74,9 +74,7 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 	if e.At.IsZero() {
 		e.At = time.Now()
 	}
-	// Both engines keep microseconds; the hash is taken over what is stored.
-	e.At = e.At.UTC().Truncate(time.Microsecond)
-	e.ActorName, e.Detail = truncate(e.ActorName, 200), truncate(e.Detail, 2000)
+	e = normalize(e)
 	fail := func(err error) error { return fmt.Errorf("record audit event %s: %w", e.Action, err) }
 	if err := findPatient(ctx, q, &e); err != nil {
 		return fail(err)
@@ -98,6 +96,22 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 		return fail(err)
 	}
 	return nil
+}
+
+// normalize is e as it will be stored: both engines keep microseconds, and the hash is
+// taken over what is stored.
+func normalize(e Event) Event {
+	e.At = e.At.UTC().Truncate(time.Microsecond)
+	e.ActorName, e.Detail = truncate(e.ActorName, 200), truncate(e.Detail, 2000)
+	return e
+}
+
+// Seal returns e as it is stored at position seq after the event hashed prev, and its hash:
+// for loaders that write many events in one statement (demo data), which must also move
+// audit_chain's head in the same transaction.
+func Seal(prev string, seq int64, e Event) (Event, string) {
+	e = normalize(e)
+	return e, chainHash(prev, seq, e)
 }
 
 // patientOf finds the patient of an entity that belongs to one, so that the log can be

@@ -32,7 +32,7 @@ type event struct {
 type page struct {
 	Data []event
 	Meta struct {
-		Total       int
+		Total       *int
 		TotalCapped bool `json:"total_capped"`
 		Next, Prev  string
 	}
@@ -91,15 +91,14 @@ func TestAuditViewer(t *testing.T) {
 			seeded + "&user=bob&outcome=failure": 0,
 			"from=" + url.QueryEscape(start.Add(30*time.Minute).Format(time.RFC3339)) + "&" + seeded: 7,
 		} {
-			if p := get(query + "&per_page=50"); p.Meta.Total != want || len(p.Data) != want {
-				t.Errorf("%s: total %d, rows %d, want %d", query, p.Meta.Total, len(p.Data), want)
+			if p := get(query + "&per_page=50"); p.Meta.Total == nil || *p.Meta.Total != want || len(p.Data) != want {
+				t.Errorf("%s: total %v, rows %d, want %d", query, p.Meta.Total, len(p.Data), want)
 			}
 		}
 
 		// Every sort, both ways: paging forward then back visits each event once, in order.
 		for _, sort := range []string{"at", "-at", "user", "-user", "action", "-action", "entity", "-entity", "patient", "-patient", "outcome", "-outcome", "address", "-address"} {
 			var seen []event
-			var cursors []string
 			p := get(seeded + "&per_page=10&sort=" + sort)
 			for {
 				if (len(seen) == 0) != (p.Meta.Prev == "") {
@@ -109,8 +108,10 @@ func TestAuditViewer(t *testing.T) {
 				if p.Meta.Next == "" {
 					break
 				}
-				cursors = append(cursors, p.Meta.Prev)
 				p = get(seeded + "&per_page=10&sort=" + sort + "&after=" + p.Meta.Next)
+				if p.Meta.Total != nil {
+					t.Fatalf("%s: counted again on a later page", sort)
+				}
 			}
 			if len(seen) != 37 {
 				t.Fatalf("%s: paged through %d events", sort, len(seen))
@@ -149,7 +150,7 @@ func TestAuditViewer(t *testing.T) {
 			t.Errorf("export: %v %v", err, records[:2])
 		}
 		exports := get("action=audit.export")
-		if exports.Meta.Total != 1 || exports.Data[0].ActorName != "auditor" {
+		if *exports.Meta.Total != 1 || exports.Data[0].ActorName != "auditor" {
 			t.Errorf("the export is not audited: %+v", exports)
 		}
 	})

@@ -5,6 +5,7 @@
 package auditlog
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
+	"emr/internal/database"
 	"emr/internal/httpjson"
 )
 
@@ -215,28 +217,85 @@ func (q Query) where() (string, []any) {
 	return "WHERE " + strings.Join(conds, " AND "), args
 }
 
-// order returns the ORDER BY clause and, for a cursor, the condition that starts after
-// (forward) or before (backward) it in that order.
-func (q Query) order(c *cursor, backward bool, args []any) (cond, orderBy string, _ []any) {
-	key := sortKeys[q.Sort]
-	desc := q.Desc != backward
-	dir, cmp := "ASC", ">"
-	if desc {
-		dir, cmp = "DESC", "<"
+// orderBy is the ORDER BY clause of q's sort, reversed when backward.
+func (q Query) orderBy(backward bool) string {
+	dir := "ASC"
+	if q.Desc != backward {
+		dir = "DESC"
 	}
-	cols := append(slices.Clone(key.cols), "e.id")
-	parts := make([]string, len(cols))
+	cols := append(slices.Clone(sortKeys[q.Sort].cols), "e.id")
 	for i, col := range cols {
-		parts[i] = col + " " + dir
+		cols[i] = col + " " + dir
 	}
-	orderBy = "ORDER BY " + strings.Join(parts, ", ")
-	if c == nil {
-		return "", orderBy, args
+	return "ORDER BY " + strings.Join(cols, ", ")
+}
+
+// pageIDs returns the ids of up to limit events of the filter (where, args) in q's order,
+// starting after cursor c (or before it, backward). A cursor (v1, …, vk, id) splits into
+// ranges that each one index serves exactly — (c1 = v1, …, ck = vk, id > id0), then
+// (c1 = v1, …, ck > vk), …, (c1 > v1) — read in that order until the page is full. (A
+// row-value comparison would be one statement, but SQLite's planner only uses its first
+// column, which reads every row sharing that value.)
+func (q Query) pageIDs(ctx context.Context, db database.Querier, where string, args []any, c *cursor, backward bool, limit int) ([]int64, error) {
+	cols := append(slices.Clone(sortKeys[q.Sort].cols), "e.id")
+	cmp := ">"
+	if q.Desc != backward {
+		cmp = "<"
 	}
-	ph := make([]string, len(cols))
-	for i, val := range append(slices.Clone(c.Values), c.ID) {
-		args = append(args, val)
-		ph[i] = "$" + strconv.Itoa(len(args))
+	type part struct {
+		cond string
+		args []any
 	}
-	return "(" + strings.Join(cols, ", ") + ") " + cmp + " (" + strings.Join(ph, ", ") + ")", orderBy, args
+	parts := []part{{}}
+	if c != nil {
+		vals := append(slices.Clone(c.Values), c.ID)
+		parts = parts[:0]
+		for i := len(cols) - 1; i >= 0; i-- {
+			var conds []string
+			pargs := slices.Clone(args)
+			for j := 0; j <= i; j++ {
+				op := "="
+				if j == i {
+					op = cmp
+				}
+				pargs = append(pargs, vals[j])
+				conds = append(conds, cols[j]+" "+op+" $"+strconv.Itoa(len(pargs)))
+			}
+			parts = append(parts, part{strings.Join(conds, " AND "), pargs})
+		}
+	}
+	var ids []int64
+	for _, p := range parts {
+		w, a := where, args
+		if p.cond != "" {
+			w, a = joinWhere(where, p.cond), p.args
+		}
+		rows, err := db.QueryContext(ctx, `SELECT e.id FROM audit_events e `+w+` `+q.orderBy(backward)+` LIMIT `+strconv.Itoa(limit-len(ids)), a...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		if len(ids) == limit {
+			break
+		}
+	}
+	return ids, nil
+}
+
+func joinWhere(where, cond string) string {
+	if where == "" {
+		return "WHERE " + cond
+	}
+	return where + " AND " + cond
 }

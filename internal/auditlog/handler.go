@@ -57,7 +57,7 @@ const countCap = 10_000
 type Page struct {
 	Data []Event `json:"data"`
 	Meta struct {
-		Total       int    `json:"total"`        // matching events, at most countCap
+		Total       *int   `json:"total"`        // matching events, at most countCap; counted on the first page only
 		TotalCapped bool   `json:"total_capped"` // more than countCap match
 		PerPage     int    `json:"per_page"`
 		Next        string `json:"next"` // "" on the last page
@@ -88,39 +88,22 @@ func List(ctx context.Context, db database.Querier, q Query) (Page, error) {
 	var page Page
 	page.Meta.PerPage = q.PerPage
 	where, args := q.where()
-	var total int
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM audit_events e `+where+` LIMIT `+strconv.Itoa(countCap+1)+`) t`, args...).Scan(&total); err != nil {
-		return page, fmt.Errorf("count audit events: %w", err)
-	}
-	page.Meta.Total, page.Meta.TotalCapped = min(total, countCap), total > countCap
-
 	c, backward := q.After, false
 	if q.Before != nil {
 		c, backward = q.Before, true
 	}
-	cond, orderBy, args := q.order(c, backward, args)
-	if cond != "" {
-		if where == "" {
-			where = "WHERE " + cond
-		} else {
-			where += " AND " + cond
+	if c == nil { // later pages keep the first page's count
+		var total int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM audit_events e `+where+` LIMIT `+strconv.Itoa(countCap+1)+`) t`, args...).Scan(&total); err != nil {
+			return page, fmt.Errorf("count audit events: %w", err)
 		}
+		page.Meta.Total, page.Meta.TotalCapped = new(min(total, countCap)), total > countCap
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+columns+` FROM audit_events e LEFT JOIN patients p ON p.id = e.patient_id AND e.patient_id <> 0 `+
-		where+` `+orderBy+` LIMIT `+strconv.Itoa(q.PerPage+1), args...)
+	ids, err := q.pageIDs(ctx, db, where, args, c, backward, q.PerPage+1)
 	if err != nil {
 		return page, fmt.Errorf("list audit events: %w", err)
 	}
-	defer rows.Close()
-	page.Data = []Event{}
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return page, fmt.Errorf("list audit events: %w", err)
-		}
-		page.Data = append(page.Data, e)
-	}
-	if err := rows.Err(); err != nil {
+	if page.Data, err = byID(ctx, db, ids); err != nil {
 		return page, fmt.Errorf("list audit events: %w", err)
 	}
 	more := len(page.Data) > q.PerPage
@@ -142,6 +125,40 @@ func List(ctx context.Context, db database.Querier, q Query) (Page, error) {
 		}
 	}
 	return page, nil
+}
+
+// byID reads the events with ids, in that order.
+func byID(ctx context.Context, db database.Querier, ids []int64) ([]Event, error) {
+	out := []Event{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		ph[i], args[i] = "$"+strconv.Itoa(i+1), id
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+columns+` FROM audit_events e LEFT JOIN patients p ON p.id = e.patient_id AND e.patient_id <> 0
+		WHERE e.id IN (`+strings.Join(ph, ", ")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	found := map[int64]Event{}
+	for rows.Next() {
+		e, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		found[e.ID] = e
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		out = append(out, found[id])
+	}
+	return out, nil
 }
 
 // cursorOf is e's position in q's sort.
@@ -195,8 +212,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 	var rows *sql.Rows
 	if err == nil {
 		where, args := q.where()
-		_, orderBy, _ := q.order(nil, false, nil)
-		rows, err = h.DB.QueryContext(r.Context(), `SELECT `+columns+` FROM audit_events e LEFT JOIN patients p ON p.id = e.patient_id AND e.patient_id <> 0 `+where+` `+orderBy, args...)
+		rows, err = h.DB.QueryContext(r.Context(), `SELECT `+columns+` FROM audit_events e LEFT JOIN patients p ON p.id = e.patient_id AND e.patient_id <> 0 `+where+` `+q.orderBy(false), args...)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

@@ -170,14 +170,25 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return nil
 }
 
-// Analyze refreshes the planner's statistics, as after a bulk load.
+// Analyze refreshes the planner's statistics, as after a bulk load or at start. On SQLite
+// it samples (analysis_limit) so that it takes moments even on millions of rows: statistics
+// left from when a table was small make the planner scan it whole.
 func (db *DB) Analyze(ctx context.Context) error {
-	stmt := "ANALYZE"
-	if db.Engine == SQLite {
-		stmt = "PRAGMA optimize"
+	if db.Engine != SQLite {
+		if _, err := db.ExecContext(ctx, "ANALYZE"); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		return nil
 	}
-	if _, err := db.ExecContext(ctx, stmt); err != nil {
+	conn, err := db.Conn(ctx) // the limit is a setting of the connection
+	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
+	}
+	defer conn.Close()
+	for _, stmt := range []string{"PRAGMA analysis_limit = 1000", "ANALYZE", "PRAGMA analysis_limit = 0"} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
 	}
 	return nil
 }

@@ -1,5 +1,5 @@
-import { Select } from 'antd'
-import { useMemo, useState, type CSSProperties } from 'react'
+import { Select, Spin } from 'antd'
+import { useEffect, useMemo, useState, type CSSProperties } from 'react'
 import { get } from '../lib/api'
 import { debounce } from '../lib/debounce'
 import { fullName } from '../lib/patient'
@@ -13,33 +13,48 @@ interface PatientRow {
   birth_date: string
 }
 
-/** Picks a patient by name or patient number, searching the server as the user types. */
-export function PatientSelect({ value, onChange, placeholder, ariaLabel, style }: {
-  value?: number
+const option = (p: PatientRow) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` })
+
+/**
+ * Picks a patient by name or patient number, searching the server as the user types (two
+ * characters or more). A patient chosen already is shown by name. Works as a form control.
+ */
+export function PatientSelect({ value, onChange, placeholder, notFound, ariaLabel, style }: {
+  value?: number | null
   onChange?: (id?: number) => void
   placeholder?: string
-  ariaLabel: string
+  /** Said when a search finds nobody. */
+  notFound?: string
+  ariaLabel?: string
   style?: CSSProperties
 }) {
   const [options, setOptions] = useState<{ value: number; label: string }[]>([])
+  const [searching, setSearching] = useState(false)
+  const known = value == null || options.some((o) => o.value === value)
+  useEffect(() => {
+    if (!known && value != null) void get<PatientRow>(`/patients/${value}`).then((p) => setOptions((o) => [option(p), ...o]))
+  }, [known, value])
   const search = useMemo(
     () =>
-      debounce(
-        (q: string) =>
-          void get<{ data: PatientRow[] }>('/patients', { q, per_page: 10 }).then((r) =>
-            setOptions(r.data.map((p) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` }))),
-          ),
-        250,
-      ),
+      debounce(async (q: string) => {
+        if (q.length < 2) return
+        setSearching(true)
+        try {
+          setOptions((await get<{ data: PatientRow[] }>('/patients', { q, per_page: 10 })).data.map(option))
+        } finally {
+          setSearching(false)
+        }
+      }, 250),
     [],
   )
   return (
     <Select
-      showSearch={{ filterOption: false, onSearch: (q) => q.trim().length >= 2 && search(q.trim()) }}
+      showSearch={{ filterOption: false, onSearch: (q) => void search(q.trim()) }}
       allowClear
       aria-label={ariaLabel}
       placeholder={placeholder}
-      value={value}
+      notFoundContent={searching ? <Spin size="small" /> : notFound}
+      value={value ?? undefined}
       onChange={(v?: number) => onChange?.(v)}
       options={options}
       style={style}

@@ -31,7 +31,7 @@ interface AuditEvent {
 
 interface AuditPage {
   data: AuditEvent[]
-  meta: { total: number; total_capped: boolean; per_page: number; next: string; prev: string }
+  meta: { total: number | null; total_capped: boolean; per_page: number; next: string; prev: string }
 }
 
 interface Filters {
@@ -100,7 +100,11 @@ export default function AuditLogPage() {
   ).toString()}`
   const order = (field: string): SortOrder => (sort === field ? 'ascend' : sort === `-${field}` ? 'descend' : null)
   const meta = page.data?.meta
-  const total = meta ? (meta.total_capped ? t('audit.totalCapped', { count: meta.total }) : t('audit.total', { count: meta.total })) : ''
+  // The server counts on the first page only; later pages show that page's count, from the cache.
+  const first = { ...params(filters, sort), per_page: perPage }
+  const firstPage = useQuery({ queryKey: ['audit-events', first], queryFn: () => get<AuditPage>('/audit-events', first), enabled: false })
+  const counted = meta?.total != null ? meta : firstPage.data?.meta
+  const total = counted?.total != null ? t(counted.total_capped ? 'audit.totalCapped' : 'audit.total', { count: counted.total }) : ''
 
   return (
     <Card title={t('route.auditLog')}>

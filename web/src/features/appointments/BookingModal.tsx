@@ -1,9 +1,9 @@
-import { Alert, App, DatePicker, Form, Input, Modal, Radio, Select, Spin, TimePicker } from 'antd'
+import { Alert, App, DatePicker, Form, Input, Modal, Radio, Select, TimePicker } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
-import { useEffect, useMemo, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError, get } from '../../lib/api'
-import { debounce } from '../../lib/debounce'
+import { PatientSelect } from '../../components/PatientSelect'
+import { ApiError } from '../../lib/api'
 import { fullName } from '../../lib/patient'
 import { useDoctors, useSaveAppointment } from './api/appointments'
 import { DURATIONS, TYPES, type Appointment } from './api/types'
@@ -17,15 +17,6 @@ interface Values {
   type: string
   reason: string
   remarks: string
-}
-
-interface PatientOption {
-  id: number
-  mrn: string
-  first_name: string
-  middle_name: string
-  last_name: string
-  birth_date: string
 }
 
 /** Books an appointment, or edits one (its patient stays). */
@@ -43,33 +34,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
   const [form] = Form.useForm<Values>()
   const doctors = useDoctors()
   const save = useSaveAppointment()
-  const [options, setOptions] = useState<{ value: number; label: string }[]>([])
-  const [searching, setSearching] = useState(false)
   const [problem, setProblem] = useState('')
-
-  // A patient chosen already is shown by name.
-  useEffect(() => {
-    if (!patientId) return
-    void get<PatientOption>(`/patients/${patientId}`).then((p) => setOptions([{ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` }]))
-  }, [patientId])
-
-  const search = useMemo(
-    () =>
-      debounce(async (q: string) => {
-        if (q.trim().length < 2) {
-          setOptions([])
-          return
-        }
-        setSearching(true)
-        try {
-          const page = await get<{ data: PatientOption[] }>('/patients', { q: q.trim(), per_page: 10 })
-          setOptions(page.data.map((p) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` })))
-        } finally {
-          setSearching(false)
-        }
-      }, 250),
-    [],
-  )
 
   const initial: Partial<Values> = appointment
     ? {
@@ -135,12 +100,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
           {appointment ? (
             <Select disabled options={[{ value: appointment.patient_id, label: `${appointment.patient.mrn} — ${fullName(appointment.patient)}` }]} />
           ) : (
-            <Select
-              showSearch={{ filterOption: false, onSearch: (q) => void search(q) }}
-              placeholder={t('appointments.patientSearch')}
-              notFoundContent={searching ? <Spin size="small" /> : t('appointments.patientNone')}
-              options={options}
-            />
+            <PatientSelect placeholder={t('appointments.patientSearch')} notFound={t('appointments.patientNone')} />
           )}
         </Form.Item>
         <Form.Item name="doctor_id" label={t('appointments.doctor')} rules={[{ required: true, message: t('validation.required') }]}>
