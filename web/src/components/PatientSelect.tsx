@@ -19,7 +19,9 @@ const option = (p: PatientRow) => ({ value: p.id, label: `${p.mrn} — ${fullNam
  * Picks a patient by name or patient number, searching the server as the user types (two
  * characters or more). A patient chosen already is shown by name. Works as a form control.
  */
-export function PatientSelect({ value, onChange, placeholder, notFound, ariaLabel, style }: {
+export function PatientSelect({ id, value, onChange, placeholder, notFound, ariaLabel, style }: {
+  /** Set by a Form.Item, so that its label names this control. */
+  id?: string
   value?: number | null
   onChange?: (id?: number) => void
   placeholder?: string
@@ -49,6 +51,7 @@ export function PatientSelect({ value, onChange, placeholder, notFound, ariaLabe
   )
   return (
     <Select
+      id={id}
       showSearch={{ filterOption: false, onSearch: (q) => void search(q.trim()) }}
       allowClear
       aria-label={ariaLabel}
