@@ -50,6 +50,13 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
     <Card
       size="small"
       data-testid="emergency-card"
+      extra={
+        g && (
+          <Button danger size="small" onClick={end}>
+            {t('emergency.end')}
+          </Button>
+        )
+      }
       title={
         <Space>
           <AlertOutlined />
@@ -69,11 +76,6 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
               </div>
               <div>{g.permissions.map((p) => t(`permissions.${p}`, { defaultValue: p })).join(', ')}</div>
             </>
-          }
-          action={
-            <Button danger size="small" onClick={end}>
-              {t('emergency.end')}
-            </Button>
           }
         />
       ) : (
