@@ -11,11 +11,13 @@ import (
 	"emr/internal/database"
 )
 
-// auditMix is what a clinic's log mostly holds, by weight.
-var auditMix = []struct {
+type auditKind struct {
 	action, entity string
 	weight         int
-}{
+}
+
+// auditMix is what a clinic's log mostly holds, by weight.
+var auditMix = []auditKind{
 	{"patient.read", "patient", 30}, {"visit.read", "visit", 12}, {"visit.list", "patient", 10}, {"appointment.create", "appointment", 8},
 	{"appointment.arrive", "appointment", 7}, {"appointment.start", "appointment", 6}, {"appointment.complete", "appointment", 6},
 	{"visit.save", "visit", 6}, {"visit.sign", "visit", 3}, {"prescription.print", "prescription", 3}, {"patient.update", "patient", 3},
@@ -53,10 +55,6 @@ func AuditEvents(ctx context.Context, db *database.DB, n int, seed uint64, progr
 	if len(actors) == 0 || patients == 0 {
 		return fmt.Errorf("seed audit events: add staff and patients first")
 	}
-	total := 0
-	for _, m := range auditMix {
-		total += m.weight
-	}
 	r := rand.New(rand.NewPCG(seed, seed^0xa0d17))
 	end := time.Now().UTC()
 	start := end.AddDate(-2, 0, 0)
@@ -73,15 +71,7 @@ func AuditEvents(ctx context.Context, db *database.DB, n int, seed uint64, progr
 			}
 			out := make([][]any, 0, to-from)
 			for i := from; i < to; i++ {
-				pick := r.IntN(total)
-				m := auditMix[0]
-				for _, c := range auditMix {
-					if pick < c.weight {
-						m = c
-						break
-					}
-					pick -= c.weight
-				}
+				m := weighted(r, auditMix, func(m auditKind) int { return m.weight })
 				a := actors[r.IntN(len(actors))]
 				e := audit.Event{At: start.Add(time.Duration(i+1) * step), ActorID: a.id, ActorName: a.name, Action: m.action,
 					EntityType: m.entity, Address: fmt.Sprintf("10.0.%d.%d", r.IntN(4), 2+r.IntN(200)), Outcome: audit.Success,

@@ -59,19 +59,7 @@ func pick[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 
 // RandomPatient returns a plausible patient from r; the same r gives the same patients.
 func RandomPatient(r *rand.Rand, today time.Time) patient.Input {
-	total := 0
-	for _, s := range nameSets {
-		total += s.weight
-	}
-	n := r.IntN(total)
-	set := nameSets[0]
-	for _, s := range nameSets {
-		if n < s.weight {
-			set = s
-			break
-		}
-		n -= s.weight
-	}
+	set := weighted(r, nameSets, func(s nameSet) int { return s.weight })
 	in := patient.Input{Sex: "male"}
 	i := r.IntN(len(set.family))
 	in.LastName = set.family[i]
@@ -123,4 +111,20 @@ func Patients(ctx context.Context, store *patient.Store, n int, seed uint64, pro
 		}
 	}
 	return nil
+}
+
+// weighted picks one of items, each as likely as its weight.
+func weighted[T any](r *rand.Rand, items []T, weight func(T) int) T {
+	total := 0
+	for _, it := range items {
+		total += weight(it)
+	}
+	n := r.IntN(total)
+	for _, it := range items {
+		if n < weight(it) {
+			return it
+		}
+		n -= weight(it)
+	}
+	return items[0]
 }
