@@ -22,7 +22,11 @@ var requiredAccess = map[string]string{
 	"GET /api/health":              "public",
 	"GET /api/config":              "public",
 	"GET /api/user":                "logged-in",
-	"POST /api/auth/logout":        "logged-in",
+	// Which channel a user may join is decided inside (internal/push: own user channel, and
+	// the permission behind each shared channel), tested there.
+	"POST /api/broadcasting/auth":      "logged-in",
+	"POST /api/broadcasting/user-auth": "logged-in",
+	"POST /api/auth/logout":            "logged-in",
 
 	"GET /api/patients":                      "view patient",
 	"POST /api/patients":                     "manage patient",

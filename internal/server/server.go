@@ -27,6 +27,7 @@ import (
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
+	"emr/internal/push"
 	"emr/internal/settings"
 	"emr/internal/staff"
 	"emr/internal/user"
@@ -36,6 +37,8 @@ import (
 type Server struct {
 	Routes  []auth.Route
 	Handler http.Handler
+	// Push is the built-in push channel's hub, which features publish their events to.
+	Push *push.Hub
 }
 
 // New wires every feature onto one handler. web is the built web app (its dist folder).
@@ -51,6 +54,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	codes := &catalogue.Store{DB: db}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
+	hub, keys := push.NewHub(), &push.KeyStore{DB: db}
 	routes := slices.Concat(
 		acct.Routes(),
 		patients.Routes(),
@@ -61,9 +65,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&settings.Handler{DB: db}).Routes(),
 		(&staff.Handler{Users: users, Throttle: throttle}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
+		(&push.Handler{Keys: keys}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
-			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg)},
+			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg, keys)},
 		},
 	)
 	mux := http.NewServeMux()
@@ -72,6 +77,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		mux.Handle(rt.Method+" "+rt.Path, guard.Wrap(rt))
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
+	mux.Handle("GET /app/{key}", &push.Server{Hub: hub, Keys: keys}) // the push protocol's WebSocket path
 	mux.Handle("/", static{files: web})
 
 	var h http.Handler = mux
@@ -79,7 +85,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = forwarded(h, cfg.TrustProxy)
 	h = securityHeaders(h)
 	h = recoverPanics(h)
-	return &Server{Routes: routes, Handler: h}
+	return &Server{Routes: routes, Handler: h, Push: hub}
 }
 
 // apiFallback answers unknown API paths with 404 and known paths with another method with
@@ -115,9 +121,16 @@ func health(db *database.DB) http.HandlerFunc {
 }
 
 // clientConfig tells the web app the settings it may show before anyone logs in.
-func clientConfig(cfg config.Config) http.HandlerFunc {
+// The push channel's connection settings come from here too, so no key is built into the
+// web app: the built-in endpoint is this origin's /app/{key}.
+func clientConfig(cfg config.Config, keys *push.KeyStore) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		httpjson.Respond(w, http.StatusOK, map[string]any{"show_settings": cfg.ShowSettings})
+		k, err := keys.Get(r.Context())
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		httpjson.Respond(w, http.StatusOK, map[string]any{"show_settings": cfg.ShowSettings, "push": map[string]string{"key": k.Key}})
 	}
 }
 

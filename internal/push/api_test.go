@@ -1,0 +1,134 @@
+package push_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// TestChannelAuthorisation: the server signs only channels the user may see, and the push
+// endpoint admits a socket only with a signature for that socket and channel.
+func TestChannelAuthorisation(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		rec := env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
+		env.CreateUser("doc", "doctor")
+		var recID, docID int64
+		for name, id := range map[string]*int64{"rec": &recID, "doc": &docID} {
+			if err := db.QueryRowContext(context.Background(), `SELECT id FROM users WHERE username = $1`, name).Scan(id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var cfg struct{ Push struct{ Key string } }
+		env.Client().Do("GET", "/api/config", nil).JSON(t, &cfg)
+		if cfg.Push.Key == "" {
+			t.Fatal("no push key in /api/config")
+		}
+
+		// Connect as pusher-js does and learn the socket id.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.HTTP.URL, "http")+"/app/"+cfg.Push.Key+"?protocol=7&client=js&version=8.4.0", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.CloseNow()
+		read := func() (event, channel, data string) {
+			t.Helper()
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				Event, Channel string
+				Data           json.RawMessage
+			}
+			_ = json.Unmarshal(b, &m)
+			return m.Event, m.Channel, string(m.Data)
+		}
+		_, _, data := read()
+		var established struct {
+			SocketID string `json:"socket_id"`
+		}
+		var s string
+		_ = json.Unmarshal([]byte(data), &s)
+		_ = json.Unmarshal([]byte(s), &established)
+
+		authFor := func(channel string) (int, string) {
+			r := rec.Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": channel})
+			var body struct{ Auth string }
+			_ = json.Unmarshal(r.Body, &body)
+			return r.Status, body.Auth
+		}
+		subscribe := func(channel, auth string) string {
+			b, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": channel, "auth": auth}})
+			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+				t.Fatal(err)
+			}
+			event, _, _ := read()
+			return event
+		}
+
+		for channel, want := range map[string]int{
+			"private-appointments": http.StatusOK,
+			"private-patients":     http.StatusOK,
+			"private-users":        http.StatusForbidden,
+			fmt.Sprintf("private-App.Models.User.%d", recID): http.StatusOK,
+			fmt.Sprintf("private-App.Models.User.%d", docID): http.StatusForbidden,
+			"private-anything-else":                          http.StatusForbidden,
+		} {
+			if status, _ := authFor(channel); status != want {
+				t.Errorf("auth for %s: %d, want %d", channel, status, want)
+			}
+		}
+		if r := rec.Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": "nonsense", "channel_name": "private-appointments"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("bad socket id: %d", r.Status)
+		}
+		if r := env.Client().Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": "private-appointments"}); r.Status != http.StatusUnauthorized && r.Status != http.StatusForbidden {
+			t.Errorf("anonymous: %d", r.Status)
+		}
+
+		// With the server's signature the socket joins; with its own channel's signature it
+		// cannot join someone else's.
+		_, own := authFor(fmt.Sprintf("private-App.Models.User.%d", recID))
+		if ev := subscribe(fmt.Sprintf("private-App.Models.User.%d", docID), own); ev != "pusher:subscription_error" {
+			t.Errorf("another user's channel with one's own signature: %s", ev)
+		}
+		if ev := subscribe(fmt.Sprintf("private-App.Models.User.%d", recID), own); ev != "pusher_internal:subscription_succeeded" {
+			t.Errorf("own channel: %s", ev)
+		}
+		_, appts := authFor("private-appointments")
+		if ev := subscribe("private-appointments", appts); ev != "pusher_internal:subscription_succeeded" {
+			t.Errorf("appointments: %s", ev)
+		}
+		// Events published by the server arrive.
+		if err := env.Server.Push.Publish("private-appointments", "App.Events.AppointmentChanged", map[string]int{"id": 1}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if ev, ch, _ := read(); ev != "App.Events.AppointmentChanged" || ch != "private-appointments" {
+			t.Errorf("published event: %s on %s", ev, ch)
+		}
+
+		// User sign-in, signed for this socket.
+		var signin struct {
+			Auth     string `json:"auth"`
+			UserData string `json:"user_data"`
+		}
+		rec.Do("POST", "/api/broadcasting/user-auth", map[string]string{"socket_id": established.SocketID}).JSON(t, &signin)
+		b, _ := json.Marshal(map[string]any{"event": "pusher:signin", "data": signin})
+		_ = c.Write(ctx, websocket.MessageText, b)
+		if ev, _, _ := read(); ev != "pusher:signin_success" {
+			t.Errorf("sign-in: %s", ev)
+		}
+	})
+}

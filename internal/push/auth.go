@@ -1,0 +1,175 @@
+package push
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/httpjson"
+)
+
+// Channels the web app subscribes to, and who may. A user's own channel carries what
+// concerns them alone (their roles changed, their session ended).
+const (
+	AppointmentsChannel = "private-appointments"
+	PatientsChannel     = "private-patients"
+	UsersChannel        = "private-users"
+	userChannelPrefix   = "private-App.Models.User."
+)
+
+// UserChannel is the private channel of one user.
+func UserChannel(id int64) string { return userChannelPrefix + strconv.FormatInt(id, 10) }
+
+var channelAccess = map[string]auth.Permission{
+	AppointmentsChannel: auth.ViewAppointment,
+	PatientsChannel:     auth.ViewPatient,
+	UsersChannel:        auth.ManageUser,
+}
+
+// mayJoin reports whether p may subscribe to channel.
+func mayJoin(p *auth.Principal, channel string) bool {
+	if rest, ok := strings.CutPrefix(channel, userChannelPrefix); ok {
+		return rest == strconv.FormatInt(p.UserID, 10)
+	}
+	perm, ok := channelAccess[channel]
+	return ok && p.Can(perm)
+}
+
+var socketIDPattern = regexp.MustCompile(`^\d{1,12}\.\d{1,12}$`)
+
+// Handler serves the authorisation calls of spec §7.
+type Handler struct {
+	Keys *KeyStore
+}
+
+// Routes is the push channel's route table.
+func (h *Handler) Routes() []auth.Route {
+	return []auth.Route{
+		{Method: "POST", Path: "/api/broadcasting/auth", Access: auth.LoggedIn, Handler: h.authorize},
+		{Method: "POST", Path: "/api/broadcasting/user-auth", Access: auth.LoggedIn, Handler: h.signIn},
+	}
+}
+
+// readForm reads socket_id and channel_name from a form (what pusher-js sends) or JSON body.
+func readForm(w http.ResponseWriter, r *http.Request) (socketID, channel string, err error) {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+		var body struct {
+			SocketID    string `json:"socket_id"`
+			ChannelName string `json:"channel_name"`
+		}
+		if err := httpjson.Decode(w, r, &body); err != nil {
+			return "", "", err
+		}
+		socketID, channel = body.SocketID, body.ChannelName
+	} else {
+		r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+		if err := r.ParseForm(); err != nil {
+			return "", "", apperr.Invalid("error.bad_json")
+		}
+		socketID, channel = r.PostForm.Get("socket_id"), r.PostForm.Get("channel_name")
+	}
+	var v apperr.Validation
+	if !socketIDPattern.MatchString(socketID) {
+		v.Add("socket_id", "validation.query")
+	}
+	return socketID, channel, v.Err()
+}
+
+func (h *Handler) authorize(w http.ResponseWriter, r *http.Request) {
+	socketID, channel, err := readForm(w, r)
+	if err == nil && !mayJoin(auth.PrincipalFrom(r.Context()), channel) {
+		err = apperr.Forbidden("push.channel_forbidden")
+	}
+	var keys Keys
+	if err == nil {
+		keys, err = h.Keys.Get(r.Context())
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]string{"auth": keys.Sign(socketID, channel)})
+}
+
+func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
+	socketID, _, err := readForm(w, r)
+	var keys Keys
+	if err == nil {
+		keys, err = h.Keys.Get(r.Context())
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p := auth.PrincipalFrom(r.Context())
+	data, _ := json.Marshal(map[string]any{"id": strconv.FormatInt(p.UserID, 10), "user_info": map[string]string{"name": p.Name}})
+	httpjson.Respond(w, http.StatusOK, map[string]string{"auth": keys.Sign(socketID, "user", string(data)), "user_data": string(data)})
+}
+
+// KeyStore loads the installation's keys once, on first use.
+type KeyStore struct {
+	DB   *database.DB
+	mu   sync.Mutex
+	keys *Keys
+}
+
+// StaticKeys is a store that always has k (tests, a configured provider).
+func StaticKeys(k Keys) *KeyStore { return &KeyStore{keys: &k} }
+
+// Get returns the keys, loading or creating them the first time.
+func (ks *KeyStore) Get(ctx context.Context) (Keys, error) {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	if ks.keys == nil {
+		k, err := LoadKeys(ctx, ks.DB)
+		if err != nil {
+			return Keys{}, err
+		}
+		ks.keys = &k
+	}
+	return *ks.keys, nil
+}
+
+// LoadKeys returns the installation's push keys, creating them on the first start. They
+// live in the database so that every instance signs and checks with the same secret.
+func LoadKeys(ctx context.Context, db *database.DB) (Keys, error) {
+	const name = "push:keys"
+	var stored string
+	err := db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, name).Scan(&stored)
+	if errors.Is(err, sql.ErrNoRows) {
+		fresh, _ := json.Marshal(Keys{Key: randomHex(10), Secret: randomHex(32)})
+		if _, err := db.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING`,
+			name, string(fresh), time.Now().UTC()); err != nil {
+			return Keys{}, fmt.Errorf("create push keys: %w", err)
+		}
+		return LoadKeys(ctx, db) // whichever instance won
+	}
+	if err != nil {
+		return Keys{}, fmt.Errorf("load push keys: %w", err)
+	}
+	var k Keys
+	if err := json.Unmarshal([]byte(stored), &k); err != nil || k.Key == "" || k.Secret == "" {
+		return Keys{}, fmt.Errorf("load push keys: the stored keys are damaged")
+	}
+	return k, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

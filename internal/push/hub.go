@@ -1,0 +1,135 @@
+// Package push is the built-in push endpoint: it speaks the public Pusher Channels protocol
+// (version 7) over WebSocket, so the stock pusher-js client connects to it, and fans events
+// out to the sockets subscribed to a channel. Private and presence channels need a signature
+// from POST /api/broadcasting/auth; user sign-in one from /api/broadcasting/user-auth.
+package push
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// Limits that keep one client from costing the others.
+const (
+	// sendQueue is how many messages may wait for a slow socket; past it the socket is closed
+	// (the client reconnects and re-fetches) rather than stalling a publisher.
+	sendQueue = 64
+	// maxMessage is the largest message a client may send.
+	maxMessage = 10 << 10
+	// activityTimeout is what the server tells clients: ping after this many idle seconds.
+	activityTimeout = 120
+)
+
+// Hub holds the open sockets and their subscriptions.
+type Hub struct {
+	mu       sync.RWMutex
+	sockets  map[string]*socket
+	channels map[string]map[*socket]struct{}
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub {
+	return &Hub{sockets: map[string]*socket{}, channels: map[string]map[*socket]struct{}{}}
+}
+
+// socket is one client connection as the hub sees it.
+type socket struct {
+	id     string
+	userID int64 // 0 until signed in
+	send   chan []byte
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (s *socket) close() { s.once.Do(func() { close(s.closed) }) }
+
+// newSocketID returns an id of the protocol's form "123.456".
+func newSocketID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%d.%d", binary.BigEndian.Uint32(b[:4])%1_000_000_000, binary.BigEndian.Uint32(b[4:])%1_000_000_000)
+}
+
+func (h *Hub) add(s *socket) {
+	h.mu.Lock()
+	h.sockets[s.id] = s
+	h.mu.Unlock()
+}
+
+func (h *Hub) remove(s *socket) {
+	h.mu.Lock()
+	delete(h.sockets, s.id)
+	for name, subs := range h.channels {
+		delete(subs, s)
+		if len(subs) == 0 {
+			delete(h.channels, name)
+		}
+	}
+	h.mu.Unlock()
+	s.close()
+}
+
+func (h *Hub) subscribe(s *socket, channel string) {
+	h.mu.Lock()
+	subs := h.channels[channel]
+	if subs == nil {
+		subs = map[*socket]struct{}{}
+		h.channels[channel] = subs
+	}
+	subs[s] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *Hub) unsubscribe(s *socket, channel string) {
+	h.mu.Lock()
+	if subs := h.channels[channel]; subs != nil {
+		delete(subs, s)
+		if len(subs) == 0 {
+			delete(h.channels, channel)
+		}
+	}
+	h.mu.Unlock()
+}
+
+// Publish sends event with data (marshalled to JSON, sent as a JSON string as the protocol
+// wants) to every socket on channel except the one with id except (the sender's own, from
+// X-Socket-ID). It never blocks: a socket whose queue is full is closed.
+func (h *Hub) Publish(channel, event string, data any, except string) error {
+	payload, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("push %s: %w", event, err)
+	}
+	msg, err := json.Marshal(message{Event: event, Channel: channel, Data: json.RawMessage(quote(payload))})
+	if err != nil {
+		return fmt.Errorf("push %s: %w", event, err)
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for s := range h.channels[channel] {
+		if s.id == except {
+			continue
+		}
+		select {
+		case s.send <- msg:
+		default:
+			s.close() // too slow: it reconnects and catches up
+		}
+	}
+	return nil
+}
+
+// Subscribers is how many sockets are on channel (for tests and metrics).
+func (h *Hub) Subscribers(channel string) int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.channels[channel])
+}
+
+// quote returns b as a JSON string literal.
+func quote(b []byte) []byte {
+	q, _ := json.Marshal(string(b))
+	return q
+}

@@ -1,0 +1,217 @@
+package push
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// message is one protocol frame. Data is a JSON value; for server events it is a string
+// holding JSON, as the protocol has it.
+type message struct {
+	Event   string          `json:"event"`
+	Channel string          `json:"channel,omitempty"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Keys are the app key clients connect with and the secret that signs channel
+// authorisations. Every instance of one installation shares them.
+type Keys struct {
+	Key    string `json:"key"`
+	Secret string `json:"secret"`
+}
+
+// Sign is the protocol's signature of parts joined by ':' (socket id, channel and channel
+// data for a channel; socket id, "user" and user data for a sign-in), as "key:hex".
+func (k Keys) Sign(parts ...string) string {
+	mac := hmac.New(sha256.New, []byte(k.Secret))
+	mac.Write([]byte(strings.Join(parts, ":")))
+	return k.Key + ":" + hex.EncodeToString(mac.Sum(nil))
+}
+
+func (k Keys) valid(auth string, parts ...string) bool {
+	return hmac.Equal([]byte(auth), []byte(k.Sign(parts...)))
+}
+
+// Server is the WebSocket endpoint GET /app/{key}.
+type Server struct {
+	Hub  *Hub
+	Keys *KeyStore
+}
+
+// Error codes of the protocol (4000-4099: do not reconnect; 4200-4299: reconnect at once).
+const (
+	codeAppUnknown   = 4001
+	codeProtocol     = 4007
+	codeReconnectNow = 4200
+)
+
+func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	keys, err := srv.Keys.Get(r.Context())
+	if err != nil {
+		http.Error(w, "push keys unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	c, err := websocket.Accept(w, r, nil) // same origin only (the library checks Origin against Host)
+	if err != nil {
+		return
+	}
+	c.SetReadLimit(maxMessage)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	if r.PathValue("key") != keys.Key {
+		_ = c.Close(websocket.StatusCode(codeAppUnknown), "Application does not exist")
+		return
+	}
+	if r.URL.Query().Get("protocol") != "7" {
+		_ = c.Close(websocket.StatusCode(codeProtocol), "Unsupported protocol version")
+		return
+	}
+	s := &socket{id: newSocketID(), send: make(chan []byte, sendQueue), closed: make(chan struct{})}
+	srv.Hub.add(s)
+	defer srv.Hub.remove(s)
+
+	established, _ := json.Marshal(map[string]any{"socket_id": s.id, "activity_timeout": activityTimeout})
+	s.send <- mustFrame(message{Event: "pusher:connection_established", Data: quote(established)})
+	go func() { // the writer: one goroutine per socket owns writes
+		defer cancel()
+		for {
+			select {
+			case msg := <-s.send:
+				wctx, done := context.WithTimeout(ctx, 10*time.Second)
+				err := c.Write(wctx, websocket.MessageText, msg)
+				done()
+				if err != nil {
+					return
+				}
+			case <-s.closed:
+				_ = c.Close(websocket.StatusCode(codeReconnectNow), "Too slow: reconnect")
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		rctx, done := context.WithTimeout(ctx, (activityTimeout+30)*time.Second)
+		_, data, err := c.Read(rctx)
+		done()
+		if err != nil {
+			_ = c.CloseNow()
+			return
+		}
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil {
+			srv.reply(s, errorFrame("Invalid JSON"))
+			continue
+		}
+		srv.handle(s, keys, m)
+	}
+}
+
+func (srv *Server) handle(s *socket, keys Keys, m message) {
+	switch m.Event {
+	case "pusher:ping":
+		srv.reply(s, mustFrame(message{Event: "pusher:pong", Data: json.RawMessage("{}")}))
+	case "pusher:subscribe":
+		var d struct {
+			Channel     string `json:"channel"`
+			Auth        string `json:"auth"`
+			ChannelData string `json:"channel_data"`
+		}
+		if err := json.Unmarshal(m.Data, &d); err != nil || d.Channel == "" || len(d.Channel) > 200 {
+			srv.reply(s, errorFrame("Invalid subscription"))
+			return
+		}
+		data := json.RawMessage(`"{}"`)
+		switch {
+		case strings.HasPrefix(d.Channel, "private-"):
+			if !keys.valid(d.Auth, s.id, d.Channel) {
+				srv.reply(s, subscriptionError(d.Channel))
+				return
+			}
+		case strings.HasPrefix(d.Channel, "presence-"):
+			if !keys.valid(d.Auth, s.id, d.Channel, d.ChannelData) {
+				srv.reply(s, subscriptionError(d.Channel))
+				return
+			}
+			var member struct {
+				UserID   json.RawMessage `json:"user_id"`
+				UserInfo json.RawMessage `json:"user_info"`
+			}
+			_ = json.Unmarshal([]byte(d.ChannelData), &member)
+			id := strings.Trim(string(member.UserID), `"`)
+			presence, _ := json.Marshal(map[string]any{"presence": map[string]any{"ids": []string{id}, "hash": map[string]json.RawMessage{id: orEmpty(member.UserInfo)}, "count": 1}})
+			data = quote(presence)
+		}
+		srv.Hub.subscribe(s, d.Channel)
+		srv.reply(s, mustFrame(message{Event: "pusher_internal:subscription_succeeded", Channel: d.Channel, Data: data}))
+	case "pusher:unsubscribe":
+		var d struct {
+			Channel string `json:"channel"`
+		}
+		if json.Unmarshal(m.Data, &d) == nil {
+			srv.Hub.unsubscribe(s, d.Channel)
+		}
+	case "pusher:signin":
+		var d struct {
+			Auth     string `json:"auth"`
+			UserData string `json:"user_data"`
+		}
+		var user struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(m.Data, &d) != nil || json.Unmarshal([]byte(d.UserData), &user) != nil || !keys.valid(d.Auth, s.id, "user", d.UserData) {
+			srv.reply(s, errorFrame("Invalid signature"))
+			return
+		}
+		ud, _ := json.Marshal(map[string]string{"user_data": d.UserData})
+		srv.reply(s, mustFrame(message{Event: "pusher:signin_success", Data: quote(ud)}))
+	default:
+		if !strings.HasPrefix(m.Event, "client-") {
+			srv.reply(s, errorFrame("Unknown event"))
+		}
+		// Client events (client-*) are not enabled: they are dropped.
+	}
+}
+
+// reply queues a frame for s without blocking.
+func (srv *Server) reply(s *socket, frame []byte) {
+	select {
+	case s.send <- frame:
+	default:
+		s.close()
+	}
+}
+
+func mustFrame(m message) []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // only fixed shapes are framed
+	}
+	return b
+}
+
+func errorFrame(text string) []byte {
+	d, _ := json.Marshal(map[string]any{"message": text, "code": nil})
+	return mustFrame(message{Event: "pusher:error", Data: d})
+}
+
+func subscriptionError(channel string) []byte {
+	d, _ := json.Marshal(map[string]any{"type": "AuthError", "error": "Invalid signature", "status": 401})
+	return mustFrame(message{Event: "pusher:subscription_error", Channel: channel, Data: d})
+}
+
+func orEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}

@@ -1,0 +1,179 @@
+package push
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+type client struct {
+	t  *testing.T
+	c  *websocket.Conn
+	id string
+}
+
+func dial(t *testing.T, url string) (*websocket.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, url, nil)
+	return c, err
+}
+
+func connect(t *testing.T, base string, keys Keys) *client {
+	t.Helper()
+	c, err := dial(t, "ws"+strings.TrimPrefix(base, "http")+"/app/"+keys.Key+"?protocol=7&client=js&version=8.4.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.CloseNow() })
+	cl := &client{t: t, c: c}
+	m := cl.read()
+	var d struct {
+		SocketID        string `json:"socket_id"`
+		ActivityTimeout int    `json:"activity_timeout"`
+	}
+	if m.Event != "pusher:connection_established" || json.Unmarshal([]byte(m.stringData(t)), &d) != nil || !socketIDPattern.MatchString(d.SocketID) || d.ActivityTimeout != activityTimeout {
+		t.Fatalf("first frame %+v", m)
+	}
+	cl.id = d.SocketID
+	return cl
+}
+
+func (cl *client) send(event string, data any) {
+	cl.t.Helper()
+	b, _ := json.Marshal(map[string]any{"event": event, "data": data})
+	if err := cl.c.Write(context.Background(), websocket.MessageText, b); err != nil {
+		cl.t.Fatal(err)
+	}
+}
+
+func (cl *client) read() message {
+	cl.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, b, err := cl.c.Read(ctx)
+	if err != nil {
+		cl.t.Fatal(err)
+	}
+	var m message
+	if err := json.Unmarshal(b, &m); err != nil {
+		cl.t.Fatal(err)
+	}
+	return m
+}
+
+func (m message) stringData(t *testing.T) string {
+	var s string
+	if err := json.Unmarshal(m.Data, &s); err != nil {
+		t.Fatalf("data of %s is not a JSON string: %s", m.Event, m.Data)
+	}
+	return s
+}
+
+func start(t *testing.T) (*Hub, Keys, string) {
+	hub, keys := NewHub(), Keys{Key: "k3y", Secret: "s3cret"}
+	mux := http.NewServeMux()
+	mux.Handle("GET /app/{key}", &Server{Hub: hub, Keys: StaticKeys(keys)})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return hub, keys, ts.URL
+}
+
+func TestProtocol(t *testing.T) {
+	hub, keys, base := start(t)
+	a, b := connect(t, base, keys), connect(t, base, keys)
+
+	a.send("pusher:ping", map[string]any{})
+	if m := a.read(); m.Event != "pusher:pong" {
+		t.Errorf("ping answered with %+v", m)
+	}
+
+	// A private channel needs the signature of this socket and this channel.
+	a.send("pusher:subscribe", map[string]any{"channel": "private-appointments", "auth": keys.Sign(b.id, "private-appointments")})
+	if m := a.read(); m.Event != "pusher:subscription_error" || m.Channel != "private-appointments" {
+		t.Errorf("another socket's signature: %+v", m)
+	}
+	a.send("pusher:subscribe", map[string]any{"channel": "private-App.Models.User.2", "auth": keys.Sign(a.id, "private-App.Models.User.1")})
+	if m := a.read(); m.Event != "pusher:subscription_error" {
+		t.Errorf("another channel's signature: %+v", m)
+	}
+	for _, cl := range []*client{a, b} {
+		cl.send("pusher:subscribe", map[string]any{"channel": "private-appointments", "auth": keys.Sign(cl.id, "private-appointments")})
+		if m := cl.read(); m.Event != "pusher_internal:subscription_succeeded" || m.Channel != "private-appointments" {
+			t.Fatalf("subscribe: %+v", m)
+		}
+	}
+	if n := hub.Subscribers("private-appointments"); n != 2 {
+		t.Fatalf("%d subscribers", n)
+	}
+
+	// Events reach every subscriber but the sender's own socket.
+	if err := hub.Publish("private-appointments", "App.Events.AppointmentChanged", map[string]int{"id": 7}, a.id); err != nil {
+		t.Fatal(err)
+	}
+	if err := hub.Publish("private-appointments", "App.Events.AppointmentChanged", map[string]int{"id": 8}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if m := a.read(); m.Event != "App.Events.AppointmentChanged" || m.stringData(t) != `{"id":8}` {
+		t.Errorf("the sender got %+v first", m)
+	}
+	if m := b.read(); m.stringData(t) != `{"id":7}` {
+		t.Errorf("the other socket got %+v", m)
+	}
+
+	// Sign-in with the user's data signed for this socket.
+	userData := `{"id":"1","user_info":{"name":"Ann"}}`
+	a.send("pusher:signin", map[string]any{"auth": keys.Sign(a.id, "user", userData), "user_data": userData})
+	if m := a.read(); m.Event != "pusher:signin_success" {
+		t.Errorf("sign-in: %+v", m)
+	}
+	a.send("pusher:signin", map[string]any{"auth": keys.Sign(b.id, "user", userData), "user_data": userData})
+	if m := a.read(); m.Event != "pusher:error" {
+		t.Errorf("sign-in with another socket's signature: %+v", m)
+	}
+
+	a.send("pusher:unsubscribe", map[string]any{"channel": "private-appointments"})
+	a.send("pusher:ping", map[string]any{})
+	a.read() // the pong: the unsubscribe has been handled
+	if n := hub.Subscribers("private-appointments"); n != 1 {
+		t.Errorf("%d subscribers after unsubscribing", n)
+	}
+}
+
+func TestRefusedConnections(t *testing.T) {
+	_, keys, base := start(t)
+	ws := "ws" + strings.TrimPrefix(base, "http")
+	for path, code := range map[string]websocket.StatusCode{
+		"/app/wrong?protocol=7":            codeAppUnknown,
+		"/app/" + keys.Key:                 codeProtocol,
+		"/app/" + keys.Key + "?protocol=5": codeProtocol,
+	} {
+		c, err := dial(t, ws+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _, err = c.Read(ctx)
+		cancel()
+		if websocket.CloseStatus(err) != code {
+			t.Errorf("%s: %v, want close %d", path, err, code)
+		}
+	}
+}
+
+func TestOversizedMessageClosesTheSocket(t *testing.T) {
+	_, keys, base := start(t)
+	a := connect(t, base, keys)
+	a.send("pusher:ping", strings.Repeat("x", maxMessage))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, _, err := a.c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		t.Errorf("after an oversized message: %v", err)
+	}
+}
