@@ -38,7 +38,6 @@ func NewHub() *Hub {
 // socket is one client connection as the hub sees it.
 type socket struct {
 	id     string
-	userID int64 // 0 until signed in
 	send   chan []byte
 	once   sync.Once
 	closed chan struct{}

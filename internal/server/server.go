@@ -74,7 +74,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	mux := http.NewServeMux()
 	guard := &auth.Guard{Sessions: sessions}
 	for _, rt := range routes {
-		mux.Handle(rt.Method+" "+rt.Path, guard.Wrap(rt))
+		mux.Handle(rt.Method+" "+rt.Path, announce(hub, rt, guard.Wrap(rt)))
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
 	mux.Handle("GET /app/{key}", &push.Server{Hub: hub, Keys: keys}) // the push protocol's WebSocket path

@@ -1,6 +1,6 @@
 // The logged-in application: Ant Design, the layout and every page. Loaded after login, so
 // the login page does not carry it.
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd'
 import type { Locale } from 'antd/es/locale'
 import enUS from 'antd/locale/en_US'
@@ -25,6 +25,7 @@ import { resolveRoutes, toRouteObjects } from '../routing/resolve'
 import { asyncRoutes, constantRoutes, notFoundRoute } from '../routing/table'
 import type { AppRoute } from '../routing/types'
 import { effectiveAccess, usePreview } from '../../lib/auth/preview'
+import { connectPush } from '../push'
 import { AppMain } from './AppMain'
 import { Banners } from './Banners'
 import { Navbar } from './Navbar'
@@ -95,6 +96,9 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
 }
 
 export default function Shell({ me }: { me: Me }) {
+  const queryClient = useQueryClient()
+  // One push connection per logged-in user (and per change of their permissions).
+  useEffect(() => connectPush(me, queryClient), [me, queryClient])
   // The routes this user may see (spec §6), or the previewed role would, computed once for the
   // layout and the pinned tabs. After an administrator's password reset, only the own
   // profile, where it is changed.

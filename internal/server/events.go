@@ -1,0 +1,38 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"emr/internal/auth"
+	"emr/internal/push"
+)
+
+// changeEvents names the push event a successful change under a path prefix announces, and
+// the channel it goes to. Listeners re-read what they show; the event carries no record
+// data, so a channel never leaks more than "something changed here".
+var changeEvents = []struct{ prefix, channel, event string }{
+	{"/api/appointments", push.AppointmentsChannel, "App.Events.AppointmentChanged"},
+	{"/api/patients", push.PatientsChannel, "App.Events.PatientChanged"},
+}
+
+// announce publishes the change event of rt, if it has one, after a successful write,
+// except to the sender's own socket (X-Socket-ID).
+func announce(hub *push.Hub, rt auth.Route, next http.Handler) http.Handler {
+	if rt.Method == http.MethodGet {
+		return next
+	}
+	for _, ce := range changeEvents {
+		if !strings.HasPrefix(rt.Path, ce.prefix) {
+			continue
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := &statusRecorder{ResponseWriter: w}
+			next.ServeHTTP(rec, r)
+			if rec.status == 0 || rec.status < 400 {
+				_ = hub.Publish(ce.channel, ce.event, map[string]string{"path": r.URL.Path}, r.Header.Get("X-Socket-ID"))
+			}
+		})
+	}
+	return next
+}
