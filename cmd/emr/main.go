@@ -302,8 +302,10 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 		if err := db.Analyze(ctx); err != nil {
 			return err
 		}
+		app := server.New(cfg, db, web.Dist())
+		go app.Push.Listen(ctx) // events published by the other instances
 		srv := &http.Server{
-			Handler:           server.New(cfg, db, web.Dist()).Handler,
+			Handler:           app.Handler,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       60 * time.Second,
 			IdleTimeout:       120 * time.Second,

@@ -57,6 +57,10 @@ func NewWith(t testing.TB, db *database.DB, cfg config.Config) *Env {
 		t.Fatal(err)
 	}
 	srv := server.New(cfg, db, WebFS)
+	listening, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	go srv.Push.Listen(listening)
+	<-srv.Push.Ready()
 	ts := httptest.NewServer(srv.Handler)
 	t.Cleanup(ts.Close)
 	return &Env{T: t, DB: db, Server: srv, HTTP: ts}

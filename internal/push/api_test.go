@@ -14,6 +14,7 @@ import (
 	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
+	"emr/internal/push"
 )
 
 // TestChannelAuthorisation: the server signs only channels the user may see, and the push
@@ -131,4 +132,80 @@ func TestChannelAuthorisation(t *testing.T) {
 			t.Errorf("sign-in: %s", ev)
 		}
 	})
+}
+
+// TestTwoInstancesShareEvents: two servers on one PostgreSQL database; an event published
+// on one reaches sockets connected to either.
+func TestTwoInstancesShareEvents(t *testing.T) {
+	var url string
+	for _, e := range dbtest.Engines() {
+		if e.Name == "postgres" {
+			url = e.URL(t)
+		}
+	}
+	if url == "" {
+		t.Skip("needs PostgreSQL (EMR_TEST_POSTGRES_URL)")
+	}
+	a, b := apitest.New(t, dbtest.Open(t, url)), apitest.New(t, dbtest.Open(t, url))
+	keys, err := push.LoadKeys(context.Background(), a.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	frames := make(chan string, 16)
+	for _, env := range []*apitest.Env{a, b} {
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.HTTP.URL, "http")+"/app/"+keys.Key+"?protocol=7", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.CloseNow()
+		_, first, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct{ Data string }
+		var d struct {
+			SocketID string `json:"socket_id"`
+		}
+		_ = json.Unmarshal(first, &m)
+		_ = json.Unmarshal([]byte(m.Data), &d)
+		sub, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": push.AppointmentsChannel, "auth": keys.Sign(d.SocketID, push.AppointmentsChannel)}})
+		if err := c.Write(ctx, websocket.MessageText, sub); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := c.Read(ctx); err != nil || !strings.Contains(string(ok), "subscription_succeeded") {
+			t.Fatalf("subscribe: %s %v", ok, err)
+		}
+		go func() {
+			for {
+				_, f, err := c.Read(ctx)
+				if err != nil {
+					return
+				}
+				frames <- env.HTTP.URL + " " + string(f)
+			}
+		}()
+	}
+	// The listeners start with the servers; publish until both sockets have heard.
+	heard := map[string]bool{}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for len(heard) < 2 {
+		select {
+		case f := <-frames:
+			if strings.Contains(f, "App.Events.AppointmentChanged") {
+				heard[strings.Fields(f)[0]] = true
+			}
+		case <-tick.C:
+			if err := a.Server.Push.Publish(push.AppointmentsChannel, "App.Events.AppointmentChanged", map[string]int{"id": 1}, ""); err != nil {
+				t.Fatal(err)
+			}
+		case <-ctx.Done():
+			t.Fatalf("heard on %v only", heard)
+		}
+	}
+	if !heard[b.HTTP.URL] {
+		t.Error("the other instance's socket did not hear the event")
+	}
 }

@@ -28,7 +28,9 @@ const (
 	AppointmentsChannel = "private-appointments"
 	PatientsChannel     = "private-patients"
 	UsersChannel        = "private-users"
-	userChannelPrefix   = "private-App.Models.User."
+	// RolesChannel tells every logged-in user that role permissions changed.
+	RolesChannel      = "private-roles"
+	userChannelPrefix = "private-App.Models.User."
 )
 
 // UserChannel is the private channel of one user.
@@ -44,6 +46,9 @@ var channelAccess = map[string]auth.Permission{
 func mayJoin(p *auth.Principal, channel string) bool {
 	if rest, ok := strings.CutPrefix(channel, userChannelPrefix); ok {
 		return rest == strconv.FormatInt(p.UserID, 10)
+	}
+	if channel == RolesChannel {
+		return true
 	}
 	perm, ok := channelAccess[channel]
 	return ok && p.Can(perm)

@@ -101,6 +101,11 @@ func (h *Hub) Publish(channel, event string, data any, except string) error {
 	if err != nil {
 		return fmt.Errorf("push %s: %w", event, err)
 	}
+	return h.publishRaw(channel, event, payload, except)
+}
+
+// publishRaw is Publish with the data already in JSON.
+func (h *Hub) publishRaw(channel, event string, payload []byte, except string) error {
 	msg, err := json.Marshal(message{Event: event, Channel: channel, Data: json.RawMessage(quote(payload))})
 	if err != nil {
 		return fmt.Errorf("push %s: %w", event, err)

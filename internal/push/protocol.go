@@ -59,6 +59,10 @@ func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "push keys unavailable", http.StatusServiceUnavailable)
 		return
 	}
+	// The HTTP server's read timeout must not cut a socket that is quiet between pings.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	c, err := websocket.Accept(w, r, nil) // same origin only (the library checks Origin against Host)
 	if err != nil {
 		return

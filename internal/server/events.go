@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"emr/internal/auth"
@@ -14,11 +15,13 @@ import (
 var changeEvents = []struct{ prefix, channel, event string }{
 	{"/api/appointments", push.AppointmentsChannel, "App.Events.AppointmentChanged"},
 	{"/api/patients", push.PatientsChannel, "App.Events.PatientChanged"},
+	{"/api/users", push.UsersChannel, "App.Events.UserChanged"},
+	{"/api/roles", push.RolesChannel, "App.Events.RolesChanged"},
 }
 
 // announce publishes the change event of rt, if it has one, after a successful write,
 // except to the sender's own socket (X-Socket-ID).
-func announce(hub *push.Hub, rt auth.Route, next http.Handler) http.Handler {
+func announce(hub *push.Fanout, rt auth.Route, next http.Handler) http.Handler {
 	if rt.Method == http.MethodGet {
 		return next
 	}
@@ -29,8 +32,14 @@ func announce(hub *push.Hub, rt auth.Route, next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			rec := &statusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
-			if rec.status == 0 || rec.status < 400 {
-				_ = hub.Publish(ce.channel, ce.event, map[string]string{"path": r.URL.Path}, r.Header.Get("X-Socket-ID"))
+			if rec.status != 0 && rec.status >= 400 {
+				return
+			}
+			except := r.Header.Get("X-Socket-ID")
+			_ = hub.Publish(ce.channel, ce.event, map[string]string{"path": r.URL.Path}, except)
+			// A change to one account also tells that user, whose menus (or session) follow.
+			if id, err := strconv.ParseInt(r.PathValue("id"), 10, 64); err == nil && ce.channel == push.UsersChannel {
+				_ = hub.Publish(push.UserChannel(id), "App.Events.UserChanged", map[string]string{"path": r.URL.Path}, "")
 			}
 		})
 	}

@@ -37,8 +37,9 @@ import (
 type Server struct {
 	Routes  []auth.Route
 	Handler http.Handler
-	// Push is the built-in push channel's hub, which features publish their events to.
-	Push *push.Hub
+	// Push carries events to the push channel's sockets, on every instance; its Listen must
+	// run for this instance to deliver what the others publish.
+	Push *push.Fanout
 }
 
 // New wires every feature onto one handler. web is the built web app (its dist folder).
@@ -55,6 +56,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	codes := &catalogue.Store{DB: db}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
 	hub, keys := push.NewHub(), &push.KeyStore{DB: db}
+	fanout := &push.Fanout{Hub: hub, DB: db}
 	routes := slices.Concat(
 		acct.Routes(),
 		patients.Routes(),
@@ -74,7 +76,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	mux := http.NewServeMux()
 	guard := &auth.Guard{Sessions: sessions}
 	for _, rt := range routes {
-		mux.Handle(rt.Method+" "+rt.Path, announce(hub, rt, guard.Wrap(rt)))
+		mux.Handle(rt.Method+" "+rt.Path, announce(fanout, rt, guard.Wrap(rt)))
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
 	mux.Handle("GET /app/{key}", &push.Server{Hub: hub, Keys: keys}) // the push protocol's WebSocket path
@@ -85,7 +87,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = forwarded(h, cfg.TrustProxy)
 	h = securityHeaders(h)
 	h = recoverPanics(h)
-	return &Server{Routes: routes, Handler: h, Push: hub}
+	return &Server{Routes: routes, Handler: h, Push: fanout}
 }
 
 // apiFallback answers unknown API paths with 404 and known paths with another method with

@@ -71,6 +71,9 @@ test('empty fields are caught before sending', async ({ page }) => {
 test('an ended session goes to login, which says why', async ({ page }) => {
   await login(page, 'receptionist')
   await page.goto('/appointments/appointments')
+  // Let the page's own requests (the push channel's authorisations among them) finish first:
+  // one of them meeting the ended session would already have shown the login page.
+  await page.waitForLoadState('networkidle')
   // The session ends on the server (as after an idle time-out or a logout elsewhere).
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
   expect((await page.request.post('/api/auth/logout', { headers: { 'X-XSRF-TOKEN': xsrf } })).status()).toBe(204)

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, doctorId, login, newPatient, unique } from './helpers'
+import { activeView, api, doctorId, login, newPatient, sidebar, unique } from './helpers'
 
 test('a booking made by the receptionist appears in the doctor\'s open queue without reload', async ({ browser }) => {
   const theirs = await browser.newContext()
@@ -25,5 +25,35 @@ test('a booking made by the receptionist appears in the doctor\'s open queue wit
   await expect.poll(() => heard.some((f) => f.includes('App.Events.AppointmentChanged'))).toBe(true)
   await expect(activeView(doctor).getByText(last).first()).toBeVisible({ timeout: 5_000 })
   await ours.close()
+  await theirs.close()
+})
+
+test('a role change and a deactivation reach the open session without reload', async ({ page, browser }) => {
+  await login(page, 'admin')
+  const username = `live-${unique()}`
+  const created = await api(page, 'post', '/api/users', { username, name: `Live ${username}`, roles: ['doctor'], password: 'a long enough password' })
+  expect(created.status()).toBe(201)
+  const account = (await created.json()) as { id: number; name: string; version: number }
+
+  const theirs = await browser.newContext()
+  const doctor = await theirs.newPage()
+  const heard: string[] = []
+  doctor.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
+  await login(doctor, username, 'a long enough password')
+  const menu = (name: string) => sidebar(doctor).getByRole('menuitem', { name, exact: false })
+  await expect(menu('Forms')).toBeVisible()
+  await expect.poll(() => heard.some((f) => f.includes('subscription_succeeded') && f.includes(`User.${account.id}`))).toBe(true)
+
+  const change = async (roles: string[], active: boolean, version: number) => {
+    const r = await api(page, 'put', `/api/users/${account.id}`, { name: account.name, email: '', roles, active, version })
+    expect(r.status()).toBe(200)
+    return ((await r.json()) as { version: number }).version
+  }
+  const version = await change(['nurse'], true, account.version)
+  await expect(menu('Forms')).toHaveCount(0)
+  await expect(menu('Appointments')).toBeVisible()
+
+  await change(['nurse'], false, version)
+  await expect(doctor).toHaveURL(/\/login/)
   await theirs.close()
 })

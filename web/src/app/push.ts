@@ -4,6 +4,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import Pusher from 'pusher-js'
 import { get, send, setSocketId } from '../lib/api'
+import { meQueryKey } from '../lib/auth/me'
 
 interface PushConfig {
   push?: { key: string }
@@ -11,14 +12,44 @@ interface PushConfig {
 
 /** The channels a user listens to, by the permission that admits them, and what each refreshes. */
 const CHANNELS = [
-  { channel: 'private-appointments', permission: 'view appointment', event: 'App.Events.AppointmentChanged', refresh: ['appointments'] },
-  { channel: 'private-patients', permission: 'view patient', event: 'App.Events.PatientChanged', refresh: ['patients'] },
+  { channel: 'private-appointments', permission: 'view appointment', event: 'App.Events.AppointmentChanged', refresh: [['appointments']] },
+  { channel: 'private-patients', permission: 'view patient', event: 'App.Events.PatientChanged', refresh: [['patients']] },
+  { channel: 'private-users', permission: 'manage user', event: 'App.Events.UserChanged', refresh: [['accounts'], ['roles']] },
+  // Role permissions changed: everyone re-reads who they are, so menus and routes regenerate.
+  { channel: 'private-roles', permission: '', event: 'App.Events.RolesChanged', refresh: [meQueryKey, ['roles']] },
 ]
 
-/** Connects for a logged-in user; returns the disconnect. */
-export function connectPush(me: { roles: string[]; permissions: string[] }, queryClient: QueryClient): () => void {
+interface Access {
+  roles: string[]
+  permissions: string[]
+}
+
+/**
+ * Connects for a logged-in user. follow() keeps the shared channels in step with what the
+ * user may see (after a role change) on the same connection, so nothing is missed meanwhile;
+ * stop() disconnects.
+ */
+export function connectPush(userId: number, queryClient: QueryClient): { follow: (access: Access) => void; stop: () => void } {
   let pusher: Pusher | undefined
   let stopped = false
+  let wanted: Access | undefined
+  const joined = new Set<string>()
+  const refresh = (keys: readonly (readonly unknown[])[]) => keys.forEach((queryKey) => void queryClient.invalidateQueries({ queryKey }))
+  const follow = (access: Access) => {
+    wanted = access
+    if (!pusher) return
+    const admin = access.roles.includes('admin')
+    for (const c of CHANNELS) {
+      const may = !c.permission || admin || access.permissions.includes(c.permission)
+      if (may && !joined.has(c.channel)) {
+        pusher.subscribe(c.channel).bind(c.event, () => refresh(c.refresh))
+        joined.add(c.channel)
+      } else if (!may && joined.has(c.channel)) {
+        pusher.unsubscribe(c.channel)
+        joined.delete(c.channel)
+      }
+    }
+  }
   void get<PushConfig>('/config').then((cfg) => {
     if (stopped || !cfg.push?.key) return
     const tls = location.protocol === 'https:'
@@ -54,15 +85,17 @@ export function connectPush(me: { roles: string[]; permissions: string[] }, quer
       }
       document.documentElement.dataset.push = current
     })
-    const admin = me.roles.includes('admin')
-    for (const c of CHANNELS) {
-      if (!admin && !me.permissions.includes(c.permission)) continue
-      pusher.subscribe(c.channel).bind(c.event, () => void queryClient.invalidateQueries({ queryKey: c.refresh }))
-    }
+    // The user's own account changed (roles, deactivation, a reset): re-reading who they are
+    // regenerates the menus, or finds the session ended and goes to login.
+    pusher.subscribe(`private-App.Models.User.${userId}`).bind('App.Events.UserChanged', () => refresh([meQueryKey]))
+    if (wanted) follow(wanted)
   })
-  return () => {
-    stopped = true
-    pusher?.disconnect()
-    setSocketId(undefined)
+  return {
+    follow,
+    stop: () => {
+      stopped = true
+      pusher?.disconnect()
+      setSocketId(undefined)
+    },
   }
 }

@@ -12,7 +12,7 @@ import 'dayjs/locale/ru'
 import 'dayjs/locale/vi'
 import 'dayjs/locale/zh-cn'
 import 'nprogress/nprogress.css'
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { get } from '../../lib/api'
@@ -97,8 +97,14 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
 
 export default function Shell({ me }: { me: Me }) {
   const queryClient = useQueryClient()
-  // One push connection per logged-in user (and per change of their permissions).
-  useEffect(() => connectPush(me, queryClient), [me, queryClient])
+  // One push connection per logged-in user; its channels follow their permissions.
+  const push = useRef<ReturnType<typeof connectPush>>(undefined)
+  useEffect(() => {
+    const p = connectPush(me.id, queryClient)
+    push.current = p
+    return p.stop
+  }, [me.id, queryClient])
+  useEffect(() => push.current?.follow(me), [me])
   // The routes this user may see (spec §6), or the previewed role would, computed once for the
   // layout and the pinned tabs. After an administrator's password reset, only the own
   // profile, where it is changed.
