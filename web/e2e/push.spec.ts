@@ -57,3 +57,28 @@ test('a role change and a deactivation reach the open session without reload', a
   await expect(doctor).toHaveURL(/\/login/)
   await theirs.close()
 })
+
+test('when the live connection drops, a quiet indicator shows until it is back', async ({ page }) => {
+  // The push socket goes through a route we can cut and restore.
+  let allow = true
+  const sockets: import('@playwright/test').WebSocketRoute[] = []
+  await page.routeWebSocket(/\/app\//, (ws) => {
+    if (!allow) {
+      void ws.close({ code: 1001, reason: 'test: network down' })
+      return
+    }
+    sockets.push(ws)
+    ws.connectToServer()
+  })
+  await login(page, 'nurse')
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.push)).toBe('connected')
+  await expect(page.getByTestId('live-paused')).toHaveCount(0)
+
+  allow = false
+  for (const ws of sockets) await ws.close({ code: 1001, reason: 'test: network down' })
+  await expect(page.getByTestId('live-paused')).toBeVisible()
+  await page.screenshot({ path: 'test-results/screens/live-paused.png' }) // for a person to look at
+
+  allow = true
+  await expect(page.getByTestId('live-paused')).toHaveCount(0, { timeout: 30_000 })
+})

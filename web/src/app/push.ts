@@ -3,6 +3,7 @@
 // our own requests carry X-Socket-ID so we do not hear our own echo.
 import type { QueryClient } from '@tanstack/react-query'
 import Pusher from 'pusher-js'
+import { useSyncExternalStore } from 'react'
 import { get, send, setSocketId } from '../lib/api'
 import { meQueryKey } from '../lib/auth/me'
 
@@ -18,6 +19,28 @@ const CHANNELS = [
   // Role permissions changed: everyone re-reads who they are, so menus and routes regenerate.
   { channel: 'private-roles', permission: '', event: 'App.Events.RolesChanged', refresh: [meQueryKey, ['roles']] },
 ]
+
+// Whether live updates are arriving, for the navbar's indicator: "live" once connected,
+// "paused" when a connection that worked has dropped (pusher-js is reconnecting), "off"
+// before the first connection.
+type PushState = 'off' | 'live' | 'paused'
+let state: PushState = 'off'
+const watchers = new Set<() => void>()
+function setState(next: PushState) {
+  state = next
+  watchers.forEach((w) => w())
+}
+
+/** The push connection's state, for showing that live updates are paused. */
+export function usePushState(): PushState {
+  return useSyncExternalStore(
+    (w) => {
+      watchers.add(w)
+      return () => watchers.delete(w)
+    },
+    () => state,
+  )
+}
 
 interface Access {
   roles: string[]
@@ -80,8 +103,10 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
         // Back after a drop: re-read everything, since events may have been missed.
         if (wasConnected) void queryClient.invalidateQueries()
         wasConnected = true
+        setState('live')
       } else {
         setSocketId(undefined)
+        if (wasConnected) setState('paused')
       }
       document.documentElement.dataset.push = current
     })
@@ -96,6 +121,7 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
       stopped = true
       pusher?.disconnect()
       setSocketId(undefined)
+      setState('off')
     },
   }
 }

@@ -6,7 +6,7 @@ import type { Me } from '../../lib/auth/me'
 import type { RouteHandle } from '../routing/resolve'
 import type { ResolvedRoute } from '../routing/types'
 import { HeaderSearch } from './HeaderSearch'
-import { AvatarMenu, FullscreenToggle, LanguageMenu, SizeSelect } from './NavbarControls'
+import { AvatarMenu, FullscreenToggle, LanguageMenu, LiveIndicator, SizeSelect } from './NavbarControls'
 import { useShell } from './state'
 import styles from './shell.module.css'
 
@@ -39,6 +39,7 @@ export function Navbar({ me, routes, routeObjects }: { me: Me; routes: ResolvedR
       />
       {!mobile && <Crumbs routeObjects={routeObjects} />}
       <div className={styles.navRight}>
+        <LiveIndicator />
         {!mobile && <HeaderSearch routes={routes} />}
         {!mobile && <FullscreenToggle />}
         <SizeSelect />

@@ -1,4 +1,4 @@
-import { CheckOutlined, CompressOutlined, DownOutlined, ExpandOutlined, FontSizeOutlined, GlobalOutlined, LogoutOutlined, DashboardOutlined, UserOutlined } from '@ant-design/icons'
+import { CheckOutlined, CompressOutlined, DisconnectOutlined, DownOutlined, ExpandOutlined, FontSizeOutlined, GlobalOutlined, LogoutOutlined, DashboardOutlined, UserOutlined } from '@ant-design/icons'
 import { App, Avatar, Button, Dropdown, Tooltip } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -7,6 +7,7 @@ import type { Me } from '../../lib/auth/me'
 import { useLogout } from '../../lib/auth/logout'
 import { currentLanguage, LANGUAGE_NAMES, LANGUAGE_ORDER, setLanguage, type Language } from '../../lib/i18n'
 import { SIZES, type Size } from '../../lib/settings'
+import { usePushState } from '../push'
 import { useShell } from './state'
 import styles from './shell.module.css'
 
@@ -102,5 +103,18 @@ export function AvatarMenu({ me }: { me: Me }) {
         <DownOutlined className={styles.caret} />
       </Button>
     </Dropdown>
+  )
+}
+
+/** A quiet sign that live updates are paused while the push connection comes back. */
+export function LiveIndicator() {
+  const { t } = useTranslation()
+  if (usePushState() !== 'paused') return null
+  return (
+    <Tooltip title={t('navbar.livePausedHint')}>
+      <span className={styles.livePaused} role="status" data-testid="live-paused">
+        <DisconnectOutlined aria-hidden /> {t('navbar.livePaused')}
+      </span>
+    </Tooltip>
   )
 }
