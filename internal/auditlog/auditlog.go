@@ -23,18 +23,19 @@ import (
 
 // sortKey is a sortable column: the stored columns it orders by, then id.
 type sortKey struct {
-	cols []string
-	kind string // how cursor values are read back: "time", "int" or "text"
+	cols   []string
+	kind   string            // how cursor values are read back: "time", "int" or "text"
+	values func(Event) []any // an event's values of cols, for its cursor
 }
 
 var sortKeys = map[string]sortKey{
-	"at":      {[]string{"e.at"}, "time"},
-	"user":    {[]string{"e.actor_name"}, "text"},
-	"action":  {[]string{"e.action"}, "text"},
-	"entity":  {[]string{"e.entity_type", "e.entity_id"}, "text"},
-	"patient": {[]string{"e.patient_id"}, "int"},
-	"outcome": {[]string{"e.outcome"}, "text"},
-	"address": {[]string{"e.address"}, "text"},
+	"at":      {[]string{"e.at"}, "time", func(e Event) []any { return []any{e.At.Format(time.RFC3339Nano)} }},
+	"user":    {[]string{"e.actor_name"}, "text", func(e Event) []any { return []any{e.ActorName} }},
+	"action":  {[]string{"e.action"}, "text", func(e Event) []any { return []any{e.Action} }},
+	"entity":  {[]string{"e.entity_type", "e.entity_id"}, "text", func(e Event) []any { return []any{e.EntityType, e.EntityID} }},
+	"patient": {[]string{"e.patient_id"}, "int", func(e Event) []any { return []any{e.PatientID} }},
+	"outcome": {[]string{"e.outcome"}, "text", func(e Event) []any { return []any{e.Outcome} }},
+	"address": {[]string{"e.address"}, "text", func(e Event) []any { return []any{e.Address} }},
 }
 
 // Query is a parsed request for events.

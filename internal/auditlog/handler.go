@@ -163,24 +163,7 @@ func byID(ctx context.Context, db database.Querier, ids []int64) ([]Event, error
 
 // cursorOf is e's position in q's sort.
 func (q Query) cursorOf(e Event) cursor {
-	c := cursor{ID: e.ID}
-	switch q.Sort {
-	case "at":
-		c.Values = []any{e.At.Format(time.RFC3339Nano)}
-	case "user":
-		c.Values = []any{e.ActorName}
-	case "action":
-		c.Values = []any{e.Action}
-	case "entity":
-		c.Values = []any{e.EntityType, e.EntityID}
-	case "patient":
-		c.Values = []any{e.PatientID}
-	case "outcome":
-		c.Values = []any{e.Outcome}
-	case "address":
-		c.Values = []any{e.Address}
-	}
-	return c
+	return cursor{Values: sortKeys[q.Sort].values(e), ID: e.ID}
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {

@@ -94,14 +94,18 @@ func readForm(w http.ResponseWriter, r *http.Request) (socketID, channel string,
 	return socketID, channel, v.Err()
 }
 
+// read reads a signing request and the keys to sign it with.
+func (h *Handler) read(w http.ResponseWriter, r *http.Request) (socketID, channel string, keys Keys, err error) {
+	if socketID, channel, err = readForm(w, r); err == nil {
+		keys, err = h.Keys.Get(r.Context())
+	}
+	return socketID, channel, keys, err
+}
+
 func (h *Handler) authorize(w http.ResponseWriter, r *http.Request) {
-	socketID, channel, err := readForm(w, r)
+	socketID, channel, keys, err := h.read(w, r)
 	if err == nil && !mayJoin(auth.PrincipalFrom(r.Context()), channel) {
 		err = apperr.Forbidden("push.channel_forbidden")
-	}
-	var keys Keys
-	if err == nil {
-		keys, err = h.Keys.Get(r.Context())
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -111,11 +115,7 @@ func (h *Handler) authorize(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
-	socketID, _, err := readForm(w, r)
-	var keys Keys
-	if err == nil {
-		keys, err = h.Keys.Get(r.Context())
-	}
+	socketID, _, keys, err := h.read(w, r)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
