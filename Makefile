@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run build web test test-go test-web test-e2e test-budget lint bench clean screenshots
+.PHONY: run build web test test-go test-web test-e2e test-budget lint bench bench-push clean screenshots
 
 ## run: build everything and start the app on ./data/emr.db, with demo staff on first start
 run: build
@@ -52,6 +52,10 @@ lint: web/node_modules/.installed
 ## bench: the performance budgets in bench/ (see bench/README.md)
 bench: build
 	./bench/run
+
+## bench-push: live event delivery to 1,000 sockets (see bench/README.md)
+bench-push: build
+	./bench/run-push
 
 clean:
 	rm -rf bin web/dist/app web/test-results web/.e2e

@@ -2,10 +2,10 @@
 // once, then runs each scenario with a fixed number of requests over a few concurrent
 // workers, and prints p50/p95/p99 latency and requests per second as a Markdown table,
 // with each scenario's throughput as a ratio of a trivial authenticated endpoint's.
+// With -push-clients it measures instead how fast a change reaches that many live sockets.
 package main
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"flag"
@@ -38,6 +38,9 @@ func main() {
 	label := flag.String("label", "", "engine label for the table")
 	appointments := flag.Bool("appointments", false, "also measure the day's queue and patients' visit histories (seeded with emr seed --appointments)")
 	auditEvents := flag.Int("audit", 0, "also measure the audit log viewer over this many seeded events (emr seed --audit-events)")
+	pushClients := flag.Int("push-clients", 0, "instead: measure live event delivery to this many sockets")
+	pushUsers := flag.Int("push-users", 50, "accounts push1…pushN (with the same password) the sockets belong to")
+	pushEvents := flag.Int("push-events", 30, "events to time with -push-clients")
 	flag.Parse()
 	u, err := url.Parse(*base)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
@@ -45,6 +48,10 @@ func main() {
 		os.Exit(2)
 	}
 	client := login(*base, *user, *pass)
+	if *pushClients > 0 {
+		pushBench(client, *base, *pass, *label, *pushClients, *pushUsers, *pushEvents)
+		return
+	}
 
 	prefixes := []string{"nguy", "tran", "ива", "смир", "王", "李", "smit", "john", "pham van", "петров ан", "le thi", "garc"}
 	scenarios := []scenario{
@@ -112,24 +119,7 @@ func login(base, user, pass string) *http.Client {
 	resp, err := c.Get(base + "/api/sanctum/csrf-cookie")
 	must(err)
 	resp.Body.Close()
-	u, _ := url.Parse(base)
-	var token string
-	for _, ck := range jar.Cookies(u) {
-		if ck.Name == "XSRF-TOKEN" {
-			token = ck.Value
-		}
-	}
-	body, _ := json.Marshal(map[string]string{"username": user, "password": pass})
-	req, _ := http.NewRequest("POST", base+"/api/auth/login", bytes.NewReader(body))
-	req.Header.Set("X-XSRF-TOKEN", token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err = c.Do(req)
-	must(err)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		fmt.Fprintln(os.Stderr, "loadgen: login failed:", resp.Status)
-		os.Exit(1)
-	}
+	post(c, base, "/api/auth/login", map[string]string{"username": user, "password": pass}, http.StatusOK)
 	return c
 }
 

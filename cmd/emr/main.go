@@ -303,7 +303,7 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			return err
 		}
 		app := server.New(cfg, db, web.Dist())
-		go app.Push.Listen(ctx) // events published by the other instances
+		go app.Push.Run(ctx) // events from the other instances, or to the provider
 		srv := &http.Server{
 			Handler:           app.Handler,
 			ReadHeaderTimeout: 10 * time.Second,

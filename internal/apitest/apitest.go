@@ -13,10 +13,14 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/coder/websocket"
+
+	"emr/internal/auth"
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
@@ -59,7 +63,7 @@ func NewWith(t testing.TB, db *database.DB, cfg config.Config) *Env {
 	srv := server.New(cfg, db, WebFS)
 	listening, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
-	go srv.Push.Listen(listening)
+	go srv.Push.Run(listening)
 	<-srv.Push.Ready()
 	ts := httptest.NewServer(srv.Handler)
 	t.Cleanup(ts.Close)
@@ -90,6 +94,11 @@ type Client struct {
 func (e *Env) Client() *Client {
 	jar, _ := cookiejar.New(nil)
 	return &Client{env: e, HTTP: &http.Client{Jar: jar, Transport: &http.Transport{DisableCompression: true}, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Header: http.Header{}}
+}
+
+// Remote returns a client of a server running elsewhere (another process) at base.
+func Remote(t testing.TB, base string) *Client {
+	return (&Env{T: t, HTTP: &httptest.Server{URL: base}}).Client()
 }
 
 // LoggedIn returns a client logged in as username with password.
@@ -127,6 +136,14 @@ func (r Response) Error(t testing.TB) (msg, code string, fields map[string][]str
 	}
 	r.JSON(t, &e)
 	return e.Error, e.Code, e.Errors
+}
+
+// DialPush opens a push socket to the server at base (this one's or another instance's URL)
+// with the app key, as pusher-js in this client's browser would: with its session cookie.
+func (c *Client) DialPush(ctx context.Context, base, key string) (*websocket.Conn, error) {
+	header := http.Header{"Cookie": {auth.SessionCookie + "=" + c.Cookie(auth.SessionCookie)}}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/app/"+key+"?protocol=7&client=js&version=8.4.0", &websocket.DialOptions{HTTPHeader: header})
+	return conn, err
 }
 
 // Cookie returns the value of the named cookie in the jar ("" when absent).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"emr/internal/database"
+	"emr/internal/push"
 )
 
 // Config is the whole configuration. It is passed explicitly; there is no global.
@@ -27,6 +28,9 @@ type Config struct {
 	LogFormat       string
 	PhotoMaxMB      int
 	AttachmentMaxMB int
+	// PushURL, when set, publishes live events through a hosted provider's HTTP API
+	// (scheme://KEY:SECRET@HOST[:PORT]/apps/APP_ID) instead of the built-in endpoint.
+	PushURL string
 }
 
 // Env lists every environment variable, its flag and meaning, for --help.
@@ -42,6 +46,7 @@ var Env = [][3]string{
 	{"EMR_LOG_FORMAT", "--log-format", "text or json (default text)"},
 	{"EMR_PHOTO_MAX_MB", "--photo-max-mb", "largest patient photo accepted, in MB (default 5)"},
 	{"EMR_ATTACHMENT_MAX_MB", "--attachment-max-mb", "largest patient attachment accepted, in MB (default 20)"},
+	{"EMR_PUSH_URL", "--push-url", "live events through a hosted push provider: https://KEY:SECRET@HOST/apps/APP_ID (default: built in)"},
 }
 
 // DefaultDatabaseURL is where the embedded SQLite database lives unless told otherwise.
@@ -91,6 +96,7 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("EMR_TRUST_PROXY"), "trust X-Forwarded-For and X-Forwarded-Proto (env EMR_TRUST_PROXY)")
 	fs.IntVar(&c.PhotoMaxMB, "photo-max-mb", envInt("EMR_PHOTO_MAX_MB", 5), "largest patient photo, in MB (env EMR_PHOTO_MAX_MB)")
 	fs.IntVar(&c.AttachmentMaxMB, "attachment-max-mb", envInt("EMR_ATTACHMENT_MAX_MB", 20), "largest patient attachment, in MB (env EMR_ATTACHMENT_MAX_MB)")
+	fs.StringVar(&c.PushURL, "push-url", env("EMR_PUSH_URL", ""), "publish live events through a hosted push provider, https://KEY:SECRET@HOST/apps/APP_ID (env EMR_PUSH_URL)")
 }
 
 // ValidateDatabase checks the settings every subcommand uses.
@@ -120,6 +126,11 @@ func (c Config) ValidateServe() error {
 	}
 	if c.PhotoMaxMB < 1 || c.PhotoMaxMB > 100 || c.AttachmentMaxMB < 1 || c.AttachmentMaxMB > 500 {
 		return errors.New("upload limits must be 1–100 MB for photos and 1–500 MB for attachments")
+	}
+	if c.PushURL != "" {
+		if _, err := push.ParseProvider(c.PushURL); err != nil {
+			return err
+		}
 	}
 	if _, err := c.Location(); err != nil {
 		return fmt.Errorf("the time zone %q is unknown (use a name such as Europe/Moscow)", c.Timezone)

@@ -39,7 +39,7 @@ func TestChannelAuthorisation(t *testing.T) {
 		// Connect as pusher-js does and learn the socket id.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.HTTP.URL, "http")+"/app/"+cfg.Push.Key+"?protocol=7&client=js&version=8.4.0", nil)
+		c, err := rec.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,9 +153,10 @@ func TestTwoInstancesShareEvents(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	doc := a.LoggedIn("doc", a.CreateUser("doc", "doctor")) // one session, valid on both
 	frames := make(chan string, 16)
 	for _, env := range []*apitest.Env{a, b} {
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.HTTP.URL, "http")+"/app/"+keys.Key+"?protocol=7", nil)
+		c, err := doc.DialPush(ctx, env.HTTP.URL, keys.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,5 +208,60 @@ func TestTwoInstancesShareEvents(t *testing.T) {
 	}
 	if !heard[b.HTTP.URL] {
 		t.Error("the other instance's socket did not hear the event")
+	}
+}
+
+// TestSocketsNeedASessionAndAreBounded: the built-in endpoint admits logged-in users only,
+// and at most push.MaxSocketsPerUser sockets of one user at once.
+func TestSocketsNeedASessionAndAreBounded(t *testing.T) {
+	db := dbtest.Open(t, dbtest.Engines()[0].URL(t))
+	env := apitest.New(t, db)
+	var cfg struct{ Push struct{ Key string } }
+	env.Client().Do("GET", "/api/config", nil).JSON(t, &cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	closedWith := func(c *websocket.Conn) websocket.StatusCode {
+		t.Helper()
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				return websocket.CloseStatus(err)
+			}
+		}
+	}
+	anonymous, err := env.Client().DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := closedWith(anonymous); code != 4009 {
+		t.Errorf("a socket without a session closed with %d, want 4009", code)
+	}
+
+	nurse := env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+	for i := range push.MaxSocketsPerUser {
+		c, err := nurse.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.CloseNow()
+		if _, first, err := c.Read(ctx); err != nil || !strings.Contains(string(first), "connection_established") {
+			t.Fatalf("socket %d: %s %v", i+1, first, err)
+		}
+	}
+	over, err := nurse.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := closedWith(over); code != 4100 {
+		t.Errorf("socket %d of one user closed with %d, want 4100 (over capacity)", push.MaxSocketsPerUser+1, code)
+	}
+	// Another user is not affected by the first one's sockets.
+	doc := env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+	c, err := doc.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if _, first, err := c.Read(ctx); err != nil || !strings.Contains(string(first), "connection_established") {
+		t.Fatalf("another user's socket: %s %v", first, err)
 	}
 }

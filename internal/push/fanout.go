@@ -29,8 +29,9 @@ type envelope struct {
 // a NOTIFY; every instance (this one included) LISTENs and delivers to its own sockets. On
 // SQLite there is one instance and events go straight to the hub.
 type Fanout struct {
-	Hub *Hub
-	DB  *database.DB
+	Hub  *Hub
+	DB   *database.DB
+	Keys *KeyStore
 
 	once  sync.Once
 	ready chan struct{}
@@ -71,9 +72,15 @@ func (f *Fanout) Publish(channel, event string, data any, except string) error {
 	return nil
 }
 
-// Listen delivers the events every instance publishes to this instance's sockets until ctx
+// ClientSettings name the installation's key; the web app connects to its own origin.
+func (f *Fanout) ClientSettings(ctx context.Context) (ClientSettings, error) {
+	k, err := f.Keys.Get(ctx)
+	return ClientSettings{Key: k.Key}, err
+}
+
+// Run delivers the events every instance publishes to this instance's sockets until ctx
 // ends, reconnecting after a lost connection. It returns at once on SQLite.
-func (f *Fanout) Listen(ctx context.Context) {
+func (f *Fanout) Run(ctx context.Context) {
 	if f.DB == nil || f.DB.Engine != database.Postgres {
 		f.markReady()
 		return

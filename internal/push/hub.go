@@ -21,6 +21,9 @@ const (
 	maxMessage = 10 << 10
 	// activityTimeout is what the server tells clients: ping after this many idle seconds.
 	activityTimeout = 120
+	// MaxSocketsPerUser bounds one account's open sockets (a tab each), so a runaway client
+	// cannot take the server's connections.
+	MaxSocketsPerUser = 20
 )
 
 // Hub holds the open sockets and their subscriptions.
@@ -28,11 +31,12 @@ type Hub struct {
 	mu       sync.RWMutex
 	sockets  map[string]*socket
 	channels map[string]map[*socket]struct{}
+	perUser  map[int64]int
 }
 
 // NewHub returns an empty hub.
 func NewHub() *Hub {
-	return &Hub{sockets: map[string]*socket{}, channels: map[string]map[*socket]struct{}{}}
+	return &Hub{sockets: map[string]*socket{}, channels: map[string]map[*socket]struct{}{}, perUser: map[int64]int{}}
 }
 
 // socket is one client connection as the hub sees it.
@@ -50,6 +54,26 @@ func newSocketID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return fmt.Sprintf("%d.%d", binary.BigEndian.Uint32(b[:4])%1_000_000_000, binary.BigEndian.Uint32(b[4:])%1_000_000_000)
+}
+
+// admit counts one more socket of user, unless they already have limit open.
+func (h *Hub) admit(user int64, limit int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.perUser[user] >= limit {
+		return false
+	}
+	h.perUser[user]++
+	return true
+}
+
+// release uncounts a socket of user.
+func (h *Hub) release(user int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.perUser[user]--; h.perUser[user] <= 0 {
+		delete(h.perUser, user)
+	}
 }
 
 func (h *Hub) add(s *socket) {

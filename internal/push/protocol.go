@@ -44,12 +44,19 @@ func (k Keys) valid(auth string, parts ...string) bool {
 type Server struct {
 	Hub  *Hub
 	Keys *KeyStore
+	// Identify, when set, names the user a connection belongs to (from its session cookie);
+	// a connection it refuses is closed as unauthorised, and one user may hold at most
+	// PerUser sockets at once.
+	Identify func(*http.Request) (int64, error)
+	PerUser  int
 }
 
 // Error codes of the protocol (4000-4099: do not reconnect; 4200-4299: reconnect at once).
 const (
 	codeAppUnknown   = 4001
 	codeProtocol     = 4007
+	codeUnauthorized = 4009
+	codeOverCapacity = 4100
 	codeReconnectNow = 4200
 )
 
@@ -77,6 +84,18 @@ func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("protocol") != "7" {
 		_ = c.Close(websocket.StatusCode(codeProtocol), "Unsupported protocol version")
 		return
+	}
+	if srv.Identify != nil {
+		user, err := srv.Identify(r)
+		if err != nil {
+			_ = c.Close(websocket.StatusCode(codeUnauthorized), "Connection is unauthorized")
+			return
+		}
+		if !srv.Hub.admit(user, srv.PerUser) {
+			_ = c.Close(websocket.StatusCode(codeOverCapacity), "Over capacity: too many connections for this user")
+			return
+		}
+		defer srv.Hub.release(user)
 	}
 	s := &socket{id: newSocketID(), send: make(chan []byte, sendQueue), closed: make(chan struct{})}
 	srv.Hub.add(s)

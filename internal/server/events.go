@@ -21,7 +21,7 @@ var changeEvents = []struct{ prefix, channel, event string }{
 
 // announce publishes the change event of rt, if it has one, after a successful write,
 // except to the sender's own socket (X-Socket-ID).
-func announce(hub *push.Fanout, rt auth.Route, next http.Handler) http.Handler {
+func announce(hub push.Publisher, rt auth.Route, next http.Handler) http.Handler {
 	if rt.Method == http.MethodGet {
 		return next
 	}

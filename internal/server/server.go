@@ -37,9 +37,9 @@ import (
 type Server struct {
 	Routes  []auth.Route
 	Handler http.Handler
-	// Push carries events to the push channel's sockets, on every instance; its Listen must
-	// run for this instance to deliver what the others publish.
-	Push *push.Fanout
+	// Push carries events to the push channel's subscribers: through the built-in endpoint
+	// on every instance, or a hosted provider. Its Run must run for events to be delivered.
+	Push push.Publisher
 }
 
 // New wires every feature onto one handler. web is the built web app (its dist folder).
@@ -56,7 +56,13 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	codes := &catalogue.Store{DB: db}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
 	hub, keys := push.NewHub(), &push.KeyStore{DB: db}
-	fanout := &push.Fanout{Hub: hub, DB: db}
+	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
+	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
+	if provider, err := push.ParseProvider(cfg.PushURL); cfg.PushURL != "" && err == nil { // ValidateServe has refused a bad URL
+		publisher, keys = provider, push.StaticKeys(provider.Keys)
+		settings, _ := provider.ClientSettings(context.Background())
+		pushOrigin = settings.Origin()
+	}
 	routes := slices.Concat(
 		acct.Routes(),
 		patients.Routes(),
@@ -70,24 +76,38 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&push.Handler{Keys: keys}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
-			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg, keys)},
+			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg, publisher)},
 		},
 	)
 	mux := http.NewServeMux()
 	guard := &auth.Guard{Sessions: sessions}
 	for _, rt := range routes {
-		mux.Handle(rt.Method+" "+rt.Path, announce(fanout, rt, guard.Wrap(rt)))
+		mux.Handle(rt.Method+" "+rt.Path, announce(publisher, rt, guard.Wrap(rt)))
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
-	mux.Handle("GET /app/{key}", &push.Server{Hub: hub, Keys: keys}) // the push protocol's WebSocket path
+	if _, builtIn := publisher.(*push.Fanout); builtIn {
+		identify := func(r *http.Request) (int64, error) {
+			c, err := r.Cookie(auth.SessionCookie)
+			if err != nil {
+				return 0, err
+			}
+			p, err := sessions.Lookup(r.Context(), c.Value)
+			if err != nil {
+				return 0, err
+			}
+			return p.UserID, nil
+		}
+		// The push protocol's WebSocket path, for logged-in users only.
+		mux.Handle("GET /app/{key}", &push.Server{Hub: hub, Keys: keys, Identify: identify, PerUser: push.MaxSocketsPerUser})
+	}
 	mux.Handle("/", static{files: web})
 
 	var h http.Handler = mux
 	h = logRequests(h)
 	h = forwarded(h, cfg.TrustProxy)
-	h = securityHeaders(h)
+	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
-	return &Server{Routes: routes, Handler: h, Push: fanout}
+	return &Server{Routes: routes, Handler: h, Push: publisher}
 }
 
 // apiFallback answers unknown API paths with 404 and known paths with another method with
@@ -124,29 +144,37 @@ func health(db *database.DB) http.HandlerFunc {
 
 // clientConfig tells the web app the settings it may show before anyone logs in.
 // The push channel's connection settings come from here too, so no key is built into the
-// web app: the built-in endpoint is this origin's /app/{key}.
-func clientConfig(cfg config.Config, keys *push.KeyStore) http.HandlerFunc {
+// web app: the built-in endpoint is this origin's /app/{key}, a provider is named.
+func clientConfig(cfg config.Config, publisher push.Publisher) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		k, err := keys.Get(r.Context())
+		settings, err := publisher.ClientSettings(r.Context())
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
-		httpjson.Respond(w, http.StatusOK, map[string]any{"show_settings": cfg.ShowSettings, "push": map[string]string{"key": k.Key}})
+		httpjson.Respond(w, http.StatusOK, map[string]any{"show_settings": cfg.ShowSettings, "push": settings})
 	}
 }
 
-// contentSecurityPolicy allows only this origin: no inline script, no third parties.
+// contentSecurityPolicy allows only this origin: no inline script, no third parties, except
+// a configured push provider's WebSocket origin (pushOrigin) for connections.
 // Inline styles are allowed because the component library injects its CSS at run time
 // (docs/adr/0003-csp-inline-styles.md).
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; " +
-	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+func contentSecurityPolicy(pushOrigin string) string {
+	connect := "'self'"
+	if pushOrigin != "" {
+		connect += " " + pushOrigin
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; font-src 'self' data:; connect-src " + connect + "; object-src 'none'; " +
+		"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
 
-func securityHeaders(next http.Handler) http.Handler {
+func securityHeaders(next http.Handler, pushOrigin string) http.Handler {
+	csp := contentSecurityPolicy(pushOrigin)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")

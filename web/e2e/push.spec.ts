@@ -82,3 +82,35 @@ test('when the live connection drops, a quiet indicator shows until it is back',
   allow = true
   await expect(page.getByTestId('live-paused')).toHaveCount(0, { timeout: 30_000 })
 })
+
+test('an open patient form warns as soon as someone else saves that patient, and keeps what was typed', async ({ browser }) => {
+  const ours = await browser.newContext()
+  const rec = await ours.newPage()
+  const heard: string[] = []
+  rec.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
+  await login(rec, 'receptionist')
+  const patient = await newPatient(rec, `Edited${unique()}`)
+  await rec.goto(`/masterfile/patient_form/${patient.id}`)
+  await expect.poll(() => heard.some((f) => f.includes('subscription_succeeded') && f.includes('private-patients'))).toBe(true)
+  await rec.getByLabel('Address').fill('7 Hàng Bạc, Hà Nội')
+
+  const theirs = await browser.newContext()
+  const admin = await theirs.newPage()
+  await login(admin, 'admin')
+  const current = (await (await api(admin, 'get', `/api/patients/${patient.id}`)).json()) as Record<string, unknown>
+  const saved = await api(admin, 'put', `/api/patients/${patient.id}`, { ...current, phone: '0903 555 111' })
+  expect(saved.status()).toBe(200)
+
+  // The warning comes before any save of ours is refused; what we typed stays.
+  await expect(rec.getByText('Someone else has just saved this patient.')).toBeVisible()
+  await expect(rec.getByLabel('Address')).toHaveValue('7 Hàng Bạc, Hà Nội')
+  await rec.getByRole('button', { name: 'Load their version and keep my changes' }).click()
+  await expect(rec.getByText('Someone else has just saved this patient.')).toHaveCount(0)
+  await expect(rec.getByLabel('Phone', { exact: true })).toHaveValue('0903 555 111')
+  await expect(rec.getByLabel('Address')).toHaveValue('7 Hàng Bạc, Hà Nội')
+  await rec.getByRole('button', { name: 'Save' }).click()
+  await expect(rec).toHaveURL(new RegExp(`/masterfile/profile/${patient.id}/`))
+  await expect(rec.getByText('7 Hàng Bạc, Hà Nội')).toBeVisible()
+  await ours.close()
+  await theirs.close()
+})

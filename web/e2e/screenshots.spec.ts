@@ -1,4 +1,4 @@
-import { test, type Page } from '@playwright/test'
+import { test, type Page, type WebSocketRoute } from '@playwright/test'
 import { PASSWORD } from './helpers'
 
 // Screenshots of each screen for a person to look at: `make screenshots` writes them to
@@ -17,6 +17,14 @@ for (const [device, viewport] of Object.entries(viewports)) {
     test(`screens ${device} ${lang}`, async ({ page, context }) => {
       test.setTimeout(120_000)
       await page.setViewportSize(viewport)
+      // The push socket passes through a route that can be cut, to show the offline indicator.
+      let live = true
+      const sockets: WebSocketRoute[] = []
+      await page.routeWebSocket(/\/app\//, (ws) => {
+        if (!live) return void ws.close({ code: 1001, reason: 'offline' })
+        sockets.push(ws)
+        ws.connectToServer()
+      })
       await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
       const shot = (name: string) => page.screenshot({ path: `test-results/screens/${name}-${device}-${lang}.png`, fullPage: true })
       await page.goto('/login')
@@ -65,6 +73,21 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await page.goto(`/masterfile/patient_form/${p.id}`)
       await settle(page)
       await shot('patient-form')
+      // Someone else saves this patient (a request of no socket, so this page hears it).
+      await page.waitForFunction(() => document.documentElement.dataset.push === 'connected')
+      await page.request.put(`/api/patients/${p.id}`, { headers: { 'X-XSRF-TOKEN': xsrf }, data: { ...p, phone: '+84 90 000 0000' } })
+      await page.locator('.ant-alert-warning').waitFor()
+      await settle(page)
+      await shot('patient-form-changed')
+      // Live updates drop, and come back.
+      live = false
+      for (const ws of sockets.splice(0)) await ws.close({ code: 1001, reason: 'offline' })
+      await page.getByTestId('live-paused').waitFor()
+      await page.getByTestId('live-paused').hover()
+      await page.waitForTimeout(400)
+      await page.screenshot({ path: `test-results/screens/live-paused-${device}-${lang}.png` })
+      live = true
+      await page.getByTestId('live-paused').waitFor({ state: 'detached', timeout: 60_000 })
       await page.goto(`/masterfile/profile/${p.id}/${p.mrn}`)
       await settle(page)
       await shot('patient-chart')

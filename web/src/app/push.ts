@@ -1,5 +1,5 @@
-// The live push channel: pusher-js connected to the server's own endpoint (its key comes from
-// /api/config, so none is built in). Changes other people make refresh what is on screen;
+// The live push channel: pusher-js connected to the server's own endpoint, or to the hosted
+// provider the server names (the settings come from /api/config, so none is built in). Changes other people make refresh what is on screen;
 // our own requests carry X-Socket-ID so we do not hear our own echo.
 import type { QueryClient } from '@tanstack/react-query'
 import Pusher from 'pusher-js'
@@ -8,7 +8,24 @@ import { get, send, setSocketId } from '../lib/api'
 import { meQueryKey } from '../lib/auth/me'
 
 interface PushConfig {
-  push?: { key: string }
+  // Without host or cluster: the built-in endpoint on this origin.
+  push?: { key: string; cluster?: string; host?: string; port?: number; tls?: boolean }
+}
+
+/** pusher-js's connection options for the server's settings. */
+export function connectionOptions(push: NonNullable<PushConfig['push']>) {
+  // WebSocket only: the content security policy admits the provider's socket origin alone.
+  if (push.cluster) return { cluster: push.cluster, forceTLS: true, enabledTransports: ['ws', 'wss'] as ('ws' | 'wss')[] }
+  const tls = push.host ? !!push.tls : location.protocol === 'https:'
+  const port = push.port || Number(location.port) || (tls ? 443 : 80)
+  return {
+    cluster: 'local', // required by pusher-js; unused with wsHost
+    wsHost: push.host || location.hostname,
+    wsPort: port,
+    wssPort: port,
+    forceTLS: tls,
+    enabledTransports: ['ws', 'wss'] as ('ws' | 'wss')[],
+  }
 }
 
 /** The channels a user listens to, by the permission that admits them, and what each refreshes. */
@@ -75,15 +92,8 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
   }
   void get<PushConfig>('/config').then((cfg) => {
     if (stopped || !cfg.push?.key) return
-    const tls = location.protocol === 'https:'
-    const port = Number(location.port) || (tls ? 443 : 80)
     pusher = new Pusher(cfg.push.key, {
-      cluster: 'local', // required by the type; unused with wsHost
-      wsHost: location.hostname,
-      wsPort: port,
-      wssPort: port,
-      forceTLS: tls,
-      enabledTransports: ['ws', 'wss'],
+      ...connectionOptions(cfg.push),
       disableStats: true,
       channelAuthorization: {
         endpoint: '/api/broadcasting/auth',

@@ -24,10 +24,14 @@ export default function PatientFormPage() {
   const existing = usePatient(id)
   if (id && existing.isError) return <Result status="404" subTitle={t('patients.notFound')} />
   if (id && !existing.data) return <Spin />
-  return <PatientForm key={id ?? 'new'} patient={existing.data} />
+  return <PatientForm key={id ?? 'new'} patient={existing.data} latest={existing.data} />
 }
 
-function PatientForm({ patient }: { patient?: Patient }) {
+/**
+ * patient is what the form opened with; latest is the record as it is now, re-read when
+ * someone else saves it (the live push channel refreshes it), so the form can warn.
+ */
+function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const navigate = useNavigate()
@@ -40,6 +44,8 @@ function PatientForm({ patient }: { patient?: Patient }) {
   const [conflict, setConflict] = useState(false)
   // Set from the first click until the save ends, so a double click or Enter saves once.
   const [busy, setBusy] = useState(false)
+  // Someone else saved this patient after the form was loaded: say so before a save fails.
+  const changedMeanwhile = !conflict && !busy && latest !== undefined && version !== undefined && latest.version > version
 
   const opt = (prefix: string, values: string[]) => values.map((v) => ({ value: v, label: t(`patients.${prefix}.${v}`) }))
   const plain = (values: string[]) => values.map((v) => ({ value: v, label: v }))
@@ -87,6 +93,7 @@ function PatientForm({ patient }: { patient?: Patient }) {
       {
         onSettled: () => setBusy(false),
         onSuccess: (p) => {
+          setVersion(p.version)
           void message.success(t('patients.saved'))
           navigate(chartPath(p))
         },
@@ -133,13 +140,13 @@ function PatientForm({ patient }: { patient?: Patient }) {
           </Button>
         </Space>
       </Flex>
-      {conflict && (
+      {(conflict || changedMeanwhile) && (
         <Alert
           type="warning"
           showIcon
           style={{ marginBottom: 16 }}
-          title={t('patients.conflictTitle')}
-          description={t('patients.conflictText')}
+          title={t(conflict ? 'patients.conflictTitle' : 'patients.changedTitle')}
+          description={t(conflict ? 'patients.conflictText' : 'patients.changedText')}
           action={<Button onClick={() => void reloadKeepingMine()}>{t('patients.conflictReload')}</Button>}
           role="alert"
         />

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// pushBench connects clients sockets to the push endpoint, spread over users accounts
+// (push1…pushN, as a clinic's staff with a few tabs each; one account may hold only so many
+// sockets), subscribes each to the patients channel, then saves a patient `events` times
+// through the admin's session and times how long each socket takes to hear of it: from the
+// moment the save is sent (so the write itself is included) to the event's arrival.
+func pushBench(admin *http.Client, base, password, label string, clients, users, events int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	var cfg struct{ Push struct{ Key string } }
+	getJSON(admin, base+"/api/config", &cfg)
+
+	sessions := make([]*http.Client, users)
+	for i := range sessions {
+		sessions[i] = login(base, fmt.Sprintf("push%d", i+1), password)
+	}
+	heard := make(chan time.Time, clients*4)
+	var wg sync.WaitGroup
+	connectStart := time.Now()
+	for i := range clients {
+		c := sessions[i%users]
+		conn := dialPush(ctx, c, base, cfg.Push.Key)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				_, f, err := conn.Read(ctx)
+				if err != nil {
+					return
+				}
+				if bytes.Contains(f, []byte("App.Events.PatientChanged")) {
+					heard <- time.Now()
+				}
+			}
+		}()
+		defer conn.CloseNow()
+	}
+	connected := time.Since(connectStart)
+
+	var lat, writes []float64
+	for e := range events {
+		body := map[string]any{"first_name": "Push", "last_name": fmt.Sprintf("Bench%d", e), "sex": "female", "birth_date": "1990-01-02"}
+		sent := time.Now()
+		post(admin, base, "/api/patients", body, http.StatusCreated)
+		writes = append(writes, ms(time.Since(sent)))
+		for got := 0; got < clients; got++ {
+			select {
+			case at := <-heard:
+				lat = append(lat, ms(at.Sub(sent)))
+			case <-time.After(10 * time.Second):
+				fmt.Fprintf(os.Stderr, "loadgen: event %d reached %d of %d sockets\n", e+1, got, clients)
+				os.Exit(1)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	slices.Sort(lat)
+	slices.Sort(writes)
+	fmt.Printf("| %s | sockets | events | deliveries | p50 ms | p95 ms | p99 ms | max ms | the save alone, p50 ms | all connected in |\n|---|---|---|---|---|---|---|---|---|---|\n", label)
+	fmt.Printf("| push delivery | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f s |\n",
+		clients, events, len(lat), pct(lat, 50), pct(lat, 95), pct(lat, 99), lat[len(lat)-1], pct(writes, 50), connected.Seconds())
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// dialPush connects one socket with c's session, as pusher-js would, and subscribes it to
+// the patients channel with a signature from /api/broadcasting/auth.
+func dialPush(ctx context.Context, c *http.Client, base, key string) *websocket.Conn {
+	u, _ := url.Parse(base)
+	var cookies []string
+	for _, ck := range c.Jar.Cookies(u) {
+		cookies = append(cookies, ck.Name+"="+ck.Value)
+	}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/app/"+key+"?protocol=7&client=js&version=8.4.0",
+		&websocket.DialOptions{HTTPHeader: http.Header{"Cookie": {strings.Join(cookies, "; ")}}})
+	must(err)
+	var m struct{ Event, Data string }
+	_, first, err := conn.Read(ctx)
+	must(err)
+	must(json.Unmarshal(first, &m))
+	var established struct {
+		SocketID string `json:"socket_id"`
+	}
+	must(json.Unmarshal([]byte(m.Data), &established))
+	var signed struct{ Auth string }
+	resp := post(c, base, "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": "private-patients"}, http.StatusOK)
+	must(json.Unmarshal(resp, &signed))
+	sub, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": "private-patients", "auth": signed.Auth}})
+	must(conn.Write(ctx, websocket.MessageText, sub))
+	_, ok, err := conn.Read(ctx)
+	must(err)
+	if !bytes.Contains(ok, []byte("subscription_succeeded")) {
+		fmt.Fprintln(os.Stderr, "loadgen: subscribe:", string(ok))
+		os.Exit(1)
+	}
+	return conn
+}
+
+// post sends body as JSON with the session's CSRF token and returns the response body,
+// exiting unless the status is want.
+func post(c *http.Client, base, path string, body any, want int) []byte {
+	u, _ := url.Parse(base)
+	var token string
+	for _, ck := range c.Jar.Cookies(u) {
+		if ck.Name == "XSRF-TOKEN" {
+			token = ck.Value
+		}
+	}
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", base+path, bytes.NewReader(b))
+	req.Header.Set("X-XSRF-TOKEN", token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	must(err)
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		fmt.Fprintln(os.Stderr, "loadgen:", path, resp.Status, string(out))
+		os.Exit(1)
+	}
+	return out
+}
+
+func getJSON(c *http.Client, u string, v any) {
+	resp, err := c.Get(u)
+	must(err)
+	defer resp.Body.Close()
+	must(json.NewDecoder(resp.Body).Decode(v))
+}

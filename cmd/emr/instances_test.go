@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"emr/internal/apitest"
+	"emr/internal/database/dbtest"
+	"emr/internal/push"
+	"emr/internal/user"
+)
+
+// TestMain lets a test start this binary as the emr command itself (a real server process).
+func TestMain(m *testing.M) {
+	if os.Getenv("EMR_TEST_AS_EMR") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// serveProcess starts `emr serve` in its own process on url and returns its base URL.
+func serveProcess(t *testing.T, url string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "serve", "--database-url", url, "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "EMR_TEST_AS_EMR=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	base := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			if rest, ok := strings.CutPrefix(lines.Text(), "EMR is running at "); ok {
+				base <- strings.Fields(rest)[0]
+			}
+		}
+	}()
+	select {
+	case b := <-base:
+		return b
+	case <-time.After(60 * time.Second):
+		t.Fatal("emr serve did not start")
+		return ""
+	}
+}
+
+// TestTwoServeProcessesShareEvents: two `emr serve` processes on one PostgreSQL database; a
+// patient saved through one reaches a socket connected to the other, and not the sender's
+// own socket.
+func TestTwoServeProcessesShareEvents(t *testing.T) {
+	var url string
+	for _, e := range dbtest.Engines() {
+		if e.Name == "postgres" {
+			url = e.URL(t)
+		}
+	}
+	if url == "" {
+		t.Skip("needs PostgreSQL (EMR_TEST_POSTGRES_URL)")
+	}
+	db := dbtest.Open(t, url) // migrated before either process starts
+	const password = "two instances, one database"
+	if _, err := (&user.Store{DB: db}).Create(context.Background(), user.NewUser{Username: "rec", Name: "Rec", Roles: []string{"receptionist"}, Password: password}); err != nil {
+		t.Fatal(err)
+	}
+	a := serveProcess(t, url)
+	b := serveProcess(t, url)
+
+	rec := apitest.Remote(t, a)
+	if r := rec.Login("rec", password); r.Status != http.StatusOK {
+		t.Fatalf("login: %d %s", r.Status, r.Body)
+	}
+	var cfg struct{ Push struct{ Key string } }
+	rec.Do("GET", "/api/config", nil).JSON(t, &cfg)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// One socket on each process, both subscribed to the patients channel.
+	type socket struct {
+		id     string
+		frames chan string
+	}
+	connect := func(base string) socket {
+		c, err := rec.DialPush(ctx, base, cfg.Push.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.CloseNow() })
+		var m struct{ Event, Data string }
+		_, first, err := c.Read(ctx)
+		if err != nil || json.Unmarshal(first, &m) != nil {
+			t.Fatalf("connect to %s: %s %v", base, first, err)
+		}
+		var established struct {
+			SocketID string `json:"socket_id"`
+		}
+		_ = json.Unmarshal([]byte(m.Data), &established)
+		var signed struct{ Auth string }
+		rec.Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": push.PatientsChannel}).JSON(t, &signed)
+		sub, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": push.PatientsChannel, "auth": signed.Auth}})
+		if err := c.Write(ctx, websocket.MessageText, sub); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := c.Read(ctx); err != nil || !strings.Contains(string(ok), "subscription_succeeded") {
+			t.Fatalf("subscribe on %s: %s %v", base, ok, err)
+		}
+		s := socket{id: established.SocketID, frames: make(chan string, 64)}
+		go func() {
+			for {
+				_, f, err := c.Read(ctx)
+				if err != nil {
+					return
+				}
+				s.frames <- string(f)
+			}
+		}()
+		return s
+	}
+	onA, onB := connect(a), connect(b)
+
+	// Save patients through process A as the socket on A (its own echo is left out) until
+	// process B's socket hears one: B's listener may still be starting.
+	rec.Header.Set("X-Socket-ID", onA.id)
+	tick := time.NewTicker(300 * time.Millisecond)
+	defer tick.Stop()
+	for heard := false; !heard; {
+		select {
+		case f := <-onB.frames:
+			heard = strings.Contains(f, "App.Events.PatientChanged")
+		case <-tick.C:
+			if r := rec.Do("POST", "/api/patients", map[string]any{"first_name": "An", "last_name": "Two", "sex": "female", "birth_date": "1990-01-02"}); r.Status != http.StatusCreated {
+				t.Fatalf("create patient on A: %d %s", r.Status, r.Body)
+			}
+		case <-ctx.Done():
+			t.Fatal("process B's socket never heard a patient saved through process A")
+		}
+	}
+	select {
+	case f := <-onA.frames:
+		if strings.Contains(f, "App.Events.PatientChanged") {
+			t.Errorf("the sender's own socket heard its own change: %s", f)
+		}
+	case <-time.After(500 * time.Millisecond):
+	}
+}
