@@ -77,15 +77,7 @@ func serveProcess(t *testing.T, url string) string {
 // patient saved through one reaches a socket connected to the other, and not the sender's
 // own socket.
 func TestTwoServeProcessesShareEvents(t *testing.T) {
-	var url string
-	for _, e := range dbtest.Engines() {
-		if e.Name == "postgres" {
-			url = e.URL(t)
-		}
-	}
-	if url == "" {
-		t.Skip("needs PostgreSQL (EMR_TEST_POSTGRES_URL)")
-	}
+	url := dbtest.PostgresURL(t)
 	db := dbtest.Open(t, url) // migrated before either process starts
 	const password = "two instances, one database"
 	if _, err := (&user.Store{DB: db}).Create(context.Background(), user.NewUser{Username: "rec", Name: "Rec", Roles: []string{"receptionist"}, Password: password}); err != nil {

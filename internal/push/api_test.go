@@ -137,15 +137,7 @@ func TestChannelAuthorisation(t *testing.T) {
 // TestTwoInstancesShareEvents: two servers on one PostgreSQL database; an event published
 // on one reaches sockets connected to either.
 func TestTwoInstancesShareEvents(t *testing.T) {
-	var url string
-	for _, e := range dbtest.Engines() {
-		if e.Name == "postgres" {
-			url = e.URL(t)
-		}
-	}
-	if url == "" {
-		t.Skip("needs PostgreSQL (EMR_TEST_POSTGRES_URL)")
-	}
+	url := dbtest.PostgresURL(t)
 	a, b := apitest.New(t, dbtest.Open(t, url)), apitest.New(t, dbtest.Open(t, url))
 	keys, err := push.LoadKeys(context.Background(), a.DB)
 	if err != nil {

@@ -34,6 +34,17 @@ func Engines() []Engine {
 	return engines
 }
 
+// PostgresURL returns the URL of a fresh PostgreSQL database (not migrated), or skips the
+// test when no server is configured (EMR_TEST_POSTGRES_URL).
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	admin := os.Getenv("EMR_TEST_POSTGRES_URL")
+	if admin == "" {
+		t.Skip("needs PostgreSQL (EMR_TEST_POSTGRES_URL)")
+	}
+	return postgresURL(t, admin)
+}
+
 // ForEach runs fn as a subtest on each engine with a fresh, migrated database.
 func ForEach(t *testing.T, fn func(t *testing.T, db *database.DB)) {
 	t.Helper()
