@@ -101,6 +101,14 @@ func WithUserIDSlot(ctx context.Context) (context.Context, *int64) {
 	return context.WithValue(ctx, userIDSlotKey{}, &id), &id
 }
 
+// SlotUserID returns the user id Guard recorded in ctx's slot (0 when none).
+func SlotUserID(ctx context.Context) int64 {
+	if id, ok := ctx.Value(userIDSlotKey{}).(*int64); ok {
+		return *id
+	}
+	return 0
+}
+
 // Secure reports whether the request reached us over TLS (directly, or as a trusted proxy
 // says in X-Forwarded-Proto, which the server only passes on when it trusts its proxy).
 func Secure(r *http.Request) bool {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, doctorId, login, newPatient, sidebar, unique } from './helpers'
+import { activeView, api, doctorId, login, logout, newPatient, sidebar, unique } from './helpers'
 
 test('a booking made by the receptionist appears in the doctor\'s open queue without reload', async ({ browser }) => {
   const theirs = await browser.newContext()
@@ -113,4 +113,15 @@ test('an open patient form warns as soon as someone else saves that patient, and
   await expect(rec.getByText('7 Hàng Bạc, Hà Nội')).toBeVisible()
   await ours.close()
   await theirs.close()
+})
+
+test('logging out in one tab opens the login page in the other tabs of that session', async ({ page, context }) => {
+  await login(page, 'nurse')
+  const other = await context.newPage()
+  const heard: string[] = []
+  other.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
+  await other.goto('/appointments/appointments')
+  await expect.poll(() => heard.some((f) => f.includes('subscription_succeeded') && f.includes('App.Models.User.'))).toBe(true)
+  await logout(page, 'E2E nurse')
+  await expect(other).toHaveURL(/\/login/)
 })
