@@ -87,6 +87,9 @@ func TestChannelAuthorisation(t *testing.T) {
 			fmt.Sprintf("private-App.Models.User.%d", recID): http.StatusOK,
 			fmt.Sprintf("private-App.Models.User.%d", docID): http.StatusForbidden,
 			"private-anything-else":                          http.StatusForbidden,
+			"presence-patient-edit.12":                       http.StatusOK,
+			"presence-patient-edit.x":                        http.StatusForbidden,
+			"presence-anything-else":                         http.StatusForbidden,
 		} {
 			if status, _ := authFor(channel); status != want {
 				t.Errorf("auth for %s: %d, want %d", channel, status, want)
@@ -111,6 +114,24 @@ func TestChannelAuthorisation(t *testing.T) {
 		_, appts := authFor("private-appointments")
 		if ev := subscribe("private-appointments", appts); ev != "pusher_internal:subscription_succeeded" {
 			t.Errorf("appointments: %s", ev)
+		}
+		// A presence channel: who the user is there comes from the session, signed with it.
+		var member struct {
+			Auth        string `json:"auth"`
+			ChannelData string `json:"channel_data"`
+		}
+		rec.Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": "presence-patient-edit.12"}).JSON(t, &member)
+		if want := fmt.Sprintf(`{"user_id":"%d","user_info":{"name":"Test rec"}}`, recID); member.ChannelData != want {
+			t.Errorf("channel data %s, want %s", member.ChannelData, want)
+		}
+		frame, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": "presence-patient-edit.12", "auth": member.Auth, "channel_data": member.ChannelData}})
+		_ = c.Write(ctx, websocket.MessageText, frame)
+		if ev, _, _ := read(); ev != "pusher_internal:subscription_succeeded" {
+			t.Errorf("presence: %s", ev)
+		}
+		nurse := env.LoggedIn("nurse", env.CreateUser("nurse", "nurse")) // may read patients, not edit them
+		if r := nurse.Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": "presence-patient-edit.12"}); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse on the edit form's presence: %d", r.Status)
 		}
 		// Events published by the server arrive.
 		if err := env.Server.Push.Publish("private-appointments", "App.Events.AppointmentChanged", map[string]int{"id": 1}, ""); err != nil {

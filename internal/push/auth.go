@@ -31,7 +31,12 @@ const (
 	// RolesChannel tells every logged-in user that role permissions changed.
 	RolesChannel      = "private-roles"
 	userChannelPrefix = "private-App.Models.User."
+	// editingPrefix + a patient id is the presence channel of that patient's edit form: who
+	// else has it open.
+	editingPrefix = "presence-patient-edit."
 )
+
+var patientIDPattern = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
 
 // UserChannel is the private channel of one user.
 func UserChannel(id int64) string { return userChannelPrefix + strconv.FormatInt(id, 10) }
@@ -49,6 +54,9 @@ func mayJoin(p *auth.Principal, channel string) bool {
 	}
 	if channel == RolesChannel {
 		return true
+	}
+	if id, ok := strings.CutPrefix(channel, editingPrefix); ok {
+		return patientIDPattern.MatchString(id) && p.Can(auth.ManagePatient)
 	}
 	perm, ok := channelAccess[channel]
 	return ok && p.Can(perm)
@@ -109,6 +117,13 @@ func (h *Handler) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
+		return
+	}
+	if strings.HasPrefix(channel, "presence-") {
+		// Who the user is on the channel comes from the session, never from the client.
+		p := auth.PrincipalFrom(r.Context())
+		member, _ := json.Marshal(map[string]any{"user_id": strconv.FormatInt(p.UserID, 10), "user_info": map[string]string{"name": p.Name}})
+		httpjson.Respond(w, http.StatusOK, map[string]string{"auth": keys.Sign(socketID, channel, string(member)), "channel_data": string(member)})
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, map[string]string{"auth": keys.Sign(socketID, channel)})

@@ -32,16 +32,27 @@ type Hub struct {
 	sockets  map[string]*socket
 	channels map[string]map[*socket]struct{}
 	perUser  map[int64]int
+	// presence holds, per presence channel, the members present: each user once, with the
+	// sockets through which they are there.
+	presence map[string]map[string]*member
+}
+
+// member is one user on a presence channel.
+type member struct {
+	info    json.RawMessage
+	sockets map[*socket]struct{}
 }
 
 // NewHub returns an empty hub.
 func NewHub() *Hub {
-	return &Hub{sockets: map[string]*socket{}, channels: map[string]map[*socket]struct{}{}, perUser: map[int64]int{}}
+	return &Hub{sockets: map[string]*socket{}, channels: map[string]map[*socket]struct{}{}, perUser: map[int64]int{}, presence: map[string]map[string]*member{}}
 }
 
 // socket is one client connection as the hub sees it.
 type socket struct {
-	id     string
+	id string
+	// as is the user id a socket is present as, per presence channel (guarded by Hub.mu).
+	as     map[string]string
 	send   chan []byte
 	once   sync.Once
 	closed chan struct{}
@@ -86,34 +97,94 @@ func (h *Hub) remove(s *socket) {
 	h.mu.Lock()
 	delete(h.sockets, s.id)
 	for name, subs := range h.channels {
-		delete(subs, s)
-		if len(subs) == 0 {
-			delete(h.channels, name)
+		if _, ok := subs[s]; ok {
+			h.drop(s, name)
 		}
 	}
 	h.mu.Unlock()
 	s.close()
 }
 
-func (h *Hub) subscribe(s *socket, channel string) {
-	h.mu.Lock()
-	subs := h.channels[channel]
-	if subs == nil {
-		subs = map[*socket]struct{}{}
-		h.channels[channel] = subs
-	}
-	subs[s] = struct{}{}
-	h.mu.Unlock()
-}
-
-func (h *Hub) unsubscribe(s *socket, channel string) {
-	h.mu.Lock()
+// drop takes s off channel, with h.mu held; leaving a presence channel through a user's
+// last socket there tells the others that the member left.
+func (h *Hub) drop(s *socket, channel string) {
 	if subs := h.channels[channel]; subs != nil {
 		delete(subs, s)
 		if len(subs) == 0 {
 			delete(h.channels, channel)
 		}
 	}
+	id, ok := s.as[channel]
+	if !ok {
+		return
+	}
+	delete(s.as, channel)
+	members := h.presence[channel]
+	m := members[id]
+	delete(m.sockets, s)
+	if len(m.sockets) > 0 {
+		return
+	}
+	delete(members, id)
+	if len(members) == 0 {
+		delete(h.presence, channel)
+	}
+	data, _ := json.Marshal(map[string]string{"user_id": id})
+	h.sendAll(channel, "pusher_internal:member_removed", data, nil)
+}
+
+// join puts s on the presence channel as user id with info, and returns the members then
+// present (for subscription_succeeded). A user new to the channel is announced to the others.
+func (h *Hub) join(s *socket, channel, id string, info json.RawMessage) (ids []string, hash map[string]json.RawMessage) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if old, ok := s.as[channel]; ok && old != id {
+		h.drop(s, channel) // subscribed again as someone else
+	}
+	members := h.presence[channel]
+	if members == nil {
+		members = map[string]*member{}
+		h.presence[channel] = members
+	}
+	m := members[id]
+	if m == nil {
+		m = &member{info: info, sockets: map[*socket]struct{}{}}
+		members[id] = m
+		data, _ := json.Marshal(map[string]any{"user_id": id, "user_info": info})
+		h.sendAll(channel, "pusher_internal:member_added", data, s)
+	}
+	m.sockets[s] = struct{}{}
+	if s.as == nil {
+		s.as = map[string]string{}
+	}
+	s.as[channel] = id
+	h.subscribeLocked(s, channel)
+	hash = make(map[string]json.RawMessage, len(members))
+	for mid, mm := range members {
+		ids = append(ids, mid)
+		hash[mid] = mm.info
+	}
+	return ids, hash
+}
+
+func (h *Hub) subscribe(s *socket, channel string) {
+	h.mu.Lock()
+	h.subscribeLocked(s, channel)
+	h.mu.Unlock()
+}
+
+func (h *Hub) subscribeLocked(s *socket, channel string) {
+	subs := h.channels[channel]
+	if subs == nil {
+		subs = map[*socket]struct{}{}
+		h.channels[channel] = subs
+	}
+	subs[s] = struct{}{}
+}
+
+func (h *Hub) unsubscribe(s *socket, channel string) {
+	h.mu.Lock()
+	h.drop(s, channel)
 	h.mu.Unlock()
 }
 
@@ -137,16 +208,31 @@ func (h *Hub) publishRaw(channel, event string, payload []byte, except string) e
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for s := range h.channels[channel] {
-		if s.id == except {
-			continue
-		}
-		select {
-		case s.send <- msg:
-		default:
-			s.close() // too slow: it reconnects and catches up
+		if s.id != except {
+			s.offer(msg)
 		}
 	}
 	return nil
+}
+
+// sendAll sends an internal event to channel's sockets but skip, with h.mu held.
+func (h *Hub) sendAll(channel, event string, data []byte, skip *socket) {
+	msg := mustFrame(message{Event: event, Channel: channel, Data: quote(data)})
+	for s := range h.channels[channel] {
+		if s != skip {
+			s.offer(msg)
+		}
+	}
+}
+
+// offer queues msg for s without waiting; a socket too slow to take it is closed (it
+// reconnects and catches up).
+func (s *socket) offer(msg []byte) {
+	select {
+	case s.send <- msg:
+	default:
+		s.close()
+	}
 }
 
 // Subscribers is how many sockets are on channel (for tests and metrics).

@@ -169,10 +169,14 @@ func (srv *Server) handle(s *socket, keys Keys, m message) {
 				UserID   json.RawMessage `json:"user_id"`
 				UserInfo json.RawMessage `json:"user_info"`
 			}
-			_ = json.Unmarshal([]byte(d.ChannelData), &member)
-			id := strings.Trim(string(member.UserID), `"`)
-			presence, _ := json.Marshal(map[string]any{"presence": map[string]any{"ids": []string{id}, "hash": map[string]json.RawMessage{id: orEmpty(member.UserInfo)}, "count": 1}})
-			data = quote(presence)
+			if json.Unmarshal([]byte(d.ChannelData), &member) != nil || len(member.UserID) == 0 {
+				srv.reply(s, errorFrame("Invalid channel data"))
+				return
+			}
+			ids, hash := srv.Hub.join(s, d.Channel, strings.Trim(string(member.UserID), `"`), orEmpty(member.UserInfo))
+			presence, _ := json.Marshal(map[string]any{"presence": map[string]any{"ids": ids, "hash": hash, "count": len(ids)}})
+			srv.reply(s, mustFrame(message{Event: "pusher_internal:subscription_succeeded", Channel: d.Channel, Data: quote(presence)}))
+			return
 		}
 		srv.Hub.subscribe(s, d.Channel)
 		srv.reply(s, mustFrame(message{Event: "pusher_internal:subscription_succeeded", Channel: d.Channel, Data: data}))
@@ -206,13 +210,7 @@ func (srv *Server) handle(s *socket, keys Keys, m message) {
 }
 
 // reply queues a frame for s without blocking.
-func (srv *Server) reply(s *socket, frame []byte) {
-	select {
-	case s.send <- frame:
-	default:
-		s.close()
-	}
-}
+func (srv *Server) reply(s *socket, frame []byte) { s.offer(frame) }
 
 func mustFrame(m message) []byte {
 	b, err := json.Marshal(m)

@@ -177,3 +177,62 @@ func TestOversizedMessageClosesTheSocket(t *testing.T) {
 		t.Errorf("after an oversized message: %v", err)
 	}
 }
+
+// TestPresence: a presence channel lists the users present (each once, however many sockets
+// they have there) and tells the others when a user arrives and when their last socket leaves.
+func TestPresence(t *testing.T) {
+	_, keys, base := start(t)
+	const channel = "presence-patient.1"
+	join := func(cl *client, id, name string) message {
+		t.Helper()
+		data := `{"user_id":"` + id + `","user_info":{"name":"` + name + `"}}`
+		cl.send("pusher:subscribe", map[string]any{"channel": channel, "auth": keys.Sign(cl.id, channel, data), "channel_data": data})
+		return cl.read()
+	}
+	type presence struct {
+		Presence struct {
+			IDs   []string                   `json:"ids"`
+			Hash  map[string]json.RawMessage `json:"hash"`
+			Count int                        `json:"count"`
+		} `json:"presence"`
+	}
+	members := func(m message) presence {
+		t.Helper()
+		var p presence
+		if m.Event != "pusher_internal:subscription_succeeded" || json.Unmarshal([]byte(m.stringData(t)), &p) != nil {
+			t.Fatalf("subscription: %+v", m)
+		}
+		return p
+	}
+	ann, bob, annAgain := connect(t, base, keys), connect(t, base, keys), connect(t, base, keys)
+
+	if p := members(join(ann, "1", "Ann")); p.Presence.Count != 1 || p.Presence.IDs[0] != "1" || string(p.Presence.Hash["1"]) != `{"name":"Ann"}` {
+		t.Errorf("alone: %+v", p)
+	}
+	if p := members(join(bob, "2", "Bob")); p.Presence.Count != 2 {
+		t.Errorf("Bob sees %+v", p)
+	}
+	if m := ann.read(); m.Event != "pusher_internal:member_added" || m.Channel != channel || m.stringData(t) != `{"user_id":"2","user_info":{"name":"Bob"}}` {
+		t.Errorf("Ann heard %+v", m)
+	}
+	// Ann in a second tab is still one member, and Bob is not told again.
+	if p := members(join(annAgain, "1", "Ann")); p.Presence.Count != 2 {
+		t.Errorf("Ann's second tab sees %+v", p)
+	}
+	annAgain.send("pusher:unsubscribe", map[string]any{"channel": channel})
+	bob.send("pusher:ping", map[string]any{})
+	if m := bob.read(); m.Event != "pusher:pong" {
+		t.Errorf("Bob heard %+v while Ann was still there", m)
+	}
+	// Ann's last socket goes: Bob hears that she left.
+	_ = ann.c.Close(websocket.StatusNormalClosure, "")
+	if m := bob.read(); m.Event != "pusher_internal:member_removed" || m.stringData(t) != `{"user_id":"1"}` {
+		t.Errorf("Bob heard %+v", m)
+	}
+	// Channel data must name the user.
+	data := `{"user_info":{}}`
+	annAgain.send("pusher:subscribe", map[string]any{"channel": channel, "auth": keys.Sign(annAgain.id, channel, data), "channel_data": data})
+	if m := annAgain.read(); m.Event != "pusher:error" {
+		t.Errorf("no user id: %+v", m)
+	}
+}

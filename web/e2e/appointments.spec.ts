@@ -77,8 +77,13 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await expect(page.getByLabel('BP systolic')).toHaveValue('128')
   await page.getByLabel('Chief complaint').fill('Sore throat')
   await page.getByRole('button', { name: 'Add diagnosis' }).click()
+  // The list opens with common codes; pick what the search finds (the first, with Enter).
+  const found = page.waitForResponse((r) => r.url().includes('/api/diagnosis-codes') && r.url().includes('q=pharyng'))
   await page.getByLabel('Code').first().fill('pharyng')
-  await page.locator('.ant-select-item-option', { hasText: 'J02.9' }).click()
+  await found
+  await expect(page.locator('.ant-select-item-option-active', { hasText: 'J02.9' })).toBeVisible()
+  await page.getByLabel('Code').first().press('Enter')
+  await expect(page.locator('.ant-select', { hasText: 'J02.9' })).toBeVisible()
   await expect(page.getByRole('checkbox', { name: 'Primary' })).toBeChecked()
   const followUp = day(7)
   await page.getByLabel('Follow-up date').fill(followUp)

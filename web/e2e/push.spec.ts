@@ -125,3 +125,23 @@ test('logging out in one tab opens the login page in the other tabs of that sess
   await logout(page, 'E2E nurse')
   await expect(other).toHaveURL(/\/login/)
 })
+
+test('two people on one patient form see each other, and the notice goes when one leaves', async ({ browser }) => {
+  const ours = await browser.newContext()
+  const rec = await ours.newPage()
+  await login(rec, 'receptionist')
+  const patient = await newPatient(rec, `Together${unique()}`)
+  await rec.goto(`/masterfile/patient_form/${patient.id}`)
+
+  const theirs = await browser.newContext()
+  const admin = await theirs.newPage()
+  await login(admin, 'admin')
+  await admin.goto(`/masterfile/patient_form/${patient.id}`)
+  await expect(admin.getByTestId('also-editing')).toHaveText('Also editing this patient right now: E2E receptionist')
+  await expect(rec.getByTestId('also-editing')).toHaveText('Also editing this patient right now: E2E admin')
+
+  // The admin closes the browser: the receptionist is alone again.
+  await theirs.close()
+  await expect(rec.getByTestId('also-editing')).toHaveCount(0)
+  await ours.close()
+})

@@ -5,6 +5,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import Pusher from 'pusher-js'
 import { useSyncExternalStore } from 'react'
 import { get, send, setSocketId } from '../lib/api'
+import { setLiveClient } from '../lib/live'
 import { meQueryKey } from '../lib/auth/me'
 
 interface PushConfig {
@@ -124,11 +125,13 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
     // regenerates the menus, or finds the session ended and goes to login.
     pusher.subscribe(`private-App.Models.User.${userId}`).bind('App.Events.UserChanged', () => refresh([meQueryKey]))
     if (wanted) follow(wanted)
+    setLiveClient(pusher)
   })
   return {
     follow,
     stop: () => {
       stopped = true
+      setLiveClient(undefined)
       pusher?.disconnect()
       setSocketId(undefined)
       setState('off')

@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
+import { useOthersPresent } from '../../lib/live'
 import { findDuplicates } from './api/findDuplicates'
 import { getPatient, usePatient } from './api/getPatient'
 import { useSavePatient } from './api/savePatient'
@@ -44,6 +45,8 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
   const [conflict, setConflict] = useState(false)
   // Set from the first click until the save ends, so a double click or Enter saves once.
   const [busy, setBusy] = useState(false)
+  // Who else has this patient's form open right now (the live connection's presence).
+  const others = useOthersPresent(id ? `presence-patient-edit.${id}` : undefined)
   // Someone else saved this patient after the form was loaded: say so before a save fails.
   const changedMeanwhile = !conflict && !busy && latest !== undefined && version !== undefined && latest.version > version
 
@@ -140,6 +143,7 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
           </Button>
         </Space>
       </Flex>
+      {others.length > 0 && <Alert type="info" showIcon style={{ marginBottom: 16 }} data-testid="also-editing" title={t('patients.alsoEditing', { names: others.join(', ') })} />}
       {(conflict || changedMeanwhile) && (
         <Alert
           type="warning"
