@@ -81,6 +81,9 @@ func main() {
 			scenario{"a patient's visit history (audited)", func(r *rand.Rand) string {
 				return fmt.Sprintf("/api/appointments?patient_id=%d", 1+r.IntN(*patients))
 			}},
+			scenario{"dashboard: appointments (today, 30 days, own queue)", func(*rand.Rand) string { return "/api/dashboard/appointments" }},
+			scenario{"dashboard: patients (register, 12 months, ages)", func(*rand.Rand) string { return "/api/dashboard/patients" }},
+			scenario{"dashboard: top diagnoses this month", func(*rand.Rand) string { return "/api/dashboard/diagnoses" }},
 		)
 	}
 	if *auditEvents > 0 {

@@ -144,6 +144,19 @@ func (db *DB) Migrate(ctx context.Context) (int, error) {
 	return len(res), nil
 }
 
+// MigrateTo applies the migrations up to and including version (for testing an upgrade of
+// a database that holds data).
+func (db *DB) MigrateTo(ctx context.Context, version int64) error {
+	p, err := db.migrator()
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		return fmt.Errorf("migrate to %d: %w", version, err)
+	}
+	return nil
+}
+
 // Placeholder returns the n-th (1-based) parameter placeholder for generated multi-row
 // statements: "$n" on PostgreSQL, "?" on SQLite, whose named-parameter lookup is linear per
 // parameter and so quadratic over the thousands of parameters of a bulk insert.

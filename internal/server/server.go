@@ -21,6 +21,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/catalogue"
 	"emr/internal/config"
+	"emr/internal/dashboard"
 	"emr/internal/database"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -73,6 +74,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&settings.Handler{DB: db}).Routes(),
 		(&staff.Handler{Users: users, Throttle: throttle}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
+		(&dashboard.Handler{DB: db, Codes: codes, Loc: loc}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},

@@ -38,7 +38,9 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await page.locator('button[type=submit]').click()
       await page.waitForURL((u) => !u.pathname.startsWith('/login'))
       await page.locator('.ant-picker-calendar').waitFor()
+      await page.getByTestId('chart-ages').waitFor()
       await settle(page)
+      await page.waitForTimeout(1200) // the charts' entry animation
       await shot('dashboard')
       await page.goto('/masterfile/patients')
       await page.goto('/administrator/roles')

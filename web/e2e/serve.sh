@@ -18,6 +18,11 @@ PY
 for role in admin doctor nurse receptionist visitor; do
   printf '%s\n' "$EMR_E2E_PASSWORD" | ../bin/emr user create --database-url "$db" --username "$role" --name "E2E $role" --role "$role"
 done
+# Screenshots show a clinic with a history (the dashboard's charts), not an empty database:
+# 15,000 appointments are 10 a day over the seeder's 1,500 days, up to a month ahead.
+if [ -n "${EMR_SCREENSHOTS:-}" ]; then
+  ../bin/emr seed --database-url "$db" --patients 2000 --appointments 15000 > /dev/null 2>&1
+fi
 # The settings panel is off by default (a Go test checks that); on here so its tests can use it.
 # Request logs go to a file (read it when a test fails), not into the test output.
 exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings 2>>"$dir/server.log"

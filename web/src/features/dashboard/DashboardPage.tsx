@@ -1,40 +1,246 @@
 import { useQuery } from '@tanstack/react-query'
-import { Calendar, Card, Col, Row, Space, Tag, Typography } from 'antd'
+import { Calendar, Card, Col, Empty, Row, Skeleton, Space, Statistic, Tag, theme, Typography } from 'antd'
 import dayjs from 'dayjs'
-import { useState } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
+import { useCan } from '../../lib/auth/can'
 import { meQuery } from '../../lib/auth/me'
+import {
+  SEXES,
+  STATUSES,
+  total,
+  useAppointmentFigures,
+  useDiagnosisFigures,
+  usePatientFigures,
+  type AppointmentFigures,
+  type DiagnosisFigures,
+  type PatientFigures,
+} from './api/dashboard'
 
-/** The landing page: who is logged in, their roles, and the clinic's calendar. */
+// Status colours, as the queue's tags show them.
+const STATUS_COLOURS: Record<string, string> = {
+  booked: '#1677ff',
+  arrived: '#faad14',
+  'in-progress': '#722ed1',
+  completed: '#52c41a',
+  cancelled: '#bfbfbf',
+  'no-show': '#ff4d4f',
+}
+const SEX_COLOURS: Record<string, string> = { female: '#eb2f96', male: '#1677ff', other: '#13c2c2', unknown: '#bfbfbf' }
+
+/** The landing page: the clinic at a glance, each figure for those who may see it, live. */
 export default function DashboardPage() {
   const { t, i18n } = useTranslation()
   const { data: me } = useQuery(meQuery)
   const [now] = useState(() => new Date())
   const today = new Intl.DateTimeFormat(i18n.language, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(now)
+  const seeAppointments = useCan('view appointment')
+  const seePatients = useCan('view patient')
+  const seeDiagnoses = useCan('write diagnosis')
+  const appointments = useAppointmentFigures(seeAppointments)
+  const patients = usePatientFigures(seePatients)
+  const diagnoses = useDiagnosisFigures(seeDiagnoses)
 
   return (
-    <Row gutter={[16, 16]}>
-      <Col xs={24} lg={12}>
-        <Card>
-          <Typography.Title level={2} style={{ marginTop: 0 }}>
-            {t('home.welcome', { name: me?.name ?? '' })}
-          </Typography.Title>
-          <Typography.Paragraph type="secondary">{today}</Typography.Paragraph>
-          <Space wrap>
-            <Typography.Text type="secondary">{t('home.roles')}</Typography.Text>
-            {me?.roles.map((role) => (
-              <Tag key={role} color="blue">
-                {t(`roles.${role}`, { defaultValue: role })}
-              </Tag>
-            ))}
-          </Space>
-        </Card>
-      </Col>
-      <Col xs={24} lg={12}>
-        <Card title={t('home.calendar')}>
-          <Calendar fullscreen={false} defaultValue={dayjs()} />
-        </Card>
-      </Col>
-    </Row>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <div>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t('home.welcome', { name: me?.name ?? '' })}
+        </Typography.Title>
+        <Space wrap size={[8, 4]}>
+          <Typography.Text type="secondary">{today}</Typography.Text>
+          <Typography.Text type="secondary">·</Typography.Text>
+          <Typography.Text type="secondary">{t('home.roles')}</Typography.Text>
+          {me?.roles.map((role) => (
+            <Tag key={role} color="blue">
+              {t(`roles.${role}`, { defaultValue: role })}
+            </Tag>
+          ))}
+        </Space>
+      </div>
+      <Row gutter={[16, 16]}>
+        {seeAppointments && <AppointmentCards figures={appointments.data} myId={me?.id} />}
+        {seePatients && <PatientCards figures={patients.data} />}
+      </Row>
+      <Row gutter={[16, 16]}>
+        {seeAppointments && (
+          <Col xs={24} xl={12}>
+            <Card title={t('home.appointmentsChart')}>{appointments.data ? <AppointmentsChart figures={appointments.data} /> : <Skeleton active />}</Card>
+          </Col>
+        )}
+        {seePatients && (
+          <Col xs={24} xl={12}>
+            <Card title={t('home.patientsChart')}>{patients.data ? <RegistrationsChart figures={patients.data} /> : <Skeleton active />}</Card>
+          </Col>
+        )}
+        {seeDiagnoses && (
+          <Col xs={24} xl={12}>
+            <Card title={t('home.diagnosesChart')}>{diagnoses.data ? <DiagnosesChart figures={diagnoses.data} /> : <Skeleton active />}</Card>
+          </Col>
+        )}
+        {seePatients && (
+          <Col xs={24} xl={12}>
+            <Card title={t('home.agesChart')}>{patients.data ? <AgesChart figures={patients.data} /> : <Skeleton active />}</Card>
+          </Col>
+        )}
+        <Col xs={24} xl={12}>
+          <Card title={t('home.calendar')}>
+            <Calendar fullscreen={false} defaultValue={dayjs()} />
+          </Card>
+        </Col>
+      </Row>
+    </Space>
   )
+}
+
+/** A figure on a card that opens the list it counts. */
+function FigureCard({ title, value, to, testId, extra }: { title: string; value?: number; to: string; testId: string; extra?: ReactNode }) {
+  const { i18n } = useTranslation()
+  return (
+    <Col xs={12} md={8} xl={4}>
+      <Link to={to} data-testid={testId} style={{ display: 'block', height: '100%' }}>
+        <Card hoverable size="small" style={{ height: '100%' }}>
+          <Statistic title={title} value={value ?? '–'} loading={value === undefined} formatter={(v) => (typeof v === 'number' ? new Intl.NumberFormat(i18n.language).format(v) : v)} />
+          {extra}
+        </Card>
+      </Link>
+    </Col>
+  )
+}
+
+function AppointmentCards({ figures, myId }: { figures?: AppointmentFigures; myId?: number }) {
+  const { t } = useTranslation()
+  const queue = `/appointments/appointments?date=${figures?.today.day ?? ''}`
+  const byStatus = figures && (
+    <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
+      {STATUSES.filter((s) => figures.today.by_status[s] > 0).map((s) => (
+        <Tag key={s} color={STATUS_COLOURS[s]} style={{ marginInlineEnd: 0 }}>
+          {t(`appointments.status.${s}`)} {figures.today.by_status[s]}
+        </Tag>
+      ))}
+    </Space>
+  )
+  return (
+    <>
+      <FigureCard title={t('home.appointmentsToday')} value={figures && total(figures.today)} to={queue} testId="figure-today" extra={byStatus} />
+      <FigureCard title={t('home.waitingNow')} value={figures?.waiting} to={`${queue}&status=arrived`} testId="figure-waiting" />
+      {figures?.mine && <FigureCard title={t('home.myQueue')} value={total(figures.mine)} to={`${queue}&doctor=${myId}`} testId="figure-mine" />}
+    </>
+  )
+}
+
+function PatientCards({ figures }: { figures?: PatientFigures }) {
+  const { t } = useTranslation()
+  return (
+    <>
+      <FigureCard title={t('home.patientsTotal')} value={figures?.total} to="/masterfile/patients" testId="figure-patients" />
+      <FigureCard title={t('home.registeredThisMonth')} value={figures?.this_month} to="/masterfile/patients" testId="figure-registered" />
+    </>
+  )
+}
+
+/** Axis and text colours from the current theme, so charts read in light and dark alike. */
+function useChartBase() {
+  const { token } = theme.useToken()
+  const { i18n } = useTranslation()
+  const number = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language])
+  return useMemo(
+    () => ({
+      number,
+      base: {
+        textStyle: { color: token.colorText, fontFamily: token.fontFamily },
+        tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? number.format(v) : String(v)) },
+        legend: { bottom: 0, textStyle: { color: token.colorTextSecondary } },
+        grid: { left: 8, right: 16, top: 16, bottom: 48, containLabel: true },
+        aria: { enabled: true },
+      },
+      axis: {
+        axisLine: { lineStyle: { color: token.colorBorder } },
+        axisLabel: { color: token.colorTextSecondary },
+        splitLine: { lineStyle: { color: token.colorSplit } },
+      },
+      primary: token.colorPrimary,
+    }),
+    [token, number],
+  )
+}
+
+function AppointmentsChart({ figures }: { figures: AppointmentFigures }) {
+  const { t, i18n } = useTranslation()
+  const { base, axis } = useChartBase()
+  const option = useMemo<ChartOption>(() => {
+    const day = new Intl.DateTimeFormat(i18n.language, { day: 'numeric', month: 'short' })
+    return {
+      ...base,
+      xAxis: { type: 'category', data: figures.days.map((d) => day.format(dayjs(d.day).toDate())), ...axis },
+      yAxis: { type: 'value', minInterval: 1, ...axis },
+      series: STATUSES.map((s) => ({
+        name: t(`appointments.status.${s}`),
+        type: 'bar',
+        stack: 'day',
+        itemStyle: { color: STATUS_COLOURS[s] },
+        data: figures.days.map((d) => d.by_status[s] ?? 0),
+      })),
+    }
+  }, [figures, base, axis, t, i18n.language])
+  return <Chart option={option} label={t('home.appointmentsChart')} testId="chart-appointments" />
+}
+
+function RegistrationsChart({ figures }: { figures: PatientFigures }) {
+  const { t, i18n } = useTranslation()
+  const { base, axis, primary } = useChartBase()
+  const option = useMemo<ChartOption>(() => {
+    const month = new Intl.DateTimeFormat(i18n.language, { month: 'short', year: '2-digit' })
+    return {
+      ...base,
+      legend: { show: false },
+      grid: { ...(base.grid as object), bottom: 16 },
+      xAxis: { type: 'category', data: figures.months.map((m) => month.format(dayjs(`${m.month}-01`).toDate())), ...axis },
+      yAxis: { type: 'value', minInterval: 1, ...axis },
+      series: [{ name: t('home.newPatients'), type: 'bar', itemStyle: { color: primary }, data: figures.months.map((m) => m.n) }],
+    }
+  }, [figures, base, axis, primary, t, i18n.language])
+  return <Chart option={option} label={t('home.patientsChart')} testId="chart-registrations" />
+}
+
+function DiagnosesChart({ figures }: { figures: DiagnosisFigures }) {
+  const { t } = useTranslation()
+  const { base, axis, primary } = useChartBase()
+  const option = useMemo<ChartOption>(() => {
+    const top = [...figures.top].reverse() // the largest at the top
+    return {
+      ...base,
+      legend: { show: false },
+      grid: { ...(base.grid as object), bottom: 16 },
+      xAxis: { type: 'value', minInterval: 1, ...axis },
+      // Code and label; long labels are cut on the axis and whole in the tooltip.
+      yAxis: { type: 'category', data: top.map((d) => (d.label ? `${d.code} ${d.label}` : d.code)), ...axis, axisLabel: { ...axis.axisLabel, width: 150, overflow: 'truncate' } },
+      series: [{ name: t('home.visits'), type: 'bar', itemStyle: { color: primary }, label: { show: true, position: 'right' }, data: top.map((d) => d.n) }],
+    }
+  }, [figures, base, axis, primary, t])
+  if (figures.top.length === 0) return <Empty description={t('home.noDiagnoses')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
+  return <Chart option={option} label={t('home.diagnosesChart')} testId="chart-diagnoses" height={Math.max(200, 40 + figures.top.length * 32)} />
+}
+
+function AgesChart({ figures }: { figures: PatientFigures }) {
+  const { t } = useTranslation()
+  const { base, axis } = useChartBase()
+  const option = useMemo<ChartOption>(
+    () => ({
+      ...base,
+      xAxis: { type: 'category', name: t('home.age'), nameLocation: 'middle', nameGap: 28, data: figures.ages.map((a) => a.band), ...axis },
+      yAxis: { type: 'value', minInterval: 1, ...axis },
+      series: SEXES.map((s) => ({
+        name: t(`patients.sex.${s}`),
+        type: 'bar',
+        stack: 'band',
+        itemStyle: { color: SEX_COLOURS[s] },
+        data: figures.ages.map((a) => a.by_sex[s] ?? 0),
+      })),
+    }),
+    [figures, base, axis, t],
+  )
+  return <Chart option={option} label={t('home.agesChart')} testId="chart-ages" />
 }
