@@ -161,6 +161,14 @@ function useChartBase() {
         axisLabel: { color: token.colorTextSecondary },
         splitLine: { lineStyle: { color: token.colorSplit } },
       },
+      // A count axis: whole numbers, written as the user's language writes them.
+      counts: {
+        type: 'value',
+        minInterval: 1,
+        axisLine: { lineStyle: { color: token.colorBorder } },
+        axisLabel: { color: token.colorTextSecondary, formatter: (v: number) => number.format(v) },
+        splitLine: { lineStyle: { color: token.colorSplit } },
+      },
       primary: token.colorPrimary,
     }),
     [token, number],
@@ -169,13 +177,13 @@ function useChartBase() {
 
 function AppointmentsChart({ figures }: { figures: AppointmentFigures }) {
   const { t, i18n } = useTranslation()
-  const { base, axis } = useChartBase()
+  const { base, axis, counts } = useChartBase()
   const option = useMemo<ChartOption>(() => {
     const day = new Intl.DateTimeFormat(i18n.language, { day: 'numeric', month: 'short' })
     return {
       ...base,
       xAxis: { type: 'category', data: figures.days.map((d) => day.format(dayjs(d.day).toDate())), ...axis },
-      yAxis: { type: 'value', minInterval: 1, ...axis },
+      yAxis: counts,
       series: STATUSES.map((s) => ({
         name: t(`appointments.status.${s}`),
         type: 'bar',
@@ -184,13 +192,13 @@ function AppointmentsChart({ figures }: { figures: AppointmentFigures }) {
         data: figures.days.map((d) => d.by_status[s] ?? 0),
       })),
     }
-  }, [figures, base, axis, t, i18n.language])
+  }, [figures, base, axis, counts, t, i18n.language])
   return <Chart option={option} label={t('home.appointmentsChart')} testId="chart-appointments" />
 }
 
 function RegistrationsChart({ figures }: { figures: PatientFigures }) {
   const { t, i18n } = useTranslation()
-  const { base, axis, primary } = useChartBase()
+  const { base, axis, counts, primary } = useChartBase()
   const option = useMemo<ChartOption>(() => {
     const month = new Intl.DateTimeFormat(i18n.language, { month: 'short', year: '2-digit' })
     return {
@@ -198,40 +206,40 @@ function RegistrationsChart({ figures }: { figures: PatientFigures }) {
       legend: { show: false },
       grid: { ...(base.grid as object), bottom: 16 },
       xAxis: { type: 'category', data: figures.months.map((m) => month.format(dayjs(`${m.month}-01`).toDate())), ...axis },
-      yAxis: { type: 'value', minInterval: 1, ...axis },
+      yAxis: counts,
       series: [{ name: t('home.newPatients'), type: 'bar', itemStyle: { color: primary }, data: figures.months.map((m) => m.n) }],
     }
-  }, [figures, base, axis, primary, t, i18n.language])
+  }, [figures, base, axis, counts, primary, t, i18n.language])
   return <Chart option={option} label={t('home.patientsChart')} testId="chart-registrations" />
 }
 
 function DiagnosesChart({ figures }: { figures: DiagnosisFigures }) {
   const { t } = useTranslation()
-  const { base, axis, primary } = useChartBase()
+  const { base, axis, counts, primary } = useChartBase()
   const option = useMemo<ChartOption>(() => {
     const top = [...figures.top].reverse() // the largest at the top
     return {
       ...base,
       legend: { show: false },
       grid: { ...(base.grid as object), bottom: 16 },
-      xAxis: { type: 'value', minInterval: 1, ...axis },
+      xAxis: counts,
       // Code and label; long labels are cut on the axis and whole in the tooltip.
       yAxis: { type: 'category', data: top.map((d) => (d.label ? `${d.code} ${d.label}` : d.code)), ...axis, axisLabel: { ...axis.axisLabel, width: 150, overflow: 'truncate' } },
       series: [{ name: t('home.visits'), type: 'bar', itemStyle: { color: primary }, label: { show: true, position: 'right' }, data: top.map((d) => d.n) }],
     }
-  }, [figures, base, axis, primary, t])
+  }, [figures, base, axis, counts, primary, t])
   if (figures.top.length === 0) return <Empty description={t('home.noDiagnoses')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
   return <Chart option={option} label={t('home.diagnosesChart')} testId="chart-diagnoses" height={Math.max(200, 40 + figures.top.length * 32)} />
 }
 
 function AgesChart({ figures }: { figures: PatientFigures }) {
   const { t } = useTranslation()
-  const { base, axis } = useChartBase()
+  const { base, axis, counts } = useChartBase()
   const option = useMemo<ChartOption>(
     () => ({
       ...base,
       xAxis: { type: 'category', name: t('home.age'), nameLocation: 'middle', nameGap: 28, data: figures.ages.map((a) => a.band), ...axis },
-      yAxis: { type: 'value', minInterval: 1, ...axis },
+      yAxis: counts,
       series: SEXES.map((s) => ({
         name: t(`patients.sex.${s}`),
         type: 'bar',
@@ -240,7 +248,7 @@ function AgesChart({ figures }: { figures: PatientFigures }) {
         data: figures.ages.map((a) => a.by_sex[s] ?? 0),
       })),
     }),
-    [figures, base, axis, t],
+    [figures, base, axis, counts, t],
   )
   return <Chart option={option} label={t('home.agesChart')} testId="chart-ages" />
 }
