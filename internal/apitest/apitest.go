@@ -80,6 +80,16 @@ func (e *Env) CreateUser(username string, roles ...string) string {
 	return pw
 }
 
+// UserID returns the id of the account username.
+func (e *Env) UserID(username string) int64 {
+	e.T.Helper()
+	var id int64
+	if err := e.DB.QueryRowContext(context.Background(), `SELECT id FROM users WHERE username = $1`, username).Scan(&id); err != nil {
+		e.T.Fatalf("user %s: %v", username, err)
+	}
+	return id
+}
+
 // Client is a browser-like client: it keeps cookies and echoes the CSRF cookie.
 type Client struct {
 	env  *Env

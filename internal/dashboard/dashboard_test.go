@@ -25,14 +25,7 @@ func TestFiguresFollowEveryWrite(t *testing.T) {
 		doc := env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
 		env.CreateUser("doc2", "doctor")
 		nurse := env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
-		ids := map[string]int64{}
-		for _, name := range []string{"doc", "doc2"} {
-			var id int64
-			if err := db.QueryRowContext(context.Background(), `SELECT id FROM users WHERE username = $1`, name).Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			ids[name] = id
-		}
+		ids := map[string]int64{"doc": env.UserID("doc"), "doc2": env.UserID("doc2")}
 		patient := func(birth, sex string) int64 {
 			t.Helper()
 			var p struct{ ID int64 }

@@ -24,12 +24,7 @@ func TestChannelAuthorisation(t *testing.T) {
 		env := apitest.New(t, db)
 		rec := env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
 		env.CreateUser("doc", "doctor")
-		var recID, docID int64
-		for name, id := range map[string]*int64{"rec": &recID, "doc": &docID} {
-			if err := db.QueryRowContext(context.Background(), `SELECT id FROM users WHERE username = $1`, name).Scan(id); err != nil {
-				t.Fatal(err)
-			}
-		}
+		recID, docID := env.UserID("rec"), env.UserID("doc")
 		var cfg struct{ Push struct{ Key string } }
 		env.Client().Do("GET", "/api/config", nil).JSON(t, &cfg)
 		if cfg.Push.Key == "" {
