@@ -32,10 +32,28 @@ type Handler struct {
 // Routes is the dashboard's route table.
 func (h *Handler) Routes() []auth.Route {
 	return []auth.Route{
-		{Method: "GET", Path: "/api/dashboard/appointments", Access: auth.Need(auth.ViewAppointment), Handler: h.appointments},
-		{Method: "GET", Path: "/api/dashboard/patients", Access: auth.Need(auth.ViewPatient), Handler: h.patients},
+		{Method: "GET", Path: "/api/dashboard/appointments", Access: auth.Need(auth.ViewAppointment), Handler: answer(func(r *http.Request) (any, error) {
+			return h.AppointmentCounts(r.Context(), auth.PrincipalFrom(r.Context()))
+		})},
+		{Method: "GET", Path: "/api/dashboard/patients", Access: auth.Need(auth.ViewPatient), Handler: answer(func(r *http.Request) (any, error) {
+			return h.PatientCounts(r.Context())
+		})},
 		// Diagnosis statistics are clinical: for those who write diagnoses.
-		{Method: "GET", Path: "/api/dashboard/diagnoses", Access: auth.Need(auth.WriteDiagnosis), Handler: h.diagnoses},
+		{Method: "GET", Path: "/api/dashboard/diagnoses", Access: auth.Need(auth.WriteDiagnosis), Handler: answer(func(r *http.Request) (any, error) {
+			return h.TopDiagnoses(r.Context(), i18n.FromRequest(r))
+		})},
+	}
+}
+
+// answer serves what figures returns for the request, or its error.
+func answer(figures func(r *http.Request) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		out, err := figures(r)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		httpjson.Respond(w, http.StatusOK, out)
 	}
 }
 
@@ -76,15 +94,6 @@ func emptyCounts(day string) DayCounts {
 		c.ByStatus[s] = 0
 	}
 	return c
-}
-
-func (h *Handler) appointments(w http.ResponseWriter, r *http.Request) {
-	out, err := h.AppointmentCounts(r.Context(), auth.PrincipalFrom(r.Context()))
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusOK, out)
 }
 
 // AppointmentCounts are the appointments figures as p sees them.
@@ -168,15 +177,6 @@ type Patients struct {
 // Sexes of the register, in the order the dashboard shows them.
 var sexes = []string{"female", "male", "other", "unknown"}
 
-func (h *Handler) patients(w http.ResponseWriter, r *http.Request) {
-	out, err := h.PatientCounts(r.Context())
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusOK, out)
-}
-
 // PatientCounts are the register's figures.
 func (h *Handler) PatientCounts(ctx context.Context) (*Patients, error) {
 	today := h.today()
@@ -247,15 +247,6 @@ type CodeCount struct {
 type Diagnoses struct {
 	Month string      `json:"month"`
 	Top   []CodeCount `json:"top"`
-}
-
-func (h *Handler) diagnoses(w http.ResponseWriter, r *http.Request) {
-	out, err := h.TopDiagnoses(r.Context(), i18n.FromRequest(r))
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusOK, out)
 }
 
 // TopDiagnoses are this month's ten most frequent codes of signed visits, labelled in lang.

@@ -65,26 +65,10 @@ export default function DashboardPage() {
         {seePatients && <PatientCards figures={patients.data} />}
       </Row>
       <Row gutter={[16, 16]}>
-        {seeAppointments && (
-          <Col xs={24} xl={12}>
-            <Card title={t('home.appointmentsChart')}>{appointments.data ? <AppointmentsChart figures={appointments.data} /> : <Skeleton active />}</Card>
-          </Col>
-        )}
-        {seePatients && (
-          <Col xs={24} xl={12}>
-            <Card title={t('home.patientsChart')}>{patients.data ? <RegistrationsChart figures={patients.data} /> : <Skeleton active />}</Card>
-          </Col>
-        )}
-        {seeDiagnoses && (
-          <Col xs={24} xl={12}>
-            <Card title={t('home.diagnosesChart')}>{diagnoses.data ? <DiagnosesChart figures={diagnoses.data} /> : <Skeleton active />}</Card>
-          </Col>
-        )}
-        {seePatients && (
-          <Col xs={24} xl={12}>
-            <Card title={t('home.agesChart')}>{patients.data ? <AgesChart figures={patients.data} /> : <Skeleton active />}</Card>
-          </Col>
-        )}
+        {seeAppointments && <ChartCard title={t('home.appointmentsChart')}>{appointments.data && <AppointmentsChart figures={appointments.data} />}</ChartCard>}
+        {seePatients && <ChartCard title={t('home.patientsChart')}>{patients.data && <RegistrationsChart figures={patients.data} />}</ChartCard>}
+        {seeDiagnoses && <ChartCard title={t('home.diagnosesChart')}>{diagnoses.data && <DiagnosesChart figures={diagnoses.data} />}</ChartCard>}
+        {seePatients && <ChartCard title={t('home.agesChart')}>{patients.data && <AgesChart figures={patients.data} />}</ChartCard>}
         <Col xs={24} xl={12}>
           <Card title={t('home.calendar')}>
             <Calendar fullscreen={false} defaultValue={dayjs()} />
@@ -92,6 +76,15 @@ export default function DashboardPage() {
         </Col>
       </Row>
     </Space>
+  )
+}
+
+/** A chart's card, with a placeholder until its figures arrive. */
+function ChartCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Col xs={24} xl={12}>
+      <Card title={title}>{children || <Skeleton active />}</Card>
+    </Col>
   )
 }
 
