@@ -81,6 +81,9 @@ type Diagnosis struct {
 type Order struct {
 	Code string `json:"code"`
 	Note string `json:"note"`
+	// Label is the test's name in the reader's language (filled on reading, not stored), so
+	// that whoever reads the visit needs no access to the test catalogue.
+	Label string `json:"label,omitempty"`
 }
 
 // Content is what the diagnosis form records.

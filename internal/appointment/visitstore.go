@@ -14,6 +14,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/catalogue"
+	"emr/internal/database"
 )
 
 type storedVisit struct {
@@ -109,6 +110,17 @@ func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error)
 	labelDiagnoses(out.Diagnoses, labels)
 	for i := range out.Amendments {
 		labelDiagnoses(out.Amendments[i].Previous.Diagnoses, labels)
+	}
+	if len(out.Orders) > 0 {
+		tests, err := s.Codes.LabTests(ctx, lang)
+		if err != nil {
+			return out, err
+		}
+		for i := range out.Orders {
+			if j := slices.IndexFunc(tests, func(t catalogue.LabTest) bool { return t.Code == out.Orders[i].Code }); j >= 0 {
+				out.Orders[i].Label = tests[j].Label
+			}
+		}
 	}
 	out.BMI = out.Vitals.BMI()
 	var f FollowUp
@@ -388,4 +400,37 @@ func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, a Appointment, date st
 		start = other.StartsAt.In(s.loc()).Add(time.Duration(other.DurationMinutes) * time.Minute)
 	}
 	return time.Time{}, apperr.Conflict("visit.follow_up_day_full")
+}
+
+// Diagnoses reads a visit's diagnoses, with the codes' labels in lang (none before the
+// visit is first saved).
+func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lang string) ([]Diagnosis, error) {
+	var content string
+	err := q.QueryRowContext(ctx, `SELECT content FROM visits WHERE appointment_id = $1`, appointmentID).Scan(&content)
+	if errors.Is(err, sql.ErrNoRows) {
+		return []Diagnosis{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read visit: %w", err)
+	}
+	var c Content
+	if err := json.Unmarshal([]byte(content), &c); err != nil {
+		return nil, fmt.Errorf("visit %d content: %w", appointmentID, err)
+	}
+	codes := make([]string, 0, len(c.Diagnoses))
+	for _, d := range c.Diagnoses {
+		if d.Code != "" {
+			codes = append(codes, d.Code)
+		}
+	}
+	labels, err := (&catalogue.Store{}).Labels(ctx, q, codes, lang)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Diagnosis, 0, len(c.Diagnoses))
+	for _, d := range c.Diagnoses {
+		d.Label = labels[d.Code]
+		out = append(out, d)
+	}
+	return out, nil
 }

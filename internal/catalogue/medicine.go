@@ -1,6 +1,7 @@
 package catalogue
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	_ "embed"
@@ -25,8 +26,12 @@ type Medicine struct {
 	Strength    string `json:"strength"`
 	Form        string `json:"form"`
 	Unit        string `json:"unit"`
-	Active      bool   `json:"active"`
-	Version     int    `json:"version"`
+	// Ingredients are its active ingredients as written: "amoxicillin + clavulanic acid".
+	Ingredients string `json:"ingredients"`
+	// ATC is its WHO ATC code: "J01CR02".
+	ATC     string `json:"atc"`
+	Active  bool   `json:"active"`
+	Version int    `json:"version"`
 	// Label is how a prescription line names it: "Amoxicillin 500 mg capsule (Amoxil)".
 	Label string `json:"label"`
 }
@@ -38,6 +43,8 @@ type MedicineInput struct {
 	Strength    string `json:"strength"`
 	Form        string `json:"form"`
 	Unit        string `json:"unit"`
+	Ingredients string `json:"ingredients"`
+	ATC         string `json:"atc"`
 	Active      *bool  `json:"active"`
 	Version     int    `json:"version"`
 }
@@ -52,14 +59,19 @@ func MedicineLabel(generic, brand, strength, form string) string {
 }
 
 func (in *MedicineInput) clean() (string, error) {
-	for _, f := range []*string{&in.GenericName, &in.Brand, &in.Strength, &in.Form, &in.Unit} {
+	for _, f := range []*string{&in.GenericName, &in.Brand, &in.Strength, &in.Form, &in.Unit, &in.Ingredients, &in.ATC} {
 		*f = strings.Join(strings.Fields(*f), " ")
 	}
+	in.ATC = strings.ToUpper(in.ATC)
 	var v apperr.Validation
 	if in.GenericName == "" {
 		v.Add("generic_name", "validation.required")
 	}
-	for name, f := range map[string]string{"generic_name": in.GenericName, "brand": in.Brand, "strength": in.Strength, "form": in.Form, "unit": in.Unit} {
+	if in.ATC != "" && !ATCPattern.MatchString(in.ATC) {
+		v.Add("atc", "medicine.atc")
+	}
+	for name, f := range map[string]string{"generic_name": in.GenericName, "brand": in.Brand, "strength": in.Strength, "form": in.Form, "unit": in.Unit,
+		"ingredients": in.Ingredients} {
 		if utf8.RuneCountInString(f) > 200 {
 			v.Add(name, "validation.too_long")
 		}
@@ -67,11 +79,11 @@ func (in *MedicineInput) clean() (string, error) {
 	return foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), v.Err()
 }
 
-const medicineColumns = `id, generic_name, brand, strength, form, unit, active, version`
+const medicineColumns = `id, generic_name, brand, strength, form, unit, ingredients, atc, active, version`
 
 func scanMedicine(row interface{ Scan(...any) error }) (Medicine, error) {
 	var m Medicine
-	err := row.Scan(&m.ID, &m.GenericName, &m.Brand, &m.Strength, &m.Form, &m.Unit, &m.Active, &m.Version)
+	err := row.Scan(&m.ID, &m.GenericName, &m.Brand, &m.Strength, &m.Form, &m.Unit, &m.Ingredients, &m.ATC, &m.Active, &m.Version)
 	m.Label = MedicineLabel(m.GenericName, m.Brand, m.Strength, m.Form)
 	return m, err
 }
@@ -163,8 +175,8 @@ func (s *Store) CreateMedicine(ctx context.Context, in MedicineInput) (Medicine,
 		}
 		now := time.Now().UTC()
 		var id int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, terms, active, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, TRUE, $7, $7) RETURNING id`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, now).Scan(&id); err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, ingredients, atc, terms, active, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, TRUE, $9, $9) RETURNING id`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, in.Ingredients, in.ATC, terms, now).Scan(&id); err != nil {
 			return fmt.Errorf("insert medicine: %w", err)
 		}
 		m, err = GetMedicine(ctx, tx, id)
@@ -197,8 +209,8 @@ func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) 
 			active = *in.Active
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines SET generic_name = $1, brand = $2, strength = $3, form = $4, unit = $5,
-			terms = $6, active = $7, updated_at = $8, version = version + 1 WHERE id = $9`,
-			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, active, time.Now().UTC(), id); err != nil {
+			terms = $6, active = $7, updated_at = $8, ingredients = $9, atc = $10, version = version + 1 WHERE id = $11`,
+			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, active, time.Now().UTC(), in.Ingredients, in.ATC, id); err != nil {
 			return fmt.Errorf("update medicine: %w", err)
 		}
 		m, err = GetMedicine(ctx, tx, id)
@@ -207,16 +219,20 @@ func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) 
 	return m, err
 }
 
-// parseMedicines reads a medicines CSV: generic_name required, brand, strength, form and
-// unit optional, in any order.
+// parseMedicines reads a medicines CSV: generic_name required, brand, strength, form,
+// unit, ingredients and atc optional, in any order.
 func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
 	var rows []MedicineInput
 	seen := map[[4]string]bool{}
 	bad, err := readCSV(data, []string{"generic_name"}, func(field func(string) string) string {
-		in := MedicineInput{GenericName: field("generic_name"), Brand: field("brand"), Strength: field("strength"), Form: field("form"), Unit: field("unit")}
+		in := MedicineInput{GenericName: field("generic_name"), Brand: field("brand"), Strength: field("strength"), Form: field("form"), Unit: field("unit"),
+			Ingredients: field("ingredients"), ATC: field("atc")}
 		if _, err := in.clean(); err != nil {
 			if in.GenericName == "" {
 				return "catalogue.no_generic"
+			}
+			if in.ATC != "" && !ATCPattern.MatchString(in.ATC) {
+				return "medicine.atc"
 			}
 			return "catalogue.label_too_long"
 		}
@@ -231,32 +247,36 @@ func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
 	return rows, bad, err
 }
 
-// ImportMedicines adds the file's medicines and updates the unit of those already there
-// (matched on generic name, brand, strength and form); importing twice changes nothing.
+// ImportMedicines adds the file's medicines and updates the unit, ingredients and ATC code
+// of those already there (matched on generic name, brand, strength and form); importing
+// twice changes nothing.
 func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport, error) {
 	return importRows(ctx, s.DB, data, parseMedicines, func(tx *sql.Tx, rows []MedicineInput, rep *ImportReport) error {
 		now := time.Now().UTC()
 		for _, in := range rows {
 			var id int64
-			var unit string
+			var unit, ingredients, atc string
 			var active bool
-			err := tx.QueryRowContext(ctx, `SELECT id, unit, active FROM medicines WHERE generic_name = $1 AND brand = $2 AND strength = $3 AND form = $4`,
-				in.GenericName, in.Brand, in.Strength, in.Form).Scan(&id, &unit, &active)
+			err := tx.QueryRowContext(ctx, `SELECT id, unit, ingredients, atc, active FROM medicines WHERE generic_name = $1 AND brand = $2 AND strength = $3 AND form = $4`,
+				in.GenericName, in.Brand, in.Strength, in.Form).Scan(&id, &unit, &ingredients, &atc, &active)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
-				if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, terms, active, created_at, updated_at)
-					VALUES ($1, $2, $3, $4, $5, $6, TRUE, $7, $7)`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit,
-					foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), now); err != nil {
-					return fmt.Errorf("insert medicine: %w", err)
+				if err := insertMedicine(ctx, tx, in, now, ""); err != nil {
+					return err
 				}
 				rep.Inserted++
+				continue
 			case err != nil:
 				return fmt.Errorf("read medicine: %w", err)
-			case unit == in.Unit && active:
+			}
+			// A file without ingredients or a code keeps the ones the entry has.
+			in.Ingredients, in.ATC = cmp.Or(in.Ingredients, ingredients), cmp.Or(in.ATC, atc)
+			switch {
+			case unit == in.Unit && ingredients == in.Ingredients && atc == in.ATC && active:
 				rep.Unchanged++
 			default:
-				if _, err := tx.ExecContext(ctx, `UPDATE medicines SET unit = $1, active = TRUE, updated_at = $2, version = version + 1 WHERE id = $3`,
-					in.Unit, now, id); err != nil {
+				if _, err := tx.ExecContext(ctx, `UPDATE medicines SET unit = $1, ingredients = $2, atc = $3, active = TRUE, updated_at = $4,
+					version = version + 1 WHERE id = $5`, in.Unit, in.Ingredients, in.ATC, now, id); err != nil {
 					return fmt.Errorf("update medicine: %w", err)
 				}
 				rep.Updated++
@@ -273,11 +293,22 @@ func installMedicines(ctx context.Context, tx *sql.Tx) error {
 	}
 	now := time.Now().UTC()
 	for _, in := range rows {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, terms, active, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, TRUE, $7, $7) ON CONFLICT (generic_name, brand, strength, form) DO NOTHING`,
-			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), now); err != nil {
+		// An entry installed before the catalogue knew ingredients gets them; one the clinic
+		// has filled in keeps its own.
+		if err := insertMedicine(ctx, tx, in, now, `ON CONFLICT (generic_name, brand, strength, form) DO UPDATE
+			SET ingredients = excluded.ingredients, atc = excluded.atc WHERE medicines.ingredients = '' AND medicines.atc = ''`); err != nil {
 			return fmt.Errorf("starter medicine %s: %w", in.GenericName, err)
 		}
+	}
+	return nil
+}
+
+// insertMedicine adds an active entry; onConflict is the statement's conflict clause.
+func insertMedicine(ctx context.Context, tx *sql.Tx, in MedicineInput, now time.Time, onConflict string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, ingredients, atc, terms, active, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, TRUE, $9, $9) `+onConflict, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit,
+		in.Ingredients, in.ATC, foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), now); err != nil {
+		return fmt.Errorf("insert medicine: %w", err)
 	}
 	return nil
 }

@@ -371,3 +371,24 @@ func TestSeededPatientsAreSearchable(t *testing.T) {
 		}
 	})
 }
+
+func TestPossibleDuplicateNeedsConfirmation(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		p := create(t, c, newPatient("Bình", "Trần", "1975-07-07", "female", "0912 000 111"))
+		// The server refuses a possible duplicate until the registrar confirms a different
+		// person from each one seen; the confirmation is audited.
+		twin := newPatient("binh", "TRAN", "1975-07-07", "female", "")
+		r := c.Do("POST", "/api/patients", twin)
+		if _, code, _ := r.Error(t); r.Status != http.StatusConflict || code != "patient.possible_duplicate" {
+			t.Fatalf("a possible duplicate: %d %s", r.Status, r.Body)
+		}
+		twin["distinct_from"] = []int64{p.ID}
+		if r := c.Do("POST", "/api/patients", twin); r.Status != http.StatusCreated {
+			t.Fatalf("confirmed a different person: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.create' AND detail = $1`, fmt.Sprintf("registered as a different person from patients %d", p.ID)); n != 1 {
+			t.Errorf("confirmation audited: %d", n)
+		}
+	})
+}

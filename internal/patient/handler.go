@@ -81,12 +81,17 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
-	var in Input
+	var in struct {
+		Input
+		// DistinctFrom are the possible duplicates the registrar saw and confirmed to be
+		// other people.
+		DistinctFrom []int64 `json:"distinct_from"`
+	}
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	p, err := h.Store.Create(r.Context(), event(r), in)
+	p, err := h.Store.Create(r.Context(), event(r), in.Input, in.DistinctFrom)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

@@ -258,7 +258,11 @@ func (s *Store) searchNumber(ctx context.Context, q ListQuery, offset int) (List
 // name, birth date and sex, or the same phone number. except is left out (the patient being
 // edited).
 func (s *Store) Duplicates(ctx context.Context, in Input, except int64) ([]Summary, error) {
-	return scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p
+	return duplicates(ctx, s.DB, in, except)
+}
+
+func duplicates(ctx context.Context, q database.Querier, in Input, except int64) ([]Summary, error) {
+	return scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p
 		WHERE p.id <> $1 AND ((p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4) OR (p.phone_digits = $5 AND $5 <> ''))
 		ORDER BY p.id LIMIT 10`, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
 		strings.TrimSpace(in.Sex), Digits(in.Phone)))

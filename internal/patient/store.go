@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,19 +128,36 @@ func encode(in Input) (history, contact string) {
 }
 
 // Create adds a patient with a new patient number; e carries who does it and from where.
-func (s *Store) Create(ctx context.Context, e audit.Event, in Input) (Patient, error) {
+//
+// A possible duplicate (the same name, birth date and sex, or the same phone) is refused
+// unless the registrar confirmed, after seeing them, that this is a different person from
+// each (distinctFrom lists their ids); the confirmation is audited with their ids.
+func (s *Store) Create(ctx context.Context, e audit.Event, in Input, distinctFrom []int64) (Patient, error) {
 	if err := in.Clean(s.today()); err != nil {
 		return Patient{}, err
 	}
 	now := s.now()
 	var id int64
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
+		twins, err := duplicates(ctx, tx, in, 0)
+		if err != nil {
+			return err
+		}
+		var others []string
+		for _, t := range twins {
+			if !slices.Contains(distinctFrom, t.ID) {
+				return apperr.Conflict("patient.possible_duplicate")
+			}
+			others = append(others, strconv.FormatInt(t.ID, 10))
+		}
 		id, err = insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
 		if err != nil {
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(id, 10), audit.Success, now
+		if len(others) > 0 {
+			e.Detail = "registered as a different person from patients " + strings.Join(others, ", ")
+		}
 		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
@@ -320,4 +338,24 @@ func reasonDetail(reason string) string {
 		return ""
 	}
 	return "reason given"
+}
+
+// Allergies reads a patient's recorded allergies (for the prescribing checks).
+func Allergies(ctx context.Context, q database.Querier, id int64) ([]Allergy, error) {
+	var history string
+	err := q.QueryRowContext(ctx, `SELECT history FROM patients WHERE id = $1`, id).Scan(&history)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.NotFound("patient.not_found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read allergies: %w", err)
+	}
+	var h History
+	if err := json.Unmarshal([]byte(history), &h); err != nil {
+		return nil, fmt.Errorf("patient %d history: %w", id, err)
+	}
+	if h.Allergies == nil {
+		h.Allergies = []Allergy{}
+	}
+	return h.Allergies, nil
 }

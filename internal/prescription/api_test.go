@@ -228,13 +228,14 @@ func TestCopyLastAndBlankForm(t *testing.T) {
 		}
 
 		// The blank form: no patient (a blank pad), ordered until printed, then dispensed.
-		r = s.doctor.Do("POST", "/api/prescriptions", map[string]any{"items": []any{amoxicillin}})
+		cetirizine := map[string]any{"medicine": "Cetirizine 10 mg tablet", "quantity": "10"}
+		r = s.doctor.Do("POST", "/api/prescriptions", map[string]any{"items": []any{cetirizine}})
 		var blank rx
 		r.JSON(t, &blank)
 		if r.Status != http.StatusCreated || blank.Status != "ordered" || blank.Patient != nil {
 			t.Fatalf("blank: %d %s", r.Status, r.Body)
 		}
-		r = s.doctor.Do("PUT", fmt.Sprintf("/api/prescriptions/%d", blank.ID), map[string]any{"version": blank.Version, "patient_id": s.patientID, "items": []any{amoxicillin}})
+		r = s.doctor.Do("PUT", fmt.Sprintf("/api/prescriptions/%d", blank.ID), map[string]any{"version": blank.Version, "patient_id": s.patientID, "items": []any{cetirizine}})
 		r.JSON(t, &blank)
 		if r.Status != http.StatusOK || blank.Patient == nil {
 			t.Fatalf("choose a patient: %d %s", r.Status, r.Body)

@@ -9,6 +9,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/i18n"
 	"emr/internal/profile"
 	"emr/internal/settings"
 )
@@ -35,6 +36,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/prescriptions/{id}/print", Access: write, Handler: h.print},
 		{Method: "POST", Path: "/api/prescriptions/{id}/cancel", Access: write, Handler: h.cancel},
 		{Method: "GET", Path: "/api/prescriptions/{id}/signature", Access: readPrescriptions, Handler: h.signature},
+		{Method: "POST", Path: "/api/prescriptions/check", Access: write, Handler: h.check},
 	}
 }
 
@@ -126,7 +128,7 @@ func (h *Handler) createForVisit(w http.ResponseWriter, r *http.Request) {
 	}
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.CreateForVisit(r.Context(), account.Event(r), id, in)
+		rx, err = h.Store.CreateForVisit(r.Context(), account.Event(r), id, in, i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusCreated, rx, err, "")
 }
@@ -136,7 +138,7 @@ func (h *Handler) createBlank(w http.ResponseWriter, r *http.Request) {
 	err := httpjson.Decode(w, r, &in)
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.CreateBlank(r.Context(), account.Event(r), in)
+		rx, err = h.Store.CreateBlank(r.Context(), account.Event(r), in, i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusCreated, rx, err, "")
 }
@@ -145,7 +147,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "prescription.not_found")
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.Get(r.Context(), id, viewer(r))
+		rx, err = h.Store.Get(r.Context(), id, viewer(r), i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusOK, rx, err, "prescription.read")
 }
@@ -158,7 +160,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 	}
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.Update(r.Context(), account.Event(r), id, in)
+		rx, err = h.Store.Update(r.Context(), account.Event(r), id, in, i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusOK, rx, err, "")
 }
@@ -182,7 +184,7 @@ func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 	}
 	var out PrintOut
 	if err == nil {
-		out.Prescription, err = h.Store.Print(r.Context(), account.Event(r), id, in.Version)
+		out.Prescription, err = h.Store.Print(r.Context(), account.Event(r), id, in.Version, i18n.FromRequest(r))
 	}
 	if err == nil {
 		out.Clinic, err = settings.ReadClinic(r.Context(), h.Store.DB)
@@ -219,4 +221,25 @@ func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	profile.WriteImage(w, ct, data)
+}
+
+// check answers the safety findings of lines being written, auditing the read of the
+// patient's allergies and prescriptions it made.
+func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
+	var in CheckInput
+	err := httpjson.Decode(w, r, &in)
+	var res CheckResult
+	if err == nil {
+		res, err = h.Store.Check(r.Context(), in, i18n.FromRequest(r))
+	}
+	if err == nil && res.PatientID != nil {
+		e := account.Event(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.check", "patient", strconv.FormatInt(*res.PatientID, 10), audit.Success
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, res)
 }

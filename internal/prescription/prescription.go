@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/patient"
 	"emr/internal/profile"
 )
 
@@ -52,6 +54,47 @@ type Item struct {
 	Unit         string  `json:"unit"`
 	Refills      int     `json:"refills"`
 	Instructions string  `json:"instructions"`
+	// OverrideReason is why the prescriber gives the line despite its safety findings
+	// (an allergy, duplicate therapy); Overrides are the keys of the findings it covers. Both
+	// stay with the line and are printed nowhere.
+	OverrideReason string   `json:"override_reason"`
+	Overrides      []string `json:"overrides"`
+}
+
+// empty reports whether a line holds nothing the prescriber typed.
+func (it Item) empty() bool {
+	return it.MedicineID == nil && it.Medicine == "" && it.Dose == "" && it.Route == "" && it.Frequency == "" && it.Duration == "" &&
+		it.Quantity == nil && it.Unit == "" && it.Refills == 0 && it.Instructions == "" && it.OverrideReason == ""
+}
+
+// tidyItem trims a line's text.
+func tidyItem(it Item) Item {
+	it.Medicine, it.Dose, it.Route, it.Frequency, it.Duration, it.Unit = tidy(it.Medicine), tidy(it.Dose), tidy(it.Route), tidy(it.Frequency), tidy(it.Duration), tidy(it.Unit)
+	it.Instructions, it.OverrideReason = strings.TrimSpace(it.Instructions), strings.TrimSpace(it.OverrideReason)
+	if it.Quantity != nil {
+		q := strings.TrimSpace(*it.Quantity)
+		it.Quantity = &q
+		if q == "" {
+			it.Quantity = nil
+		}
+	}
+	if it.Overrides == nil {
+		it.Overrides = []string{}
+	}
+	return it
+}
+
+// checkItemsLoosely tidies lines still being written, for a safety check: every line stays
+// where it is, so that findings name the lines the editor shows.
+func checkItemsLoosely(items []Item, v *apperr.Validation) []Item {
+	if len(items) > MaxItems {
+		v.Add("items", "prescription.too_many_items")
+	}
+	out := make([]Item, 0, len(items))
+	for _, it := range items {
+		out = append(out, tidyItem(it))
+	}
+	return out
 }
 
 // Routes a line may name (the web app translates them); free text is not allowed here so
@@ -74,16 +117,7 @@ func tidy(s string) string { return strings.Join(strings.Fields(s), " ") }
 func checkItems(items []Item, v *apperr.Validation) []Item {
 	out := []Item{}
 	for _, it := range items {
-		it.Medicine, it.Dose, it.Route, it.Frequency, it.Duration, it.Unit = tidy(it.Medicine), tidy(it.Dose), tidy(it.Route), tidy(it.Frequency), tidy(it.Duration), tidy(it.Unit)
-		it.Instructions = strings.TrimSpace(it.Instructions)
-		if it.Quantity != nil {
-			q := strings.TrimSpace(*it.Quantity)
-			it.Quantity = &q
-			if q == "" {
-				it.Quantity = nil
-			}
-		}
-		if it == (Item{}) {
+		if it = tidyItem(it); it.empty() {
 			continue // an empty line the form left
 		}
 		out = append(out, it)
@@ -121,6 +155,9 @@ func checkItems(items []Item, v *apperr.Validation) []Item {
 		if utf8.RuneCountInString(it.Instructions) > 1000 {
 			v.Add(field("instructions"), "validation.too_long")
 		}
+		if utf8.RuneCountInString(it.OverrideReason) > maxReasonLength {
+			v.Add(field("override_reason"), "validation.too_long")
+		}
 	}
 	return out
 }
@@ -142,6 +179,12 @@ type PatientDetails struct {
 	BirthDate string `json:"birth_date"`
 	Age       int    `json:"age"`
 	Address   string `json:"address"`
+	// The name's parts, so that each language can write it in its own order.
+	FirstName  string `json:"first_name"`
+	MiddleName string `json:"middle_name"`
+	LastName   string `json:"last_name"`
+	// Allergies are the patient's recorded allergies (the print shows them).
+	Allergies []patient.Allergy `json:"allergies"`
 }
 
 // Prescription is one prescription as the API shows it.
@@ -160,7 +203,12 @@ type Prescription struct {
 	SignatureURL string      `json:"signature_url"`
 	// Warnings are "no_signature", "no_licence" and "licence_expired": the prescriber
 	// should know before (or see after) printing.
-	Warnings     []string   `json:"warnings"`
+	Warnings []string `json:"warnings"`
+	// Diagnoses are the visit's (code and label), which the print carries.
+	Diagnoses []appointment.Diagnosis `json:"diagnoses"`
+	// Safety is what an unprinted prescription's lines must acknowledge (allergies,
+	// duplicate therapy), checked when it is read.
+	Safety       []Finding  `json:"safety"`
 	IssuedAt     *time.Time `json:"issued_at"`
 	CancelReason string     `json:"cancel_reason"`
 	CancelledAt  *time.Time `json:"cancelled_at"`

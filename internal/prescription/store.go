@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/patient"
 	"emr/internal/profile"
 )
 
@@ -43,7 +46,7 @@ const columns = `rx.id, rx.kind, rx.appointment_id, rx.patient_id, rx.status, rx
 	rx.signature IS NOT NULL, rx.issued_at, rx.cancel_reason, rx.cancelled_at, rx.replaces_id, rx.created_at,
 	COALESCE(u.name, ''), rx.updated_at, rx.version,
 	COALESCE(p.mrn, ''), COALESCE(p.first_name, ''), COALESCE(p.middle_name, ''), COALESCE(p.last_name, ''),
-	COALESCE(p.sex, ''), COALESCE(p.birth_date, ''), COALESCE(p.address, '')
+	COALESCE(p.sex, ''), COALESCE(p.birth_date, ''), COALESCE(p.address, ''), COALESCE(p.history, '{}')
 	FROM prescriptions rx LEFT JOIN users u ON u.id = rx.created_by LEFT JOIN patients p ON p.id = rx.patient_id`
 
 func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) {
@@ -52,11 +55,11 @@ func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) 
 	var appt, pat, replaces sql.NullInt64
 	var issued, cancelled sql.NullTime
 	var pd PatientDetails
-	var first, middle, last string
+	var first, middle, last, history string
 	err := row.Scan(&rx.ID, &rx.Kind, &appt, &pat, &rx.Status, &items, &rx.Notes, &prescriber,
 		&rx.HasSignature, &issued, &rx.CancelReason, &cancelled, &replaces, &rx.CreatedAt,
 		&rx.CreatedBy, &rx.UpdatedAt, &rx.Version,
-		&pd.MRN, &first, &middle, &last, &pd.Sex, &pd.BirthDate, &pd.Address)
+		&pd.MRN, &first, &middle, &last, &pd.Sex, &pd.BirthDate, &pd.Address, &history)
 	if err != nil {
 		return rx, err
 	}
@@ -90,12 +93,21 @@ func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) 
 		pd.ID = pat.Int64
 		pd.Name = strings.Join(strings.Fields(first+" "+middle+" "+last), " ")
 		pd.Age = ageOn(pd.BirthDate, day)
+		pd.FirstName, pd.MiddleName, pd.LastName = first, middle, last
+		var h patient.History
+		if err := json.Unmarshal([]byte(history), &h); err != nil {
+			return rx, fmt.Errorf("read patient history: %w", err)
+		}
+		pd.Allergies = h.Allergies
+		if pd.Allergies == nil {
+			pd.Allergies = []patient.Allergy{}
+		}
 		rx.Patient = &pd
 	}
 	if rx.HasSignature {
 		rx.SignatureURL = fmt.Sprintf("/api/prescriptions/%d/signature", rx.ID)
 	}
-	rx.Warnings = []string{}
+	rx.Warnings, rx.Safety, rx.Diagnoses = []string{}, []Finding{}, []appointment.Diagnosis{}
 	if rx.Prescriber != nil {
 		rx.Warnings = warnings(*rx.Prescriber, rx.HasSignature, day.Format(time.DateOnly))
 	}
@@ -115,17 +127,36 @@ func (s *Store) get(ctx context.Context, q database.Querier, id int64) (Prescrip
 
 // Get reads one prescription. An unprinted one shows viewerID as the prescriber it would
 // have, with the warnings that viewer would print with.
-func (s *Store) Get(ctx context.Context, id, viewerID int64) (Prescription, error) {
+func (s *Store) Get(ctx context.Context, id, viewerID int64, lang string) (Prescription, error) {
 	rx, err := s.get(ctx, s.DB, id)
+	if err == nil {
+		err = s.diagnoses(ctx, &rx, lang)
+	}
 	if err != nil {
 		return rx, err
 	}
-	return rx, s.preview(ctx, &rx, viewerID)
+	return rx, s.preview(ctx, &rx, viewerID, lang)
 }
 
-func (s *Store) preview(ctx context.Context, rx *Prescription, viewerID int64) error {
+// diagnoses fills in a visit's prescription's diagnoses, as its print carries them.
+func (s *Store) diagnoses(ctx context.Context, rx *Prescription, lang string) error {
+	if rx.AppointmentID == nil {
+		return nil
+	}
+	d, err := appointment.Diagnoses(ctx, s.DB, *rx.AppointmentID, lang)
+	rx.Diagnoses = d
+	return err
+}
+
+// preview fills in, for an unprinted prescription, the prescriber it would have and the
+// safety findings it would be issued with (in lang).
+func (s *Store) preview(ctx context.Context, rx *Prescription, viewerID int64, lang string) error {
 	if !Editable(rx.Status) {
 		return nil
+	}
+	var err error
+	if rx.Safety, err = s.findings(ctx, s.DB, patientOf(*rx), rx.ID, rx.Items, allergiesOf(*rx), lang); err != nil {
+		return err
 	}
 	pr, err := profile.Get(ctx, s.DB, viewerID)
 	if err != nil {
@@ -256,11 +287,11 @@ func checkReplaces(ctx context.Context, tx *sql.Tx, replaces, patientID *int64) 
 }
 
 // CreateForVisit writes a draft prescription on a visit that is not cancelled.
-func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID int64, in Input) (Prescription, error) {
+func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID int64, in Input, lang string) (Prescription, error) {
 	if err := in.check(); err != nil {
 		return Prescription{}, err
 	}
-	return s.create(ctx, e, in, func(tx *sql.Tx) (*int64, *int64, error) {
+	return s.create(ctx, e, in, lang, func(tx *sql.Tx) (*int64, *int64, error) {
 		var patientID int64
 		var status string
 		err := tx.QueryRowContext(ctx, `SELECT patient_id, status FROM appointments WHERE id = $1`, appointmentID).Scan(&patientID, &status)
@@ -278,14 +309,14 @@ func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID
 }
 
 // CreateBlank writes a prescription on the blank form, for a patient or for none.
-func (s *Store) CreateBlank(ctx context.Context, e audit.Event, in Input) (Prescription, error) {
+func (s *Store) CreateBlank(ctx context.Context, e audit.Event, in Input, lang string) (Prescription, error) {
 	if err := in.check(); err != nil {
 		return Prescription{}, err
 	}
-	return s.create(ctx, e, in, func(*sql.Tx) (*int64, *int64, error) { return nil, in.PatientID, nil })
+	return s.create(ctx, e, in, lang, func(*sql.Tx) (*int64, *int64, error) { return nil, in.PatientID, nil })
 }
 
-func (s *Store) create(ctx context.Context, e audit.Event, in Input, owner func(*sql.Tx) (appointmentID, patientID *int64, err error)) (Prescription, error) {
+func (s *Store) create(ctx context.Context, e audit.Event, in Input, lang string, owner func(*sql.Tx) (appointmentID, patientID *int64, err error)) (Prescription, error) {
 	var rx Prescription
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		appointmentID, patientID, err := owner(tx)
@@ -303,6 +334,9 @@ func (s *Store) create(ctx context.Context, e audit.Event, in Input, owner func(
 		if err := checkMedicines(ctx, tx, in.Items); err != nil {
 			return err
 		}
+		if err := s.settle(ctx, tx, patientID, 0, in.Items, lang); err != nil {
+			return err
+		}
 		kind, status := KindVisit, Draft
 		if appointmentID == nil {
 			kind, status = KindBlank, Ordered
@@ -318,12 +352,69 @@ func (s *Store) create(ctx context.Context, e audit.Event, in Input, owner func(
 		if rx, err = s.get(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, e, rx, "prescription.create", "")
+		if err := s.audit(ctx, tx, e, rx, "prescription.create", ""); err != nil {
+			return err
+		}
+		return s.auditOverrides(ctx, tx, e, rx, nil)
 	})
 	if err != nil {
 		return rx, err
 	}
-	return rx, s.preview(ctx, &rx, e.ActorID)
+	return rx, s.preview(ctx, &rx, e.ActorID, lang)
+}
+
+// allergiesOf are the allergies read with the prescription's patient (nil without one).
+func allergiesOf(rx Prescription) []patient.Allergy {
+	if rx.Patient == nil {
+		return nil
+	}
+	return rx.Patient.Allergies
+}
+
+// patientOf is the patient a prescription is checked for (0: a blank pad).
+func patientOf(rx Prescription) int64 {
+	if rx.PatientID == nil {
+		return 0
+	}
+	return *rx.PatientID
+}
+
+// settle checks the lines for patientID and refuses any finding not acknowledged with a
+// reason; the lines then keep exactly the acknowledgements of their findings.
+func (s *Store) settle(ctx context.Context, tx *sql.Tx, patientID *int64, except int64, items []Item, lang string) error {
+	var pid int64
+	if patientID != nil {
+		pid = *patientID
+	}
+	findings, err := s.findings(ctx, tx, pid, except, items, nil, lang)
+	if err != nil {
+		return err
+	}
+	if err := requireOverrides(findings); err != nil {
+		return err
+	}
+	settleOverrides(items, findings)
+	return nil
+}
+
+// auditOverrides records each line's override that was not there before (in old).
+func (s *Store) auditOverrides(ctx context.Context, tx *sql.Tx, e audit.Event, rx Prescription, old []Item) error {
+	for i, it := range rx.Items {
+		if len(it.Overrides) == 0 || slices.ContainsFunc(old, func(o Item) bool {
+			return o.OverrideReason == it.OverrideReason && slices.Equal(o.Overrides, it.Overrides)
+		}) {
+			continue
+		}
+		action := "prescription.duplicate_override"
+		if slices.ContainsFunc(it.Overrides, func(k string) bool { return strings.HasPrefix(k, "allergy:") }) {
+			action = "prescription.allergy_override"
+		}
+		detail := fmt.Sprintf("line %d %s: %s; reason: %s", i+1, it.Medicine, strings.Join(it.Overrides, ", "), it.OverrideReason)
+		if err := s.audit(ctx, tx, e, rx, action, detail); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Store) audit(ctx context.Context, tx *sql.Tx, e audit.Event, rx Prescription, action, detail string) error {
@@ -352,7 +443,7 @@ func (s *Store) open(ctx context.Context, tx *sql.Tx, id int64, version int) (Pr
 
 // Update changes an unprinted prescription's lines and notes (and, on the blank form,
 // its patient). A printed one is refused and stays as it was.
-func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input) (Prescription, error) {
+func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input, lang string) (Prescription, error) {
 	if err := in.check(); err != nil {
 		return Prescription{}, err
 	}
@@ -373,6 +464,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input) (
 				}
 			}
 		}
+		if err := s.settle(ctx, tx, patientID, id, in.Items, lang); err != nil {
+			return err
+		}
 		items, _ := json.Marshal(in.Items)
 		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET items = $1, notes = $2, patient_id = $3, updated_at = $4, updated_by = $5,
 			version = version + 1 WHERE id = $6`, string(items), in.Notes, patientID, s.now(), actorOf(e), id); err != nil {
@@ -381,18 +475,23 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input) (
 		if rx, err = s.get(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, e, rx, "prescription.update", "")
+		if err := s.audit(ctx, tx, e, rx, "prescription.update", ""); err != nil {
+			return err
+		}
+		return s.auditOverrides(ctx, tx, e, rx, old.Items)
 	})
 	if err != nil {
 		return rx, err
 	}
-	return rx, s.preview(ctx, &rx, e.ActorID)
+	return rx, s.preview(ctx, &rx, e.ActorID, lang)
 }
 
 // Print issues an unprinted prescription (at version): its prescriber becomes the printing
 // user, whose details and signature are copied into it, and it can no longer change. A
-// printed one may be printed again. Every print is audited.
-func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int) (Prescription, error) {
+// printed one may be printed again. Every print is audited. The lines are checked again
+// (an allergy may have been recorded since they were saved): a finding their overrides do
+// not cover refuses the print.
+func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int, lang string) (Prescription, error) {
 	var rx Prescription
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -407,6 +506,13 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int)
 		}
 		if rx.Version != version {
 			return apperr.Conflict("error.conflict")
+		}
+		findings, err := s.findings(ctx, tx, patientOf(rx), rx.ID, rx.Items, allergiesOf(rx), lang)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(findings, func(f Finding) bool { return !f.Overridden }) {
+			return apperr.Conflict("prescription.safety_unresolved")
 		}
 		pr, err := profile.Get(ctx, tx, e.ActorID)
 		if err != nil {
@@ -431,7 +537,10 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int)
 		}
 		return s.audit(ctx, tx, e, rx, "prescription.print", strings.Join(rx.Warnings, " "))
 	})
-	return rx, err
+	if err != nil {
+		return rx, err
+	}
+	return rx, s.diagnoses(ctx, &rx, lang)
 }
 
 // Cancel withdraws a prescription, printed or not, with a reason; it stays on record.

@@ -75,6 +75,7 @@ var requiredAccess = map[string]string{
 	"GET /api/prescriptions/{id}":                      "write prescription or write diagnosis or record vitals",
 	"PUT /api/prescriptions/{id}":                      "write prescription",
 	"POST /api/prescriptions/{id}/print":               "write prescription",
+	"POST /api/prescriptions/check":                    "write prescription",
 	"POST /api/prescriptions/{id}/cancel":              "write prescription",
 	"GET /api/prescriptions/{id}/signature":            "write prescription or write diagnosis or record vitals",
 

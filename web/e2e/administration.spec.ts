@@ -94,9 +94,9 @@ test('an administrator creates a doctor, changes the role, deactivates and reset
 test('a role\'s permissions change in the matrix and a menu appears and disappears', async ({ page, browser }) => {
   await login(page, 'admin')
   await page.goto('/administrator/roles')
-  const cell = activeView(page).getByRole('checkbox', { name: 'visitor: view patient' })
+  const cell = activeView(page).getByRole('checkbox', { name: 'visitor: View patients' })
   await expect(cell).not.toBeChecked()
-  await expect(activeView(page).getByRole('checkbox', { name: 'admin: manage user' })).toBeDisabled()
+  await expect(activeView(page).getByRole('checkbox', { name: 'Administrator: Manage staff accounts' })).toBeDisabled()
 
   const theirs = await browser.newContext()
   const visitor = await theirs.newPage()
@@ -110,7 +110,7 @@ test('a role\'s permissions change in the matrix and a menu appears and disappea
   await expect(menu(visitor, 'Master File')).toBeVisible()
 
   await page.reload()
-  await activeView(page).getByRole('checkbox', { name: 'visitor: view patient' }).uncheck()
+  await activeView(page).getByRole('checkbox', { name: 'visitor: View patients' }).uncheck()
   await activeView(page).getByRole('button', { name: 'Save' }).click()
   await expect(page.getByText('Permissions saved.').last()).toBeVisible()
   await visitor.reload()
@@ -137,6 +137,18 @@ test('role preview shows a receptionist\'s menus, what-I-can-do follows it, and 
   await expect(menu(page, 'Administrator')).toHaveCount(0)
   await expect(menu(page, 'Forms')).toHaveCount(0)
   await expect(menu(page, 'My Profile')).toHaveCount(0)
+
+  // The preview lasts for the tab's life: a reload and a typed address keep it and its banner.
+  await page.reload()
+  await expect(page.getByTestId('preview-banner')).toContainText('Previewing as Receptionist')
+  await expect(menu(page, 'Administrator')).toHaveCount(0)
+  await page.goto('/administrator/users')
+  await expect(page.getByTestId('preview-banner')).toContainText('Previewing as Receptionist')
+  // A screen the previewed role may not open says so (not "not found").
+  await expect(activeView(page).getByText('You do not have access to this page')).toBeVisible()
+  await page.goto('/no/such/page')
+  await expect(activeView(page).getByText('This page does not exist, or it has moved.')).toBeVisible()
+  await page.goto('/permission/page')
 
   await page.getByTestId('preview-exit').click()
   await expect(page.getByTestId('preview-banner')).toHaveCount(0)
@@ -214,7 +226,7 @@ test('emergency access is granted with a reason, flagged in the audit log, found
   expect(csv).toContain(`${username},patient.read,patient,${patient.id},${patient.id},${patient.mrn},success`)
 
   // The administrator's own actions are there too, the export among them.
-  await view.getByRole('button', { name: 'Clear' }).click()
+  await view.getByRole('button', { name: 'Clear', exact: true }).click()
   await view.getByRole('textbox', { name: 'User' }).fill('admin')
   await view.getByRole('button', { name: 'Apply' }).click()
   const table = view.getByTestId('audit-table')
@@ -222,3 +234,14 @@ test('emergency access is granted with a reason, flagged in the audit log, found
   await expect(table.getByRole('row').filter({ hasText: 'Granted emergency access' }).first()).toBeVisible()
   await expect(table.getByRole('row').filter({ hasText: 'Created an account' }).first()).toBeVisible()
 })
+
+for (const role of ['doctor', 'nurse', 'receptionist']) {
+  test(`"What I can do" opens for a ${role} (no restriction)`, async ({ page }) => {
+    await login(page, role)
+    await page.goto('/permission/directive')
+    await expect(page).toHaveURL(/\/permission\/directive$/)
+    await expect(activeView(page).getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(activeView(page).getByText('You do not have access to this page')).toHaveCount(0)
+    await expect(activeView(page).getByText('404')).toHaveCount(0)
+  })
+}

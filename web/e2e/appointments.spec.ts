@@ -139,7 +139,10 @@ test('the queue order persists', async ({ page }) => {
 
   // The week calendar shows the same appointments.
   await page.getByText('Week', { exact: true }).click()
-  await expect(page.getByRole('region', { name: new RegExp(date) }).getByText(names[2])).toBeVisible()
+  // A time grid: the hours down the side, the whole name in the day's column.
+  const week = page.getByRole('table', { name: 'Week' })
+  await expect(week.getByRole('rowheader', { name: '10:00' })).toBeVisible()
+  await expect(week.getByRole('link', { name: names[2] })).toBeVisible()
 })
 
 test('a stale autosave is refused, nothing typed is lost, and both changes end up saved', async ({ page }) => {

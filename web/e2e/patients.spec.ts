@@ -38,9 +38,10 @@ test('register a patient, with a duplicate warning for a twin', async ({ page })
   await page.getByLabel('Substance').fill('Penicillin')
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page).toHaveURL(/\/masterfile\/profile\/\d+\/\d{4}-\d{6}$/)
-  await expect(page.getByRole('heading', { name: new RegExp(last) })).toBeVisible()
+  await expect(page.getByRole('heading', { name: new RegExp(last), level: 1 })).toBeAttached()
   await expect(page.getByText('Allergies: Penicillin')).toBeVisible()
-  await expect(page).toHaveTitle('Patient Profile - EMR')
+  // The tab and the title name the patient, in the language's order (English: first name first).
+  await expect(page).toHaveTitle(`Thị Bình ${last} · Patient Profile - EMR`)
 
   // The same person again: warned before saving, and nothing is saved on cancel.
   await page.goto('/masterfile/patient_form/new')
@@ -48,8 +49,14 @@ test('register a patient, with a duplicate warning for a twin', async ({ page })
   await page.getByRole('button', { name: 'Save' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog.getByText('This patient may be registered already').filter({ visible: true })).toBeVisible()
-  await expect(dialog.getByRole('link', { name: new RegExp(last) })).toBeVisible()
-  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  // The new entry beside the existing record, the matching fields marked.
+  const table = dialog.getByTestId('duplicate-comparison')
+  await expect(table.getByRole('row', { name: /Birth date/ })).toContainText('1975-07-07 (same)')
+  await expect(table.getByRole('row', { name: /Name/ })).toContainText(`${last} (same)`)
+  await expect(table.getByRole('row', { name: /Phone/ })).not.toContainText('(same)')
+  // Focus starts on Cancel: Enter does not register the duplicate.
+  await page.keyboard.press('Enter')
+  await expect(dialog).toBeHidden()
   await expect(page).toHaveURL('/masterfile/patient_form/new')
   await page.goto(`/masterfile/patients?q=${encodeURIComponent(last)}`)
   await expect(page.locator('.ant-table-row')).toHaveCount(1)
@@ -99,11 +106,11 @@ test('search finds patients by partial names in every script, and by number', as
   await page.goto('/masterfile/patients')
   const box = page.getByRole('searchbox', { name: 'Search patients' })
   for (const [q, name] of [
-    [`nguyen${tag} va`, `Nguyễn${tag} Văn An`],
-    [`ЕЛКИНА${tag} ан`, `Ёлкина${tag} Анна`],
-    [`王${tag} 明`, `王${tag} 小明`],
-    [`mar smith${tag}`, `Smith${tag} Mary`],
-    [vi.mrn, `Nguyễn${tag} Văn An`],
+    [`nguyen${tag} va`, `Văn An Nguyễn${tag}`],
+    [`ЕЛКИНА${tag} ан`, `Анна Ёлкина${tag}`],
+    [`王${tag} 明`, `小明 王${tag}`],
+    [`mar smith${tag}`, `Mary Smith${tag}`],
+    [vi.mrn, `Văn An Nguyễn${tag}`],
   ]) {
     await box.fill(q)
     await expect(page.locator('.ant-table-row')).toHaveCount(1)
@@ -118,7 +125,7 @@ test('archive with a reason, find in the archive, restore', async ({ page }) => 
   const last = `Archived${unique()}`
   const p = await apiCreate(page, { first_name: 'Old', last_name: last, sex: 'male', birth_date: '1950-01-01' })
   await page.goto(`/masterfile/profile/${p.id}/${p.mrn}`)
-  await page.getByRole('button', { name: 'Archive' }).click()
+  await page.getByRole('button', { name: 'Archive', exact: true }).click()
   await page.getByLabel('Reason').fill('Moved to another city')
   await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click()
   await expect(page.getByText('This patient is archived: Moved to another city')).toBeVisible()
@@ -169,4 +176,40 @@ test('a user without "view patient" sees no Master File and is refused by the AP
   const r = await page.request.get('/api/patients')
   expect(r.status()).toBe(403)
   expect((await r.json()).error).toBe('You do not have permission to do this. Ask an administrator if you need it.')
+})
+
+test('Enter never registers a half-filled patient; after registering, the form is empty again', async ({ page }) => {
+  await login(page, 'receptionist')
+  const last = `Enter-${unique()}`
+  await page.goto('/masterfile/patient_form/new')
+  await page.getByLabel('Last name').fill(last)
+  await page.getByLabel('First name').fill('An')
+  await page.getByLabel('Sex').click()
+  await page.getByTitle('Female').click()
+  await page.getByLabel('Birth date', { exact: true }).fill('1990-05-06')
+  // Enter confirms the date; it does not save the form.
+  await page.getByLabel('Birth date', { exact: true }).press('Enter')
+  await page.getByLabel('First name').press('Enter')
+  await expect(page).toHaveURL('/masterfile/patient_form/new')
+  await page.getByLabel('Phone', { exact: true }).fill('0903 111 222')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page).toHaveURL(/\/masterfile\/profile\/\d+\//)
+  await expect(page.getByTestId('patient-banner')).toContainText(`An ${last}`)
+  // The Patient Form tab is empty now: Save cannot register the same person again.
+  await page.goto('/masterfile/patient_form/new')
+  await expect(page.getByLabel('Last name')).toHaveValue('')
+  await expect(page.getByLabel('Phone', { exact: true })).toHaveValue('')
+
+  // The same person on purpose, as a different person: an explicit choice.
+  await page.getByLabel('Last name').fill(last)
+  await page.getByLabel('First name').fill('An')
+  await page.getByLabel('Sex').click()
+  await page.getByTitle('Female').click()
+  await page.getByLabel('Birth date', { exact: true }).fill('1990-05-06')
+  await page.getByLabel('Birth date', { exact: true }).press('Tab')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Register as a different person' }).click()
+  await expect(page).toHaveURL(/\/masterfile\/profile\/\d+\//)
+  await page.goto(`/masterfile/patients?q=${encodeURIComponent(last)}`)
+  await expect(page.locator('.ant-table-row')).toHaveCount(2)
 })

@@ -129,6 +129,10 @@ test('copy last prescription fills a later visit with the earlier one', async ({
   const line = page.getByTestId('rx-line').first()
   await expect(line.getByRole('combobox', { name: 'Medicine' })).toHaveValue('Metformin 500 mg tablet')
   await expect(line.getByLabel('Quantity')).toHaveValue('60')
+  // The earlier prescription is less than 30 days old: the copy is duplicate therapy until a reason is given.
+  await expect(line.getByTestId('rx-safety')).toContainText('Duplicate therapy: prescription #')
+  await expect(line.getByTestId('rx-safety')).toContainText('also contains Metformin.')
+  await line.getByLabel('Reason to prescribe anyway').fill('Previous supply ends this week')
   await page.getByRole('button', { name: 'Save and preview' }).click()
   await expect(page.getByTestId('rx-sheet')).toContainText('Metformin 500 mg tablet')
 })
@@ -173,10 +177,10 @@ test('a nurse sees prescriptions but cannot write one: no menu, no button, 403 f
   const r = await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Morphine', quantity: '10' }] })
   expect(r.status()).toBe(403)
   await page.goto('/forms/blankPrescription')
-  await expect(page.getByText('This page does not exist')).toBeVisible()
+  await expect(page.getByText('You do not have access to this page')).toBeVisible()
   // Every user reaches their own profile (and password) from the avatar menu.
   await page.getByRole('button', { name: 'Account of E2E nurse' }).click()
-  await chooseMenuItem(page, 'user E2E nurse')
+  await chooseMenuItem(page, 'E2E nurse')
   await expect(page).toHaveURL(/\/profile\/edit$/)
   await expect(page.getByRole('button', { name: 'Change password' })).toBeVisible()
 })
@@ -232,4 +236,66 @@ test('changing one\'s password needs the current one and ends one\'s other sessi
   // Back to the run's password for the other tests.
   expect((await api(page, 'post', '/api/profile/password', { current_password: 'a brand new passphrase', new_password: PASSWORD })).status()).toBe(204)
   await other.close()
+})
+
+test('an allergy is caught as the medicine is chosen; the line is saved only with a reason, which the print leaves out', async ({ page }) => {
+  test.setTimeout(90_000)
+  await stubPrint(page)
+  await login(page, 'doctor')
+  const r = await api(page, 'post', '/api/patients', {
+    first_name: 'Mike',
+    last_name: `Anderson-${unique()}`,
+    birth_date: '1979-02-03',
+    sex: 'male',
+    history: { allergies: [{ substance: 'Penicillin', reaction: 'anaphylaxis', severity: 'severe' }] },
+  })
+  expect(r.status()).toBe(201)
+  const patient = (await r.json()) as { id: number; last_name: string }
+  const appointment = await visit(page, patient.id, '09:30')
+  await page.goto(`/appointments/form/${appointment}`)
+  // The banner names the patient in English order and shows the allergy in red.
+  const banner = activeView(page).getByTestId('patient-banner')
+  await expect(banner).toContainText(`Mike ${patient.last_name}`)
+  await expect(banner.getByTestId('allergies')).toContainText('Penicillin — Severe — anaphylaxis')
+
+  await page.getByRole('button', { name: 'New prescription' }).click()
+  await addCatalogueLine(page, 1, 'clavulanic', 'Amoxicillin + clavulanic acid')
+  const warning = page.getByTestId('rx-line').first().getByTestId('rx-safety')
+  await expect(warning).toContainText('Severe allergy')
+  await expect(warning).toContainText('Recorded allergy to Penicillin (Severe): this medicine is one of the Penicillins.')
+
+  // Without a reason the server refuses the line, and nothing is saved.
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+  await expect(page.getByText('This line has a safety warning: give the reason to prescribe it anyway.')).toBeVisible()
+  await expect(page).toHaveURL(/\/appointments\/form\//)
+
+  await page.getByLabel('Reason to prescribe anyway').fill('Skin test negative last month')
+  await page.getByRole('button', { name: 'Save and preview' }).click()
+  await expect(page).toHaveURL(/\/prescriptions\/print\/\d+$/)
+  const id = Number(page.url().split('/').pop())
+  await expect(page.getByTestId('rx-safety-summary')).toContainText('Skin test negative last month')
+  const sheet = page.getByTestId('rx-sheet')
+  await expect(sheet).toContainText(`Prescription #${id}`)
+  await expect(sheet).toContainText('Penicillin — Severe — anaphylaxis')
+  await expect(sheet).not.toContainText('Skin test negative')
+  await page.getByRole('button', { name: 'Issue and print' }).click()
+  await expect(page.locator('body')).toHaveAttribute('data-printed', '1')
+  await expect(activeView(page).getByText('Issued', { exact: true })).toBeVisible()
+
+  // The tab is named after the patient.
+  await expect(page.getByRole('navigation', { name: 'Open pages' })).toContainText(`Mike ${patient.last_name} · Diagnosis`)
+})
+
+test('the blank prescription form shows the chosen patient\'s allergies and checks them', async ({ page }) => {
+  await login(page, 'doctor')
+  const last = `Sulfa-${unique()}`
+  const r = await api(page, 'post', '/api/patients', { first_name: 'Lan', last_name: last, birth_date: '1990-01-01', sex: 'female', history: { allergies: [{ substance: 'Sulfonamides', reaction: '', severity: 'moderate' }] } })
+  expect(r.status()).toBe(201)
+  await page.goto('/forms/blankPrescription')
+  const view = activeView(page)
+  await view.getByRole('combobox', { name: 'Patient' }).fill(last)
+  await page.locator('.ant-select-item-option', { hasText: last }).first().click()
+  await expect(view.getByTestId('allergies')).toContainText('Sulfonamides — Moderate')
+  await view.getByTestId('rx-line').first().getByRole('combobox', { name: 'Medicine' }).fill('Co-trimoxazole 960 mg')
+  await expect(view.getByTestId('rx-safety')).toContainText('Recorded allergy to Sulfonamides (Moderate): this medicine is one of the Sulfonamide antibiotics.')
 })

@@ -61,9 +61,11 @@ for (const [device, viewport] of Object.entries(viewports)) {
       }
       // The patient register: a patient with history, the list, the form and the chart.
       const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
+      // Each run registers the same patient: as a different person from the earlier runs'.
+      const twins = (await (await page.request.post('/api/patients/duplicates', { headers: { 'X-XSRF-TOKEN': xsrf }, data: { first_name: 'Văn An', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567' } })).json()).data as { id: number }[]
       const r = await page.request.post('/api/patients', {
         headers: { 'X-XSRF-TOKEN': xsrf },
-        data: { first_name: 'Văn An', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567', blood_type: 'O+',
+        data: { distinct_from: twins.map((x) => x.id), first_name: 'Văn An', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567', blood_type: 'O+',
           address: '12 Lê Lợi, Huế', history: { allergies: [{ substance: 'Penicillin', reaction: 'Rash', severity: 'severe' }], chronic: ['hypertension', 'diabetes'] },
           emergency_contact: { name: 'Nguyễn Thị Lan', relation: 'Wife', phone: '+84 90 765 4321' } },
       })
@@ -159,6 +161,11 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await settle(page)
       await shot('prescription-editor')
       await view.locator('.ant-card').filter({ has: page.locator('[data-testid=rx-line]') }).screenshot({ path: `test-results/screens/prescription-editor-card-${device}-${lang}.png` })
+      // The patient's penicillin allergy caught as a line is written.
+      await view.locator('[data-testid=rx-line]').first().locator('input[role=combobox]').first().fill('Amoxicillin 500 mg capsule')
+      await view.locator('[data-testid=rx-safety]').first().waitFor()
+      await settle(page)
+      await view.locator('.ant-card').filter({ has: page.locator('[data-testid=rx-line]') }).screenshot({ path: `test-results/screens/prescription-safety-${device}-${lang}.png` })
       await page.goto(`/prescriptions/print/${rx.id}`)
       await view.locator('[data-testid=rx-sheet]').waitFor()
       await settle(page)

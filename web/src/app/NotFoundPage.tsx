@@ -1,20 +1,18 @@
-import { Button, Result } from 'antd'
-import { useTranslation } from 'react-i18next'
-import { useNavigate } from 'react-router'
+import { matchPath, useLocation } from 'react-router'
+import { NotFoundResult } from './NotFoundResult'
+import { resolveRoutes } from './routing/resolve'
+import { asyncRoutes } from './routing/table'
 
+/** Every address a role or permission may open, whether or not this user holds it. */
+const gatedPaths = resolveRoutes(asyncRoutes)
+  .filter((r) => r.component)
+  .map((r) => r.fullPath)
+
+/**
+ * An address outside the user's routes: a screen that exists but needs a role or permission
+ * the user lacks says so, and who can give it; anything else is "not found".
+ */
 export default function NotFoundPage() {
-  const { t } = useTranslation()
-  const navigate = useNavigate()
-  return (
-    <Result
-      status="404"
-      title="404"
-      subTitle={t('notFound.text')}
-      extra={
-        <Button type="primary" onClick={() => navigate('/')}>
-          {t('notFound.back')}
-        </Button>
-      }
-    />
-  )
+  const { pathname } = useLocation()
+  return <NotFoundResult forbidden={gatedPaths.some((p) => matchPath(p, pathname))} />
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type CSSProperties } from 'react'
 import { get } from '../lib/api'
 import { debounce } from '../lib/debounce'
 import { fullName } from '../lib/patient'
+import { useClearable } from './clearable'
 
 interface PatientRow {
   id: number
@@ -30,6 +31,7 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
   ariaLabel?: string
   style?: CSSProperties
 }) {
+  const clear = useClearable()
   const [options, setOptions] = useState<{ value: number; label: string }[]>([])
   const [searching, setSearching] = useState(false)
   const known = value == null || options.some((o) => o.value === value)
@@ -53,7 +55,7 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
     <Select
       id={id}
       showSearch={{ filterOption: false, onSearch: (q) => void search(q.trim()) }}
-      allowClear
+      allowClear={clear.select}
       aria-label={ariaLabel}
       placeholder={placeholder}
       notFoundContent={searching ? <Spin size="small" /> : notFound}

@@ -15,7 +15,16 @@ describe('route filtering (spec §6)', () => {
     expect(p).toContain('/forms/blankPrescription')
     expect(p).toContain('/user-profile/user-profile')
     expect(p).not.toContain('/administrator')
-    expect(p).not.toContain('/permission')
+    expect(p).not.toContain('/permission/page')
+    // "What I can do" has no restriction (spec §2): every logged-in user opens it.
+    expect(p).toContain('/permission/directive')
+  })
+
+  it('opens "What I can do" to a role with no permission at all, under a hidden parent', () => {
+    const [permission] = filterRoutes(asyncRoutes, ['visitor'], []).filter((r) => r.path === '/permission')
+    expect(permission.hidden).toBe(true)
+    expect(permission.redirect).toBe('/permission/directive')
+    expect(permission.children?.map((c) => c.path)).toEqual(['directive'])
   })
 
   it('lets a permission unlock a route without the role', () => {

@@ -14,11 +14,18 @@ export function canAccess(route: AppRoute, roles: readonly string[], permissions
   return Boolean(meta?.roles?.some((r) => roles.includes(r)) || meta?.permissions?.some((p) => permissions.includes(p)))
 }
 
-/** The routes a user may see, children filtered the same way. */
+/**
+ * The routes a user may see, children filtered the same way. A parent the user may not see
+ * stays only for its children open to everyone (meta.everyone), hidden from the menu and
+ * redirecting to the first of them.
+ */
 export function filterRoutes(routes: readonly AppRoute[], roles: readonly string[], permissions: readonly string[]): AppRoute[] {
-  return routes
-    .filter((r) => canAccess(r, roles, permissions))
-    .map((r) => (r.children ? { ...r, children: filterRoutes(r.children, roles, permissions) } : r))
+  return routes.flatMap((r): AppRoute[] => {
+    if (canAccess(r, roles, permissions)) return [r.children ? { ...r, children: filterRoutes(r.children, roles, permissions) } : r]
+    const open = (r.children ?? []).filter((c) => c.meta?.everyone)
+    if (open.length === 0) return []
+    return [{ ...r, hidden: true, redirect: joinPath(r.path, open[0].path), children: open }]
+  })
 }
 
 /** Joins a child path onto its parent's. */

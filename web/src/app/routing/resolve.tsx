@@ -1,6 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react'
 import { Navigate, useParams, type RouteObject } from 'react-router'
-import NotFoundPage from '../NotFoundPage'
+import { NotFoundResult } from '../NotFoundResult'
 import { joinPath } from './filter'
 import type { AppRoute, ResolvedRoute, RouteMeta } from './types'
 
@@ -23,7 +23,7 @@ export interface RouteHandle {
 function Page({ component: Component, meta }: { component: LazyExoticComponent<ComponentType>; meta?: RouteMeta }) {
   const params = useParams()
   const ok = Object.entries(meta?.params ?? {}).every(([name, pattern]) => pattern.test(params[name] ?? ''))
-  return ok ? <Component /> : <NotFoundPage />
+  return ok ? <Component /> : <NotFoundResult />
 }
 
 /** Converts app routes into react-router route objects, with each route's meta in `handle`. */

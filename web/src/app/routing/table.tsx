@@ -28,13 +28,13 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/',
     redirect: '/dashboard',
-    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardOutlined />, affix: true, noCache: true } }],
+    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardOutlined aria-hidden />, affix: true, noCache: true } }],
   },
   {
     path: '/masterfile',
     redirect: '/masterfile/patients',
     alwaysShow: true,
-    meta: { title: 'masterFile', icon: <TeamOutlined />, permissions: ['view patient'] },
+    meta: { title: 'masterFile', icon: <TeamOutlined aria-hidden />, permissions: ['view patient'] },
     children: [
       { path: 'patients', name: 'Patients', component: PatientList, meta: { title: 'patients' } },
       { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', permissions: ['manage patient'], params: { id: /^(new|\d+)$/ } } },
@@ -50,9 +50,9 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/appointments',
     redirect: '/appointments/appointments',
-    meta: { title: 'appointments', icon: <CalendarOutlined />, permissions: ['view appointment'] },
+    meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden />, permissions: ['view appointment'] },
     children: [
-      { path: 'appointments', name: 'Appointments', component: Appointments, meta: { title: 'appointments', icon: <CalendarOutlined /> } },
+      { path: 'appointments', name: 'Appointments', component: Appointments, meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden /> } },
       // Nurses open it for the vitals, doctors for the diagnosis; receptionists not at all.
       {
         path: 'form/:id',
@@ -92,17 +92,18 @@ export const asyncRoutes: AppRoute[] = [
     redirect: '/permission/page',
     hidden: true,
     alwaysShow: true,
-    meta: { title: 'permission', icon: <SafetyOutlined />, permissions: ['view menu permission'] },
+    meta: { title: 'permission', icon: <SafetyOutlined aria-hidden />, permissions: ['view menu permission'] },
     children: [
       { path: 'page', name: 'PagePermission', component: RolePreview, meta: { title: 'rolePreview', permissions: ['manage permission'] } },
-      { path: 'directive', name: 'DirectivePermission', component: WhatICanDo, meta: { title: 'whatICanDo' } },
+      // Spec §2: "no restriction" — every logged-in user can see what they may do.
+      { path: 'directive', name: 'DirectivePermission', component: WhatICanDo, meta: { title: 'whatICanDo', everyone: true } },
     ],
   },
   {
     path: '/administrator',
     redirect: '/administrator/users',
     alwaysShow: true,
-    meta: { title: 'administrator', icon: <ControlOutlined />, roles: ['admin'] },
+    meta: { title: 'administrator', icon: <ControlOutlined aria-hidden />, roles: ['admin'] },
     children: [
       { path: 'users', name: 'Users', component: Users, meta: { title: 'users', permissions: ['manage user'] } },
       { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: UserEdit, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
@@ -117,7 +118,7 @@ export const asyncRoutes: AppRoute[] = [
     redirect: '/forms/blankPrescription',
     alwaysShow: true,
     // The spec writes the roles as the single string 'admin, doctor': it means both roles.
-    meta: { title: 'forms', icon: <FormOutlined />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
+    meta: { title: 'forms', icon: <FormOutlined aria-hidden />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
     children: [{ path: 'blankPrescription', name: 'BlankPrescription', component: BlankPrescription, meta: { title: 'blankPrescription' } }],
   },
   {
@@ -125,7 +126,7 @@ export const asyncRoutes: AppRoute[] = [
     redirect: '/user-profile/user-profile',
     meta: { roles: ['admin', 'doctor'] },
     children: [
-      { path: 'user-profile', name: 'UserProfile', component: MyProfile, meta: { title: 'myProfile', icon: <UserOutlined />, affix: true, roles: ['admin', 'doctor'] } },
+      { path: 'user-profile', name: 'UserProfile', component: MyProfile, meta: { title: 'myProfile', icon: <UserOutlined aria-hidden />, affix: true, roles: ['admin', 'doctor'] } },
     ],
   },
 ]

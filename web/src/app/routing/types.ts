@@ -9,6 +9,11 @@ export interface RouteMeta {
   affix?: boolean
   noCache?: boolean
   breadcrumb?: boolean
+  /**
+   * Open to every logged-in user even under a restricted parent (spec §2: /permission/directive
+   * has no restriction while /permission needs 'view menu permission').
+   */
+  everyone?: boolean
   /** Path parameters that must match, e.g. { id: /^\d+$/ }; otherwise the page is a 404. */
   params?: Record<string, RegExp>
 }

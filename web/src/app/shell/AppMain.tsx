@@ -1,10 +1,12 @@
-import { Suspense, useEffect, useLayoutEffect } from 'react'
+import { Suspense, useCallback, useEffect, useLayoutEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router'
 import { usePageTitle } from '../../components/usePageTitle'
 import { doneProgress, startProgress } from '../../lib/progress'
+import { ViewSubjectContext } from '../../lib/viewSubject'
 import type { RouteHandle } from '../routing/resolve'
 import { useShell } from './state'
+import { viewLabel } from './tags'
 import styles from './shell.module.css'
 
 function ProgressDone({ active }: { active: boolean }) {
@@ -16,13 +18,21 @@ function ProgressDone({ active }: { active: boolean }) {
 
 /** One view, rendered for its own location; hidden (kept alive) while another tab is active. */
 function KeptView({ routes, pathname, search, active }: { routes: RouteObject[]; pathname: string; search: string; active: boolean }) {
+  const { t } = useTranslation()
   const element = useRoutes(routes, { pathname, search })
+  const { tags, dispatchTags } = useShell()
+  const setSubject = useCallback((subject: string | undefined) => dispatchTags({ type: 'subject', path: pathname, subject }), [dispatchTags, pathname])
+  const title = (matchRoutes(routes, pathname)?.at(-1)?.route.handle as RouteHandle | undefined)?.meta?.title
   return (
     <div hidden={!active} className={styles.view} data-path={pathname}>
-      <Suspense fallback={null}>
-        <ProgressDone active={active} />
-        {element}
-      </Suspense>
+      {/* Each screen's one h1 is its title, for screen readers (the tab and breadcrumb show it to the eye). */}
+      {title && <h1 className="visually-hidden">{viewLabel(tags.subjects?.[pathname], t(`route.${title}`))}</h1>}
+      <ViewSubjectContext.Provider value={setSubject}>
+        <Suspense fallback={null}>
+          <ProgressDone active={active} />
+          {element}
+        </Suspense>
+      </ViewSubjectContext.Provider>
     </div>
   )
 }
@@ -39,7 +49,7 @@ export function AppMain({ routeObjects }: { routeObjects: RouteObject[] }) {
   const meta = (leaf?.route.handle as RouteHandle | undefined)?.meta
   const isPage = Boolean(leaf?.route.element && meta?.title && leaf.route.path !== '*')
 
-  usePageTitle(meta?.title ? t(`route.${meta.title}`) : undefined)
+  usePageTitle(meta?.title ? viewLabel(tags.subjects?.[location.pathname], t(`route.${meta.title}`)) : undefined)
 
   // Layout effects run before the views' effects, so the bar starts before a view ends it.
   useLayoutEffect(() => {

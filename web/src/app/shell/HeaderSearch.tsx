@@ -46,7 +46,7 @@ export function HeaderSearch({ routes }: { routes: ResolvedRoute[] }) {
       value={null}
       placeholder={
         <span>
-          <SearchOutlined /> {t('navbar.search')}
+          <SearchOutlined aria-hidden /> {t('navbar.search')}
         </span>
       }
       aria-label={t('navbar.search')}

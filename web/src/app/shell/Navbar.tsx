@@ -32,7 +32,7 @@ export function Navbar({ me, routes, routeObjects }: { me: Me; routes: ResolvedR
     <header className={styles.navbar}>
       <Button
         type="text"
-        icon={sidebarOpened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+        icon={sidebarOpened ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
         onClick={toggleSidebar}
         aria-label={t('navbar.toggleSidebar')}
         aria-expanded={sidebarOpened}

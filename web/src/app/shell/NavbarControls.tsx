@@ -30,7 +30,7 @@ export function FullscreenToggle() {
   const label = full ? t('navbar.exitFullscreen') : t('navbar.fullscreen')
   return (
     <Tooltip title={label}>
-      <Button type="text" icon={full ? <CompressOutlined /> : <ExpandOutlined />} onClick={toggle} aria-label={label} />
+      <Button type="text" icon={full ? <CompressOutlined aria-hidden /> : <ExpandOutlined aria-hidden />} onClick={toggle} aria-label={label} />
     </Tooltip>
   )
 }
@@ -44,14 +44,14 @@ export function SizeSelect() {
       trigger={['click']}
       menu={{
         selectedKeys: [size],
-        items: SIZES.map((s) => ({ key: s, label: t(`size.${s}`), icon: s === size ? <CheckOutlined /> : <span style={{ width: 14, display: 'inline-block' }} /> })),
+        items: SIZES.map((s) => ({ key: s, label: t(`size.${s}`), icon: s === size ? <CheckOutlined aria-hidden /> : <span style={{ width: 14, display: 'inline-block' }} /> })),
         onClick: ({ key }) => {
           setSize(key as Size)
           void message.success(t('navbar.switchSizeSuccess'))
         },
       }}
     >
-      <Button type="text" icon={<FontSizeOutlined />} aria-label={t('navbar.size')} />
+      <Button type="text" icon={<FontSizeOutlined aria-hidden />} aria-label={t('navbar.size')} />
     </Dropdown>
   )
 }
@@ -70,7 +70,7 @@ export function LanguageMenu() {
         onClick: ({ key }) => void setLanguage(key as Language).then(() => message.success(i18n.t('navbar.switchLanguageSuccess'))),
       }}
     >
-      <Button type="text" icon={<GlobalOutlined />} aria-label={t('language.label')} />
+      <Button type="text" icon={<GlobalOutlined aria-hidden />} aria-label={t('language.label')} />
     </Dropdown>
   )
 }
@@ -90,17 +90,17 @@ export function AvatarMenu({ me }: { me: Me }) {
       menu={{
         items: [
           // The user's name leads to their own profile (and password), whatever their role.
-          { key: 'name', label: me.name, icon: <UserOutlined />, onClick: () => navigate('/profile/edit') },
+          { key: 'name', label: me.name, icon: <UserOutlined aria-hidden />, onClick: () => navigate('/profile/edit') },
           { type: 'divider' },
-          { key: 'dashboard', label: t('route.dashboard'), icon: <DashboardOutlined />, onClick: () => navigate('/') },
-          { key: 'logout', label: t('navbar.logOut'), icon: <LogoutOutlined />, danger: true, onClick: onLogout },
+          { key: 'dashboard', label: t('route.dashboard'), icon: <DashboardOutlined aria-hidden />, onClick: () => navigate('/') },
+          { key: 'logout', label: t('navbar.logOut'), icon: <LogoutOutlined aria-hidden />, danger: true, onClick: onLogout },
         ],
       }}
     >
       <Button type="text" className={styles.avatarButton} aria-label={t('navbar.account', { name: me.name })}>
-        <Avatar size="small" src={me.avatar || undefined} icon={me.avatar ? undefined : <UserOutlined />} />
+        <Avatar size="small" src={me.avatar || undefined} icon={me.avatar ? undefined : <UserOutlined aria-hidden />} />
         <span className={styles.profileName}>{me.name}</span>
-        <DownOutlined className={styles.caret} />
+        <DownOutlined className={styles.caret} aria-hidden />
       </Button>
     </Dropdown>
   )

@@ -19,11 +19,11 @@ export function SettingsPanel() {
 
   return (
     <>
-      <Button type="primary" className={styles.settingsButton} icon={open ? <CloseOutlined /> : <SettingOutlined />} onClick={() => setOpen(!open)} aria-label={t('settings.title')} />
+      <Button type="primary" className={styles.settingsButton} icon={open ? <CloseOutlined aria-hidden /> : <SettingOutlined aria-hidden />} onClick={() => setOpen(!open)} aria-label={t('settings.title')} />
       <Drawer title={t('settings.title')} open={open} onClose={() => setOpen(false)} size={260} styles={{ wrapper: { maxWidth: 260 } }}>
         <div className={styles.settingsRow}>
           <span>
-            <BgColorsOutlined /> {t('settings.theme')}
+            <BgColorsOutlined aria-hidden /> {t('settings.theme')}
           </span>
           <ColorPicker
             value={settings.theme}

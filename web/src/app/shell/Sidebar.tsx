@@ -35,7 +35,7 @@ export function Sidebar({ routes }: { routes: AppRoute[] }) {
         <Link to="/" className={styles.logo} aria-label={t('app.name')}>
           <img src="/favicon.svg" alt="" width={28} height={28} />
           {!collapsed && (
-            <span className={styles.logoTitle} title={title}>
+            <span className={[styles.logoTitle, title.length > 12 ? styles.logoTitleLong : ''].join(' ')} title={title}>
               {title}
             </span>
           )}

@@ -2,7 +2,7 @@ import { CloseOutlined } from '@ant-design/icons'
 import { Dropdown } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { afterClose, tagsReducer, type TagsAction, type View } from './tags'
+import { afterClose, tagsReducer, viewLabel, type TagsAction, type View } from './tags'
 import { useShell } from './state'
 import styles from './shell.module.css'
 
@@ -48,11 +48,11 @@ export function TagsView() {
           <Dropdown key={view.path} trigger={['contextMenu']} menu={menuFor(view)}>
             <span className={active ? `${styles.tag} ${styles.tagActive}` : styles.tag} data-path={view.path}>
               <Link to={view.path + view.search} aria-current={active ? 'page' : undefined} className={styles.tagLink}>
-                {t(`route.${view.title}`)}
+                {viewLabel(tags.subjects?.[view.path], t(`route.${view.title}`))}
               </Link>
               {!view.affix && (
-                <button type="button" className={styles.tagClose} aria-label={t('tags.closeNamed', { name: t(`route.${view.title}`) })} onClick={() => act({ type: 'close', path: view.path })}>
-                  <CloseOutlined />
+                <button type="button" className={styles.tagClose} aria-label={t('tags.closeNamed', { name: viewLabel(tags.subjects?.[view.path], t(`route.${view.title}`)) })} onClick={() => act({ type: 'close', path: view.path })}>
+                  <CloseOutlined aria-hidden />
                 </button>
               )}
             </span>

@@ -13,6 +13,8 @@ export interface TagsState {
   views: View[]
   /** Bumped to remount (refresh) a view. */
   refresh: Record<string, number>
+  /** What each view shows, named by the view itself ("Anderson Mike"): its tab says "Anderson Mike · Visit". */
+  subjects?: Record<string, string | undefined>
 }
 
 export type TagsAction =
@@ -21,6 +23,7 @@ export type TagsAction =
   | { type: 'closeOthers'; path: string }
   | { type: 'closeAll' }
   | { type: 'refresh'; path: string }
+  | { type: 'subject'; path: string; subject: string | undefined }
   | { type: 'reset'; views: View[] }
 
 export function tagsReducer(state: TagsState, action: TagsAction): TagsState {
@@ -40,6 +43,9 @@ export function tagsReducer(state: TagsState, action: TagsAction): TagsState {
       return { ...state, views: state.views.filter((v) => v.affix || v.path === action.path) }
     case 'closeAll':
       return { ...state, views: state.views.filter((v) => v.affix) }
+    case 'subject':
+      if (state.subjects?.[action.path] === action.subject) return state
+      return { ...state, subjects: { ...state.subjects, [action.path]: action.subject } }
     case 'refresh':
       return { ...state, refresh: { ...state.refresh, [action.path]: (state.refresh[action.path] ?? 0) + 1 } }
     case 'reset':
@@ -52,3 +58,6 @@ export function afterClose(views: View[]): string {
   const last = views.at(-1)
   return last ? last.path + last.search : '/'
 }
+
+/** A tab's label: its route's title, after the view's subject when it names one. */
+export const viewLabel = (subject: string | undefined, title: string) => (subject ? `${subject} · ${title}` : title)

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { ApiError } from '../../lib/api'
 import { editable, printPath, useCancelPrescription, usePrescriptions, type Item, type Owner, type Prescription } from './api'
+import { focusFirstField } from '../focusFirstField'
 
 const STATUS_COLORS: Record<Prescription['status'], string> = { draft: 'gold', ordered: 'gold', issued: 'green', dispensed: 'green', cancelled: 'default' }
 
@@ -82,20 +83,20 @@ export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatie
                   {rx.status === 'cancelled' && <Typography.Text type="secondary">{t('rx.cancelReason', { reason: rx.cancel_reason })}</Typography.Text>}
                   <Space wrap size={[4, 0]} style={{ marginTop: 4 }}>
                     <Link to={printPath(rx)} style={{ padding: '0 7px', whiteSpace: 'nowrap' }}>
-                      <PrinterOutlined /> {rx.status === 'cancelled' ? t('rx.open') : t('rx.print')}
+                      <PrinterOutlined aria-hidden /> {rx.status === 'cancelled' ? t('rx.open') : t('rx.print')}
                     </Link>
                     {canWrite && editable(rx) && onEdit && (
-                      <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEdit(rx)}>
+                      <Button type="link" size="small" icon={<EditOutlined aria-hidden />} onClick={() => onEdit(rx)}>
                         {t('rx.edit')}
                       </Button>
                     )}
                     {canWrite && rx.status !== 'cancelled' && (
-                      <Button type="link" size="small" danger icon={<StopOutlined />} onClick={() => (setCancelling(rx), setReason(''), setReasonError(undefined))}>
+                      <Button type="link" size="small" danger icon={<StopOutlined aria-hidden />} onClick={() => (setCancelling(rx), setReason(''), setReasonError(undefined))}>
                         {t('rx.cancel')}
                       </Button>
                     )}
                     {canWrite && rx.status === 'cancelled' && onReplace && (
-                      <Button type="link" size="small" icon={<RetweetOutlined />} onClick={() => onReplace(rx)}>
+                      <Button type="link" size="small" icon={<RetweetOutlined aria-hidden />} onClick={() => onReplace(rx)}>
                         {t('rx.replace')}
                       </Button>
                     )}
@@ -106,7 +107,7 @@ export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatie
           </List.Item>
         )}
       />
-      <Modal open={!!cancelling} title={t('rx.cancelTitle')} okText={t('rx.cancel')} okButtonProps={{ danger: true, loading: cancel.isPending }} cancelText={t('rx.close')} onOk={() => void confirmCancel()} onCancel={() => setCancelling(undefined)}>
+      <Modal afterOpenChange={focusFirstField} open={!!cancelling} title={t('rx.cancelTitle')} okText={t('rx.cancel')} okButtonProps={{ danger: true, loading: cancel.isPending }} cancelText={t('rx.close')} onOk={() => void confirmCancel()} onCancel={() => setCancelling(undefined)}>
         <Typography.Paragraph>{t('rx.cancelHint')}</Typography.Paragraph>
         <Input.TextArea aria-label={t('rx.reason')} placeholder={t('rx.reason')} value={reason} onChange={(e) => setReason(e.target.value)} status={reasonError ? 'error' : undefined} />
         {reasonError && <Typography.Text type="danger">{reasonError}</Typography.Text>}

@@ -23,7 +23,7 @@ export function VisitPrescriptions({ appointmentId, closed }: { appointmentId: n
         canWrite &&
         !closed &&
         !editing && (
-          <Button size="small" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+          <Button size="small" icon={<PlusOutlined aria-hidden />} onClick={() => setEditing({})}>
             {t('rx.new')}
           </Button>
         )

@@ -1,8 +1,11 @@
 // Prescriptions as the API shows them, and the calls that read and write them. Shared by
 // the diagnosis form, the blank prescription form, the patient's chart and the print page.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../lib/api'
 import type { Clinic } from '../../lib/clinic'
+import type { Allergy } from '../PatientBanner'
+
+export type { Allergy }
 
 export interface Item {
   medicine_id: number | null
@@ -15,6 +18,59 @@ export interface Item {
   unit: string
   refills: number
   instructions: string
+  /** Why the line is given despite its safety findings; stored with it, printed nowhere. */
+  override_reason?: string
+  /** The keys of the findings the reason acknowledges. */
+  overrides?: string[]
+}
+
+
+/** Something about a line the prescriber must acknowledge with a reason (the server decides). */
+export interface Finding {
+  line: number
+  key: string
+  kind: 'allergy' | 'allergy_class' | 'cross_sensitivity' | 'duplicate' | 'duplicate_recent'
+  blocking: boolean
+  allergy?: string
+  severity?: string
+  reaction?: string
+  substance?: string
+  class?: string
+  other_line?: number
+  other_prescription_id?: number
+  other_medicine?: string
+  other_date?: string
+  overridden: boolean
+}
+
+export interface CheckResult {
+  patient_id: number | null
+  allergies: Allergy[]
+  findings: Finding[]
+}
+
+/** Whose lines are checked: a saved prescription's, a visit's, or a chosen patient's (none: a blank pad). */
+export interface CheckOwner {
+  prescriptionId?: number
+  appointmentId?: number
+  patientId?: number | null
+}
+
+/** The server's safety check of lines being written; re-run as the medicines change. */
+export function usePrescriptionCheck(owner: CheckOwner, items: Pick<Item, 'medicine_id' | 'medicine'>[]) {
+  const lines = items.map((it) => ({ medicine_id: it?.medicine_id ?? null, medicine: it?.medicine ?? '' }))
+  return useQuery({
+    queryKey: ['prescription-check', owner, lines],
+    queryFn: () =>
+      send<CheckResult>(
+        'post',
+        '/prescriptions/check',
+        { prescription_id: owner.prescriptionId ?? null, appointment_id: owner.appointmentId ?? null, patient_id: owner.patientId ?? null, items: lines },
+        { silent: true },
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  })
 }
 
 export interface Licence {
@@ -29,7 +85,19 @@ export interface Prescription {
   kind: 'visit' | 'blank'
   appointment_id: number | null
   patient_id: number | null
-  patient: { id: number; mrn: string; name: string; sex: string; birth_date: string; age: number; address: string } | null
+  patient: {
+    id: number
+    mrn: string
+    name: string
+    first_name: string
+    middle_name: string
+    last_name: string
+    sex: string
+    birth_date: string
+    age: number
+    address: string
+    allergies: Allergy[]
+  } | null
   status: 'draft' | 'issued' | 'ordered' | 'dispensed' | 'cancelled'
   items: Item[]
   notes: string
@@ -37,6 +105,10 @@ export interface Prescription {
   has_signature: boolean
   signature_url: string
   warnings: ('no_signature' | 'no_licence' | 'licence_expired')[]
+  /** A visit's diagnoses (code and label), which the print carries. */
+  diagnoses: { code: string; text: string; primary: boolean; label?: string }[]
+  /** An unprinted prescription's safety findings, as the server checks them now. */
+  safety: Finding[]
   issued_at: string | null
   cancel_reason: string
   cancelled_at: string | null
@@ -53,6 +125,8 @@ export interface Medicine {
   strength: string
   form: string
   unit: string
+  ingredients: string
+  atc: string
   active: boolean
   version: number
   label: string
@@ -63,7 +137,20 @@ export const ROUTES = ['oral', 'sublingual', 'topical', 'inhaled', 'nasal', 'oph
 
 export const editable = (rx: Prescription) => rx.status === 'draft' || rx.status === 'ordered'
 
-export const emptyItem = (): Item => ({ medicine_id: null, medicine: '', dose: '', route: 'oral', frequency: '', duration: '', quantity: null, unit: '', refills: 0, instructions: '' })
+export const emptyItem = (): Item => ({
+  medicine_id: null,
+  medicine: '',
+  dose: '',
+  route: 'oral',
+  frequency: '',
+  duration: '',
+  quantity: null,
+  unit: '',
+  refills: 0,
+  instructions: '',
+  override_reason: '',
+  overrides: [],
+})
 
 export const prescriptionsKey = ['prescriptions'] as const
 

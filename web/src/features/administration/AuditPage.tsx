@@ -12,6 +12,7 @@ import { useCan } from '../../lib/auth/can'
 import { chartPath } from '../../lib/patient'
 import { formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
+import { useClearable } from '../../components/clearable'
 
 interface AuditEvent {
   id: number
@@ -75,6 +76,7 @@ function params(f: Filters, sort: string): Record<string, string | number | unde
 
 /** The audit log (spec /administrator/audit): filter, sort any column, page by cursor, export CSV. */
 export default function AuditLogPage() {
+  const clear = useClearable()
   const { t, i18n } = useTranslation()
   const canViewPatients = useCan('view patient')
   const [form] = Form.useForm<Filters>()
@@ -129,7 +131,7 @@ export default function AuditLogPage() {
         </Form.Item>
         <Form.Item name="action" label={t('audit.action')}>
           <Select
-            allowClear
+            allowClear={clear.select}
             showSearch={{ optionFilterProp: 'label' }}
             style={{ width: 260 }}
             aria-label={t('audit.action')}
@@ -138,7 +140,7 @@ export default function AuditLogPage() {
         </Form.Item>
         <Form.Item name="outcome" label={t('audit.outcome')}>
           <Select
-            allowClear
+            allowClear={clear.select}
             style={{ width: 140 }}
             aria-label={t('audit.outcome')}
             options={(['success', 'failure', 'denied'] as const).map((o) => ({ value: o, label: t(`audit.outcomes.${o}`) }))}
@@ -163,7 +165,7 @@ export default function AuditLogPage() {
           >
             {t('audit.clear')}
           </Button>
-          <Button icon={<DownloadOutlined />} href={exportHref} download data-testid="audit-export">
+          <Button icon={<DownloadOutlined aria-hidden />} href={exportHref} download data-testid="audit-export">
             {t('audit.export')}
           </Button>
         </Space>
@@ -211,7 +213,7 @@ export default function AuditLogPage() {
             sorter: true,
             sortOrder: order('entity'),
             width: 130,
-            render: (_, e) => (e.entity_type ? `${e.entity_type} ${e.entity_id}`.trim() : '—'),
+            render: (_, e) => (e.entity_type ? t(`audit.entities.${e.entity_type}`, { id: e.entity_id, defaultValue: `${e.entity_type} ${e.entity_id}` }).trim() : '—'),
           },
           {
             key: 'patient',
@@ -239,9 +241,9 @@ export default function AuditLogPage() {
           {total}
         </Typography.Text>
         <Space wrap>
-          <Button icon={<VerticalRightOutlined />} disabled={!meta?.prev} onClick={restart} aria-label={t('audit.first')} />
+          <Button icon={<VerticalRightOutlined aria-hidden />} disabled={!meta?.prev} onClick={restart} aria-label={t('audit.first')} />
           <Button
-            icon={<LeftOutlined />}
+            icon={<LeftOutlined aria-hidden />}
             disabled={!meta?.prev}
             onClick={() => {
               setPosition({ before: meta?.prev })
@@ -259,7 +261,7 @@ export default function AuditLogPage() {
             }}
             data-testid="audit-next"
           >
-            {t('audit.next')} <RightOutlined />
+            {t('audit.next')} <RightOutlined aria-hidden />
           </Button>
           <Select
             value={perPage}

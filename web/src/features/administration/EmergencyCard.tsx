@@ -59,7 +59,7 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
       }
       title={
         <Space>
-          <AlertOutlined />
+          <AlertOutlined aria-hidden />
           {t('emergency.title')}
         </Space>
       }
@@ -81,8 +81,13 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
       ) : (
         <Form form={form} layout="vertical" initialValues={{ hours: 4, permissions: [] }} onFinish={(v) => void grant(v)}>
           <Typography.Paragraph type="secondary">{t('emergency.hint')}</Typography.Paragraph>
-          <Form.Item name="permissions" label={t('emergency.permissions')} rules={[{ required: true, message: t('validation.required') }]}>
-            <Checkbox.Group options={GRANTABLE.map((p) => ({ value: p, label: t(`permissions.${p}`) }))} />
+          {/* A custom rule rather than "required": Ant Design would put aria-required on the group, which a group may not carry. */}
+          <Form.Item
+            name="permissions"
+            label={t('emergency.permissions')}
+            rules={[{ validator: (_, v?: string[]) => (v?.length ? Promise.resolve() : Promise.reject(new Error(t('validation.required')))) }]}
+          >
+            <Checkbox.Group role="group" aria-label={t('emergency.permissions')} options={GRANTABLE.map((p) => ({ value: p, label: t(`permissions.${p}`) }))} />
           </Form.Item>
           <Form.Item name="hours" label={t('emergency.hours')}>
             <Select style={{ width: 160 }} options={HOURS.map((h) => ({ value: h, label: t('emergency.hoursOption', { count: h }) }))} />
@@ -90,7 +95,7 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
           <Form.Item name="reason" label={t('emergency.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
             <Input.TextArea rows={2} maxLength={500} showCount />
           </Form.Item>
-          <Button danger htmlType="submit" icon={<AlertOutlined />}>
+          <Button danger htmlType="submit" icon={<AlertOutlined aria-hidden />}>
             {t('emergency.grant')}
           </Button>
         </Form>

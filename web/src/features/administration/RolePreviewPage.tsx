@@ -3,6 +3,8 @@ import { Button, Card, Radio, Space, Spin, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { useQuery } from '@tanstack/react-query'
+import { meQuery } from '../../lib/auth/me'
 import { startPreview } from '../../lib/auth/preview'
 import { useRoles } from './api'
 
@@ -15,6 +17,7 @@ export default function RolePreviewPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const roles = useRoles()
+  const me = useQuery(meQuery)
   const [chosen, setChosen] = useState<string>()
   const role = roles.data?.find((r) => r.name === chosen)
   const roleName = (name: string) => t(`roles.${name}`, { defaultValue: name })
@@ -43,9 +46,9 @@ export default function RolePreviewPage() {
               </Space>
               <Button
                 type="primary"
-                icon={<EyeOutlined />}
+                icon={<EyeOutlined aria-hidden />}
                 onClick={() => {
-                  startPreview({ role: role.name, permissions: role.permissions })
+                  startPreview({ role: role.name, permissions: role.permissions, userId: me.data!.id })
                   navigate('/dashboard')
                 }}
               >

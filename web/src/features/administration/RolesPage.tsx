@@ -7,6 +7,7 @@ import { Link } from 'react-router'
 import { ApiError, get, send } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import type { Role } from './api'
+import { focusFirstField } from '../../components/focusFirstField'
 
 const SEEDED = ['admin', 'doctor', 'nurse', 'receptionist']
 
@@ -84,9 +85,9 @@ export default function RolesPage() {
         <Typography.Text type="secondary">{t('rolesPage.hint')}</Typography.Text>
         <Space wrap>
           <Link to="/permission/page">
-            <Button icon={<EyeOutlined />}>{t('preview.button')}</Button>
+            <Button icon={<EyeOutlined aria-hidden />}>{t('preview.button')}</Button>
           </Link>
-          <Button icon={<PlusOutlined />} onClick={() => (form.resetFields(), setNaming('new'))}>
+          <Button icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), setNaming('new'))}>
             {t('rolesPage.new')}
           </Button>
           <Button type="primary" disabled={!edited} loading={saving} onClick={() => void save()}>
@@ -94,44 +95,46 @@ export default function RolesPage() {
           </Button>
         </Space>
       </Flex>
-      <Table<string>
-        rowKey={(p) => p}
-        size="small"
-        pagination={false}
-        loading={roles.isLoading || catalogue.isLoading}
-        dataSource={catalogue.data}
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { key: 'permission', title: t('rolesPage.permission'), fixed: 'left', render: (_, p) => t(`permissions.${p}`, { defaultValue: p }) },
-          ...list.map((r) => ({
-            key: r.name,
-            align: 'center' as const,
-            title: (
-              <Space orientation="vertical" size={0} align="center">
-                <span>{t(`roles.${r.name}`, { defaultValue: r.name })}</span>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {t('rolesPage.users', { count: r.users })}
-                </Typography.Text>
-                {!SEEDED.includes(r.name) && (
-                  <Space size={0}>
-                    <Button type="text" size="small" icon={<EditOutlined />} aria-label={t('rolesPage.rename', { name: r.name })} onClick={() => (form.setFieldsValue({ name: r.name }), setNaming(r))} />
-                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t('rolesPage.deleteTitle', { name: r.name })} onClick={() => remove(r)} />
-                  </Space>
-                )}
-              </Space>
-            ),
-            render: (_: unknown, p: string) => (
-              <Checkbox
-                aria-label={`${r.name}: ${p}`}
-                checked={r.name === 'admin' || (matrix[r.name] ?? []).includes(p)}
-                disabled={r.name === 'admin'}
-                onChange={(e) => toggle(r.name, p, e.target.checked)}
-              />
-            ),
-          })),
-        ]}
-      />
-      <Modal open={naming !== null} title={naming === 'new' ? t('rolesPage.new') : t('rolesPage.rename', { name: naming?.name ?? '' })} onCancel={() => setNaming(null)} onOk={() => form.submit()} okText={t('rolesPage.save')} cancelText={t('accounts.cancel')} destroyOnHidden forceRender>
+      {/* Scrolled by its own box: a table that scrolls itself copies the column headers (and their buttons) into a hidden measuring row. */}
+      <div style={{ overflowX: 'auto' }}>
+        <Table<string>
+          rowKey={(p) => p}
+          size="small"
+          pagination={false}
+          loading={roles.isLoading || catalogue.isLoading}
+          dataSource={catalogue.data}
+          columns={[
+            { key: 'permission', title: t('rolesPage.permission'), render: (_, p) => t(`permissions.${p}`, { defaultValue: p }) },
+            ...list.map((r) => ({
+              key: r.name,
+              align: 'center' as const,
+              title: (
+                <Space orientation="vertical" size={0} align="center">
+                  <span>{t(`roles.${r.name}`, { defaultValue: r.name })}</span>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t('rolesPage.users', { count: r.users })}
+                  </Typography.Text>
+                  {!SEEDED.includes(r.name) && (
+                    <Space size={0}>
+                      <Button type="text" size="small" icon={<EditOutlined aria-hidden />} aria-label={t('rolesPage.rename', { name: r.name })} onClick={() => (form.setFieldsValue({ name: r.name }), setNaming(r))} />
+                      <Button type="text" size="small" danger icon={<DeleteOutlined aria-hidden />} aria-label={t('rolesPage.deleteTitle', { name: r.name })} onClick={() => remove(r)} />
+                    </Space>
+                  )}
+                </Space>
+              ),
+              render: (_: unknown, p: string) => (
+                <Checkbox
+                  aria-label={`${t(`roles.${r.name}`, { defaultValue: r.name })}: ${t(`permissions.${p}`, { defaultValue: p })}`}
+                  checked={r.name === 'admin' || (matrix[r.name] ?? []).includes(p)}
+                  disabled={r.name === 'admin'}
+                  onChange={(e) => toggle(r.name, p, e.target.checked)}
+                />
+              ),
+            })),
+          ]}
+        />
+      </div>
+      <Modal afterOpenChange={focusFirstField} open={naming !== null} title={naming === 'new' ? t('rolesPage.new') : t('rolesPage.rename', { name: naming?.name ?? '' })} onCancel={() => setNaming(null)} onOk={() => form.submit()} okText={t('rolesPage.save')} cancelText={t('accounts.cancel')} destroyOnHidden forceRender>
         <Form form={form} layout="vertical" onFinish={(v) => void name(v)}>
           <Form.Item name="name" label={t('rolesPage.name')} extra={t('rolesPage.nameHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
             <Input maxLength={40} />

@@ -10,6 +10,7 @@ import { AccountFields } from './AccountFields'
 import { EmergencyCard } from './EmergencyCard'
 import { accountsKey, type Account } from './api'
 import { RoleTags } from './RoleTags'
+import { focusFirstField } from '../../components/focusFirstField'
 
 /** One staff account (spec /administrator/users/edit/{id}): name, e-mail, roles, active; reset password; unlock; emergency access. */
 export default function UserEditPage() {
@@ -70,7 +71,7 @@ export default function UserEditPage() {
             showIcon
             title={t('accounts.lockedHint')}
             action={
-              <Button size="small" icon={<UnlockOutlined />} onClick={() => void unlock()}>
+              <Button size="small" icon={<UnlockOutlined aria-hidden />} onClick={() => void unlock()}>
                 {t('accounts.unlock')}
               </Button>
             }
@@ -86,14 +87,14 @@ export default function UserEditPage() {
             <Button type="primary" htmlType="submit">
               {t('accounts.save')}
             </Button>
-            <Button icon={<KeyOutlined />} onClick={reset}>
+            <Button icon={<KeyOutlined aria-hidden />} onClick={reset}>
               {t('accounts.reset')}
             </Button>
           </Space>
         </Form>
         {a.active && !a.roles.includes('admin') && <EmergencyCard account={a} onChange={saved} />}
       </Space>
-      <Modal open={!!temporary} title={t('accounts.temporaryTitle')} onOk={() => setTemporary(undefined)} onCancel={() => setTemporary(undefined)} cancelButtonProps={{ style: { display: 'none' } }}>
+      <Modal afterOpenChange={focusFirstField} open={!!temporary} title={t('accounts.temporaryTitle')} onOk={() => setTemporary(undefined)} onCancel={() => setTemporary(undefined)} cancelButtonProps={{ style: { display: 'none' } }}>
         <Typography.Paragraph>{t('accounts.temporaryHint')}</Typography.Paragraph>
         <Typography.Paragraph copyable code data-testid="temporary-password">
           {temporary}

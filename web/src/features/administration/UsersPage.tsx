@@ -10,6 +10,7 @@ import { showFormErrors } from '../../lib/formErrors'
 import { AccountFields } from './AccountFields'
 import { accountsKey, type Account } from './api'
 import { RoleTags } from './RoleTags'
+import { focusFirstField } from '../../components/focusFirstField'
 
 /** Staff accounts (spec /administrator/users): search, filter by status, create. */
 export default function UsersPage() {
@@ -59,36 +60,39 @@ export default function UsersPage() {
             ]}
           />
         </Space>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setCreating(true))}>
+        <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), setCreating(true))}>
           {t('accounts.new')}
         </Button>
       </Flex>
-      <Table<Account>
-        rowKey="id"
-        size="small"
-        loading={isFetching}
-        dataSource={data?.data}
-        scroll={{ x: 640 }}
-        pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
-        columns={[
-          { key: 'name', title: t('accounts.fields.name'), render: (_, a) => <Link to={`/administrator/users/edit/${a.id}`}>{a.name}</Link> },
-          { key: 'username', dataIndex: 'username', title: t('accounts.fields.username') },
-          { key: 'email', dataIndex: 'email', title: t('accounts.fields.email') },
-          { key: 'roles', title: t('accounts.fields.roles'), render: (_, a) => <RoleTags roles={a.roles} /> },
-          {
-            key: 'status',
-            title: t('accounts.status'),
-            render: (_, a) => (
-              <Space wrap size={4}>
-                {a.active ? <Tag color="green">{t('accounts.active')}</Tag> : <Tag>{t('accounts.inactive')}</Tag>}
-                {a.locked && <Tag color="orange">{t('accounts.locked')}</Tag>}
-                {a.emergency && <Tag color="red">{t('emergency.tag')}</Tag>}
-              </Space>
-            ),
-          },
-        ]}
-      />
-      <Modal open={creating} title={t('accounts.new')} onCancel={() => setCreating(false)} onOk={() => form.submit()} okText={t('accounts.create')} cancelText={t('accounts.cancel')} destroyOnHidden forceRender>
+      {/* Scrolled sideways by its own box, which the keyboard can reach on a phone. */}
+      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('accounts.title')}>
+        <Table<Account>
+          rowKey="id"
+          size="small"
+          loading={isFetching}
+          dataSource={data?.data}
+          style={{ minWidth: 640 }}
+          pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+          columns={[
+            { key: 'name', title: t('accounts.fields.name'), render: (_, a) => <Link to={`/administrator/users/edit/${a.id}`}>{a.name}</Link> },
+            { key: 'username', dataIndex: 'username', title: t('accounts.fields.username') },
+            { key: 'email', dataIndex: 'email', title: t('accounts.fields.email') },
+            { key: 'roles', title: t('accounts.fields.roles'), render: (_, a) => <RoleTags roles={a.roles} /> },
+            {
+              key: 'status',
+              title: t('accounts.status'),
+              render: (_, a) => (
+                <Space wrap size={4}>
+                  {a.active ? <Tag color="green">{t('accounts.active')}</Tag> : <Tag>{t('accounts.inactive')}</Tag>}
+                  {a.locked && <Tag color="orange">{t('accounts.locked')}</Tag>}
+                  {a.emergency && <Tag color="red">{t('emergency.tag')}</Tag>}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </div>
+      <Modal afterOpenChange={focusFirstField} open={creating} title={t('accounts.new')} onCancel={() => setCreating(false)} onOk={() => form.submit()} okText={t('accounts.create')} cancelText={t('accounts.cancel')} destroyOnHidden forceRender>
         <Form form={form} layout="vertical" onFinish={(v) => void create(v)} autoComplete="off">
           <Form.Item name="username" label={t('accounts.fields.username')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
             <Input maxLength={64} autoComplete="off" />

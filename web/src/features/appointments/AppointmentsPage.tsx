@@ -13,6 +13,7 @@ import { BookingModal } from './BookingModal'
 import { CodesDrawer } from './CodesDrawer'
 import { StatusTag } from './StatusTag'
 import { WeekCalendar } from './WeekCalendar'
+import { focusFirstField } from '../../components/focusFirstField'
 
 const DATE = 'YYYY-MM-DD'
 
@@ -106,7 +107,7 @@ export default function AppointmentsPage() {
         {more.length > 0 && (
           <Dropdown menu={{ items: more }} trigger={['click']}>
             <Button size="small" aria-label={t('appointments.moreFor', { name: fullName(a.patient) })}>
-              {t('appointments.more')} <DownOutlined />
+              {t('appointments.more')} <DownOutlined aria-hidden />
             </Button>
           </Dropdown>
         )}
@@ -124,8 +125,8 @@ export default function AppointmentsPage() {
           <Typography.Text strong style={{ minWidth: 22, display: 'inline-block' }}>{n}</Typography.Text>
           {canReorder && (
             <>
-              <Button size="small" type="text" icon={<ArrowUpOutlined />} disabled={i === 0 || reorder.isPending} onClick={() => move(i, -1)} aria-label={t('appointments.moveUp', { number: n })} />
-              <Button size="small" type="text" icon={<ArrowDownOutlined />} disabled={i === rows.length - 1 || reorder.isPending} onClick={() => move(i, 1)} aria-label={t('appointments.moveDown', { number: n })} />
+              <Button size="small" type="text" icon={<ArrowUpOutlined aria-hidden />} disabled={i === 0 || reorder.isPending} onClick={() => move(i, -1)} aria-label={t('appointments.moveUp', { number: n })} />
+              <Button size="small" type="text" icon={<ArrowDownOutlined aria-hidden />} disabled={i === rows.length - 1 || reorder.isPending} onClick={() => move(i, 1)} aria-label={t('appointments.moveDown', { number: n })} />
             </>
           )}
         </Space>
@@ -197,12 +198,12 @@ export default function AppointmentsPage() {
             ]}
           />
           {canCatalogue && (
-            <Button icon={<BookOutlined />} onClick={() => setCodesOpen(true)}>
+            <Button icon={<BookOutlined aria-hidden />} onClick={() => setCodesOpen(true)}>
               {t('codes.title')}
             </Button>
           )}
           {canManage && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setBooking({})}>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => setBooking({})}>
               {t('appointments.book')}
             </Button>
           )}
@@ -210,7 +211,7 @@ export default function AppointmentsPage() {
       </Flex>
       <Flex wrap gap={8} align="center" style={{ marginBottom: 16 }}>
         <Space.Compact>
-          <Button icon={<LeftOutlined />} onClick={() => shift(-step)} aria-label={view === 'week' ? t('appointments.prevWeek') : t('appointments.prevDay')} />
+          <Button icon={<LeftOutlined aria-hidden />} onClick={() => shift(-step)} aria-label={view === 'week' ? t('appointments.prevWeek') : t('appointments.prevDay')} />
           <DatePicker
             value={dayjs(date)}
             allowClear={false}
@@ -221,7 +222,7 @@ export default function AppointmentsPage() {
             format={view === 'week' ? (d) => `${weekStart(d.format(DATE))} – ${dayjs(weekStart(d.format(DATE))).add(6, 'day').format('MM-DD')}` : DATE}
             style={view === 'week' ? { width: 190 } : undefined}
           />
-          <Button icon={<RightOutlined />} onClick={() => shift(step)} aria-label={view === 'week' ? t('appointments.nextWeek') : t('appointments.nextDay')} />
+          <Button icon={<RightOutlined aria-hidden />} onClick={() => shift(step)} aria-label={view === 'week' ? t('appointments.nextWeek') : t('appointments.nextDay')} />
         </Space.Compact>
         <Button onClick={() => update({ date: undefined })}>{t('appointments.today')}</Button>
         <Select
@@ -316,7 +317,7 @@ export default function AppointmentsPage() {
           doctorId={doctorId}
         />
       )}
-      <Modal
+      <Modal afterOpenChange={focusFirstField}
         open={cancelling !== null}
         title={t('appointments.cancelTitle', { name: cancelling ? fullName(cancelling.patient) : '' })}
         okText={t('appointments.actions.cancel')}

@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/api'
 import { fullName } from '../../lib/patient'
 import { useDoctors, useSaveAppointment } from './api/appointments'
 import { DURATIONS, TYPES, type Appointment } from './api/types'
+import { focusFirstField } from '../../components/focusFirstField'
 
 interface Values {
   patient_id: number
@@ -83,7 +84,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
   }
 
   return (
-    <Modal
+    <Modal afterOpenChange={focusFirstField}
       open={open}
       title={appointment ? t('appointments.editTitle') : t('appointments.bookTitle')}
       okText={appointment ? t('appointments.save') : t('appointments.book')}

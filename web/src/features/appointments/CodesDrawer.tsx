@@ -25,7 +25,7 @@ export function CodesDrawer({ open, onClose }: { open: boolean; onClose: () => v
           showUploadList={false}
           customRequest={({ file }) => importCodes.mutate(file as File, { onSuccess: setReport })}
         >
-          <Button icon={<UploadOutlined />} loading={importCodes.isPending}>
+          <Button icon={<UploadOutlined aria-hidden />} loading={importCodes.isPending}>
             {t('codes.import')}
           </Button>
         </Upload>

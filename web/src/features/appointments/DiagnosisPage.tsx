@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, WarningOutlined } from '@ant-design/icons'
+import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Checkbox, Col, Collapse, DatePicker, Descriptions, Flex, Form, Input, InputNumber, Result, Row, Select, Space, Spin, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
@@ -12,12 +12,16 @@ import { useCan } from '../../lib/auth/can'
 import { debounce } from '../../lib/debounce'
 import { mergeMine } from '../../lib/merge'
 import { fullName } from '../../lib/patient'
+import { useViewSubject } from '../../lib/viewSubject'
+import { PatientBanner } from '../../components/PatientBanner'
+import { useAskReason } from '../../components/askReason'
 import { useAppointment, useChangeStatus } from './api/appointments'
 import { searchCodes, useLabTests } from './api/catalogue'
 import { chartOf, type Appointment, type Code, type Visit, type VisitContent } from './api/types'
 import { useVisit, useWriteVisit, type VisitWrite } from './api/visit'
 import { StatusTag } from './StatusTag'
 import { bmi, emptyVitals, VITAL_FIELDS, vitalErrors } from './vitals'
+import { useClearable } from '../../components/clearable'
 
 /** How long after the last keystroke the form saves itself. */
 const AUTOSAVE_MS = 1200
@@ -48,6 +52,7 @@ export default function DiagnosisPage() {
   const id = Number(useParams().id)
   const appointment = useAppointment(id)
   const visit = useVisit(id)
+  useViewSubject(appointment.data ? fullName(appointment.data.patient) : undefined)
   const error = appointment.error ?? visit.error
   if (error) {
     const forbidden = error instanceof ApiError && error.status === 403
@@ -59,6 +64,7 @@ export default function DiagnosisPage() {
 
 /** A code picker that searches the code list as the doctor types (code or words). */
 function CodeSelect({ value, onChange, initialLabel, disabled, id }: { value?: string; onChange?: (v: string) => void; initialLabel?: string; disabled?: boolean; id?: string }) {
+  const clear = useClearable()
   const { t } = useTranslation()
   const [options, setOptions] = useState<Code[]>(value ? [{ code: value, label: initialLabel ?? '' }] : [])
   const search = useMemo(() => debounce((q: string) => void searchCodes(q).then(setOptions), 200), [])
@@ -69,7 +75,7 @@ function CodeSelect({ value, onChange, initialLabel, disabled, id }: { value?: s
       value={value || undefined}
       onChange={(v) => onChange?.(v ?? '')}
       disabled={disabled}
-      allowClear
+      allowClear={clear.select}
       placeholder={t('visit.codeSearch')}
       showSearch={{ filterOption: false, onSearch: search }}
       onFocus={() => options.length <= 1 && search('')}
@@ -82,17 +88,18 @@ function CodeSelect({ value, onChange, initialLabel, disabled, id }: { value?: s
 }
 
 function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return <Button icon={<DeleteOutlined />} aria-label={label} onClick={onClick} />
+  return <Button icon={<DeleteOutlined aria-hidden />} aria-label={label} onClick={onClick} />
 }
 
 function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; visit: Visit }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
+  const askReason = useAskReason()
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const write = useWriteVisit(a.id)
   const start = useChangeStatus()
-  const labTests = useLabTests()
+  const labTests = useLabTests(canDiagnose)
   const patient = useQuery({ queryKey: ['patients', 'one', a.patient_id], queryFn: () => get<PatientHead>(`/patients/${a.patient_id}`) })
   const [form] = Form.useForm<VisitContent>()
   const [amending, setAmending] = useState(false)
@@ -117,23 +124,38 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   const vitalsRo = ro && mode !== 'vitals'
   const autosaves = mode === 'draft' || mode === 'vitals'
 
+  // The form's row of each diagnosis sent: a row still empty (just added) is not sent.
+  const sentRows = useRef<number[]>([])
   const values = (): VisitContent => {
     const v = form.getFieldsValue(true) as Partial<VisitContent>
+    const rows = (v.diagnoses ?? []).map((d, row) => ({ row, d: { code: d?.code ?? '', text: (d?.text ?? '').trim(), primary: Boolean(d?.primary) } })).filter(({ d }) => d.code || d.text)
+    sentRows.current = rows.map((r) => r.row)
     return {
       ...loaded.current,
       ...v,
       vitals: { ...emptyVitals(), ...v.vitals },
-      diagnoses: (v.diagnoses ?? []).map((d) => ({ code: d.code ?? '', text: d.text ?? '', primary: Boolean(d.primary) })),
+      diagnoses: rows.map((r) => r.d),
       orders: (v.orders ?? []).filter((o) => o?.code).map((o) => ({ code: o.code, note: o.note ?? '' })),
     }
   }
 
   /** Shows the server's field messages on their fields ("diagnoses.0.code" → ['diagnoses', 0, 'code']). */
   const showFieldErrors = (fields: Record<string, string[]>) => {
-    const named = Object.entries(fields).map(([f, errors]) => ({ name: f.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) as never, errors }))
+    const named = Object.entries(fields).map(([f, errors]) => {
+      const path: (string | number)[] = f.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+      if (path[0] === 'diagnoses' && typeof path[1] === 'number') path[1] = sentRows.current[path[1]] ?? path[1]
+      return { name: path as never, errors }
+    })
     form.setFields(named)
     const general = fields.diagnoses ?? fields.orders
     if (general) setProblem(general.join(' '))
+  }
+
+  /** A save went through: what it sent is valid, so no row stays marked. */
+  const clearRowErrors = () => {
+    const rows = (form.getFieldValue('diagnoses') as unknown[] | undefined) ?? []
+    form.setFields(rows.flatMap((_, i) => (['code', 'text'] as const).map((f) => ({ name: ['diagnoses', i, f] as never, errors: [] }))))
+    setProblem('')
   }
 
   const onWriteError = (e: unknown) => {
@@ -172,6 +194,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
         loaded.current = contentOf(v)
         setSavedAt(v.updated_at)
         setState('saved')
+        clearRowErrors()
       },
       onError: onWriteError,
       onSettled: () => {
@@ -250,18 +273,13 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
     })
   }
 
-  const amend = () => {
-    let reason = ''
-    void modal.confirm({
+  const amend = () =>
+    askReason({
       title: t('visit.amendTitle'),
-      content: <Input.TextArea aria-label={t('visit.amendReason')} placeholder={t('visit.amendReason')} maxLength={500} onChange={(e) => (reason = e.target.value)} />,
+      label: t('visit.amendReason'),
       okText: t('visit.saveAmendment'),
       cancelText: t('appointments.cancelButton'),
-      onOk: async () => {
-        if (!reason.trim()) {
-          void message.error(t('visit.amendReasonRequired'))
-          throw new Error('reason required')
-        }
+      onOk: async (reason) => {
         try {
           const v = await write.mutateAsync({ kind: 'amend', content: values(), version: version.current, reason })
           version.current = v.version
@@ -273,7 +291,6 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
         }
       },
     })
-  }
 
   /** Removes a row of a list; the removal is saved like any other change. */
   const removeRow = (remove: (name: number) => void, name: number) => () => {
@@ -286,11 +303,14 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   const watched = Form.useWatch('vitals', form)
   const currentBmi = bmi({ weight: watched?.weight ?? null, height: watched?.height ?? null })
   const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
-  const testOptions = (['lab', 'imaging'] as const).map((kind) => ({
-    label: t(`visit.testKinds.${kind}`),
-    title: kind,
-    options: (labTests.data ?? []).filter((x) => x.kind === kind).map((x) => ({ value: x.code, label: x.label })),
-  }))
+  // Whoever may not order tests (no catalogue) still reads the ordered ones by name.
+  const testOptions = labTests.data
+    ? (['lab', 'imaging'] as const).map((kind) => ({
+        label: t(`visit.testKinds.${kind}`),
+        title: kind,
+        options: labTests.data.filter((x) => x.kind === kind).map((x) => ({ value: x.code, label: x.label })),
+      }))
+    : [{ label: t('visit.sections.orders'), title: 'ordered', options: visit.orders.map((o) => ({ value: o.code, label: o.label || o.code })) }]
 
   const stateText: Record<SaveState, string> = {
     idle: mode === 'read' ? '' : t('visit.stateIdle'),
@@ -303,6 +323,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      {p && <PatientBanner patient={{ ...a.patient, allergies }} />}
       <Card>
         <Flex justify="space-between" wrap gap={12} align="flex-start">
           <Space orientation="vertical" size={4}>
@@ -314,7 +335,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
             </Typography.Title>
             <Space wrap size={8}>
               <StatusTag status={a.status} />
-              {signed ? <Tag color="cyan" icon={<CheckCircleOutlined />}>{t('visit.signedBy', { name: visit.signed_by, time: dayjs(visit.signed_at).format('YYYY-MM-DD HH:mm') })}</Tag> : visit.version > 0 && <Tag>{t('visit.draft')}</Tag>}
+              {signed ? <Tag color="cyan" icon={<CheckCircleOutlined aria-hidden />}>{t('visit.signedBy', { name: visit.signed_by, time: dayjs(visit.signed_at).format('YYYY-MM-DD HH:mm') })}</Tag> : visit.version > 0 && <Tag>{t('visit.draft')}</Tag>}
               {visit.amendments.length > 0 && <Tag color="orange">{t('visit.amendedTag', { count: visit.amendments.length })}</Tag>}
             </Space>
           </Space>
@@ -335,7 +356,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
               </Button>
             )}
             {signed && canDiagnose && !amending && (
-              <Button icon={<EditOutlined />} onClick={() => setAmending(true)}>
+              <Button icon={<EditOutlined aria-hidden />} onClick={() => setAmending(true)}>
                 {t('visit.amend')}
               </Button>
             )}
@@ -365,22 +386,9 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
             { key: 'doctor', label: t('appointments.doctor'), children: a.doctor_name },
             { key: 'type', label: t('appointments.type'), children: t(`appointments.types.${a.type}`) },
             { key: 'reason', label: t('appointments.reason'), children: a.reason || '—' },
-            ...(p ? [{ key: 'patient', label: t('visit.patientLabel'), children: `${t(`patients.sex.${p.sex}`)}, ${p.birth_date} (${t('patients.ageYears', { count: dayjs().diff(p.birth_date, 'year') })})` }] : []),
           ]}
         />
       </Card>
-      {allergies.length > 0 && (
-        <Alert
-          type="error"
-          showIcon
-          icon={<WarningOutlined />}
-          title={
-            <span>
-              <strong>{t('patients.allergyBanner')}</strong> {allergies.map((x) => [x.substance, x.severity && t(`patients.severity.${x.severity}`), x.reaction].filter(Boolean).join(' — ')).join('; ')}
-            </span>
-          }
-        />
-      )}
       {mode === 'vitals' && canDiagnose && a.status === 'arrived' && <Alert type="info" showIcon title={t('visit.startFirst')} />}
       {mode === 'amend' && <Alert type="warning" showIcon title={t('visit.amendingBanner')} />}
       {state === 'conflict' && (
@@ -402,14 +410,14 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                 {VITAL_FIELDS.map((f) => (
                   <Col xs={12} md={6} key={f.key}>
                     <Form.Item name={['vitals', f.key]} label={t(`visit.vitals.${f.key}`)}>
-                      <InputNumber style={{ width: '100%' }} min={0} step={f.step} suffix={f.unit} disabled={vitalsRo} inputMode="decimal" />
+                      <InputNumber style={{ width: '100%' }} min={0} step={f.step} suffix={t(`visit.units.${f.unit}`)} controls={false} disabled={vitalsRo} inputMode="decimal" />
                     </Form.Item>
                   </Col>
                 ))}
                 <Col xs={12} md={6}>
                   <Form.Item label={t('visit.vitals.bmi')}>
                     <Typography.Text strong aria-label={t('visit.vitals.bmi')} style={{ lineHeight: '32px' }}>
-                      {currentBmi ?? '—'} {currentBmi !== null && <Typography.Text type="secondary">kg/m²</Typography.Text>}
+                      {currentBmi ?? '—'} {currentBmi !== null && <Typography.Text type="secondary">{t('visit.units.bmi')}</Typography.Text>}
                     </Typography.Text>
                   </Form.Item>
                 </Col>
@@ -463,7 +471,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                       </Row>
                     ))}
                     {!ro && (
-                      <Button icon={<PlusOutlined />} onClick={() => add({ code: '', text: '', primary: fields.length === 0 })}>
+                      <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: '', text: '', primary: fields.length === 0 })}>
                         {t('visit.addDiagnosis')}
                       </Button>
                     )}
@@ -494,7 +502,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                       </Row>
                     ))}
                     {!ro && (
-                      <Button icon={<PlusOutlined />} onClick={() => add({ code: undefined, note: '' })}>
+                      <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: undefined, note: '' })}>
                         {t('visit.addOrder')}
                       </Button>
                     )}

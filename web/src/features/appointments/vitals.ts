@@ -1,13 +1,13 @@
 import type { Vitals } from './api/types'
 
-/** The plausible ranges the server checks too (internal/appointment/visit.go), with units. */
+/** The plausible ranges the server checks too (internal/appointment/visit.go), with units (i18n keys under visit.units). */
 export const VITAL_FIELDS: { key: keyof Vitals; unit: string; min: number; max: number; step: number; integer: boolean }[] = [
   { key: 'bp_systolic', unit: 'mmHg', min: 50, max: 300, step: 1, integer: true },
   { key: 'bp_diastolic', unit: 'mmHg', min: 20, max: 200, step: 1, integer: true },
-  { key: 'heart_rate', unit: '/min', min: 20, max: 300, step: 1, integer: true },
-  { key: 'respiratory_rate', unit: '/min', min: 4, max: 80, step: 1, integer: true },
-  { key: 'temperature', unit: '°C', min: 30, max: 45, step: 0.1, integer: false },
-  { key: 'spo2', unit: '%', min: 50, max: 100, step: 1, integer: true },
+  { key: 'heart_rate', unit: 'perMin', min: 20, max: 300, step: 1, integer: true },
+  { key: 'respiratory_rate', unit: 'perMin', min: 4, max: 80, step: 1, integer: true },
+  { key: 'temperature', unit: 'celsius', min: 30, max: 45, step: 0.1, integer: false },
+  { key: 'spo2', unit: 'percent', min: 50, max: 100, step: 1, integer: true },
   { key: 'weight', unit: 'kg', min: 0.3, max: 500, step: 0.1, integer: false },
   { key: 'height', unit: 'cm', min: 20, max: 280, step: 0.5, integer: false },
 ]

@@ -1,5 +1,6 @@
+import { LeftOutlined, RightOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Calendar, Card, Col, Empty, Row, Skeleton, Space, Statistic, Tag, theme, Typography } from 'antd'
+import { Button, Calendar, Card, Col, Empty, Flex, Row, Skeleton, Space, Statistic, Tag, theme, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -71,7 +72,20 @@ export default function DashboardPage() {
         {seePatients && <ChartCard title={t('home.agesChart')}>{patients.data && <AgesChart figures={patients.data} />}</ChartCard>}
         <Col xs={24} xl={12}>
           <Card title={t('home.calendar')}>
-            <Calendar fullscreen={false} defaultValue={dayjs()} />
+            <Calendar
+              fullscreen={false}
+              defaultValue={dayjs()}
+              // A header of its own: Ant Design's month and year pickers carry no label.
+              headerRender={({ value, onChange }) => (
+                <Flex justify="space-between" align="center" style={{ paddingBottom: 8 }}>
+                  <Button type="text" icon={<LeftOutlined aria-hidden />} aria-label={t('home.prevMonth')} onClick={() => onChange(value.subtract(1, 'month'))} />
+                  <Typography.Text strong data-testid="calendar-month">
+                    {value.locale(dayjs.locale()).format('MMMM YYYY')}
+                  </Typography.Text>
+                  <Button type="text" icon={<RightOutlined aria-hidden />} aria-label={t('home.nextMonth')} onClick={() => onChange(value.add(1, 'month'))} />
+                </Flex>
+              )}
+            />
           </Card>
         </Col>
       </Row>

@@ -1,5 +1,5 @@
-import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined, WarningOutlined } from '@ant-design/icons'
-import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, Input, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
+import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
+import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,6 +9,9 @@ import { VisitHistory } from '../../components/VisitHistory'
 import { useCan } from '../../lib/auth/can'
 import { useArchivePatient } from './api/archivePatient'
 import { usePatient } from './api/getPatient'
+import { useViewSubject } from '../../lib/viewSubject'
+import { PatientBanner } from '../../components/PatientBanner'
+import { useAskReason } from '../../components/askReason'
 import { fileUrl, photoUrl, useDeletePatientFile, usePatientFiles, useUploadPatientFile } from './api/patientFiles'
 import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
@@ -30,7 +33,7 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
             accept="image/*,application/pdf"
             customRequest={({ file }) => upload.mutate(file as File, { onSuccess: () => void message.success(t('patients.uploaded')) })}
           >
-            <Button icon={<UploadOutlined />} loading={upload.isPending}>
+            <Button icon={<UploadOutlined aria-hidden />} loading={upload.isPending}>
               {t('patients.uploadFile')}
             </Button>
           </Upload>
@@ -40,16 +43,16 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
       <List
         loading={files.isLoading}
         dataSource={files.data}
-        locale={{ emptyText: <Empty image={<InboxOutlined style={{ fontSize: 32 }} />} description={t('patients.noFiles')} /> }}
+        locale={{ emptyText: <Empty image={<InboxOutlined style={{ fontSize: 32 }} aria-hidden />} description={t('patients.noFiles')} /> }}
         renderItem={(f) => (
           <List.Item
             actions={[
               <a key="get" href={fileUrl(patient.id, f.id)} download={f.name} aria-label={f.name}>
-                <DownloadOutlined />
+                <DownloadOutlined aria-hidden />
               </a>,
               canManage && (
                 <Popconfirm key="del" title={t('patients.deleteFileConfirm')} onConfirm={() => remove.mutate(f.id, { onSuccess: () => void message.success(t('patients.fileDeleted')) })}>
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={`${t('patients.deleteFile')} ${f.name}`} />
+                  <Button type="text" danger icon={<DeleteOutlined aria-hidden />} aria-label={`${t('patients.deleteFile')} ${f.name}`} />
                 </Popconfirm>
               ),
             ]}
@@ -67,10 +70,12 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
 
 export default function PatientChartPage() {
   const { t } = useTranslation()
-  const { message, modal } = App.useApp()
+  const { message } = App.useApp()
+  const askReason = useAskReason()
   const navigate = useNavigate()
   const { id, pid } = useParams()
   const patient = usePatient(Number(id))
+  useViewSubject(patient.data && patient.data.mrn === pid ? fullName(patient.data) : undefined)
   const canManage = useCan('manage patient')
   const canBook = useCan('manage appointment')
   const canPrescribe = useCan('write prescription')
@@ -89,39 +94,20 @@ export default function PatientChartPage() {
 
   const h = p.history
   const list = (prefix: string, values: string[], other: string) => [...values.map((v) => t(`patients.${prefix}.${v}`)), other].filter(Boolean).join(', ') || '—'
-  const askArchive = () => {
-    let reason = ''
-    void modal.confirm({
+  const askArchive = () =>
+    askReason({
       title: t('patients.archiveTitle'),
-      content: <Input.TextArea aria-label={t('patients.archiveReason')} placeholder={t('patients.archiveReason')} maxLength={500} onChange={(e) => (reason = e.target.value)} />,
+      label: t('patients.archiveReason'),
       okText: t('patients.archive'),
-      okButtonProps: { danger: true },
+      danger: true,
       cancelText: t('patients.cancel'),
-      onOk: () =>
-        archive.mutateAsync(reason).then(() => {
-          void message.success(t('patients.archived'))
-        }),
+      onOk: (reason) => archive.mutateAsync(reason).then(() => void message.success(t('patients.archived'))),
     })
-  }
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       {p.archived && <Alert type="warning" showIcon title={t('patients.archivedBanner', { reason: p.archive_reason })} />}
-      {h.allergies.length > 0 ? (
-        <Alert
-          type="error"
-          showIcon
-          icon={<WarningOutlined />}
-          title={
-            <span>
-              <strong>{t('patients.allergyBanner')}</strong>{' '}
-              {h.allergies.map((a) => [a.substance, a.severity && t(`patients.severity.${a.severity}`), a.reaction].filter(Boolean).join(' — ')).join('; ')}
-            </span>
-          }
-        />
-      ) : (
-        <Alert type="info" title={t('patients.noAllergies')} />
-      )}
+      <PatientBanner patient={{ ...p, allergies: h.allergies }} />
       <Card>
         <Flex gap={20} wrap align="flex-start">
           <Space orientation="vertical" align="center">
@@ -129,7 +115,7 @@ export default function PatientChartPage() {
               shape="square"
               size={112}
               src={p.has_photo ? photoUrl(p.id, photoBust) : undefined}
-              icon={<UserOutlined />}
+              icon={<UserOutlined aria-hidden />}
               alt={t('patients.photoOf', { name: fullName(p) })}
             />
             {canManage && !p.archived && (
@@ -145,7 +131,7 @@ export default function PatientChartPage() {
                   })
                 }
               >
-                <Button size="small" icon={<UploadOutlined />} loading={photo.isPending}>
+                <Button size="small" icon={<UploadOutlined aria-hidden />} loading={photo.isPending}>
                   {t('patients.uploadPhoto')}
                 </Button>
               </Upload>
@@ -159,7 +145,7 @@ export default function PatientChartPage() {
               {canManage && (
                 <Space wrap>
                   {!p.archived && (
-                    <Button icon={<EditOutlined />} onClick={() => navigate(`/masterfile/patient_form/${p.id}`)}>
+                    <Button icon={<EditOutlined aria-hidden />} onClick={() => navigate(`/masterfile/patient_form/${p.id}`)}>
                       {t('patients.edit')}
                     </Button>
                   )}
@@ -228,7 +214,7 @@ export default function PatientChartPage() {
               extra={
                 canBook &&
                 !p.archived && (
-                  <Button size="small" icon={<CalendarOutlined />} onClick={() => navigate(`/appointments/appointments?book=${p.id}`)}>
+                  <Button size="small" icon={<CalendarOutlined aria-hidden />} onClick={() => navigate(`/appointments/appointments?book=${p.id}`)}>
                     {t('patients.bookVisit')}
                   </Button>
                 )

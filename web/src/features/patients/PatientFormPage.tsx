@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Flex, Form, Input, List, Result, Row, Select, Space, Spin, Typography } from 'antd'
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Flex, Form, Input, Result, Row, Select, Space, Spin, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
-import { useState } from 'react'
+import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
@@ -9,13 +9,78 @@ import { useOthersPresent } from '../../lib/live'
 import { findDuplicates } from './api/findDuplicates'
 import { getPatient, usePatient } from './api/getPatient'
 import { useSavePatient } from './api/savePatient'
-import { BLOOD_TYPES, chartPath, CHRONIC, CIVIL_STATUSES, emptyPatient, FAMILY, fullName, SEVERITIES, SEXES, SOCIAL, type Patient, type PatientInput } from './api/types'
+import { BLOOD_TYPES, chartPath, CHRONIC, CIVIL_STATUSES, emptyPatient, FAMILY, fullName, SEVERITIES, SEXES, SOCIAL, type Patient, type PatientInput, type PatientSummary } from './api/types'
 import { mergeMine } from './merge'
+import compare from './compare.module.css'
+import { useClearable } from '../../components/clearable'
 
 const inputOf = (p: Patient): PatientInput => {
   const { id: _id, mrn: _mrn, has_photo: _h, archived: _a, archived_at: _aa, archive_reason: _r, created_at: _c, updated_at: _u, version: _v, ...input } = p
   return input
 }
+
+/**
+ * Enter confirms a date, picks an option or ends a line; it never saves the patient (a
+ * half-filled form was registered by Enter in the birth date). Saving is the Save button.
+ */
+const noEnterSubmit = (e: KeyboardEvent<HTMLFormElement>) => {
+  const target = e.target as HTMLElement
+  if (e.key === 'Enter' && target.tagName === 'INPUT') e.preventDefault()
+}
+
+/** The new entry beside each possible duplicate, the fields that match in bold. */
+function DuplicateComparison({ input, twins }: { input: PatientInput; twins: PatientSummary[] }) {
+  const { t } = useTranslation()
+  const rows: { key: string; label: string; value: (p: PatientInput | PatientSummary) => string; same: (a: string, b: string) => boolean }[] = [
+    { key: 'name', label: t('patients.name'), value: (p) => fullName(p), same: (a, b) => fold(a) === fold(b) },
+    { key: 'birth_date', label: t('patients.fields.birth_date'), value: (p) => p.birth_date, same: (a, b) => a === b },
+    { key: 'sex', label: t('patients.fields.sex'), value: (p) => (p.sex ? t(`patients.sex.${p.sex}`) : ''), same: (a, b) => a === b },
+    { key: 'phone', label: t('patients.fields.phone'), value: (p) => p.phone, same: (a, b) => digits(a) !== '' && digits(a) === digits(b) },
+  ]
+  return (
+    <>
+      <p>{t('patients.duplicatesText')}</p>
+      <div style={{ overflowX: 'auto' }}>
+        <table className={compare.table} data-testid="duplicate-comparison">
+          <thead>
+            <tr>
+              <th scope="col">{t('patients.compare.field')}</th>
+              <th scope="col">{t('patients.compare.new')}</th>
+              {twins.map((p) => (
+                <th scope="col" key={p.id}>
+                  <Link to={chartPath(p)} target="_blank">
+                    {p.mrn}
+                  </Link>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key}>
+                <th scope="row">{r.label}</th>
+                <td>{r.value(input) || '—'}</td>
+                {twins.map((p) => {
+                  const same = r.same(r.value(input), r.value(p))
+                  return (
+                    <td key={p.id} className={same ? compare.same : undefined}>
+                      {r.value(p) || '—'}
+                      {same && <span className={compare.mark}> ({t('patients.compare.same')})</span>}
+                    </td>
+                  )
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p style={{ marginTop: 12 }}>{t('patients.compare.confirm')}</p>
+    </>
+  )
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/đ/g, 'd').replace(/\s+/g, ' ').trim()
+const digits = (s: string) => s.replace(/\D/g, '')
 
 /** /masterfile/patient_form/{id}: "new" registers a patient, a number edits one. */
 export default function PatientFormPage() {
@@ -33,6 +98,7 @@ export default function PatientFormPage() {
  * someone else saves it (the live push channel refreshes it), so the form can warn.
  */
 function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient }) {
+  const clear = useClearable()
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const navigate = useNavigate()
@@ -57,31 +123,17 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
     if (busy) return
     setBusy(true)
     const input = { ...emptyPatient(), ...form.getFieldsValue(true), ...values } as PatientInput
+    let distinctFrom: number[] = []
     if (!id) {
       const twins = await findDuplicates(input).catch(() => [])
       if (twins.length > 0) {
+        // Side by side, the fields that match in bold; registering needs the explicit
+        // "different person" button (focus starts on Cancel, so Enter does not register).
         const go = await modal.confirm({
           title: t('patients.duplicatesTitle'),
-          width: 560,
-          content: (
-            <>
-              <p>{t('patients.duplicatesText')}</p>
-              <List
-                size="small"
-                dataSource={twins}
-                renderItem={(p) => (
-                  <List.Item>
-                    <Link to={chartPath(p)} target="_blank">
-                      {p.mrn} — {fullName(p)}
-                    </Link>
-                    <span>
-                      {p.birth_date} {p.phone}
-                    </span>
-                  </List.Item>
-                )}
-              />
-            </>
-          ),
+          width: 720,
+          autoFocusButton: 'cancel',
+          content: <DuplicateComparison input={input} twins={twins} />,
           okText: t('patients.saveAnyway'),
           cancelText: t('patients.cancel'),
         })
@@ -89,14 +141,21 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
           setBusy(false)
           return
         }
+        distinctFrom = twins.map((p) => p.id)
       }
     }
     save.mutate(
-      { input, version },
+      { input, version, distinctFrom },
       {
         onSettled: () => setBusy(false),
         onSuccess: (p) => {
-          setVersion(p.version)
+          if (id) {
+            setVersion(p.version)
+          } else {
+            // This tab stays open for the next registration: empty, so that Save cannot
+            // register the same person twice.
+            form.resetFields()
+          }
           void message.success(t('patients.saved'))
           navigate(chartPath(p))
         },
@@ -131,7 +190,7 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
   const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
 
   return (
-    <Form<PatientInput> form={form} name="patient" layout="vertical" initialValues={loaded} onFinish={submit} scrollToFirstError>
+    <Form<PatientInput> form={form} name="patient" layout="vertical" initialValues={loaded} onFinish={submit} onKeyDown={noEnterSubmit} scrollToFirstError>
       <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
         <Typography.Title level={3} style={{ margin: 0 }}>
           {patient ? `${patient.mrn} — ${fullName(patient)}` : t('patients.new')}
@@ -187,12 +246,12 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
           </Col>
           <Col xs={24} md={6}>
             <Form.Item name="civil_status" label={t('patients.fields.civil_status')}>
-              <Select allowClear options={opt('civil', CIVIL_STATUSES)} />
+              <Select allowClear={clear.select} options={opt('civil', CIVIL_STATUSES)} />
             </Form.Item>
           </Col>
           <Col xs={24} md={6}>
             <Form.Item name="blood_type" label={t('patients.fields.blood_type')}>
-              <Select allowClear options={plain(BLOOD_TYPES)} />
+              <Select allowClear={clear.select} options={plain(BLOOD_TYPES)} />
             </Form.Item>
           </Col>
         </Row>
@@ -245,15 +304,15 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
                   </Col>
                   <Col xs={20} md={5}>
                     <Form.Item name={[f.name, 'severity']} label={t('patients.fields.severity')} initialValue="">
-                      <Select allowClear options={opt('severity', SEVERITIES)} />
+                      <Select allowClear={clear.select} options={opt('severity', SEVERITIES)} />
                     </Form.Item>
                   </Col>
                   <Col xs={4} md={2} style={{ paddingTop: 30 }}>
-                    <Button icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('patients.fields.removeAllergy')} />
+                    <Button icon={<DeleteOutlined aria-hidden />} onClick={() => remove(f.name)} aria-label={t('patients.fields.removeAllergy')} />
                   </Col>
                 </Row>
               ))}
-              <Button icon={<PlusOutlined />} onClick={() => add({ substance: '', reaction: '', severity: '' })} style={{ margin: '8px 0 16px' }}>
+              <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ substance: '', reaction: '', severity: '' })} style={{ margin: '8px 0 16px' }}>
                 {t('patients.fields.addAllergy')}
               </Button>
             </>
@@ -292,12 +351,12 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
           </Col>
           <Col xs={12} md={6}>
             <Form.Item name={['history', 'smoking']} label={t('patients.fields.smoking')}>
-              <Select allowClear options={opt('social', SOCIAL)} />
+              <Select allowClear={clear.select} options={opt('social', SOCIAL)} />
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
             <Form.Item name={['history', 'alcohol']} label={t('patients.fields.alcohol')}>
-              <Select allowClear options={opt('social', SOCIAL)} />
+              <Select allowClear={clear.select} options={opt('social', SOCIAL)} />
             </Form.Item>
           </Col>
           <Col xs={24} md={6}>

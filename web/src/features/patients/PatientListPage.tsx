@@ -54,7 +54,7 @@ export default function PatientListPage() {
       render: (_, p) => (
         <Space>
           {/* No photo here: each one is an audited download; the chart shows it. */}
-          <Avatar size="small" icon={<UserOutlined />} alt="" />
+          <Avatar size="small" icon={<UserOutlined aria-hidden />} alt="" />
           <Link to={chartPath(p)}>{fullName(p)}</Link>
           {p.archived && <Tag>{t('patients.archivedTag')}</Tag>}
         </Space>
@@ -110,7 +110,7 @@ export default function PatientListPage() {
             {t('patients.showArchived')}
           </label>
           {canManage && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/masterfile/patient_form/new')}>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => navigate('/masterfile/patient_form/new')}>
               {t('patients.new')}
             </Button>
           )}

@@ -10,6 +10,10 @@ import { useClinic } from '../../lib/clinic'
 import { StatusTag, useLineText } from '../../components/prescription/PrescriptionList'
 import { ApiError } from '../../lib/api'
 import { useCan } from '../../lib/auth/can'
+import { fullName } from '../../lib/patient'
+import { useViewSubject } from '../../lib/viewSubject'
+import { AllergyLine, PatientBanner } from '../../components/PatientBanner'
+import { useFindingText } from '../../components/prescription/Safety'
 import styles from './print.module.css'
 
 type Paper = 'A5' | 'A4'
@@ -26,6 +30,7 @@ export default function PrintPage() {
   const canWrite = useCan('write prescription')
   const [paper, setPaper] = useState<Paper>(() => (localStorage.getItem('rxPaper') === 'A4' ? 'A4' : 'A5'))
   const lineText = useLineText()
+  useViewSubject(rx?.patient ? fullName(rx.patient) : undefined)
 
   if (isLoading) return <Spin />
   if (error || !rx) return <Result status="404" title={error instanceof ApiError ? error.message : t('rx.notFound')} />
@@ -47,12 +52,12 @@ export default function PrintPage() {
       <style>{`@page { size: ${paper}; margin: 10mm; }`}</style>
       <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
         <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
+          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
             {t('rx.back')}
           </Button>
           <Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />
           {canWrite && rx.status !== 'cancelled' && (
-            <Button type="primary" icon={<PrinterOutlined />} loading={print.isPending} onClick={() => void doPrint()}>
+            <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={print.isPending} onClick={() => void doPrint()}>
               {pending ? t('rx.issueAndPrint') : t('rx.printAgain')}
             </Button>
           )}
@@ -64,6 +69,8 @@ export default function PrintPage() {
           rx.warnings.map((w) => (
             <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
           ))}
+        {rx.patient && <PatientBanner patient={rx.patient} />}
+        {pending && <SafetySummary rx={rx} />}
       </Space>
       <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} testId="rx-sheet" />
       {createPortal(
@@ -93,13 +100,14 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid={testId}>
       {rx.status === 'cancelled' && <div className={styles.void}>{t('rx.voided')}</div>}
       <header className={styles.header}>
+        <div className={styles.number}>{t('rx.number', { id: rx.id })}</div>
         <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
         {clinic?.address && <div style={{ whiteSpace: 'pre-line' }}>{clinic.address}</div>}
         {clinic?.phone && <div>{t('rx.phone', { phone: clinic.phone })}</div>}
       </header>
       <div className={styles.patient}>
         <div>
-          {t('rx.sheetFields.patient')}: <strong>{p?.name ?? '____________________'}</strong>
+          {t('rx.sheetFields.patient')}: <strong>{p ? fullName(p) : '____________________'}</strong>
         </div>
         <div>
           {t('rx.sheetFields.date')}: {date}
@@ -113,6 +121,16 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
         <div style={{ gridColumn: '1 / -1' }}>
           {t('rx.sheetFields.address')}: {p ? p.address || '—' : '______________________________'}
         </div>
+        {p && (
+          <div style={{ gridColumn: '1 / -1' }}>
+            <AllergyLine allergies={p.allergies} />
+          </div>
+        )}
+        {rx.diagnoses.length > 0 && (
+          <div style={{ gridColumn: '1 / -1' }} data-testid="rx-diagnoses">
+            {t('rx.sheetFields.diagnoses')}: {rx.diagnoses.map((d) => (d.code ? `${d.code} ${d.label ?? ''}`.trim() : d.text)).join('; ')}
+          </div>
+        )}
       </div>
       <div className={styles.rx}>℞</div>
       <ol className={styles.lines}>
@@ -143,5 +161,31 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
         </div>
       </div>
     </article>
+  )
+}
+
+/** Before issuing: the lines' safety findings, each overridden with its reason (shown on screen, printed nowhere). */
+function SafetySummary({ rx }: { rx: Prescription }) {
+  const { t } = useTranslation()
+  const text = useFindingText()
+  if (rx.safety.length === 0) return null
+  const open = rx.safety.filter((f) => !f.overridden)
+  return (
+    <Alert
+      type={open.length > 0 ? 'error' : 'warning'}
+      showIcon
+      data-testid="rx-safety-summary"
+      title={open.length > 0 ? t('rx.safety.unresolved') : t('rx.safety.overridden')}
+      description={
+        <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+          {rx.safety.map((f) => (
+            <li key={`${f.line}-${f.key}`}>
+              {t('rx.line', { n: f.line + 1 })}, {rx.items[f.line]?.medicine}: {text(f)}
+              {f.overridden && ` — ${t('rx.safety.reason')}: ${rx.items[f.line]?.override_reason}`}
+            </li>
+          ))}
+        </ul>
+      }
+    />
   )
 }

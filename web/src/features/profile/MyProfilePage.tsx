@@ -19,7 +19,7 @@ export default function MyProfilePage() {
       <Col xs={24} md={9}>
         <Card>
           <Flex vertical align="center" gap={8}>
-            <Avatar size={96} src={p.pic || undefined} icon={<UserOutlined />} alt={t('profile.avatar')} />
+            <Avatar size={96} src={p.pic || undefined} icon={<UserOutlined aria-hidden />} alt={t('profile.avatar')} />
             <Typography.Title level={4} style={{ margin: 0 }}>
               {p.name}
             </Typography.Title>
@@ -33,7 +33,7 @@ export default function MyProfilePage() {
             </Space>
             {!!p.specialisations.length && <Typography.Text>{p.specialisations.join(', ')}</Typography.Text>}
             <Link to="/profile/edit">
-              <Button icon={<EditOutlined />}>{t('profile.edit')}</Button>
+              <Button icon={<EditOutlined aria-hidden />}>{t('profile.edit')}</Button>
             </Link>
           </Flex>
           <Typography.Title level={5} style={{ marginTop: 16 }}>

@@ -94,13 +94,13 @@ export default function SelfProfilePage() {
       <Col xs={24} lg={14}>
         <Card title={t('profile.details')}>
           <Flex gap={16} align="center" wrap style={{ marginBottom: 16 }}>
-            <Avatar size={72} src={p.pic || undefined} icon={<UserOutlined />} alt={t('profile.avatar')} />
+            <Avatar size={72} src={p.pic || undefined} icon={<UserOutlined aria-hidden />} alt={t('profile.avatar')} />
             <Space wrap>
               <Upload accept="image/png,image/jpeg,image/webp" showUploadList={false} beforeUpload={(f) => (void upload('avatar', f, f.name), false)}>
-                <Button icon={<UploadOutlined />}>{t('profile.changeAvatar')}</Button>
+                <Button icon={<UploadOutlined aria-hidden />}>{t('profile.changeAvatar')}</Button>
               </Upload>
               {p.pic && (
-                <Button icon={<DeleteOutlined />} onClick={() => void send<Profile>('delete', '/profile/avatar').then(refresh)}>
+                <Button icon={<DeleteOutlined aria-hidden />} onClick={() => void send<Profile>('delete', '/profile/avatar').then(refresh)}>
                   {t('profile.removeAvatar')}
                 </Button>
               )}
@@ -153,12 +153,12 @@ export default function SelfProfilePage() {
                       </Col>
                       <Col xs={2} md={2}>
                         <Form.Item>
-                          <Button type="text" danger icon={<MinusCircleOutlined />} aria-label={t('profile.licence.remove')} onClick={() => remove(f.name)} />
+                          <Button type="text" danger icon={<MinusCircleOutlined aria-hidden />} aria-label={t('profile.licence.remove')} onClick={() => remove(f.name)} />
                         </Form.Item>
                       </Col>
                     </Row>
                   ))}
-                  <Button icon={<PlusOutlined />} onClick={() => add({ number: '', issuer: '', valid_from: '', valid_until: '' })} style={{ marginBottom: 16 }}>
+                  <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ number: '', issuer: '', valid_from: '', valid_until: '' })} style={{ marginBottom: 16 }}>
                     {t('profile.licence.add')}
                   </Button>
                 </div>
@@ -176,7 +176,7 @@ export default function SelfProfilePage() {
             {p.has_signature ? (
               <Flex align="center" gap={12} wrap style={{ marginBottom: 12 }}>
                 <img src={p.signature_url} alt={t('profile.currentSignature')} style={{ height: 64, maxWidth: 240, objectFit: 'contain', border: '1px solid #f0f0f0', background: '#fff' }} />
-                <Button danger icon={<DeleteOutlined />} onClick={() => void removeSignature()}>
+                <Button danger icon={<DeleteOutlined aria-hidden />} onClick={() => void removeSignature()}>
                   {t('profile.removeSignature')}
                 </Button>
               </Flex>
@@ -192,7 +192,7 @@ export default function SelfProfilePage() {
               </Button>
               <Button onClick={() => (pad.current?.clear(), setSigError(undefined))}>{t('profile.clearPad')}</Button>
               <Upload accept="image/png,image/jpeg,image/svg+xml" showUploadList={false} beforeUpload={(f) => (void upload('signature', f, f.name), false)}>
-                <Button icon={<UploadOutlined />}>{t('profile.uploadSignature')}</Button>
+                <Button icon={<UploadOutlined aria-hidden />}>{t('profile.uploadSignature')}</Button>
               </Upload>
             </Space>
           </Card>

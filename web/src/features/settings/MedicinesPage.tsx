@@ -7,6 +7,7 @@ import type { Medicine } from '../../components/prescription/api'
 import { showFormErrors } from '../../lib/formErrors'
 import { get, send } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
+import { focusFirstField } from '../../components/focusFirstField'
 
 interface Report {
   inserted: number
@@ -16,7 +17,7 @@ interface Report {
   errors: { line: number; message: string }[]
 }
 
-const FIELDS = ['generic_name', 'brand', 'strength', 'form', 'unit'] as const
+const FIELDS = ['generic_name', 'brand', 'strength', 'form', 'unit', 'ingredients', 'atc'] as const
 
 /** The medicine catalogue: search, add, edit, withdraw, import from CSV. */
 export default function MedicinesPage() {
@@ -65,9 +66,9 @@ export default function MedicinesPage() {
         <Input.Search allowClear placeholder={t('medicines.search')} aria-label={t('medicines.search')} onChange={(e) => setQuery(e.target.value)} style={{ maxWidth: 360 }} />
         <Flex gap={8} wrap>
           <Upload accept=".csv,.tsv,text/csv" showUploadList={false} beforeUpload={(f) => (void importFile(f), false)}>
-            <Button icon={<UploadOutlined />}>{t('medicines.import')}</Button>
+            <Button icon={<UploadOutlined aria-hidden />}>{t('medicines.import')}</Button>
           </Upload>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), form.setFieldsValue({ active: true }), setEditing({}))}>
+          <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), form.setFieldsValue({ active: true }), setEditing({}))}>
             {t('medicines.add')}
           </Button>
         </Flex>
@@ -87,15 +88,28 @@ export default function MedicinesPage() {
         size="small"
         loading={isFetching}
         dataSource={data?.data}
-        scroll={{ x: 640 }}
+        scroll={{ x: 960 }}
         pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
         onRow={(m) => ({ onClick: () => (form.setFieldsValue(m), setEditing(m)), style: { cursor: 'pointer' } })}
         columns={[
-          ...FIELDS.map((f) => ({ key: f, dataIndex: f, title: t(`medicines.fields.${f}`) })),
+          ...FIELDS.map((f) => ({
+            key: f,
+            dataIndex: f,
+            title: t(`medicines.fields.${f}`),
+            // The name is a button, so the keyboard reaches each entry (and the table's scroll).
+            render:
+              f === 'generic_name'
+                ? (name: string) => (
+                    <Button type="link" style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}>
+                      {name}
+                    </Button>
+                  )
+                : undefined,
+          })),
           { key: 'active', title: t('medicines.fields.active'), render: (_: unknown, m: Medicine) => (m.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
         ]}
       />
-      <Modal open={!!editing} title={editing?.id ? t('medicines.edit') : t('medicines.add')} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText={t('medicines.save')} destroyOnHidden forceRender>
+      <Modal afterOpenChange={focusFirstField} open={!!editing} title={editing?.id ? t('medicines.edit') : t('medicines.add')} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText={t('medicines.save')} destroyOnHidden forceRender>
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
           {FIELDS.map((f) => (
             <Form.Item key={f} name={f} label={t(`medicines.fields.${f}`)} rules={f === 'generic_name' ? [{ required: true, whitespace: true, message: t('validation.required') }] : []}>

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { send } from '../api'
 import { clearLoggedIn } from '../session'
+import { stopPreview } from './preview'
 
 export const logout = () => send<void>('post', '/auth/logout')
 
@@ -11,6 +12,7 @@ export function useLogout() {
     mutationFn: logout,
     onSettled: () => {
       clearLoggedIn()
+      stopPreview()
       queryClient.clear()
     },
   })

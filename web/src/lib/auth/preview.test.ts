@@ -7,6 +7,6 @@ describe('effectiveAccess', () => {
     expect(effectiveAccess(me, null)).toEqual({ roles: ['admin'], permissions: ['manage user'] })
   })
   it('is only the previewed role’s access during a preview', () => {
-    expect(effectiveAccess(me, { role: 'receptionist', permissions: ['view patient'] })).toEqual({ roles: ['receptionist'], permissions: ['view patient'] })
+    expect(effectiveAccess(me, { role: 'receptionist', permissions: ['view patient'], userId: 1 })).toEqual({ roles: ['receptionist'], permissions: ['view patient'] })
   })
 })

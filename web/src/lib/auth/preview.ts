@@ -1,24 +1,46 @@
 // Role preview (/permission/page): an administrator sees menus, routes and controls as a
-// role would. It lives in this tab's memory only and grants nothing: every request still
-// carries the administrator's own session, and the server decides.
+// role would. It grants nothing: every request still carries the administrator's own
+// session, and the server decides. It lasts for the browser tab's life (sessionStorage), so a
+// reload or a typed address keeps it, with its banner; it belongs to the account that
+// started it and ends with a logout.
+import { useQuery } from '@tanstack/react-query'
 import { useSyncExternalStore } from 'react'
+import { meQuery } from './me'
 
 export interface Preview {
   role: string
   permissions: string[]
+  /** The account that started it: another account in this tab does not inherit it. */
+  userId: number
 }
 
-let current: Preview | null = null
+const KEY = 'emr.rolePreview'
+
+function read(): Preview | null {
+  try {
+    const p = JSON.parse(sessionStorage.getItem(KEY) ?? 'null') as Preview | null
+    return p && typeof p.role === 'string' && Array.isArray(p.permissions) && typeof p.userId === 'number' ? p : null
+  } catch {
+    return null
+  }
+}
+
+let current: Preview | null = read()
 const listeners = new Set<() => void>()
 
-export function startPreview(p: Preview) {
-  current = { role: p.role, permissions: [...p.permissions] }
+function set(p: Preview | null) {
+  current = p
+  if (p) sessionStorage.setItem(KEY, JSON.stringify(p))
+  else sessionStorage.removeItem(KEY)
   listeners.forEach((l) => l())
+}
+
+export function startPreview(p: Preview) {
+  set({ role: p.role, permissions: [...p.permissions], userId: p.userId })
 }
 
 export function stopPreview() {
-  current = null
-  listeners.forEach((l) => l())
+  set(null)
 }
 
 function subscribe(l: () => void) {
@@ -26,9 +48,11 @@ function subscribe(l: () => void) {
   return () => listeners.delete(l)
 }
 
-/** The role being previewed, or null. */
+/** The role being previewed by the logged-in account, or null. */
 export function usePreview(): Preview | null {
-  return useSyncExternalStore(subscribe, () => current)
+  const preview = useSyncExternalStore(subscribe, () => current)
+  const me = useQuery({ ...meQuery, enabled: preview !== null })
+  return preview && me.data?.id === preview.userId ? preview : null
 }
 
 /** The roles and permissions the interface is drawn for: the previewed role's, or the user's own. */

@@ -4,8 +4,9 @@ import type { Code, LabTest } from './types'
 
 export const searchCodes = async (q: string) => (await get<{ data: Code[] }>('/diagnosis-codes', { q })).data
 
-export function useLabTests() {
-  return useQuery({ queryKey: ['lab-tests'], queryFn: async () => (await get<{ data: LabTest[] }>('/lab-tests')).data, staleTime: 300_000 })
+/** The orderable tests; only for those who order them (enabled), so no screen asks for what its user may not use. */
+export function useLabTests(enabled = true) {
+  return useQuery({ queryKey: ['lab-tests'], queryFn: async () => (await get<{ data: LabTest[] }>('/lab-tests')).data, staleTime: 300_000, enabled })
 }
 
 export interface ImportReport {

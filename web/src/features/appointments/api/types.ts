@@ -63,6 +63,8 @@ export interface Vitals {
 export interface Order {
   code: string
   note: string
+  /** The test's name in the reader's language (the server fills it in). */
+  label?: string
 }
 
 export interface VisitContent {

@@ -4,7 +4,8 @@ import { patientKey } from './getPatient'
 import type { Patient, PatientInput } from './types'
 
 // Saving shows its own errors (field messages, conflicts) in the form.
-export const createPatient = (input: PatientInput) => send<Patient>('post', '/patients', input, { silent: true })
+/** Registers a patient; distinctFrom are the possible duplicates the user confirmed to be other people. */
+export const createPatient = (input: PatientInput, distinctFrom: number[] = []) => send<Patient>('post', '/patients', { ...input, distinct_from: distinctFrom }, { silent: true })
 
 export const updatePatient = (id: number, version: number, input: PatientInput) =>
   send<Patient>('put', `/patients/${id}`, { ...input, version }, { silent: true })
@@ -12,7 +13,8 @@ export const updatePatient = (id: number, version: number, input: PatientInput) 
 export function useSavePatient(id: number | undefined) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ input, version }: { input: PatientInput; version?: number }) => (id ? updatePatient(id, version!, input) : createPatient(input)),
+    mutationFn: ({ input, version, distinctFrom }: { input: PatientInput; version?: number; distinctFrom?: number[] }) =>
+      id ? updatePatient(id, version!, input) : createPatient(input, distinctFrom),
     onSuccess: (p) => {
       queryClient.setQueryData(patientKey(p.id), p)
       void queryClient.invalidateQueries({ queryKey: ['patients', 'list'] })

@@ -1,0 +1,171 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { activeView, api, day, doctorId, login, unique } from './helpers'
+import { readFileSync } from 'node:fs'
+import { SCREENS, type Fixture } from './screens'
+
+// Every screen of the route table, as each role (the screens a role may not open show the
+// no-access page, which is checked too) in English, then as the administrator on a phone in
+// Russian, Chinese and Vietnamese: no serious or critical axe-core finding anywhere, and on
+// those three no visible or accessible text left in English.
+
+const ROLES = ['admin', 'doctor', 'nurse', 'receptionist', 'visitor']
+// English is judged on a desktop above (as every role); the phone runs take the other three.
+const LANGUAGES = ['ru', 'zh', 'vi']
+
+let fixture: Fixture
+
+test.beforeAll(async ({ browser }) => {
+  const page = await browser.newPage()
+  await login(page, 'doctor')
+  const p = await api(page, 'post', '/api/patients', {
+    first_name: 'Axe',
+    last_name: `Checked-${unique()}`,
+    birth_date: '1970-01-01',
+    sex: 'female',
+    history: { allergies: [{ substance: 'Penicillin', reaction: 'rash', severity: 'severe' }], chronic: ['asthma'] },
+  })
+  expect(p.status()).toBe(201)
+  const patient = (await p.json()) as { id: number; mrn: string }
+  // The first free early slot of tomorrow (a new worker runs this again after a failure).
+  const doctor = await doctorId(page)
+  let appointment = 0
+  for (let minute = 0; !appointment && minute < 180; minute += 10) {
+    const startsAt = new Date(`${day(1)}T05:00:00`)
+    startsAt.setMinutes(minute)
+    const a = await api(page, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: doctor, starts_at: startsAt.toISOString(), duration_minutes: 10, type: 'new' })
+    if (a.status() === 201) appointment = ((await a.json()) as { id: number }).id
+  }
+  expect(appointment).toBeGreaterThan(0)
+  await api(page, 'post', `/api/appointments/${appointment}/arrive`, {})
+  await api(page, 'post', `/api/appointments/${appointment}/start`, {})
+  await api(page, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Cough', diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }] })
+  const rx = await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Paracetamol 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: '3 times a day', quantity: '10' }] })
+  expect(rx.status()).toBe(201)
+  const me = (await (await api(page, 'get', '/api/user')).json()) as { id: number }
+  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, user: me.id }
+  await page.close()
+})
+
+/** Counts the page's requests in flight (the push socket aside), to know when a screen has loaded. */
+function inFlight(page: Page) {
+  let n = 0
+  page.on('request', (r) => void (r.resourceType() !== 'websocket' && n++))
+  const done = (r: { resourceType(): string }) => void (r.resourceType() !== 'websocket' && n--)
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+  return () => n
+}
+
+/** Opens a screen the way a click in the app would (no reload), and waits until it has drawn what it loads. */
+async function open(page: Page, path: string, pending: () => number) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p)
+    window.dispatchEvent(new PopStateEvent('popstate'))
+  }, path)
+  await expect(page).toHaveURL((u) => u.pathname === path)
+  await activeView(page).locator('h1').first().waitFor({ state: 'attached' })
+  // Quiet twice in a row: no request in flight and no spinner.
+  let quiet = 0
+  await expect
+    .poll(async () => {
+      quiet = pending() <= 0 && (await page.locator('.ant-spin-spinning').count()) === 0 ? quiet + 1 : 0
+      return quiet
+    }, { intervals: [100, 150, 200] })
+    .toBeGreaterThanOrEqual(2)
+  // Transitions (a tab turning active) end before colours are judged.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))))
+}
+
+/** Serious and critical findings that hold: a finding is looked at again for a few seconds, so a screen caught mid-change (a row still arriving, a colour still turning) is judged as it settles. */
+async function findings(page: Page) {
+  let last: string[] = []
+  await expect
+    .poll(async () => (last = await analyze(page)).length, { timeout: 4_000, intervals: [500, 1_000] })
+    .toBe(0)
+    .catch(() => undefined) // what still holds is reported by the caller
+  return last
+}
+
+async function analyze(page: Page) {
+  // The kept-alive views of earlier screens are hidden: left out, so each screen is judged alone.
+  const results = await new AxeBuilder({ page }).exclude('#main > div[hidden]').analyze()
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${JSON.stringify(n.any[0]?.data ?? '')}`).join(' | ')}`)
+}
+
+const locale = (lang: string) => JSON.parse(readFileSync(new URL(`../src/locales/${lang}.json`, import.meta.url), 'utf8')) as object
+const texts = (o: unknown): string[] => (typeof o === 'string' ? [o] : o && typeof o === 'object' ? Object.values(o).flatMap(texts) : [])
+
+/** Ant Design's own words that no locale pack translates. */
+const LIBRARY_ENGLISH = ['Increase Value', 'Decrease Value', 'Clear', 'close-circle', 'close', 'plus', 'delete', 'edit', 'search', 'down', 'right', 'left', 'check']
+
+/** The English strings a page in lang must not show: English locale texts that lang says otherwise, and the library's. */
+function englishOnly(lang: string) {
+  const own = new Set(texts(locale(lang)))
+  return new Set([...texts(locale('en')).filter((s) => !own.has(s) && !s.includes('{{') && /[A-Za-z]{3}/.test(s)), ...LIBRARY_ENGLISH])
+}
+
+/** Every visible text and accessible label on the page. */
+const pageTexts = (page: Page) =>
+  page.evaluate(() => {
+    const out: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement
+      const text = n.textContent?.trim()
+      if (text && el && el.checkVisibility() && !el.closest('[aria-hidden=true]')) out.push(text)
+    }
+    for (const el of document.body.querySelectorAll<HTMLElement>('[aria-label], [title], [placeholder], img[alt]')) {
+      if (!el.checkVisibility() && !el.closest('.ant-select, .ant-input-affix-wrapper')) continue
+      if (el.closest('[aria-hidden=true]')) continue
+      for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const v = el.getAttribute(a)?.trim()
+        if (v) out.push(v)
+      }
+    }
+    return out
+  })
+
+async function checkEveryScreen(page: Page, who: string, lang = 'en') {
+  const pending = inFlight(page)
+  await page.goto('/dashboard')
+  // Colours are judged at rest: no transition caught halfway (a tab or menu item turning active).
+  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' })
+  const failures: string[] = []
+  let noAccessChecked = false
+  for (const screen of SCREENS) {
+    await open(page, screen.path(fixture), pending)
+    // A screen the role may not open is the one no-access page: judged once per run.
+    if ((await activeView(page).locator('.ant-result-403').count()) > 0) {
+      if (noAccessChecked) continue
+      noAccessChecked = true
+    }
+    for (const f of await findings(page)) failures.push(`${who} ${screen.route}: ${f}`)
+    if (lang !== 'en') {
+      const english = englishOnly(lang)
+      for (const text of new Set(await pageTexts(page))) if (english.has(text)) failures.push(`${who} ${screen.route}: English left: "${text}"`)
+    }
+  }
+  expect(failures, failures.join('\n')).toEqual([])
+}
+
+for (const role of ROLES) {
+  test(`every screen as ${role}: no serious or critical finding`, async ({ page }) => {
+    test.setTimeout(180_000)
+    await login(page, role)
+    await checkEveryScreen(page, role)
+  })
+}
+
+for (const lang of LANGUAGES) {
+  test(`every screen on a phone in ${lang}: no serious or critical finding`, async ({ page, context }) => {
+    test.setTimeout(180_000)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await login(page, 'admin')
+    // The app reads the language cookie as it starts: every screen below is opened afresh.
+    await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
+    await checkEveryScreen(page, `admin/${lang}/phone`, lang)
+  })
+}

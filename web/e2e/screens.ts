@@ -1,0 +1,32 @@
+// Every screen of the route table (src/app/routing/table.tsx), with how the accessibility
+// test fills its parameters. A unit test (src/app/routing/screens.test.ts) fails when a route
+// is added without being listed here, so the axe test never checks a sample.
+
+export interface Fixture {
+  patient: { id: number; mrn: string }
+  appointment: number
+  prescription: number
+  user: number
+}
+
+export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
+  { route: '/dashboard', path: () => '/dashboard' },
+  { route: '/masterfile/patients', path: () => '/masterfile/patients' },
+  { route: '/masterfile/patient_form/:id', path: () => '/masterfile/patient_form/new' },
+  { route: '/masterfile/profile/:id/:pid', path: (f) => `/masterfile/profile/${f.patient.id}/${f.patient.mrn}` },
+  { route: '/appointments/appointments', path: () => '/appointments/appointments' },
+  { route: '/appointments/form/:id', path: (f) => `/appointments/form/${f.appointment}` },
+  { route: '/profile/edit', path: () => '/profile/edit' },
+  { route: '/prescriptions/print/:id', path: (f) => `/prescriptions/print/${f.prescription}` },
+  { route: '/permission/page', path: () => '/permission/page' },
+  { route: '/permission/directive', path: () => '/permission/directive' },
+  { route: '/administrator/users', path: () => '/administrator/users' },
+  { route: '/administrator/users/edit/:id', path: (f) => `/administrator/users/edit/${f.user}` },
+  { route: '/administrator/roles', path: () => '/administrator/roles' },
+  { route: '/administrator/audit', path: () => '/administrator/audit' },
+  { route: '/administrator/medicines', path: () => '/administrator/medicines' },
+  { route: '/administrator/clinic', path: () => '/administrator/clinic' },
+  { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
+  { route: '/user-profile/user-profile', path: () => '/user-profile/user-profile' },
+  { route: '/*', path: () => '/no/such/page' },
+]

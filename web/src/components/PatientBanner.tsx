@@ -1,0 +1,62 @@
+import { WarningOutlined } from '@ant-design/icons'
+import dayjs from 'dayjs'
+import { useTranslation } from 'react-i18next'
+import { fullName } from '../lib/patient'
+import styles from './PatientBanner.module.css'
+
+export interface Allergy {
+  substance: string
+  reaction: string
+  severity: string
+}
+
+export interface BannerPatient {
+  mrn: string
+  first_name: string
+  middle_name: string
+  last_name: string
+  sex: string
+  birth_date: string
+  allergies: Allergy[]
+}
+
+/** One allergy as the banner, the editor and the print write it: "Penicillin — Severe — rash". */
+export function useAllergyText() {
+  const { t } = useTranslation()
+  return (a: Allergy) => [a.substance, a.severity && t(`patients.severity.${a.severity}`), a.reaction].filter(Boolean).join(' — ')
+}
+
+/** The allergies line: red with each allergy when there are any, else "No known allergies". */
+export function AllergyLine({ allergies }: { allergies: Allergy[] }) {
+  const { t } = useTranslation()
+  const text = useAllergyText()
+  if (allergies.length === 0) return <span className={styles.noAllergies}>{t('patients.noAllergies')}</span>
+  return (
+    <span className={styles.allergies} data-testid="allergies">
+      <WarningOutlined aria-hidden /> <strong>{t('patients.allergyBanner')}</strong> {allergies.map(text).join('; ')}
+    </span>
+  )
+}
+
+/**
+ * Who this screen is about, always in view while the page scrolls: the name in the user's
+ * language's order, sex, age, birth date, patient number and allergies.
+ */
+export function PatientBanner({ patient }: { patient: BannerPatient }) {
+  const { t } = useTranslation()
+  const age = dayjs().diff(patient.birth_date, 'year')
+  return (
+    <section className={styles.banner} aria-label={t('banner.label')} data-testid="patient-banner">
+      <div className={styles.identity}>
+        <strong className={styles.name}>{fullName(patient)}</strong>
+        <span>{t(`patients.sex.${patient.sex}`)}</span>
+        <span>{t('patients.ageYears', { count: age })}</span>
+        <span>{patient.birth_date}</span>
+        <span>
+          {t('patients.mrn')} {patient.mrn}
+        </span>
+      </div>
+      <AllergyLine allergies={patient.allergies} />
+    </section>
+  )
+}
