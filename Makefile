@@ -36,7 +36,7 @@ test-web: web/node_modules/.installed
 	cd web && npx vitest run
 
 test-e2e: build
-	cd web && npx playwright test
+	cd web && sh e2e/run.sh
 
 # The login page's JavaScript size budget (bytes, not time: deterministic).
 test-budget: build

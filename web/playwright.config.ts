@@ -5,12 +5,19 @@ import { randomBytes } from 'node:crypto'
 // Chromium. The staff accounts' password is made per run and shared with the workers
 // through the environment.
 process.env.EMR_E2E_PASSWORD ??= randomBytes(12).toString('base64url')
-const port = Number(process.env.EMR_E2E_PORT ?? 18181)
+
+// The accessibility run (every screen, every role, four languages) is the longest; make test
+// runs it beside the others (e2e/run.sh), each on its own server, port and database.
+const accessibility = process.env.EMR_E2E_SUITE === 'accessibility'
+const port = Number(process.env.EMR_E2E_PORT ?? (accessibility ? 18182 : 18181))
+const screenshots = !!process.env.EMR_SCREENSHOTS
 
 export default defineConfig({
   testDir: 'e2e',
   // Screenshots are for people to look at (make screenshots), not part of the test run.
-  testIgnore: process.env.EMR_SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
+  testMatch: accessibility ? ['**/accessibility.spec.ts'] : undefined,
+  testIgnore: accessibility || screenshots ? [] : ['**/screenshots.spec.ts', '**/accessibility.spec.ts'],
+  outputDir: accessibility ? 'test-results/accessibility' : 'test-results/main',
   fullyParallel: false,
   workers: 1,
   retries: 0,

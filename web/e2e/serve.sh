@@ -3,7 +3,7 @@
 # with the run's password ($EMR_E2E_PASSWORD), for the end-to-end tests.
 set -eu
 port=$1
-dir=.e2e
+dir=.e2e/$port
 rm -rf "$dir"
 mkdir -p "$dir"
 db="sqlite:$dir/emr.db"

@@ -186,7 +186,9 @@ test('settings panel: theme colour and tag tabs switch', async ({ page }) => {
   await drawer.getByRole('switch').first().click() // page tabs off
   await expect(page.getByRole('navigation', { name: 'Open pages' })).toHaveCount(0)
   await drawer.locator('.ant-color-picker-trigger').click()
-  await page.locator('.ant-color-picker-presets-color').nth(4).click() // #11A983
+  const presets = page.locator('.ant-color-picker-presets-color')
+  await expect(presets.nth(4)).toBeVisible()
+  await presets.nth(4).click() // #11A983
   await expect(toasts(page).getByText('Theme has been changed!')).toBeVisible()
   const primary = () => page.evaluate(() => document.documentElement.style.getPropertyValue('--emr-primary'))
   await expect.poll(primary).toBe('#0d8667') // #11A983, darkened until white text on it reads at 4.5:1

@@ -31,7 +31,8 @@ export function SettingsPanel() {
             presets={[{ label: t('settings.presets'), colors: THEME_PRESETS }]}
             onChangeComplete={(c) => {
               change('theme', c.toHexString().toUpperCase())
-              void message.success(t('settings.themeChanged'))
+              // One toast however many colours are tried: a new one replaces the last.
+              void message.success({ content: t('settings.themeChanged'), key: 'theme-changed' })
             }}
             aria-label={t('settings.theme')}
           />
