@@ -30,6 +30,14 @@ var icd10Starter []byte
 //go:embed lab_tests_starter.tsv
 var labTestsStarter []byte
 
+// Corrections to labels an earlier starter list shipped wrong (list, code, language, the
+// label as shipped, the right one; no right one: the entry is retired). A database upgraded
+// from that list gets them only where the label is still as shipped: a clinic's own wording
+// is kept.
+//
+//go:embed starter_corrections.tsv
+var starterCorrections []byte
+
 // Labels holds a name in each interface language; English is required, the others fall
 // back to it.
 type Labels struct {
@@ -445,7 +453,7 @@ func insertCodes(ctx context.Context, tx *sql.Tx, db *database.DB, rows []codeRo
 
 // starterVersion is raised when the shipped starter lists change, so that existing
 // databases receive the new entries (entries already there are left as the clinic has them).
-const starterVersion = 3
+const starterVersion = 4
 
 // InstallStarter adds the shipped starter lists (ICD-10 codes, lab/imaging tests, medicines) once
 // per starterVersion. It runs after migrations at every start and is cheap when done.
@@ -483,10 +491,73 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 		if err := installMedicines(ctx, tx); err != nil {
 			return err
 		}
+		if err := correctStarter(ctx, tx); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO counters (name, value) VALUES ('catalogue:starter', $1)
 			ON CONFLICT (name) DO UPDATE SET value = $1`, starterVersion)
 		return err
 	})
+}
+
+// correctionSQL is, per list and language, the statement that puts a corrected label in
+// place of the shipped one ($1 code, $2 as shipped, $3 corrected).
+var correctionSQL = map[string]string{
+	"diagnosis/en": `UPDATE diagnosis_codes SET label_en = $3, terms = '' WHERE code = $1 AND label_en = $2`,
+	"diagnosis/ru": `UPDATE diagnosis_codes SET label_ru = $3, terms = '' WHERE code = $1 AND label_ru = $2`,
+	"diagnosis/zh": `UPDATE diagnosis_codes SET label_zh = $3, terms = '' WHERE code = $1 AND label_zh = $2`,
+	"diagnosis/vi": `UPDATE diagnosis_codes SET label_vi = $3, terms = '' WHERE code = $1 AND label_vi = $2`,
+	"test/en":      `UPDATE lab_tests SET label_en = $3 WHERE code = $1 AND label_en = $2`,
+	"test/ru":      `UPDATE lab_tests SET label_ru = $3 WHERE code = $1 AND label_ru = $2`,
+	"test/zh":      `UPDATE lab_tests SET label_zh = $3 WHERE code = $1 AND label_zh = $2`,
+	"test/vi":      `UPDATE lab_tests SET label_vi = $3 WHERE code = $1 AND label_vi = $2`,
+}
+
+// correctStarter applies starterCorrections, then refreshes the search terms of the codes it changed.
+func correctStarter(ctx context.Context, tx *sql.Tx) error {
+	rows, err := parseLabTests(starterCorrections) // the same tab-separated shape
+	if err != nil {
+		return fmt.Errorf("starter corrections: %w", err)
+	}
+	for _, r := range rows {
+		list, code, lang, was, now := r[0], r[1], r[2], r[3], r[4]
+		if now == "" { // retired: no longer offered, still shown on the records that hold it
+			if _, err := tx.ExecContext(ctx, `UPDATE diagnosis_codes SET active = FALSE WHERE code = $1 AND label_en = $2`, code, was); err != nil {
+				return fmt.Errorf("retire %s: %w", code, err)
+			}
+			continue
+		}
+		stmt, ok := correctionSQL[list+"/"+lang]
+		if !ok {
+			return fmt.Errorf("starter correction %s %s: no list %s/%s", list, code, list, lang)
+		}
+		if _, err := tx.ExecContext(ctx, stmt, code, was, now); err != nil {
+			return fmt.Errorf("correct %s %s: %w", code, lang, err)
+		}
+	}
+	stale, err := tx.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes WHERE terms = ''`)
+	if err != nil {
+		return err
+	}
+	var fixed []codeRow
+	for stale.Next() {
+		var c codeRow
+		if err := stale.Scan(&c.code, &c.labels.EN, &c.labels.RU, &c.labels.ZH, &c.labels.VI); err != nil {
+			stale.Close()
+			return err
+		}
+		fixed = append(fixed, c)
+	}
+	stale.Close()
+	if err := stale.Err(); err != nil {
+		return err
+	}
+	for _, c := range fixed {
+		if _, err := tx.ExecContext(ctx, `UPDATE diagnosis_codes SET terms = $2 WHERE code = $1`, c.code, terms(c.code, c.labels)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func parseLabTests(data []byte) ([][]string, error) {

@@ -105,6 +105,10 @@ func (h *Handler) medicines(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	lang := i18n.FromRequest(r)
+	for i := range list {
+		list[i].Localise(lang)
+	}
 	httpjson.Respond(w, http.StatusOK, httpjson.ListBody[Medicine]{Data: list, Meta: httpjson.ListMeta{Total: total, Page: q.Page, PerPage: q.PerPage}})
 }
 

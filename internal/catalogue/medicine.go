@@ -29,11 +29,24 @@ type Medicine struct {
 	// Ingredients are its active ingredients as written: "amoxicillin + clavulanic acid".
 	Ingredients string `json:"ingredients"`
 	// ATC is its WHO ATC code: "J01CR02".
-	ATC     string `json:"atc"`
+	ATC string `json:"atc"`
+	// The generic name in the other interface languages (empty: GenericName).
+	NameRU  string `json:"name_ru"`
+	NameZH  string `json:"name_zh"`
+	NameVI  string `json:"name_vi"`
 	Active  bool   `json:"active"`
 	Version int    `json:"version"`
-	// Label is how a prescription line names it: "Amoxicillin 500 mg capsule (Amoxil)".
-	Label string `json:"label"`
+	// Label is how a prescription line names it, in the request's language: "Amoxicillin
+	// 500 mg capsule (Amoxil)", "阿莫西林 500 mg 胶囊 (Amoxil)"; UnitLabel its unit so.
+	Label     string `json:"label"`
+	UnitLabel string `json:"unit_label"`
+}
+
+// Localise sets the entry's label and unit in lang.
+func (m *Medicine) Localise(lang string) {
+	name := map[string]string{"ru": m.NameRU, "zh": m.NameZH, "vi": m.NameVI}[lang]
+	m.Label = MedicineLabel(cmp.Or(name, m.GenericName), m.Brand, m.Strength, medicineWords.word("form", m.Form, lang))
+	m.UnitLabel = medicineWords.word("unit", m.Unit, lang)
 }
 
 // MedicineInput is what creating or changing a catalogue entry sends.
@@ -45,6 +58,9 @@ type MedicineInput struct {
 	Unit        string `json:"unit"`
 	Ingredients string `json:"ingredients"`
 	ATC         string `json:"atc"`
+	NameRU      string `json:"name_ru"`
+	NameZH      string `json:"name_zh"`
+	NameVI      string `json:"name_vi"`
 	Active      *bool  `json:"active"`
 	Version     int    `json:"version"`
 }
@@ -59,7 +75,7 @@ func MedicineLabel(generic, brand, strength, form string) string {
 }
 
 func (in *MedicineInput) clean() (string, error) {
-	for _, f := range []*string{&in.GenericName, &in.Brand, &in.Strength, &in.Form, &in.Unit, &in.Ingredients, &in.ATC} {
+	for _, f := range []*string{&in.GenericName, &in.Brand, &in.Strength, &in.Form, &in.Unit, &in.Ingredients, &in.ATC, &in.NameRU, &in.NameZH, &in.NameVI} {
 		*f = strings.Join(strings.Fields(*f), " ")
 	}
 	in.ATC = strings.ToUpper(in.ATC)
@@ -71,20 +87,26 @@ func (in *MedicineInput) clean() (string, error) {
 		v.Add("atc", "medicine.atc")
 	}
 	for name, f := range map[string]string{"generic_name": in.GenericName, "brand": in.Brand, "strength": in.Strength, "form": in.Form, "unit": in.Unit,
-		"ingredients": in.Ingredients} {
+		"ingredients": in.Ingredients, "name_ru": in.NameRU, "name_zh": in.NameZH, "name_vi": in.NameVI} {
 		if utf8.RuneCountInString(f) > 200 {
 			v.Add(name, "validation.too_long")
 		}
 	}
-	return foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), v.Err()
+	return in.terms(), v.Err()
 }
 
-const medicineColumns = `id, generic_name, brand, strength, form, unit, ingredients, atc, active, version`
+// terms are the words a search finds the entry by: its names in every language, brand,
+// strength and form.
+func (in *MedicineInput) terms() string {
+	return foldTerms(in.GenericName, in.Brand, in.Strength, in.Form, in.NameRU, in.NameZH, in.NameVI)
+}
+
+const medicineColumns = `id, generic_name, brand, strength, form, unit, ingredients, atc, name_ru, name_zh, name_vi, active, version`
 
 func scanMedicine(row interface{ Scan(...any) error }) (Medicine, error) {
 	var m Medicine
-	err := row.Scan(&m.ID, &m.GenericName, &m.Brand, &m.Strength, &m.Form, &m.Unit, &m.Ingredients, &m.ATC, &m.Active, &m.Version)
-	m.Label = MedicineLabel(m.GenericName, m.Brand, m.Strength, m.Form)
+	err := row.Scan(&m.ID, &m.GenericName, &m.Brand, &m.Strength, &m.Form, &m.Unit, &m.Ingredients, &m.ATC, &m.NameRU, &m.NameZH, &m.NameVI, &m.Active, &m.Version)
+	m.Localise("en")
 	return m, err
 }
 
@@ -175,8 +197,9 @@ func (s *Store) CreateMedicine(ctx context.Context, in MedicineInput) (Medicine,
 		}
 		now := time.Now().UTC()
 		var id int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, ingredients, atc, terms, active, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, TRUE, $9, $9) RETURNING id`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, in.Ingredients, in.ATC, terms, now).Scan(&id); err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, ingredients, atc, terms, active, created_at, updated_at, name_ru, name_zh, name_vi)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, TRUE, $9, $9, $10, $11, $12) RETURNING id`, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, in.Ingredients, in.ATC, terms, now,
+			in.NameRU, in.NameZH, in.NameVI).Scan(&id); err != nil {
 			return fmt.Errorf("insert medicine: %w", err)
 		}
 		m, err = GetMedicine(ctx, tx, id)
@@ -209,8 +232,8 @@ func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) 
 			active = *in.Active
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines SET generic_name = $1, brand = $2, strength = $3, form = $4, unit = $5,
-			terms = $6, active = $7, updated_at = $8, ingredients = $9, atc = $10, version = version + 1 WHERE id = $11`,
-			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, active, time.Now().UTC(), in.Ingredients, in.ATC, id); err != nil {
+			terms = $6, active = $7, updated_at = $8, ingredients = $9, atc = $10, name_ru = $11, name_zh = $12, name_vi = $13, version = version + 1 WHERE id = $14`,
+			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, active, time.Now().UTC(), in.Ingredients, in.ATC, in.NameRU, in.NameZH, in.NameVI, id); err != nil {
 			return fmt.Errorf("update medicine: %w", err)
 		}
 		m, err = GetMedicine(ctx, tx, id)
@@ -226,7 +249,7 @@ func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
 	seen := map[[4]string]bool{}
 	bad, err := readCSV(data, []string{"generic_name"}, func(field func(string) string) string {
 		in := MedicineInput{GenericName: field("generic_name"), Brand: field("brand"), Strength: field("strength"), Form: field("form"), Unit: field("unit"),
-			Ingredients: field("ingredients"), ATC: field("atc")}
+			Ingredients: field("ingredients"), ATC: field("atc"), NameRU: field("name_ru"), NameZH: field("name_zh"), NameVI: field("name_vi")}
 		if _, err := in.clean(); err != nil {
 			if in.GenericName == "" {
 				return "catalogue.no_generic"
@@ -255,10 +278,11 @@ func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport,
 		now := time.Now().UTC()
 		for _, in := range rows {
 			var id int64
-			var unit, ingredients, atc string
+			var unit, ingredients, atc, ru, zh, vi string
 			var active bool
-			err := tx.QueryRowContext(ctx, `SELECT id, unit, ingredients, atc, active FROM medicines WHERE generic_name = $1 AND brand = $2 AND strength = $3 AND form = $4`,
-				in.GenericName, in.Brand, in.Strength, in.Form).Scan(&id, &unit, &ingredients, &atc, &active)
+			err := tx.QueryRowContext(ctx, `SELECT id, unit, ingredients, atc, name_ru, name_zh, name_vi, active FROM medicines
+				WHERE generic_name = $1 AND brand = $2 AND strength = $3 AND form = $4`,
+				in.GenericName, in.Brand, in.Strength, in.Form).Scan(&id, &unit, &ingredients, &atc, &ru, &zh, &vi, &active)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 				if err := insertMedicine(ctx, tx, in, now, ""); err != nil {
@@ -269,14 +293,16 @@ func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport,
 			case err != nil:
 				return fmt.Errorf("read medicine: %w", err)
 			}
-			// A file without ingredients or a code keeps the ones the entry has.
+			// A file without ingredients, a code or names keeps the ones the entry has.
 			in.Ingredients, in.ATC = cmp.Or(in.Ingredients, ingredients), cmp.Or(in.ATC, atc)
+			in.NameRU, in.NameZH, in.NameVI = cmp.Or(in.NameRU, ru), cmp.Or(in.NameZH, zh), cmp.Or(in.NameVI, vi)
 			switch {
-			case unit == in.Unit && ingredients == in.Ingredients && atc == in.ATC && active:
+			case unit == in.Unit && ingredients == in.Ingredients && atc == in.ATC && ru == in.NameRU && zh == in.NameZH && vi == in.NameVI && active:
 				rep.Unchanged++
 			default:
 				if _, err := tx.ExecContext(ctx, `UPDATE medicines SET unit = $1, ingredients = $2, atc = $3, active = TRUE, updated_at = $4,
-					version = version + 1 WHERE id = $5`, in.Unit, in.Ingredients, in.ATC, now, id); err != nil {
+					name_ru = $5, name_zh = $6, name_vi = $7, terms = $8, version = version + 1 WHERE id = $9`,
+					in.Unit, in.Ingredients, in.ATC, now, in.NameRU, in.NameZH, in.NameVI, in.terms(), id); err != nil {
 					return fmt.Errorf("update medicine: %w", err)
 				}
 				rep.Updated++
@@ -293,11 +319,46 @@ func installMedicines(ctx context.Context, tx *sql.Tx) error {
 	}
 	now := time.Now().UTC()
 	for _, in := range rows {
-		// An entry installed before the catalogue knew ingredients gets them; one the clinic
-		// has filled in keeps its own.
+		// An entry installed before the catalogue knew ingredients or names gets them; what the
+		// clinic has filled in it keeps.
 		if err := insertMedicine(ctx, tx, in, now, `ON CONFLICT (generic_name, brand, strength, form) DO UPDATE
-			SET ingredients = excluded.ingredients, atc = excluded.atc WHERE medicines.ingredients = '' AND medicines.atc = ''`); err != nil {
+			SET ingredients = CASE WHEN medicines.ingredients = '' AND medicines.atc = '' THEN excluded.ingredients ELSE medicines.ingredients END,
+				atc = CASE WHEN medicines.ingredients = '' AND medicines.atc = '' THEN excluded.atc ELSE medicines.atc END,
+				name_ru = CASE WHEN medicines.name_ru = '' THEN excluded.name_ru ELSE medicines.name_ru END,
+				name_zh = CASE WHEN medicines.name_zh = '' THEN excluded.name_zh ELSE medicines.name_zh END,
+				name_vi = CASE WHEN medicines.name_vi = '' THEN excluded.name_vi ELSE medicines.name_vi END`); err != nil {
 			return fmt.Errorf("starter medicine %s: %w", in.GenericName, err)
+		}
+	}
+	return refreshMedicineTerms(ctx, tx)
+}
+
+// refreshMedicineTerms recomputes every entry's search words (after names were added).
+func refreshMedicineTerms(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, generic_name, brand, strength, form, name_ru, name_zh, name_vi FROM medicines`)
+	if err != nil {
+		return fmt.Errorf("read medicines: %w", err)
+	}
+	type entry struct {
+		id int64
+		in MedicineInput
+	}
+	var all []entry
+	for rows.Next() {
+		var e entry
+		if err := rows.Scan(&e.id, &e.in.GenericName, &e.in.Brand, &e.in.Strength, &e.in.Form, &e.in.NameRU, &e.in.NameZH, &e.in.NameVI); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, e := range all {
+		if _, err := tx.ExecContext(ctx, `UPDATE medicines SET terms = $1 WHERE id = $2`, e.in.terms(), e.id); err != nil {
+			return fmt.Errorf("medicine terms: %w", err)
 		}
 	}
 	return nil
@@ -305,9 +366,9 @@ func installMedicines(ctx context.Context, tx *sql.Tx) error {
 
 // insertMedicine adds an active entry; onConflict is the statement's conflict clause.
 func insertMedicine(ctx context.Context, tx *sql.Tx, in MedicineInput, now time.Time, onConflict string) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, ingredients, atc, terms, active, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, TRUE, $9, $9) `+onConflict, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit,
-		in.Ingredients, in.ATC, foldTerms(in.GenericName, in.Brand, in.Strength, in.Form), now); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO medicines (generic_name, brand, strength, form, unit, ingredients, atc, terms, active, created_at, updated_at,
+		name_ru, name_zh, name_vi) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, TRUE, $9, $9, $10, $11, $12) `+onConflict, in.GenericName, in.Brand, in.Strength, in.Form, in.Unit,
+		in.Ingredients, in.ATC, in.terms(), now, in.NameRU, in.NameZH, in.NameVI); err != nil {
 		return fmt.Errorf("insert medicine: %w", err)
 	}
 	return nil

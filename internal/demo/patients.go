@@ -82,8 +82,12 @@ func RandomPatient(r *rand.Rand, today time.Time) patient.Input {
 	in.Phone = fmt.Sprintf("%s%d %03d %04d", set.phonePrefix, r.IntN(10), r.IntN(1000), r.IntN(10000))
 	in.BloodType = pick(r, patient.BloodTypes[1:])
 	in.History = patient.History{Allergies: []patient.Allergy{}, Chronic: []string{}, Family: []string{}}
-	if r.IntN(5) == 0 {
+	// Most were asked (a fifth has an allergy), a few not yet.
+	switch n := r.IntN(10); {
+	case n < 2:
 		in.History.Allergies = append(in.History.Allergies, patient.Allergy{Substance: pick(r, allergens), Severity: pick(r, patient.Severities[1:])})
+	case n < 9:
+		in.History.AllergyStatus = patient.AllergiesNone
 	}
 	if r.IntN(4) == 0 {
 		in.History.Chronic = append(in.History.Chronic, pick(r, patient.Chronic))

@@ -3,6 +3,7 @@ package patient_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -389,6 +390,86 @@ func TestPossibleDuplicateNeedsConfirmation(t *testing.T) {
 		}
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.create' AND detail = $1`, fmt.Sprintf("registered as a different person from patients %d", p.ID)); n != 1 {
 			t.Errorf("confirmation audited: %d", n)
+		}
+	})
+}
+
+// TestAllergyStatusIsRecordedNotAssumed: an empty list is "not yet asked" unless someone says
+// "no known allergies"; contradictions are refused and change nothing; a record from before
+// the status existed reads as its list says.
+func TestAllergyStatusIsRecordedNotAssumed(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, rec := setup(t, db)
+		type history struct {
+			AllergyStatus     string `json:"allergy_status"`
+			AllergyRecordedBy string `json:"allergy_recorded_by"`
+			AllergyRecordedAt string `json:"allergy_recorded_at"`
+		}
+		status := func(body map[string]any) history {
+			t.Helper()
+			r := rec.Do("POST", "/api/patients", body)
+			if r.Status != http.StatusCreated {
+				t.Fatalf("create: %d %s", r.Status, r.Body)
+			}
+			var p struct{ History history }
+			r.JSON(t, &p)
+			return p.History
+		}
+		if h := status(newPatient("Never", "Asked", "1990-01-01", "female", "")); h.AllergyStatus != "unknown" || h.AllergyRecordedBy != "" {
+			t.Errorf("nothing said: %+v", h)
+		}
+		nka := newPatient("No", "Allergies", "1990-01-02", "female", "")
+		nka["history"] = map[string]any{"allergy_status": "none"}
+		if h := status(nka); h.AllergyStatus != "none" || h.AllergyRecordedBy != "rec" || h.AllergyRecordedAt == "" {
+			t.Errorf("NKA: %+v", h)
+		}
+		listed := newPatient("Has", "Allergies", "1990-01-03", "male", "")
+		listed["history"] = map[string]any{"allergies": []any{map[string]any{"substance": "Latex"}}}
+		if h := status(listed); h.AllergyStatus != "present" {
+			t.Errorf("listed: %+v", h)
+		}
+
+		before := dbtest.Count(t, db, "SELECT COUNT(*) FROM patients")
+		for body, want := range map[string]string{
+			`{"allergy_status": "none", "allergies": [{"substance": "Latex"}]}`: "patient cannot also have no known allergies",
+			`{"allergy_status": "present", "allergies": []}`:                    "List at least one allergy",
+			`{"allergy_status": "maybe"}`:                                       "",
+		} {
+			p := newPatient("Bad", "Status", "1990-01-04", "male", "")
+			var h map[string]any
+			if err := json.Unmarshal([]byte(body), &h); err != nil {
+				t.Fatal(err)
+			}
+			p["history"] = h
+			r := rec.Do("POST", "/api/patients", p)
+			_, _, fields := r.Error(t)
+			if r.Status != http.StatusUnprocessableEntity || len(fields["history.allergy_status"]) == 0 || !strings.Contains(fields["history.allergy_status"][0], want) {
+				t.Errorf("%s: %d %v", body, r.Status, fields)
+			}
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM patients"); n != before {
+			t.Errorf("refused patients were stored: %d, not %d", n, before)
+		}
+
+		// Records from before the status: a list means listed, none means not asked.
+		dbtest.Tamper(t, db, `UPDATE patients SET history = '{"allergies":[{"substance":"Iodine","reaction":"","severity":""}]}' WHERE first_name = 'Has'`)
+		dbtest.Tamper(t, db, `UPDATE patients SET history = '{"allergies":[]}' WHERE first_name = 'No'`)
+		var list struct {
+			Data []struct {
+				FirstName string `json:"first_name"`
+				ID        int64  `json:"id"`
+			}
+		}
+		rec.Do("GET", "/api/patients?q=Allergies", nil).JSON(t, &list)
+		for _, row := range list.Data {
+			var p struct{ History history }
+			rec.Do("GET", fmt.Sprintf("/api/patients/%d", row.ID), nil).JSON(t, &p)
+			if want := map[string]string{"Has": "present", "No": "unknown"}[row.FirstName]; p.History.AllergyStatus != want {
+				t.Errorf("%s from before: %q, want %q", row.FirstName, p.History.AllergyStatus, want)
+			}
+		}
+		if len(list.Data) != 2 {
+			t.Errorf("found %d", len(list.Data))
 		}
 	})
 }

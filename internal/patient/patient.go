@@ -32,19 +32,65 @@ type Allergy struct {
 	Severity  string `json:"severity"`
 }
 
+// What is known of a patient's allergies: an empty list alone says nothing, since the
+// patient may never have been asked. "No known allergies" is a fact someone recorded.
+const (
+	AllergiesNotAsked = "unknown" // nobody has recorded it yet
+	AllergiesNone     = "none"    // no known allergies (NKA), recorded by someone at a time
+	AllergiesListed   = "present" // the allergies are listed
+)
+
+// AllergyStatuses are the values a client may send.
+var AllergyStatuses = []string{"", AllergiesNotAsked, AllergiesNone, AllergiesListed}
+
 // History is the patient's medical history.
 type History struct {
-	Allergies      []Allergy `json:"allergies"`
-	PastAdmissions string    `json:"past_admissions"`
-	PastSurgeries  string    `json:"past_surgeries"`
-	Chronic        []string  `json:"chronic"`
-	ChronicOther   string    `json:"chronic_other"`
-	Family         []string  `json:"family"`
-	FamilyOther    string    `json:"family_other"`
-	Smoking        string    `json:"smoking"`
-	Alcohol        string    `json:"alcohol"`
-	SocialOther    string    `json:"social_other"`
-	Vaccinations   string    `json:"vaccinations"`
+	Allergies []Allergy `json:"allergies"`
+	// AllergyStatus is one of the Allergies* values; who recorded it and when are set by
+	// the server (what a client sends there is ignored).
+	AllergyStatus     string     `json:"allergy_status"`
+	AllergyRecordedBy string     `json:"allergy_recorded_by,omitempty"`
+	AllergyRecordedAt *time.Time `json:"allergy_recorded_at,omitempty"`
+	PastAdmissions    string     `json:"past_admissions"`
+	PastSurgeries     string     `json:"past_surgeries"`
+	Chronic           []string   `json:"chronic"`
+	ChronicOther      string     `json:"chronic_other"`
+	Family            []string   `json:"family"`
+	FamilyOther       string     `json:"family_other"`
+	Smoking           string     `json:"smoking"`
+	Alcohol           string     `json:"alcohol"`
+	SocialOther       string     `json:"social_other"`
+	Vaccinations      string     `json:"vaccinations"`
+}
+
+// Known returns the history with its allergy status as recorded, or, for a record from
+// before the status existed, as its list says (listed allergies, else not asked).
+func (h History) Known() History {
+	if h.Allergies == nil {
+		h.Allergies = []Allergy{}
+	}
+	if h.AllergyStatus == "" {
+		h.AllergyStatus = AllergiesNotAsked
+		if len(h.Allergies) > 0 {
+			h.AllergyStatus = AllergiesListed
+		}
+	}
+	return h
+}
+
+// stampAllergies records who stated the allergy status and when: kept from old when
+// nothing about allergies changed, else e's user now; nobody for "not asked".
+func (h *History) stampAllergies(old History, by string, now time.Time) {
+	old = old.Known()
+	switch {
+	case h.AllergyStatus == AllergiesNotAsked:
+		h.AllergyRecordedBy, h.AllergyRecordedAt = "", nil
+	case old.AllergyStatus == h.AllergyStatus && slices.Equal(old.Allergies, h.Allergies) && old.AllergyRecordedAt != nil:
+		h.AllergyRecordedBy, h.AllergyRecordedAt = old.AllergyRecordedBy, old.AllergyRecordedAt
+	default:
+		at := now.UTC()
+		h.AllergyRecordedBy, h.AllergyRecordedAt = by, &at
+	}
 }
 
 // Contact is the emergency contact or caregiver.
@@ -178,6 +224,18 @@ func (in *Input) Clean(today time.Time) error {
 		c.text(fmt.Sprintf("history.allergies.%d.reaction", i), a.Reaction, 200, false)
 		c.choice(fmt.Sprintf("history.allergies.%d.severity", i), a.Severity, Severities)
 	}
+	c.choice("history.allergy_status", h.AllergyStatus, AllergyStatuses)
+	switch {
+	case len(h.Allergies) > 0 && h.AllergyStatus == AllergiesNone:
+		c.v.Add("history.allergy_status", "patient.allergies_listed_and_none")
+	case len(h.Allergies) == 0 && h.AllergyStatus == AllergiesListed:
+		c.v.Add("history.allergy_status", "patient.allergies_missing")
+	case len(h.Allergies) > 0:
+		h.AllergyStatus = AllergiesListed
+	case h.AllergyStatus == "":
+		h.AllergyStatus = AllergiesNotAsked
+	}
+	h.AllergyRecordedBy, h.AllergyRecordedAt = "", nil
 	for _, v := range h.Chronic {
 		c.choice("history.chronic", v, Chronic)
 	}

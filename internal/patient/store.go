@@ -70,6 +70,7 @@ func scanPatient(row interface{ Scan(...any) error }) (Patient, error) {
 	if err := json.Unmarshal([]byte(history), &p.History); err != nil {
 		return p, fmt.Errorf("patient %d history: %w", p.ID, err)
 	}
+	p.History = p.History.Known()
 	if err := json.Unmarshal([]byte(contact), &p.EmergencyContact); err != nil {
 		return p, fmt.Errorf("patient %d contact: %w", p.ID, err)
 	}
@@ -137,6 +138,7 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input, distinctFro
 		return Patient{}, err
 	}
 	now := s.now()
+	in.History.stampAllergies(History{}, e.ActorName, now)
 	var id int64
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		twins, err := duplicates(ctx, tx, in, 0)
@@ -220,6 +222,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 		if old.Version != version {
 			return apperr.Conflict("error.conflict")
 		}
+		in.History.stampAllergies(old.History, e.ActorName, now)
 		history, contact := encode(in)
 		res, err := tx.ExecContext(ctx, `UPDATE patients SET first_name = $1, middle_name = $2, last_name = $3, sex = $4,
 			birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
@@ -340,22 +343,21 @@ func reasonDetail(reason string) string {
 	return "reason given"
 }
 
-// Allergies reads a patient's recorded allergies (for the prescribing checks).
-func Allergies(ctx context.Context, q database.Querier, id int64) ([]Allergy, error) {
+// Allergies reads what is known of a patient's allergies (for the prescribing checks): the
+// list and the status (AllergiesNotAsked, AllergiesNone or AllergiesListed).
+func Allergies(ctx context.Context, q database.Querier, id int64) ([]Allergy, string, error) {
 	var history string
 	err := q.QueryRowContext(ctx, `SELECT history FROM patients WHERE id = $1`, id).Scan(&history)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, apperr.NotFound("patient.not_found")
+		return nil, "", apperr.NotFound("patient.not_found")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read allergies: %w", err)
+		return nil, "", fmt.Errorf("read allergies: %w", err)
 	}
 	var h History
 	if err := json.Unmarshal([]byte(history), &h); err != nil {
-		return nil, fmt.Errorf("patient %d history: %w", id, err)
+		return nil, "", fmt.Errorf("patient %d history: %w", id, err)
 	}
-	if h.Allergies == nil {
-		h.Allergies = []Allergy{}
-	}
-	return h.Allergies, nil
+	h = h.Known()
+	return h.Allergies, h.AllergyStatus, nil
 }

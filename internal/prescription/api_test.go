@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func newSetup(t *testing.T, db *database.DB) *setup {
 	s.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
 	s.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
 	var p struct{ ID int64 }
-	s.doctor.Do("POST", "/api/patients", map[string]any{"first_name": "Lan", "last_name": "Trần", "birth_date": "1990-06-15", "sex": "female", "address": "12 Lê Lợi"}).JSON(t, &p)
+	s.doctor.Do("POST", "/api/patients", map[string]any{"first_name": "Lan", "last_name": "Trần", "birth_date": "1990-06-15", "sex": "female", "address": "12 Lê Lợi", "history": map[string]any{"allergy_status": "none"}}).JSON(t, &p)
 	s.patientID = p.ID
 	s.apptID = s.book(t, time.Now().UTC().Add(time.Hour))
 	return s
@@ -118,6 +119,11 @@ func TestPrescriptionLifecycle(t *testing.T) {
 		r = s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []map[string]any{{"medicine_id": 999999, "medicine": "Ghost", "quantity": "1"}}})
 		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["items.0.medicine"]) == 0 {
 			t.Errorf("unknown catalogue entry: %d %v", r.Status, fields)
+		}
+		// "Intravenous" alone no longer says how: bolus or infusion must be chosen.
+		r = s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []map[string]any{{"medicine": "Ceftriaxone 1 g vial", "route": "intravenous", "quantity": "1"}}})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || fields["items.0.route"][0] != "Intravenous: choose bolus (push) or infusion (drip)." {
+			t.Errorf("intravenous without a method: %d %v", r.Status, fields)
 		}
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM prescriptions"); n != 0 {
 			t.Errorf("a refused prescription was stored: %d", n)
@@ -302,5 +308,38 @@ func TestMedicineCatalogue(t *testing.T) {
 		if len(found.Data) != 0 {
 			t.Errorf("a withdrawn medicine is offered: %+v", found)
 		}
+
+		// Names, forms and units in the user's language; found by the name in any language.
+		var local struct {
+			Data []struct {
+				Label     string `json:"label"`
+				Unit      string `json:"unit"`
+				UnitLabel string `json:"unit_label"`
+			}
+		}
+		for _, c := range []struct{ lang, q, label, unit string }{
+			{"zh", "阿莫西林 500", "阿莫西林 500 mg 胶囊", "粒"},
+			{"ru", "амоксициллин 500", "Амоксициллин 500 mg капсулы", "капс."},
+			{"vi", "amoxicilin 500", "Amoxicilin 500 mg viên nang", "viên"},
+			{"en", "amoxicillin 500", "Amoxicillin 500 mg capsule", "capsule"},
+		} {
+			s.doctor.SetCookie("language", c.lang)
+			s.doctor.Do("GET", "/api/medicines?q="+url.QueryEscape(c.q), nil).JSON(t, &local)
+			if len(local.Data) == 0 || local.Data[0].Label != c.label || local.Data[0].UnitLabel != c.unit || local.Data[0].Unit != "capsule" {
+				t.Errorf("%s %q: %+v", c.lang, c.q, local.Data)
+			}
+		}
+		s.doctor.SetCookie("language", "en")
+		// An import names a medicine in other languages; a clinic's unknown unit is kept as written.
+		r = s.admin.Upload("POST", "/api/medicines/import", "m.csv", []byte("generic_name,strength,form,unit,name_zh\nZinc sulfate,20 mg,tablet,blister,硫酸锌\n"))
+		if r.Status != http.StatusOK {
+			t.Fatalf("import names: %d %s", r.Status, r.Body)
+		}
+		s.doctor.SetCookie("language", "zh")
+		s.doctor.Do("GET", "/api/medicines?q="+url.QueryEscape("硫酸锌"), nil).JSON(t, &local)
+		if len(local.Data) != 1 || local.Data[0].Label != "硫酸锌 20 mg 片" || local.Data[0].UnitLabel != "blister" {
+			t.Errorf("imported names: %+v", local.Data)
+		}
+		s.doctor.SetCookie("language", "en")
 	})
 }

@@ -98,9 +98,14 @@ func checkItemsLoosely(items []Item, v *apperr.Validation) []Item {
 }
 
 // Routes a line may name (the web app translates them); free text is not allowed here so
-// that a printed prescription is never ambiguous.
+// that a printed prescription is never ambiguous. Intravenous is a bolus (push) or an
+// infusion (drip): a drug meant to run over an hour must never be read as a push.
 var Routes = []string{"oral", "sublingual", "topical", "inhaled", "nasal", "ophthalmic", "otic", "rectal", "vaginal",
-	"subcutaneous", "intramuscular", "intravenous", "transdermal"}
+	"subcutaneous", "intramuscular", "intravenous_bolus", "intravenous_infusion", "transdermal"}
+
+// RouteIntravenous is the one intravenous route of earlier versions: still shown on the
+// prescriptions that have it, refused on a new or changed line, which must say bolus or infusion.
+const RouteIntravenous = "intravenous"
 
 // Limits.
 const (
@@ -141,7 +146,9 @@ func checkItems(items []Item, v *apperr.Validation) []Item {
 				v.Add(field("quantity"), "prescription.quantity")
 			}
 		}
-		if it.Route != "" && !slices.Contains(Routes, it.Route) {
+		if it.Route == RouteIntravenous {
+			v.Add(field("route"), "prescription.route_intravenous")
+		} else if it.Route != "" && !slices.Contains(Routes, it.Route) {
 			v.Add(field("route"), "prescription.route")
 		}
 		if it.Refills < 0 || it.Refills > MaxRefills {
@@ -183,8 +190,10 @@ type PatientDetails struct {
 	FirstName  string `json:"first_name"`
 	MiddleName string `json:"middle_name"`
 	LastName   string `json:"last_name"`
-	// Allergies are the patient's recorded allergies (the print shows them).
-	Allergies []patient.Allergy `json:"allergies"`
+	// Allergies are the patient's recorded allergies (the print shows them), and
+	// AllergyStatus whether anyone has asked (patient.AllergiesNotAsked, ...None, ...Listed).
+	Allergies     []patient.Allergy `json:"allergies"`
+	AllergyStatus string            `json:"allergy_status"`
 }
 
 // Prescription is one prescription as the API shows it.

@@ -26,11 +26,15 @@ import (
 
 // Kinds of finding.
 const (
-	FindAllergy     = "allergy"           // the line contains the allergen or a member of its class
-	FindSameClass   = "allergy_class"     // the allergen substance and the line share a class
-	FindCross       = "cross_sensitivity" // the line's class may cross-react with the allergen's
-	FindDuplicate   = "duplicate"         // another line of this prescription
-	FindRecent      = "duplicate_recent"  // one of the patient's prescriptions of the last 30 days
+	FindAllergy   = "allergy"           // the line contains the allergen or a member of its class
+	FindSameClass = "allergy_class"     // the allergen substance and the line share a class
+	FindCross     = "cross_sensitivity" // the line's class may cross-react with the allergen's
+	FindDuplicate = "duplicate"         // another line of this prescription
+	FindRecent    = "duplicate_recent"  // one of the patient's prescriptions of the last 30 days
+	// FindUnrecorded: nobody has recorded whether the patient has allergies, so the check
+	// above proves nothing. Said once, on the first line.
+	FindUnrecorded  = "allergies_unrecorded"
+	keyUnrecorded   = "allergy:not-recorded"
 	recentDays      = 30
 	maxReasonLength = 500
 )
@@ -106,8 +110,16 @@ type recentRx struct {
 // safetyInput is everything a check needs.
 type safetyInput struct {
 	allergies []patient.Allergy
-	lines     []lineDrugs
-	recent    []recentRx
+	// unrecorded: the patient's allergies have never been asked about.
+	unrecorded bool
+	lines      []lineDrugs
+	recent     []recentRx
+}
+
+// allergyFacts is what is known of a patient's allergies: the list and the status.
+type allergyFacts struct {
+	list   []patient.Allergy
+	status string
 }
 
 // describer names substances and classes in the user's language.
@@ -144,6 +156,9 @@ func (d describer) sharedName(kind, key string) (substance, class string) {
 func check(in safetyInput, d describer) []Finding {
 	out := []Finding{}
 	drugs := d.drugs
+	if in.unrecorded && len(in.lines) > 0 {
+		out = append(out, Finding{Line: 0, Kind: FindUnrecorded, Key: keyUnrecorded})
+	}
 	for i, line := range in.lines {
 		for _, a := range in.allergies {
 			al := drugs.Allergen(a.Substance)
@@ -330,7 +345,7 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 // findings checks items for patientID (0: a blank pad, with no allergies or history to
 // check against), leaving out prescription except. allergies are the patient's when the
 // caller has read them already (nil: read here).
-func (s *Store) findings(ctx context.Context, q database.Querier, patientID, except int64, items []Item, allergies []patient.Allergy, lang string) ([]Finding, error) {
+func (s *Store) findings(ctx context.Context, q database.Querier, patientID, except int64, items []Item, allergies *allergyFacts, lang string) ([]Finding, error) {
 	r := &reader{ctx: ctx, q: q, drugs: catalogue.KnownDrugs, cache: map[int64]catalogue.Medicine{}}
 	var in safetyInput
 	var err error
@@ -338,11 +353,13 @@ func (s *Store) findings(ctx context.Context, q database.Querier, patientID, exc
 		return nil, err
 	}
 	if patientID != 0 {
-		if in.allergies = allergies; in.allergies == nil {
-			if in.allergies, err = patient.Allergies(ctx, q, patientID); err != nil {
+		if allergies == nil {
+			allergies = &allergyFacts{}
+			if allergies.list, allergies.status, err = patient.Allergies(ctx, q, patientID); err != nil {
 				return nil, err
 			}
 		}
+		in.allergies, in.unrecorded = allergies.list, allergies.status == patient.AllergiesNotAsked
 		if in.recent, err = r.recent(patientID, except, s.now(), s.Loc); err != nil {
 			return nil, err
 		}
@@ -362,9 +379,10 @@ type CheckInput struct {
 
 // CheckResult is the findings of a check and the allergies they were checked against.
 type CheckResult struct {
-	PatientID *int64            `json:"patient_id"`
-	Allergies []patient.Allergy `json:"allergies"`
-	Findings  []Finding         `json:"findings"`
+	PatientID     *int64            `json:"patient_id"`
+	Allergies     []patient.Allergy `json:"allergies"`
+	AllergyStatus string            `json:"allergy_status,omitempty"`
+	Findings      []Finding         `json:"findings"`
 }
 
 // Check checks lines being written, before they are saved: for the patient of the
@@ -401,15 +419,17 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 		res.PatientID = in.PatientID
 	}
 	var pid int64
+	var facts *allergyFacts
 	if res.PatientID != nil {
 		pid = *res.PatientID
-		a, err := patient.Allergies(ctx, s.DB, pid)
+		a, status, err := patient.Allergies(ctx, s.DB, pid)
 		if err != nil {
 			return res, err
 		}
-		res.Allergies = a
+		res.Allergies, res.AllergyStatus = a, status
+		facts = &allergyFacts{list: a, status: status}
 	}
-	f, err := s.findings(ctx, s.DB, pid, except, items, res.Allergies, lang)
+	f, err := s.findings(ctx, s.DB, pid, except, items, facts, lang)
 	res.Findings = f
 	return res, err
 }

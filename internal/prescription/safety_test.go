@@ -39,7 +39,7 @@ func (s *setup) setAllergies(t *testing.T, pairs ...string) {
 		allergies = append(allergies, map[string]string{"substance": pairs[i], "severity": pairs[i+1]})
 	}
 	h := p["history"].(map[string]any)
-	h["allergies"] = allergies
+	h["allergies"], h["allergy_status"] = allergies, "present"
 	if r := s.doctor.Do("PUT", fmt.Sprintf("/api/patients/%d", s.patientID), p); r.Status != http.StatusOK {
 		t.Fatalf("allergies: %d %s", r.Status, r.Body)
 	}
@@ -198,6 +198,60 @@ func TestBlankFormChecksThePatientChosen(t *testing.T) {
 		// A nurse may not run the prescriber's check.
 		if r := s.nurse.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": s.patientID, "items": []any{bactrim}}); r.Status != http.StatusForbidden {
 			t.Errorf("nurse check: %d", r.Status)
+		}
+	})
+}
+
+// TestAllergiesNeverAskedAreAWarningOfTheirOwn: an empty allergy list proves nothing until
+// someone records "no known allergies"; until then the first line must say why it is given
+// anyway, the reason is audited, and once NKA is recorded (by whom, when) the warning goes.
+func TestAllergiesNeverAskedAreAWarningOfTheirOwn(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		var p map[string]any
+		s.doctor.Do("GET", fmt.Sprintf("/api/patients/%d", s.patientID), nil).JSON(t, &p)
+		h := p["history"].(map[string]any)
+		h["allergy_status"] = "unknown"
+		if r := s.doctor.Do("PUT", fmt.Sprintf("/api/patients/%d", s.patientID), p); r.Status != http.StatusOK {
+			t.Fatalf("not asked: %d %s", r.Status, r.Body)
+		}
+		lines := []any{map[string]any{"medicine": "Paracetamol 500 mg", "quantity": "10"}, map[string]any{"medicine": "Cetirizine 10 mg", "quantity": "10"}}
+		got := s.check(t, map[string]any{"patient_id": s.patientID, "items": lines})
+		if k := kinds(got.Findings); k != "0:allergies_unrecorded" || got.Findings[0].Blocking {
+			t.Fatalf("never asked: %s", k)
+		}
+		appt := fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID)
+		if r := s.doctor.Do("POST", appt, map[string]any{"items": lines}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("saved without a reason: %d", r.Status)
+		}
+		first := lines[0].(map[string]any)
+		first["override_reason"], first["overrides"] = "Patient unconscious, no relative present", []string{got.Findings[0].Key}
+		if r := s.doctor.Do("POST", appt, map[string]any{"items": lines}); r.Status != http.StatusCreated {
+			t.Fatalf("with a reason: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'prescription.allergy_override' AND detail LIKE '%allergy:not-recorded%'`); n != 1 {
+			t.Errorf("%d overrides audited", n)
+		}
+
+		// Recorded as no known allergies: who and when are the server's, not the client's.
+		s.doctor.Do("GET", fmt.Sprintf("/api/patients/%d", s.patientID), nil).JSON(t, &p)
+		h = p["history"].(map[string]any)
+		h["allergy_status"], h["allergy_recorded_by"] = "none", "somebody else"
+		var saved struct {
+			History struct {
+				AllergyStatus     string     `json:"allergy_status"`
+				AllergyRecordedBy string     `json:"allergy_recorded_by"`
+				AllergyRecordedAt *time.Time `json:"allergy_recorded_at"`
+			} `json:"history"`
+		}
+		r := s.doctor.Do("PUT", fmt.Sprintf("/api/patients/%d", s.patientID), p)
+		r.JSON(t, &saved)
+		if r.Status != http.StatusOK || saved.History.AllergyStatus != "none" || saved.History.AllergyRecordedBy != "doc" || saved.History.AllergyRecordedAt == nil {
+			t.Fatalf("NKA: %d %+v", r.Status, saved.History)
+		}
+		omeprazole := []any{map[string]any{"medicine": "Omeprazole 20 mg", "quantity": "14"}}
+		if got := s.check(t, map[string]any{"patient_id": s.patientID, "items": omeprazole}); len(got.Findings) != 0 {
+			t.Errorf("after NKA: %s", kinds(got.Findings))
 		}
 	})
 }

@@ -98,10 +98,8 @@ func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) 
 		if err := json.Unmarshal([]byte(history), &h); err != nil {
 			return rx, fmt.Errorf("read patient history: %w", err)
 		}
-		pd.Allergies = h.Allergies
-		if pd.Allergies == nil {
-			pd.Allergies = []patient.Allergy{}
-		}
+		h = h.Known()
+		pd.Allergies, pd.AllergyStatus = h.Allergies, h.AllergyStatus
 		rx.Patient = &pd
 	}
 	if rx.HasSignature {
@@ -363,12 +361,12 @@ func (s *Store) create(ctx context.Context, e audit.Event, in Input, lang string
 	return rx, s.preview(ctx, &rx, e.ActorID, lang)
 }
 
-// allergiesOf are the allergies read with the prescription's patient (nil without one).
-func allergiesOf(rx Prescription) []patient.Allergy {
+// allergiesOf is what was read of allergies with the prescription's patient (nil without one).
+func allergiesOf(rx Prescription) *allergyFacts {
 	if rx.Patient == nil {
 		return nil
 	}
-	return rx.Patient.Allergies
+	return &allergyFacts{list: rx.Patient.Allergies, status: rx.Patient.AllergyStatus}
 }
 
 // patientOf is the patient a prescription is checked for (0: a blank pad).

@@ -64,7 +64,7 @@ export async function api(page: Page, method: 'get' | 'post' | 'put' | 'patch' |
 }
 
 export async function newPatient(page: Page, last: string) {
-  const r = await api(page, 'post', '/api/patients', { first_name: 'Minh', last_name: last, birth_date: '1984-03-04', sex: 'male' })
+  const r = await api(page, 'post', '/api/patients', { first_name: 'Minh', last_name: last, birth_date: '1984-03-04', sex: 'male', history: { allergy_status: 'none' } })
   expect(r.status()).toBe(201)
   return (await r.json()) as { id: number; mrn: string }
 }

@@ -137,7 +137,7 @@ test('copy last prescription fills a later visit with the earlier one', async ({
   await expect(page.getByTestId('rx-sheet')).toContainText('Metformin 500 mg tablet')
 })
 
-test('a blank prescription for no patient prints as a pad and is then dispensed', async ({ page }) => {
+test('a blank prescription for no patient prints as a pad and is then marked printed', async ({ page }) => {
   await stubPrint(page)
   await login(page, 'doctor')
   await sidebar(page).getByRole('menuitem', { name: 'Forms' }).click()
@@ -152,13 +152,13 @@ test('a blank prescription for no patient prints as a pad and is then dispensed'
   await line.getByLabel('Quantity').fill('30')
   await page.getByRole('button', { name: 'Save and preview' }).click()
   await expect(page.getByTestId('rx-sheet')).toContainText(medicine)
-  await expect(activeView(page).getByText('Ordered', { exact: true })).toBeVisible()
+  await expect(activeView(page).getByText('Not printed', { exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'Issue and print' }).click()
   await expect(page.locator('body')).toHaveAttribute('data-printed', '1')
-  await expect(activeView(page).getByText('Dispensed', { exact: true })).toBeVisible()
+  await expect(activeView(page).getByText('Printed', { exact: true })).toBeVisible()
   await page.goto('/forms/blankPrescription')
   const item = page.getByTestId('rx-item').filter({ hasText: medicine })
-  await expect(item.getByText('Dispensed')).toBeVisible()
+  await expect(item.getByText('Printed', { exact: true })).toBeVisible()
   await expect(item.getByText('No patient (blank pad)')).toBeVisible()
 })
 
@@ -298,4 +298,28 @@ test('the blank prescription form shows the chosen patient\'s allergies and chec
   await expect(view.getByTestId('allergies')).toContainText('Sulfonamides — Moderate')
   await view.getByTestId('rx-line').first().getByRole('combobox', { name: 'Medicine' }).fill('Co-trimoxazole 960 mg')
   await expect(view.getByTestId('rx-safety')).toContainText('Recorded allergy to Sulfonamides (Moderate): this medicine is one of the Sulfonamide antibiotics.')
+})
+
+test('a patient never asked about allergies is shown so, and the prescription needs a reason until someone records the answer', async ({ page }) => {
+  await login(page, 'doctor')
+  const last = `Unasked-${unique()}`
+  const r = await api(page, 'post', '/api/patients', { first_name: 'Hoa', last_name: last, birth_date: '1988-08-08', sex: 'female' })
+  expect(r.status()).toBe(201)
+  const patient = (await r.json()) as { id: number; mrn: string }
+  await page.goto('/forms/blankPrescription')
+  const view = activeView(page)
+  await view.getByRole('combobox', { name: 'Patient' }).fill(last)
+  await page.locator('.ant-select-item-option', { hasText: last }).first().click()
+  await expect(view.getByTestId('allergies')).toHaveText(/Allergies not recorded/)
+  await view.getByTestId('rx-line').first().getByRole('combobox', { name: 'Medicine' }).fill('Paracetamol 500 mg')
+  await expect(view.getByTestId('rx-safety')).toContainText('Nobody has recorded whether this patient has allergies')
+
+  // Recorded as no known allergies on the patient's form: the warning goes, the chart says who recorded it.
+  await page.goto(`/masterfile/patient_form/${patient.id}`)
+  await page.getByRole('radio', { name: 'No known allergies' }).check()
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page).toHaveURL(/\/masterfile\/profile\//)
+  await expect(activeView(page).getByTestId('allergies')).toContainText('No known allergies · recorded by doctor')
+  const check = await api(page, 'post', '/api/prescriptions/check', { patient_id: patient.id, items: [{ medicine: 'Paracetamol 500 mg', quantity: '10' }] })
+  expect(((await check.json()) as { findings: unknown[] }).findings).toEqual([])
 })

@@ -3,6 +3,7 @@ import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { fullName } from '../lib/patient'
 import styles from './PatientBanner.module.css'
+import { formatDay } from '../lib/time'
 
 export interface Allergy {
   substance: string
@@ -18,7 +19,13 @@ export interface BannerPatient {
   sex: string
   birth_date: string
   allergies: Allergy[]
+  allergy_status?: string
+  allergy_recorded_by?: string
+  allergy_recorded_at?: string
 }
+
+/** What is known of a patient's allergies: the list, and whether anyone has asked. */
+export type AllergyFacts = Pick<BannerPatient, 'allergies' | 'allergy_status' | 'allergy_recorded_by' | 'allergy_recorded_at'>
 
 /** One allergy as the banner, the editor and the print write it: "Penicillin — Severe — rash". */
 export function useAllergyText() {
@@ -26,11 +33,30 @@ export function useAllergyText() {
   return (a: Allergy) => [a.substance, a.severity && t(`patients.severity.${a.severity}`), a.reaction].filter(Boolean).join(' — ')
 }
 
-/** The allergies line: red with each allergy when there are any, else "No known allergies". */
-export function AllergyLine({ allergies }: { allergies: Allergy[] }) {
+/**
+ * The allergies line: red with each allergy when there are any; "No known allergies" only
+ * when someone recorded it (with who and when); else amber "Allergies not recorded", since an
+ * empty list may only mean that nobody asked.
+ */
+export function AllergyLine({ facts }: { facts: AllergyFacts }) {
   const { t } = useTranslation()
   const text = useAllergyText()
-  if (allergies.length === 0) return <span className={styles.noAllergies}>{t('patients.noAllergies')}</span>
+  const { allergies } = facts
+  if (allergies.length === 0 && facts.allergy_status === 'none')
+    return (
+      <span className={styles.noAllergies} data-testid="allergies">
+        {t('patients.noAllergies')}
+        {facts.allergy_recorded_by && facts.allergy_recorded_at && (
+          <span className={styles.recorded}> · {t('patients.allergyRecorded', { by: facts.allergy_recorded_by, date: formatDay(facts.allergy_recorded_at) })}</span>
+        )}
+      </span>
+    )
+  if (allergies.length === 0)
+    return (
+      <span className={styles.unrecorded} data-testid="allergies">
+        <WarningOutlined aria-hidden /> {t('patients.allergiesNotRecorded')}
+      </span>
+    )
   return (
     <span className={styles.allergies} data-testid="allergies">
       <WarningOutlined aria-hidden /> <strong>{t('patients.allergyBanner')}</strong> {allergies.map(text).join('; ')}
@@ -51,12 +77,12 @@ export function PatientBanner({ patient }: { patient: BannerPatient }) {
         <strong className={styles.name}>{fullName(patient)}</strong>
         <span>{t(`patients.sex.${patient.sex}`)}</span>
         <span>{t('patients.ageYears', { count: age })}</span>
-        <span>{patient.birth_date}</span>
+        <span>{formatDay(patient.birth_date)}</span>
         <span>
           {t('patients.mrn')} {patient.mrn}
         </span>
       </div>
-      <AllergyLine allergies={patient.allergies} />
+      <AllergyLine facts={patient} />
     </section>
   )
 }

@@ -4,6 +4,7 @@ import { get } from '../lib/api'
 import { debounce } from '../lib/debounce'
 import { fullName } from '../lib/patient'
 import { useClearable } from './clearable'
+import { formatDay } from '../lib/time'
 
 interface PatientRow {
   id: number
@@ -14,7 +15,7 @@ interface PatientRow {
   birth_date: string
 }
 
-const option = (p: PatientRow) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${p.birth_date})` })
+const option = (p: PatientRow) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${formatDay(p.birth_date)})` })
 
 /**
  * Picks a patient by name or patient number, searching the server as the user types (two

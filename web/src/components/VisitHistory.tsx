@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Empty, List, Space, Tag, Typography } from 'antd'
-import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { get } from '../lib/api'
 import { useCan } from '../lib/auth/can'
+import { formatDayTime } from '../lib/time'
 
 interface HistoryItem {
   id: number
@@ -44,7 +44,7 @@ export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: 
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('history.empty')} /> }}
       pagination={(history.data?.meta.total ?? 0) > pageSize ? { current: page, pageSize, total: history.data?.meta.total, onChange: setPage, size: 'small' } : false}
       renderItem={(a) => {
-        const when = dayjs(a.starts_at).format('YYYY-MM-DD HH:mm')
+        const when = formatDayTime(a.starts_at)
         const opens = canOpen && (a.status === 'in-progress' || a.status === 'completed')
         return (
           <List.Item>

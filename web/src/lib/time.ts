@@ -1,6 +1,7 @@
 // Dates and relative times (spec §9), on dayjs and the browser's Intl for each language's
 // own words and plural forms.
 import dayjs from 'dayjs'
+import i18n from 'i18next'
 
 /** The spec's default date format: year-month-day hour:minute:second. */
 export const DEFAULT_FORMAT = 'YYYY-MM-DD HH:mm:ss'
@@ -36,3 +37,19 @@ export function relativeTime(time: TimeInput, lang: string, justNow: string, for
   if (format) return formatDate(date, format)
   return new Intl.DateTimeFormat(lang, { month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(date)
 }
+
+/**
+ * Each language's own short date (the API keeps ISO year-month-day): Russian 01.03.2025,
+ * Vietnamese 01/03/2025, Chinese 2025/03/01; English keeps the spec's year-month-day, which
+ * no English-speaking reader misreads (03/01 is March in one country and January in another).
+ */
+export const DATE_FORMATS: Record<string, string> = { en: 'YYYY-MM-DD', ru: 'DD.MM.YYYY', zh: 'YYYY/MM/DD', vi: 'DD/MM/YYYY' }
+
+/** The short date format of the interface language. */
+export const dateFormat = (lang = i18n.language) => DATE_FORMATS[lang] ?? DATE_FORMATS.en
+
+/** A day (an ISO date or a time) in the interface language's short format. */
+export const formatDay = (time: TimeInput, lang = i18n.language) => formatDate(/^\d{4}-\d{2}-\d{2}$/.test(String(time)) ? `${time}T00:00:00` : time, dateFormat(lang))
+
+/** A time to the minute, its day in the interface language's short format. */
+export const formatDayTime = (time: TimeInput, lang = i18n.language) => formatDate(time, `${dateFormat(lang)} HH:mm`)

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import type { Me } from '../../lib/auth/me'
 import { stopPreview, usePreview } from '../../lib/auth/preview'
-import { formatDate } from '../../lib/time'
+import { formatDayTime } from '../../lib/time'
 import styles from './shell.module.css'
 
 export function Banners({ me }: { me: Me }) {
@@ -42,7 +42,7 @@ export function Banners({ me }: { me: Me }) {
           type="error"
           showIcon
           data-testid="emergency-banner"
-          title={t('emergency.banner', { until: formatDate(me.emergency.expires_at, 'YYYY-MM-DD HH:mm'), by: me.emergency.granted_by })}
+          title={t('emergency.banner', { until: formatDayTime(me.emergency.expires_at), by: me.emergency.granted_by })}
           description={`${t('emergency.reasonLabel')}: ${me.emergency.reason}. ${t('emergency.flagged')}`}
         />
       )}

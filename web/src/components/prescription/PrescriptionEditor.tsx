@@ -117,7 +117,7 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
     <Form form={form} layout="vertical" onFinish={submit} initialValues={{ items: rx?.items ?? initialItems ?? [emptyItem()], notes: rx?.notes ?? '' }} aria-label={t('rx.editor')}>
       {check.data?.patient_id && (
         <div className={styles.allergies}>
-          <AllergyLine allergies={check.data.allergies} />
+          <AllergyLine facts={check.data} />
         </div>
       )}
       <Form.List name="items">
@@ -134,7 +134,7 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                     label={t('rx.fields.medicine')}
                     onPick={(m) => {
                       form.setFieldValue(['items', field.name, 'medicine_id'], m?.id ?? null)
-                      if (m) form.setFieldValue(['items', field.name, 'unit'], m.unit)
+                      if (m) form.setFieldValue(['items', field.name, 'unit'], m.unit_label || m.unit)
                     }}
                   />
                 </Form.Item>

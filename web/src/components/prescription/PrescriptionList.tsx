@@ -1,12 +1,12 @@
 import { EditOutlined, PrinterOutlined, RetweetOutlined, StopOutlined } from '@ant-design/icons'
 import { App, Button, Empty, Input, List, Modal, Space, Tag, Typography } from 'antd'
-import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { ApiError } from '../../lib/api'
 import { editable, printPath, useCancelPrescription, usePrescriptions, type Item, type Owner, type Prescription } from './api'
 import { focusFirstField } from '../focusFirstField'
+import { formatDayTime } from '../../lib/time'
 
 const STATUS_COLORS: Record<Prescription['status'], string> = { draft: 'gold', ordered: 'gold', issued: 'green', dispensed: 'green', cancelled: 'default' }
 
@@ -19,7 +19,7 @@ export function StatusTag({ status }: { status: Prescription['status'] }) {
 export function useLineText() {
   const { t } = useTranslation()
   return (it: Item) =>
-    [it.dose, it.route && t(`rx.routes.${it.route}`), it.frequency, it.duration, it.quantity && `${t('rx.qty')} ${it.quantity} ${it.unit}`.trim(), it.refills > 0 && t('rx.refillsN', { n: it.refills })]
+    [it.dose, it.route && t(`rx.routes.${it.route}`), it.frequency, it.duration, it.quantity && `${t('rx.qty')} ${it.quantity} ${it.unit}`.trim(), it.refills > 0 && t('rx.refillsN', { count: it.refills })]
       .filter(Boolean)
       .join(', ')
 }
@@ -69,7 +69,7 @@ export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatie
                 <Space wrap size={4}>
                   <span>{t('rx.number', { id: rx.id })}</span>
                   <StatusTag status={rx.status} />
-                  <Typography.Text type="secondary">{dayjs(rx.issued_at ?? rx.created_at).format('YYYY-MM-DD HH:mm')}</Typography.Text>
+                  <Typography.Text type="secondary">{formatDayTime(rx.issued_at ?? rx.created_at)}</Typography.Text>
                   {showPatient && <Typography.Text>{rx.patient ? `${rx.patient.name} (${rx.patient.mrn})` : t('rx.blankPad')}</Typography.Text>}
                 </Space>
               }

@@ -1,6 +1,7 @@
 import { Alert } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Finding } from './api'
+import { formatDay } from '../../lib/time'
 
 /** The sentence that explains a finding, in the user's language. */
 export function useFindingText() {
@@ -19,7 +20,9 @@ export function useFindingText() {
       case 'duplicate':
         return t('rx.safety.duplicate', { n: (f.other_line ?? 0) + 1, other: f.other_medicine, what })
       case 'duplicate_recent':
-        return t('rx.safety.duplicateRecent', { id: f.other_prescription_id, date: f.other_date, other: f.other_medicine, what })
+        return t('rx.safety.duplicateRecent', { id: f.other_prescription_id, date: f.other_date && formatDay(f.other_date), other: f.other_medicine, what })
+      case 'allergies_unrecorded':
+        return t('rx.safety.unrecorded')
     }
   }
 }

@@ -29,7 +29,7 @@ export interface Item {
 export interface Finding {
   line: number
   key: string
-  kind: 'allergy' | 'allergy_class' | 'cross_sensitivity' | 'duplicate' | 'duplicate_recent'
+  kind: 'allergy' | 'allergy_class' | 'cross_sensitivity' | 'duplicate' | 'duplicate_recent' | 'allergies_unrecorded'
   blocking: boolean
   allergy?: string
   severity?: string
@@ -46,6 +46,7 @@ export interface Finding {
 export interface CheckResult {
   patient_id: number | null
   allergies: Allergy[]
+  allergy_status?: string
   findings: Finding[]
 }
 
@@ -97,6 +98,7 @@ export interface Prescription {
     age: number
     address: string
     allergies: Allergy[]
+    allergy_status: string
   } | null
   status: 'draft' | 'issued' | 'ordered' | 'dispensed' | 'cancelled'
   items: Item[]
@@ -127,13 +129,19 @@ export interface Medicine {
   unit: string
   ingredients: string
   atc: string
+  name_ru: string
+  name_zh: string
+  name_vi: string
   active: boolean
   version: number
+  /** The name, strength and form in the user's language, as a line names it. */
   label: string
+  /** The unit in the user's language, as a line counts it. */
+  unit_label: string
 }
 
 /** The routes a line may name (the server's list). */
-export const ROUTES = ['oral', 'sublingual', 'topical', 'inhaled', 'nasal', 'ophthalmic', 'otic', 'rectal', 'vaginal', 'subcutaneous', 'intramuscular', 'intravenous', 'transdermal'] as const
+export const ROUTES = ['oral', 'sublingual', 'topical', 'inhaled', 'nasal', 'ophthalmic', 'otic', 'rectal', 'vaginal', 'subcutaneous', 'intramuscular', 'intravenous_bolus', 'intravenous_infusion', 'transdermal'] as const
 
 export const editable = (rx: Prescription) => rx.status === 'draft' || rx.status === 'ordered'
 

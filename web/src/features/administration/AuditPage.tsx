@@ -10,7 +10,7 @@ import { PatientSelect } from '../../components/PatientSelect'
 import { get } from '../../lib/api'
 import { useCan } from '../../lib/auth/can'
 import { chartPath } from '../../lib/patient'
-import { formatDate } from '../../lib/time'
+import { dateFormat, formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
 import { useClearable } from '../../components/clearable'
 
@@ -147,7 +147,7 @@ export default function AuditLogPage() {
           />
         </Form.Item>
         <Form.Item name="range" label={t('audit.time')}>
-          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
+          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format={`${dateFormat()} HH:mm`} allowEmpty={[true, true]} />
         </Form.Item>
         <Form.Item name="emergency" valuePropName="checked">
           <Checkbox>{t('audit.emergencyOnly')}</Checkbox>

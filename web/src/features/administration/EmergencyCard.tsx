@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Checkbox, Form, Input, Select, Space, Typogra
 import { useTranslation } from 'react-i18next'
 import { send } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
-import { formatDate } from '../../lib/time'
+import { formatDayTime } from '../../lib/time'
 import type { Account } from './api'
 
 /** The clinical permissions an emergency grant may give (the server holds the same list). */
@@ -68,7 +68,7 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
         <Alert
           type="error"
           showIcon
-          title={t('emergency.active', { until: formatDate(g.expires_at, 'YYYY-MM-DD HH:mm'), by: g.granted_by })}
+          title={t('emergency.active', { until: formatDayTime(g.expires_at), by: g.granted_by })}
           description={
             <>
               <div>

@@ -14,6 +14,7 @@ import { CodesDrawer } from './CodesDrawer'
 import { StatusTag } from './StatusTag'
 import { WeekCalendar } from './WeekCalendar'
 import { focusFirstField } from '../../components/focusFirstField'
+import { dateFormat, formatDay } from '../../lib/time'
 
 const DATE = 'YYYY-MM-DD'
 
@@ -150,7 +151,7 @@ export default function AppointmentsPage() {
         <Space orientation="vertical" size={0}>
           <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {a.patient.mrn} · {a.patient.birth_date}
+            {a.patient.mrn} · {formatDay(a.patient.birth_date)}
           </Typography.Text>
         </Space>
       ),
@@ -219,7 +220,7 @@ export default function AppointmentsPage() {
             aria-label={t('appointments.date')}
             picker={view === 'week' ? 'week' : 'date'}
             // The week as its Monday–Sunday dates, not a week number.
-            format={view === 'week' ? (d) => `${weekStart(d.format(DATE))} – ${dayjs(weekStart(d.format(DATE))).add(6, 'day').format('MM-DD')}` : DATE}
+            format={view === 'week' ? (d) => `${formatDay(weekStart(d.format(DATE)))} – ${formatDay(dayjs(weekStart(d.format(DATE))).add(6, 'day').toDate())}` : dateFormat()}
             style={view === 'week' ? { width: 190 } : undefined}
           />
           <Button icon={<RightOutlined aria-hidden />} onClick={() => shift(step)} aria-label={view === 'week' ? t('appointments.nextWeek') : t('appointments.nextDay')} />

@@ -8,6 +8,7 @@ import { fullName } from '../../lib/patient'
 import { useDoctors, useSaveAppointment } from './api/appointments'
 import { DURATIONS, TYPES, type Appointment } from './api/types'
 import { focusFirstField } from '../../components/focusFirstField'
+import { dateFormat } from '../../lib/time'
 
 interface Values {
   patient_id: number
@@ -109,7 +110,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
         </Form.Item>
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           <Form.Item name="date" label={t('appointments.date')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '1 1 160px' }}>
-            <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} allowClear={false} />
+            <DatePicker format={dateFormat()} style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} allowClear={false} />
           </Form.Item>
           <Form.Item name="time" label={t('appointments.time')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '1 1 120px' }}>
             <TimePicker style={{ width: '100%' }} format="HH:mm" minuteStep={5} needConfirm={false} allowClear={false} />

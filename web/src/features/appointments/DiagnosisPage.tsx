@@ -13,7 +13,7 @@ import { debounce } from '../../lib/debounce'
 import { mergeMine } from '../../lib/merge'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
-import { PatientBanner } from '../../components/PatientBanner'
+import { PatientBanner, type AllergyFacts } from '../../components/PatientBanner'
 import { useAskReason } from '../../components/askReason'
 import { useAppointment, useChangeStatus } from './api/appointments'
 import { searchCodes, useLabTests } from './api/catalogue'
@@ -22,6 +22,7 @@ import { useVisit, useWriteVisit, type VisitWrite } from './api/visit'
 import { StatusTag } from './StatusTag'
 import { bmi, emptyVitals, VITAL_FIELDS, vitalErrors } from './vitals'
 import { useClearable } from '../../components/clearable'
+import { dateFormat, formatDayTime } from '../../lib/time'
 
 /** How long after the last keystroke the form saves itself. */
 const AUTOSAVE_MS = 1200
@@ -43,7 +44,7 @@ interface PatientHead {
   id: number
   sex: string
   birth_date: string
-  history: { allergies: { substance: string; reaction: string; severity: string }[] }
+  history: AllergyFacts
 }
 
 /** /appointments/form/{id}: the visit's diagnosis form. */
@@ -299,7 +300,6 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   }
 
   const p = patient.data
-  const allergies = p?.history.allergies ?? []
   const watched = Form.useWatch('vitals', form)
   const currentBmi = bmi({ weight: watched?.weight ?? null, height: watched?.height ?? null })
   const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
@@ -323,7 +323,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-      {p && <PatientBanner patient={{ ...a.patient, allergies }} />}
+      {p && <PatientBanner patient={{ ...a.patient, ...p.history }} />}
       <Card>
         <Flex justify="space-between" wrap gap={12} align="flex-start">
           <Space orientation="vertical" size={4}>
@@ -335,7 +335,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
             </Typography.Title>
             <Space wrap size={8}>
               <StatusTag status={a.status} />
-              {signed ? <Tag color="cyan" icon={<CheckCircleOutlined aria-hidden />}>{t('visit.signedBy', { name: visit.signed_by, time: dayjs(visit.signed_at).format('YYYY-MM-DD HH:mm') })}</Tag> : visit.version > 0 && <Tag>{t('visit.draft')}</Tag>}
+              {signed ? <Tag color="cyan" icon={<CheckCircleOutlined aria-hidden />}>{t('visit.signedBy', { name: visit.signed_by, time: formatDayTime(visit.signed_at ?? '') })}</Tag> : visit.version > 0 && <Tag>{t('visit.draft')}</Tag>}
               {visit.amendments.length > 0 && <Tag color="orange">{t('visit.amendedTag', { count: visit.amendments.length })}</Tag>}
             </Space>
           </Space>
@@ -382,7 +382,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
           style={{ marginTop: 12 }}
           column={{ xs: 1, sm: 2, lg: 4 }}
           items={[
-            { key: 'when', label: t('appointments.time'), children: `${dayjs(a.starts_at).format('YYYY-MM-DD HH:mm')} · ${t('appointments.minutes', { count: a.duration_minutes })}` },
+            { key: 'when', label: t('appointments.time'), children: `${formatDayTime(a.starts_at)} · ${t('appointments.minutes', { count: a.duration_minutes })}` },
             { key: 'doctor', label: t('appointments.doctor'), children: a.doctor_name },
             { key: 'type', label: t('appointments.type'), children: t(`appointments.types.${a.type}`) },
             { key: 'reason', label: t('appointments.reason'), children: a.reason || '—' },
@@ -515,13 +515,13 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                 <Input.TextArea autoSize={{ minRows: 2, maxRows: 10 }} maxLength={4000} disabled={ro} />
               </Form.Item>
               <Form.Item name="follow_up_date" label={t('visit.fields.follow_up_date')} extra={t('visit.followUpHelp')} {...dateItem}>
-                <DatePicker disabled={ro} disabledDate={(d) => !d.isAfter(dayjs(a.day), 'day')} />
+                <DatePicker format={dateFormat()} disabled={ro} disabledDate={(d) => !d.isAfter(dayjs(a.day), 'day')} />
               </Form.Item>
               {visit.follow_up && (
                 <Alert
                   type="success"
                   showIcon
-                  title={t('visit.followUpBooked', { time: dayjs(visit.follow_up.starts_at).format('YYYY-MM-DD HH:mm'), status: t(`appointments.status.${visit.follow_up.status}`) })}
+                  title={t('visit.followUpBooked', { time: formatDayTime(visit.follow_up.starts_at), status: t(`appointments.status.${visit.follow_up.status}`) })}
                 />
               )}
             </Card>
@@ -535,7 +535,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                   size="small"
                   items={visit.amendments.map((m) => ({
                     key: m.id,
-                    label: `${dayjs(m.amended_at).format('YYYY-MM-DD HH:mm')} · ${m.amended_by}: ${m.reason}`,
+                    label: `${formatDayTime(m.amended_at)} · ${m.amended_by}: ${m.reason}`,
                     children: (
                       <Descriptions
                         size="small"

@@ -3,6 +3,7 @@ import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { fullName } from '../../lib/patient'
+import { formatDay } from '../../lib/time'
 import { chartOf, type Appointment } from './api/types'
 import styles from './appointments.module.css'
 
@@ -34,7 +35,7 @@ function Slot({ a }: { a: Appointment }) {
  * hour's appointments in its cell. On a phone the days stack, appointments by time.
  */
 export function WeekCalendar({ start, appointments, onPickDay }: { start: string; appointments: Appointment[]; onPickDay: (day: string) => void }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const days = Array.from({ length: 7 }, (_, i) => dayjs(start).add(i, 'day'))
   const today = dayjs().format('YYYY-MM-DD')
   const byDay = (key: string) => appointments.filter((a) => a.day === key)
@@ -42,12 +43,14 @@ export function WeekCalendar({ start, appointments, onPickDay }: { start: string
   const first = Math.min(8, ...hoursUsed)
   const last = Math.max(17, ...hoursUsed)
   const hours = Array.from({ length: last - first + 1 }, (_, i) => first + i)
+  // The day and month in the language's own order and separators (23.11, 23/11, 11/23).
+  const dayMonth = (d: dayjs.Dayjs) => new Intl.DateTimeFormat(i18n.language, { day: '2-digit', month: '2-digit' }).format(d.toDate())
   const head = (d: dayjs.Dayjs) => {
     const key = d.format('YYYY-MM-DD')
     const n = byDay(key).length
     return (
       <button type="button" className={styles.dayHead} onClick={() => onPickDay(key)} title={t('appointments.openQueue')}>
-        {d.format('dd')} {d.format('DD.MM')}
+        {d.format('dd')} {dayMonth(d)}
         {n > 0 && <Typography.Text type="secondary"> · {n}</Typography.Text>}
       </button>
     )
@@ -59,7 +62,7 @@ export function WeekCalendar({ start, appointments, onPickDay }: { start: string
           <tr>
             <td className={styles.corner} />
             {days.map((d) => (
-              <th scope="col" key={d.format('YYYY-MM-DD')} className={d.format('YYYY-MM-DD') === today ? styles.today : undefined} aria-label={d.format('dddd YYYY-MM-DD')}>
+              <th scope="col" key={d.format('YYYY-MM-DD')} className={d.format('YYYY-MM-DD') === today ? styles.today : undefined} aria-label={`${d.format('dddd')} ${formatDay(d.toDate())}`}>
                 {head(d)}
               </th>
             ))}
@@ -94,7 +97,7 @@ export function WeekCalendar({ start, appointments, onPickDay }: { start: string
           const key = d.format('YYYY-MM-DD')
           const list = byDay(key)
           return (
-            <section key={key} className={`${styles.day} ${key === today ? styles.today : ''}`} aria-label={d.format('dddd YYYY-MM-DD')}>
+            <section key={key} className={`${styles.day} ${key === today ? styles.today : ''}`} aria-label={`${d.format('dddd')} ${formatDay(d.toDate())}`}>
               {head(d)}
               {list.length === 0 ? (
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('appointments.dayFree')} style={{ margin: '8px 0' }} />

@@ -1,6 +1,5 @@
 import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
 import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
-import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
@@ -15,6 +14,7 @@ import { useAskReason } from '../../components/askReason'
 import { fileUrl, photoUrl, useDeletePatientFile, usePatientFiles, useUploadPatientFile } from './api/patientFiles'
 import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
+import { formatDay, formatDayTime } from '../../lib/time'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -59,7 +59,7 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
           >
             <List.Item.Meta
               title={<a href={fileUrl(patient.id, f.id)} download={f.name}>{f.name}</a>}
-              description={`${f.content_type} · ${(f.size / 1024).toFixed(0)} KB · ${dayjs(f.created_at).format('YYYY-MM-DD HH:mm')}`}
+              description={`${f.content_type} · ${(f.size / 1024).toFixed(0)} KB · ${formatDayTime(f.created_at)}`}
             />
           </List.Item>
         )}
@@ -107,7 +107,7 @@ export default function PatientChartPage() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       {p.archived && <Alert type="warning" showIcon title={t('patients.archivedBanner', { reason: p.archive_reason })} />}
-      <PatientBanner patient={{ ...p, allergies: h.allergies }} />
+      <PatientBanner patient={{ ...p, ...h }} />
       <Card>
         <Flex gap={20} wrap align="flex-start">
           <Space orientation="vertical" align="center">
@@ -166,13 +166,13 @@ export default function PatientChartPage() {
               items={[
                 { key: 'mrn', label: t('patients.mrn'), children: p.mrn },
                 { key: 'sex', label: t('patients.fields.sex'), children: t(`patients.sex.${p.sex}`) },
-                { key: 'birth', label: t('patients.fields.birth_date'), children: `${p.birth_date}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
+                { key: 'birth', label: t('patients.fields.birth_date'), children: `${formatDay(p.birth_date)}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
                 { key: 'phone', label: t('patients.fields.phone'), children: p.phone || '—' },
                 { key: 'blood', label: t('patients.fields.blood_type'), children: p.blood_type || '—' },
                 { key: 'civil', label: t('patients.fields.civil_status'), children: p.civil_status ? t(`patients.civil.${p.civil_status}`) : '—' },
                 { key: 'email', label: t('patients.fields.email'), children: p.email || '—' },
                 { key: 'address', label: t('patients.fields.address'), children: p.address || '—' },
-                { key: 'created', label: t('patients.createdAt'), children: dayjs(p.created_at).format('YYYY-MM-DD') },
+                { key: 'created', label: t('patients.createdAt'), children: formatDay(p.created_at) },
               ]}
             />
           </div>

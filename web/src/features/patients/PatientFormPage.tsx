@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Flex, Form, Input, Result, Row, Select, Space, Spin, Typography } from 'antd'
+import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Flex, Form, Input, Radio, Result, Row, Select, Space, Spin, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,10 +9,11 @@ import { useOthersPresent } from '../../lib/live'
 import { findDuplicates } from './api/findDuplicates'
 import { getPatient, usePatient } from './api/getPatient'
 import { useSavePatient } from './api/savePatient'
-import { BLOOD_TYPES, chartPath, CHRONIC, CIVIL_STATUSES, emptyPatient, FAMILY, fullName, SEVERITIES, SEXES, SOCIAL, type Patient, type PatientInput, type PatientSummary } from './api/types'
+import { ALLERGY_STATUSES, BLOOD_TYPES, chartPath, CHRONIC, CIVIL_STATUSES, emptyPatient, FAMILY, fullName, SEVERITIES, SEXES, SOCIAL, type Patient, type PatientInput, type PatientSummary } from './api/types'
 import { mergeMine } from './merge'
 import compare from './compare.module.css'
 import { useClearable } from '../../components/clearable'
+import { dateFormat } from '../../lib/time'
 
 const inputOf = (p: Patient): PatientInput => {
   const { id: _id, mrn: _mrn, has_photo: _h, archived: _a, archived_at: _aa, archive_reason: _r, created_at: _c, updated_at: _u, version: _v, ...input } = p
@@ -105,6 +106,7 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
   const id = patient?.id
   const save = useSavePatient(id)
   const [form] = Form.useForm<PatientInput>()
+  const allergyStatus = Form.useWatch(['history', 'allergy_status'], form)
   // What the form was loaded with, and its version: the base for saving and for merging.
   const [loaded, setLoaded] = useState<PatientInput>(() => (patient ? inputOf(patient) : emptyPatient()))
   const [version, setVersion] = useState(patient?.version)
@@ -238,7 +240,7 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
           </Col>
           <Col xs={24} md={6}>
             <Form.Item name="birth_date" label={t('patients.fields.birth_date')} rules={[{ required: true, message: t('validation.required') }]} {...dateItem}>
-              <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day') || d.isBefore(dayjs().subtract(130, 'year'))} />
+              <DatePicker format={dateFormat()} style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day') || d.isBefore(dayjs().subtract(130, 'year'))} />
             </Form.Item>
             <Form.Item name="birth_date_estimated" valuePropName="checked" style={{ marginTop: -16 }}>
               <Checkbox>{t('patients.fields.birth_date_estimated')}</Checkbox>
@@ -286,7 +288,17 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
         </Row>
       </Card>
       <Card title={t('patients.sections.history')} style={{ marginBottom: 16 }}>
-        <Typography.Text strong>{t('patients.fields.allergies')}</Typography.Text>
+        {/* An empty list says nothing: whether anyone asked is recorded as such. */}
+        <Form.Item name={['history', 'allergy_status']} label={t('patients.allergyStatus.label')} rules={[{ required: true, message: t('validation.required') }]}>
+          <Radio.Group
+            options={ALLERGY_STATUSES.map((s) => ({ value: s, label: t(`patients.allergyStatus.${s}`) }))}
+            onChange={(e) => {
+              const listed = form.getFieldValue(['history', 'allergies']) as unknown[]
+              if (e.target.value === 'present' && listed.length === 0) form.setFieldValue(['history', 'allergies'], [{ substance: '', reaction: '', severity: '' }])
+              if (e.target.value !== 'present') form.setFieldValue(['history', 'allergies'], [])
+            }}
+          />
+        </Form.Item>
         <Form.List name={['history', 'allergies']}>
           {(fields, { add, remove }) => (
             <>
@@ -312,9 +324,11 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
                   </Col>
                 </Row>
               ))}
-              <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ substance: '', reaction: '', severity: '' })} style={{ margin: '8px 0 16px' }}>
-                {t('patients.fields.addAllergy')}
-              </Button>
+              {allergyStatus === 'present' && (
+                <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ substance: '', reaction: '', severity: '' })} style={{ margin: '8px 0 16px' }}>
+                  {t('patients.fields.addAllergy')}
+                </Button>
+              )}
             </>
           )}
         </Form.List>

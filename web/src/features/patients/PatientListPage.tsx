@@ -9,6 +9,7 @@ import { debounce } from '../../lib/debounce'
 import { usePatients } from './api/listPatients'
 import { chartPath, fullName, type PatientSummary } from './api/types'
 import { ageInYears } from './age'
+import { formatDay } from '../../lib/time'
 
 const PAGE_SIZES = [10, 15, 20, 30, 50]
 
@@ -66,7 +67,7 @@ export default function PatientListPage() {
       dataIndex: 'birth_date',
       width: 170,
       responsive: ['sm'],
-      render: (d: string) => `${d} (${t('patients.ageYears', { count: ageInYears(d) })})`,
+      render: (d: string) => `${formatDay(d)} (${t('patients.ageYears', { count: ageInYears(d) })})`,
     },
     { title: t('patients.fields.phone'), dataIndex: 'phone', width: 170, responsive: ['lg'] },
     {

@@ -1,6 +1,5 @@
 import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
 import { Alert, App, Button, Radio, Result, Space, Spin } from 'antd'
-import dayjs from 'dayjs'
 import { useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
@@ -9,6 +8,7 @@ import { editable, usePrescription, usePrintPrescription, type Prescription } fr
 import { useClinic } from '../../lib/clinic'
 import { StatusTag, useLineText } from '../../components/prescription/PrescriptionList'
 import { ApiError } from '../../lib/api'
+import { formatDay } from '../../lib/time'
 import { useCan } from '../../lib/auth/can'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
@@ -94,8 +94,8 @@ interface SheetProps {
 function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
   const { t } = useTranslation()
   const p = rx.patient
-  const date = dayjs(rx.issued_at ?? undefined).format('YYYY-MM-DD')
-  const today = dayjs().format('YYYY-MM-DD')
+  const date = formatDay(rx.issued_at ?? new Date())
+  const today = formatDay(new Date())
   return (
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid={testId}>
       {rx.status === 'cancelled' && <div className={styles.void}>{t('rx.voided')}</div>}
@@ -123,7 +123,7 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
         </div>
         {p && (
           <div style={{ gridColumn: '1 / -1' }}>
-            <AllergyLine allergies={p.allergies} />
+            <AllergyLine facts={p} />
           </div>
         )}
         {rx.diagnoses.length > 0 && (

@@ -1,11 +1,11 @@
 import { EditOutlined, UserOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
 import { Avatar, Button, Card, Col, Empty, Flex, List, Result, Row, Space, Spin, Tag, Typography } from 'antd'
-import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { get } from '../../lib/api'
 import { useProfile, type Activity } from './api'
+import { formatDayTime } from '../../lib/time'
 
 /** My Profile (spec /user-profile/user-profile): who I am, and what I did lately. */
 export default function MyProfilePage() {
@@ -64,7 +64,7 @@ export default function MyProfilePage() {
                         </Tag>
                       )}
                     </span>
-                    <Typography.Text type="secondary">{dayjs(a.at).format('YYYY-MM-DD HH:mm')}</Typography.Text>
+                    <Typography.Text type="secondary">{formatDayTime(a.at)}</Typography.Text>
                   </Flex>
                 </List.Item>
               )}

@@ -17,7 +17,9 @@ interface Report {
   errors: { line: number; message: string }[]
 }
 
-const FIELDS = ['generic_name', 'brand', 'strength', 'form', 'unit', 'ingredients', 'atc'] as const
+const FIELDS = ['generic_name', 'name_ru', 'name_zh', 'name_vi', 'brand', 'strength', 'form', 'unit', 'ingredients', 'atc'] as const
+/** The list shows the English (generic) name; the form has the name in each language too. */
+const COLUMNS = FIELDS.filter((f) => !f.startsWith('name_'))
 
 /** The medicine catalogue: search, add, edit, withdraw, import from CSV. */
 export default function MedicinesPage() {
@@ -92,7 +94,7 @@ export default function MedicinesPage() {
         pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
         onRow={(m) => ({ onClick: () => (form.setFieldsValue(m), setEditing(m)), style: { cursor: 'pointer' } })}
         columns={[
-          ...FIELDS.map((f) => ({
+          ...COLUMNS.map((f) => ({
             key: f,
             dataIndex: f,
             title: t(`medicines.fields.${f}`),

@@ -1,3 +1,6 @@
+export const ALLERGY_STATUSES = ['unknown', 'none', 'present'] as const
+export type AllergyStatus = (typeof ALLERGY_STATUSES)[number]
+
 export interface Allergy {
   substance: string
   reaction: string
@@ -6,6 +9,10 @@ export interface Allergy {
 
 export interface History {
   allergies: Allergy[]
+  /** unknown: nobody has asked yet; none: no known allergies (who recorded it and when, set by the server); present: listed. */
+  allergy_status: AllergyStatus
+  allergy_recorded_by?: string
+  allergy_recorded_at?: string
   past_admissions: string
   past_surgeries: string
   chronic: string[]
@@ -83,7 +90,7 @@ export const SOCIAL = ['never', 'former', 'current']
 export const emptyPatient = (): PatientInput => ({
   first_name: '', middle_name: '', last_name: '', sex: '', birth_date: '', birth_date_estimated: false, civil_status: '',
   phone: '', email: '', address: '', occupation: '', referred_by: '', blood_type: '', remarks: '',
-  history: { allergies: [], past_admissions: '', past_surgeries: '', chronic: [], chronic_other: '', family: [], family_other: '', smoking: '', alcohol: '', social_other: '', vaccinations: '' },
+  history: { allergies: [], allergy_status: 'unknown', past_admissions: '', past_surgeries: '', chronic: [], chronic_other: '', family: [], family_other: '', smoking: '', alcohol: '', social_other: '', vaccinations: '' },
   emergency_contact: { name: '', relation: '', phone: '' },
 })
 

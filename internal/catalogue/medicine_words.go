@@ -1,0 +1,43 @@
+package catalogue
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/csv"
+	"fmt"
+	"strings"
+)
+
+// The words of dosage forms and units (tablet, capsule, mL, puff) in each interface
+// language, so that a Chinese prescription says 21 粒 and a Russian one 21 капс. A clinic's
+// own word that is not in the list is printed as the clinic wrote it.
+//
+//go:embed medicine_words.tsv
+var medicineWordsTSV []byte
+
+type wordList map[string]map[string]string // kind + "/" + folded English word -> language -> word
+
+var medicineWords = parseWords(medicineWordsTSV)
+
+func parseWords(data []byte) wordList {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = '\t'
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) < 2 {
+		panic(fmt.Sprintf("medicine_words.tsv: %v", err))
+	}
+	out := wordList{}
+	for _, rec := range recs[1:] {
+		out[rec[0]+"/"+strings.ToLower(rec[1])] = map[string]string{"en": rec[1], "ru": rec[2], "zh": rec[3], "vi": rec[4]}
+	}
+	return out
+}
+
+// word is the English word en of kind ("form" or "unit") in lang, or en itself when the
+// list does not know it.
+func (w wordList) word(kind, en, lang string) string {
+	if t := w[kind+"/"+strings.ToLower(strings.TrimSpace(en))][lang]; t != "" {
+		return t
+	}
+	return en
+}
