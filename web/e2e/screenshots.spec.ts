@@ -7,6 +7,14 @@ import { PASSWORD } from './helpers'
 const viewports = { desktop: { width: 1366, height: 800 }, phone: { width: 390, height: 844 } }
 const languages = ['en', 'ru', 'zh', 'vi']
 
+/** A prescriber's own words on the demo prescription, in each language: dose, frequency, duration, instructions; dose, frequency; notes. */
+const SIG: Record<string, string[]> = {
+  en: ['1 tablet', 'once a day, morning', '30 days', 'Check blood pressure weekly', '1–2 tablets', 'every 6 hours if needed', 'Return in 4 weeks with the lipid results.'],
+  ru: ['1 таблетка', '1 раз в день, утром', '30 дней', 'Контроль АД еженедельно', '1–2 таблетки', 'каждые 6 часов при необходимости', 'Повторный приём через 4 недели с липидограммой.'],
+  zh: ['每次1片', '每日1次，早晨', '30天', '每周监测血压', '每次1–2片', '必要时每6小时1次', '4周后携血脂结果复诊。'],
+  vi: ['1 viên', 'ngày 1 lần, buổi sáng', '30 ngày', 'Theo dõi huyết áp hằng tuần', '1–2 viên', 'mỗi 6 giờ khi cần', 'Tái khám sau 4 tuần kèm kết quả mỡ máu.'],
+}
+
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle')
   await page.waitForTimeout(400)
@@ -145,12 +153,17 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await view.locator('.ant-card').nth(1).locator('img').waitFor()
       await settle(page)
       await shot('profile-edit')
+      // Lines chosen from the catalogue, named in the page's language as the editor would; the
+      // doctor's own words in that language too.
+      const medicine = async (q: string) => ((await (await call('GET', `/api/medicines?q=${encodeURIComponent(q)}`)).json()).data[0]) as { id: number; label: string; unit_label: string }
+      const [amlodipine, paracetamol] = [await medicine('amlodipine 5'), await medicine('paracetamol 500 mg tablet')]
+      const words = SIG[lang]
       const rx = await (await call('POST', `/api/appointments/${a.id}/prescriptions`, {
         items: [
-          { medicine: 'Amlodipine 5 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'once a day, morning', duration: '30 days', quantity: '30', unit: 'tablet', refills: 2, instructions: 'Check blood pressure weekly' },
-          { medicine: 'Paracetamol 500 mg tablet', dose: '1–2 tablets', route: 'oral', frequency: 'every 6 hours if needed', quantity: '20', unit: 'tablet' },
+          { medicine_id: amlodipine.id, medicine: amlodipine.label, dose: words[0], route: 'oral', frequency: words[1], duration: words[2], quantity: '30', unit: amlodipine.unit_label, refills: 2, instructions: words[3] },
+          { medicine_id: paracetamol.id, medicine: paracetamol.label, dose: words[4], route: 'oral', frequency: words[5], quantity: '20', unit: paracetamol.unit_label },
         ],
-        notes: 'Return in 4 weeks with the lipid results.',
+        notes: words[6],
       })).json()
       await page.goto(`/appointments/form/${a.id}`)
       await view.locator('[data-testid=rx-item]').first().waitFor()

@@ -61,7 +61,7 @@ export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: 
               {a.diagnoses?.map((d, i) => (
                 <Typography.Text key={i} strong={d.primary}>
                   {d.code ? `${d.code} ${d.label ?? ''}` : d.text}
-                  {d.primary && ` (${t('history.primary')})`}
+                  {` (${d.primary ? t('history.primary') : t('history.secondary')})`}
                 </Typography.Text>
               ))}
             </Space>
