@@ -79,6 +79,7 @@ test('a drawn signature prints on an issued prescription, which then cannot chan
   await expect(sheet).toContainText('E2E doctor')
   await expect(sheet).toContainText('Family medicine')
   await expect(sheet).toContainText('Licence MD-2041')
+  await expect(sheet).not.toContainText('(expired)') // valid for three more years
   await expect(signatureImage(page)).toBeVisible()
   expect(await signatureImage(page).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
   await expect(page.getByRole('button', { name: 'Print again' })).toBeVisible()

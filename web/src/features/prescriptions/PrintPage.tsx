@@ -1,5 +1,6 @@
 import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
 import { Alert, App, Button, Radio, Result, Space, Spin } from 'antd'
+import dayjs from 'dayjs'
 import { useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
@@ -94,8 +95,10 @@ interface SheetProps {
 function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
   const { t } = useTranslation()
   const p = rx.patient
-  const date = formatDay(rx.issued_at ?? new Date())
-  const today = formatDay(new Date())
+  // An unissued sheet is dated the day it is looked at, fixed for as long as it is open.
+  const [now] = useState(() => new Date())
+  const date = formatDay(rx.issued_at ?? now)
+  const today = dayjs(now).format('YYYY-MM-DD') // ISO, to compare with the licences' dates
   return (
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid={testId}>
       {rx.status === 'cancelled' && <div className={styles.void}>{t('rx.voided')}</div>}
@@ -153,7 +156,7 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
               <div key={l.number} style={{ fontSize: '9pt' }}>
                 {t('rx.licence', { number: l.number })}
                 {l.issuer && `, ${l.issuer}`}
-                {l.valid_until && ` — ${t('rx.validUntil', { date: l.valid_until })}`}
+                {l.valid_until && ` — ${t('rx.validUntil', { date: formatDay(l.valid_until) })}`}
                 {l.valid_until && l.valid_until < today && ` (${t('rx.expired')})`}
               </div>
             ))}
