@@ -21,6 +21,8 @@ const (
 	KindUnauthenticated
 	KindForbidden
 	KindThrottled
+	KindTooLarge        // the request body is over the limit
+	KindUnsupportedType // the request body is not of the type the route reads
 )
 
 // Error is a domain error: a kind, a message key for the user's language, and, for

@@ -3,13 +3,19 @@
 package httpjson
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"emr/internal/apperr"
 	"emr/internal/i18n"
@@ -18,21 +24,117 @@ import (
 // MaxBody is the largest JSON body the API reads.
 const MaxBody = 1 << 20
 
-// Decode reads a JSON body into v. Malformed JSON is an apperr of kind Invalid.
+// Decode reads a JSON body into v: a body of another type is refused (415), one over MaxBody
+// too (413), and malformed JSON, a null body or trailing data are Invalid. A string anywhere
+// in it with a control character other than tab, newline or carriage return (a NUL byte
+// above all) is refused with a 422 naming the field, before any handler or database sees it.
 func Decode(w http.ResponseWriter, r *http.Request, v any) error {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return &apperr.Error{Kind: apperr.KindUnsupportedType, Key: "error.content_type"}
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return apperr.Invalid("error.body_too_large")
+			return &apperr.Error{Kind: apperr.KindTooLarge, Key: "error.body_too_large"}
 		}
+		return &apperr.Error{Kind: apperr.KindInvalid, Key: "error.bad_json", Err: err}
+	}
+	if t := bytes.TrimSpace(data); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return apperr.Invalid("error.bad_json")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
 		return &apperr.Error{Kind: apperr.KindInvalid, Key: "error.bad_json", Err: err}
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return apperr.Invalid("error.bad_json")
 	}
+	if field, bad := ControlField(reflect.ValueOf(v), ""); bad {
+		var val apperr.Validation
+		val.Add(cmp.Or(field, "body"), "validation.control_characters")
+		return val.Err()
+	}
 	return nil
+}
+
+// HasControl reports whether s holds a control character other than tab, newline and
+// carriage return (C0, DEL and C1), or a noncharacter.
+func HasControl(s string) bool {
+	for _, c := range s {
+		if c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if c < 0x20 || c >= 0x7f && c < 0xa0 || c == 0xfffe || c == 0xffff {
+			return true
+		}
+	}
+	return false
+}
+
+// ControlField finds the first string in v with a control character and returns its path
+// as the API names fields ("history.allergies.0.substance").
+func ControlField(v reflect.Value, path string) (string, bool) {
+	join := func(name string) string {
+		if path == "" {
+			return name
+		}
+		return path + "." + name
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "", false
+		}
+		return ControlField(v.Elem(), path)
+	case reflect.String:
+		return path, HasControl(v.String())
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if f.Anonymous && f.Tag.Get("json") == "" {
+				if p, bad := ControlField(v.Field(i), path); bad {
+					return p, true
+				}
+				continue
+			}
+			if p, bad := ControlField(v.Field(i), join(name)); bad {
+				return p, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return "", false // raw bytes (json.RawMessage)
+		}
+		for i := range v.Len() {
+			if p, bad := ControlField(v.Index(i), join(strconv.Itoa(i))); bad {
+				return p, true
+			}
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			k := fmt.Sprint(iter.Key().Interface())
+			if HasControl(k) {
+				return join(k), true
+			}
+			if p, bad := ControlField(iter.Value(), join(k)); bad {
+				return p, true
+			}
+		}
+	}
+	return "", false
 }
 
 // File reads the one multipart field "file" of an upload within limit bytes. A missing or
@@ -89,6 +191,8 @@ var statusOf = map[apperr.Kind]int{
 	apperr.KindUnauthenticated: http.StatusUnauthorized,
 	apperr.KindForbidden:       http.StatusForbidden,
 	apperr.KindThrottled:       http.StatusTooManyRequests,
+	apperr.KindTooLarge:        http.StatusRequestEntityTooLarge,
+	apperr.KindUnsupportedType: http.StatusUnsupportedMediaType,
 }
 
 // Error writes err as the error envelope, translated into the request's language.

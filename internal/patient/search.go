@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"emr/internal/apperr"
+	"emr/internal/httpjson"
 	"emr/internal/database"
 )
 
@@ -58,20 +58,8 @@ const summaryColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p
 func ParseListQuery(get func(string) string) (ListQuery, error) {
 	q := ListQuery{Q: strings.TrimSpace(get("q")), Page: 1, PerPage: DefaultPerPage, Sort: get("sort")}
 	var v apperr.Validation
-	if s := get("page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 100000 {
-			v.Add("page", "validation.query")
-		}
-		q.Page = n
-	}
-	if s := get("per_page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			v.Add("per_page", "validation.query")
-		}
-		q.PerPage = min(n, MaxPerPage)
-	}
+	// The one rule of every list: a page size of httpjson.PageSizes, anything else is 422.
+	q.Page, q.PerPage = httpjson.Page(get, &v)
 	if q.Sort == "" {
 		q.Sort = "name"
 	}

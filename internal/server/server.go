@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,7 +85,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	mux := http.NewServeMux()
 	guard := &auth.Guard{Sessions: sessions}
 	for _, rt := range routes {
-		mux.Handle(rt.Method+" "+rt.Path, announce(publisher, rt, guard.Wrap(rt)))
+		mux.Handle(rt.Method+" "+rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt))))
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
 	if _, builtIn := publisher.(*push.Fanout); builtIn {
@@ -110,6 +111,26 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
 	return &Server{Routes: routes, Handler: h, Push: publisher}
+}
+
+// refuseControlQuery answers 422, naming the parameter, for a query parameter with a control
+// character (a NUL byte): no handler or database sees one (JSON bodies: httpjson.Decode).
+func refuseControlQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for key, values := range r.URL.Query() {
+			if httpjson.HasControl(key) || slices.ContainsFunc(values, httpjson.HasControl) {
+				name := key
+				if httpjson.HasControl(key) {
+					name = strconv.QuoteToASCII(key) // the field named without the character itself
+				}
+				var v apperr.Validation
+				v.Add(name, "validation.control_characters")
+				httpjson.Error(w, r, v.Err())
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // apiFallback answers unknown API paths with 404 and known paths with another method with

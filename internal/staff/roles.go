@@ -126,14 +126,26 @@ func (h *Handler) deleteRole(w http.ResponseWriter, r *http.Request) {
 
 type matrixInput struct {
 	Matrix  map[string][]string `json:"matrix"`
-	Version int                 `json:"version"`
+	Version *int                `json:"version"`
 }
 
+// saveMatrix replaces the roles' permissions: both the matrix and the version it was read
+// at are required (a body without them changes nothing).
 func (h *Handler) saveMatrix(w http.ResponseWriter, r *http.Request) {
 	var in matrixInput
 	err := httpjson.Decode(w, r, &in)
 	if err == nil {
-		err = SaveMatrix(r.Context(), h.Users.DB, account.Event(r), in.Matrix, in.Version)
+		var v apperr.Validation
+		if in.Matrix == nil {
+			v.Add("matrix", "validation.required")
+		}
+		if in.Version == nil {
+			v.Add("version", "validation.required")
+		}
+		err = v.Err()
+	}
+	if err == nil {
+		err = SaveMatrix(r.Context(), h.Users.DB, account.Event(r), in.Matrix, *in.Version)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

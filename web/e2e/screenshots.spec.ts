@@ -70,10 +70,10 @@ for (const [device, viewport] of Object.entries(viewports)) {
       // The patient register: a patient with history, the list, the form and the chart.
       const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
       // Each run registers the same patient: as a different person from the earlier runs'.
-      const twins = (await (await page.request.post('/api/patients/duplicates', { headers: { 'X-XSRF-TOKEN': xsrf }, data: { first_name: 'Văn An', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567' } })).json()).data as { id: number }[]
+      const twins = (await (await page.request.post('/api/patients/duplicates', { headers: { 'X-XSRF-TOKEN': xsrf }, data: { first_name: 'An', middle_name: 'Văn', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567' } })).json()).data as { id: number }[]
       const r = await page.request.post('/api/patients', {
         headers: { 'X-XSRF-TOKEN': xsrf },
-        data: { distinct_from: twins.map((x) => x.id), first_name: 'Văn An', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567', blood_type: 'O+',
+        data: { distinct_from: twins.map((x) => x.id), first_name: 'An', middle_name: 'Văn', last_name: 'Nguyễn', sex: 'male', birth_date: '1968-03-14', phone: '+84 90 123 4567', blood_type: 'O+',
           address: '12 Lê Lợi, Huế', history: { allergies: [{ substance: 'Penicillin', reaction: 'Rash', severity: 'severe' }], chronic: ['hypertension', 'diabetes'] },
           emergency_contact: { name: 'Nguyễn Thị Lan', relation: 'Wife', phone: '+84 90 765 4321' } },
       })
