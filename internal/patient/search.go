@@ -9,21 +9,17 @@ import (
 	"strings"
 
 	"emr/internal/apperr"
-	"emr/internal/httpjson"
 	"emr/internal/database"
+	"emr/internal/httpjson"
 )
 
 // Page sizes offered, the default, and how many matches a search counts at most (counting
 // further would cost more than the number is worth: the list then says "1000+").
 const (
 	DefaultPerPage = 15
-	MaxPerPage     = 50
 	CountCap       = 200
 	maxTokens      = 5
 )
-
-// PageSizes are the page sizes the web app offers.
-var PageSizes = []int{10, 15, 20, 30, 50}
 
 // ListQuery is a page of the register: a search text, a page, a sort and whether to list
 // archived patients instead of active ones.
