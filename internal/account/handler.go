@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -111,19 +112,36 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	userKey, addrKey := "user:"+user.NormalizeUsername(req.Username), "addr:"+addr
 	event := audit.Event{ActorName: req.Username, Action: "auth.login", Address: addr}
 
-	wait, err := h.Throttle.RetryAfter(ctx, userKey, auth.UserFailureLimit)
-	if err == nil && wait == 0 {
-		wait, err = h.Throttle.RetryAfter(ctx, addrKey, auth.AddressFailureLimit)
+	// Each try takes its slot before the password is checked (docs/adr/0017): the account's
+	// first, then the address's, which a known account of that address may go beyond.
+	throttled := func(wait time.Duration) {
+		event.Outcome, event.Detail = audit.Denied, "throttled"
+		h.record(r, event)
+		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
 	}
+	wait, err := h.Throttle.Take(ctx, userKey, auth.UserFailureLimit)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	if wait > 0 {
-		event.Outcome, event.Detail = audit.Denied, "throttled"
-		h.record(r, event)
-		secs := auth.Seconds(wait)
-		httpjson.Error(w, r, apperr.Throttled("auth.throttled", secs))
+		throttled(wait)
+		return
+	}
+	if wait, err = h.Throttle.Take(ctx, addrKey, auth.AddressFailureLimit); err == nil && wait > 0 {
+		var known bool
+		if known, err = h.Throttle.Known(ctx, userKey, addr); err == nil && !known {
+			// Not checked, so not the account's failure.
+			if err := h.Throttle.GiveBack(ctx, userKey); err != nil {
+				httpjson.Error(w, r, err)
+				return
+			}
+			throttled(wait)
+			return
+		}
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
 		return
 	}
 
@@ -134,11 +152,8 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	}
 	// A missing account is checked against a dummy hash, so that timing does not tell
 	// whether a username exists; inactive accounts fail the same way as wrong passwords.
+	// A failed try keeps the slots it took.
 	if ok := auth.CheckPasswordOrDummy(hash, req.Password); !ok || !active {
-		if err := h.Throttle.Fail(ctx, userKey, addrKey); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
 		event.Outcome = audit.Failure
 		if ok && !active {
 			event.Detail = "account deactivated"
@@ -148,7 +163,14 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if err := h.Throttle.Reset(ctx, userKey); err != nil {
+	err = h.Throttle.Reset(ctx, userKey)
+	if err == nil {
+		err = h.Throttle.GiveBack(ctx, addrKey)
+	}
+	if err == nil {
+		err = h.Throttle.Remember(ctx, userKey, addr)
+	}
+	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}

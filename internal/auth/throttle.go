@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -9,8 +11,10 @@ import (
 	"emr/internal/database"
 )
 
-// Throttle counts failed logins in the database (so every instance sees the same counts)
-// and refuses further tries once a key has failed Limit times within Window.
+// Throttle limits password tries per key ("user:NAME", "addr:ADDRESS") in the database, so
+// every instance shares the counts. A try takes its slot before the password is checked, in
+// one atomic upsert: however many tries arrive at once, at most Limit of them are checked
+// in a window. A successful try gives its slot back (docs/adr/0017).
 type Throttle struct {
 	DB     *database.DB
 	Window time.Duration
@@ -18,11 +22,13 @@ type Throttle struct {
 }
 
 // Login-throttling limits: per username, and per client address (higher, since a clinic's
-// staff often share one address).
+// staff often share one address; a known account is not refused for its address alone).
 const (
 	UserFailureLimit    = 5
 	AddressFailureLimit = 30
 	ThrottleWindow      = 15 * time.Minute
+	// KnownAddressFor is how long a successful login makes its address known for the account.
+	KnownAddressFor = 90 * 24 * time.Hour
 )
 
 func (t *Throttle) now() time.Time {
@@ -32,53 +38,76 @@ func (t *Throttle) now() time.Time {
 	return time.Now().UTC()
 }
 
-// RetryAfter returns how long key must wait before another try, or 0 when it may try now.
-func (t *Throttle) RetryAfter(ctx context.Context, key string, limit int) (time.Duration, error) {
+// Take claims a try for key: 0 when it may go ahead (the try is counted), else how long
+// until the window ends. A window starts at a key's first try and lasts Window.
+func (t *Throttle) Take(ctx context.Context, key string, limit int) (time.Duration, error) {
 	now := t.now()
-	var count int
-	var oldest *time.Time
-	rows, err := t.DB.QueryContext(ctx, `SELECT at FROM login_failures WHERE key = $1 AND at > $2 ORDER BY at DESC LIMIT $3`,
-		key, now.Add(-t.Window), limit)
+	var start time.Time
+	var tries int
+	err := t.DB.QueryRowContext(ctx, `INSERT INTO login_throttle (key, window_start, tries) VALUES ($1, $2, 1)
+		ON CONFLICT (key) DO UPDATE SET
+			tries = CASE WHEN login_throttle.window_start <= $3 THEN 1 ELSE login_throttle.tries + 1 END,
+			window_start = CASE WHEN login_throttle.window_start <= $3 THEN excluded.window_start ELSE login_throttle.window_start END
+		RETURNING window_start, tries`, key, now, now.Add(-t.Window)).Scan(&start, &tries)
 	if err != nil {
-		return 0, fmt.Errorf("count login failures: %w", err)
+		return 0, fmt.Errorf("take a login try: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var at time.Time
-		if err := rows.Scan(&at); err != nil {
-			return 0, err
-		}
-		count++
-		oldest = &at
-	}
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	if count < limit {
+	if tries <= limit {
 		return 0, nil
 	}
-	// The oldest of the last `limit` failures leaves the window at this time.
-	return oldest.Add(t.Window).Sub(now), nil
+	return max(start.Add(t.Window).Sub(now), time.Second), nil
 }
 
-// Fail records a failed try for each key and forgets failures older than the window.
-func (t *Throttle) Fail(ctx context.Context, keys ...string) error {
-	now := t.now()
-	for _, k := range keys {
-		if _, err := t.DB.ExecContext(ctx, `INSERT INTO login_failures (key, at) VALUES ($1, $2)`, k, now); err != nil {
-			return fmt.Errorf("record login failure: %w", err)
-		}
-		if _, err := t.DB.ExecContext(ctx, `DELETE FROM login_failures WHERE key = $1 AND at <= $2`, k, now.Add(-t.Window)); err != nil {
-			return fmt.Errorf("forget old login failures: %w", err)
-		}
+// GiveBack returns a try taken for key that turned out right (or was never checked).
+func (t *Throttle) GiveBack(ctx context.Context, key string) error {
+	if _, err := t.DB.ExecContext(ctx, `UPDATE login_throttle SET tries = tries - 1 WHERE key = $1 AND tries > 0`, key); err != nil {
+		return fmt.Errorf("give back a login try: %w", err)
 	}
 	return nil
 }
 
-// Reset forgets the failures of key (after a successful login).
+// RetryAfter says, without taking a try, how long key must wait: 0 when it may try now.
+func (t *Throttle) RetryAfter(ctx context.Context, key string, limit int) (time.Duration, error) {
+	now := t.now()
+	var start time.Time
+	var tries int
+	err := t.DB.QueryRowContext(ctx, `SELECT window_start, tries FROM login_throttle WHERE key = $1`, key).Scan(&start, &tries)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read login tries: %w", err)
+	}
+	if tries < limit || !start.After(now.Add(-t.Window)) {
+		return 0, nil
+	}
+	return start.Add(t.Window).Sub(now), nil
+}
+
+// Reset forgets the tries of key (after a successful login, or an administrator's unlock).
 func (t *Throttle) Reset(ctx context.Context, key string) error {
-	if _, err := t.DB.ExecContext(ctx, `DELETE FROM login_failures WHERE key = $1`, key); err != nil {
-		return fmt.Errorf("reset login failures: %w", err)
+	if _, err := t.DB.ExecContext(ctx, `DELETE FROM login_throttle WHERE key = $1`, key); err != nil {
+		return fmt.Errorf("reset login tries: %w", err)
+	}
+	return nil
+}
+
+// Known reports whether the account userKey has signed in from address within KnownAddressFor.
+func (t *Throttle) Known(ctx context.Context, userKey, address string) (bool, error) {
+	var n int
+	err := t.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM login_known_addresses WHERE user_key = $1 AND address = $2 AND last_at > $3`,
+		userKey, address, t.now().Add(-KnownAddressFor)).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read known addresses: %w", err)
+	}
+	return n > 0, nil
+}
+
+// Remember records that the account userKey signed in from address now.
+func (t *Throttle) Remember(ctx context.Context, userKey, address string) error {
+	if _, err := t.DB.ExecContext(ctx, `INSERT INTO login_known_addresses (user_key, address, last_at) VALUES ($1, $2, $3)
+		ON CONFLICT (user_key, address) DO UPDATE SET last_at = excluded.last_at`, userKey, address, t.now()); err != nil {
+		return fmt.Errorf("remember the address: %w", err)
 	}
 	return nil
 }

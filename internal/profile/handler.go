@@ -185,7 +185,8 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	e := account.Event(r)
 	e.Action, e.EntityType, e.EntityID = "profile.password", "user", fmt.Sprint(p.UserID)
 	key := "user:" + p.Username
-	wait, err := h.Throttle.RetryAfter(r.Context(), key, auth.UserFailureLimit)
+	// The try takes its slot before the check, as a login does; a right password gives it back.
+	wait, err := h.Throttle.Take(r.Context(), key, auth.UserFailureLimit)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -201,10 +202,6 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	}
 	if ok, err := auth.CheckPassword(hash, in.Current); err != nil || !ok {
 		e.Outcome = audit.Failure
-		if err := h.Throttle.Fail(r.Context(), key); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
 		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err)
 			return
@@ -212,6 +209,10 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 		var wrong apperr.Validation
 		wrong.Add("current_password", "profile.password_wrong")
 		httpjson.Error(w, r, wrong.Err())
+		return
+	}
+	if err := h.Throttle.GiveBack(r.Context(), key); err != nil {
+		httpjson.Error(w, r, err)
 		return
 	}
 	newHash, err := auth.HashPassword(in.New)

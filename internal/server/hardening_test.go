@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"emr/internal/apitest"
@@ -14,19 +15,64 @@ import (
 	"emr/internal/database/dbtest"
 )
 
+// TestPerAddressThrottling: many usernames tried from one address throttle that address
+// (password spraying), but an account that has signed in from it before still signs in with
+// its password: a clinic behind one NAT is not locked out by someone in its waiting room.
 func TestPerAddressThrottling(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		env := apitest.New(t, db)
 		pw := env.CreateUser("victim", "doctor")
+		stranger := env.CreateUser("stranger", "nurse")
 		c := env.Client()
+		if r := c.Login("victim", pw); r.Status != http.StatusOK {
+			t.Fatalf("first login: %d", r.Status)
+		}
 		// Many usernames, each under its own limit, from one address.
 		for i := range auth.AddressFailureLimit {
-			if r := c.Login(fmt.Sprintf("guess%d", i), "wrong"); r.Status != http.StatusUnauthorized {
+			if r := env.Client().Login(fmt.Sprintf("guess%d", i), "wrong"); r.Status != http.StatusUnauthorized {
 				t.Fatalf("try %d: %d", i+1, r.Status)
 			}
 		}
-		if r := c.Login("victim", pw); r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-			t.Fatalf("after %d failures from one address: %d", auth.AddressFailureLimit, r.Status)
+		if r := env.Client().Login("guess-more", "wrong"); r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+			t.Errorf("spraying on after %d failures from one address: %d", auth.AddressFailureLimit, r.Status)
+		}
+		if r := env.Client().Login("stranger", stranger); r.Status != http.StatusTooManyRequests {
+			t.Errorf("an account new to the address: %d, want 429", r.Status)
+		}
+		if r := env.Client().Login("victim", pw); r.Status != http.StatusOK {
+			t.Errorf("an account known at the address, right password: %d, want 200", r.Status)
+		}
+	})
+}
+
+// TestThrottleHoldsUnderConcurrency: 60 wrong passwords for one account at once: exactly
+// the limit's worth are checked (and audited as failures), every other one is refused.
+func TestThrottleHoldsUnderConcurrency(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		env.CreateUser("target", "admin")
+		clients := make([]*apitest.Client, 60)
+		for i := range clients {
+			clients[i] = env.Client()
+			clients[i].Do("GET", "/api/sanctum/csrf-cookie", nil)
+		}
+		var wg sync.WaitGroup
+		statuses := make([]int, len(clients))
+		for i, c := range clients {
+			wg.Go(func() {
+				statuses[i] = c.Do("POST", "/api/auth/login", map[string]string{"username": "target", "password": fmt.Sprintf("wrong-%d", i)}).Status
+			})
+		}
+		wg.Wait()
+		count := map[int]int{}
+		for _, s := range statuses {
+			count[s]++
+		}
+		if count[http.StatusUnauthorized] != auth.UserFailureLimit || count[http.StatusTooManyRequests] != len(clients)-auth.UserFailureLimit {
+			t.Errorf("answers %v: want %d checked, the rest refused", count, auth.UserFailureLimit)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'auth.login' AND outcome = 'failure'`); n != auth.UserFailureLimit {
+			t.Errorf("%d passwords checked, want %d", n, auth.UserFailureLimit)
 		}
 	})
 }
