@@ -57,7 +57,11 @@ func meOf(p *auth.Principal) Me {
 }
 
 func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {
-	auth.SetCSRFCookie(w, r)
+	var session string
+	if c, err := r.Cookie(auth.SessionCookie); err == nil {
+		session = c.Value
+	}
+	auth.SetCSRFCookie(w, r, session)
 	httpjson.NoContent(w)
 }
 
@@ -194,7 +198,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	event.ActorID, event.ActorName, event.Outcome = p.UserID, p.Username, audit.Success
 	h.record(r, event)
 	auth.SetSessionCookie(w, r, token)
-	auth.SetCSRFCookie(w, r)
+	auth.SetCSRFCookie(w, r, token)
 	httpjson.Respond(w, http.StatusOK, meOf(p))
 }
 
@@ -206,6 +210,7 @@ func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	h.record(r, audit.Event{ActorID: p.UserID, ActorName: p.Username, Action: "auth.logout", Address: Address(r), Outcome: audit.Success})
 	auth.SetSessionCookie(w, r, "")
+	auth.SetCSRFCookie(w, r, "")
 	httpjson.NoContent(w)
 }
 

@@ -2,7 +2,9 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"net/http"
 
 	"emr/internal/apperr"
@@ -83,13 +85,29 @@ func (g *Guard) principal(r *http.Request) (*Principal, error) {
 	return p, nil
 }
 
+// validCSRF checks the double submit (the header echoes the cookie) and, once there is a
+// session, that the token is the session's own (ASVS 4.2.2): a token planted from elsewhere
+// (a cookie set by a sibling domain, say) does not pass, since it cannot be derived without
+// the session, whose cookie no script can read.
 func validCSRF(r *http.Request) bool {
 	c, err := r.Cookie(CSRFCookie)
 	header := r.Header.Get(CSRFHeader)
 	if err != nil || c.Value == "" || header == "" {
 		return false
 	}
-	return subtle.ConstantTimeCompare([]byte(c.Value), []byte(header)) == 1
+	if subtle.ConstantTimeCompare([]byte(c.Value), []byte(header)) != 1 {
+		return false
+	}
+	if s, err := r.Cookie(SessionCookie); err == nil && s.Value != "" {
+		return subtle.ConstantTimeCompare([]byte(csrfFor(s.Value)), []byte(header)) == 1
+	}
+	return true
+}
+
+// csrfFor is the CSRF token of the session whose cookie holds token.
+func csrfFor(token string) string {
+	sum := sha256.Sum256([]byte("emr csrf\x00" + token))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
 type userIDSlotKey struct{}
@@ -124,7 +142,13 @@ func SetSessionCookie(w http.ResponseWriter, r *http.Request, token string) {
 	http.SetCookie(w, c)
 }
 
-// SetCSRFCookie issues a fresh CSRF token in a cookie the web app can read and echo.
-func SetCSRFCookie(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: NewToken(), Path: "/", SameSite: http.SameSiteLaxMode, Secure: Secure(r)})
+// SetCSRFCookie issues the CSRF token in a cookie the web app can read and echo: the
+// session's (session, the session cookie's token) or, before a login, a random one. A login
+// issues a new one with its new session.
+func SetCSRFCookie(w http.ResponseWriter, r *http.Request, session string) {
+	value := NewToken()
+	if session != "" {
+		value = csrfFor(session)
+	}
+	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: value, Path: "/", SameSite: http.SameSiteLaxMode, Secure: Secure(r)})
 }

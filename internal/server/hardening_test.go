@@ -116,3 +116,32 @@ func TestRequestLogsHoldNoSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestCSRFTokenIsTheSessions: a logged-in request passes only with its session's token; one
+// planted as cookie and header alike (a sibling domain can set cookies) is refused; the token
+// changes at login.
+func TestCSRFTokenIsTheSessions(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		pw := env.CreateUser("csrf-user", "receptionist")
+		c := env.Client()
+		c.Do("GET", "/api/sanctum/csrf-cookie", nil)
+		before := c.Cookie("XSRF-TOKEN")
+		if r := c.Login("csrf-user", pw); r.Status != http.StatusOK {
+			t.Fatalf("login: %d", r.Status)
+		}
+		own := c.Cookie("XSRF-TOKEN")
+		if own == "" || own == before {
+			t.Fatalf("the token did not change at login: %q then %q", before, own)
+		}
+		patient := map[string]any{"first_name": "An", "last_name": "Le", "birth_date": "1990-01-01", "sex": "male"}
+		c.SetCookie("XSRF-TOKEN", "planted-token-planted-token")
+		if r := c.Do("POST", "/api/patients", patient); r.Status != http.StatusForbidden {
+			t.Errorf("a planted token: %d, want 403", r.Status)
+		}
+		c.SetCookie("XSRF-TOKEN", own)
+		if r := c.Do("POST", "/api/patients", patient); r.Status != http.StatusCreated {
+			t.Errorf("the session's token: %d %s", r.Status, r.Body)
+		}
+	})
+}
