@@ -168,6 +168,11 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	}
 
 	err = h.Throttle.Reset(ctx, userKey)
+	if err == nil && auth.PasswordProblem(req.Password, req.Username) != "" {
+		// A password from before the policy that it would refuse: to be changed before
+		// anything else (the session can then only change it).
+		_, err = h.DB.ExecContext(ctx, `UPDATE users SET must_change_password = TRUE WHERE id = $1`, id)
+	}
 	if err == nil {
 		err = h.Throttle.GiveBack(ctx, addrKey)
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -73,7 +74,7 @@ func NewWith(t testing.TB, db *database.DB, cfg config.Config) *Env {
 // CreateUser adds an account with the given roles and returns its password.
 func (e *Env) CreateUser(username string, roles ...string) string {
 	e.T.Helper()
-	pw := "pw-" + username + "-0123456789"
+	pw := "lantern orchard 7 glacier " + strconv.Itoa(len(username)) // passes the password policy
 	if _, err := (&user.Store{DB: e.DB}).Create(context.Background(), user.NewUser{Username: username, Name: "Test " + username, Roles: roles, Password: pw}); err != nil {
 		e.T.Fatalf("create user %s: %v", username, err)
 	}

@@ -39,7 +39,7 @@ func TestPasswordHash(t *testing.T) {
 func TestSessionTimeouts(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: "n", Name: "N", Roles: []string{"nurse"}, Password: "0123456789ab"})
+		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: "n", Name: "N", Roles: []string{"nurse"}, Password: "lantern orchard 7 glacier"})
 		if err != nil {
 			t.Fatal(err)
 		}

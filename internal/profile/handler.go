@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"emr/internal/account"
 	"emr/internal/apperr"
@@ -169,12 +168,9 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	if in.Current == "" {
 		v.Add("current_password", "validation.required")
 	}
-	switch n := utf8.RuneCountInString(in.New); {
-	case n < auth.MinPasswordLength:
-		v.Add("new_password", "validation.password_short")
-	case len(in.New) > 1024:
-		v.Add("new_password", "validation.too_long")
-	case in.New == in.Current:
+	if problem := auth.PasswordProblem(in.New, me(r).Username, me(r).Name); problem != "" {
+		v.Add("new_password", problem)
+	} else if in.New == in.Current {
 		v.Add("new_password", "profile.password_same")
 	}
 	if err := v.Err(); err != nil {

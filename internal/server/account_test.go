@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
 	"emr/internal/apitest"
+	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -275,4 +277,48 @@ func TestClientConfigHidesSettingsByDefault(t *testing.T) {
 			t.Errorf("show_settings = %v with --show-settings=%v", got.ShowSettings, show)
 		}
 	}
+}
+
+// TestPasswordPolicyOnEveryWayIn: weak, common and personal passwords are refused with the
+// reason wherever a password is chosen, and an account whose password predates the policy
+// and fails it must change it at its next login.
+func TestPasswordPolicyOnEveryWayIn(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		admin := env.LoggedIn("policy-admin", env.CreateUser("policy-admin", "admin"))
+		for pw, key := range map[string]string{"aaaaaaaaaaaa": "password.guessable", "123456789012": "password.guessable", "password1234": "password.guessable", "drbinh-clinic-2024": "password.personal"} {
+			r := admin.Do("POST", "/api/users", map[string]any{"username": "drbinh", "name": "Dr Binh", "roles": []string{"doctor"}, "password": pw})
+			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["password"]) == 0 {
+				t.Errorf("new account with %q (%s): %d %v", pw, key, r.Status, fields)
+			}
+		}
+		r := admin.Do("POST", "/api/profile/password", map[string]any{"current_password": "lantern orchard 7 glacier 12", "new_password": "policy-admin-2025"})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(fields["new_password"], ""), "name") {
+			t.Errorf("own new password with the username: %d %v", r.Status, fields)
+		}
+
+		// An account from before the policy, with a password it would refuse.
+		env.CreateUser("legacy", "nurse")
+		hash, err := auth.HashPassword("123456789012")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(context.Background(), `UPDATE users SET password_hash = $1 WHERE username = 'legacy'`, hash); err != nil {
+			t.Fatal(err)
+		}
+		legacy := env.Client()
+		if r := legacy.Login("legacy", "123456789012"); r.Status != http.StatusOK {
+			t.Fatalf("legacy login: %d", r.Status)
+		}
+		var me struct {
+			MustChangePassword bool `json:"must_change_password"`
+		}
+		legacy.Do("GET", "/api/user", nil).JSON(t, &me)
+		if !me.MustChangePassword {
+			t.Error("a weak old password is not asked to change")
+		}
+		if r := legacy.Do("GET", "/api/patients", nil); r.Status != http.StatusForbidden {
+			t.Errorf("before changing it: %d, want 403", r.Status)
+		}
+	})
 }

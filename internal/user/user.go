@@ -88,11 +88,8 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 	if len(n.Roles) == 0 {
 		v.Add("roles", "user.roles_required")
 	}
-	switch {
-	case utf8.RuneCountInString(n.Password) < auth.MinPasswordLength:
-		v.Add("password", "validation.password_short")
-	case len(n.Password) > 1024:
-		v.Add("password", "validation.too_long")
+	if problem := auth.PasswordProblem(n.Password, n.Username, n.Name, n.Email); problem != "" {
+		v.Add("password", problem)
 	}
 	if err := CheckEmail(ctx, s.DB, n.Email, 0, &v); err != nil {
 		return User{}, err

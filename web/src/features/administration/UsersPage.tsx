@@ -11,6 +11,7 @@ import { AccountFields } from './AccountFields'
 import { accountsKey, type Account } from './api'
 import { RoleTags } from './RoleTags'
 import { focusFirstField } from '../../components/focusFirstField'
+import { PasswordStrength } from '../../components/PasswordStrength'
 
 /** Staff accounts (spec /administrator/users): search, filter by status, create. */
 export default function UsersPage() {
@@ -24,6 +25,7 @@ export default function UsersPage() {
   const [perPage, setPerPage] = useState(15)
   const [creating, setCreating] = useState(false)
   const [form] = Form.useForm()
+  const [newPassword, newUsername, newName] = [Form.useWatch('password', form), Form.useWatch('username', form), Form.useWatch('name', form)] as (string | undefined)[]
   const setQuery = useMemo(() => debounce((v: string) => (setQ(v), setPage(1)), 250), [])
   const { data, isFetching } = useQuery({
     queryKey: [...accountsKey, q, status, page, perPage],
@@ -98,7 +100,7 @@ export default function UsersPage() {
             <Input maxLength={64} autoComplete="off" />
           </Form.Item>
           <AccountFields />
-          <Form.Item name="password" label={t('accounts.fields.password')} extra={t('profile.passwordPolicy')} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
+          <Form.Item name="password" label={t('accounts.fields.password')} extra={<PasswordStrength password={newPassword} inputs={[newUsername ?? '', newName ?? '']} />} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
             <Input.Password autoComplete="new-password" />
           </Form.Item>
         </Form>

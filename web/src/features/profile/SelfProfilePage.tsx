@@ -8,6 +8,7 @@ import { fileOf } from '../../components/signature'
 import { showFormErrors } from '../../lib/formErrors'
 import { ApiError, get, send } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
+import { PasswordStrength } from '../../components/PasswordStrength'
 import { profileKey, useProfile, type Profile } from './api'
 
 const formData = (file: Blob, name: string) => {
@@ -208,6 +209,8 @@ function PasswordCard() {
   const queryClient = useQueryClient()
   const { message } = App.useApp()
   const [form] = Form.useForm()
+  const newPassword = Form.useWatch('new_password', form) as string | undefined
+  const { data: me } = useQuery(meQuery)
   const [busy, setBusy] = useState(false)
   const submit = async (v: { current_password: string; new_password: string }) => {
     setBusy(true)
@@ -228,7 +231,7 @@ function PasswordCard() {
         <Form.Item name="current_password" label={t('profile.currentPassword')} rules={[{ required: true, message: t('validation.required') }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item name="new_password" label={t('profile.newPassword')} extra={t('profile.passwordPolicy')} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
+        <Form.Item name="new_password" label={t('profile.newPassword')} extra={<PasswordStrength password={newPassword} inputs={[me?.username ?? '', me?.name ?? '']} />} rules={[{ required: true, min: 12, message: t('profile.passwordPolicy') }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item
