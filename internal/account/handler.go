@@ -21,10 +21,11 @@ import (
 
 // Handler serves the account routes.
 type Handler struct {
-	DB       *database.DB
-	Users    *user.Store
-	Sessions *auth.Sessions
-	Throttle *auth.Throttle
+	DB        *database.DB
+	Users     *user.Store
+	Sessions  *auth.Sessions
+	Throttle  *auth.Throttle
+	TwoFactor *auth.TwoFactor
 }
 
 // Routes is the account's route table.
@@ -48,12 +49,15 @@ type Me struct {
 	Permissions  []auth.Permission `json:"permissions"`
 	// MustChangePassword: the web app sends the user to change it before anything else.
 	MustChangePassword bool `json:"must_change_password"`
+	// MustEnrolTwoFactor: a role requires two-factor sign-in; the web app sends the user to
+	// set it up before anything else.
+	MustEnrolTwoFactor bool `json:"must_enrol_two_factor"`
 	// Emergency is an active emergency-access grant, shown to the user as a banner.
 	Emergency *auth.Emergency `json:"emergency"`
 }
 
 func meOf(p *auth.Principal) Me {
-	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions, MustChangePassword: p.MustChangePassword, Emergency: p.Emergency}
+	return Me{ID: p.UserID, Username: p.Username, Name: p.Name, Avatar: p.Avatar, Introduction: p.Intro, Roles: p.Roles, Permissions: p.Permissions, MustChangePassword: p.MustChangePassword, MustEnrolTwoFactor: p.MustEnrolTwoFactor, Emergency: p.Emergency}
 }
 
 func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {
@@ -68,6 +72,9 @@ func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {
 type loginRequest struct {
 	Username string `json:"username"`
 	Password string `json:"password"`
+	// Code is the second factor (a TOTP code or a recovery code), asked for once the
+	// password is right for an account that has one.
+	Code string `json:"code"`
 }
 
 // Address returns the client's IP address (the server has already resolved a trusted
@@ -106,6 +113,9 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		v.Add("password", "validation.required")
 	} else if len(req.Password) > 1024 {
 		v.Add("password", "validation.too_long")
+	}
+	if len(req.Code) > 64 {
+		v.Add("code", "validation.too_long")
 	}
 	if err := v.Err(); err != nil {
 		httpjson.Error(w, r, err)
@@ -165,6 +175,38 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		h.record(r, event)
 		httpjson.Error(w, r, apperr.Unauthenticated("auth.invalid_credentials"))
 		return
+	}
+
+	// The second factor, for an account that has one: without a code the password's try is
+	// given back and the code asked for; a wrong or spent code is a failed try.
+	second, err := h.TwoFactor.Status(ctx, id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if second.Enabled {
+		if strings.TrimSpace(req.Code) == "" {
+			err = h.Throttle.GiveBack(ctx, userKey)
+			if err == nil {
+				err = h.Throttle.GiveBack(ctx, addrKey)
+			}
+			if err == nil {
+				err = apperr.Unauthenticated("auth.two_factor_required")
+			}
+			httpjson.Error(w, r, err)
+			return
+		}
+		ok, err := h.TwoFactor.Verify(ctx, id, req.Code)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		if !ok {
+			event.Outcome, event.Detail = audit.Failure, "wrong second factor"
+			h.record(r, event)
+			httpjson.Error(w, r, apperr.Unauthenticated("auth.invalid_code"))
+			return
+		}
 	}
 
 	err = h.Throttle.Reset(ctx, userKey)

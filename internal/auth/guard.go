@@ -27,8 +27,9 @@ type Route struct {
 	// ChangesState marks a GET that changes state: it then needs the CSRF header too, so
 	// that no cross-site link can trigger it.
 	ChangesState bool
-	// BeforePasswordChange marks the routes a user whose password was reset may use before
-	// changing it: who am I, log out, read the profile, change the password.
+	// BeforePasswordChange marks the routes a user whose account is not ready (a password
+	// reset by an administrator, a second factor a role requires) may use: who am I, log out,
+	// read the profile, change the password, set up two-factor sign-in.
 	BeforePasswordChange bool
 	Handler              http.HandlerFunc
 }
@@ -58,6 +59,10 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 			}
 			if p.MustChangePassword && !rt.BeforePasswordChange {
 				httpjson.Error(w, r, apperr.Forbidden("auth.password_change_required"))
+				return
+			}
+			if p.MustEnrolTwoFactor && !rt.BeforePasswordChange {
+				httpjson.Error(w, r, apperr.Forbidden("auth.two_factor_enrolment_required"))
 				return
 			}
 			if !rt.Access.Allows(p) {

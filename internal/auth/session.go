@@ -27,6 +27,9 @@ type Principal struct {
 	// MustChangePassword is set after an administrator's reset: until the user changes the
 	// password, only the routes that lead there answer.
 	MustChangePassword bool
+	// MustEnrolTwoFactor: a role of the user requires two-factor sign-in and the user has not
+	// set it up; until then the session can only set it up (or change the password).
+	MustEnrolTwoFactor bool
 	// Emergency is the user's active emergency-access grant, nil when none; its
 	// permissions are already in Permissions.
 	Emergency *Emergency
@@ -129,10 +132,12 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	now := s.now()
 	p := &Principal{tokenHash: hashToken(token)}
 	var lastSeen time.Time
-	err := s.DB.QueryRowContext(ctx, `SELECT u.id, u.username, u.name, u.avatar, u.introduction, u.must_change_password, s.last_seen_at
+	err := s.DB.QueryRowContext(ctx, `SELECT u.id, u.username, u.name, u.avatar, u.introduction, u.must_change_password, s.last_seen_at,
+			EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.require_two_factor)
+			AND NOT EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = u.id AND t.confirmed_at IS NOT NULL)
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3 AND u.active`,
-		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &p.Username, &p.Name, &p.Avatar, &p.Intro, &p.MustChangePassword, &lastSeen)
+		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &p.Username, &p.Name, &p.Avatar, &p.Intro, &p.MustChangePassword, &lastSeen, &p.MustEnrolTwoFactor)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}

@@ -20,6 +20,8 @@ type Handler struct {
 	// Throttle counts wrong current passwords against the user's login throttle: guessing
 	// here is no easier than at the login page.
 	Throttle *auth.Throttle
+	// TwoFactor is the user's second factor, which they set up and turn off here.
+	TwoFactor *auth.TwoFactor
 }
 
 // Routes is the profile API's route table. Everything acts on the logged-in user's own
@@ -35,6 +37,11 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/remove-signature/{id}", Access: auth.LoggedIn, ChangesState: true, Handler: h.removeSignature},
 		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.password},
 		{Method: "GET", Path: "/api/profile/activity", Access: auth.LoggedIn, Handler: h.activity},
+		// Two-factor sign-in: reachable before the account is ready, since a role may require it.
+		{Method: "GET", Path: "/api/profile/two-factor", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorStatus},
+		{Method: "POST", Path: "/api/profile/two-factor/setup", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorSetup},
+		{Method: "POST", Path: "/api/profile/two-factor/confirm", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorConfirm},
+		{Method: "POST", Path: "/api/profile/two-factor/disable", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorDisable},
 		{Method: "GET", Path: "/api/users/{id}/avatar", Access: auth.LoggedIn, Handler: h.image(KindAvatar)},
 		{Method: "GET", Path: "/api/users/{id}/signature", Access: auth.LoggedIn, Handler: h.image(KindSignature)},
 	}

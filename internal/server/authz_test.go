@@ -111,6 +111,12 @@ var requiredAccess = map[string]string{
 	"PUT /api/roles/{id}":                     "manage permission",
 	"DELETE /api/roles/{id}":                  "manage permission",
 	"GET /api/permissions":                    "manage permission",
+	"GET /api/profile/two-factor":             "logged-in",
+	"POST /api/profile/two-factor/setup":      "logged-in",
+	"POST /api/profile/two-factor/confirm":    "logged-in",
+	"POST /api/profile/two-factor/disable":    "logged-in",
+	"POST /api/users/{id}/two-factor/reset":   "manage user",
+	"PUT /api/roles/{id}/two-factor":          "manage permission",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

@@ -49,7 +49,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	sessions := &auth.Sessions{DB: db, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	users := &user.Store{DB: db}
 	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
-	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: throttle}
+	twoFactor := &auth.TwoFactor{DB: db}
+	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
@@ -71,9 +72,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		appointments.Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
-		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle}).Routes(),
+		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
-		(&staff.Handler{Users: users, Throttle: throttle}).Routes(),
+		(&staff.Handler{Users: users, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{DB: db, Codes: codes, Loc: loc}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),

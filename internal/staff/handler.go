@@ -3,6 +3,7 @@
 package staff
 
 import (
+	"database/sql"
 	"net/http"
 	"strconv"
 	"time"
@@ -17,8 +18,9 @@ import (
 
 // Handler serves the staff administration API.
 type Handler struct {
-	Users    *user.Store
-	Throttle *auth.Throttle
+	Users     *user.Store
+	Throttle  *auth.Throttle
+	TwoFactor *auth.TwoFactor
 }
 
 // Routes is the staff administration's route table.
@@ -31,6 +33,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/users/{id}", Access: manage, Handler: h.update},
 		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Handler: h.resetPassword},
 		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Handler: h.unlock},
+		{Method: "POST", Path: "/api/users/{id}/two-factor/reset", Access: manage, Handler: h.resetTwoFactor},
 		{Method: "POST", Path: "/api/users/{id}/emergency-access", Access: manage, Handler: h.grantEmergency},
 		{Method: "DELETE", Path: "/api/users/{id}/emergency-access", Access: manage, Handler: h.endEmergency},
 		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
@@ -38,6 +41,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/roles/matrix", Access: auth.Need(auth.ManagePermission), Handler: h.saveMatrix},
 		{Method: "PUT", Path: "/api/roles/{id}", Access: auth.Need(auth.ManagePermission), Handler: h.renameRole},
 		{Method: "DELETE", Path: "/api/roles/{id}", Access: auth.Need(auth.ManagePermission), Handler: h.deleteRole},
+		{Method: "PUT", Path: "/api/roles/{id}/two-factor", Access: auth.Need(auth.ManagePermission), Handler: h.requireTwoFactor},
 		{Method: "GET", Path: "/api/permissions", Access: auth.Need(auth.ManagePermission), Handler: h.permissions},
 	}
 }
@@ -157,6 +161,27 @@ func (h *Handler) resetPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, map[string]string{"temporary_password": temporary})
+}
+
+// resetTwoFactor removes a user's second factor (a lost phone): they sign in with their
+// password and, if a role requires it, set it up again. Audited.
+func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	var u user.User
+	if err == nil {
+		u, err = user.Get(r.Context(), h.Users.DB, id)
+	}
+	if err == nil {
+		err = h.Users.DB.Tx(r.Context(), func(tx *sql.Tx) error {
+			if err := h.TwoFactor.Remove(r.Context(), tx, id); err != nil {
+				return err
+			}
+			e := account.Event(r)
+			e.Action, e.EntityType, e.EntityID, e.Outcome = "user.two_factor_reset", "user", strconv.FormatInt(id, 10), audit.Success
+			return audit.Record(r.Context(), tx, e)
+		})
+	}
+	h.respond(w, r, http.StatusOK, u, err)
 }
 
 // unlock forgets the failed logins that throttle an account.

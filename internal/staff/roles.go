@@ -1,11 +1,14 @@
 package staff
 
 import (
+	"database/sql"
+	"fmt"
 	"net/http"
 	"strconv"
 
 	"emr/internal/account"
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 )
@@ -16,11 +19,13 @@ type Role struct {
 	Name        string   `json:"name"`
 	Permissions []string `json:"permissions"`
 	Users       int      `json:"users"`
+	// RequireTwoFactor: the role's members must sign in with a second factor.
+	RequireTwoFactor bool `json:"require_two_factor"`
 }
 
 // roles lists every role by name, for the account form's choice and the roles screen.
 func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
-	rows, err := h.Users.DB.QueryContext(r.Context(), `SELECT r.id, r.name, (SELECT COUNT(*) FROM user_roles ur WHERE ur.role_id = r.id)
+	rows, err := h.Users.DB.QueryContext(r.Context(), `SELECT r.id, r.name, (SELECT COUNT(*) FROM user_roles ur WHERE ur.role_id = r.id), r.require_two_factor
 		FROM roles r ORDER BY r.name`)
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -29,7 +34,7 @@ func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
 	list := []Role{}
 	for rows.Next() {
 		var ro Role
-		if err := rows.Scan(&ro.ID, &ro.Name, &ro.Users); err != nil {
+		if err := rows.Scan(&ro.ID, &ro.Name, &ro.Users, &ro.RequireTwoFactor); err != nil {
 			rows.Close()
 			httpjson.Error(w, r, err)
 			return
@@ -110,6 +115,44 @@ func (h *Handler) renameRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.NoContent(w)
+}
+
+type twoFactorInput struct {
+	Required *bool `json:"required"`
+}
+
+// requireTwoFactor sets whether the role's members must use two-factor sign-in; a member
+// without it is sent to set it up at their next request. Audited.
+func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
+	id, err := rolePathID(r)
+	var in twoFactorInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err == nil && in.Required == nil {
+		var v apperr.Validation
+		v.Add("required", "validation.required")
+		err = v.Err()
+	}
+	if err == nil {
+		err = h.Users.DB.Tx(r.Context(), func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(r.Context(), `UPDATE roles SET require_two_factor = $1 WHERE id = $2`, *in.Required, id)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return apperr.NotFound("role.not_found")
+			}
+			e := account.Event(r)
+			e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "role.two_factor", "role", strconv.FormatInt(id, 10), audit.Success, fmt.Sprintf("required: %v", *in.Required)
+			return audit.Record(r.Context(), tx, e)
+		})
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.roles(w, r)
 }
 
 func (h *Handler) deleteRole(w http.ResponseWriter, r *http.Request) {

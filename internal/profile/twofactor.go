@@ -1,0 +1,123 @@
+package profile
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"emr/internal/account"
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+)
+
+func (h *Handler) twoFactorStatus(w http.ResponseWriter, r *http.Request) {
+	s, err := h.TwoFactor.Status(r.Context(), me(r).UserID)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, s)
+}
+
+// twoFactorSetup makes a new secret for the authenticator app (shown as a QR code and as
+// text); it is on only after twoFactorConfirm.
+func (h *Handler) twoFactorSetup(w http.ResponseWriter, r *http.Request) {
+	p := me(r)
+	e, err := h.TwoFactor.Begin(r.Context(), p.UserID, p.Username)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, e)
+}
+
+type codeInput struct {
+	Code     string `json:"code"`
+	Password string `json:"password"`
+}
+
+// twoFactorConfirm turns the second factor on with a first code, and answers the recovery
+// codes, once.
+func (h *Handler) twoFactorConfirm(w http.ResponseWriter, r *http.Request) {
+	var in codeInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p := me(r)
+	codes, err := h.TwoFactor.Confirm(r.Context(), p.UserID, strings.TrimSpace(in.Code))
+	if err == nil {
+		err = h.audit(r.Context(), r, "profile.two_factor_on")
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]any{"recovery_codes": codes})
+}
+
+// twoFactorDisable turns the second factor off, with the password and a current code (or a
+// recovery code); the wrong password counts against the login throttle.
+func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
+	var in codeInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p := me(r)
+	ctx := r.Context()
+	key := "user:" + p.Username
+	wait, err := h.Throttle.Take(ctx, key, auth.UserFailureLimit)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if wait > 0 {
+		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
+		return
+	}
+	var hash string
+	if err := h.Store.DB.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE id = $1`, p.UserID).Scan(&hash); err != nil {
+		httpjson.Error(w, r, fmt.Errorf("read password: %w", err))
+		return
+	}
+	var v apperr.Validation
+	if ok, err := auth.CheckPassword(hash, in.Password); err != nil || !ok {
+		v.Add("password", "profile.password_wrong")
+	} else if ok, err := h.TwoFactor.Verify(ctx, p.UserID, in.Code); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	} else if !ok {
+		v.Add("code", "twofactor.wrong_code")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	err = h.Throttle.GiveBack(ctx, key)
+	if err == nil {
+		err = h.Store.DB.Tx(ctx, func(tx *sql.Tx) error {
+			if err := h.TwoFactor.Remove(ctx, tx, p.UserID); err != nil {
+				return err
+			}
+			e := account.Event(r)
+			e.Action, e.EntityType, e.EntityID, e.Outcome = "profile.two_factor_off", "user", fmt.Sprint(p.UserID), audit.Success
+			return audit.Record(ctx, tx, e)
+		})
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+func (h *Handler) audit(ctx context.Context, r *http.Request, action string) error {
+	e := account.Event(r)
+	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "user", fmt.Sprint(me(r).UserID), audit.Success
+	return audit.Record(ctx, h.Store.DB, e)
+}
