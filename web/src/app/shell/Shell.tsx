@@ -54,8 +54,8 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const location = useLocation()
   const navigate = useNavigate()
   useEffect(() => {
-    if (me.must_change_password && location.pathname !== '/profile/edit') navigate('/profile/edit', { replace: true })
-  }, [me.must_change_password, location.pathname, navigate])
+    if ((me.must_change_password || me.must_enrol_two_factor) && location.pathname !== '/profile/edit') navigate('/profile/edit', { replace: true })
+  }, [me.must_change_password, me.must_enrol_two_factor, location.pathname, navigate])
   const routeObjects = useMemo(() => toRouteObjects([...userRoutes, notFoundRoute]), [userRoutes])
 
   dayjs.locale(dayjsLocales[lang])
@@ -108,7 +108,7 @@ export default function Shell({ me }: { me: Me }) {
   // The routes this user may see (spec §6), or the previewed role would, computed once for the
   // layout and the pinned tabs. After an administrator's password reset, only the own
   // profile, where it is changed.
-  const mustChange = Boolean(me.must_change_password)
+  const mustChange = Boolean(me.must_change_password || me.must_enrol_two_factor)
   const preview = usePreview()
   const { roles, permissions } = useMemo(() => effectiveAccess(me, preview), [me, preview])
   const userRoutes = useMemo(

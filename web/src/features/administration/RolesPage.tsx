@@ -22,6 +22,11 @@ export default function RolesPage() {
   const { message, modal } = App.useApp()
   const queryClient = useQueryClient()
   const roles = useQuery({ queryKey: ['roles', 'matrix'], queryFn: () => get<RolesBody>('/roles'), refetchOnWindowFocus: false })
+  // Whether a role's members must use two-factor sign-in: saved at once (the server audits it).
+  const requireTwoFactor = async (r: Role, required: boolean) => {
+    await send('put', `/roles/${r.id}/two-factor`, { required })
+    void queryClient.invalidateQueries({ queryKey: ['roles'] })
+  }
   const catalogue = useQuery({ queryKey: ['permissions'], queryFn: async () => (await get<{ data: string[] }>('/permissions')).data })
   // The edited matrix (role name → permissions); undefined until something changes.
   const [edited, setEdited] = useState<Record<string, string[]>>()
@@ -114,6 +119,15 @@ export default function RolesPage() {
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {t('rolesPage.users', { count: r.users })}
                   </Typography.Text>
+                  <Checkbox
+                    checked={r.require_two_factor}
+                    onChange={(e) => void requireTwoFactor(r, e.target.checked)}
+                    aria-label={`${t(`roles.${r.name}`, { defaultValue: r.name })}: ${t('twoFactor.requireForRole')}`}
+                    style={{ fontSize: 12 }}
+                    data-testid={`require-2fa-${r.name}`}
+                  >
+                    {t('twoFactor.title')}
+                  </Checkbox>
                   {!SEEDED.includes(r.name) && (
                     <Space size={0}>
                       <Button type="text" size="small" icon={<EditOutlined aria-hidden />} aria-label={t('rolesPage.rename', { name: r.name })} onClick={() => (form.setFieldsValue({ name: r.name }), setNaming(r))} />

@@ -53,6 +53,17 @@ export default function UserEditPage() {
         void queryClient.invalidateQueries({ queryKey: key })
       },
     })
+  const resetTwoFactor = () =>
+    modal.confirm({
+      title: t('twoFactor.reset'),
+      content: t('twoFactor.resetConfirm'),
+      okText: t('twoFactor.reset'),
+      cancelText: t('accounts.cancel'),
+      onOk: async () => {
+        saved(await send<Account>('post', `/users/${id}/two-factor/reset`))
+        message.success(t('twoFactor.resetDone'))
+      },
+    })
   const unlock = async () => {
     saved(await send<Account>('post', `/users/${id}/unlock`))
     message.success(t('accounts.unlocked'))
@@ -90,6 +101,7 @@ export default function UserEditPage() {
             <Button icon={<KeyOutlined aria-hidden />} onClick={reset}>
               {t('accounts.reset')}
             </Button>
+            <Button onClick={resetTwoFactor}>{t('twoFactor.reset')}</Button>
           </Space>
         </Form>
         {a.active && !a.roles.includes('admin') && <EmergencyCard account={a} onChange={saved} />}

@@ -22,6 +22,8 @@ export interface Role {
   name: string
   permissions: string[]
   users: number
+  /** Members must sign in with a second factor. */
+  require_two_factor: boolean
 }
 
 export const accountsKey = ['accounts'] as const

@@ -59,20 +59,36 @@ export default function LoginPage() {
   const login = useLogin()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
+  // The second factor's code, asked for once the password was right for an account that has one.
+  const [code, setCode] = useState('')
+  const [codeAsked, setCodeAsked] = useState(false)
   const [touched, setTouched] = useState(false)
   const id = useId()
   usePageTitle(t('login.title'))
 
   const usernameMissing = touched && username.trim() === ''
   const passwordMissing = touched && password === ''
+  const codeMissing = touched && codeAsked && code.trim() === ''
   const error = login.error
-  const serverError = error instanceof ApiError && error.display ? error.display : error ? t('errors.network') : null
+  const askedNow = error instanceof ApiError && error.code === 'auth.two_factor_required'
+  const serverError = askedNow ? null : error instanceof ApiError && error.display ? error.display : error ? t('errors.network') : null
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (username.trim() === '' || password === '') return
-    login.mutate({ username, password }, { onSuccess: () => navigate(safeRedirect(params.get('redirect')), { replace: true }) })
+    if (username.trim() === '' || password === '' || (codeAsked && code.trim() === '')) return
+    login.mutate(
+      { username, password, code: codeAsked ? code : undefined },
+      {
+        onSuccess: () => navigate(safeRedirect(params.get('redirect')), { replace: true }),
+        onError: (e) => {
+          if (e instanceof ApiError && e.code === 'auth.two_factor_required') {
+            setCodeAsked(true)
+            setTouched(false)
+          }
+        },
+      },
+    )
   }
 
   return (
@@ -104,6 +120,12 @@ export default function LoginPage() {
         )}
         <Field id={`${id}-username`} name="username" label={t('login.username')} value={username} onChange={setUsername} autoComplete="username" autoFocus error={usernameMissing ? t('login.usernameRequired') : undefined} />
         <Field id={`${id}-password`} name="password" type="password" label={t('login.password')} value={password} onChange={setPassword} autoComplete="current-password" error={passwordMissing ? t('login.passwordRequired') : undefined} />
+        {codeAsked && (
+          <>
+            <p className={styles.subtitle}>{t('login.codeHint')}</p>
+            <Field id={`${id}-code`} name="code" label={t('login.code')} value={code} onChange={setCode} autoComplete="one-time-code" autoFocus error={codeMissing ? t('login.codeRequired') : undefined} />
+          </>
+        )}
         <button type="submit" className={styles.submit} disabled={login.isPending} aria-busy={login.isPending}>
           {login.isPending ? t('login.submitting') : t('login.submit')}
         </button>

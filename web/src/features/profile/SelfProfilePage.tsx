@@ -10,6 +10,7 @@ import { ApiError, get, send } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
 import { PasswordStrength } from '../../components/PasswordStrength'
 import { profileKey, useProfile, type Profile } from './api'
+import { TwoFactorCard } from './TwoFactorCard'
 
 const formData = (file: Blob, name: string) => {
   const fd = new FormData()
@@ -90,6 +91,11 @@ export default function SelfProfilePage() {
       {me?.must_change_password && (
         <Col xs={24}>
           <Alert type="warning" showIcon title={t('profile.mustChange')} data-testid="must-change" />
+        </Col>
+      )}
+      {me?.must_enrol_two_factor && (
+        <Col xs={24}>
+          <Alert type="warning" showIcon title={t('twoFactor.mustEnrol')} data-testid="must-enrol" />
         </Col>
       )}
       <Col xs={24} lg={14}>
@@ -198,6 +204,7 @@ export default function SelfProfilePage() {
             </Space>
           </Card>
           <PasswordCard />
+          <TwoFactorCard />
         </Space>
       </Col>
     </Row>

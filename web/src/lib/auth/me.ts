@@ -12,6 +12,8 @@ export interface Me {
   permissions: string[]
   /** An administrator reset the password: the user changes it before anything else. */
   must_change_password?: boolean
+  /** A role requires two-factor sign-in and the user has not set it up: they do so before anything else. */
+  must_enrol_two_factor?: boolean
   /** Emergency access an administrator granted: extra permissions until expires_at; all actions flagged. */
   emergency?: Emergency | null
 }
