@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -253,23 +254,54 @@ type codeRow struct {
 	labels Labels
 }
 
-// importRows parses an import file and, when some of its rows are good, writes them in one
-// transaction; write counts what it did into the report.
-func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse func([]byte) ([]T, []RowError, error),
+// importBatch is how many good rows an import writes per transaction: short transactions
+// leave the database to other writers between them (SQLite has one writer at a time), and
+// only a batch is held in memory at once.
+const importBatch = 500
+
+// importPause is the gap an import leaves between its batches for other writers.
+const importPause = 10 * time.Millisecond
+
+// importRows streams an import file: parse hands over each good row as it is read, and every
+// importBatch rows are written in a transaction of their own. Rows are independent and an
+// import is idempotent (matched rows are updated, not added twice), so an import cut short
+// is finished by importing the file again.
+func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse func([]byte, func(T) error) ([]RowError, error),
 	write func(tx *sql.Tx, rows []T, rep *ImportReport) error) (ImportReport, error) {
-	rows, bad, err := parse(data)
-	if err != nil {
-		return ImportReport{}, err
-	}
-	rep := newReport(bad)
-	if len(rows) == 0 {
-		if len(bad) == 0 {
-			return rep, apperr.Invalid("catalogue.empty")
+	var rep ImportReport
+	batch := make([]T, 0, importBatch)
+	good := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
 		}
-		return rep, nil
+		err := db.Tx(ctx, func(tx *sql.Tx) error { return write(tx, batch, &rep) })
+		batch = batch[:0]
+		// A breath between batches: a writer waiting on SQLite's lock (which it polls)
+		// gets in, rather than the import taking the lock again at once.
+		time.Sleep(importPause)
+		return err
 	}
-	err = db.Tx(ctx, func(tx *sql.Tx) error { return write(tx, rows, &rep) })
-	return rep, err
+	bad, err := parse(data, func(row T) error {
+		good++
+		if batch = append(batch, row); len(batch) == importBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	written := rep
+	rep = newReport(bad)
+	rep.Inserted, rep.Updated, rep.Unchanged = written.Inserted, written.Updated, written.Unchanged
+	if err != nil {
+		return rep, err
+	}
+	if good == 0 && len(bad) == 0 {
+		return rep, apperr.Invalid("catalogue.empty")
+	}
+	return rep, nil
 }
 
 // newReport starts the report of an import that rejected the lines bad.
@@ -292,7 +324,14 @@ const MaxImportErrors = 200
 // order. Bad rows are reported by line and left out; the good ones are returned.
 func parseCodes(data []byte) ([]codeRow, []RowError, error) {
 	var rows []codeRow
+	bad, err := streamCodes(data, func(r codeRow) error { rows = append(rows, r); return nil })
+	return rows, bad, err
+}
+
+// streamCodes reads a codes CSV as parseCodes does, handing each good row to emit as it is read.
+func streamCodes(data []byte, emit func(codeRow) error) ([]RowError, error) {
 	seen := map[string]bool{}
+	var emitErr error
 	bad, err := readCSV(data, []string{"code", "label_en"}, func(field func(string) string) string {
 		row := codeRow{code: NormalizeCode(field("code")), labels: Labels{
 			EN: field("label_en"), RU: field("label_ru"), ZH: field("label_zh"), VI: field("label_vi")}}
@@ -308,13 +347,16 @@ func parseCodes(data []byte) ([]codeRow, []RowError, error) {
 		case seen[row.code]:
 			key = "catalogue.duplicate_code"
 		}
-		if key == "" {
+		if key == "" && emitErr == nil {
 			seen[row.code] = true
-			rows = append(rows, row)
+			emitErr = emit(row)
 		}
 		return key
 	})
-	return rows, bad, err
+	if err == nil {
+		err = emitErr
+	}
+	return bad, err
 }
 
 // readCSV reads an import file (comma, semicolon or tab separated, found from the header
@@ -384,7 +426,7 @@ func readCSV(data []byte, required []string, row func(field func(string) string)
 // ImportCodes adds the file's codes and updates the labels of codes already known; the
 // same file imported twice changes nothing the second time.
 func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, error) {
-	return importRows(ctx, s.DB, data, parseCodes, func(tx *sql.Tx, rows []codeRow, rep *ImportReport) error {
+	return importRows(ctx, s.DB, data, streamCodes, func(tx *sql.Tx, rows []codeRow, rep *ImportReport) error {
 		known := map[string]Labels{}
 		existing, err := tx.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes`)
 		if err != nil {

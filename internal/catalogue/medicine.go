@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -246,7 +247,18 @@ func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) 
 // unit, ingredients and atc optional, in any order.
 func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
 	var rows []MedicineInput
-	seen := map[[4]string]bool{}
+	bad, err := streamMedicines(data, func(m MedicineInput) error { rows = append(rows, m); return nil })
+	return rows, bad, err
+}
+
+// streamMedicines reads a medicines CSV as parseMedicines does, handing each good row to emit as it is read.
+func streamMedicines(data []byte, emit func(MedicineInput) error) ([]RowError, error) {
+	var emitErr error
+	// The entries seen so far, by a 64-bit hash of their identity: 8 bytes each however long
+	// the names, so a 200,000-row file stays small (a collision, about one in 10^9 for such a
+	// file, would only report a row as a duplicate).
+	seed := maphash.MakeSeed()
+	seen := map[uint64]bool{}
 	bad, err := readCSV(data, []string{"generic_name"}, func(field func(string) string) string {
 		in := MedicineInput{GenericName: field("generic_name"), Brand: field("brand"), Strength: field("strength"), Form: field("form"), Unit: field("unit"),
 			Ingredients: field("ingredients"), ATC: field("atc"), NameRU: field("name_ru"), NameZH: field("name_zh"), NameVI: field("name_vi")}
@@ -259,22 +271,27 @@ func parseMedicines(data []byte) ([]MedicineInput, []RowError, error) {
 			}
 			return "catalogue.label_too_long"
 		}
-		key := [4]string{in.GenericName, in.Brand, in.Strength, in.Form}
+		key := maphash.String(seed, in.GenericName+"\x00"+in.Brand+"\x00"+in.Strength+"\x00"+in.Form)
 		if seen[key] {
 			return "catalogue.duplicate_medicine"
 		}
 		seen[key] = true
-		rows = append(rows, in)
+		if emitErr == nil {
+			emitErr = emit(in)
+		}
 		return ""
 	})
-	return rows, bad, err
+	if err == nil {
+		err = emitErr
+	}
+	return bad, err
 }
 
 // ImportMedicines adds the file's medicines and updates the unit, ingredients and ATC code
 // of those already there (matched on generic name, brand, strength and form); importing
 // twice changes nothing.
 func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport, error) {
-	return importRows(ctx, s.DB, data, parseMedicines, func(tx *sql.Tx, rows []MedicineInput, rep *ImportReport) error {
+	return importRows(ctx, s.DB, data, streamMedicines, func(tx *sql.Tx, rows []MedicineInput, rep *ImportReport) error {
 		now := time.Now().UTC()
 		for _, in := range rows {
 			var id int64
