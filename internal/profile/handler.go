@@ -11,6 +11,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/settings"
 )
 
 // Handler serves the profile API.
@@ -175,7 +176,12 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	if in.Current == "" {
 		v.Add("current_password", "validation.required")
 	}
-	if problem := auth.PasswordProblem(in.New, me(r).Username, me(r).Name); problem != "" {
+	clinic, err := settings.ReadClinic(r.Context(), h.Store.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if problem := auth.PasswordProblem(in.New, me(r).Username, me(r).Name, clinic.Name); problem != "" {
 		v.Add("new_password", problem)
 	} else if in.New == in.Current {
 		v.Add("new_password", "profile.password_same")

@@ -292,7 +292,19 @@ func TestPasswordPolicyOnEveryWayIn(t *testing.T) {
 				t.Errorf("new account with %q (%s): %d %v", pw, key, r.Status, fields)
 			}
 		}
-		r := admin.Do("POST", "/api/profile/password", map[string]any{"current_password": "lantern orchard 7 glacier 12", "new_password": "policy-admin-2025"})
+		// The clinic's name is personal too, accents or not.
+		var clinic struct {
+			Version int `json:"version"`
+		}
+		admin.Do("GET", "/api/settings/clinic", nil).JSON(t, &clinic)
+		if r := admin.Do("PUT", "/api/settings/clinic", map[string]any{"version": clinic.Version, "name": "Phòng khám An Bình", "address": "", "phone": ""}); r.Status != http.StatusOK {
+			t.Fatalf("clinic: %d %s", r.Status, r.Body)
+		}
+		r := admin.Do("POST", "/api/users", map[string]any{"username": "drlan", "name": "Dr Lan", "roles": []string{"doctor"}, "password": "seaside-PHONG-kham-7"})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["password"]) == 0 {
+			t.Errorf("a password with the clinic's name: %d %v", r.Status, fields)
+		}
+		r = admin.Do("POST", "/api/profile/password", map[string]any{"current_password": "lantern orchard 7 glacier 12", "new_password": "policy-admin-2025"})
 		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || !strings.Contains(strings.Join(fields["new_password"], ""), "name") {
 			t.Errorf("own new password with the username: %d %v", r.Status, fields)
 		}

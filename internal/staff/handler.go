@@ -13,6 +13,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/settings"
 	"emr/internal/user"
 )
 
@@ -119,6 +120,12 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 	}
 	e := account.Event(r)
 	in.Audit = &e
+	clinic, err := settings.ReadClinic(r.Context(), h.Users.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	in.Personal = []string{clinic.Name}
 	u, err := h.Users.Create(r.Context(), in)
 	if err == nil {
 		u, err = user.Get(r.Context(), h.Users.DB, u.ID)

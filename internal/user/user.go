@@ -45,6 +45,9 @@ type NewUser struct {
 	// Audit, when set, records the creation in the same transaction (an administrator's
 	// action; the command line and demo seeding leave it nil).
 	Audit *audit.Event `json:"-"`
+	// Personal are further words the password may not contain (the clinic's name), besides
+	// the account's own username, name and e-mail.
+	Personal []string `json:"-"`
 }
 
 // NormalizeUsername is how usernames are stored and compared: trimmed and lower-case.
@@ -88,7 +91,7 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 	if len(n.Roles) == 0 {
 		v.Add("roles", "user.roles_required")
 	}
-	if problem := auth.PasswordProblem(n.Password, n.Username, n.Name, n.Email); problem != "" {
+	if problem := auth.PasswordProblem(n.Password, append([]string{n.Username, n.Name, n.Email}, n.Personal...)...); problem != "" {
 		v.Add("password", problem)
 	}
 	if err := CheckEmail(ctx, s.DB, n.Email, 0, &v); err != nil {
