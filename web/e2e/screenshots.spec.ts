@@ -1,11 +1,12 @@
 import { test, type Page, type WebSocketRoute } from '@playwright/test'
-import { PASSWORD } from './helpers'
+import { PASSWORD, totp } from './helpers'
 
 // Screenshots of each screen for a person to look at: `make screenshots` writes them to
 // web/test-results/screens. The normal test run leaves this file out (playwright.config.ts).
 
 const viewports = { desktop: { width: 1366, height: 800 }, phone: { width: 390, height: 844 } }
 const languages = ['en', 'ru', 'zh', 'vi']
+
 
 /** A prescriber's own words on the demo prescription, in each language: dose, frequency, duration, instructions; dose, frequency; notes. */
 const SIG: Record<string, string[]> = {
@@ -265,6 +266,40 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await page.goto('/no/such/page')
       await settle(page)
       await shot('not-found')
+      // Two-factor sign-in, as a new account of this run sets it up and then signs in.
+      const tf = { username: `tf-${device}-${lang}-${Date.now() % 100000}`, password: 'lantern orchard seven glacier' }
+      await call('POST', '/api/users', { ...tf, name: 'Trần Thị Mai', roles: ['doctor'] })
+      const mine = await page.context().browser()!.newContext({ viewport })
+      await mine.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
+      const tfPage = await mine.newPage()
+      const tfShot = (name: string) => tfPage.screenshot({ path: `test-results/screens/${name}-${device}-${lang}.png`, fullPage: true })
+      await tfPage.goto('/login')
+      await tfPage.locator('input[name=username]').fill(tf.username)
+      await tfPage.locator('input[name=password]').fill(tf.password)
+      await tfPage.locator('button[type=submit]').click()
+      await tfPage.waitForURL((u) => !u.pathname.startsWith('/login'))
+      await tfPage.goto('/profile/edit')
+      const card = tfPage.locator('[data-testid=two-factor]')
+      await card.locator('button.ant-btn-primary').click()
+      await card.locator('[data-testid=totp-secret]').waitFor()
+      await settle(tfPage)
+      await card.screenshot({ path: `test-results/screens/two-factor-setup-${device}-${lang}.png` })
+      const secret = (await card.locator('[data-testid=totp-secret]').innerText()).trim()
+      await card.locator('input[autocomplete=one-time-code]').fill(totp(secret))
+      await card.locator('button[type=submit]').click()
+      await card.locator('[data-testid=recovery-codes]').waitFor()
+      await settle(tfPage)
+      await card.screenshot({ path: `test-results/screens/two-factor-codes-${device}-${lang}.png` })
+      await mine.clearCookies()
+      await mine.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
+      await tfPage.goto('/login')
+      await tfPage.locator('input[name=username]').fill(tf.username)
+      await tfPage.locator('input[name=password]').fill(tf.password)
+      await tfPage.locator('button[type=submit]').click()
+      await tfPage.locator('input[name=code]').waitFor()
+      await settle(tfPage)
+      await tfShot('login-code')
+      await mine.close()
     })
   }
 }

@@ -1,19 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import { createHmac } from 'node:crypto'
-import { api, login, logout, unique } from './helpers'
+import { api, login, logout, totp, unique } from './helpers'
 
-/** The TOTP code (RFC 6238: SHA-1, 6 digits, 30 s) of a base32 secret at a time. */
-function totp(secret: string, at = Date.now()) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = ''
-  for (const c of secret.replace(/=+$/, '')) bits += alphabet.indexOf(c).toString(2).padStart(5, '0')
-  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)))
-  const h = createHmac('sha1', key).update(counter).digest()
-  const o = h[h.length - 1] & 0xf
-  return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
 
 async function newAccount(page: Page, role: string) {
   const username = `tf-${unique()}`
