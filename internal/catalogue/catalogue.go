@@ -262,6 +262,16 @@ const importBatch = 500
 // importPause is the gap an import leaves between its batches for other writers.
 const importPause = 10 * time.Millisecond
 
+// Progress hears how far an import has got: rows written, and about how many the file has.
+type Progress func(done, total int)
+
+type progressKey struct{}
+
+// WithProgress returns a context in which an import reports its progress to p.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
 // importRows streams an import file: parse hands over each good row as it is read, and every
 // importBatch rows are written in a transaction of their own. Rows are independent and an
 // import is idempotent (matched rows are updated, not added twice), so an import cut short
@@ -270,12 +280,22 @@ func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse 
 	write func(tx *sql.Tx, rows []T, rep *ImportReport) error) (ImportReport, error) {
 	var rep ImportReport
 	batch := make([]T, 0, importBatch)
-	good := 0
+	good, written := 0, 0
+	progress, _ := ctx.Value(progressKey{}).(Progress)
+	lines := bytes.Count(data, []byte("\n")) // about the rows: the lines, less the header
+	if !bytes.HasSuffix(data, []byte("\n")) {
+		lines++
+	}
+	lines = max(lines-1, 1)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
 		err := db.Tx(ctx, func(tx *sql.Tx) error { return write(tx, batch, &rep) })
+		written += len(batch)
+		if progress != nil && err == nil {
+			progress(written, max(lines, written))
+		}
 		batch = batch[:0]
 		// A breath between batches: a writer waiting on SQLite's lock (which it polls)
 		// gets in, rather than the import taking the lock again at once.
@@ -292,9 +312,9 @@ func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse 
 	if err == nil {
 		err = flush()
 	}
-	written := rep
+	counts := rep
 	rep = newReport(bad)
-	rep.Inserted, rep.Updated, rep.Unchanged = written.Inserted, written.Updated, written.Unchanged
+	rep.Inserted, rep.Updated, rep.Unchanged = counts.Inserted, counts.Updated, counts.Unchanged
 	if err != nil {
 		return rep, err
 	}

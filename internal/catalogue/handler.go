@@ -19,6 +19,9 @@ type Handler struct {
 	Store *Store
 	// MaxImport is the largest CSV file an import reads, in bytes.
 	MaxImport int64
+	// Progress, when set, tells the importing user how far an import of list ("codes",
+	// "medicines") has got, after each batch.
+	Progress func(r *http.Request, list string, done, total int)
 }
 
 // Routes is the catalogue API's route table.
@@ -70,7 +73,11 @@ func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string
 		httpjson.Error(w, r, err)
 		return
 	}
-	rep, err := importer(r.Context(), data)
+	ctx := r.Context()
+	if h.Progress != nil {
+		ctx = WithProgress(ctx, func(done, total int) { h.Progress(r, list, done, total) })
+	}
+	rep, err := importer(ctx, data)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

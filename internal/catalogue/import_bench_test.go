@@ -28,9 +28,15 @@ func TestImportStreamsInBatches(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := &Store{DB: db}
 		data := medicinesCSV(3*importBatch + 17)
-		rep, err := s.ImportMedicines(context.Background(), data)
+		var seen [][2]int
+		ctx := WithProgress(context.Background(), func(done, total int) { seen = append(seen, [2]int{done, total}) })
+		rep, err := s.ImportMedicines(ctx, data)
 		if err != nil || rep.Inserted != 3*importBatch+17 {
 			t.Fatalf("import: %+v %v", rep, err)
+		}
+		// Progress after each batch, up to every row of the file.
+		if len(seen) != 4 || seen[0] != [2]int{importBatch, 3*importBatch + 17} || seen[3] != [2]int{3*importBatch + 17, 3*importBatch + 17} {
+			t.Errorf("progress: %v", seen)
 		}
 		rep, err = s.ImportMedicines(context.Background(), data)
 		if err != nil || rep.Unchanged != 3*importBatch+17 || rep.Inserted != 0 {

@@ -70,7 +70,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		acct.Routes(),
 		patients.Routes(),
 		appointments.Routes(),
-		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
+		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
@@ -112,6 +112,16 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
 	return &Server{Routes: routes, Handler: h, Push: publisher}
+}
+
+// importProgress tells the importing user, on their own channel, how far a catalogue import
+// has got, so the screen can show it while the upload's request is still running.
+func importProgress(publisher push.Publisher) func(r *http.Request, list string, done, total int) {
+	return func(r *http.Request, list string, done, total int) {
+		if p := auth.PrincipalFrom(r.Context()); p != nil {
+			_ = publisher.Publish(push.UserChannel(p.UserID), "App.Events.ImportProgress", map[string]any{"list": list, "done": done, "total": total}, "")
+		}
+	}
 }
 
 // refuseControlQuery answers 422, naming the parameter, for a query parameter with a control

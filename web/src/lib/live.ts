@@ -59,3 +59,30 @@ export function useOthersPresent(channel: string | undefined): string[] {
   }, [live, channel])
   return others
 }
+
+/** How far the user's own catalogue import has got, as the server reports it after each batch. */
+export interface ImportProgress {
+  list: string
+  done: number
+  total: number
+}
+
+/**
+ * The latest progress of an import of list by this user while active (its upload is running),
+ * undefined before the first report or when live updates are off.
+ */
+export function useImportProgress(userId: number | undefined, list: string, active: boolean): ImportProgress | undefined {
+  const live = useLiveClient()
+  const [progress, setProgress] = useState<ImportProgress>()
+  useEffect(() => {
+    if (!live || !userId || !active) return
+    const channel = live.channel(`private-App.Models.User.${userId}`) ?? live.subscribe(`private-App.Models.User.${userId}`)
+    const heard = (p: ImportProgress) => p.list === list && setProgress(p)
+    channel.bind('App.Events.ImportProgress', heard)
+    return () => {
+      channel.unbind('App.Events.ImportProgress', heard)
+      setProgress(undefined)
+    }
+  }, [live, userId, list, active])
+  return active ? progress : undefined
+}

@@ -3,6 +3,7 @@ import { Alert, Button, Drawer, Input, List, Space, Table, Typography, Upload } 
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { debounce } from '../../lib/debounce'
+import { ImportProgressBar } from '../../components/ImportProgress'
 import { searchCodes, useImportCodes, type ImportReport } from './api/catalogue'
 import type { Code } from './api/types'
 
@@ -29,6 +30,7 @@ export function CodesDrawer({ open, onClose }: { open: boolean; onClose: () => v
             {t('codes.import')}
           </Button>
         </Upload>
+        <ImportProgressBar list="diagnosis_codes" active={importCodes.isPending} />
         {report && (
           <Alert
             type={report.rejected > 0 ? 'warning' : 'success'}

@@ -8,6 +8,7 @@ import { showFormErrors } from '../../lib/formErrors'
 import { get, send } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
 import { focusFirstField } from '../../components/focusFirstField'
+import { ImportProgressBar } from '../../components/ImportProgress'
 
 interface Report {
   inserted: number
@@ -51,14 +52,18 @@ export default function MedicinesPage() {
     }
   }
 
+  const [importing, setImporting] = useState(false)
   const importFile = async (file: File) => {
     const fd = new FormData()
     fd.append('file', file, file.name)
+    setImporting(true)
     try {
       setReport(await send<Report>('post', '/medicines/import', fd))
       void queryClient.invalidateQueries({ queryKey: ['medicines'] })
     } catch {
       // the app's error toast has said why
+    } finally {
+      setImporting(false)
     }
   }
 
@@ -68,8 +73,11 @@ export default function MedicinesPage() {
         <Input.Search allowClear placeholder={t('medicines.search')} aria-label={t('medicines.search')} onChange={(e) => setQuery(e.target.value)} style={{ maxWidth: 360 }} />
         <Flex gap={8} wrap>
           <Upload accept=".csv,.tsv,text/csv" showUploadList={false} beforeUpload={(f) => (void importFile(f), false)}>
-            <Button icon={<UploadOutlined aria-hidden />}>{t('medicines.import')}</Button>
+            <Button icon={<UploadOutlined aria-hidden />} loading={importing}>
+              {t('medicines.import')}
+            </Button>
           </Upload>
+          <ImportProgressBar list="medicines" active={importing} />
           <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), form.setFieldsValue({ active: true }), setEditing({}))}>
             {t('medicines.add')}
           </Button>

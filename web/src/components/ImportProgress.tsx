@@ -1,0 +1,20 @@
+import { Progress } from 'antd'
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { meQuery } from '../lib/auth/me'
+import { useImportProgress } from '../lib/live'
+
+/** While an import of list runs: how many rows the server has written of about how many. */
+export function ImportProgressBar({ list, active }: { list: string; active: boolean }) {
+  const { t, i18n } = useTranslation()
+  const { data: me } = useQuery(meQuery)
+  const p = useImportProgress(me?.id, list, active)
+  if (!active) return null
+  const number = new Intl.NumberFormat(i18n.language)
+  return (
+    <div role="status" data-testid="import-progress" style={{ minWidth: 220 }}>
+      <Progress percent={p ? Math.min(99, Math.round((p.done / p.total) * 100)) : 0} status="active" size="small" />
+      {p ? t('import.progress', { done: number.format(p.done), total: number.format(p.total) }) : t('import.starting')}
+    </div>
+  )
+}
