@@ -131,7 +131,9 @@ func queryList(t *testing.T, db *database.DB, q string) string {
 // does with an FTS5 table (and its shadow tables) and PostgreSQL with a tsvector column, an
 // array of search words and a GIN index (migration 3).
 var engineOwn = map[string]func(table, item string) bool{
-	"sqlite": func(table, _ string) bool { return table == "patient_search" || strings.HasPrefix(table, "patient_search_") },
+	"sqlite": func(table, _ string) bool {
+		return table == "patient_search" || strings.HasPrefix(table, "patient_search_")
+	},
 	"postgres": func(table, item string) bool {
 		return table == "patients" && slices.Contains([]string{"column search_terms null=false", "column search_vector null=true", "index patients_search (search_vector) unique=false"}, item)
 	},
