@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"emr/internal/apperr"
 	"emr/internal/i18n"
@@ -45,6 +46,21 @@ func Decode(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
+		// A value of the wrong kind names its field ("items.quantity"), not the whole body.
+		var wrong *json.UnmarshalTypeError
+		if errors.As(err, &wrong) && wrong.Field != "" {
+			// The path names embedded Go structs too ("Input.first_name"); the API's names are
+			// its JSON ones, all lower case.
+			var path []string
+			for _, p := range strings.Split(wrong.Field, ".") {
+				if p != "" && !unicode.IsUpper([]rune(p)[0]) {
+					path = append(path, p)
+				}
+			}
+			var val apperr.Validation
+			val.Add(cmp.Or(strings.Join(path, "."), "body"), "validation.wrong_type")
+			return val.Err()
+		}
 		return &apperr.Error{Kind: apperr.KindInvalid, Key: "error.bad_json", Err: err}
 	}
 	if _, err := dec.Token(); err != io.EOF {

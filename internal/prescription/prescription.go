@@ -5,6 +5,7 @@
 package prescription
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +51,7 @@ type Item struct {
 	Route        string  `json:"route"`
 	Frequency    string  `json:"frequency"`
 	Duration     string  `json:"duration"`
-	Quantity     *string `json:"quantity"`
+	Quantity     *Amount `json:"quantity"`
 	Unit         string  `json:"unit"`
 	Refills      int     `json:"refills"`
 	Instructions string  `json:"instructions"`
@@ -72,7 +73,7 @@ func tidyItem(it Item) Item {
 	it.Medicine, it.Dose, it.Route, it.Frequency, it.Duration, it.Unit = tidy(it.Medicine), tidy(it.Dose), tidy(it.Route), tidy(it.Frequency), tidy(it.Duration), tidy(it.Unit)
 	it.Instructions, it.OverrideReason = strings.TrimSpace(it.Instructions), strings.TrimSpace(it.OverrideReason)
 	if it.Quantity != nil {
-		q := strings.TrimSpace(*it.Quantity)
+		q := Amount(strings.TrimSpace(string(*it.Quantity)))
 		it.Quantity = &q
 		if q == "" {
 			it.Quantity = nil
@@ -142,7 +143,7 @@ func checkItems(items []Item, v *apperr.Validation) []Item {
 			v.Add(field("quantity"), "prescription.quantity_or_duration")
 		}
 		if it.Quantity != nil {
-			if n, err := strconv.ParseFloat(*it.Quantity, 64); err != nil || n <= 0 || n > 10000 {
+			if n, err := strconv.ParseFloat(string(*it.Quantity), 64); err != nil || n <= 0 || n > 10000 {
 				v.Add(field("quantity"), "prescription.quantity")
 			}
 		}
@@ -276,4 +277,26 @@ func ageOn(birth string, day time.Time) int {
 		age--
 	}
 	return max(age, 0)
+}
+
+// Amount is a quantity as a person writes it ("21", "1.5"), taken as text or as a JSON
+// number from a client that sends numbers; it is stored and answered as text.
+type Amount string
+
+// UnmarshalJSON takes a string or a number.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = Amount(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*a = Amount(n.String())
+	return nil
 }

@@ -154,3 +154,30 @@ func TestBodiesAndListsFollowOneRule(t *testing.T) {
 		}
 	})
 }
+
+// TestWrongKindsNameTheirField: a value of the wrong JSON kind is a 422 naming the field, not
+// an unreadable request; a quantity sent as a number is taken as a person would mean it.
+func TestWrongKindsNameTheirField(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		doc := env.LoggedIn("kinds-doctor", env.CreateUser("kinds-doctor", "doctor"))
+		r := doc.Do("POST", "/api/patients", map[string]any{"first_name": 12, "last_name": "Le", "birth_date": "1990-01-01", "sex": "male"})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["first_name"]) == 0 {
+			t.Errorf("a number for a name: %d %v", r.Status, fields)
+		}
+		r = doc.Do("POST", "/api/prescriptions", map[string]any{"items": []any{map[string]any{"medicine": "Paracetamol 500 mg", "quantity": 12}}})
+		var rx struct {
+			Items []struct {
+				Quantity string `json:"quantity"`
+			} `json:"items"`
+		}
+		r.JSON(t, &rx)
+		if r.Status != http.StatusCreated || len(rx.Items) != 1 || rx.Items[0].Quantity != "12" {
+			t.Errorf("a quantity as a number: %d %s", r.Status, r.Body)
+		}
+		r = doc.Do("POST", "/api/prescriptions", map[string]any{"items": []any{map[string]any{"medicine": "Paracetamol 500 mg", "quantity": true}}})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["items.quantity"]) == 0 {
+			t.Errorf("a quantity as true: %d %v", r.Status, fields)
+		}
+	})
+}
