@@ -211,8 +211,13 @@ func (h *Handler) respondVisit(w http.ResponseWriter, r *http.Request, id int64,
 		return
 	}
 	if isRead {
+		a, err := h.Store.Get(r.Context(), id)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
 		e := account.Event(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome = "visit.read", "visit", strconv.FormatInt(id, 10), audit.Success
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "visit.read", "visit", strconv.FormatInt(id, 10), audit.Success, a.PatientID
 		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err) // a read that cannot be audited is not served
 			return

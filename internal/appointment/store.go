@@ -196,6 +196,7 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 		return 0, fmt.Errorf("insert appointment: %w", err)
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.create", "appointment", strconv.FormatInt(id, 10), audit.Success, now
+	e.PatientID = in.PatientID
 	e.Detail = "patient " + strconv.FormatInt(in.PatientID, 10)
 	if followUpOf != nil {
 		e.Detail += fmt.Sprintf(", follow-up of %v", followUpOf)
@@ -280,6 +281,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.update", "appointment", strconv.FormatInt(id, 10), audit.Success, now
+		e.PatientID = old.PatientID
 		slices.Sort(changed)
 		e.Detail = "changed: " + strings.Join(changed, ", ")
 		return audit.Record(ctx, tx, e)
@@ -329,6 +331,7 @@ func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appo
 		return apperr.Conflict("error.conflict")
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment."+act.Name, "appointment", strconv.FormatInt(a.ID, 10), audit.Success, now
+	e.PatientID = a.PatientID
 	e.Detail = a.Status + " → " + act.To
 	if reason != "" {
 		e.Detail += ", reason given"

@@ -169,8 +169,10 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 	return nil
 }
 
-func (s *Store) auditVisit(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, action, detail string) error {
-	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = action, "visit", strconv.FormatInt(id, 10), audit.Success, s.now(), detail
+// auditVisit records action on the visit of appointment a (its id is the visit's), for a's patient.
+func (s *Store) auditVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, action, detail string) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = action, "visit", strconv.FormatInt(a.ID, 10), audit.Success, s.now(), detail
+	e.PatientID = a.PatientID
 	return audit.Record(ctx, tx, e)
 }
 
@@ -234,7 +236,7 @@ func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version 
 		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
 			return err
 		}
-		return s.auditVisit(ctx, tx, e, id, "visit.save", changedSections(old.content, c))
+		return s.auditVisit(ctx, tx, e, a, "visit.save", changedSections(old.content, c))
 	})
 }
 
@@ -256,7 +258,7 @@ func (s *Store) SaveVitals(ctx context.Context, e audit.Event, id int64, version
 		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
 			return err
 		}
-		return s.auditVisit(ctx, tx, e, id, "visit.vitals", "changed: vitals")
+		return s.auditVisit(ctx, tx, e, a, "visit.vitals", "changed: vitals")
 	})
 }
 
@@ -292,7 +294,7 @@ func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) 
 				return err
 			}
 		}
-		return s.auditVisit(ctx, tx, e, id, "visit.sign", "")
+		return s.auditVisit(ctx, tx, e, a, "visit.sign", "")
 	})
 }
 
@@ -331,7 +333,7 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
 			return err
 		}
-		return s.auditVisit(ctx, tx, e, id, "visit.amend", changedSections(old.content, c)+"; reason given")
+		return s.auditVisit(ctx, tx, e, a, "visit.amend", changedSections(old.content, c)+"; reason given")
 	})
 }
 
@@ -376,6 +378,7 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "appointment.update", "appointment", strconv.FormatInt(existing.ID, 10),
 		audit.Success, now, "changed: starts_at (follow-up date)"
+	e.PatientID = existing.PatientID
 	return audit.Record(ctx, tx, e)
 }
 

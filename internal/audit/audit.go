@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -114,35 +113,16 @@ func Seal(prev string, seq int64, e Event) (Event, string) {
 	return e, chainHash(prev, seq, e)
 }
 
-// patientOf finds the patient of an entity that belongs to one, so that the log can be
-// searched by patient whatever the entity. A visit's id is its appointment's.
-var patientOf = map[string]string{
-	"appointment":  `SELECT patient_id FROM appointments WHERE id = $1`,
-	"visit":        `SELECT patient_id FROM appointments WHERE id = $1`,
-	"prescription": `SELECT patient_id FROM prescriptions WHERE id = $1`,
-}
-
-func findPatient(ctx context.Context, q database.Querier, e *Event) error {
-	if e.PatientID != 0 || e.EntityID == "" {
+// findPatient names the patient of an event about a patient record itself. The log knows no
+// domain table: an event about anything else of a patient's (an appointment, a visit, a
+// prescription) is given its PatientID by the domain that records it.
+func findPatient(_ context.Context, _ database.Querier, e *Event) error {
+	if e.PatientID != 0 || e.EntityType != "patient" {
 		return nil
 	}
-	id, err := strconv.ParseInt(e.EntityID, 10, 64)
-	if err != nil {
-		return nil // not a row id (a queue, a setting)
-	}
-	if e.EntityType == "patient" {
+	if id, err := strconv.ParseInt(e.EntityID, 10, 64); err == nil {
 		e.PatientID = id
-		return nil
 	}
-	query, ok := patientOf[e.EntityType]
-	if !ok {
-		return nil
-	}
-	var patient sql.NullInt64
-	if err := q.QueryRowContext(ctx, query, id).Scan(&patient); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return err
-	}
-	e.PatientID = patient.Int64
 	return nil
 }
 

@@ -209,6 +209,16 @@ func TestPrescriptionLifecycle(t *testing.T) {
 		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", p.ID), map[string]any{}); r.Status != http.StatusConflict {
 			t.Errorf("print a cancelled prescription: %d", r.Status)
 		}
+
+		// Every event about an appointment, visit or prescription names its patient (set by
+		// the domain that records it: the audit log knows no domain table).
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE entity_type IN ('appointment', 'visit', 'prescription')
+			AND entity_id <> '' AND COALESCE(patient_id, 0) = 0 AND action NOT LIKE '%.list'`); n != 0 {
+			t.Errorf("%d events lost their patient", n)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE entity_type IN ('appointment', 'visit', 'prescription') AND patient_id > 0`); n < 3 {
+			t.Errorf("only %d events name a patient", n)
+		}
 	})
 }
 

@@ -111,6 +111,9 @@ func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, rx
 	if err == nil && readAction != "" {
 		e := account.Event(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = readAction, "prescription", strconv.FormatInt(rx.ID, 10), audit.Success
+		if rx.PatientID != nil {
+			e.PatientID = *rx.PatientID
+		}
 		err = audit.Record(r.Context(), h.Store.DB, e)
 	}
 	if err != nil {

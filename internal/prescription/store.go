@@ -418,6 +418,7 @@ func (s *Store) auditOverrides(ctx context.Context, tx *sql.Tx, e audit.Event, r
 func (s *Store) audit(ctx context.Context, tx *sql.Tx, e audit.Event, rx Prescription, action, detail string) error {
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = action, "prescription", strconv.FormatInt(rx.ID, 10), audit.Success, detail
 	if rx.PatientID != nil {
+		e.PatientID = *rx.PatientID
 		e.Detail = strings.TrimSpace(fmt.Sprintf("patient %d %s", *rx.PatientID, detail))
 	}
 	return audit.Record(ctx, tx, e)
