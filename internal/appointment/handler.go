@@ -42,13 +42,7 @@ func (h *Handler) Routes() []auth.Route {
 	}
 }
 
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound("appointment.not_found")
-	}
-	return id, nil
-}
+func pathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "appointment.not_found") }
 
 // ListResponse is a page of appointments.
 type ListResponse struct {

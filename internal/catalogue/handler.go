@@ -124,9 +124,9 @@ func (h *Handler) createMedicine(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) updateMedicine(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		httpjson.Error(w, r, apperr.NotFound("medicine.not_found"))
+	id, err := httpjson.PathID(r, "id", "medicine.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
 		return
 	}
 	h.writeMedicine(w, r, func(in MedicineInput) (Medicine, error) { return h.Store.UpdateMedicine(r.Context(), id, in) }, http.StatusOK, "medicine.update")

@@ -275,3 +275,13 @@ type ListMeta struct {
 	Page    int `json:"page"`
 	PerPage int `json:"per_page"`
 }
+
+// PathID reads the positive integer path value name ({id}); anything else is notFound (a
+// message key such as "patient.not_found"), since no such record can exist.
+func PathID(r *http.Request, name, notFound string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFound(notFound)
+	}
+	return id, nil
+}

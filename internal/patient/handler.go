@@ -43,14 +43,10 @@ func (h *Handler) Routes() []auth.Route {
 func event(r *http.Request) audit.Event { return account.Event(r) }
 
 func pathID(r *http.Request, name string) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	if err != nil || id <= 0 {
-		if name == "file" {
-			return 0, apperr.NotFound("file.not_found")
-		}
-		return 0, apperr.NotFound("patient.not_found")
+	if name == "file" {
+		return httpjson.PathID(r, name, "file.not_found")
 	}
-	return id, nil
+	return httpjson.PathID(r, name, "patient.not_found")
 }
 
 // ListResponse is a page of patients.

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"emr/internal/account"
-	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
@@ -41,11 +40,7 @@ func (h *Handler) Routes() []auth.Route {
 }
 
 func pathID(r *http.Request, notFound string) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound(notFound)
-	}
-	return id, nil
+	return httpjson.PathID(r, "id", notFound)
 }
 
 func viewer(r *http.Request) int64 { return auth.PrincipalFrom(r.Context()).UserID }

@@ -102,9 +102,9 @@ func (h *Handler) removeAvatar(w http.ResponseWriter, r *http.Request) {
 
 // ownOrAdmin reads the {id} of a user path that only that user or an admin may use.
 func ownOrAdmin(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound("error.not_found")
+	id, err := httpjson.PathID(r, "id", "error.not_found")
+	if err != nil {
+		return 0, err
 	}
 	if p := me(r); id != p.UserID && !p.Can(auth.ManageUser) {
 		return 0, apperr.Forbidden("auth.forbidden")
@@ -132,8 +132,8 @@ func (h *Handler) image(kind string) http.HandlerFunc {
 		var err error
 		if kind == KindSignature {
 			id, err = ownOrAdmin(r)
-		} else if id, err = strconv.ParseInt(r.PathValue("id"), 10, 64); err != nil {
-			err = apperr.NotFound("error.not_found")
+		} else {
+			id, err = httpjson.PathID(r, "id", "error.not_found")
 		}
 		var ct string
 		var data []byte

@@ -65,13 +65,7 @@ func (h *Handler) account(r *http.Request, u user.User) (Account, error) {
 	return Account{User: u, Locked: wait > 0, Emergency: g}, err
 }
 
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound("user.not_found")
-	}
-	return id, nil
-}
+func pathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "user.not_found") }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	get := r.URL.Query().Get

@@ -75,13 +75,7 @@ func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list, "version": version})
 }
 
-func rolePathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.NotFound("role.not_found")
-	}
-	return id, nil
-}
+func rolePathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "role.not_found") }
 
 type roleInput struct {
 	Name string `json:"name"`
