@@ -42,12 +42,14 @@ test-e2e: build
 test-budget: build
 	node bench/login-js-size.mjs web/dist/app > /dev/null
 
-## lint: gofmt, go vet, staticcheck, oxlint, tsc
+## lint: gofmt, go vet, staticcheck, oxlint, tsc, OpenAPI
 lint: web/node_modules/.installed
 	@out=$$(gofmt -l cmd internal web/embed.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	cd web && npm run lint
+	@# The API contract must be valid OpenAPI 3.1 (errors fail; style warnings are shown).
+	cd web && npx redocly lint ../api/openapi.yaml --format=summary
 
 ## bench: the performance budgets in bench/ (see bench/README.md)
 bench: build

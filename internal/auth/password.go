@@ -88,13 +88,18 @@ func CheckPasswordOrDummy(hash, password string) bool {
 // accounts, an administrator's temporary password).
 func NewPassword() string {
 	const alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-	b := make([]byte, 16)
-	for i := range b {
-		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
-		if err != nil {
-			panic(err) // the system's random source never fails on supported platforms
+	for {
+		b := make([]byte, 16)
+		for i := range b {
+			n, err := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
+			if err != nil {
+				panic(err) // the system's random source never fails on supported platforms
+			}
+			b[i] = alphabet[n.Int64()]
 		}
-		b[i] = alphabet[n.Int64()]
+		// About one in 2,500 holds the product's name ("eMr"), which the policy refuses.
+		if pw := string(b); PasswordProblem(pw) == "" {
+			return pw
+		}
 	}
-	return string(b)
 }
