@@ -91,99 +91,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		cmd, rest = "audit verify", rest[1:]
 	}
-	var cfg config.Config
-	fs := flag.NewFlagSet("emr "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	switch cmd {
-	case "serve":
-		config.BindServe(fs, &cfg)
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if err := cfg.ValidateServe(); err != nil {
-			return err
-		}
-		return serve(ctx, cfg, stdout)
-	case "migrate":
-		config.BindDatabase(fs, &cfg)
-	case "seed":
-		config.BindDatabase(fs, &cfg)
-		n := fs.Int("patients", 0, "how many random demo patients to add")
-		appts := fs.Int("appointments", 0, "how many appointments (with signed visits for the past ones) to add for the registered patients")
-		events := fs.Int("audit-events", 0, "how many chained audit events (over the last two years, by the accounts about the patients) to add")
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if *n < 0 || *n > 10_000_000 {
-			return errors.New("--patients must be between 0 and 10000000")
-		}
-		if *appts < 0 || *appts > 50_000_000 {
-			return errors.New("--appointments must be between 0 and 50000000")
-		}
-		if *events < 0 || *events > 100_000_000 {
-			return errors.New("--audit-events must be between 0 and 100000000")
-		}
-		return withDB(ctx, cfg, func(db *database.DB) error {
-			if err := printDemoStaff(ctx, db, stdout, true); err != nil {
-				return err
-			}
-			if err := seedPatients(ctx, db, *n, stderr); err != nil {
-				return err
-			}
-			if *appts > 0 {
-				loc, err := cfg.Location()
-				if err != nil {
-					return err
-				}
-				if err := demo.Appointments(ctx, db, &user.Store{DB: db}, loc, *appts, uint64(time.Now().UnixNano()), progressBar(stderr, "Demo appointments", *appts)); err != nil {
-					return err
-				}
-			}
-			if *events > 0 {
-				if err := demo.AuditEvents(ctx, db, *events, uint64(time.Now().UnixNano()), progressBar(stderr, "Demo audit events", *events)); err != nil {
-					return err
-				}
-			}
-			if *appts+*events == 0 {
-				return nil
-			}
-			return db.Analyze(ctx)
-		})
-	case "user create":
-		return userCreate(ctx, fs, &cfg, rest, stdin, stdout)
-	case "audit verify":
-		config.BindDatabase(fs, &cfg)
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		return withDB(ctx, cfg, func(db *database.DB) error { return auditVerify(ctx, db, stdout) })
-	case "backup":
-		config.BindDatabase(fs, &cfg)
-		to := fs.String("to", "", "file to write the copy to (required; must not exist)")
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if *to == "" {
-			return errors.New("backup needs --to FILE")
-		}
-		return withDB(ctx, cfg, func(db *database.DB) error {
-			if err := db.Backup(ctx, *to); err != nil {
-				return err
-			}
-			fmt.Fprintln(stdout, "backup written to", *to)
-			return nil
-		})
-	case "version":
-		fmt.Fprintln(stdout, "emr", version)
-		return nil
-	default:
+	command, ok := commands[cmd]
+	if !ok {
 		usage(stderr)
 		return fmt.Errorf("unknown command %q", cmd)
 	}
-	if err := fs.Parse(rest); err != nil {
-		return err
-	}
-	return withDB(ctx, cfg, func(db *database.DB) error { return nil }) // migrate: withDB has migrated already
+	fs := flag.NewFlagSet("emr "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return command(ctx, invocation{fs: fs, args: rest, stdin: stdin, stdout: stdout, stderr: stderr})
 }
 
 // withDB validates the database settings, opens and migrates the database, and runs fn.

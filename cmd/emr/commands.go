@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"emr/internal/config"
+	"emr/internal/database"
+	"emr/internal/demo"
+	"emr/internal/user"
+)
+
+// invocation is what a subcommand is run with: its own flag set, its arguments and the
+// standard streams.
+type invocation struct {
+	fs             *flag.FlagSet
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// commands are the subcommands, one function each.
+var commands = map[string]func(ctx context.Context, in invocation) error{
+	"serve":        cmdServe,
+	"migrate":      cmdMigrate,
+	"seed":         cmdSeed,
+	"user create":  cmdUserCreate,
+	"audit verify": cmdAuditVerify,
+	"backup":       cmdBackup,
+	"version":      cmdVersion,
+}
+
+func cmdServe(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindServe(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if err := cfg.ValidateServe(); err != nil {
+		return err
+	}
+	return serve(ctx, cfg, in.stdout)
+}
+
+// cmdMigrate applies pending migrations: withDB migrates on opening.
+func cmdMigrate(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error { return nil })
+}
+
+func cmdSeed(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	n := in.fs.Int("patients", 0, "how many random demo patients to add")
+	appts := in.fs.Int("appointments", 0, "how many appointments (with signed visits for the past ones) to add for the registered patients")
+	events := in.fs.Int("audit-events", 0, "how many chained audit events (over the last two years, by the accounts about the patients) to add")
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if *n < 0 || *n > 10_000_000 {
+		return errors.New("--patients must be between 0 and 10000000")
+	}
+	if *appts < 0 || *appts > 50_000_000 {
+		return errors.New("--appointments must be between 0 and 50000000")
+	}
+	if *events < 0 || *events > 100_000_000 {
+		return errors.New("--audit-events must be between 0 and 100000000")
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		if err := printDemoStaff(ctx, db, in.stdout, true); err != nil {
+			return err
+		}
+		if err := seedPatients(ctx, db, *n, in.stderr); err != nil {
+			return err
+		}
+		if *appts > 0 {
+			loc, err := cfg.Location()
+			if err != nil {
+				return err
+			}
+			if err := demo.Appointments(ctx, db, &user.Store{DB: db}, loc, *appts, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo appointments", *appts)); err != nil {
+				return err
+			}
+		}
+		if *events > 0 {
+			if err := demo.AuditEvents(ctx, db, *events, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo audit events", *events)); err != nil {
+				return err
+			}
+		}
+		if *appts+*events == 0 {
+			return nil
+		}
+		return db.Analyze(ctx)
+	})
+}
+
+func cmdUserCreate(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	return userCreate(ctx, in.fs, &cfg, in.args, in.stdin, in.stdout)
+}
+
+func cmdAuditVerify(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error { return auditVerify(ctx, db, in.stdout) })
+}
+
+func cmdBackup(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	to := in.fs.String("to", "", "file to write the copy to (required; must not exist)")
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if *to == "" {
+		return errors.New("backup needs --to FILE")
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		if err := db.Backup(ctx, *to); err != nil {
+			return err
+		}
+		fmt.Fprintln(in.stdout, "backup written to", *to)
+		return nil
+	})
+}
+
+func cmdVersion(_ context.Context, in invocation) error {
+	fmt.Fprintln(in.stdout, "emr", version)
+	return nil
+}
