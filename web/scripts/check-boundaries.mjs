@@ -1,26 +1,37 @@
-// Features never import each other; app/ composes them (bulletproof-react's rule).
-// Fails listing every import from src/features/A that reaches into src/features/B.
+// The front end's three import rules (bulletproof-react's): features never import each other
+// and never the app shell (app/ composes them); shared code (lib/, components/) never imports
+// a feature. Fails listing every import that breaks one.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
 const root = resolve(new URL('../src', import.meta.url).pathname)
-const features = join(root, 'features')
 const files = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]))
-const featureOf = (path) => {
-  const rel = relative(features, path)
-  return rel.startsWith('..') ? null : rel.split(sep)[0]
+/** Where a path is: ['features', name], ['app'], ['shared'], or [] elsewhere. */
+const placeOf = (path) => {
+  const [top, name] = relative(root, path).split(sep)
+  if (top === 'features') return ['features', name]
+  if (top === 'app') return ['app']
+  if (top === 'lib' || top === 'components') return ['shared']
+  return []
 }
+const rules = [
+  ['features', (from, to) => to[0] === 'features' && to[1] !== from[1], 'a feature imports another feature (move shared code to src/lib or src/components, or compose in src/app)'],
+  ['features', (_, to) => to[0] === 'app', 'a feature imports the app shell (the shell composes features, not the other way round)'],
+  ['shared', (_, to) => to[0] === 'features', 'shared code imports a feature (features build on shared code, not the other way round)'],
+]
 const bad = []
-for (const file of files(features).filter((f) => /\.(ts|tsx)$/.test(f))) {
+for (const file of files(root).filter((f) => /\.(ts|tsx)$/.test(f))) {
+  const from = placeOf(file)
   const source = readFileSync(file, 'utf8')
   for (const [, spec] of source.matchAll(/(?:\bfrom|\bimport\(?)\s*['"](\.[^'"]+)['"]/g)) {
-    if (!spec) continue
-    const target = featureOf(resolve(dirname(file), spec))
-    if (target && target !== featureOf(file)) bad.push(`${relative(root, file)} imports ${spec}`)
+    const to = placeOf(resolve(dirname(file), spec))
+    for (const [where, breaks, why] of rules) {
+      if (from[0] === where && breaks(from, to)) bad.push(`${relative(root, file)} imports ${spec}: ${why}`)
+    }
   }
 }
 if (bad.length) {
-  console.error('Features must not import each other (move shared code to src/lib or src/components, or compose in src/app):')
+  console.error('Import boundaries broken:')
   for (const b of bad) console.error('  ' + b)
   process.exit(1)
 }
