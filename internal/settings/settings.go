@@ -93,13 +93,22 @@ func (h *Handler) saveClinic(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if err := in.clean(); err != nil {
+	saved, err := SaveClinic(r.Context(), h.DB, account.Event(r), in)
+	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	e := account.Event(r)
-	err := h.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-		old, err := ReadClinic(r.Context(), tx)
+	httpjson.Respond(w, http.StatusOK, saved)
+}
+
+// SaveClinic replaces the clinic's settings with in, if in.Version is still the stored one
+// (else a conflict: another administrator saved first), and audits it as e's.
+func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) (Clinic, error) {
+	if err := in.clean(); err != nil {
+		return Clinic{}, err
+	}
+	err := db.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := ReadClinic(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -110,10 +119,10 @@ func (h *Handler) saveClinic(w http.ResponseWriter, r *http.Request) {
 		now := time.Now().UTC()
 		var res sql.Result
 		if old.Version == 0 {
-			res, err = tx.ExecContext(r.Context(), `INSERT INTO settings (key, value, updated_at, updated_by, version) VALUES ($1, $2, $3, $4, 1)
+			res, err = tx.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at, updated_by, version) VALUES ($1, $2, $3, $4, 1)
 				ON CONFLICT (key) DO NOTHING`, clinicKey, string(value), now, e.ActorID)
 		} else {
-			res, err = tx.ExecContext(r.Context(), `UPDATE settings SET value = $1, updated_at = $2, updated_by = $3, version = version + 1
+			res, err = tx.ExecContext(ctx, `UPDATE settings SET value = $1, updated_at = $2, updated_by = $3, version = version + 1
 				WHERE key = $4 AND version = $5`, string(value), now, e.ActorID, clinicKey, old.Version)
 		}
 		if err != nil {
@@ -124,11 +133,7 @@ func (h *Handler) saveClinic(w http.ResponseWriter, r *http.Request) {
 		}
 		in.Version = old.Version + 1
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "settings.update", "settings", clinicKey, audit.Success
-		return audit.Record(r.Context(), tx, e)
+		return audit.Record(ctx, tx, e)
 	})
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusOK, in)
+	return in, err
 }
