@@ -1,14 +1,10 @@
 package staff
 
 import (
-	"database/sql"
-	"fmt"
 	"net/http"
-	"strconv"
 
 	"emr/internal/account"
 	"emr/internal/apperr"
-	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 )
@@ -25,49 +21,7 @@ type Role struct {
 
 // roles lists every role by name, for the account form's choice and the roles screen.
 func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
-	rows, err := h.Users.DB.QueryContext(r.Context(), `SELECT r.id, r.name, (SELECT COUNT(*) FROM user_roles ur WHERE ur.role_id = r.id), r.require_two_factor
-		FROM roles r ORDER BY r.name`)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	list := []Role{}
-	for rows.Next() {
-		var ro Role
-		if err := rows.Scan(&ro.ID, &ro.Name, &ro.Users, &ro.RequireTwoFactor); err != nil {
-			rows.Close()
-			httpjson.Error(w, r, err)
-			return
-		}
-		list = append(list, ro)
-	}
-	rows.Close()
-	// Every role's permissions in one read, not one query per role.
-	perms, err := h.Users.DB.QueryContext(r.Context(), `SELECT role_id, permission FROM role_permissions ORDER BY permission`)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	held := map[int64][]string{}
-	for perms.Next() {
-		var id int64
-		var p string
-		if err := perms.Scan(&id, &p); err != nil {
-			perms.Close()
-			httpjson.Error(w, r, err)
-			return
-		}
-		held[id] = append(held[id], p)
-	}
-	perms.Close()
-	if err := perms.Err(); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	for i := range list {
-		list[i].Permissions = append([]string{}, held[list[i].ID]...)
-	}
-	version, err := matrixVersion(r.Context(), h.Users.DB)
+	list, version, err := ListRoles(r.Context(), h.Users.DB)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -129,18 +83,7 @@ func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
 		err = v.Err()
 	}
 	if err == nil {
-		err = h.Users.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(r.Context(), `UPDATE roles SET require_two_factor = $1 WHERE id = $2`, *in.Required, id)
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return apperr.NotFound("role.not_found")
-			}
-			e := account.Event(r)
-			e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "role.two_factor", "role", strconv.FormatInt(id, 10), audit.Success, fmt.Sprintf("required: %v", *in.Required)
-			return audit.Record(r.Context(), tx, e)
-		})
+		err = RequireTwoFactor(r.Context(), h.Users.DB, account.Event(r), id, *in.Required)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
