@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"net/http"
@@ -193,23 +194,12 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	p := me(r)
 	e := account.Event(r)
 	e.Action, e.EntityType, e.EntityID = "profile.password", "user", fmt.Sprint(p.UserID)
-	key := "user:" + p.Username
-	// The try takes its slot before the check, as a login does; a right password gives it back.
-	wait, err := h.Throttle.Take(r.Context(), key, auth.UserFailureLimit)
+	ok, err := h.ownPassword(r.Context(), p, in.Current)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if wait > 0 {
-		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
-		return
-	}
-	var hash string
-	if err := h.Store.DB.QueryRowContext(r.Context(), `SELECT password_hash FROM users WHERE id = $1`, p.UserID).Scan(&hash); err != nil {
-		httpjson.Error(w, r, fmt.Errorf("read password: %w", err))
-		return
-	}
-	if ok, err := auth.CheckPassword(hash, in.Current); err != nil || !ok {
+	if !ok {
 		e.Outcome = audit.Failure
 		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err)
@@ -220,7 +210,7 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, wrong.Err())
 		return
 	}
-	if err := h.Throttle.GiveBack(r.Context(), key); err != nil {
+	if err := h.Throttle.GiveBack(r.Context(), "user:"+p.Username); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -253,4 +243,23 @@ func (h *Handler) activity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+}
+
+// ownPassword checks the signed-in user's own password under their login throttle: the try
+// takes its slot first (a throttled one is a 429 error), and the caller gives the slot back
+// ("user:"+username) once everything it checks was right.
+func (h *Handler) ownPassword(ctx context.Context, p *auth.Principal, password string) (bool, error) {
+	wait, err := h.Throttle.Take(ctx, "user:"+p.Username, auth.UserFailureLimit)
+	if err != nil {
+		return false, err
+	}
+	if wait > 0 {
+		return false, apperr.Throttled("auth.throttled", auth.Seconds(wait))
+	}
+	var hash string
+	if err := h.Store.DB.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE id = $1`, p.UserID).Scan(&hash); err != nil {
+		return false, fmt.Errorf("read password: %w", err)
+	}
+	ok, err := auth.CheckPassword(hash, password)
+	return ok && err == nil, nil
 }

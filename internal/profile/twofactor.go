@@ -10,7 +10,6 @@ import (
 	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
-	"emr/internal/auth"
 	"emr/internal/httpjson"
 )
 
@@ -70,35 +69,25 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 	}
 	p := me(r)
 	ctx := r.Context()
-	key := "user:" + p.Username
-	wait, err := h.Throttle.Take(ctx, key, auth.UserFailureLimit)
+	right, err := h.ownPassword(ctx, p, in.Password)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if wait > 0 {
-		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
-		return
-	}
-	var hash string
-	if err := h.Store.DB.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE id = $1`, p.UserID).Scan(&hash); err != nil {
-		httpjson.Error(w, r, fmt.Errorf("read password: %w", err))
-		return
-	}
 	var v apperr.Validation
-	if ok, err := auth.CheckPassword(hash, in.Password); err != nil || !ok {
+	if !right {
 		v.Add("password", "profile.password_wrong")
 	} else if ok, err := h.TwoFactor.Verify(ctx, p.UserID, in.Code); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	} else if !ok {
-		v.Add("code", "twofactor.wrong_code")
+		v.Add("code", "twofactor.wrong_code") // a wrong code keeps the try's slot, as a wrong password does
 	}
 	if err := v.Err(); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	err = h.Throttle.GiveBack(ctx, key)
+	err = h.Throttle.GiveBack(ctx, "user:"+p.Username)
 	if err == nil {
 		err = h.Store.DB.Tx(ctx, func(tx *sql.Tx) error {
 			if err := h.TwoFactor.Remove(ctx, tx, p.UserID); err != nil {
