@@ -257,6 +257,10 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
       okText: t('visit.sign'),
       cancelText: t('appointments.cancelButton'),
       onOk: async () => {
+        // An autosave still on its way goes first (both would write the same version, and
+        // one would be refused); nothing is queued after it: the sign saves what is typed.
+        again.current = false
+        while (inFlight.current) await new Promise((done) => setTimeout(done, 50))
         // Whatever is typed but unsaved is saved first, then signed.
         const content = values()
         try {
