@@ -11,6 +11,7 @@ import (
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/demo"
+	"emr/internal/server"
 	"emr/internal/user"
 )
 
@@ -41,6 +42,9 @@ func cmdServe(ctx context.Context, in invocation) error {
 		return err
 	}
 	if err := cfg.ValidateServe(); err != nil {
+		return err
+	}
+	if err := server.CheckConfig(cfg); err != nil {
 		return err
 	}
 	return serve(ctx, cfg, in.stdout)

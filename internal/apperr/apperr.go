@@ -5,6 +5,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -115,6 +116,12 @@ func Reason(s string) (string, error) {
 	}
 	return s, v.Err()
 }
+
+// Email is the e-mail check of spec §5, shared with the web app's: local part, @, a dotted
+// domain ending in two letters or a bracketed IPv4 address, shorter than 255 characters.
+func Email(s string) bool { return len(s) < 255 && emailPattern.MatchString(s) }
+
+var emailPattern = regexp.MustCompile(`^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$`)
 
 // Invalid reports a single problem with the request as a whole.
 func Invalid(key string, args ...any) *Error {

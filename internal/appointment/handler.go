@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -73,7 +72,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	// audited like opening the visits one by one.
 	withDiagnoses := q.PatientID != 0 && readVisits.Allows(auth.PrincipalFrom(r.Context()))
 	if withDiagnoses {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "visit.list", "patient", strconv.FormatInt(q.PatientID, 10), audit.Success
 		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err)
@@ -96,7 +95,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	a, err := h.Store.Create(r.Context(), account.Event(r), in)
+	a, err := h.Store.Create(r.Context(), auth.AuditEvent(r), in)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -136,7 +135,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	a, err := h.Store.Update(r.Context(), account.Event(r), id, in.Version, in.Input)
+	a, err := h.Store.Update(r.Context(), auth.AuditEvent(r), id, in.Version, in.Input)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -170,7 +169,7 @@ func (h *Handler) transition(act Action) http.HandlerFunc {
 				return
 			}
 		}
-		a, err := h.Store.Transition(r.Context(), account.Event(r), id, act, in.Version, in.Reason)
+		a, err := h.Store.Transition(r.Context(), auth.AuditEvent(r), id, act, in.Version, in.Reason)
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return
@@ -189,7 +188,7 @@ func (h *Handler) reorder(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if err := h.Store.Reorder(r.Context(), account.Event(r), in.Date, in.DoctorID, in.IDs); err != nil {
+	if err := h.Store.Reorder(r.Context(), auth.AuditEvent(r), in.Date, in.DoctorID, in.IDs); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -210,7 +209,7 @@ func (h *Handler) respondVisit(w http.ResponseWriter, r *http.Request, id int64,
 			httpjson.Error(w, r, err)
 			return
 		}
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "visit.read", "visit", strconv.FormatInt(id, 10), audit.Success, a.PatientID
 		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err) // a read that cannot be audited is not served
@@ -253,7 +252,7 @@ func (h *Handler) saveVisit(w http.ResponseWriter, r *http.Request) {
 		Content
 		Version int `json:"version"`
 	}) error {
-		return h.Store.SaveDraft(r.Context(), account.Event(r), id, in.Version, in.Content)
+		return h.Store.SaveDraft(r.Context(), auth.AuditEvent(r), id, in.Version, in.Content)
 	})
 }
 
@@ -262,7 +261,7 @@ func (h *Handler) saveVitals(w http.ResponseWriter, r *http.Request) {
 		Vitals  Vitals `json:"vitals"`
 		Version int    `json:"version"`
 	}) error {
-		return h.Store.SaveVitals(r.Context(), account.Event(r), id, in.Version, in.Vitals)
+		return h.Store.SaveVitals(r.Context(), auth.AuditEvent(r), id, in.Version, in.Vitals)
 	})
 }
 
@@ -270,7 +269,7 @@ func (h *Handler) sign(w http.ResponseWriter, r *http.Request) {
 	visitWrite(h, w, r, func(id int64, in *struct {
 		Version int `json:"version"`
 	}) error {
-		return h.Store.Sign(r.Context(), account.Event(r), id, in.Version)
+		return h.Store.Sign(r.Context(), auth.AuditEvent(r), id, in.Version)
 	})
 }
 
@@ -280,6 +279,6 @@ func (h *Handler) amend(w http.ResponseWriter, r *http.Request) {
 		Version int    `json:"version"`
 		Reason  string `json:"reason"`
 	}) error {
-		return h.Store.Amend(r.Context(), account.Event(r), id, in.Version, in.Content, in.Reason)
+		return h.Store.Amend(r.Context(), auth.AuditEvent(r), id, in.Version, in.Content, in.Reason)
 	})
 }

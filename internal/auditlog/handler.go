@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"emr/internal/account"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
@@ -188,7 +187,7 @@ var csvHeader = []string{"seq", "at", "user", "action", "entity_type", "entity_i
 func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 	q, err := ParseQuery(r.URL.Query().Get, false)
 	if err == nil {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.Outcome, e.Detail = "audit.export", "audit_log", audit.Success, r.URL.RawQuery
 		err = audit.Record(r.Context(), h.DB, e)
 	}

@@ -22,7 +22,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/database"
-	"emr/internal/patient"
+	"emr/internal/textsearch"
 )
 
 //go:embed icd10_starter.tsv
@@ -88,7 +88,7 @@ func foldTerms(parts ...string) string {
 
 // words splits folded text into its words: letters and digits.
 func words(s string) []string {
-	return strings.FieldsFunc(patient.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.FieldsFunc(textsearch.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // wordConditions appends a LIKE pattern to args for each of q's first five words and
@@ -134,7 +134,7 @@ func (s *Store) Search(ctx context.Context, q, lang string) ([]Code, error) {
 	where := "active"
 	if q != "" {
 		prefix := NormalizeCode(q)
-		args = append(args, prefix, patient.PrefixEnd(prefix))
+		args = append(args, prefix, textsearch.PrefixEnd(prefix))
 		var cond string
 		cond, args = wordConditions(q, args)
 		where += " AND ((code >= $1 AND code < $2) OR (" + cond + "))"

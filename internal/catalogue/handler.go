@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -86,7 +85,7 @@ func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string
 	for i := range rep.Errors {
 		rep.Errors[i].Message = i18n.T(lang, rep.Errors[i].Key)
 	}
-	e := account.Event(r)
+	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.Outcome = "catalogue.import", list, audit.Success
 	e.Detail = fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d", rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected)
 	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
@@ -143,7 +142,7 @@ func (h *Handler) writeMedicine(w http.ResponseWriter, r *http.Request, write fu
 		httpjson.Error(w, r, err)
 		return
 	}
-	e := account.Event(r)
+	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "medicine", strconv.FormatInt(m.ID, 10), audit.Success
 	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
 		httpjson.Error(w, r, err)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"emr/internal/database"
-	"emr/internal/push"
 )
 
 // Config is the whole configuration. It is passed explicitly; there is no global.
@@ -126,11 +125,6 @@ func (c Config) ValidateServe() error {
 	}
 	if c.PhotoMaxMB < 1 || c.PhotoMaxMB > 100 || c.AttachmentMaxMB < 1 || c.AttachmentMaxMB > 500 {
 		return errors.New("upload limits must be 1–100 MB for photos and 1–500 MB for attachments")
-	}
-	if c.PushURL != "" {
-		if _, err := push.ParseProvider(c.PushURL); err != nil {
-			return err
-		}
 	}
 	if _, err := c.Location(); err != nil {
 		return fmt.Errorf("the time zone %q is unknown (use a name such as Europe/Moscow)", c.Timezone)

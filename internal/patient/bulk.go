@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"emr/internal/database"
+	"emr/internal/textsearch"
 )
 
 // bulkRows is how many patients one INSERT statement carries (26 parameters each stays
@@ -68,11 +69,11 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		mrn := fmt.Sprintf("%d-%06d", year, seq+int64(i))
 		byMRN[mrn] = in
 		history, contact := encode(in)
-		args = append(args, mrn, Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated,
-			in.CivilStatus, in.Phone, Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks,
+		args = append(args, mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated,
+			in.CivilStatus, in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks,
 			history, contact, NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, now)
 		if pg {
-			args = append(args, PrefixTerms(Tokens(in.FirstName, in.MiddleName, in.LastName)))
+			args = append(args, textsearch.PrefixTerms(textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)))
 		}
 	}
 	q.WriteString(" RETURNING id, mrn")
@@ -96,7 +97,7 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		}
 		in := byMRN[mrn]
 		ids = append(ids, id)
-		words := Tokens(in.FirstName, in.MiddleName, in.LastName)
+		words := textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)
 		terms[id] = strings.Join(words, " ")
 		for _, t := range words {
 			tokens = append(tokens, token{t, id})

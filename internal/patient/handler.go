@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -40,7 +39,7 @@ func (h *Handler) Routes() []auth.Route {
 }
 
 // event starts an audit event for the request's user and address.
-func event(r *http.Request) audit.Event { return account.Event(r) }
+func event(r *http.Request) audit.Event { return auth.AuditEvent(r) }
 
 func pathID(r *http.Request, name string) (int64, error) {
 	if name == "file" {

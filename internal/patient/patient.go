@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
-	"emr/internal/validate"
 )
 
 // Allowed values of the list fields.
@@ -204,7 +203,7 @@ func (in *Input) Clean(today time.Time) error {
 	}
 	c.choice("civil_status", in.CivilStatus, CivilStatuses)
 	c.phone("phone", in.Phone)
-	if in.Email != "" && !validate.Email(in.Email) {
+	if in.Email != "" && !apperr.Email(in.Email) {
 		c.v.Add("email", "validation.email")
 	}
 	c.text("address", in.Address, 300, false)

@@ -11,6 +11,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/database"
 	"emr/internal/httpjson"
+	"emr/internal/textsearch"
 )
 
 // Page sizes offered, the default, and how many matches a search counts at most (counting
@@ -99,7 +100,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (ListResult, error) {
 	switch {
 	case q.Q == "":
 		return s.listAll(ctx, q, offset)
-	case numberQuery.MatchString(q.Q) && len(Digits(q.Q)) >= 3:
+	case numberQuery.MatchString(q.Q) && len(textsearch.Digits(q.Q)) >= 3:
 		return s.searchNumber(ctx, q, offset)
 	default:
 		return s.searchName(ctx, q, offset)
@@ -132,7 +133,7 @@ func (s *Store) listAll(ctx context.Context, q ListQuery, offset int) (ListResul
 // start and stops after the rows it needs; a patient with several name parts in the range is
 // taken at the first one. Several words go to the full-text index.
 func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
-	words := Tokens(q.Q)
+	words := textsearch.Tokens(q.Q)
 	if len(words) == 0 {
 		return ListResult{Data: []Summary{}, TotalExact: true}, nil
 	}
@@ -144,7 +145,7 @@ func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListRe
 		WHERE t.token >= $1 AND t.token < $2
 		AND NOT EXISTS (SELECT 1 FROM patient_name_tokens d WHERE d.patient_id = t.patient_id AND d.token >= $1 AND d.token < t.token)
 		AND EXISTS (SELECT 1 FROM patients p WHERE p.id = t.patient_id AND `+archivedCondition(q.Archived)+`)
-		ORDER BY t.token, t.patient_id LIMIT $3`, []any{words[0], PrefixEnd(words[0])}, q, offset)
+		ORDER BY t.token, t.patient_id LIMIT $3`, []any{words[0], textsearch.PrefixEnd(words[0])}, q, offset)
 }
 
 // onePass runs an ordered id query (its last parameter is the row limit) once for both the
@@ -195,8 +196,8 @@ func (s *Store) searchWords(ctx context.Context, q ListQuery, words []string, of
 		// are taken as the index finds them (the scan stops early), then sorted: past the count
 		// cap, which matches are listed is the storage order's choice.
 		for i, w := range words {
-			if r := []rune(w); len(r) > MaxPrefix {
-				words[i] = string(r[:MaxPrefix])
+			if r := []rune(w); len(r) > textsearch.MaxPrefix {
+				words[i] = string(r[:textsearch.MaxPrefix])
 			}
 		}
 		return s.onePass(ctx, `SELECT m.id FROM (SELECT p.id FROM patients p
@@ -230,12 +231,12 @@ func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
 // searchNumber matches patient numbers, then phone numbers, by their leading digits: two
 // ordered index range scans, each stopped after the rows the page and the count need.
 func (s *Store) searchNumber(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
-	d := Digits(q.Q)
+	d := textsearch.Digits(q.Q)
 	branch := func(rank int, col string) string {
 		return fmt.Sprintf(`SELECT * FROM (SELECT p.id, %d AS src, p.%s AS k FROM patients p WHERE %s AND p.%s >= $1 AND p.%s < $2 ORDER BY p.%s LIMIT $3) b%d`, rank, col, archivedCondition(q.Archived), col, col, col, rank)
 	}
 	union := branch(0, "mrn_digits") + ` UNION ALL ` + branch(1, "phone_digits")
-	return s.onePass(ctx, `SELECT id FROM (`+union+`) u ORDER BY src, k, id LIMIT $3`, []any{d, PrefixEnd(d)}, q, offset)
+	return s.onePass(ctx, `SELECT id FROM (`+union+`) u ORDER BY src, k, id LIMIT $3`, []any{d, textsearch.PrefixEnd(d)}, q, offset)
 }
 
 // Duplicates lists up to 10 patients who may be the same person as in: the same normalised
@@ -249,5 +250,5 @@ func duplicates(ctx context.Context, q database.Querier, in Input, except int64)
 	return scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p
 		WHERE p.id <> $1 AND ((p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4) OR (p.phone_digits = $5 AND $5 <> ''))
 		ORDER BY p.id LIMIT 10`, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
-		strings.TrimSpace(in.Sex), Digits(in.Phone)))
+		strings.TrimSpace(in.Sex), textsearch.Digits(in.Phone)))
 }

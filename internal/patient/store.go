@@ -15,6 +15,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/textsearch"
 )
 
 // Store reads and writes patients. Loc is the clinic's time zone (for "today" and the year
@@ -100,7 +101,7 @@ func writeTokens(ctx context.Context, q database.Querier, engine database.Engine
 	if _, err := q.ExecContext(ctx, `DELETE FROM patient_name_tokens WHERE patient_id = $1`, id); err != nil {
 		return fmt.Errorf("clear name tokens: %w", err)
 	}
-	tokens := Tokens(in.FirstName, in.MiddleName, in.LastName)
+	tokens := textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)
 	for _, t := range tokens {
 		if _, err := q.ExecContext(ctx, `INSERT INTO patient_name_tokens (token, patient_id) VALUES ($1, $2)`, t, id); err != nil {
 			return fmt.Errorf("write name token: %w", err)
@@ -114,7 +115,7 @@ func writeTokens(ctx context.Context, q database.Querier, engine database.Engine
 			_, err = q.ExecContext(ctx, `INSERT INTO patient_search (rowid, terms) VALUES ($1, $2)`, id, terms)
 		}
 	case database.Postgres:
-		_, err = q.ExecContext(ctx, `UPDATE patients SET search_terms = $1 WHERE id = $2`, PrefixTerms(tokens), id)
+		_, err = q.ExecContext(ctx, `UPDATE patients SET search_terms = $1 WHERE id = $2`, textsearch.PrefixTerms(tokens), id)
 	}
 	if err != nil {
 		return fmt.Errorf("index name: %w", err)
@@ -182,8 +183,8 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, version)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, 1)
 		RETURNING id`,
-		mrn, Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
-		in.Phone, Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
+		mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
+		in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
 		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert patient: %w", err)
@@ -230,7 +231,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 			emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, version = version + 1
 			WHERE id = $22 AND version = $23`,
 			in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
-			Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
+			textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
 			NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version)
 		if err != nil {
 			return fmt.Errorf("update patient: %w", err)

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"emr/internal/account"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
@@ -48,7 +47,7 @@ func viewer(r *http.Request) int64 { return auth.PrincipalFrom(r.Context()).User
 // respondList answers a list of prescriptions after auditing its read for the patient.
 func (h *Handler) respondList(w http.ResponseWriter, r *http.Request, patientID int64, list []Prescription, err error) {
 	if err == nil && patientID != 0 {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.list", "patient", strconv.FormatInt(patientID, 10), audit.Success
 		err = audit.Record(r.Context(), h.Store.DB, e)
 	}
@@ -84,7 +83,7 @@ func (h *Handler) forPatient(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) blank(w http.ResponseWriter, r *http.Request) {
 	list, err := h.Store.Blank(r.Context())
 	if err == nil {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.Outcome = "prescription.list", "prescription", audit.Success
 		err = audit.Record(r.Context(), h.Store.DB, e)
 	}
@@ -104,7 +103,7 @@ func (h *Handler) previous(w http.ResponseWriter, r *http.Request) {
 // store has not (reads).
 func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, rx Prescription, err error, readAction string) {
 	if err == nil && readAction != "" {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = readAction, "prescription", strconv.FormatInt(rx.ID, 10), audit.Success
 		if rx.PatientID != nil {
 			e.PatientID = *rx.PatientID
@@ -126,7 +125,7 @@ func (h *Handler) createForVisit(w http.ResponseWriter, r *http.Request) {
 	}
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.CreateForVisit(r.Context(), account.Event(r), id, in, i18n.FromRequest(r))
+		rx, err = h.Store.CreateForVisit(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusCreated, rx, err, "")
 }
@@ -136,7 +135,7 @@ func (h *Handler) createBlank(w http.ResponseWriter, r *http.Request) {
 	err := httpjson.Decode(w, r, &in)
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.CreateBlank(r.Context(), account.Event(r), in, i18n.FromRequest(r))
+		rx, err = h.Store.CreateBlank(r.Context(), auth.AuditEvent(r), in, i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusCreated, rx, err, "")
 }
@@ -158,7 +157,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 	}
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.Update(r.Context(), account.Event(r), id, in, i18n.FromRequest(r))
+		rx, err = h.Store.Update(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	}
 	h.respond(w, r, http.StatusOK, rx, err, "")
 }
@@ -182,7 +181,7 @@ func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 	}
 	var out PrintOut
 	if err == nil {
-		out.Prescription, err = h.Store.Print(r.Context(), account.Event(r), id, in.Version, i18n.FromRequest(r))
+		out.Prescription, err = h.Store.Print(r.Context(), auth.AuditEvent(r), id, in.Version, i18n.FromRequest(r))
 	}
 	if err == nil {
 		out.Clinic, err = settings.ReadClinic(r.Context(), h.Store.DB)
@@ -202,7 +201,7 @@ func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	var rx Prescription
 	if err == nil {
-		rx, err = h.Store.Cancel(r.Context(), account.Event(r), id, in.Version, in.Reason)
+		rx, err = h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)
 	}
 	h.respond(w, r, http.StatusOK, rx, err, "")
 }
@@ -231,7 +230,7 @@ func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
 		res, err = h.Store.Check(r.Context(), in, i18n.FromRequest(r))
 	}
 	if err == nil && res.PatientID != nil {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.check", "patient", strconv.FormatInt(*res.PatientID, 10), audit.Success
 		err = audit.Record(r.Context(), h.Store.DB, e)
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -66,7 +65,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	p, err := h.Store.Update(r.Context(), account.Event(r), me(r).UserID, u)
+	p, err := h.Store.Update(r.Context(), auth.AuditEvent(r), me(r).UserID, u)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -82,7 +81,7 @@ func (h *Handler) upload(kind string, limit int64, check func([]byte) (string, e
 		if err == nil {
 			var ct string
 			if ct, err = check(data); err == nil {
-				err = h.Store.SetImage(r.Context(), account.Event(r), me(r).UserID, kind, ct, data)
+				err = h.Store.SetImage(r.Context(), auth.AuditEvent(r), me(r).UserID, kind, ct, data)
 			}
 		}
 		if err != nil {
@@ -94,7 +93,7 @@ func (h *Handler) upload(kind string, limit int64, check func([]byte) (string, e
 }
 
 func (h *Handler) removeAvatar(w http.ResponseWriter, r *http.Request) {
-	if err := h.Store.RemoveImage(r.Context(), account.Event(r), me(r).UserID, KindAvatar); err != nil {
+	if err := h.Store.RemoveImage(r.Context(), auth.AuditEvent(r), me(r).UserID, KindAvatar); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -116,7 +115,7 @@ func ownOrAdmin(r *http.Request) (int64, error) {
 func (h *Handler) removeSignature(w http.ResponseWriter, r *http.Request) {
 	id, err := ownOrAdmin(r)
 	if err == nil {
-		err = h.Store.RemoveImage(r.Context(), account.Event(r), id, KindSignature)
+		err = h.Store.RemoveImage(r.Context(), auth.AuditEvent(r), id, KindSignature)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -192,7 +191,7 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := me(r)
-	e := account.Event(r)
+	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.EntityID = "profile.password", "user", fmt.Sprint(p.UserID)
 	ok, err := h.ownPassword(r.Context(), p, in.Current)
 	if err != nil {

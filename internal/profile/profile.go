@@ -19,7 +19,6 @@ import (
 	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/user"
-	"emr/internal/validate"
 )
 
 // Licence is one of a prescriber's licence numbers and the dates it is valid (YYYY-MM-DD;
@@ -115,7 +114,7 @@ func (u Update) apply(p *Profile) error {
 	}
 	if u.Email != nil {
 		p.Email = strings.TrimSpace(*u.Email)
-		if p.Email != "" && !validate.Email(p.Email) {
+		if p.Email != "" && !apperr.Email(p.Email) {
 			v.Add("email", "validation.email")
 		}
 	}

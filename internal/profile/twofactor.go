@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
+	"emr/internal/auth"
 	"emr/internal/httpjson"
 )
 
@@ -93,7 +93,7 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 			if err := h.TwoFactor.Remove(ctx, tx, p.UserID); err != nil {
 				return err
 			}
-			e := account.Event(r)
+			e := auth.AuditEvent(r)
 			e.Action, e.EntityType, e.EntityID, e.Outcome = "profile.two_factor_off", "user", fmt.Sprint(p.UserID), audit.Success
 			return audit.Record(ctx, tx, e)
 		})
@@ -106,7 +106,7 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) audit(ctx context.Context, r *http.Request, action string) error {
-	e := account.Event(r)
+	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "user", fmt.Sprint(me(r).UserID), audit.Success
 	return audit.Record(ctx, h.Store.DB, e)
 }

@@ -17,6 +17,7 @@ import (
 	"emr/internal/apitest"
 	"emr/internal/database/dbtest"
 	"emr/internal/push"
+	"emr/internal/server"
 )
 
 // TestSignRequestDocumentedVector: the HTTP API's worked example, so the string to sign is
@@ -112,6 +113,9 @@ func TestProviderReceivesEvents(t *testing.T) {
 	cfg.DatabaseURL = dbtest.Engines()[0].URL(t)
 	cfg.PushURL = "http://" + key + ":" + secret + "@" + strings.TrimPrefix(provider.URL, "http://") + "/apps/77"
 	if err := cfg.ValidateServe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.CheckConfig(cfg); err != nil {
 		t.Fatal(err)
 	}
 	env := apitest.NewWith(t, dbtest.Open(t, cfg.DatabaseURL), cfg)

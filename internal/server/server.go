@@ -44,6 +44,16 @@ type Server struct {
 	Push push.Publisher
 }
 
+// CheckConfig checks what configuration cannot check alone: the push provider's URL, with
+// one clear sentence when it is wrong.
+func CheckConfig(cfg config.Config) error {
+	if cfg.PushURL == "" {
+		return nil
+	}
+	_, err := push.ParseProvider(cfg.PushURL)
+	return err
+}
+
 // New wires every feature onto one handler. web is the built web app (its dist folder).
 func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	sessions := &auth.Sessions{DB: db, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
@@ -61,7 +71,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	hub, keys := push.NewHub(), &push.KeyStore{DB: db}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
-	if provider, err := push.ParseProvider(cfg.PushURL); cfg.PushURL != "" && err == nil { // ValidateServe has refused a bad URL
+	if provider, err := push.ParseProvider(cfg.PushURL); cfg.PushURL != "" && err == nil { // CheckConfig has refused a bad URL
 		publisher, keys = provider, push.StaticKeys(provider.Keys)
 		settings, _ := provider.ClientSettings(context.Background())
 		pushOrigin = settings.Origin()

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -93,7 +92,7 @@ func (h *Handler) saveClinic(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	saved, err := SaveClinic(r.Context(), h.DB, account.Event(r), in)
+	saved, err := SaveClinic(r.Context(), h.DB, auth.AuditEvent(r), in)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

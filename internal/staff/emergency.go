@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -68,7 +67,7 @@ func (h *Handler) grantEmergency(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		err = h.Users.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-			e := account.Event(r)
+			e := auth.AuditEvent(r)
 			if err := grantable(r.Context(), tx, e.ActorID, id); err != nil {
 				return err
 			}
@@ -95,7 +94,7 @@ func (h *Handler) endEmergency(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err == nil {
 		err = h.Users.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-			e := account.Event(r)
+			e := auth.AuditEvent(r)
 			n, err := endGrants(r.Context(), tx, id, e.ActorID, time.Now().UTC())
 			if err != nil {
 				return err

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
@@ -112,7 +111,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	e := account.Event(r)
+	e := auth.AuditEvent(r)
 	in.Audit = &e
 	clinic, err := settings.ReadClinic(r.Context(), h.Users.DB)
 	if err != nil {
@@ -144,7 +143,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 	}
 	var u user.User
 	if err == nil {
-		u, err = h.Users.Update(r.Context(), account.Event(r), id, c)
+		u, err = h.Users.Update(r.Context(), auth.AuditEvent(r), id, c)
 	}
 	h.respond(w, r, http.StatusOK, u, err)
 }
@@ -155,7 +154,7 @@ func (h *Handler) resetPassword(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	temporary := auth.NewPassword()
 	if err == nil {
-		err = h.Users.ResetPassword(r.Context(), account.Event(r), id, temporary)
+		err = h.Users.ResetPassword(r.Context(), auth.AuditEvent(r), id, temporary)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -177,7 +176,7 @@ func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
 			if err := h.TwoFactor.Remove(r.Context(), tx, id); err != nil {
 				return err
 			}
-			e := account.Event(r)
+			e := auth.AuditEvent(r)
 			e.Action, e.EntityType, e.EntityID, e.Outcome = "user.two_factor_reset", "user", strconv.FormatInt(id, 10), audit.Success
 			return audit.Record(r.Context(), tx, e)
 		})
@@ -196,7 +195,7 @@ func (h *Handler) unlock(w http.ResponseWriter, r *http.Request) {
 		err = h.Throttle.Reset(r.Context(), "user:"+u.Username)
 	}
 	if err == nil {
-		e := account.Event(r)
+		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "user.unlock", "user", strconv.FormatInt(id, 10), audit.Success
 		err = audit.Record(r.Context(), h.Users.DB, e)
 	}

@@ -3,7 +3,6 @@ package staff
 import (
 	"net/http"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
@@ -40,7 +39,7 @@ func (h *Handler) createRole(w http.ResponseWriter, r *http.Request) {
 	err := httpjson.Decode(w, r, &in)
 	var id int64
 	if err == nil {
-		id, err = CreateRole(r.Context(), h.Users.DB, account.Event(r), in.Name)
+		id, err = CreateRole(r.Context(), h.Users.DB, auth.AuditEvent(r), in.Name)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -56,7 +55,7 @@ func (h *Handler) renameRole(w http.ResponseWriter, r *http.Request) {
 		err = httpjson.Decode(w, r, &in)
 	}
 	if err == nil {
-		err = RenameRole(r.Context(), h.Users.DB, account.Event(r), id, in.Name)
+		err = RenameRole(r.Context(), h.Users.DB, auth.AuditEvent(r), id, in.Name)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -83,7 +82,7 @@ func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
 		err = v.Err()
 	}
 	if err == nil {
-		err = RequireTwoFactor(r.Context(), h.Users.DB, account.Event(r), id, *in.Required)
+		err = RequireTwoFactor(r.Context(), h.Users.DB, auth.AuditEvent(r), id, *in.Required)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -95,7 +94,7 @@ func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) deleteRole(w http.ResponseWriter, r *http.Request) {
 	id, err := rolePathID(r)
 	if err == nil {
-		err = DeleteRole(r.Context(), h.Users.DB, account.Event(r), id)
+		err = DeleteRole(r.Context(), h.Users.DB, auth.AuditEvent(r), id)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -125,7 +124,7 @@ func (h *Handler) saveMatrix(w http.ResponseWriter, r *http.Request) {
 		err = v.Err()
 	}
 	if err == nil {
-		err = SaveMatrix(r.Context(), h.Users.DB, account.Event(r), in.Matrix, *in.Version)
+		err = SaveMatrix(r.Context(), h.Users.DB, auth.AuditEvent(r), in.Matrix, *in.Version)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

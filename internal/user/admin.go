@@ -15,7 +15,6 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
-	"emr/internal/validate"
 )
 
 // Change is what an administrator's edit of an account sends.
@@ -112,7 +111,7 @@ func CheckEmail(ctx context.Context, q database.Querier, email string, except in
 	if email == "" {
 		return nil
 	}
-	if !validate.Email(email) {
+	if !apperr.Email(email) {
 		v.Add("email", "validation.email")
 		return nil
 	}

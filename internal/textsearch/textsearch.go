@@ -1,4 +1,6 @@
-package patient
+// Package textsearch folds text for searching (case, accents, tone marks), splits it into
+// searchable tokens, and turns a prefix into an index range.
+package textsearch
 
 import (
 	"strings"
@@ -54,17 +56,6 @@ func Tokens(parts ...string) []string {
 		add(word.String())
 	}
 	return out
-}
-
-// NameKey is the normalised whole name used to find possible duplicates: the name's tokens
-// in order, so "Nguyễn Văn An" and "nguyen van an" agree.
-func NameKey(first, middle, last string) string {
-	return strings.Join(Tokens(first, middle, last), " ")
-}
-
-// SortName orders patients by last, first, middle name, ignoring case and accents.
-func SortName(first, middle, last string) string {
-	return strings.Join([]string{Fold(last), Fold(first), Fold(middle)}, " ")
 }
 
 // Digits keeps only the digits of s (phone numbers and patient numbers are searched so).

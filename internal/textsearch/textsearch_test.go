@@ -1,4 +1,4 @@
-package patient
+package textsearch
 
 import (
 	"slices"
@@ -36,10 +36,7 @@ func TestPrefixEnd(t *testing.T) {
 	}
 }
 
-func TestNameKeyIgnoresCaseAndAccents(t *testing.T) {
-	if NameKey("Văn", "", "Nguyễn") != NameKey("van", "", "NGUYEN") {
-		t.Fatal("name keys differ")
-	}
+func TestDigits(t *testing.T) {
 	if Digits("+84 (90) 123-4567") != "84901234567" {
 		t.Fatal(Digits("+84 (90) 123-4567"))
 	}
