@@ -178,6 +178,15 @@ func (s *Sessions) RevokeOthers(ctx context.Context, q database.Querier, p *Prin
 	return nil
 }
 
+// EndSessions ends every session of a user (deactivated, or given a temporary password),
+// inside the caller's transaction when q is one.
+func EndSessions(ctx context.Context, q database.Querier, userID int64) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("end sessions: %w", err)
+	}
+	return nil
+}
+
 // RevokeToken ends the session with token, if there is one.
 func (s *Sessions) RevokeToken(ctx context.Context, token string) error {
 	_, err := s.DB.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, hashToken(token))

@@ -2,7 +2,6 @@ package profile
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -12,11 +11,14 @@ import (
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/settings"
+	"emr/internal/user"
 )
 
 // Handler serves the profile API.
 type Handler struct {
-	Store    *Store
+	Store *Store
+	// Users keeps the account's password and second factor.
+	Users    *user.Store
 	Sessions *auth.Sessions
 	// Throttle counts wrong current passwords against the user's login throttle: guessing
 	// here is no easier than at the login page.
@@ -218,16 +220,7 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	err = h.Store.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(r.Context(), `UPDATE users SET password_hash = $1, must_change_password = FALSE WHERE id = $2`, newHash, p.UserID); err != nil {
-			return fmt.Errorf("set password: %w", err)
-		}
-		if err := h.Sessions.RevokeOthers(r.Context(), tx, p); err != nil {
-			return err
-		}
-		e.Outcome = audit.Success
-		return audit.Record(r.Context(), tx, e)
-	})
+	err = h.Users.ChangePassword(r.Context(), e, p, newHash, h.Sessions)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -255,9 +248,9 @@ func (h *Handler) ownPassword(ctx context.Context, p *auth.Principal, password s
 	if wait > 0 {
 		return false, apperr.Throttled("auth.throttled", auth.Seconds(wait))
 	}
-	var hash string
-	if err := h.Store.DB.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE id = $1`, p.UserID).Scan(&hash); err != nil {
-		return false, fmt.Errorf("read password: %w", err)
+	hash, err := h.Users.PasswordHash(ctx, p.UserID)
+	if err != nil {
+		return false, err
 	}
 	ok, err := auth.CheckPassword(hash, password)
 	return ok && err == nil, nil

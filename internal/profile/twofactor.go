@@ -2,7 +2,6 @@ package profile
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"strings"
@@ -89,14 +88,9 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 	}
 	err = h.Throttle.GiveBack(ctx, "user:"+p.Username)
 	if err == nil {
-		err = h.Store.DB.Tx(ctx, func(tx *sql.Tx) error {
-			if err := h.TwoFactor.Remove(ctx, tx, p.UserID); err != nil {
-				return err
-			}
-			e := auth.AuditEvent(r)
-			e.Action, e.EntityType, e.EntityID, e.Outcome = "profile.two_factor_off", "user", fmt.Sprint(p.UserID), audit.Success
-			return audit.Record(ctx, tx, e)
-		})
+		e := auth.AuditEvent(r)
+		e.Action = "profile.two_factor_off"
+		err = h.Users.RemoveTwoFactor(ctx, e, p.UserID, h.TwoFactor)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

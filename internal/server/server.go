@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"emr/internal/account"
 	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/auditlog"
@@ -30,8 +29,8 @@ import (
 	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/push"
+	"emr/internal/role"
 	"emr/internal/settings"
-	"emr/internal/staff"
 	"emr/internal/user"
 )
 
@@ -60,7 +59,6 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	users := &user.Store{DB: db}
 	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
 	twoFactor := &auth.TwoFactor{DB: db}
-	acct := &account.Handler{DB: db, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
@@ -77,14 +75,14 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		pushOrigin = settings.Origin()
 	}
 	routes := slices.Concat(
-		acct.Routes(),
+		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		patients.Routes(),
 		appointments.Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
-		(&profile.Handler{Store: &profile.Store{DB: db}, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
+		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
-		(&staff.Handler{Users: users, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
+		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{DB: db, Codes: codes, Loc: loc}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),

@@ -1,4 +1,4 @@
-package staff_test
+package user_test
 
 import (
 	"fmt"

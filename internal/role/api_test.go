@@ -1,4 +1,4 @@
-package staff_test
+package role_test
 
 import (
 	"fmt"

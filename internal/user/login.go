@@ -1,11 +1,11 @@
-// Package account serves the logged-in user's own session: the CSRF cookie, login, logout
-// and "who am I" (spec §7: /sanctum/csrf-cookie, /auth/login, /auth/logout, /user).
-package account
+package user
+
+// The signed-in user's own session: the CSRF cookie, login, logout and "who am I" (spec §7:
+// /sanctum/csrf-cookie, /auth/login, /auth/logout, /user).
 
 import (
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -14,29 +14,8 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
-	"emr/internal/database"
 	"emr/internal/httpjson"
-	"emr/internal/user"
 )
-
-// Handler serves the account routes.
-type Handler struct {
-	DB        *database.DB
-	Users     *user.Store
-	Sessions  *auth.Sessions
-	Throttle  *auth.Throttle
-	TwoFactor *auth.TwoFactor
-}
-
-// Routes is the account's route table.
-func (h *Handler) Routes() []auth.Route {
-	return []auth.Route{
-		{Method: "GET", Path: "/api/sanctum/csrf-cookie", Access: auth.Public, Handler: h.csrfCookie},
-		{Method: "POST", Path: "/api/auth/login", Access: auth.Public, Handler: h.login},
-		{Method: "POST", Path: "/api/auth/logout", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.logout},
-		{Method: "GET", Path: "/api/user", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.me},
-	}
-}
 
 // Me is the answer of GET /api/user: the current user as the web app needs it.
 type Me struct {
@@ -77,25 +56,6 @@ type loginRequest struct {
 	Code string `json:"code"`
 }
 
-// Address returns the client's IP address (the server has already resolved a trusted
-// proxy's forwarding header into RemoteAddr).
-func Address(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// Event starts an audit event for the request's logged-in user and address.
-func Event(r *http.Request) audit.Event {
-	e := audit.Event{Address: Address(r)}
-	if p := auth.PrincipalFrom(r.Context()); p != nil {
-		e.ActorID, e.ActorName, e.Emergency = p.UserID, p.Username, p.Emergency != nil
-	}
-	return e
-}
-
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	var req loginRequest
 	if err := httpjson.Decode(w, r, &req); err != nil {
@@ -122,8 +82,8 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	addr := Address(r)
-	userKey, addrKey := "user:"+user.NormalizeUsername(req.Username), "addr:"+addr
+	addr := auth.ClientAddress(r)
+	userKey, addrKey := "user:"+NormalizeUsername(req.Username), "addr:"+addr
 	event := audit.Event{ActorName: req.Username, Action: "auth.login", Address: addr}
 
 	// Each try takes its slot before the password is checked (docs/adr/0017): the account's
@@ -213,7 +173,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	if err == nil && auth.PasswordProblem(req.Password, req.Username) != "" {
 		// A password from before the policy that it would refuse: to be changed before
 		// anything else (the session can then only change it).
-		_, err = h.DB.ExecContext(ctx, `UPDATE users SET must_change_password = TRUE WHERE id = $1`, id)
+		err = h.Users.RequirePasswordChange(ctx, id)
 	}
 	if err == nil {
 		err = h.Throttle.GiveBack(ctx, addrKey)
@@ -255,7 +215,7 @@ func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	h.record(r, audit.Event{ActorID: p.UserID, ActorName: p.Username, Action: "auth.logout", Address: Address(r), Outcome: audit.Success})
+	h.record(r, audit.Event{ActorID: p.UserID, ActorName: p.Username, Action: "auth.logout", Address: auth.ClientAddress(r), Outcome: audit.Success})
 	auth.SetSessionCookie(w, r, "")
 	auth.SetCSRFCookie(w, r, "")
 	httpjson.NoContent(w)
@@ -267,7 +227,7 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 
 // record writes an audit event; a failure to audit is logged, and does not undo a login.
 func (h *Handler) record(r *http.Request, e audit.Event) {
-	if err := audit.Record(r.Context(), h.DB, e); err != nil {
+	if err := audit.Record(r.Context(), h.Users.DB, e); err != nil {
 		slog.ErrorContext(r.Context(), "audit", "err", err)
 	}
 }

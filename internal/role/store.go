@@ -1,11 +1,10 @@
-package staff
+package role
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,21 +15,9 @@ import (
 	"emr/internal/database"
 )
 
-// seededRoles are the roles every clinic has; they cannot be renamed or deleted.
-var seededRoles = []string{auth.AdminRole, "doctor", "nurse", "receptionist"}
-
-// rolePattern is what a custom role may be called: lower-case letters, digits, spaces,
-// dashes and underscores, starting with a letter.
-var rolePattern = regexp.MustCompile(`^\p{Ll}[\p{Ll}\p{N} _-]{1,39}$`)
-
-func cleanRoleName(name string) (string, error) {
-	name = strings.ToLower(strings.Join(strings.Fields(name), " "))
-	var v apperr.Validation
-	if !rolePattern.MatchString(name) {
-		v.Add("name", "role.bad_name")
-	}
-	return name, v.Err()
-}
+// Store reads and writes roles, the role × permission matrix and its version; it is the only
+// writer of the roles and role_permissions tables.
+type Store struct{ DB *database.DB }
 
 // matrixVersion is the version of the whole role × permission matrix, raised by every save,
 // so that an administrator's stale matrix is refused rather than silently merged.
@@ -49,14 +36,14 @@ func bumpMatrix(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// CreateRole adds a custom role without permissions.
-func CreateRole(ctx context.Context, db *database.DB, e audit.Event, name string) (int64, error) {
+// Create adds a custom role without permissions.
+func (s *Store) Create(ctx context.Context, e audit.Event, name string) (int64, error) {
 	name, err := cleanRoleName(name)
 	if err != nil {
 		return 0, err
 	}
 	var id int64
-	err = db.Tx(ctx, func(tx *sql.Tx) error {
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var taken bool
 		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM roles WHERE name = $1)`, name).Scan(&taken); err != nil {
 			return err
@@ -85,13 +72,13 @@ func roleName(ctx context.Context, tx *sql.Tx, id int64) (string, error) {
 	return name, err
 }
 
-// RenameRole renames a custom role.
-func RenameRole(ctx context.Context, db *database.DB, e audit.Event, id int64, name string) error {
+// Rename renames a custom role.
+func (s *Store) Rename(ctx context.Context, e audit.Event, id int64, name string) error {
 	name, err := cleanRoleName(name)
 	if err != nil {
 		return err
 	}
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		old, err := roleName(ctx, tx, id)
 		if err != nil {
 			return err
@@ -117,9 +104,9 @@ func RenameRole(ctx context.Context, db *database.DB, e audit.Event, id int64, n
 	})
 }
 
-// DeleteRole deletes a custom role that no account holds.
-func DeleteRole(ctx context.Context, db *database.DB, e audit.Event, id int64) error {
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+// Delete deletes a custom role that no account holds.
+func (s *Store) Delete(ctx context.Context, e audit.Event, id int64) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		name, err := roleName(ctx, tx, id)
 		if err != nil {
 			return err
@@ -150,7 +137,7 @@ func DeleteRole(ctx context.Context, db *database.DB, e audit.Event, id int64) e
 
 // SaveMatrix replaces every role's permissions at once, at the matrix version read. The
 // admin role keeps every permission: a matrix that takes one away is refused.
-func SaveMatrix(ctx context.Context, db *database.DB, e audit.Event, matrix map[string][]string, version int) error {
+func (s *Store) SaveMatrix(ctx context.Context, e audit.Event, matrix map[string][]string, version int) error {
 	var v apperr.Validation
 	for role, perms := range matrix {
 		for _, p := range perms {
@@ -165,7 +152,7 @@ func SaveMatrix(ctx context.Context, db *database.DB, e audit.Event, matrix map[
 	if err := v.Err(); err != nil {
 		return err
 	}
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		have, err := matrixVersion(ctx, tx)
 		if err != nil {
 			return err
@@ -201,10 +188,10 @@ func SaveMatrix(ctx context.Context, db *database.DB, e audit.Event, matrix map[
 	})
 }
 
-// ListRoles reads every role by name with its member count, permissions and two-factor
+// List reads every role by name with its member count, permissions and two-factor
 // requirement, and the matrix's version.
-func ListRoles(ctx context.Context, q database.Querier) ([]Role, int, error) {
-	rows, err := q.QueryContext(ctx, `SELECT r.id, r.name, (SELECT COUNT(*) FROM user_roles ur WHERE ur.role_id = r.id), r.require_two_factor
+func (s *Store) List(ctx context.Context) ([]Role, int, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT r.id, r.name, (SELECT COUNT(*) FROM user_roles ur WHERE ur.role_id = r.id), r.require_two_factor
 		FROM roles r ORDER BY r.name`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list roles: %w", err)
@@ -220,7 +207,7 @@ func ListRoles(ctx context.Context, q database.Querier) ([]Role, int, error) {
 	}
 	rows.Close()
 	// Every role's permissions in one read, not one query per role.
-	perms, err := q.QueryContext(ctx, `SELECT role_id, permission FROM role_permissions ORDER BY permission`)
+	perms, err := s.DB.QueryContext(ctx, `SELECT role_id, permission FROM role_permissions ORDER BY permission`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list role permissions: %w", err)
 	}
@@ -241,13 +228,13 @@ func ListRoles(ctx context.Context, q database.Querier) ([]Role, int, error) {
 	for i := range list {
 		list[i].Permissions = append([]string{}, held[list[i].ID]...)
 	}
-	version, err := matrixVersion(ctx, q)
+	version, err := matrixVersion(ctx, s.DB)
 	return list, version, err
 }
 
 // RequireTwoFactor sets whether role id's members must use two-factor sign-in, audited as e's.
-func RequireTwoFactor(ctx context.Context, db *database.DB, e audit.Event, id int64, required bool) error {
-	return db.Tx(ctx, func(tx *sql.Tx) error {
+func (s *Store) RequireTwoFactor(ctx context.Context, e audit.Event, id int64, required bool) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE roles SET require_two_factor = $1 WHERE id = $2`, required, id)
 		if err != nil {
 			return err

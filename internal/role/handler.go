@@ -1,4 +1,4 @@
-package staff
+package role
 
 import (
 	"net/http"
@@ -8,19 +8,26 @@ import (
 	"emr/internal/httpjson"
 )
 
-// Role is a role with the permissions it holds and how many accounts have it.
-type Role struct {
-	ID          int64    `json:"id"`
-	Name        string   `json:"name"`
-	Permissions []string `json:"permissions"`
-	Users       int      `json:"users"`
-	// RequireTwoFactor: the role's members must sign in with a second factor.
-	RequireTwoFactor bool `json:"require_two_factor"`
+// Handler serves the roles API.
+type Handler struct{ Store *Store }
+
+// Routes is the roles' route table.
+func (h *Handler) Routes() []auth.Route {
+	manage := auth.Need(auth.ManagePermission)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
+		{Method: "POST", Path: "/api/roles", Access: manage, Handler: h.createRole},
+		{Method: "PUT", Path: "/api/roles/matrix", Access: manage, Handler: h.saveMatrix},
+		{Method: "PUT", Path: "/api/roles/{id}", Access: manage, Handler: h.renameRole},
+		{Method: "DELETE", Path: "/api/roles/{id}", Access: manage, Handler: h.deleteRole},
+		{Method: "PUT", Path: "/api/roles/{id}/two-factor", Access: manage, Handler: h.requireTwoFactor},
+		{Method: "GET", Path: "/api/permissions", Access: manage, Handler: h.permissions},
+	}
 }
 
 // roles lists every role by name, for the account form's choice and the roles screen.
 func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
-	list, version, err := ListRoles(r.Context(), h.Users.DB)
+	list, version, err := h.Store.List(r.Context())
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -39,7 +46,7 @@ func (h *Handler) createRole(w http.ResponseWriter, r *http.Request) {
 	err := httpjson.Decode(w, r, &in)
 	var id int64
 	if err == nil {
-		id, err = CreateRole(r.Context(), h.Users.DB, auth.AuditEvent(r), in.Name)
+		id, err = h.Store.Create(r.Context(), auth.AuditEvent(r), in.Name)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -55,7 +62,7 @@ func (h *Handler) renameRole(w http.ResponseWriter, r *http.Request) {
 		err = httpjson.Decode(w, r, &in)
 	}
 	if err == nil {
-		err = RenameRole(r.Context(), h.Users.DB, auth.AuditEvent(r), id, in.Name)
+		err = h.Store.Rename(r.Context(), auth.AuditEvent(r), id, in.Name)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -82,7 +89,7 @@ func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
 		err = v.Err()
 	}
 	if err == nil {
-		err = RequireTwoFactor(r.Context(), h.Users.DB, auth.AuditEvent(r), id, *in.Required)
+		err = h.Store.RequireTwoFactor(r.Context(), auth.AuditEvent(r), id, *in.Required)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -94,7 +101,7 @@ func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) deleteRole(w http.ResponseWriter, r *http.Request) {
 	id, err := rolePathID(r)
 	if err == nil {
-		err = DeleteRole(r.Context(), h.Users.DB, auth.AuditEvent(r), id)
+		err = h.Store.Delete(r.Context(), auth.AuditEvent(r), id)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -124,7 +131,7 @@ func (h *Handler) saveMatrix(w http.ResponseWriter, r *http.Request) {
 		err = v.Err()
 	}
 	if err == nil {
-		err = SaveMatrix(r.Context(), h.Users.DB, auth.AuditEvent(r), in.Matrix, *in.Version)
+		err = h.Store.SaveMatrix(r.Context(), auth.AuditEvent(r), in.Matrix, *in.Version)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

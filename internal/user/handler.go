@@ -1,9 +1,6 @@
-// Package staff serves the administration of staff accounts (spec /administrator/users):
-// list, create, edit, deactivate and reactivate, reset a password, unlock a throttled login.
-package staff
+package user
 
 import (
-	"database/sql"
 	"net/http"
 	"strconv"
 	"time"
@@ -13,49 +10,18 @@ import (
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/settings"
-	"emr/internal/user"
 )
-
-// Handler serves the staff administration API.
-type Handler struct {
-	Users     *user.Store
-	Throttle  *auth.Throttle
-	TwoFactor *auth.TwoFactor
-}
-
-// Routes is the staff administration's route table.
-func (h *Handler) Routes() []auth.Route {
-	manage := auth.Need(auth.ManageUser)
-	return []auth.Route{
-		{Method: "GET", Path: "/api/users", Access: manage, Handler: h.list},
-		{Method: "POST", Path: "/api/users", Access: manage, Handler: h.create},
-		{Method: "GET", Path: "/api/users/{id}", Access: manage, Handler: h.get},
-		{Method: "PUT", Path: "/api/users/{id}", Access: manage, Handler: h.update},
-		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Handler: h.resetPassword},
-		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Handler: h.unlock},
-		{Method: "POST", Path: "/api/users/{id}/two-factor/reset", Access: manage, Handler: h.resetTwoFactor},
-		{Method: "POST", Path: "/api/users/{id}/emergency-access", Access: manage, Handler: h.grantEmergency},
-		{Method: "DELETE", Path: "/api/users/{id}/emergency-access", Access: manage, Handler: h.endEmergency},
-		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
-		{Method: "POST", Path: "/api/roles", Access: auth.Need(auth.ManagePermission), Handler: h.createRole},
-		{Method: "PUT", Path: "/api/roles/matrix", Access: auth.Need(auth.ManagePermission), Handler: h.saveMatrix},
-		{Method: "PUT", Path: "/api/roles/{id}", Access: auth.Need(auth.ManagePermission), Handler: h.renameRole},
-		{Method: "DELETE", Path: "/api/roles/{id}", Access: auth.Need(auth.ManagePermission), Handler: h.deleteRole},
-		{Method: "PUT", Path: "/api/roles/{id}/two-factor", Access: auth.Need(auth.ManagePermission), Handler: h.requireTwoFactor},
-		{Method: "GET", Path: "/api/permissions", Access: auth.Need(auth.ManagePermission), Handler: h.permissions},
-	}
-}
 
 // Account is a user as the administration screens show it: with whether logins are
 // throttled now.
 type Account struct {
-	user.User
+	User
 	Locked bool `json:"locked"`
 	// Emergency is the emergency-access grant in force, nil when none.
 	Emergency *auth.Emergency `json:"emergency"`
 }
 
-func (h *Handler) account(r *http.Request, u user.User) (Account, error) {
+func (h *Handler) account(r *http.Request, u User) (Account, error) {
 	wait, err := h.Throttle.RetryAfter(r.Context(), "user:"+u.Username, auth.UserFailureLimit)
 	if err != nil {
 		return Account{}, err
@@ -69,7 +35,7 @@ func pathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "u
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	get := r.URL.Query().Get
 	var v apperr.Validation
-	q := user.ListQuery{Q: get("q"), Status: get("status")}
+	q := ListQuery{Q: get("q"), Status: get("status")}
 	q.Page, q.PerPage = httpjson.Page(get, &v)
 	if q.Status != "" && q.Status != "active" && q.Status != "inactive" {
 		v.Add("status", "validation.query")
@@ -93,7 +59,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 }
 
 // respond answers one account with the given status.
-func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, u user.User, err error) {
+func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, u User, err error) {
 	var a Account
 	if err == nil {
 		a, err = h.account(r, u)
@@ -106,7 +72,7 @@ func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, u 
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
-	var in user.NewUser
+	var in NewUser
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -121,27 +87,27 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 	in.Personal = []string{clinic.Name}
 	u, err := h.Users.Create(r.Context(), in)
 	if err == nil {
-		u, err = user.Get(r.Context(), h.Users.DB, u.ID)
+		u, err = Get(r.Context(), h.Users.DB, u.ID)
 	}
 	h.respond(w, r, http.StatusCreated, u, err)
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	var u user.User
+	var u User
 	if err == nil {
-		u, err = user.Get(r.Context(), h.Users.DB, id)
+		u, err = Get(r.Context(), h.Users.DB, id)
 	}
 	h.respond(w, r, http.StatusOK, u, err)
 }
 
 func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	var c user.Change
+	var c Change
 	if err == nil {
 		err = httpjson.Decode(w, r, &c)
 	}
-	var u user.User
+	var u User
 	if err == nil {
 		u, err = h.Users.Update(r.Context(), auth.AuditEvent(r), id, c)
 	}
@@ -167,19 +133,14 @@ func (h *Handler) resetPassword(w http.ResponseWriter, r *http.Request) {
 // password and, if a role requires it, set it up again. Audited.
 func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	var u user.User
+	var u User
 	if err == nil {
-		u, err = user.Get(r.Context(), h.Users.DB, id)
+		u, err = Get(r.Context(), h.Users.DB, id)
 	}
 	if err == nil {
-		err = h.Users.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-			if err := h.TwoFactor.Remove(r.Context(), tx, id); err != nil {
-				return err
-			}
-			e := auth.AuditEvent(r)
-			e.Action, e.EntityType, e.EntityID, e.Outcome = "user.two_factor_reset", "user", strconv.FormatInt(id, 10), audit.Success
-			return audit.Record(r.Context(), tx, e)
-		})
+		e := auth.AuditEvent(r)
+		e.Action = "user.two_factor_reset"
+		err = h.Users.RemoveTwoFactor(r.Context(), e, id, h.TwoFactor)
 	}
 	h.respond(w, r, http.StatusOK, u, err)
 }
@@ -187,9 +148,9 @@ func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
 // unlock forgets the failed logins that throttle an account.
 func (h *Handler) unlock(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	var u user.User
+	var u User
 	if err == nil {
-		u, err = user.Get(r.Context(), h.Users.DB, id)
+		u, err = Get(r.Context(), h.Users.DB, id)
 	}
 	if err == nil {
 		err = h.Throttle.Reset(r.Context(), "user:"+u.Username)
