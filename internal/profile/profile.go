@@ -74,16 +74,16 @@ type Store struct{ DB *database.DB }
 // Get reads user id's profile.
 func Get(ctx context.Context, q database.Querier, id int64) (Profile, error) {
 	p := Profile{ID: id}
-	var specs, lics string
-	var signedAt sql.NullTime
-	err := q.QueryRowContext(ctx, `SELECT u.username, u.name, u.avatar, u.email, u.introduction, u.specialisations, u.licences, u.version,
-		(SELECT updated_at FROM user_images i WHERE i.user_id = u.id AND i.kind = 'signature')
-		FROM users u WHERE u.id = $1`, id).Scan(&p.Username, &p.Name, &p.Pic, &p.Email, &p.Introduction, &specs, &lics, &p.Version, &signedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, apperr.NotFound("error.not_found")
-	}
+	f, err := user.ProfileOf(ctx, q, id)
 	if err != nil {
-		return p, fmt.Errorf("read profile: %w", err)
+		return p, err
+	}
+	p.Username, p.Name, p.Pic, p.Email, p.Introduction, p.Version = f.Username, f.Name, f.Avatar, f.Email, f.Introduction, f.Version
+	specs, lics := f.Specialisations, f.Licences
+	var signedAt sql.NullTime
+	err = q.QueryRowContext(ctx, `SELECT updated_at FROM user_images WHERE user_id = $1 AND kind = 'signature'`, id).Scan(&signedAt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("read signature: %w", err)
 	}
 	if err := json.Unmarshal([]byte(specs), &p.Specialisations); err != nil {
 		return p, fmt.Errorf("read specialisations: %w", err)
@@ -198,9 +198,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, u Update) (
 		}
 		specs, _ := json.Marshal(p.Specialisations)
 		lics, _ := json.Marshal(p.Licences)
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET name = $1, email = $2, introduction = $3, specialisations = $4, licences = $5,
-			updated_at = $6, version = version + 1 WHERE id = $7`, p.Name, p.Email, p.Introduction, string(specs), string(lics), time.Now().UTC(), id); err != nil {
-			return fmt.Errorf("update profile: %w", err)
+		if err := user.SaveProfile(ctx, tx, id, user.ProfileFields{Name: p.Name, Email: p.Email, Introduction: p.Introduction,
+			Specialisations: string(specs), Licences: string(lics)}); err != nil {
+			return err
 		}
 		p.Version++
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "profile.update", "user", fmt.Sprint(id), audit.Success
@@ -219,9 +219,8 @@ func (s *Store) SetImage(ctx context.Context, e audit.Event, id int64, kind, con
 			return fmt.Errorf("store %s: %w", kind, err)
 		}
 		if kind == KindAvatar {
-			if _, err := tx.ExecContext(ctx, `UPDATE users SET avatar = $1, updated_at = $2 WHERE id = $3`,
-				fmt.Sprintf("/api/users/%d/avatar?v=%d", id, now.UnixMilli()), now, id); err != nil {
-				return fmt.Errorf("set avatar: %w", err)
+			if err := user.SetAvatar(ctx, tx, id, fmt.Sprintf("/api/users/%d/avatar?v=%d", id, now.UnixMilli())); err != nil {
+				return err
 			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "profile."+kind+".set", "user", fmt.Sprint(id), audit.Success, contentType
@@ -232,19 +231,15 @@ func (s *Store) SetImage(ctx context.Context, e audit.Event, id int64, kind, con
 // RemoveImage removes the user's avatar or signature; removing none is not an error.
 func (s *Store) RemoveImage(ctx context.Context, e audit.Event, id int64, kind string) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)`, id).Scan(&exists); err != nil {
-			return fmt.Errorf("read user: %w", err)
-		}
-		if !exists {
-			return apperr.NotFound("error.not_found")
+		if _, err := user.ProfileOf(ctx, tx, id); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM user_images WHERE user_id = $1 AND kind = $2`, id, kind); err != nil {
 			return fmt.Errorf("remove %s: %w", kind, err)
 		}
 		if kind == KindAvatar {
-			if _, err := tx.ExecContext(ctx, `UPDATE users SET avatar = '' WHERE id = $1`, id); err != nil {
-				return fmt.Errorf("clear avatar: %w", err)
+			if err := user.SetAvatar(ctx, tx, id, ""); err != nil {
+				return err
 			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "profile."+kind+".remove", "user", fmt.Sprint(id), audit.Success

@@ -440,3 +440,43 @@ func joinPermissions(perms []auth.Permission) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// ProfileFields are the account's columns its owner edits on their profile (specialisations
+// and licences as the JSON the profile keeps).
+type ProfileFields struct {
+	Username, Name, Avatar, Email, Introduction string
+	Specialisations, Licences                   string
+	Version                                     int
+}
+
+// ProfileOf reads the profile columns of account id; NotFound when there is none.
+func ProfileOf(ctx context.Context, q database.Querier, id int64) (ProfileFields, error) {
+	var f ProfileFields
+	err := q.QueryRowContext(ctx, `SELECT username, name, avatar, email, introduction, specialisations, licences, version
+		FROM users WHERE id = $1`, id).Scan(&f.Username, &f.Name, &f.Avatar, &f.Email, &f.Introduction, &f.Specialisations, &f.Licences, &f.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, apperr.NotFound("error.not_found")
+	}
+	if err != nil {
+		return f, fmt.Errorf("read profile: %w", err)
+	}
+	return f, nil
+}
+
+// SaveProfile writes the profile columns of account id and raises its version, inside the
+// caller's transaction (which has checked the version it read).
+func SaveProfile(ctx context.Context, tx *sql.Tx, id int64, f ProfileFields) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET name = $1, email = $2, introduction = $3, specialisations = $4, licences = $5,
+		updated_at = $6, version = version + 1 WHERE id = $7`, f.Name, f.Email, f.Introduction, f.Specialisations, f.Licences, time.Now().UTC(), id); err != nil {
+		return fmt.Errorf("update profile: %w", err)
+	}
+	return nil
+}
+
+// SetAvatar sets the address of account id's avatar ("" for none).
+func SetAvatar(ctx context.Context, tx *sql.Tx, id int64, address string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET avatar = $1, updated_at = $2 WHERE id = $3`, address, time.Now().UTC(), id); err != nil {
+		return fmt.Errorf("set avatar: %w", err)
+	}
+	return nil
+}
