@@ -99,7 +99,7 @@ func TestFiguresFollowEveryWrite(t *testing.T) {
 			t.Errorf("%d (day, status) counts differ from the rows", n)
 		}
 
-		tomorrowAt := &dashboard.Handler{DB: db, Codes: &catalogue.Store{DB: db}, Loc: time.UTC, Now: func() time.Time { return tomorrow }}
+		tomorrowAt := &dashboard.Store{DB: db, Codes: &catalogue.Store{DB: db}, Loc: time.UTC, Now: func() time.Time { return tomorrow }}
 		ctx := context.Background()
 		appts, err := tomorrowAt.AppointmentCounts(ctx, &auth.Principal{UserID: ids["doc"], Roles: []string{"doctor"}})
 		if err != nil {
@@ -129,7 +129,7 @@ func TestFiguresFollowEveryWrite(t *testing.T) {
 			t.Errorf("top diagnoses after the amendment: %+v", top.Top)
 		}
 
-		now := &dashboard.Handler{DB: db, Codes: &catalogue.Store{DB: db}, Loc: time.UTC}
+		now := &dashboard.Store{DB: db, Codes: &catalogue.Store{DB: db}, Loc: time.UTC}
 		pts, err := now.PatientCounts(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -84,7 +84,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&settings.Handler{DB: db}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
-		(&dashboard.Handler{DB: db, Codes: codes, Loc: loc}).Routes(),
+		(&dashboard.Handler{Store: &dashboard.Store{DB: db, Codes: codes, Loc: loc}}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},

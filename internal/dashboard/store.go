@@ -7,7 +7,6 @@ package dashboard
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -15,12 +14,10 @@ import (
 	"emr/internal/auth"
 	"emr/internal/catalogue"
 	"emr/internal/database"
-	"emr/internal/httpjson"
-	"emr/internal/i18n"
 )
 
-// Handler serves the dashboard API.
-type Handler struct {
+// Store reads the counts the database keeps.
+type Store struct {
 	DB    *database.DB
 	Codes *catalogue.Store
 	// Loc is the clinic's time zone: "today" and "this month" are the clinic's.
@@ -29,40 +26,12 @@ type Handler struct {
 	Now func() time.Time
 }
 
-// Routes is the dashboard's route table.
-func (h *Handler) Routes() []auth.Route {
-	return []auth.Route{
-		{Method: "GET", Path: "/api/dashboard/appointments", Access: auth.Need(auth.ViewAppointment), Handler: answer(func(r *http.Request) (any, error) {
-			return h.AppointmentCounts(r.Context(), auth.PrincipalFrom(r.Context()))
-		})},
-		{Method: "GET", Path: "/api/dashboard/patients", Access: auth.Need(auth.ViewPatient), Handler: answer(func(r *http.Request) (any, error) {
-			return h.PatientCounts(r.Context())
-		})},
-		// Diagnosis statistics are clinical: for those who write diagnoses.
-		{Method: "GET", Path: "/api/dashboard/diagnoses", Access: auth.Need(auth.WriteDiagnosis), Handler: answer(func(r *http.Request) (any, error) {
-			return h.TopDiagnoses(r.Context(), i18n.FromRequest(r))
-		})},
-	}
-}
-
-// answer serves what figures returns for the request, or its error.
-func answer(figures func(r *http.Request) (any, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		out, err := figures(r)
-		if err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
-		httpjson.Respond(w, http.StatusOK, out)
-	}
-}
-
-func (h *Handler) today() time.Time {
+func (s *Store) today() time.Time {
 	now := time.Now
-	if h.Now != nil {
-		now = h.Now
+	if s.Now != nil {
+		now = s.Now
 	}
-	return now().In(h.Loc)
+	return now().In(s.Loc)
 }
 
 // Statuses of appointments, in the order the dashboard shows them.
@@ -97,8 +66,8 @@ func emptyCounts(day string) DayCounts {
 }
 
 // AppointmentCounts are the appointments figures as p sees them.
-func (h *Handler) AppointmentCounts(ctx context.Context, p *auth.Principal) (*Appointments, error) {
-	today := h.today()
+func (s *Store) AppointmentCounts(ctx context.Context, p *auth.Principal) (*Appointments, error) {
+	today := s.today()
 	first := today.AddDate(0, 0, 1-Days).Format(time.DateOnly)
 	days := make([]DayCounts, Days)
 	index := make(map[string]int, Days)
@@ -106,7 +75,7 @@ func (h *Handler) AppointmentCounts(ctx context.Context, p *auth.Principal) (*Ap
 		d := today.AddDate(0, 0, i+1-Days).Format(time.DateOnly)
 		days[i], index[d] = emptyCounts(d), i
 	}
-	rows, err := h.DB.QueryContext(ctx, `SELECT day, status, n FROM appointment_day_counts WHERE day >= $1 AND day <= $2`, first, today.Format(time.DateOnly))
+	rows, err := s.DB.QueryContext(ctx, `SELECT day, status, n FROM appointment_day_counts WHERE day >= $1 AND day <= $2`, first, today.Format(time.DateOnly))
 	if err != nil {
 		return nil, fmt.Errorf("dashboard appointments: %w", err)
 	}
@@ -129,7 +98,7 @@ func (h *Handler) AppointmentCounts(ctx context.Context, p *auth.Principal) (*Ap
 	if slices.Contains(p.Roles, "doctor") {
 		mine := emptyCounts(out.Today.Day)
 		// One doctor's day: one range of the (day, doctor_id) index.
-		rows, err := h.DB.QueryContext(ctx, `SELECT status, COUNT(*) FROM appointments WHERE day = $1 AND doctor_id = $2 GROUP BY status`, mine.Day, p.UserID)
+		rows, err := s.DB.QueryContext(ctx, `SELECT status, COUNT(*) FROM appointments WHERE day = $1 AND doctor_id = $2 GROUP BY status`, mine.Day, p.UserID)
 		if err != nil {
 			return nil, fmt.Errorf("dashboard queue: %w", err)
 		}
@@ -178,16 +147,16 @@ type Patients struct {
 var sexes = []string{"female", "male", "other", "unknown"}
 
 // PatientCounts are the register's figures.
-func (h *Handler) PatientCounts(ctx context.Context) (*Patients, error) {
-	today := h.today()
-	thisMonth := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, h.Loc)
+func (s *Store) PatientCounts(ctx context.Context) (*Patients, error) {
+	today := s.today()
+	thisMonth := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, s.Loc)
 	out := &Patients{Months: make([]MonthCount, 12)}
 	index := map[string]int{}
 	for i := range out.Months {
 		m := thisMonth.AddDate(0, i-11, 0).Format("2006-01")
 		out.Months[i], index[m] = MonthCount{Month: m}, i
 	}
-	rows, err := h.DB.QueryContext(ctx, `SELECT month, n FROM patient_month_counts WHERE month >= $1 AND month <= $2`, out.Months[0].Month, out.Months[11].Month)
+	rows, err := s.DB.QueryContext(ctx, `SELECT month, n FROM patient_month_counts WHERE month >= $1 AND month <= $2`, out.Months[0].Month, out.Months[11].Month)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard patients: %w", err)
 	}
@@ -213,12 +182,12 @@ func (h *Handler) PatientCounts(ctx context.Context) (*Patients, error) {
 			label = strconv.Itoa(b*10) + "+"
 		}
 		band := AgeBand{Band: label, BySex: make(map[string]int, len(sexes))}
-		for _, s := range sexes {
-			band.BySex[s] = 0
+		for _, sex := range sexes {
+			band.BySex[sex] = 0
 		}
 		out.Ages = append(out.Ages, band)
 	}
-	rows, err = h.DB.QueryContext(ctx, `SELECT birth_year, sex, n FROM patient_birth_counts WHERE n > 0`)
+	rows, err = s.DB.QueryContext(ctx, `SELECT birth_year, sex, n FROM patient_birth_counts WHERE n > 0`)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard ages: %w", err)
 	}
@@ -250,10 +219,10 @@ type Diagnoses struct {
 }
 
 // TopDiagnoses are this month's ten most frequent codes of signed visits, labelled in lang.
-func (h *Handler) TopDiagnoses(ctx context.Context, lang string) (*Diagnoses, error) {
-	out := &Diagnoses{Month: h.today().Format("2006-01"), Top: []CodeCount{}}
+func (s *Store) TopDiagnoses(ctx context.Context, lang string) (*Diagnoses, error) {
+	out := &Diagnoses{Month: s.today().Format("2006-01"), Top: []CodeCount{}}
 	// The month's codes by count: one range of the (month, n) index, read from the top.
-	rows, err := h.DB.QueryContext(ctx, `SELECT code, n FROM diagnosis_month_counts WHERE month = $1 AND n > 0 ORDER BY n DESC, code LIMIT 10`, out.Month)
+	rows, err := s.DB.QueryContext(ctx, `SELECT code, n FROM diagnosis_month_counts WHERE month = $1 AND n > 0 ORDER BY n DESC, code LIMIT 10`, out.Month)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard diagnoses: %w", err)
 	}
@@ -270,7 +239,7 @@ func (h *Handler) TopDiagnoses(ctx context.Context, lang string) (*Diagnoses, er
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("dashboard diagnoses: %w", err)
 	}
-	labels, err := h.Codes.Labels(ctx, h.DB, codes, lang)
+	labels, err := s.Codes.Labels(ctx, s.DB, codes, lang)
 	if err != nil {
 		return nil, err
 	}
