@@ -15,6 +15,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 	"emr/internal/push"
+	"emr/internal/settings"
 )
 
 // TestChannelAuthorisation: the server signs only channels the user may see, and the push
@@ -155,7 +156,7 @@ func TestChannelAuthorisation(t *testing.T) {
 func TestTwoInstancesShareEvents(t *testing.T) {
 	url := dbtest.PostgresURL(t)
 	a, b := apitest.New(t, dbtest.Open(t, url)), apitest.New(t, dbtest.Open(t, url))
-	keys, err := push.LoadKeys(context.Background(), a.DB)
+	keys, err := push.LoadKeys(context.Background(), &settings.Store{DB: a.DB})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,8 @@ package push
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -14,11 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/auth"
-	"emr/internal/database"
 	"emr/internal/httpjson"
 )
 
@@ -140,11 +136,17 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, map[string]string{"auth": keys.Sign(socketID, "user", string(data)), "user_data": string(data)})
 }
 
+// Settings keeps values every instance shares; the clinic's settings store is one.
+type Settings interface {
+	// Once stores value under key unless one is there already, and returns the stored one.
+	Once(ctx context.Context, key, value string) (string, error)
+}
+
 // KeyStore loads the installation's keys once, on first use.
 type KeyStore struct {
-	DB   *database.DB
-	mu   sync.Mutex
-	keys *Keys
+	Settings Settings
+	mu       sync.Mutex
+	keys     *Keys
 }
 
 // StaticKeys is a store that always has k (tests, a configured provider).
@@ -155,7 +157,7 @@ func (ks *KeyStore) Get(ctx context.Context) (Keys, error) {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	if ks.keys == nil {
-		k, err := LoadKeys(ctx, ks.DB)
+		k, err := LoadKeys(ctx, ks.Settings)
 		if err != nil {
 			return Keys{}, err
 		}
@@ -166,18 +168,9 @@ func (ks *KeyStore) Get(ctx context.Context) (Keys, error) {
 
 // LoadKeys returns the installation's push keys, creating them on the first start. They
 // live in the database so that every instance signs and checks with the same secret.
-func LoadKeys(ctx context.Context, db *database.DB) (Keys, error) {
-	const name = "push:keys"
-	var stored string
-	err := db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, name).Scan(&stored)
-	if errors.Is(err, sql.ErrNoRows) {
-		fresh, _ := json.Marshal(Keys{Key: randomHex(10), Secret: randomHex(32)})
-		if _, err := db.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING`,
-			name, string(fresh), time.Now().UTC()); err != nil {
-			return Keys{}, fmt.Errorf("create push keys: %w", err)
-		}
-		return LoadKeys(ctx, db) // whichever instance won
-	}
+func LoadKeys(ctx context.Context, settings Settings) (Keys, error) {
+	fresh, _ := json.Marshal(Keys{Key: randomHex(10), Secret: randomHex(32)})
+	stored, err := settings.Once(ctx, "push:keys", string(fresh))
 	if err != nil {
 		return Keys{}, fmt.Errorf("load push keys: %w", err)
 	}

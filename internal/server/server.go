@@ -66,7 +66,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	codes := &catalogue.Store{DB: db}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
-	hub, keys := push.NewHub(), &push.KeyStore{DB: db}
+	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
 	if provider, err := push.ParseProvider(cfg.PushURL); cfg.PushURL != "" && err == nil { // CheckConfig has refused a bad URL
