@@ -71,7 +71,7 @@ func main() {
 		must(err)
 		must(json.NewDecoder(resp.Body).Decode(&doctors))
 		resp.Body.Close()
-		// The seeded days: 1,500 days ending a month ahead (internal/demo/appointments.go).
+		// The seeded days: 1,500 days ending a month ahead (tools/demo/appointments.go).
 		first := time.Now().AddDate(0, 0, 30-1500)
 		scenarios = append(scenarios,
 			scenario{"day queue of one doctor", func(r *rand.Rand) string {

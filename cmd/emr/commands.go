@@ -10,9 +10,9 @@ import (
 
 	"emr/internal/config"
 	"emr/internal/database"
-	"emr/internal/demo"
 	"emr/internal/server"
 	"emr/internal/user"
+	"emr/tools/demo"
 )
 
 // invocation is what a subcommand is run with: its own flag set, its arguments and the

@@ -24,10 +24,10 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
-	"emr/internal/demo"
 	"emr/internal/patient"
 	"emr/internal/server"
 	"emr/internal/user"
+	"emr/tools/demo"
 	"emr/web"
 )
 

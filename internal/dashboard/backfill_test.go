@@ -8,7 +8,7 @@ import (
 
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
-	"emr/internal/demo"
+	"emr/tools/demo"
 	"emr/internal/patient"
 	"emr/internal/user"
 )
