@@ -5,7 +5,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/catalogue"
@@ -167,9 +167,8 @@ func seedPatients(ctx context.Context, db *database.DB, n int, progress io.Write
 
 // demoQueue books today's demo queue with the demo doctor, when that account exists.
 func demoQueue(ctx context.Context, db *database.DB, cfg config.Config) error {
-	var doctorID int64
-	err := db.QueryRowContext(ctx, `SELECT id FROM users WHERE username = 'doctor'`).Scan(&doctorID)
-	if errors.Is(err, sql.ErrNoRows) {
+	doctorID, err := (&user.Store{DB: db}).IDOf(ctx, "doctor")
+	if errors.Is(err, apperr.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -190,8 +189,8 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			if err := printDemoStaff(ctx, db, stdout, false); err != nil {
 				return err
 			}
-			var patients int
-			if err := db.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'patients:active'`).Scan(&patients); err != nil {
+			patients, err := (&patient.Store{DB: db}).ActiveCount(ctx)
+			if err != nil {
 				return err
 			}
 			if patients == 0 {

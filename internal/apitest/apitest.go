@@ -84,8 +84,8 @@ func (e *Env) CreateUser(username string, roles ...string) string {
 // UserID returns the id of the account username.
 func (e *Env) UserID(username string) int64 {
 	e.T.Helper()
-	var id int64
-	if err := e.DB.QueryRowContext(context.Background(), `SELECT id FROM users WHERE username = $1`, username).Scan(&id); err != nil {
+	id, err := (&user.Store{DB: e.DB}).IDOf(context.Background(), username)
+	if err != nil {
 		e.T.Fatalf("user %s: %v", username, err)
 	}
 	return id

@@ -39,12 +39,13 @@ func TestPasswordHash(t *testing.T) {
 func TestSessionTimeouts(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: "n", Name: "N", Roles: []string{"nurse"}, Password: "lantern orchard 7 glacier"})
+		users := &user.Store{DB: db}
+		u, err := users.Create(ctx, user.NewUser{Username: "n", Name: "N", Roles: []string{"nurse"}, Password: "lantern orchard 7 glacier"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		now := time.Date(2026, 1, 1, 8, 0, 0, 0, time.UTC)
-		s := &auth.Sessions{DB: db, Idle: 30 * time.Minute, Lifetime: 2 * time.Hour, Now: func() time.Time { return now }}
+		s := &auth.Sessions{DB: db, Identities: users, Idle: 30 * time.Minute, Lifetime: 2 * time.Hour, Now: func() time.Time { return now }}
 		token, err := s.Create(ctx, u.ID, "127.0.0.1", "test")
 		if err != nil {
 			t.Fatal(err)

@@ -30,10 +30,32 @@ type Principal struct {
 	// MustEnrolTwoFactor: a role of the user requires two-factor sign-in and the user has not
 	// set it up; until then the session can only set it up (or change the password).
 	MustEnrolTwoFactor bool
+	// TwoFactorRequired: one of the user's roles requires two-factor sign-in.
+	TwoFactorRequired bool
 	// Emergency is the user's active emergency-access grant, nil when none; its
 	// permissions are already in Permissions.
 	Emergency *Emergency
 	tokenHash string
+}
+
+// Identity is who an account is, as its record and roles say: what a session's principal
+// is made of.
+type Identity struct {
+	Username, Name, Avatar, Intro string
+	MustChangePassword            bool
+	Roles                         []string
+	Permissions                   []Permission
+	TwoFactorRequired             bool
+	// Emergency is the grant in force, nil when none.
+	Emergency *Emergency
+}
+
+// Identities tells who an account is. The accounts' owner provides it (auth knows no
+// accounts table), so that every session lookup reads the account as stored.
+type Identities interface {
+	// Identity is userID's identity at now; nil, and no error, for an account that is
+	// deactivated or gone.
+	Identity(ctx context.Context, userID int64, now time.Time) (*Identity, error)
 }
 
 // IsAdmin reports whether the principal holds the admin role.
@@ -74,10 +96,12 @@ func PrincipalFrom(ctx context.Context) *Principal {
 
 // Sessions stores login sessions server-side, keyed by the SHA-256 of the cookie's token.
 type Sessions struct {
-	DB       *database.DB
-	Idle     time.Duration // a session unused this long ends
-	Lifetime time.Duration // a session ends this long after login, used or not
-	Now      func() time.Time
+	DB *database.DB
+	// Identities reads who a session's user is.
+	Identities Identities
+	Idle       time.Duration // a session unused this long ends
+	Lifetime   time.Duration // a session ends this long after login, used or not
+	Now        func() time.Time
 }
 
 // touchEvery limits the write that records a session's last use to once a minute.
@@ -132,32 +156,48 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	now := s.now()
 	p := &Principal{tokenHash: hashToken(token)}
 	var lastSeen time.Time
-	err := s.DB.QueryRowContext(ctx, `SELECT u.id, u.username, u.name, u.avatar, u.introduction, u.must_change_password, s.last_seen_at,
-			EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.require_two_factor)
-			AND NOT EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = u.id AND t.confirmed_at IS NOT NULL)
-		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3 AND u.active`,
-		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &p.Username, &p.Name, &p.Avatar, &p.Intro, &p.MustChangePassword, &lastSeen, &p.MustEnrolTwoFactor)
+	err := s.DB.QueryRowContext(ctx, `SELECT user_id, last_seen_at FROM sessions
+		WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3`,
+		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &lastSeen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("look up session: %w", err)
 	}
+	id, err := s.Identities.Identity(ctx, p.UserID, now)
+	if err != nil {
+		return nil, err
+	}
+	if id == nil { // deactivated (its sessions end with it) or gone
+		return nil, apperr.Unauthenticated("auth.unauthenticated")
+	}
+	p.Username, p.Name, p.Avatar, p.Intro, p.MustChangePassword = id.Username, id.Name, id.Avatar, id.Intro, id.MustChangePassword
+	p.Roles, p.Permissions, p.TwoFactorRequired = id.Roles, id.Permissions, id.TwoFactorRequired
+	if id.TwoFactorRequired {
+		enrolled, err := s.twoFactorEnrolled(ctx, p.UserID)
+		if err != nil {
+			return nil, err
+		}
+		p.MustEnrolTwoFactor = !enrolled
+	}
 	if now.Sub(lastSeen) > touchEvery {
 		if _, err := s.DB.ExecContext(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2`, now, p.tokenHash); err != nil {
 			return nil, fmt.Errorf("touch session: %w", err)
 		}
 	}
-	if p.Roles, p.Permissions, err = RolesAndPermissions(ctx, s.DB, p.UserID); err != nil {
-		return nil, err
-	}
-	g, err := ActiveEmergency(ctx, s.DB, p.UserID, now)
-	if err != nil {
-		return nil, err
-	}
-	p.withEmergency(g)
+	p.withEmergency(id.Emergency)
 	return p, nil
+}
+
+// twoFactorEnrolled reports whether userID has a confirmed second factor.
+func (s *Sessions) twoFactorEnrolled(ctx context.Context, userID int64) (bool, error) {
+	var ok bool
+	err := s.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL)`, userID).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("read two-factor status: %w", err)
+	}
+	return ok, nil
 }
 
 // Revoke ends the session of p (logout).
@@ -194,55 +234,4 @@ func (s *Sessions) RevokeToken(ctx context.Context, token string) error {
 		return fmt.Errorf("revoke session: %w", err)
 	}
 	return nil
-}
-
-// RoleNames returns the names of a user's roles, sorted.
-func RoleNames(ctx context.Context, q database.Querier, userID int64) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id
-		WHERE ur.user_id = $1 ORDER BY r.name`, userID)
-	if err != nil {
-		return nil, fmt.Errorf("load roles: %w", err)
-	}
-	roles, err := collect[string](rows)
-	if err != nil {
-		return nil, fmt.Errorf("load roles: %w", err)
-	}
-	return roles, nil
-}
-
-// RolesAndPermissions returns a user's role names and the permissions they grant, as
-// stored. Admins are given the whole catalogue.
-func RolesAndPermissions(ctx context.Context, q database.Querier, userID int64) ([]string, []Permission, error) {
-	roles, err := RoleNames(ctx, q, userID)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, r := range roles {
-		if r == AdminRole {
-			return roles, append([]Permission(nil), Catalogue...), nil
-		}
-	}
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT rp.permission FROM user_roles ur
-		JOIN role_permissions rp ON rp.role_id = ur.role_id WHERE ur.user_id = $1 ORDER BY rp.permission`, userID)
-	if err != nil {
-		return nil, nil, fmt.Errorf("load permissions: %w", err)
-	}
-	perms, err := collect[Permission](rows)
-	if err != nil {
-		return nil, nil, fmt.Errorf("load permissions: %w", err)
-	}
-	return roles, perms, nil
-}
-
-func collect[T any](rows *sql.Rows) ([]T, error) {
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }

@@ -54,13 +54,13 @@ type TwoFactorStatus struct {
 	RecoveryCodes int  `json:"recovery_codes_left"`
 }
 
-// Status reads userID's second factor.
+// Status reads userID's second factor (Required is the caller's to say: roles are not
+// auth's).
 func (t *TwoFactor) Status(ctx context.Context, userID int64) (TwoFactorStatus, error) {
 	var s TwoFactorStatus
 	err := t.DB.QueryRowContext(ctx, `SELECT
 		EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL),
-		EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = $1 AND r.require_two_factor),
-		(SELECT COUNT(*) FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NULL)`, userID).Scan(&s.Enabled, &s.Required, &s.RecoveryCodes)
+		(SELECT COUNT(*) FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NULL)`, userID).Scan(&s.Enabled, &s.RecoveryCodes)
 	if err != nil {
 		return s, fmt.Errorf("read two-factor status: %w", err)
 	}

@@ -520,9 +520,8 @@ const starterVersion = 4
 // InstallStarter adds the shipped starter lists (ICD-10 codes, lab/imaging tests, medicines) once
 // per starterVersion. It runs after migrations at every start and is cheap when done.
 func InstallStarter(ctx context.Context, db *database.DB) error {
-	var have int64
-	err := db.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'catalogue:starter'`).Scan(&have)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	have, err := database.Counter(ctx, db, "catalogue:starter")
+	if err != nil {
 		return fmt.Errorf("read starter version: %w", err)
 	}
 	if have >= starterVersion {
@@ -556,9 +555,7 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 		if err := correctStarter(ctx, tx); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO counters (name, value) VALUES ('catalogue:starter', $1)
-			ON CONFLICT (name) DO UPDATE SET value = $1`, starterVersion)
-		return err
+		return database.SetCounter(ctx, tx, "catalogue:starter", starterVersion)
 	})
 }
 

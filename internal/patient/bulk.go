@@ -22,7 +22,7 @@ func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 	now := s.now()
 	year := s.today().Year()
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		last, err := bump(ctx, tx, fmt.Sprintf("mrn:%d", year), int64(len(in)))
+		last, err := database.AddToCounter(ctx, tx, fmt.Sprintf("mrn:%d", year), int64(len(in)))
 		if err != nil {
 			return err
 		}
@@ -33,7 +33,7 @@ func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 				return err
 			}
 		}
-		_, err = bump(ctx, tx, "patients:active", int64(len(in)))
+		_, err = database.AddToCounter(ctx, tx, "patients:active", int64(len(in)))
 		return err
 	})
 }

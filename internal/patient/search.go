@@ -121,7 +121,7 @@ func (s *Store) listAll(ctx context.Context, q ListQuery, offset int) (ListResul
 	if q.Archived { // archived patients are few, and the partial index holds only them
 		err = s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM patients p WHERE p.archived_at IS NOT NULL`).Scan(&total)
 	} else {
-		err = s.DB.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'patients:active'`).Scan(&total)
+		total, err = s.ActiveCount(ctx)
 	}
 	if err != nil {
 		return ListResult{}, fmt.Errorf("count patients: %w", err)
@@ -251,4 +251,11 @@ func duplicates(ctx context.Context, q database.Querier, in Input, except int64)
 		WHERE p.id <> $1 AND ((p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4) OR (p.phone_digits = $5 AND $5 <> ''))
 		ORDER BY p.id LIMIT 10`, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
 		strings.TrimSpace(in.Sex), textsearch.Digits(in.Phone)))
+}
+
+// ActiveCount is how many patients are on the register (not archived), kept as a counter by
+// every registration, archive and restore.
+func (s *Store) ActiveCount(ctx context.Context) (int, error) {
+	n, err := database.Counter(ctx, s.DB, "patients:active")
+	return int(n), err
 }

@@ -42,18 +42,6 @@ func (s *Store) today() time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// bump adds delta to a named counter, creating it, and returns the new value. It runs in
-// the caller's transaction, so concurrent creates on either engine get distinct values.
-func bump(ctx context.Context, q database.Querier, name string, delta int64) (int64, error) {
-	var v int64
-	err := q.QueryRowContext(ctx, `INSERT INTO counters (name, value) VALUES ($1, $2)
-		ON CONFLICT (name) DO UPDATE SET value = counters.value + $2 RETURNING value`, name, delta).Scan(&v)
-	if err != nil {
-		return 0, fmt.Errorf("counter %s: %w", name, err)
-	}
-	return v, nil
-}
-
 const patientColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.birth_date_estimated,
 	p.civil_status, p.phone, p.email, p.address, p.occupation, p.referred_by, p.blood_type, p.remarks, p.history,
 	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version`
@@ -171,7 +159,7 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input, distinctFro
 
 // insert writes a new patient in tx and returns its id; it does not audit (callers do).
 func insert(ctx context.Context, tx database.Querier, engine database.Engine, now time.Time, year int, actor any, in Input) (int64, error) {
-	seq, err := bump(ctx, tx, fmt.Sprintf("mrn:%d", year), 1)
+	seq, err := database.AddToCounter(ctx, tx, fmt.Sprintf("mrn:%d", year), 1)
 	if err != nil {
 		return 0, err
 	}
@@ -192,7 +180,7 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	if err := writeTokens(ctx, tx, engine, id, in); err != nil {
 		return 0, err
 	}
-	if _, err := bump(ctx, tx, "patients:active", 1); err != nil {
+	if _, err := database.AddToCounter(ctx, tx, "patients:active", 1); err != nil {
 		return 0, err
 	}
 	return id, nil
@@ -318,7 +306,7 @@ func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archiv
 			updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`, at, actorIf(archive, e), reason, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("archive patient: %w", err)
 		}
-		if _, err := bump(ctx, tx, "patients:active", delta); err != nil {
+		if _, err := database.AddToCounter(ctx, tx, "patients:active", delta); err != nil {
 			return err
 		}
 		e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient", strconv.FormatInt(id, 10), audit.Success, now, reasonDetail(reason)

@@ -16,8 +16,8 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
-	"emr/internal/auth"
 	"emr/internal/database"
+	"emr/internal/role"
 	"emr/internal/user"
 )
 
@@ -95,7 +95,7 @@ func Get(ctx context.Context, q database.Querier, id int64) (Profile, error) {
 		p.HasSignature = true
 		p.SignatureURL = fmt.Sprintf("/api/users/%d/signature?v=%d", id, signedAt.Time.UnixMilli())
 	}
-	p.Roles, err = auth.RoleNames(ctx, q, id)
+	p.Roles, err = role.NamesOf(ctx, q, id)
 	return p, err
 }
 

@@ -18,6 +18,7 @@ func (h *Handler) twoFactorStatus(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	s.Required = me(r).TwoFactorRequired
 	httpjson.Respond(w, http.StatusOK, s)
 }
 

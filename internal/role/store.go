@@ -22,17 +22,12 @@ type Store struct{ DB *database.DB }
 // matrixVersion is the version of the whole role × permission matrix, raised by every save,
 // so that an administrator's stale matrix is refused rather than silently merged.
 func matrixVersion(ctx context.Context, q database.Querier) (int, error) {
-	var v int
-	err := q.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'roles:matrix'`).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return v, err
+	v, err := database.Counter(ctx, q, "roles:matrix")
+	return int(v), err
 }
 
 func bumpMatrix(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO counters (name, value) VALUES ('roles:matrix', 1)
-		ON CONFLICT (name) DO UPDATE SET value = counters.value + 1`)
+	_, err := database.AddToCounter(ctx, tx, "roles:matrix", 1)
 	return err
 }
 

@@ -55,8 +55,8 @@ func CheckConfig(cfg config.Config) error {
 
 // New wires every feature onto one handler. web is the built web app (its dist folder).
 func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
-	sessions := &auth.Sessions{DB: db, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	users := &user.Store{DB: db}
+	sessions := &auth.Sessions{DB: db, Identities: users, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
 	twoFactor := &auth.TwoFactor{DB: db}
 	loc, err := cfg.Location()

@@ -26,7 +26,7 @@ func (h *Handler) account(r *http.Request, u User) (Account, error) {
 	if err != nil {
 		return Account{}, err
 	}
-	g, err := auth.ActiveEmergency(r.Context(), h.Users.DB, u.ID, time.Now())
+	g, err := ActiveEmergency(r.Context(), h.Users.DB, u.ID, time.Now())
 	return Account{User: u, Locked: wait > 0, Emergency: g}, err
 }
 

@@ -16,6 +16,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
+	"emr/internal/role"
 )
 
 // Store reads and writes accounts.
@@ -84,7 +85,7 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 			return fmt.Errorf("insert user: %w", err)
 		}
 		u.Roles = slices.Compact(slices.Sorted(slices.Values(n.Roles)))
-		if err := setRoles(ctx, tx, u.ID, u.Roles); err != nil {
+		if err := role.Assign(ctx, tx, u.ID, u.Roles); err != nil {
 			return err
 		}
 		if n.Audit == nil {
@@ -124,7 +125,7 @@ func Get(ctx context.Context, q database.Querier, id int64) (User, error) {
 	if err != nil {
 		return u, fmt.Errorf("read user: %w", err)
 	}
-	u.Roles, err = auth.RoleNames(ctx, q, id)
+	u.Roles, err = role.NamesOf(ctx, q, id)
 	return u, err
 }
 
@@ -169,7 +170,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]User, int, error) {
 		return nil, 0, err
 	}
 	for i := range out {
-		if out[i].Roles, err = auth.RoleNames(ctx, s.DB, out[i].ID); err != nil {
+		if out[i].Roles, err = role.NamesOf(ctx, s.DB, out[i].ID); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -210,27 +211,24 @@ func lockAdmins(ctx context.Context, db *database.DB, tx *sql.Tx) error {
 
 // otherActiveAdmins counts the active admins other than id.
 func otherActiveAdmins(ctx context.Context, tx *sql.Tx, id int64) (int, error) {
-	var n int
-	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-		WHERE r.name = $1 AND u.active AND u.id <> $2`, auth.AdminRole, id).Scan(&n)
-	return n, err
-}
-
-// setRoles replaces an account's roles, which must exist.
-func setRoles(ctx context.Context, tx *sql.Tx, id int64, names []string) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM user_roles WHERE user_id = $1`, id); err != nil {
-		return fmt.Errorf("clear roles: %w", err)
+	admins, err := role.Holders(ctx, tx, auth.AdminRole)
+	if err != nil {
+		return 0, err
 	}
-	for _, role := range names {
-		res, err := tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = $2`, id, role)
-		if err != nil {
-			return fmt.Errorf("grant role: %w", err)
+	n := 0
+	for _, admin := range admins {
+		var active bool
+		if admin == id {
+			continue
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return apperr.Invalid("user.unknown_role", role)
+		if err := tx.QueryRowContext(ctx, `SELECT active FROM users WHERE id = $1`, admin).Scan(&active); err != nil {
+			return 0, fmt.Errorf("read admin: %w", err)
+		}
+		if active {
+			n++
 		}
 	}
-	return nil
+	return n, nil
 }
 
 // Update changes an account's name, e-mail, roles and active flag. The last active admin
@@ -282,7 +280,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, c Change) (
 			c.Name, c.Email, c.Active, time.Now().UTC(), id); err != nil {
 			return fmt.Errorf("update user: %w", err)
 		}
-		if err := setRoles(ctx, tx, id, c.Roles); err != nil {
+		if err := role.Assign(ctx, tx, id, c.Roles); err != nil {
 			return err
 		}
 		if !c.Active {
@@ -479,4 +477,62 @@ func SetAvatar(ctx context.Context, tx *sql.Tx, id int64, address string) error 
 		return fmt.Errorf("set avatar: %w", err)
 	}
 	return nil
+}
+
+// IDOf returns the id of the account with username; NotFound when there is none.
+func (s *Store) IDOf(ctx context.Context, username string) (int64, error) {
+	var id int64
+	err := s.DB.QueryRowContext(ctx, `SELECT id FROM users WHERE username = $1`, NormalizeUsername(username)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, apperr.NotFound("user.not_found")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("find user: %w", err)
+	}
+	return id, nil
+}
+
+// ActiveEmergency returns userID's grant in force at now, or nil.
+func ActiveEmergency(ctx context.Context, q database.Querier, userID int64, now time.Time) (*auth.Emergency, error) {
+	g := &auth.Emergency{}
+	var perms string
+	err := q.QueryRowContext(ctx, `SELECT g.id, g.reason, g.permissions, g.starts_at, g.expires_at, u.name
+		FROM emergency_grants g JOIN users u ON u.id = g.granted_by
+		WHERE g.user_id = $1 AND g.ended_at IS NULL AND g.starts_at <= $2 AND g.expires_at > $2
+		ORDER BY g.id DESC LIMIT 1`, userID, now.UTC()).Scan(&g.ID, &g.Reason, &perms, &g.StartsAt, &g.ExpiresAt, &g.GrantedBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load emergency access: %w", err)
+	}
+	if err := json.Unmarshal([]byte(perms), &g.Permissions); err != nil {
+		return nil, fmt.Errorf("load emergency access %d: %w", g.ID, err)
+	}
+	g.StartsAt, g.ExpiresAt = g.StartsAt.UTC(), g.ExpiresAt.UTC()
+	return g, nil
+}
+
+// Identity is userID's identity for a session at now (auth.Identities): the account as
+// stored, its roles' permissions and any emergency grant; nil for a deactivated account.
+func (s *Store) Identity(ctx context.Context, userID int64, now time.Time) (*auth.Identity, error) {
+	id := &auth.Identity{}
+	var active bool
+	err := s.DB.QueryRowContext(ctx, `SELECT username, name, avatar, introduction, must_change_password, active FROM users WHERE id = $1`,
+		userID).Scan(&id.Username, &id.Name, &id.Avatar, &id.Intro, &id.MustChangePassword, &active)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !active) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read account: %w", err)
+	}
+	m, err := role.Of(ctx, s.DB, userID)
+	if err != nil {
+		return nil, err
+	}
+	id.Roles, id.Permissions, id.TwoFactorRequired = m.Names, m.Permissions, m.RequireTwoFactor
+	if id.Emergency, err = ActiveEmergency(ctx, s.DB, userID, now); err != nil {
+		return nil, err
+	}
+	return id, nil
 }
