@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/database"
 )
 
 // ListQuery selects appointments in one of three ways: a day's queue (Date), a calendar
@@ -154,6 +155,10 @@ func (s *Store) List(ctx context.Context, q ListQuery, withDiagnoses bool, lang 
 	if err := rows.Err(); err != nil {
 		return res, err
 	}
+	rows.Close()
+	if err := named(ctx, s.DB, res.Data); err != nil {
+		return res, err
+	}
 	if res.Total == 0 {
 		res.Total = len(res.Data)
 	}
@@ -167,4 +172,24 @@ func (s *Store) List(ctx context.Context, q ListQuery, withDiagnoses bool, lang 
 		}
 	}
 	return res, nil
+}
+
+// DoctorDay counts a doctor's appointments of a day by status: one range of the
+// (day, doctor_id) index.
+func DoctorDay(ctx context.Context, q database.Querier, day string, doctorID int64) (map[string]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT status, COUNT(*) FROM appointments WHERE day = $1 AND doctor_id = $2 GROUP BY status`, day, doctorID)
+	if err != nil {
+		return nil, fmt.Errorf("count a doctor's day: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var status string
+		var n int
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, fmt.Errorf("count a doctor's day: %w", err)
+		}
+		out[status] = n
+	}
+	return out, rows.Err()
 }

@@ -14,6 +14,8 @@ import (
 	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/patient"
+	"emr/internal/user"
 )
 
 // Store reads and writes appointments and their visits. Loc is the clinic's time zone:
@@ -49,26 +51,49 @@ func actorOf(e audit.Event) any {
 	return e.ActorID
 }
 
-const appointmentColumns = `a.id, a.patient_id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date,
-	a.doctor_id, u.name, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type, a.reason, a.remarks, a.status,
-	a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), COALESCE(v.content, ''), a.created_at, a.updated_at, a.version`
+const appointmentColumns = `a.id, a.patient_id, a.doctor_id, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type,
+	a.reason, a.remarks, a.status, a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), COALESCE(v.content, ''),
+	a.created_at, a.updated_at, a.version`
 
-const appointmentFrom = ` FROM appointments a JOIN patients p ON p.id = a.patient_id JOIN users u ON u.id = a.doctor_id
-	LEFT JOIN visits v ON v.appointment_id = a.id`
+const appointmentFrom = ` FROM appointments a LEFT JOIN visits v ON v.appointment_id = a.id`
 
 // scanAppointment reads one row of appointmentColumns; content is the visit's JSON ("" when
-// there is no visit yet).
+// there is no visit yet). The patient and the doctor's name come from their owners (named).
 func scanAppointment(row interface{ Scan(...any) error }) (a Appointment, content string, err error) {
 	var followUp sql.NullInt64
-	err = row.Scan(&a.ID, &a.PatientID, &a.Patient.MRN, &a.Patient.FirstName, &a.Patient.MiddleName, &a.Patient.LastName,
-		&a.Patient.Sex, &a.Patient.BirthDate, &a.DoctorID, &a.DoctorName, &a.StartsAt, &a.DurationMinutes, &a.Day,
-		&a.QueueNumber, &a.Type, &a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.VisitStatus, &content,
-		&a.CreatedAt, &a.UpdatedAt, &a.Version)
+	err = row.Scan(&a.ID, &a.PatientID, &a.DoctorID, &a.StartsAt, &a.DurationMinutes, &a.Day, &a.QueueNumber, &a.Type,
+		&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version)
 	if followUp.Valid {
 		a.FollowUpOf = &followUp.Int64
 	}
 	a.StartsAt = a.StartsAt.UTC()
 	return a, content, err
+}
+
+// named fills in the appointments' patients and doctors' names, read from the patient and
+// user stores (two reads for the whole list).
+func named(ctx context.Context, q database.Querier, list []Appointment) error {
+	if len(list) == 0 {
+		return nil
+	}
+	patients, doctors := make([]int64, len(list)), make([]int64, len(list))
+	for i, a := range list {
+		patients[i], doctors[i] = a.PatientID, a.DoctorID
+	}
+	refs, err := patient.Summaries(ctx, q, patients)
+	if err != nil {
+		return err
+	}
+	names, err := user.Names(ctx, q, doctors)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		p := refs[list[i].PatientID]
+		list[i].Patient = PatientRef{MRN: p.MRN, FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName, Sex: p.Sex, BirthDate: p.BirthDate}
+		list[i].DoctorName = names[list[i].DoctorID]
+	}
+	return nil
 }
 
 func get(ctx context.Context, q database.Querier, id int64) (Appointment, error) {
@@ -79,7 +104,9 @@ func get(ctx context.Context, q database.Querier, id int64) (Appointment, error)
 	if err != nil {
 		return a, fmt.Errorf("read appointment: %w", err)
 	}
-	return a, nil
+	one := []Appointment{a}
+	err = named(ctx, q, one)
+	return one[0], err
 }
 
 // Get returns one appointment.
@@ -118,10 +145,11 @@ func overlapping(ctx context.Context, tx *sql.Tx, doctorID int64, start, end tim
 }
 
 func (s *Store) doubleBooked(ctx context.Context, tx *sql.Tx, doctorID int64, other *Appointment) error {
-	var name string
-	if err := tx.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1`, doctorID).Scan(&name); err != nil {
+	names, err := user.Names(ctx, tx, []int64{doctorID})
+	if err != nil {
 		return fmt.Errorf("read doctor: %w", err)
 	}
+	name := names[doctorID]
 	from := other.StartsAt.In(s.loc())
 	to := from.Add(time.Duration(other.DurationMinutes) * time.Minute)
 	return apperr.Conflict("appointment.double_booked", name, from.Format("2006-01-02 15:04"), to.Format("15:04"))
@@ -129,9 +157,7 @@ func (s *Store) doubleBooked(ctx context.Context, tx *sql.Tx, doctorID int64, ot
 
 // checkDoctor refuses a doctor who is not an active account holding the doctor role.
 func checkDoctor(ctx context.Context, tx *sql.Tx, doctorID int64) error {
-	var ok bool
-	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
-		JOIN roles r ON r.id = ur.role_id WHERE u.id = $1 AND u.active AND r.name = 'doctor')`, doctorID).Scan(&ok)
+	ok, err := user.ActiveWithRole(ctx, tx, doctorID, "doctor")
 	if err != nil {
 		return fmt.Errorf("check doctor: %w", err)
 	}
@@ -161,17 +187,16 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 	if err := checkDoctor(ctx, tx, in.DoctorID); err != nil {
 		return 0, err
 	}
-	var archived sql.NullTime
-	err := tx.QueryRowContext(ctx, `SELECT archived_at FROM patients WHERE id = $1`, in.PatientID).Scan(&archived)
-	if errors.Is(err, sql.ErrNoRows) {
+	archived, err := patient.ArchivedAt(ctx, tx, in.PatientID)
+	if errors.Is(err, apperr.ErrNotFound) {
 		var v apperr.Validation
 		v.Add("patient_id", "patient.not_found")
 		return 0, v.Err()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read patient: %w", err)
+		return 0, err
 	}
-	if archived.Valid {
+	if archived != nil {
 		return 0, apperr.Conflict("patient.archived")
 	}
 	end := start.Add(time.Duration(in.DurationMinutes) * time.Minute)
@@ -394,26 +419,9 @@ func (s *Store) Reorder(ctx context.Context, e audit.Event, day string, doctorID
 }
 
 // Doctor is a user who can be booked.
-type Doctor struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
-}
+type Doctor = user.Named
 
 // Doctors lists the active accounts holding the doctor role, by name.
 func (s *Store) Doctors(ctx context.Context) ([]Doctor, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT u.id, u.name FROM users u JOIN user_roles ur ON ur.user_id = u.id
-		JOIN roles r ON r.id = ur.role_id WHERE r.name = 'doctor' AND u.active ORDER BY u.name, u.id`)
-	if err != nil {
-		return nil, fmt.Errorf("list doctors: %w", err)
-	}
-	defer rows.Close()
-	out := []Doctor{}
-	for rows.Next() {
-		var d Doctor
-		if err := rows.Scan(&d.ID, &d.Name); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return user.ActiveHolders(ctx, s.DB, "doctor")
 }

@@ -230,6 +230,7 @@ type Amendment struct {
 	AmendedAt time.Time `json:"amended_at"`
 	AmendedBy string    `json:"amended_by"`
 	Previous  Content   `json:"previous"`
+	amendedBy int64     // the account, named from the user store
 }
 
 // FollowUp is the appointment a visit's follow-up date booked.

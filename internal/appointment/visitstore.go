@@ -15,6 +15,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/user"
 )
 
 type storedVisit struct {
@@ -54,10 +55,9 @@ func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error)
 	out := Visit{AppointmentID: id, Content: Content{Diagnoses: []Diagnosis{}, Orders: []Order{}}, Amendments: []Amendment{}}
 	var content string
 	var signedAt, updatedAt sql.NullTime
-	var signedBy, updatedBy sql.NullString
-	err := s.DB.QueryRowContext(ctx, `SELECT v.status, v.content, v.signed_at, su.name, v.updated_at, uu.name, v.version
-		FROM visits v LEFT JOIN users su ON su.id = v.signed_by LEFT JOIN users uu ON uu.id = v.updated_by
-		WHERE v.appointment_id = $1`, id).Scan(&out.Status, &content, &signedAt, &signedBy, &updatedAt, &updatedBy, &out.Version)
+	var signedBy, updatedBy sql.NullInt64
+	err := s.DB.QueryRowContext(ctx, `SELECT v.status, v.content, v.signed_at, v.signed_by, v.updated_at, v.updated_by, v.version
+		FROM visits v WHERE v.appointment_id = $1`, id).Scan(&out.Status, &content, &signedAt, &signedBy, &updatedAt, &updatedBy, &out.Version)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 	case err != nil:
@@ -66,17 +66,21 @@ func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error)
 		if err := json.Unmarshal([]byte(content), &out.Content); err != nil {
 			return out, fmt.Errorf("visit %d content: %w", id, err)
 		}
+		names, err := user.Names(ctx, s.DB, []int64{signedBy.Int64, updatedBy.Int64})
+		if err != nil {
+			return out, err
+		}
 		if signedAt.Valid {
 			t := signedAt.Time.UTC()
-			out.SignedAt, out.SignedBy = &t, signedBy.String
+			out.SignedAt, out.SignedBy = &t, names[signedBy.Int64]
 		}
 		if updatedAt.Valid {
 			t := updatedAt.Time.UTC()
-			out.UpdatedAt, out.UpdatedBy = &t, updatedBy.String
+			out.UpdatedAt, out.UpdatedBy = &t, names[updatedBy.Int64]
 		}
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT m.id, m.reason, m.previous, m.amended_at, COALESCE(u.name, '') FROM visit_amendments m
-		LEFT JOIN users u ON u.id = m.amended_by WHERE m.appointment_id = $1 ORDER BY m.id`, id)
+	rows, err := s.DB.QueryContext(ctx, `SELECT m.id, m.reason, m.previous, m.amended_at, COALESCE(m.amended_by, 0) FROM visit_amendments m
+		WHERE m.appointment_id = $1 ORDER BY m.id`, id)
 	if err != nil {
 		return out, fmt.Errorf("read amendments: %w", err)
 	}
@@ -85,7 +89,7 @@ func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error)
 	for rows.Next() {
 		var m Amendment
 		var prev string
-		if err := rows.Scan(&m.ID, &m.Reason, &prev, &m.AmendedAt, &m.AmendedBy); err != nil {
+		if err := rows.Scan(&m.ID, &m.Reason, &prev, &m.AmendedAt, &m.amendedBy); err != nil {
 			return out, err
 		}
 		if err := json.Unmarshal([]byte(prev), &m.Previous); err != nil {
@@ -99,6 +103,20 @@ func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error)
 	}
 	if err := rows.Err(); err != nil {
 		return out, err
+	}
+	rows.Close()
+	if len(out.Amendments) > 0 {
+		ids := make([]int64, len(out.Amendments))
+		for i, m := range out.Amendments {
+			ids[i] = m.amendedBy
+		}
+		names, err := user.Names(ctx, s.DB, ids)
+		if err != nil {
+			return out, err
+		}
+		for i := range out.Amendments {
+			out.Amendments[i].AmendedBy = names[out.Amendments[i].amendedBy]
+		}
 	}
 	for _, d := range out.Diagnoses {
 		codes = append(codes, d.Code)

@@ -7,10 +7,12 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
 
+	"emr/internal/appointment"
 	"emr/internal/auth"
 	"emr/internal/catalogue"
 	"emr/internal/database"
@@ -97,23 +99,11 @@ func (s *Store) AppointmentCounts(ctx context.Context, p *auth.Principal) (*Appo
 	out.Waiting = out.Today.ByStatus["arrived"]
 	if slices.Contains(p.Roles, "doctor") {
 		mine := emptyCounts(out.Today.Day)
-		// One doctor's day: one range of the (day, doctor_id) index.
-		rows, err := s.DB.QueryContext(ctx, `SELECT status, COUNT(*) FROM appointments WHERE day = $1 AND doctor_id = $2 GROUP BY status`, mine.Day, p.UserID)
+		counts, err := appointment.DoctorDay(ctx, s.DB, mine.Day, p.UserID)
 		if err != nil {
 			return nil, fmt.Errorf("dashboard queue: %w", err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var status string
-			var n int
-			if err := rows.Scan(&status, &n); err != nil {
-				return nil, fmt.Errorf("dashboard queue: %w", err)
-			}
-			mine.ByStatus[status] = n
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("dashboard queue: %w", err)
-		}
+		maps.Copy(mine.ByStatus, counts)
 		out.Mine = &mine
 	}
 	return out, nil

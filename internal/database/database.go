@@ -223,3 +223,14 @@ func (db *DB) Backup(ctx context.Context, path string) error {
 	}
 	return nil
 }
+
+// InList returns the placeholders of an IN list for values, numbered from first ("$3, $4"),
+// and the values as arguments; values must not be empty.
+func InList[T any](values []T, first int) (string, []any) {
+	marks := make([]string, len(values))
+	args := make([]any, len(values))
+	for i, v := range values {
+		marks[i], args[i] = "$"+strconv.Itoa(first+i), v
+	}
+	return strings.Join(marks, ", "), args
+}

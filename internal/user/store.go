@@ -536,3 +536,90 @@ func (s *Store) Identity(ctx context.Context, userID int64, now time.Time) (*aut
 	}
 	return id, nil
 }
+
+// Names reads the names of the accounts with ids (each once), for other domains' records
+// (who booked, signed, prescribed).
+func Names(ctx context.Context, q database.Querier, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		marks, args := database.InList(chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT id, name FROM users WHERE id IN (`+marks+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read names: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = name
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Named is an account's id and name.
+type Named struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// ActiveHolders lists the active accounts that hold the role called roleName, by name.
+func ActiveHolders(ctx context.Context, q database.Querier, roleName string) ([]Named, error) {
+	ids, err := role.Holders(ctx, q, roleName)
+	if err != nil || len(ids) == 0 {
+		return []Named{}, err
+	}
+	out := []Named{}
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		marks, args := database.InList(chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT id, name FROM users WHERE active AND id IN (`+marks+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("list %s accounts: %w", roleName, err)
+		}
+		for rows.Next() {
+			var n Named
+			if err := rows.Scan(&n.ID, &n.Name); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, n)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b Named) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return int(a.ID - b.ID)
+	})
+	return out, nil
+}
+
+// ActiveWithRole reports whether account id is active and holds the role called roleName.
+func ActiveWithRole(ctx context.Context, q database.Querier, id int64, roleName string) (bool, error) {
+	var active bool
+	err := q.QueryRowContext(ctx, `SELECT active FROM users WHERE id = $1`, id).Scan(&active)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !active) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read account: %w", err)
+	}
+	names, err := role.NamesOf(ctx, q, id)
+	return slices.Contains(names, roleName), err
+}

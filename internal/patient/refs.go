@@ -1,0 +1,63 @@
+package patient
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/database"
+)
+
+// Summaries reads the patients with ids (each once), for the lists of other domains that
+// name their patient (queues, prescriptions, the audit log).
+func Summaries(ctx context.Context, q database.Querier, ids []int64) (map[int64]Summary, error) {
+	out := make(map[int64]Summary, len(ids))
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		marks, args := database.InList(chunk, 1)
+		list, err := scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...))
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range list {
+			out[s.ID] = s
+		}
+	}
+	return out, nil
+}
+
+// SummaryOf reads one patient's summary; NotFound when there is none.
+func SummaryOf(ctx context.Context, q database.Querier, id int64) (Summary, error) {
+	found, err := Summaries(ctx, q, []int64{id})
+	if err != nil {
+		return Summary{}, err
+	}
+	s, ok := found[id]
+	if !ok {
+		return s, apperr.NotFound("patient.not_found")
+	}
+	return s, nil
+}
+
+// ArchivedAt says whether patient id is archived and since when; NotFound when there is no
+// such patient. Run inside a writer's transaction, it is the state the write sees.
+func ArchivedAt(ctx context.Context, q database.Querier, id int64) (*time.Time, error) {
+	var at sql.NullTime
+	err := q.QueryRowContext(ctx, `SELECT archived_at FROM patients WHERE id = $1`, id).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.NotFound("patient.not_found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read patient: %w", err)
+	}
+	if !at.Valid {
+		return nil, nil
+	}
+	return &at.Time, nil
+}
