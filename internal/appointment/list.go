@@ -2,7 +2,9 @@ package appointment
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -192,4 +194,43 @@ func DoctorDay(ctx context.Context, q database.Querier, day string, doctorID int
 		out[status] = n
 	}
 	return out, rows.Err()
+}
+
+// Basics are what another domain checks of an appointment before writing on it.
+type Basics struct {
+	PatientID int64
+	Status    string
+	StartsAt  time.Time
+}
+
+// BasicsOf reads appointment id's basics; NotFound when there is none. Inside a writer's
+// transaction, they are what the write sees.
+func BasicsOf(ctx context.Context, q database.Querier, id int64) (Basics, error) {
+	var b Basics
+	err := q.QueryRowContext(ctx, `SELECT patient_id, status, starts_at FROM appointments WHERE id = $1`, id).Scan(&b.PatientID, &b.Status, &b.StartsAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return b, apperr.NotFound("appointment.not_found")
+	}
+	if err != nil {
+		return b, fmt.Errorf("read appointment: %w", err)
+	}
+	return b, nil
+}
+
+// EarlierOf lists the ids of a patient's appointments that start before t.
+func EarlierOf(ctx context.Context, q database.Querier, patientID int64, t time.Time) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id FROM appointments WHERE patient_id = $1 AND starts_at < $2`, patientID, t)
+	if err != nil {
+		return nil, fmt.Errorf("list earlier appointments: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }

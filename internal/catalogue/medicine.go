@@ -390,3 +390,12 @@ func insertMedicine(ctx context.Context, tx *sql.Tx, in MedicineInput, now time.
 	}
 	return nil
 }
+
+// MedicineExists reports whether the catalogue has (or had: withdrawn ones too) medicine id.
+func MedicineExists(ctx context.Context, q database.Querier, id int64) (bool, error) {
+	var ok bool
+	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM medicines WHERE id = $1)`, id).Scan(&ok); err != nil {
+		return false, fmt.Errorf("check medicine: %w", err)
+	}
+	return ok, nil
+}

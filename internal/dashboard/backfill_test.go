@@ -8,9 +8,9 @@ import (
 
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
-	"emr/tools/demo"
 	"emr/internal/patient"
 	"emr/internal/user"
+	"emr/tools/demo"
 )
 
 // TestCountsOfAnUpgradedDatabase: a clinic's database with records from before the dashboard

@@ -61,3 +61,32 @@ func ArchivedAt(ctx context.Context, q database.Querier, id int64) (*time.Time, 
 	}
 	return &at.Time, nil
 }
+
+// Records reads the whole records of the patients with ids (each once), for documents that
+// carry a patient's details (a prescription's print: address, allergies).
+func Records(ctx context.Context, q database.Querier, ids []int64) (map[int64]Patient, error) {
+	out := make(map[int64]Patient, len(ids))
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		marks, args := database.InList(chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT `+patientColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read patients: %w", err)
+		}
+		for rows.Next() {
+			p, err := scanPatient(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[p.ID] = p
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

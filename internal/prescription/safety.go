@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/appointment"
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/patient"
@@ -406,15 +407,11 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 			res.PatientID = in.PatientID
 		}
 	case in.AppointmentID != nil:
-		var pid int64
-		err := s.DB.QueryRowContext(ctx, `SELECT patient_id FROM appointments WHERE id = $1`, *in.AppointmentID).Scan(&pid)
-		if errors.Is(err, sql.ErrNoRows) {
-			return res, apperr.NotFound("appointment.not_found")
-		}
+		visit, err := appointment.BasicsOf(ctx, s.DB, *in.AppointmentID)
 		if err != nil {
-			return res, fmt.Errorf("read appointment: %w", err)
+			return res, err
 		}
-		res.PatientID = &pid
+		res.PatientID = &visit.PatientID
 	default:
 		res.PatientID = in.PatientID
 	}

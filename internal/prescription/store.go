@@ -1,6 +1,7 @@
 package prescription
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -14,9 +15,11 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/audit"
+	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/patient"
 	"emr/internal/profile"
+	"emr/internal/user"
 )
 
 // Store reads and writes prescriptions.
@@ -44,22 +47,23 @@ func actorOf(e audit.Event) any {
 
 const columns = `rx.id, rx.kind, rx.appointment_id, rx.patient_id, rx.status, rx.items, rx.notes, rx.prescriber,
 	rx.signature IS NOT NULL, rx.issued_at, rx.cancel_reason, rx.cancelled_at, rx.replaces_id, rx.created_at,
-	COALESCE(u.name, ''), rx.updated_at, rx.version,
-	COALESCE(p.mrn, ''), COALESCE(p.first_name, ''), COALESCE(p.middle_name, ''), COALESCE(p.last_name, ''),
-	COALESCE(p.sex, ''), COALESCE(p.birth_date, ''), COALESCE(p.address, ''), COALESCE(p.history, '{}')
-	FROM prescriptions rx LEFT JOIN users u ON u.id = rx.created_by LEFT JOIN patients p ON p.id = rx.patient_id`
+	COALESCE(rx.created_by, 0), rx.updated_at, rx.version
+	FROM prescriptions rx`
 
-func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) {
-	var rx Prescription
+// row is a prescription as read, before its patient and author are named.
+type row struct {
+	Prescription
+	createdBy int64
+}
+
+func (s *Store) scan(r interface{ Scan(...any) error }) (row, error) {
+	var rx row
 	var items, prescriber string
 	var appt, pat, replaces sql.NullInt64
 	var issued, cancelled sql.NullTime
-	var pd PatientDetails
-	var first, middle, last, history string
-	err := row.Scan(&rx.ID, &rx.Kind, &appt, &pat, &rx.Status, &items, &rx.Notes, &prescriber,
+	err := r.Scan(&rx.ID, &rx.Kind, &appt, &pat, &rx.Status, &items, &rx.Notes, &prescriber,
 		&rx.HasSignature, &issued, &rx.CancelReason, &cancelled, &replaces, &rx.CreatedAt,
-		&rx.CreatedBy, &rx.UpdatedAt, &rx.Version,
-		&pd.MRN, &first, &middle, &last, &pd.Sex, &pd.BirthDate, &pd.Address, &history)
+		&rx.createdBy, &rx.UpdatedAt, &rx.Version)
 	if err != nil {
 		return rx, err
 	}
@@ -75,6 +79,9 @@ func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) 
 	if appt.Valid {
 		rx.AppointmentID = &appt.Int64
 	}
+	if pat.Valid {
+		rx.PatientID = &pat.Int64
+	}
 	if replaces.Valid {
 		rx.ReplacesID = &replaces.Int64
 	}
@@ -84,43 +91,70 @@ func (s *Store) scan(row interface{ Scan(...any) error }) (Prescription, error) 
 	if cancelled.Valid {
 		rx.CancelledAt = &cancelled.Time
 	}
-	day := s.now().In(s.Loc)
-	if rx.IssuedAt != nil {
-		day = rx.IssuedAt.In(s.Loc)
-	}
-	if pat.Valid {
-		rx.PatientID = &pat.Int64
-		pd.ID = pat.Int64
-		pd.Name = strings.Join(strings.Fields(first+" "+middle+" "+last), " ")
-		pd.Age = ageOn(pd.BirthDate, day)
-		pd.FirstName, pd.MiddleName, pd.LastName = first, middle, last
-		var h patient.History
-		if err := json.Unmarshal([]byte(history), &h); err != nil {
-			return rx, fmt.Errorf("read patient history: %w", err)
-		}
-		h = h.Known()
-		pd.Allergies, pd.AllergyStatus = h.Allergies, h.AllergyStatus
-		rx.Patient = &pd
-	}
-	if rx.HasSignature {
-		rx.SignatureURL = fmt.Sprintf("/api/prescriptions/%d/signature", rx.ID)
-	}
-	rx.Warnings, rx.Safety, rx.Diagnoses = []string{}, []Finding{}, []appointment.Diagnosis{}
-	if rx.Prescriber != nil {
-		rx.Warnings = warnings(*rx.Prescriber, rx.HasSignature, day.Format(time.DateOnly))
-	}
 	return rx, nil
 }
 
+// complete names the prescriptions' authors and fills in their patients' details (read from
+// the user and patient stores, two reads for the whole list), the signature's address and
+// the print's warnings.
+func (s *Store) complete(ctx context.Context, q database.Querier, rows []row) ([]Prescription, error) {
+	var authors, patients []int64
+	for _, rx := range rows {
+		authors = append(authors, rx.createdBy)
+		if rx.PatientID != nil {
+			patients = append(patients, *rx.PatientID)
+		}
+	}
+	names, err := user.Names(ctx, q, authors)
+	if err != nil {
+		return nil, err
+	}
+	records, err := patient.Records(ctx, q, patients)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Prescription, len(rows))
+	for i, r := range rows {
+		rx := r.Prescription
+		rx.CreatedBy = names[r.createdBy]
+		day := s.now().In(s.Loc)
+		if rx.IssuedAt != nil {
+			day = rx.IssuedAt.In(s.Loc)
+		}
+		if rx.PatientID != nil {
+			p := records[*rx.PatientID]
+			pd := PatientDetails{ID: *rx.PatientID, MRN: p.MRN, Sex: p.Sex, BirthDate: p.BirthDate, Address: p.Address,
+				FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName}
+			pd.Name = strings.Join(strings.Fields(p.FirstName+" "+p.MiddleName+" "+p.LastName), " ")
+			pd.Age = ageOn(pd.BirthDate, day)
+			pd.Allergies, pd.AllergyStatus = p.History.Allergies, p.History.AllergyStatus
+			rx.Patient = &pd
+		}
+		if rx.HasSignature {
+			rx.SignatureURL = fmt.Sprintf("/api/prescriptions/%d/signature", rx.ID)
+		}
+		rx.Warnings, rx.Safety, rx.Diagnoses = []string{}, []Finding{}, []appointment.Diagnosis{}
+		if rx.Prescriber != nil {
+			rx.Warnings = warnings(*rx.Prescriber, rx.HasSignature, day.Format(time.DateOnly))
+		}
+		out[i] = rx
+	}
+	return out, nil
+}
+
 func (s *Store) get(ctx context.Context, q database.Querier, id int64) (Prescription, error) {
-	rx, err := s.scan(q.QueryRowContext(ctx, `SELECT `+columns+` WHERE rx.id = $1`, id))
+	r, err := s.scan(q.QueryRowContext(ctx, `SELECT `+columns+` WHERE rx.id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return rx, apperr.NotFound("prescription.not_found")
+		return Prescription{}, apperr.NotFound("prescription.not_found")
 	}
 	if err != nil {
-		return rx, fmt.Errorf("read prescription: %w", err)
+		return Prescription{}, fmt.Errorf("read prescription: %w", err)
 	}
-	return rx, nil
+	out, err := s.complete(ctx, q, []row{r})
+	if err != nil {
+		return Prescription{}, err
+	}
+	return out[0], nil
 }
 
 // Get reads one prescription. An unprinted one shows viewerID as the prescriber it would
@@ -171,25 +205,26 @@ func (s *Store) list(ctx context.Context, where string, args ...any) ([]Prescrip
 	if err != nil {
 		return nil, fmt.Errorf("list prescriptions: %w", err)
 	}
-	defer rows.Close()
-	out := []Prescription{}
+	var read []row
 	for rows.Next() {
 		rx, err := s.scan(rows)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
-		out = append(out, rx)
+		read = append(read, rx)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return s.complete(ctx, s.DB, read)
 }
 
 // ForAppointment lists a visit's prescriptions, newest first.
 func (s *Store) ForAppointment(ctx context.Context, id int64) ([]Prescription, error) {
-	if err := s.DB.QueryRowContext(ctx, `SELECT id FROM appointments WHERE id = $1`, id).Scan(&id); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, apperr.NotFound("appointment.not_found")
-		}
-		return nil, fmt.Errorf("read appointment: %w", err)
+	if _, err := appointment.BasicsOf(ctx, s.DB, id); err != nil {
+		return nil, err
 	}
 	return s.list(ctx, `rx.appointment_id = $1`, id)
 }
@@ -197,11 +232,8 @@ func (s *Store) ForAppointment(ctx context.Context, id int64) ([]Prescription, e
 // ForPatient lists a patient's prescriptions (of visits and of the blank form), newest
 // first, the latest 100.
 func (s *Store) ForPatient(ctx context.Context, id int64) ([]Prescription, error) {
-	if err := s.DB.QueryRowContext(ctx, `SELECT id FROM patients WHERE id = $1`, id).Scan(&id); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, apperr.NotFound("patient.not_found")
-		}
-		return nil, fmt.Errorf("read patient: %w", err)
+	if _, err := patient.ArchivedAt(ctx, s.DB, id); err != nil {
+		return nil, err
 	}
 	return s.list(ctx, `rx.patient_id = $1`, id)
 }
@@ -214,18 +246,17 @@ func (s *Store) Blank(ctx context.Context) ([]Prescription, error) {
 // Previous returns the latest prescription of the appointment's patient from an earlier
 // visit that was not cancelled ("copy last prescription").
 func (s *Store) Previous(ctx context.Context, appointmentID int64) (Prescription, error) {
-	var patientID int64
-	var startsAt time.Time
-	err := s.DB.QueryRowContext(ctx, `SELECT patient_id, starts_at FROM appointments WHERE id = $1`, appointmentID).Scan(&patientID, &startsAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Prescription{}, apperr.NotFound("appointment.not_found")
-	}
+	visit, err := appointment.BasicsOf(ctx, s.DB, appointmentID)
 	if err != nil {
-		return Prescription{}, fmt.Errorf("read appointment: %w", err)
+		return Prescription{}, err
 	}
+	earlier, err := appointment.EarlierOf(ctx, s.DB, visit.PatientID, visit.StartsAt)
+	if err != nil || len(earlier) == 0 {
+		return Prescription{}, cmp.Or[error](err, apperr.NotFound("prescription.none_before"))
+	}
+	marks, visits := database.InList(earlier, 5)
 	list, err := s.list(ctx, `rx.patient_id = $1 AND rx.status <> $2 AND rx.kind = $3 AND rx.appointment_id <> $4
-		AND rx.appointment_id IN (SELECT id FROM appointments WHERE patient_id = $1 AND starts_at < $5)`,
-		patientID, Cancelled, KindVisit, appointmentID, startsAt)
+		AND rx.appointment_id IN (`+marks+`)`, append([]any{visit.PatientID, Cancelled, KindVisit, appointmentID}, visits...)...)
 	if err != nil {
 		return Prescription{}, err
 	}
@@ -237,15 +268,14 @@ func (s *Store) Previous(ctx context.Context, appointmentID int64) (Prescription
 
 // checkPatient checks that a prescription may be written for patient id.
 func checkPatient(ctx context.Context, tx *sql.Tx, id int64) error {
-	var archived bool
-	err := tx.QueryRowContext(ctx, `SELECT archived_at IS NOT NULL FROM patients WHERE id = $1`, id).Scan(&archived)
-	if errors.Is(err, sql.ErrNoRows) {
+	archived, err := patient.ArchivedAt(ctx, tx, id)
+	if errors.Is(err, apperr.ErrNotFound) {
 		return apperr.Invalid("patient.not_found")
 	}
 	if err != nil {
-		return fmt.Errorf("read patient: %w", err)
+		return err
 	}
-	if archived {
+	if archived != nil {
 		return apperr.Conflict("patient.archived")
 	}
 	return nil
@@ -259,9 +289,9 @@ func checkMedicines(ctx context.Context, tx *sql.Tx, items []Item) error {
 		if it.MedicineID == nil {
 			continue
 		}
-		var ok bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM medicines WHERE id = $1)`, *it.MedicineID).Scan(&ok); err != nil {
-			return fmt.Errorf("check medicine: %w", err)
+		ok, err := catalogue.MedicineExists(ctx, tx, *it.MedicineID)
+		if err != nil {
+			return err
 		}
 		if !ok {
 			v.Add("items."+strconv.Itoa(i)+".medicine", "medicine.not_found")
@@ -290,19 +320,14 @@ func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID
 		return Prescription{}, err
 	}
 	return s.create(ctx, e, in, lang, func(tx *sql.Tx) (*int64, *int64, error) {
-		var patientID int64
-		var status string
-		err := tx.QueryRowContext(ctx, `SELECT patient_id, status FROM appointments WHERE id = $1`, appointmentID).Scan(&patientID, &status)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil, apperr.NotFound("appointment.not_found")
-		}
+		visit, err := appointment.BasicsOf(ctx, tx, appointmentID)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read appointment: %w", err)
+			return nil, nil, err
 		}
-		if status == "cancelled" || status == "no-show" {
+		if visit.Status == "cancelled" || visit.Status == "no-show" {
 			return nil, nil, apperr.Conflict("prescription.visit_closed")
 		}
-		return &appointmentID, &patientID, nil
+		return &appointmentID, &visit.PatientID, nil
 	})
 }
 
