@@ -1,6 +1,7 @@
 package auditlog
 
 import (
+	"context"
 	"encoding/csv"
 	"mime"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/httpjson"
+	"emr/internal/patient"
 )
 
 // Handler serves the audit log viewer's API.
@@ -26,27 +28,11 @@ func (h *Handler) Routes() []auth.Route {
 	}
 }
 
-// Event is one audit event as the viewer shows it.
+// Event is one audit event as the viewer shows it: with its patient's number.
 type Event struct {
-	ID         int64     `json:"id"`
-	Seq        *int64    `json:"seq"` // nil for an event older than the hash chain
-	At         time.Time `json:"at"`
-	ActorID    *int64    `json:"actor_id"`
-	ActorName  string    `json:"actor_name"`
-	Action     string    `json:"action"`
-	EntityType string    `json:"entity_type"`
-	EntityID   string    `json:"entity_id"`
-	PatientID  int64     `json:"patient_id"`
-	PatientMRN string    `json:"patient_mrn"`
-	Address    string    `json:"address"`
-	Outcome    string    `json:"outcome"`
-	Detail     string    `json:"detail"`
-	Emergency  bool      `json:"emergency"`
-	Hash       string    `json:"hash"`
+	audit.Stored
+	PatientMRN string `json:"patient_mrn"`
 }
-
-// countCap bounds the count of a filter: past it the viewer says "more than".
-const countCap = 10_000
 
 // Page is one page of events with the cursors of its neighbours.
 type Page struct {
@@ -62,14 +48,20 @@ type Page struct {
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	q, err := ParseQuery(r.URL.Query().Get, true)
+	var found audit.Page
+	if err == nil {
+		found, err = audit.List(r.Context(), h.DB, q)
+	}
 	var page Page
 	if err == nil {
-		page, err = List(r.Context(), h.DB, q)
+		page.Data, err = h.withNumbers(r.Context(), found.Events)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
+	page.Meta.Total, page.Meta.TotalCapped, page.Meta.PerPage = found.Total, found.TotalCapped, found.PerPage
+	page.Meta.Next, page.Meta.Prev = found.Next, found.Prev
 	httpjson.Respond(w, http.StatusOK, page)
 }
 
@@ -86,9 +78,9 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 		e.Action, e.EntityType, e.Outcome, e.Detail = "audit.export", "audit_log", audit.Success, r.URL.RawQuery
 		err = audit.Record(r.Context(), h.DB, e)
 	}
-	var rows *Rows
+	var rows *audit.Rows
 	if err == nil {
-		rows, err = Export(r.Context(), h.DB, q)
+		rows, err = audit.Export(r.Context(), h.DB, q)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -101,26 +93,69 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	out := csv.NewWriter(w)
 	_ = out.Write(csvHeader)
-	for n := 1; rows.Next(); n++ {
+	// Events are read in batches, each batch's patient numbers in one read.
+	batch := make([]audit.Stored, 0, exportBatch)
+	write := func() bool {
+		events, err := h.withNumbers(r.Context(), batch)
+		if err != nil {
+			return false // the status is sent; a truncated file is the only signal left
+		}
+		for _, e := range events {
+			_ = out.Write(csvRow(e))
+		}
+		out.Flush()
+		batch = batch[:0]
+		return true
+	}
+	for rows.Next() {
 		e, err := rows.Event()
 		if err != nil {
-			return // the status is sent; a truncated file is the only signal left
+			return
 		}
-		seq := ""
-		if e.Seq != nil {
-			seq = strconv.FormatInt(*e.Seq, 10)
-		}
-		patient := ""
-		if e.PatientID != 0 {
-			patient = strconv.FormatInt(e.PatientID, 10)
-		}
-		_ = out.Write([]string{seq, e.At.Format(time.RFC3339Nano), cell(e.ActorName), e.Action, e.EntityType, cell(e.EntityID), patient,
-			cell(e.PatientMRN), e.Outcome, cell(e.Address), strconv.FormatBool(e.Emergency), cell(e.Detail), e.Hash})
-		if n%1000 == 0 {
-			out.Flush()
+		if batch = append(batch, e); len(batch) == exportBatch && !write() {
+			return
 		}
 	}
-	out.Flush()
+	if rows.Err() != nil {
+		return
+	}
+	write()
+}
+
+// exportBatch is how many events the export reads before naming their patients.
+const exportBatch = 1000
+
+// csvRow is one event as the export writes it.
+func csvRow(e Event) []string {
+	seq := ""
+	if e.Seq != nil {
+		seq = strconv.FormatInt(*e.Seq, 10)
+	}
+	patient := ""
+	if e.PatientID != 0 {
+		patient = strconv.FormatInt(e.PatientID, 10)
+	}
+	return []string{seq, e.At.Format(time.RFC3339Nano), cell(e.ActorName), e.Action, e.EntityType, cell(e.EntityID), patient,
+		cell(e.PatientMRN), e.Outcome, cell(e.Address), strconv.FormatBool(e.Emergency), cell(e.Detail), e.Hash}
+}
+
+// withNumbers adds their patients' numbers to events (one read of the patient store).
+func (h *Handler) withNumbers(ctx context.Context, events []audit.Stored) ([]Event, error) {
+	var ids []int64
+	for _, e := range events {
+		if e.PatientID != 0 {
+			ids = append(ids, e.PatientID)
+		}
+	}
+	patients, err := patient.Summaries(ctx, h.DB, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Event, len(events))
+	for i, e := range events {
+		out[i] = Event{Stored: e, PatientMRN: patients[e.PatientID].MRN}
+	}
+	return out, nil
 }
 
 // cell keeps a spreadsheet from reading a value as a formula.

@@ -271,19 +271,13 @@ type Activity struct {
 
 // RecentActivity returns the user's last n audit events, newest first.
 func (s *Store) RecentActivity(ctx context.Context, id int64, n int) ([]Activity, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT at, action, entity_type, entity_id, outcome, address FROM audit_events
-		WHERE actor_id = $1 ORDER BY at DESC, id DESC LIMIT $2`, id, n)
+	events, err := audit.RecentBy(ctx, s.DB, id, n)
 	if err != nil {
-		return nil, fmt.Errorf("read activity: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	out := []Activity{}
-	for rows.Next() {
-		var a Activity
-		if err := rows.Scan(&a.At, &a.Action, &a.EntityType, &a.EntityID, &a.Outcome, &a.Address); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
+	out := make([]Activity, len(events))
+	for i, e := range events {
+		out[i] = Activity{At: e.At, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID, Outcome: e.Outcome, Address: e.Address}
 	}
-	return out, rows.Err()
+	return out, nil
 }
