@@ -31,7 +31,9 @@ type Route struct {
 	// reset by an administrator, a second factor a role requires) may use: who am I, log out,
 	// read the profile, change the password, set up two-factor sign-in.
 	BeforePasswordChange bool
-	Handler              http.HandlerFunc
+	// Announces is what a successful call changes, announced on the live channel.
+	Announces Change
+	Handler   http.HandlerFunc
 }
 
 // Guard enforces each route's declared access: the CSRF token on state-changing requests,

@@ -23,18 +23,18 @@ func (h *Handler) Routes() []auth.Route {
 	view, manage := auth.Need(auth.ViewPatient), auth.Need(auth.ManagePatient)
 	return []auth.Route{
 		{Method: "GET", Path: "/api/patients", Access: view, Handler: h.list},
-		{Method: "POST", Path: "/api/patients", Access: manage, Handler: h.create},
+		{Method: "POST", Path: "/api/patients", Access: manage, Announces: auth.ChangesPatients, Handler: h.create},
 		{Method: "POST", Path: "/api/patients/duplicates", Access: manage, Handler: h.duplicates},
 		{Method: "GET", Path: "/api/patients/{id}", Access: view, Handler: h.get},
-		{Method: "PUT", Path: "/api/patients/{id}", Access: manage, Handler: h.update},
-		{Method: "POST", Path: "/api/patients/{id}/archive", Access: manage, Handler: h.archive},
-		{Method: "POST", Path: "/api/patients/{id}/restore", Access: manage, Handler: h.restore},
+		{Method: "PUT", Path: "/api/patients/{id}", Access: manage, Announces: auth.ChangesPatients, Handler: h.update},
+		{Method: "POST", Path: "/api/patients/{id}/archive", Access: manage, Announces: auth.ChangesPatients, Handler: h.archive},
+		{Method: "POST", Path: "/api/patients/{id}/restore", Access: manage, Announces: auth.ChangesPatients, Handler: h.restore},
 		{Method: "GET", Path: "/api/patients/{id}/photo", Access: view, Handler: h.download},
-		{Method: "PUT", Path: "/api/patients/{id}/photo", Access: manage, Handler: h.upload(KindPhoto)},
+		{Method: "PUT", Path: "/api/patients/{id}/photo", Access: manage, Announces: auth.ChangesPatients, Handler: h.upload(KindPhoto)},
 		{Method: "GET", Path: "/api/patients/{id}/files", Access: view, Handler: h.files},
-		{Method: "POST", Path: "/api/patients/{id}/files", Access: manage, Handler: h.upload(KindAttachment)},
+		{Method: "POST", Path: "/api/patients/{id}/files", Access: manage, Announces: auth.ChangesPatients, Handler: h.upload(KindAttachment)},
 		{Method: "GET", Path: "/api/patients/{id}/files/{file}", Access: view, Handler: h.download},
-		{Method: "DELETE", Path: "/api/patients/{id}/files/{file}", Access: manage, Handler: h.deleteFile},
+		{Method: "DELETE", Path: "/api/patients/{id}/files/{file}", Access: manage, Announces: auth.ChangesPatients, Handler: h.deleteFile},
 	}
 }
 

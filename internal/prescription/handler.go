@@ -24,7 +24,7 @@ func (h *Handler) Routes() []auth.Route {
 	write := auth.Need(auth.WritePrescription)
 	return []auth.Route{
 		{Method: "GET", Path: "/api/appointments/{id}/prescriptions", Access: readPrescriptions, Handler: h.forAppointment},
-		{Method: "POST", Path: "/api/appointments/{id}/prescriptions", Access: write, Handler: h.createForVisit},
+		{Method: "POST", Path: "/api/appointments/{id}/prescriptions", Access: write, Announces: auth.ChangesAppointments, Handler: h.createForVisit},
 		{Method: "GET", Path: "/api/appointments/{id}/previous-prescription", Access: write, Handler: h.previous},
 		{Method: "GET", Path: "/api/patients/{id}/prescriptions", Access: readPrescriptions, Handler: h.forPatient},
 		{Method: "GET", Path: "/api/prescriptions", Access: write, Handler: h.blank},

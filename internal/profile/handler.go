@@ -38,7 +38,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/profile/signature", Access: auth.LoggedIn, Handler: h.upload(KindSignature, MaxSignature, signatureType)},
 		// The spec's GET changes state, so it needs the CSRF header like any write.
 		{Method: "GET", Path: "/api/remove-signature/{id}", Access: auth.LoggedIn, ChangesState: true, Handler: h.removeSignature},
-		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.password},
+		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, BeforePasswordChange: true, Announces: auth.ChangesOwnSessions, Handler: h.password},
 		{Method: "GET", Path: "/api/profile/activity", Access: auth.LoggedIn, Handler: h.activity},
 		// Two-factor sign-in: reachable before the account is ready, since a role may require it.
 		{Method: "GET", Path: "/api/profile/two-factor", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorStatus},
