@@ -1,6 +1,10 @@
-// The front end's three import rules (bulletproof-react's): features never import each other
-// and never the app shell (app/ composes them); shared code (lib/, components/) never imports
-// a feature. Fails listing every import that breaks one.
+// The front end's import rules (bulletproof-react's): features never import each other and
+// never the app shell (app/ composes them); shared code (lib/, components/) never imports a
+// feature. And its one data-layer convention: only an API operation file (a feature's api/
+// folder, or the shared data layer in lib/) calls the API client's get, send or http — pages,
+// components and the shell call operations; and no query key is spelled out as a raw array
+// (each starts from a root key of lib/queryKeys.ts, so that invalidation reaches it). Fails
+// listing every line that breaks a rule.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
@@ -28,6 +32,24 @@ for (const file of files(root).filter((f) => /\.(ts|tsx)$/.test(f))) {
     for (const [where, breaks, why] of rules) {
       if (from[0] === where && breaks(from, to)) bad.push(`${relative(root, file)} imports ${spec}: ${why}`)
     }
+  }
+}
+// The data layer: which files may call the API client directly.
+const operationFile = (path) => {
+  const parts = relative(root, path).split(sep)
+  return parts[0] === 'lib' || parts.slice(0, -1).includes('api')
+}
+const clientCall = /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"][./]*(?:lib\/)?api['"]/g
+for (const file of files(root).filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f))) {
+  const source = readFileSync(file, 'utf8')
+  if (!operationFile(file)) {
+    for (const [, names] of source.matchAll(clientCall)) {
+      const used = names.split(',').map((n) => n.trim().split(/\s+as\s+/)[0]).filter((n) => ['get', 'send', 'http'].includes(n))
+      if (used.length) bad.push(`${relative(root, file)} imports ${used.join(', ')} from the API client: call an operation of the feature's api/ folder (or lib/) instead`)
+    }
+  }
+  for (const [line] of source.matchAll(/queryKey:\s*\[\s*['"][^\n]*/g)) {
+    bad.push(`${relative(root, file)}: a query key spelled out (${line.trim()}): start it from a root key of lib/queryKeys.ts in the operation's queryOptions`)
   }
 }
 if (bad.length) {

@@ -4,9 +4,11 @@ import { BrowserRouter, Navigate, useLocation, useSearchParams } from 'react-rou
 import { PageLoading } from '../components/PageLoading'
 import { safeRedirect } from '../features/auth/redirect'
 import { isLoggedIn } from '../lib/session'
+import { SlotProvider } from '../lib/slots'
 import { Guard } from './Guard'
 import { queryClient } from './queryClient'
 import { SessionWatcher } from './SessionWatcher'
+import { slots } from './slots'
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'))
 const Shell = lazy(() => import('./shell/Shell'))
@@ -39,12 +41,14 @@ function Pages() {
 export function Root() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <SessionWatcher />
-        <Suspense fallback={null}>
-          <Pages />
-        </Suspense>
-      </BrowserRouter>
+      <SlotProvider value={slots}>
+        <BrowserRouter>
+          <SessionWatcher />
+          <Suspense fallback={null}>
+            <Pages />
+          </Suspense>
+        </BrowserRouter>
+      </SlotProvider>
     </QueryClientProvider>
   )
 }

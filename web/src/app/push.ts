@@ -4,14 +4,14 @@
 import type { QueryClient } from '@tanstack/react-query'
 import Pusher from 'pusher-js'
 import { useSyncExternalStore } from 'react'
-import { get, send, setSocketId } from '../lib/api'
+import { setSocketId } from '../lib/api'
+import { authoriseChannel } from '../lib/queries/authoriseChannel'
+import { configQuery, type ClientConfig } from '../lib/queries/config'
+import { accountsKey, appointmentsKey, patientsKey, rolesKey } from '../lib/queryKeys'
 import { setLiveClient } from '../lib/live'
 import { meQueryKey } from '../lib/auth/me'
 
-interface PushConfig {
-  // Without host or cluster: the built-in endpoint on this origin.
-  push?: { key: string; cluster?: string; host?: string; port?: number; tls?: boolean }
-}
+type PushConfig = Pick<ClientConfig, 'push'>
 
 /** pusher-js's connection options for the server's settings. */
 export function connectionOptions(push: NonNullable<PushConfig['push']>) {
@@ -31,11 +31,11 @@ export function connectionOptions(push: NonNullable<PushConfig['push']>) {
 
 /** The channels a user listens to, by the permission that admits them, and what each refreshes. */
 const CHANNELS = [
-  { channel: 'private-appointments', permission: 'view appointment', event: 'App.Events.AppointmentChanged', refresh: [['appointments']] },
-  { channel: 'private-patients', permission: 'view patient', event: 'App.Events.PatientChanged', refresh: [['patients']] },
-  { channel: 'private-users', permission: 'manage user', event: 'App.Events.UserChanged', refresh: [['accounts'], ['roles']] },
+  { channel: 'private-appointments', permission: 'view appointment', event: 'App.Events.AppointmentChanged', refresh: [appointmentsKey] },
+  { channel: 'private-patients', permission: 'view patient', event: 'App.Events.PatientChanged', refresh: [patientsKey] },
+  { channel: 'private-users', permission: 'manage user', event: 'App.Events.UserChanged', refresh: [accountsKey, rolesKey] },
   // Role permissions changed: everyone re-reads who they are, so menus and routes regenerate.
-  { channel: 'private-roles', permission: '', event: 'App.Events.RolesChanged', refresh: [meQueryKey, ['roles']] },
+  { channel: 'private-roles', permission: '', event: 'App.Events.RolesChanged', refresh: [meQueryKey, rolesKey] },
 ]
 
 // Whether live updates are arriving, for the navbar's indicator: "live" once connected,
@@ -91,7 +91,7 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
       }
     }
   }
-  void get<PushConfig>('/config').then((cfg) => {
+  void queryClient.fetchQuery(configQuery()).then((cfg) => {
     if (stopped || !cfg.push?.key) return
     pusher = new Pusher(cfg.push.key, {
       ...connectionOptions(cfg.push),
@@ -100,7 +100,7 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
         endpoint: '/api/broadcasting/auth',
         transport: 'ajax',
         customHandler: ({ socketId, channelName }, callback) => {
-          send<{ auth: string }>('post', '/broadcasting/auth', { socket_id: socketId, channel_name: channelName }, { silent: true }).then(
+          authoriseChannel(socketId, channelName).then(
             (r) => callback(null, r),
             (e: Error) => callback(e, null),
           )

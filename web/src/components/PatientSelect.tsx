@@ -1,19 +1,10 @@
 import { Select, Spin } from 'antd'
 import { useEffect, useMemo, useState, type CSSProperties } from 'react'
-import { get } from '../lib/api'
 import { debounce } from '../lib/debounce'
 import { fullName } from '../lib/patient'
+import { getPatientRow, searchPatients, type PatientRow } from '../lib/queries/searchPatients'
 import { useClearable } from './clearable'
 import { formatDay } from '../lib/time'
-
-interface PatientRow {
-  id: number
-  mrn: string
-  first_name: string
-  middle_name: string
-  last_name: string
-  birth_date: string
-}
 
 const option = (p: PatientRow) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${formatDay(p.birth_date)})` })
 
@@ -37,7 +28,7 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
   const [searching, setSearching] = useState(false)
   const known = value == null || options.some((o) => o.value === value)
   useEffect(() => {
-    if (!known && value != null) void get<PatientRow>(`/patients/${value}`).then((p) => setOptions((o) => [option(p), ...o]))
+    if (!known && value != null) void getPatientRow(value).then((p) => setOptions((o) => [option(p), ...o]))
   }, [known, value])
   const search = useMemo(
     () =>
@@ -45,7 +36,7 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
         if (q.length < 2) return
         setSearching(true)
         try {
-          setOptions((await get<{ data: PatientRow[] }>('/patients', { q, per_page: 10 })).data.map(option))
+          setOptions((await searchPatients(q)).map(option))
         } finally {
           setSearching(false)
         }

@@ -1,22 +1,10 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Empty, List, Space, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { get } from '../lib/api'
 import { useCan } from '../lib/auth/can'
+import { usePatientVisits } from '../lib/queries/patientVisits'
 import { formatDayTime } from '../lib/time'
-
-interface HistoryItem {
-  id: number
-  starts_at: string
-  doctor_name: string
-  type: string
-  reason: string
-  status: string
-  visit_status: '' | 'draft' | 'signed'
-  diagnoses?: { code: string; text: string; label?: string; primary: boolean }[]
-}
 
 const STATUS_COLORS: Record<string, string> = { booked: 'blue', arrived: 'gold', 'in-progress': 'purple', completed: 'green', cancelled: 'default', 'no-show': 'red' }
 
@@ -30,11 +18,7 @@ export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: 
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const canOpen = canDiagnose || canVitals
-  const history = useQuery({
-    queryKey: ['appointments', 'list', { patient_id: patientId, page, per_page: pageSize }],
-    queryFn: () => get<{ data: HistoryItem[]; meta: { total: number } }>('/appointments', { patient_id: patientId, page, per_page: pageSize }),
-    placeholderData: keepPreviousData,
-  })
+  const history = usePatientVisits({ patient_id: patientId, page, per_page: pageSize })
   // Beside a visit: only the ones before it.
   const items = (history.data?.data ?? []).filter((a) => !before || (a.id !== before.id && a.starts_at < before.startsAt))
   return (

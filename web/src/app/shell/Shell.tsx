@@ -1,6 +1,6 @@
 // The logged-in application: Ant Design, the layout and every page. Loaded after login, so
 // the login page does not carry it.
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd'
 import type { Locale } from 'antd/es/locale'
 import enUS from 'antd/locale/en_US'
@@ -15,7 +15,7 @@ import 'nprogress/nprogress.css'
 import { useEffect, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
-import { get } from '../../lib/api'
+import { useConfig } from '../../lib/queries/config'
 import type { Me } from '../../lib/auth/me'
 import { currentLanguage, type Language } from '../../lib/i18n'
 import type { Size } from '../../lib/settings'
@@ -40,15 +40,11 @@ const dayjsLocales: Record<Language, string> = { en: 'en', ru: 'ru', zh: 'zh-cn'
 /** The size selector's four sizes on Ant Design's three, with the compact algorithm for Mini. */
 const componentSizes: Record<Size, 'large' | 'middle' | 'small'> = { default: 'large', medium: 'middle', small: 'small', mini: 'small' }
 
-interface ClientConfig {
-  show_settings: boolean
-}
-
 function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const { sidebarOpened, mobile, closeSidebar, settings, size } = useShell()
   const { i18n } = useTranslation()
   const lang = currentLanguage()
-  const config = useQuery({ queryKey: ['config'], queryFn: () => get<ClientConfig>('/config'), staleTime: Infinity })
+  const config = useConfig()
 
   const resolved = useMemo(() => resolveRoutes(userRoutes), [userRoutes])
   const location = useLocation()

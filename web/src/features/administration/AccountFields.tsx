@@ -1,6 +1,6 @@
 import { Form, Input, Select } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { useRoles } from './api'
+import { useRoles } from './api/listRoles'
 
 /** The fields an account is created and edited with: name, e-mail and roles. */
 export function AccountFields() {

@@ -1,5 +1,5 @@
 import { DownloadOutlined, LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons'
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Button, Card, Checkbox, DatePicker, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
 import type { SortOrder } from 'antd/es/table/interface'
 import type { Dayjs } from 'dayjs'
@@ -7,33 +7,13 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PatientSelect } from '../../components/PatientSelect'
-import { get } from '../../lib/api'
+import { auditEventsQuery, useAuditEvents } from './api/listAuditEvents'
+import type { AuditEvent } from './api/types'
 import { useCan } from '../../lib/auth/can'
 import { chartPath } from '../../lib/patient'
 import { dateFormat, formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
 import { useClearable } from '../../components/clearable'
-
-interface AuditEvent {
-  id: number
-  seq: number | null
-  at: string
-  actor_name: string
-  action: string
-  entity_type: string
-  entity_id: string
-  patient_id: number
-  patient_mrn: string
-  address: string
-  outcome: 'success' | 'failure' | 'denied'
-  detail: string
-  emergency: boolean
-}
-
-interface AuditPage {
-  data: AuditEvent[]
-  meta: { total: number | null; total_capped: boolean; per_page: number; next: string; prev: string }
-}
 
 interface Filters {
   user?: string
@@ -87,11 +67,7 @@ export default function AuditLogPage() {
   const [position, setPosition] = useState<{ after?: string; before?: string }>({})
   const [pageNo, setPageNo] = useState(1)
   const query = { ...params(filters, sort), per_page: perPage, ...position }
-  const page = useQuery({
-    queryKey: ['audit-events', query],
-    queryFn: () => get<AuditPage>('/audit-events', query),
-    placeholderData: keepPreviousData,
-  })
+  const page = useAuditEvents(query)
   const restart = () => {
     setPosition({})
     setPageNo(1)
@@ -104,7 +80,7 @@ export default function AuditLogPage() {
   const meta = page.data?.meta
   // The server counts on the first page only; later pages show that page's count, from the cache.
   const first = { ...params(filters, sort), per_page: perPage }
-  const firstPage = useQuery({ queryKey: ['audit-events', first], queryFn: () => get<AuditPage>('/audit-events', first), enabled: false })
+  const firstPage = useQuery({ ...auditEventsQuery(first), enabled: false })
   const counted = meta?.total != null ? meta : firstPage.data?.meta
   const total = counted?.total != null ? t(counted.total_capped ? 'audit.totalCapped' : 'audit.total', { count: counted.total }) : ''
 

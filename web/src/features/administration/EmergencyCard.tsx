@@ -1,20 +1,15 @@
 import { AlertOutlined } from '@ant-design/icons'
 import { Alert, App, Button, Card, Checkbox, Form, Input, Select, Space, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { send } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import { formatDayTime } from '../../lib/time'
-import type { Account } from './api'
+import { endEmergency } from './api/endEmergency'
+import { grantEmergency, type EmergencyGrant } from './api/grantEmergency'
+import type { Account } from './api/types'
 
 /** The clinical permissions an emergency grant may give (the server holds the same list). */
 export const GRANTABLE = ['view patient', 'manage patient', 'view appointment', 'manage appointment', 'record vitals', 'write diagnosis', 'write prescription']
 const HOURS = [1, 2, 4, 8, 12, 24]
-
-interface GrantForm {
-  permissions: string[]
-  hours: number
-  reason: string
-}
 
 /**
  * Emergency ("break-the-glass") access for one account: grant clinical permissions for a few
@@ -23,12 +18,12 @@ interface GrantForm {
 export function EmergencyCard({ account: a, onChange }: { account: Account; onChange: (a: Account) => void }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
-  const [form] = Form.useForm<GrantForm>()
+  const [form] = Form.useForm<EmergencyGrant>()
   const g = a.emergency
 
-  const grant = async (v: GrantForm) => {
+  const grant = async (v: EmergencyGrant) => {
     try {
-      onChange(await send<Account>('post', `/users/${a.id}/emergency-access`, v, { silent: true }))
+      onChange(await grantEmergency(a.id, v))
       form.resetFields()
       message.success(t('emergency.granted'))
     } catch (e) {
@@ -41,7 +36,7 @@ export function EmergencyCard({ account: a, onChange }: { account: Account; onCh
       okText: t('emergency.end'),
       cancelText: t('accounts.cancel'),
       onOk: async () => {
-        onChange(await send<Account>('delete', `/users/${a.id}/emergency-access`))
+        onChange(await endEmergency(a.id))
         message.success(t('emergency.ended'))
       },
     })

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { meQuery } from '../../lib/auth/me'
 import { startPreview } from '../../lib/auth/preview'
-import { useRoles } from './api'
+import { useRoles } from './api/listRoles'
 
 /**
  * Role preview (spec /permission/page, the template's changeRoles): pick a role and the

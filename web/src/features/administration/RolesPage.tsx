@@ -1,33 +1,36 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Checkbox, Flex, Form, Input, Modal, Space, Table, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { ApiError, get, send } from '../../lib/api'
+import { ApiError } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
-import type { Role } from './api'
+import { createRole } from './api/createRole'
+import { deleteRole } from './api/deleteRole'
+import { rolesKey } from '../../lib/queryKeys'
+import { usePermissionCatalogue } from './api/listPermissions'
+import { useRolesMatrix } from './api/listRoles'
+import { renameRole } from './api/renameRole'
+import { setRoleTwoFactor } from './api/setRoleTwoFactor'
+import { saveMatrix } from './api/saveMatrix'
+import type { Role } from './api/types'
 import { focusFirstField } from '../../components/focusFirstField'
 
 const SEEDED = ['admin', 'doctor', 'nurse', 'receptionist']
-
-interface RolesBody {
-  data: Role[]
-  version: number
-}
 
 /** Roles and their permissions (spec /administrator/roles): a matrix saved at once, custom roles created, renamed, deleted. */
 export default function RolesPage() {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const queryClient = useQueryClient()
-  const roles = useQuery({ queryKey: ['roles', 'matrix'], queryFn: () => get<RolesBody>('/roles'), refetchOnWindowFocus: false })
+  const roles = useRolesMatrix()
   // Whether a role's members must use two-factor sign-in: saved at once (the server audits it).
   const requireTwoFactor = async (r: Role, required: boolean) => {
-    await send('put', `/roles/${r.id}/two-factor`, { required })
-    void queryClient.invalidateQueries({ queryKey: ['roles'] })
+    await setRoleTwoFactor(r.id, required)
+    void queryClient.invalidateQueries({ queryKey: rolesKey })
   }
-  const catalogue = useQuery({ queryKey: ['permissions'], queryFn: async () => (await get<{ data: string[] }>('/permissions')).data })
+  const catalogue = usePermissionCatalogue()
   // The edited matrix (role name → permissions); undefined until something changes.
   const [edited, setEdited] = useState<Record<string, string[]>>()
   const [naming, setNaming] = useState<Role | 'new' | null>(null)
@@ -36,7 +39,7 @@ export default function RolesPage() {
 
   const refresh = () => {
     setEdited(undefined)
-    void queryClient.invalidateQueries({ queryKey: ['roles'] })
+    void queryClient.invalidateQueries({ queryKey: rolesKey })
   }
   const matrix: Record<string, string[]> = edited ?? Object.fromEntries((roles.data?.data ?? []).map((r) => [r.name, r.permissions]))
   const toggle = (role: string, perm: string, on: boolean) => setEdited({ ...matrix, [role]: on ? [...matrix[role], perm] : matrix[role].filter((p) => p !== perm) })
@@ -46,7 +49,7 @@ export default function RolesPage() {
     setSaving(true)
     try {
       const body = Object.fromEntries(Object.entries(matrix).filter(([r]) => r !== 'admin'))
-      await send('put', '/roles/matrix', { matrix: body, version: roles.data.version })
+      await saveMatrix(body, roles.data.version)
       message.success(t('rolesPage.saved'))
       refresh()
     } catch {
@@ -58,8 +61,8 @@ export default function RolesPage() {
 
   const name = async (v: { name: string }) => {
     try {
-      if (naming === 'new') await send('post', '/roles', v, { silent: true })
-      else if (naming) await send('put', `/roles/${naming.id}`, v, { silent: true })
+      if (naming === 'new') await createRole(v.name)
+      else if (naming) await renameRole(naming.id, v.name)
       setNaming(null)
       refresh()
     } catch (e) {
@@ -75,7 +78,7 @@ export default function RolesPage() {
       cancelText: t('accounts.cancel'),
       onOk: async () => {
         try {
-          await send('delete', `/roles/${r.id}`)
+          await deleteRole(r.id)
           refresh()
         } catch (e) {
           if (!(e instanceof ApiError)) throw e

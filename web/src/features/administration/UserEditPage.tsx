@@ -1,14 +1,20 @@
 import { KeyOutlined, UnlockOutlined } from '@ant-design/icons'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Form, Modal, Result, Space, Spin, Switch, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import { ApiError, get, send } from '../../lib/api'
+import { ApiError } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import { AccountFields } from './AccountFields'
 import { EmergencyCard } from './EmergencyCard'
-import { accountsKey, type Account } from './api'
+import { accountQuery, useAccount } from './api/getAccount'
+import { accountsKey } from '../../lib/queryKeys'
+import { resetPassword } from './api/resetPassword'
+import { resetAccountTwoFactor } from './api/resetAccountTwoFactor'
+import type { Account, AccountInput } from './api/types'
+import { unlockAccount } from './api/unlockAccount'
+import { updateAccount } from './api/updateAccount'
 import { RoleTags } from './RoleTags'
 import { focusFirstField } from '../../components/focusFirstField'
 
@@ -18,8 +24,8 @@ export default function UserEditPage() {
   const { message, modal } = App.useApp()
   const queryClient = useQueryClient()
   const id = Number(useParams().id)
-  const key = [...accountsKey, 'one', id]
-  const { data: a, error, isLoading } = useQuery({ queryKey: key, queryFn: () => get<Account>(`/users/${id}`), refetchOnWindowFocus: false })
+  const key = accountQuery(id).queryKey
+  const { data: a, error, isLoading } = useAccount(id)
   const [form] = Form.useForm()
   const [temporary, setTemporary] = useState<string>()
   useEffect(() => {
@@ -33,9 +39,9 @@ export default function UserEditPage() {
     queryClient.setQueryData(key, next)
     void queryClient.invalidateQueries({ queryKey: accountsKey })
   }
-  const save = async (v: { name: string; email: string; roles: string[]; active: boolean }) => {
+  const save = async (v: AccountInput) => {
     try {
-      saved(await send<Account>('put', `/users/${id}`, { ...v, version: a.version }, { silent: true }))
+      saved(await updateAccount(id, v, a.version))
       message.success(t('accounts.saved'))
     } catch (e) {
       showFormErrors(form, message, e)
@@ -48,7 +54,7 @@ export default function UserEditPage() {
       okText: t('accounts.reset'),
       cancelText: t('accounts.cancel'),
       onOk: async () => {
-        const r = await send<{ temporary_password: string }>('post', `/users/${id}/reset-password`)
+        const r = await resetPassword(id)
         setTemporary(r.temporary_password)
         void queryClient.invalidateQueries({ queryKey: key })
       },
@@ -60,12 +66,12 @@ export default function UserEditPage() {
       okText: t('twoFactor.reset'),
       cancelText: t('accounts.cancel'),
       onOk: async () => {
-        saved(await send<Account>('post', `/users/${id}/two-factor/reset`))
+        saved(await resetAccountTwoFactor(id))
         message.success(t('twoFactor.resetDone'))
       },
     })
   const unlock = async () => {
-    saved(await send<Account>('post', `/users/${id}/unlock`))
+    saved(await unlockAccount(id))
     message.success(t('accounts.unlocked'))
   }
 

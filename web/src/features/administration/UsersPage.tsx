@@ -1,14 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons'
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Flex, Form, Input, Modal, Select, Space, Table, Tag } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
-import { get, send } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
 import { AccountFields } from './AccountFields'
-import { accountsKey, type Account } from './api'
+import { createAccount } from './api/createAccount'
+import { accountsKey } from '../../lib/queryKeys'
+import { useAccounts, type AccountsParams } from './api/listAccounts'
+import type { Account, NewAccount } from './api/types'
 import { RoleTags } from './RoleTags'
 import { focusFirstField } from '../../components/focusFirstField'
 import { PasswordStrength } from '../../components/PasswordStrength'
@@ -20,22 +22,18 @@ export default function UsersPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [q, setQ] = useState('')
-  const [status, setStatus] = useState('')
+  const [status, setStatus] = useState<AccountsParams['status']>('')
   const [page, setPage] = useState(1)
   const [perPage, setPerPage] = useState(15)
   const [creating, setCreating] = useState(false)
   const [form] = Form.useForm()
   const [newPassword, newUsername, newName] = [Form.useWatch('password', form), Form.useWatch('username', form), Form.useWatch('name', form)] as (string | undefined)[]
   const setQuery = useMemo(() => debounce((v: string) => (setQ(v), setPage(1)), 250), [])
-  const { data, isFetching } = useQuery({
-    queryKey: [...accountsKey, q, status, page, perPage],
-    queryFn: () => get<{ data: Account[]; meta: { total: number } }>('/users', { q, status: status || undefined, page, per_page: perPage }),
-    placeholderData: keepPreviousData,
-  })
+  const { data, isFetching } = useAccounts({ q, status, page, per_page: perPage })
 
-  const create = async (v: { username: string; name: string; email: string; roles: string[]; password: string }) => {
+  const create = async (v: NewAccount) => {
     try {
-      const a = await send<Account>('post', '/users', v, { silent: true })
+      const a = await createAccount(v)
       message.success(t('accounts.created'))
       setCreating(false)
       void queryClient.invalidateQueries({ queryKey: accountsKey })

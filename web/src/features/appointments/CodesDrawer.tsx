@@ -4,7 +4,9 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { debounce } from '../../lib/debounce'
 import { ImportProgressBar } from '../../components/ImportProgress'
-import { searchCodes, useImportCodes, type ImportReport } from './api/catalogue'
+import type { ImportReport } from '../../lib/types'
+import { useImportCodes } from './api/importCodes'
+import { searchCodes } from './api/searchCodes'
 import type { Code } from './api/types'
 
 /** The diagnosis code list: search it, and (admins) import a full code set from CSV. */

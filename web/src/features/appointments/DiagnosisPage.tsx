@@ -1,24 +1,27 @@
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
-import { useQuery } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Checkbox, Col, Collapse, DatePicker, Descriptions, Flex, Form, Input, InputNumber, Result, Row, Select, Space, Spin, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { VisitPrescriptions } from '../../components/prescription/VisitPrescriptions'
 import { VisitHistory } from '../../components/VisitHistory'
-import { ApiError, get } from '../../lib/api'
+import { ApiError } from '../../lib/api'
 import { useCan } from '../../lib/auth/can'
+import { Slot } from '../../lib/slots'
 import { debounce } from '../../lib/debounce'
 import { mergeMine } from '../../lib/merge'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
-import { PatientBanner, type AllergyFacts } from '../../components/PatientBanner'
+import { PatientBanner } from '../../components/PatientBanner'
 import { useAskReason } from '../../components/askReason'
-import { useAppointment, useChangeStatus } from './api/appointments'
-import { searchCodes, useLabTests } from './api/catalogue'
+import { useChangeStatus } from './api/changeStatus'
+import { useAppointment } from './api/getAppointment'
+import { usePatientHead } from './api/getPatientHead'
+import { getVisit, useVisit } from './api/getVisit'
+import { useLabTests } from './api/listLabTests'
+import { searchCodes } from './api/searchCodes'
 import { chartOf, type Appointment, type Code, type Visit, type VisitContent } from './api/types'
-import { useVisit, useWriteVisit, type VisitWrite } from './api/visit'
+import { useWriteVisit, type VisitWrite } from './api/writeVisit'
 import { StatusTag } from './StatusTag'
 import { bmi, emptyVitals, VITAL_FIELDS, vitalErrors } from './vitals'
 import { useClearable } from '../../components/clearable'
@@ -39,13 +42,6 @@ const contentOf = (v: Visit): VisitContent => ({
 })
 
 type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'invalid' | 'conflict'
-
-interface PatientHead {
-  id: number
-  sex: string
-  birth_date: string
-  history: AllergyFacts
-}
 
 /** /appointments/form/{id}: the visit's diagnosis form. */
 export default function DiagnosisPage() {
@@ -101,7 +97,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   const write = useWriteVisit(a.id)
   const start = useChangeStatus()
   const labTests = useLabTests(canDiagnose)
-  const patient = useQuery({ queryKey: ['patients', 'one', a.patient_id], queryFn: () => get<PatientHead>(`/patients/${a.patient_id}`) })
+  const patient = usePatientHead(a.patient_id)
   const [form] = Form.useForm<VisitContent>()
   const [amending, setAmending] = useState(false)
   const [state, setState] = useState<SaveState>(visit.version > 0 ? 'saved' : 'idle')
@@ -235,7 +231,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
 
   /** After a conflict: their newer version, with this user's own changes on top; then save. */
   const reloadKeepingMine = async () => {
-    const latest = await get<Visit>(`/appointments/${a.id}/visit`)
+    const latest = await getVisit(a.id)
     const merged = mergeMine(loaded.current, values(), contentOf(latest), ['vitals'])
     version.current = latest.version
     loaded.current = contentOf(latest)
@@ -556,7 +552,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
                 />
               </Card>
             )}
-            <VisitPrescriptions appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
+            <Slot name="visitPrescriptions" appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
             <Card title={t('visit.sections.previous')}>
               <VisitHistory patientId={a.patient_id} before={{ id: a.id, startsAt: a.starts_at }} />
             </Card>

@@ -8,17 +8,10 @@ import { Link } from 'react-router'
 import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
 import { useCan } from '../../lib/auth/can'
 import { meQuery } from '../../lib/auth/me'
-import {
-  SEXES,
-  STATUSES,
-  total,
-  useAppointmentFigures,
-  useDiagnosisFigures,
-  usePatientFigures,
-  type AppointmentFigures,
-  type DiagnosisFigures,
-  type PatientFigures,
-} from './api/dashboard'
+import { useAppointmentFigures } from './api/getAppointmentFigures'
+import { useDiagnosisFigures } from './api/getDiagnosisFigures'
+import { usePatientFigures } from './api/getPatientFigures'
+import { SEXES, STATUSES, total, type AppointmentFigures, type DiagnosisFigures, type PatientFigures } from './api/types'
 
 // Status colours, as the queue's tags show them.
 const STATUS_COLOURS: Record<string, string> = {

@@ -3,15 +3,17 @@ import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, List,
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
-import { PrescriptionList } from '../../components/prescription/PrescriptionList'
 import { VisitHistory } from '../../components/VisitHistory'
 import { useCan } from '../../lib/auth/can'
+import { Slot } from '../../lib/slots'
 import { useArchivePatient } from './api/archivePatient'
 import { usePatient } from './api/getPatient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { PatientBanner } from '../../components/PatientBanner'
 import { useAskReason } from '../../components/askReason'
-import { fileUrl, photoUrl, useDeletePatientFile, usePatientFiles, useUploadPatientFile } from './api/patientFiles'
+import { useDeletePatientFile } from './api/deletePatientFile'
+import { fileUrl, photoUrl, usePatientFiles } from './api/listPatientFiles'
+import { useUploadPatientFile } from './api/uploadPatientFile'
 import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
 import { formatDay, formatDayTime } from '../../lib/time'
@@ -232,7 +234,7 @@ export default function PatientChartPage() {
       )}
       {canReadRx && (
         <Card title={t('rx.title')}>
-          <PrescriptionList owner={{ patientId: p.id }} canWrite={false} />
+          <Slot name="patientPrescriptions" patientId={p.id} />
         </Card>
       )}
       <Attachments patient={p} canManage={canManage} />

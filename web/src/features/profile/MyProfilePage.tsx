@@ -1,17 +1,16 @@
 import { EditOutlined, UserOutlined } from '@ant-design/icons'
-import { useQuery } from '@tanstack/react-query'
 import { Avatar, Button, Card, Col, Empty, Flex, List, Result, Row, Space, Spin, Tag, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { get } from '../../lib/api'
-import { useProfile, type Activity } from './api'
+import { useProfile } from './api/getProfile'
+import { useActivity } from './api/listActivity'
 import { formatDayTime } from '../../lib/time'
 
 /** My Profile (spec /user-profile/user-profile): who I am, and what I did lately. */
 export default function MyProfilePage() {
   const { t } = useTranslation()
   const { data: p, isError, refetch } = useProfile()
-  const { data: activity, isLoading } = useQuery({ queryKey: ['profile', 'activity'], queryFn: async () => (await get<{ data: Activity[] }>('/profile/activity')).data })
+  const { data: activity, isLoading } = useActivity()
   if (isError) return <Result status="warning" title={t('profile.loadFailed')} extra={<Button onClick={() => void refetch()}>{t('profile.retry')}</Button>} />
   if (!p) return <Spin />
   return (

@@ -6,10 +6,17 @@ import { useTranslation } from 'react-i18next'
 import { SignatureCanvas, type SignatureCanvasHandle } from '../../components/SignatureCanvas'
 import { fileOf } from '../../components/signature'
 import { showFormErrors } from '../../lib/formErrors'
-import { ApiError, get, send } from '../../lib/api'
+import { ApiError } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
 import { PasswordStrength } from '../../components/PasswordStrength'
-import { profileKey, useProfile, type Profile } from './api'
+import { changePassword } from './api/changePassword'
+import { useProfile } from './api/getProfile'
+import { profileKey } from '../../lib/queryKeys'
+import { removeAvatar } from './api/removeAvatar'
+import { removeSignature } from './api/removeSignature'
+import type { Profile } from './api/types'
+import { updateProfile } from './api/updateProfile'
+import { uploadImage } from './api/uploadImage'
 import { TwoFactorCard } from './TwoFactorCard'
 
 const formData = (file: Blob, name: string) => {
@@ -45,7 +52,7 @@ export default function SelfProfilePage() {
   const save = async (values: Pick<Profile, 'name' | 'email' | 'introduction' | 'specialisations' | 'licences'>) => {
     setSaving(true)
     try {
-      refresh(await send<Profile>('patch', '/update-profile', { ...values, licences: values.licences ?? [], version: p.version }, { silent: true }))
+      refresh(await updateProfile({ ...values, licences: values.licences ?? [] }, p.version))
       message.success(t('profile.saved'))
     } catch (e) {
       showFormErrors(form, message, e)
@@ -57,7 +64,7 @@ export default function SelfProfilePage() {
   const upload = async (kind: 'avatar' | 'signature', file: Blob, name: string) => {
     setSigError(undefined)
     try {
-      refresh(await send<Profile>('put', `/profile/${kind}`, formData(file, name), { silent: true }))
+      refresh(await uploadImage(kind, formData(file, name)))
       message.success(t(kind === 'avatar' ? 'profile.avatarSaved' : 'profile.signatureSaved'))
       if (kind === 'signature') pad.current?.clear()
     } catch (e) {
@@ -76,9 +83,9 @@ export default function SelfProfilePage() {
     await upload('signature', fileOf(saved.data, 'signature.png'), 'signature.png')
   }
 
-  const removeSignature = async () => {
+  const removeOwnSignature = async () => {
     try {
-      await get(`/remove-signature/${p.id}`)
+      await removeSignature(p.id)
       refresh({ ...p, has_signature: false, signature_url: '' })
       message.success(t('profile.signatureRemoved'))
     } catch {
@@ -107,7 +114,7 @@ export default function SelfProfilePage() {
                 <Button icon={<UploadOutlined aria-hidden />}>{t('profile.changeAvatar')}</Button>
               </Upload>
               {p.pic && (
-                <Button icon={<DeleteOutlined aria-hidden />} onClick={() => void send<Profile>('delete', '/profile/avatar').then(refresh)}>
+                <Button icon={<DeleteOutlined aria-hidden />} onClick={() => void removeAvatar().then(refresh)}>
                   {t('profile.removeAvatar')}
                 </Button>
               )}
@@ -183,7 +190,7 @@ export default function SelfProfilePage() {
             {p.has_signature ? (
               <Flex align="center" gap={12} wrap style={{ marginBottom: 12 }}>
                 <img src={p.signature_url} alt={t('profile.currentSignature')} style={{ height: 64, maxWidth: 240, objectFit: 'contain', border: '1px solid #f0f0f0', background: '#fff' }} />
-                <Button danger icon={<DeleteOutlined aria-hidden />} onClick={() => void removeSignature()}>
+                <Button danger icon={<DeleteOutlined aria-hidden />} onClick={() => void removeOwnSignature()}>
                   {t('profile.removeSignature')}
                 </Button>
               </Flex>
@@ -222,7 +229,7 @@ function PasswordCard() {
   const submit = async (v: { current_password: string; new_password: string }) => {
     setBusy(true)
     try {
-      await send('post', '/profile/password', { current_password: v.current_password, new_password: v.new_password }, { silent: true })
+      await changePassword(v.current_password, v.new_password)
       form.resetFields()
       message.success(t('profile.passwordChanged'))
       void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })

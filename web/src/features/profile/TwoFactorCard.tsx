@@ -1,24 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Form, Input, Space, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { get, send } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
 import { showFormErrors } from '../../lib/formErrors'
-
-interface Status {
-  enabled: boolean
-  required: boolean
-  recovery_codes_left: number
-}
-
-interface Enrolment {
-  secret: string
-  otpauth_url: string
-  qr: string
-}
-
-const statusKey = ['profile', 'two-factor']
+import { confirmTwoFactor } from './api/confirmTwoFactor'
+import { twoFactorStatusQuery, useTwoFactorStatus } from './api/getTwoFactorStatus'
+import { setUpTwoFactor } from './api/setUpTwoFactor'
+import { turnOffTwoFactor } from './api/turnOffTwoFactor'
+import type { Enrolment } from './api/types'
 
 /**
  * Two-factor sign-in on one's own profile: set up with an authenticator app (QR code or the
@@ -29,18 +19,18 @@ export function TwoFactorCard() {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const queryClient = useQueryClient()
-  const status = useQuery({ queryKey: statusKey, queryFn: () => get<Status>('/profile/two-factor') })
+  const status = useTwoFactorStatus()
   const [enrolment, setEnrolment] = useState<Enrolment>()
   const [codes, setCodes] = useState<string[]>()
   const [turningOff, setTurningOff] = useState(false)
   const [confirmForm] = Form.useForm()
   const [offForm] = Form.useForm()
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: statusKey }), queryClient.invalidateQueries({ queryKey: meQuery.queryKey })])
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey }), queryClient.invalidateQueries({ queryKey: meQuery.queryKey })])
 
-  const begin = async () => setEnrolment(await send<Enrolment>('post', '/profile/two-factor/setup'))
+  const begin = async () => setEnrolment(await setUpTwoFactor())
   const confirm = async (v: { code: string }) => {
     try {
-      const res = await send<{ recovery_codes: string[] }>('post', '/profile/two-factor/confirm', { code: v.code }, { silent: true })
+      const res = await confirmTwoFactor(v.code)
       setEnrolment(undefined)
       setCodes(res.recovery_codes)
       confirmForm.resetFields()
@@ -51,7 +41,7 @@ export function TwoFactorCard() {
   }
   const turnOff = async (v: { password: string; code: string }) => {
     try {
-      await send('post', '/profile/two-factor/disable', v, { silent: true })
+      await turnOffTwoFactor(v)
       setTurningOff(false)
       offForm.resetFields()
       void message.success(t('twoFactor.turnedOff'))

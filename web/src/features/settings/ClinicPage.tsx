@@ -3,8 +3,8 @@ import { App, Button, Card, Form, Input, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
-import { send } from '../../lib/api'
 import { clinicKey, useClinic, type Clinic } from '../../lib/clinic'
+import { saveClinic } from './api/saveClinic'
 
 /** The clinic's name, address and phone that head every printed prescription. */
 export default function ClinicPage() {
@@ -19,7 +19,7 @@ export default function ClinicPage() {
   if (!data) return <Spin />
   const save = async (v: Clinic) => {
     try {
-      const saved = await send<Clinic>('put', '/settings/clinic', { ...v, version: data.version }, { silent: true })
+      const saved = await saveClinic(v, data.version)
       queryClient.setQueryData(clinicKey, saved)
       message.success(t('clinic.saved'))
     } catch (e) {

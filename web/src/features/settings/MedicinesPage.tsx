@@ -1,22 +1,17 @@
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons'
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Flex, Form, Input, List, Modal, Switch, Table, Tag, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Medicine } from '../../components/prescription/api'
+import type { ImportReport, Medicine } from '../../lib/types'
 import { showFormErrors } from '../../lib/formErrors'
-import { get, send } from '../../lib/api'
 import { debounce } from '../../lib/debounce'
 import { focusFirstField } from '../../components/focusFirstField'
 import { ImportProgressBar } from '../../components/ImportProgress'
-
-interface Report {
-  inserted: number
-  updated: number
-  unchanged: number
-  rejected: number
-  errors: { line: number; message: string }[]
-}
+import { importMedicines } from './api/importMedicines'
+import { medicinesKey } from '../../lib/queryKeys'
+import { useMedicines } from './api/listMedicines'
+import { saveMedicine } from './api/saveMedicine'
 
 const FIELDS = ['generic_name', 'name_ru', 'name_zh', 'name_vi', 'brand', 'strength', 'form', 'unit', 'ingredients', 'atc'] as const
 /** The list shows the English (generic) name; the form has the name in each language too. */
@@ -31,22 +26,17 @@ export default function MedicinesPage() {
   const [page, setPage] = useState(1)
   const [perPage, setPerPage] = useState(15)
   const [editing, setEditing] = useState<Partial<Medicine> | null>(null)
-  const [report, setReport] = useState<Report>()
+  const [report, setReport] = useState<ImportReport>()
   const [form] = Form.useForm()
   const setQuery = useMemo(() => debounce((v: string) => (setQ(v), setPage(1)), 250), [])
-  const { data, isFetching } = useQuery({
-    queryKey: ['medicines', q, page, perPage],
-    queryFn: () => get<{ data: Medicine[]; meta: { total: number } }>('/medicines', { q, page, per_page: perPage, all: 1 }),
-    placeholderData: keepPreviousData,
-  })
+  const { data, isFetching } = useMedicines({ q, page, per_page: perPage })
 
   const save = async (v: Record<string, string | boolean>) => {
     try {
-      if (editing?.id) await send('put', `/medicines/${editing.id}`, { ...v, version: editing.version }, { silent: true })
-      else await send('post', '/medicines', v, { silent: true })
+      await saveMedicine(v, editing?.id ? { id: editing.id, version: editing.version ?? 0 } : undefined)
       message.success(t('medicines.saved'))
       setEditing(null)
-      void queryClient.invalidateQueries({ queryKey: ['medicines'] })
+      void queryClient.invalidateQueries({ queryKey: medicinesKey })
     } catch (e) {
       showFormErrors(form, message, e)
     }
@@ -54,12 +44,10 @@ export default function MedicinesPage() {
 
   const [importing, setImporting] = useState(false)
   const importFile = async (file: File) => {
-    const fd = new FormData()
-    fd.append('file', file, file.name)
     setImporting(true)
     try {
-      setReport(await send<Report>('post', '/medicines/import', fd))
-      void queryClient.invalidateQueries({ queryKey: ['medicines'] })
+      setReport(await importMedicines(file))
+      void queryClient.invalidateQueries({ queryKey: medicinesKey })
     } catch {
       // the app's error toast has said why
     } finally {

@@ -1,5 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
+import { patientsKey } from '../../../lib/queryKeys'
 import type { PatientSummary } from './types'
 
 export interface PatientPage {
@@ -17,6 +18,9 @@ export interface ListParams {
 export const listPatients = (p: ListParams) =>
   get<PatientPage>('/patients', { q: p.q || undefined, page: p.page, per_page: p.per_page, archived: p.archived ? 1 : undefined })
 
-export function usePatients(p: ListParams) {
-  return useQuery({ queryKey: ['patients', 'list', p], queryFn: () => listPatients(p), placeholderData: keepPreviousData })
-}
+/** Every page of the register sits under this key: a save or an archive re-reads them. */
+export const patientListsKey = [...patientsKey, 'list'] as const
+
+export const patientsQuery = (p: ListParams) => queryOptions({ queryKey: [...patientListsKey, p], queryFn: () => listPatients(p), placeholderData: keepPreviousData })
+
+export const usePatients = (p: ListParams) => useQuery(patientsQuery(p))

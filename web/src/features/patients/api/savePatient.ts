@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { send } from '../../../lib/api'
-import { patientKey } from './getPatient'
+import { patientQuery } from './getPatient'
+import { patientListsKey } from './listPatients'
 import type { Patient, PatientInput } from './types'
 
 // Saving shows its own errors (field messages, conflicts) in the form.
@@ -16,8 +17,8 @@ export function useSavePatient(id: number | undefined) {
     mutationFn: ({ input, version, distinctFrom }: { input: PatientInput; version?: number; distinctFrom?: number[] }) =>
       id ? updatePatient(id, version!, input) : createPatient(input, distinctFrom),
     onSuccess: (p) => {
-      queryClient.setQueryData(patientKey(p.id), p)
-      void queryClient.invalidateQueries({ queryKey: ['patients', 'list'] })
+      queryClient.setQueryData(patientQuery(p.id).queryKey, p)
+      void queryClient.invalidateQueries({ queryKey: patientListsKey })
     },
   })
 }

@@ -1,0 +1,22 @@
+// The app fills the slots where one feature shows another's part (lib/slots.tsx); each is
+// loaded with the screen that shows it, not with the shell.
+import { Spin } from 'antd'
+import { lazy, Suspense } from 'react'
+import type { Slots } from '../lib/slots'
+
+const prescriptions = () => import('../features/prescriptions')
+const VisitPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.VisitPrescriptions })))
+const PatientPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.PatientPrescriptions })))
+
+export const slots: Slots = {
+  visitPrescriptions: (props) => (
+    <Suspense fallback={<Spin />}>
+      <VisitPrescriptions {...props} />
+    </Suspense>
+  ),
+  patientPrescriptions: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientPrescriptions {...props} />
+    </Suspense>
+  ),
+}

@@ -1,0 +1,48 @@
+import { PlusOutlined } from '@ant-design/icons'
+import { Button, Card } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { useCan } from '../../../lib/auth/can'
+import { printPath, type Item, type Prescription } from '../api/types'
+import { PrescriptionEditor } from './PrescriptionEditor'
+import { PrescriptionList } from './PrescriptionList'
+
+type Editing = { rx?: Prescription; items?: Item[]; replaces?: number } | null
+
+/** The prescriptions card of a visit: its prescriptions, and for prescribers a new one, copy last, edit, print, cancel, replace. */
+export function VisitPrescriptions({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
+  const { t } = useTranslation()
+  const canWrite = useCan('write prescription')
+  const navigate = useNavigate()
+  const [editing, setEditing] = useState<Editing>(null)
+  return (
+    <Card
+      title={t('rx.title')}
+      extra={
+        canWrite &&
+        !closed &&
+        !editing && (
+          <Button size="small" icon={<PlusOutlined aria-hidden />} onClick={() => setEditing({})}>
+            {t('rx.new')}
+          </Button>
+        )
+      }
+    >
+      {editing && (
+        <div style={{ marginBottom: 16 }}>
+          <PrescriptionEditor
+            key={editing.rx?.id ?? `new-${editing.replaces ?? ''}`}
+            rx={editing.rx}
+            appointmentId={appointmentId}
+            initialItems={editing.items}
+            replacesId={editing.replaces}
+            onSaved={(rx) => (setEditing(null), navigate(printPath(rx)))}
+            onCancel={() => setEditing(null)}
+          />
+        </div>
+      )}
+      <PrescriptionList owner={{ appointmentId }} canWrite={canWrite} onEdit={(rx) => setEditing({ rx })} onReplace={(rx) => setEditing({ items: rx.items, replaces: rx.id })} />
+    </Card>
+  )
+}

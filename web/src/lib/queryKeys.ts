@@ -1,0 +1,18 @@
+// The root query keys. Every API operation's key starts with the root of what it reads, so
+// that a change — one's own, or one the live channel announces (app/push.ts) — refreshes every
+// view of it at once. Operations own their full keys (their queryOptions); nothing else spells
+// a key out.
+export const appointmentsKey = ['appointments'] as const
+export const visitsKey = ['visit'] as const
+export const doctorsKey = ['doctors'] as const
+export const patientsKey = ['patients'] as const
+export const prescriptionsKey = ['prescriptions'] as const
+export const medicinesKey = ['medicines'] as const
+export const labTestsKey = ['lab-tests'] as const
+export const accountsKey = ['accounts'] as const
+export const rolesKey = ['roles'] as const
+export const permissionsKey = ['permissions'] as const
+export const auditEventsKey = ['audit-events'] as const
+export const profileKey = ['profile'] as const
+export const settingsKey = ['settings'] as const
+export const configKey = ['config'] as const

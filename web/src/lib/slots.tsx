@@ -1,0 +1,24 @@
+// Places where one feature's screen shows another feature's part (a visit's prescriptions on
+// the diagnosis page, a patient's on the chart). Features never import each other: the app
+// shell, which composes them, fills the slots (app/slots.tsx); a screen shows <Slot name=… />.
+import { createContext, useContext, type ComponentProps, type ComponentType } from 'react'
+
+export interface Slots {
+  /** A visit's prescriptions: list, write, copy last, print, cancel, replace. */
+  visitPrescriptions: ComponentType<{ appointmentId: number; closed: boolean }>
+  /** A patient's prescriptions, read-only, on the chart. */
+  patientPrescriptions: ComponentType<{ patientId: number }>
+}
+
+const SlotContext = createContext<Partial<Slots>>({})
+
+/** Provides the slots' components (the app shell does). */
+export const SlotProvider = SlotContext.Provider
+
+type SlotProps<K extends keyof Slots> = { name: K } & ComponentProps<Slots[K]>
+
+/** Shows what fills slot name, with the slot's props; nothing when no one fills it. */
+export function Slot<K extends keyof Slots>({ name, ...props }: SlotProps<K>) {
+  const Filled = useContext(SlotContext)[name] as unknown as ComponentType<Omit<SlotProps<K>, 'name'>> | undefined
+  return Filled ? <Filled {...props} /> : null
+}
