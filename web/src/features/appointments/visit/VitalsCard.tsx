@@ -1,0 +1,31 @@
+import { Card, Col, Form, InputNumber, Row, Typography } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { bmi, VITAL_FIELDS } from '../vitals'
+
+/** The vitals, with the BMI computed as they are typed. Inside the visit's form. */
+export function VitalsCard({ disabled }: { disabled: boolean }) {
+  const { t } = useTranslation()
+  const form = Form.useFormInstance()
+  const watched = Form.useWatch('vitals', form) as { weight?: number | null; height?: number | null } | undefined
+  const currentBmi = bmi({ weight: watched?.weight ?? null, height: watched?.height ?? null })
+  return (
+    <Card title={t('visit.sections.vitals')} style={{ marginBottom: 16 }}>
+      <Row gutter={12}>
+        {VITAL_FIELDS.map((f) => (
+          <Col xs={12} md={6} key={f.key}>
+            <Form.Item name={['vitals', f.key]} label={t(`visit.vitals.${f.key}`)}>
+              <InputNumber style={{ width: '100%' }} min={0} step={f.step} suffix={t(`visit.units.${f.unit}`)} controls={false} disabled={disabled} inputMode="decimal" />
+            </Form.Item>
+          </Col>
+        ))}
+        <Col xs={12} md={6}>
+          <Form.Item label={t('visit.vitals.bmi')}>
+            <Typography.Text strong aria-label={t('visit.vitals.bmi')} style={{ lineHeight: '32px' }}>
+              {currentBmi ?? '—'} {currentBmi !== null && <Typography.Text type="secondary">{t('visit.units.bmi')}</Typography.Text>}
+            </Typography.Text>
+          </Form.Item>
+        </Col>
+      </Row>
+    </Card>
+  )
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import type { VisitContent } from '../api/types'
+import { emptyVitals } from '../vitals'
+import { sendable } from './content'
+
+const loaded: VisitContent = { vitals: emptyVitals(), chief_complaint: 'cough', present_illness: '', examination: '', diagnoses: [], orders: [], plan: '', follow_up_date: '' }
+
+describe('sendable', () => {
+  it('leaves out the rows still empty and says which row each sent diagnosis is', () => {
+    const { content, rows } = sendable(loaded, {
+      diagnoses: [
+        { code: '', text: '  ', primary: false },
+        { code: 'J06.9', text: '', primary: true },
+        { code: '', text: ' viral rash ', primary: false },
+      ],
+    })
+    expect(content.diagnoses).toEqual([
+      { code: 'J06.9', text: '', primary: true },
+      { code: '', text: 'viral rash', primary: false },
+    ])
+    expect(rows).toEqual([1, 2])
+  })
+
+  it('keeps what was loaded that the form does not hold, and drops orders without a test', () => {
+    const { content } = sendable(loaded, { orders: [{ code: 'CBC', note: undefined as unknown as string }, { code: '', note: 'x' }] })
+    expect(content.chief_complaint).toBe('cough')
+    expect(content.orders).toEqual([{ code: 'CBC', note: '' }])
+  })
+})

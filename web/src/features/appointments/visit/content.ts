@@ -1,0 +1,35 @@
+import type { Visit, VisitContent } from '../api/types'
+import { emptyVitals } from '../vitals'
+
+/** What the form edits of a stored visit. */
+export const contentOf = (v: Visit): VisitContent => ({
+  vitals: { ...emptyVitals(), ...v.vitals },
+  chief_complaint: v.chief_complaint,
+  present_illness: v.present_illness,
+  examination: v.examination,
+  diagnoses: v.diagnoses.map(({ code, text, primary }) => ({ code, text, primary })),
+  orders: v.orders,
+  plan: v.plan,
+  follow_up_date: v.follow_up_date,
+})
+
+/**
+ * What the form sends of what is typed: rows still empty (just added) are left out, and
+ * `rows` says which form row each sent diagnosis is (so the server's "diagnoses.0" errors
+ * land on the right row).
+ */
+export function sendable(loaded: VisitContent, typed: Partial<VisitContent>): { content: VisitContent; rows: number[] } {
+  const diagnoses = (typed.diagnoses ?? [])
+    .map((d, row) => ({ row, d: { code: d?.code ?? '', text: (d?.text ?? '').trim(), primary: Boolean(d?.primary) } }))
+    .filter(({ d }) => d.code || d.text)
+  return {
+    content: {
+      ...loaded,
+      ...typed,
+      vitals: { ...emptyVitals(), ...typed.vitals },
+      diagnoses: diagnoses.map((r) => r.d),
+      orders: (typed.orders ?? []).filter((o) => o?.code).map((o) => ({ code: o.code, note: o.note ?? '' })),
+    },
+    rows: diagnoses.map((r) => r.row),
+  }
+}

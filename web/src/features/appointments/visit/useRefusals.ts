@@ -1,0 +1,49 @@
+import { App, type FormInstance } from 'antd'
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../../lib/api'
+import type { VisitContent } from '../api/types'
+import type { SaveState } from './useAutosave'
+
+/**
+ * How the visit's form shows a refused write: the server's field messages on their fields
+ * ("diagnoses.0.code" on the form row that diagnosis came from, which the form tells
+ * `sending`), a list's own message as the page's problem, anything else as a toast.
+ * `refused` answers the state the refusal leaves.
+ */
+export function useRefusals(form: FormInstance<VisitContent>) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [problem, setProblem] = useState('')
+  const sentRows = useRef<number[]>([])
+
+  const showFieldErrors = (fields: Record<string, string[]>) => {
+    form.setFields(
+      Object.entries(fields).map(([f, errors]) => {
+        const path: (string | number)[] = f.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+        if (path[0] === 'diagnoses' && typeof path[1] === 'number') path[1] = sentRows.current[path[1]] ?? path[1]
+        return { name: path as never, errors }
+      }),
+    )
+    const general = fields.diagnoses ?? fields.orders
+    if (general) setProblem(general.join(' '))
+  }
+
+  const refused = (e: unknown): SaveState => {
+    if (!(e instanceof ApiError)) return 'idle'
+    if (e.status === 409 && e.code === 'error.conflict') return 'conflict'
+    if (e.status === 422 && Object.keys(e.fields).length > 0) {
+      showFieldErrors(e.fields)
+      return 'invalid'
+    }
+    void message.error(e.display || t('errors.generic'))
+    return 'idle'
+  }
+
+  /** The form rows of the diagnoses a write sends, in order. */
+  const sending = (rows: number[]) => {
+    sentRows.current = rows
+  }
+
+  return { problem, setProblem, sending, refused }
+}
