@@ -1,19 +1,20 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Checkbox, Col, DatePicker, Flex, Form, Input, Radio, Result, Row, Select, Space, Spin, Typography } from 'antd'
-import dayjs, { type Dayjs } from 'dayjs'
+import { Alert, App, Button, Flex, Form, Result, Space, Spin, Typography } from 'antd'
 import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useParams } from 'react-router'
+import { useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
 import { useOthersPresent } from '../../lib/live'
 import { findDuplicates } from './api/findDuplicates'
 import { getPatient, usePatient } from './api/getPatient'
 import { useSavePatient } from './api/savePatient'
-import { ALLERGY_STATUSES, BLOOD_TYPES, chartPath, CHRONIC, CIVIL_STATUSES, emptyPatient, FAMILY, fullName, SEVERITIES, SEXES, SOCIAL, type Patient, type PatientInput, type PatientSummary } from './api/types'
+import { chartPath, emptyPatient, fullName, type Patient, type PatientInput } from './api/types'
+import { ContactCard } from './form/ContactCard'
+import { ContactPersonCards } from './form/ContactPersonCards'
+import { DuplicateComparison } from './form/DuplicateComparison'
+import { FamilySocialCard } from './form/FamilySocialCard'
+import { HistoryCard } from './form/HistoryCard'
+import { IdentityCard } from './form/IdentityCard'
 import { mergeMine } from './merge'
-import compare from './compare.module.css'
-import { useClearable } from '../../components/clearable'
-import { dateFormat } from '../../lib/time'
 
 const inputOf = (p: Patient): PatientInput => {
   const { id: _id, mrn: _mrn, has_photo: _h, archived: _a, archived_at: _aa, archive_reason: _r, created_at: _c, updated_at: _u, version: _v, ...input } = p
@@ -28,60 +29,6 @@ const noEnterSubmit = (e: KeyboardEvent<HTMLFormElement>) => {
   const target = e.target as HTMLElement
   if (e.key === 'Enter' && target.tagName === 'INPUT') e.preventDefault()
 }
-
-/** The new entry beside each possible duplicate, the fields that match in bold. */
-function DuplicateComparison({ input, twins }: { input: PatientInput; twins: PatientSummary[] }) {
-  const { t } = useTranslation()
-  const rows: { key: string; label: string; value: (p: PatientInput | PatientSummary) => string; same: (a: string, b: string) => boolean }[] = [
-    { key: 'name', label: t('patients.name'), value: (p) => fullName(p), same: (a, b) => fold(a) === fold(b) },
-    { key: 'birth_date', label: t('patients.fields.birth_date'), value: (p) => p.birth_date, same: (a, b) => a === b },
-    { key: 'sex', label: t('patients.fields.sex'), value: (p) => (p.sex ? t(`patients.sex.${p.sex}`) : ''), same: (a, b) => a === b },
-    { key: 'phone', label: t('patients.fields.phone'), value: (p) => p.phone, same: (a, b) => digits(a) !== '' && digits(a) === digits(b) },
-  ]
-  return (
-    <>
-      <p>{t('patients.duplicatesText')}</p>
-      <div style={{ overflowX: 'auto' }}>
-        <table className={compare.table} data-testid="duplicate-comparison">
-          <thead>
-            <tr>
-              <th scope="col">{t('patients.compare.field')}</th>
-              <th scope="col">{t('patients.compare.new')}</th>
-              {twins.map((p) => (
-                <th scope="col" key={p.id}>
-                  <Link to={chartPath(p)} target="_blank">
-                    {p.mrn}
-                  </Link>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.key}>
-                <th scope="row">{r.label}</th>
-                <td>{r.value(input) || '—'}</td>
-                {twins.map((p) => {
-                  const same = r.same(r.value(input), r.value(p))
-                  return (
-                    <td key={p.id} className={same ? compare.same : undefined}>
-                      {r.value(p) || '—'}
-                      {same && <span className={compare.mark}> ({t('patients.compare.same')})</span>}
-                    </td>
-                  )
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <p style={{ marginTop: 12 }}>{t('patients.compare.confirm')}</p>
-    </>
-  )
-}
-
-const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/đ/g, 'd').replace(/\s+/g, ' ').trim()
-const digits = (s: string) => s.replace(/\D/g, '')
 
 /** /masterfile/patient_form/{id}: "new" registers a patient, a number edits one. */
 export default function PatientFormPage() {
@@ -99,14 +46,12 @@ export default function PatientFormPage() {
  * someone else saves it (the live push channel refreshes it), so the form can warn.
  */
 function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient }) {
-  const clear = useClearable()
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const navigate = useNavigate()
   const id = patient?.id
   const save = useSavePatient(id)
   const [form] = Form.useForm<PatientInput>()
-  const allergyStatus = Form.useWatch(['history', 'allergy_status'], form)
   // What the form was loaded with, and its version: the base for saving and for merging.
   const [loaded, setLoaded] = useState<PatientInput>(() => (patient ? inputOf(patient) : emptyPatient()))
   const [version, setVersion] = useState(patient?.version)
@@ -117,9 +62,6 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
   const others = useOthersPresent(id ? `presence-patient-edit.${id}` : undefined)
   // Someone else saved this patient after the form was loaded: say so before a save fails.
   const changedMeanwhile = !conflict && !busy && latest !== undefined && version !== undefined && latest.version > version
-
-  const opt = (prefix: string, values: string[]) => values.map((v) => ({ value: v, label: t(`patients.${prefix}.${v}`) }))
-  const plain = (values: string[]) => values.map((v) => ({ value: v, label: v }))
 
   const submit = async (values: PatientInput) => {
     if (busy) return
@@ -189,8 +131,6 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
     void message.info(t('patients.conflictMerged'))
   }
 
-  const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
-
   return (
     <Form<PatientInput> form={form} name="patient" layout="vertical" initialValues={loaded} onFinish={submit} onKeyDown={noEnterSubmit} scrollToFirstError>
       <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
@@ -216,197 +156,11 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
           role="alert"
         />
       )}
-      <Card title={t('patients.sections.identity')} style={{ marginBottom: 16 }}>
-        <Row gutter={16}>
-          <Col xs={24} md={8}>
-            <Form.Item name="last_name" label={t('patients.fields.last_name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }, { max: 100 }]}>
-              <Input autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name="first_name" label={t('patients.fields.first_name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }, { max: 100 }]}>
-              <Input autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name="middle_name" label={t('patients.fields.middle_name')} rules={[{ max: 100 }]}>
-              <Input autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={6}>
-            <Form.Item name="sex" label={t('patients.fields.sex')} rules={[{ required: true, message: t('validation.required') }]}>
-              <Select options={opt('sex', SEXES)} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={6}>
-            <Form.Item name="birth_date" label={t('patients.fields.birth_date')} rules={[{ required: true, message: t('validation.required') }]} {...dateItem}>
-              <DatePicker format={dateFormat()} style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day') || d.isBefore(dayjs().subtract(130, 'year'))} />
-            </Form.Item>
-            <Form.Item name="birth_date_estimated" valuePropName="checked" style={{ marginTop: -16 }}>
-              <Checkbox>{t('patients.fields.birth_date_estimated')}</Checkbox>
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={6}>
-            <Form.Item name="civil_status" label={t('patients.fields.civil_status')}>
-              <Select allowClear={clear.select} options={opt('civil', CIVIL_STATUSES)} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={6}>
-            <Form.Item name="blood_type" label={t('patients.fields.blood_type')}>
-              <Select allowClear={clear.select} options={plain(BLOOD_TYPES)} />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Card>
-      <Card title={t('patients.sections.contact')} style={{ marginBottom: 16 }}>
-        <Row gutter={16}>
-          <Col xs={24} md={8}>
-            <Form.Item name="phone" label={t('patients.fields.phone')} rules={[{ max: 30 }, { pattern: /^[0-9+()\-. ]*$/, message: t('validation.phone') }]}>
-              <Input inputMode="tel" autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name="email" label={t('patients.fields.email')} rules={[{ type: 'email', message: t('validation.email') }]}>
-              <Input inputMode="email" autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name="occupation" label={t('patients.fields.occupation')} rules={[{ max: 100 }]}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={16}>
-            <Form.Item name="address" label={t('patients.fields.address')} rules={[{ max: 300 }]}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name="referred_by" label={t('patients.fields.referred_by')} rules={[{ max: 100 }]}>
-              <Input />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Card>
-      <Card title={t('patients.sections.history')} style={{ marginBottom: 16 }}>
-        {/* An empty list says nothing: whether anyone asked is recorded as such. */}
-        <Form.Item name={['history', 'allergy_status']} label={t('patients.allergyStatus.label')} rules={[{ required: true, message: t('validation.required') }]}>
-          <Radio.Group
-            options={ALLERGY_STATUSES.map((s) => ({ value: s, label: t(`patients.allergyStatus.${s}`) }))}
-            onChange={(e) => {
-              const listed = form.getFieldValue(['history', 'allergies']) as unknown[]
-              if (e.target.value === 'present' && listed.length === 0) form.setFieldValue(['history', 'allergies'], [{ substance: '', reaction: '', severity: '' }])
-              if (e.target.value !== 'present') form.setFieldValue(['history', 'allergies'], [])
-            }}
-          />
-        </Form.Item>
-        <Form.List name={['history', 'allergies']}>
-          {(fields, { add, remove }) => (
-            <>
-              {fields.map((f) => (
-                <Row gutter={12} key={f.key} align="top" style={{ marginTop: 8 }}>
-                  <Col xs={24} md={8}>
-                    <Form.Item name={[f.name, 'substance']} label={t('patients.fields.substance')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-                      <Input />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={24} md={9}>
-                    <Form.Item name={[f.name, 'reaction']} label={t('patients.fields.reaction')}>
-                      <Input />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={20} md={5}>
-                    <Form.Item name={[f.name, 'severity']} label={t('patients.fields.severity')} initialValue="">
-                      <Select allowClear={clear.select} options={opt('severity', SEVERITIES)} />
-                    </Form.Item>
-                  </Col>
-                  <Col xs={4} md={2} style={{ paddingTop: 30 }}>
-                    <Button icon={<DeleteOutlined aria-hidden />} onClick={() => remove(f.name)} aria-label={t('patients.fields.removeAllergy')} />
-                  </Col>
-                </Row>
-              ))}
-              {allergyStatus === 'present' && (
-                <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ substance: '', reaction: '', severity: '' })} style={{ margin: '8px 0 16px' }}>
-                  {t('patients.fields.addAllergy')}
-                </Button>
-              )}
-            </>
-          )}
-        </Form.List>
-        <Form.Item name={['history', 'chronic']} label={t('patients.fields.chronic')}>
-          <Checkbox.Group options={opt('chronic', CHRONIC)} />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col xs={24} md={8}>
-            <Form.Item name={['history', 'chronic_other']} label={t('patients.fields.chronic_other')}>
-              <Input.TextArea autoSize={{ minRows: 2 }} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name={['history', 'past_admissions']} label={t('patients.fields.past_admissions')}>
-              <Input.TextArea autoSize={{ minRows: 2 }} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={8}>
-            <Form.Item name={['history', 'past_surgeries']} label={t('patients.fields.past_surgeries')}>
-              <Input.TextArea autoSize={{ minRows: 2 }} />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Card>
-      <Card title={t('patients.sections.familySocial')} style={{ marginBottom: 16 }}>
-        <Form.Item name={['history', 'family']} label={t('patients.fields.family')}>
-          <Checkbox.Group options={opt('family', FAMILY)} />
-        </Form.Item>
-        <Row gutter={16}>
-          <Col xs={24} md={6}>
-            <Form.Item name={['history', 'family_other']} label={t('patients.fields.family_other')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={6}>
-            <Form.Item name={['history', 'smoking']} label={t('patients.fields.smoking')}>
-              <Select allowClear={clear.select} options={opt('social', SOCIAL)} />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={6}>
-            <Form.Item name={['history', 'alcohol']} label={t('patients.fields.alcohol')}>
-              <Select allowClear={clear.select} options={opt('social', SOCIAL)} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={6}>
-            <Form.Item name={['history', 'social_other']} label={t('patients.fields.social_other')}>
-              <Input />
-            </Form.Item>
-          </Col>
-        </Row>
-        <Form.Item name={['history', 'vaccinations']} label={t('patients.fields.vaccinations')}>
-          <Input.TextArea autoSize={{ minRows: 2 }} />
-        </Form.Item>
-      </Card>
-      <Card title={t('patients.sections.emergency')} style={{ marginBottom: 16 }}>
-        <Row gutter={16}>
-          <Col xs={24} md={10}>
-            <Form.Item name={['emergency_contact', 'name']} label={t('patients.fields.contact_name')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={6}>
-            <Form.Item name={['emergency_contact', 'relation']} label={t('patients.fields.contact_relation')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col xs={12} md={8}>
-            <Form.Item name={['emergency_contact', 'phone']} label={t('patients.fields.contact_phone')}>
-              <Input inputMode="tel" />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Card>
-      <Card title={t('patients.sections.remarks')}>
-        <Form.Item name="remarks" label={t('patients.fields.remarks')}>
-          <Input.TextArea autoSize={{ minRows: 3 }} maxLength={2000} />
-        </Form.Item>
-      </Card>
+      <IdentityCard />
+      <ContactCard />
+      <HistoryCard />
+      <FamilySocialCard />
+      <ContactPersonCards />
     </Form>
   )
 }

@@ -1,0 +1,52 @@
+import { DownOutlined } from '@ant-design/icons'
+import { Button, Dropdown, Space } from 'antd'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { useCan } from '../../../lib/auth/can'
+import { fullName } from '../../../lib/patient'
+import type { StatusAction } from '../api/changeStatus'
+import type { Appointment } from '../api/types'
+
+/**
+ * What a queue row offers its user, by the appointment's status and the user's permissions:
+ * the next step as a button (arrive, start, vitals, the diagnosis form), the rest in a menu.
+ */
+export function RowActions({ a, onAct, onEdit, onCancel }: { a: Appointment; onAct: (a: Appointment, action: StatusAction) => void; onEdit: (a: Appointment) => void; onCancel: (a: Appointment) => void }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const canManage = useCan('manage appointment')
+  const canDiagnose = useCan('write diagnosis')
+  const canVitals = useCan('record vitals')
+  const primary: ReactNode[] = []
+  const more: { key: string; label: string; danger?: boolean; onClick: () => void }[] = []
+  const form = () => navigate(`/appointments/form/${a.id}`)
+  const button = (key: string, label: string, onClick: () => void, type: 'primary' | 'default' = 'primary') => (
+    <Button key={key} size="small" type={type} onClick={onClick}>
+      {label}
+    </Button>
+  )
+  if (a.status === 'booked' && canManage) primary.push(button('arrive', t('appointments.actions.arrive'), () => onAct(a, 'arrive')))
+  if (a.status === 'arrived' && canDiagnose) primary.push(button('start', t('appointments.actions.start'), () => onAct(a, 'start')))
+  if (a.status === 'arrived' && canVitals && !canDiagnose) primary.push(button('vitals', t('appointments.actions.vitals'), form))
+  if ((a.status === 'in-progress' || a.status === 'completed') && (canDiagnose || canVitals))
+    primary.push(button('form', t('appointments.actions.diagnosis'), form, a.status === 'in-progress' ? 'primary' : 'default'))
+  if (a.status === 'in-progress' && canDiagnose) more.push({ key: 'complete', label: t('appointments.actions.complete'), onClick: () => onAct(a, 'complete') })
+  if ((a.status === 'booked' || a.status === 'arrived') && canManage) {
+    more.push({ key: 'edit', label: t('appointments.actions.edit'), onClick: () => onEdit(a) })
+    if (a.status === 'booked') more.push({ key: 'no-show', label: t('appointments.actions.noShow'), onClick: () => onAct(a, 'no-show') })
+    more.push({ key: 'cancel', label: t('appointments.actions.cancel'), danger: true, onClick: () => onCancel(a) })
+  }
+  return (
+    <Space size={4} wrap>
+      {primary}
+      {more.length > 0 && (
+        <Dropdown menu={{ items: more }} trigger={['click']}>
+          <Button size="small" aria-label={t('appointments.moreFor', { name: fullName(a.patient) })}>
+            {t('appointments.more')} <DownOutlined aria-hidden />
+          </Button>
+        </Dropdown>
+      )}
+    </Space>
+  )
+}
