@@ -212,6 +212,15 @@ func (c *Client) Do(method, path string, body any) Response {
 	if err != nil {
 		c.env.T.Fatal(err)
 	}
+	if c.env.Server != nil { // a server of this process: its answers are held to the contract
+		contract, err := loadContract()
+		if err == nil {
+			err = contract.check(req, resp.StatusCode, resp.Header, b)
+		}
+		if err != nil {
+			c.env.T.Error(err)
+		}
+	}
 	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
 }
 

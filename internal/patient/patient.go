@@ -63,10 +63,18 @@ type History struct {
 }
 
 // Known returns the history with its allergy status as recorded, or, for a record from
-// before the status existed, as its list says (listed allergies, else not asked).
+// before the status existed, as its list says (listed allergies, else not asked); its lists
+// are never null.
 func (h History) Known() History {
 	if h.Allergies == nil {
 		h.Allergies = []Allergy{}
+	}
+	// Lists are lists, empty or not (a record written without them still reads as such).
+	if h.Chronic == nil {
+		h.Chronic = []string{}
+	}
+	if h.Family == nil {
+		h.Family = []string{}
 	}
 	if h.AllergyStatus == "" {
 		h.AllergyStatus = AllergiesNotAsked

@@ -16,3 +16,4 @@ export const auditEventsKey = ['audit-events'] as const
 export const profileKey = ['profile'] as const
 export const settingsKey = ['settings'] as const
 export const configKey = ['config'] as const
+export const meKey = ['me'] as const

@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/api'
 import { fullName } from '../../lib/patient'
 import { useDoctors } from './api/listDoctors'
 import { useSaveAppointment } from './api/saveAppointment'
-import { DURATIONS, TYPES, type Appointment } from './api/types'
+import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
 import { focusFirstField } from '../../components/focusFirstField'
 import { dateFormat } from '../../lib/time'
 
@@ -17,7 +17,7 @@ interface Values {
   date: Dayjs
   time: Dayjs
   duration_minutes: number
-  type: string
+  type: AppointmentInput['type']
   reason: string
   remarks: string
 }

@@ -4,7 +4,7 @@ import { changedPaths, mergeMine } from './merge'
 describe('conflict merge', () => {
   const loaded = { ...emptyPatient(), first_name: 'An', last_name: 'Le', phone: '1' }
   it('keeps my changes on top of their newer version', () => {
-    const mine = { ...loaded, phone: '2', history: { ...loaded.history, chronic: ['asthma'] } }
+    const mine = { ...loaded, phone: '2', history: { ...loaded.history, chronic: ['asthma' as const] } }
     const theirs = { ...loaded, last_name: 'Lê', email: 'an@example.com' }
     const merged = mergeMine(loaded, mine, theirs)
     expect(merged.phone).toBe('2') // mine

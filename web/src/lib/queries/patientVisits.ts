@@ -1,18 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../api'
 import { appointmentsKey } from '../queryKeys'
+import type { Schema } from '../schema'
 
 /** One visit of a patient's history. */
-export interface HistoryItem {
-  id: number
-  starts_at: string
-  doctor_name: string
-  type: string
-  reason: string
-  status: string
-  visit_status: '' | 'draft' | 'signed'
-  diagnoses?: { code: string; text: string; label?: string; primary: boolean }[]
-}
+export type HistoryItem = Schema<'Appointment'>
 
 export interface VisitsParams {
   patient_id: number

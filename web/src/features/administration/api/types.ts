@@ -1,70 +1,15 @@
-import type { Emergency } from '../../../lib/auth/me'
+import type { RequestBody, ResponseBody, Schema } from '../../../lib/schema'
 
-export interface Account {
-  id: number
-  username: string
-  name: string
-  email: string
-  avatar: string
-  roles: string[]
-  active: boolean
-  locked: boolean
-  must_change_password: boolean
-  /** Emergency access in force, or null. */
-  emergency: Emergency | null
-  version: number
-}
+export type Account = Schema<'Account'>
 
-export interface Role {
-  id: number
-  name: string
-  permissions: string[]
-  users: number
-  /** Members must sign in with a second factor. */
-  require_two_factor: boolean
-}
+export type Role = Schema<'Role'>
 
-export interface AccountInput {
-  name: string
-  email: string
-  roles: string[]
-  active: boolean
-}
+export type AccountInput = Omit<RequestBody<'/api/users/{id}', 'put'>, 'version'>
 
-export interface NewAccount {
-  username: string
-  name: string
-  email: string
-  roles: string[]
-  password: string
-}
+export type NewAccount = RequestBody<'/api/users', 'post'>
 
-/** The roles with the version of their permission matrix (a stale matrix is refused). */
-export interface RolesBody {
-  data: Role[]
-  version: number
-}
+export type RolesBody = Schema<'Roles'>
 
-/** One audit event as the viewer lists it. */
-export interface AuditEvent {
-  id: number
-  seq: number | null
-  at: string
-  actor_id: number | null
-  actor_name: string
-  action: string
-  entity_type: string
-  entity_id: string
-  patient_id: number
-  patient_mrn: string
-  address: string
-  outcome: 'success' | 'failure' | 'denied'
-  detail: string
-  emergency: boolean
-  hash: string
-}
+export type AuditEvent = Schema<'AuditEvent'>
 
-export interface AuditEventsPage {
-  data: AuditEvent[]
-  meta: { total: number | null; total_capped: boolean; per_page: number; next: string; prev: string }
-}
+export type AuditEventsPage = ResponseBody<'/api/audit-events', 'get'>

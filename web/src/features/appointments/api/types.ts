@@ -1,3 +1,4 @@
+import type { ResponseBody, Schema } from '../../../lib/schema'
 import { chartPath } from '../../../lib/patient'
 
 export type Status = 'booked' | 'arrived' | 'in-progress' | 'completed' | 'cancelled' | 'no-show'
@@ -5,110 +6,27 @@ export const STATUSES: Status[] = ['booked', 'arrived', 'in-progress', 'complete
 export const TYPES = ['new', 'follow-up', 'walk-in'] as const
 export const DURATIONS = [10, 15, 20, 30, 45, 60]
 
-export interface Diagnosis {
-  code: string
-  text: string
-  primary: boolean
-  /** The code's label in the user's language (read only). */
-  label?: string
-}
+export type Diagnosis = Schema<'Diagnosis'>
 
-export interface Appointment {
-  id: number
-  patient_id: number
-  patient: { mrn: string; first_name: string; middle_name: string; last_name: string; sex: string; birth_date: string }
-  doctor_id: number
-  doctor_name: string
-  starts_at: string
-  duration_minutes: number
-  day: string
-  queue_number: number
-  type: string
-  reason: string
-  remarks: string
-  status: Status
-  cancel_reason: string
-  follow_up_of: number | null
-  visit_status: '' | 'draft' | 'signed'
-  diagnoses?: Diagnosis[]
-  version: number
-}
+export type Appointment = Schema<'Appointment'>
 
-export interface AppointmentInput {
-  patient_id: number
-  doctor_id: number
-  starts_at: string
-  duration_minutes: number
-  type: string
-  reason: string
-  remarks: string
-}
+export type AppointmentInput = Omit<Schema<'AppointmentInput'>, 'version'>
 
-export interface Doctor {
-  id: number
-  name: string
-}
+export type Doctor = ResponseBody<'/api/doctors', 'get'>['data'][number]
 
-export interface Vitals {
-  bp_systolic: number | null
-  bp_diastolic: number | null
-  heart_rate: number | null
-  respiratory_rate: number | null
-  temperature: number | null
-  spo2: number | null
-  weight: number | null
-  height: number | null
-}
+export type Vitals = Schema<'Vitals'>
 
-export interface Order {
-  code: string
-  note: string
-  /** The test's name in the reader's language (the server fills it in). */
-  label?: string
-}
+export type Order = VisitContent['orders'][number]
 
-export interface VisitContent {
-  vitals: Vitals
-  chief_complaint: string
-  present_illness: string
-  examination: string
-  diagnoses: Diagnosis[]
-  orders: Order[]
-  plan: string
-  follow_up_date: string
-}
+export type VisitContent = Schema<'VisitContent'>
 
-export interface Amendment {
-  id: number
-  reason: string
-  amended_at: string
-  amended_by: string
-  previous: VisitContent
-}
+export type Amendment = Visit['amendments'][number]
 
-export interface Visit extends VisitContent {
-  appointment_id: number
-  status: '' | 'draft' | 'signed'
-  bmi: number | null
-  signed_at: string | null
-  signed_by: string
-  updated_at: string | null
-  updated_by: string
-  follow_up: { id: number; starts_at: string; status: Status } | null
-  amendments: Amendment[]
-  version: number
-}
+export type Visit = Schema<'Visit'>
 
-export interface Code {
-  code: string
-  label: string
-}
+export type Code = ResponseBody<'/api/diagnosis-codes', 'get'>['data'][number]
 
-export interface LabTest {
-  code: string
-  kind: 'lab' | 'imaging'
-  label: string
-}
+export type LabTest = ResponseBody<'/api/lab-tests', 'get'>['data'][number]
 
 /** The chart of an appointment's patient. */
 export const chartOf = (a: Appointment) => chartPath({ id: a.patient_id, mrn: a.patient.mrn })

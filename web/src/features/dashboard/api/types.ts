@@ -1,30 +1,13 @@
+import type { ResponseBody, Schema } from '../../../lib/schema'
 export const STATUSES = ['booked', 'arrived', 'in-progress', 'completed', 'cancelled', 'no-show'] as const
 export const SEXES = ['female', 'male', 'other', 'unknown'] as const
 
-export interface DayCounts {
-  day: string
-  by_status: Record<string, number>
-}
+export type DayCounts = Schema<'DayCounts'>
 
-export interface AppointmentFigures {
-  today: DayCounts
-  waiting: number
-  /** The calling doctor's own queue today (doctors only). */
-  mine?: DayCounts
-  /** The last 30 days, oldest first. */
-  days: DayCounts[]
-}
+export type AppointmentFigures = ResponseBody<'/api/dashboard/appointments', 'get'>
 
-export interface PatientFigures {
-  total: number
-  this_month: number
-  months: { month: string; n: number }[]
-  ages: { band: string; by_sex: Record<string, number> }[]
-}
+export type PatientFigures = ResponseBody<'/api/dashboard/patients', 'get'>
 
-export interface DiagnosisFigures {
-  month: string
-  top: { code: string; label: string; n: number }[]
-}
+export type DiagnosisFigures = ResponseBody<'/api/dashboard/diagnoses', 'get'>
 
 export const total = (c: DayCounts) => Object.values(c.by_status).reduce((a, b) => a + b, 0)

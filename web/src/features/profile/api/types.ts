@@ -1,47 +1,13 @@
-import type { Licence } from '../../../lib/types'
+import type { RequestBody, ResponseBody, Schema } from '../../../lib/schema'
 
-export interface Profile {
-  id: number
-  username: string
-  name: string
-  pic: string
-  email: string
-  introduction: string
-  roles: string[]
-  specialisations: string[]
-  licences: Licence[]
-  has_signature: boolean
-  signature_url: string
-  version: number
-}
+export type Profile = Schema<'Profile'>
 
-export interface Activity {
-  at: string
-  action: string
-  entity_type: string
-  entity_id: string
-  outcome: string
-  address: string
-}
+export type Activity = ResponseBody<'/api/profile/activity', 'get'>['data'][number]
 
 /** One's second factor as the profile shows it. */
-export interface TwoFactorStatus {
-  enabled: boolean
-  required: boolean
-  recovery_codes_left: number
-}
+export type TwoFactorStatus = ResponseBody<'/api/profile/two-factor', 'get'>
 
 /** A new secret waiting for its first code: for the authenticator app. */
-export interface Enrolment {
-  secret: string
-  otpauth_url: string
-  qr: string
-}
+export type Enrolment = ResponseBody<'/api/profile/two-factor/setup', 'post'>
 
-export interface ProfileUpdate {
-  name?: string
-  email?: string
-  introduction?: string
-  specialisations?: string[]
-  licences?: Licence[]
-}
+export type ProfileUpdate = Omit<RequestBody<'/api/update-profile', 'patch'>, 'version'>
