@@ -59,7 +59,7 @@ func (h *Handler) doctors(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {

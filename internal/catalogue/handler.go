@@ -43,7 +43,7 @@ func (h *Handler) searchCodes(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 func (h *Handler) labTests(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +52,7 @@ func (h *Handler) labTests(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 // importCodes reads one multipart field "file" (a CSV) and imports it; the answer lists

@@ -269,6 +269,19 @@ type ListBody[T any] struct {
 	Meta ListMeta `json:"meta"`
 }
 
+// Items is an unpaged list: every item there is, under "data" as in a paged one.
+type Items[T any] struct {
+	Data []T `json:"data"`
+}
+
+// List answers an unpaged list (an empty one as [], never null).
+func List[T any](w http.ResponseWriter, items []T) {
+	if items == nil {
+		items = []T{}
+	}
+	Respond(w, http.StatusOK, Items[T]{Data: items})
+}
+
 // ListMeta is a paged list's position.
 type ListMeta struct {
 	Total   int `json:"total"`

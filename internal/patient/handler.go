@@ -108,7 +108,7 @@ func (h *Handler) duplicates(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
@@ -205,7 +205,7 @@ func (h *Handler) files(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 // upload reads one multipart field "file" within the kind's size limit.

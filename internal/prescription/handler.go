@@ -55,7 +55,7 @@ func (h *Handler) respondList(w http.ResponseWriter, r *http.Request, patientID 
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 func (h *Handler) forAppointment(w http.ResponseWriter, r *http.Request) {

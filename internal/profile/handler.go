@@ -234,7 +234,7 @@ func (h *Handler) activity(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
+	httpjson.List(w, list)
 }
 
 // ownPassword checks the signed-in user's own password under their login throttle: the try

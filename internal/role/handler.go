@@ -32,7 +32,7 @@ func (h *Handler) roles(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list, "version": version})
+	httpjson.Respond(w, http.StatusOK, Roles{Data: list, Version: version})
 }
 
 func rolePathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "role.not_found") }
@@ -142,5 +142,5 @@ func (h *Handler) saveMatrix(w http.ResponseWriter, r *http.Request) {
 
 // permissions lists the permission catalogue, in the order screens show it.
 func (h *Handler) permissions(w http.ResponseWriter, r *http.Request) {
-	httpjson.Respond(w, http.StatusOK, map[string]any{"data": auth.Catalogue})
+	httpjson.List(w, auth.Catalogue)
 }

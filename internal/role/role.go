@@ -36,3 +36,10 @@ func cleanRoleName(name string) (string, error) {
 	}
 	return name, v.Err()
 }
+
+// Roles is every role with the version of the role × permission matrix, which a save sends
+// back so that a stale matrix is refused.
+type Roles struct {
+	Data    []Role `json:"data"`
+	Version int    `json:"version"`
+}
