@@ -219,18 +219,9 @@ func BasicsOf(ctx context.Context, q database.Querier, id int64) (Basics, error)
 
 // EarlierOf lists the ids of a patient's appointments that start before t.
 func EarlierOf(ctx context.Context, q database.Querier, patientID int64, t time.Time) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM appointments WHERE patient_id = $1 AND starts_at < $2`, patientID, t)
+	ids, err := database.Column[int64](q.QueryContext(ctx, `SELECT id FROM appointments WHERE patient_id = $1 AND starts_at < $2`, patientID, t))
 	if err != nil {
 		return nil, fmt.Errorf("list earlier appointments: %w", err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -166,34 +165,24 @@ func likeEscape(s string) string {
 // Labels returns the labels of the given codes in lang (codes not in the list are left out).
 func (s *Store) Labels(ctx context.Context, q database.Querier, codes []string, lang string) (map[string]string, error) {
 	out := map[string]string{}
-	codes = slices.Compact(slices.Sorted(slices.Values(codes)))
-	for len(codes) > 0 {
-		chunk := codes[:min(len(codes), 200)]
-		codes = codes[len(chunk):]
-		ph := make([]string, len(chunk))
-		args := make([]any, len(chunk))
-		for i, c := range chunk {
-			ph[i], args[i] = fmt.Sprintf("$%d", i+1), c
-		}
-		rows, err := q.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes WHERE code IN (`+strings.Join(ph, ", ")+`)`, args...)
+	err := database.InChunks(codes, 200, func(chunk []string) error {
+		marks, args := database.InList(chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes WHERE code IN (`+marks+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("read code labels: %w", err)
+			return fmt.Errorf("read code labels: %w", err)
 		}
+		defer rows.Close()
 		for rows.Next() {
 			var code string
 			var l Labels
 			if err := rows.Scan(&code, &l.EN, &l.RU, &l.ZH, &l.VI); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			out[code] = l.In(lang)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+		return rows.Err()
+	})
+	return out, err
 }
 
 // LabTests lists the active orderable tests, labs first, with labels in lang.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"emr/internal/apperr"
@@ -16,20 +15,15 @@ import (
 // name their patient (queues, prescriptions, the audit log).
 func Summaries(ctx context.Context, q database.Querier, ids []int64) (map[int64]Summary, error) {
 	out := make(map[int64]Summary, len(ids))
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), 500)]
-		ids = ids[len(chunk):]
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
 		marks, args := database.InList(chunk, 1)
 		list, err := scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...))
-		if err != nil {
-			return nil, err
-		}
 		for _, s := range list {
 			out[s.ID] = s
 		}
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 // SummaryOf reads one patient's summary; NotFound when there is none.
@@ -66,27 +60,21 @@ func ArchivedAt(ctx context.Context, q database.Querier, id int64) (*time.Time, 
 // carry a patient's details (a prescription's print: address, allergies).
 func Records(ctx context.Context, q database.Querier, ids []int64) (map[int64]Patient, error) {
 	out := make(map[int64]Patient, len(ids))
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), 500)]
-		ids = ids[len(chunk):]
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
 		marks, args := database.InList(chunk, 1)
 		rows, err := q.QueryContext(ctx, `SELECT `+patientColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("read patients: %w", err)
+			return fmt.Errorf("read patients: %w", err)
 		}
+		defer rows.Close()
 		for rows.Next() {
 			p, err := scanPatient(rows)
 			if err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			out[p.ID] = p
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+		return rows.Err()
+	})
+	return out, err
 }

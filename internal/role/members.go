@@ -84,18 +84,9 @@ func Assign(ctx context.Context, tx *sql.Tx, userID int64, names []string) error
 
 // Holders returns the ids of the accounts that hold the role called name.
 func Holders(ctx context.Context, q database.Querier, name string) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT ur.user_id FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE r.name = $1 ORDER BY ur.user_id`, name)
+	ids, err := database.Column[int64](q.QueryContext(ctx, `SELECT ur.user_id FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE r.name = $1 ORDER BY ur.user_id`, name))
 	if err != nil {
 		return nil, fmt.Errorf("role holders: %w", err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("role holders: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }

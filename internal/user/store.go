@@ -541,30 +541,14 @@ func (s *Store) Identity(ctx context.Context, userID int64, now time.Time) (*aut
 // (who booked, signed, prescribed).
 func Names(ctx context.Context, q database.Querier, ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), 500)]
-		ids = ids[len(chunk):]
-		marks, args := database.InList(chunk, 1)
-		rows, err := q.QueryContext(ctx, `SELECT id, name FROM users WHERE id IN (`+marks+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("read names: %w", err)
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		named, err := readNamed(ctx, q, `SELECT id, name FROM users WHERE id IN (`, chunk)
+		for _, n := range named {
+			out[n.ID] = n.Name
 		}
-		for rows.Next() {
-			var id int64
-			var name string
-			if err := rows.Scan(&id, &name); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[id] = name
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 // Named is an account's id and name.
@@ -580,26 +564,13 @@ func ActiveHolders(ctx context.Context, q database.Querier, roleName string) ([]
 		return []Named{}, err
 	}
 	out := []Named{}
-	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), 500)]
-		ids = ids[len(chunk):]
-		marks, args := database.InList(chunk, 1)
-		rows, err := q.QueryContext(ctx, `SELECT id, name FROM users WHERE active AND id IN (`+marks+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("list %s accounts: %w", roleName, err)
-		}
-		for rows.Next() {
-			var n Named
-			if err := rows.Scan(&n.ID, &n.Name); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, n)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+	err = database.InChunks(ids, 500, func(chunk []int64) error {
+		named, err := readNamed(ctx, q, `SELECT id, name FROM users WHERE active AND id IN (`, chunk)
+		out = append(out, named...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s accounts: %w", roleName, err)
 	}
 	slices.SortFunc(out, func(a, b Named) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
@@ -622,4 +593,23 @@ func ActiveWithRole(ctx context.Context, q database.Querier, id int64, roleName 
 	}
 	names, err := role.NamesOf(ctx, q, id)
 	return slices.Contains(names, roleName), err
+}
+
+// readNamed runs a query of ids and names whose text ends in an open IN list, for ids.
+func readNamed(ctx context.Context, q database.Querier, query string, ids []int64) ([]Named, error) {
+	marks, args := database.InList(ids, 1)
+	rows, err := q.QueryContext(ctx, query+marks+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read names: %w", err)
+	}
+	defer rows.Close()
+	var out []Named
+	for rows.Next() {
+		var n Named
+		if err := rows.Scan(&n.ID, &n.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
 }

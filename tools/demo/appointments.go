@@ -156,20 +156,7 @@ func seedDoctorIDs(ctx context.Context, db *database.DB, users *user.Store) ([]i
 			}
 		}
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id FROM users WHERE username LIKE 'seed-doctor-%' ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return database.Column[int64](db.QueryContext(ctx, `SELECT id FROM users WHERE username LIKE 'seed-doctor-%' ORDER BY id`))
 }
 
 // Today books a small queue for today with the demo doctor, so that a newcomer's first
