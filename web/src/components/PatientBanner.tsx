@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { fullName } from '../lib/patient'
 import styles from './PatientBanner.module.css'
 import { formatDay } from '../lib/time'
+import { sexLabel } from '../lib/labels'
 
 export interface Allergy {
   substance: string
@@ -16,7 +17,7 @@ export interface BannerPatient {
   first_name: string
   middle_name: string
   last_name: string
-  sex: string
+  sex: keyof typeof sexLabel
   birth_date: string
   allergies: Allergy[]
   allergy_status?: string
@@ -75,7 +76,7 @@ export function PatientBanner({ patient }: { patient: BannerPatient }) {
     <section className={styles.banner} aria-label={t('banner.label')} data-testid="patient-banner">
       <div className={styles.identity}>
         <strong className={styles.name}>{fullName(patient)}</strong>
-        <span>{t(`patients.sex.${patient.sex}`)}</span>
+        <span>{t(sexLabel[patient.sex])}</span>
         <span>{t('patients.ageYears', { count: age })}</span>
         <span>{formatDay(patient.birth_date)}</span>
         <span>

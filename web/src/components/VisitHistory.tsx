@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import { useCan } from '../lib/auth/can'
 import { usePatientVisits } from '../lib/queries/patientVisits'
 import { formatDayTime } from '../lib/time'
+import { appointmentStatusLabel, appointmentTypeLabel } from '../lib/labels'
 
 const STATUS_COLORS: Record<string, string> = { booked: 'blue', arrived: 'gold', 'in-progress': 'purple', completed: 'green', cancelled: 'default', 'no-show': 'red' }
 
@@ -35,11 +36,11 @@ export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: 
             <Space orientation="vertical" size={2} style={{ width: '100%' }}>
               <Space wrap size={6}>
                 {opens ? <Link to={`/appointments/form/${a.id}`}>{when}</Link> : <Typography.Text strong>{when}</Typography.Text>}
-                <Tag color={STATUS_COLORS[a.status]}>{t(`appointments.status.${a.status}`)}</Tag>
+                <Tag color={STATUS_COLORS[a.status]}>{t(appointmentStatusLabel[a.status])}</Tag>
                 {a.visit_status === 'signed' && <Tag color="cyan">{t('history.signed')}</Tag>}
               </Space>
               <Typography.Text type="secondary">
-                {a.doctor_name} · {t(`appointments.types.${a.type}`)}
+                {a.doctor_name} · {t(appointmentTypeLabel[a.type])}
                 {a.reason && ` · ${a.reason}`}
               </Typography.Text>
               {a.diagnoses?.map((d, i) => (

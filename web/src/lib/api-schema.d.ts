@@ -581,7 +581,8 @@ export type components = {
         last_name: string;
         middle_name: string;
         mrn: string;
-        sex: string;
+        /** @enum {string} */
+        sex: "male" | "female" | "other" | "unknown";
       };
       patient_id: number;
       /** @description Place in the doctor's queue of that day, from 1. */
@@ -830,7 +831,8 @@ export type components = {
       middle_name: string;
       mrn: string;
       phone: string;
-      sex: string;
+      /** @enum {string} */
+      sex: "male" | "female" | "other" | "unknown";
     };
     Prescription: {
       appointment_id: number | null;
@@ -872,7 +874,8 @@ export type components = {
         middle_name: string;
         mrn: string;
         name: string;
-        sex: string;
+        /** @enum {string} */
+        sex: "male" | "female" | "other" | "unknown";
       }) | null;
       patient_id: number | null;
       /** @description Who issued it (fixed at printing); for an unprinted one, the caller. */
@@ -994,12 +997,13 @@ export type components = {
         }[];
       appointment_id: number;
       bmi: number | null;
-      follow_up: {
+      follow_up: ({
         id: number;
         /** Format: date-time */
         starts_at: string;
-        status: string;
-      } | null;
+        /** @enum {string} */
+        status: "booked" | "arrived" | "in-progress" | "completed" | "cancelled" | "no-show";
+      }) | null;
       /** Format: date-time */
       signed_at: string | null;
       signed_by: string;

@@ -14,6 +14,7 @@ import { chartPath } from '../../lib/patient'
 import { dateFormat, formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
 import { useClearable } from '../../components/clearable'
+import { auditOutcomeLabel } from '../../lib/labels'
 
 interface Filters {
   user?: string
@@ -119,7 +120,7 @@ export default function AuditLogPage() {
             allowClear={clear.select}
             style={{ width: 140 }}
             aria-label={t('audit.outcome')}
-            options={(['success', 'failure', 'denied'] as const).map((o) => ({ value: o, label: t(`audit.outcomes.${o}`) }))}
+            options={(['success', 'failure', 'denied'] as const).map((o) => ({ value: o, label: t(auditOutcomeLabel[o]) }))}
           />
         </Form.Item>
         <Form.Item name="range" label={t('audit.time')}>
@@ -205,7 +206,7 @@ export default function AuditLogPage() {
             sorter: true,
             sortOrder: order('outcome'),
             width: 110,
-            render: (_, e) => <Tag color={OUTCOME_COLOR[e.outcome]}>{t(`audit.outcomes.${e.outcome}`)}</Tag>,
+            render: (_, e) => <Tag color={OUTCOME_COLOR[e.outcome]}>{t(auditOutcomeLabel[e.outcome])}</Tag>,
           },
           { key: 'address', title: t('audit.address'), sorter: true, sortOrder: order('address'), width: 130, render: (_, e) => e.address },
           { key: 'detail', title: t('audit.detail'), ellipsis: { showTitle: true }, render: (_, e) => e.detail },

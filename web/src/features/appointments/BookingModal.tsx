@@ -10,6 +10,7 @@ import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
 import { focusFirstField } from '../../components/focusFirstField'
 import { dateFormat } from '../../lib/time'
+import { appointmentTypeLabel } from '../../lib/labels'
 
 interface Values {
   patient_id: number
@@ -121,7 +122,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
           </Form.Item>
         </div>
         <Form.Item name="type" label={t('appointments.type')}>
-          <Radio.Group optionType="button" options={TYPES.map((v) => ({ value: v, label: t(`appointments.types.${v}`) }))} />
+          <Radio.Group optionType="button" options={TYPES.map((v) => ({ value: v, label: t(appointmentTypeLabel[v]) }))} />
         </Form.Item>
         <Form.Item name="reason" label={t('appointments.reason')} rules={[{ max: 500 }]}>
           <Input />

@@ -1,6 +1,7 @@
 import { Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Status } from './api/types'
+import { appointmentStatusLabel } from '../../lib/labels'
 
 export const STATUS_COLORS: Record<Status, string> = {
   booked: 'blue',
@@ -16,7 +17,7 @@ export function StatusTag({ status }: { status: Status }) {
   const { t } = useTranslation()
   return (
     <Tag color={STATUS_COLORS[status]} style={{ marginInlineEnd: 0 }}>
-      {t(`appointments.status.${status}`)}
+      {t(appointmentStatusLabel[status])}
     </Tag>
   )
 }

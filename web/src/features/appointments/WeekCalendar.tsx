@@ -6,6 +6,7 @@ import { fullName } from '../../lib/patient'
 import { formatDay } from '../../lib/time'
 import { chartOf, type Appointment } from './api/types'
 import styles from './appointments.module.css'
+import { appointmentStatusLabel } from '../../lib/labels'
 
 const SLOT_COLORS: Record<string, string> = {
   booked: '#1677ff',
@@ -23,7 +24,7 @@ function Slot({ a }: { a: Appointment }) {
     <li
       className={`${styles.slot} ${a.status === 'cancelled' || a.status === 'no-show' ? styles.cancelled : ''}`}
       style={{ ['--slot-color' as string]: SLOT_COLORS[a.status] }}
-      title={`${dayjs(a.starts_at).format('HH:mm')} ${fullName(a.patient)} — ${t(`appointments.status.${a.status}`)}`}
+      title={`${dayjs(a.starts_at).format('HH:mm')} ${fullName(a.patient)} — ${t(appointmentStatusLabel[a.status])}`}
     >
       <strong>{dayjs(a.starts_at).format('HH:mm')}</strong> <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
     </li>

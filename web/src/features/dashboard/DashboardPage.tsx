@@ -12,6 +12,7 @@ import { useAppointmentFigures } from './api/getAppointmentFigures'
 import { useDiagnosisFigures } from './api/getDiagnosisFigures'
 import { usePatientFigures } from './api/getPatientFigures'
 import { SEXES, STATUSES, total, type AppointmentFigures, type DiagnosisFigures, type PatientFigures } from './api/types'
+import { appointmentStatusLabel, sexLabel } from '../../lib/labels'
 
 // Status colours, as the queue's tags show them.
 const STATUS_COLOURS: Record<string, string> = {
@@ -117,7 +118,7 @@ function AppointmentCards({ figures, myId }: { figures?: AppointmentFigures; myI
     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
       {STATUSES.filter((s) => figures.today.by_status[s] > 0).map((s) => (
         <Tag key={s} color={STATUS_COLOURS[s]} style={{ marginInlineEnd: 0 }}>
-          {t(`appointments.status.${s}`)} {figures.today.by_status[s]}
+          {t(appointmentStatusLabel[s])} {figures.today.by_status[s]}
         </Tag>
       ))}
     </Space>
@@ -185,7 +186,7 @@ function AppointmentsChart({ figures }: { figures: AppointmentFigures }) {
       xAxis: { type: 'category', data: figures.days.map((d) => day.format(dayjs(d.day).toDate())), ...axis },
       yAxis: counts,
       series: STATUSES.map((s) => ({
-        name: t(`appointments.status.${s}`),
+        name: t(appointmentStatusLabel[s]),
         type: 'bar',
         stack: 'day',
         itemStyle: { color: STATUS_COLOURS[s] },
@@ -241,7 +242,7 @@ function AgesChart({ figures }: { figures: PatientFigures }) {
       xAxis: { type: 'category', name: t('home.age'), nameLocation: 'middle', nameGap: 28, data: figures.ages.map((a) => a.band), ...axis },
       yAxis: counts,
       series: SEXES.map((s) => ({
-        name: t(`patients.sex.${s}`),
+        name: t(sexLabel[s]),
         type: 'bar',
         stack: 'band',
         itemStyle: { color: SEX_COLOURS[s] },

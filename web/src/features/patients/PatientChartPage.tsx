@@ -17,6 +17,7 @@ import { useUploadPatientFile } from './api/uploadPatientFile'
 import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
 import { formatDay, formatDayTime } from '../../lib/time'
+import { sexLabel } from '../../lib/labels'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -167,7 +168,7 @@ export default function PatientChartPage() {
               style={{ marginTop: 12 }}
               items={[
                 { key: 'mrn', label: t('patients.mrn'), children: p.mrn },
-                { key: 'sex', label: t('patients.fields.sex'), children: t(`patients.sex.${p.sex}`) },
+                { key: 'sex', label: t('patients.fields.sex'), children: t(sexLabel[p.sex]) },
                 { key: 'birth', label: t('patients.fields.birth_date'), children: `${formatDay(p.birth_date)}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
                 { key: 'phone', label: t('patients.fields.phone'), children: p.phone || '—' },
                 { key: 'blood', label: t('patients.fields.blood_type'), children: p.blood_type || '—' },

@@ -10,6 +10,7 @@ import { usePatients } from './api/listPatients'
 import { chartPath, fullName, type PatientSummary } from './api/types'
 import { ageInYears } from './age'
 import { formatDay } from '../../lib/time'
+import { sexLabel } from '../../lib/labels'
 
 const PAGE_SIZES = [10, 15, 20, 30, 50]
 
@@ -61,7 +62,7 @@ export default function PatientListPage() {
         </Space>
       ),
     },
-    { title: t('patients.fields.sex'), dataIndex: 'sex', width: 110, responsive: ['md'], render: (s: string) => t(`patients.sex.${s}`) },
+    { title: t('patients.fields.sex'), dataIndex: 'sex', width: 110, responsive: ['md'], render: (s: PatientSummary['sex']) => t(sexLabel[s]) },
     {
       title: t('patients.fields.birth_date'),
       dataIndex: 'birth_date',

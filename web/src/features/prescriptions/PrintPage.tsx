@@ -18,6 +18,7 @@ import { useViewSubject } from '../../lib/viewSubject'
 import { AllergyLine, PatientBanner } from '../../components/PatientBanner'
 import { useFindingText } from './components/Safety'
 import styles from './print.module.css'
+import { sexLabel } from '../../lib/labels'
 
 type Paper = 'A5' | 'A4'
 
@@ -118,7 +119,7 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
           {t('rx.sheetFields.date')}: {date}
         </div>
         <div>
-          {t('rx.sheetFields.age')}: {p ? p.age : '____'} &nbsp; {t('rx.sheetFields.sex')}: {p ? t(`patients.sex.${p.sex}`) : '____'}
+          {t('rx.sheetFields.age')}: {p ? p.age : '____'} &nbsp; {t('rx.sheetFields.sex')}: {p ? t(sexLabel[p.sex]) : '____'}
         </div>
         <div>
           {t('rx.sheetFields.mrn')}: {p?.mrn ?? '____'}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { dateFormat, formatDay } from '../../../lib/time'
 import { STATUSES, type Doctor } from '../api/types'
 import { DATE, weekStart } from './dates'
+import { appointmentStatusLabel } from '../../../lib/labels'
 
 interface Props {
   view: 'queue' | 'week'
@@ -51,7 +52,7 @@ export function Filters({ view, date, doctorId, status, doctors, update }: Props
           value={status ?? ''}
           aria-label={t('appointments.statusLabel')}
           onChange={(v) => update({ status: v || undefined })}
-          options={[{ value: '', label: t('appointments.allStatuses') }, ...STATUSES.map((s) => ({ value: s, label: t(`appointments.status.${s}`) }))]}
+          options={[{ value: '', label: t('appointments.allStatuses') }, ...STATUSES.map((s) => ({ value: s, label: t(appointmentStatusLabel[s]) }))]}
         />
       )}
     </Flex>

@@ -8,6 +8,7 @@ import { fullName } from '../../../lib/patient'
 import { formatDay } from '../../../lib/time'
 import { chartOf, type Appointment } from '../api/types'
 import { StatusTag } from '../StatusTag'
+import { appointmentTypeLabel } from '../../../lib/labels'
 
 const muted = (a: Appointment) => (a.status === 'cancelled' || a.status === 'no-show' ? 'emr-row-muted' : '')
 
@@ -47,7 +48,7 @@ export function QueueTable({ rows, loading, showDoctor, reorderable, number, act
       ),
     },
     ...(showDoctor ? [{ title: t('appointments.doctor'), dataIndex: 'doctor_name', responsive: ['md' as const] }] : []),
-    { title: t('appointments.type'), dataIndex: 'type', width: 120, responsive: ['lg'], render: (v: string) => <Tag>{t(`appointments.types.${v}`)}</Tag> },
+    { title: t('appointments.type'), dataIndex: 'type', width: 120, responsive: ['lg'], render: (v: Appointment['type']) => <Tag>{t(appointmentTypeLabel[v])}</Tag> },
     {
       title: t('appointments.reason'),
       dataIndex: 'reason',

@@ -3,6 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { dateFormat, formatDayTime } from '../../../lib/time'
 import type { Visit } from '../api/types'
+import { appointmentStatusLabel } from '../../../lib/labels'
 
 // The follow-up date is kept as YYYY-MM-DD; the picker works on dayjs values.
 const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
@@ -19,7 +20,7 @@ export function PlanCard({ disabled, day, followUp }: { disabled: boolean; day: 
         <DatePicker format={dateFormat()} disabled={disabled} disabledDate={(d) => !d.isAfter(dayjs(day), 'day')} />
       </Form.Item>
       {followUp && (
-        <Alert type="success" showIcon title={t('visit.followUpBooked', { time: formatDayTime(followUp.starts_at), status: t(`appointments.status.${followUp.status}`) })} />
+        <Alert type="success" showIcon title={t('visit.followUpBooked', { time: formatDayTime(followUp.starts_at), status: t(appointmentStatusLabel[followUp.status]) })} />
       )}
     </Card>
   )

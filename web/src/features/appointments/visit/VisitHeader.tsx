@@ -9,6 +9,7 @@ import { formatDayTime } from '../../../lib/time'
 import { chartOf, type Appointment, type Visit } from '../api/types'
 import { StatusTag } from '../StatusTag'
 import type { SaveState } from './useAutosave'
+import { appointmentTypeLabel } from '../../../lib/labels'
 
 /** The visit's head: the patient, the appointment's status and details, where saving stands (quiet when read-only), the actions. */
 export function VisitHeader({ a, visit, state, savedAt, quiet, actions }: { a: Appointment; visit: Visit; state: SaveState; savedAt: string | null; quiet: boolean; actions: ReactNode }) {
@@ -54,7 +55,7 @@ export function VisitHeader({ a, visit, state, savedAt, quiet, actions }: { a: A
         items={[
           { key: 'when', label: t('appointments.time'), children: `${formatDayTime(a.starts_at)} · ${t('appointments.minutes', { count: a.duration_minutes })}` },
           { key: 'doctor', label: t('appointments.doctor'), children: a.doctor_name },
-          { key: 'type', label: t('appointments.type'), children: t(`appointments.types.${a.type}`) },
+          { key: 'type', label: t('appointments.type'), children: t(appointmentTypeLabel[a.type]) },
           { key: 'reason', label: t('appointments.reason'), children: a.reason || '—' },
         ]}
       />

@@ -15,13 +15,7 @@ export type PatientSummary = Schema<'PatientSummary'>
 
 export type PatientFile = Schema<'File'>
 
-export const SEXES = ['male', 'female', 'other', 'unknown']
-export const CIVIL_STATUSES = ['single', 'married', 'widowed', 'separated', 'divorced', 'other']
 export const BLOOD_TYPES = ['A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-']
-export const SEVERITIES = ['mild', 'moderate', 'severe']
-export const CHRONIC = ['asthma', 'hypertension', 'diabetes', 'copd', 'tuberculosis', 'seizures']
-export const FAMILY = ['hypertension', 'diabetes', 'stroke', 'coronary']
-export const SOCIAL = ['never', 'former', 'current']
 
 /** A new patient's form: nothing chosen yet (the server refuses a patient without sex or birth date). */
 export const emptyPatient = (): PatientInput => ({

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { chartPath, fullName, type PatientInput, type PatientSummary } from '../api/types'
 import compare from '../compare.module.css'
+import { sexLabel } from '../../../lib/labels'
 
 /** The new entry beside each possible duplicate, the fields that match in bold. */
 export function DuplicateComparison({ input, twins }: { input: PatientInput; twins: PatientSummary[] }) {
@@ -9,7 +10,7 @@ export function DuplicateComparison({ input, twins }: { input: PatientInput; twi
   const rows: { key: string; label: string; value: (p: PatientInput | PatientSummary) => string; same: (a: string, b: string) => boolean }[] = [
     { key: 'name', label: t('patients.name'), value: (p) => fullName(p), same: (a, b) => fold(a) === fold(b) },
     { key: 'birth_date', label: t('patients.fields.birth_date'), value: (p) => p.birth_date, same: (a, b) => a === b },
-    { key: 'sex', label: t('patients.fields.sex'), value: (p) => (p.sex ? t(`patients.sex.${p.sex}`) : ''), same: (a, b) => a === b },
+    { key: 'sex', label: t('patients.fields.sex'), value: (p) => (p.sex ? t(sexLabel[p.sex]) : ''), same: (a, b) => a === b },
     { key: 'phone', label: t('patients.fields.phone'), value: (p) => p.phone, same: (a, b) => digits(a) !== '' && digits(a) === digits(b) },
   ]
   return (

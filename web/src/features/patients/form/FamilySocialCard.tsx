@@ -1,7 +1,7 @@
 import { Card, Checkbox, Col, Form, Input, Row, Select } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useClearable } from '../../../components/clearable'
-import { FAMILY, SOCIAL } from '../api/types'
+import { familyLabel, socialLabel } from '../../../lib/labels'
 import { useOptions } from './options'
 
 /** Family history, smoking, alcohol, other social history, vaccinations. Inside the patient's form. */
@@ -12,7 +12,7 @@ export function FamilySocialCard() {
   return (
   <Card title={t('patients.sections.familySocial')} style={{ marginBottom: 16 }}>
     <Form.Item name={['history', 'family']} label={t('patients.fields.family')}>
-      <Checkbox.Group options={opt('family', FAMILY)} />
+      <Checkbox.Group options={opt(familyLabel)} />
     </Form.Item>
     <Row gutter={16}>
       <Col xs={24} md={6}>
@@ -22,12 +22,12 @@ export function FamilySocialCard() {
       </Col>
       <Col xs={12} md={6}>
         <Form.Item name={['history', 'smoking']} label={t('patients.fields.smoking')}>
-          <Select allowClear={clear.select} options={opt('social', SOCIAL)} />
+          <Select allowClear={clear.select} options={opt(socialLabel)} />
         </Form.Item>
       </Col>
       <Col xs={12} md={6}>
         <Form.Item name={['history', 'alcohol']} label={t('patients.fields.alcohol')}>
-          <Select allowClear={clear.select} options={opt('social', SOCIAL)} />
+          <Select allowClear={clear.select} options={opt(socialLabel)} />
         </Form.Item>
       </Col>
       <Col xs={24} md={6}>

@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
 import { Button, Card, Checkbox, Col, Form, Input, Radio, Row, Select } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useClearable } from '../../../components/clearable'
-import { ALLERGY_STATUSES, CHRONIC, SEVERITIES } from '../api/types'
+import { allergyStatusLabel, chronicLabel, severityLabel } from '../../../lib/labels'
 import { useOptions } from './options'
 
 /**
@@ -20,7 +20,7 @@ export function HistoryCard() {
     {/* An empty list says nothing: whether anyone asked is recorded as such. */}
     <Form.Item name={['history', 'allergy_status']} label={t('patients.allergyStatus.label')} rules={[{ required: true, message: t('validation.required') }]}>
       <Radio.Group
-        options={ALLERGY_STATUSES.map((s) => ({ value: s, label: t(`patients.allergyStatus.${s}`) }))}
+        options={opt(allergyStatusLabel)}
         onChange={(e) => {
           const listed = form.getFieldValue(['history', 'allergies']) as unknown[]
           if (e.target.value === 'present' && listed.length === 0) form.setFieldValue(['history', 'allergies'], [{ substance: '', reaction: '', severity: '' }])
@@ -45,7 +45,7 @@ export function HistoryCard() {
               </Col>
               <Col xs={20} md={5}>
                 <Form.Item name={[f.name, 'severity']} label={t('patients.fields.severity')} initialValue="">
-                  <Select allowClear={clear.select} options={opt('severity', SEVERITIES)} />
+                  <Select allowClear={clear.select} options={opt(severityLabel)} />
                 </Form.Item>
               </Col>
               <Col xs={4} md={2} style={{ paddingTop: 30 }}>
@@ -62,7 +62,7 @@ export function HistoryCard() {
       )}
     </Form.List>
     <Form.Item name={['history', 'chronic']} label={t('patients.fields.chronic')}>
-      <Checkbox.Group options={opt('chronic', CHRONIC)} />
+      <Checkbox.Group options={opt(chronicLabel)} />
     </Form.Item>
     <Row gutter={16}>
       <Col xs={24} md={8}>

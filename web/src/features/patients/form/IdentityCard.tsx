@@ -3,7 +3,8 @@ import dayjs, { type Dayjs } from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { useClearable } from '../../../components/clearable'
 import { dateFormat } from '../../../lib/time'
-import { BLOOD_TYPES, CIVIL_STATUSES, SEXES } from '../api/types'
+import { BLOOD_TYPES } from '../api/types'
+import { civilStatusLabel, sexLabel } from '../../../lib/labels'
 import { useOptions } from './options'
 
 // The birth date is kept as YYYY-MM-DD; the picker works on dayjs values.
@@ -34,7 +35,7 @@ export function IdentityCard() {
       </Col>
       <Col xs={24} md={6}>
         <Form.Item name="sex" label={t('patients.fields.sex')} rules={[{ required: true, message: t('validation.required') }]}>
-          <Select options={opt('sex', SEXES)} />
+          <Select options={opt(sexLabel)} />
         </Form.Item>
       </Col>
       <Col xs={24} md={6}>
@@ -47,7 +48,7 @@ export function IdentityCard() {
       </Col>
       <Col xs={24} md={6}>
         <Form.Item name="civil_status" label={t('patients.fields.civil_status')}>
-          <Select allowClear={clear.select} options={opt('civil', CIVIL_STATUSES)} />
+          <Select allowClear={clear.select} options={opt(civilStatusLabel)} />
         </Form.Item>
       </Col>
       <Col xs={24} md={6}>

@@ -9,12 +9,13 @@ import { usePrescriptions } from '../api/listPrescriptions'
 import { editable, printPath, type Item, type Owner, type Prescription } from '../api/types'
 import { focusFirstField } from '../../../components/focusFirstField'
 import { formatDayTime } from '../../../lib/time'
+import { prescriptionStatusLabel } from '../../../lib/labels'
 
 const STATUS_COLORS: Record<Prescription['status'], string> = { draft: 'gold', ordered: 'gold', issued: 'green', dispensed: 'green', cancelled: 'default' }
 
 export function StatusTag({ status }: { status: Prescription['status'] }) {
   const { t } = useTranslation()
-  return <Tag color={STATUS_COLORS[status]}>{t(`rx.status.${status}`)}</Tag>
+  return <Tag color={STATUS_COLORS[status]}>{t(prescriptionStatusLabel[status])}</Tag>
 }
 
 /** One line as words: "Amoxicillin 500 mg capsule — 1 capsule, oral, 3 times a day, 7 days, 21 capsule". */
