@@ -47,15 +47,7 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 	case utf8.RuneCountInString(n.Username) > 64:
 		v.Add("username", "validation.too_long")
 	}
-	switch {
-	case n.Name == "":
-		v.Add("name", "validation.required")
-	case utf8.RuneCountInString(n.Name) > 200:
-		v.Add("name", "validation.too_long")
-	}
-	if len(n.Roles) == 0 {
-		v.Add("roles", "user.roles_required")
-	}
+	checkNameAndRoles(&v, n.Name, n.Roles)
 	if problem := auth.PasswordProblem(n.Password, append([]string{n.Username, n.Name, n.Email}, n.Personal...)...); problem != "" {
 		v.Add("password", problem)
 	}
@@ -237,15 +229,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, c Change) (
 	c.Name, c.Email = strings.Join(strings.Fields(c.Name), " "), strings.TrimSpace(c.Email)
 	c.Roles = slices.Compact(slices.Sorted(slices.Values(c.Roles)))
 	var v apperr.Validation
-	switch {
-	case c.Name == "":
-		v.Add("name", "validation.required")
-	case utf8.RuneCountInString(c.Name) > 200:
-		v.Add("name", "validation.too_long")
-	}
-	if len(c.Roles) == 0 {
-		v.Add("roles", "user.roles_required")
-	}
+	checkNameAndRoles(&v, c.Name, c.Roles)
 	var u User
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := CheckEmail(ctx, tx, c.Email, id, &v); err != nil {

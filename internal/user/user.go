@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"emr/internal/apperr"
 	"emr/internal/audit"
 )
 
@@ -80,4 +82,18 @@ func changes(a, b User) string {
 		out = append(out, "active "+strconv.FormatBool(b.Active))
 	}
 	return strings.Join(out, "; ")
+}
+
+// checkNameAndRoles checks what creating and changing an account share: a name of at most 200
+// characters, and at least one role.
+func checkNameAndRoles(v *apperr.Validation, name string, roles []string) {
+	switch {
+	case name == "":
+		v.Add("name", "validation.required")
+	case utf8.RuneCountInString(name) > 200:
+		v.Add("name", "validation.too_long")
+	}
+	if len(roles) == 0 {
+		v.Add("roles", "user.roles_required")
+	}
 }
