@@ -4,11 +4,9 @@ import { BrowserRouter, Navigate, useLocation, useSearchParams } from 'react-rou
 import { PageLoading } from '../components/PageLoading'
 import { safeRedirect } from '../features/auth/redirect'
 import { isLoggedIn } from '../lib/session'
-import { SlotProvider } from '../lib/slots'
 import { Guard } from './Guard'
 import { queryClient } from './queryClient'
 import { SessionWatcher } from './SessionWatcher'
-import { slots } from './slots'
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'))
 const Shell = lazy(() => import('./shell/Shell'))
@@ -41,14 +39,12 @@ function Pages() {
 export function Root() {
   return (
     <QueryClientProvider client={queryClient}>
-      <SlotProvider value={slots}>
-        <BrowserRouter>
-          <SessionWatcher />
-          <Suspense fallback={null}>
-            <Pages />
-          </Suspense>
-        </BrowserRouter>
-      </SlotProvider>
+      <BrowserRouter>
+        <SessionWatcher />
+        <Suspense fallback={null}>
+          <Pages />
+        </Suspense>
+      </BrowserRouter>
     </QueryClientProvider>
   )
 }

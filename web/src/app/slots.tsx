@@ -1,5 +1,5 @@
-// The app fills the slots where one feature shows another's part (lib/slots.tsx); each is
-// loaded with the screen that shows it, not with the shell.
+// The shell fills the slots where one feature shows another's part (lib/slots.tsx); each is
+// loaded with the screen that shows it, not with the shell (and never on the login page).
 import { Spin } from 'antd'
 import { lazy, Suspense } from 'react'
 import type { Slots } from '../lib/slots'

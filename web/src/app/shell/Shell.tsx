@@ -34,6 +34,8 @@ import { Sidebar } from './Sidebar'
 import { ShellStateProvider, useShell } from './state'
 import { TagsView } from './TagsView'
 import styles from './shell.module.css'
+import { SlotProvider } from '../../lib/slots'
+import { slots } from '../slots'
 
 const antdLocales: Record<Language, Locale> = { en: enUS, ru: ruRU, zh: zhCN, vi: viVN }
 const dayjsLocales: Record<Language, string> = { en: 'en', ru: 'ru', zh: 'zh-cn', vi: 'vi' }
@@ -119,8 +121,10 @@ export default function Shell({ me }: { me: Me }) {
     [userRoutes],
   )
   return (
-    <ShellStateProvider key={`${roles.join()}|${permissions.join()}|${mustChange}`} affixViews={affixViews}>
-      <Layout me={me} userRoutes={userRoutes} />
-    </ShellStateProvider>
+    <SlotProvider value={slots}>
+      <ShellStateProvider key={`${roles.join()}|${permissions.join()}|${mustChange}`} affixViews={affixViews}>
+        <Layout me={me} userRoutes={userRoutes} />
+      </ShellStateProvider>
+    </SlotProvider>
   )
 }
