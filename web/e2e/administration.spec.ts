@@ -12,6 +12,8 @@ test('an administrator creates a doctor, changes the role, deactivates and reset
   await page.goto('/administrator/users')
   await page.getByRole('button', { name: 'New account' }).click()
   const dialog = page.getByRole('dialog', { name: 'New account' })
+  // The dialog starts in its first field once open; typing waits for that.
+  await expect(dialog.getByLabel('Username', { exact: true })).toBeFocused()
   await dialog.getByLabel('Username', { exact: true }).fill(username)
   await dialog.getByLabel('Name', { exact: true }).fill(`Dr ${username}`)
   await dialog.getByLabel('Roles').click()
