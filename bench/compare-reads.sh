@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Before/after on the same data: the patient, appointment and audit scenarios at 1, 8 and 32 clients.
+# Before/after on the same data (bench/README.md, issue 19): the patient, appointment and audit
+# scenarios at 1, 8 and 32 clients, against two binaries built beforehand:
+#   git worktree add /tmp/before bcc1679 && (cd /tmp/before && go build -o /tmp/emr-before ./cmd/emr)
+#   go build -o /tmp/emr-after ./cmd/emr && go build -o /tmp/loadgen-after ./bench/loadgen
+# Traffic goes to 127.0.0.1 only; each run is bounded by its request count.
 set -euo pipefail
 D=/tmp/benchq; rm -rf $D; mkdir -p $D
 pw="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
