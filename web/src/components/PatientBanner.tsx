@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { fullName } from '../lib/patient'
 import styles from './PatientBanner.module.css'
 import { formatDay } from '../lib/time'
-import { sexLabel } from '../lib/labels'
+import { labelOf, severityLabel, sexLabel } from '../lib/labels'
 
 export interface Allergy {
   substance: string
@@ -31,7 +31,7 @@ export type AllergyFacts = Pick<BannerPatient, 'allergies' | 'allergy_status' | 
 /** One allergy as the banner, the editor and the print write it: "Penicillin — Severe — rash". */
 export function useAllergyText() {
   const { t } = useTranslation()
-  return (a: Allergy) => [a.substance, a.severity && t(`patients.severity.${a.severity}`), a.reaction].filter(Boolean).join(' — ')
+  return (a: Allergy) => [a.substance, a.severity && t(labelOf(severityLabel, a.severity) ?? a.severity), a.reaction].filter(Boolean).join(' — ')
 }
 
 /**

@@ -87,6 +87,17 @@ export const familyLabel = {
   coronary: 'patients.family.coronary',
 } as const satisfies Record<History['family'][number], string>
 
+export const testKindLabel = {
+  lab: 'visit.testKinds.lab',
+  imaging: 'visit.testKinds.imaging',
+} as const satisfies Record<'lab' | 'imaging', string>
+
+/** The key of value in a label map; undefined for a value the map does not know (a field the
+ * contract types as free text, such as a finding's severity). */
+export function labelOf<M extends Record<string, string>>(map: M, value: string | undefined): M[keyof M] | undefined {
+  return value !== undefined && Object.hasOwn(map, value) ? map[value as keyof M] : undefined
+}
+
 /** Every map, for the test that holds each key to every locale. */
 export const labelMaps = {
   appointmentStatusLabel,
@@ -100,4 +111,5 @@ export const labelMaps = {
   prescriptionStatusLabel,
   chronicLabel,
   familyLabel,
+  testKindLabel,
 }

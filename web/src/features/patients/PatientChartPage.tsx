@@ -17,7 +17,7 @@ import { useUploadPatientFile } from './api/uploadPatientFile'
 import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
 import { formatDay, formatDayTime } from '../../lib/time'
-import { sexLabel } from '../../lib/labels'
+import { chronicLabel, civilStatusLabel, familyLabel, labelOf, sexLabel, socialLabel } from '../../lib/labels'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -96,7 +96,7 @@ export default function PatientChartPage() {
   if (p.mrn !== pid) return <Result status="404" subTitle={t('patients.notFound')} />
 
   const h = p.history
-  const list = (prefix: string, values: string[], other: string) => [...values.map((v) => t(`patients.${prefix}.${v}`)), other].filter(Boolean).join(', ') || '—'
+  const list = (labels: Record<string, string>, values: string[], other: string) => [...values.map((v) => t(labelOf(labels, v) ?? v)), other].filter(Boolean).join(', ') || '—'
   const askArchive = () =>
     askReason({
       title: t('patients.archiveTitle'),
@@ -172,7 +172,7 @@ export default function PatientChartPage() {
                 { key: 'birth', label: t('patients.fields.birth_date'), children: `${formatDay(p.birth_date)}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
                 { key: 'phone', label: t('patients.fields.phone'), children: p.phone || '—' },
                 { key: 'blood', label: t('patients.fields.blood_type'), children: p.blood_type || '—' },
-                { key: 'civil', label: t('patients.fields.civil_status'), children: p.civil_status ? t(`patients.civil.${p.civil_status}`) : '—' },
+                { key: 'civil', label: t('patients.fields.civil_status'), children: p.civil_status ? t(civilStatusLabel[p.civil_status]) : '—' },
                 { key: 'email', label: t('patients.fields.email'), children: p.email || '—' },
                 { key: 'address', label: t('patients.fields.address'), children: p.address || '—' },
                 { key: 'created', label: t('patients.createdAt'), children: formatDay(p.created_at) },
@@ -188,12 +188,12 @@ export default function PatientChartPage() {
               size="small"
               column={1}
               items={[
-                { key: 'chronic', label: t('patients.fields.chronic'), children: list('chronic', h.chronic, h.chronic_other) },
+                { key: 'chronic', label: t('patients.fields.chronic'), children: list(chronicLabel, h.chronic, h.chronic_other) },
                 { key: 'adm', label: t('patients.fields.past_admissions'), children: h.past_admissions || '—' },
                 { key: 'surg', label: t('patients.fields.past_surgeries'), children: h.past_surgeries || '—' },
-                { key: 'family', label: t('patients.fields.family'), children: list('family', h.family, h.family_other) },
-                { key: 'smoking', label: t('patients.fields.smoking'), children: h.smoking ? t(`patients.social.${h.smoking}`) : '—' },
-                { key: 'alcohol', label: t('patients.fields.alcohol'), children: h.alcohol ? t(`patients.social.${h.alcohol}`) : '—' },
+                { key: 'family', label: t('patients.fields.family'), children: list(familyLabel, h.family, h.family_other) },
+                { key: 'smoking', label: t('patients.fields.smoking'), children: h.smoking ? t(socialLabel[h.smoking]) : '—' },
+                { key: 'alcohol', label: t('patients.fields.alcohol'), children: h.alcohol ? t(socialLabel[h.alcohol]) : '—' },
                 { key: 'vacc', label: t('patients.fields.vaccinations'), children: h.vaccinations || '—' },
               ]}
             />

@@ -3,6 +3,7 @@ import { Button, Card, Col, Form, Input, Row, Select, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { LabTest, Order } from '../api/types'
 import { RemoveButton } from './RemoveButton'
+import { testKindLabel } from '../../../lib/labels'
 
 /**
  * Laboratory and imaging orders, from the catalogue (tests: undefined for whoever may not
@@ -12,7 +13,7 @@ export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: b
   const { t } = useTranslation()
   const options = tests
     ? (['lab', 'imaging'] as const).map((kind) => ({
-        label: t(`visit.testKinds.${kind}`),
+        label: t(testKindLabel[kind]),
         title: kind,
         options: tests.filter((x) => x.kind === kind).map((x) => ({ value: x.code, label: x.label })),
       }))

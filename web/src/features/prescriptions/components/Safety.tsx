@@ -2,12 +2,13 @@ import { Alert } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Finding } from '../api/types'
 import { formatDay } from '../../../lib/time'
+import { labelOf, severityLabel } from '../../../lib/labels'
 
 /** The sentence that explains a finding, in the user's language. */
 export function useFindingText() {
   const { t } = useTranslation()
   return (f: Finding) => {
-    const severity = f.severity ? t(`patients.severity.${f.severity}`) : ''
+    const severity = f.severity ? t(labelOf(severityLabel, f.severity) ?? f.severity) : ''
     const allergy = severity ? `${f.allergy} (${severity})` : f.allergy
     const what = f.substance || f.class
     switch (f.kind) {
