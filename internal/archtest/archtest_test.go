@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -17,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"emr/internal/database"
@@ -38,27 +40,29 @@ type architecture struct {
 }
 
 // moduleRoot is the folder of go.mod, above this package's.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
+var moduleRoot = sync.OnceValues(func() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("no go.mod above the test")
+			return "", errors.New("no go.mod above the test")
 		}
 		dir = parent
 	}
-}
+})
 
 func load(t *testing.T) (architecture, string) {
 	t.Helper()
-	root := moduleRoot(t)
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
 	raw, err := os.ReadFile(filepath.Join(root, "docs", "architecture.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -93,15 +97,32 @@ type goPackage struct {
 	rel        string // its folder from the module root, with a trailing slash
 }
 
-func packages(t *testing.T, root string) []goPackage {
+func packages(t *testing.T) []goPackage {
 	t.Helper()
+	list, err := listed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// listed is `go list` of the module, run once for all the tests.
+var listed = sync.OnceValues(func() ([]goPackage, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	return goList(root)
+})
+
+func goList(root string) ([]goPackage, error) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, stderr.String())
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}
 	var list []goPackage
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -110,19 +131,19 @@ func packages(t *testing.T, root string) []goPackage {
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		rel, err := filepath.Rel(root, p.Dir)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		p.rel = filepath.ToSlash(rel) + "/"
 		list = append(list, p)
 	}
 	if len(list) < 10 {
-		t.Fatalf("go list found only %d packages", len(list))
+		return nil, fmt.Errorf("go list found only %d packages", len(list))
 	}
-	return list
+	return list, nil
 }
 
 func TestTheDocumentHoldsTogether(t *testing.T) {
@@ -154,8 +175,8 @@ func TestTheDocumentHoldsTogether(t *testing.T) {
 }
 
 func TestEveryPackageHasAPart(t *testing.T) {
-	a, root := load(t)
-	for _, p := range packages(t, root) {
+	a, _ := load(t)
+	for _, p := range packages(t) {
 		if a.partOf(p.rel) == "" {
 			t.Errorf("package %s (%s) belongs to no part of docs/architecture.json", p.ImportPath, p.rel)
 		}
@@ -163,8 +184,8 @@ func TestEveryPackageHasAPart(t *testing.T) {
 }
 
 func TestImportsFollowTheArrows(t *testing.T) {
-	a, root := load(t)
-	list := packages(t, root)
+	a, _ := load(t)
+	list := packages(t)
 	module := strings.TrimSuffix(list[0].ImportPath, strings.TrimSuffix(list[0].rel, "/"))
 	arrows := map[[2]string]bool{}
 	for _, arrow := range a.Arrows {
@@ -204,11 +225,11 @@ type parsed struct {
 	file *ast.File
 }
 
-func sources(t *testing.T, root string, keep func(p goPackage) bool) []parsed {
+func sources(t *testing.T, keep func(p goPackage) bool) []parsed {
 	t.Helper()
 	var out []parsed
 	fset := token.NewFileSet()
-	for _, p := range packages(t, root) {
+	for _, p := range packages(t) {
 		if !keep(p) {
 			continue
 		}
@@ -242,8 +263,7 @@ func takesResponseWriter(fn *ast.FuncType) bool {
 // store's. Every function literal or declaration taking an http.ResponseWriter, and every
 // handler.go and routes.go, is read for calls that run SQL.
 func TestNoHandlerRunsSQL(t *testing.T) {
-	_, root := load(t)
-	for _, src := range sources(t, root, func(p goPackage) bool { return strings.HasPrefix(p.rel, "internal/") }) {
+	for _, src := range sources(t, func(p goPackage) bool { return strings.HasPrefix(p.rel, "internal/") }) {
 		whole := src.name == "handler.go" || src.name == "routes.go"
 		ast.Inspect(src.file, func(n ast.Node) bool {
 			var body *ast.BlockStmt
@@ -345,7 +365,7 @@ var sqlTable = regexp.MustCompile(`(?i)\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([a-z
 // SQL; others call the owner. The product's code is read (tools and test support are not the
 // product: they may seed and inspect in bulk).
 func TestTablesAreNamedOnlyByTheirOwners(t *testing.T) {
-	a, root := load(t)
+	a, _ := load(t)
 	owner := map[string]string{}
 	for dir, list := range a.Tables.Owners {
 		for _, table := range list {
@@ -357,7 +377,7 @@ func TestTablesAreNamedOnlyByTheirOwners(t *testing.T) {
 		return part != "Tools" && part != "TestKit" && part != "WebBundle"
 	}
 	seen := map[string]bool{}
-	for _, src := range sources(t, root, product) {
+	for _, src := range sources(t, product) {
 		ast.Inspect(src.file, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {

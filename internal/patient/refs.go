@@ -26,19 +26,6 @@ func Summaries(ctx context.Context, q database.Querier, ids []int64) (map[int64]
 	return out, err
 }
 
-// SummaryOf reads one patient's summary; NotFound when there is none.
-func SummaryOf(ctx context.Context, q database.Querier, id int64) (Summary, error) {
-	found, err := Summaries(ctx, q, []int64{id})
-	if err != nil {
-		return Summary{}, err
-	}
-	s, ok := found[id]
-	if !ok {
-		return s, apperr.NotFound("patient.not_found")
-	}
-	return s, nil
-}
-
 // ArchivedAt says whether patient id is archived and since when; NotFound when there is no
 // such patient. Run inside a writer's transaction, it is the state the write sees.
 func ArchivedAt(ctx context.Context, q database.Querier, id int64) (*time.Time, error) {

@@ -203,23 +203,12 @@ func lockAdmins(ctx context.Context, db *database.DB, tx *sql.Tx) error {
 // otherActiveAdmins counts the active admins other than id.
 func otherActiveAdmins(ctx context.Context, tx *sql.Tx, id int64) (int, error) {
 	admins, err := role.Holders(ctx, tx, auth.AdminRole)
-	if err != nil {
+	admins = slices.DeleteFunc(admins, func(a int64) bool { return a == id })
+	if err != nil || len(admins) == 0 {
 		return 0, err
 	}
-	n := 0
-	for _, admin := range admins {
-		var active bool
-		if admin == id {
-			continue
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT active FROM users WHERE id = $1`, admin).Scan(&active); err != nil {
-			return 0, fmt.Errorf("read admin: %w", err)
-		}
-		if active {
-			n++
-		}
-	}
-	return n, nil
+	active, err := readNamed(ctx, tx, `SELECT id, name FROM users WHERE active AND id IN (`, admins)
+	return len(active), err
 }
 
 // Update changes an account's name, e-mail, roles and active flag. The last active admin

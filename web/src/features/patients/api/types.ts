@@ -1,7 +1,5 @@
 import type { Schema } from '../../../lib/schema'
 
-export const ALLERGY_STATUSES = ['unknown', 'none', 'present'] as const
-export type AllergyStatus = (typeof ALLERGY_STATUSES)[number]
 
 export type Allergy = History['allergies'][number]
 
