@@ -43,28 +43,12 @@ type Event struct {
 	Emergency bool
 }
 
-// beginner is a database handle that can start a transaction (*sql.DB, *database.DB).
-type beginner interface {
-	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
-}
-
 // Record appends e, inside the caller's transaction when q is one and in a transaction of
 // its own otherwise. Appending moves the chain's head, which orders concurrent writers: a
 // second transaction waits at the head until the first ends.
 func Record(ctx context.Context, q database.Querier, e Event) error {
-	if b, ok := q.(beginner); ok {
-		tx, err := b.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("record audit event %s: %w", e.Action, err)
-		}
-		if err := record(ctx, tx, e); err != nil {
-			_ = tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("record audit event %s: %w", e.Action, err)
-		}
-		return nil
+	if db, ok := q.(*database.DB); ok {
+		return db.Tx(ctx, func(tx *sql.Tx) error { return record(ctx, tx, e) })
 	}
 	return record(ctx, q, e)
 }

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
@@ -36,6 +37,7 @@ const (
 type DB struct {
 	*sql.DB
 	Engine Engine
+	w      *writer // SQLite: the one writer that group-commits Tx (writer.go)
 }
 
 // Querier is what both *sql.DB and *sql.Tx offer, so store functions can run inside or
@@ -93,7 +95,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		q.Set("_txlock", "immediate") // writers queue up front instead of failing on upgrade
 		db, err = sql.Open("sqlite", "file:"+dsn+"?"+q.Encode())
 		if err == nil {
+			// Connections are kept: a new one starts with an empty page cache.
 			db.SetMaxOpenConns(8)
+			db.SetMaxIdleConns(8)
 		}
 	case Postgres:
 		// Plan each statement for its actual values: the driver caches prepared statements,
@@ -106,7 +110,12 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		}
 		db, err = sql.Open("pgx", dsn)
 		if err == nil {
+			// Connections are kept (a new one costs a backend process), and renewed now and
+			// then so that no backend grows for ever.
 			db.SetMaxOpenConns(20)
+			db.SetMaxIdleConns(20)
+			db.SetConnMaxLifetime(time.Hour)
+			db.SetConnMaxIdleTime(10 * time.Minute)
 		}
 	}
 	if err != nil {
@@ -116,7 +125,19 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to the %s database: %w", engine, err)
 	}
-	return &DB{DB: db, Engine: engine}, nil
+	out := &DB{DB: db, Engine: engine}
+	if engine == SQLite {
+		out.w = startWriter(db)
+	}
+	return out, nil
+}
+
+// Close stops the writer, then closes the connections.
+func (db *DB) Close() error {
+	if db.w != nil {
+		db.w.close()
+	}
+	return db.DB.Close()
 }
 
 func (db *DB) migrator() (*goose.Provider, error) {
@@ -167,8 +188,14 @@ func (db *DB) Placeholder(n int) string {
 	return "$" + strconv.Itoa(n)
 }
 
-// Tx runs fn in a transaction, committing when it returns nil and rolling back otherwise.
+// Tx runs fn in a transaction, committing when it returns nil and rolling back otherwise;
+// when it returns nil, what fn wrote is committed. On SQLite, fn runs on the one writer,
+// in a savepoint of a transaction it may share with others (writer.go): it must not start
+// another transaction, and should write nothing outside tx.
 func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if db.w != nil {
+		return db.w.do(ctx, fn)
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
