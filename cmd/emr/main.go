@@ -122,7 +122,13 @@ func withDB(ctx context.Context, cfg config.Config, fn func(db *database.DB) err
 	if err := catalogue.InstallStarter(ctx, db); err != nil {
 		return err
 	}
-	return fn(db)
+	err = fn(db)
+	// What a command wrote to the audit log is chained before it ends, as the server's
+	// sealer does for requests (and at its own shutdown).
+	if _, serr := audit.SealPending(context.WithoutCancel(ctx), db); serr != nil && err == nil {
+		err = serr
+	}
+	return err
 }
 
 func setupLogging(cfg config.Config) {
@@ -218,6 +224,10 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 		}
 		app := server.New(cfg, db, web.Dist())
 		go app.Push.Run(ctx) // events from the other instances, or to the provider
+		// The sealer and the compactors stop after the last request has been answered.
+		background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+		backgroundDone := app.Background(background)
+		defer func() { stopBackground(); <-backgroundDone }()
 		srv := &http.Server{
 			Handler:           app.Handler,
 			ReadHeaderTimeout: 10 * time.Second,
@@ -283,6 +293,17 @@ func auditVerify(ctx context.Context, db *database.DB, stdout io.Writer) error {
 	}
 	if r.Legacy > 0 {
 		fmt.Fprintf(stdout, "%d events predate the hash chain and are not covered by it\n", r.Legacy)
+	}
+	if r.Unsealed > 0 {
+		fmt.Fprintf(stdout, "%d events are waiting to be chained (the oldest for %s)", r.Unsealed, r.OldestUnsealed.Round(time.Millisecond))
+		if r.OldestUnsealed > audit.SealBound {
+			fmt.Fprintf(stdout, ": WARNING, longer than %s: is a server's sealer running?", audit.SealBound)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if r.Late > 0 {
+		fmt.Fprintf(stdout, "WARNING: %d events were chained more than %s after their time, the first at event %d (after a crash, the next start chains what was left; otherwise an event was written late or back-dated)\n",
+			r.Late, audit.SealBound, r.FirstLate)
 	}
 	if r.Broken != nil {
 		fmt.Fprintf(stdout, "BROKEN at event %d", r.Broken.Seq)

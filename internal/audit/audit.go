@@ -44,8 +44,8 @@ type Event struct {
 }
 
 // Record appends e, inside the caller's transaction when q is one and in a transaction of
-// its own otherwise. Appending moves the chain's head, which orders concurrent writers: a
-// second transaction waits at the head until the first ends.
+// its own otherwise (group-committed with others on SQLite). Appending takes no shared row:
+// the event is written outside the chain, and the sealer chains it within SealBound.
 func Record(ctx context.Context, q database.Querier, e Event) error {
 	if db, ok := q.(*database.DB); ok {
 		return db.Tx(ctx, func(tx *sql.Tx) error { return record(ctx, tx, e) })
@@ -58,25 +58,19 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 		e.At = time.Now()
 	}
 	e = normalize(e)
-	fail := func(err error) error { return fmt.Errorf("record audit event %s: %w", e.Action, err) }
-	if err := findPatient(ctx, q, &e); err != nil {
-		return fail(err)
+	if e.PatientID == 0 && e.EntityType == "patient" {
+		// An event about a patient record itself concerns that patient. The log knows no
+		// domain table: an event about anything else of a patient's (an appointment, a
+		// visit, a prescription) is given its PatientID by the domain that records it.
+		if id, err := strconv.ParseInt(e.EntityID, 10, 64); err == nil {
+			e.PatientID = id
+		}
 	}
-
-	var seq int64
-	var prev string
-	if err := q.QueryRowContext(ctx, `UPDATE audit_chain SET seq = seq + 1 WHERE id = 1 RETURNING seq, hash`).Scan(&seq, &prev); err != nil {
-		return fail(err)
-	}
-	hash := chainHash(prev, seq, e)
-	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (seq, at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency, prev_hash, hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-		seq, e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency, prev, hash)
+	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency)
 	if err != nil {
-		return fail(err)
-	}
-	if _, err := q.ExecContext(ctx, `UPDATE audit_chain SET hash = $1 WHERE id = 1`, hash); err != nil {
-		return fail(err)
+		return fmt.Errorf("record audit event %s: %w", e.Action, err)
 	}
 	return nil
 }
@@ -89,25 +83,12 @@ func normalize(e Event) Event {
 	return e
 }
 
-// Seal returns e as it is stored at position seq after the event hashed prev, and its hash:
-// for loaders that write many events in one statement (demo data), which must also move
-// audit_chain's head in the same transaction.
-func Seal(prev string, seq int64, e Event) (Event, string) {
+// Chained returns e as it is stored at position seq after the event hashed prev, and its
+// hash: for loaders that write many chained events in one statement (demo data), which then
+// move the head with MoveHead in the same transaction.
+func Chained(prev string, seq int64, e Event) (Event, string) {
 	e = normalize(e)
 	return e, chainHash(prev, seq, e)
-}
-
-// findPatient names the patient of an event about a patient record itself. The log knows no
-// domain table: an event about anything else of a patient's (an appointment, a visit, a
-// prescription) is given its PatientID by the domain that records it.
-func findPatient(_ context.Context, _ database.Querier, e *Event) error {
-	if e.PatientID != 0 || e.EntityType != "patient" {
-		return nil
-	}
-	if id, err := strconv.ParseInt(e.EntityID, 10, 64); err == nil {
-		e.PatientID = id
-	}
-	return nil
 }
 
 // chainHash is the hex SHA-256 of the previous hash and the event's stored fields, in a

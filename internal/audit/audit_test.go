@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"emr/internal/audit"
 	"emr/internal/database"
@@ -39,6 +40,14 @@ func writeEvents(t *testing.T, db *database.DB, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	seal(t, db)
+}
+
+func seal(t *testing.T, db *database.DB) {
+	t.Helper()
+	if _, err := audit.SealPending(context.Background(), db); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -76,12 +85,14 @@ func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
 		{"removed", `DELETE FROM audit_events WHERE seq = 3`, 3, "missing"},
 		{"last removed", `DELETE FROM audit_events WHERE seq = 6`, 6, "removed"},
 		{"replaced", `UPDATE audit_events SET prev_hash = 'y' WHERE seq = 5`, 5, "does not follow"},
+		{"reordered", `UPDATE audit_events SET seq = -seq WHERE seq IN (2, 3);UPDATE audit_events SET seq = CASE seq WHEN -2 THEN 3 ELSE 2 END WHERE seq < 0`, 2, "does not follow"},
+		{"batch head replaced", `UPDATE audit_seals SET hash = 'z'`, 6, "not the one its batch was sealed with"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 				writeEvents(t, db, 6)
-				dbtest.Tamper(t, db, c.stmt)
+				dbtest.Tamper(t, db, strings.Split(c.stmt, ";")...)
 				r := verify(t, db)
 				if r.Broken == nil || r.Broken.Seq != c.seq || !strings.Contains(r.Broken.Reason, c.reason) {
 					t.Fatalf("broken %+v, want event %d %q", r.Broken, c.seq, c.reason)
@@ -89,4 +100,83 @@ func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
 			})
 		})
 	}
+}
+
+func TestEventsAreChainedInBatchesAndOnlySealingMayUpdateThem(t *testing.T) {
+	ctx := context.Background()
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		writeEvents(t, db, 5) // sealed
+		for i := range 3 {
+			if err := audit.Record(ctx, db, audit.Event{Action: "patient.read", EntityType: "patient", EntityID: fmt.Sprint(i + 1), Outcome: audit.Success}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := verify(t, db)
+		if r.Broken != nil || r.Checked != 5 || r.Unsealed != 3 {
+			t.Fatalf("before sealing: %+v", r)
+		}
+		// Waiting events can be sealed but not changed; sealed ones not at all.
+		for _, stmt := range []string{
+			`UPDATE audit_events SET outcome = 'failure' WHERE seq IS NULL`,
+			`UPDATE audit_events SET outcome = 'failure' WHERE seq = 2`,
+			`UPDATE audit_events SET seq = 99, hash = 'x' WHERE seq = 3`,
+			`DELETE FROM audit_events WHERE seq IS NULL`,
+		} {
+			if _, err := db.ExecContext(ctx, stmt); err == nil || !strings.Contains(err.Error(), "append-only") {
+				t.Errorf("%s: %v", stmt, err)
+			}
+		}
+		seal(t, db)
+		r = verify(t, db)
+		if r.Broken != nil || r.Checked != 8 || r.Unsealed != 0 || r.Late != 0 {
+			t.Fatalf("after sealing: %+v %+v", r, r.Broken)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_seals`); n != 2 {
+			t.Errorf("%d batch heads, want 2", n)
+		}
+	})
+}
+
+func TestVerifyReportsEventsSealedLate(t *testing.T) {
+	ctx := context.Background()
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		writeEvents(t, db, 2)
+		// Written ten seconds ago and sealed now: as after a crash, or an event slipped in
+		// with an earlier time.
+		e := audit.Event{At: time.Now().Add(-10 * time.Second), Action: "patient.read", Outcome: audit.Success}
+		if err := audit.Record(ctx, db, e); err != nil {
+			t.Fatal(err)
+		}
+		r := verify(t, db)
+		if r.Unsealed != 1 || r.OldestUnsealed < 9*time.Second {
+			t.Fatalf("waiting: %+v", r)
+		}
+		seal(t, db)
+		r = verify(t, db)
+		if r.Broken != nil || r.Late != 1 || r.FirstLate != 3 {
+			t.Fatalf("late: %+v", r)
+		}
+	})
+}
+
+func TestVerifyNamesAnEventChainedOutsideTheSealer(t *testing.T) {
+	ctx := context.Background()
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		writeEvents(t, db, 3)
+		// Hashed correctly onto the last event, as someone knowing the algorithm could, but
+		// not sealed: no batch head covers it.
+		var prev string
+		if err := db.QueryRowContext(ctx, `SELECT hash FROM audit_events WHERE seq = 3`).Scan(&prev); err != nil {
+			t.Fatal(err)
+		}
+		e, hash := audit.Chained(prev, 4, audit.Event{At: time.Now(), Action: "patient.read", Outcome: audit.Success})
+		if _, err := db.ExecContext(ctx, `INSERT INTO audit_events (seq, at, actor_name, action, outcome, prev_hash, hash) VALUES (4, $1, '', $2, $3, $4, $5)`,
+			e.At, e.Action, e.Outcome, prev, hash); err != nil {
+			t.Fatal(err)
+		}
+		r := verify(t, db)
+		if r.Broken == nil || r.Broken.Seq != 4 || !strings.Contains(r.Broken.Reason, "no sealed batch") {
+			t.Fatalf("broken %+v", r.Broken)
+		}
+	})
 }

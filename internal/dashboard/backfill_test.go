@@ -3,6 +3,9 @@ package dashboard_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,7 +17,9 @@ import (
 )
 
 // TestCountsOfAnUpgradedDatabase: a clinic's database with records from before the dashboard
-// gets counts equal to its rows when migration 8 runs, on both engines.
+// gets counts equal to its rows when migration 8 runs, on both engines. The records are
+// written by today's code (which needs today's schema); the counts are then emptied and
+// filled again by migration 8's own backfill statements, as on an upgrade.
 func TestCountsOfAnUpgradedDatabase(t *testing.T) {
 	for _, e := range dbtest.Engines() {
 		t.Run(e.Name, func(t *testing.T) {
@@ -24,7 +29,7 @@ func TestCountsOfAnUpgradedDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if err := db.MigrateTo(ctx, 7); err != nil {
+			if _, err := db.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
 			none := func(int) {}
@@ -37,9 +42,7 @@ func TestCountsOfAnUpgradedDatabase(t *testing.T) {
 			if _, err := db.ExecContext(ctx, `UPDATE patients SET archived_at = $1 WHERE id % 7 = 0`, time.Now().UTC()); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.MigrateTo(ctx, 8); err != nil {
-				t.Fatal(err)
-			}
+			backfill(t, db)
 
 			differ := func(what, query string) {
 				t.Helper()
@@ -105,5 +108,39 @@ func TestCountsOfAnUpgradedDatabase(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// backfill empties the dashboard's counts and deltas and runs migration 8's statements that
+// fill the counts from the rows (the unindented INSERTs; the triggers' are indented).
+func backfill(t *testing.T, db *database.DB) {
+	t.Helper()
+	ctx := context.Background()
+	for _, table := range []string{"appointment_day", "patient_month", "patient_birth", "diagnosis_month"} {
+		for _, suffix := range []string{"_counts", "_deltas"} {
+			if _, err := db.ExecContext(ctx, "DELETE FROM "+table+suffix); err != nil { // names are ours
+				t.Fatal(err)
+			}
+		}
+	}
+	src, err := os.ReadFile(filepath.Join("..", "database", "migrations", string(db.Engine), "00008_dashboard_counts.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stmt []string
+	ran := 0
+	for line := range strings.Lines(string(src)) {
+		if strings.HasPrefix(line, "INSERT INTO ") || len(stmt) > 0 {
+			stmt = append(stmt, line)
+		}
+		if len(stmt) > 0 && strings.HasSuffix(strings.TrimSpace(line), ";") {
+			if _, err := db.ExecContext(ctx, strings.Join(stmt, "")); err != nil {
+				t.Fatalf("%s: %v", strings.Join(stmt, ""), err)
+			}
+			stmt, ran = nil, ran+1
+		}
+	}
+	if ran != 4 {
+		t.Fatalf("migration 8 has %d backfill statements, want 4", ran)
 	}
 }

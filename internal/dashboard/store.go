@@ -1,6 +1,8 @@
 // Package dashboard answers the dashboard's figures. They come from counts the database keeps
 // by trigger in the same transaction as every write (migration 00008), so each answer reads a
-// few hundred rows however large the clinic's records grow. Each part has its own route and
+// few hundred rows however large the clinic's records grow. On PostgreSQL the triggers append
+// deltas rather than update a shared row (migration 00013, ADR 21); readers add the deltas
+// not yet folded in, and Fold folds them. Each part has its own route and
 // permission: a user sees only the figures of what they may see.
 package dashboard
 
@@ -77,7 +79,8 @@ func (s *Store) AppointmentCounts(ctx context.Context, p *auth.Principal) (*Appo
 		d := today.AddDate(0, 0, i+1-Days).Format(time.DateOnly)
 		days[i], index[d] = emptyCounts(d), i
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT day, status, n FROM appointment_day_counts WHERE day >= $1 AND day <= $2`, first, today.Format(time.DateOnly))
+	rows, err := s.DB.QueryContext(ctx, `SELECT day, status, n FROM appointment_day_counts WHERE day >= $1 AND day <= $2
+		UNION ALL SELECT day, status, n FROM appointment_day_deltas WHERE day >= $1 AND day <= $2`, first, today.Format(time.DateOnly))
 	if err != nil {
 		return nil, fmt.Errorf("dashboard appointments: %w", err)
 	}
@@ -146,7 +149,8 @@ func (s *Store) PatientCounts(ctx context.Context) (*Patients, error) {
 		m := thisMonth.AddDate(0, i-11, 0).Format("2006-01")
 		out.Months[i], index[m] = MonthCount{Month: m}, i
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT month, n FROM patient_month_counts WHERE month >= $1 AND month <= $2`, out.Months[0].Month, out.Months[11].Month)
+	rows, err := s.DB.QueryContext(ctx, `SELECT month, n FROM patient_month_counts WHERE month >= $1 AND month <= $2
+		UNION ALL SELECT month, n FROM patient_month_deltas WHERE month >= $1 AND month <= $2`, out.Months[0].Month, out.Months[11].Month)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard patients: %w", err)
 	}
@@ -157,7 +161,7 @@ func (s *Store) PatientCounts(ctx context.Context) (*Patients, error) {
 			return nil, fmt.Errorf("dashboard patients: %w", err)
 		}
 		if i, ok := index[m.Month]; ok {
-			out.Months[i].N = m.N
+			out.Months[i].N += m.N
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -177,7 +181,8 @@ func (s *Store) PatientCounts(ctx context.Context) (*Patients, error) {
 		}
 		out.Ages = append(out.Ages, band)
 	}
-	rows, err = s.DB.QueryContext(ctx, `SELECT birth_year, sex, n FROM patient_birth_counts WHERE n > 0`)
+	rows, err = s.DB.QueryContext(ctx, `SELECT birth_year, sex, n FROM patient_birth_counts WHERE n > 0
+		UNION ALL SELECT birth_year, sex, n FROM patient_birth_deltas`)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard ages: %w", err)
 	}
@@ -211,8 +216,12 @@ type Diagnoses struct {
 // TopDiagnoses are this month's ten most frequent codes of signed visits, labelled in lang.
 func (s *Store) TopDiagnoses(ctx context.Context, lang string) (*Diagnoses, error) {
 	out := &Diagnoses{Month: s.today().Format("2006-01"), Top: []CodeCount{}}
-	// The month's codes by count: one range of the (month, n) index, read from the top.
-	rows, err := s.DB.QueryContext(ctx, `SELECT code, n FROM diagnosis_month_counts WHERE month = $1 AND n > 0 ORDER BY n DESC, code LIMIT 10`, out.Month)
+	// The month's codes by count (a few hundred rows of the (month, n) index), with the
+	// changes not yet folded in.
+	rows, err := s.DB.QueryContext(ctx, `SELECT code, SUM(n) FROM (
+		SELECT code, n FROM diagnosis_month_counts WHERE month = $1 AND n > 0
+		UNION ALL SELECT code, n FROM diagnosis_month_deltas WHERE month = $1) x
+		GROUP BY code HAVING SUM(n) > 0 ORDER BY SUM(n) DESC, code LIMIT 10`, out.Month)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard diagnoses: %w", err)
 	}

@@ -16,29 +16,27 @@ import (
 const bulkRows = 500
 
 // BulkInsert registers many already-valid patients quickly, in one transaction: patient
-// numbers are taken from the year's counter in one step. It is for seeding; it writes no
+// numbers are taken for all of them in one step. It is for seeding; it writes no
 // audit events (the seed command is not a person acting on a record).
 func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 	now := s.now()
 	year := s.today().Year()
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		last, err := database.AddToCounter(ctx, tx, fmt.Sprintf("mrn:%d", year), int64(len(in)))
+		numbers, err := patientNumbers.Take(ctx, tx, s.DB.Engine, year, len(in))
 		if err != nil {
 			return err
 		}
-		first := last - int64(len(in)) + 1
 		for start := 0; start < len(in); start += bulkRows {
-			chunk := in[start:min(start+bulkRows, len(in))]
-			if err := insertChunk(ctx, tx, s.DB, now, year, first+int64(start), chunk); err != nil {
+			end := min(start+bulkRows, len(in))
+			if err := insertChunk(ctx, tx, s.DB, now, year, numbers[start:end], in[start:end]); err != nil {
 				return err
 			}
 		}
-		_, err = database.AddToCounter(ctx, tx, "patients:active", int64(len(in)))
-		return err
+		return database.AddToTotal(ctx, tx, activeTotal, int64(len(in)))
 	})
 }
 
-func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now time.Time, year int, seq int64, chunk []Input) error {
+func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now time.Time, year int, numbers []int64, chunk []Input) error {
 	ph := db.Placeholder
 	// PostgreSQL keeps the full-text terms in a column, written here with the row.
 	pg := db.Engine == database.Postgres
@@ -66,7 +64,7 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 			q.WriteString(ph(n + j))
 		}
 		q.WriteString(", 1)")
-		mrn := fmt.Sprintf("%d-%06d", year, seq+int64(i))
+		mrn := fmt.Sprintf("%d-%06d", year, numbers[i])
 		byMRN[mrn] = in
 		history, contact := encode(in)
 		args = append(args, mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated,

@@ -256,6 +256,6 @@ func duplicates(ctx context.Context, q database.Querier, in Input, except int64)
 // ActiveCount is how many patients are on the register (not archived), kept as a counter by
 // every registration, archive and restore.
 func (s *Store) ActiveCount(ctx context.Context) (int, error) {
-	n, err := database.Counter(ctx, s.DB, "patients:active")
+	n, err := database.Total(ctx, s.DB, activeTotal)
 	return int(n), err
 }

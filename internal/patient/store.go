@@ -157,13 +157,19 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input, distinctFro
 	return s.Get(ctx, id)
 }
 
+// patientNumbers are the yearly patient numbers (MRN): unique, gaps allowed (ADR 21).
+var patientNumbers = database.Yearly{Counter: "mrn", Sequence: "patient_numbers"}
+
+// activeTotal is the total of patients on the register (not archived).
+const activeTotal = "patients:active"
+
 // insert writes a new patient in tx and returns its id; it does not audit (callers do).
 func insert(ctx context.Context, tx database.Querier, engine database.Engine, now time.Time, year int, actor any, in Input) (int64, error) {
-	seq, err := database.AddToCounter(ctx, tx, fmt.Sprintf("mrn:%d", year), 1)
+	seq, err := patientNumbers.Take(ctx, tx, engine, year, 1)
 	if err != nil {
 		return 0, err
 	}
-	mrn := fmt.Sprintf("%d-%06d", year, seq)
+	mrn := fmt.Sprintf("%d-%06d", year, seq[0])
 	history, contact := encode(in)
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
@@ -180,7 +186,7 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	if err := writeTokens(ctx, tx, engine, id, in); err != nil {
 		return 0, err
 	}
-	if _, err := database.AddToCounter(ctx, tx, "patients:active", 1); err != nil {
+	if err := database.AddToTotal(ctx, tx, activeTotal, 1); err != nil {
 		return 0, err
 	}
 	return id, nil
@@ -306,7 +312,7 @@ func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archiv
 			updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`, at, actorIf(archive, e), reason, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("archive patient: %w", err)
 		}
-		if _, err := database.AddToCounter(ctx, tx, "patients:active", delta); err != nil {
+		if err := database.AddToTotal(ctx, tx, activeTotal, delta); err != nil {
 			return err
 		}
 		e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient", strconv.FormatInt(id, 10), audit.Success, now, reasonDetail(reason)

@@ -13,10 +13,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
+	"emr/internal/audit"
 	"emr/internal/auditlog"
 	"emr/internal/auth"
 	"emr/internal/catalogue"
@@ -41,6 +43,48 @@ type Server struct {
 	// Push carries events to the push channel's subscribers: through the built-in endpoint
 	// on every instance, or a hosted provider. Its Run must run for events to be delivered.
 	Push push.Publisher
+
+	background []func(ctx context.Context) // see Background
+}
+
+// Background starts the server's work outside requests — the audit log's sealer and the
+// folding of the dashboard's deltas — and returns a channel closed when, ctx ended, all of
+// it has stopped (the sealer chains what is left first).
+func (s *Server) Background(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, run := range s.background {
+		wg.Go(func() { run(ctx) })
+	}
+	go func() { wg.Wait(); close(done) }()
+	return done
+}
+
+// foldEvery is how often the dashboard's deltas are folded into its counts.
+const foldEvery = time.Second
+
+// every calls fn every period until ctx ends, logging a failure once until it succeeds.
+func every(period time.Duration, what string, fn func(ctx context.Context) error) func(ctx context.Context) {
+	return func(ctx context.Context) {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		failing := false
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if err := fn(ctx); err != nil && ctx.Err() == nil {
+				if !failing {
+					slog.Error(what, "err", err)
+				}
+				failing = true
+				continue
+			}
+			failing = false
+		}
+	}
 }
 
 // CheckConfig checks what configuration cannot check alone: the push provider's URL, with
@@ -65,6 +109,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	}
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	codes := &catalogue.Store{DB: db}
+	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
@@ -84,7 +129,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&settings.Handler{DB: db}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
-		(&dashboard.Handler{Store: &dashboard.Store{DB: db, Codes: codes, Loc: loc}}).Routes(),
+		(&dashboard.Handler{Store: dash}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
@@ -119,7 +164,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = forwarded(h, cfg.TrustProxy)
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
-	return &Server{Routes: routes, Handler: h, Push: publisher}
+	return &Server{Routes: routes, Handler: h, Push: publisher, background: []func(context.Context){
+		(&audit.Sealer{DB: db, Log: slog.Default()}).Run,
+		every(foldEvery, "fold the dashboard's counts", dash.Fold),
+	}}
 }
 
 // importProgress tells the importing user, on their own channel, how far a catalogue import

@@ -63,10 +63,8 @@ func AuditEvents(ctx context.Context, db *database.DB, n int, seed uint64, progr
 	for from := 0; from < n; from += batch {
 		to := min(from+batch, n)
 		err := db.Tx(ctx, func(tx *sql.Tx) error {
-			var seq int64
-			var prev string
-			// Taking the head row's lock first, as audit.Record does.
-			if err := tx.QueryRowContext(ctx, `UPDATE audit_chain SET seq = seq WHERE id = 1 RETURNING seq, hash`).Scan(&seq, &prev); err != nil {
+			seq, prev, err := audit.Head(ctx, tx)
+			if err != nil {
 				return err
 			}
 			out := make([][]any, 0, to-from)
@@ -85,7 +83,7 @@ func AuditEvents(ctx context.Context, db *database.DB, n int, seed uint64, progr
 				}
 				seq++
 				var hash string
-				e, hash = audit.Seal(prev, seq, e)
+				e, hash = audit.Chained(prev, seq, e)
 				out = append(out, []any{seq, e.At, e.ActorID, e.ActorName, e.Action, e.EntityType, e.EntityID, e.PatientID, e.Address,
 					e.Outcome, e.Detail, e.Emergency, prev, hash})
 				prev = hash
@@ -93,8 +91,7 @@ func AuditEvents(ctx context.Context, db *database.DB, n int, seed uint64, progr
 			if err := bulk(ctx, tx, db, `INSERT INTO audit_events (seq, at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency, prev_hash, hash) VALUES `, out); err != nil {
 				return fmt.Errorf("seed audit events: %w", err)
 			}
-			_, err := tx.ExecContext(ctx, `UPDATE audit_chain SET seq = $1, hash = $2 WHERE id = 1`, seq, prev)
-			return err
+			return audit.MoveHead(ctx, tx, seq, prev, nil) // chained as written: back-dated on purpose
 		})
 		if err != nil {
 			return err

@@ -105,21 +105,31 @@ func Count(t testing.TB, db *database.DB, query string, args ...any) int {
 	return n
 }
 
-// Tamper runs stmt against the audit log with its append-only triggers out of the way, as
+// Tamper runs stmts against the audit log (events and batch heads) with its append-only triggers out of the way, as
 // someone with direct access to the database could, and puts them back.
-func Tamper(t testing.TB, db *database.DB, stmt string) {
+func Tamper(t testing.TB, db *database.DB, stmts ...string) {
 	t.Helper()
 	ctx := context.Background()
 	var off, on []string
 	if db.Engine == database.SQLite {
-		off = []string{`DROP TRIGGER audit_events_no_update`, `DROP TRIGGER audit_events_no_delete`}
-		on = []string{`CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events BEGIN SELECT RAISE(ABORT, 'audit events are append-only'); END`,
-			`CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events BEGIN SELECT RAISE(ABORT, 'audit events are append-only'); END`}
+		// Put back exactly the triggers that were there.
+		rows, err := db.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('audit_events', 'audit_seals')`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var name, def string
+			if err := rows.Scan(&name, &def); err != nil {
+				t.Fatal(err)
+			}
+			off, on = append(off, "DROP TRIGGER "+name), append(on, def)
+		}
+		rows.Close()
 	} else {
-		off = []string{`ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update`}
-		on = []string{`ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update`}
+		off = []string{`ALTER TABLE audit_events DISABLE TRIGGER USER`, `ALTER TABLE audit_seals DISABLE TRIGGER USER`}
+		on = []string{`ALTER TABLE audit_events ENABLE TRIGGER USER`, `ALTER TABLE audit_seals ENABLE TRIGGER USER`}
 	}
-	for _, s := range append(append(off, stmt), on...) {
+	for _, s := range append(append(off, stmts...), on...) {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
