@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"emr/internal/apperr"
@@ -102,6 +104,52 @@ type Sessions struct {
 	Idle       time.Duration // a session unused this long ends
 	Lifetime   time.Duration // a session ends this long after login, used or not
 	Now        func() time.Time
+
+	cache identityCache
+}
+
+// identityCache keeps who each account is between requests, as of one identity epoch: the
+// number the database moves, in the same transaction, with every change to accounts, roles,
+// permissions, grants and second factors (migration 00013). A lookup reads the epoch with the
+// session, in one query; when it has moved, every entry is read again.
+type identityCache struct {
+	mu      sync.Mutex
+	epoch   int64
+	entries map[int64]cachedIdentity
+}
+
+type cachedIdentity struct {
+	id       *Identity // nil: deactivated or gone
+	enrolled bool      // has a confirmed second factor (read only when a role requires one)
+	until    time.Time // read again after this: a grant's end, or a minute
+}
+
+// identityFresh is how long an entry is kept at most, whatever the epoch says.
+const identityFresh = time.Minute
+
+func (c *identityCache) get(epoch, userID int64, now time.Time) (cachedIdentity, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.epoch != epoch {
+		return cachedIdentity{}, false
+	}
+	e, ok := c.entries[userID]
+	if !ok || !now.Before(e.until) {
+		return cachedIdentity{}, false
+	}
+	return e, true
+}
+
+func (c *identityCache) put(epoch, userID int64, e cachedIdentity) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if epoch < c.epoch {
+		return // read before a newer change was seen
+	}
+	if epoch > c.epoch || c.entries == nil {
+		c.epoch, c.entries = epoch, map[int64]cachedIdentity{}
+	}
+	c.entries[userID] = e
 }
 
 // touchEvery limits the write that records a session's last use to once a minute.
@@ -156,31 +204,27 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	now := s.now()
 	p := &Principal{tokenHash: hashToken(token)}
 	var lastSeen time.Time
-	err := s.DB.QueryRowContext(ctx, `SELECT user_id, last_seen_at FROM sessions
-		WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3`,
-		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &lastSeen)
+	var epoch int64
+	err := s.DB.QueryRowContext(ctx, `SELECT s.user_id, s.last_seen_at, e.value FROM sessions s, identity_epoch e
+		WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3 AND e.id = 1`,
+		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &lastSeen, &epoch)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("look up session: %w", err)
 	}
-	id, err := s.Identities.Identity(ctx, p.UserID, now)
+	known, err := s.identity(ctx, epoch, p.UserID, now)
 	if err != nil {
 		return nil, err
 	}
+	id := known.id
 	if id == nil { // deactivated (its sessions end with it) or gone
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}
 	p.Username, p.Name, p.Avatar, p.Intro, p.MustChangePassword = id.Username, id.Name, id.Avatar, id.Intro, id.MustChangePassword
-	p.Roles, p.Permissions, p.TwoFactorRequired = id.Roles, id.Permissions, id.TwoFactorRequired
-	if id.TwoFactorRequired {
-		enrolled, err := s.twoFactorEnrolled(ctx, p.UserID)
-		if err != nil {
-			return nil, err
-		}
-		p.MustEnrolTwoFactor = !enrolled
-	}
+	p.Roles, p.Permissions, p.TwoFactorRequired = id.Roles, slices.Clone(id.Permissions), id.TwoFactorRequired
+	p.MustEnrolTwoFactor = id.TwoFactorRequired && !known.enrolled
 	if now.Sub(lastSeen) > touchEvery {
 		if _, err := s.DB.ExecContext(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2`, now, p.tokenHash); err != nil {
 			return nil, fmt.Errorf("touch session: %w", err)
@@ -188,6 +232,28 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	}
 	p.withEmergency(id.Emergency)
 	return p, nil
+}
+
+// identity is userID's identity as of epoch, from the cache or read and kept.
+func (s *Sessions) identity(ctx context.Context, epoch, userID int64, now time.Time) (cachedIdentity, error) {
+	if e, ok := s.cache.get(epoch, userID, now); ok {
+		return e, nil
+	}
+	id, err := s.Identities.Identity(ctx, userID, now)
+	if err != nil {
+		return cachedIdentity{}, err
+	}
+	e := cachedIdentity{id: id, until: now.Add(identityFresh)}
+	if id != nil && id.Emergency != nil && id.Emergency.ExpiresAt.Before(e.until) {
+		e.until = id.Emergency.ExpiresAt
+	}
+	if id != nil && id.TwoFactorRequired {
+		if e.enrolled, err = s.twoFactorEnrolled(ctx, userID); err != nil {
+			return cachedIdentity{}, err
+		}
+	}
+	s.cache.put(epoch, userID, e)
+	return e, nil
 }
 
 // twoFactorEnrolled reports whether userID has a confirmed second factor.

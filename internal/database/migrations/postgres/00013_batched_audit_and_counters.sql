@@ -136,3 +136,34 @@ BEGIN
 END;
 $$;
 -- +goose StatementEnd
+
+-- Who an account is (its record, roles, permissions, grants, second factor) changes rarely
+-- and is read on every request: servers keep it in memory and re-read it when this number
+-- has moved (ADR 21). Every statement that can change it moves the number, in its own
+-- transaction, whoever writes: the session lookup reads it in the same query as the session,
+-- so a revoked permission or a deactivated account stops working at once on every instance.
+CREATE TABLE identity_epoch (
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  value BIGINT NOT NULL
+);
+INSERT INTO identity_epoch (id, value) VALUES (1, 0);
+-- +goose StatementBegin
+CREATE FUNCTION identity_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+  RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER users_identity AFTER INSERT OR DELETE OR UPDATE OF username, name, avatar, introduction, must_change_password, active ON users
+  FOR EACH STATEMENT EXECUTE FUNCTION identity_changed();
+CREATE TRIGGER roles_identity AFTER INSERT OR DELETE OR UPDATE ON roles
+  FOR EACH STATEMENT EXECUTE FUNCTION identity_changed();
+CREATE TRIGGER role_permissions_identity AFTER INSERT OR DELETE OR UPDATE ON role_permissions
+  FOR EACH STATEMENT EXECUTE FUNCTION identity_changed();
+CREATE TRIGGER user_roles_identity AFTER INSERT OR DELETE OR UPDATE ON user_roles
+  FOR EACH STATEMENT EXECUTE FUNCTION identity_changed();
+CREATE TRIGGER emergency_grants_identity AFTER INSERT OR DELETE OR UPDATE ON emergency_grants
+  FOR EACH STATEMENT EXECUTE FUNCTION identity_changed();
+CREATE TRIGGER user_totp_identity AFTER INSERT OR DELETE OR UPDATE OF confirmed_at ON user_totp
+  FOR EACH STATEMENT EXECUTE FUNCTION identity_changed();

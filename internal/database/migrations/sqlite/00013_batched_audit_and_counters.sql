@@ -65,3 +65,122 @@ BEGIN
   SELECT RAISE(ABORT, 'audit events are append-only');
 END;
 -- +goose StatementEnd
+
+-- Who an account is (its record, roles, permissions, grants, second factor) changes rarely
+-- and is read on every request: servers keep it in memory and re-read it when this number
+-- has moved (ADR 21). Every statement that can change it moves the number, in its own
+-- transaction, whoever writes: the session lookup reads it in the same query as the session,
+-- so a revoked permission or a deactivated account stops working at once on every instance.
+CREATE TABLE identity_epoch (
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  value INTEGER NOT NULL
+);
+INSERT INTO identity_epoch (id, value) VALUES (1, 0);
+-- +goose StatementBegin
+CREATE TRIGGER users_identity_insert AFTER INSERT ON users
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER users_identity_delete AFTER DELETE ON users
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER users_identity_update AFTER UPDATE OF username, name, avatar, introduction, must_change_password, active ON users
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER roles_identity_insert AFTER INSERT ON roles
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER roles_identity_delete AFTER DELETE ON roles
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER roles_identity_update AFTER UPDATE ON roles
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER role_permissions_identity_insert AFTER INSERT ON role_permissions
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER role_permissions_identity_delete AFTER DELETE ON role_permissions
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER role_permissions_identity_update AFTER UPDATE ON role_permissions
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER user_roles_identity_insert AFTER INSERT ON user_roles
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER user_roles_identity_delete AFTER DELETE ON user_roles
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER user_roles_identity_update AFTER UPDATE ON user_roles
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER emergency_grants_identity_insert AFTER INSERT ON emergency_grants
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER emergency_grants_identity_delete AFTER DELETE ON emergency_grants
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER emergency_grants_identity_update AFTER UPDATE ON emergency_grants
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER user_totp_identity_insert AFTER INSERT ON user_totp
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER user_totp_identity_delete AFTER DELETE ON user_totp
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER user_totp_identity_update AFTER UPDATE OF confirmed_at ON user_totp
+BEGIN
+  UPDATE identity_epoch SET value = value + 1 WHERE id = 1;
+END;
+-- +goose StatementEnd
