@@ -32,7 +32,7 @@ func (s *Store) BulkInsert(ctx context.Context, in []Input) error {
 				return err
 			}
 		}
-		return database.AddToTotal(ctx, tx, activeTotal, int64(len(in)))
+		return database.AddToTotal(ctx, tx, s.DB.Engine, activeTotal, int64(len(in)))
 	})
 }
 

@@ -186,7 +186,7 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	if err := writeTokens(ctx, tx, engine, id, in); err != nil {
 		return 0, err
 	}
-	if err := database.AddToTotal(ctx, tx, activeTotal, 1); err != nil {
+	if err := database.AddToTotal(ctx, tx, engine, activeTotal, 1); err != nil {
 		return 0, err
 	}
 	return id, nil
@@ -312,7 +312,7 @@ func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archiv
 			updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`, at, actorIf(archive, e), reason, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("archive patient: %w", err)
 		}
-		if err := database.AddToTotal(ctx, tx, activeTotal, delta); err != nil {
+		if err := database.AddToTotal(ctx, tx, s.DB.Engine, activeTotal, delta); err != nil {
 			return err
 		}
 		e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient", strconv.FormatInt(id, 10), audit.Success, now, reasonDetail(reason)

@@ -167,6 +167,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	return &Server{Routes: routes, Handler: h, Push: publisher, background: []func(context.Context){
 		(&audit.Sealer{DB: db, Log: slog.Default()}).Run,
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
+		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
 	}}
 }
 

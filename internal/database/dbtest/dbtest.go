@@ -11,7 +11,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"modernc.org/sqlite"
 
 	"emr/internal/database"
 )
@@ -132,6 +138,65 @@ func Tamper(t testing.TB, db *database.DB, stmts ...string) {
 	for _, s := range append(append(off, stmts...), on...) {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// slowFiles maps an SQLite database file to how long each of its commits takes (SlowCommits).
+var slowFiles sync.Map
+
+func init() {
+	// Every SQLite connection of a test gets a commit hook that waits when its file is
+	// listed in slowFiles: a slow disk's fsync, standing in at the moment of commit.
+	sqlite.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, dsn string) error {
+		hooks, ok := conn.(sqlite.HookRegisterer)
+		if !ok {
+			return nil
+		}
+		hooks.RegisterCommitHook(func() int32 {
+			slowFiles.Range(func(file, delay any) bool {
+				if strings.Contains(dsn, file.(string)) {
+					time.Sleep(delay.(time.Duration))
+					return false
+				}
+				return true
+			})
+			return 0
+		})
+		return nil
+	})
+}
+
+// SlowCommits makes every commit of an audited transaction on db take delay longer, until
+// t ends: on PostgreSQL a deferred trigger on audit_events sleeps once per transaction, at
+// its commit; on SQLite every commit waits in a commit hook, holding the write lock as a
+// slow fsync would.
+func SlowCommits(t testing.TB, db *database.DB, rawURL string, delay time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	if db.Engine == database.SQLite {
+		_, file, err := database.ParseURL(rawURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slowFiles.Store(file, delay)
+		t.Cleanup(func() { slowFiles.Delete(file) })
+		return
+	}
+	for _, stmt := range []string{
+		`CREATE FUNCTION test_slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF current_setting('emr_test.slept', true) IS DISTINCT FROM 'yes' THEN
+				PERFORM set_config('emr_test.slept', 'yes', true);
+				PERFORM pg_sleep(` + strconv.FormatFloat(delay.Seconds(), 'f', 3, 64) + `);
+			END IF;
+			RETURN NULL;
+		END $$`,
+		`CREATE CONSTRAINT TRIGGER test_slow_commit AFTER INSERT ON audit_events
+			DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_slow_commit()`,
+	} {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -31,15 +31,17 @@ BEGIN
 END;
 -- +goose StatementEnd
 
--- Totals many writers add to (patients on the register): each writer adds to one of a few
--- stripes, so that concurrent writers rarely meet on a row; readers sum the stripes.
-CREATE TABLE counter_stripes (
-  name   TEXT NOT NULL,
-  stripe INTEGER NOT NULL,
-  value  INTEGER NOT NULL,
-  PRIMARY KEY (name, stripe)
+-- Totals many writers add to (patients on the register). On PostgreSQL each write appends
+-- its change as a row of its own, so concurrent writers never wait for one another's commit;
+-- readers sum a name's rows and a compactor folds them into one (ADR 21). On SQLite (one
+-- writer at a time) each name keeps one row, updated in place.
+CREATE TABLE totals (
+  id    INTEGER PRIMARY KEY,
+  name  TEXT NOT NULL,
+  value INTEGER NOT NULL
 );
-INSERT INTO counter_stripes (name, stripe, value) SELECT name, 0, value FROM counters WHERE name = 'patients:active';
+CREATE INDEX totals_name ON totals (name);
+INSERT INTO totals (name, value) SELECT name, value FROM counters WHERE name = 'patients:active';
 DELETE FROM counters WHERE name = 'patients:active';
 
 -- The dashboard's counts take changes as appended deltas, folded into the counts by a
