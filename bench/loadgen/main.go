@@ -2,7 +2,8 @@
 // once, then runs each scenario with a fixed number of requests over a few concurrent
 // workers, and prints p50/p95/p99 latency and requests per second as a Markdown table,
 // with each scenario's throughput as a ratio of a trivial authenticated endpoint's.
-// With -push-clients it measures instead how fast a change reaches that many live sockets.
+// With -push-clients it measures instead how fast a change reaches that many live sockets;
+// with -mixed, the mixed clinic workload (mixed.go).
 package main
 
 import (
@@ -17,6 +18,8 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +44,10 @@ func main() {
 	pushClients := flag.Int("push-clients", 0, "instead: measure live event delivery to this many sockets")
 	pushUsers := flag.Int("push-users", 50, "accounts push1…pushN (with the same password) the sockets belong to")
 	pushEvents := flag.Int("push-events", 30, "events to time with -push-clients")
+	mixedMode := flag.Bool("mixed", false, "instead: the mixed clinic workload after the ceiling, -requests each, at -workers clients")
+	only := flag.String("only", "", "with -mixed: one kind of the mix alone (search, chart, queue, dashboard, register, edit, book, vitals)")
+	cpuPids := flag.String("cpu-pids", "", "comma-separated pids whose CPU time counts (the server)")
+	cpuNames := flag.String("cpu-names", "postgres", "comma-separated process names whose CPU time counts (the database)")
 	flag.Parse()
 	u, err := url.Parse(*base)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
@@ -48,12 +55,21 @@ func main() {
 		os.Exit(2)
 	}
 	client := login(*base, *user, *pass)
+	if *mixedMode {
+		var pids []int
+		for _, p := range strings.Split(*cpuPids, ",") {
+			if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
+				pids = append(pids, n)
+			}
+		}
+		mixedRun(client, *base, *label, *only, *patients, *year, *requests, *workers, pids, strings.Split(*cpuNames, ","))
+		return
+	}
 	if *pushClients > 0 {
 		pushBench(client, *base, *pass, *label, *pushClients, *pushUsers, *pushEvents)
 		return
 	}
 
-	prefixes := []string{"nguy", "tran", "ива", "смир", "王", "李", "smit", "john", "pham van", "петров ан", "le thi", "garc"}
 	scenarios := []scenario{
 		{"ceiling: GET /api/user", func(*rand.Rand) string { return "/api/user" }},
 		{"search by name prefix", func(r *rand.Rand) string {
