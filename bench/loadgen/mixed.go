@@ -131,16 +131,27 @@ func (m *mixed) do(w *worker, kind string) {
 	}
 }
 
-// prepare gives worker i an arrived appointment of today (early morning, one per doctor and
-// slot, so no seeded appointment is in the way) for its vitals.
-func (m *mixed) prepare(i int, w *worker) {
-	d := m.doctors[i%len(m.doctors)]
-	start := time.Date(m.today.Year(), m.today.Month(), m.today.Day(), 0, 5+10*(i/len(m.doctors)), 0, 0, time.UTC)
-	body := map[string]any{"patient_id": 1 + i, "doctor_id": d, "starts_at": start.Format(time.RFC3339), "duration_minutes": 5, "type": "walk-in"}
-	resp := m.request("POST", "/api/appointments", body)
-	if resp.status != http.StatusCreated {
-		fmt.Fprintf(os.Stderr, "loadgen: no visit for worker %d (%d %s); it opens charts instead of saving vitals\n", i, resp.status, resp.body)
-		return
+// prepare gives worker i an arrived appointment of today (between midnight and 8:00, where
+// nothing is seeded, at the first slot an earlier run left free) for its vitals.
+func (m *mixed) prepare(i, workers int, w *worker) {
+	var resp answer
+	for k := 0; ; k++ {
+		slot := i + k*workers
+		d, minute := m.doctors[slot%len(m.doctors)], 5*(slot/len(m.doctors))
+		if minute >= 8*60-5 {
+			fmt.Fprintf(os.Stderr, "loadgen: no free slot for worker %d; it opens charts instead of saving vitals\n", i)
+			return
+		}
+		start := time.Date(m.today.Year(), m.today.Month(), m.today.Day(), 0, minute, 0, 0, time.UTC)
+		resp = m.request("POST", "/api/appointments", map[string]any{"patient_id": 1 + slot, "doctor_id": d,
+			"starts_at": start.Format(time.RFC3339), "duration_minutes": 5, "type": "walk-in"})
+		if resp.status == http.StatusCreated {
+			break
+		}
+		if resp.status != http.StatusConflict {
+			fmt.Fprintf(os.Stderr, "loadgen: no visit for worker %d (%d %s); it opens charts instead of saving vitals\n", i, resp.status, resp.body)
+			return
+		}
 	}
 	var a struct{ ID int64 }
 	must(json.Unmarshal(resp.body, &a))
@@ -264,7 +275,7 @@ func mixedRun(c *http.Client, base, label, only string, patients, year, n, worke
 	ws := make([]*worker, workers)
 	for i := range ws {
 		ws[i] = &worker{r: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))}
-		m.prepare(i, ws[i])
+		m.prepare(i, workers, ws[i])
 	}
 	type cpu struct{ server, db float64 } // seconds
 	used := func() cpu { return cpu{cpuSeconds(pids, nil), cpuSeconds(nil, names)} }

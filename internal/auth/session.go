@@ -203,12 +203,13 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	}
 	now := s.now()
 	p := &Principal{tokenHash: hashToken(token)}
-	var lastSeen time.Time
+	var lastSeen, expires time.Time
 	var epoch int64
-	err := s.DB.QueryRowContext(ctx, `SELECT s.user_id, s.last_seen_at, e.value FROM sessions s, identity_epoch e
-		WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3 AND e.id = 1`,
-		p.tokenHash, now, now.Add(-s.Idle)).Scan(&p.UserID, &lastSeen, &epoch)
-	if errors.Is(err, sql.ErrNoRows) {
+	// The times are checked here rather than in the query: a statement whose plan could
+	// depend on a bound range value is planned again at every call on SQLite.
+	err := s.DB.QueryRowContext(ctx, `SELECT user_id, last_seen_at, expires_at, (SELECT value FROM identity_epoch WHERE id = 1)
+		FROM sessions WHERE token_hash = $1`, p.tokenHash).Scan(&p.UserID, &lastSeen, &expires, &epoch)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (!expires.After(now) || !lastSeen.After(now.Add(-s.Idle)))) {
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}
 	if err != nil {

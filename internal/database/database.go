@@ -37,7 +37,8 @@ const (
 type DB struct {
 	*sql.DB
 	Engine Engine
-	w      *writer // SQLite: the one writer that group-commits Tx (writer.go)
+	w      *writer    // SQLite: the one writer that group-commits Tx (writer.go)
+	stmts  *stmtCache // SQLite: prepared statements kept per SQL text (stmtcache.go)
 }
 
 // Querier is what both *sql.DB and *sql.Tx offer, so store functions can run inside or
@@ -127,7 +128,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	}
 	out := &DB{DB: db, Engine: engine}
 	if engine == SQLite {
-		out.w = startWriter(db)
+		out.w, out.stmts = startWriter(db), &stmtCache{}
 	}
 	return out, nil
 }
@@ -136,6 +137,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 func (db *DB) Close() error {
 	if db.w != nil {
 		db.w.close()
+	}
+	if db.stmts != nil {
+		db.stmts.close()
 	}
 	return db.DB.Close()
 }
@@ -225,7 +229,13 @@ func (db *DB) Analyze(ctx context.Context) error {
 		return fmt.Errorf("analyze: %w", err)
 	}
 	defer conn.Close()
-	for _, stmt := range []string{"PRAGMA analysis_limit = 1000", "ANALYZE", "PRAGMA analysis_limit = 0"} {
+	// Samples of values (sqlite_stat4) make SQLite plan a statement again at every call
+	// whose bound values could change the plan, even a lookup by primary key. The session
+	// and account tables, read on every request, have nothing to gain from them: theirs are
+	// dropped, and the statistics reloaded.
+	for _, stmt := range []string{"PRAGMA analysis_limit = 1000", "ANALYZE", "PRAGMA analysis_limit = 0",
+		`DELETE FROM sqlite_stat4 WHERE tbl IN ('sessions', 'identity_epoch', 'users', 'user_roles', 'roles', 'role_permissions', 'emergency_grants', 'user_totp')`,
+		"ANALYZE sqlite_schema"} {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
