@@ -32,6 +32,13 @@ func TestMain(m *testing.M) {
 // serveProcess starts `emr serve` in its own process on url and returns its base URL.
 func serveProcess(t *testing.T, url string) string {
 	t.Helper()
+	base, _ := serveProcessCmd(t, url)
+	return base
+}
+
+// serveProcessCmd is serveProcess, also returning the process (to kill it).
+func serveProcessCmd(t *testing.T, url string) (string, *exec.Cmd) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -66,10 +73,10 @@ func serveProcess(t *testing.T, url string) string {
 	}()
 	select {
 	case b := <-base:
-		return b
+		return b, cmd
 	case <-time.After(60 * time.Second):
 		t.Fatal("emr serve did not start")
-		return ""
+		return "", nil
 	}
 }
 

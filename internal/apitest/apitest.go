@@ -177,6 +177,16 @@ func (c *Client) SetCookie(name, value string) {
 // Do sends a request; body, when not nil, is sent as JSON (or as-is when []byte).
 func (c *Client) Do(method, path string, body any) Response {
 	c.env.T.Helper()
+	r, err := c.Try(method, path, body)
+	if err != nil {
+		c.env.T.Fatal(err)
+	}
+	return r
+}
+
+// Try is Do, returning the error when the request gets no answer (a server that was
+// stopped), from any goroutine.
+func (c *Client) Try(method, path string, body any) (Response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -185,13 +195,13 @@ func (c *Client) Do(method, path string, body any) Response {
 	default:
 		js, err := json.Marshal(b)
 		if err != nil {
-			c.env.T.Fatal(err)
+			return Response{}, err
 		}
 		rd = bytes.NewReader(js)
 	}
 	req, err := http.NewRequest(method, c.env.HTTP.URL+path, rd)
 	if err != nil {
-		c.env.T.Fatal(err)
+		return Response{}, err
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -205,12 +215,12 @@ func (c *Client) Do(method, path string, body any) Response {
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		c.env.T.Fatal(err)
+		return Response{}, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		c.env.T.Fatal(err)
+		return Response{}, err
 	}
 	if c.env.Server != nil { // a server of this process: its answers are held to the contract
 		contract, err := loadContract()
@@ -221,7 +231,7 @@ func (c *Client) Do(method, path string, body any) Response {
 			c.env.T.Error(err)
 		}
 	}
-	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
 // Login fetches the CSRF cookie (once) and logs in.

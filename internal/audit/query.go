@@ -20,7 +20,7 @@ import (
 // Stored is one audit event as stored, for the viewer.
 type Stored struct {
 	ID         int64     `json:"id"`
-	Seq        *int64    `json:"seq"` // nil for an event older than the hash chain
+	Seq        *int64    `json:"seq"` // nil for an event older than the hash chain, or not yet sealed into it (at most SealBound)
 	At         time.Time `json:"at"`
 	ActorID    *int64    `json:"actor_id"`
 	ActorName  string    `json:"actor_name"`

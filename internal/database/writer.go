@@ -84,10 +84,16 @@ func (w *writer) commit(first *job) {
 		first.result <- fmt.Errorf("begin: %w", err)
 		return
 	}
+	sp, err := prepareSavepoints(tx)
+	if err != nil {
+		_ = tx.Rollback()
+		first.result <- fmt.Errorf("begin: %w", err)
+		return
+	}
 	var held []*job // ran without error: answered after the commit
 	next := first
 	for n := 0; next != nil; n++ {
-		if err := runInSavepoint(tx, next); err != nil {
+		if err := sp.run(next); err != nil {
 			next.result <- err
 		} else {
 			held = append(held, next)
@@ -100,6 +106,7 @@ func (w *writer) commit(first *job) {
 			}
 		}
 	}
+	sp.close()
 	err = tx.Commit()
 	if err != nil {
 		err = fmt.Errorf("commit: %w", err)
@@ -109,13 +116,43 @@ func (w *writer) commit(first *job) {
 	}
 }
 
-// runInSavepoint runs j's function between SAVEPOINT and RELEASE, rolling back to the
-// savepoint when it fails or panics, so the batch keeps only what succeeded.
-func runInSavepoint(tx *sql.Tx, j *job) (err error) {
+// savepoints are the batch's three statements around each function, prepared once.
+type savepoints struct {
+	tx                       *sql.Tx
+	begin, release, rollback *sql.Stmt
+}
+
+func prepareSavepoints(tx *sql.Tx) (*savepoints, error) {
+	sp := savepoints{tx: tx}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{{&sp.begin, `SAVEPOINT tx`}, {&sp.release, `RELEASE tx`}, {&sp.rollback, `ROLLBACK TO tx`}} {
+		s, err := tx.Prepare(p.sql)
+		if err != nil {
+			sp.close()
+			return nil, err
+		}
+		*p.stmt = s
+	}
+	return &sp, nil
+}
+
+func (sp *savepoints) close() {
+	for _, s := range []*sql.Stmt{sp.begin, sp.release, sp.rollback} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// run runs j's function between SAVEPOINT and RELEASE, rolling back to the savepoint when
+// it fails or panics, so the batch keeps only what succeeded.
+func (sp *savepoints) run(j *job) (err error) {
 	if err := j.ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(`SAVEPOINT tx`); err != nil {
+	if _, err := sp.begin.Exec(); err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() {
@@ -124,11 +161,11 @@ func runInSavepoint(tx *sql.Tx, j *job) (err error) {
 			err = fmt.Errorf("panic: %v", p)
 		}
 		if err != nil {
-			_, _ = tx.Exec(`ROLLBACK TO tx`)
+			_, _ = sp.rollback.Exec()
 		}
-		if _, rerr := tx.Exec(`RELEASE tx`); rerr != nil && err == nil {
+		if _, rerr := sp.release.Exec(); rerr != nil && err == nil {
 			err = fmt.Errorf("commit: %w", rerr)
 		}
 	}()
-	return j.fn(tx)
+	return j.fn(sp.tx)
 }

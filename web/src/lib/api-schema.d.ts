@@ -636,7 +636,7 @@ export type components = {
       /** @description The patient the event concerns; 0 for none. */
       patient_id: number;
       patient_mrn: string;
-      /** @description Position in the hash chain; null for events older than the chain. */
+      /** @description Position in the hash chain; null for events older than the chain, and for an event not yet sealed into it (for at most 2 s after it was written). */
       seq: number | null;
     };
     ChannelAuth: {
@@ -1870,10 +1870,12 @@ export type operations = {
   /** Liveness and database reachability. */
   getHealth: {
     responses: {
-      /** @description Up */
+      /** @description Up. `audit` is `behind` when an audit event has waited longer than the sealing bound (2 s) to be chained, i.e. no instance's sealer is running. */
       200: {
         content: {
           "application/json": {
+            /** @enum {string} */
+            audit: "ok" | "behind";
             database: string;
             status: string;
           };
