@@ -43,14 +43,15 @@ type Event struct {
 	Emergency bool
 }
 
-// Record appends e, inside the caller's transaction when q is one and in a transaction of
-// its own otherwise (group-committed with others on SQLite). Appending takes no shared row:
+// Record appends e, inside the caller's transaction when q is one and otherwise in a
+// transaction of its own (on SQLite group-committed with others by the one writer; on
+// PostgreSQL the single INSERT, which the server's WAL flushes commit together). Appending takes no shared row:
 // the event is written outside the chain, and the sealer chains it within SealBound.
 func Record(ctx context.Context, q database.Querier, e Event) error {
-	if db, ok := q.(*database.DB); ok {
+	if db, ok := q.(*database.DB); ok && db.Engine == database.SQLite {
 		return db.Tx(ctx, func(tx *sql.Tx) error { return record(ctx, tx, e) })
 	}
-	return record(ctx, q, e)
+	return record(ctx, q, e) // on PostgreSQL outside a transaction: one statement, committed as it runs
 }
 
 func record(ctx context.Context, q database.Querier, e Event) error {
