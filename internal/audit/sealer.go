@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"emr/internal/database"
@@ -19,7 +18,7 @@ import (
 // later, and the health check warns while one waits longer.
 const SealBound = 2 * time.Second
 
-// SealEvery is how often the sealer looks for events to chain.
+// SealEvery is how often the server's sealer looks for events to chain.
 const SealEvery = 500 * time.Millisecond
 
 // sealBatch bounds the events one transaction chains.
@@ -159,41 +158,4 @@ func Backlog(ctx context.Context, db database.Querier, now time.Time) (int64, ti
 		return 0, 0, fmt.Errorf("read the audit backlog: %w", err)
 	}
 	return n, max(now.Sub(oldest), 0), nil
-}
-
-// Sealer chains the appended events every SealEvery until its context ends, then once
-// more, so that a server stopping leaves nothing outside the chain.
-type Sealer struct {
-	DB    *database.DB
-	Log   *slog.Logger
-	Every time.Duration // SealEvery when zero
-}
-
-// Run seals until ctx ends.
-func (s *Sealer) Run(ctx context.Context) {
-	every := s.Every
-	if every == 0 {
-		every = SealEvery
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	failing := false
-	for {
-		select {
-		case <-ctx.Done():
-			if _, err := SealPending(context.WithoutCancel(ctx), s.DB); err != nil {
-				s.Log.Error("seal the audit log at shutdown", "err", err)
-			}
-			return
-		case <-t.C:
-		}
-		if _, err := SealPending(ctx, s.DB); err != nil && ctx.Err() == nil {
-			if !failing { // said once, not twice a second
-				s.Log.Error("seal the audit log", "err", err)
-			}
-			failing = true
-			continue
-		}
-		failing = false
-	}
 }

@@ -60,6 +60,21 @@ func (s *Server) Background(ctx context.Context) <-chan struct{} {
 	return done
 }
 
+// sealer chains the appended audit events every audit.SealEvery (ADR 21) and, once ctx has
+// ended (after the last request), once more, so that a server stopping leaves none waiting.
+func sealer(db *database.DB) func(ctx context.Context) {
+	seal := func(ctx context.Context) error {
+		_, err := audit.SealPending(ctx, db)
+		return err
+	}
+	return func(ctx context.Context) {
+		every(audit.SealEvery, "seal the audit log", seal)(ctx)
+		if err := seal(context.WithoutCancel(ctx)); err != nil {
+			slog.Error("seal the audit log at shutdown", "err", err)
+		}
+	}
+}
+
 // foldEvery is how often the dashboard's deltas are folded into its counts.
 const foldEvery = time.Second
 
@@ -165,7 +180,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
 	return &Server{Routes: routes, Handler: h, Push: publisher, background: []func(context.Context){
-		(&audit.Sealer{DB: db, Log: slog.Default()}).Run,
+		sealer(db),
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
 		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
 	}}
