@@ -180,3 +180,51 @@ func TestVerifyNamesAnEventChainedOutsideTheSealer(t *testing.T) {
 		}
 	})
 }
+
+// TestAnUpgradedChainVerifies: a database whose events were chained as they were written
+// (before migration 13), with one event older than the chain, verifies after the upgrade,
+// and new events are sealed onto the same chain.
+func TestAnUpgradedChainVerifies(t *testing.T) {
+	ctx := context.Background()
+	for _, e := range dbtest.Engines() {
+		t.Run(e.Name, func(t *testing.T) {
+			db, err := database.Open(ctx, e.URL(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if err := db.MigrateTo(ctx, 12); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, `INSERT INTO audit_events (at, actor_name, action, outcome) VALUES ($1, 'old', 'auth.login', 'success')`, time.Now().UTC()); err != nil {
+				t.Fatal(err)
+			}
+			prev := ""
+			for seq := int64(1); seq <= 3; seq++ { // as the code before the upgrade wrote them
+				ev, hash := audit.Chained(prev, seq, audit.Event{At: time.Now(), ActorName: "nurse", Action: "patient.read", EntityType: "patient", EntityID: "1", PatientID: 1, Outcome: audit.Success})
+				if _, err := db.ExecContext(ctx, `INSERT INTO audit_events (seq, at, actor_name, action, entity_type, entity_id, patient_id, outcome, prev_hash, hash)
+					VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, seq, ev.At, ev.ActorName, ev.Action, ev.EntityType, ev.EntityID, ev.PatientID, ev.Outcome, prev, hash); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := db.ExecContext(ctx, `UPDATE audit_chain SET seq = $1, hash = $2 WHERE id = 1`, seq, hash); err != nil {
+					t.Fatal(err)
+				}
+				prev = hash
+			}
+			if _, err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			r := verify(t, db)
+			if r.Broken != nil || r.Checked != 3 || r.Legacy != 1 || r.Unsealed != 0 || r.Head != prev {
+				t.Fatalf("after the upgrade: %+v %+v", r, r.Broken)
+			}
+			if err := audit.Record(ctx, db, audit.Event{Action: "patient.read", Outcome: audit.Success}); err != nil {
+				t.Fatal(err)
+			}
+			seal(t, db)
+			if r = verify(t, db); r.Broken != nil || r.Checked != 4 || r.Legacy != 1 || r.Late != 0 {
+				t.Fatalf("a new event after the upgrade: %+v %+v", r, r.Broken)
+			}
+		})
+	}
+}

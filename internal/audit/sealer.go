@@ -19,7 +19,7 @@ import (
 const SealBound = 2 * time.Second
 
 // SealEvery is how often the server's sealer looks for events to chain.
-const SealEvery = 500 * time.Millisecond
+const SealEvery = time.Second
 
 // sealBatch bounds the events one transaction chains.
 const sealBatch = 5000

@@ -135,7 +135,7 @@ func Verify(ctx context.Context, db *database.DB) (Report, error) {
 }
 
 // seals reads the batch heads in order, alongside the events (a second cursor: there is a
-// batch for every half second the clinic worked).
+// batch for every second the clinic worked).
 type seals struct {
 	rows *sql.Rows
 	cur  *seal // the batch the last call was in; nil once past the last batch
