@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -112,9 +110,9 @@ func (m *mixed) do(w *worker, kind string) {
 		// refused as double-booked, which is also a full request.
 		day := m.today.AddDate(0, 0, 60+r.IntN(3000))
 		start := time.Date(day.Year(), day.Month(), day.Day(), 8+r.IntN(9), 15*r.IntN(4), 0, 0, time.UTC)
-		status := m.sendStatus("POST", "/api/appointments", map[string]any{"patient_id": 1 + r.IntN(m.patients),
+		a := m.request("POST", "/api/appointments", map[string]any{"patient_id": 1 + r.IntN(m.patients),
 			"doctor_id": m.doctors[r.IntN(len(m.doctors))], "starts_at": start.Format(time.RFC3339), "duration_minutes": 15, "type": "follow-up"})
-		if status == http.StatusConflict {
+		if expect("POST", "/api/appointments", a, http.StatusCreated, http.StatusConflict); a.status == http.StatusConflict {
 			m.booked.Add(1)
 		}
 	case "vitals":
@@ -174,59 +172,14 @@ func randomName(r *rand.Rand) string {
 
 func (m *mixed) get(path string) { m.getBody(path) }
 
-func (m *mixed) getBody(path string) []byte {
-	resp := m.request("GET", path, nil)
-	if resp.status != http.StatusOK {
-		fmt.Fprintln(os.Stderr, "loadgen:", path, resp.status, string(resp.body))
-		os.Exit(1)
-	}
-	return resp.body
-}
+func (m *mixed) getBody(path string) []byte { return m.send("GET", path, nil, http.StatusOK) }
 
-func (m *mixed) send(method, path string, body any, want int) []byte {
-	resp := m.request(method, path, body)
-	if resp.status != want {
-		fmt.Fprintln(os.Stderr, "loadgen:", method, path, resp.status, string(resp.body))
-		os.Exit(1)
-	}
-	return resp.body
-}
-
-func (m *mixed) sendStatus(method, path string, body any) int {
-	resp := m.request(method, path, body)
-	if resp.status != http.StatusCreated && resp.status != http.StatusConflict {
-		fmt.Fprintln(os.Stderr, "loadgen:", method, path, resp.status, string(resp.body))
-		os.Exit(1)
-	}
-	return resp.status
-}
-
-type answer struct {
-	status int
-	body   []byte
+func (m *mixed) send(method, path string, body any, want ...int) []byte {
+	return expect(method, path, m.request(method, path, body), want...)
 }
 
 func (m *mixed) request(method, path string, body any) answer {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, m.base+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		u, _ := url.Parse(m.base)
-		for _, ck := range m.c.Jar.Cookies(u) {
-			if ck.Name == "XSRF-TOKEN" {
-				req.Header.Set("X-XSRF-TOKEN", ck.Value)
-			}
-		}
-	}
-	resp, err := m.c.Do(req)
-	must(err)
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, out}
+	return request(m.c, m.base, method, path, body)
 }
 
 // cpuSeconds is the CPU time (user + system) used so far by the processes whose pid is in

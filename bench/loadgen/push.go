@@ -114,29 +114,48 @@ func dialPush(ctx context.Context, c *http.Client, base, key string) *websocket.
 	return conn
 }
 
-// post sends body as JSON with the session's CSRF token and returns the response body,
-// exiting unless the status is want.
+// post sends body as JSON and returns the response body, exiting unless the status is want.
 func post(c *http.Client, base, path string, body any, want int) []byte {
-	u, _ := url.Parse(base)
-	var token string
-	for _, ck := range c.Jar.Cookies(u) {
-		if ck.Name == "XSRF-TOKEN" {
-			token = ck.Value
+	return expect("POST", path, request(c, base, "POST", path, body), want)
+}
+
+// answer is a response's status and body.
+type answer struct {
+	status int
+	body   []byte
+}
+
+// request sends a request, body as JSON when not nil, with the session's CSRF token.
+func request(c *http.Client, base, method, path string, body any) answer {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, base+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+		u, _ := url.Parse(base)
+		for _, ck := range c.Jar.Cookies(u) {
+			if ck.Name == "XSRF-TOKEN" {
+				req.Header.Set("X-XSRF-TOKEN", ck.Value)
+			}
 		}
 	}
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", base+path, bytes.NewReader(b))
-	req.Header.Set("X-XSRF-TOKEN", token)
-	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)
 	must(err)
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		fmt.Fprintln(os.Stderr, "loadgen:", path, resp.Status, string(out))
+	return answer{resp.StatusCode, out}
+}
+
+// expect returns a's body, exiting unless its status is one of want.
+func expect(method, path string, a answer, want ...int) []byte {
+	if !slices.Contains(want, a.status) {
+		fmt.Fprintln(os.Stderr, "loadgen:", method, path, a.status, string(a.body))
 		os.Exit(1)
 	}
-	return out
+	return a.body
 }
 
 func getJSON(c *http.Client, u string, v any) {
