@@ -232,8 +232,9 @@ func mixedRun(c *http.Client, base, label, only string, patients, year, n, worke
 	}
 	type cpu struct{ server, db float64 } // seconds
 	used := func() cpu { return cpu{cpuSeconds(pids, nil), cpuSeconds(nil, names)} }
-	measure := func(one func(w *worker)) (lat []float64, rps float64, spent cpu) {
-		lat = make([]float64, n)
+	var kinds []string // the kind of each request of the last measure
+	measure := func(one func(w *worker) string) (lat []float64, rps float64, spent cpu) {
+		lat, kinds = make([]float64, n), make([]string, n)
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		before := used()
@@ -246,7 +247,7 @@ func mixedRun(c *http.Client, base, label, only string, patients, year, n, worke
 						return
 					}
 					t := time.Now()
-					one(w)
+					kinds[i] = one(w)
 					lat[i] = float64(time.Since(t).Microseconds()) / 1000
 				}
 			})
@@ -254,7 +255,6 @@ func mixedRun(c *http.Client, base, label, only string, patients, year, n, worke
 		wg.Wait()
 		elapsed := time.Since(start).Seconds()
 		after := used()
-		slices.Sort(lat)
 		return lat, float64(n) / elapsed, cpu{after.server - before.server, after.db - before.db}
 	}
 	for range 100 { // warm-up
@@ -264,8 +264,14 @@ func mixedRun(c *http.Client, base, label, only string, patients, year, n, worke
 	if only != "" {
 		name, kind = "only: "+only, func(*worker) string { return only }
 	}
-	cl, crps, ccpu := measure(func(*worker) { m.get("/api/user") })
-	ml, mrps, mcpu := measure(func(w *worker) { m.do(w, kind(w)) })
+	cl, crps, ccpu := measure(func(*worker) string { m.get("/api/user"); return "ceiling" })
+	slices.Sort(cl)
+	ml, mrps, mcpu := measure(func(w *worker) string { k := kind(w); m.do(w, k); return k })
+	byKind := map[string][]float64{}
+	for i, k := range kinds {
+		byKind[k] = append(byKind[k], ml[i])
+	}
+	slices.Sort(ml)
 	fmt.Printf("| %s, %d clients | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling | req per CPU-second (server + database) | server CPU ms/req | database CPU ms/req |\n|---|---|---|---|---|---|---|---|---|\n", label, workers)
 	row := func(what string, lat []float64, rps float64, c cpu, ratio float64) {
 		fmt.Printf("| %s | %.2f | %.2f | %.2f | %.0f | %.2f | %.0f | %.3f | %.3f |\n", what, pct(lat, 50), pct(lat, 95), pct(lat, 99), rps, ratio,
@@ -273,6 +279,16 @@ func mixedRun(c *http.Client, base, label, only string, patients, year, n, worke
 	}
 	row("ceiling: GET /api/user", cl, crps, ccpu, 1)
 	row(name, ml, mrps, mcpu, mrps/crps)
+	if only == "" {
+		fmt.Printf("\nBy kind (the requests of the mix above): ")
+		for _, k := range mix {
+			if l := byKind[k.kind]; len(l) > 0 {
+				slices.Sort(l)
+				fmt.Printf("%s p50 %.1f / p99 %.1f ms (%d); ", k.kind, pct(l, 50), pct(l, 99), len(l))
+			}
+		}
+		fmt.Println()
+	}
 	if k := m.booked.Load(); k > 0 {
 		fmt.Printf("\n(%d bookings were refused as double-booked by an earlier run's booking: full requests all the same.)\n", k)
 	}
