@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -470,6 +471,52 @@ func TestAllergyStatusIsRecordedNotAssumed(t *testing.T) {
 		}
 		if len(list.Data) != 2 {
 			t.Errorf("found %d", len(list.Data))
+		}
+	})
+}
+
+// A one-word search reads the name index in batches and leaves out repeats (a patient with
+// two name parts in the range) and archived patients in Go; when a batch is all repeats and
+// archived patients, it reads on. The pages must be the active patients, each once, in order.
+func TestOneWordSearchSkipsRepeatsAndArchivedAcrossBatches(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		// 110 archived patients with four name parts in the range "wal" come first in the
+		// index (440 rows: the first batch holds only them), then 120 active ones with two.
+		var active []int64
+		for i := range 230 {
+			body := newPatient("Walba", "Walbb", fmt.Sprintf("19%02d-%02d-%02d", 20+i/28, 1+i%12, 1+i%28), "female", "")
+			if i < 110 {
+				body = newPatient("Walaa Walab", "Walae", fmt.Sprintf("19%02d-%02d-%02d", 20+i/28, 1+i%12, 1+i%28), "female", "")
+				body["middle_name"] = "Walad"
+			}
+			p := create(t, c, body)
+			if i < 110 {
+				if r := c.Do("POST", fmt.Sprintf("/api/patients/%d/archive", p.ID), map[string]string{"reason": "moved away"}); r.Status != 200 {
+					t.Fatalf("archive: %d %s", r.Status, r.Body)
+				}
+			} else {
+				active = append(active, p.ID)
+			}
+		}
+		var got []int64
+		for n := 1; n <= 3; n++ {
+			var pg page
+			c.Do("GET", fmt.Sprintf("/api/patients?q=wal&per_page=50&page=%d", n), nil).JSON(t, &pg)
+			if pg.Meta.Total != len(active) || !pg.Meta.TotalExact {
+				t.Fatalf("page %d: total %d (exact %v), want %d", n, pg.Meta.Total, pg.Meta.TotalExact, len(active))
+			}
+			for _, p := range pg.Data {
+				got = append(got, p.ID)
+			}
+		}
+		if !slices.Equal(got, active) {
+			t.Fatalf("pages list %v,\nwant the active patients in order %v", got, active)
+		}
+		var pg page
+		c.Do("GET", "/api/patients?q=wal&archived=1&per_page=50", nil).JSON(t, &pg)
+		if pg.Meta.Total != 110 || len(pg.Data) != 50 || !pg.Data[0].Archived {
+			t.Fatalf("archived search: total %d, %d rows", pg.Meta.Total, len(pg.Data))
 		}
 	})
 }
