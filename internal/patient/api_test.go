@@ -499,19 +499,26 @@ func TestOneWordSearchSkipsRepeatsAndArchivedAcrossBatches(t *testing.T) {
 				active = append(active, p.ID)
 			}
 		}
-		var got []int64
-		for n := 1; n <= 3; n++ {
-			var pg page
-			c.Do("GET", fmt.Sprintf("/api/patients?q=wal&per_page=50&page=%d", n), nil).JSON(t, &pg)
-			if pg.Meta.Total != len(active) || !pg.Meta.TotalExact {
-				t.Fatalf("page %d: total %d (exact %v), want %d", n, pg.Meta.Total, pg.Meta.TotalExact, len(active))
+		for _, q := range []string{"wal", "walb+wal"} { // one word: the name index; two: the full-text index
+			var got []int64
+			for n := 1; n <= 3; n++ {
+				var pg page
+				c.Do("GET", fmt.Sprintf("/api/patients?q=%s&per_page=50&page=%d", q, n), nil).JSON(t, &pg)
+				if pg.Meta.Total != len(active) || !pg.Meta.TotalExact {
+					t.Fatalf("%s, page %d: total %d (exact %v), want %d", q, n, pg.Meta.Total, pg.Meta.TotalExact, len(active))
+				}
+				for _, p := range pg.Data {
+					got = append(got, p.ID)
+				}
 			}
-			for _, p := range pg.Data {
-				got = append(got, p.ID)
+			if !slices.Equal(got, active) {
+				t.Fatalf("%s: pages list %v,\nwant the active patients in order %v", q, got, active)
 			}
 		}
-		if !slices.Equal(got, active) {
-			t.Fatalf("pages list %v,\nwant the active patients in order %v", got, active)
+		var none page
+		c.Do("GET", "/api/patients?q=walaa+walad", nil).JSON(t, &none)
+		if none.Meta.Total != 0 || len(none.Data) != 0 {
+			t.Fatalf("archived patients found by two words: %+v", none)
 		}
 		var pg page
 		c.Do("GET", "/api/patients?q=wal&archived=1&per_page=50", nil).JSON(t, &pg)

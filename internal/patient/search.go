@@ -159,14 +159,27 @@ func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListRe
 // (SQLite's page cache starts empty after every commit of another connection, so a lookup
 // per candidate was a page read per candidate, and most of a search's cost: ADR 21.)
 func (s *Store) walkTokens(ctx context.Context, q ListQuery, word string, offset int) (ListResult, error) {
-	need := max(offset+q.PerPage, CountCap+1)
 	end := textsearch.PrefixEnd(word)
+	afterToken, afterID := word, int64(0) // (word, 0) precedes every row of the range
+	return s.activeOnly(ctx, q, offset, func(limit int) (*sql.Rows, error) {
+		return s.DB.QueryContext(ctx, `SELECT token, patient_id FROM patient_name_tokens
+			WHERE (token, patient_id) > ($1, $2) AND token < $3 ORDER BY token, patient_id LIMIT $4`, afterToken, afterID, end, limit)
+	}, func(rows *sql.Rows) (int64, error) {
+		err := rows.Scan(&afterToken, &afterID)
+		return afterID, err
+	})
+}
+
+// activeOnly pages through an ordered source of patient ids — query reads the next rows,
+// up to limit, after the last one scan has read — keeping each patient once and leaving
+// archived ones out, until it has the rows the page and the count need.
+func (s *Store) activeOnly(ctx context.Context, q ListQuery, offset int, query func(limit int) (*sql.Rows, error), scan func(*sql.Rows) (int64, error)) (ListResult, error) {
+	need := max(offset+q.PerPage, CountCap+1)
 	var ids []int64
 	seen := map[int64]bool{}
-	afterToken, afterID := word, int64(0) // (word, 0) precedes every row of the range
 	for len(ids) < need {
 		batch := 2 * (need - len(ids))
-		fresh, n, err := s.tokenBatch(ctx, &afterToken, &afterID, end, batch, seen)
+		fresh, n, err := readBatch(query, scan, batch, seen)
 		if err != nil {
 			return ListResult{}, err
 		}
@@ -180,19 +193,17 @@ func (s *Store) walkTokens(ctx context.Context, q ListQuery, word string, offset
 			}
 		}
 		if n < batch {
-			break // the range is exhausted
+			break // the source is exhausted
 		}
 	}
 	data, err := s.byIDs(ctx, ids[min(offset, len(ids)):min(offset+q.PerPage, len(ids))])
 	return ListResult{Data: data, Total: min(len(ids), CountCap), TotalExact: len(ids) <= CountCap}, err
 }
 
-// tokenBatch reads up to limit token rows after (*token, *id) and before end, moves the
-// position to the last one, and returns the patients not seen before and how many rows
-// it read.
-func (s *Store) tokenBatch(ctx context.Context, token *string, id *int64, end string, limit int, seen map[int64]bool) ([]int64, int, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT token, patient_id FROM patient_name_tokens
-		WHERE (token, patient_id) > ($1, $2) AND token < $3 ORDER BY token, patient_id LIMIT $4`, *token, *id, end, limit)
+// readBatch runs query for up to limit rows and returns the patients among them not seen
+// before, and how many rows it read.
+func readBatch(query func(limit int) (*sql.Rows, error), scan func(*sql.Rows) (int64, error), limit int, seen map[int64]bool) ([]int64, int, error) {
+	rows, err := query(limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search patients: %w", err)
 	}
@@ -200,13 +211,14 @@ func (s *Store) tokenBatch(ctx context.Context, token *string, id *int64, end st
 	var fresh []int64
 	n := 0
 	for rows.Next() {
-		if err := rows.Scan(token, id); err != nil {
+		id, err := scan(rows)
+		if err != nil {
 			return nil, 0, fmt.Errorf("search patients: %w", err)
 		}
 		n++
-		if !seen[*id] {
-			seen[*id] = true
-			fresh = append(fresh, *id)
+		if !seen[id] {
+			seen[id] = true
+			fresh = append(fresh, id)
 		}
 	}
 	return fresh, n, rows.Err()
@@ -277,10 +289,19 @@ func (s *Store) searchWords(ctx context.Context, q ListQuery, words []string, of
 		for i, w := range words { // tokens are letters and digits only: nothing to escape
 			quoted[i] = `"` + w + `"*`
 		}
-		// The index's own order (rowid = id): no sort.
-		return s.onePass(ctx, `SELECT p.id FROM patient_search s JOIN patients p ON p.id = s.rowid
-			WHERE patient_search MATCH $1 AND `+archivedCondition(q.Archived)+` ORDER BY s.rowid LIMIT $2`,
-			[]any{strings.Join(quoted, " ")}, q, offset)
+		match := strings.Join(quoted, " ")
+		if q.Archived {
+			return s.onePass(ctx, `SELECT p.id FROM patient_search s JOIN patients p ON p.id = s.rowid
+				WHERE patient_search MATCH $1 AND p.archived_at IS NOT NULL ORDER BY s.rowid LIMIT $2`, []any{match}, q, offset)
+		}
+		// The index alone, in its own order (rowid = id): no sort, no row read per match.
+		var after int64
+		return s.activeOnly(ctx, q, offset, func(limit int) (*sql.Rows, error) {
+			return s.DB.QueryContext(ctx, `SELECT rowid FROM patient_search WHERE patient_search MATCH $1 AND rowid > $2 ORDER BY rowid LIMIT $3`, match, after, limit)
+		}, func(rows *sql.Rows) (int64, error) {
+			err := rows.Scan(&after)
+			return after, err
+		})
 	default:
 		// Every word is an exact term of the prefix index. The first matches in storage order
 		// are taken as the index finds them (the scan stops early), then sorted: past the count
