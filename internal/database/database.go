@@ -265,12 +265,19 @@ func (db *DB) Backup(ctx context.Context, path string) error {
 }
 
 // InList returns the placeholders of an IN list for values, numbered from first ("$3, $4"),
-// and the values as arguments; values must not be empty.
+// and the values as arguments; values must not be empty. The list is padded to a power of
+// two by repeating the last value (which an IN list ignores), so that a query reading 37 ids
+// and one reading 50 are the same statement, prepared once and kept (SQLite's statements,
+// the PostgreSQL driver's), instead of a new one for every length.
 func InList[T any](values []T, first int) (string, []any) {
-	marks := make([]string, len(values))
-	args := make([]any, len(values))
-	for i, v := range values {
-		marks[i], args[i] = "$"+strconv.Itoa(first+i), v
+	n := 1
+	for n < len(values) {
+		n *= 2
+	}
+	marks := make([]string, n)
+	args := make([]any, n)
+	for i := range n {
+		marks[i], args[i] = "$"+strconv.Itoa(first+i), values[min(i, len(values)-1)]
 	}
 	return strings.Join(marks, ", "), args
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +110,24 @@ func TestBackup(t *testing.T) {
 	var n int
 	if err := copyDB.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_events`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("the copy has %d events: %v", n, err)
+	}
+}
+
+func TestInListPadsToPowersOfTwo(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{1, 1}, {2, 2}, {3, 4}, {4, 4}, {5, 8}, {37, 64}, {500, 512}} {
+		values := make([]int64, c.n)
+		for i := range values {
+			values[i] = int64(10 + i)
+		}
+		marks, args := database.InList(values, 3)
+		if got := strings.Count(marks, "$"); got != c.want || len(args) != c.want {
+			t.Fatalf("%d values: %d marks, %d args, want %d", c.n, got, len(args), c.want)
+		}
+		if !strings.HasPrefix(marks, "$3, ") && c.want > 1 || !strings.HasSuffix(marks, "$"+strconv.Itoa(2+c.want)) {
+			t.Fatalf("%d values: marks %q", c.n, marks)
+		}
+		if args[c.want-1] != values[c.n-1] || args[c.n-1] != values[c.n-1] || args[0] != values[0] {
+			t.Fatalf("%d values: args %v", c.n, args)
+		}
 	}
 }

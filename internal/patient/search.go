@@ -322,12 +322,8 @@ func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
 	if len(ids) == 0 {
 		return []Summary{}, nil
 	}
-	marks := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		marks[i], args[i] = s.DB.Placeholder(i+1), id
-	}
-	list, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+strings.Join(marks, ", ")+`)`, args...))
+	marks, args := database.InList(ids, 1)
+	list, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...))
 	if err != nil {
 		return nil, err
 	}
