@@ -2,6 +2,7 @@ package database_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -130,4 +131,39 @@ func TestInListPadsToPowersOfTwo(t *testing.T) {
 			t.Fatalf("%d values: args %v", c.n, args)
 		}
 	}
+}
+
+func TestInIDsReadsTheGivenRows(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		if _, err := db.ExecContext(ctx, `CREATE TABLE in_ids_test (id BIGINT PRIMARY KEY)`); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 300; i++ {
+			if _, err := db.ExecContext(ctx, `INSERT INTO in_ids_test (id) VALUES ($1)`, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := []int64{3, 299, 150, 7, 1000}
+		want := []int64{3, 7, 150, 299}
+		read := func(q database.Querier) []int64 {
+			in, args := database.InIDs(q, "id", ids, 2)
+			got, err := database.Column[int64](q.QueryContext(ctx, `SELECT id FROM in_ids_test WHERE id > $1 AND `+in+` ORDER BY id`, append([]any{0}, args...)...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		if got := read(db); !slices.Equal(got, want) {
+			t.Errorf("through the database: %v, want %v", got, want)
+		}
+		if err := db.Tx(ctx, func(tx *sql.Tx) error {
+			if got := read(tx); !slices.Equal(got, want) {
+				t.Errorf("in a transaction: %v, want %v", got, want)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -16,8 +16,8 @@ import (
 func Summaries(ctx context.Context, q database.Querier, ids []int64) (map[int64]Summary, error) {
 	out := make(map[int64]Summary, len(ids))
 	err := database.InChunks(ids, 500, func(chunk []int64) error {
-		marks, args := database.InList(chunk, 1)
-		list, err := scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...))
+		in, args := database.InIDs(q, "p.id", chunk, 1)
+		list, err := scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE `+in, args...))
 		for _, s := range list {
 			out[s.ID] = s
 		}

@@ -230,12 +230,12 @@ func (s *Store) archivedAmong(ctx context.Context, ids []int64) (map[int64]bool,
 	if len(ids) == 0 {
 		return out, nil
 	}
-	marks, args := database.InList(ids, 1)
+	in, args := database.InIDs(s.DB, "id", ids, 1)
 	index := "" // PostgreSQL's planner probes it by itself; SQLite's would look up each row
 	if s.DB.Engine == database.SQLite {
 		index = " INDEXED BY patients_archived_id"
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT id FROM patients`+index+` WHERE archived_at IS NOT NULL AND id IN (`+marks+`)`, args...)
+	rows, err := s.DB.QueryContext(ctx, `SELECT id FROM patients`+index+` WHERE archived_at IS NOT NULL AND `+in, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search patients: %w", err)
 	}
@@ -322,8 +322,8 @@ func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
 	if len(ids) == 0 {
 		return []Summary{}, nil
 	}
-	marks, args := database.InList(ids, 1)
-	list, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE p.id IN (`+marks+`)`, args...))
+	in, args := database.InIDs(s.DB, "p.id", ids, 1)
+	list, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE `+in, args...))
 	if err != nil {
 		return nil, err
 	}
