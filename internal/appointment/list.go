@@ -128,7 +128,11 @@ func (s *Store) List(ctx context.Context, q ListQuery, withDiagnoses bool, lang 
 		args = append(args, 2000) // a day or a few weeks: bounded all the same
 		limit = fmt.Sprintf(" LIMIT $%d", len(args))
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT `+appointmentColumns+appointmentFrom+` WHERE `+where+order+limit, args...)
+	columns := appointmentColumns
+	if withDiagnoses {
+		columns = withContent
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+appointmentFrom+` WHERE `+where+order+limit, args...)
 	if err != nil {
 		return res, fmt.Errorf("list appointments: %w", err)
 	}

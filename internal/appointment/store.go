@@ -51,9 +51,17 @@ func actorOf(e audit.Event) any {
 	return e.ActorID
 }
 
-const appointmentColumns = `a.id, a.patient_id, a.doctor_id, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type,
-	a.reason, a.remarks, a.status, a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), COALESCE(v.content, ''),
-	a.created_at, a.updated_at, a.version`
+// appointmentColumns are an appointment's columns and its visit's status, with "" for the
+// visit's content; withContent reads the content too. The content is a visit's largest
+// column (often pages of its own), and only a history listing diagnoses needs it: a day's
+// queue of 70 read it for nothing.
+const (
+	columnsHead = `a.id, a.patient_id, a.doctor_id, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type,
+	a.reason, a.remarks, a.status, a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), `
+	columnsTail        = `, a.created_at, a.updated_at, a.version`
+	appointmentColumns = columnsHead + `''` + columnsTail
+	withContent        = columnsHead + `COALESCE(v.content, '')` + columnsTail
+)
 
 const appointmentFrom = ` FROM appointments a LEFT JOIN visits v ON v.appointment_id = a.id`
 
