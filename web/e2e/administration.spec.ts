@@ -5,7 +5,7 @@ import { activeView, api, login, newPatient, sidebar, unique } from './helpers'
 const menu = (page: Page, name: string) => sidebar(page).getByRole('menuitem', { name, exact: false })
 
 test('an administrator creates a doctor, changes the role, deactivates and resets the password; each applies to the open session', async ({ page, browser }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   const username = `dr-${unique()}`
   const password = 'a long enough password'
   await login(page, 'admin')
@@ -193,7 +193,7 @@ test('what-I-can-do hides the controls a nurse may not use, and the server refus
 })
 
 test('emergency access is granted with a reason, flagged in the audit log, found by the viewer and exported', async ({ page, browser }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   await login(page, 'admin')
   const username = `rc-${unique()}`
   const created = await api(page, 'post', '/api/users', { username, name: `Rec ${username}`, roles: ['receptionist'], password: 'a long enough password' })

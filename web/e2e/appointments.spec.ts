@@ -21,7 +21,7 @@ async function bookThroughForm(page: Page, last: string, date: string, time: str
 const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name })
 
 test('book → arrive → vitals → start → coded diagnosis → sign → amend, with a follow-up and no double booking', async ({ page }) => {
-  test.setTimeout(90_000) // four logins and a whole visit
+  test.setTimeout(180_000) // four logins and a whole visit
   const last = `Phạm-${unique()}`
   const other = `Lý-${unique()}`
   await login(page, 'receptionist')

@@ -37,7 +37,7 @@ async function addCatalogueLine(page: Page, n: number, query: string, option: st
 const signatureImage = (page: Page) => page.getByTestId('rx-sheet').getByRole('img', { name: "Prescriber's signature" })
 
 test('a drawn signature prints on an issued prescription, which then cannot change; without it the print warns', async ({ page }) => {
-  test.setTimeout(90_000)
+  test.setTimeout(180_000)
   await stubPrint(page)
   await login(page, 'doctor')
 
@@ -240,7 +240,7 @@ test('changing one\'s password needs the current one and ends one\'s other sessi
 })
 
 test('an allergy is caught as the medicine is chosen; the line is saved only with a reason, which the print leaves out', async ({ page }) => {
-  test.setTimeout(90_000)
+  test.setTimeout(180_000)
   await stubPrint(page)
   await login(page, 'doctor')
   const r = await api(page, 'post', '/api/patients', {

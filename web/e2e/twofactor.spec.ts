@@ -18,7 +18,7 @@ async function signIn(page: Page, username: string, password: string) {
 }
 
 test('two-factor sign-in: set up with the app, then password and code; a recovery code works once', async ({ page, browser }) => {
-  test.setTimeout(90_000)
+  test.setTimeout(180_000)
   await login(page, 'admin')
   const user = await newAccount(page, 'receptionist')
   await logout(page, 'E2E admin')
