@@ -29,7 +29,7 @@ export default defineConfig({
   // Bounds, not waits: a passing test ends as soon as its conditions hold. They are wide
   // because make test runs this suite and the accessibility suite at once on two cores, and
   // a page's first paint can then take several seconds (JS parse and run, two browsers).
-  timeout: 60_000,
+  timeout: 90_000,
   expect: { timeout: 20_000 },
   reporter: 'list',
   use: {
@@ -47,7 +47,7 @@ export default defineConfig({
     command: `sh e2e/serve.sh ${port}`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 90_000,
     stdout: 'ignore',
   },
 })
