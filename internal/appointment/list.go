@@ -130,7 +130,7 @@ func (s *Store) List(ctx context.Context, q ListQuery, withDiagnoses bool, lang 
 	}
 	columns := appointmentColumns
 	if withDiagnoses {
-		columns = withContent
+		columns = appointmentColumnsWithContent
 	}
 	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+appointmentFrom+` WHERE `+where+order+limit, args...)
 	if err != nil {

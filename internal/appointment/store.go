@@ -52,15 +52,14 @@ func actorOf(e audit.Event) any {
 }
 
 // appointmentColumns are an appointment's columns and its visit's status, with "" for the
-// visit's content; withContent reads the content too. The content is a visit's largest
-// column (often pages of its own), and only a history listing diagnoses needs it: a day's
-// queue of 70 read it for nothing.
+// visit's content; appointmentColumnsWithContent reads the content too. The content is a
+// visit's largest column, and only a history listing diagnoses needs it.
 const (
 	columnsHead = `a.id, a.patient_id, a.doctor_id, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type,
 	a.reason, a.remarks, a.status, a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), `
-	columnsTail        = `, a.created_at, a.updated_at, a.version`
-	appointmentColumns = columnsHead + `''` + columnsTail
-	withContent        = columnsHead + `COALESCE(v.content, '')` + columnsTail
+	columnsTail                   = `, a.created_at, a.updated_at, a.version`
+	appointmentColumns            = columnsHead + `''` + columnsTail
+	appointmentColumnsWithContent = columnsHead + `COALESCE(v.content, '')` + columnsTail
 )
 
 const appointmentFrom = ` FROM appointments a LEFT JOIN visits v ON v.appointment_id = a.id`

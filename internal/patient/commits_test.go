@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
 
@@ -30,23 +31,8 @@ func TestAuditedWorkSharesCommits(t *testing.T) {
 			for i := range ids {
 				ids[i] = create(t, c, newPatient(fmt.Sprintf("Open%c", 'A'+i), "Chart", "1980-01-01", "female", "")).ID
 			}
-			// On PostgreSQL, open the connections the concurrent requests will use, so that
-			// what is timed is commits, not a busy machine starting sixteen backends.
-			held := make([]*sql.Conn, clients)
-			for i := range held {
-				if e.Name != "postgres" {
-					break
-				}
-				conn, err := db.Conn(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				held[i] = conn
-			}
-			for _, conn := range held {
-				if conn != nil {
-					conn.Close() // back to the pool, which keeps them
-				}
+			if e.Name == "postgres" {
+				openConnections(t, db, clients)
 			}
 			dbtest.SlowCommits(t, db, url, delay)
 
@@ -85,5 +71,22 @@ func TestAuditedWorkSharesCommits(t *testing.T) {
 				t.Errorf("%d audit events of reads and registrations, want %d", n, 3*clients)
 			}
 		})
+	}
+}
+
+// openConnections has the pool open n connections (PostgreSQL keeps them), so that what a
+// test times is commits, not a busy machine starting n backends.
+func openConnections(t *testing.T, db *database.DB, n int) {
+	t.Helper()
+	held := make([]*sql.Conn, n)
+	for i := range held {
+		conn, err := db.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		held[i] = conn
+	}
+	for _, conn := range held {
+		conn.Close() // back to the pool
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"emr/internal/apperr"
@@ -161,27 +160,43 @@ func (s *Store) searchName(ctx context.Context, q ListQuery, offset int) (ListRe
 func (s *Store) walkTokens(ctx context.Context, q ListQuery, word string, offset int) (ListResult, error) {
 	end := textsearch.PrefixEnd(word)
 	afterToken, afterID := word, int64(0) // (word, 0) precedes every row of the range
-	return s.activeOnly(ctx, q, offset, func(limit int) (*sql.Rows, error) {
-		return s.DB.QueryContext(ctx, `SELECT token, patient_id FROM patient_name_tokens
+	return s.activeOnly(ctx, q, offset, func(limit int) ([]int64, error) {
+		rows, err := s.DB.QueryContext(ctx, `SELECT token, patient_id FROM patient_name_tokens
 			WHERE (token, patient_id) > ($1, $2) AND token < $3 ORDER BY token, patient_id LIMIT $4`, afterToken, afterID, end, limit)
-	}, func(rows *sql.Rows) (int64, error) {
-		err := rows.Scan(&afterToken, &afterID)
-		return afterID, err
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			if err := rows.Scan(&afterToken, &afterID); err != nil {
+				return nil, err
+			}
+			ids = append(ids, afterID)
+		}
+		return ids, rows.Err()
 	})
 }
 
-// activeOnly pages through an ordered source of patient ids — query reads the next rows,
-// up to limit, after the last one scan has read — keeping each patient once and leaving
-// archived ones out, until it has the rows the page and the count need.
-func (s *Store) activeOnly(ctx context.Context, q ListQuery, offset int, query func(limit int) (*sql.Rows, error), scan func(*sql.Rows) (int64, error)) (ListResult, error) {
+// activeOnly pages through an ordered source of patient ids — next returns the ids of up to
+// limit rows after those it returned before, repeats included — keeping each patient once
+// and leaving archived ones out, until it has the rows the page and the count need.
+func (s *Store) activeOnly(ctx context.Context, q ListQuery, offset int, next func(limit int) ([]int64, error)) (ListResult, error) {
 	need := max(offset+q.PerPage, CountCap+1)
 	var ids []int64
 	seen := map[int64]bool{}
 	for len(ids) < need {
 		batch := 2 * (need - len(ids))
-		fresh, n, err := readBatch(query, scan, batch, seen)
+		read, err := next(batch)
 		if err != nil {
-			return ListResult{}, err
+			return ListResult{}, fmt.Errorf("search patients: %w", err)
+		}
+		var fresh []int64
+		for _, id := range read {
+			if !seen[id] {
+				seen[id] = true
+				fresh = append(fresh, id)
+			}
 		}
 		archived, err := s.archivedAmong(ctx, fresh)
 		if err != nil {
@@ -192,36 +207,12 @@ func (s *Store) activeOnly(ctx context.Context, q ListQuery, offset int, query f
 				ids = append(ids, id)
 			}
 		}
-		if n < batch {
+		if len(read) < batch {
 			break // the source is exhausted
 		}
 	}
 	data, err := s.byIDs(ctx, ids[min(offset, len(ids)):min(offset+q.PerPage, len(ids))])
 	return ListResult{Data: data, Total: min(len(ids), CountCap), TotalExact: len(ids) <= CountCap}, err
-}
-
-// readBatch runs query for up to limit rows and returns the patients among them not seen
-// before, and how many rows it read.
-func readBatch(query func(limit int) (*sql.Rows, error), scan func(*sql.Rows) (int64, error), limit int, seen map[int64]bool) ([]int64, int, error) {
-	rows, err := query(limit)
-	if err != nil {
-		return nil, 0, fmt.Errorf("search patients: %w", err)
-	}
-	defer rows.Close()
-	var fresh []int64
-	n := 0
-	for rows.Next() {
-		id, err := scan(rows)
-		if err != nil {
-			return nil, 0, fmt.Errorf("search patients: %w", err)
-		}
-		n++
-		if !seen[id] {
-			seen[id] = true
-			fresh = append(fresh, id)
-		}
-	}
-	return fresh, n, rows.Err()
 }
 
 // archivedAmong says which of ids are archived patients, through the index of their ids.
@@ -235,19 +226,14 @@ func (s *Store) archivedAmong(ctx context.Context, ids []int64) (map[int64]bool,
 	if s.DB.Engine == database.SQLite {
 		index = " INDEXED BY patients_archived_id"
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT id FROM patients`+index+` WHERE archived_at IS NOT NULL AND `+in, args...)
+	archived, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT id FROM patients`+index+` WHERE archived_at IS NOT NULL AND `+in, args...))
 	if err != nil {
 		return nil, fmt.Errorf("search patients: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("search patients: %w", err)
-		}
+	for _, id := range archived {
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // onePass runs an ordered id query (its last parameter is the row limit) once for both the
@@ -296,11 +282,13 @@ func (s *Store) searchWords(ctx context.Context, q ListQuery, words []string, of
 		}
 		// The index alone, in its own order (rowid = id): no sort, no row read per match.
 		var after int64
-		return s.activeOnly(ctx, q, offset, func(limit int) (*sql.Rows, error) {
-			return s.DB.QueryContext(ctx, `SELECT rowid FROM patient_search WHERE patient_search MATCH $1 AND rowid > $2 ORDER BY rowid LIMIT $3`, match, after, limit)
-		}, func(rows *sql.Rows) (int64, error) {
-			err := rows.Scan(&after)
-			return after, err
+		return s.activeOnly(ctx, q, offset, func(limit int) ([]int64, error) {
+			ids, err := database.Column[int64](s.DB.QueryContext(ctx,
+				`SELECT rowid FROM patient_search WHERE patient_search MATCH $1 AND rowid > $2 ORDER BY rowid LIMIT $3`, match, after, limit))
+			if len(ids) > 0 {
+				after = ids[len(ids)-1]
+			}
+			return ids, err
 		})
 	default:
 		// Every word is an exact term of the prefix index. The first matches in storage order
@@ -322,16 +310,16 @@ func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
 	if len(ids) == 0 {
 		return []Summary{}, nil
 	}
-	in, args := database.InIDs(s.DB, "p.id", ids, 1)
-	list, err := scanSummaries(s.DB.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p WHERE `+in, args...))
+	byID, err := Summaries(ctx, s.DB, ids)
 	if err != nil {
 		return nil, err
 	}
-	pos := make(map[int64]int, len(ids))
-	for i, id := range ids {
-		pos[id] = i
+	list := make([]Summary, 0, len(ids))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			list = append(list, p)
+		}
 	}
-	slices.SortFunc(list, func(a, b Summary) int { return pos[a.ID] - pos[b.ID] })
 	return list, nil
 }
 
