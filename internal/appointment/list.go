@@ -203,6 +203,8 @@ func DoctorDay(ctx context.Context, q database.Querier, day string, doctorID int
 // Basics are what another domain checks of an appointment before writing on it.
 type Basics struct {
 	PatientID int64
+	DoctorID  int64
+	Type      string
 	Status    string
 	StartsAt  time.Time
 }
@@ -211,7 +213,8 @@ type Basics struct {
 // transaction, they are what the write sees.
 func BasicsOf(ctx context.Context, q database.Querier, id int64) (Basics, error) {
 	var b Basics
-	err := q.QueryRowContext(ctx, `SELECT patient_id, status, starts_at FROM appointments WHERE id = $1`, id).Scan(&b.PatientID, &b.Status, &b.StartsAt)
+	err := q.QueryRowContext(ctx, `SELECT patient_id, doctor_id, type, status, starts_at FROM appointments WHERE id = $1`, id).
+		Scan(&b.PatientID, &b.DoctorID, &b.Type, &b.Status, &b.StartsAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, apperr.NotFound("appointment.not_found")
 	}

@@ -21,6 +21,12 @@ const (
 	ManageCatalogue    Permission = "manage catalogue"
 	ViewAuditLog       Permission = "view audit log"
 	ManageSettings     Permission = "manage settings"
+	ManageFees         Permission = "manage fees"
+	RecordCharges      Permission = "record charges"
+	RecordPayment      Permission = "record payment"
+	OverridePrice      Permission = "override price"
+	VoidBill           Permission = "void bill"
+	ViewFinancial      Permission = "view financial reports"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -29,6 +35,7 @@ var Catalogue = []Permission{
 	ViewPatient, ManagePatient, ViewAppointment, ManageAppointment,
 	RecordVitals, WriteDiagnosis, WritePrescription,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
+	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

@@ -42,6 +42,30 @@ var requiredAccess = map[string]string{
 	"GET /api/patients/{id}/files/{file}":    "view patient",
 	"DELETE /api/patients/{id}/files/{file}": "manage patient",
 
+	"GET /api/services":                      "record charges or manage fees",
+	"POST /api/services":                     "manage fees",
+	"PUT /api/services/{id}":                 "manage fees",
+	"GET /api/services/export":               "manage fees",
+	"POST /api/services/import":              "manage fees",
+	"POST /api/services/starter":             "manage fees",
+	"GET /api/fees/settings":                 "record charges or record payment or manage fees or view financial reports",
+	"PUT /api/fees/settings":                 "manage fees",
+	"GET /api/appointments/{id}/bill":        "record charges or record payment or view financial reports",
+	"POST /api/appointments/{id}/bill":       "record charges",
+	"POST /api/appointments/{id}/bill/lines": "record charges",
+	"POST /api/bills":                        "record charges",
+	"GET /api/bills/{id}":                    "record charges or record payment or view financial reports",
+	"PUT /api/bills/{id}":                    "record charges",
+	"POST /api/bills/{id}/lines":             "record charges",
+	"PUT /api/bills/{id}/lines/{line}":       "record charges",
+	"DELETE /api/bills/{id}/lines/{line}":    "record charges",
+	"POST /api/bills/{id}/finalise":          "record charges",
+	"POST /api/bills/{id}/void":              "void bill",
+	"POST /api/bills/{id}/payments":          "record payment",
+	"POST /api/bills/{id}/refunds":           "void bill",
+	"GET /api/reports/cash-up":               "view financial reports",
+	"GET /api/reports/outstanding":           "view financial reports",
+
 	"GET /api/doctors":                        "view appointment",
 	"GET /api/appointments":                   "view appointment",
 	"POST /api/appointments":                  "manage appointment",
@@ -127,9 +151,9 @@ var ownerOnly = map[string]bool{
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
 var rolePermissions = map[string][]string{
-	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription"},
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record charges"},
 	"nurse":        {"view patient", "view appointment", "record vitals"},
-	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment"},
+	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment"},
 }
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)

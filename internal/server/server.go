@@ -21,6 +21,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auditlog"
 	"emr/internal/auth"
+	"emr/internal/billing"
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/dashboard"
@@ -140,6 +141,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		appointments.Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
+		(&billing.Handler{Store: &billing.Store{DB: db, Loc: loc}, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),

@@ -34,20 +34,54 @@ func (s *Store) Once(ctx context.Context, key, value string) (string, error) {
 // ReadClinic returns the clinic's settings (empty ones until an admin sets them).
 func ReadClinic(ctx context.Context, q database.Querier) (Clinic, error) {
 	var c Clinic
+	version, err := Read(ctx, q, clinicKey, &c)
+	c.Version = version // the row's, not whatever the stored JSON says
+	return c, err
+}
+
+// Read decodes the JSON value stored under key into v and returns its version: 0, and v
+// untouched, when nothing is stored.
+func Read(ctx context.Context, q database.Querier, key string, v any) (int, error) {
 	var value string
 	var version int
-	err := q.QueryRowContext(ctx, `SELECT value, version FROM settings WHERE key = $1`, clinicKey).Scan(&value, &version)
+	err := q.QueryRowContext(ctx, `SELECT value, version FROM settings WHERE key = $1`, key).Scan(&value, &version)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Clinic{}, nil
+		return 0, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("read clinic settings: %w", err)
+		return 0, fmt.Errorf("read setting %s: %w", key, err)
 	}
-	if err := json.Unmarshal([]byte(value), &c); err != nil {
-		return c, fmt.Errorf("decode clinic settings: %w", err)
+	if err := json.Unmarshal([]byte(value), v); err != nil {
+		return 0, fmt.Errorf("decode setting %s: %w", key, err)
 	}
-	c.Version = version // the row's, not whatever the stored JSON says
-	return c, nil
+	return version, nil
+}
+
+// Save stores v under key in tx if version is still the stored one (0: none stored yet),
+// else a conflict (another administrator saved first); it returns the new version and
+// audits the change as e's.
+func Save(ctx context.Context, tx *sql.Tx, e audit.Event, key string, v any, version int) (int, error) {
+	value, err := json.Marshal(v)
+	if err != nil {
+		return 0, fmt.Errorf("encode setting %s: %w", key, err)
+	}
+	now := time.Now().UTC()
+	var res sql.Result
+	if version == 0 {
+		res, err = tx.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at, updated_by, version) VALUES ($1, $2, $3, $4, 1)
+			ON CONFLICT (key) DO NOTHING`, key, string(value), now, e.ActorID)
+	} else {
+		res, err = tx.ExecContext(ctx, `UPDATE settings SET value = $1, updated_at = $2, updated_by = $3, version = version + 1
+			WHERE key = $4 AND version = $5`, string(value), now, e.ActorID, key, version)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("save setting %s: %w", key, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return 0, apperr.Conflict("error.conflict") // another admin saved first
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome = "settings.update", "settings", key, audit.Success
+	return version + 1, audit.Record(ctx, tx, e)
 }
 
 // SaveClinic replaces the clinic's settings with in, if in.Version is still the stored one
@@ -57,32 +91,9 @@ func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) 
 		return Clinic{}, err
 	}
 	err := db.Tx(ctx, func(tx *sql.Tx) error {
-		old, err := ReadClinic(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if old.Version != in.Version {
-			return apperr.Conflict("error.conflict")
-		}
-		value, _ := json.Marshal(Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone})
-		now := time.Now().UTC()
-		var res sql.Result
-		if old.Version == 0 {
-			res, err = tx.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at, updated_by, version) VALUES ($1, $2, $3, $4, 1)
-				ON CONFLICT (key) DO NOTHING`, clinicKey, string(value), now, e.ActorID)
-		} else {
-			res, err = tx.ExecContext(ctx, `UPDATE settings SET value = $1, updated_at = $2, updated_by = $3, version = version + 1
-				WHERE key = $4 AND version = $5`, string(value), now, e.ActorID, clinicKey, old.Version)
-		}
-		if err != nil {
-			return fmt.Errorf("save clinic settings: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return apperr.Conflict("error.conflict") // another admin saved first
-		}
-		in.Version = old.Version + 1
-		e.Action, e.EntityType, e.EntityID, e.Outcome = "settings.update", "settings", clinicKey, audit.Success
-		return audit.Record(ctx, tx, e)
+		version, err := Save(ctx, tx, e, clinicKey, Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone}, in.Version)
+		in.Version = version
+		return err
 	})
 	return in, err
 }

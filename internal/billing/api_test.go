@@ -1,0 +1,407 @@
+package billing_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+type bill struct {
+	ID      int64  `json:"id"`
+	Number  string `json:"number"`
+	Status  string `json:"status"`
+	Patient struct {
+		Name string `json:"name"`
+	} `json:"patient"`
+	Doctor string `json:"doctor"`
+	Lines  []struct {
+		ID          int64  `json:"id"`
+		Code        string `json:"code"`
+		Description string `json:"description"`
+		UnitPrice   int64  `json:"unit_price"`
+		Discount    int64  `json:"discount"`
+		Amount      int64  `json:"amount"`
+		AddedBy     string `json:"added_by"`
+	} `json:"lines"`
+	Payments []struct {
+		Kind    string `json:"kind"`
+		Amount  int64  `json:"amount"`
+		Change  int64  `json:"change"`
+		Receipt string `json:"receipt"`
+	} `json:"payments"`
+	Subtotal     int64  `json:"subtotal"`
+	Discount     int64  `json:"discount"`
+	Total        int64  `json:"total"`
+	Paid         int64  `json:"paid"`
+	Balance      int64  `json:"balance"`
+	ReplacesID   *int64 `json:"replaces_id"`
+	ReplacedByID *int64 `json:"replaced_by_id"`
+	Version      int    `json:"version"`
+}
+
+type moved struct {
+	Bill    bill `json:"bill"`
+	Payment struct {
+		Change  int64  `json:"change"`
+		Receipt string `json:"receipt"`
+	} `json:"payment"`
+}
+
+type setup struct {
+	env                          *apitest.Env
+	admin, doctor, front, nurse  *apitest.Client
+	patientID                    int64
+	consultation, procedure, lab int64 // service ids
+}
+
+func newSetup(t *testing.T, db *database.DB) *setup {
+	env := apitest.New(t, db)
+	s := &setup{env: env}
+	s.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+	s.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+	s.front = env.LoggedIn("front", env.CreateUser("front", "receptionist"))
+	s.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+	var p struct{ ID int64 }
+	s.front.Do("POST", "/api/patients", map[string]any{"first_name": "Lan", "last_name": "Trần", "birth_date": "1950-06-15", "sex": "female", "history": map[string]any{"allergy_status": "none"}}).JSON(t, &p)
+	s.patientID = p.ID
+	s.consultation = s.service(t, "CONS-NEW", "Consultation", "consultation", 50000)
+	s.procedure = s.service(t, "PROC-DRESS", "Wound dressing", "procedure", 35050)
+	s.lab = s.service(t, "LAB-CBC", "Complete blood count", "laboratory", 25000)
+	return s
+}
+
+func (s *setup) service(t *testing.T, code, name, category string, price int64) int64 {
+	t.Helper()
+	var sv struct{ ID int64 }
+	r := s.admin.Do("POST", "/api/services", map[string]any{"code": code, "name": name, "category": category, "price": price})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("service %s: %d %s", code, r.Status, r.Body)
+	}
+	r.JSON(t, &sv)
+	return sv.ID
+}
+
+// book makes an appointment of the patient with the doctor, minutes from now.
+func (s *setup) book(t *testing.T, minutes int) int64 {
+	t.Helper()
+	var docs struct{ Data []struct{ ID int64 } }
+	s.front.Do("GET", "/api/doctors", nil).JSON(t, &docs)
+	var a struct{ ID int64 }
+	r := s.front.Do("POST", "/api/appointments", map[string]any{"patient_id": s.patientID, "doctor_id": docs.Data[0].ID,
+		"starts_at": time.Now().UTC().Add(time.Duration(minutes) * time.Minute).Truncate(time.Minute).Format(time.RFC3339), "duration_minutes": 10, "type": "new"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("book: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &a)
+	return a.ID
+}
+
+func do[T any](t *testing.T, c *apitest.Client, want int, method, path string, body any) T {
+	t.Helper()
+	var out T
+	r := c.Do(method, path, body)
+	if r.Status != want {
+		t.Fatalf("%s %s: %d %s, want %d", method, path, r.Status, r.Body, want)
+	}
+	r.JSON(t, &out)
+	return out
+}
+
+// A whole visit's fees: the doctor charges a procedure during the visit, the front desk adds
+// the consultation and a 20 % discount with a reason, finalises, takes part in cash (with
+// change) and the rest by card; the cash-up then shows both methods.
+func TestVisitBillFromChargeToCashUp(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		appt := s.book(t, 60)
+		path := fmt.Sprintf("/api/appointments/%d/bill", appt)
+
+		if r := s.front.Do("GET", path, nil); r.Status != http.StatusNotFound {
+			t.Errorf("no bill yet: %d", r.Status)
+		}
+		b := do[bill](t, s.doctor, http.StatusCreated, "POST", path+"/lines", map[string]any{"service_id": s.procedure, "quantity": 1})
+		if b.Status != "draft" || b.Subtotal != 35050 || b.Lines[0].AddedBy != "Test doc" || b.Patient.Name != "Lan Trần" || b.Doctor == "" {
+			t.Errorf("first charge: %+v", b)
+		}
+		// The listed price is the price: another needs the override permission.
+		if r := s.front.Do("POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1, "unit_price": 1}); r.Status != http.StatusForbidden {
+			t.Errorf("a receptionist changing a price: %d", r.Status)
+		}
+		// A discount needs a reason; messages come in the caller's language.
+		s.front.SetCookie("language", "vi")
+		r := s.front.Do("POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1, "discount_kind": "percent", "discount_value": 2000})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || !strings.Contains(fields["discount_reason"][0], "lý do") {
+			t.Errorf("discount without a reason: %d %v", r.Status, fields)
+		}
+		s.front.SetCookie("language", "en")
+		b = do[bill](t, s.front, http.StatusCreated, "POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1})
+		b = do[bill](t, s.front, http.StatusOK, "PUT", fmt.Sprintf("/api/bills/%d", b.ID), map[string]any{"discount_kind": "percent", "discount_value": 2000, "discount_reason": "senior citizen", "version": b.Version})
+		// 500.00 + 350.50 = 850.50; 20 % = 170.10; due 680.40.
+		if b.Subtotal != 85050 || b.Discount != 17010 || b.Total != 68040 {
+			t.Errorf("totals: %d - %d = %d", b.Subtotal, b.Discount, b.Total)
+		}
+		// Stale: the version read before the discount.
+		if r := s.front.Do("PUT", fmt.Sprintf("/api/bills/%d", b.ID), map[string]any{"notes": "x", "version": b.Version - 1}); r.Status != http.StatusConflict {
+			t.Errorf("stale update: %d", r.Status)
+		}
+		// Nothing is paid on a draft.
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": 100}); r.Status != http.StatusConflict {
+			t.Errorf("paying a draft: %d", r.Status)
+		}
+		b = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		if b.Status != "final" || !strings.HasSuffix(b.Number, "-000001") || b.Balance != 68040 {
+			t.Errorf("finalised: %s %s balance %d", b.Status, b.Number, b.Balance)
+		}
+		// Fixed: through the API and by SQL.
+		if r := s.doctor.Do("POST", path+"/lines", map[string]any{"service_id": s.lab, "quantity": 1}); r.Status != http.StatusConflict {
+			t.Errorf("charging a final bill: %d", r.Status)
+		}
+		if r := s.front.Do("PUT", fmt.Sprintf("/api/bills/%d/lines/%d", b.ID, b.Lines[0].ID), map[string]any{"service_id": s.procedure, "quantity": 2, "version": b.Version}); r.Status != http.StatusConflict {
+			t.Errorf("changing a final bill's line: %d", r.Status)
+		}
+		for _, q := range []string{`UPDATE bills SET total = 1 WHERE id = $1`, `UPDATE bill_lines SET amount = 1 WHERE bill_id = $1`,
+			`DELETE FROM bill_lines WHERE bill_id = $1`, `DELETE FROM bills WHERE id = $1`, `UPDATE bills SET status = 'draft' WHERE id = $1`} {
+			if _, err := db.Exec(q, b.ID); err == nil || !strings.Contains(err.Error(), "finalised bill") {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+
+		// 300 in cash from 500 handed over (change 200), then the rest by card.
+		m := do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": 30000, "tendered": 50000})
+		if m.Payment.Change != 20000 || m.Bill.Balance != 38040 || !strings.HasPrefix(m.Payment.Receipt, "OR-") {
+			t.Errorf("cash: %+v", m)
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "card", "amount": 38041}); r.Status != http.StatusConflict {
+			t.Errorf("over the balance: %d", r.Status)
+		}
+		if r := s.nurse.Do("POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "card", "amount": 38040}); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse taking payment: %d", r.Status)
+		}
+		m = do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "card", "amount": 38040, "reference": "slip 0042"})
+		if m.Bill.Balance != 0 || m.Bill.Paid != 68040 {
+			t.Errorf("paid: %+v", m.Bill)
+		}
+		if _, err := db.Exec(`UPDATE payments SET amount = 1`); err == nil {
+			t.Error("a payment was changed by SQL")
+		}
+
+		var cash struct {
+			Rows []struct {
+				Cashier string `json:"cashier"`
+				Method  string `json:"method"`
+				Net     int64  `json:"net"`
+			} `json:"rows"`
+			Total struct{ Net int64 } `json:"total"`
+		}
+		s.admin.Do("GET", "/api/reports/cash-up", nil).JSON(t, &cash)
+		if len(cash.Rows) != 2 || cash.Rows[0].Method != "cash" || cash.Rows[0].Net != 30000 || cash.Rows[1].Method != "card" || cash.Rows[1].Net != 38040 || cash.Total.Net != 68040 {
+			t.Errorf("cash-up: %+v", cash)
+		}
+		if r := s.front.Do("GET", "/api/reports/cash-up", nil); r.Status != http.StatusForbidden {
+			t.Errorf("a receptionist reading the cash-up: %d", r.Status)
+		}
+		// The cash-up against a GROUP BY over the rows.
+		if sum := dbtest.Count(t, db, `SELECT COALESCE(SUM(CASE WHEN kind = 'refund' THEN -amount ELSE amount END), 0) FROM payments`); int64(sum) != cash.Total.Net {
+			t.Errorf("cash-up total %d, rows %d", cash.Total.Net, sum)
+		}
+
+		// Audited with the patient: finalise and both payments.
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('bill.finalise', 'bill.payment') AND patient_id = $1`, s.patientID); n != 3 {
+			t.Errorf("audited: %d events", n)
+		}
+	})
+}
+
+// Voiding: never with money on the bill (refunded first, with a reason); the replacement
+// starts as a draft with the same charges and takes the next number when finalised.
+func TestVoidAndReplaceAfterRefund(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		appt := s.book(t, 60)
+		b := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.consultation, "quantity": 2})
+		b = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		m := do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": 100000})
+		b = m.Bill
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"reason": "charged twice", "version": b.Version}); r.Status != http.StatusForbidden {
+			t.Errorf("a receptionist voiding: %d", r.Status)
+		}
+		if r := s.admin.Do("POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"reason": "charged twice", "version": b.Version}); r.Status != http.StatusConflict {
+			t.Errorf("voiding a paid bill: %d", r.Status)
+		}
+		if r := s.admin.Do("POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID), map[string]any{"method": "cash", "amount": 100000}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a refund without a reason: %d", r.Status)
+		}
+		if r := s.admin.Do("POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID), map[string]any{"method": "cash", "amount": 100001, "reason": "charged twice"}); r.Status != http.StatusConflict {
+			t.Errorf("refunding more than was paid: %d", r.Status)
+		}
+		m = do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID), map[string]any{"method": "cash", "amount": 100000, "reason": "charged twice"})
+		if m.Bill.Paid != 0 || !strings.HasPrefix(m.Payment.Receipt, "RF-") {
+			t.Errorf("refunded: %+v", m)
+		}
+		if r := s.admin.Do("POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"reason": " ", "version": m.Bill.Version}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a void without a reason: %d", r.Status)
+		}
+		next := do[bill](t, s.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"reason": "charged twice", "replace": true, "version": m.Bill.Version})
+		if next.Status != "draft" || next.ReplacesID == nil || *next.ReplacesID != b.ID || next.Total != 100000 || len(next.Lines) != 1 {
+			t.Errorf("replacement: %+v", next)
+		}
+		old := do[bill](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
+		if old.Status != "void" || old.ReplacedByID == nil || *old.ReplacedByID != next.ID || old.Number != b.Number {
+			t.Errorf("voided: %+v", old)
+		}
+		// The visit's bill is now the replacement; correct it and finalise: the next number.
+		cur := do[bill](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", appt), nil)
+		cur = do[bill](t, s.front, http.StatusOK, "PUT", fmt.Sprintf("/api/bills/%d/lines/%d", cur.ID, cur.Lines[0].ID), map[string]any{"service_id": s.consultation, "quantity": 1, "version": cur.Version})
+		cur = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", cur.ID), map[string]any{"version": cur.Version})
+		if cur.ID != next.ID || cur.Total != 50000 || !strings.HasSuffix(cur.Number, "-000002") {
+			t.Errorf("replacement finalised: %d %d %s", cur.ID, cur.Total, cur.Number)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('bill.void', 'bill.refund') AND patient_id = $1`, s.patientID); n != 2 {
+			t.Errorf("audited: %d events", n)
+		}
+	})
+}
+
+// Numbers: concurrent finalisers get 1..n without a gap or a repeat, and a finalise that
+// fails (a stale version) takes none.
+func TestBillNumbersAreGapFreeUnderConcurrency(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		const n = 12
+		bills := make([]bill, n)
+		for i := range bills {
+			b := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+			bills[i] = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"description": "Home visit", "unit_price": 10000 + i, "quantity": 1})
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/finalise", bills[0].ID), map[string]any{"version": bills[0].Version - 1}); r.Status != http.StatusConflict {
+			t.Errorf("stale finalise: %d", r.Status)
+		}
+		var wg sync.WaitGroup
+		numbers := make([]string, n)
+		for i, b := range bills {
+			wg.Go(func() {
+				var out bill
+				r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+				if r.Status != http.StatusOK {
+					t.Errorf("finalise %d: %d %s", b.ID, r.Status, r.Body)
+					return
+				}
+				r.JSON(t, &out)
+				numbers[i] = out.Number
+			})
+		}
+		wg.Wait()
+		seen := map[string]bool{}
+		for _, num := range numbers {
+			seen[num] = true
+		}
+		year := time.Now().Year()
+		for i := 1; i <= n; i++ {
+			if num := fmt.Sprintf("%d-%06d", year, i); !seen[num] {
+				t.Errorf("number %s missing from %v", num, numbers)
+			}
+		}
+	})
+}
+
+// Two cashiers taking the same balance at once: one succeeds, the others get 409, and the
+// bill is never overpaid.
+func TestConcurrentPaymentsNeverOverpay(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		b := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		b = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.lab, "quantity": 3})
+		b = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		second := s.env.LoggedIn("front2", s.env.CreateUser("front2", "receptionist"))
+		var wg sync.WaitGroup
+		statuses := make([]int, 8)
+		for i := range statuses {
+			c := s.front
+			if i%2 == 1 {
+				c = second
+			}
+			wg.Go(func() {
+				statuses[i] = c.Do("POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "card", "amount": b.Balance}).Status
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for _, st := range statuses {
+			switch st {
+			case http.StatusCreated:
+				ok++
+			case http.StatusConflict:
+			default:
+				t.Errorf("payment: %d", st)
+			}
+		}
+		after := do[bill](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
+		if ok != 1 || after.Paid != 75000 || len(after.Payments) != 1 {
+			t.Errorf("%d payments succeeded; paid %d of 75000 in %d payments", ok, after.Paid, len(after.Payments))
+		}
+	})
+}
+
+// The price list: a code once, CSV export and import round trip in the clinic's currency
+// (đồng have no decimals), withdrawn services charge nothing new.
+func TestPriceListImportExportAndCurrency(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		if r := s.admin.Do("POST", "/api/services", map[string]any{"code": "cons-new", "name": "Again", "category": "consultation", "price": 1}); r.Status != http.StatusConflict {
+			t.Errorf("a code twice: %d", r.Status)
+		}
+		if r := s.doctor.Do("POST", "/api/services", map[string]any{"code": "X", "name": "X", "category": "other", "price": 1}); r.Status != http.StatusForbidden {
+			t.Errorf("a doctor adding a service: %d", r.Status)
+		}
+		var set struct {
+			Currency   string `json:"currency"`
+			MinorUnits int    `json:"minor_units"`
+			Version    int    `json:"version"`
+		}
+		s.admin.Do("GET", "/api/fees/settings", nil).JSON(t, &set)
+		set = do[struct {
+			Currency   string `json:"currency"`
+			MinorUnits int    `json:"minor_units"`
+			Version    int    `json:"version"`
+		}](t, s.admin, http.StatusOK, "PUT", "/api/fees/settings", map[string]any{"currency": "VND", "consultation": map[string]string{"new": "CONS-NEW"}, "version": set.Version})
+		if set.Currency != "VND" || set.MinorUnits != 0 {
+			t.Errorf("settings: %+v", set)
+		}
+		csv := "code,name,category,price,active\nCONS-NEW,Khám bệnh,consultation,200000,yes\nPROC-INJ,Tiêm,procedure,50000\nBAD,Half,procedure,1.5\nLAB-CBC,Complete blood count,laboratory,25000,no\n"
+		var rep struct {
+			Inserted, Updated, Rejected int
+			Errors                      []struct {
+				Line  int    `json:"line"`
+				Field string `json:"field"`
+			}
+		}
+		s.admin.Upload("POST", "/api/services/import", "services.csv", []byte(csv)).JSON(t, &rep)
+		if rep.Inserted != 1 || rep.Updated != 2 || rep.Rejected != 1 || rep.Errors[0].Line != 4 || rep.Errors[0].Field != "price" {
+			t.Errorf("import: %+v", rep)
+		}
+		r := s.admin.Do("GET", "/api/services/export", nil)
+		if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "CONS-NEW,Khám bệnh,consultation,200000,yes") || !strings.Contains(string(r.Body), "LAB-CBC,Complete blood count,laboratory,25000,no") {
+			t.Errorf("export: %d %s", r.Status, r.Body)
+		}
+		// A withdrawn service is not charged; a new visit's bill starts with its consultation.
+		appt := s.book(t, 90)
+		if r := s.front.Do("POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.lab, "quantity": 1}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("charging a withdrawn service: %d", r.Status)
+		}
+		b := do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/appointments/%d/bill", appt), nil)
+		if len(b.Lines) != 1 || b.Lines[0].Code != "CONS-NEW" || b.Total != 200000 {
+			t.Errorf("a new visit's bill: %+v", b)
+		}
+		// Bills are in đồng now: the currency stays.
+		if r := s.admin.Do("PUT", "/api/fees/settings", map[string]any{"currency": "PHP", "version": set.Version}); r.Status != http.StatusConflict {
+			t.Errorf("changing the currency under bills: %d", r.Status)
+		}
+	})
+}

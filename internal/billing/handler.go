@@ -1,0 +1,417 @@
+package billing
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+	"emr/internal/i18n"
+)
+
+// Handler serves the fees API.
+type Handler struct {
+	Store *Store
+	// MaxImport is the largest CSV file an import reads, in bytes.
+	MaxImport int64
+}
+
+// Routes is the fees API's route table.
+func (h *Handler) Routes() []auth.Route {
+	manage := auth.Need(auth.ManageFees)
+	charge := auth.Need(auth.RecordCharges)
+	readBill := auth.NeedAny(auth.RecordCharges, auth.RecordPayment, auth.ViewFinancial)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/services", Access: auth.NeedAny(auth.RecordCharges, auth.ManageFees), Handler: h.services},
+		{Method: "POST", Path: "/api/services", Access: manage, Handler: h.createService},
+		{Method: "PUT", Path: "/api/services/{id}", Access: manage, Handler: h.updateService},
+		{Method: "GET", Path: "/api/services/export", Access: manage, Handler: h.exportServices},
+		{Method: "POST", Path: "/api/services/import", Access: manage, Handler: h.importServices},
+		{Method: "POST", Path: "/api/services/starter", Access: manage, Handler: h.installStarter},
+		{Method: "GET", Path: "/api/fees/settings", Access: auth.NeedAny(auth.RecordCharges, auth.RecordPayment, auth.ManageFees, auth.ViewFinancial), Handler: h.settings},
+		{Method: "PUT", Path: "/api/fees/settings", Access: manage, Handler: h.saveSettings},
+		{Method: "GET", Path: "/api/appointments/{id}/bill", Access: readBill, Handler: h.appointmentBill},
+		{Method: "POST", Path: "/api/appointments/{id}/bill", Access: charge, Announces: auth.ChangesAppointments, Handler: h.openAppointmentBill},
+		{Method: "POST", Path: "/api/appointments/{id}/bill/lines", Access: charge, Announces: auth.ChangesAppointments, Handler: h.chargeAppointment},
+		{Method: "POST", Path: "/api/bills", Access: charge, Announces: auth.ChangesAppointments, Handler: h.createWalkIn},
+		{Method: "GET", Path: "/api/bills/{id}", Access: readBill, Handler: h.bill},
+		{Method: "PUT", Path: "/api/bills/{id}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.updateBill},
+		{Method: "POST", Path: "/api/bills/{id}/lines", Access: charge, Announces: auth.ChangesAppointments, Handler: h.addLine},
+		{Method: "PUT", Path: "/api/bills/{id}/lines/{line}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.updateLine},
+		{Method: "DELETE", Path: "/api/bills/{id}/lines/{line}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.removeLine},
+		{Method: "POST", Path: "/api/bills/{id}/finalise", Access: charge, Announces: auth.ChangesAppointments, Handler: h.finalise},
+		{Method: "POST", Path: "/api/bills/{id}/void", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesAppointments, Handler: h.void},
+		{Method: "POST", Path: "/api/bills/{id}/payments", Access: auth.Need(auth.RecordPayment), Announces: auth.ChangesAppointments, Handler: h.pay},
+		{Method: "POST", Path: "/api/bills/{id}/refunds", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesAppointments, Handler: h.refund},
+		{Method: "GET", Path: "/api/reports/cash-up", Access: auth.Need(auth.ViewFinancial), Handler: h.cashUp},
+		{Method: "GET", Path: "/api/reports/outstanding", Access: auth.Need(auth.ViewFinancial), Handler: h.outstanding},
+	}
+}
+
+func (h *Handler) services(w http.ResponseWriter, r *http.Request) {
+	q := ServiceQuery{Q: r.URL.Query().Get("q"), All: r.URL.Query().Get("all") == "1" && auth.PrincipalFrom(r.Context()).Can(auth.ManageFees)}
+	list, err := h.Store.Services(r.Context(), q)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) createService(w http.ResponseWriter, r *http.Request) {
+	h.writeService(w, r, func(in ServiceInput) (Service, error) { return h.Store.CreateService(r.Context(), in) }, http.StatusCreated, "service.create")
+}
+
+func (h *Handler) updateService(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "billing.service_not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.writeService(w, r, func(in ServiceInput) (Service, error) { return h.Store.UpdateService(r.Context(), id, in) }, http.StatusOK, "service.update")
+}
+
+func (h *Handler) writeService(w http.ResponseWriter, r *http.Request, write func(ServiceInput) (Service, error), status int, action string) {
+	var in ServiceInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	sv, err := write(in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if !h.audit(w, r, action, "service", sv.ID, 0, sv.Code+" "+strconv.FormatInt(sv.Price, 10)) {
+		return
+	}
+	httpjson.Respond(w, status, sv)
+}
+
+// audit records what the caller did; false when that failed (and was answered).
+func (h *Handler) audit(w http.ResponseWriter, r *http.Request, action, entity string, id, patientID int64, detail string) bool {
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.PatientID, e.Outcome, e.Detail = action, entity, patientID, audit.Success, detail
+	if id != 0 {
+		e.EntityID = strconv.FormatInt(id, 10)
+	}
+	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		httpjson.Error(w, r, err)
+		return false
+	}
+	return true
+}
+
+func (h *Handler) exportServices(w http.ResponseWriter, r *http.Request) {
+	set, err := ReadSettings(r.Context(), h.Store.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if !h.audit(w, r, "service.export", "services", 0, 0, "") {
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="services.csv"`)
+	if err := h.Store.ExportServices(r.Context(), w, set.Currency); err != nil {
+		panic(http.ErrAbortHandler) // the header is out: the client sees a cut-off file
+	}
+}
+
+func (h *Handler) importServices(w http.ResponseWriter, r *http.Request) {
+	data, _, err := httpjson.File(w, r, h.MaxImport)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	set, err := ReadSettings(r.Context(), h.Store.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	rep, err := h.Store.ImportServices(r.Context(), data, set.Currency, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if !h.audit(w, r, "service.import", "services", 0, 0, fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d", rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected)) {
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, rep)
+}
+
+func (h *Handler) installStarter(w http.ResponseWriter, r *http.Request) {
+	n, err := h.Store.InstallStarter(r.Context(), i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if !h.audit(w, r, "service.starter", "services", 0, 0, fmt.Sprintf("added %d", n)) {
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]int{"added": n})
+}
+
+func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
+	s, err := ReadSettings(r.Context(), h.Store.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, s)
+}
+
+func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
+	var in Settings
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	s, err := h.Store.SaveSettings(r.Context(), auth.AuditEvent(r), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, s)
+}
+
+// billID and appointmentID read the path's ids.
+func billID(r *http.Request) (int64, error) {
+	return httpjson.PathID(r, "id", "billing.bill_not_found")
+}
+
+func appointmentID(r *http.Request) (int64, error) {
+	return httpjson.PathID(r, "id", "appointment.not_found")
+}
+
+// respond answers with the bill an operation returned, or its error.
+func respond(w http.ResponseWriter, r *http.Request, status int) func(Bill, error) {
+	return func(b Bill, err error) {
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		httpjson.Respond(w, status, b)
+	}
+}
+
+func (h *Handler) appointmentBill(w http.ResponseWriter, r *http.Request) {
+	id, err := appointmentID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.ForAppointment(r.Context(), id))
+}
+
+func (h *Handler) openAppointmentBill(w http.ResponseWriter, r *http.Request) {
+	id, err := appointmentID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.OpenForAppointment(r.Context(), auth.AuditEvent(r), id))
+}
+
+func override(r *http.Request) MayOverride {
+	return MayOverride(auth.PrincipalFrom(r.Context()).Can(auth.OverridePrice))
+}
+
+func (h *Handler) chargeAppointment(w http.ResponseWriter, r *http.Request) {
+	id, err := appointmentID(r)
+	var in LineInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusCreated)(h.Store.AddLine(r.Context(), auth.AuditEvent(r), 0, id, in, override(r)))
+}
+
+func (h *Handler) createWalkIn(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		PatientID int64 `json:"patient_id"`
+	}
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusCreated)(h.Store.CreateWalkIn(r.Context(), auth.AuditEvent(r), in.PatientID))
+}
+
+func (h *Handler) bill(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.Get(r.Context(), id))
+}
+
+func (h *Handler) updateBill(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var in BillInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.Update(r.Context(), auth.AuditEvent(r), id, in))
+}
+
+func (h *Handler) addLine(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var in LineInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusCreated)(h.Store.AddLine(r.Context(), auth.AuditEvent(r), id, 0, in, override(r)))
+}
+
+// lineIDs reads a line route's bill and line ids.
+func lineIDs(r *http.Request) (id, line int64, err error) {
+	if id, err = billID(r); err == nil {
+		line, err = httpjson.PathID(r, "line", "billing.line_not_found")
+	}
+	return id, line, err
+}
+
+func (h *Handler) updateLine(w http.ResponseWriter, r *http.Request) {
+	id, line, err := lineIDs(r)
+	var in struct {
+		LineInput
+		Version int `json:"version"`
+	}
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.UpdateLine(r.Context(), auth.AuditEvent(r), id, line, in.Version, in.LineInput, override(r)))
+}
+
+func (h *Handler) removeLine(w http.ResponseWriter, r *http.Request) {
+	id, line, err := lineIDs(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	version, err := strconv.Atoi(r.URL.Query().Get("version"))
+	if err != nil {
+		httpjson.Error(w, r, apperr.Invalid("billing.version_required"))
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.RemoveLine(r.Context(), auth.AuditEvent(r), id, line, version))
+}
+
+func (h *Handler) finalise(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var in struct {
+		Version int `json:"version"`
+	}
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.Finalise(r.Context(), auth.AuditEvent(r), id, in.Version))
+}
+
+func (h *Handler) void(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var in VoidInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	respond(w, r, http.StatusOK)(h.Store.Void(r.Context(), auth.AuditEvent(r), id, in))
+}
+
+// Moved is a bill after a payment or refund, with that payment.
+type Moved struct {
+	Bill    Bill    `json:"bill"`
+	Payment Payment `json:"payment"`
+}
+
+func (h *Handler) pay(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var in PaymentInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	b, p, err := h.Store.Pay(r.Context(), auth.AuditEvent(r), id, in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, Moved{Bill: b, Payment: p})
+}
+
+func (h *Handler) refund(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var in RefundInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	b, p, err := h.Store.Refund(r.Context(), auth.AuditEvent(r), id, in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, Moved{Bill: b, Payment: p})
+}
+
+func (h *Handler) cashUp(w http.ResponseWriter, r *http.Request) {
+	day := r.URL.Query().Get("day")
+	if day == "" {
+		day = h.Store.now().In(h.Store.loc()).Format(time.DateOnly)
+	}
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
+		var v apperr.Validation
+		v.Add("day", "validation.date_format")
+		httpjson.Error(w, r, v.Err())
+		return
+	}
+	c, err := h.Store.CashUp(r.Context(), day)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, c)
+}
+
+func (h *Handler) outstanding(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Outstanding(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}

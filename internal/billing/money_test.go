@@ -1,0 +1,54 @@
+package billing
+
+import "testing"
+
+// Percentage discounts round half up to the currency's minor unit (a cent; a whole đồng).
+func TestPercentDiscountRoundsHalfUpInMinorUnits(t *testing.T) {
+	for _, c := range []struct {
+		amount Money
+		pct    int64 // hundredths of a percent
+		want   Money
+	}{
+		{101, 1250, 13},             // 12.5 % of 1.01 = 0.12625 → 0.13
+		{100, 1250, 13},             // 0.125 → 0.13 (half up)
+		{99, 1250, 12},              // 0.12375 → 0.12
+		{35000, 2000, 7000},         // 20 % of 350.00
+		{33333, 2000, 6667},         // 66.666 → 66.67
+		{150000, 2000, 30000},       // VND 150,000 đồng: 30,000
+		{12345, 3333, 4115},         // 33.33 % of 12,345 đồng = 4114.6885 → 4115
+		{5, 1000, 1},                // 10 % of 5 đồng = 0.5 → 1
+		{4, 1000, 0},                // 0.4 → 0
+		{maxMoney, 10000, maxMoney}, // the largest amount, all of it: no overflow
+	} {
+		if got := percentOf(c.amount, c.pct); got != c.want {
+			t.Errorf("%d%% of %d = %d, want %d", c.pct, c.amount, got, c.want)
+		}
+	}
+	if d := discountOn(500, DiscountAmount, 800); d != 500 {
+		t.Errorf("an amount discount over the amount: %d, want the amount", d)
+	}
+}
+
+func TestMajorUnitsTextRoundTrips(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		units int
+		want  Money
+		ok    bool
+	}{
+		{"350", 2, 35000, true}, {"350.5", 2, 35050, true}, {"350.50", 2, 35050, true}, {"0.01", 2, 1, true},
+		{"200000", 0, 200000, true}, {"200000.5", 0, 0, false}, {"350.505", 2, 0, false}, {"-5", 2, 0, false},
+		{"1,000", 2, 0, false}, {"", 2, 0, false}, {"5.", 2, 0, false}, {"₱5", 2, 0, false}, {"99999999999999", 2, 0, false},
+	} {
+		got, ok := ParseMajor(c.text, c.units)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("ParseMajor(%q, %d) = %d %v, want %d %v", c.text, c.units, got, ok, c.want, c.ok)
+		}
+		if back, _ := ParseMajor(FormatMajor(got, c.units), c.units); ok && back != got {
+			t.Errorf("FormatMajor(%d, %d) = %q reads back as %d", got, c.units, FormatMajor(got, c.units), back)
+		}
+	}
+	if MinorUnits("VND") != 0 || MinorUnits("PHP") != 2 || MinorUnits("rub") != 2 {
+		t.Error("minor units of VND, PHP, RUB")
+	}
+}

@@ -1,0 +1,164 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"emr/internal/patient"
+	"emr/internal/user"
+)
+
+// CashUp is a day's money by cashier and method: what each drawer should hold.
+type CashUp struct {
+	Day      string      `json:"day"`
+	Currency string      `json:"currency"`
+	Rows     []CashUpRow `json:"rows"`
+	Methods  []MethodSum `json:"methods"`
+	Total    MethodSum   `json:"total"`
+}
+
+// CashUpRow is one cashier's takings by one method.
+type CashUpRow struct {
+	CashierID int64  `json:"cashier_id"`
+	Cashier   string `json:"cashier"`
+	MethodSum
+}
+
+// MethodSum is money in, money out and their difference, with counts.
+type MethodSum struct {
+	Method   string `json:"method"`
+	Payments int    `json:"payments"`
+	Received Money  `json:"received"`
+	Refunds  int    `json:"refunds"`
+	Refunded Money  `json:"refunded"`
+	Net      Money  `json:"net"`
+}
+
+func (m *MethodSum) add(kind string, n int, sum Money) {
+	if kind == "refund" {
+		m.Refunds, m.Refunded = m.Refunds+n, m.Refunded+sum
+	} else {
+		m.Payments, m.Received = m.Payments+n, m.Received+sum
+	}
+	m.Net = m.Received - m.Refunded
+}
+
+// CashUp sums day's payments and refunds (day in the clinic's calendar) per cashier and
+// method, per method, and in all.
+func (s *Store) CashUp(ctx context.Context, day string) (CashUp, error) {
+	set, err := ReadSettings(ctx, s.DB)
+	if err != nil {
+		return CashUp{}, err
+	}
+	out := CashUp{Day: day, Currency: set.Currency, Rows: []CashUpRow{}, Methods: []MethodSum{}}
+	rows, err := s.DB.QueryContext(ctx, `SELECT COALESCE(received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
+		WHERE day = $1 GROUP BY received_by, method, kind`, day)
+	if err != nil {
+		return out, fmt.Errorf("cash-up: %w", err)
+	}
+	defer rows.Close()
+	byRow := map[[2]any]*CashUpRow{}
+	byMethod := map[string]*MethodSum{}
+	for rows.Next() {
+		var cashier int64
+		var method, kind string
+		var n int
+		var sum Money
+		if err := rows.Scan(&cashier, &method, &kind, &n, &sum); err != nil {
+			return out, fmt.Errorf("cash-up: %w", err)
+		}
+		k := [2]any{cashier, method}
+		if byRow[k] == nil {
+			byRow[k] = &CashUpRow{CashierID: cashier, MethodSum: MethodSum{Method: method}}
+		}
+		byRow[k].add(kind, n, sum)
+		if byMethod[method] == nil {
+			byMethod[method] = &MethodSum{Method: method}
+		}
+		byMethod[method].add(kind, n, sum)
+		out.Total.add(kind, n, sum)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("cash-up: %w", err)
+	}
+	ids := []int64{}
+	for _, r := range byRow {
+		ids = append(ids, r.CashierID)
+	}
+	slices.Sort(ids)
+	names, err := user.Names(ctx, s.DB, slices.Compact(ids))
+	if err != nil {
+		return out, err
+	}
+	for _, r := range byRow {
+		r.Cashier = names[r.CashierID]
+		out.Rows = append(out.Rows, *r)
+	}
+	slices.SortFunc(out.Rows, func(a, b CashUpRow) int {
+		if a.Cashier != b.Cashier {
+			return strings.Compare(a.Cashier, b.Cashier)
+		}
+		return slices.Index(Methods, a.Method) - slices.Index(Methods, b.Method)
+	})
+	for _, m := range Methods {
+		if byMethod[m] != nil {
+			out.Methods = append(out.Methods, *byMethod[m])
+		}
+	}
+	return out, nil
+}
+
+// Owing is a final bill with a balance left to pay.
+type Owing struct {
+	ID          int64      `json:"id"`
+	Number      string     `json:"number"`
+	Patient     PatientRef `json:"patient"`
+	FinalisedAt time.Time  `json:"finalised_at"`
+	Total       Money      `json:"total"`
+	Paid        Money      `json:"paid"`
+	Balance     Money      `json:"balance"`
+}
+
+// Outstanding lists the final bills with a balance left, oldest first (at most 1,000).
+func (s *Store) Outstanding(ctx context.Context) ([]Owing, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT id, number, patient_id, finalised_at, total, paid FROM bills
+		WHERE status = 'final' AND paid < total ORDER BY id LIMIT 1000`)
+	if err != nil {
+		return nil, fmt.Errorf("outstanding bills: %w", err)
+	}
+	defer rows.Close()
+	out := []Owing{}
+	for rows.Next() {
+		var o Owing
+		if err := rows.Scan(&o.ID, &o.Number, &o.Patient.ID, &o.FinalisedAt, &o.Total, &o.Paid); err != nil {
+			return nil, fmt.Errorf("outstanding bills: %w", err)
+		}
+		o.Balance = o.Total - o.Paid
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outstanding bills: %w", err)
+	}
+	return out, s.namePatients(ctx, out)
+}
+
+// namePatients fills in the patients' numbers and names.
+func (s *Store) namePatients(ctx context.Context, list []Owing) error {
+	ids := make([]int64, 0, len(list))
+	for _, o := range list {
+		ids = append(ids, o.Patient.ID)
+	}
+	slices.Sort(ids)
+	sums, err := patient.Summaries(ctx, s.DB, slices.Compact(ids))
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		p := sums[list[i].Patient.ID]
+		list[i].Patient.MRN, list[i].Patient.Name = p.MRN, fullName(p)
+	}
+	return nil
+}
