@@ -13,4 +13,10 @@ export const PERMISSIONS = [
   'manage catalogue',
   'view audit log',
   'manage settings',
+  'manage fees',
+  'record charges',
+  'record payment',
+  'override price',
+  'void bill',
+  'view financial reports',
 ] as const
