@@ -25,6 +25,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/roles', path: () => '/administrator/roles' },
   { route: '/administrator/audit', path: () => '/administrator/audit' },
   { route: '/administrator/medicines', path: () => '/administrator/medicines' },
+  { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
   { route: '/user-profile/user-profile', path: () => '/user-profile/user-profile' },

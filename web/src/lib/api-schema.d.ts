@@ -32,6 +32,26 @@ export type paths = {
       };
     };
   };
+  "/api/appointments/{id}/bill": {
+    /** The visit's bill in force (not void). */
+    get: operations["getAppointmentsByIdBill"];
+    /** The visit's bill, written as a draft (with the consultation fee of its type, if the settings name one) if it has none. */
+    post: operations["postAppointmentsByIdBill"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/appointments/{id}/bill/lines": {
+    /** Charge a service on the visit's bill (written on this first charge). Needs no version. */
+    post: operations["postAppointmentsByIdBillLines"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments/{id}/cancel": {
     /** booked or arrived → cancelled; reason required. */
     post: operations["postAppointmentsByIdCancel"];
@@ -155,6 +175,78 @@ export type paths = {
     /** Log out; the session is revoked on the server. */
     post: operations["postAuthLogout"];
   };
+  "/api/bills": {
+    /** A draft bill of a patient without a visit (walk-in). */
+    post: operations["postBills"];
+  };
+  "/api/bills/{id}": {
+    /** A bill with its lines and payments. */
+    get: operations["getBillsById"];
+    /** A draft bill's own discount (amount or percent of what the lines come to, with a reason) and notes; send the version read. */
+    put: operations["putBillsById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/bills/{id}/finalise": {
+    /** Number a draft bill from the year's gap-free sequence and fix its lines and totals (the database refuses later changes). */
+    post: operations["postBillsByIdFinalise"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/bills/{id}/lines": {
+    /** Charge a service or a free-text item on a draft bill. Needs no version. */
+    post: operations["postBillsByIdLines"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/bills/{id}/lines/{line}": {
+    /** Change a charge of a draft bill; send the bill's version read. */
+    put: operations["putBillsByIdLinesByLine"];
+    /** Take a charge off a draft bill (?version= the bill's version read). */
+    delete: operations["deleteBillsByIdLinesByLine"];
+    parameters: {
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+  };
+  "/api/bills/{id}/payments": {
+    /** Take a payment on a final bill (partial ones too); cash may give what was tendered, and the change is shown. A payment over the balance — such as a second cashier taking the same balance — is a conflict. */
+    post: operations["postBillsByIdPayments"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/bills/{id}/refunds": {
+    /** Give money back on a final bill, with a reason; never more than was paid. */
+    post: operations["postBillsByIdRefunds"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/bills/{id}/void": {
+    /** Withdraw a bill with a reason (payments are refunded first); with replace, a draft copy to correct is written and returned. */
+    post: operations["postBillsByIdVoid"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/broadcasting/auth": {
     /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-App.Models.User.{own id}. */
     post: operations["postBroadcastingAuth"];
@@ -190,6 +282,12 @@ export type paths = {
   "/api/doctors": {
     /** Active users holding the doctor role, by name. */
     get: operations["getDoctors"];
+  };
+  "/api/fees/settings": {
+    /** The clinic currency and the consultation fee of each appointment type. */
+    get: operations["getFeesSettings"];
+    /** Set the clinic currency and consultation fees; send the version read. */
+    put: operations["putFeesSettings"];
   };
   "/api/get-profile": {
     /** The logged-in user's own profile (the spec's name and pic, and the rest). */
@@ -405,6 +503,14 @@ export type paths = {
       };
     };
   };
+  "/api/reports/cash-up": {
+    /** A day's payments and refunds (the clinic's calendar day; today by default) per cashier and method, per method and in all: what each drawer should hold. */
+    get: operations["getReportsCashUp"];
+  };
+  "/api/reports/outstanding": {
+    /** Final bills with a balance left, oldest first (at most 1,000). */
+    get: operations["getReportsOutstanding"];
+  };
   "/api/roles": {
     /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
     get: operations["getRoles"];
@@ -438,6 +544,33 @@ export type paths = {
   "/api/sanctum/csrf-cookie": {
     /** Issue the XSRF-TOKEN cookie. */
     get: operations["getSanctumCsrfCookie"];
+  };
+  "/api/services": {
+    /** The price list by code, active entries (?all=1 withdrawn ones too, for fee managers); q matches code or name. */
+    get: operations["getServices"];
+    /** Add a service; a code in use is a conflict. */
+    post: operations["postServices"];
+  };
+  "/api/services/{id}": {
+    /** Change a service or withdraw it (active false); send the version read. Bills keep the prices they were charged at. */
+    put: operations["putServicesById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/services/export": {
+    /** The price list as CSV: code, name, category, price in major units with the currency's decimals, active (yes/no). Audited. */
+    get: operations["getServicesExport"];
+  };
+  "/api/services/import": {
+    /** Import the price list from CSV (multipart field "file"; header code,name,category,price[,active]); new codes are added, known ones updated. Bad rows are reported by line, good rows kept. */
+    post: operations["postServicesImport"];
+  };
+  "/api/services/starter": {
+    /** Add the starter price list's services whose codes are not listed yet, named in the caller's language, at price 0. */
+    post: operations["postServicesStarter"];
   };
   "/api/settings/clinic": {
     /** The clinic's name, address and phone that head printed prescriptions. */
@@ -639,6 +772,97 @@ export type components = {
       /** @description Position in the hash chain; null for events older than the chain, and for an event not yet sealed into it (for at most 2 s after it was written). */
       seq: number | null;
     };
+    Bill: {
+      appointment_id: number | null;
+      balance: number;
+      /** Format: date-time */
+      created_at: string;
+      currency: string;
+      /** @description The lines' discounts and the bill's. */
+      discount: number;
+      discount_kind: string;
+      discount_reason: string;
+      discount_value: number;
+      doctor: string;
+      doctor_id: number | null;
+      /** Format: date-time */
+      finalised_at: string | null;
+      finalised_by: string;
+      id: number;
+      lines: components["schemas"]["BillLine"][];
+      minor_units: number;
+      notes: string;
+      /** @description Given when finalised, gap-free per year (2026-000001); empty on a draft. */
+      number: string;
+      /** @description Payments less refunds. */
+      paid: number;
+      patient: {
+        id: number;
+        mrn: string;
+        name: string;
+      };
+      payments: components["schemas"]["Payment"][];
+      replaced_by_id: number | null;
+      replaces_id: number | null;
+      /** @enum {string} */
+      status: "draft" | "final" | "void";
+      /** @description The lines before any discount. */
+      subtotal: number;
+      total: number;
+      version: number;
+      void_reason: string;
+      /** Format: date-time */
+      voided_at: string | null;
+      voided_by: string;
+    };
+    BillLine: {
+      /** Format: date-time */
+      added_at: string;
+      added_by: string;
+      /** @description quantity × unit_price less the discount. */
+      amount: number;
+      category: string;
+      code: string;
+      description: string;
+      /** @description The line's discount in minor units, rounded half up. */
+      discount: number;
+      discount_kind: string;
+      discount_reason: string;
+      discount_value: number;
+      id: number;
+      quantity: number;
+      service_id: number | null;
+      unit_price: number;
+    };
+    /** @description A service of the price list (charged at its price; another price needs the override price permission) or free text with a unit price. A discount needs a reason. */
+    BillLineInput: {
+      description: string;
+      /** @enum {string} */
+      discount_kind: "" | "amount" | "percent";
+      discount_reason: string;
+      /** @description Minor units for amount; hundredths of a percent for percent (2000 is 20 %). */
+      discount_value: number;
+      quantity: number;
+      service_id: number | null;
+      unit_price: number | null;
+      /** @description The bill's version, when changing a line. */
+      version: number;
+    };
+    BillMoved: {
+      bill: components["schemas"]["Bill"];
+      payment: components["schemas"]["Payment"];
+    };
+    CashUp: {
+      currency: string;
+      /** Format: date */
+      day: string;
+      methods: components["schemas"]["MethodSum"][];
+      rows: (components["schemas"]["MethodSum"] & {
+          cashier: string;
+          cashier_id: number;
+        })[];
+      total: components["schemas"]["MethodSum"];
+    };
     ChannelAuth: {
       /** @example private-appointments */
       channel_name?: string;
@@ -688,6 +912,18 @@ export type components = {
       errors?: {
         [key: string]: string[];
       };
+    };
+    FeeSettings: {
+      /** @description Per appointment type (new, follow-up, walk-in), the code of the service a new bill of such a visit starts with. */
+      consultation: {
+        [key: string]: string;
+      };
+      currencies: readonly string[];
+      /** @description ISO 4217 code (PHP, VND, RUB, CNY, USD). It cannot change once a bill is written in another. */
+      currency: string;
+      /** @description The currency's decimal places (2; 0 for VND). */
+      minor_units: number;
+      version: number;
     };
     File: {
       content_type: string;
@@ -754,6 +990,28 @@ export type components = {
       /** @description The unit in the caller's language (капс., 粒, viên); a unit the server does not know is given as written. */
       unit_label: string;
       version: number;
+    };
+    MethodSum: {
+      method: string;
+      net: number;
+      payments: number;
+      received: number;
+      refunded: number;
+      refunds: number;
+    };
+    Owing: {
+      balance: number;
+      /** Format: date-time */
+      finalised_at: string;
+      id: number;
+      number: string;
+      paid: number;
+      patient: {
+        id: number;
+        mrn: string;
+        name: string;
+      };
+      total: number;
     };
     Patient: components["schemas"]["PatientInput"] & {
       archive_reason?: string;
@@ -833,6 +1091,24 @@ export type components = {
       phone: string;
       /** @enum {string} */
       sex: "male" | "female" | "other" | "unknown";
+    };
+    Payment: {
+      amount: number;
+      change: number;
+      id: number;
+      /** @enum {string} */
+      kind: "payment" | "refund";
+      /** @enum {string} */
+      method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
+      reason: string;
+      /** @description The official receipt's number (OR-2026-000001; refunds RF-…), gap-free per year. */
+      receipt: string;
+      /** Format: date-time */
+      received_at: string;
+      received_by: string;
+      reference: string;
+      /** @description Cash handed over. */
+      tendered: number | null;
     };
     Prescription: {
       appointment_id: number | null;
@@ -985,6 +1261,18 @@ export type components = {
       severity?: string;
       /** @description In the caller's language. */
       substance?: string;
+    };
+    /** @description An entry of the clinic's price list. Prices are whole minor units of the clinic currency (centavos; đồng for VND), never fractions. */
+    Service: {
+      active?: boolean;
+      /** @enum {string} */
+      category: "consultation" | "procedure" | "laboratory" | "imaging" | "medicine" | "certificate" | "other";
+      /** @description Upper-cased; no spaces, commas or semicolons (CONS-NEW). */
+      code: string;
+      id?: number;
+      name: string;
+      price: number;
+      version?: number;
     };
     Visit: components["schemas"]["VisitContent"] & ({
       amendments: {
@@ -1213,6 +1501,76 @@ export type operations = {
       409: {
         content: never;
       };
+    };
+  };
+  /** The visit's bill in force (not void). */
+  getAppointmentsByIdBill: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description No such appointment */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The visit's bill, written as a draft (with the consultation fee of its type, if the settings name one) if it has none. */
+  postAppointmentsByIdBill: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description The visit was cancelled. */
+      409: {
+        content: never;
+      };
+    };
+  };
+  /** Charge a service on the visit's bill (written on this first charge). Needs no version. */
+  postAppointmentsByIdBillLines: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BillLineInput"];
+      };
+    };
+    responses: {
+      /** @description Charged */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Another price than the list's without the override price permission. */
+      403: {
+        content: never;
+      };
+      /** @description The bill is final or void */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** booked or arrived → cancelled; reason required. */
@@ -1674,6 +2032,290 @@ export type operations = {
       403: components["responses"]["Forbidden"];
     };
   };
+  /** A draft bill of a patient without a visit (walk-in). */
+  postBills: {
+    requestBody: {
+      content: {
+        "application/json": {
+          patient_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description The patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A bill with its lines and payments. */
+  getBillsById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description No such bill. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** A draft bill's own discount (amount or percent of what the lines come to, with a reason) and notes; send the version read. */
+  putBillsById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          discount_kind: "" | "amount" | "percent";
+          discount_reason: string;
+          discount_value: number;
+          notes: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Number a draft bill from the year's gap-free sequence and fix its lines and totals (the database refuses later changes). */
+  postBillsByIdFinalise: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Finalised */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      /** @description The bill has no lines. */
+      422: {
+        content: never;
+      };
+    };
+  };
+  /** Charge a service or a free-text item on a draft bill. Needs no version. */
+  postBillsByIdLines: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BillLineInput"];
+      };
+    };
+    responses: {
+      /** @description Charged */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Another price than the list's without the override price permission. */
+      403: {
+        content: never;
+      };
+      /** @description The bill is final or void. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Change a charge of a draft bill; send the bill's version read. */
+  putBillsByIdLinesByLine: {
+    parameters: {
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BillLineInput"];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Another price than the list's without the override price permission. */
+      403: {
+        content: never;
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Take a charge off a draft bill (?version= the bill's version read). */
+  deleteBillsByIdLinesByLine: {
+    parameters: {
+      query: {
+        version: number;
+      };
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+    responses: {
+      /** @description Removed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+    };
+  };
+  /** Take a payment on a final bill (partial ones too); cash may give what was tendered, and the change is shown. A payment over the balance — such as a second cashier taking the same balance — is a conflict. */
+  postBillsByIdPayments: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          amount: number;
+          /** @enum {string} */
+          method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
+          reference?: string;
+          tendered?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Received */
+      201: {
+        content: {
+          "application/json": components["schemas"]["BillMoved"];
+        };
+      };
+      /** @description Not final */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Give money back on a final bill, with a reason; never more than was paid. */
+  postBillsByIdRefunds: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          amount: number;
+          method: string;
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Refunded */
+      201: {
+        content: {
+          "application/json": components["schemas"]["BillMoved"];
+        };
+      };
+      /** @description Not final */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Withdraw a bill with a reason (payments are refunded first); with replace, a draft copy to correct is written and returned. */
+  postBillsByIdVoid: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          replace: boolean;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Voided (the replacement */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-App.Models.User.{own id}. */
   postBroadcastingAuth: {
     requestBody: {
@@ -1854,6 +2496,38 @@ export type operations = {
           };
         };
       };
+    };
+  };
+  /** The clinic currency and the consultation fee of each appointment type. */
+  getFeesSettings: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["FeeSettings"];
+        };
+      };
+    };
+  };
+  /** Set the clinic currency and consultation fees; send the version read. */
+  putFeesSettings: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FeeSettings"];
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["FeeSettings"];
+        };
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** The logged-in user's own profile (the spec's name and pic, and the rest). */
@@ -2706,6 +3380,36 @@ export type operations = {
       };
     };
   };
+  /** A day's payments and refunds (the clinic's calendar day; today by default) per cashier and method, per method and in all: what each drawer should hold. */
+  getReportsCashUp: {
+    parameters: {
+      query?: {
+        day?: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CashUp"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Final bills with a balance left, oldest first (at most 1,000). */
+  getReportsOutstanding: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Owing"][];
+          };
+        };
+      };
+    };
+  };
   /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
   getRoles: {
     responses: {
@@ -2842,6 +3546,116 @@ export type operations = {
       /** @description The cookie is set. */
       204: {
         content: never;
+      };
+    };
+  };
+  /** The price list by code, active entries (?all=1 withdrawn ones too, for fee managers); q matches code or name. */
+  getServices: {
+    parameters: {
+      query?: {
+        q?: string;
+        all?: "1";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Service"][];
+          };
+        };
+      };
+    };
+  };
+  /** Add a service; a code in use is a conflict. */
+  postServices: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Service"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Service"];
+        };
+      };
+      /** @description The code is in use. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Change a service or withdraw it (active false); send the version read. Bills keep the prices they were charged at. */
+  putServicesById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Service"];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Service"];
+        };
+      };
+      /** @description Stale version or a code in use. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The price list as CSV: code, name, category, price in major units with the currency's decimals, active (yes/no). Audited. */
+  getServicesExport: {
+    responses: {
+      /** @description CSV */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+    };
+  };
+  /** Import the price list from CSV (multipart field "file"; header code,name,category,price[,active]); new codes are added, known ones updated. Bad rows are reported by line, good rows kept. */
+  postServicesImport: {
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** Format: binary */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Imported */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImportReport"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Add the starter price list's services whose codes are not listed yet, named in the caller's language, at price 0. */
+  postServicesStarter: {
+    responses: {
+      /** @description Added */
+      200: {
+        content: {
+          "application/json": {
+            added: number;
+          };
+        };
       };
     };
   };

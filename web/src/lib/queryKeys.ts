@@ -8,6 +8,7 @@ export const doctorsKey = ['doctors'] as const
 export const patientsKey = ['patients'] as const
 export const prescriptionsKey = ['prescriptions'] as const
 export const medicinesKey = ['medicines'] as const
+export const servicesKey = ['services'] as const
 export const labTestsKey = ['lab-tests'] as const
 export const accountsKey = ['accounts'] as const
 export const rolesKey = ['roles'] as const

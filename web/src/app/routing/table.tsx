@@ -15,6 +15,7 @@ const BlankPrescription = lazy(() => import('../../features/prescriptions/BlankP
 const SelfProfile = lazy(() => import('../../features/profile/SelfProfilePage'))
 const MyProfile = lazy(() => import('../../features/profile/MyProfilePage'))
 const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
+const Services = lazy(() => import('../../features/fees/ServicesPage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
@@ -110,6 +111,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'roles', name: 'RolePermission', component: Roles, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
       { path: 'audit', name: 'AuditLog', component: AuditLog, meta: { title: 'auditLog', permissions: ['view audit log'] } },
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
+      { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
     ],
   },

@@ -1,0 +1,165 @@
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons'
+import { useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Card, Flex, Form, Input, List, Modal, Select, Switch, Table, Tag, Upload } from 'antd'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { focusFirstField } from '../../components/focusFirstField'
+import { showFormErrors } from '../../lib/formErrors'
+import { formatMoney, parseMajor, toMajor } from '../../lib/money'
+import { servicesKey } from '../../lib/queryKeys'
+import type { ImportReport } from '../../lib/types'
+import { FeeSettingsCard } from './FeeSettingsCard'
+import { useFeeSettings } from './api/feeSettings'
+import { importServices, installStarter } from './api/importServices'
+import { useServices } from './api/listServices'
+import { saveService } from './api/saveService'
+import { CATEGORIES, type Service } from './api/types'
+
+interface ServiceForm {
+  code: string
+  name: string
+  category: string
+  price: string
+  active: boolean
+}
+
+/** The price list: search, add, change, withdraw, import and export as CSV; and the fee settings. */
+export default function ServicesPage() {
+  const { t, i18n } = useTranslation()
+  const { message } = App.useApp()
+  const queryClient = useQueryClient()
+  const { data, isFetching } = useServices()
+  const { data: settings } = useFeeSettings()
+  const [q, setQ] = useState('')
+  const [editing, setEditing] = useState<Partial<Service> | null>(null)
+  const [report, setReport] = useState<ImportReport>()
+  const [busy, setBusy] = useState(false)
+  const [form] = Form.useForm<ServiceForm>()
+  const units = settings?.minor_units ?? 2
+  const currency = settings?.currency ?? 'USD'
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: servicesKey })
+
+  const shown = useMemo(() => {
+    const words = q.trim().toLocaleLowerCase()
+    return (data?.data ?? []).filter((s) => !words || s.code.toLocaleLowerCase().includes(words) || s.name.toLocaleLowerCase().includes(words))
+  }, [data, q])
+
+  const open = (s: Partial<Service>) => {
+    form.resetFields()
+    form.setFieldsValue({ code: s.code ?? '', name: s.name ?? '', category: s.category ?? 'consultation', price: s.price === undefined ? '' : toMajor(s.price, units), active: s.active ?? true })
+    setEditing(s)
+  }
+
+  const save = async (v: ServiceForm) => {
+    const price = parseMajor(v.price, units)
+    if (price === undefined) {
+      form.setFields([{ name: 'price', errors: [t('fees.badPrice', { example: toMajor(35050 * 10 ** units / 100, units) })] }])
+      return
+    }
+    try {
+      await saveService({ code: v.code, name: v.name, category: v.category as Service['category'], price, active: v.active }, editing?.id ? { id: editing.id, version: editing.version ?? 0 } : undefined)
+      message.success(t('fees.saved'))
+      setEditing(null)
+      refresh()
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+
+  const run = async (job: () => Promise<void>) => {
+    setBusy(true)
+    try {
+      await job()
+      refresh()
+    } catch {
+      // the app's error toast has said why
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Flex vertical gap={16}>
+      <Card title={t('fees.title')}>
+        <Flex gap={8} wrap justify="space-between" style={{ marginBottom: 12 }}>
+          <Input.Search allowClear placeholder={t('fees.search')} aria-label={t('fees.search')} onChange={(e) => setQ(e.target.value)} style={{ maxWidth: 360 }} />
+          <Flex gap={8} wrap>
+            {data && data.data.length === 0 && (
+              <Button loading={busy} onClick={() => void run(async () => void message.success(t('fees.starterAdded', { count: (await installStarter()).added })))}>
+                {t('fees.starter')}
+              </Button>
+            )}
+            <Upload accept=".csv,text/csv" showUploadList={false} beforeUpload={(f) => (void run(async () => setReport(await importServices(f))), false)}>
+              <Button icon={<UploadOutlined aria-hidden />} loading={busy}>
+                {t('fees.import')}
+              </Button>
+            </Upload>
+            <Button icon={<DownloadOutlined aria-hidden />} href="/api/services/export" download data-testid="services-export">
+              {t('fees.export')}
+            </Button>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => open({})}>
+              {t('fees.add')}
+            </Button>
+          </Flex>
+        </Flex>
+        {report && (
+          <Alert
+            closable
+            onClose={() => setReport(undefined)}
+            type={report.rejected ? 'warning' : 'success'}
+            style={{ marginBottom: 12 }}
+            title={t('medicines.report', { ...report })}
+            description={report.errors.length > 0 && <List size="small" dataSource={report.errors} renderItem={(e) => <List.Item>{t('medicines.line', { line: e.line, message: e.message })}</List.Item>} />}
+          />
+        )}
+        <Table<Service>
+          rowKey="id"
+          size="small"
+          loading={isFetching}
+          dataSource={shown}
+          scroll={{ x: 640 }}
+          pagination={{ pageSize: 20, hideOnSinglePage: true }}
+          locale={{ emptyText: t('fees.empty') }}
+          onRow={(s) => ({ onClick: () => open(s), style: { cursor: 'pointer' } })}
+          columns={[
+            { key: 'code', dataIndex: 'code', title: t('fees.fields.code'), width: 130 },
+            {
+              key: 'name',
+              dataIndex: 'name',
+              title: t('fees.fields.name'),
+              // The name is a button, so the keyboard reaches each entry.
+              render: (name: string) => (
+                <Button type="link" style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}>
+                  {name}
+                </Button>
+              ),
+            },
+            { key: 'category', dataIndex: 'category', title: t('fees.fields.category'), render: (c: string) => t(`fees.categories.${c}`) },
+            { key: 'price', dataIndex: 'price', title: t('fees.fields.price'), align: 'end', render: (p: number) => formatMoney(p, currency, units, i18n.language) },
+            { key: 'active', title: t('fees.fields.active'), render: (_: unknown, s: Service) => (s.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
+          ]}
+        />
+      </Card>
+      {settings && data && <FeeSettingsCard settings={settings} services={data.data} />}
+      <Modal afterOpenChange={focusFirstField} open={!!editing} title={editing?.id ? t('fees.edit') : t('fees.add')} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText={t('fees.save')} destroyOnHidden forceRender>
+        <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
+          <Form.Item name="code" label={t('fees.fields.code')} extra={t('fees.codeHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input maxLength={20} />
+          </Form.Item>
+          <Form.Item name="name" label={t('fees.fields.name')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item name="category" label={t('fees.fields.category')}>
+            <Select options={CATEGORIES.map((c) => ({ value: c, label: t(`fees.categories.${c}`) }))} />
+          </Form.Item>
+          <Form.Item name="price" label={t('fees.priceIn', { currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input inputMode="decimal" maxLength={18} />
+          </Form.Item>
+          <Form.Item name="active" label={t('fees.fields.active')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Flex>
+  )
+}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { get, send } from '../../../lib/api'
+import { servicesKey } from '../../../lib/queryKeys'
+import type { FeeSettings } from './types'
+
+/** The clinic currency (with its decimals) and the consultation fee of each appointment type. */
+export const feeSettingsQuery = () => queryOptions({ queryKey: [...servicesKey, 'settings'], queryFn: () => get<FeeSettings>('/fees/settings') })
+
+export const useFeeSettings = () => useQuery(feeSettingsQuery())
+
+/** Saves the fee settings at the version read; the form shows the server's field errors itself. */
+export const saveFeeSettings = (v: Pick<FeeSettings, 'currency' | 'consultation'>, version: number) =>
+  send<FeeSettings>('put', '/fees/settings', { ...v, version }, { silent: true })
