@@ -12,7 +12,7 @@ import 'dayjs/locale/ru'
 import 'dayjs/locale/vi'
 import 'dayjs/locale/zh-cn'
 import 'nprogress/nprogress.css'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { useConfig } from '../../lib/queries/config'
@@ -58,6 +58,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
 
   dayjs.locale(dayjsLocales[lang])
   const theme = themeFor(settings.theme)
+  const reducedMotion = useReducedMotion()
   const primary = readableShade(settings.theme)
   useEffect(() => {
     // On the root, so the progress bar (appended to <body>) takes the colour too.
@@ -69,7 +70,11 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
     <ConfigProvider
       locale={antdLocales[lang]}
       componentSize={componentSizes[size]}
-      theme={{ ...theme, algorithm: size === 'mini' ? [antTheme.defaultAlgorithm, antTheme.compactAlgorithm] : antTheme.defaultAlgorithm }}
+      theme={{
+        ...theme,
+        token: { ...theme.token, motion: !reducedMotion },
+        algorithm: size === 'mini' ? [antTheme.defaultAlgorithm, antTheme.compactAlgorithm] : antTheme.defaultAlgorithm,
+      }}
     >
       <AntApp>
         <div className={classes}>
@@ -126,5 +131,18 @@ export default function Shell({ me }: { me: Me }) {
         <Layout me={me} userRoutes={userRoutes} />
       </ShellStateProvider>
     </SlotProvider>
+  )
+}
+
+/** Whether the user's system asks for less motion (and follows it when that changes). */
+function useReducedMotion() {
+  const query = '(prefers-reduced-motion: reduce)'
+  return useSyncExternalStore(
+    (changed) => {
+      const list = window.matchMedia(query)
+      list.addEventListener('change', changed)
+      return () => list.removeEventListener('change', changed)
+    },
+    () => window.matchMedia(query).matches,
   )
 }
