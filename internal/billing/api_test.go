@@ -405,3 +405,124 @@ func TestPriceListImportExportAndCurrency(t *testing.T) {
 		}
 	})
 }
+
+// The reports against GROUP BY over the rows: the bills of a range and their totals, revenue
+// by service (rows and the bills' own discounts add up to the total) and by doctor, the
+// outstanding list, CSV exports (audited), and a range that is no range.
+func TestReportsAddUpToTheRows(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		final := func(b bill) bill {
+			return do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		}
+		// A visit: consultation + 2 × lab with 10 % off the lab line, 5 % off the bill.
+		appt := s.book(t, 60)
+		b1 := do[bill](t, s.doctor, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.consultation, "quantity": 1})
+		b1 = do[bill](t, s.doctor, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b1.ID), map[string]any{"service_id": s.lab, "quantity": 2, "discount_kind": "percent", "discount_value": 1000, "discount_reason": "staff family"})
+		b1 = do[bill](t, s.front, http.StatusOK, "PUT", fmt.Sprintf("/api/bills/%d", b1.ID), map[string]any{"discount_kind": "percent", "discount_value": 500, "discount_reason": "senior citizen", "version": b1.Version})
+		b1 = final(b1)
+		// 500.00 + (500.00 - 50.00) = 950.00; 5 % = 47.50 → 902.50.
+		if b1.Total != 90250 {
+			t.Fatalf("bill 1 total %d", b1.Total)
+		}
+		do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b1.ID), map[string]any{"method": "cash", "amount": 50000})
+		// A walk-in: a dressing and a free-text charge, paid in full; and a voided one.
+		b2 := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		b2 = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b2.ID), map[string]any{"service_id": s.procedure, "quantity": 1})
+		b2 = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b2.ID), map[string]any{"description": "Home visit", "unit_price": 20000, "quantity": 1})
+		b2 = final(b2)
+		do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b2.ID), map[string]any{"method": "card", "amount": b2.Total})
+		b3 := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		b3 = final(do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b3.ID), map[string]any{"service_id": s.lab, "quantity": 1}))
+		do[bill](t, s.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/void", b3.ID), map[string]any{"reason": "wrong patient", "version": b3.Version})
+
+		today := time.Now().Format(time.DateOnly)
+		week := time.Now().AddDate(0, 0, -7).Format(time.DateOnly)
+		var rep struct {
+			Totals struct {
+				Bills, Void                                 int
+				Subtotal, Discount, Total, Paid, Outstanding int64
+			} `json:"totals"`
+			Data []struct {
+				Number string `json:"number"`
+				Status string `json:"status"`
+				Doctor string `json:"doctor"`
+			} `json:"data"`
+			Total int `json:"total"`
+		}
+		s.admin.Do("GET", "/api/reports/bills?from="+week+"&to="+today, nil).JSON(t, &rep)
+		var want struct{ n, subtotal, discount, total, paid int64 }
+		want.n = int64(dbtest.Count(t, db, `SELECT COUNT(*) FROM bills WHERE status = 'final'`))
+		want.subtotal = int64(dbtest.Count(t, db, `SELECT SUM(subtotal) FROM bills WHERE status = 'final'`))
+		want.discount = int64(dbtest.Count(t, db, `SELECT SUM(discount) FROM bills WHERE status = 'final'`))
+		want.total = int64(dbtest.Count(t, db, `SELECT SUM(total) FROM bills WHERE status = 'final'`))
+		want.paid = int64(dbtest.Count(t, db, `SELECT SUM(paid) FROM bills WHERE status = 'final'`))
+		tt := rep.Totals
+		if int64(tt.Bills) != want.n || tt.Void != 1 || tt.Subtotal != want.subtotal || tt.Discount != want.discount || tt.Total != want.total ||
+			tt.Paid != want.paid || tt.Outstanding != want.total-want.paid || rep.Total != 3 || len(rep.Data) != 3 || rep.Data[2].Status != "void" || rep.Data[0].Doctor != "Test doc" {
+			t.Errorf("bills report: %+v, want %+v", rep, want)
+		}
+		// Yesterday's range holds none of today's bills.
+		yesterday := time.Now().AddDate(0, 0, -1).Format(time.DateOnly)
+		s.admin.Do("GET", "/api/reports/bills?from="+week+"&to="+yesterday, nil).JSON(t, &rep)
+		if rep.Total != 0 || rep.Totals.Total != 0 {
+			t.Errorf("an earlier range: %+v", rep)
+		}
+
+		var rev struct {
+			Rows []struct {
+				Key    string `json:"key"`
+				Name   string `json:"name"`
+				Count  int    `json:"count"`
+				Amount int64  `json:"amount"`
+			} `json:"rows"`
+			BillDiscounts int64 `json:"bill_discounts"`
+			Total         int64 `json:"total"`
+		}
+		s.admin.Do("GET", "/api/reports/revenue?by=service&from="+today+"&to="+today, nil).JSON(t, &rev)
+		byKey := map[string]int64{}
+		sum := int64(0)
+		for _, r := range rev.Rows {
+			byKey[r.Key+"/"+r.Name] = r.Amount
+			sum += r.Amount
+		}
+		if byKey["CONS-NEW/Consultation"] != 50000 || byKey["LAB-CBC/Complete blood count"] != 45000 || byKey["PROC-DRESS/Wound dressing"] != 35050 ||
+			byKey["/Home visit"] != 20000 || rev.BillDiscounts != 4750 || sum-rev.BillDiscounts != rev.Total || rev.Total != want.total {
+			t.Errorf("revenue by service: %+v", rev)
+		}
+		s.admin.Do("GET", "/api/reports/revenue?by=doctor&from="+today+"&to="+today, nil).JSON(t, &rev)
+		if len(rev.Rows) != 2 || rev.Rows[0].Name != "Test doc" || rev.Rows[0].Amount != 90250 || rev.Rows[1].Key != "" || rev.Rows[1].Amount != b2.Total {
+			t.Errorf("revenue by doctor: %+v", rev)
+		}
+
+		var owing struct {
+			Data []struct {
+				Number  string `json:"number"`
+				Balance int64  `json:"balance"`
+			} `json:"data"`
+		}
+		s.admin.Do("GET", "/api/reports/outstanding", nil).JSON(t, &owing)
+		if len(owing.Data) != 1 || owing.Data[0].Number != b1.Number || owing.Data[0].Balance != 40250 {
+			t.Errorf("outstanding: %+v", owing)
+		}
+
+		for _, path := range []string{"/api/reports/bills?format=csv&from=" + today + "&to=" + today, "/api/reports/revenue?format=csv&by=service&from=" + today + "&to=" + today,
+			"/api/reports/cash-up?format=csv", "/api/reports/outstanding?format=csv"} {
+			r := s.admin.Do("GET", path, nil)
+			if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") || !strings.Contains(string(r.Body), "USD") {
+				t.Errorf("%s: %d %s", path, r.Status, r.Body)
+			}
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'report.export'`); n != 4 {
+			t.Errorf("exports audited: %d", n)
+		}
+		for _, q := range []string{"from=" + today + "&to=" + week, "from=2026-13-01&to=" + today, "from=2020-01-01&to=" + today} {
+			if r := s.admin.Do("GET", "/api/reports/bills?"+q, nil); r.Status != http.StatusUnprocessableEntity {
+				t.Errorf("bills report %s: %d", q, r.Status)
+			}
+		}
+		if r := s.admin.Do("GET", "/api/reports/revenue?by=nurse&from="+today+"&to="+today, nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("revenue by nurse: %d", r.Status)
+		}
+	})
+}

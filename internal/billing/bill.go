@@ -438,6 +438,15 @@ func draft(ctx context.Context, tx *sql.Tx, id int64) (Bill, error) {
 	return b, err
 }
 
+// draftAt is draft, for a change made at version: another is a conflict.
+func draftAt(ctx context.Context, tx *sql.Tx, id int64, version int) (Bill, error) {
+	b, err := draft(ctx, tx, id)
+	if err == nil && b.Version != version {
+		return b, apperr.Conflict("error.conflict")
+	}
+	return b, err
+}
+
 // openBill returns the id of the appointment's bill in force, writing a new draft (with the
 // consultation fee of the appointment's type, when the settings name one) if it has none.
 func (s *Store) openBill(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID int64) (int64, error) {
@@ -598,12 +607,8 @@ func (s *Store) RemoveLine(ctx context.Context, e audit.Event, id, lineID int64,
 func (s *Store) changeLine(ctx context.Context, e audit.Event, id, lineID int64, version int, change func(*sql.Tx, Line) error) (Bill, error) {
 	var b Bill
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		cur, err := draft(ctx, tx, id)
-		if err != nil {
+		if _, err := draftAt(ctx, tx, id, version); err != nil {
 			return err
-		}
-		if cur.Version != version {
-			return apperr.Conflict("error.conflict")
 		}
 		all, err := lines(ctx, tx, id)
 		if err != nil {
@@ -650,21 +655,17 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in BillInpu
 	}
 	var b Bill
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		cur, err := draft(ctx, tx, id)
-		if err != nil {
+		if _, err := draftAt(ctx, tx, id, in.Version); err != nil {
 			return err
-		}
-		if cur.Version != in.Version {
-			return apperr.Conflict("error.conflict")
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET discount_kind = $1, discount_value = $2, discount_reason = $3, notes = $4 WHERE id = $5`,
 			in.DiscountKind, in.DiscountValue, in.DiscountReason, in.Notes, id); err != nil {
 			return fmt.Errorf("update bill: %w", err)
 		}
-		if err := s.retotal(ctx, tx, e, id, in.Version); err != nil {
-			return err
+		err := s.retotal(ctx, tx, e, id, in.Version)
+		if err == nil {
+			b, err = get(ctx, tx, id)
 		}
-		b, err = get(ctx, tx, id)
 		return err
 	})
 	return b, err
@@ -686,12 +687,9 @@ func (s *Store) loc() *time.Location {
 func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version int) (Bill, error) {
 	var b Bill
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		cur, err := draft(ctx, tx, id)
+		cur, err := draftAt(ctx, tx, id, version)
 		if err != nil {
 			return err
-		}
-		if cur.Version != version {
-			return apperr.Conflict("error.conflict")
 		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bill_lines WHERE bill_id = $1`, id).Scan(&n); err != nil {

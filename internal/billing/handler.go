@@ -2,6 +2,7 @@ package billing
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -49,6 +50,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/bills/{id}/refunds", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesAppointments, Handler: h.refund},
 		{Method: "GET", Path: "/api/reports/cash-up", Access: auth.Need(auth.ViewFinancial), Handler: h.cashUp},
 		{Method: "GET", Path: "/api/reports/outstanding", Access: auth.Need(auth.ViewFinancial), Handler: h.outstanding},
+		{Method: "GET", Path: "/api/reports/bills", Access: auth.Need(auth.ViewFinancial), Handler: h.billsReport},
+		{Method: "GET", Path: "/api/reports/revenue", Access: auth.Need(auth.ViewFinancial), Handler: h.revenue},
 	}
 }
 
@@ -188,6 +191,32 @@ func appointmentID(r *http.Request) (int64, error) {
 	return httpjson.PathID(r, "id", "appointment.not_found")
 }
 
+// decodeOn reads the path's id (with id) and the JSON body; false when either failed, and
+// the caller was answered.
+func decodeOn[T any](w http.ResponseWriter, r *http.Request, id func(*http.Request) (int64, error)) (int64, T, bool) {
+	var in T
+	n, err := id(r)
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return 0, in, false
+	}
+	return n, in, true
+}
+
+// respondMoved answers with a bill and the payment or refund just recorded on it.
+func respondMoved(w http.ResponseWriter, r *http.Request) func(Bill, Payment, error) {
+	return func(b Bill, p Payment, err error) {
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		httpjson.Respond(w, http.StatusCreated, Moved{Bill: b, Payment: p})
+	}
+}
+
 // respond answers with the bill an operation returned, or its error.
 func respond(w http.ResponseWriter, r *http.Request, status int) func(Bill, error) {
 	return func(b Bill, err error) {
@@ -222,16 +251,9 @@ func override(r *http.Request) MayOverride {
 }
 
 func (h *Handler) chargeAppointment(w http.ResponseWriter, r *http.Request) {
-	id, err := appointmentID(r)
-	var in LineInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if id, in, ok := decodeOn[LineInput](w, r, appointmentID); ok {
+		respond(w, r, http.StatusCreated)(h.Store.AddLine(r.Context(), auth.AuditEvent(r), 0, id, in, override(r)))
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	respond(w, r, http.StatusCreated)(h.Store.AddLine(r.Context(), auth.AuditEvent(r), 0, id, in, override(r)))
 }
 
 func (h *Handler) createWalkIn(w http.ResponseWriter, r *http.Request) {
@@ -255,29 +277,15 @@ func (h *Handler) bill(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) updateBill(w http.ResponseWriter, r *http.Request) {
-	id, err := billID(r)
-	var in BillInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if id, in, ok := decodeOn[BillInput](w, r, billID); ok {
+		respond(w, r, http.StatusOK)(h.Store.Update(r.Context(), auth.AuditEvent(r), id, in))
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	respond(w, r, http.StatusOK)(h.Store.Update(r.Context(), auth.AuditEvent(r), id, in))
 }
 
 func (h *Handler) addLine(w http.ResponseWriter, r *http.Request) {
-	id, err := billID(r)
-	var in LineInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if id, in, ok := decodeOn[LineInput](w, r, billID); ok {
+		respond(w, r, http.StatusCreated)(h.Store.AddLine(r.Context(), auth.AuditEvent(r), id, 0, in, override(r)))
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	respond(w, r, http.StatusCreated)(h.Store.AddLine(r.Context(), auth.AuditEvent(r), id, 0, in, override(r)))
 }
 
 // lineIDs reads a line route's bill and line ids.
@@ -319,31 +327,17 @@ func (h *Handler) removeLine(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) finalise(w http.ResponseWriter, r *http.Request) {
-	id, err := billID(r)
-	var in struct {
+	if id, in, ok := decodeOn[struct {
 		Version int `json:"version"`
+	}](w, r, billID); ok {
+		respond(w, r, http.StatusOK)(h.Store.Finalise(r.Context(), auth.AuditEvent(r), id, in.Version))
 	}
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
-	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	respond(w, r, http.StatusOK)(h.Store.Finalise(r.Context(), auth.AuditEvent(r), id, in.Version))
 }
 
 func (h *Handler) void(w http.ResponseWriter, r *http.Request) {
-	id, err := billID(r)
-	var in VoidInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if id, in, ok := decodeOn[VoidInput](w, r, billID); ok {
+		respond(w, r, http.StatusOK)(h.Store.Void(r.Context(), auth.AuditEvent(r), id, in))
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	respond(w, r, http.StatusOK)(h.Store.Void(r.Context(), auth.AuditEvent(r), id, in))
 }
 
 // Moved is a bill after a payment or refund, with that payment.
@@ -353,39 +347,15 @@ type Moved struct {
 }
 
 func (h *Handler) pay(w http.ResponseWriter, r *http.Request) {
-	id, err := billID(r)
-	var in PaymentInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if id, in, ok := decodeOn[PaymentInput](w, r, billID); ok {
+		respondMoved(w, r)(h.Store.Pay(r.Context(), auth.AuditEvent(r), id, in))
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	b, p, err := h.Store.Pay(r.Context(), auth.AuditEvent(r), id, in)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusCreated, Moved{Bill: b, Payment: p})
 }
 
 func (h *Handler) refund(w http.ResponseWriter, r *http.Request) {
-	id, err := billID(r)
-	var in RefundInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if id, in, ok := decodeOn[RefundInput](w, r, billID); ok {
+		respondMoved(w, r)(h.Store.Refund(r.Context(), auth.AuditEvent(r), id, in))
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	b, p, err := h.Store.Refund(r.Context(), auth.AuditEvent(r), id, in)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusCreated, Moved{Bill: b, Payment: p})
 }
 
 func (h *Handler) cashUp(w http.ResponseWriter, r *http.Request) {
@@ -404,6 +374,10 @@ func (h *Handler) cashUp(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	if asCSV(r) {
+		h.csv(w, r, "cash-up-"+day, func(out io.Writer) error { return WriteCashUpCSV(out, c) })
+		return
+	}
 	httpjson.Respond(w, http.StatusOK, c)
 }
 
@@ -413,5 +387,84 @@ func (h *Handler) outstanding(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	if asCSV(r) {
+		set, err := ReadSettings(r.Context(), h.Store.DB)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		h.csv(w, r, "outstanding", func(out io.Writer) error { return WriteOutstandingCSV(out, list, set.Currency) })
+		return
+	}
 	httpjson.List(w, list)
+}
+
+// asCSV says whether the caller asked for a report as a CSV file (?format=csv).
+func asCSV(r *http.Request) bool { return r.URL.Query().Get("format") == "csv" }
+
+// csv audits the export of report name and answers with the file write makes.
+func (h *Handler) csv(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer) error) {
+	if !h.audit(w, r, "report.export", "report", 0, 0, name) {
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.csv"`)
+	if err := write(w); err != nil {
+		panic(http.ErrAbortHandler) // the header is out: the client sees a cut-off file
+	}
+}
+
+// reportRange reads a report's from and to (the clinic's days); false when they are wrong,
+// and the caller was answered.
+func (h *Handler) reportRange(w http.ResponseWriter, r *http.Request) (Range, bool) {
+	rg, err := NewRange(r.URL.Query().Get("from"), r.URL.Query().Get("to"), h.Store.loc())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return rg, false
+	}
+	return rg, true
+}
+
+func (h *Handler) billsReport(w http.ResponseWriter, r *http.Request) {
+	rg, ok := h.reportRange(w, r)
+	if !ok {
+		return
+	}
+	var v apperr.Validation
+	page, perPage := httpjson.Page(r.URL.Query().Get, &v)
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if asCSV(r) {
+		page, perPage = 1, 0 // the whole range
+	}
+	rep, err := h.Store.Bills(r.Context(), rg, page, perPage)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if asCSV(r) {
+		h.csv(w, r, "bills-"+rg.From+"-"+rg.To, func(out io.Writer) error { return WriteBillsCSV(out, rep) })
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, rep)
+}
+
+func (h *Handler) revenue(w http.ResponseWriter, r *http.Request) {
+	rg, ok := h.reportRange(w, r)
+	if !ok {
+		return
+	}
+	by := r.URL.Query().Get("by")
+	rep, err := h.Store.Revenue(r.Context(), rg, by)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if asCSV(r) {
+		h.csv(w, r, "revenue-by-"+by+"-"+rg.From+"-"+rg.To, func(out io.Writer) error { return WriteRevenueCSV(out, rep) })
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, rep)
 }

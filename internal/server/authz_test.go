@@ -65,6 +65,8 @@ var requiredAccess = map[string]string{
 	"POST /api/bills/{id}/refunds":           "void bill",
 	"GET /api/reports/cash-up":               "view financial reports",
 	"GET /api/reports/outstanding":           "view financial reports",
+	"GET /api/reports/bills":                 "view financial reports",
+	"GET /api/reports/revenue":               "view financial reports",
 
 	"GET /api/doctors":                        "view appointment",
 	"GET /api/appointments":                   "view appointment",

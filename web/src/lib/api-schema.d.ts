@@ -503,6 +503,10 @@ export type paths = {
       };
     };
   };
+  "/api/reports/bills": {
+    /** The bills finalised from one clinic day to another (both included, at most 400 days), final and void, in number order, a page at a time, with the totals of the final ones; format=csv gives every row as a CSV file (audited). */
+    get: operations["getReportsBills"];
+  };
   "/api/reports/cash-up": {
     /** A day's payments and refunds (the clinic's calendar day; today by default) per cashier and method, per method and in all: what each drawer should hold. */
     get: operations["getReportsCashUp"];
@@ -510,6 +514,10 @@ export type paths = {
   "/api/reports/outstanding": {
     /** Final bills with a balance left, oldest first (at most 1,000). */
     get: operations["getReportsOutstanding"];
+  };
+  "/api/reports/revenue": {
+    /** What the final bills of a range brought, by service (lines after their own discounts, then the bills' own discounts as one sum) or by doctor (bills' totals); rows add up to the total. format=csv gives it as a CSV file (audited). */
+    get: operations["getReportsRevenue"];
   };
   "/api/roles": {
     /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
@@ -851,6 +859,44 @@ export type components = {
     BillMoved: {
       bill: components["schemas"]["Bill"];
       payment: components["schemas"]["Payment"];
+    };
+    BillsReport: {
+      currency: string;
+      data: ({
+          balance: number;
+          discount: number;
+          doctor: string;
+          /** Format: date-time */
+          finalised_at: string;
+          id: number;
+          number: string;
+          paid: number;
+          patient: {
+            id: number;
+            mrn: string;
+            name: string;
+          };
+          /** @enum {string} */
+          status: "final" | "void";
+          subtotal: number;
+          total: number;
+        })[];
+      /** Format: date */
+      from: string;
+      page: number;
+      per_page: number;
+      /** Format: date */
+      to: string;
+      total: number;
+      totals: {
+        bills: number;
+        discount: number;
+        outstanding: number;
+        paid: number;
+        subtotal: number;
+        total: number;
+        void: number;
+      };
     };
     CashUp: {
       currency: string;
@@ -1222,6 +1268,23 @@ export type components = {
       specialisations: string[];
       username: string;
       version: number;
+    };
+    Revenue: {
+      bill_discounts: number;
+      /** @enum {string} */
+      by: "service" | "doctor";
+      currency: string;
+      /** Format: date */
+      from: string;
+      rows: {
+          amount: number;
+          count: number;
+          key: string;
+          name: string;
+        }[];
+      /** Format: date */
+      to: string;
+      total: number;
     };
     Role: {
       id: number;
@@ -3380,11 +3443,35 @@ export type operations = {
       };
     };
   };
+  /** The bills finalised from one clinic day to another (both included, at most 400 days), final and void, in number order, a page at a time, with the totals of the final ones; format=csv gives every row as a CSV file (audited). */
+  getReportsBills: {
+    parameters: {
+      query: {
+        from: string;
+        to: string;
+        page?: number;
+        per_page?: 10 | 15 | 20 | 30 | 50;
+        format?: "csv";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BillsReport"];
+          "text/csv": string;
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** A day's payments and refunds (the clinic's calendar day; today by default) per cashier and method, per method and in all: what each drawer should hold. */
   getReportsCashUp: {
     parameters: {
       query?: {
         day?: string;
+        /** @description csv: the same as a CSV file (audited). */
+        format?: "csv";
       };
     };
     responses: {
@@ -3392,6 +3479,7 @@ export type operations = {
       200: {
         content: {
           "application/json": components["schemas"]["CashUp"];
+          "text/csv": string;
         };
       };
       422: components["responses"]["Invalid"];
@@ -3399,6 +3487,12 @@ export type operations = {
   };
   /** Final bills with a balance left, oldest first (at most 1,000). */
   getReportsOutstanding: {
+    parameters: {
+      query?: {
+        /** @description csv: the same as a CSV file (audited). */
+        format?: "csv";
+      };
+    };
     responses: {
       /** @description OK */
       200: {
@@ -3406,8 +3500,30 @@ export type operations = {
           "application/json": {
             data: components["schemas"]["Owing"][];
           };
+          "text/csv": string;
         };
       };
+    };
+  };
+  /** What the final bills of a range brought, by service (lines after their own discounts, then the bills' own discounts as one sum) or by doctor (bills' totals); rows add up to the total. format=csv gives it as a CSV file (audited). */
+  getReportsRevenue: {
+    parameters: {
+      query: {
+        from: string;
+        to: string;
+        by: "service" | "doctor";
+        format?: "csv";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Revenue"];
+          "text/csv": string;
+        };
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */

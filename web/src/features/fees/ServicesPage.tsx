@@ -1,8 +1,9 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Flex, Form, Input, List, Modal, Select, Switch, Table, Tag, Upload } from 'antd'
+import { App, Button, Card, Flex, Form, Input, Modal, Select, Switch, Table, Tag, Typography, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ImportReportAlert } from '../../components/ImportReportAlert'
 import { focusFirstField } from '../../components/focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
 import { formatMoney, parseMajor, toMajor } from '../../lib/money'
@@ -102,16 +103,7 @@ export default function ServicesPage() {
             </Button>
           </Flex>
         </Flex>
-        {report && (
-          <Alert
-            closable
-            onClose={() => setReport(undefined)}
-            type={report.rejected ? 'warning' : 'success'}
-            style={{ marginBottom: 12 }}
-            title={t('medicines.report', { ...report })}
-            description={report.errors.length > 0 && <List size="small" dataSource={report.errors} renderItem={(e) => <List.Item>{t('medicines.line', { line: e.line, message: e.message })}</List.Item>} />}
-          />
-        )}
+        {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
         <Table<Service>
           rowKey="id"
           size="small"
@@ -119,7 +111,8 @@ export default function ServicesPage() {
           dataSource={shown}
           scroll={{ x: 640 }}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          locale={{ emptyText: t('fees.empty') }}
+          // The library draws an empty table's text in its disabled grey, below AA contrast.
+          locale={{ emptyText: <Typography.Text type="secondary">{t('fees.empty')}</Typography.Text> }}
           onRow={(s) => ({ onClick: () => open(s), style: { cursor: 'pointer' } })}
           columns={[
             { key: 'code', dataIndex: 'code', title: t('fees.fields.code'), width: 130 },

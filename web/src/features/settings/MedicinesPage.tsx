@@ -1,11 +1,12 @@
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Flex, Form, Input, List, Modal, Switch, Table, Tag, Upload } from 'antd'
+import { App, Button, Card, Flex, Form, Input, Modal, Switch, Table, Tag, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ImportReport, Medicine } from '../../lib/types'
 import { showFormErrors } from '../../lib/formErrors'
 import { debounce } from '../../lib/debounce'
+import { ImportReportAlert } from '../../components/ImportReportAlert'
 import { focusFirstField } from '../../components/focusFirstField'
 import { ImportProgressBar } from '../../components/ImportProgress'
 import { importMedicines } from './api/importMedicines'
@@ -71,16 +72,7 @@ export default function MedicinesPage() {
           </Button>
         </Flex>
       </Flex>
-      {report && (
-        <Alert
-          closable
-          onClose={() => setReport(undefined)}
-          type={report.rejected ? 'warning' : 'success'}
-          style={{ marginBottom: 12 }}
-          title={t('medicines.report', { ...report })}
-          description={report.errors.length > 0 && <List size="small" dataSource={report.errors} renderItem={(e) => <List.Item>{t('medicines.line', { line: e.line, message: e.message })}</List.Item>} />}
-        />
-      )}
+      {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
       <Table<Medicine>
         rowKey="id"
         size="small"

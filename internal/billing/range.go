@@ -1,0 +1,297 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/user"
+)
+
+// Range is a span of the clinic's calendar days, both ends included, as the reports read it.
+type Range struct {
+	From, To   string // YYYY-MM-DD
+	start, end time.Time
+}
+
+// maxRangeDays bounds a report: a little over a year.
+const maxRangeDays = 400
+
+// NewRange checks from and to (the clinic's days) and turns them into instants in loc.
+func NewRange(from, to string, loc *time.Location) (Range, error) {
+	var v apperr.Validation
+	start, err1 := time.ParseInLocation(time.DateOnly, from, loc)
+	end, err2 := time.ParseInLocation(time.DateOnly, to, loc)
+	if err1 != nil {
+		v.Add("from", "validation.date_format")
+	}
+	if err2 != nil {
+		v.Add("to", "validation.date_format")
+	}
+	if err1 == nil && err2 == nil && (end.Before(start) || end.Sub(start) > maxRangeDays*24*time.Hour) {
+		v.Add("to", "billing.bad_range")
+	}
+	if err := v.Err(); err != nil {
+		return Range{}, err
+	}
+	return Range{From: from, To: to, start: start.UTC(), end: end.AddDate(0, 0, 1).UTC()}, nil
+}
+
+// BillRow is a bill of the date-range report.
+type BillRow struct {
+	ID          int64      `json:"id"`
+	Number      string     `json:"number"`
+	Status      string     `json:"status"`
+	Patient     PatientRef `json:"patient"`
+	Doctor      string     `json:"doctor"`
+	FinalisedAt time.Time  `json:"finalised_at"`
+	Subtotal    Money      `json:"subtotal"`
+	Discount    Money      `json:"discount"`
+	Total       Money      `json:"total"`
+	Paid        Money      `json:"paid"`
+	Balance     Money      `json:"balance"`
+	doctorID    int64
+}
+
+// BillTotals sums the final bills of a range (void ones are counted apart).
+type BillTotals struct {
+	Bills       int   `json:"bills"`
+	Void        int   `json:"void"`
+	Subtotal    Money `json:"subtotal"`
+	Discount    Money `json:"discount"`
+	Total       Money `json:"total"`
+	Paid        Money `json:"paid"`
+	Outstanding Money `json:"outstanding"`
+}
+
+// BillsReport is a page of the bills finalised in a range, and the range's totals.
+type BillsReport struct {
+	From     string     `json:"from"`
+	To       string     `json:"to"`
+	Currency string     `json:"currency"`
+	Totals   BillTotals `json:"totals"`
+	Data     []BillRow  `json:"data"`
+	Total    int        `json:"total"`
+	Page     int        `json:"page"`
+	PerPage  int        `json:"per_page"`
+}
+
+// Bills reports the bills finalised in r (final and void), numbered order, a page at a
+// time (perPage 0: all, for an export), with the range's totals over the final ones.
+func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsReport, error) {
+	set, err := ReadSettings(ctx, s.DB)
+	if err != nil {
+		return BillsReport{}, err
+	}
+	out := BillsReport{From: r.From, To: r.To, Currency: set.Currency, Data: []BillRow{}, Page: page, PerPage: perPage}
+	t := &out.Totals
+	err = s.DB.QueryRowContext(ctx, `SELECT
+			COALESCE(SUM(CASE WHEN status = 'final' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN status = 'void' THEN 1 ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN status = 'final' THEN subtotal ELSE 0 END), 0), COALESCE(SUM(CASE WHEN status = 'final' THEN discount ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN status = 'final' THEN total ELSE 0 END), 0), COALESCE(SUM(CASE WHEN status = 'final' THEN paid ELSE 0 END), 0)
+		FROM bills WHERE finalised_at >= $1 AND finalised_at < $2`, r.start, r.end).
+		Scan(&t.Bills, &t.Void, &t.Subtotal, &t.Discount, &t.Total, &t.Paid)
+	if err != nil {
+		return out, fmt.Errorf("bills report: %w", err)
+	}
+	t.Outstanding = t.Total - t.Paid
+	out.Total = t.Bills + t.Void
+	query := `SELECT id, number, status, patient_id, COALESCE(doctor_id, 0), finalised_at, subtotal, discount, total, paid
+		FROM bills WHERE finalised_at >= $1 AND finalised_at < $2 ORDER BY year, seq`
+	args := []any{r.start, r.end}
+	if perPage > 0 {
+		query += ` LIMIT $3 OFFSET $4`
+		args = append(args, perPage, (page-1)*perPage)
+	}
+	rows, err := s.DB.QueryContext(ctx, query, args...)
+	if err != nil {
+		return out, fmt.Errorf("bills report: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b BillRow
+		if err := rows.Scan(&b.ID, &b.Number, &b.Status, &b.Patient.ID, &b.doctorID, &b.FinalisedAt, &b.Subtotal, &b.Discount, &b.Total, &b.Paid); err != nil {
+			return out, fmt.Errorf("bills report: %w", err)
+		}
+		if b.Status == Final {
+			b.Balance = b.Total - b.Paid
+		}
+		out.Data = append(out.Data, b)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("bills report: %w", err)
+	}
+	return out, s.nameRows(ctx, out.Data)
+}
+
+// nameRows fills in the rows' patients and doctors.
+func (s *Store) nameRows(ctx context.Context, list []BillRow) error {
+	owing := make([]Owing, len(list))
+	doctors := []int64{}
+	for i, b := range list {
+		owing[i].Patient.ID = b.Patient.ID
+		doctors = append(doctors, b.doctorID)
+	}
+	if err := s.namePatients(ctx, owing); err != nil {
+		return err
+	}
+	slices.Sort(doctors)
+	names, err := user.Names(ctx, s.DB, slices.Compact(doctors))
+	for i := range list {
+		list[i].Patient, list[i].Doctor = owing[i].Patient, names[list[i].doctorID]
+	}
+	return err
+}
+
+// RevenueRow is what one service (or one doctor) brought in a range.
+type RevenueRow struct {
+	Key    string `json:"key"` // the service's code (or the line's text), or the doctor's id ("" for walk-in bills)
+	Name   string `json:"name"`
+	Count  int    `json:"count"` // units charged, or bills
+	Amount Money  `json:"amount"`
+}
+
+// Revenue is a range's revenue by service or by doctor. By service, lines are counted after
+// their own discounts; the bills' own discounts are then one row of their own
+// (BillDiscounts), so that the rows add up to the total, as by doctor.
+type Revenue struct {
+	From          string       `json:"from"`
+	To            string       `json:"to"`
+	By            string       `json:"by"`
+	Currency      string       `json:"currency"`
+	Rows          []RevenueRow `json:"rows"`
+	BillDiscounts Money        `json:"bill_discounts"`
+	Total         Money        `json:"total"`
+}
+
+// Revenue sums the final bills finalised in r by service ("service") or by doctor ("doctor").
+func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error) {
+	set, err := ReadSettings(ctx, s.DB)
+	if err != nil {
+		return Revenue{}, err
+	}
+	out := Revenue{From: r.From, To: r.To, By: by, Currency: set.Currency, Rows: []RevenueRow{}}
+	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total), 0) FROM bills WHERE status = 'final' AND finalised_at >= $1 AND finalised_at < $2`,
+		r.start, r.end).Scan(&out.Total); err != nil {
+		return out, fmt.Errorf("revenue: %w", err)
+	}
+	var rows *sql.Rows
+	switch by {
+	case "service":
+		rows, err = s.DB.QueryContext(ctx, `SELECT l.code, MIN(l.description), SUM(l.quantity), SUM(l.amount) FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+			WHERE b.status = 'final' AND b.finalised_at >= $1 AND b.finalised_at < $2 GROUP BY l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END
+			ORDER BY SUM(l.amount) DESC, l.code`, r.start, r.end)
+	case "doctor":
+		rows, err = s.DB.QueryContext(ctx, `SELECT COALESCE(doctor_id, 0), '', COUNT(*), SUM(total) FROM bills
+			WHERE status = 'final' AND finalised_at >= $1 AND finalised_at < $2 GROUP BY doctor_id ORDER BY SUM(total) DESC`, r.start, r.end)
+	default:
+		var v apperr.Validation
+		v.Add("by", "validation.invalid_choice")
+		return out, v.Err()
+	}
+	if err != nil {
+		return out, fmt.Errorf("revenue: %w", err)
+	}
+	defer rows.Close()
+	lines := Money(0)
+	for rows.Next() {
+		var row RevenueRow
+		if err := rows.Scan(&row.Key, &row.Name, &row.Count, &row.Amount); err != nil {
+			return out, fmt.Errorf("revenue: %w", err)
+		}
+		lines += row.Amount
+		out.Rows = append(out.Rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("revenue: %w", err)
+	}
+	if by == "service" {
+		out.BillDiscounts = lines - out.Total
+		return out, nil
+	}
+	ids := []int64{}
+	for _, row := range out.Rows {
+		id, _ := strconv.ParseInt(row.Key, 10, 64)
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	names, err := user.Names(ctx, s.DB, slices.Compact(ids))
+	for i, row := range out.Rows {
+		id, _ := strconv.ParseInt(row.Key, 10, 64)
+		out.Rows[i].Name = names[id]
+		if id == 0 {
+			out.Rows[i].Key = ""
+		}
+	}
+	return out, err
+}
+
+// WriteBillsCSV writes a bills report as CSV, amounts in major units.
+func WriteBillsCSV(w io.Writer, rep BillsReport) error {
+	units := MinorUnits(rep.Currency)
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "balance", "currency"})
+	for _, b := range rep.Data {
+		_ = cw.Write([]string{b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, csvSafe(b.Patient.Name), csvSafe(b.Doctor),
+			FormatMajor(b.Subtotal, units), FormatMajor(b.Discount, units), FormatMajor(b.Total, units), FormatMajor(b.Paid, units),
+			FormatMajor(b.Balance, units), rep.Currency})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteRevenueCSV writes a revenue report as CSV, amounts in major units.
+func WriteRevenueCSV(w io.Writer, rep Revenue) error {
+	units := MinorUnits(rep.Currency)
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{rep.By, "name", "count", "amount", "currency"})
+	for _, row := range rep.Rows {
+		_ = cw.Write([]string{csvSafe(row.Key), csvSafe(row.Name), strconv.Itoa(row.Count), FormatMajor(row.Amount, units), rep.Currency})
+	}
+	if rep.By == "service" && rep.BillDiscounts != 0 {
+		_ = cw.Write([]string{"", "bill discounts", "", FormatMajor(-rep.BillDiscounts, units), rep.Currency})
+	}
+	_ = cw.Write([]string{"", "total", "", FormatMajor(rep.Total, units), rep.Currency})
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteCashUpCSV writes a day's cash-up as CSV: a row per cashier and method, then per
+// method, then the total; amounts in major units.
+func WriteCashUpCSV(w io.Writer, c CashUp) error {
+	units := MinorUnits(c.Currency)
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency"})
+	row := func(cashier string, m MethodSum) {
+		_ = cw.Write([]string{c.Day, csvSafe(cashier), m.Method, strconv.Itoa(m.Payments), FormatMajor(m.Received, units), strconv.Itoa(m.Refunds),
+			FormatMajor(m.Refunded, units), FormatMajor(m.Net, units), c.Currency})
+	}
+	for _, r := range c.Rows {
+		row(r.Cashier, r.MethodSum)
+	}
+	for _, m := range c.Methods {
+		row("", m)
+	}
+	row("", c.Total)
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteOutstandingCSV writes the outstanding bills as CSV, amounts in major units.
+func WriteOutstandingCSV(w io.Writer, list []Owing, currency string) error {
+	units := MinorUnits(currency)
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"number", "finalised_at", "mrn", "patient", "total", "paid", "balance", "currency"})
+	for _, o := range list {
+		_ = cw.Write([]string{o.Number, o.FinalisedAt.UTC().Format(time.RFC3339), o.Patient.MRN, csvSafe(o.Patient.Name),
+			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Balance, units), currency})
+	}
+	cw.Flush()
+	return cw.Error()
+}
