@@ -204,6 +204,16 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await view.locator('.ant-table-row').first().waitFor()
       await settle(page)
       await shot('medicines')
+      // The price list: the starter services (named in the first run's language), priced.
+      if ((await (await call('POST', '/api/services/starter', {})).json()).added > 0) {
+        const list = (await (await call('GET', '/api/services')).json()).data as { id: number; code: string; name: string; category: string; version: number }[]
+        for (const [i, sv] of list.entries()) await call('PUT', `/api/services/${sv.id}`, { ...sv, price: 15000 + i * 12550, active: true })
+        await call('PUT', '/api/fees/settings', { currency: 'PHP', consultation: { new: 'CONS-NEW', 'follow-up': 'CONS-FU' }, version: 0 })
+      }
+      await page.goto('/administrator/services')
+      await view.locator('.ant-table-row').first().waitFor()
+      await settle(page)
+      await shot('services')
       await page.goto('/administrator/clinic')
       await settle(page)
       await shot('clinic')
