@@ -25,7 +25,11 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
 	cd web && npm run build
 
 ## test: every test — Go (SQLite, and PostgreSQL when EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
-test: test-go test-web test-e2e test-budget
+# The Go tests wait on the database half the time: the build and Vitest run beside them
+# (each one's output is printed whole when it ends), then the browser tests alone.
+test:
+	@$(MAKE) --no-print-directory -j2 -O test-go test-web build
+	@$(MAKE) --no-print-directory test-e2e test-budget
 
 test-go:
 	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "Go tests on SQLite only (set EMR_TEST_POSTGRES_URL to add PostgreSQL)"; \

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import i18n from 'i18next'
 import { initI18n, initialLanguage, setLanguage } from './i18n'
 

@@ -109,13 +109,12 @@ export default function ServicesPage() {
           size="small"
           loading={isFetching}
           dataSource={shown}
-          scroll={{ x: 640 }}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           // The library draws an empty table's text in its disabled grey, below AA contrast.
           locale={{ emptyText: <Typography.Text type="secondary">{t('fees.empty')}</Typography.Text> }}
           onRow={(s) => ({ onClick: () => open(s), style: { cursor: 'pointer' } })}
           columns={[
-            { key: 'code', dataIndex: 'code', title: t('fees.fields.code'), width: 130 },
+            { key: 'code', dataIndex: 'code', title: t('fees.fields.code') },
             {
               key: 'name',
               dataIndex: 'name',
@@ -127,9 +126,10 @@ export default function ServicesPage() {
                 </Button>
               ),
             },
-            { key: 'category', dataIndex: 'category', title: t('fees.fields.category'), render: (c: string) => t(`fees.categories.${c}`) },
+            // On a phone: code, name and price; the rest from a tablet's width up.
+            { key: 'category', dataIndex: 'category', title: t('fees.fields.category'), responsive: ['md'], render: (c: string) => t(`fees.categories.${c}`) },
             { key: 'price', dataIndex: 'price', title: t('fees.fields.price'), align: 'end', render: (p: number) => formatMoney(p, currency, units, i18n.language) },
-            { key: 'active', title: t('fees.fields.active'), render: (_: unknown, s: Service) => (s.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
+            { key: 'active', title: t('fees.fields.active'), responsive: ['md'], render: (_: unknown, s: Service) => (s.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
           ]}
         />
       </Card>
