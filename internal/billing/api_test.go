@@ -440,7 +440,7 @@ func TestReportsAddUpToTheRows(t *testing.T) {
 		week := time.Now().AddDate(0, 0, -7).Format(time.DateOnly)
 		var rep struct {
 			Totals struct {
-				Bills, Void                                 int
+				Bills, Void                                  int
 				Subtotal, Discount, Total, Paid, Outstanding int64
 			} `json:"totals"`
 			Data []struct {
