@@ -1580,7 +1580,7 @@ export type operations = {
           "application/json": components["schemas"]["Bill"];
         };
       };
-      /** @description No such appointment */
+      /** @description No such appointment, or no bill yet. */
       404: {
         content: never;
       };
@@ -1629,7 +1629,7 @@ export type operations = {
       403: {
         content: never;
       };
-      /** @description The bill is final or void */
+      /** @description The bill is final or void, or the visit was cancelled. */
       409: {
         content: never;
       };
@@ -2164,7 +2164,7 @@ export type operations = {
           "application/json": components["schemas"]["Bill"];
         };
       };
-      /** @description Stale version */
+      /** @description Stale version, or the bill is final or void. */
       409: {
         content: never;
       };
@@ -2192,7 +2192,7 @@ export type operations = {
           "application/json": components["schemas"]["Bill"];
         };
       };
-      /** @description Stale version */
+      /** @description Stale version, or not a draft. */
       409: {
         content: never;
       };
@@ -2256,7 +2256,7 @@ export type operations = {
       403: {
         content: never;
       };
-      /** @description Stale version */
+      /** @description Stale version, or the bill is final or void. */
       409: {
         content: never;
       };
@@ -2281,7 +2281,7 @@ export type operations = {
           "application/json": components["schemas"]["Bill"];
         };
       };
-      /** @description Stale version */
+      /** @description Stale version, or the bill is final or void. */
       409: {
         content: never;
       };
@@ -2312,7 +2312,7 @@ export type operations = {
           "application/json": components["schemas"]["BillMoved"];
         };
       };
-      /** @description Not final */
+      /** @description Not final, or more than the balance. */
       409: {
         content: never;
       };
@@ -2342,7 +2342,7 @@ export type operations = {
           "application/json": components["schemas"]["BillMoved"];
         };
       };
-      /** @description Not final */
+      /** @description Not final, or more than was paid. */
       409: {
         content: never;
       };
@@ -2366,13 +2366,13 @@ export type operations = {
       };
     };
     responses: {
-      /** @description Voided (the replacement */
+      /** @description Voided (the replacement, when asked for) */
       200: {
         content: {
           "application/json": components["schemas"]["Bill"];
         };
       };
-      /** @description Stale version */
+      /** @description Stale version, already void, or money paid on it. */
       409: {
         content: never;
       };
@@ -2586,7 +2586,7 @@ export type operations = {
           "application/json": components["schemas"]["FeeSettings"];
         };
       };
-      /** @description Stale version */
+      /** @description Stale version, or bills are written in another currency. */
       409: {
         content: never;
       };
