@@ -194,17 +194,8 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 	if err := checkDoctor(ctx, tx, in.DoctorID); err != nil {
 		return 0, err
 	}
-	archived, err := patient.ArchivedAt(ctx, tx, in.PatientID)
-	if errors.Is(err, apperr.ErrNotFound) {
-		var v apperr.Validation
-		v.Add("patient_id", "patient.not_found")
-		return 0, v.Err()
-	}
-	if err != nil {
+	if err := patient.CheckActive(ctx, tx, in.PatientID); err != nil {
 		return 0, err
-	}
-	if archived != nil {
-		return 0, apperr.Conflict("patient.archived")
 	}
 	end := start.Add(time.Duration(in.DurationMinutes) * time.Minute)
 	if other, err := overlapping(ctx, tx, in.DoctorID, start, end, 0); err != nil {

@@ -516,15 +516,8 @@ func (s *Store) OpenForAppointment(ctx context.Context, e audit.Event, appointme
 func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64) (Bill, error) {
 	var b Bill
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		archived, err := patient.ArchivedAt(ctx, tx, patientID)
-		if errors.Is(err, apperr.ErrNotFound) {
-			return apperr.Invalid("patient.not_found")
-		}
-		if err != nil {
+		if err := patient.CheckActive(ctx, tx, patientID); err != nil {
 			return err
-		}
-		if archived != nil {
-			return apperr.Conflict("patient.archived")
 		}
 		set, err := ReadSettings(ctx, tx)
 		if err != nil {

@@ -65,3 +65,18 @@ func Records(ctx context.Context, q database.Querier, ids []int64) (map[int64]Pa
 	})
 	return out, err
 }
+
+// CheckActive checks that patient id exists (else a validation error on the field
+// "patient_id") and is not archived (else a conflict), for a record about to be written.
+func CheckActive(ctx context.Context, q database.Querier, id int64) error {
+	archived, err := ArchivedAt(ctx, q, id)
+	if errors.Is(err, apperr.ErrNotFound) {
+		var v apperr.Validation
+		v.Add("patient_id", "patient.not_found")
+		return v.Err()
+	}
+	if err == nil && archived != nil {
+		return apperr.Conflict("patient.archived")
+	}
+	return err
+}
