@@ -526,3 +526,36 @@ func TestReportsAddUpToTheRows(t *testing.T) {
 		}
 	})
 }
+
+// A doctor and the front desk charging a visit's first services at the same moment: one
+// bill, both charges on it.
+func TestFirstChargesAtOnceShareOneBill(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		for round := range 4 {
+			appt := s.book(t, 60+30*round)
+			var wg sync.WaitGroup
+			ids := make([]int64, 2)
+			for i, c := range []*apitest.Client{s.doctor, s.front} {
+				wg.Go(func() {
+					r := c.Do("POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.lab, "quantity": 1})
+					if r.Status != http.StatusCreated {
+						t.Errorf("charge %d: %d %s", i, r.Status, r.Body)
+						return
+					}
+					var b bill
+					r.JSON(t, &b)
+					ids[i] = b.ID
+				})
+			}
+			wg.Wait()
+			b := do[bill](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", appt), nil)
+			if ids[0] != ids[1] || ids[0] != b.ID || len(b.Lines) != 2 {
+				t.Errorf("round %d: bills %v, the visit's %d with %d lines", round, ids, b.ID, len(b.Lines))
+			}
+			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM bills WHERE appointment_id = $1`, appt); n != 1 {
+				t.Errorf("round %d: %d bills", round, n)
+			}
+		}
+	})
+}
