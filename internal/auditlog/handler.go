@@ -6,7 +6,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"emr/internal/audit"
@@ -135,8 +134,8 @@ func csvRow(e Event) []string {
 	if e.PatientID != 0 {
 		patient = strconv.FormatInt(e.PatientID, 10)
 	}
-	return []string{seq, e.At.Format(time.RFC3339Nano), cell(e.ActorName), e.Action, e.EntityType, cell(e.EntityID), patient,
-		cell(e.PatientMRN), e.Outcome, cell(e.Address), strconv.FormatBool(e.Emergency), cell(e.Detail), e.Hash}
+	return []string{seq, e.At.Format(time.RFC3339Nano), httpjson.CSVCell(e.ActorName), e.Action, e.EntityType, httpjson.CSVCell(e.EntityID), patient,
+		httpjson.CSVCell(e.PatientMRN), e.Outcome, httpjson.CSVCell(e.Address), strconv.FormatBool(e.Emergency), httpjson.CSVCell(e.Detail), e.Hash}
 }
 
 // withNumbers adds their patients' numbers to events (one read of the patient store).
@@ -156,12 +155,4 @@ func (h *Handler) withNumbers(ctx context.Context, events []audit.Stored) ([]Eve
 		out[i] = Event{Stored: e, PatientMRN: patients[e.PatientID].MRN}
 	}
 	return out, nil
-}
-
-// cell keeps a spreadsheet from reading a value as a formula.
-func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

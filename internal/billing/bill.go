@@ -186,14 +186,11 @@ func get(ctx context.Context, q database.Querier, id int64) (Bill, error) {
 
 // name fills in the names of the bill's patient, doctor and the staff on it.
 func name(ctx context.Context, q database.Querier, b *Bill) error {
-	sums, err := patient.Summaries(ctx, q, []int64{b.Patient.ID})
+	refs, err := patientRefs(ctx, q, []int64{b.Patient.ID})
 	if err != nil {
 		return err
 	}
-	if p, ok := sums[b.Patient.ID]; ok {
-		b.Patient.MRN = p.MRN
-		b.Patient.Name = fullName(p)
-	}
+	b.Patient = refs[b.Patient.ID]
 	ids := []int64{b.finalisedBy.Int64, b.voidedBy.Int64}
 	if b.DoctorID != nil {
 		ids = append(ids, *b.DoctorID)
@@ -906,7 +903,14 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, kind, method,
 	return b, p, err
 }
 
-// fullName is a patient's names in order.
-func fullName(p patient.Summary) string {
-	return strings.Join(strings.Fields(p.FirstName+" "+p.MiddleName+" "+p.LastName), " ")
+// patientRefs names the patients with ids (in any order, repeats allowed).
+func patientRefs(ctx context.Context, q database.Querier, ids []int64) (map[int64]PatientRef, error) {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	sums, err := patient.Summaries(ctx, q, slices.Compact(ids))
+	out := make(map[int64]PatientRef, len(sums))
+	for id, p := range sums {
+		out[id] = PatientRef{ID: id, MRN: p.MRN, Name: p.Name()}
+	}
+	return out, err
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/httpjson"
 	"emr/internal/user"
 )
 
@@ -132,19 +133,18 @@ func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsRep
 
 // nameRows fills in the rows' patients and doctors.
 func (s *Store) nameRows(ctx context.Context, list []BillRow) error {
-	owing := make([]Owing, len(list))
-	doctors := []int64{}
+	patients, doctors := make([]int64, len(list)), make([]int64, len(list))
 	for i, b := range list {
-		owing[i].Patient.ID = b.Patient.ID
-		doctors = append(doctors, b.doctorID)
+		patients[i], doctors[i] = b.Patient.ID, b.doctorID
 	}
-	if err := s.namePatients(ctx, owing); err != nil {
+	refs, err := patientRefs(ctx, s.DB, patients)
+	if err != nil {
 		return err
 	}
 	slices.Sort(doctors)
 	names, err := user.Names(ctx, s.DB, slices.Compact(doctors))
 	for i := range list {
-		list[i].Patient, list[i].Doctor = owing[i].Patient, names[list[i].doctorID]
+		list[i].Patient, list[i].Doctor = refs[list[i].Patient.ID], names[list[i].doctorID]
 	}
 	return err
 }
@@ -199,35 +199,35 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 		return out, fmt.Errorf("revenue: %w", err)
 	}
 	defer rows.Close()
-	lines := Money(0)
+	var charged Money
+	var doctors []int64 // by doctor: each row's doctor, 0 for walk-in bills
 	for rows.Next() {
 		var row RevenueRow
-		if err := rows.Scan(&row.Key, &row.Name, &row.Count, &row.Amount); err != nil {
+		var doctor int64
+		key := any(&row.Key)
+		if by == "doctor" {
+			key = &doctor
+		}
+		if err := rows.Scan(key, &row.Name, &row.Count, &row.Amount); err != nil {
 			return out, fmt.Errorf("revenue: %w", err)
 		}
-		lines += row.Amount
+		if doctor != 0 {
+			row.Key = strconv.FormatInt(doctor, 10)
+		}
+		charged += row.Amount
+		doctors = append(doctors, doctor)
 		out.Rows = append(out.Rows, row)
 	}
 	if err := rows.Err(); err != nil {
 		return out, fmt.Errorf("revenue: %w", err)
 	}
 	if by == "service" {
-		out.BillDiscounts = lines - out.Total
+		out.BillDiscounts = charged - out.Total
 		return out, nil
 	}
-	ids := []int64{}
-	for _, row := range out.Rows {
-		id, _ := strconv.ParseInt(row.Key, 10, 64)
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	names, err := user.Names(ctx, s.DB, slices.Compact(ids))
-	for i, row := range out.Rows {
-		id, _ := strconv.ParseInt(row.Key, 10, 64)
-		out.Rows[i].Name = names[id]
-		if id == 0 {
-			out.Rows[i].Key = ""
-		}
+	names, err := user.Names(ctx, s.DB, doctors) // one row per doctor already
+	for i := range out.Rows {
+		out.Rows[i].Name = names[doctors[i]]
 	}
 	return out, err
 }
@@ -238,7 +238,7 @@ func WriteBillsCSV(w io.Writer, rep BillsReport) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "balance", "currency"})
 	for _, b := range rep.Data {
-		_ = cw.Write([]string{b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, csvSafe(b.Patient.Name), csvSafe(b.Doctor),
+		_ = cw.Write([]string{b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, httpjson.CSVCell(b.Patient.Name), httpjson.CSVCell(b.Doctor),
 			FormatMajor(b.Subtotal, units), FormatMajor(b.Discount, units), FormatMajor(b.Total, units), FormatMajor(b.Paid, units),
 			FormatMajor(b.Balance, units), rep.Currency})
 	}
@@ -252,7 +252,7 @@ func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{rep.By, "name", "count", "amount", "currency"})
 	for _, row := range rep.Rows {
-		_ = cw.Write([]string{csvSafe(row.Key), csvSafe(row.Name), strconv.Itoa(row.Count), FormatMajor(row.Amount, units), rep.Currency})
+		_ = cw.Write([]string{httpjson.CSVCell(row.Key), httpjson.CSVCell(row.Name), strconv.Itoa(row.Count), FormatMajor(row.Amount, units), rep.Currency})
 	}
 	if rep.By == "service" && rep.BillDiscounts != 0 {
 		_ = cw.Write([]string{"", "bill discounts", "", FormatMajor(-rep.BillDiscounts, units), rep.Currency})
@@ -269,7 +269,7 @@ func WriteCashUpCSV(w io.Writer, c CashUp) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency"})
 	row := func(cashier string, m MethodSum) {
-		_ = cw.Write([]string{c.Day, csvSafe(cashier), m.Method, strconv.Itoa(m.Payments), FormatMajor(m.Received, units), strconv.Itoa(m.Refunds),
+		_ = cw.Write([]string{c.Day, httpjson.CSVCell(cashier), m.Method, strconv.Itoa(m.Payments), FormatMajor(m.Received, units), strconv.Itoa(m.Refunds),
 			FormatMajor(m.Refunded, units), FormatMajor(m.Net, units), c.Currency})
 	}
 	for _, r := range c.Rows {
@@ -289,7 +289,7 @@ func WriteOutstandingCSV(w io.Writer, list []Owing, currency string) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"number", "finalised_at", "mrn", "patient", "total", "paid", "balance", "currency"})
 	for _, o := range list {
-		_ = cw.Write([]string{o.Number, o.FinalisedAt.UTC().Format(time.RFC3339), o.Patient.MRN, csvSafe(o.Patient.Name),
+		_ = cw.Write([]string{o.Number, o.FinalisedAt.UTC().Format(time.RFC3339), o.Patient.MRN, httpjson.CSVCell(o.Patient.Name),
 			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Balance, units), currency})
 	}
 	cw.Flush()

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -142,23 +141,13 @@ func (s *Store) Outstanding(ctx context.Context) ([]Owing, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("outstanding bills: %w", err)
 	}
-	return out, s.namePatients(ctx, out)
-}
-
-// namePatients fills in the patients' numbers and names.
-func (s *Store) namePatients(ctx context.Context, list []Owing) error {
-	ids := make([]int64, 0, len(list))
-	for _, o := range list {
-		ids = append(ids, o.Patient.ID)
+	ids := make([]int64, len(out))
+	for i, o := range out {
+		ids[i] = o.Patient.ID
 	}
-	slices.Sort(ids)
-	sums, err := patient.Summaries(ctx, s.DB, slices.Compact(ids))
-	if err != nil {
-		return err
+	refs, err := patientRefs(ctx, s.DB, ids)
+	for i := range out {
+		out[i].Patient = refs[out[i].Patient.ID]
 	}
-	for i := range list {
-		p := sums[list[i].Patient.ID]
-		list[i].Patient.MRN, list[i].Patient.Name = p.MRN, fullName(p)
-	}
-	return nil
+	return out, err
 }

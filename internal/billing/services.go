@@ -16,6 +16,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/database"
+	"emr/internal/httpjson"
 	"emr/internal/i18n"
 )
 
@@ -202,18 +203,10 @@ func (s *Store) ExportServices(ctx context.Context, w io.Writer, currency string
 		if !sv.Active {
 			active = "no"
 		}
-		_ = cw.Write([]string{sv.Code, csvSafe(sv.Name), sv.Category, FormatMajor(sv.Price, MinorUnits(currency)), active})
+		_ = cw.Write([]string{sv.Code, httpjson.CSVCell(sv.Name), sv.Category, FormatMajor(sv.Price, MinorUnits(currency)), active})
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// csvSafe keeps a cell from being read as a formula by a spreadsheet.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // ImportReport says what an import did; Errors are the rejected lines.

@@ -298,3 +298,11 @@ func PathID(r *http.Request, name, notFound string) (int64, error) {
 	}
 	return id, nil
 }
+
+// CSVCell keeps a spreadsheet from reading an exported value as a formula.
+func CSVCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

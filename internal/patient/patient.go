@@ -155,6 +155,11 @@ type Summary struct {
 	HasPhoto   bool   `json:"has_photo"`
 }
 
+// Name is the patient's names in order, as one line (a print, a report).
+func (s Summary) Name() string {
+	return strings.Join(strings.Fields(s.FirstName+" "+s.MiddleName+" "+s.LastName), " ")
+}
+
 var phonePattern = regexp.MustCompile(`^[0-9+()\-. ]*$`)
 
 // MaxAge is how many years back a birth date may lie.
