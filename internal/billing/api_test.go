@@ -212,8 +212,59 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 			t.Errorf("cash-up total %d, rows %d", cash.Total.Net, sum)
 		}
 
-		// Audited with the patient: finalise and both payments.
-		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('bill.finalise', 'bill.payment') AND patient_id = $1`, s.patientID); n != 3 {
+		// The queue's tags: this visit paid, another without a bill untagged; a list that is
+		// no list is refused.
+		other := s.book(t, 120)
+		var tags struct {
+			Data []struct {
+				AppointmentID int64  `json:"appointment_id"`
+				Status        string `json:"status"`
+				Balance       int64  `json:"balance"`
+			} `json:"data"`
+		}
+		s.front.Do("GET", fmt.Sprintf("/api/bills?appointments=%d,%d", appt, other), nil).JSON(t, &tags)
+		if len(tags.Data) != 1 || tags.Data[0].AppointmentID != appt || tags.Data[0].Status != "final" || tags.Data[0].Balance != 0 {
+			t.Errorf("tags: %+v", tags)
+		}
+		if r := s.front.Do("GET", "/api/bills?appointments=1,x", nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("tags of no list: %d", r.Status)
+		}
+		if r := s.nurse.Do("GET", fmt.Sprintf("/api/bills?appointments=%d", appt), nil); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse reading bills: %d", r.Status)
+		}
+
+		// Today's figure: what the cash-up says.
+		var today struct {
+			Collected int64 `json:"collected"`
+			Payments  int   `json:"payments"`
+		}
+		s.admin.Do("GET", "/api/reports/today", nil).JSON(t, &today)
+		if today.Collected != 68040 || today.Payments != 2 {
+			t.Errorf("today: %+v", today)
+		}
+
+		// Prints: the statement (with the doctor's details) and the receipt, each audited;
+		// a draft prints nothing.
+		var printed struct {
+			DoctorDetails *struct {
+				Name string `json:"name"`
+			} `json:"doctor_details"`
+		}
+		do[struct{}](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "receipt"})
+		s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "statement"}).JSON(t, &printed)
+		if printed.DoctorDetails == nil || printed.DoctorDetails.Name == "" {
+			t.Errorf("statement's doctor: %+v", printed)
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "invoice"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("printing no document: %d", r.Status)
+		}
+		draft := do[bill](t, s.doctor, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", other), map[string]any{"service_id": s.lab, "quantity": 1})
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", draft.ID), map[string]any{"document": "statement"}); r.Status != http.StatusConflict {
+			t.Errorf("printing a draft: %d", r.Status)
+		}
+
+		// Audited with the patient: finalise, both payments and both prints.
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('bill.finalise', 'bill.payment', 'bill.print') AND patient_id = $1`, s.patientID); n != 5 {
 			t.Errorf("audited: %d events", n)
 		}
 	})

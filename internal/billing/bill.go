@@ -88,6 +88,7 @@ type Bill struct {
 	AppointmentID  *int64     `json:"appointment_id"`
 	DoctorID       *int64     `json:"doctor_id"`
 	Doctor         string     `json:"doctor"`
+	DoctorDetails  *Doctor    `json:"doctor_details"`
 	Currency       string     `json:"currency"`
 	MinorUnits     int        `json:"minor_units"`
 	Lines          []Line     `json:"lines"`
@@ -181,6 +182,9 @@ func get(ctx context.Context, q database.Querier, id int64) (Bill, error) {
 		return b, fmt.Errorf("read bill: %w", err)
 	}
 	b.ReplacedByID = idOrNil(next)
+	if b.DoctorDetails, err = doctorOf(ctx, q, b); err != nil {
+		return b, err
+	}
 	return b, name(ctx, q, &b)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"emr/internal/apperr"
@@ -39,7 +40,9 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/appointments/{id}/bill", Access: charge, Announces: auth.ChangesAppointments, Handler: h.openAppointmentBill},
 		{Method: "POST", Path: "/api/appointments/{id}/bill/lines", Access: charge, Announces: auth.ChangesAppointments, Handler: h.chargeAppointment},
 		{Method: "POST", Path: "/api/bills", Access: charge, Announces: auth.ChangesAppointments, Handler: h.createWalkIn},
+		{Method: "GET", Path: "/api/bills", Access: readBill, Handler: h.tags},
 		{Method: "GET", Path: "/api/bills/{id}", Access: readBill, Handler: h.bill},
+		{Method: "POST", Path: "/api/bills/{id}/print", Access: readBill, Handler: h.print},
 		{Method: "PUT", Path: "/api/bills/{id}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.updateBill},
 		{Method: "POST", Path: "/api/bills/{id}/lines", Access: charge, Announces: auth.ChangesAppointments, Handler: h.addLine},
 		{Method: "PUT", Path: "/api/bills/{id}/lines/{line}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.updateLine},
@@ -48,6 +51,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/bills/{id}/void", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesAppointments, Handler: h.void},
 		{Method: "POST", Path: "/api/bills/{id}/payments", Access: auth.Need(auth.RecordPayment), Announces: auth.ChangesAppointments, Handler: h.pay},
 		{Method: "POST", Path: "/api/bills/{id}/refunds", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesAppointments, Handler: h.refund},
+		{Method: "GET", Path: "/api/reports/today", Access: auth.Need(auth.ViewFinancial), Handler: h.today},
 		{Method: "GET", Path: "/api/reports/cash-up", Access: auth.Need(auth.ViewFinancial), Handler: h.cashUp},
 		{Method: "GET", Path: "/api/reports/outstanding", Access: auth.Need(auth.ViewFinancial), Handler: h.outstanding},
 		{Method: "GET", Path: "/api/reports/bills", Access: auth.Need(auth.ViewFinancial), Handler: h.billsReport},
@@ -265,6 +269,56 @@ func (h *Handler) createWalkIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	respond(w, r, http.StatusCreated)(h.Store.CreateWalkIn(r.Context(), auth.AuditEvent(r), in.PatientID))
+}
+
+// tags answers the bills in force of the appointments listed in ?appointments=1,2,3.
+func (h *Handler) tags(w http.ResponseWriter, r *http.Request) {
+	var ids []int64
+	for _, f := range strings.Split(r.URL.Query().Get("appointments"), ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || id <= 0 {
+			var v apperr.Validation
+			v.Add("appointments", "billing.bad_appointments")
+			httpjson.Error(w, r, v.Err())
+			return
+		}
+		ids = append(ids, id)
+	}
+	list, err := h.Store.Tags(r.Context(), ids)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+// print records that a bill's statement or receipt is printed (each print and reprint is
+// audited with the patient) and answers the bill to print.
+func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := decodeOn[PrintInput](w, r, billID)
+	if !ok {
+		return
+	}
+	b, detail, err := h.Store.Printed(r.Context(), id, in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if h.audit(w, r, "bill.print", "bill", b.ID, b.Patient.ID, detail) {
+		httpjson.Respond(w, http.StatusOK, b)
+	}
+}
+
+func (h *Handler) today(w http.ResponseWriter, r *http.Request) {
+	t, err := h.Store.CollectedToday(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, t)
 }
 
 func (h *Handler) bill(w http.ResponseWriter, r *http.Request) {

@@ -48,8 +48,13 @@ test.beforeAll(async ({ browser }) => {
   await api(page, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Cough', diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }] })
   const rx = await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Paracetamol 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: '3 times a day', quantity: '10' }] })
   expect(rx.status()).toBe(201)
+  // A final bill of the visit: a free-text charge the doctor adds and finalises.
+  const charged = await api(page, 'post', `/api/appointments/${appointment}/bill/lines`, { description: 'Wound dressing', quantity: 1, unit_price: 1500 })
+  expect(charged.status()).toBe(201)
+  const bill = (await charged.json()) as { id: number; version: number }
+  expect((await api(page, 'post', `/api/bills/${bill.id}/finalise`, { version: bill.version })).status()).toBe(200)
   const me = (await (await api(page, 'get', '/api/user')).json()) as { id: number }
-  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, user: me.id }
+  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id }
   await page.close()
 })
 

@@ -6,6 +6,8 @@ export interface Fixture {
   patient: { id: number; mrn: string }
   appointment: number
   prescription: number
+  /** A final bill of the appointment. */
+  bill: number
   user: number
 }
 
@@ -16,6 +18,9 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/masterfile/profile/:id/:pid', path: (f) => `/masterfile/profile/${f.patient.id}/${f.patient.mrn}` },
   { route: '/appointments/appointments', path: () => '/appointments/appointments' },
   { route: '/appointments/form/:id', path: (f) => `/appointments/form/${f.appointment}` },
+  { route: '/fees/reports', path: () => '/fees/reports' },
+  { route: '/bills/:id', path: (f) => `/bills/${f.bill}` },
+  { route: '/bills/:id/print/:doc', path: (f) => `/bills/${f.bill}/print/statement` },
   { route: '/profile/edit', path: () => '/profile/edit' },
   { route: '/prescriptions/print/:id', path: (f) => `/prescriptions/print/${f.prescription}` },
   { route: '/permission/page', path: () => '/permission/page' },

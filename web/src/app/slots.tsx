@@ -8,6 +8,8 @@ const prescriptions = () => import('../features/prescriptions')
 const VisitPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.VisitPrescriptions })))
 const PatientPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.PatientPrescriptions })))
 
+const VisitBill = lazy(() => import('../features/fees').then((m) => ({ default: m.VisitBill })))
+
 export const slots: Slots = {
   visitPrescriptions: (props) => (
     <Suspense fallback={<Spin />}>
@@ -17,6 +19,11 @@ export const slots: Slots = {
   patientPrescriptions: (props) => (
     <Suspense fallback={<Spin />}>
       <PatientPrescriptions {...props} />
+    </Suspense>
+  ),
+  visitBill: (props) => (
+    <Suspense fallback={<Spin />}>
+      <VisitBill {...props} />
     </Suspense>
   ),
 }

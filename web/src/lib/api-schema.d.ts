@@ -5,6 +5,11 @@
  */
 
 
+/** OneOf type helpers */
+type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
+type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> & T) : T | U;
+type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
+
 export type paths = {
   "/api/appointments": {
     /** A day's queue (date), a calendar range (from, to; at most 42 days) or a patient's history (patient_id, paged, newest first). */
@@ -176,6 +181,8 @@ export type paths = {
     post: operations["postAuthLogout"];
   };
   "/api/bills": {
+    /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
+    get: operations["getBills"];
     /** A draft bill of a patient without a visit (walk-in). */
     post: operations["postBills"];
   };
@@ -223,6 +230,15 @@ export type paths = {
   "/api/bills/{id}/payments": {
     /** Take a payment on a final bill (partial ones too); cash may give what was tendered, and the change is shown. A payment over the balance — such as a second cashier taking the same balance — is a conflict. */
     post: operations["postBillsByIdPayments"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/bills/{id}/print": {
+    /** Record a print or reprint of a final or void bill's statement of fees or of a payment's official receipt (the latest payment's when none is named), audited with the patient; answers the bill to print. */
+    post: operations["postBillsByIdPrint"];
     parameters: {
       path: {
         id: number;
@@ -519,6 +535,10 @@ export type paths = {
     /** What the final bills of a range brought, by service (lines after their own discounts, then the bills' own discounts as one sum) or by doctor (bills' totals); rows add up to the total. format=csv gives it as a CSV file (audited). */
     get: operations["getReportsRevenue"];
   };
+  "/api/reports/today": {
+    /** The money collected today (payments less refunds, the clinic's calendar day): the dashboard's figure. */
+    get: operations["getReportsToday"];
+  };
   "/api/roles": {
     /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
     get: operations["getRoles"];
@@ -792,6 +812,14 @@ export type components = {
       discount_reason: string;
       discount_value: number;
       doctor: string;
+      /** @description What the statement of fees prints of the visit's doctor; null on a bill without one. */
+      doctor_details: OneOf<[null, {
+        has_signature: boolean;
+        licences: components["schemas"]["Licence"][];
+        name: string;
+        signature_url: string;
+        specialisations: string[];
+      }]>;
       doctor_id: number | null;
       /** Format: date-time */
       finalised_at: string | null;
@@ -2095,6 +2123,36 @@ export type operations = {
       403: components["responses"]["Forbidden"];
     };
   };
+  /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
+  getBills: {
+    parameters: {
+      query: {
+        /** @description Appointment ids, separated by commas. */
+        appointments: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                appointment_id: number;
+                balance: number;
+                bill_id: number;
+                currency: string;
+                minor_units: number;
+                paid: number;
+                /** @enum {string} */
+                status: "draft" | "final";
+                total: number;
+              })[];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** A draft bill of a patient without a visit (walk-in). */
   postBills: {
     requestBody: {
@@ -2313,6 +2371,40 @@ export type operations = {
         };
       };
       /** @description Not final, or more than the balance. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record a print or reprint of a final or void bill's statement of fees or of a payment's official receipt (the latest payment's when none is named), audited with the patient; answers the bill to print. */
+  postBillsByIdPrint: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          document: "statement" | "receipt";
+          payment_id?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Printed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      /** @description No such bill or payment. */
+      404: {
+        content: never;
+      };
+      /** @description A draft bill prints nothing. */
       409: {
         content: never;
       };
@@ -3524,6 +3616,24 @@ export type operations = {
         };
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** The money collected today (payments less refunds, the clinic's calendar day): the dashboard's figure. */
+  getReportsToday: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            collected: number;
+            currency: string;
+            /** Format: date */
+            day: string;
+            minor_units: number;
+            payments: number;
+          };
+        };
+      };
     };
   };
   /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */

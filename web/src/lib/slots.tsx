@@ -8,6 +8,8 @@ export interface Slots {
   visitPrescriptions: ComponentType<{ appointmentId: number; closed: boolean }>
   /** A patient's prescriptions, read-only, on the chart. */
   patientPrescriptions: ComponentType<{ patientId: number }>
+  /** A visit's bill: charges, discount, finalising, payments, prints (each by permission). */
+  visitBill: ComponentType<{ appointmentId: number; closed: boolean }>
 }
 
 const SlotContext = createContext<Partial<Slots>>({})

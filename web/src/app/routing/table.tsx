@@ -1,6 +1,6 @@
 // The routes of spec §2 and their meta. constantRoutes are every logged-in user's;
 // asyncRoutes are added after login for the roles and permissions the user holds.
-import { CalendarOutlined, ControlOutlined, DashboardOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons'
+import { CalendarOutlined, ControlOutlined, DashboardOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
 import { lazy } from 'react'
 import type { AppRoute } from './types'
 
@@ -16,6 +16,9 @@ const SelfProfile = lazy(() => import('../../features/profile/SelfProfilePage'))
 const MyProfile = lazy(() => import('../../features/profile/MyProfilePage'))
 const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
 const Services = lazy(() => import('../../features/fees/ServicesPage'))
+const FeeReports = lazy(() => import('../../features/fees/ReportsPage'))
+const BillPage = lazy(() => import('../../features/fees/BillPage'))
+const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
@@ -61,6 +64,31 @@ export const constantRoutes: AppRoute[] = [
         hidden: true,
         component: Diagnosis,
         meta: { title: 'diagnosis', noCache: true, permissions: ['write diagnosis', 'record vitals'], params: { id: /^\d+$/ } },
+      },
+    ],
+  },
+  {
+    path: '/fees',
+    redirect: '/fees/reports',
+    meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports'] },
+    children: [
+      { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletOutlined aria-hidden /> } },
+    ],
+  },
+  {
+    // A bill opens from a report, the queue or a replaced bill; the front desk prints it here.
+    path: '/bills',
+    redirect: '/fees/reports',
+    hidden: true,
+    meta: { permissions: ['record charges', 'record payment', 'view financial reports'] },
+    children: [
+      { path: ':id', name: 'Bill', hidden: true, component: BillPage, meta: { title: 'bill', noCache: true, params: { id: /^\d+$/ } } },
+      {
+        path: ':id/print/:doc',
+        name: 'PrintBill',
+        hidden: true,
+        component: PrintBill,
+        meta: { title: 'printBill', noCache: true, params: { id: /^\d+$/, doc: /^(statement|receipt)$/ } },
       },
     ],
   },

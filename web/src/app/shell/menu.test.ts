@@ -16,6 +16,7 @@ describe('sidebar menu', () => {
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
+      'route.feeReports',
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.services', 'route.clinic'] },
       { 'route.forms': ['route.blankPrescription'] },
       'route.myProfile',

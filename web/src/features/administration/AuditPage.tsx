@@ -37,7 +37,7 @@ const ACTIONS = [
   'role.create', 'role.rename', 'role.delete', 'role.permissions',
   'catalogue.import', 'medicine.create', 'medicine.update', 'settings.update', 'audit.export',
   'service.create', 'service.update', 'service.import', 'service.export', 'service.starter',
-  'bill.create', 'bill.finalise', 'bill.void', 'bill.payment', 'bill.refund', 'report.export',
+  'bill.create', 'bill.finalise', 'bill.void', 'bill.payment', 'bill.refund', 'bill.print', 'report.export',
 ]
 
 const SORT_FIELD: Record<string, string> = { at: 'at', actor_name: 'user', action: 'action', entity: 'entity', patient: 'patient', outcome: 'outcome', address: 'address' }

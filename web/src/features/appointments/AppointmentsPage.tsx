@@ -1,10 +1,13 @@
 import { BookOutlined, PlusOutlined } from '@ant-design/icons'
-import { App, Button, Card, Empty, Flex, Grid, Segmented, Typography } from 'antd'
+import { App, Button, Card, Drawer, Empty, Flex, Grid, Segmented, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
+import { fullName } from '../../lib/patient'
+import { Slot } from '../../lib/slots'
+import { useBillTags } from './api/billTags'
 import { useChangeStatus, type StatusAction } from './api/changeStatus'
 import { useAppointments } from './api/listAppointments'
 import { useDoctors } from './api/listDoctors'
@@ -12,6 +15,7 @@ import { useReorderQueue } from './api/reorderQueue'
 import { STATUSES, type Appointment } from './api/types'
 import { BookingModal } from './BookingModal'
 import { CodesDrawer } from './CodesDrawer'
+import { BillTag } from './queue/BillTag'
 import { CancelModal } from './queue/CancelModal'
 import { DATE, weekStart } from './queue/dates'
 import { Filters } from './queue/Filters'
@@ -27,6 +31,8 @@ export default function AppointmentsPage() {
   const navigate = useNavigate()
   const canManage = useCan('manage appointment')
   const canCatalogue = useCan('manage catalogue')
+  // Bills: those who charge, take payments or read the financial reports.
+  const seeBills = [useCan('record charges'), useCan('record payment'), useCan('view financial reports')].some(Boolean)
   const screens = Grid.useBreakpoint()
   const [params, setParams] = useSearchParams()
   const view = params.get('view') === 'week' ? 'week' : 'queue'
@@ -47,6 +53,7 @@ export default function AppointmentsPage() {
   const [booking, setBooking] = useState<{ appointment?: Appointment } | null>(bookFor && canManage ? {} : null)
   const [cancelling, setCancelling] = useState<Appointment | null>(null)
   const [codesOpen, setCodesOpen] = useState(false)
+  const [billFor, setBillFor] = useState<Appointment | null>(null)
 
   const update = useCallback(
     (next: Record<string, string | number | undefined>) =>
@@ -71,6 +78,10 @@ export default function AppointmentsPage() {
     })
 
   const rows = queue.data?.data ?? []
+  const tags = useBillTags(
+    rows.slice(0, 500).map((a) => a.id),
+    seeBills && view === 'queue',
+  )
   // Reordering needs the whole queue of one doctor.
   const canReorder = canManage && Boolean(doctorId) && !status
   const move = (index: number, delta: number) => {
@@ -84,7 +95,10 @@ export default function AppointmentsPage() {
     loading: queue.isFetching && !queue.data,
     showDoctor: !doctorId,
     number: (a: Appointment, i: number) => <QueueNumber n={a.queue_number} index={i} last={i === rows.length - 1} move={canReorder ? move : undefined} busy={reorder.isPending} />,
-    actions: (a: Appointment) => <RowActions a={a} onAct={(x, action) => void act(x, action)} onEdit={(x) => setBooking({ appointment: x })} onCancel={setCancelling} />,
+    actions: (a: Appointment) => (
+      <RowActions a={a} onAct={(x, action) => void act(x, action)} onEdit={(x) => setBooking({ appointment: x })} onCancel={setCancelling} onBill={seeBills ? setBillFor : undefined} />
+    ),
+    bill: (a: Appointment) => <BillTag tag={tags.data?.get(a.id)} />,
   }
 
   return (
@@ -138,6 +152,9 @@ export default function AppointmentsPage() {
       )}
       <CancelModal appointment={cancelling} busy={changeStatus.isPending} onClose={() => setCancelling(null)} onCancel={(a, reason) => void act(a, 'cancel', reason).then(() => setCancelling(null))} />
       {canCatalogue && <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />}
+      <Drawer open={!!billFor} onClose={() => setBillFor(null)} size={screens.md ? 'large' : '100%'} destroyOnHidden title={billFor && t('bill.of', { name: fullName(billFor.patient) })}>
+        {billFor && <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />}
+      </Drawer>
     </Card>
   )
 }

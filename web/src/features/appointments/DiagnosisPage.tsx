@@ -199,6 +199,9 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
             <OrdersCard disabled={ro} tests={labTests.data} ordered={visit.orders} onChange={autosave.changed} />
             <PlanCard disabled={ro} day={a.day} followUp={visit.follow_up} />
           </Form>
+          <div style={{ marginTop: 16 }}>
+            <Slot name="visitBill" appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
+          </div>
         </Col>
         <Col xs={24} xl={8}>
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>

@@ -7,8 +7,10 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
 import { useCan } from '../../lib/auth/can'
+import { formatMoney } from '../../lib/money'
 import { meQuery } from '../../lib/auth/me'
 import { useAppointmentFigures } from './api/getAppointmentFigures'
+import { useCollectedToday } from './api/getCollectedToday'
 import { useDiagnosisFigures } from './api/getDiagnosisFigures'
 import { usePatientFigures } from './api/getPatientFigures'
 import { SEXES, STATUSES, total, type AppointmentFigures, type DiagnosisFigures, type PatientFigures } from './api/types'
@@ -37,6 +39,8 @@ export default function DashboardPage() {
   const appointments = useAppointmentFigures(seeAppointments)
   const patients = usePatientFigures(seePatients)
   const diagnoses = useDiagnosisFigures(seeDiagnoses)
+  const seeMoney = useCan('view financial reports')
+  const collected = useCollectedToday(seeMoney)
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -58,6 +62,15 @@ export default function DashboardPage() {
       <Row gutter={[16, 16]}>
         {seeAppointments && <AppointmentCards figures={appointments.data} myId={me?.id} />}
         {seePatients && <PatientCards figures={patients.data} />}
+        {seeMoney && (
+          <FigureCard
+            title={t('home.collectedToday')}
+            value={collected.data && formatMoney(collected.data.collected, collected.data.currency, collected.data.minor_units, i18n.language)}
+            to="/fees/reports"
+            testId="figure-collected"
+            extra={collected.data && <Typography.Text type="secondary">{t('home.paymentsToday', { count: collected.data.payments })}</Typography.Text>}
+          />
+        )}
       </Row>
       <Row gutter={[16, 16]}>
         {seeAppointments && <ChartCard title={t('home.appointmentsChart')}>{appointments.data && <AppointmentsChart figures={appointments.data} />}</ChartCard>}
@@ -97,7 +110,7 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 }
 
 /** A figure on a card that opens the list it counts. */
-function FigureCard({ title, value, to, testId, extra }: { title: string; value?: number; to: string; testId: string; extra?: ReactNode }) {
+function FigureCard({ title, value, to, testId, extra }: { title: string; value?: number | string; to: string; testId: string; extra?: ReactNode }) {
   const { i18n } = useTranslation()
   return (
     <Col xs={12} md={8} xl={4}>

@@ -17,7 +17,7 @@ import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { AllergyLine, PatientBanner } from '../../components/PatientBanner'
 import { useFindingText } from './components/Safety'
-import styles from './print.module.css'
+import styles from '../../components/print.module.css'
 import { sexLabel } from '../../lib/labels'
 
 type Paper = 'A5' | 'A4'

@@ -13,13 +13,15 @@ import { appointmentTypeLabel } from '../../../lib/labels'
 const muted = (a: Appointment) => (a.status === 'cancelled' || a.status === 'no-show' ? 'emr-row-muted' : '')
 
 /** The day's queue as a table (desktop): number, time, patient, doctor (when all are shown), type, reason, status, actions. */
-export function QueueTable({ rows, loading, showDoctor, reorderable, number, actions }: {
+export function QueueTable({ rows, loading, showDoctor, reorderable, number, actions, bill }: {
   rows: Appointment[]
   loading: boolean
   showDoctor: boolean
   reorderable: boolean
   number: (a: Appointment, index: number) => ReactNode
   actions: (a: Appointment) => ReactNode
+  /** The appointment's bill tag, for those who see bills. */
+  bill: (a: Appointment) => ReactNode
 }) {
   const { t } = useTranslation()
   const columns: ColumnsType<Appointment> = [
@@ -61,7 +63,17 @@ export function QueueTable({ rows, loading, showDoctor, reorderable, number, act
         </span>
       ),
     },
-    { title: t('appointments.statusLabel'), dataIndex: 'status', width: 130, render: (s: Appointment['status']) => <StatusTag status={s} /> },
+    {
+      title: t('appointments.statusLabel'),
+      dataIndex: 'status',
+      width: 130,
+      render: (s: Appointment['status'], a) => (
+        <Space orientation="vertical" size={4}>
+          <StatusTag status={s} />
+          {bill(a)}
+        </Space>
+      ),
+    },
     { title: t('appointments.actionsLabel'), key: 'actions', width: 220, render: (_, a) => actions(a) },
   ]
   return (
@@ -90,7 +102,14 @@ export function QueueTable({ rows, loading, showDoctor, reorderable, number, act
 }
 
 /** The day's queue as cards (a phone): every action within reach, nothing scrolled sideways. */
-export function QueueCards({ rows, loading, showDoctor, number, actions }: { rows: Appointment[]; loading: boolean; showDoctor: boolean; number: (a: Appointment, index: number) => ReactNode; actions: (a: Appointment) => ReactNode }) {
+export function QueueCards({ rows, loading, showDoctor, number, actions, bill }: {
+  rows: Appointment[]
+  loading: boolean
+  showDoctor: boolean
+  number: (a: Appointment, index: number) => ReactNode
+  actions: (a: Appointment) => ReactNode
+  bill: (a: Appointment) => ReactNode
+}) {
   const { t } = useTranslation()
   return (
     <List
@@ -104,7 +123,10 @@ export function QueueCards({ rows, loading, showDoctor, number, actions }: { row
               {number(a, i)}
               <Typography.Text strong>{dayjs(a.starts_at).format('HH:mm')}</Typography.Text>
             </Space>
-            <StatusTag status={a.status} />
+            <Space size={4} wrap>
+              {bill(a)}
+              <StatusTag status={a.status} />
+            </Space>
           </Flex>
           <div style={{ margin: '4px 0 8px' }}>
             <Link to={chartOf(a)}>{fullName(a.patient)}</Link>

@@ -12,7 +12,14 @@ import type { Appointment } from '../api/types'
  * What a queue row offers its user, by the appointment's status and the user's permissions:
  * the next step as a button (arrive, start, vitals, the diagnosis form), the rest in a menu.
  */
-export function RowActions({ a, onAct, onEdit, onCancel }: { a: Appointment; onAct: (a: Appointment, action: StatusAction) => void; onEdit: (a: Appointment) => void; onCancel: (a: Appointment) => void }) {
+export function RowActions({ a, onAct, onEdit, onCancel, onBill }: {
+  a: Appointment
+  onAct: (a: Appointment, action: StatusAction) => void
+  onEdit: (a: Appointment) => void
+  onCancel: (a: Appointment) => void
+  /** Opens the visit's bill; absent for those who handle no bills. */
+  onBill?: (a: Appointment) => void
+}) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const canManage = useCan('manage appointment')
@@ -31,6 +38,11 @@ export function RowActions({ a, onAct, onEdit, onCancel }: { a: Appointment; onA
   if (a.status === 'arrived' && canVitals && !canDiagnose) primary.push(button('vitals', t('appointments.actions.vitals'), form))
   if ((a.status === 'in-progress' || a.status === 'completed') && (canDiagnose || canVitals))
     primary.push(button('form', t('appointments.actions.diagnosis'), form, a.status === 'in-progress' ? 'primary' : 'default'))
+  // The front desk's bill: once the patient is here (a doctor charges from the visit's form).
+  if (onBill && (a.status === 'arrived' || a.status === 'in-progress' || a.status === 'completed')) {
+    if (canDiagnose) more.push({ key: 'bill', label: t('bill.open'), onClick: () => onBill(a) })
+    else primary.push(button('bill', t('bill.open'), () => onBill(a), a.status === 'completed' ? 'primary' : 'default'))
+  }
   if (a.status === 'in-progress' && canDiagnose) more.push({ key: 'complete', label: t('appointments.actions.complete'), onClick: () => onAct(a, 'complete') })
   if ((a.status === 'booked' || a.status === 'arrived') && canManage) {
     more.push({ key: 'edit', label: t('appointments.actions.edit'), onClick: () => onEdit(a) })

@@ -1,0 +1,139 @@
+package billing
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/database"
+	"emr/internal/profile"
+)
+
+// Tag is what the front desk's queue shows of an appointment's bill in force: a draft
+// still taking charges, a final bill "to pay", or one "paid".
+type Tag struct {
+	AppointmentID int64  `json:"appointment_id"`
+	BillID        int64  `json:"bill_id"`
+	Status        string `json:"status"`
+	Currency      string `json:"currency"`
+	MinorUnits    int    `json:"minor_units"`
+	Total         Money  `json:"total"`
+	Paid          Money  `json:"paid"`
+	Balance       Money  `json:"balance"`
+}
+
+// MaxTags is how many appointments one read of tags may name (a day's queue page).
+const MaxTags = 500
+
+// Tags reads the bills in force of the appointments ids, those that have one.
+func (s *Store) Tags(ctx context.Context, ids []int64) ([]Tag, error) {
+	out := []Tag{}
+	if len(ids) > MaxTags {
+		return out, apperr.Invalid("billing.too_many_appointments")
+	}
+	err := database.InChunks(ids, MaxTags, func(chunk []int64) error {
+		in, args := database.InIDs(s.DB, "appointment_id", chunk, 1)
+		rows, err := s.DB.QueryContext(ctx, `SELECT appointment_id, id, status, currency, total, paid FROM bills
+			WHERE status <> 'void' AND `+in, args...)
+		if err != nil {
+			return fmt.Errorf("read bill tags: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var t Tag
+			if err := rows.Scan(&t.AppointmentID, &t.BillID, &t.Status, &t.Currency, &t.Total, &t.Paid); err != nil {
+				return fmt.Errorf("read bill tags: %w", err)
+			}
+			t.MinorUnits = MinorUnits(t.Currency)
+			if t.Status == Final {
+				t.Balance = max(t.Total-t.Paid, 0)
+			}
+			out = append(out, t)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// Today is the money taken today (payments less refunds), for the dashboard.
+type Today struct {
+	Day        string `json:"day"`
+	Currency   string `json:"currency"`
+	MinorUnits int    `json:"minor_units"`
+	Collected  Money  `json:"collected"`
+	Payments   int    `json:"payments"`
+}
+
+// CollectedToday sums today's payments and refunds in the clinic's calendar.
+func (s *Store) CollectedToday(ctx context.Context) (Today, error) {
+	day := s.now().In(s.loc()).Format(time.DateOnly)
+	c, err := s.CashUp(ctx, day)
+	if err != nil {
+		return Today{}, err
+	}
+	return Today{Day: day, Currency: c.Currency, MinorUnits: MinorUnits(c.Currency), Collected: c.Total.Net, Payments: c.Total.Payments}, nil
+}
+
+// Doctor is what a statement of fees prints of the visit's doctor: name, specialisations,
+// licences and drawn signature.
+type Doctor struct {
+	Name            string            `json:"name"`
+	Specialisations []string          `json:"specialisations"`
+	Licences        []profile.Licence `json:"licences"`
+	HasSignature    bool              `json:"has_signature"`
+	SignatureURL    string            `json:"signature_url"`
+}
+
+// doctorOf reads the bill's doctor for its statement; nil for a bill without one.
+func doctorOf(ctx context.Context, q database.Querier, b Bill) (*Doctor, error) {
+	if b.DoctorID == nil {
+		return nil, nil
+	}
+	p, err := profile.Get(ctx, q, *b.DoctorID)
+	if err != nil {
+		return nil, err
+	}
+	return &Doctor{Name: p.Name, Specialisations: p.Specialisations, Licences: p.Licences, HasSignature: p.HasSignature, SignatureURL: p.SignatureURL}, nil
+}
+
+// Documents a bill prints.
+const (
+	Statement = "statement"
+	Receipt   = "receipt"
+)
+
+// PrintInput names what is printed: the statement of fees, or the official receipt of one
+// payment (the latest when none is named).
+type PrintInput struct {
+	Document  string `json:"document"`
+	PaymentID int64  `json:"payment_id"`
+}
+
+// Printed checks that the bill can print the document and returns the audit detail of the
+// print: the bill's number and, for a receipt, the receipt's. Only a final or void bill
+// prints: a draft has neither number nor fixed total.
+func (s *Store) Printed(ctx context.Context, id int64, in PrintInput) (Bill, string, error) {
+	b, err := s.Get(ctx, id)
+	if err != nil {
+		return b, "", err
+	}
+	if b.Status == Draft {
+		return b, "", apperr.Conflict("billing.print_draft")
+	}
+	switch in.Document {
+	case Statement:
+		return b, Statement + " " + b.Number, nil
+	case Receipt:
+		for i := len(b.Payments) - 1; i >= 0; i-- {
+			p := b.Payments[i]
+			if p.Kind == "payment" && (in.PaymentID == 0 || in.PaymentID == p.ID) {
+				return b, Receipt + " " + p.Receipt + " " + b.Number, nil
+			}
+		}
+		return b, "", apperr.NotFound("billing.payment_not_found")
+	}
+	var v apperr.Validation
+	v.Add("document", "billing.bad_document")
+	return b, "", v.Err()
+}

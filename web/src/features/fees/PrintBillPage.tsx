@@ -1,0 +1,228 @@
+import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
+import { Alert, Button, Radio, Result, Space, Spin } from 'antd'
+import { useState } from 'react'
+import { createPortal } from 'react-dom'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useParams, useSearchParams } from 'react-router'
+import styles from '../../components/print.module.css'
+import { ApiError } from '../../lib/api'
+import { useClinic, type Clinic } from '../../lib/clinic'
+import { formatDay, formatDayTime } from '../../lib/time'
+import { useViewSubject } from '../../lib/viewSubject'
+import { useBill } from './api/getBill'
+import { printBill } from './api/payBill'
+import type { Bill, Document, Payment } from './api/types'
+import { BillStatus } from './bill/BillPanel'
+import { useMoney, type Money } from './bill/useMoney'
+
+type Paper = 'A5' | 'A4'
+
+/** /bills/:id/print/:doc — the statement of fees, or a payment's official receipt (?payment=). Every print is audited. */
+export default function PrintBillPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const id = Number(useParams().id)
+  const doc: Document = useParams().doc === 'receipt' ? 'receipt' : 'statement'
+  const paymentId = Number(useSearchParams()[0].get('payment')) || undefined
+  const { data: bill, error, isLoading } = useBill(id)
+  const { data: clinic } = useClinic()
+  const [paper, setPaper] = useState<Paper>(() => (localStorage.getItem('billPaper') === 'A4' ? 'A4' : 'A5'))
+  const [busy, setBusy] = useState(false)
+  useViewSubject(bill?.patient.name)
+  const money = useMoney(bill?.currency ?? 'USD', bill?.minor_units ?? 2)
+
+  if (isLoading) return <Spin />
+  if (error || !bill) return <Result status="404" title={error instanceof ApiError ? error.message : t('bill.notFound')} />
+  const payment = doc === 'receipt' ? [...bill.payments].reverse().find((p) => p.kind === 'payment' && (!paymentId || p.id === paymentId)) : undefined
+
+  const doPrint = async () => {
+    setBusy(true)
+    try {
+      // Recorded first: a print the server did not hear of does not happen.
+      await printBill(bill.id, doc, payment?.id)
+      setTimeout(() => window.print(), 50)
+    } catch {
+      // the app's error toast has said why
+    } finally {
+      setBusy(false)
+    }
+  }
+  const choosePaper = (p: Paper) => (setPaper(p), localStorage.setItem('billPaper', p))
+  const printable = bill.status !== 'draft' && (doc === 'statement' || payment)
+  const sheet = (testId?: string) => <Sheet bill={bill} doc={doc} payment={payment} clinic={clinic} paper={paper} money={money} testId={testId} />
+
+  return (
+    <div>
+      <style>{`@page { size: ${paper}; margin: 10mm; }`}</style>
+      <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
+        <Space wrap>
+          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
+            {t('rx.back')}
+          </Button>
+          <Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />
+          {printable && (
+            <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={busy} onClick={() => void doPrint()}>
+              {t('bill.print')}
+            </Button>
+          )}
+          <BillStatus bill={bill} />
+        </Space>
+        {bill.status === 'draft' && <Alert type="info" showIcon title={t('bill.draftPrintsNothing')} />}
+        {doc === 'receipt' && !payment && <Alert type="warning" showIcon title={t('bill.noPayment')} />}
+        {doc === 'statement' && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
+      </Space>
+      {sheet(`${doc}-sheet`)}
+      {createPortal(<div className={styles.printRoot}>{sheet()}</div>, document.body)}
+    </div>
+  )
+}
+
+interface SheetProps {
+  bill: Bill
+  doc: Document
+  payment?: Payment
+  clinic?: Clinic
+  paper: Paper
+  money: Money
+  testId?: string
+}
+
+function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps) {
+  const { t } = useTranslation()
+  const receipt = doc === 'receipt'
+  // A receipt counts the payments up to its own; a statement all of them.
+  const upTo = payment ? bill.payments.slice(0, bill.payments.indexOf(payment) + 1) : bill.payments
+  const paid = upTo.reduce((sum, p) => sum + (p.kind === 'refund' ? -p.amount : p.amount), 0)
+  const doctor = bill.doctor_details
+  return (
+    <article className={`${styles.sheet} ${styles[paper]}`} aria-label={receipt ? t('bill.receiptTitle') : t('bill.statementTitle')} data-testid={testId}>
+      {bill.status === 'void' && <div className={styles.void}>{t('bill.status.void')}</div>}
+      <header className={styles.header}>
+        <div className={styles.number}>{receipt ? payment?.receipt : t('bill.number', { number: bill.number })}</div>
+        <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
+        {clinic?.address && <div style={{ whiteSpace: 'pre-line' }}>{clinic.address}</div>}
+        {clinic?.phone && <div>{t('rx.phone', { phone: clinic.phone })}</div>}
+      </header>
+      <h2 className={styles.title}>{receipt ? t('bill.receiptTitle') : t('bill.statementTitle')}</h2>
+      <div className={styles.patient}>
+        <div>
+          {t('rx.sheetFields.patient')}: <strong>{bill.patient.name}</strong>
+        </div>
+        <div>
+          {t('rx.sheetFields.mrn')}: {bill.patient.mrn}
+        </div>
+        <div>
+          {t('bill.billNo')}: {bill.number}
+        </div>
+        <div>
+          {t('rx.sheetFields.date')}: {receipt && payment ? formatDayTime(payment.received_at) : bill.finalised_at ? formatDay(bill.finalised_at) : ''}
+        </div>
+        {bill.doctor && (
+          <div style={{ gridColumn: '1 / -1' }}>
+            {t('bill.doctor')}: {bill.doctor}
+          </div>
+        )}
+      </div>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th>{t('bill.item')}</th>
+            <th className={styles.num}>{t('bill.qty')}</th>
+            <th className={styles.num}>{t('bill.unitPrice')}</th>
+            <th className={styles.num}>{t('bill.lineAmount')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {bill.lines.map((l) => (
+            <tr key={l.id}>
+              <td>
+                {l.description}
+                {l.discount > 0 && (
+                  <div className={styles.small}>
+                    {t('bill.discount')} −{money.format(l.discount)}
+                    {l.discount_reason && ` (${l.discount_reason})`}
+                  </div>
+                )}
+              </td>
+              <td className={styles.num}>{l.quantity}</td>
+              <td className={styles.num}>{money.format(l.unit_price)}</td>
+              <td className={styles.num}>{money.format(l.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className={styles.sums}>
+        <dt>{t('bill.subtotal')}</dt>
+        <dd>{money.format(bill.subtotal)}</dd>
+        {bill.discount > 0 && (
+          <>
+            <dt>
+              {t('bill.discount')}
+              {bill.discount_reason && ` (${bill.discount_reason})`}
+            </dt>
+            <dd>−{money.format(bill.discount)}</dd>
+          </>
+        )}
+        <dt>
+          <strong>{t('bill.total')}</strong>
+        </dt>
+        <dd>
+          <strong>{money.format(bill.total)}</strong>
+        </dd>
+        {upTo.map((p) => (
+          <Paid key={p.id} p={p} money={money} />
+        ))}
+        <dt>
+          <strong>{t('bill.balance')}</strong>
+        </dt>
+        <dd>
+          <strong data-testid="sheet-balance">{money.format(Math.max(bill.total - paid, 0))}</strong>
+        </dd>
+      </dl>
+      {receipt && payment && (
+        <p>
+          {t('bill.receivedBy', { amount: money.format(payment.amount), method: t(`bill.methods.${payment.method}`), cashier: payment.received_by })}
+          {payment.tendered != null && payment.change > 0 && ` ${t('bill.tenderedChange', { tendered: money.format(payment.tendered), change: money.format(payment.change) })}`}
+        </p>
+      )}
+      {!receipt && bill.notes && <p style={{ whiteSpace: 'pre-line' }}>{bill.notes}</p>}
+      <div className={styles.signatureBlock}>
+        {receipt ? (
+          <div>
+            <div style={{ height: 40 }} />
+            <div className={styles.signatureLine}>
+              <strong>{payment?.received_by}</strong>
+              <div>{t('bill.cashier')}</div>
+            </div>
+          </div>
+        ) : (
+          <div>
+            {doctor?.has_signature ? <img className={styles.signature} src={doctor.signature_url} alt={t('bill.signatureAlt')} data-testid="statement-signature" /> : <div style={{ height: 60 }} />}
+            <div className={styles.signatureLine}>
+              <strong>{doctor?.name}</strong>
+              {!!doctor?.specialisations?.length && <div>{doctor.specialisations.join(', ')}</div>}
+              {doctor?.licences?.map((l) => (
+                <div key={l.number} className={styles.small}>
+                  {t('rx.licence', { number: l.number })}
+                  {l.issuer && `, ${l.issuer}`}
+                </div>
+              ))}
+            </div>
+          </div>
+        )}
+      </div>
+    </article>
+  )
+}
+
+function Paid({ p, money }: { p: Payment; money: Money }) {
+  const { t } = useTranslation()
+  return (
+    <>
+      <dt>
+        {p.kind === 'refund' ? t('bill.refunded') : t('bill.paid')} · {t(`bill.methods.${p.method}`)} · {p.receipt} · {formatDay(p.received_at)}
+      </dt>
+      <dd>{p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount)}</dd>
+    </>
+  )
+}

@@ -1,0 +1,256 @@
+import { DownloadOutlined } from '@ant-design/icons'
+import { Button, Card, DatePicker, Empty, Flex, Segmented, Statistic, Table, Tabs, Tag, Typography } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
+import { useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useSearchParams } from 'react-router'
+import { formatDay } from '../../lib/time'
+import { csvHref, useBillsReport, useCashUp, useOutstanding, useRevenue } from './api/reports'
+import { useFeeSettings } from './api/feeSettings'
+import { useMoney, type Money } from './bill/useMoney'
+
+const DAY = 'YYYY-MM-DD'
+const TABS = ['cash-up', 'bills', 'revenue', 'outstanding'] as const
+type TabKey = (typeof TABS)[number]
+
+/** /fees/reports — the day's cash-up, bills over a date range, revenue by service or doctor, outstanding balances; each as CSV. */
+export default function ReportsPage() {
+  const { t } = useTranslation()
+  const [params, setParams] = useSearchParams()
+  const tab: TabKey = TABS.includes(params.get('tab') as TabKey) ? (params.get('tab') as TabKey) : 'cash-up'
+  const { data: settings } = useFeeSettings()
+  const money = useMoney(settings?.currency ?? 'USD', settings?.minor_units ?? 2)
+  return (
+    <Card title={t('reports.title')}>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setParams({ tab: k }, { replace: true })}
+        destroyOnHidden
+        items={[
+          { key: 'cash-up', label: t('reports.cashUp'), children: <CashUpTab money={money} /> },
+          { key: 'bills', label: t('reports.bills'), children: <BillsTab money={money} /> },
+          { key: 'revenue', label: t('reports.revenue'), children: <RevenueTab money={money} /> },
+          { key: 'outstanding', label: t('reports.outstanding'), children: <OutstandingTab money={money} /> },
+        ]}
+      />
+    </Card>
+  )
+}
+
+function CsvButton({ href }: { href: string }) {
+  const { t } = useTranslation()
+  return (
+    <Button icon={<DownloadOutlined aria-hidden />} href={href} download>
+      {t('reports.csv')}
+    </Button>
+  )
+}
+
+function Toolbar({ children, csv }: { children?: ReactNode; csv: string }) {
+  return (
+    <Flex gap={8} wrap justify="space-between" align="center" style={{ marginBottom: 12 }}>
+      <Flex gap={8} wrap align="center">
+        {children}
+      </Flex>
+      <CsvButton href={csv} />
+    </Flex>
+  )
+}
+
+function CashUpTab({ money }: { money: Money }) {
+  const { t } = useTranslation()
+  const [day, setDay] = useState(dayjs().format(DAY))
+  const { data, isFetching } = useCashUp(day)
+  const total = data?.total
+  return (
+    <>
+      <Toolbar csv={csvHref('cash-up', { day })}>
+        <DatePicker value={dayjs(day)} allowClear={false} onChange={(d: Dayjs | null) => d && setDay(d.format(DAY))} aria-label={t('reports.day')} format={(d) => formatDay(d.toDate())} />
+      </Toolbar>
+      <Flex gap={24} wrap style={{ marginBottom: 16 }}>
+        <Statistic title={t('reports.received')} value={total ? money.format(total.received) : '–'} />
+        <Statistic title={t('reports.refunded')} value={total ? money.format(total.refunded) : '–'} />
+        <Statistic title={t('reports.net')} value={total ? money.format(total.net) : '–'} data-testid="cash-up-net" />
+      </Flex>
+      <Typography.Title level={5}>{t('reports.byMethod')}</Typography.Title>
+      <Table
+        rowKey="method"
+        size="small"
+        loading={isFetching}
+        pagination={false}
+        dataSource={data?.methods ?? []}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noMoney')} /> }}
+        data-testid="cash-up-methods"
+        columns={[
+          { key: 'method', title: t('bill.method'), render: (_, m) => t(`bill.methods.${m.method}`) },
+          { key: 'payments', title: t('reports.payments'), dataIndex: 'payments', align: 'end', responsive: ['sm'] },
+          { key: 'received', title: t('reports.received'), align: 'end', render: (_, m) => money.format(m.received) },
+          { key: 'refunded', title: t('reports.refunded'), align: 'end', responsive: ['sm'], render: (_, m) => money.format(m.refunded) },
+          { key: 'net', title: t('reports.net'), align: 'end', render: (_, m) => <strong>{money.format(m.net)}</strong> },
+        ]}
+      />
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('reports.byCashier')}
+      </Typography.Title>
+      <Table
+        rowKey={(r) => `${r.cashier_id}-${r.method}`}
+        size="small"
+        loading={isFetching}
+        pagination={false}
+        dataSource={data?.rows ?? []}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noMoney')} /> }}
+        columns={[
+          { key: 'cashier', title: t('bill.cashier'), render: (_, r) => r.cashier },
+          { key: 'method', title: t('bill.method'), render: (_, r) => t(`bill.methods.${r.method}`) },
+          { key: 'received', title: t('reports.received'), align: 'end', responsive: ['sm'], render: (_, r) => money.format(r.received) },
+          { key: 'refunded', title: t('reports.refunded'), align: 'end', responsive: ['md'], render: (_, r) => money.format(r.refunded) },
+          { key: 'net', title: t('reports.net'), align: 'end', render: (_, r) => <strong>{money.format(r.net)}</strong> },
+        ]}
+      />
+    </>
+  )
+}
+
+/** The date range of a report, the month so far unless chosen. */
+function useRange() {
+  const [range, setRange] = useState<[string, string]>([dayjs().startOf('month').format(DAY), dayjs().format(DAY)])
+  const { t } = useTranslation()
+  const picker = (
+    <DatePicker.RangePicker
+      value={[dayjs(range[0]), dayjs(range[1])]}
+      allowClear={false}
+      format={(d) => formatDay(d.toDate())}
+      onChange={(v) => v?.[0] && v[1] && setRange([v[0].format(DAY), v[1].format(DAY)])}
+      aria-label={t('reports.range')}
+    />
+  )
+  return { from: range[0], to: range[1], picker }
+}
+
+function BillsTab({ money }: { money: Money }) {
+  const { t } = useTranslation()
+  const { from, to, picker } = useRange()
+  const [page, setPage] = useState(1)
+  const [perPage, setPerPage] = useState(20)
+  const { data, isFetching } = useBillsReport(from, to, page, perPage)
+  const totals = data?.totals
+  return (
+    <>
+      <Toolbar csv={csvHref('bills', { from, to })}>{picker}</Toolbar>
+      {totals && (
+        <Flex gap={24} wrap style={{ marginBottom: 16 }}>
+          <Statistic title={t('reports.billCount')} value={totals.bills} />
+          <Statistic title={t('bill.total')} value={money.format(totals.total)} />
+          <Statistic title={t('bill.discount')} value={money.format(totals.discount)} />
+          <Statistic title={t('bill.paid')} value={money.format(totals.paid)} />
+          <Statistic title={t('reports.outstanding')} value={money.format(totals.outstanding)} />
+        </Flex>
+      )}
+      <Table
+        rowKey="id"
+        size="small"
+        loading={isFetching}
+        dataSource={data?.data ?? []}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noBills')} /> }}
+        pagination={{ current: page, pageSize: perPage, total: data?.total ?? 0, pageSizeOptions: [10, 15, 20, 30, 50], showSizeChanger: true, onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+        columns={[
+          { key: 'number', title: t('bill.billNo'), render: (_, b) => <Link to={`/bills/${b.id}`}>{b.number}</Link> },
+          { key: 'day', title: t('reports.date'), responsive: ['md'], render: (_, b) => formatDay(b.finalised_at) },
+          { key: 'patient', title: t('appointments.patient'), render: (_, b) => b.patient.name },
+          { key: 'doctor', title: t('bill.doctor'), responsive: ['lg'], render: (_, b) => b.doctor },
+          { key: 'status', title: t('appointments.statusLabel'), render: (_, b) => (b.status === 'void' ? <Tag color="red">{t('bill.status.void')}</Tag> : b.balance > 0 ? <Tag color="orange">{t('bill.status.toPay')}</Tag> : <Tag color="green">{t('bill.status.paid')}</Tag>) },
+          { key: 'discount', title: t('bill.discount'), align: 'end', responsive: ['lg'], render: (_, b) => money.format(b.discount) },
+          { key: 'total', title: t('bill.total'), align: 'end', render: (_, b) => money.format(b.total) },
+          { key: 'paid', title: t('bill.paid'), align: 'end', responsive: ['md'], render: (_, b) => money.format(b.paid) },
+          { key: 'balance', title: t('bill.balance'), align: 'end', responsive: ['sm'], render: (_, b) => money.format(b.balance) },
+        ]}
+      />
+    </>
+  )
+}
+
+function RevenueTab({ money }: { money: Money }) {
+  const { t } = useTranslation()
+  const { from, to, picker } = useRange()
+  const [by, setBy] = useState<'service' | 'doctor'>('service')
+  const { data, isFetching } = useRevenue(from, to, by)
+  return (
+    <>
+      <Toolbar csv={csvHref('revenue', { from, to, by })}>
+        {picker}
+        <Segmented
+          value={by}
+          onChange={(v) => setBy(v as 'service' | 'doctor')}
+          options={[
+            { value: 'service', label: t('reports.byService') },
+            { value: 'doctor', label: t('reports.byDoctor') },
+          ]}
+        />
+      </Toolbar>
+      <Table
+        rowKey="key"
+        size="small"
+        loading={isFetching}
+        pagination={false}
+        dataSource={data?.rows ?? []}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noBills')} /> }}
+        columns={[
+          { key: 'name', title: by === 'service' ? t('bill.service') : t('bill.doctor'), render: (_, r) => r.name || r.key },
+          { key: 'count', title: t('reports.count'), dataIndex: 'count', align: 'end' },
+          { key: 'amount', title: t('reports.amount'), align: 'end', render: (_, r) => money.format(r.amount) },
+        ]}
+        summary={() =>
+          data && data.rows.length > 0 ? (
+            <>
+              {data.bill_discounts > 0 && (
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0} colSpan={2}>
+                    {t('reports.billDiscounts')}
+                  </Table.Summary.Cell>
+                  <Table.Summary.Cell index={2} align="end">
+                    −{money.format(data.bill_discounts)}
+                  </Table.Summary.Cell>
+                </Table.Summary.Row>
+              )}
+              <Table.Summary.Row>
+                <Table.Summary.Cell index={0} colSpan={2}>
+                  <strong>{t('bill.total')}</strong>
+                </Table.Summary.Cell>
+                <Table.Summary.Cell index={2} align="end">
+                  <strong>{money.format(data.total)}</strong>
+                </Table.Summary.Cell>
+              </Table.Summary.Row>
+            </>
+          ) : null
+        }
+      />
+    </>
+  )
+}
+
+function OutstandingTab({ money }: { money: Money }) {
+  const { t } = useTranslation()
+  const { data, isFetching } = useOutstanding()
+  return (
+    <>
+      <Toolbar csv={csvHref('outstanding', {})} />
+      <Table
+        rowKey="id"
+        size="small"
+        loading={isFetching}
+        dataSource={data?.data ?? []}
+        scroll={{ x: 'max-content' }}
+        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.nothingOwed')} /> }}
+        columns={[
+          { key: 'number', title: t('bill.billNo'), render: (_, b) => <Link to={`/bills/${b.id}`}>{b.number}</Link> },
+          { key: 'day', title: t('reports.date'), responsive: ['sm'], render: (_, b) => formatDay(b.finalised_at) },
+          { key: 'patient', title: t('appointments.patient'), render: (_, b) => `${b.patient.name} · ${b.patient.mrn}` },
+          { key: 'total', title: t('bill.total'), align: 'end', responsive: ['md'], render: (_, b) => money.format(b.total) },
+          { key: 'balance', title: t('bill.balance'), align: 'end', render: (_, b) => <strong>{money.format(b.balance)}</strong> },
+        ]}
+      />
+    </>
+  )
+}

@@ -1,0 +1,22 @@
+import { send } from '../../../lib/api'
+import type { RequestBody } from '../../../lib/schema'
+import type { Bill } from './types'
+
+export type LineInput = Partial<RequestBody<'/api/bills/{id}/lines', 'post'>>
+export type BillInput = RequestBody<'/api/bills/{id}', 'put'>
+
+/** Charges a service or free-text item: on the bill, or on the visit's (written on the first charge). */
+export const addLine = (to: { billId?: number; appointmentId?: number }, line: LineInput) =>
+  send<Bill>('post', to.billId ? `/bills/${to.billId}/lines` : `/appointments/${to.appointmentId}/bill/lines`, line, { silent: true })
+
+/** Takes a charge off a draft bill read at version. */
+export const removeLine = (bill: Bill, lineId: number) => send<Bill>('delete', `/bills/${bill.id}/lines/${lineId}?version=${bill.version}`)
+
+/** Sets a draft bill's own discount and notes at the version read. */
+export const updateBill = (bill: Bill, v: Omit<BillInput, 'version'>) => send<Bill>('put', `/bills/${bill.id}`, { ...v, version: bill.version }, { silent: true })
+
+/** Numbers and fixes a draft bill. */
+export const finaliseBill = (bill: Bill) => send<Bill>('post', `/bills/${bill.id}/finalise`, { version: bill.version })
+
+/** Opens the visit's bill (with the consultation fee of its type, when the settings name one). */
+export const openVisitBill = (appointmentId: number) => send<Bill>('post', `/appointments/${appointmentId}/bill`, {})

@@ -1,0 +1,277 @@
+import { DeleteOutlined, PrinterOutlined } from '@ant-design/icons'
+import { useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Card, Descriptions, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd'
+import dayjs from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate } from 'react-router'
+import { useCan } from '../../../lib/auth/can'
+import { appointmentsKey } from '../../../lib/queryKeys'
+import { finaliseBill, removeLine } from '../api/chargeBill'
+import { useFeeSettings } from '../api/feeSettings'
+import { billQuery, useBill, useVisitBill, visitBillQuery } from '../api/getBill'
+import type { Bill, BillLine, Payment } from '../api/types'
+import { AddCharge } from './AddCharge'
+import { DiscountModal, RefundModal, VoidModal } from './dialogs'
+import { PaymentModal } from './PaymentModal'
+import { useMoney, type Money } from './useMoney'
+
+type Dialog = 'pay' | 'discount' | 'refund' | 'void'
+
+/** A bill's status as a tag: draft (taking charges), to pay, paid, void. */
+export function BillStatus({ bill }: { bill: Bill }) {
+  const { t } = useTranslation()
+  if (bill.status === 'draft') return <Tag color="blue">{t('bill.status.draft')}</Tag>
+  if (bill.status === 'void') return <Tag color="red">{t('bill.status.void')}</Tag>
+  return bill.balance > 0 ? <Tag color="orange">{t('bill.status.toPay')}</Tag> : <Tag color="green">{t('bill.status.paid')}</Tag>
+}
+
+/** A visit's bill: its charges for the doctor and the front desk, and from the front desk its discount, finalising, payments and prints. */
+export function VisitBill({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
+  const mayRead = [useCan('record charges'), useCan('record payment'), useCan('view financial reports')].some(Boolean)
+  if (!mayRead) return null
+  return <VisitBillOf appointmentId={appointmentId} closed={closed} />
+}
+
+function VisitBillOf({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
+  const { data: bill, isLoading } = useVisitBill(appointmentId)
+  if (isLoading) return <Skeleton active />
+  return <BillCard bill={bill ?? undefined} appointmentId={appointmentId} closed={closed} />
+}
+
+/** A bill by its id (from a report, or a replaced bill). */
+export function BillById({ id }: { id: number }) {
+  const { data: bill, isLoading, error } = useBill(id)
+  if (isLoading) return <Skeleton active />
+  if (error || !bill) return <Empty description={error?.message} />
+  return <BillCard bill={bill} closed={false} />
+}
+
+function BillCard({ bill, appointmentId, closed }: { bill?: Bill; appointmentId?: number; closed: boolean }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const { data: settings } = useFeeSettings()
+  const money = useMoney(bill?.currency ?? settings?.currency ?? 'USD', bill?.minor_units ?? settings?.minor_units ?? 2)
+  const canCharge = useCan('record charges')
+  const canPay = useCan('record payment')
+  const canVoid = useCan('void bill')
+  const [dialog, setDialog] = useState<Dialog>()
+
+  // A write answers the bill as it now is: shown at once, and every other view of it re-read.
+  const changed = (b: Bill) => {
+    setDialog(undefined)
+    queryClient.setQueryData(billQuery(b.id).queryKey, b)
+    if (b.appointment_id) queryClient.setQueryData(visitBillQuery(b.appointment_id).queryKey, b.status === 'void' ? null : b)
+    void queryClient.invalidateQueries({ queryKey: appointmentsKey })
+  }
+  const run = async (write: () => Promise<Bill>, done?: string) => {
+    try {
+      changed(await write())
+      if (done) message.success(done)
+    } catch {
+      // the app's error toast has said why
+    }
+  }
+  const print = (doc: 'statement' | 'receipt', payment?: number) => bill && navigate(`/bills/${bill.id}/print/${doc}${payment ? `?payment=${payment}` : ''}`)
+
+  const draft = !bill || bill.status === 'draft'
+  const charging = draft && canCharge && !closed
+  return (
+    <Card
+      title={
+        <Space wrap>
+          {appointmentId || !bill ? t('bill.title') : t('bill.of', { name: bill.patient.name })}
+          {bill?.number && <Typography.Text type="secondary">{t('bill.number', { number: bill.number })}</Typography.Text>}
+        </Space>
+      }
+      extra={bill && <BillStatus bill={bill} />}
+      data-testid="bill"
+    >
+      <Flex vertical gap={12}>
+        {bill?.status === 'void' && (
+          <Alert
+            type="error"
+            showIcon
+            title={t('bill.voided', { reason: bill.void_reason, by: bill.voided_by })}
+            action={bill.replaced_by_id ? <Link to={`/bills/${bill.replaced_by_id}`}>{t('bill.seeReplacement')}</Link> : undefined}
+          />
+        )}
+        {bill?.replaces_id && <Alert type="info" showIcon title={<Link to={`/bills/${bill.replaces_id}`}>{t('bill.replaces')}</Link>} />}
+        <Lines bill={bill} money={money} removable={charging} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
+        {bill && bill.lines.length > 0 && <Totals bill={bill} money={money} />}
+        {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
+        {bill && (
+          <Flex gap={8} wrap>
+            {charging && (
+              <Button onClick={() => setDialog('discount')} disabled={bill.lines.length === 0}>
+                {t('bill.discountAndNotes')}
+              </Button>
+            )}
+            {charging && (
+              <Popconfirm title={t('bill.finaliseConfirm')} okText={t('bill.finalise')} cancelText={t('bill.cancel')} onConfirm={() => run(() => finaliseBill(bill), t('bill.finalised'))}>
+                <Button type="primary" disabled={bill.lines.length === 0}>
+                  {t('bill.finalise')}
+                </Button>
+              </Popconfirm>
+            )}
+            {bill.status === 'final' && bill.balance > 0 && canPay && (
+              <Button type="primary" onClick={() => setDialog('pay')}>
+                {t('bill.takePayment')}
+              </Button>
+            )}
+            {bill.status !== 'draft' && (
+              <Button icon={<PrinterOutlined aria-hidden />} onClick={() => print('statement')}>
+                {t('bill.printStatement')}
+              </Button>
+            )}
+            {bill.status === 'final' && bill.paid > 0 && canVoid && (
+              <Button danger onClick={() => setDialog('refund')}>
+                {t('bill.refund')}
+              </Button>
+            )}
+            {bill.status === 'final' && canVoid && (
+              <Button danger onClick={() => setDialog('void')}>
+                {t('bill.void')}
+              </Button>
+            )}
+          </Flex>
+        )}
+        {bill && bill.payments.length > 0 && <Payments bill={bill} money={money} onPrint={(p) => print('receipt', p.id)} />}
+      </Flex>
+      {bill && dialog === 'pay' && (
+        <PaymentModal
+          bill={bill}
+          money={money}
+          onClose={() => setDialog(undefined)}
+          onPaid={(b, receipt, change) => {
+            changed(b)
+            message.success(change > 0 ? t('bill.receivedWithChange', { receipt, change: money.format(change) }) : t('bill.received', { receipt }))
+          }}
+        />
+      )}
+      {bill && dialog === 'discount' && <DiscountModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && dialog === 'refund' && <RefundModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && dialog === 'void' && (
+        <VoidModal
+          bill={bill}
+          onClose={() => setDialog(undefined)}
+          onDone={(b) => {
+            changed(b)
+            // The replacement (a new draft) is the bill to work on now.
+            if (b.id !== bill.id && !appointmentId) navigate(`/bills/${b.id}`)
+          }}
+        />
+      )}
+    </Card>
+  )
+}
+
+function Lines({ bill, money, removable, onRemove }: { bill?: Bill; money: Money; removable: boolean; onRemove: (l: BillLine) => void }) {
+  const { t } = useTranslation()
+  return (
+    <Table<BillLine>
+      rowKey="id"
+      size="small"
+      pagination={false}
+      dataSource={bill?.lines ?? []}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: <Typography.Text type="secondary">{t('bill.noCharges')}</Typography.Text> }}
+      columns={[
+        {
+          key: 'item',
+          title: t('bill.item'),
+          render: (_, l) => (
+            <Space orientation="vertical" size={0}>
+              <span>{l.description}</span>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {[l.code, l.added_by].filter(Boolean).join(' · ')}
+              </Typography.Text>
+            </Space>
+          ),
+        },
+        { key: 'qty', dataIndex: 'quantity', title: t('bill.qty'), align: 'end' },
+        { key: 'price', title: t('bill.unitPrice'), align: 'end', responsive: ['sm'], render: (_, l) => money.format(l.unit_price) },
+        { key: 'discount', title: t('bill.discount'), align: 'end', responsive: ['md'], render: (_, l) => (l.discount ? `−${money.format(l.discount)}` : '') },
+        { key: 'amount', title: t('bill.lineAmount'), align: 'end', render: (_, l) => money.format(l.amount) },
+        ...(removable
+          ? [
+              {
+                key: 'remove',
+                title: <span className="visually-hidden">{t('bill.remove')}</span>,
+                render: (_: unknown, l: BillLine) => (
+                  <Popconfirm title={t('bill.removeConfirm', { item: l.description })} okText={t('bill.remove')} cancelText={t('bill.cancel')} onConfirm={() => onRemove(l)}>
+                    <Button type="text" danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={t('bill.removeItem', { item: l.description })} />
+                  </Popconfirm>
+                ),
+              },
+            ]
+          : []),
+      ]}
+    />
+  )
+}
+
+function Totals({ bill, money }: { bill: Bill; money: Money }) {
+  const { t } = useTranslation()
+  const items = [
+    { key: 'subtotal', label: t('bill.subtotal'), children: money.format(bill.subtotal) },
+    ...(bill.discount ? [{ key: 'discount', label: t('bill.discount'), children: `−${money.format(bill.discount)}${bill.discount_reason ? ` (${bill.discount_reason})` : ''}` }] : []),
+    { key: 'total', label: t('bill.total'), children: <strong data-testid="bill-total">{money.format(bill.total)}</strong> },
+    ...(bill.status === 'final'
+      ? [
+          { key: 'paid', label: t('bill.paid'), children: money.format(bill.paid) },
+          { key: 'balance', label: t('bill.balance'), children: <strong data-testid="bill-balance">{money.format(bill.balance)}</strong> },
+        ]
+      : []),
+  ]
+  return (
+    <>
+      <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }} items={items} />
+      {bill.notes && <Typography.Paragraph style={{ whiteSpace: 'pre-line', margin: 0 }}>{bill.notes}</Typography.Paragraph>}
+    </>
+  )
+}
+
+function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint: (p: Payment) => void }) {
+  const { t } = useTranslation()
+  return (
+    <Table<Payment>
+      rowKey="id"
+      size="small"
+      pagination={false}
+      dataSource={bill.payments}
+      scroll={{ x: 'max-content' }}
+      title={() => <Typography.Text strong>{t('bill.payments')}</Typography.Text>}
+      columns={[
+        { key: 'receipt', title: t('bill.receipt'), render: (_, p) => p.receipt },
+        { key: 'when', title: t('bill.when'), responsive: ['md'], render: (_, p) => dayjs(p.received_at).format('HH:mm') },
+        {
+          key: 'method',
+          title: t('bill.method'),
+          render: (_, p) => (
+            <span>
+              {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}
+              {t(`bill.methods.${p.method}`)}
+              {p.reference && <Typography.Text type="secondary"> · {p.reference}</Typography.Text>}
+            </span>
+          ),
+        },
+        { key: 'amount', title: t('bill.amount'), align: 'end', render: (_, p) => (p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount)) },
+        { key: 'change', title: t('bill.change'), align: 'end', responsive: ['md'], render: (_, p) => (p.tendered != null ? money.format(p.change) : '') },
+        { key: 'by', title: t('bill.cashier'), responsive: ['lg'], render: (_, p) => p.received_by },
+        {
+          key: 'print',
+          title: <span className="visually-hidden">{t('bill.printReceipt')}</span>,
+          render: (_, p) =>
+            p.kind === 'payment' && (
+              <Button size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => onPrint(p)} aria-label={t('bill.printReceiptNo', { receipt: p.receipt })}>
+                {t('bill.receiptShort')}
+              </Button>
+            ),
+        },
+      ]}
+    />
+  )
+}

@@ -1,0 +1,151 @@
+import { App, Checkbox, Form, Input, Modal, Radio, type FormInstance } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { focusFirstField } from '../../../components/focusFirstField'
+import { showFormErrors } from '../../../lib/formErrors'
+import { updateBill } from '../api/chargeBill'
+import { refundBill, voidBill } from '../api/payBill'
+import { METHODS, type Bill } from '../api/types'
+import type { Money } from './useMoney'
+
+interface Props {
+  bill: Bill
+  money: Money
+  onClose: () => void
+  onDone: (b: Bill) => void
+}
+
+/** Sends form's values through write; the server's refusals show under the fields they name. */
+function useSubmit<T>(write: (v: T, form: FormInstance<T>) => Promise<Bill | undefined>, onDone: (b: Bill) => void) {
+  const { message } = App.useApp()
+  const [form] = Form.useForm<T>()
+  const [busy, setBusy] = useState(false)
+  const submit = async (v: T) => {
+    setBusy(true)
+    try {
+      const b = await write(v, form)
+      if (b) onDone(b)
+    } catch (e) {
+      showFormErrors(form, message, e)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { form, busy, submit }
+}
+
+interface DiscountForm {
+  kind: '' | 'percent' | 'amount'
+  value?: string
+  reason?: string
+  notes?: string
+}
+
+/** The bill's own discount (percent or amount, with a reason) and its notes. */
+export function DiscountModal({ bill, money, onClose, onDone }: Props) {
+  const { t } = useTranslation()
+  const { form, busy, submit } = useSubmit<DiscountForm>(async (v, form) => {
+    // A percent is sent in hundredths (20 % → 2000), an amount in minor units.
+    const value = v.kind === '' ? 0 : v.kind === 'percent' ? parsePercent(v.value ?? '') : money.parse(v.value ?? '')
+    if (value === undefined) {
+      form.setFields([{ name: 'value', errors: [v.kind === 'percent' ? t('bill.badPercent') : t('bill.badAmount', { example: money.toMajor(35050 * 10 ** money.units / 100) })] }])
+      return undefined
+    }
+    return updateBill(bill, { discount_kind: v.kind, discount_value: value, discount_reason: v.kind === '' ? '' : (v.reason ?? ''), notes: v.notes ?? '' })
+  }, onDone)
+  const kind = Form.useWatch('kind', form) ?? bill.discount_kind
+  const initial: DiscountForm = {
+    kind: bill.discount_kind as DiscountForm['kind'],
+    value: bill.discount_kind === 'percent' ? String(bill.discount_value / 100) : bill.discount_kind === 'amount' ? money.toMajor(bill.discount_value) : '',
+    reason: bill.discount_reason,
+    notes: bill.notes,
+  }
+  return (
+    <Modal open title={t('bill.discountTitle')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.save')} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+      <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)}>
+        <Form.Item name="kind" label={t('bill.discountKind')}>
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: '', label: t('bill.noDiscount') },
+              { value: 'percent', label: t('bill.percent') },
+              { value: 'amount', label: t('bill.amount') },
+            ]}
+          />
+        </Form.Item>
+        {kind !== '' && (
+          <>
+            <Form.Item name="value" label={kind === 'percent' ? t('bill.percentValue') : t('bill.amountIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+              <Input inputMode="decimal" maxLength={18} />
+            </Form.Item>
+            <Form.Item name="reason" label={t('bill.discountReason')} extra={t('bill.discountReasonHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+              <Input maxLength={500} />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="notes" label={t('bill.notes')}>
+          <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
+
+/** "20" or "12.5" percent in hundredths of a percent; undefined when not a percent up to 100. */
+export function parsePercent(text: string): number | undefined {
+  const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.trim())
+  if (!m) return undefined
+  const n = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'))
+  return n > 0 && n <= 10000 ? n : undefined
+}
+
+interface RefundForm {
+  method: string
+  amount: string
+  reason: string
+}
+
+/** Gives money back, with a reason; never more than was paid. */
+export function RefundModal({ bill, money, onClose, onDone }: Props) {
+  const { t } = useTranslation()
+  const { form, busy, submit } = useSubmit<RefundForm>(async (v) => (await refundBill(bill, { method: v.method, amount: money.parse(v.amount) ?? 0, reason: v.reason })).bill as Bill, onDone)
+  return (
+    <Modal open title={t('bill.refund')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.refund')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+      <Form form={form} layout="vertical" initialValues={{ method: 'cash', amount: money.toMajor(bill.paid) }} onFinish={(v) => void submit(v)}>
+        <Form.Item name="method" label={t('bill.method')}>
+          <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
+        </Form.Item>
+        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} extra={t('bill.refundHint', { paid: money.format(bill.paid) })} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
+          <Input inputMode="decimal" maxLength={18} />
+        </Form.Item>
+        <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
+
+interface VoidForm {
+  reason: string
+  replace: boolean
+}
+
+/** Withdraws the bill with a reason and, usually, writes its replacement to correct. */
+export function VoidModal({ bill, onClose, onDone }: Omit<Props, 'money'>) {
+  const { t } = useTranslation()
+  const { form, busy, submit } = useSubmit<VoidForm>((v) => voidBill(bill, v.reason, v.replace), onDone)
+  return (
+    <Modal open title={t('bill.voidTitle', { number: bill.number })} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.void')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+      <Form form={form} layout="vertical" initialValues={{ replace: true }} onFinish={(v) => void submit(v)}>
+        <p>{t('bill.voidHint')}</p>
+        <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
+        </Form.Item>
+        <Form.Item name="replace" valuePropName="checked">
+          <Checkbox>{t('bill.replace')}</Checkbox>
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}

@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next'
+import { formatMoney, parseMajor, toMajor } from '../../../lib/money'
+
+/** Money in one currency: shown in the user's language, typed in major units. */
+export function useMoney(currency: string, units: number) {
+  const { t, i18n } = useTranslation()
+  return {
+    currency,
+    units,
+    format: (minor: number) => formatMoney(minor, currency, units, i18n.language),
+    toMajor: (minor: number) => toMajor(minor, units),
+    parse: (text: string) => parseMajor(text, units),
+    /** A form rule: the field holds an amount of this currency (more than zero unless zeroOk). */
+    rule: (zeroOk = false) => ({
+      validator: async (_: unknown, v: string | undefined) => {
+        if (!v?.trim()) return
+        const n = parseMajor(v, units)
+        if (n === undefined || (!zeroOk && n === 0)) throw new Error(t('bill.badAmount', { example: toMajor(35050 * 10 ** units / 100, units) }))
+      },
+    }),
+  }
+}
+
+export type Money = ReturnType<typeof useMoney>

@@ -1,0 +1,2 @@
+// The fees feature's public parts, which the app shell places on other screens.
+export { VisitBill } from './bill/BillPanel'
