@@ -255,6 +255,10 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 		if printed.DoctorDetails == nil || printed.DoctorDetails.Name == "" {
 			t.Errorf("statement's doctor: %+v", printed)
 		}
+		// The doctor has drawn no signature: the bill's signature is not found, for anyone.
+		if r := s.front.Do("GET", fmt.Sprintf("/api/bills/%d/signature", b.ID), nil); r.Status != http.StatusNotFound {
+			t.Errorf("no signature: %d", r.Status)
+		}
 		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "invoice"}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("printing no document: %d", r.Status)
 		}

@@ -2,7 +2,10 @@ package billing
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"emr/internal/apperr"
@@ -94,7 +97,29 @@ func doctorOf(ctx context.Context, q database.Querier, b Bill) (*Doctor, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Doctor{Name: p.Name, Specialisations: p.Specialisations, Licences: p.Licences, HasSignature: p.HasSignature, SignatureURL: p.SignatureURL}, nil
+	d := &Doctor{Name: p.Name, Specialisations: p.Specialisations, Licences: p.Licences, HasSignature: p.HasSignature}
+	if p.HasSignature {
+		// Through the bill, which its readers may open (a signature is otherwise its owner's
+		// alone); the profile's version mark keeps a browser from showing an old one.
+		_, mark, _ := strings.Cut(p.SignatureURL, "?")
+		d.SignatureURL = fmt.Sprintf("/api/bills/%d/signature?%s", b.ID, mark)
+	}
+	return d, nil
+}
+
+// Signature is the drawing of the bill's doctor, for its statement of fees.
+func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
+	b, err := scanBill(s.DB.QueryRowContext(ctx, `SELECT `+billColumns+` FROM bills WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, apperr.NotFound("billing.bill_not_found")
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("read bill: %w", err)
+	}
+	if b.DoctorID == nil {
+		return "", nil, apperr.NotFound("billing.no_signature")
+	}
+	return profile.Image(ctx, s.DB, *b.DoctorID, profile.KindSignature)
 }
 
 // Documents a bill prints.

@@ -13,6 +13,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
+	"emr/internal/profile"
 )
 
 // Handler serves the fees API.
@@ -43,6 +44,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/bills", Access: readBill, Handler: h.tags},
 		{Method: "GET", Path: "/api/bills/{id}", Access: readBill, Handler: h.bill},
 		{Method: "POST", Path: "/api/bills/{id}/print", Access: readBill, Handler: h.print},
+		{Method: "GET", Path: "/api/bills/{id}/signature", Access: readBill, Handler: h.signature},
 		{Method: "PUT", Path: "/api/bills/{id}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.updateBill},
 		{Method: "POST", Path: "/api/bills/{id}/lines", Access: charge, Announces: auth.ChangesAppointments, Handler: h.addLine},
 		{Method: "PUT", Path: "/api/bills/{id}/lines/{line}", Access: charge, Announces: auth.ChangesAppointments, Handler: h.updateLine},
@@ -310,6 +312,21 @@ func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 	if h.audit(w, r, "bill.print", "bill", b.ID, b.Patient.ID, detail) {
 		httpjson.Respond(w, http.StatusOK, b)
 	}
+}
+
+// signature answers the drawn signature of the bill's doctor, which its statement prints.
+func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
+	id, err := billID(r)
+	var ct string
+	var data []byte
+	if err == nil {
+		ct, data, err = h.Store.Signature(r.Context(), id)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	profile.WriteImage(w, ct, data)
 }
 
 func (h *Handler) today(w http.ResponseWriter, r *http.Request) {

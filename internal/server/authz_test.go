@@ -57,6 +57,7 @@ var requiredAccess = map[string]string{
 	"GET /api/bills":                         "record charges or record payment or view financial reports",
 	"GET /api/bills/{id}":                    "record charges or record payment or view financial reports",
 	"POST /api/bills/{id}/print":             "record charges or record payment or view financial reports",
+	"GET /api/bills/{id}/signature":          "record charges or record payment or view financial reports",
 	"GET /api/reports/today":                 "view financial reports",
 	"PUT /api/bills/{id}":                    "record charges",
 	"POST /api/bills/{id}/lines":             "record charges",

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, day, doctorId, login, unique } from './helpers'
+import { activeView, api, day, doctorId, login, unique, usePeso } from './helpers'
 import { readFileSync } from 'node:fs'
 import { SCREENS, type Fixture } from './screens'
 
@@ -48,7 +48,11 @@ test.beforeAll(async ({ browser }) => {
   await api(page, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Cough', diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }] })
   const rx = await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Paracetamol 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: '3 times a day', quantity: '10' }] })
   expect(rx.status()).toBe(201)
-  // A final bill of the visit: a free-text charge the doctor adds and finalises.
+  // A final bill of the visit, in pesos: a free-text charge the doctor adds and finalises.
+  const admin = await browser.newPage()
+  await login(admin, 'admin')
+  await usePeso(admin)
+  await admin.close()
   const charged = await api(page, 'post', `/api/appointments/${appointment}/bill/lines`, { description: 'Wound dressing', quantity: 1, unit_price: 1500 })
   expect(charged.status()).toBe(201)
   const bill = (await charged.json()) as { id: number; version: number }

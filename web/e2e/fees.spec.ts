@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, login, sidebar } from './helpers'
+import { activeView, api, day, doctorId, login, newPatient, sidebar, unique, usePeso } from './helpers'
 
 test('an administrator starts the price list, prices a service, sets the currency and exports the list; a nurse has no fees menu and the API refuses her', async ({ page, browser }) => {
   await login(page, 'admin')
@@ -43,4 +43,152 @@ test('an administrator starts the price list, prices a service, sets the currenc
   expect((await api(nurse, 'get', '/api/services')).status()).toBe(403)
   expect((await api(nurse, 'post', '/api/services', { code: 'X', name: 'X', category: 'other', price: 1 })).status()).toBe(403)
   await nurseContext.close()
+})
+
+// A drawn signature for the statement of fees: a stroke, as the profile's pad would make.
+const SIGNATURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><path d="M10 40 C 40 10, 70 50, 100 20 S 160 40, 190 15" stroke="#000" fill="none" stroke-width="3"/></svg>'
+
+test('a visit from the doctor’s charge to the day’s cash-up: discount with a reason, finalise, cash with change and card, receipt and statement printed; the final bill is fixed', async ({ browser }) => {
+  test.slow()
+  const open = async (who: string) => {
+    const context = await browser.newContext()
+    // Printing opens no dialog in a test: window.print only counts, on every page loaded.
+    await context.addInitScript(() => {
+      const w = window as unknown as { printed: number; print: () => void }
+      w.printed = 0
+      w.print = () => void w.printed++
+    })
+    const page = await context.newPage()
+    await login(page, who)
+    return page
+  }
+  const admin = await open('admin')
+  await usePeso(admin)
+  const code = unique().toUpperCase()
+  for (const [c, name, category, price] of [[`CONS-${code}`, `Follow-up consultation ${code}`, 'consultation', 50000], [`PROC-${code}`, `Wound dressing ${code}`, 'procedure', 35050]] as const)
+    expect((await api(admin, 'post', '/api/services', { code: c, name, category, price })).status()).toBe(201)
+
+  // Booked and arrived at the front desk; the doctor starts the visit.
+  const desk = await open('receptionist')
+  const last = `Fees-${unique()}`
+  const patient = await newPatient(desk, last)
+  const doctor = await doctorId(desk)
+  let appointment = 0
+  for (let minute = 0; !appointment && minute < 600; minute += 10) {
+    const startsAt = new Date(`${day(0)}T08:00:00`)
+    startsAt.setMinutes(minute)
+    const a = await api(desk, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: doctor, starts_at: startsAt.toISOString(), duration_minutes: 10, type: 'follow-up' })
+    if (a.status() === 201) appointment = ((await a.json()) as { id: number }).id
+  }
+  expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)
+  const doc = await open('doctor')
+  const xsrf = (await doc.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
+  const signed = await doc.request.put('/api/profile/signature', { headers: { 'X-XSRF-TOKEN': xsrf }, multipart: { file: { name: 'signature.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(SIGNATURE) } } })
+  expect(signed.status()).toBeLessThan(300)
+  expect((await api(doc, 'post', `/api/appointments/${appointment}/start`, {})).status()).toBe(200)
+
+  // The doctor adds the procedure during the visit, from the visit's form.
+  await doc.goto(`/appointments/form/${appointment}`)
+  const visitBill = activeView(doc).getByTestId('bill')
+  await visitBill.getByLabel('Service').click()
+  await doc.keyboard.type(`PROC-${code}`)
+  await doc.keyboard.press('Enter')
+  await visitBill.getByRole('button', { name: 'Add' }).click()
+  await expect(visitBill.getByRole('row', { name: new RegExp(`Wound dressing ${code}`) })).toContainText('₱350.50')
+
+  // The front desk sees the bill in the queue, opens it and adds the consultation fee.
+  await desk.goto(`/appointments/appointments?date=${day(0)}&doctor=${doctor}`)
+  const row = activeView(desk).getByRole('row', { name: new RegExp(last) })
+  await expect(row.getByText('Charges open')).toBeVisible()
+  await row.getByRole('button', { name: 'Bill' }).click()
+  const drawer = desk.getByRole('dialog', { name: new RegExp(last) })
+  const bill = drawer.getByTestId('bill')
+  await bill.getByLabel('Service').click()
+  await desk.keyboard.type(`CONS-${code}`)
+  await desk.keyboard.press('Enter')
+  await bill.getByRole('button', { name: 'Add' }).click()
+  await expect(bill.getByRole('row', { name: new RegExp(`Follow-up consultation ${code}`) })).toBeVisible()
+
+  // 20 % off the whole bill needs a reason: 850.50 − 170.10 = 680.40.
+  await bill.getByRole('button', { name: 'Discount and notes' }).click()
+  const discount = desk.getByRole('dialog', { name: 'Discount on the whole bill' })
+  await discount.getByText('Percent', { exact: true }).click()
+  await discount.getByLabel('Percent (%)').fill('20')
+  await discount.getByRole('button', { name: 'Save' }).click()
+  await expect(discount.locator('.ant-form-item-explain-error')).toBeVisible()
+  await discount.getByLabel('Reason for the discount').fill('Senior citizen')
+  await discount.getByRole('button', { name: 'Save' }).click()
+  await expect(discount).toBeHidden()
+  await expect(bill.getByTestId('bill-total')).toHaveText('₱680.40')
+
+  // Finalised: numbered, and "to pay" in the queue.
+  await bill.getByRole('button', { name: 'Finalise' }).click()
+  await desk.getByRole('tooltip').getByRole('button', { name: 'Finalise' }).click()
+  await expect(desk.getByText('The bill is finalised.')).toBeVisible()
+  await expect(bill.getByTestId('bill-balance')).toHaveText('₱680.40')
+  await expect(row.getByTestId('tag-to-pay')).toContainText('₱680.40')
+  const billId = ((await (await api(desk, 'get', `/api/appointments/${appointment}/bill`)).json()) as { id: number }).id
+
+  // Part in cash: 300 from 500 handed over, change 200 shown before it is taken.
+  await bill.getByRole('button', { name: 'Take payment' }).click()
+  let pay = desk.getByRole('dialog', { name: 'Take payment' })
+  await pay.getByLabel('Amount (PHP)').fill('300')
+  await pay.getByLabel('Cash handed over (PHP)').fill('500')
+  await expect(pay.getByTestId('change')).toContainText('₱200.00')
+  await pay.getByRole('button', { name: 'Receive' }).click()
+  await expect(desk.getByText(/Payment received: receipt OR-\d{4}-\d{6}\. Give ₱200\.00 in change\./)).toBeVisible()
+  await expect(bill.getByTestId('bill-balance')).toHaveText('₱380.40')
+
+  // The rest by card, with the slip's number.
+  await bill.getByRole('button', { name: 'Take payment' }).click()
+  pay = desk.getByRole('dialog', { name: 'Take payment' })
+  await pay.getByText('Card', { exact: true }).click()
+  await expect(pay.getByLabel('Amount (PHP)')).toHaveValue('380.40')
+  await pay.getByLabel('Reference').fill('slip 0042')
+  await pay.getByRole('button', { name: 'Receive' }).click()
+  await expect(bill.getByTestId('bill-balance')).toHaveText('₱0.00')
+  await expect(row.getByTestId('tag-paid')).toBeVisible()
+
+  // The official receipt of the card payment, then the statement of fees with the doctor's signature.
+  await bill.getByRole('button', { name: /Print receipt OR-/ }).last().click()
+  const receipt = activeView(desk).getByTestId('receipt-sheet')
+  await expect(receipt).toContainText('Official receipt')
+  await expect(receipt).toContainText('₱380.40')
+  await expect(receipt.getByTestId('sheet-balance')).toHaveText('₱0.00')
+  await activeView(desk).getByRole('button', { name: 'Print' }).click()
+  await expect.poll(() => desk.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1)
+  await desk.goto(`/bills/${billId}/print/statement`)
+  const statement = activeView(desk).getByTestId('statement-sheet')
+  await expect(statement).toContainText('Statement of fees')
+  await expect(statement).toContainText('Senior citizen')
+  await expect(statement.getByTestId('statement-signature')).toBeVisible()
+  await expect.poll(() => statement.getByTestId('statement-signature').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
+  await activeView(desk).getByRole('button', { name: 'Print' }).click()
+  await expect.poll(() => desk.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1)
+
+  // A finalised bill cannot be changed through the API.
+  expect((await api(desk, 'post', `/api/bills/${billId}/lines`, { description: 'Extra', quantity: 1, unit_price: 100 })).status()).toBe(409)
+
+  // Both prints audited with the patient.
+  await expect
+    .poll(async () => ((await (await api(admin, 'get', `/api/audit-events?action=bill.print&patient_id=${patient.id}`)).json()) as { meta: { total: number } }).meta.total)
+    .toBe(2)
+
+  // The day's cash-up shows both methods, and the cashier's takings by each.
+  await admin.goto('/fees/reports')
+  const methods = activeView(admin).getByTestId('cash-up-methods')
+  await expect(methods.getByRole('row', { name: /Cash/ })).toBeVisible()
+  await expect(methods.getByRole('row', { name: /Card/ })).toBeVisible()
+  const byCashier = activeView(admin).getByRole('row', { name: /E2E receptionist/ })
+  await expect(byCashier.filter({ hasText: 'Cash' })).toContainText('₱300.00')
+  await expect(byCashier.filter({ hasText: 'Card' })).toContainText('₱380.40')
+  // And the dashboard's "Collected today".
+  await admin.goto('/dashboard')
+  await expect(activeView(admin).getByTestId('figure-collected')).toContainText('₱')
+
+  // A nurse: no fees menu, and the API refuses her the bill.
+  const nurse = await open('nurse')
+  await expect(sidebar(nurse).getByRole('menuitem', { name: 'Financial reports' })).toHaveCount(0)
+  expect((await api(nurse, 'get', `/api/bills/${billId}`)).status()).toBe(403)
+  for (const p of [admin, desk, doc, nurse]) await p.context().close()
 })

@@ -87,3 +87,10 @@ export function totp(secret: string, at = Date.now()) {
   const o = h[h.length - 1] & 0xf
   return String((h.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, '0')
 }
+
+/** Makes the clinic currency the Philippine peso (an administrator's page), keeping the consultation fees set. */
+export async function usePeso(admin: Page) {
+  const s = (await (await api(admin, 'get', '/api/fees/settings')).json()) as { currency: string; consultation: Record<string, string>; version: number }
+  if (s.currency === 'PHP') return
+  expect((await api(admin, 'put', '/api/fees/settings', { currency: 'PHP', consultation: s.consultation, version: s.version })).status()).toBe(200)
+}

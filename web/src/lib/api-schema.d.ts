@@ -254,6 +254,15 @@ export type paths = {
       };
     };
   };
+  "/api/bills/{id}/signature": {
+    /** The drawn signature of the bill's doctor, which its statement of fees prints. */
+    get: operations["getBillsByIdSignature"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/bills/{id}/void": {
     /** Withdraw a bill with a reason (payments are refunded first); with replace, a draft copy to correct is written and returned. */
     post: operations["postBillsByIdVoid"];
@@ -2439,6 +2448,28 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** The drawn signature of the bill's doctor, which its statement of fees prints. */
+  getBillsByIdSignature: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description The image */
+      200: {
+        content: {
+          "image/jpeg": string;
+          "image/png": string;
+          "image/svg+xml": string;
+        };
+      };
+      /** @description No such bill, or its doctor has drawn no signature. */
+      404: {
+        content: never;
+      };
     };
   };
   /** Withdraw a bill with a reason (payments are refunded first); with replace, a draft copy to correct is written and returned. */

@@ -11,3 +11,10 @@ export function useViewSubject(subject: string | undefined) {
     if (subject) set(subject)
   }, [set, subject])
 }
+
+// Whether the view is the one on screen: a kept view behind another tab keeps its state,
+// but what it draws over the whole page (a drawer, a dialog) must not show over the others.
+export const ViewActiveContext = createContext(true)
+
+/** Whether the current view is the one on screen. */
+export const useViewActive = () => useContext(ViewActiveContext)

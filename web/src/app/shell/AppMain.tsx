@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router'
 import { usePageTitle } from '../../components/usePageTitle'
 import { doneProgress, startProgress } from '../../lib/progress'
-import { ViewSubjectContext } from '../../lib/viewSubject'
+import { ViewActiveContext, ViewSubjectContext } from '../../lib/viewSubject'
 import type { RouteHandle } from '../routing/resolve'
 import { useShell } from './state'
 import { viewLabel } from './tags'
@@ -28,10 +28,12 @@ function KeptView({ routes, pathname, search, active }: { routes: RouteObject[];
       {/* Each screen's one h1 is its title, for screen readers (the tab and breadcrumb show it to the eye). */}
       {title && <h1 className="visually-hidden">{viewLabel(tags.subjects?.[pathname], t(`route.${title}`))}</h1>}
       <ViewSubjectContext.Provider value={setSubject}>
-        <Suspense fallback={null}>
-          <ProgressDone active={active} />
-          {element}
-        </Suspense>
+        <ViewActiveContext.Provider value={active}>
+          <Suspense fallback={null}>
+            <ProgressDone active={active} />
+            {element}
+          </Suspense>
+        </ViewActiveContext.Provider>
       </ViewSubjectContext.Provider>
     </div>
   )

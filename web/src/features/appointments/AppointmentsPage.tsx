@@ -7,6 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
 import { fullName } from '../../lib/patient'
 import { Slot } from '../../lib/slots'
+import { useViewActive } from '../../lib/viewSubject'
 import { useBillTags } from './api/billTags'
 import { useChangeStatus, type StatusAction } from './api/changeStatus'
 import { useAppointments } from './api/listAppointments'
@@ -54,6 +55,8 @@ export default function AppointmentsPage() {
   const [cancelling, setCancelling] = useState<Appointment | null>(null)
   const [codesOpen, setCodesOpen] = useState(false)
   const [billFor, setBillFor] = useState<Appointment | null>(null)
+  // The page stays alive behind others (a print opened from the bill): its drawer shows only with it.
+  const here = useViewActive()
 
   const update = useCallback(
     (next: Record<string, string | number | undefined>) =>
@@ -152,7 +155,7 @@ export default function AppointmentsPage() {
       )}
       <CancelModal appointment={cancelling} busy={changeStatus.isPending} onClose={() => setCancelling(null)} onCancel={(a, reason) => void act(a, 'cancel', reason).then(() => setCancelling(null))} />
       {canCatalogue && <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />}
-      <Drawer open={!!billFor} onClose={() => setBillFor(null)} size={screens.md ? 'large' : '100%'} destroyOnHidden title={billFor && t('bill.of', { name: fullName(billFor.patient) })}>
+      <Drawer open={!!billFor && here} onClose={() => setBillFor(null)} size={screens.md ? 'large' : '100%'} destroyOnHidden title={billFor && t('bill.of', { name: fullName(billFor.patient) })}>
         {billFor && <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />}
       </Drawer>
     </Card>
