@@ -40,6 +40,7 @@ func main() {
 	year := flag.Int("year", time.Now().Year(), "year of the seeded patient numbers")
 	label := flag.String("label", "", "engine label for the table")
 	appointments := flag.Bool("appointments", false, "also measure the day's queue and patients' visit histories (seeded with emr seed --appointments)")
+	fees := flag.Bool("fees", false, "instead: the ceiling and the fee reports over a year of seeded bills (emr seed --bills)")
 	auditEvents := flag.Int("audit", 0, "also measure the audit log viewer over this many seeded events (emr seed --audit-events)")
 	pushClients := flag.Int("push-clients", 0, "instead: measure live event delivery to this many sockets")
 	pushUsers := flag.Int("push-users", 50, "accounts push1…pushN (with the same password) the sockets belong to")
@@ -100,6 +101,31 @@ func main() {
 			scenario{"dashboard: appointments (today, 30 days, own queue)", func(*rand.Rand) string { return "/api/dashboard/appointments" }},
 			scenario{"dashboard: patients (register, 12 months, ages)", func(*rand.Rand) string { return "/api/dashboard/patients" }},
 			scenario{"dashboard: top diagnoses this month", func(*rand.Rand) string { return "/api/dashboard/diagnoses" }},
+		)
+	}
+	if *fees {
+		// The seeded year: 365 days ending today (tools/demo/bills.go).
+		today := time.Now()
+		day := func(r *rand.Rand) string { return today.AddDate(0, 0, -r.IntN(365)).Format(time.DateOnly) }
+		yearAgo := today.AddDate(0, 0, -364).Format(time.DateOnly)
+		scenarios = append(scenarios[:1],
+			scenario{"fees: a day's cash-up", func(r *rand.Rand) string { return "/api/reports/cash-up?day=" + day(r) }},
+			scenario{"fees: the year's bills, a page and the totals", func(r *rand.Rand) string {
+				return fmt.Sprintf("/api/reports/bills?from=%s&to=%s&page=%d&per_page=20", yearAgo, today.Format(time.DateOnly), 1+r.IntN(100))
+			}},
+			scenario{"fees: a month's bills, a page and the totals", func(r *rand.Rand) string {
+				from := today.AddDate(0, 0, -30-r.IntN(330))
+				return fmt.Sprintf("/api/reports/bills?from=%s&to=%s&per_page=20", from.Format(time.DateOnly), from.AddDate(0, 1, -1).Format(time.DateOnly))
+			}},
+			scenario{"fees: the year's revenue by service", func(*rand.Rand) string {
+				return fmt.Sprintf("/api/reports/revenue?from=%s&to=%s&by=service", yearAgo, today.Format(time.DateOnly))
+			}},
+			scenario{"fees: a month's revenue by doctor", func(r *rand.Rand) string {
+				from := today.AddDate(0, 0, -30-r.IntN(330))
+				return fmt.Sprintf("/api/reports/revenue?from=%s&to=%s&by=doctor", from.Format(time.DateOnly), from.AddDate(0, 1, -1).Format(time.DateOnly))
+			}},
+			scenario{"fees: outstanding balances", func(*rand.Rand) string { return "/api/reports/outstanding" }},
+			scenario{"fees: collected today (dashboard)", func(*rand.Rand) string { return "/api/reports/today" }},
 		)
 	}
 	if *auditEvents > 0 {

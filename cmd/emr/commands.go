@@ -66,6 +66,7 @@ func cmdSeed(ctx context.Context, in invocation) error {
 	n := in.fs.Int("patients", 0, "how many random demo patients to add")
 	appts := in.fs.Int("appointments", 0, "how many appointments (with signed visits for the past ones) to add for the registered patients")
 	events := in.fs.Int("audit-events", 0, "how many chained audit events (over the last two years, by the accounts about the patients) to add")
+	bills := in.fs.Int("bills", 0, "how many final bills with their payments (over the last year) to add for the registered patients")
 	if err := in.fs.Parse(in.args); err != nil {
 		return err
 	}
@@ -77,6 +78,9 @@ func cmdSeed(ctx context.Context, in invocation) error {
 	}
 	if *events < 0 || *events > 100_000_000 {
 		return errors.New("--audit-events must be between 0 and 100000000")
+	}
+	if *bills < 0 || *bills > 10_000_000 {
+		return errors.New("--bills must be between 0 and 10000000")
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
 		if err := printDemoStaff(ctx, db, in.stdout, true); err != nil {
@@ -99,7 +103,16 @@ func cmdSeed(ctx context.Context, in invocation) error {
 				return err
 			}
 		}
-		if *appts+*events == 0 {
+		if *bills > 0 {
+			loc, err := cfg.Location()
+			if err != nil {
+				return err
+			}
+			if err := demo.Bills(ctx, db, &user.Store{DB: db}, loc, *bills, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo bills", *bills)); err != nil {
+				return err
+			}
+		}
+		if *appts+*events+*bills == 0 {
 			return nil
 		}
 		return db.Analyze(ctx)

@@ -16,6 +16,9 @@ const SIG: Record<string, string[]> = {
   vi: ['1 viên', 'ngày 1 lần, buổi sáng', '30 ngày', 'Theo dõi huyết áp hằng tuần', '1–2 viên', 'mỗi 6 giờ khi cần', 'Tái khám sau 4 tuần kèm kết quả mỡ máu.'],
 }
 
+/** A discount's reason, as the front desk writes it in each language. */
+const DISCOUNT: Record<string, string> = { en: 'Senior citizen', ru: 'Пенсионер', zh: '老年人优惠', vi: 'Người cao tuổi' }
+
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle')
   await page.waitForTimeout(400)
@@ -214,6 +217,49 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await view.locator('.ant-table-row').first().waitFor()
       await settle(page)
       await shot('services')
+      // Fees: the visit's bill (its consultation fee added by the settings, a laboratory test,
+      // a discount with its reason), finalised and part paid in cash; its prints; the reports.
+      const services = (await (await call('GET', '/api/services')).json()).data as { id: number; category: string }[]
+      let bill = await (await call('POST', `/api/appointments/${a.id}/bill/lines`, { service_id: services.find((sv) => sv.category === 'laboratory')!.id, quantity: 1 })).json()
+      bill = await (await call('PUT', `/api/bills/${bill.id}`, { discount_kind: 'percent', discount_value: 2000, discount_reason: DISCOUNT[lang], notes: '', version: bill.version })).json()
+      bill = await (await call('POST', `/api/bills/${bill.id}/finalise`, { version: bill.version })).json()
+      const part = Math.round(bill.total / 200) * 100
+      await call('POST', `/api/bills/${bill.id}/payments`, { method: 'cash', amount: part, tendered: Math.ceil(part / 50000) * 50000 })
+      await page.goto(`/appointments/form/${a.id}`)
+      await view.getByTestId('bill').waitFor()
+      await settle(page)
+      await shot('visit-bill')
+      await page.goto('/appointments/appointments')
+      await view.getByTestId('tag-to-pay').first().waitFor()
+      await settle(page)
+      await shot('queue-to-pay')
+      await page.goto(`/bills/${bill.id}`)
+      await view.getByTestId('bill').waitFor()
+      await settle(page)
+      await shot('bill')
+      await view.getByTestId('bill').locator('.ant-btn-primary').first().click()
+      await page.getByRole('dialog').locator('input[inputmode=decimal]').nth(1).fill(String(Math.ceil(bill.balance / 10000) * 100))
+      await settle(page)
+      await shot('bill-payment')
+      await page.keyboard.press('Escape')
+      await page.goto(`/bills/${bill.id}/print/statement`)
+      await view.getByTestId('statement-sheet').waitFor()
+      await settle(page)
+      await shot('bill-statement')
+      await page.goto(`/bills/${bill.id}/print/receipt`)
+      await view.getByTestId('receipt-sheet').waitFor()
+      await settle(page)
+      await shot('bill-receipt')
+      for (const tab of ['cash-up', 'bills', 'revenue', 'outstanding']) {
+        await page.goto(`/fees/reports?tab=${tab}`)
+        await view.locator('.ant-table').first().waitFor()
+        await settle(page)
+        await shot(`reports-${tab}`)
+      }
+      await page.goto('/dashboard')
+      await view.getByTestId('figure-collected').waitFor()
+      await settle(page)
+      await shot('dashboard-collected')
       await page.goto('/administrator/clinic')
       await settle(page)
       await shot('clinic')

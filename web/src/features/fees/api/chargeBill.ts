@@ -9,6 +9,9 @@ export type BillInput = RequestBody<'/api/bills/{id}', 'put'>
 export const addLine = (to: { billId?: number; appointmentId?: number }, line: LineInput) =>
   send<Bill>('post', to.billId ? `/bills/${to.billId}/lines` : `/appointments/${to.appointmentId}/bill/lines`, line, { silent: true })
 
+/** Changes a charge of a draft bill read at version (its quantity or discount). */
+export const updateLine = (bill: Bill, lineId: number, line: LineInput) => send<Bill>('put', `/bills/${bill.id}/lines/${lineId}`, { ...line, version: bill.version }, { silent: true })
+
 /** Takes a charge off a draft bill read at version. */
 export const removeLine = (bill: Bill, lineId: number) => send<Bill>('delete', `/bills/${bill.id}/lines/${lineId}?version=${bill.version}`)
 

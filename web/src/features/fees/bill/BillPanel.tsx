@@ -1,4 +1,4 @@
-import { DeleteOutlined, PrinterOutlined } from '@ant-design/icons'
+import { DeleteOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Descriptions, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
@@ -16,7 +16,7 @@ import { DiscountModal, RefundModal, VoidModal } from './dialogs'
 import { PaymentModal } from './PaymentModal'
 import { useMoney, type Money } from './useMoney'
 
-type Dialog = 'pay' | 'discount' | 'refund' | 'void'
+type Dialog = 'pay' | 'discount' | 'refund' | 'void' | BillLine
 
 /** A bill's status as a tag: draft (taking charges), to pay, paid, void. */
 export function BillStatus({ bill }: { bill: Bill }) {
@@ -99,7 +99,7 @@ function BillCard({ bill, appointmentId, closed }: { bill?: Bill; appointmentId?
           />
         )}
         {bill?.replaces_id && <Alert type="info" showIcon title={<Link to={`/bills/${bill.replaces_id}`}>{t('bill.replaces')}</Link>} />}
-        <Lines bill={bill} money={money} removable={charging} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
+        <Lines bill={bill} money={money} editable={charging} onEdit={setDialog} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
         {bill && bill.lines.length > 0 && <Totals bill={bill} money={money} />}
         {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
         {bill && (
@@ -152,6 +152,7 @@ function BillCard({ bill, appointmentId, closed }: { bill?: Bill; appointmentId?
         />
       )}
       {bill && dialog === 'discount' && <DiscountModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && typeof dialog === 'object' && <DiscountModal bill={bill} line={dialog} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
       {bill && dialog === 'refund' && <RefundModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
       {bill && dialog === 'void' && (
         <VoidModal
@@ -168,7 +169,7 @@ function BillCard({ bill, appointmentId, closed }: { bill?: Bill; appointmentId?
   )
 }
 
-function Lines({ bill, money, removable, onRemove }: { bill?: Bill; money: Money; removable: boolean; onRemove: (l: BillLine) => void }) {
+function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money: Money; editable: boolean; onEdit: (l: BillLine) => void; onRemove: (l: BillLine) => void }) {
   const { t } = useTranslation()
   return (
     <Table<BillLine>
@@ -193,17 +194,36 @@ function Lines({ bill, money, removable, onRemove }: { bill?: Bill; money: Money
         },
         { key: 'qty', dataIndex: 'quantity', title: t('bill.qty'), align: 'end' },
         { key: 'price', title: t('bill.unitPrice'), align: 'end', responsive: ['sm'], render: (_, l) => money.format(l.unit_price) },
-        { key: 'discount', title: t('bill.discount'), align: 'end', responsive: ['md'], render: (_, l) => (l.discount ? `−${money.format(l.discount)}` : '') },
+        {
+          key: 'discount',
+          title: t('bill.discount'),
+          align: 'end',
+          responsive: ['md'],
+          render: (_, l) =>
+            l.discount ? (
+              <Space orientation="vertical" size={0}>
+                <span>−{money.format(l.discount)}</span>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {l.discount_reason}
+                </Typography.Text>
+              </Space>
+            ) : (
+              ''
+            ),
+        },
         { key: 'amount', title: t('bill.lineAmount'), align: 'end', render: (_, l) => money.format(l.amount) },
-        ...(removable
+        ...(editable
           ? [
               {
                 key: 'remove',
-                title: <span className="visually-hidden">{t('bill.remove')}</span>,
+                title: <span className="visually-hidden">{t('bill.actions')}</span>,
                 render: (_: unknown, l: BillLine) => (
-                  <Popconfirm title={t('bill.removeConfirm', { item: l.description })} okText={t('bill.remove')} cancelText={t('bill.cancel')} onConfirm={() => onRemove(l)}>
-                    <Button type="text" danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={t('bill.removeItem', { item: l.description })} />
-                  </Popconfirm>
+                  <Space size={0}>
+                    <Button type="text" size="small" icon={<EditOutlined aria-hidden />} aria-label={t('bill.editItem', { item: l.description })} onClick={() => onEdit(l)} />
+                    <Popconfirm title={t('bill.removeConfirm', { item: l.description })} okText={t('bill.remove')} cancelText={t('bill.cancel')} onConfirm={() => onRemove(l)}>
+                      <Button type="text" danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={t('bill.removeItem', { item: l.description })} />
+                    </Popconfirm>
+                  </Space>
                 ),
               },
             ]

@@ -1,11 +1,11 @@
-import { App, Checkbox, Form, Input, Modal, Radio, type FormInstance } from 'antd'
+import { App, Checkbox, Form, Input, InputNumber, Modal, Radio, type FormInstance } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
 import { showFormErrors } from '../../../lib/formErrors'
-import { updateBill } from '../api/chargeBill'
+import { updateBill, updateLine } from '../api/chargeBill'
 import { refundBill, voidBill } from '../api/payBill'
-import { METHODS, type Bill } from '../api/types'
+import { METHODS, type Bill, type BillLine } from '../api/types'
 import type { Money } from './useMoney'
 
 interface Props {
@@ -39,11 +39,13 @@ interface DiscountForm {
   value?: string
   reason?: string
   notes?: string
+  quantity?: number
 }
 
-/** The bill's own discount (percent or amount, with a reason) and its notes. */
-export function DiscountModal({ bill, money, onClose, onDone }: Props) {
+/** A discount (percent or amount, with a reason): the whole bill's, with its notes, or one line's, with its quantity. */
+export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { line?: BillLine }) {
   const { t } = useTranslation()
+  const target = line ?? bill
   const { form, busy, submit } = useSubmit<DiscountForm>(async (v, form) => {
     // A percent is sent in hundredths (20 % → 2000), an amount in minor units.
     const value = v.kind === '' ? 0 : v.kind === 'percent' ? parsePercent(v.value ?? '') : money.parse(v.value ?? '')
@@ -51,18 +53,35 @@ export function DiscountModal({ bill, money, onClose, onDone }: Props) {
       form.setFields([{ name: 'value', errors: [v.kind === 'percent' ? t('bill.badPercent') : t('bill.badAmount', { example: money.toMajor(35050 * 10 ** money.units / 100) })] }])
       return undefined
     }
-    return updateBill(bill, { discount_kind: v.kind, discount_value: value, discount_reason: v.kind === '' ? '' : (v.reason ?? ''), notes: v.notes ?? '' })
+    const discount = { discount_kind: v.kind, discount_value: value, discount_reason: v.kind === '' ? '' : (v.reason ?? '') }
+    if (!line) return updateBill(bill, { ...discount, notes: v.notes ?? '' })
+    return updateLine(bill, line.id, { service_id: line.service_id, description: line.description, quantity: v.quantity ?? line.quantity, unit_price: line.unit_price, ...discount })
   }, onDone)
-  const kind = Form.useWatch('kind', form) ?? bill.discount_kind
+  const kind = Form.useWatch('kind', form) ?? target.discount_kind
   const initial: DiscountForm = {
-    kind: bill.discount_kind as DiscountForm['kind'],
-    value: bill.discount_kind === 'percent' ? String(bill.discount_value / 100) : bill.discount_kind === 'amount' ? money.toMajor(bill.discount_value) : '',
-    reason: bill.discount_reason,
+    kind: target.discount_kind as DiscountForm['kind'],
+    value: target.discount_kind === 'percent' ? String(target.discount_value / 100) : target.discount_kind === 'amount' ? money.toMajor(target.discount_value) : '',
+    reason: target.discount_reason,
     notes: bill.notes,
+    quantity: line?.quantity,
   }
   return (
-    <Modal open title={t('bill.discountTitle')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.save')} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+    <Modal
+      open
+      title={line ? t('bill.lineTitle', { item: line.description }) : t('bill.discountTitle')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('bill.save')}
+      confirmLoading={busy}
+      afterOpenChange={focusFirstField}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)}>
+        {line && (
+          <Form.Item name="quantity" label={t('bill.quantity')} rules={[{ required: true, message: t('validation.required') }]}>
+            <InputNumber min={1} max={999} precision={0} />
+          </Form.Item>
+        )}
         <Form.Item name="kind" label={t('bill.discountKind')}>
           <Radio.Group
             optionType="button"
@@ -83,9 +102,11 @@ export function DiscountModal({ bill, money, onClose, onDone }: Props) {
             </Form.Item>
           </>
         )}
-        <Form.Item name="notes" label={t('bill.notes')}>
-          <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} />
-        </Form.Item>
+        {!line && (
+          <Form.Item name="notes" label={t('bill.notes')}>
+            <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} />
+          </Form.Item>
+        )}
       </Form>
     </Modal>
   )
