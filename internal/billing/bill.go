@@ -698,10 +698,18 @@ func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version i
 			return err
 		}
 		number := fmt.Sprintf("%d-%06d", year, seq)
+		now := s.now()
+		day := s.dayOf(now)
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET status = 'final', year = $1, seq = $2, number = $3, finalised_at = $4,
-			finalised_by = $5, updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`,
-			year, seq, number, s.now(), actorOf(e), id); err != nil {
+			finalised_by = $5, updated_at = $4, updated_by = $5, version = version + 1, day = $6 WHERE id = $7`,
+			year, seq, number, now, actorOf(e), day, id); err != nil {
 			return fmt.Errorf("finalise bill: %w", err)
+		}
+		if cur.Lines, err = lines(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := countDay(ctx, tx, day, cur, 1); err != nil {
+			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.finalise", "bill", strconv.FormatInt(id, 10), cur.Patient.ID, audit.Success
 		e.Detail = "number " + number
@@ -745,6 +753,18 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET status = 'void', void_reason = $1, voided_at = $2, voided_by = $3,
 			updated_at = $2, updated_by = $3, version = version + 1 WHERE id = $4`, reason, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("void bill: %w", err)
+		}
+		if cur.Status == Final {
+			day, err := billDay(ctx, tx, id)
+			if err == nil {
+				cur.Lines, err = lines(ctx, tx, id)
+			}
+			if err == nil {
+				err = countDay(ctx, tx, day, cur, -1)
+			}
+			if err != nil {
+				return err
+			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.void", "bill", strconv.FormatInt(id, 10), cur.Patient.ID, audit.Success
 		e.Detail = "reason: " + reason
@@ -872,6 +892,17 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, kind, method,
 			default:
 				return apperr.Conflict("billing.over_balance", FormatMajor(cur.Balance, cur.MinorUnits))
 			}
+		}
+		day, err := billDay(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		moved := amount
+		if kind == "refund" {
+			moved = -amount
+		}
+		if err := addToDay(ctx, tx, day, 0, 0, 0, 0, 0, moved); err != nil {
+			return err
 		}
 		local := now.In(s.loc())
 		counter, prefix := "receipt:", "OR"

@@ -17,14 +17,14 @@ import (
 
 // Range is a span of the clinic's calendar days, both ends included, as the reports read it.
 type Range struct {
-	From, To   string // YYYY-MM-DD
-	start, end time.Time
+	From, To string // YYYY-MM-DD
 }
 
 // maxRangeDays bounds a report: a little over a year.
 const maxRangeDays = 400
 
-// NewRange checks from and to (the clinic's days) and turns them into instants in loc.
+// NewRange checks from and to (the clinic's days, of which a bill counts on the one it was
+// finalised on).
 func NewRange(from, to string, loc *time.Location) (Range, error) {
 	var v apperr.Validation
 	start, err1 := time.ParseInLocation(time.DateOnly, from, loc)
@@ -41,7 +41,7 @@ func NewRange(from, to string, loc *time.Location) (Range, error) {
 	if err := v.Err(); err != nil {
 		return Range{}, err
 	}
-	return Range{From: from, To: to, start: start.UTC(), end: end.AddDate(0, 0, 1).UTC()}, nil
+	return Range{From: from, To: to}, nil
 }
 
 // BillRow is a bill of the date-range report.
@@ -92,11 +92,9 @@ func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsRep
 	}
 	out := BillsReport{From: r.From, To: r.To, Currency: set.Currency, Data: []BillRow{}, Page: page, PerPage: perPage}
 	t := &out.Totals
-	err = s.DB.QueryRowContext(ctx, `SELECT
-			COALESCE(SUM(CASE WHEN status = 'final' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN status = 'void' THEN 1 ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN status = 'final' THEN subtotal ELSE 0 END), 0), COALESCE(SUM(CASE WHEN status = 'final' THEN discount ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN status = 'final' THEN total ELSE 0 END), 0), COALESCE(SUM(CASE WHEN status = 'final' THEN paid ELSE 0 END), 0)
-		FROM bills WHERE finalised_at >= $1 AND finalised_at < $2`, r.start, r.end).
+	// The totals from the days' sums (at most 400 rows), not from the range's bills.
+	err = s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(bills), 0), COALESCE(SUM(void), 0), COALESCE(SUM(subtotal), 0),
+		COALESCE(SUM(discount), 0), COALESCE(SUM(total), 0), COALESCE(SUM(paid), 0) FROM bill_days WHERE day >= $1 AND day <= $2`, r.From, r.To).
 		Scan(&t.Bills, &t.Void, &t.Subtotal, &t.Discount, &t.Total, &t.Paid)
 	if err != nil {
 		return out, fmt.Errorf("bills report: %w", err)
@@ -104,8 +102,8 @@ func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsRep
 	t.Outstanding = t.Total - t.Paid
 	out.Total = t.Bills + t.Void
 	query := `SELECT id, number, status, patient_id, COALESCE(doctor_id, 0), finalised_at, subtotal, discount, total, paid
-		FROM bills WHERE finalised_at >= $1 AND finalised_at < $2 ORDER BY year, seq`
-	args := []any{r.start, r.end}
+		FROM bills WHERE day >= $1 AND day <= $2 ORDER BY day, finalised_at, id`
+	args := []any{r.From, r.To}
 	if perPage > 0 {
 		query += ` LIMIT $3 OFFSET $4`
 		args = append(args, perPage, (page-1)*perPage)
@@ -177,19 +175,19 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 		return Revenue{}, err
 	}
 	out := Revenue{From: r.From, To: r.To, By: by, Currency: set.Currency, Rows: []RevenueRow{}}
-	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total), 0) FROM bills WHERE status = 'final' AND finalised_at >= $1 AND finalised_at < $2`,
-		r.start, r.end).Scan(&out.Total); err != nil {
+	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total), 0) FROM bill_days WHERE day >= $1 AND day <= $2`,
+		r.From, r.To).Scan(&out.Total); err != nil {
 		return out, fmt.Errorf("revenue: %w", err)
 	}
 	var rows *sql.Rows
 	switch by {
 	case "service":
-		rows, err = s.DB.QueryContext(ctx, `SELECT l.code, MIN(l.description), SUM(l.quantity), SUM(l.amount) FROM bill_lines l JOIN bills b ON b.id = l.bill_id
-			WHERE b.status = 'final' AND b.finalised_at >= $1 AND b.finalised_at < $2 GROUP BY l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END
-			ORDER BY SUM(l.amount) DESC, l.code`, r.start, r.end)
+		rows, err = s.DB.QueryContext(ctx, `SELECT code, MIN(name), SUM(quantity), SUM(amount) FROM bill_day_services
+			WHERE day >= $1 AND day <= $2 GROUP BY code, label HAVING SUM(quantity) <> 0 OR SUM(amount) <> 0
+			ORDER BY SUM(amount) DESC, code`, r.From, r.To)
 	case "doctor":
-		rows, err = s.DB.QueryContext(ctx, `SELECT COALESCE(doctor_id, 0), '', COUNT(*), SUM(total) FROM bills
-			WHERE status = 'final' AND finalised_at >= $1 AND finalised_at < $2 GROUP BY doctor_id ORDER BY SUM(total) DESC`, r.start, r.end)
+		rows, err = s.DB.QueryContext(ctx, `SELECT doctor_id, '', SUM(bills), SUM(total) FROM bill_day_doctors
+			WHERE day >= $1 AND day <= $2 GROUP BY doctor_id HAVING SUM(bills) <> 0 ORDER BY SUM(total) DESC, doctor_id`, r.From, r.To)
 	default:
 		var v apperr.Validation
 		v.Add("by", "validation.invalid_choice")

@@ -144,7 +144,7 @@ func Bills(ctx context.Context, db *database.DB, users *user.Store, loc *time.Lo
 				years[y].bills++
 				doctor := doctors[r.IntN(len(doctors))]
 				billRows = append(billRows, pending{[]any{id, 1 + r.Int64N(patients), doctor, "draft", set.Currency, y, 0, "", kind, value, reason,
-					subtotal, discount, total, paid, at, cashiers[0], at, at, cashiers[0], cashiers[0]}, y})
+					subtotal, discount, total, paid, at, cashiers[0], at, at, cashiers[0], cashiers[0], at.In(loc).Format(time.DateOnly)}, y})
 			}
 			// Reserve each year's numbers and receipt numbers for this batch, as finalising and
 			// paying would take them one at a time.
@@ -178,7 +178,7 @@ func Bills(ctx context.Context, db *database.DB, users *user.Store, loc *time.Lo
 			}
 			if err := bulk(ctx, tx, db, `INSERT INTO bills (id, patient_id, doctor_id, status, currency, year, seq, number, discount_kind,
 				discount_value, discount_reason, subtotal, discount, total, paid, finalised_at, finalised_by, created_at, updated_at, created_by,
-				updated_by)`+pg+` VALUES `, bills); err != nil {
+				updated_by, day)`+pg+` VALUES `, bills); err != nil {
 				return fmt.Errorf("seed bills: %w", err)
 			}
 			if err := bulk(ctx, tx, db, `INSERT INTO bill_lines (bill_id, service_id, code, description, category, quantity, unit_price, amount, added_at) VALUES `, lines); err != nil {
@@ -203,7 +203,7 @@ func Bills(ctx context.Context, db *database.DB, users *user.Store, loc *time.Lo
 			return err
 		}
 	}
-	return nil
+	return billing.RebuildDays(ctx, db)
 }
 
 type seededService struct {
