@@ -16,7 +16,8 @@ CREATE TABLE bill_days (
   discount INTEGER NOT NULL DEFAULT 0,
   total    INTEGER NOT NULL DEFAULT 0,
   paid     INTEGER NOT NULL DEFAULT 0
-);
+) WITHOUT ROWID;
+-- Stored in key order (WITHOUT ROWID): a range of days is one sequential read.
 -- Charged per service (code, or a free-text line's description as label) per day, final bills.
 CREATE TABLE bill_day_services (
   day      TEXT NOT NULL,
@@ -26,7 +27,7 @@ CREATE TABLE bill_day_services (
   quantity INTEGER NOT NULL DEFAULT 0,
   amount   INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (day, code, label)
-);
+) WITHOUT ROWID;
 -- Final bills per doctor (0: none) per day.
 CREATE TABLE bill_day_doctors (
   day       TEXT NOT NULL,
@@ -34,7 +35,7 @@ CREATE TABLE bill_day_doctors (
   bills     INTEGER NOT NULL DEFAULT 0,
   total     INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (day, doctor_id)
-);
+) WITHOUT ROWID;
 
 -- Bills finalised before this version: dated by their UTC day, with the trigger that fixes
 -- final bills lifted for the moment and put back fixing the day too.
