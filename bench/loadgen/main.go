@@ -124,7 +124,9 @@ func main() {
 				from := today.AddDate(0, 0, -30-r.IntN(330))
 				return fmt.Sprintf("/api/reports/revenue?from=%s&to=%s&by=doctor", from.Format(time.DateOnly), from.AddDate(0, 1, -1).Format(time.DateOnly))
 			}},
-			scenario{"fees: outstanding balances", func(*rand.Rand) string { return "/api/reports/outstanding" }},
+			scenario{"fees: outstanding balances, a page and the count", func(r *rand.Rand) string {
+				return fmt.Sprintf("/api/reports/outstanding?per_page=20&page=%d", 1+r.IntN(100))
+			}},
 			scenario{"fees: collected today (dashboard)", func(*rand.Rand) string { return "/api/reports/today" }},
 		)
 	}

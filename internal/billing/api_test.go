@@ -555,10 +555,21 @@ func TestReportsAddUpToTheRows(t *testing.T) {
 				Number  string `json:"number"`
 				Balance int64  `json:"balance"`
 			} `json:"data"`
+			Total   int   `json:"total"`
+			Balance int64 `json:"balance"`
 		}
 		s.admin.Do("GET", "/api/reports/outstanding", nil).JSON(t, &owing)
-		if len(owing.Data) != 1 || owing.Data[0].Number != b1.Number || owing.Data[0].Balance != 40250 {
+		if len(owing.Data) != 1 || owing.Data[0].Number != b1.Number || owing.Data[0].Balance != 40250 || owing.Total != 1 || owing.Balance != 40250 {
 			t.Errorf("outstanding: %+v", owing)
+		}
+		// Against the rows; and a page past the end is empty, with the same count.
+		if sum := dbtest.Count(t, db, `SELECT COALESCE(SUM(total - paid), 0) FROM bills WHERE status = 'final'`); int64(sum) != owing.Balance {
+			t.Errorf("outstanding %d, rows %d", owing.Balance, sum)
+		}
+		owing.Data = nil
+		s.admin.Do("GET", "/api/reports/outstanding?page=2&per_page=10", nil).JSON(t, &owing)
+		if len(owing.Data) != 0 || owing.Total != 1 {
+			t.Errorf("outstanding page 2: %+v", owing)
 		}
 
 		for _, path := range []string{"/api/reports/bills?format=csv&from=" + today + "&to=" + today, "/api/reports/revenue?format=csv&by=service&from=" + today + "&to=" + today,

@@ -453,7 +453,16 @@ func (h *Handler) cashUp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) outstanding(w http.ResponseWriter, r *http.Request) {
-	list, err := h.Store.Outstanding(r.Context())
+	var v apperr.Validation
+	page, perPage := httpjson.Page(r.URL.Query().Get, &v)
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if asCSV(r) {
+		page, perPage = 1, 0 // every bill owing
+	}
+	owed, err := h.Store.Outstanding(r.Context(), page, perPage)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -464,10 +473,10 @@ func (h *Handler) outstanding(w http.ResponseWriter, r *http.Request) {
 			httpjson.Error(w, r, err)
 			return
 		}
-		h.csv(w, r, "outstanding", func(out io.Writer) error { return WriteOutstandingCSV(out, list, set.Currency) })
+		h.csv(w, r, "outstanding", func(out io.Writer) error { return WriteOutstandingCSV(out, owed.Data, set.Currency) })
 		return
 	}
-	httpjson.List(w, list)
+	httpjson.Respond(w, http.StatusOK, owed)
 }
 
 // asCSV says whether the caller asked for a report as a CSV file (?format=csv).

@@ -121,25 +121,45 @@ type Owing struct {
 	Balance     Money      `json:"balance"`
 }
 
-// Outstanding lists the final bills with a balance left, oldest first (at most 1,000).
-func (s *Store) Outstanding(ctx context.Context) ([]Owing, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT id, number, patient_id, finalised_at, total, paid FROM bills
-		WHERE status = 'final' AND paid < total ORDER BY id LIMIT 1000`)
+// Owed is the final bills with a balance left: how many, what they owe in all, and a page.
+type Owed struct {
+	Data    []Owing `json:"data"`
+	Total   int     `json:"total"`
+	Balance Money   `json:"balance"`
+	Page    int     `json:"page"`
+	PerPage int     `json:"per_page"`
+}
+
+// Outstanding lists the final bills with a balance left, oldest first, a page at a time
+// (perPage 0: all, for an export), with their count and what they owe in all.
+func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error) {
+	res := Owed{Data: []Owing{}, Page: page, PerPage: perPage}
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(total - paid), 0) FROM bills WHERE status = 'final' AND paid < total`).
+		Scan(&res.Total, &res.Balance); err != nil {
+		return res, fmt.Errorf("outstanding bills: %w", err)
+	}
+	query := `SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE status = 'final' AND paid < total ORDER BY id`
+	var args []any
+	if perPage > 0 {
+		query += ` LIMIT $1 OFFSET $2`
+		args = append(args, perPage, (page-1)*perPage)
+	}
+	rows, err := s.DB.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("outstanding bills: %w", err)
+		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
 	defer rows.Close()
 	out := []Owing{}
 	for rows.Next() {
 		var o Owing
 		if err := rows.Scan(&o.ID, &o.Number, &o.Patient.ID, &o.FinalisedAt, &o.Total, &o.Paid); err != nil {
-			return nil, fmt.Errorf("outstanding bills: %w", err)
+			return res, fmt.Errorf("outstanding bills: %w", err)
 		}
 		o.Balance = o.Total - o.Paid
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("outstanding bills: %w", err)
+		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
 	ids := make([]int64, len(out))
 	for i, o := range out {
@@ -149,5 +169,6 @@ func (s *Store) Outstanding(ctx context.Context) ([]Owing, error) {
 	for i := range out {
 		out[i].Patient = refs[out[i].Patient.ID]
 	}
-	return out, err
+	res.Data = out
+	return res, err
 }

@@ -529,7 +529,7 @@ export type paths = {
     };
   };
   "/api/reports/bills": {
-    /** The bills finalised from one clinic day to another (both included, at most 400 days), final and void, in number order, a page at a time, with the totals of the final ones; format=csv gives every row as a CSV file (audited). */
+    /** The bills finalised from one clinic day to another (both included, at most 400 days), final and void, day by day in the order they were finalised, a page at a time, with the totals of the final ones; format=csv gives every row as a CSV file (audited). */
     get: operations["getReportsBills"];
   };
   "/api/reports/cash-up": {
@@ -537,7 +537,7 @@ export type paths = {
     get: operations["getReportsCashUp"];
   };
   "/api/reports/outstanding": {
-    /** Final bills with a balance left, oldest first (at most 1,000). */
+    /** Final bills with a balance left, oldest first, a page at a time, with their count and what they owe in all; format=csv gives every one as a CSV file (audited). */
     get: operations["getReportsOutstanding"];
   };
   "/api/reports/revenue": {
@@ -3566,7 +3566,7 @@ export type operations = {
       };
     };
   };
-  /** The bills finalised from one clinic day to another (both included, at most 400 days), final and void, in number order, a page at a time, with the totals of the final ones; format=csv gives every row as a CSV file (audited). */
+  /** The bills finalised from one clinic day to another (both included, at most 400 days), final and void, day by day in the order they were finalised, a page at a time, with the totals of the final ones; format=csv gives every row as a CSV file (audited). */
   getReportsBills: {
     parameters: {
       query: {
@@ -3608,10 +3608,12 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Final bills with a balance left, oldest first (at most 1,000). */
+  /** Final bills with a balance left, oldest first, a page at a time, with their count and what they owe in all; format=csv gives every one as a CSV file (audited). */
   getReportsOutstanding: {
     parameters: {
       query?: {
+        page?: number;
+        per_page?: 10 | 15 | 20 | 30 | 50;
         /** @description csv: the same as a CSV file (audited). */
         format?: "csv";
       };
@@ -3621,11 +3623,16 @@ export type operations = {
       200: {
         content: {
           "application/json": {
+            balance: number;
             data: components["schemas"]["Owing"][];
+            page: number;
+            per_page: number;
+            total: number;
           };
           "text/csv": string;
         };
       };
+      422: components["responses"]["Invalid"];
     };
   };
   /** What the final bills of a range brought, by service (lines after their own discounts, then the bills' own discounts as one sum) or by doctor (bills' totals); rows add up to the total. format=csv gives it as a CSV file (audited). */

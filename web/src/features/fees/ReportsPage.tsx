@@ -231,17 +231,26 @@ function RevenueTab({ money }: { money: Money }) {
 
 function OutstandingTab({ money }: { money: Money }) {
   const { t } = useTranslation()
-  const { data, isFetching } = useOutstanding()
+  const [page, setPage] = useState(1)
+  const [perPage, setPerPage] = useState(20)
+  const { data, isFetching } = useOutstanding(page, perPage)
   return (
     <>
-      <Toolbar csv={csvHref('outstanding', {})} />
+      <Toolbar csv={csvHref('outstanding', {})}>
+        {data && (
+          <Flex gap={24} wrap>
+            <Statistic title={t('reports.billCount')} value={data.total} />
+            <Statistic title={t('reports.owedInAll')} value={money.format(data.balance)} />
+          </Flex>
+        )}
+      </Toolbar>
       <Table
         rowKey="id"
         size="small"
         loading={isFetching}
         dataSource={data?.data ?? []}
         scroll={{ x: 'max-content' }}
-        pagination={{ pageSize: 20, hideOnSinglePage: true }}
+        pagination={{ current: page, pageSize: perPage, total: data?.total ?? 0, pageSizeOptions: [10, 15, 20, 30, 50], showSizeChanger: true, hideOnSinglePage: true, onChange: (p, s) => (setPage(p), setPerPage(s)) }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.nothingOwed')} /> }}
         columns={[
           { key: 'number', title: t('bill.billNo'), render: (_, b) => <Link to={`/bills/${b.id}`}>{b.number}</Link> },

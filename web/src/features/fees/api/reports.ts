@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
 import { appointmentsKey } from '../../../lib/queryKeys'
-import type { BillsReport, CashUp, Owing, Revenue } from './types'
+import type { ResponseBody } from '../../../lib/schema'
+import type { BillsReport, CashUp, Revenue } from './types'
 
 // Under the appointments key too: a payment anywhere refreshes the open reports live.
 const reportsKey = [...appointmentsKey, 'reports'] as const
@@ -14,7 +15,10 @@ export const useBillsReport = (from: string, to: string, page: number, perPage: 
 export const useRevenue = (from: string, to: string, by: 'service' | 'doctor') =>
   useQuery(queryOptions({ queryKey: [...reportsKey, 'revenue', from, to, by], queryFn: () => get<Revenue>('/reports/revenue', { from, to, by }) }))
 
-export const useOutstanding = () => useQuery(queryOptions({ queryKey: [...reportsKey, 'outstanding'], queryFn: () => get<{ data: Owing[] }>('/reports/outstanding') }))
+type Owed = ResponseBody<'/api/reports/outstanding', 'get'>
+
+export const useOutstanding = (page: number, perPage: number) =>
+  useQuery(queryOptions({ queryKey: [...reportsKey, 'outstanding', page, perPage], queryFn: () => get<Owed>('/reports/outstanding', { page, per_page: perPage }) }))
 
 /** A report's CSV file (audited by the server). */
 export const csvHref = (report: string, params: Record<string, string>) => `/api/reports/${report}?${new URLSearchParams({ ...params, format: 'csv' }).toString()}`
