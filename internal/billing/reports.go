@@ -134,8 +134,12 @@ type Owed struct {
 // (perPage 0: all, for an export), with their count and what they owe in all.
 func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error) {
 	res := Owed{Data: []Owing{}, Page: page, PerPage: perPage}
-	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(total - paid), 0) FROM bills WHERE status = 'final' AND paid < total`).
-		Scan(&res.Total, &res.Balance); err != nil {
+	// The count from the partial index of bills owing; what they owe from the days' sums
+	// (every final bill's total less what it was paid), not bill by bill.
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND paid < total`).Scan(&res.Total); err != nil {
+		return res, fmt.Errorf("outstanding bills: %w", err)
+	}
+	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total) - SUM(paid), 0) FROM bill_days`).Scan(&res.Balance); err != nil {
 		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
 	query := `SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE status = 'final' AND paid < total ORDER BY id`

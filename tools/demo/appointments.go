@@ -144,19 +144,25 @@ func bulk(ctx context.Context, tx *sql.Tx, db *database.DB, head string, rows []
 
 // seedDoctorIDs returns the ids of seedDoctors doctor accounts, creating the missing ones.
 func seedDoctorIDs(ctx context.Context, db *database.DB, users *user.Store) ([]int64, error) {
-	for i := 1; i <= seedDoctors; i++ {
-		name := fmt.Sprintf("seed-doctor-%02d", i)
+	return seedAccounts(ctx, db, users, "seed-doctor-", "Dr. Seed %02d", "doctor", seedDoctors)
+}
+
+// seedAccounts returns the ids of n accounts with role, usernames prefix01… and names
+// after nameFormat, creating the missing ones.
+func seedAccounts(ctx context.Context, db *database.DB, users *user.Store, prefix, nameFormat, role string, n int) ([]int64, error) {
+	for i := 1; i <= n; i++ {
+		name := fmt.Sprintf("%s%02d", prefix, i)
 		var exists bool
 		if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE username = $1)`, name).Scan(&exists); err != nil {
 			return nil, err
 		}
 		if !exists {
-			if _, err := users.Create(ctx, user.NewUser{Username: name, Name: fmt.Sprintf("Dr. Seed %02d", i), Roles: []string{"doctor"}, Password: Password()}); err != nil {
+			if _, err := users.Create(ctx, user.NewUser{Username: name, Name: fmt.Sprintf(nameFormat, i), Roles: []string{role}, Password: Password()}); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return database.Column[int64](db.QueryContext(ctx, `SELECT id FROM users WHERE username LIKE 'seed-doctor-%' ORDER BY id`))
+	return database.Column[int64](db.QueryContext(ctx, `SELECT id FROM users WHERE username LIKE $1 ORDER BY id`, prefix+"%"))
 }
 
 // Today books a small queue for today with the demo doctor, so that a newcomer's first

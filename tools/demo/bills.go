@@ -232,17 +232,5 @@ func seedServiceIDs(ctx context.Context, db *database.DB) ([]seededService, erro
 
 // seedCashierIDs returns the ids of the seeded front-desk accounts, creating the missing ones.
 func seedCashierIDs(ctx context.Context, db *database.DB, users *user.Store) ([]int64, error) {
-	for i := 1; i <= seedCashiers; i++ {
-		name := fmt.Sprintf("seed-cashier-%02d", i)
-		var exists bool
-		if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE username = $1)`, name).Scan(&exists); err != nil {
-			return nil, err
-		}
-		if !exists {
-			if _, err := users.Create(ctx, user.NewUser{Username: name, Name: fmt.Sprintf("Seed cashier %02d", i), Roles: []string{"receptionist"}, Password: Password()}); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return database.Column[int64](db.QueryContext(ctx, `SELECT id FROM users WHERE username LIKE 'seed-cashier-%' ORDER BY id`))
+	return seedAccounts(ctx, db, users, "seed-cashier-", "Seed cashier %02d", "receptionist", seedCashiers)
 }

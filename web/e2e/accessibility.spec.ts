@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, day, doctorId, login, unique, usePeso } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, login, unique, usePeso } from './helpers'
 import { readFileSync } from 'node:fs'
 import { SCREENS, type Fixture } from './screens'
 
@@ -35,14 +35,7 @@ test.beforeAll(async ({ browser }) => {
   const patient = (await p.json()) as { id: number; mrn: string }
   // The first free early slot of tomorrow (a new worker runs this again after a failure).
   const doctor = await doctorId(page)
-  let appointment = 0
-  for (let minute = 0; !appointment && minute < 180; minute += 10) {
-    const startsAt = new Date(`${day(1)}T05:00:00`)
-    startsAt.setMinutes(minute)
-    const a = await api(page, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: doctor, starts_at: startsAt.toISOString(), duration_minutes: 10, type: 'new' })
-    if (a.status() === 201) appointment = ((await a.json()) as { id: number }).id
-  }
-  expect(appointment).toBeGreaterThan(0)
+  const appointment = await bookFirstFree(page, patient.id, doctor, day(1), 5)
   await api(page, 'post', `/api/appointments/${appointment}/arrive`, {})
   await api(page, 'post', `/api/appointments/${appointment}/start`, {})
   await api(page, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Cough', diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }] })

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, day, doctorId, login, newPatient, sidebar, unique, usePeso } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, login, newPatient, sidebar, unique, usePeso } from './helpers'
 
 test('an administrator starts the price list, prices a service, sets the currency and exports the list; a nurse has no fees menu and the API refuses her', async ({ page, browser }) => {
   await login(page, 'admin')
@@ -73,13 +73,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   const last = `Fees-${unique()}`
   const patient = await newPatient(desk, last)
   const doctor = await doctorId(desk)
-  let appointment = 0
-  for (let minute = 0; !appointment && minute < 600; minute += 10) {
-    const startsAt = new Date(`${day(0)}T08:00:00`)
-    startsAt.setMinutes(minute)
-    const a = await api(desk, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: doctor, starts_at: startsAt.toISOString(), duration_minutes: 10, type: 'follow-up' })
-    if (a.status() === 201) appointment = ((await a.json()) as { id: number }).id
-  }
+  const appointment = await bookFirstFree(desk, patient.id, doctor, day(0), 8, 'follow-up')
   expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)
   const doc = await open('doctor')
   const xsrf = (await doc.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value

@@ -37,6 +37,16 @@ export default function ReportsPage() {
   )
 }
 
+/** A report's pages as the server serves them: the sizes it takes, the total it counted. */
+const paged = (page: number, perPage: number, total: number | undefined, setPage: (p: number) => void, setPerPage: (n: number) => void) => ({
+  current: page,
+  pageSize: perPage,
+  total: total ?? 0,
+  pageSizeOptions: [10, 15, 20, 30, 50],
+  showSizeChanger: true,
+  onChange: (p: number, size: number) => (setPage(p), setPerPage(size)),
+})
+
 function CsvButton({ href }: { href: string }) {
   const { t } = useTranslation()
   return (
@@ -153,7 +163,7 @@ function BillsTab({ money }: { money: Money }) {
         dataSource={data?.data ?? []}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noBills')} /> }}
-        pagination={{ current: page, pageSize: perPage, total: data?.total ?? 0, pageSizeOptions: [10, 15, 20, 30, 50], showSizeChanger: true, onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+        pagination={paged(page, perPage, data?.total, setPage, setPerPage)}
         columns={[
           { key: 'number', title: t('bill.billNo'), render: (_, b) => <Link to={`/bills/${b.id}`}>{b.number}</Link> },
           { key: 'day', title: t('reports.date'), responsive: ['md'], render: (_, b) => formatDay(b.finalised_at) },
@@ -250,7 +260,7 @@ function OutstandingTab({ money }: { money: Money }) {
         loading={isFetching}
         dataSource={data?.data ?? []}
         scroll={{ x: 'max-content' }}
-        pagination={{ current: page, pageSize: perPage, total: data?.total ?? 0, pageSizeOptions: [10, 15, 20, 30, 50], showSizeChanger: true, hideOnSinglePage: true, onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+        pagination={{ ...paged(page, perPage, data?.total, setPage, setPerPage), hideOnSinglePage: true }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.nothingOwed')} /> }}
         columns={[
           { key: 'number', title: t('bill.billNo'), render: (_, b) => <Link to={`/bills/${b.id}`}>{b.number}</Link> },
