@@ -9,7 +9,7 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
 
   test('admin sees everything but hidden routes', async ({ page }) => {
     await login(page, 'admin')
-    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Administrator', 'Forms', 'My Profile'])
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Financial reports', 'Administrator', 'Forms', 'My Profile'])
     await sidebar(page).getByRole('menuitem', { name: 'Administrator' }).click()
     await sidebar(page).getByRole('menuitem', { name: 'Roles & Permissions' }).click()
     await expect(page).toHaveURL('/administrator/roles')

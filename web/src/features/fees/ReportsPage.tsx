@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { Button, Card, DatePicker, Empty, Flex, Segmented, Statistic, Table, Tabs, Tag, Typography } from 'antd'
+import { Button, Card, DatePicker, Empty, Flex, Radio, Segmented, Statistic, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -22,17 +22,24 @@ export default function ReportsPage() {
   const money = useMoney(settings?.currency ?? 'USD', settings?.minor_units ?? 2)
   return (
     <Card title={t('reports.title')}>
-      <Tabs
-        activeKey={tab}
-        onChange={(k) => setParams({ tab: k }, { replace: true })}
-        destroyOnHidden
-        items={[
-          { key: 'cash-up', label: t('reports.cashUp'), children: <CashUpTab money={money} /> },
-          { key: 'bills', label: t('reports.bills'), children: <BillsTab money={money} /> },
-          { key: 'revenue', label: t('reports.revenue'), children: <RevenueTab money={money} /> },
-          { key: 'outstanding', label: t('reports.outstanding'), children: <OutstandingTab money={money} /> },
+      {/* Buttons, not tabs: on a phone they wrap onto a second line, where tabs would hide some behind a menu. */}
+      <Radio.Group
+        optionType="button"
+        value={tab}
+        onChange={(e) => setParams({ tab: e.target.value as string }, { replace: true })}
+        aria-label={t('reports.title')}
+        style={{ marginBottom: 16 }}
+        options={[
+          { value: 'cash-up', label: t('reports.cashUp') },
+          { value: 'bills', label: t('reports.bills') },
+          { value: 'revenue', label: t('reports.revenue') },
+          { value: 'outstanding', label: t('reports.outstanding') },
         ]}
       />
+      {tab === 'cash-up' && <CashUpTab money={money} />}
+      {tab === 'bills' && <BillsTab money={money} />}
+      {tab === 'revenue' && <RevenueTab money={money} />}
+      {tab === 'outstanding' && <OutstandingTab money={money} />}
     </Card>
   )
 }
