@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"emr/internal/database"
 	"emr/internal/user"
 )
 
@@ -142,11 +143,20 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total) - SUM(paid), 0) FROM bill_days`).Scan(&res.Balance); err != nil {
 		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
-	query := `SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE status = 'final' AND paid < total ORDER BY id`
+	limit := ""
 	var args []any
 	if perPage > 0 {
-		query += ` LIMIT $1 OFFSET $2`
+		limit = ` LIMIT $1 OFFSET $2`
 		args = append(args, perPage, (page-1)*perPage)
+	}
+	query := `SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE status = 'final' AND paid < total ORDER BY id` + limit
+	if s.DB.Engine == database.Postgres {
+		// PostgreSQL cannot estimate paid < total, judges a third of all bills to owe and walks
+		// the whole table in id order (15–22 ms at 65,000 bills): the page's ids are read from
+		// the partial index of owing bills alone, then their rows (4 ms). SQLite reads that
+		// index for the plain query (2 ms), and more slowly for this one (8 ms).
+		query = `WITH owing AS MATERIALIZED (SELECT id FROM bills WHERE status = 'final' AND paid < total)
+			SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE id IN (SELECT id FROM owing ORDER BY id` + limit + `) ORDER BY id`
 	}
 	rows, err := s.DB.QueryContext(ctx, query, args...)
 	if err != nil {
