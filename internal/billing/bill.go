@@ -113,6 +113,7 @@ type Bill struct {
 	Version        int        `json:"version"`
 
 	finalisedBy, voidedBy sql.NullInt64
+	day                   string // the clinic day it counts on once finalised (days.go)
 }
 
 func actorOf(e audit.Event) any {
@@ -131,7 +132,7 @@ func nullID(p *int64) any {
 
 const billColumns = `id, patient_id, appointment_id, doctor_id, status, currency, COALESCE(number, ''), discount_kind,
 	discount_value, discount_reason, subtotal, discount, total, paid, notes, finalised_at, finalised_by, void_reason,
-	voided_at, voided_by, replaces_id, created_at, version`
+	voided_at, voided_by, replaces_id, created_at, version, COALESCE(day, '')`
 
 func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 	var b Bill
@@ -139,7 +140,7 @@ func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 	var finalised, voided sql.NullTime
 	err := row.Scan(&b.ID, &b.Patient.ID, &appt, &doctor, &b.Status, &b.Currency, &b.Number, &b.DiscountKind,
 		&b.DiscountValue, &b.DiscountReason, &b.Subtotal, &b.Discount, &b.Total, &b.Paid, &b.Notes, &finalised, &b.finalisedBy,
-		&b.VoidReason, &voided, &b.voidedBy, &replaces, &b.CreatedAt, &b.Version)
+		&b.VoidReason, &voided, &b.voidedBy, &replaces, &b.CreatedAt, &b.Version, &b.day)
 	b.AppointmentID, b.DoctorID, b.ReplacesID = idOrNil(appt), idOrNil(doctor), idOrNil(replaces)
 	if finalised.Valid {
 		b.FinalisedAt = &finalised.Time
@@ -182,9 +183,6 @@ func get(ctx context.Context, q database.Querier, id int64) (Bill, error) {
 		return b, fmt.Errorf("read bill: %w", err)
 	}
 	b.ReplacedByID = idOrNil(next)
-	if b.DoctorDetails, err = doctorOf(ctx, q, b); err != nil {
-		return b, err
-	}
 	return b, name(ctx, q, &b)
 }
 
@@ -266,8 +264,15 @@ func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment,
 	return out, rows.Err()
 }
 
-// Get reads a bill.
-func (s *Store) Get(ctx context.Context, id int64) (Bill, error) { return get(ctx, s.DB, id) }
+// Get reads a bill with what its statement prints of the doctor (read here, outside any
+// write's transaction: only the bill's own page and its prints need it).
+func (s *Store) Get(ctx context.Context, id int64) (Bill, error) {
+	b, err := get(ctx, s.DB, id)
+	if err == nil {
+		b.DoctorDetails, err = doctorOf(ctx, s.DB, b)
+	}
+	return b, err
+}
 
 // ForAppointment reads the appointment's bill in force; NotFound when it has none yet.
 func (s *Store) ForAppointment(ctx context.Context, appointmentID int64) (Bill, error) {
@@ -755,14 +760,10 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 			return fmt.Errorf("void bill: %w", err)
 		}
 		if cur.Status == Final {
-			day, err := billDay(ctx, tx, id)
-			if err == nil {
-				cur.Lines, err = lines(ctx, tx, id)
+			if cur.Lines, err = lines(ctx, tx, id); err != nil {
+				return err
 			}
-			if err == nil {
-				err = countDay(ctx, tx, day, cur, -1)
-			}
-			if err != nil {
+			if err := countDay(ctx, tx, cur.day, cur, -1); err != nil {
 				return err
 			}
 		}
@@ -869,18 +870,20 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, kind, method,
 	var b Bill
 	var p Payment
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		// The bill's day comes back with the update: the day's paid sum moves with it.
 		query := `UPDATE bills SET paid = paid + $1, updated_at = $2, updated_by = $3, version = version + 1
-			WHERE id = $4 AND status = 'final' AND paid + $1 <= total`
+			WHERE id = $4 AND status = 'final' AND paid + $1 <= total RETURNING day`
 		if kind == "refund" {
 			query = `UPDATE bills SET paid = paid - $1, updated_at = $2, updated_by = $3, version = version + 1
-				WHERE id = $4 AND status = 'final' AND paid >= $1`
+				WHERE id = $4 AND status = 'final' AND paid >= $1 RETURNING day`
 		}
 		now := s.now()
-		res, err := tx.ExecContext(ctx, query, amount, now, actorOf(e), id)
-		if err != nil {
+		var day sql.NullString
+		err := tx.QueryRowContext(ctx, query, amount, now, actorOf(e), id).Scan(&day)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("record %s: %w", kind, err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if errors.Is(err, sql.ErrNoRows) {
 			cur, err := get(ctx, tx, id)
 			switch {
 			case err != nil:
@@ -893,15 +896,11 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, kind, method,
 				return apperr.Conflict("billing.over_balance", FormatMajor(cur.Balance, cur.MinorUnits))
 			}
 		}
-		day, err := billDay(ctx, tx, id)
-		if err != nil {
-			return err
-		}
 		moved := amount
 		if kind == "refund" {
 			moved = -amount
 		}
-		if err := addToDay(ctx, tx, day, 0, 0, 0, 0, 0, moved); err != nil {
+		if err := addToDay(ctx, tx, day.String, 0, 0, 0, 0, 0, moved); err != nil {
 			return err
 		}
 		local := now.In(s.loc())

@@ -62,15 +62,6 @@ func addToDay(ctx context.Context, tx *sql.Tx, day string, bills, void int64, su
 	return nil
 }
 
-// billDay reads the day a final or void bill counts on.
-func billDay(ctx context.Context, tx *sql.Tx, id int64) (string, error) {
-	var day sql.NullString
-	if err := tx.QueryRowContext(ctx, `SELECT day FROM bills WHERE id = $1`, id).Scan(&day); err != nil {
-		return "", fmt.Errorf("read bill's day: %w", err)
-	}
-	return day.String, nil
-}
-
 // RebuildDays recomputes every day's sums from the bills (for bills written in bulk, as the
 // demo seeder does): what the store's writes keep up one bill at a time.
 func RebuildDays(ctx context.Context, db *database.DB) error {

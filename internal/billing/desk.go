@@ -35,28 +35,27 @@ func (s *Store) Tags(ctx context.Context, ids []int64) ([]Tag, error) {
 	if len(ids) > MaxTags {
 		return out, apperr.Invalid("billing.too_many_appointments")
 	}
-	err := database.InChunks(ids, MaxTags, func(chunk []int64) error {
-		in, args := database.InIDs(s.DB, "appointment_id", chunk, 1)
-		rows, err := s.DB.QueryContext(ctx, `SELECT appointment_id, id, status, currency, total, paid FROM bills
-			WHERE status <> 'void' AND `+in, args...)
-		if err != nil {
-			return fmt.Errorf("read bill tags: %w", err)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in, args := database.InIDs(s.DB, "appointment_id", ids, 1)
+	rows, err := s.DB.QueryContext(ctx, `SELECT appointment_id, id, status, currency, total, paid FROM bills WHERE status <> 'void' AND `+in, args...)
+	if err != nil {
+		return out, fmt.Errorf("read bill tags: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t Tag
+		if err := rows.Scan(&t.AppointmentID, &t.BillID, &t.Status, &t.Currency, &t.Total, &t.Paid); err != nil {
+			return out, fmt.Errorf("read bill tags: %w", err)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var t Tag
-			if err := rows.Scan(&t.AppointmentID, &t.BillID, &t.Status, &t.Currency, &t.Total, &t.Paid); err != nil {
-				return fmt.Errorf("read bill tags: %w", err)
-			}
-			t.MinorUnits = MinorUnits(t.Currency)
-			if t.Status == Final {
-				t.Balance = max(t.Total-t.Paid, 0)
-			}
-			out = append(out, t)
+		t.MinorUnits = MinorUnits(t.Currency)
+		if t.Status == Final {
+			t.Balance = max(t.Total-t.Paid, 0)
 		}
-		return rows.Err()
-	})
-	return out, err
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }
 
 // Today is the money taken today (payments less refunds), for the dashboard.
@@ -109,17 +108,17 @@ func doctorOf(ctx context.Context, q database.Querier, b Bill) (*Doctor, error) 
 
 // Signature is the drawing of the bill's doctor, for its statement of fees.
 func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
-	b, err := scanBill(s.DB.QueryRowContext(ctx, `SELECT `+billColumns+` FROM bills WHERE id = $1`, id))
-	if errors.Is(err, sql.ErrNoRows) {
+	var doctor sql.NullInt64
+	err := s.DB.QueryRowContext(ctx, `SELECT doctor_id FROM bills WHERE id = $1`, id).Scan(&doctor)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return "", nil, apperr.NotFound("billing.bill_not_found")
-	}
-	if err != nil {
+	case err != nil:
 		return "", nil, fmt.Errorf("read bill: %w", err)
-	}
-	if b.DoctorID == nil {
+	case !doctor.Valid:
 		return "", nil, apperr.NotFound("billing.no_signature")
 	}
-	return profile.Image(ctx, s.DB, *b.DoctorID, profile.KindSignature)
+	return profile.Image(ctx, s.DB, doctor.Int64, profile.KindSignature)
 }
 
 // Documents a bill prints.

@@ -497,7 +497,7 @@ func (h *Handler) csv(w http.ResponseWriter, r *http.Request, name string, write
 // reportRange reads a report's from and to (the clinic's days); false when they are wrong,
 // and the caller was answered.
 func (h *Handler) reportRange(w http.ResponseWriter, r *http.Request) (Range, bool) {
-	rg, err := NewRange(r.URL.Query().Get("from"), r.URL.Query().Get("to"), h.Store.loc())
+	rg, err := NewRange(r.URL.Query().Get("from"), r.URL.Query().Get("to"))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return rg, false

@@ -25,10 +25,10 @@ const maxRangeDays = 400
 
 // NewRange checks from and to (the clinic's days, of which a bill counts on the one it was
 // finalised on).
-func NewRange(from, to string, loc *time.Location) (Range, error) {
+func NewRange(from, to string) (Range, error) {
 	var v apperr.Validation
-	start, err1 := time.ParseInLocation(time.DateOnly, from, loc)
-	end, err2 := time.ParseInLocation(time.DateOnly, to, loc)
+	start, err1 := time.Parse(time.DateOnly, from)
+	end, err2 := time.Parse(time.DateOnly, to)
 	if err1 != nil {
 		v.Add("from", "validation.date_format")
 	}

@@ -162,6 +162,20 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   // The doctor's account is shared with later tests, which start without a signature.
   expect((await api(doc, 'get', `/api/remove-signature/${doctor}`)).status()).toBe(204)
 
+  // Charges without a visit: a walk-in bill from the patient's chart, a free-text item, finalised.
+  await desk.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
+  await activeView(desk).getByRole('button', { name: 'Bill without a visit' }).click()
+  await expect(desk).toHaveURL(/\/bills\/\d+$/)
+  const walkIn = activeView(desk).getByTestId('bill')
+  await walkIn.getByLabel('An item not on the price list').click()
+  await walkIn.getByRole('textbox', { name: 'Item' }).fill('Medical certificate copy')
+  await walkIn.getByLabel('Unit price (PHP)').fill('200')
+  await walkIn.getByRole('button', { name: 'Add' }).click()
+  await expect(walkIn.getByTestId('bill-total')).toHaveText('₱200.00')
+  await walkIn.getByRole('button', { name: 'Finalise' }).click()
+  await desk.getByRole('tooltip').getByRole('button', { name: 'Finalise' }).click()
+  await expect(walkIn.getByTestId('bill-balance')).toHaveText('₱200.00')
+
   // A finalised bill cannot be changed through the API.
   expect((await api(desk, 'post', `/api/bills/${billId}/lines`, { description: 'Extra', quantity: 1, unit_price: 100 })).status()).toBe(409)
 

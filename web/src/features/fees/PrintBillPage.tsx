@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
+import { useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Radio, Result, Space, Spin } from 'antd'
 import { useState } from 'react'
 import { createPortal } from 'react-dom'
@@ -9,7 +10,7 @@ import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
-import { useBill } from './api/getBill'
+import { billQuery, useBill } from './api/getBill'
 import { printBill } from './api/payBill'
 import type { Bill, Document, Payment } from './api/types'
 import { BillStatus } from './bill/BillPanel'
@@ -21,6 +22,7 @@ type Paper = 'A5' | 'A4'
 export default function PrintBillPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const id = Number(useParams().id)
   const doc: Document = useParams().doc === 'receipt' ? 'receipt' : 'statement'
   const paymentId = Number(useSearchParams()[0].get('payment')) || undefined
@@ -39,7 +41,9 @@ export default function PrintBillPage() {
     setBusy(true)
     try {
       // Recorded first: a print the server did not hear of does not happen.
-      await printBill(bill.id, doc, payment?.id)
+      // The sheet printed is the bill as the server recorded the print (with the doctor's
+      // signature, which only a bill's own read carries).
+      queryClient.setQueryData(billQuery(bill.id).queryKey, await printBill(bill.id, doc, payment?.id))
       setTimeout(() => window.print(), 50)
     } catch {
       // the app's error toast has said why

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { Button, Card, DatePicker, Empty, Flex, Radio, Segmented, Statistic, Table, Tag, Typography } from 'antd'
+import { Button, Card, DatePicker, Empty, Flex, Radio, Segmented, Statistic, Table, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router'
 import { formatDay } from '../../lib/time'
 import { csvHref, useBillsReport, useCashUp, useOutstanding, useRevenue } from './api/reports'
 import { useFeeSettings } from './api/feeSettings'
+import { BillStatus } from './bill/BillPanel'
 import { useMoney, type Money } from './bill/useMoney'
 
 const DAY = 'YYYY-MM-DD'
@@ -176,7 +177,7 @@ function BillsTab({ money }: { money: Money }) {
           { key: 'day', title: t('reports.date'), responsive: ['md'], render: (_, b) => formatDay(b.finalised_at) },
           { key: 'patient', title: t('appointments.patient'), render: (_, b) => b.patient.name },
           { key: 'doctor', title: t('bill.doctor'), responsive: ['lg'], render: (_, b) => b.doctor },
-          { key: 'status', title: t('appointments.statusLabel'), render: (_, b) => (b.status === 'void' ? <Tag color="red">{t('bill.status.void')}</Tag> : b.balance > 0 ? <Tag color="orange">{t('bill.status.toPay')}</Tag> : <Tag color="green">{t('bill.status.paid')}</Tag>) },
+          { key: 'status', title: t('appointments.statusLabel'), render: (_, b) => <BillStatus bill={b} /> },
           { key: 'discount', title: t('bill.discount'), align: 'end', responsive: ['lg'], render: (_, b) => money.format(b.discount) },
           { key: 'total', title: t('bill.total'), align: 'end', render: (_, b) => money.format(b.total) },
           { key: 'paid', title: t('bill.paid'), align: 'end', responsive: ['md'], render: (_, b) => money.format(b.paid) },

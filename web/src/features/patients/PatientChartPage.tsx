@@ -1,4 +1,4 @@
-import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
+import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
 import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -7,6 +7,7 @@ import { VisitHistory } from '../../components/VisitHistory'
 import { useCan } from '../../lib/auth/can'
 import { Slot } from '../../lib/slots'
 import { useArchivePatient } from './api/archivePatient'
+import { openWalkInBill } from './api/openWalkInBill'
 import { usePatient } from './api/getPatient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { PatientBanner } from '../../components/PatientBanner'
@@ -81,6 +82,7 @@ export default function PatientChartPage() {
   useViewSubject(patient.data && patient.data.mrn === pid ? fullName(patient.data) : undefined)
   const canManage = useCan('manage patient')
   const canBook = useCan('manage appointment')
+  const canCharge = useCan('record charges')
   const canPrescribe = useCan('write prescription')
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
@@ -215,11 +217,20 @@ export default function PatientChartPage() {
             <Card
               title={t('patients.sections.visits')}
               extra={
-                canBook &&
                 !p.archived && (
-                  <Button size="small" icon={<CalendarOutlined aria-hidden />} onClick={() => navigate(`/appointments/appointments?book=${p.id}`)}>
-                    {t('patients.bookVisit')}
-                  </Button>
+                  <Space size={4} wrap>
+                    {canBook && (
+                      <Button size="small" icon={<CalendarOutlined aria-hidden />} onClick={() => navigate(`/appointments/appointments?book=${p.id}`)}>
+                        {t('patients.bookVisit')}
+                      </Button>
+                    )}
+                    {/* Charges without a visit (a certificate, a dressing at the desk): a bill of its own. */}
+                    {canCharge && (
+                      <Button size="small" icon={<WalletOutlined aria-hidden />} onClick={() => void openWalkInBill(p.id).then((b) => navigate(`/bills/${b.id}`), () => undefined /* the app's error toast has said why */)}>
+                        {t('patients.walkInBill')}
+                      </Button>
+                    )}
+                  </Space>
                 )
               }
             >

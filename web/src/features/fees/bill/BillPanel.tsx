@@ -19,7 +19,7 @@ import { useMoney, type Money } from './useMoney'
 type Dialog = 'pay' | 'discount' | 'refund' | 'void' | BillLine
 
 /** A bill's status as a tag: draft (taking charges), to pay, paid, void. */
-export function BillStatus({ bill }: { bill: Bill }) {
+export function BillStatus({ bill }: { bill: Pick<Bill, 'status' | 'balance'> }) {
   const { t } = useTranslation()
   if (bill.status === 'draft') return <Tag color="blue">{t('bill.status.draft')}</Tag>
   if (bill.status === 'void') return <Tag color="red">{t('bill.status.void')}</Tag>
