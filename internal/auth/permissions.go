@@ -27,6 +27,8 @@ const (
 	OverridePrice      Permission = "override price"
 	VoidBill           Permission = "void bill"
 	ViewFinancial      Permission = "view financial reports"
+	IssueDocuments     Permission = "issue documents"
+	ManageTemplates    Permission = "manage templates"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -36,6 +38,7 @@ var Catalogue = []Permission{
 	RecordVitals, WriteDiagnosis, WritePrescription,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial,
+	IssueDocuments, ManageTemplates,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

@@ -72,6 +72,22 @@ var requiredAccess = map[string]string{
 	"GET /api/reports/bills":                 "view financial reports",
 	"GET /api/reports/revenue":               "view financial reports",
 
+	"GET /api/document-templates":              "manage templates or issue documents",
+	"GET /api/document-templates/placeholders": "manage templates or issue documents",
+	"GET /api/document-templates/{id}":         "manage templates or issue documents",
+	"POST /api/document-templates":             "manage templates",
+	"PUT /api/document-templates/{id}":         "manage templates",
+	"POST /api/document-templates/starter":     "manage templates",
+	"POST /api/document-templates/preview":     "manage templates or issue documents",
+	"GET /api/documents":                       "view patient",
+	"POST /api/documents":                      "issue documents",
+	"GET /api/documents/{id}":                  "view patient",
+	"POST /api/documents/{id}/print":           "view patient",
+	"POST /api/documents/{id}/cancel":          "issue documents",
+	"GET /api/documents/{id}/signature":        "view patient",
+	// The receiver of a document checks it without an account (rate-limited per address).
+	"GET /verify/{code}": "public",
+
 	"GET /api/doctors":                        "view appointment",
 	"GET /api/appointments":                   "view appointment",
 	"POST /api/appointments":                  "manage appointment",
@@ -157,7 +173,7 @@ var ownerOnly = map[string]bool{
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
 var rolePermissions = map[string][]string{
-	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record charges"},
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record charges", "issue documents", "manage templates"},
 	"nurse":        {"view patient", "view appointment", "record vitals"},
 	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment"},
 }

@@ -25,6 +25,7 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/dashboard"
+	"emr/internal/document"
 	"emr/internal/database"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -142,6 +143,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
 		(&billing.Handler{Store: &billing.Store{DB: db, Loc: loc}, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
+		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Limit: document.VerifyLimit, Window: document.VerifyWindow}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),

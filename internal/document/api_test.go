@@ -1,0 +1,439 @@
+package document_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+type run struct {
+	Text string `json:"text"`
+	Bold bool   `json:"bold"`
+}
+
+type block struct {
+	Type  string    `json:"type"`
+	Runs  []run     `json:"runs"`
+	Items [][]run   `json:"items"`
+	Rows  [][][]run `json:"rows"`
+}
+
+type doc struct {
+	ID           int64   `json:"id"`
+	Kind         string  `json:"kind"`
+	Number       string  `json:"number"`
+	Code         string  `json:"code"`
+	Status       string  `json:"status"`
+	HasSignature bool    `json:"has_signature"`
+	Content      []block `json:"content"`
+	ContentHash  string  `json:"content_hash"`
+	Doctor       struct {
+		Name     string `json:"name"`
+		Licences []struct {
+			Number string `json:"number"`
+		} `json:"licences"`
+	} `json:"doctor"`
+	Version int `json:"version"`
+}
+
+type tmpl struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	Language string `json:"language"`
+	Body     string `json:"body"`
+	Fields   []struct {
+		Key string `json:"key"`
+	} `json:"fields"`
+	Version int `json:"version"`
+}
+
+// text is a document's content as plain text, one block a line.
+func text(blocks []block) string {
+	var b strings.Builder
+	runs := func(rs []run) {
+		for _, r := range rs {
+			b.WriteString(r.Text)
+		}
+	}
+	for _, bl := range blocks {
+		runs(bl.Runs)
+		for _, it := range bl.Items {
+			b.WriteString("\n• ")
+			runs(it)
+		}
+		for _, row := range bl.Rows {
+			b.WriteString("\n")
+			for _, c := range row {
+				b.WriteString("| ")
+				runs(c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func signaturePNG(t *testing.T) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 60, 20))
+	for x := 5; x < 55; x++ {
+		img.Set(x, 10, color.NRGBA{A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func do[T any](t *testing.T, c *apitest.Client, want int, method, path string, body any) T {
+	t.Helper()
+	var out T
+	r := c.Do(method, path, body)
+	if r.Status != want {
+		t.Fatalf("%s %s: %d %s, want %d", method, path, r.Status, r.Body, want)
+	}
+	r.JSON(t, &out)
+	return out
+}
+
+type setup struct {
+	env                         *apitest.Env
+	admin, doctor, nurse, front *apitest.Client
+	patientID, visitID          int64
+	booked                      int // visits booked, each half an hour after the last
+}
+
+const hostileName = `<img src=x onerror=alert(1)>`
+
+// newSetup: a doctor with a licence and a signature; a patient whose first name is markup;
+// a signed visit with a diagnosis and two orders.
+func newSetup(t *testing.T, db *database.DB) *setup {
+	env := apitest.New(t, db)
+	s := &setup{env: env}
+	s.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+	s.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+	s.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+	s.front = env.LoggedIn("front", env.CreateUser("front", "receptionist"))
+	var me struct{ Version int }
+	s.doctor.Do("GET", "/api/get-profile", nil).JSON(t, &me)
+	if r := s.doctor.Do("PATCH", "/api/update-profile", map[string]any{"name": "Dr Nguyễn Văn Bình", "specialisations": []string{"Family medicine"},
+		"licences": []map[string]string{{"number": "PRC-0012345", "issuer": "MOH"}}, "version": me.Version}); r.Status != http.StatusOK {
+		t.Fatalf("profile: %d %s", r.Status, r.Body)
+	}
+	if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", signaturePNG(t)); r.Status != http.StatusOK {
+		t.Fatalf("signature: %d %s", r.Status, r.Body)
+	}
+	p := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": hostileName, "last_name": "Trần",
+		"birth_date": "1985-03-02", "sex": "female", "address": "12 Lê Lợi, Huế", "history": map[string]any{"allergy_status": "none"}})
+	s.patientID = p.ID
+	s.visitID = s.visit(t, true)
+	return s
+}
+
+// visit books, starts and writes a visit of the patient; signed or left a draft.
+func (s *setup) visit(t *testing.T, sign bool) int64 {
+	t.Helper()
+	docs := do[struct{ Data []struct{ ID int64 } }](t, s.front, http.StatusOK, "GET", "/api/doctors", nil)
+	a := do[struct {
+		ID      int64
+		Version int
+	}](t, s.front, http.StatusCreated, "POST", "/api/appointments", map[string]any{"patient_id": s.patientID, "doctor_id": docs.Data[0].ID,
+		"starts_at": time.Now().UTC().Add(time.Hour + time.Duration(s.booked)*30*time.Minute).Truncate(time.Minute).Format(time.RFC3339), "duration_minutes": 10, "type": "new"})
+	s.booked++
+	path := fmt.Sprintf("/api/appointments/%d", a.ID)
+	do[any](t, s.front, http.StatusOK, "POST", path+"/arrive", map[string]any{"version": a.Version})
+	do[any](t, s.doctor, http.StatusOK, "POST", path+"/start", map[string]any{"version": a.Version + 1})
+	do[any](t, s.doctor, http.StatusOK, "PUT", path+"/visit", map[string]any{"version": 0, "chief_complaint": "Sốt, ho", "examination": "Họng đỏ",
+		"vitals": map[string]any{"temperature": 38.2, "heart_rate": 96},
+		"diagnoses": []map[string]any{{"code": "J06.9", "primary": true}}, "orders": []map[string]any{{"code": "CBC", "note": ""}, {"code": "XR-CHEST", "note": "PA view"}}})
+	if sign {
+		do[any](t, s.doctor, http.StatusOK, "POST", path+"/visit/sign", map[string]any{"version": 1})
+	}
+	return a.ID
+}
+
+func (s *setup) template(t *testing.T, kind, lang string) tmpl {
+	t.Helper()
+	list := do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates?kind="+kind+"&language="+lang, nil)
+	if len(list.Data) != 1 {
+		t.Fatalf("templates %s/%s: %v", kind, lang, list.Data)
+	}
+	return list.Data[0]
+}
+
+// A doctor issues a medical certificate in Vietnamese from a signed visit: the fields and the
+// visit fill it, the patient's markup stays text, the number is the year's first, the
+// doctor's details and signature are kept; the receiver's check shows only what it may;
+// cancelling shows on the check; the database refuses any other change.
+func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		all := do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates", nil)
+		if len(all.Data) != 24 {
+			t.Fatalf("starter templates: %d, want 6 kinds in 4 languages", len(all.Data))
+		}
+		cert := s.template(t, "medical_certificate", "vi")
+
+		// The fields are checked: a required one missing, a number that is not one.
+		s.doctor.SetCookie("language", "vi")
+		r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID, "appointment_id": s.visitID,
+			"fields": map[string]string{"rest_days": "ba"}})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["fields.rest_days"]) == 0 || len(fields["fields.rest_from"]) == 0 {
+			t.Fatalf("bad fields: %d %s", r.Status, r.Body)
+		}
+		// A template that fills a visit needs one.
+		r = s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID, "fields": map[string]string{"rest_days": "3", "rest_from": "2026-11-25"}})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["appointment_id"]) == 0 {
+			t.Fatalf("without a visit: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM documents"); n != 0 {
+			t.Fatalf("a refused document was kept: %d", n)
+		}
+
+		d := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID,
+			"appointment_id": s.visitID, "fields": map[string]string{"rest_days": "3", "rest_from": "2026-11-25", "remarks": "**not bold** {{patient.mrn}}"}})
+		year := time.Now().Year()
+		if d.Number != fmt.Sprintf("MC-%d-000001", year) || d.Status != "issued" || !d.HasSignature || len(d.Code) != 16 || len(d.ContentHash) != 64 {
+			t.Errorf("issued: %+v", d)
+		}
+		body := text(d.Content)
+		for _, want := range []string{"Giấy chứng nhận y tế", "Trần " + hostileName, "J06.9", "3 ngày", "25/11/2026", "giới tính: nữ",
+			"**not bold** {{patient.mrn}}", d.Number} {
+			if !strings.Contains(body, want) {
+				t.Errorf("content lacks %q:\n%s", want, body)
+			}
+		}
+		if d.Doctor.Name != "Dr Nguyễn Văn Bình" || len(d.Doctor.Licences) != 1 {
+			t.Errorf("doctor: %+v", d.Doctor)
+		}
+
+		// The doctor's profile changes later; the document keeps what it was issued with.
+		var me struct{ Version int }
+		s.doctor.Do("GET", "/api/get-profile", nil).JSON(t, &me)
+		do[any](t, s.doctor, http.StatusOK, "PATCH", "/api/update-profile", map[string]any{"name": "Dr Someone Else", "version": me.Version})
+		again := do[doc](t, s.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/documents/%d", d.ID), nil)
+		if again.Doctor.Name != "Dr Nguyễn Văn Bình" || again.ContentHash != d.ContentHash {
+			t.Errorf("kept: %+v", again.Doctor)
+		}
+
+		// The receiver checks it without an account, in their browser's language.
+		visitor := s.env.Client()
+		visitor.Header.Set("Accept-Language", "vi-VN,vi;q=0.9")
+		page := visitor.Do("GET", "/verify/"+d.Code[:4]+"-"+strings.ToLower(d.Code[4:]), nil)
+		html := string(page.Body)
+		if page.Status != http.StatusOK || !strings.Contains(html, "Hợp lệ") || !strings.Contains(html, d.Number) || !strings.Contains(html, "1985") ||
+			!strings.Contains(html, d.ContentHash) || !strings.Contains(html, "Dr Nguyễn Văn Bình") || !strings.Contains(html, "T. &lt;.") {
+			t.Fatalf("verify: %d %s", page.Status, html)
+		}
+		for _, never := range []string{"<img", "onerror", "Lê Lợi", "J06.9", "1985-03-02", "02/03/1985", "Sốt"} {
+			if strings.Contains(html, never) {
+				t.Errorf("the verify page shows %q", never)
+			}
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'document.verify' AND actor_id IS NULL AND address <> '' AND patient_id = $1", s.patientID); n != 1 {
+			t.Errorf("verifications audited: %d", n)
+		}
+		if r := visitor.Do("GET", "/verify/AAAAAAAAAAAAAAAA", nil); r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "Không có giấy tờ") {
+			t.Errorf("unknown code: %d", r.Status)
+		}
+
+		// The database keeps it as issued, whoever writes.
+		ctx := context.Background()
+		if _, err := db.ExecContext(ctx, `UPDATE documents SET content = '[]' WHERE id = $1`, d.ID); err == nil {
+			t.Error("content changed by SQL")
+		}
+		if _, err := db.ExecContext(ctx, `DELETE FROM documents WHERE id = $1`, d.ID); err == nil {
+			t.Error("document deleted by SQL")
+		}
+
+		// Nurses and receptionists print it again but never issue or cancel one.
+		if r := s.nurse.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID}); r.Status != http.StatusForbidden {
+			t.Errorf("nurse issues: %d", r.Status)
+		}
+		do[doc](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/print", d.ID), nil)
+		if r := s.front.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "x"}); r.Status != http.StatusForbidden {
+			t.Errorf("receptionist cancels: %d", r.Status)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action IN ('document.issue', 'document.print') AND patient_id = $1", s.patientID); n != 2 {
+			t.Errorf("issue and print audited: %d", n)
+		}
+
+		// Cancelled with a reason: the check says so, and it prints no more.
+		if r := s.doctor.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("cancel without a reason: %d", r.Status)
+		}
+		c := do[doc](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "Wrong dates"})
+		if c.Status != "cancelled" {
+			t.Errorf("cancelled: %+v", c)
+		}
+		if r := s.doctor.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": c.Version, "reason": "again"}); r.Status != http.StatusConflict {
+			t.Errorf("cancelled twice: %d", r.Status)
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/documents/%d/print", d.ID), nil); r.Status != http.StatusConflict {
+			t.Errorf("a cancelled document printed: %d", r.Status)
+		}
+		visitor.Header.Set("Accept-Language", "en")
+		if page := visitor.Do("GET", "/verify/"+d.Code, nil); !strings.Contains(string(page.Body), "Cancelled: no longer valid") {
+			t.Errorf("verify after cancelling: %s", page.Body)
+		}
+		if _, err := db.ExecContext(ctx, `UPDATE documents SET status = 'issued' WHERE id = $1`, d.ID); err == nil {
+			t.Error("a cancelled document was issued again by SQL")
+		}
+		list := do[struct{ Data []doc }](t, s.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/documents?patient_id=%d", s.patientID), nil)
+		if len(list.Data) != 1 || list.Data[0].Status != "cancelled" {
+			t.Errorf("the chart's list: %+v", list.Data)
+		}
+	})
+}
+
+// A laboratory request lists the visit's orders; a visit summary needs a signed visit.
+func TestRequestsAndSummary(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		lab := s.template(t, "lab_request", "en")
+		d := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": lab.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+		var orders []string
+		for _, b := range d.Content {
+			for _, it := range b.Items {
+				orders = append(orders, it[0].Text)
+			}
+		}
+		if !slices.Equal(orders, []string{"CBC Complete blood count", "J06.9 Acute upper respiratory infection, unspecified (primary)"}) {
+			t.Errorf("the laboratory request's lists: %q", orders)
+		}
+		img := s.template(t, "imaging_request", "en")
+		d = do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": img.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+		if body := text(d.Content); !strings.Contains(body, "• XR-CHEST Chest X-ray — PA view") || strings.Contains(body, "CBC") {
+			t.Errorf("the imaging request:\n%s", body)
+		}
+		draft := s.visit(t, false)
+		summary := s.template(t, "visit_summary", "ru")
+		if r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": draft}); r.Status != http.StatusConflict {
+			t.Errorf("summary of a draft: %d %s", r.Status, r.Body)
+		}
+		sum := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+		if body := text(sum.Content); !strings.Contains(body, "Выписка о приёме") || !strings.Contains(body, "T 38.2 °C") || !strings.Contains(body, "(основной)") {
+			t.Errorf("summary:\n%s", body)
+		}
+		// Another patient's visit is not this patient's.
+		other := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Minh", "last_name": "Lê", "birth_date": "1990-01-01", "sex": "male"})
+		r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": lab.ID, "patient_id": other.ID, "appointment_id": s.visitID})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["appointment_id"]) == 0 {
+			t.Errorf("another patient's visit: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// Numbers of a kind run without gaps when doctors issue at once.
+func TestNumbersWithoutGapsUnderConcurrency(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		lab := s.template(t, "lab_request", "vi")
+		const n = 12
+		var wg sync.WaitGroup
+		numbers := make([]string, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": lab.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+				var d doc
+				if r.Status == http.StatusCreated {
+					r.JSON(t, &d)
+				}
+				numbers[i] = d.Number
+			}()
+		}
+		wg.Wait()
+		slices.Sort(numbers)
+		for i, got := range numbers {
+			if want := fmt.Sprintf("LR-%d-%06d", time.Now().Year(), i+1); got != want {
+				t.Fatalf("numbers %v: want %s at %d", numbers, want, i)
+			}
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(DISTINCT code) FROM documents"); n != 12 {
+			t.Errorf("codes: %d distinct", n)
+		}
+	})
+}
+
+// Templates: a manager writes one in Russian with placeholders and a field; a mistake in the
+// body is refused naming its line; the preview fills the placeholders for a chosen visit.
+func TestTemplateEditingAndPreview(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		s.admin.SetCookie("language", "ru")
+		body := "# Справка для бассейна\nПациент: **{{patient.name}}**, {{patient.age}}\n- {{visit.diagnoses}}\nДопуск до {{field.until}}"
+		fields := []map[string]any{{"key": "until", "label": "Допуск до", "type": "date", "required": true}}
+		bad := s.admin.Do("POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru", "paper": "a5-portrait",
+			"body": body + "\n{{patient.passport}}", "fields": fields})
+		if msg, _, _ := bad.Error(t); bad.Status != http.StatusUnprocessableEntity || msg != "Строка 5: нет такой подстановки {{patient.passport}}. Вставьте её из списка рядом с редактором." {
+			t.Errorf("unknown placeholder: %d %q", bad.Status, msg)
+		}
+		if r := s.admin.Do("POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru", "paper": "a5-portrait",
+			"body": "**unclosed", "fields": fields}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "Строка 1") {
+			t.Errorf("unclosed bold: %d %s", r.Status, r.Body)
+		}
+		tp := do[tmpl](t, s.admin, http.StatusCreated, "POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru",
+			"paper": "a5-portrait", "body": body, "fields": fields})
+		if r := s.admin.Do("POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru", "paper": "a5-portrait", "body": body, "fields": fields}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a name taken: %d", r.Status)
+		}
+		prev := do[struct{ Content []block }](t, s.admin, http.StatusOK, "POST", "/api/document-templates/preview", map[string]any{"body": body, "fields": fields,
+			"language": "ru", "patient_id": s.patientID, "appointment_id": s.visitID, "values": map[string]string{"until": "2027-01-31"}})
+		got := text(prev.Content)
+		if !strings.Contains(got, "Пациент: Trần "+hostileName+", 41 год") || !strings.Contains(got, "J06.9") || !strings.Contains(got, "31.01.2027") {
+			t.Errorf("preview:\n%s", got)
+		}
+		if prev.Content[1].Runs[1].Text != "Trần "+hostileName || !prev.Content[1].Runs[1].Bold {
+			t.Errorf("the name's run: %+v", prev.Content[1].Runs)
+		}
+		// A stale save is refused; a current one saves.
+		upd := map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru", "paper": "a4-portrait", "body": body, "fields": fields, "version": tp.Version}
+		do[tmpl](t, s.admin, http.StatusOK, "PUT", fmt.Sprintf("/api/document-templates/%d", tp.ID), upd)
+		if r := s.admin.Do("PUT", fmt.Sprintf("/api/document-templates/%d", tp.ID), upd); r.Status != http.StatusConflict {
+			t.Errorf("stale save: %d", r.Status)
+		}
+		// A doctor may preview and issue, a nurse neither.
+		if r := s.nurse.Do("POST", "/api/document-templates/preview", map[string]any{"body": body, "language": "ru", "patient_id": s.patientID}); r.Status != http.StatusForbidden {
+			t.Errorf("nurse previews: %d", r.Status)
+		}
+	})
+}
+
+// The verify page refuses an address past its look-ups.
+func TestVerifyIsRateLimited(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		visitor := env.Client()
+		limited := 0
+		for range 25 {
+			if r := visitor.Do("GET", "/verify/AAAAAAAAAAAAAAAA", nil); r.Status == http.StatusTooManyRequests {
+				limited++
+				if r.Header.Get("Retry-After") == "" {
+					t.Error("no Retry-After")
+				}
+			}
+		}
+		if limited != 5 {
+			t.Errorf("%d of 25 look-ups refused, want 5", limited)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'document.verify'"); n != 20 {
+			t.Errorf("look-ups audited: %d, want 20", n)
+		}
+	})
+}

@@ -1,0 +1,525 @@
+package document
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base32"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/patient"
+	"emr/internal/profile"
+	"emr/internal/settings"
+)
+
+// Store reads and writes templates and documents.
+type Store struct {
+	DB    *database.DB
+	Loc   *time.Location // the clinic's time zone: a document's date and year
+	Codes *catalogue.Store
+	Now   func() time.Time
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// Statuses of an issued document.
+const (
+	Issued    = "issued"
+	Cancelled = "cancelled"
+)
+
+// Doctor is the issuing doctor as the document keeps them.
+type Doctor struct {
+	ID              int64             `json:"id"`
+	Name            string            `json:"name"`
+	Specialisations []string          `json:"specialisations"`
+	Licences        []profile.Licence `json:"licences"`
+}
+
+// FieldValue is a declared field as it was filled.
+type FieldValue struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// Document is an issued document.
+type Document struct {
+	ID            int64           `json:"id"`
+	Kind          string          `json:"kind"`
+	Number        string          `json:"number"`
+	Code          string          `json:"code"`
+	Title         string          `json:"title"`
+	Language      string          `json:"language"`
+	Paper         string          `json:"paper"`
+	PatientID     int64           `json:"patient_id"`
+	AppointmentID *int64          `json:"appointment_id"`
+	Doctor        Doctor          `json:"doctor"`
+	Clinic        settings.Clinic `json:"clinic"`
+	HasSignature  bool            `json:"has_signature"`
+	Fields        []FieldValue    `json:"fields"`
+	Content       []Block         `json:"content"`
+	ContentHash   string          `json:"content_hash"`
+	Status        string          `json:"status"`
+	IssuedAt      time.Time       `json:"issued_at"`
+	CancelReason  string          `json:"cancel_reason"`
+	CancelledAt   *time.Time      `json:"cancelled_at"`
+	Version       int             `json:"version"`
+}
+
+// IssueInput is what a doctor sends to issue a document.
+type IssueInput struct {
+	TemplateID    int64             `json:"template_id"`
+	PatientID     int64             `json:"patient_id"`
+	AppointmentID *int64            `json:"appointment_id"`
+	Fields        map[string]string `json:"fields"`
+}
+
+// Limits of a field's value.
+const (
+	maxFieldText = 300
+	maxLongText  = 4000
+)
+
+// checkFields trims the filled values and checks them against the declared fields;
+// values of undeclared fields are dropped.
+func checkFields(declared []Field, filled map[string]string) (map[string]string, error) {
+	var v apperr.Validation
+	out := map[string]string{}
+	for _, f := range declared {
+		value := strings.TrimSpace(strings.ReplaceAll(filled[f.Key], "\r\n", "\n"))
+		at := "fields." + f.Key
+		limit := maxFieldText
+		if f.Type == "long_text" {
+			limit = maxLongText
+		}
+		switch {
+		case value == "" && f.Required:
+			v.Add(at, "validation.required")
+		case value == "":
+		case utf8.RuneCountInString(value) > limit:
+			v.Add(at, "validation.too_long")
+		case f.Type != "long_text" && strings.Contains(value, "\n"):
+			v.Add(at, "document.one_line")
+		case f.Type == "number":
+			if n, err := strconv.ParseFloat(value, 64); err != nil || n < 0 || n > 1e6 {
+				v.Add(at, "document.bad_number")
+			}
+		case f.Type == "date":
+			if _, err := time.Parse(time.DateOnly, value); err != nil {
+				v.Add(at, "validation.date_format")
+			}
+		}
+		out[f.Key] = value
+	}
+	return out, v.Err()
+}
+
+// usesVisit says whether the parsed template names a value of a visit.
+func usesVisit(lines []line) bool {
+	return slices.ContainsFunc(placeholders(lines), func(p string) bool { return strings.HasPrefix(p, "visit.") })
+}
+
+// gather reads what a document of patientID (and appointmentID) is filled from, as the
+// doctor with id sees it in lang.
+func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointmentID *int64, lang string) (sources, error) {
+	src := sources{lang: lang, today: s.now().In(s.Loc)}
+	var v apperr.Validation
+	records, err := patient.Records(ctx, s.DB, []int64{patientID})
+	if err != nil {
+		return src, err
+	}
+	p, ok := records[patientID]
+	if !ok {
+		v.Add("patient_id", "patient.not_found")
+		return src, v.Err()
+	}
+	src.patient = p
+	if appointmentID != nil {
+		visits := &appointment.Store{DB: s.DB, Loc: s.Loc, Codes: s.Codes}
+		a, err := visits.Get(ctx, *appointmentID)
+		if errors.Is(err, apperr.ErrNotFound) || (err == nil && a.PatientID != patientID) {
+			v.Add("appointment_id", "appointment.not_found")
+			return src, v.Err()
+		}
+		if err != nil {
+			return src, err
+		}
+		visit, err := visits.Visit(ctx, a.ID, lang)
+		if err != nil {
+			return src, err
+		}
+		src.appointment, src.visit = &a, &visit
+		if len(visit.Orders) > 0 {
+			tests, err := s.Codes.LabTests(ctx, lang)
+			if err != nil {
+				return src, err
+			}
+			src.orderKinds = make(map[string]string, len(tests))
+			for _, t := range tests {
+				src.orderKinds[t.Code] = t.Kind
+			}
+		}
+	}
+	if src.doctor, err = profile.Get(ctx, s.DB, doctorID); err != nil {
+		return src, err
+	}
+	src.clinic, err = settings.ReadClinic(ctx, s.DB)
+	return src, err
+}
+
+// Preview renders a template body (saved or not) in language for a patient and,
+// optionally, a visit, as the user would issue it now with the fields filled so far; the
+// number is left out.
+func (s *Store) Preview(ctx context.Context, userID int64, in PreviewInput) ([]Block, error) {
+	lines, err := parseBody(in.Body, in.Fields)
+	if err != nil {
+		return nil, err
+	}
+	src, err := s.gather(ctx, userID, in.PatientID, in.AppointmentID, in.Language)
+	if err != nil {
+		return nil, err
+	}
+	return render(lines, src.values("", in.Fields, in.Values)), nil
+}
+
+// PreviewInput is a template as written so far, and whom to fill it for.
+type PreviewInput struct {
+	Body          string            `json:"body"`
+	Fields        []Field           `json:"fields"`
+	Language      string            `json:"language"`
+	PatientID     int64             `json:"patient_id"`
+	AppointmentID *int64            `json:"appointment_id"`
+	Values        map[string]string `json:"values"`
+}
+
+// codeAlphabet writes a verification code: 16 characters of 5 bits, 80 random bits.
+var codeAlphabet = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+func newCode() string {
+	b := make([]byte, 10)
+	_, _ = rand.Read(b) // crypto/rand does not fail (Go 1.24)
+	return codeAlphabet.EncodeToString(b)
+}
+
+// NormalCode is a code as typed or scanned, upper case without separators; "" when it
+// cannot be a code.
+func NormalCode(s string) string {
+	s = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(s))
+	if len(s) != 16 {
+		return ""
+	}
+	if _, err := codeAlphabet.DecodeString(s); err != nil {
+		return ""
+	}
+	return s
+}
+
+// initials are the first letters of a person's names, in the order lang writes them.
+func initials(lang string, p patient.Patient) string {
+	var out []string
+	for _, part := range strings.Fields(NameIn(lang, p.FirstName, p.MiddleName, p.LastName)) {
+		r, _ := utf8.DecodeRuneInString(part)
+		out = append(out, string(unicode.ToUpper(r))+".")
+	}
+	return strings.Join(out, " ")
+}
+
+// hashOf is the SHA-256 of what a document says, in hex: what the verify page shows and
+// the print carries (its first 16 digits), so a copy can be compared with the record.
+func hashOf(number, title string, issued time.Time, doctor Doctor, fields []FieldValue, content []Block) string {
+	b, _ := json.Marshal(struct {
+		Number  string       `json:"number"`
+		Title   string       `json:"title"`
+		Issued  string       `json:"issued"`
+		Doctor  Doctor       `json:"doctor"`
+		Fields  []FieldValue `json:"fields"`
+		Content []Block      `json:"content"`
+	}{number, title, issued.UTC().Format(time.RFC3339), doctor, fields, content})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Issue renders the template for the patient (and visit) with the fields filled, and
+// keeps it: the content, the doctor's details and signature are copied in, the number is
+// the next of the kind's year (gap-free: the counter's row is held until the commit), the
+// code is random. Audited with the patient.
+func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Document, error) {
+	t, err := getTemplate(ctx, s.DB, in.TemplateID)
+	if errors.Is(err, apperr.ErrNotFound) || (err == nil && !t.Active) {
+		var v apperr.Validation
+		v.Add("template_id", "document.template_not_found")
+		return Document{}, v.Err()
+	}
+	if err != nil {
+		return Document{}, err
+	}
+	lines, err := parseBody(t.Body, t.Fields)
+	if err != nil {
+		return Document{}, err
+	}
+	filled, err := checkFields(t.Fields, in.Fields)
+	if err != nil {
+		return Document{}, err
+	}
+	if in.AppointmentID == nil && (usesVisit(lines) || t.Kind == "visit_summary") {
+		var v apperr.Validation
+		v.Add("appointment_id", "document.needs_visit")
+		return Document{}, v.Err()
+	}
+	src, err := s.gather(ctx, e.ActorID, in.PatientID, in.AppointmentID, t.Language)
+	if err != nil {
+		return Document{}, err
+	}
+	if t.Kind == "visit_summary" && src.visit.Status != "signed" {
+		return Document{}, apperr.Conflict("document.visit_not_signed")
+	}
+	doctor := Doctor{ID: src.doctor.ID, Name: src.doctor.Name, Specialisations: src.doctor.Specialisations, Licences: src.doctor.Licences}
+	fieldValues := make([]FieldValue, 0, len(t.Fields))
+	for _, f := range t.Fields {
+		value := filled[f.Key]
+		if f.Type == "date" {
+			value = day(t.Language, value)
+		}
+		fieldValues = append(fieldValues, FieldValue{Key: f.Key, Label: f.Label, Value: value})
+	}
+	var sigType string
+	var sig []byte
+	if src.doctor.HasSignature {
+		if sigType, sig, err = profile.Image(ctx, s.DB, e.ActorID, profile.KindSignature); err != nil {
+			return Document{}, err
+		}
+	}
+	birthYear := any(nil)
+	if b, err := time.Parse(time.DateOnly, src.patient.BirthDate); err == nil {
+		birthYear = b.Year()
+	}
+	doctorJSON, _ := json.Marshal(doctor)
+	clinicJSON, _ := json.Marshal(src.clinic)
+	fieldsJSON, _ := json.Marshal(fieldValues)
+	var id int64
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := patient.CheckActive(ctx, tx, in.PatientID); err != nil {
+			return err
+		}
+		now := s.now()
+		year := now.In(s.Loc).Year()
+		seq, err := database.AddToCounter(ctx, tx, "document:"+t.Kind+":"+strconv.Itoa(year), 1)
+		if err != nil {
+			return err
+		}
+		number := fmt.Sprintf("%s-%d-%06d", prefixes[t.Kind], year, seq)
+		content := render(lines, src.values(number, t.Fields, filled))
+		contentJSON, _ := json.Marshal(content)
+		hash := hashOf(number, t.Name, now, doctor, fieldValues, content)
+		if err := tx.QueryRowContext(ctx, `INSERT INTO documents (kind, year, seq, number, code, template_id, title, language, paper,
+			patient_id, appointment_id, initials, birth_year, doctor_id, doctor, clinic, signature_type, signature, fields, content,
+			content_hash, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+			RETURNING id`, t.Kind, year, seq, number, newCode(), t.ID, t.Name, t.Language, t.Paper, in.PatientID, in.AppointmentID,
+			initials(t.Language, src.patient), birthYear, e.ActorID, string(doctorJSON), string(clinicJSON), sigType, sig,
+			string(fieldsJSON), string(contentJSON), hash, now).Scan(&id); err != nil {
+			return fmt.Errorf("insert document: %w", err)
+		}
+		return s.audit(ctx, tx, e, id, in.PatientID, "document.issue", number)
+	})
+	if err != nil {
+		return Document{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+func (s *Store) audit(ctx context.Context, tx database.Querier, e audit.Event, id, patientID int64, action, detail string) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = action, "document", strconv.FormatInt(id, 10), audit.Success, patientID
+	e.Detail = strings.TrimSpace(fmt.Sprintf("patient %d %s", patientID, detail))
+	return audit.Record(ctx, tx, e)
+}
+
+const documentColumns = `id, kind, number, code, title, language, paper, patient_id, appointment_id, doctor, clinic,
+	signature IS NOT NULL, fields, content, content_hash, status, issued_at, cancel_reason, cancelled_at, version`
+
+func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
+	var d Document
+	var appointmentID sql.NullInt64
+	var doctor, clinic, fields, content string
+	var cancelled sql.NullTime
+	if err := row.Scan(&d.ID, &d.Kind, &d.Number, &d.Code, &d.Title, &d.Language, &d.Paper, &d.PatientID, &appointmentID, &doctor,
+		&clinic, &d.HasSignature, &fields, &content, &d.ContentHash, &d.Status, &d.IssuedAt, &d.CancelReason, &cancelled, &d.Version); err != nil {
+		return d, err
+	}
+	if appointmentID.Valid {
+		d.AppointmentID = &appointmentID.Int64
+	}
+	if cancelled.Valid {
+		t := cancelled.Time.UTC()
+		d.CancelledAt = &t
+	}
+	d.IssuedAt = d.IssuedAt.UTC()
+	for _, part := range []struct {
+		src string
+		dst any
+	}{{doctor, &d.Doctor}, {clinic, &d.Clinic}, {fields, &d.Fields}, {content, &d.Content}} {
+		if err := json.Unmarshal([]byte(part.src), part.dst); err != nil {
+			return d, fmt.Errorf("document %d: %w", d.ID, err)
+		}
+	}
+	return d, nil
+}
+
+func get(ctx context.Context, q database.Querier, id int64) (Document, error) {
+	d, err := scanDocument(q.QueryRowContext(ctx, `SELECT `+documentColumns+` FROM documents WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, apperr.NotFound("document.not_found")
+	}
+	if err != nil {
+		return d, fmt.Errorf("read document: %w", err)
+	}
+	return d, nil
+}
+
+// Get reads one document.
+func (s *Store) Get(ctx context.Context, id int64) (Document, error) { return get(ctx, s.DB, id) }
+
+// MaxListed is the most documents a list answers (a patient's, newest first).
+const MaxListed = 200
+
+// List reads a patient's documents, or a visit's, newest first.
+func (s *Store) List(ctx context.Context, patientID, appointmentID int64) ([]Document, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+documentColumns+` FROM documents
+		WHERE ($1 = 0 OR patient_id = $1) AND ($2 = 0 OR appointment_id = $2) ORDER BY id DESC LIMIT $3`, patientID, appointmentID, MaxListed)
+	if err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	defer rows.Close()
+	out := []Document{}
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Print records a print or reprint of a document (audited with the patient); a cancelled
+// one is not printed.
+func (s *Store) Print(ctx context.Context, e audit.Event, id int64) (Document, error) {
+	d, err := s.Get(ctx, id)
+	if err != nil {
+		return d, err
+	}
+	if d.Status == Cancelled {
+		return d, apperr.Conflict("document.cancelled")
+	}
+	return d, s.audit(ctx, s.DB, e, d.ID, d.PatientID, "document.print", d.Number)
+}
+
+// Cancel withdraws an issued document with a reason; it stays on record, and its verify
+// page says it is cancelled.
+func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int, reason string) (Document, error) {
+	reason, err := apperr.Reason(reason)
+	if err != nil {
+		return Document{}, err
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		d, err := get(ctx, tx, id)
+		switch {
+		case err != nil:
+			return err
+		case d.Status == Cancelled:
+			return apperr.Conflict("document.cancelled")
+		case d.Version != version:
+			return apperr.Conflict("error.conflict")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE documents SET status = $1, cancel_reason = $2, cancelled_at = $3, cancelled_by = $4,
+			version = version + 1 WHERE id = $5`, Cancelled, reason, s.now(), e.ActorID, id); err != nil {
+			return fmt.Errorf("cancel document: %w", err)
+		}
+		return s.audit(ctx, tx, e, id, d.PatientID, "document.cancel", d.Number)
+	})
+	if err != nil {
+		return Document{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// Signature returns the signature a document carries.
+func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
+	var ct string
+	var data []byte
+	err := s.DB.QueryRowContext(ctx, `SELECT signature_type, signature FROM documents WHERE id = $1 AND signature IS NOT NULL`, id).Scan(&ct, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, apperr.NotFound("document.not_found")
+	}
+	return ct, data, err
+}
+
+// Verification is all the verify page tells of a document: nothing of the patient but
+// initials and birth year.
+type Verification struct {
+	Kind        string
+	Number      string
+	IssuedAt    time.Time
+	Doctor      string
+	Clinic      string
+	Initials    string
+	BirthYear   int
+	Status      string
+	CancelledAt *time.Time
+	Hash        string
+}
+
+// Verify looks a code up (as NormalCode gives it) and records the look-up in the audit log
+// with the visitor's address, found or not.
+func (s *Store) Verify(ctx context.Context, e audit.Event, code string) (Verification, error) {
+	var v Verification
+	var id, patientID int64
+	var doctor, clinic string
+	var birthYear sql.NullInt64
+	var cancelled sql.NullTime
+	err := s.DB.QueryRowContext(ctx, `SELECT id, patient_id, kind, number, issued_at, doctor, clinic, initials, birth_year, status,
+		cancelled_at, content_hash FROM documents WHERE code = $1`, code).Scan(&id, &patientID, &v.Kind, &v.Number, &v.IssuedAt,
+		&doctor, &clinic, &v.Initials, &birthYear, &v.Status, &cancelled, &v.Hash)
+	e.Action, e.EntityType, e.Outcome = "document.verify", "document", audit.Success
+	if errors.Is(err, sql.ErrNoRows) {
+		e.Outcome, e.Detail = audit.Failure, "unknown code"
+		if err := audit.Record(ctx, s.DB, e); err != nil {
+			return v, err
+		}
+		return v, apperr.NotFound("document.not_found")
+	}
+	if err != nil {
+		return v, fmt.Errorf("verify document: %w", err)
+	}
+	var d Doctor
+	var c settings.Clinic
+	_ = json.Unmarshal([]byte(doctor), &d)
+	_ = json.Unmarshal([]byte(clinic), &c)
+	v.Doctor, v.Clinic, v.BirthYear, v.IssuedAt = d.Name, c.Name, int(birthYear.Int64), v.IssuedAt.In(s.Loc)
+	if cancelled.Valid {
+		t := cancelled.Time.In(s.Loc)
+		v.CancelledAt = &t
+	}
+	e.EntityID, e.PatientID, e.Detail = strconv.FormatInt(id, 10), patientID, fmt.Sprintf("patient %d %s %s", patientID, v.Number, v.Status)
+	return v, audit.Record(ctx, s.DB, e)
+}

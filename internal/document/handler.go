@@ -1,0 +1,286 @@
+package document
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+	"emr/internal/i18n"
+	"emr/internal/profile"
+)
+
+// Handler serves the documents API and the public verify page.
+type Handler struct {
+	Store *Store
+	// Verify limits the verify page's look-ups per address.
+	Verify *Limiter
+}
+
+// Routes is the documents' route table.
+func (h *Handler) Routes() []auth.Route {
+	templates := auth.NeedAny(auth.ManageTemplates, auth.IssueDocuments)
+	manage := auth.Need(auth.ManageTemplates)
+	view := auth.Need(auth.ViewPatient)
+	issue := auth.Need(auth.IssueDocuments)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/document-templates", Access: templates, Handler: h.templates},
+		{Method: "GET", Path: "/api/document-templates/placeholders", Access: templates, Handler: h.placeholders},
+		{Method: "GET", Path: "/api/document-templates/{id}", Access: templates, Handler: h.template},
+		{Method: "POST", Path: "/api/document-templates", Access: manage, Handler: h.createTemplate},
+		{Method: "PUT", Path: "/api/document-templates/{id}", Access: manage, Handler: h.updateTemplate},
+		{Method: "POST", Path: "/api/document-templates/starter", Access: manage, Handler: h.installStarter},
+		{Method: "POST", Path: "/api/document-templates/preview", Access: templates, Handler: h.preview},
+		{Method: "GET", Path: "/api/documents", Access: view, Handler: h.list},
+		{Method: "POST", Path: "/api/documents", Access: issue, Announces: auth.ChangesPatients, Handler: h.issue},
+		{Method: "GET", Path: "/api/documents/{id}", Access: view, Handler: h.get},
+		{Method: "POST", Path: "/api/documents/{id}/print", Access: view, Handler: h.print},
+		{Method: "POST", Path: "/api/documents/{id}/cancel", Access: issue, Announces: auth.ChangesPatients, Handler: h.cancel},
+		{Method: "GET", Path: "/api/documents/{id}/signature", Access: view, Handler: h.signature},
+		{Method: "GET", Path: "/verify/{code}", Access: auth.Public, Handler: h.verify},
+	}
+}
+
+func (h *Handler) templates(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	tq := TemplateQuery{All: q.Get("all") == "1" && auth.PrincipalFrom(r.Context()).Can(auth.ManageTemplates), Kind: q.Get("kind"), Language: q.Get("language")}
+	var v apperr.Validation
+	if tq.Kind != "" && !slices.Contains(Kinds, tq.Kind) {
+		v.Add("kind", "document.bad_kind")
+	}
+	if tq.Language != "" && !slices.Contains(i18n.Languages, tq.Language) {
+		v.Add("language", "document.bad_language")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.Templates(r.Context(), tq)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+// PlaceholderList is what a template may name, for the editor's side panel.
+type PlaceholderList struct {
+	Placeholders []string `json:"placeholders"`
+	Kinds        []string `json:"kinds"`
+	Papers       []string `json:"papers"`
+	FieldTypes   []string `json:"field_types"`
+}
+
+func (h *Handler) placeholders(w http.ResponseWriter, r *http.Request) {
+	httpjson.Respond(w, http.StatusOK, PlaceholderList{Placeholders: Placeholders, Kinds: Kinds, Papers: Papers, FieldTypes: FieldTypes})
+}
+
+func (h *Handler) template(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "document.template_not_found")
+	var t Template
+	if err == nil {
+		t, err = h.Store.Template(r.Context(), id)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, t)
+}
+
+func (h *Handler) createTemplate(w http.ResponseWriter, r *http.Request) {
+	var in TemplateInput
+	err := httpjson.Decode(w, r, &in)
+	var t Template
+	if err == nil {
+		t, err = h.Store.CreateTemplate(r.Context(), auth.PrincipalFrom(r.Context()).UserID, in)
+	}
+	h.respondTemplate(w, r, http.StatusCreated, t, err, "document_template.create")
+}
+
+func (h *Handler) updateTemplate(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "document.template_not_found")
+	var in TemplateInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	var t Template
+	if err == nil {
+		t, err = h.Store.UpdateTemplate(r.Context(), auth.PrincipalFrom(r.Context()).UserID, id, in)
+	}
+	h.respondTemplate(w, r, http.StatusOK, t, err, "document_template.update")
+}
+
+// respondTemplate answers a written template, the write audited.
+func (h *Handler) respondTemplate(w http.ResponseWriter, r *http.Request, status int, t Template, err error, action string) {
+	if err == nil {
+		e := auth.AuditEvent(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = action, "document_template", strconv.FormatInt(t.ID, 10), audit.Success, t.Name
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, status, t)
+}
+
+// Installed answers how many starter templates were added.
+type Installed struct {
+	Added int `json:"added"`
+}
+
+func (h *Handler) installStarter(w http.ResponseWriter, r *http.Request) {
+	n, err := h.Store.InstallStarter(r.Context(), auth.PrincipalFrom(r.Context()).UserID)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, Installed{Added: n})
+}
+
+// PreviewOut is a template rendered for a patient.
+type PreviewOut struct {
+	Content []Block `json:"content"`
+}
+
+func (h *Handler) preview(w http.ResponseWriter, r *http.Request) {
+	var in PreviewInput
+	err := httpjson.Decode(w, r, &in)
+	p := auth.PrincipalFrom(r.Context())
+	if err == nil && !p.Can(auth.ViewPatient) {
+		err = apperr.Forbidden("auth.forbidden")
+	}
+	if err == nil && !slices.Contains(i18n.Languages, in.Language) {
+		var v apperr.Validation
+		v.Add("language", "document.bad_language")
+		err = v.Err()
+	}
+	var out PreviewOut
+	if err == nil {
+		out.Content, err = h.Store.Preview(r.Context(), p.UserID, in)
+	}
+	if err == nil {
+		// The preview shows the patient's (and the visit's) data: a read of the record.
+		e := auth.AuditEvent(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.preview", "patient", strconv.FormatInt(in.PatientID, 10), audit.Success, in.PatientID
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, out)
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	var v apperr.Validation
+	id := func(name string) int64 {
+		s := r.URL.Query().Get(name)
+		if s == "" {
+			return 0
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 {
+			v.Add(name, "validation.query")
+		}
+		return n
+	}
+	patientID, appointmentID := id("patient_id"), id("appointment_id")
+	if patientID == 0 && appointmentID == 0 {
+		v.Add("patient_id", "validation.required")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.List(r.Context(), patientID, appointmentID)
+	if err == nil && len(list) > 0 {
+		e := auth.AuditEvent(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.list", "patient", strconv.FormatInt(list[0].PatientID, 10), audit.Success, list[0].PatientID
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) issue(w http.ResponseWriter, r *http.Request) {
+	var in IssueInput
+	err := httpjson.Decode(w, r, &in)
+	var d Document
+	if err == nil {
+		d, err = h.Store.Issue(r.Context(), auth.AuditEvent(r), in)
+	}
+	respond(w, r, http.StatusCreated, d, err)
+}
+
+func respond(w http.ResponseWriter, r *http.Request, status int, d Document, err error) {
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, status, d)
+}
+
+func docID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "document.not_found") }
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	id, err := docID(r)
+	var d Document
+	if err == nil {
+		d, err = h.Store.Get(r.Context(), id)
+	}
+	if err == nil {
+		e := auth.AuditEvent(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.read", "document", strconv.FormatInt(d.ID, 10), audit.Success, d.PatientID
+		err = audit.Record(r.Context(), h.Store.DB, e)
+	}
+	respond(w, r, http.StatusOK, d, err)
+}
+
+func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
+	id, err := docID(r)
+	var d Document
+	if err == nil {
+		d, err = h.Store.Print(r.Context(), auth.AuditEvent(r), id)
+	}
+	respond(w, r, http.StatusOK, d, err)
+}
+
+type cancelInput struct {
+	Version int    `json:"version"`
+	Reason  string `json:"reason"`
+}
+
+func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
+	id, err := docID(r)
+	var in cancelInput
+	if err == nil {
+		err = httpjson.Decode(w, r, &in)
+	}
+	var d Document
+	if err == nil {
+		d, err = h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)
+	}
+	respond(w, r, http.StatusOK, d, err)
+}
+
+func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
+	id, err := docID(r)
+	var ct string
+	var data []byte
+	if err == nil {
+		ct, data, err = h.Store.Signature(r.Context(), id)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	profile.WriteImage(w, ct, data)
+}

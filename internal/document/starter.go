@@ -1,0 +1,371 @@
+package document
+
+// starter is one of the templates a clinic begins with, in every language.
+type starter struct {
+	Name, Kind, Language, Paper, Body string
+	Fields                            []Field
+}
+
+func text(key, label string, required bool) Field {
+	return Field{Key: key, Label: label, Type: "text", Required: required}
+}
+func long(key, label string, required bool) Field {
+	return Field{Key: key, Label: label, Type: "long_text", Required: required}
+}
+func date(key, label string) Field {
+	return Field{Key: key, Label: label, Type: "date", Required: true}
+}
+func count(key, label string) Field {
+	return Field{Key: key, Label: label, Type: "number", Required: true}
+}
+
+// starterTemplates are the medical certificate, fitness to work, referral letter,
+// laboratory and imaging requests and visit summary in English, Russian, Chinese and
+// Vietnamese.
+func starterTemplates() []starter {
+	return []starter{
+		{"Medical certificate", "medical_certificate", "en", "a5-portrait", `# Medical certificate
+This is to certify that **{{patient.name}}**, {{patient.age}}, {{patient.sex}}, born {{patient.birth_date}} (patient no. {{patient.mrn}}), was examined at {{clinic.name}} on {{visit.date}}.
+
+## Diagnosis
+- {{visit.diagnoses}}
+
+The patient is advised to rest for **{{field.rest_days}} day(s)** from {{field.rest_from}}.
+{{field.remarks}}
+
+Issued on {{today}}, no. {{document.number}}.`, []Field{count("rest_days", "Rest days"), date("rest_from", "Rest from"), long("remarks", "Remarks", false)}},
+		{"Fitness to work", "fitness_to_work", "en", "a5-portrait", `# Fitness to work
+This is to certify that **{{patient.name}}**, born {{patient.birth_date}}, was examined on {{visit.date}} and is fit to return to work from **{{field.fit_from}}**.
+Restrictions: {{field.restrictions}}
+
+Issued on {{today}}, no. {{document.number}}.`, []Field{date("fit_from", "Fit to work from"), long("restrictions", "Restrictions", false)}},
+		{"Referral letter", "referral", "en", "a4-portrait", `# Referral letter
+To: **{{field.referred_to}}**
+
+Dear colleague,
+I am referring **{{patient.name}}**, {{patient.age}}, {{patient.sex}}, born {{patient.birth_date}} (patient no. {{patient.mrn}}), seen on {{visit.date}}.
+
+## Reason for referral
+{{field.reason}}
+
+## Findings
+| Chief complaint | {{visit.chief_complaint}} |
+| Vital signs | {{visit.vitals}} |
+| Examination | {{visit.examination}} |
+
+## Diagnosis
+- {{visit.diagnoses}}
+
+Thank you for seeing this patient.`, []Field{text("referred_to", "Referred to", true), long("reason", "Reason for referral", true)}},
+		{"Laboratory request", "lab_request", "en", "a4-portrait", `# Laboratory request
+| Patient | {{patient.name}} |
+| Born | {{patient.birth_date}} ({{patient.age}}) |
+| Sex | {{patient.sex}} |
+| Patient no. | {{patient.mrn}} |
+| Date | {{visit.date}} |
+
+## Tests requested
+- {{visit.lab_orders}}
+
+## Diagnosis
+- {{visit.diagnoses}}
+
+Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clinical notes", false)}},
+		{"Imaging request", "imaging_request", "en", "a4-portrait", `# Imaging request
+| Patient | {{patient.name}} |
+| Born | {{patient.birth_date}} ({{patient.age}}) |
+| Sex | {{patient.sex}} |
+| Patient no. | {{patient.mrn}} |
+| Date | {{visit.date}} |
+
+## Examinations requested
+- {{visit.imaging_orders}}
+
+## Diagnosis
+- {{visit.diagnoses}}
+
+Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clinical notes", false)}},
+		{"Visit summary", "visit_summary", "en", "a4-portrait", `# Visit summary
+| Patient | {{patient.name}} |
+| Born | {{patient.birth_date}} ({{patient.age}}) |
+| Patient no. | {{patient.mrn}} |
+| Visit | {{visit.date}} |
+
+## Chief complaint
+{{visit.chief_complaint}}
+## History of present illness
+{{visit.present_illness}}
+## Vital signs
+{{visit.vitals}}
+## Examination
+{{visit.examination}}
+## Diagnosis
+- {{visit.diagnoses}}
+## Orders
+- {{visit.orders}}
+## Plan
+{{visit.plan}}
+
+Follow-up: {{visit.follow_up}}
+## Amendments
+- {{visit.amendments}}`, nil},
+
+		{"Медицинская справка", "medical_certificate", "ru", "a5-portrait", `# Медицинская справка
+Настоящим удостоверяется, что **{{patient.name}}**, {{patient.age}}, пол: {{patient.sex}}, дата рождения {{patient.birth_date}} (карта № {{patient.mrn}}), осмотрен(а) в {{clinic.name}} {{visit.date}}.
+
+## Диагноз
+- {{visit.diagnoses}}
+
+Рекомендован отдых **{{field.rest_days}} дн.** с {{field.rest_from}}.
+{{field.remarks}}
+
+Выдана {{today}}, № {{document.number}}.`, []Field{count("rest_days", "Дней отдыха"), date("rest_from", "Отдых с"), long("remarks", "Примечания", false)}},
+		{"Справка о трудоспособности", "fitness_to_work", "ru", "a5-portrait", `# Справка о трудоспособности
+Настоящим удостоверяется, что **{{patient.name}}**, дата рождения {{patient.birth_date}}, осмотрен(а) {{visit.date}} и может приступить к работе с **{{field.fit_from}}**.
+Ограничения: {{field.restrictions}}
+
+Выдана {{today}}, № {{document.number}}.`, []Field{date("fit_from", "Трудоспособен с"), long("restrictions", "Ограничения", false)}},
+		{"Направление к специалисту", "referral", "ru", "a4-portrait", `# Направление к специалисту
+Кому: **{{field.referred_to}}**
+
+Уважаемый коллега!
+Направляю к вам пациента **{{patient.name}}**, {{patient.age}}, пол: {{patient.sex}}, дата рождения {{patient.birth_date}} (карта № {{patient.mrn}}), осмотренного {{visit.date}}.
+
+## Причина направления
+{{field.reason}}
+
+## Данные осмотра
+| Жалобы | {{visit.chief_complaint}} |
+| Показатели | {{visit.vitals}} |
+| Осмотр | {{visit.examination}} |
+
+## Диагноз
+- {{visit.diagnoses}}
+
+Благодарю за консультацию.`, []Field{text("referred_to", "Кому", true), long("reason", "Причина направления", true)}},
+		{"Направление на анализы", "lab_request", "ru", "a4-portrait", `# Направление на лабораторные исследования
+| Пациент | {{patient.name}} |
+| Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
+| Пол | {{patient.sex}} |
+| Карта № | {{patient.mrn}} |
+| Дата | {{visit.date}} |
+
+## Назначенные исследования
+- {{visit.lab_orders}}
+
+## Диагноз
+- {{visit.diagnoses}}
+
+Клинические данные: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Клинические данные", false)}},
+		{"Направление на лучевую диагностику", "imaging_request", "ru", "a4-portrait", `# Направление на лучевую диагностику
+| Пациент | {{patient.name}} |
+| Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
+| Пол | {{patient.sex}} |
+| Карта № | {{patient.mrn}} |
+| Дата | {{visit.date}} |
+
+## Назначенные исследования
+- {{visit.imaging_orders}}
+
+## Диагноз
+- {{visit.diagnoses}}
+
+Клинические данные: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Клинические данные", false)}},
+		{"Выписка о приёме", "visit_summary", "ru", "a4-portrait", `# Выписка о приёме
+| Пациент | {{patient.name}} |
+| Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
+| Карта № | {{patient.mrn}} |
+| Приём | {{visit.date}} |
+
+## Жалобы
+{{visit.chief_complaint}}
+## Анамнез заболевания
+{{visit.present_illness}}
+## Показатели
+{{visit.vitals}}
+## Осмотр
+{{visit.examination}}
+## Диагноз
+- {{visit.diagnoses}}
+## Назначенные исследования
+- {{visit.orders}}
+## План
+{{visit.plan}}
+
+Повторный приём: {{visit.follow_up}}
+## Исправления
+- {{visit.amendments}}`, nil},
+
+		{"诊断证明书", "medical_certificate", "zh", "a5-portrait", `# 诊断证明书
+兹证明 **{{patient.name}}**，{{patient.age}}，性别：{{patient.sex}}，出生日期 {{patient.birth_date}}（病历号 {{patient.mrn}}），于 {{visit.date}} 在{{clinic.name}}就诊。
+
+## 诊断
+- {{visit.diagnoses}}
+
+建议自 {{field.rest_from}} 起休息 **{{field.rest_days}} 天**。
+{{field.remarks}}
+
+开具日期 {{today}}，编号 {{document.number}}。`, []Field{count("rest_days", "休息天数"), date("rest_from", "休息开始日期"), long("remarks", "备注", false)}},
+		{"复工证明", "fitness_to_work", "zh", "a5-portrait", `# 复工证明
+兹证明 **{{patient.name}}**，出生日期 {{patient.birth_date}}，于 {{visit.date}} 经检查，可自 **{{field.fit_from}}** 起恢复工作。
+工作限制：{{field.restrictions}}
+
+开具日期 {{today}}，编号 {{document.number}}。`, []Field{date("fit_from", "可复工日期"), long("restrictions", "工作限制", false)}},
+		{"转诊信", "referral", "zh", "a4-portrait", `# 转诊信
+致：**{{field.referred_to}}**
+
+尊敬的同事：
+现转诊患者 **{{patient.name}}**，{{patient.age}}，性别：{{patient.sex}}，出生日期 {{patient.birth_date}}（病历号 {{patient.mrn}}），就诊日期 {{visit.date}}。
+
+## 转诊原因
+{{field.reason}}
+
+## 检查所见
+| 主诉 | {{visit.chief_complaint}} |
+| 生命体征 | {{visit.vitals}} |
+| 体格检查 | {{visit.examination}} |
+
+## 诊断
+- {{visit.diagnoses}}
+
+感谢您的诊治。`, []Field{text("referred_to", "转诊至", true), long("reason", "转诊原因", true)}},
+		{"检验申请单", "lab_request", "zh", "a4-portrait", `# 检验申请单
+| 患者 | {{patient.name}} |
+| 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
+| 性别 | {{patient.sex}} |
+| 病历号 | {{patient.mrn}} |
+| 日期 | {{visit.date}} |
+
+## 申请项目
+- {{visit.lab_orders}}
+
+## 诊断
+- {{visit.diagnoses}}
+
+临床资料：{{field.clinical_notes}}`, []Field{long("clinical_notes", "临床资料", false)}},
+		{"影像检查申请单", "imaging_request", "zh", "a4-portrait", `# 影像检查申请单
+| 患者 | {{patient.name}} |
+| 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
+| 性别 | {{patient.sex}} |
+| 病历号 | {{patient.mrn}} |
+| 日期 | {{visit.date}} |
+
+## 申请检查
+- {{visit.imaging_orders}}
+
+## 诊断
+- {{visit.diagnoses}}
+
+临床资料：{{field.clinical_notes}}`, []Field{long("clinical_notes", "临床资料", false)}},
+		{"就诊摘要", "visit_summary", "zh", "a4-portrait", `# 就诊摘要
+| 患者 | {{patient.name}} |
+| 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
+| 病历号 | {{patient.mrn}} |
+| 就诊日期 | {{visit.date}} |
+
+## 主诉
+{{visit.chief_complaint}}
+## 现病史
+{{visit.present_illness}}
+## 生命体征
+{{visit.vitals}}
+## 体格检查
+{{visit.examination}}
+## 诊断
+- {{visit.diagnoses}}
+## 检查申请
+- {{visit.orders}}
+## 治疗计划
+{{visit.plan}}
+
+复诊：{{visit.follow_up}}
+## 修改记录
+- {{visit.amendments}}`, nil},
+
+		{"Giấy chứng nhận y tế", "medical_certificate", "vi", "a5-portrait", `# Giấy chứng nhận y tế
+Chứng nhận ông/bà **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã được khám tại {{clinic.name}} ngày {{visit.date}}.
+
+## Chẩn đoán
+- {{visit.diagnoses}}
+
+Đề nghị cho nghỉ ngơi **{{field.rest_days}} ngày** kể từ ngày {{field.rest_from}}.
+{{field.remarks}}
+
+Cấp ngày {{today}}, số {{document.number}}.`, []Field{count("rest_days", "Số ngày nghỉ"), date("rest_from", "Nghỉ từ ngày"), long("remarks", "Ghi chú", false)}},
+		{"Giấy xác nhận đủ sức khỏe làm việc", "fitness_to_work", "vi", "a5-portrait", `# Giấy xác nhận đủ sức khỏe làm việc
+Xác nhận ông/bà **{{patient.name}}**, ngày sinh {{patient.birth_date}}, đã được khám ngày {{visit.date}} và đủ sức khỏe trở lại làm việc từ ngày **{{field.fit_from}}**.
+Hạn chế: {{field.restrictions}}
+
+Cấp ngày {{today}}, số {{document.number}}.`, []Field{date("fit_from", "Đi làm lại từ ngày"), long("restrictions", "Hạn chế", false)}},
+		{"Giấy giới thiệu chuyển khám", "referral", "vi", "a4-portrait", `# Giấy giới thiệu chuyển khám
+Kính gửi: **{{field.referred_to}}**
+
+Thưa đồng nghiệp,
+Chúng tôi giới thiệu bệnh nhân **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã khám ngày {{visit.date}}.
+
+## Lý do chuyển khám
+{{field.reason}}
+
+## Kết quả khám
+| Lý do khám | {{visit.chief_complaint}} |
+| Dấu hiệu sinh tồn | {{visit.vitals}} |
+| Khám lâm sàng | {{visit.examination}} |
+
+## Chẩn đoán
+- {{visit.diagnoses}}
+
+Xin trân trọng cảm ơn.`, []Field{text("referred_to", "Nơi chuyển đến", true), long("reason", "Lý do chuyển khám", true)}},
+		{"Phiếu yêu cầu xét nghiệm", "lab_request", "vi", "a4-portrait", `# Phiếu yêu cầu xét nghiệm
+| Bệnh nhân | {{patient.name}} |
+| Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
+| Giới tính | {{patient.sex}} |
+| Mã bệnh nhân | {{patient.mrn}} |
+| Ngày | {{visit.date}} |
+
+## Xét nghiệm yêu cầu
+- {{visit.lab_orders}}
+
+## Chẩn đoán
+- {{visit.diagnoses}}
+
+Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Thông tin lâm sàng", false)}},
+		{"Phiếu yêu cầu chẩn đoán hình ảnh", "imaging_request", "vi", "a4-portrait", `# Phiếu yêu cầu chẩn đoán hình ảnh
+| Bệnh nhân | {{patient.name}} |
+| Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
+| Giới tính | {{patient.sex}} |
+| Mã bệnh nhân | {{patient.mrn}} |
+| Ngày | {{visit.date}} |
+
+## Chỉ định
+- {{visit.imaging_orders}}
+
+## Chẩn đoán
+- {{visit.diagnoses}}
+
+Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Thông tin lâm sàng", false)}},
+		{"Tóm tắt lần khám", "visit_summary", "vi", "a4-portrait", `# Tóm tắt lần khám
+| Bệnh nhân | {{patient.name}} |
+| Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
+| Mã bệnh nhân | {{patient.mrn}} |
+| Ngày khám | {{visit.date}} |
+
+## Lý do khám
+{{visit.chief_complaint}}
+## Bệnh sử
+{{visit.present_illness}}
+## Dấu hiệu sinh tồn
+{{visit.vitals}}
+## Khám lâm sàng
+{{visit.examination}}
+## Chẩn đoán
+- {{visit.diagnoses}}
+## Chỉ định cận lâm sàng
+- {{visit.orders}}
+## Kế hoạch điều trị
+{{visit.plan}}
+
+Tái khám: {{visit.follow_up}}
+## Sửa đổi
+- {{visit.amendments}}`, nil},
+	}
+}

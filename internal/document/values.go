@@ -1,0 +1,228 @@
+package document
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"emr/internal/appointment"
+	"emr/internal/i18n"
+	"emr/internal/patient"
+	"emr/internal/profile"
+	"emr/internal/settings"
+)
+
+// Placeholders are the values a template may name, in the order the editor offers them;
+// "field.KEY" names a field the template declares.
+var Placeholders = []string{
+	"patient.name", "patient.age", "patient.sex", "patient.birth_date", "patient.mrn", "patient.address", "patient.phone",
+	"visit.date", "visit.chief_complaint", "visit.present_illness", "visit.vitals", "visit.examination", "visit.diagnoses",
+	"visit.plan", "visit.follow_up", "visit.orders", "visit.lab_orders", "visit.imaging_orders", "visit.amendments",
+	"doctor.name", "doctor.specialisations", "doctor.licences",
+	"clinic.name", "clinic.address", "clinic.phone",
+	"document.number", "today",
+}
+
+// sources are what a document is filled from: the patient, the visit (nil for a document
+// not tied to one), the issuing doctor and the clinic.
+type sources struct {
+	patient     patient.Patient
+	appointment *appointment.Appointment
+	visit       *appointment.Visit
+	orderKinds  map[string]string // a test's code -> lab or imaging
+	doctor      profile.Profile
+	clinic      settings.Clinic
+	today       time.Time // the clinic's day
+	lang        string
+}
+
+// dateIn writes a date the way lang writes dates.
+func dateIn(lang string, t time.Time) string {
+	switch lang {
+	case "ru":
+		return t.Format("02.01.2006")
+	case "vi":
+		return t.Format("02/01/2006")
+	case "zh":
+		return fmt.Sprintf("%d年%d月%d日", t.Year(), t.Month(), t.Day())
+	}
+	return t.Format("2 January 2006")
+}
+
+// day parses a YYYY-MM-DD date and writes it in lang; anything else is kept as it is.
+func day(lang, s string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return s
+	}
+	return dateIn(lang, t)
+}
+
+var han = &unicode.RangeTable{R16: []unicode.Range16{{Lo: 0x4e00, Hi: 0x9fff, Stride: 1}}}
+
+// NameIn is a person's name in the order lang writes names (the web app's fullName):
+// English "First Middle Last", Russian "Last First Middle", Vietnamese "Last Middle First",
+// Chinese "Last First", without spaces when written in characters.
+func NameIn(lang, first, middle, last string) string {
+	parts := []string{last, first, middle}
+	switch lang {
+	case "en":
+		parts = []string{first, middle, last}
+	case "vi":
+		parts = []string{last, middle, first}
+	}
+	var kept []string
+	allHan := true
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+			allHan = allHan && strings.ContainsFunc(p, func(r rune) bool { return unicode.Is(han, r) })
+		}
+	}
+	if lang == "zh" && allHan {
+		return strings.Join(kept, "")
+	}
+	return strings.Join(kept, " ")
+}
+
+// pluralForm is the plural category of n in lang: one, few or many in Russian, one or
+// other in English; Chinese and Vietnamese have one form (other).
+func pluralForm(lang string, n int) string {
+	switch {
+	case lang == "ru" && n%10 == 1 && n%100 != 11:
+		return "one"
+	case lang == "ru" && n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+		return "few"
+	case lang == "ru":
+		return "many"
+	case lang == "en" && n == 1:
+		return "one"
+	}
+	return "other"
+}
+
+// age is whole years from birth to on.
+func age(birth string, on time.Time) (int, bool) {
+	b, err := time.Parse(time.DateOnly, birth)
+	if err != nil {
+		return 0, false
+	}
+	years := on.Year() - b.Year()
+	if on.Month() < b.Month() || (on.Month() == b.Month() && on.Day() < b.Day()) {
+		years--
+	}
+	return years, true
+}
+
+func number(f *float64) string { return strconv.FormatFloat(*f, 'f', -1, 64) }
+
+// vitals writes the measured vitals in one line with their units.
+func vitals(lang string, v appointment.Vitals, bmi *float64) string {
+	var out []string
+	add := func(key string, f *float64, unit string) {
+		if f != nil {
+			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(f)+unit)
+		}
+	}
+	if v.BPSystolic != nil && v.BPDiastolic != nil {
+		out = append(out, i18n.T(lang, "document.value.vital.bp")+" "+number(v.BPSystolic)+"/"+number(v.BPDiastolic)+" "+i18n.T(lang, "document.value.unit.mmhg"))
+	}
+	add("heart_rate", v.HeartRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
+	add("respiratory_rate", v.RespRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
+	add("temperature", v.Temperature, " °C")
+	add("spo2", v.SpO2, "%")
+	add("weight", v.Weight, " "+i18n.T(lang, "document.value.unit.kg"))
+	add("height", v.Height, " "+i18n.T(lang, "document.value.unit.cm"))
+	add("bmi", bmi, "")
+	return strings.Join(out, ", ")
+}
+
+func diagnosisText(d appointment.Diagnosis) string {
+	label := d.Text
+	if label == "" {
+		label = d.Label
+	}
+	if d.Code == "" {
+		return label
+	}
+	return strings.TrimSpace(d.Code + " " + label)
+}
+
+// values fills every placeholder from src; number is the document's number ("" in a
+// preview) and fields the declared fields' values.
+func (src sources) values(number string, fields []Field, filled map[string]string) map[string]Value {
+	lang, p := src.lang, src.patient
+	out := map[string]Value{
+		"patient.name":           {Text: NameIn(lang, p.FirstName, p.MiddleName, p.LastName)},
+		"patient.sex":            {Text: i18n.T(lang, "document.value.sex."+p.Sex)},
+		"patient.birth_date":     {Text: day(lang, p.BirthDate)},
+		"patient.mrn":            {Text: p.MRN},
+		"patient.address":        {Text: p.Address},
+		"patient.phone":          {Text: p.Phone},
+		"doctor.name":            {Text: src.doctor.Name},
+		"clinic.name":            {Text: src.clinic.Name},
+		"clinic.address":         {Text: src.clinic.Address},
+		"clinic.phone":           {Text: src.clinic.Phone},
+		"document.number":        {Text: number},
+		"today":                  {Text: dateIn(lang, src.today)},
+		"doctor.specialisations": {Text: strings.Join(src.doctor.Specialisations, ", ")},
+	}
+	if years, ok := age(p.BirthDate, src.today); ok {
+		out["patient.age"] = Value{Text: i18n.T(lang, "document.value.years."+pluralForm(lang, years), years)}
+	}
+	var licences []string
+	for _, l := range src.doctor.Licences {
+		licences = append(licences, strings.TrimSpace(l.Issuer+" "+l.Number))
+	}
+	out["doctor.licences"] = Value{Text: strings.Join(licences, ", ")}
+	if src.appointment != nil && src.visit != nil {
+		v := src.visit
+		out["visit.date"] = Value{Text: day(lang, src.appointment.Day)}
+		out["visit.chief_complaint"] = Value{Text: v.ChiefComplaint}
+		out["visit.present_illness"] = Value{Text: v.PresentIllness}
+		out["visit.examination"] = Value{Text: v.Examination}
+		out["visit.plan"] = Value{Text: v.Plan}
+		out["visit.follow_up"] = Value{Text: day(lang, v.FollowUpDate)}
+		out["visit.vitals"] = Value{Text: vitals(lang, v.Vitals, v.BMI)}
+		diagnoses := []string{}
+		for _, d := range v.Diagnoses {
+			text := diagnosisText(d)
+			if d.Primary {
+				text += " (" + i18n.T(lang, "document.value.primary") + ")"
+			}
+			diagnoses = append(diagnoses, text)
+		}
+		out["visit.diagnoses"] = Value{List: diagnoses}
+		orders, lab, imaging := []string{}, []string{}, []string{}
+		for _, o := range v.Orders {
+			text := strings.TrimSpace(o.Code + " " + o.Label)
+			if o.Note != "" {
+				text += " — " + o.Note
+			}
+			orders = append(orders, text)
+			if src.orderKinds[o.Code] == "imaging" {
+				imaging = append(imaging, text)
+			} else {
+				lab = append(lab, text)
+			}
+		}
+		out["visit.orders"] = Value{List: orders}
+		out["visit.lab_orders"] = Value{List: lab}
+		out["visit.imaging_orders"] = Value{List: imaging}
+		amendments := []string{}
+		for _, m := range v.Amendments {
+			amendments = append(amendments, i18n.T(lang, "document.value.amended", dateIn(lang, m.AmendedAt), m.AmendedBy, m.Reason))
+		}
+		out["visit.amendments"] = Value{List: amendments}
+	}
+	for _, f := range fields {
+		value := filled[f.Key]
+		if f.Type == "date" {
+			value = day(lang, value)
+		}
+		out["field."+f.Key] = Value{Text: value}
+	}
+	return out
+}
