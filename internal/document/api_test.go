@@ -158,7 +158,7 @@ func (s *setup) visit(t *testing.T, sign bool) int64 {
 	do[any](t, s.front, http.StatusOK, "POST", path+"/arrive", map[string]any{"version": a.Version})
 	do[any](t, s.doctor, http.StatusOK, "POST", path+"/start", map[string]any{"version": a.Version + 1})
 	do[any](t, s.doctor, http.StatusOK, "PUT", path+"/visit", map[string]any{"version": 0, "chief_complaint": "Sốt, ho", "examination": "Họng đỏ",
-		"vitals": map[string]any{"temperature": 38.2, "heart_rate": 96},
+		"vitals":    map[string]any{"temperature": 38.2, "heart_rate": 96},
 		"diagnoses": []map[string]any{{"code": "J06.9", "primary": true}}, "orders": []map[string]any{{"code": "CBC", "note": ""}, {"code": "XR-CHEST", "note": "PA view"}}})
 	if sign {
 		do[any](t, s.doctor, http.StatusOK, "POST", path+"/visit/sign", map[string]any{"version": 1})
