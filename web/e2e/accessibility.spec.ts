@@ -51,7 +51,14 @@ test.beforeAll(async ({ browser }) => {
   const bill = (await charged.json()) as { id: number; version: number }
   expect((await api(page, 'post', `/api/bills/${bill.id}/finalise`, { version: bill.version })).status()).toBe(200)
   const me = (await (await api(page, 'get', '/api/user')).json()) as { id: number }
-  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id }
+  // A laboratory request of the visit, from the English template.
+  const templates = ((await (await api(page, 'get', '/api/document-templates?language=en')).json()) as { data: { id: number; kind: string }[] }).data
+  const lab = templates.find((tp) => tp.kind === 'lab_request')!
+  const issued = await api(page, 'post', '/api/documents', { template_id: lab.id, patient_id: patient.id, appointment_id: appointment, fields: { clinical_notes: 'Fever for 3 days' } })
+  expect(issued.status()).toBe(201)
+  const document = ((await issued.json()) as { id: number }).id
+  const template = templates.find((tp) => tp.kind === 'medical_certificate')!.id
+  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id, document, template }
   await page.close()
 })
 

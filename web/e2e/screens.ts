@@ -9,6 +9,10 @@ export interface Fixture {
   /** A final bill of the appointment. */
   bill: number
   user: number
+  /** A laboratory request issued from the appointment. */
+  document: number
+  /** A document template (the English medical certificate). */
+  template: number
 }
 
 export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
@@ -33,6 +37,9 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
+  { route: '/forms/templates', path: () => '/forms/templates' },
+  { route: '/forms/templates/:id', path: (f) => `/forms/templates/${f.template}` },
+  { route: '/documents/:id/print', path: (f) => `/documents/${f.document}/print` },
   { route: '/user-profile/user-profile', path: () => '/user-profile/user-profile' },
   { route: '/*', path: () => '/no/such/page' },
 ]

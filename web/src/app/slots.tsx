@@ -8,6 +8,8 @@ const prescriptions = () => import('../features/prescriptions')
 const VisitPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.VisitPrescriptions })))
 const PatientPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.PatientPrescriptions })))
 
+const DocumentsCard = lazy(() => import('../features/documents').then((m) => ({ default: m.DocumentsCard })))
+
 const VisitBill = lazy(() => import('../features/fees').then((m) => ({ default: m.VisitBill })))
 
 export const slots: Slots = {
@@ -19,6 +21,16 @@ export const slots: Slots = {
   patientPrescriptions: (props) => (
     <Suspense fallback={<Spin />}>
       <PatientPrescriptions {...props} />
+    </Suspense>
+  ),
+  visitDocuments: (props) => (
+    <Suspense fallback={<Spin />}>
+      <DocumentsCard {...props} />
+    </Suspense>
+  ),
+  patientDocuments: (props) => (
+    <Suspense fallback={<Spin />}>
+      <DocumentsCard {...props} />
     </Suspense>
   ),
   visitBill: (props) => (

@@ -308,6 +308,77 @@ export type paths = {
     /** Active users holding the doctor role, by name. */
     get: operations["getDoctors"];
   };
+  "/api/document-templates": {
+    /** The clinic's document templates by kind, language and name: active ones (?all=1 withdrawn ones too, for template managers). The first list a clinic reads installs the starter templates in the four languages. */
+    get: operations["getDocumentTemplates"];
+    /** Add a template; a mistake in the body is refused with a sentence naming the line. */
+    post: operations["postDocumentTemplates"];
+  };
+  "/api/document-templates/{id}": {
+    /** One template. */
+    get: operations["getDocumentTemplatesById"];
+    /** Change a template or withdraw it (active false); send the version read. Documents issued keep what they were issued with. */
+    put: operations["putDocumentTemplatesById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/document-templates/placeholders": {
+    /** What a template may name and choose, for the editor. */
+    get: operations["getDocumentTemplatesPlaceholders"];
+  };
+  "/api/document-templates/preview": {
+    /** Render a template body, saved or not, for a patient (and a visit) with the fields as filled so far; audited as a read of the patient's record. Needs view patient too. */
+    post: operations["postDocumentTemplatesPreview"];
+  };
+  "/api/document-templates/starter": {
+    /** Add the starter templates (in English, Russian, Chinese and Vietnamese) whose names are not taken. */
+    post: operations["postDocumentTemplatesStarter"];
+  };
+  "/api/documents": {
+    /** A patient's documents, or a visit's, newest first (at most 200); audited as a read of the patient's record. */
+    get: operations["getDocuments"];
+    /** Issue a document from a template for a patient (and a visit): the content is rendered and frozen with the doctor's details and signature, numbered gap-free per kind and year, and given its verification code. Audited with the patient. */
+    post: operations["postDocuments"];
+  };
+  "/api/documents/{id}": {
+    /** One issued document; audited. */
+    get: operations["getDocumentsById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/documents/{id}/cancel": {
+    /** Cancel a document with a reason; it stays on record and its verify page says so. Send the version read. */
+    post: operations["postDocumentsByIdCancel"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/documents/{id}/print": {
+    /** Record a print or reprint (audited with the patient) and answer the document to print; a cancelled one prints nothing. */
+    post: operations["postDocumentsByIdPrint"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/documents/{id}/signature": {
+    /** The drawn signature the document was issued with. */
+    get: operations["getDocumentsByIdSignature"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/fees/settings": {
     /** The clinic currency and the consultation fee of each appointment type. */
     get: operations["getFeesSettings"];
@@ -696,6 +767,15 @@ export type paths = {
       };
     };
   };
+  "/verify/{code}": {
+    /** The public check of a document (no login): an HTML page in the visitor's language with the kind, number and date, the doctor and clinic, the patient's initials and birth year, valid or cancelled, and the content's SHA-256. Nothing else; no search or listing. At most 20 look-ups per address in 10 minutes; every look-up is audited with the address. */
+    get: operations["getVerifyByCode"];
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+  };
 };
 
 export type webhooks = Record<string, never>;
@@ -974,6 +1054,93 @@ export type components = {
       label?: string;
       primary: boolean;
       text: string;
+    };
+    /** @description An issued document: its content, the doctor's details and signature as they were when it was issued (the database refuses any change but its cancellation). The code is what /verify/{code} takes; content_hash the SHA-256 the verify page shows. */
+    Document: {
+      appointment_id: number | null;
+      cancel_reason: string;
+      /** Format: date-time */
+      cancelled_at: string | null;
+      clinic: {
+        address: string;
+        name: string;
+        phone: string;
+        version: number;
+      };
+      /** @description 16 characters of base32: 80 random bits. */
+      code: string;
+      content: components["schemas"]["DocumentBlock"][];
+      content_hash: string;
+      doctor: {
+        id: number;
+        licences: {
+            issuer: string;
+            number: string;
+            valid_from: string;
+            valid_until: string;
+          }[] | null;
+        name: string;
+        specialisations: string[] | null;
+      };
+      fields: {
+          key: string;
+          label: string;
+          value: string;
+        }[];
+      has_signature: boolean;
+      id: number;
+      /** Format: date-time */
+      issued_at: string;
+      /** @enum {string} */
+      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "visit_summary" | "custom";
+      /** @enum {string} */
+      language: "en" | "ru" | "zh" | "vi";
+      /** @description Gap-free per kind and year: MC-2026-000001. */
+      number: string;
+      paper: string;
+      patient_id: number;
+      /** @enum {string} */
+      status: "issued" | "cancelled";
+      title: string;
+      version: number;
+    };
+    /** @description One block of a rendered document: a heading (h1, h2), a paragraph (p; '\n' runs break lines), a list (ul), a table or a line (hr). */
+    DocumentBlock: {
+      items?: components["schemas"]["DocumentRun"][][];
+      rows?: components["schemas"]["DocumentRun"][][][];
+      runs?: components["schemas"]["DocumentRun"][];
+      /** @enum {string} */
+      type: "h1" | "h2" | "p" | "ul" | "table" | "hr";
+    };
+    /** @description A value a template declares, which the doctor fills when issuing; the body names it as {{field.KEY}}. */
+    DocumentField: {
+      key: string;
+      label: string;
+      required?: boolean;
+      /** @enum {string} */
+      type: "text" | "long_text" | "number" | "date";
+    };
+    /** @description A piece of text, bold or not; always drawn as text, never as markup. */
+    DocumentRun: {
+      bold?: boolean;
+      text: string;
+    };
+    /** @description A clinic's document template. The body is the small template language of ADR 23: '# ' and '## ' headings, '- ' list items, '| a | b |' table rows, '---' a line, **bold**, and placeholders {{patient.name}}, {{visit.diagnoses}}, {{field.KEY}} (GET /api/document-templates/placeholders lists them). */
+    DocumentTemplate: {
+      active?: boolean;
+      body: string;
+      fields?: components["schemas"]["DocumentField"][];
+      id?: number;
+      /** @enum {string} */
+      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "visit_summary" | "custom";
+      /** @enum {string} */
+      language: "en" | "ru" | "zh" | "vi";
+      name: string;
+      /** @enum {string} */
+      paper: "a5-portrait" | "a5-landscape" | "a4-portrait" | "a4-landscape";
+      /** Format: date-time */
+      updated_at?: string;
+      version?: number;
     };
     /** @description An emergency ("break-the-glass") grant in force, or null. Its permissions are added to the user's own until expires_at; every action under it is flagged in the audit log. */
     Emergency: {
@@ -2684,6 +2851,303 @@ export type operations = {
       };
     };
   };
+  /** The clinic's document templates by kind, language and name: active ones (?all=1 withdrawn ones too, for template managers). The first list a clinic reads installs the starter templates in the four languages. */
+  getDocumentTemplates: {
+    parameters: {
+      query?: {
+        all?: "1";
+        kind?: string;
+        language?: "en" | "ru" | "zh" | "vi";
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["DocumentTemplate"][];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Add a template; a mistake in the body is refused with a sentence naming the line. */
+  postDocumentTemplates: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DocumentTemplate"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["DocumentTemplate"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** One template. */
+  getDocumentTemplatesById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DocumentTemplate"];
+        };
+      };
+      /** @description No such template. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Change a template or withdraw it (active false); send the version read. Documents issued keep what they were issued with. */
+  putDocumentTemplatesById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["DocumentTemplate"];
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DocumentTemplate"];
+        };
+      };
+      /** @description No such template. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** What a template may name and choose, for the editor. */
+  getDocumentTemplatesPlaceholders: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            field_types: string[];
+            kinds: string[];
+            papers: string[];
+            placeholders: string[];
+          };
+        };
+      };
+    };
+  };
+  /** Render a template body, saved or not, for a patient (and a visit) with the fields as filled so far; audited as a read of the patient's record. Needs view patient too. */
+  postDocumentTemplatesPreview: {
+    requestBody: {
+      content: {
+        "application/json": {
+          appointment_id?: number | null;
+          body: string;
+          fields?: components["schemas"]["DocumentField"][];
+          /** @enum {string} */
+          language: "en" | "ru" | "zh" | "vi";
+          patient_id: number;
+          values?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            content: components["schemas"]["DocumentBlock"][];
+          };
+        };
+      };
+      /** @description The caller may not view patients. */
+      403: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Add the starter templates (in English, Russian, Chinese and Vietnamese) whose names are not taken. */
+  postDocumentTemplatesStarter: {
+    responses: {
+      /** @description Installed */
+      200: {
+        content: {
+          "application/json": {
+            added: number;
+          };
+        };
+      };
+    };
+  };
+  /** A patient's documents, or a visit's, newest first (at most 200); audited as a read of the patient's record. */
+  getDocuments: {
+    parameters: {
+      query?: {
+        patient_id?: number;
+        appointment_id?: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Document"][];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Issue a document from a template for a patient (and a visit): the content is rendered and frozen with the doctor's details and signature, numbered gap-free per kind and year, and given its verification code. Audited with the patient. */
+  postDocuments: {
+    requestBody: {
+      content: {
+        "application/json": {
+          appointment_id?: number | null;
+          fields?: {
+            [key: string]: string;
+          };
+          patient_id: number;
+          template_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Issued */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Document"];
+        };
+      };
+      /** @description The patient is archived, or a visit summary's visit is not signed. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** One issued document; audited. */
+  getDocumentsById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Document"];
+        };
+      };
+      /** @description No such document. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Cancel a document with a reason; it stays on record and its verify page says so. Send the version read. */
+  postDocumentsByIdCancel: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Cancelled */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Document"];
+        };
+      };
+      /** @description No such document. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version, or cancelled already. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record a print or reprint (audited with the patient) and answer the document to print; a cancelled one prints nothing. */
+  postDocumentsByIdPrint: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Printed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Document"];
+        };
+      };
+      /** @description No such document. */
+      404: {
+        content: never;
+      };
+      /** @description The document is cancelled. */
+      409: {
+        content: never;
+      };
+    };
+  };
+  /** The drawn signature the document was issued with. */
+  getDocumentsByIdSignature: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description The image */
+      200: {
+        content: {
+          "image/jpeg": string;
+          "image/png": string;
+          "image/svg+xml": string;
+        };
+      };
+      /** @description No such document, or it carries no signature. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** The clinic currency and the consultation fee of each appointment type. */
   getFeesSettings: {
     responses: {
@@ -4232,6 +4696,34 @@ export type operations = {
       200: {
         content: {
           "application/json": components["schemas"]["Account"];
+        };
+      };
+    };
+  };
+  /** The public check of a document (no login): an HTML page in the visitor's language with the kind, number and date, the doctor and clinic, the patient's initials and birth year, valid or cancelled, and the content's SHA-256. Nothing else; no search or listing. At most 20 look-ups per address in 10 minutes; every look-up is audited with the address. */
+  getVerifyByCode: {
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+    responses: {
+      /** @description The document's check */
+      200: {
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description No document has this code */
+      404: {
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Too many look-ups from this address */
+      429: {
+        content: {
+          "text/html": string;
         };
       };
     };

@@ -4,6 +4,7 @@
 // language's texts are loaded; another is fetched when the user switches to it.
 import i18n from 'i18next'
 import Cookies from 'js-cookie'
+import { useEffect, useState } from 'react'
 import { initReactI18next } from 'react-i18next'
 
 export const LANGUAGES = ['en', 'ru', 'zh', 'vi'] as const
@@ -64,3 +65,18 @@ export async function initI18n(lang = initialLanguage()) {
 }
 
 export default i18n
+
+/**
+ * The texts of another language than the interface's (a printed document in its own
+ * language), loaded when first needed; undefined until they are.
+ */
+export function useTextsIn(lang: string) {
+  const wanted: Language = isLanguage(lang) ? lang : 'en'
+  const [, loaded] = useState(0)
+  useEffect(() => {
+    let live = true
+    if (!i18n.hasResourceBundle(wanted, 'translation')) void load(wanted).then(() => live && loaded((n) => n + 1))
+    return () => void (live = false)
+  }, [wanted])
+  return i18n.hasResourceBundle(wanted, 'translation') ? i18n.getFixedT(wanted) : undefined
+}

@@ -10,6 +10,10 @@ export interface Slots {
   patientPrescriptions: ComponentType<{ patientId: number }>
   /** A visit's bill: charges, discount, finalising, payments, prints (each by permission). */
   visitBill: ComponentType<{ appointmentId: number; closed: boolean }>
+  /** A visit's documents (certificates, referrals, requests): list, issue, print, cancel. */
+  visitDocuments: ComponentType<{ patientId: number; appointmentId: number; closed: boolean }>
+  /** A patient's documents on the chart, and documents not tied to a visit. */
+  patientDocuments: ComponentType<{ patientId: number }>
 }
 
 const SlotContext = createContext<Partial<Slots>>({})

@@ -6,7 +6,7 @@ describe('screensOf', () => {
   const { byPermission, byRole } = screensOf([...constantRoutes, ...asyncRoutes])
 
   it('lists a page under its own permissions, or else its parent’s', () => {
-    expect(byPermission['view patient'].map((s) => s.path)).toEqual(['/masterfile/patients', '/masterfile/profile/:id/:pid'])
+    expect(byPermission['view patient'].map((s) => s.path)).toEqual(['/masterfile/patients', '/masterfile/profile/:id/:pid', '/documents/:id/print'])
     expect(byPermission['manage patient'].map((s) => s.path)).toEqual(['/masterfile/patient_form/:id'])
     expect(byPermission['manage permission'].map((s) => s.path)).toContain('/permission/page')
     expect(byPermission['view audit log'].map((s) => s.path)).toEqual(['/administrator/audit'])

@@ -19,6 +19,9 @@ const Services = lazy(() => import('../../features/fees/ServicesPage'))
 const FeeReports = lazy(() => import('../../features/fees/ReportsPage'))
 const BillPage = lazy(() => import('../../features/fees/BillPage'))
 const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
+const DocumentTemplates = lazy(() => import('../../features/documents/TemplatesPage'))
+const DocumentTemplate = lazy(() => import('../../features/documents/TemplateEditorPage'))
+const PrintDocument = lazy(() => import('../../features/documents/PrintDocumentPage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
@@ -93,6 +96,16 @@ export const constantRoutes: AppRoute[] = [
     ],
   },
   {
+    // An issued document prints again for whoever may see the patient (the server records it).
+    path: '/documents',
+    redirect: '/masterfile/patients',
+    hidden: true,
+    meta: { permissions: ['view patient'] },
+    children: [
+      { path: ':id/print', name: 'PrintDocument', hidden: true, component: PrintDocument, meta: { title: 'printDocument', noCache: true, params: { id: /^\d+$/ } } },
+    ],
+  },
+  {
     path: '/profile',
     redirect: '/profile/edit',
     hidden: true,
@@ -149,7 +162,17 @@ export const asyncRoutes: AppRoute[] = [
     alwaysShow: true,
     // The spec writes the roles as the single string 'admin, doctor': it means both roles.
     meta: { title: 'forms', icon: <FormOutlined aria-hidden />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
-    children: [{ path: 'blankPrescription', name: 'BlankPrescription', component: BlankPrescription, meta: { title: 'blankPrescription' } }],
+    children: [
+      { path: 'blankPrescription', name: 'BlankPrescription', component: BlankPrescription, meta: { title: 'blankPrescription' } },
+      { path: 'templates', name: 'DocumentTemplates', component: DocumentTemplates, meta: { title: 'documentTemplates', permissions: ['manage templates'] } },
+      {
+        path: 'templates/:id',
+        name: 'DocumentTemplate',
+        hidden: true,
+        component: DocumentTemplate,
+        meta: { title: 'documentTemplate', noCache: true, permissions: ['manage templates'], params: { id: /^(new|\d+)$/ } },
+      },
+    ],
   },
   {
     path: '/user-profile',

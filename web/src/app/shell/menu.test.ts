@@ -18,7 +18,7 @@ describe('sidebar menu', () => {
       'route.appointments',
       'route.feeReports',
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.services', 'route.clinic'] },
-      { 'route.forms': ['route.blankPrescription'] },
+      { 'route.forms': ['route.blankPrescription', 'route.documentTemplates'] },
       'route.myProfile',
     ])
   })

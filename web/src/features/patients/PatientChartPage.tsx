@@ -249,6 +249,7 @@ export default function PatientChartPage() {
           <Slot name="patientPrescriptions" patientId={p.id} />
         </Card>
       )}
+      <Slot name="patientDocuments" patientId={p.id} />
       <Attachments patient={p} canManage={canManage} />
     </Space>
   )

@@ -19,4 +19,6 @@ export const PERMISSIONS = [
   'override price',
   'void bill',
   'view financial reports',
+  'issue documents',
+  'manage templates',
 ] as const

@@ -1,0 +1,128 @@
+import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
+import { Alert, App, Button, QRCode, Result, Space, Spin, Tag } from 'antd'
+import type { TFunction } from 'i18next'
+import { useEffect, useRef } from 'react'
+import { createPortal } from 'react-dom'
+import { useTranslation } from 'react-i18next'
+import { useLocation, useNavigate, useParams } from 'react-router'
+import { ApiError } from '../../lib/api'
+import { useTextsIn } from '../../lib/i18n'
+import { formatDay } from '../../lib/time'
+import { useViewSubject } from '../../lib/viewSubject'
+import styles from '../../components/print.module.css'
+import { useDocument, usePrintDocument } from './api/documents'
+import { groupedCode, shortHash, verifyURL, type ClinicalDocument } from './api/types'
+import { DocumentContent } from './components/DocumentContent'
+import own from './PrintDocumentPage.module.css'
+
+/** An issued document as it prints: clinic header, content, the doctor's signature, and the QR code that checks it. */
+export default function PrintDocumentPage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const navigate = useNavigate()
+  const id = Number(useParams().id)
+  const { data: doc, error, isLoading } = useDocument(id)
+  const print = usePrintDocument()
+  const td = useTextsIn(doc?.language ?? 'en')
+  useViewSubject(doc ? doc.number : undefined)
+  const doPrint = async (id: number) => {
+    try {
+      await print.mutateAsync(id)
+      // Let the page settle before the print dialog takes it.
+      setTimeout(() => window.print(), 50)
+    } catch (e) {
+      if (e instanceof ApiError) message.error(e.display)
+    }
+  }
+  // "Issue and print" lands here asking for the print: once, when the sheet is drawn.
+  const asked = (useLocation().state as { print?: boolean } | null)?.print === true
+  const printed = useRef(false)
+  const ready = !!doc && !!td && doc.status === 'issued'
+  useEffect(() => {
+    if (asked && ready && !printed.current) {
+      printed.current = true
+      void doPrint(id)
+    }
+  })
+
+  if (isLoading || (doc && !td)) return <Spin />
+  if (error || !doc || !td) return <Result status="404" title={error instanceof ApiError ? error.message : t('documents.notFound')} />
+  const [size, orientation] = doc.paper.split('-')
+  return (
+    <div>
+      <style>{`@page { size: ${size.toUpperCase()} ${orientation}; margin: 10mm; }`}</style>
+      <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
+        <Space wrap>
+          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
+            {t('documents.back')}
+          </Button>
+          {doc.status === 'issued' && (
+            <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={print.isPending} onClick={() => void doPrint(doc.id)}>
+              {t('documents.print')}
+            </Button>
+          )}
+          <Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>
+        </Space>
+        {doc.status === 'cancelled' && <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} />}
+      </Space>
+      <Sheet doc={doc} t={td} testId="document-sheet" />
+      {createPortal(
+        <div className={styles.printRoot}>
+          <Sheet doc={doc} t={td} />
+        </div>,
+        document.body,
+      )}
+    </div>
+  )
+}
+
+/** The sheet, in the document's own language (t), whatever the interface's. */
+function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId?: string }) {
+  const [size, orientation] = doc.paper.split('-')
+  const paper = size === 'a4' ? styles.A4 : styles.A5
+  const landscape = orientation === 'landscape' ? (size === 'a4' ? own.a4Landscape : own.a5Landscape) : ''
+  const url = verifyURL(doc.code)
+  return (
+    <article className={`${styles.sheet} ${paper} ${landscape}`} aria-label={t('documents.sheet')} data-testid={testId} lang={doc.language}>
+      {doc.status === 'cancelled' && <div className={styles.void}>{t('documents.voided')}</div>}
+      <header className={styles.header}>
+        <div className={styles.number}>{t('documents.number', { number: doc.number })}</div>
+        <div className={styles.clinic}>{doc.clinic.name || t('app.name')}</div>
+        {doc.clinic.address && <div style={{ whiteSpace: 'pre-line' }}>{doc.clinic.address}</div>}
+        {doc.clinic.phone && <div>{t('rx.phone', { phone: doc.clinic.phone })}</div>}
+      </header>
+      <DocumentContent blocks={doc.content} />
+      <div className={own.footer}>
+        <div className={own.verify}>
+          <QRCode value={url} type="svg" size={96} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />
+          <div className={own.verifyText}>
+            <div>{t('documents.verifyAt')}</div>
+            <div className={own.mono}>{url}</div>
+            <div>
+              {t('documents.code')}: <span className={own.mono}>{groupedCode(doc.code)}</span>
+            </div>
+            <div>
+              SHA-256: <span className={own.mono}>{shortHash(doc.content_hash)}…</span>
+            </div>
+            <div>{t('documents.issuedOn', { date: formatDay(doc.issued_at, doc.language) })}</div>
+          </div>
+        </div>
+        <div className={styles.signatureBlock} style={{ marginTop: 0 }}>
+          <div>
+            {doc.has_signature ? <img className={styles.signature} src={`/api/documents/${doc.id}/signature`} alt={t('documents.signatureAlt')} /> : <div style={{ height: 60 }} />}
+            <div className={styles.signatureLine}>
+              <strong>{doc.doctor.name}</strong>
+              {!!doc.doctor.specialisations?.length && <div>{doc.doctor.specialisations.join(', ')}</div>}
+              {doc.doctor.licences?.map((l) => (
+                <div key={l.number} style={{ fontSize: '9pt' }}>
+                  {t('rx.licence', { number: l.number })}
+                  {l.issuer && `, ${l.issuer}`}
+                </div>
+              ))}
+            </div>
+          </div>
+        </div>
+      </div>
+    </article>
+  )
+}
