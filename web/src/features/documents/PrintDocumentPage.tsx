@@ -11,7 +11,7 @@ import { formatDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import styles from '../../components/print.module.css'
 import { useDocument, usePrintDocument } from './api/documents'
-import { groupedCode, shortHash, verifyURL, type ClinicalDocument } from './api/types'
+import { groupedCode, printPath, shortHash, verifyURL, type ClinicalDocument } from './api/types'
 import { DocumentContent } from './components/DocumentContent'
 import own from './PrintDocumentPage.module.css'
 
@@ -34,13 +34,15 @@ export default function PrintDocumentPage() {
       if (e instanceof ApiError) message.error(e.display)
     }
   }
-  // "Issue and print" lands here asking for the print: once, when the sheet is drawn.
-  const asked = (useLocation().state as { print?: boolean } | null)?.print === true
+  // "Issue and print" lands here asking for the print (?print=1): once, when the sheet is
+  // drawn; the address then drops the question, so a reload does not print again.
+  const asked = new URLSearchParams(useLocation().search).get('print') === '1'
   const printed = useRef(false)
   const ready = !!doc && !!td && doc.status === 'issued'
   useEffect(() => {
     if (asked && ready && !printed.current) {
       printed.current = true
+      navigate(printPath({ id }), { replace: true })
       void doPrint(id)
     }
   })

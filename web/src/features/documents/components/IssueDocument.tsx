@@ -104,7 +104,7 @@ export function IssueDocument({ patientId, appointmentId, open, onClose }: Props
       onClose()
       form.resetFields()
       setTemplateId(undefined)
-      navigate(printPath(d), { state: { print: true } })
+      navigate(`${printPath(d)}?print=1`)
     } catch (e) {
       if (e instanceof ApiError) {
         setProblem(e.display)
