@@ -130,11 +130,14 @@ const pageTexts = (page: Page) =>
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement
       const text = n.textContent?.trim()
-      if (text && el && el.checkVisibility() && !el.closest('[aria-hidden=true]')) out.push(text)
+      // Text marked as another language than the page's (an English template's name) is that language's, not a leftover.
+      const foreign = el?.closest('[lang]')?.getAttribute('lang') !== document.documentElement.lang
+      if (text && el && el.checkVisibility() && !el.closest('[aria-hidden=true]') && !foreign) out.push(text)
     }
     for (const el of document.body.querySelectorAll<HTMLElement>('[aria-label], [title], [placeholder], img[alt]')) {
       if (!el.checkVisibility() && !el.closest('.ant-select, .ant-input-affix-wrapper')) continue
       if (el.closest('[aria-hidden=true]')) continue
+      if (el.closest('[lang]')?.getAttribute('lang') !== document.documentElement.lang) continue
       for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
         const v = el.getAttribute(a)?.trim()
         if (v) out.push(v)

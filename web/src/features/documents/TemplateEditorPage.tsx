@@ -86,7 +86,7 @@ export default function TemplateEditorPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
           <Card
-            title={id ? existing.data?.name : t('documents.newTemplate')}
+            title={id ? <span lang={existing.data?.language}>{existing.data?.name}</span> : t('documents.newTemplate')}
             extra={
               <Button type="primary" htmlType="submit" icon={<SaveOutlined aria-hidden />} loading={save.isPending}>
                 {t('documents.save')}
@@ -179,7 +179,7 @@ export default function TemplateEditorPage() {
                   <Typography.Text strong>{t('documents.groups.fields')}</Typography.Text>
                   <Flex wrap gap={4} style={{ marginTop: 4 }}>
                     {declared.map((f) => (
-                      <Button key={f.key} size="small" onClick={() => insert(`{{field.${f.key}}}`)} title={`{{field.${f.key}}}`}>
+                      <Button key={f.key} size="small" onClick={() => insert(`{{field.${f.key}}}`)} title={`{{field.${f.key}}}`} lang={watched?.language}>
                         {f.label || f.key}
                       </Button>
                     ))}
@@ -190,16 +190,18 @@ export default function TemplateEditorPage() {
             <Card title={t('documents.preview')} size="small">
               <Space orientation="vertical" style={{ width: '100%' }}>
                 <PatientSelect value={patientId} onChange={(p) => (setPatientId(p), setVisitId(undefined))} placeholder={t('documents.previewPatient')} ariaLabel={t('documents.previewPatient')} style={{ width: '100%' }} />
-                <Select
-                  allowClear
-                  disabled={!patientId}
-                  value={visitId}
-                  onChange={setVisitId}
-                  placeholder={t('documents.previewVisit')}
-                  aria-label={t('documents.previewVisit')}
-                  style={{ width: '100%' }}
-                  options={(visits.data?.data ?? []).map((a) => ({ value: a.id, label: `${formatDayTime(a.starts_at)} — ${a.doctor_name}` }))}
-                />
+                {/* The visit is chosen once the patient is. */}
+                {patientId && (
+                  <Select
+                    allowClear
+                    value={visitId}
+                    onChange={setVisitId}
+                    placeholder={t('documents.previewVisit')}
+                    aria-label={t('documents.previewVisit')}
+                    style={{ width: '100%' }}
+                    options={(visits.data?.data ?? []).map((a) => ({ value: a.id, label: `${formatDayTime(a.starts_at)} — ${a.doctor_name}` }))}
+                  />
+                )}
                 <div className={styles.sheet} style={{ boxShadow: 'none', border: '1px solid #d9d9d9', minHeight: 200 }} lang={watched?.language} data-testid="template-preview">
                   {!patientId ? (
                     <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('documents.previewHint')} />

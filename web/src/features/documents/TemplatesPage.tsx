@@ -47,7 +47,12 @@ export default function TemplatesPage() {
         pagination={{ pageSize: 30, hideOnSinglePage: true }}
         scroll={{ x: 'max-content' }}
         columns={[
-          { title: t('documents.name'), dataIndex: 'name', render: (name: string, tp) => <Link to={`/forms/templates/${tp.id}`}>{name}</Link> },
+          { title: t('documents.name'), dataIndex: 'name', render: (name: string, tp) => (
+              <Link to={`/forms/templates/${tp.id}`} lang={tp.language}>
+                {name}
+              </Link>
+            ),
+          },
           { title: t('documents.kind'), dataIndex: 'kind', render: (k: string) => t(`documents.kinds.${k}`) },
           { title: t('documents.language'), dataIndex: 'language', render: (l: string) => <span lang={l}>{LANGUAGE_NAMES[l as Language]}</span> },
           { title: t('documents.paper'), dataIndex: 'paper', render: (p: string) => t(`documents.papers.${p}`) },

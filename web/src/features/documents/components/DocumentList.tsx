@@ -85,7 +85,7 @@ export function DocumentsCard({ patientId, appointmentId, closed }: Props) {
             <List.Item.Meta
               title={
                 <Space wrap size={6}>
-                  <span>{d.title}</span>
+                  <span lang={d.language}>{d.title}</span>
                   <Tag color={d.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${d.status}`)}</Tag>
                 </Space>
               }
