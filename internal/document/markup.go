@@ -191,9 +191,65 @@ func (v Value) inline() string {
 	return v.Text
 }
 
+// empty says whether a line names values only (no text of its own) and every one of them
+// is empty.
+func (l line) empty(values map[string]Value) bool {
+	if l.kind != "p" && l.kind != "li" {
+		return false
+	}
+	named := false
+	for _, p := range l.pieces {
+		if p.placeholder == "" {
+			if strings.TrimSpace(p.text) != "" {
+				return false
+			}
+			continue
+		}
+		named = true
+		if v := values[p.placeholder]; v.Text != "" || len(v.List) > 0 {
+			return false
+		}
+	}
+	return named
+}
+
+// withoutVacantSections leaves out a subheading's section whose every line names only values
+// that are empty, with the subheading: a visit without an examination prints no
+// "Examination" heading over nothing.
+func withoutVacantSections(lines []line, values map[string]Value) []line {
+	out := make([]line, 0, len(lines))
+	for i := 0; i < len(lines); {
+		if lines[i].kind != "h2" {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(lines) && lines[end].kind != "h1" && lines[end].kind != "h2" {
+			end++
+		}
+		vacant, named := true, false
+		for _, l := range lines[i+1 : end] {
+			switch {
+			case l.kind == "blank":
+			case l.empty(values):
+				named = true
+			default:
+				vacant = false
+			}
+		}
+		if !vacant || !named {
+			out = append(out, lines[i:end]...)
+		}
+		i = end
+	}
+	return out
+}
+
 // render fills the parsed lines with values into blocks; a value missing from values is
 // empty text.
 func render(lines []line, values map[string]Value) []Block {
+	lines = withoutVacantSections(lines, values)
 	fill := func(ps []piece) []Run {
 		runs := make([]Run, 0, len(ps))
 		for _, p := range ps {

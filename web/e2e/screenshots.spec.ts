@@ -359,3 +359,102 @@ for (const [device, viewport] of Object.entries(viewports)) {
     })
   }
 }
+
+/** A patient, a clinic and a referral in each language, for the documents' screens and printed pages. */
+const DOCS: Record<string, { first: string; last: string; clinic: string; address: string; complaint: string; referredTo: string; reason: string }> = {
+  en: { first: 'John', last: 'Smith', clinic: 'Riverside Family Clinic', address: '12 River Road, Springfield', complaint: 'Fever and cough for 3 days', referredTo: 'Pulmonology, City Hospital', reason: 'Persistent cough; please assess for pneumonia.' },
+  ru: { first: 'Анна', last: 'Иванова', clinic: 'Семейная клиника «Здоровье»', address: 'ул. Ленина, 12, Казань', complaint: 'Температура и кашель 3 дня', referredTo: 'Пульмонолог, городская больница № 2', reason: 'Затяжной кашель; исключить пневмонию.' },
+  zh: { first: '小明', last: '王', clinic: '康宁社区诊所', address: '上海市中山路12号', complaint: '发热咳嗽3天', referredTo: '市第一医院呼吸科', reason: '持续咳嗽，请评估是否为肺炎。' },
+  vi: { first: 'An', last: 'Nguyễn Văn', clinic: 'Phòng khám Đa khoa An Bình', address: '12 Lê Lợi, Quận 1, TP. Hồ Chí Minh', complaint: 'Sốt và ho 3 ngày', referredTo: 'Khoa Hô hấp, Bệnh viện Chợ Rẫy', reason: 'Ho kéo dài; đề nghị đánh giá viêm phổi.' },
+}
+
+const SIGNATURE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><path d="M10 40 C 40 10, 70 50, 100 20 S 160 40, 190 15" stroke="#000" fill="none" stroke-width="3"/></svg>'
+
+for (const [device, viewport] of Object.entries(viewports)) {
+  for (const lang of languages) {
+    test(`documents ${device} ${lang}`, async ({ page, context, browser }) => {
+      test.setTimeout(240_000)
+      await page.setViewportSize(viewport)
+      await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
+      const shot = (name: string) => page.screenshot({ path: `test-results/screens/${name}-${device}-${lang}.png`, fullPage: true })
+      await page.goto('/login')
+      await page.locator('input[name=username]').fill('admin')
+      await page.locator('input[name=password]').fill(PASSWORD)
+      await page.locator('button[type=submit]').click()
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'))
+      const xsrf = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value
+      const call = async (method: string, path: string, data?: unknown) => {
+        const r = await page.request.fetch(path, { method, data, headers: { 'X-XSRF-TOKEN': xsrf } })
+        const text = await r.text()
+        if (r.status() >= 400) throw new Error(`${method} ${path}: ${r.status()} ${text}`)
+        return text ? JSON.parse(text) : undefined
+      }
+      const w = DOCS[lang]
+      const clinic = await call('GET', '/api/settings/clinic')
+      await call('PUT', '/api/settings/clinic', { name: w.clinic, address: w.address, phone: '+84 28 3822 1234', version: clinic.version })
+      await page.request.put('/api/profile/signature', { headers: { 'X-XSRF-TOKEN': xsrf }, multipart: { file: { name: 'signature.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(SIGNATURE_SVG) } } })
+      const me = await call('GET', '/api/get-profile')
+      await call('PATCH', '/api/update-profile', { specialisations: ['Family medicine'], licences: [{ number: 'PRC-0012345', issuer: 'MOH', valid_from: '', valid_until: '' }], version: me.version })
+      const p = await call('POST', '/api/patients', { first_name: w.first, last_name: w.last, birth_date: device === 'desktop' ? '1985-03-02' : '1986-04-03', sex: 'female', address: w.address, history: { allergy_status: 'none' } })
+      const doctors = (await call('GET', '/api/doctors')).data as { id: number; name: string }[]
+      const mine = doctors.find((d) => d.name === me.name) ?? doctors[0]
+      const slot = Object.keys(viewports).indexOf(device) * 4 + languages.indexOf(lang)
+      const startsAt = new Date()
+      startsAt.setHours(20, slot * 10 % 60, 0, 0)
+      startsAt.setDate(startsAt.getDate() + 1 + Math.floor(slot / 6))
+      const a = await call('POST', '/api/appointments', { patient_id: p.id, doctor_id: mine.id, starts_at: startsAt.toISOString(), duration_minutes: 10, type: 'new' })
+      await call('POST', `/api/appointments/${a.id}/arrive`, {})
+      await call('POST', `/api/appointments/${a.id}/start`, {})
+      await call('PUT', `/api/appointments/${a.id}/visit`, { version: 0, chief_complaint: w.complaint, vitals: { temperature: 38.4, heart_rate: 96, bp_systolic: 120, bp_diastolic: 80 },
+        diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }, { code: 'XR-CHEST', note: 'PA' }] })
+      await call('POST', `/api/appointments/${a.id}/visit/sign`, { version: 1 })
+      const templates = (await call('GET', `/api/document-templates?language=${lang}`)).data as { id: number; kind: string; name: string }[]
+      const of = (kind: string) => templates.find((t) => t.kind === kind)!.id
+      const today = new Date().toISOString().slice(0, 10)
+      const issued = [
+        await call('POST', '/api/documents', { template_id: of('medical_certificate'), patient_id: p.id, appointment_id: a.id, fields: { rest_days: '3', rest_from: today } }),
+        await call('POST', '/api/documents', { template_id: of('referral'), patient_id: p.id, appointment_id: a.id, fields: { referred_to: w.referredTo, reason: w.reason } }),
+        await call('POST', '/api/documents', { template_id: of('lab_request'), patient_id: p.id, appointment_id: a.id, fields: {} }),
+        await call('POST', '/api/documents', { template_id: of('visit_summary'), patient_id: p.id, appointment_id: a.id, fields: {} }),
+      ] as { id: number; kind: string; code: string }[]
+
+      const view = page.locator('#main > div:not([hidden])')
+      await page.goto(`/appointments/form/${a.id}`)
+      await view.locator('[data-testid=document-item]').first().waitFor()
+      await settle(page)
+      await shot('diagnosis-documents')
+      await view.locator('.ant-card').filter({ has: page.locator('[data-testid=document-item]') }).getByRole('button').first().click()
+      const dialog = page.getByRole('dialog')
+      await dialog.locator('.ant-select').first().click()
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().click()
+      await dialog.locator('input').nth(1).fill('3')
+      await page.waitForTimeout(900)
+      await settle(page)
+      await shot('document-issue')
+      await page.keyboard.press('Escape')
+      await page.goto('/forms/templates')
+      await settle(page)
+      await shot('document-templates')
+      await page.goto(`/forms/templates/${of('referral')}`)
+      await view.getByRole('combobox').last().waitFor()
+      await settle(page)
+      await shot('document-template-editor')
+      for (const d of issued) {
+        await page.goto(`/documents/${d.id}/print`)
+        await page.getByTestId('document-sheet').waitFor()
+        await settle(page)
+        await shot(`document-${d.kind}`)
+        if (device === 'desktop') {
+          await page.emulateMedia({ media: 'print' })
+          await page.pdf({ path: `test-results/screens/document-${d.kind}-${lang}.pdf`, preferCSSPageSize: true, printBackground: true })
+          await page.emulateMedia({ media: 'screen' })
+        }
+      }
+      const receiver = await browser.newPage({ locale: lang === 'zh' ? 'zh-CN' : lang, viewport: { width: 390, height: 844 } })
+      await receiver.goto(`/verify/${issued[0].code}`)
+      await receiver.screenshot({ path: `test-results/screens/verify-${device}-${lang}.png`, fullPage: true })
+      await receiver.close()
+      await call('GET', `/api/remove-signature/${me.id}`)
+    })
+  }
+}

@@ -109,7 +109,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
             <div>{t('documents.issuedOn', { date: formatDay(doc.issued_at, doc.language) })}</div>
           </div>
         </div>
-        <div className={styles.signatureBlock} style={{ marginTop: 0 }}>
+        <div className={`${styles.signatureBlock} ${own.signature}`}>
           <div>
             {doc.has_signature ? <img className={styles.signature} src={`/api/documents/${doc.id}/signature`} alt={t('documents.signatureAlt')} /> : <div style={{ height: 60 }} />}
             <div className={styles.signatureLine}>
