@@ -189,8 +189,7 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 }
 
 // Preview renders a template body (saved or not) in language for a patient and,
-// optionally, a visit, as the user would issue it now with the fields filled so far; the
-// number is left out.
+// optionally, a visit, as the user would issue it now with the fields filled so far.
 func (s *Store) Preview(ctx context.Context, userID int64, in PreviewInput) ([]Block, error) {
 	lines, err := parseBody(in.Body, in.Fields)
 	if err != nil {
@@ -200,7 +199,8 @@ func (s *Store) Preview(ctx context.Context, userID int64, in PreviewInput) ([]B
 	if err != nil {
 		return nil, err
 	}
-	return render(lines, src.values("", in.Fields, in.Values)), nil
+	// The number is given when the document is issued: the preview shows where it goes.
+	return render(lines, src.values("······", in.Fields, in.Values)), nil
 }
 
 // PreviewInput is a template as written so far, and whom to fill it for.

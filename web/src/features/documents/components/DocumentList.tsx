@@ -46,42 +46,7 @@ export function DocumentsCard({ patientId, appointmentId, closed }: Props) {
         rowKey="id"
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('documents.none')} /> }}
         renderItem={(d) => (
-          <List.Item
-            data-testid="document-item"
-            actions={[
-              d.status === 'issued' && (
-                <Link key="print" to={printPath(d)} aria-label={t('documents.printNamed', { number: d.number })}>
-                  <PrinterOutlined aria-hidden /> {t('documents.print')}
-                </Link>
-              ),
-              canIssue && d.status === 'issued' && (
-                <Button
-                  key="cancel"
-                  type="link"
-                  danger
-                  size="small"
-                  icon={<StopOutlined aria-hidden />}
-                  aria-label={t('documents.cancelNamed', { number: d.number })}
-                  onClick={() =>
-                    ask({
-                      title: t('documents.cancelTitle', { number: d.number }),
-                      label: t('documents.cancelReason'),
-                      okText: t('documents.cancel'),
-                      cancelText: t('common.cancel'),
-                      danger: true,
-                      onOk: (reason) =>
-                        cancel.mutateAsync({ doc: d, reason }).then(
-                          () => message.success(t('documents.cancelled')),
-                          (e) => e instanceof ApiError && message.error(e.display),
-                        ),
-                    })
-                  }
-                >
-                  {t('documents.cancel')}
-                </Button>
-              ),
-            ].filter(Boolean)}
-          >
+          <List.Item data-testid="document-item">
             <List.Item.Meta
               title={
                 <Space wrap size={6}>
@@ -90,10 +55,45 @@ export function DocumentsCard({ patientId, appointmentId, closed }: Props) {
                 </Space>
               }
               description={
-                <Typography.Text type="secondary">
-                  {d.number} · {formatDayTime(d.issued_at)} · {d.doctor.name}
-                  {d.status === 'cancelled' && d.cancel_reason && ` · ${d.cancel_reason}`}
-                </Typography.Text>
+                <Space orientation="vertical" size={2}>
+                  <Typography.Text type="secondary">
+                    {d.number} · {formatDayTime(d.issued_at)} · {d.doctor.name}
+                    {d.status === 'cancelled' && d.cancel_reason && ` · ${d.cancel_reason}`}
+                  </Typography.Text>
+                  {d.status === 'issued' && (
+                    <Space wrap size={12}>
+                      <Link to={printPath(d)} aria-label={t('documents.printNamed', { number: d.number })}>
+                        <PrinterOutlined aria-hidden /> {t('documents.print')}
+                      </Link>
+                      {canIssue && (
+                        <Button
+                          type="link"
+                          danger
+                          size="small"
+                          style={{ padding: 0, height: 'auto' }}
+                          icon={<StopOutlined aria-hidden />}
+                          aria-label={t('documents.cancelNamed', { number: d.number })}
+                          onClick={() =>
+                            ask({
+                              title: t('documents.cancelTitle', { number: d.number }),
+                              label: t('documents.cancelReason'),
+                              okText: t('documents.cancel'),
+                              cancelText: t('documents.close'),
+                              danger: true,
+                              onOk: (reason) =>
+                                cancel.mutateAsync({ doc: d, reason }).then(
+                                  () => message.success(t('documents.cancelled')),
+                                  (e) => e instanceof ApiError && message.error(e.display),
+                                ),
+                            })
+                          }
+                        >
+                          {t('documents.cancel')}
+                        </Button>
+                      )}
+                    </Space>
+                  )}
+                </Space>
               }
             />
           </List.Item>

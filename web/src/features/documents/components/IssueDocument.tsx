@@ -119,7 +119,7 @@ export function IssueDocument({ patientId, appointmentId, open, onClose }: Props
       title={t('documents.issueTitle')}
       width={980}
       okText={t('documents.issueAndPrint')}
-      cancelText={t('common.cancel')}
+      cancelText={t('documents.close')}
       okButtonProps={{ disabled: !chosen, loading: issue.isPending }}
       onOk={() => void submit()}
       onCancel={onClose}
