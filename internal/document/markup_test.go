@@ -45,8 +45,8 @@ func TestMarkup(t *testing.T) {
 
 func TestMarkupMistakes(t *testing.T) {
 	for body, want := range map[string]lineError{
-		"ok\n**open":       {Line: 2, Key: "document.template.unclosed_bold"},
-		"{{patient.name":   {Line: 1, Key: "document.template.unclosed_placeholder"},
+		"ok\n**open":        {Line: 2, Key: "document.template.unclosed_bold"},
+		"{{patient.name":    {Line: 1, Key: "document.template.unclosed_placeholder"},
 		"a\nb\n{{Bad Key}}": {Line: 3, Key: "document.template.unclosed_placeholder"},
 	} {
 		_, err := parse(body, known)
