@@ -1,12 +1,8 @@
 package document_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"net/http"
 	"slices"
 	"strings"
@@ -87,18 +83,6 @@ func text(blocks []block) string {
 	return b.String()
 }
 
-func signaturePNG(t *testing.T) []byte {
-	img := image.NewNRGBA(image.Rect(0, 0, 60, 20))
-	for x := 5; x < 55; x++ {
-		img.Set(x, 10, color.NRGBA{A: 255})
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 func do[T any](t *testing.T, c *apitest.Client, want int, method, path string, body any) T {
 	t.Helper()
 	var out T
@@ -134,7 +118,7 @@ func newSetup(t *testing.T, db *database.DB) *setup {
 		"licences": []map[string]string{{"number": "PRC-0012345", "issuer": "MOH"}}, "version": me.Version}); r.Status != http.StatusOK {
 		t.Fatalf("profile: %d %s", r.Status, r.Body)
 	}
-	if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", signaturePNG(t)); r.Status != http.StatusOK {
+	if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", apitest.SignaturePNG(t)); r.Status != http.StatusOK {
 		t.Fatalf("signature: %d %s", r.Status, r.Body)
 	}
 	p := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": hostileName, "last_name": "Trần",

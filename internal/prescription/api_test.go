@@ -1,11 +1,7 @@
 package prescription_test
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"net/http"
 	"net/url"
 	"strings"
@@ -43,19 +39,6 @@ type rx struct {
 	Clinic       *struct {
 		Name string `json:"name"`
 	} `json:"clinic"`
-}
-
-// signaturePNG is a small drawn mark.
-func signaturePNG(t *testing.T) []byte {
-	img := image.NewNRGBA(image.Rect(0, 0, 60, 20))
-	for x := 5; x < 55; x++ {
-		img.Set(x, 10, color.NRGBA{A: 255})
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 type setup struct {
@@ -148,7 +131,7 @@ func TestPrescriptionLifecycle(t *testing.T) {
 			"licences": []map[string]string{{"number": "MD-1", "valid_until": "2020-01-01"}}}); r.Status != http.StatusOK {
 			t.Fatalf("profile: %d %s", r.Status, r.Body)
 		}
-		if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", signaturePNG(t)); r.Status != http.StatusOK {
+		if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", apitest.SignaturePNG(t)); r.Status != http.StatusOK {
 			t.Fatalf("signature: %d %s", r.Status, r.Body)
 		}
 		var got rx

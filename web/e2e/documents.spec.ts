@@ -1,23 +1,11 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { activeView, api, bookFirstFree, day, doctorId, login, unique } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, openCountingPrints, unique } from './helpers'
 
 // A drawn signature, as the profile's pad would make it.
 const SIGNATURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60"><path d="M10 40 C 40 10, 70 50, 100 20 S 160 40, 190 15" stroke="#000" fill="none" stroke-width="3"/></svg>'
 const HOSTILE = '<img src=x onerror=alert(1)>'
 
-/** A logged-in page of its own context, in a language; printing only counts (no dialog in a test). */
-async function open(browser: Browser, who: string, lang: string) {
-  const context = await browser.newContext()
-  await context.addInitScript(() => {
-    const w = window as unknown as { printed: number; print: () => void }
-    w.printed = 0
-    w.print = () => void w.printed++
-  })
-  const page = await context.newPage()
-  await login(page, who)
-  await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
-  return page
-}
+const open = (browser: Browser, who: string, lang: string) => openCountingPrints(browser, who, lang)
 
 /** A patient whose first name is markup, seen at a signed visit today with a diagnosis and two orders. */
 async function signedVisit(desk: Page, doc: Page) {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, bookFirstFree, day, doctorId, login, newPatient, sidebar, unique, usePeso } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, login, newPatient, openCountingPrints, sidebar, unique, usePeso } from './helpers'
 
 test('an administrator starts the price list, prices a service, sets the currency and exports the list; a nurse has no fees menu and the API refuses her', async ({ page, browser }) => {
   await login(page, 'admin')
@@ -50,18 +50,7 @@ const SIGNATURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60">
 
 test('a visit from the doctor’s charge to the day’s cash-up: discount with a reason, finalise, cash with change and card, receipt and statement printed; the final bill is fixed', async ({ browser }) => {
   test.slow()
-  const open = async (who: string) => {
-    const context = await browser.newContext()
-    // Printing opens no dialog in a test: window.print only counts, on every page loaded.
-    await context.addInitScript(() => {
-      const w = window as unknown as { printed: number; print: () => void }
-      w.printed = 0
-      w.print = () => void w.printed++
-    })
-    const page = await context.newPage()
-    await login(page, who)
-    return page
-  }
+  const open = (who: string) => openCountingPrints(browser, who)
   const admin = await open('admin')
   await usePeso(admin)
   const code = unique().toUpperCase()

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Browser, type Page } from '@playwright/test'
 import { createHmac } from 'node:crypto'
 
 export const PASSWORD = process.env.EMR_E2E_PASSWORD!
@@ -104,4 +104,21 @@ export async function bookFirstFree(page: Page, patientId: number, doctor: numbe
     if (a.status() === 201) return ((await a.json()) as { id: number }).id
   }
   throw new Error(`no free slot on ${on}`)
+}
+
+/**
+ * A logged-in page in a context of its own, optionally in a language (the language cookie);
+ * printing opens no dialog there: window.print only counts, in window.printed.
+ */
+export async function openCountingPrints(browser: Browser, who: string, lang?: string) {
+  const context = await browser.newContext()
+  await context.addInitScript(() => {
+    const w = window as unknown as { printed: number; print: () => void }
+    w.printed = 0
+    w.print = () => void w.printed++
+  })
+  const page = await context.newPage()
+  await login(page, who)
+  if (lang) await context.addCookies([{ name: 'language', value: lang, url: new URL(page.url()).origin }])
+  return page
 }
