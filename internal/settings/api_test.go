@@ -41,5 +41,19 @@ func TestClinicHeader(t *testing.T) {
 		if c.Name != "Phòng khám An Bình" || c.Address != "1 Main St\nHuế" || c.Version != 1 {
 			t.Errorf("after save: %+v", c)
 		}
+		// The public address the documents' QR codes point to: a full http(s) address, kept without its last slash.
+		for _, bad := range []string{"emr.example.org", "ftp://emr.example.org", "https://emr.example.org/?x=1", "https://user:pw@emr.example.org", "javascript:alert(1)"} {
+			r := admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "X", "public_url": bad, "version": 1})
+			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["public_url"]) == 0 {
+				t.Errorf("public address %q: %d %s", bad, r.Status, r.Body)
+			}
+		}
+		var saved struct {
+			PublicURL string `json:"public_url"`
+		}
+		admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "X", "public_url": " https://emr.example.org/clinic/ ", "version": 1}).JSON(t, &saved)
+		if saved.PublicURL != "https://emr.example.org/clinic" {
+			t.Errorf("public address saved as %q", saved.PublicURL)
+		}
 	})
 }

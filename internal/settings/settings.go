@@ -3,17 +3,22 @@
 package settings
 
 import (
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
 )
 
-// Clinic is the header of printed prescriptions.
+// Clinic is the header of printed prescriptions and documents, and the address at which
+// those who receive a document check it.
 type Clinic struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`
 	Phone   string `json:"phone"`
+	// PublicURL is where the clinic's server is reached from outside ("https://emr.example.org"),
+	// which printed documents' QR codes point to; empty: the address staff use.
+	PublicURL string `json:"public_url"`
 	// Version is 0 until an admin first saves the settings.
 	Version int `json:"version"`
 }
@@ -27,7 +32,12 @@ func (c *Clinic) clean() error {
 	if c.Name == "" {
 		v.Add("name", "validation.required")
 	}
-	for field, s := range map[string]string{"name": c.Name, "address": c.Address, "phone": c.Phone} {
+	c.PublicURL = strings.TrimRight(strings.TrimSpace(c.PublicURL), "/")
+	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
+		u.RawQuery != "" || u.Fragment != "" || u.User != nil) {
+		v.Add("public_url", "settings.bad_public_url")
+	}
+	for field, s := range map[string]string{"name": c.Name, "address": c.Address, "phone": c.Phone, "public_url": c.PublicURL} {
 		if utf8.RuneCountInString(s) > 300 {
 			v.Add(field, "validation.too_long")
 		}

@@ -1036,6 +1036,8 @@ export type components = {
       address: string;
       name: string;
       phone: string;
+      /** @description Where the server is reached from outside (https://emr.example.org), which printed documents' QR codes point to; empty for the address staff use. */
+      public_url: string;
       /** @description 0 until first saved. */
       version: number;
     };
@@ -1065,6 +1067,7 @@ export type components = {
         address: string;
         name: string;
         phone: string;
+        public_url: string;
         version: number;
       };
       /** @description 16 characters of base32: 80 random bits. */

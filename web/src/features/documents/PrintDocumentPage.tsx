@@ -6,6 +6,7 @@ import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
+import { useClinic } from '../../lib/clinic'
 import { useTextsIn } from '../../lib/i18n'
 import { formatDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
@@ -80,10 +81,12 @@ export default function PrintDocumentPage() {
 
 /** The sheet, in the document's own language (t), whatever the interface's. */
 function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId?: string }) {
+  // The check's address is the clinic's public address as set now (it may move), else the one in use.
+  const { data: clinic } = useClinic()
   const [size, orientation] = doc.paper.split('-')
   const paper = size === 'a4' ? styles.A4 : styles.A5
   const landscape = orientation === 'landscape' ? (size === 'a4' ? own.a4Landscape : own.a5Landscape) : ''
-  const url = verifyURL(doc.code)
+  const url = verifyURL(doc.code, clinic?.public_url)
   return (
     <article className={`${styles.sheet} ${paper} ${landscape}`} aria-label={t('documents.sheet')} data-testid={testId} lang={doc.language}>
       {doc.status === 'cancelled' && <div className={styles.void}>{t('documents.voided')}</div>}

@@ -6,7 +6,7 @@ import { showFormErrors } from '../../lib/formErrors'
 import { clinicKey, useClinic, type Clinic } from '../../lib/clinic'
 import { saveClinic } from './api/saveClinic'
 
-/** The clinic's name, address and phone that head every printed prescription. */
+/** The clinic's name, address and phone that head every printed prescription and document, and its public address. */
 export default function ClinicPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
@@ -38,6 +38,9 @@ export default function ClinicPage() {
         </Form.Item>
         <Form.Item name="phone" label={t('clinic.phone')}>
           <Input maxLength={300} />
+        </Form.Item>
+        <Form.Item name="public_url" label={t('clinic.publicUrl')} extra={t('clinic.publicUrlHint')}>
+          <Input maxLength={300} inputMode="url" placeholder="https://" />
         </Form.Item>
         <Button type="primary" htmlType="submit">
           {t('clinic.save')}

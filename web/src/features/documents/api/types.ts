@@ -22,5 +22,5 @@ export const groupedCode = (code: string) => code.match(/.{1,4}/g)?.join('-') ??
 /** The first 16 hex digits of the content's SHA-256, in groups of four, as the print carries them. */
 export const shortHash = (hash: string) => (hash.slice(0, 16).match(/.{4}/g) ?? []).join(' ')
 
-/** The public address that checks a document. */
-export const verifyURL = (code: string) => `${window.location.origin}/verify/${groupedCode(code)}`
+/** The public address that checks a document: at the clinic's public address, else the one in use. */
+export const verifyURL = (code: string, publicURL?: string) => `${publicURL || window.location.origin}/verify/${groupedCode(code)}`
