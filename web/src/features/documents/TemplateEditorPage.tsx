@@ -131,13 +131,13 @@ export default function TemplateEditorPage() {
                 <Space orientation="vertical" style={{ width: '100%' }}>
                   {items.map(({ key, name }) => (
                     <Flex key={key} wrap gap={8} align="start">
-                      <Form.Item name={[name, 'key']} rules={[{ required: true, message: t('validation.required') }]} style={{ marginBottom: 0, width: 140 }}>
+                      <Form.Item name={[name, 'key']} rules={[{ required: true, message: t('validation.required') }]} style={{ marginBottom: 0, width: 120 }}>
                         <Input placeholder={t('documents.fieldKey')} aria-label={t('documents.fieldKey')} maxLength={40} />
                       </Form.Item>
-                      <Form.Item name={[name, 'label']} rules={[{ required: true, message: t('validation.required') }]} style={{ marginBottom: 0, flex: 1, minWidth: 160 }}>
+                      <Form.Item name={[name, 'label']} rules={[{ required: true, message: t('validation.required') }]} style={{ marginBottom: 0, flex: 1, minWidth: 120 }}>
                         <Input placeholder={t('documents.fieldLabel')} aria-label={t('documents.fieldLabel')} maxLength={100} />
                       </Form.Item>
-                      <Form.Item name={[name, 'type']} style={{ marginBottom: 0, width: 150 }}>
+                      <Form.Item name={[name, 'type']} style={{ marginBottom: 0, width: 130 }}>
                         <Select aria-label={t('documents.fieldType')} options={FIELD_TYPES.map((ft) => ({ value: ft, label: t(`documents.fieldTypes.${ft}`) }))} />
                       </Form.Item>
                       <Form.Item name={[name, 'required']} valuePropName="checked" style={{ marginBottom: 0 }}>
