@@ -165,11 +165,42 @@ func (db *DB) Migrate(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("load migrations: %w", err)
 	}
+	if err := refuseNewer(ctx, p); err != nil {
+		return 0, err
+	}
 	res, err := p.Up(ctx)
 	if err != nil {
 		return len(res), fmt.Errorf("migrate: %w", err)
 	}
 	return len(res), nil
+}
+
+// ErrNewerDatabase is a database whose schema a later version of EMR wrote.
+var ErrNewerDatabase = errors.New("newer database")
+
+// refuseNewer refuses a database migrated past this binary's last migration: an older
+// binary started against it would run on a schema it does not know.
+func refuseNewer(ctx context.Context, p *goose.Provider) error {
+	current, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("read the schema version: %w", err)
+	}
+	sources := p.ListSources()
+	if last := sources[len(sources)-1].Version; current > last {
+		return fmt.Errorf("%w: this database was written by a newer version of EMR (schema %d; this version knows up to %d): run that version or a later one, or restore a backup made with this one", ErrNewerDatabase, current, last)
+	}
+	return nil
+}
+
+// Current says whether every migration this binary knows has been applied (the readiness
+// check: an instance that has not migrated yet, or runs on an older schema, is not ready).
+func (db *DB) Current(ctx context.Context) (bool, error) {
+	p, err := db.migrator()
+	if err != nil {
+		return false, err
+	}
+	pending, err := p.HasPending(ctx)
+	return !pending && err == nil, err
 }
 
 // MigrateTo applies the migrations up to and including version (for testing an upgrade of

@@ -3,6 +3,7 @@ package database_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -164,6 +165,38 @@ func TestInIDsReadsTheGivenRows(t *testing.T) {
 			return nil
 		}); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// An older binary started against a database a newer one migrated refuses it, saying why,
+// and changes nothing.
+func TestNewerDatabaseIsRefused(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		var last int64
+		if err := db.QueryRowContext(ctx, `SELECT MAX(version_id) FROM goose_db_version`).Scan(&last); err != nil {
+			t.Fatal(err)
+		}
+		if current, err := db.Current(ctx); err != nil || !current {
+			t.Fatalf("a migrated database is not current: %v", err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO goose_db_version (version_id, is_applied) VALUES ($1, TRUE)`, last+1); err != nil {
+			t.Fatal(err)
+		}
+		_, err := db.Migrate(ctx)
+		if !errors.Is(err, database.ErrNewerDatabase) || !strings.Contains(err.Error(), "written by a newer version of EMR (schema "+strconv.FormatInt(last+1, 10)) {
+			t.Errorf("migrate: %v", err)
+		}
+		if _, err := db.ExecContext(ctx, `DELETE FROM goose_db_version WHERE version_id = $1`, last+1); err != nil {
+			t.Fatal(err)
+		}
+		// With the last migration not recorded, the database is not current (not ready).
+		if _, err := db.ExecContext(ctx, `DELETE FROM goose_db_version WHERE version_id = $1`, last); err != nil {
+			t.Fatal(err)
+		}
+		if current, err := db.Current(ctx); err != nil || current {
+			t.Errorf("a database with a pending migration is current: %v", err)
 		}
 	})
 }

@@ -20,6 +20,7 @@ var requiredAccess = map[string]string{
 	"GET /api/sanctum/csrf-cookie": "public",
 	"POST /api/auth/login":         "public",
 	"GET /api/health":              "public",
+	"GET /api/ready":               "public",
 	"GET /api/config":              "public",
 	"GET /api/user":                "logged-in",
 	// Which channel a user may join is decided inside (internal/push: own user channel, and

@@ -152,6 +152,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&push.Handler{Keys: keys}).Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
+			{Method: "GET", Path: "/api/ready", Access: auth.Public, Handler: ready(db)},
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg, publisher)},
 		},
 	)
@@ -255,6 +256,24 @@ func health(db *database.DB) http.HandlerFunc {
 			chained = "behind"
 		}
 		httpjson.Respond(w, http.StatusOK, map[string]string{"status": "ok", "database": string(db.Engine), "audit": chained})
+	}
+}
+
+// ready answers 200 when this instance can serve: its database answers and holds every
+// migration this binary knows; otherwise 503 (a load balancer sends it no requests).
+func ready(db *database.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := db.PingContext(ctx); err != nil {
+			httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+			return
+		}
+		if current, err := db.Current(ctx); err != nil || !current {
+			httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "migrations pending"})
+			return
+		}
+		httpjson.Respond(w, http.StatusOK, map[string]string{"status": "ready", "database": string(db.Engine)})
 	}
 }
 

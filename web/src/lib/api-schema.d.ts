@@ -590,6 +590,10 @@ export type paths = {
     /** A new TOTP secret (RFC 6238, SHA-1, 6 digits, 30 s) for an authenticator app, as text, otpauth URL and QR code; on only once confirmed. 409 when it is on already. */
     post: operations["postProfileTwoFactorSetup"];
   };
+  "/api/ready": {
+    /** Readiness, for a load balancer: the database answers and holds every migration this version knows. */
+    get: operations["getReady"];
+  };
   "/api/remove-signature/{id}": {
     /** Remove user {id}'s signature - one's own, or anyone's for an admin (manage user). It changes state, so it needs the CSRF header. */
     get: operations["getRemoveSignatureById"];
@@ -4012,6 +4016,30 @@ export type operations = {
       /** @description Two-factor sign-in is on already. */
       409: {
         content: never;
+      };
+    };
+  };
+  /** Readiness, for a load balancer: the database answers and holds every migration this version knows. */
+  getReady: {
+    responses: {
+      /** @description Ready to serve. */
+      200: {
+        content: {
+          "application/json": {
+            database: string;
+            /** @enum {string} */
+            status: "ready";
+          };
+        };
+      };
+      /** @description Not ready (the database is unreachable, or migrations are pending). */
+      503: {
+        content: {
+          "application/json": {
+            database: string;
+            status: string;
+          };
+        };
       };
     };
   };
