@@ -175,8 +175,12 @@ func (db *DB) Migrate(ctx context.Context) (int, error) {
 	return len(res), nil
 }
 
-// ErrNewerDatabase is a database whose schema a later version of EMR wrote.
-var ErrNewerDatabase = errors.New("newer database")
+// NewerError is a database whose schema a later version of EMR wrote.
+type NewerError struct{ Schema, Known int64 }
+
+func (e NewerError) Error() string {
+	return fmt.Sprintf("this database was written by a newer version of EMR (schema %d; this version knows up to %d): run that version or a later one, or restore a backup made with this one", e.Schema, e.Known)
+}
 
 // refuseNewer refuses a database migrated past this binary's last migration: an older
 // binary started against it would run on a schema it does not know.
@@ -187,7 +191,7 @@ func refuseNewer(ctx context.Context, p *goose.Provider) error {
 	}
 	sources := p.ListSources()
 	if last := sources[len(sources)-1].Version; current > last {
-		return fmt.Errorf("%w: this database was written by a newer version of EMR (schema %d; this version knows up to %d): run that version or a later one, or restore a backup made with this one", ErrNewerDatabase, current, last)
+		return NewerError{Schema: current, Known: last}
 	}
 	return nil
 }

@@ -185,7 +185,8 @@ func TestNewerDatabaseIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := db.Migrate(ctx)
-		if !errors.Is(err, database.ErrNewerDatabase) || !strings.Contains(err.Error(), "written by a newer version of EMR (schema "+strconv.FormatInt(last+1, 10)) {
+		var newer database.NewerError
+		if !errors.As(err, &newer) || newer.Schema != last+1 || newer.Known != last || !strings.HasPrefix(err.Error(), "this database was written by a newer version of EMR") {
 			t.Errorf("migrate: %v", err)
 		}
 		if _, err := db.ExecContext(ctx, `DELETE FROM goose_db_version WHERE version_id = $1`, last+1); err != nil {
