@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -168,5 +169,53 @@ func TestTwoServeProcessesShareEvents(t *testing.T) {
 			t.Errorf("the sender's own socket heard its own change: %s", f)
 		}
 	case <-time.After(500 * time.Millisecond):
+	}
+}
+
+// TestTermSendsSocketsToReconnect: SIGTERM stops the server gracefully: a push socket is
+// closed with the protocol's "reconnect now" code (to find another instance), and the
+// process exits without an error.
+func TestTermSendsSocketsToReconnect(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "emr.db")
+	db := dbtest.Open(t, url)
+	const password = "a graceful stop, please"
+	if _, err := (&user.Store{DB: db}).Create(context.Background(), user.NewUser{Username: "rec", Name: "Rec", Roles: []string{"receptionist"}, Password: password}); err != nil {
+		t.Fatal(err)
+	}
+	base, cmd := serveProcessCmd(t, url)
+	rec := apitest.Remote(t, base)
+	if r := rec.Do("GET", "/api/ready", nil); r.Status != http.StatusOK {
+		t.Fatalf("ready: %d %s", r.Status, r.Body)
+	}
+	if r := rec.Login("rec", password); r.Status != http.StatusOK {
+		t.Fatalf("login: %d %s", r.Status, r.Body)
+	}
+	var cfg struct{ Push struct{ Key string } }
+	rec.Do("GET", "/api/config", nil).JSON(t, &cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := rec.DialPush(ctx, base, cfg.Push.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if _, first, err := c.Read(ctx); err != nil || !strings.Contains(string(first), "connection_established") {
+		t.Fatalf("connect: %s %v", first, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Read(ctx); websocket.CloseStatus(err) != 4200 {
+		t.Errorf("the socket at SIGTERM: %v, want close 4200", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("emr serve did not stop")
 	}
 }

@@ -242,9 +242,15 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			return err
 		case <-ctx.Done():
 			slog.Info("shutting down")
+			// Stop accepting, let the requests in flight finish (bounded), then send the push
+			// sockets to reconnect (to another instance behind a load balancer).
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
-			return srv.Shutdown(shutdownCtx)
+			err := srv.Shutdown(shutdownCtx)
+			sockets, done := context.WithTimeout(context.Background(), 2*time.Second)
+			defer done()
+			app.CloseSockets(sockets)
+			return err
 		}
 	})
 }

@@ -56,9 +56,43 @@ type socket struct {
 	send   chan []byte
 	once   sync.Once
 	closed chan struct{}
+	// reason is what the client is told when the server closes the socket (set once, before
+	// closed is closed).
+	reason string
 }
 
-func (s *socket) close() { s.once.Do(func() { close(s.closed) }) }
+func (s *socket) close() { s.closeWith("Too slow: reconnect") }
+
+// closeWith closes the socket with the protocol's reconnect code and reason.
+func (s *socket) closeWith(reason string) {
+	s.once.Do(func() {
+		s.reason = reason
+		close(s.closed)
+	})
+}
+
+// CloseAll closes every open socket with the protocol's "reconnect now" code (4200), so
+// that clients connect again, to another instance if this one is stopping; it returns how
+// many it closed.
+func (h *Hub) CloseAll() int {
+	h.mu.RLock()
+	list := make([]*socket, 0, len(h.sockets))
+	for _, s := range h.sockets {
+		list = append(list, s)
+	}
+	h.mu.RUnlock()
+	for _, s := range list {
+		s.closeWith("Server restarting: reconnect")
+	}
+	return len(list)
+}
+
+// Open is how many sockets are open.
+func (h *Hub) Open() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.sockets)
+}
 
 // newSocketID returns an id of the protocol's form "123.456".
 func newSocketID() string {

@@ -115,7 +115,7 @@ func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 			case <-s.closed:
-				_ = c.Close(websocket.StatusCode(codeReconnectNow), "Too slow: reconnect")
+				_ = c.Close(websocket.StatusCode(codeReconnectNow), s.reason)
 				return
 			case <-ctx.Done():
 				return

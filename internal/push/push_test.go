@@ -236,3 +236,21 @@ func TestPresence(t *testing.T) {
 		t.Errorf("no user id: %+v", m)
 	}
 }
+
+// TestCloseAll: a stopping server closes every socket with "reconnect now" (4200), which
+// sends the clients to another instance.
+func TestCloseAll(t *testing.T) {
+	hub, keys, base := start(t)
+	a, b := connect(t, base, keys), connect(t, base, keys)
+	if n := hub.CloseAll(); n != 2 {
+		t.Errorf("closed %d sockets, want 2", n)
+	}
+	for _, cl := range []*client{a, b} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _, err := cl.c.Read(ctx)
+		cancel()
+		if websocket.CloseStatus(err) != codeReconnectNow {
+			t.Errorf("after CloseAll: %v, want close %d", err, codeReconnectNow)
+		}
+	}
+}

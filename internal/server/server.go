@@ -47,6 +47,25 @@ type Server struct {
 	Push push.Publisher
 
 	background []func(ctx context.Context) // see Background
+	hub        *push.Hub                   // the built-in endpoint's sockets
+}
+
+// CloseSockets closes the built-in push endpoint's sockets with the protocol's "reconnect
+// now" code, once requests have stopped (a stopping instance: clients move to another), and
+// waits until they are gone or ctx ends.
+func (s *Server) CloseSockets(ctx context.Context) {
+	if s.hub.CloseAll() == 0 {
+		return
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for s.hub.Open() > 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // Background starts the server's work outside requests — the audit log's sealer and the
@@ -184,7 +203,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = forwarded(h, cfg.TrustProxy)
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
-	return &Server{Routes: routes, Handler: h, Push: publisher, background: []func(context.Context){
+	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: []func(context.Context){
 		sealer(db),
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
 		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
