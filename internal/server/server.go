@@ -260,14 +260,26 @@ func apiFallback(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
 	httpjson.Error(w, r, apperr.NotFound("error.route_not_found"))
 }
 
-func health(db *database.DB) http.HandlerFunc {
+// probe is a health check's handler: given the database when it answers a ping within 2 s,
+// else answered 503 for it.
+func probe(db *database.DB, check func(ctx context.Context, w http.ResponseWriter)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := db.PingContext(ctx); err != nil {
-			httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+			unavailable(w, "unreachable")
 			return
 		}
+		check(ctx, w)
+	}
+}
+
+func unavailable(w http.ResponseWriter, why string) {
+	httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": why})
+}
+
+func health(db *database.DB) http.HandlerFunc {
+	return probe(db, func(ctx context.Context, w http.ResponseWriter) {
 		// The audit log's sealer chains every event within audit.SealBound; an event waiting
 		// longer means it is not running anywhere (an operator's warning, not an outage).
 		chained := "ok"
@@ -275,25 +287,19 @@ func health(db *database.DB) http.HandlerFunc {
 			chained = "behind"
 		}
 		httpjson.Respond(w, http.StatusOK, map[string]string{"status": "ok", "database": string(db.Engine), "audit": chained})
-	}
+	})
 }
 
 // ready answers 200 when this instance can serve: its database answers and holds every
 // migration this binary knows; otherwise 503 (a load balancer sends it no requests).
 func ready(db *database.DB) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		if err := db.PingContext(ctx); err != nil {
-			httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
-			return
-		}
+	return probe(db, func(ctx context.Context, w http.ResponseWriter) {
 		if current, err := db.Current(ctx); err != nil || !current {
-			httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "migrations pending"})
+			unavailable(w, "migrations pending")
 			return
 		}
 		httpjson.Respond(w, http.StatusOK, map[string]string{"status": "ready", "database": string(db.Engine)})
-	}
+	})
 }
 
 // clientConfig tells the web app the settings it may show before anyone logs in.
