@@ -135,9 +135,10 @@ func checkFields(declared []Field, filled map[string]string) (map[string]string,
 	return out, v.Err()
 }
 
-// usesVisit says whether the parsed template names a value of a visit.
-func usesVisit(lines []line) bool {
-	return slices.ContainsFunc(placeholders(lines), func(p string) bool { return strings.HasPrefix(p, "visit.") })
+// needsVisit says whether a template of kind with the parsed lines is issued from a visit
+// only: it names a value of a visit, or it is a visit summary.
+func needsVisit(kind string, lines []line) bool {
+	return kind == "visit_summary" || slices.ContainsFunc(placeholders(lines), func(p string) bool { return strings.HasPrefix(p, "visit.") })
 }
 
 // gather reads what a document of patientID (and appointmentID) is filled from, as the
@@ -282,7 +283,7 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 	if err != nil {
 		return Document{}, err
 	}
-	if in.AppointmentID == nil && (usesVisit(lines) || t.Kind == "visit_summary") {
+	if in.AppointmentID == nil && t.NeedsVisit {
 		var v apperr.Validation
 		v.Add("appointment_id", "document.needs_visit")
 		return Document{}, v.Err()

@@ -43,16 +43,19 @@ type Field struct {
 
 // Template is a clinic's document template.
 type Template struct {
-	ID        int64     `json:"id"`
-	Name      string    `json:"name"`
-	Kind      string    `json:"kind"`
-	Language  string    `json:"language"`
-	Paper     string    `json:"paper"`
-	Body      string    `json:"body"`
-	Fields    []Field   `json:"fields"`
-	Active    bool      `json:"active"`
-	UpdatedAt time.Time `json:"updated_at"`
-	Version   int       `json:"version"`
+	ID       int64   `json:"id"`
+	Name     string  `json:"name"`
+	Kind     string  `json:"kind"`
+	Language string  `json:"language"`
+	Paper    string  `json:"paper"`
+	Body     string  `json:"body"`
+	Fields   []Field `json:"fields"`
+	Active   bool    `json:"active"`
+	// NeedsVisit says the template fills a visit's values (or is a visit summary): it is
+	// issued from a visit only.
+	NeedsVisit bool      `json:"needs_visit"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	Version    int       `json:"version"`
 }
 
 // TemplateInput is what a manager writes of a template.
@@ -157,7 +160,12 @@ func scanTemplate(row interface{ Scan(...any) error }) (Template, error) {
 		return t, err
 	}
 	t.UpdatedAt = t.UpdatedAt.UTC()
-	return t, json.Unmarshal([]byte(fields), &t.Fields)
+	if err := json.Unmarshal([]byte(fields), &t.Fields); err != nil {
+		return t, err
+	}
+	lines, err := parseBody(t.Body, t.Fields)
+	t.NeedsVisit = err != nil || needsVisit(t.Kind, lines)
+	return t, nil
 }
 
 // TemplateQuery filters the template list.

@@ -1143,6 +1143,8 @@ export type components = {
       /** @enum {string} */
       language: "en" | "ru" | "zh" | "vi";
       name: string;
+      /** @description The template fills a visit's values (or is a visit summary): it is issued from a visit only. */
+      needs_visit?: boolean;
       /** @enum {string} */
       paper: "a5-portrait" | "a5-landscape" | "a4-portrait" | "a4-landscape";
       /** Format: date-time */

@@ -80,7 +80,7 @@ export function IssueDocument({ patientId, appointmentId, open, onClose }: Props
   const usable = useMemo(
     () =>
       (templates.data ?? [])
-        .filter((tp) => appointmentId !== undefined || !(tp.body.includes('{{visit.') || tp.kind === 'visit_summary'))
+        .filter((tp) => appointmentId !== undefined || !tp.needs_visit)
         .sort((a, b) => Number(b.language === lang) - Number(a.language === lang)),
     [templates.data, appointmentId, lang],
   )
