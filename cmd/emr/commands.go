@@ -32,6 +32,8 @@ var commands = map[string]func(ctx context.Context, in invocation) error{
 	"user create":  cmdUserCreate,
 	"audit verify": cmdAuditVerify,
 	"backup":       cmdBackup,
+	"restore":      cmdRestore,
+	"copy":         cmdCopy,
 	"version":      cmdVersion,
 }
 
@@ -131,25 +133,6 @@ func cmdAuditVerify(ctx context.Context, in invocation) error {
 		return err
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error { return auditVerify(ctx, db, in.stdout) })
-}
-
-func cmdBackup(ctx context.Context, in invocation) error {
-	var cfg config.Config
-	config.BindDatabase(in.fs, &cfg)
-	to := in.fs.String("to", "", "file to write the copy to (required; must not exist)")
-	if err := in.fs.Parse(in.args); err != nil {
-		return err
-	}
-	if *to == "" {
-		return errors.New("backup needs --to FILE")
-	}
-	return withDB(ctx, cfg, func(db *database.DB) error {
-		if err := db.Backup(ctx, *to); err != nil {
-			return err
-		}
-		fmt.Fprintln(in.stdout, "backup written to", *to)
-		return nil
-	})
 }
 
 func cmdVersion(_ context.Context, in invocation) error {

@@ -1,5 +1,5 @@
 // Command emr is the EMR server and its operator tools: serve, migrate, seed, user create,
-// audit verify, backup and version. Run `emr --help` for every flag and environment variable.
+// audit verify, backup, restore, copy and version. Run `emr --help` for every flag and environment variable.
 package main
 
 import (
@@ -58,7 +58,12 @@ Commands:
                 the password is read from standard input (one line)
   audit verify  check the audit log's hash chain from its first event; reports the first event
                 changed, removed or inserted outside the product and exits with status 1
-  backup        copy the SQLite database to a new file: --to FILE
+  backup        write an archive of the whole database, from a live server, on either engine:
+                --to FILE; --verify FILE checks an archive without restoring it
+  restore       load an archive into a new, empty database of either engine, check every table
+                and the audit chain, and migrate it: --from FILE --database-url URL
+  copy          copy a database into a new, empty one, on the same or the other engine:
+                --from sqlite:./data/emr.db --to postgres://…
   version       print the version
 
 Run "emr COMMAND --help" for the flags of a command.

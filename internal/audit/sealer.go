@@ -159,3 +159,12 @@ func Backlog(ctx context.Context, db database.Querier, now time.Time) (int64, ti
 	}
 	return n, max(now.Sub(oldest), 0), nil
 }
+
+// ReadHead returns the chain's head, without locking it: for a backup's snapshot and for
+// checking a restore.
+func ReadHead(ctx context.Context, q database.Querier) (seq int64, hash string, err error) {
+	if err := q.QueryRowContext(ctx, `SELECT seq, hash FROM audit_chain WHERE id = 1`).Scan(&seq, &hash); err != nil {
+		return 0, "", fmt.Errorf("read the audit chain's head: %w", err)
+	}
+	return seq, hash, nil
+}

@@ -207,6 +207,16 @@ func (db *DB) Current(ctx context.Context) (bool, error) {
 	return !pending && err == nil, err
 }
 
+// Latest is the schema version this binary migrates to: its last migration.
+func (db *DB) Latest() (int64, error) {
+	p, err := db.migrator()
+	if err != nil {
+		return 0, err
+	}
+	sources := p.ListSources()
+	return sources[len(sources)-1].Version, nil
+}
+
 // MigrateTo applies the migrations up to and including version (for testing an upgrade of
 // a database that holds data).
 func (db *DB) MigrateTo(ctx context.Context, version int64) error {
@@ -277,24 +287,6 @@ func (db *DB) Analyze(ctx context.Context) error {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
-	}
-	return nil
-}
-
-// Backup writes a consistent copy of an SQLite database to path. PostgreSQL databases are
-// backed up with the server's own tools (pg_dump), which this refuses to imitate.
-func (db *DB) Backup(ctx context.Context, path string) error {
-	if db.Engine != SQLite {
-		return errors.New("emr backup copies SQLite databases; back up PostgreSQL with pg_dump")
-	}
-	if _, err := os.Stat(path); err == nil {
-		return fmt.Errorf("%s exists already; choose a new file name", path)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return fmt.Errorf("create the backup folder: %w", err)
-	}
-	if _, err := db.ExecContext(ctx, "VACUUM INTO $1", path); err != nil {
-		return fmt.Errorf("backup: %w", err)
 	}
 	return nil
 }

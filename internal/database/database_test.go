@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,27 +91,6 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 			t.Errorf("event time %v is not now", at)
 		}
 	})
-}
-
-func TestBackup(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	db := dbtest.Open(t, "sqlite:"+filepath.Join(dir, "emr.db"))
-	if err := audit.Record(ctx, db, audit.Event{Action: "test", Outcome: audit.Success}); err != nil {
-		t.Fatal(err)
-	}
-	to := filepath.Join(dir, "backups", "copy.db")
-	if err := db.Backup(ctx, to); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Backup(ctx, to); err == nil {
-		t.Error("a backup overwrote an existing file")
-	}
-	copyDB := dbtest.Open(t, "sqlite:"+to)
-	var n int
-	if err := copyDB.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_events`).Scan(&n); err != nil || n != 1 {
-		t.Fatalf("the copy has %d events: %v", n, err)
-	}
 }
 
 func TestInListPadsToPowersOfTwo(t *testing.T) {

@@ -77,3 +77,35 @@ func (y Yearly) next(ctx context.Context, q Querier, n int) ([]int64, error) {
 func (y Yearly) base(ctx context.Context, q Querier, year int, first int64) (int64, error) {
 	return SetCounterOnce(ctx, q, y.Counter+"-base:"+strconv.Itoa(year), first-1)
 }
+
+// Ensure makes the year's next number greater than last (after a restore or a copy between
+// engines, whose numbering state differs): on SQLite the year's counter is raised to last;
+// on PostgreSQL the year's base is moved so that the sequence's next value gives a greater
+// number, unless it does already.
+func (y Yearly) Ensure(ctx context.Context, q Querier, engine Engine, year int, last int64) error {
+	if engine != Postgres {
+		name := y.Counter + ":" + strconv.Itoa(year)
+		v, err := Counter(ctx, q, name)
+		if err != nil || v >= last {
+			return err
+		}
+		return SetCounter(ctx, q, name, last)
+	}
+	var seq int64
+	if err := q.QueryRowContext(ctx, `SELECT COALESCE(last_value, 0) FROM pg_sequences WHERE schemaname = current_schema() AND sequencename = $1`, y.Sequence).Scan(&seq); err != nil {
+		return fmt.Errorf("number %s: %w", y.Counter, err)
+	}
+	name := y.Counter + "-base:" + strconv.Itoa(year)
+	base, err := Counter(ctx, q, name)
+	if err != nil {
+		return err
+	}
+	var set int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM counters WHERE name = $1`, name).Scan(&set); err != nil {
+		return fmt.Errorf("number %s: %w", y.Counter, err)
+	}
+	if set > 0 && seq-base >= last {
+		return nil
+	}
+	return SetCounter(ctx, q, name, seq-last)
+}

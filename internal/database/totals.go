@@ -48,3 +48,35 @@ func FoldTotals(ctx context.Context, db *DB) error {
 	}
 	return nil
 }
+
+// FoldTotalsIn folds each total's rows into one with q, on either engine: after a copy from
+// PostgreSQL, whose writers append rows, SQLite's writer expects one row per name.
+func FoldTotalsIn(ctx context.Context, q Querier, _ Engine) error {
+	rows, err := q.QueryContext(ctx, `SELECT name, SUM(value) FROM totals GROUP BY name HAVING COUNT(*) > 1`)
+	if err != nil {
+		return fmt.Errorf("fold totals: %w", err)
+	}
+	sums := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var v int64
+		if err := rows.Scan(&name, &v); err != nil {
+			rows.Close()
+			return fmt.Errorf("fold totals: %w", err)
+		}
+		sums[name] = v
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("fold totals: %w", err)
+	}
+	for name, v := range sums {
+		if _, err := q.ExecContext(ctx, `DELETE FROM totals WHERE name = $1`, name); err != nil {
+			return fmt.Errorf("fold totals: %w", err)
+		}
+		if _, err := q.ExecContext(ctx, `INSERT INTO totals (name, value) VALUES ($1, $2)`, name, v); err != nil {
+			return fmt.Errorf("fold totals: %w", err)
+		}
+	}
+	return nil
+}

@@ -356,3 +356,50 @@ func Allergies(ctx context.Context, q database.Querier, id int64) ([]Allergy, st
 	h = h.Known()
 	return h.Allergies, h.AllergyStatus, nil
 }
+
+// AfterRestore rebuilds, after a restore or a copy between engines, what each engine keeps
+// its own way: the name search index, from the name tokens (as migrations 3 and 14 build
+// it), and the yearly patient numbers, moved past every number in use.
+func AfterRestore(ctx context.Context, q database.Querier, engine database.Engine) error {
+	var stmts []string
+	switch engine {
+	case database.SQLite:
+		stmts = []string{`DELETE FROM patient_search`, `INSERT INTO patient_search (rowid, terms)
+			SELECT patient_id, group_concat(token, ' ') FROM patient_name_tokens GROUP BY patient_id`}
+	case database.Postgres:
+		stmts = []string{`UPDATE patients p SET search_terms = t.terms
+			FROM (SELECT patient_id, string_agg(DISTINCT left(token, n), ' ') AS terms
+				FROM patient_name_tokens, generate_series(1, least(char_length(token), 20)) n
+				GROUP BY patient_id) t
+			WHERE t.patient_id = p.id`}
+	}
+	for _, stmt := range stmts {
+		if _, err := q.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("rebuild the name search index: %w", err)
+		}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT CAST(substr(mrn, 1, 4) AS INTEGER), MAX(CAST(substr(mrn, 6) AS INTEGER)) FROM patients GROUP BY 1`)
+	if err != nil {
+		return fmt.Errorf("read the patient numbers in use: %w", err)
+	}
+	last := map[int]int64{}
+	for rows.Next() {
+		var year int
+		var n int64
+		if err := rows.Scan(&year, &n); err != nil {
+			rows.Close()
+			return fmt.Errorf("read the patient numbers in use: %w", err)
+		}
+		last[year] = n
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read the patient numbers in use: %w", err)
+	}
+	for year, n := range last {
+		if err := patientNumbers.Ensure(ctx, q, engine, year, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
