@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test'
 import { randomBytes } from 'node:crypto'
+import { copyPort, port } from './e2e/ports'
 
 // End-to-end tests run the real emr binary on a fresh SQLite database in the system
 // Chromium. The staff accounts' password is made per run and shared with the workers
@@ -13,7 +14,6 @@ process.env.EMR_E2E_PASSWORD ??= newPassword()
 
 // One run, one browser: on two cores a second browser running beside it made every test two
 // to three times slower and the whole run longer, not shorter.
-const port = Number(process.env.EMR_E2E_PORT ?? 18181)
 const screenshots = !!process.env.EMR_SCREENSHOTS
 
 export default defineConfig({
@@ -42,11 +42,17 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: `sh e2e/serve.sh ${port}`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 90_000,
-    stdout: 'ignore',
-  },
+  webServer: [
+    {
+      command: `sh e2e/serve.sh ${port}`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 90_000,
+      stdout: 'ignore',
+    },
+    // With PostgreSQL under test, a seeded clinic copied onto it (copy.spec.ts).
+    ...(process.env.EMR_TEST_POSTGRES_URL && !screenshots
+      ? [{ command: `sh e2e/serve-copy.sh ${copyPort}`, url: `http://127.0.0.1:${copyPort}/api/health`, reuseExistingServer: false, timeout: 180_000, stdout: 'ignore' as const }]
+      : []),
+  ],
 })

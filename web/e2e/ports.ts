@@ -1,0 +1,4 @@
+// The ports of the servers the end-to-end tests run against (playwright.config.ts).
+export const port = Number(process.env.EMR_E2E_PORT ?? 18181)
+// The clinic copied onto PostgreSQL (e2e/serve-copy.sh), when PostgreSQL is under test.
+export const copyPort = port + 1
