@@ -40,11 +40,19 @@ func serveProcess(t *testing.T, url string) string {
 // serveProcessCmd is serveProcess, also returning the process (to kill it).
 func serveProcessCmd(t *testing.T, url string) (string, *exec.Cmd) {
 	t.Helper()
+	said, cmd := serveProcessSays(t, url, []string{"EMR is running at "})
+	return said["EMR is running at "], cmd
+}
+
+// serveProcessSays starts `emr serve` on url with the extra flags, and returns the first
+// word after each of the prefixes it waits for in what the process prints (an address).
+func serveProcessSays(t *testing.T, url string, prefixes []string, extra ...string) (map[string]string, *exec.Cmd) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "serve", "--database-url", url, "--addr", "127.0.0.1:0")
+	cmd := exec.Command(exe, append([]string{"serve", "--database-url", url, "--addr", "127.0.0.1:0"}, extra...)...)
 	cmd.Env = append(os.Environ(), "EMR_TEST_AS_EMR=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -63,21 +71,28 @@ func serveProcessCmd(t *testing.T, url string) (string, *exec.Cmd) {
 			_ = cmd.Process.Kill()
 		}
 	})
-	base := make(chan string, 1)
+	said := make(chan map[string]string, 1)
 	go func() {
+		got := map[string]string{}
 		lines := bufio.NewScanner(out)
 		for lines.Scan() {
-			if rest, ok := strings.CutPrefix(lines.Text(), "EMR is running at "); ok {
-				base <- strings.Fields(rest)[0]
+			for _, p := range prefixes {
+				if rest, ok := strings.CutPrefix(lines.Text(), p); ok {
+					got[p] = strings.Fields(rest)[0]
+				}
+			}
+			if len(got) == len(prefixes) {
+				said <- got
+				got = map[string]string{}
 			}
 		}
 	}()
 	select {
-	case b := <-base:
-		return b, cmd
+	case s := <-said:
+		return s, cmd
 	case <-time.After(60 * time.Second):
 		t.Fatal("emr serve did not start")
-		return "", nil
+		return nil, nil
 	}
 }
 

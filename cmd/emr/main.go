@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -219,31 +217,24 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			fmt.Fprintln(stdout, `No accounts yet. Create the first administrator with:
   emr user create --username admin --name "Your Name" --role admin   (then type the password)`)
 		}
-		ln, err := net.Listen("tcp", cfg.Addr)
-		if err != nil {
-			return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
-		}
 		// Fresh planner statistics: ones taken when tables were small make queries scan them.
 		if err := db.Analyze(ctx); err != nil {
 			return err
 		}
+		cfg.Version = version
 		app := server.New(cfg, db, web.Dist())
+		l, err := listen(cfg, app.Handler, stdout, db.Engine)
+		if err != nil {
+			return err
+		}
 		go app.Push.Run(ctx) // events from the other instances, or to the provider
-		// The sealer and the compactors stop after the last request has been answered.
+		// The sealer, the compactors and scheduled backups stop after the last request has
+		// been answered.
 		background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 		backgroundDone := app.Background(background)
 		defer func() { stopBackground(); <-backgroundDone }()
-		srv := &http.Server{
-			Handler:           app.Handler,
-			ReadHeaderTimeout: 10 * time.Second,
-			ReadTimeout:       60 * time.Second,
-			IdleTimeout:       120 * time.Second,
-		}
-		fmt.Fprintf(stdout, "EMR is running at http://%s (database: %s)\n", ln.Addr(), db.Engine)
-		errc := make(chan error, 1)
-		go func() { errc <- srv.Serve(ln) }()
 		select {
-		case err := <-errc:
+		case err := <-l.errc:
 			return err
 		case <-ctx.Done():
 			slog.Info("shutting down")
@@ -251,7 +242,7 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 			// sockets to reconnect (to another instance behind a load balancer).
 			shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
-			err := srv.Shutdown(shutdownCtx)
+			err := l.shutdown(shutdownCtx)
 			sockets, done := context.WithTimeout(context.Background(), 2*time.Second)
 			defer done()
 			app.CloseSockets(sockets)

@@ -8,23 +8,16 @@ import (
 	"time"
 
 	"emr/internal/audit"
+	"emr/internal/backups"
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/database/archive"
-	"emr/internal/patient"
 )
 
 // archiveOptions are what the product adds to an archive: the audit chain's head, and what
 // a restore rebuilds per engine; progress, when not nil, gets a progress bar.
 func archiveOptions(progress io.Writer, label string) archive.Options {
-	opt := archive.Options{
-		App: version,
-		Head: func(ctx context.Context, q database.Querier) (archive.Head, error) {
-			seq, hash, err := audit.ReadHead(ctx, q)
-			return archive.Head{Seq: seq, Hash: hash}, err
-		},
-		After: []func(context.Context, database.Querier, database.Engine) error{patient.AfterRestore, database.FoldTotalsIn},
-	}
+	opt := backups.ArchiveOptions(version)
 	if progress != nil {
 		var bar func(int)
 		opt.Progress = func(done, total int64) {

@@ -16,6 +16,7 @@ import (
 
 // Config is the whole configuration. It is passed explicitly; there is no global.
 type Config struct {
+	Version         string // of the binary (set by main, not a flag)
 	Addr            string
 	DatabaseURL     string
 	Demo            bool
@@ -30,6 +31,22 @@ type Config struct {
 	// PushURL, when set, publishes live events through a hosted provider's HTTP API
 	// (scheme://KEY:SECRET@HOST[:PORT]/apps/APP_ID) instead of the built-in endpoint.
 	PushURL string
+
+	// MetricsAddr serves /metrics on an address of its own; MetricsToken serves it on the
+	// main address to requests bearing the token. Both empty: no metrics.
+	MetricsAddr  string
+	MetricsToken string
+
+	// TLSCert and TLSKey serve HTTPS (re-read on SIGHUP); RedirectAddr, when set, answers
+	// plain HTTP there with a redirect to HTTPS.
+	TLSCert      string
+	TLSKey       string
+	RedirectAddr string
+
+	// BackupDir, when set, gets an archive every BackupEvery, keeping the newest BackupKeep.
+	BackupDir   string
+	BackupEvery time.Duration
+	BackupKeep  int
 }
 
 // Env lists every environment variable, its flag and meaning, for --help.
@@ -46,6 +63,14 @@ var Env = [][3]string{
 	{"EMR_PHOTO_MAX_MB", "--photo-max-mb", "largest patient photo accepted, in MB (default 5)"},
 	{"EMR_ATTACHMENT_MAX_MB", "--attachment-max-mb", "largest patient attachment accepted, in MB (default 20)"},
 	{"EMR_PUSH_URL", "--push-url", "live events through a hosted push provider: https://KEY:SECRET@HOST/apps/APP_ID (default: built in)"},
+	{"EMR_METRICS_ADDR", "--metrics-addr", "serve Prometheus metrics at /metrics on this address of its own (default: off)"},
+	{"EMR_METRICS_TOKEN", "--metrics-token", "serve /metrics on the main address to requests with Authorization: Bearer TOKEN (default: off)"},
+	{"EMR_TLS_CERT", "--tls-cert", "serve HTTPS with this certificate (PEM, full chain), re-read on SIGHUP"},
+	{"EMR_TLS_KEY", "--tls-key", "the certificate's private key (PEM)"},
+	{"EMR_REDIRECT_ADDR", "--redirect-addr", "with TLS: answer plain HTTP on this address with a redirect to HTTPS, e.g. :80"},
+	{"EMR_BACKUP_DIR", "--backup-dir", "write a backup archive into this folder every --backup-every (default: off)"},
+	{"EMR_BACKUP_EVERY", "--backup-every", "how often to back up into --backup-dir (default 24h)"},
+	{"EMR_BACKUP_KEEP", "--backup-keep", "how many archives to keep in --backup-dir (default 14)"},
 }
 
 // DefaultDatabaseURL is where the embedded SQLite database lives unless told otherwise.
@@ -96,6 +121,14 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.IntVar(&c.PhotoMaxMB, "photo-max-mb", envInt("EMR_PHOTO_MAX_MB", 5), "largest patient photo, in MB (env EMR_PHOTO_MAX_MB)")
 	fs.IntVar(&c.AttachmentMaxMB, "attachment-max-mb", envInt("EMR_ATTACHMENT_MAX_MB", 20), "largest patient attachment, in MB (env EMR_ATTACHMENT_MAX_MB)")
 	fs.StringVar(&c.PushURL, "push-url", env("EMR_PUSH_URL", ""), "publish live events through a hosted push provider, https://KEY:SECRET@HOST/apps/APP_ID (env EMR_PUSH_URL)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("EMR_METRICS_ADDR", ""), "serve Prometheus metrics at /metrics on this address, e.g. 127.0.0.1:9090 (env EMR_METRICS_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", env("EMR_METRICS_TOKEN", ""), "serve /metrics on the main address to requests bearing this token (env EMR_METRICS_TOKEN)")
+	fs.StringVar(&c.TLSCert, "tls-cert", env("EMR_TLS_CERT", ""), "serve HTTPS with this certificate file, PEM (env EMR_TLS_CERT)")
+	fs.StringVar(&c.TLSKey, "tls-key", env("EMR_TLS_KEY", ""), "the certificate's private key file, PEM (env EMR_TLS_KEY)")
+	fs.StringVar(&c.RedirectAddr, "redirect-addr", env("EMR_REDIRECT_ADDR", ""), "with TLS, redirect plain HTTP on this address to HTTPS (env EMR_REDIRECT_ADDR)")
+	fs.StringVar(&c.BackupDir, "backup-dir", env("EMR_BACKUP_DIR", ""), "write backup archives into this folder (env EMR_BACKUP_DIR)")
+	fs.DurationVar(&c.BackupEvery, "backup-every", envDuration("EMR_BACKUP_EVERY", 24*time.Hour), "how often to back up into --backup-dir (env EMR_BACKUP_EVERY)")
+	fs.IntVar(&c.BackupKeep, "backup-keep", envInt("EMR_BACKUP_KEEP", 14), "how many archives to keep in --backup-dir (env EMR_BACKUP_KEEP)")
 }
 
 // ValidateDatabase checks the settings every subcommand uses.
@@ -128,6 +161,28 @@ func (c Config) ValidateServe() error {
 	}
 	if _, err := c.Location(); err != nil {
 		return fmt.Errorf("the time zone %q is unknown (use a name such as Europe/Moscow)", c.Timezone)
+	}
+	return c.validateOperations()
+}
+
+// validateOperations checks the metrics, TLS and backup settings.
+func (c Config) validateOperations() error {
+	for name, addr := range map[string]string{"metrics": c.MetricsAddr, "redirect": c.RedirectAddr} {
+		if _, _, err := net.SplitHostPort(addr); addr != "" && err != nil {
+			return fmt.Errorf("the %s address %q must be HOST:PORT, e.g. 127.0.0.1:9090", name, addr)
+		}
+	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		return errors.New("the metrics token must have at least 16 characters")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("TLS needs both --tls-cert and --tls-key")
+	}
+	if c.RedirectAddr != "" && c.TLSCert == "" {
+		return errors.New("--redirect-addr redirects to HTTPS, which needs --tls-cert and --tls-key")
+	}
+	if c.BackupDir != "" && (c.BackupEvery < time.Minute || c.BackupKeep < 1) {
+		return errors.New("scheduled backups need --backup-every of at least 1m and --backup-keep of at least 1")
 	}
 	return nil
 }

@@ -245,6 +245,7 @@ func (db *DB) Placeholder(n int) string {
 // in a savepoint of a transaction it may share with others (writer.go): it must not start
 // another transaction, and should write nothing outside tx.
 func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	defer timed("tx", time.Now())
 	if db.w != nil {
 		return db.w.do(ctx, fn)
 	}

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"emr/internal/metrics"
 )
 
 // The SQLite driver parses a statement's text on every call unless it was prepared, and
@@ -52,6 +55,7 @@ func (db *DB) stmt(ctx context.Context, query string) *sql.Stmt {
 
 // QueryContext runs a query, through a kept prepared statement on SQLite.
 func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	defer timed("query", time.Now())
 	if s := db.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -60,6 +64,7 @@ func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 // QueryRowContext runs a query for one row, through a kept prepared statement on SQLite.
 func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	defer timed("query", time.Now())
 	if s := db.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -68,11 +73,15 @@ func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *s
 
 // ExecContext runs a statement, through a kept prepared statement on SQLite.
 func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	defer timed("exec", time.Now())
 	if s := db.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
 	return db.DB.ExecContext(ctx, query, args...)
 }
+
+// timed records a statement's time (until its first row, for a query) in the metrics.
+func timed(kind string, start time.Time) { metrics.Query(kind, time.Since(start)) }
 
 func (c *stmtCache) close() {
 	c.stmts.Range(func(_, s any) bool {

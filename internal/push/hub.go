@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"emr/internal/metrics"
 )
 
 // Limits that keep one client from costing the others.
@@ -125,10 +127,14 @@ func (h *Hub) add(s *socket) {
 	h.mu.Lock()
 	h.sockets[s.id] = s
 	h.mu.Unlock()
+	metrics.SocketOpened()
 }
 
 func (h *Hub) remove(s *socket) {
 	h.mu.Lock()
+	if _, open := h.sockets[s.id]; open {
+		metrics.SocketClosed()
+	}
 	delete(h.sockets, s.id)
 	for name, subs := range h.channels {
 		if _, ok := subs[s]; ok {
@@ -235,6 +241,7 @@ func (h *Hub) Publish(channel, event string, data any, except string) error {
 
 // publishRaw is Publish with the data already in JSON.
 func (h *Hub) publishRaw(channel, event string, payload []byte, except string) error {
+	metrics.Published()
 	msg, err := json.Marshal(message{Event: event, Channel: channel, Data: json.RawMessage(quote(payload))})
 	if err != nil {
 		return fmt.Errorf("push %s: %w", event, err)

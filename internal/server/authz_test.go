@@ -138,6 +138,7 @@ var requiredAccess = map[string]string{
 	"GET /api/users/{id}/signature":  "logged-in",
 	"GET /api/settings/clinic":       "logged-in",
 	"PUT /api/settings/clinic":       "manage settings",
+	"GET /api/backups":               "manage settings",
 
 	"GET /api/users":                          "manage user",
 	"POST /api/users":                         "manage user",

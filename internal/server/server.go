@@ -21,6 +21,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auditlog"
 	"emr/internal/auth"
+	"emr/internal/backups"
 	"emr/internal/billing"
 	"emr/internal/catalogue"
 	"emr/internal/config"
@@ -29,6 +30,7 @@ import (
 	"emr/internal/document"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
+	"emr/internal/metrics"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
@@ -155,6 +157,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		settings, _ := provider.ClientSettings(context.Background())
 		pushOrigin = settings.Origin()
 	}
+	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: backups.ArchiveOptions(cfg.Version)}
+	watch(db, scheduled)
 	routes := slices.Concat(
 		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		patients.Routes(),
@@ -169,6 +173,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{Store: dash}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
+		scheduled.Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/ready", Access: auth.Public, Handler: ready(db)},
@@ -178,9 +183,12 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	mux := http.NewServeMux()
 	guard := &auth.Guard{Sessions: sessions}
 	for _, rt := range routes {
-		mux.Handle(rt.Method+" "+rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt))))
+		mux.Handle(rt.Method+" "+rt.Path, metrics.Route(rt.Method, rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt)))))
 	}
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })
+	mux.Handle("/api/", metrics.Route("ANY", "/api/ (no route)", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })))
+	if cfg.MetricsToken != "" {
+		mux.Handle("GET /metrics", metrics.Handler(cfg.MetricsToken))
+	}
 	if _, builtIn := publisher.(*push.Fanout); builtIn {
 		identify := func(r *http.Request) (int64, error) {
 			c, err := r.Cookie(auth.SessionCookie)
@@ -194,9 +202,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			return p.UserID, nil
 		}
 		// The push protocol's WebSocket path, for logged-in users only.
-		mux.Handle("GET /app/{key}", &push.Server{Hub: hub, Keys: keys, Identify: identify, PerUser: push.MaxSocketsPerUser})
+		mux.Handle("GET /app/{key}", metrics.Route("GET", "/app/{key}", &push.Server{Hub: hub, Keys: keys, Identify: identify, PerUser: push.MaxSocketsPerUser}))
 	}
-	mux.Handle("/", static{files: web})
+	mux.Handle("/", metrics.Route("GET", "/ (web app)", static{files: web}))
 
 	var h http.Handler = mux
 	h = logRequests(h)
@@ -207,7 +215,23 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		sealer(db),
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
 		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
+		scheduled.Run,
 	}}
+}
+
+// watch adds the series read when metrics are scraped: the database pool's use, the audit
+// chain's length and the age of the last scheduled backup.
+func watch(db *database.DB, scheduled *backups.Scheduler) {
+	metrics.WatchPool(db.DB)
+	metrics.Gauge("emr_audit_chain_length", "Events in the audit log's hash chain.", func(ctx context.Context) (float64, bool) {
+		seq, _, err := audit.ReadHead(ctx, db)
+		return float64(seq), err == nil
+	})
+	metrics.Gauge("emr_backup_last_success_age_seconds", "Seconds since the newest scheduled backup was written (absent when scheduled backups are off or none was written).",
+		func(context.Context) (float64, bool) {
+			age, ok := scheduled.LastSuccessAge()
+			return age.Seconds(), ok
+		})
 }
 
 // importProgress tells the importing user, on their own channel, how far a catalogue import
@@ -340,6 +364,10 @@ func securityHeaders(next http.Handler, pushOrigin string) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+		if r.TLS != nil {
+			// Served over TLS by this process: browsers keep to HTTPS for a year.
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
 		next.ServeHTTP(w, r)
 	})
 }

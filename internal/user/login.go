@@ -15,6 +15,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/metrics"
 )
 
 // Me is the answer of GET /api/user: the current user as the web app needs it.
@@ -89,6 +90,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	// Each try takes its slot before the password is checked (docs/adr/0017): the account's
 	// first, then the address's, which a known account of that address may go beyond.
 	throttled := func(wait time.Duration) {
+		metrics.LoginThrottled()
 		event.Outcome, event.Detail = audit.Denied, "throttled"
 		h.record(r, event)
 		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
@@ -128,6 +130,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	// whether a username exists; inactive accounts fail the same way as wrong passwords.
 	// A failed try keeps the slots it took.
 	if ok := auth.CheckPasswordOrDummy(hash, req.Password); !ok || !active {
+		metrics.LoginFailed()
 		event.Outcome = audit.Failure
 		if ok && !active {
 			event.Detail = "account deactivated"
@@ -162,6 +165,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !ok {
+			metrics.LoginFailed()
 			event.Outcome, event.Detail = audit.Failure, "wrong second factor"
 			h.record(r, event)
 			httpjson.Error(w, r, apperr.Unauthenticated("auth.invalid_code"))

@@ -180,6 +180,10 @@ export type paths = {
     /** Log out; the session is revoked on the server. */
     post: operations["postAuthLogout"];
   };
+  "/api/backups": {
+    /** Scheduled backups (emr serve --backup-dir): the archives kept, newest first, the last failure, and whether the newest is older than the interval. */
+    get: operations["getBackups"];
+  };
   "/api/bills": {
     /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
     get: operations["getBills"];
@@ -892,6 +896,29 @@ export type components = {
       patient_mrn: string;
       /** @description Position in the hash chain; null for events older than the chain, and for an event not yet sealed into it (for at most 2 s after it was written). */
       seq: number | null;
+    };
+    BackupStatus: {
+      dir?: string;
+      /** @description False when the server was started without --backup-dir. */
+      enabled: boolean;
+      every_seconds?: number;
+      files: {
+          name: string;
+          /** @description Bytes. */
+          size: number;
+          /** Format: date-time */
+          written: string;
+        }[];
+      keep?: number;
+      last_failure?: {
+        /** Format: date-time */
+        at: string;
+        error: string;
+      };
+      /** Format: date-time */
+      last_success?: string;
+      overdue: boolean;
+      running: boolean;
     };
     Bill: {
       appointment_id: number | null;
@@ -2306,6 +2333,17 @@ export type operations = {
       };
       401: components["responses"]["Unauthenticated"];
       403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Scheduled backups (emr serve --backup-dir): the archives kept, newest first, the last failure, and whether the newest is older than the interval. */
+  getBackups: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BackupStatus"];
+        };
+      };
     };
   };
   /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */

@@ -1,0 +1,240 @@
+// Package backups writes archives of the database in the background on a schedule, keeps
+// the newest, and tells administrators how they stand (GET /api/backups).
+package backups
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/database/archive"
+	"emr/internal/httpjson"
+	"emr/internal/patient"
+)
+
+// prefix and suffix name the archives the scheduler writes: emr-20261125-020000.emr.
+const (
+	prefix = "emr-"
+	suffix = ".emr"
+	layout = "20060102-150405"
+)
+
+// Scheduler writes an archive into Dir every Every and keeps the newest Keep. Off (Dir
+// empty), it only answers that scheduled backups are off.
+type Scheduler struct {
+	DB      *database.DB
+	Dir     string
+	Every   time.Duration
+	Keep    int
+	Options archive.Options // what the product adds to an archive (no progress)
+	Now     func() time.Time
+
+	mu      sync.Mutex
+	running bool
+	failure *Failure // the last run's, nil after a success
+}
+
+// Failure is a run that wrote no archive.
+type Failure struct {
+	At    time.Time `json:"at"`
+	Error string    `json:"error"`
+}
+
+// File is one archive in the folder.
+type File struct {
+	Name    string    `json:"name"`
+	Size    int64     `json:"size"`
+	Written time.Time `json:"written"`
+}
+
+// Status is what the administrators' screen shows.
+type Status struct {
+	Enabled bool   `json:"enabled"`
+	Dir     string `json:"dir,omitempty"`
+	// Every is the interval in seconds; Keep how many archives are kept.
+	Every   int64 `json:"every_seconds,omitempty"`
+	Keep    int   `json:"keep,omitempty"`
+	Running bool  `json:"running"`
+	// Files are the archives kept, newest first; LastSuccess is the newest one's time.
+	Files       []File     `json:"files"`
+	LastSuccess *time.Time `json:"last_success,omitempty"`
+	LastFailure *Failure   `json:"last_failure,omitempty"`
+	// Overdue is true when the newest archive is older than the interval (with a margin
+	// for the backup itself) — or there is none after the first interval.
+	Overdue bool `json:"overdue"`
+}
+
+func (s *Scheduler) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// files lists the archives in Dir, newest first.
+func (s *Scheduler) files() ([]File, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, suffix) {
+			continue
+		}
+		at, err := time.ParseInLocation(layout, strings.TrimSuffix(strings.TrimPrefix(name, prefix), suffix), time.UTC)
+		if err != nil {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, File{Name: name, Size: info.Size(), Written: at})
+	}
+	slices.SortFunc(out, func(a, b File) int { return b.Written.Compare(a.Written) })
+	return out, nil
+}
+
+// started is when the scheduler began, for an overdue first backup.
+var started = time.Now()
+
+// Status reports the archives kept and whether the newest is overdue; a folder that cannot
+// be read is reported as the last failure.
+func (s *Scheduler) Status() Status {
+	if s.Dir == "" {
+		return Status{Files: []File{}}
+	}
+	files, listErr := s.files()
+	s.mu.Lock()
+	st := Status{Enabled: true, Dir: s.Dir, Every: int64(s.Every / time.Second), Keep: s.Keep, Running: s.running, Files: files, LastFailure: s.failure}
+	s.mu.Unlock()
+	if listErr != nil && st.LastFailure == nil {
+		st.LastFailure = &Failure{At: s.now().UTC(), Error: listErr.Error()}
+	}
+	if st.Files == nil {
+		st.Files = []File{}
+	}
+	grace := s.Every + s.Every/10 + time.Minute
+	if len(files) > 0 {
+		st.LastSuccess = &files[0].Written
+		st.Overdue = s.now().Sub(files[0].Written) > grace
+	} else {
+		st.Overdue = s.now().Sub(started) > grace
+	}
+	return st
+}
+
+// LastSuccessAge is how long ago the newest archive was written (false: none, or off).
+func (s *Scheduler) LastSuccessAge() (time.Duration, bool) {
+	if s.Dir == "" {
+		return 0, false
+	}
+	files, err := s.files()
+	if err != nil || len(files) == 0 {
+		return 0, false
+	}
+	return s.now().Sub(files[0].Written), true
+}
+
+// Run backs up whenever the newest archive is an interval old (at once when there is none),
+// until ctx ends. Backups read a snapshot: requests never wait for them.
+func (s *Scheduler) Run(ctx context.Context) {
+	if s.Dir == "" {
+		return
+	}
+	for {
+		wait := time.Duration(0)
+		if files, err := s.files(); err == nil && len(files) > 0 {
+			wait = time.Until(files[0].Written.Add(s.Every))
+		}
+		s.mu.Lock()
+		if s.failure != nil {
+			wait = max(wait, min(s.Every, 5*time.Minute)) // a failed run is tried again, not at once
+		}
+		s.mu.Unlock()
+		if wait > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		_ = s.BackUp(ctx)
+	}
+}
+
+// BackUp writes one archive now and removes the oldest beyond Keep.
+func (s *Scheduler) BackUp(ctx context.Context) error {
+	s.mu.Lock()
+	s.running = true
+	s.mu.Unlock()
+	start, began := s.now().UTC(), time.Now()
+	path := filepath.Join(s.Dir, prefix+start.Format(layout)+suffix)
+	w, err := archive.Write(ctx, s.DB, path, s.Options)
+	s.mu.Lock()
+	s.running = false
+	if err != nil {
+		s.failure = &Failure{At: start, Error: err.Error()}
+	} else {
+		s.failure = nil
+	}
+	s.mu.Unlock()
+	if err != nil {
+		slog.Error("scheduled backup failed", "dir", s.Dir, "err", err)
+		return err
+	}
+	slog.Info("scheduled backup written", "file", path, "bytes", w.Size, "rows", w.Manifest.Rows(), "took", time.Since(began).Round(time.Millisecond))
+	files, err := s.files()
+	if err != nil {
+		return err
+	}
+	for _, f := range files[min(len(files), s.Keep):] {
+		if err := os.Remove(filepath.Join(s.Dir, f.Name)); err != nil {
+			slog.Error("remove an old backup", "file", f.Name, "err", err)
+		}
+	}
+	return nil
+}
+
+// Routes are the backups' API routes.
+func (s *Scheduler) Routes() []auth.Route {
+	return []auth.Route{
+		{Method: "GET", Path: "/api/backups", Access: auth.Need(auth.ManageSettings), Handler: s.status},
+	}
+}
+
+func (s *Scheduler) status(w http.ResponseWriter, r *http.Request) {
+	httpjson.Respond(w, http.StatusOK, s.Status())
+}
+
+// ArchiveOptions are what the product adds to an archive of version app: the audit chain's
+// head, and what a restore rebuilds per engine (the patient search index and numbering, the
+// totals).
+func ArchiveOptions(app string) archive.Options {
+	return archive.Options{
+		App: app,
+		Head: func(ctx context.Context, q database.Querier) (archive.Head, error) {
+			seq, hash, err := audit.ReadHead(ctx, q)
+			return archive.Head{Seq: seq, Hash: hash}, err
+		},
+		After: []func(context.Context, database.Querier, database.Engine) error{patient.AfterRestore, database.FoldTotalsIn},
+	}
+}

@@ -1,0 +1,59 @@
+package backups_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"emr/internal/backups"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// TestSchedulerKeepsTheNewestAndTellsWhenOverdue: each run writes an archive named by its
+// time and removes the oldest beyond Keep; the status lists them newest first, says when
+// the newest is older than the interval, and keeps a failed run's error until a success.
+func TestSchedulerKeepsTheNewestAndTellsWhenOverdue(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 25, 2, 0, 0, 0, time.UTC)
+		s := &backups.Scheduler{DB: db, Dir: filepath.Join(t.TempDir(), "b"), Every: time.Hour, Keep: 2, Options: backups.ArchiveOptions("test"),
+			Now: func() time.Time { return now }}
+		for range 3 {
+			if err := s.BackUp(ctx); err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(time.Hour)
+		}
+		st := s.Status()
+		if len(st.Files) != 2 || st.Files[0].Name != "emr-20261125-040000.emr" || st.Files[1].Name != "emr-20261125-030000.emr" || st.Files[0].Size == 0 {
+			t.Fatalf("kept %+v", st.Files)
+		}
+		if st.Overdue || st.LastFailure != nil {
+			t.Errorf("an hour after the last backup: %+v", st)
+		}
+		now = now.Add(2 * time.Hour)
+		if st = s.Status(); !st.Overdue {
+			t.Error("three hours after the last backup of an hourly schedule, not overdue")
+		}
+		if age, ok := s.LastSuccessAge(); !ok || age != 3*time.Hour {
+			t.Errorf("last success age %s %v", age, ok)
+		}
+		// A folder that cannot be written: the run fails, and the status says so.
+		if err := os.Chmod(s.Dir, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(s.Dir, 0o700) })
+		if os.Geteuid() == 0 {
+			s.Dir = filepath.Join(s.Dir, "emr-20261125-040000.emr") // a file, not a folder: root writes anywhere
+		}
+		if err := s.BackUp(ctx); err == nil {
+			t.Fatal("a backup into a folder that cannot be written succeeded")
+		}
+		if st = s.Status(); st.LastFailure == nil || st.LastFailure.Error == "" {
+			t.Errorf("after a failed run: %+v", st)
+		}
+	})
+}
