@@ -253,3 +253,19 @@ for (const role of ['doctor', 'nurse', 'receptionist']) {
     await expect(activeView(page).getByText('404')).toHaveCount(0)
   })
 }
+
+test('the Backups screen lists the scheduled archive for an administrator, and the server refuses it to others', async ({ page, browser }) => {
+  await login(page, 'admin')
+  await sidebar(page).getByRole('menuitem', { name: 'Administrator' }).click()
+  await sidebar(page).getByRole('menuitem', { name: 'Backups' }).click()
+  await expect(page).toHaveURL(/\/administrator\/backups$/)
+  await expect(activeView(page).getByText('Up to date')).toBeVisible()
+  await expect(activeView(page).locator('.ant-table-row')).toHaveCount(1)
+  await expect(activeView(page).locator('.ant-table-row').getByText(/^emr-\d{8}-\d{6}\.emr$/)).toBeVisible()
+  await expect(page.getByTestId('backup-banner')).toHaveCount(0)
+
+  const nurse = await browser.newPage()
+  await login(nurse, 'nurse')
+  expect((await nurse.request.get('/api/backups')).status()).toBe(403)
+  await nurse.close()
+})

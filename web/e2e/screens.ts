@@ -36,6 +36,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/medicines', path: () => '/administrator/medicines' },
   { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
+  { route: '/administrator/backups', path: () => '/administrator/backups' },
   { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
   { route: '/forms/templates', path: () => '/forms/templates' },
   { route: '/forms/templates/:id', path: (f) => `/forms/templates/${f.template}` },

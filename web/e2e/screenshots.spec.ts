@@ -458,3 +458,21 @@ for (const [device, viewport] of Object.entries(viewports)) {
     })
   }
 }
+
+for (const [device, viewport] of Object.entries(viewports)) {
+  for (const lang of languages) {
+    test(`backups ${device} ${lang}`, async ({ page, context }) => {
+      await page.setViewportSize(viewport)
+      await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
+      await page.goto('/login')
+      await page.locator('input[name=username]').fill('admin')
+      await page.locator('input[name=password]').fill(PASSWORD)
+      await page.locator('button[type=submit]').click()
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'))
+      await page.goto('/administrator/backups')
+      await page.locator('.ant-table-row').first().waitFor()
+      await settle(page)
+      await page.screenshot({ path: `test-results/screens/backups-${device}-${lang}.png`, fullPage: true })
+    })
+  }
+}

@@ -25,4 +25,5 @@ if [ -n "${EMR_SCREENSHOTS:-}" ]; then
 fi
 # The settings panel is off by default (a Go test checks that); on here so its tests can use it.
 # Request logs go to a file (read it when a test fails), not into the test output.
-exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings 2>>"$dir/server.log"
+# Scheduled backups into the run's folder: the first is written at start (the Backups screen).
+exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings --backup-dir "$dir/backups" 2>>"$dir/server.log"

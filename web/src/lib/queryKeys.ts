@@ -18,3 +18,4 @@ export const profileKey = ['profile'] as const
 export const settingsKey = ['settings'] as const
 export const configKey = ['config'] as const
 export const meKey = ['me'] as const
+export const backupsKey = ['backups'] as const

@@ -23,6 +23,7 @@ const DocumentTemplates = lazy(() => import('../../features/documents/TemplatesP
 const DocumentTemplate = lazy(() => import('../../features/documents/TemplateEditorPage'))
 const PrintDocument = lazy(() => import('../../features/documents/PrintDocumentPage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
+const Backups = lazy(() => import('../../features/settings/BackupsPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
 const Roles = lazy(() => import('../../features/administration/RolesPage'))
@@ -154,6 +155,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
       { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
+      { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },
     ],
   },
   {

@@ -1,8 +1,10 @@
-// Notices above every page: the role being previewed (with the way back) and emergency access
-// in force (why, until when, and that everything is flagged).
+// Notices above every page: the role being previewed (with the way back), emergency access
+// in force (why, until when, and that everything is flagged), and, for administrators, late or
+// failed scheduled backups.
 import { Alert, Button } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { BackupBanner } from '../../features/settings/BackupBanner'
 import type { Me } from '../../lib/auth/me'
 import { stopPreview, usePreview } from '../../lib/auth/preview'
 import { formatDayTime } from '../../lib/time'
@@ -12,9 +14,9 @@ export function Banners({ me }: { me: Me }) {
   const { t } = useTranslation()
   const preview = usePreview()
   const navigate = useNavigate()
-  if (!preview && !me.emergency) return null
   return (
     <div className={styles.banners}>
+      <BackupBanner />
       {preview && (
         <Alert
           type="info"

@@ -1,0 +1,68 @@
+import { Alert, Card, Descriptions, Empty, Spin, Table, Tag, Typography } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { formatDayTime } from '../../lib/time'
+import { useBackups, type BackupStatus } from './api/getBackups'
+import { formatInterval, formatSize } from './units'
+
+type BackupFile = BackupStatus['files'][number]
+
+/** Scheduled backups (emr serve --backup-dir): the archives kept, and whether they are in time. */
+export default function BackupsPage() {
+  const { t, i18n } = useTranslation()
+  const { data } = useBackups()
+  if (!data) return <Spin />
+  if (!data.enabled) {
+    return (
+      <Card title={t('backups.title')} style={{ maxWidth: 800 }}>
+        <Alert type="warning" showIcon title={t('backups.off')} description={t('backups.offHint')} />
+        <Typography.Paragraph style={{ marginTop: 16 }}>
+          <Typography.Text code>emr serve --backup-dir /var/backups/emr --backup-every 24h --backup-keep 14</Typography.Text>
+        </Typography.Paragraph>
+      </Card>
+    )
+  }
+  const state = data.running ? 'running' : data.last_failure ? 'failed' : data.overdue ? 'overdue' : 'ok'
+  const colors = { running: 'processing', failed: 'error', overdue: 'warning', ok: 'success' } as const
+  return (
+    <Card title={t('backups.title')} style={{ maxWidth: 800 }}>
+      {data.last_failure && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('backups.lastFailure', { at: formatDayTime(data.last_failure.at) })}
+          description={<span lang="en">{data.last_failure.error}</span>}
+        />
+      )}
+      {data.overdue && !data.last_failure && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('backups.banner')} />}
+      <Descriptions bordered size="small" column={1} style={{ marginBottom: 16 }}>
+        <Descriptions.Item label={t('backups.status')}>
+          <Tag color={colors[state]}>{t(`backups.state.${state}`)}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('backups.lastSuccess')}>{data.last_success ? formatDayTime(data.last_success) : t('backups.never')}</Descriptions.Item>
+        <Descriptions.Item label={t('backups.every')}>{formatInterval(data.every_seconds ?? 0, i18n.language)}</Descriptions.Item>
+        <Descriptions.Item label={t('backups.keep')}>{t('backups.keepCount', { count: data.keep ?? 0 })}</Descriptions.Item>
+        <Descriptions.Item label={t('backups.dir')}>
+          <Typography.Text code>{data.dir}</Typography.Text>
+        </Descriptions.Item>
+      </Descriptions>
+      <Typography.Title level={5}>{t('backups.files')}</Typography.Title>
+      <Table<BackupFile>
+        rowKey="name"
+        size="small"
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        dataSource={data.files}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('backups.empty')} /> }}
+        columns={[
+          { title: t('backups.written'), dataIndex: 'written', render: (v: string) => formatDayTime(v) },
+          { title: t('backups.size'), dataIndex: 'size', align: 'right', render: (v: number) => formatSize(v, i18n.language) },
+          { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+        ]}
+      />
+      <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
+        {t('backups.restoreHint')}
+      </Typography.Paragraph>
+    </Card>
+  )
+}
