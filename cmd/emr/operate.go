@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"emr/internal/audit"
@@ -105,6 +106,11 @@ func cmdCopy(ctx context.Context, in invocation) error {
 	}
 	if *from == "" || *to == "" {
 		return errors.New("copy needs --from URL and --to URL (a new, empty database)")
+	}
+	if engine, path, err := database.ParseURL(*from); err != nil {
+		return err
+	} else if _, err := os.Stat(path); engine == database.SQLite && err != nil {
+		return fmt.Errorf("the database to copy: %w", err)
 	}
 	src, err := database.Open(ctx, *from)
 	if err != nil {

@@ -373,3 +373,15 @@ func TestCopyOfASeededClinicToPostgres(t *testing.T) {
 		t.Errorf("searching %s on the copy finds %d patients", chart.MRN, len(found.Data))
 	}
 }
+
+// TestCopyRefusesAMissingSource: a mistyped SQLite file is not created and copied empty.
+func TestCopyRefusesAMissingSource(t *testing.T) {
+	dir := t.TempDir()
+	_, err := runEMR(t, "", "copy", "--from", "sqlite:"+filepath.Join(dir, "typo.db"), "--to", "sqlite:"+filepath.Join(dir, "new.db"))
+	if err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("copy from a missing file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "typo.db")); err == nil {
+		t.Error("the missing source was created")
+	}
+}

@@ -219,7 +219,7 @@ func describe(ctx context.Context, q database.Querier, engine database.Engine, o
 		IDs: map[string]int64{}, Sequences: map[string]int64{}}
 	var err error
 	if m.Schema, err = schemaVersion(ctx, q); err != nil {
-		return m, err
+		return m, fmt.Errorf("this is not an EMR database (%w)", err)
 	}
 	if m.Tables, err = tables(ctx, q, engine); err != nil {
 		return m, err
