@@ -7,6 +7,7 @@
 # SQLite online backup API (Python's sqlite3) and pg_dump/pg_restore in their custom format —
 # and each time is also written as a ratio to it, since the machine is noisy. Wall time and
 # peak memory (/usr/bin/time) of each command; archive sizes. Writes bench/BACKUP-RESULTS.md.
+# SKIP="label …" leaves steps out; REPORT=1 only writes the table from the last run's times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${DIR:-/tmp/bench-backup}
@@ -27,6 +28,8 @@ newpg() { # newpg NAME: a new empty PostgreSQL database, its URL
 run() {
   local label=$1
   shift
+  case " ${SKIP:-} " in *" $label "*) echo "$label: skipped" >&2; return ;; esac
+  [ -n "${REPORT:-}" ] && return
   /usr/bin/time -f "%e %M" -o "$DIR/time.out" "$@" > "$DIR/$label.log" 2>&1 || { cat "$DIR/$label.log" >&2; exit 1; }
   read -r secs kib < "$DIR/time.out"
   echo "$label $secs $((kib / 1024))" >> "$DIR/times"
@@ -34,15 +37,16 @@ run() {
 }
 secs() { awk -v l="$1" '$1 == l { print $2 }' "$DIR/times"; }
 mib() { awk -v l="$1" '$1 == l { print $3 }' "$DIR/times"; }
-size() { du -m "$1" | cut -f1; }
+size() { if [ -e "$1" ]; then du -m "$1" | cut -f1; fi; }
 
-if [ ! -f "$DIR/clinic.db" ]; then
+if [ -z "${REPORT:-}" ] && [ ! -f "$DIR/clinic.db" ]; then
   "$emr" seed --database-url "sqlite:$DIR/seeding.db" --patients "$PATIENTS" --appointments "$APPOINTMENTS" > /dev/null
   mv "$DIR/seeding.db" "$DIR/clinic.db"
 fi
-rm -f "$DIR/times" "$DIR"/*.emr "$DIR"/restored-*.db* "$DIR/online.db" "$DIR/pg.dump"
+[ -n "${REPORT:-}" ] || rm -f "$DIR/times" "$DIR"/*.emr "$DIR"/restored-*.db* "$DIR/online.db" "$DIR/pg.dump"
 
-src_pg=$(newpg emr_bench_source)
+src_pg=$pg/emr_bench_source?sslmode=disable
+[ -n "${REPORT:-}" ] || src_pg=$(newpg emr_bench_source)
 run copy-sqlite-to-postgres "$emr" copy --from "sqlite:$DIR/clinic.db" --to "$src_pg"
 
 run backup-sqlite "$emr" backup --database-url "sqlite:$DIR/clinic.db" --to "$DIR/sqlite.emr"
@@ -59,7 +63,7 @@ baseline_restore_db=$(newpg emr_bench_pg_restore)
 run baseline-pg-restore pg_restore -d "${baseline_restore_db%%\?*}" "$DIR/pg.dump"
 
 rows=$(grep -o '[0-9]* rows in [0-9]* tables' "$DIR/backup-sqlite.log" | head -1)
-ratio() { echo "scale=2; $(secs "$1") / $(secs "$2")" | bc; }
+ratio() { if [ -n "$(secs "$1")" ]; then echo "scale=2; $(secs "$1") / $(secs "$2")" | bc; fi; }
 {
   echo "# Backup and restore at scale"
   echo
@@ -83,10 +87,13 @@ ratio() { echo "scale=2; $(secs "$1") / $(secs "$2")" | bc; }
   echo "Each restore loads every row, reads every table back and compares it with the archive (count and digest), checks the audit chain's head, rebuilds the search index and numbering, and commits once; then \`emr audit verify\` runs on the result:"
   echo
   echo '```'
-  for l in restore-sqlite-archive-to-postgres restore-postgres-archive-to-sqlite; do grep -E "^(loaded|audit verify)" "$DIR/$l.log"; done
+  for l in restore-sqlite-archive-to-sqlite restore-sqlite-archive-to-postgres restore-postgres-archive-to-postgres restore-postgres-archive-to-sqlite; do
+    if [ -f "$DIR/$l.log" ]; then grep -E "^(loaded|audit verify)" "$DIR/$l.log" || true; fi
+  done
+  if [ -n "${SKIP:-}" ]; then echo "(left out of this run: $SKIP)"; fi
   echo '```'
 } > "$OUT"
-for db in emr_bench_source emr_bench_restore_1 emr_bench_restore_2 emr_bench_pg_restore; do
+[ -n "${REPORT:-}" ] || for db in emr_bench_source emr_bench_restore_1 emr_bench_restore_2 emr_bench_pg_restore; do
   psql "$pg/postgres" -q -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" > /dev/null
 done
 echo "written to $OUT" >&2

@@ -320,7 +320,14 @@ func TestCopyOfASeededClinicToPostgres(t *testing.T) {
 	if r := c.Upload("POST", fmt.Sprintf("/api/patients/%d/files", id), "scan.png", apitest.SignaturePNG(t)); r.Status != http.StatusCreated {
 		t.Fatalf("upload: %d %s", r.Status, r.Body)
 	}
+	cetirizine := map[string]any{"medicine": "Cetirizine 10 mg tablet", "quantity": "10"}
+	if r := c.Do("POST", "/api/prescriptions", map[string]any{"items": []any{cetirizine}}); r.Status != http.StatusCreated {
+		t.Fatalf("prescription: %d %s", r.Status, r.Body)
+	}
 	stopServer(t, cmd)
+	if n := dbtest.Count(t, srcDB, `SELECT COUNT(*) FROM prescriptions`); n == 0 {
+		t.Fatal("no prescription to copy")
+	}
 	srcDB.Close()
 
 	out, err := runEMR(t, "", "copy", "--from", src, "--to", target)
