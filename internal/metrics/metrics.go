@@ -17,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"emr/internal/httpjson"
 )
 
 // Registry holds every series of the process (and the Go runtime's and process's own).
@@ -59,34 +61,12 @@ func Route(method, pattern string, next http.Handler) http.Handler {
 	observe := latency.WithLabelValues(pattern, method)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &status{ResponseWriter: w, code: http.StatusOK}
+		rec := &httpjson.Recorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
 		observe.Observe(time.Since(start).Seconds())
-		count.WithLabelValues(strconv.Itoa(rec.code/100) + "xx").Inc()
+		count.WithLabelValues(strconv.Itoa(rec.Status()/100) + "xx").Inc()
 	})
 }
-
-// status keeps the status code a handler wrote.
-type status struct {
-	http.ResponseWriter
-	code    int
-	written bool
-}
-
-func (s *status) WriteHeader(code int) {
-	if !s.written {
-		s.code, s.written = code, true
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *status) Write(b []byte) (int, error) {
-	s.written = true
-	return s.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection (WebSocket upgrades, flushes).
-func (s *status) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // Query records how long a database statement or transaction took.
 func Query(kind string, took time.Duration) { queries.WithLabelValues(kind).Observe(took.Seconds()) }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"emr/internal/auth"
+	"emr/internal/httpjson"
 	"emr/internal/push"
 )
 
@@ -50,9 +51,9 @@ func announce(hub push.Publisher, rt auth.Route, next http.Handler) http.Handler
 // afterSuccess runs then once next has answered r without an error status.
 func afterSuccess(next http.Handler, then func(r *http.Request)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &httpjson.Recorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
-		if rec.status == 0 || rec.status < 400 {
+		if rec.Status() < 400 {
 			then(r)
 		}
 	})

@@ -390,20 +390,6 @@ func forwarded(next http.Handler, trust bool) http.Handler {
 	})
 }
 
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
 // logRequests logs one line per API request: method, path (never the query string, which
 // may hold a patient's name), status, duration and user id. Static files are not logged.
 func logRequests(next http.Handler) http.Handler {
@@ -414,12 +400,9 @@ func logRequests(next http.Handler) http.Handler {
 		}
 		start := time.Now()
 		ctx, userID := auth.WithUserIDSlot(r.Context())
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &httpjson.Recorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r.WithContext(ctx))
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
-		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.Status(),
 			"ms", time.Since(start).Milliseconds(), "user", *userID)
 	})
 }
