@@ -504,7 +504,7 @@ func insertCodes(ctx context.Context, tx *sql.Tx, db *database.DB, rows []codeRo
 
 // starterVersion is raised when the shipped starter lists change, so that existing
 // databases receive the new entries (entries already there are left as the clinic has them).
-const starterVersion = 4
+const starterVersion = 5
 
 // InstallStarter adds the shipped starter lists (ICD-10 codes, lab/imaging tests, medicines) once
 // per starterVersion. It runs after migrations at every start and is cheap when done.
@@ -540,6 +540,12 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 		}
 		if err := installMedicines(ctx, tx); err != nil {
 			return err
+		}
+		// Ranitidine was withdrawn worldwide (NDMA, 2020): the starter entry is no longer
+		// offered (prescriptions that name it keep it); famotidine takes its place.
+		if _, err := tx.ExecContext(ctx, `UPDATE medicines SET active = FALSE, version = version + 1
+			WHERE generic_name = 'Ranitidine' AND brand = '' AND strength = '150 mg' AND form = 'tablet' AND active`); err != nil {
+			return fmt.Errorf("retire ranitidine: %w", err)
 		}
 		if err := correctStarter(ctx, tx); err != nil {
 			return err

@@ -9,20 +9,29 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
-// What the clinic's medicines are made of: active ingredients (substances) with their WHO
-// ATC codes, and the drug classes that allergies and duplicate therapy are judged by
-// (penicillins, cephalosporins, NSAIDs, …), each named in the four languages so that an
-// allergy or a free-text line written in any of them is recognised (docs/adr/0015).
+// What the clinic's medicines are made of, and what a pharmacist knows of them: active
+// ingredients (substances) with their WHO ATC codes; brand and combination names; the
+// stems of international non-proprietary names; drug classes (for allergies, duplicate
+// therapy and interactions); graded cross-sensitivities between classes; and drug–drug
+// interactions, each with its source — every name in the four languages, so that an
+// allergy or a free-text line written in any of them is recognised (docs/adr/0015, 0025).
 
-//go:embed substances.tsv
-var substancesTSV []byte
-
-//go:embed drug_classes.tsv
-var drugClassesTSV []byte
+var (
+	//go:embed substances.tsv
+	substancesTSV []byte
+	//go:embed drug_aliases.tsv
+	aliasesTSV []byte
+	//go:embed drug_stems.tsv
+	stemsTSV []byte
+	//go:embed drug_classes.tsv
+	drugClassesTSV []byte
+	//go:embed drug_cross.tsv
+	crossTSV []byte
+	//go:embed drug_interactions.tsv
+	interactionsTSV []byte
+)
 
 // Names are a substance's or a class's names in the four languages.
 type Names struct {
@@ -47,45 +56,156 @@ func (n Names) In(lang string) string {
 
 // Substance is an active ingredient.
 type Substance struct {
-	Key   string // the English INN, lower case: "amoxicillin"
-	ATC   string // its WHO ATC code, "" if it has none of its own
+	Key   string   // the English INN, lower case: "amoxicillin"
+	ATC   []string // its WHO ATC codes (aspirin has two), none if it has none of its own
 	Names Names
-	terms [][]string // every name and synonym, folded into words
 }
 
-// DrugClass is a group of substances an allergy or duplicate therapy is judged by.
+// Tier is how strongly a finding speaks: an allergy (hard), a cross-sensitivity to avoid
+// unless cleared (high), or a caution shown without asking for a reason (low).
+type Tier string
+
+// The tiers, strongest first.
+const (
+	TierHard Tier = "hard"
+	TierHigh Tier = "high"
+	TierLow  Tier = "low"
+)
+
+func (t Tier) rank() int {
+	switch t {
+	case TierHard:
+		return 3
+	case TierHigh:
+		return 2
+	case TierLow:
+		return 1
+	}
+	return 0
+}
+
+// Stronger reports whether t outranks u.
+func (t Tier) Stronger(u Tier) bool { return t.rank() > u.rank() }
+
+// What a class is for.
+const (
+	UseAllergy     = "allergy"     // named by allergies, judged by the cross-sensitivity table
+	UseDuplicate   = "duplicate"   // two members on one patient are duplicate therapy
+	UseBoth        = "both"        // both of the above
+	UseGroup       = "group"       // a side-chain group: only the cross-sensitivity table names it
+	UseVague       = "vague"       // "antibiotics", "painkillers": an allergy to clarify
+	UseInteraction = "interaction" // named by interaction rules only
+)
+
+// DrugClass is a group of substances an allergy, duplicate therapy or an interaction is
+// judged by.
 type DrugClass struct {
-	Key   string   // "penicillins"
-	ATC   []string // the ATC code prefixes of its members: "J01C"
-	Extra []string // members outside those codes (aspirin among the NSAIDs)
-	// Cross are the classes with a known cross-sensitivity (penicillins: cephalosporins).
-	Cross []string
-	Names Names
-	terms [][]string
+	Key     string   // "penicillins"
+	Use     string   // one of the Use* values
+	ATC     []string // the ATC code prefixes of its members: "J01C"
+	Members []string // members outside those codes (aspirin among the NSAIDs)
+	// Exclude are substances (or ATC codes) under its prefixes that are not members
+	// (glucosamine under M01A).
+	Exclude []string
+	// Named is the tier of a line in the class when an allergy names the class outright
+	// ("penicillin allergy": hard; "statin allergy", usually myalgia: low).
+	Named        Tier
+	Names        Names
+	excludeCodes []string
 }
 
-// Drugs is the built-in knowledge of substances and classes.
+func (c *DrugClass) forAllergy() bool { return c.Use == UseAllergy || c.Use == UseBoth }
+
+func (c *DrugClass) forDuplicates() bool { return c.Use == UseDuplicate || c.Use == UseBoth }
+
+// Cross is a graded cross-sensitivity: an allergy to a member of From and a line in To.
+type Cross struct {
+	From, To string
+	Tier     Tier
+	// IfSevere is the tier after a severe reaction (anaphylaxis, angioedema, SJS/TEN, DRESS).
+	IfSevere Tier
+	// When limits the link: "named" (only when the allergy names From outright), "angioedema"
+	// (only when the reaction was angioedema, or is not recorded).
+	When string
+	// Basis says why, for the prescriber: class, side_chain, beta_lactam, cox1, angioedema,
+	// aromatic, paba, contrast, structure.
+	Basis string
+}
+
+// Interaction is a drug–drug interaction rule: a line holding one of A with another
+// medicine holding one of B (and, when Also is set, a third holding one of Also). Each
+// entry is a substance key or a class key.
+type Interaction struct {
+	Key               string
+	A, B, Also        []string
+	Severity          string // contraindicated, major, moderate
+	Effect, Action    string // keys the interface words in each language
+	Mechanism, Source string
+	ClinicID int64 // set for a rule the clinic added
+	// A clinic's rule names its two sides as text, read like an allergy entry.
+	first, second   string
+	firstA, secondA Allergen
+}
+
+// Interaction severities, strongest first.
+const (
+	Contraindicated = "contraindicated"
+	Major           = "major"
+	Moderate        = "moderate"
+)
+
+// SeverityRank orders interaction severities (0 for an unknown one).
+func SeverityRank(s string) int {
+	switch s {
+	case Contraindicated:
+		return 3
+	case Major:
+		return 2
+	case Moderate:
+		return 1
+	}
+	return 0
+}
+
+// InteractionEffects and InteractionActions are the words a rule may use; the interface
+// says each in the four languages.
+var (
+	InteractionEffects = []string{"bleeding", "inr_rise", "myelotoxicity", "hyperkalaemia", "kidney_injury", "myopathy", "hypotension",
+		"serotonin_syndrome", "qt_prolongation", "cns_depression", "drug_toxicity", "hypoglycaemia", "reduced_effect", "reduced_absorption",
+		"av_block", "contraceptive_failure", "lactic_acidosis", "other"}
+	InteractionActions = []string{"avoid", "review_need", "monitor_inr", "monitor_potassium", "monitor_kidney", "reduce_dose", "monitor_ecg",
+		"monitor_glucose", "monitor_levels", "use_alternative", "separate_doses", "monitor_heart_rate", "extra_contraception", "hold_metformin"}
+)
+
+// Drugs is the knowledge of substances, names, classes, cross-sensitivities and interactions.
 type Drugs struct {
-	Substances []*Substance
-	Classes    []*DrugClass
+	Substances   []*Substance
+	Classes      []*DrugClass
+	Cross        []Cross
+	Interactions []Interaction
+	// Aliases counts the brand and combination names known, the clinic's among them.
+	Aliases    int
 	byKey      map[string]*Substance
 	classByKey map[string]*DrugClass
+	lex        *lexicon
+	// aliasRows are the shipped alias rows, kept to build a clinic's knowledge on top.
+	aliasRows [][2]string
 }
 
 // KnownDrugs is the shipped knowledge, read once.
 var KnownDrugs = mustReadDrugs()
 
 func mustReadDrugs() *Drugs {
-	d, err := readDrugs(substancesTSV, drugClassesTSV)
+	d, err := readDrugs()
 	if err != nil {
 		panic(err)
 	}
 	return d
 }
 
-func readTSV(data []byte) ([][]string, error) {
+func readTSV(data []byte, columns int) ([][]string, error) {
 	r := csv.NewReader(bytes.NewReader(data))
-	r.Comma, r.LazyQuotes = '\t', true
+	r.Comma, r.LazyQuotes, r.FieldsPerRecord = '\t', true, columns
 	recs, err := r.ReadAll()
 	if err != nil || len(recs) < 2 {
 		return nil, fmt.Errorf("read drug list: %v", err)
@@ -103,39 +223,183 @@ func split(s string) []string {
 	return out
 }
 
-// nameTerms folds every name into its words.
-func nameTerms(names ...string) [][]string {
-	var out [][]string
-	for _, n := range names {
-		if w := words(n); len(w) > 0 && !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, w) }) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
+// ATCPattern is a WHO ATC code at any of its five levels: J, J01, J01C, J01CA, J01CA04.
+var ATCPattern = regexp.MustCompile(`^[A-Z]([0-9]{2}([A-Z]([A-Z]([0-9]{2})?)?)?)?$`)
 
-func readDrugs(substances, classes []byte) (*Drugs, error) {
+func readDrugs() (*Drugs, error) {
 	d := &Drugs{byKey: map[string]*Substance{}, classByKey: map[string]*DrugClass{}}
-	recs, err := readTSV(substances)
+	var names []lexName
+	recs, err := readTSV(substancesTSV, 7)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range recs {
-		s := &Substance{Key: r[0], ATC: r[1], Names: Names{EN: r[2], RU: r[3], ZH: r[4], VI: r[5]}}
-		s.terms = nameTerms(append([]string{r[0], r[2], r[3], r[4], r[5]}, split(r[6])...)...)
+		s := &Substance{Key: r[0], ATC: split(r[1]), Names: Names{EN: r[2], RU: r[3], ZH: r[4], VI: r[5]}}
+		if d.byKey[s.Key] != nil {
+			return nil, fmt.Errorf("substance %s twice", s.Key)
+		}
 		d.Substances = append(d.Substances, s)
 		d.byKey[s.Key] = s
+		for _, n := range append([]string{r[0], r[2], r[3], r[4], r[5]}, split(r[6])...) {
+			names = append(names, lexName{name: n, kind: mentionSubstance, keys: []string{s.Key}, inflect: true})
+		}
 	}
-	if recs, err = readTSV(classes); err != nil {
+	if recs, err = readTSV(aliasesTSV, 2); err != nil {
 		return nil, err
 	}
 	for _, r := range recs {
-		c := &DrugClass{Key: r[0], ATC: split(r[1]), Extra: split(r[2]), Cross: split(r[3]), Names: Names{EN: r[4], RU: r[5], ZH: r[6], VI: r[7]}}
-		c.terms = nameTerms(append([]string{r[4], r[5], r[6], r[7]}, split(r[8])...)...)
+		d.aliasRows = append(d.aliasRows, [2]string{r[0], r[1]})
+	}
+	if recs, err = readTSV(drugClassesTSV, 11); err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		c := &DrugClass{Key: r[0], Use: r[1], ATC: split(r[2]), Members: split(r[3]), Exclude: split(r[4]), Named: Tier(r[5]),
+			Names: Names{EN: r[6], RU: r[7], ZH: r[8], VI: r[9]}}
+		if d.classByKey[c.Key] != nil || d.byKey[c.Key] != nil {
+			return nil, fmt.Errorf("class %s twice, or also a substance", c.Key)
+		}
 		d.Classes = append(d.Classes, c)
 		d.classByKey[c.Key] = c
+		kind := mentionClass
+		if c.Use == UseVague {
+			kind = mentionVague
+		}
+		if c.forAllergy() || c.Use == UseVague {
+			for _, n := range split(r[10]) {
+				// Class words are not inflected below seven letters: "sulfa" is no "sulfate".
+				names = append(names, lexName{name: n, kind: kind, keys: []string{c.Key}, inflect: len([]rune(n)) >= 7})
+			}
+		}
 	}
+	for _, c := range d.Classes {
+		for _, x := range c.Exclude {
+			if ATCPattern.MatchString(x) {
+				c.excludeCodes = append(c.excludeCodes, x)
+			} else if s := d.byKey[x]; s != nil {
+				c.excludeCodes = append(c.excludeCodes, s.ATC...)
+			} else {
+				return nil, fmt.Errorf("class %s excludes unknown %s", c.Key, x)
+			}
+		}
+		for _, m := range append(slices.Clone(c.Members), c.Exclude...) {
+			if d.byKey[m] == nil && !ATCPattern.MatchString(m) {
+				return nil, fmt.Errorf("class %s names unknown substance %s", c.Key, m)
+			}
+		}
+	}
+	if recs, err = readTSV(crossTSV, 6); err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		x := Cross{From: r[0], To: r[1], Tier: Tier(r[2]), IfSevere: Tier(r[3]), When: r[4], Basis: r[5]}
+		if d.classByKey[x.From] == nil || d.classByKey[x.To] == nil || x.Tier.rank() == 0 || x.IfSevere.rank() == 0 {
+			return nil, fmt.Errorf("cross-sensitivity %v: unknown class or tier", r)
+		}
+		d.Cross = append(d.Cross, x)
+	}
+	if recs, err = readTSV(interactionsTSV, 9); err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		in := Interaction{Key: r[0], A: split(r[1]), B: split(r[2]), Also: split(r[3]), Severity: r[4], Effect: r[5], Action: r[6], Mechanism: r[7], Source: r[8]}
+		for _, k := range slices.Concat(in.A, in.B, in.Also) {
+			if d.byKey[k] == nil && d.classByKey[k] == nil {
+				return nil, fmt.Errorf("interaction %s names unknown %s", in.Key, k)
+			}
+		}
+		if SeverityRank(in.Severity) == 0 || !slices.Contains(InteractionEffects, in.Effect) || !slices.Contains(InteractionActions, in.Action) || in.Source == "" {
+			return nil, fmt.Errorf("interaction %s: severity, effect, action or source", in.Key)
+		}
+		d.Interactions = append(d.Interactions, in)
+	}
+	stems, err := readTSV(stemsTSV, 3)
+	if err != nil {
+		return nil, err
+	}
+	var stemList []stem
+	for _, r := range stems {
+		st := stem{text: textsearchFold(r[0]), at: r[1], key: r[2]}
+		if d.classByKey[st.key] == nil && d.byKey[st.key] == nil {
+			return nil, fmt.Errorf("stem %s means unknown %s", r[0], r[2])
+		}
+		stemList = append(stemList, st)
+	}
+	aliases, err := d.aliasNames(d.aliasRows)
+	if err != nil {
+		return nil, err
+	}
+	d.Aliases = len(d.aliasRows)
+	d.lex = newLexicon(append(names, aliases...), stemList)
 	return d, nil
+}
+
+// aliasNames turns alias rows (ingredients, names) into lexicon names; every ingredient
+// must be a known substance.
+func (d *Drugs) aliasNames(rows [][2]string) ([]lexName, error) {
+	var out []lexName
+	for _, r := range rows {
+		keys, err := d.ingredientKeys(r[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range split(r[1]) {
+			out = append(out, lexName{name: n, kind: mentionSubstance, keys: keys, inflect: true})
+		}
+	}
+	return out, nil
+}
+
+// ingredientKeys reads "amoxicillin + clavulanic acid" as substance keys.
+func (d *Drugs) ingredientKeys(s string) ([]string, error) {
+	var keys []string
+	for _, in := range Ingredients(s) {
+		k := strings.ToLower(in)
+		if d.byKey[k] == nil {
+			return nil, fmt.Errorf("alias ingredient %q is not a known substance", in)
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("alias without ingredients")
+	}
+	return keys, nil
+}
+
+// Alias is a clinic's own brand or combination name and what it is made of.
+type Alias struct {
+	Name        string
+	Ingredients string
+}
+
+// With returns the knowledge with a clinic's own aliases and interaction rules added.
+func (d *Drugs) With(aliases []Alias, rules []Interaction) (*Drugs, error) {
+	if len(aliases) == 0 && len(rules) == 0 {
+		return d, nil
+	}
+	out := *d
+	var names []lexName
+	for _, a := range aliases {
+		keys, err := d.ingredientKeys(a.Ingredients)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, lexName{name: a.Name, kind: mentionSubstance, keys: keys, inflect: true})
+	}
+	out.lex = d.lex.with(names)
+	out.Aliases += len(aliases)
+	out.Interactions = slices.Clone(d.Interactions)
+	for _, r := range rules {
+		r.firstA, r.secondA = out.Allergen(r.first), out.Allergen(r.second)
+		out.Interactions = append(out.Interactions, r)
+	}
+	return &out, nil
+}
+
+// ClinicInteraction makes a clinic's rule between the medicines (or classes) two texts name.
+func ClinicInteraction(id int64, first, second, severity, effect, action, note string) Interaction {
+	return Interaction{Key: fmt.Sprintf("clinic-%d", id), ClinicID: id, Severity: severity, Effect: effect, Action: action,
+		Mechanism: note, Source: "clinic", first: first, second: second}
 }
 
 // Substance returns the substance of key, or nil.
@@ -144,62 +408,16 @@ func (d *Drugs) Substance(key string) *Substance { return d.byKey[key] }
 // Class returns the class of key, or nil.
 func (d *Drugs) Class(key string) *DrugClass { return d.classByKey[key] }
 
-// hasHan reports whether s holds Chinese characters (written without spaces).
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// contains reports whether the words of a text hold a name's words in a row. Chinese
-// names match anywhere in a word; others match whole words, or (for names of five or
-// more letters, with inflect) words that add at most three letters to them — a plural or
-// a case ending: "penicillins", «пенициллину», «амоксициллина».
-func contains(text, name []string, inflect bool) bool {
-	if len(name) == 0 {
-		return false
-	}
-	wordMatch := func(w, n string) bool {
-		if w == n {
-			return true
-		}
-		if hasHan(n) {
-			return strings.Contains(w, n)
-		}
-		if !inflect || utf8.RuneCountInString(n) < 5 || !strings.HasPrefix(w, n) {
-			return false
-		}
-		return utf8.RuneCountInString(w)-utf8.RuneCountInString(n) <= 3
-	}
-	for i := 0; i+len(name) <= len(text); i++ {
-		ok := true
-		for j, n := range name {
-			if !wordMatch(text[i+j], n) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-func matchesAny(text []string, terms [][]string, inflect bool) bool {
-	return slices.ContainsFunc(terms, func(t []string) bool { return contains(text, t, inflect) })
-}
-
-// Profile is what a prescription line or an allergy is made of: its substances (their
-// keys, or for a substance the knowledge lacks, its folded name) and the classes they fall in.
+// Profile is what a prescription line is made of: its substances (their keys, or for an
+// ingredient the knowledge lacks, its folded name), the classes they fall in, its ATC codes
+// and the words of its text (for allergens the knowledge does not know).
 type Profile struct {
 	Substances []string
 	Classes    []string
-	// ATC is the line's own code (a combination product has one of its own).
-	ATC []string
+	// ATC are the line's own code (a combination product has one of its own) and its
+	// substances' codes.
+	ATC   []string
+	Words []string
 }
 
 func (p *Profile) addSubstance(key string) {
@@ -214,105 +432,98 @@ func (p *Profile) addClass(key string) {
 	}
 }
 
-// ATCPattern is a WHO ATC code at any of its five levels: J, J01, J01C, J01CA, J01CA04.
-var ATCPattern = regexp.MustCompile(`^[A-Z]([0-9]{2}([A-Z]([A-Z]([0-9]{2})?)?)?)?$`)
+// InClass reports whether the profile is in class key.
+func (p Profile) InClass(key string) bool { return slices.Contains(p.Classes, key) }
 
-// classify adds the classes that the profile's substances and codes fall in.
-func (d *Drugs) classify(p *Profile) {
-	codes := slices.Clone(p.ATC)
-	for _, k := range p.Substances {
-		if s := d.byKey[k]; s != nil && s.ATC != "" {
-			codes = append(codes, s.ATC)
-		}
-	}
+// Has reports whether the profile holds substance or class key.
+func (p Profile) Has(key string) bool {
+	return slices.Contains(p.Substances, key) || slices.Contains(p.Classes, key)
+}
+
+func hasPrefix(codes, prefixes []string) bool {
+	return slices.ContainsFunc(codes, func(code string) bool {
+		return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(code, p) })
+	})
+}
+
+// classesOf are the classes substances and codes fall in.
+func (d *Drugs) classesOf(substances, codes []string) []string {
+	var out []string
 	for _, c := range d.Classes {
-		member := slices.ContainsFunc(p.Substances, func(s string) bool { return slices.Contains(c.Extra, s) })
+		member := false
+		for _, k := range substances {
+			if slices.Contains(c.Exclude, k) {
+				continue
+			}
+			var own []string
+			if s := d.byKey[k]; s != nil {
+				own = s.ATC
+			}
+			if slices.Contains(c.Members, k) || hasPrefix(own, c.ATC) && !hasPrefix(own, c.excludeCodes) {
+				member = true
+			}
+		}
 		for _, code := range codes {
-			member = member || slices.ContainsFunc(c.ATC, func(prefix string) bool { return strings.HasPrefix(code, prefix) })
+			if hasPrefix([]string{code}, c.ATC) && !hasPrefix([]string{code}, c.excludeCodes) {
+				member = true
+			}
 		}
 		if member {
-			p.addClass(c.Key)
+			out = append(out, c.Key)
 		}
+	}
+	return out
+}
+
+// classify sets the classes of a profile's substances and codes, and gathers the codes.
+func (d *Drugs) classify(p *Profile) {
+	for _, k := range p.Substances {
+		if s := d.byKey[k]; s != nil {
+			for _, c := range s.ATC {
+				if !slices.Contains(p.ATC, c) {
+					p.ATC = append(p.ATC, c)
+				}
+			}
+		}
+	}
+	for _, c := range d.classesOf(p.Substances, p.ATC) {
+		p.addClass(c)
 	}
 	sort.Strings(p.Classes)
 }
 
 // Line profiles a prescription line: the substances its catalogue entry lists (ingredients,
-// its ATC code) and any substance or class the line's text names, in any of the languages.
+// its ATC code) and every substance, brand, combination, class or INN stem its text names,
+// in any of the languages.
 func (d *Drugs) Line(text string, ingredients []string, atc string) Profile {
 	var p Profile
 	if atc != "" {
 		p.ATC = []string{atc}
 	}
 	for _, in := range ingredients {
-		p.addSubstance(d.resolveSubstance(in))
-	}
-	w := words(text)
-	for _, s := range d.Substances {
-		if matchesAny(w, s.terms, true) {
-			p.addSubstance(s.Key)
+		r := d.read(in)
+		if len(r.substances) == 0 && len(r.stemClasses) == 0 {
+			p.addSubstance(strings.Join(tokens(in), " "))
+		}
+		for _, s := range r.substances {
+			p.addSubstance(s)
+		}
+		for _, c := range r.stemClasses {
+			p.addClass(c)
 		}
 	}
-	for _, c := range d.Classes {
-		if matchesAny(w, c.terms, false) {
-			p.addClass(c.Key)
+	r := d.read(text)
+	for _, s := range r.substances {
+		p.addSubstance(s)
+	}
+	for _, c := range append(slices.Clone(r.classes), r.stemClasses...) {
+		if cls := d.classByKey[c]; cls != nil && cls.Use != UseVague {
+			p.addClass(c)
 		}
 	}
+	p.Words = tokens(text + " " + strings.Join(ingredients, " "))
 	d.classify(&p)
 	return p
-}
-
-// resolveSubstance names an ingredient by the knowledge's key when it knows it, else by its
-// folded words.
-func (d *Drugs) resolveSubstance(name string) string {
-	w := words(name)
-	for _, s := range d.Substances {
-		if slices.ContainsFunc(s.terms, func(t []string) bool { return slices.Equal(t, w) }) {
-			return s.Key
-		}
-	}
-	return strings.Join(w, " ")
-}
-
-// Allergen is what a recorded allergy names: classes, or a substance (with the classes it
-// falls in, for the same-class and cross-sensitivity cautions).
-type Allergen struct {
-	// Classes the allergy names outright ("penicillin allergy").
-	Classes []string
-	// Substance is the one substance the allergy names ("amoxicillin"), if any: a key, or
-	// the folded text of a substance the knowledge lacks.
-	Substance string
-	// SubstanceClasses are the classes that substance falls in.
-	SubstanceClasses []string
-}
-
-// Allergen reads a recorded allergy's substance text: a class named in any language wins,
-// then a known substance, else the text itself stands for a substance.
-func (d *Drugs) Allergen(text string) Allergen {
-	var a Allergen
-	w := words(text)
-	if len(w) == 0 {
-		return a
-	}
-	for _, c := range d.Classes {
-		if matchesAny(w, c.terms, true) {
-			a.Classes = append(a.Classes, c.Key)
-		}
-	}
-	if len(a.Classes) > 0 {
-		return a
-	}
-	for _, s := range d.Substances {
-		if matchesAny(w, s.terms, true) {
-			a.Substance = s.Key
-			p := Profile{Substances: []string{s.Key}}
-			d.classify(&p)
-			a.SubstanceClasses = p.Classes
-			return a
-		}
-	}
-	a.Substance = strings.Join(w, " ")
-	return a
 }
 
 // Ingredients splits a catalogue entry's ingredients text ("amoxicillin + clavulanic acid",

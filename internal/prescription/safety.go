@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,27 +17,34 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/patient"
+	"emr/internal/textsearch"
 )
 
-// The medicine-safety check (docs/adr/0015): every line is checked against the patient's
-// recorded allergies (by substance and by drug class, with the known cross-sensitivities)
-// and against the other lines and the patient's other prescriptions of the last 30 days
-// (duplicate therapy). Each finding must be acknowledged on its line with a reason before
-// the prescription is saved or issued; the acknowledgement is stored with the line, printed
-// nowhere, and audited.
+// The medicine-safety check (docs/adr/0015, 0025): every line is checked against the
+// patient's recorded allergies (by substance, brand, combination and class, with graded
+// cross-sensitivities), against the other lines and the patient's other prescriptions
+// (duplicate therapy, supply-aware), and for drug–drug interactions with the other lines and
+// the patient's current medicines (prescriptions of the last 90 days). Each finding of tier
+// hard or high must be acknowledged on its line with a reason before the prescription is
+// saved or issued; a low one is shown and needs none. Acknowledgements are stored with the
+// line, printed nowhere, and audited.
 
 // Kinds of finding.
 const (
-	FindAllergy   = "allergy"           // the line contains the allergen or a member of its class
-	FindSameClass = "allergy_class"     // the allergen substance and the line share a class
-	FindCross     = "cross_sensitivity" // the line's class may cross-react with the allergen's
-	FindDuplicate = "duplicate"         // another line of this prescription
-	FindRecent    = "duplicate_recent"  // one of the patient's prescriptions of the last 30 days
+	FindAllergy     = "allergy"             // the line holds the allergen, or is in a class the allergy names
+	FindSameClass   = "allergy_class"       // the allergen and the line share a class
+	FindCross       = "cross_sensitivity"   // the line's class may cross-react with the allergen's
+	FindUnspecified = "allergy_unspecified" // "antibiotics", "painkillers": an allergy to clarify
+	FindDuplicate   = "duplicate"           // another line of this prescription
+	FindRecent      = "duplicate_recent"    // one of the patient's prescriptions still being taken
+	FindInteraction = "interaction"         // a drug–drug interaction
 	// FindUnrecorded: nobody has recorded whether the patient has allergies, so the check
 	// above proves nothing. Said once, on the first line.
 	FindUnrecorded  = "allergies_unrecorded"
 	keyUnrecorded   = "allergy:not-recorded"
-	recentDays      = 30
+	recentDays      = 30 // a prescription whose supply is not known counts as taken this long
+	currentDays     = 90 // the patient's current medicines, for interactions
+	refillDays      = 7  // the same product written when its supply is this close to its end is a refill
 	maxReasonLength = 500
 )
 
@@ -46,50 +54,80 @@ type Finding struct {
 	// Key names the finding stably; an override lists the keys it acknowledges.
 	Key  string `json:"key"`
 	Kind string `json:"kind"`
-	// Blocking is set for an allergy recorded as severe.
-	Blocking bool   `json:"blocking"`
-	Allergy  string `json:"allergy,omitempty"`
+	// Tier: hard (an allergy), high (avoid unless cleared), low (a caution: no reason needed).
+	Tier catalogue.Tier `json:"tier"`
+	// Blocking is set after a severe reaction (or for a contraindicated interaction).
+	Blocking bool `json:"blocking"`
+	// RequiresReason: the line is saved or issued only with a reason (tiers hard and high).
+	RequiresReason bool   `json:"requires_reason"`
+	Allergy        string `json:"allergy,omitempty"`
+	// Severity is the allergy's recorded severity, or an interaction's: contraindicated,
+	// major, moderate.
 	Severity string `json:"severity,omitempty"`
 	Reaction string `json:"reaction,omitempty"`
 	// Substance and Class name, in the user's language, what the line shares with the
-	// allergy or the other medicine.
+	// allergy or the other medicine; FromClass is the allergen's class of a cross-sensitivity.
 	Substance string `json:"substance,omitempty"`
 	Class     string `json:"class,omitempty"`
-	// The other line (0-based) or prescription of a duplicate.
+	FromClass string `json:"from_class,omitempty"`
+	// Basis says why a cross-sensitivity holds (side_chain, beta_lactam, cox1, …).
+	Basis string `json:"basis,omitempty"`
+	// Unrecognised: the allergen is not in the knowledge; the line matched it by its words.
+	Unrecognised bool `json:"unrecognised,omitempty"`
+	// An interaction's effect and what to do (keys the interface words), its mechanism (in
+	// English) and its source.
+	Effect    string `json:"effect,omitempty"`
+	Action    string `json:"action,omitempty"`
+	Mechanism string `json:"mechanism,omitempty"`
+	Source    string `json:"source,omitempty"`
+	// The other line (0-based) or prescription of a duplicate or an interaction.
 	OtherLine         *int   `json:"other_line,omitempty"`
 	OtherPrescription *int64 `json:"other_prescription_id,omitempty"`
 	OtherMedicine     string `json:"other_medicine,omitempty"`
 	OtherDate         string `json:"other_date,omitempty"`
+	// SupplyUntil is when the other prescription's supply runs out, when it can be told.
+	SupplyUntil string `json:"supply_until,omitempty"`
 	// Overridden is set when the line acknowledges this finding with a reason.
 	Overridden bool `json:"overridden"`
 }
 
+// settled reports whether a finding stands in the way of saving or issuing no longer.
+func (f Finding) settled() bool { return f.Overridden || !f.RequiresReason }
+
 // lineDrugs is what a line is made of.
 type lineDrugs struct {
-	medicine string
+	medicine   string
+	medicineID *int64
+	// supply is how many days the line supplies (duration × (1 + refills)); 0 when unknown.
+	supply int
 	catalogue.Profile
 }
 
-// atcGroups are the chemical subgroups (ATC level 4: J01CA) of a profile's codes.
+// atcGroups are the chemical subgroups (ATC level 4: J01CA) of a profile's codes, but for
+// those whose members are given together on purpose: antiplatelets (aspirin with
+// clopidogrel) and inhaled β2-agonists (a reliever with a controller).
 func atcGroups(p catalogue.Profile) []string {
 	var out []string
 	for _, c := range p.ATC {
-		if len(c) >= 5 && !slices.Contains(out, c[:5]) {
+		if len(c) >= 5 && !slices.Contains(out, c[:5]) && !slices.Contains(notDuplicateGroups, c[:5]) {
 			out = append(out, c[:5])
 		}
 	}
 	return out
 }
 
-// shared names what two lines have in common: a substance, a class or an ATC subgroup.
-func shared(a, b catalogue.Profile) (kind, key string) {
+var notDuplicateGroups = []string{"B01AC", "R03AC"}
+
+// shared names what two lines have in common: a substance, a duplicate-therapy class or
+// an ATC subgroup.
+func shared(d *catalogue.Drugs, a, b catalogue.Profile) (kind, key string) {
 	for _, s := range a.Substances {
 		if slices.Contains(b.Substances, s) {
 			return "substance", s
 		}
 	}
 	for _, c := range a.Classes {
-		if slices.Contains(b.Classes, c) {
+		if cls := d.Class(c); cls != nil && cls.Use != catalogue.UseAllergy && (cls.Use == catalogue.UseDuplicate || cls.Use == catalogue.UseBoth) && b.InClass(c) {
 			return "class", c
 		}
 	}
@@ -101,10 +139,23 @@ func shared(a, b catalogue.Profile) (kind, key string) {
 	return "", ""
 }
 
-// recentRx is another prescription of the patient, for duplicate therapy.
+// sameProduct reports whether two lines are the same medicine: the same catalogue entry, or
+// the same substances.
+func sameProduct(a, b lineDrugs) bool {
+	if a.medicineID != nil && b.medicineID != nil {
+		return *a.medicineID == *b.medicineID
+	}
+	x, y := slices.Clone(a.Substances), slices.Clone(b.Substances)
+	slices.Sort(x)
+	slices.Sort(y)
+	return len(x) > 0 && slices.Equal(x, y)
+}
+
+// recentRx is another prescription of the patient, for duplicate therapy and interactions.
 type recentRx struct {
 	id    int64
 	date  string
+	at    time.Time
 	lines []lineDrugs
 }
 
@@ -115,6 +166,8 @@ type safetyInput struct {
 	unrecorded bool
 	lines      []lineDrugs
 	recent     []recentRx
+	now        time.Time
+	loc        *time.Location
 }
 
 // allergyFacts is what is known of a patient's allergies: the list and the status.
@@ -153,64 +206,161 @@ func (d describer) sharedName(kind, key string) (substance, class string) {
 	return "", key
 }
 
+// allergyFinding turns a match into the finding a prescriber reads.
+func allergyFinding(m catalogue.AllergyMatch, d describer) Finding {
+	f := Finding{Tier: m.Tier, Blocking: m.Blocking, Basis: m.Basis}
+	switch m.Kind {
+	case "substance":
+		f.Kind, f.Substance = FindAllergy, d.substance(m.Key)
+	case "unrecognised":
+		f.Kind, f.Substance, f.Unrecognised = FindAllergy, m.Key, true
+	case "class":
+		f.Kind, f.Class = FindAllergy, d.class(m.Key)
+	case "vague":
+		f.Kind, f.Class = FindUnspecified, d.class(m.Key)
+	case "cross":
+		f.Kind, f.Class = FindCross, d.class(m.To)
+		if cls := d.drugs.Class(m.To); m.From == m.To && cls != nil && cls.Use != catalogue.UseGroup {
+			f.Kind = FindSameClass // amoxicillin and flucloxacillin: both penicillins
+		} else if m.From != m.To {
+			f.FromClass = d.class(m.From)
+		}
+	}
+	return f
+}
+
 // check finds what every line must acknowledge.
 func check(in safetyInput, d describer) []Finding {
 	out := []Finding{}
 	drugs := d.drugs
 	if in.unrecorded && len(in.lines) > 0 {
-		out = append(out, Finding{Line: 0, Kind: FindUnrecorded, Key: keyUnrecorded})
+		out = append(out, Finding{Line: 0, Kind: FindUnrecorded, Key: keyUnrecorded, Tier: catalogue.TierHigh, RequiresReason: true})
+	}
+	type allergy struct {
+		patient.Allergy
+		al       catalogue.Allergen
+		reaction catalogue.Reaction
+		base     string
+	}
+	var allergies []allergy
+	for _, a := range in.allergies {
+		al := drugs.Allergen(a.Substance)
+		if al.Negated {
+			continue
+		}
+		allergies = append(allergies, allergy{a, al, catalogue.ReadReaction(a.Severity, a.Reaction, a.Substance),
+			"allergy:" + strings.Join(strings.Fields(strings.ToLower(a.Substance)), " ") + ":"})
+	}
+	var current []catalogue.Profile
+	for _, rx := range in.recent {
+		for _, l := range rx.lines {
+			current = append(current, l.Profile)
+		}
 	}
 	for i, line := range in.lines {
-		for _, a := range in.allergies {
-			al := drugs.Allergen(a.Substance)
-			f := Finding{Line: i, Allergy: a.Substance, Severity: a.Severity, Reaction: a.Reaction}
-			base := "allergy:" + strings.Join(strings.Fields(strings.ToLower(a.Substance)), " ") + ":"
-			switch {
-			case slices.ContainsFunc(al.Classes, func(c string) bool { return slices.Contains(line.Classes, c) }):
-				c := al.Classes[slices.IndexFunc(al.Classes, func(c string) bool { return slices.Contains(line.Classes, c) })]
-				f.Kind, f.Key, f.Class = FindAllergy, base+"class:"+c, d.class(c)
-			case al.Substance != "" && slices.Contains(line.Substances, al.Substance):
-				f.Kind, f.Key, f.Substance = FindAllergy, base+"substance:"+al.Substance, d.substance(al.Substance)
-			case slices.ContainsFunc(al.SubstanceClasses, func(c string) bool { return slices.Contains(line.Classes, c) }):
-				c := al.SubstanceClasses[slices.IndexFunc(al.SubstanceClasses, func(c string) bool { return slices.Contains(line.Classes, c) })]
-				f.Kind, f.Key, f.Class = FindSameClass, base+"class:"+c, d.class(c)
-			default:
-				for _, ac := range append(slices.Clone(al.Classes), al.SubstanceClasses...) {
-					cls := drugs.Class(ac)
-					if cls == nil {
-						continue
-					}
-					if i := slices.IndexFunc(cls.Cross, func(c string) bool { return slices.Contains(line.Classes, c) }); i >= 0 {
-						f.Kind, f.Key, f.Class = FindCross, base+"cross:"+cls.Cross[i], d.class(cls.Cross[i])
-						break
-					}
-				}
-			}
-			if f.Kind == "" {
+		for _, a := range allergies {
+			m, ok := drugs.Judge(a.al, a.reaction, line.Profile)
+			if !ok {
 				continue
 			}
-			f.Blocking = f.Kind != FindCross && a.Severity == "severe"
+			f := allergyFinding(m, d)
+			f.Line, f.Allergy, f.Severity, f.Reaction = i, a.Substance, a.Severity, a.Reaction
+			f.Key = a.base + m.Kind + ":" + m.Key
 			out = append(out, f)
 		}
+		var others []catalogue.Profile
+		for j, l := range in.lines {
+			if j != i {
+				others = append(others, l.Profile)
+			}
+		}
+		others = append(others, current...)
 		for j := range i {
-			if kind, key := shared(line.Profile, in.lines[j].Profile); kind != "" {
+			other := in.lines[j]
+			if kind, key := shared(drugs, line.Profile, other.Profile); kind != "" {
 				j := j
-				f := Finding{Line: i, Kind: FindDuplicate, Key: "duplicate:" + kind + ":" + key, OtherLine: &j, OtherMedicine: in.lines[j].medicine}
+				f := Finding{Line: i, Kind: FindDuplicate, Key: "duplicate:" + kind + ":" + key, Tier: catalogue.TierHigh, OtherLine: &j, OtherMedicine: other.medicine}
 				f.Substance, f.Class = d.sharedName(kind, key)
 				out = append(out, f)
 				break
 			}
 		}
-		for _, rx := range in.recent {
-			for _, other := range rx.lines {
-				if kind, key := shared(line.Profile, other.Profile); kind != "" {
-					id := rx.id
-					f := Finding{Line: i, Kind: FindRecent, Key: fmt.Sprintf("recent:%d:%s:%s", rx.id, kind, key), OtherPrescription: &id,
-						OtherMedicine: other.medicine, OtherDate: rx.date}
-					f.Substance, f.Class = d.sharedName(kind, key)
-					out = append(out, f)
-					break
+		for j := range i {
+			if rules := drugs.InteractionsOf(line.Profile, in.lines[j].Profile, others); len(rules) > 0 {
+				j := j
+				f := interactionFinding(rules[0], i, "line:"+strconv.Itoa(j))
+				f.OtherLine, f.OtherMedicine = &j, in.lines[j].medicine
+				out = append(out, f)
+			}
+		}
+		out = append(out, recentFindings(in, i, line, others, d)...)
+	}
+	for i := range out {
+		out[i].RequiresReason = out[i].Tier != catalogue.TierLow
+	}
+	return out
+}
+
+// interactionFinding is a rule met by line i and another medicine (other: "line:J", "rx:ID").
+func interactionFinding(r catalogue.Interaction, i int, other string) Finding {
+	f := Finding{Line: i, Kind: FindInteraction, Key: "interaction:" + r.Key + ":" + other, Severity: r.Severity,
+		Effect: r.Effect, Action: r.Action, Mechanism: r.Mechanism, Source: r.Source}
+	switch r.Severity {
+	case catalogue.Contraindicated:
+		f.Tier, f.Blocking = catalogue.TierHard, true
+	case catalogue.Major:
+		f.Tier = catalogue.TierHigh
+	default:
+		f.Tier = catalogue.TierLow
+	}
+	return f
+}
+
+// recentFindings are line i's duplicates of, and interactions with, the patient's other
+// prescriptions. A prescription counts as being taken until its supply runs out (30 days
+// when its duration cannot be read); the same product written again near the end of its
+// supply is a refill, not a duplicate.
+func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Profile, d describer) []Finding {
+	var out []Finding
+	today := in.now.In(in.loc)
+	for _, rx := range in.recent {
+		for _, other := range rx.lines {
+			kind, key := shared(d.drugs, line.Profile, other.Profile)
+			if kind == "" {
+				continue
+			}
+			end, known := rx.at.AddDate(0, 0, recentDays), false
+			if other.supply > 0 {
+				end, known = rx.at.AddDate(0, 0, other.supply), true
+			}
+			if !today.Before(end) {
+				continue
+			}
+			tier := catalogue.TierHigh
+			if sameProduct(line, other) {
+				if known && end.Sub(today) <= refillDays*24*time.Hour {
+					continue
 				}
+				if !known {
+					tier = catalogue.TierLow // perhaps a refill: shown, no reason asked
+				}
+			}
+			id := rx.id
+			f := Finding{Line: i, Kind: FindRecent, Key: fmt.Sprintf("recent:%d:%s:%s", rx.id, kind, key), Tier: tier, OtherPrescription: &id,
+				OtherMedicine: other.medicine, OtherDate: rx.date}
+			if known {
+				f.SupplyUntil = end.In(in.loc).Format(time.DateOnly)
+			}
+			f.Substance, f.Class = d.sharedName(kind, key)
+			out = append(out, f)
+			break
+		}
+		for _, other := range rx.lines {
+			if rules := d.drugs.InteractionsOf(line.Profile, other.Profile, others); len(rules) > 0 {
+				id := rx.id
+				f := interactionFinding(rules[0], i, fmt.Sprintf("rx:%d", rx.id))
+				f.OtherPrescription, f.OtherMedicine, f.OtherDate = &id, other.medicine, rx.date
+				out = append(out, f)
 			}
 		}
 	}
@@ -233,7 +383,7 @@ func requireOverrides(findings []Finding) error {
 	var v apperr.Validation
 	seen := map[int]bool{}
 	for _, f := range findings {
-		if !f.Overridden && !seen[f.Line] {
+		if !f.settled() && !seen[f.Line] {
 			seen[f.Line] = true
 			v.Add("items."+strconv.Itoa(f.Line)+".override_reason", "prescription.override_required")
 		}
@@ -247,7 +397,7 @@ func settleOverrides(items []Item, findings []Finding) {
 	for i := range items {
 		keys := []string{}
 		for _, f := range findings {
-			if f.Line == i {
+			if f.Line == i && f.RequiresReason {
 				keys = append(keys, f.Key)
 			}
 		}
@@ -282,7 +432,38 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 		ingredients, atc = catalogue.Ingredients(m.Ingredients), m.ATC
 		text += " " + m.GenericName
 	}
-	return lineDrugs{medicine: it.Medicine, Profile: r.drugs.Line(text, ingredients, atc)}, nil
+	supply := supplyDays(it.Duration)
+	if supply > 0 {
+		supply *= 1 + it.Refills
+	}
+	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: supply, Profile: r.drugs.Line(text, ingredients, atc)}, nil
+}
+
+// durationPattern reads a line's duration as written in any of the languages: "7 days",
+// "2 weeks", «10 дней», «1 мес», "14天", "2周", "1 tháng".
+var durationPattern = regexp.MustCompile(`(\d{1,3})\s*(\p{L}+)`)
+
+// supplyDays is how many days a duration covers, 0 when it cannot be told.
+func supplyDays(duration string) int {
+	m := durationPattern.FindStringSubmatch(textsearch.Fold(duration))
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	unit := m[2]
+	per := 0
+	switch {
+	case unit == "d" || strings.HasPrefix(unit, "day") || strings.HasPrefix(unit, "дн") || strings.HasPrefix(unit, "ден") ||
+		strings.HasPrefix(unit, "сут") || strings.HasPrefix(unit, "天") || strings.HasPrefix(unit, "日") || unit == "ngay":
+		per = 1
+	case unit == "w" || strings.HasPrefix(unit, "week") || strings.HasPrefix(unit, "wk") || strings.HasPrefix(unit, "нед") ||
+		strings.HasPrefix(unit, "周") || strings.HasPrefix(unit, "星期") || unit == "tuan":
+		per = 7
+	case strings.HasPrefix(unit, "month") || unit == "mo" || strings.HasPrefix(unit, "мес") || strings.HasPrefix(unit, "个月") ||
+		strings.HasPrefix(unit, "月") || unit == "thang":
+		per = 30
+	}
+	return n * per
 }
 
 func (r *reader) lines(items []Item) ([]lineDrugs, error) {
@@ -298,11 +479,11 @@ func (r *reader) lines(items []Item) ([]lineDrugs, error) {
 }
 
 // recent reads the patient's prescriptions that were not cancelled, written or issued in
-// the last 30 days, but for the one being checked.
+// the last 90 days (the current medicines), but for the one being checked.
 func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Location) ([]recentRx, error) {
 	rows, err := r.q.QueryContext(r.ctx, `SELECT id, items, issued_at, created_at FROM prescriptions
-		WHERE patient_id = $1 AND status <> $2 AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 50`,
-		patientID, Cancelled, except, now.AddDate(0, 0, -recentDays))
+		WHERE patient_id = $1 AND status <> $2 AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 100`,
+		patientID, Cancelled, except, now.AddDate(0, 0, -currentDays))
 	if err != nil {
 		return nil, fmt.Errorf("read recent prescriptions: %w", err)
 	}
@@ -338,7 +519,7 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), lines: lines})
+		out = append(out, recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines})
 	}
 	return out, nil
 }
@@ -365,6 +546,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, patientID, exc
 			return nil, err
 		}
 	}
+	in.now, in.loc = s.now(), s.Loc
 	out := check(in, describer{drugs: r.drugs, lang: lang})
 	acknowledge(out, items)
 	return out, nil

@@ -15,7 +15,10 @@ type finding struct {
 	Line       int    `json:"line"`
 	Key        string `json:"key"`
 	Kind       string `json:"kind"`
+	Tier       string `json:"tier"`
 	Blocking   bool   `json:"blocking"`
+	// RequiresReason: tiers hard and high.
+	RequiresReason bool `json:"requires_reason"`
 	Allergy    string `json:"allergy"`
 	Substance  string `json:"substance"`
 	Class      string `json:"class"`
@@ -105,7 +108,7 @@ func TestAllergyAndDuplicateChecks(t *testing.T) {
 		if f := got.Findings[0]; !f.Blocking || f.Allergy != "Penicillin" || f.Class != "Пенициллины" {
 			t.Errorf("class match: %+v", f)
 		}
-		if f := got.Findings[3]; f.Blocking || f.Class != "Цефалоспорины" {
+		if f := got.Findings[3]; !f.Blocking || f.Tier != "high" || f.Class != "Та же боковая цепь, что у амоксициллина и ампициллина" {
 			t.Errorf("cross-sensitivity: %+v", f)
 		}
 		if f := got.Findings[4]; f.Blocking || f.Allergy != "Aspirin" {

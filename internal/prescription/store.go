@@ -208,6 +208,8 @@ func (s *Store) auditOverrides(ctx context.Context, tx *sql.Tx, e audit.Event, r
 		action := "prescription.duplicate_override"
 		if slices.ContainsFunc(it.Overrides, func(k string) bool { return strings.HasPrefix(k, "allergy:") }) {
 			action = "prescription.allergy_override"
+		} else if slices.ContainsFunc(it.Overrides, func(k string) bool { return strings.HasPrefix(k, "interaction:") }) {
+			action = "prescription.interaction_override"
 		}
 		detail := fmt.Sprintf("line %d %s: %s; reason: %s", i+1, it.Medicine, strings.Join(it.Overrides, ", "), it.OverrideReason)
 		if err := s.audit(ctx, tx, e, rx, action, detail); err != nil {
@@ -312,7 +314,7 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int,
 		if err != nil {
 			return err
 		}
-		if slices.ContainsFunc(findings, func(f Finding) bool { return !f.Overridden }) {
+		if slices.ContainsFunc(findings, func(f Finding) bool { return !f.settled() }) {
 			return apperr.Conflict("prescription.safety_unresolved")
 		}
 		pr, err := profile.Get(ctx, tx, e.ActorID)
