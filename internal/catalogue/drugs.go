@@ -141,7 +141,7 @@ type Interaction struct {
 	Severity          string // contraindicated, major, moderate
 	Effect, Action    string // keys the interface words in each language
 	Mechanism, Source string
-	ClinicID int64 // set for a rule the clinic added
+	ClinicID          int64 // set for a rule the clinic added
 	// A clinic's rule names its two sides as text, read like an allergy entry.
 	first, second   string
 	firstA, secondA Allergen

@@ -12,19 +12,19 @@ import (
 )
 
 type finding struct {
-	Line       int    `json:"line"`
-	Key        string `json:"key"`
-	Kind       string `json:"kind"`
-	Tier       string `json:"tier"`
-	Blocking   bool   `json:"blocking"`
+	Line     int    `json:"line"`
+	Key      string `json:"key"`
+	Kind     string `json:"kind"`
+	Tier     string `json:"tier"`
+	Blocking bool   `json:"blocking"`
 	// RequiresReason: tiers hard and high.
-	RequiresReason bool `json:"requires_reason"`
-	Allergy    string `json:"allergy"`
-	Substance  string `json:"substance"`
-	Class      string `json:"class"`
-	OtherLine  *int   `json:"other_line"`
-	OtherRx    *int64 `json:"other_prescription_id"`
-	Overridden bool   `json:"overridden"`
+	RequiresReason bool   `json:"requires_reason"`
+	Allergy        string `json:"allergy"`
+	Substance      string `json:"substance"`
+	Class          string `json:"class"`
+	OtherLine      *int   `json:"other_line"`
+	OtherRx        *int64 `json:"other_prescription_id"`
+	Overridden     bool   `json:"overridden"`
 }
 
 type checked struct {
