@@ -397,9 +397,9 @@ func (d *Drugs) With(aliases []Alias, rules []Interaction) (*Drugs, error) {
 }
 
 // ClinicInteraction makes a clinic's rule between the medicines (or classes) two texts name.
-func ClinicInteraction(id int64, first, second, severity, effect, action, note string) Interaction {
+func ClinicInteraction(id int64, first, second, severity, effect, action, note, source string) Interaction {
 	return Interaction{Key: fmt.Sprintf("clinic-%d", id), ClinicID: id, Severity: severity, Effect: effect, Action: action,
-		Mechanism: note, Source: "clinic", first: first, second: second}
+		Mechanism: note, Source: source, first: first, second: second}
 }
 
 // Substance returns the substance of key, or nil.

@@ -26,7 +26,7 @@ type Handler struct {
 // Routes is the catalogue API's route table.
 func (h *Handler) Routes() []auth.Route {
 	diagnose := auth.Need(auth.WriteDiagnosis)
-	return []auth.Route{
+	routes := []auth.Route{
 		{Method: "GET", Path: "/api/diagnosis-codes", Access: diagnose, Handler: h.searchCodes},
 		{Method: "POST", Path: "/api/diagnosis-codes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importCodes},
 		{Method: "GET", Path: "/api/lab-tests", Access: diagnose, Handler: h.labTests},
@@ -35,6 +35,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/medicines/{id}", Access: auth.Need(auth.ManageCatalogue), Handler: h.updateMedicine},
 		{Method: "POST", Path: "/api/medicines/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importMedicines},
 	}
+	return append(routes, h.knowledgeRoutes()...)
 }
 
 func (h *Handler) searchCodes(w http.ResponseWriter, r *http.Request) {

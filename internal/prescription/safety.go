@@ -528,9 +528,12 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 // check against), leaving out prescription except. allergies are the patient's when the
 // caller has read them already (nil: read here).
 func (s *Store) findings(ctx context.Context, q database.Querier, patientID, except int64, items []Item, allergies *allergyFacts, lang string) ([]Finding, error) {
-	r := &reader{ctx: ctx, q: q, drugs: catalogue.KnownDrugs, cache: map[int64]catalogue.Medicine{}}
+	drugs, err := catalogue.DrugsFor(ctx, s.DB, q)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{ctx: ctx, q: q, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
 	var in safetyInput
-	var err error
 	if in.lines, err = r.lines(items); err != nil {
 		return nil, err
 	}
