@@ -262,7 +262,8 @@ test('an allergy is caught as the medicine is chosen; the line is saved only wit
   await page.getByRole('button', { name: 'New prescription' }).click()
   await addCatalogueLine(page, 1, 'clavulanic', 'Amoxicillin + clavulanic acid')
   const warning = page.getByTestId('rx-line').first().getByTestId('rx-safety')
-  await expect(warning).toContainText('Severe allergy')
+  await expect(warning).toContainText('Severe risk')
+  await expect(warning).toContainText('Contraindicated')
   await expect(warning).toContainText('Recorded allergy to Penicillin (Severe): this medicine is one of the Penicillins.')
 
   // Without a reason the server refuses the line, and nothing is saved.
@@ -285,6 +286,46 @@ test('an allergy is caught as the medicine is chosen; the line is saved only wit
 
   // The tab is named after the patient.
   await expect(page.getByRole('navigation', { name: 'Open pages' })).toContainText(`Mike ${patient.last_name} · Diagnosis`)
+})
+
+test('typed brand names and combination products are read as their ingredients, with graded warnings and interactions', async ({ page }) => {
+  await login(page, 'doctor')
+  const last = `Brand-${unique()}`
+  const r = await api(page, 'post', '/api/patients', {
+    first_name: 'Minh',
+    last_name: last,
+    birth_date: '1985-04-05',
+    sex: 'male',
+    history: { allergies: [{ substance: 'Augmentin', reaction: 'hives', severity: 'moderate' }, { substance: 'Paracetamol', reaction: '', severity: 'mild' }] },
+  })
+  expect(r.status()).toBe(201)
+  await page.goto('/forms/blankPrescription')
+  const view = activeView(page)
+  await view.getByRole('combobox', { name: 'Patient' }).fill(last)
+  await page.locator('.ant-select-item-option', { hasText: last }).first().click()
+  const lines = view.getByTestId('rx-line')
+  // A brand typed freely: Amoxiclav is amoxicillin with clavulanate.
+  await lines.nth(0).getByRole('combobox', { name: 'Medicine' }).fill('Amoxiclav 625 mg')
+  await expect(lines.nth(0).getByTestId('rx-safety')).toContainText('Recorded allergy to Augmentin (Moderate): this medicine contains Amoxicillin.')
+  // A combination product: Neozep holds paracetamol.
+  await view.getByRole('button', { name: 'Add medicine' }).click()
+  await lines.nth(1).getByRole('combobox', { name: 'Medicine' }).fill('Neozep Forte')
+  await expect(lines.nth(1).getByTestId('rx-safety')).toContainText('Recorded allergy to Paracetamol (Mild): this medicine contains Paracetamol.')
+  await expect(lines.nth(1).getByTestId('rx-safety')).toContainText('Contraindicated')
+  // A cephalosporin with amoxicillin's side chain: avoid unless cleared.
+  await view.getByRole('button', { name: 'Add medicine' }).click()
+  await lines.nth(2).getByRole('combobox', { name: 'Medicine' }).fill('Cefalexin 500 mg')
+  await expect(lines.nth(2).getByTestId('rx-safety')).toContainText('Avoid unless cleared')
+  await expect(lines.nth(2).getByTestId('rx-safety')).toContainText('Possible cross-sensitivity (same side chain)')
+  // An interaction with another line, and a low caution that needs no reason.
+  await view.getByRole('button', { name: 'Add medicine' }).click()
+  await lines.nth(3).getByRole('combobox', { name: 'Medicine' }).fill('Clopidogrel 75 mg')
+  await view.getByRole('button', { name: 'Add medicine' }).click()
+  await lines.nth(4).getByRole('combobox', { name: 'Medicine' }).fill('Omeprazole 20 mg')
+  const caution = lines.nth(4).getByTestId('rx-safety')
+  await expect(caution).toContainText('Caution (no reason needed)')
+  await expect(caution).toContainText('Interaction (moderate) with Clopidogrel 75 mg: reduced effect. Prefer an alternative that does not interact.')
+  await expect(lines.nth(4).getByLabel('Reason to prescribe anyway')).toHaveCount(0)
 })
 
 test('the blank prescription form shows the chosen patient\'s allergies and checks them', async ({ page }) => {

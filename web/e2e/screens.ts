@@ -34,6 +34,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/roles', path: () => '/administrator/roles' },
   { route: '/administrator/audit', path: () => '/administrator/audit' },
   { route: '/administrator/medicines', path: () => '/administrator/medicines' },
+  { route: '/administrator/medicine-safety', path: () => '/administrator/medicine-safety' },
   { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },

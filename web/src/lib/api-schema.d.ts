@@ -401,6 +401,40 @@ export type paths = {
     /** The orderable laboratory and imaging tests, labels in the caller's language. */
     get: operations["getLabTests"];
   };
+  "/api/medicine-safety": {
+    /** What the medicine-safety check knows (sizes of the shipped knowledge base), the clinic's own brand names and interaction rules, and the substances by name in the caller's language. */
+    get: operations["getMedicineSafety"];
+  };
+  "/api/medicine-safety/aliases": {
+    /** Add a brand or combination name and its ingredients (known substances joined by +); the safety check reads it in allergies and lines from then on. */
+    post: operations["postMedicineSafetyAliases"];
+  };
+  "/api/medicine-safety/aliases/{id}": {
+    /** Remove a clinic's brand name. */
+    delete: operations["deleteMedicineSafetyAliasesById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/medicine-safety/aliases/import": {
+    /** Import brand and combination names from CSV (multipart field "file"; header name,ingredients). Known names get the file's ingredients; bad rows are reported by line. */
+    post: operations["postMedicineSafetyAliasesImport"];
+  };
+  "/api/medicine-safety/interactions": {
+    /** Add a drug-drug interaction rule between two medicines or classes the check recognises; it is checked like the shipped rules, with its source. */
+    post: operations["postMedicineSafetyInteractions"];
+  };
+  "/api/medicine-safety/interactions/{id}": {
+    /** Remove a clinic's interaction rule. */
+    delete: operations["deleteMedicineSafetyInteractionsById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/medicines": {
     /** Search the medicine catalogue (words that start words of the generic name, brand, strength or form); ?all=1 includes withdrawn entries for catalogue managers. */
     get: operations["getMedicines"];
@@ -1072,6 +1106,42 @@ export type components = {
       /** @description 0 until first saved. */
       version: number;
     };
+    ClinicAlias: {
+      /** Format: date-time */
+      created_at: string;
+      created_by: string;
+      id: number;
+      /** @description Substance keys joined by ' + '. */
+      ingredients: string;
+      name: string;
+    };
+    ClinicInteraction: {
+      action: string;
+      /** Format: date-time */
+      created_at: string;
+      created_by: string;
+      effect: string;
+      first: string;
+      id: number;
+      note: string;
+      second: string;
+      /** @enum {string} */
+      severity: "contraindicated" | "major" | "moderate";
+      source: string;
+    };
+    ClinicInteractionInput: {
+      /** @enum {string} */
+      action: "avoid" | "review_need" | "monitor_inr" | "monitor_potassium" | "monitor_kidney" | "reduce_dose" | "monitor_ecg" | "monitor_glucose" | "monitor_levels" | "use_alternative" | "separate_doses" | "monitor_heart_rate" | "extra_contraception" | "hold_metformin";
+      /** @enum {string} */
+      effect: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
+      /** @description A substance */
+      first: string;
+      note?: string;
+      second: string;
+      /** @enum {string} */
+      severity: "contraindicated" | "major" | "moderate";
+      source: string;
+    };
     DayCounts: {
       /** @description Every status, 0 when none. */
       by_status: {
@@ -1540,30 +1610,72 @@ export type components = {
       /** @description The role × permission matrix's version, sent back when saving it. */
       version: number;
     };
-    /** @description Something about a line the prescriber must acknowledge with a reason before it is saved or issued. */
+    /** @description Something about a line the prescriber must see; a finding of tier hard or high must be acknowledged with a reason before the line is saved or issued, a low one needs none. */
     SafetyFinding: {
+      /** @enum {string} */
+      action?: "avoid" | "review_need" | "monitor_inr" | "monitor_potassium" | "monitor_kidney" | "reduce_dose" | "monitor_ecg" | "monitor_glucose" | "monitor_levels" | "use_alternative" | "separate_doses" | "monitor_heart_rate" | "extra_contraception" | "hold_metformin";
       allergy?: string;
-      /** @description An allergy recorded as severe. */
+      /**
+       * @description Why a cross-sensitivity holds.
+       * @enum {string}
+       */
+      basis?: "class" | "side_chain" | "beta_lactam" | "cox1" | "angioedema" | "aromatic" | "paba" | "contrast" | "structure";
+      /** @description After a severe reaction (recorded as severe, or anaphylaxis, angioedema, SJS/TEN, DRESS), or a contraindicated interaction: shown in red. */
       blocking: boolean;
       /** @description In the caller's language. */
       class?: string;
+      /** @enum {string} */
+      effect?: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
+      /** @description A cross-sensitivity's allergen class, in the caller's language. */
+      from_class?: string;
       key: string;
       /**
-       * @description allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded).
+       * @description allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "duplicate" | "duplicate_recent" | "allergies_unrecorded";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "interaction" | "allergies_unrecorded";
       /** @description The line (0-based). */
       line: number;
+      /** @description An interaction's mechanism, in English (reference). */
+      mechanism?: string;
       other_date?: string;
       other_line?: number;
       other_medicine?: string;
       other_prescription_id?: number;
       overridden: boolean;
       reaction?: string;
+      /** @description Tiers hard and high. */
+      requires_reason: boolean;
+      /** @description The allergy's recorded severity, or an interaction's: contraindicated, major, moderate. */
       severity?: string;
-      /** @description In the caller's language. */
+      /** @description An interaction rule's source; "clinic" for a rule the clinic added. */
+      source?: string;
+      /** @description In the caller's language (an unrecognised allergen as written). */
       substance?: string;
+      /** @description When the other prescription's supply runs out (YYYY-MM-DD), when its duration can be read. */
+      supply_until?: string;
+      /**
+       * @description hard: an allergy, a contraindicated interaction; high: avoid unless cleared; low: a caution shown without asking for a reason.
+       * @enum {string}
+       */
+      tier: "hard" | "high" | "low";
+      /** @description The allergen is not in the knowledge base; the line matched it by its words. */
+      unrecognised?: boolean;
+    };
+    SafetyKnowledge: {
+      /** @description Brand and combination names shipped. */
+      aliases: number;
+      classes: number;
+      clinic_aliases: components["schemas"]["ClinicAlias"][];
+      clinic_interactions: components["schemas"]["ClinicInteraction"][];
+      cross_sensitivities: number;
+      /** @description Interaction rules shipped. */
+      interactions: number;
+      substance_names: {
+          key: string;
+          name: string;
+        }[];
+      substances: number;
     };
     /** @description An entry of the clinic's price list. Prices are whole minor units of the clinic currency (centavos; đồng for VND), never fractions. */
     Service: {
@@ -3273,6 +3385,114 @@ export type operations = {
               })[];
           };
         };
+      };
+    };
+  };
+  /** What the medicine-safety check knows (sizes of the shipped knowledge base), the clinic's own brand names and interaction rules, and the substances by name in the caller's language. */
+  getMedicineSafety: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SafetyKnowledge"];
+        };
+      };
+    };
+  };
+  /** Add a brand or combination name and its ingredients (known substances joined by +); the safety check reads it in allergies and lines from then on. */
+  postMedicineSafetyAliases: {
+    requestBody: {
+      content: {
+        "application/json": {
+          ingredients: string;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Added */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ClinicAlias"];
+        };
+      };
+      /** @description The name is in the clinic's list already. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Remove a clinic's brand name. */
+  deleteMedicineSafetyAliasesById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        content: never;
+      };
+      /** @description No such entry. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Import brand and combination names from CSV (multipart field "file"; header name,ingredients). Known names get the file's ingredients; bad rows are reported by line. */
+  postMedicineSafetyAliasesImport: {
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** Format: binary */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Imported */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImportReport"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Add a drug-drug interaction rule between two medicines or classes the check recognises; it is checked like the shipped rules, with its source. */
+  postMedicineSafetyInteractions: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ClinicInteractionInput"];
+      };
+    };
+    responses: {
+      /** @description Added */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ClinicInteraction"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Remove a clinic's interaction rule. */
+  deleteMedicineSafetyInteractionsById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Removed */
+      204: {
+        content: never;
+      };
+      /** @description No such entry. */
+      404: {
+        content: never;
       };
     };
   };

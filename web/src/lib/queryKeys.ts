@@ -19,3 +19,4 @@ export const settingsKey = ['settings'] as const
 export const configKey = ['config'] as const
 export const meKey = ['me'] as const
 export const backupsKey = ['backups'] as const
+export const medicineSafetyKey = ['medicine-safety'] as const

@@ -15,6 +15,7 @@ const BlankPrescription = lazy(() => import('../../features/prescriptions/BlankP
 const SelfProfile = lazy(() => import('../../features/profile/SelfProfilePage'))
 const MyProfile = lazy(() => import('../../features/profile/MyProfilePage'))
 const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
+const MedicineSafety = lazy(() => import('../../features/settings/MedicineSafetyPage'))
 const Services = lazy(() => import('../../features/fees/ServicesPage'))
 const FeeReports = lazy(() => import('../../features/fees/ReportsPage'))
 const BillPage = lazy(() => import('../../features/fees/BillPage'))
@@ -153,6 +154,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'roles', name: 'RolePermission', component: Roles, meta: { title: 'rolePermission', permissions: ['manage permission'] } },
       { path: 'audit', name: 'AuditLog', component: AuditLog, meta: { title: 'auditLog', permissions: ['view audit log'] } },
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
+      { path: 'medicine-safety', name: 'MedicineSafety', component: MedicineSafety, meta: { title: 'medicineSafety', permissions: ['manage catalogue'] } },
       { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },

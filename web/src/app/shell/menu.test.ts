@@ -17,7 +17,7 @@ describe('sidebar menu', () => {
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
       'route.feeReports',
-      { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.services', 'route.clinic', 'route.backups'] },
+      { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.services', 'route.clinic', 'route.backups'] },
       { 'route.forms': ['route.blankPrescription', 'route.documentTemplates'] },
       'route.myProfile',
     ])

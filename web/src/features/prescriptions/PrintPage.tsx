@@ -16,7 +16,7 @@ import { useCan } from '../../lib/auth/can'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { AllergyLine, PatientBanner } from '../../components/PatientBanner'
-import { useFindingText } from './components/Safety'
+import { TierTag, useFindingText } from './components/Safety'
 import styles from '../../components/print.module.css'
 import { sexLabel } from '../../lib/labels'
 
@@ -175,17 +175,19 @@ function SafetySummary({ rx }: { rx: Prescription }) {
   const { t } = useTranslation()
   const text = useFindingText()
   if (rx.safety.length === 0) return null
-  const open = rx.safety.filter((f) => !f.overridden)
+  const open = rx.safety.filter((f) => !f.overridden && f.requires_reason)
+  const reasoned = rx.safety.some((f) => f.requires_reason)
   return (
     <Alert
-      type={open.length > 0 ? 'error' : 'warning'}
+      type={open.length > 0 ? 'error' : reasoned ? 'warning' : 'info'}
       showIcon
       data-testid="rx-safety-summary"
-      title={open.length > 0 ? t('rx.safety.unresolved') : t('rx.safety.overridden')}
+      title={open.length > 0 ? t('rx.safety.unresolved') : reasoned ? t('rx.safety.overridden') : t('rx.safety.cautionTitle')}
       description={
         <ul style={{ margin: 0, paddingInlineStart: 18 }}>
           {rx.safety.map((f) => (
             <li key={`${f.line}-${f.key}`}>
+              <TierTag f={f} />
               {t('rx.line', { n: f.line + 1 })}, {rx.items[f.line]?.medicine}: {text(f)}
               {f.overridden && ` — ${t('rx.safety.reason')}: ${rx.items[f.line]?.override_reason}`}
             </li>

@@ -11,7 +11,7 @@ import { useSavePrescription } from '../api/savePrescription'
 import { searchMedicines } from '../api/searchMedicines'
 import { emptyItem, ROUTES, type Draft, type Item, type Medicine, type Prescription } from '../api/types'
 import styles from './PrescriptionEditor.module.css'
-import { LineFindings } from './Safety'
+import { LineFindings, needsReason } from './Safety'
 import { useClearable } from '../../../components/clearable'
 
 interface Props {
@@ -92,7 +92,7 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
         ...it,
         quantity: it.quantity === null || it.quantity === undefined || it.quantity === '' ? null : String(it.quantity),
         override_reason: it.override_reason ?? '',
-        overrides: it.override_reason?.trim() ? findingsOf(i).map((f) => f.key) : [],
+        overrides: it.override_reason?.trim() ? findingsOf(i).filter(needsReason).map((f) => f.key) : [],
       })),
       notes: values.notes ?? '',
       replaces_id: replacesId,
@@ -146,7 +146,7 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                   <Input />
                 </Form.Item>
                 <LineFindings findings={findingsOf(index)} />
-                {(findingsOf(index).length > 0 || !!watched?.[index]?.override_reason) && (
+                {(findingsOf(index).some(needsReason) || !!watched?.[index]?.override_reason) && (
                   <Form.Item name={[field.name, 'override_reason']} label={t('rx.safety.reason')} style={{ marginBottom: 8 }}>
                     <Input.TextArea autoSize={{ minRows: 1, maxRows: 3 }} maxLength={500} placeholder={t('rx.safety.reasonPlaceholder')} />
                   </Form.Item>

@@ -1,50 +1,86 @@
-import { Alert } from 'antd'
+import { Alert, Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Finding } from '../api/types'
 import { formatDay } from '../../../lib/time'
 import { labelOf, severityLabel } from '../../../lib/labels'
 
+const TIER_COLOUR = { hard: 'red', high: 'orange', low: 'blue' } as const
+
+/** Whether a finding stands in the way of saving until a reason is given (the server's word). */
+export const needsReason = (f: Finding) => f.requires_reason
+
 /** The sentence that explains a finding, in the user's language. */
 export function useFindingText() {
   const { t } = useTranslation()
   return (f: Finding) => {
-    const severity = f.severity ? t(labelOf(severityLabel, f.severity) ?? f.severity) : ''
+    const severity = f.severity && f.kind !== 'interaction' ? t(labelOf(severityLabel, f.severity) ?? f.severity) : ''
     const allergy = severity ? `${f.allergy} (${severity})` : f.allergy
     const what = f.substance || f.class
+    const date = f.other_date && formatDay(f.other_date)
     switch (f.kind) {
       case 'allergy':
+        if (f.unrecognised) return t('rx.safety.unrecognised', { allergy, substance: f.substance })
         return f.class ? t('rx.safety.allergyClass', { allergy, class: f.class }) : t('rx.safety.allergySubstance', { allergy, substance: f.substance })
       case 'allergy_class':
         return t('rx.safety.sameClass', { allergy, class: f.class })
       case 'cross_sensitivity':
-        return t('rx.safety.cross', { allergy, class: f.class })
+        return f.basis ? t('rx.safety.crossBasis', { allergy, class: f.class, basis: t(`rx.safety.basis.${f.basis}`) }) : t('rx.safety.cross', { allergy, class: f.class })
+      case 'allergy_unspecified':
+        return t('rx.safety.unspecified', { allergy, class: f.class })
       case 'duplicate':
         return t('rx.safety.duplicate', { n: (f.other_line ?? 0) + 1, other: f.other_medicine, what })
       case 'duplicate_recent':
-        return t('rx.safety.duplicateRecent', { id: f.other_prescription_id, date: f.other_date && formatDay(f.other_date), other: f.other_medicine, what })
+        return f.supply_until
+          ? t('rx.safety.duplicateSupply', { id: f.other_prescription_id, date, other: f.other_medicine, what, until: formatDay(f.supply_until) })
+          : t('rx.safety.duplicateRecent', { id: f.other_prescription_id, date, other: f.other_medicine, what })
+      case 'interaction': {
+        const args = { severity: t(`rx.safety.severity.${f.severity}`), other: f.other_medicine, effect: t(`rx.safety.effect.${f.effect}`), action: t(`rx.safety.action.${f.action}`) }
+        return f.other_prescription_id ? t('rx.safety.interactionRecent', { ...args, id: f.other_prescription_id, date }) : t('rx.safety.interaction', args)
+      }
       case 'allergies_unrecorded':
         return t('rx.safety.unrecorded')
     }
   }
 }
 
-/** A line's findings: red for a severe allergy (issuing is blocked without a reason), amber otherwise. */
+/** A finding's tier as a tag: contraindicated, avoid unless cleared, caution. */
+export function TierTag({ f }: { f: Finding }) {
+  const { t } = useTranslation()
+  return (
+    <Tag color={TIER_COLOUR[f.tier]} style={{ marginInlineEnd: 6 }}>
+      {t(`rx.safety.tier.${f.tier}`)}
+    </Tag>
+  )
+}
+
+/** A line's findings: red when one blocks, amber when one needs a reason, blue for cautions alone. */
 export function LineFindings({ findings }: { findings: Finding[] }) {
   const { t } = useTranslation()
   const text = useFindingText()
   if (findings.length === 0) return null
   const blocking = findings.some((f) => f.blocking)
+  const reason = findings.some(needsReason)
   return (
     <Alert
-      type={blocking ? 'error' : 'warning'}
+      type={blocking ? 'error' : reason ? 'warning' : 'info'}
       showIcon
       role="alert"
       data-testid="rx-safety"
-      title={blocking ? t('rx.safety.blockingTitle') : t('rx.safety.title')}
+      title={blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle')}
       description={
         <ul style={{ margin: 0, paddingInlineStart: 18 }}>
           {findings.map((f) => (
-            <li key={f.key}>{text(f)}</li>
+            <li key={f.key} data-tier={f.tier}>
+              <TierTag f={f} />
+              {text(f)}
+              {f.kind === 'interaction' && f.source && (
+                <div style={{ fontSize: 12, opacity: 0.8 }}>
+                  {t('rx.safety.source', { source: '' })}
+                  {/* The shipped rules cite English sources; a clinic's rule is in its own words. */}
+                  <span lang={f.key.includes(':clinic-') ? undefined : 'en'}>{f.source}</span>
+                </div>
+              )}
+            </li>
           ))}
         </ul>
       }

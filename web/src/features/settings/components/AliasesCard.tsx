@@ -1,0 +1,79 @@
+import { DeleteOutlined, UploadOutlined } from '@ant-design/icons'
+import { App, Button, Card, Flex, Form, Input, Popconfirm, Table, Upload } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ImportReportAlert } from '../../../components/ImportReportAlert'
+import { showFormErrors } from '../../../lib/formErrors'
+import type { ImportReport } from '../../../lib/types'
+import { type ClinicAlias, useSafetyChanges } from '../api/medicineSafety'
+
+/** The clinic's brand and combination names: add one, import a CSV (name,ingredients), remove. */
+export function AliasesCard({ aliases }: { aliases: ClinicAlias[] }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<{ name: string; ingredients: string }>()
+  const [report, setReport] = useState<ImportReport>()
+  const { addAlias, importAliases, removeAlias } = useSafetyChanges()
+
+  const add = async (v: { name: string; ingredients: string }) => {
+    try {
+      await addAlias.mutateAsync(v)
+      message.success(t('medicineSafety.added'))
+      form.resetFields()
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+
+  return (
+    <Card
+      title={t('medicineSafety.aliases')}
+      extra={
+        <Upload accept=".csv,.tsv,text/csv" showUploadList={false} beforeUpload={(f) => (importAliases.mutate(f, { onSuccess: setReport }), false)}>
+          <Button icon={<UploadOutlined aria-hidden />} loading={importAliases.isPending}>
+            {t('medicineSafety.importAliases')}
+          </Button>
+        </Upload>
+      }
+    >
+      {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
+      <Form form={form} layout="vertical" onFinish={(v) => void add(v)}>
+        <Flex gap={8} wrap align="end">
+          <Form.Item name="name" label={t('medicineSafety.aliasName')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} style={{ flex: '1 1 160px', marginBottom: 8 }}>
+            <Input maxLength={100} />
+          </Form.Item>
+          <Form.Item name="ingredients" label={t('medicineSafety.aliasIngredients')} extra={t('medicineSafety.aliasHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} style={{ flex: '3 1 260px', marginBottom: 8 }}>
+            <Input maxLength={500} />
+          </Form.Item>
+          <Form.Item style={{ marginBottom: 8 }}>
+            <Button type="primary" htmlType="submit" loading={addAlias.isPending}>
+              {t('medicineSafety.addAlias')}
+            </Button>
+          </Form.Item>
+        </Flex>
+      </Form>
+      <Table<ClinicAlias>
+        rowKey="id"
+        size="small"
+        dataSource={aliases}
+        pagination={false}
+        scroll={{ x: 560 }}
+        locale={{ emptyText: t('medicineSafety.noAliases') }}
+        columns={[
+          { key: 'name', dataIndex: 'name', title: t('medicineSafety.aliasName') },
+          { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => <span lang="en">{v}</span> },
+          { key: 'by', dataIndex: 'created_by', title: t('medicineSafety.by') },
+          {
+            key: 'remove',
+            title: t('medicineSafety.remove'),
+            render: (_: unknown, a: ClinicAlias) => (
+              <Popconfirm title={t('medicineSafety.removeConfirm')} onConfirm={() => removeAlias.mutate(a.id, { onSuccess: () => void message.success(t('medicineSafety.removed')) })}>
+                <Button danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={`${t('medicineSafety.remove')} ${a.name}`} />
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  )
+}

@@ -1,0 +1,86 @@
+import { DeleteOutlined } from '@ant-design/icons'
+import { App, Button, Card, Form, Input, Popconfirm, Select, Table, Tag } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { showFormErrors } from '../../../lib/formErrors'
+import { type ClinicInteraction, type ClinicInteractionInput, useSafetyChanges } from '../api/medicineSafety'
+import styles from './InteractionsCard.module.css'
+
+const SEVERITIES = ['contraindicated', 'major', 'moderate'] as const
+const EFFECTS = ['bleeding', 'inr_rise', 'myelotoxicity', 'hyperkalaemia', 'kidney_injury', 'myopathy', 'hypotension', 'serotonin_syndrome', 'qt_prolongation', 'cns_depression', 'drug_toxicity', 'hypoglycaemia', 'reduced_effect', 'reduced_absorption', 'av_block', 'contraceptive_failure', 'lactic_acidosis', 'other'] as const
+const ACTIONS = ['avoid', 'review_need', 'monitor_inr', 'monitor_potassium', 'monitor_kidney', 'reduce_dose', 'monitor_ecg', 'monitor_glucose', 'monitor_levels', 'use_alternative', 'separate_doses', 'monitor_heart_rate', 'extra_contraception', 'hold_metformin'] as const
+const SEVERITY_COLOUR = { contraindicated: 'red', major: 'orange', moderate: 'blue' } as const
+
+/** The clinic's interaction rules: two medicines or classes the check recognises, a severity, the effect, what to do and the source. */
+export function InteractionsCard({ rules }: { rules: ClinicInteraction[] }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<ClinicInteractionInput>()
+  const { addInteraction, removeInteraction } = useSafetyChanges()
+  const required = [{ required: true, whitespace: true, message: t('validation.required') }]
+
+  const add = async (v: ClinicInteractionInput) => {
+    try {
+      await addInteraction.mutateAsync({ ...v, note: v.note ?? '' })
+      message.success(t('medicineSafety.added'))
+      form.resetFields()
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+
+  return (
+    <Card title={t('medicineSafety.interactions')}>
+      <Form form={form} layout="vertical" onFinish={(v) => void add(v)} className={styles.form}>
+        <Form.Item name="first" label={t('medicineSafety.first')} rules={required}>
+          <Input maxLength={200} />
+        </Form.Item>
+        <Form.Item name="second" label={t('medicineSafety.second')} rules={required}>
+          <Input maxLength={200} />
+        </Form.Item>
+        <Form.Item name="severity" label={t('medicineSafety.severity')} rules={required}>
+          <Select options={SEVERITIES.map((s) => ({ value: s, label: t(`rx.safety.severity.${s}`) }))} />
+        </Form.Item>
+        <Form.Item name="effect" label={t('medicineSafety.effect')} rules={required}>
+          <Select options={EFFECTS.map((s) => ({ value: s, label: t(`rx.safety.effect.${s}`) }))} />
+        </Form.Item>
+        <Form.Item name="action" label={t('medicineSafety.action')} rules={required}>
+          <Select options={ACTIONS.map((s) => ({ value: s, label: t(`rx.safety.action.${s}`) }))} />
+        </Form.Item>
+        <Form.Item name="source" label={t('medicineSafety.source')} rules={required}>
+          <Input maxLength={300} />
+        </Form.Item>
+        <Form.Item name="note" label={t('medicineSafety.note')} className={styles.wide}>
+          <Input.TextArea autoSize={{ minRows: 1, maxRows: 3 }} maxLength={1000} />
+        </Form.Item>
+        <Form.Item className={styles.wide}>
+          <Button type="primary" htmlType="submit" loading={addInteraction.isPending}>
+            {t('medicineSafety.addInteraction')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <Table<ClinicInteraction>
+        rowKey="id"
+        size="small"
+        dataSource={rules}
+        pagination={false}
+        scroll={{ x: 720 }}
+        locale={{ emptyText: t('medicineSafety.noInteractions') }}
+        columns={[
+          { key: 'pair', title: `${t('medicineSafety.first')} + ${t('medicineSafety.second')}`, render: (_: unknown, r: ClinicInteraction) => `${r.first} + ${r.second}` },
+          { key: 'severity', title: t('medicineSafety.severity'), render: (_: unknown, r: ClinicInteraction) => <Tag color={SEVERITY_COLOUR[r.severity]}>{t(`rx.safety.severity.${r.severity}`)}</Tag> },
+          { key: 'effect', title: t('medicineSafety.effect'), render: (_: unknown, r: ClinicInteraction) => `${t(`rx.safety.effect.${r.effect}`)}. ${t(`rx.safety.action.${r.action}`)}` },
+          { key: 'source', dataIndex: 'source', title: t('medicineSafety.source') },
+          {
+            key: 'remove',
+            title: t('medicineSafety.remove'),
+            render: (_: unknown, r: ClinicInteraction) => (
+              <Popconfirm title={t('medicineSafety.removeConfirm')} onConfirm={() => removeInteraction.mutate(r.id, { onSuccess: () => void message.success(t('medicineSafety.removed')) })}>
+                <Button danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={`${t('medicineSafety.remove')} ${r.first} + ${r.second}`} />
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+    </Card>
+  )
+}
