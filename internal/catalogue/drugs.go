@@ -350,15 +350,23 @@ func (d *Drugs) aliasNames(rows [][2]string) ([]lexName, error) {
 	return out, nil
 }
 
-// ingredientKeys reads "amoxicillin + clavulanic acid" as substance keys.
+// ingredientKeys reads "amoxicillin + clavulanic acid" (or the names in any of the four
+// languages: «амоксициллин + клавулановая кислота») as substance keys.
 func (d *Drugs) ingredientKeys(s string) ([]string, error) {
 	var keys []string
 	for _, in := range Ingredients(s) {
 		k := strings.ToLower(in)
+		if d.byKey[k] == nil && d.lex != nil {
+			if r := d.read(in); len(r.substances) == 1 && len(r.classes) == 0 {
+				k = r.substances[0]
+			}
+		}
 		if d.byKey[k] == nil {
 			return nil, fmt.Errorf("alias ingredient %q is not a known substance", in)
 		}
-		keys = append(keys, k)
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("alias without ingredients")

@@ -180,7 +180,7 @@ func aliasRow(name, ingredients string, v *apperr.Validation, prefix string) (st
 	case utf8.RuneCountInString(name) > 100:
 		v.Add(prefix+"name", "validation.too_long")
 	}
-	keys, err := KnownDrugs.ingredientKeys(strings.ToLower(ingredients))
+	keys, err := KnownDrugs.ingredientKeys(ingredients)
 	if strings.TrimSpace(ingredients) == "" {
 		v.Add(prefix+"ingredients", "validation.required")
 	} else if err != nil {

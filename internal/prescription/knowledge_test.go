@@ -51,7 +51,7 @@ func TestClinicExtendsTheKnowledge(t *testing.T) {
 			Inserted, Unchanged, Rejected int
 			Errors                        []struct{ Line int }
 		}
-		r = s.admin.Upload("POST", "/api/medicine-safety/aliases/import", "brands.csv", []byte("name,ingredients\nDuomox,amoxicillin\nNowhere,unobtainium\nKlavomed,amoxicillin + clavulanic acid\n"))
+		r = s.admin.Upload("POST", "/api/medicine-safety/aliases/import", "brands.csv", []byte("name,ingredients\nДуомокс,амоксициллин\nNowhere,unobtainium\nKlavomed,amoxicillin + clavulanic acid\n"))
 		r.JSON(t, &rep)
 		if r.Status != http.StatusOK || rep.Inserted != 1 || rep.Unchanged != 1 || rep.Rejected != 1 || rep.Errors[0].Line != 3 {
 			t.Errorf("import: %d %s", r.Status, r.Body)

@@ -207,6 +207,9 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await view.locator('.ant-table-row').first().waitFor()
       await settle(page)
       await shot('medicines')
+      await page.goto('/administrator/medicine-safety')
+      await settle(page)
+      await shot('medicine-safety')
       // The price list: the starter services (named in the first run's language), priced.
       if ((await (await call('POST', '/api/services/starter', {})).json()).added > 0) {
         const list = (await (await call('GET', '/api/services')).json()).data as { id: number; code: string; name: string; category: string; version: number }[]

@@ -17,7 +17,7 @@ export default function MedicineSafetyPage() {
         </Typography.Paragraph>
         <Alert type="info" showIcon title={t('medicineSafety.limits')} />
       </Card>
-      <AliasesCard aliases={data.clinic_aliases} />
+      <AliasesCard aliases={data.clinic_aliases} names={new Map(data.substance_names.map((s) => [s.key, s.name]))} />
       <InteractionsCard rules={data.clinic_interactions} />
     </Flex>
   )

@@ -24,6 +24,8 @@ export function useFindingText() {
       case 'allergy_class':
         return t('rx.safety.sameClass', { allergy, class: f.class })
       case 'cross_sensitivity':
+        // A side-chain group's name is a sentence of its own ("Same side chain as amoxicillin and ampicillin").
+        if (f.basis === 'side_chain') return t('rx.safety.crossGroup', { allergy, class: f.class })
         return f.basis ? t('rx.safety.crossBasis', { allergy, class: f.class, basis: t(`rx.safety.basis.${f.basis}`) }) : t('rx.safety.cross', { allergy, class: f.class })
       case 'allergy_unspecified':
         return t('rx.safety.unspecified', { allergy, class: f.class })
@@ -43,12 +45,21 @@ export function useFindingText() {
   }
 }
 
-/** A finding's tier as a tag: contraindicated, avoid unless cleared, caution. */
+/** What a finding's tag says: an allergy or how strongly to avoid, an interaction's severity, a duplicate. */
+function tagKey(f: Finding) {
+  if (f.kind === 'interaction') return `rx.safety.tag.${f.severity === 'contraindicated' ? 'contraindicated' : f.severity === 'major' ? 'major' : 'moderate'}`
+  if (f.tier === 'low') return 'rx.safety.tag.caution'
+  if (f.kind === 'duplicate' || f.kind === 'duplicate_recent') return 'rx.safety.tag.duplicate'
+  return f.tier === 'hard' ? 'rx.safety.tag.allergy' : 'rx.safety.tag.avoid'
+}
+
+/** A finding's tier as a tag (none for the unrecorded-allergies warning, which says it all). */
 export function TierTag({ f }: { f: Finding }) {
   const { t } = useTranslation()
+  if (f.kind === 'allergies_unrecorded') return null
   return (
     <Tag color={TIER_COLOUR[f.tier]} style={{ marginInlineEnd: 6 }}>
-      {t(`rx.safety.tier.${f.tier}`)}
+      {t(tagKey(f))}
     </Tag>
   )
 }

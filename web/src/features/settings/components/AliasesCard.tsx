@@ -1,5 +1,5 @@
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons'
-import { App, Button, Card, Flex, Form, Input, Popconfirm, Table, Upload } from 'antd'
+import { App, Button, Card, Flex, Form, Input, Popconfirm, Table, Typography, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ImportReportAlert } from '../../../components/ImportReportAlert'
@@ -8,7 +8,7 @@ import type { ImportReport } from '../../../lib/types'
 import { type ClinicAlias, useSafetyChanges } from '../api/medicineSafety'
 
 /** The clinic's brand and combination names: add one, import a CSV (name,ingredients), remove. */
-export function AliasesCard({ aliases }: { aliases: ClinicAlias[] }) {
+export function AliasesCard({ aliases, names }: { aliases: ClinicAlias[]; names: Map<string, string> }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const [form] = Form.useForm<{ name: string; ingredients: string }>()
@@ -37,12 +37,13 @@ export function AliasesCard({ aliases }: { aliases: ClinicAlias[] }) {
       }
     >
       {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
+      <Typography.Paragraph type="secondary">{t('medicineSafety.aliasHint')}</Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={(v) => void add(v)}>
         <Flex gap={8} wrap align="end">
           <Form.Item name="name" label={t('medicineSafety.aliasName')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} style={{ flex: '1 1 160px', marginBottom: 8 }}>
             <Input maxLength={100} />
           </Form.Item>
-          <Form.Item name="ingredients" label={t('medicineSafety.aliasIngredients')} extra={t('medicineSafety.aliasHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} style={{ flex: '3 1 260px', marginBottom: 8 }}>
+          <Form.Item name="ingredients" label={t('medicineSafety.aliasIngredients')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} style={{ flex: '3 1 260px', marginBottom: 8 }}>
             <Input maxLength={500} />
           </Form.Item>
           <Form.Item style={{ marginBottom: 8 }}>
@@ -61,7 +62,7 @@ export function AliasesCard({ aliases }: { aliases: ClinicAlias[] }) {
         locale={{ emptyText: t('medicineSafety.noAliases') }}
         columns={[
           { key: 'name', dataIndex: 'name', title: t('medicineSafety.aliasName') },
-          { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => <span lang="en">{v}</span> },
+          { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => v.split(' + ').map((k) => names.get(k) ?? k).join(' + ') },
           { key: 'by', dataIndex: 'created_by', title: t('medicineSafety.by') },
           {
             key: 'remove',

@@ -66,7 +66,7 @@ export function InteractionsCard({ rules }: { rules: ClinicInteraction[] }) {
         scroll={{ x: 720 }}
         locale={{ emptyText: t('medicineSafety.noInteractions') }}
         columns={[
-          { key: 'pair', title: `${t('medicineSafety.first')} + ${t('medicineSafety.second')}`, render: (_: unknown, r: ClinicInteraction) => `${r.first} + ${r.second}` },
+          { key: 'pair', title: t('medicineSafety.pair'), render: (_: unknown, r: ClinicInteraction) => `${r.first} + ${r.second}` },
           { key: 'severity', title: t('medicineSafety.severity'), render: (_: unknown, r: ClinicInteraction) => <Tag color={SEVERITY_COLOUR[r.severity]}>{t(`rx.safety.severity.${r.severity}`)}</Tag> },
           { key: 'effect', title: t('medicineSafety.effect'), render: (_: unknown, r: ClinicInteraction) => `${t(`rx.safety.effect.${r.effect}`)}. ${t(`rx.safety.action.${r.action}`)}` },
           { key: 'source', dataIndex: 'source', title: t('medicineSafety.source') },
