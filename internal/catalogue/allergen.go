@@ -143,9 +143,7 @@ func (d *Drugs) Allergen(text string) Allergen {
 		var content []string
 		for _, w := range r.unknown {
 			if hanToken(w) {
-				for _, part := range splitHan(w) {
-					content = append(content, part)
-				}
+				content = append(content, splitHan(w)...)
 				continue
 			}
 			if !stopWords[w] && utf8.RuneCountInString(w) >= 3 && !isNumber(w) {

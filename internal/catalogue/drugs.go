@@ -116,7 +116,8 @@ type DrugClass struct {
 
 func (c *DrugClass) forAllergy() bool { return c.Use == UseAllergy || c.Use == UseBoth }
 
-func (c *DrugClass) forDuplicates() bool { return c.Use == UseDuplicate || c.Use == UseBoth }
+// ForDuplicates reports whether two members on one patient are duplicate therapy.
+func (c *DrugClass) ForDuplicates() bool { return c.Use == UseDuplicate || c.Use == UseBoth }
 
 // Cross is a graded cross-sensitivity: an allergy to a member of From and a line in To.
 type Cross struct {

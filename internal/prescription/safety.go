@@ -127,7 +127,7 @@ func shared(d *catalogue.Drugs, a, b catalogue.Profile) (kind, key string) {
 		}
 	}
 	for _, c := range a.Classes {
-		if cls := d.Class(c); cls != nil && cls.Use != catalogue.UseAllergy && (cls.Use == catalogue.UseDuplicate || cls.Use == catalogue.UseBoth) && b.InClass(c) {
+		if cls := d.Class(c); cls != nil && cls.ForDuplicates() && b.InClass(c) {
 			return "class", c
 		}
 	}

@@ -1134,7 +1134,7 @@ export type components = {
       action: "avoid" | "review_need" | "monitor_inr" | "monitor_potassium" | "monitor_kidney" | "reduce_dose" | "monitor_ecg" | "monitor_glucose" | "monitor_levels" | "use_alternative" | "separate_doses" | "monitor_heart_rate" | "extra_contraception" | "hold_metformin";
       /** @enum {string} */
       effect: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
-      /** @description A substance */
+      /** @description A substance, brand or class name the check recognises. */
       first: string;
       note?: string;
       second: string;
