@@ -3,7 +3,8 @@
 // workers, and prints p50/p95/p99 latency and requests per second as a Markdown table,
 // with each scenario's throughput as a ratio of a trivial authenticated endpoint's.
 // With -push-clients it measures instead how fast a change reaches that many live sockets;
-// with -mixed, the mixed clinic workload (mixed.go).
+// with -mixed, the mixed clinic workload (mixed.go); with -safety, the medicine-safety check
+// (safety.go).
 package main
 
 import (
@@ -49,6 +50,7 @@ func main() {
 	only := flag.String("only", "", "with -mixed: one kind of the mix alone (search, chart, queue, dashboard, register, edit, book, vitals)")
 	cpuPids := flag.String("cpu-pids", "", "comma-separated pids whose CPU time counts (the server)")
 	cpuNames := flag.String("cpu-names", "postgres", "comma-separated process names whose CPU time counts (the database)")
+	safety := flag.Bool("safety", false, "instead: the medicine-safety check at 1, 8 and 32 clients (safety.go)")
 	flag.Parse()
 	u, err := url.Parse(*base)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
@@ -64,6 +66,10 @@ func main() {
 			}
 		}
 		mixedRun(client, *base, *label, *only, *patients, *year, *requests, *workers, pids, strings.Split(*cpuNames, ","))
+		return
+	}
+	if *safety {
+		safetyBench(client, *base, *label, *requests)
 		return
 	}
 	if *pushClients > 0 {

@@ -47,19 +47,22 @@ export default function BackupsPage() {
         </Descriptions.Item>
       </Descriptions>
       <Typography.Title level={5}>{t('backups.files')}</Typography.Title>
-      <Table<BackupFile>
-        rowKey="name"
-        size="small"
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        dataSource={data.files}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('backups.empty')} /> }}
-        columns={[
-          { title: t('backups.written'), dataIndex: 'written', render: (v: string) => formatDayTime(v) },
-          { title: t('backups.size'), dataIndex: 'size', align: 'right', render: (v: number) => formatSize(v, i18n.language) },
-          { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-        ]}
-      />
+      {/* The table scrolls sideways on a phone inside a region the keyboard can reach. */}
+      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('backups.files')}>
+        <Table<BackupFile>
+          style={{ minWidth: 'max-content' }}
+          rowKey="name"
+          size="small"
+          pagination={false}
+          dataSource={data.files}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('backups.empty')} /> }}
+          columns={[
+            { title: t('backups.written'), dataIndex: 'written', render: (v: string) => formatDayTime(v) },
+            { title: t('backups.size'), dataIndex: 'size', align: 'right', render: (v: number) => formatSize(v, i18n.language) },
+            { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+          ]}
+        />
+      </div>
       <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
         {t('backups.restoreHint')}
       </Typography.Paragraph>

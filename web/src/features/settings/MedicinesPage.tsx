@@ -73,32 +73,35 @@ export default function MedicinesPage() {
         </Flex>
       </Flex>
       {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
-      <Table<Medicine>
-        rowKey="id"
-        size="small"
-        loading={isFetching}
-        dataSource={data?.data}
-        scroll={{ x: 960 }}
-        pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
-        onRow={(m) => ({ onClick: () => (form.setFieldsValue(m), setEditing(m)), style: { cursor: 'pointer' } })}
-        columns={[
-          ...COLUMNS.map((f) => ({
-            key: f,
-            dataIndex: f,
-            title: t(`medicines.fields.${f}`),
-            // The name is a button, so the keyboard reaches each entry (and the table's scroll).
-            render:
-              f === 'generic_name'
-                ? (name: string) => (
-                    <Button type="link" style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}>
-                      {name}
-                    </Button>
-                  )
-                : undefined,
-          })),
-          { key: 'active', title: t('medicines.fields.active'), render: (_: unknown, m: Medicine) => (m.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
-        ]}
-      />
+      {/* The table scrolls sideways on a phone inside a region the keyboard can reach, loading or not. */}
+      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('medicines.title')}>
+        <Table<Medicine>
+          style={{ minWidth: 960 }}
+          rowKey="id"
+          size="small"
+          loading={isFetching}
+          dataSource={data?.data}
+          pagination={{ current: page, pageSize: perPage, total: data?.meta.total, showSizeChanger: true, pageSizeOptions: [10, 15, 20, 30, 50], onChange: (p, s) => (setPage(p), setPerPage(s)) }}
+          onRow={(m) => ({ onClick: () => (form.setFieldsValue(m), setEditing(m)), style: { cursor: 'pointer' } })}
+          columns={[
+            ...COLUMNS.map((f) => ({
+              key: f,
+              dataIndex: f,
+              title: t(`medicines.fields.${f}`),
+              // The name is a button, so the keyboard reaches each entry (and the table's scroll).
+              render:
+                f === 'generic_name'
+                  ? (name: string) => (
+                      <Button type="link" style={{ padding: 0, height: 'auto', whiteSpace: 'normal', textAlign: 'start' }}>
+                        {name}
+                      </Button>
+                    )
+                  : undefined,
+            })),
+            { key: 'active', title: t('medicines.fields.active'), render: (_: unknown, m: Medicine) => (m.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
+          ]}
+        />
+      </div>
       <Modal afterOpenChange={focusFirstField} open={!!editing} title={editing?.id ? t('medicines.edit') : t('medicines.add')} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText={t('medicines.save')} destroyOnHidden forceRender>
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
           {FIELDS.map((f) => (

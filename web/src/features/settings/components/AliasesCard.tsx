@@ -53,28 +53,31 @@ export function AliasesCard({ aliases, names }: { aliases: ClinicAlias[]; names:
           </Form.Item>
         </Flex>
       </Form>
-      <Table<ClinicAlias>
-        rowKey="id"
-        size="small"
-        dataSource={aliases}
-        pagination={false}
-        scroll={{ x: 560 }}
-        locale={{ emptyText: t('medicineSafety.noAliases') }}
-        columns={[
-          { key: 'name', dataIndex: 'name', title: t('medicineSafety.aliasName') },
-          { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => v.split(' + ').map((k) => names.get(k) ?? k).join(' + ') },
-          { key: 'by', dataIndex: 'created_by', title: t('medicineSafety.by') },
-          {
-            key: 'remove',
-            title: t('medicineSafety.remove'),
-            render: (_: unknown, a: ClinicAlias) => (
-              <Popconfirm title={t('medicineSafety.removeConfirm')} onConfirm={() => removeAlias.mutate(a.id, { onSuccess: () => void message.success(t('medicineSafety.removed')) })}>
-                <Button danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={`${t('medicineSafety.remove')} ${a.name}`} />
-              </Popconfirm>
-            ),
-          },
-        ]}
-      />
+      {/* The table scrolls sideways on a phone inside a region the keyboard can reach. */}
+      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('medicineSafety.aliases')}>
+        <Table<ClinicAlias>
+          style={{ minWidth: aliases.length > 0 ? 560 : undefined }}
+          rowKey="id"
+          size="small"
+          dataSource={aliases}
+          pagination={false}
+          locale={{ emptyText: <Typography.Text type="secondary">{t('medicineSafety.noAliases')}</Typography.Text> }}
+          columns={[
+            { key: 'name', dataIndex: 'name', title: t('medicineSafety.aliasName') },
+            { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => v.split(' + ').map((k) => names.get(k) ?? k).join(' + ') },
+            { key: 'by', dataIndex: 'created_by', title: t('medicineSafety.by') },
+            {
+              key: 'remove',
+              title: t('medicineSafety.remove'),
+              render: (_: unknown, a: ClinicAlias) => (
+                <Popconfirm title={t('medicineSafety.removeConfirm')} onConfirm={() => removeAlias.mutate(a.id, { onSuccess: () => void message.success(t('medicineSafety.removed')) })}>
+                  <Button danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={`${t('medicineSafety.remove')} ${a.name}`} />
+                </Popconfirm>
+              ),
+            },
+          ]}
+        />
+      </div>
     </Card>
   )
 }
