@@ -1,6 +1,7 @@
 package catalogue
 
 import (
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -285,25 +286,61 @@ func (in Interaction) sides(p Profile) (a, b bool) {
 	return holdsAny(p, in.A), holdsAny(p, in.B)
 }
 
+// ruleSides says, rule by rule (a bit each), which sides of the interaction rules a profile
+// holds; computed once when a line is read, so that a pair is judged by a few AND operations.
+type ruleSides struct{ a, b, also []uint64 }
+
+func (d *Drugs) sidesOf(p Profile) ruleSides {
+	n := (len(d.Interactions) + 63) / 64
+	s := ruleSides{a: make([]uint64, n), b: make([]uint64, n), also: make([]uint64, n)}
+	for i, in := range d.Interactions {
+		a, b := in.sides(p)
+		bit := uint64(1) << (i % 64)
+		if a {
+			s.a[i/64] |= bit
+		}
+		if b {
+			s.b[i/64] |= bit
+		}
+		if len(in.Also) > 0 && holdsAny(p, in.Also) {
+			s.also[i/64] |= bit
+		}
+	}
+	return s
+}
+
 // InteractionsOf returns the rules that line x and another medicine y meet (for a rule with
 // a third party, one of others must hold it), the most severe first. Two medicines sharing a
 // substance are duplicate therapy, not an interaction of a rule whose sides are one class.
 func (d *Drugs) InteractionsOf(x, y Profile, others []Profile) []Interaction {
+	xs, ys := x.sides, y.sides
+	if len(xs.a) != (len(d.Interactions)+63)/64 {
+		xs = d.sidesOf(x)
+	}
+	if len(ys.a) != len(xs.a) {
+		ys = d.sidesOf(y)
+	}
 	var out []Interaction
 	shareSubstance := slices.ContainsFunc(x.Substances, func(s string) bool { return slices.Contains(y.Substances, s) })
-	for _, in := range d.Interactions {
-		xa, xb := in.sides(x)
-		ya, yb := in.sides(y)
-		if !(xa && yb || xb && ya) {
-			continue
+	for w := range xs.a {
+		hits := xs.a[w]&ys.b[w] | xs.b[w]&ys.a[w]
+		for hits != 0 {
+			i := w*64 + bits.TrailingZeros64(hits)
+			hits &= hits - 1
+			in := d.Interactions[i]
+			if shareSubstance && in.ClinicID == 0 && slices.Equal(in.A, in.B) {
+				continue
+			}
+			if len(in.Also) > 0 && !slices.ContainsFunc(others, func(o Profile) bool {
+				if len(o.sides.also) == len(xs.a) {
+					return o.sides.also[w]&(1<<(i%64)) != 0
+				}
+				return holdsAny(o, in.Also)
+			}) {
+				continue
+			}
+			out = append(out, in)
 		}
-		if shareSubstance && in.ClinicID == 0 && slices.Equal(in.A, in.B) {
-			continue
-		}
-		if len(in.Also) > 0 && !slices.ContainsFunc(others, func(o Profile) bool { return holdsAny(o, in.Also) }) {
-			continue
-		}
-		out = append(out, in)
 	}
 	slices.SortStableFunc(out, func(a, b Interaction) int { return SeverityRank(b.Severity) - SeverityRank(a.Severity) })
 	return out

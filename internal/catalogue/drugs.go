@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // What the clinic's medicines are made of, and what a pharmacist knows of them: active
@@ -189,6 +190,7 @@ type Drugs struct {
 	byKey      map[string]*Substance
 	classByKey map[string]*DrugClass
 	lex        *lexicon
+	lines      *lineCache
 	// aliasRows are the shipped alias rows, kept to build a clinic's knowledge on top.
 	aliasRows [][2]string
 }
@@ -228,7 +230,7 @@ func split(s string) []string {
 var ATCPattern = regexp.MustCompile(`^[A-Z]([0-9]{2}([A-Z]([A-Z]([0-9]{2})?)?)?)?$`)
 
 func readDrugs() (*Drugs, error) {
-	d := &Drugs{byKey: map[string]*Substance{}, classByKey: map[string]*DrugClass{}}
+	d := &Drugs{byKey: map[string]*Substance{}, classByKey: map[string]*DrugClass{}, lines: &lineCache{}}
 	var names []lexName
 	recs, err := readTSV(substancesTSV, 7)
 	if err != nil {
@@ -387,6 +389,7 @@ func (d *Drugs) With(aliases []Alias, rules []Interaction) (*Drugs, error) {
 		return d, nil
 	}
 	out := *d
+	out.lines = &lineCache{}
 	var names []lexName
 	for _, a := range aliases {
 		keys, err := d.ingredientKeys(a.Ingredients)
@@ -427,6 +430,8 @@ type Profile struct {
 	// substances' codes.
 	ATC   []string
 	Words []string
+	// sides are the interaction rules' sides it holds (set by Line).
+	sides ruleSides
 }
 
 func (p *Profile) addSubstance(key string) {
@@ -501,10 +506,10 @@ func (d *Drugs) classify(p *Profile) {
 	sort.Strings(p.Classes)
 }
 
-// Line profiles a prescription line: the substances its catalogue entry lists (ingredients,
-// its ATC code) and every substance, brand, combination, class or INN stem its text names,
-// in any of the languages.
-func (d *Drugs) Line(text string, ingredients []string, atc string) Profile {
+// profileLine profiles a prescription line: the substances its catalogue entry lists
+// (ingredients, its ATC code) and every substance, brand, combination, class or INN stem its
+// text names, in any of the languages.
+func (d *Drugs) profileLine(text string, ingredients []string, atc string) Profile {
 	var p Profile
 	if atc != "" {
 		p.ATC = []string{atc}
@@ -532,6 +537,36 @@ func (d *Drugs) Line(text string, ingredients []string, atc string) Profile {
 	}
 	p.Words = tokens(text + " " + strings.Join(ingredients, " "))
 	d.classify(&p)
+	p.sides = d.sidesOf(p)
+	return p
+}
+
+// lineCache keeps the profiles of lines read recently: a check reads the patient's recent
+// prescriptions again each time, and their lines do not change. Profiles are never changed
+// once made.
+type lineCache struct {
+	sync.Mutex
+	m map[string]Profile
+}
+
+const lineCacheSize = 20_000
+
+// Line profiles a prescription line (see profileLine), from the cache when it can.
+func (d *Drugs) Line(text string, ingredients []string, atc string) Profile {
+	key := text + "\x00" + strings.Join(ingredients, "\x01") + "\x00" + atc
+	d.lines.Lock()
+	p, ok := d.lines.m[key]
+	d.lines.Unlock()
+	if ok {
+		return p
+	}
+	p = d.profileLine(text, ingredients, atc)
+	d.lines.Lock()
+	if d.lines.m == nil || len(d.lines.m) >= lineCacheSize {
+		d.lines.m = map[string]Profile{}
+	}
+	d.lines.m[key] = p
+	d.lines.Unlock()
 	return p
 }
 
