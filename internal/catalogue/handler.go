@@ -82,10 +82,7 @@ func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string
 		httpjson.Error(w, r, err)
 		return
 	}
-	lang := i18n.FromRequest(r)
-	for i := range rep.Errors {
-		rep.Errors[i].Message = i18n.T(lang, rep.Errors[i].Key)
-	}
+	localiseReport(r, &rep)
 	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.Outcome = "catalogue.import", list, audit.Success
 	e.Detail = fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d", rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected)
@@ -94,6 +91,14 @@ func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, rep)
+}
+
+// localiseReport words an import's rejected lines in the caller's language.
+func localiseReport(r *http.Request, rep *ImportReport) {
+	lang := i18n.FromRequest(r)
+	for i := range rep.Errors {
+		rep.Errors[i].Message = i18n.T(lang, rep.Errors[i].Key)
+	}
 }
 
 // medicines searches the catalogue; ?all=1 (catalogue managers only) includes withdrawn

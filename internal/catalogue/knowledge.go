@@ -34,16 +34,10 @@ type ClinicAlias struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
-// ClinicInteraction is an interaction rule a clinic added, between what two texts name.
+// ClinicInteractionRule is an interaction rule a clinic added, between what two texts name.
 type ClinicInteractionRule struct {
-	ID        int64     `json:"id"`
-	First     string    `json:"first"`
-	Second    string    `json:"second"`
-	Severity  string    `json:"severity"`
-	Effect    string    `json:"effect"`
-	Action    string    `json:"action"`
-	Note      string    `json:"note"`
-	Source    string    `json:"source"`
+	ID int64 `json:"id"`
+	RuleInput
 	CreatedBy string    `json:"created_by"`
 	CreatedAt time.Time `json:"created_at"`
 }
@@ -319,8 +313,8 @@ func (s *Store) AddInteraction(ctx context.Context, e audit.Event, in RuleInput)
 	if err := v.Err(); err != nil {
 		return ClinicInteractionRule{}, err
 	}
-	r := ClinicInteractionRule{First: strings.TrimSpace(in.First), Second: strings.TrimSpace(in.Second), Severity: in.Severity, Effect: in.Effect,
-		Action: in.Action, Note: strings.TrimSpace(in.Note), Source: strings.TrimSpace(in.Source), CreatedBy: e.ActorName, CreatedAt: time.Now().UTC()}
+	r := ClinicInteractionRule{RuleInput: RuleInput{First: strings.TrimSpace(in.First), Second: strings.TrimSpace(in.Second), Severity: in.Severity,
+		Effect: in.Effect, Action: in.Action, Note: strings.TrimSpace(in.Note), Source: strings.TrimSpace(in.Source)}, CreatedBy: e.ActorName, CreatedAt: time.Now().UTC()}
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `INSERT INTO drug_interactions (first, second, severity, effect, action, note, source, created_by, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,

@@ -62,10 +62,7 @@ func (h *Handler) importAliases(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	lang := i18n.FromRequest(r)
-	for i := range rep.Errors {
-		rep.Errors[i].Message = i18n.T(lang, rep.Errors[i].Key)
-	}
+	localiseReport(r, &rep)
 	httpjson.Respond(w, http.StatusOK, rep)
 }
 

@@ -1,11 +1,12 @@
-import { DeleteOutlined, UploadOutlined } from '@ant-design/icons'
-import { App, Button, Card, Flex, Form, Input, Popconfirm, Table, Typography, Upload } from 'antd'
+import { UploadOutlined } from '@ant-design/icons'
+import { App, Button, Card, Flex, Form, Input, Typography, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ImportReportAlert } from '../../../components/ImportReportAlert'
 import { showFormErrors } from '../../../lib/formErrors'
 import type { ImportReport } from '../../../lib/types'
 import { type ClinicAlias, useSafetyChanges } from '../api/medicineSafety'
+import { AdditionsTable } from './AdditionsTable'
 
 /** The clinic's brand and combination names: add one, import a CSV (name,ingredients), remove. */
 export function AliasesCard({ aliases, names }: { aliases: ClinicAlias[]; names: Map<string, string> }) {
@@ -53,31 +54,19 @@ export function AliasesCard({ aliases, names }: { aliases: ClinicAlias[]; names:
           </Form.Item>
         </Flex>
       </Form>
-      {/* The table scrolls sideways on a phone inside a region the keyboard can reach. */}
-      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('medicineSafety.aliases')}>
-        <Table<ClinicAlias>
-          style={{ minWidth: aliases.length > 0 ? 560 : undefined }}
-          rowKey="id"
-          size="small"
-          dataSource={aliases}
-          pagination={false}
-          locale={{ emptyText: <Typography.Text type="secondary">{t('medicineSafety.noAliases')}</Typography.Text> }}
-          columns={[
-            { key: 'name', dataIndex: 'name', title: t('medicineSafety.aliasName') },
-            { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => v.split(' + ').map((k) => names.get(k) ?? k).join(' + ') },
-            { key: 'by', dataIndex: 'created_by', title: t('medicineSafety.by') },
-            {
-              key: 'remove',
-              title: t('medicineSafety.remove'),
-              render: (_: unknown, a: ClinicAlias) => (
-                <Popconfirm title={t('medicineSafety.removeConfirm')} onConfirm={() => removeAlias.mutate(a.id, { onSuccess: () => void message.success(t('medicineSafety.removed')) })}>
-                  <Button danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={`${t('medicineSafety.remove')} ${a.name}`} />
-                </Popconfirm>
-              ),
-            },
-          ]}
-        />
-      </div>
+      <AdditionsTable<ClinicAlias>
+        label={t('medicineSafety.aliases')}
+        rows={aliases}
+        minWidth={560}
+        empty={t('medicineSafety.noAliases')}
+        nameOf={(a) => a.name}
+        onRemove={(a, done) => removeAlias.mutate(a.id, { onSuccess: done })}
+        columns={[
+          { key: 'name', dataIndex: 'name', title: t('medicineSafety.aliasName') },
+          { key: 'ingredients', dataIndex: 'ingredients', title: t('medicineSafety.aliasIngredients'), render: (v: string) => v.split(' + ').map((k) => names.get(k) ?? k).join(' + ') },
+          { key: 'by', dataIndex: 'created_by', title: t('medicineSafety.by') },
+        ]}
+      />
     </Card>
   )
 }

@@ -1,8 +1,8 @@
-import { DeleteOutlined } from '@ant-design/icons'
-import { App, Button, Card, Form, Input, Popconfirm, Select, Table, Tag, Typography } from 'antd'
+import { App, Button, Card, Form, Input, Select, Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../../lib/formErrors'
 import { type ClinicInteraction, type ClinicInteractionInput, useSafetyChanges } from '../api/medicineSafety'
+import { AdditionsTable } from './AdditionsTable'
 import styles from './InteractionsCard.module.css'
 
 const SEVERITIES = ['contraindicated', 'major', 'moderate'] as const
@@ -58,32 +58,20 @@ export function InteractionsCard({ rules }: { rules: ClinicInteraction[] }) {
           </Button>
         </Form.Item>
       </Form>
-      {/* The table scrolls sideways on a phone inside a region the keyboard can reach. */}
-      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('medicineSafety.interactions')}>
-        <Table<ClinicInteraction>
-          style={{ minWidth: rules.length > 0 ? 720 : undefined }}
-          rowKey="id"
-          size="small"
-          dataSource={rules}
-          pagination={false}
-          locale={{ emptyText: <Typography.Text type="secondary">{t('medicineSafety.noInteractions')}</Typography.Text> }}
-          columns={[
-            { key: 'pair', title: t('medicineSafety.pair'), render: (_: unknown, r: ClinicInteraction) => `${r.first} + ${r.second}` },
-            { key: 'severity', title: t('medicineSafety.severity'), render: (_: unknown, r: ClinicInteraction) => <Tag color={SEVERITY_COLOUR[r.severity]}>{t(`rx.safety.severity.${r.severity}`)}</Tag> },
-            { key: 'effect', title: t('medicineSafety.effect'), render: (_: unknown, r: ClinicInteraction) => `${t(`rx.safety.effect.${r.effect}`)}. ${t(`rx.safety.action.${r.action}`)}` },
-            { key: 'source', dataIndex: 'source', title: t('medicineSafety.source') },
-            {
-              key: 'remove',
-              title: t('medicineSafety.remove'),
-              render: (_: unknown, r: ClinicInteraction) => (
-                <Popconfirm title={t('medicineSafety.removeConfirm')} onConfirm={() => removeInteraction.mutate(r.id, { onSuccess: () => void message.success(t('medicineSafety.removed')) })}>
-                  <Button danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={`${t('medicineSafety.remove')} ${r.first} + ${r.second}`} />
-                </Popconfirm>
-              ),
-            },
-          ]}
-        />
-      </div>
+      <AdditionsTable<ClinicInteraction>
+        label={t('medicineSafety.interactions')}
+        rows={rules}
+        minWidth={720}
+        empty={t('medicineSafety.noInteractions')}
+        nameOf={(r) => `${r.first} + ${r.second}`}
+        onRemove={(r, done) => removeInteraction.mutate(r.id, { onSuccess: done })}
+        columns={[
+          { key: 'pair', title: t('medicineSafety.pair'), render: (_: unknown, r: ClinicInteraction) => `${r.first} + ${r.second}` },
+          { key: 'severity', title: t('medicineSafety.severity'), render: (_: unknown, r: ClinicInteraction) => <Tag color={SEVERITY_COLOUR[r.severity]}>{t(`rx.safety.severity.${r.severity}`)}</Tag> },
+          { key: 'effect', title: t('medicineSafety.effect'), render: (_: unknown, r: ClinicInteraction) => `${t(`rx.safety.effect.${r.effect}`)}. ${t(`rx.safety.action.${r.action}`)}` },
+          { key: 'source', dataIndex: 'source', title: t('medicineSafety.source') },
+        ]}
+      />
     </Card>
   )
 }
