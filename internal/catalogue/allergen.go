@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"emr/internal/textsearch"
 )
 
 // Reading a recorded allergy and judging a prescription line against it. An entry may name
@@ -64,7 +66,7 @@ func init() {
 		latex латекс egg eggs яйцо яйца trung peanut peanuts nuts арахис орехи dau phong pollen пыльца dust пыль food пищевая cat dog
 		bee wasp пчела оса ong mold mould плесень milk молоко sua
 		di ung voi thuoc phat ban man ngua soc phan ve va hoac nhe nang trung binh phu mach noi me day kho tho hoi chung`) {
-		stopWords[textsearchFold(w)] = true
+		stopWords[textsearch.Fold(w)] = true
 	}
 }
 
@@ -95,11 +97,12 @@ func negated(text string) bool {
 }
 
 // severeWords are the reactions that make an allergy severe whatever its severity field
-// says: anaphylaxis, angioedema, SJS/TEN, DRESS (and, for statins, rhabdomyolysis).
-var severeWords = regexp.MustCompile(`(?i)anaphyla|angio-?o?edema|stevens|johnson|\bsjs\b|\bten\b|\blyell|necrolysis|\bdress\b|` +
-	`rhabdo|анафилак|ангионевротич|квинке|стивенс|лайелл|dress|рабдомиол|` +
+// says: anaphylaxis, angioedema, SJS/TEN, DRESS (and, for statins, rhabdomyolysis). The
+// abbreviations count in capitals only: "a rash ten years ago" is no TEN.
+var severeWords = regexp.MustCompile(`\bSJS\b|\bTEN\b|\bDRESS\b|(?i:anaphyla|angio-?o?edema|stevens|johnson|\blyell|necrolysis|` +
+	`rhabdo|анафилак|ангионевротич|квинке|стивенс|лайелл|рабдомиол|` +
 	`过敏性休克|休克|血管性水肿|血管神经性水肿|史蒂文斯|重症多形红斑|表皮坏死|药物超敏反应综合征|横纹肌溶解|` +
-	`phan ve|phản vệ|phù mạch|phu mach|quincke|hoại tử thượng bì|tiêu cơ vân`)
+	`phan ve|phản vệ|phù mạch|phu mach|quincke|hoại tử thượng bì|tiêu cơ vân)`)
 
 // angioedemaWords are the reactions that count as angioedema.
 var angioedemaWords = regexp.MustCompile(`(?i)angio-?o?edema|ангионевротич|квинке|血管性水肿|血管神经性水肿|phù mạch|phu mach|quincke`)
@@ -251,8 +254,7 @@ func (d *Drugs) Judge(a Allergen, r Reaction, line Profile) (AllergyMatch, bool)
 		if r.Severe {
 			t = x.IfSevere
 		}
-		kind := "cross"
-		consider(AllergyMatch{Kind: kind, Key: x.To, From: x.From, To: x.To, Basis: x.Basis, Tier: t})
+		consider(AllergyMatch{Kind: "cross", Key: x.To, From: x.From, To: x.To, Basis: x.Basis, Tier: t})
 	}
 	if best.Tier == "" {
 		for _, v := range a.Vague {
@@ -310,7 +312,8 @@ func (d *Drugs) sidesOf(p Profile) ruleSides {
 }
 
 // InteractionsOf returns the rules that line x and another medicine y meet (for a rule with
-// a third party, one of others must hold it), the most severe first. Two medicines sharing a
+// a third party, x, y — a combination product — or one of others must hold it), the most
+// severe first. Two medicines sharing a
 // substance are duplicate therapy, not an interaction of a rule whose sides are one class.
 func (d *Drugs) InteractionsOf(x, y Profile, others []Profile) []Interaction {
 	xs, ys := x.sides, y.sides
@@ -331,7 +334,7 @@ func (d *Drugs) InteractionsOf(x, y Profile, others []Profile) []Interaction {
 			if shareSubstance && in.ClinicID == 0 && slices.Equal(in.A, in.B) {
 				continue
 			}
-			if len(in.Also) > 0 && !slices.ContainsFunc(others, func(o Profile) bool {
+			if len(in.Also) > 0 && !slices.ContainsFunc(append([]Profile{x, y}, others...), func(o Profile) bool {
 				if len(o.sides.also) == len(xs.a) {
 					return o.sides.also[w]&(1<<(i%64)) != 0
 				}

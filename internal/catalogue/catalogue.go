@@ -520,7 +520,7 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 	if err != nil || len(bad) > 0 {
 		return fmt.Errorf("starter codes: %v %v", err, bad)
 	}
-	tests, err := parseLabTests(labTestsStarter)
+	tests, err := readTSV(labTestsStarter, 6)
 	if err != nil {
 		return err
 	}
@@ -569,7 +569,7 @@ var correctionSQL = map[string]string{
 
 // correctStarter applies starterCorrections, then refreshes the search terms of the codes it changed.
 func correctStarter(ctx context.Context, tx *sql.Tx) error {
-	rows, err := parseLabTests(starterCorrections) // the same tab-separated shape
+	rows, err := readTSV(starterCorrections, 5)
 	if err != nil {
 		return fmt.Errorf("starter corrections: %w", err)
 	}
@@ -612,14 +612,4 @@ func correctStarter(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
-}
-
-func parseLabTests(data []byte) ([][]string, error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.Comma = '\t'
-	recs, err := r.ReadAll()
-	if err != nil || len(recs) < 2 {
-		return nil, fmt.Errorf("starter lab tests: %v", err)
-	}
-	return recs[1:], nil
 }

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"emr/internal/textsearch"
 )
 
 // What the clinic's medicines are made of, and what a pharmacist knows of them: active
@@ -117,8 +119,7 @@ type DrugClass struct {
 
 func (c *DrugClass) forAllergy() bool { return c.Use == UseAllergy || c.Use == UseBoth }
 
-// ForDuplicates reports whether two members on one patient are duplicate therapy.
-func (c *DrugClass) ForDuplicates() bool { return c.Use == UseDuplicate || c.Use == UseBoth }
+func (c *DrugClass) forDuplicates() bool { return c.Use == UseDuplicate || c.Use == UseBoth }
 
 // Cross is a graded cross-sensitivity: an allergy to a member of From and a line in To.
 type Cross struct {
@@ -191,8 +192,6 @@ type Drugs struct {
 	classByKey map[string]*DrugClass
 	lex        *lexicon
 	lines      *lineCache
-	// aliasRows are the shipped alias rows, kept to build a clinic's knowledge on top.
-	aliasRows [][2]string
 }
 
 // KnownDrugs is the shipped knowledge, read once.
@@ -206,12 +205,14 @@ func mustReadDrugs() *Drugs {
 	return d
 }
 
+// readTSV reads a shipped tab-separated list (a header line, then rows of columns fields;
+// -1: any number) and returns its rows.
 func readTSV(data []byte, columns int) ([][]string, error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comma, r.LazyQuotes, r.FieldsPerRecord = '\t', true, columns
 	recs, err := r.ReadAll()
 	if err != nil || len(recs) < 2 {
-		return nil, fmt.Errorf("read drug list: %v", err)
+		return nil, fmt.Errorf("read a shipped list: %v", err)
 	}
 	return recs[1:], nil
 }
@@ -247,11 +248,9 @@ func readDrugs() (*Drugs, error) {
 			names = append(names, lexName{name: n, kind: mentionSubstance, keys: []string{s.Key}, inflect: true})
 		}
 	}
-	if recs, err = readTSV(aliasesTSV, 2); err != nil {
+	aliasRows, err := readTSV(aliasesTSV, 2)
+	if err != nil {
 		return nil, err
-	}
-	for _, r := range recs {
-		d.aliasRows = append(d.aliasRows, [2]string{r[0], r[1]})
 	}
 	if recs, err = readTSV(drugClassesTSV, 11); err != nil {
 		return nil, err
@@ -296,8 +295,9 @@ func readDrugs() (*Drugs, error) {
 	}
 	for _, r := range recs {
 		x := Cross{From: r[0], To: r[1], Tier: Tier(r[2]), IfSevere: Tier(r[3]), When: r[4], Basis: r[5]}
-		if d.classByKey[x.From] == nil || d.classByKey[x.To] == nil || x.Tier.rank() == 0 || x.IfSevere.rank() == 0 {
-			return nil, fmt.Errorf("cross-sensitivity %v: unknown class or tier", r)
+		if d.classByKey[x.From] == nil || d.classByKey[x.To] == nil || x.Tier.rank() == 0 || x.IfSevere.rank() == 0 ||
+			!slices.Contains([]string{"", "named", "angioedema"}, x.When) {
+			return nil, fmt.Errorf("cross-sensitivity %v: unknown class, tier or condition", r)
 		}
 		d.Cross = append(d.Cross, x)
 	}
@@ -322,24 +322,24 @@ func readDrugs() (*Drugs, error) {
 	}
 	var stemList []stem
 	for _, r := range stems {
-		st := stem{text: textsearchFold(r[0]), at: r[1], key: r[2]}
+		st := stem{text: textsearch.Fold(r[0]), at: r[1], key: r[2]}
 		if d.classByKey[st.key] == nil && d.byKey[st.key] == nil {
 			return nil, fmt.Errorf("stem %s means unknown %s", r[0], r[2])
 		}
 		stemList = append(stemList, st)
 	}
-	aliases, err := d.aliasNames(d.aliasRows)
+	aliases, err := d.aliasNames(aliasRows)
 	if err != nil {
 		return nil, err
 	}
-	d.Aliases = len(d.aliasRows)
+	d.Aliases = len(aliasRows)
 	d.lex = newLexicon(append(names, aliases...), stemList)
 	return d, nil
 }
 
 // aliasNames turns alias rows (ingredients, names) into lexicon names; every ingredient
 // must be a known substance.
-func (d *Drugs) aliasNames(rows [][2]string) ([]lexName, error) {
+func (d *Drugs) aliasNames(rows [][]string) ([]lexName, error) {
 	var out []lexName
 	for _, r := range rows {
 		keys, err := d.ingredientKeys(r[0])
@@ -568,6 +568,45 @@ func (d *Drugs) Line(text string, ingredients []string, atc string) Profile {
 	d.lines.m[key] = p
 	d.lines.Unlock()
 	return p
+}
+
+// notDuplicateGroups are the ATC subgroups whose members are given together on purpose:
+// antiplatelets (aspirin with clopidogrel) and inhaled β2-agonists (a reliever with a
+// controller).
+var notDuplicateGroups = []string{"B01AC", "R03AC"}
+
+// atcGroups are the chemical subgroups (ATC level 4: J01CA) of a profile's codes that make
+// duplicate therapy.
+func atcGroups(p Profile) []string {
+	var out []string
+	for _, c := range p.ATC {
+		if len(c) >= 5 && !slices.Contains(out, c[:5]) && !slices.Contains(notDuplicateGroups, c[:5]) {
+			out = append(out, c[:5])
+		}
+	}
+	return out
+}
+
+// Shared names what makes two medicines duplicate therapy: a substance ("substance",
+// key), a duplicate-therapy class ("class", key) or an ATC subgroup ("atc", code); "" when
+// nothing does.
+func (d *Drugs) Shared(a, b Profile) (kind, key string) {
+	for _, s := range a.Substances {
+		if slices.Contains(b.Substances, s) {
+			return "substance", s
+		}
+	}
+	for _, c := range a.Classes {
+		if cls := d.classByKey[c]; cls != nil && cls.forDuplicates() && b.InClass(c) {
+			return "class", c
+		}
+	}
+	for _, g := range atcGroups(a) {
+		if slices.Contains(atcGroups(b), g) {
+			return "atc", g
+		}
+	}
+	return "", ""
 }
 
 // Ingredients splits a catalogue entry's ingredients text ("amoxicillin + clavulanic acid",

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"emr/internal/textsearch"
 )
 
 // Reading medicine names in text. Text is folded (case, accents, tone marks, đ) and split
@@ -19,8 +17,6 @@ import (
 // ending); class words below seven letters match whole words only ("sulfa" is no "sulfate").
 // INN stems (-cillin, цеф-, 沙星) are read only in words no name has claimed (Цефекон is a
 // paracetamol brand, nystatin no statin).
-
-func textsearchFold(s string) string { return textsearch.Fold(s) }
 
 func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
@@ -252,7 +248,8 @@ func addOnce(list *[]string, keys ...string) {
 	}
 }
 
-// stripCyrillicEnding removes up to two letters of a Russian case ending.
+// cyrillicForms are a word and, for a Cyrillic one, the word less one or two letters of a
+// Russian case ending.
 func cyrillicForms(w string) []string {
 	rs := []rune(w)
 	out := []string{w}
@@ -290,7 +287,6 @@ func (d *Drugs) read(text string) reading {
 		}
 	}
 	for i, t := range toks {
-		free := !slices.Contains(covered[starts[i]:starts[i]+utf8.RuneCountInString(t)], true)
 		if hanToken(t) {
 			// Chinese stems and leftover words, in the runs no name claimed.
 			rs := []rune(t)
@@ -311,7 +307,7 @@ func (d *Drugs) read(text string) reading {
 			flush()
 			continue
 		}
-		if !free {
+		if slices.Contains(covered[starts[i]:starts[i]+utf8.RuneCountInString(t)], true) {
 			continue
 		}
 		hit := false
@@ -337,17 +333,12 @@ func (d *Drugs) read(text string) reading {
 		}
 	}
 	// Chinese stems inside the unclaimed runs (美洛西林: 西林).
-	var keptUnknown []string
 	for _, u := range r.unknown {
-		if hanToken(u) {
-			for _, st := range d.lex.stems {
-				if st.at == "han" && strings.Contains(u, st.text) {
-					stemHit(st.key)
-				}
+		for _, st := range d.lex.stems {
+			if st.at == "han" && hanToken(u) && strings.Contains(u, st.text) {
+				stemHit(st.key)
 			}
 		}
-		keptUnknown = append(keptUnknown, u)
 	}
-	r.unknown = keptUnknown
 	return r
 }

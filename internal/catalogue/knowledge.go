@@ -137,7 +137,7 @@ type SafetyKnowledge struct {
 	Interactions       int                     `json:"interactions"`
 	ClinicAliases      []ClinicAlias           `json:"clinic_aliases"`
 	ClinicInteractions []ClinicInteractionRule `json:"clinic_interactions"`
-	Substance          []SubstanceName         `json:"substance_names"`
+	SubstanceNames     []SubstanceName         `json:"substance_names"`
 }
 
 // SubstanceName is a substance's key and its name in the caller's language, for pickers.
@@ -158,40 +158,43 @@ func (s *Store) Knowledge(ctx context.Context, lang string) (SafetyKnowledge, er
 		return k, err
 	}
 	for _, sub := range KnownDrugs.Substances {
-		k.Substance = append(k.Substance, SubstanceName{Key: sub.Key, Name: sub.Names.In(lang)})
+		k.SubstanceNames = append(k.SubstanceNames, SubstanceName{Key: sub.Key, Name: sub.Names.In(lang)})
 	}
 	return k, nil
 }
 
-// aliasRow checks an alias: a name of at most 100 characters that reads as words, and
-// ingredients the knowledge knows. It returns the name's key and the ingredient keys.
-func aliasRow(name, ingredients string, v *apperr.Validation, prefix string) (string, string) {
-	name = strings.Join(strings.Fields(name), " ")
-	key := strings.Join(tokens(name), " ")
+// aliasRow reads an alias: a name of at most 100 characters that reads as words, and
+// ingredients the knowledge knows (in any of the four languages). It returns the name as
+// kept, its key and the ingredient keys; or the field at fault and the message key.
+func aliasRow(name, ingredients string) (a ClinicAlias, key, field, problem string) {
+	a.Name = strings.Join(strings.Fields(name), " ")
+	key = strings.Join(tokens(a.Name), " ")
 	switch {
 	case key == "":
-		v.Add(prefix+"name", "validation.required")
-	case utf8.RuneCountInString(name) > 100:
-		v.Add(prefix+"name", "validation.too_long")
+		return a, key, "name", "validation.required"
+	case utf8.RuneCountInString(a.Name) > 100:
+		return a, key, "name", "validation.too_long"
+	case strings.TrimSpace(ingredients) == "":
+		return a, key, "ingredients", "validation.required"
 	}
 	keys, err := KnownDrugs.ingredientKeys(ingredients)
-	if strings.TrimSpace(ingredients) == "" {
-		v.Add(prefix+"ingredients", "validation.required")
-	} else if err != nil {
-		v.Add(prefix+"ingredients", "medicine_safety.unknown_ingredient")
+	if err != nil {
+		return a, key, "ingredients", "medicine_safety.unknown_ingredient"
 	}
-	return key, strings.Join(keys, " + ")
+	a.Ingredients = strings.Join(keys, " + ")
+	return a, key, "", ""
 }
 
 // AddAlias adds a clinic's brand or combination name; a name the clinic already added is
 // refused (409).
 func (s *Store) AddAlias(ctx context.Context, e audit.Event, name, ingredients string) (ClinicAlias, error) {
-	var v apperr.Validation
-	key, keys := aliasRow(name, ingredients, &v, "")
-	if err := v.Err(); err != nil {
-		return ClinicAlias{}, err
+	a, key, field, problem := aliasRow(name, ingredients)
+	if problem != "" {
+		var v apperr.Validation
+		v.Add(field, problem)
+		return ClinicAlias{}, v.Err()
 	}
-	a := ClinicAlias{Name: strings.Join(strings.Fields(name), " "), Ingredients: keys, CreatedBy: e.ActorName, CreatedAt: time.Now().UTC()}
+	a.CreatedBy, a.CreatedAt = e.ActorName, time.Now().UTC()
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM drug_aliases WHERE name_key = $1`, key).Scan(&n); err != nil {
@@ -212,22 +215,17 @@ func (s *Store) AddAlias(ctx context.Context, e audit.Event, name, ingredients s
 // ImportAliases reads a CSV with the columns name and ingredients ("amoxicillin +
 // clavulanic acid"): new names are added, known ones get the file's ingredients.
 func (s *Store) ImportAliases(ctx context.Context, e audit.Event, data []byte) (ImportReport, error) {
-	type row struct{ name, key, ingredients string }
+	type row struct {
+		ClinicAlias
+		key string
+	}
 	var rows []row
 	bad, err := readCSV(data, []string{"name", "ingredients"}, func(field func(string) string) string {
-		var v apperr.Validation
-		key, keys := aliasRow(field("name"), field("ingredients"), &v, "")
-		if err := v.Err(); err != nil {
-			var ae *apperr.Error
-			if errors.As(err, &ae) {
-				for _, msgs := range ae.Fields {
-					return msgs[0]
-				}
-			}
-			return "catalogue.bad_line"
+		a, key, _, problem := aliasRow(field("name"), field("ingredients"))
+		if problem == "" {
+			rows = append(rows, row{a, key})
 		}
-		rows = append(rows, row{strings.Join(strings.Fields(field("name")), " "), key, keys})
-		return ""
+		return problem
 	})
 	if err != nil {
 		return ImportReport{}, err
@@ -245,16 +243,16 @@ func (s *Store) ImportAliases(ctx context.Context, e audit.Event, data []byte) (
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 				if _, err := tx.ExecContext(ctx, `INSERT INTO drug_aliases (name, name_key, ingredients, created_by, created_at) VALUES ($1, $2, $3, $4, $5)`,
-					r.name, r.key, r.ingredients, e.ActorName, now); err != nil {
+					r.Name, r.key, r.Ingredients, e.ActorName, now); err != nil {
 					return fmt.Errorf("import drug alias: %w", err)
 				}
 				rep.Inserted++
 			case err != nil:
 				return err
-			case have == r.ingredients:
+			case have == r.Ingredients:
 				rep.Unchanged++
 			default:
-				if _, err := tx.ExecContext(ctx, `UPDATE drug_aliases SET ingredients = $1 WHERE id = $2`, r.ingredients, id); err != nil {
+				if _, err := tx.ExecContext(ctx, `UPDATE drug_aliases SET ingredients = $1 WHERE id = $2`, r.Ingredients, id); err != nil {
 					return err
 				}
 				rep.Updated++

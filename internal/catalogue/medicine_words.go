@@ -1,9 +1,7 @@
 package catalogue
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/csv"
 	"fmt"
 	"strings"
 )
@@ -20,14 +18,12 @@ type wordList map[string]map[string]string // kind + "/" + folded English word -
 var medicineWords = parseWords(medicineWordsTSV)
 
 func parseWords(data []byte) wordList {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.Comma = '\t'
-	recs, err := r.ReadAll()
-	if err != nil || len(recs) < 2 {
+	recs, err := readTSV(data, 5)
+	if err != nil {
 		panic(fmt.Sprintf("medicine_words.tsv: %v", err))
 	}
 	out := wordList{}
-	for _, rec := range recs[1:] {
+	for _, rec := range recs {
 		out[rec[0]+"/"+strings.ToLower(rec[1])] = map[string]string{"en": rec[1], "ru": rec[2], "zh": rec[3], "vi": rec[4]}
 	}
 	return out

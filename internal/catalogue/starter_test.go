@@ -53,7 +53,7 @@ func TestAnUpgradedStarterIsCorrected(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Back to the list as version 3 shipped it, with one label the clinic has reworded.
-		fixes, err := parseLabTests(starterCorrections)
+		fixes, err := readTSV(starterCorrections, 5)
 		if err != nil {
 			t.Fatal(err)
 		}

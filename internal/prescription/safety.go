@@ -103,42 +103,6 @@ type lineDrugs struct {
 	catalogue.Profile
 }
 
-// atcGroups are the chemical subgroups (ATC level 4: J01CA) of a profile's codes, but for
-// those whose members are given together on purpose: antiplatelets (aspirin with
-// clopidogrel) and inhaled β2-agonists (a reliever with a controller).
-func atcGroups(p catalogue.Profile) []string {
-	var out []string
-	for _, c := range p.ATC {
-		if len(c) >= 5 && !slices.Contains(out, c[:5]) && !slices.Contains(notDuplicateGroups, c[:5]) {
-			out = append(out, c[:5])
-		}
-	}
-	return out
-}
-
-var notDuplicateGroups = []string{"B01AC", "R03AC"}
-
-// shared names what two lines have in common: a substance, a duplicate-therapy class or
-// an ATC subgroup.
-func shared(d *catalogue.Drugs, a, b catalogue.Profile) (kind, key string) {
-	for _, s := range a.Substances {
-		if slices.Contains(b.Substances, s) {
-			return "substance", s
-		}
-	}
-	for _, c := range a.Classes {
-		if cls := d.Class(c); cls != nil && cls.ForDuplicates() && b.InClass(c) {
-			return "class", c
-		}
-	}
-	for _, g := range atcGroups(a) {
-		if slices.Contains(atcGroups(b), g) {
-			return "atc", g
-		}
-	}
-	return "", ""
-}
-
 // sameProduct reports whether two lines are the same medicine: the same catalogue entry, or
 // the same substances.
 func sameProduct(a, b lineDrugs) bool {
@@ -277,7 +241,7 @@ func check(in safetyInput, d describer) []Finding {
 		others = append(others, current...)
 		for j := range i {
 			other := in.lines[j]
-			if kind, key := shared(drugs, line.Profile, other.Profile); kind != "" {
+			if kind, key := drugs.Shared(line.Profile, other.Profile); kind != "" {
 				j := j
 				f := Finding{Line: i, Kind: FindDuplicate, Key: "duplicate:" + kind + ":" + key, Tier: catalogue.TierHigh, OtherLine: &j, OtherMedicine: other.medicine}
 				f.Substance, f.Class = d.sharedName(kind, key)
@@ -325,7 +289,7 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 	today := in.now.In(in.loc)
 	for _, rx := range in.recent {
 		for _, other := range rx.lines {
-			kind, key := shared(d.drugs, line.Profile, other.Profile)
+			kind, key := d.drugs.Shared(line.Profile, other.Profile)
 			if kind == "" {
 				continue
 			}
