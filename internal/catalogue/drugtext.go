@@ -342,3 +342,10 @@ func (d *Drugs) read(text string) reading {
 	}
 	return r
 }
+
+// knows reports whether the knowledge reads name, whole, as medicines already: every word
+// claimed by a substance, brand or combination name.
+func (d *Drugs) knows(name string) bool {
+	r := d.read(name)
+	return len(r.substances) > 0 && len(r.unknown) == 0 && len(r.stemClasses) == 0
+}

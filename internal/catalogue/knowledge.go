@@ -176,6 +176,9 @@ func aliasRow(name, ingredients string) (a ClinicAlias, key, field, problem stri
 		return a, key, "name", "validation.too_long"
 	case strings.TrimSpace(ingredients) == "":
 		return a, key, "ingredients", "validation.required"
+	case KnownDrugs.knows(a.Name):
+		// The shipped name would win where both match: the clinic's would never be read.
+		return a, key, "name", "medicine_safety.alias_known"
 	}
 	keys, err := KnownDrugs.ingredientKeys(ingredients)
 	if err != nil {

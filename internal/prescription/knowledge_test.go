@@ -35,6 +35,11 @@ func TestClinicExtendsTheKnowledge(t *testing.T) {
 			t.Errorf("unknown ingredient: %d %s", r.Status, r.Body)
 		}
 		s.admin.SetCookie("language", "en")
+		// A name the shipped list knows would never be read as the clinic's: refused.
+		r = s.admin.Do("POST", "/api/medicine-safety/aliases", map[string]any{"name": "Panadol", "ingredients": "ibuprofen"})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["name"]) == 0 {
+			t.Errorf("a shipped name again: %d %s", r.Status, r.Body)
+		}
 		if r := s.admin.Do("POST", "/api/medicine-safety/aliases", alias); r.Status != http.StatusCreated {
 			t.Fatalf("add brand: %d %s", r.Status, r.Body)
 		}

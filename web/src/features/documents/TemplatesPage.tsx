@@ -7,6 +7,7 @@ import { LANGUAGE_NAMES, LANGUAGE_ORDER, type Language } from '../../lib/i18n'
 import { formatDayTime } from '../../lib/time'
 import { useInstallStarter, useTemplates } from './api/templates'
 import type { DocumentTemplate } from './api/types'
+import { ScrollRegion } from '../../components/ScrollRegion'
 
 /** The clinic's document templates: every kind in every language, to open, add or withdraw. */
 export default function TemplatesPage() {
@@ -40,26 +41,28 @@ export default function TemplatesPage() {
         </Flex>
       }
     >
-      <Table<DocumentTemplate>
-        rowKey="id"
-        loading={isLoading}
-        dataSource={shown}
-        pagination={{ pageSize: 30, hideOnSinglePage: true }}
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { title: t('documents.name'), dataIndex: 'name', render: (name: string, tp) => (
-              <Link to={`/forms/templates/${tp.id}`} lang={tp.language}>
-                {name}
-              </Link>
-            ),
-          },
-          { title: t('documents.kind'), dataIndex: 'kind', render: (k: string) => t(`documents.kinds.${k}`) },
-          { title: t('documents.language'), dataIndex: 'language', render: (l: string) => <span lang={l}>{LANGUAGE_NAMES[l as Language]}</span> },
-          { title: t('documents.paper'), dataIndex: 'paper', render: (p: string) => t(`documents.papers.${p}`) },
-          { title: t('documents.state'), dataIndex: 'active', render: (a: boolean) => (a ? <Tag color="green">{t('documents.active')}</Tag> : <Tag>{t('documents.withdrawn')}</Tag>) },
-          { title: t('documents.updated'), dataIndex: 'updated_at', render: (u: string) => formatDayTime(u) },
-        ]}
-      />
+      <ScrollRegion label={t('route.documentTemplates')}>
+        <Table<DocumentTemplate>
+          style={{ minWidth: 'max-content' }}
+          rowKey="id"
+          loading={isLoading}
+          dataSource={shown}
+          pagination={{ pageSize: 30, hideOnSinglePage: true }}
+          columns={[
+            { title: t('documents.name'), dataIndex: 'name', render: (name: string, tp) => (
+                <Link to={`/forms/templates/${tp.id}`} lang={tp.language}>
+                  {name}
+                </Link>
+              ),
+            },
+            { title: t('documents.kind'), dataIndex: 'kind', render: (k: string) => t(`documents.kinds.${k}`) },
+            { title: t('documents.language'), dataIndex: 'language', render: (l: string) => <span lang={l}>{LANGUAGE_NAMES[l as Language]}</span> },
+            { title: t('documents.paper'), dataIndex: 'paper', render: (p: string) => t(`documents.papers.${p}`) },
+            { title: t('documents.state'), dataIndex: 'active', render: (a: boolean) => (a ? <Tag color="green">{t('documents.active')}</Tag> : <Tag>{t('documents.withdrawn')}</Tag>) },
+            { title: t('documents.updated'), dataIndex: 'updated_at', render: (u: string) => formatDayTime(u) },
+          ]}
+        />
+      </ScrollRegion>
     </Card>
   )
 }

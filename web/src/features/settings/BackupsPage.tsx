@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../lib/time'
 import { useBackups, type BackupStatus } from './api/getBackups'
 import { formatInterval, formatSize } from './units'
+import { ScrollRegion } from '../../components/ScrollRegion'
 
 type BackupFile = BackupStatus['files'][number]
 
@@ -47,8 +48,7 @@ export default function BackupsPage() {
         </Descriptions.Item>
       </Descriptions>
       <Typography.Title level={5}>{t('backups.files')}</Typography.Title>
-      {/* The table scrolls sideways on a phone inside a region the keyboard can reach. */}
-      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('backups.files')}>
+      <ScrollRegion label={t('backups.files')}>
         <Table<BackupFile>
           style={{ minWidth: 'max-content' }}
           rowKey="name"
@@ -62,7 +62,7 @@ export default function BackupsPage() {
             { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
           ]}
         />
-      </div>
+      </ScrollRegion>
       <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
         {t('backups.restoreHint')}
       </Typography.Paragraph>

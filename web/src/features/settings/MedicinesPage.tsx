@@ -13,6 +13,7 @@ import { importMedicines } from './api/importMedicines'
 import { medicinesKey } from '../../lib/queryKeys'
 import { useMedicines } from './api/listMedicines'
 import { saveMedicine } from './api/saveMedicine'
+import { ScrollRegion } from '../../components/ScrollRegion'
 
 const FIELDS = ['generic_name', 'name_ru', 'name_zh', 'name_vi', 'brand', 'strength', 'form', 'unit', 'ingredients', 'atc'] as const
 /** The list shows the English (generic) name; the form has the name in each language too. */
@@ -73,8 +74,7 @@ export default function MedicinesPage() {
         </Flex>
       </Flex>
       {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
-      {/* The table scrolls sideways on a phone inside a region the keyboard can reach, loading or not. */}
-      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={t('medicines.title')}>
+      <ScrollRegion label={t('medicines.title')}>
         <Table<Medicine>
           style={{ minWidth: 960 }}
           rowKey="id"
@@ -101,7 +101,7 @@ export default function MedicinesPage() {
             { key: 'active', title: t('medicines.fields.active'), render: (_: unknown, m: Medicine) => (m.active ? <Tag color="green">{t('medicines.active')}</Tag> : <Tag>{t('medicines.withdrawn')}</Tag>) },
           ]}
         />
-      </div>
+      </ScrollRegion>
       <Modal afterOpenChange={focusFirstField} open={!!editing} title={editing?.id ? t('medicines.edit') : t('medicines.add')} onCancel={() => setEditing(null)} onOk={() => form.submit()} okText={t('medicines.save')} destroyOnHidden forceRender>
         <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
           {FIELDS.map((f) => (

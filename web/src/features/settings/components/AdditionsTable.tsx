@@ -2,6 +2,7 @@ import { DeleteOutlined } from '@ant-design/icons'
 import { App, Button, Popconfirm, Table, Typography } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
 import { useTranslation } from 'react-i18next'
+import { ScrollRegion } from '../../../components/ScrollRegion'
 
 interface Props<T> {
   label: string
@@ -19,7 +20,7 @@ export function AdditionsTable<T extends { id: number }>({ label, rows, columns,
   const { t } = useTranslation()
   const { message } = App.useApp()
   return (
-    <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
+    <ScrollRegion label={label}>
       <Table<T>
         style={{ minWidth: rows.length > 0 ? minWidth : undefined }}
         rowKey="id"
@@ -40,6 +41,6 @@ export function AdditionsTable<T extends { id: number }>({ label, rows, columns,
           },
         ]}
       />
-    </div>
+    </ScrollRegion>
   )
 }
