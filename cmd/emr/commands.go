@@ -10,6 +10,7 @@ import (
 
 	"emr/internal/config"
 	"emr/internal/database"
+	"emr/internal/database/archive"
 	"emr/internal/server"
 	"emr/internal/user"
 	"emr/tools/demo"
@@ -34,6 +35,7 @@ var commands = map[string]func(ctx context.Context, in invocation) error{
 	"backup":       cmdBackup,
 	"restore":      cmdRestore,
 	"copy":         cmdCopy,
+	"keys rotate":  cmdKeysRotate,
 	"version":      cmdVersion,
 }
 
@@ -47,6 +49,9 @@ func cmdServe(ctx context.Context, in invocation) error {
 		return err
 	}
 	if err := server.CheckConfig(cfg); err != nil {
+		return err
+	}
+	if _, err := archive.ParseRecipients(cfg.BackupRecipients); err != nil {
 		return err
 	}
 	return serve(ctx, cfg, in.stdout)

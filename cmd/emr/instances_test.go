@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"filippo.io/age"
 	"github.com/coder/websocket"
 
 	"emr/internal/apitest"
@@ -27,7 +28,37 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	// Every command and server of this run shares one secret key file, as a clinic's
+	// instances do (a restored database is served with the key of the one it came from).
+	dir, err := os.MkdirTemp("", "emr-keys-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("EMR_SECRET_KEY_FILE", filepath.Join(dir, "emr.key"))
+	testKey = newTestKey(dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// testKey is the age key pair this run's backups are encrypted to.
+var testKey ageKey
+
+type ageKey struct {
+	recipient, identity string // the public key, and the file holding the private one
+	ids                 []age.Identity
+}
+
+func newTestKey(dir string) ageKey {
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		panic(err)
+	}
+	file := filepath.Join(dir, "backup-identity.txt")
+	if err := os.WriteFile(file, []byte("# the clinic's backup identity\n"+id.String()+"\n"), 0o600); err != nil {
+		panic(err)
+	}
+	return ageKey{recipient: id.Recipient().String(), identity: file, ids: []age.Identity{id}}
 }
 
 // serveProcess starts `emr serve` in its own process on url and returns its base URL.

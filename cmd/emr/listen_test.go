@@ -57,7 +57,7 @@ func TestMetricsAreScraped(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "backups")
 	const token = "a token of enough length"
 	said, _ := serveProcessSays(t, url, []string{"EMR is running at ", "Metrics at "},
-		"--metrics-addr", "127.0.0.1:0", "--metrics-token", token, "--backup-dir", dir, "--backup-every", "1h", "--backup-keep", "2")
+		"--metrics-addr", "127.0.0.1:0", "--metrics-token", token, "--backup-dir", dir, "--backup-every", "1h", "--backup-keep", "2", "--backup-recipient", testKey.recipient)
 	base := said["EMR is running at "]
 	c := apitest.Remote(t, base)
 	if r := c.Login("boss", "not the password"); r.Status != http.StatusUnauthorized {
@@ -82,7 +82,7 @@ func TestMetricsAreScraped(t *testing.T) {
 	if !backups.Enabled || len(backups.Files) != 1 || backups.Overdue {
 		t.Fatalf("scheduled backups: %+v", backups)
 	}
-	if out, err := runEMR(t, "", "backup", "--verify", filepath.Join(dir, backups.Files[0].Name)); err != nil {
+	if out, err := runEMR(t, "", "backup", "--verify", filepath.Join(dir, backups.Files[0].Name, "--identity", testKey.identity)); err != nil {
 		t.Fatalf("the scheduled backup does not verify: %v\n%s", err, out)
 	}
 

@@ -56,10 +56,13 @@ Commands:
                 the password is read from standard input (one line)
   audit verify  check the audit log's hash chain from its first event; reports the first event
                 changed, removed or inserted outside the product and exits with status 1
-  backup        write an archive of the whole database, from a live server, on either engine:
-                --to FILE; --verify FILE checks an archive without restoring it
+  backup        write an archive of the whole database, from a live server, on either engine,
+                encrypted to age public keys: --to FILE --recipient age1… (or --plaintext on
+                purpose); --verify FILE [--identity KEYFILE] checks an archive without restoring it
   restore       load an archive into a new, empty database of either engine, check every table
-                and the audit chain, and migrate it: --from FILE --database-url URL
+                and the audit chain, and migrate it: --from FILE --identity KEYFILE --database-url URL
+  keys rotate   put a new key first in the secret key file and re-seal the second factors and
+                the push secret under it
   copy          copy a database into a new, empty one, on the same or the other engine:
                 --from sqlite:./data/emr.db --to postgres://…
   version       print the version
@@ -74,6 +77,7 @@ Environment variables (each is the default of the flag beside it):
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	privateUmask()
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		if len(args) == 0 {
@@ -87,6 +91,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return errors.New(`unknown command; did you mean "emr user create"?`)
 		}
 		cmd, rest = "user create", rest[1:]
+	}
+	if cmd == "keys" {
+		if len(rest) == 0 || rest[0] != "rotate" {
+			return errors.New(`unknown command; did you mean "emr keys rotate"?`)
+		}
+		cmd, rest = "keys rotate", rest[1:]
 	}
 	if cmd == "audit" {
 		if len(rest) == 0 || rest[0] != "verify" {
@@ -193,6 +203,7 @@ func demoQueue(ctx context.Context, db *database.DB, cfg config.Config) error {
 func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tighten(cfg)
 	return withDB(ctx, cfg, func(db *database.DB) error {
 		if cfg.Demo {
 			if err := printDemoStaff(ctx, db, stdout, false); err != nil {
@@ -221,7 +232,11 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 		if err := db.Analyze(ctx); err != nil {
 			return err
 		}
-		cfg.Version = version
+		ring, err := server.OpenSecrets(ctx, cfg, db, stdout)
+		if err != nil {
+			return err
+		}
+		cfg.Version, cfg.Secrets = version, ring
 		app := server.New(cfg, db, web.Dist())
 		l, err := listen(cfg, app.Handler, stdout, db.Engine)
 		if err != nil {

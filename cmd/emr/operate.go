@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"emr/internal/audit"
@@ -13,6 +14,7 @@ import (
 	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/database/archive"
+	"emr/internal/server"
 )
 
 // archiveOptions are what the product adds to an archive: the audit chain's head, and what
@@ -34,8 +36,11 @@ func archiveOptions(progress io.Writer, label string) archive.Options {
 func cmdBackup(ctx context.Context, in invocation) error {
 	var cfg config.Config
 	config.BindDatabase(in.fs, &cfg)
+	config.BindRecipients(in.fs, "recipient", &cfg)
 	to := in.fs.String("to", "", "file to write the archive to (must not exist)")
-	verify := in.fs.String("verify", "", "check the archive FILE (its checksum, every table's rows) without restoring it")
+	plaintext := in.fs.Bool("plaintext", false, "write the archive unencrypted, on purpose: whoever holds it reads, and can change, every record")
+	verify := in.fs.String("verify", "", "check the archive FILE (its encryption, checksum, every table's rows) without restoring it")
+	identity := in.fs.String("identity", "", "with --verify: the age identity file that opens an encrypted archive")
 	if err := in.fs.Parse(in.args); err != nil {
 		return err
 	}
@@ -43,32 +48,72 @@ func cmdBackup(ctx context.Context, in invocation) error {
 	case *verify != "" && *to != "":
 		return errors.New("backup takes --to FILE or --verify FILE, not both")
 	case *verify != "":
-		m, _, err := archive.VerifyFile(*verify, archiveOptions(in.stderr, "Checking").Progress)
+		opt, err := readOptions(in.stderr, "Checking", *identity)
+		if err != nil {
+			return err
+		}
+		m, _, err := archive.VerifyFile(*verify, opt.Identities, opt.Progress)
 		if err != nil {
 			return err
 		}
 		describeArchive(in.stdout, m)
-		fmt.Fprintln(in.stdout, "OK: the archive is whole (checksum and every table's rows verified)")
+		if len(m.Recipients) > 0 {
+			fmt.Fprintln(in.stdout, "OK: the archive is whole (its encryption authenticates every byte; checksum and every table's rows verified)")
+		} else {
+			fmt.Fprintln(in.stdout, "OK: the archive is whole (checksum and every table's rows verified); it is NOT encrypted: its checksum shows damage, not a deliberate change")
+		}
 		return nil
 	case *to == "":
 		return errors.New("backup needs --to FILE (or --verify FILE)")
+	case *plaintext && len(cfg.BackupRecipients) > 0:
+		return errors.New("backup takes --recipient or --plaintext, not both")
+	}
+	opt := archiveOptions(in.stderr, "Backing up")
+	recipients, err := archive.ParseRecipients(cfg.BackupRecipients)
+	if err != nil {
+		return err
+	}
+	opt.Recipients, opt.RecipientNames, opt.Plaintext = recipients, cfg.BackupRecipients, *plaintext
+	if len(recipients) == 0 && !*plaintext {
+		return archive.ErrUnencrypted
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
 		start := time.Now()
-		w, err := archive.Write(ctx, db, *to, archiveOptions(in.stderr, "Backing up"))
+		w, err := archive.Write(ctx, db, *to, opt)
 		if err != nil {
 			return err
 		}
 		describeArchive(in.stdout, w.Manifest)
 		fmt.Fprintf(in.stdout, "backup written to %s (%s) in %s\n", w.Path, size(w.Size), time.Since(start).Round(time.Millisecond))
+		if len(recipients) == 0 {
+			fmt.Fprintln(in.stdout, "WARNING: the archive is not encrypted: keep it where only the clinic's administrators can read it")
+		}
 		return nil
 	})
+}
+
+// readOptions are archiveOptions with the identities of the age identity file at path (none
+// when path is "").
+func readOptions(progress io.Writer, label, path string) (archive.Options, error) {
+	opt := archiveOptions(progress, label)
+	if path == "" {
+		return opt, nil
+	}
+	ids, err := archive.ReadIdentities(path)
+	opt.Identities = ids
+	return opt, err
 }
 
 // describeArchive prints what an archive holds.
 func describeArchive(w io.Writer, m archive.Manifest) {
 	fmt.Fprintf(w, "archive of a %s database at schema %d, taken %s by EMR %s: %d rows in %d tables; audit chain head %d %s\n",
 		m.Engine, m.Schema, m.Created.Format(time.RFC3339), m.App, m.Rows(), len(m.Tables), m.Audit.Seq, m.Audit.Hash)
+	if len(m.Recipients) > 0 {
+		fmt.Fprintf(w, "encrypted to %s\n", strings.Join(m.Recipients, ", "))
+	}
+	if len(m.Ephemeral) > 0 {
+		fmt.Fprintf(w, "left out (they start empty): %s\n", strings.Join(m.Ephemeral, ", "))
+	}
 }
 
 func size(n int64) string {
@@ -86,16 +131,26 @@ func size(n int64) string {
 func cmdRestore(ctx context.Context, in invocation) error {
 	var cfg config.Config
 	config.BindDatabase(in.fs, &cfg)
+	config.BindSecretKey(in.fs, &cfg)
 	from := in.fs.String("from", "", "the archive to restore (written by emr backup)")
+	identity := in.fs.String("identity", "", "the age identity file that opens an encrypted archive (keep it off the server)")
 	if err := in.fs.Parse(in.args); err != nil {
 		return err
 	}
 	if *from == "" {
 		return errors.New("restore needs --from FILE and --database-url of a new, empty database")
 	}
-	return withTarget(ctx, cfg.DatabaseURL, func(db *database.DB) (archive.Report, error) {
-		return archive.RestoreFile(ctx, db, *from, archiveOptions(in.stderr, "Restoring"))
+	opt, err := readOptions(in.stderr, "Restoring", *identity)
+	if err != nil {
+		return err
+	}
+	err = withTarget(ctx, cfg.DatabaseURL, func(db *database.DB) (archive.Report, error) {
+		return archive.RestoreFile(ctx, db, *from, opt)
 	}, in.stdout)
+	if err != nil {
+		return err
+	}
+	return server.CheckRestoredSecrets(ctx, cfg, in.stdout)
 }
 
 func cmdCopy(ctx context.Context, in invocation) error {

@@ -116,11 +116,11 @@ var rebuilt = map[string]bool{"counters": true, "totals": true}
 // sameTables compares two archives table by table: the same tables, row counts and rows.
 func sameTables(t *testing.T, a, b string) {
 	t.Helper()
-	ma, da, err := archive.VerifyFile(a, nil)
+	ma, da, err := archive.VerifyFile(a, testKey.ids, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mb, db, err := archive.VerifyFile(b, nil)
+	mb, db, err := archive.VerifyFile(b, testKey.ids, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 			load.waitFor(t, 30)
 			before := load.answered()
 			file := filepath.Join(t.TempDir(), "clinic.emr")
-			out, err := runEMR(t, "", "backup", "--database-url", src, "--to", file)
+			out, err := runEMR(t, "", "backup", "--database-url", src, "--to", file, "--recipient", testKey.recipient)
 			during := len(load.answered()) - len(before)
 			load.end()
 			if err != nil {
@@ -178,7 +178,7 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 			t.Logf("%d registrations answered while the backup ran", during)
 
 			target := to.URL(t)
-			out, err = runEMR(t, "", "restore", "--from", file, "--database-url", target)
+			out, err = runEMR(t, "", "restore", "--from", file, "--database-url", target, "--identity", testKey.identity)
 			if err != nil || !strings.Contains(out, "each table's row count and content match the archive's") || !strings.Contains(out, "audit verify: OK") {
 				t.Fatalf("restore: %v\n%s", err, out)
 			}
@@ -199,7 +199,7 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 			}
 
 			again := filepath.Join(t.TempDir(), "restored.emr")
-			if out, err := runEMR(t, "", "backup", "--database-url", target, "--to", again); err != nil {
+			if out, err := runEMR(t, "", "backup", "--database-url", target, "--to", again, "--recipient", testKey.recipient); err != nil {
 				t.Fatalf("backup of the restored database: %v\n%s", err, out)
 			}
 			sameTables(t, file, again)
@@ -223,9 +223,10 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 	}
 }
 
-// TestDamagedArchiveIsRefused: an archive with one byte changed, or cut short, is refused by
-// `emr backup --verify` and by `emr restore`, which leaves the target empty: the whole
-// archive then restores into it.
+// TestDamagedArchiveIsRefused: an encrypted archive with one byte changed — in its header,
+// its body or its very end — or cut short is refused by `emr backup --verify` and by
+// `emr restore`, with a sentence saying so, and the target stays empty: the whole archive
+// then restores into it. Opened with another identity, or none, it is refused too.
 func TestDamagedArchiveIsRefused(t *testing.T) {
 	for _, e := range dbtest.Engines() {
 		t.Run(e.Name, func(t *testing.T) {
@@ -234,35 +235,111 @@ func TestDamagedArchiveIsRefused(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			file := filepath.Join(t.TempDir(), "clinic.emr")
-			if out, err := runEMR(t, "", "backup", "--database-url", src, "--to", file); err != nil {
+			if out, err := runEMR(t, "", "backup", "--database-url", src, "--to", file, "--recipient", testKey.recipient); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			whole, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			flipped := append([]byte(nil), whole...)
-			flipped[len(flipped)/2] ^= 0x10
+			flip := func(at int) []byte {
+				b := append([]byte(nil), whole...)
+				b[at] ^= 0x10
+				return b
+			}
 			target := e.URL(t)
-			for name, data := range map[string][]byte{"changed": flipped, "cut short": whole[:len(whole)*2/3]} {
+			for name, data := range map[string][]byte{
+				"header changed":  flip(40),
+				"body changed":    flip(len(whole) / 2),
+				"trailer changed": flip(len(whole) - 1),
+				"cut short":       whole[:len(whole)*2/3],
+			} {
 				bad := filepath.Join(t.TempDir(), "bad.emr")
 				if err := os.WriteFile(bad, data, 0o600); err != nil {
 					t.Fatal(err)
 				}
-				if out, err := runEMR(t, "", "backup", "--verify", bad); err == nil || !strings.Contains(err.Error(), "damaged") {
+				if out, err := runEMR(t, "", "backup", "--verify", bad, "--identity", testKey.identity); err == nil || !strings.Contains(err.Error(), "damaged") {
 					t.Errorf("%s: verify: %v\n%s", name, err, out)
 				}
-				if out, err := runEMR(t, "", "restore", "--from", bad, "--database-url", target); err == nil || !strings.Contains(err.Error(), "damaged") {
+				if out, err := runEMR(t, "", "restore", "--from", bad, "--database-url", target, "--identity", testKey.identity); err == nil || !strings.Contains(err.Error(), "damaged") {
 					t.Errorf("%s: restore: %v\n%s", name, err, out)
 				}
 			}
-			if out, err := runEMR(t, "", "restore", "--from", file, "--database-url", target); err != nil {
+			stranger := newTestKey(t.TempDir())
+			if _, err := runEMR(t, "", "restore", "--from", file, "--database-url", target, "--identity", stranger.identity); err == nil || !strings.Contains(err.Error(), "does not open it") {
+				t.Errorf("another identity: %v", err)
+			}
+			if _, err := runEMR(t, "", "backup", "--verify", file); err == nil || !strings.Contains(err.Error(), "--identity") {
+				t.Errorf("no identity: %v", err)
+			}
+			if dbtest.Count(t, dbtest.Open(t, target), `SELECT COUNT(*) FROM goose_db_version WHERE version_id > 0`) > 0 &&
+				dbtest.Count(t, dbtest.Open(t, target), `SELECT COUNT(*) FROM patients`) != 0 {
+				t.Fatal("a refused archive left patients in the target")
+			}
+			if out, err := runEMR(t, "", "restore", "--from", file, "--database-url", target, "--identity", testKey.identity); err != nil {
 				t.Fatalf("the whole archive, after the damaged ones: %v\n%s", err, out)
 			}
 			if n := dbtest.Count(t, dbtest.Open(t, target), `SELECT COUNT(*) FROM patients`); n != 300 {
 				t.Errorf("%d patients restored", n)
 			}
 		})
+	}
+}
+
+// TestBackupIsEncryptedUnlessPlaintextOnPurpose: without a recipient `emr backup` writes
+// nothing; --plaintext writes a plain archive and says so; an encrypted archive holds no
+// readable row; sessions and login throttling are left out, listed with no rows.
+func TestBackupIsEncryptedUnlessPlaintextOnPurpose(t *testing.T) {
+	dir := t.TempDir()
+	src := "sqlite:" + filepath.Join(dir, "src.db")
+	if out, err := runEMR(t, "", "seed", "--database-url", src, "--patients", "50"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	db := dbtest.Open(t, src)
+	if _, err := db.ExecContext(context.Background(), `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, address, user_agent)
+		SELECT 'a-session', id, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, '', '' FROM users LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	var name string
+	if err := db.QueryRowContext(context.Background(), `SELECT last_name FROM patients ORDER BY id LIMIT 1`).Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	none := filepath.Join(dir, "none.emr")
+	if _, err := runEMR(t, "", "backup", "--database-url", src, "--to", none); err == nil || !strings.Contains(err.Error(), "--plaintext") {
+		t.Errorf("a backup without a recipient: %v", err)
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Error("an unencrypted archive was written without --plaintext")
+	}
+	if _, err := runEMR(t, "", "backup", "--database-url", src, "--to", none, "--recipient", "age1notakey"); err == nil || !strings.Contains(err.Error(), "not an age public key") {
+		t.Errorf("a wrong recipient: %v", err)
+	}
+
+	sealed, plain := filepath.Join(dir, "sealed.emr"), filepath.Join(dir, "plain.emr")
+	if out, err := runEMR(t, "", "backup", "--database-url", src, "--to", sealed, "--recipient", testKey.recipient); err != nil || !strings.Contains(out, "encrypted to "+testKey.recipient) || !strings.Contains(out, "left out (they start empty): login_known_addresses, login_throttle, sessions") {
+		t.Fatalf("encrypted backup: %v\n%s", err, out)
+	}
+	if out, err := runEMR(t, "", "backup", "--database-url", src, "--to", plain, "--plaintext"); err != nil || !strings.Contains(out, "not encrypted") {
+		t.Fatalf("plain backup: %v\n%s", err, out)
+	}
+	if out, err := runEMR(t, "", "backup", "--verify", plain); err != nil || !strings.Contains(out, "NOT encrypted") {
+		t.Errorf("verify a plain archive: %v\n%s", err, out)
+	}
+	m, _, err := archive.VerifyFile(sealed, testKey.ids, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range m.Tables {
+		if (tb.Name == "sessions" || tb.Name == "login_throttle") && tb.Rows != 0 {
+			t.Errorf("%s: %d rows archived", tb.Name, tb.Rows)
+		}
+	}
+	if gz, err := exec.Command("sh", "-c", "gzip -dc < "+sealed+" 2>/dev/null | head -c 100000").Output(); err == nil && strings.Contains(string(gz), name) {
+		t.Error("the encrypted archive decompresses to readable rows")
+	}
+	raw, _ := os.ReadFile(sealed)
+	if strings.Contains(string(raw), name) || !strings.HasPrefix(string(raw), "age-encryption.org/v1") {
+		t.Error("the archive is not an age file")
 	}
 }
 
@@ -275,14 +352,14 @@ func TestRestoreRefusesADatabaseInUse(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			file := filepath.Join(t.TempDir(), "clinic.emr")
-			if out, err := runEMR(t, "", "backup", "--database-url", src, "--to", file); err != nil {
+			if out, err := runEMR(t, "", "backup", "--database-url", src, "--to", file, "--recipient", testKey.recipient); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			target := e.URL(t)
 			if out, err := runEMR(t, "a long enough password\n", "user", "create", "--database-url", target, "--username", "boss", "--name", "Boss", "--role", "admin"); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			_, err := runEMR(t, "", "restore", "--from", file, "--database-url", target)
+			_, err := runEMR(t, "", "restore", "--from", file, "--database-url", target, "--identity", testKey.identity)
 			if err == nil || !strings.Contains(err.Error(), "not empty") {
 				t.Fatalf("restore into a database in use: %v", err)
 			}
@@ -336,7 +413,7 @@ func TestCopyOfASeededClinicToPostgres(t *testing.T) {
 	}
 	a, b := filepath.Join(t.TempDir(), "a.emr"), filepath.Join(t.TempDir(), "b.emr")
 	for file, url := range map[string]string{a: src, b: target} {
-		if out, err := runEMR(t, "", "backup", "--database-url", url, "--to", file); err != nil {
+		if out, err := runEMR(t, "", "backup", "--database-url", url, "--to", file, "--recipient", testKey.recipient); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
 	}

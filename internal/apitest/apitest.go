@@ -25,6 +25,7 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
+	"emr/internal/secret"
 	"emr/internal/server"
 	"emr/internal/user"
 )
@@ -37,10 +38,14 @@ type Env struct {
 	HTTP   *httptest.Server
 }
 
+// Secrets is the key ring of every test server (servers on one database share it, as
+// instances share the key file).
+var Secrets = secret.Ephemeral()
+
 // Config is the configuration tests run the server with.
 func Config() config.Config {
 	return config.Config{Addr: "127.0.0.1:0", SessionIdle: 30 * time.Minute, SessionLifetime: 12 * time.Hour, Timezone: "UTC", LogFormat: "text",
-		PhotoMaxMB: 5, AttachmentMaxMB: 20}
+		PhotoMaxMB: 5, AttachmentMaxMB: 20, Secrets: Secrets}
 }
 
 // WebFS is a stand-in for the built web app.
@@ -157,11 +162,12 @@ func (c *Client) DialPush(ctx context.Context, base, key string) (*websocket.Con
 	return conn, err
 }
 
-// Cookie returns the value of the named cookie in the jar ("" when absent).
+// Cookie returns the value of the named cookie in the jar, by its name or its __Host-
+// prefixed name over TLS ("" when absent).
 func (c *Client) Cookie(name string) string {
 	u, _ := url.Parse(c.env.HTTP.URL)
 	for _, ck := range c.HTTP.Jar.Cookies(u) {
-		if ck.Name == name {
+		if ck.Name == name || ck.Name == "__Host-"+name {
 			return ck.Value
 		}
 	}

@@ -11,12 +11,32 @@ import (
 	"emr/internal/httpjson"
 )
 
-// Cookie and header names of the session and the CSRF double-submit token.
+// Cookie and header names of the session and the CSRF double-submit token. Served over TLS
+// (directly or behind a proxy that says so), the cookies take the __Host- prefix: the
+// browser then keeps them only if Secure, for this host alone and for every path, so that
+// no sibling domain or plain-HTTP page can set or shadow them.
 const (
 	SessionCookie = "emr_session"
 	CSRFCookie    = "XSRF-TOKEN"
 	CSRFHeader    = "X-XSRF-TOKEN"
+	hostPrefix    = "__Host-"
 )
+
+// CookieName is the name cookie base goes by on r: __Host- prefixed over TLS.
+func CookieName(r *http.Request, base string) string {
+	if Secure(r) {
+		return hostPrefix + base
+	}
+	return base
+}
+
+// SessionToken is the session cookie's token on r ("" when there is none).
+func SessionToken(r *http.Request) string {
+	if c, err := r.Cookie(CookieName(r, SessionCookie)); err == nil {
+		return c.Value
+	}
+	return ""
+}
 
 // Route is one API route and the access it declares. Every feature lists its routes in a
 // table of these; the server mounts them through Guard, so no route goes without a check.
@@ -78,11 +98,11 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 }
 
 func (g *Guard) principal(r *http.Request) (*Principal, error) {
-	c, err := r.Cookie(SessionCookie)
-	if err != nil {
+	token := SessionToken(r)
+	if token == "" {
 		return nil, apperr.Unauthenticated("auth.unauthenticated")
 	}
-	p, err := g.Sessions.Lookup(r.Context(), c.Value)
+	p, err := g.Sessions.Lookup(r.Context(), token)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +117,7 @@ func (g *Guard) principal(r *http.Request) (*Principal, error) {
 // (a cookie set by a sibling domain, say) does not pass, since it cannot be derived without
 // the session, whose cookie no script can read.
 func validCSRF(r *http.Request) bool {
-	c, err := r.Cookie(CSRFCookie)
+	c, err := r.Cookie(CookieName(r, CSRFCookie))
 	header := r.Header.Get(CSRFHeader)
 	if err != nil || c.Value == "" || header == "" {
 		return false
@@ -105,8 +125,8 @@ func validCSRF(r *http.Request) bool {
 	if subtle.ConstantTimeCompare([]byte(c.Value), []byte(header)) != 1 {
 		return false
 	}
-	if s, err := r.Cookie(SessionCookie); err == nil && s.Value != "" {
-		return subtle.ConstantTimeCompare([]byte(csrfFor(s.Value)), []byte(header)) == 1
+	if token := SessionToken(r); token != "" {
+		return subtle.ConstantTimeCompare([]byte(csrfFor(token)), []byte(header)) == 1
 	}
 	return true
 }
@@ -142,7 +162,7 @@ func Secure(r *http.Request) bool {
 
 // SetSessionCookie sets (token != "") or clears the session cookie.
 func SetSessionCookie(w http.ResponseWriter, r *http.Request, token string) {
-	c := &http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: Secure(r)}
+	c := &http.Cookie{Name: CookieName(r, SessionCookie), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: Secure(r)}
 	if token == "" {
 		c.MaxAge = -1
 	}
@@ -157,5 +177,5 @@ func SetCSRFCookie(w http.ResponseWriter, r *http.Request, session string) {
 	if session != "" {
 		value = csrfFor(session)
 	}
-	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: value, Path: "/", SameSite: http.SameSiteLaxMode, Secure: Secure(r)})
+	http.SetCookie(w, &http.Cookie{Name: CookieName(r, CSRFCookie), Value: value, Path: "/", SameSite: http.SameSiteLaxMode, Secure: Secure(r)})
 }

@@ -279,10 +279,31 @@ func (s *Sessions) Revoke(ctx context.Context, p *Principal) error {
 // RevokeOthers ends every session of p's user except p's own (after a password change),
 // inside the caller's transaction when q is one.
 func (s *Sessions) RevokeOthers(ctx context.Context, q database.Querier, p *Principal) error {
-	if _, err := q.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, p.UserID, p.tokenHash); err != nil {
-		return fmt.Errorf("revoke other sessions: %w", err)
+	return endSessionsBut(ctx, q, p.UserID, p.tokenHash)
+}
+
+// endSessionsBut ends every session of userID but the one whose token hashes to keep ("":
+// every one).
+func endSessionsBut(ctx context.Context, q database.Querier, userID int64, keep string) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2`, userID, keep); err != nil {
+		return fmt.Errorf("end sessions: %w", err)
 	}
 	return nil
+}
+
+// Alive reports, without counting it as a use, whether the session with token is still
+// live (a push socket asks, to close when its session has ended).
+func (s *Sessions) Alive(ctx context.Context, token string) (bool, error) {
+	var lastSeen, expires time.Time
+	err := s.DB.QueryRowContext(ctx, `SELECT last_seen_at, expires_at FROM sessions WHERE token_hash = $1`, hashToken(token)).Scan(&lastSeen, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up session: %w", err)
+	}
+	now := s.now()
+	return expires.After(now) && lastSeen.After(now.Add(-s.Idle)), nil
 }
 
 // EndSessions ends every session of a user (deactivated, or given a temporary password),
@@ -302,3 +323,7 @@ func (s *Sessions) RevokeToken(ctx context.Context, token string) error {
 	}
 	return nil
 }
+
+// EphemeralTables hold state a backup leaves out: sessions and login throttling start empty
+// after a restore (everyone signs in again).
+var EphemeralTables = []string{"sessions", "login_throttle", "login_known_addresses"}

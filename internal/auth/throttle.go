@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/netip"
 	"time"
 
 	"emr/internal/database"
@@ -115,4 +116,19 @@ func (t *Throttle) Remember(ctx context.Context, userKey, address string) error 
 // Seconds rounds d up to whole seconds, at least 1, for a Retry-After header.
 func Seconds(d time.Duration) int {
 	return max(1, int(math.Ceil(d.Seconds())))
+}
+
+// AddressBlock is the block an address is limited as: an IPv4 address itself, an IPv6
+// address's /64 (what one household or office is given), anything else as it is.
+func AddressBlock(address string) string {
+	ip, err := netip.ParseAddr(address)
+	if err != nil {
+		return address
+	}
+	ip = ip.Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64)
+	return p.String()
 }

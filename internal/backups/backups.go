@@ -72,6 +72,10 @@ type Status struct {
 	// Overdue is true when the newest archive is older than the interval (with a margin
 	// for the backup itself) — or there is none after the first interval.
 	Overdue bool `json:"overdue"`
+	// Encrypted says the archives are encrypted to Recipients (age public keys); false
+	// when they are written plain on purpose (--backup-plaintext).
+	Encrypted  bool     `json:"encrypted"`
+	Recipients []string `json:"recipients"`
 }
 
 func (s *Scheduler) now() time.Time {
@@ -117,17 +121,21 @@ var started = time.Now()
 // be read is reported as the last failure.
 func (s *Scheduler) Status() Status {
 	if s.Dir == "" {
-		return Status{Files: []File{}}
+		return Status{Files: []File{}, Recipients: []string{}}
 	}
 	files, listErr := s.files()
 	s.mu.Lock()
-	st := Status{Enabled: true, Dir: s.Dir, Every: int64(s.Every / time.Second), Keep: s.Keep, Running: s.running, Files: files, LastFailure: s.failure}
+	st := Status{Enabled: true, Dir: s.Dir, Every: int64(s.Every / time.Second), Keep: s.Keep, Running: s.running, Files: files, LastFailure: s.failure,
+		Encrypted: len(s.Options.Recipients) > 0, Recipients: s.Options.RecipientNames}
 	s.mu.Unlock()
 	if listErr != nil && st.LastFailure == nil {
 		st.LastFailure = &Failure{At: s.now().UTC(), Error: listErr.Error()}
 	}
 	if st.Files == nil {
 		st.Files = []File{}
+	}
+	if !st.Encrypted || st.Recipients == nil {
+		st.Recipients = []string{}
 	}
 	grace := s.Every + s.Every/10 + time.Minute
 	if len(files) > 0 {
@@ -235,6 +243,7 @@ func ArchiveOptions(app string) archive.Options {
 			seq, hash, err := audit.ReadHead(ctx, q)
 			return archive.Head{Seq: seq, Hash: hash}, err
 		},
-		After: []func(context.Context, database.Querier, database.Engine) error{patient.AfterRestore, database.FoldTotalsIn},
+		After:     []func(context.Context, database.Querier, database.Engine) error{patient.AfterRestore, database.FoldTotalsIn},
+		Ephemeral: auth.EphemeralTables,
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"emr/internal/backups"
 	"emr/internal/database"
+	"emr/internal/database/archive"
 	"emr/internal/database/dbtest"
 )
 
@@ -19,7 +20,7 @@ func TestSchedulerKeepsTheNewestAndTellsWhenOverdue(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
 		now := time.Date(2026, 11, 25, 2, 0, 0, 0, time.UTC)
-		s := &backups.Scheduler{DB: db, Dir: filepath.Join(t.TempDir(), "b"), Every: time.Hour, Keep: 2, Options: backups.ArchiveOptions("test"),
+		s := &backups.Scheduler{DB: db, Dir: filepath.Join(t.TempDir(), "b"), Every: time.Hour, Keep: 2, Options: plaintext(backups.ArchiveOptions("test")),
 			Now: func() time.Time { return now }}
 		for range 3 {
 			if err := s.BackUp(ctx); err != nil {
@@ -56,4 +57,10 @@ func TestSchedulerKeepsTheNewestAndTellsWhenOverdue(t *testing.T) {
 			t.Errorf("after a failed run: %+v", st)
 		}
 	})
+}
+
+// plaintext is opt writing plain archives (what is tested here is the schedule).
+func plaintext(opt archive.Options) archive.Options {
+	opt.Plaintext = true
+	return opt
 }

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"emr/internal/database"
+	"emr/internal/secret"
 )
 
 // Config is the whole configuration. It is passed explicitly; there is no global.
@@ -47,6 +50,15 @@ type Config struct {
 	BackupDir   string
 	BackupEvery time.Duration
 	BackupKeep  int
+	// BackupRecipients are the age public keys archives are encrypted to; BackupPlaintext
+	// writes scheduled archives unencrypted, on purpose, when there are none.
+	BackupRecipients []string
+	BackupPlaintext  bool
+
+	// SecretKeyFile holds the keys that seal second factors and the push secret (made on
+	// first start); Secrets is that file opened (by main; tests get an ephemeral ring).
+	SecretKeyFile string
+	Secrets       *secret.Ring
 }
 
 // Env lists every environment variable, its flag and meaning, for --help.
@@ -71,6 +83,9 @@ var Env = [][3]string{
 	{"EMR_BACKUP_DIR", "--backup-dir", "write a backup archive into this folder every --backup-every (default: off)"},
 	{"EMR_BACKUP_EVERY", "--backup-every", "how often to back up into --backup-dir (default 24h)"},
 	{"EMR_BACKUP_KEEP", "--backup-keep", "how many archives to keep in --backup-dir (default 14)"},
+	{"EMR_BACKUP_RECIPIENTS", "--backup-recipient", "age public keys (age1…, comma-separated) backups are encrypted to; required for --backup-dir"},
+	{"EMR_BACKUP_PLAINTEXT", "--backup-plaintext", "1: write scheduled backups unencrypted (anyone holding one reads and can change every record)"},
+	{"EMR_SECRET_KEY_FILE", "--secret-key-file", "the key file sealing second factors and the push secret (default: emr.key beside a SQLite database, else ./data/emr.key)"},
 }
 
 // DefaultDatabaseURL is where the embedded SQLite database lives unless told otherwise.
@@ -108,6 +123,48 @@ func BindDatabase(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.LogFormat, "log-format", env("EMR_LOG_FORMAT", "text"), "log format: text or json (env EMR_LOG_FORMAT)")
 }
 
+// BindSecretKey registers the key file's flag (serve, keys rotate, restore).
+func BindSecretKey(fs *flag.FlagSet, c *Config) {
+	fs.StringVar(&c.SecretKeyFile, "secret-key-file", env("EMR_SECRET_KEY_FILE", ""), "the key file sealing second factors and the push secret (env EMR_SECRET_KEY_FILE; default beside a SQLite database, else ./data/emr.key)")
+}
+
+// KeyFile is the secret key file's path: the one given, else emr.key beside a SQLite
+// database, else ./data/emr.key.
+func (c Config) KeyFile() string {
+	if c.SecretKeyFile != "" {
+		return c.SecretKeyFile
+	}
+	if engine, path, err := database.ParseURL(c.DatabaseURL); err == nil && engine == database.SQLite && path != ":memory:" {
+		return filepath.Join(filepath.Dir(path), "emr.key")
+	}
+	return filepath.Join("data", "emr.key")
+}
+
+// recipients is a repeatable flag of age recipients, also taking comma-separated lists.
+type recipients struct{ list *[]string }
+
+func (r recipients) String() string {
+	if r.list == nil {
+		return ""
+	}
+	return strings.Join(*r.list, ",")
+}
+
+func (r recipients) Set(v string) error {
+	for _, one := range strings.Split(v, ",") {
+		if one = strings.TrimSpace(one); one != "" {
+			*r.list = append(*r.list, one)
+		}
+	}
+	return nil
+}
+
+// BindRecipients registers --backup-recipient (name) with its environment default.
+func BindRecipients(fs *flag.FlagSet, name string, c *Config) {
+	_ = recipients{&c.BackupRecipients}.Set(env("EMR_BACKUP_RECIPIENTS", ""))
+	fs.Var(recipients{&c.BackupRecipients}, name, "an age public key (age1…) to encrypt backups to; repeatable or comma-separated (env EMR_BACKUP_RECIPIENTS)")
+}
+
 // BindServe registers the flags of `emr serve`.
 func BindServe(fs *flag.FlagSet, c *Config) {
 	BindDatabase(fs, c)
@@ -129,6 +186,9 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.BackupDir, "backup-dir", env("EMR_BACKUP_DIR", ""), "write backup archives into this folder (env EMR_BACKUP_DIR)")
 	fs.DurationVar(&c.BackupEvery, "backup-every", envDuration("EMR_BACKUP_EVERY", 24*time.Hour), "how often to back up into --backup-dir (env EMR_BACKUP_EVERY)")
 	fs.IntVar(&c.BackupKeep, "backup-keep", envInt("EMR_BACKUP_KEEP", 14), "how many archives to keep in --backup-dir (env EMR_BACKUP_KEEP)")
+	BindRecipients(fs, "backup-recipient", c)
+	fs.BoolVar(&c.BackupPlaintext, "backup-plaintext", envBool("EMR_BACKUP_PLAINTEXT"), "write scheduled backups unencrypted, on purpose (env EMR_BACKUP_PLAINTEXT)")
+	BindSecretKey(fs, c)
 }
 
 // ValidateDatabase checks the settings every subcommand uses.
@@ -183,6 +243,9 @@ func (c Config) validateOperations() error {
 	}
 	if c.BackupDir != "" && (c.BackupEvery < time.Minute || c.BackupKeep < 1) {
 		return errors.New("scheduled backups need --backup-every of at least 1m and --backup-keep of at least 1")
+	}
+	if c.BackupDir != "" && len(c.BackupRecipients) == 0 && !c.BackupPlaintext {
+		return errors.New("scheduled backups are encrypted: give EMR_BACKUP_RECIPIENTS (an age public key, age1…, made with age-keygen), or EMR_BACKUP_PLAINTEXT=1 to write them unencrypted on purpose")
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func ParseURL(raw string) (Engine, string, error) {
 	switch {
 	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
 		if _, err := url.Parse(raw); err != nil {
-			return "", "", fmt.Errorf("the PostgreSQL database URL is not a valid URL: %w", err)
+			return "", "", fmt.Errorf("the PostgreSQL database URL %q is not a valid URL", Redact(raw))
 		}
 		return Postgres, raw, nil
 	case strings.HasPrefix(raw, "sqlite:"):
@@ -69,8 +69,26 @@ func ParseURL(raw string) (Engine, string, error) {
 		}
 		return SQLite, path, nil
 	default:
-		return "", "", fmt.Errorf("the database URL %q is neither sqlite:PATH nor postgres://…", raw)
+		return "", "", fmt.Errorf("the database URL %q is neither sqlite:PATH nor postgres://…", Redact(raw))
 	}
+}
+
+// Redact is a database URL as it may be shown: its password, if any, replaced by "xxxxx"
+// (whether the URL parses or not: a mistyped one is echoed without it too).
+func Redact(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return raw
+	}
+	user, _, hasPassword := strings.Cut(rest[:at], ":")
+	if !hasPassword {
+		return raw
+	}
+	return scheme + "://" + user + ":xxxxx" + rest[at:]
 }
 
 // Open opens and pings the database at rawURL. For SQLite it creates the file's folder,
@@ -84,7 +102,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	switch engine {
 	case SQLite:
 		if dsn != ":memory:" {
-			if err := os.MkdirAll(filepath.Dir(dsn), 0o750); err != nil {
+			if err := os.MkdirAll(filepath.Dir(dsn), 0o700); err != nil {
 				return nil, fmt.Errorf("create the database folder: %w", err)
 			}
 		}

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
+	"emr/internal/document"
 )
 
 type run struct {
@@ -416,8 +418,36 @@ func TestVerifyIsRateLimited(t *testing.T) {
 		if limited != 5 {
 			t.Errorf("%d of 25 look-ups refused, want 5", limited)
 		}
-		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'document.verify'"); n != 20 {
-			t.Errorf("look-ups audited: %d, want 20", n)
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'document.verify'"); n != 0 {
+			t.Errorf("look-ups of an unknown code audited one by one: %d rows", n)
+		}
+	})
+}
+
+// The verify page's limit is shared by every instance (it lives in the database) and counts
+// an IPv6 /64 as one address: a visitor cannot step through a household's addresses.
+func TestVerifyLimitIsSharedAndPerBlock(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		one := &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}
+		other := &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}} // another instance
+		for i := range document.VerifyLimit {
+			l := one
+			if i%2 == 1 {
+				l = other
+			}
+			if ok, _, err := l.Allow(ctx, fmt.Sprintf("2001:db8:1:2::%x", i+1)); !ok || err != nil {
+				t.Fatalf("look-up %d refused: %v", i+1, err)
+			}
+		}
+		if ok, wait, _ := other.Allow(ctx, "2001:db8:1:2:ffff::9"); ok || wait <= 0 {
+			t.Errorf("an address of the same /64, past the limit, on the other instance: allowed %v, wait %v", ok, wait)
+		}
+		if ok, _, _ := one.Allow(ctx, "2001:db8:1:3::1"); !ok {
+			t.Error("the next /64 is refused")
+		}
+		if ok, _, _ := one.Allow(ctx, "192.0.2.7"); !ok {
+			t.Error("an IPv4 address is refused")
 		}
 	})
 }

@@ -490,8 +490,9 @@ type Verification struct {
 	Hash        string
 }
 
-// Verify looks a code up (as NormalCode gives it) and records the look-up in the audit log
-// with the visitor's address, found or not.
+// Verify looks a code up (as NormalCode gives it) and records a found document's look-up in
+// the audit log with the visitor's address; an unknown code is answered not found and only
+// counted (metrics), so that guessing writes no rows.
 func (s *Store) Verify(ctx context.Context, e audit.Event, code string) (Verification, error) {
 	var v Verification
 	var id, patientID int64
@@ -503,10 +504,6 @@ func (s *Store) Verify(ctx context.Context, e audit.Event, code string) (Verific
 		&doctor, &clinic, &v.Initials, &birthYear, &v.Status, &cancelled, &v.Hash)
 	e.Action, e.EntityType, e.Outcome = "document.verify", "document", audit.Success
 	if errors.Is(err, sql.ErrNoRows) {
-		e.Outcome, e.Detail = audit.Failure, "unknown code"
-		if err := audit.Record(ctx, s.DB, e); err != nil {
-			return v, err
-		}
 		return v, apperr.NotFound("document.not_found")
 	}
 	if err != nil {

@@ -1,72 +1,44 @@
 package document
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"html/template"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/i18n"
+	"emr/internal/metrics"
 )
 
-// Limiter counts each address's look-ups in a fixed window and refuses those past the
-// limit until the window ends: a code cannot be guessed (80 random bits), and this keeps
-// anyone from trying. Counts live in the instance's memory: behind several instances an
-// address may try as often on each, which changes nothing of the guessing odds.
+// Limiter limits the verify page's look-ups in the database, so that every instance shares
+// the counts: per address block (an IPv4 address, an IPv6 /64: one household or office
+// holds a whole /64) and for everyone together. A code cannot be guessed (80 random bits);
+// this keeps anyone from trying, and from filling the database while trying.
 type Limiter struct {
-	Limit  int
-	Window time.Duration
-	Now    func() time.Time
-
-	mu      sync.Mutex
-	windows map[string]window
+	Throttle *auth.Throttle // its Window is the limits' window
 }
 
-type window struct {
-	start time.Time
-	count int
-}
-
-// Verify look-ups an address may make per window.
+// Verify look-ups per address block and for everyone, per window.
 const (
-	VerifyLimit  = 20
-	VerifyWindow = 10 * time.Minute
+	VerifyLimit       = 20
+	VerifyGlobalLimit = 2000
+	VerifyWindow      = 10 * time.Minute
 )
 
 // Allow counts a look-up from address; when refused it says how long until the next.
-func (l *Limiter) Allow(address string) (bool, time.Duration) {
-	now := time.Now()
-	if l.Now != nil {
-		now = l.Now()
+func (l *Limiter) Allow(ctx context.Context, address string) (bool, time.Duration, error) {
+	wait, err := l.Throttle.Take(ctx, "verify:"+auth.AddressBlock(address), VerifyLimit)
+	if err != nil || wait > 0 {
+		return false, wait, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.windows == nil {
-		l.windows = map[string]window{}
-	}
-	if len(l.windows) > 100_000 { // forget ended windows before the map grows further
-		for a, w := range l.windows {
-			if now.Sub(w.start) >= l.Window {
-				delete(l.windows, a)
-			}
-		}
-	}
-	w := l.windows[address]
-	if now.Sub(w.start) >= l.Window {
-		w = window{start: now}
-	}
-	w.count++
-	l.windows[address] = w
-	if w.count > l.Limit {
-		return false, l.Window - now.Sub(w.start)
-	}
-	return true, 0
+	wait, err = l.Throttle.Take(ctx, "verify:*", VerifyGlobalLimit)
+	return wait == 0 && err == nil, wait, err
 }
 
 //go:embed verify.html
@@ -95,7 +67,13 @@ func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Robots-Tag", "noindex")
 	status := http.StatusOK
 	e := auth.AuditEvent(r)
-	if ok, wait := h.Verify.Allow(e.Address); !ok {
+	ok, wait, err := h.Verify.Allow(r.Context(), e.Address)
+	if err != nil {
+		slog.ErrorContext(r.Context(), "verify limit", "err", err)
+		h.draw(w, r, http.StatusInternalServerError, verifyView{Lang: lang, Title: view.Title, Heading: view.Heading, Message: t("error.internal")})
+		return
+	}
+	if !ok {
 		seconds := int(wait.Seconds()) + 1
 		w.Header().Set("Retry-After", strconv.Itoa(seconds))
 		status, view.Message = http.StatusTooManyRequests, t("verify.throttled", (seconds+59)/60)
@@ -104,12 +82,13 @@ func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 	}
 	code := NormalCode(r.PathValue("code"))
 	var v Verification
-	var err error = apperr.NotFound("document.not_found")
+	err = apperr.NotFound("document.not_found")
 	if code != "" {
 		v, err = h.Store.Verify(r.Context(), e, code)
 	}
 	switch {
 	case errors.Is(err, apperr.ErrNotFound):
+		metrics.VerifyUnknown() // counted, not audited one by one: a flood of guesses writes nothing
 		status, view.Message = http.StatusNotFound, t("verify.unknown")
 	case err != nil:
 		slog.ErrorContext(r.Context(), "verify failed", "err", err)

@@ -211,13 +211,22 @@ var statusOf = map[apperr.Kind]int{
 	apperr.KindUnsupportedType: http.StatusUnsupportedMediaType,
 }
 
+// Route is the route pattern r matched, for logs: never its path, which may hold a code or
+// a token ("(no route)" before or without a match).
+func Route(r *http.Request) string {
+	if r.Pattern == "" {
+		return "(no route)"
+	}
+	return r.Pattern
+}
+
 // Error writes err as the error envelope, translated into the request's language.
 // Errors that are not apperr kinds are logged and answered as a generic 500.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	lang := i18n.FromRequest(r)
 	var e *apperr.Error
 	if !errors.As(err, &e) || e.Kind == apperr.KindInternal {
-		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "route", Route(r), "err", err)
 		Respond(w, http.StatusInternalServerError, ErrorBody{Error: i18n.T(lang, "error.internal"), Code: "error.internal"})
 		return
 	}

@@ -48,10 +48,13 @@ var (
 	loginThrottled = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "emr_login_throttled_total", Help: "Log-ins refused because the account or the address had too many failures.",
 	})
+	verifyUnknown = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "emr_verify_unknown_total", Help: "Look-ups on the public verify page of a code no document has.",
+	})
 )
 
 func init() {
-	Registry.MustRegister(requests, latency, queries, sockets, events, loginFailures, loginThrottled,
+	Registry.MustRegister(requests, latency, queries, sockets, events, loginFailures, loginThrottled, verifyUnknown,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 }
 
@@ -82,6 +85,9 @@ func Published() { events.Inc() }
 
 // LoginFailed counts a refused log-in; LoginThrottled one refused for too many failures.
 func LoginFailed() { loginFailures.Inc() }
+
+// VerifyUnknown counts a look-up of an unknown code on the verify page.
+func VerifyUnknown() { verifyUnknown.Inc() }
 
 // LoginThrottled counts a log-in refused by the throttle.
 func LoginThrottled() { loginThrottled.Inc() }

@@ -48,7 +48,7 @@ func (h *Handler) twoFactorConfirm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := me(r)
-	codes, err := h.TwoFactor.Confirm(r.Context(), p.UserID, strings.TrimSpace(in.Code))
+	codes, err := h.TwoFactor.Confirm(r.Context(), p, strings.TrimSpace(in.Code))
 	if err == nil {
 		err = h.audit(r.Context(), r, "profile.two_factor_on")
 	}
@@ -91,7 +91,7 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		e := auth.AuditEvent(r)
 		e.Action = "profile.two_factor_off"
-		err = h.Users.RemoveTwoFactor(ctx, e, p.UserID, h.TwoFactor)
+		err = h.Users.RemoveTwoFactor(ctx, e, p.UserID, h.TwoFactor, p)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

@@ -156,7 +156,7 @@ func TestChannelAuthorisation(t *testing.T) {
 func TestTwoInstancesShareEvents(t *testing.T) {
 	url := dbtest.PostgresURL(t)
 	a, b := apitest.New(t, dbtest.Open(t, url)), apitest.New(t, dbtest.Open(t, url))
-	keys, err := push.LoadKeys(context.Background(), &settings.Store{DB: a.DB})
+	keys, err := push.LoadKeys(context.Background(), &settings.Store{DB: a.DB}, apitest.Secrets)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/secret"
 )
 
 // Channels the web app subscribes to, and who may. A user's own channel carries what
@@ -142,9 +143,11 @@ type Settings interface {
 	Once(ctx context.Context, key, value string) (string, error)
 }
 
-// KeyStore loads the installation's keys once, on first use.
+// KeyStore loads the installation's keys once, on first use; they are stored sealed under
+// Secrets (ADR 26).
 type KeyStore struct {
 	Settings Settings
+	Secrets  *secret.Ring
 	mu       sync.Mutex
 	keys     *Keys
 }
@@ -157,7 +160,7 @@ func (ks *KeyStore) Get(ctx context.Context) (Keys, error) {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	if ks.keys == nil {
-		k, err := LoadKeys(ctx, ks.Settings)
+		k, err := LoadKeys(ctx, ks.Settings, ks.Secrets)
 		if err != nil {
 			return Keys{}, err
 		}
@@ -166,16 +169,26 @@ func (ks *KeyStore) Get(ctx context.Context) (Keys, error) {
 	return *ks.keys, nil
 }
 
+// KeysSetting is the setting the push keys are stored under, sealed.
+const KeysSetting = "push:keys"
+
 // LoadKeys returns the installation's push keys, creating them on the first start. They
-// live in the database so that every instance signs and checks with the same secret.
-func LoadKeys(ctx context.Context, settings Settings) (Keys, error) {
+// live in the database, sealed under ring, so that every instance signs and checks with the
+// same secret and a dump of the database does not reveal it.
+func LoadKeys(ctx context.Context, settings Settings, ring *secret.Ring) (Keys, error) {
 	fresh, _ := json.Marshal(Keys{Key: randomHex(10), Secret: randomHex(32)})
-	stored, err := settings.Once(ctx, "push:keys", string(fresh))
+	stored, err := settings.Once(ctx, KeysSetting, ring.Seal(KeysSetting, fresh))
 	if err != nil {
 		return Keys{}, fmt.Errorf("load push keys: %w", err)
 	}
+	plain := []byte(stored)
+	if secret.IsSealed(stored) {
+		if plain, err = ring.Open(KeysSetting, stored); err != nil {
+			return Keys{}, fmt.Errorf("load push keys: %w", err)
+		}
+	}
 	var k Keys
-	if err := json.Unmarshal([]byte(stored), &k); err != nil || k.Key == "" || k.Secret == "" {
+	if err := json.Unmarshal(plain, &k); err != nil || k.Key == "" || k.Secret == "" {
 		return Keys{}, fmt.Errorf("load push keys: the stored keys are damaged")
 	}
 	return k, nil

@@ -49,7 +49,14 @@ type Server struct {
 	// PerUser sockets at once.
 	Identify func(*http.Request) (int64, error)
 	PerUser  int
+	// Alive, when set, is asked every Recheck whether the connection's session still
+	// lives; a socket whose session has ended is closed.
+	Alive   func(ctx context.Context, r *http.Request) (bool, error)
+	Recheck time.Duration
 }
+
+// SessionRecheck is how often a socket's session is checked.
+const SessionRecheck = 5 * time.Second
 
 // Error codes of the protocol (4000-4099: do not reconnect; 4200-4299: reconnect at once).
 const (
@@ -101,6 +108,9 @@ func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	srv.Hub.add(s)
 	defer srv.Hub.remove(s)
 
+	if srv.Alive != nil && srv.Recheck > 0 {
+		go srv.watchSession(ctx, r, s)
+	}
 	established, _ := json.Marshal(map[string]any{"socket_id": s.id, "activity_timeout": activityTimeout})
 	s.send <- mustFrame(message{Event: "pusher:connection_established", Data: quote(established)})
 	go func() { // the writer: one goroutine per socket owns writes
@@ -136,6 +146,25 @@ func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		srv.handle(s, keys, m)
+	}
+}
+
+// watchSession closes s once its session has ended (a database error leaves it open).
+func (srv *Server) watchSession(ctx context.Context, r *http.Request, s *socket) {
+	tick := time.NewTicker(srv.Recheck)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.closed:
+			return
+		case <-tick.C:
+			if ok, err := srv.Alive(ctx, r); err == nil && !ok {
+				s.closeWith("Session ended")
+				return
+			}
+		}
 	}
 }
 

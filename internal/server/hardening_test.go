@@ -87,8 +87,34 @@ func TestSecureCookiesBehindTrustedTLSProxy(t *testing.T) {
 		c.Header.Set("X-Forwarded-Proto", "https")
 		r := c.Do("GET", "/api/sanctum/csrf-cookie", nil)
 		secure := strings.Contains(r.Header.Get("Set-Cookie"), "; Secure")
-		if secure != trust {
+		prefixed := strings.HasPrefix(r.Header.Get("Set-Cookie"), "__Host-XSRF-TOKEN=")
+		if secure != trust || prefixed != trust {
 			t.Errorf("trust proxy %v: Set-Cookie %q", trust, r.Header.Get("Set-Cookie"))
+		}
+		if !trust {
+			continue
+		}
+		// Signed in over TLS: the session cookie is __Host- prefixed, Secure, host-only, for
+		// every path, and the prefixed CSRF token is the one checked.
+		pw := env.CreateUser("tls", "receptionist")
+		login := c.Login("tls", pw)
+		if login.Status != http.StatusOK {
+			t.Fatalf("login over TLS: %d %s", login.Status, login.Body)
+		}
+		var session string
+		for _, line := range login.Header.Values("Set-Cookie") {
+			if strings.HasPrefix(line, "__Host-emr_session=") {
+				session = line
+			}
+		}
+		if !strings.Contains(session, "; Secure") || !strings.Contains(session, "Path=/") || strings.Contains(session, "Domain=") {
+			t.Errorf("the session cookie over TLS: %q", login.Header.Values("Set-Cookie"))
+		}
+		if r := c.Do("GET", "/api/user", nil); r.Status != http.StatusOK {
+			t.Errorf("a request with the prefixed session cookie: %d", r.Status)
+		}
+		if r := c.Do("POST", "/api/auth/logout", nil); r.Status != http.StatusNoContent && r.Status != http.StatusOK {
+			t.Errorf("a state change with the prefixed CSRF cookie: %d %s", r.Status, r.Body)
 		}
 	}
 }
@@ -104,13 +130,16 @@ func TestRequestLogsHoldNoSecrets(t *testing.T) {
 	pw := env.CreateUser("loguser", "receptionist")
 	c := env.LoggedIn("loguser", pw)
 	c.Do("GET", "/api/user?q=Nguyen+Van+A", nil)
+	c.Do("GET", "/api/diagnosis-codes?q=J45.909", nil)
+	c.Do("GET", "/api/patients/9876543", nil)
+	env.Client().Do("GET", "/verify/QX7K-2M9P-DD4R-T8WA", nil)
 	c.Login("loguser", "a-wrong-secret-password")
 
 	logs := buf.String()
-	if !strings.Contains(logs, "path=/api/user") || !strings.Contains(logs, "status=200") {
+	if !strings.Contains(logs, `route="GET /api/user"`) || !strings.Contains(logs, `route="GET /api/patients/{id}"`) || !strings.Contains(logs, "status=200") {
 		t.Fatalf("no request line logged:\n%s", logs)
 	}
-	for _, secret := range []string{pw, "a-wrong-secret-password", "Nguyen", c.Cookie("emr_session")} {
+	for _, secret := range []string{pw, "a-wrong-secret-password", "Nguyen", c.Cookie("emr_session"), "J45.909", "9876543", "QX7K"} {
 		if strings.Contains(logs, secret) {
 			t.Errorf("the request log contains %q:\n%s", secret, logs)
 		}

@@ -27,6 +27,7 @@ import (
 	"emr/internal/config"
 	"emr/internal/dashboard"
 	"emr/internal/database"
+	"emr/internal/database/archive"
 	"emr/internal/document"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -36,6 +37,7 @@ import (
 	"emr/internal/profile"
 	"emr/internal/push"
 	"emr/internal/role"
+	"emr/internal/secret"
 	"emr/internal/settings"
 	"emr/internal/user"
 )
@@ -140,7 +142,11 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	users := &user.Store{DB: db}
 	sessions := &auth.Sessions{DB: db, Identities: users, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
-	twoFactor := &auth.TwoFactor{DB: db}
+	ring := cfg.Secrets
+	if ring == nil {
+		ring = secret.Ephemeral() // tests; emr serve opens the key file
+	}
+	twoFactor := &auth.TwoFactor{DB: db, Secrets: ring}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
@@ -149,7 +155,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
-	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}}
+	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
 	if provider, err := push.ParseProvider(cfg.PushURL); cfg.PushURL != "" && err == nil { // CheckConfig has refused a bad URL
@@ -157,7 +163,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		settings, _ := provider.ClientSettings(context.Background())
 		pushOrigin = settings.Origin()
 	}
-	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: backups.ArchiveOptions(cfg.Version)}
+	archiveOptions := backups.ArchiveOptions(cfg.Version)
+	archiveOptions.Recipients, _ = archive.ParseRecipients(cfg.BackupRecipients) // emr serve has refused a wrong one
+	archiveOptions.RecipientNames, archiveOptions.Plaintext = cfg.BackupRecipients, cfg.BackupPlaintext
+	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: archiveOptions}
 	watch(db, scheduled)
 	routes := slices.Concat(
 		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
@@ -166,7 +175,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
 		(&billing.Handler{Store: &billing.Store{DB: db, Loc: loc}, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
-		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Limit: document.VerifyLimit, Window: document.VerifyWindow}}).Routes(),
+		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
@@ -191,18 +200,20 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	}
 	if _, builtIn := publisher.(*push.Fanout); builtIn {
 		identify := func(r *http.Request) (int64, error) {
-			c, err := r.Cookie(auth.SessionCookie)
-			if err != nil {
-				return 0, err
-			}
-			p, err := sessions.Lookup(r.Context(), c.Value)
+			p, err := sessions.Lookup(r.Context(), auth.SessionToken(r))
 			if err != nil {
 				return 0, err
 			}
 			return p.UserID, nil
 		}
 		// The push protocol's WebSocket path, for logged-in users only.
-		mux.Handle("GET /app/{key}", metrics.Route("GET", "/app/{key}", &push.Server{Hub: hub, Keys: keys, Identify: identify, PerUser: push.MaxSocketsPerUser}))
+		// A socket closes once its session has ended (logout, a password or second-factor
+		// change, an administrator's reset) on whichever instance it ended.
+		alive := func(ctx context.Context, r *http.Request) (bool, error) {
+			return sessions.Alive(ctx, auth.SessionToken(r))
+		}
+		mux.Handle("GET /app/{key}", metrics.Route("GET", "/app/{key}", &push.Server{Hub: hub, Keys: keys, Identify: identify, PerUser: push.MaxSocketsPerUser,
+			Alive: alive, Recheck: push.SessionRecheck}))
 	}
 	mux.Handle("/", metrics.Route("GET", "/ (web app)", static{files: web}))
 
@@ -390,8 +401,9 @@ func forwarded(next http.Handler, trust bool) http.Handler {
 	})
 }
 
-// logRequests logs one line per API request: method, path (never the query string, which
-// may hold a patient's name), status, duration and user id. Static files are not logged.
+// logRequests logs one line per API request: method, route (the pattern matched, never the
+// path or the query string, which may hold a patient's name, a search, a code or a token),
+// status, duration and user id. Static files and the verify page are not logged.
 func logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/api/") {
@@ -401,8 +413,9 @@ func logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		ctx, userID := auth.WithUserIDSlot(r.Context())
 		rec := &httpjson.Recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r.WithContext(ctx))
-		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rec.Status(),
+		inner := r.WithContext(ctx)
+		next.ServeHTTP(rec, inner) // the mux records the pattern it matched on inner
+		slog.InfoContext(r.Context(), "request", "method", r.Method, "route", httpjson.Route(inner), "status", rec.Status(),
 			"ms", time.Since(start).Milliseconds(), "user", *userID)
 	})
 }
@@ -414,7 +427,7 @@ func recoverPanics(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				slog.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				slog.ErrorContext(r.Context(), "panic", "method", r.Method, "route", httpjson.Route(r), "panic", v, "stack", string(debug.Stack()))
 				httpjson.Error(w, r, fmt.Errorf("panic: %v", v)) // answered as a generic 500
 			}
 		}()

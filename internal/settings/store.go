@@ -11,6 +11,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/secret"
 )
 
 // Store is the only reader and writer of the settings table: the clinic's header, and values
@@ -29,6 +30,51 @@ func (s *Store) Once(ctx context.Context, key, value string) (string, error) {
 		return "", fmt.Errorf("read setting %s: %w", key, err)
 	}
 	return stored, nil
+}
+
+// Reseal brings the values stored under keys under ring's current key: sealed when stored
+// plain, re-sealed when an earlier key sealed them (at start, and after `emr keys rotate`).
+// It reports how many it changed.
+func (s *Store) Reseal(ctx context.Context, ring *secret.Ring, keys ...string) (int, error) {
+	changed := 0
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		for _, key := range keys {
+			var value string
+			err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&value)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read setting %s: %w", key, err)
+			}
+			sealed, ok, err := ring.Reseal(key, value)
+			if err != nil {
+				return fmt.Errorf("setting %s: %w", key, err)
+			}
+			if !ok {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE settings SET value = $2 WHERE key = $1`, key, sealed); err != nil {
+				return fmt.Errorf("seal setting %s: %w", key, err)
+			}
+			changed++
+		}
+		return nil
+	})
+	return changed, err
+}
+
+// Value is the value stored under key, "" when none is.
+func (s *Store) Value(ctx context.Context, key string) (string, error) {
+	var value string
+	err := s.DB.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = $1`, key).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read setting %s: %w", key, err)
+	}
+	return value, nil
 }
 
 // ReadClinic returns the clinic's settings (empty ones until an admin sets them).

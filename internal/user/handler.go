@@ -140,7 +140,7 @@ func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		e := auth.AuditEvent(r)
 		e.Action = "user.two_factor_reset"
-		err = h.Users.RemoveTwoFactor(r.Context(), e, id, h.TwoFactor)
+		err = h.Users.RemoveTwoFactor(r.Context(), e, id, h.TwoFactor, auth.PrincipalFrom(r.Context()))
 	}
 	h.respond(w, r, http.StatusOK, u, err)
 }

@@ -41,11 +41,7 @@ func meOf(p *auth.Principal) Me {
 }
 
 func (h *Handler) csrfCookie(w http.ResponseWriter, r *http.Request) {
-	var session string
-	if c, err := r.Cookie(auth.SessionCookie); err == nil {
-		session = c.Value
-	}
-	auth.SetCSRFCookie(w, r, session)
+	auth.SetCSRFCookie(w, r, auth.SessionToken(r))
 	httpjson.NoContent(w)
 }
 
@@ -190,8 +186,8 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A new session id at every login: any session the browser still had is ended.
-	if c, err := r.Cookie(auth.SessionCookie); err == nil {
-		if err := h.Sessions.RevokeToken(ctx, c.Value); err != nil {
+	if token := auth.SessionToken(r); token != "" {
+		if err := h.Sessions.RevokeToken(ctx, token); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}

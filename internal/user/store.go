@@ -327,10 +327,11 @@ func (s *Store) ChangePassword(ctx context.Context, e audit.Event, p *auth.Princ
 }
 
 // RemoveTwoFactor removes the account's second factor (turned off by its owner, or reset by
-// an administrator for a lost phone), audited as e's action.
-func (s *Store) RemoveTwoFactor(ctx context.Context, e audit.Event, id int64, second *auth.TwoFactor) error {
+// an administrator for a lost phone), audited as e's action; the account's sessions end but
+// by's own (by is who asks).
+func (s *Store) RemoveTwoFactor(ctx context.Context, e audit.Event, id int64, second *auth.TwoFactor, by *auth.Principal) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := second.Remove(ctx, tx, id); err != nil {
+		if err := second.Remove(ctx, tx, id, by); err != nil {
 			return err
 		}
 		e.EntityType, e.EntityID, e.Outcome = "user", strconv.FormatInt(id, 10), audit.Success

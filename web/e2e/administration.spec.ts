@@ -263,6 +263,10 @@ test('the Backups screen lists the scheduled archive for an administrator, and t
   await expect(activeView(page).locator('.ant-table-row')).toHaveCount(1)
   await expect(activeView(page).locator('.ant-table-row').getByText(/^emr-\d{8}-\d{6}\.emr$/)).toBeVisible()
   await expect(page.getByTestId('backup-banner')).toHaveCount(0)
+  // Encrypted, and to which key: the private half is kept away from the server.
+  await expect(activeView(page).getByText('Encrypted with age')).toBeVisible()
+  await expect(activeView(page).getByText('age13phs3pgp0z9ztdce7ktm7g5r4e8m3plskjfmc4he9jeag285a58qj84qx8')).toBeVisible()
+  await expect(activeView(page).getByText('Backups are written unencrypted')).toHaveCount(0)
 
   const nurse = await browser.newPage()
   await login(nurse, 'nurse')

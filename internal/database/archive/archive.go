@@ -1,7 +1,8 @@
 // Package archive writes a whole EMR database as one engine-neutral archive and loads one
 // into an empty database of either engine (ADR 24).
 //
-// An archive is a stream of lines, gzip-compressed in a file: first the manifest (format,
+// An archive is a stream of lines, gzip-compressed and, in a file, encrypted to age
+// recipients (ADR 26): first the manifest (format,
 // the engine and schema version it was taken from, every table with its columns and row
 // count, the audit chain's head, the ids and sequences given so far), then each table's rows
 // (a line naming the table, then one JSON array per row, in the table's key order), and last
@@ -23,9 +24,12 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"filippo.io/age"
 
 	"emr/internal/database"
 )
@@ -50,6 +54,11 @@ type Manifest struct {
 	// Sequences are PostgreSQL's own sequences (not a table's ids) and their last values.
 	IDs       map[string]int64 `json:"ids,omitempty"`
 	Sequences map[string]int64 `json:"sequences,omitempty"`
+
+	// Recipients are the age public keys the archive file was encrypted to (none: plain).
+	Recipients []string `json:"recipients,omitempty"`
+	// Ephemeral are the tables whose rows were left out on purpose.
+	Ephemeral []string `json:"ephemeral,omitempty"`
 
 	digests map[string]string // per table, of the rows read (VerifyFile)
 }
@@ -90,6 +99,17 @@ type Options struct {
 	After []func(ctx context.Context, q database.Querier, engine database.Engine) error
 	// Progress is told the rows written or loaded so far, out of total.
 	Progress func(done, total int64)
+	// Ephemeral are tables whose rows a backup leaves out (sessions, login throttling):
+	// listed in the manifest with no rows, so that a restore makes them empty.
+	Ephemeral []string
+	// Recipients, when any, encrypt the archive file (Write) to each age recipient;
+	// Identities open an encrypted one (VerifyFile, RestoreFile). An archive file is
+	// encrypted unless Plaintext says, on purpose, that it is not to be.
+	Recipients []age.Recipient
+	Identities []age.Identity
+	Plaintext  bool
+	// RecipientNames are the recipients as given (age1…), recorded in the manifest.
+	RecipientNames []string
 }
 
 func (o Options) progress(done, total int64) {
@@ -151,6 +171,10 @@ func Dump(ctx context.Context, db *database.DB, w io.Writer, opt Options) (Manif
 			return Manifest{}, err
 		}
 		var d digest
+		if slices.Contains(m.Ephemeral, t.Name) {
+			digests[t.Name] = d.String()
+			continue
+		}
 		n, err := eachRow(ctx, snap.q, t, func(line []byte) error {
 			d.add(line)
 			_, err := out.Write(append(line, '\n'))
@@ -224,7 +248,14 @@ func describe(ctx context.Context, q database.Querier, engine database.Engine, o
 	if m.Tables, err = tables(ctx, q, engine); err != nil {
 		return m, err
 	}
+	if len(opt.Recipients) > 0 {
+		m.Recipients = opt.RecipientNames
+	}
 	for i, t := range m.Tables {
+		if slices.Contains(opt.Ephemeral, t.Name) {
+			m.Ephemeral = append(m.Ephemeral, t.Name)
+			continue
+		}
 		if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quote(t.Name)).Scan(&m.Tables[i].Rows); err != nil {
 			return m, fmt.Errorf("count %s: %w", t.Name, err)
 		}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bufio"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -8,6 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"filippo.io/age"
 
 	"emr/internal/database"
 )
@@ -19,13 +23,48 @@ type Written struct {
 	Size     int64 // bytes on disk
 }
 
-// Write writes an archive of db to path, which must not exist: first to path.partial, made
-// durable and then renamed, so that a file by the name asked for is always a whole archive.
+// ErrUnencrypted is a Write asked without recipients and without Plaintext.
+var ErrUnencrypted = errors.New("backups are encrypted: give an age recipient (--recipient age1…, or EMR_BACKUP_RECIPIENTS; make a key pair with age-keygen), or --plaintext to write an unencrypted archive on purpose")
+
+// ParseRecipients reads age recipients (age1…), one sentence for the first wrong one.
+func ParseRecipients(list []string) ([]age.Recipient, error) {
+	out := make([]age.Recipient, 0, len(list))
+	for _, s := range list {
+		r, err := age.ParseX25519Recipient(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an age public key (age1…, as age-keygen prints it): %v", s, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ReadIdentities reads an age identity file (AGE-SECRET-KEY-1…, as age-keygen writes it).
+func ReadIdentities(path string) ([]age.Identity, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("the identity file: %w", err)
+	}
+	defer f.Close()
+	ids, err := age.ParseIdentities(f)
+	if err != nil {
+		return nil, fmt.Errorf("the identity file %s: %v", path, err)
+	}
+	return ids, nil
+}
+
+// Write writes an archive of db to path, which must not exist, encrypted to opt.Recipients
+// (or plain, when opt.Plaintext says so on purpose): first to path.partial, made durable
+// and then renamed, so that a file by the name asked for is always a whole archive. The
+// file is private to its owner (0600, its folder made 0700).
 func Write(ctx context.Context, db *database.DB, path string, opt Options) (Written, error) {
+	if len(opt.Recipients) == 0 && !opt.Plaintext {
+		return Written{}, ErrUnencrypted
+	}
 	if _, err := os.Stat(path); err == nil {
 		return Written{}, fmt.Errorf("%s exists already; choose a new file name", path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return Written{}, fmt.Errorf("create the backup folder: %w", err)
 	}
 	partial := path + ".partial"
@@ -38,13 +77,26 @@ func Write(ctx context.Context, db *database.DB, path string, opt Options) (Writ
 		os.Remove(partial)
 		return Written{}, err
 	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	var out io.Writer = f
+	var sealed io.WriteCloser
+	if len(opt.Recipients) > 0 {
+		if sealed, err = age.Encrypt(f, opt.Recipients...); err != nil {
+			return fail(fmt.Errorf("encrypt the backup: %w", err))
+		}
+		out = sealed
+	}
+	zw, _ := gzip.NewWriterLevel(out, gzip.BestSpeed)
 	m, err := Dump(ctx, db, zw, opt)
 	if err != nil {
 		return fail(err)
 	}
 	if err := zw.Close(); err != nil {
 		return fail(err)
+	}
+	if sealed != nil {
+		if err := sealed.Close(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Sync(); err != nil {
 		return fail(err)
@@ -67,34 +119,83 @@ func Write(ctx context.Context, db *database.DB, path string, opt Options) (Writ
 	return Written{Manifest: m, Path: path, Size: info.Size()}, nil
 }
 
-// openFile opens an archive file for reading, decompressed.
-func openFile(path string) (io.Reader, func(), error) {
+// ageHeader starts every age-encrypted file.
+const ageHeader = "age-encryption.org/"
+
+// ErrNoIdentity is an encrypted archive read without an identity that opens it.
+var ErrNoIdentity = errors.New("the archive is encrypted: give the identity file that opens it (--identity FILE, the AGE-SECRET-KEY-1… that age-keygen wrote)")
+
+// openFile opens an archive file for reading, decrypted with one of ids and decompressed.
+// Every change to an encrypted file — a byte of its header, its body or its end — fails
+// the encryption's authentication, reported as damage.
+func openFile(path string, ids []age.Identity) (io.Reader, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	zr, err := gzip.NewReader(f)
+	br := bufio.NewReader(f)
+	var src io.Reader = br
+	if start, _ := br.Peek(len(ageHeader)); string(start) == ageHeader {
+		if len(ids) == 0 {
+			f.Close()
+			return nil, nil, ErrNoIdentity
+		}
+		src, err = age.Decrypt(br, ids...)
+		var none *age.NoIdentityMatchError
+		if errors.As(err, &none) {
+			f.Close()
+			return nil, nil, fmt.Errorf("%w: the identity given does not open it (it was encrypted to other keys, or its header was changed)", ErrDamaged)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, damaged("its encrypted header was changed or cut: %v", err)
+		}
+		src = &errorsAs{r: src, say: "it was changed after it was written (its encryption does not authenticate)"}
+	}
+	zr, err := gzip.NewReader(src)
 	if err != nil {
 		f.Close()
+		if errors.Is(err, ErrDamaged) {
+			return nil, nil, err
+		}
 		return nil, nil, damaged("it is not a compressed archive: %v", err)
 	}
-	return &gzipErrors{zr}, func() { zr.Close(); f.Close() }, nil
+	return &errorsAs{r: zr}, func() { zr.Close(); f.Close() }, nil
 }
 
-// gzipErrors reports a compressed stream's damage as the archive's.
-type gzipErrors struct{ r io.Reader }
+// errorsAs reports a stream's failure as the archive's damage, in say's words when given.
+type errorsAs struct {
+	r   io.Reader
+	say string
+}
 
-func (g *gzipErrors) Read(p []byte) (int, error) {
+func (g *errorsAs) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
-	if err != nil && !errors.Is(err, io.EOF) {
-		err = damaged("%v", err)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, ErrDamaged) {
+		if g.say != "" {
+			err = damaged("%s: %v", g.say, err)
+		} else {
+			err = damaged("%v", err)
+		}
 	}
 	return n, err
 }
 
+// Encrypted reports whether the archive file at path is encrypted.
+func Encrypted(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	start := make([]byte, len(ageHeader))
+	n, _ := io.ReadFull(f, start)
+	return string(start[:n]) == ageHeader, nil
+}
+
 // RestoreFile restores the archive at path into db (Restore).
 func RestoreFile(ctx context.Context, db *database.DB, path string, opt Options) (Report, error) {
-	r, done, err := openFile(path)
+	r, done, err := openFile(path, opt.Identities)
 	if err != nil {
 		return Report{}, err
 	}
@@ -105,13 +206,13 @@ func RestoreFile(ctx context.Context, db *database.DB, path string, opt Options)
 // VerifyFile reads the whole archive at path and checks it as a restore would, without a
 // database: its structure, each table's row count and digest, and its checksum. It returns
 // the manifest and each table's digest (the same rows give the same digest on either engine).
-func VerifyFile(path string, progress func(done, total int64)) (Manifest, map[string]string, error) {
-	m, err := verifyFile(path, progress)
+func VerifyFile(path string, ids []age.Identity, progress func(done, total int64)) (Manifest, map[string]string, error) {
+	m, err := verifyFile(path, ids, progress)
 	return m, m.digests, err
 }
 
-func verifyFile(path string, progress func(done, total int64)) (Manifest, error) {
-	src, done, err := openFile(path)
+func verifyFile(path string, ids []age.Identity, progress func(done, total int64)) (Manifest, error) {
+	src, done, err := openFile(path, ids)
 	if err != nil {
 		return Manifest{}, err
 	}

@@ -222,7 +222,7 @@ func Copy(ctx context.Context, from, to *database.DB, opt Options) (Report, erro
 	dumped := make(chan error, 1)
 	go func() {
 		dumpOpt := opt
-		dumpOpt.Progress = nil
+		dumpOpt.Progress, dumpOpt.Ephemeral = nil, nil // a copy is the whole database
 		_, err := Dump(ctx, from, pw, dumpOpt)
 		pw.CloseWithError(err)
 		dumped <- err

@@ -62,7 +62,9 @@ export const http = axios.create({
   baseURL: '/api',
   timeout: API_TIMEOUT_MS,
   withCredentials: true,
-  xsrfCookieName: 'XSRF-TOKEN',
+  // Served over HTTPS the server names its cookies with the __Host- prefix (bound to this
+  // host, Secure, every path), so that no sibling domain can plant one.
+  xsrfCookieName: typeof location !== 'undefined' && location.protocol === 'https:' ? '__Host-XSRF-TOKEN' : 'XSRF-TOKEN',
   xsrfHeaderName: 'X-XSRF-TOKEN',
   headers: { 'X-Requested-With': 'XMLHttpRequest' },
 })

@@ -17,7 +17,7 @@ export default function BackupsPage() {
       <Card title={t('backups.title')} style={{ maxWidth: 800 }}>
         <Alert type="warning" showIcon title={t('backups.off')} description={t('backups.offHint')} />
         <Typography.Paragraph style={{ marginTop: 16 }}>
-          <Typography.Text code>emr serve --backup-dir /var/backups/emr --backup-every 24h --backup-keep 14</Typography.Text>
+          <Typography.Text code>emr serve --backup-dir /var/backups/emr --backup-recipient age1… --backup-every 24h --backup-keep 14</Typography.Text>
         </Typography.Paragraph>
       </Card>
     )
@@ -36,6 +36,9 @@ export default function BackupsPage() {
         />
       )}
       {data.overdue && !data.last_failure && <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('backups.banner')} />}
+      {!data.encrypted && (
+        <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('backups.plaintextWarning')} description={t('backups.plaintextHint')} />
+      )}
       <Descriptions bordered size="small" column={1} style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t('backups.status')}>
           <Tag color={colors[state]}>{t(`backups.state.${state}`)}</Tag>
@@ -46,7 +49,20 @@ export default function BackupsPage() {
         <Descriptions.Item label={t('backups.dir')}>
           <Typography.Text code>{data.dir}</Typography.Text>
         </Descriptions.Item>
+        <Descriptions.Item label={t('backups.encryption')}>
+          <Tag color={data.encrypted ? 'success' : 'warning'}>{t(data.encrypted ? 'backups.encrypted' : 'backups.plaintext')}</Tag>
+        </Descriptions.Item>
+        {data.encrypted && (
+          <Descriptions.Item label={t('backups.recipients')}>
+            {data.recipients.map((r) => (
+              <div key={r} style={{ overflowWrap: 'anywhere' }}>
+                <Typography.Text code>{r}</Typography.Text>
+              </div>
+            ))}
+          </Descriptions.Item>
+        )}
       </Descriptions>
+      {data.encrypted && <Typography.Paragraph type="secondary">{t('backups.keyHint')}</Typography.Paragraph>}
       <Typography.Title level={5}>{t('backups.files')}</Typography.Title>
       <ScrollRegion label={t('backups.files')}>
         <Table<BackupFile>
