@@ -49,16 +49,21 @@ src_pg=$pg/emr_bench_source?sslmode=disable
 [ -n "${REPORT:-}" ] || src_pg=$(newpg emr_bench_source)
 run copy-sqlite-to-postgres "$emr" copy --from "sqlite:$DIR/clinic.db" --to "$src_pg"
 
+# Archives are encrypted (docs/adr/0026) to a key pair made for benchmarks alone.
+printf '%s\n' "# bench only" "AGE-SECRET-KEY-1T82EQJ3GJ2NKWL54A7UMZQV82JQKHNT0WD38W797SJFHVLK4AZXSESCUX4" > "$DIR/bench-identity.key"
+chmod 600 "$DIR/bench-identity.key"
+export EMR_BACKUP_RECIPIENTS=age13phs3pgp0z9ztdce7ktm7g5r4e8m3plskjfmc4he9jeag285a58qj84qx8
+id="--identity $DIR/bench-identity.key"
 run backup-sqlite "$emr" backup --database-url "sqlite:$DIR/clinic.db" --to "$DIR/sqlite.emr"
 run baseline-sqlite-online-backup python3 -c "import sqlite3,sys; s=sqlite3.connect(sys.argv[1]); d=sqlite3.connect(sys.argv[2]); s.backup(d); d.close()" "$DIR/clinic.db" "$DIR/online.db"
 run backup-postgres "$emr" backup --database-url "$src_pg" --to "$DIR/postgres.emr"
 run baseline-pg-dump pg_dump -Fc -Z1 -f "$DIR/pg.dump" "${src_pg%%\?*}"
-run verify-sqlite-archive "$emr" backup --verify "$DIR/sqlite.emr"
+run verify-sqlite-archive "$emr" backup --verify "$DIR/sqlite.emr" $id
 
-run restore-sqlite-archive-to-sqlite "$emr" restore --from "$DIR/sqlite.emr" --database-url "sqlite:$DIR/restored-1.db"
-run restore-sqlite-archive-to-postgres "$emr" restore --from "$DIR/sqlite.emr" --database-url "$(newpg emr_bench_restore_1)"
-run restore-postgres-archive-to-postgres "$emr" restore --from "$DIR/postgres.emr" --database-url "$(newpg emr_bench_restore_2)"
-run restore-postgres-archive-to-sqlite "$emr" restore --from "$DIR/postgres.emr" --database-url "sqlite:$DIR/restored-2.db"
+run restore-sqlite-archive-to-sqlite "$emr" restore --from "$DIR/sqlite.emr" $id --database-url "sqlite:$DIR/restored-1.db"
+run restore-sqlite-archive-to-postgres "$emr" restore --from "$DIR/sqlite.emr" $id --database-url "$(newpg emr_bench_restore_1)"
+run restore-postgres-archive-to-postgres "$emr" restore --from "$DIR/postgres.emr" $id --database-url "$(newpg emr_bench_restore_2)"
+run restore-postgres-archive-to-sqlite "$emr" restore --from "$DIR/postgres.emr" $id --database-url "sqlite:$DIR/restored-2.db"
 baseline_restore_db=$(newpg emr_bench_pg_restore)
 run baseline-pg-restore pg_restore -d "${baseline_restore_db%%\?*}" "$DIR/pg.dump"
 

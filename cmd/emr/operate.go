@@ -144,11 +144,17 @@ func cmdRestore(ctx context.Context, in invocation) error {
 	if err != nil {
 		return err
 	}
+	plain := false
 	err = withTarget(ctx, cfg.DatabaseURL, func(db *database.DB) (archive.Report, error) {
-		return archive.RestoreFile(ctx, db, *from, opt)
+		rep, err := archive.RestoreFile(ctx, db, *from, opt)
+		plain = len(rep.Manifest.Recipients) == 0
+		return rep, err
 	}, in.stdout)
 	if err != nil {
 		return err
+	}
+	if plain {
+		fmt.Fprintln(in.stdout, "NOTE: the archive was not encrypted: its checksum shows damage, not a deliberate change; use it only if it never left the clinic's hands")
 	}
 	return server.CheckRestoredSecrets(ctx, cfg, in.stdout)
 }
