@@ -82,7 +82,7 @@ func TestMetricsAreScraped(t *testing.T) {
 	if !backups.Enabled || len(backups.Files) != 1 || backups.Overdue {
 		t.Fatalf("scheduled backups: %+v", backups)
 	}
-	if out, err := runEMR(t, "", "backup", "--verify", filepath.Join(dir, backups.Files[0].Name, "--identity", testKey.identity)); err != nil {
+	if out, err := runEMR(t, "", "backup", "--verify", filepath.Join(dir, backups.Files[0].Name), "--identity", testKey.identity); err != nil {
 		t.Fatalf("the scheduled backup does not verify: %v\n%s", err, out)
 	}
 

@@ -935,6 +935,8 @@ export type components = {
       dir?: string;
       /** @description False when the server was started without --backup-dir. */
       enabled: boolean;
+      /** @description True when archives are encrypted to the recipients (age public keys); false when written plain on purpose (--backup-plaintext), or off. */
+      encrypted: boolean;
       every_seconds?: number;
       files: {
           name: string;
@@ -952,6 +954,8 @@ export type components = {
       /** Format: date-time */
       last_success?: string;
       overdue: boolean;
+      /** @description The age public keys (age1…) archives are encrypted to. */
+      recipients: string[];
       running: boolean;
     };
     Bill: {
