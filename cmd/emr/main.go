@@ -35,6 +35,9 @@ var version = "dev"
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
+			if barOpen {
+				fmt.Fprintln(os.Stderr)
+			}
 			fmt.Fprintln(os.Stderr, "emr:", err)
 		}
 		os.Exit(2)

@@ -191,30 +191,13 @@ func TestSecondFactorChangesEndOtherSessions(t *testing.T) {
 
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		var cfg struct{ Push struct{ Key string } }
-		here.Do("GET", "/api/config", nil).JSON(t, &cfg)
-		sock, err := there.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sock.CloseNow()
+		sock := pushSocket(ctx, t, env, there)
 
 		totpSecret, recovery := enrol(t, here)
 		if !ok(here) || ok(there) {
 			t.Errorf("after turning it on: this session %v, the other %v", ok(here), ok(there))
 		}
-		// The other session's socket is closed by the server, within its recheck.
-		for {
-			if _, _, err := sock.Read(ctx); err != nil {
-				if ctx.Err() != nil {
-					t.Fatal("the ended session's push socket is still open")
-				}
-				if status := websocket.CloseStatus(err); status != 4200 {
-					t.Logf("socket closed: %v", err)
-				}
-				break
-			}
-		}
+		waitClosed(ctx, t, sock, "the push socket of a session ended by turning two-factor on")
 
 		third := env.Client()
 		third.Do("GET", "/api/sanctum/csrf-cookie", nil)
@@ -245,23 +228,36 @@ func TestPushSocketClosesAtLogout(t *testing.T) {
 	c := env.LoggedIn("out-doc", env.CreateUser("out-doc", "doctor"))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	sock := pushSocket(ctx, t, env, c)
+	if r := c.Do("POST", "/api/auth/logout", nil); r.Status >= 300 {
+		t.Fatalf("logout: %d", r.Status)
+	}
+	waitClosed(ctx, t, sock, "the push socket of a session logged out")
+}
+
+// pushSocket opens a push socket as c's browser would, and reads its first frame.
+func pushSocket(ctx context.Context, t *testing.T, env *apitest.Env, c *apitest.Client) *websocket.Conn {
+	t.Helper()
 	var cfg struct{ Push struct{ Key string } }
 	c.Do("GET", "/api/config", nil).JSON(t, &cfg)
 	sock, err := c.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sock.CloseNow()
+	t.Cleanup(func() { _ = sock.CloseNow() })
 	if _, _, err := sock.Read(ctx); err != nil { // connection_established
 		t.Fatal(err)
 	}
-	if r := c.Do("POST", "/api/auth/logout", nil); r.Status >= 300 {
-		t.Fatalf("logout: %d", r.Status)
-	}
+	return sock
+}
+
+// waitClosed reads sock until the server closes it, failing when ctx ends first.
+func waitClosed(ctx context.Context, t *testing.T, sock *websocket.Conn, what string) {
+	t.Helper()
 	for {
 		if _, _, err := sock.Read(ctx); err != nil {
 			if ctx.Err() != nil {
-				t.Fatal("the socket is open a minute after logout")
+				t.Fatalf("%s is still open", what)
 			}
 			return
 		}

@@ -532,8 +532,11 @@ func newReader(r io.Reader) *reader {
 func (r *reader) line(hashed bool) ([]byte, error) {
 	b, err := r.r.ReadBytes('\n')
 	if err != nil {
-		if errors.Is(err, io.EOF) {
+		switch {
+		case errors.Is(err, io.EOF):
 			return nil, damaged("it ends too early")
+		case errors.Is(err, ErrDamaged):
+			return nil, err
 		}
 		return nil, damaged("%v", err)
 	}
