@@ -4,7 +4,7 @@
 // with each scenario's throughput as a ratio of a trivial authenticated endpoint's.
 // With -push-clients it measures instead how fast a change reaches that many live sockets;
 // with -mixed, the mixed clinic workload (mixed.go); with -safety, the medicine-safety check
-// (safety.go).
+// (safety.go); with -verify, the public verify page under a flood of guesses (verify.go).
 package main
 
 import (
@@ -51,6 +51,7 @@ func main() {
 	cpuPids := flag.String("cpu-pids", "", "comma-separated pids whose CPU time counts (the server)")
 	cpuNames := flag.String("cpu-names", "postgres", "comma-separated process names whose CPU time counts (the database)")
 	safety := flag.Bool("safety", false, "instead: the medicine-safety check at 1, 8 and 32 clients (safety.go)")
+	verify := flag.Bool("verify", false, "instead: the public verify page flooded with guesses at 1, 8 and 32 clients (verify.go; the server needs --trust-proxy)")
 	flag.Parse()
 	u, err := url.Parse(*base)
 	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
@@ -70,6 +71,10 @@ func main() {
 	}
 	if *safety {
 		safetyBench(client, *base, *label, *requests)
+		return
+	}
+	if *verify {
+		verifyBench(client, *base, *label, *requests)
 		return
 	}
 	if *pushClients > 0 {

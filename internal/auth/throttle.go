@@ -93,6 +93,16 @@ func (t *Throttle) Reset(ctx context.Context, key string) error {
 	return nil
 }
 
+// Sweep forgets the tries of windows that began before before (a flood from many addresses
+// leaves a row each); it reports how many.
+func (t *Throttle) Sweep(ctx context.Context, before time.Time) (int64, error) {
+	res, err := t.DB.ExecContext(ctx, `DELETE FROM login_throttle WHERE window_start < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("sweep ended throttle windows: %w", err)
+	}
+	return res.RowsAffected()
+}
+
 // Known reports whether the account userKey has signed in from address within KnownAddressFor.
 func (t *Throttle) Known(ctx context.Context, userKey, address string) (bool, error) {
 	var n int

@@ -449,5 +449,12 @@ func TestVerifyLimitIsSharedAndPerBlock(t *testing.T) {
 		if ok, _, _ := one.Allow(ctx, "192.0.2.7"); !ok {
 			t.Error("an IPv4 address is refused")
 		}
+		// Ended windows are swept: a flood from many addresses leaves no rows behind.
+		if n, err := one.Throttle.Sweep(ctx, time.Now().UTC().Add(document.VerifyWindow)); err != nil || n != 4 {
+			t.Errorf("swept %d rows (%v), want 4: two /64s, an IPv4 address, everyone", n, err)
+		}
+		if ok, _, _ := other.Allow(ctx, "2001:db8:1:2::1"); !ok {
+			t.Error("after the sweep the /64 is still refused")
+		}
 	})
 }

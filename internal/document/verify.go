@@ -31,15 +31,29 @@ const (
 	VerifyWindow      = 10 * time.Minute
 )
 
-// Allow counts a look-up from address; when refused it says how long until the next.
+// Allow counts a look-up from address; when refused it says how long until the next. A
+// look-up that a limit already refuses is answered from a read: a flood past the limits
+// writes nothing.
 func (l *Limiter) Allow(ctx context.Context, address string) (bool, time.Duration, error) {
-	wait, err := l.Throttle.Take(ctx, "verify:"+auth.AddressBlock(address), VerifyLimit)
+	block := "verify:" + auth.AddressBlock(address)
+	for _, k := range []struct {
+		key   string
+		limit int
+	}{{verifyEveryone, VerifyGlobalLimit}, {block, VerifyLimit}} {
+		if wait, err := l.Throttle.RetryAfter(ctx, k.key, k.limit); err != nil || wait > 0 {
+			return false, wait, err
+		}
+	}
+	wait, err := l.Throttle.Take(ctx, block, VerifyLimit)
 	if err != nil || wait > 0 {
 		return false, wait, err
 	}
-	wait, err = l.Throttle.Take(ctx, "verify:*", VerifyGlobalLimit)
+	wait, err = l.Throttle.Take(ctx, verifyEveryone, VerifyGlobalLimit)
 	return wait == 0 && err == nil, wait, err
 }
+
+// verifyEveryone is the key of the limit for everyone.
+const verifyEveryone = "verify:*"
 
 //go:embed verify.html
 var verifyPage string

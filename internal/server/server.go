@@ -100,8 +100,12 @@ func sealer(db *database.DB) func(ctx context.Context) {
 	}
 }
 
-// foldEvery is how often the dashboard's deltas are folded into its counts.
-const foldEvery = time.Second
+// foldEvery is how often the dashboard's deltas are folded into its counts; sweepEvery how
+// often ended throttle windows are forgotten.
+const (
+	foldEvery  = time.Second
+	sweepEvery = 10 * time.Minute
+)
 
 // every calls fn every period until ctx ends, logging a failure once until it succeeds.
 func every(period time.Duration, what string, fn func(ctx context.Context) error) func(ctx context.Context) {
@@ -226,6 +230,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		sealer(db),
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
 		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
+		every(sweepEvery, "sweep ended throttle windows", func(ctx context.Context) error {
+			_, err := throttle.Sweep(ctx, time.Now().UTC().Add(-time.Hour)) // every window is shorter
+			return err
+		}),
 		scheduled.Run,
 	}}
 }
