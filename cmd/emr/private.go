@@ -13,12 +13,12 @@ import (
 
 // tighten makes files a start finds private when they were made readable by others (by an
 // earlier version, or a copy): the SQLite database and its -wal and -shm files, the key
-// file, the scheduled backups and their folders.
+// file, the scheduled backups and their folder. The database's folder is left as it is (it
+// may be shared; emr makes its own 0700).
 func tighten(cfg config.Config) {
 	var files, dirs []string
 	if engine, path, err := database.ParseURL(cfg.DatabaseURL); err == nil && engine == database.SQLite && path != ":memory:" {
 		files = append(files, path, path+"-wal", path+"-shm")
-		dirs = append(dirs, filepath.Dir(path))
 	}
 	files = append(files, cfg.KeyFile())
 	if cfg.BackupDir != "" {
