@@ -9,31 +9,17 @@ REQUESTS=${BENCH_REQUESTS:-1000}
 PORT=18310
 out=bench/out
 mkdir -p "$out"
-rm -f "$out"/safety.db*
 go build -o bin/loadgen ./bench/loadgen
 [ -x bin/emr ] || make build
 password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 tables=""
+. bench/engines.sh
 measure() { # label database-url
-  local label=$1 url=$2
-  printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin > /dev/null
-  bin/emr seed --database-url "$url" --patients 10000 2>&1 | tr '\r' '\n' | tail -1
-  bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" 2> "$out/server-safety-$label.log" &
-  local pid=$!
-  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/api/health" > /dev/null && break; sleep 0.2; done
-  if [[ $url == postgres* ]]; then psql -q "${url%%\?*}" -c ANALYZE; fi
-  tables+="$(EMR_BENCH_PASSWORD=$password bin/loadgen -url "http://127.0.0.1:$PORT" -label "$label" -requests "$REQUESTS" -safety)"$'\n\n'
-  kill "$pid"; wait "$pid" 2> /dev/null || true
+  printf '%s\n' "$password" | bin/emr user create --database-url "$2" --username admin --name "Bench Admin" --role admin > /dev/null
+  bin/emr seed --database-url "$2" --patients 10000 2>&1 | tr '\r' '\n' | tail -1
+  serve_and_load "$1" "$2" safety
 }
-echo "== SQLite"
-measure SQLite "sqlite:$out/safety.db"
-if pg_isready -q -h 127.0.0.1 -p 5432 2> /dev/null; then
-  echo "== PostgreSQL"
-  db="emr_safety_$$"
-  psql -q -h 127.0.0.1 -U root -d postgres -c "CREATE DATABASE $db"
-  trap 'psql -q -h 127.0.0.1 -U root -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)"' EXIT
-  measure PostgreSQL "postgres://root@127.0.0.1:5432/$db?sslmode=disable"
-fi
+each_engine measure safety
 cat > bench/SAFETY-RESULTS.md <<MD
 # Medicine-safety check under load
 
