@@ -1,5 +1,12 @@
-# Sourced by the load scripts (safety.sh, verify.sh): the real server on each engine, and the
-# load generator against it. Needs PORT, REQUESTS, out and password set.
+# Sourced by the load scripts (safety.sh, verify.sh) from the project's root, with PORT and
+# REQUESTS set: builds the load generator (and emr, when missing), and gives the real server
+# on each engine with the load generator against it; the tables gather in $tables.
+out=bench/out
+mkdir -p "$out"
+go build -o bin/loadgen ./bench/loadgen
+[ -x bin/emr ] || make build
+password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+tables=""
 
 # serve_and_load LABEL URL MODE [serve flags…]: starts `emr serve` on URL, waits for it,
 # ANALYZEs PostgreSQL, appends `bin/loadgen -MODE`'s table to $tables, and stops the server.

@@ -7,12 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REQUESTS=${BENCH_REQUESTS:-1000}
 PORT=18310
-out=bench/out
-mkdir -p "$out"
-go build -o bin/loadgen ./bench/loadgen
-[ -x bin/emr ] || make build
-password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-tables=""
 . bench/engines.sh
 measure() { # label database-url
   printf '%s\n' "$password" | bin/emr user create --database-url "$2" --username admin --name "Bench Admin" --role admin > /dev/null
