@@ -2,7 +2,6 @@ package auditlog
 
 import (
 	"context"
-	"encoding/csv"
 	"mime"
 	"net/http"
 	"strconv"
@@ -90,8 +89,8 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	w.Header().Set("Cache-Control", "no-store")
-	out := csv.NewWriter(w)
-	_ = out.Write(csvHeader)
+	out := httpjson.NewCSV(w)
+	out.Write(csvHeader...)
 	// Events are read in batches, each batch's patient numbers in one read.
 	batch := make([]audit.Stored, 0, exportBatch)
 	write := func() bool {
@@ -100,9 +99,9 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 			return false // the status is sent; a truncated file is the only signal left
 		}
 		for _, e := range events {
-			_ = out.Write(csvRow(e))
+			out.Write(csvRow(e)...)
 		}
-		out.Flush()
+		_ = out.Flush()
 		batch = batch[:0]
 		return true
 	}
@@ -134,8 +133,8 @@ func csvRow(e Event) []string {
 	if e.PatientID != 0 {
 		patient = strconv.FormatInt(e.PatientID, 10)
 	}
-	return []string{seq, e.At.Format(time.RFC3339Nano), httpjson.CSVCell(e.ActorName), e.Action, e.EntityType, httpjson.CSVCell(e.EntityID), patient,
-		httpjson.CSVCell(e.PatientMRN), e.Outcome, httpjson.CSVCell(e.Address), strconv.FormatBool(e.Emergency), httpjson.CSVCell(e.Detail), e.Hash}
+	return []string{seq, e.At.Format(time.RFC3339Nano), e.ActorName, e.Action, e.EntityType, e.EntityID, patient,
+		e.PatientMRN, e.Outcome, e.Address, strconv.FormatBool(e.Emergency), e.Detail, e.Hash}
 }
 
 // withNumbers adds their patients' numbers to events (one read of the patient store).

@@ -429,7 +429,7 @@ func TestPriceListImportExportAndCurrency(t *testing.T) {
 		if set.Currency != "VND" || set.MinorUnits != 0 {
 			t.Errorf("settings: %+v", set)
 		}
-		csv := "code,name,category,price,active\nCONS-NEW,Khám bệnh,consultation,200000,yes\nPROC-INJ,Tiêm,procedure,50000\nBAD,Half,procedure,1.5\nLAB-CBC,Complete blood count,laboratory,25000,no\n"
+		csv := "code,name,category,price,active\nCONS-NEW,Khám bệnh,consultation,200000,yes\nPROC-INJ,Tiêm,procedure,50000\nBAD,Half,procedure,1.5\nLAB-CBC,Complete blood count,laboratory,25000,no\n@SUM(A1),=1+2,other,100,yes\n"
 		var rep struct {
 			Inserted, Updated, Rejected int
 			Errors                      []struct {
@@ -438,12 +438,16 @@ func TestPriceListImportExportAndCurrency(t *testing.T) {
 			}
 		}
 		s.admin.Upload("POST", "/api/services/import", "services.csv", []byte(csv)).JSON(t, &rep)
-		if rep.Inserted != 1 || rep.Updated != 2 || rep.Rejected != 1 || rep.Errors[0].Line != 4 || rep.Errors[0].Field != "price" {
+		if rep.Inserted != 2 || rep.Updated != 2 || rep.Rejected != 1 || rep.Errors[0].Line != 4 || rep.Errors[0].Field != "price" {
 			t.Errorf("import: %+v", rep)
 		}
 		r := s.admin.Do("GET", "/api/services/export", nil)
 		if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "CONS-NEW,Khám bệnh,consultation,200000,yes") || !strings.Contains(string(r.Body), "LAB-CBC,Complete blood count,laboratory,25000,no") {
 			t.Errorf("export: %d %s", r.Status, r.Body)
+		}
+		// Every cell is guarded against formulas, the code too (a spreadsheet would run it).
+		if !strings.Contains(string(r.Body), "'@SUM(A1),'=1+2,other,100,yes") {
+			t.Errorf("a formula in the price list's export: %s", r.Body)
 		}
 		// A withdrawn service is not charged; a new visit's bill starts with its consultation.
 		appt := s.book(t, 90)

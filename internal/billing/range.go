@@ -3,7 +3,6 @@ package billing
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -233,42 +232,40 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 // WriteBillsCSV writes a bills report as CSV, amounts in major units.
 func WriteBillsCSV(w io.Writer, rep BillsReport) error {
 	units := MinorUnits(rep.Currency)
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "balance", "currency"})
+	cw := httpjson.NewCSV(w)
+	cw.Write("number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "balance", "currency")
 	for _, b := range rep.Data {
-		_ = cw.Write([]string{b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, httpjson.CSVCell(b.Patient.Name), httpjson.CSVCell(b.Doctor),
+		cw.Write(b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, b.Patient.Name, b.Doctor,
 			FormatMajor(b.Subtotal, units), FormatMajor(b.Discount, units), FormatMajor(b.Total, units), FormatMajor(b.Paid, units),
-			FormatMajor(b.Balance, units), rep.Currency})
+			FormatMajor(b.Balance, units), rep.Currency)
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 // WriteRevenueCSV writes a revenue report as CSV, amounts in major units.
 func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 	units := MinorUnits(rep.Currency)
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{rep.By, "name", "count", "amount", "currency"})
+	cw := httpjson.NewCSV(w)
+	cw.Write(rep.By, "name", "count", "amount", "currency")
 	for _, row := range rep.Rows {
-		_ = cw.Write([]string{httpjson.CSVCell(row.Key), httpjson.CSVCell(row.Name), strconv.Itoa(row.Count), FormatMajor(row.Amount, units), rep.Currency})
+		cw.Write(row.Key, row.Name, strconv.Itoa(row.Count), FormatMajor(row.Amount, units), rep.Currency)
 	}
 	if rep.By == "service" && rep.BillDiscounts != 0 {
-		_ = cw.Write([]string{"", "bill discounts", "", FormatMajor(-rep.BillDiscounts, units), rep.Currency})
+		cw.Write("", "bill discounts", "", FormatMajor(-rep.BillDiscounts, units), rep.Currency)
 	}
-	_ = cw.Write([]string{"", "total", "", FormatMajor(rep.Total, units), rep.Currency})
-	cw.Flush()
-	return cw.Error()
+	cw.Write("", "total", "", FormatMajor(rep.Total, units), rep.Currency)
+	return cw.Flush()
 }
 
 // WriteCashUpCSV writes a day's cash-up as CSV: a row per cashier and method, then per
 // method, then the total; amounts in major units.
 func WriteCashUpCSV(w io.Writer, c CashUp) error {
 	units := MinorUnits(c.Currency)
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency"})
+	cw := httpjson.NewCSV(w)
+	cw.Write("day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency")
 	row := func(cashier string, m MethodSum) {
-		_ = cw.Write([]string{c.Day, httpjson.CSVCell(cashier), m.Method, strconv.Itoa(m.Payments), FormatMajor(m.Received, units), strconv.Itoa(m.Refunds),
-			FormatMajor(m.Refunded, units), FormatMajor(m.Net, units), c.Currency})
+		cw.Write(c.Day, cashier, m.Method, strconv.Itoa(m.Payments), FormatMajor(m.Received, units), strconv.Itoa(m.Refunds),
+			FormatMajor(m.Refunded, units), FormatMajor(m.Net, units), c.Currency)
 	}
 	for _, r := range c.Rows {
 		row(r.Cashier, r.MethodSum)
@@ -277,19 +274,17 @@ func WriteCashUpCSV(w io.Writer, c CashUp) error {
 		row("", m)
 	}
 	row("", c.Total)
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 // WriteOutstandingCSV writes the outstanding bills as CSV, amounts in major units.
 func WriteOutstandingCSV(w io.Writer, list []Owing, currency string) error {
 	units := MinorUnits(currency)
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"number", "finalised_at", "mrn", "patient", "total", "paid", "balance", "currency"})
+	cw := httpjson.NewCSV(w)
+	cw.Write("number", "finalised_at", "mrn", "patient", "total", "paid", "balance", "currency")
 	for _, o := range list {
-		_ = cw.Write([]string{o.Number, o.FinalisedAt.UTC().Format(time.RFC3339), o.Patient.MRN, httpjson.CSVCell(o.Patient.Name),
-			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Balance, units), currency})
+		cw.Write(o.Number, o.FinalisedAt.UTC().Format(time.RFC3339), o.Patient.MRN, o.Patient.Name,
+			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Balance, units), currency)
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }

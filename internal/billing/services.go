@@ -196,17 +196,16 @@ func (s *Store) ExportServices(ctx context.Context, w io.Writer, currency string
 	if err != nil {
 		return err
 	}
-	cw := csv.NewWriter(w)
-	_ = cw.Write(serviceHeader)
+	cw := httpjson.NewCSV(w)
+	cw.Write(serviceHeader...)
 	for _, sv := range list {
 		active := "yes"
 		if !sv.Active {
 			active = "no"
 		}
-		_ = cw.Write([]string{sv.Code, httpjson.CSVCell(sv.Name), sv.Category, FormatMajor(sv.Price, MinorUnits(currency)), active})
+		cw.Write(sv.Code, sv.Name, sv.Category, FormatMajor(sv.Price, MinorUnits(currency)), active)
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 // ImportReport says what an import did; Errors are the rejected lines.

@@ -5,6 +5,7 @@ package httpjson
 import (
 	"bytes"
 	"cmp"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -308,10 +310,36 @@ func PathID(r *http.Request, name, notFound string) (int64, error) {
 	return id, nil
 }
 
-// CSVCell keeps a spreadsheet from reading an exported value as a formula.
+// CSVCell keeps a spreadsheet from reading an exported value as a formula: a cell that
+// starts with = + - @ or a tab or carriage return is written behind an apostrophe, unless it
+// is a plain number ("-12.50" stays a number).
 func CSVCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) && !plainNumber.MatchString(s) {
 		return "'" + s
 	}
 	return s
+}
+
+var plainNumber = regexp.MustCompile(`^[-+]?[0-9]+(\.[0-9]+)?$`)
+
+// CSV writes CSV rows with every cell guarded against formulas (CSVCell): the one writer of
+// every export, so that no column is forgotten.
+type CSV struct{ w *csv.Writer }
+
+// NewCSV returns a guarded CSV writer on w.
+func NewCSV(w io.Writer) *CSV { return &CSV{w: csv.NewWriter(w)} }
+
+// Write writes one row, each cell guarded.
+func (c *CSV) Write(cells ...string) {
+	row := make([]string, len(cells))
+	for i, cell := range cells {
+		row[i] = CSVCell(cell)
+	}
+	_ = c.w.Write(row)
+}
+
+// Flush writes what is buffered and reports the first error of any write.
+func (c *CSV) Flush() error {
+	c.w.Flush()
+	return c.w.Error()
 }
