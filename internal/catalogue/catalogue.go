@@ -261,12 +261,13 @@ func WithProgress(ctx context.Context, p Progress) context.Context {
 	return context.WithValue(ctx, progressKey{}, p)
 }
 
-// importRows streams an import file: parse hands over each good row as it is read, and every
-// importBatch rows are written in a transaction of their own. Rows are independent and an
+// importRows streams an import file into table: parse hands over each good row as it is
+// read, and every importBatch rows are written in a transaction of their own; the table's
+// statistics are refreshed when rows were added. Rows are independent and an
 // import is idempotent (matched rows are updated, not added twice), so an import cut short
 // is finished by importing the file again.
 func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse func([]byte, func(T) error) ([]RowError, error),
-	write func(tx *sql.Tx, rows []T, rep *ImportReport) error) (ImportReport, error) {
+	write func(tx *sql.Tx, rows []T, rep *ImportReport) error, table string) (ImportReport, error) {
 	var rep ImportReport
 	batch := make([]T, 0, importBatch)
 	good, written := 0, 0
@@ -309,6 +310,10 @@ func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse 
 	}
 	if good == 0 && len(bad) == 0 {
 		return rep, apperr.Invalid("catalogue.empty")
+	}
+	if rep.Inserted > 0 {
+		// Statistics taken when the table was small would make its searches scan it.
+		return rep, db.AnalyzeTables(ctx, table)
 	}
 	return rep, nil
 }
@@ -469,7 +474,7 @@ func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, err
 		}
 		rep.Inserted = len(fresh)
 		return insertCodes(ctx, tx, s.DB, fresh)
-	})
+	}, "diagnosis_codes")
 }
 
 // insertCodes writes new codes in multi-row statements.

@@ -326,7 +326,7 @@ func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport,
 			}
 		}
 		return nil
-	})
+	}, "medicines")
 }
 
 func installMedicines(ctx context.Context, tx *sql.Tx) error {

@@ -341,10 +341,20 @@ func (s *Store) Duplicates(ctx context.Context, in Input, except int64) ([]Summa
 	return duplicates(ctx, s.DB, in, except)
 }
 
+// duplicatesQuery is two look-ups by their own indexes — the name key with the birth date
+// (patients_duplicate), the phone's digits (patients_phone) — each bounded, merged, and only
+// then ordered: neither has an ORDER BY id that would let the planner walk the primary key and
+// filter every row, or gather every patient who gave a shared phone number to sort them all.
+// The same name and birth date come first: a phone shared by a family or used as a
+// placeholder must not crowd the likelier duplicate out.
+const duplicatesQuery = `SELECT ` + summaryColumns + ` FROM patients p WHERE p.id IN (
+		SELECT id FROM (SELECT d.id FROM patients d WHERE d.name_key = $2 AND d.birth_date = $3 AND d.sex = $4 AND d.id <> $1 LIMIT 50) by_name
+		UNION
+		SELECT id FROM (SELECT f.id FROM patients f WHERE f.phone_digits = $5 AND $5 <> '' AND f.id <> $1 LIMIT 50) by_phone)
+	ORDER BY CASE WHEN p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4 THEN 0 ELSE 1 END, p.id LIMIT 10`
+
 func duplicates(ctx context.Context, q database.Querier, in Input, except int64) ([]Summary, error) {
-	return scanSummaries(q.QueryContext(ctx, `SELECT `+summaryColumns+` FROM patients p
-		WHERE p.id <> $1 AND ((p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4) OR (p.phone_digits = $5 AND $5 <> ''))
-		ORDER BY p.id LIMIT 10`, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
+	return scanSummaries(q.QueryContext(ctx, duplicatesQuery, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
 		strings.TrimSpace(in.Sex), textsearch.Digits(in.Phone)))
 }
 
