@@ -3,6 +3,7 @@ package billing_test
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -175,8 +176,16 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 
 		// 300 in cash from 500 handed over (change 200), then the rest by card.
 		m := do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": 30000, "tendered": 50000})
-		if m.Payment.Change != 20000 || m.Bill.Balance != 38040 || !strings.HasPrefix(m.Payment.Receipt, "OR-") {
+		if m.Payment.Change != 20000 || m.Bill.Balance != 38040 || !strings.HasPrefix(m.Payment.Receipt, "PR-") {
 			t.Errorf("cash: %+v", m)
+		}
+		// Each paper its own series: a bill's number is not a patient's (2026-000001), a
+		// receipt's is given once whatever writes.
+		if !regexp.MustCompile(`^BL-\d{4}-\d{6}$`).MatchString(b.Number) {
+			t.Errorf("a bill numbered %q", b.Number)
+		}
+		if _, err := db.Exec(`INSERT INTO payments (bill_id, kind, method, amount, receipt, received_at, day) SELECT bill_id, kind, method, amount, receipt, received_at, day FROM payments WHERE receipt = $1`, m.Payment.Receipt); err == nil {
+			t.Errorf("receipt %s given twice", m.Payment.Receipt)
 		}
 		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "card", "amount": 38041}); r.Status != http.StatusConflict {
 			t.Errorf("over the balance: %d", r.Status)
@@ -297,7 +306,7 @@ func TestVoidAndReplaceAfterRefund(t *testing.T) {
 			t.Errorf("refunding more than was paid: %d", r.Status)
 		}
 		m = do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID), map[string]any{"method": "cash", "amount": 100000, "reason": "charged twice"})
-		if m.Bill.Paid != 0 || !strings.HasPrefix(m.Payment.Receipt, "RF-") {
+		if m.Bill.Paid != 0 || !strings.HasPrefix(m.Payment.Receipt, "RS-") {
 			t.Errorf("refunded: %+v", m)
 		}
 		if r := s.admin.Do("POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"reason": " ", "version": m.Bill.Version}); r.Status != http.StatusUnprocessableEntity {
@@ -359,7 +368,7 @@ func TestBillNumbersAreGapFreeUnderConcurrency(t *testing.T) {
 		}
 		year := time.Now().Year()
 		for i := 1; i <= n; i++ {
-			if num := fmt.Sprintf("%d-%06d", year, i); !seen[num] {
+			if num := fmt.Sprintf("BL-%d-%06d", year, i); !seen[num] {
 				t.Errorf("number %s missing from %v", num, numbers)
 			}
 		}

@@ -264,6 +264,16 @@ func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment,
 	return out, rows.Err()
 }
 
+// The series of the numbers money's papers carry, each its own and none like a patient's
+// number (2026-000001) or a document's (MC-, FW-, RF-, LR-…): bills, payment receipts
+// (not "official" ones: a receipt is not a fiscal document), refund slips. Numbers given
+// before under other prefixes keep them.
+const (
+	billPrefix    = "BL"
+	receiptPrefix = "PR"
+	refundPrefix  = "RS"
+)
+
 // Get reads a bill with what its statement prints of the doctor (read here, outside any
 // write's transaction: only the bill's own page and its prints need it).
 func (s *Store) Get(ctx context.Context, id int64) (Bill, error) {
@@ -702,7 +712,7 @@ func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version i
 		if err != nil {
 			return err
 		}
-		number := fmt.Sprintf("%d-%06d", year, seq)
+		number := fmt.Sprintf("%s-%d-%06d", billPrefix, year, seq)
 		now := s.now()
 		day := s.dayOf(now)
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET status = 'final', year = $1, seq = $2, number = $3, finalised_at = $4,
@@ -904,9 +914,9 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, kind, method,
 			return err
 		}
 		local := now.In(s.loc())
-		counter, prefix := "receipt:", "OR"
+		counter, prefix := "receipt:", receiptPrefix
 		if kind == "refund" {
-			counter, prefix = "refund:", "RF"
+			counter, prefix = "refund:", refundPrefix
 		}
 		seq, err := database.AddToCounter(ctx, tx, counter+strconv.Itoa(local.Year()), 1)
 		if err != nil {

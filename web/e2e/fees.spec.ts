@@ -119,7 +119,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await pay.getByLabel('Cash handed over (PHP)').fill('500')
   await expect(pay.getByTestId('change')).toContainText('₱200.00')
   await pay.getByRole('button', { name: 'Receive' }).click()
-  await expect(desk.getByText(/Payment received: receipt OR-\d{4}-\d{6}\. Give ₱200\.00 in change\./)).toBeVisible()
+  await expect(desk.getByText(/Payment received: receipt PR-\d{4}-\d{6}\. Give ₱200\.00 in change\./)).toBeVisible()
   await expect(bill.getByTestId('bill-balance')).toHaveText('₱380.40')
 
   // The rest by card, with the slip's number.
@@ -133,7 +133,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await expect(row.getByTestId('tag-paid')).toBeVisible()
 
   // The official receipt of the card payment, then the statement of fees with the doctor's signature.
-  await bill.getByRole('button', { name: /Print receipt OR-/ }).last().click()
+  await bill.getByRole('button', { name: /Print receipt PR-/ }).last().click()
   const receipt = activeView(desk).getByTestId('receipt-sheet')
   await expect(receipt).toContainText('Official receipt')
   await expect(receipt).toContainText('₱380.40')
