@@ -638,3 +638,59 @@ func TestFirstChargesAtOnceShareOneBill(t *testing.T) {
 		}
 	})
 }
+
+// The consultation fee shows from the moment the visit is under way, and is never charged
+// twice by accident: a visit that has arrived shows the bill it will have (its consultation,
+// not written yet); the desk charging the consultation by hand as the first charge leaves it
+// on the bill once; charging it again is refused with a 409 naming it, unless confirmed.
+func TestConsultationIsChargedOnce(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		var set struct{ Version int }
+		s.admin.Do("GET", "/api/fees/settings", nil).JSON(t, &set)
+		if r := s.admin.Do("PUT", "/api/fees/settings", map[string]any{"currency": "VND", "consultation": map[string]string{"new": "CONS-NEW"}, "version": set.Version}); r.Status != http.StatusOK {
+			t.Fatalf("settings: %d %s", r.Status, r.Body)
+		}
+		appt := s.book(t, 5)
+		path := fmt.Sprintf("/api/appointments/%d/bill", appt)
+		if r := s.front.Do("GET", path, nil); r.Status != http.StatusNotFound {
+			t.Errorf("the bill of a visit only booked: %d", r.Status)
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", appt), nil); r.Status != http.StatusOK {
+			t.Fatalf("arrive: %d %s", r.Status, r.Body)
+		}
+		var preview struct {
+			ID      int64 `json:"id"`
+			Preview bool  `json:"preview"`
+			Total   int64 `json:"total"`
+			Lines   []struct {
+				Code string `json:"code"`
+			} `json:"lines"`
+		}
+		if r := s.front.Do("GET", path, nil); r.Status != http.StatusOK {
+			t.Fatalf("the bill of an arrived visit: %d %s", r.Status, r.Body)
+		} else {
+			r.JSON(t, &preview)
+		}
+		if !preview.Preview || preview.ID != 0 || len(preview.Lines) != 1 || preview.Lines[0].Code != "CONS-NEW" || preview.Total != 50000 {
+			t.Errorf("the arrived visit's bill: %+v", preview)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM bills WHERE appointment_id = $1`, appt); n != 0 {
+			t.Errorf("looking at the bill wrote %d", n)
+		}
+
+		// The desk charges the consultation by hand, as the first charge.
+		b := do[bill](t, s.front, http.StatusCreated, "POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1})
+		if len(b.Lines) != 1 || b.Total != 50000 {
+			t.Errorf("the consultation charged by hand on a new bill: %+v", b)
+		}
+		r := s.front.Do("POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1})
+		if msg, code, _ := r.Error(t); r.Status != http.StatusConflict || code != "billing.duplicate_service" || !strings.Contains(msg, "Consultation") {
+			t.Errorf("the same service twice: %d %s %s", r.Status, code, msg)
+		}
+		b = do[bill](t, s.front, http.StatusCreated, "POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1, "confirm_duplicate": true})
+		if len(b.Lines) != 2 || b.Total != 100000 {
+			t.Errorf("the same service twice, confirmed: %+v", b)
+		}
+	})
+}

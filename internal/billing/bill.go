@@ -111,6 +111,9 @@ type Bill struct {
 	ReplacedByID   *int64     `json:"replaced_by_id"`
 	CreatedAt      time.Time  `json:"created_at"`
 	Version        int        `json:"version"`
+	// Preview marks the bill an arrived or started visit will have, shown before anything
+	// has been charged: not written yet (id 0); its first charge writes it with these lines.
+	Preview bool `json:"preview,omitempty"`
 
 	finalisedBy, voidedBy sql.NullInt64
 	day                   string // the clinic day it counts on once finalised (days.go)
@@ -284,13 +287,19 @@ func (s *Store) Get(ctx context.Context, id int64) (Bill, error) {
 	return b, err
 }
 
-// ForAppointment reads the appointment's bill in force; NotFound when it has none yet.
+// ForAppointment reads the appointment's bill in force. Before its first charge, the bill of
+// a visit under way (arrived, started, completed) is shown as it will be written — with its
+// consultation fee — marked Preview; any other visit has none yet (NotFound).
 func (s *Store) ForAppointment(ctx context.Context, appointmentID int64) (Bill, error) {
 	var id int64
 	err := s.DB.QueryRowContext(ctx, `SELECT id FROM bills WHERE appointment_id = $1 AND status <> 'void'`, appointmentID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := appointment.BasicsOf(ctx, s.DB, appointmentID); err != nil {
+		visit, err := appointment.BasicsOf(ctx, s.DB, appointmentID)
+		if err != nil {
 			return Bill{}, err
+		}
+		if visit.Status == appointment.Arrived || visit.Status == appointment.InProgress || visit.Status == appointment.Completed {
+			return s.preview(ctx, appointmentID, visit)
 		}
 		return Bill{}, apperr.NotFound("billing.no_bill")
 	}
@@ -310,13 +319,16 @@ type LineInput struct {
 	DiscountKind   string `json:"discount_kind"`
 	DiscountValue  int64  `json:"discount_value"`
 	DiscountReason string `json:"discount_reason"`
+	// ConfirmDuplicate charges a service the bill has already, on purpose (a second
+	// injection); without it such a charge is refused with a 409 that names the service.
+	ConfirmDuplicate bool `json:"confirm_duplicate"`
 }
 
 // MayOverride says whether the writer may charge a service at another than its listed price.
 type MayOverride bool
 
 // line checks in and makes the line it charges.
-func line(ctx context.Context, tx *sql.Tx, in LineInput, override MayOverride) (Line, error) {
+func line(ctx context.Context, tx database.Querier, in LineInput, override MayOverride) (Line, error) {
 	var v apperr.Validation
 	l := Line{ServiceID: in.ServiceID, Description: strings.TrimSpace(in.Description), Quantity: in.Quantity, Category: "other",
 		DiscountKind: in.DiscountKind, DiscountValue: in.DiscountValue, DiscountReason: strings.TrimSpace(in.DiscountReason)}
@@ -466,24 +478,30 @@ func draftAt(ctx context.Context, tx *sql.Tx, id int64, version int) (Bill, erro
 // openBill returns the id of the appointment's bill in force, writing a new draft (with the
 // consultation fee of the appointment's type, when the settings name one) if it has none.
 func (s *Store) openBill(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID int64) (int64, error) {
+	id, _, err := s.openBillNew(ctx, tx, e, appointmentID)
+	return id, err
+}
+
+// openBillNew is openBill, also saying whether it wrote the bill just now.
+func (s *Store) openBillNew(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID int64) (int64, bool, error) {
 	visit, err := appointment.BasicsOf(ctx, tx, appointmentID)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	var id int64
 	err = tx.QueryRowContext(ctx, `SELECT id FROM bills WHERE appointment_id = $1 AND status <> 'void'`, appointmentID).Scan(&id)
 	if err == nil {
-		return id, nil
+		return id, false, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("find bill: %w", err)
+		return 0, false, fmt.Errorf("find bill: %w", err)
 	}
 	if visit.Status == "cancelled" {
-		return 0, apperr.Conflict("billing.visit_cancelled")
+		return 0, false, apperr.Conflict("billing.visit_cancelled")
 	}
 	set, err := ReadSettings(ctx, tx)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	now := s.now()
 	// Two first charges at once: the second insert meets the first's bill and takes it.
@@ -493,26 +511,58 @@ func (s *Store) openBill(ctx context.Context, tx *sql.Tx, e audit.Event, appoint
 		visit.PatientID, appointmentID, visit.DoctorID, set.Currency, now, actorOf(e)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = tx.QueryRowContext(ctx, `SELECT id FROM bills WHERE appointment_id = $1 AND status <> 'void'`, appointmentID).Scan(&id)
-		return id, err
+		return id, false, err
 	}
 	if err != nil {
-		return 0, fmt.Errorf("insert bill: %w", err)
+		return 0, false, fmt.Errorf("insert bill: %w", err)
 	}
-	if code := set.Consultation[visit.Type]; code != "" {
-		if sv, err := serviceByCode(ctx, tx, code); err == nil && sv.Active {
-			l, err := line(ctx, tx, LineInput{ServiceID: &sv.ID, Quantity: 1}, false)
-			if err != nil {
-				return 0, err
-			}
-			if err := s.insertLine(ctx, tx, e, id, l); err != nil {
-				return 0, err
-			}
-		} else if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return 0, err
+	if l, ok, err := consultationLine(ctx, tx, set, visit.Type); err != nil {
+		return 0, false, err
+	} else if ok {
+		if err := s.insertLine(ctx, tx, e, id, l); err != nil {
+			return 0, false, err
 		}
 	}
 	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.create", "bill", strconv.FormatInt(id, 10), visit.PatientID, audit.Success
-	return id, errors.Join(s.retotal(ctx, tx, e, id, -1), audit.Record(ctx, tx, e))
+	return id, true, errors.Join(s.retotal(ctx, tx, e, id, -1), audit.Record(ctx, tx, e))
+}
+
+// preview is the bill a visit under way will have when its first charge writes it.
+func (s *Store) preview(ctx context.Context, appointmentID int64, visit appointment.Basics) (Bill, error) {
+	set, err := ReadSettings(ctx, s.DB)
+	if err != nil {
+		return Bill{}, err
+	}
+	b := Bill{Status: Draft, Preview: true, AppointmentID: &appointmentID, DoctorID: &visit.DoctorID, Currency: set.Currency,
+		MinorUnits: MinorUnits(set.Currency), Lines: []Line{}, Payments: []Payment{}, CreatedAt: s.now()}
+	b.Patient.ID = visit.PatientID
+	l, ok, err := consultationLine(ctx, s.DB, set, visit.Type)
+	if err != nil {
+		return Bill{}, err
+	}
+	if ok {
+		b.Lines = append(b.Lines, l)
+		b.Subtotal, b.Total = l.Amount, l.Amount
+	}
+	return b, name(ctx, s.DB, &b)
+}
+
+// consultationLine is the consultation fee a visit of kind visitType is charged when its
+// bill is written (false when the settings name none, or it is withdrawn).
+func consultationLine(ctx context.Context, q database.Querier, set Settings, visitType string) (Line, bool, error) {
+	code := set.Consultation[visitType]
+	if code == "" {
+		return Line{}, false, nil
+	}
+	sv, err := serviceByCode(ctx, q, code)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !sv.Active) {
+		return Line{}, false, nil
+	}
+	if err != nil {
+		return Line{}, false, err
+	}
+	l, err := line(ctx, q, LineInput{ServiceID: &sv.ID, Quantity: 1}, false)
+	return l, err == nil, err
 }
 
 // OpenForAppointment returns the appointment's bill, writing it (as openBill) if it has none.
@@ -561,9 +611,10 @@ func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64
 func (s *Store) AddLine(ctx context.Context, e audit.Event, id, appointmentID int64, in LineInput, override MayOverride) (Bill, error) {
 	var b Bill
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		created := false
 		if appointmentID != 0 {
 			var err error
-			if id, err = s.openBill(ctx, tx, e, appointmentID); err != nil {
+			if id, created, err = s.openBillNew(ctx, tx, e, appointmentID); err != nil {
 				return err
 			}
 		}
@@ -574,8 +625,22 @@ func (s *Store) AddLine(ctx context.Context, e audit.Event, id, appointmentID in
 		if err != nil {
 			return err
 		}
-		if err := s.insertLine(ctx, tx, e, id, l); err != nil {
-			return err
+		var twice int
+		if l.ServiceID != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM bill_lines WHERE bill_id = $1 AND service_id = $2`, id, *l.ServiceID).Scan(&twice); err != nil {
+				return fmt.Errorf("read bill lines: %w", err)
+			}
+		}
+		switch {
+		case twice > 0 && created && in.Quantity <= 1:
+			// The first charge of a visit was its consultation, which writing the bill has
+			// just charged: it is there once.
+		case twice > 0 && !in.ConfirmDuplicate:
+			return apperr.Conflict("billing.duplicate_service", l.Description)
+		default:
+			if err := s.insertLine(ctx, tx, e, id, l); err != nil {
+				return err
+			}
 		}
 		if err := s.retotal(ctx, tx, e, id, -1); err != nil {
 			return err

@@ -191,3 +191,49 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   expect((await api(nurse, 'get', `/api/bills/${billId}`)).status()).toBe(403)
   for (const p of [admin, desk, doc, nurse]) await p.context().close()
 })
+
+test('the consultation fee shows once the patient has arrived, and is never charged twice without asking', async ({ browser }) => {
+  const admin = await openCountingPrints(browser, 'admin')
+  await usePeso(admin)
+  const code = `CONSD-${unique().toUpperCase()}`
+  expect((await api(admin, 'post', '/api/services', { code, name: `Consultation ${code}`, category: 'consultation', price: 40000 })).status()).toBe(201)
+  const before = (await (await api(admin, 'get', '/api/fees/settings')).json()) as { currency: string; consultation: Record<string, string>; version: number }
+  const set = await api(admin, 'put', '/api/fees/settings', { currency: before.currency, consultation: { ...before.consultation, new: code }, version: before.version })
+  expect(set.status()).toBe(200)
+  try {
+    const desk = await openCountingPrints(browser, 'receptionist')
+    const last = `Once-${unique()}`
+    const patient = await newPatient(desk, last)
+    const doctor = await doctorId(desk)
+    const appointment = await bookFirstFree(desk, patient.id, doctor, day(0), 14, 'new')
+    expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)
+
+    // Arrived: the bill shows the fee it will carry before anything is charged.
+    await desk.goto(`/appointments/appointments?date=${day(0)}&doctor=${doctor}`)
+    await activeView(desk).getByRole('row', { name: new RegExp(last) }).getByRole('button', { name: 'Bill' }).click()
+    const bill = desk.getByRole('dialog', { name: new RegExp(last) }).getByTestId('bill')
+    await expect(bill.getByText('Not charged yet: the first charge writes the bill with this consultation fee.')).toBeVisible()
+    await expect(bill.getByRole('row', { name: new RegExp(`Consultation ${code}`) })).toContainText('₱400.00')
+
+    // Charged by hand as the first charge: once.
+    await bill.getByLabel('Service').click()
+    await desk.keyboard.type(code)
+    await desk.keyboard.press('Enter')
+    await bill.getByRole('button', { name: 'Add' }).click()
+    await expect(bill.getByText('Not charged yet', { exact: false })).toHaveCount(0)
+    await expect(bill.getByRole('row', { name: new RegExp(`Consultation ${code}`) })).toHaveCount(1)
+
+    // Again: the desk is asked, and Cancel charges nothing.
+    await bill.getByLabel('Service').click()
+    await desk.keyboard.type(code)
+    await desk.keyboard.press('Enter')
+    await bill.getByRole('button', { name: 'Add' }).click()
+    const ask = desk.getByRole('dialog', { name: 'Already on this bill' })
+    await expect(ask).toContainText(`Consultation ${code} is on this bill already.`)
+    await ask.getByRole('button', { name: 'Cancel' }).click()
+    await expect(bill.getByRole('row', { name: new RegExp(`Consultation ${code}`) })).toHaveCount(1)
+  } finally {
+    const now = (await (await api(admin, 'get', '/api/fees/settings')).json()) as { version: number }
+    await api(admin, 'put', '/api/fees/settings', { currency: before.currency, consultation: before.consultation, version: now.version })
+  }
+})

@@ -38,7 +38,7 @@ export type paths = {
     };
   };
   "/api/appointments/{id}/bill": {
-    /** The visit's bill in force (not void). */
+    /** The visit's bill in force (not void); before its first charge, a visit under way gets the bill it will have (preview: true, with its consultation fee). */
     get: operations["getAppointmentsByIdBill"];
     /** The visit's bill, written as a draft (with the consultation fee of its type, if the settings name one) if it has none. */
     post: operations["postAppointmentsByIdBill"];
@@ -986,7 +986,7 @@ export type components = {
       lines: components["schemas"]["BillLine"][];
       minor_units: number;
       notes: string;
-      /** @description Given when finalised, gap-free per year (2026-000001); empty on a draft. */
+      /** @description Given when finalised, gap-free per year (BL-2026-000001); empty on a draft. */
       number: string;
       /** @description Payments less refunds. */
       paid: number;
@@ -996,6 +996,8 @@ export type components = {
         name: string;
       };
       payments: components["schemas"]["Payment"][];
+      /** @description The bill a visit under way (arrived, started, completed) will have, shown before its first charge: not written yet (id 0), with its consultation fee; the first charge writes it with these lines. */
+      preview: boolean;
       replaced_by_id: number | null;
       replaces_id: number | null;
       /** @enum {string} */
@@ -1030,6 +1032,8 @@ export type components = {
     };
     /** @description A service of the price list (charged at its price; another price needs the override price permission) or free text with a unit price. A discount needs a reason. */
     BillLineInput: {
+      /** @description Charge a service the bill has already, on purpose; without it such a charge is refused (409 billing.duplicate_service, naming the service). */
+      confirm_duplicate: boolean;
       description: string;
       /** @enum {string} */
       discount_kind: "" | "amount" | "percent";
@@ -1922,7 +1926,7 @@ export type operations = {
       };
     };
   };
-  /** The visit's bill in force (not void). */
+  /** The visit's bill in force (not void); before its first charge, a visit under way gets the bill it will have (preview: true, with its consultation fee). */
   getAppointmentsByIdBill: {
     parameters: {
       path: {
@@ -1936,7 +1940,7 @@ export type operations = {
           "application/json": components["schemas"]["Bill"];
         };
       };
-      /** @description No such appointment, or no bill yet. */
+      /** @description No such appointment, or no bill yet (a visit booked, not arrived). */
       404: {
         content: never;
       };

@@ -2,6 +2,7 @@ import { PlusOutlined } from '@ant-design/icons'
 import { App, Button, Flex, Form, Input, InputNumber, Select, Switch } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { showFormErrors } from '../../../lib/formErrors'
 import { addLine } from '../api/chargeBill'
@@ -18,8 +19,9 @@ interface ChargeForm {
 
 /** Adds a charge: a service of the price list at its price (another needs override price), or a free-text item. */
 export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill | null; appointmentId?: number; money: Money; onDone: (b: Bill) => void }) {
+  // (A preview is no bill yet: its first charge goes to the visit, which writes it.)
   const { t } = useTranslation()
-  const { message } = App.useApp()
+  const { message, modal } = App.useApp()
   const [form] = Form.useForm<ChargeForm>()
   const [free, setFree] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -27,18 +29,25 @@ export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill 
   const { data } = useServices()
   const services = (data?.data ?? []).filter((s) => s.active)
 
-  const save = async (v: ChargeForm) => {
+  const save = async (v: ChargeForm, confirmDuplicate = false) => {
     const price = v.price?.trim() ? money.parse(v.price) : undefined
     setBusy(true)
     try {
       const b = await addLine(
         { billId: bill?.id, appointmentId },
-        free ? { description: v.description ?? '', quantity: v.quantity, unit_price: price ?? 0 } : { service_id: v.service_id, quantity: v.quantity, ...(price !== undefined && { unit_price: price }) },
+        free
+          ? { description: v.description ?? '', quantity: v.quantity, unit_price: price ?? 0 }
+          : { service_id: v.service_id, quantity: v.quantity, ...(price !== undefined && { unit_price: price }), ...(confirmDuplicate && { confirm_duplicate: true }) },
       )
       form.resetFields()
       message.success(t('bill.charged'))
       onDone(b)
     } catch (e) {
+      if (e instanceof ApiError && e.code === 'billing.duplicate_service') {
+        // The server names the service already on the bill: charged again only on purpose.
+        modal.confirm({ title: t('bill.alreadyCharged'), content: e.message, okText: t('bill.chargeAgain'), cancelText: t('bill.cancel'), onOk: () => save(v, true) })
+        return
+      }
       showFormErrors(form, message, e)
     } finally {
       setBusy(false)

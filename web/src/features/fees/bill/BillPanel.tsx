@@ -36,6 +36,9 @@ export function VisitBill({ appointmentId, closed }: { appointmentId: number; cl
 function VisitBillOf({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
   const { data: bill, isLoading } = useVisitBill(appointmentId)
   if (isLoading) return <Skeleton active />
+  // A visit under way shows the bill it will have (its consultation fee) before the first
+  // charge writes it: shown, not yet a bill to act on.
+  if (bill?.preview) return <BillCard preview={bill} appointmentId={appointmentId} closed={closed} />
   return <BillCard bill={bill ?? undefined} appointmentId={appointmentId} closed={closed} />
 }
 
@@ -47,13 +50,14 @@ export function BillById({ id }: { id: number }) {
   return <BillCard bill={bill} closed={false} />
 }
 
-function BillCard({ bill, appointmentId, closed }: { bill?: Bill; appointmentId?: number; closed: boolean }) {
+function BillCard({ bill, preview, appointmentId, closed }: { bill?: Bill; preview?: Bill; appointmentId?: number; closed: boolean }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const { data: settings } = useFeeSettings()
-  const money = useMoney(bill?.currency ?? settings?.currency ?? 'USD', bill?.minor_units ?? settings?.minor_units ?? 2)
+  const shown = bill ?? preview
+  const money = useMoney(shown?.currency ?? settings?.currency ?? 'USD', shown?.minor_units ?? settings?.minor_units ?? 2)
   const canCharge = useCan('record charges')
   const canPay = useCan('record payment')
   const canVoid = useCan('void bill')
@@ -99,8 +103,9 @@ function BillCard({ bill, appointmentId, closed }: { bill?: Bill; appointmentId?
           />
         )}
         {bill?.replaces_id && <Alert type="info" showIcon title={<Link to={`/bills/${bill.replaces_id}`}>{t('bill.replaces')}</Link>} />}
-        <Lines bill={bill} money={money} editable={charging} onEdit={setDialog} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
-        {bill && bill.lines.length > 0 && <Totals bill={bill} money={money} />}
+        {preview && preview.lines.length > 0 && <Alert type="info" showIcon title={t('bill.previewNote')} />}
+        <Lines bill={shown} money={money} editable={charging && !preview} onEdit={setDialog} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
+        {shown && shown.lines.length > 0 && <Totals bill={shown} money={money} />}
         {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
         {bill && (
           <Flex gap={8} wrap>
