@@ -607,7 +607,7 @@ func TestReportsAddUpToTheRows(t *testing.T) {
 }
 
 // A doctor and the front desk charging a visit's first services at the same moment: one
-// bill, both charges on it.
+// bill, both charges on it (two services; the same one twice would be refused, unconfirmed).
 func TestFirstChargesAtOnceShareOneBill(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
@@ -616,8 +616,9 @@ func TestFirstChargesAtOnceShareOneBill(t *testing.T) {
 			var wg sync.WaitGroup
 			ids := make([]int64, 2)
 			for i, c := range []*apitest.Client{s.doctor, s.front} {
+				service := []int64{s.lab, s.procedure}[i]
 				wg.Go(func() {
-					r := c.Do("POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.lab, "quantity": 1})
+					r := c.Do("POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": service, "quantity": 1})
 					if r.Status != http.StatusCreated {
 						t.Errorf("charge %d: %d %s", i, r.Status, r.Body)
 						return

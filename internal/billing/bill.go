@@ -113,7 +113,7 @@ type Bill struct {
 	Version        int        `json:"version"`
 	// Preview marks the bill an arrived or started visit will have, shown before anything
 	// has been charged: not written yet (id 0); its first charge writes it with these lines.
-	Preview bool `json:"preview,omitempty"`
+	Preview bool `json:"preview"`
 
 	finalisedBy, voidedBy sql.NullInt64
 	day                   string // the clinic day it counts on once finalised (days.go)

@@ -132,10 +132,12 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await expect(bill.getByTestId('bill-balance')).toHaveText('₱0.00')
   await expect(row.getByTestId('tag-paid')).toBeVisible()
 
-  // The official receipt of the card payment, then the statement of fees with the doctor's signature.
+  // The payment receipt of the card payment (which says it is no tax invoice), then the
+  // statement of fees with the doctor's signature.
   await bill.getByRole('button', { name: /Print receipt PR-/ }).last().click()
   const receipt = activeView(desk).getByTestId('receipt-sheet')
-  await expect(receipt).toContainText('Official receipt')
+  await expect(receipt).toContainText('Payment receipt')
+  await expect(receipt.getByTestId('receipt-not-fiscal')).toHaveText('This is a payment receipt, not a tax invoice or fiscal receipt.')
   await expect(receipt).toContainText('₱380.40')
   await expect(receipt.getByTestId('sheet-balance')).toHaveText('₱0.00')
   await activeView(desk).getByRole('button', { name: 'Print' }).click()

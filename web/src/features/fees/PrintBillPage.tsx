@@ -190,6 +190,11 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
         </p>
       )}
       {!receipt && bill.notes && <p style={{ whiteSpace: 'pre-line' }}>{bill.notes}</p>}
+      {receipt && (
+        <p className={styles.small} data-testid="receipt-not-fiscal">
+          {t('bill.receiptNotFiscal')}
+        </p>
+      )}
       <div className={styles.signatureBlock}>
         {receipt ? (
           <div>

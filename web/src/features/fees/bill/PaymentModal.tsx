@@ -48,7 +48,7 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
   }
 
   return (
-    <Modal open title={t('bill.takePayment')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.receive')} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+    <Modal open title={t('bill.takePayment')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.receive')} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ method: 'cash', amount: money.toMajor(bill.balance) }} onFinish={(v) => void save(v)}>
         <Statistic title={t('bill.balance')} value={money.format(bill.balance)} style={{ marginBottom: 12 }} />
         <Form.Item name="method" label={t('bill.method')}>

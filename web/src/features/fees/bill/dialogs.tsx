@@ -69,7 +69,7 @@ export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { 
     <Modal
       open
       title={line ? t('bill.lineTitle', { item: line.description }) : t('bill.discountTitle')}
-      onCancel={onClose}
+      cancelText={t('bill.cancel')} onCancel={onClose}
       onOk={() => form.submit()}
       okText={t('bill.save')}
       confirmLoading={busy}
@@ -131,7 +131,7 @@ export function RefundModal({ bill, money, onClose, onDone }: Props) {
   const { t } = useTranslation()
   const { form, busy, submit } = useSubmit<RefundForm>(async (v) => (await refundBill(bill, { method: v.method, amount: money.parse(v.amount) ?? 0, reason: v.reason })).bill as Bill, onDone)
   return (
-    <Modal open title={t('bill.refund')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.refund')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+    <Modal open title={t('bill.refund')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.refund')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ method: 'cash', amount: money.toMajor(bill.paid) }} onFinish={(v) => void submit(v)}>
         <Form.Item name="method" label={t('bill.method')}>
           <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
@@ -157,7 +157,7 @@ export function VoidModal({ bill, onClose, onDone }: Omit<Props, 'money'>) {
   const { t } = useTranslation()
   const { form, busy, submit } = useSubmit<VoidForm>((v) => voidBill(bill, v.reason, v.replace), onDone)
   return (
-    <Modal open title={t('bill.voidTitle', { number: bill.number })} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.void')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+    <Modal open title={t('bill.voidTitle', { number: bill.number })} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.void')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ replace: true }} onFinish={(v) => void submit(v)}>
         <p>{t('bill.voidHint')}</p>
         <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
