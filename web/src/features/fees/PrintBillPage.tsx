@@ -116,7 +116,7 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
           {t('rx.sheetFields.mrn')}: {bill.patient.mrn}
         </div>
         <div>
-          {t('bill.billNo')}: {bill.number}
+          {t('bill.billNo')}: <span style={{ whiteSpace: 'nowrap' }}>{bill.number}</span>
         </div>
         <div>
           {t('rx.sheetFields.date')}: {receipt && payment ? formatDayTime(payment.received_at) : bill.finalised_at ? formatDay(bill.finalised_at) : ''}
