@@ -341,7 +341,11 @@ func TestBillNumbersAreGapFreeUnderConcurrency(t *testing.T) {
 		const n = 12
 		bills := make([]bill, n)
 		for i := range bills {
-			b := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+			// A patient each: a patient's open draft is reopened, not doubled.
+			var p struct{ ID int64 }
+			s.front.Do("POST", "/api/patients", map[string]any{"first_name": fmt.Sprint("Walk", i), "last_name": "In", "birth_date": "1960-01-01", "sex": "male",
+				"history": map[string]any{"allergy_status": "none"}}).JSON(t, &p)
+			b := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": p.ID})
 			bills[i] = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"description": "Home visit", "unit_price": 10000 + i, "quantity": 1})
 		}
 		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/finalise", bills[0].ID), map[string]any{"version": bills[0].Version - 1}); r.Status != http.StatusConflict {
@@ -692,6 +696,27 @@ func TestConsultationIsChargedOnce(t *testing.T) {
 		b = do[bill](t, s.front, http.StatusCreated, "POST", path+"/lines", map[string]any{"service_id": s.consultation, "quantity": 1, "confirm_duplicate": true})
 		if len(b.Lines) != 2 || b.Total != 100000 {
 			t.Errorf("the same service twice, confirmed: %+v", b)
+		}
+	})
+}
+
+// "Bill without a visit" clicked twice makes one draft: the patient's open walk-in bill is
+// reopened (200) until it is finalised; then a new one is written (201).
+func TestWalkInDraftIsReopened(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		first := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		again := do[bill](t, s.front, http.StatusOK, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		if again.ID != first.ID {
+			t.Errorf("a second click wrote bill %d beside the open %d", again.ID, first.ID)
+		}
+		b := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", first.ID), map[string]any{"service_id": s.lab, "quantity": 1})
+		do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		if next := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID}); next.ID == first.ID {
+			t.Error("a finalised bill was reopened as a draft")
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM bills WHERE patient_id = $1`, s.patientID); n != 2 {
+			t.Errorf("%d bills", n)
 		}
 	})
 }

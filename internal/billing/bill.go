@@ -578,19 +578,28 @@ func (s *Store) OpenForAppointment(ctx context.Context, e audit.Event, appointme
 	return b, err
 }
 
-// CreateWalkIn writes a draft bill of a patient without a visit.
-func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64) (Bill, error) {
-	var b Bill
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+// CreateWalkIn writes a draft bill of a patient without a visit — or, when the patient has
+// one open already (a walk-in or a replacement still taking charges), answers that one, so
+// that the desk never leaves a trail of empty drafts. created says which.
+func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64) (b Bill, created bool, err error) {
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := patient.CheckActive(ctx, tx, patientID); err != nil {
 			return err
+		}
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM bills WHERE patient_id = $1 AND appointment_id IS NULL AND status = 'draft' ORDER BY id DESC LIMIT 1`, patientID).Scan(&id)
+		if err == nil {
+			b, err = get(ctx, tx, id)
+			return err
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("find an open bill: %w", err)
 		}
 		set, err := ReadSettings(ctx, tx)
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		var id int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO bills (patient_id, status, currency, created_at, created_by, updated_at, updated_by)
 			VALUES ($1, 'draft', $2, $3, $4, $3, $4) RETURNING id`, patientID, set.Currency, now, actorOf(e)).Scan(&id); err != nil {
 			return fmt.Errorf("insert bill: %w", err)
@@ -599,10 +608,11 @@ func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
+		created = true
 		b, err = get(ctx, tx, id)
 		return err
 	})
-	return b, err
+	return b, created, err
 }
 
 // AddLine charges in on bill id (or, when appointmentID is set, on that appointment's bill,

@@ -270,7 +270,12 @@ func (h *Handler) createWalkIn(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	respond(w, r, http.StatusCreated)(h.Store.CreateWalkIn(r.Context(), auth.AuditEvent(r), in.PatientID))
+	b, created, err := h.Store.CreateWalkIn(r.Context(), auth.AuditEvent(r), in.PatientID)
+	status := http.StatusOK // the patient's open draft, reopened
+	if created {
+		status = http.StatusCreated
+	}
+	respond(w, r, status)(b, err)
 }
 
 // tags answers the bills in force of the appointments listed in ?appointments=1,2,3.

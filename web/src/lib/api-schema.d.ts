@@ -187,7 +187,7 @@ export type paths = {
   "/api/bills": {
     /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
     get: operations["getBills"];
-    /** A draft bill of a patient without a visit (walk-in). */
+    /** A draft bill of a patient without a visit (walk-in); the patient's open one (a draft without a visit) is reopened instead of writing another. */
     post: operations["postBills"];
   };
   "/api/bills/{id}": {
@@ -2496,7 +2496,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** A draft bill of a patient without a visit (walk-in). */
+  /** A draft bill of a patient without a visit (walk-in); the patient's open one (a draft without a visit) is reopened instead of writing another. */
   postBills: {
     requestBody: {
       content: {
@@ -2506,6 +2506,12 @@ export type operations = {
       };
     };
     responses: {
+      /** @description The patient's open walk-in draft, reopened. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
       /** @description Created */
       201: {
         content: {
