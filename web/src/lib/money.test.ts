@@ -12,6 +12,12 @@ describe('money', () => {
     expect(parseMajor('-1', 2)).toBeUndefined()
     expect(parseMajor('1,000', 2)).toBeUndefined()
   })
+  it('takes a decimal comma, as ru and vi write amounts', () => {
+    expect(parseMajor('350,5', 2)).toBe(35050)
+    expect(parseMajor('350,50', 2)).toBe(35050)
+    expect(parseMajor('200,000', 0)).toBeUndefined()
+    expect(parseMajor('1,5,0', 2)).toBeUndefined()
+  })
   it('writes minor units back as major-unit text', () => {
     expect(toMajor(35050, 2)).toBe('350.50')
     expect(toMajor(7, 2)).toBe('0.07')

@@ -11,9 +11,13 @@ export function formatMoney(minor: number, currency: string, units: number, lang
   return f.format(Number(`${minor < 0 && whole === 0 ? '-' : ''}${whole}.${String(part).padStart(units, '0')}`))
 }
 
-/** The amount of minor units in major-unit text ("350", "350.5"), undefined when not one. */
+/**
+ * The amount of minor units in major-unit text ("350", "350.5", or with a decimal comma as
+ * ru and vi write it, "350,5"), undefined when not one. A group of three after the separator
+ * is more decimals than the currency has, never a thousands group misread.
+ */
 export function parseMajor(text: string, units: number): number | undefined {
-  const m = /^(\d{1,14})(?:\.(\d+))?$/.exec(text.trim())
+  const m = /^(\d{1,14})(?:[.,](\d+))?$/.exec(text.trim())
   if (!m || (m[2] ?? '').length > units) return undefined
   return Number(m[1]) * 10 ** units + Number((m[2] ?? '').padEnd(units, '0') || '0')
 }

@@ -114,7 +114,7 @@ export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { 
 
 /** "20" or "12.5" percent in hundredths of a percent; undefined when not a percent up to 100. */
 export function parsePercent(text: string): number | undefined {
-  const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.trim())
+  const m = /^(\d{1,3})(?:[.,](\d{1,2}))?$/.exec(text.trim()) // 12.5 or 12,5
   if (!m) return undefined
   const n = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'))
   return n > 0 && n <= 10000 ? n : undefined

@@ -4,18 +4,22 @@ import { formatMoney, parseMajor, toMajor } from '../../../lib/money'
 /** Money in one currency: shown in the user's language, typed in major units. */
 export function useMoney(currency: string, units: number) {
   const { t, i18n } = useTranslation()
+  // Typed and prefilled with the language's decimal sign: 350,50 in ru and vi, 350.50 elsewhere
+  // (either is read).
+  const comma = i18n.language === 'ru' || i18n.language === 'vi'
+  const major = (minor: number) => (comma ? toMajor(minor, units).replace('.', ',') : toMajor(minor, units))
   return {
     currency,
     units,
     format: (minor: number) => formatMoney(minor, currency, units, i18n.language),
-    toMajor: (minor: number) => toMajor(minor, units),
+    toMajor: major,
     parse: (text: string) => parseMajor(text, units),
     /** A form rule: the field holds an amount of this currency (more than zero unless zeroOk). */
     rule: (zeroOk = false) => ({
       validator: async (_: unknown, v: string | undefined) => {
         if (!v?.trim()) return
         const n = parseMajor(v, units)
-        if (n === undefined || (!zeroOk && n === 0)) throw new Error(t('bill.badAmount', { example: toMajor(35050 * 10 ** units / 100, units) }))
+        if (n === undefined || (!zeroOk && n === 0)) throw new Error(t('bill.badAmount', { example: major((35050 * 10 ** units) / 100) }))
       },
     }),
   }
