@@ -458,3 +458,41 @@ func TestVerifyLimitIsSharedAndPerBlock(t *testing.T) {
 		}
 	})
 }
+
+// A referral carries what the receiving doctor must know before prescribing: the patient's
+// allergies with their status (none known, or each with its reaction and severity) and the
+// medicines being taken (this clinic's prescriptions whose supply has not run out).
+func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		referral := s.template(t, "referral", "en")
+		issue := func() string {
+			d := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": referral.ID, "patient_id": s.patientID,
+				"appointment_id": s.visitID, "fields": map[string]string{"referred_to": "Cardiology", "reason": "Palpitations"}})
+			return text(d.Content)
+		}
+		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None prescribed here in the last 90 days") {
+			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
+		}
+
+		p := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Hoa", "last_name": "Phạm",
+			"birth_date": "1950-05-05", "sex": "female", "history": map[string]any{"allergy_status": "present",
+				"allergies": []map[string]string{{"substance": "Penicillin", "reaction": "anaphylaxis", "severity": "severe"}}}})
+		s.patientID = p.ID
+		s.visitID = s.visit(t, true)
+		for _, item := range []map[string]any{
+			{"medicine": "Metformin 500 mg tablet", "dose": "1 tablet", "frequency": "twice daily", "duration": "30 days", "quantity": "60"},
+			{"medicine": "Amlodipine 5 mg tablet", "dose": "1 tablet", "frequency": "once daily", "duration": "", "quantity": "30"},
+		} {
+			if r := s.doctor.Do("POST", "/api/prescriptions", map[string]any{"patient_id": p.ID, "items": []any{item}}); r.Status != http.StatusCreated {
+				t.Fatalf("prescription: %d %s", r.Status, r.Body)
+			}
+		}
+		body := issue()
+		for _, want := range []string{"Penicillin — anaphylaxis, severe", "Metformin 500 mg tablet, 1 tablet, twice daily (since ", "Amlodipine 5 mg tablet, 1 tablet, once daily (since "} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the referral does not say %q:\n%s", want, body)
+			}
+		}
+	})
+}

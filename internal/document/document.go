@@ -23,6 +23,7 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/patient"
+	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/settings"
 )
@@ -156,6 +157,9 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 		return src, v.Err()
 	}
 	src.patient = p
+	if src.medicines, err = prescription.CurrentMedicines(ctx, s.DB, patientID, s.now()); err != nil {
+		return src, err
+	}
 	if appointmentID != nil {
 		visits := &appointment.Store{DB: s.DB, Loc: s.Loc, Codes: s.Codes}
 		a, err := visits.Get(ctx, *appointmentID)

@@ -56,6 +56,12 @@ I am referring **{{patient.name}}**, {{patient.age}}, {{patient.sex}}, born {{pa
 ## Diagnosis
 - {{visit.diagnoses}}
 
+## Allergies
+- {{patient.allergies}}
+
+## Current medicines
+- {{patient.medicines}}
+
 Thank you for seeing this patient.`, []Field{text("referred_to", "Referred to", true), long("reason", "Reason for referral", true)}},
 		{"Laboratory request", "lab_request", "en", "a4-portrait", `# Laboratory request
 | Patient | {{patient.name}} |
@@ -101,6 +107,12 @@ Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clini
 {{visit.examination}}
 ## Diagnosis
 - {{visit.diagnoses}}
+
+## Allergies
+- {{patient.allergies}}
+
+## Current medicines
+- {{patient.medicines}}
 ## Orders
 - {{visit.orders}}
 ## Plan
@@ -141,6 +153,12 @@ Follow-up: {{visit.follow_up}}
 
 ## Диагноз
 - {{visit.diagnoses}}
+
+## Аллергии
+- {{patient.allergies}}
+
+## Принимаемые препараты
+- {{patient.medicines}}
 
 Благодарю за консультацию.`, []Field{text("referred_to", "Кому", true), long("reason", "Причина направления", true)}},
 		{"Направление на анализы", "lab_request", "ru", "a4-portrait", `# Направление на лабораторные исследования
@@ -187,6 +205,12 @@ Follow-up: {{visit.follow_up}}
 {{visit.examination}}
 ## Диагноз
 - {{visit.diagnoses}}
+
+## Аллергии
+- {{patient.allergies}}
+
+## Принимаемые препараты
+- {{patient.medicines}}
 ## Назначенные исследования
 - {{visit.orders}}
 ## План
@@ -227,6 +251,12 @@ Follow-up: {{visit.follow_up}}
 
 ## 诊断
 - {{visit.diagnoses}}
+
+## 过敏史
+- {{patient.allergies}}
+
+## 目前用药
+- {{patient.medicines}}
 
 感谢您的诊治。`, []Field{text("referred_to", "转诊至", true), long("reason", "转诊原因", true)}},
 		{"检验申请单", "lab_request", "zh", "a4-portrait", `# 检验申请单
@@ -273,6 +303,12 @@ Follow-up: {{visit.follow_up}}
 {{visit.examination}}
 ## 诊断
 - {{visit.diagnoses}}
+
+## 过敏史
+- {{patient.allergies}}
+
+## 目前用药
+- {{patient.medicines}}
 ## 检查申请
 - {{visit.orders}}
 ## 治疗计划
@@ -313,6 +349,12 @@ Chúng tôi giới thiệu bệnh nhân **{{patient.name}}**, {{patient.age}}, g
 
 ## Chẩn đoán
 - {{visit.diagnoses}}
+
+## Dị ứng
+- {{patient.allergies}}
+
+## Thuốc đang dùng
+- {{patient.medicines}}
 
 Xin trân trọng cảm ơn.`, []Field{text("referred_to", "Nơi chuyển đến", true), long("reason", "Lý do chuyển khám", true)}},
 		{"Phiếu yêu cầu xét nghiệm", "lab_request", "vi", "a4-portrait", `# Phiếu yêu cầu xét nghiệm
@@ -359,6 +401,12 @@ Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes",
 {{visit.examination}}
 ## Chẩn đoán
 - {{visit.diagnoses}}
+
+## Dị ứng
+- {{patient.allergies}}
+
+## Thuốc đang dùng
+- {{patient.medicines}}
 ## Chỉ định cận lâm sàng
 - {{visit.orders}}
 ## Kế hoạch điều trị

@@ -10,6 +10,7 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/i18n"
 	"emr/internal/patient"
+	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/settings"
 )
@@ -18,6 +19,7 @@ import (
 // "field.KEY" names a field the template declares.
 var Placeholders = []string{
 	"patient.name", "patient.age", "patient.sex", "patient.birth_date", "patient.mrn", "patient.address", "patient.phone",
+	"patient.allergies", "patient.medicines",
 	"visit.date", "visit.chief_complaint", "visit.present_illness", "visit.vitals", "visit.examination", "visit.diagnoses",
 	"visit.plan", "visit.follow_up", "visit.orders", "visit.lab_orders", "visit.imaging_orders", "visit.amendments",
 	"doctor.name", "doctor.specialisations", "doctor.licences",
@@ -34,7 +36,8 @@ type sources struct {
 	orderKinds  map[string]string // a test's code -> lab or imaging
 	doctor      profile.Profile
 	clinic      settings.Clinic
-	today       time.Time // the clinic's day
+	medicines   []prescription.Current // being taken as of today
+	today       time.Time              // the clinic's day
 	lang        string
 }
 
@@ -139,6 +142,33 @@ func vitals(lang string, v appointment.Vitals, bmi *float64) string {
 	return strings.Join(out, ", ")
 }
 
+// allergies writes what is known of a patient's allergies: not asked, none known, or each
+// allergy with its reaction and severity — what a colleague must know before prescribing.
+func allergies(lang string, h patient.History) Value {
+	switch h.AllergyStatus {
+	case patient.AllergiesNone:
+		return Value{Text: i18n.T(lang, "document.value.allergies_none")}
+	case patient.AllergiesListed:
+		list := []string{}
+		for _, a := range h.Allergies {
+			var about []string
+			if r := strings.TrimSpace(a.Reaction); r != "" {
+				about = append(about, r)
+			}
+			if a.Severity != "" {
+				about = append(about, i18n.T(lang, "document.value.severity."+a.Severity))
+			}
+			text := strings.TrimSpace(a.Substance)
+			if len(about) > 0 {
+				text += " — " + strings.Join(about, ", ")
+			}
+			list = append(list, text)
+		}
+		return Value{List: list}
+	}
+	return Value{Text: i18n.T(lang, "document.value.allergies_unknown")}
+}
+
 func diagnosisText(d appointment.Diagnosis) string {
 	label := d.Text
 	if label == "" {
@@ -168,6 +198,16 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		"document.number":        {Text: number},
 		"today":                  {Text: dateIn(lang, src.today)},
 		"doctor.specialisations": {Text: strings.Join(src.doctor.Specialisations, ", ")},
+	}
+	out["patient.allergies"] = allergies(lang, p.History.Known())
+	medicines := []string{}
+	for _, m := range src.medicines {
+		medicines = append(medicines, i18n.T(lang, "document.value.medicine_since", m.Text, dateIn(lang, m.Since.In(src.today.Location()))))
+	}
+	if len(medicines) == 0 {
+		out["patient.medicines"] = Value{Text: i18n.T(lang, "document.value.no_medicines")}
+	} else {
+		out["patient.medicines"] = Value{List: medicines}
 	}
 	if years, ok := age(p.BirthDate, src.today); ok {
 		out["patient.age"] = Value{Text: i18n.T(lang, "document.value.years."+pluralForm(lang, years), years)}

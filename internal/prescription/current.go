@@ -1,0 +1,65 @@
+package prescription
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"emr/internal/database"
+)
+
+// Current is a medicine a patient is taking: "Medicine, dose, frequency", prescribed Since.
+type Current struct {
+	Text  string
+	Since time.Time
+}
+
+// CurrentMedicines are the medicines patientID is taking as of now, as a referral or a
+// visit summary lists them: each line of a prescription (not cancelled) of the last 90 days
+// whose supply has not run out — its duration when one can be told, else 30 days, as the
+// safety check counts them — newest first.
+func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]Current, error) {
+	rows, err := q.QueryContext(ctx, `SELECT items, issued_at, created_at FROM prescriptions
+		WHERE patient_id = $1 AND status <> $2 AND (created_at >= $3 OR issued_at >= $3) ORDER BY id DESC LIMIT 100`,
+		patientID, Cancelled, now.AddDate(0, 0, -currentDays))
+	if err != nil {
+		return nil, fmt.Errorf("read current medicines: %w", err)
+	}
+	defer rows.Close()
+	out := []Current{}
+	for rows.Next() {
+		var items string
+		var issued sql.NullTime
+		var at time.Time
+		if err := rows.Scan(&items, &issued, &at); err != nil {
+			return nil, fmt.Errorf("read current medicines: %w", err)
+		}
+		if issued.Valid {
+			at = issued.Time
+		}
+		var lines []Item
+		if err := json.Unmarshal([]byte(items), &lines); err != nil {
+			return nil, fmt.Errorf("read a prescription's items: %w", err)
+		}
+		for _, it := range lines {
+			days := supplyDays(it.Duration)
+			if days == 0 {
+				days = recentDays
+			}
+			if !now.Before(at.AddDate(0, 0, days)) || strings.TrimSpace(it.Medicine) == "" {
+				continue
+			}
+			var parts []string
+			for _, p := range []string{it.Medicine, it.Dose, it.Frequency} {
+				if p = strings.TrimSpace(p); p != "" {
+					parts = append(parts, p)
+				}
+			}
+			out = append(out, Current{Text: strings.Join(parts, ", "), Since: at})
+		}
+	}
+	return out, rows.Err()
+}
