@@ -476,19 +476,13 @@ func draftAt(ctx context.Context, tx *sql.Tx, id int64, version int) (Bill, erro
 }
 
 // openBill returns the id of the appointment's bill in force, writing a new draft (with the
-// consultation fee of the appointment's type, when the settings name one) if it has none.
-func (s *Store) openBill(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID int64) (int64, error) {
-	id, _, err := s.openBillNew(ctx, tx, e, appointmentID)
-	return id, err
-}
-
-// openBillNew is openBill, also saying whether it wrote the bill just now.
-func (s *Store) openBillNew(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID int64) (int64, bool, error) {
+// consultation fee of the appointment's type, when the settings name one) if it has none;
+// created says it wrote it just now.
+func (s *Store) openBill(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID int64) (id int64, created bool, err error) {
 	visit, err := appointment.BasicsOf(ctx, tx, appointmentID)
 	if err != nil {
 		return 0, false, err
 	}
-	var id int64
 	err = tx.QueryRowContext(ctx, `SELECT id FROM bills WHERE appointment_id = $1 AND status <> 'void'`, appointmentID).Scan(&id)
 	if err == nil {
 		return id, false, nil
@@ -569,7 +563,7 @@ func consultationLine(ctx context.Context, q database.Querier, set Settings, vis
 func (s *Store) OpenForAppointment(ctx context.Context, e audit.Event, appointmentID int64) (Bill, error) {
 	var b Bill
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		id, err := s.openBill(ctx, tx, e, appointmentID)
+		id, _, err := s.openBill(ctx, tx, e, appointmentID)
 		if err == nil {
 			b, err = get(ctx, tx, id)
 		}
@@ -624,7 +618,7 @@ func (s *Store) AddLine(ctx context.Context, e audit.Event, id, appointmentID in
 		created := false
 		if appointmentID != 0 {
 			var err error
-			if id, created, err = s.openBillNew(ctx, tx, e, appointmentID); err != nil {
+			if id, created, err = s.openBill(ctx, tx, e, appointmentID); err != nil {
 				return err
 			}
 		}

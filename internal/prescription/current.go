@@ -45,11 +45,7 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 			return nil, fmt.Errorf("read a prescription's items: %w", err)
 		}
 		for _, it := range lines {
-			days := supplyDays(it.Duration)
-			if days == 0 {
-				days = recentDays
-			}
-			if !now.Before(at.AddDate(0, 0, days)) || strings.TrimSpace(it.Medicine) == "" {
+			if end, _ := supplyEnd(at, supplyDays(it.Duration)); !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
 				continue
 			}
 			var parts []string
@@ -62,4 +58,14 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 		}
 	}
 	return out, rows.Err()
+}
+
+// supplyEnd is when a line prescribed at with a supply of days runs out: known when its
+// duration could be told (days > 0), else recentDays later — one rule for the current
+// medicines a paper lists and the duplicates the safety check finds (ADR 25).
+func supplyEnd(at time.Time, days int) (end time.Time, known bool) {
+	if days > 0 {
+		return at.AddDate(0, 0, days), true
+	}
+	return at.AddDate(0, 0, recentDays), false
 }

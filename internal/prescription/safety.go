@@ -293,10 +293,7 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			if kind == "" {
 				continue
 			}
-			end, known := rx.at.AddDate(0, 0, recentDays), false
-			if other.supply > 0 {
-				end, known = rx.at.AddDate(0, 0, other.supply), true
-			}
+			end, known := supplyEnd(rx.at, other.supply)
 			if !today.Before(end) {
 				continue
 			}

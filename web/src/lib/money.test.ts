@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMoney, parseMajor, toMajor } from './money'
+import { decimalSign, formatMoney, parseMajor, toMajor } from './money'
 
 describe('money', () => {
   it('reads major-unit text into minor units, refusing more decimals than the currency has', () => {
@@ -17,6 +17,7 @@ describe('money', () => {
     expect(parseMajor('350,50', 2)).toBe(35050)
     expect(parseMajor('200,000', 0)).toBeUndefined()
     expect(parseMajor('1,5,0', 2)).toBeUndefined()
+    expect(['en', 'ru', 'zh', 'vi'].map(decimalSign)).toEqual(['.', ',', '.', ','])
   })
   it('writes minor units back as major-unit text', () => {
     expect(toMajor(35050, 2)).toBe('350.50')

@@ -22,6 +22,11 @@ export function parseMajor(text: string, units: number): number | undefined {
   return Number(m[1]) * 10 ** units + Number((m[2] ?? '').padEnd(units, '0') || '0')
 }
 
+/** The sign lang writes decimals with: "," in ru and vi, "." in en and zh. */
+export function decimalSign(lang: string) {
+  return new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
+}
+
 /** Minor units as major-unit text with the currency's decimals: 35050 → "350.50". */
 export function toMajor(minor: number, units: number) {
   if (units === 0) return String(minor)

@@ -19,7 +19,6 @@ interface ChargeForm {
 
 /** Adds a charge: a service of the price list at its price (another needs override price), or a free-text item. */
 export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill | null; appointmentId?: number; money: Money; onDone: (b: Bill) => void }) {
-  // (A preview is no bill yet: its first charge goes to the visit, which writes it.)
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const [form] = Form.useForm<ChargeForm>()

@@ -36,9 +36,6 @@ export function VisitBill({ appointmentId, closed }: { appointmentId: number; cl
 function VisitBillOf({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
   const { data: bill, isLoading } = useVisitBill(appointmentId)
   if (isLoading) return <Skeleton active />
-  // A visit under way shows the bill it will have (its consultation fee) before the first
-  // charge writes it: shown, not yet a bill to act on.
-  if (bill?.preview) return <BillCard preview={bill} appointmentId={appointmentId} closed={closed} />
   return <BillCard bill={bill ?? undefined} appointmentId={appointmentId} closed={closed} />
 }
 
@@ -50,13 +47,17 @@ export function BillById({ id }: { id: number }) {
   return <BillCard bill={bill} closed={false} />
 }
 
-function BillCard({ bill, preview, appointmentId, closed }: { bill?: Bill; preview?: Bill; appointmentId?: number; closed: boolean }) {
+function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointmentId?: number; closed: boolean }) {
+  // A visit under way shows the bill it will have (its consultation fee) before the first
+  // charge writes it: shown, not yet a bill to act on.
+  const preview = read?.preview ? read : undefined
+  const bill = preview ? undefined : read
   const { t } = useTranslation()
   const { message } = App.useApp()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const { data: settings } = useFeeSettings()
-  const shown = bill ?? preview
+  const shown = read
   const money = useMoney(shown?.currency ?? settings?.currency ?? 'USD', shown?.minor_units ?? settings?.minor_units ?? 2)
   const canCharge = useCan('record charges')
   const canPay = useCan('record payment')

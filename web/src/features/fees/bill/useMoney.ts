@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next'
-import { formatMoney, parseMajor, toMajor } from '../../../lib/money'
+import { decimalSign, formatMoney, parseMajor, toMajor } from '../../../lib/money'
 
 /** Money in one currency: shown in the user's language, typed in major units. */
 export function useMoney(currency: string, units: number) {
   const { t, i18n } = useTranslation()
   // Typed and prefilled with the language's decimal sign: 350,50 in ru and vi, 350.50 elsewhere
   // (either is read).
-  const comma = i18n.language === 'ru' || i18n.language === 'vi'
-  const major = (minor: number) => (comma ? toMajor(minor, units).replace('.', ',') : toMajor(minor, units))
+  const sign = decimalSign(i18n.language)
+  const major = (minor: number) => toMajor(minor, units).replace('.', sign)
   return {
     currency,
     units,
