@@ -29,6 +29,7 @@ const (
 	ViewFinancial      Permission = "view financial reports"
 	IssueDocuments     Permission = "issue documents"
 	ManageTemplates    Permission = "manage templates"
+	CashUpOwn          Permission = "cash up own drawer"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -37,7 +38,7 @@ var Catalogue = []Permission{
 	ViewPatient, ManagePatient, ViewAppointment, ManageAppointment,
 	RecordVitals, WriteDiagnosis, WritePrescription,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
-	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial,
+	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
 	IssueDocuments, ManageTemplates,
 }
 

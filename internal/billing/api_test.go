@@ -213,8 +213,8 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 		if len(cash.Rows) != 2 || cash.Rows[0].Method != "cash" || cash.Rows[0].Net != 30000 || cash.Rows[1].Method != "card" || cash.Rows[1].Net != 38040 || cash.Total.Net != 68040 {
 			t.Errorf("cash-up: %+v", cash)
 		}
-		if r := s.front.Do("GET", "/api/reports/cash-up", nil); r.Status != http.StatusForbidden {
-			t.Errorf("a receptionist reading the cash-up: %d", r.Status)
+		if r := s.nurse.Do("GET", "/api/reports/cash-up", nil); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse reading the cash-up: %d", r.Status)
 		}
 		// The cash-up against a GROUP BY over the rows.
 		if sum := dbtest.Count(t, db, `SELECT COALESCE(SUM(CASE WHEN kind = 'refund' THEN -amount ELSE amount END), 0) FROM payments`); int64(sum) != cash.Total.Net {

@@ -69,6 +69,13 @@ type Payment struct {
 	Receipt    string    `json:"receipt"`
 	ReceivedBy string    `json:"received_by"`
 	ReceivedAt time.Time `json:"received_at"`
+	// Credit is what a refund took off what the bill asks (a service not given); a refund
+	// with none gave money back that is still owed. LineID names the service, when one was.
+	Credit Money  `json:"credit"`
+	LineID *int64 `json:"line_id"`
+	// Drawer is the cashier whose drawer the cash went into or came out of.
+	DrawerID   int64  `json:"drawer_id"`
+	Drawer     string `json:"drawer"`
 	receivedBy int64
 }
 
@@ -100,6 +107,7 @@ type Bill struct {
 	Discount       Money      `json:"discount"`
 	Total          Money      `json:"total"`
 	Paid           Money      `json:"paid"`
+	Credited       Money      `json:"credited"` // refunded for services not given: no longer asked
 	Balance        Money      `json:"balance"`
 	Notes          string     `json:"notes"`
 	FinalisedAt    *time.Time `json:"finalised_at"`
@@ -134,7 +142,7 @@ func nullID(p *int64) any {
 }
 
 const billColumns = `id, patient_id, appointment_id, doctor_id, status, currency, COALESCE(number, ''), discount_kind,
-	discount_value, discount_reason, subtotal, discount, total, paid, notes, finalised_at, finalised_by, void_reason,
+	discount_value, discount_reason, subtotal, discount, total, paid, credited, notes, finalised_at, finalised_by, void_reason,
 	voided_at, voided_by, replaces_id, created_at, version, COALESCE(day, '')`
 
 func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
@@ -142,7 +150,7 @@ func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 	var appt, doctor, replaces sql.NullInt64
 	var finalised, voided sql.NullTime
 	err := row.Scan(&b.ID, &b.Patient.ID, &appt, &doctor, &b.Status, &b.Currency, &b.Number, &b.DiscountKind,
-		&b.DiscountValue, &b.DiscountReason, &b.Subtotal, &b.Discount, &b.Total, &b.Paid, &b.Notes, &finalised, &b.finalisedBy,
+		&b.DiscountValue, &b.DiscountReason, &b.Subtotal, &b.Discount, &b.Total, &b.Paid, &b.Credited, &b.Notes, &finalised, &b.finalisedBy,
 		&b.VoidReason, &voided, &b.voidedBy, &replaces, &b.CreatedAt, &b.Version, &b.day)
 	b.AppointmentID, b.DoctorID, b.ReplacesID = idOrNil(appt), idOrNil(doctor), idOrNil(replaces)
 	if finalised.Valid {
@@ -152,8 +160,8 @@ func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 		b.VoidedAt = &voided.Time
 	}
 	b.MinorUnits = MinorUnits(b.Currency)
-	b.Balance = max(b.Total-b.Paid, 0)
-	if b.Status == Draft {
+	b.Balance = max(b.Total-b.Credited-b.Paid, 0)
+	if b.Status != Final {
 		b.Balance = 0
 	}
 	return b, err
@@ -204,7 +212,7 @@ func name(ctx context.Context, q database.Querier, b *Bill) error {
 		ids = append(ids, l.addedBy)
 	}
 	for _, p := range b.Payments {
-		ids = append(ids, p.receivedBy)
+		ids = append(ids, p.receivedBy, p.DrawerID)
 	}
 	slices.Sort(ids)
 	names, err := user.Names(ctx, q, slices.DeleteFunc(slices.Compact(ids), func(id int64) bool { return id == 0 }))
@@ -219,7 +227,7 @@ func name(ctx context.Context, q database.Querier, b *Bill) error {
 		b.Lines[i].AddedBy = names[b.Lines[i].addedBy]
 	}
 	for i := range b.Payments {
-		b.Payments[i].ReceivedBy = names[b.Payments[i].receivedBy]
+		b.Payments[i].ReceivedBy, b.Payments[i].Drawer = names[b.Payments[i].receivedBy], names[b.Payments[i].DrawerID]
 	}
 	return nil
 }
@@ -246,8 +254,8 @@ func lines(ctx context.Context, q database.Querier, billID int64) ([]Line, error
 }
 
 func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, kind, method, reference, amount, tendered, reason, receipt, COALESCE(received_by, 0), received_at
-		FROM payments WHERE bill_id = $1 ORDER BY id`, billID)
+	rows, err := q.QueryContext(ctx, `SELECT id, kind, method, reference, amount, tendered, reason, receipt, COALESCE(received_by, 0), received_at,
+		credit, line_id, COALESCE(drawer_id, received_by, 0) FROM payments WHERE bill_id = $1 ORDER BY id`, billID)
 	if err != nil {
 		return nil, fmt.Errorf("read payments: %w", err)
 	}
@@ -255,10 +263,12 @@ func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment,
 	out := []Payment{}
 	for rows.Next() {
 		var p Payment
-		var tendered sql.NullInt64
-		if err := rows.Scan(&p.ID, &p.Kind, &p.Method, &p.Reference, &p.Amount, &tendered, &p.Reason, &p.Receipt, &p.receivedBy, &p.ReceivedAt); err != nil {
+		var tendered, line sql.NullInt64
+		if err := rows.Scan(&p.ID, &p.Kind, &p.Method, &p.Reference, &p.Amount, &tendered, &p.Reason, &p.Receipt, &p.receivedBy, &p.ReceivedAt,
+			&p.Credit, &line, &p.DrawerID); err != nil {
 			return nil, fmt.Errorf("read payments: %w", err)
 		}
+		p.LineID = idOrNil(line)
 		if tendered.Valid {
 			p.Tendered, p.Change = &tendered.Int64, tendered.Int64-p.Amount
 		}
@@ -884,136 +894,6 @@ func (s *Store) replace(ctx context.Context, tx *sql.Tx, e audit.Event, old Bill
 		}
 	}
 	return id, s.retotal(ctx, tx, e, id, -1)
-}
-
-// PaymentInput is money received: method, a reference (card slip, transfer id), the amount
-// and, for cash, what was handed over (the change is the difference).
-type PaymentInput struct {
-	Method    string `json:"method"`
-	Reference string `json:"reference"`
-	Amount    Money  `json:"amount"`
-	Tendered  *Money `json:"tendered"`
-}
-
-// RefundInput is money given back on a bill, with why.
-type RefundInput struct {
-	Method string `json:"method"`
-	Amount Money  `json:"amount"`
-	Reason string `json:"reason"`
-}
-
-// Pay records a payment on a final bill. The bill's paid total rises in one conditional
-// update that fails when the payment would pass the total: of two cashiers taking the
-// same balance at once, the second gets a conflict, never an overpayment.
-func (s *Store) Pay(ctx context.Context, e audit.Event, id int64, in PaymentInput) (Bill, Payment, error) {
-	var v apperr.Validation
-	in.Reference = strings.TrimSpace(in.Reference)
-	if !slices.Contains(Methods, in.Method) {
-		v.Add("method", "billing.bad_method")
-	}
-	if in.Amount <= 0 || in.Amount > maxMoney {
-		v.Add("amount", "billing.bad_amount")
-	}
-	if in.Tendered != nil && (in.Method != "cash" || *in.Tendered < in.Amount || *in.Tendered > maxMoney) {
-		v.Add("tendered", "billing.bad_tendered")
-	}
-	if utf8.RuneCountInString(in.Reference) > 100 {
-		v.Add("reference", "validation.too_long")
-	}
-	if err := v.Err(); err != nil {
-		return Bill{}, Payment{}, err
-	}
-	return s.move(ctx, e, id, "payment", in.Method, in.Reference, in.Amount, in.Tendered, "")
-}
-
-// Refund gives money back on a final bill, never more than was paid.
-func (s *Store) Refund(ctx context.Context, e audit.Event, id int64, in RefundInput) (Bill, Payment, error) {
-	reason, err := apperr.Reason(in.Reason)
-	var v apperr.Validation
-	if err != nil {
-		v.Add("reason", "validation.reason_required")
-	}
-	if !slices.Contains(Methods, in.Method) {
-		v.Add("method", "billing.bad_method")
-	}
-	if in.Amount <= 0 || in.Amount > maxMoney {
-		v.Add("amount", "billing.bad_amount")
-	}
-	if err := v.Err(); err != nil {
-		return Bill{}, Payment{}, err
-	}
-	return s.move(ctx, e, id, "refund", in.Method, "", in.Amount, nil, reason)
-}
-
-func (s *Store) move(ctx context.Context, e audit.Event, id int64, kind, method, reference string, amount Money, tendered *Money, reason string) (Bill, Payment, error) {
-	var b Bill
-	var p Payment
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		// The bill's day comes back with the update: the day's paid sum moves with it.
-		query := `UPDATE bills SET paid = paid + $1, updated_at = $2, updated_by = $3, version = version + 1
-			WHERE id = $4 AND status = 'final' AND paid + $1 <= total RETURNING day`
-		if kind == "refund" {
-			query = `UPDATE bills SET paid = paid - $1, updated_at = $2, updated_by = $3, version = version + 1
-				WHERE id = $4 AND status = 'final' AND paid >= $1 RETURNING day`
-		}
-		now := s.now()
-		var day sql.NullString
-		err := tx.QueryRowContext(ctx, query, amount, now, actorOf(e), id).Scan(&day)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("record %s: %w", kind, err)
-		}
-		if errors.Is(err, sql.ErrNoRows) {
-			cur, err := get(ctx, tx, id)
-			switch {
-			case err != nil:
-				return err
-			case cur.Status != Final:
-				return apperr.Conflict("billing.not_final")
-			case kind == "refund":
-				return apperr.Conflict("billing.refund_over_paid", FormatMajor(cur.Paid, cur.MinorUnits))
-			default:
-				return apperr.Conflict("billing.over_balance", FormatMajor(cur.Balance, cur.MinorUnits))
-			}
-		}
-		moved := amount
-		if kind == "refund" {
-			moved = -amount
-		}
-		if err := addToDay(ctx, tx, day.String, 0, 0, 0, 0, 0, moved); err != nil {
-			return err
-		}
-		local := now.In(s.loc())
-		counter, prefix := "receipt:", receiptPrefix
-		if kind == "refund" {
-			counter, prefix = "refund:", refundPrefix
-		}
-		seq, err := database.AddToCounter(ctx, tx, counter+strconv.Itoa(local.Year()), 1)
-		if err != nil {
-			return err
-		}
-		receipt := fmt.Sprintf("%s-%d-%06d", prefix, local.Year(), seq)
-		var tend any
-		if tendered != nil {
-			tend = *tendered
-		}
-		var pid int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO payments (bill_id, kind, method, reference, amount, tendered, reason, receipt, received_by, received_at, day)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`, id, kind, method, reference, amount, tend, reason, receipt,
-			actorOf(e), now, local.Format(time.DateOnly)).Scan(&pid); err != nil {
-			return fmt.Errorf("record %s: %w", kind, err)
-		}
-		if b, err = get(ctx, tx, id); err != nil {
-			return err
-		}
-		p = b.Payments[slices.IndexFunc(b.Payments, func(p Payment) bool { return p.ID == pid })]
-		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill."+kind, "bill", strconv.FormatInt(id, 10), b.Patient.ID, audit.Success
-		e.Detail = fmt.Sprintf("%s %s %s %s", receipt, method, FormatMajor(amount, b.MinorUnits), b.Currency)
-		if reason != "" {
-			e.Detail += "; reason: " + reason
-		}
-		return audit.Record(ctx, tx, e)
-	})
-	return b, p, err
 }
 
 // patientRefs names the patients with ids (in any order, repeats allowed).

@@ -24,7 +24,7 @@ func countDay(ctx context.Context, tx *sql.Tx, day string, b Bill, sign int64) e
 	if sign < 0 {
 		void = 1
 	}
-	if err := addToDay(ctx, tx, day, sign, void, sign*b.Subtotal, sign*b.Discount, sign*b.Total, sign*b.Paid); err != nil {
+	if err := addToDay(ctx, tx, day, sign, void, sign*b.Subtotal, sign*b.Discount, sign*b.Total, sign*b.Paid, sign*b.Credited); err != nil {
 		return err
 	}
 	doctor := int64(0)
@@ -33,7 +33,7 @@ func countDay(ctx context.Context, tx *sql.Tx, day string, b Bill, sign int64) e
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO bill_day_doctors (day, doctor_id, bills, total) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (day, doctor_id) DO UPDATE SET bills = bill_day_doctors.bills + excluded.bills, total = bill_day_doctors.total + excluded.total`,
-		day, doctor, sign, sign*b.Total); err != nil {
+		day, doctor, sign, sign*(b.Total-b.Credited)); err != nil {
 		return fmt.Errorf("count bill's day: %w", err)
 	}
 	for _, l := range b.Lines {
@@ -51,12 +51,25 @@ func countDay(ctx context.Context, tx *sql.Tx, day string, b Bill, sign int64) e
 }
 
 // addToDay adds to a day's bill sums.
-func addToDay(ctx context.Context, tx *sql.Tx, day string, bills, void int64, subtotal, discount, total, paid Money) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO bill_days (day, bills, void, subtotal, discount, total, paid) VALUES ($1, $2, $3, $4, $5, $6, $7)
+func addToDay(ctx context.Context, tx *sql.Tx, day string, bills, void int64, subtotal, discount, total, paid, credited Money) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO bill_days (day, bills, void, subtotal, discount, total, paid, credited) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (day) DO UPDATE SET bills = bill_days.bills + excluded.bills, void = bill_days.void + excluded.void,
 		subtotal = bill_days.subtotal + excluded.subtotal, discount = bill_days.discount + excluded.discount,
-		total = bill_days.total + excluded.total, paid = bill_days.paid + excluded.paid`, day, bills, void, subtotal, discount, total, paid)
+		total = bill_days.total + excluded.total, paid = bill_days.paid + excluded.paid, credited = bill_days.credited + excluded.credited`,
+		day, bills, void, subtotal, discount, total, paid, credited)
 	if err != nil {
+		return fmt.Errorf("count bill's day: %w", err)
+	}
+	return nil
+}
+
+// creditDoctor takes what a refund credited off the revenue of the bill's doctor on the
+// bill's day: a doctor's revenue is what the bills ask, net of services not given.
+func creditDoctor(ctx context.Context, tx *sql.Tx, day string, doctor int64, credit Money) error {
+	if credit == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE bill_day_doctors SET total = total - $1 WHERE day = $2 AND doctor_id = $3`, credit, day, doctor); err != nil {
 		return fmt.Errorf("count bill's day: %w", err)
 	}
 	return nil
@@ -68,17 +81,18 @@ func RebuildDays(ctx context.Context, db *database.DB) error {
 	return db.Tx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM bill_days`, `DELETE FROM bill_day_services`, `DELETE FROM bill_day_doctors`,
-			`INSERT INTO bill_days (day, bills, void, subtotal, discount, total, paid)
+			`INSERT INTO bill_days (day, bills, void, subtotal, discount, total, paid, credited)
 			SELECT day, SUM(CASE WHEN status = 'final' THEN 1 ELSE 0 END), SUM(CASE WHEN status = 'void' THEN 1 ELSE 0 END),
 				SUM(CASE WHEN status = 'final' THEN subtotal ELSE 0 END), SUM(CASE WHEN status = 'final' THEN discount ELSE 0 END),
-				SUM(CASE WHEN status = 'final' THEN total ELSE 0 END), SUM(CASE WHEN status = 'final' THEN paid ELSE 0 END)
+				SUM(CASE WHEN status = 'final' THEN total ELSE 0 END), SUM(CASE WHEN status = 'final' THEN paid ELSE 0 END),
+				SUM(CASE WHEN status = 'final' THEN credited ELSE 0 END)
 			FROM bills WHERE day IS NOT NULL GROUP BY day`,
 			`INSERT INTO bill_day_services (day, code, label, name, quantity, amount)
 			SELECT b.day, l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END, MIN(l.description), SUM(l.quantity), SUM(l.amount)
 			FROM bill_lines l JOIN bills b ON b.id = l.bill_id WHERE b.status = 'final'
 			GROUP BY b.day, l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END`,
 			`INSERT INTO bill_day_doctors (day, doctor_id, bills, total)
-			SELECT day, COALESCE(doctor_id, 0), COUNT(*), SUM(total) FROM bills WHERE status = 'final' GROUP BY day, COALESCE(doctor_id, 0)`,
+			SELECT day, COALESCE(doctor_id, 0), COUNT(*), SUM(total - credited) FROM bills WHERE status = 'final' GROUP BY day, COALESCE(doctor_id, 0)`,
 		} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("rebuild bill days: %w", err)

@@ -70,7 +70,7 @@ type Today struct {
 // CollectedToday sums today's payments and refunds in the clinic's calendar.
 func (s *Store) CollectedToday(ctx context.Context) (Today, error) {
 	day := s.now().In(s.loc()).Format(time.DateOnly)
-	c, err := s.CashUp(ctx, day)
+	c, err := s.CashUp(ctx, day, 0)
 	if err != nil {
 		return Today{}, err
 	}

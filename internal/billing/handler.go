@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -28,7 +27,7 @@ func (h *Handler) Routes() []auth.Route {
 	manage := auth.Need(auth.ManageFees)
 	charge := auth.Need(auth.RecordCharges)
 	readBill := auth.NeedAny(auth.RecordCharges, auth.RecordPayment, auth.ViewFinancial)
-	return []auth.Route{
+	return append(h.drawerRoutes(), []auth.Route{
 		{Method: "GET", Path: "/api/services", Access: auth.NeedAny(auth.RecordCharges, auth.ManageFees), Handler: h.services},
 		{Method: "POST", Path: "/api/services", Access: manage, Handler: h.createService},
 		{Method: "PUT", Path: "/api/services/{id}", Access: manage, Handler: h.updateService},
@@ -54,11 +53,10 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/bills/{id}/payments", Access: auth.Need(auth.RecordPayment), Announces: auth.ChangesAppointments, Handler: h.pay},
 		{Method: "POST", Path: "/api/bills/{id}/refunds", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesAppointments, Handler: h.refund},
 		{Method: "GET", Path: "/api/reports/today", Access: auth.Need(auth.ViewFinancial), Handler: h.today},
-		{Method: "GET", Path: "/api/reports/cash-up", Access: auth.Need(auth.ViewFinancial), Handler: h.cashUp},
 		{Method: "GET", Path: "/api/reports/outstanding", Access: auth.Need(auth.ViewFinancial), Handler: h.outstanding},
 		{Method: "GET", Path: "/api/reports/bills", Access: auth.Need(auth.ViewFinancial), Handler: h.billsReport},
 		{Method: "GET", Path: "/api/reports/revenue", Access: auth.Need(auth.ViewFinancial), Handler: h.revenue},
-	}
+	}...)
 }
 
 func (h *Handler) services(w http.ResponseWriter, r *http.Request) {
@@ -432,29 +430,6 @@ func (h *Handler) refund(w http.ResponseWriter, r *http.Request) {
 	if id, in, ok := decodeOn[RefundInput](w, r, billID); ok {
 		respondMoved(w, r)(h.Store.Refund(r.Context(), auth.AuditEvent(r), id, in))
 	}
-}
-
-func (h *Handler) cashUp(w http.ResponseWriter, r *http.Request) {
-	day := r.URL.Query().Get("day")
-	if day == "" {
-		day = h.Store.now().In(h.Store.loc()).Format(time.DateOnly)
-	}
-	if _, err := time.Parse(time.DateOnly, day); err != nil {
-		var v apperr.Validation
-		v.Add("day", "validation.date_format")
-		httpjson.Error(w, r, v.Err())
-		return
-	}
-	c, err := h.Store.CashUp(r.Context(), day)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	if asCSV(r) {
-		h.csv(w, r, "cash-up-"+day, func(out io.Writer) error { return WriteCashUpCSV(out, c) })
-		return
-	}
-	httpjson.Respond(w, http.StatusOK, c)
 }
 
 func (h *Handler) outstanding(w http.ResponseWriter, r *http.Request) {

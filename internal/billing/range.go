@@ -55,6 +55,7 @@ type BillRow struct {
 	Discount    Money      `json:"discount"`
 	Total       Money      `json:"total"`
 	Paid        Money      `json:"paid"`
+	Credited    Money      `json:"credited"`
 	Balance     Money      `json:"balance"`
 	doctorID    int64
 }
@@ -67,6 +68,7 @@ type BillTotals struct {
 	Discount    Money `json:"discount"`
 	Total       Money `json:"total"`
 	Paid        Money `json:"paid"`
+	Credited    Money `json:"credited"`
 	Outstanding Money `json:"outstanding"`
 }
 
@@ -93,14 +95,14 @@ func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsRep
 	t := &out.Totals
 	// The totals from the days' sums (at most 400 rows), not from the range's bills.
 	err = s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(bills), 0), COALESCE(SUM(void), 0), COALESCE(SUM(subtotal), 0),
-		COALESCE(SUM(discount), 0), COALESCE(SUM(total), 0), COALESCE(SUM(paid), 0) FROM bill_days WHERE day >= $1 AND day <= $2`, r.From, r.To).
-		Scan(&t.Bills, &t.Void, &t.Subtotal, &t.Discount, &t.Total, &t.Paid)
+		COALESCE(SUM(discount), 0), COALESCE(SUM(total), 0), COALESCE(SUM(paid), 0), COALESCE(SUM(credited), 0) FROM bill_days WHERE day >= $1 AND day <= $2`, r.From, r.To).
+		Scan(&t.Bills, &t.Void, &t.Subtotal, &t.Discount, &t.Total, &t.Paid, &t.Credited)
 	if err != nil {
 		return out, fmt.Errorf("bills report: %w", err)
 	}
-	t.Outstanding = t.Total - t.Paid
+	t.Outstanding = t.Total - t.Credited - t.Paid
 	out.Total = t.Bills + t.Void
-	query := `SELECT id, number, status, patient_id, COALESCE(doctor_id, 0), finalised_at, subtotal, discount, total, paid
+	query := `SELECT id, number, status, patient_id, COALESCE(doctor_id, 0), finalised_at, subtotal, discount, total, paid, credited
 		FROM bills WHERE day >= $1 AND day <= $2 ORDER BY day, finalised_at, id`
 	args := []any{r.From, r.To}
 	if perPage > 0 {
@@ -114,11 +116,11 @@ func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsRep
 	defer rows.Close()
 	for rows.Next() {
 		var b BillRow
-		if err := rows.Scan(&b.ID, &b.Number, &b.Status, &b.Patient.ID, &b.doctorID, &b.FinalisedAt, &b.Subtotal, &b.Discount, &b.Total, &b.Paid); err != nil {
+		if err := rows.Scan(&b.ID, &b.Number, &b.Status, &b.Patient.ID, &b.doctorID, &b.FinalisedAt, &b.Subtotal, &b.Discount, &b.Total, &b.Paid, &b.Credited); err != nil {
 			return out, fmt.Errorf("bills report: %w", err)
 		}
 		if b.Status == Final {
-			b.Balance = b.Total - b.Paid
+			b.Balance = b.Total - b.Credited - b.Paid
 		}
 		out.Data = append(out.Data, b)
 	}
@@ -164,6 +166,7 @@ type Revenue struct {
 	Currency      string       `json:"currency"`
 	Rows          []RevenueRow `json:"rows"`
 	BillDiscounts Money        `json:"bill_discounts"`
+	Credited      Money        `json:"credited"` // refunded for services not given: by service, a row of its own
 	Total         Money        `json:"total"`
 }
 
@@ -174,8 +177,8 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 		return Revenue{}, err
 	}
 	out := Revenue{From: r.From, To: r.To, By: by, Currency: set.Currency, Rows: []RevenueRow{}}
-	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total), 0) FROM bill_days WHERE day >= $1 AND day <= $2`,
-		r.From, r.To).Scan(&out.Total); err != nil {
+	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total), 0), COALESCE(SUM(credited), 0) FROM bill_days WHERE day >= $1 AND day <= $2`,
+		r.From, r.To).Scan(&out.Total, &out.Credited); err != nil {
 		return out, fmt.Errorf("revenue: %w", err)
 	}
 	var rows *sql.Rows
@@ -219,9 +222,12 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 		return out, fmt.Errorf("revenue: %w", err)
 	}
 	if by == "service" {
+		// Lines less the bills' discounts is what the bills ask; less the credits, the total.
 		out.BillDiscounts = charged - out.Total
+		out.Total -= out.Credited
 		return out, nil
 	}
+	out.Total -= out.Credited                    // each doctor's row is net of credits already
 	names, err := user.Names(ctx, s.DB, doctors) // one row per doctor already
 	for i := range out.Rows {
 		out.Rows[i].Name = names[doctors[i]]
@@ -233,11 +239,11 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 func WriteBillsCSV(w io.Writer, rep BillsReport) error {
 	units := MinorUnits(rep.Currency)
 	cw := httpjson.NewCSV(w)
-	cw.Write("number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "balance", "currency")
+	cw.Write("number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "credited", "balance", "currency")
 	for _, b := range rep.Data {
 		cw.Write(b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, b.Patient.Name, b.Doctor,
 			FormatMajor(b.Subtotal, units), FormatMajor(b.Discount, units), FormatMajor(b.Total, units), FormatMajor(b.Paid, units),
-			FormatMajor(b.Balance, units), rep.Currency)
+			FormatMajor(b.Credited, units), FormatMajor(b.Balance, units), rep.Currency)
 	}
 	return cw.Flush()
 }
@@ -252,6 +258,9 @@ func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 	}
 	if rep.By == "service" && rep.BillDiscounts != 0 {
 		cw.Write("", "bill discounts", "", FormatMajor(-rep.BillDiscounts, units), rep.Currency)
+	}
+	if rep.By == "service" && rep.Credited != 0 {
+		cw.Write("", "credited (services not given)", "", FormatMajor(-rep.Credited, units), rep.Currency)
 	}
 	cw.Write("", "total", "", FormatMajor(rep.Total, units), rep.Currency)
 	return cw.Flush()

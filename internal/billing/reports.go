@@ -11,16 +11,21 @@ import (
 	"emr/internal/user"
 )
 
-// CashUp is a day's money by cashier and method: what each drawer should hold.
+// CashUp is a day's money: each drawer's shift to count (Drawers), then the day's
+// payments and refunds by cashier's drawer and method, by method, and in all. Mine says the
+// caller sees only her own drawer.
 type CashUp struct {
 	Day      string      `json:"day"`
 	Currency string      `json:"currency"`
+	Mine     bool        `json:"mine"`
+	Drawers  []Drawer    `json:"drawers"`
 	Rows     []CashUpRow `json:"rows"`
 	Methods  []MethodSum `json:"methods"`
 	Total    MethodSum   `json:"total"`
 }
 
-// CashUpRow is one cashier's takings by one method.
+// CashUpRow is one drawer's takings by one method (a refund counts in the drawer its cash
+// left, whoever authorised it).
 type CashUpRow struct {
 	CashierID int64  `json:"cashier_id"`
 	Cashier   string `json:"cashier"`
@@ -46,16 +51,29 @@ func (m *MethodSum) add(kind string, n int, sum Money) {
 	m.Net = m.Received - m.Refunded
 }
 
-// CashUp sums day's payments and refunds (day in the clinic's calendar) per cashier and
-// method, per method, and in all.
-func (s *Store) CashUp(ctx context.Context, day string) (CashUp, error) {
+// CashUp sums day's payments and refunds (day in the clinic's calendar) per drawer and
+// method, per method, and in all, with the drawers' shifts; of cashier's drawer alone,
+// unless cashier is 0.
+func (s *Store) CashUp(ctx context.Context, day string, cashier int64) (CashUp, error) {
 	set, err := ReadSettings(ctx, s.DB)
 	if err != nil {
 		return CashUp{}, err
 	}
-	out := CashUp{Day: day, Currency: set.Currency, Rows: []CashUpRow{}, Methods: []MethodSum{}}
-	rows, err := s.DB.QueryContext(ctx, `SELECT COALESCE(received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
-		WHERE day = $1 GROUP BY received_by, method, kind`, day)
+	out := CashUp{Day: day, Currency: set.Currency, Mine: cashier != 0, Rows: []CashUpRow{}, Methods: []MethodSum{}}
+	shifts, err := s.shiftsOf(ctx, day, cashier)
+	if err != nil {
+		return out, err
+	}
+	if out.Drawers, err = s.drawers(ctx, s.DB, shifts); err != nil {
+		return out, err
+	}
+	query, args := `SELECT COALESCE(drawer_id, received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
+		WHERE day = $1 GROUP BY COALESCE(drawer_id, received_by, 0), method, kind`, []any{day}
+	if cashier != 0 {
+		query, args = `SELECT COALESCE(drawer_id, received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
+		WHERE day = $1 AND COALESCE(drawer_id, received_by, 0) = $2 GROUP BY COALESCE(drawer_id, received_by, 0), method, kind`, []any{day, cashier}
+	}
+	rows, err := s.DB.QueryContext(ctx, query, args...)
 	if err != nil {
 		return out, fmt.Errorf("cash-up: %w", err)
 	}
@@ -119,6 +137,7 @@ type Owing struct {
 	FinalisedAt time.Time  `json:"finalised_at"`
 	Total       Money      `json:"total"`
 	Paid        Money      `json:"paid"`
+	Credited    Money      `json:"credited"`
 	Balance     Money      `json:"balance"`
 }
 
@@ -137,10 +156,10 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 	res := Owed{Data: []Owing{}, Page: page, PerPage: perPage}
 	// The count from the partial index of bills owing; what they owe from the days' sums
 	// (every final bill's total less what it was paid), not bill by bill.
-	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND paid < total`).Scan(&res.Total); err != nil {
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND paid + credited < total`).Scan(&res.Total); err != nil {
 		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
-	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total) - SUM(paid), 0) FROM bill_days`).Scan(&res.Balance); err != nil {
+	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total) - SUM(paid) - SUM(credited), 0) FROM bill_days`).Scan(&res.Balance); err != nil {
 		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
 	limit := ""
@@ -149,14 +168,14 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 		limit = ` LIMIT $1 OFFSET $2`
 		args = append(args, perPage, (page-1)*perPage)
 	}
-	query := `SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE status = 'final' AND paid < total ORDER BY id` + limit
+	query := `SELECT id, number, patient_id, finalised_at, total, paid, credited FROM bills WHERE status = 'final' AND paid + credited < total ORDER BY id` + limit
 	if s.DB.Engine == database.Postgres {
 		// PostgreSQL cannot estimate paid < total, judges a third of all bills to owe and walks
 		// the whole table in id order (15–22 ms at 65,000 bills): the page's ids are read from
 		// the partial index of owing bills alone, then their rows (4 ms). SQLite reads that
 		// index for the plain query (2 ms), and more slowly for this one (8 ms).
-		query = `WITH owing AS MATERIALIZED (SELECT id FROM bills WHERE status = 'final' AND paid < total)
-			SELECT id, number, patient_id, finalised_at, total, paid FROM bills WHERE id IN (SELECT id FROM owing ORDER BY id` + limit + `) ORDER BY id`
+		query = `WITH owing AS MATERIALIZED (SELECT id FROM bills WHERE status = 'final' AND paid + credited < total)
+			SELECT id, number, patient_id, finalised_at, total, paid, credited FROM bills WHERE id IN (SELECT id FROM owing ORDER BY id` + limit + `) ORDER BY id`
 	}
 	rows, err := s.DB.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -166,10 +185,10 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 	out := []Owing{}
 	for rows.Next() {
 		var o Owing
-		if err := rows.Scan(&o.ID, &o.Number, &o.Patient.ID, &o.FinalisedAt, &o.Total, &o.Paid); err != nil {
+		if err := rows.Scan(&o.ID, &o.Number, &o.Patient.ID, &o.FinalisedAt, &o.Total, &o.Paid, &o.Credited); err != nil {
 			return res, fmt.Errorf("outstanding bills: %w", err)
 		}
-		o.Balance = o.Total - o.Paid
+		o.Balance = o.Total - o.Credited - o.Paid
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {

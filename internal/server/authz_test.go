@@ -68,7 +68,10 @@ var requiredAccess = map[string]string{
 	"POST /api/bills/{id}/void":              "void bill",
 	"POST /api/bills/{id}/payments":          "record payment",
 	"POST /api/bills/{id}/refunds":           "void bill",
-	"GET /api/reports/cash-up":               "view financial reports",
+	"GET /api/reports/cash-up":               "view financial reports or cash up own drawer",
+	"PUT /api/drawers/float":                 "record payment or cash up own drawer",
+	"GET /api/drawers/{id}":                  "view financial reports or cash up own drawer",
+	"POST /api/drawers/{id}/close":           "view financial reports or cash up own drawer",
 	"GET /api/reports/outstanding":           "view financial reports",
 	"GET /api/reports/bills":                 "view financial reports",
 	"GET /api/reports/revenue":               "view financial reports",
@@ -183,7 +186,7 @@ var ownerOnly = map[string]bool{
 var rolePermissions = map[string][]string{
 	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record charges", "issue documents", "manage templates"},
 	"nurse":        {"view patient", "view appointment", "record vitals"},
-	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment"},
+	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer"},
 }
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)

@@ -139,15 +139,23 @@ func ActiveHolders(ctx context.Context, q database.Querier, roleName string) ([]
 	return out, nil
 }
 
-// ActiveWithRole reports whether account id is active and holds the role called roleName.
-func ActiveWithRole(ctx context.Context, q database.Querier, id int64, roleName string) (bool, error) {
+// Active reports whether account id exists and is active.
+func Active(ctx context.Context, q database.Querier, id int64) (bool, error) {
 	var active bool
 	err := q.QueryRowContext(ctx, `SELECT active FROM users WHERE id = $1`, id).Scan(&active)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && !active) {
+	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("read account: %w", err)
+	}
+	return active, nil
+}
+
+// ActiveWithRole reports whether account id is active and holds the role called roleName.
+func ActiveWithRole(ctx context.Context, q database.Querier, id int64, roleName string) (bool, error) {
+	if active, err := Active(ctx, q, id); !active || err != nil {
+		return false, err
 	}
 	names, err := role.NamesOf(ctx, q, id)
 	return slices.Contains(names, roleName), err

@@ -250,7 +250,7 @@ export type paths = {
     };
   };
   "/api/bills/{id}/refunds": {
-    /** Give money back on a final bill, with a reason; never more than was paid. */
+    /** Give money back on a final bill, with a reason; never more than was paid. A refund settles: it credits the bill (a service not given, line_id naming it when it is one line) so the patient owes no more than before; still_owed gives money back to be taken another way, owed again. The cash leaves drawer_id's drawer, by default the one that took the bill's last payment by that method. */
     post: operations["postBillsByIdRefunds"];
     parameters: {
       path: {
@@ -382,6 +382,28 @@ export type paths = {
         id: number;
       };
     };
+  };
+  "/api/drawers/{id}": {
+    /** A drawer's shift with its sums (for its print); another cashier's is not found for who may count only her own. */
+    get: operations["getDrawersById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/drawers/{id}/close": {
+    /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited). The cashier's next payment opens a new shift. */
+    post: operations["postDrawersByIdClose"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/drawers/float": {
+    /** Open the caller's drawer with the cash it starts with, or set the float of the shift already open (audited). */
+    put: operations["putDrawersFloat"];
   };
   "/api/fees/settings": {
     /** The clinic currency and the consultation fee of each appointment type. */
@@ -646,7 +668,7 @@ export type paths = {
     get: operations["getReportsBills"];
   };
   "/api/reports/cash-up": {
-    /** A day's payments and refunds (the clinic's calendar day; today by default) per cashier and method, per method and in all: what each drawer should hold. */
+    /** A day's drawers to count (each shift's float, cash in and out, the cash it should hold, the count and the difference; other methods apart), then its payments and refunds (the clinic's calendar day; today by default) per drawer and method, per method and in all. Who may only cash up her own drawer gets hers alone. */
     get: operations["getReportsCashUp"];
   };
   "/api/reports/outstanding": {
@@ -960,9 +982,12 @@ export type components = {
     };
     Bill: {
       appointment_id: number | null;
+      /** @description What the patient still owes on a final bill: total less credited less paid; 0 on a draft or a void bill. */
       balance: number;
       /** Format: date-time */
       created_at: string;
+      /** @description Refunded for services not given: no longer asked. */
+      credited: number;
       currency: string;
       /** @description The lines' discounts and the bill's. */
       discount: number;
@@ -1054,6 +1079,7 @@ export type components = {
       currency: string;
       data: ({
           balance: number;
+          credited: number;
           discount: number;
           doctor: string;
           /** Format: date-time */
@@ -1080,6 +1106,7 @@ export type components = {
       total: number;
       totals: {
         bills: number;
+        credited: number;
         discount: number;
         outstanding: number;
         paid: number;
@@ -1092,7 +1119,10 @@ export type components = {
       currency: string;
       /** Format: date */
       day: string;
+      drawers: components["schemas"]["Drawer"][];
       methods: components["schemas"]["MethodSum"][];
+      /** @description The caller sees her own drawer alone (she may cash up her own drawer, not read the financial reports). */
+      mine: boolean;
       rows: (components["schemas"]["MethodSum"] & {
           cashier: string;
           cashier_id: number;
@@ -1256,6 +1286,28 @@ export type components = {
       updated_at?: string;
       version?: number;
     };
+    /** @description One cashier's shift at the till. Only cash enters the drawer: drawer_cash = opening_float + cash_received − cash_refunded (as it stood when counted, once closed); other methods are listed apart, net. */
+    Drawer: {
+      cash_received: number;
+      cash_refunded: number;
+      cashier: string;
+      cashier_id: number;
+      /** Format: date-time */
+      closed_at: string | null;
+      closed_by: string;
+      counted: number | null;
+      currency: string;
+      /** @description counted − drawer_cash. */
+      difference: number | null;
+      drawer_cash: number;
+      note: string;
+      /** Format: date-time */
+      opened_at: string;
+      opening_float: number;
+      other: components["schemas"]["MethodSum"][];
+      shift_id: number;
+      version: number;
+    };
     /** @description An emergency ("break-the-glass") grant in force, or null. Its permissions are added to the user's own until expires_at; every action under it is flagged in the audit log. */
     Emergency: {
       /** Format: date-time */
@@ -1365,6 +1417,7 @@ export type components = {
     };
     Owing: {
       balance: number;
+      credited: number;
       /** Format: date-time */
       finalised_at: string;
       id: number;
@@ -1459,13 +1512,20 @@ export type components = {
     Payment: {
       amount: number;
       change: number;
+      /** @description What a refund took off what the bill asks (a service not given); 0 on a payment and on a refund still owed. */
+      credit: number;
+      drawer: string;
+      /** @description The cashier whose drawer the cash went into or came out of. */
+      drawer_id: number;
       id: number;
       /** @enum {string} */
       kind: "payment" | "refund";
+      /** @description The service not given that a refund credited */
+      line_id: number | null;
       /** @enum {string} */
       method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
       reason: string;
-      /** @description The official receipt's number (OR-2026-000001; refunds RF-…), gap-free per year. */
+      /** @description The payment receipt's number (PR-2026-000001; refund slips RS-…), gap-free per year. */
       receipt: string;
       /** Format: date-time */
       received_at: string;
@@ -1591,6 +1651,8 @@ export type components = {
       bill_discounts: number;
       /** @enum {string} */
       by: "service" | "doctor";
+      /** @description Refunded for services not given: by service a row of its own, by doctor already out of each doctor's row. */
+      credited: number;
       currency: string;
       /** Format: date */
       from: string;
@@ -2760,7 +2822,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Give money back on a final bill, with a reason; never more than was paid. */
+  /** Give money back on a final bill, with a reason; never more than was paid. A refund settles: it credits the bill (a service not given, line_id naming it when it is one line) so the patient owes no more than before; still_owed gives money back to be taken another way, owed again. The cash leaves drawer_id's drawer, by default the one that took the bill's last payment by that method. */
   postBillsByIdRefunds: {
     parameters: {
       path: {
@@ -2771,8 +2833,11 @@ export type operations = {
       content: {
         "application/json": {
           amount: number;
+          drawer_id?: number | null;
+          line_id?: number | null;
           method: string;
           reason: string;
+          still_owed?: boolean;
         };
       };
     };
@@ -3319,6 +3384,79 @@ export type operations = {
       404: {
         content: never;
       };
+    };
+  };
+  /** A drawer's shift with its sums (for its print); another cashier's is not found for who may count only her own. */
+  getDrawersById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description The drawer */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Drawer"];
+        };
+      };
+      /** @description No such shift (or not the caller's). */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited). The cashier's next payment opens a new shift. */
+  postDrawersByIdClose: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          counted: number;
+          note?: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Closed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Drawer"];
+        };
+      };
+      /** @description No such shift (or not the caller's). */
+      404: {
+        content: never;
+      };
+      /** @description Closed already, or changed since it was read. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Open the caller's drawer with the cash it starts with, or set the float of the shift already open (audited). */
+  putDrawersFloat: {
+    requestBody: {
+      content: {
+        "application/json": {
+          opening_float: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The drawer */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Drawer"];
+        };
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** The clinic currency and the consultation fee of each appointment type. */
@@ -4357,7 +4495,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** A day's payments and refunds (the clinic's calendar day; today by default) per cashier and method, per method and in all: what each drawer should hold. */
+  /** A day's drawers to count (each shift's float, cash in and out, the cash it should hold, the count and the difference; other methods apart), then its payments and refunds (the clinic's calendar day; today by default) per drawer and method, per method and in all. Who may only cash up her own drawer gets hers alone. */
   getReportsCashUp: {
     parameters: {
       query?: {

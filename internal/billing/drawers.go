@@ -1,0 +1,321 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/user"
+)
+
+// Drawer is one cashier's shift at the till: the float it opened with, the cash taken and
+// given back, the cash it should therefore hold (DrawerCash), and — once closed — the cash
+// counted in it and the difference. Other methods (card, transfer, e-wallet, insurance)
+// never enter the drawer: they are listed apart, net of refunds.
+type Drawer struct {
+	ShiftID      int64       `json:"shift_id"`
+	CashierID    int64       `json:"cashier_id"`
+	Cashier      string      `json:"cashier"`
+	Currency     string      `json:"currency"`
+	OpenedAt     time.Time   `json:"opened_at"`
+	ClosedAt     *time.Time  `json:"closed_at"`
+	ClosedBy     string      `json:"closed_by"`
+	OpeningFloat Money       `json:"opening_float"`
+	CashReceived Money       `json:"cash_received"`
+	CashRefunded Money       `json:"cash_refunded"`
+	DrawerCash   Money       `json:"drawer_cash"`
+	Counted      *Money      `json:"counted"`
+	Difference   *Money      `json:"difference"`
+	Note         string      `json:"note"`
+	Other        []MethodSum `json:"other"`
+	Version      int         `json:"version"`
+	closedBy     int64
+}
+
+// openShift returns the id of cashier's open shift, opening one (with no float) when the
+// cashier has none. The row is locked until the caller's transaction ends, so a shift being
+// closed takes no payment it has not counted: the payment waits and lands in a new shift.
+func openShift(ctx context.Context, tx *sql.Tx, cashier int64, e audit.Event, now time.Time) (int64, error) {
+	for range 2 {
+		var id int64
+		err := tx.QueryRowContext(ctx, `UPDATE drawer_shifts SET version = version WHERE cashier_id = $1 AND closed_at IS NULL RETURNING id`, cashier).Scan(&id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("open drawer: %w", err)
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO drawer_shifts (cashier_id, opened_at, opened_by) VALUES ($1, $2, $3)
+			ON CONFLICT (cashier_id) WHERE closed_at IS NULL DO NOTHING RETURNING id`, cashier, now, actorOf(e)).Scan(&id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("open drawer: %w", err)
+		}
+	}
+	return 0, apperr.Conflict("error.conflict")
+}
+
+// FloatInput is the cash a drawer starts its shift with.
+type FloatInput struct {
+	OpeningFloat *Money `json:"opening_float"`
+}
+
+// SetFloat opens the caller's drawer with a float, or sets the float of the shift already
+// open (it may have opened by itself with the day's first payment).
+func (s *Store) SetFloat(ctx context.Context, e audit.Event, in FloatInput) (Drawer, error) {
+	var v apperr.Validation
+	switch {
+	case in.OpeningFloat == nil:
+		v.Add("opening_float", "validation.required")
+	case *in.OpeningFloat < 0 || *in.OpeningFloat > maxMoney:
+		v.Add("opening_float", "billing.bad_amount")
+	}
+	if err := v.Err(); err != nil {
+		return Drawer{}, err
+	}
+	var id int64
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if id, err = openShift(ctx, tx, e.ActorID, e, s.now()); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET opening_float = $1, version = version + 1 WHERE id = $2`, *in.OpeningFloat, id); err != nil {
+			return fmt.Errorf("set float: %w", err)
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.float", "drawer", strconv.FormatInt(id, 10), audit.Success
+		e.Detail = "float " + strconv.FormatInt(*in.OpeningFloat, 10)
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Drawer{}, err
+	}
+	return s.Shift(ctx, id)
+}
+
+// CloseInput is a drawer's count at the end of a shift.
+type CloseInput struct {
+	Counted Money  `json:"counted"`
+	Note    string `json:"note"`
+	Version int    `json:"version"`
+}
+
+// CloseShift closes shift id with the cash counted in the drawer, keeping what the drawer
+// should have held then; its version must still be version. A difference is recorded as it
+// is, with the note, never adjusted.
+func (s *Store) CloseShift(ctx context.Context, e audit.Event, id int64, in CloseInput) (Drawer, error) {
+	var v apperr.Validation
+	in.Note = strings.TrimSpace(in.Note)
+	if in.Counted < 0 || in.Counted > maxMoney {
+		v.Add("counted", "billing.bad_amount")
+	}
+	if utf8.RuneCountInString(in.Note) > apperr.MaxReason {
+		v.Add("note", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		return Drawer{}, err
+	}
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		res, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET closed_at = $1, closed_by = $2, counted = $3, note = $4, version = version + 1
+			WHERE id = $5 AND closed_at IS NULL AND version = $6`, now, actorOf(e), in.Counted, in.Note, id, in.Version)
+		if err != nil {
+			return fmt.Errorf("close drawer: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			if _, err := s.shift(ctx, tx, id); err != nil {
+				return err
+			}
+			return apperr.Conflict("billing.shift_changed")
+		}
+		d, err := s.shift(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET expected = $1 WHERE id = $2`, d.DrawerCash, id); err != nil {
+			return fmt.Errorf("close drawer: %w", err)
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.close", "drawer", strconv.FormatInt(id, 10), audit.Success
+		e.Detail = fmt.Sprintf("cashier %d; float %d; drawer cash %d; counted %d; difference %d", d.CashierID, d.OpeningFloat,
+			d.DrawerCash, in.Counted, in.Counted-d.DrawerCash)
+		if in.Note != "" {
+			e.Detail += "; note: " + in.Note
+		}
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Drawer{}, err
+	}
+	return s.Shift(ctx, id)
+}
+
+// Shift reads drawer shift id with its sums.
+func (s *Store) Shift(ctx context.Context, id int64) (Drawer, error) { return s.shift(ctx, s.DB, id) }
+
+func (s *Store) shift(ctx context.Context, q database.Querier, id int64) (Drawer, error) {
+	list, err := s.drawers(ctx, q, []int64{id})
+	if err != nil {
+		return Drawer{}, err
+	}
+	if len(list) == 0 {
+		return Drawer{}, apperr.NotFound("billing.shift_not_found")
+	}
+	return list[0], nil
+}
+
+const shiftColumns = `id, cashier_id, opened_at, opening_float, closed_at, COALESCE(closed_by, 0), expected, counted, note, version`
+
+// drawers reads shifts ids (in cashier and opening order) with their sums.
+func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([]Drawer, error) {
+	out := []Drawer{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	set, err := ReadSettings(ctx, q)
+	if err != nil {
+		return out, err
+	}
+	byID := map[int64]*Drawer{}
+	for _, id := range ids {
+		d := Drawer{Currency: set.Currency, Other: []MethodSum{}}
+		var closed sql.NullTime
+		var expected, counted sql.NullInt64
+		err := q.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM drawer_shifts WHERE id = $1`, id).Scan(&d.ShiftID, &d.CashierID, &d.OpenedAt,
+			&d.OpeningFloat, &closed, &d.closedBy, &expected, &counted, &d.Note, &d.Version)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return out, fmt.Errorf("read drawer: %w", err)
+		}
+		if closed.Valid {
+			d.ClosedAt = &closed.Time
+		}
+		if counted.Valid {
+			d.Counted = &counted.Int64
+		}
+		out = append(out, d)
+		byID[id] = &out[len(out)-1]
+		rows, err := q.QueryContext(ctx, `SELECT method, kind, COUNT(*), SUM(amount) FROM payments WHERE shift_id = $1 GROUP BY method, kind`, id)
+		if err != nil {
+			return out, fmt.Errorf("read drawer: %w", err)
+		}
+		other := map[string]*MethodSum{}
+		for rows.Next() {
+			var method, kind string
+			var n int
+			var sum Money
+			if err := rows.Scan(&method, &kind, &n, &sum); err != nil {
+				rows.Close()
+				return out, fmt.Errorf("read drawer: %w", err)
+			}
+			switch {
+			case method == "cash" && kind == "refund":
+				byID[id].CashRefunded += sum
+			case method == "cash":
+				byID[id].CashReceived += sum
+			default:
+				if other[method] == nil {
+					other[method] = &MethodSum{Method: method}
+				}
+				other[method].add(kind, n, sum)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return out, fmt.Errorf("read drawer: %w", err)
+		}
+		dp := byID[id]
+		for _, m := range Methods {
+			if other[m] != nil {
+				dp.Other = append(dp.Other, *other[m])
+			}
+		}
+		dp.DrawerCash = dp.OpeningFloat + dp.CashReceived - dp.CashRefunded
+		if expected.Valid {
+			dp.DrawerCash = expected.Int64 // as it stood when the drawer was counted
+		}
+		if dp.Counted != nil {
+			diff := *dp.Counted - dp.DrawerCash
+			dp.Difference = &diff
+		}
+	}
+	people := []int64{}
+	for _, d := range out {
+		people = append(people, d.CashierID, d.closedBy)
+	}
+	slices.Sort(people)
+	names, err := user.Names(ctx, q, slices.DeleteFunc(slices.Compact(people), func(id int64) bool { return id == 0 }))
+	for i := range out {
+		out[i].Cashier, out[i].ClosedBy = names[out[i].CashierID], names[out[i].closedBy]
+	}
+	slices.SortStableFunc(out, func(a, b Drawer) int {
+		if c := strings.Compare(a.Cashier, b.Cashier); c != 0 {
+			return c
+		}
+		return a.OpenedAt.Compare(b.OpenedAt)
+	})
+	return out, err
+}
+
+// shiftsOf lists the shifts a day's cash-up shows (of cashier alone, unless 0): those that
+// took or gave money that day, those opened that day, and those still open. Each is one
+// indexed read.
+func (s *Store) shiftsOf(ctx context.Context, day string, cashier int64) ([]int64, error) {
+	start, err := time.ParseInLocation(time.DateOnly, day, s.loc())
+	if err != nil {
+		return nil, apperr.Invalid("validation.date_format")
+	}
+	ids := []int64{}
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`SELECT DISTINCT shift_id FROM payments WHERE day = $1 AND shift_id IS NOT NULL`, []any{day}},
+		{`SELECT id FROM drawer_shifts WHERE opened_at >= $1 AND opened_at < $2`, []any{start, start.AddDate(0, 0, 1)}},
+		{`SELECT id FROM drawer_shifts WHERE closed_at IS NULL AND cashier_id > 0`, nil},
+	} {
+		rows, err := s.DB.QueryContext(ctx, q.sql, q.args...)
+		if err != nil {
+			return nil, fmt.Errorf("find drawers: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("find drawers: %w", err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("find drawers: %w", err)
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if cashier == 0 {
+		return ids, nil
+	}
+	mine := []int64{}
+	for _, id := range ids {
+		var owner int64
+		if err := s.DB.QueryRowContext(ctx, `SELECT cashier_id FROM drawer_shifts WHERE id = $1`, id).Scan(&owner); err != nil {
+			return nil, fmt.Errorf("find drawers: %w", err)
+		}
+		if owner == cashier {
+			mine = append(mine, id)
+		}
+	}
+	return mine, nil
+}

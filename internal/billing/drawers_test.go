@@ -1,0 +1,229 @@
+package billing_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+type settled struct {
+	bill
+	Credited int64 `json:"credited"`
+	Payments []struct {
+		Kind    string `json:"kind"`
+		Amount  int64  `json:"amount"`
+		Credit  int64  `json:"credit"`
+		LineID  *int64 `json:"line_id"`
+		Drawer  string `json:"drawer"`
+		Receipt string `json:"receipt"`
+	} `json:"payments"`
+}
+
+// finalPaid is a visit bill of a consultation and a dressing (85,050), finalised and paid
+// in full by the front desk with method.
+func (s *setup) finalPaid(t *testing.T, minutes int, method string) settled {
+	t.Helper()
+	appt := s.book(t, minutes)
+	b := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.procedure, "quantity": 1})
+	b = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.consultation, "quantity": 1})
+	b = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+	do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": method, "amount": b.Total})
+	return do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
+}
+
+// A refund for a service not given settles: the bill asks that much less, so a full refund
+// leaves nothing owing; only a refund marked "still owed" leaves the patient owing again.
+func TestRefundsSettle(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		b := s.finalPaid(t, 60, "cash")
+		dressing := b.Lines[0]
+		refunds := fmt.Sprintf("/api/bills/%d/refunds", b.ID)
+		for _, c := range []struct {
+			name string
+			body map[string]any
+			want int
+		}{
+			{"more than the service's charge", map[string]any{"method": "cash", "amount": 35051, "reason": "not given", "line_id": dressing.ID}, http.StatusUnprocessableEntity},
+			{"a line of no bill", map[string]any{"method": "cash", "amount": 100, "reason": "not given", "line_id": 999999}, http.StatusUnprocessableEntity},
+			{"a still-owed refund naming a service", map[string]any{"method": "cash", "amount": 100, "reason": "wrong method", "still_owed": true, "line_id": dressing.ID}, http.StatusUnprocessableEntity},
+			{"the drawer of nobody", map[string]any{"method": "cash", "amount": 100, "reason": "not given", "drawer_id": 999999}, http.StatusUnprocessableEntity},
+		} {
+			if r := s.admin.Do("POST", refunds, c.body); r.Status != c.want {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM payments WHERE kind = 'refund'`); n != 0 {
+			t.Errorf("refused refunds wrote %d rows", n)
+		}
+
+		// The dressing was not given: refunded and credited, named; the cash leaves the drawer
+		// that took it (the front desk's), not the supervisor's who authorised it.
+		m := do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not needed", "line_id": dressing.ID})
+		got := m.Bill
+		last := got.Payments[len(got.Payments)-1]
+		if got.Paid != 50000 || got.Credited != 35050 || got.Balance != 0 || got.Status != "final" || last.Credit != 35050 || last.LineID == nil || last.Drawer != "Test front" {
+			t.Errorf("after a refund of a service not given: paid %d credited %d balance %d, refund %+v", got.Paid, got.Credited, got.Balance, last)
+		}
+		// The rest refunded too: still nothing owed, and the bill is off the outstanding list.
+		got = do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 50000, "reason": "visit cancelled by the doctor"}).Bill
+		if got.Paid != 0 || got.Credited != 85050 || got.Balance != 0 {
+			t.Errorf("after a full refund: paid %d credited %d balance %d", got.Paid, got.Credited, got.Balance)
+		}
+		var owed struct {
+			Total   int   `json:"total"`
+			Balance int64 `json:"balance"`
+		}
+		s.admin.Do("GET", "/api/reports/outstanding", nil).JSON(t, &owed)
+		if owed.Total != 0 || owed.Balance != 0 {
+			t.Errorf("outstanding after full refunds: %+v", owed)
+		}
+		type revenue struct {
+			Credited int64 `json:"credited"`
+			Total    int64 `json:"total"`
+		}
+		today := time.Now().Format(time.DateOnly)
+		for _, by := range []string{"service", "doctor"} {
+			rev := do[revenue](t, s.admin, http.StatusOK, "GET", "/api/reports/revenue?by="+by+"&from="+today+"&to="+today, nil)
+			if rev.Credited != 85050 || rev.Total != 0 {
+				t.Errorf("revenue by %s after full credit: %+v", by, rev)
+			}
+		}
+
+		// Money given back to be taken another way: owed again, and outstanding.
+		card := s.finalPaid(t, 120, "card")
+		got = do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", card.ID),
+			map[string]any{"method": "card", "amount": card.Total, "reason": "card of another person", "still_owed": true}).Bill
+		if got.Balance != card.Total || got.Credited != 0 {
+			t.Errorf("a still-owed refund: balance %d credited %d", got.Balance, got.Credited)
+		}
+		s.admin.Do("GET", "/api/reports/outstanding", nil).JSON(t, &owed)
+		if owed.Total != 1 || owed.Balance != card.Total {
+			t.Errorf("outstanding after a still-owed refund: %+v", owed)
+		}
+		// Paid again in cash: the bill cannot take more than it asks.
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/payments", card.ID), map[string]any{"method": "cash", "amount": card.Total + 1}); r.Status != http.StatusConflict {
+			t.Errorf("overpaying: %d", r.Status)
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": 1}); r.Status != http.StatusConflict {
+			t.Errorf("paying a fully credited bill: %d", r.Status)
+		}
+		// The days' sums and the bills agree after the credits (what a rebuild would give).
+		if sum := dbtest.Count(t, db, `SELECT COALESCE(SUM(credited), 0) FROM bill_days`); sum != dbtest.Count(t, db, `SELECT SUM(credited) FROM bills WHERE status = 'final'`) {
+			t.Errorf("days' credited %d", sum)
+		}
+	})
+}
+
+type drawer struct {
+	ShiftID      int64  `json:"shift_id"`
+	Cashier      string `json:"cashier"`
+	OpeningFloat int64  `json:"opening_float"`
+	CashReceived int64  `json:"cash_received"`
+	CashRefunded int64  `json:"cash_refunded"`
+	DrawerCash   int64  `json:"drawer_cash"`
+	Counted      *int64 `json:"counted"`
+	Difference   *int64 `json:"difference"`
+	Other        []struct {
+		Method string `json:"method"`
+		Net    int64  `json:"net"`
+	} `json:"other"`
+	Version int `json:"version"`
+}
+
+type cashUp struct {
+	Mine    bool     `json:"mine"`
+	Drawers []drawer `json:"drawers"`
+	Rows    []struct {
+		Cashier string `json:"cashier"`
+		Method  string `json:"method"`
+		Net     int64  `json:"net"`
+	} `json:"rows"`
+}
+
+// A cashier closes her own drawer: float, cash in, cash out (a supervisor's refund from her
+// drawer counts there), what the drawer should hold, the count and the difference; card is
+// listed apart. She sees her drawer alone and no revenue; the close is audited and final.
+func TestCashierClosesHerDrawer(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		if r := s.front.Do("PUT", "/api/drawers/float", map[string]any{"opening_float": -1}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a negative float: %d", r.Status)
+		}
+		do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 100000})
+		cash := s.finalPaid(t, 60, "cash")  // 85,050 in cash
+		card := s.finalPaid(t, 120, "card") // 85,050 by card
+		do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", cash.ID),
+			map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not given", "line_id": cash.Lines[0].ID})
+		_ = card
+		// The supervisor takes cash at her own till: her drawer, not the receptionist's.
+		own := s.book(t, 180)
+		b := do[bill](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", own), map[string]any{"service_id": s.lab, "quantity": 1})
+		b = do[bill](t, s.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": b.Total})
+
+		mine := do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		if !mine.Mine || len(mine.Drawers) != 1 {
+			t.Fatalf("the receptionist's cash-up: %+v", mine)
+		}
+		d := mine.Drawers[0]
+		if d.Cashier != "Test front" || d.OpeningFloat != 100000 || d.CashReceived != 85050 || d.CashRefunded != 35050 || d.DrawerCash != 150000 ||
+			len(d.Other) != 1 || d.Other[0].Method != "card" || d.Other[0].Net != 85050 || d.Counted != nil {
+			t.Errorf("her drawer: %+v", d)
+		}
+		for _, row := range mine.Rows {
+			if row.Cashier != "Test front" {
+				t.Errorf("she sees another's takings: %+v", row)
+			}
+		}
+		all := do[cashUp](t, s.admin, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		if all.Mine || len(all.Drawers) != 2 {
+			t.Errorf("the supervisor's cash-up: %+v", all)
+		}
+		for _, path := range []string{"/api/reports/revenue?by=service", "/api/reports/bills", "/api/reports/outstanding"} {
+			if r := s.front.Do("GET", path, nil); r.Status != http.StatusForbidden {
+				t.Errorf("a receptionist reading %s: %d", path, r.Status)
+			}
+		}
+		var other int64
+		for _, x := range all.Drawers {
+			if x.Cashier == "Test admin" {
+				other = x.ShiftID
+			}
+		}
+		if r := s.front.Do("GET", fmt.Sprintf("/api/drawers/%d", other), nil); r.Status != http.StatusNotFound {
+			t.Errorf("reading another's drawer: %d", r.Status)
+		}
+		if r := s.front.Do("POST", fmt.Sprintf("/api/drawers/%d/close", other), map[string]any{"counted": 0, "version": 1}); r.Status != http.StatusNotFound {
+			t.Errorf("closing another's drawer: %d", r.Status)
+		}
+		if r := s.nurse.Do("GET", "/api/reports/cash-up", nil); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse reading the cash-up: %d", r.Status)
+		}
+
+		close := fmt.Sprintf("/api/drawers/%d/close", d.ShiftID)
+		if r := s.front.Do("POST", close, map[string]any{"counted": 149000, "version": d.Version + 1}); r.Status != http.StatusConflict {
+			t.Errorf("closing a stale drawer: %d", r.Status)
+		}
+		closed := do[drawer](t, s.front, http.StatusOK, "POST", close, map[string]any{"counted": 149000, "note": "a 1,000 note short", "version": d.Version})
+		if closed.Counted == nil || *closed.Counted != 149000 || closed.Difference == nil || *closed.Difference != -1000 || closed.DrawerCash != 150000 {
+			t.Errorf("closed: %+v", closed)
+		}
+		if r := s.front.Do("POST", close, map[string]any{"counted": 150000, "version": closed.Version}); r.Status != http.StatusConflict {
+			t.Errorf("closing twice: %d", r.Status)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'drawer.close' AND detail LIKE '%difference -1000%'`); n != 1 {
+			t.Errorf("the close audited %d times", n)
+		}
+		// The next payment opens a new shift; the closed one keeps its count.
+		s.finalPaid(t, 240, "cash")
+		after := do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 85050 || after.Drawers[1].OpeningFloat != 0 {
+			t.Errorf("after the close: %+v", after.Drawers)
+		}
+	})
+}

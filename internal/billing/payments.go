@@ -1,0 +1,242 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/user"
+)
+
+// PaymentInput is money received: method, a reference (card slip, transfer id), the amount
+// and, for cash, what was handed over (the change is the difference).
+type PaymentInput struct {
+	Method    string `json:"method"`
+	Reference string `json:"reference"`
+	Amount    Money  `json:"amount"`
+	Tendered  *Money `json:"tendered"`
+}
+
+// RefundInput is money given back on a bill, with why. A refund settles: it is for a
+// service not given (LineID names it, when it is one line of the bill), and the bill asks
+// that much less — unless StillOwed says the money goes back to be taken another way (paid
+// by the wrong method), when the patient owes it again. DrawerID is the cashier whose drawer
+// the cash leaves; without it, the drawer that took the bill's last payment by that method.
+type RefundInput struct {
+	Method    string `json:"method"`
+	Amount    Money  `json:"amount"`
+	Reason    string `json:"reason"`
+	StillOwed bool   `json:"still_owed"`
+	LineID    *int64 `json:"line_id"`
+	DrawerID  *int64 `json:"drawer_id"`
+}
+
+// Pay records a payment on a final bill. The bill's paid total rises in one conditional
+// update that fails when the payment would pass what the bill asks: of two cashiers taking
+// the same balance at once, the second gets a conflict, never an overpayment.
+func (s *Store) Pay(ctx context.Context, e audit.Event, id int64, in PaymentInput) (Bill, Payment, error) {
+	var v apperr.Validation
+	in.Reference = strings.TrimSpace(in.Reference)
+	if !slices.Contains(Methods, in.Method) {
+		v.Add("method", "billing.bad_method")
+	}
+	if in.Amount <= 0 || in.Amount > maxMoney {
+		v.Add("amount", "billing.bad_amount")
+	}
+	if in.Tendered != nil && (in.Method != "cash" || *in.Tendered < in.Amount || *in.Tendered > maxMoney) {
+		v.Add("tendered", "billing.bad_tendered")
+	}
+	if utf8.RuneCountInString(in.Reference) > 100 {
+		v.Add("reference", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		return Bill{}, Payment{}, err
+	}
+	m := movement{kind: "payment", method: in.Method, reference: in.Reference, amount: in.Amount, tendered: in.Tendered, drawer: e.ActorID}
+	return s.move(ctx, e, id, m)
+}
+
+// Refund gives money back on a final bill, never more than was paid.
+func (s *Store) Refund(ctx context.Context, e audit.Event, id int64, in RefundInput) (Bill, Payment, error) {
+	reason, err := apperr.Reason(in.Reason)
+	var v apperr.Validation
+	if err != nil {
+		v.Add("reason", "validation.reason_required")
+	}
+	if !slices.Contains(Methods, in.Method) {
+		v.Add("method", "billing.bad_method")
+	}
+	if in.Amount <= 0 || in.Amount > maxMoney {
+		v.Add("amount", "billing.bad_amount")
+	}
+	if in.StillOwed && in.LineID != nil {
+		v.Add("line_id", "billing.line_not_credited")
+	}
+	if err := v.Err(); err != nil {
+		return Bill{}, Payment{}, err
+	}
+	m := movement{kind: "refund", method: in.Method, amount: in.Amount, reason: reason, line: in.LineID}
+	if !in.StillOwed {
+		m.credit = in.Amount
+	}
+	if in.DrawerID != nil {
+		m.drawer = *in.DrawerID
+	}
+	return s.move(ctx, e, id, m)
+}
+
+// movement is money into or out of a drawer on a bill.
+type movement struct {
+	kind, method, reference, reason string
+	amount, credit                  Money
+	tendered                        *Money
+	line                            *int64
+	drawer                          int64 // 0: a refund's default drawer
+}
+
+func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (Bill, Payment, error) {
+	var b Bill
+	var p Payment
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if m.kind == "refund" {
+			if err := refundChecks(ctx, tx, id, &m, e.ActorID); err != nil {
+				return err
+			}
+		}
+		// The bill's day comes back with the update: the day's sums move with it.
+		query := `UPDATE bills SET paid = paid + $1, updated_at = $2, updated_by = $3, version = version + 1
+			WHERE id = $4 AND status = 'final' AND paid + credited + $1 <= total RETURNING day, COALESCE(doctor_id, 0)`
+		now := s.now()
+		args := []any{m.amount, now, actorOf(e), id}
+		if m.kind == "refund" {
+			query = `UPDATE bills SET paid = paid - $1, credited = credited + $5, updated_at = $2, updated_by = $3, version = version + 1
+				WHERE id = $4 AND status = 'final' AND paid >= $1 RETURNING day, COALESCE(doctor_id, 0)`
+			args = append(args, m.credit)
+		}
+		var day sql.NullString
+		var doctor int64
+		err := tx.QueryRowContext(ctx, query, args...).Scan(&day, &doctor)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("record %s: %w", m.kind, err)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			cur, err := get(ctx, tx, id)
+			switch {
+			case err != nil:
+				return err
+			case cur.Status != Final:
+				return apperr.Conflict("billing.not_final")
+			case m.kind == "refund":
+				return apperr.Conflict("billing.refund_over_paid", FormatMajor(cur.Paid, cur.MinorUnits))
+			default:
+				return apperr.Conflict("billing.over_balance", FormatMajor(cur.Balance, cur.MinorUnits))
+			}
+		}
+		moved := m.amount
+		if m.kind == "refund" {
+			moved = -m.amount
+		}
+		if err := addToDay(ctx, tx, day.String, 0, 0, 0, 0, 0, moved, m.credit); err != nil {
+			return err
+		}
+		if err := creditDoctor(ctx, tx, day.String, doctor, m.credit); err != nil {
+			return err
+		}
+		shift, err := openShift(ctx, tx, m.drawer, e, now)
+		if err != nil {
+			return err
+		}
+		receipt, err := s.nextReceipt(ctx, tx, m.kind, now)
+		if err != nil {
+			return err
+		}
+		var tend any
+		if m.tendered != nil {
+			tend = *m.tendered
+		}
+		var pid int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO payments (bill_id, kind, method, reference, amount, tendered, reason, receipt, received_by,
+			received_at, day, credit, line_id, drawer_id, shift_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`, id, m.kind, m.method, m.reference, m.amount,
+			tend, m.reason, receipt, actorOf(e), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, shift).Scan(&pid); err != nil {
+			return fmt.Errorf("record %s: %w", m.kind, err)
+		}
+		if b, err = get(ctx, tx, id); err != nil {
+			return err
+		}
+		p = b.Payments[slices.IndexFunc(b.Payments, func(p Payment) bool { return p.ID == pid })]
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill."+m.kind, "bill", strconv.FormatInt(id, 10), b.Patient.ID, audit.Success
+		e.Detail = fmt.Sprintf("%s %s %s %s", receipt, m.method, FormatMajor(m.amount, b.MinorUnits), b.Currency)
+		if m.kind == "refund" {
+			e.Detail += fmt.Sprintf("; credited %s; drawer of user %d", FormatMajor(m.credit, b.MinorUnits), m.drawer)
+		}
+		if m.reason != "" {
+			e.Detail += "; reason: " + m.reason
+		}
+		return audit.Record(ctx, tx, e)
+	})
+	return b, p, err
+}
+
+// refundChecks checks a refund's line (one of the bill's, not credited past its amount) and
+// settles its drawer: the one named, else the drawer that took the bill's last payment by
+// the refund's method, else the refunder's own.
+func refundChecks(ctx context.Context, tx *sql.Tx, billID int64, m *movement, actor int64) error {
+	if m.line != nil {
+		var amount, credited Money
+		err := tx.QueryRowContext(ctx, `SELECT amount, (SELECT COALESCE(SUM(credit), 0) FROM payments WHERE bill_id = $1 AND line_id = $2)
+			FROM bill_lines WHERE bill_id = $1 AND id = $2`, billID, *m.line).Scan(&amount, &credited)
+		var v apperr.Validation
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			v.Add("line_id", "billing.line_not_found")
+			return v.Err()
+		case err != nil:
+			return fmt.Errorf("read bill line: %w", err)
+		case m.credit > amount-credited:
+			v.Add("amount", "billing.credit_over_line")
+			return v.Err()
+		}
+	}
+	if m.drawer != 0 {
+		active, err := user.Active(ctx, tx, m.drawer)
+		if err == nil && !active {
+			var v apperr.Validation
+			v.Add("drawer_id", "billing.drawer_not_found")
+			return v.Err()
+		}
+		return err
+	}
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE(drawer_id, received_by) FROM payments WHERE bill_id = $1 AND kind = 'payment' AND method = $2
+		AND COALESCE(drawer_id, received_by) IS NOT NULL ORDER BY id DESC LIMIT 1`, billID, m.method).Scan(&m.drawer)
+	if errors.Is(err, sql.ErrNoRows) {
+		m.drawer, err = actor, nil
+	}
+	if err != nil {
+		return fmt.Errorf("find the refund's drawer: %w", err)
+	}
+	return nil
+}
+
+// nextReceipt numbers a payment receipt (PR-) or a refund slip (RS-) from its year's counter.
+func (s *Store) nextReceipt(ctx context.Context, tx *sql.Tx, kind string, now time.Time) (string, error) {
+	year := now.In(s.loc()).Year()
+	counter, prefix := "receipt:", receiptPrefix
+	if kind == "refund" {
+		counter, prefix = "refund:", refundPrefix
+	}
+	seq, err := database.AddToCounter(ctx, tx, counter+strconv.Itoa(year), 1)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s-%d-%06d", prefix, year, seq), nil
+}

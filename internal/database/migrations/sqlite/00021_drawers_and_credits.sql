@@ -1,0 +1,39 @@
+-- +goose Up
+-- Refunds that settle and drawers a cashier can count (ADR 27).
+--
+-- A refund for a service not given credits the bill as well as returning the money: the
+-- bill's credited sum rises by what paid falls, so the patient owes no more than before.
+-- A refund marked "still owed" (money given back to be taken another way) credits nothing.
+ALTER TABLE bills ADD COLUMN credited BIGINT NOT NULL DEFAULT 0 CHECK (credited >= 0);
+DROP INDEX bills_open;
+CREATE INDEX bills_open ON bills (status, id) WHERE status = 'final' AND paid + credited < total;
+ALTER TABLE bill_days ADD COLUMN credited BIGINT NOT NULL DEFAULT 0;
+
+-- A cashier's drawer is counted shift by shift: the float it opened with, then every cash
+-- movement of the shift. A refund's cash leaves the drawer it is paid from (drawer_id),
+-- which need not be the drawer of whoever authorised it.
+CREATE TABLE drawer_shifts (
+  id            INTEGER PRIMARY KEY,
+  cashier_id    BIGINT NOT NULL REFERENCES users(id),
+  opened_at     TIMESTAMP NOT NULL,
+  opened_by     BIGINT REFERENCES users(id),
+  opening_float BIGINT NOT NULL DEFAULT 0 CHECK (opening_float >= 0),
+  closed_at     TIMESTAMP,
+  closed_by     BIGINT REFERENCES users(id),
+  expected      BIGINT,
+  counted       BIGINT CHECK (counted >= 0),
+  note          TEXT NOT NULL DEFAULT '',
+  version       INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX drawer_shifts_open ON drawer_shifts (cashier_id) WHERE closed_at IS NULL;
+CREATE INDEX drawer_shifts_opened ON drawer_shifts (opened_at);
+
+ALTER TABLE payments ADD COLUMN credit BIGINT NOT NULL DEFAULT 0 CHECK (credit >= 0);
+ALTER TABLE payments ADD COLUMN line_id BIGINT REFERENCES bill_lines(id);
+ALTER TABLE payments ADD COLUMN drawer_id BIGINT REFERENCES users(id);
+ALTER TABLE payments ADD COLUMN shift_id BIGINT REFERENCES drawer_shifts(id);
+CREATE INDEX payments_shift ON payments (shift_id, id);
+
+INSERT INTO permissions (name) VALUES ('cash up own drawer');
+INSERT INTO role_permissions (role_id, permission)
+  SELECT id, 'cash up own drawer' FROM roles WHERE name IN ('admin', 'receptionist');
