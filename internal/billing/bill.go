@@ -76,6 +76,7 @@ type Payment struct {
 	// Drawer is the cashier whose drawer the cash went into or came out of.
 	DrawerID   int64  `json:"drawer_id"`
 	Drawer     string `json:"drawer"`
+	Payer      string `json:"payer"` // who paid, when not the patient
 	receivedBy int64
 }
 
@@ -255,7 +256,7 @@ func lines(ctx context.Context, q database.Querier, billID int64) ([]Line, error
 
 func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, kind, method, reference, amount, tendered, reason, receipt, COALESCE(received_by, 0), received_at,
-		credit, line_id, COALESCE(drawer_id, received_by, 0) FROM payments WHERE bill_id = $1 ORDER BY id`, billID)
+		credit, line_id, COALESCE(drawer_id, received_by, 0), payer FROM payments WHERE bill_id = $1 ORDER BY id`, billID)
 	if err != nil {
 		return nil, fmt.Errorf("read payments: %w", err)
 	}
@@ -265,7 +266,7 @@ func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment,
 		var p Payment
 		var tendered, line sql.NullInt64
 		if err := rows.Scan(&p.ID, &p.Kind, &p.Method, &p.Reference, &p.Amount, &tendered, &p.Reason, &p.Receipt, &p.receivedBy, &p.ReceivedAt,
-			&p.Credit, &line, &p.DrawerID); err != nil {
+			&p.Credit, &line, &p.DrawerID, &p.Payer); err != nil {
 			return nil, fmt.Errorf("read payments: %w", err)
 		}
 		p.LineID = idOrNil(line)

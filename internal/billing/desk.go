@@ -123,12 +123,13 @@ func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error)
 
 // Documents a bill prints.
 const (
-	Statement = "statement"
-	Receipt   = "receipt"
+	Statement  = "statement"
+	Receipt    = "receipt"
+	RefundSlip = "refund"
 )
 
-// PrintInput names what is printed: the statement of fees, or the official receipt of one
-// payment (the latest when none is named).
+// PrintInput names what is printed: the statement of fees, the payment receipt of one
+// payment, or the refund slip of one refund (the latest when none is named).
 type PrintInput struct {
 	Document  string `json:"document"`
 	PaymentID int64  `json:"payment_id"`
@@ -148,11 +149,12 @@ func (s *Store) Printed(ctx context.Context, id int64, in PrintInput) (Bill, str
 	switch in.Document {
 	case Statement:
 		return b, Statement + " " + b.Number, nil
-	case Receipt:
+	case Receipt, RefundSlip:
+		kind := map[string]string{Receipt: "payment", RefundSlip: "refund"}[in.Document]
 		for i := len(b.Payments) - 1; i >= 0; i-- {
 			p := b.Payments[i]
-			if p.Kind == "payment" && (in.PaymentID == 0 || in.PaymentID == p.ID) {
-				return b, Receipt + " " + p.Receipt + " " + b.Number, nil
+			if p.Kind == kind && (in.PaymentID == 0 || in.PaymentID == p.ID) {
+				return b, in.Document + " " + p.Receipt + " " + b.Number, nil
 			}
 		}
 		return b, "", apperr.NotFound("billing.payment_not_found")

@@ -19,6 +19,7 @@ type settled struct {
 		Credit  int64  `json:"credit"`
 		LineID  *int64 `json:"line_id"`
 		Drawer  string `json:"drawer"`
+		Payer   string `json:"payer"`
 		Receipt string `json:"receipt"`
 	} `json:"payments"`
 }
@@ -69,6 +70,11 @@ func TestRefundsSettle(t *testing.T) {
 		if got.Paid != 50000 || got.Credited != 35050 || got.Balance != 0 || got.Status != "final" || last.Credit != 35050 || last.LineID == nil || last.Drawer != "Test front" {
 			t.Errorf("after a refund of a service not given: paid %d credited %d balance %d, refund %+v", got.Paid, got.Credited, got.Balance, last)
 		}
+		// The refund slip prints (audited); a bill with no refund has none to print.
+		do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "refund"})
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'bill.print' AND detail LIKE 'refund RS-%'`); n != 1 {
+			t.Errorf("the refund slip's print audited %d times", n)
+		}
 		// The rest refunded too: still nothing owed, and the bill is off the outstanding list.
 		got = do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 50000, "reason": "visit cancelled by the doctor"}).Bill
 		if got.Paid != 0 || got.Credited != 85050 || got.Balance != 0 {
@@ -96,6 +102,9 @@ func TestRefundsSettle(t *testing.T) {
 
 		// Money given back to be taken another way: owed again, and outstanding.
 		card := s.finalPaid(t, 120, "card")
+		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", card.ID), map[string]any{"document": "refund"}); r.Status != http.StatusNotFound {
+			t.Errorf("the refund slip of a bill without refunds: %d", r.Status)
+		}
 		got = do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", card.ID),
 			map[string]any{"method": "card", "amount": card.Total, "reason": "card of another person", "still_owed": true}).Bill
 		if got.Balance != card.Total || got.Credited != 0 {
@@ -105,7 +114,12 @@ func TestRefundsSettle(t *testing.T) {
 		if owed.Total != 1 || owed.Balance != card.Total {
 			t.Errorf("outstanding after a still-owed refund: %+v", owed)
 		}
-		// Paid again in cash: the bill cannot take more than it asks.
+		// Paid again in cash by the patient's son, whom the receipt names; never more than it asks.
+		paidBy := do[struct{ Bill settled }](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", card.ID), map[string]any{"method": "cash", "amount": 100, "payer": " Trần Văn Minh (son) "}).Bill
+		if p := paidBy.Payments[len(paidBy.Payments)-1]; p.Payer != "Trần Văn Minh (son)" {
+			t.Errorf("payer: %q", p.Payer)
+		}
+		card.Total -= 100
 		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/payments", card.ID), map[string]any{"method": "cash", "amount": card.Total + 1}); r.Status != http.StatusConflict {
 			t.Errorf("overpaying: %d", r.Status)
 		}

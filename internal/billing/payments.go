@@ -24,6 +24,7 @@ type PaymentInput struct {
 	Reference string `json:"reference"`
 	Amount    Money  `json:"amount"`
 	Tendered  *Money `json:"tendered"`
+	Payer     string `json:"payer"` // who paid, when not the patient
 }
 
 // RefundInput is money given back on a bill, with why. A refund settles: it is for a
@@ -45,7 +46,7 @@ type RefundInput struct {
 // the same balance at once, the second gets a conflict, never an overpayment.
 func (s *Store) Pay(ctx context.Context, e audit.Event, id int64, in PaymentInput) (Bill, Payment, error) {
 	var v apperr.Validation
-	in.Reference = strings.TrimSpace(in.Reference)
+	in.Reference, in.Payer = strings.TrimSpace(in.Reference), strings.TrimSpace(in.Payer)
 	if !slices.Contains(Methods, in.Method) {
 		v.Add("method", "billing.bad_method")
 	}
@@ -58,10 +59,13 @@ func (s *Store) Pay(ctx context.Context, e audit.Event, id int64, in PaymentInpu
 	if utf8.RuneCountInString(in.Reference) > 100 {
 		v.Add("reference", "validation.too_long")
 	}
+	if utf8.RuneCountInString(in.Payer) > 200 {
+		v.Add("payer", "validation.too_long")
+	}
 	if err := v.Err(); err != nil {
 		return Bill{}, Payment{}, err
 	}
-	m := movement{kind: "payment", method: in.Method, reference: in.Reference, amount: in.Amount, tendered: in.Tendered, drawer: e.ActorID}
+	m := movement{kind: "payment", method: in.Method, reference: in.Reference, amount: in.Amount, tendered: in.Tendered, payer: in.Payer, drawer: e.ActorID}
 	return s.move(ctx, e, id, m)
 }
 
@@ -96,7 +100,7 @@ func (s *Store) Refund(ctx context.Context, e audit.Event, id int64, in RefundIn
 
 // movement is money into or out of a drawer on a bill.
 type movement struct {
-	kind, method, reference, reason string
+	kind, method, reference, reason, payer string
 	amount, credit                  Money
 	tendered                        *Money
 	line                            *int64
@@ -165,9 +169,9 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		}
 		var pid int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO payments (bill_id, kind, method, reference, amount, tendered, reason, receipt, received_by,
-			received_at, day, credit, line_id, drawer_id, shift_id)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`, id, m.kind, m.method, m.reference, m.amount,
-			tend, m.reason, receipt, actorOf(e), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, shift).Scan(&pid); err != nil {
+			received_at, day, credit, line_id, drawer_id, shift_id, payer)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, id, m.kind, m.method, m.reference, m.amount,
+			tend, m.reason, receipt, actorOf(e), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, shift, m.payer).Scan(&pid); err != nil {
 			return fmt.Errorf("record %s: %w", m.kind, err)
 		}
 		if b, err = get(ctx, tx, id); err != nil {

@@ -241,7 +241,7 @@ export type paths = {
     };
   };
   "/api/bills/{id}/print": {
-    /** Record a print or reprint of a final or void bill's statement of fees or of a payment's official receipt (the latest payment's when none is named), audited with the patient; answers the bill to print. */
+    /** Record a print or reprint of a final or void bill's statement of fees, a payment's receipt or a refund's slip (the latest when none is named), audited with the patient; answers the bill to print. */
     post: operations["postBillsByIdPrint"];
     parameters: {
       path: {
@@ -1141,6 +1141,8 @@ export type components = {
       phone: string;
       /** @description Where the server is reached from outside (https://emr.example.org), which printed documents' QR codes point to; empty for the address staff use. */
       public_url: string;
+      /** @description The clinic's tax or business registration number, printed on receipts and statements. */
+      tax_id: string;
       /** @description 0 until first saved. */
       version: number;
     };
@@ -1524,6 +1526,8 @@ export type components = {
       line_id: number | null;
       /** @enum {string} */
       method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
+      /** @description Who paid, when not the patient; empty: the patient. */
+      payer: string;
       reason: string;
       /** @description The payment receipt's number (PR-2026-000001; refund slips RS-…), gap-free per year. */
       receipt: string;
@@ -2769,6 +2773,8 @@ export type operations = {
           amount: number;
           /** @enum {string} */
           method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
+          /** @description Who paid, when not the patient (a parent, an employer); the receipt names them. */
+          payer?: string;
           reference?: string;
           tendered?: number | null;
         };
@@ -2788,7 +2794,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Record a print or reprint of a final or void bill's statement of fees or of a payment's official receipt (the latest payment's when none is named), audited with the patient; answers the bill to print. */
+  /** Record a print or reprint of a final or void bill's statement of fees, a payment's receipt or a refund's slip (the latest when none is named), audited with the patient; answers the bill to print. */
   postBillsByIdPrint: {
     parameters: {
       path: {
@@ -2799,7 +2805,7 @@ export type operations = {
       content: {
         "application/json": {
           /** @enum {string} */
-          document: "statement" | "receipt";
+          document: "statement" | "receipt" | "refund";
           payment_id?: number;
         };
       };

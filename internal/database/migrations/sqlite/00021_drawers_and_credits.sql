@@ -31,6 +31,8 @@ CREATE INDEX drawer_shifts_opened ON drawer_shifts (opened_at);
 ALTER TABLE payments ADD COLUMN credit BIGINT NOT NULL DEFAULT 0 CHECK (credit >= 0);
 ALTER TABLE payments ADD COLUMN line_id BIGINT REFERENCES bill_lines(id);
 ALTER TABLE payments ADD COLUMN drawer_id BIGINT REFERENCES users(id);
+-- Who paid, when not the patient (a parent, an employer): the receipt names them.
+ALTER TABLE payments ADD COLUMN payer TEXT NOT NULL DEFAULT '';
 ALTER TABLE payments ADD COLUMN shift_id BIGINT REFERENCES drawer_shifts(id);
 CREATE INDEX payments_shift ON payments (shift_id, id);
 
