@@ -26,6 +26,7 @@ type Drawer struct {
 	CashierID    int64       `json:"cashier_id"`
 	Cashier      string      `json:"cashier"`
 	Currency     string      `json:"currency"`
+	MinorUnits   int         `json:"minor_units"`
 	OpenedAt     time.Time   `json:"opened_at"`
 	ClosedAt     *time.Time  `json:"closed_at"`
 	ClosedBy     string      `json:"closed_by"`
@@ -187,7 +188,7 @@ func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([
 	}
 	byID := map[int64]*Drawer{}
 	for _, id := range ids {
-		d := Drawer{Currency: set.Currency, Other: []MethodSum{}}
+		d := Drawer{Currency: set.Currency, MinorUnits: MinorUnits(set.Currency), Other: []MethodSum{}}
 		var closed sql.NullTime
 		var expected, counted sql.NullInt64
 		err := q.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM drawer_shifts WHERE id = $1`, id).Scan(&d.ShiftID, &d.CashierID, &d.OpenedAt,

@@ -45,6 +45,8 @@ test.beforeAll(async ({ browser }) => {
   const admin = await browser.newPage()
   await login(admin, 'admin')
   await usePeso(admin)
+  // The administrator's drawer, opened with a float: the cash-up's print.
+  const drawer = (await (await api(admin, 'put', '/api/drawers/float', { opening_float: 50000 })).json()) as { shift_id: number }
   await admin.close()
   const charged = await api(page, 'post', `/api/appointments/${appointment}/bill/lines`, { description: 'Wound dressing', quantity: 1, unit_price: 1500 })
   expect(charged.status()).toBe(201)
@@ -58,7 +60,7 @@ test.beforeAll(async ({ browser }) => {
   expect(issued.status()).toBe(201)
   const document = ((await issued.json()) as { id: number }).id
   const template = templates.find((tp) => tp.kind === 'medical_certificate')!.id
-  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id, document, template }
+  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id, document, template, drawer: drawer.shift_id }
   await page.close()
 })
 

@@ -176,13 +176,32 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
     .toBe(2)
 
   // The day's cash-up shows both methods, and the cashier's takings by each.
-  await admin.goto('/fees/reports')
+  await admin.goto('/fees/cash-up')
   const methods = activeView(admin).getByTestId('cash-up-methods')
   await expect(methods.getByRole('row', { name: /Cash/ })).toBeVisible()
   await expect(methods.getByRole('row', { name: /Card/ })).toBeVisible()
   const byCashier = activeView(admin).getByRole('row', { name: /E2E receptionist/ })
   await expect(byCashier.filter({ hasText: 'Cash' })).toContainText('₱300.00')
   await expect(byCashier.filter({ hasText: 'Card' })).toContainText('₱380.40')
+  // The receptionist counts her own drawer: only hers, and no revenue; closing it keeps the
+  // count and the difference, and prints on an 80 mm roll.
+  await desk.goto('/fees/cash-up')
+  await expect(sidebar(desk).getByRole('menuitem', { name: 'Financial reports' })).toHaveCount(0)
+  const drawers = activeView(desk).getByTestId('drawer')
+  await expect(drawers.first()).toContainText('E2E receptionist')
+  for (const name of await drawers.allInnerTexts()) expect(name).toContain('E2E receptionist')
+  await expect(activeView(desk).getByTestId('cash-up-methods')).toHaveCount(0)
+  const openDrawer = drawers.filter({ hasText: 'Open' }).first()
+  await openDrawer.getByRole('button', { name: 'Close drawer' }).click()
+  const count = desk.getByRole('dialog')
+  await count.getByLabel(/Cash counted in the drawer/).fill('1')
+  await count.getByRole('button', { name: 'Close drawer' }).click()
+  await expect(count).toBeHidden()
+  const closed = drawers.filter({ hasText: 'Closed' }).first()
+  await expect(closed.getByTestId('drawer-difference')).toBeVisible()
+  await closed.getByRole('button', { name: /Print the cash-up of/ }).click()
+  await desk.getByRole('radio', { name: '80 mm roll' }).check()
+  await expect(desk.getByTestId('drawer-sheet')).toContainText('Cash the drawer should hold')
   // And the dashboard's "Collected today".
   await admin.goto('/dashboard')
   await expect(activeView(admin).getByTestId('figure-collected')).toContainText('₱')

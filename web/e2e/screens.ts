@@ -13,6 +13,8 @@ export interface Fixture {
   document: number
   /** A document template (the English medical certificate). */
   template: number
+  /** A drawer's shift (the administrator's, with a float). */
+  drawer: number
 }
 
 export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
@@ -22,7 +24,9 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/masterfile/profile/:id/:pid', path: (f) => `/masterfile/profile/${f.patient.id}/${f.patient.mrn}` },
   { route: '/appointments/appointments', path: () => '/appointments/appointments' },
   { route: '/appointments/form/:id', path: (f) => `/appointments/form/${f.appointment}` },
+  { route: '/fees/cash-up', path: () => '/fees/cash-up' },
   { route: '/fees/reports', path: () => '/fees/reports' },
+  { route: '/fees/drawers/:id/print', path: (f) => `/fees/drawers/${f.drawer}/print` },
   { route: '/bills/:id', path: (f) => `/bills/${f.bill}` },
   { route: '/bills/:id/print/:doc', path: (f) => `/bills/${f.bill}/print/statement` },
   { route: '/profile/edit', path: () => '/profile/edit' },

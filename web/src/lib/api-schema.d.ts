@@ -1302,6 +1302,7 @@ export type components = {
       /** @description counted − drawer_cash. */
       difference: number | null;
       drawer_cash: number;
+      minor_units: number;
       note: string;
       /** Format: date-time */
       opened_at: string;

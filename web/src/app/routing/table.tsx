@@ -18,6 +18,8 @@ const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
 const MedicineSafety = lazy(() => import('../../features/settings/MedicineSafetyPage'))
 const Services = lazy(() => import('../../features/fees/ServicesPage'))
 const FeeReports = lazy(() => import('../../features/fees/ReportsPage'))
+const CashUp = lazy(() => import('../../features/fees/CashUpPage'))
+const PrintDrawer = lazy(() => import('../../features/fees/PrintDrawerPage'))
 const BillPage = lazy(() => import('../../features/fees/BillPage'))
 const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
 const DocumentTemplates = lazy(() => import('../../features/documents/TemplatesPage'))
@@ -74,10 +76,18 @@ export const constantRoutes: AppRoute[] = [
   },
   {
     path: '/fees',
-    redirect: '/fees/reports',
-    meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports'] },
+    redirect: '/fees/cash-up',
+    meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports', 'cash up own drawer'] },
     children: [
-      { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletOutlined aria-hidden /> } },
+      { path: 'cash-up', name: 'CashUp', component: CashUp, meta: { title: 'cashUp', noCache: true, permissions: ['view financial reports', 'cash up own drawer'] } },
+      { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports'] } },
+      {
+        path: 'drawers/:id/print',
+        name: 'PrintDrawer',
+        hidden: true,
+        component: PrintDrawer,
+        meta: { title: 'printDrawer', noCache: true, permissions: ['view financial reports', 'cash up own drawer'], params: { id: /^\d+$/ } },
+      },
     ],
   },
   {
@@ -93,7 +103,7 @@ export const constantRoutes: AppRoute[] = [
         name: 'PrintBill',
         hidden: true,
         component: PrintBill,
-        meta: { title: 'printBill', noCache: true, params: { id: /^\d+$/, doc: /^(statement|receipt)$/ } },
+        meta: { title: 'printBill', noCache: true, params: { id: /^\d+$/, doc: /^(statement|receipt|refund)$/ } },
       },
     ],
   },

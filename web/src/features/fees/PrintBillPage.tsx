@@ -10,32 +10,35 @@ import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
+import { amountInWords } from '../../lib/amountInWords'
 import { billQuery, useBill } from './api/getBill'
 import { printBill } from './api/payBill'
 import type { Bill, Document, Payment } from './api/types'
 import { BillStatus } from './bill/BillPanel'
 import { useMoney, type Money } from './bill/useMoney'
+import { PAPERS, pageSize, storedPaper, type Paper } from './print/paper'
+import { RefundSlip } from './print/RefundSlip'
 
-type Paper = 'A5' | 'A4'
-
-/** /bills/:id/print/:doc — the statement of fees, or a payment's official receipt (?payment=). Every print is audited. */
+/** /bills/:id/print/:doc — the statement of fees, a payment's receipt or a refund's slip (?payment=). Every print is audited. */
 export default function PrintBillPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const id = Number(useParams().id)
-  const doc: Document = useParams().doc === 'receipt' ? 'receipt' : 'statement'
+  const docParam = useParams().doc
+  const doc: Document = docParam === 'receipt' || docParam === 'refund' ? docParam : 'statement'
   const paymentId = Number(useSearchParams()[0].get('payment')) || undefined
   const { data: bill, error, isLoading } = useBill(id)
   const { data: clinic } = useClinic()
-  const [paper, setPaper] = useState<Paper>(() => (localStorage.getItem('billPaper') === 'A4' ? 'A4' : 'A5'))
+  const [paper, setPaper] = useState<Paper>(() => storedPaper(doc === 'statement' ? 'billPaper' : 'receiptPaper', 'A5'))
   const [busy, setBusy] = useState(false)
   useViewSubject(bill?.patient.name)
   const money = useMoney(bill?.currency ?? 'USD', bill?.minor_units ?? 2)
 
   if (isLoading) return <Spin />
   if (error || !bill) return <Result status="404" title={error instanceof ApiError ? error.message : t('bill.notFound')} />
-  const payment = doc === 'receipt' ? [...bill.payments].reverse().find((p) => p.kind === 'payment' && (!paymentId || p.id === paymentId)) : undefined
+  const kind = doc === 'refund' ? 'refund' : 'payment'
+  const payment = doc !== 'statement' ? [...bill.payments].reverse().find((p) => p.kind === kind && (!paymentId || p.id === paymentId)) : undefined
 
   const doPrint = async () => {
     setBusy(true)
@@ -51,19 +54,30 @@ export default function PrintBillPage() {
       setBusy(false)
     }
   }
-  const choosePaper = (p: Paper) => (setPaper(p), localStorage.setItem('billPaper', p))
+  const choosePaper = (p: Paper) => (setPaper(p), localStorage.setItem(doc === 'statement' ? 'billPaper' : 'receiptPaper', p))
   const printable = bill.status !== 'draft' && (doc === 'statement' || payment)
-  const sheet = (testId?: string) => <Sheet bill={bill} doc={doc} payment={payment} clinic={clinic} paper={paper} money={money} testId={testId} />
+  const sheet = (testId?: string) =>
+    doc === 'refund' ? (
+      payment && <RefundSlip bill={bill} refund={payment} clinic={clinic} paper={paper} money={money} testId={testId} />
+    ) : (
+      <Sheet bill={bill} doc={doc} payment={payment} clinic={clinic} paper={paper} money={money} testId={testId} />
+    )
 
   return (
     <div>
-      <style>{`@page { size: ${paper}; margin: 10mm; }`}</style>
+      <style>{`@page { size: ${pageSize(paper)}; margin: ${paper === 'roll' ? '3mm' : '10mm'}; }`}</style>
       <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
         <Space wrap>
           <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
             {t('rx.back')}
           </Button>
-          <Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />
+          <Radio.Group
+            value={paper}
+            onChange={(e) => choosePaper(e.target.value as Paper)}
+            optionType="button"
+            options={PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
+            aria-label={t('rx.paper')}
+          />
           {printable && (
             <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={busy} onClick={() => void doPrint()}>
               {t('bill.print')}
@@ -72,7 +86,7 @@ export default function PrintBillPage() {
           <BillStatus bill={bill} />
         </Space>
         {bill.status === 'draft' && <Alert type="info" showIcon title={t('bill.draftPrintsNothing')} />}
-        {doc === 'receipt' && !payment && <Alert type="warning" showIcon title={t('bill.noPayment')} />}
+        {doc !== 'statement' && !payment && <Alert type="warning" showIcon title={doc === 'refund' ? t('bill.noRefund') : t('bill.noPayment')} />}
         {doc === 'statement' && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
       </Space>
       {sheet(`${doc}-sheet`)}
@@ -92,11 +106,12 @@ interface SheetProps {
 }
 
 function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const receipt = doc === 'receipt'
   // A receipt counts the payments up to its own; a statement all of them.
   const upTo = payment ? bill.payments.slice(0, bill.payments.indexOf(payment) + 1) : bill.payments
   const paid = upTo.reduce((sum, p) => sum + (p.kind === 'refund' ? -p.amount : p.amount), 0)
+  const credited = upTo.reduce((sum, p) => sum + p.credit, 0)
   const doctor = bill.doctor_details
   return (
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={receipt ? t('bill.receiptTitle') : t('bill.statementTitle')} data-testid={testId}>
@@ -106,6 +121,7 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
         <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
         {clinic?.address && <div style={{ whiteSpace: 'pre-line' }}>{clinic.address}</div>}
         {clinic?.phone && <div>{t('rx.phone', { phone: clinic.phone })}</div>}
+        {clinic?.tax_id && <div>{t('bill.taxId', { id: clinic.tax_id })}</div>}
       </header>
       <h2 className={styles.title}>{receipt ? t('bill.receiptTitle') : t('bill.statementTitle')}</h2>
       <div className={styles.patient}>
@@ -176,18 +192,36 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
         {upTo.map((p) => (
           <Paid key={p.id} p={p} money={money} />
         ))}
-        <dt>
-          <strong>{t('bill.balance')}</strong>
-        </dt>
-        <dd>
-          <strong data-testid="sheet-balance">{money.format(Math.max(bill.total - paid, 0))}</strong>
-        </dd>
+        {credited > 0 && (
+          <>
+            <dt>{t('bill.credited')}</dt>
+            <dd>−{money.format(credited)}</dd>
+          </>
+        )}
+        {/* A void bill asks nothing: no balance is printed on it. */}
+        {bill.status === 'final' && (
+          <>
+            <dt>
+              <strong>{t('bill.balance')}</strong>
+            </dt>
+            <dd>
+              <strong data-testid="sheet-balance">{money.format(Math.max(bill.total - credited - paid, 0))}</strong>
+            </dd>
+          </>
+        )}
       </dl>
       {receipt && payment && (
-        <p>
-          {t('bill.receivedBy', { amount: money.format(payment.amount), method: t(`bill.methods.${payment.method}`), cashier: payment.received_by })}
-          {payment.tendered != null && payment.change > 0 && ` ${t('bill.tenderedChange', { tendered: money.format(payment.tendered), change: money.format(payment.change) })}`}
-        </p>
+        <>
+          <p>
+            {t('bill.receivedFrom', { payer: payment.payer || bill.patient.name })}
+            <br />
+            {t('bill.receivedBy', { amount: money.format(payment.amount), method: t(`bill.methods.${payment.method}`), cashier: payment.received_by })}
+            {payment.tendered != null && payment.change > 0 && ` ${t('bill.tenderedChange', { tendered: money.format(payment.tendered), change: money.format(payment.change) })}`}
+          </p>
+          <p className={styles.words} data-testid="amount-in-words">
+            {t('bill.inWords', { words: amountInWords(payment.amount, bill.currency, bill.minor_units, i18n.language) })}
+          </p>
+        </>
       )}
       {!receipt && bill.notes && <p style={{ whiteSpace: 'pre-line' }}>{bill.notes}</p>}
       {receipt && (
@@ -230,6 +264,7 @@ function Paid({ p, money }: { p: Payment; money: Money }) {
     <>
       <dt>
         {p.kind === 'refund' ? t('bill.refunded') : t('bill.paid')} · {t(`bill.methods.${p.method}`)} · {p.receipt} · {formatDay(p.received_at)}
+        {p.kind === 'refund' && p.reason && ` · ${p.reason}`}
       </dt>
       <dd>{p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount)}</dd>
     </>

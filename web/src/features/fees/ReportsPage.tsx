@@ -1,24 +1,24 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { Button, Card, DatePicker, Empty, Flex, Radio, Segmented, Statistic, Table, Typography } from 'antd'
-import dayjs, { type Dayjs } from 'dayjs'
+import { Button, Card, DatePicker, Empty, Flex, Radio, Segmented, Statistic, Table } from 'antd'
+import dayjs from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { formatDay } from '../../lib/time'
-import { csvHref, useBillsReport, useCashUp, useOutstanding, useRevenue } from './api/reports'
+import { csvHref, useBillsReport, useOutstanding, useRevenue } from './api/reports'
 import { useFeeSettings } from './api/feeSettings'
 import { BillStatus } from './bill/BillPanel'
 import { useMoney, type Money } from './bill/useMoney'
 
 const DAY = 'YYYY-MM-DD'
-const TABS = ['cash-up', 'bills', 'revenue', 'outstanding'] as const
+const TABS = ['bills', 'revenue', 'outstanding'] as const
 type TabKey = (typeof TABS)[number]
 
-/** /fees/reports — the day's cash-up, bills over a date range, revenue by service or doctor, outstanding balances; each as CSV. */
+/** /fees/reports — bills over a date range, revenue by service or doctor, outstanding balances; each as CSV. */
 export default function ReportsPage() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
-  const tab: TabKey = TABS.includes(params.get('tab') as TabKey) ? (params.get('tab') as TabKey) : 'cash-up'
+  const tab: TabKey = TABS.includes(params.get('tab') as TabKey) ? (params.get('tab') as TabKey) : 'bills'
   const { data: settings } = useFeeSettings()
   const money = useMoney(settings?.currency ?? 'USD', settings?.minor_units ?? 2)
   return (
@@ -31,13 +31,11 @@ export default function ReportsPage() {
         aria-label={t('reports.title')}
         style={{ marginBottom: 16 }}
         options={[
-          { value: 'cash-up', label: t('reports.cashUp') },
           { value: 'bills', label: t('reports.bills') },
           { value: 'revenue', label: t('reports.revenue') },
           { value: 'outstanding', label: t('reports.outstanding') },
         ]}
       />
-      {tab === 'cash-up' && <CashUpTab money={money} />}
       {tab === 'bills' && <BillsTab money={money} />}
       {tab === 'revenue' && <RevenueTab money={money} />}
       {tab === 'outstanding' && <OutstandingTab money={money} />}
@@ -55,7 +53,7 @@ const paged = (page: number, perPage: number, total: number | undefined, setPage
   onChange: (p: number, size: number) => (setPage(p), setPerPage(size)),
 })
 
-function CsvButton({ href }: { href: string }) {
+export function CsvButton({ href }: { href: string }) {
   const { t } = useTranslation()
   return (
     <Button icon={<DownloadOutlined aria-hidden />} href={href} download>
@@ -72,60 +70,6 @@ function Toolbar({ children, csv }: { children?: ReactNode; csv: string }) {
       </Flex>
       <CsvButton href={csv} />
     </Flex>
-  )
-}
-
-function CashUpTab({ money }: { money: Money }) {
-  const { t } = useTranslation()
-  const [day, setDay] = useState(dayjs().format(DAY))
-  const { data, isFetching } = useCashUp(day)
-  const total = data?.total
-  return (
-    <>
-      <Toolbar csv={csvHref('cash-up', { day })}>
-        <DatePicker value={dayjs(day)} allowClear={false} onChange={(d: Dayjs | null) => d && setDay(d.format(DAY))} aria-label={t('reports.day')} format={(d) => formatDay(d.toDate())} />
-      </Toolbar>
-      <Flex gap={24} wrap style={{ marginBottom: 16 }}>
-        <Statistic title={t('reports.received')} value={total ? money.format(total.received) : '–'} />
-        <Statistic title={t('reports.refunded')} value={total ? money.format(total.refunded) : '–'} />
-        <Statistic title={t('reports.net')} value={total ? money.format(total.net) : '–'} data-testid="cash-up-net" />
-      </Flex>
-      <Typography.Title level={5}>{t('reports.byMethod')}</Typography.Title>
-      <Table
-        rowKey="method"
-        size="small"
-        loading={isFetching}
-        pagination={false}
-        dataSource={data?.methods ?? []}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noMoney')} /> }}
-        data-testid="cash-up-methods"
-        columns={[
-          { key: 'method', title: t('bill.method'), render: (_, m) => t(`bill.methods.${m.method}`) },
-          { key: 'payments', title: t('reports.payments'), dataIndex: 'payments', align: 'end', responsive: ['sm'] },
-          { key: 'received', title: t('reports.received'), align: 'end', render: (_, m) => money.format(m.received) },
-          { key: 'refunded', title: t('reports.refunded'), align: 'end', responsive: ['sm'], render: (_, m) => money.format(m.refunded) },
-          { key: 'net', title: t('reports.net'), align: 'end', render: (_, m) => <strong>{money.format(m.net)}</strong> },
-        ]}
-      />
-      <Typography.Title level={5} style={{ marginTop: 16 }}>
-        {t('reports.byCashier')}
-      </Typography.Title>
-      <Table
-        rowKey={(r) => `${r.cashier_id}-${r.method}`}
-        size="small"
-        loading={isFetching}
-        pagination={false}
-        dataSource={data?.rows ?? []}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.noMoney')} /> }}
-        columns={[
-          { key: 'cashier', title: t('bill.cashier'), render: (_, r) => r.cashier },
-          { key: 'method', title: t('bill.method'), render: (_, r) => t(`bill.methods.${r.method}`) },
-          { key: 'received', title: t('reports.received'), align: 'end', responsive: ['sm'], render: (_, r) => money.format(r.received) },
-          { key: 'refunded', title: t('reports.refunded'), align: 'end', responsive: ['md'], render: (_, r) => money.format(r.refunded) },
-          { key: 'net', title: t('reports.net'), align: 'end', render: (_, r) => <strong>{money.format(r.net)}</strong> },
-        ]}
-      />
-    </>
   )
 }
 

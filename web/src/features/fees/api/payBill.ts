@@ -1,6 +1,6 @@
 import { send } from '../../../lib/api'
 import type { RequestBody, ResponseBody } from '../../../lib/schema'
-import type { Bill } from './types'
+import type { Bill, Document } from './types'
 
 export type PaymentInput = RequestBody<'/api/bills/{id}/payments', 'post'>
 export type RefundInput = RequestBody<'/api/bills/{id}/refunds', 'post'>
@@ -16,4 +16,4 @@ export const refundBill = (bill: Bill, v: RefundInput) => send<Moved>('post', `/
 export const voidBill = (bill: Bill, reason: string, replace: boolean) => send<Bill>('post', `/bills/${bill.id}/void`, { reason, replace, version: bill.version }, { silent: true })
 
 /** Records a print (or reprint) of a bill's statement or a payment's receipt; answers the bill to print. */
-export const printBill = (id: number, document: 'statement' | 'receipt', paymentId?: number) => send<Bill>('post', `/bills/${id}/print`, { document, payment_id: paymentId ?? 0 })
+export const printBill = (id: number, document: Document, paymentId?: number) => send<Bill>('post', `/bills/${id}/print`, { document, payment_id: paymentId ?? 0 })

@@ -5,7 +5,7 @@ import type { ResponseBody } from '../../../lib/schema'
 import type { BillsReport, CashUp, Revenue } from './types'
 
 // Under the appointments key too: a payment anywhere refreshes the open reports live.
-const reportsKey = [...appointmentsKey, 'reports'] as const
+export const reportsKey = [...appointmentsKey, 'reports'] as const
 
 export const useCashUp = (day: string) => useQuery(queryOptions({ queryKey: [...reportsKey, 'cash-up', day], queryFn: () => get<CashUp>('/reports/cash-up', { day }) }))
 

@@ -21,4 +21,4 @@ export type Owing = Schema<'Owing'>
 export const METHODS = ['cash', 'card', 'bank transfer', 'e-wallet', 'insurance', 'other'] as const
 
 /** What a bill prints. */
-export type Document = 'statement' | 'receipt'
+export type Document = 'statement' | 'receipt' | 'refund'

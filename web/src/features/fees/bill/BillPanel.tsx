@@ -10,7 +10,7 @@ import { appointmentsKey } from '../../../lib/queryKeys'
 import { finaliseBill, removeLine } from '../api/chargeBill'
 import { useFeeSettings } from '../api/feeSettings'
 import { billQuery, useBill, useVisitBill, visitBillQuery } from '../api/getBill'
-import type { Bill, BillLine, Payment } from '../api/types'
+import type { Bill, BillLine, Document, Payment } from '../api/types'
 import { AddCharge } from './AddCharge'
 import { DiscountModal, RefundModal, VoidModal } from './dialogs'
 import { PaymentModal } from './PaymentModal'
@@ -63,6 +63,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
   const canPay = useCan('record payment')
   const canVoid = useCan('void bill')
   const [dialog, setDialog] = useState<Dialog>()
+  const [justPaid, setJustPaid] = useState<Payment>()
 
   // A write answers the bill as it now is: shown at once, and every other view of it re-read.
   const changed = (b: Bill) => {
@@ -79,7 +80,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
       // the app's error toast has said why
     }
   }
-  const print = (doc: 'statement' | 'receipt', payment?: number) => bill && navigate(`/bills/${bill.id}/print/${doc}${payment ? `?payment=${payment}` : ''}`)
+  const print = (doc: Document, payment?: number) => bill && navigate(`/bills/${bill.id}/print/${doc}${payment ? `?payment=${payment}` : ''}`)
 
   const draft = !bill || bill.status === 'draft'
   const charging = draft && canCharge && !closed
@@ -144,16 +145,30 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
             )}
           </Flex>
         )}
-        {bill && bill.payments.length > 0 && <Payments bill={bill} money={money} onPrint={(p) => print('receipt', p.id)} />}
+        {bill && justPaid && (
+          <Alert
+            type="success"
+            showIcon
+            closable={{ 'aria-label': t('bill.dismiss') }}
+            onClose={() => setJustPaid(undefined)}
+            title={justPaid.change > 0 ? t('bill.receivedWithChange', { receipt: justPaid.receipt, change: money.format(justPaid.change) }) : t('bill.received', { receipt: justPaid.receipt })}
+            action={
+              <Button type="primary" size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => print('receipt', justPaid.id)} data-testid="print-new-receipt">
+                {t('bill.printReceipt')}
+              </Button>
+            }
+          />
+        )}
+        {bill && bill.payments.length > 0 && <Payments bill={bill} money={money} onPrint={(p) => print(p.kind === 'refund' ? 'refund' : 'receipt', p.id)} />}
       </Flex>
       {bill && dialog === 'pay' && (
         <PaymentModal
           bill={bill}
           money={money}
           onClose={() => setDialog(undefined)}
-          onPaid={(b, receipt, change) => {
+          onPaid={(b, p) => {
             changed(b)
-            message.success(change > 0 ? t('bill.receivedWithChange', { receipt, change: money.format(change) }) : t('bill.received', { receipt }))
+            setJustPaid(p)
           }}
         />
       )}
@@ -248,6 +263,7 @@ function Totals({ bill, money }: { bill: Bill; money: Money }) {
     ...(bill.status === 'final'
       ? [
           { key: 'paid', label: t('bill.paid'), children: money.format(bill.paid) },
+          ...(bill.credited ? [{ key: 'credited', label: t('bill.credited'), children: <span data-testid="bill-credited">−{money.format(bill.credited)}</span> }] : []),
           { key: 'balance', label: t('bill.balance'), children: <strong data-testid="bill-balance">{money.format(bill.balance)}</strong> },
         ]
       : []),
@@ -279,6 +295,7 @@ function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint:
           render: (_, p) => (
             <span>
               {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}
+              {p.kind === 'refund' && <Tag>{p.credit > 0 ? t('bill.creditedTag') : t('bill.stillOwedTag')}</Tag>}
               {t(`bill.methods.${p.method}`)}
               {p.reference && <Typography.Text type="secondary"> · {p.reference}</Typography.Text>}
             </span>
@@ -290,12 +307,11 @@ function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint:
         {
           key: 'print',
           title: <span className="visually-hidden">{t('bill.printReceipt')}</span>,
-          render: (_, p) =>
-            p.kind === 'payment' && (
-              <Button size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => onPrint(p)} aria-label={t('bill.printReceiptNo', { receipt: p.receipt })}>
-                {t('bill.receiptShort')}
-              </Button>
-            ),
+          render: (_, p) => (
+            <Button size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => onPrint(p)} aria-label={t(p.kind === 'refund' ? 'bill.printRefundNo' : 'bill.printReceiptNo', { receipt: p.receipt })}>
+              {p.kind === 'refund' ? t('bill.refundSlipShort') : t('bill.receiptShort')}
+            </Button>
+          ),
         },
       ]}
     />

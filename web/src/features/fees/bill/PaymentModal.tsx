@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
 import { showFormErrors } from '../../../lib/formErrors'
 import { payBill } from '../api/payBill'
-import { METHODS, type Bill } from '../api/types'
+import { METHODS, type Bill, type Payment } from '../api/types'
 import type { Money } from './useMoney'
 
 interface PayForm {
@@ -12,10 +12,11 @@ interface PayForm {
   amount: string
   tendered?: string
   reference?: string
+  payer?: string
 }
 
 /** Takes a payment: method, amount (the balance unless part), cash handed over and the change, a reference for the rest. */
-export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; money: Money; onClose: () => void; onPaid: (b: Bill, receipt: string, change: number) => void }) {
+export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; money: Money; onClose: () => void; onPaid: (b: Bill, payment: Payment) => void }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const [form] = Form.useForm<PayForm>()
@@ -38,8 +39,8 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
     }
     setBusy(true)
     try {
-      const m = await payBill(bill, { method: v.method as (typeof METHODS)[number], amount, reference: v.method === 'cash' ? '' : (v.reference ?? '').trim(), tendered: tendered ?? null })
-      onPaid(m.bill as Bill, m.payment.receipt ?? '', m.payment.change ?? 0)
+      const m = await payBill(bill, { method: v.method as (typeof METHODS)[number], amount, reference: v.method === 'cash' ? '' : (v.reference ?? '').trim(), tendered: tendered ?? null, payer: (v.payer ?? '').trim() })
+      onPaid(m.bill as Bill, m.payment as Payment)
     } catch (e) {
       showFormErrors(form, message, e)
     } finally {
@@ -71,6 +72,11 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
             <Input maxLength={100} />
           </Form.Item>
         )}
+        <Form.Item name="payer" label={t('bill.payer')} extra={t('bill.payerHint')}>
+          <Input maxLength={200} autoComplete="off" />
+        </Form.Item>
+        {/* Enter in any field takes the payment, as the button does. */}
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Form>
     </Modal>
   )

@@ -1,4 +1,4 @@
-import { App, Checkbox, Form, Input, InputNumber, Modal, Radio, type FormInstance } from 'antd'
+import { App, Checkbox, Form, Input, InputNumber, Modal, Radio, Select, type FormInstance } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
@@ -121,18 +121,54 @@ export function parsePercent(text: string): number | undefined {
 }
 
 interface RefundForm {
+  purpose: 'not given' | 'still owed'
+  line?: number
   method: string
   amount: string
   reason: string
 }
 
-/** Gives money back, with a reason; never more than was paid. */
+/**
+ * Gives money back, with a reason; never more than was paid. For a service not given (the
+ * usual case) the bill is credited too, so the patient owes no more than before; money given
+ * back to be taken another way leaves the bill owed again.
+ */
 export function RefundModal({ bill, money, onClose, onDone }: Props) {
   const { t } = useTranslation()
-  const { form, busy, submit } = useSubmit<RefundForm>(async (v) => (await refundBill(bill, { method: v.method, amount: money.parse(v.amount) ?? 0, reason: v.reason })).bill as Bill, onDone)
+  const { form, busy, submit } = useSubmit<RefundForm>(
+    async (v) =>
+      (
+        await refundBill(bill, {
+          method: v.method,
+          amount: money.parse(v.amount) ?? 0,
+          reason: v.reason,
+          still_owed: v.purpose === 'still owed',
+          line_id: v.purpose === 'not given' ? (v.line ?? null) : null,
+        })
+      ).bill as Bill,
+    onDone,
+  )
+  const purpose = Form.useWatch('purpose', form) ?? 'not given'
+  const pickLine = (id?: number) => {
+    const l = bill.lines.find((x) => x.id === id)
+    if (l) form.setFieldValue('amount', money.toMajor(Math.min(l.amount, bill.paid)))
+  }
   return (
     <Modal open title={t('bill.refund')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.refund')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ method: 'cash', amount: money.toMajor(bill.paid) }} onFinish={(v) => void submit(v)}>
+      <Form form={form} layout="vertical" initialValues={{ purpose: 'not given', method: 'cash', amount: money.toMajor(bill.paid) }} onFinish={(v) => void submit(v)}>
+        <Form.Item name="purpose" label={t('bill.refundPurpose')}>
+          <Radio.Group
+            options={[
+              { value: 'not given', label: t('bill.refundNotGiven') },
+              { value: 'still owed', label: t('bill.refundStillOwedOption') },
+            ]}
+          />
+        </Form.Item>
+        {purpose === 'not given' && bill.lines.length > 1 && (
+          <Form.Item name="line" label={t('bill.refundService')} extra={t('bill.refundServiceHint')}>
+            <Select allowClear onChange={pickLine} options={bill.lines.map((l) => ({ value: l.id, label: `${l.description} · ${money.format(l.amount)}` }))} />
+          </Form.Item>
+        )}
         <Form.Item name="method" label={t('bill.method')}>
           <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
         </Form.Item>

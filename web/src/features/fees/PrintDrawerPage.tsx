@@ -1,0 +1,101 @@
+import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
+import { Button, Radio, Result, Space, Spin } from 'antd'
+import { useState } from 'react'
+import { createPortal } from 'react-dom'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useParams } from 'react-router'
+import styles from '../../components/print.module.css'
+import { ApiError } from '../../lib/api'
+import { useClinic, type Clinic } from '../../lib/clinic'
+import { formatDayTime } from '../../lib/time'
+import { useDrawer, type Drawer } from './api/drawers'
+import { useMoney, type Money } from './bill/useMoney'
+import { Difference } from './CashUpPage'
+import { pageSize, storedPaper, type Paper } from './print/paper'
+
+const PAPERS: Paper[] = ['A4', 'roll']
+
+/** /fees/drawers/:id/print — a drawer's cash-up on A4 or an 80 mm roll, for the cashier and her supervisor to sign. */
+export default function PrintDrawerPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const { data: drawer, error, isLoading } = useDrawer(Number(useParams().id))
+  const { data: clinic } = useClinic()
+  const [paper, setPaper] = useState<Paper>(() => storedPaper('drawerPaper', 'roll'))
+  const money = useMoney(drawer?.currency ?? 'USD', drawer?.minor_units ?? 2)
+  if (isLoading) return <Spin />
+  if (error || !drawer) return <Result status="404" title={error instanceof ApiError ? error.message : t('cashUp.notFound')} />
+  const sheet = (testId?: string) => <DrawerSheet drawer={drawer} clinic={clinic} paper={paper} money={money} testId={testId} />
+  return (
+    <div>
+      <style>{`@page { size: ${pageSize(paper)}; margin: ${paper === 'roll' ? '3mm' : '10mm'}; }`}</style>
+      <Space wrap className={styles.toolbar}>
+        <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
+          {t('rx.back')}
+        </Button>
+        <Radio.Group
+          value={paper}
+          onChange={(e) => (setPaper(e.target.value as Paper), localStorage.setItem('drawerPaper', e.target.value as string))}
+          optionType="button"
+          options={PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
+          aria-label={t('rx.paper')}
+        />
+        <Button type="primary" icon={<PrinterOutlined aria-hidden />} onClick={() => window.print()}>
+          {t('bill.print')}
+        </Button>
+      </Space>
+      {sheet('drawer-sheet')}
+      {createPortal(<div className={styles.printRoot}>{sheet()}</div>, document.body)}
+    </div>
+  )
+}
+
+function DrawerSheet({ drawer: d, clinic, paper, money, testId }: { drawer: Drawer; clinic?: Clinic; paper: Paper; money: Money; testId?: string }) {
+  const { t } = useTranslation()
+  const row = (label: string, value: string, strong = false) => (
+    <>
+      <dt>{strong ? <strong>{label}</strong> : label}</dt>
+      <dd>{strong ? <strong>{value}</strong> : value}</dd>
+    </>
+  )
+  return (
+    <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('cashUp.sheetTitle')} data-testid={testId}>
+      <header className={styles.header}>
+        <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
+      </header>
+      <h2 className={styles.title}>{t('cashUp.sheetTitle')}</h2>
+      <div className={styles.patient}>
+        <div>
+          {t('bill.cashier')}: <strong>{d.cashier}</strong>
+        </div>
+        <div>{t('cashUp.openedAt', { when: formatDayTime(d.opened_at) })}</div>
+        <div>{d.closed_at ? t('cashUp.closedBy', { when: formatDayTime(d.closed_at), by: d.closed_by }) : t('cashUp.stillOpen')}</div>
+      </div>
+      <dl className={styles.sums} style={{ gridTemplateColumns: '1fr auto' }}>
+        {row(t('cashUp.float'), money.format(d.opening_float))}
+        {row(t('cashUp.cashReceived'), money.format(d.cash_received))}
+        {row(t('cashUp.cashRefunded'), `−${money.format(d.cash_refunded)}`)}
+        {row(t('cashUp.drawerCash'), money.format(d.drawer_cash), true)}
+        {d.counted != null && row(t('cashUp.counted'), money.format(d.counted))}
+        {d.counted != null && (
+          <>
+            <dt>{t('cashUp.difference')}</dt>
+            <dd>
+              <Difference value={d.difference ?? 0} money={money} />
+            </dd>
+          </>
+        )}
+        {d.other.map((m) => row(t('cashUp.otherMethod', { method: t(`bill.methods.${m.method}`) }), money.format(m.net)))}
+      </dl>
+      {d.note && <p>{d.note}</p>}
+      <div className={styles.signatures}>
+        {[t('bill.cashier'), t('cashUp.supervisor')].map((who) => (
+          <div key={who}>
+            <div style={{ height: 36 }} />
+            <div className={styles.signatureLine}>{who}</div>
+          </div>
+        ))}
+      </div>
+    </article>
+  )
+}
