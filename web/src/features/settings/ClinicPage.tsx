@@ -39,6 +39,9 @@ export default function ClinicPage() {
         <Form.Item name="phone" label={t('clinic.phone')}>
           <Input maxLength={300} />
         </Form.Item>
+        <Form.Item name="tax_id" label={t('clinic.taxId')} extra={t('clinic.taxIdHint')}>
+          <Input maxLength={300} autoComplete="off" />
+        </Form.Item>
         <Form.Item name="public_url" label={t('clinic.publicUrl')} extra={t('clinic.publicUrlHint')}>
           <Input maxLength={300} inputMode="url" placeholder="https://" />
         </Form.Item>
