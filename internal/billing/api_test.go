@@ -231,14 +231,14 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 				Balance       int64  `json:"balance"`
 			} `json:"data"`
 		}
-		s.front.Do("GET", fmt.Sprintf("/api/bills?appointments=%d,%d", appt, other), nil).JSON(t, &tags)
+		s.front.Do("GET", fmt.Sprintf("/api/bill-tags?appointments=%d,%d", appt, other), nil).JSON(t, &tags)
 		if len(tags.Data) != 1 || tags.Data[0].AppointmentID != appt || tags.Data[0].Status != "final" || tags.Data[0].Balance != 0 {
 			t.Errorf("tags: %+v", tags)
 		}
-		if r := s.front.Do("GET", "/api/bills?appointments=1,x", nil); r.Status != http.StatusUnprocessableEntity {
+		if r := s.front.Do("GET", "/api/bill-tags?appointments=1,x", nil); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("tags of no list: %d", r.Status)
 		}
-		if r := s.nurse.Do("GET", fmt.Sprintf("/api/bills?appointments=%d", appt), nil); r.Status != http.StatusForbidden {
+		if r := s.nurse.Do("GET", fmt.Sprintf("/api/bill-tags?appointments=%d", appt), nil); r.Status != http.StatusForbidden {
 			t.Errorf("a nurse reading bills: %d", r.Status)
 		}
 

@@ -40,7 +40,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/appointments/{id}/bill", Access: charge, Announces: auth.ChangesAppointments, Handler: h.openAppointmentBill},
 		{Method: "POST", Path: "/api/appointments/{id}/bill/lines", Access: charge, Announces: auth.ChangesAppointments, Handler: h.chargeAppointment},
 		{Method: "POST", Path: "/api/bills", Access: charge, Announces: auth.ChangesAppointments, Handler: h.createWalkIn},
-		{Method: "GET", Path: "/api/bills", Access: readBill, Handler: h.tags},
+		{Method: "GET", Path: "/api/bills", Access: readBill, Handler: h.list},
+		{Method: "GET", Path: "/api/bill-tags", Access: readBill, Handler: h.tags},
 		{Method: "GET", Path: "/api/bills/{id}", Access: readBill, Handler: h.bill},
 		{Method: "POST", Path: "/api/bills/{id}/print", Access: readBill, Handler: h.print},
 		{Method: "GET", Path: "/api/bills/{id}/signature", Access: readBill, Handler: h.signature},
@@ -277,6 +278,20 @@ func (h *Handler) createWalkIn(w http.ResponseWriter, r *http.Request) {
 }
 
 // tags answers the bills in force of the appointments listed in ?appointments=1,2,3.
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	q, err := ParseBillQuery(r.URL.Query().Get)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.ListBills(r.Context(), q)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, list)
+}
+
 func (h *Handler) tags(w http.ResponseWriter, r *http.Request) {
 	var ids []int64
 	for _, f := range strings.Split(r.URL.Query().Get("appointments"), ",") {

@@ -101,10 +101,10 @@ func (s *Store) Refund(ctx context.Context, e audit.Event, id int64, in RefundIn
 // movement is money into or out of a drawer on a bill.
 type movement struct {
 	kind, method, reference, reason, payer string
-	amount, credit                  Money
-	tendered                        *Money
-	line                            *int64
-	drawer                          int64 // 0: a refund's default drawer
+	amount, credit                         Money
+	tendered                               *Money
+	line                                   *int64
+	drawer                                 int64 // 0: a refund's default drawer
 }
 
 func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (Bill, Payment, error) {

@@ -56,6 +56,7 @@ var requiredAccess = map[string]string{
 	"POST /api/appointments/{id}/bill/lines": "record charges",
 	"POST /api/bills":                        "record charges",
 	"GET /api/bills":                         "record charges or record payment or view financial reports",
+	"GET /api/bill-tags":                     "record charges or record payment or view financial reports",
 	"GET /api/bills/{id}":                    "record charges or record payment or view financial reports",
 	"POST /api/bills/{id}/print":             "record charges or record payment or view financial reports",
 	"GET /api/bills/{id}/signature":          "record charges or record payment or view financial reports",

@@ -24,6 +24,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/masterfile/profile/:id/:pid', path: (f) => `/masterfile/profile/${f.patient.id}/${f.patient.mrn}` },
   { route: '/appointments/appointments', path: () => '/appointments/appointments' },
   { route: '/appointments/form/:id', path: (f) => `/appointments/form/${f.appointment}` },
+  { route: '/fees/bills', path: () => '/fees/bills' },
   { route: '/fees/cash-up', path: () => '/fees/cash-up' },
   { route: '/fees/reports', path: () => '/fees/reports' },
   { route: '/fees/drawers/:id/print', path: (f) => `/fees/drawers/${f.drawer}/print` },

@@ -9,7 +9,7 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
 
   test('admin sees everything but hidden routes', async ({ page }) => {
     await login(page, 'admin')
-    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Financial reports', 'Administrator', 'Forms', 'My Profile'])
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Fees', 'Administrator', 'Forms', 'My Profile'])
     await sidebar(page).getByRole('menuitem', { name: 'Administrator' }).click()
     await sidebar(page).getByRole('menuitem', { name: 'Roles & Permissions' }).click()
     await expect(page).toHaveURL('/administrator/roles')
@@ -29,7 +29,7 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
 
   test('a receptionist sees neither Forms nor administration', async ({ page }) => {
     await login(page, 'receptionist')
-    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments'])
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Fees'])
     await page.goto('/forms/blankPrescription')
     await expect(activeView(page).getByText('You do not have access to this page')).toBeVisible()
   })

@@ -11,6 +11,7 @@ const PatientPrescriptions = lazy(() => prescriptions().then((m) => ({ default: 
 const DocumentsCard = lazy(() => import('../features/documents').then((m) => ({ default: m.DocumentsCard })))
 
 const VisitBill = lazy(() => import('../features/fees').then((m) => ({ default: m.VisitBill })))
+const PatientBills = lazy(() => import('../features/fees').then((m) => ({ default: m.PatientBills })))
 
 export const slots: Slots = {
   visitPrescriptions: (props) => (
@@ -31,6 +32,11 @@ export const slots: Slots = {
   patientDocuments: (props) => (
     <Suspense fallback={<Spin />}>
       <DocumentsCard {...props} />
+    </Suspense>
+  ),
+  patientBills: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientBills {...props} />
     </Suspense>
   ),
   visitBill: (props) => (

@@ -184,8 +184,12 @@ export type paths = {
     /** Scheduled backups (emr serve --backup-dir): the archives kept, newest first, the last failure, and whether the newest is older than the interval. */
     get: operations["getBackups"];
   };
-  "/api/bills": {
+  "/api/bill-tags": {
     /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
+    get: operations["getBillTags"];
+  };
+  "/api/bills": {
+    /** The bills the front desk looks for, newest first, a page at a time: by a bill's number (BL-2026-000123) or a patient's name, number or phone (q), one patient (patient_id), a status (draft; unpaid or paid of the final ones; void) and the days written (from, to: the clinic's calendar). */
     get: operations["getBills"];
     /** A draft bill of a patient without a visit (walk-in); the patient's open one (a draft without a visit) is reopened instead of writing another. */
     post: operations["postBills"];
@@ -1114,6 +1118,28 @@ export type components = {
         total: number;
         void: number;
       };
+    };
+    BillSummary: {
+      appointment_id: number | null;
+      balance: number;
+      /** Format: date-time */
+      created_at: string;
+      credited: number;
+      currency: string;
+      /** Format: date-time */
+      finalised_at: string | null;
+      id: number;
+      minor_units: number;
+      number: string;
+      paid: number;
+      patient: {
+        id: number;
+        mrn: string;
+        name: string;
+      };
+      /** @enum {string} */
+      status: "draft" | "final" | "void";
+      total: number;
     };
     CashUp: {
       currency: string;
@@ -2534,7 +2560,7 @@ export type operations = {
     };
   };
   /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
-  getBills: {
+  getBillTags: {
     parameters: {
       query: {
         /** @description Appointment ids, separated by commas. */
@@ -2557,6 +2583,34 @@ export type operations = {
                 status: "draft" | "final";
                 total: number;
               })[];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The bills the front desk looks for, newest first, a page at a time: by a bill's number (BL-2026-000123) or a patient's name, number or phone (q), one patient (patient_id), a status (draft; unpaid or paid of the final ones; void) and the days written (from, to: the clinic's calendar). */
+  getBills: {
+    parameters: {
+      query?: {
+        q?: string;
+        patient_id?: number;
+        status?: "draft" | "unpaid" | "paid" | "void";
+        from?: string;
+        to?: string;
+        page?: number;
+        per_page?: 10 | 15 | 20 | 30 | 50;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["BillSummary"][];
+            page: number;
+            per_page: number;
+            total: number;
           };
         };
       };

@@ -14,6 +14,8 @@ export interface Slots {
   visitDocuments: ComponentType<{ patientId: number; appointmentId: number; closed: boolean }>
   /** A patient's documents on the chart, and documents not tied to a visit. */
   patientDocuments: ComponentType<{ patientId: number }>
+  /** A patient's bills, on the chart. */
+  patientBills: ComponentType<{ patientId: number }>
 }
 
 const SlotContext = createContext<Partial<Slots>>({})

@@ -8,6 +8,9 @@ ALTER TABLE bills ADD COLUMN credited BIGINT NOT NULL DEFAULT 0 CHECK (credited 
 DROP INDEX bills_open;
 CREATE INDEX bills_open ON bills (status, id) WHERE status = 'final' AND paid + credited < total;
 ALTER TABLE bill_days ADD COLUMN credited BIGINT NOT NULL DEFAULT 0;
+-- The front desk's bills list: by status, and by the day a bill was written, newest first.
+CREATE INDEX bills_status ON bills (status, id);
+CREATE INDEX bills_created ON bills (created_at);
 
 -- A cashier's drawer is counted shift by shift: the float it opened with, then every cash
 -- movement of the shift. A refund's cash leaves the drawer it is paid from (drawer_id),

@@ -19,6 +19,7 @@ const MedicineSafety = lazy(() => import('../../features/settings/MedicineSafety
 const Services = lazy(() => import('../../features/fees/ServicesPage'))
 const FeeReports = lazy(() => import('../../features/fees/ReportsPage'))
 const CashUp = lazy(() => import('../../features/fees/CashUpPage'))
+const Bills = lazy(() => import('../../features/fees/BillsPage'))
 const PrintDrawer = lazy(() => import('../../features/fees/PrintDrawerPage'))
 const BillPage = lazy(() => import('../../features/fees/BillPage'))
 const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
@@ -77,8 +78,9 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/fees',
     redirect: '/fees/cash-up',
-    meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports', 'cash up own drawer'] },
+    meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports', 'cash up own drawer', 'record payment'] },
     children: [
+      { path: 'bills', name: 'Bills', component: Bills, meta: { title: 'bills', permissions: ['record payment', 'view financial reports'] } },
       { path: 'cash-up', name: 'CashUp', component: CashUp, meta: { title: 'cashUp', noCache: true, permissions: ['view financial reports', 'cash up own drawer'] } },
       { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports'] } },
       {

@@ -16,7 +16,7 @@ describe('sidebar menu', () => {
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
-      'route.feeReports',
+      { 'route.fees': ['route.bills', 'route.cashUp', 'route.feeReports'] },
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.services', 'route.clinic', 'route.backups'] },
       { 'route.forms': ['route.blankPrescription', 'route.documentTemplates'] },
       'route.myProfile',
@@ -27,6 +27,12 @@ describe('sidebar menu', () => {
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
+    ])
+    // With the desk's money permissions: the bills and her own cash-up, no financial reports.
+    expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient', 'record charges', 'record payment', 'cash up own drawer']), t))).toEqual([
+      'route.dashboard',
+      { 'route.masterFile': ['route.patients'] },
+      { 'route.fees': ['route.bills', 'route.cashUp'] },
     ])
   })
   it('opens the submenu that holds the current page', () => {

@@ -128,7 +128,7 @@ function FloatModal({ money, onClose, onDone }: { money: Money; onClose: () => v
   return (
     <Modal open title={t('cashUp.setFloat')} okText={t('bill.save')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} afterOpenChange={focusFirstField} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
-        <Form.Item name="float" label={t('bill.amountIn', { currency: money.currency })} extra={t('cashUp.floatHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
+        <Form.Item name="float" label={t('bill.amountIn', { currency: money.currency })} extra={t('cashUp.floatHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}>
           <Input inputMode="decimal" maxLength={18} />
         </Form.Item>
         <button type="submit" hidden aria-hidden tabIndex={-1} />
@@ -154,7 +154,7 @@ function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer; money:
     <Modal open title={t('cashUp.closeOf', { cashier: drawer.cashier })} okText={t('cashUp.close')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} afterOpenChange={focusFirstField} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
         <Typography.Paragraph>{t('cashUp.shouldHold', { amount: money.format(drawer.drawer_cash) })}</Typography.Paragraph>
-        <Form.Item name="counted" label={t('cashUp.countedIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
+        <Form.Item name="counted" label={t('cashUp.countedIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}>
           <Input inputMode="decimal" maxLength={18} />
         </Form.Item>
         <div aria-live="polite" style={{ marginBottom: 12 }}>

@@ -87,6 +87,7 @@ export default function PatientChartPage() {
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const canReadRx = canPrescribe || canDiagnose || canVitals
+  const canReadBills = [canCharge, useCan('record payment'), useCan('view financial reports')].some(Boolean)
   const photo = useUploadPatientFile(Number(id), 'photo')
   const archive = useArchivePatient(Number(id))
   const [photoBust, setPhotoBust] = useState(0)
@@ -250,6 +251,7 @@ export default function PatientChartPage() {
         </Card>
       )}
       <Slot name="patientDocuments" patientId={p.id} />
+      {canReadBills && <Slot name="patientBills" patientId={p.id} />}
       <Attachments patient={p} canManage={canManage} />
     </Space>
   )

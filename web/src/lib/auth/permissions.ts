@@ -19,6 +19,7 @@ export const PERMISSIONS = [
   'override price',
   'void bill',
   'view financial reports',
+  'cash up own drawer',
   'issue documents',
   'manage templates',
 ] as const

@@ -12,7 +12,7 @@ export type BillTag = ResponseBody<'/api/bills', 'get'>['data'][number]
 export function useBillTags(ids: number[], enabled: boolean) {
   return useQuery({
     queryKey: [...appointmentsKey, 'bill-tags', ids],
-    queryFn: async () => new Map((await get<{ data: BillTag[] }>('/bills', { appointments: ids.join(',') })).data.map((b) => [b.appointment_id, b])),
+    queryFn: async () => new Map((await get<{ data: BillTag[] }>('/bill-tags', { appointments: ids.join(',') })).data.map((b) => [b.appointment_id, b])),
     enabled: enabled && ids.length > 0,
   })
 }
