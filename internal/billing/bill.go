@@ -15,6 +15,7 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/user"
 )
@@ -904,7 +905,7 @@ func patientRefs(ctx context.Context, q database.Querier, ids []int64) (map[int6
 	sums, err := patient.Summaries(ctx, q, slices.Compact(ids))
 	out := make(map[int64]PatientRef, len(sums))
 	for id, p := range sums {
-		out[id] = PatientRef{ID: id, MRN: p.MRN, Name: p.Name()}
+		out[id] = PatientRef{ID: id, MRN: p.MRN, Name: p.NameIn(i18n.FromContext(ctx))}
 	}
 	return out, err
 }

@@ -68,6 +68,15 @@ func TestDeskFindsBills(t *testing.T) {
 				t.Errorf("%s: %d", bad, r.Status)
 			}
 		}
+		// The patient's name follows the caller's language, as the screens write it.
+		for lang, want := range map[string]string{"en": "Lan Trần", "vi": "Trần Lan", "ru": "Trần Lan"} {
+			s.front.SetCookie("language", lang)
+			got := do[billList](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills?patient_id=%d", s.patientID), nil)
+			one := do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", paid.ID), nil)
+			if got.Data[0].Patient.Name != want || one.Patient.Name != want {
+				t.Errorf("%s: list %q, bill %q, want %q", lang, got.Data[0].Patient.Name, one.Patient.Name, want)
+			}
+		}
 		if r := s.nurse.Do("GET", "/api/bills", nil); r.Status != http.StatusForbidden {
 			t.Errorf("a nurse listing bills: %d", r.Status)
 		}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"emr/internal/appointment"
 	"emr/internal/i18n"
@@ -63,31 +62,9 @@ func day(lang, s string) string {
 	return dateIn(lang, t)
 }
 
-var han = &unicode.RangeTable{R16: []unicode.Range16{{Lo: 0x4e00, Hi: 0x9fff, Stride: 1}}}
-
-// NameIn is a person's name in the order lang writes names (the web app's fullName):
-// English "First Middle Last", Russian "Last First Middle", Vietnamese "Last Middle First",
-// Chinese "Last First", without spaces when written in characters.
+// NameIn is a person's name in the order lang writes names (i18n.PersonName).
 func NameIn(lang, first, middle, last string) string {
-	parts := []string{last, first, middle}
-	switch lang {
-	case "en":
-		parts = []string{first, middle, last}
-	case "vi":
-		parts = []string{last, middle, first}
-	}
-	var kept []string
-	allHan := true
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			kept = append(kept, p)
-			allHan = allHan && strings.ContainsFunc(p, func(r rune) bool { return unicode.Is(han, r) })
-		}
-	}
-	if lang == "zh" && allHan {
-		return strings.Join(kept, "")
-	}
-	return strings.Join(kept, " ")
+	return i18n.PersonName(lang, first, middle, last)
 }
 
 // pluralForm is the plural category of n in lang: one, few or many in Russian, one or

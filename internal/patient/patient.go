@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/i18n"
 )
 
 // Allowed values of the list fields.
@@ -155,9 +156,9 @@ type Summary struct {
 	HasPhoto   bool   `json:"has_photo"`
 }
 
-// Name is the patient's names in order, as one line (a print, a report).
-func (s Summary) Name() string {
-	return strings.Join(strings.Fields(s.FirstName+" "+s.MiddleName+" "+s.LastName), " ")
+// NameIn is the patient's name as one line, in the order lang writes names.
+func (s Summary) NameIn(lang string) string {
+	return i18n.PersonName(lang, s.FirstName, s.MiddleName, s.LastName)
 }
 
 var phonePattern = regexp.MustCompile(`^[0-9+()\-. ]*$`)

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"emr/internal/i18n"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"emr/internal/apperr"
@@ -101,7 +101,7 @@ func (s *Store) complete(ctx context.Context, q database.Querier, rows []row) ([
 			p := records[*rx.PatientID]
 			pd := PatientDetails{ID: *rx.PatientID, MRN: p.MRN, Sex: p.Sex, BirthDate: p.BirthDate, Address: p.Address,
 				FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName}
-			pd.Name = strings.Join(strings.Fields(p.FirstName+" "+p.MiddleName+" "+p.LastName), " ")
+			pd.Name = i18n.PersonName(i18n.FromContext(ctx), p.FirstName, p.MiddleName, p.LastName)
 			pd.Age = ageOn(pd.BirthDate, day)
 			pd.Allergies, pd.AllergyStatus = p.History.Allergies, p.History.AllergyStatus
 			rx.Patient = &pd

@@ -419,7 +419,7 @@ func logRequests(next http.Handler) http.Handler {
 			return
 		}
 		start := time.Now()
-		ctx, userID := auth.WithUserIDSlot(r.Context())
+		ctx, userID := auth.WithUserIDSlot(i18n.WithLanguage(r.Context(), i18n.FromRequest(r)))
 		rec := &httpjson.Recorder{ResponseWriter: w}
 		inner := r.WithContext(ctx)
 		next.ServeHTTP(rec, inner) // the mux records the pattern it matched on inner
