@@ -128,10 +128,12 @@ Follow-up: {{visit.follow_up}}
 ## Диагноз
 - {{visit.diagnoses}}
 
-Рекомендован отдых **{{field.rest_days}} дн.** с {{field.rest_from}}.
+Рекомендован домашний режим **{{field.rest_days}} дн.** с {{field.rest_from}}.
 {{field.remarks}}
 
-Выдана {{today}}, № {{document.number}}.`, []Field{count("rest_days", "Дней отдыха"), date("rest_from", "Отдых с"), long("remarks", "Примечания", false)}},
+Справка не является листком нетрудоспособности.
+
+Выдана {{today}}, № {{document.number}}.`, []Field{count("rest_days", "Дней домашнего режима"), date("rest_from", "Домашний режим с"), long("remarks", "Примечания", false)}},
 		{"Справка о трудоспособности", "fitness_to_work", "ru", "a5-portrait", `# Справка о трудоспособности
 Настоящим удостоверяется, что **{{patient.name}}**, дата рождения {{patient.birth_date}}, осмотрен(а) {{visit.date}} и может приступить к работе с **{{field.fit_from}}**.
 Ограничения: {{field.restrictions}}
@@ -221,7 +223,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.amendments}}`, nil},
 
 		{"诊断证明书", "medical_certificate", "zh", "a5-portrait", `# 诊断证明书
-兹证明 **{{patient.name}}**，{{patient.age}}，性别：{{patient.sex}}，出生日期 {{patient.birth_date}}（病历号 {{patient.mrn}}），于 {{visit.date}} 在{{clinic.name}}就诊。
+兹证明 **{{patient.name}}**，{{patient.age}}，性别：{{patient.sex}}，出生日期 {{patient.birth_date}}（病历号 {{patient.mrn}}），于 {{visit.date}} 在{{clinic.name}}{{field.department}}就诊。
 
 ## 诊断
 - {{visit.diagnoses}}
@@ -229,7 +231,9 @@ Follow-up: {{visit.follow_up}}
 建议自 {{field.rest_from}} 起休息 **{{field.rest_days}} 天**。
 {{field.remarks}}
 
-开具日期 {{today}}，编号 {{document.number}}。`, []Field{count("rest_days", "休息天数"), date("rest_from", "休息开始日期"), long("remarks", "备注", false)}},
+本证明仅证明就诊及诊断情况，不作为病假证明。
+
+开具日期 {{today}}，编号 {{document.number}}。`, []Field{text("department", "科别", false), count("rest_days", "休息天数"), date("rest_from", "休息开始日期"), long("remarks", "备注", false)}},
 		{"复工证明", "fitness_to_work", "zh", "a5-portrait", `# 复工证明
 兹证明 **{{patient.name}}**，出生日期 {{patient.birth_date}}，于 {{visit.date}} 经检查，可自 **{{field.fit_from}}** 起恢复工作。
 工作限制：{{field.restrictions}}
@@ -318,14 +322,16 @@ Follow-up: {{visit.follow_up}}
 ## 修改记录
 - {{visit.amendments}}`, nil},
 
-		{"Giấy chứng nhận y tế", "medical_certificate", "vi", "a5-portrait", `# Giấy chứng nhận y tế
-Chứng nhận ông/bà **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã được khám tại {{clinic.name}} ngày {{visit.date}}.
+		{"Giấy xác nhận khám bệnh", "medical_certificate", "vi", "a5-portrait", `# Giấy xác nhận khám bệnh
+Xác nhận ông/bà **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã được khám tại {{clinic.name}} ngày {{visit.date}}.
 
 ## Chẩn đoán
 - {{visit.diagnoses}}
 
 Đề nghị cho nghỉ ngơi **{{field.rest_days}} ngày** kể từ ngày {{field.rest_from}}.
 {{field.remarks}}
+
+Giấy này không thay thế Giấy chứng nhận nghỉ việc hưởng bảo hiểm xã hội.
 
 Cấp ngày {{today}}, số {{document.number}}.`, []Field{count("rest_days", "Số ngày nghỉ"), date("rest_from", "Nghỉ từ ngày"), long("remarks", "Ghi chú", false)}},
 		{"Giấy xác nhận đủ sức khỏe làm việc", "fitness_to_work", "vi", "a5-portrait", `# Giấy xác nhận đủ sức khỏe làm việc

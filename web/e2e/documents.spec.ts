@@ -42,7 +42,7 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   await card.getByRole('button', { name: 'Cấp giấy tờ' }).click()
   const dialog = doc.getByRole('dialog', { name: 'Cấp giấy tờ' })
   await dialog.getByLabel('Mẫu').click()
-  await doc.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Giấy chứng nhận y tế — Tiếng Việt' }).click()
+  await doc.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Giấy xác nhận khám bệnh — Tiếng Việt' }).click()
   await dialog.getByLabel('Số ngày nghỉ').fill('3')
   await dialog.getByLabel('Nghỉ từ ngày').fill('2026-11-25')
   await dialog.getByLabel('Nghỉ từ ngày').press('Enter')
@@ -54,7 +54,12 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   // The print: clinic header, the patient (markup as text), the diagnosis, the fields, the signature, the QR code.
   await expect(doc).toHaveURL(/\/documents\/\d+\/print$/)
   const sheet = doc.getByTestId('document-sheet')
-  await expect(sheet.getByRole('heading', { name: 'Giấy chứng nhận y tế' })).toBeVisible()
+  await expect(sheet.getByRole('heading', { name: 'Giấy xác nhận khám bệnh' })).toBeVisible()
+  // Not a sick-leave paper, and dressed as Vietnamese papers are: national header, captioned signature, room for the seal.
+  await expect(sheet).toContainText('không thay thế Giấy chứng nhận nghỉ việc hưởng bảo hiểm xã hội')
+  await expect(sheet.getByTestId('state-header')).toContainText('CỘNG HÒA XÃ HỘI CHỦ NGHĨA VIỆT NAM')
+  await expect(sheet).toContainText('BÁC SĨ KHÁM BỆNH (Ký, ghi rõ họ tên)')
+  await expect(sheet.getByTestId('seal-place')).toBeVisible()
   await expect(sheet).toContainText(`${last} ${HOSTILE}`)
   await expect(sheet.locator('img[src="x"]')).toHaveCount(0)
   await expect(sheet).toContainText('J06.9')

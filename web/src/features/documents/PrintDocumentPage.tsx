@@ -79,6 +79,9 @@ export default function PrintDocumentPage() {
   )
 }
 
+/** The papers a patient hands to others (an employer, a school, another doctor): they carry a captioned signature and room for the clinic's seal, and in Vietnamese the national header. */
+const SIGNED_PAPERS: string[] = ['medical_certificate', 'fitness_to_work', 'referral']
+
 /** The sheet, in the document's own language (t), whatever the interface's. */
 function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId?: string }) {
   // The check's address is the clinic's public address as set now (it may move), else the one in use.
@@ -90,6 +93,12 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
   return (
     <article className={`${styles.sheet} ${paper} ${landscape}`} aria-label={t('documents.sheet')} data-testid={testId} lang={doc.language}>
       {doc.status === 'cancelled' && <div className={styles.void}>{t('documents.voided')}</div>}
+      {doc.language === 'vi' && SIGNED_PAPERS.includes(doc.kind) && (
+        <div className={own.stateHeader} data-testid="state-header">
+          <strong>{t('documents.stateName')}</strong>
+          <div className={own.motto}>{t('documents.stateMotto')}</div>
+        </div>
+      )}
       <header className={styles.header}>
         <div className={styles.number}>{t('documents.number', { number: doc.number })}</div>
         <div className={styles.clinic}>{doc.clinic.name || t('app.name')}</div>
@@ -113,7 +122,13 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
           </div>
         </div>
         <div className={`${styles.signatureBlock} ${own.signature}`}>
+          {SIGNED_PAPERS.includes(doc.kind) && (
+            <div className={own.seal} data-testid="seal-place">
+              {t('documents.sealPlace')}
+            </div>
+          )}
           <div>
+            {SIGNED_PAPERS.includes(doc.kind) && <div className={own.caption}>{t('documents.signatureCaption')}</div>}
             {doc.has_signature ? <img className={styles.signature} src={`/api/documents/${doc.id}/signature`} alt={t('documents.signatureAlt')} /> : <div style={{ height: 60 }} />}
             <div className={styles.signatureLine}>
               <strong>{doc.doctor.name}</strong>
