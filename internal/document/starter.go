@@ -123,7 +123,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.amendments}}`, nil},
 
 		{"Медицинская справка", "medical_certificate", "ru", "a5-portrait", `# Медицинская справка
-Настоящим удостоверяется, что **{{patient.name}}**, {{patient.age}}, пол: {{patient.sex}}, дата рождения {{patient.birth_date}} (карта № {{patient.mrn}}), осмотрен(а) в {{clinic.name}} {{visit.date}}.
+Настоящим удостоверяется, что **{{patient.name}}**, {{patient.age}}, пол: {{patient.sex}}, дата рождения {{patient.birth_date}} (карта № {{patient.mrn}}), осмотрен(а) {{visit.date}}.
 
 ## Диагноз
 - {{visit.diagnoses}}
@@ -134,11 +134,11 @@ Follow-up: {{visit.follow_up}}
 Справка не является листком нетрудоспособности.
 
 Выдана {{today}}, № {{document.number}}.`, []Field{count("rest_days", "Дней домашнего режима"), date("rest_from", "Домашний режим с"), long("remarks", "Примечания", false)}},
-		{"Справка о трудоспособности", "fitness_to_work", "ru", "a5-portrait", `# Справка о трудоспособности
+		{"Справка о допуске к работе", "fitness_to_work", "ru", "a5-portrait", `# Справка о допуске к работе
 Настоящим удостоверяется, что **{{patient.name}}**, дата рождения {{patient.birth_date}}, осмотрен(а) {{visit.date}} и может приступить к работе с **{{field.fit_from}}**.
 Ограничения: {{field.restrictions}}
 
-Выдана {{today}}, № {{document.number}}.`, []Field{date("fit_from", "Трудоспособен с"), long("restrictions", "Ограничения", false)}},
+Выдана {{today}}, № {{document.number}}.`, []Field{date("fit_from", "Может приступить к работе с"), long("restrictions", "Ограничения", false)}},
 		{"Направление к специалисту", "referral", "ru", "a4-portrait", `# Направление к специалисту
 Кому: **{{field.referred_to}}**
 
@@ -150,7 +150,7 @@ Follow-up: {{visit.follow_up}}
 
 ## Данные осмотра
 | Жалобы | {{visit.chief_complaint}} |
-| Показатели | {{visit.vitals}} |
+| Витальные показатели | {{visit.vitals}} |
 | Осмотр | {{visit.examination}} |
 
 ## Диагноз
@@ -201,7 +201,7 @@ Follow-up: {{visit.follow_up}}
 {{visit.chief_complaint}}
 ## Анамнез заболевания
 {{visit.present_illness}}
-## Показатели
+## Витальные показатели
 {{visit.vitals}}
 ## Осмотр
 {{visit.examination}}
@@ -233,16 +233,18 @@ Follow-up: {{visit.follow_up}}
 
 本证明仅证明就诊及诊断情况，不作为病假证明。
 
+（本证明加盖医疗机构公章后有效）
+
 开具日期 {{today}}，编号 {{document.number}}。`, []Field{text("department", "科别", false), count("rest_days", "休息天数"), date("rest_from", "休息开始日期"), long("remarks", "备注", false)}},
 		{"复工证明", "fitness_to_work", "zh", "a5-portrait", `# 复工证明
 兹证明 **{{patient.name}}**，出生日期 {{patient.birth_date}}，于 {{visit.date}} 经检查，可自 **{{field.fit_from}}** 起恢复工作。
 工作限制：{{field.restrictions}}
 
 开具日期 {{today}}，编号 {{document.number}}。`, []Field{date("fit_from", "可复工日期"), long("restrictions", "工作限制", false)}},
-		{"转诊信", "referral", "zh", "a4-portrait", `# 转诊信
+		{"转诊单", "referral", "zh", "a4-portrait", `# 转诊单
 致：**{{field.referred_to}}**
 
-尊敬的同事：
+尊敬的医师：
 现转诊患者 **{{patient.name}}**，{{patient.age}}，性别：{{patient.sex}}，出生日期 {{patient.birth_date}}（病历号 {{patient.mrn}}），就诊日期 {{visit.date}}。
 
 ## 转诊原因
@@ -291,7 +293,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.diagnoses}}
 
 临床资料：{{field.clinical_notes}}`, []Field{long("clinical_notes", "临床资料", false)}},
-		{"就诊摘要", "visit_summary", "zh", "a4-portrait", `# 就诊摘要
+		{"门诊病历摘要", "visit_summary", "zh", "a4-portrait", `# 门诊病历摘要
 | 患者 | {{patient.name}} |
 | 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
 | 病历号 | {{patient.mrn}} |
@@ -323,7 +325,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.amendments}}`, nil},
 
 		{"Giấy xác nhận khám bệnh", "medical_certificate", "vi", "a5-portrait", `# Giấy xác nhận khám bệnh
-Xác nhận ông/bà **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã được khám tại {{clinic.name}} ngày {{visit.date}}.
+Họ và tên người bệnh: **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã được khám tại {{clinic.name}} ngày {{visit.date}}.
 
 ## Chẩn đoán
 - {{visit.diagnoses}}
@@ -334,15 +336,14 @@ Xác nhận ông/bà **{{patient.name}}**, {{patient.age}}, giới tính: {{pati
 Giấy này không thay thế Giấy chứng nhận nghỉ việc hưởng bảo hiểm xã hội.
 
 Cấp ngày {{today}}, số {{document.number}}.`, []Field{count("rest_days", "Số ngày nghỉ"), date("rest_from", "Nghỉ từ ngày"), long("remarks", "Ghi chú", false)}},
-		{"Giấy xác nhận đủ sức khỏe làm việc", "fitness_to_work", "vi", "a5-portrait", `# Giấy xác nhận đủ sức khỏe làm việc
-Xác nhận ông/bà **{{patient.name}}**, ngày sinh {{patient.birth_date}}, đã được khám ngày {{visit.date}} và đủ sức khỏe trở lại làm việc từ ngày **{{field.fit_from}}**.
+		{"Giấy xác nhận đủ sức khỏe đi làm trở lại", "fitness_to_work", "vi", "a5-portrait", `# Giấy xác nhận đủ sức khỏe đi làm trở lại
+Họ và tên người bệnh: **{{patient.name}}**, ngày sinh {{patient.birth_date}}, đã được khám ngày {{visit.date}} và đủ sức khỏe trở lại làm việc từ ngày **{{field.fit_from}}**.
 Hạn chế: {{field.restrictions}}
 
 Cấp ngày {{today}}, số {{document.number}}.`, []Field{date("fit_from", "Đi làm lại từ ngày"), long("restrictions", "Hạn chế", false)}},
 		{"Giấy giới thiệu chuyển khám", "referral", "vi", "a4-portrait", `# Giấy giới thiệu chuyển khám
 Kính gửi: **{{field.referred_to}}**
 
-Thưa đồng nghiệp,
 Chúng tôi giới thiệu bệnh nhân **{{patient.name}}**, {{patient.age}}, giới tính: {{patient.sex}}, ngày sinh {{patient.birth_date}} (mã bệnh nhân {{patient.mrn}}), đã khám ngày {{visit.date}}.
 
 ## Lý do chuyển khám
@@ -363,7 +364,7 @@ Chúng tôi giới thiệu bệnh nhân **{{patient.name}}**, {{patient.age}}, g
 - {{patient.medicines}}
 
 Xin trân trọng cảm ơn.`, []Field{text("referred_to", "Nơi chuyển đến", true), long("reason", "Lý do chuyển khám", true)}},
-		{"Phiếu yêu cầu xét nghiệm", "lab_request", "vi", "a4-portrait", `# Phiếu yêu cầu xét nghiệm
+		{"Phiếu chỉ định xét nghiệm", "lab_request", "vi", "a4-portrait", `# Phiếu chỉ định xét nghiệm
 | Bệnh nhân | {{patient.name}} |
 | Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
 | Giới tính | {{patient.sex}} |
@@ -377,7 +378,7 @@ Xin trân trọng cảm ơn.`, []Field{text("referred_to", "Nơi chuyển đến
 - {{visit.diagnoses}}
 
 Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Thông tin lâm sàng", false)}},
-		{"Phiếu yêu cầu chẩn đoán hình ảnh", "imaging_request", "vi", "a4-portrait", `# Phiếu yêu cầu chẩn đoán hình ảnh
+		{"Phiếu chỉ định chẩn đoán hình ảnh", "imaging_request", "vi", "a4-portrait", `# Phiếu chỉ định chẩn đoán hình ảnh
 | Bệnh nhân | {{patient.name}} |
 | Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
 | Giới tính | {{patient.sex}} |
