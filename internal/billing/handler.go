@@ -468,7 +468,7 @@ func (h *Handler) outstanding(w http.ResponseWriter, r *http.Request) {
 			httpjson.Error(w, r, err)
 			return
 		}
-		h.csv(w, r, "outstanding", func(out io.Writer) error { return WriteOutstandingCSV(out, owed.Data, set.Currency) })
+		h.csv(w, r, "outstanding", func(out io.Writer) error { return WriteOutstandingCSV(out, owed.Data, set.Currency, h.Store.loc()) })
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, owed)
@@ -520,7 +520,7 @@ func (h *Handler) billsReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if asCSV(r) {
-		h.csv(w, r, "bills-"+rg.From+"-"+rg.To, func(out io.Writer) error { return WriteBillsCSV(out, rep) })
+		h.csv(w, r, "bills-"+rg.From+"-"+rg.To, func(out io.Writer) error { return WriteBillsCSV(out, rep, h.Store.loc()) })
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, rep)

@@ -235,13 +235,14 @@ func (s *Store) Revenue(ctx context.Context, r Range, by string) (Revenue, error
 	return out, err
 }
 
-// WriteBillsCSV writes a bills report as CSV, amounts in major units.
-func WriteBillsCSV(w io.Writer, rep BillsReport) error {
+// WriteBillsCSV writes a bills report as CSV, amounts in major units and times in the
+// clinic's time zone (loc), with their offset.
+func WriteBillsCSV(w io.Writer, rep BillsReport, loc *time.Location) error {
 	units := MinorUnits(rep.Currency)
 	cw := httpjson.NewCSV(w)
 	cw.Write("number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "credited", "balance", "currency")
 	for _, b := range rep.Data {
-		cw.Write(b.Number, b.Status, b.FinalisedAt.UTC().Format(time.RFC3339), b.Patient.MRN, b.Patient.Name, b.Doctor,
+		cw.Write(b.Number, b.Status, b.FinalisedAt.In(loc).Format(time.RFC3339), b.Patient.MRN, b.Patient.Name, b.Doctor,
 			FormatMajor(b.Subtotal, units), FormatMajor(b.Discount, units), FormatMajor(b.Total, units), FormatMajor(b.Paid, units),
 			FormatMajor(b.Credited, units), FormatMajor(b.Balance, units), rep.Currency)
 	}
@@ -286,14 +287,15 @@ func WriteCashUpCSV(w io.Writer, c CashUp) error {
 	return cw.Flush()
 }
 
-// WriteOutstandingCSV writes the outstanding bills as CSV, amounts in major units.
-func WriteOutstandingCSV(w io.Writer, list []Owing, currency string) error {
+// WriteOutstandingCSV writes the outstanding bills as CSV, amounts in major units and times
+// in the clinic's time zone (loc), with their offset.
+func WriteOutstandingCSV(w io.Writer, list []Owing, currency string, loc *time.Location) error {
 	units := MinorUnits(currency)
 	cw := httpjson.NewCSV(w)
-	cw.Write("number", "finalised_at", "mrn", "patient", "total", "paid", "balance", "currency")
+	cw.Write("number", "finalised_at", "mrn", "patient", "total", "paid", "credited", "balance", "currency")
 	for _, o := range list {
-		cw.Write(o.Number, o.FinalisedAt.UTC().Format(time.RFC3339), o.Patient.MRN, o.Patient.Name,
-			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Balance, units), currency)
+		cw.Write(o.Number, o.FinalisedAt.In(loc).Format(time.RFC3339), o.Patient.MRN, o.Patient.Name,
+			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Credited, units), FormatMajor(o.Balance, units), currency)
 	}
 	return cw.Flush()
 }

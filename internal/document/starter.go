@@ -30,7 +30,7 @@ This is to certify that **{{patient.name}}**, {{patient.age}}, {{patient.sex}}, 
 ## Diagnosis
 - {{visit.diagnoses}}
 
-The patient is advised to rest for **{{field.rest_days}} day(s)** from {{field.rest_from}}.
+Rest advised — days: **{{field.rest_days}}**, from {{field.rest_from}}.
 {{field.remarks}}
 
 Issued on {{today}}, no. {{document.number}}.`, []Field{count("rest_days", "Rest days"), date("rest_from", "Rest from"), long("remarks", "Remarks", false)}},

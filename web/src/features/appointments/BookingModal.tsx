@@ -8,6 +8,7 @@ import { fullName } from '../../lib/patient'
 import { useDoctors } from './api/listDoctors'
 import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
+import { soonestSlot } from './soonestSlot'
 import { focusFirstField } from '../../components/focusFirstField'
 import { dateFormat } from '../../lib/time'
 import { appointmentTypeLabel } from '../../lib/labels'
@@ -55,7 +56,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
         patient_id: patientId,
         doctor_id: doctorId,
         date: dayjs(date).isBefore(dayjs(), 'day') ? dayjs() : dayjs(date),
-        time: dayjs().add(15, 'minute').minute(Math.ceil(dayjs().add(15, 'minute').minute() / 5) * 5 % 60).second(0),
+        time: soonestSlot(dayjs()),
         duration_minutes: 15,
         type: 'new',
         reason: '',
@@ -134,3 +135,4 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
     </Modal>
   )
 }
+

@@ -3,7 +3,7 @@ import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDebounced } from '../../lib/debounce'
-import { formatDay } from '../../lib/time'
+import { dateFormat } from '../../lib/time'
 import { useBillList, type BillFilter } from './api/listBills'
 import { BillsTable } from './BillsTable'
 
@@ -34,7 +34,7 @@ export default function BillsPage() {
         />
         <DatePicker.RangePicker
           value={range ? [dayjs(range[0]), dayjs(range[1])] : null}
-          format={(d) => formatDay(d.toDate())}
+          format={dateFormat()}
           onChange={(v) => (setRange(v?.[0] && v[1] ? [v[0].format(DAY), v[1].format(DAY)] : undefined), setPage(1))}
           aria-label={t('reports.range')}
         />

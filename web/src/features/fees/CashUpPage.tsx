@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router'
 import { focusFirstField } from '../../components/focusFirstField'
 import { useCan } from '../../lib/auth/can'
 import { showFormErrors } from '../../lib/formErrors'
-import { formatDay, formatDayTime } from '../../lib/time'
+import { dateFormat, formatDayTime } from '../../lib/time'
 import { closeDrawer, setFloat, type Drawer } from './api/drawers'
 import { useFeeSettings } from './api/feeSettings'
 import { reportsKey, useCashUp } from './api/reports'
@@ -36,7 +36,7 @@ export default function CashUpPage() {
   return (
     <Card title={t('cashUp.title')}>
       <Flex gap={8} wrap align="center" style={{ marginBottom: 16 }}>
-        <DatePicker value={dayjs(day)} allowClear={false} onChange={(d: Dayjs | null) => d && setDay(d.format(DAY))} aria-label={t('reports.day')} format={(d) => formatDay(d.toDate())} />
+        <DatePicker value={dayjs(day)} allowClear={false} onChange={(d: Dayjs | null) => d && setDay(d.format(DAY))} aria-label={t('reports.day')} format={dateFormat()} />
         {canTake && <Button onClick={() => setDialog('float')}>{t('cashUp.setFloat')}</Button>}
       </Flex>
       {isLoading && <Skeleton active />}

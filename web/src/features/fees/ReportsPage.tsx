@@ -4,7 +4,7 @@ import dayjs from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
-import { formatDay } from '../../lib/time'
+import { dateFormat, formatDay } from '../../lib/time'
 import { csvHref, useBillsReport, useOutstanding, useRevenue } from './api/reports'
 import { useFeeSettings } from './api/feeSettings'
 import { BillStatus } from './bill/BillPanel'
@@ -81,7 +81,7 @@ function useRange() {
     <DatePicker.RangePicker
       value={[dayjs(range[0]), dayjs(range[1])]}
       allowClear={false}
-      format={(d) => formatDay(d.toDate())}
+      format={dateFormat()}
       onChange={(v) => v?.[0] && v[1] && setRange([v[0].format(DAY), v[1].format(DAY)])}
       aria-label={t('reports.range')}
     />
