@@ -2,7 +2,6 @@ package document
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -96,18 +95,18 @@ func age(birth string, on time.Time) (int, bool) {
 	return years, true
 }
 
-func number(f *float64) string { return strconv.FormatFloat(*f, 'f', -1, 64) }
+func number(lang string, f *float64) string { return i18n.Decimal(lang, *f) }
 
 // vitals writes the measured vitals in one line with their units.
 func vitals(lang string, v appointment.Vitals, bmi *float64) string {
 	var out []string
 	add := func(key string, f *float64, unit string) {
 		if f != nil {
-			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(f)+unit)
+			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(lang, f)+unit)
 		}
 	}
 	if v.BPSystolic != nil && v.BPDiastolic != nil {
-		out = append(out, i18n.T(lang, "document.value.vital.bp")+" "+number(v.BPSystolic)+"/"+number(v.BPDiastolic)+" "+i18n.T(lang, "document.value.unit.mmhg"))
+		out = append(out, i18n.T(lang, "document.value.vital.bp")+" "+number(lang, v.BPSystolic)+"/"+number(lang, v.BPDiastolic)+" "+i18n.T(lang, "document.value.unit.mmhg"))
 	}
 	add("heart_rate", v.HeartRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
 	add("respiratory_rate", v.RespRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
@@ -116,7 +115,7 @@ func vitals(lang string, v appointment.Vitals, bmi *float64) string {
 	add("weight", v.Weight, " "+i18n.T(lang, "document.value.unit.kg"))
 	add("height", v.Height, " "+i18n.T(lang, "document.value.unit.cm"))
 	add("bmi", bmi, "")
-	return strings.Join(out, ", ")
+	return strings.Join(out, i18n.ListSeparator(lang))
 }
 
 // allergies writes what is known of a patient's allergies: not asked, none known, or each
@@ -207,7 +206,11 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		for _, d := range v.Diagnoses {
 			text := diagnosisText(d)
 			if d.Primary {
-				text += " (" + i18n.T(lang, "document.value.primary") + ")"
+				if lang == "zh" { // full-width brackets in Chinese running text
+					text += "（" + i18n.T(lang, "document.value.primary") + "）"
+				} else {
+					text += " (" + i18n.T(lang, "document.value.primary") + ")"
+				}
 			}
 			diagnoses = append(diagnoses, text)
 		}

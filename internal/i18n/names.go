@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -46,4 +47,23 @@ func FromContext(ctx context.Context) string {
 		return lang
 	}
 	return "en"
+}
+
+// Decimal writes f as the language writes decimals: 38.4 in English and Chinese, 38,4 in
+// Russian and Vietnamese (no grouping: the numbers printed are measurements).
+func Decimal(lang string, f float64) string {
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if lang == "ru" || lang == "vi" {
+		return strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// ListSeparator joins the items of a list in running text: a full-width comma in Chinese,
+// ", " elsewhere.
+func ListSeparator(lang string) string {
+	if lang == "zh" {
+		return "，"
+	}
+	return ", "
 }

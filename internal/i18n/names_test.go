@@ -22,3 +22,14 @@ func TestPersonNameInEachLanguagesOrder(t *testing.T) {
 		t.Error("the request's language is not carried")
 	}
 }
+
+func TestDecimalsAndListsPerLanguage(t *testing.T) {
+	for lang, want := range map[string]string{"en": "38.4", "zh": "38.4", "ru": "38,4", "vi": "38,4"} {
+		if got := Decimal(lang, 38.4); got != want {
+			t.Errorf("%s: %q", lang, got)
+		}
+	}
+	if Decimal("ru", 120) != "120" || ListSeparator("zh") != "，" || ListSeparator("vi") != ", " {
+		t.Error("whole numbers or separators")
+	}
+}
