@@ -343,3 +343,13 @@ func Reseal(ctx context.Context, db *database.DB, ring *secret.Ring) (int, error
 	})
 	return changed, err
 }
+
+// TwoFactorEnrolled reports whether account userID has confirmed a second factor (for the
+// administrators' list of accounts).
+func TwoFactorEnrolled(ctx context.Context, q database.Querier, userID int64) (bool, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL`, userID).Scan(&n); err != nil {
+		return false, fmt.Errorf("read two-factor status: %w", err)
+	}
+	return n > 0, nil
+}

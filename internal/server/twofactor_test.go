@@ -58,6 +58,19 @@ func TestTwoFactorSignIn(t *testing.T) {
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM user_recovery_codes WHERE code_hash = $1`, confirmed.RecoveryCodes[0]); n != 0 {
 			t.Error("a recovery code is stored as itself")
 		}
+		// The administrators see who signs in with a second factor.
+		var accounts struct {
+			Data []struct {
+				Username  string `json:"username"`
+				TwoFactor bool   `json:"two_factor"`
+			} `json:"data"`
+		}
+		admin.Do("GET", "/api/users", nil).JSON(t, &accounts)
+		for _, a := range accounts.Data {
+			if a.TwoFactor != (a.Username == "tf-doctor") {
+				t.Errorf("%s: two-factor %v", a.Username, a.TwoFactor)
+			}
+		}
 
 		// Sign in: the password alone asks for the code, without counting a failure.
 		c := env.Client()

@@ -17,6 +17,8 @@ import (
 type Account struct {
 	User
 	Locked bool `json:"locked"`
+	// TwoFactor says the account signs in with a confirmed second factor.
+	TwoFactor bool `json:"two_factor"`
 	// Emergency is the emergency-access grant in force, nil when none.
 	Emergency *auth.Emergency `json:"emergency"`
 }
@@ -27,7 +29,11 @@ func (h *Handler) account(r *http.Request, u User) (Account, error) {
 		return Account{}, err
 	}
 	g, err := ActiveEmergency(r.Context(), h.Users.DB, u.ID, time.Now())
-	return Account{User: u, Locked: wait > 0, Emergency: g}, err
+	if err != nil {
+		return Account{}, err
+	}
+	enrolled, err := auth.TwoFactorEnrolled(r.Context(), h.Users.DB, u.ID)
+	return Account{User: u, Locked: wait > 0, TwoFactor: enrolled, Emergency: g}, err
 }
 
 func pathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "user.not_found") }

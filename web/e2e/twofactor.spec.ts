@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { api, login, logout, totp, unique } from './helpers'
 
@@ -34,6 +35,10 @@ test('two-factor sign-in: set up with the app, then password and code; a recover
   await card.getByRole('button', { name: 'Turn on' }).click()
   const codes = (await card.getByTestId('recovery-codes').innerText()).trim().split('\n')
   expect(codes).toHaveLength(10)
+  // Kept somewhere safe: saved as a text file holding every code.
+  const [saved] = await Promise.all([page.waitForEvent('download'), card.getByTestId('download-codes').click()])
+  const file = readFileSync(await saved.path())
+  for (const c of codes) expect(file.toString()).toContain(c)
   await expect(card.getByText('On', { exact: true })).toBeVisible()
   await logout(page, user.name)
 

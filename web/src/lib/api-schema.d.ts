@@ -864,6 +864,8 @@ export type components = {
       must_change_password: boolean;
       name: string;
       roles: string[];
+      /** @description The account signs in with a confirmed second factor. */
+      two_factor: boolean;
       /** Format: date-time */
       updated_at: string;
       username: string;

@@ -85,6 +85,7 @@ export default function UsersPage() {
                 <Space wrap size={4}>
                   {a.active ? <Tag color="green">{t('accounts.active')}</Tag> : <Tag>{t('accounts.inactive')}</Tag>}
                   {a.locked && <Tag color="orange">{t('accounts.locked')}</Tag>}
+                  {a.two_factor ? <Tag color="blue">{t('accounts.twoFactorOn')}</Tag> : <Tag>{t('accounts.twoFactorOff')}</Tag>}
                   {a.emergency && <Tag color="red">{t('emergency.tag')}</Tag>}
                 </Space>
               ),

@@ -9,6 +9,7 @@ import { twoFactorStatusQuery, useTwoFactorStatus } from './api/getTwoFactorStat
 import { setUpTwoFactor } from './api/setUpTwoFactor'
 import { turnOffTwoFactor } from './api/turnOffTwoFactor'
 import type { Enrolment } from './api/types'
+import { RecoveryCodeActions } from './RecoveryCodeActions'
 
 /**
  * Two-factor sign-in on one's own profile: set up with an authenticator app (QR code or the
@@ -71,6 +72,7 @@ export function TwoFactorCard() {
                   <pre data-testid="recovery-codes" style={{ fontSize: 15, lineHeight: 1.6 }}>
                     {codes.join('\n')}
                   </pre>
+                  <RecoveryCodeActions codes={codes} />
                 </>
               }
               closable={{ 'aria-label': t('app.icons.close') }}
