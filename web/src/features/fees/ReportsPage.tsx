@@ -102,6 +102,9 @@ function BillsTab({ money }: { money: Money }) {
       {totals && (
         <Flex gap={24} wrap style={{ marginBottom: 16 }}>
           <Statistic title={t('reports.billCount')} value={totals.bills} />
+          {/* The rows list void bills too: their count is shown, so the figures add up to the rows. */}
+          {totals.void > 0 && <Statistic title={t('reports.voidCount')} value={totals.void} />}
+          {totals.credited > 0 && <Statistic title={t('bill.credited')} value={money.format(totals.credited)} />}
           <Statistic title={t('bill.total')} value={money.format(totals.total)} />
           <Statistic title={t('bill.discount')} value={money.format(totals.discount)} />
           <Statistic title={t('bill.paid')} value={money.format(totals.paid)} />
