@@ -1551,7 +1551,7 @@ export type components = {
       id: number;
       /** @enum {string} */
       kind: "payment" | "refund";
-      /** @description The service not given that a refund credited */
+      /** @description The service not given that a refund credited, when it named one. */
       line_id: number | null;
       /** @enum {string} */
       method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
