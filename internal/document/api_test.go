@@ -312,7 +312,7 @@ func TestRequestsAndSummary(t *testing.T) {
 			t.Errorf("summary of a draft: %d %s", r.Status, r.Body)
 		}
 		sum := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
-		if body := text(sum.Content); !strings.Contains(body, "Выписка о приёме") || !strings.Contains(body, "T 38,2 °C") || !strings.Contains(body, "(основной)") {
+		if body := text(sum.Content); !strings.Contains(body, "Выписка из медицинской карты") || !strings.Contains(body, "T 38,2 °C") || !strings.Contains(body, "(основной)") {
 			t.Errorf("summary:\n%s", body)
 		}
 		// Another patient's visit is not this patient's.

@@ -3,6 +3,7 @@ package document
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -213,6 +214,29 @@ func (l line) empty(values map[string]Value) bool {
 	return named
 }
 
+// vacantLabel says whether a line is a label and its values, every one of them empty
+// ("Follow-up: {{visit.follow_up}}" of a visit without one): printed, it would be a label over
+// nothing. Its own text must end in a colon, so that a sentence with an empty value in it stays.
+func (l line) vacantLabel(values map[string]Value) bool {
+	if l.kind != "p" {
+		return false
+	}
+	var label strings.Builder
+	named := false
+	for _, p := range l.pieces {
+		if p.placeholder == "" {
+			label.WriteString(p.text)
+			continue
+		}
+		named = true
+		if v := values[p.placeholder]; v.Text != "" || len(v.List) > 0 {
+			return false
+		}
+	}
+	text := strings.TrimSpace(label.String())
+	return named && (strings.HasSuffix(text, ":") || strings.HasSuffix(text, "："))
+}
+
 // withoutVacantSections leaves out a subheading's section whose every line names only values
 // that are empty, with the subheading: a visit without an examination prints no
 // "Examination" heading over nothing.
@@ -232,7 +256,7 @@ func withoutVacantSections(lines []line, values map[string]Value) []line {
 		for _, l := range lines[i+1 : end] {
 			switch {
 			case l.kind == "blank":
-			case l.empty(values):
+			case l.empty(values), l.vacantLabel(values):
 				named = true
 			default:
 				vacant = false
@@ -249,7 +273,7 @@ func withoutVacantSections(lines []line, values map[string]Value) []line {
 // render fills the parsed lines with values into blocks; a value missing from values is
 // empty text.
 func render(lines []line, values map[string]Value) []Block {
-	lines = withoutVacantSections(lines, values)
+	lines = slices.DeleteFunc(withoutVacantSections(lines, values), func(l line) bool { return l.vacantLabel(values) })
 	fill := func(ps []piece) []Run {
 		runs := make([]Run, 0, len(ps))
 		for _, p := range ps {

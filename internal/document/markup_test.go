@@ -32,8 +32,9 @@ func TestMarkup(t *testing.T) {
 			`[{"type":"p","runs":[{"text":"one"},{"text":"\n"},{"text":"two"}]},{"type":"p","runs":[{"text":"three"}]}]`},
 		{"headings, a table and a line", "# T\n## S\n| a | **b** |\n| c | d |\n---",
 			`[{"type":"h1","runs":[{"text":"T"}]},{"type":"h2","runs":[{"text":"S"}]},{"type":"table","rows":[[[{"text":"a"}],[{"text":"b","bold":true}]],[[{"text":"c"}],[{"text":"d"}]]]},{"type":"hr"}]`},
-		{"a section of empty values is left out with its heading, one with text of its own is not", "## Plan\n{{visit.plan}}\n## Note\nPlan: {{visit.plan}}",
-			`[{"type":"h2","runs":[{"text":"Note"}]},{"type":"p","runs":[{"text":"Plan: "}]}]`},
+		{"a section of empty values is left out with its heading, and so is a label over an empty value; a sentence with one stays",
+			"## Plan\n{{visit.plan}}\n## Note\nPlan: {{visit.plan}}\n## Text\nFollow-up: {{visit.plan}}\nNo plan {{visit.plan}} today.",
+			`[{"type":"h2","runs":[{"text":"Text"}]},{"type":"p","runs":[{"text":"No plan  today."}]}]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := renderJSON(t, tc.body, values); got != tc.want {

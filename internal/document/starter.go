@@ -177,7 +177,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.diagnoses}}
 
 Клинические данные: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Клинические данные", false)}},
-		{"Направление на лучевую диагностику", "imaging_request", "ru", "a4-portrait", `# Направление на лучевую диагностику
+		{"Направление на инструментальное исследование", "imaging_request", "ru", "a4-portrait", `# Направление на инструментальное исследование
 | Пациент | {{patient.name}} |
 | Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
 | Пол | {{patient.sex}} |
@@ -191,7 +191,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.diagnoses}}
 
 Клинические данные: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Клинические данные", false)}},
-		{"Выписка о приёме", "visit_summary", "ru", "a4-portrait", `# Выписка о приёме
+		{"Выписка из медицинской карты", "visit_summary", "ru", "a4-portrait", `# Выписка из медицинской карты (консультативное заключение)
 | Пациент | {{patient.name}} |
 | Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
 | Карта № | {{patient.mrn}} |
@@ -215,7 +215,7 @@ Follow-up: {{visit.follow_up}}
 - {{patient.medicines}}
 ## Назначенные исследования
 - {{visit.orders}}
-## План
+## Рекомендации
 {{visit.plan}}
 
 Повторный приём: {{visit.follow_up}}
@@ -420,7 +420,7 @@ Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes",
 {{visit.plan}}
 
 Tái khám: {{visit.follow_up}}
-## Sửa đổi
+## Chỉnh sửa bổ sung
 - {{visit.amendments}}`, nil},
 	}
 }

@@ -1,4 +1,5 @@
-import { formatDate, relativeTime, toDate } from './time'
+import { describe, expect, it } from 'vitest'
+import { formatDate, formatDay, paperDay, relativeTime, toDate } from './time'
 
 const now = new Date(2026, 10, 22, 12, 0, 0).getTime()
 const ago = (seconds: number) => now - seconds * 1000
@@ -32,5 +33,13 @@ describe('relativeTime (spec §9)', () => {
   })
   it('formats year-month-day hour:minute:second by default', () => {
     expect(formatDate(new Date(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 03:04:05')
+  })
+})
+
+describe('paperDay', () => {
+  it('writes a Chinese paper\'s date as its text does, others as their screens', () => {
+    expect(paperDay('2026-11-05', 'zh')).toBe('2026年11月5日')
+    expect(paperDay('2026-11-05', 'ru')).toBe('05.11.2026')
+    expect(formatDay('2026-11-05', 'zh')).toBe('2026-11-05')
   })
 })

@@ -43,7 +43,8 @@ export function relativeTime(time: TimeInput, lang: string, justNow: string, for
  * Vietnamese 01/03/2025, Chinese 2025/03/01; English keeps the spec's year-month-day, which
  * no English-speaking reader misreads (03/01 is March in one country and January in another).
  */
-export const DATE_FORMATS: Record<string, string> = { en: 'YYYY-MM-DD', ru: 'DD.MM.YYYY', zh: 'YYYY/MM/DD', vi: 'DD/MM/YYYY' }
+// Chinese screens write dates with hyphens (GB/T 7408), not slashes.
+export const DATE_FORMATS: Record<string, string> = { en: 'YYYY-MM-DD', ru: 'DD.MM.YYYY', zh: 'YYYY-MM-DD', vi: 'DD/MM/YYYY' }
 
 /** The short date format of the interface language. */
 export const dateFormat = (lang = i18n.language) => DATE_FORMATS[lang] ?? DATE_FORMATS.en
@@ -53,3 +54,9 @@ export const formatDay = (time: TimeInput, lang = i18n.language) => formatDate(/
 
 /** A time to the minute, its day in the interface language's short format. */
 export const formatDayTime = (time: TimeInput, lang = i18n.language) => formatDate(time, `${dateFormat(lang)} HH:mm`)
+
+/** A day as a paper writes it: the screens' form, except Chinese papers, which write 2026年11月25日 (as their text does). */
+export const paperDay = (time: TimeInput, lang = i18n.language) => (lang === 'zh' ? formatDate(/^\d{4}-\d{2}-\d{2}$/.test(String(time)) ? `${time}T00:00:00` : time, 'YYYY年M月D日') : formatDay(time, lang))
+
+/** A moment as a paper writes it (paperDay, and the time). */
+export const paperDayTime = (time: TimeInput, lang = i18n.language) => (lang === 'zh' ? formatDate(time, 'YYYY年M月D日 HH:mm') : formatDayTime(time, lang))

@@ -41,3 +41,26 @@ export function vitalErrors(v: Vitals): Partial<Record<keyof Vitals, string>> {
   if (!out.bp_diastolic && v.bp_systolic != null && v.bp_diastolic != null && v.bp_diastolic >= v.bp_systolic) out.bp_diastolic = 'visit.diastolicAbove'
   return out
 }
+
+/**
+ * The usual resting range of an adult for each vital (below low or at/above high is marked):
+ * a prompt to look again, not a diagnosis — children's ranges differ, and the screen says
+ * "adult".
+ */
+export const ADULT_RANGES: Partial<Record<keyof Vitals, { low: number; high: number }>> = {
+  bp_systolic: { low: 90, high: 140 },
+  bp_diastolic: { low: 60, high: 90 },
+  heart_rate: { low: 50, high: 101 },
+  respiratory_rate: { low: 10, high: 21 },
+  temperature: { low: 35, high: 38 },
+  spo2: { low: 94, high: 101 },
+}
+
+/** Whether a vital lies below or above the usual adult range; undefined inside it or when not measured. */
+export function vitalFlag(key: keyof Vitals, value: number | null | undefined): 'low' | 'high' | undefined {
+  const r = ADULT_RANGES[key]
+  if (!r || value === null || value === undefined || Number.isNaN(value)) return undefined
+  if (value < r.low) return 'low'
+  if (value >= r.high) return 'high'
+  return undefined
+}

@@ -8,7 +8,7 @@ import { useLocation, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
 import { useClinic } from '../../lib/clinic'
 import { useTextsIn } from '../../lib/i18n'
-import { formatDay } from '../../lib/time'
+import { paperDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import styles from '../../components/print.module.css'
 import { useDocument, usePrintDocument } from './api/documents'
@@ -118,7 +118,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
             <div>
               SHA-256: <span className={own.mono}>{shortHash(doc.content_hash)}…</span>
             </div>
-            <div>{t('documents.issuedOn', { date: formatDay(doc.issued_at, doc.language) })}</div>
+            <div>{t('documents.issuedOn', { date: paperDay(doc.issued_at, doc.language) })}</div>
           </div>
         </div>
         <div className={`${styles.signatureBlock} ${own.signature}`}>

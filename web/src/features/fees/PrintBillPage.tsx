@@ -8,7 +8,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router'
 import styles from '../../components/print.module.css'
 import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
-import { formatDay, formatDayTime } from '../../lib/time'
+import { paperDay, paperDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import { amountInWords } from '../../lib/amountInWords'
 import { billQuery, useBill } from './api/getBill'
@@ -135,7 +135,7 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
           {t('bill.billNo')}: <span style={{ whiteSpace: 'nowrap' }}>{bill.number}</span>
         </div>
         <div>
-          {t('rx.sheetFields.date')}: {receipt && payment ? formatDayTime(payment.received_at) : bill.finalised_at ? formatDay(bill.finalised_at) : ''}
+          {t('rx.sheetFields.date')}: {receipt && payment ? paperDayTime(payment.received_at) : bill.finalised_at ? paperDay(bill.finalised_at) : ''}
         </div>
         {bill.doctor && (
           <div style={{ gridColumn: '1 / -1' }}>
@@ -263,7 +263,7 @@ function Paid({ p, money }: { p: Payment; money: Money }) {
   return (
     <>
       <dt>
-        {p.kind === 'refund' ? t('bill.refunded') : t('bill.paid')} · {t(`bill.methods.${p.method}`)} · {p.receipt} · {formatDay(p.received_at)}
+        {p.kind === 'refund' ? t('bill.refunded') : t('bill.paid')} · {t(`bill.methods.${p.method}`)} · {p.receipt} · {paperDay(p.received_at)}
         {p.kind === 'refund' && p.reason && ` · ${p.reason}`}
       </dt>
       <dd>{p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount)}</dd>

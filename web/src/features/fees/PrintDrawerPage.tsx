@@ -7,7 +7,7 @@ import { useNavigate, useParams } from 'react-router'
 import styles from '../../components/print.module.css'
 import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
-import { formatDayTime } from '../../lib/time'
+import { paperDayTime } from '../../lib/time'
 import { useDrawer, type Drawer } from './api/drawers'
 import { useMoney, type Money } from './bill/useMoney'
 import { Difference } from './CashUpPage'
@@ -68,8 +68,8 @@ function DrawerSheet({ drawer: d, clinic, paper, money, testId }: { drawer: Draw
         <div>
           {t('bill.cashier')}: <strong>{d.cashier}</strong>
         </div>
-        <div>{t('cashUp.openedAt', { when: formatDayTime(d.opened_at) })}</div>
-        <div>{d.closed_at ? t('cashUp.closedBy', { when: formatDayTime(d.closed_at), by: d.closed_by }) : t('cashUp.stillOpen')}</div>
+        <div>{t('cashUp.openedAt', { when: paperDayTime(d.opened_at) })}</div>
+        <div>{d.closed_at ? t('cashUp.closedBy', { when: paperDayTime(d.closed_at), by: d.closed_by }) : t('cashUp.stillOpen')}</div>
       </div>
       <dl className={styles.sums} style={{ gridTemplateColumns: '1fr auto' }}>
         {row(t('cashUp.float'), money.format(d.opening_float))}

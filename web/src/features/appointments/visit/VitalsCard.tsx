@@ -1,19 +1,20 @@
 import { Card, Col, Form, InputNumber, Row, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { bmi, VITAL_FIELDS } from '../vitals'
+import type { Vitals } from '../api/types'
+import { bmi, VITAL_FIELDS, vitalFlag } from '../vitals'
 
 /** The vitals, with the BMI computed as they are typed. Inside the visit's form. */
 export function VitalsCard({ disabled }: { disabled: boolean }) {
   const { t } = useTranslation()
   const form = Form.useFormInstance()
-  const watched = Form.useWatch('vitals', form) as { weight?: number | null; height?: number | null } | undefined
+  const watched = Form.useWatch('vitals', form) as Partial<Vitals> | undefined
   const currentBmi = bmi({ weight: watched?.weight ?? null, height: watched?.height ?? null })
   return (
     <Card title={t('visit.sections.vitals')} style={{ marginBottom: 16 }}>
       <Row gutter={12}>
         {VITAL_FIELDS.map((f) => (
           <Col xs={12} md={6} key={f.key}>
-            <Form.Item name={['vitals', f.key]} label={t(`visit.vitals.${f.key}`)}>
+            <Form.Item name={['vitals', f.key]} label={t(`visit.vitals.${f.key}`)} extra={<Flag flag={vitalFlag(f.key, watched?.[f.key])} />}>
               <InputNumber style={{ width: '100%' }} min={0} step={f.step} suffix={t(`visit.units.${f.unit}`)} controls={false} disabled={disabled} inputMode="decimal" />
             </Form.Item>
           </Col>
@@ -27,5 +28,16 @@ export function VitalsCard({ disabled }: { disabled: boolean }) {
         </Col>
       </Row>
     </Card>
+  )
+}
+
+/** A vital outside the usual adult range, said in words and an arrow, never by colour alone. */
+function Flag({ flag }: { flag?: 'low' | 'high' }) {
+  const { t } = useTranslation()
+  if (!flag) return null
+  return (
+    <Typography.Text strong type="danger" data-testid="vital-flag">
+      {flag === 'high' ? `↑ ${t('visit.flag.high')}` : `↓ ${t('visit.flag.low')}`}
+    </Typography.Text>
   )
 }

@@ -294,8 +294,9 @@ function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint:
           title: t('bill.method'),
           render: (_, p) => (
             <span>
-              {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}
-              {p.kind === 'refund' && <Tag>{p.credit > 0 ? t('bill.creditedTag') : t('bill.stillOwedTag')}</Tag>}
+              {/* Spaces between the tags and the method: read aloud, "Refund credited Cash", not "RefundcreditedCash". */}
+              {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}{' '}
+              {p.kind === 'refund' && <Tag>{p.credit > 0 ? t('bill.creditedTag') : t('bill.stillOwedTag')}</Tag>}{' '}
               {t(`bill.methods.${p.method}`)}
               {p.reference && <Typography.Text type="secondary"> · {p.reference}</Typography.Text>}
             </span>

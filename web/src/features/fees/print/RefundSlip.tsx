@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import styles from '../../../components/print.module.css'
 import { amountInWords } from '../../../lib/amountInWords'
 import type { Clinic } from '../../../lib/clinic'
-import { formatDayTime } from '../../../lib/time'
+import { paperDayTime } from '../../../lib/time'
 import type { Bill, Payment } from '../api/types'
 import type { Money } from '../bill/useMoney'
 import type { Paper } from './paper'
@@ -48,7 +48,7 @@ export function RefundSlip({ bill, refund, clinic, paper, money, testId }: Props
           {t('bill.billNo')}: <span style={{ whiteSpace: 'nowrap' }}>{bill.number}</span>
         </div>
         <div>
-          {t('rx.sheetFields.date')}: {formatDayTime(refund.received_at)}
+          {t('rx.sheetFields.date')}: {paperDayTime(refund.received_at)}
         </div>
       </div>
       <dl className={styles.sums}>
