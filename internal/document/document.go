@@ -240,10 +240,23 @@ func NormalCode(s string) string {
 	return s
 }
 
-// initials are the first letters of a person's names, in the order lang writes them.
+// initials are the first letters of a person's names, in the order lang writes them. A name
+// written in Chinese characters has no initials: it is masked as a receiver expects, the
+// first and last characters shown (王*明, 王*).
 func initials(lang string, p patient.Patient) string {
 	var out []string
 	for _, part := range strings.Fields(NameIn(lang, p.FirstName, p.MiddleName, p.LastName)) {
+		if rs := []rune(part); !strings.ContainsFunc(part, func(r rune) bool { return !unicode.Is(unicode.Han, r) }) {
+			switch len(rs) {
+			case 1:
+				out = append(out, part)
+			case 2:
+				out = append(out, string(rs[0])+"*")
+			default:
+				out = append(out, string(rs[0])+strings.Repeat("*", len(rs)-2)+string(rs[len(rs)-1]))
+			}
+			continue
+		}
 		r, _ := utf8.DecodeRuneInString(part)
 		out = append(out, string(unicode.ToUpper(r))+".")
 	}

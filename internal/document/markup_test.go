@@ -3,6 +3,8 @@ package document
 import (
 	"encoding/json"
 	"testing"
+
+	"emr/internal/patient"
 )
 
 func known(string) bool { return true }
@@ -76,4 +78,19 @@ func FuzzMarkup(f *testing.F) {
 		}
 		render(lines, map[string]Value{"x": {List: []string{"1", "2"}}})
 	})
+}
+
+func TestInitialsMaskChineseNames(t *testing.T) {
+	for _, c := range []struct {
+		lang, first, last, want string
+	}{
+		{"zh", "小明", "王", "王*明"},
+		{"zh", "明", "王", "王*"},
+		{"vi", "An", "Nguyễn", "N. A."},
+		{"en", "Anna", "Lee", "A. L."},
+	} {
+		if got := initials(c.lang, patient.Patient{Input: patient.Input{FirstName: c.first, LastName: c.last}}); got != c.want {
+			t.Errorf("%s %s %s: %q, want %q", c.lang, c.last, c.first, got, c.want)
+		}
+	}
 }
