@@ -139,6 +139,13 @@ func main() {
 				return fmt.Sprintf("/api/reports/outstanding?per_page=20&page=%d", 1+r.IntN(100))
 			}},
 			scenario{"fees: collected today (dashboard)", func(*rand.Rand) string { return "/api/reports/today" }},
+			scenario{"desk: bills to pay, newest page and the count", func(*rand.Rand) string { return "/api/bills?status=unpaid&per_page=20" }},
+			scenario{"desk: a bill by its number", func(r *rand.Rand) string {
+				return fmt.Sprintf("/api/bills?q=BL-%d-%06d", today.Year(), 1+r.IntN(40000))
+			}},
+			scenario{"desk: a patient's bills (the chart)", func(r *rand.Rand) string {
+				return fmt.Sprintf("/api/bills?patient_id=%d&per_page=10", 1+r.IntN(*patients))
+			}},
 		)
 	}
 	if *auditEvents > 0 {

@@ -163,13 +163,13 @@ func Bills(ctx context.Context, db *database.DB, users *user.Store, loc *time.Lo
 			for _, b := range billRows {
 				seq := nextBill[b.year]
 				nextBill[b.year]++
-				b.row[6], b.row[7] = seq, fmt.Sprintf("%d-%06d", b.year, seq)
+				b.row[6], b.row[7] = seq, fmt.Sprintf("BL-%d-%06d", b.year, seq)
 				bills = append(bills, b.row)
 			}
 			for _, p := range payRows {
 				seq := nextReceipt[p.year]
 				nextReceipt[p.year]++
-				p.row[7] = fmt.Sprintf("OR-%d-%06d", p.year, seq)
+				p.row[7] = fmt.Sprintf("PR-%d-%06d", p.year, seq)
 				pays = append(pays, p.row)
 			}
 			pg := ""
