@@ -101,7 +101,9 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
   // An unissued sheet is dated the day it is looked at, fixed for as long as it is open.
   const [now] = useState(() => new Date())
   const date = formatDay(rx.issued_at ?? now)
-  const today = dayjs(now).format('YYYY-MM-DD') // ISO, to compare with the licences' dates
+  // The day the paper speaks for (ISO, to compare with the licences' dates): its issue, so that
+  // a reprint says what the first print said, even after a licence has run out.
+  const today = dayjs(rx.issued_at ?? now).format('YYYY-MM-DD')
   return (
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('rx.sheet')} data-testid={testId}>
       {rx.status === 'cancelled' && <div className={styles.void}>{t('rx.voided')}</div>}
