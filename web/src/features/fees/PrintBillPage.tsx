@@ -17,6 +17,7 @@ import type { Bill, Document, Payment } from './api/types'
 import { BillStatus } from './bill/BillPanel'
 import { useMoney, type Money } from './bill/useMoney'
 import { PAPERS, pageSize, storedPaper, type Paper } from './print/paper'
+import { MoneyPaperHead } from './print/MoneyPaperHead'
 import { RefundSlip } from './print/RefundSlip'
 
 /** /bills/:id/print/:doc — the statement of fees, a payment's receipt or a refund's slip (?payment=). Every print is audited. */
@@ -116,33 +117,19 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
   return (
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={receipt ? t('bill.receiptTitle') : t('bill.statementTitle')} data-testid={testId}>
       {bill.status === 'void' && <div className={styles.void}>{t('bill.status.void')}</div>}
-      <header className={styles.header}>
-        <div className={styles.number}>{receipt ? payment?.receipt : t('bill.number', { number: bill.number })}</div>
-        <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
-        {clinic?.address && <div style={{ whiteSpace: 'pre-line' }}>{clinic.address}</div>}
-        {clinic?.phone && <div>{t('rx.phone', { phone: clinic.phone })}</div>}
-        {clinic?.tax_id && <div>{t('bill.taxId', { id: clinic.tax_id })}</div>}
-      </header>
-      <h2 className={styles.title}>{receipt ? t('bill.receiptTitle') : t('bill.statementTitle')}</h2>
-      <div className={styles.patient}>
-        <div>
-          {t('rx.sheetFields.patient')}: <strong>{bill.patient.name}</strong>
-        </div>
-        <div>
-          {t('rx.sheetFields.mrn')}: {bill.patient.mrn}
-        </div>
-        <div>
-          {t('bill.billNo')}: <span style={{ whiteSpace: 'nowrap' }}>{bill.number}</span>
-        </div>
-        <div>
-          {t('rx.sheetFields.date')}: {receipt && payment ? paperDayTime(payment.received_at) : bill.finalised_at ? paperDay(bill.finalised_at) : ''}
-        </div>
+      <MoneyPaperHead
+        number={receipt ? (payment?.receipt ?? '') : t('bill.number', { number: bill.number })}
+        clinic={clinic}
+        title={receipt ? t('bill.receiptTitle') : t('bill.statementTitle')}
+        bill={bill}
+        date={receipt && payment ? paperDayTime(payment.received_at) : bill.finalised_at ? paperDay(bill.finalised_at) : ''}
+      >
         {bill.doctor && (
           <div style={{ gridColumn: '1 / -1' }}>
             {t('bill.doctor')}: {bill.doctor}
           </div>
         )}
-      </div>
+      </MoneyPaperHead>
       <table className={styles.table}>
         <thead>
           <tr>

@@ -5,6 +5,7 @@ import type { Clinic } from '../../../lib/clinic'
 import { paperDayTime } from '../../../lib/time'
 import type { Bill, Payment } from '../api/types'
 import type { Money } from '../bill/useMoney'
+import { MoneyPaperHead } from './MoneyPaperHead'
 import type { Paper } from './paper'
 
 interface Props {
@@ -29,28 +30,7 @@ export function RefundSlip({ bill, refund, clinic, paper, money, testId }: Props
   const line = refund.line_id ? bill.lines.find((l) => l.id === refund.line_id) : undefined
   return (
     <article className={`${styles.sheet} ${styles[paper]}`} aria-label={t('bill.refundSlipTitle')} data-testid={testId}>
-      <header className={styles.header}>
-        <div className={styles.number}>{refund.receipt}</div>
-        <div className={styles.clinic}>{clinic?.name || t('app.name')}</div>
-        {clinic?.address && <div style={{ whiteSpace: 'pre-line' }}>{clinic.address}</div>}
-        {clinic?.phone && <div>{t('rx.phone', { phone: clinic.phone })}</div>}
-        {clinic?.tax_id && <div>{t('bill.taxId', { id: clinic.tax_id })}</div>}
-      </header>
-      <h2 className={styles.title}>{t('bill.refundSlipTitle')}</h2>
-      <div className={styles.patient}>
-        <div>
-          {t('rx.sheetFields.patient')}: <strong>{bill.patient.name}</strong>
-        </div>
-        <div>
-          {t('rx.sheetFields.mrn')}: {bill.patient.mrn}
-        </div>
-        <div>
-          {t('bill.billNo')}: <span style={{ whiteSpace: 'nowrap' }}>{bill.number}</span>
-        </div>
-        <div>
-          {t('rx.sheetFields.date')}: {paperDayTime(refund.received_at)}
-        </div>
-      </div>
+      <MoneyPaperHead number={refund.receipt} clinic={clinic} title={t('bill.refundSlipTitle')} bill={bill} date={paperDayTime(refund.received_at)} />
       <dl className={styles.sums}>
         <dt>
           <strong>{t('bill.refundedAmount')}</strong>
