@@ -111,11 +111,15 @@ func (s *Store) ListBills(ctx context.Context, q BillQuery) (BillList, error) {
 		}
 		where = append(where, "patient_id IN ("+strings.Join(ids, ", ")+")")
 	}
+	// Each status is a condition written out as its partial index says it (bills_drafts,
+	// bills_void, bills_open), so that both engines read that index, not the table.
 	switch q.Status {
-	case "draft", "void":
-		where = append(where, "status = "+arg(q.Status))
+	case "draft":
+		where = append(where, "status = 'draft'")
+	case "void":
+		where = append(where, "status = 'void'")
 	case "unpaid":
-		where = append(where, "status = 'final' AND paid + credited < total")
+		where = append(where, "status = 'final' AND total > paid + credited")
 	case "paid":
 		where = append(where, "status = 'final' AND paid + credited >= total")
 	}

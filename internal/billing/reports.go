@@ -156,7 +156,7 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 	res := Owed{Data: []Owing{}, Page: page, PerPage: perPage}
 	// The count from the partial index of bills owing; what they owe from the days' sums
 	// (every final bill's total less what it was paid), not bill by bill.
-	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND paid + credited < total`).Scan(&res.Total); err != nil {
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND total > paid + credited`).Scan(&res.Total); err != nil {
 		return res, fmt.Errorf("outstanding bills: %w", err)
 	}
 	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total) - SUM(paid) - SUM(credited), 0) FROM bill_days`).Scan(&res.Balance); err != nil {
@@ -168,13 +168,13 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 		limit = ` LIMIT $1 OFFSET $2`
 		args = append(args, perPage, (page-1)*perPage)
 	}
-	query := `SELECT id, number, patient_id, finalised_at, total, paid, credited FROM bills WHERE status = 'final' AND paid + credited < total ORDER BY id` + limit
+	query := `SELECT id, number, patient_id, finalised_at, total, paid, credited FROM bills WHERE status = 'final' AND total > paid + credited ORDER BY id` + limit
 	if s.DB.Engine == database.Postgres {
 		// PostgreSQL cannot estimate paid < total, judges a third of all bills to owe and walks
 		// the whole table in id order (15–22 ms at 65,000 bills): the page's ids are read from
 		// the partial index of owing bills alone, then their rows (4 ms). SQLite reads that
 		// index for the plain query (2 ms), and more slowly for this one (8 ms).
-		query = `WITH owing AS MATERIALIZED (SELECT id FROM bills WHERE status = 'final' AND paid + credited < total)
+		query = `WITH owing AS MATERIALIZED (SELECT id FROM bills WHERE status = 'final' AND total > paid + credited)
 			SELECT id, number, patient_id, finalised_at, total, paid, credited FROM bills WHERE id IN (SELECT id FROM owing ORDER BY id` + limit + `) ORDER BY id`
 	}
 	rows, err := s.DB.QueryContext(ctx, query, args...)
