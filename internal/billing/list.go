@@ -132,8 +132,8 @@ func (s *Store) ListBills(ctx context.Context, q BillQuery) (BillList, error) {
 		where = append(where, "created_at < "+arg(to.AddDate(0, 0, 1)))
 	}
 	cond := strings.Join(where, " AND ")
-	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE `+cond, args...).Scan(&out.Total); err != nil {
-		return out, fmt.Errorf("list bills: %w", err)
+	if err := s.countBills(ctx, q, cond, args, &out.Total); err != nil {
+		return out, err
 	}
 	limit, offset := arg(q.PerPage), arg((q.Page-1)*q.PerPage)
 	rows, err := s.DB.QueryContext(ctx, `SELECT id, COALESCE(number, ''), status, patient_id, appointment_id, currency, total, paid, credited,
@@ -174,4 +174,25 @@ func (t nullTime) ptr() *time.Time {
 		return nil
 	}
 	return &t.Time
+}
+
+// countBills counts the bills of a list. The paid ones, unfiltered otherwise, are most of all
+// bills: they are counted as the final bills (the days' sums) less those that owe (their
+// partial index), never by reading the table; every other list counts through its index.
+func (s *Store) countBills(ctx context.Context, q BillQuery, cond string, args []any, total *int) error {
+	if q.Status == "paid" && q.Q == "" && q.PatientID == 0 && q.From == "" && q.To == "" {
+		var finals, owing int
+		if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(bills), 0) FROM bill_days`).Scan(&finals); err != nil {
+			return fmt.Errorf("list bills: %w", err)
+		}
+		if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND total > paid + credited`).Scan(&owing); err != nil {
+			return fmt.Errorf("list bills: %w", err)
+		}
+		*total = finals - owing
+		return nil
+	}
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE `+cond, args...).Scan(total); err != nil {
+		return fmt.Errorf("list bills: %w", err)
+	}
+	return nil
 }
