@@ -13,7 +13,8 @@ import { useMoney, type Money } from './bill/useMoney'
 import { Difference } from './CashUpPage'
 import { pageSize, storedPaper, type Paper } from './print/paper'
 
-const PAPERS: Paper[] = ['A4', 'roll']
+// A drawer's count prints on A4 or the roll, not A5.
+const DRAWER_PAPERS: Paper[] = ['A4', 'roll']
 
 /** /fees/drawers/:id/print — a drawer's cash-up on A4 or an 80 mm roll, for the cashier and her supervisor to sign. */
 export default function PrintDrawerPage() {
@@ -37,7 +38,7 @@ export default function PrintDrawerPage() {
           value={paper}
           onChange={(e) => (setPaper(e.target.value as Paper), localStorage.setItem('drawerPaper', e.target.value as string))}
           optionType="button"
-          options={PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
+          options={DRAWER_PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
           aria-label={t('rx.paper')}
         />
         <Button type="primary" icon={<PrinterOutlined aria-hidden />} onClick={() => window.print()}>
