@@ -176,16 +176,19 @@ func TestSearch(t *testing.T) {
 			return names
 		}
 		for q, want := range map[string]string{
-			"nguyen an":  "Nguyễn Văn An",
-			"an ngu":     "Nguyễn Văn An",
-			"NGUYỄN VĂN": "Nguyễn Văn An",
-			"елк":        "Ёлкина Анна",
-			"ЁЛКИНА ан":  "Ёлкина Анна",
-			"小明":         "王 小明",
-			"王":          "王 小明",
-			an.MRN:       "Nguyễn Văn An",
-			"8490123":    "Nguyễn Văn An",
-			"+84 90 123": "Nguyễn Văn An",
+			"nguyen an":   "Nguyễn Văn An",
+			"an ngu":      "Nguyễn Văn An",
+			"NGUYỄN VĂN":  "Nguyễn Văn An",
+			"елк":         "Ёлкина Анна",
+			"ЁЛКИНА ан":   "Ёлкина Анна",
+			"小明":          "王 小明",
+			"王":           "王 小明",
+			an.MRN:        "Nguyễn Văn An",
+			"8490123":     "Nguyễn Văn An",
+			"+84 90 123":  "Nguyễn Văn An",
+			"090 123 45":  "Nguyễn Văn An", // the same phone written at home, with the trunk 0
+			"90 123 4567": "Nguyễn Văn An",
+			"0084 90 123": "Nguyễn Văn An",
 		} {
 			got := search(q)
 			if q == "+84 90 123" {
@@ -225,6 +228,10 @@ func TestDuplicatesArchiveRestore(t *testing.T) {
 		c.Do("POST", "/api/patients/duplicates", newPatient("Other", "Person", "2000-01-01", "male", "0912-000-111")).JSON(t, &dups)
 		if len(dups.Data) != 1 {
 			t.Fatalf("same phone: %+v", dups.Data)
+		}
+		c.Do("POST", "/api/patients/duplicates", newPatient("Other", "Person", "2000-01-01", "male", "+84 912 000 111")).JSON(t, &dups)
+		if len(dups.Data) != 1 {
+			t.Fatalf("same phone with its country code: %+v", dups.Data)
 		}
 		c.Do("POST", "/api/patients/duplicates", newPatient("Bình", "Trần", "1975-07-08", "female", "")).JSON(t, &dups)
 		if len(dups.Data) != 0 {

@@ -323,15 +323,23 @@ func (s *Store) byIDs(ctx context.Context, ids []int64) ([]Summary, error) {
 	return list, nil
 }
 
-// searchNumber matches patient numbers, then phone numbers, by their leading digits: two
-// ordered index range scans, each stopped after the rows the page and the count need.
+// searchNumber matches patient numbers, then phone numbers, by their leading digits: the
+// number's own digits, and the phone's national digits (textsearch.PhoneKey), so that
+// "0912 345", "+84 912 345" and "912 345" find a phone however it was registered. Each branch
+// is an ordered index range scan stopped after the rows the page and the count need.
 func (s *Store) searchNumber(ctx context.Context, q ListQuery, offset int) (ListResult, error) {
-	d := textsearch.Digits(q.Q)
-	branch := func(rank int, col string) string {
-		return fmt.Sprintf(`SELECT * FROM (SELECT p.id, %d AS src, p.%s AS k FROM patients p WHERE %s AND p.%s >= $1 AND p.%s < $2 ORDER BY p.%s LIMIT $3) b%d`, rank, col, archivedCondition(q.Archived), col, col, col, rank)
+	d, key := textsearch.Digits(q.Q), textsearch.PhoneKey(q.Q)
+	branch := func(rank int, col string, from int) string {
+		return fmt.Sprintf(`SELECT * FROM (SELECT p.id, %d AS src, p.%s AS k FROM patients p WHERE %s AND p.%s >= $%d AND p.%s < $%d ORDER BY p.%s LIMIT $5) b%d`,
+			rank, col, archivedCondition(q.Archived), col, from, col, from+1, col, rank)
 	}
-	union := branch(0, "mrn_digits") + ` UNION ALL ` + branch(1, "phone_digits")
-	return s.onePass(ctx, `SELECT id FROM (`+union+`) u ORDER BY src, k, id LIMIT $3`, []any{d, textsearch.PrefixEnd(d)}, q, offset)
+	union := branch(0, "mrn_digits", 1) + ` UNION ALL ` + branch(1, "phone_digits", 1)
+	if key == "" { // nothing national to match: an empty range
+		key = "~"
+	}
+	union += ` UNION ALL ` + branch(2, "phone_key", 3)
+	return s.onePass(ctx, `SELECT id FROM (`+union+`) u ORDER BY src, k, id LIMIT $5`,
+		[]any{d, textsearch.PrefixEnd(d), key, textsearch.PrefixEnd(key)}, q, offset)
 }
 
 // Duplicates lists up to 10 patients who may be the same person as in: the same normalised
@@ -342,7 +350,7 @@ func (s *Store) Duplicates(ctx context.Context, in Input, except int64) ([]Summa
 }
 
 // duplicatesQuery is two look-ups by their own indexes — the name key with the birth date
-// (patients_duplicate), the phone's digits (patients_phone) — each bounded, merged, and only
+// (patients_duplicate), the phone's national digits (patients_phone_key) — each bounded, merged, and only
 // then ordered: neither has an ORDER BY id that would let the planner walk the primary key and
 // filter every row, or gather every patient who gave a shared phone number to sort them all.
 // The same name and birth date come first: a phone shared by a family or used as a
@@ -350,12 +358,12 @@ func (s *Store) Duplicates(ctx context.Context, in Input, except int64) ([]Summa
 const duplicatesQuery = `SELECT ` + summaryColumns + ` FROM patients p WHERE p.id IN (
 		SELECT id FROM (SELECT d.id FROM patients d WHERE d.name_key = $2 AND d.birth_date = $3 AND d.sex = $4 AND d.id <> $1 LIMIT 50) by_name
 		UNION
-		SELECT id FROM (SELECT f.id FROM patients f WHERE f.phone_digits = $5 AND $5 <> '' AND f.id <> $1 LIMIT 50) by_phone)
+		SELECT id FROM (SELECT f.id FROM patients f WHERE f.phone_key = $5 AND $5 <> '' AND f.id <> $1 LIMIT 50) by_phone)
 	ORDER BY CASE WHEN p.name_key = $2 AND p.birth_date = $3 AND p.sex = $4 THEN 0 ELSE 1 END, p.id LIMIT 10`
 
 func duplicates(ctx context.Context, q database.Querier, in Input, except int64) ([]Summary, error) {
 	return scanSummaries(q.QueryContext(ctx, duplicatesQuery, except, NameKey(in.FirstName, in.MiddleName, in.LastName), strings.TrimSpace(in.BirthDate),
-		strings.TrimSpace(in.Sex), textsearch.Digits(in.Phone)))
+		strings.TrimSpace(in.Sex), textsearch.PhoneKey(in.Phone)))
 }
 
 // ActiveCount is how many patients are on the register (not archived), kept as a counter by

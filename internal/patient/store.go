@@ -174,12 +174,12 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
 		birth_date_estimated, civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks,
-		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, version)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, 1)
+		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1)
 		RETURNING id`,
 		mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
 		in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor).Scan(&id)
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone)).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert patient: %w", err)
 	}
@@ -222,11 +222,12 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 		res, err := tx.ExecContext(ctx, `UPDATE patients SET first_name = $1, middle_name = $2, last_name = $3, sex = $4,
 			birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
 			address = $11, occupation = $12, referred_by = $13, blood_type = $14, remarks = $15, history = $16,
-			emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, version = version + 1
-			WHERE id = $22 AND version = $23`,
+			emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, phone_key = $24,
+			version = version + 1 WHERE id = $22 AND version = $23`,
 			in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
 			textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-			NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version)
+			NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version,
+			textsearch.PhoneKey(in.Phone))
 		if err != nil {
 			return fmt.Errorf("update patient: %w", err)
 		}

@@ -3,6 +3,7 @@
 package textsearch
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -67,6 +68,47 @@ func Digits(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// PhoneKey is a phone number's national digits, the key the search and the possible-duplicate
+// check compare, so that a number is found however it was written: "+84 912 345 678",
+// "0084 912 345 678" and "0912 345 678" are all "912345678". A number written with an
+// international prefix (+ or 00) loses its country calling code; a domestic one loses its
+// trunk prefix: the leading zeros, or the 8 of an eleven-digit Russian or Kazakh number
+// ("8 912 345-67-89" and "+7 912 345-67-89" are both "9123456789").
+func PhoneKey(s string) string {
+	t := strings.TrimSpace(s)
+	d := Digits(t)
+	switch {
+	case strings.HasPrefix(t, "+"):
+		d = d[callingCodeLen(d):]
+	case strings.HasPrefix(d, "00"):
+		d = d[2:]
+		d = d[callingCodeLen(d):]
+	case len(d) == 11 && d[0] == '8':
+		d = d[1:]
+	}
+	return strings.TrimLeft(d, "0")
+}
+
+// twoDigitCodes are the country calling codes of two digits; 1 and 7 are the only ones of
+// one, every other code has three (E.164 codes are prefix-free, so the first digits tell
+// the length).
+var twoDigitCodes = strings.Fields("20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 " +
+	"60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98")
+
+// callingCodeLen is the length of the country calling code d starts with, at most len(d).
+func callingCodeLen(d string) int {
+	n := 3
+	switch {
+	case d == "":
+		return 0
+	case d[0] == '1' || d[0] == '7':
+		n = 1
+	case len(d) >= 2 && slices.Contains(twoDigitCodes, d[:2]):
+		n = 2
+	}
+	return min(n, len(d))
 }
 
 // PrefixEnd returns the smallest string greater than every string starting with prefix,
