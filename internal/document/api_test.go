@@ -197,7 +197,7 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 			t.Errorf("issued: %+v", d)
 		}
 		body := text(d.Content)
-		for _, want := range []string{"Giấy xác nhận khám bệnh", "không thay thế Giấy chứng nhận nghỉ việc", "Trần " + hostileName, "J06.9", "3 ngày", "25/11/2026", "giới tính: nữ",
+		for _, want := range []string{"Giấy xác nhận khám bệnh", "không thay thế Giấy chứng nhận nghỉ việc", "Trần " + hostileName, "J06.9", "3 ngày", "25/11/2026", "đến hết ngày 27/11/2026", "giới tính: nữ",
 			"**not bold** {{patient.mrn}}", d.Number} {
 			if !strings.Contains(body, want) {
 				t.Errorf("content lacks %q:\n%s", want, body)

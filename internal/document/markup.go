@@ -18,6 +18,8 @@ import (
 //	**bold**             bold text inside any of them
 //	{{patient.name}}     a placeholder: a value of the patient, visit, doctor, clinic, or a
 //	{{field.rest_days}}  field the template declares and the doctor fills when issuing
+//	{{field.rest_until}} the last day of a period: a number field rest_days and a date
+//	                     field rest_from declared, the day rest_from + rest_days − 1
 //
 // A template is parsed into blocks of runs, and a placeholder's value always becomes the
 // text of a run: it is never parsed again, so whatever a patient's name or a field holds

@@ -30,7 +30,7 @@ This is to certify that **{{patient.name}}**, {{patient.age}}, {{patient.sex}}, 
 ## Diagnosis
 - {{visit.diagnoses}}
 
-Rest advised — days: **{{field.rest_days}}**, from {{field.rest_from}}.
+Rest advised — days: **{{field.rest_days}}**, from {{field.rest_from}} to {{field.rest_until}} inclusive.
 {{field.remarks}}
 
 Issued on {{today}}, no. {{document.number}}.`, []Field{count("rest_days", "Rest days"), date("rest_from", "Rest from"), long("remarks", "Remarks", false)}},
@@ -128,7 +128,7 @@ Follow-up: {{visit.follow_up}}
 ## Диагноз
 - {{visit.diagnoses}}
 
-Рекомендован домашний режим **{{field.rest_days}} дн.** с {{field.rest_from}}.
+Рекомендован домашний режим **{{field.rest_days}} дн.** с {{field.rest_from}} по {{field.rest_until}} включительно.
 {{field.remarks}}
 
 Справка не является листком нетрудоспособности.
@@ -228,7 +228,7 @@ Follow-up: {{visit.follow_up}}
 ## 诊断
 - {{visit.diagnoses}}
 
-建议自 {{field.rest_from}} 起休息 **{{field.rest_days}} 天**。
+建议自 {{field.rest_from}} 起至 {{field.rest_until}} 止休息 **{{field.rest_days}} 天**。
 {{field.remarks}}
 
 本证明仅证明就诊及诊断情况，不作为病假证明。
@@ -330,7 +330,7 @@ Họ và tên người bệnh: **{{patient.name}}**, {{patient.age}}, giới tí
 ## Chẩn đoán
 - {{visit.diagnoses}}
 
-Đề nghị cho nghỉ ngơi **{{field.rest_days}} ngày** kể từ ngày {{field.rest_from}}.
+Đề nghị cho nghỉ ngơi **{{field.rest_days}} ngày**, từ ngày {{field.rest_from}} đến hết ngày {{field.rest_until}}.
 {{field.remarks}}
 
 Giấy này không thay thế Giấy chứng nhận nghỉ việc hưởng bảo hiểm xã hội.

@@ -133,6 +133,9 @@ func (in *TemplateInput) clean() ([]line, error) {
 func parseBody(body string, fields []Field) ([]line, error) {
 	lines, err := parse(body, func(key string) bool {
 		if name, ok := strings.CutPrefix(key, "field."); ok {
+			if base, ok := strings.CutSuffix(name, "_until"); ok && period(fields, base) {
+				return true
+			}
 			return slices.ContainsFunc(fields, func(f Field) bool { return f.Key == name })
 		}
 		return slices.Contains(Placeholders, key)
@@ -149,6 +152,15 @@ func parseBody(body string, fields []Field) ([]line, error) {
 		return nil, &apperr.Error{Kind: apperr.KindInvalid, Key: le.Key, Args: []any{le.Line}}
 	}
 	return lines, err
+}
+
+// period tells whether fields declare a period named base: a number field base_days and a
+// date field base_from, whose last day the placeholder field.base_until prints.
+func period(fields []Field, base string) bool {
+	has := func(key, typ string) bool {
+		return slices.ContainsFunc(fields, func(f Field) bool { return f.Key == key && f.Type == typ })
+	}
+	return has(base+"_days", "number") && has(base+"_from", "date")
 }
 
 const templateColumns = `id, name, kind, language, paper, body, fields, active, updated_at, version`

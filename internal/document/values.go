@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -243,6 +244,20 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 			value = day(lang, value)
 		}
 		out["field."+f.Key] = Value{Text: value}
+		if base, ok := strings.CutSuffix(f.Key, "_days"); ok && period(fields, base) {
+			out["field."+base+"_until"] = Value{Text: lastDay(lang, filled[base+"_from"], filled[f.Key])}
+		}
 	}
 	return out
+}
+
+// lastDay is the last day of a period of days from a day, counting the first ("3 days from
+// 25 November" ends on 27 November), in lang; empty when either is not filled in.
+func lastDay(lang, from, days string) string {
+	start, err := time.Parse(time.DateOnly, from)
+	n, nerr := strconv.Atoi(strings.TrimSpace(days))
+	if err != nil || nerr != nil || n < 1 {
+		return ""
+	}
+	return dateIn(lang, start.AddDate(0, 0, n-1))
 }

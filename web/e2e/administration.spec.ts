@@ -80,6 +80,10 @@ test('an administrator creates a doctor, changes the role, deactivates and reset
   await login(doctor, username, temporary)
   await expect(doctor).toHaveURL(/\/profile\/edit$/)
   await expect(doctor.getByTestId('must-change')).toBeVisible()
+  // A nurse signs no prescription or document: no licences, specialisations or signature asked.
+  await expect(doctor.getByRole('button', { name: 'Change password' })).toBeVisible()
+  await expect(doctor.getByRole('button', { name: 'Add licence' })).toHaveCount(0)
+  await expect(doctor.getByText('Signature', { exact: true })).toHaveCount(0)
   await doctor.goto('/appointments/appointments')
   await expect(doctor).toHaveURL(/\/profile\/edit$/)
   const card = doctor.locator('.ant-card').filter({ has: doctor.getByRole('button', { name: 'Change password' }) })

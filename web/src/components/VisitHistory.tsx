@@ -5,9 +5,8 @@ import { Link } from 'react-router'
 import { useCan } from '../lib/auth/can'
 import { usePatientVisits } from '../lib/queries/patientVisits'
 import { formatDayTime } from '../lib/time'
-import { appointmentStatusLabel, appointmentTypeLabel } from '../lib/labels'
+import { appointmentStatusColor, appointmentStatusLabel, appointmentTypeLabel } from '../lib/labels'
 
-const STATUS_COLORS: Record<string, string> = { booked: 'blue', arrived: 'gold', 'in-progress': 'purple', completed: 'green', cancelled: 'default', 'no-show': 'red' }
 
 /**
  * A patient's visits, newest first, with their diagnoses for those who may read visits (the
@@ -36,7 +35,7 @@ export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: 
             <Space orientation="vertical" size={2} style={{ width: '100%' }}>
               <Space wrap size={6}>
                 {opens ? <Link to={`/appointments/form/${a.id}`}>{when}</Link> : <Typography.Text strong>{when}</Typography.Text>}
-                <Tag color={STATUS_COLORS[a.status]}>{t(appointmentStatusLabel[a.status])}</Tag>
+                <Tag color={appointmentStatusColor[a.status]}>{t(appointmentStatusLabel[a.status])}</Tag>
                 {a.visit_status === 'signed' && <Tag color="cyan">{t('history.signed')}</Tag>}
               </Space>
               <Typography.Text type="secondary">

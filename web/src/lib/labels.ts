@@ -17,6 +17,16 @@ export const appointmentStatusLabel = {
   'no-show': 'appointments.status.no-show',
 } as const satisfies Record<Appointment['status'], string>
 
+/** An appointment status's tag colour: the library's named colours, whose tags are drawn with text dark enough to read on their tint. */
+export const appointmentStatusColor = {
+  booked: 'blue',
+  arrived: 'gold',
+  'in-progress': 'purple',
+  completed: 'green',
+  cancelled: 'default',
+  'no-show': 'red',
+} as const satisfies Record<Appointment['status'], string>
+
 export const appointmentTypeLabel = {
   new: 'appointments.types.new',
   'follow-up': 'appointments.types.follow-up',

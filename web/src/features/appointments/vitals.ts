@@ -48,11 +48,20 @@ export function vitalErrors(v: Vitals): Partial<Record<keyof Vitals, string>> {
  * "adult".
  */
 export const ADULT_RANGES: Partial<Record<keyof Vitals, { low: number; high: number }>> = {
+  // Hypertension from 140/90 mmHg measured in the office (ESC/ESH 2018 guideline; the same
+  // threshold in ESH 2023); hypotension below 90/60.
   bp_systolic: { low: 90, high: 140 },
   bp_diastolic: { low: 60, high: 90 },
+  // A resting adult's heart rate up to 100 a minute; above is tachycardia, below 50
+  // bradycardia (the threshold of the ESC 2021 pacing guideline).
   heart_rate: { low: 50, high: 101 },
+  // 10 to 20 breaths a minute at rest; from 21 NEWS2 (Royal College of Physicians 2017)
+  // scores 2, and it scores 9–11 as 1: 10 and 11 pass unmarked here.
   respiratory_rate: { low: 10, high: 21 },
+  // Fever from 38.0 °C; hypothermia below 35.0 °C.
   temperature: { low: 35, high: 38 },
+  // SpO2 below 94 % is below the 94–98 % target range of the BTS oxygen guideline (2017) for
+  // a patient not at risk of hypercapnia; 100 % is not high.
   spo2: { low: 94, high: 101 },
 }
 

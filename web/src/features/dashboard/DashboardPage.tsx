@@ -14,7 +14,7 @@ import { useCollectedToday } from './api/getCollectedToday'
 import { useDiagnosisFigures } from './api/getDiagnosisFigures'
 import { usePatientFigures } from './api/getPatientFigures'
 import { SEXES, STATUSES, total, type AppointmentFigures, type DiagnosisFigures, type PatientFigures } from './api/types'
-import { appointmentStatusLabel, sexLabel } from '../../lib/labels'
+import { appointmentStatusColor, appointmentStatusLabel, sexLabel } from '../../lib/labels'
 
 // Status colours, as the queue's tags show them.
 const STATUS_COLOURS: Record<string, string> = {
@@ -130,7 +130,7 @@ function AppointmentCards({ figures, myId }: { figures?: AppointmentFigures; myI
   const byStatus = figures && (
     <Space wrap size={[4, 4]} style={{ marginTop: 8 }}>
       {STATUSES.filter((s) => figures.today.by_status[s] > 0).map((s) => (
-        <Tag key={s} color={STATUS_COLOURS[s]} style={{ marginInlineEnd: 0 }}>
+        <Tag key={s} color={appointmentStatusColor[s]} style={{ marginInlineEnd: 0 }}>
           {t(appointmentStatusLabel[s])} {figures.today.by_status[s]}
         </Tag>
       ))}

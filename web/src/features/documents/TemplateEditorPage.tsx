@@ -45,6 +45,8 @@ export default function TemplateEditorPage() {
   const draft = useDebounced({ body: watched?.body ?? '', fields: (watched?.fields ?? []).filter((f) => f?.key), language: watched?.language ?? 'en' }, 500)
   const preview = usePreview(patientId ? { ...draft, patient_id: patientId, appointment_id: visitId ?? null } : undefined)
   const declared = useMemo(() => (watched?.fields ?? []).filter((f): f is DocumentField => !!f?.key), [watched?.fields])
+  // A period (a number field X_days and a date field X_from) also prints its last day: field.X_until.
+  const periods = declared.filter((f) => f.type === 'number' && f.key.endsWith('_days') && declared.some((d) => d.type === 'date' && d.key === f.key.replace(/_days$/, '_from')))
 
   /** Puts text at the body's cursor (replacing a selection) and leaves the cursor after it. */
   const insert = (text: string) => {
@@ -183,6 +185,14 @@ export default function TemplateEditorPage() {
                         {f.label || f.key}
                       </Button>
                     ))}
+                    {periods.map((f) => {
+                      const key = `field.${f.key.replace(/_days$/, '_until')}`
+                      return (
+                        <Button key={key} size="small" onClick={() => insert(`{{${key}}}`)} title={`{{${key}}}`}>
+                          {t('documents.periodUntil', { field: f.label || f.key })}
+                        </Button>
+                      )
+                    })}
                   </Flex>
                 </div>
               )}

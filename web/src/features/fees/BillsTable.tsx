@@ -1,4 +1,4 @@
-import { Table, Typography } from 'antd'
+import { Empty, Table, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatDay } from '../../lib/time'
@@ -24,9 +24,10 @@ export function BillsTable({ data, loading, showPatient = true, page }: Props) {
       size="small"
       loading={loading}
       dataSource={data?.data ?? []}
-      scroll={{ x: 'max-content' }}
+      // Scrolled sideways only with rows in it: each row's link is then the keyboard's way in.
+      scroll={data?.data.length ? { x: 'max-content' } : undefined}
       data-testid="bills-list"
-      locale={{ emptyText: t('bills.none') }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('bills.none')} /> }}
       pagination={
         page
           ? { current: page.current, pageSize: page.pageSize, total: data?.total ?? 0, pageSizeOptions: [10, 15, 20, 30, 50], showSizeChanger: true, onChange: page.onChange }

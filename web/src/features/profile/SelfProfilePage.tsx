@@ -8,6 +8,7 @@ import { fileOf } from '../../components/signature'
 import { showFormErrors } from '../../lib/formErrors'
 import { ApiError } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
+import { useCan } from '../../lib/auth/can'
 import { PasswordStrength } from '../../components/PasswordStrength'
 import { changePassword } from './api/changePassword'
 import { useProfile } from './api/getProfile'
@@ -36,6 +37,11 @@ export default function SelfProfilePage() {
   const pad = useRef<SignatureCanvasHandle>(null)
   const { data: me } = useQuery(meQuery)
   const [sigError, setSigError] = useState<string>()
+  // Licences, specialisations and a signature are what a signed paper prints: asked only of
+  // those who sign one (a prescription or a document); anyone else keeps what is stored.
+  const prescribes = useCan('write prescription')
+  const issues = useCan('issue documents')
+  const signs = prescribes || issues
 
   useEffect(() => {
     if (p) form.setFieldsValue({ name: p.name, email: p.email, introduction: p.introduction, specialisations: p.specialisations, licences: p.licences })
@@ -52,7 +58,8 @@ export default function SelfProfilePage() {
   const save = async (values: Pick<Profile, 'name' | 'email' | 'introduction' | 'specialisations' | 'licences'>) => {
     setSaving(true)
     try {
-      refresh(await updateProfile({ ...values, licences: values.licences ?? [] }, p.version))
+      const paper = signs ? { specialisations: values.specialisations, licences: values.licences ?? [] } : { specialisations: p.specialisations, licences: p.licences }
+      refresh(await updateProfile({ ...values, ...paper }, p.version))
       message.success(t('profile.saved'))
     } catch (e) {
       showFormErrors(form, message, e)
@@ -136,11 +143,13 @@ export default function SelfProfilePage() {
             <Form.Item name="introduction" label={t('profile.fields.introduction')}>
               <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={2000} />
             </Form.Item>
-            <Form.Item name="specialisations" label={t('profile.fields.specialisations')} extra={t('profile.specialisationsHint')}>
-              <Select mode="tags" open={false} aria-label={t('profile.fields.specialisations')} tokenSeparators={[',']} />
-            </Form.Item>
-            <Typography.Text strong>{t('profile.fields.licences')}</Typography.Text>
-            <Form.List name="licences">
+            {signs && (
+              <Form.Item name="specialisations" label={t('profile.fields.specialisations')} extra={t('profile.specialisationsHint')}>
+                <Select mode="tags" open={false} aria-label={t('profile.fields.specialisations')} tokenSeparators={[',']} />
+              </Form.Item>
+            )}
+            {signs && <Typography.Text strong>{t('profile.fields.licences')}</Typography.Text>}
+            {signs && <Form.List name="licences">
               {(fields, { add, remove }) => (
                 <div style={{ marginTop: 8 }}>
                   {fields.map((f) => (
@@ -177,7 +186,7 @@ export default function SelfProfilePage() {
                   </Button>
                 </div>
               )}
-            </Form.List>
+            </Form.List>}
             <Button type="primary" htmlType="submit" loading={saving}>
               {t('profile.save')}
             </Button>
@@ -186,7 +195,7 @@ export default function SelfProfilePage() {
       </Col>
       <Col xs={24} lg={10}>
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-          <Card title={t('profile.signature')}>
+          {signs && <Card title={t('profile.signature')}>
             {p.has_signature ? (
               <Flex align="center" gap={12} wrap style={{ marginBottom: 12 }}>
                 <img src={p.signature_url} alt={t('profile.currentSignature')} style={{ height: 64, maxWidth: 240, objectFit: 'contain', border: '1px solid #f0f0f0', background: '#fff' }} />
@@ -209,7 +218,7 @@ export default function SelfProfilePage() {
                 <Button icon={<UploadOutlined aria-hidden />}>{t('profile.uploadSignature')}</Button>
               </Upload>
             </Space>
-          </Card>
+          </Card>}
           <PasswordCard />
           <TwoFactorCard />
         </Space>
