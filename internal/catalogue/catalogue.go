@@ -509,7 +509,7 @@ func insertCodes(ctx context.Context, tx *sql.Tx, db *database.DB, rows []codeRo
 
 // starterVersion is raised when the shipped starter lists change, so that existing
 // databases receive the new entries (entries already there are left as the clinic has them).
-const starterVersion = 5
+const starterVersion = 6
 
 // InstallStarter adds the shipped starter lists (ICD-10 codes, lab/imaging tests, medicines) once
 // per starterVersion. It runs after migrations at every start and is cheap when done.
@@ -544,6 +544,9 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 			}
 		}
 		if err := installMedicines(ctx, tx); err != nil {
+			return err
+		}
+		if err := installResultsCatalogue(ctx, tx); err != nil {
 			return err
 		}
 		// Ranitidine was withdrawn worldwide (NDMA, 2020): the starter entry is no longer

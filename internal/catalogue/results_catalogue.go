@@ -1,0 +1,215 @@
+package catalogue
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"emr/internal/database"
+)
+
+// The shipped results catalogue (docs/lab-catalogue.md names the source of each LOINC code):
+// the analytes, the other units they may be entered in, their reference ranges, and what
+// each orderable test reports.
+var (
+	//go:embed lab_analytes.tsv
+	labAnalytesStarter []byte
+	//go:embed lab_units.tsv
+	labUnitsStarter []byte
+	//go:embed lab_ranges.tsv
+	labRangesStarter []byte
+	//go:embed lab_test_results.tsv
+	labTestResultsStarter []byte
+)
+
+// optional reads a shipped number, "" being none.
+func optional(s string) (any, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return nil, nil
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
+func optionals(ss ...string) ([]any, error) {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		v, err := optional(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", s, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// installResultsCatalogue adds the shipped analytes, units, ranges and test contents that a
+// database does not have yet; what a clinic has edited stays as it is. A test's LOINC code
+// and turnaround are filled in only where the clinic has none.
+func installResultsCatalogue(ctx context.Context, tx *sql.Tx) error {
+	analytes, err := readTSV(labAnalytesStarter, 14)
+	if err != nil {
+		return err
+	}
+	for _, a := range analytes {
+		n, err := optionals(a[5], a[6], a[7], a[8])
+		if err != nil {
+			return fmt.Errorf("analyte %s: %w", a[0], err)
+		}
+		decimals, _ := strconv.Atoi(a[4])
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_analytes (code, loinc, type, unit, decimals, plausible_low, plausible_high,
+			delta_percent, delta_abs, answers, label_en, label_ru, label_zh, label_vi)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (code) DO NOTHING`,
+			a[0], a[1], a[2], a[3], decimals, n[0], n[1], n[2], n[3], a[9], a[10], a[11], a[12], a[13]); err != nil {
+			return fmt.Errorf("analyte %s: %w", a[0], err)
+		}
+	}
+	units, err := readTSV(labUnitsStarter, 5)
+	if err != nil {
+		return err
+	}
+	for _, u := range units {
+		factor, _ := strconv.ParseFloat(u[3], 64)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_analyte_units (analyte, unit, conversion, factor, loinc)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (analyte, unit) DO NOTHING`, u[0], u[1], u[2], factor, u[4]); err != nil {
+			return fmt.Errorf("unit %s %s: %w", u[0], u[1], err)
+		}
+	}
+	ranges, err := readTSV(labRangesStarter, 8)
+	if err != nil {
+		return err
+	}
+	for _, r := range ranges {
+		n, err := optionals(r[3], r[4], r[5], r[6], r[7])
+		if err != nil {
+			return fmt.Errorf("range of %s: %w", r[0], err)
+		}
+		from, _ := strconv.Atoi(r[2])
+		// Ranges are shipped once: a band the clinic has (or has had shipped) stays its own.
+		var have bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM lab_ranges WHERE analyte = $1 AND sex = $2 AND age_from_months = $3)`,
+			r[0], r[1], from).Scan(&have); err != nil || have {
+			if err != nil {
+				return fmt.Errorf("range of %s: %w", r[0], err)
+			}
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_ranges (analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, r[0], r[1], from, n[0], n[1], n[2], n[3], n[4]); err != nil {
+			return fmt.Errorf("range of %s: %w", r[0], err)
+		}
+	}
+	tests, err := readTSV(labTestResultsStarter, 4)
+	if err != nil {
+		return err
+	}
+	for _, t := range tests {
+		hours, _ := strconv.Atoi(t[2])
+		if _, err := tx.ExecContext(ctx, `UPDATE lab_tests SET loinc = $2, turnaround_hours = $3 WHERE code = $1 AND loinc = ''`,
+			t[0], t[1], hours); err != nil {
+			return fmt.Errorf("test %s: %w", t[0], err)
+		}
+		var exists bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM lab_tests WHERE code = $1)`, t[0]).Scan(&exists); err != nil {
+			return fmt.Errorf("test %s: %w", t[0], err)
+		}
+		if !exists { // a test the clinic removed before it was ever installed
+			continue
+		}
+		for i, analyte := range strings.Split(t[3], ",") {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lab_test_analytes (test, analyte, position) VALUES ($1, $2, $3)
+				ON CONFLICT (test, analyte) DO NOTHING`, t[0], analyte, i+1); err != nil {
+				return fmt.Errorf("test %s analyte %s: %w", t[0], analyte, err)
+			}
+		}
+	}
+	return nil
+}
+
+// TestResults is what a test reports: its LOINC code, its expected turnaround and its
+// analytes in report order, with units, answers and ranges, labels in lang.
+type TestResults struct {
+	Code            string    `json:"code"`
+	Kind            string    `json:"kind"`
+	Label           string    `json:"label"`
+	LOINC           string    `json:"loinc"`
+	TurnaroundHours int       `json:"turnaround_hours"`
+	Analytes        []Analyte `json:"analytes"`
+}
+
+// TestResults reads what the test code reports; sql.ErrNoRows when there is no such test.
+func (s *Store) TestResults(ctx context.Context, code, lang string) (TestResults, error) {
+	return testResults(ctx, s.DB, code, lang)
+}
+
+func testResults(ctx context.Context, q database.Querier, code, lang string) (TestResults, error) {
+	var t TestResults
+	var l Labels
+	err := q.QueryRowContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours
+		FROM lab_tests WHERE code = $1`, code).Scan(&t.Code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI, &t.LOINC, &t.TurnaroundHours)
+	if err != nil {
+		return t, err
+	}
+	t.Label = l.In(lang)
+	rows, err := q.QueryContext(ctx, `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
+		a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi
+		FROM lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`, code)
+	if err != nil {
+		return t, fmt.Errorf("read the analytes of %s: %w", code, err)
+	}
+	byCode := map[string]int{}
+	for rows.Next() {
+		var a Analyte
+		var answers string
+		var al Labels
+		if err := rows.Scan(&a.Code, &a.LOINC, &a.Type, &a.Unit, &a.Decimals, &a.PlausibleLow, &a.PlausibleHigh,
+			&a.DeltaPercent, &a.DeltaAbs, &answers, &al.EN, &al.RU, &al.ZH, &al.VI); err != nil {
+			rows.Close()
+			return t, err
+		}
+		a.Label, a.Answers, a.Units, a.Ranges = al.In(lang), parseAnswers(answers), []Unit{}, []Range{}
+		byCode[a.Code] = len(t.Analytes)
+		t.Analytes = append(t.Analytes, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return t, err
+	}
+	units, err := q.QueryContext(ctx, `SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u
+		JOIN lab_test_analytes ta ON ta.analyte = u.analyte WHERE ta.test = $1 ORDER BY u.analyte, u.unit`, code)
+	if err != nil {
+		return t, fmt.Errorf("read the units of %s: %w", code, err)
+	}
+	for units.Next() {
+		var analyte string
+		var u Unit
+		if err := units.Scan(&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC); err != nil {
+			units.Close()
+			return t, err
+		}
+		a := &t.Analytes[byCode[analyte]]
+		a.Units = append(a.Units, u)
+	}
+	units.Close()
+	if err := units.Err(); err != nil {
+		return t, err
+	}
+	ranges, err := q.QueryContext(ctx, `SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
+		FROM lab_ranges r JOIN lab_test_analytes ta ON ta.analyte = r.analyte WHERE ta.test = $1 ORDER BY r.analyte, r.sex, r.age_from_months`, code)
+	if err != nil {
+		return t, fmt.Errorf("read the ranges of %s: %w", code, err)
+	}
+	defer ranges.Close()
+	for ranges.Next() {
+		var analyte string
+		var r Range
+		if err := ranges.Scan(&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High, &r.CriticalLow, &r.CriticalHigh); err != nil {
+			return t, err
+		}
+		a := &t.Analytes[byCode[analyte]]
+		a.Ranges = append(a.Ranges, r)
+	}
+	return t, ranges.Err()
+}
