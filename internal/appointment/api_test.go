@@ -481,5 +481,22 @@ func TestDiagnosisCodesSearchAndImport(t *testing.T) {
 		if len(tests.Data) < 30 || tests.Data[0].Kind != "imaging" && tests.Data[0].Kind != "lab" {
 			t.Errorf("lab tests: %+v", tests.Data)
 		}
+		// What a test reports, by its code in any case: HbA1c in % with mmol/mol as an entry unit.
+		var hba1c struct {
+			LOINC    string `json:"loinc"`
+			Analytes []struct {
+				Unit  string `json:"unit"`
+				Label string `json:"label"`
+				Units []struct{ Unit, Conversion string }
+			}
+		}
+		c.doctor.Do("GET", "/api/lab-tests/hba1c", nil).JSON(t, &hba1c)
+		if hba1c.LOINC != "4548-4" || len(hba1c.Analytes) != 1 || hba1c.Analytes[0].Unit != "%" || hba1c.Analytes[0].Label != "糖化血红蛋白（HbA1c）" ||
+			len(hba1c.Analytes[0].Units) != 1 || hba1c.Analytes[0].Units[0].Conversion != "hba1c_ifcc" {
+			t.Errorf("HbA1c: %+v", hba1c)
+		}
+		if r := c.doctor.Do("GET", "/api/lab-tests/NO-SUCH", nil); r.Status != 404 || !strings.Contains(string(r.Body), "目录中没有这项检查") {
+			t.Errorf("no such test: %d %s", r.Status, r.Body)
+		}
 	})
 }

@@ -2,6 +2,8 @@ package catalogue
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -30,6 +32,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/diagnosis-codes", Access: diagnose, Handler: h.searchCodes},
 		{Method: "POST", Path: "/api/diagnosis-codes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importCodes},
 		{Method: "GET", Path: "/api/lab-tests", Access: diagnose, Handler: h.labTests},
+		{Method: "GET", Path: "/api/lab-tests/{code}", Access: auth.NeedAny(auth.WriteDiagnosis, auth.ManageCatalogue), Handler: h.testResults},
 		{Method: "GET", Path: "/api/medicines", Access: auth.NeedAny(auth.WritePrescription, auth.ManageCatalogue), Handler: h.medicines},
 		{Method: "POST", Path: "/api/medicines", Access: auth.Need(auth.ManageCatalogue), Handler: h.createMedicine},
 		{Method: "PUT", Path: "/api/medicines/{id}", Access: auth.Need(auth.ManageCatalogue), Handler: h.updateMedicine},
@@ -54,6 +57,19 @@ func (h *Handler) labTests(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.List(w, list)
+}
+
+// testResults answers what a test reports: its analytes with their units, answers and ranges.
+func (h *Handler) testResults(w http.ResponseWriter, r *http.Request) {
+	t, err := h.Store.TestResults(r.Context(), NormalizeCode(r.PathValue("code")), i18n.FromRequest(r))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = apperr.NotFound("catalogue.test_not_found")
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, t)
 }
 
 // importCodes reads one multipart field "file" (a CSV) and imports it; the answer lists

@@ -152,7 +152,7 @@ func testResults(ctx context.Context, q database.Querier, code, lang string) (Te
 	if err != nil {
 		return t, err
 	}
-	t.Label = l.In(lang)
+	t.Label, t.Analytes = l.In(lang), []Analyte{}
 	rows, err := q.QueryContext(ctx, `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
 		a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi
 		FROM lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`, code)

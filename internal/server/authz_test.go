@@ -112,6 +112,7 @@ var requiredAccess = map[string]string{
 	"GET /api/diagnosis-codes":                      "write diagnosis",
 	"POST /api/diagnosis-codes/import":              "manage catalogue",
 	"GET /api/lab-tests":                            "write diagnosis",
+	"GET /api/lab-tests/{code}":                     "write diagnosis or manage catalogue",
 	"GET /api/medicines":                            "write prescription or manage catalogue",
 	"POST /api/medicines":                           "manage catalogue",
 	"PUT /api/medicines/{id}":                       "manage catalogue",

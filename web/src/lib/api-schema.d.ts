@@ -427,6 +427,15 @@ export type paths = {
     /** The orderable laboratory and imaging tests, labels in the caller's language. */
     get: operations["getLabTests"];
   };
+  "/api/lab-tests/{code}": {
+    /** What a test reports (its LOINC code, expected turnaround and analytes, each with its UCUM unit, entry units, coded answers and reference ranges by sex and age), labels in the caller's language. */
+    get: operations["getLabTestResults"];
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+  };
   "/api/medicine-safety": {
     /** What the medicine-safety check knows (sizes of the shipped knowledge base), the clinic's own brand names and interaction rules, and the substances by name in the caller's language. */
     get: operations["getMedicineSafety"];
@@ -1791,6 +1800,51 @@ export type components = {
       name: string;
       price: number;
       version?: number;
+    };
+    TestResults: {
+      analytes: ({
+          answers?: ({
+              code: string;
+              /** @enum {string} */
+              flag: "N" | "A" | "AA";
+            })[];
+          code: string;
+          decimals: number;
+          delta_abs?: number;
+          delta_percent?: number;
+          label: string;
+          loinc: string;
+          plausible_high?: number;
+          plausible_low?: number;
+          ranges: ({
+              age_from_months: number;
+              age_to_months?: number | null;
+              critical_high?: number | null;
+              critical_low?: number | null;
+              high?: number | null;
+              low?: number | null;
+              /** @enum {string} */
+              sex: "any" | "female" | "male";
+            })[];
+          /** @enum {string} */
+          type: "numeric" | "coded" | "text";
+          /** @description The canonical UCUM unit. */
+          unit: string;
+          units: ({
+              /** @enum {string} */
+              conversion: "factor" | "hba1c_ifcc";
+              factor?: number;
+              loinc?: string;
+              unit: string;
+            })[];
+        })[];
+      code: string;
+      /** @enum {string} */
+      kind: "lab" | "imaging";
+      label: string;
+      /** @description The test's or panel's LOINC code; empty for an order of the clinic's own. */
+      loinc: string;
+      turnaround_hours: number;
     };
     Visit: components["schemas"]["VisitContent"] & ({
       amendments: {
@@ -3600,6 +3654,26 @@ export type operations = {
               })[];
           };
         };
+      };
+    };
+  };
+  /** What a test reports (its LOINC code, expected turnaround and analytes, each with its UCUM unit, entry units, coded answers and reference ranges by sex and age), labels in the caller's language. */
+  getLabTestResults: {
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TestResults"];
+        };
+      };
+      /** @description No such test. */
+      404: {
+        content: never;
       };
     };
   };
