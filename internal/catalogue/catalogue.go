@@ -62,7 +62,7 @@ type Code struct {
 // LabTest is one orderable test.
 type LabTest struct {
 	Code  string `json:"code"`
-	Kind  string `json:"kind"` // lab or imaging
+	Kind  string `json:"kind"` // lab, imaging or functional (ECG, echocardiography)
 	Label string `json:"label"`
 }
 
@@ -188,7 +188,7 @@ func (s *Store) Labels(ctx context.Context, q database.Querier, codes []string, 
 // LabTests lists the active orderable tests, labs first, with labels in lang.
 func (s *Store) LabTests(ctx context.Context, lang string) ([]LabTest, error) {
 	rows, err := s.DB.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi FROM lab_tests
-		WHERE active ORDER BY kind, code`)
+		WHERE active ORDER BY CASE kind WHEN 'lab' THEN 0 WHEN 'imaging' THEN 1 ELSE 2 END, code`)
 	if err != nil {
 		return nil, fmt.Errorf("list lab tests: %w", err)
 	}

@@ -145,7 +145,7 @@ func (s *setup) visit(t *testing.T, sign bool) int64 {
 	do[any](t, s.doctor, http.StatusOK, "POST", path+"/start", map[string]any{"version": a.Version + 1})
 	do[any](t, s.doctor, http.StatusOK, "PUT", path+"/visit", map[string]any{"version": 0, "chief_complaint": "Sốt, ho", "examination": "Họng đỏ",
 		"vitals":    map[string]any{"temperature": 38.2, "heart_rate": 96},
-		"diagnoses": []map[string]any{{"code": "J06.9", "primary": true}}, "orders": []map[string]any{{"code": "CBC", "note": ""}, {"code": "XR-CHEST", "note": "PA view"}}})
+		"diagnoses": []map[string]any{{"code": "J06.9", "primary": true}}, "orders": []map[string]any{{"code": "CBC", "note": ""}, {"code": "XR-CHEST", "note": "PA view"}, {"code": "ECG", "note": ""}}})
 	if sign {
 		do[any](t, s.doctor, http.StatusOK, "POST", path+"/visit/sign", map[string]any{"version": 1})
 	}
@@ -303,7 +303,8 @@ func TestRequestsAndSummary(t *testing.T) {
 		}
 		img := s.template(t, "imaging_request", "en")
 		d = do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": img.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
-		if body := text(d.Content); !strings.Contains(body, "• XR-CHEST Chest X-ray — PA view") || strings.Contains(body, "CBC") {
+		// The ECG, a functional study, is on the request for instrumental examinations too.
+		if body := text(d.Content); !strings.Contains(body, "• XR-CHEST Chest X-ray — PA view") || !strings.Contains(body, "• ECG Electrocardiogram") || strings.Contains(body, "CBC") {
 			t.Errorf("the imaging request:\n%s", body)
 		}
 		draft := s.visit(t, false)

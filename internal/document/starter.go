@@ -77,7 +77,7 @@ Thank you for seeing this patient.`, []Field{text("referred_to", "Referred to", 
 - {{visit.diagnoses}}
 
 Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clinical notes", false)}},
-		{"Imaging request", "imaging_request", "en", "a4-portrait", `# Imaging request
+		{"Imaging and functional tests request", "imaging_request", "en", "a4-portrait", `# Imaging and functional tests request
 | Patient | {{patient.name}} |
 | Born | {{patient.birth_date}} ({{patient.age}}) |
 | Sex | {{patient.sex}} |
@@ -279,7 +279,7 @@ Follow-up: {{visit.follow_up}}
 - {{visit.diagnoses}}
 
 临床资料：{{field.clinical_notes}}`, []Field{long("clinical_notes", "临床资料", false)}},
-		{"影像检查申请单", "imaging_request", "zh", "a4-portrait", `# 影像检查申请单
+		{"影像及功能检查申请单", "imaging_request", "zh", "a4-portrait", `# 影像及功能检查申请单
 | 患者 | {{patient.name}} |
 | 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
 | 性别 | {{patient.sex}} |
@@ -378,7 +378,7 @@ Xin trân trọng cảm ơn.`, []Field{text("referred_to", "Nơi chuyển đến
 - {{visit.diagnoses}}
 
 Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Thông tin lâm sàng", false)}},
-		{"Phiếu chỉ định chẩn đoán hình ảnh", "imaging_request", "vi", "a4-portrait", `# Phiếu chỉ định chẩn đoán hình ảnh
+		{"Phiếu chỉ định chẩn đoán hình ảnh và thăm dò chức năng", "imaging_request", "vi", "a4-portrait", `# Phiếu chỉ định chẩn đoán hình ảnh và thăm dò chức năng
 | Bệnh nhân | {{patient.name}} |
 | Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
 | Giới tính | {{patient.sex}} |

@@ -223,7 +223,7 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 				text += " — " + o.Note
 			}
 			orders = append(orders, text)
-			if src.orderKinds[o.Code] == "imaging" {
+			if kind := src.orderKinds[o.Code]; kind == "imaging" || kind == "functional" { // the instrumental examinations
 				imaging = append(imaging, text)
 			} else {
 				lab = append(lab, text)

@@ -1840,7 +1840,7 @@ export type components = {
         })[];
       code: string;
       /** @enum {string} */
-      kind: "lab" | "imaging";
+      kind: "lab" | "imaging" | "functional";
       label: string;
       /** @description The test's or panel's LOINC code; empty for an order of the clinic's own. */
       loinc: string;
@@ -3649,7 +3649,7 @@ export type operations = {
             data: ({
                 code: string;
                 /** @enum {string} */
-                kind: "lab" | "imaging";
+                kind: "lab" | "imaging" | "functional";
                 label: string;
               })[];
           };

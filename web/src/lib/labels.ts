@@ -100,7 +100,8 @@ export const familyLabel = {
 export const testKindLabel = {
   lab: 'visit.testKinds.lab',
   imaging: 'visit.testKinds.imaging',
-} as const satisfies Record<'lab' | 'imaging', string>
+  functional: 'visit.testKinds.functional',
+} as const satisfies Record<'lab' | 'imaging' | 'functional', string>
 
 /** The key of value in a label map; undefined for a value the map does not know (a field the
  * contract types as free text, such as a finding's severity). */

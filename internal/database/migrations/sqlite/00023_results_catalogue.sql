@@ -7,6 +7,10 @@
 -- answers of a qualitative test with the flag each one carries, and reference and critical
 -- ranges by sex and age. The shipped values are defaults for the clinic's medical lead to
 -- confirm; a result keeps the range that applied to it, so an edit here never changes one.
+-- ECG and echocardiography are functional studies, not imaging (translators' review S5): a
+-- doctor does not file them under radiology. They keep their place on the request for
+-- instrumental examinations.
+UPDATE lab_tests SET kind = 'functional' WHERE code IN ('ECG', 'ECHO') AND kind = 'imaging';
 ALTER TABLE lab_tests ADD COLUMN loinc TEXT NOT NULL DEFAULT '';
 ALTER TABLE lab_tests ADD COLUMN turnaround_hours INTEGER NOT NULL DEFAULT 168 CHECK (turnaround_hours > 0);
 

@@ -6,13 +6,13 @@ import { RemoveButton } from './RemoveButton'
 import { testKindLabel } from '../../../lib/labels'
 
 /**
- * Laboratory and imaging orders, from the catalogue (tests: undefined for whoever may not
+ * Laboratory, imaging and functional orders, from the catalogue (tests: undefined for whoever may not
  * order, who still reads the ordered ones by name). Inside the visit's form.
  */
 export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: boolean; tests: LabTest[] | undefined; ordered: Order[]; onChange: () => void }) {
   const { t } = useTranslation()
   const options = tests
-    ? (['lab', 'imaging'] as const).map((kind) => ({
+    ? (['lab', 'imaging', 'functional'] as const).map((kind) => ({
         label: t(testKindLabel[kind]),
         title: kind,
         options: tests.filter((x) => x.kind === kind).map((x) => ({ value: x.code, label: x.label })),
