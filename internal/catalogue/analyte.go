@@ -99,21 +99,29 @@ var (
 	ErrUnknownCode = errors.New("not an answer of this test")
 )
 
+// entryUnit is the analyte's other unit named unit.
+func (a Analyte) entryUnit(unit string) (Unit, bool) {
+	for _, u := range a.Units {
+		if u.Unit == unit {
+			return u, true
+		}
+	}
+	return Unit{}, false
+}
+
 // Canonical turns a value entered in unit into the analyte's canonical unit.
 func (a Analyte) Canonical(value float64, unit string) (float64, error) {
 	if unit == a.Unit || unit == "" {
 		return value, nil
 	}
-	for _, u := range a.Units {
-		if u.Unit != unit {
-			continue
-		}
-		if u.Conversion == "hba1c_ifcc" {
-			return value/10.929 + 2.15, nil // the IFCC–NGSP master equation, mmol/mol = 10.929 × (% − 2.15)
-		}
-		return value * u.Factor, nil
+	u, ok := a.entryUnit(unit)
+	switch {
+	case !ok:
+		return 0, ErrUnknownUnit
+	case u.Conversion == "hba1c_ifcc":
+		return value/10.929 + 2.15, nil // the IFCC–NGSP master equation, mmol/mol = 10.929 × (% − 2.15)
 	}
-	return 0, ErrUnknownUnit
+	return value * u.Factor, nil
 }
 
 // In turns a canonical value into unit (the chart's unit toggle, the printed second unit).
@@ -121,37 +129,30 @@ func (a Analyte) In(canonical float64, unit string) (float64, error) {
 	if unit == a.Unit || unit == "" {
 		return canonical, nil
 	}
-	for _, u := range a.Units {
-		if u.Unit != unit {
-			continue
-		}
-		if u.Conversion == "hba1c_ifcc" {
-			return (canonical - 2.15) * 10.929, nil
-		}
-		return canonical / u.Factor, nil
+	u, ok := a.entryUnit(unit)
+	switch {
+	case !ok:
+		return 0, ErrUnknownUnit
+	case u.Conversion == "hba1c_ifcc":
+		return (canonical - 2.15) * 10.929, nil
 	}
-	return 0, ErrUnknownUnit
+	return canonical / u.Factor, nil
 }
 
-// Decimals is how many decimals a value in unit is written with: the canonical unit's own,
-// HbA1c in mmol/mol with none; another unit by its factor's scale (126 mg/dL glucose, not
-// 126.0).
+// DecimalsIn is how many decimals a value in unit is written with: the canonical unit's
+// own, HbA1c in mmol/mol with none; another unit by its factor's scale (126 mg/dL glucose,
+// not 126.0).
 func (a Analyte) DecimalsIn(unit string) int {
-	if unit == a.Unit || unit == "" {
+	u, ok := a.entryUnit(unit)
+	switch {
+	case unit == a.Unit || unit == "" || !ok:
 		return a.Decimals
+	case u.Conversion == "hba1c_ifcc" || u.Factor == 0:
+		return 0
 	}
-	for _, u := range a.Units {
-		if u.Unit != unit {
-			continue
-		}
-		if u.Conversion == "hba1c_ifcc" || u.Factor == 0 {
-			return 0
-		}
-		// log10 of the factor moves the decimal point: g/dL (×10 to g/L) keeps one more
-		// decimal than g/L, mg/dL glucose (×0.0555 to mmol/L) one fewer.
-		return max(0, a.Decimals+int(math.Round(math.Log10(u.Factor))))
-	}
-	return a.Decimals
+	// log10 of the factor moves the decimal point: g/dL (×10 to g/L) keeps one more decimal
+	// than g/L, mg/dL glucose (×0.0555 to mmol/L) one fewer.
+	return max(0, a.Decimals+int(math.Round(math.Log10(u.Factor))))
 }
 
 // Round rounds a value to n decimals, halves away from zero (7.05 → 7.1).
