@@ -25,12 +25,16 @@ var (
 	labTestResultsStarter []byte
 )
 
-// optional reads a shipped number, "" being none.
+// optional checks a shipped number and keeps it as its decimal text (the columns are
+// text: exact, and archived as such), "" being none.
 func optional(s string) (any, error) {
 	if s = strings.TrimSpace(s); s == "" {
 		return nil, nil
 	}
-	return strconv.ParseFloat(s, 64)
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func optionals(ss ...string) ([]any, error) {
@@ -71,7 +75,13 @@ func installResultsCatalogue(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	for _, u := range units {
-		factor, _ := strconv.ParseFloat(u[3], 64)
+		factor, err := optional(u[3])
+		if err != nil {
+			return fmt.Errorf("unit %s %s: %w", u[0], u[1], err)
+		}
+		if factor == nil {
+			factor = "0"
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_analyte_units (analyte, unit, conversion, factor, loinc)
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (analyte, unit) DO NOTHING`, u[0], u[1], u[2], factor, u[4]); err != nil {
 			return fmt.Errorf("unit %s %s: %w", u[0], u[1], err)

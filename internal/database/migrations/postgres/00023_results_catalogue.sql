@@ -7,6 +7,8 @@
 -- answers of a qualitative test with the flag each one carries, and reference and critical
 -- ranges by sex and age. The shipped values are defaults for the clinic's medical lead to
 -- confirm; a result keeps the range that applied to it, so an edit here never changes one.
+-- Numbers are kept as the decimal text they were written in (exact, and what the archive
+-- carries between engines); the Go side reads them as numbers.
 -- ECG and echocardiography are functional studies, not imaging (translators' review S5): a
 -- doctor does not file them under radiology. They keep their place on the request for
 -- instrumental examinations.
@@ -20,10 +22,10 @@ CREATE TABLE lab_analytes (
   type            TEXT NOT NULL CHECK (type IN ('numeric', 'coded', 'text')),
   unit            TEXT NOT NULL DEFAULT '',
   decimals        INTEGER NOT NULL DEFAULT 0 CHECK (decimals BETWEEN 0 AND 4),
-  plausible_low   DOUBLE PRECISION,
-  plausible_high  DOUBLE PRECISION,
-  delta_percent   DOUBLE PRECISION,
-  delta_abs       DOUBLE PRECISION,
+  plausible_low   TEXT,
+  plausible_high  TEXT,
+  delta_percent   TEXT,
+  delta_abs       TEXT,
   answers         TEXT NOT NULL DEFAULT '', -- coded: answer:flag, comma-separated (negative:N,positive:A)
   label_en        TEXT NOT NULL,
   label_ru        TEXT NOT NULL,
@@ -39,7 +41,7 @@ CREATE TABLE lab_analyte_units (
   analyte     TEXT NOT NULL REFERENCES lab_analytes (code),
   unit        TEXT NOT NULL,
   conversion  TEXT NOT NULL CHECK (conversion IN ('factor', 'hba1c_ifcc')),
-  factor      DOUBLE PRECISION NOT NULL DEFAULT 0,
+  factor      TEXT NOT NULL DEFAULT '0',
   loinc       TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (analyte, unit)
 );
@@ -52,10 +54,10 @@ CREATE TABLE lab_ranges (
   sex              TEXT NOT NULL CHECK (sex IN ('any', 'female', 'male')),
   age_from_months  INTEGER NOT NULL DEFAULT 0 CHECK (age_from_months >= 0),
   age_to_months    INTEGER CHECK (age_to_months > age_from_months),
-  low              DOUBLE PRECISION,
-  high             DOUBLE PRECISION,
-  critical_low     DOUBLE PRECISION,
-  critical_high    DOUBLE PRECISION
+  low              TEXT,
+  high             TEXT,
+  critical_low     TEXT,
+  critical_high    TEXT
 );
 CREATE INDEX lab_ranges_analyte ON lab_ranges (analyte);
 
