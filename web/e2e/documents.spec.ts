@@ -47,7 +47,7 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   await dialog.getByLabel('Nghỉ từ ngày').fill('2026-11-25')
   await dialog.getByLabel('Nghỉ từ ngày').press('Enter')
   const preview = dialog.getByRole('region', { name: 'Xem trước' })
-  await expect(preview).toContainText('Đề nghị cho nghỉ ngơi 3 ngày kể từ ngày 25/11/2026')
+  await expect(preview).toContainText('Đề nghị cho nghỉ ngơi 3 ngày, từ ngày 25/11/2026 đến hết ngày 27/11/2026')
   await expect(preview).toContainText(`${last} ${HOSTILE}`)
   await dialog.getByRole('button', { name: 'Cấp và in' }).click()
 
