@@ -344,12 +344,20 @@ func Reseal(ctx context.Context, db *database.DB, ring *secret.Ring) (int, error
 	return changed, err
 }
 
-// TwoFactorEnrolled reports whether account userID has confirmed a second factor (for the
-// administrators' list of accounts).
-func TwoFactorEnrolled(ctx context.Context, q database.Querier, userID int64) (bool, error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM user_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL`, userID).Scan(&n); err != nil {
-		return false, fmt.Errorf("read two-factor status: %w", err)
+// TwoFactorEnrolled tells which of accounts ids have confirmed a second factor (for the
+// administrators' list of accounts): one read for a page of them.
+func TwoFactorEnrolled(ctx context.Context, q database.Querier, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(ids) == 0 {
+		return out, nil
 	}
-	return n > 0, nil
+	in, args := database.InIDs(q, "user_id", ids, 1)
+	enrolled, err := database.Column[int64](q.QueryContext(ctx, `SELECT user_id FROM user_totp WHERE confirmed_at IS NOT NULL AND `+in, args...))
+	if err != nil {
+		return nil, fmt.Errorf("read two-factor status: %w", err)
+	}
+	for _, id := range enrolled {
+		out[id] = true
+	}
+	return out, nil
 }

@@ -162,11 +162,17 @@ func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 		b.VoidedAt = &voided.Time
 	}
 	b.MinorUnits = MinorUnits(b.Currency)
-	b.Balance = max(b.Total-b.Credited-b.Paid, 0)
-	if b.Status != Final {
-		b.Balance = 0
-	}
+	b.Balance = owed(b.Status, b.Total, b.Credited, b.Paid)
 	return b, err
+}
+
+// owed is what a bill still asks: its total less what refunds credited (services not given)
+// and what was paid; nothing for a draft or a void bill. Every balance shown is this one.
+func owed(status string, total, credited, paid Money) Money {
+	if status != Final {
+		return 0
+	}
+	return max(total-credited-paid, 0)
 }
 
 func idOrNil(n sql.NullInt64) *int64 {

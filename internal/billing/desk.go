@@ -23,6 +23,7 @@ type Tag struct {
 	MinorUnits    int    `json:"minor_units"`
 	Total         Money  `json:"total"`
 	Paid          Money  `json:"paid"`
+	Credited      Money  `json:"credited"`
 	Balance       Money  `json:"balance"`
 }
 
@@ -39,20 +40,17 @@ func (s *Store) Tags(ctx context.Context, ids []int64) ([]Tag, error) {
 		return out, nil
 	}
 	in, args := database.InIDs(s.DB, "appointment_id", ids, 1)
-	rows, err := s.DB.QueryContext(ctx, `SELECT appointment_id, id, status, currency, total, paid FROM bills WHERE status <> 'void' AND `+in, args...)
+	rows, err := s.DB.QueryContext(ctx, `SELECT appointment_id, id, status, currency, total, paid, credited FROM bills WHERE status <> 'void' AND `+in, args...)
 	if err != nil {
 		return out, fmt.Errorf("read bill tags: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var t Tag
-		if err := rows.Scan(&t.AppointmentID, &t.BillID, &t.Status, &t.Currency, &t.Total, &t.Paid); err != nil {
+		if err := rows.Scan(&t.AppointmentID, &t.BillID, &t.Status, &t.Currency, &t.Total, &t.Paid, &t.Credited); err != nil {
 			return out, fmt.Errorf("read bill tags: %w", err)
 		}
-		t.MinorUnits = MinorUnits(t.Currency)
-		if t.Status == Final {
-			t.Balance = max(t.Total-t.Paid, 0)
-		}
+		t.MinorUnits, t.Balance = MinorUnits(t.Currency), owed(t.Status, t.Total, t.Credited, t.Paid)
 		out = append(out, t)
 	}
 	return out, rows.Err()

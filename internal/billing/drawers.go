@@ -176,7 +176,8 @@ func (s *Store) shift(ctx context.Context, q database.Querier, id int64) (Drawer
 
 const shiftColumns = `id, cashier_id, opened_at, opening_float, closed_at, COALESCE(closed_by, 0), expected, counted, note, version`
 
-// drawers reads shifts ids (in cashier and opening order) with their sums.
+// drawers reads shifts ids (in cashier and opening order) with their sums: one read of the
+// shifts, one of their payments by method, whatever their number.
 func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([]Drawer, error) {
 	out := []Drawer{}
 	if len(ids) == 0 {
@@ -186,18 +187,19 @@ func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([
 	if err != nil {
 		return out, err
 	}
-	byID := map[int64]*Drawer{}
-	for _, id := range ids {
+	in, args := database.InIDs(q, "id", ids, 1)
+	rows, err := q.QueryContext(ctx, `SELECT `+shiftColumns+` FROM drawer_shifts WHERE `+in, args...)
+	if err != nil {
+		return out, fmt.Errorf("read drawers: %w", err)
+	}
+	expected := map[int64]sql.NullInt64{}
+	for rows.Next() {
 		d := Drawer{Currency: set.Currency, MinorUnits: MinorUnits(set.Currency), Other: []MethodSum{}}
 		var closed sql.NullTime
-		var expected, counted sql.NullInt64
-		err := q.QueryRowContext(ctx, `SELECT `+shiftColumns+` FROM drawer_shifts WHERE id = $1`, id).Scan(&d.ShiftID, &d.CashierID, &d.OpenedAt,
-			&d.OpeningFloat, &closed, &d.closedBy, &expected, &counted, &d.Note, &d.Version)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return out, fmt.Errorf("read drawer: %w", err)
+		var counted, exp sql.NullInt64
+		if err := rows.Scan(&d.ShiftID, &d.CashierID, &d.OpenedAt, &d.OpeningFloat, &closed, &d.closedBy, &exp, &counted, &d.Note, &d.Version); err != nil {
+			rows.Close()
+			return out, fmt.Errorf("read drawers: %w", err)
 		}
 		if closed.Valid {
 			d.ClosedAt = &closed.Time
@@ -205,50 +207,28 @@ func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([
 		if counted.Valid {
 			d.Counted = &counted.Int64
 		}
+		expected[d.ShiftID] = exp
 		out = append(out, d)
-		byID[id] = &out[len(out)-1]
-		rows, err := q.QueryContext(ctx, `SELECT method, kind, COUNT(*), SUM(amount) FROM payments WHERE shift_id = $1 GROUP BY method, kind`, id)
-		if err != nil {
-			return out, fmt.Errorf("read drawer: %w", err)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("read drawers: %w", err)
+	}
+	if len(out) == 0 { // none of ids is a shift
+		return out, nil
+	}
+	if err := addShiftSums(ctx, q, out); err != nil {
+		return out, err
+	}
+	for i := range out {
+		d := &out[i]
+		d.DrawerCash = d.OpeningFloat + d.CashReceived - d.CashRefunded
+		if exp := expected[d.ShiftID]; exp.Valid {
+			d.DrawerCash = exp.Int64 // as it stood when the drawer was counted
 		}
-		other := map[string]*MethodSum{}
-		for rows.Next() {
-			var method, kind string
-			var n int
-			var sum Money
-			if err := rows.Scan(&method, &kind, &n, &sum); err != nil {
-				rows.Close()
-				return out, fmt.Errorf("read drawer: %w", err)
-			}
-			switch {
-			case method == "cash" && kind == "refund":
-				byID[id].CashRefunded += sum
-			case method == "cash":
-				byID[id].CashReceived += sum
-			default:
-				if other[method] == nil {
-					other[method] = &MethodSum{Method: method}
-				}
-				other[method].add(kind, n, sum)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return out, fmt.Errorf("read drawer: %w", err)
-		}
-		dp := byID[id]
-		for _, m := range Methods {
-			if other[m] != nil {
-				dp.Other = append(dp.Other, *other[m])
-			}
-		}
-		dp.DrawerCash = dp.OpeningFloat + dp.CashReceived - dp.CashRefunded
-		if expected.Valid {
-			dp.DrawerCash = expected.Int64 // as it stood when the drawer was counted
-		}
-		if dp.Counted != nil {
-			diff := *dp.Counted - dp.DrawerCash
-			dp.Difference = &diff
+		if d.Counted != nil {
+			diff := *d.Counted - d.DrawerCash
+			d.Difference = &diff
 		}
 	}
 	people := []int64{}
@@ -269,6 +249,56 @@ func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([
 	return out, err
 }
 
+// addShiftSums adds to each drawer its payments and refunds: cash in and out of the drawer,
+// every other method apart (in the order of Methods), net of refunds.
+func addShiftSums(ctx context.Context, q database.Querier, drawers []Drawer) error {
+	ids := make([]int64, len(drawers))
+	at := map[int64]*Drawer{}
+	for i := range drawers {
+		ids[i], at[drawers[i].ShiftID] = drawers[i].ShiftID, &drawers[i]
+	}
+	in, args := database.InIDs(q, "shift_id", ids, 1)
+	rows, err := q.QueryContext(ctx, `SELECT shift_id, method, kind, COUNT(*), SUM(amount) FROM payments WHERE `+in+`
+		GROUP BY shift_id, method, kind`, args...)
+	if err != nil {
+		return fmt.Errorf("read drawers: %w", err)
+	}
+	defer rows.Close()
+	other := map[int64]map[string]*MethodSum{}
+	for rows.Next() {
+		var shift int64
+		var method, kind string
+		var n int
+		var sum Money
+		if err := rows.Scan(&shift, &method, &kind, &n, &sum); err != nil {
+			return fmt.Errorf("read drawers: %w", err)
+		}
+		d := at[shift]
+		switch {
+		case method == "cash" && kind == "refund":
+			d.CashRefunded += sum
+		case method == "cash":
+			d.CashReceived += sum
+		default:
+			if other[shift] == nil {
+				other[shift] = map[string]*MethodSum{}
+			}
+			if other[shift][method] == nil {
+				other[shift][method] = &MethodSum{Method: method}
+			}
+			other[shift][method].add(kind, n, sum)
+		}
+	}
+	for shift, byMethod := range other {
+		for _, m := range Methods {
+			if byMethod[m] != nil {
+				at[shift].Other = append(at[shift].Other, *byMethod[m])
+			}
+		}
+	}
+	return rows.Err()
+}
+
 // shiftsOf lists the shifts a day's cash-up shows (of cashier alone, unless 0): those that
 // took or gave money that day, those opened that day, and those still open. Each is one
 // indexed read.
@@ -286,22 +316,11 @@ func (s *Store) shiftsOf(ctx context.Context, day string, cashier int64) ([]int6
 		{`SELECT id FROM drawer_shifts WHERE opened_at >= $1 AND opened_at < $2`, []any{start, start.AddDate(0, 0, 1)}},
 		{`SELECT id FROM drawer_shifts WHERE closed_at IS NULL`, nil},
 	} {
-		rows, err := s.DB.QueryContext(ctx, q.sql, q.args...)
+		found, err := database.Column[int64](s.DB.QueryContext(ctx, q.sql, q.args...))
 		if err != nil {
 			return nil, fmt.Errorf("find drawers: %w", err)
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("find drawers: %w", err)
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("find drawers: %w", err)
-		}
+		ids = append(ids, found...)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -310,18 +329,10 @@ func (s *Store) shiftsOf(ctx context.Context, day string, cashier int64) ([]int6
 	}
 	// One read keeps the cashier's own among them (not one read per shift).
 	in, args := database.InIDs(s.DB, "id", ids, 2)
-	rows, err := s.DB.QueryContext(ctx, `SELECT id FROM drawer_shifts WHERE cashier_id = $1 AND `+in+` ORDER BY id`, append([]any{cashier}, args...)...)
+	mine, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT id FROM drawer_shifts WHERE cashier_id = $1 AND `+in+` ORDER BY id`,
+		append([]any{cashier}, args...)...))
 	if err != nil {
 		return nil, fmt.Errorf("find drawers: %w", err)
 	}
-	defer rows.Close()
-	mine := []int64{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("find drawers: %w", err)
-		}
-		mine = append(mine, id)
-	}
-	return mine, rows.Err()
+	return mine, nil
 }

@@ -88,6 +88,18 @@ func TestRefundsSettle(t *testing.T) {
 		if owed.Total != 0 || owed.Balance != 0 {
 			t.Errorf("outstanding after full refunds: %+v", owed)
 		}
+		// The queue's tag of the visit agrees: nothing to pay.
+		var tags struct {
+			Data []struct {
+				Balance  int64 `json:"balance"`
+				Credited int64 `json:"credited"`
+			} `json:"data"`
+		}
+		appt := dbtest.Count(t, db, `SELECT appointment_id FROM bills WHERE id = $1`, b.ID)
+		s.front.Do("GET", fmt.Sprintf("/api/bill-tags?appointments=%d", appt), nil).JSON(t, &tags)
+		if len(tags.Data) != 1 || tags.Data[0].Balance != 0 || tags.Data[0].Credited != 85050 {
+			t.Errorf("the queue's tag after full refunds: %+v", tags.Data)
+		}
 		type revenue struct {
 			Credited int64 `json:"credited"`
 			Total    int64 `json:"total"`

@@ -151,9 +151,7 @@ func (s *Store) ListBills(ctx context.Context, q BillQuery) (BillList, error) {
 			return out, fmt.Errorf("list bills: %w", err)
 		}
 		b.AppointmentID, b.FinalisedAt, b.MinorUnits = idOrNil(appt), finalised.ptr(), MinorUnits(b.Currency)
-		if b.Status == Final {
-			b.Balance = max(b.Total-b.Credited-b.Paid, 0)
-		}
+		b.Balance = owed(b.Status, b.Total, b.Credited, b.Paid)
 		patients = append(patients, b.Patient.ID)
 		out.Data = append(out.Data, b)
 	}

@@ -119,9 +119,7 @@ func (s *Store) Bills(ctx context.Context, r Range, page, perPage int) (BillsRep
 		if err := rows.Scan(&b.ID, &b.Number, &b.Status, &b.Patient.ID, &b.doctorID, &b.FinalisedAt, &b.Subtotal, &b.Discount, &b.Total, &b.Paid, &b.Credited); err != nil {
 			return out, fmt.Errorf("bills report: %w", err)
 		}
-		if b.Status == Final {
-			b.Balance = b.Total - b.Credited - b.Paid
-		}
+		b.Balance = owed(b.Status, b.Total, b.Credited, b.Paid)
 		out.Data = append(out.Data, b)
 	}
 	if err := rows.Err(); err != nil {

@@ -67,13 +67,13 @@ func (s *Store) CashUp(ctx context.Context, day string, cashier int64) (CashUp, 
 	if out.Drawers, err = s.drawers(ctx, s.DB, shifts); err != nil {
 		return out, err
 	}
-	query, args := `SELECT COALESCE(drawer_id, received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
-		WHERE day = $1 GROUP BY COALESCE(drawer_id, received_by, 0), method, kind`, []any{day}
+	// A refund counts in the drawer its cash left; a payment from before drawers, its taker's.
+	mine, args := "", []any{day}
 	if cashier != 0 {
-		query, args = `SELECT COALESCE(drawer_id, received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
-		WHERE day = $1 AND COALESCE(drawer_id, received_by, 0) = $2 GROUP BY COALESCE(drawer_id, received_by, 0), method, kind`, []any{day, cashier}
+		mine, args = " AND COALESCE(drawer_id, received_by, 0) = $2", append(args, cashier)
 	}
-	rows, err := s.DB.QueryContext(ctx, query, args...)
+	rows, err := s.DB.QueryContext(ctx, `SELECT COALESCE(drawer_id, received_by, 0), method, kind, COUNT(*), SUM(amount) FROM payments
+		WHERE day = $1`+mine+` GROUP BY COALESCE(drawer_id, received_by, 0), method, kind`, args...)
 	if err != nil {
 		return out, fmt.Errorf("cash-up: %w", err)
 	}
@@ -188,7 +188,7 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 		if err := rows.Scan(&o.ID, &o.Number, &o.Patient.ID, &o.FinalisedAt, &o.Total, &o.Paid, &o.Credited); err != nil {
 			return res, fmt.Errorf("outstanding bills: %w", err)
 		}
-		o.Balance = o.Total - o.Credited - o.Paid
+		o.Balance = owed(Final, o.Total, o.Credited, o.Paid)
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {

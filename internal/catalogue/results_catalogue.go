@@ -87,7 +87,7 @@ func installResultsCatalogue(ctx context.Context, tx *sql.Tx) error {
 			return fmt.Errorf("unit %s %s: %w", u[0], u[1], err)
 		}
 	}
-	ranges, err := readTSV(labRangesStarter, 8)
+	ranges, err := readTSV(labRangesStarter, 9) // the ninth column is the source of the numbers, for people
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,21 @@ func TestEveryLOINCCodeHasItsSources(t *testing.T) {
 	}
 }
 
+// TestEveryRangeNamesItsSource: each shipped reference or critical range says where its
+// numbers come from (a guideline, the research notes, or a laboratory convention for the
+// clinic's medical lead to confirm).
+func TestEveryRangeNamesItsSource(t *testing.T) {
+	rows, err := readTSV(labRangesStarter, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if strings.TrimSpace(r[8]) == "" {
+			t.Errorf("the range of %s (%s, from %s months) names no source", r[0], r[1], r[2])
+		}
+	}
+}
+
 // validCheckDigit is LOINC's mod-10 check digit (the Luhn algorithm over the code's digits).
 func validCheckDigit(code string) bool {
 	body, check, _ := strings.Cut(code, "-")

@@ -22,6 +22,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
@@ -245,7 +246,7 @@ func NormalCode(s string) string {
 // first and last characters shown (王*明, 王*).
 func initials(lang string, p patient.Patient) string {
 	var out []string
-	for _, part := range strings.Fields(NameIn(lang, p.FirstName, p.MiddleName, p.LastName)) {
+	for _, part := range strings.Fields(i18n.PersonName(lang, p.FirstName, p.MiddleName, p.LastName)) {
 		if rs := []rune(part); !strings.ContainsFunc(part, func(r rune) bool { return !unicode.Is(unicode.Han, r) }) {
 			switch len(rs) {
 			case 1:

@@ -62,11 +62,6 @@ func day(lang, s string) string {
 	return dateIn(lang, t)
 }
 
-// NameIn is a person's name in the order lang writes names (i18n.PersonName).
-func NameIn(lang, first, middle, last string) string {
-	return i18n.PersonName(lang, first, middle, last)
-}
-
 // pluralForm is the plural category of n in lang: one, few or many in Russian, one or
 // other in English; Chinese and Vietnamese have one form (other).
 func pluralForm(lang string, n int) string {
@@ -162,7 +157,7 @@ func diagnosisText(d appointment.Diagnosis) string {
 func (src sources) values(number string, fields []Field, filled map[string]string) map[string]Value {
 	lang, p := src.lang, src.patient
 	out := map[string]Value{
-		"patient.name":           {Text: NameIn(lang, p.FirstName, p.MiddleName, p.LastName)},
+		"patient.name":           {Text: i18n.PersonName(lang, p.FirstName, p.MiddleName, p.LastName)},
 		"patient.sex":            {Text: i18n.T(lang, "document.value.sex."+p.Sex)},
 		"patient.birth_date":     {Text: day(lang, p.BirthDate)},
 		"patient.mrn":            {Text: p.MRN},

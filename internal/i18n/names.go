@@ -3,7 +3,7 @@ package i18n
 import (
 	"context"
 	"errors"
-	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -81,15 +81,18 @@ func ParseDecimal(lang, s string) (float64, error) {
 		}
 		s = strings.Replace(s, ",", ".", 1)
 	}
-	if s == "" || strings.ContainsAny(s, "eEinfINF_xX") {
+	if !plainDecimal.MatchString(s) { // no exponent, hexadecimal, underscores, NaN or Inf
 		return 0, ErrNotANumber
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+	if err != nil {
 		return 0, ErrNotANumber
 	}
 	return f, nil
 }
+
+// plainDecimal is a number as a person types a measurement: digits with at most one point.
+var plainDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)$`)
 
 // ListSeparator joins the items of a list in running text: a full-width comma in Chinese,
 // ", " elsewhere.

@@ -23,7 +23,9 @@ type Account struct {
 	Emergency *auth.Emergency `json:"emergency"`
 }
 
-func (h *Handler) account(r *http.Request, u User) (Account, error) {
+// account is u as the administrators' screens show it; enrolled holds the accounts with a
+// second factor (auth.TwoFactorEnrolled, read once for a page of them).
+func (h *Handler) account(r *http.Request, u User, enrolled map[int64]bool) (Account, error) {
 	wait, err := h.Throttle.RetryAfter(r.Context(), "user:"+u.Username, auth.UserFailureLimit)
 	if err != nil {
 		return Account{}, err
@@ -32,8 +34,7 @@ func (h *Handler) account(r *http.Request, u User) (Account, error) {
 	if err != nil {
 		return Account{}, err
 	}
-	enrolled, err := auth.TwoFactorEnrolled(r.Context(), h.Users.DB, u.ID)
-	return Account{User: u, Locked: wait > 0, TwoFactor: enrolled, Emergency: g}, err
+	return Account{User: u, Locked: wait > 0, TwoFactor: enrolled[u.ID], Emergency: g}, nil
 }
 
 func pathID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "user.not_found") }
@@ -51,10 +52,18 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	list, total, err := h.Users.List(r.Context(), q)
+	ids := make([]int64, len(list))
+	for i, u := range list {
+		ids[i] = u.ID
+	}
+	var enrolled map[int64]bool
+	if err == nil {
+		enrolled, err = auth.TwoFactorEnrolled(r.Context(), h.Users.DB, ids)
+	}
 	out := make([]Account, len(list))
 	for i := range list {
 		if err == nil {
-			out[i], err = h.account(r, list[i])
+			out[i], err = h.account(r, list[i], enrolled)
 		}
 	}
 	if err != nil {
@@ -67,8 +76,12 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 // respond answers one account with the given status.
 func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, u User, err error) {
 	var a Account
+	var enrolled map[int64]bool
 	if err == nil {
-		a, err = h.account(r, u)
+		enrolled, err = auth.TwoFactorEnrolled(r.Context(), h.Users.DB, []int64{u.ID})
+	}
+	if err == nil {
+		a, err = h.account(r, u, enrolled)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

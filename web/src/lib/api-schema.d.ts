@@ -2630,8 +2630,10 @@ export type operations = {
           "application/json": {
             data: ({
                 appointment_id: number;
+                /** @description What the bill still asks: total less credited less paid. */
                 balance: number;
                 bill_id: number;
+                credited: number;
                 currency: string;
                 minor_units: number;
                 paid: number;

@@ -27,6 +27,19 @@ export const appointmentStatusColor = {
   'no-show': 'red',
 } as const satisfies Record<Appointment['status'], string>
 
+/**
+ * A bill's state as every screen names it (the desk's bills, the queue's tag, the bill
+ * itself): charges open, void, to pay, refunded (all it asked credited back for services
+ * not given, nothing kept), or paid. The balance is the server's: total less credited less paid.
+ */
+export function billState(b: { status: string; balance: number; paid: number; credited: number }) {
+  if (b.status === 'draft') return { label: 'bill.status.draft', color: 'blue' } as const
+  if (b.status === 'void') return { label: 'bill.status.void', color: 'red' } as const
+  if (b.balance > 0) return { label: 'bill.status.toPay', color: 'orange' } as const
+  if (b.paid === 0 && b.credited > 0) return { label: 'bill.status.refunded', color: 'default' } as const
+  return { label: 'bill.status.paid', color: 'green' } as const
+}
+
 export const appointmentTypeLabel = {
   new: 'appointments.types.new',
   'follow-up': 'appointments.types.follow-up',

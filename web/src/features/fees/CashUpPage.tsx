@@ -29,7 +29,10 @@ export default function CashUpPage() {
   const { data, isLoading } = useCashUp(day)
   const { data: settings } = useFeeSettings()
   const money = useMoney(settings?.currency ?? 'USD', settings?.minor_units ?? 2)
-  const canTake = useCan('record payment')
+  // As the server's route: who takes payments, or counts her own drawer, may set her float.
+  const takes = useCan('record payment')
+  const countsOwn = useCan('cash up own drawer')
+  const canTake = takes || countsOwn
   const [dialog, setDialog] = useState<'float' | Drawer>()
   const queryClient = useQueryClient()
   const done = () => (setDialog(undefined), void queryClient.invalidateQueries({ queryKey: reportsKey }))

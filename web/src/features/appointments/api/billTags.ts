@@ -3,7 +3,7 @@ import { get } from '../../../lib/api'
 import { appointmentsKey } from '../../../lib/queryKeys'
 import type { ResponseBody } from '../../../lib/schema'
 
-export type BillTag = ResponseBody<'/api/bills', 'get'>['data'][number]
+export type BillTag = ResponseBody<'/api/bill-tags', 'get'>['data'][number]
 
 /**
  * The bills of the queue's appointments, by appointment: what the front desk's "to pay" and

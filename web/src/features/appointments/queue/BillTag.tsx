@@ -2,21 +2,17 @@ import { Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { formatMoney } from '../../../lib/money'
 import type { BillTag as Tagged } from '../api/billTags'
+import { billState } from '../../../lib/labels'
 
-/** An appointment's bill in the queue: charges open, to pay (with the balance), or paid. */
+/** An appointment's bill in the queue: charges open, to pay (with the balance), refunded or paid (billState). */
 export function BillTag({ tag }: { tag?: Tagged }) {
   const { t, i18n } = useTranslation()
   if (!tag) return null
-  if (tag.status === 'draft') return <Tag color="blue">{t('bill.status.draft')}</Tag>
-  if (tag.balance > 0)
-    return (
-      <Tag color="orange" data-testid="tag-to-pay">
-        {t('bill.status.toPay')} {formatMoney(tag.balance, tag.currency, tag.minor_units, i18n.language)}
-      </Tag>
-    )
+  const state = billState(tag)
   return (
-    <Tag color="green" data-testid="tag-paid">
-      {t('bill.status.paid')}
+    <Tag color={state.color} data-testid={state.label === 'bill.status.toPay' ? 'tag-to-pay' : state.label === 'bill.status.paid' ? 'tag-paid' : undefined}>
+      {t(state.label)}
+      {tag.balance > 0 && ` ${formatMoney(tag.balance, tag.currency, tag.minor_units, i18n.language)}`}
     </Tag>
   )
 }

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
 import { appointmentsKey } from '../../../lib/queryKeys'
+import { billState } from '../../../lib/labels'
 import { finaliseBill, removeLine } from '../api/chargeBill'
 import { useFeeSettings } from '../api/feeSettings'
 import { billQuery, useBill, useVisitBill, visitBillQuery } from '../api/getBill'
@@ -18,12 +19,11 @@ import { useMoney, type Money } from './useMoney'
 
 type Dialog = 'pay' | 'discount' | 'refund' | 'void' | BillLine
 
-/** A bill's status as a tag: draft (taking charges), to pay, paid, void. */
-export function BillStatus({ bill }: { bill: Pick<Bill, 'status' | 'balance'> }) {
+/** A bill's state as a tag (billState): charges open, to pay, refunded, paid, void. */
+export function BillStatus({ bill }: { bill: Pick<Bill, 'status' | 'balance' | 'paid' | 'credited'> }) {
   const { t } = useTranslation()
-  if (bill.status === 'draft') return <Tag color="blue">{t('bill.status.draft')}</Tag>
-  if (bill.status === 'void') return <Tag color="red">{t('bill.status.void')}</Tag>
-  return bill.balance > 0 ? <Tag color="orange">{t('bill.status.toPay')}</Tag> : <Tag color="green">{t('bill.status.paid')}</Tag>
+  const state = billState(bill)
+  return <Tag color={state.color}>{t(state.label)}</Tag>
 }
 
 /** A visit's bill: its charges for the doctor and the front desk, and from the front desk its discount, finalising, payments and prints. */
