@@ -25,6 +25,17 @@ type Store struct {
 	Loc   *time.Location
 	Codes *catalogue.Store
 	Now   func() time.Time
+	// OrdersChanged, when set, is told the tests a visit's form orders at every save, inside
+	// the save's transaction (the results domain keeps its lab orders in step; it may refuse).
+	OrdersChanged func(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, orders []Order) error
+}
+
+// syncOrders tells OrdersChanged the visit's orders.
+func (s *Store) syncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, orders []Order) error {
+	if s.OrdersChanged == nil {
+		return nil
+	}
+	return s.OrdersChanged(ctx, tx, e, a, orders)
 }
 
 func (s *Store) now() time.Time {

@@ -254,6 +254,9 @@ func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version 
 		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
 			return err
 		}
+		if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
+			return err
+		}
 		return s.auditVisit(ctx, tx, e, a, "visit.save", changedSections(old.content, c))
 	})
 }
@@ -349,6 +352,9 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 			return err
 		}
 		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
+			return err
+		}
+		if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
 			return err
 		}
 		return s.auditVisit(ctx, tx, e, a, "visit.amend", changedSections(old.content, c)+"; reason given")
@@ -454,4 +460,41 @@ func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lan
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// DatedVitals are one visit's measurements, on the visit's day.
+type DatedVitals struct {
+	AppointmentID int64    `json:"appointment_id"`
+	Day           string   `json:"day"`
+	Vitals        Vitals   `json:"vitals"`
+	BMI           *float64 `json:"bmi"`
+}
+
+// VitalsOf lists a patient's visits that measured anything, from day on (YYYY-MM-DD),
+// oldest first: the vitals trend.
+func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from string) ([]DatedVitals, error) {
+	rows, err := q.QueryContext(ctx, `SELECT a.id, a.day, v.content FROM visits v JOIN appointments a ON a.id = v.appointment_id
+		WHERE v.patient_id = $1 AND a.day >= $2 ORDER BY a.day, a.starts_at, a.id`, patientID, from)
+	if err != nil {
+		return nil, fmt.Errorf("read vitals: %w", err)
+	}
+	defer rows.Close()
+	out := []DatedVitals{}
+	for rows.Next() {
+		var d DatedVitals
+		var content string
+		if err := rows.Scan(&d.AppointmentID, &d.Day, &content); err != nil {
+			return nil, err
+		}
+		var c Content
+		if err := json.Unmarshal([]byte(content), &c); err != nil {
+			return nil, fmt.Errorf("visit %d content: %w", d.AppointmentID, err)
+		}
+		if c.Vitals == (Vitals{}) {
+			continue
+		}
+		d.Vitals, d.BMI = c.Vitals, c.Vitals.BMI()
+		out = append(out, d)
+	}
+	return out, rows.Err()
 }

@@ -13,4 +13,5 @@ const (
 	ChangesUser                       // the accounts list, and that account's own channel ({id})
 	ChangesRoles                      // everyone re-reads their permissions
 	ChangesOwnSessions                // a logout or new password: the user's other tabs and devices
+	ChangesResults                    // orders, results, reviews and critical alerts re-read
 )

@@ -30,13 +30,15 @@ const (
 	IssueDocuments     Permission = "issue documents"
 	ManageTemplates    Permission = "manage templates"
 	CashUpOwn          Permission = "cash up own drawer"
+	RecordResults      Permission = "record results"
+	ReviewResults      Permission = "review results"
 )
 
 // Catalogue lists every permission, in the order screens show them.
 var Catalogue = []Permission{
 	ManageUser, ManagePermission, ViewMenuPermission,
 	ViewPatient, ManagePatient, ViewAppointment, ManageAppointment,
-	RecordVitals, WriteDiagnosis, WritePrescription,
+	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
 	IssueDocuments, ManageTemplates,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"emr/internal/apperr"
 	"emr/internal/database"
 )
 
@@ -151,10 +152,12 @@ type TestResults struct {
 
 // TestResults reads what the test code reports; sql.ErrNoRows when there is no such test.
 func (s *Store) TestResults(ctx context.Context, code, lang string) (TestResults, error) {
-	return testResults(ctx, s.DB, code, lang)
+	return ReadTestResults(ctx, s.DB, code, lang)
 }
 
-func testResults(ctx context.Context, q database.Querier, code, lang string) (TestResults, error) {
+// ReadTestResults is TestResults read through q (a writer's transaction: the catalogue as
+// the write sees it).
+func ReadTestResults(ctx context.Context, q database.Querier, code, lang string) (TestResults, error) {
 	var t TestResults
 	var l Labels
 	err := q.QueryRowContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours
@@ -162,12 +165,44 @@ func testResults(ctx context.Context, q database.Querier, code, lang string) (Te
 	if err != nil {
 		return t, err
 	}
-	t.Label, t.Analytes = l.In(lang), []Analyte{}
-	rows, err := q.QueryContext(ctx, `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
-		a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi
-		FROM lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`, code)
+	t.Label = l.In(lang)
+	t.Analytes, err = loadAnalytes(ctx, q, lang, code,
+		analyteSelect+` lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`,
+		`SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u
+		JOIN lab_test_analytes ta ON ta.analyte = u.analyte WHERE ta.test = $1 ORDER BY u.analyte, u.unit`,
+		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
+		FROM lab_ranges r JOIN lab_test_analytes ta ON ta.analyte = r.analyte WHERE ta.test = $1 ORDER BY r.analyte, r.sex, r.age_from_months`)
+	return t, err
+}
+
+// ReadAnalyte reads one analyte with its units and ranges, label in lang; NotFound when
+// there is no such analyte.
+func ReadAnalyte(ctx context.Context, q database.Querier, code, lang string) (Analyte, error) {
+	list, err := loadAnalytes(ctx, q, lang, code,
+		analyteSelect+` lab_analytes a WHERE a.code = $1`,
+		`SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u WHERE u.analyte = $1 ORDER BY u.unit`,
+		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
+		FROM lab_ranges r WHERE r.analyte = $1 ORDER BY r.sex, r.age_from_months`)
 	if err != nil {
-		return t, fmt.Errorf("read the analytes of %s: %w", code, err)
+		return Analyte{}, err
+	}
+	if len(list) == 0 {
+		return Analyte{}, apperr.NotFound("catalogue.analyte_not_found")
+	}
+	return list[0], nil
+}
+
+// analyteSelect is the start of a query of analytes for loadAnalytes.
+const analyteSelect = `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
+	a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi FROM `
+
+// loadAnalytes reads analytes, then their units, then their ranges, by three queries that
+// take the one argument arg.
+func loadAnalytes(ctx context.Context, q database.Querier, lang string, arg any, analytesSQL, unitsSQL, rangesSQL string) ([]Analyte, error) {
+	out := []Analyte{}
+	rows, err := q.QueryContext(ctx, analytesSQL, arg)
+	if err != nil {
+		return nil, fmt.Errorf("read analytes: %w", err)
 	}
 	byCode := map[string]int{}
 	for rows.Next() {
@@ -177,49 +212,47 @@ func testResults(ctx context.Context, q database.Querier, code, lang string) (Te
 		if err := rows.Scan(&a.Code, &a.LOINC, &a.Type, &a.Unit, &a.Decimals, &a.PlausibleLow, &a.PlausibleHigh,
 			&a.DeltaPercent, &a.DeltaAbs, &answers, &al.EN, &al.RU, &al.ZH, &al.VI); err != nil {
 			rows.Close()
-			return t, err
+			return nil, err
 		}
 		a.Label, a.Answers, a.Units, a.Ranges = al.In(lang), parseAnswers(answers), []Unit{}, []Range{}
-		byCode[a.Code] = len(t.Analytes)
-		t.Analytes = append(t.Analytes, a)
+		byCode[a.Code] = len(out)
+		out = append(out, a)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return t, err
+		return nil, err
 	}
-	units, err := q.QueryContext(ctx, `SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u
-		JOIN lab_test_analytes ta ON ta.analyte = u.analyte WHERE ta.test = $1 ORDER BY u.analyte, u.unit`, code)
+	units, err := q.QueryContext(ctx, unitsSQL, arg)
 	if err != nil {
-		return t, fmt.Errorf("read the units of %s: %w", code, err)
+		return nil, fmt.Errorf("read units: %w", err)
 	}
 	for units.Next() {
 		var analyte string
 		var u Unit
 		if err := units.Scan(&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC); err != nil {
 			units.Close()
-			return t, err
+			return nil, err
 		}
-		a := &t.Analytes[byCode[analyte]]
+		a := &out[byCode[analyte]]
 		a.Units = append(a.Units, u)
 	}
 	units.Close()
 	if err := units.Err(); err != nil {
-		return t, err
+		return nil, err
 	}
-	ranges, err := q.QueryContext(ctx, `SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
-		FROM lab_ranges r JOIN lab_test_analytes ta ON ta.analyte = r.analyte WHERE ta.test = $1 ORDER BY r.analyte, r.sex, r.age_from_months`, code)
+	ranges, err := q.QueryContext(ctx, rangesSQL, arg)
 	if err != nil {
-		return t, fmt.Errorf("read the ranges of %s: %w", code, err)
+		return nil, fmt.Errorf("read ranges: %w", err)
 	}
 	defer ranges.Close()
 	for ranges.Next() {
 		var analyte string
 		var r Range
 		if err := ranges.Scan(&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High, &r.CriticalLow, &r.CriticalHigh); err != nil {
-			return t, err
+			return nil, err
 		}
-		a := &t.Analytes[byCode[analyte]]
+		a := &out[byCode[analyte]]
 		a.Ranges = append(a.Ranges, r)
 	}
-	return t, ranges.Err()
+	return out, ranges.Err()
 }

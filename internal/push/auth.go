@@ -25,6 +25,8 @@ const (
 	AppointmentsChannel = "private-appointments"
 	PatientsChannel     = "private-patients"
 	UsersChannel        = "private-users"
+	// ResultsChannel tells who reviews results that an order, a result or an alert changed.
+	ResultsChannel = "private-results"
 	// RolesChannel tells every logged-in user that role permissions changed.
 	RolesChannel      = "private-roles"
 	userChannelPrefix = "private-App.Models.User."
@@ -42,6 +44,7 @@ var channelAccess = map[string]auth.Permission{
 	AppointmentsChannel: auth.ViewAppointment,
 	PatientsChannel:     auth.ViewPatient,
 	UsersChannel:        auth.ManageUser,
+	ResultsChannel:      auth.ReviewResults,
 }
 
 // mayJoin reports whether p may subscribe to channel.

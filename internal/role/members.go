@@ -90,3 +90,10 @@ func Holders(ctx context.Context, q database.Querier, name string) ([]int64, err
 	}
 	return ids, nil
 }
+
+// Exists says whether a role called name exists.
+func Exists(ctx context.Context, q database.Querier, name string) (bool, error) {
+	var ok bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM roles WHERE name = $1)`, name).Scan(&ok)
+	return ok, err
+}

@@ -113,6 +113,22 @@ var requiredAccess = map[string]string{
 	"POST /api/diagnosis-codes/import":              "manage catalogue",
 	"GET /api/lab-tests":                            "write diagnosis",
 	"GET /api/lab-tests/{code}":                     "write diagnosis or manage catalogue",
+	"GET /api/appointments/{id}/orders":             "record results or review results or write diagnosis",
+	"GET /api/patients/{id}/orders":                 "record results or review results or write diagnosis",
+	"GET /api/patients/{id}/trend":                  "record results or review results or write diagnosis",
+	"GET /api/lab-orders/overdue":                   "record results or review results or write diagnosis",
+	"GET /api/lab-orders/{id}":                      "record results or review results or write diagnosis",
+	"POST /api/lab-orders/{id}/collect":             "record results",
+	"POST /api/lab-orders/{id}/cancel":              "record results or write diagnosis",
+	"POST /api/lab-orders/{id}/not-done":            "record results",
+	"PUT /api/lab-orders/{id}/results":              "record results",
+	"GET /api/results/review":                       "review results",
+	"POST /api/results/review":                      "review results",
+	"GET /api/results/alerts":                       "review results",
+	"POST /api/results/alerts/{id}/acknowledge":     "review results",
+	"GET /api/results/alerts/report":                "review results",
+	"GET /api/settings/results":                     "logged-in",
+	"PUT /api/settings/results":                     "manage settings",
 	"GET /api/medicines":                            "write prescription or manage catalogue",
 	"POST /api/medicines":                           "manage catalogue",
 	"PUT /api/medicines/{id}":                       "manage catalogue",
@@ -186,8 +202,8 @@ var ownerOnly = map[string]bool{
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
 var rolePermissions = map[string][]string{
-	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record charges", "issue documents", "manage templates"},
-	"nurse":        {"view patient", "view appointment", "record vitals"},
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "record charges", "issue documents", "manage templates"},
+	"nurse":        {"view patient", "view appointment", "record vitals", "record results"},
 	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer"},
 }
 

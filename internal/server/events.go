@@ -17,6 +17,7 @@ var changeEvents = map[auth.Change]struct{ channel, event string }{
 	auth.ChangesPatients:     {push.PatientsChannel, "App.Events.PatientChanged"},
 	auth.ChangesUser:         {push.UsersChannel, "App.Events.UserChanged"},
 	auth.ChangesRoles:        {push.RolesChannel, "App.Events.RolesChanged"},
+	auth.ChangesResults:      {push.ResultsChannel, "App.Events.ResultsChanged"},
 }
 
 // announce publishes the change rt declares (Announces) after a successful call, except to

@@ -36,6 +36,7 @@ import (
 	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/push"
+	"emr/internal/result"
 	"emr/internal/role"
 	"emr/internal/secret"
 	"emr/internal/settings"
@@ -107,6 +108,21 @@ const (
 	sweepEvery = 10 * time.Minute
 )
 
+// escalateEvery is how often critical alerts are checked for having waited too long.
+const escalateEvery = 30 * time.Second
+
+// escalate marks the critical alerts that waited past the clinic's interval and, when any
+// did, tells who reviews results (the covering role re-reads its alerts).
+func escalate(results *result.Store, publisher push.Publisher) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		n, err := results.Escalate(ctx)
+		if err == nil && n > 0 {
+			_ = publisher.Publish(push.ResultsChannel, "App.Events.ResultsChanged", map[string]string{"path": "escalation"}, "")
+		}
+		return err
+	}
+}
+
 // every calls fn every period until ctx ends, logging a failure once until it succeeds.
 func every(period time.Duration, what string, fn func(ctx context.Context) error) func(ctx context.Context) {
 	return func(ctx context.Context) {
@@ -158,7 +174,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
-	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes}}
+	results := &result.Store{DB: db}
+	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
@@ -176,6 +193,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		patients.Routes(),
 		appointments.Routes(),
+		(&result.Handler{Store: results}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
 		(&billing.Handler{Store: &billing.Store{DB: db, Loc: loc}, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
@@ -234,6 +252,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			_, err := throttle.Sweep(ctx, time.Now().UTC().Add(-time.Hour)) // every window is shorter
 			return err
 		}),
+		every(escalateEvery, "escalate critical results", escalate(results, publisher)),
 		scheduled.Run,
 	}}
 }

@@ -1,0 +1,430 @@
+package result_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"emr/internal/apitest"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+type result struct {
+	ID          int64   `json:"id"`
+	Analyte     string  `json:"analyte"`
+	Label       string  `json:"label"`
+	Entered     string  `json:"entered"`
+	EnteredUnit string  `json:"entered_unit"`
+	Value       *string `json:"value"`
+	Unit        string  `json:"unit"`
+	Answer      string  `json:"answer"`
+	Flag        string  `json:"flag"`
+	Delta       string  `json:"delta"`
+	Status      string  `json:"status"`
+	Current     bool    `json:"current"`
+	Range       struct {
+		Low, High *string
+		Source    string
+	} `json:"range"`
+}
+
+type order struct {
+	ID          int64    `json:"id"`
+	Test        string   `json:"test"`
+	TestLabel   string   `json:"test_label"`
+	Status      string   `json:"status"`
+	Reason      string   `json:"reason"`
+	Note        string   `json:"note"`
+	ToReview    bool     `json:"to_review"`
+	Attention   int      `json:"attention"`
+	Corrections int      `json:"corrections"`
+	Version     int      `json:"version"`
+	Results     []result `json:"results"`
+	Replaced    []result `json:"replaced"`
+	Events      []struct {
+		Status, Reason, ByName string
+	} `json:"events"`
+}
+
+type list struct {
+	Data []order `json:"data"`
+}
+
+// clinic is a running server with a doctor, a nurse and a receptionist, the starter
+// catalogue, and a male patient born in 1980 whose visit is in progress.
+type clinic struct {
+	env                  *apitest.Env
+	doctor, nurse, rec   *apitest.Client
+	admin                *apitest.Client
+	doctorID, patientID  int64
+	visitID              int64
+	visitVersion         int
+	visitPath, orderPath string
+}
+
+func newClinic(t *testing.T, db *database.DB) *clinic {
+	t.Helper()
+	if err := catalogue.InstallStarter(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	env := apitest.New(t, db)
+	c := &clinic{env: env}
+	c.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+	c.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+	c.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+	c.rec = env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
+	c.doctorID = env.UserID("doc")
+	var p struct{ ID int64 }
+	c.rec.Do("POST", "/api/patients", map[string]any{"first_name": "An", "last_name": "Nguyễn", "birth_date": "1980-01-02", "sex": "male"}).JSON(t, &p)
+	c.patientID = p.ID
+	var a struct{ ID int64 }
+	starts := time.Now().UTC().Add(time.Hour).Truncate(time.Minute).Format(time.RFC3339)
+	r := c.rec.Do("POST", "/api/appointments", map[string]any{"patient_id": c.patientID, "doctor_id": c.doctorID,
+		"starts_at": starts, "duration_minutes": 15, "type": "new", "reason": "Tired"})
+	r.JSON(t, &a)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("book: %d %s", r.Status, r.Body)
+	}
+	c.visitID = a.ID
+	c.visitPath = fmt.Sprintf("/api/appointments/%d/visit", a.ID)
+	c.rec.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{})
+	c.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{})
+	return c
+}
+
+// order saves the visit's form with tests ordered, and returns the visit's orders.
+func (c *clinic) order(t *testing.T, tests ...string) []order {
+	t.Helper()
+	var orders []map[string]any
+	for _, code := range tests {
+		orders = append(orders, map[string]any{"code": code, "note": ""})
+	}
+	r := c.doctor.Do("PUT", c.visitPath, map[string]any{"version": c.visitVersion, "chief_complaint": "Tired", "orders": orders})
+	if r.Status != http.StatusOK {
+		t.Fatalf("save visit: %d %s", r.Status, r.Body)
+	}
+	c.visitVersion++
+	return c.orders(t)
+}
+
+func (c *clinic) orders(t *testing.T) []order {
+	t.Helper()
+	var l list
+	r := c.nurse.Do("GET", fmt.Sprintf("/api/appointments/%d/orders", c.visitID), nil)
+	if r.Status != http.StatusOK {
+		t.Fatalf("orders: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &l)
+	return l.Data
+}
+
+func record(who *apitest.Client, o order, final bool, results ...map[string]any) apitest.Response {
+	return who.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": o.Version, "final": final, "results": results})
+}
+
+func find(orders []order, test string) order {
+	for _, o := range orders {
+		if o.Test == test && o.Status != "cancelled" {
+			return o
+		}
+	}
+	return order{}
+}
+
+func TestOrderLoop(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		orders := c.order(t, "BMP", "HBSAG", "XR-CHEST")
+		if len(orders) != 3 || orders[0].Status != "ordered" || orders[0].TestLabel == "" {
+			t.Fatalf("orders from the visit: %+v", orders)
+		}
+		// Taking a test off the form before anything happened cancels it; saving again keeps the rest.
+		orders = c.order(t, "BMP", "HBSAG")
+		if xr := find(orders, "XR-CHEST"); xr.ID != 0 {
+			t.Fatalf("XR-CHEST not cancelled: %+v", orders)
+		}
+		if len(orders) != 3 || orders[2].Status != "cancelled" || orders[2].Reason == "" {
+			t.Fatalf("cancelled order kept with its reason: %+v", orders)
+		}
+		bmp, hbs := find(orders, "BMP"), find(orders, "HBSAG")
+
+		// The receptionist neither reads nor records results.
+		if r := c.rec.Do("GET", fmt.Sprintf("/api/lab-orders/%d", bmp.ID), nil); r.Status != http.StatusForbidden {
+			t.Errorf("receptionist reads an order: %d", r.Status)
+		}
+		if r := record(c.rec, bmp, true, map[string]any{"analyte": "K", "value": "4.0"}); r.Status != http.StatusForbidden {
+			t.Errorf("receptionist records: %d", r.Status)
+		}
+
+		// Bad input: unknown analyte, decimal comma in English, implausible value, unknown
+		// unit, unknown answer. Nothing is stored.
+		r := record(c.nurse, bmp, true,
+			map[string]any{"analyte": "HGB", "value": "130"},
+			map[string]any{"analyte": "K", "value": "4,1"},
+			map[string]any{"analyte": "NA", "value": "900"},
+			map[string]any{"analyte": "GLU", "value": "100", "unit": "g/L"})
+		_, _, f := r.Error(t)
+		if r.Status != http.StatusUnprocessableEntity || f["results.0.analyte"] == nil || f["results.1.value"] == nil ||
+			f["results.2.value"] == nil || f["results.3.unit"] == nil {
+			t.Fatalf("bad results: %d %s", r.Status, r.Body)
+		}
+		if r := record(c.nurse, hbs, true, map[string]any{"analyte": "HBSAG", "answer": "maybe"}); r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("unknown answer: %d %s", r.Status, r.Body)
+		}
+
+		// Collect, then a preliminary glucose in mg/dL: stored as typed and in mmol/L.
+		r = c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", bmp.ID), map[string]any{"version": bmp.Version})
+		var d order
+		r.JSON(t, &d)
+		if r.Status != http.StatusOK || d.Status != "collected" {
+			t.Fatalf("collect: %d %s", r.Status, r.Body)
+		}
+		var rec struct {
+			Order  order `json:"order"`
+			Alerts int   `json:"alerts"`
+		}
+		r = record(c.nurse, d, false, map[string]any{"analyte": "GLU", "value": "126", "unit": "mg/dL"})
+		r.JSON(t, &rec)
+		if r.Status != http.StatusOK || rec.Order.Status != "preliminary" || len(rec.Order.Results) != 1 {
+			t.Fatalf("preliminary: %d %s", r.Status, r.Body)
+		}
+		glu := rec.Order.Results[0]
+		if *glu.Value != "7.0" || glu.Unit != "mmol/L" || glu.Entered != "126" || glu.EnteredUnit != "mg/dL" || glu.Flag != "N" {
+			t.Fatalf("glucose: %+v", glu)
+		}
+
+		// The final result: a critical potassium raises an alert for the ordering doctor.
+		r = record(c.nurse, rec.Order, true, map[string]any{"analyte": "GLU", "value": "126", "unit": "mg/dL"},
+			map[string]any{"analyte": "K", "value": "6.8"}, map[string]any{"analyte": "CREA", "value": "90"})
+		r.JSON(t, &rec)
+		if r.Status != http.StatusOK || rec.Order.Status != "final" || !rec.Order.ToReview || rec.Alerts != 1 || rec.Order.Attention != 2 {
+			t.Fatalf("final: %d %s", r.Status, r.Body)
+		}
+		var alerts struct {
+			Data []struct {
+				ID     int64  `json:"id"`
+				Result result `json:"result"`
+				Open   bool   `json:"open"`
+			} `json:"data"`
+		}
+		c.doctor.Do("GET", "/api/results/alerts", nil).JSON(t, &alerts)
+		if len(alerts.Data) != 1 || alerts.Data[0].Result.Flag != "HH" || alerts.Data[0].Result.Analyte != "K" {
+			t.Fatalf("doctor's alerts: %+v", alerts)
+		}
+		// Acknowledging needs how the patient was reached and what was done.
+		ack := fmt.Sprintf("/api/results/alerts/%d/acknowledge", alerts.Data[0].ID)
+		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "", "action": ""}); r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("empty acknowledgement: %d %s", r.Status, r.Body)
+		}
+		if r := c.nurse.Do("POST", ack, map[string]any{"contact": "phone", "action": "x"}); r.Status != http.StatusForbidden {
+			t.Fatalf("nurse acknowledges: %d", r.Status)
+		}
+		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "phone", "action": "Sent to emergency", "read_back": "K 6.8 read back"}); r.Status != http.StatusNoContent {
+			t.Fatalf("acknowledge: %d %s", r.Status, r.Body)
+		}
+		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "phone", "action": "again"}); r.Status != http.StatusConflict {
+			t.Fatalf("acknowledge twice: %d", r.Status)
+		}
+		c.doctor.Do("GET", "/api/results/alerts", nil).JSON(t, &alerts)
+		if len(alerts.Data) != 0 {
+			t.Fatalf("alert still open: %+v", alerts)
+		}
+		var report struct {
+			Data []struct {
+				Contact              string `json:"contact"`
+				MinutesToAcknowledge *int   `json:"minutes_to_acknowledge"`
+			} `json:"data"`
+		}
+		c.doctor.Do("GET", "/api/results/alerts/report", nil).JSON(t, &report)
+		if len(report.Data) != 1 || report.Data[0].Contact != "phone" || report.Data[0].MinutesToAcknowledge == nil {
+			t.Fatalf("report: %+v", report)
+		}
+
+		// The review queue: critical first. A stale review is refused; a review clears it.
+		var queue list
+		c.doctor.Do("GET", "/api/results/review", nil).JSON(t, &queue)
+		if len(queue.Data) != 1 || queue.Data[0].ID != bmp.ID {
+			t.Fatalf("queue: %+v", queue)
+		}
+		if r := c.nurse.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": queue.Data[0].Version}}}); r.Status != http.StatusForbidden {
+			t.Fatalf("nurse reviews: %d", r.Status)
+		}
+		if r := c.doctor.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": 1}}}); r.Status != http.StatusConflict {
+			t.Fatalf("stale review: %d %s", r.Status, r.Body)
+		}
+		if r := c.doctor.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": queue.Data[0].Version}}, "comment": "Repeat K tomorrow"}); r.Status != http.StatusOK {
+			t.Fatalf("review: %d %s", r.Status, r.Body)
+		}
+		c.doctor.Do("GET", "/api/results/review", nil).JSON(t, &queue)
+		if len(queue.Data) != 0 {
+			t.Fatalf("queue after review: %+v", queue)
+		}
+		// A reviewed order cannot be cancelled.
+		r = c.doctor.Do("GET", fmt.Sprintf("/api/lab-orders/%d", bmp.ID), nil)
+		r.JSON(t, &d)
+		if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/cancel", bmp.ID), map[string]any{"version": d.Version, "reason": "x"}); r.Status != http.StatusConflict {
+			t.Fatalf("cancel a resulted order: %d", r.Status)
+		}
+
+		// A correction needs a reason, keeps the original, and goes back to the review queue.
+		if r := record(c.nurse, d, true, map[string]any{"analyte": "K", "value": "4.4"}); r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("correction without a reason: %d %s", r.Status, r.Body)
+		}
+		r = c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", bmp.ID), map[string]any{"version": d.Version, "final": true,
+			"reason": "Haemolysed sample, repeated", "results": []map[string]any{{"analyte": "K", "value": "4.4"}}})
+		r.JSON(t, &rec)
+		if r.Status != http.StatusOK || rec.Order.Status != "final" || !rec.Order.ToReview || rec.Order.Corrections != 1 || rec.Alerts != 0 {
+			t.Fatalf("correction: %d %s", r.Status, r.Body)
+		}
+		if len(rec.Order.Replaced) != 2 || rec.Order.Replaced[1].Analyte != "K" || *rec.Order.Replaced[1].Value != "6.8" {
+			t.Fatalf("the corrected original stays: %+v", rec.Order.Replaced)
+		}
+		var k result
+		for _, x := range rec.Order.Results {
+			if x.Analyte == "K" {
+				k = x
+			}
+		}
+		if k.Status != "corrected" || k.Flag != "N" || *k.Value != "4.4" {
+			t.Fatalf("corrected K: %+v", k)
+		}
+		if rec.Order.Attention != 0 {
+			t.Fatalf("attention after correction: %d", rec.Order.Attention)
+		}
+
+		// A coded answer: positive is abnormal.
+		r = record(c.nurse, hbs, true, map[string]any{"analyte": "HBSAG", "answer": "positive"})
+		r.JSON(t, &rec)
+		if r.Status != http.StatusOK || rec.Order.Results[0].Flag != "A" || rec.Order.Attention != 1 {
+			t.Fatalf("coded: %d %s", r.Status, r.Body)
+		}
+		// The test cannot be taken off the visit once resulted.
+		r = c.doctor.Do("PUT", c.visitPath, map[string]any{"version": c.visitVersion, "chief_complaint": "Tired", "orders": []map[string]any{{"code": "BMP"}}})
+		if r.Status != http.StatusConflict {
+			t.Fatalf("removing a resulted test: %d %s", r.Status, r.Body)
+		}
+		// The trend of potassium reads the corrected value.
+		var trend struct {
+			Points []struct {
+				Value *string `json:"value"`
+				Flag  string  `json:"flag"`
+			} `json:"points"`
+			Band *struct{ Low, High *float64 } `json:"band"`
+		}
+		r = c.doctor.Do("GET", fmt.Sprintf("/api/patients/%d/trend?analyte=K", c.patientID), nil)
+		r.JSON(t, &trend)
+		if r.Status != http.StatusOK || len(trend.Points) != 1 || *trend.Points[0].Value != "4.4" || trend.Band == nil || *trend.Band.Low != 3.5 {
+			t.Fatalf("trend: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestRangesByPatient: the same haemoglobin is normal for a woman and low for a man; the
+// lab's printed range replaces the catalogue's, visibly; a big change since the last
+// creatinine is flagged even inside the range; a decimal comma is read in Russian.
+func TestRangesByPatient(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		cbc := find(c.order(t, "CBC", "CREA"), "CBC")
+		var rec struct {
+			Order order `json:"order"`
+		}
+		c.nurse.SetCookie("language", "ru")
+		r := record(c.nurse, cbc, true, map[string]any{"analyte": "HGB", "value": "12,5", "unit": "g/dL"},
+			map[string]any{"analyte": "PLT", "value": "250", "lab_low": "100", "lab_high": "300"})
+		r.JSON(t, &rec)
+		c.nurse.SetCookie("language", "en")
+		if r.Status != http.StatusOK {
+			t.Fatalf("record in Russian: %d %s", r.Status, r.Body)
+		}
+		for _, x := range rec.Order.Results {
+			switch x.Analyte {
+			case "HGB":
+				if *x.Value != "125" || x.Flag != "L" || x.Range.Source != "catalogue" {
+					t.Errorf("a man's Hb 12.5 g/dL: %+v", x)
+				}
+			case "PLT":
+				if x.Range.Source != "lab" || *x.Range.Low != "100" || x.Flag != "N" {
+					t.Errorf("lab range: %+v", x)
+				}
+			}
+		}
+		crea := find(c.orders(t), "CREA")
+		record(c.nurse, crea, true, map[string]any{"analyte": "CREA", "value": "60"})
+
+		// A second visit: creatinine +50 % inside the range is flagged for attention.
+		var a struct{ ID int64 }
+		starts := time.Now().UTC().Add(3 * time.Hour).Truncate(time.Minute).Format(time.RFC3339)
+		c.rec.Do("POST", "/api/appointments", map[string]any{"patient_id": c.patientID, "doctor_id": c.doctorID,
+			"starts_at": starts, "duration_minutes": 15, "type": "follow-up", "reason": "Review"}).JSON(t, &a)
+		c.visitID, c.visitPath, c.visitVersion = a.ID, fmt.Sprintf("/api/appointments/%d/visit", a.ID), 0
+		c.rec.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{})
+		c.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{})
+		crea = find(c.order(t, "CREA"), "CREA")
+		r = record(c.nurse, crea, true, map[string]any{"analyte": "CREA", "value": "95"})
+		r.JSON(t, &rec)
+		if x := rec.Order.Results[0]; x.Flag != "N" || x.Delta != "U" || rec.Order.Attention != 1 {
+			t.Fatalf("delta: %+v attention %d", x, rec.Order.Attention)
+		}
+
+		// The woman's Hb 12.5 g/dL is normal.
+		var p struct{ ID int64 }
+		c.rec.Do("POST", "/api/patients", map[string]any{"first_name": "Lan", "last_name": "Trần", "birth_date": "1995-05-05", "sex": "female"}).JSON(t, &p)
+		starts = time.Now().UTC().Add(5 * time.Hour).Truncate(time.Minute).Format(time.RFC3339)
+		c.rec.Do("POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": c.doctorID,
+			"starts_at": starts, "duration_minutes": 15, "type": "new", "reason": "Tired"}).JSON(t, &a)
+		c.visitID, c.visitPath, c.visitVersion = a.ID, fmt.Sprintf("/api/appointments/%d/visit", a.ID), 0
+		c.rec.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{})
+		c.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{})
+		cbc = find(c.order(t, "CBC"), "CBC")
+		r = record(c.nurse, cbc, true, map[string]any{"analyte": "HGB", "value": "12.5", "unit": "g/dL"})
+		r.JSON(t, &rec)
+		if x := rec.Order.Results[0]; x.Flag != "N" {
+			t.Fatalf("a woman's Hb 12.5 g/dL: %+v", x)
+		}
+	})
+}
+
+// TestTwoNursesRecordTheSameOrder: both read the order and record at once; one wins, the
+// other is told the order changed, and the winner's result is the one stored — nothing is
+// half-written and nothing is lost.
+func TestTwoNursesRecordTheSameOrder(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		nurse2 := c.env.LoggedIn("nurse2", c.env.CreateUser("nurse2", "nurse"))
+		elec := find(c.order(t, "ELEC"), "ELEC")
+		var wg sync.WaitGroup
+		statuses := make([]int, 2)
+		values := []string{"4.0", "4.6"}
+		for i, who := range []*apitest.Client{c.nurse, nurse2} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i] = record(who, elec, true, map[string]any{"analyte": "K", "value": values[i]}).Status
+			}()
+		}
+		wg.Wait()
+		won := -1
+		for i, s := range statuses {
+			switch s {
+			case http.StatusOK:
+				won = i
+			case http.StatusConflict:
+			default:
+				t.Fatalf("statuses %v", statuses)
+			}
+		}
+		if won < 0 || statuses[0] == statuses[1] {
+			t.Fatalf("statuses %v: exactly one should win", statuses)
+		}
+		o := find(c.orders(t), "ELEC")
+		if len(o.Results) != 1 || *o.Results[0].Value != values[won] || o.Version != elec.Version+1 {
+			t.Fatalf("stored: %+v (winner %d)", o, won)
+		}
+	})
+}

@@ -1,0 +1,289 @@
+package result
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/auth"
+	"emr/internal/httpjson"
+	"emr/internal/i18n"
+)
+
+// Handler serves the orders-and-results API.
+type Handler struct{ Store *Store }
+
+// readResults is who may read orders and results: who records them, who reviews them, and
+// the doctor writing the visit.
+var readResults = auth.NeedAny(auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis)
+
+// Routes is the results API's route table.
+func (h *Handler) Routes() []auth.Route {
+	record, review := auth.Need(auth.RecordResults), auth.Need(auth.ReviewResults)
+	return []auth.Route{
+		{Method: "GET", Path: "/api/appointments/{id}/orders", Access: readResults, Handler: h.visitOrders},
+		{Method: "GET", Path: "/api/patients/{id}/orders", Access: readResults, Handler: h.patientOrders},
+		{Method: "GET", Path: "/api/patients/{id}/trend", Access: readResults, Handler: h.trend},
+		{Method: "GET", Path: "/api/lab-orders/overdue", Access: readResults, Handler: h.overdue},
+		{Method: "GET", Path: "/api/lab-orders/{id}", Access: readResults, Handler: h.detail},
+		{Method: "POST", Path: "/api/lab-orders/{id}/collect", Access: record, Announces: auth.ChangesResults, Handler: h.transition(Collected)},
+		{Method: "POST", Path: "/api/lab-orders/{id}/cancel", Access: auth.NeedAny(auth.RecordResults, auth.WriteDiagnosis), Announces: auth.ChangesResults, Handler: h.transition(Cancelled)},
+		{Method: "POST", Path: "/api/lab-orders/{id}/not-done", Access: record, Announces: auth.ChangesResults, Handler: h.transition(NotDone)},
+		{Method: "PUT", Path: "/api/lab-orders/{id}/results", Access: record, Announces: auth.ChangesResults, Handler: h.record},
+		{Method: "GET", Path: "/api/results/review", Access: review, Handler: h.toReview},
+		{Method: "POST", Path: "/api/results/review", Access: review, Announces: auth.ChangesResults, Handler: h.review},
+		{Method: "GET", Path: "/api/results/alerts", Access: review, Handler: h.alerts},
+		{Method: "POST", Path: "/api/results/alerts/{id}/acknowledge", Access: review, Announces: auth.ChangesResults, Handler: h.acknowledge},
+		{Method: "GET", Path: "/api/results/alerts/report", Access: review, Handler: h.report},
+		{Method: "GET", Path: "/api/settings/results", Access: auth.LoggedIn, Handler: h.settings},
+		{Method: "PUT", Path: "/api/settings/results", Access: auth.Need(auth.ManageSettings), Handler: h.saveSettings},
+	}
+}
+
+func orderID(r *http.Request) (int64, error) {
+	return httpjson.PathID(r, "id", "result.order_not_found")
+}
+
+func (h *Handler) visitOrders(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "appointment.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.VisitOrders(r.Context(), id, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) patientOrders(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var v apperr.Validation
+	before := int64(0)
+	if s := r.URL.Query().Get("before"); s != "" {
+		if before, err = strconv.ParseInt(s, 10, 64); err != nil || before < 1 {
+			v.Add("before", "validation.number")
+		}
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.PatientOrders(r.Context(), id, before, 50, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) trend(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var v apperr.Validation
+	analyte := r.URL.Query().Get("analyte")
+	if analyte == "" {
+		v.Add("analyte", "validation.required")
+	}
+	from, err := dateParam(r, "from", time.Time{})
+	if err != nil {
+		v.Add("from", "validation.date_format")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	t, err := h.Store.Trend(r.Context(), id, analyte, from, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, t)
+}
+
+// dateParam reads a YYYY-MM-DD query parameter as the start of that day (UTC); missing, it
+// is otherwise.
+func dateParam(r *http.Request, name string, otherwise time.Time) (time.Time, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return otherwise, nil
+	}
+	return time.Parse(time.DateOnly, s)
+}
+
+func (h *Handler) overdue(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Overdue(r.Context(), i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {
+	id, err := orderID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	d, err := h.Store.Detail(r.Context(), id, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, d)
+}
+
+func (h *Handler) transition(status string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := orderID(r)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		var in StateInput
+		if err := httpjson.Decode(w, r, &in); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		if err := h.Store.Transition(r.Context(), auth.AuditEvent(r), id, status, in); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		h.detail(w, r)
+	}
+}
+
+func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
+	id, err := orderID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in RecordInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	out, err := h.Store.Record(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, out)
+}
+
+func (h *Handler) toReview(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.ToReview(r.Context(), auth.PrincipalFrom(r.Context()).UserID, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+// ReviewCount is how many results a review marked.
+type ReviewCount struct {
+	Reviewed int `json:"reviewed"`
+}
+
+func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
+	var in ReviewInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	n, err := h.Store.Review(r.Context(), auth.AuditEvent(r), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, ReviewCount{Reviewed: n})
+}
+
+func (h *Handler) alerts(w http.ResponseWriter, r *http.Request) {
+	p := auth.PrincipalFrom(r.Context())
+	list, err := h.Store.OpenAlerts(r.Context(), p.UserID, p.Roles, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) acknowledge(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "result.alert_not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in AckInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := h.Store.Acknowledge(r.Context(), auth.AuditEvent(r), id, in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.NoContent(w)
+}
+
+func (h *Handler) report(w http.ResponseWriter, r *http.Request) {
+	var v apperr.Validation
+	now := h.Store.now()
+	from, err := dateParam(r, "from", now.AddDate(0, 0, -30).Truncate(24*time.Hour))
+	if err != nil {
+		v.Add("from", "validation.date_format")
+	}
+	to, err := dateParam(r, "to", now)
+	if err != nil {
+		v.Add("to", "validation.date_format")
+	}
+	if r.URL.Query().Get("to") != "" {
+		to = to.AddDate(0, 0, 1) // the last day included
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.AlertReport(r.Context(), from, to.Add(time.Second), i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
+	st, err := ReadSettings(r.Context(), h.Store.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, st)
+}
+
+func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
+	var in Settings
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	st, err := h.Store.SaveSettings(r.Context(), auth.AuditEvent(r), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, st)
+}

@@ -1,0 +1,268 @@
+package result
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/user"
+)
+
+// SyncOrders keeps a visit's lab orders in step with the tests its form orders, inside the
+// visit's save: a test newly on the form is ordered (by the visit's doctor, due after the
+// test's turnaround); a test taken off the form is cancelled while nothing has happened to
+// it, and refused once a specimen or a result exists (it must be cancelled or marked not
+// done on its own, with a reason). It is the appointment store's OrdersChanged hook.
+func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a appointment.Appointment, orders []appointment.Order) error {
+	existing, err := scanOrders(tx.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
+		WHERE o.appointment_id = $1 AND o.status NOT IN ('cancelled', 'not_done') ORDER BY o.id`, a.ID))
+	if err != nil {
+		return err
+	}
+	wanted := map[string]string{}
+	var codes []string
+	for _, o := range orders {
+		if _, dup := wanted[o.Code]; !dup {
+			codes = append(codes, o.Code)
+		}
+		wanted[o.Code] = o.Note
+	}
+	now := s.now()
+	for _, o := range existing {
+		note, keep := wanted[o.Test]
+		switch {
+		case keep && note != o.Note:
+			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET note = $1, updated_at = $2, updated_by = $3, version = version + 1
+				WHERE id = $4`, note, now, actor(e), o.ID); err != nil {
+				return fmt.Errorf("update order note: %w", err)
+			}
+		case keep:
+		case o.Status != Ordered:
+			return apperr.Conflict("result.order_started", o.Test)
+		default:
+			if err := s.setState(ctx, tx, e, o, Cancelled, "removed from the visit", now); err != nil {
+				return err
+			}
+		}
+		delete(wanted, o.Test)
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	tests, err := catalogue.OrderedTests(ctx, tx, unique(codes), "en")
+	if err != nil {
+		return err
+	}
+	for _, code := range codes {
+		note, add := wanted[code]
+		if !add {
+			continue
+		}
+		due := now.Add(time.Duration(max(tests[code].TurnaroundHours, 1)) * time.Hour)
+		var id int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO lab_orders (appointment_id, patient_id, test, note, status, ordered_at, ordered_by,
+			due_at, updated_at, updated_by) VALUES ($1, $2, $3, $4, 'ordered', $5, $6, $7, $5, $8) RETURNING id`,
+			a.ID, a.PatientID, code, note, now, a.DoctorID, due, actor(e)).Scan(&id); err != nil {
+			return fmt.Errorf("order %s: %w", code, err)
+		}
+		if err := s.event(ctx, tx, e, id, a.PatientID, Ordered, "", now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func actor(e audit.Event) any {
+	if e.ActorID == 0 {
+		return nil
+	}
+	return e.ActorID
+}
+
+// event keeps a change of an order's state (who, when, why) and audits it.
+func (s *Store) event(ctx context.Context, tx *sql.Tx, e audit.Event, orderID, patientID int64, status, reason string, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lab_order_events (order_id, status, reason, at, by_user) VALUES ($1, $2, $3, $4, $5)`,
+		orderID, status, reason, at, actor(e)); err != nil {
+		return fmt.Errorf("record order event: %w", err)
+	}
+	detail := ""
+	if reason != "" {
+		detail = "reason given"
+	}
+	return s.audit(ctx, tx, e, "lab_order."+status, orderID, patientID, detail, at)
+}
+
+func (s *Store) audit(ctx context.Context, tx *sql.Tx, e audit.Event, action string, orderID, patientID int64, detail string, at time.Time) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = action, "lab_order", strconv.FormatInt(orderID, 10), audit.Success, at, detail
+	e.PatientID = patientID
+	return audit.Record(ctx, tx, e)
+}
+
+// setState moves order o to status (cancelled, not done, collected) and keeps the event.
+func (s *Store) setState(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, status, reason string, now time.Time) error {
+	collectedAt := o.CollectedAt
+	if status == Collected {
+		collectedAt = &now
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, reason = $2, collected_at = $3, updated_at = $4, updated_by = $5,
+		version = version + 1 WHERE id = $6 AND version = $7`, status, reason, collectedAt, now, actor(e), o.ID, o.Version)
+	if err != nil {
+		return fmt.Errorf("change order: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.Conflict("error.conflict")
+	}
+	return s.event(ctx, tx, e, o.ID, o.PatientID, status, reason, now)
+}
+
+// lockOrder reads order id for a change; on PostgreSQL the row lock orders concurrent
+// writers (the version check then refuses the later one).
+func (s *Store) lockOrder(ctx context.Context, tx *sql.Tx, id int64) (Order, error) {
+	q := `SELECT ` + orderColumns + ` FROM lab_orders o WHERE o.id = $1`
+	if s.DB.Engine == database.Postgres {
+		q += ` FOR UPDATE`
+	}
+	o, err := scanOrder(tx.QueryRowContext(ctx, q, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, apperr.NotFound("result.order_not_found")
+	}
+	if err != nil {
+		return o, fmt.Errorf("read order: %w", err)
+	}
+	return o, nil
+}
+
+// StateInput is a change of an order's state: the version read, and the reason where one
+// is needed.
+type StateInput struct {
+	Version int    `json:"version"`
+	Reason  string `json:"reason"`
+}
+
+// transitions are the states each change may leave, and the message when it may not.
+var transitions = map[string]struct {
+	states []string
+	notNow string
+}{
+	Collected: {[]string{Ordered}, "result.not_now.collect"},
+	Cancelled: {[]string{Ordered, Collected}, "result.not_now.cancel"},
+	NotDone:   {[]string{Ordered, Collected, Preliminary}, "result.not_now.not_done"},
+}
+
+// Transition moves an order to collected, cancelled or not done: a specimen is collected
+// from an ordered test; an order is cancelled (with a reason) before any result, or marked
+// not done (with a reason: specimen rejected, patient never went) before its final result.
+func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, status string, in StateInput) error {
+	reason := strings.TrimSpace(in.Reason)
+	if status != Collected {
+		var err error
+		if reason, err = apperr.Reason(reason); err != nil {
+			return err
+		}
+	}
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.Version != in.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		from, ok := transitions[status]
+		if !ok {
+			return apperr.Invalid("result.bad_state")
+		}
+		if !slices.Contains(from.states, o.Status) {
+			return apperr.Conflict(from.notNow)
+		}
+		if status == NotDone && o.Status == Preliminary {
+			// A preliminary result that will never be final is no longer waiting for review.
+			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0 WHERE id = $1`, o.ID); err != nil {
+				return err
+			}
+		}
+		return s.setState(ctx, tx, e, o, status, reason, s.now())
+	})
+}
+
+// VisitOrders lists the orders of a visit with their current results, labels in lang.
+func (s *Store) VisitOrders(ctx context.Context, appointmentID int64, lang string) ([]Order, error) {
+	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.appointment_id = $1 ORDER BY o.id`, appointmentID))
+	if err != nil {
+		return nil, err
+	}
+	return list, s.complete(ctx, s.DB, list, lang, true)
+}
+
+// PatientOrders lists a patient's orders, newest first, a page at a time (before: the last
+// id of the page before, 0 for the first), with their current results.
+func (s *Store) PatientOrders(ctx context.Context, patientID, before int64, limit int, lang string) ([]Order, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.patient_id = $1 AND o.id < $2
+		ORDER BY o.id DESC LIMIT $3`, patientID, before, limit))
+	if err != nil {
+		return nil, err
+	}
+	return list, s.complete(ctx, s.DB, list, lang, true)
+}
+
+// Detail reads one order with its results, the results a correction replaced and its events.
+func (s *Store) Detail(ctx context.Context, id int64, lang string) (Detail, error) {
+	o, err := scanOrder(s.DB.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Detail{}, apperr.NotFound("result.order_not_found")
+	}
+	if err != nil {
+		return Detail{}, fmt.Errorf("read order: %w", err)
+	}
+	list := []Order{o}
+	if err := s.complete(ctx, s.DB, list, lang, true); err != nil {
+		return Detail{}, err
+	}
+	d := Detail{Order: list[0], Events: []Event{}}
+	if d.Replaced, err = scanResults(s.DB.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE r.order_id = $1 AND r.is_current = 0
+		ORDER BY r.id`, id)); err != nil {
+		return d, err
+	}
+	if err := s.label(ctx, s.DB, d.Replaced, lang); err != nil {
+		return d, err
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT status, reason, at, by_user FROM lab_order_events WHERE order_id = $1 ORDER BY id`, id)
+	if err != nil {
+		return d, fmt.Errorf("read order events: %w", err)
+	}
+	defer rows.Close()
+	var people []int64
+	for rows.Next() {
+		var ev Event
+		if err := rows.Scan(&ev.Status, &ev.Reason, &ev.At, &ev.By); err != nil {
+			return d, err
+		}
+		if ev.By != nil {
+			people = append(people, *ev.By)
+		}
+		d.Events = append(d.Events, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return d, err
+	}
+	names, err := user.Names(ctx, s.DB, unique(people))
+	for i := range d.Events {
+		if by := d.Events[i].By; by != nil {
+			d.Events[i].ByName = names[*by]
+		}
+	}
+	return d, err
+}

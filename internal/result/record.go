@@ -1,0 +1,416 @@
+package result
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+	"emr/internal/i18n"
+	"emr/internal/patient"
+)
+
+// ResultInput is one analyte's result as typed: a number (in the user's language's decimal
+// notation) with its unit, a coded answer, or text; the lab's own printed range, when it
+// replaces the catalogue's, in the same unit as the number.
+type ResultInput struct {
+	Analyte string `json:"analyte"`
+	Value   string `json:"value"`
+	Unit    string `json:"unit"`
+	Answer  string `json:"answer"`
+	Text    string `json:"text"`
+	LabLow  string `json:"lab_low"`
+	LabHigh string `json:"lab_high"`
+}
+
+// RecordInput records an order's results: preliminary or final; a change to a final result
+// is a correction and needs a reason.
+type RecordInput struct {
+	Version int           `json:"version"`
+	Final   bool          `json:"final"`
+	Reason  string        `json:"reason"`
+	Results []ResultInput `json:"results"`
+}
+
+// MaxText is the longest free-text result (an imaging report).
+const MaxText = 8000
+
+// Recorded is what a recording did: the order as it now stands, and the critical alerts it
+// raised (the handler's caller tells the ordering doctor).
+type Recorded struct {
+	Order  Detail `json:"order"`
+	Alerts int    `json:"alerts"`
+}
+
+// Record stores an order's results. Each value is checked against its analyte (a unit it
+// may be entered in, a value a person can have, an answer it has), converted to the
+// canonical unit, flagged against the range that applies to the patient's sex and age on
+// the day (or the lab's printed range), and delta-checked against the patient's previous
+// result; a critical value raises an alert for the ordering doctor. A correction of a
+// final result keeps the rows it replaces and sends the order back for review.
+func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordInput, lang string) (Recorded, error) {
+	var alerts int
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.Version != in.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		correction := o.Status == Final || o.Status == Reviewed
+		switch {
+		case o.Status == Cancelled || o.Status == NotDone:
+			return apperr.Conflict("result.order_closed")
+		case correction:
+			if in.Reason, err = apperr.Reason(in.Reason); err != nil {
+				return err
+			}
+			in.Final = true
+		}
+		test, err := catalogue.ReadTestResults(ctx, tx, o.Test, lang)
+		if err != nil {
+			return fmt.Errorf("read test %s: %w", o.Test, err)
+		}
+		people, err := patient.Records(ctx, tx, []int64{o.PatientID})
+		if err != nil {
+			return err
+		}
+		pt := people[o.PatientID]
+		now := s.now()
+		observed := now
+		if o.CollectedAt != nil {
+			observed = *o.CollectedAt
+		}
+		rows, err := s.build(ctx, tx, test, pt, o, in.Results, lang, observed)
+		if err != nil {
+			return err
+		}
+		status := Preliminary
+		switch {
+		case correction:
+			status = Corrected
+		case in.Final:
+			status = Final
+		}
+		// What the new rows replace: the current result of the same analytes.
+		current, err := scanResults(tx.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE r.order_id = $1 AND r.is_current = 1`, o.ID))
+		if err != nil {
+			return err
+		}
+		replaced := map[string]int64{}
+		for _, r := range current {
+			replaced[r.Analyte] = r.ID
+		}
+		for _, r := range rows {
+			var replaces any
+			if old, ok := replaced[r.Analyte]; ok {
+				replaces = old
+				if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET is_current = 0 WHERE id = $1`, old); err != nil {
+					return fmt.Errorf("replace result: %w", err)
+				}
+			}
+			var resultID int64
+			if err := tx.QueryRowContext(ctx, `INSERT INTO lab_results (order_id, patient_id, analyte, loinc, type, entered, entered_unit,
+				value, unit, answer, text, range_low, range_high, critical_low, critical_high, range_source, flag, delta, status,
+				is_current, replaces, observed_at, recorded_at, recorded_by)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 1, $20, $21, $22, $23) RETURNING id`,
+				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Unit, r.Answer, r.Text,
+				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Flag, r.Delta, status,
+				replaces, observed, now, actor(e)).Scan(&resultID); err != nil {
+				return fmt.Errorf("record result %s: %w", r.Analyte, err)
+			}
+			if catalogue.Critical(r.Flag) {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
+					VALUES ($1, $2, $3, $4, $5)`, resultID, o.ID, o.PatientID, o.OrderedBy, now); err != nil {
+					return fmt.Errorf("raise alert: %w", err)
+				}
+				alerts++
+			}
+		}
+		attention, err := orderAttention(ctx, tx, o.ID)
+		if err != nil {
+			return err
+		}
+		next, toReview := status, 0
+		if status != Preliminary {
+			next, toReview = Final, 1
+		}
+		collected := o.CollectedAt
+		if collected == nil {
+			collected = &now
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = $2, attention = $3, collected_at = $4,
+			resulted_at = COALESCE(resulted_at, $5), reviewed_at = NULL, reviewed_by = NULL, review_comment = '',
+			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1 WHERE id = $8`,
+			next, toReview, attention, collected, now, boolInt(correction), actor(e), o.ID); err != nil {
+			return fmt.Errorf("update order: %w", err)
+		}
+		if o.CollectedAt == nil {
+			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Collected, "", now); err != nil {
+				return err
+			}
+		}
+		event := next
+		if correction {
+			event = Corrected
+		}
+		if err := s.eventWithDetail(ctx, tx, e, o, event, in.Reason, now, resultDetail(rows, alerts)); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return Recorded{}, err
+	}
+	d, err := s.Detail(ctx, id, lang)
+	return Recorded{Order: d, Alerts: alerts}, err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// eventWithDetail keeps an order's event with an audit detail of its own (which analytes,
+// which used the lab's range; never a value).
+func (s *Store) eventWithDetail(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, status, reason string, at time.Time, detail string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lab_order_events (order_id, status, reason, at, by_user) VALUES ($1, $2, $3, $4, $5)`,
+		o.ID, status, reason, at, actor(e)); err != nil {
+		return fmt.Errorf("record order event: %w", err)
+	}
+	if reason != "" {
+		detail += "; reason given"
+	}
+	return s.audit(ctx, tx, e, "lab_order."+status, o.ID, o.PatientID, detail, at)
+}
+
+// resultDetail names what a recording wrote, for the audit log: the analytes, those flagged
+// against the lab's own range, and how many alerts were raised.
+func resultDetail(rows []Result, alerts int) string {
+	var names, lab []string
+	for _, r := range rows {
+		names = append(names, r.Analyte)
+		if r.Range.Source == "lab" {
+			lab = append(lab, r.Analyte)
+		}
+	}
+	out := "results: " + strings.Join(names, ", ")
+	if len(lab) > 0 {
+		out += "; lab range used for: " + strings.Join(lab, ", ")
+	}
+	if alerts > 0 {
+		out += "; critical alerts: " + strconv.Itoa(alerts)
+	}
+	return out
+}
+
+// orderAttention ranks an order's current results: critical, abnormal (or a delta), normal.
+func orderAttention(ctx context.Context, tx *sql.Tx, orderID int64) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT flag, delta FROM lab_results WHERE order_id = $1 AND is_current = 1`, orderID)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	attention := AttentionNormal
+	for rows.Next() {
+		var flag, delta string
+		if err := rows.Scan(&flag, &delta); err != nil {
+			return 0, err
+		}
+		switch {
+		case catalogue.Critical(flag):
+			attention = AttentionCritical
+		case (flag != "" && flag != catalogue.FlagNormal) || delta != "":
+			attention = max(attention, AttentionAbnormal)
+		}
+	}
+	return attention, rows.Err()
+}
+
+// build checks the typed results against the test's analytes and turns them into rows.
+func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResults, pt patient.Patient, o Order,
+	in []ResultInput, lang string, observed time.Time) ([]Result, error) {
+	var v apperr.Validation
+	if len(in) == 0 {
+		v.Add("results", "result.none")
+		return nil, v.Err()
+	}
+	months := -1
+	if birth, err := time.Parse(time.DateOnly, pt.BirthDate); err == nil {
+		months = catalogue.MonthsOld(birth, observed)
+	}
+	seen := map[string]bool{}
+	var out []Result
+	for i, x := range in {
+		field := fmt.Sprintf("results.%d", i)
+		x.Analyte = strings.TrimSpace(x.Analyte)
+		var a *catalogue.Analyte
+		for j := range test.Analytes {
+			if test.Analytes[j].Code == x.Analyte {
+				a = &test.Analytes[j]
+			}
+		}
+		switch {
+		case a == nil:
+			v.Add(field+".analyte", "result.unknown_analyte")
+			continue
+		case seen[a.Code]:
+			v.Add(field+".analyte", "result.duplicate_analyte")
+			continue
+		}
+		seen[a.Code] = true
+		r := Result{Analyte: a.Code, LOINC: a.LOINC, Type: a.Type, Range: Range{Source: "none"}}
+		switch a.Type {
+		case catalogue.Numeric:
+			if !s.number(ctx, tx, &v, field, *a, x, pt, months, o, lang, &r) {
+				continue
+			}
+		case catalogue.Coded:
+			flag, err := a.AnswerFlag(strings.TrimSpace(x.Answer))
+			if err != nil {
+				v.Add(field+".answer", "result.unknown_answer")
+				continue
+			}
+			r.Answer, r.Flag = strings.TrimSpace(x.Answer), flag
+		default:
+			r.Text = strings.TrimSpace(x.Text)
+			switch {
+			case r.Text == "":
+				v.Add(field+".text", "validation.required")
+			case utf8.RuneCountInString(r.Text) > MaxText:
+				v.Add(field+".text", "validation.too_long")
+			}
+		}
+		out = append(out, r)
+	}
+	return out, v.Err()
+}
+
+// decimalKey is the message key of a number that could not be read.
+func decimalKey(err error) string {
+	if errors.Is(err, i18n.ErrDecimalComma) {
+		return i18n.ErrDecimalComma.Error()
+	}
+	return i18n.ErrNotANumber.Error()
+}
+
+// number fills r with a numeric result: the value as typed, in the canonical unit, the
+// range that applies and the flags. It reports false (with v told why) when the value
+// cannot be stored.
+func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, field string, a catalogue.Analyte, x ResultInput,
+	pt patient.Patient, months int, o Order, lang string, r *Result) bool {
+	unit := strings.TrimSpace(x.Unit)
+	if unit == "" {
+		unit = a.Unit
+	}
+	typed, err := i18n.ParseDecimal(lang, x.Value)
+	if strings.TrimSpace(x.Value) == "" {
+		v.Add(field+".value", "validation.required")
+		return false
+	}
+	if err != nil {
+		v.Add(field+".value", decimalKey(err))
+		return false
+	}
+	canonical, err := a.Canonical(typed, unit)
+	if err != nil {
+		v.Add(field+".unit", "result.unknown_unit")
+		return false
+	}
+	canonical = catalogue.Round(canonical, a.Decimals)
+	if err := a.Plausible(canonical); err != nil {
+		v.Add(field+".value", "result.implausible")
+		return false
+	}
+	value := catalogue.Format(canonical, a.Decimals)
+	r.Entered, r.EnteredUnit, r.Value, r.Unit = strings.Replace(strings.TrimSpace(x.Value), ",", ".", 1), unit, &value, a.Unit
+	rng, ok := catalogue.Range{}, false
+	if months >= 0 {
+		rng, ok = a.RangeFor(pt.Sex, months)
+	}
+	if ok {
+		r.Range.Source = "catalogue"
+	}
+	if strings.TrimSpace(x.LabLow) != "" || strings.TrimSpace(x.LabHigh) != "" {
+		low, lowOK := s.labBound(v, field+".lab_low", a, x.LabLow, unit, lang)
+		high, highOK := s.labBound(v, field+".lab_high", a, x.LabHigh, unit, lang)
+		if !lowOK || !highOK {
+			return false
+		}
+		if low != nil && high != nil && *low > *high {
+			v.Add(field+".lab_high", "result.range_inverted")
+			return false
+		}
+		rng.Low, rng.High, ok = low, high, true
+		r.Range.Source = "lab"
+	}
+	if ok {
+		r.Range.Low, r.Range.High = text(rng.Low, a.Decimals), text(rng.High, a.Decimals)
+		r.Range.CriticalLow, r.Range.CriticalHigh = text(rng.CriticalLow, a.Decimals), text(rng.CriticalHigh, a.Decimals)
+	}
+	r.Flag = catalogue.Flag(canonical, rng, ok)
+	previous, err := previousValue(ctx, tx, o.PatientID, a.Code, o.ID)
+	if err != nil {
+		v.Add(field+".value", "error.internal")
+		return false
+	}
+	if previous != nil {
+		r.Delta = a.Delta(*previous, canonical)
+	}
+	return true
+}
+
+// labBound reads one bound of the lab's printed range, in unit, into the canonical unit.
+func (s *Store) labBound(v *apperr.Validation, field string, a catalogue.Analyte, typed, unit, lang string) (*float64, bool) {
+	if strings.TrimSpace(typed) == "" {
+		return nil, true
+	}
+	f, err := i18n.ParseDecimal(lang, typed)
+	if err != nil {
+		v.Add(field, decimalKey(err))
+		return nil, false
+	}
+	c, err := a.Canonical(f, unit)
+	if err != nil {
+		v.Add(field, "result.unknown_unit")
+		return nil, false
+	}
+	c = catalogue.Round(c, a.Decimals)
+	return &c, true
+}
+
+func text(f *float64, decimals int) *string {
+	if f == nil {
+		return nil
+	}
+	s := catalogue.Format(*f, decimals)
+	return &s
+}
+
+// previousValue is the patient's latest current numeric result of analyte on another order.
+func previousValue(ctx context.Context, tx *sql.Tx, patientID int64, analyte string, orderID int64) (*float64, error) {
+	var value sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT value FROM lab_results WHERE patient_id = $1 AND analyte = $2 AND is_current = 1
+		AND order_id <> $3 AND value IS NOT NULL ORDER BY observed_at DESC, id DESC LIMIT 1`, patientID, analyte, orderID).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !value.Valid) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	f, err := strconv.ParseFloat(value.String, 64)
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}

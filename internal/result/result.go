@@ -1,0 +1,303 @@
+// Package result closes the order loop (issue 35, ADR 29): a test ordered on a visit
+// becomes a lab order that is collected, resulted (preliminary, final, corrected), flagged
+// against the range that applied, reviewed by the ordering doctor, and, when a value is
+// critical, acknowledged by a doctor before it leaves the screen. It owns lab_orders,
+// lab_order_events, lab_results and critical_alerts; the catalogue's arithmetic (units,
+// ranges, flags) is the catalogue package's.
+package result
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/patient"
+	"emr/internal/user"
+)
+
+// Order states: ordered → collected → preliminary → final → reviewed; cancelled (with a
+// reason) before a result; not done (specimen rejected, patient never went).
+const (
+	Ordered     = "ordered"
+	Collected   = "collected"
+	Preliminary = "preliminary"
+	Final       = "final"
+	Reviewed    = "reviewed"
+	Cancelled   = "cancelled"
+	NotDone     = "not_done"
+)
+
+// Result states: a result is preliminary or final as recorded; a correction of a final
+// result is "corrected" (the rows it replaces stay, not current).
+const Corrected = "corrected"
+
+// open are the states of an order still waiting for its result (the overdue list's).
+var open = []string{Ordered, Collected}
+
+// Attention ranks what an order's current results hold, for the review queue's order.
+const (
+	AttentionNormal   = 0
+	AttentionAbnormal = 1 // a value outside its range, an abnormal answer, or a delta
+	AttentionCritical = 2
+)
+
+// Range is the range that applied to a result, as stored with it (canonical unit); its
+// source is the catalogue, the lab's printed range, or none.
+type Range struct {
+	Low          *string `json:"low"`
+	High         *string `json:"high"`
+	CriticalLow  *string `json:"critical_low"`
+	CriticalHigh *string `json:"critical_high"`
+	Source       string  `json:"source"`
+}
+
+// Result is one analyte's result. Numbers are decimal text with "." as the point (the
+// reader localises them): value in the canonical unit, entered as typed in entered_unit.
+type Result struct {
+	ID          int64     `json:"id"`
+	OrderID     int64     `json:"order_id"`
+	Analyte     string    `json:"analyte"`
+	Label       string    `json:"label"`
+	LOINC       string    `json:"loinc"`
+	Type        string    `json:"type"`
+	Entered     string    `json:"entered"`
+	EnteredUnit string    `json:"entered_unit"`
+	Value       *string   `json:"value"`
+	Unit        string    `json:"unit"`
+	Answer      string    `json:"answer"`
+	Text        string    `json:"text"`
+	Range       Range     `json:"range"`
+	Flag        string    `json:"flag"`
+	Delta       string    `json:"delta"`
+	Status      string    `json:"status"`
+	Current     bool      `json:"current"`
+	Replaces    *int64    `json:"replaces"`
+	ObservedAt  time.Time `json:"observed_at"`
+	RecordedAt  time.Time `json:"recorded_at"`
+	RecordedBy  *int64    `json:"recorded_by"`
+	Recorder    string    `json:"recorded_by_name"`
+}
+
+// Order is a test ordered on a visit, with its current results.
+type Order struct {
+	ID            int64      `json:"id"`
+	AppointmentID int64      `json:"appointment_id"`
+	PatientID     int64      `json:"patient_id"`
+	Test          string     `json:"test"`
+	TestLabel     string     `json:"test_label"`
+	Kind          string     `json:"kind"`
+	LOINC         string     `json:"loinc"`
+	Note          string     `json:"note"`
+	Status        string     `json:"status"`
+	Reason        string     `json:"reason"`
+	OrderedAt     time.Time  `json:"ordered_at"`
+	OrderedBy     *int64     `json:"ordered_by"`
+	OrderedByName string     `json:"ordered_by_name"`
+	DueAt         time.Time  `json:"due_at"`
+	Overdue       bool       `json:"overdue"`
+	CollectedAt   *time.Time `json:"collected_at"`
+	ResultedAt    *time.Time `json:"resulted_at"`
+	ReviewedAt    *time.Time `json:"reviewed_at"`
+	ReviewedBy    *int64     `json:"reviewed_by"`
+	ReviewerName  string     `json:"reviewed_by_name"`
+	ReviewComment string     `json:"review_comment"`
+	ToReview      bool       `json:"to_review"`
+	Attention     int        `json:"attention"`
+	Corrections   int        `json:"corrections"`
+	ReportFileID  *int64     `json:"report_file_id"`
+	Version       int        `json:"version"`
+	Results       []Result   `json:"results"`
+	// Patient names the order's patient in lists across patients (the review queue, the
+	// overdue list); nil on a patient's or a visit's own list.
+	Patient *patient.Summary `json:"patient,omitempty"`
+}
+
+// Event is one change of an order's state: who, when, why.
+type Event struct {
+	Status string    `json:"status"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+	By     *int64    `json:"by"`
+	ByName string    `json:"by_name"`
+}
+
+// Detail is an order with its history: the results a correction replaced, and every change
+// of state.
+type Detail struct {
+	Order
+	Replaced []Result `json:"replaced"`
+	Events   []Event  `json:"events"`
+}
+
+// Store reads and writes orders and results.
+type Store struct {
+	DB  *database.DB
+	Now func() time.Time
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+const orderColumns = `o.id, o.appointment_id, o.patient_id, o.test, o.note, o.status, o.reason, o.ordered_at, o.ordered_by,
+	o.due_at, o.collected_at, o.resulted_at, o.reviewed_at, o.reviewed_by, o.review_comment, o.to_review, o.attention,
+	o.corrections, o.report_file_id, o.version`
+
+func scanOrder(row interface{ Scan(...any) error }) (Order, error) {
+	var o Order
+	var toReview int
+	err := row.Scan(&o.ID, &o.AppointmentID, &o.PatientID, &o.Test, &o.Note, &o.Status, &o.Reason, &o.OrderedAt, &o.OrderedBy,
+		&o.DueAt, &o.CollectedAt, &o.ResultedAt, &o.ReviewedAt, &o.ReviewedBy, &o.ReviewComment, &toReview, &o.Attention,
+		&o.Corrections, &o.ReportFileID, &o.Version)
+	o.ToReview, o.Results = toReview == 1, []Result{}
+	return o, err
+}
+
+func scanOrders(rows *sql.Rows, err error) ([]Order, error) {
+	if err != nil {
+		return nil, fmt.Errorf("read orders: %w", err)
+	}
+	defer rows.Close()
+	out := []Order{}
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+const resultColumns = `r.id, r.order_id, r.analyte, r.loinc, r.type, r.entered, r.entered_unit, r.value, r.unit, r.answer, r.text,
+	r.range_low, r.range_high, r.critical_low, r.critical_high, r.range_source, r.flag, r.delta, r.status, r.is_current,
+	r.replaces, r.observed_at, r.recorded_at, r.recorded_by`
+
+func scanResults(rows *sql.Rows, err error) ([]Result, error) {
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer rows.Close()
+	out := []Result{}
+	for rows.Next() {
+		var r Result
+		var current int
+		if err := rows.Scan(&r.ID, &r.OrderID, &r.Analyte, &r.LOINC, &r.Type, &r.Entered, &r.EnteredUnit, &r.Value, &r.Unit,
+			&r.Answer, &r.Text, &r.Range.Low, &r.Range.High, &r.Range.CriticalLow, &r.Range.CriticalHigh, &r.Range.Source,
+			&r.Flag, &r.Delta, &r.Status, &current, &r.Replaces, &r.ObservedAt, &r.RecordedAt, &r.RecordedBy); err != nil {
+			return nil, err
+		}
+		r.Current = current == 1
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// complete fills in what orders show beyond their rows: test and analyte labels in lang,
+// the names of the people, whether each is overdue, and (withResults) their current results.
+func (s *Store) complete(ctx context.Context, q database.Querier, orders []Order, lang string, withResults bool) error {
+	if len(orders) == 0 {
+		return nil
+	}
+	var codes []string
+	var ids, people []int64
+	byID := make(map[int64]int, len(orders))
+	for i, o := range orders {
+		codes, ids = append(codes, o.Test), append(ids, o.ID)
+		byID[o.ID] = i
+		for _, p := range []*int64{o.OrderedBy, o.ReviewedBy} {
+			if p != nil {
+				people = append(people, *p)
+			}
+		}
+	}
+	tests, err := catalogue.OrderedTests(ctx, q, unique(codes), lang)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	for i := range orders {
+		o := &orders[i]
+		t := tests[o.Test]
+		o.TestLabel, o.Kind, o.LOINC = t.Label, t.Kind, t.LOINC
+		o.Overdue = slices.Contains(open, o.Status) && now.After(o.DueAt)
+	}
+	if withResults {
+		var results []Result
+		err := database.InChunks(ids, 500, func(chunk []int64) error {
+			in, args := database.InIDs(q, "r.order_id", chunk, 1)
+			list, err := scanResults(q.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE `+in+` AND r.is_current = 1 ORDER BY r.order_id, r.id`, args...))
+			results = append(results, list...)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if err := s.label(ctx, q, results, lang); err != nil {
+			return err
+		}
+		for _, r := range results {
+			o := &orders[byID[r.OrderID]]
+			o.Results = append(o.Results, r)
+		}
+	}
+	names, err := user.Names(ctx, q, unique(people))
+	if err != nil {
+		return err
+	}
+	for i := range orders {
+		o := &orders[i]
+		if o.OrderedBy != nil {
+			o.OrderedByName = names[*o.OrderedBy]
+		}
+		if o.ReviewedBy != nil {
+			o.ReviewerName = names[*o.ReviewedBy]
+		}
+	}
+	return nil
+}
+
+// label fills in results' analyte labels in lang and their recorders' names.
+func (s *Store) label(ctx context.Context, q database.Querier, results []Result, lang string) error {
+	if len(results) == 0 {
+		return nil
+	}
+	var codes []string
+	var people []int64
+	for _, r := range results {
+		codes = append(codes, r.Analyte)
+		if r.RecordedBy != nil {
+			people = append(people, *r.RecordedBy)
+		}
+	}
+	analytes, err := catalogue.AnalyteNames(ctx, q, unique(codes), lang)
+	if err != nil {
+		return err
+	}
+	names, err := user.Names(ctx, q, unique(people))
+	if err != nil {
+		return err
+	}
+	for i := range results {
+		r := &results[i]
+		r.Label = analytes[r.Analyte].Label
+		if r.RecordedBy != nil {
+			r.Recorder = names[*r.RecordedBy]
+		}
+	}
+	return nil
+}
+
+// unique is values sorted, each once.
+func unique[T int64 | string](values []T) []T {
+	out := slices.Clone(values)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,153 @@
+package result
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/patient"
+)
+
+// QueueLimit is how many orders a list across patients shows at once (the review queue, the
+// overdue orders); the rest follow as the first are dealt with.
+const QueueLimit = 100
+
+// ToReview lists the final results waiting for doctorID's review: critical first, then
+// abnormal, then the oldest, with each order's patient. One index range
+// (lab_orders_review) serves it.
+func (s *Store) ToReview(ctx context.Context, doctorID int64, lang string) ([]Order, error) {
+	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
+		WHERE o.ordered_by = $1 AND o.to_review = 1 ORDER BY o.attention DESC, o.resulted_at, o.id LIMIT $2`, doctorID, QueueLimit))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.complete(ctx, s.DB, list, lang, true); err != nil {
+		return nil, err
+	}
+	return list, withPatients(ctx, s.DB, list)
+}
+
+// ToReviewCount is how many results wait for doctorID's review (the dashboard's figure).
+func (s *Store) ToReviewCount(ctx context.Context, doctorID int64) (int, error) {
+	var n int
+	err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM lab_orders WHERE ordered_by = $1 AND to_review = 1`, doctorID).Scan(&n)
+	return n, err
+}
+
+// Overdue lists the orders past their test's turnaround with no result yet, the longest
+// overdue first, so that the patient can be called back.
+func (s *Store) Overdue(ctx context.Context, lang string) ([]Order, error) {
+	now := s.now()
+	var list []Order
+	for _, status := range open {
+		part, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
+			WHERE o.status = $1 AND o.due_at < $2 ORDER BY o.due_at, o.id LIMIT $3`, status, now, QueueLimit))
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, part...)
+	}
+	sortByDue(list)
+	if len(list) > QueueLimit {
+		list = list[:QueueLimit]
+	}
+	if err := s.complete(ctx, s.DB, list, lang, false); err != nil {
+		return nil, err
+	}
+	return list, withPatients(ctx, s.DB, list)
+}
+
+func sortByDue(list []Order) {
+	slices.SortFunc(list, func(a, b Order) int { return cmp.Or(a.DueAt.Compare(b.DueAt), cmp.Compare(a.ID, b.ID)) })
+}
+
+// withPatients names each order's patient.
+func withPatients(ctx context.Context, q database.Querier, list []Order) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(list))
+	for _, o := range list {
+		ids = append(ids, o.PatientID)
+	}
+	people, err := patient.Summaries(ctx, q, unique(ids))
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		p := people[list[i].PatientID]
+		list[i].Patient = &p
+	}
+	return nil
+}
+
+// ReviewItem is an order to mark reviewed, at the version the doctor saw.
+type ReviewItem struct {
+	ID      int64 `json:"id"`
+	Version int   `json:"version"`
+}
+
+// ReviewInput marks one or many final results reviewed, with an optional comment.
+type ReviewInput struct {
+	Orders  []ReviewItem `json:"orders"`
+	Comment string       `json:"comment"`
+}
+
+// MaxReview is how many orders one review marks.
+const MaxReview = 100
+
+// Review marks final results reviewed (all or none): each must be final and unchanged
+// since the doctor read it (a correction since sends it back, and a stale version is a
+// conflict rather than a review of what the doctor did not see).
+func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int, error) {
+	var v apperr.Validation
+	in.Comment = strings.TrimSpace(in.Comment)
+	switch {
+	case len(in.Orders) == 0:
+		v.Add("orders", "validation.required")
+	case len(in.Orders) > MaxReview:
+		v.Add("orders", "validation.too_many")
+	}
+	if utf8.RuneCountInString(in.Comment) > apperr.MaxReason {
+		v.Add("comment", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		return 0, err
+	}
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		for _, item := range in.Orders {
+			o, err := s.lockOrder(ctx, tx, item.ID)
+			if err != nil {
+				return err
+			}
+			switch {
+			case o.Version != item.Version:
+				return apperr.Conflict("error.conflict")
+			case o.Status != Final:
+				return apperr.Conflict("result.not_now.reviewed")
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, reviewed_at = $1, reviewed_by = $2,
+				review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
+				now, actor(e), in.Comment, o.ID); err != nil {
+				return fmt.Errorf("review order: %w", err)
+			}
+			detail := ""
+			if in.Comment != "" {
+				detail = "comment given"
+			}
+			if err := s.eventWithDetail(ctx, tx, e, o, Reviewed, "", now, detail); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return len(in.Orders), err
+}

@@ -1,0 +1,76 @@
+package result
+
+import (
+	"context"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/catalogue"
+	"emr/internal/patient"
+)
+
+// Point is one result of a trend: when the specimen was taken, the canonical value (or the
+// coded answer), its flags, and the range that applied to it.
+type Point struct {
+	OrderID    int64     `json:"order_id"`
+	ObservedAt time.Time `json:"observed_at"`
+	Value      *string   `json:"value"`
+	Answer     string    `json:"answer"`
+	Flag       string    `json:"flag"`
+	Delta      string    `json:"delta"`
+	Range      Range     `json:"range"`
+	Status     string    `json:"status"`
+}
+
+// Trend is one analyte of one patient over time, with what the chart needs to draw it:
+// the canonical unit, the other units it may be shown in, and today's range for the patient
+// (the shaded band).
+type Trend struct {
+	Analyte catalogue.Analyte `json:"analyte"`
+	Band    *catalogue.Range  `json:"band"`
+	Points  []Point           `json:"points"`
+}
+
+// MaxTrendPoints bounds a trend: a chart of more points than this is unreadable anyway.
+const MaxTrendPoints = 2000
+
+// Trend reads patient id's current results of analyte from from on, oldest first. One
+// index range (lab_results_trend) serves it.
+func (s *Store) Trend(ctx context.Context, patientID int64, analyte string, from time.Time, lang string) (Trend, error) {
+	var t Trend
+	a, err := catalogue.ReadAnalyte(ctx, s.DB, analyte, lang)
+	if err != nil {
+		return t, err
+	}
+	t.Analyte, t.Points = a, []Point{}
+	people, err := patient.Records(ctx, s.DB, []int64{patientID})
+	if err != nil {
+		return t, err
+	}
+	pt, ok := people[patientID]
+	if !ok {
+		return t, apperr.NotFound("patient.not_found")
+	}
+	if birth, err := time.Parse(time.DateOnly, pt.BirthDate); err == nil {
+		if r, ok := a.RangeFor(pt.Sex, catalogue.MonthsOld(birth, s.now())); ok {
+			t.Band = &r
+		}
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT order_id, observed_at, value, answer, flag, delta, range_low, range_high,
+		critical_low, critical_high, range_source, status FROM lab_results
+		WHERE patient_id = $1 AND analyte = $2 AND observed_at >= $3 AND is_current = 1 ORDER BY observed_at, id LIMIT $4`,
+		patientID, analyte, from, MaxTrendPoints)
+	if err != nil {
+		return t, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p Point
+		if err := rows.Scan(&p.OrderID, &p.ObservedAt, &p.Value, &p.Answer, &p.Flag, &p.Delta, &p.Range.Low, &p.Range.High,
+			&p.Range.CriticalLow, &p.Range.CriticalHigh, &p.Range.Source, &p.Status); err != nil {
+			return t, err
+		}
+		t.Points = append(t.Points, p)
+	}
+	return t, rows.Err()
+}
