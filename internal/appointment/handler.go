@@ -3,6 +3,7 @@ package appointment
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -34,6 +35,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/appointments/{id}/start", Access: diagnose, Announces: auth.ChangesAppointments, Handler: h.transition(Start)},
 		{Method: "POST", Path: "/api/appointments/{id}/complete", Access: diagnose, Announces: auth.ChangesAppointments, Handler: h.transition(Complete)},
 		{Method: "GET", Path: "/api/appointments/{id}/visit", Access: readVisits, Handler: h.visit},
+		{Method: "GET", Path: "/api/patients/{id}/vitals", Access: readVisits, Handler: h.vitals},
 		{Method: "PUT", Path: "/api/appointments/{id}/visit", Access: diagnose, Announces: auth.ChangesAppointments, Handler: h.saveVisit},
 		{Method: "PUT", Path: "/api/appointments/{id}/visit/vitals", Access: auth.Need(auth.RecordVitals), Announces: auth.ChangesAppointments, Handler: h.saveVitals},
 		{Method: "POST", Path: "/api/appointments/{id}/visit/sign", Access: diagnose, Announces: auth.ChangesAppointments, Handler: h.sign},
@@ -281,4 +283,28 @@ func (h *Handler) amend(w http.ResponseWriter, r *http.Request) {
 	}) error {
 		return h.Store.Amend(r.Context(), auth.AuditEvent(r), id, in.Version, in.Content, in.Reason)
 	})
+}
+
+// vitals lists a patient's measured vitals by visit (the chart's trends), from ?from= on.
+func (h *Handler) vitals(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	from := r.URL.Query().Get("from")
+	if from == "" {
+		from = "0000-01-01"
+	} else if _, err := time.Parse(time.DateOnly, from); err != nil {
+		var v apperr.Validation
+		v.Add("from", "validation.date_format")
+		httpjson.Error(w, r, v.Err())
+		return
+	}
+	list, err := VitalsOf(r.Context(), h.Store.DB, id, from)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
 }

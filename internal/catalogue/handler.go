@@ -32,7 +32,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/diagnosis-codes", Access: diagnose, Handler: h.searchCodes},
 		{Method: "POST", Path: "/api/diagnosis-codes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importCodes},
 		{Method: "GET", Path: "/api/lab-tests", Access: diagnose, Handler: h.labTests},
-		{Method: "GET", Path: "/api/lab-tests/{code}", Access: auth.NeedAny(auth.WriteDiagnosis, auth.ManageCatalogue), Handler: h.testResults},
+		{Method: "GET", Path: "/api/lab-tests/{code}", Access: auth.NeedAny(auth.WriteDiagnosis, auth.ManageCatalogue, auth.RecordResults, auth.ReviewResults), Handler: h.testResults},
 		{Method: "GET", Path: "/api/medicines", Access: auth.NeedAny(auth.WritePrescription, auth.ManageCatalogue), Handler: h.medicines},
 		{Method: "POST", Path: "/api/medicines", Access: auth.Need(auth.ManageCatalogue), Handler: h.createMedicine},
 		{Method: "PUT", Path: "/api/medicines/{id}", Access: auth.Need(auth.ManageCatalogue), Handler: h.updateMedicine},

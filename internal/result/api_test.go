@@ -104,7 +104,8 @@ func (c *clinic) order(t *testing.T, tests ...string) []order {
 	for _, code := range tests {
 		orders = append(orders, map[string]any{"code": code, "note": ""})
 	}
-	r := c.doctor.Do("PUT", c.visitPath, map[string]any{"version": c.visitVersion, "chief_complaint": "Tired", "orders": orders})
+	r := c.doctor.Do("PUT", c.visitPath, map[string]any{"version": c.visitVersion, "chief_complaint": "Tired", "orders": orders,
+		"vitals": map[string]any{"bp_systolic": 120, "bp_diastolic": 80, "weight": 70, "height": 175}})
 	if r.Status != http.StatusOK {
 		t.Fatalf("save visit: %d %s", r.Status, r.Body)
 	}
@@ -320,6 +321,17 @@ func TestOrderLoop(t *testing.T) {
 		r.JSON(t, &trend)
 		if r.Status != http.StatusOK || len(trend.Points) != 1 || *trend.Points[0].Value != "4.4" || trend.Band == nil || *trend.Band.Low != 3.5 {
 			t.Fatalf("trend: %d %s", r.Status, r.Body)
+		}
+		// The vitals trend: one visit measured.
+		var vitals struct {
+			Data []struct {
+				BMI *float64 `json:"bmi"`
+			} `json:"data"`
+		}
+		r = c.nurse.Do("GET", fmt.Sprintf("/api/patients/%d/vitals", c.patientID), nil)
+		r.JSON(t, &vitals)
+		if r.Status != http.StatusOK || len(vitals.Data) != 1 || vitals.Data[0].BMI == nil || *vitals.Data[0].BMI != 22.9 {
+			t.Fatalf("vitals: %d %s", r.Status, r.Body)
 		}
 	})
 }

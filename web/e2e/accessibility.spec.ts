@@ -39,6 +39,17 @@ test.beforeAll(async ({ browser }) => {
   await api(page, 'post', `/api/appointments/${appointment}/arrive`, {})
   await api(page, 'post', `/api/appointments/${appointment}/start`, {})
   await api(page, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Cough', diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }] })
+  // The blood count's result, so that the order's page and the chart show a results table.
+  const orders = ((await (await api(page, 'get', `/api/appointments/${appointment}/orders`)).json()) as { data: { id: number; version: number }[] }).data
+  const recorded = await api(page, 'put', `/api/lab-orders/${orders[0].id}/results`, {
+    version: orders[0].version,
+    final: true,
+    results: [
+      { analyte: 'HGB', value: '11.2', unit: 'g/dL' },
+      { analyte: 'WBC', value: '6.1' },
+    ],
+  })
+  expect(recorded.status()).toBe(200)
   const rx = await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Paracetamol 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: '3 times a day', quantity: '10' }] })
   expect(rx.status()).toBe(201)
   // A final bill of the visit, in pesos: a free-text charge the doctor adds and finalises.
@@ -60,7 +71,7 @@ test.beforeAll(async ({ browser }) => {
   expect(issued.status()).toBe(201)
   const document = ((await issued.json()) as { id: number }).id
   const template = templates.find((tp) => tp.kind === 'medical_certificate')!.id
-  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id, document, template, drawer: drawer.shift_id }
+  fixture = { patient, appointment, prescription: ((await rx.json()) as { id: number }).id, bill: bill.id, user: me.id, document, template, drawer: drawer.shift_id, order: orders[0].id }
   await page.close()
 })
 

@@ -15,6 +15,8 @@ export interface Fixture {
   template: number
   /** A drawer's shift (the administrator's, with a float). */
   drawer: number
+  /** The appointment's blood count, with a final result. */
+  order: number
 }
 
 export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
@@ -24,6 +26,10 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/masterfile/profile/:id/:pid', path: (f) => `/masterfile/profile/${f.patient.id}/${f.patient.mrn}` },
   { route: '/appointments/appointments', path: () => '/appointments/appointments' },
   { route: '/appointments/form/:id', path: (f) => `/appointments/form/${f.appointment}` },
+  { route: '/results/review', path: () => '/results/review' },
+  { route: '/results/overdue', path: () => '/results/overdue' },
+  { route: '/results/critical', path: () => '/results/critical' },
+  { route: '/results/orders/:id', path: (f) => `/results/orders/${f.order}` },
   { route: '/fees/bills', path: () => '/fees/bills' },
   { route: '/fees/cash-up', path: () => '/fees/cash-up' },
   { route: '/fees/reports', path: () => '/fees/reports' },

@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react'
 import { setSocketId } from '../lib/api'
 import { authoriseChannel } from '../lib/queries/authoriseChannel'
 import { configQuery, type ClientConfig } from '../lib/queries/config'
-import { accountsKey, appointmentsKey, patientsKey, rolesKey } from '../lib/queryKeys'
+import { accountsKey, appointmentsKey, patientsKey, resultsKey, rolesKey } from '../lib/queryKeys'
 import { setLiveClient } from '../lib/live'
 import { meQueryKey } from '../lib/auth/me'
 
@@ -34,6 +34,8 @@ const CHANNELS = [
   { channel: 'private-appointments', permission: 'view appointment', event: 'App.Events.AppointmentChanged', refresh: [appointmentsKey] },
   { channel: 'private-patients', permission: 'view patient', event: 'App.Events.PatientChanged', refresh: [patientsKey] },
   { channel: 'private-users', permission: 'manage user', event: 'App.Events.UserChanged', refresh: [accountsKey, rolesKey] },
+  // Orders, results, reviews and critical alerts: the alert reaches the ordering doctor at once.
+  { channel: 'private-results', permission: 'review results', event: 'App.Events.ResultsChanged', refresh: [resultsKey] },
   // Role permissions changed: everyone re-reads who they are, so menus and routes regenerate.
   { channel: 'private-roles', permission: '', event: 'App.Events.RolesChanged', refresh: [meQueryKey, rolesKey] },
 ]

@@ -10,6 +10,12 @@ const PatientPrescriptions = lazy(() => prescriptions().then((m) => ({ default: 
 
 const DocumentsCard = lazy(() => import('../features/documents').then((m) => ({ default: m.DocumentsCard })))
 
+const results = () => import('../features/results')
+const VisitResults = lazy(() => results().then((m) => ({ default: m.VisitResults })))
+const PatientResults = lazy(() => results().then((m) => ({ default: m.PatientResults })))
+const DashboardResults = lazy(() => results().then((m) => ({ default: m.DashboardResults })))
+const CriticalAlerts = lazy(() => results().then((m) => ({ default: m.CriticalAlerts })))
+
 const VisitBill = lazy(() => import('../features/fees').then((m) => ({ default: m.VisitBill })))
 const PatientBills = lazy(() => import('../features/fees').then((m) => ({ default: m.PatientBills })))
 
@@ -37,6 +43,26 @@ export const slots: Slots = {
   patientBills: (props) => (
     <Suspense fallback={<Spin />}>
       <PatientBills {...props} />
+    </Suspense>
+  ),
+  visitResults: (props) => (
+    <Suspense fallback={<Spin />}>
+      <VisitResults {...props} />
+    </Suspense>
+  ),
+  patientResults: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientResults {...props} />
+    </Suspense>
+  ),
+  dashboardResults: () => (
+    <Suspense fallback={null}>
+      <DashboardResults />
+    </Suspense>
+  ),
+  criticalAlerts: () => (
+    <Suspense fallback={null}>
+      <CriticalAlerts />
     </Suspense>
   ),
   visitBill: (props) => (

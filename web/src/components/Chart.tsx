@@ -1,13 +1,13 @@
 // A chart drawn by ECharts (only the pieces the app uses are bundled), as SVG so it stays
 // sharp and needs no script beyond our own. It follows its box's size. Load it lazily
 // (LazyChart): ECharts is large, and a page's figures should not wait for it.
-import { BarChart } from 'echarts/charts'
-import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components'
+import { BarChart, LineChart } from 'echarts/charts'
+import { AriaComponent, GridComponent, LegendComponent, MarkAreaComponent, TooltipComponent } from 'echarts/components'
 import * as echarts from 'echarts/core'
 import { SVGRenderer } from 'echarts/renderers'
 import { useEffect, useRef } from 'react'
 
-echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer])
+echarts.use([BarChart, LineChart, GridComponent, LegendComponent, MarkAreaComponent, TooltipComponent, AriaComponent, SVGRenderer])
 
 export type ChartOption = echarts.EChartsCoreOption
 

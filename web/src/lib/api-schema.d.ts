@@ -84,6 +84,15 @@ export type paths = {
       };
     };
   };
+  "/api/appointments/{id}/orders": {
+    /** The lab and imaging orders of a visit (kept in step with the tests its form orders), with their current results; labels in the caller's language. */
+    get: operations["getAppointmentOrders"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments/{id}/prescriptions": {
     /** A visit's prescriptions, newest first (the read is audited). */
     get: operations["getAppointmentsByIdPrescriptions"];
@@ -423,6 +432,55 @@ export type paths = {
     /** Liveness and database reachability. */
     get: operations["getHealth"];
   };
+  "/api/lab-orders/{id}": {
+    /** One order with its current results, the results a correction replaced, and every change of its state (who, when, why). */
+    get: operations["getLabOrder"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/lab-orders/{id}/cancel": {
+    /** Cancel an order before any result, with a reason. */
+    post: operations["postLabOrderCancel"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/lab-orders/{id}/collect": {
+    /** The specimen was collected (an ordered test only). */
+    post: operations["postLabOrderCollect"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/lab-orders/{id}/not-done": {
+    /** The test was not done (specimen rejected, patient never went), with a reason; before its final result. */
+    post: operations["postLabOrderNotDone"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/lab-orders/{id}/results": {
+    /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and delta-checked; a critical value raises an alert for the ordering doctor. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
+    put: operations["putLabOrderResults"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/lab-orders/overdue": {
+    /** Orders past their test's turnaround with no result yet (ordered or collected), the longest overdue first, with their patients, so that they can be called back. */
+    get: operations["getOverdueOrders"];
+  };
   "/api/lab-tests": {
     /** The orderable laboratory and imaging tests, labels in the caller's language. */
     get: operations["getLabTests"];
@@ -544,6 +602,15 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/orders": {
+    /** A patient's orders with their current results, newest first, 50 at a time (before = the last id of the page before). */
+    get: operations["getPatientOrders"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/photo": {
     /** The patient's photo (audited). */
     get: operations["getPatientsByIdPhoto"];
@@ -567,6 +634,24 @@ export type paths = {
   "/api/patients/{id}/restore": {
     /** Restore an archived patient. */
     post: operations["postPatientsByIdRestore"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/trend": {
+    /** One analyte of a patient over time (current results from `from` on, oldest first), with the analyte's units and the patient's range today (the chart's shaded band). */
+    get: operations["getPatientTrend"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/vitals": {
+    /** A patient's measured vitals by visit day (from `from` on), oldest first, for the chart's trends. */
+    get: operations["getPatientVitals"];
     parameters: {
       path: {
         id: number;
@@ -696,6 +781,29 @@ export type paths = {
     /** The money collected today (payments less refunds, the clinic's calendar day): the dashboard's figure. */
     get: operations["getReportsToday"];
   };
+  "/api/results/alerts": {
+    /** The open critical-result alerts the caller must see (of the results they ordered; every escalated one when they hold the covering role), oldest first. */
+    get: operations["getResultAlerts"];
+  };
+  "/api/results/alerts/{id}/acknowledge": {
+    /** Acknowledge a critical result: how the patient was reached, what was done, and the read-back of a result taken by phone. */
+    post: operations["postResultAlertAcknowledge"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/results/alerts/report": {
+    /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with its time to acknowledge. */
+    get: operations["getResultAlertsReport"];
+  };
+  "/api/results/review": {
+    /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 100 at most. */
+    get: operations["getResultsToReview"];
+    /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. */
+    post: operations["postResultsReview"];
+  };
   "/api/roles": {
     /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
     get: operations["getRoles"];
@@ -762,6 +870,12 @@ export type paths = {
     get: operations["getSettingsClinic"];
     /** Set the clinic's header; send the version read. */
     put: operations["putSettingsClinic"];
+  };
+  "/api/settings/results": {
+    /** The critical-result settings (escalation interval in minutes, covering role). */
+    get: operations["getResultSettings"];
+    /** Change the critical-result settings; send the version read. */
+    put: operations["putResultSettings"];
   };
   "/api/update-profile": {
     /** Change the fields sent of one's own profile (name, email, introduction, specialisations, licences); send the version read. */
@@ -1219,6 +1333,29 @@ export type components = {
       severity: "contraindicated" | "major" | "moderate";
       source: string;
     };
+    CriticalAlert: {
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      acknowledged_by: number | null;
+      acknowledged_by_name: string;
+      action: string;
+      appointment_id: number;
+      contact: string;
+      doctor_id: number | null;
+      doctor_name: string;
+      /** Format: date-time */
+      escalated_at: string | null;
+      id: number;
+      minutes_to_acknowledge: number | null;
+      open: boolean;
+      order_id: number;
+      patient: components["schemas"]["PatientSummary"];
+      /** Format: date-time */
+      raised_at: string;
+      read_back: string;
+      result: components["schemas"]["LabResult"];
+      test_label: string;
+    };
     DayCounts: {
       /** @description Every status, 0 when none. */
       by_status: {
@@ -1403,6 +1540,94 @@ export type components = {
       unchanged: number;
       updated: number;
     };
+    /** @description A test ordered on a visit, with its current results. */
+    LabOrder: {
+      appointment_id: number;
+      /**
+       * @description 2 critical, 1 abnormal or a delta, 0 normal.
+       * @enum {integer}
+       */
+      attention: 0 | 1 | 2;
+      /** Format: date-time */
+      collected_at: string | null;
+      corrections: number;
+      /** Format: date-time */
+      due_at: string;
+      events?: ({
+          /** Format: date-time */
+          at: string;
+          by: number | null;
+          by_name: string;
+          reason: string;
+          status: string;
+        })[];
+      id: number;
+      kind: string;
+      loinc: string;
+      note: string;
+      /** Format: date-time */
+      ordered_at: string;
+      ordered_by: number | null;
+      ordered_by_name: string;
+      overdue: boolean;
+      patient?: components["schemas"]["PatientSummary"];
+      patient_id: number;
+      reason: string;
+      /** @description The results a correction (or a later final) replaced */
+      replaced?: components["schemas"]["LabResult"][];
+      report_file_id: number | null;
+      /** Format: date-time */
+      resulted_at: string | null;
+      results: components["schemas"]["LabResult"][];
+      review_comment: string;
+      /** Format: date-time */
+      reviewed_at: string | null;
+      reviewed_by: number | null;
+      reviewed_by_name: string;
+      /** @enum {string} */
+      status: "ordered" | "collected" | "preliminary" | "final" | "reviewed" | "cancelled" | "not_done";
+      test: string;
+      test_label: string;
+      to_review: boolean;
+      version: number;
+    };
+    /** @description One analyte's result. Numbers are decimal text with "." as the point; value is in the canonical UCUM unit, entered as typed in entered_unit. */
+    LabResult: {
+      analyte: string;
+      answer: string;
+      current: boolean;
+      /**
+       * @description A change beyond the analyte's delta limit since the patient's previous result.
+       * @enum {string}
+       */
+      delta: "" | "U" | "D";
+      entered: string;
+      entered_unit: string;
+      /**
+       * @description HL7 table 0078 interpretation.
+       * @enum {string}
+       */
+      flag: "" | "N" | "L" | "H" | "LL" | "HH" | "A" | "AA";
+      id: number;
+      label: string;
+      loinc: string;
+      /** Format: date-time */
+      observed_at: string;
+      order_id: number;
+      range: components["schemas"]["ResultRange"];
+      /** Format: date-time */
+      recorded_at: string;
+      recorded_by: number | null;
+      recorded_by_name: string;
+      replaces: number | null;
+      /** @enum {string} */
+      status: "preliminary" | "final" | "corrected";
+      text: string;
+      /** @enum {string} */
+      type: "numeric" | "coded" | "text";
+      unit: string;
+      value: string | null;
+    };
     Licence: {
       issuer: string;
       number: string;
@@ -1454,6 +1679,11 @@ export type components = {
       received: number;
       refunded: number;
       refunds: number;
+    };
+    OrderStateInput: {
+      /** @description Required to cancel or to mark not done. */
+      reason?: string;
+      version: number;
     };
     Owing: {
       balance: number;
@@ -1687,6 +1917,23 @@ export type components = {
       signature_url: string;
       specialisations: string[];
       username: string;
+      version: number;
+    };
+    /** @description The range that applied to a result when it was recorded (canonical unit, decimal text); a later catalogue edit never changes it. */
+    ResultRange: {
+      critical_high: string | null;
+      critical_low: string | null;
+      high: string | null;
+      low: string | null;
+      /**
+       * @description lab: the lab's own printed range replaced the catalogue's.
+       * @enum {string}
+       */
+      source: "catalogue" | "lab" | "none";
+    };
+    ResultSettings: {
+      covering_role: string;
+      escalate_after_minutes: number;
       version: number;
     };
     Revenue: {
@@ -2229,6 +2476,24 @@ export type operations = {
       /** @description Not allowed from the current status (the message says which), or a stale version. */
       409: {
         content: never;
+      };
+    };
+  };
+  /** The lab and imaging orders of a visit (kept in step with the tests its form orders), with their current results; labels in the caller's language. */
+  getAppointmentOrders: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["LabOrder"][];
+          };
+        };
       };
     };
   };
@@ -3641,6 +3906,174 @@ export type operations = {
       };
     };
   };
+  /** One order with its current results, the results a correction replaced, and every change of its state (who, when, why). */
+  getLabOrder: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["LabOrder"];
+        };
+      };
+      /** @description No such order. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Cancel an order before any result, with a reason. */
+  postLabOrderCancel: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderStateInput"];
+      };
+    };
+    responses: {
+      /** @description The order as it now stands. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["LabOrder"];
+        };
+      };
+      /** @description No such order. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The specimen was collected (an ordered test only). */
+  postLabOrderCollect: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderStateInput"];
+      };
+    };
+    responses: {
+      /** @description The order as it now stands. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["LabOrder"];
+        };
+      };
+      /** @description No such order. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+    };
+  };
+  /** The test was not done (specimen rejected, patient never went), with a reason; before its final result. */
+  postLabOrderNotDone: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderStateInput"];
+      };
+    };
+    responses: {
+      /** @description The order as it now stands. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["LabOrder"];
+        };
+      };
+      /** @description No such order. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and delta-checked; a critical value raises an alert for the ordering doctor. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
+  putLabOrderResults: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          final?: boolean;
+          reason?: string;
+          results: {
+              analyte: string;
+              answer?: string;
+              lab_high?: string;
+              lab_low?: string;
+              text?: string;
+              unit?: string;
+              value?: string;
+            }[];
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The order as it now stands and how many critical alerts were raised. */
+      200: {
+        content: {
+          "application/json": {
+            alerts: number;
+            order: components["schemas"]["LabOrder"];
+          };
+        };
+      };
+      /** @description No such order. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version (another person recorded first) */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Orders past their test's turnaround with no result yet (ordered or collected), the longest overdue first, with their patients, so that they can be called back. */
+  getOverdueOrders: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["LabOrder"][];
+          };
+        };
+      };
+    };
+  };
   /** The orderable laboratory and imaging tests, labels in the caller's language. */
   getLabTests: {
     responses: {
@@ -4099,6 +4532,28 @@ export type operations = {
       };
     };
   };
+  /** A patient's orders with their current results, newest first, 50 at a time (before = the last id of the page before). */
+  getPatientOrders: {
+    parameters: {
+      query?: {
+        before?: number;
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["LabOrder"][];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** The patient's photo (audited). */
   getPatientsByIdPhoto: {
     parameters: {
@@ -4182,6 +4637,73 @@ export type operations = {
       409: {
         content: never;
       };
+    };
+  };
+  /** One analyte of a patient over time (current results from `from` on, oldest first), with the analyte's units and the patient's range today (the chart's shaded band). */
+  getPatientTrend: {
+    parameters: {
+      query: {
+        analyte: string;
+        from?: string;
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            analyte: Record<string, never>;
+            band: Record<string, never> | null;
+            points: ({
+                answer: string;
+                delta: string;
+                flag: string;
+                /** Format: date-time */
+                observed_at: string;
+                order_id: number;
+                range: components["schemas"]["ResultRange"];
+                status: string;
+                value: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description No such analyte or patient. */
+      404: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A patient's measured vitals by visit day (from `from` on), oldest first, for the chart's trends. */
+  getPatientVitals: {
+    parameters: {
+      query?: {
+        from?: string;
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                appointment_id: number;
+                bmi: number | null;
+                /** Format: date */
+                day: string;
+                vitals: components["schemas"]["Vitals"];
+              })[];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** Patients who may be the same person (same name, birth date and sex, or same phone). */
@@ -4720,6 +5242,114 @@ export type operations = {
       };
     };
   };
+  /** The open critical-result alerts the caller must see (of the results they ordered; every escalated one when they hold the covering role), oldest first. */
+  getResultAlerts: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["CriticalAlert"][];
+          };
+        };
+      };
+    };
+  };
+  /** Acknowledge a critical result: how the patient was reached, what was done, and the read-back of a result taken by phone. */
+  postResultAlertAcknowledge: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          action: string;
+          /** @enum {string} */
+          contact: "phone" | "in_person" | "message" | "not_reached" | "no_contact_needed";
+          read_back?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. */
+      204: {
+        content: never;
+      };
+      /** @description No such alert. */
+      404: {
+        content: never;
+      };
+      /** @description Already acknowledged. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with its time to acknowledge. */
+  getResultAlertsReport: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["CriticalAlert"][];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 100 at most. */
+  getResultsToReview: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["LabOrder"][];
+          };
+        };
+      };
+    };
+  };
+  /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. */
+  postResultsReview: {
+    requestBody: {
+      content: {
+        "application/json": {
+          comment?: string;
+          orders: {
+              id: number;
+              version: number;
+            }[];
+        };
+      };
+    };
+    responses: {
+      /** @description How many were marked. */
+      200: {
+        content: {
+          "application/json": {
+            reviewed: number;
+          };
+        };
+      };
+      /** @description A result changed since it was read */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
   getRoles: {
     responses: {
@@ -4995,6 +5625,38 @@ export type operations = {
         };
       };
       /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The critical-result settings (escalation interval in minutes, covering role). */
+  getResultSettings: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ResultSettings"];
+        };
+      };
+    };
+  };
+  /** Change the critical-result settings; send the version read. */
+  putResultSettings: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ResultSettings"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ResultSettings"];
+        };
+      };
+      /** @description Another administrator saved first. */
       409: {
         content: never;
       };

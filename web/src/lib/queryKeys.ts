@@ -10,6 +10,7 @@ export const prescriptionsKey = ['prescriptions'] as const
 export const medicinesKey = ['medicines'] as const
 export const servicesKey = ['services'] as const
 export const labTestsKey = ['lab-tests'] as const
+export const resultsKey = ['results'] as const
 export const accountsKey = ['accounts'] as const
 export const rolesKey = ['roles'] as const
 export const permissionsKey = ['permissions'] as const

@@ -16,6 +16,14 @@ export interface Slots {
   patientDocuments: ComponentType<{ patientId: number }>
   /** A patient's bills, on the chart. */
   patientBills: ComponentType<{ patientId: number }>
+  /** A visit's lab and imaging orders with their states and flags (revision: the form's last save). */
+  visitResults: ComponentType<{ appointmentId: number; revision?: string | null }>
+  /** A patient's orders and results, and trends of vitals and tests, on the chart. */
+  patientResults: ComponentType<{ patientId: number }>
+  /** The dashboard's results figures (to review, critical unacknowledged). */
+  dashboardResults: ComponentType<Record<never, never>>
+  /** Critical results waiting for acknowledgement, above every page. */
+  criticalAlerts: ComponentType<Record<never, never>>
 }
 
 const SlotContext = createContext<Partial<Slots>>({})

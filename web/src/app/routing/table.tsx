@@ -1,6 +1,6 @@
 // The routes of spec §2 and their meta. constantRoutes are every logged-in user's;
 // asyncRoutes are added after login for the roles and permissions the user holds.
-import { CalendarOutlined, ControlOutlined, DashboardOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
+import { CalendarOutlined, ControlOutlined, DashboardOutlined, ExperimentOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
 import { lazy } from 'react'
 import type { AppRoute } from './types'
 
@@ -33,6 +33,10 @@ const UserEdit = lazy(() => import('../../features/administration/UserEditPage')
 const Roles = lazy(() => import('../../features/administration/RolesPage'))
 const RolePreview = lazy(() => import('../../features/administration/RolePreviewPage'))
 const AuditLog = lazy(() => import('../../features/administration/AuditPage'))
+const ResultsReview = lazy(() => import('../../features/results/ReviewPage'))
+const OverdueOrders = lazy(() => import('../../features/results/OverduePage'))
+const CriticalReport = lazy(() => import('../../features/results/CriticalReportPage'))
+const LabOrder = lazy(() => import('../../features/results/OrderPage'))
 const WhatICanDo = lazy(() => import('../WhatICanDoPage'))
 const NotFound = lazy(() => import('../NotFoundPage'))
 
@@ -72,6 +76,24 @@ export const constantRoutes: AppRoute[] = [
         hidden: true,
         component: Diagnosis,
         meta: { title: 'diagnosis', noCache: true, permissions: ['write diagnosis', 'record vitals'], params: { id: /^\d+$/ } },
+      },
+    ],
+  },
+  {
+    path: '/results',
+    redirect: '/results/overdue',
+    meta: { title: 'results', icon: <ExperimentOutlined aria-hidden />, permissions: ['record results', 'review results'] },
+    children: [
+      { path: 'review', name: 'ResultsReview', component: ResultsReview, meta: { title: 'resultsReview', permissions: ['review results'] } },
+      { path: 'overdue', name: 'OverdueOrders', component: OverdueOrders, meta: { title: 'overdueOrders' } },
+      { path: 'critical', name: 'CriticalReport', component: CriticalReport, meta: { title: 'criticalReport', permissions: ['review results'] } },
+      // An order opens from a visit, the chart, the review queue or an alert.
+      {
+        path: 'orders/:id',
+        name: 'LabOrder',
+        hidden: true,
+        component: LabOrder,
+        meta: { title: 'labOrder', noCache: true, permissions: ['record results', 'review results', 'write diagnosis'], params: { id: /^\d+$/ } },
       },
     ],
   },

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router'
 import { BackupBanner } from '../../features/settings/BackupBanner'
 import type { Me } from '../../lib/auth/me'
 import { stopPreview, usePreview } from '../../lib/auth/preview'
+import { Slot } from '../../lib/slots'
 import { formatDayTime } from '../../lib/time'
 import styles from './shell.module.css'
 
@@ -17,6 +18,7 @@ export function Banners({ me }: { me: Me }) {
   return (
     <div className={styles.banners}>
       <BackupBanner />
+      <Slot name="criticalAlerts" />
       {preview && (
         <Alert
           type="info"

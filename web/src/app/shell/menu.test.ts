@@ -16,6 +16,7 @@ describe('sidebar menu', () => {
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
+      { 'route.results': ['route.resultsReview', 'route.overdueOrders', 'route.criticalReport'] },
       { 'route.fees': ['route.bills', 'route.cashUp', 'route.feeReports'] },
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.services', 'route.clinic', 'route.backups'] },
       { 'route.forms': ['route.blankPrescription', 'route.documentTemplates'] },
@@ -33,6 +34,14 @@ describe('sidebar menu', () => {
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
       { 'route.fees': ['route.bills', 'route.cashUp'] },
+    ])
+  })
+  it('shows a nurse the overdue orders but not the review queue', () => {
+    expect(shape(menuItems(filterRoutes(all, ['nurse'], ['view patient', 'view appointment', 'record vitals', 'record results']), t))).toEqual([
+      'route.dashboard',
+      { 'route.masterFile': ['route.patients'] },
+      'route.appointments',
+      'route.overdueOrders',
     ])
   })
   it('opens the submenu that holds the current page', () => {

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
 import { useCan } from '../../lib/auth/can'
+import { Slot } from '../../lib/slots'
 import { formatMoney } from '../../lib/money'
 import { meQuery } from '../../lib/auth/me'
 import { useAppointmentFigures } from './api/getAppointmentFigures'
@@ -62,6 +63,7 @@ export default function DashboardPage() {
       <Row gutter={[16, 16]}>
         {seeAppointments && <AppointmentCards figures={appointments.data} myId={me?.id} />}
         {seePatients && <PatientCards figures={patients.data} />}
+        <Slot name="dashboardResults" />
         {seeMoney && (
           <FigureCard
             title={t('home.collectedToday')}

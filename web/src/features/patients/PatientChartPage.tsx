@@ -250,6 +250,7 @@ export default function PatientChartPage() {
           <Slot name="patientPrescriptions" patientId={p.id} />
         </Card>
       )}
+      <Slot name="patientResults" patientId={p.id} />
       <Slot name="patientDocuments" patientId={p.id} />
       {canReadBills && <Slot name="patientBills" patientId={p.id} />}
       <Attachments patient={p} canManage={canManage} />

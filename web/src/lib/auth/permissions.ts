@@ -10,6 +10,8 @@ export const PERMISSIONS = [
   'record vitals',
   'write diagnosis',
   'write prescription',
+  'record results',
+  'review results',
   'manage catalogue',
   'view audit log',
   'manage settings',

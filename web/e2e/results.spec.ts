@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test'
+import { activeView, api, bookFirstFree, day, doctorId, newPatient, openCountingPrints, unique } from './helpers'
+
+// The whole results loop in two browsers: the doctor orders electrolytes on the visit; the
+// nurse, on the order's page, marks the specimen collected and records a critical potassium;
+// the doctor's open browser (on the dashboard, doing nothing) shows the alert within seconds;
+// the doctor acknowledges it (how the patient was reached, what was done, the read-back) and
+// marks the result reviewed from the review queue.
+test('a critical potassium reaches the ordering doctor, is acknowledged and reviewed', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const doc = await openCountingPrints(browser, 'doctor')
+  const nurse = await openCountingPrints(browser, 'nurse')
+  const patient = await newPatient(doc, `Kalium ${unique()}`)
+  const appt = await bookFirstFree(doc, patient.id, await doctorId(doc), day(6), 8)
+  expect((await api(doc, 'post', `/api/appointments/${appt}/arrive`, {})).status()).toBe(200)
+  expect((await api(doc, 'post', `/api/appointments/${appt}/start`, {})).status()).toBe(200)
+  expect((await api(doc, 'put', `/api/appointments/${appt}/visit`, { version: 0, chief_complaint: 'Weakness', orders: [{ code: 'ELEC', note: 'on diuretics' }] })).status()).toBe(200)
+  await doc.goto('/dashboard')
+  await expect(activeView(doc).getByTestId('figure-results-review')).toBeVisible()
+
+  // The nurse opens the visit, then the order from its tests and results.
+  await nurse.goto(`/appointments/form/${appt}`)
+  await activeView(nurse).getByTestId('visit-results').getByTestId('order-ELEC').click()
+  await expect(nurse).toHaveURL(/\/results\/orders\/\d+$/)
+  const order = activeView(nurse)
+  await order.getByTestId('collect').click()
+  await expect(order.locator('[data-status="collected"]').first()).toBeVisible()
+  // A decimal comma is refused in English, with a message under the field.
+  await order.getByLabel('Potassium', { exact: true }).fill('6,8')
+  await order.getByTestId('save-final').click()
+  await expect(order.getByText('Write the decimal point as a full stop: 5.6, not 5,6.')).toBeVisible()
+  await order.getByLabel('Potassium', { exact: true }).fill('6.8')
+  await order.getByLabel('Sodium', { exact: true }).fill('139')
+  await order.getByTestId('save-final').click()
+  await expect(order.locator('[data-flag="HH"]').first()).toBeVisible()
+  await expect(order.locator('[data-status="final"]').first()).toBeVisible()
+
+  // The doctor's idle browser: the alert opens by itself over the live channel.
+  const dialog = doc.getByRole('dialog', { name: 'Critical result' })
+  await expect(dialog).toBeVisible({ timeout: 15_000 })
+  await expect(dialog.getByTestId('critical-value')).toHaveText('6.8 mmol/L')
+  await expect(doc.getByTestId('critical-banner')).toContainText('Kalium')
+  // Acknowledging needs how the patient was reached and what was done.
+  await dialog.getByTestId('critical-acknowledge').click()
+  await expect(dialog.getByText('Choose how the patient was reached.')).toBeVisible()
+  await dialog.getByLabel('By phone').check()
+  await dialog.getByLabel('What was done').fill('Patient called back; sent to the emergency department for an ECG')
+  await dialog.getByLabel('Read-back').fill('K 6.8 read back to the lab')
+  await dialog.getByTestId('critical-acknowledge').click()
+  await expect(dialog).toBeHidden()
+  await expect(doc.getByTestId('critical-banner')).toBeHidden()
+
+  // The result waits in the doctor's review queue, critical first; the doctor reviews it.
+  await doc.goto('/results/review')
+  const queue = activeView(doc)
+  const row = queue.getByRole('row').filter({ hasText: 'Kalium' })
+  await expect(row).toContainText('Critical')
+  await row.getByRole('checkbox').check()
+  await queue.getByLabel('Comment (optional)').fill('Repeat electrolytes tomorrow')
+  await queue.getByTestId('mark-reviewed').click()
+  await expect(row).toBeHidden()
+  const orders = (await (await api(doc, 'get', `/api/appointments/${appt}/orders`)).json()) as { data: { status: string; review_comment: string }[] }
+  expect(orders.data[0]).toMatchObject({ status: 'reviewed', review_comment: 'Repeat electrolytes tomorrow' })
+  // The acknowledgement is on the critical results report.
+  const report = (await (await api(doc, 'get', '/api/results/alerts/report')).json()) as { data: { contact: string; read_back: string; patient: { id: number } }[] }
+  expect(report.data.find((a) => a.patient.id === patient.id)).toMatchObject({ contact: 'phone', read_back: 'K 6.8 read back to the lab' })
+})

@@ -1,0 +1,69 @@
+// /results/critical: every critical result raised in a period, with who acknowledged it, how
+// the patient was reached, and how long it waited.
+import { Card, DatePicker, Empty, Space, Table, Tag } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { chartPath, fullName } from '../../lib/patient'
+import { dateFormat, formatDayTime } from '../../lib/time'
+import { useAlertReport, type CriticalAlert } from './api/results'
+import { resultText } from './format'
+import { FlagTag } from './ResultParts'
+
+export default function CriticalReportPage() {
+  const { t, i18n } = useTranslation()
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(30, 'day'), dayjs()])
+  const report = useAlertReport(range[0].format('YYYY-MM-DD'), range[1].format('YYYY-MM-DD'))
+  return (
+    <Card title={t('results.criticalTitle')}>
+      <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+        <DatePicker.RangePicker
+          value={range}
+          format={dateFormat(i18n.language)}
+          allowClear={false}
+          onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+          aria-label={t('results.period')}
+        />
+        <Table<CriticalAlert>
+          rowKey="id"
+          size="small"
+          loading={report.isLoading}
+          dataSource={report.data ?? []}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty description={t('results.noCritical')} /> }}
+          columns={[
+            { title: t('results.raisedAt'), key: 'raised', render: (_, a) => formatDayTime(a.raised_at) },
+            { title: t('results.patient'), key: 'patient', render: (_, a) => <Link to={chartPath(a.patient)}>{fullName(a.patient)}</Link> },
+            {
+              title: t('results.resultTitle'),
+              key: 'result',
+              render: (_, a) => (
+                <Link to={`/results/orders/${a.order_id}`}>
+                  {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} />
+                </Link>
+              ),
+            },
+            { title: t('results.orderedBy'), key: 'doctor', render: (_, a) => a.doctor_name },
+            {
+              title: t('results.acknowledged'),
+              key: 'ack',
+              render: (_, a) =>
+                a.open ? (
+                  <Tag color="red">{t('results.notAcknowledged')}</Tag>
+                ) : (
+                  <>
+                    {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at!)} · {t(`results.contacts.${a.contact}`)}
+                  </>
+                ),
+            },
+            { title: t('results.minutesToAck'), key: 'minutes', render: (_, a) => (a.minutes_to_acknowledge == null ? '—' : t('results.minutes', { count: a.minutes_to_acknowledge })) },
+            { title: t('results.escalated'), key: 'esc', render: (_, a) => (a.escalated_at ? formatDayTime(a.escalated_at) : '—') },
+            { title: t('results.actionTaken'), key: 'action', render: (_, a) => a.action },
+          ]}
+        />
+      </Space>
+    </Card>
+  )
+}

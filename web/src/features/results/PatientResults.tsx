@@ -1,0 +1,61 @@
+// A patient's results on the chart: every order with its state and flags (a row opens to its
+// results), and trends of vitals and of any test over time.
+import { Card, Empty, Table, Typography } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { useCan } from '../../lib/auth/can'
+import { formatDayTime } from '../../lib/time'
+import { usePatientOrders, type LabOrder } from './api/results'
+import { OrderFlags, ResultsTable, StatusTag } from './ResultParts'
+import { Trends } from './Trends'
+
+export function PatientResults({ patientId }: { patientId: number }) {
+  const { t } = useTranslation()
+  const record = useCan('record results')
+  const review = useCan('review results')
+  const diagnose = useCan('write diagnosis')
+  const vitals = useCan('record vitals')
+  const can = record || review || diagnose
+  const orders = usePatientOrders(patientId, can)
+  if (!can && !vitals) return null
+  const list = orders.data ?? []
+  const unreviewed = list.filter((o) => o.to_review).length
+  return (
+    <>
+      {can && (
+        <Card
+          title={t('results.chartTitle')}
+          data-testid="patient-results"
+          extra={unreviewed > 0 && <Typography.Text type="warning">{t('results.unreviewed', { count: unreviewed })}</Typography.Text>}
+        >
+          <Table<LabOrder>
+            rowKey="id"
+            size="small"
+            loading={orders.isLoading}
+            dataSource={list}
+            pagination={{ pageSize: 10, hideOnSinglePage: true }}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('results.noOrders')} /> }}
+            expandable={{ expandedRowRender: (o) => <ResultsTable results={o.results} />, rowExpandable: (o) => o.results.length > 0 }}
+            columns={[
+              { title: t('results.orderedAt'), key: 'at', render: (_, o) => formatDayTime(o.collected_at ?? o.ordered_at) },
+              { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
+              {
+                title: t('results.statusTitle'),
+                key: 'status',
+                render: (_, o) => (
+                  <>
+                    <StatusTag status={o.status} />
+                    {o.to_review && <Typography.Text type="warning">{t('results.awaitingReview')}</Typography.Text>}
+                  </>
+                ),
+              },
+              { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
+            ]}
+          />
+        </Card>
+      )}
+      <Trends patientId={patientId} orders={can ? list : []} withVitals={vitals || diagnose} />
+    </>
+  )
+}

@@ -1,0 +1,104 @@
+// The pieces every results screen shares: a flag as a tag with its words, an order's status,
+// and the table of an order's results.
+import { Table, Tag, Typography } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { formatDayTime } from '../../lib/time'
+import type { LabOrder, LabResult } from './api/results'
+import { flagColor, isAbnormal, rangeText, resultText, statusColor } from './format'
+
+/** A result's flag in words (Low, Critical high, Abnormal…), coloured only beside its words. */
+export function FlagTag({ flag, delta }: { flag: string; delta?: string }) {
+  const { t } = useTranslation()
+  return (
+    <>
+      {flag !== '' && (
+        <Tag color={flagColor(flag)} data-flag={flag}>
+          {t(`results.flags.${flag}`)}
+        </Tag>
+      )}
+      {delta && (
+        <Tag color="purple" data-delta={delta}>
+          {t(`results.delta.${delta}`)}
+        </Tag>
+      )}
+    </>
+  )
+}
+
+export function StatusTag({ status }: { status: string }) {
+  const { t } = useTranslation()
+  return (
+    <Tag color={statusColor(status)} data-status={status}>
+      {t(`results.status.${status}`)}
+    </Tag>
+  )
+}
+
+/** The flags an order's results carry that need attention, as tags ("Potassium: Critical high"). */
+export function OrderFlags({ order }: { order: LabOrder }) {
+  const flagged = order.results.filter((r) => isAbnormal(r.flag) || r.delta)
+  if (order.results.length > 0 && flagged.length === 0) return <FlagTag flag="N" />
+  return (
+    <>
+      {flagged.map((r) => (
+        <span key={r.id} style={{ whiteSpace: 'nowrap' }}>
+          <Typography.Text>{r.label}: </Typography.Text>
+          <FlagTag flag={r.flag} delta={r.delta} />
+        </span>
+      ))}
+    </>
+  )
+}
+
+/** An order's results: analyte, value (both units when typed in another), flag, range. */
+export function ResultsTable({ results, showTime }: { results: LabResult[]; showTime?: boolean }) {
+  const { t, i18n } = useTranslation()
+  const lang = i18n.language
+  return (
+    <Table<LabResult>
+      size="small"
+      rowKey="id"
+      pagination={false}
+      dataSource={results}
+      scroll={{ x: 'max-content' }}
+      columns={[
+        { title: t('results.analyte'), dataIndex: 'label', render: (label: string, r) => label || r.analyte },
+        {
+          title: t('results.value'),
+          key: 'value',
+          render: (_, r) =>
+            r.type === 'text' ? (
+              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0, maxWidth: 560 }}>{r.text}</Typography.Paragraph>
+            ) : (
+              <Typography.Text strong={isAbnormal(r.flag)}>{resultText(t, r, lang)}</Typography.Text>
+            ),
+        },
+        { title: t('results.flag'), key: 'flag', render: (_, r) => <FlagTag flag={r.flag} delta={r.delta} /> },
+        {
+          title: t('results.range'),
+          key: 'range',
+          render: (_, r) => (
+            <>
+              {rangeText(t, r.range, r.unit, lang)}
+              {r.range.source === 'lab' && (
+                <Tag style={{ marginInlineStart: 8 }} data-range-source="lab">
+                  {t('results.labRange')}
+                </Tag>
+              )}
+            </>
+          ),
+        },
+        { title: t('results.resultStatus'), key: 'status', render: (_, r) => t(`results.resultStatuses.${r.status}`) },
+        ...(showTime
+          ? [
+              {
+                title: t('results.recorded'),
+                key: 'recorded',
+                render: (_: unknown, r: LabResult) => `${formatDayTime(r.recorded_at)} · ${r.recorded_by_name}`,
+              },
+            ]
+          : []),
+      ]}
+    />
+  )
+}

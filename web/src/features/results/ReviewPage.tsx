@@ -1,0 +1,83 @@
+// /results/review: the ordering doctor's final results waiting for review — critical first,
+// then abnormal, then the oldest, with days pending — marked reviewed one or many at once,
+// with an optional comment.
+import { App, Button, Card, Empty, Input, Space, Table, Tag, Typography } from 'antd'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { chartPath, fullName } from '../../lib/patient'
+import { formatDayTime } from '../../lib/time'
+import { useReview, useReviewQueue, type LabOrder } from './api/results'
+import { daysSince } from './format'
+import { OrderFlags, StatusTag } from './ResultParts'
+
+export function AttentionTag({ attention }: { attention: number }) {
+  const { t } = useTranslation()
+  if (attention === 2) return <Tag color="red">{t('results.attention.critical')}</Tag>
+  if (attention === 1) return <Tag color="orange">{t('results.attention.abnormal')}</Tag>
+  return <Tag>{t('results.attention.normal')}</Tag>
+}
+
+export default function ReviewPage() {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const queue = useReviewQueue()
+  const review = useReview()
+  const [selected, setSelected] = useState<number[]>([])
+  const [comment, setComment] = useState('')
+  const list = queue.data ?? []
+  const mark = (orders: LabOrder[]) =>
+    review.mutate(
+      { orders: orders.map((o) => ({ id: o.id, version: o.version })), comment },
+      {
+        onSuccess: (r) => {
+          void message.success(t('results.reviewedCount', { count: r.reviewed }))
+          setSelected([])
+          setComment('')
+        },
+        onError: (e) => void message.error((e as Error).message),
+      },
+    )
+  return (
+    <Card title={t('results.reviewTitle')}>
+      <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          {t('results.reviewHint')}
+        </Typography.Paragraph>
+        <Space wrap align="start">
+          <Input.TextArea
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+            maxLength={500}
+            autoSize={{ minRows: 1, maxRows: 4 }}
+            placeholder={t('results.reviewComment')}
+            aria-label={t('results.reviewComment')}
+            style={{ width: 360, maxWidth: '100%' }}
+          />
+          <Button type="primary" disabled={selected.length === 0} loading={review.isPending} onClick={() => mark(list.filter((o) => selected.includes(o.id)))} data-testid="mark-reviewed">
+            {t('results.markReviewed', { count: selected.length })}
+          </Button>
+        </Space>
+        <Table<LabOrder>
+          rowKey="id"
+          size="small"
+          loading={queue.isLoading}
+          dataSource={list}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty description={t('results.nothingToReview')} /> }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (o) => ({ 'aria-label': t('results.selectOrder', { test: o.test_label }) }) as never }}
+          columns={[
+            { title: t('results.attentionTitle'), key: 'attention', render: (_, o) => <AttentionTag attention={o.attention} /> },
+            { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
+            { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
+            { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
+            { title: t('results.resultedAt'), key: 'resulted', render: (_, o) => o.resulted_at && formatDayTime(o.resulted_at) },
+            { title: t('results.daysPending'), key: 'days', render: (_, o) => (o.resulted_at ? t('results.days', { count: daysSince(o.resulted_at) }) : '') },
+            { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
+          ]}
+        />
+      </Space>
+    </Card>
+  )
+}

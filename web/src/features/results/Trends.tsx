@@ -1,0 +1,151 @@
+// Trends on the chart: vitals (blood pressure systolic and diastolic together, heart rate,
+// temperature, weight and BMI, SpO2) and any test the patient has results of, over a chosen
+// time — lines at the collection dates with the normal band shaded, flags in the tooltip, a
+// unit toggle where the test has two, and the same numbers as a table beside the chart.
+import { Card, Col, Empty, Row, Segmented, Select, Space, Table } from 'antd'
+import dayjs from 'dayjs'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
+import { formatDay, formatDayTime } from '../../lib/time'
+import { usePatientVitals, useTrend, type LabOrder, type Trend } from './api/results'
+import { decimal, unitLabel } from './format'
+import { FlagTag } from './ResultParts'
+import { convert, VITAL_SERIES, type VitalsRow } from './trendMath'
+
+const RANGES = { '1y': 1, '5y': 5, all: 100 } as const
+type RangeKey = keyof typeof RANGES
+
+interface Row {
+  key: string
+  at: string
+  values: (number | null)[]
+  flag?: string
+  delta?: string
+}
+
+export function Trends({ patientId, orders, withVitals }: { patientId: number; orders: LabOrder[]; withVitals: boolean }) {
+  const { t, i18n } = useTranslation()
+  const lang = i18n.language
+  const [range, setRange] = useState<RangeKey>('5y')
+  const from = dayjs().subtract(RANGES[range], 'year').format('YYYY-MM-DD')
+  const analytes = useMemo(() => {
+    const seen = new Map<string, string>()
+    for (const o of orders) for (const r of o.results) if (r.type === 'numeric' && !seen.has(r.analyte)) seen.set(r.analyte, r.label)
+    return [...seen.entries()].map(([code, label]) => ({ code, label }))
+  }, [orders])
+  const options = [
+    ...(withVitals ? VITAL_SERIES.map((v) => ({ value: `vital:${v.key}`, label: t(v.label) })) : []),
+    ...analytes.map((a) => ({ value: `test:${a.code}`, label: a.label })),
+  ]
+  const [chosen, setChosen] = useState<string | undefined>(undefined)
+  const what = chosen ?? options[0]?.value
+  const [kind, code] = what?.split(':') ?? []
+  const vitals = usePatientVitals<VitalsRow>(patientId, from, withVitals && kind === 'vital')
+  const trend = useTrend(patientId, kind === 'test' ? code : undefined, from)
+  const [unit, setUnit] = useState<string | undefined>(undefined)
+  if (options.length === 0) return null
+
+  let title = ''
+  let series: { name: string; unit: string }[] = []
+  let rows: Row[] = []
+  let band: { low: number | null; high: number | null } | null = null
+  let decimals = 1
+  if (kind === 'vital') {
+    const v = VITAL_SERIES.find((s) => s.key === code)!
+    title = t(v.label)
+    series = v.fields.map((f) => ({ name: t(f.label), unit: t(f.unit) }))
+    decimals = v.decimals
+    rows = (vitals.data ?? [])
+      .map((d) => ({ key: String(d.appointment_id), at: d.day, values: v.fields.map((f) => f.read(d)) }))
+      .filter((r) => r.values.some((x) => x != null))
+  } else if (trend.data) {
+    const tr: Trend = trend.data
+    const a = tr.analyte as unknown as { unit: string; decimals: number; label: string; units: { unit: string; conversion: string; factor?: number }[] }
+    const shown = unit && (unit === a.unit || a.units.some((u) => u.unit === unit)) ? unit : a.unit
+    title = a.label
+    decimals = shown === a.unit ? a.decimals : 2
+    series = [{ name: a.label, unit: unitLabel(t, shown) }]
+    const to = (x: number | null) => (x == null ? null : convert(a, x, shown))
+    const b = tr.band as { low?: number | null; high?: number | null } | null
+    band = b ? { low: to(b.low ?? null), high: to(b.high ?? null) } : null
+    rows = tr.points.map((p, i) => ({ key: String(i), at: p.observed_at, values: [to(p.value == null ? null : Number(p.value))], flag: p.flag, delta: p.delta }))
+  }
+  const unitChoices = (() => {
+    if (kind !== 'test' || !trend.data) return []
+    const a = trend.data.analyte as unknown as { unit: string; units: { unit: string }[] }
+    return [a.unit, ...a.units.map((u) => u.unit)]
+  })()
+  const fmt = (x: number | null) => (x == null ? '—' : decimal(x.toFixed(decimals), lang))
+  const option: ChartOption = {
+    aria: { enabled: true },
+    tooltip: {
+      trigger: 'axis',
+      formatter: (items: { dataIndex: number; seriesIndex: number; value: [string, number] }[]) => {
+        const row = rows[items[0]?.dataIndex ?? 0]
+        if (!row) return ''
+        const flag = row.flag && row.flag !== 'N' ? ` (${t(`results.flags.${row.flag}`)})` : ''
+        const delta = row.delta ? ` (${t(`results.delta.${row.delta}`)})` : ''
+        return [formatDay(row.at), ...series.map((s, i) => `${s.name}: ${fmt(row.values[i])} ${s.unit}${i === 0 ? flag + delta : ''}`)].join('<br/>')
+      },
+    },
+    legend: series.length > 1 ? { top: 0 } : undefined,
+    grid: { left: 48, right: 16, top: series.length > 1 ? 32 : 16, bottom: 32 },
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', scale: true, name: series[0]?.unit },
+    series: series.map((s, i) => ({
+      name: s.name,
+      type: 'line',
+      showSymbol: true,
+      symbolSize: 7,
+      data: rows.map((r) => [r.at, r.values[i]]),
+      ...(i === 0 && band && (band.low != null || band.high != null)
+        ? { markArea: { silent: true, itemStyle: { color: 'rgba(82, 196, 26, 0.12)' }, data: [[{ yAxis: band.low ?? 'min' }, { yAxis: band.high ?? 'max' }]] } }
+        : {}),
+    })),
+  }
+  return (
+    <Card
+      title={t('results.trendsTitle')}
+      data-testid="trends"
+      extra={<Segmented<RangeKey> value={range} onChange={setRange} options={(Object.keys(RANGES) as RangeKey[]).map((k) => ({ value: k, label: t(`results.ranges.${k}`) }))} />}
+    >
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Select value={what} onChange={(v) => (setChosen(v), setUnit(undefined))} options={options} style={{ minWidth: 240 }} aria-label={t('results.trendOf')} showSearch={{ optionFilterProp: 'label' }} />
+        {unitChoices.length > 1 && (
+          <Segmented value={unit ?? unitChoices[0]} onChange={(u) => setUnit(u as string)} options={unitChoices.map((u) => ({ value: u, label: unitLabel(t, u) || t('results.noUnit') }))} aria-label={t('results.unit')} />
+        )}
+      </Space>
+      {rows.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('results.noPoints')} />
+      ) : (
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={15}>
+            <Chart option={option} label={t('results.trendLabel', { what: title })} height={280} testId="trend-chart" />
+          </Col>
+          <Col xs={24} lg={9}>
+            <Table<Row>
+              size="small"
+              rowKey="key"
+              dataSource={[...rows].reverse()}
+              pagination={{ pageSize: 8, hideOnSinglePage: true, size: 'small' }}
+              aria-label={t('results.trendTable', { what: title })}
+              columns={[
+                { title: t('results.date'), key: 'at', render: (_, r) => (kind === 'vital' ? formatDay(r.at) : formatDayTime(r.at)) },
+                ...series.map((s, i) => ({
+                  title: s.unit ? `${s.name} (${s.unit})` : s.name,
+                  key: String(i),
+                  render: (_: unknown, r: Row) => (
+                    <>
+                      {fmt(r.values[i])} {i === 0 && r.flag && <FlagTag flag={r.flag} delta={r.delta} />}
+                    </>
+                  ),
+                })),
+              ]}
+            />
+          </Col>
+        </Row>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import type { TFunction } from 'i18next'
+import { daysSince, decimal, flagColor, rangeText, resultText, unitLabel } from './format'
+import type { LabResult } from './api/results'
+
+const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.mgdL': 'mg/dL', 'results.units.none': '', 'results.answers.positive': 'Positive' })[key] ?? key) as unknown as TFunction
+
+const base: LabResult = {
+  id: 1, order_id: 1, analyte: 'GLU', label: 'Glucose', loinc: '', type: 'numeric', entered: '126', entered_unit: 'mg/dL', value: '7.0', unit: 'mmol/L',
+  answer: '', text: '', range: { low: '3.9', high: '7.8', critical_low: null, critical_high: null, source: 'catalogue' }, flag: 'N', delta: '', status: 'final',
+  current: true, replaces: null, observed_at: '', recorded_at: '', recorded_by: null, recorded_by_name: '',
+}
+
+describe('results read as people write them', () => {
+  it('shows a number typed in another unit in both', () => {
+    expect(resultText(t, base, 'en')).toBe('7.0 mmol/L (126 mg/dL)')
+    expect(resultText(t, base, 'ru')).toBe('7,0 mmol/L (126 mg/dL)')
+    expect(resultText(t, { ...base, entered_unit: 'mmol/L', entered: '7.0' }, 'en')).toBe('7.0 mmol/L')
+  })
+  it('reads coded answers and ranges', () => {
+    expect(resultText(t, { ...base, type: 'coded', answer: 'positive' }, 'en')).toBe('Positive')
+    expect(rangeText(t, { low: '3.5', high: '5.1' }, 'mmol/L', 'vi')).toBe('3,5–5,1 mmol/L')
+    expect(rangeText(t, { low: '110', high: null }, 'mmol/L', 'en')).toBe('≥ 110 mmol/L')
+    expect(rangeText(t, { low: null, high: null }, 'mmol/L', 'en')).toBe('')
+    expect(unitLabel(t, '{INR}')).toBe('')
+  })
+  it('never marks by colour alone: a colour only beside a flag that needs attention', () => {
+    expect(flagColor('N')).toBeUndefined()
+    expect(flagColor('H')).toBe('orange')
+    expect(flagColor('HH')).toBe('red')
+    expect(flagColor('AA')).toBe('red')
+    expect(decimal(null, 'en')).toBe('')
+  })
+  it('counts whole days pending', () => {
+    const now = Date.parse('2026-11-26T12:00:00Z')
+    expect(daysSince('2026-11-26T01:00:00Z', now)).toBe(0)
+    expect(daysSince('2026-11-24T11:00:00Z', now)).toBe(2)
+  })
+})

@@ -1,0 +1,128 @@
+// How results read: numbers in the reader's decimal notation, UCUM units as people write
+// them (in Russian, Cyrillic), flags as words (never colour alone), ranges as "low–high".
+import type { TFunction } from 'i18next'
+import type { LabResult } from './api/results'
+
+/** The UCUM units of the catalogue, by the key their written form has in every locale. */
+export const UNIT_KEYS: Record<string, string> = {
+  'mmol/L': 'mmolL',
+  'umol/L': 'umolL',
+  'pmol/L': 'pmolL',
+  'mmol/mol': 'mmolMol',
+  'g/L': 'gL',
+  'g/dL': 'gdL',
+  'mg/dL': 'mgdL',
+  'mg/dL{BUN}': 'mgdLBun',
+  'mg/L': 'mgL',
+  'ug/L': 'ugL',
+  'ng/mL': 'ngmL',
+  'ng/dL': 'ngdL',
+  'mm/h': 'mmh',
+  '10*9/L': 'e9L',
+  '10*12/L': 'e12L',
+  '10*3/uL': 'e3uL',
+  '10*6/uL': 'e6uL',
+  'L/L': 'LL',
+  fL: 'fL',
+  pg: 'pg',
+  s: 's',
+  '%': 'percent',
+  'U/L': 'UL',
+  'm[IU]/L': 'mIUL',
+  'mL/min/{1.73_m2}': 'egfr',
+  'meq/L': 'meqL',
+  '[pH]': 'none',
+  '{INR}': 'none',
+  '1': 'none',
+  unit: 'none',
+}
+
+/** A unit as the reader writes it ('' for a unit without a symbol: pH, INR, a ratio). */
+export function unitLabel(t: TFunction, unit: string): string {
+  const key = UNIT_KEYS[unit]
+  if (key === 'none') return ''
+  return key ? t(`results.units.${key}`) : unit
+}
+
+/** Decimal text ("7.0") in the reader's notation (7,0 in Russian and Vietnamese). */
+export function decimal(value: string | null | undefined, lang: string): string {
+  if (value == null) return ''
+  return lang === 'ru' || lang === 'vi' ? value.replace('.', ',') : value
+}
+
+/** A number with its unit: "7.0 mmol/L". */
+export function quantity(t: TFunction, value: string | null | undefined, unit: string, lang: string): string {
+  const u = unitLabel(t, unit)
+  return u ? `${decimal(value, lang)} ${u}` : decimal(value, lang)
+}
+
+/** The known coded answers, each with its words in every locale (1+…4+ read as written). */
+export const ANSWERS = ['negative', 'positive', 'trace', 'detected', 'not_detected'] as const
+
+export function answerLabel(t: TFunction, answer: string): string {
+  return (ANSWERS as readonly string[]).includes(answer) ? t(`results.answers.${answer}`) : answer
+}
+
+/**
+ * A result as it reads: "7.0 mmol/L (126 mg/dL)" for a number typed in another unit, the
+ * answer's words for a coded result, the text of a report.
+ */
+export function resultText(t: TFunction, r: LabResult, lang: string): string {
+  switch (r.type) {
+    case 'numeric': {
+      const main = quantity(t, r.value, r.unit, lang)
+      return r.entered_unit && r.entered_unit !== r.unit ? `${main} (${quantity(t, r.entered, r.entered_unit, lang)})` : main
+    }
+    case 'coded':
+      return answerLabel(t, r.answer)
+    default:
+      return r.text
+  }
+}
+
+/** The range that applied, "3.5–5.1 mmol/L", "≥ 3.5", "≤ 5.1", or '' without one. */
+export function rangeText(t: TFunction, r: { low?: string | null; high?: string | null }, unit: string, lang: string): string {
+  const u = unitLabel(t, unit)
+  const tail = u ? ` ${u}` : ''
+  if (r.low != null && r.high != null) return `${decimal(r.low, lang)}–${decimal(r.high, lang)}${tail}`
+  if (r.low != null) return `≥ ${decimal(r.low, lang)}${tail}`
+  if (r.high != null) return `≤ ${decimal(r.high, lang)}${tail}`
+  return ''
+}
+
+/** The flags of HL7 table 0078 a result may carry, and whether each needs attention. */
+export const FLAGS = ['N', 'L', 'H', 'LL', 'HH', 'A', 'AA'] as const
+export type Flag = (typeof FLAGS)[number]
+
+export const isCritical = (flag: string) => flag === 'LL' || flag === 'HH' || flag === 'AA'
+export const isAbnormal = (flag: string) => flag !== '' && flag !== 'N'
+
+/** The tag colour of a flag (its words always go with it). */
+export function flagColor(flag: string): string | undefined {
+  if (isCritical(flag)) return 'red'
+  if (isAbnormal(flag)) return 'orange'
+  return undefined
+}
+
+/** The order states, in the order an order passes them. */
+export const ORDER_STATUSES = ['ordered', 'collected', 'preliminary', 'final', 'reviewed', 'cancelled', 'not_done'] as const
+
+export function statusColor(status: string): string | undefined {
+  switch (status) {
+    case 'final':
+      return 'blue'
+    case 'reviewed':
+      return 'green'
+    case 'preliminary':
+      return 'gold'
+    case 'cancelled':
+    case 'not_done':
+      return 'default'
+  }
+  return 'cyan'
+}
+
+/** Whole days from an ISO time to now (at least 0). */
+export function daysSince(iso: string, now = Date.now()): number {
+  return Math.max(0, Math.floor((now - new Date(iso).getTime()) / 86_400_000))
+}
