@@ -113,7 +113,7 @@ function OrderView({ order: o }: { order: LabOrder }) {
           <ResultsTable results={o.results} showTime />
         </Card>
       )}
-      {canRecord && !closed && <RecordForm key={o.version} order={o} />}
+      {canRecord && !closed && <RecordForm key={o.version} order={o} patient={patient.data} />}
       {(o.replaced?.length ?? 0) > 0 && (
         <Card title={t('results.replacedTitle')}>
           <ResultsTable results={o.replaced!} showTime />

@@ -46,7 +46,7 @@ export function PatientResults({ patientId }: { patientId: number }) {
                 render: (_, o) => (
                   <>
                     <StatusTag status={o.status} />
-                    {o.to_review && <Typography.Text type="warning">{t('results.awaitingReview')}</Typography.Text>}
+                    {o.to_review && <Typography.Text type="warning" style={{ marginInlineStart: 4 }}>{t('results.awaitingReview')}</Typography.Text>}
                   </>
                 ),
               },

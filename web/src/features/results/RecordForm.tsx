@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next'
 import { useAskReason } from '../../components/askReason'
 import { ApiError } from '../../lib/api'
 import { useRecord, useTestResults, type Analyte, type LabOrder, type ResultInput } from './api/results'
-import { answerLabel, rangeText, unitLabel } from './format'
+import { answerLabel, monthsOld, rangeFor, rangeText, unitLabel } from './format'
 
 interface Row {
   value?: string
@@ -47,7 +47,13 @@ function initialValues(order: LabOrder, lang: string): Values {
   return out
 }
 
-export function RecordForm({ order, onDone }: { order: LabOrder; onDone?: () => void }) {
+/** The patient whose ranges the form shows as hints (sex, birth date). */
+export interface RangeSubject {
+  sex: string
+  birth_date: string
+}
+
+export function RecordForm({ order, patient, onDone }: { order: LabOrder; patient?: RangeSubject; onDone?: () => void }) {
   const { t, i18n } = useTranslation()
   const { message } = App.useApp()
   const askReason = useAskReason()
@@ -58,6 +64,7 @@ export function RecordForm({ order, onDone }: { order: LabOrder; onDone?: () => 
   const correcting = order.status === 'final' || order.status === 'reviewed'
   const initial = useMemo(() => initialValues(order, i18n.language), [order, i18n.language])
   const analytes = test.data?.analytes ?? []
+  const [open, setOpen] = useState(!correcting)
 
   const submit = async (final: boolean, reason?: string) => {
     setProblem('')
@@ -95,13 +102,22 @@ export function RecordForm({ order, onDone }: { order: LabOrder; onDone?: () => 
         })
       : void submit(final)
 
+  if (!open) {
+    return (
+      <Card>
+        <Button onClick={() => setOpen(true)} data-testid="correct-result">
+          {t('results.correctTitle')}
+        </Button>
+      </Card>
+    )
+  }
   return (
     <Card title={correcting ? t('results.correctTitle') : t('results.recordTitle')} data-testid="record-results">
       {correcting && <Alert type="warning" showIcon title={t('results.correctHint')} style={{ marginBottom: 16 }} />}
       {problem && <Alert type="error" showIcon role="alert" title={problem} style={{ marginBottom: 16 }} />}
       <Form<Values> form={form} layout="vertical" initialValues={initial} disabled={record.isPending} className="emr-record">
         {analytes.map((a) => (
-          <AnalyteRow key={a.code} analyte={a} />
+          <AnalyteRow key={a.code} analyte={a} patient={patient} />
         ))}
       </Form>
       <Space wrap>
@@ -118,12 +134,12 @@ export function RecordForm({ order, onDone }: { order: LabOrder; onDone?: () => 
   )
 }
 
-function AnalyteRow({ analyte: a }: { analyte: Analyte }) {
+function AnalyteRow({ analyte: a, patient }: { analyte: Analyte; patient?: RangeSubject }) {
   const { t, i18n } = useTranslation()
   const [showLab, setShowLab] = useState(false)
   const label = a.label || a.code
-  const adult = a.ranges.find((r) => r.sex === 'any' && r.age_to_months == null) ?? a.ranges.find((r) => r.age_to_months == null)
-  const hint = adult ? rangeText(t, { low: adult.low?.toString() ?? null, high: adult.high?.toString() ?? null }, a.unit, i18n.language) : ''
+  const range = patient ? rangeFor(a.ranges, patient.sex, monthsOld(patient.birth_date, new Date())) : undefined
+  const hint = range ? rangeText(t, { low: range.low?.toString() ?? null, high: range.high?.toString() ?? null }, a.unit, i18n.language) : ''
   if (a.type === 'coded') {
     return (
       <Form.Item name={[a.code, 'answer']} label={label}>
@@ -142,7 +158,7 @@ function AnalyteRow({ analyte: a }: { analyte: Analyte }) {
   return (
     <Row gutter={8} align="bottom">
       <Col xs={14} sm={10} md={8}>
-        <Form.Item name={[a.code, 'value']} label={label} extra={hint ? t('results.usualRange', { range: hint }) : undefined}>
+        <Form.Item name={[a.code, 'value']} label={label} extra={hint ? t('results.patientRange', { range: hint }) : undefined}>
           <Input inputMode="decimal" aria-label={label} autoComplete="off" maxLength={20} />
         </Form.Item>
       </Col>

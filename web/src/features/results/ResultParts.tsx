@@ -37,7 +37,7 @@ export function StatusTag({ status }: { status: string }) {
 /** The flags an order's results carry that need attention, as tags ("Potassium: Critical high"). */
 export function OrderFlags({ order }: { order: LabOrder }) {
   const flagged = order.results.filter((r) => isAbnormal(r.flag) || r.delta)
-  if (order.results.length > 0 && flagged.length === 0) return <FlagTag flag="N" />
+  if (flagged.length === 0) return order.results.some((r) => r.flag === 'N') ? <FlagTag flag="N" /> : null
   return (
     <>
       {flagged.map((r) => (

@@ -1,7 +1,7 @@
 // /results/review: the ordering doctor's final results waiting for review — critical first,
 // then abnormal, then the oldest, with days pending — marked reviewed one or many at once,
 // with an optional comment.
-import { App, Button, Card, Empty, Input, Space, Table, Tag, Typography } from 'antd'
+import { App, Button, Card, Empty, Flex, Input, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -44,7 +44,7 @@ export default function ReviewPage() {
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
           {t('results.reviewHint')}
         </Typography.Paragraph>
-        <Space wrap align="start">
+        <Flex wrap gap={8} align="start">
           <Input.TextArea
             value={comment}
             onChange={(e) => setComment(e.target.value)}
@@ -52,12 +52,12 @@ export default function ReviewPage() {
             autoSize={{ minRows: 1, maxRows: 4 }}
             placeholder={t('results.reviewComment')}
             aria-label={t('results.reviewComment')}
-            style={{ width: 360, maxWidth: '100%' }}
+            style={{ flex: '1 1 220px', maxWidth: 480 }}
           />
           <Button type="primary" disabled={selected.length === 0} loading={review.isPending} onClick={() => mark(list.filter((o) => selected.includes(o.id)))} data-testid="mark-reviewed">
             {t('results.markReviewed', { count: selected.length })}
           </Button>
-        </Space>
+        </Flex>
         <Table<LabOrder>
           rowKey="id"
           size="small"

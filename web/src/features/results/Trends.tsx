@@ -91,7 +91,7 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
     },
     legend: series.length > 1 ? { top: 0 } : undefined,
     grid: { left: 48, right: 16, top: series.length > 1 ? 32 : 16, bottom: 32 },
-    xAxis: { type: 'time' },
+    xAxis: { type: 'time', minInterval: 86_400_000, axisLabel: { hideOverlap: true, formatter: (v: number) => formatDay(new Date(v)) } },
     yAxis: { type: 'value', scale: true, name: series[0]?.unit },
     series: series.map((s, i) => ({
       name: s.name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TFunction } from 'i18next'
-import { daysSince, decimal, flagColor, rangeText, resultText, unitLabel } from './format'
+import { daysSince, decimal, flagColor, monthsOld, rangeFor, rangeText, resultText, unitLabel } from './format'
 import type { LabResult } from './api/results'
 
 const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.mgdL': 'mg/dL', 'results.units.none': '', 'results.answers.positive': 'Positive' })[key] ?? key) as unknown as TFunction
@@ -30,6 +30,20 @@ describe('results read as people write them', () => {
     expect(flagColor('HH')).toBe('red')
     expect(flagColor('AA')).toBe('red')
     expect(decimal(null, 'en')).toBe('')
+  })
+  it('picks the range of the sex and age of the patient, as the server does', () => {
+    const hgb = [
+      { sex: 'male', age_from_months: 216, age_to_months: null, low: 135, high: 175 },
+      { sex: 'female', age_from_months: 180, age_to_months: null, low: 120, high: 155 },
+      { sex: 'any', age_from_months: 60, age_to_months: 144, low: 115, high: null },
+    ]
+    expect(rangeFor(hgb, 'male', 30 * 12)).toEqual({ low: 135, high: 175 })
+    expect(rangeFor(hgb, 'female', 30 * 12)).toEqual({ low: 120, high: 155 })
+    expect(rangeFor(hgb, 'male', 8 * 12)).toEqual({ low: 115, high: null })
+    expect(rangeFor(hgb, 'other', 30 * 12)).toBeUndefined()
+    expect(monthsOld('2000-01-31', new Date(2000, 1, 28))).toBe(0)
+    expect(monthsOld('2000-01-31', new Date(2000, 1, 29))).toBe(1)
+    expect(monthsOld('2000-01-31', new Date(2000, 2, 31))).toBe(2)
   })
   it('counts whole days pending', () => {
     const now = Date.parse('2026-11-26T12:00:00Z')

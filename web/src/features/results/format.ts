@@ -126,3 +126,36 @@ export function statusColor(status: string): string | undefined {
 export function daysSince(iso: string, now = Date.now()): number {
   return Math.max(0, Math.floor((now - new Date(iso).getTime()) / 86_400_000))
 }
+
+/** A person's age in completed months on a day (the server's MonthsOld). */
+export function monthsOld(birth: string, on: Date): number {
+  const [y, m, d] = birth.split('-').map(Number)
+  if (!y || !m || !d) return -1
+  let months = (on.getFullYear() - y) * 12 + (on.getMonth() + 1 - m)
+  const last = new Date(on.getFullYear(), on.getMonth() + 1, 0).getDate()
+  if (on.getDate() < Math.min(d, last)) months--
+  return Math.max(months, 0)
+}
+
+interface Band {
+  sex: string
+  age_from_months: number
+  age_to_months?: number | null
+  low?: number | null
+  high?: number | null
+}
+
+/**
+ * The range that applies to a sex at an age (the server's RangeFor): the person's own sex
+ * before "any"; of several, the strictest bounds; none when none covers them.
+ */
+export function rangeFor<R extends Band>(ranges: R[], sex: string, months: number): { low: number | null; high: number | null } | undefined {
+  if (months < 0) return undefined
+  const fits = ranges.filter((r) => months >= r.age_from_months && (r.age_to_months == null || months < r.age_to_months))
+  const own = fits.filter((r) => r.sex === sex)
+  const pick = own.length > 0 ? own : fits.filter((r) => r.sex === 'any')
+  if (pick.length === 0) return undefined
+  const lows = pick.map((r) => r.low).filter((x): x is number => x != null)
+  const highs = pick.map((r) => r.high).filter((x): x is number => x != null)
+  return { low: lows.length ? Math.max(...lows) : null, high: highs.length ? Math.min(...highs) : null }
+}
