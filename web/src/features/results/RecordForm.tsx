@@ -137,8 +137,9 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
 function AnalyteRow({ analyte: a, patient }: { analyte: Analyte; patient?: RangeSubject }) {
   const { t, i18n } = useTranslation()
   const [showLab, setShowLab] = useState(false)
+  const [today] = useState(() => new Date())
   const label = a.label || a.code
-  const range = patient ? rangeFor(a.ranges, patient.sex, monthsOld(patient.birth_date, new Date())) : undefined
+  const range = patient ? rangeFor(a.ranges, patient.sex, monthsOld(patient.birth_date, today)) : undefined
   const hint = range ? rangeText(t, { low: range.low?.toString() ?? null, high: range.high?.toString() ?? null }, a.unit, i18n.language) : ''
   if (a.type === 'coded') {
     return (
