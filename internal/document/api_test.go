@@ -169,8 +169,8 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
 		all := do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates", nil)
-		if len(all.Data) != 24 {
-			t.Fatalf("starter templates: %d, want 6 kinds in 4 languages", len(all.Data))
+		if len(all.Data) != 28 {
+			t.Fatalf("starter templates: %d, want 7 kinds in 4 languages", len(all.Data))
 		}
 		cert := s.template(t, "medical_certificate", "vi")
 

@@ -26,6 +26,7 @@ import (
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
+	"emr/internal/result"
 	"emr/internal/settings"
 )
 
@@ -176,6 +177,9 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 			return src, err
 		}
 		src.appointment, src.visit = &a, &visit
+		if src.results, err = (&result.Store{DB: s.DB}).VisitOrders(ctx, a.ID, lang); err != nil {
+			return src, err
+		}
 		if len(visit.Orders) > 0 {
 			tests, err := s.Codes.LabTests(ctx, lang)
 			if err != nil {

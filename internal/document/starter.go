@@ -20,7 +20,7 @@ func count(key, label string) Field {
 }
 
 // starterTemplates are the medical certificate, fitness to work, referral letter,
-// laboratory and imaging requests and visit summary in English, Russian, Chinese and
+// laboratory and imaging requests, results report and visit summary in English, Russian, Chinese and
 // Vietnamese.
 func starterTemplates() []starter {
 	return []starter{
@@ -91,6 +91,19 @@ Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clini
 - {{visit.diagnoses}}
 
 Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clinical notes", false)}},
+		{"Results report", "results_report", "en", "a4-portrait", `# Laboratory and imaging results
+| Patient | {{patient.name}} |
+| Born | {{patient.birth_date}} ({{patient.age}}) |
+| Sex | {{patient.sex}} |
+| Patient no. | {{patient.mrn}} |
+| Visit | {{visit.date}} |
+| Doctor | {{doctor.name}} |
+
+## Results
+- {{visit.results}}
+
+Flags and reference ranges are those that applied when each result was recorded.
+Issued on {{today}}, no. {{document.number}}.`, nil},
 		{"Visit summary", "visit_summary", "en", "a4-portrait", `# Visit summary
 | Patient | {{patient.name}} |
 | Born | {{patient.birth_date}} ({{patient.age}}) |
@@ -115,6 +128,8 @@ Clinical notes: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Clini
 - {{patient.medicines}}
 ## Orders
 - {{visit.orders}}
+## Results
+- {{visit.results}}
 ## Plan
 {{visit.plan}}
 
@@ -191,6 +206,19 @@ Follow-up: {{visit.follow_up}}
 - {{visit.diagnoses}}
 
 Клинические данные: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Клинические данные", false)}},
+		{"Результаты исследований", "results_report", "ru", "a4-portrait", `# Результаты лабораторных и инструментальных исследований
+| Пациент | {{patient.name}} |
+| Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
+| Пол | {{patient.sex}} |
+| Карта № | {{patient.mrn}} |
+| Дата приёма | {{visit.date}} |
+| Врач | {{doctor.name}} |
+
+## Результаты
+- {{visit.results}}
+
+Отметки и референсные интервалы указаны те, что действовали при внесении каждого результата.
+Выдано {{today}}, № {{document.number}}.`, nil},
 		{"Выписка из медицинской карты", "visit_summary", "ru", "a4-portrait", `# Выписка из медицинской карты (консультативное заключение)
 | Пациент | {{patient.name}} |
 | Дата рождения | {{patient.birth_date}} ({{patient.age}}) |
@@ -215,6 +243,8 @@ Follow-up: {{visit.follow_up}}
 - {{patient.medicines}}
 ## Назначенные исследования
 - {{visit.orders}}
+## Результаты исследований
+- {{visit.results}}
 ## Рекомендации
 {{visit.plan}}
 
@@ -293,6 +323,19 @@ Follow-up: {{visit.follow_up}}
 - {{visit.diagnoses}}
 
 临床资料：{{field.clinical_notes}}`, []Field{long("clinical_notes", "临床资料", false)}},
+		{"检验检查结果报告", "results_report", "zh", "a4-portrait", `# 检验与检查结果报告
+| 患者 | {{patient.name}} |
+| 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
+| 性别 | {{patient.sex}} |
+| 病历号 | {{patient.mrn}} |
+| 就诊日期 | {{visit.date}} |
+| 医生 | {{doctor.name}} |
+
+## 结果
+- {{visit.results}}
+
+标记与参考范围均为录入各项结果时所适用者。
+出具日期：{{today}}，编号 {{document.number}}。`, nil},
 		{"门诊病历摘要", "visit_summary", "zh", "a4-portrait", `# 门诊病历摘要
 | 患者 | {{patient.name}} |
 | 出生日期 | {{patient.birth_date}}（{{patient.age}}） |
@@ -317,6 +360,8 @@ Follow-up: {{visit.follow_up}}
 - {{patient.medicines}}
 ## 检查申请
 - {{visit.orders}}
+## 检验检查结果
+- {{visit.results}}
 ## 治疗计划
 {{visit.plan}}
 
@@ -392,6 +437,19 @@ Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes",
 - {{visit.diagnoses}}
 
 Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes", "Thông tin lâm sàng", false)}},
+		{"Phiếu kết quả", "results_report", "vi", "a4-portrait", `# Phiếu kết quả xét nghiệm và chẩn đoán hình ảnh
+| Bệnh nhân | {{patient.name}} |
+| Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
+| Giới tính | {{patient.sex}} |
+| Mã bệnh nhân | {{patient.mrn}} |
+| Ngày khám | {{visit.date}} |
+| Bác sĩ | {{doctor.name}} |
+
+## Kết quả
+- {{visit.results}}
+
+Cờ và khoảng tham chiếu là những giá trị áp dụng khi nhập từng kết quả.
+Cấp ngày {{today}}, số {{document.number}}.`, nil},
 		{"Tóm tắt lần khám", "visit_summary", "vi", "a4-portrait", `# Tóm tắt lần khám
 | Bệnh nhân | {{patient.name}} |
 | Ngày sinh | {{patient.birth_date}} ({{patient.age}}) |
@@ -416,6 +474,8 @@ Thông tin lâm sàng: {{field.clinical_notes}}`, []Field{long("clinical_notes",
 - {{patient.medicines}}
 ## Chỉ định cận lâm sàng
 - {{visit.orders}}
+## Kết quả cận lâm sàng
+- {{visit.results}}
 ## Kế hoạch điều trị
 {{visit.plan}}
 

@@ -11,6 +11,7 @@ import (
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
+	"emr/internal/result"
 	"emr/internal/settings"
 )
 
@@ -20,7 +21,7 @@ var Placeholders = []string{
 	"patient.name", "patient.age", "patient.sex", "patient.birth_date", "patient.mrn", "patient.address", "patient.phone",
 	"patient.allergies", "patient.medicines",
 	"visit.date", "visit.chief_complaint", "visit.present_illness", "visit.vitals", "visit.examination", "visit.diagnoses",
-	"visit.plan", "visit.follow_up", "visit.orders", "visit.lab_orders", "visit.imaging_orders", "visit.amendments",
+	"visit.plan", "visit.follow_up", "visit.orders", "visit.lab_orders", "visit.imaging_orders", "visit.results", "visit.amendments",
 	"doctor.name", "doctor.specialisations", "doctor.licences",
 	"clinic.name", "clinic.address", "clinic.phone",
 	"document.number", "today",
@@ -33,6 +34,7 @@ type sources struct {
 	appointment *appointment.Appointment
 	visit       *appointment.Visit
 	orderKinds  map[string]string // a test's code -> lab or imaging
+	results     []result.Order    // the visit's orders with their current results
 	doctor      profile.Profile
 	clinic      settings.Clinic
 	medicines   []prescription.Current // being taken as of today
@@ -227,6 +229,7 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		out["visit.orders"] = Value{List: orders}
 		out["visit.lab_orders"] = Value{List: lab}
 		out["visit.imaging_orders"] = Value{List: imaging}
+		out["visit.results"] = Value{List: result.Lines(src.results, lang)}
 		amendments := []string{}
 		for _, m := range v.Amendments {
 			amendments = append(amendments, i18n.T(lang, "document.value.amended", dateIn(lang, m.AmendedAt), m.AmendedBy, m.Reason))

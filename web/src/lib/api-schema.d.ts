@@ -1410,7 +1410,7 @@ export type components = {
       /** Format: date-time */
       issued_at: string;
       /** @enum {string} */
-      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "visit_summary" | "custom";
+      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "results_report" | "visit_summary" | "custom";
       /** @enum {string} */
       language: "en" | "ru" | "zh" | "vi";
       /** @description Gap-free per kind and year: MC-2026-000001. */
@@ -1450,7 +1450,7 @@ export type components = {
       fields?: components["schemas"]["DocumentField"][];
       id?: number;
       /** @enum {string} */
-      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "visit_summary" | "custom";
+      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "results_report" | "visit_summary" | "custom";
       /** @enum {string} */
       language: "en" | "ru" | "zh" | "vi";
       name: string;

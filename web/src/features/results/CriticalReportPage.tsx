@@ -4,6 +4,7 @@ import { Card, DatePicker, Empty, Space, Table, Tag } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
 import { dateFormat, formatDayTime } from '../../lib/time'
@@ -25,44 +26,46 @@ export default function CriticalReportPage() {
           onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
           aria-label={t('results.period')}
         />
-        <Table<CriticalAlert>
-          rowKey="id"
-          size="small"
-          loading={report.isLoading}
-          dataSource={report.data ?? []}
-          pagination={{ pageSize: 50, hideOnSinglePage: true }}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('results.noCritical')} /> }}
-          columns={[
-            { title: t('results.raisedAt'), key: 'raised', render: (_, a) => formatDayTime(a.raised_at) },
-            { title: t('results.patient'), key: 'patient', render: (_, a) => <Link to={chartPath(a.patient)}>{fullName(a.patient)}</Link> },
-            {
-              title: t('results.resultTitle'),
-              key: 'result',
-              render: (_, a) => (
-                <Link to={`/results/orders/${a.order_id}`}>
-                  {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} />
-                </Link>
-              ),
-            },
-            { title: t('results.orderedBy'), key: 'doctor', render: (_, a) => a.doctor_name },
-            {
-              title: t('results.acknowledged'),
-              key: 'ack',
-              render: (_, a) =>
-                a.open ? (
-                  <Tag color="red">{t('results.notAcknowledged')}</Tag>
-                ) : (
-                  <>
-                    {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at!)} · {t(`results.contacts.${a.contact}`)}
-                  </>
+        <ScrollRegion label={t('results.criticalTitle')}>
+          <Table<CriticalAlert>
+            rowKey="id"
+            size="small"
+            loading={report.isLoading}
+            dataSource={report.data ?? []}
+            pagination={{ pageSize: 50, hideOnSinglePage: true }}
+            style={{ minWidth: 900 }}
+            locale={{ emptyText: <Empty description={t('results.noCritical')} /> }}
+            columns={[
+              { title: t('results.raisedAt'), key: 'raised', render: (_, a) => formatDayTime(a.raised_at) },
+              { title: t('results.patient'), key: 'patient', render: (_, a) => <Link to={chartPath(a.patient)}>{fullName(a.patient)}</Link> },
+              {
+                title: t('results.resultTitle'),
+                key: 'result',
+                render: (_, a) => (
+                  <Link to={`/results/orders/${a.order_id}`}>
+                    {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} />
+                  </Link>
                 ),
-            },
-            { title: t('results.minutesToAck'), key: 'minutes', render: (_, a) => (a.minutes_to_acknowledge == null ? '—' : t('results.minutes', { count: a.minutes_to_acknowledge })) },
-            { title: t('results.escalated'), key: 'esc', render: (_, a) => (a.escalated_at ? formatDayTime(a.escalated_at) : '—') },
-            { title: t('results.actionTaken'), key: 'action', render: (_, a) => a.action },
-          ]}
-        />
+              },
+              { title: t('results.orderedBy'), key: 'doctor', render: (_, a) => a.doctor_name },
+              {
+                title: t('results.acknowledged'),
+                key: 'ack',
+                render: (_, a) =>
+                  a.open ? (
+                    <Tag color="red">{t('results.notAcknowledged')}</Tag>
+                  ) : (
+                    <>
+                      {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at!)} · {t(`results.contacts.${a.contact}`)}
+                    </>
+                  ),
+              },
+              { title: t('results.minutesToAck'), key: 'minutes', render: (_, a) => (a.minutes_to_acknowledge == null ? '—' : t('results.minutes', { count: a.minutes_to_acknowledge })) },
+              { title: t('results.escalated'), key: 'esc', render: (_, a) => (a.escalated_at ? formatDayTime(a.escalated_at) : '—') },
+              { title: t('results.actionTaken'), key: 'action', render: (_, a) => a.action },
+            ]}
+          />
+        </ScrollRegion>
       </Space>
     </Card>
   )

@@ -2,6 +2,7 @@
 // first, with the patient's phone, so that the patient can be called back.
 import { Card, Empty, Table, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
+import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
 import { formatDayTime } from '../../lib/time'
@@ -15,24 +16,26 @@ export default function OverduePage() {
   return (
     <Card title={t('results.overdueTitle')}>
       <Typography.Paragraph type="secondary">{t('results.overdueHint')}</Typography.Paragraph>
-      <Table<LabOrder>
-        rowKey="id"
-        size="small"
-        loading={overdue.isLoading}
-        dataSource={overdue.data ?? []}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: <Empty description={t('results.nothingOverdue')} /> }}
-        columns={[
-          { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
-          { title: t('results.phone'), key: 'phone', render: (_, o) => o.patient?.phone },
-          { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
-          { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
-          { title: t('results.orderedBy'), key: 'by', render: (_, o) => `${o.ordered_by_name} · ${formatDayTime(o.ordered_at)}` },
-          { title: t('results.due'), key: 'due', render: (_, o) => formatDayTime(o.due_at) },
-          { title: t('results.overdueBy'), key: 'late', render: (_, o) => t('results.days', { count: daysSince(o.due_at) }) },
-        ]}
-      />
+      <ScrollRegion label={t('results.overdueTitle')}>
+        <Table<LabOrder>
+          rowKey="id"
+          size="small"
+          loading={overdue.isLoading}
+          dataSource={overdue.data ?? []}
+          pagination={false}
+          style={{ minWidth: 760 }}
+          locale={{ emptyText: <Empty description={t('results.nothingOverdue')} /> }}
+          columns={[
+            { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
+            { title: t('results.phone'), key: 'phone', render: (_, o) => o.patient?.phone },
+            { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
+            { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
+            { title: t('results.orderedBy'), key: 'by', render: (_, o) => `${o.ordered_by_name} · ${formatDayTime(o.ordered_at)}` },
+            { title: t('results.due'), key: 'due', render: (_, o) => formatDayTime(o.due_at) },
+            { title: t('results.overdueBy'), key: 'late', render: (_, o) => t('results.days', { count: daysSince(o.due_at) }) },
+          ]}
+        />
+      </ScrollRegion>
     </Card>
   )
 }

@@ -2,6 +2,7 @@
 // and the table of an order's results.
 import { Table, Tag, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
+import { ScrollRegion } from '../../components/ScrollRegion'
 import { formatDayTime } from '../../lib/time'
 import type { LabOrder, LabResult } from './api/results'
 import { flagColor, isAbnormal, rangeText, resultText, statusColor } from './format'
@@ -55,50 +56,52 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   return (
-    <Table<LabResult>
-      size="small"
-      rowKey="id"
-      pagination={false}
-      dataSource={results}
-      scroll={{ x: 'max-content' }}
-      columns={[
-        { title: t('results.analyte'), dataIndex: 'label', render: (label: string, r) => label || r.analyte },
-        {
-          title: t('results.value'),
-          key: 'value',
-          render: (_, r) =>
-            r.type === 'text' ? (
-              <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0, maxWidth: 560 }}>{r.text}</Typography.Paragraph>
-            ) : (
-              <Typography.Text strong={isAbnormal(r.flag)}>{resultText(t, r, lang)}</Typography.Text>
+    <ScrollRegion label={t('results.resultsTitle')}>
+      <Table<LabResult>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={results}
+        style={{ minWidth: 640 }}
+        columns={[
+          { title: t('results.analyte'), dataIndex: 'label', render: (label: string, r) => label || r.analyte },
+          {
+            title: t('results.value'),
+            key: 'value',
+            render: (_, r) =>
+              r.type === 'text' ? (
+                <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0, maxWidth: 560 }}>{r.text}</Typography.Paragraph>
+              ) : (
+                <Typography.Text strong={isAbnormal(r.flag)}>{resultText(t, r, lang)}</Typography.Text>
+              ),
+          },
+          { title: t('results.flag'), key: 'flag', render: (_, r) => <FlagTag flag={r.flag} delta={r.delta} /> },
+          {
+            title: t('results.range'),
+            key: 'range',
+            render: (_, r) => (
+              <>
+                {rangeText(t, r.range, r.unit, lang)}
+                {r.range.source === 'lab' && (
+                  <Tag style={{ marginInlineStart: 8 }} data-range-source="lab">
+                    {t('results.labRange')}
+                  </Tag>
+                )}
+              </>
             ),
-        },
-        { title: t('results.flag'), key: 'flag', render: (_, r) => <FlagTag flag={r.flag} delta={r.delta} /> },
-        {
-          title: t('results.range'),
-          key: 'range',
-          render: (_, r) => (
-            <>
-              {rangeText(t, r.range, r.unit, lang)}
-              {r.range.source === 'lab' && (
-                <Tag style={{ marginInlineStart: 8 }} data-range-source="lab">
-                  {t('results.labRange')}
-                </Tag>
-              )}
-            </>
-          ),
-        },
-        { title: t('results.resultStatus'), key: 'status', render: (_, r) => t(`results.resultStatuses.${r.status}`) },
-        ...(showTime
-          ? [
-              {
-                title: t('results.recorded'),
-                key: 'recorded',
-                render: (_: unknown, r: LabResult) => `${formatDayTime(r.recorded_at)} · ${r.recorded_by_name}`,
-              },
-            ]
-          : []),
-      ]}
-    />
+          },
+          { title: t('results.resultStatus'), key: 'status', render: (_, r) => t(`results.resultStatuses.${r.status}`) },
+          ...(showTime
+            ? [
+                {
+                  title: t('results.recorded'),
+                  key: 'recorded',
+                  render: (_: unknown, r: LabResult) => `${formatDayTime(r.recorded_at)} · ${r.recorded_by_name}`,
+                },
+              ]
+            : []),
+        ]}
+      />
+    </ScrollRegion>
   )
 }

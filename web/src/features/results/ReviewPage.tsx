@@ -4,6 +4,7 @@
 import { App, Button, Card, Empty, Flex, Input, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
 import { formatDayTime } from '../../lib/time'
@@ -58,25 +59,27 @@ export default function ReviewPage() {
             {t('results.markReviewed', { count: selected.length })}
           </Button>
         </Flex>
-        <Table<LabOrder>
-          rowKey="id"
-          size="small"
-          loading={queue.isLoading}
-          dataSource={list}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('results.nothingToReview')} /> }}
-          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (o) => ({ 'aria-label': t('results.selectOrder', { test: o.test_label }) }) as never }}
-          columns={[
-            { title: t('results.attentionTitle'), key: 'attention', render: (_, o) => <AttentionTag attention={o.attention} /> },
-            { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
-            { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
-            { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
-            { title: t('results.resultedAt'), key: 'resulted', render: (_, o) => o.resulted_at && formatDayTime(o.resulted_at) },
-            { title: t('results.daysPending'), key: 'days', render: (_, o) => (o.resulted_at ? t('results.days', { count: daysSince(o.resulted_at) }) : '') },
-            { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
-          ]}
-        />
+        <ScrollRegion label={t('results.reviewTitle')}>
+          <Table<LabOrder>
+            rowKey="id"
+            size="small"
+            loading={queue.isLoading}
+            dataSource={list}
+            pagination={false}
+            style={{ minWidth: 760 }}
+            locale={{ emptyText: <Empty description={t('results.nothingToReview')} /> }}
+            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (o) => ({ 'aria-label': t('results.selectOrder', { test: o.test_label }) }) as never }}
+            columns={[
+              { title: t('results.attentionTitle'), key: 'attention', render: (_, o) => <AttentionTag attention={o.attention} /> },
+              { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
+              { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
+              { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
+              { title: t('results.resultedAt'), key: 'resulted', render: (_, o) => o.resulted_at && formatDayTime(o.resulted_at) },
+              { title: t('results.daysPending'), key: 'days', render: (_, o) => (o.resulted_at ? t('results.days', { count: daysSince(o.resulted_at) }) : '') },
+              { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
+            ]}
+          />
+        </ScrollRegion>
       </Space>
     </Card>
   )
