@@ -306,5 +306,13 @@ func (h *Handler) vitals(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	if len(list) > 0 {
+		e := auth.AuditEvent(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "vitals.list", "patient", strconv.FormatInt(id, 10), audit.Success, id
+		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+	}
 	httpjson.List(w, list)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -45,6 +46,18 @@ func orderID(r *http.Request) (int64, error) {
 	return httpjson.PathID(r, "id", "result.order_not_found")
 }
 
+// audited records a read of a patient's results (a read that cannot be audited is not
+// served: it answers the error and reports false).
+func (h *Handler) audited(w http.ResponseWriter, r *http.Request, action, entity string, id, patientID int64) bool {
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = action, entity, strconv.FormatInt(id, 10), audit.Success, patientID
+	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		httpjson.Error(w, r, err)
+		return false
+	}
+	return true
+}
+
 func (h *Handler) visitOrders(w http.ResponseWriter, r *http.Request) {
 	id, err := httpjson.PathID(r, "id", "appointment.not_found")
 	if err != nil {
@@ -54,6 +67,9 @@ func (h *Handler) visitOrders(w http.ResponseWriter, r *http.Request) {
 	list, err := h.Store.VisitOrders(r.Context(), id, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
+		return
+	}
+	if len(list) > 0 && !h.audited(w, r, "results.list", "visit", id, list[0].PatientID) {
 		return
 	}
 	httpjson.List(w, list)
@@ -81,6 +97,9 @@ func (h *Handler) patientOrders(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	if len(list) > 0 && !h.audited(w, r, "results.list", "patient", id, id) {
+		return
+	}
 	httpjson.List(w, list)
 }
 
@@ -106,6 +125,9 @@ func (h *Handler) trend(w http.ResponseWriter, r *http.Request) {
 	t, err := h.Store.Trend(r.Context(), id, analyte, from, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
+		return
+	}
+	if len(t.Points) > 0 && !h.audited(w, r, "results.trend", "patient", id, id) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, t)
@@ -139,6 +161,9 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {
 	d, err := h.Store.Detail(r.Context(), id, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
+		return
+	}
+	if r.Method == http.MethodGet && !h.audited(w, r, "lab_order.read", "lab_order", id, d.PatientID) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, d)
