@@ -46,6 +46,8 @@ func main() {
 	pushClients := flag.Int("push-clients", 0, "instead: measure live event delivery to this many sockets")
 	pushUsers := flag.Int("push-users", 50, "accounts push1…pushN (with the same password) the sockets belong to")
 	pushEvents := flag.Int("push-events", 30, "events to time with -push-clients")
+	pushAlerts := flag.Bool("push-alerts", false, "with -push-clients: the sockets are doctors' on the results channel, each event a critical result")
+	results := flag.Int("results", 0, "instead: the ceiling, the review queue, a patient's results and a five-year trend over this many seeded results (emr seed --results), at 1, 8 and 32 clients")
 	mixedMode := flag.Bool("mixed", false, "instead: the mixed clinic workload after the ceiling, -requests each, at -workers clients")
 	only := flag.String("only", "", "with -mixed: one kind of the mix alone (search, chart, queue, dashboard, register, edit, book, vitals)")
 	cpuPids := flag.String("cpu-pids", "", "comma-separated pids whose CPU time counts (the server)")
@@ -78,10 +80,14 @@ func main() {
 		return
 	}
 	if *pushClients > 0 {
-		pushBench(client, *base, *pass, *label, *pushClients, *pushUsers, *pushEvents)
+		pushBench(client, *base, *pass, *label, *pushClients, *pushUsers, *pushEvents, *pushAlerts)
 		return
 	}
 
+	if *results > 0 {
+		resultsBench(client, *base, *label, *patients, *requests)
+		return
+	}
 	scenarios := []scenario{
 		{"ceiling: GET /api/user", func(*rand.Rand) string { return "/api/user" }},
 		{"search by name prefix", func(r *rand.Rand) string {

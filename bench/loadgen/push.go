@@ -22,7 +22,11 @@ import (
 // sockets), subscribes each to the patients channel, then saves a patient `events` times
 // through the admin's session and times how long each socket takes to hear of it: from the
 // moment the save is sent (so the write itself is included) to the event's arrival.
-func pushBench(admin *http.Client, base, password, label string, clients, users, events int) {
+//
+// With alerts, the sockets join the results channel (their accounts review results) and each
+// event is a critical potassium recorded on an order: the time from sending the result to
+// each doctor's socket hearing of the alert.
+func pushBench(admin *http.Client, base, password, label string, clients, users, events int, alerts bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	var cfg struct{ Push struct{ Key string } }
@@ -32,12 +36,21 @@ func pushBench(admin *http.Client, base, password, label string, clients, users,
 	for i := range sessions {
 		sessions[i] = login(base, fmt.Sprintf("push%d", i+1), password)
 	}
+	channel, event := "private-patients", "App.Events.PatientChanged"
+	write := func(e int) {
+		body := map[string]any{"first_name": "Push", "last_name": fmt.Sprintf("Bench%d", e), "sex": "female", "birth_date": "1990-01-02"}
+		post(admin, base, "/api/patients", body, http.StatusCreated)
+	}
+	if alerts {
+		channel, event = "private-results", "App.Events.ResultsChanged"
+		write = criticalResults(admin, base)
+	}
 	heard := make(chan time.Time, clients*4)
 	var wg sync.WaitGroup
 	connectStart := time.Now()
 	for i := range clients {
 		c := sessions[i%users]
-		conn := dialPush(ctx, c, base, cfg.Push.Key)
+		conn := dialPush(ctx, c, base, cfg.Push.Key, channel)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -46,7 +59,7 @@ func pushBench(admin *http.Client, base, password, label string, clients, users,
 				if err != nil {
 					return
 				}
-				if bytes.Contains(f, []byte("App.Events.PatientChanged")) {
+				if bytes.Contains(f, []byte(event)) {
 					heard <- time.Now()
 				}
 			}
@@ -57,9 +70,8 @@ func pushBench(admin *http.Client, base, password, label string, clients, users,
 
 	var lat, writes []float64
 	for e := range events {
-		body := map[string]any{"first_name": "Push", "last_name": fmt.Sprintf("Bench%d", e), "sex": "female", "birth_date": "1990-01-02"}
 		sent := time.Now()
-		post(admin, base, "/api/patients", body, http.StatusCreated)
+		write(e)
 		writes = append(writes, ms(time.Since(sent)))
 		for got := 0; got < clients; got++ {
 			select {
@@ -75,15 +87,19 @@ func pushBench(admin *http.Client, base, password, label string, clients, users,
 	slices.Sort(lat)
 	slices.Sort(writes)
 	fmt.Printf("| %s | sockets | events | deliveries | p50 ms | p95 ms | p99 ms | max ms | the save alone, p50 ms | all connected in |\n|---|---|---|---|---|---|---|---|---|---|\n", label)
-	fmt.Printf("| push delivery | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f s |\n",
-		clients, events, len(lat), pct(lat, 50), pct(lat, 95), pct(lat, 99), lat[len(lat)-1], pct(writes, 50), connected.Seconds())
+	what := "push delivery"
+	if alerts {
+		what = "critical alert delivery"
+	}
+	fmt.Printf("| %s | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f s |\n",
+		what, clients, events, len(lat), pct(lat, 50), pct(lat, 95), pct(lat, 99), lat[len(lat)-1], pct(writes, 50), connected.Seconds())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // dialPush connects one socket with c's session, as pusher-js would, and subscribes it to
-// the patients channel with a signature from /api/broadcasting/auth.
-func dialPush(ctx context.Context, c *http.Client, base, key string) *websocket.Conn {
+// channel with a signature from /api/broadcasting/auth.
+func dialPush(ctx context.Context, c *http.Client, base, key, channel string) *websocket.Conn {
 	u, _ := url.Parse(base)
 	var cookies []string
 	for _, ck := range c.Jar.Cookies(u) {
@@ -101,9 +117,9 @@ func dialPush(ctx context.Context, c *http.Client, base, key string) *websocket.
 	}
 	must(json.Unmarshal([]byte(m.Data), &established))
 	var signed struct{ Auth string }
-	resp := post(c, base, "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": "private-patients"}, http.StatusOK)
+	resp := post(c, base, "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": channel}, http.StatusOK)
 	must(json.Unmarshal(resp, &signed))
-	sub, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": "private-patients", "auth": signed.Auth}})
+	sub, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": channel, "auth": signed.Auth}})
 	must(conn.Write(ctx, websocket.MessageText, sub))
 	_, ok, err := conn.Read(ctx)
 	must(err)
@@ -163,4 +179,33 @@ func getJSON(c *http.Client, u string, v any) {
 	must(err)
 	defer resp.Body.Close()
 	must(json.NewDecoder(resp.Body).Decode(v))
+}
+
+// criticalResults prepares an order of electrolytes on a visit in progress and returns a
+// write that records a critical potassium on it: a final result first, then corrections
+// (each with a reason), every one raising an alert for the ordering doctor.
+func criticalResults(admin *http.Client, base string) func(e int) {
+	var p, a struct{ ID int64 }
+	must(json.Unmarshal(post(admin, base, "/api/patients", map[string]any{"first_name": "Alert", "last_name": "Bench", "sex": "male", "birth_date": "1970-01-02"}, http.StatusCreated), &p))
+	var docs struct{ Data []struct{ ID int64 } }
+	getJSON(admin, base+"/api/doctors", &docs)
+	starts := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Minute).Format(time.RFC3339)
+	must(json.Unmarshal(post(admin, base, "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": docs.Data[0].ID, "starts_at": starts,
+		"duration_minutes": 10, "type": "new"}, http.StatusCreated), &a))
+	post(admin, base, fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{}, http.StatusOK)
+	post(admin, base, fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{}, http.StatusOK)
+	expect("PUT", "visit", request(admin, base, "PUT", fmt.Sprintf("/api/appointments/%d/visit", a.ID), map[string]any{"version": 0,
+		"orders": []map[string]any{{"code": "ELEC", "note": ""}}}), http.StatusOK)
+	var orders struct{ Data []struct{ ID, Version int64 } }
+	getJSON(admin, fmt.Sprintf("%s/api/appointments/%d/orders", base, a.ID), &orders)
+	id, version := orders.Data[0].ID, orders.Data[0].Version
+	return func(e int) {
+		var out struct{ Order struct{ Version int64 } }
+		body := map[string]any{"version": version, "final": true, "results": []map[string]any{{"analyte": "K", "value": fmt.Sprintf("6.%d", 5+e%5)}}}
+		if e > 0 {
+			body["reason"] = "bench: repeated sample"
+		}
+		must(json.Unmarshal(expect("PUT", "results", request(admin, base, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", id), body), http.StatusOK), &out))
+		version = out.Order.Version
+	}
 }

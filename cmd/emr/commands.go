@@ -74,6 +74,8 @@ func cmdSeed(ctx context.Context, in invocation) error {
 	appts := in.fs.Int("appointments", 0, "how many appointments (with signed visits for the past ones) to add for the registered patients")
 	events := in.fs.Int("audit-events", 0, "how many chained audit events (over the last two years, by the accounts about the patients) to add")
 	bills := in.fs.Int("bills", 0, "how many final bills with their payments (over the last year) to add for the registered patients")
+	results := in.fs.Int("results", 0, "how many lab results (five-analyte orders on the seeded completed visits) to add")
+	reviewer := in.fs.Int64("results-reviewer", 0, "an account id that orders 1 in 100 seeded orders, all waiting for its review (a benchmark's long review queue)")
 	if err := in.fs.Parse(in.args); err != nil {
 		return err
 	}
@@ -85,6 +87,9 @@ func cmdSeed(ctx context.Context, in invocation) error {
 	}
 	if *events < 0 || *events > 100_000_000 {
 		return errors.New("--audit-events must be between 0 and 100000000")
+	}
+	if *results < 0 || *results > 100_000_000 {
+		return errors.New("--results must be between 0 and 100000000")
 	}
 	if *bills < 0 || *bills > 10_000_000 {
 		return errors.New("--bills must be between 0 and 10000000")
@@ -119,7 +124,15 @@ func cmdSeed(ctx context.Context, in invocation) error {
 				return err
 			}
 		}
-		if *appts+*events+*bills == 0 {
+		if *results > 0 {
+			if err := demo.EnsureSeedPanel(ctx, db); err != nil {
+				return err
+			}
+			if err := demo.Results(ctx, db, *results, demo.ResultsOptions{Reviewer: *reviewer}, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo results", *results)); err != nil {
+				return err
+			}
+		}
+		if *appts+*events+*bills+*results == 0 {
 			return nil
 		}
 		return db.Analyze(ctx)

@@ -53,7 +53,7 @@ Commands:
   serve         start the web server (runs pending migrations first)
   migrate       apply pending database migrations and exit
   seed          add demo staff to an empty database (passwords printed once); --patients N adds N
-                random patients, --appointments N appointments with visits, --bills N bills with payments, --audit-events N
+                random patients, --appointments N appointments with visits, --bills N bills with payments, --results N lab results, --audit-events N
                 chained audit events, each with a progress bar
   user create   create an account: --username NAME --name "Full Name" --role ROLE [--role ROLE…];
                 the password is read from standard input (one line)
