@@ -33,6 +33,10 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/diagnosis-codes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importCodes},
 		{Method: "GET", Path: "/api/lab-tests", Access: diagnose, Handler: h.labTests},
 		{Method: "GET", Path: "/api/lab-tests/{code}", Access: auth.NeedAny(auth.WriteDiagnosis, auth.ManageCatalogue, auth.RecordResults, auth.ReviewResults), Handler: h.testResults},
+		{Method: "GET", Path: "/api/lab-analytes", Access: auth.Need(auth.ManageCatalogue), Handler: h.analytes},
+		{Method: "GET", Path: "/api/lab-analytes/export", Access: auth.Need(auth.ManageCatalogue), Handler: h.exportAnalytes},
+		{Method: "POST", Path: "/api/lab-analytes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importAnalytes},
+		{Method: "PUT", Path: "/api/lab-analytes/{code}", Access: auth.Need(auth.ManageCatalogue), Handler: h.saveAnalyte},
 		{Method: "GET", Path: "/api/medicines", Access: auth.NeedAny(auth.WritePrescription, auth.ManageCatalogue), Handler: h.medicines},
 		{Method: "POST", Path: "/api/medicines", Access: auth.Need(auth.ManageCatalogue), Handler: h.createMedicine},
 		{Method: "PUT", Path: "/api/medicines/{id}", Access: auth.Need(auth.ManageCatalogue), Handler: h.updateMedicine},
@@ -171,4 +175,53 @@ func (h *Handler) writeMedicine(w http.ResponseWriter, r *http.Request, write fu
 		return
 	}
 	httpjson.Respond(w, status, m)
+}
+
+func (h *Handler) analytes(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Analytes(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) exportAnalytes(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Analytes(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="results-catalogue.csv"`)
+	_ = WriteAnalytesCSV(w, list)
+}
+
+func (h *Handler) importAnalytes(w http.ResponseWriter, r *http.Request) {
+	data, _, err := httpjson.File(w, r, h.MaxImport)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	rep, err := h.Store.ImportAnalytes(r.Context(), auth.AuditEvent(r), data)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	localiseReport(r, &rep)
+	httpjson.Respond(w, http.StatusOK, rep)
+}
+
+func (h *Handler) saveAnalyte(w http.ResponseWriter, r *http.Request) {
+	var in AnalyteEdit
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	out, err := h.Store.SaveAnalyte(r.Context(), auth.AuditEvent(r), r.PathValue("code"), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, out)
 }

@@ -3,15 +3,12 @@ package catalogue
 import (
 	"context"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
-
-var loincPattern = regexp.MustCompile(`^[0-9]{1,7}-[0-9]$`)
 
 // TestEveryLOINCCodeHasItsSources: a shipped LOINC code is one that docs/lab-catalogue.md
 // names with the sources it was checked against (issue 35), and has the shape of one (digits,
@@ -64,22 +61,6 @@ func TestEveryRangeNamesItsSource(t *testing.T) {
 			t.Errorf("the range of %s (%s, from %s months) names no source", r[0], r[1], r[2])
 		}
 	}
-}
-
-// validCheckDigit is LOINC's mod-10 check digit (the Luhn algorithm over the code's digits).
-func validCheckDigit(code string) bool {
-	body, check, _ := strings.Cut(code, "-")
-	sum := 0
-	for i := 0; i < len(body); i++ {
-		d := int(body[len(body)-1-i] - '0')
-		if i%2 == 0 {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-	}
-	return (10-sum%10)%10 == int(check[0]-'0')
 }
 
 // TestResultsCatalogueIsInstalled: every shipped laboratory test reports its analytes, on

@@ -1,0 +1,491 @@
+package catalogue
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+)
+
+// The results catalogue as an administrator keeps it (issue 35): every analyte with its
+// names in the four languages, limits and ranges, edited one at a time or exported and
+// imported as CSV. The units an analyte may be entered in and their conversions are
+// chemistry, shipped and tested (ADR 28): shown here, not edited.
+
+// AnalyteNames are an analyte's names in every language, for editing.
+type AnalyteLabels struct {
+	EN string `json:"en"`
+	RU string `json:"ru"`
+	ZH string `json:"zh"`
+	VI string `json:"vi"`
+}
+
+// AnalyteEdit is an analyte with everything an administrator may change.
+type AnalyteEdit struct {
+	Code          string        `json:"code"`
+	LOINC         string        `json:"loinc"`
+	Type          string        `json:"type"`
+	Unit          string        `json:"unit"`
+	Decimals      int           `json:"decimals"`
+	PlausibleLow  *float64      `json:"plausible_low"`
+	PlausibleHigh *float64      `json:"plausible_high"`
+	DeltaPercent  *float64      `json:"delta_percent"`
+	DeltaAbs      *float64      `json:"delta_abs"`
+	Answers       string        `json:"answers"`
+	Labels        AnalyteLabels `json:"labels"`
+	Ranges        []Range       `json:"ranges"`
+	Units         []Unit        `json:"units"`
+	Version       int           `json:"version"`
+}
+
+var (
+	loincPattern   = regexp.MustCompile(`^[0-9]{1,7}-[0-9]$`)
+	analytePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9%_.-]{0,19}$`)
+	answersPattern = regexp.MustCompile(`^[a-z0-9+_]+:(N|A|AA)(,[a-z0-9+_]+:(N|A|AA))*$`)
+)
+
+// validCheckDigit is LOINC's mod-10 check digit (the Luhn algorithm over the code's digits).
+func validCheckDigit(code string) bool {
+	body, check, _ := strings.Cut(code, "-")
+	sum := 0
+	for i := 0; i < len(body); i++ {
+		d := int(body[len(body)-1-i] - '0')
+		if i%2 == 0 {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return (10-sum%10)%10 == int(check[0]-'0')
+}
+
+// ValidLOINC says whether code is written as a LOINC code with its right check digit.
+func ValidLOINC(code string) bool { return loincPattern.MatchString(code) && validCheckDigit(code) }
+
+// MaxRanges is how many age and sex bands one analyte may have.
+const MaxRanges = 40
+
+func finite(f *float64) bool { return f == nil || (!math.IsNaN(*f) && !math.IsInf(*f, 0)) }
+
+// check trims an analyte and adds what is wrong with it to v, field names under prefix.
+func (a *AnalyteEdit) check(v *apperr.Validation, prefix string) {
+	a.Code, a.LOINC, a.Unit, a.Answers = strings.ToUpper(strings.TrimSpace(a.Code)), strings.TrimSpace(a.LOINC), strings.TrimSpace(a.Unit), strings.TrimSpace(a.Answers)
+	for _, s := range []*string{&a.Labels.EN, &a.Labels.RU, &a.Labels.ZH, &a.Labels.VI} {
+		*s = strings.TrimSpace(*s)
+		if utf8.RuneCountInString(*s) > 200 {
+			v.Add(prefix+"labels", "validation.too_long")
+		}
+	}
+	if !analytePattern.MatchString(a.Code) {
+		v.Add(prefix+"code", "catalogue.analyte_code")
+	}
+	if a.LOINC != "" && !ValidLOINC(a.LOINC) {
+		v.Add(prefix+"loinc", "catalogue.loinc_invalid")
+	}
+	if a.Labels.EN == "" {
+		v.Add(prefix+"labels.en", "validation.required")
+	}
+	switch a.Type {
+	case Numeric:
+		if a.Unit == "" {
+			v.Add(prefix+"unit", "validation.required")
+		}
+	case Coded:
+		if !answersPattern.MatchString(a.Answers) {
+			v.Add(prefix+"answers", "catalogue.answers_format")
+		}
+	case Text:
+	default:
+		v.Add(prefix+"type", "catalogue.analyte_type")
+	}
+	if a.Decimals < 0 || a.Decimals > 4 {
+		v.Add(prefix+"decimals", "catalogue.decimals")
+	}
+	for field, f := range map[string]*float64{"plausible_low": a.PlausibleLow, "plausible_high": a.PlausibleHigh, "delta_percent": a.DeltaPercent, "delta_abs": a.DeltaAbs} {
+		if !finite(f) || (f != nil && *f < 0 && field != "plausible_low") {
+			v.Add(prefix+field, "validation.number")
+		}
+	}
+	if a.PlausibleLow != nil && a.PlausibleHigh != nil && *a.PlausibleLow >= *a.PlausibleHigh {
+		v.Add(prefix+"plausible_high", "result.range_inverted")
+	}
+	if len(a.Ranges) > MaxRanges {
+		v.Add(prefix+"ranges", "validation.too_many")
+	}
+	if a.Type != Numeric && len(a.Ranges) > 0 {
+		v.Add(prefix+"ranges", "catalogue.ranges_numeric_only")
+	}
+	for i := range a.Ranges {
+		checkRange(v, fmt.Sprintf("%sranges.%d.", prefix, i), &a.Ranges[i], a)
+	}
+}
+
+// checkRange checks one band: its sex and ages, its bounds in order (critical low ≤ low ≤
+// high ≤ critical high), within what a person can have.
+func checkRange(v *apperr.Validation, prefix string, r *Range, a *AnalyteEdit) {
+	if !slices.Contains([]string{"any", "female", "male"}, r.Sex) {
+		v.Add(prefix+"sex", "catalogue.range_sex")
+	}
+	if r.FromMonths < 0 || (r.ToMonths != nil && *r.ToMonths <= r.FromMonths) {
+		v.Add(prefix+"age_to_months", "catalogue.range_ages")
+	}
+	bounds := []*float64{r.CriticalLow, r.Low, r.High, r.CriticalHigh}
+	names := []string{"critical_low", "low", "high", "critical_high"}
+	var last *float64
+	for i, b := range bounds {
+		if !finite(b) {
+			v.Add(prefix+names[i], "validation.number")
+			continue
+		}
+		if b == nil {
+			continue
+		}
+		if last != nil && *b < *last {
+			v.Add(prefix+names[i], "catalogue.range_order")
+		}
+		if (a.PlausibleLow != nil && *b < *a.PlausibleLow) || (a.PlausibleHigh != nil && *b > *a.PlausibleHigh) {
+			v.Add(prefix+names[i], "catalogue.range_implausible")
+		}
+		last = b
+	}
+	if r.Low == nil && r.High == nil && r.CriticalLow == nil && r.CriticalHigh == nil {
+		v.Add(prefix+"low", "catalogue.range_empty")
+	}
+}
+
+// Analytes lists every analyte with its units and ranges, by code.
+func (s *Store) Analytes(ctx context.Context) ([]AnalyteEdit, error) {
+	return readAnalyteEdits(ctx, s.DB, "")
+}
+
+func readAnalyteEdits(ctx context.Context, q database.Querier, code string) ([]AnalyteEdit, error) {
+	where, args := "", []any{}
+	if code != "" {
+		where, args = " WHERE a.code = $1", []any{code}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high, a.delta_percent,
+		a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi, a.version FROM lab_analytes a`+where+` ORDER BY a.code`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read analytes: %w", err)
+	}
+	out := []AnalyteEdit{}
+	at := map[string]int{}
+	for rows.Next() {
+		var a AnalyteEdit
+		if err := rows.Scan(&a.Code, &a.LOINC, &a.Type, &a.Unit, &a.Decimals, &a.PlausibleLow, &a.PlausibleHigh, &a.DeltaPercent,
+			&a.DeltaAbs, &a.Answers, &a.Labels.EN, &a.Labels.RU, &a.Labels.ZH, &a.Labels.VI, &a.Version); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		a.Ranges, a.Units = []Range{}, []Unit{}
+		at[a.Code] = len(out)
+		out = append(out, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	where = strings.Replace(where, "a.code", "analyte", 1)
+	units, err := q.QueryContext(ctx, `SELECT analyte, unit, conversion, factor, loinc FROM lab_analyte_units`+where+` ORDER BY analyte, unit`, args...)
+	if err != nil {
+		return nil, err
+	}
+	for units.Next() {
+		var analyte string
+		var u Unit
+		if err := units.Scan(&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC); err != nil {
+			units.Close()
+			return nil, err
+		}
+		if i, ok := at[analyte]; ok {
+			out[i].Units = append(out[i].Units, u)
+		}
+	}
+	units.Close()
+	ranges, err := q.QueryContext(ctx, `SELECT analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high
+		FROM lab_ranges`+where+` ORDER BY analyte, sex, age_from_months, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer ranges.Close()
+	for ranges.Next() {
+		var analyte string
+		var r Range
+		if err := ranges.Scan(&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High, &r.CriticalLow, &r.CriticalHigh); err != nil {
+			return nil, err
+		}
+		if i, ok := at[analyte]; ok {
+			out[i].Ranges = append(out[i].Ranges, r)
+		}
+	}
+	return out, ranges.Err()
+}
+
+// SaveAnalyte replaces analyte code's fields and ranges with in, if in.Version is still the
+// stored one. Results already recorded keep the ranges they were judged by.
+func (s *Store) SaveAnalyte(ctx context.Context, e audit.Event, code string, in AnalyteEdit) (AnalyteEdit, error) {
+	in.Code = code
+	var v apperr.Validation
+	in.check(&v, "")
+	if err := v.Err(); err != nil {
+		return in, err
+	}
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var version int
+		var typ string
+		err := tx.QueryRowContext(ctx, `SELECT version, type FROM lab_analytes WHERE code = $1`, code).Scan(&version, &typ)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.NotFound("catalogue.analyte_not_found")
+		}
+		if err != nil {
+			return err
+		}
+		if version != in.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		if typ != in.Type {
+			v.Add("type", "catalogue.analyte_type_fixed")
+			return v.Err()
+		}
+		return writeAnalyte(ctx, tx, e, in, false)
+	})
+	if err != nil {
+		return in, err
+	}
+	list, err := readAnalyteEdits(ctx, s.DB, code)
+	if err != nil || len(list) == 0 {
+		return in, err
+	}
+	return list[0], nil
+}
+
+// writeAnalyte inserts (fresh) or updates an analyte and replaces its ranges, and audits it.
+func writeAnalyte(ctx context.Context, tx *sql.Tx, e audit.Event, in AnalyteEdit, fresh bool) error {
+	num := func(f *float64) any {
+		if f == nil {
+			return nil
+		}
+		return strconv.FormatFloat(*f, 'f', -1, 64)
+	}
+	var err error
+	if fresh {
+		_, err = tx.ExecContext(ctx, `INSERT INTO lab_analytes (code, loinc, type, unit, decimals, plausible_low, plausible_high, delta_percent,
+			delta_abs, answers, label_en, label_ru, label_zh, label_vi) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+			in.Code, in.LOINC, in.Type, in.Unit, in.Decimals, num(in.PlausibleLow), num(in.PlausibleHigh), num(in.DeltaPercent), num(in.DeltaAbs),
+			in.Answers, in.Labels.EN, in.Labels.RU, in.Labels.ZH, in.Labels.VI)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE lab_analytes SET loinc = $2, unit = $3, decimals = $4, plausible_low = $5, plausible_high = $6,
+			delta_percent = $7, delta_abs = $8, answers = $9, label_en = $10, label_ru = $11, label_zh = $12, label_vi = $13, version = version + 1
+			WHERE code = $1`, in.Code, in.LOINC, in.Unit, in.Decimals, num(in.PlausibleLow), num(in.PlausibleHigh), num(in.DeltaPercent),
+			num(in.DeltaAbs), in.Answers, in.Labels.EN, in.Labels.RU, in.Labels.ZH, in.Labels.VI)
+	}
+	if err != nil {
+		return fmt.Errorf("write analyte %s: %w", in.Code, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM lab_ranges WHERE analyte = $1`, in.Code); err != nil {
+		return err
+	}
+	for _, r := range in.Ranges {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_ranges (analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, in.Code, r.Sex, r.FromMonths, r.ToMonths, num(r.Low), num(r.High), num(r.CriticalLow),
+			num(r.CriticalHigh)); err != nil {
+			return fmt.Errorf("write range of %s: %w", in.Code, err)
+		}
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome = "catalogue.analyte_save", "lab_analyte", in.Code, audit.Success
+	e.Detail = fmt.Sprintf("%d ranges", len(in.Ranges))
+	return audit.Record(ctx, tx, e)
+}
+
+// analyteCSVHeader are the columns of the exported and imported results catalogue: an
+// analyte's fields on every row of its ranges (one row when it has none).
+var analyteCSVHeader = []string{"analyte", "loinc", "type", "unit", "decimals", "plausible_low", "plausible_high", "delta_percent", "delta_abs",
+	"answers", "label_en", "label_ru", "label_zh", "label_vi", "sex", "age_from_months", "age_to_months", "low", "high", "critical_low", "critical_high"}
+
+// WriteAnalytesCSV writes the analytes as CSV (numbers with "." as the point).
+func WriteAnalytesCSV(w io.Writer, list []AnalyteEdit) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(analyteCSVHeader)
+	num := func(f *float64) string {
+		if f == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*f, 'f', -1, 64)
+	}
+	for _, a := range list {
+		head := []string{a.Code, a.LOINC, a.Type, a.Unit, strconv.Itoa(a.Decimals), num(a.PlausibleLow), num(a.PlausibleHigh), num(a.DeltaPercent),
+			num(a.DeltaAbs), a.Answers, a.Labels.EN, a.Labels.RU, a.Labels.ZH, a.Labels.VI}
+		if len(a.Ranges) == 0 {
+			_ = cw.Write(append(head, "", "", "", "", "", "", ""))
+		}
+		for _, r := range a.Ranges {
+			to := ""
+			if r.ToMonths != nil {
+				to = strconv.Itoa(*r.ToMonths)
+			}
+			row := slices.Concat(head, []string{r.Sex, strconv.Itoa(r.FromMonths), to, num(r.Low), num(r.High), num(r.CriticalLow), num(r.CriticalHigh)})
+			for i, cell := range row { // a cell a spreadsheet would run as a formula starts with a quote
+				if cell != "" && strings.ContainsRune("=+@\t\r", rune(cell[0])) {
+					row[i] = "'" + cell
+				}
+			}
+			_ = cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ImportAnalytes reads a results catalogue CSV (WriteAnalytesCSV's columns): each analyte
+// in the file gets its fields and exactly the file's ranges; one new is added. An analyte
+// with any bad row is rejected whole (its ranges are never half replaced); the others are
+// written, in one transaction.
+func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) (ImportReport, error) {
+	rep := ImportReport{Errors: []RowError{}}
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil || !slices.Equal(header, analyteCSVHeader) {
+		return rep, apperr.Invalid("catalogue.analytes_header")
+	}
+	type group struct {
+		a     AnalyteEdit
+		lines []int
+		bad   bool
+	}
+	var order []string
+	groups := map[string]*group{}
+	reject := func(line int, key string) {
+		rep.Rejected++
+		if len(rep.Errors) < MaxImportErrors {
+			rep.Errors = append(rep.Errors, RowError{Line: line, Key: key})
+		}
+	}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil || len(rec) != len(analyteCSVHeader) {
+			reject(line, "catalogue.analytes_row")
+			continue
+		}
+		for i := range rec {
+			rec[i] = strings.TrimPrefix(strings.TrimSpace(rec[i]), "'")
+		}
+		a, rng, key := parseAnalyteRow(rec)
+		g, ok := groups[a.Code]
+		if !ok {
+			g = &group{a: a}
+			g.a.Ranges = []Range{}
+			groups[a.Code] = g
+			order = append(order, a.Code)
+		}
+		g.lines = append(g.lines, line)
+		if key != "" {
+			g.bad = true
+			reject(line, key)
+			continue
+		}
+		if rng != nil {
+			g.a.Ranges = append(g.a.Ranges, *rng)
+		}
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		for _, code := range order {
+			g := groups[code]
+			if g.bad {
+				continue
+			}
+			var v apperr.Validation
+			g.a.check(&v, "")
+			var typ string
+			err := tx.QueryRowContext(ctx, `SELECT type FROM lab_analytes WHERE code = $1`, code).Scan(&typ)
+			fresh := errors.Is(err, sql.ErrNoRows)
+			if err != nil && !fresh {
+				return err
+			}
+			if !fresh && typ != g.a.Type {
+				v.Add("type", "catalogue.analyte_type_fixed")
+			}
+			if verr := v.Err(); verr != nil {
+				var ae *apperr.Error
+				key := "catalogue.analytes_row"
+				if errors.As(verr, &ae) {
+					for _, keys := range ae.Fields {
+						key = keys[0]
+						break
+					}
+				}
+				for _, line := range g.lines {
+					reject(line, key)
+				}
+				continue
+			}
+			if err := writeAnalyte(ctx, tx, e, g.a, fresh); err != nil {
+				return err
+			}
+			if fresh {
+				rep.Inserted++
+			} else {
+				rep.Updated++
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// parseAnalyteRow reads one CSV row: the analyte's fields and its range (nil when the row has
+// none), or the message key of what cannot be read.
+func parseAnalyteRow(rec []string) (AnalyteEdit, *Range, string) {
+	a := AnalyteEdit{Code: strings.ToUpper(rec[0]), LOINC: rec[1], Type: rec[2], Unit: rec[3], Answers: rec[9],
+		Labels: AnalyteLabels{EN: rec[10], RU: rec[11], ZH: rec[12], VI: rec[13]}}
+	var err error
+	if a.Decimals, err = strconv.Atoi(cmp.Or(rec[4], "0")); err != nil {
+		return a, nil, "catalogue.decimals"
+	}
+	nums := make([]*float64, 0, 8)
+	for _, cell := range []string{rec[5], rec[6], rec[7], rec[8], rec[17], rec[18], rec[19], rec[20]} {
+		if cell == "" {
+			nums = append(nums, nil)
+			continue
+		}
+		f, err := strconv.ParseFloat(cell, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return a, nil, "validation.number"
+		}
+		nums = append(nums, &f)
+	}
+	a.PlausibleLow, a.PlausibleHigh, a.DeltaPercent, a.DeltaAbs = nums[0], nums[1], nums[2], nums[3]
+	if rec[14] == "" && rec[15] == "" && rec[16] == "" && nums[4] == nil && nums[5] == nil && nums[6] == nil && nums[7] == nil {
+		return a, nil, ""
+	}
+	rng := &Range{Sex: rec[14], Low: nums[4], High: nums[5], CriticalLow: nums[6], CriticalHigh: nums[7]}
+	if rng.FromMonths, err = strconv.Atoi(cmp.Or(rec[15], "0")); err != nil {
+		return a, nil, "catalogue.range_ages"
+	}
+	if rec[16] != "" {
+		to, err := strconv.Atoi(rec[16])
+		if err != nil {
+			return a, nil, "catalogue.range_ages"
+		}
+		rng.ToMonths = &to
+	}
+	return a, rng, ""
+}
