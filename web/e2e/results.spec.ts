@@ -65,3 +65,27 @@ test('a critical potassium reaches the ordering doctor, is acknowledged and revi
   const report = (await (await api(doc, 'get', '/api/results/alerts/report')).json()) as { data: { contact: string; read_back: string; patient: { id: number } }[] }
   expect(report.data.find((a) => a.patient.id === patient.id)).toMatchObject({ contact: 'phone', read_back: 'K 6.8 read back to the lab' })
 })
+
+// The administrator changes potassium's adult range in the results catalogue; a bound out of
+// order is refused under its field, and the saved range shows in the list.
+test('the results catalogue: an analyte edited, a bad range refused', async ({ browser }) => {
+  const admin = await openCountingPrints(browser, 'admin')
+  await admin.goto('/administrator/results-catalogue')
+  const view = activeView(admin)
+  await view.getByRole('searchbox', { name: 'Search by name, code or LOINC' }).fill('potassium')
+  await view.getByRole('button', { name: 'Potassium', exact: true }).click()
+  const drawer = admin.getByRole('dialog', { name: /Potassium · K/ })
+  const adult = drawer.getByLabel('Low', { exact: true }).last()
+  await adult.fill('5.5')
+  await drawer.getByTestId('save-analyte').click()
+  await expect(drawer.getByText('The limits must rise: critical low, low, high, critical high.').first()).toBeVisible()
+  await adult.fill('3.4')
+  await drawer.getByTestId('save-analyte').click()
+  await expect(drawer).toBeHidden()
+  await expect(view.getByRole('row').filter({ hasText: 'Potassium' })).toContainText('3.4–5.1')
+  // Put it back for the other tests of this run.
+  await view.getByRole('button', { name: 'Potassium', exact: true }).click()
+  await admin.getByRole('dialog', { name: /Potassium · K/ }).getByLabel('Low', { exact: true }).last().fill('3.5')
+  await admin.getByRole('dialog', { name: /Potassium · K/ }).getByTestId('save-analyte').click()
+  await expect(view.getByRole('row').filter({ hasText: 'Potassium' })).toContainText('3.5–5.1')
+})

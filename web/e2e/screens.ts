@@ -46,6 +46,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/audit', path: () => '/administrator/audit' },
   { route: '/administrator/medicines', path: () => '/administrator/medicines' },
   { route: '/administrator/medicine-safety', path: () => '/administrator/medicine-safety' },
+  { route: '/administrator/results-catalogue', path: () => '/administrator/results-catalogue' },
   { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },

@@ -432,6 +432,27 @@ export type paths = {
     /** Liveness and database reachability. */
     get: operations["getHealth"];
   };
+  "/api/lab-analytes": {
+    /** Every analyte of the results catalogue with its labels in the four languages, limits, entry units and ranges, by code. */
+    get: operations["getLabAnalytes"];
+  };
+  "/api/lab-analytes/{code}": {
+    /** Change an analyte (not its type) and replace its ranges; send the version read. Results already recorded keep the ranges they were judged by. */
+    put: operations["putLabAnalyte"];
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+  };
+  "/api/lab-analytes/export": {
+    /** The results catalogue as CSV, one row per range (an analyte's fields on each), "." as the decimal point. */
+    get: operations["getLabAnalytesExport"];
+  };
+  "/api/lab-analytes/import": {
+    /** Import a results catalogue CSV (the export's columns). Each analyte in the file gets its fields and exactly its ranges in the file; a new one is added; an analyte with any bad line is rejected whole, with the line and why. */
+    post: operations["postLabAnalytesImport"];
+  };
   "/api/lab-orders/{id}": {
     /** One order with its current results, the results a correction replaced, and every change of its state (who, when, why). */
     get: operations["getLabOrder"];
@@ -999,6 +1020,44 @@ export type components = {
       /** @enum {string} */
       severity: "" | "mild" | "moderate" | "severe";
       substance: string;
+    };
+    /** @description An analyte of the results catalogue with everything an administrator edits (labels in four languages, limits, ranges); its entry units are shown, not edited. */
+    AnalyteEdit: {
+      /** @description Coded answers with their flag: negative:N,positive:A */
+      answers: string;
+      code?: string;
+      decimals: number;
+      delta_abs: number | null;
+      delta_percent: number | null;
+      labels: {
+        en: string;
+        ru: string;
+        vi: string;
+        zh: string;
+      };
+      loinc: string;
+      plausible_high: number | null;
+      plausible_low: number | null;
+      ranges: ({
+          age_from_months: number;
+          age_to_months?: number | null;
+          critical_high?: number | null;
+          critical_low?: number | null;
+          high?: number | null;
+          low?: number | null;
+          /** @enum {string} */
+          sex: "any" | "female" | "male";
+        })[];
+      /** @enum {string} */
+      type: "numeric" | "coded" | "text";
+      unit: string;
+      units?: {
+          conversion: string;
+          factor?: number;
+          loinc?: string;
+          unit: string;
+        }[];
+      version: number;
     };
     Appointment: {
       cancel_reason: string;
@@ -3904,6 +3963,84 @@ export type operations = {
       503: {
         content: never;
       };
+    };
+  };
+  /** Every analyte of the results catalogue with its labels in the four languages, limits, entry units and ranges, by code. */
+  getLabAnalytes: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["AnalyteEdit"][];
+          };
+        };
+      };
+    };
+  };
+  /** Change an analyte (not its type) and replace its ranges; send the version read. Results already recorded keep the ranges they were judged by. */
+  putLabAnalyte: {
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AnalyteEdit"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AnalyteEdit"];
+        };
+      };
+      /** @description No such analyte. */
+      404: {
+        content: never;
+      };
+      /** @description Someone else saved first. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The results catalogue as CSV, one row per range (an analyte's fields on each), "." as the decimal point. */
+  getLabAnalytesExport: {
+    responses: {
+      /** @description CSV */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+    };
+  };
+  /** Import a results catalogue CSV (the export's columns). Each analyte in the file gets its fields and exactly its ranges in the file; a new one is added; an analyte with any bad line is rejected whole, with the line and why. */
+  postLabAnalytesImport: {
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** Format: binary */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What the import did. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImportReport"];
+        };
+      };
+      /** @description The file is too large. */
+      413: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** One order with its current results, the results a correction replaced, and every change of its state (who, when, why). */

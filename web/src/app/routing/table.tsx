@@ -26,6 +26,7 @@ const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
 const DocumentTemplates = lazy(() => import('../../features/documents/TemplatesPage'))
 const DocumentTemplate = lazy(() => import('../../features/documents/TemplateEditorPage'))
 const PrintDocument = lazy(() => import('../../features/documents/PrintDocumentPage'))
+const ResultsCatalogue = lazy(() => import('../../features/settings/ResultsCataloguePage'))
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Backups = lazy(() => import('../../features/settings/BackupsPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
@@ -189,6 +190,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'audit', name: 'AuditLog', component: AuditLog, meta: { title: 'auditLog', permissions: ['view audit log'] } },
       { path: 'medicines', name: 'Medicines', component: Medicines, meta: { title: 'medicines', permissions: ['manage catalogue'] } },
       { path: 'medicine-safety', name: 'MedicineSafety', component: MedicineSafety, meta: { title: 'medicineSafety', permissions: ['manage catalogue'] } },
+      { path: 'results-catalogue', name: 'ResultsCatalogue', component: ResultsCatalogue, meta: { title: 'resultsCatalogue', permissions: ['manage catalogue'] } },
       { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },

@@ -1,0 +1,28 @@
+// The results catalogue's administration: analytes with their ranges, CSV export and import,
+// and the critical-result settings.
+import { useQuery } from '@tanstack/react-query'
+import { get, send } from '../../../lib/api'
+import { labTestsKey, settingsKey } from '../../../lib/queryKeys'
+import type { Schema } from '../../../lib/schema'
+import type { ImportReport } from '../../../lib/types'
+
+export type AnalyteEdit = Schema<'AnalyteEdit'>
+export type ResultSettings = Schema<'ResultSettings'>
+
+export const analytesKey = [...labTestsKey, 'analytes'] as const
+
+export const useAnalytes = () => useQuery({ queryKey: analytesKey, queryFn: () => get<{ data: AnalyteEdit[] }>('/lab-analytes').then((l) => l.data) })
+
+export const saveAnalyte = (a: AnalyteEdit) => send<AnalyteEdit>('put', `/lab-analytes/${encodeURIComponent(a.code!)}`, a, { silent: true })
+
+export const importAnalytes = (file: File) => {
+  const fd = new FormData()
+  fd.append('file', file, file.name)
+  return send<ImportReport>('post', '/lab-analytes/import', fd)
+}
+
+export const EXPORT_HREF = '/api/lab-analytes/export'
+
+export const resultSettingsKey = [...settingsKey, 'results'] as const
+export const useResultSettings = () => useQuery({ queryKey: resultSettingsKey, queryFn: () => get<ResultSettings>('/settings/results') })
+export const saveResultSettings = (s: ResultSettings) => send<ResultSettings>('put', '/settings/results', s, { silent: true })
