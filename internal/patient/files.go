@@ -72,14 +72,25 @@ func cleanName(name string) string {
 
 // AddFile stores a photo (replacing the current one) or an attachment of an active patient.
 func (s *Store) AddFile(ctx context.Context, e audit.Event, patientID int64, kind, name string, data []byte) (File, error) {
+	var f File
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		f, err = AddFileIn(ctx, tx, e, patientID, kind, name, data, s.now())
+		return err
+	})
+	return f, err
+}
+
+// AddFileIn is AddFile inside the caller's transaction (a lab's report stored with the order
+// it belongs to).
+func AddFileIn(ctx context.Context, tx *sql.Tx, e audit.Event, patientID int64, kind, name string, data []byte, now time.Time) (File, error) {
 	ct, err := ContentType(kind, data)
 	if err != nil {
 		return File{}, err
 	}
-	now := s.now()
 	sum := sha256.Sum256(data)
 	f := File{PatientID: patientID, Kind: kind, Name: cleanName(name), ContentType: ct, Size: int64(len(data)), CreatedAt: now}
-	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+	err = func() error {
 		p, err := get(ctx, tx, patientID)
 		if err != nil {
 			return err
@@ -103,7 +114,7 @@ func (s *Store) AddFile(ctx context.Context, e audit.Event, patientID int64, kin
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.file.upload", "patient", strconv.FormatInt(patientID, 10), audit.Success, now
 		e.Detail = fmt.Sprintf("%s %d", kind, f.ID)
 		return audit.Record(ctx, tx, e)
-	})
+	}()
 	return f, err
 }
 

@@ -322,6 +322,31 @@ func TestOrderLoop(t *testing.T) {
 		if r.Status != http.StatusOK || len(trend.Points) != 1 || *trend.Points[0].Value != "4.4" || trend.Band == nil || *trend.Band.Low != 3.5 {
 			t.Fatalf("trend: %d %s", r.Status, r.Body)
 		}
+		// The lab's own report, attached to the order: a PDF by its bytes; a stale version or
+		// a text file is refused and stores nothing.
+		var hb struct {
+			Version      int    `json:"version"`
+			ReportFileID *int64 `json:"report_file_id"`
+		}
+		c.nurse.Do("GET", fmt.Sprintf("/api/lab-orders/%d", hbs.ID), nil).JSON(t, &hb)
+		pdf := []byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n")
+		if r := c.nurse.Upload("POST", fmt.Sprintf("/api/lab-orders/%d/report?version=%d", hbs.ID, hb.Version-1), "lab.pdf", pdf); r.Status != http.StatusConflict {
+			t.Fatalf("stale report: %d %s", r.Status, r.Body)
+		}
+		if r := c.nurse.Upload("POST", fmt.Sprintf("/api/lab-orders/%d/report?version=%d", hbs.ID, hb.Version), "lab.txt", []byte("plain text")); r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("text report: %d %s", r.Status, r.Body)
+		}
+		r = c.nurse.Upload("POST", fmt.Sprintf("/api/lab-orders/%d/report?version=%d", hbs.ID, hb.Version), "lab.pdf", pdf)
+		r.JSON(t, &hb)
+		if r.Status != http.StatusOK || hb.ReportFileID == nil {
+			t.Fatalf("report: %d %s", r.Status, r.Body)
+		}
+		var files struct{ Data []struct{ ID int64 } }
+		c.nurse.Do("GET", fmt.Sprintf("/api/patients/%d/files", c.patientID), nil).JSON(t, &files)
+		if len(files.Data) != 1 || files.Data[0].ID != *hb.ReportFileID {
+			t.Fatalf("the report is among the patient's attachments, once: %+v", files)
+		}
+
 		// The vitals trend: one visit measured.
 		var vitals struct {
 			Data []struct {

@@ -13,7 +13,11 @@ import (
 )
 
 // Handler serves the orders-and-results API.
-type Handler struct{ Store *Store }
+type Handler struct {
+	Store *Store
+	// MaxReport is the largest lab report file an upload takes, in bytes.
+	MaxReport int64
+}
 
 // readResults is who may read orders and results: who records them, who reviews them, and
 // the doctor writing the visit.
@@ -32,6 +36,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/lab-orders/{id}/cancel", Access: auth.NeedAny(auth.RecordResults, auth.WriteDiagnosis), Announces: auth.ChangesResults, Handler: h.transition(Cancelled)},
 		{Method: "POST", Path: "/api/lab-orders/{id}/not-done", Access: record, Announces: auth.ChangesResults, Handler: h.transition(NotDone)},
 		{Method: "PUT", Path: "/api/lab-orders/{id}/results", Access: record, Announces: auth.ChangesResults, Handler: h.record},
+		{Method: "POST", Path: "/api/lab-orders/{id}/report", Access: record, Announces: auth.ChangesResults, Handler: h.attachReport},
 		{Method: "GET", Path: "/api/results/review", Access: review, Handler: h.toReview},
 		{Method: "POST", Path: "/api/results/review", Access: review, Announces: auth.ChangesResults, Handler: h.review},
 		{Method: "GET", Path: "/api/results/alerts", Access: review, Handler: h.alerts},
@@ -311,4 +316,31 @@ func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, st)
+}
+
+// attachReport takes the lab's report as a multipart upload ("file"), with the order's
+// version read in ?version= (or the form field "version").
+func (h *Handler) attachReport(w http.ResponseWriter, r *http.Request) {
+	id, err := orderID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	data, name, err := httpjson.File(w, r, h.MaxReport)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	version, err := strconv.Atoi(r.FormValue("version"))
+	if err != nil {
+		var v apperr.Validation
+		v.Add("version", "validation.number")
+		httpjson.Error(w, r, v.Err())
+		return
+	}
+	if err := h.Store.AttachReport(r.Context(), auth.AuditEvent(r), id, version, name, data); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.detail(w, r)
 }

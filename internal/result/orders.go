@@ -15,6 +15,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -265,4 +266,32 @@ func (s *Store) Detail(ctx context.Context, id int64, lang string) (Detail, erro
 		}
 	}
 	return d, err
+}
+
+// AttachReport stores the lab's own report (a PDF or an image) as one of the patient's
+// attachments and links it to order id, in one transaction, if version is still the order's.
+// A report attached again replaces the link (the earlier file stays among the attachments).
+func (s *Store) AttachReport(ctx context.Context, e audit.Event, id int64, version int, name string, data []byte) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case o.Version != version:
+			return apperr.Conflict("error.conflict")
+		case o.Status == Cancelled || o.Status == NotDone:
+			return apperr.Conflict("result.order_closed")
+		}
+		now := s.now()
+		f, err := patient.AddFileIn(ctx, tx, e, o.PatientID, patient.KindAttachment, name, data, now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET report_file_id = $1, updated_at = $2, updated_by = $3, version = version + 1
+			WHERE id = $4`, f.ID, now, actor(e), o.ID); err != nil {
+			return fmt.Errorf("link report: %w", err)
+		}
+		return s.audit(ctx, tx, e, "lab_order.report", o.ID, o.PatientID, fmt.Sprintf("file %d", f.ID), now)
+	})
 }

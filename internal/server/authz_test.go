@@ -126,6 +126,7 @@ var requiredAccess = map[string]string{
 	"POST /api/lab-orders/{id}/collect":             "record results",
 	"POST /api/lab-orders/{id}/cancel":              "record results or write diagnosis",
 	"POST /api/lab-orders/{id}/not-done":            "record results",
+	"POST /api/lab-orders/{id}/report":              "record results",
 	"PUT /api/lab-orders/{id}/results":              "record results",
 	"GET /api/results/review":                       "review results",
 	"POST /api/results/review":                      "review results",

@@ -193,7 +193,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		patients.Routes(),
 		appointments.Routes(),
-		(&result.Handler{Store: results}).Routes(),
+		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
 		(&billing.Handler{Store: &billing.Store{DB: db, Loc: loc}, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),

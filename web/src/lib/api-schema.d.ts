@@ -489,6 +489,15 @@ export type paths = {
       };
     };
   };
+  "/api/lab-orders/{id}/report": {
+    /** Attach the lab's own report (PDF or image, checked by its bytes) to an order; it is kept among the patient's attachments. Send the order's version read. */
+    post: operations["postLabOrderReport"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/lab-orders/{id}/results": {
     /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and delta-checked; a critical value raises an alert for the ordering doctor. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
     put: operations["putLabOrderResults"];
@@ -4147,6 +4156,46 @@ export type operations = {
       };
       /** @description Stale version */
       409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Attach the lab's own report (PDF or image, checked by its bytes) to an order; it is kept among the patient's attachments. Send the order's version read. */
+  postLabOrderReport: {
+    parameters: {
+      query: {
+        version: number;
+      };
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** Format: binary */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The order as it now stands. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["LabOrder"];
+        };
+      };
+      /** @description No such order. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version */
+      409: {
+        content: never;
+      };
+      /** @description The file is too large. */
+      413: {
         content: never;
       };
       422: components["responses"]["Invalid"];

@@ -1,6 +1,7 @@
 // /results/orders/{id}: one order — its patient, state and history, its results (with what a
 // correction replaced), the actions its state allows, and the form that records its results.
-import { Alert, App, Button, Card, Descriptions, Result, Space, Spin, Timeline, Typography } from 'antd'
+import { FileOutlined, UploadOutlined } from '@ant-design/icons'
+import { Alert, App, Button, Card, Descriptions, Result, Space, Spin, Timeline, Typography, Upload } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { useAskReason } from '../../components/askReason'
@@ -9,7 +10,7 @@ import { useCan } from '../../lib/auth/can'
 import { chartPath, fullName } from '../../lib/patient'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
-import { useOrder, usePatientHead, useTransition, type LabOrder } from './api/results'
+import { useAttachReport, useOrder, usePatientHead, useTransition, type LabOrder } from './api/results'
 import { RecordForm } from './RecordForm'
 import { ResultsTable, StatusTag } from './ResultParts'
 
@@ -35,6 +36,7 @@ function OrderView({ order: o }: { order: LabOrder }) {
   const patient = usePatientHead(o.patient_id, canSeePatient)
   useViewSubject(patient.data ? `${o.test_label} · ${fullName(patient.data)}` : o.test_label)
   const transition = useTransition(o.id)
+  const attach = useAttachReport(o.id)
   const closed = o.status === 'cancelled' || o.status === 'not_done'
   const withReason = (action: 'cancel' | 'not-done') =>
     askReason({
@@ -111,6 +113,24 @@ function OrderView({ order: o }: { order: LabOrder }) {
         <Card title={t('results.resultsTitle')}>
           {o.corrections > 0 && <Alert type="info" showIcon title={t('results.correctedTimes', { count: o.corrections })} style={{ marginBottom: 12 }} />}
           <ResultsTable results={o.results} showTime />
+        </Card>
+      )}
+      {(o.report_file_id || (canRecord && !closed)) && (
+        <Card title={t('results.labReportTitle')}>
+          <Space wrap>
+            {o.report_file_id && (
+              <Button icon={<FileOutlined aria-hidden />} href={`/api/patients/${o.patient_id}/files/${o.report_file_id}`} download data-testid="lab-report">
+                {t('results.openLabReport')}
+              </Button>
+            )}
+            {canRecord && !closed && (
+              <Upload accept=".pdf,image/*" showUploadList={false} beforeUpload={(f) => (attach.mutate({ file: f, version: o.version }, { onSuccess: () => void message.success(t('results.labReportAttached')) }), false)}>
+                <Button icon={<UploadOutlined aria-hidden />} loading={attach.isPending}>
+                  {o.report_file_id ? t('results.replaceLabReport') : t('results.attachLabReport')}
+                </Button>
+              </Upload>
+            )}
+          </Space>
         </Card>
       )}
       {canRecord && !closed && <RecordForm key={o.version} order={o} patient={patient.data} />}

@@ -110,6 +110,19 @@ export const useTransition = (id: number) => {
   })
 }
 
+/** Attaches the lab's own report (PDF or image) to an order. */
+export const useAttachReport = (id: number) => {
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: ({ file, version }: { file: File; version: number }) => {
+      const fd = new FormData()
+      fd.append('file', file, file.name)
+      return send<LabOrder>('post', `/lab-orders/${id}/report?version=${version}`, fd)
+    },
+    onSuccess: refresh,
+  })
+}
+
 export const useReview = () => {
   const refresh = useRefresh()
   return useMutation({
