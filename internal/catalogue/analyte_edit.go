@@ -201,39 +201,15 @@ func readAnalyteEdits(ctx context.Context, q database.Querier, code string) ([]A
 		return nil, err
 	}
 	where = strings.Replace(where, "a.code", "analyte", 1)
-	units, err := q.QueryContext(ctx, `SELECT analyte, unit, conversion, factor, loinc FROM lab_analyte_units`+where+` ORDER BY analyte, unit`, args...)
-	if err != nil {
-		return nil, err
-	}
-	for units.Next() {
-		var analyte string
-		var u Unit
-		if err := units.Scan(&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC); err != nil {
-			units.Close()
-			return nil, err
-		}
-		if i, ok := at[analyte]; ok {
-			out[i].Units = append(out[i].Units, u)
-		}
-	}
-	units.Close()
-	ranges, err := q.QueryContext(ctx, `SELECT analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high
-		FROM lab_ranges`+where+` ORDER BY analyte, sex, age_from_months, id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer ranges.Close()
-	for ranges.Next() {
-		var analyte string
-		var r Range
-		if err := ranges.Scan(&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High, &r.CriticalLow, &r.CriticalHigh); err != nil {
-			return nil, err
-		}
-		if i, ok := at[analyte]; ok {
-			out[i].Ranges = append(out[i].Ranges, r)
-		}
-	}
-	return out, ranges.Err()
+	return out, unitsAndRanges(ctx, q, `SELECT analyte, unit, conversion, factor, loinc FROM lab_analyte_units`+where+` ORDER BY analyte, unit`,
+		`SELECT analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high FROM lab_ranges`+where+
+			` ORDER BY analyte, sex, age_from_months, id`, args, func(code string) (*[]Unit, *[]Range) {
+			i, ok := at[code]
+			if !ok {
+				return nil, nil
+			}
+			return &out[i].Units, &out[i].Ranges
+		})
 }
 
 // SaveAnalyte replaces analyte code's fields and ranges with in, if in.Version is still the

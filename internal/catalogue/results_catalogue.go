@@ -222,37 +222,48 @@ func loadAnalytes(ctx context.Context, q database.Querier, lang string, arg any,
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	units, err := q.QueryContext(ctx, unitsSQL, arg)
+	return out, unitsAndRanges(ctx, q, unitsSQL, rangesSQL, []any{arg}, func(code string) (*[]Unit, *[]Range) {
+		a := &out[byCode[code]]
+		return &a.Units, &a.Ranges
+	})
+}
+
+// unitsAndRanges runs a query of units and one of ranges (both taking args; the analyte's
+// code first) and adds each row to the lists slots gives for its analyte (nil: not wanted).
+func unitsAndRanges(ctx context.Context, q database.Querier, unitsSQL, rangesSQL string, args []any, slots func(code string) (*[]Unit, *[]Range)) error {
+	units, err := q.QueryContext(ctx, unitsSQL, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read units: %w", err)
+		return fmt.Errorf("read units: %w", err)
 	}
 	for units.Next() {
 		var analyte string
 		var u Unit
 		if err := units.Scan(&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC); err != nil {
 			units.Close()
-			return nil, err
+			return err
 		}
-		a := &out[byCode[analyte]]
-		a.Units = append(a.Units, u)
+		if list, _ := slots(analyte); list != nil {
+			*list = append(*list, u)
+		}
 	}
 	units.Close()
 	if err := units.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	ranges, err := q.QueryContext(ctx, rangesSQL, arg)
+	ranges, err := q.QueryContext(ctx, rangesSQL, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read ranges: %w", err)
+		return fmt.Errorf("read ranges: %w", err)
 	}
 	defer ranges.Close()
 	for ranges.Next() {
 		var analyte string
 		var r Range
 		if err := ranges.Scan(&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High, &r.CriticalLow, &r.CriticalHigh); err != nil {
-			return nil, err
+			return err
 		}
-		a := &out[byCode[analyte]]
-		a.Ranges = append(a.Ranges, r)
+		if _, list := slots(analyte); list != nil {
+			*list = append(*list, r)
+		}
 	}
-	return out, ranges.Err()
+	return ranges.Err()
 }
