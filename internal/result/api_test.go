@@ -58,13 +58,13 @@ type list struct {
 // clinic is a running server with a doctor, a nurse and a receptionist, the starter
 // catalogue, and a male patient born in 1980 whose visit is in progress.
 type clinic struct {
-	env                  *apitest.Env
-	doctor, nurse, rec   *apitest.Client
-	admin                *apitest.Client
-	doctorID, patientID  int64
-	visitID              int64
-	visitVersion         int
-	visitPath, orderPath string
+	env                 *apitest.Env
+	doctor, nurse, rec  *apitest.Client
+	admin               *apitest.Client
+	doctorID, patientID int64
+	visitID             int64
+	visitVersion        int
+	visitPath           string
 }
 
 func newClinic(t *testing.T, db *database.DB) *clinic {

@@ -1641,7 +1641,7 @@ export type components = {
       patient?: components["schemas"]["PatientSummary"];
       patient_id: number;
       reason: string;
-      /** @description The results a correction (or a later final) replaced */
+      /** @description The results a correction (or a later final) replaced, kept. */
       replaced?: components["schemas"]["LabResult"][];
       report_file_id: number | null;
       /** Format: date-time */
@@ -4095,7 +4095,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Stale version */
+      /** @description Stale version, or the order has a result. */
       409: {
         content: never;
       };
@@ -4125,7 +4125,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Stale version */
+      /** @description Stale version, or not an ordered test. */
       409: {
         content: never;
       };
@@ -4154,7 +4154,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Stale version */
+      /** @description Stale version, or the order has its final result. */
       409: {
         content: never;
       };
@@ -4190,7 +4190,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Stale version */
+      /** @description Stale version, or the order was cancelled or not done. */
       409: {
         content: never;
       };
@@ -4240,7 +4240,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Stale version (another person recorded first) */
+      /** @description Stale version (another person recorded first), or the order was cancelled or not done. */
       409: {
         content: never;
       };
@@ -5529,7 +5529,7 @@ export type operations = {
           };
         };
       };
-      /** @description A result changed since it was read */
+      /** @description A result changed since it was read, or is not final. */
       409: {
         content: never;
       };
