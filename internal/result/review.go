@@ -17,7 +17,7 @@ import (
 
 // QueueLimit is how many orders a list across patients shows at once (the review queue, the
 // overdue orders); the rest follow as the first are dealt with.
-const QueueLimit = 100
+const QueueLimit = 50
 
 // ToReview lists the final results waiting for doctorID's review: critical first, then
 // abnormal, then the oldest, with each order's patient. One index range

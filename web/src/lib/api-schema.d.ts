@@ -829,7 +829,7 @@ export type paths = {
     get: operations["getResultAlertsReport"];
   };
   "/api/results/review": {
-    /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 100 at most. */
+    /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 50 at a time (the rest follow as these are reviewed). */
     get: operations["getResultsToReview"];
     /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. */
     post: operations["postResultsReview"];
@@ -5494,7 +5494,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 100 at most. */
+  /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 50 at a time (the rest follow as these are reviewed). */
   getResultsToReview: {
     responses: {
       /** @description OK */

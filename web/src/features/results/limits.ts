@@ -1,2 +1,2 @@
 /** How many orders a list across patients shows at once (the server's QueueLimit). */
-export const QUEUE_LIMIT = 100
+export const QUEUE_LIMIT = 50
