@@ -19,10 +19,9 @@ export function ResultSettingsCard() {
   useEffect(() => {
     if (settings.data) form.setFieldsValue(settings.data)
   }, [settings.data, form])
-  if (!settings.data) return null
   const save = async (v: ResultSettings) => {
     try {
-      const saved = await saveResultSettings({ ...v, version: settings.data!.version })
+      const saved = await saveResultSettings({ ...v, version: settings.data?.version ?? 0 })
       queryClient.setQueryData(resultSettingsKey, saved)
       void message.success(t('catalogueEditor.settingsSaved'))
     } catch (e) {
@@ -32,7 +31,7 @@ export function ResultSettingsCard() {
   return (
     <Card title={t('catalogueEditor.settingsTitle')}>
       <Typography.Paragraph type="secondary">{t('catalogueEditor.settingsHint')}</Typography.Paragraph>
-      <Form<ResultSettings> form={form} layout="vertical" disabled={!can} onFinish={(v) => void save(v)}>
+      <Form<ResultSettings> form={form} layout="vertical" disabled={!can || !settings.data} onFinish={(v) => void save(v)}>
         <Space wrap align="end">
           <Form.Item name="escalate_after_minutes" label={t('catalogueEditor.escalateAfter')} rules={[{ required: true, message: t('validation.required') }]}>
             <InputNumber min={5} max={1440} style={{ width: 160 }} />

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Screens in the browser (DESIGN §7: total blocking time ≤ 200 ms, largest contentful paint
+# ≤ 2.5 s, Lighthouse's mobile profile, logged in): starts the real server on a fresh SQLite
+# database with an administrator and a visit whose blood count has results, logs in, and runs
+# Lighthouse (performance only) on the results screens and the dashboard with the session's
+# browser's own login (bench/lighthouse.mjs). Needs Lighthouse installed (LIGHTHOUSE_MODULE)
+# and Chromium (CHROME_PATH).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT=18340
+out=bench/out
+mkdir -p "$out"
+rm -f "$out"/lighthouse.db*
+export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
+password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+url="sqlite:$out/lighthouse.db"
+bin/emr migrate --database-url "$url" 2> /dev/null
+printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin --role doctor > /dev/null
+bin/emr seed --database-url "$url" --patients 300 > /dev/null 2>&1
+bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" 2> "$out/server-lighthouse.log" &
+pid=$!
+trap 'kill $pid 2> /dev/null || true' EXIT
+base="http://127.0.0.1:$PORT"
+for _ in $(seq 100); do curl -fs "$base/api/health" > /dev/null && break; sleep 0.2; done
+jar="$out/lighthouse.cookies"
+rm -f "$jar"
+curl -fs -c "$jar" -b "$jar" "$base/api/sanctum/csrf-cookie" > /dev/null
+xsrf() { awk '$6 == "XSRF-TOKEN" { print $7 }' "$jar" | python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.stdin.read().strip()))'; }
+call() { # method path [json]
+  curl -fs -c "$jar" -b "$jar" -X "$1" -H "X-XSRF-TOKEN: $(xsrf)" -H 'Content-Type: application/json' ${3:+--data "$3"} "$base$2"
+}
+call POST /api/auth/login "{\"username\":\"admin\",\"password\":\"$password\"}" > /dev/null
+me=$(call GET /api/user | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+starts=$(date -u -d '+2 hours' +%Y-%m-%dT%H:%M:00Z)
+appt=$(call POST /api/appointments "{\"patient_id\":1,\"doctor_id\":$me,\"starts_at\":\"$starts\",\"duration_minutes\":10,\"type\":\"new\"}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+call POST "/api/appointments/$appt/arrive" '{}' > /dev/null
+call POST "/api/appointments/$appt/start" '{}' > /dev/null
+call PUT "/api/appointments/$appt/visit" '{"version":0,"chief_complaint":"Tired","orders":[{"code":"CBC","note":""},{"code":"BMP","note":""}]}' > /dev/null
+read -r order version < <(call GET "/api/appointments/$appt/orders" | python3 -c 'import json, sys; o = json.load(sys.stdin)["data"][0]; print(o["id"], o["version"])')
+call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,\"results\":[{\"analyte\":\"HGB\",\"value\":\"101\"},{\"analyte\":\"WBC\",\"value\":\"6.1\"},{\"analyte\":\"PLT\",\"value\":\"250\"}]}" > /dev/null
+mrn=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["mrn"])')
+LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js} \
+  node bench/lighthouse.mjs "$base" admin "$password" /dashboard /results/review "/results/orders/$order" "/masterfile/profile/1/$mrn" \
+  /administrator/results-catalogue
