@@ -31,6 +31,8 @@ for (const path of paths) {
   const r = await lighthouse(`${base}${path}`, { port, output: 'json', onlyCategories: ['performance'], logLevel: 'error' })
   const a = r.lhr.audits
   const shown = new URL(r.lhr.finalDisplayedUrl).pathname
-  console.log(`| ${path} | ${Math.round(r.lhr.categories.performance.score * 100)} | ${(a['largest-contentful-paint'].numericValue / 1000).toFixed(2)} | ${Math.round(a['total-blocking-time'].numericValue)} | ${a['cumulative-layout-shift'].numericValue.toFixed(3)} | ${shown === path ? 'yes' : shown} |`)
+  const value = (id, scale, digits) => (a[id]?.numericValue == null ? `— (${a[id]?.errorMessage ?? 'not measured'})` : (a[id].numericValue / scale).toFixed(digits))
+  const score = r.lhr.categories.performance.score
+  console.log(`| ${path} | ${score == null ? '—' : Math.round(score * 100)} | ${value('largest-contentful-paint', 1000, 2)} | ${value('total-blocking-time', 1, 0)} | ${value('cumulative-layout-shift', 1, 3)} | ${shown === path ? 'yes' : shown} |`)
 }
 await context.close()
