@@ -465,3 +465,119 @@ func parseAnalyteRow(rec []string) (AnalyteEdit, *Range, string) {
 	}
 	return a, rng, ""
 }
+
+// TestDefinition is what a test reports, as an administrator edits it: its LOINC code, its
+// expected turnaround and its analytes in report order.
+type TestDefinition struct {
+	Code            string   `json:"code"`
+	Kind            string   `json:"kind"`
+	Label           string   `json:"label"`
+	LOINC           string   `json:"loinc"`
+	TurnaroundHours int      `json:"turnaround_hours"`
+	Analytes        []string `json:"analytes"`
+}
+
+// MaxTestAnalytes is how many analytes one panel may report.
+const MaxTestAnalytes = 40
+
+// TestDefinitions lists every test with its LOINC code, turnaround and analytes, label in lang.
+func (s *Store) TestDefinitions(ctx context.Context, lang string) ([]TestDefinition, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours FROM lab_tests
+		ORDER BY CASE kind WHEN 'lab' THEN 0 WHEN 'imaging' THEN 1 ELSE 2 END, code`)
+	if err != nil {
+		return nil, fmt.Errorf("read tests: %w", err)
+	}
+	out := []TestDefinition{}
+	at := map[string]int{}
+	for rows.Next() {
+		var t TestDefinition
+		var l Labels
+		if err := rows.Scan(&t.Code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI, &t.LOINC, &t.TurnaroundHours); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		t.Label, t.Analytes = l.In(lang), []string{}
+		at[t.Code] = len(out)
+		out = append(out, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	members, err := s.DB.QueryContext(ctx, `SELECT test, analyte FROM lab_test_analytes ORDER BY test, position`)
+	if err != nil {
+		return nil, err
+	}
+	defer members.Close()
+	for members.Next() {
+		var test, analyte string
+		if err := members.Scan(&test, &analyte); err != nil {
+			return nil, err
+		}
+		if i, ok := at[test]; ok {
+			out[i].Analytes = append(out[i].Analytes, analyte)
+		}
+	}
+	return out, members.Err()
+}
+
+// SaveTestDefinition sets test code's LOINC code, turnaround and analytes (in report order).
+// Orders already placed keep their results; a new order reports the new analytes.
+func (s *Store) SaveTestDefinition(ctx context.Context, e audit.Event, code string, in TestDefinition) error {
+	var v apperr.Validation
+	in.LOINC = strings.TrimSpace(in.LOINC)
+	if in.LOINC != "" && !ValidLOINC(in.LOINC) {
+		v.Add("loinc", "catalogue.loinc_invalid")
+	}
+	if in.TurnaroundHours < 1 || in.TurnaroundHours > 24*90 {
+		v.Add("turnaround_hours", "catalogue.turnaround")
+	}
+	seen := map[string]bool{}
+	for i, a := range in.Analytes {
+		if seen[a] {
+			v.Add(fmt.Sprintf("analytes.%d", i), "result.duplicate_analyte")
+		}
+		seen[a] = true
+	}
+	switch {
+	case len(in.Analytes) == 0:
+		v.Add("analytes", "validation.required")
+	case len(in.Analytes) > MaxTestAnalytes:
+		v.Add("analytes", "validation.too_many")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE lab_tests SET loinc = $1, turnaround_hours = $2 WHERE code = $3`, in.LOINC, in.TurnaroundHours, code)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return apperr.NotFound("catalogue.test_not_found")
+		}
+		for i, a := range in.Analytes {
+			var ok bool
+			if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM lab_analytes WHERE code = $1)`, a).Scan(&ok); err != nil {
+				return err
+			}
+			if !ok {
+				v.Add(fmt.Sprintf("analytes.%d", i), "result.unknown_analyte")
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM lab_test_analytes WHERE test = $1`, code); err != nil {
+			return err
+		}
+		for i, a := range in.Analytes {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lab_test_analytes (test, analyte, position) VALUES ($1, $2, $3)`, code, a, i+1); err != nil {
+				return fmt.Errorf("test analyte: %w", err)
+			}
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "catalogue.test_save", "lab_test", code, audit.Success
+		e.Detail = fmt.Sprintf("%d analytes", len(in.Analytes))
+		return audit.Record(ctx, tx, e)
+	})
+}

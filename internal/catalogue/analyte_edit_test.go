@@ -114,6 +114,31 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 				}
 			}
 		}
+		// A panel's definition: LOINC checked, turnaround bounded, its analytes known and once each.
+		var defs struct {
+			Data []struct {
+				Code     string   `json:"code"`
+				LOINC    string   `json:"loinc"`
+				Analytes []string `json:"analytes"`
+			}
+		}
+		admin.Do("GET", "/api/lab-test-definitions", nil).JSON(t, &defs)
+		if len(defs.Data) < 30 || defs.Data[0].Code == "" {
+			t.Fatalf("definitions: %+v", defs.Data[:1])
+		}
+		r = admin.Do("PUT", "/api/lab-test-definitions/ELEC", map[string]any{"loinc": "24326-1", "turnaround_hours": 0, "analytes": []string{"NA", "NA", "XX"}})
+		if _, _, f := r.Error(t); r.Status != http.StatusUnprocessableEntity || f["turnaround_hours"] == nil || f["analytes.1"] == nil {
+			t.Fatalf("bad definition: %d %s", r.Status, r.Body)
+		}
+		r = admin.Do("PUT", "/api/lab-test-definitions/ELEC", map[string]any{"loinc": "24326-1", "turnaround_hours": 12, "analytes": []string{"NA", "K", "CL", "MG"}})
+		var tr struct {
+			TurnaroundHours int `json:"turnaround_hours"`
+			Analytes        []struct{ Code string }
+		}
+		r.JSON(t, &tr)
+		if r.Status != http.StatusOK || tr.TurnaroundHours != 12 || len(tr.Analytes) != 4 || tr.Analytes[3].Code != "MG" {
+			t.Fatalf("definition: %d %s", r.Status, r.Body)
+		}
 		if r := admin.Upload("POST", "/api/lab-analytes/import", "x.csv", []byte("code,name\nA,B\n")); r.Status != http.StatusUnprocessableEntity {
 			t.Fatalf("not a catalogue file: %d %s", r.Status, r.Body)
 		}

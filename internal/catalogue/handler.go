@@ -34,6 +34,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/lab-tests", Access: diagnose, Handler: h.labTests},
 		{Method: "GET", Path: "/api/lab-tests/{code}", Access: auth.NeedAny(auth.WriteDiagnosis, auth.ManageCatalogue, auth.RecordResults, auth.ReviewResults), Handler: h.testResults},
 		{Method: "GET", Path: "/api/lab-analytes", Access: auth.Need(auth.ManageCatalogue), Handler: h.analytes},
+		{Method: "GET", Path: "/api/lab-test-definitions", Access: auth.Need(auth.ManageCatalogue), Handler: h.testDefinitions},
+		{Method: "PUT", Path: "/api/lab-test-definitions/{code}", Access: auth.Need(auth.ManageCatalogue), Handler: h.saveTestDefinition},
 		{Method: "GET", Path: "/api/lab-analytes/export", Access: auth.Need(auth.ManageCatalogue), Handler: h.exportAnalytes},
 		{Method: "POST", Path: "/api/lab-analytes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importAnalytes},
 		{Method: "PUT", Path: "/api/lab-analytes/{code}", Access: auth.Need(auth.ManageCatalogue), Handler: h.saveAnalyte},
@@ -224,4 +226,26 @@ func (h *Handler) saveAnalyte(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, out)
+}
+
+func (h *Handler) testDefinitions(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.TestDefinitions(r.Context(), i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) saveTestDefinition(w http.ResponseWriter, r *http.Request) {
+	var in TestDefinition
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := h.Store.SaveTestDefinition(r.Context(), auth.AuditEvent(r), NormalizeCode(r.PathValue("code")), in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	h.testResults(w, r)
 }

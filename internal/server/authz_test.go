@@ -114,6 +114,8 @@ var requiredAccess = map[string]string{
 	"GET /api/lab-tests":                            "write diagnosis",
 	"GET /api/lab-tests/{code}":                     "write diagnosis or manage catalogue or record results or review results",
 	"GET /api/lab-analytes":                         "manage catalogue",
+	"GET /api/lab-test-definitions":                 "manage catalogue",
+	"PUT /api/lab-test-definitions/{code}":          "manage catalogue",
 	"GET /api/lab-analytes/export":                  "manage catalogue",
 	"POST /api/lab-analytes/import":                 "manage catalogue",
 	"PUT /api/lab-analytes/{code}":                  "manage catalogue",

@@ -511,6 +511,19 @@ export type paths = {
     /** Orders past their test's turnaround with no result yet (ordered or collected), the longest overdue first, with their patients, so that they can be called back. */
     get: operations["getOverdueOrders"];
   };
+  "/api/lab-test-definitions": {
+    /** Every test with its LOINC code, expected turnaround and analytes in report order (label in the caller's language). */
+    get: operations["getLabTestDefinitions"];
+  };
+  "/api/lab-test-definitions/{code}": {
+    /** Set a test's LOINC code, expected turnaround (hours) and analytes in report order; orders already placed keep their results. */
+    put: operations["putLabTestDefinition"];
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+  };
   "/api/lab-tests": {
     /** The orderable laboratory and imaging tests, labels in the caller's language. */
     get: operations["getLabTests"];
@@ -2115,6 +2128,14 @@ export type components = {
       name: string;
       price: number;
       version?: number;
+    };
+    TestDefinition: {
+      analytes: string[];
+      code?: string;
+      kind?: string;
+      label?: string;
+      loinc: string;
+      turnaround_hours: number;
     };
     TestResults: {
       analytes: ({
@@ -4258,6 +4279,45 @@ export type operations = {
           };
         };
       };
+    };
+  };
+  /** Every test with its LOINC code, expected turnaround and analytes in report order (label in the caller's language). */
+  getLabTestDefinitions: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["TestDefinition"][];
+          };
+        };
+      };
+    };
+  };
+  /** Set a test's LOINC code, expected turnaround (hours) and analytes in report order; orders already placed keep their results. */
+  putLabTestDefinition: {
+    parameters: {
+      path: {
+        code: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TestDefinition"];
+      };
+    };
+    responses: {
+      /** @description What the test now reports. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TestResults"];
+        };
+      };
+      /** @description No such test. */
+      404: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** The orderable laboratory and imaging tests, labels in the caller's language. */

@@ -13,6 +13,7 @@ import type { ImportReport } from '../../lib/types'
 import { analytesKey, EXPORT_HREF, importAnalytes, useAnalytes, type AnalyteEdit } from './api/resultsCatalogue'
 import { AnalyteDrawer } from './results/AnalyteDrawer'
 import { ResultSettingsCard } from './results/ResultSettingsCard'
+import { TestsCard } from './results/TestsCard'
 
 const num = (n: number | null | undefined) => (n == null ? '' : String(n))
 
@@ -112,6 +113,7 @@ export default function ResultsCataloguePage() {
           />
         </ScrollRegion>
       </Card>
+      <TestsCard analytes={analytes.data ?? []} />
       {editing && <AnalyteDrawer key={editing.code} analyte={editing} onClose={() => setEditing(null)} />}
     </Space>
   )

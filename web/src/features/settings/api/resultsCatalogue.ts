@@ -26,3 +26,12 @@ export const EXPORT_HREF = '/api/lab-analytes/export'
 export const resultSettingsKey = [...settingsKey, 'results'] as const
 export const useResultSettings = () => useQuery({ queryKey: resultSettingsKey, queryFn: () => get<ResultSettings>('/settings/results') })
 export const saveResultSettings = (s: ResultSettings) => send<ResultSettings>('put', '/settings/results', s, { silent: true })
+
+export type TestDefinition = Schema<'TestDefinition'>
+
+export const testDefinitionsKey = [...labTestsKey, 'definitions'] as const
+export const useTestDefinitions = () =>
+  useQuery({ queryKey: testDefinitionsKey, queryFn: () => get<{ data: TestDefinition[] }>('/lab-test-definitions').then((l) => l.data) })
+
+export const saveTestDefinition = (d: TestDefinition) =>
+  send<unknown>('put', `/lab-test-definitions/${encodeURIComponent(d.code!)}`, { loinc: d.loinc, turnaround_hours: d.turnaround_hours, analytes: d.analytes }, { silent: true })
