@@ -9,7 +9,7 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
 
   test('admin sees everything but hidden routes', async ({ page }) => {
     await login(page, 'admin')
-    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Fees', 'Administrator', 'Forms', 'My Profile'])
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Results', 'Fees', 'Administrator', 'Forms', 'My Profile'])
     await sidebar(page).getByRole('menuitem', { name: 'Administrator' }).click()
     await sidebar(page).getByRole('menuitem', { name: 'Roles & Permissions' }).click()
     await expect(page).toHaveURL('/administrator/roles')
@@ -18,7 +18,7 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
 
   test('a doctor sees Forms and My Profile, not Administrator', async ({ page }) => {
     await login(page, 'doctor')
-    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Forms', 'My Profile'])
+    expect(await menu(page)).toEqual(['Dashboard', 'Master File', 'Appointments', 'Results', 'Forms', 'My Profile'])
     await sidebar(page).getByRole('menuitem', { name: 'Forms' }).click()
     await sidebar(page).getByRole('menuitem', { name: 'Blank Prescription' }).click()
     await expect(page).toHaveURL('/forms/blankPrescription')

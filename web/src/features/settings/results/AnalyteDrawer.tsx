@@ -78,27 +78,27 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
               </Col>
               <Col xs={12} sm={8}>
                 <Form.Item name="decimals" label={t('catalogueEditor.decimals')}>
-                  <InputNumber min={0} max={4} style={{ width: '100%' }} />
+                  <InputNumber controls={false} min={0} max={4} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} sm={8}>
                 <Form.Item name="plausible_low" label={t('catalogueEditor.plausibleLow')}>
-                  <InputNumber style={{ width: '100%' }} />
+                  <InputNumber controls={false} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} sm={8}>
                 <Form.Item name="plausible_high" label={t('catalogueEditor.plausibleHigh')}>
-                  <InputNumber style={{ width: '100%' }} />
+                  <InputNumber controls={false} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} sm={8}>
                 <Form.Item name="delta_percent" label={t('catalogueEditor.deltaPercent')}>
-                  <InputNumber min={0} style={{ width: '100%' }} />
+                  <InputNumber controls={false} min={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} sm={8}>
                 <Form.Item name="delta_abs" label={t('catalogueEditor.deltaAbs')}>
-                  <InputNumber min={0} style={{ width: '100%' }} />
+                  <InputNumber controls={false} min={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
             </>
@@ -131,18 +131,18 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
                       </Col>
                       <Col xs={6} sm={3}>
                         <Form.Item name={[f.name, 'age_from_months']} label={t('catalogueEditor.fromMonths')}>
-                          <InputNumber min={0} style={{ width: '100%' }} />
+                          <InputNumber controls={false} min={0} style={{ width: '100%' }} />
                         </Form.Item>
                       </Col>
                       <Col xs={6} sm={3}>
                         <Form.Item name={[f.name, 'age_to_months']} label={t('catalogueEditor.toMonths')}>
-                          <InputNumber min={1} style={{ width: '100%' }} />
+                          <InputNumber controls={false} min={1} style={{ width: '100%' }} />
                         </Form.Item>
                       </Col>
                       {(['critical_low', 'low', 'high', 'critical_high'] as const).map((b) => (
                         <Col xs={6} sm={3} key={b}>
                           <Form.Item name={[f.name, b]} label={t(`catalogueEditor.bounds.${b}`)}>
-                            <InputNumber style={{ width: '100%' }} />
+                            <InputNumber controls={false} style={{ width: '100%' }} />
                           </Form.Item>
                         </Col>
                       ))}

@@ -34,7 +34,7 @@ export function ResultSettingsCard() {
       <Form<ResultSettings> form={form} layout="vertical" disabled={!can || !settings.data} onFinish={(v) => void save(v)}>
         <Space wrap align="end">
           <Form.Item name="escalate_after_minutes" label={t('catalogueEditor.escalateAfter')} rules={[{ required: true, message: t('validation.required') }]}>
-            <InputNumber min={5} max={1440} style={{ width: 160 }} />
+            <InputNumber controls={false} min={5} max={1440} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="covering_role" label={t('catalogueEditor.coveringRole')} rules={[{ required: true, message: t('validation.required') }]}>
             <Select style={{ width: 200 }} options={ROLES.map((r) => ({ value: r, label: t(`roles.${r}`, { defaultValue: r }) }))} />

@@ -79,7 +79,7 @@ function TestDialog({ def, analytes, onClose }: { def: TestDefinition; analytes:
           <Input maxLength={10} />
         </Form.Item>
         <Form.Item name="turnaround_hours" label={t('catalogueEditor.turnaroundHours')} extra={t('catalogueEditor.turnaroundHint')}>
-          <InputNumber min={1} max={2160} style={{ width: 160 }} />
+          <InputNumber controls={false} min={1} max={2160} style={{ width: 160 }} />
         </Form.Item>
         <Form.Item name="analytes" label={t('catalogueEditor.reports')} extra={t('catalogueEditor.reportsHint')}>
           <Select mode="multiple" showSearch={{ optionFilterProp: 'label' }} options={analytes.map((a) => ({ value: a.code, label: `${a.labels[lang] || a.labels.en} (${a.code})` }))} />
