@@ -91,7 +91,7 @@ export default function ResultsCataloguePage() {
                 ),
               },
               { title: t('catalogueEditor.code'), dataIndex: 'code' },
-              { title: 'LOINC', dataIndex: 'loinc' },
+              { title: 'LOINC', dataIndex: 'loinc', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
               { title: t('catalogueEditor.type'), key: 'type', render: (_, a) => t(`catalogueEditor.types.${a.type}`) },
               { title: t('catalogueEditor.unit'), dataIndex: 'unit' },
               {

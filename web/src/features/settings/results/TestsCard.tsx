@@ -39,7 +39,7 @@ export function TestsCard({ analytes }: { analytes: AnalyteEdit[] }) {
               ),
             },
             { title: t('catalogueEditor.code'), dataIndex: 'code' },
-            { title: 'LOINC', dataIndex: 'loinc' },
+            { title: 'LOINC', dataIndex: 'loinc', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
             { title: t('catalogueEditor.turnaround'), key: 'tat', render: (_, d) => t('catalogueEditor.hours', { count: d.turnaround_hours }) },
             { title: t('catalogueEditor.reports'), key: 'analytes', render: (_, d) => d.analytes.map(name).join(', ') },
           ]}
