@@ -402,3 +402,75 @@ func TestTablesAreNamedOnlyByTheirOwners(t *testing.T) {
 		})
 	}
 }
+
+// contextFree are the database/sql methods that run SQL without a context: a request that
+// ends, a shutdown or a deadline cannot stop them.
+var contextFree = []string{"Exec", "Query", "QueryRow", "Prepare", "Begin"}
+
+// contextFreeCalls finds the calls of f that run SQL without a context: a contextFree method
+// called on a value (not a package's function of that name), with the SQL as its argument (or,
+// for Begin, none). It reads syntax only, so a method of another type with such a name and such
+// arguments is reported too: rename it.
+func contextFreeCalls(fset *token.FileSet, f *ast.File) []string {
+	packages := map[string]bool{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := filepath.Base(path)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		packages[name] = true
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || !slices.Contains(contextFree, sel.Sel.Name) {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && packages[x.Name] {
+			return true
+		}
+		if (sel.Sel.Name == "Begin") != (len(call.Args) == 0) {
+			return true // URL.Query(), or a Begin of something else that takes arguments
+		}
+		out = append(out, fmt.Sprintf("line %d: %s without a context", fset.Position(call.Pos()).Line, sel.Sel.Name))
+		return true
+	})
+	return out
+}
+
+// TestDatabaseCallsTakeAContext: every query, statement and transaction of the product and its
+// tools runs with the request's (or the command's) context. The floor (internal/database) is
+// exempt: its writer runs savepoints on the one connection it holds, outside any request.
+func TestDatabaseCallsTakeAContext(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, src := range sources(t, func(p goPackage) bool { return !strings.HasPrefix(p.rel, "internal/database/") }) {
+		path := filepath.Join(src.pkg.Dir, src.name)
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, finding := range contextFreeCalls(fset, f) {
+			t.Errorf("%s%s %s: use the Context form", src.pkg.rel, src.name, finding)
+		}
+	}
+}
+
+// TestTheContextRuleCatchesItsViolations: the rule above, on a file that breaks it four ways
+// (and calls a package's Query, which is not a database call) and on one that keeps it.
+func TestTheContextRuleCatchesItsViolations(t *testing.T) {
+	for name, want := range map[string]int{"bad.go.txt": 4, "good.go.txt": 0} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, filepath.Join("testdata", "contextfree", name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := contextFreeCalls(fset, f); len(got) != want {
+			t.Errorf("%s: %d findings, want %d: %v", name, len(got), want, got)
+		}
+	}
+}
