@@ -26,7 +26,7 @@ import (
 // imported as CSV. The units an analyte may be entered in and their conversions are
 // chemistry, shipped and tested (ADR 28): shown here, not edited.
 
-// AnalyteNames are an analyte's names in every language, for editing.
+// AnalyteLabels are an analyte's names in every language, for editing.
 type AnalyteLabels struct {
 	EN string `json:"en"`
 	RU string `json:"ru"`

@@ -132,3 +132,35 @@ func TestResultsCatalogueIsInstalled(t *testing.T) {
 		}
 	})
 }
+
+// TestEveryDeltaLimitNamesItsSource: an analyte with a delta limit has its row, limit and
+// source in docs/lab-catalogue.md's delta table.
+func TestEveryDeltaLimitNamesItsSource(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lab-catalogue.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "## Delta checks")
+	rows, err := readTSV(labAnalytesStarter, 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r[7] == "" && r[8] == "" {
+			continue
+		}
+		limit := r[7] + " %"
+		if r[8] != "" {
+			limit = r[8] + " "
+		}
+		line := ""
+		for _, l := range strings.Split(section, "\n") {
+			if strings.HasPrefix(l, "| "+r[0]+" ") {
+				line = l
+			}
+		}
+		if line == "" || !strings.Contains(line, "| "+limit) || strings.Count(line, "|") < 4 {
+			t.Errorf("%s's delta limit (%s) has no row with its source in docs/lab-catalogue.md", r[0], strings.TrimSpace(limit))
+		}
+	}
+}

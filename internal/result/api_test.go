@@ -252,6 +252,11 @@ func TestOrderLoop(t *testing.T) {
 		if len(queue.Data) != 1 || queue.Data[0].ID != bmp.ID {
 			t.Fatalf("queue: %+v", queue)
 		}
+		var waiting struct{ Count int }
+		c.doctor.Do("GET", "/api/results/review/count", nil).JSON(t, &waiting)
+		if waiting.Count != 1 {
+			t.Fatalf("the dashboard's count: %+v", waiting)
+		}
 		if r := c.nurse.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": queue.Data[0].Version}}}); r.Status != http.StatusForbidden {
 			t.Fatalf("nurse reviews: %d", r.Status)
 		}

@@ -38,6 +38,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/lab-orders/{id}/results", Access: record, Announces: auth.ChangesResults, Handler: h.record},
 		{Method: "POST", Path: "/api/lab-orders/{id}/report", Access: record, Announces: auth.ChangesResults, Handler: h.attachReport},
 		{Method: "GET", Path: "/api/results/review", Access: review, Handler: h.toReview},
+		{Method: "GET", Path: "/api/results/review/count", Access: review, Handler: h.toReviewCount},
 		{Method: "POST", Path: "/api/results/review", Access: review, Announces: auth.ChangesResults, Handler: h.review},
 		{Method: "GET", Path: "/api/results/alerts", Access: review, Handler: h.alerts},
 		{Method: "POST", Path: "/api/results/alerts/{id}/acknowledge", Access: review, Announces: auth.ChangesResults, Handler: h.acknowledge},
@@ -222,6 +223,20 @@ func (h *Handler) toReview(w http.ResponseWriter, r *http.Request) {
 	httpjson.List(w, list)
 }
 
+// WaitingCount is how many results wait for the caller's review (the dashboard's figure).
+type WaitingCount struct {
+	Count int `json:"count"`
+}
+
+func (h *Handler) toReviewCount(w http.ResponseWriter, r *http.Request) {
+	n, err := h.Store.ToReviewCount(r.Context(), auth.PrincipalFrom(r.Context()).UserID)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, WaitingCount{Count: n})
+}
+
 // ReviewCount is how many results a review marked.
 type ReviewCount struct {
 	Reviewed int `json:"reviewed"`
@@ -271,23 +286,20 @@ func (h *Handler) acknowledge(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) report(w http.ResponseWriter, r *http.Request) {
 	var v apperr.Validation
-	now := h.Store.now()
-	from, err := dateParam(r, "from", now.AddDate(0, 0, -30).Truncate(24*time.Hour))
+	today := h.Store.now().Truncate(24 * time.Hour)
+	from, err := dateParam(r, "from", today.AddDate(0, 0, -30))
 	if err != nil {
 		v.Add("from", "validation.date_format")
 	}
-	to, err := dateParam(r, "to", now)
+	last, err := dateParam(r, "to", today)
 	if err != nil {
 		v.Add("to", "validation.date_format")
-	}
-	if r.URL.Query().Get("to") != "" {
-		to = to.AddDate(0, 0, 1) // the last day included
 	}
 	if err := v.Err(); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	list, err := h.Store.AlertReport(r.Context(), from, to.Add(time.Second), i18n.FromRequest(r))
+	list, err := h.Store.AlertReport(r.Context(), from, last.AddDate(0, 0, 1), i18n.FromRequest(r)) // the last day included
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

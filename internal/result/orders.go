@@ -76,7 +76,7 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 			a.ID, a.PatientID, code, note, now, a.DoctorID, due, actor(e)).Scan(&id); err != nil {
 			return fmt.Errorf("order %s: %w", code, err)
 		}
-		if err := s.event(ctx, tx, e, id, a.PatientID, Ordered, "", now); err != nil {
+		if err := s.event(ctx, tx, e, id, a.PatientID, Ordered, "", now, ""); err != nil {
 			return err
 		}
 	}
@@ -90,15 +90,15 @@ func actor(e audit.Event) any {
 	return e.ActorID
 }
 
-// event keeps a change of an order's state (who, when, why) and audits it.
-func (s *Store) event(ctx context.Context, tx *sql.Tx, e audit.Event, orderID, patientID int64, status, reason string, at time.Time) error {
+// event keeps a change of an order's state (who, when, why) and audits it, with an audit
+// detail of its own (which analytes; never a value).
+func (s *Store) event(ctx context.Context, tx *sql.Tx, e audit.Event, orderID, patientID int64, status, reason string, at time.Time, detail string) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO lab_order_events (order_id, status, reason, at, by_user) VALUES ($1, $2, $3, $4, $5)`,
 		orderID, status, reason, at, actor(e)); err != nil {
 		return fmt.Errorf("record order event: %w", err)
 	}
-	detail := ""
 	if reason != "" {
-		detail = "reason given"
+		detail = strings.TrimPrefix(detail+"; reason given", "; ")
 	}
 	return s.audit(ctx, tx, e, "lab_order."+status, orderID, patientID, detail, at)
 }
@@ -123,7 +123,7 @@ func (s *Store) setState(ctx context.Context, tx *sql.Tx, e audit.Event, o Order
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
 	}
-	return s.event(ctx, tx, e, o.ID, o.PatientID, status, reason, now)
+	return s.event(ctx, tx, e, o.ID, o.PatientID, status, reason, now, "")
 }
 
 // lockOrder reads order id for a change; on PostgreSQL the row lock orders concurrent

@@ -79,7 +79,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		if err != nil {
 			return fmt.Errorf("read test %s: %w", o.Test, err)
 		}
-		people, err := patient.Records(ctx, tx, []int64{o.PatientID})
+		people, err := patient.Summaries(ctx, tx, []int64{o.PatientID})
 		if err != nil {
 			return err
 		}
@@ -154,7 +154,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			return fmt.Errorf("update order: %w", err)
 		}
 		if o.CollectedAt == nil {
-			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Collected, "", now); err != nil {
+			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Collected, "", now, ""); err != nil {
 				return err
 			}
 		}
@@ -162,7 +162,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		if correction {
 			event = Corrected
 		}
-		if err := s.eventWithDetail(ctx, tx, e, o, event, in.Reason, now, resultDetail(rows, alerts)); err != nil {
+		if err := s.event(ctx, tx, e, o.ID, o.PatientID, event, in.Reason, now, resultDetail(rows, alerts)); err != nil {
 			return err
 		}
 		return nil
@@ -179,19 +179,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// eventWithDetail keeps an order's event with an audit detail of its own (which analytes,
-// which used the lab's range; never a value).
-func (s *Store) eventWithDetail(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, status, reason string, at time.Time, detail string) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO lab_order_events (order_id, status, reason, at, by_user) VALUES ($1, $2, $3, $4, $5)`,
-		o.ID, status, reason, at, actor(e)); err != nil {
-		return fmt.Errorf("record order event: %w", err)
-	}
-	if reason != "" {
-		detail += "; reason given"
-	}
-	return s.audit(ctx, tx, e, "lab_order."+status, o.ID, o.PatientID, detail, at)
 }
 
 // resultDetail names what a recording wrote, for the audit log: the analytes, those flagged
@@ -238,7 +225,7 @@ func orderAttention(ctx context.Context, tx *sql.Tx, orderID int64) (int, error)
 }
 
 // build checks the typed results against the test's analytes and turns them into rows.
-func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResults, pt patient.Patient, o Order,
+func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResults, pt patient.Summary, o Order,
 	in []ResultInput, lang string, observed time.Time) ([]Result, error) {
 	var v apperr.Validation
 	if len(in) == 0 {
@@ -308,7 +295,7 @@ func decimalKey(err error) string {
 // range that applies and the flags. It reports false (with v told why) when the value
 // cannot be stored.
 func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, field string, a catalogue.Analyte, x ResultInput,
-	pt patient.Patient, months int, o Order, lang string, r *Result) bool {
+	pt patient.Summary, months int, o Order, lang string, r *Result) bool {
 	unit := strings.TrimSpace(x.Unit)
 	if unit == "" {
 		unit = a.Unit

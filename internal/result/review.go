@@ -143,7 +143,7 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 			if in.Comment != "" {
 				detail = "comment given"
 			}
-			if err := s.eventWithDetail(ctx, tx, e, o, Reviewed, "", now, detail); err != nil {
+			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Reviewed, "", now, detail); err != nil {
 				return err
 			}
 		}

@@ -43,7 +43,7 @@ func (s *Store) Trend(ctx context.Context, patientID int64, analyte string, from
 		return t, err
 	}
 	t.Analyte, t.Points = a, []Point{}
-	people, err := patient.Records(ctx, s.DB, []int64{patientID})
+	people, err := patient.Summaries(ctx, s.DB, []int64{patientID})
 	if err != nil {
 		return t, err
 	}

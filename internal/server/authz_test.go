@@ -131,6 +131,7 @@ var requiredAccess = map[string]string{
 	"POST /api/lab-orders/{id}/report":              "record results",
 	"PUT /api/lab-orders/{id}/results":              "record results",
 	"GET /api/results/review":                       "review results",
+	"GET /api/results/review/count":                 "review results",
 	"POST /api/results/review":                      "review results",
 	"GET /api/results/alerts":                       "review results",
 	"POST /api/results/alerts/{id}/acknowledge":     "review results",

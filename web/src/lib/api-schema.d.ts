@@ -847,6 +847,10 @@ export type paths = {
     /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. */
     post: operations["postResultsReview"];
   };
+  "/api/results/review/count": {
+    /** How many final results wait for the caller's review (the dashboard's figure; one index range, no page). */
+    get: operations["getResultsToReviewCount"];
+  };
   "/api/roles": {
     /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */
     get: operations["getRoles"];
@@ -5594,6 +5598,19 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** How many final results wait for the caller's review (the dashboard's figure; one index range, no page). */
+  getResultsToReviewCount: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            count: number;
+          };
+        };
+      };
     };
   };
   /** Every role by name, with the permissions it holds and how many accounts have it, and the matrix's version. */

@@ -10,13 +10,10 @@ import { useCan } from '../../lib/auth/can'
 import { chartPath, fullName } from '../../lib/patient'
 import { formatDayTime } from '../../lib/time'
 import { useAcknowledge, useAlerts, type CriticalAlert } from './api/results'
-import { rangeText, resultText } from './format'
+import { minutesSince, rangeText, resultText } from './format'
 import { FlagTag } from './ResultParts'
 
 export const CONTACTS = ['phone', 'in_person', 'message', 'not_reached', 'no_contact_needed'] as const
-
-/** Minutes since an ISO time. */
-const minutesSince = (iso: string) => Math.max(0, Math.floor((Date.now() - new Date(iso).getTime()) / 60_000))
 
 export function CriticalAlerts() {
   const { t, i18n } = useTranslation()

@@ -4,18 +4,15 @@ import { Card, Col, Statistic, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useCan } from '../../lib/auth/can'
-import { QUEUE_LIMIT } from './limits'
-import { useAlerts, useReviewQueue } from './api/results'
-
-const minutesSince = (iso: string) => Math.max(0, Math.floor((Date.now() - new Date(iso).getTime()) / 60_000))
+import { useAlerts, useReviewCount } from './api/results'
+import { minutesSince } from './format'
 
 export function DashboardResults() {
   const { t, i18n } = useTranslation()
   const can = useCan('review results')
-  const queue = useReviewQueue(can)
+  const waiting = useReviewCount(can).data
   const alerts = useAlerts(can)
   if (!can) return null
-  const waiting = queue.data?.length
   const open = alerts.data ?? []
   const escalated = open.filter((a) => a.escalated_at)
   const oldest = open.length > 0 ? minutesSince(open[0].raised_at) : 0
@@ -27,7 +24,7 @@ export function DashboardResults() {
           <Card hoverable size="small" style={{ height: '100%' }}>
             <Statistic
               title={t('results.toReviewFigure')}
-              value={waiting === undefined ? '–' : waiting >= QUEUE_LIMIT ? `${number(QUEUE_LIMIT)}+` : number(waiting)}
+              value={waiting === undefined ? '–' : number(waiting)}
               loading={waiting === undefined}
             />
           </Card>

@@ -125,7 +125,7 @@ function OrderView({ order: o }: { order: LabOrder }) {
             )}
             {canRecord && !closed && (
               <Upload accept=".pdf,image/*" showUploadList={false} beforeUpload={(f) => (attach.mutate({ file: f, version: o.version }, { onSuccess: () => void message.success(t('results.labReportAttached')) }), false)}>
-                <Button icon={<UploadOutlined aria-hidden />} loading={attach.isPending}>
+                <Button icon={<UploadOutlined aria-hidden />} loading={attach.isPending} style={{ whiteSpace: 'normal', height: 'auto', textAlign: 'start' }}>
                   {o.report_file_id ? t('results.replaceLabReport') : t('results.attachLabReport')}
                 </Button>
               </Upload>

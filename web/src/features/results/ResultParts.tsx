@@ -72,7 +72,9 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
               r.type === 'text' ? (
                 <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0, maxWidth: 560 }}>{r.text}</Typography.Paragraph>
               ) : (
-                <Typography.Text strong={isAbnormal(r.flag)}>{resultText(t, r, lang)}</Typography.Text>
+                <Typography.Text strong={isAbnormal(r.flag)} style={{ whiteSpace: 'nowrap' }}>
+                {resultText(t, r, lang)}
+              </Typography.Text>
               ),
           },
           { title: t('results.flag'), key: 'flag', render: (_, r) => <FlagTag flag={r.flag} delta={r.delta} /> },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TFunction } from 'i18next'
-import { daysSince, decimal, flagColor, monthsOld, rangeFor, rangeText, resultText, unitLabel } from './format'
+import { daysSince, decimal, minutesSince, flagColor, monthsOld, rangeFor, rangeText, resultText, unitLabel } from './format'
 import type { LabResult } from './api/results'
 
 const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.mgdL': 'mg/dL', 'results.units.none': '', 'results.answers.positive': 'Positive' })[key] ?? key) as unknown as TFunction
@@ -49,5 +49,7 @@ describe('results read as people write them', () => {
     const now = Date.parse('2026-11-26T12:00:00Z')
     expect(daysSince('2026-11-26T01:00:00Z', now)).toBe(0)
     expect(daysSince('2026-11-24T11:00:00Z', now)).toBe(2)
+    expect(minutesSince('2026-11-26T11:30:30Z', now)).toBe(29)
+    expect(minutesSince('2026-11-26T12:05:00Z', now)).toBe(0)
   })
 })

@@ -122,6 +122,11 @@ export function statusColor(status: string): string | undefined {
   return 'cyan'
 }
 
+/** Whole minutes from an ISO time to now (at least 0): how long an alert has waited. */
+export function minutesSince(iso: string, now = Date.now()): number {
+  return Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000))
+}
+
 /** Whole days from an ISO time to now (at least 0). */
 export function daysSince(iso: string, now = Date.now()): number {
   return Math.max(0, Math.floor((now - new Date(iso).getTime()) / 86_400_000))

@@ -34,6 +34,10 @@ export const useTestResults = (code: string | undefined) =>
 export const useReviewQueue = (enabled = true) =>
   useQuery({ queryKey: [...resultsKey, 'review'], queryFn: () => get<List<LabOrder>>('/results/review').then((l) => l.data), enabled })
 
+/** How many results wait for the caller's review (the dashboard's figure, without the page). */
+export const useReviewCount = (enabled = true) =>
+  useQuery({ queryKey: [...resultsKey, 'review', 'count'], queryFn: () => get<{ count: number }>('/results/review/count').then((r) => r.count), enabled })
+
 export const useOverdue = () => useQuery({ queryKey: [...resultsKey, 'overdue'], queryFn: () => get<List<LabOrder>>('/lab-orders/overdue').then((l) => l.data) })
 
 export const useAlerts = (enabled: boolean) =>
