@@ -76,7 +76,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	if withDiagnoses {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "visit.list", "patient", strconv.FormatInt(q.PatientID, 10), audit.Success
-		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
@@ -213,7 +213,7 @@ func (h *Handler) respondVisit(w http.ResponseWriter, r *http.Request, id int64,
 		}
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "visit.read", "visit", strconv.FormatInt(id, 10), audit.Success, a.PatientID
-		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err) // a read that cannot be audited is not served
 			return
 		}
@@ -309,7 +309,7 @@ func (h *Handler) vitals(w http.ResponseWriter, r *http.Request) {
 	if len(list) > 0 {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "vitals.list", "patient", strconv.FormatInt(id, 10), audit.Success, id
-		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}

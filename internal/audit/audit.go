@@ -11,7 +11,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -43,15 +45,39 @@ type Event struct {
 	Emergency bool
 }
 
-// Record appends e, inside the caller's transaction when q is one and otherwise in a
-// transaction of its own (on SQLite group-committed with others by the one writer; on
-// PostgreSQL the single INSERT, which the server's WAL flushes commit together). Appending takes no shared row:
-// the event is written outside the chain, and the sealer chains it within SealBound.
-func Record(ctx context.Context, q database.Querier, e Event) error {
-	if db, ok := q.(*database.DB); ok && db.Engine == database.SQLite {
+// Record appends e inside tx, the transaction of the write it records: the write and its
+// event are committed together or not at all. Appending takes no shared row: the event is
+// written outside the chain, and the sealer chains it within SealBound.
+func Record(ctx context.Context, tx *sql.Tx, e Event) error {
+	return record(ctx, tx, e)
+}
+
+// Access appends an event that records no write: a read, an export, a print, a check, a
+// sign-in, or an attempt that failed or was refused. It runs in a transaction of its own (on
+// SQLite group-committed with others by the one writer; on PostgreSQL the single INSERT). An
+// event that says a write succeeded is refused: that write records it with Record, in its own
+// transaction.
+func Access(ctx context.Context, db *database.DB, e Event) error {
+	if !IsAccess(e) {
+		return fmt.Errorf("audit event %s is a write's: record it in the write's transaction", e.Action)
+	}
+	if db.Engine == database.SQLite {
 		return db.Tx(ctx, func(tx *sql.Tx) error { return record(ctx, tx, e) })
 	}
-	return record(ctx, q, e) // on PostgreSQL outside a transaction: one statement, committed as it runs
+	return record(ctx, db, e) // on PostgreSQL outside a transaction: one statement, committed as it runs
+}
+
+// accessVerbs end the actions that change nothing ("patient.read", "bill.print").
+var accessVerbs = []string{"read", "list", "view", "preview", "download", "export", "print", "check", "trend", "verify", "search"}
+
+// IsAccess reports whether e records no write: an attempt that did not succeed, a sign-in or
+// sign-out, or an action whose last word is one of accessVerbs.
+func IsAccess(e Event) bool {
+	if e.Outcome != Success || strings.HasPrefix(e.Action, "auth.") {
+		return true
+	}
+	verb := e.Action[strings.LastIndexByte(e.Action, '.')+1:]
+	return slices.Contains(accessVerbs, verb)
 }
 
 func record(ctx context.Context, q database.Querier, e Event) error {

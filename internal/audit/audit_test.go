@@ -31,7 +31,7 @@ func writeEvents(t *testing.T, db *database.DB, n int) {
 				errs <- db.Tx(ctx, func(tx *sql.Tx) error { return audit.Record(ctx, tx, e) })
 				return
 			}
-			errs <- audit.Record(ctx, db, e)
+			errs <- audit.Access(ctx, db, e)
 		}()
 	}
 	wg.Wait()
@@ -107,7 +107,7 @@ func TestEventsAreChainedInBatchesAndOnlySealingMayUpdateThem(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		writeEvents(t, db, 5) // sealed
 		for i := range 3 {
-			if err := audit.Record(ctx, db, audit.Event{Action: "patient.read", EntityType: "patient", EntityID: fmt.Sprint(i + 1), Outcome: audit.Success}); err != nil {
+			if err := audit.Access(ctx, db, audit.Event{Action: "patient.read", EntityType: "patient", EntityID: fmt.Sprint(i + 1), Outcome: audit.Success}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -144,7 +144,7 @@ func TestVerifyReportsEventsSealedLate(t *testing.T) {
 		// Written ten seconds ago and sealed now: as after a crash, or an event slipped in
 		// with an earlier time.
 		e := audit.Event{At: time.Now().Add(-10 * time.Second), Action: "patient.read", Outcome: audit.Success}
-		if err := audit.Record(ctx, db, e); err != nil {
+		if err := audit.Access(ctx, db, e); err != nil {
 			t.Fatal(err)
 		}
 		r := verify(t, db)
@@ -218,7 +218,7 @@ func TestAnUpgradedChainVerifies(t *testing.T) {
 			if r.Broken != nil || r.Checked != 3 || r.Legacy != 1 || r.Unsealed != 0 || r.Head != prev {
 				t.Fatalf("after the upgrade: %+v %+v", r, r.Broken)
 			}
-			if err := audit.Record(ctx, db, audit.Event{Action: "patient.read", Outcome: audit.Success}); err != nil {
+			if err := audit.Access(ctx, db, audit.Event{Action: "patient.read", Outcome: audit.Success}); err != nil {
 				t.Fatal(err)
 			}
 			seal(t, db)
@@ -227,4 +227,39 @@ func TestAnUpgradedChainVerifies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAccessRecordsOnlyWhatChangesNothing: an event outside a write's transaction is a
+// read, a print, an export, a check, a sign-in, or an attempt that did not succeed; the event
+// of a successful write is refused there, so it cannot be recorded after its write committed.
+func TestAccessRecordsOnlyWhatChangesNothing(t *testing.T) {
+	for _, c := range []struct {
+		e      audit.Event
+		access bool
+	}{
+		{audit.Event{Action: "patient.read", Outcome: audit.Success}, true},
+		{audit.Event{Action: "bill.print", Outcome: audit.Success}, true},
+		{audit.Event{Action: "audit.export", Outcome: audit.Success}, true},
+		{audit.Event{Action: "patient.file.download", Outcome: audit.Success}, true},
+		{audit.Event{Action: "auth.login", Outcome: audit.Success}, true},
+		{audit.Event{Action: "profile.password", Outcome: audit.Failure}, true},
+		{audit.Event{Action: "service.update", Outcome: audit.Denied}, true},
+		{audit.Event{Action: "service.update", Outcome: audit.Success}, false},
+		{audit.Event{Action: "catalogue.import", Outcome: audit.Success}, false},
+		{audit.Event{Action: "reader", Outcome: audit.Success}, false},
+	} {
+		if got := audit.IsAccess(c.e); got != c.access {
+			t.Errorf("%s %s: access %v, want %v", c.e.Action, c.e.Outcome, got, c.access)
+		}
+	}
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		if err := audit.Access(ctx, db, audit.Event{Action: "service.update", Outcome: audit.Success}); err == nil {
+			t.Fatal("a write's event was recorded outside its transaction")
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_events WHERE action = 'service.update'`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("events %d, %v", n, err)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package auditlog_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"fmt"
 	"net/http"
@@ -49,7 +50,7 @@ func seed(t *testing.T, db *database.DB, start time.Time) {
 		if i%6 == 0 {
 			e.Outcome = audit.Failure
 		}
-		if err := audit.Record(context.Background(), db, e); err != nil {
+		if err := db.Tx(context.Background(), func(tx *sql.Tx) error { return audit.Record(context.Background(), tx, e) }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -74,7 +74,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.Outcome, e.Detail = "audit.export", "audit_log", audit.Success, r.URL.RawQuery
-		err = audit.Record(r.Context(), h.DB, e)
+		err = audit.Access(r.Context(), h.DB, e)
 	}
 	var rows *audit.Rows
 	if err == nil {

@@ -85,9 +85,10 @@ func (t *Throttle) RetryAfter(ctx context.Context, key string, limit int) (time.
 	return start.Add(t.Window).Sub(now), nil
 }
 
-// Reset forgets the tries of key (after a successful login, or an administrator's unlock).
-func (t *Throttle) Reset(ctx context.Context, key string) error {
-	if _, err := t.DB.ExecContext(ctx, `DELETE FROM login_throttle WHERE key = $1`, key); err != nil {
+// Reset forgets the tries of key (after a successful login, or in an administrator's
+// unlock, inside its audited transaction q).
+func (t *Throttle) Reset(ctx context.Context, q database.Querier, key string) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM login_throttle WHERE key = $1`, key); err != nil {
 		return fmt.Errorf("reset login tries: %w", err)
 	}
 	return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/secret"
 )
@@ -112,8 +113,8 @@ func (t *TwoFactor) Begin(ctx context.Context, userID int64, account string) (En
 
 // Confirm turns p's pending secret on once code matches it, ends p's user's other sessions
 // (as a password change does), and returns the recovery codes, shown this once (only their
-// keyed hashes are kept).
-func (t *TwoFactor) Confirm(ctx context.Context, p *Principal, code string) ([]string, error) {
+// keyed hashes are kept). The change is audited as e's, in its transaction.
+func (t *TwoFactor) Confirm(ctx context.Context, e audit.Event, p *Principal, code string) ([]string, error) {
 	var codes []string
 	userID := p.UserID
 	err := t.DB.Tx(ctx, func(tx *sql.Tx) error {
@@ -132,8 +133,11 @@ func (t *TwoFactor) Confirm(ctx context.Context, p *Principal, code string) ([]s
 		if err := endSessionsBut(ctx, tx, userID, p.tokenHash); err != nil {
 			return err
 		}
-		codes, err = t.newRecoveryCodes(ctx, tx, userID)
-		return err
+		if codes, err = t.newRecoveryCodes(ctx, tx, userID); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "profile.two_factor_on", "user", strconv.FormatInt(userID, 10), audit.Success
+		return audit.Record(ctx, tx, e)
 	})
 	return codes, err
 }

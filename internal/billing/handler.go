@@ -1,7 +1,6 @@
 package billing
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -71,7 +70,17 @@ func (h *Handler) services(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) createService(w http.ResponseWriter, r *http.Request) {
-	h.writeService(w, r, func(in ServiceInput) (Service, error) { return h.Store.CreateService(r.Context(), in) }, http.StatusCreated, "service.create")
+	var in ServiceInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	sv, err := h.Store.CreateService(r.Context(), auth.AuditEvent(r), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, sv)
 }
 
 func (h *Handler) updateService(w http.ResponseWriter, r *http.Request) {
@@ -80,34 +89,28 @@ func (h *Handler) updateService(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	h.writeService(w, r, func(in ServiceInput) (Service, error) { return h.Store.UpdateService(r.Context(), id, in) }, http.StatusOK, "service.update")
-}
-
-func (h *Handler) writeService(w http.ResponseWriter, r *http.Request, write func(ServiceInput) (Service, error), status int, action string) {
 	var in ServiceInput
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	sv, err := write(in)
+	sv, err := h.Store.UpdateService(r.Context(), auth.AuditEvent(r), id, in)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if !h.audit(w, r, action, "service", sv.ID, 0, sv.Code+" "+strconv.FormatInt(sv.Price, 10)) {
-		return
-	}
-	httpjson.Respond(w, status, sv)
+	httpjson.Respond(w, http.StatusOK, sv)
 }
 
-// audit records what the caller did; false when that failed (and was answered).
+// audit records what the caller read, printed or exported; false when that failed (and was
+// answered).
 func (h *Handler) audit(w http.ResponseWriter, r *http.Request, action, entity string, id, patientID int64, detail string) bool {
 	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.PatientID, e.Outcome, e.Detail = action, entity, patientID, audit.Success, detail
 	if id != 0 {
 		e.EntityID = strconv.FormatInt(id, 10)
 	}
-	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+	if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 		httpjson.Error(w, r, err)
 		return false
 	}
@@ -141,24 +144,18 @@ func (h *Handler) importServices(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	rep, err := h.Store.ImportServices(r.Context(), data, set.Currency, i18n.FromRequest(r))
+	rep, err := h.Store.ImportServices(r.Context(), auth.AuditEvent(r), data, set.Currency, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
-		return
-	}
-	if !h.audit(w, r, "service.import", "services", 0, 0, fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d", rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected)) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, rep)
 }
 
 func (h *Handler) installStarter(w http.ResponseWriter, r *http.Request) {
-	n, err := h.Store.InstallStarter(r.Context(), i18n.FromRequest(r))
+	n, err := h.Store.InstallStarter(r.Context(), auth.AuditEvent(r), i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
-		return
-	}
-	if !h.audit(w, r, "service.starter", "services", 0, 0, fmt.Sprintf("added %d", n)) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, map[string]int{"added": n})

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -128,8 +129,8 @@ func serviceByCode(ctx context.Context, q database.Querier, code string) (Servic
 	return sv, err
 }
 
-// CreateService adds a service; a code in use is a conflict.
-func (s *Store) CreateService(ctx context.Context, in ServiceInput) (Service, error) {
+// CreateService adds a service, audited as e's; a code in use is a conflict.
+func (s *Store) CreateService(ctx context.Context, e audit.Event, in ServiceInput) (Service, error) {
 	var v apperr.Validation
 	if in.clean(&v, ""); v.Err() != nil {
 		return Service{}, v.Err()
@@ -148,15 +149,30 @@ func (s *Store) CreateService(ctx context.Context, in ServiceInput) (Service, er
 			return fmt.Errorf("insert service: %w", err)
 		}
 		var err error
-		out, err = getService(ctx, tx, id)
-		return err
+		if out, err = getService(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditService(ctx, tx, e, "service.create", out)
 	})
 	return out, err
 }
 
-// UpdateService replaces a service's fields if in.Version is still the stored one. Bills
-// keep the price and name their lines were charged at.
-func (s *Store) UpdateService(ctx context.Context, id int64, in ServiceInput) (Service, error) {
+// auditService records a written service in its write's transaction.
+func auditService(ctx context.Context, tx *sql.Tx, e audit.Event, action string, sv Service) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "service", strconv.FormatInt(sv.ID, 10), audit.Success
+	e.Detail = sv.Code + " " + strconv.FormatInt(sv.Price, 10)
+	return audit.Record(ctx, tx, e)
+}
+
+// auditServices records a change to the price list as a whole in its transaction.
+func auditServices(ctx context.Context, tx *sql.Tx, e audit.Event, action, detail string) error {
+	e.Action, e.EntityType, e.Outcome, e.Detail = action, "services", audit.Success, detail
+	return audit.Record(ctx, tx, e)
+}
+
+// UpdateService replaces a service's fields if in.Version is still the stored one, audited as
+// e's. Bills keep the price and name their lines were charged at.
+func (s *Store) UpdateService(ctx context.Context, e audit.Event, id int64, in ServiceInput) (Service, error) {
 	var v apperr.Validation
 	if in.clean(&v, ""); v.Err() != nil {
 		return Service{}, v.Err()
@@ -180,8 +196,10 @@ func (s *Store) UpdateService(ctx context.Context, id int64, in ServiceInput) (S
 			}
 			return apperr.Conflict("error.conflict")
 		}
-		out, err = getService(ctx, tx, id)
-		return err
+		if out, err = getService(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditService(ctx, tx, e, "service.update", out)
 	})
 	return out, err
 }
@@ -227,9 +245,9 @@ type RowError struct {
 // maxServices bounds an import (and the price list).
 const maxServices = 1000
 
-// ImportServices adds the file's new codes and updates the others, in one transaction;
-// lines with errors are reported and skipped.
-func (s *Store) ImportServices(ctx context.Context, data []byte, currency, lang string) (ImportReport, error) {
+// ImportServices adds the file's new codes and updates the others, in one transaction audited
+// as e's; lines with errors are reported and skipped.
+func (s *Store) ImportServices(ctx context.Context, e audit.Event, data []byte, currency, lang string) (ImportReport, error) {
 	rep := ImportReport{Errors: []RowError{}}
 	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 	r.FieldsPerRecord = -1
@@ -306,7 +324,8 @@ func (s *Store) ImportServices(ctx context.Context, data []byte, currency, lang 
 				rep.Updated++
 			}
 		}
-		return nil
+		return auditServices(ctx, tx, e, "service.import", fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d",
+			rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected))
 	})
 	return rep, err
 }
@@ -363,8 +382,8 @@ var starter = []struct{ code, category, key string }{
 }
 
 // InstallStarter adds the starter services whose codes are not in the list yet, named in
-// lang, at price 0, and says how many it added.
-func (s *Store) InstallStarter(ctx context.Context, lang string) (int, error) {
+// lang, at price 0, and says how many it added; audited as e's.
+func (s *Store) InstallStarter(ctx context.Context, e audit.Event, lang string) (int, error) {
 	added := 0
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		added = 0
@@ -378,7 +397,7 @@ func (s *Store) InstallStarter(ctx context.Context, lang string) (int, error) {
 			n, _ := res.RowsAffected()
 			added += int(n)
 		}
-		return nil
+		return auditServices(ctx, tx, e, "service.starter", fmt.Sprintf("added %d", added))
 	})
 	return added, err
 }

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/textsearch"
 )
@@ -262,11 +263,13 @@ func WithProgress(ctx context.Context, p Progress) context.Context {
 }
 
 // importRows streams an import file into table: parse hands over each good row as it is
-// read, and every importBatch rows are written in a transaction of their own; the table's
+// read, and every importBatch rows are written in a transaction of their own, audited in it
+// (e, the importer's, with the batch's counts; the last batch's with the file's rejected
+// lines too); the table's
 // statistics are refreshed when rows were added. Rows are independent and an
 // import is idempotent (matched rows are updated, not added twice), so an import cut short
 // is finished by importing the file again.
-func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse func([]byte, func(T) error) ([]RowError, error),
+func importRows[T any](ctx context.Context, db *database.DB, e audit.Event, data []byte, parse func([]byte, func(T) error) ([]RowError, error),
 	write func(tx *sql.Tx, rows []T, rep *ImportReport) error, table string) (ImportReport, error) {
 	var rep ImportReport
 	batch := make([]T, 0, importBatch)
@@ -277,11 +280,21 @@ func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse 
 		lines++
 	}
 	lines = max(lines-1, 1)
+	rejected := ""
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		err := db.Tx(ctx, func(tx *sql.Tx) error { return write(tx, batch, &rep) })
+		err := db.Tx(ctx, func(tx *sql.Tx) error {
+			before := rep
+			if err := write(tx, batch, &rep); err != nil {
+				return err
+			}
+			e.Action, e.EntityType, e.Outcome = "catalogue.import", table, audit.Success
+			e.Detail = fmt.Sprintf("rows %d to %d: inserted %d, updated %d, unchanged %d%s", written+1, written+len(batch),
+				rep.Inserted-before.Inserted, rep.Updated-before.Updated, rep.Unchanged-before.Unchanged, rejected)
+			return audit.Record(ctx, tx, e)
+		})
 		written += len(batch)
 		if progress != nil && err == nil {
 			progress(written, max(lines, written))
@@ -300,6 +313,7 @@ func importRows[T any](ctx context.Context, db *database.DB, data []byte, parse 
 		return nil
 	})
 	if err == nil {
+		rejected = fmt.Sprintf("; rejected %d lines of the file", len(bad))
 		err = flush()
 	}
 	counts := rep
@@ -439,8 +453,8 @@ func readCSV(data []byte, required []string, row func(field func(string) string)
 
 // ImportCodes adds the file's codes and updates the labels of codes already known; the
 // same file imported twice changes nothing the second time.
-func (s *Store) ImportCodes(ctx context.Context, data []byte) (ImportReport, error) {
-	return importRows(ctx, s.DB, data, streamCodes, func(tx *sql.Tx, rows []codeRow, rep *ImportReport) error {
+func (s *Store) ImportCodes(ctx context.Context, e audit.Event, data []byte) (ImportReport, error) {
+	return importRows(ctx, s.DB, e, data, streamCodes, func(tx *sql.Tx, rows []codeRow, rep *ImportReport) error {
 		known := map[string]Labels{}
 		existing, err := tx.QueryContext(ctx, `SELECT code, label_en, label_ru, label_zh, label_vi FROM diagnosis_codes`)
 		if err != nil {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"net/http"
-	"strconv"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -89,7 +87,7 @@ func (h *Handler) importMedicines(w http.ResponseWriter, r *http.Request) {
 	h.importFile(w, r, "medicines", h.Store.ImportMedicines)
 }
 
-func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string, importer func(context.Context, []byte) (ImportReport, error)) {
+func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string, importer func(context.Context, audit.Event, []byte) (ImportReport, error)) {
 	data, _, err := httpjson.File(w, r, h.MaxImport)
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -99,19 +97,12 @@ func (h *Handler) importFile(w http.ResponseWriter, r *http.Request, list string
 	if h.Progress != nil {
 		ctx = WithProgress(ctx, func(done, total int) { h.Progress(r, list, done, total) })
 	}
-	rep, err := importer(ctx, data)
+	rep, err := importer(ctx, auth.AuditEvent(r), data)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	localiseReport(r, &rep)
-	e := auth.AuditEvent(r)
-	e.Action, e.EntityType, e.Outcome = "catalogue.import", list, audit.Success
-	e.Detail = fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d", rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected)
-	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
 	httpjson.Respond(w, http.StatusOK, rep)
 }
 
@@ -147,7 +138,17 @@ func (h *Handler) medicines(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) createMedicine(w http.ResponseWriter, r *http.Request) {
-	h.writeMedicine(w, r, func(in MedicineInput) (Medicine, error) { return h.Store.CreateMedicine(r.Context(), in) }, http.StatusCreated, "medicine.create")
+	var in MedicineInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	m, err := h.Store.CreateMedicine(r.Context(), auth.AuditEvent(r), in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, m)
 }
 
 func (h *Handler) updateMedicine(w http.ResponseWriter, r *http.Request) {
@@ -156,27 +157,17 @@ func (h *Handler) updateMedicine(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	h.writeMedicine(w, r, func(in MedicineInput) (Medicine, error) { return h.Store.UpdateMedicine(r.Context(), id, in) }, http.StatusOK, "medicine.update")
-}
-
-func (h *Handler) writeMedicine(w http.ResponseWriter, r *http.Request, write func(MedicineInput) (Medicine, error), status int, action string) {
 	var in MedicineInput
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	m, err := write(in)
+	m, err := h.Store.UpdateMedicine(r.Context(), auth.AuditEvent(r), id, in)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	e := auth.AuditEvent(r)
-	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "medicine", strconv.FormatInt(m.ID, 10), audit.Success
-	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, status, m)
+	httpjson.Respond(w, http.StatusOK, m)
 }
 
 func (h *Handler) analytes(w http.ResponseWriter, r *http.Request) {

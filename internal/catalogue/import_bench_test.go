@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -30,7 +31,7 @@ func TestImportStreamsInBatches(t *testing.T) {
 		data := medicinesCSV(3*importBatch + 17)
 		var seen [][2]int
 		ctx := WithProgress(context.Background(), func(done, total int) { seen = append(seen, [2]int{done, total}) })
-		rep, err := s.ImportMedicines(ctx, data)
+		rep, err := s.ImportMedicines(ctx, audit.Event{}, data)
 		if err != nil || rep.Inserted != 3*importBatch+17 {
 			t.Fatalf("import: %+v %v", rep, err)
 		}
@@ -38,7 +39,7 @@ func TestImportStreamsInBatches(t *testing.T) {
 		if len(seen) != 4 || seen[0] != [2]int{importBatch, 3*importBatch + 17} || seen[3] != [2]int{3*importBatch + 17, 3*importBatch + 17} {
 			t.Errorf("progress: %v", seen)
 		}
-		rep, err = s.ImportMedicines(context.Background(), data)
+		rep, err = s.ImportMedicines(context.Background(), audit.Event{}, data)
 		if err != nil || rep.Unchanged != 3*importBatch+17 || rep.Inserted != 0 {
 			t.Fatalf("again: %+v %v", rep, err)
 		}
@@ -90,7 +91,7 @@ func BenchmarkImport200kMedicines(b *testing.B) {
 			}
 		}()
 		start := time.Now()
-		rep, err := s.ImportMedicines(context.Background(), data)
+		rep, err := s.ImportMedicines(context.Background(), audit.Event{}, data)
 		if err != nil || rep.Inserted != 200_000 {
 			b.Fatal(rep, err)
 		}

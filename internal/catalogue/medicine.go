@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/database"
 )
 
@@ -185,8 +187,9 @@ func medicineTaken(ctx context.Context, tx *sql.Tx, in MedicineInput, except int
 	return nil
 }
 
-// CreateMedicine adds an entry; the same generic, brand, strength and form twice is a conflict.
-func (s *Store) CreateMedicine(ctx context.Context, in MedicineInput) (Medicine, error) {
+// CreateMedicine adds an entry, audited as e's; the same generic, brand, strength and form
+// twice is a conflict.
+func (s *Store) CreateMedicine(ctx context.Context, e audit.Event, in MedicineInput) (Medicine, error) {
 	terms, err := in.clean()
 	if err != nil {
 		return Medicine{}, err
@@ -204,14 +207,24 @@ func (s *Store) CreateMedicine(ctx context.Context, in MedicineInput) (Medicine,
 			return fmt.Errorf("insert medicine: %w", err)
 		}
 		m, err = GetMedicine(ctx, tx, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return auditMedicine(ctx, tx, e, "medicine.create", id)
 	})
 	return m, err
 }
 
+// auditMedicine records a written entry in its write's transaction.
+func auditMedicine(ctx context.Context, tx *sql.Tx, e audit.Event, action string, id int64) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "medicine", strconv.FormatInt(id, 10), audit.Success
+	return audit.Record(ctx, tx, e)
+}
+
 // UpdateMedicine changes an entry, or (active false) withdraws it from new prescriptions;
-// prescriptions already written keep their text. A stale version is a conflict.
-func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) (Medicine, error) {
+// prescriptions already written keep their text. It is audited as e's; a stale version is a
+// conflict.
+func (s *Store) UpdateMedicine(ctx context.Context, e audit.Event, id int64, in MedicineInput) (Medicine, error) {
 	terms, err := in.clean()
 	if err != nil {
 		return Medicine{}, err
@@ -237,8 +250,10 @@ func (s *Store) UpdateMedicine(ctx context.Context, id int64, in MedicineInput) 
 			in.GenericName, in.Brand, in.Strength, in.Form, in.Unit, terms, active, time.Now().UTC(), in.Ingredients, in.ATC, in.NameRU, in.NameZH, in.NameVI, id); err != nil {
 			return fmt.Errorf("update medicine: %w", err)
 		}
-		m, err = GetMedicine(ctx, tx, id)
-		return err
+		if m, err = GetMedicine(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditMedicine(ctx, tx, e, "medicine.update", id)
 	})
 	return m, err
 }
@@ -290,8 +305,8 @@ func streamMedicines(data []byte, emit func(MedicineInput) error) ([]RowError, e
 // ImportMedicines adds the file's medicines and updates the unit, ingredients and ATC code
 // of those already there (matched on generic name, brand, strength and form); importing
 // twice changes nothing.
-func (s *Store) ImportMedicines(ctx context.Context, data []byte) (ImportReport, error) {
-	return importRows(ctx, s.DB, data, streamMedicines, func(tx *sql.Tx, rows []MedicineInput, rep *ImportReport) error {
+func (s *Store) ImportMedicines(ctx context.Context, e audit.Event, data []byte) (ImportReport, error) {
+	return importRows(ctx, s.DB, e, data, streamMedicines, func(tx *sql.Tx, rows []MedicineInput, rep *ImportReport) error {
 		now := time.Now().UTC()
 		for _, in := range rows {
 			var id int64

@@ -73,7 +73,7 @@ func TestPermissionTableMirrorsCatalogue(t *testing.T) {
 func TestAuditLogIsAppendOnly(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		if err := audit.Record(ctx, db, audit.Event{Action: "auth.login", ActorName: "x", Outcome: audit.Failure, Address: "10.0.0.1"}); err != nil {
+		if err := audit.Access(ctx, db, audit.Event{Action: "auth.login", ActorName: "x", Outcome: audit.Failure, Address: "10.0.0.1"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.ExecContext(ctx, `UPDATE audit_events SET outcome = 'success'`); err == nil {

@@ -371,7 +371,7 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 	return s.Get(ctx, id)
 }
 
-func (s *Store) audit(ctx context.Context, tx database.Querier, e audit.Event, id, patientID int64, action, detail string) error {
+func (s *Store) audit(ctx context.Context, tx *sql.Tx, e audit.Event, id, patientID int64, action, detail string) error {
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = action, "document", strconv.FormatInt(id, 10), audit.Success, patientID
 	e.Detail = strings.TrimSpace(fmt.Sprintf("patient %d %s", patientID, detail))
 	return audit.Record(ctx, tx, e)
@@ -454,7 +454,9 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64) (Document, e
 	if d.Status == Cancelled {
 		return d, apperr.Conflict("document.cancelled")
 	}
-	return d, s.audit(ctx, s.DB, e, d.ID, d.PatientID, "document.print", d.Number)
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.print", "document", strconv.FormatInt(d.ID, 10), audit.Success, d.PatientID
+	e.Detail = fmt.Sprintf("patient %d %s", d.PatientID, d.Number)
+	return d, audit.Access(ctx, s.DB, e)
 }
 
 // Cancel withdraws an issued document with a reason; it stays on record, and its verify
@@ -541,5 +543,5 @@ func (s *Store) Verify(ctx context.Context, e audit.Event, code string) (Verific
 		v.CancelledAt = &t
 	}
 	e.EntityID, e.PatientID, e.Detail = strconv.FormatInt(id, 10), patientID, fmt.Sprintf("patient %d %s %s", patientID, v.Number, v.Status)
-	return v, audit.Record(ctx, s.DB, e)
+	return v, audit.Access(ctx, s.DB, e)
 }

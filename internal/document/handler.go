@@ -96,9 +96,9 @@ func (h *Handler) createTemplate(w http.ResponseWriter, r *http.Request) {
 	err := httpjson.Decode(w, r, &in)
 	var t Template
 	if err == nil {
-		t, err = h.Store.CreateTemplate(r.Context(), auth.PrincipalFrom(r.Context()).UserID, in)
+		t, err = h.Store.CreateTemplate(r.Context(), auth.AuditEvent(r), in)
 	}
-	h.respondTemplate(w, r, http.StatusCreated, t, err, "document_template.create")
+	h.respondTemplate(w, r, http.StatusCreated, t, err)
 }
 
 func (h *Handler) updateTemplate(w http.ResponseWriter, r *http.Request) {
@@ -109,18 +109,13 @@ func (h *Handler) updateTemplate(w http.ResponseWriter, r *http.Request) {
 	}
 	var t Template
 	if err == nil {
-		t, err = h.Store.UpdateTemplate(r.Context(), auth.PrincipalFrom(r.Context()).UserID, id, in)
+		t, err = h.Store.UpdateTemplate(r.Context(), auth.AuditEvent(r), id, in)
 	}
-	h.respondTemplate(w, r, http.StatusOK, t, err, "document_template.update")
+	h.respondTemplate(w, r, http.StatusOK, t, err)
 }
 
-// respondTemplate answers a written template, the write audited.
-func (h *Handler) respondTemplate(w http.ResponseWriter, r *http.Request, status int, t Template, err error, action string) {
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = action, "document_template", strconv.FormatInt(t.ID, 10), audit.Success, t.Name
-		err = audit.Record(r.Context(), h.Store.DB, e)
-	}
+// respondTemplate answers a written template.
+func (h *Handler) respondTemplate(w http.ResponseWriter, r *http.Request, status int, t Template, err error) {
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -134,7 +129,7 @@ type Installed struct {
 }
 
 func (h *Handler) installStarter(w http.ResponseWriter, r *http.Request) {
-	n, err := h.Store.InstallStarter(r.Context(), auth.PrincipalFrom(r.Context()).UserID)
+	n, err := h.Store.InstallStarter(r.Context(), auth.AuditEvent(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -167,7 +162,7 @@ func (h *Handler) preview(w http.ResponseWriter, r *http.Request) {
 		// The preview shows the patient's (and the visit's) data: a read of the record.
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.preview", "patient", strconv.FormatInt(in.PatientID, 10), audit.Success, in.PatientID
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -201,7 +196,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	if err == nil && len(list) > 0 {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.list", "patient", strconv.FormatInt(list[0].PatientID, 10), audit.Success, list[0].PatientID
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -239,7 +234,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.read", "document", strconv.FormatInt(d.ID, 10), audit.Success, d.PatientID
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	respond(w, r, http.StatusOK, d, err)
 }

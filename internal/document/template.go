@@ -12,11 +12,13 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/i18n"
 )
@@ -242,8 +244,8 @@ func nameFree(ctx context.Context, tx *sql.Tx, language, name string, except int
 	return nil
 }
 
-// CreateTemplate adds a template.
-func (s *Store) CreateTemplate(ctx context.Context, by int64, in TemplateInput) (Template, error) {
+// CreateTemplate adds a template, audited as e's.
+func (s *Store) CreateTemplate(ctx context.Context, e audit.Event, in TemplateInput) (Template, error) {
 	if _, err := in.clean(); err != nil {
 		return Template{}, err
 	}
@@ -257,19 +259,27 @@ func (s *Store) CreateTemplate(ctx context.Context, by int64, in TemplateInput) 
 		var id int64
 		now := s.now()
 		if err := tx.QueryRowContext(ctx, `INSERT INTO document_templates (name, kind, language, paper, body, fields, active, created_at, updated_at, updated_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING id`, in.Name, in.Kind, in.Language, in.Paper, in.Body, string(fields), active, now, by).Scan(&id); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) RETURNING id`, in.Name, in.Kind, in.Language, in.Paper, in.Body, string(fields), active, now, e.ActorID).Scan(&id); err != nil {
 			return fmt.Errorf("insert template: %w", err)
 		}
 		var err error
-		t, err = getTemplate(ctx, tx, id)
-		return err
+		if t, err = getTemplate(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditTemplate(ctx, tx, e, "document_template.create", t)
 	})
 	return t, err
 }
 
-// UpdateTemplate changes a template at in.Version; documents already issued keep what they
-// were issued with.
-func (s *Store) UpdateTemplate(ctx context.Context, by int64, id int64, in TemplateInput) (Template, error) {
+// auditTemplate records a written template in its write's transaction.
+func auditTemplate(ctx context.Context, tx *sql.Tx, e audit.Event, action string, t Template) error {
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = action, "document_template", strconv.FormatInt(t.ID, 10), audit.Success, t.Name
+	return audit.Record(ctx, tx, e)
+}
+
+// UpdateTemplate changes a template at in.Version, audited as e's; documents already issued
+// keep what they were issued with.
+func (s *Store) UpdateTemplate(ctx context.Context, e audit.Event, id int64, in TemplateInput) (Template, error) {
 	if _, err := in.clean(); err != nil {
 		return Template{}, err
 	}
@@ -292,11 +302,13 @@ func (s *Store) UpdateTemplate(ctx context.Context, by int64, id int64, in Templ
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE document_templates SET name = $1, kind = $2, language = $3, paper = $4, body = $5, fields = $6,
 			active = $7, updated_at = $8, updated_by = $9, version = version + 1 WHERE id = $10`,
-			in.Name, in.Kind, in.Language, in.Paper, in.Body, string(fields), active, s.now(), by, id); err != nil {
+			in.Name, in.Kind, in.Language, in.Paper, in.Body, string(fields), active, s.now(), e.ActorID, id); err != nil {
 			return fmt.Errorf("update template: %w", err)
 		}
-		t, err = getTemplate(ctx, tx, id)
-		return err
+		if t, err = getTemplate(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditTemplate(ctx, tx, e, "document_template.update", t)
 	})
 	return t, err
 }
@@ -308,20 +320,20 @@ func (s *Store) starterOnce(ctx context.Context) error {
 	if n, err := database.Counter(ctx, s.DB, starterCounter); err != nil || n > 0 {
 		return err
 	}
-	_, err := s.InstallStarter(ctx, 0)
+	_, err := s.InstallStarter(ctx, audit.Event{})
 	return err
 }
 
 // InstallStarter adds the starter templates in every language whose names are not taken
-// yet, and answers how many it added.
-func (s *Store) InstallStarter(ctx context.Context, by int64) (int, error) {
+// yet, and answers how many it added; asked by a person (e's actor), it is audited as theirs.
+func (s *Store) InstallStarter(ctx context.Context, e audit.Event) (int, error) {
 	added := 0
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		added = 0
 		now := s.now()
 		var actor any
-		if by != 0 {
-			actor = by
+		if e.ActorID != 0 {
+			actor = e.ActorID
 		}
 		for _, st := range starterTemplates() {
 			if st.Fields == nil {
@@ -337,7 +349,11 @@ func (s *Store) InstallStarter(ctx context.Context, by int64) (int, error) {
 			n, _ := res.RowsAffected()
 			added += int(n)
 		}
-		return database.SetCounter(ctx, tx, starterCounter, 1)
+		if err := database.SetCounter(ctx, tx, starterCounter, 1); err != nil || e.ActorID == 0 {
+			return err
+		}
+		e.Action, e.EntityType, e.Outcome, e.Detail = "document_template.starter", "document_template", audit.Success, fmt.Sprintf("added %d", added)
+		return audit.Record(ctx, tx, e)
 	})
 	return added, err
 }

@@ -160,7 +160,7 @@ func (s *Store) Open(ctx context.Context, e audit.Event, patientID, fileID int64
 		return f, nil, fmt.Errorf("read file: %w", err)
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "patient.file.download", "patient", strconv.FormatInt(patientID, 10), audit.Success, fmt.Sprintf("%s %d", f.Kind, f.ID)
-	if err := audit.Record(ctx, s.DB, e); err != nil {
+	if err := audit.Access(ctx, s.DB, e); err != nil {
 		return f, nil, err
 	}
 	return f, data, nil

@@ -124,7 +124,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	e := event(r)
 	e.Action, e.EntityType, e.EntityID, e.Outcome = "patient.read", "patient", strconv.FormatInt(id, 10), audit.Success
-	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+	if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 		httpjson.Error(w, r, err) // a read that cannot be audited is not served
 		return
 	}

@@ -49,7 +49,7 @@ func (h *Handler) respondList(w http.ResponseWriter, r *http.Request, patientID 
 	if err == nil && patientID != 0 {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.list", "patient", strconv.FormatInt(patientID, 10), audit.Success
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -85,7 +85,7 @@ func (h *Handler) blank(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.Outcome = "prescription.list", "prescription", audit.Success
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	h.respondList(w, r, 0, list, err)
 }
@@ -108,7 +108,7 @@ func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, rx
 		if rx.PatientID != nil {
 			e.PatientID = *rx.PatientID
 		}
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -232,7 +232,7 @@ func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
 	if err == nil && res.PatientID != nil {
 		e := auth.AuditEvent(r)
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.check", "patient", strconv.FormatInt(*res.PatientID, 10), audit.Success
-		err = audit.Record(r.Context(), h.Store.DB, e)
+		err = audit.Access(r.Context(), h.Store.DB, e)
 	}
 	if err != nil {
 		httpjson.Error(w, r, err)

@@ -202,7 +202,7 @@ func (h *Handler) password(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		e.Outcome = audit.Failure
-		if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+		if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}

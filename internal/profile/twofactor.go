@@ -1,13 +1,10 @@
 package profile
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"emr/internal/apperr"
-	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 )
@@ -48,10 +45,7 @@ func (h *Handler) twoFactorConfirm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := me(r)
-	codes, err := h.TwoFactor.Confirm(r.Context(), p, strings.TrimSpace(in.Code))
-	if err == nil {
-		err = h.audit(r.Context(), r, "profile.two_factor_on")
-	}
+	codes, err := h.TwoFactor.Confirm(r.Context(), auth.AuditEvent(r), p, strings.TrimSpace(in.Code))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -98,10 +92,4 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.NoContent(w)
-}
-
-func (h *Handler) audit(ctx context.Context, r *http.Request, action string) error {
-	e := auth.AuditEvent(r)
-	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "user", fmt.Sprint(me(r).UserID), audit.Success
-	return audit.Record(ctx, h.Store.DB, e)
 }

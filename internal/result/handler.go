@@ -57,7 +57,7 @@ func orderID(r *http.Request) (int64, error) {
 func (h *Handler) audited(w http.ResponseWriter, r *http.Request, action, entity string, id, patientID int64) bool {
 	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = action, entity, strconv.FormatInt(id, 10), audit.Success, patientID
-	if err := audit.Record(r.Context(), h.Store.DB, e); err != nil {
+	if err := audit.Access(r.Context(), h.Store.DB, e); err != nil {
 		httpjson.Error(w, r, err)
 		return false
 	}

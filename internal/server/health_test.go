@@ -25,7 +25,7 @@ func TestHealthSaysWhenTheAuditLogIsBehind(t *testing.T) {
 		if got := health(); got != "ok" {
 			t.Fatalf("fresh: %q", got)
 		}
-		if err := audit.Record(ctx, db, audit.Event{At: time.Now().Add(-10 * time.Second), Action: "patient.read", Outcome: audit.Success}); err != nil {
+		if err := audit.Access(ctx, db, audit.Event{At: time.Now().Add(-10 * time.Second), Action: "patient.read", Outcome: audit.Success}); err != nil {
 			t.Fatal(err)
 		}
 		if got := health(); got != "behind" {

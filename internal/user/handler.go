@@ -2,11 +2,9 @@ package user
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"emr/internal/apperr"
-	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/settings"
@@ -172,12 +170,7 @@ func (h *Handler) unlock(w http.ResponseWriter, r *http.Request) {
 		u, err = Get(r.Context(), h.Users.DB, id)
 	}
 	if err == nil {
-		err = h.Throttle.Reset(r.Context(), "user:"+u.Username)
-	}
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome = "user.unlock", "user", strconv.FormatInt(id, 10), audit.Success
-		err = audit.Record(r.Context(), h.Users.DB, e)
+		err = h.Users.Unlock(r.Context(), auth.AuditEvent(r), u, h.Throttle)
 	}
 	h.respond(w, r, http.StatusOK, u, err)
 }

@@ -169,7 +169,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	err = h.Throttle.Reset(ctx, userKey)
+	err = h.Throttle.Reset(ctx, h.Users.DB, userKey)
 	if err == nil && auth.PasswordProblem(req.Password, req.Username) != "" {
 		// A password from before the policy that it would refuse: to be changed before
 		// anything else (the session can then only change it).
@@ -227,7 +227,7 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 
 // record writes an audit event; a failure to audit is logged, and does not undo a login.
 func (h *Handler) record(r *http.Request, e audit.Event) {
-	if err := audit.Record(r.Context(), h.Users.DB, e); err != nil {
+	if err := audit.Access(r.Context(), h.Users.DB, e); err != nil {
 		slog.ErrorContext(r.Context(), "audit", "err", err)
 	}
 }

@@ -326,6 +326,17 @@ func (s *Store) ChangePassword(ctx context.Context, e audit.Event, p *auth.Princ
 	})
 }
 
+// Unlock forgets the failed logins that throttle u's account, audited as e's.
+func (s *Store) Unlock(ctx context.Context, e audit.Event, u User, throttle *auth.Throttle) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := throttle.Reset(ctx, tx, "user:"+u.Username); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "user.unlock", "user", strconv.FormatInt(u.ID, 10), audit.Success
+		return audit.Record(ctx, tx, e)
+	})
+}
+
 // RemoveTwoFactor removes the account's second factor (turned off by its owner, or reset by
 // an administrator for a lost phone), audited as e's action; the account's sessions end but
 // by's own (by is who asks).
