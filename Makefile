@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run build web test test-go test-web test-e2e test-budget lint bench bench-push clean screenshots
+.PHONY: run build web test test-go test-web test-static test-e2e test-budget lint bench bench-push clean screenshots
 
 ## run: build everything and start the app on ./data/emr.db, with demo staff on first start
 run: build
@@ -24,11 +24,13 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
 	cd web && npm run build
 
-## test: every test — Go (SQLite, and PostgreSQL when EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
-# The Go tests wait on the database half the time: the build and Vitest run beside them
-# (each one's output is printed whole when it ends), then the browser tests alone.
+## test: every check — the static ones of make lint, Go (SQLite, and PostgreSQL when
+## EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
+# The Go tests wait on the database half the time: Vitest, the build and then the static
+# checks run beside them (each one's output is printed whole when it ends), then the browser
+# tests alone.
 test:
-	@$(MAKE) --no-print-directory -j2 -O test-go test-web build
+	@$(MAKE) --no-print-directory -j2 -O test-go test-web test-static
 	@$(MAKE) --no-print-directory test-e2e test-budget
 
 test-go:
@@ -38,6 +40,11 @@ test-go:
 
 test-web: web/node_modules/.installed
 	cd web && npx vitest run
+
+# The static checks after the build: both run the TypeScript compiler on the same project,
+# which must not run twice at once.
+test-static: build
+	@$(MAKE) --no-print-directory lint
 
 test-e2e: build
 	cd web && sh e2e/run.sh

@@ -3,12 +3,11 @@ package archtest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -16,7 +15,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -218,81 +216,33 @@ func TestImportsFollowTheArrows(t *testing.T) {
 	}
 }
 
-// parsed is one non-test Go file of a package.
-type parsed struct {
-	pkg  goPackage
-	name string
-	file *ast.File
+// product is the product's own code: tools and test support are not the product (they may
+// seed and inspect in bulk), nor is the embedded web bundle.
+func (a architecture) product(p goPackage) bool {
+	part := a.partOf(p.rel)
+	return part != "Tools" && part != "TestKit" && part != "WebBundle"
 }
 
-func sources(t *testing.T, keep func(p goPackage) bool) []parsed {
+// owners maps each table to the folder of its owner.
+func (a architecture) owners() map[string]string {
+	owner := map[string]string{}
+	for dir, list := range a.Tables.Owners {
+		for _, table := range list {
+			owner[table] = dir
+		}
+	}
+	return owner
+}
+
+func report(t *testing.T, findings []string) {
 	t.Helper()
-	var out []parsed
-	fset := token.NewFileSet()
-	for _, p := range packages(t) {
-		if !keep(p) {
-			continue
-		}
-		for _, name := range p.GoFiles {
-			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, parsed{pkg: p, name: name, file: f})
-		}
+	for _, f := range findings {
+		t.Error(f)
 	}
-	return out
 }
 
-// dbCalls are the methods that run SQL or a transaction.
-var dbCalls = []string{"QueryContext", "QueryRowContext", "ExecContext", "PrepareContext", "BeginTx", "Tx"}
-
-// takesResponseWriter reports whether fn is an HTTP handler (has an http.ResponseWriter).
-func takesResponseWriter(fn *ast.FuncType) bool {
-	for _, field := range fn.Params.List {
-		if sel, ok := field.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "ResponseWriter" {
-			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "http" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// TestNoHandlerRunsSQL: an HTTP handler decodes, calls a store, and responds; the SQL is the
-// store's. Every function literal or declaration taking an http.ResponseWriter, and every
-// handler.go and routes.go, is read for calls that run SQL.
 func TestNoHandlerRunsSQL(t *testing.T) {
-	for _, src := range sources(t, func(p goPackage) bool { return strings.HasPrefix(p.rel, "internal/") }) {
-		whole := src.name == "handler.go" || src.name == "routes.go"
-		ast.Inspect(src.file, func(n ast.Node) bool {
-			var body *ast.BlockStmt
-			switch fn := n.(type) {
-			case *ast.FuncDecl:
-				if fn.Body != nil && (whole || takesResponseWriter(fn.Type)) {
-					body = fn.Body
-				}
-			case *ast.FuncLit:
-				if whole || takesResponseWriter(fn.Type) {
-					body = fn.Body
-				}
-			}
-			if body == nil {
-				return true
-			}
-			ast.Inspect(body, func(m ast.Node) bool {
-				call, ok := m.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && slices.Contains(dbCalls, sel.Sel.Name) {
-					t.Errorf("%s%s: a handler calls %s: move the SQL into the package's store", src.pkg.rel, src.name, sel.Sel.Name)
-				}
-				return true
-			})
-			return false
-		})
-	}
+	report(t, handlerSQL(sources(t, func(p goPackage) bool { return strings.HasPrefix(p.rel, "internal/") })))
 }
 
 // tables lists the tables of a freshly migrated database (SQLite, which has every table
@@ -358,119 +308,74 @@ func TestEveryTableHasOneOwner(t *testing.T) {
 	}
 }
 
-// sqlTable finds the tables a statement reads or writes.
-var sqlTable = regexp.MustCompile(`(?i)\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([a-z_][a-z0-9_]*)`)
-
-// TestTablesAreNamedOnlyByTheirOwners: a table is read and written only by its owner's
-// SQL; others call the owner. The product's code is read (tools and test support are not the
-// product: they may seed and inspect in bulk).
+// TestTablesAreNamedOnlyByTheirOwners: the product's SQL names only its own package's tables,
+// each written out. The database floor is exempt: it copies every table in an archive, by
+// the names the database lists.
 func TestTablesAreNamedOnlyByTheirOwners(t *testing.T) {
 	a, _ := load(t)
-	owner := map[string]string{}
-	for dir, list := range a.Tables.Owners {
-		for _, table := range list {
-			owner[table] = dir
-		}
-	}
-	product := func(p goPackage) bool {
-		part := a.partOf(p.rel)
-		return part != "Tools" && part != "TestKit" && part != "WebBundle"
-	}
-	seen := map[string]bool{}
-	for _, src := range sources(t, product) {
-		ast.Inspect(src.file, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			text, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				return true
-			}
-			for _, m := range sqlTable.FindAllStringSubmatch(text, -1) {
-				table := strings.ToLower(m[1])
-				dir, known := owner[table]
-				if !known || dir == src.pkg.rel {
-					continue
-				}
-				if key := src.pkg.rel + src.name + " " + table; !seen[key] {
-					seen[key] = true
-					t.Errorf("%s%s names table %s, which %s owns: call its store", src.pkg.rel, src.name, table, dir)
-				}
-			}
-			return true
-		})
-	}
-}
-
-// contextFree are the database/sql methods that run SQL without a context: a request that
-// ends, a shutdown or a deadline cannot stop them.
-var contextFree = []string{"Exec", "Query", "QueryRow", "Prepare", "Begin"}
-
-// contextFreeCalls finds the calls of f that run SQL without a context: a contextFree method
-// called on a value (not a package's function of that name), with the SQL as its argument (or,
-// for Begin, none). It reads syntax only, so a method of another type with such a name and such
-// arguments is reported too: rename it.
-func contextFreeCalls(fset *token.FileSet, f *ast.File) []string {
-	packages := map[string]bool{}
-	for _, imp := range f.Imports {
-		path, _ := strconv.Unquote(imp.Path.Value)
-		name := filepath.Base(path)
-		if imp.Name != nil {
-			name = imp.Name.Name
-		}
-		packages[name] = true
-	}
-	var out []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || !slices.Contains(contextFree, sel.Sel.Name) {
-			return true
-		}
-		if x, ok := sel.X.(*ast.Ident); ok && packages[x.Name] {
-			return true
-		}
-		if (sel.Sel.Name == "Begin") != (len(call.Args) == 0) {
-			return true // URL.Query(), or a Begin of something else that takes arguments
-		}
-		out = append(out, fmt.Sprintf("line %d: %s without a context", fset.Position(call.Pos()).Line, sel.Sel.Name))
-		return true
-	})
-	return out
+	report(t, tableNames(sources(t, func(p goPackage) bool {
+		return a.product(p) && !strings.HasPrefix(p.rel, "internal/database/")
+	}), a.owners()))
 }
 
 // TestDatabaseCallsTakeAContext: every query, statement and transaction of the product and its
 // tools runs with the request's (or the command's) context. The floor (internal/database) is
 // exempt: its writer runs savepoints on the one connection it holds, outside any request.
 func TestDatabaseCallsTakeAContext(t *testing.T) {
-	fset := token.NewFileSet()
-	for _, src := range sources(t, func(p goPackage) bool { return !strings.HasPrefix(p.rel, "internal/database/") }) {
-		path := filepath.Join(src.pkg.Dir, src.name)
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, finding := range contextFreeCalls(fset, f) {
-			t.Errorf("%s%s %s: use the Context form", src.pkg.rel, src.name, finding)
-		}
+	report(t, contextFreeCalls(sources(t, func(p goPackage) bool { return !strings.HasPrefix(p.rel, "internal/database/") })))
+}
+
+// TestWritesAreAuditedInTheirTransaction: no write's event is recorded after its write.
+func TestWritesAreAuditedInTheirTransaction(t *testing.T) {
+	report(t, auditOutsideWrites(sources(t, func(p goPackage) bool { return strings.HasPrefix(p.rel, "internal/") })))
+}
+
+// TestEachRuleCatchesItsViolations: each rule on its fixtures, a package that breaks it in
+// every way the rule knows (each one a finding: the count is exact) and one that keeps it.
+func TestEachRuleCatchesItsViolations(t *testing.T) {
+	owners := map[string]string{"patients": "internal/patient/", "bills": "internal/billing/", "services": "internal/bad/", "roles": "internal/good/"}
+	rules := []struct {
+		name  string
+		check func([]parsed) []string
+		bad   int
+	}{
+		{"handlersql", handlerSQL, 5},
+		{"tables", func(f []parsed) []string { return tableNames(f, owners) }, 6},
+		{"contextfree", contextFreeCalls, 4},
+		{"auditwrites", auditOutsideWrites, 3},
+	}
+	for _, r := range rules {
+		t.Run(r.name, func(t *testing.T) {
+			if got := r.check(fixture(t, r.name, "bad")); len(got) != r.bad {
+				t.Errorf("the breaking package: %d findings, want %d:\n%s", len(got), r.bad, strings.Join(got, "\n"))
+			}
+			if got := r.check(fixture(t, r.name, "good")); len(got) != 0 {
+				t.Errorf("the keeping package: %d findings:\n%s", len(got), strings.Join(got, "\n"))
+			}
+		})
 	}
 }
 
-// TestTheContextRuleCatchesItsViolations: the rule above, on a file that breaks it four ways
-// (and calls a package's Query, which is not a database call) and on one that keeps it.
-func TestTheContextRuleCatchesItsViolations(t *testing.T) {
-	for name, want := range map[string]int{"bad.go.txt": 4, "good.go.txt": 0} {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, filepath.Join("testdata", "contextfree", name), nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := contextFreeCalls(fset, f); len(got) != want {
-			t.Errorf("%s: %d findings, want %d: %v", name, len(got), want, got)
-		}
+// architectureLog is the ADR whose log holds a line for each version of docs/architecture.json.
+const architectureLog = "docs/adr/0030-guards-the-tests-run.md"
+
+// TestTheArchitectureChangesWithAnADRLine: a change to docs/architecture.json (a part, an
+// arrow, a table's owner) is a decision, so it comes with a line in the ADR's log naming the
+// file's new digest (the first 12 hex digits of its SHA-256) and saying why.
+func TestTheArchitectureChangesWithAnADRLine(t *testing.T) {
+	_, root := load(t)
+	raw, err := os.ReadFile(filepath.Join(root, "docs", "architecture.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(raw)
+	digest := hex.EncodeToString(sum[:])[:12]
+	adr, err := os.ReadFile(filepath.Join(root, architectureLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^\| [0-9-]{10} \| ` + digest + ` \| .{10,}\|$`)
+	if !line.Match(adr) {
+		t.Errorf("docs/architecture.json (digest %s) has no line in %s's log: add `| date | %s | why, and which ADR decided it |`", digest, architectureLog, digest)
 	}
 }

@@ -167,7 +167,7 @@ func ReadTestResults(ctx context.Context, q database.Querier, code, lang string)
 	}
 	t.Label = l.In(lang)
 	t.Analytes, err = loadAnalytes(ctx, q, lang, code,
-		analyteSelect+` lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`,
+		analyteSelect+` FROM lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`,
 		`SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u
 		JOIN lab_test_analytes ta ON ta.analyte = u.analyte WHERE ta.test = $1 ORDER BY u.analyte, u.unit`,
 		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
@@ -179,7 +179,7 @@ func ReadTestResults(ctx context.Context, q database.Querier, code, lang string)
 // there is no such analyte.
 func ReadAnalyte(ctx context.Context, q database.Querier, code, lang string) (Analyte, error) {
 	list, err := loadAnalytes(ctx, q, lang, code,
-		analyteSelect+` lab_analytes a WHERE a.code = $1`,
+		analyteSelect+` FROM lab_analytes a WHERE a.code = $1`,
 		`SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u WHERE u.analyte = $1 ORDER BY u.unit`,
 		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
 		FROM lab_ranges r WHERE r.analyte = $1 ORDER BY r.sex, r.age_from_months`)
@@ -192,9 +192,9 @@ func ReadAnalyte(ctx context.Context, q database.Querier, code, lang string) (An
 	return list[0], nil
 }
 
-// analyteSelect is the start of a query of analytes for loadAnalytes.
+// analyteSelect is the start of a query of analytes for loadAnalytes, up to its FROM.
 const analyteSelect = `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
-	a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi FROM `
+	a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi`
 
 // loadAnalytes reads analytes, then their units, then their ranges, by three queries that
 // take the one argument arg.
