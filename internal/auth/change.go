@@ -14,4 +14,6 @@ const (
 	ChangesRoles                      // everyone re-reads their permissions
 	ChangesOwnSessions                // a logout or new password: the user's other tabs and devices
 	ChangesResults                    // orders, results, reviews and critical alerts re-read
+	ChangesBills                      // bills, the queue's bill tags, drawers and fee reports re-read
+	ChangesDocuments                  // a patient's documents, and the templates they are issued from, re-read
 )

@@ -17,9 +17,9 @@ func (h *Handler) drawerRoutes() []auth.Route {
 	countDrawer := auth.NeedAny(auth.ViewFinancial, auth.CashUpOwn)
 	return []auth.Route{
 		{Method: "GET", Path: "/api/reports/cash-up", Access: countDrawer, Handler: h.cashUp},
-		{Method: "PUT", Path: "/api/drawers/float", Access: auth.NeedAny(auth.RecordPayment, auth.CashUpOwn), Handler: h.setFloat},
+		{Method: "PUT", Path: "/api/drawers/float", Access: auth.NeedAny(auth.RecordPayment, auth.CashUpOwn), Announces: auth.ChangesBills, Handler: h.setFloat},
 		{Method: "GET", Path: "/api/drawers/{id}", Access: countDrawer, Handler: h.drawer},
-		{Method: "POST", Path: "/api/drawers/{id}/close", Access: countDrawer, Handler: h.closeDrawer},
+		{Method: "POST", Path: "/api/drawers/{id}/close", Access: countDrawer, Announces: auth.ChangesBills, Handler: h.closeDrawer},
 	}
 }
 

@@ -80,6 +80,9 @@ func TestChannelAuthorisation(t *testing.T) {
 			"private-appointments": http.StatusOK,
 			"private-patients":     http.StatusOK,
 			"private-users":        http.StatusForbidden,
+			"private-bills":        http.StatusOK, // a receptionist charges and takes payments
+			"private-documents":    http.StatusOK,
+			"private-results":      http.StatusForbidden,
 			fmt.Sprintf("private-App.Models.User.%d", recID): http.StatusOK,
 			fmt.Sprintf("private-App.Models.User.%d", docID): http.StatusForbidden,
 			"private-anything-else":                          http.StatusForbidden,

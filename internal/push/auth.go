@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,12 @@ const (
 	UsersChannel        = "private-users"
 	// ResultsChannel tells who reviews results that an order, a result or an alert changed.
 	ResultsChannel = "private-results"
+	// BillsChannel tells who charges, takes payments, counts a drawer or reads the fee
+	// reports that a bill, a payment or a drawer changed.
+	BillsChannel = "private-bills"
+	// DocumentsChannel tells who reads patients' records that a document was issued or
+	// cancelled, or a template changed.
+	DocumentsChannel = "private-documents"
 	// RolesChannel tells every logged-in user that role permissions changed.
 	RolesChannel      = "private-roles"
 	userChannelPrefix = "private-App.Models.User."
@@ -40,11 +47,15 @@ var patientIDPattern = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
 // UserChannel is the private channel of one user.
 func UserChannel(id int64) string { return userChannelPrefix + strconv.FormatInt(id, 10) }
 
-var channelAccess = map[string]auth.Permission{
-	AppointmentsChannel: auth.ViewAppointment,
-	PatientsChannel:     auth.ViewPatient,
-	UsersChannel:        auth.ManageUser,
-	ResultsChannel:      auth.ReviewResults,
+// channelAccess names, for each shared channel, the permissions of which one admits: those
+// that read what the channel announces.
+var channelAccess = map[string][]auth.Permission{
+	AppointmentsChannel: {auth.ViewAppointment},
+	PatientsChannel:     {auth.ViewPatient},
+	UsersChannel:        {auth.ManageUser},
+	ResultsChannel:      {auth.ReviewResults},
+	BillsChannel:        {auth.RecordCharges, auth.RecordPayment, auth.ViewFinancial, auth.CashUpOwn},
+	DocumentsChannel:    {auth.ViewPatient},
 }
 
 // mayJoin reports whether p may subscribe to channel.
@@ -58,8 +69,7 @@ func mayJoin(p *auth.Principal, channel string) bool {
 	if id, ok := strings.CutPrefix(channel, editingPrefix); ok {
 		return patientIDPattern.MatchString(id) && p.Can(auth.ManagePatient)
 	}
-	perm, ok := channelAccess[channel]
-	return ok && p.Can(perm)
+	return slices.ContainsFunc(channelAccess[channel], p.Can)
 }
 
 var socketIDPattern = regexp.MustCompile(`^\d{1,12}\.\d{1,12}$`)

@@ -2,9 +2,14 @@ package push
 
 import (
 	"context"
+	"emr/internal/auth"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -252,5 +257,60 @@ func TestCloseAll(t *testing.T) {
 		if websocket.CloseStatus(err) != codeReconnectNow {
 			t.Errorf("after CloseAll: %v, want close %d", err, codeReconnectNow)
 		}
+	}
+}
+
+// TestEachDomainHasItsOwnChannel: a cashier who may take payments but not see the day's
+// appointments hears bills change, and only bills; a nurse who reads records but handles no
+// money hears documents and not bills.
+func TestEachDomainHasItsOwnChannel(t *testing.T) {
+	cashier := &auth.Principal{Permissions: []auth.Permission{auth.RecordPayment}}
+	nurse := &auth.Principal{Permissions: []auth.Permission{auth.ViewPatient, auth.ViewAppointment}}
+	for _, c := range []struct {
+		who     string
+		p       *auth.Principal
+		channel string
+		may     bool
+	}{
+		{"cashier", cashier, BillsChannel, true},
+		{"cashier", cashier, AppointmentsChannel, false},
+		{"cashier", cashier, DocumentsChannel, false},
+		{"nurse", nurse, BillsChannel, false},
+		{"nurse", nurse, DocumentsChannel, true},
+		{"nurse", nurse, AppointmentsChannel, true},
+	} {
+		if got := mayJoin(c.p, c.channel); got != c.may {
+			t.Errorf("%s joins %s: %v, want %v", c.who, c.channel, got, c.may)
+		}
+	}
+}
+
+// TestTheWebAppJoinsWhatTheServerAdmits: the web app's channel list (web/src/app/push.ts)
+// names, for each shared channel, the permissions the server admits it with, so the app
+// neither asks for a channel it is refused nor misses one it may hear.
+func TestTheWebAppJoinsWhatTheServerAdmits(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "web", "src", "app", "push.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := regexp.MustCompile(`channel: '([^']+)',\s*permissions: \[([^\]]*)\]`)
+	quoted := regexp.MustCompile(`'([^']+)'`)
+	web := map[string][]auth.Permission{}
+	for _, m := range entry.FindAllStringSubmatch(string(src), -1) {
+		perms := []auth.Permission{}
+		for _, q := range quoted.FindAllStringSubmatch(m[2], -1) {
+			perms = append(perms, auth.Permission(q[1]))
+		}
+		web[m[1]] = perms
+	}
+	for channel, perms := range channelAccess {
+		if !slices.Equal(web[channel], perms) {
+			t.Errorf("%s: the web app joins with %v, the server admits with %v", channel, web[channel], perms)
+		}
+		delete(web, channel)
+	}
+	delete(web, RolesChannel) // everyone's
+	for channel := range web {
+		t.Errorf("the web app joins %s, which the server does not admit", channel)
 	}
 }

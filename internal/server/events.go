@@ -18,6 +18,8 @@ var changeEvents = map[auth.Change]struct{ channel, event string }{
 	auth.ChangesUser:         {push.UsersChannel, "App.Events.UserChanged"},
 	auth.ChangesRoles:        {push.RolesChannel, "App.Events.RolesChanged"},
 	auth.ChangesResults:      {push.ResultsChannel, "App.Events.ResultsChanged"},
+	auth.ChangesBills:        {push.BillsChannel, "App.Events.BillChanged"},
+	auth.ChangesDocuments:    {push.DocumentsChannel, "App.Events.DocumentChanged"},
 }
 
 // announce publishes the change rt declares (Announces) after a successful call, except to

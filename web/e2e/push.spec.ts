@@ -145,3 +145,37 @@ test('two people on one patient form see each other, and the notice goes when on
   await expect(rec.getByTestId('also-editing')).toHaveCount(0)
   await ours.close()
 })
+
+test('a cashier who may not see appointments hears a new bill on the bills channel, and nothing of appointments', async ({ page, browser }) => {
+  // A cashier: payments only, no appointments, no patients.
+  await login(page, 'admin')
+  const role = `cashier-${unique()}`
+  expect((await api(page, 'post', '/api/roles', { name: role })).status()).toBe(201)
+  const roles = (await (await api(page, 'get', '/api/roles')).json()) as { data: { name: string; permissions: string[] }[]; version: number }
+  const matrix = Object.fromEntries(roles.data.filter((r) => r.name !== 'admin').map((r) => [r.name, r.name === role ? ['record payment'] : r.permissions]))
+  expect((await api(page, 'put', '/api/roles/matrix', { matrix, version: roles.version })).status()).toBe(200)
+  const username = `till-${unique()}`
+  expect((await api(page, 'post', '/api/users', { username, name: `Till ${username}`, roles: [role], password: 'a long enough password' })).status()).toBe(201)
+
+  const theirs = await browser.newContext()
+  const cashier = await theirs.newPage()
+  const heard: string[] = []
+  cashier.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
+  await login(cashier, username, 'a long enough password')
+  await cashier.goto('/fees/bills')
+  await expect.poll(() => heard.some((f) => f.includes('subscription_succeeded') && f.includes('private-bills'))).toBe(true)
+  expect(heard.some((f) => f.includes('private-appointments'))).toBe(false)
+
+  // The receptionist opens a walk-in bill: the cashier's list shows it without reload.
+  const ours = await browser.newContext()
+  const rec = await ours.newPage()
+  await login(rec, 'receptionist')
+  const last = `Till${unique()}`
+  const patient = await newPatient(rec, last)
+  expect((await api(rec, 'post', '/api/bills', { patient_id: patient.id })).status()).toBe(201)
+  await expect.poll(() => heard.some((f) => f.includes('App.Events.BillChanged'))).toBe(true)
+  await expect(activeView(cashier).getByText(last).first()).toBeVisible({ timeout: 5_000 })
+  expect(heard.some((f) => f.includes('App.Events.AppointmentChanged'))).toBe(false)
+  await ours.close()
+  await theirs.close()
+})

@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react'
 import { setSocketId } from '../lib/api'
 import { authoriseChannel } from '../lib/queries/authoriseChannel'
 import { configQuery, type ClientConfig } from '../lib/queries/config'
-import { accountsKey, appointmentsKey, patientsKey, resultsKey, rolesKey } from '../lib/queryKeys'
+import { accountsKey, appointmentsKey, billsKey, documentsKey, documentTemplatesKey, patientsKey, resultsKey, rolesKey } from '../lib/queryKeys'
 import { setLiveClient } from '../lib/live'
 import { meQueryKey } from '../lib/auth/me'
 
@@ -29,15 +29,27 @@ export function connectionOptions(push: NonNullable<PushConfig['push']>) {
   }
 }
 
-/** The channels a user listens to, by the permission that admits them, and what each refreshes. */
-const CHANNELS = [
-  { channel: 'private-appointments', permission: 'view appointment', event: 'App.Events.AppointmentChanged', refresh: [appointmentsKey] },
-  { channel: 'private-patients', permission: 'view patient', event: 'App.Events.PatientChanged', refresh: [patientsKey] },
-  { channel: 'private-users', permission: 'manage user', event: 'App.Events.UserChanged', refresh: [accountsKey, rolesKey] },
+/**
+ * The channels a user listens to, by the permissions of which one admits them (as the server's
+ * channel authorisation does), and what each refreshes: one channel and one key root a domain.
+ */
+export const CHANNELS = [
+  { channel: 'private-appointments', permissions: ['view appointment'], event: 'App.Events.AppointmentChanged', refresh: [appointmentsKey] },
+  { channel: 'private-patients', permissions: ['view patient'], event: 'App.Events.PatientChanged', refresh: [patientsKey] },
+  { channel: 'private-users', permissions: ['manage user'], event: 'App.Events.UserChanged', refresh: [accountsKey, rolesKey] },
   // Orders, results, reviews and critical alerts: the alert reaches the ordering doctor at once.
-  { channel: 'private-results', permission: 'review results', event: 'App.Events.ResultsChanged', refresh: [resultsKey] },
+  { channel: 'private-results', permissions: ['review results'], event: 'App.Events.ResultsChanged', refresh: [resultsKey] },
+  // Bills, payments and drawers: the queue's bill tags, open bills, the cash-up and fee reports.
+  {
+    channel: 'private-bills',
+    permissions: ['record charges', 'record payment', 'view financial reports', 'cash up own drawer'],
+    event: 'App.Events.BillChanged',
+    refresh: [billsKey],
+  },
+  // Documents issued or cancelled, and the templates they are issued from.
+  { channel: 'private-documents', permissions: ['view patient'], event: 'App.Events.DocumentChanged', refresh: [documentsKey, documentTemplatesKey] },
   // Role permissions changed: everyone re-reads who they are, so menus and routes regenerate.
-  { channel: 'private-roles', permission: '', event: 'App.Events.RolesChanged', refresh: [meQueryKey, rolesKey] },
+  { channel: 'private-roles', permissions: [], event: 'App.Events.RolesChanged', refresh: [meQueryKey, rolesKey] },
 ]
 
 // Whether live updates are arriving, for the navbar's indicator: "live" once connected,
@@ -83,7 +95,7 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
     if (!pusher) return
     const admin = access.roles.includes('admin')
     for (const c of CHANNELS) {
-      const may = !c.permission || admin || access.permissions.includes(c.permission)
+      const may = c.permissions.length === 0 || admin || c.permissions.some((p) => access.permissions.includes(p))
       if (may && !joined.has(c.channel)) {
         pusher.subscribe(c.channel).bind(c.event, () => refresh(c.refresh))
         joined.add(c.channel)

@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
-import { patientsKey } from '../../../lib/queryKeys'
+import { documentsKey } from '../../../lib/queryKeys'
 import type { ClinicalDocument } from './types'
 
-export const documentsKey = [...patientsKey, 'documents'] as const
+export { documentsKey }
 
 /** Whose documents: a patient's, or a visit's. */
 export type Owner = { patientId: number } | { appointmentId: number }

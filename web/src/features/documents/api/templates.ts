@@ -1,12 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
-import { patientsKey } from '../../../lib/queryKeys'
+import { documentTemplatesKey } from '../../../lib/queryKeys'
 import type { ResponseBody } from '../../../lib/schema'
 import type { DocumentBlock, DocumentField, DocumentTemplate } from './types'
 
 // Templates live under the patients' key with the documents: a change announced for patients
 // refreshes both (the server announces issuing and cancelling that way).
-export const templatesKey = [...patientsKey, 'document-templates'] as const
+export const templatesKey = documentTemplatesKey
 
 /** The templates: active ones, or all for those who manage them. */
 export const templatesQuery = (all: boolean) =>

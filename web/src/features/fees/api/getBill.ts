@@ -1,20 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { ApiError, get } from '../../../lib/api'
-import { appointmentsKey } from '../../../lib/queryKeys'
+import { billsKey } from '../../../lib/queryKeys'
 import type { Bill } from './types'
 
 // Bills live under the appointments key: every write on one announces an appointment change,
 // so the live channel refreshes whoever has the bill (or the queue's tags) open.
 
 /** A bill with its lines and payments. */
-export const billQuery = (id: number) => queryOptions({ queryKey: [...appointmentsKey, 'bill', id], queryFn: () => get<Bill>(`/bills/${id}`) })
+export const billQuery = (id: number) => queryOptions({ queryKey: [...billsKey, 'bill', id], queryFn: () => get<Bill>(`/bills/${id}`) })
 
 export const useBill = (id: number) => useQuery(billQuery(id))
 
 /** A visit's bill in force; null while it has none (the first charge writes it). */
 export const visitBillQuery = (appointmentId: number) =>
   queryOptions({
-    queryKey: [...appointmentsKey, 'visit-bill', appointmentId],
+    queryKey: [...billsKey, 'visit-bill', appointmentId],
     queryFn: async () => {
       try {
         return await get<Bill>(`/appointments/${appointmentId}/bill`, undefined, { silent: true })

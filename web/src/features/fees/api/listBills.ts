@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
-import { appointmentsKey } from '../../../lib/queryKeys'
+import { billsKey } from '../../../lib/queryKeys'
 import type { ResponseBody, Schema } from '../../../lib/schema'
 
 export type BillSummary = Schema<'BillSummary'>
@@ -17,11 +17,11 @@ export interface BillFilter {
 }
 
 // Under the appointments key: a payment or a charge anywhere re-reads the open lists live.
-const billsKey = [...appointmentsKey, 'bill-list'] as const
+const billListKey = [...billsKey, 'list'] as const
 
 export const billListQuery = (f: BillFilter) =>
   queryOptions({
-    queryKey: [...billsKey, f],
+    queryKey: [...billListKey, f],
     queryFn: () => get<BillList>('/bills', Object.fromEntries(Object.entries(f).filter(([, v]) => v !== '' && v !== undefined)) as Record<string, string | number>),
     placeholderData: keepPreviousData,
   })

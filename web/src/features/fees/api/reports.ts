@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
-import { appointmentsKey } from '../../../lib/queryKeys'
+import { billsKey } from '../../../lib/queryKeys'
 import type { ResponseBody } from '../../../lib/schema'
 import type { BillsReport, CashUp, Revenue } from './types'
 
 // Under the appointments key too: a payment anywhere refreshes the open reports live.
-export const reportsKey = [...appointmentsKey, 'reports'] as const
+export const reportsKey = [...billsKey, 'reports'] as const
 
 export const useCashUp = (day: string) => useQuery(queryOptions({ queryKey: [...reportsKey, 'cash-up', day], queryFn: () => get<CashUp>('/reports/cash-up', { day }) }))
 

@@ -6,7 +6,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
-import { appointmentsKey } from '../../../lib/queryKeys'
+import { billsKey } from '../../../lib/queryKeys'
 import { billState } from '../../../lib/labels'
 import { finaliseBill, removeLine } from '../api/chargeBill'
 import { useFeeSettings } from '../api/feeSettings'
@@ -70,7 +70,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
     setDialog(undefined)
     queryClient.setQueryData(billQuery(b.id).queryKey, b)
     if (b.appointment_id) queryClient.setQueryData(visitBillQuery(b.appointment_id).queryKey, b.status === 'void' ? null : b)
-    void queryClient.invalidateQueries({ queryKey: appointmentsKey })
+    void queryClient.invalidateQueries({ queryKey: billsKey })
   }
   const run = async (write: () => Promise<Bill>, done?: string) => {
     try {
