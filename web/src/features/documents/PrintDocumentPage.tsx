@@ -1,8 +1,6 @@
-import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
-import { Alert, App, Button, QRCode, Result, Space, Spin, Tag } from 'antd'
+import { Alert, QRCode, Result, Spin, Tag } from 'antd'
 import type { TFunction } from 'i18next'
 import { useEffect, useRef } from 'react'
-import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
@@ -10,7 +8,10 @@ import { useClinic } from '../../lib/clinic'
 import { useTextsIn } from '../../lib/i18n'
 import { paperDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
-import styles from '../../components/print.module.css'
+import styles from '../../components/print/print.module.css'
+import { PrintFrame } from '../../components/print/PrintFrame'
+import { SignedBy } from '../../components/print/SignedBy'
+import { usePrint } from '../../components/print/usePrint'
 import { useDocument, usePrintDocument } from './api/documents'
 import { groupedCode, printPath, shortHash, verifyURL, type ClinicalDocument } from './api/types'
 import { DocumentContent } from './components/DocumentContent'
@@ -19,22 +20,13 @@ import own from './PrintDocumentPage.module.css'
 /** An issued document as it prints: clinic header, content, the doctor's signature, and the QR code that checks it. */
 export default function PrintDocumentPage() {
   const { t } = useTranslation()
-  const { message } = App.useApp()
   const navigate = useNavigate()
   const id = Number(useParams().id)
   const { data: doc, error, isLoading } = useDocument(id)
-  const print = usePrintDocument()
+  const record = usePrintDocument()
+  const { print, busy } = usePrint(() => record.mutateAsync(id))
   const td = useTextsIn(doc?.language ?? 'en')
   useViewSubject(doc ? doc.number : undefined)
-  const doPrint = async (id: number) => {
-    try {
-      await print.mutateAsync(id)
-      // Let the page settle before the print dialog takes it.
-      setTimeout(() => window.print(), 50)
-    } catch (e) {
-      if (e instanceof ApiError) message.error(e.display)
-    }
-  }
   // "Issue and print" lands here asking for the print (?print=1): once, when the sheet is
   // drawn; the address then drops the question, so a reload does not print again.
   const asked = new URLSearchParams(useLocation().search).get('print') === '1'
@@ -44,7 +36,7 @@ export default function PrintDocumentPage() {
     if (asked && ready && !printed.current) {
       printed.current = true
       navigate(printPath({ id }), { replace: true })
-      void doPrint(id)
+      void print()
     }
   })
 
@@ -52,30 +44,14 @@ export default function PrintDocumentPage() {
   if (error || !doc || !td) return <Result status="404" title={error instanceof ApiError ? error.message : t('documents.notFound')} />
   const [size, orientation] = doc.paper.split('-')
   return (
-    <div>
-      <style>{`@page { size: ${size.toUpperCase()} ${orientation}; margin: 10mm; }`}</style>
-      <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
-            {t('documents.back')}
-          </Button>
-          {doc.status === 'issued' && (
-            <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={print.isPending} onClick={() => void doPrint(doc.id)}>
-              {t('documents.print')}
-            </Button>
-          )}
-          <Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>
-        </Space>
-        {doc.status === 'cancelled' && <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} />}
-      </Space>
-      <Sheet doc={doc} t={td} testId="document-sheet" />
-      {createPortal(
-        <div className={styles.printRoot}>
-          <Sheet doc={doc} t={td} />
-        </div>,
-        document.body,
-      )}
-    </div>
+    <PrintFrame
+      size={`${size.toUpperCase()} ${orientation}`}
+      action={doc.status === 'issued' ? { label: t('documents.print'), busy, onPrint: () => void print() } : undefined}
+      status={<Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>}
+      notices={doc.status === 'cancelled' && <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} />}
+      sheet={(testId) => <Sheet doc={doc} t={td} testId={testId} />}
+      testId="document-sheet"
+    />
   )
 }
 
@@ -127,20 +103,13 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
               {t('documents.sealPlace')}
             </div>
           )}
-          <div>
-            {SIGNED_PAPERS.includes(doc.kind) && <div className={own.caption}>{t('documents.signatureCaption')}</div>}
-            {doc.has_signature ? <img className={styles.signature} src={`/api/documents/${doc.id}/signature`} alt={t('documents.signatureAlt')} /> : <div style={{ height: 60 }} />}
-            <div className={styles.signatureLine}>
-              <strong>{doc.doctor.name}</strong>
-              {!!doc.doctor.specialisations?.length && <div>{doc.doctor.specialisations.join(', ')}</div>}
-              {doc.doctor.licences?.map((l) => (
-                <div key={l.number} style={{ fontSize: '9pt' }}>
-                  {t('rx.licence', { number: l.number })}
-                  {l.issuer && `, ${l.issuer}`}
-                </div>
-              ))}
-            </div>
-          </div>
+          <SignedBy
+            doctor={doc.doctor}
+            signature={doc.has_signature ? `/api/documents/${doc.id}/signature` : undefined}
+            signatureAlt={t('documents.signatureAlt')}
+            t={t}
+            caption={SIGNED_PAPERS.includes(doc.kind) && <div className={own.caption}>{t('documents.signatureCaption')}</div>}
+          />
         </div>
       </div>
     </article>

@@ -1,11 +1,12 @@
-import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Radio, Result, Space, Spin } from 'antd'
+import { Alert, Radio, Result, Spin } from 'antd'
 import { useState } from 'react'
-import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useParams, useSearchParams } from 'react-router'
-import styles from '../../components/print.module.css'
+import { useParams, useSearchParams } from 'react-router'
+import styles from '../../components/print/print.module.css'
+import { PrintFrame } from '../../components/print/PrintFrame'
+import { SignedBy } from '../../components/print/SignedBy'
+import { usePrint } from '../../components/print/usePrint'
 import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDay, paperDayTime } from '../../lib/time'
@@ -23,38 +24,26 @@ import { RefundSlip } from './print/RefundSlip'
 /** /bills/:id/print/:doc — the statement of fees, a payment's receipt or a refund's slip (?payment=). Every print is audited. */
 export default function PrintBillPage() {
   const { t } = useTranslation()
-  const navigate = useNavigate()
   const queryClient = useQueryClient()
   const id = Number(useParams().id)
   const docParam = useParams().doc
   const doc: Document = docParam === 'receipt' || docParam === 'refund' ? docParam : 'statement'
   const paymentId = Number(useSearchParams()[0].get('payment')) || undefined
   const { data: bill, error, isLoading } = useBill(id)
+  const kind = doc === 'refund' ? 'refund' : 'payment'
+  const payment = bill && doc !== 'statement' ? [...bill.payments].reverse().find((p) => p.kind === kind && (!paymentId || p.id === paymentId)) : undefined
+  const { print, busy } = usePrint(async () => {
+    // The sheet printed is the bill as the server recorded the print (with the doctor's
+    // signature, which only a bill's own read carries).
+    if (bill) queryClient.setQueryData(billQuery(bill.id).queryKey, await printBill(bill.id, doc, payment?.id))
+  })
   const { data: clinic } = useClinic()
   const [paper, setPaper] = useState<Paper>(() => storedPaper(doc === 'statement' ? 'billPaper' : 'receiptPaper', 'A5'))
-  const [busy, setBusy] = useState(false)
   useViewSubject(bill?.patient.name)
   const money = useMoney(bill?.currency ?? 'USD', bill?.minor_units ?? 2)
 
   if (isLoading) return <Spin />
   if (error || !bill) return <Result status="404" title={error instanceof ApiError ? error.message : t('bill.notFound')} />
-  const kind = doc === 'refund' ? 'refund' : 'payment'
-  const payment = doc !== 'statement' ? [...bill.payments].reverse().find((p) => p.kind === kind && (!paymentId || p.id === paymentId)) : undefined
-
-  const doPrint = async () => {
-    setBusy(true)
-    try {
-      // Recorded first: a print the server did not hear of does not happen.
-      // The sheet printed is the bill as the server recorded the print (with the doctor's
-      // signature, which only a bill's own read carries).
-      queryClient.setQueryData(billQuery(bill.id).queryKey, await printBill(bill.id, doc, payment?.id))
-      setTimeout(() => window.print(), 50)
-    } catch {
-      // the app's error toast has said why
-    } finally {
-      setBusy(false)
-    }
-  }
   const choosePaper = (p: Paper) => (setPaper(p), localStorage.setItem(doc === 'statement' ? 'billPaper' : 'receiptPaper', p))
   const printable = bill.status !== 'draft' && (doc === 'statement' || payment)
   const sheet = (testId?: string) =>
@@ -65,34 +54,30 @@ export default function PrintBillPage() {
     )
 
   return (
-    <div>
-      <style>{`@page { size: ${pageSize(paper)}; margin: ${paper === 'roll' ? '3mm' : '10mm'}; }`}</style>
-      <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
-            {t('rx.back')}
-          </Button>
-          <Radio.Group
-            value={paper}
-            onChange={(e) => choosePaper(e.target.value as Paper)}
-            optionType="button"
-            options={PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
-            aria-label={t('rx.paper')}
-          />
-          {printable && (
-            <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={busy} onClick={() => void doPrint()}>
-              {t('bill.print')}
-            </Button>
-          )}
-          <BillStatus bill={bill} />
-        </Space>
-        {bill.status === 'draft' && <Alert type="info" showIcon title={t('bill.draftPrintsNothing')} />}
-        {doc !== 'statement' && !payment && <Alert type="warning" showIcon title={doc === 'refund' ? t('bill.noRefund') : t('bill.noPayment')} />}
-        {doc === 'statement' && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
-      </Space>
-      {sheet(`${doc}-sheet`)}
-      {createPortal(<div className={styles.printRoot}>{sheet()}</div>, document.body)}
-    </div>
+    <PrintFrame
+      size={pageSize(paper)}
+      margin={paper === 'roll' ? '3mm' : '10mm'}
+      controls={
+        <Radio.Group
+          value={paper}
+          onChange={(e) => choosePaper(e.target.value as Paper)}
+          optionType="button"
+          options={PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
+          aria-label={t('rx.paper')}
+        />
+      }
+      action={printable ? { label: t('bill.print'), busy, onPrint: () => void print() } : undefined}
+      status={<BillStatus bill={bill} />}
+      notices={
+        <>
+          {bill.status === 'draft' && <Alert type="info" showIcon title={t('bill.draftPrintsNothing')} />}
+          {doc !== 'statement' && !payment && <Alert type="warning" showIcon title={doc === 'refund' ? t('bill.noRefund') : t('bill.noPayment')} />}
+          {doc === 'statement' && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
+        </>
+      }
+      sheet={sheet}
+      testId={`${doc}-sheet`}
+    />
   )
 }
 
@@ -226,19 +211,7 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
             </div>
           </div>
         ) : (
-          <div>
-            {doctor?.has_signature ? <img className={styles.signature} src={doctor.signature_url} alt={t('bill.signatureAlt')} data-testid="statement-signature" /> : <div style={{ height: 60 }} />}
-            <div className={styles.signatureLine}>
-              <strong>{doctor?.name}</strong>
-              {!!doctor?.specialisations?.length && <div>{doctor.specialisations.join(', ')}</div>}
-              {doctor?.licences?.map((l) => (
-                <div key={l.number} className={styles.small}>
-                  {t('rx.licence', { number: l.number })}
-                  {l.issuer && `, ${l.issuer}`}
-                </div>
-              ))}
-            </div>
-          </div>
+          <SignedBy doctor={doctor} signature={doctor?.has_signature ? doctor.signature_url : undefined} signatureAlt={t('bill.signatureAlt')} t={t} testId="statement-signature" />
         )}
       </div>
     </article>

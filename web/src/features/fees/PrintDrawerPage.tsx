@@ -1,10 +1,9 @@
-import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
-import { Button, Radio, Result, Space, Spin } from 'antd'
+import { Radio, Result, Spin } from 'antd'
 import { useState } from 'react'
-import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useParams } from 'react-router'
-import styles from '../../components/print.module.css'
+import { useParams } from 'react-router'
+import styles from '../../components/print/print.module.css'
+import { PrintFrame } from '../../components/print/PrintFrame'
 import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDayTime } from '../../lib/time'
@@ -19,7 +18,6 @@ const DRAWER_PAPERS: Paper[] = ['A4', 'roll']
 /** /fees/drawers/:id/print — a drawer's cash-up on A4 or an 80 mm roll, for the cashier and her supervisor to sign. */
 export default function PrintDrawerPage() {
   const { t } = useTranslation()
-  const navigate = useNavigate()
   const { data: drawer, error, isLoading } = useDrawer(Number(useParams().id))
   const { data: clinic } = useClinic()
   const [paper, setPaper] = useState<Paper>(() => storedPaper('drawerPaper', 'roll'))
@@ -28,12 +26,10 @@ export default function PrintDrawerPage() {
   if (error || !drawer) return <Result status="404" title={error instanceof ApiError ? error.message : t('cashUp.notFound')} />
   const sheet = (testId?: string) => <DrawerSheet drawer={drawer} clinic={clinic} paper={paper} money={money} testId={testId} />
   return (
-    <div>
-      <style>{`@page { size: ${pageSize(paper)}; margin: ${paper === 'roll' ? '3mm' : '10mm'}; }`}</style>
-      <Space wrap className={styles.toolbar}>
-        <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
-          {t('rx.back')}
-        </Button>
+    <PrintFrame
+      size={pageSize(paper)}
+      margin={paper === 'roll' ? '3mm' : '10mm'}
+      controls={
         <Radio.Group
           value={paper}
           onChange={(e) => (setPaper(e.target.value as Paper), localStorage.setItem('drawerPaper', e.target.value as string))}
@@ -41,13 +37,12 @@ export default function PrintDrawerPage() {
           options={DRAWER_PAPERS.map((p) => ({ value: p, label: p === 'roll' ? t('bill.roll') : p }))}
           aria-label={t('rx.paper')}
         />
-        <Button type="primary" icon={<PrinterOutlined aria-hidden />} onClick={() => window.print()}>
-          {t('bill.print')}
-        </Button>
-      </Space>
-      {sheet('drawer-sheet')}
-      {createPortal(<div className={styles.printRoot}>{sheet()}</div>, document.body)}
-    </div>
+      }
+      // A drawer's count is a report: nothing to record before it prints.
+      action={{ label: t('bill.print'), onPrint: () => window.print() }}
+      sheet={sheet}
+      testId="drawer-sheet"
+    />
   )
 }
 

@@ -1,10 +1,8 @@
-import { ArrowLeftOutlined, PrinterOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Radio, Result, Space, Spin } from 'antd'
+import { Alert, Radio, Result, Spin } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
-import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import { usePrescription } from './api/getPrescription'
 import { usePrintPrescription } from './api/printPrescription'
 import { editable, type Prescription } from './api/types'
@@ -12,12 +10,15 @@ import { useClinic } from '../../lib/clinic'
 import { StatusTag, useLineText } from './components/PrescriptionList'
 import { ApiError } from '../../lib/api'
 import { formatDay } from '../../lib/time'
+import { PrintFrame } from '../../components/print/PrintFrame'
+import { SignedBy } from '../../components/print/SignedBy'
+import { usePrint } from '../../components/print/usePrint'
 import { useCan } from '../../lib/auth/can'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { AllergyLine, PatientBanner } from '../../components/PatientBanner'
 import { TierTag, useFindingText } from './components/Safety'
-import styles from '../../components/print.module.css'
+import styles from '../../components/print/print.module.css'
 import { sexLabel } from '../../lib/labels'
 
 type Paper = 'A5' | 'A4'
@@ -25,12 +26,11 @@ type Paper = 'A5' | 'A4'
 /** The printed prescription: clinic header, patient, lines, prescriber and signature. Printing issues it. */
 export default function PrintPage() {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const navigate = useNavigate()
   const id = Number(useParams().id)
   const { data: rx, error, isLoading } = usePrescription(id)
   const { data: clinic } = useClinic()
-  const print = usePrintPrescription()
+  const issue = usePrintPrescription()
+  const { print, busy } = usePrint(rx && (() => issue.mutateAsync(rx)))
   const canWrite = useCan('write prescription')
   const [paper, setPaper] = useState<Paper>(() => (localStorage.getItem('rxPaper') === 'A4' ? 'A4' : 'A5'))
   const lineText = useLineText()
@@ -39,51 +39,30 @@ export default function PrintPage() {
   if (isLoading) return <Spin />
   if (error || !rx) return <Result status="404" title={error instanceof ApiError ? error.message : t('rx.notFound')} />
 
-  const doPrint = async () => {
-    try {
-      await print.mutateAsync(rx)
-      // Let the issued state render before the print dialog takes the page.
-      setTimeout(() => window.print(), 50)
-    } catch (e) {
-      if (e instanceof ApiError) message.error(e.display)
-    }
-  }
   const choosePaper = (p: Paper) => (setPaper(p), localStorage.setItem('rxPaper', p))
   const pending = editable(rx)
 
   return (
-    <div>
-      <style>{`@page { size: ${paper}; margin: 10mm; }`}</style>
-      <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>
-            {t('rx.back')}
-          </Button>
-          <Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />
-          {canWrite && rx.status !== 'cancelled' && (
-            <Button type="primary" icon={<PrinterOutlined aria-hidden />} loading={print.isPending} onClick={() => void doPrint()}>
-              {pending ? t('rx.issueAndPrint') : t('rx.printAgain')}
-            </Button>
-          )}
-          <StatusTag status={rx.status} />
-        </Space>
-        {pending && canWrite && <Alert type="info" showIcon title={t('rx.issueHint')} />}
-        {/* An unprinted prescription's warnings are about whoever would print it: only for prescribers. */}
-        {(canWrite || !pending) &&
-          rx.warnings.map((w) => (
-            <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
-          ))}
-        {rx.patient && <PatientBanner patient={rx.patient} />}
-        {pending && <SafetySummary rx={rx} />}
-      </Space>
-      <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} testId="rx-sheet" />
-      {createPortal(
-        <div className={styles.printRoot}>
-          <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} />
-        </div>,
-        document.body,
-      )}
-    </div>
+    <PrintFrame
+      size={paper}
+      controls={<Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />}
+      action={canWrite && rx.status !== 'cancelled' ? { label: pending ? t('rx.issueAndPrint') : t('rx.printAgain'), busy, onPrint: () => void print() } : undefined}
+      status={<StatusTag status={rx.status} />}
+      notices={
+        <>
+          {pending && canWrite && <Alert type="info" showIcon title={t('rx.issueHint')} />}
+          {/* An unprinted prescription's warnings are about whoever would print it: only for prescribers. */}
+          {(canWrite || !pending) &&
+            rx.warnings.map((w) => (
+              <Alert key={w} type="warning" showIcon title={t(`rx.warnings.${w}`)} data-testid="rx-warning" />
+            ))}
+          {rx.patient && <PatientBanner patient={rx.patient} />}
+          {pending && <SafetySummary rx={rx} />}
+        </>
+      }
+      sheet={(testId) => <Sheet rx={rx} clinic={clinic} paper={paper} lineText={lineText} testId={testId} />}
+      testId="rx-sheet"
+    />
   )
 }
 
@@ -152,21 +131,7 @@ function Sheet({ rx, clinic, paper, lineText, testId }: SheetProps) {
       </ol>
       {rx.notes && <p style={{ whiteSpace: 'pre-line' }}>{rx.notes}</p>}
       <div className={styles.signatureBlock}>
-        <div>
-          {rx.has_signature ? <img className={styles.signature} src={rx.signature_url} alt={t('rx.signatureAlt')} /> : <div style={{ height: 60 }} />}
-          <div className={styles.signatureLine}>
-            <strong>{rx.prescriber?.name}</strong>
-            {!!rx.prescriber?.specialisations.length && <div>{rx.prescriber.specialisations.join(', ')}</div>}
-            {rx.prescriber?.licences.map((l) => (
-              <div key={l.number} style={{ fontSize: '9pt' }}>
-                {t('rx.licence', { number: l.number })}
-                {l.issuer && `, ${l.issuer}`}
-                {l.valid_until && ` — ${t('rx.validUntil', { date: formatDay(l.valid_until) })}`}
-                {l.valid_until && l.valid_until < today && ` (${t('rx.expired')})`}
-              </div>
-            ))}
-          </div>
-        </div>
+        <SignedBy doctor={rx.prescriber} signature={rx.has_signature ? rx.signature_url : undefined} signatureAlt={t('rx.signatureAlt')} t={t} validOn={today} />
       </div>
     </article>
   )

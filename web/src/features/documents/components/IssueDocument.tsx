@@ -10,7 +10,7 @@ import { useIssueDocument } from '../api/documents'
 import { usePreview, useTemplates } from '../api/templates'
 import { printPath, type DocumentField, type DocumentTemplate } from '../api/types'
 import { DocumentContent } from './DocumentContent'
-import styles from '../../../components/print.module.css'
+import styles from '../../../components/print/print.module.css'
 
 interface Props {
   patientId: number

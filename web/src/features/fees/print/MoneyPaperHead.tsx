@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import styles from '../../../components/print.module.css'
+import styles from '../../../components/print/print.module.css'
 import type { Clinic } from '../../../lib/clinic'
 import type { Bill } from '../api/types'
 

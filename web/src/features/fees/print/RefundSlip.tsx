@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import styles from '../../../components/print.module.css'
+import styles from '../../../components/print/print.module.css'
 import { amountInWords } from '../../../lib/amountInWords'
 import type { Clinic } from '../../../lib/clinic'
 import { paperDayTime } from '../../../lib/time'
