@@ -1,6 +1,8 @@
 package billing_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -717,6 +719,65 @@ func TestWalkInDraftIsReopened(t *testing.T) {
 		}
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM bills WHERE patient_id = $1`, s.patientID); n != 2 {
 			t.Errorf("%d bills", n)
+		}
+	})
+}
+
+// TestAStatementKeepsItsDoctorAsFinalised: one signature policy for every paper — the bill
+// copies its doctor (details and drawn signature) when it is finalised, and its statement
+// prints that copy after the doctor renames themselves or draws a new signature; a draft
+// shows the doctor as they are. The copy is fixed with the bill (the database refuses a change).
+func TestAStatementKeepsItsDoctorAsFinalised(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		first := apitest.SignaturePNG(t)
+		if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", first); r.Status != http.StatusOK {
+			t.Fatalf("signature: %d %s", r.Status, r.Body)
+		}
+		appt := s.book(t, 60)
+		b := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.consultation, "quantity": 1})
+		b = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+
+		// The doctor changes their name and draws again.
+		var me struct{ Version int }
+		s.doctor.Do("GET", "/api/get-profile", nil).JSON(t, &me)
+		if r := s.doctor.Do("PATCH", "/api/update-profile", map[string]any{"name": "Dr Renamed", "version": me.Version}); r.Status != http.StatusOK {
+			t.Fatalf("rename: %d %s", r.Status, r.Body)
+		}
+		second := apitest.SignaturePNG(t)
+		second = append(second[:len(second):len(second)], 0) // a different drawing
+		if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", second); r.Status != http.StatusOK {
+			t.Fatalf("second signature: %d %s", r.Status, r.Body)
+		}
+
+		var printed struct {
+			DoctorDetails struct {
+				Name         string `json:"name"`
+				HasSignature bool   `json:"has_signature"`
+				SignatureURL string `json:"signature_url"`
+			} `json:"doctor_details"`
+		}
+		s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "statement"}).JSON(t, &printed)
+		if d := printed.DoctorDetails; d.Name != "Test doc" || !d.HasSignature || d.SignatureURL != fmt.Sprintf("/api/bills/%d/signature", b.ID) {
+			t.Errorf("the statement's doctor: %+v", d)
+		}
+		r := s.front.Do("GET", printed.DoctorDetails.SignatureURL, nil)
+		if r.Status != http.StatusOK || !bytes.Equal(r.Body, first) {
+			t.Errorf("the statement's signature: %d, the first drawing %v", r.Status, bytes.Equal(r.Body, first))
+		}
+
+		// A draft shows the doctor as they are now.
+		draft := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", s.book(t, 120)), map[string]any{"service_id": s.lab, "quantity": 1})
+		var open struct {
+			DoctorDetails struct{ Name string } `json:"doctor_details"`
+		}
+		s.front.Do("GET", fmt.Sprintf("/api/bills/%d", draft.ID), nil).JSON(t, &open)
+		if open.DoctorDetails.Name != "Dr Renamed" {
+			t.Errorf("a draft's doctor: %+v", open.DoctorDetails)
+		}
+
+		if _, err := db.ExecContext(context.Background(), `UPDATE bills SET signer = '{}' WHERE id = $1`, b.ID); err == nil {
+			t.Error("a finalised bill's doctor was changed")
 		}
 	})
 }

@@ -800,6 +800,9 @@ func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version i
 			return err
 		}
 		number := fmt.Sprintf("%s-%d-%06d", billPrefix, year, seq)
+		if err := keepSigner(ctx, tx, id, cur.DoctorID); err != nil { // while it is a draft: then it is fixed
+			return err
+		}
 		now := s.now()
 		day := s.dayOf(now)
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET status = 'final', year = $1, seq = $2, number = $3, finalised_at = $4,

@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -76,7 +77,7 @@ func (s *Store) CollectedToday(ctx context.Context) (Today, error) {
 }
 
 // Doctor is what a statement of fees prints of the visit's doctor: name, specialisations,
-// licences and drawn signature.
+// licences and drawn signature, as copied when the bill was finalised (profile.Signer).
 type Doctor struct {
 	Name            string            `json:"name"`
 	Specialisations []string          `json:"specialisations"`
@@ -85,10 +86,28 @@ type Doctor struct {
 	SignatureURL    string            `json:"signature_url"`
 }
 
-// doctorOf reads the bill's doctor for its statement; nil for a bill without one.
+// doctorOf reads the bill's doctor for its statement; nil for a bill without one. A bill
+// finalised with a doctor keeps them as they were then; a draft, or a bill finalised before
+// bills kept their doctor, shows the doctor's profile as it is.
 func doctorOf(ctx context.Context, q database.Querier, b Bill) (*Doctor, error) {
 	if b.DoctorID == nil {
 		return nil, nil
+	}
+	var signer sql.NullString
+	var signed bool
+	if err := q.QueryRowContext(ctx, `SELECT signer, signature IS NOT NULL FROM bills WHERE id = $1`, b.ID).Scan(&signer, &signed); err != nil {
+		return nil, fmt.Errorf("read bill's doctor: %w", err)
+	}
+	if signer.Valid {
+		var kept profile.Signer
+		if err := json.Unmarshal([]byte(signer.String), &kept); err != nil {
+			return nil, fmt.Errorf("read bill's doctor: %w", err)
+		}
+		d := &Doctor{Name: kept.Name, Specialisations: kept.Specialisations, Licences: kept.Licences, HasSignature: signed}
+		if signed {
+			d.SignatureURL = fmt.Sprintf("/api/bills/%d/signature", b.ID)
+		}
+		return d, nil
 	}
 	p, err := profile.Get(ctx, q, *b.DoctorID)
 	if err != nil {
@@ -104,19 +123,43 @@ func doctorOf(ctx context.Context, q database.Querier, b Bill) (*Doctor, error) 
 	return d, nil
 }
 
-// Signature is the drawing of the bill's doctor, for its statement of fees.
-func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
+// keepSigner copies the bill's doctor, with their drawn signature, into the bill being
+// finalised in tx: the statement prints them as they were on that day.
+func keepSigner(ctx context.Context, tx *sql.Tx, id int64, doctor *int64) error {
+	if doctor == nil {
+		return nil
+	}
+	signer, drawing, err := profile.SignerOf(ctx, tx, *doctor)
+	if err != nil {
+		return err
+	}
+	kept, _ := json.Marshal(signer)
+	if _, err := tx.ExecContext(ctx, `UPDATE bills SET signer = $1, signature_type = $2, signature = $3 WHERE id = $4`,
+		string(kept), drawing.ContentType, drawing.Data, id); err != nil {
+		return fmt.Errorf("keep bill's doctor: %w", err)
+	}
+	return nil
+}
+
+// Signature is the drawing the bill's statement prints: the one kept when it was finalised,
+// or, for a bill without one, its doctor's as it is.
+func (s *Store) Signature(ctx context.Context, id int64) (profile.Drawing, error) {
 	var doctor sql.NullInt64
-	err := s.DB.QueryRowContext(ctx, `SELECT doctor_id FROM bills WHERE id = $1`, id).Scan(&doctor)
+	var d profile.Drawing
+	var kept sql.NullString
+	err := s.DB.QueryRowContext(ctx, `SELECT doctor_id, signer, signature_type, signature FROM bills WHERE id = $1`, id).Scan(&doctor, &kept, &d.ContentType, &d.Data)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return "", nil, apperr.NotFound("billing.bill_not_found")
+		return d, apperr.NotFound("billing.bill_not_found")
 	case err != nil:
-		return "", nil, fmt.Errorf("read bill: %w", err)
-	case !doctor.Valid:
-		return "", nil, apperr.NotFound("billing.no_signature")
+		return d, fmt.Errorf("read bill: %w", err)
+	case kept.Valid && d.Data != nil:
+		return d, nil
+	case kept.Valid || !doctor.Valid:
+		return d, apperr.NotFound("billing.no_signature")
 	}
-	return profile.Image(ctx, s.DB, doctor.Int64, profile.KindSignature)
+	d.ContentType, d.Data, err = profile.Image(ctx, s.DB, doctor.Int64, profile.KindSignature)
+	return d, err
 }
 
 // Documents a bill prints.

@@ -332,16 +332,12 @@ func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 // signature answers the drawn signature of the bill's doctor, which its statement prints.
 func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
 	id, err := billID(r)
-	var ct string
-	var data []byte
-	if err == nil {
-		ct, data, err = h.Store.Signature(r.Context(), id)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	profile.WriteImage(w, ct, data)
+	d, err := h.Store.Signature(r.Context(), id)
+	profile.WriteSignature(w, r, d, err)
 }
 
 func (h *Handler) today(w http.ResponseWriter, r *http.Request) {

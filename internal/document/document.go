@@ -51,13 +51,8 @@ const (
 	Cancelled = "cancelled"
 )
 
-// Doctor is the issuing doctor as the document keeps them.
-type Doctor struct {
-	ID              int64             `json:"id"`
-	Name            string            `json:"name"`
-	Specialisations []string          `json:"specialisations"`
-	Licences        []profile.Licence `json:"licences"`
-}
+// Doctor is the issuing doctor as the document keeps them, copied when it is issued.
+type Doctor = profile.Signer
 
 // FieldValue is a declared field as it was filled.
 type FieldValue struct {
@@ -317,7 +312,10 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 	if t.Kind == "visit_summary" && src.visit.Status != "signed" {
 		return Document{}, apperr.Conflict("document.visit_not_signed")
 	}
-	doctor := Doctor{ID: src.doctor.ID, Name: src.doctor.Name, Specialisations: src.doctor.Specialisations, Licences: src.doctor.Licences}
+	doctor, drawing, err := profile.SignerOf(ctx, s.DB, src.doctor.ID)
+	if err != nil {
+		return Document{}, err
+	}
 	fieldValues := make([]FieldValue, 0, len(t.Fields))
 	for _, f := range t.Fields {
 		value := filled[f.Key]
@@ -325,13 +323,6 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 			value = day(t.Language, value)
 		}
 		fieldValues = append(fieldValues, FieldValue{Key: f.Key, Label: f.Label, Value: value})
-	}
-	var sigType string
-	var sig []byte
-	if src.doctor.HasSignature {
-		if sigType, sig, err = profile.Image(ctx, s.DB, e.ActorID, profile.KindSignature); err != nil {
-			return Document{}, err
-		}
 	}
 	birthYear := any(nil)
 	if b, err := time.Parse(time.DateOnly, src.patient.BirthDate); err == nil {
@@ -359,7 +350,7 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 			patient_id, appointment_id, initials, birth_year, doctor_id, doctor, clinic, signature_type, signature, fields, content,
 			content_hash, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
 			RETURNING id`, t.Kind, year, seq, number, newCode(), t.ID, t.Name, t.Language, t.Paper, in.PatientID, in.AppointmentID,
-			initials(t.Language, src.patient), birthYear, e.ActorID, string(doctorJSON), string(clinicJSON), sigType, sig,
+			initials(t.Language, src.patient), birthYear, e.ActorID, string(doctorJSON), string(clinicJSON), drawing.ContentType, drawing.Data,
 			string(fieldsJSON), string(contentJSON), hash, now).Scan(&id); err != nil {
 			return fmt.Errorf("insert document: %w", err)
 		}
@@ -489,14 +480,13 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int
 }
 
 // Signature returns the signature a document carries.
-func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
-	var ct string
-	var data []byte
-	err := s.DB.QueryRowContext(ctx, `SELECT signature_type, signature FROM documents WHERE id = $1 AND signature IS NOT NULL`, id).Scan(&ct, &data)
+func (s *Store) Signature(ctx context.Context, id int64) (profile.Drawing, error) {
+	var d profile.Drawing
+	err := s.DB.QueryRowContext(ctx, `SELECT signature_type, signature FROM documents WHERE id = $1 AND signature IS NOT NULL`, id).Scan(&d.ContentType, &d.Data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, apperr.NotFound("document.not_found")
+		return d, apperr.NotFound("document.not_found")
 	}
-	return ct, data, err
+	return d, err
 }
 
 // Verification is all the verify page tells of a document: nothing of the patient but

@@ -268,14 +268,10 @@ func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
 	id, err := docID(r)
-	var ct string
-	var data []byte
-	if err == nil {
-		ct, data, err = h.Store.Signature(r.Context(), id)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	profile.WriteImage(w, ct, data)
+	d, err := h.Store.Signature(r.Context(), id)
+	profile.WriteSignature(w, r, d, err)
 }

@@ -208,16 +208,12 @@ func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "prescription.not_found")
-	var ct string
-	var data []byte
-	if err == nil {
-		ct, data, err = h.Store.Signature(r.Context(), id)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	profile.WriteImage(w, ct, data)
+	d, err := h.Store.Signature(r.Context(), id)
+	profile.WriteSignature(w, r, d, err)
 }
 
 // check answers the safety findings of lines being written, auditing the read of the

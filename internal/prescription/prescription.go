@@ -171,12 +171,7 @@ func checkItems(items []Item, v *apperr.Validation) []Item {
 }
 
 // Prescriber is what a printed prescription says of who wrote it, fixed when it is issued.
-type Prescriber struct {
-	ID              int64             `json:"id"`
-	Name            string            `json:"name"`
-	Specialisations []string          `json:"specialisations"`
-	Licences        []profile.Licence `json:"licences"`
-}
+type Prescriber = profile.Signer
 
 // PatientDetails are the patient's details a prescription prints.
 type PatientDetails struct {

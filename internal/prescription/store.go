@@ -317,22 +317,15 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int,
 		if slices.ContainsFunc(findings, func(f Finding) bool { return !f.settled() }) {
 			return apperr.Conflict("prescription.safety_unresolved")
 		}
-		pr, err := profile.Get(ctx, tx, e.ActorID)
+		signer, drawing, err := profile.SignerOf(ctx, tx, e.ActorID)
 		if err != nil {
 			return err
 		}
-		snapshot, _ := json.Marshal(Prescriber{ID: pr.ID, Name: pr.Name, Specialisations: pr.Specialisations, Licences: pr.Licences})
-		var sigType string
-		var sig []byte
-		if pr.HasSignature {
-			if sigType, sig, err = profile.Image(ctx, tx, e.ActorID, profile.KindSignature); err != nil {
-				return err
-			}
-		}
+		snapshot, _ := json.Marshal(signer)
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET status = $1, prescriber_id = $2, prescriber = $3, signature_type = $4,
 			signature = $5, issued_at = $6, updated_at = $6, updated_by = $2, version = version + 1 WHERE id = $7`,
-			Printed(rx.Kind), e.ActorID, string(snapshot), sigType, sig, now, id); err != nil {
+			Printed(rx.Kind), e.ActorID, string(snapshot), drawing.ContentType, drawing.Data, now, id); err != nil {
 			return fmt.Errorf("issue prescription: %w", err)
 		}
 		if rx, err = s.get(ctx, tx, id); err != nil {
@@ -377,12 +370,11 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int
 }
 
 // Signature returns the signature a printed prescription carries.
-func (s *Store) Signature(ctx context.Context, id int64) (string, []byte, error) {
-	var ct string
-	var data []byte
-	err := s.DB.QueryRowContext(ctx, `SELECT signature_type, signature FROM prescriptions WHERE id = $1 AND signature IS NOT NULL`, id).Scan(&ct, &data)
+func (s *Store) Signature(ctx context.Context, id int64) (profile.Drawing, error) {
+	var d profile.Drawing
+	err := s.DB.QueryRowContext(ctx, `SELECT signature_type, signature FROM prescriptions WHERE id = $1 AND signature IS NOT NULL`, id).Scan(&d.ContentType, &d.Data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, apperr.NotFound("prescription.not_found")
+		return d, apperr.NotFound("prescription.not_found")
 	}
-	return ct, data, err
+	return d, err
 }

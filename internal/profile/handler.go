@@ -153,9 +153,23 @@ func (h *Handler) image(kind string) http.HandlerFunc {
 // WriteImage answers with a stored picture. A picture is shown, never run: an SVG is
 // sandboxed by its own Content-Security-Policy.
 func WriteImage(w http.ResponseWriter, contentType string, data []byte) {
+	writeImage(w, contentType, data, "private, max-age=86400")
+}
+
+// WriteSignature answers the signature a paper carries (read by its owner's store, which
+// answers not found for a paper without one): fixed with the paper, so a browser may keep it.
+func WriteSignature(w http.ResponseWriter, r *http.Request, d Drawing, err error) {
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	writeImage(w, d.ContentType, d.Data, "private, max-age=31536000, immutable")
+}
+
+func writeImage(w http.ResponseWriter, contentType string, data []byte, cache string) {
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	w.Header().Set("Cache-Control", "private, max-age=86400")
+	w.Header().Set("Cache-Control", cache)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	_, _ = w.Write(data)
