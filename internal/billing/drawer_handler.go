@@ -86,15 +86,12 @@ func (h *Handler) mine(r *http.Request, id int64) (Drawer, error) {
 
 func (h *Handler) drawer(w http.ResponseWriter, r *http.Request) {
 	id, err := shiftID(r)
-	var d Drawer
-	if err == nil {
-		d, err = h.mine(r, id)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, d)
+	d, err := h.mine(r, id)
+	httpjson.Result(w, r, http.StatusOK, d, err)
 }
 
 func (h *Handler) closeDrawer(w http.ResponseWriter, r *http.Request) {

@@ -195,7 +195,23 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 
 // Preview renders a template body (saved or not) in language for a patient and,
 // optionally, a visit, as the user would issue it now with the fields filled so far.
-func (s *Store) Preview(ctx context.Context, userID int64, in PreviewInput) ([]Block, error) {
+func (s *Store) Preview(ctx context.Context, e audit.Event, in PreviewInput) ([]Block, error) {
+	if !slices.Contains(i18n.Languages, in.Language) {
+		var v apperr.Validation
+		v.Add("language", "document.bad_language")
+		return nil, v.Err()
+	}
+	blocks, err := s.preview(ctx, e.ActorID, in)
+	if err != nil {
+		return nil, err
+	}
+	// The preview shows the patient's (and the visit's) data: a read of the record.
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.preview", "patient", strconv.FormatInt(in.PatientID, 10), audit.Success, in.PatientID
+	return blocks, audit.Access(ctx, s.DB, e)
+}
+
+// preview renders the template for the patient as user userID would issue it.
+func (s *Store) preview(ctx context.Context, userID int64, in PreviewInput) ([]Block, error) {
 	lines, err := parseBody(in.Body, in.Fields)
 	if err != nil {
 		return nil, err
@@ -412,6 +428,26 @@ func get(ctx context.Context, q database.Querier, id int64) (Document, error) {
 
 // Get reads one document.
 func (s *Store) Get(ctx context.Context, id int64) (Document, error) { return get(ctx, s.DB, id) }
+
+// Read is Get for a person, whose read of the document is audited (as e's) with its patient.
+func (s *Store) Read(ctx context.Context, e audit.Event, id int64) (Document, error) {
+	d, err := s.Get(ctx, id)
+	if err != nil {
+		return d, err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.read", "document", strconv.FormatInt(d.ID, 10), audit.Success, d.PatientID
+	return d, audit.Access(ctx, s.DB, e)
+}
+
+// ReadList is List for a person, whose read of a patient's documents is audited (as e's).
+func (s *Store) ReadList(ctx context.Context, e audit.Event, patientID, appointmentID int64) ([]Document, error) {
+	list, err := s.List(ctx, patientID, appointmentID)
+	if err != nil || len(list) == 0 {
+		return list, err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.list", "patient", strconv.FormatInt(list[0].PatientID, 10), audit.Success, list[0].PatientID
+	return list, audit.Access(ctx, s.DB, e)
+}
 
 // MaxListed is the most documents a list answers (a patient's, newest first).
 const MaxListed = 200

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"emr/internal/apperr"
-	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -80,47 +79,37 @@ func (h *Handler) placeholders(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) template(w http.ResponseWriter, r *http.Request) {
 	id, err := httpjson.PathID(r, "id", "document.template_not_found")
-	var t Template
-	if err == nil {
-		t, err = h.Store.Template(r.Context(), id)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, t)
+	t, err := h.Store.Template(r.Context(), id)
+	httpjson.Result(w, r, http.StatusOK, t, err)
 }
 
 func (h *Handler) createTemplate(w http.ResponseWriter, r *http.Request) {
 	var in TemplateInput
-	err := httpjson.Decode(w, r, &in)
-	var t Template
-	if err == nil {
-		t, err = h.Store.CreateTemplate(r.Context(), auth.AuditEvent(r), in)
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	h.respondTemplate(w, r, http.StatusCreated, t, err)
+	t, err := h.Store.CreateTemplate(r.Context(), auth.AuditEvent(r), in)
+	httpjson.Result(w, r, http.StatusCreated, t, err)
 }
 
 func (h *Handler) updateTemplate(w http.ResponseWriter, r *http.Request) {
 	id, err := httpjson.PathID(r, "id", "document.template_not_found")
-	var in TemplateInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
-	}
-	var t Template
-	if err == nil {
-		t, err = h.Store.UpdateTemplate(r.Context(), auth.AuditEvent(r), id, in)
-	}
-	h.respondTemplate(w, r, http.StatusOK, t, err)
-}
-
-// respondTemplate answers a written template.
-func (h *Handler) respondTemplate(w http.ResponseWriter, r *http.Request, status int, t Template, err error) {
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, status, t)
+	var in TemplateInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	t, err := h.Store.UpdateTemplate(r.Context(), auth.AuditEvent(r), id, in)
+	httpjson.Result(w, r, http.StatusOK, t, err)
 }
 
 // Installed answers how many starter templates were added.
@@ -144,31 +133,18 @@ type PreviewOut struct {
 
 func (h *Handler) preview(w http.ResponseWriter, r *http.Request) {
 	var in PreviewInput
-	err := httpjson.Decode(w, r, &in)
-	p := auth.PrincipalFrom(r.Context())
-	if err == nil && !p.Can(auth.ViewPatient) {
-		err = apperr.Forbidden("auth.forbidden")
-	}
-	if err == nil && !slices.Contains(i18n.Languages, in.Language) {
-		var v apperr.Validation
-		v.Add("language", "document.bad_language")
-		err = v.Err()
-	}
-	var out PreviewOut
-	if err == nil {
-		out.Content, err = h.Store.Preview(r.Context(), p.UserID, in)
-	}
-	if err == nil {
-		// The preview shows the patient's (and the visit's) data: a read of the record.
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.preview", "patient", strconv.FormatInt(in.PatientID, 10), audit.Success, in.PatientID
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
-	if err != nil {
+	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, out)
+	// Templates are managed by some who may not read patients: the preview, which shows a
+	// patient's data, needs that too.
+	if !auth.PrincipalFrom(r.Context()).Can(auth.ViewPatient) {
+		httpjson.Error(w, r, apperr.Forbidden("auth.forbidden"))
+		return
+	}
+	content, err := h.Store.Preview(r.Context(), auth.AuditEvent(r), in)
+	httpjson.Result(w, r, http.StatusOK, PreviewOut{Content: content}, err)
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
@@ -192,12 +168,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	list, err := h.Store.List(r.Context(), patientID, appointmentID)
-	if err == nil && len(list) > 0 {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.list", "patient", strconv.FormatInt(list[0].PatientID, 10), audit.Success, list[0].PatientID
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
+	list, err := h.Store.ReadList(r.Context(), auth.AuditEvent(r), patientID, appointmentID)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -207,45 +178,34 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) issue(w http.ResponseWriter, r *http.Request) {
 	var in IssueInput
-	err := httpjson.Decode(w, r, &in)
-	var d Document
-	if err == nil {
-		d, err = h.Store.Issue(r.Context(), auth.AuditEvent(r), in)
-	}
-	respond(w, r, http.StatusCreated, d, err)
-}
-
-func respond(w http.ResponseWriter, r *http.Request, status int, d Document, err error) {
-	if err != nil {
+	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, status, d)
+	d, err := h.Store.Issue(r.Context(), auth.AuditEvent(r), in)
+	httpjson.Result(w, r, http.StatusCreated, d, err)
 }
 
 func docID(r *http.Request) (int64, error) { return httpjson.PathID(r, "id", "document.not_found") }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	id, err := docID(r)
-	var d Document
-	if err == nil {
-		d, err = h.Store.Get(r.Context(), id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.read", "document", strconv.FormatInt(d.ID, 10), audit.Success, d.PatientID
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
-	respond(w, r, http.StatusOK, d, err)
+	d, err := h.Store.Read(r.Context(), auth.AuditEvent(r), id)
+	httpjson.Result(w, r, http.StatusOK, d, err)
 }
 
 func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 	id, err := docID(r)
-	var d Document
-	if err == nil {
-		d, err = h.Store.Print(r.Context(), auth.AuditEvent(r), id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	respond(w, r, http.StatusOK, d, err)
+	d, err := h.Store.Print(r.Context(), auth.AuditEvent(r), id)
+	httpjson.Result(w, r, http.StatusOK, d, err)
 }
 
 type cancelInput struct {
@@ -255,15 +215,17 @@ type cancelInput struct {
 
 func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 	id, err := docID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	var in cancelInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var d Document
-	if err == nil {
-		d, err = h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)
-	}
-	respond(w, r, http.StatusOK, d, err)
+	d, err := h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)
+	httpjson.Result(w, r, http.StatusOK, d, err)
 }
 
 func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {

@@ -189,6 +189,17 @@ func Respond(w http.ResponseWriter, status int, v any) {
 	}
 }
 
+// Result answers what a handler's one store call returned: err when it failed, else v with
+// status. It ends the one shape of a handler: read the input (answering its error at once),
+// call the store, Result.
+func Result(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		Error(w, r, err)
+		return
+	}
+	Respond(w, status, v)
+}
+
 // NoContent answers 204.
 func NoContent(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")

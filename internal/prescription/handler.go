@@ -2,14 +2,11 @@ package prescription
 
 import (
 	"net/http"
-	"strconv"
 
-	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
 	"emr/internal/profile"
-	"emr/internal/settings"
 )
 
 // Handler serves the prescription API.
@@ -42,15 +39,8 @@ func pathID(r *http.Request, notFound string) (int64, error) {
 	return httpjson.PathID(r, "id", notFound)
 }
 
-func viewer(r *http.Request) int64 { return auth.PrincipalFrom(r.Context()).UserID }
-
-// respondList answers a list of prescriptions after auditing its read for the patient.
-func (h *Handler) respondList(w http.ResponseWriter, r *http.Request, patientID int64, list []Prescription, err error) {
-	if err == nil && patientID != 0 {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.list", "patient", strconv.FormatInt(patientID, 10), audit.Success
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
+// list answers prescriptions, or the error that ended their read.
+func list(w http.ResponseWriter, r *http.Request, list []Prescription, err error) {
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -60,106 +50,87 @@ func (h *Handler) respondList(w http.ResponseWriter, r *http.Request, patientID 
 
 func (h *Handler) forAppointment(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "appointment.not_found")
-	var list []Prescription
-	if err == nil {
-		list, err = h.Store.ForAppointment(r.Context(), id)
-	}
-	var patientID int64
-	if len(list) > 0 && list[0].PatientID != nil {
-		patientID = *list[0].PatientID
-	}
-	h.respondList(w, r, patientID, list, err)
-}
-
-func (h *Handler) forPatient(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "patient.not_found")
-	var list []Prescription
-	if err == nil {
-		list, err = h.Store.ForPatient(r.Context(), id)
-	}
-	h.respondList(w, r, id, list, err)
-}
-
-func (h *Handler) blank(w http.ResponseWriter, r *http.Request) {
-	list, err := h.Store.Blank(r.Context())
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.Outcome = "prescription.list", "prescription", audit.Success
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
-	h.respondList(w, r, 0, list, err)
-}
-
-func (h *Handler) previous(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "appointment.not_found")
-	var rx Prescription
-	if err == nil {
-		rx, err = h.Store.Previous(r.Context(), id)
-	}
-	h.respond(w, r, http.StatusOK, rx, err, "prescription.read")
-}
-
-// respond answers one prescription, auditing the read or write named by action when the
-// store has not (reads).
-func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, rx Prescription, err error, readAction string) {
-	if err == nil && readAction != "" {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome = readAction, "prescription", strconv.FormatInt(rx.ID, 10), audit.Success
-		if rx.PatientID != nil {
-			e.PatientID = *rx.PatientID
-		}
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, status, rx)
+	rxs, err := h.Store.ReadForAppointment(r.Context(), auth.AuditEvent(r), id)
+	list(w, r, rxs, err)
+}
+
+func (h *Handler) forPatient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	rxs, err := h.Store.ReadForPatient(r.Context(), auth.AuditEvent(r), id)
+	list(w, r, rxs, err)
+}
+
+func (h *Handler) blank(w http.ResponseWriter, r *http.Request) {
+	rxs, err := h.Store.ReadBlank(r.Context(), auth.AuditEvent(r))
+	list(w, r, rxs, err)
+}
+
+func (h *Handler) previous(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "appointment.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	rx, err := h.Store.ReadPrevious(r.Context(), auth.AuditEvent(r), id)
+	httpjson.Result(w, r, http.StatusOK, rx, err)
 }
 
 func (h *Handler) createForVisit(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "appointment.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	var in Input
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var rx Prescription
-	if err == nil {
-		rx, err = h.Store.CreateForVisit(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
-	}
-	h.respond(w, r, http.StatusCreated, rx, err, "")
+	rx, err := h.Store.CreateForVisit(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusCreated, rx, err)
 }
 
 func (h *Handler) createBlank(w http.ResponseWriter, r *http.Request) {
 	var in Input
-	err := httpjson.Decode(w, r, &in)
-	var rx Prescription
-	if err == nil {
-		rx, err = h.Store.CreateBlank(r.Context(), auth.AuditEvent(r), in, i18n.FromRequest(r))
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	h.respond(w, r, http.StatusCreated, rx, err, "")
+	rx, err := h.Store.CreateBlank(r.Context(), auth.AuditEvent(r), in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusCreated, rx, err)
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "prescription.not_found")
-	var rx Prescription
-	if err == nil {
-		rx, err = h.Store.Get(r.Context(), id, viewer(r), i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	h.respond(w, r, http.StatusOK, rx, err, "prescription.read")
+	rx, err := h.Store.Read(r.Context(), auth.AuditEvent(r), id, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, rx, err)
 }
 
 func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "prescription.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	var in Input
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var rx Prescription
-	if err == nil {
-		rx, err = h.Store.Update(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
-	}
-	h.respond(w, r, http.StatusOK, rx, err, "")
+	rx, err := h.Store.Update(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, rx, err)
 }
 
 type versioned struct {
@@ -167,43 +138,34 @@ type versioned struct {
 	Reason  string `json:"reason"`
 }
 
-// PrintOut is what the print page shows: the prescription and the clinic's header.
-type PrintOut struct {
-	Prescription
-	Clinic settings.Clinic `json:"clinic"`
+// decodeVersioned reads the path's prescription id and a body naming the version acted on.
+func decodeVersioned(w http.ResponseWriter, r *http.Request) (int64, versioned, error) {
+	var in versioned
+	id, err := pathID(r, "prescription.not_found")
+	if err != nil {
+		return 0, in, err
+	}
+	return id, in, httpjson.Decode(w, r, &in)
 }
 
 func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "prescription.not_found")
-	var in versioned
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
-	}
-	var out PrintOut
-	if err == nil {
-		out.Prescription, err = h.Store.Print(r.Context(), auth.AuditEvent(r), id, in.Version, i18n.FromRequest(r))
-	}
-	if err == nil {
-		out.Clinic, err = settings.ReadClinic(r.Context(), h.Store.DB)
-	}
+	id, in, err := decodeVersioned(w, r)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, out)
+	out, err := h.Store.PrintWithHeader(r.Context(), auth.AuditEvent(r), id, in.Version, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, out, err)
 }
 
 func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "prescription.not_found")
-	var in versioned
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	id, in, err := decodeVersioned(w, r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var rx Prescription
-	if err == nil {
-		rx, err = h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)
-	}
-	h.respond(w, r, http.StatusOK, rx, err, "")
+	rx, err := h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)
+	httpjson.Result(w, r, http.StatusOK, rx, err)
 }
 
 func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
@@ -216,23 +178,14 @@ func (h *Handler) signature(w http.ResponseWriter, r *http.Request) {
 	profile.WriteSignature(w, r, d, err)
 }
 
-// check answers the safety findings of lines being written, auditing the read of the
-// patient's allergies and prescriptions it made.
+// check answers the safety findings of lines being written (the read of the patient's
+// allergies and prescriptions it made is audited).
 func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
 	var in CheckInput
-	err := httpjson.Decode(w, r, &in)
-	var res CheckResult
-	if err == nil {
-		res, err = h.Store.Check(r.Context(), in, i18n.FromRequest(r))
-	}
-	if err == nil && res.PatientID != nil {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.EntityID, e.Outcome = "prescription.check", "patient", strconv.FormatInt(*res.PatientID, 10), audit.Success
-		err = audit.Access(r.Context(), h.Store.DB, e)
-	}
-	if err != nil {
+	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, res)
+	res, err := h.Store.CheckFor(r.Context(), auth.AuditEvent(r), in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, res, err)
 }

@@ -43,28 +43,35 @@ type roleInput struct {
 
 func (h *Handler) createRole(w http.ResponseWriter, r *http.Request) {
 	var in roleInput
-	err := httpjson.Decode(w, r, &in)
-	var id int64
-	if err == nil {
-		id, err = h.Store.Create(r.Context(), auth.AuditEvent(r), in.Name)
-	}
-	if err != nil {
+	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusCreated, map[string]any{"id": id})
+	id, err := h.Store.Create(r.Context(), auth.AuditEvent(r), in.Name)
+	httpjson.Result(w, r, http.StatusCreated, map[string]any{"id": id}, err)
+}
+
+// decodeOnRole reads the path's role id and the JSON body into in; false when either failed
+// (and the caller was answered).
+func decodeOnRole(w http.ResponseWriter, r *http.Request, in any) (int64, bool) {
+	id, err := rolePathID(r)
+	if err == nil {
+		err = httpjson.Decode(w, r, in)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return 0, false
+	}
+	return id, true
 }
 
 func (h *Handler) renameRole(w http.ResponseWriter, r *http.Request) {
-	id, err := rolePathID(r)
 	var in roleInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	id, ok := decodeOnRole(w, r, &in)
+	if !ok {
+		return
 	}
-	if err == nil {
-		err = h.Store.Rename(r.Context(), auth.AuditEvent(r), id, in.Name)
-	}
-	if err != nil {
+	if err := h.Store.Rename(r.Context(), auth.AuditEvent(r), id, in.Name); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -78,20 +85,18 @@ type twoFactorInput struct {
 // requireTwoFactor sets whether the role's members must use two-factor sign-in; a member
 // without it is sent to set it up at their next request. Audited.
 func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
-	id, err := rolePathID(r)
 	var in twoFactorInput
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	id, ok := decodeOnRole(w, r, &in)
+	if !ok {
+		return
 	}
-	if err == nil && in.Required == nil {
+	if in.Required == nil {
 		var v apperr.Validation
 		v.Add("required", "validation.required")
-		err = v.Err()
+		httpjson.Error(w, r, v.Err())
+		return
 	}
-	if err == nil {
-		err = h.Store.RequireTwoFactor(r.Context(), auth.AuditEvent(r), id, *in.Required)
-	}
-	if err != nil {
+	if err := h.Store.RequireTwoFactor(r.Context(), auth.AuditEvent(r), id, *in.Required); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -100,10 +105,11 @@ func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) deleteRole(w http.ResponseWriter, r *http.Request) {
 	id, err := rolePathID(r)
-	if err == nil {
-		err = h.Store.Delete(r.Context(), auth.AuditEvent(r), id)
-	}
 	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := h.Store.Delete(r.Context(), auth.AuditEvent(r), id); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -119,21 +125,22 @@ type matrixInput struct {
 // at are required (a body without them changes nothing).
 func (h *Handler) saveMatrix(w http.ResponseWriter, r *http.Request) {
 	var in matrixInput
-	err := httpjson.Decode(w, r, &in)
-	if err == nil {
-		var v apperr.Validation
-		if in.Matrix == nil {
-			v.Add("matrix", "validation.required")
-		}
-		if in.Version == nil {
-			v.Add("version", "validation.required")
-		}
-		err = v.Err()
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	if err == nil {
-		err = h.Store.SaveMatrix(r.Context(), auth.AuditEvent(r), in.Matrix, *in.Version)
+	var v apperr.Validation
+	if in.Matrix == nil {
+		v.Add("matrix", "validation.required")
 	}
-	if err != nil {
+	if in.Version == nil {
+		v.Add("version", "validation.required")
+	}
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := h.Store.SaveMatrix(r.Context(), auth.AuditEvent(r), in.Matrix, *in.Version); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}

@@ -50,33 +50,38 @@ func (in *emergencyRequest) validate() error {
 // it replaces a grant already in force. Everything the user does under it is flagged.
 func (h *Handler) grantEmergency(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	var in emergencyRequest
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	if err == nil {
-		err = in.validate()
+	if err := in.validate(); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	if err == nil {
-		err = h.Users.GrantEmergency(r.Context(), auth.AuditEvent(r), id, in.Permissions, in.Hours, in.Reason)
-	}
-	h.respondFresh(w, r, id, err)
+	h.respondFresh(w, r, id, h.Users.GrantEmergency(r.Context(), auth.AuditEvent(r), id, in.Permissions, in.Hours, in.Reason))
 }
 
 // endEmergency ends a user's emergency access now.
 func (h *Handler) endEmergency(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	if err == nil {
-		err = h.Users.EndEmergency(r.Context(), auth.AuditEvent(r), id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	h.respondFresh(w, r, id, err)
+	h.respondFresh(w, r, id, h.Users.EndEmergency(r.Context(), auth.AuditEvent(r), id))
 }
 
-// respondFresh answers the account as stored now, or err.
+// respondFresh answers the account as stored now, or the error that ended its handler.
 func (h *Handler) respondFresh(w http.ResponseWriter, r *http.Request, id int64, err error) {
-	var u User
-	if err == nil {
-		u, err = Get(r.Context(), h.Users.DB, id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
+	u, err := Get(r.Context(), h.Users.DB, id)
 	h.respond(w, r, http.StatusOK, u, err)
 }

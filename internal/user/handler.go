@@ -54,38 +54,34 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	for i, u := range list {
 		ids[i] = u.ID
 	}
-	var enrolled map[int64]bool
-	if err == nil {
-		enrolled, err = auth.TwoFactorEnrolled(r.Context(), h.Users.DB, ids)
-	}
-	out := make([]Account, len(list))
-	for i := range list {
-		if err == nil {
-			out[i], err = h.account(r, list[i], enrolled)
-		}
-	}
+	enrolled, err := auth.TwoFactorEnrolled(r.Context(), h.Users.DB, ids)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
+	}
+	out := make([]Account, len(list))
+	for i := range list {
+		if out[i], err = h.account(r, list[i], enrolled); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
 	}
 	httpjson.Respond(w, http.StatusOK, httpjson.ListBody[Account]{Data: out, Meta: httpjson.ListMeta{Total: total, Page: q.Page, PerPage: q.PerPage}})
 }
 
-// respond answers one account with the given status.
+// respond answers one account with the given status, or the error that ended its handler.
 func (h *Handler) respond(w http.ResponseWriter, r *http.Request, status int, u User, err error) {
-	var a Account
-	var enrolled map[int64]bool
-	if err == nil {
-		enrolled, err = auth.TwoFactorEnrolled(r.Context(), h.Users.DB, []int64{u.ID})
-	}
-	if err == nil {
-		a, err = h.account(r, u, enrolled)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, status, a)
+	enrolled, err := auth.TwoFactorEnrolled(r.Context(), h.Users.DB, []int64{u.ID})
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	a, err := h.account(r, u, enrolled)
+	httpjson.Result(w, r, status, a, err)
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
@@ -103,31 +99,36 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 	}
 	in.Personal = []string{clinic.Name}
 	u, err := h.Users.Create(r.Context(), in)
-	if err == nil {
-		u, err = Get(r.Context(), h.Users.DB, u.ID)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
+	u, err = Get(r.Context(), h.Users.DB, u.ID)
 	h.respond(w, r, http.StatusCreated, u, err)
 }
 
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	var u User
-	if err == nil {
-		u, err = Get(r.Context(), h.Users.DB, id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
+	u, err := Get(r.Context(), h.Users.DB, id)
 	h.respond(w, r, http.StatusOK, u, err)
 }
 
 func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	var c Change
-	if err == nil {
-		err = httpjson.Decode(w, r, &c)
+	if err := httpjson.Decode(w, r, &c); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var u User
-	if err == nil {
-		u, err = h.Users.Update(r.Context(), auth.AuditEvent(r), id, c)
-	}
+	u, err := h.Users.Update(r.Context(), auth.AuditEvent(r), id, c)
 	h.respond(w, r, http.StatusOK, u, err)
 }
 
@@ -135,42 +136,49 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 // user must change at the next login.
 func (h *Handler) resetPassword(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	temporary := auth.NewPassword()
-	if err == nil {
-		err = h.Users.ResetPassword(r.Context(), auth.AuditEvent(r), id, temporary)
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, map[string]string{"temporary_password": temporary})
+	temporary := auth.NewPassword()
+	err = h.Users.ResetPassword(r.Context(), auth.AuditEvent(r), id, temporary)
+	httpjson.Result(w, r, http.StatusOK, map[string]string{"temporary_password": temporary}, err)
+}
+
+// pathUser reads the account of the path's id, for an administrator's action on it; false
+// when there is none (and the caller was answered).
+func (h *Handler) pathUser(w http.ResponseWriter, r *http.Request) (User, bool) {
+	id, err := pathID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return User{}, false
+	}
+	u, err := Get(r.Context(), h.Users.DB, id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return User{}, false
+	}
+	return u, true
 }
 
 // resetTwoFactor removes a user's second factor (a lost phone): they sign in with their
 // password and, if a role requires it, set it up again. Audited.
 func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	var u User
-	if err == nil {
-		u, err = Get(r.Context(), h.Users.DB, id)
+	u, ok := h.pathUser(w, r)
+	if !ok {
+		return
 	}
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action = "user.two_factor_reset"
-		err = h.Users.RemoveTwoFactor(r.Context(), e, id, h.TwoFactor, auth.PrincipalFrom(r.Context()))
-	}
+	e := auth.AuditEvent(r)
+	e.Action = "user.two_factor_reset"
+	err := h.Users.RemoveTwoFactor(r.Context(), e, u.ID, h.TwoFactor, auth.PrincipalFrom(r.Context()))
 	h.respond(w, r, http.StatusOK, u, err)
 }
 
 // unlock forgets the failed logins that throttle an account.
 func (h *Handler) unlock(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	var u User
-	if err == nil {
-		u, err = Get(r.Context(), h.Users.DB, id)
+	u, ok := h.pathUser(w, r)
+	if !ok {
+		return
 	}
-	if err == nil {
-		err = h.Users.Unlock(r.Context(), auth.AuditEvent(r), u, h.Throttle)
-	}
-	h.respond(w, r, http.StatusOK, u, err)
+	h.respond(w, r, http.StatusOK, u, h.Users.Unlock(r.Context(), auth.AuditEvent(r), u, h.Throttle))
 }

@@ -4,6 +4,7 @@ package user
 // /sanctum/csrf-cookie, /auth/login, /auth/logout, /user).
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -53,12 +54,8 @@ type loginRequest struct {
 	Code string `json:"code"`
 }
 
-func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
-	var req loginRequest
-	if err := httpjson.Decode(w, r, &req); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
+// validate checks a login request's fields before anything is looked up.
+func (req *loginRequest) validate() error {
 	req.Username = strings.TrimSpace(req.Username)
 	var v apperr.Validation
 	if req.Username == "" {
@@ -74,49 +71,43 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	if len(req.Code) > 64 {
 		v.Add("code", "validation.too_long")
 	}
-	if err := v.Err(); err != nil {
+	return v.Err()
+}
+
+// loginTry is one try at logging in: what was sent, from where, the throttle's keys of the
+// account and of the address, and the audit event that records how it ended.
+type loginTry struct {
+	req              loginRequest
+	addr             string
+	userKey, addrKey string
+	event            audit.Event
+}
+
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	var req loginRequest
+	if err := httpjson.Decode(w, r, &req); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := req.validate(); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	ctx := r.Context()
 	addr := auth.ClientAddress(r)
-	userKey, addrKey := "user:"+NormalizeUsername(req.Username), "addr:"+addr
-	event := audit.Event{ActorName: req.Username, Action: "auth.login", Address: addr}
+	try := loginTry{req: req, addr: addr, userKey: "user:" + NormalizeUsername(req.Username), addrKey: "addr:" + addr,
+		event: audit.Event{ActorName: req.Username, Action: "auth.login", Address: addr}}
 
-	// Each try takes its slot before the password is checked (docs/adr/0017): the account's
-	// first, then the address's, which a known account of that address may go beyond.
-	throttled := func(wait time.Duration) {
-		metrics.LoginThrottled()
-		event.Outcome, event.Detail = audit.Denied, "throttled"
-		h.record(r, event)
-		httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
-	}
-	wait, err := h.Throttle.Take(ctx, userKey, auth.UserFailureLimit)
+	wait, err := h.takeSlots(ctx, try)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	if wait > 0 {
-		throttled(wait)
+		metrics.LoginThrottled()
+		h.refuse(w, r, try.event, audit.Denied, "throttled", apperr.Throttled("auth.throttled", auth.Seconds(wait)))
 		return
 	}
-	if wait, err = h.Throttle.Take(ctx, addrKey, auth.AddressFailureLimit); err == nil && wait > 0 {
-		var known bool
-		if known, err = h.Throttle.Known(ctx, userKey, addr); err == nil && !known {
-			// Not checked, so not the account's failure.
-			if err := h.Throttle.GiveBack(ctx, userKey); err != nil {
-				httpjson.Error(w, r, err)
-				return
-			}
-			throttled(wait)
-			return
-		}
-	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-
 	id, hash, active, err := h.Users.Credentials(ctx, req.Username)
 	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		httpjson.Error(w, r, err)
@@ -127,86 +118,118 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	// A failed try keeps the slots it took.
 	if ok := auth.CheckPasswordOrDummy(hash, req.Password); !ok || !active {
 		metrics.LoginFailed()
-		event.Outcome = audit.Failure
+		detail := ""
 		if ok && !active {
-			event.Detail = "account deactivated"
+			detail = "account deactivated"
 		}
-		h.record(r, event)
-		httpjson.Error(w, r, apperr.Unauthenticated("auth.invalid_credentials"))
+		h.refuse(w, r, try.event, audit.Failure, detail, apperr.Unauthenticated("auth.invalid_credentials"))
 		return
 	}
-
-	// The second factor, for an account that has one: without a code the password's try is
-	// given back and the code asked for; a wrong or spent code is a failed try.
-	second, err := h.TwoFactor.Status(ctx, id)
+	ok, err := h.secondFactor(ctx, try, id)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if second.Enabled {
-		if strings.TrimSpace(req.Code) == "" {
-			err = h.Throttle.GiveBack(ctx, userKey)
-			if err == nil {
-				err = h.Throttle.GiveBack(ctx, addrKey)
-			}
-			if err == nil {
-				err = apperr.Unauthenticated("auth.two_factor_required")
-			}
-			httpjson.Error(w, r, err)
-			return
-		}
-		ok, err := h.TwoFactor.Verify(ctx, id, req.Code)
-		if err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
-		if !ok {
-			metrics.LoginFailed()
-			event.Outcome, event.Detail = audit.Failure, "wrong second factor"
-			h.record(r, event)
-			httpjson.Error(w, r, apperr.Unauthenticated("auth.invalid_code"))
-			return
-		}
+	if !ok {
+		metrics.LoginFailed()
+		h.refuse(w, r, try.event, audit.Failure, "wrong second factor", apperr.Unauthenticated("auth.invalid_code"))
+		return
 	}
-
-	err = h.Throttle.Reset(ctx, h.Users.DB, userKey)
-	if err == nil && auth.PasswordProblem(req.Password, req.Username) != "" {
-		// A password from before the policy that it would refuse: to be changed before
-		// anything else (the session can then only change it).
-		err = h.Users.RequirePasswordChange(ctx, id)
+	if err := h.succeeded(ctx, try, id); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	if err == nil {
-		err = h.Throttle.GiveBack(ctx, addrKey)
-	}
-	if err == nil {
-		err = h.Throttle.Remember(ctx, userKey, addr)
-	}
+	token, p, err := h.newSession(r, id)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	// A new session id at every login: any session the browser still had is ended.
-	if token := auth.SessionToken(r); token != "" {
-		if err := h.Sessions.RevokeToken(ctx, token); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
-	}
-	token, err := h.Sessions.Create(ctx, id, addr, r.UserAgent())
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	p, err := h.Sessions.Lookup(ctx, token)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	event.ActorID, event.ActorName, event.Outcome = p.UserID, p.Username, audit.Success
-	h.record(r, event)
+	try.event.ActorID, try.event.ActorName, try.event.Outcome = p.UserID, p.Username, audit.Success
+	h.record(r, try.event)
 	auth.SetSessionCookie(w, r, token)
 	auth.SetCSRFCookie(w, r, token)
 	httpjson.Respond(w, http.StatusOK, meOf(p))
+}
+
+// takeSlots takes the try's slots before the password is checked (docs/adr/0017): the
+// account's first, then the address's, which a known account of that address may go
+// beyond. A wait above zero refuses the try (and gives back the account's slot when the
+// address's refused it: the password was not checked, so it is not the account's failure).
+func (h *Handler) takeSlots(ctx context.Context, t loginTry) (time.Duration, error) {
+	wait, err := h.Throttle.Take(ctx, t.userKey, auth.UserFailureLimit)
+	if err != nil || wait > 0 {
+		return wait, err
+	}
+	if wait, err = h.Throttle.Take(ctx, t.addrKey, auth.AddressFailureLimit); err != nil || wait == 0 {
+		return 0, err
+	}
+	known, err := h.Throttle.Known(ctx, t.userKey, t.addr)
+	if err != nil || known {
+		return 0, err
+	}
+	return wait, h.Throttle.GiveBack(ctx, t.userKey)
+}
+
+// secondFactor checks the code of an account that has a second factor (true for one that
+// has none). Without a code the password's try is given back and the code asked for; a wrong
+// or spent code is a failed try (false).
+func (h *Handler) secondFactor(ctx context.Context, t loginTry, id int64) (bool, error) {
+	second, err := h.TwoFactor.Status(ctx, id)
+	if err != nil || !second.Enabled {
+		return err == nil, err
+	}
+	if strings.TrimSpace(t.req.Code) == "" {
+		if err := h.Throttle.GiveBack(ctx, t.userKey); err != nil {
+			return false, err
+		}
+		if err := h.Throttle.GiveBack(ctx, t.addrKey); err != nil {
+			return false, err
+		}
+		return false, apperr.Unauthenticated("auth.two_factor_required")
+	}
+	return h.TwoFactor.Verify(ctx, id, t.req.Code)
+}
+
+// succeeded forgets the account's failed tries, gives the address's slot back and remembers
+// the address for the account. A password from before the policy that it would refuse is to
+// be changed before anything else (the session can then only change it).
+func (h *Handler) succeeded(ctx context.Context, t loginTry, id int64) error {
+	if err := h.Throttle.Reset(ctx, h.Users.DB, t.userKey); err != nil {
+		return err
+	}
+	if auth.PasswordProblem(t.req.Password, t.req.Username) != "" {
+		if err := h.Users.RequirePasswordChange(ctx, id); err != nil {
+			return err
+		}
+	}
+	if err := h.Throttle.GiveBack(ctx, t.addrKey); err != nil {
+		return err
+	}
+	return h.Throttle.Remember(ctx, t.userKey, t.addr)
+}
+
+// newSession opens a session for account id with a new session id (any session the browser
+// still had is ended first) and answers its token and who it is.
+func (h *Handler) newSession(r *http.Request, id int64) (string, *auth.Principal, error) {
+	ctx := r.Context()
+	if token := auth.SessionToken(r); token != "" {
+		if err := h.Sessions.RevokeToken(ctx, token); err != nil {
+			return "", nil, err
+		}
+	}
+	token, err := h.Sessions.Create(ctx, id, auth.ClientAddress(r), r.UserAgent())
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := h.Sessions.Lookup(ctx, token)
+	return token, p, err
+}
+
+// refuse records a try that did not succeed (outcome, detail) and answers err.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, e audit.Event, outcome, detail string, err error) {
+	e.Outcome, e.Detail = outcome, detail
+	h.record(r, e)
+	httpjson.Error(w, r, err)
 }
 
 func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
@@ -225,7 +248,8 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, meOf(auth.PrincipalFrom(r.Context())))
 }
 
-// record writes an audit event; a failure to audit is logged, and does not undo a login.
+// record writes an audit event of a sign-in or sign-out; a failure to audit is logged, and
+// does not undo a login.
 func (h *Handler) record(r *http.Request, e audit.Event) {
 	if err := audit.Access(r.Context(), h.Users.DB, e); err != nil {
 		slog.ErrorContext(r.Context(), "audit", "err", err)
