@@ -275,7 +275,8 @@ func payments(ctx context.Context, q database.Querier, billID int64) ([]Payment,
 		}
 		p.LineID = idOrNil(line)
 		if tendered.Valid {
-			p.Tendered, p.Change = &tendered.Int64, tendered.Int64-p.Amount
+			t := Money(tendered.Int64)
+			p.Tendered, p.Change = &t, t-p.Amount
 		}
 		out = append(out, p)
 	}

@@ -24,7 +24,8 @@ func countDay(ctx context.Context, tx *sql.Tx, day string, b Bill, sign int64) e
 	if sign < 0 {
 		void = 1
 	}
-	if err := addToDay(ctx, tx, day, sign, void, sign*b.Subtotal, sign*b.Discount, sign*b.Total, sign*b.Paid, sign*b.Credited); err != nil {
+	m := Money(sign)
+	if err := addToDay(ctx, tx, day, sign, void, m*b.Subtotal, m*b.Discount, m*b.Total, m*b.Paid, m*b.Credited); err != nil {
 		return err
 	}
 	doctor := int64(0)
@@ -33,7 +34,7 @@ func countDay(ctx context.Context, tx *sql.Tx, day string, b Bill, sign int64) e
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO bill_day_doctors (day, doctor_id, bills, total) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (day, doctor_id) DO UPDATE SET bills = bill_day_doctors.bills + excluded.bills, total = bill_day_doctors.total + excluded.total`,
-		day, doctor, sign, sign*(b.Total-b.Credited)); err != nil {
+		day, doctor, sign, m*(b.Total-b.Credited)); err != nil {
 		return fmt.Errorf("count bill's day: %w", err)
 	}
 	for _, l := range b.Lines {
@@ -43,7 +44,7 @@ func countDay(ctx context.Context, tx *sql.Tx, day string, b Bill, sign int64) e
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO bill_day_services (day, code, label, name, quantity, amount) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (day, code, label) DO UPDATE SET quantity = bill_day_services.quantity + excluded.quantity,
-			amount = bill_day_services.amount + excluded.amount`, day, l.Code, label, l.Description, sign*l.Quantity, sign*l.Amount); err != nil {
+			amount = bill_day_services.amount + excluded.amount`, day, l.Code, label, l.Description, sign*l.Quantity, m*l.Amount); err != nil {
 			return fmt.Errorf("count bill's day: %w", err)
 		}
 	}

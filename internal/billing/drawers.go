@@ -95,7 +95,7 @@ func (s *Store) SetFloat(ctx context.Context, e audit.Event, in FloatInput) (Dra
 			return fmt.Errorf("set float: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.float", "drawer", strconv.FormatInt(id, 10), audit.Success
-		e.Detail = "float " + strconv.FormatInt(*in.OpeningFloat, 10)
+		e.Detail = "float " + strconv.FormatInt(int64(*in.OpeningFloat), 10)
 		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
@@ -205,7 +205,8 @@ func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([
 			d.ClosedAt = &closed.Time
 		}
 		if counted.Valid {
-			d.Counted = &counted.Int64
+			c := Money(counted.Int64)
+			d.Counted = &c
 		}
 		expected[d.ShiftID] = exp
 		out = append(out, d)
@@ -224,7 +225,7 @@ func (s *Store) drawers(ctx context.Context, q database.Querier, ids []int64) ([
 		d := &out[i]
 		d.DrawerCash = d.OpeningFloat + d.CashReceived - d.CashRefunded
 		if exp := expected[d.ShiftID]; exp.Valid {
-			d.DrawerCash = exp.Int64 // as it stood when the drawer was counted
+			d.DrawerCash = Money(exp.Int64) // as it stood when the drawer was counted
 		}
 		if d.Counted != nil {
 			diff := *d.Counted - d.DrawerCash

@@ -4,15 +4,19 @@
 package billing
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"emr/internal/apperr"
 )
 
 // Money is an amount in the clinic currency's minor units (centavos, kopecks, fen; whole
-// đồng for VND): never floating point.
-type Money = int64
+// đồng for VND): never floating point. A type of its own, so that an amount is never added
+// to a count, a percentage or an id by mistake: Percent and Discount are its arithmetic,
+// Major its writing.
+type Money int64
 
 // minorUnits is ISO 4217's exponent of the currencies a clinic may keep its fees in.
 var minorUnits = map[string]int{
@@ -51,23 +55,24 @@ const (
 // million pesos (or a hundred billion đồng) a line is far beyond any clinic's fee.
 const maxMoney Money = 1e13
 
-// percentOf is pct hundredths of a percent of amount, rounded half up to the minor unit:
-// the rounding a cashier does by hand (12.5 % of 1.01 is 0.13). amount and pct are
-// non-negative and bounded, so the product fits.
-func percentOf(amount Money, pct int64) Money {
-	return (amount*pct + 5000) / 10000
+// Percent is pct hundredths of a percent of m, rounded half up to the minor unit: the
+// rounding a cashier does by hand (12.5 % of 1.01 is 0.13). m and pct are non-negative and
+// bounded, so the product fits.
+func (m Money) Percent(pct int64) Money {
+	return (m*Money(pct) + 5000) / 10000
 }
 
-// discountOn is the discount of kind and value on amount: never more than amount.
-func discountOn(amount Money, kind string, value int64) Money {
+// Discount is the discount of kind and value on m: never more than m. value is an amount in
+// minor units (DiscountAmount) or hundredths of a percent (DiscountPercent).
+func (m Money) Discount(kind string, value int64) Money {
 	var d Money
 	switch kind {
 	case DiscountAmount:
-		d = value
+		d = Money(value)
 	case DiscountPercent:
-		d = percentOf(amount, value)
+		d = m.Percent(value)
 	}
-	return min(d, amount)
+	return min(d, m)
 }
 
 // checkDiscount validates a discount given at field (a line's or the bill's).
@@ -79,7 +84,7 @@ func checkDiscount(v *apperr.Validation, field, kind string, value int64, reason
 		}
 		return
 	case DiscountAmount:
-		if value <= 0 || value > maxMoney {
+		if value <= 0 || Money(value) > maxMoney {
 			v.Add(field+"_value", "billing.bad_amount")
 		}
 	case DiscountPercent:
@@ -92,4 +97,46 @@ func checkDiscount(v *apperr.Validation, field, kind string, value int64, reason
 	if strings.TrimSpace(reason) == "" {
 		v.Add(field+"_reason", "billing.discount_reason_required")
 	}
+}
+
+// Major writes m in major units with the currency's decimals: 35050 → "350.50" (units 2),
+// 200000 → "200000" (units 0).
+func (m Money) Major(units int) string {
+	if units == 0 {
+		return strconv.FormatInt(int64(m), 10)
+	}
+	sign := ""
+	if m < 0 {
+		sign, m = "-", -m
+	}
+	p := Money(1)
+	for range units {
+		p *= 10
+	}
+	return fmt.Sprintf("%s%d.%0*d", sign, m/p, units, m%p)
+}
+
+// ParseMajor reads an amount in major units ("350", "350.5", "350.50") into minor units,
+// refusing more decimals than the currency has, signs and separators.
+func ParseMajor(s string, units int) (Money, bool) {
+	whole, frac, dotted := strings.Cut(strings.TrimSpace(s), ".")
+	if whole == "" || len(frac) > units || (dotted && frac == "") || len(whole) > 14 {
+		return 0, false
+	}
+	for _, r := range whole + frac {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+	}
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f := int64(0)
+	if frac != "" {
+		f, _ = strconv.ParseInt(frac+strings.Repeat("0", units-len(frac)), 10, 64)
+	}
+	p := int64(1)
+	for range units {
+		p *= 10
+	}
+	m := Money(w*p + f)
+	return m, m <= maxMoney
 }

@@ -20,12 +20,18 @@ func TestPercentDiscountRoundsHalfUpInMinorUnits(t *testing.T) {
 		{4, 1000, 0},                // 0.4 → 0
 		{maxMoney, 10000, maxMoney}, // the largest amount, all of it: no overflow
 	} {
-		if got := percentOf(c.amount, c.pct); got != c.want {
+		if got := c.amount.Percent(c.pct); got != c.want {
 			t.Errorf("%d%% of %d = %d, want %d", c.pct, c.amount, got, c.want)
 		}
 	}
-	if d := discountOn(500, DiscountAmount, 800); d != 500 {
+	if d := Money(500).Discount(DiscountAmount, 800); d != 500 {
 		t.Errorf("an amount discount over the amount: %d, want the amount", d)
+	}
+	if d := Money(35000).Discount(DiscountPercent, 2000); d != 7000 {
+		t.Errorf("20 %% off 350.00: %d", d)
+	}
+	if d := Money(35000).Discount(NoDiscount, 2000); d != 0 {
+		t.Errorf("no discount: %d", d)
 	}
 }
 
@@ -44,9 +50,12 @@ func TestMajorUnitsTextRoundTrips(t *testing.T) {
 		if ok != c.ok || (ok && got != c.want) {
 			t.Errorf("ParseMajor(%q, %d) = %d %v, want %d %v", c.text, c.units, got, ok, c.want, c.ok)
 		}
-		if back, _ := ParseMajor(FormatMajor(got, c.units), c.units); ok && back != got {
-			t.Errorf("FormatMajor(%d, %d) = %q reads back as %d", got, c.units, FormatMajor(got, c.units), back)
+		if back, _ := ParseMajor(got.Major(c.units), c.units); ok && back != got {
+			t.Errorf("%d.Major(%d) = %q reads back as %d", got, c.units, got.Major(c.units), back)
 		}
+	}
+	if Money(-35050).Major(2) != "-350.50" || Money(200000).Major(0) != "200000" || Money(5).Major(2) != "0.05" {
+		t.Error("Major writes a negative, a whole-unit and a sub-unit amount")
 	}
 	if MinorUnits("VND") != 0 || MinorUnits("PHP") != 2 || MinorUnits("rub") != 2 {
 		t.Error("minor units of VND, PHP, RUB")

@@ -140,9 +140,9 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 			case cur.Status != Final:
 				return apperr.Conflict("billing.not_final")
 			case m.kind == "refund":
-				return apperr.Conflict("billing.refund_over_paid", FormatMajor(cur.Paid, cur.MinorUnits))
+				return apperr.Conflict("billing.refund_over_paid", cur.Paid.Major(cur.MinorUnits))
 			default:
-				return apperr.Conflict("billing.over_balance", FormatMajor(cur.Balance, cur.MinorUnits))
+				return apperr.Conflict("billing.over_balance", cur.Balance.Major(cur.MinorUnits))
 			}
 		}
 		moved := m.amount
@@ -179,9 +179,9 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		}
 		p = b.Payments[slices.IndexFunc(b.Payments, func(p Payment) bool { return p.ID == pid })]
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill."+m.kind, "bill", strconv.FormatInt(id, 10), b.Patient.ID, audit.Success
-		e.Detail = fmt.Sprintf("%s %s %s %s", receipt, m.method, FormatMajor(m.amount, b.MinorUnits), b.Currency)
+		e.Detail = fmt.Sprintf("%s %s %s %s", receipt, m.method, m.amount.Major(b.MinorUnits), b.Currency)
 		if m.kind == "refund" {
-			e.Detail += fmt.Sprintf("; credited %s; drawer of user %d", FormatMajor(m.credit, b.MinorUnits), m.drawer)
+			e.Detail += fmt.Sprintf("; credited %s; drawer of user %d", m.credit.Major(b.MinorUnits), m.drawer)
 		}
 		if m.reason != "" {
 			e.Detail += "; reason: " + m.reason

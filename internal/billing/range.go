@@ -241,8 +241,8 @@ func WriteBillsCSV(w io.Writer, rep BillsReport, loc *time.Location) error {
 	cw.Write("number", "status", "finalised_at", "mrn", "patient", "doctor", "subtotal", "discount", "total", "paid", "credited", "balance", "currency")
 	for _, b := range rep.Data {
 		cw.Write(b.Number, b.Status, b.FinalisedAt.In(loc).Format(time.RFC3339), b.Patient.MRN, b.Patient.Name, b.Doctor,
-			FormatMajor(b.Subtotal, units), FormatMajor(b.Discount, units), FormatMajor(b.Total, units), FormatMajor(b.Paid, units),
-			FormatMajor(b.Credited, units), FormatMajor(b.Balance, units), rep.Currency)
+			b.Subtotal.Major(units), b.Discount.Major(units), b.Total.Major(units), b.Paid.Major(units),
+			b.Credited.Major(units), b.Balance.Major(units), rep.Currency)
 	}
 	return cw.Flush()
 }
@@ -253,15 +253,15 @@ func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 	cw := httpjson.NewCSV(w)
 	cw.Write(rep.By, "name", "count", "amount", "currency")
 	for _, row := range rep.Rows {
-		cw.Write(row.Key, row.Name, strconv.Itoa(row.Count), FormatMajor(row.Amount, units), rep.Currency)
+		cw.Write(row.Key, row.Name, strconv.Itoa(row.Count), row.Amount.Major(units), rep.Currency)
 	}
 	if rep.By == "service" && rep.BillDiscounts != 0 {
-		cw.Write("", "bill discounts", "", FormatMajor(-rep.BillDiscounts, units), rep.Currency)
+		cw.Write("", "bill discounts", "", (-rep.BillDiscounts).Major(units), rep.Currency)
 	}
 	if rep.By == "service" && rep.Credited != 0 {
-		cw.Write("", "credited (services not given)", "", FormatMajor(-rep.Credited, units), rep.Currency)
+		cw.Write("", "credited (services not given)", "", (-rep.Credited).Major(units), rep.Currency)
 	}
-	cw.Write("", "total", "", FormatMajor(rep.Total, units), rep.Currency)
+	cw.Write("", "total", "", rep.Total.Major(units), rep.Currency)
 	return cw.Flush()
 }
 
@@ -272,8 +272,8 @@ func WriteCashUpCSV(w io.Writer, c CashUp) error {
 	cw := httpjson.NewCSV(w)
 	cw.Write("day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency")
 	row := func(cashier string, m MethodSum) {
-		cw.Write(c.Day, cashier, m.Method, strconv.Itoa(m.Payments), FormatMajor(m.Received, units), strconv.Itoa(m.Refunds),
-			FormatMajor(m.Refunded, units), FormatMajor(m.Net, units), c.Currency)
+		cw.Write(c.Day, cashier, m.Method, strconv.Itoa(m.Payments), m.Received.Major(units), strconv.Itoa(m.Refunds),
+			m.Refunded.Major(units), m.Net.Major(units), c.Currency)
 	}
 	for _, r := range c.Rows {
 		row(r.Cashier, r.MethodSum)
@@ -293,7 +293,7 @@ func WriteOutstandingCSV(w io.Writer, list []Owing, currency string, loc *time.L
 	cw.Write("number", "finalised_at", "mrn", "patient", "total", "paid", "credited", "balance", "currency")
 	for _, o := range list {
 		cw.Write(o.Number, o.FinalisedAt.In(loc).Format(time.RFC3339), o.Patient.MRN, o.Patient.Name,
-			FormatMajor(o.Total, units), FormatMajor(o.Paid, units), FormatMajor(o.Credited, units), FormatMajor(o.Balance, units), currency)
+			o.Total.Major(units), o.Paid.Major(units), o.Credited.Major(units), o.Balance.Major(units), currency)
 	}
 	return cw.Flush()
 }

@@ -160,7 +160,7 @@ func (s *Store) CreateService(ctx context.Context, e audit.Event, in ServiceInpu
 // auditService records a written service in its write's transaction.
 func auditService(ctx context.Context, tx *sql.Tx, e audit.Event, action string, sv Service) error {
 	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "service", strconv.FormatInt(sv.ID, 10), audit.Success
-	e.Detail = sv.Code + " " + strconv.FormatInt(sv.Price, 10)
+	e.Detail = sv.Code + " " + strconv.FormatInt(int64(sv.Price), 10)
 	return audit.Record(ctx, tx, e)
 }
 
@@ -221,7 +221,7 @@ func (s *Store) ExportServices(ctx context.Context, w io.Writer, currency string
 		if !sv.Active {
 			active = "no"
 		}
-		cw.Write(sv.Code, sv.Name, sv.Category, FormatMajor(sv.Price, MinorUnits(currency)), active)
+		cw.Write(sv.Code, sv.Name, sv.Category, sv.Price.Major(MinorUnits(currency)), active)
 	}
 	return cw.Flush()
 }
@@ -400,47 +400,6 @@ func (s *Store) InstallStarter(ctx context.Context, e audit.Event, lang string) 
 		return auditServices(ctx, tx, e, "service.starter", fmt.Sprintf("added %d", added))
 	})
 	return added, err
-}
-
-// FormatMajor writes m in major units with the currency's decimals: 35050 → "350.50".
-func FormatMajor(m Money, units int) string {
-	if units == 0 {
-		return strconv.FormatInt(m, 10)
-	}
-	sign := ""
-	if m < 0 {
-		sign, m = "-", -m
-	}
-	p := int64(1)
-	for range units {
-		p *= 10
-	}
-	return fmt.Sprintf("%s%d.%0*d", sign, m/p, units, m%p)
-}
-
-// ParseMajor reads an amount in major units ("350", "350.5", "350.50") into minor units,
-// refusing more decimals than the currency has, signs and separators.
-func ParseMajor(s string, units int) (Money, bool) {
-	whole, frac, dotted := strings.Cut(strings.TrimSpace(s), ".")
-	if whole == "" || len(frac) > units || (dotted && frac == "") || len(whole) > 14 {
-		return 0, false
-	}
-	for _, r := range whole + frac {
-		if r < '0' || r > '9' {
-			return 0, false
-		}
-	}
-	w, _ := strconv.ParseInt(whole, 10, 64)
-	f := int64(0)
-	if frac != "" {
-		f, _ = strconv.ParseInt(frac+strings.Repeat("0", units-len(frac)), 10, 64)
-	}
-	p := int64(1)
-	for range units {
-		p *= 10
-	}
-	m := w*p + f
-	return m, m <= maxMoney
 }
 
 // The moment and the clinic day of a write.
