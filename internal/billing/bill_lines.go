@@ -133,7 +133,7 @@ func (s *Store) retotal(ctx context.Context, tx *sql.Tx, e audit.Event, billID i
 	if gross > maxMoney {
 		return apperr.Invalid("billing.bill_too_large")
 	}
-	discount := lineDiscounts + (gross - lineDiscounts).Discount(kind, value)
+	discount := lineDiscounts + (gross-lineDiscounts).Discount(kind, value)
 	res, err := tx.ExecContext(ctx, `UPDATE bills SET subtotal = $1, discount = $2, total = $3, updated_at = $4, updated_by = $5,
 		version = version + 1 WHERE id = $6 AND status = 'draft' AND ($7 = -1 OR version = $7)`,
 		gross, discount, gross-discount, s.now(), actorOf(e), billID, version)
