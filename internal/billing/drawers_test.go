@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -29,11 +30,11 @@ type settled struct {
 func (s *setup) finalPaid(t *testing.T, minutes int, method string) settled {
 	t.Helper()
 	appt := s.book(t, minutes)
-	b := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.procedure, "quantity": 1})
-	b = do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.consultation, "quantity": 1})
-	b = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
-	do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": method, "amount": b.Total})
-	return do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
+	b := apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.procedure, "quantity": 1})
+	b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.consultation, "quantity": 1})
+	b = apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+	apitest.Do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": method, "amount": b.Total})
+	return apitest.Do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
 }
 
 // A refund for a service not given settles: the bill asks that much less, so a full refund
@@ -64,19 +65,19 @@ func TestRefundsSettle(t *testing.T) {
 
 		// The dressing was not given: refunded and credited, named; the cash leaves the drawer
 		// that took it (the front desk's), not the supervisor's who authorised it.
-		m := do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not needed", "line_id": dressing.ID})
+		m := apitest.Do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not needed", "line_id": dressing.ID})
 		got := m.Bill
 		last := got.Payments[len(got.Payments)-1]
 		if got.Paid != 50000 || got.Credited != 35050 || got.Balance != 0 || got.Status != "final" || last.Credit != 35050 || last.LineID == nil || last.Drawer != "Test front" {
 			t.Errorf("after a refund of a service not given: paid %d credited %d balance %d, refund %+v", got.Paid, got.Credited, got.Balance, last)
 		}
 		// The refund slip prints (audited); a bill with no refund has none to print.
-		do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "refund"})
+		apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/print", b.ID), map[string]any{"document": "refund"})
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'bill.print' AND detail LIKE 'refund RS-%'`); n != 1 {
 			t.Errorf("the refund slip's print audited %d times", n)
 		}
 		// The rest refunded too: still nothing owed, and the bill is off the outstanding list.
-		got = do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 50000, "reason": "visit cancelled by the doctor"}).Bill
+		got = apitest.Do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", refunds, map[string]any{"method": "cash", "amount": 50000, "reason": "visit cancelled by the doctor"}).Bill
 		if got.Paid != 0 || got.Credited != 85050 || got.Balance != 0 {
 			t.Errorf("after a full refund: paid %d credited %d balance %d", got.Paid, got.Credited, got.Balance)
 		}
@@ -106,7 +107,7 @@ func TestRefundsSettle(t *testing.T) {
 		}
 		today := time.Now().Format(time.DateOnly)
 		for _, by := range []string{"service", "doctor"} {
-			rev := do[revenue](t, s.admin, http.StatusOK, "GET", "/api/reports/revenue?by="+by+"&from="+today+"&to="+today, nil)
+			rev := apitest.Do[revenue](t, s.admin, http.StatusOK, "GET", "/api/reports/revenue?by="+by+"&from="+today+"&to="+today, nil)
 			if rev.Credited != 85050 || rev.Total != 0 {
 				t.Errorf("revenue by %s after full credit: %+v", by, rev)
 			}
@@ -117,7 +118,7 @@ func TestRefundsSettle(t *testing.T) {
 		if r := s.front.Do("POST", fmt.Sprintf("/api/bills/%d/print", card.ID), map[string]any{"document": "refund"}); r.Status != http.StatusNotFound {
 			t.Errorf("the refund slip of a bill without refunds: %d", r.Status)
 		}
-		got = do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", card.ID),
+		got = apitest.Do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", card.ID),
 			map[string]any{"method": "card", "amount": card.Total, "reason": "card of another person", "still_owed": true}).Bill
 		if got.Balance != card.Total || got.Credited != 0 {
 			t.Errorf("a still-owed refund: balance %d credited %d", got.Balance, got.Credited)
@@ -127,7 +128,7 @@ func TestRefundsSettle(t *testing.T) {
 			t.Errorf("outstanding after a still-owed refund: %+v", owed)
 		}
 		// Paid again in cash by the patient's son, whom the receipt names; never more than it asks.
-		paidBy := do[struct{ Bill settled }](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", card.ID), map[string]any{"method": "cash", "amount": 100, "payer": " Trần Văn Minh (son) "}).Bill
+		paidBy := apitest.Do[struct{ Bill settled }](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", card.ID), map[string]any{"method": "cash", "amount": 100, "payer": " Trần Văn Minh (son) "}).Bill
 		if p := paidBy.Payments[len(paidBy.Payments)-1]; p.Payer != "Trần Văn Minh (son)" {
 			t.Errorf("payer: %q", p.Payer)
 		}
@@ -180,19 +181,19 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		if r := s.front.Do("PUT", "/api/drawers/float", map[string]any{"opening_float": -1}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("a negative float: %d", r.Status)
 		}
-		do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 100000})
+		apitest.Do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 100000})
 		cash := s.finalPaid(t, 60, "cash")  // 85,050 in cash
 		card := s.finalPaid(t, 120, "card") // 85,050 by card
-		do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", cash.ID),
+		apitest.Do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", cash.ID),
 			map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not given", "line_id": cash.Lines[0].ID})
 		_ = card
 		// The supervisor takes cash at her own till: her drawer, not the receptionist's.
 		own := s.book(t, 180)
-		b := do[bill](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", own), map[string]any{"service_id": s.lab, "quantity": 1})
-		b = do[bill](t, s.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
-		do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": b.Total})
+		b := apitest.Do[bill](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", own), map[string]any{"service_id": s.lab, "quantity": 1})
+		b = apitest.Do[bill](t, s.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		apitest.Do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": b.Total})
 
-		mine := do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		mine := apitest.Do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
 		if !mine.Mine || len(mine.Drawers) != 1 {
 			t.Fatalf("the receptionist's cash-up: %+v", mine)
 		}
@@ -206,7 +207,7 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 				t.Errorf("she sees another's takings: %+v", row)
 			}
 		}
-		all := do[cashUp](t, s.admin, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		all := apitest.Do[cashUp](t, s.admin, http.StatusOK, "GET", "/api/reports/cash-up", nil)
 		if all.Mine || len(all.Drawers) != 2 {
 			t.Errorf("the supervisor's cash-up: %+v", all)
 		}
@@ -235,7 +236,7 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		if r := s.front.Do("POST", close, map[string]any{"counted": 149000, "version": d.Version + 1}); r.Status != http.StatusConflict {
 			t.Errorf("closing a stale drawer: %d", r.Status)
 		}
-		closed := do[drawer](t, s.front, http.StatusOK, "POST", close, map[string]any{"counted": 149000, "note": "a 1,000 note short", "version": d.Version})
+		closed := apitest.Do[drawer](t, s.front, http.StatusOK, "POST", close, map[string]any{"counted": 149000, "note": "a 1,000 note short", "version": d.Version})
 		if closed.Counted == nil || *closed.Counted != 149000 || closed.Difference == nil || *closed.Difference != -1000 || closed.DrawerCash != 150000 {
 			t.Errorf("closed: %+v", closed)
 		}
@@ -247,7 +248,7 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		}
 		// The next payment opens a new shift; the closed one keeps its count.
 		s.finalPaid(t, 240, "cash")
-		after := do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		after := apitest.Do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
 		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 85050 || after.Drawers[1].OpeningFloat != 0 {
 			t.Errorf("after the close: %+v", after.Drawers)
 		}

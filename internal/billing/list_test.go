@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -29,14 +30,14 @@ type billList struct {
 func TestDeskFindsBills(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
-		walkIn := do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		walkIn := apitest.Do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
 		paid := s.finalPaid(t, 60, "cash")
 		appt := s.book(t, 120)
-		owing := do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.lab, "quantity": 1})
-		owing = do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", owing.ID), map[string]any{"version": owing.Version})
+		owing := apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.lab, "quantity": 1})
+		owing = apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", owing.ID), map[string]any{"version": owing.Version})
 		var other struct{ ID int64 }
 		s.front.Do("POST", "/api/patients", map[string]any{"first_name": "Olga", "last_name": "Petrova", "birth_date": "1961-02-03", "sex": "female", "history": map[string]any{"allergy_status": "none"}}).JSON(t, &other)
-		do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": other.ID})
+		apitest.Do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": other.ID})
 
 		today := time.Now().Format(time.DateOnly)
 		for _, c := range []struct {
@@ -54,7 +55,7 @@ func TestDeskFindsBills(t *testing.T) {
 			{"from=" + today + "&to=" + today + "&q=Lan", []int64{owing.ID, paid.ID, walkIn.ID}},
 			{"from=2001-01-01&to=2001-01-02", nil},
 		} {
-			got := do[billList](t, s.front, http.StatusOK, "GET", "/api/bills?"+c.query, nil)
+			got := apitest.Do[billList](t, s.front, http.StatusOK, "GET", "/api/bills?"+c.query, nil)
 			ids := []int64{}
 			for _, b := range got.Data {
 				ids = append(ids, b.ID)
@@ -71,8 +72,8 @@ func TestDeskFindsBills(t *testing.T) {
 		// The patient's name follows the caller's language, as the screens write it.
 		for lang, want := range map[string]string{"en": "Lan Trần", "vi": "Trần Lan", "ru": "Trần Lan"} {
 			s.front.SetCookie("language", lang)
-			got := do[billList](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills?patient_id=%d", s.patientID), nil)
-			one := do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", paid.ID), nil)
+			got := apitest.Do[billList](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills?patient_id=%d", s.patientID), nil)
+			one := apitest.Do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", paid.ID), nil)
 			if got.Data[0].Patient.Name != want || one.Patient.Name != want {
 				t.Errorf("%s: list %q, bill %q, want %q", lang, got.Data[0].Patient.Name, one.Patient.Name, want)
 			}

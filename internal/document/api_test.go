@@ -85,17 +85,6 @@ func text(blocks []block) string {
 	return b.String()
 }
 
-func do[T any](t *testing.T, c *apitest.Client, want int, method, path string, body any) T {
-	t.Helper()
-	var out T
-	r := c.Do(method, path, body)
-	if r.Status != want {
-		t.Fatalf("%s %s: %d %s, want %d", method, path, r.Status, r.Body, want)
-	}
-	r.JSON(t, &out)
-	return out
-}
-
 type setup struct {
 	env                         *apitest.Env
 	admin, doctor, nurse, front *apitest.Client
@@ -123,7 +112,7 @@ func newSetup(t *testing.T, db *database.DB) *setup {
 	if r := s.doctor.Upload("PUT", "/api/profile/signature", "sig.png", apitest.SignaturePNG(t)); r.Status != http.StatusOK {
 		t.Fatalf("signature: %d %s", r.Status, r.Body)
 	}
-	p := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": hostileName, "last_name": "Trần",
+	p := apitest.Do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": hostileName, "last_name": "Trần",
 		"birth_date": "1985-03-02", "sex": "female", "address": "12 Lê Lợi, Huế", "history": map[string]any{"allergy_status": "none"}})
 	s.patientID = p.ID
 	s.visitID = s.visit(t, true)
@@ -133,28 +122,28 @@ func newSetup(t *testing.T, db *database.DB) *setup {
 // visit books, starts and writes a visit of the patient; signed or left a draft.
 func (s *setup) visit(t *testing.T, sign bool) int64 {
 	t.Helper()
-	docs := do[struct{ Data []struct{ ID int64 } }](t, s.front, http.StatusOK, "GET", "/api/doctors", nil)
-	a := do[struct {
+	docs := apitest.Do[struct{ Data []struct{ ID int64 } }](t, s.front, http.StatusOK, "GET", "/api/doctors", nil)
+	a := apitest.Do[struct {
 		ID      int64
 		Version int
 	}](t, s.front, http.StatusCreated, "POST", "/api/appointments", map[string]any{"patient_id": s.patientID, "doctor_id": docs.Data[0].ID,
 		"starts_at": time.Now().UTC().Add(time.Hour + time.Duration(s.booked)*30*time.Minute).Truncate(time.Minute).Format(time.RFC3339), "duration_minutes": 10, "type": "new"})
 	s.booked++
 	path := fmt.Sprintf("/api/appointments/%d", a.ID)
-	do[any](t, s.front, http.StatusOK, "POST", path+"/arrive", map[string]any{"version": a.Version})
-	do[any](t, s.doctor, http.StatusOK, "POST", path+"/start", map[string]any{"version": a.Version + 1})
-	do[any](t, s.doctor, http.StatusOK, "PUT", path+"/visit", map[string]any{"version": 0, "chief_complaint": "Sốt, ho", "examination": "Họng đỏ",
+	apitest.Do[any](t, s.front, http.StatusOK, "POST", path+"/arrive", map[string]any{"version": a.Version})
+	apitest.Do[any](t, s.doctor, http.StatusOK, "POST", path+"/start", map[string]any{"version": a.Version + 1})
+	apitest.Do[any](t, s.doctor, http.StatusOK, "PUT", path+"/visit", map[string]any{"version": 0, "chief_complaint": "Sốt, ho", "examination": "Họng đỏ",
 		"vitals":    map[string]any{"temperature": 38.2, "heart_rate": 96},
 		"diagnoses": []map[string]any{{"code": "J06.9", "primary": true}}, "orders": []map[string]any{{"code": "CBC", "note": ""}, {"code": "XR-CHEST", "note": "PA view"}, {"code": "ECG", "note": ""}}})
 	if sign {
-		do[any](t, s.doctor, http.StatusOK, "POST", path+"/visit/sign", map[string]any{"version": 1})
+		apitest.Do[any](t, s.doctor, http.StatusOK, "POST", path+"/visit/sign", map[string]any{"version": 1})
 	}
 	return a.ID
 }
 
 func (s *setup) template(t *testing.T, kind, lang string) tmpl {
 	t.Helper()
-	list := do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates?kind="+kind+"&language="+lang, nil)
+	list := apitest.Do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates?kind="+kind+"&language="+lang, nil)
 	if len(list.Data) != 1 {
 		t.Fatalf("templates %s/%s: %v", kind, lang, list.Data)
 	}
@@ -168,7 +157,7 @@ func (s *setup) template(t *testing.T, kind, lang string) tmpl {
 func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
-		all := do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates", nil)
+		all := apitest.Do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates", nil)
 		if len(all.Data) != 28 {
 			t.Fatalf("starter templates: %d, want 7 kinds in 4 languages", len(all.Data))
 		}
@@ -190,7 +179,7 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 			t.Fatalf("a refused document was kept: %d", n)
 		}
 
-		d := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID,
+		d := apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID,
 			"appointment_id": s.visitID, "fields": map[string]string{"rest_days": "3", "rest_from": "2026-11-25", "remarks": "**not bold** {{patient.mrn}}"}})
 		year := time.Now().Year()
 		if d.Number != fmt.Sprintf("MC-%d-000001", year) || d.Status != "issued" || !d.HasSignature || len(d.Code) != 16 || len(d.ContentHash) != 64 {
@@ -210,8 +199,8 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 		// The doctor's profile changes later; the document keeps what it was issued with.
 		var me struct{ Version int }
 		s.doctor.Do("GET", "/api/get-profile", nil).JSON(t, &me)
-		do[any](t, s.doctor, http.StatusOK, "PATCH", "/api/update-profile", map[string]any{"name": "Dr Someone Else", "version": me.Version})
-		again := do[doc](t, s.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/documents/%d", d.ID), nil)
+		apitest.Do[any](t, s.doctor, http.StatusOK, "PATCH", "/api/update-profile", map[string]any{"name": "Dr Someone Else", "version": me.Version})
+		again := apitest.Do[doc](t, s.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/documents/%d", d.ID), nil)
 		if again.Doctor.Name != "Dr Nguyễn Văn Bình" || again.ContentHash != d.ContentHash {
 			t.Errorf("kept: %+v", again.Doctor)
 		}
@@ -250,7 +239,7 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 		if r := s.nurse.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID}); r.Status != http.StatusForbidden {
 			t.Errorf("nurse issues: %d", r.Status)
 		}
-		do[doc](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/print", d.ID), nil)
+		apitest.Do[doc](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/print", d.ID), nil)
 		if r := s.front.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "x"}); r.Status != http.StatusForbidden {
 			t.Errorf("receptionist cancels: %d", r.Status)
 		}
@@ -262,7 +251,7 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 		if r := s.doctor.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("cancel without a reason: %d", r.Status)
 		}
-		c := do[doc](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "Wrong dates"})
+		c := apitest.Do[doc](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "Wrong dates"})
 		if c.Status != "cancelled" {
 			t.Errorf("cancelled: %+v", c)
 		}
@@ -279,7 +268,7 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 		if _, err := db.ExecContext(ctx, `UPDATE documents SET status = 'issued' WHERE id = $1`, d.ID); err == nil {
 			t.Error("a cancelled document was issued again by SQL")
 		}
-		list := do[struct{ Data []doc }](t, s.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/documents?patient_id=%d", s.patientID), nil)
+		list := apitest.Do[struct{ Data []doc }](t, s.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/documents?patient_id=%d", s.patientID), nil)
 		if len(list.Data) != 1 || list.Data[0].Status != "cancelled" {
 			t.Errorf("the chart's list: %+v", list.Data)
 		}
@@ -291,7 +280,7 @@ func TestRequestsAndSummary(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
 		lab := s.template(t, "lab_request", "en")
-		d := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": lab.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+		d := apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": lab.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
 		var orders []string
 		for _, b := range d.Content {
 			for _, it := range b.Items {
@@ -302,7 +291,7 @@ func TestRequestsAndSummary(t *testing.T) {
 			t.Errorf("the laboratory request's lists: %q", orders)
 		}
 		img := s.template(t, "imaging_request", "en")
-		d = do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": img.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+		d = apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": img.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
 		// The ECG, a functional study, is on the request for instrumental examinations too.
 		if body := text(d.Content); !strings.Contains(body, "• XR-CHEST Chest X-ray — PA view") || !strings.Contains(body, "• ECG Electrocardiogram") || strings.Contains(body, "CBC") {
 			t.Errorf("the imaging request:\n%s", body)
@@ -312,12 +301,12 @@ func TestRequestsAndSummary(t *testing.T) {
 		if r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": draft}); r.Status != http.StatusConflict {
 			t.Errorf("summary of a draft: %d %s", r.Status, r.Body)
 		}
-		sum := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
+		sum := apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
 		if body := text(sum.Content); !strings.Contains(body, "Выписка из медицинской карты") || !strings.Contains(body, "T 38,2 °C") || !strings.Contains(body, "(основной)") {
 			t.Errorf("summary:\n%s", body)
 		}
 		// Another patient's visit is not this patient's.
-		other := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Minh", "last_name": "Lê", "birth_date": "1990-01-01", "sex": "male"})
+		other := apitest.Do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Minh", "last_name": "Lê", "birth_date": "1990-01-01", "sex": "male"})
 		r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": lab.ID, "patient_id": other.ID, "appointment_id": s.visitID})
 		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["appointment_id"]) == 0 {
 			t.Errorf("another patient's visit: %d %s", r.Status, r.Body)
@@ -375,12 +364,12 @@ func TestTemplateEditingAndPreview(t *testing.T) {
 			"body": "**unclosed", "fields": fields}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "Строка 1") {
 			t.Errorf("unclosed bold: %d %s", r.Status, r.Body)
 		}
-		tp := do[tmpl](t, s.admin, http.StatusCreated, "POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru",
+		tp := apitest.Do[tmpl](t, s.admin, http.StatusCreated, "POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru",
 			"paper": "a5-portrait", "body": body, "fields": fields})
 		if r := s.admin.Do("POST", "/api/document-templates", map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru", "paper": "a5-portrait", "body": body, "fields": fields}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("a name taken: %d", r.Status)
 		}
-		prev := do[struct{ Content []block }](t, s.admin, http.StatusOK, "POST", "/api/document-templates/preview", map[string]any{"body": body, "fields": fields,
+		prev := apitest.Do[struct{ Content []block }](t, s.admin, http.StatusOK, "POST", "/api/document-templates/preview", map[string]any{"body": body, "fields": fields,
 			"language": "ru", "patient_id": s.patientID, "appointment_id": s.visitID, "values": map[string]string{"until": "2027-01-31"}})
 		got := text(prev.Content)
 		if !strings.Contains(got, "Пациент: Trần "+hostileName+", 41 год") || !strings.Contains(got, "J06.9") || !strings.Contains(got, "31.01.2027") {
@@ -391,7 +380,7 @@ func TestTemplateEditingAndPreview(t *testing.T) {
 		}
 		// A stale save is refused; a current one saves.
 		upd := map[string]any{"name": "Бассейн", "kind": "custom", "language": "ru", "paper": "a4-portrait", "body": body, "fields": fields, "version": tp.Version}
-		do[tmpl](t, s.admin, http.StatusOK, "PUT", fmt.Sprintf("/api/document-templates/%d", tp.ID), upd)
+		apitest.Do[tmpl](t, s.admin, http.StatusOK, "PUT", fmt.Sprintf("/api/document-templates/%d", tp.ID), upd)
 		if r := s.admin.Do("PUT", fmt.Sprintf("/api/document-templates/%d", tp.ID), upd); r.Status != http.StatusConflict {
 			t.Errorf("stale save: %d", r.Status)
 		}
@@ -468,7 +457,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 		s := newSetup(t, db)
 		referral := s.template(t, "referral", "en")
 		issue := func() string {
-			d := do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": referral.ID, "patient_id": s.patientID,
+			d := apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": referral.ID, "patient_id": s.patientID,
 				"appointment_id": s.visitID, "fields": map[string]string{"referred_to": "Cardiology", "reason": "Palpitations"}})
 			return text(d.Content)
 		}
@@ -476,7 +465,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
 		}
 
-		p := do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Hoa", "last_name": "Phạm",
+		p := apitest.Do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Hoa", "last_name": "Phạm",
 			"birth_date": "1950-05-05", "sex": "female", "history": map[string]any{"allergy_status": "present",
 				"allergies": []map[string]string{{"substance": "Penicillin", "reaction": "anaphylaxis", "severity": "severe"}}}})
 		s.patientID = p.ID

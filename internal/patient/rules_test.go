@@ -25,7 +25,7 @@ func TestPatientRules(t *testing.T) {
 			return p
 		}
 		refused := func(name, field string, value any, message string) apitest.Scenario {
-			return apitest.Scenario{Name: name, As: "rec", Method: "POST", Path: "/api/patients", Body: with(field, value), Status: http.StatusUnprocessableEntity, Contains: message}
+			return apitest.Scenario{Name: name, As: "rec", Method: "POST", Path: "/api/patients", Body: with(field, value), Status: http.StatusUnprocessableEntity, Contains: []string{message}}
 		}
 		apitest.Run(t, env, clients, []apitest.Scenario{
 			{Name: "anonymous may not list patients", Method: "GET", Path: "/api/patients", Status: http.StatusUnauthorized},
@@ -43,7 +43,7 @@ func TestPatientRules(t *testing.T) {
 			refused("no known allergies with an allergy listed is refused", "history", map[string]any{"allergy_status": "none", "allergies": []map[string]any{{"substance": "penicillin"}}}, `"history.allergy_status"`),
 			refused("a NUL byte is refused where it is decoded", "remarks", "a\u0000b", `"remarks"`),
 			{Name: "an unknown patient is not found", As: "rec", Method: "GET", Path: "/api/patients/999999", Status: http.StatusNotFound},
-			{Name: "archiving needs a reason", As: "rec", Method: "POST", Path: "/api/patients/999999/archive", Body: map[string]any{"reason": " "}, Status: http.StatusUnprocessableEntity, Contains: `"reason"`},
+			{Name: "archiving needs a reason", As: "rec", Method: "POST", Path: "/api/patients/999999/archive", Body: map[string]any{"reason": " "}, Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
 		})
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients`); n != 0 {
 			t.Errorf("refused registrations wrote %d patients", n)
