@@ -40,7 +40,10 @@ const operationFile = (path) => {
   return parts[0] === 'lib' || parts.slice(0, -1).includes('api')
 }
 const clientCall = /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*['"][./]*(?:lib\/)?api['"]/g
-for (const file of files(root).filter((f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f))) {
+// Tests and their support (src/test/, which answers a screen's requests in place of the
+// server) are not the data layer.
+const testSupport = (f) => /\.test\.tsx?$/.test(f) || relative(root, f).split(sep)[0] === 'test'
+for (const file of files(root).filter((f) => /\.(ts|tsx)$/.test(f) && !testSupport(f))) {
   const source = readFileSync(file, 'utf8')
   if (!operationFile(file)) {
     for (const [, names] of source.matchAll(clientCall)) {

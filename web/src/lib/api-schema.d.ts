@@ -290,7 +290,7 @@ export type paths = {
     };
   };
   "/api/broadcasting/auth": {
-    /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-App.Models.User.{own id}. */
+    /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-results (review results), private-bills (record charges, record payment, view financial reports or cash up own drawer), private-documents (view patient), private-roles (everyone), private-App.Models.User.{own id}. */
     post: operations["postBroadcastingAuth"];
   };
   "/api/broadcasting/user-auth": {
@@ -3384,7 +3384,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-App.Models.User.{own id}. */
+  /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-results (review results), private-bills (record charges, record payment, view financial reports or cash up own drawer), private-documents (view patient), private-roles (everyone), private-App.Models.User.{own id}. */
   postBroadcastingAuth: {
     requestBody: {
       content: {

@@ -1,0 +1,47 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderScreen, user } from '../../test/render'
+import type { AuditEventsPage } from './api/types'
+import AuditLogPage from './AuditPage'
+
+afterEach(cleanup)
+
+const event = (id: number, over: Partial<AuditEventsPage['data'][number]> = {}): AuditEventsPage['data'][number] => ({
+  id, seq: id, hash: 'h', at: '2026-11-26T09:00:00Z', actor_id: 2, actor_name: 'nurse.lan', action: 'patient.read', entity_type: 'patient', entity_id: '9',
+  patient_id: 9, patient_mrn: '2026-000009', address: '10.0.0.7', outcome: 'success', detail: '', emergency: false, ...over,
+})
+
+/** The first page says there is a next; the page after it (asked with its cursor) has the last event. */
+const pages = ({ params }: { params: Record<string, unknown> }): AuditEventsPage =>
+  params.after === 'c2'
+    ? { data: [event(1, { action: 'auth.login', actor_name: 'admin', outcome: 'failure', entity_type: '', entity_id: '', patient_id: 0, patient_mrn: '' })], meta: { next: '', prev: 'c1', per_page: 20, total: null, total_capped: false } }
+    : { data: [event(3), event(2, { outcome: 'denied' })], meta: { next: 'c2', prev: '', per_page: 20, total: 3, total_capped: false } }
+
+describe('AuditPage', () => {
+  it('lists the events with who, what, the patient and the outcome, and counts them', async () => {
+    await renderScreen(<AuditLogPage />, { me: user(['view audit log', 'view patient']), api: { 'GET /audit-events': pages } })
+    const table = await screen.findByTestId('audit-table')
+    await waitFor(() => expect(within(table).getAllByText('nurse.lan').length).toBe(2))
+    expect(within(table).getAllByRole('link', { name: '2026-000009' }).length).toBe(2)
+    expect(screen.getByTestId('audit-total').textContent).toMatch(/3/)
+  })
+
+  it('pages by the cursor the server gave, and keeps the first page\'s count', async () => {
+    const view = await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api: { 'GET /audit-events': pages } })
+    const next = await screen.findByTestId('audit-next')
+    await waitFor(() => expect((next as HTMLButtonElement).disabled).toBe(false))
+    fireEvent.click(next)
+    const table = screen.getByTestId('audit-table')
+    await waitFor(() => expect(within(table).getByText('admin')).toBeTruthy())
+    expect(screen.getByTestId('audit-total').textContent).toMatch(/3/)
+    expect(view.unanswered).toEqual([])
+  })
+
+  it('offers the filtered list as a file', async () => {
+    await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api: { 'GET /audit-events': pages } })
+    const link = await screen.findByTestId('audit-export')
+    expect(link.getAttribute('href')).toMatch(/^\/api\/audit-events\/export\?/)
+    expect(link.getAttribute('href')).toContain('sort=-at')
+  })
+})

@@ -1,0 +1,43 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ResponseBody } from '../../lib/schema'
+import { renderScreen, user } from '../../test/render'
+import type { PatientFigures } from './api/types'
+import DashboardPage from './DashboardPage'
+
+afterEach(cleanup)
+
+const today: ResponseBody<'/api/reports/today', 'get'> = { collected: 123450, currency: 'PHP', day: '2026-11-26', minor_units: 2, payments: 3 }
+const patients: PatientFigures = {
+  total: 1234,
+  this_month: 56,
+  months: [{ month: '2026-11', n: 56 }],
+  ages: [{ band: '18-39', by_sex: { female: 600, male: 634 } }],
+}
+
+describe('DashboardPage', () => {
+  it('shows a cashier the money taken today, and asks the server for nothing else', async () => {
+    const view = await renderScreen(<DashboardPage />, { me: user(['view financial reports']), api: { 'GET /reports/today': today } })
+    const card = await screen.findByTestId('figure-collected')
+    await waitFor(() => expect(card.textContent).toContain('1,234.50'))
+    expect(card.textContent).toContain('3')
+    expect(screen.queryByTestId('figure-today')).toBeNull()
+    expect(screen.queryByTestId('figure-patients')).toBeNull()
+    expect(view.unanswered).toEqual([])
+  })
+
+  it('shows the register to one who reads patients, and no money', async () => {
+    const view = await renderScreen(<DashboardPage />, { me: user(['view patient']), api: { 'GET /dashboard/patients': patients } })
+    const total = await screen.findByTestId('figure-patients')
+    await waitFor(() => expect(total.textContent).toContain('1,234'))
+    expect(screen.getByTestId('figure-registered').textContent).toContain('56')
+    expect(screen.queryByTestId('figure-collected')).toBeNull()
+    expect(view.unanswered).toEqual([])
+  })
+
+  it('greets the user by name', async () => {
+    await renderScreen(<DashboardPage />, { me: user([]), api: {} })
+    expect(await screen.findByText(/Test user/)).toBeTruthy()
+  })
+})

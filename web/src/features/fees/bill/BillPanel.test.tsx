@@ -1,0 +1,69 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderScreen, user } from '../../../test/render'
+import type { Bill } from '../api/types'
+import { BillById } from './BillPanel'
+
+afterEach(cleanup)
+
+const line = { added_at: '2026-11-26T09:00:00Z', added_by: 'Dr Lan', category: 'consultation', code: 'CONS', discount_kind: '', discount_reason: '', discount_value: 0, service_id: 1 }
+
+/** A bill as the server answers it: 500.00 consultation and 350.50 dressing, 20 % off for a senior. */
+function bill(over: Partial<Bill> = {}): Bill {
+  return {
+    id: 5, appointment_id: null, number: 'BL-2026-000001', status: 'final', preview: false, version: 3,
+    patient: { id: 9, mrn: '2026-000009', name: 'Lan Trần' }, doctor: 'Dr Lan', doctor_id: 2, doctor_details: null,
+    currency: 'PHP', minor_units: 2, notes: '', created_at: '2026-11-26T08:00:00Z',
+    lines: [
+      { ...line, id: 1, description: 'Consultation', quantity: 1, unit_price: 50000, discount: 0, amount: 50000 },
+      { ...line, id: 2, code: 'PROC', description: 'Wound dressing', quantity: 1, unit_price: 35050, discount: 0, amount: 35050 },
+    ],
+    subtotal: 85050, discount: 17010, discount_kind: 'percent', discount_value: 2000, discount_reason: 'senior citizen', total: 68040,
+    paid: 30000, credited: 0, balance: 38040, payments: [],
+    finalised_at: '2026-11-26T09:10:00Z', finalised_by: 'Front', replaced_by_id: null, replaces_id: null, void_reason: '', voided_at: null, voided_by: '',
+    ...over,
+  } as Bill
+}
+
+const settings = { currency: 'PHP', minor_units: 2 }
+
+describe('BillPanel (a bill by its id)', () => {
+  it('shows the lines and sums a final bill adds up to, and offers a payment to a cashier', async () => {
+    await renderScreen(<BillById id={5} />, { me: user(['record payment']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
+    const card = await screen.findByTestId('bill')
+    expect(within(card).getByText('Consultation')).toBeTruthy()
+    expect(within(card).getByText('Wound dressing')).toBeTruthy()
+    expect(screen.getByTestId('bill-total').textContent).toContain('680.40')
+    expect(screen.getByTestId('bill-balance').textContent).toContain('380.40')
+    expect(screen.getByRole('button', { name: /take payment/i })).toBeTruthy()
+  })
+
+  it('offers no payment to one who may only charge, and no line actions on a final bill', async () => {
+    await renderScreen(<BillById id={5} />, { me: user(['record charges']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
+    await screen.findByTestId('bill')
+    expect(screen.queryByRole('button', { name: /take payment/i })).toBeNull()
+    expect(screen.queryByRole('button', { name: /remove wound dressing/i })).toBeNull()
+  })
+
+  it('lets one who charges remove a draft line, sending the version read', async () => {
+    const draft = bill({ status: 'draft', number: '', balance: 0, paid: 0, finalised_at: null })
+    const view = await renderScreen(<BillById id={5} />, {
+      me: user(['record charges']),
+      api: { 'GET /bills/5': draft, 'GET /fees/settings': settings, 'GET /services': { data: [] }, 'DELETE /bills/5/lines/2?version=3': { ...draft, lines: draft.lines.slice(0, 1), version: 4 } },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: /remove wound dressing/i }))
+    fireEvent.click(await screen.findByRole('button', { name: /^remove$/i }))
+    await waitFor(() => expect(view.sent).toContainEqual({ method: 'DELETE', path: '/bills/5/lines/2?version=3', body: undefined }))
+  })
+
+  it('says a void bill was withdrawn and why, and asks nothing of it', async () => {
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment', 'void bill']),
+      api: { 'GET /bills/5': bill({ status: 'void', balance: 0, void_reason: 'charged twice', voided_by: 'Admin' }), 'GET /fees/settings': settings },
+    })
+    await screen.findByTestId('bill')
+    expect(screen.getByText(/charged twice/)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /take payment/i })).toBeNull()
+  })
+})

@@ -1,0 +1,59 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderScreen, user } from '../../test/render'
+import type { Patient } from './api/types'
+import PatientChartPage from './PatientChartPage'
+
+afterEach(cleanup)
+
+const patient: Patient = {
+  id: 9, mrn: '2026-000009', version: 2, archived: false, has_photo: false, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-01-02T03:04:05Z',
+  first_name: 'Lan', middle_name: '', last_name: 'Trần', sex: 'female', birth_date: '1950-06-15', birth_date_estimated: false,
+  address: '12 Lê Lợi, Huế', phone: '+84 90 000 0000', email: '', occupation: '', referred_by: '', remarks: '', civil_status: '', blood_type: 'O+',
+  emergency_contact: { name: '', phone: '', relation: '' },
+  history: {
+    allergy_status: 'present', allergies: [{ substance: 'Penicillin', reaction: 'hives', severity: 'severe' }],
+    chronic: ['hypertension'], chronic_other: '', family: [], family_other: '', past_admissions: '', past_surgeries: '',
+    smoking: 'never', alcohol: 'never', social_other: '', vaccinations: '',
+  },
+}
+
+const api = (p: Patient = patient) => ({
+  'GET /patients/9': p,
+  'GET /patients/9/files': { data: [] },
+  'GET /appointments': { data: [], meta: { total: 0, page: 1, per_page: 10 } },
+})
+
+const at = (mrn = patient.mrn) => ({ route: '/masterfile/patients/:id/:pid', at: `/masterfile/patients/9/${mrn}` })
+
+describe('PatientChartPage', () => {
+  it('shows the patient with a severe allergy in the banner', async () => {
+    await renderScreen(<PatientChartPage />, { me: user(['view patient']), api: api(), ...at() })
+    await waitFor(() => expect(document.body.textContent).toContain('Penicillin'))
+    expect(document.body.textContent).toContain('Trần')
+    expect(document.body.textContent).toContain('2026-000009')
+  })
+
+  it('answers not found when the patient number in the address is another patient\'s', async () => {
+    await renderScreen(<PatientChartPage />, { me: user(['view patient']), api: api(), ...at('2026-000010') })
+    await waitFor(() => expect(document.querySelector('.ant-result-404')).not.toBeNull())
+    expect(document.body.textContent).not.toContain('Penicillin')
+  })
+
+  it('offers editing and archiving only to one who manages patients', async () => {
+    await renderScreen(<PatientChartPage />, { me: user(['view patient']), api: api(), ...at() })
+    await waitFor(() => expect(document.body.textContent).toContain('Penicillin'))
+    expect(screen.queryByRole('button', { name: /edit/i })).toBeNull()
+    cleanup()
+    await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: api(), ...at() })
+    expect(await screen.findByRole('button', { name: /edit/i })).toBeTruthy()
+    expect(screen.getByRole('button', { name: /archive/i })).toBeTruthy()
+  })
+
+  it('says an archived record was archived and why', async () => {
+    await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: api({ ...patient, archived: true, archive_reason: 'registered twice' }), ...at() })
+    await waitFor(() => expect(document.body.textContent).toContain('registered twice'))
+    expect(screen.getByRole('button', { name: /restore/i })).toBeTruthy()
+  })
+})

@@ -1,0 +1,77 @@
+// Rendering a screen in a test (jsdom): the app's providers (query cache, router, antd's App,
+// i18n in English) around it, and the API answered from a table of fixtures instead of the
+// server — each fixture typed by the API's own schema where the test says so. A request no
+// fixture answers fails with 404 and is listed in `unanswered`, so a test can show what a
+// screen asked for.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render } from '@testing-library/react'
+import { App as AntApp } from 'antd'
+import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios'
+import type { ReactNode } from 'react'
+import { MemoryRouter, Route, Routes } from 'react-router'
+import { http } from '../lib/api'
+import { meQueryKey, type Me } from '../lib/auth/me'
+import { initI18n } from '../lib/i18n'
+
+/** A fixture: the body to answer, or a function of the request's query and body. */
+export type Fixture = unknown | ((req: { params: Record<string, unknown>; body: unknown }) => unknown)
+
+/** A user for the screen: a role's name and permissions. */
+export function user(permissions: string[], roles: string[] = ['staff']): Me {
+  return {
+    id: 7,
+    username: 'test',
+    name: 'Test user',
+    avatar: '',
+    introduction: '',
+    roles,
+    permissions,
+    must_change_password: false,
+    must_enrol_two_factor: false,
+    emergency: null,
+  } as Me
+}
+
+interface Options {
+  me: Me
+  /** "GET /bills/1" → fixture; the path as the screen asks for it, without /api. */
+  api: Record<string, Fixture>
+  /** The route the screen is mounted at ("/fees/bills/:id") and the address shown. */
+  route?: string
+  at?: string
+}
+
+export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '/' }: Options) {
+  await initI18n('en')
+  const unanswered: string[] = []
+  const sent: { method: string; path: string; body: unknown }[] = []
+  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
+    const method = (config.method ?? 'get').toUpperCase()
+    const path = (config.url ?? '').replace(/^\/api/, '')
+    const body = typeof config.data === 'string' && config.data ? JSON.parse(config.data) : config.data
+    if (method !== 'GET') sent.push({ method, path, body })
+    const key = `${method} ${path}`
+    if (!(key in api)) {
+      unanswered.push(key)
+      return Promise.reject(Object.assign(new Error('no fixture'), { isAxiosError: true, config, response: { status: 404, data: { error: `No fixture for ${key}` }, headers: {}, config } }))
+    }
+    const f = api[key]
+    const data = typeof f === 'function' ? (f as (r: { params: Record<string, unknown>; body: unknown }) => unknown)({ params: config.params ?? {}, body }) : f
+    return { data, status: 200, statusText: 'OK', headers: {}, config }
+  }
+  http.defaults.adapter = adapter
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } })
+  client.setQueryData(meQueryKey, me)
+  const view = render(
+    <QueryClientProvider client={client}>
+      <AntApp>
+        <MemoryRouter initialEntries={[at]}>
+          <Routes>
+            <Route path={route} element={ui} />
+          </Routes>
+        </MemoryRouter>
+      </AntApp>
+    </QueryClientProvider>,
+  )
+  return { ...view, unanswered, sent, client }
+}
