@@ -23,7 +23,7 @@ if (typeof window !== 'undefined') {
   }
   // jsdom draws nothing: a canvas's 2D context takes every call and property and does nothing
   // (the signature pad draws on one).
-  HTMLCanvasElement.prototype.getContext = function () {
+  HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement) {
     const noop = () => {}
     return new Proxy({}, { get: (_, key) => (key === 'canvas' ? this : noop), set: () => true })
   } as unknown as HTMLCanvasElement['getContext']
