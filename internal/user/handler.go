@@ -50,6 +50,10 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	list, total, err := h.Users.List(r.Context(), q)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	ids := make([]int64, len(list))
 	for i, u := range list {
 		ids[i] = u.ID
