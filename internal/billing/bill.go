@@ -22,6 +22,8 @@ type Store struct {
 	DB  *database.DB
 	Loc *time.Location // the clinic's time zone: a bill's year, a payment's day
 	Now func() time.Time
+	// Days keeps the day sums of the fee reports (feereport.Book), in each write's transaction.
+	Days DayBook
 }
 
 // Bill statuses: a draft takes charges; a final bill is numbered and fixed; a void one was

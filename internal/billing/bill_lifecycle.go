@@ -58,7 +58,7 @@ func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version i
 		if cur.Lines, err = lines(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := countDay(ctx, tx, day, cur, 1); err != nil {
+		if err := s.days().CountBill(ctx, tx, day, cur, 1); err != nil {
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.finalise", "bill", strconv.FormatInt(id, 10), cur.Patient.ID, audit.Success
@@ -108,7 +108,7 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 			if cur.Lines, err = lines(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := countDay(ctx, tx, cur.day, cur, -1); err != nil {
+			if err := s.days().CountBill(ctx, tx, cur.day, cur, -1); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"io"
 	"net/http"
 
 	"emr/internal/auth"
@@ -45,10 +46,6 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/bills/{id}/void", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesBills, Handler: h.void},
 		{Method: "POST", Path: "/api/bills/{id}/payments", Access: auth.Need(auth.RecordPayment), Announces: auth.ChangesBills, Handler: h.pay},
 		{Method: "POST", Path: "/api/bills/{id}/refunds", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesBills, Handler: h.refund},
-		{Method: "GET", Path: "/api/reports/today", Access: auth.Need(auth.ViewFinancial), Handler: h.today},
-		{Method: "GET", Path: "/api/reports/outstanding", Access: auth.Need(auth.ViewFinancial), Handler: h.outstanding},
-		{Method: "GET", Path: "/api/reports/bills", Access: auth.Need(auth.ViewFinancial), Handler: h.billsReport},
-		{Method: "GET", Path: "/api/reports/revenue", Access: auth.Need(auth.ViewFinancial), Handler: h.revenue},
 	}...)
 }
 
@@ -74,4 +71,19 @@ func decodeOn[T any](w http.ResponseWriter, r *http.Request, id func(*http.Reque
 		return 0, in, false
 	}
 	return n, in, true
+}
+
+// asCSV says whether the caller asked for a report as a CSV file (?format=csv).
+func asCSV(r *http.Request) bool { return r.URL.Query().Get("format") == "csv" }
+
+// csv audits the export of report name and answers with the file write makes.
+func (h *Handler) csv(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer) error) {
+	if !h.audit(w, r, "report.export", "report", 0, 0, name) {
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.csv"`)
+	if err := write(w); err != nil {
+		panic(http.ErrAbortHandler) // the header is out: the client sees a cut-off file
+	}
 }

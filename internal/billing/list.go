@@ -179,10 +179,11 @@ func (t nullTime) ptr() *time.Time {
 // partial index), never by reading the table; every other list counts through its index.
 func (s *Store) countBills(ctx context.Context, q BillQuery, cond string, args []any, total *int) error {
 	if q.Status == "paid" && q.Q == "" && q.PatientID == 0 && q.From == "" && q.To == "" {
-		var finals, owing int
-		if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(bills), 0) FROM bill_days`).Scan(&finals); err != nil {
-			return fmt.Errorf("list bills: %w", err)
+		finals, err := s.days().Finals(ctx, s.DB)
+		if err != nil {
+			return err
 		}
+		var owing int
 		if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND total > paid + credited`).Scan(&owing); err != nil {
 			return fmt.Errorf("list bills: %w", err)
 		}

@@ -149,10 +149,7 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		if m.kind == "refund" {
 			moved = -m.amount
 		}
-		if err := addToDay(ctx, tx, day.String, 0, 0, 0, 0, 0, moved, m.credit); err != nil {
-			return err
-		}
-		if err := creditDoctor(ctx, tx, day.String, doctor, m.credit); err != nil {
+		if err := s.days().CountMoney(ctx, tx, day.String, doctor, moved, m.credit); err != nil {
 			return err
 		}
 		shift, err := openShift(ctx, tx, m.drawer, e, now)

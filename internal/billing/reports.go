@@ -2,13 +2,12 @@ package billing
 
 import (
 	"context"
+	"emr/internal/database"
+	"emr/internal/user"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
-
-	"emr/internal/database"
-	"emr/internal/user"
 )
 
 // CashUp is a day's money: each drawer's shift to count (Drawers), then the day's
@@ -141,26 +140,13 @@ type Owing struct {
 	Balance     Money      `json:"balance"`
 }
 
-// Owed is the final bills with a balance left: how many, what they owe in all, and a page.
-type Owed struct {
-	Data    []Owing `json:"data"`
-	Total   int     `json:"total"`
-	Balance Money   `json:"balance"`
-	Page    int     `json:"page"`
-	PerPage int     `json:"per_page"`
-}
-
-// Outstanding lists the final bills with a balance left, oldest first, a page at a time
-// (perPage 0: all, for an export), with their count and what they owe in all.
-func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error) {
-	res := Owed{Data: []Owing{}, Page: page, PerPage: perPage}
-	// The count from the partial index of bills owing; what they owe from the days' sums
-	// (every final bill's total less what it was paid), not bill by bill.
-	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND total > paid + credited`).Scan(&res.Total); err != nil {
-		return res, fmt.Errorf("outstanding bills: %w", err)
-	}
-	if err := s.DB.QueryRowContext(ctx, `SELECT COALESCE(SUM(total) - SUM(paid) - SUM(credited), 0) FROM bill_days`).Scan(&res.Balance); err != nil {
-		return res, fmt.Errorf("outstanding bills: %w", err)
+// Owing lists the final bills with a balance left, oldest first, a page at a time (perPage
+// 0: all, for an export), and how many there are (counted from the partial index of bills
+// owing).
+func (s *Store) Owing(ctx context.Context, page, perPage int) ([]Owing, int, error) {
+	var total int
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM bills WHERE status = 'final' AND total > paid + credited`).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("outstanding bills: %w", err)
 	}
 	limit := ""
 	var args []any
@@ -179,20 +165,20 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 	}
 	rows, err := s.DB.QueryContext(ctx, query, args...)
 	if err != nil {
-		return res, fmt.Errorf("outstanding bills: %w", err)
+		return nil, 0, fmt.Errorf("outstanding bills: %w", err)
 	}
 	defer rows.Close()
 	out := []Owing{}
 	for rows.Next() {
 		var o Owing
 		if err := rows.Scan(&o.ID, &o.Number, &o.Patient.ID, &o.FinalisedAt, &o.Total, &o.Paid, &o.Credited); err != nil {
-			return res, fmt.Errorf("outstanding bills: %w", err)
+			return nil, 0, fmt.Errorf("outstanding bills: %w", err)
 		}
 		o.Balance = owed(Final, o.Total, o.Credited, o.Paid)
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
-		return res, fmt.Errorf("outstanding bills: %w", err)
+		return nil, 0, fmt.Errorf("outstanding bills: %w", err)
 	}
 	ids := make([]int64, len(out))
 	for i, o := range out {
@@ -202,6 +188,5 @@ func (s *Store) Outstanding(ctx context.Context, page, perPage int) (Owed, error
 	for i := range out {
 		out[i].Patient = refs[out[i].Patient.ID]
 	}
-	res.Data = out
-	return res, err
+	return out, total, err
 }

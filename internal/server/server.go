@@ -29,6 +29,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/database/archive"
 	"emr/internal/document"
+	"emr/internal/feereport"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
 	"emr/internal/metrics"
@@ -189,6 +190,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	archiveOptions.RecipientNames, archiveOptions.Plaintext = cfg.BackupRecipients, cfg.BackupPlaintext
 	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: archiveOptions}
 	watch(db, scheduled)
+	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
+	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
 	routes := slices.Concat(
 		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		patients.Routes(),
@@ -196,7 +199,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
-		(&billing.Handler{Store: &billing.Store{DB: db, Loc: loc}, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
+		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
+		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),
 		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),

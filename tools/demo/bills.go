@@ -203,7 +203,7 @@ func Bills(ctx context.Context, db *database.DB, users *user.Store, loc *time.Lo
 			return err
 		}
 	}
-	return billing.RebuildDays(ctx, db)
+	return rebuildDays(ctx, db)
 }
 
 type seededService struct {
@@ -233,4 +233,31 @@ func seedServiceIDs(ctx context.Context, db *database.DB) ([]seededService, erro
 // seedCashierIDs returns the ids of the seeded front-desk accounts, creating the missing ones.
 func seedCashierIDs(ctx context.Context, db *database.DB, users *user.Store) ([]int64, error) {
 	return seedAccounts(ctx, db, users, "seed-cashier-", "Seed cashier %02d", "receptionist", seedCashiers)
+}
+
+// rebuildDays recomputes every day's sums of the fee reports from the bills written in bulk
+// above: what the fee store's writes keep up one bill at a time (feereport.Book).
+func rebuildDays(ctx context.Context, db *database.DB) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM bill_days`, `DELETE FROM bill_day_services`, `DELETE FROM bill_day_doctors`,
+			`INSERT INTO bill_days (day, bills, void, subtotal, discount, total, paid, credited)
+			SELECT day, SUM(CASE WHEN status = 'final' THEN 1 ELSE 0 END), SUM(CASE WHEN status = 'void' THEN 1 ELSE 0 END),
+				SUM(CASE WHEN status = 'final' THEN subtotal ELSE 0 END), SUM(CASE WHEN status = 'final' THEN discount ELSE 0 END),
+				SUM(CASE WHEN status = 'final' THEN total ELSE 0 END), SUM(CASE WHEN status = 'final' THEN paid ELSE 0 END),
+				SUM(CASE WHEN status = 'final' THEN credited ELSE 0 END)
+			FROM bills WHERE day IS NOT NULL GROUP BY day`,
+			`INSERT INTO bill_day_services (day, code, label, name, quantity, amount)
+			SELECT b.day, l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END, MIN(l.description), SUM(l.quantity), SUM(l.amount)
+			FROM bill_lines l JOIN bills b ON b.id = l.bill_id WHERE b.status = 'final'
+			GROUP BY b.day, l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END`,
+			`INSERT INTO bill_day_doctors (day, doctor_id, bills, total)
+			SELECT day, COALESCE(doctor_id, 0), COUNT(*), SUM(total - credited) FROM bills WHERE status = 'final' GROUP BY day, COALESCE(doctor_id, 0)`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("rebuild bill days: %w", err)
+			}
+		}
+		return nil
+	})
 }
