@@ -163,22 +163,6 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 		}
 		cert := s.template(t, "medical_certificate", "vi")
 
-		// The fields are checked: a required one missing, a number that is not one.
-		s.doctor.SetCookie("language", "vi")
-		r := s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID, "appointment_id": s.visitID,
-			"fields": map[string]string{"rest_days": "ba"}})
-		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["fields.rest_days"]) == 0 || len(fields["fields.rest_from"]) == 0 {
-			t.Fatalf("bad fields: %d %s", r.Status, r.Body)
-		}
-		// A template that fills a visit needs one.
-		r = s.doctor.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID, "fields": map[string]string{"rest_days": "3", "rest_from": "2026-11-25"}})
-		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["appointment_id"]) == 0 {
-			t.Fatalf("without a visit: %d %s", r.Status, r.Body)
-		}
-		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM documents"); n != 0 {
-			t.Fatalf("a refused document was kept: %d", n)
-		}
-
 		d := apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID,
 			"appointment_id": s.visitID, "fields": map[string]string{"rest_days": "3", "rest_from": "2026-11-25", "remarks": "**not bold** {{patient.mrn}}"}})
 		year := time.Now().Year()
@@ -222,10 +206,6 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'document.verify' AND actor_id IS NULL AND address <> '' AND patient_id = $1", s.patientID); n != 1 {
 			t.Errorf("verifications audited: %d", n)
 		}
-		if r := visitor.Do("GET", "/verify/AAAAAAAAAAAAAAAA", nil); r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "Không có giấy tờ") {
-			t.Errorf("unknown code: %d", r.Status)
-		}
-
 		// The database keeps it as issued, whoever writes.
 		ctx := context.Background()
 		if _, err := db.ExecContext(ctx, `UPDATE documents SET content = '[]' WHERE id = $1`, d.ID); err == nil {
@@ -235,31 +215,16 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 			t.Error("document deleted by SQL")
 		}
 
-		// Nurses and receptionists print it again but never issue or cancel one.
-		if r := s.nurse.Do("POST", "/api/documents", map[string]any{"template_id": cert.ID, "patient_id": s.patientID}); r.Status != http.StatusForbidden {
-			t.Errorf("nurse issues: %d", r.Status)
-		}
+		// A receptionist prints it again (TestDocumentRules: who may issue and cancel).
 		apitest.Do[doc](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/print", d.ID), nil)
-		if r := s.front.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "x"}); r.Status != http.StatusForbidden {
-			t.Errorf("receptionist cancels: %d", r.Status)
-		}
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action IN ('document.issue', 'document.print') AND patient_id = $1", s.patientID); n != 2 {
 			t.Errorf("issue and print audited: %d", n)
 		}
 
-		// Cancelled with a reason: the check says so, and it prints no more.
-		if r := s.doctor.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version}); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("cancel without a reason: %d", r.Status)
-		}
+		// Cancelled with a reason: the check says so (TestDocumentRules: it prints no more).
 		c := apitest.Do[doc](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": d.Version, "reason": "Wrong dates"})
 		if c.Status != "cancelled" {
 			t.Errorf("cancelled: %+v", c)
-		}
-		if r := s.doctor.Do("POST", fmt.Sprintf("/api/documents/%d/cancel", d.ID), map[string]any{"version": c.Version, "reason": "again"}); r.Status != http.StatusConflict {
-			t.Errorf("cancelled twice: %d", r.Status)
-		}
-		if r := s.front.Do("POST", fmt.Sprintf("/api/documents/%d/print", d.ID), nil); r.Status != http.StatusConflict {
-			t.Errorf("a cancelled document printed: %d", r.Status)
 		}
 		visitor.Header.Set("Accept-Language", "en")
 		if page := visitor.Do("GET", "/verify/"+d.Code, nil); !strings.Contains(string(page.Body), "Cancelled: no longer valid") {

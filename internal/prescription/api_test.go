@@ -91,31 +91,6 @@ func TestPrescriptionLifecycle(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
 
-		// Validation: a line needs a medicine and a quantity or a duration, messages translated.
-		s.doctor.SetCookie("language", "ru")
-		r := s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []map[string]any{{"medicine": "Paracetamol"}, {"dose": "1"}}})
-		_, _, fields := r.Error(t)
-		if r.Status != http.StatusUnprocessableEntity || fields["items.0.quantity"][0] != "Укажите количество или длительность." || len(fields["items.1.medicine"]) == 0 {
-			t.Errorf("invalid lines: %d %v", r.Status, fields)
-		}
-		s.doctor.SetCookie("language", "en")
-		r = s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []map[string]any{{"medicine_id": 999999, "medicine": "Ghost", "quantity": "1"}}})
-		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["items.0.medicine"]) == 0 {
-			t.Errorf("unknown catalogue entry: %d %v", r.Status, fields)
-		}
-		// "Intravenous" alone no longer says how: bolus or infusion must be chosen.
-		r = s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []map[string]any{{"medicine": "Ceftriaxone 1 g vial", "route": "intravenous", "quantity": "1"}}})
-		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || fields["items.0.route"][0] != "Intravenous: choose bolus (push) or infusion (drip)." {
-			t.Errorf("intravenous without a method: %d %v", r.Status, fields)
-		}
-		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM prescriptions"); n != 0 {
-			t.Errorf("a refused prescription was stored: %d", n)
-		}
-
-		// A nurse reads but cannot write.
-		if r := s.nurse.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID), map[string]any{"items": []any{amoxicillin}}); r.Status != http.StatusForbidden {
-			t.Errorf("nurse writes: %d", r.Status)
-		}
 		p := s.write(t, s.apptID, amoxicillin)
 		if p.Status != "draft" || p.Kind != "visit" || p.Patient.Name != "Lan Trần" || p.Patient.Age < 30 {
 			t.Errorf("draft: %+v", p)
@@ -142,10 +117,7 @@ func TestPrescriptionLifecycle(t *testing.T) {
 
 		// Printing issues it with the prescriber's details and signature, and the header.
 		s.admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "Phòng khám An Bình", "address": "1 Main St", "phone": "028 1234", "version": 0})
-		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", p.ID), map[string]any{"version": p.Version + 5}); r.Status != http.StatusConflict {
-			t.Errorf("print at a stale version: %d", r.Status)
-		}
-		r = s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", p.ID), map[string]any{"version": p.Version})
+		r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", p.ID), map[string]any{"version": p.Version})
 		var printed rx
 		r.JSON(t, &printed)
 		if r.Status != http.StatusOK || printed.Status != "issued" || printed.Prescriber.Name != "Test doc" || printed.Prescriber.Specialisations[0] != "Family medicine" ||
@@ -156,11 +128,7 @@ func TestPrescriptionLifecycle(t *testing.T) {
 			t.Errorf("printed signature: %d %s", r.Status, r.Header)
 		}
 
-		// An issued prescription cannot change through the API, and stays as it was.
-		r = s.doctor.Do("PUT", fmt.Sprintf("/api/prescriptions/%d", p.ID), map[string]any{"version": printed.Version, "items": []map[string]any{{"medicine": "Morphine", "quantity": "100"}}})
-		if _, code, _ := r.Error(t); r.Status != http.StatusConflict || code != "prescription.issued" {
-			t.Errorf("edit an issued prescription: %d %s", r.Status, r.Body)
-		}
+		// An issued prescription stays as it was, by SQL too (TestPrescriptionRules: through the API).
 		if _, err := db.ExecContext(t.Context(), `UPDATE prescriptions SET items = '[]' WHERE id = $1`, p.ID); err == nil {
 			t.Errorf("the database let an issued prescription's lines change")
 		}
@@ -178,10 +146,7 @@ func TestPrescriptionLifecycle(t *testing.T) {
 			t.Errorf("print audit events: %d", n)
 		}
 
-		// Cancel with a reason; then a new one replaces it.
-		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/cancel", p.ID), map[string]any{"version": printed.Version}); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("cancel without a reason: %d", r.Status)
-		}
+		// Cancelled with a reason; then a new one replaces it.
 		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/cancel", p.ID), map[string]any{"version": printed.Version, "reason": "Wrong dose"}); r.Status != http.StatusOK {
 			t.Errorf("cancel: %d %s", r.Status, r.Body)
 		}
@@ -189,10 +154,6 @@ func TestPrescriptionLifecycle(t *testing.T) {
 		if r.Status != http.StatusCreated {
 			t.Errorf("replacement: %d %s", r.Status, r.Body)
 		}
-		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", p.ID), map[string]any{}); r.Status != http.StatusConflict {
-			t.Errorf("print a cancelled prescription: %d", r.Status)
-		}
-
 		// Every event about an appointment, visit or prescription names its patient (set by
 		// the domain that records it: the audit log knows no domain table).
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE entity_type IN ('appointment', 'visit', 'prescription')

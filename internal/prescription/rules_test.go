@@ -1,0 +1,74 @@
+package prescription_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// TestPrescriptionRules: each rule of writing, printing and cancelling a prescription as one
+// request, on a prescription written for it alone where it needs one.
+func TestPrescriptionRules(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		ru := s.env.LoggedIn("doc-ru", s.env.CreateUser("doc-ru", "doctor"))
+		ru.SetCookie("language", "ru")
+		visit := fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID)
+		booked := 0
+		// draft is a prescription of a visit of its own, not printed.
+		draft := func(t *testing.T) apitest.Vars {
+			booked++
+			p := s.write(t, s.book(t, time.Now().UTC().Add(time.Duration(2+booked)*time.Hour)), amoxicillin)
+			return apitest.Vars{"rx": p.ID, "version": p.Version}
+		}
+		printed := func(t *testing.T) apitest.Vars {
+			v := draft(t)
+			p := apitest.Do[rx](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/prescriptions/%d/print", v["rx"]), map[string]any{"version": v["version"]})
+			v["version"] = p.Version
+			return v
+		}
+		cancelled := func(t *testing.T) apitest.Vars {
+			v := printed(t)
+			p := apitest.Do[rx](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/prescriptions/%d/cancel", v["rx"]), map[string]any{"version": v["version"], "reason": "Wrong dose"})
+			v["version"] = p.Version
+			return v
+		}
+		at := func(offset int, more map[string]any) func(apitest.Vars) any {
+			return func(v apitest.Vars) any {
+				body := map[string]any{"version": v["version"].(int) + offset}
+				for k, x := range more {
+					body[k] = x
+				}
+				return body
+			}
+		}
+		nothingStored := func(t *testing.T, _ apitest.Response, _ apitest.Vars) {
+			if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM prescriptions"); n != 0 {
+				t.Errorf("a refused prescription was stored: %d", n)
+			}
+		}
+		clients := map[string]*apitest.Client{"doctor": s.doctor, "ru": ru, "nurse": s.nurse}
+		apitest.Run(t, s.env, clients, []apitest.Scenario{
+			{Name: "a line needs a medicine and a quantity or a duration, said in the caller's language", As: "ru", Method: "POST", Path: visit,
+				Body:   map[string]any{"items": []map[string]any{{"medicine": "Paracetamol"}, {"dose": "1"}}},
+				Status: http.StatusUnprocessableEntity, Contains: []string{"Укажите количество или длительность.", `"items.1.medicine"`}, After: nothingStored},
+			{Name: "a catalogue entry must exist", As: "doctor", Method: "POST", Path: visit, Body: map[string]any{"items": []map[string]any{{"medicine_id": 999999, "medicine": "Ghost", "quantity": "1"}}},
+				Status: http.StatusUnprocessableEntity, Contains: []string{`"items.0.medicine"`}, After: nothingStored},
+			{Name: "intravenous alone does not say how: bolus or infusion", As: "doctor", Method: "POST", Path: visit,
+				Body:   map[string]any{"items": []map[string]any{{"medicine": "Ceftriaxone 1 g vial", "route": "intravenous", "quantity": "1"}}},
+				Status: http.StatusUnprocessableEntity, Contains: []string{"Intravenous: choose bolus (push) or infusion (drip)."}, After: nothingStored},
+			{Name: "a nurse reads but writes none", As: "nurse", Method: "POST", Path: visit, Body: map[string]any{"items": []any{amoxicillin}}, Status: http.StatusForbidden},
+			{Name: "a print at a stale version is refused", As: "doctor", Setup: draft, Method: "POST", Path: "/api/prescriptions/{rx}/print", BodyOf: at(5, nil), Status: http.StatusConflict},
+			{Name: "an issued prescription does not change", As: "doctor", Setup: printed, Method: "PUT", Path: "/api/prescriptions/{rx}",
+				BodyOf: at(0, map[string]any{"items": []map[string]any{{"medicine": "Morphine", "quantity": "100"}}}), Status: http.StatusConflict, Contains: []string{`"prescription.issued"`}},
+			{Name: "an issued prescription prints again", As: "doctor", Setup: printed, Method: "POST", Path: "/api/prescriptions/{rx}/print", Body: map[string]any{}, Status: http.StatusOK},
+			{Name: "cancelling needs a reason", As: "doctor", Setup: printed, Method: "POST", Path: "/api/prescriptions/{rx}/cancel", BodyOf: at(0, nil), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
+			{Name: "a cancelled prescription prints no more", As: "doctor", Setup: cancelled, Method: "POST", Path: "/api/prescriptions/{rx}/print", Body: map[string]any{}, Status: http.StatusConflict},
+		})
+	})
+}
