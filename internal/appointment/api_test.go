@@ -300,34 +300,16 @@ func TestVisitDraftSignAmendAndFollowUp(t *testing.T) {
 		content := map[string]any{"chief_complaint": "Sore throat", "version": 0,
 			"diagnoses": []map[string]any{{"code": "j02.9", "primary": false}, {"text": "Mild dehydration"}},
 			"orders":    []map[string]any{{"code": "CBC", "note": "fasting"}}}
-		if r := c.doctor.Do("PUT", path, content); r.Status != http.StatusConflict {
-			t.Fatalf("draft before the visit started: %d %s", r.Status, r.Body)
-		}
 		c.rec.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{})
 
-		// The nurse records vitals; out-of-range values are refused with a message per field.
-		r := c.nurse.Do("PUT", path+"/vitals", map[string]any{"version": 0, "vitals": map[string]any{"bp_systolic": 120, "bp_diastolic": 130, "spo2": 101}})
-		if _, _, f := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(f["vitals.bp_diastolic"]) == 0 || len(f["vitals.spo2"]) == 0 {
-			t.Fatalf("bad vitals: %d %s", r.Status, r.Body)
-		}
-		r = c.nurse.Do("PUT", path+"/vitals", map[string]any{"version": 0, "vitals": map[string]any{"bp_systolic": 120, "bp_diastolic": 80, "weight": 70, "height": 175}})
+		// The nurse records vitals (TestVisitRules: what is refused, and who may not).
+		r := c.nurse.Do("PUT", path+"/vitals", map[string]any{"version": 0, "vitals": map[string]any{"bp_systolic": 120, "bp_diastolic": 80, "weight": 70, "height": 175}})
 		var v visit
 		r.JSON(t, &v)
 		if r.Status != http.StatusOK || v.Version != 1 || v.BMI == nil || *v.BMI != 22.9 {
 			t.Fatalf("nurse vitals: %d %s", r.Status, r.Body)
 		}
-		if r := c.nurse.Do("PUT", path, content); r.Status != http.StatusForbidden {
-			t.Errorf("nurse writes the diagnosis: %d", r.Status)
-		}
-		if r := c.rec.Do("GET", path, nil); r.Status != http.StatusForbidden {
-			t.Errorf("receptionist reads the visit: %d", r.Status)
-		}
-
 		c.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{})
-		// A stale save (version 0, the nurse saved version 1) is refused and changes nothing.
-		if r := c.doctor.Do("PUT", path, content); r.Status != http.StatusConflict {
-			t.Fatalf("stale save: %d %s", r.Status, r.Body)
-		}
 		content["version"] = 1
 		content["vitals"] = map[string]any{"bp_systolic": 120, "bp_diastolic": 80, "weight": 70, "height": 175}
 		content["follow_up_date"] = time.Now().UTC().AddDate(0, 0, 8).Format(time.DateOnly)
@@ -348,11 +330,6 @@ func TestVisitDraftSignAmendAndFollowUp(t *testing.T) {
 			t.Fatalf("follow-up in its day's queue: %+v", followUps)
 		}
 
-		// Signing needs one primary diagnosis.
-		r = c.doctor.Do("POST", path+"/sign", map[string]any{"version": v.Version})
-		if _, _, f := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(f["diagnoses"]) == 0 {
-			t.Fatalf("sign without a primary: %d %s", r.Status, r.Body)
-		}
 		content["version"] = v.Version
 		content["diagnoses"] = []map[string]any{{"code": "J02.9", "primary": true}, {"text": "Mild dehydration"}}
 		c.doctor.Do("PUT", path, content).JSON(t, &v)
@@ -366,17 +343,9 @@ func TestVisitDraftSignAmendAndFollowUp(t *testing.T) {
 		if got.Status != "completed" || got.VisitStatus != "signed" {
 			t.Errorf("after signing: %+v", got)
 		}
-		// Signed means read-only: drafts and vitals are refused, amendments keep the original.
-		content["version"] = v.Version
-		if r := c.doctor.Do("PUT", path, content); r.Status != http.StatusConflict {
-			t.Errorf("save after signing: %d", r.Status)
-		}
+		// Signed means read-only (TestVisitRules); an amendment keeps the original.
 		amend := map[string]any{"version": v.Version, "chief_complaint": "Sore throat for 3 days",
-			"diagnoses": []map[string]any{{"code": "J02.9", "primary": true}}}
-		if r := c.doctor.Do("POST", path+"/amend", amend); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("amend without a reason: %d", r.Status)
-		}
-		amend["reason"] = "Duration added after a call"
+			"diagnoses": []map[string]any{{"code": "J02.9", "primary": true}}, "reason": "Duration added after a call"}
 		r = c.doctor.Do("POST", path+"/amend", amend)
 		r.JSON(t, &v)
 		if r.Status != http.StatusOK || v.ChiefComplaint != "Sore throat for 3 days" || len(v.Amendments) != 1 ||
