@@ -117,18 +117,10 @@ func TestProfileUpdateAndPassword(t *testing.T) {
 
 		var p profile
 		doc.Do("GET", "/api/get-profile", nil).JSON(t, &p)
-		r := doc.Do("PATCH", "/api/update-profile", map[string]any{"version": p.Version, "email": "not-an-email",
-			"licences": []map[string]string{{"number": "", "valid_until": "2030-01-01"}}})
-		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["email"]) == 0 || len(fields["licences"]) == 0 {
-			t.Errorf("bad profile: %d %s", r.Status, r.Body)
-		}
-		r = doc.Do("PATCH", "/api/update-profile", map[string]any{"version": p.Version, "name": "Dr Mai", "licences": []map[string]string{{"number": "VN-123", "valid_until": "2030-01-01"}}})
+		r := doc.Do("PATCH", "/api/update-profile", map[string]any{"version": p.Version, "name": "Dr Mai", "licences": []map[string]string{{"number": "VN-123", "valid_until": "2030-01-01"}}})
 		r.JSON(t, &p)
 		if r.Status != http.StatusOK || p.Name != "Dr Mai" || p.Licences[0].Number != "VN-123" {
 			t.Fatalf("update: %d %s", r.Status, r.Body)
-		}
-		if r := doc.Do("PATCH", "/api/update-profile", map[string]any{"version": p.Version - 1, "name": "Stale"}); r.Status != http.StatusConflict {
-			t.Errorf("stale update: %d", r.Status)
 		}
 		var me struct{ Name string }
 		doc.Do("GET", "/api/user", nil).JSON(t, &me)
@@ -146,13 +138,7 @@ func TestProfileUpdateAndPassword(t *testing.T) {
 			t.Errorf("read avatar: %d", r.Status)
 		}
 
-		// Password: the current one is required, the new one long enough; other sessions end.
-		if r := doc.Do("POST", "/api/profile/password", map[string]any{"current_password": "wrong password!!", "new_password": "a new long password"}); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("wrong current password: %d", r.Status)
-		}
-		if r := doc.Do("POST", "/api/profile/password", map[string]any{"current_password": pw, "new_password": "short"}); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("short password: %d", r.Status)
-		}
+		// A new password ends the other sessions (TestProfileRules: what it refuses).
 		if r := doc.Do("POST", "/api/profile/password", map[string]any{"current_password": pw, "new_password": "a new long password"}); r.Status != http.StatusNoContent {
 			t.Fatalf("change: %d %s", r.Status, r.Body)
 		}
