@@ -29,9 +29,9 @@ type analyte struct {
 	Version       int              `json:"version"`
 }
 
-// TestResultsCatalogueEditAndCSV: an administrator edits an analyte's ranges (bad bounds
-// refused, a stale version a conflict), exports the catalogue, and imports a file that
-// changes one analyte, adds one, and has a bad line that rejects its analyte whole.
+// TestResultsCatalogueEditAndCSV: an administrator edits an analyte's ranges, exports the
+// catalogue, and imports a file that changes one analyte, adds one, and has a bad line that
+// rejects its analyte whole (TestResultsCatalogueRules: what an edit refuses).
 func TestResultsCatalogueEditAndCSV(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		if err := catalogue.InstallStarter(context.Background(), db); err != nil {
@@ -39,10 +39,6 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		}
 		env := apitest.New(t, db)
 		admin := env.LoggedIn("admin", env.CreateUser("admin", "admin"))
-		doctor := env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
-		if r := doctor.Do("GET", "/api/lab-analytes", nil); r.Status != http.StatusForbidden {
-			t.Fatalf("doctor lists the catalogue: %d", r.Status)
-		}
 		var list struct{ Data []analyte }
 		admin.Do("GET", "/api/lab-analytes", nil).JSON(t, &list)
 		var k analyte
@@ -56,25 +52,12 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		}
 		body := map[string]any{"loinc": "2823-3", "type": "numeric", "unit": "mmol/L", "decimals": 1, "plausible_low": 1, "plausible_high": 15,
 			"answers": "", "labels": map[string]string{"en": "Potassium", "ru": "Калий", "zh": "钾", "vi": "Kali"}, "version": k.Version,
-			"ranges": []map[string]any{{"sex": "any", "age_from_months": 216, "low": 5.5, "high": 3.5}}}
+			"ranges": []map[string]any{{"sex": "any", "age_from_months": 216, "low": 3.4, "high": 5.3, "critical_low": 2.8, "critical_high": 6.2}}}
 		r := admin.Do("PUT", "/api/lab-analytes/K", body)
-		if _, _, f := r.Error(t); r.Status != http.StatusUnprocessableEntity || f["ranges.0.high"] == nil {
-			t.Fatalf("inverted range: %d %s", r.Status, r.Body)
-		}
-		body["loinc"] = "2823-4"
-		if r := admin.Do("PUT", "/api/lab-analytes/K", body); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("bad LOINC check digit: %d %s", r.Status, r.Body)
-		}
-		body["loinc"] = "2823-3"
-		body["ranges"] = []map[string]any{{"sex": "any", "age_from_months": 216, "low": 3.4, "high": 5.3, "critical_low": 2.8, "critical_high": 6.2}}
-		r = admin.Do("PUT", "/api/lab-analytes/K", body)
 		var saved analyte
 		r.JSON(t, &saved)
 		if r.Status != http.StatusOK || len(saved.Ranges) != 1 || saved.Version != k.Version+1 {
 			t.Fatalf("save: %d %s", r.Status, r.Body)
-		}
-		if r := admin.Do("PUT", "/api/lab-analytes/K", body); r.Status != http.StatusConflict {
-			t.Fatalf("stale save: %d", r.Status)
 		}
 
 		r = admin.Do("GET", "/api/lab-analytes/export", nil)
@@ -126,10 +109,6 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		if len(defs.Data) < 30 || defs.Data[0].Code == "" {
 			t.Fatalf("definitions: %+v", defs.Data[:1])
 		}
-		r = admin.Do("PUT", "/api/lab-test-definitions/ELEC", map[string]any{"loinc": "24326-1", "turnaround_hours": 0, "analytes": []string{"NA", "NA", "XX"}})
-		if _, _, f := r.Error(t); r.Status != http.StatusUnprocessableEntity || f["turnaround_hours"] == nil || f["analytes.1"] == nil {
-			t.Fatalf("bad definition: %d %s", r.Status, r.Body)
-		}
 		r = admin.Do("PUT", "/api/lab-test-definitions/ELEC", map[string]any{"loinc": "24326-1", "turnaround_hours": 12, "analytes": []string{"NA", "K", "CL", "MG"}})
 		var tr struct {
 			TurnaroundHours int `json:"turnaround_hours"`
@@ -138,9 +117,6 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		r.JSON(t, &tr)
 		if r.Status != http.StatusOK || tr.TurnaroundHours != 12 || len(tr.Analytes) != 4 || tr.Analytes[3].Code != "MG" {
 			t.Fatalf("definition: %d %s", r.Status, r.Body)
-		}
-		if r := admin.Upload("POST", "/api/lab-analytes/import", "x.csv", []byte("code,name\nA,B\n")); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("not a catalogue file: %d %s", r.Status, r.Body)
 		}
 	})
 }
