@@ -154,32 +154,9 @@ func TestOrderLoop(t *testing.T) {
 		}
 		bmp, hbs := find(orders, "BMP"), find(orders, "HBSAG")
 
-		// The receptionist neither reads nor records results.
-		if r := c.rec.Do("GET", fmt.Sprintf("/api/lab-orders/%d", bmp.ID), nil); r.Status != http.StatusForbidden {
-			t.Errorf("receptionist reads an order: %d", r.Status)
-		}
-		if r := record(c.rec, bmp, true, map[string]any{"analyte": "K", "value": "4.0"}); r.Status != http.StatusForbidden {
-			t.Errorf("receptionist records: %d", r.Status)
-		}
-
-		// Bad input: unknown analyte, decimal comma in English, implausible value, unknown
-		// unit, unknown answer. Nothing is stored.
-		r := record(c.nurse, bmp, true,
-			map[string]any{"analyte": "HGB", "value": "130"},
-			map[string]any{"analyte": "K", "value": "4,1"},
-			map[string]any{"analyte": "NA", "value": "900"},
-			map[string]any{"analyte": "GLU", "value": "100", "unit": "g/L"})
-		_, _, f := r.Error(t)
-		if r.Status != http.StatusUnprocessableEntity || f["results.0.analyte"] == nil || f["results.1.value"] == nil ||
-			f["results.2.value"] == nil || f["results.3.unit"] == nil {
-			t.Fatalf("bad results: %d %s", r.Status, r.Body)
-		}
-		if r := record(c.nurse, hbs, true, map[string]any{"analyte": "HBSAG", "answer": "maybe"}); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("unknown answer: %d %s", r.Status, r.Body)
-		}
-
-		// Collect, then a preliminary glucose in mg/dL: stored as typed and in mmol/L.
-		r = c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", bmp.ID), map[string]any{"version": bmp.Version})
+		// Collect, then a preliminary glucose in mg/dL: stored as typed and in mmol/L
+		// (TestResultRules: who may, and what is refused).
+		r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", bmp.ID), map[string]any{"version": bmp.Version})
 		var d order
 		r.JSON(t, &d)
 		if r.Status != http.StatusOK || d.Status != "collected" {
@@ -217,19 +194,10 @@ func TestOrderLoop(t *testing.T) {
 		if len(alerts.Data) != 1 || alerts.Data[0].Result.Flag != "HH" || alerts.Data[0].Result.Analyte != "K" {
 			t.Fatalf("doctor's alerts: %+v", alerts)
 		}
-		// Acknowledging needs how the patient was reached and what was done.
+		// Acknowledged with how the patient was reached, what was done and the read-back.
 		ack := fmt.Sprintf("/api/results/alerts/%d/acknowledge", alerts.Data[0].ID)
-		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "", "action": ""}); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("empty acknowledgement: %d %s", r.Status, r.Body)
-		}
-		if r := c.nurse.Do("POST", ack, map[string]any{"contact": "phone", "action": "x"}); r.Status != http.StatusForbidden {
-			t.Fatalf("nurse acknowledges: %d", r.Status)
-		}
 		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "phone", "action": "Sent to emergency", "read_back": "K 6.8 read back"}); r.Status != http.StatusNoContent {
 			t.Fatalf("acknowledge: %d %s", r.Status, r.Body)
-		}
-		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "phone", "action": "again"}); r.Status != http.StatusConflict {
-			t.Fatalf("acknowledge twice: %d", r.Status)
 		}
 		c.doctor.Do("GET", "/api/results/alerts", nil).JSON(t, &alerts)
 		if len(alerts.Data) != 0 {
@@ -246,7 +214,7 @@ func TestOrderLoop(t *testing.T) {
 			t.Fatalf("report: %+v", report)
 		}
 
-		// The review queue: critical first. A stale review is refused; a review clears it.
+		// The review queue: critical first; a review clears it.
 		var queue list
 		c.doctor.Do("GET", "/api/results/review", nil).JSON(t, &queue)
 		if len(queue.Data) != 1 || queue.Data[0].ID != bmp.ID {
@@ -257,12 +225,6 @@ func TestOrderLoop(t *testing.T) {
 		if waiting.Count != 1 {
 			t.Fatalf("the dashboard's count: %+v", waiting)
 		}
-		if r := c.nurse.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": queue.Data[0].Version}}}); r.Status != http.StatusForbidden {
-			t.Fatalf("nurse reviews: %d", r.Status)
-		}
-		if r := c.doctor.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": 1}}}); r.Status != http.StatusConflict {
-			t.Fatalf("stale review: %d %s", r.Status, r.Body)
-		}
 		if r := c.doctor.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": bmp.ID, "version": queue.Data[0].Version}}, "comment": "Repeat K tomorrow"}); r.Status != http.StatusOK {
 			t.Fatalf("review: %d %s", r.Status, r.Body)
 		}
@@ -270,17 +232,9 @@ func TestOrderLoop(t *testing.T) {
 		if len(queue.Data) != 0 {
 			t.Fatalf("queue after review: %+v", queue)
 		}
-		// A reviewed order cannot be cancelled.
+		// A correction (with its reason) keeps the original and goes back to the review queue.
 		r = c.doctor.Do("GET", fmt.Sprintf("/api/lab-orders/%d", bmp.ID), nil)
 		r.JSON(t, &d)
-		if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/cancel", bmp.ID), map[string]any{"version": d.Version, "reason": "x"}); r.Status != http.StatusConflict {
-			t.Fatalf("cancel a resulted order: %d", r.Status)
-		}
-
-		// A correction needs a reason, keeps the original, and goes back to the review queue.
-		if r := record(c.nurse, d, true, map[string]any{"analyte": "K", "value": "4.4"}); r.Status != http.StatusUnprocessableEntity {
-			t.Fatalf("correction without a reason: %d %s", r.Status, r.Body)
-		}
 		r = c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", bmp.ID), map[string]any{"version": d.Version, "final": true,
 			"reason": "Haemolysed sample, repeated", "results": []map[string]any{{"analyte": "K", "value": "4.4"}}})
 		r.JSON(t, &rec)
