@@ -33,6 +33,18 @@ type Scenario struct {
 	After func(t *testing.T, r Response, v Vars)
 }
 
+// AtVersion is a BodyOf: fields, with "version" the setup's Vars["version"] plus offset (-1
+// for a version read before the last write: stale).
+func AtVersion(offset int, fields map[string]any) func(Vars) any {
+	return func(v Vars) any {
+		body := map[string]any{"version": v["version"].(int) + offset}
+		for k, x := range fields {
+			body[k] = x
+		}
+		return body
+	}
+}
+
 // Run runs each scenario as its own subtest, with the client it names.
 func Run(t *testing.T, env *Env, clients map[string]*Client, scenarios []Scenario) {
 	t.Helper()

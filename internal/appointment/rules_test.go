@@ -69,7 +69,7 @@ func TestVisitRules(t *testing.T) {
 			{Name: "the front desk reads no visit", As: "rec", Setup: arrived, Method: "GET", Path: path, Status: http.StatusForbidden},
 			{Name: "a save over the nurse's newer vitals is refused", As: "doctor", Setup: withVitals, Method: "PUT", Path: path, BodyOf: content(stale), Status: http.StatusConflict},
 			{Name: "signing needs one primary diagnosis", As: "doctor", Setup: drafted, Method: "POST", Path: path + "/sign",
-				BodyOf: func(v apitest.Vars) any { return map[string]any{"version": v["version"]} }, Status: http.StatusUnprocessableEntity, Contains: []string{`"diagnoses"`}},
+				BodyOf: apitest.AtVersion(0, nil), Status: http.StatusUnprocessableEntity, Contains: []string{`"diagnoses"`}},
 			{Name: "a signed visit is read-only", As: "doctor", Setup: signed, Method: "PUT", Path: path, BodyOf: content(read), Status: http.StatusConflict},
 			{Name: "an amendment needs a reason", As: "doctor", Setup: signed, Method: "POST", Path: path + "/amend", BodyOf: content(read), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
 		})

@@ -36,7 +36,7 @@ func override(r *http.Request) MayOverride {
 }
 
 func (h *Handler) chargeAppointment(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[LineInput](w, r, appointmentID)
+	id, in, ok := httpjson.DecodeOn[LineInput](w, r, "appointment.not_found")
 	if !ok {
 		return
 	}
@@ -102,7 +102,7 @@ func (h *Handler) tags(w http.ResponseWriter, r *http.Request) {
 // print records that a bill's statement or receipt is printed (each print and reprint is
 // audited with the patient) and answers the bill to print.
 func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[PrintInput](w, r, billID)
+	id, in, ok := httpjson.DecodeOn[PrintInput](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}
@@ -138,7 +138,7 @@ func (h *Handler) bill(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) updateBill(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[BillInput](w, r, billID)
+	id, in, ok := httpjson.DecodeOn[BillInput](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}
@@ -147,7 +147,7 @@ func (h *Handler) updateBill(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) addLine(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[LineInput](w, r, billID)
+	id, in, ok := httpjson.DecodeOn[LineInput](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}
@@ -197,9 +197,9 @@ func (h *Handler) removeLine(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) finalise(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[struct {
+	id, in, ok := httpjson.DecodeOn[struct {
 		Version int `json:"version"`
-	}](w, r, billID)
+	}](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}
@@ -208,7 +208,7 @@ func (h *Handler) finalise(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) void(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[VoidInput](w, r, billID)
+	id, in, ok := httpjson.DecodeOn[VoidInput](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}

@@ -95,7 +95,7 @@ func (h *Handler) drawer(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) closeDrawer(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[CloseInput](w, r, shiftID)
+	id, in, ok := httpjson.DecodeOn[CloseInput](w, r, "billing.shift_not_found")
 	if !ok {
 		return
 	}

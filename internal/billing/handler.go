@@ -58,21 +58,6 @@ func appointmentID(r *http.Request) (int64, error) {
 	return httpjson.PathID(r, "id", "appointment.not_found")
 }
 
-// decodeOn reads the path's id (with id) and the JSON body; false when either failed, and
-// the caller was answered.
-func decodeOn[T any](w http.ResponseWriter, r *http.Request, id func(*http.Request) (int64, error)) (int64, T, bool) {
-	var in T
-	n, err := id(r)
-	if err == nil {
-		err = httpjson.Decode(w, r, &in)
-	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return 0, in, false
-	}
-	return n, in, true
-}
-
 // asCSV says whether the caller asked for a report as a CSV file (?format=csv).
 func asCSV(r *http.Request) bool { return r.URL.Query().Get("format") == "csv" }
 

@@ -14,7 +14,7 @@ type Moved struct {
 }
 
 func (h *Handler) pay(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[PaymentInput](w, r, billID)
+	id, in, ok := httpjson.DecodeOn[PaymentInput](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}
@@ -23,7 +23,7 @@ func (h *Handler) pay(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) refund(w http.ResponseWriter, r *http.Request) {
-	id, in, ok := decodeOn[RefundInput](w, r, billID)
+	id, in, ok := httpjson.DecodeOn[RefundInput](w, r, "billing.bill_not_found")
 	if !ok {
 		return
 	}

@@ -98,14 +98,8 @@ func (h *Handler) createTemplate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) updateTemplate(w http.ResponseWriter, r *http.Request) {
-	id, err := httpjson.PathID(r, "id", "document.template_not_found")
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	var in TemplateInput
-	if err := httpjson.Decode(w, r, &in); err != nil {
-		httpjson.Error(w, r, err)
+	id, in, ok := httpjson.DecodeOn[TemplateInput](w, r, "document.template_not_found")
+	if !ok {
 		return
 	}
 	t, err := h.Store.UpdateTemplate(r.Context(), auth.AuditEvent(r), id, in)
@@ -214,14 +208,8 @@ type cancelInput struct {
 }
 
 func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
-	id, err := docID(r)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	var in cancelInput
-	if err := httpjson.Decode(w, r, &in); err != nil {
-		httpjson.Error(w, r, err)
+	id, in, ok := httpjson.DecodeOn[cancelInput](w, r, "document.not_found")
+	if !ok {
 		return
 	}
 	d, err := h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)

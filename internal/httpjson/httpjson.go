@@ -311,6 +311,22 @@ type ListMeta struct {
 	PerPage int `json:"per_page"`
 }
 
+// DecodeOn reads the path's {id} (anything but a positive integer is notFound, as PathID)
+// and the JSON body into a T; false when either failed, and the caller was answered. The
+// first step of a handler acting on one record.
+func DecodeOn[T any](w http.ResponseWriter, r *http.Request, notFound string) (int64, T, bool) {
+	var in T
+	id, err := PathID(r, "id", notFound)
+	if err == nil {
+		err = Decode(w, r, &in)
+	}
+	if err != nil {
+		Error(w, r, err)
+		return 0, in, false
+	}
+	return id, in, true
+}
+
 // PathID reads the positive integer path value name ({id}); anything else is notFound (a
 // message key such as "patient.not_found"), since no such record can exist.
 func PathID(r *http.Request, name, notFound string) (int64, error) {

@@ -84,14 +84,8 @@ func (h *Handler) previous(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) createForVisit(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "appointment.not_found")
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	var in Input
-	if err := httpjson.Decode(w, r, &in); err != nil {
-		httpjson.Error(w, r, err)
+	id, in, ok := httpjson.DecodeOn[Input](w, r, "appointment.not_found")
+	if !ok {
 		return
 	}
 	rx, err := h.Store.CreateForVisit(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
@@ -119,14 +113,8 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "prescription.not_found")
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	var in Input
-	if err := httpjson.Decode(w, r, &in); err != nil {
-		httpjson.Error(w, r, err)
+	id, in, ok := httpjson.DecodeOn[Input](w, r, "prescription.not_found")
+	if !ok {
 		return
 	}
 	rx, err := h.Store.Update(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
@@ -138,20 +126,9 @@ type versioned struct {
 	Reason  string `json:"reason"`
 }
 
-// decodeVersioned reads the path's prescription id and a body naming the version acted on.
-func decodeVersioned(w http.ResponseWriter, r *http.Request) (int64, versioned, error) {
-	var in versioned
-	id, err := pathID(r, "prescription.not_found")
-	if err != nil {
-		return 0, in, err
-	}
-	return id, in, httpjson.Decode(w, r, &in)
-}
-
 func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
-	id, in, err := decodeVersioned(w, r)
-	if err != nil {
-		httpjson.Error(w, r, err)
+	id, in, ok := httpjson.DecodeOn[versioned](w, r, "prescription.not_found")
+	if !ok {
 		return
 	}
 	out, err := h.Store.PrintWithHeader(r.Context(), auth.AuditEvent(r), id, in.Version, i18n.FromRequest(r))
@@ -159,9 +136,8 @@ func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
-	id, in, err := decodeVersioned(w, r)
-	if err != nil {
-		httpjson.Error(w, r, err)
+	id, in, ok := httpjson.DecodeOn[versioned](w, r, "prescription.not_found")
+	if !ok {
 		return
 	}
 	rx, err := h.Store.Cancel(r.Context(), auth.AuditEvent(r), id, in.Version, in.Reason)

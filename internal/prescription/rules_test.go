@@ -38,15 +38,6 @@ func TestPrescriptionRules(t *testing.T) {
 			v["version"] = p.Version
 			return v
 		}
-		at := func(offset int, more map[string]any) func(apitest.Vars) any {
-			return func(v apitest.Vars) any {
-				body := map[string]any{"version": v["version"].(int) + offset}
-				for k, x := range more {
-					body[k] = x
-				}
-				return body
-			}
-		}
 		nothingStored := func(t *testing.T, _ apitest.Response, _ apitest.Vars) {
 			if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM prescriptions"); n != 0 {
 				t.Errorf("a refused prescription was stored: %d", n)
@@ -63,11 +54,11 @@ func TestPrescriptionRules(t *testing.T) {
 				Body:   map[string]any{"items": []map[string]any{{"medicine": "Ceftriaxone 1 g vial", "route": "intravenous", "quantity": "1"}}},
 				Status: http.StatusUnprocessableEntity, Contains: []string{"Intravenous: choose bolus (push) or infusion (drip)."}, After: nothingStored},
 			{Name: "a nurse reads but writes none", As: "nurse", Method: "POST", Path: visit, Body: map[string]any{"items": []any{amoxicillin}}, Status: http.StatusForbidden},
-			{Name: "a print at a stale version is refused", As: "doctor", Setup: draft, Method: "POST", Path: "/api/prescriptions/{rx}/print", BodyOf: at(5, nil), Status: http.StatusConflict},
+			{Name: "a print at a stale version is refused", As: "doctor", Setup: draft, Method: "POST", Path: "/api/prescriptions/{rx}/print", BodyOf: apitest.AtVersion(5, nil), Status: http.StatusConflict},
 			{Name: "an issued prescription does not change", As: "doctor", Setup: printed, Method: "PUT", Path: "/api/prescriptions/{rx}",
-				BodyOf: at(0, map[string]any{"items": []map[string]any{{"medicine": "Morphine", "quantity": "100"}}}), Status: http.StatusConflict, Contains: []string{`"prescription.issued"`}},
+				BodyOf: apitest.AtVersion(0, map[string]any{"items": []map[string]any{{"medicine": "Morphine", "quantity": "100"}}}), Status: http.StatusConflict, Contains: []string{`"prescription.issued"`}},
 			{Name: "an issued prescription prints again", As: "doctor", Setup: printed, Method: "POST", Path: "/api/prescriptions/{rx}/print", Body: map[string]any{}, Status: http.StatusOK},
-			{Name: "cancelling needs a reason", As: "doctor", Setup: printed, Method: "POST", Path: "/api/prescriptions/{rx}/cancel", BodyOf: at(0, nil), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
+			{Name: "cancelling needs a reason", As: "doctor", Setup: printed, Method: "POST", Path: "/api/prescriptions/{rx}/cancel", BodyOf: apitest.AtVersion(0, nil), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
 			{Name: "a cancelled prescription prints no more", As: "doctor", Setup: cancelled, Method: "POST", Path: "/api/prescriptions/{rx}/print", Body: map[string]any{}, Status: http.StatusConflict},
 		})
 	})

@@ -19,15 +19,6 @@ func TestProfileRules(t *testing.T) {
 			p := apitest.Do[profile](t, doc, http.StatusOK, "GET", "/api/get-profile", nil)
 			return apitest.Vars{"version": p.Version}
 		}
-		at := func(offset int, fields map[string]any) func(apitest.Vars) any {
-			return func(v apitest.Vars) any {
-				body := map[string]any{"version": v["version"].(int) + offset}
-				for k, x := range fields {
-					body[k] = x
-				}
-				return body
-			}
-		}
 		unchanged := func(t *testing.T, _ apitest.Response, v apitest.Vars) {
 			if p := apitest.Do[profile](t, doc, http.StatusOK, "GET", "/api/get-profile", nil); p.Version != v["version"] {
 				t.Errorf("a refused update changed the profile: version %d, was %v", p.Version, v["version"])
@@ -35,10 +26,10 @@ func TestProfileRules(t *testing.T) {
 		}
 		apitest.Run(t, env, map[string]*apitest.Client{"doc": doc}, []apitest.Scenario{
 			{Name: "an e-mail must be one, and a licence needs its number", As: "doc", Setup: current, Method: "PATCH", Path: "/api/update-profile",
-				BodyOf: at(0, map[string]any{"email": "not-an-email", "licences": []map[string]string{{"number": "", "valid_until": "2030-01-01"}}}),
+				BodyOf: apitest.AtVersion(0, map[string]any{"email": "not-an-email", "licences": []map[string]string{{"number": "", "valid_until": "2030-01-01"}}}),
 				Status: http.StatusUnprocessableEntity, Contains: []string{`"email"`, `"licences`}, After: unchanged},
 			{Name: "an update at a stale version is refused", As: "doc", Setup: current, Method: "PATCH", Path: "/api/update-profile",
-				BodyOf: at(-1, map[string]any{"name": "Stale"}), Status: http.StatusConflict, After: unchanged},
+				BodyOf: apitest.AtVersion(-1, map[string]any{"name": "Stale"}), Status: http.StatusConflict, After: unchanged},
 			{Name: "a new password needs the current one", As: "doc", Method: "POST", Path: "/api/profile/password",
 				Body: map[string]any{"current_password": "wrong password!!", "new_password": "a new long password"}, Status: http.StatusUnprocessableEntity, Contains: []string{`"current_password"`}},
 			{Name: "a new password must be long enough", As: "doc", Method: "POST", Path: "/api/profile/password",

@@ -51,23 +51,8 @@ func (h *Handler) createRole(w http.ResponseWriter, r *http.Request) {
 	httpjson.Result(w, r, http.StatusCreated, map[string]any{"id": id}, err)
 }
 
-// decodeOnRole reads the path's role id and the JSON body into in; false when either failed
-// (and the caller was answered).
-func decodeOnRole(w http.ResponseWriter, r *http.Request, in any) (int64, bool) {
-	id, err := rolePathID(r)
-	if err == nil {
-		err = httpjson.Decode(w, r, in)
-	}
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return 0, false
-	}
-	return id, true
-}
-
 func (h *Handler) renameRole(w http.ResponseWriter, r *http.Request) {
-	var in roleInput
-	id, ok := decodeOnRole(w, r, &in)
+	id, in, ok := httpjson.DecodeOn[roleInput](w, r, "role.not_found")
 	if !ok {
 		return
 	}
@@ -85,8 +70,7 @@ type twoFactorInput struct {
 // requireTwoFactor sets whether the role's members must use two-factor sign-in; a member
 // without it is sent to set it up at their next request. Audited.
 func (h *Handler) requireTwoFactor(w http.ResponseWriter, r *http.Request) {
-	var in twoFactorInput
-	id, ok := decodeOnRole(w, r, &in)
+	id, in, ok := httpjson.DecodeOn[twoFactorInput](w, r, "role.not_found")
 	if !ok {
 		return
 	}

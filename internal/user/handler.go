@@ -122,14 +122,8 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	var c Change
-	if err := httpjson.Decode(w, r, &c); err != nil {
-		httpjson.Error(w, r, err)
+	id, c, ok := httpjson.DecodeOn[Change](w, r, "user.not_found")
+	if !ok {
 		return
 	}
 	u, err := h.Users.Update(r.Context(), auth.AuditEvent(r), id, c)
