@@ -11,6 +11,9 @@ import (
 // ADR 33): a bill counts on the day it was finalised, and the store moves the sums through its
 // DayBook in the transaction that changes the bill.
 
+// Today is the clinic's calendar day now.
+func (s *Store) Today() string { return s.dayOf(s.now()) }
+
 // dayOf is the clinic's calendar day of t.
 func (s *Store) dayOf(t time.Time) string { return t.In(s.loc()).Format(time.DateOnly) }
 

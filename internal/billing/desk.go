@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/database"
@@ -55,25 +54,6 @@ func (s *Store) Tags(ctx context.Context, ids []int64) ([]Tag, error) {
 		out = append(out, t)
 	}
 	return out, rows.Err()
-}
-
-// Today is the money taken today (payments less refunds), for the dashboard.
-type Today struct {
-	Day        string `json:"day"`
-	Currency   string `json:"currency"`
-	MinorUnits int    `json:"minor_units"`
-	Collected  Money  `json:"collected"`
-	Payments   int    `json:"payments"`
-}
-
-// CollectedToday sums today's payments and refunds in the clinic's calendar.
-func (s *Store) CollectedToday(ctx context.Context) (Today, error) {
-	day := s.now().In(s.loc()).Format(time.DateOnly)
-	c, err := s.CashUp(ctx, day, 0)
-	if err != nil {
-		return Today{}, err
-	}
-	return Today{Day: day, Currency: c.Currency, MinorUnits: MinorUnits(c.Currency), Collected: c.Total.Net, Payments: c.Total.Payments}, nil
 }
 
 // Doctor is what a statement of fees prints of the visit's doctor: name, specialisations,

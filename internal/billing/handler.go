@@ -1,7 +1,6 @@
 package billing
 
 import (
-	"io"
 	"net/http"
 
 	"emr/internal/auth"
@@ -56,19 +55,4 @@ func billID(r *http.Request) (int64, error) {
 
 func appointmentID(r *http.Request) (int64, error) {
 	return httpjson.PathID(r, "id", "appointment.not_found")
-}
-
-// asCSV says whether the caller asked for a report as a CSV file (?format=csv).
-func asCSV(r *http.Request) bool { return r.URL.Query().Get("format") == "csv" }
-
-// csv audits the export of report name and answers with the file write makes.
-func (h *Handler) csv(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer) error) {
-	if !h.audit(w, r, "report.export", "report", 0, 0, name) {
-		return
-	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.csv"`)
-	if err := write(w); err != nil {
-		panic(http.ErrAbortHandler) // the header is out: the client sees a cut-off file
-	}
 }

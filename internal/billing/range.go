@@ -2,12 +2,9 @@ package billing
 
 import (
 	"context"
-	"emr/internal/httpjson"
 	"emr/internal/user"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -75,24 +72,4 @@ func (s *Store) nameRows(ctx context.Context, list []BillRow) error {
 		list[i].Patient, list[i].Doctor = refs[list[i].Patient.ID], names[list[i].doctorID]
 	}
 	return err
-}
-
-// WriteCashUpCSV writes a day's cash-up as CSV: a row per cashier and method, then per
-// method, then the total; amounts in major units.
-func WriteCashUpCSV(w io.Writer, c CashUp) error {
-	units := MinorUnits(c.Currency)
-	cw := httpjson.NewCSV(w)
-	cw.Write("day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency")
-	row := func(cashier string, m MethodSum) {
-		cw.Write(c.Day, cashier, m.Method, strconv.Itoa(m.Payments), m.Received.Major(units), strconv.Itoa(m.Refunds),
-			m.Refunded.Major(units), m.Net.Major(units), c.Currency)
-	}
-	for _, r := range c.Rows {
-		row(r.Cashier, r.MethodSum)
-	}
-	for _, m := range c.Methods {
-		row("", m)
-	}
-	row("", c.Total)
-	return cw.Flush()
 }

@@ -52,3 +52,23 @@ func WriteOutstandingCSV(w io.Writer, list []billing.Owing, currency string, loc
 	}
 	return cw.Flush()
 }
+
+// WriteCashUpCSV writes a day's cash-up as CSV: a row per cashier and method, then per
+// method, then the total; amounts in major units.
+func WriteCashUpCSV(w io.Writer, c billing.CashUp) error {
+	units := billing.MinorUnits(c.Currency)
+	cw := httpjson.NewCSV(w)
+	cw.Write("day", "cashier", "method", "payments", "received", "refunds", "refunded", "net", "currency")
+	row := func(cashier string, m billing.MethodSum) {
+		cw.Write(c.Day, cashier, m.Method, strconv.Itoa(m.Payments), m.Received.Major(units), strconv.Itoa(m.Refunds),
+			m.Refunded.Major(units), m.Net.Major(units), c.Currency)
+	}
+	for _, r := range c.Rows {
+		row(r.Cashier, r.MethodSum)
+	}
+	for _, m := range c.Methods {
+		row("", m)
+	}
+	row("", c.Total)
+	return cw.Flush()
+}

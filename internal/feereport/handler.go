@@ -20,6 +20,8 @@ func (h *Handler) Routes() []auth.Route {
 	financial := auth.Need(auth.ViewFinancial)
 	return []auth.Route{
 		{Method: "GET", Path: "/api/reports/today", Access: financial, Handler: h.today},
+		// A cashier who may cash up her own drawer sees hers alone (billing.OnlyMine).
+		{Method: "GET", Path: "/api/reports/cash-up", Access: auth.NeedAny(auth.ViewFinancial, auth.CashUpOwn), Handler: h.cashUp},
 		{Method: "GET", Path: "/api/reports/outstanding", Access: financial, Handler: h.outstanding},
 		{Method: "GET", Path: "/api/reports/bills", Access: financial, Handler: h.bills},
 		{Method: "GET", Path: "/api/reports/revenue", Access: financial, Handler: h.revenue},
@@ -27,8 +29,28 @@ func (h *Handler) Routes() []auth.Route {
 }
 
 func (h *Handler) today(w http.ResponseWriter, r *http.Request) {
-	t, err := h.Reports.Fees.CollectedToday(r.Context())
+	t, err := h.Reports.CollectedToday(r.Context())
 	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// cashUp answers a day's money by drawer and method (today's unless ?day= says), or its CSV.
+func (h *Handler) cashUp(w http.ResponseWriter, r *http.Request) {
+	day := r.URL.Query().Get("day")
+	if day == "" {
+		day = h.Reports.Fees.Today()
+	}
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
+		var v apperr.Validation
+		v.Add("day", "validation.date_format")
+		httpjson.Error(w, r, v.Err())
+		return
+	}
+	c, err := h.Reports.Fees.CashUp(r.Context(), day, billing.OnlyMine(r))
+	if err != nil || !asCSV(r) {
+		httpjson.Result(w, r, http.StatusOK, c, err)
+		return
+	}
+	h.csv(w, r, "cash-up-"+day, func(out io.Writer) error { return WriteCashUpCSV(out, c) })
 }
 
 // page reads a report's page (for a CSV file: everything); false when it is wrong, and the

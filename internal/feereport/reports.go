@@ -203,3 +203,22 @@ func (s *Reports) Outstanding(ctx context.Context, page, perPage int) (Owed, err
 	res.Data, res.Total, err = s.Fees.Owing(ctx, page, perPage)
 	return res, err
 }
+
+// Today is the money taken today (payments less refunds), for the dashboard.
+type Today struct {
+	Day        string        `json:"day"`
+	Currency   string        `json:"currency"`
+	MinorUnits int           `json:"minor_units"`
+	Collected  billing.Money `json:"collected"`
+	Payments   int           `json:"payments"`
+}
+
+// CollectedToday sums today's payments and refunds in the clinic's calendar.
+func (s *Reports) CollectedToday(ctx context.Context) (Today, error) {
+	day := s.Fees.Today()
+	c, err := s.Fees.CashUp(ctx, day, 0)
+	if err != nil {
+		return Today{}, err
+	}
+	return Today{Day: day, Currency: c.Currency, MinorUnits: billing.MinorUnits(c.Currency), Collected: c.Total.Net, Payments: c.Total.Payments}, nil
+}
