@@ -7,6 +7,7 @@ import type { TFunction } from 'i18next'
 import { App, Button, Card, Flex, Input, Space, Table, Tag, Typography, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { unitLabel } from '../../lib/units'
 import { ImportReportAlert } from '../../components/ImportReportAlert'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import type { ImportReport } from '../../lib/types'
@@ -93,7 +94,8 @@ export default function ResultsCataloguePage() {
               { title: t('catalogueEditor.code'), dataIndex: 'code' },
               { title: 'LOINC', dataIndex: 'loinc', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
               { title: t('catalogueEditor.type'), key: 'type', render: (_, a) => t(`catalogueEditor.types.${a.type}`) },
-              { title: t('catalogueEditor.unit'), dataIndex: 'unit' },
+              // The unit as the reader writes it (the editor shows its UCUM code).
+              { title: t('catalogueEditor.unit'), key: 'unit', render: (_, a) => unitLabel(t, a.unit) },
               {
                 title: t('catalogueEditor.ranges'),
                 key: 'ranges',
