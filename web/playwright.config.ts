@@ -15,11 +15,13 @@ process.env.EMR_E2E_PASSWORD ??= newPassword()
 // One run, one browser: on two cores a second browser running beside it made every test two
 // to three times slower and the whole run longer, not shorter.
 const screenshots = !!process.env.EMR_SCREENSHOTS
+const bench = !!process.env.EMR_BENCH
 
 export default defineConfig({
   testDir: 'e2e',
-  // Screenshots are for people to look at (make screenshots), not part of the test run.
-  testIgnore: screenshots ? [] : ['**/screenshots.spec.ts'],
+  // Screenshots are for people to look at (make screenshots), and the charting measurement
+  // (bench/charting.sh) is a measurement: neither is part of the test run.
+  testIgnore: [...(screenshots ? [] : ['**/screenshots.spec.ts']), ...(bench ? [] : ['**/charting-bench.spec.ts'])],
   outputDir: 'test-results/e2e',
   fullyParallel: false,
   workers: 1,
@@ -51,7 +53,7 @@ export default defineConfig({
       stdout: 'ignore',
     },
     // With PostgreSQL under test, a seeded clinic copied onto it (copy.spec.ts).
-    ...(process.env.EMR_TEST_POSTGRES_URL && !screenshots
+    ...(process.env.EMR_TEST_POSTGRES_URL && !screenshots && !bench
       ? [{ command: `sh e2e/serve-copy.sh ${copyPort}`, url: `http://127.0.0.1:${copyPort}/api/health`, reuseExistingServer: false, timeout: 180_000, stdout: 'ignore' as const }]
       : []),
   ],
