@@ -95,7 +95,7 @@ export default function ResultsCataloguePage() {
               { title: 'LOINC', dataIndex: 'loinc', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
               { title: t('catalogueEditor.type'), key: 'type', render: (_, a) => t(`catalogueEditor.types.${a.type}`) },
               // The unit as the reader writes it (the editor shows its UCUM code).
-              { title: t('catalogueEditor.unit'), key: 'unit', render: (_, a) => unitLabel(t, a.unit) },
+              { title: t('results.unit'), key: 'unit', render: (_, a) => unitLabel(t, a.unit) },
               {
                 title: t('catalogueEditor.ranges'),
                 key: 'ranges',
