@@ -202,7 +202,7 @@ func handlerSQL(files []parsed) []string {
 				}
 			}
 		}
-		reported := map[*ast.CallExpr]bool{}
+		reported := map[*ast.CallExpr]bool{} // a helper's SQL is reported once, by the first handler that reaches it
 		for _, src := range pkg {
 			whole := src.name == "handler.go" || src.name == "routes.go"
 			for _, d := range src.file.Decls {
@@ -216,7 +216,7 @@ func handlerSQL(files []parsed) []string {
 						out = append(out, fmt.Sprintf("%s: handler %s runs SQL (%s): move it into the package's store", src.where(call), name, call.Fun.(*ast.SelectorExpr).Sel.Name))
 						return
 					}
-					seen := map[*ast.FuncDecl]bool{fn: true} // and a helper's SQL is reported once, by the first handler that reaches it
+					seen := map[*ast.FuncDecl]bool{fn: true}
 					var follow func(body ast.Node, rName, rType, path string)
 					follow = func(body ast.Node, rName, rType, path string) {
 						ast.Inspect(body, func(n ast.Node) bool {

@@ -32,7 +32,7 @@ func nullID(p *int64) any {
 
 const billColumns = `id, patient_id, appointment_id, doctor_id, status, currency, COALESCE(number, ''), discount_kind,
 	discount_value, discount_reason, subtotal, discount, total, paid, credited, notes, finalised_at, finalised_by, void_reason,
-	voided_at, voided_by, replaces_id, created_at, version, COALESCE(day, '')`
+	voided_at, voided_by, replaces_id, created_at, version, COALESCE(day, ''), signer, signature IS NOT NULL`
 
 func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 	var b Bill
@@ -40,7 +40,7 @@ func scanBill(row interface{ Scan(...any) error }) (Bill, error) {
 	var finalised, voided sql.NullTime
 	err := row.Scan(&b.ID, &b.Patient.ID, &appt, &doctor, &b.Status, &b.Currency, &b.Number, &b.DiscountKind,
 		&b.DiscountValue, &b.DiscountReason, &b.Subtotal, &b.Discount, &b.Total, &b.Paid, &b.Credited, &b.Notes, &finalised, &b.finalisedBy,
-		&b.VoidReason, &voided, &b.voidedBy, &replaces, &b.CreatedAt, &b.Version, &b.day)
+		&b.VoidReason, &voided, &b.voidedBy, &replaces, &b.CreatedAt, &b.Version, &b.day, &b.signer, &b.signed)
 	b.AppointmentID, b.DoctorID, b.ReplacesID = idOrNil(appt), idOrNil(doctor), idOrNil(replaces)
 	if finalised.Valid {
 		b.FinalisedAt = &finalised.Time

@@ -73,18 +73,13 @@ func doctorOf(ctx context.Context, q database.Querier, b Bill) (*Doctor, error) 
 	if b.DoctorID == nil {
 		return nil, nil
 	}
-	var signer sql.NullString
-	var signed bool
-	if err := q.QueryRowContext(ctx, `SELECT signer, signature IS NOT NULL FROM bills WHERE id = $1`, b.ID).Scan(&signer, &signed); err != nil {
-		return nil, fmt.Errorf("read bill's doctor: %w", err)
-	}
-	if signer.Valid {
+	if b.signer.Valid {
 		var kept profile.Signer
-		if err := json.Unmarshal([]byte(signer.String), &kept); err != nil {
+		if err := json.Unmarshal([]byte(b.signer.String), &kept); err != nil {
 			return nil, fmt.Errorf("read bill's doctor: %w", err)
 		}
-		d := &Doctor{Name: kept.Name, Specialisations: kept.Specialisations, Licences: kept.Licences, HasSignature: signed}
-		if signed {
+		d := &Doctor{Name: kept.Name, Specialisations: kept.Specialisations, Licences: kept.Licences, HasSignature: b.signed}
+		if b.signed {
 			d.SignatureURL = fmt.Sprintf("/api/bills/%d/signature", b.ID)
 		}
 		return d, nil

@@ -115,4 +115,8 @@ type Bill struct {
 
 	finalisedBy, voidedBy sql.NullInt64
 	day                   string // the clinic day it counts on once finalised (days.go)
+	// signer is its doctor as kept when it was finalised (JSON), and signed whether a drawing
+	// was kept with them (desk.go).
+	signer sql.NullString
+	signed bool
 }
