@@ -88,14 +88,18 @@ type Order struct {
 
 // Content is what the diagnosis form records.
 type Content struct {
-	Vitals         Vitals      `json:"vitals"`
-	ChiefComplaint string      `json:"chief_complaint"`
-	PresentIllness string      `json:"present_illness"`
-	Examination    string      `json:"examination"`
-	Diagnoses      []Diagnosis `json:"diagnoses"`
-	Orders         []Order     `json:"orders"`
-	Plan           string      `json:"plan"`
-	FollowUpDate   string      `json:"follow_up_date"`
+	Vitals Vitals `json:"vitals"`
+	// VitalsCopiedFrom is the day of an earlier visit whose vitals were copied forward and
+	// not changed since ("" when they were measured at this visit): the form and the record
+	// say "copied — taken on <day>" until someone measures again.
+	VitalsCopiedFrom string      `json:"vitals_copied_from"`
+	ChiefComplaint   string      `json:"chief_complaint"`
+	PresentIllness   string      `json:"present_illness"`
+	Examination      string      `json:"examination"`
+	Diagnoses        []Diagnosis `json:"diagnoses"`
+	Orders           []Order     `json:"orders"`
+	Plan             string      `json:"plan"`
+	FollowUpDate     string      `json:"follow_up_date"`
 }
 
 // Limits of the form's lists and texts.
@@ -174,6 +178,16 @@ func (c *Content) clean(day string, codeOK, testOK exists) error {
 			v.Add(field+".code", "visit.duplicate_order")
 		}
 		seen[o.Code] = true
+	}
+	c.VitalsCopiedFrom = strings.TrimSpace(c.VitalsCopiedFrom)
+	if c.VitalsCopiedFrom != "" {
+		if d, err := time.Parse(time.DateOnly, c.VitalsCopiedFrom); err != nil {
+			v.Add("vitals_copied_from", "validation.date_format")
+		} else if d.Format(time.DateOnly) >= day {
+			v.Add("vitals_copied_from", "visit.copied_not_before")
+		} else if c.Vitals == (Vitals{}) {
+			c.VitalsCopiedFrom = ""
+		}
 	}
 	if c.FollowUpDate != "" {
 		visitDay, _ := time.Parse(time.DateOnly, day)

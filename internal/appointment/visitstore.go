@@ -206,7 +206,7 @@ func changedSections(a, b Content) string {
 	for _, f := range []struct {
 		name string
 		x, y any
-	}{{"vitals", a.Vitals, b.Vitals}, {"chief_complaint", a.ChiefComplaint, b.ChiefComplaint},
+	}{{"vitals", a.Vitals, b.Vitals}, {"vitals_copied_from", a.VitalsCopiedFrom, b.VitalsCopiedFrom}, {"chief_complaint", a.ChiefComplaint, b.ChiefComplaint},
 		{"present_illness", a.PresentIllness, b.PresentIllness}, {"examination", a.Examination, b.Examination},
 		{"diagnoses", a.Diagnoses, b.Diagnoses}, {"orders", a.Orders, b.Orders}, {"plan", a.Plan, b.Plan},
 		{"follow_up_date", a.FollowUpDate, b.FollowUpDate}} {
@@ -241,24 +241,38 @@ func openDraft(ctx context.Context, tx *sql.Tx, id int64, statuses []string, not
 // yet signed. version is the form's version as read (0 for the first save).
 func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version int, c Content) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, old, err := openDraft(ctx, tx, id, []string{InProgress, Completed}, "visit.not_started")
-		if err != nil {
-			return err
-		}
-		if err := s.cleanContent(ctx, tx, &c, a.Day); err != nil {
-			return err
-		}
-		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
-			return err
-		}
-		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
-			return err
-		}
-		if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
-			return err
-		}
-		return s.auditVisit(ctx, tx, e, a, "visit.save", changedSections(old.content, c))
+		return s.ChangeDraft(ctx, tx, e, id, version, func(old Content, _ string) (Content, error) { return c, nil })
 	})
+}
+
+// ChangeDraft saves, inside tx, the draft that change makes of the stored one (given the
+// visit's day), under the same rules as SaveDraft: an order set's application writes the
+// visit and its prescription in one transaction through it.
+func (s *Store) ChangeDraft(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, change func(old Content, day string) (Content, error)) error {
+	a, old, err := openDraft(ctx, tx, id, []string{InProgress, Completed}, "visit.not_started")
+	if err != nil {
+		return err
+	}
+	if version != old.version {
+		return apperr.Conflict("error.conflict")
+	}
+	c, err := change(old.content, a.Day)
+	if err != nil {
+		return err
+	}
+	if err := s.cleanContent(ctx, tx, &c, a.Day); err != nil {
+		return err
+	}
+	if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
+		return err
+	}
+	if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
+		return err
+	}
+	if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
+		return err
+	}
+	return s.auditVisit(ctx, tx, e, a, "visit.save", changedSections(old.content, c))
 }
 
 // SaveVitals records only the vitals (a nurse's part), while the patient is at the clinic
@@ -275,7 +289,7 @@ func (s *Store) SaveVitals(ctx context.Context, e audit.Event, id int64, version
 			return err
 		}
 		c := old.content
-		c.Vitals = v
+		c.Vitals, c.VitalsCopiedFrom = v, "" // measured now
 		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
 			return err
 		}
@@ -497,4 +511,36 @@ func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from str
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// Uses counts how often a doctor put each diagnosis code and each test on their visits
+// that started from since on (the pickers' "most used"). One index range
+// (appointments_doctor_time).
+func Uses(ctx context.Context, q database.Querier, doctorID int64, since time.Time) (codes, tests map[string]int, err error) {
+	rows, err := q.QueryContext(ctx, `SELECT v.content FROM appointments a JOIN visits v ON v.appointment_id = a.id
+		WHERE a.doctor_id = $1 AND a.starts_at >= $2`, doctorID, since)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read uses: %w", err)
+	}
+	defer rows.Close()
+	codes, tests = map[string]int{}, map[string]int{}
+	for rows.Next() {
+		var content string
+		if err := rows.Scan(&content); err != nil {
+			return nil, nil, err
+		}
+		var c Content
+		if err := json.Unmarshal([]byte(content), &c); err != nil {
+			return nil, nil, fmt.Errorf("visit content: %w", err)
+		}
+		for _, d := range c.Diagnoses {
+			if d.Code != "" {
+				codes[d.Code]++
+			}
+		}
+		for _, o := range c.Orders {
+			tests[o.Code]++
+		}
+	}
+	return codes, tests, rows.Err()
 }

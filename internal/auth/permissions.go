@@ -32,6 +32,7 @@ const (
 	CashUpOwn          Permission = "cash up own drawer"
 	RecordResults      Permission = "record results"
 	ReviewResults      Permission = "review results"
+	ManageClinicSets   Permission = "manage clinic sets"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -41,7 +42,7 @@ var Catalogue = []Permission{
 	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
-	IssueDocuments, ManageTemplates,
+	IssueDocuments, ManageTemplates, ManageClinicSets,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

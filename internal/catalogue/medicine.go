@@ -414,3 +414,17 @@ func MedicineExists(ctx context.Context, q database.Querier, id int64) (bool, er
 	}
 	return ok, nil
 }
+
+// FindMedicine reads the active entry of a generic name, strength and form (the first, if
+// the catalogue has several), for starter content that names medicines so.
+func FindMedicine(ctx context.Context, q database.Querier, generic, strength, form string) (Medicine, bool, error) {
+	m, err := scanMedicine(q.QueryRowContext(ctx, `SELECT `+medicineColumns+` FROM medicines
+		WHERE generic_name = $1 AND strength = $2 AND form = $3 AND active ORDER BY id LIMIT 1`, generic, strength, form))
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, false, nil
+	}
+	if err != nil {
+		return m, false, fmt.Errorf("find medicine: %w", err)
+	}
+	return m, true, nil
+}

@@ -259,3 +259,17 @@ func lastDay(lang, from, days string) string {
 	}
 	return dateIn(lang, start.AddDate(0, 0, n-1))
 }
+
+// ChartWords are the patient's age, sex and allergies as a document writes them in lang (on
+// day on), for the text snippets that fill from the chart.
+func ChartWords(lang string, p patient.Patient, on time.Time) (ageText, sexText, allergyText string) {
+	if years, ok := age(p.BirthDate, on); ok {
+		ageText = i18n.T(lang, "document.value.years."+pluralForm(lang, years), years)
+	}
+	a := allergies(lang, p.History.Known())
+	allergyText = a.Text
+	if a.List != nil {
+		allergyText = strings.Join(a.List, "; ")
+	}
+	return ageText, i18n.T(lang, "document.value.sex."+p.Sex), allergyText
+}

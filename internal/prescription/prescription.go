@@ -295,3 +295,18 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 	*a = Amount(n.String())
 	return nil
 }
+
+// CheckLines tidies and checks lines as a new prescription's are checked (an order set keeps
+// lines so); none is no error here. An override reason, which belongs to one patient's
+// findings, is not kept.
+func CheckLines(items []Item) ([]Item, error) {
+	if len(items) == 0 {
+		return []Item{}, nil
+	}
+	var v apperr.Validation
+	out := checkItems(items, &v)
+	for i := range out {
+		out[i].OverrideReason, out[i].Overrides = "", []string{}
+	}
+	return out, v.Err()
+}

@@ -123,44 +123,61 @@ func (s *Store) create(ctx context.Context, e audit.Event, in Input, lang string
 		if err != nil {
 			return err
 		}
-		if patientID != nil {
-			if err := checkPatient(ctx, tx, *patientID); err != nil {
-				return err
-			}
-		}
-		if err := checkReplaces(ctx, tx, in.ReplacesID, patientID); err != nil {
-			return err
-		}
-		if err := checkMedicines(ctx, tx, in.Items); err != nil {
-			return err
-		}
-		if err := s.settle(ctx, tx, patientID, 0, in.Items, lang); err != nil {
-			return err
-		}
-		kind, status := KindVisit, Draft
-		if appointmentID == nil {
-			kind, status = KindBlank, Ordered
-		}
-		items, _ := json.Marshal(in.Items)
-		now := s.now()
-		var id int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO prescriptions (kind, appointment_id, patient_id, status, items, notes, replaces_id,
-			created_at, created_by, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $9) RETURNING id`,
-			kind, appointmentID, patientID, status, string(items), in.Notes, in.ReplacesID, now, actorOf(e)).Scan(&id); err != nil {
-			return fmt.Errorf("insert prescription: %w", err)
-		}
-		if rx, err = s.get(ctx, tx, id); err != nil {
-			return err
-		}
-		if err := s.audit(ctx, tx, e, rx, "prescription.create", ""); err != nil {
-			return err
-		}
-		return s.auditOverrides(ctx, tx, e, rx, nil)
+		rx, err = s.insert(ctx, tx, e, in, lang, appointmentID, patientID)
+		return err
 	})
 	if err != nil {
 		return rx, err
 	}
 	return rx, s.preview(ctx, &rx, e.ActorID, lang)
+}
+
+// CreateForVisitIn writes, inside tx, a draft prescription on an in-progress or completed
+// visit, through every check CreateForVisit makes (an order set's lines are written so, in
+// the transaction that writes the rest of the set).
+func (s *Store) CreateForVisitIn(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID, patientID int64, in Input, lang string) (Prescription, error) {
+	if err := in.check(); err != nil {
+		return Prescription{}, err
+	}
+	return s.insert(ctx, tx, e, in, lang, &appointmentID, &patientID)
+}
+
+// insert checks and writes a new prescription inside tx.
+func (s *Store) insert(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, lang string, appointmentID, patientID *int64) (Prescription, error) {
+	if patientID != nil {
+		if err := checkPatient(ctx, tx, *patientID); err != nil {
+			return Prescription{}, err
+		}
+	}
+	if err := checkReplaces(ctx, tx, in.ReplacesID, patientID); err != nil {
+		return Prescription{}, err
+	}
+	if err := checkMedicines(ctx, tx, in.Items); err != nil {
+		return Prescription{}, err
+	}
+	if err := s.settle(ctx, tx, patientID, 0, in.Items, lang); err != nil {
+		return Prescription{}, err
+	}
+	kind, status := KindVisit, Draft
+	if appointmentID == nil {
+		kind, status = KindBlank, Ordered
+	}
+	items, _ := json.Marshal(in.Items)
+	now := s.now()
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO prescriptions (kind, appointment_id, patient_id, status, items, notes, replaces_id,
+		created_at, created_by, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $9) RETURNING id`,
+		kind, appointmentID, patientID, status, string(items), in.Notes, in.ReplacesID, now, actorOf(e)).Scan(&id); err != nil {
+		return Prescription{}, fmt.Errorf("insert prescription: %w", err)
+	}
+	rx, err := s.get(ctx, tx, id)
+	if err != nil {
+		return rx, err
+	}
+	if err := s.audit(ctx, tx, e, rx, "prescription.create", ""); err != nil {
+		return rx, err
+	}
+	return rx, s.auditOverrides(ctx, tx, e, rx, nil)
 }
 
 // allergiesOf is what was read of allergies with the prescription's patient (nil without one).

@@ -2,6 +2,9 @@ package result
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"time"
 
 	"emr/internal/apperr"
@@ -73,4 +76,47 @@ func (s *Store) Trend(ctx context.Context, patientID int64, analyte string, from
 		t.Points = append(t.Points, p)
 	}
 	return t, rows.Err()
+}
+
+// Latest is a patient's most recent current result of one analyte.
+type Latest struct {
+	Analyte    string    `json:"analyte"`
+	Value      string    `json:"value"`
+	Unit       string    `json:"unit"`
+	ObservedAt time.Time `json:"observed_at"`
+}
+
+// LatestOf reads patient id's most recent current results of the analytes named (codes as
+// the catalogue writes them); an analyte without one is left out. One index range
+// (lab_results_trend) each.
+func (s *Store) LatestOf(ctx context.Context, patientID int64, analytes []string, lang string) ([]Latest, error) {
+	out := []Latest{}
+	for _, code := range analytes {
+		a, err := catalogue.ReadAnalyte(ctx, s.DB, code, lang)
+		if err != nil {
+			if errors.Is(err, apperr.ErrNotFound) {
+				continue
+			}
+			return nil, err
+		}
+		var l Latest
+		var value, answer sql.NullString
+		err = s.DB.QueryRowContext(ctx, `SELECT value, answer, observed_at FROM lab_results
+			WHERE patient_id = $1 AND analyte = $2 AND is_current = 1 ORDER BY observed_at DESC, id DESC LIMIT 1`,
+			patientID, a.Code).Scan(&value, &answer, &l.ObservedAt)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read latest result: %w", err)
+		}
+		l.Analyte, l.ObservedAt = a.Code, l.ObservedAt.UTC()
+		if value.Valid {
+			l.Value, l.Unit = value.String, a.Unit
+		} else {
+			l.Value = answer.String
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

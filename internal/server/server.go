@@ -24,6 +24,7 @@ import (
 	"emr/internal/backups"
 	"emr/internal/billing"
 	"emr/internal/catalogue"
+	"emr/internal/charting"
 	"emr/internal/config"
 	"emr/internal/dashboard"
 	"emr/internal/database"
@@ -192,13 +193,15 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	watch(db, scheduled)
 	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
 	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
+	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	routes := slices.Concat(
 		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		patients.Routes(),
 		appointments.Routes(),
 		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
-		(&prescription.Handler{Store: &prescription.Store{DB: db, Loc: loc}}).Routes(),
+		(&prescription.Handler{Store: prescriptions}).Routes(),
+		(&charting.Handler{Store: &charting.Store{DB: db, Codes: codes, Visits: appointments.Store, Prescriptions: prescriptions, Results: results, Loc: loc}}).Routes(),
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),
 		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),

@@ -66,6 +66,15 @@ export type paths = {
       };
     };
   };
+  "/api/appointments/{id}/chart-values": {
+    /** What the caller's snippets fill in for this visit's patient, in the caller's language: age, sex, allergies, vitals.bp (as saved) and last.<ANALYTE> for each analyte their snippets name. Audited as a read of the record. */
+    get: operations["getAppointmentChartValues"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments/{id}/complete": {
     /** in-progress → completed. */
     post: operations["postAppointmentsByIdComplete"];
@@ -78,6 +87,15 @@ export type paths = {
   "/api/appointments/{id}/no-show": {
     /** booked → no-show. */
     post: operations["postAppointmentsByIdNoShow"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/appointments/{id}/order-set": {
+    /** Apply what the doctor kept of an order set to an open visit in one transaction: diagnoses, tests, plan and follow-up onto the draft (at its version), prescription lines as a new draft prescription through the allergy, duplicate-therapy and interaction checks (a finding needs an override reason, audited). What the visit has already is not added twice and is named in skipped. Lines need write prescription. */
+    post: operations["postAppointmentOrderSet"];
     parameters: {
       path: {
         id: number;
@@ -418,6 +436,22 @@ export type paths = {
     /** Open the caller's drawer with the cash it starts with, or set the float of the shift already open (audited). */
     put: operations["putDrawersFloat"];
   };
+  "/api/favourites": {
+    /** The caller's favourite medicines, tests and diagnosis codes, then the ones they used most in the last 90 days (30 of each at most), with labels in their language: what pickers offer first. */
+    get: operations["getFavourites"];
+  };
+  "/api/favourites/{kind}/{ref}": {
+    /** Star a catalogue entry (a medicine's id, a test's code, a diagnosis code); starring it again changes nothing. */
+    put: operations["putFavourite"];
+    /** Unstar an entry. */
+    delete: operations["deleteFavourite"];
+    parameters: {
+      path: {
+        kind: "medicine" | "test" | "code";
+        ref: string;
+      };
+    };
+  };
   "/api/fees/settings": {
     /** The clinic currency and the consultation fee of each appointment type. */
     get: operations["getFeesSettings"];
@@ -589,6 +623,25 @@ export type paths = {
   "/api/medicines/import": {
     /** Import medicines from CSV (multipart field "file"; header generic_name[,brand,strength,form,unit]). Bad rows are reported by line, good rows kept. */
     post: operations["postMedicinesImport"];
+  };
+  "/api/order-sets": {
+    /** The order sets the caller may apply: the clinic's and their own, in their language or any. The first list installs the starter sets (examples) in the four languages. */
+    get: operations["getOrderSets"];
+    /** Add an order set: the caller's own, or the clinic's (needs manage clinic sets, else 403). Codes, tests and medicines are checked against the catalogues; override reasons are not kept. */
+    post: operations["postOrderSets"];
+  };
+  "/api/order-sets/{id}": {
+    /** One order set the caller may apply (another doctor's is 404). */
+    get: operations["getOrderSet"];
+    /** Change an order set the caller keeps, at its version (stale: 409). */
+    put: operations["putOrderSet"];
+    /** Retire an order set the caller keeps (?version=N). */
+    delete: operations["deleteOrderSet"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
   };
   "/api/patients": {
     /**
@@ -924,6 +977,23 @@ export type paths = {
     /** Change the critical-result settings; send the version read. */
     put: operations["putResultSettings"];
   };
+  "/api/snippets": {
+    /** The snippets the caller types with: their own first, then the clinic's, in their language or any. The first list installs the starter snippets (examples). */
+    get: operations["getSnippets"];
+    /** Add a snippet, the caller's own or the clinic's (manage clinic sets). A shortcut the same owner has in the same language is refused. */
+    post: operations["postSnippets"];
+  };
+  "/api/snippets/{id}": {
+    /** Change a snippet the caller keeps, at its version. */
+    put: operations["putSnippet"];
+    /** Retire a snippet the caller keeps (?version=N). */
+    delete: operations["deleteSnippet"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/update-profile": {
     /** Change the fields sent of one's own profile (name, email, introduction, specialisations, licences); send the version read. */
     patch: operations["patchUpdateProfile"];
@@ -1084,6 +1154,16 @@ export type components = {
           unit: string;
         }[];
       version: number;
+    };
+    AppliedSet: {
+      prescription: components["schemas"]["Prescription"] | null;
+      skipped: {
+        diagnoses: string[];
+        follow_up: boolean;
+        orders: string[];
+        plan: boolean;
+      };
+      visit: components["schemas"]["Visit"];
     };
     Appointment: {
       cancel_reason: string;
@@ -1765,6 +1845,49 @@ export type components = {
       refunded: number;
       refunds: number;
     };
+    OrderSet: {
+      content: components["schemas"]["OrderSetContent"];
+      /** @description A starter set the clinic began with (an example, to review); changing it makes it the clinic's own. */
+      example: boolean;
+      id: number;
+      /**
+       * @description Empty: shown in every language.
+       * @enum {string}
+       */
+      language: "" | "en" | "ru" | "zh" | "vi";
+      /** @description The caller may change it (their own, or the clinic's with manage clinic sets). */
+      mine: boolean;
+      name: string;
+      /** @enum {string} */
+      scope: "personal" | "clinic";
+      /** Format: date-time */
+      updated_at: string;
+      version: number;
+    };
+    OrderSetContent: {
+      diagnoses: components["schemas"]["Diagnosis"][];
+      /** @description The follow-up date is the visit's day plus this many days (0: none). */
+      follow_up_days: number;
+      items: components["schemas"]["PrescriptionItem"][];
+      orders: {
+          code: string;
+          label?: string;
+          note: string;
+        }[];
+      plan: string;
+    };
+    OrderSetInput: {
+      content: components["schemas"]["OrderSetContent"];
+      /** @enum {string} */
+      language: "" | "en" | "ru" | "zh" | "vi";
+      name: string;
+      /**
+       * @description On creation only; clinic needs manage clinic sets.
+       * @enum {string}
+       */
+      scope: "personal" | "clinic";
+      version: number;
+    };
     OrderStateInput: {
       /** @description Required to cancel or to mark not done. */
       reason?: string;
@@ -1890,6 +2013,20 @@ export type components = {
       reference: string;
       /** @description Cash handed over. */
       tendered: number | null;
+    };
+    Pick: {
+      favourite: boolean;
+      label: string;
+      medicine?: components["schemas"]["Medicine"];
+      /** @description The medicine's id, the test's code or the diagnosis code. */
+      ref: string;
+      /** @description How often the caller used it in the last 90 days. */
+      uses: number;
+    };
+    Picks: {
+      codes: components["schemas"]["Pick"][];
+      medicines: components["schemas"]["Pick"][];
+      tests: components["schemas"]["Pick"][];
     };
     Prescription: {
       appointment_id: number | null;
@@ -2133,6 +2270,35 @@ export type components = {
       price: number;
       version?: number;
     };
+    Snippet: {
+      /** @description May name {{age}}, {{sex}}, {{vitals.bp}}, {{allergies}} and {{last.<analyte>}}. */
+      body: string;
+      example: boolean;
+      id: number;
+      /** @enum {string} */
+      language: "" | "en" | "ru" | "zh" | "vi";
+      mine: boolean;
+      /** @enum {string} */
+      scope: "personal" | "clinic";
+      /** @enum {string} */
+      section: "any" | "complaint" | "history" | "examination" | "plan";
+      /** @description A semicolon and 1 to 20 letters or digits (;ntd). */
+      shortcut: string;
+      /** Format: date-time */
+      updated_at: string;
+      version: number;
+    };
+    SnippetInput: {
+      body: string;
+      /** @enum {string} */
+      language: "" | "en" | "ru" | "zh" | "vi";
+      /** @enum {string} */
+      scope: "personal" | "clinic";
+      /** @enum {string} */
+      section: "any" | "complaint" | "history" | "examination" | "plan";
+      shortcut: string;
+      version: number;
+    };
     TestDefinition: {
       analytes: string[];
       code?: string;
@@ -2233,6 +2399,8 @@ export type components = {
       plan: string;
       present_illness: string;
       vitals: components["schemas"]["Vitals"];
+      /** @description The day of an earlier visit whose vitals were copied forward and not changed since; empty when measured at this visit. Recording vitals clears it. */
+      vitals_copied_from: string;
     };
     /** @description Each value may be null (not measured); out-of-range values are refused with 422. */
     Vitals: {
@@ -2263,6 +2431,12 @@ export type components = {
     };
     /** @description The request failed validation. */
     Invalid: {
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description There is no such record (or it is not the caller's). */
+    NotFound: {
       content: {
         "application/json": components["schemas"]["Error"];
       };
@@ -2514,6 +2688,27 @@ export type operations = {
       };
     };
   };
+  /** What the caller's snippets fill in for this visit's patient, in the caller's language: age, sex, allergies, vitals.bp (as saved) and last.<ANALYTE> for each analyte their snippets name. Audited as a read of the record. */
+  getAppointmentChartValues: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            values: {
+              [key: string]: string;
+            };
+          };
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** in-progress → completed. */
   postAppointmentsByIdComplete: {
     parameters: {
@@ -2570,6 +2765,38 @@ export type operations = {
       409: {
         content: never;
       };
+    };
+  };
+  /** Apply what the doctor kept of an order set to an open visit in one transaction: diagnoses, tests, plan and follow-up onto the draft (at its version), prescription lines as a new draft prescription through the allergy, duplicate-therapy and interaction checks (a finding needs an override reason, audited). What the visit has already is not added twice and is named in skipped. Lines need write prescription. */
+  postAppointmentOrderSet: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          content: components["schemas"]["OrderSetContent"];
+          set_id: number | null;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Applied */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AppliedSet"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description The visit is signed, not started, or changed since it was read. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** The lab and imaging orders of a visit (kept in step with the tests its form orders), with their current results; labels in the caller's language. */
@@ -3936,6 +4163,49 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** The caller's favourite medicines, tests and diagnosis codes, then the ones they used most in the last 90 days (30 of each at most), with labels in their language: what pickers offer first. */
+  getFavourites: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Picks"];
+        };
+      };
+    };
+  };
+  /** Star a catalogue entry (a medicine's id, a test's code, a diagnosis code); starring it again changes nothing. */
+  putFavourite: {
+    parameters: {
+      path: {
+        kind: "medicine" | "test" | "code";
+        ref: string;
+      };
+    };
+    responses: {
+      /** @description Starred */
+      204: {
+        content: never;
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** Unstar an entry. */
+  deleteFavourite: {
+    parameters: {
+      path: {
+        kind: "medicine" | "test" | "code";
+        ref: string;
+      };
+    };
+    responses: {
+      /** @description Unstarred */
+      204: {
+        content: never;
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** The clinic currency and the consultation fee of each appointment type. */
   getFeesSettings: {
     responses: {
@@ -4557,6 +4827,105 @@ export type operations = {
         };
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** The order sets the caller may apply: the clinic's and their own, in their language or any. The first list installs the starter sets (examples) in the four languages. */
+  getOrderSets: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["OrderSet"][];
+          };
+        };
+      };
+    };
+  };
+  /** Add an order set: the caller's own, or the clinic's (needs manage clinic sets, else 403). Codes, tests and medicines are checked against the catalogues; override reasons are not kept. */
+  postOrderSets: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderSetInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["OrderSet"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** One order set the caller may apply (another doctor's is 404). */
+  getOrderSet: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["OrderSet"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** Change an order set the caller keeps, at its version (stale: 409). */
+  putOrderSet: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OrderSetInput"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["OrderSet"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description A stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Retire an order set the caller keeps (?version=N). */
+  deleteOrderSet: {
+    parameters: {
+      query: {
+        version: number;
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        content: never;
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description A stale version. */
+      409: {
+        content: never;
+      };
     };
   };
   /**
@@ -5924,6 +6293,88 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** The snippets the caller types with: their own first, then the clinic's, in their language or any. The first list installs the starter snippets (examples). */
+  getSnippets: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Snippet"][];
+          };
+        };
+      };
+    };
+  };
+  /** Add a snippet, the caller's own or the clinic's (manage clinic sets). A shortcut the same owner has in the same language is refused. */
+  postSnippets: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SnippetInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Snippet"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Change a snippet the caller keeps, at its version. */
+  putSnippet: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SnippetInput"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Snippet"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description A stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Retire a snippet the caller keeps (?version=N). */
+  deleteSnippet: {
+    parameters: {
+      query: {
+        version: number;
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Deleted */
+      204: {
+        content: never;
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      /** @description A stale version. */
+      409: {
+        content: never;
+      };
     };
   };
   /** Change the fields sent of one's own profile (name, email, introduction, specialisations, licences); send the version read. */

@@ -24,3 +24,6 @@ export const configKey = ['config'] as const
 export const meKey = ['me'] as const
 export const backupsKey = ['backups'] as const
 export const medicineSafetyKey = ['medicine-safety'] as const
+export const orderSetsKey = ['order-sets'] as const
+export const snippetsKey = ['snippets'] as const
+export const favouritesKey = ['favourites'] as const

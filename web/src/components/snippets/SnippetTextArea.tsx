@@ -1,0 +1,163 @@
+import { Input, Typography } from 'antd'
+import type { TextAreaRef } from 'antd/es/input/TextArea'
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { expand, findSnippet, shiftMarks, shortcutBefore, type Mark } from './expand'
+import styles from './SnippetTextArea.module.css'
+
+interface SnippetLike {
+  shortcut: string
+  section: string
+  body: string
+}
+
+interface Props {
+  id?: string
+  value?: string
+  onChange?: (value: string) => void
+  /** The visit's section this text is (complaint, history, examination, plan). */
+  section: string
+  snippets: SnippetLike[]
+  /** The chart's values for placeholders, read when a snippet expands. */
+  values: () => Record<string, string>
+  disabled?: boolean
+  maxLength?: number
+  minRows?: number
+  maxRows?: number
+  'aria-describedby'?: string
+}
+
+/** The last expansion, which Ctrl+Z takes back to its shortcut. */
+interface Undo {
+  before: string
+  caret: number
+  after: string
+  marks: Mark[]
+}
+
+const STYLE_COPIED = ['font', 'lineHeight', 'letterSpacing', 'paddingTop', 'paddingRight', 'paddingBottom', 'paddingLeft', 'borderTopWidth', 'borderRightWidth', 'borderBottomWidth', 'borderLeftWidth'] as const
+
+/**
+ * A visit's text that expands snippets: a shortcut (";ntd") followed by Tab or Space becomes
+ * the snippet's text, its placeholders filled from the chart and highlighted until edited;
+ * Ctrl+Z right after brings the shortcut back. Nothing expands while an input method is
+ * composing (Chinese, Vietnamese), since Space and Tab then belong to it.
+ */
+export function SnippetTextArea({ id, value = '', onChange, section, snippets, values, disabled, maxLength, minRows = 2, maxRows = 10, ...aria }: Props) {
+  const { t } = useTranslation()
+  const ref = useRef<TextAreaRef>(null)
+  const backdrop = useRef<HTMLDivElement>(null)
+  const composing = useRef(false)
+  const undo = useRef<Undo | null>(null)
+  const caretAfter = useRef<number | null>(null)
+  const [marks, setMarks] = useState<Mark[]>([])
+  const [announce, setAnnounce] = useState('')
+  const seen = useRef(value)
+
+  // The text changed (typed, or set by the form): marks it touched are gone, others move.
+  if (seen.current !== value) {
+    const next = shiftMarks(marks, seen.current, value)
+    seen.current = value
+    if (next !== marks) setMarks(next)
+  }
+
+  const area = () => ref.current?.resizableTextArea?.textArea
+  useLayoutEffect(() => {
+    const el = area()
+    if (el && caretAfter.current !== null) {
+      el.setSelectionRange(caretAfter.current, caretAfter.current)
+      caretAfter.current = null
+    }
+    if (el && backdrop.current && marks.length > 0) {
+      const cs = getComputedStyle(el)
+      for (const k of STYLE_COPIED) backdrop.current.style[k] = cs[k]
+      backdrop.current.scrollTop = el.scrollTop
+    }
+  })
+
+  const set = (text: string, caret: number) => {
+    caretAfter.current = caret
+    seen.current = text
+    onChange?.(text)
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (composing.current || e.nativeEvent.isComposing || e.key === 'Process' || e.keyCode === 229) return
+    const el = e.currentTarget
+    if ((e.key === ' ' || e.key === 'Tab') && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && el.selectionStart === el.selectionEnd) {
+      const found = shortcutBefore(el.value, el.selectionStart)
+      const snippet = found && findSnippet(snippets, found.shortcut, section)
+      if (!found || !snippet) return
+      e.preventDefault()
+      const r = expand(el.value, el.selectionStart, found.start, snippet.body, values())
+      undo.current = { before: el.value, caret: el.selectionStart, after: r.text, marks }
+      setMarks([...shiftMarks(marks, el.value, r.text), ...r.marks].sort((a, b) => a.start - b.start))
+      set(r.text, r.caret)
+      setAnnounce(t('snippets.expanded', { shortcut: found.shortcut }))
+      return
+    }
+    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z' && undo.current?.after === el.value) {
+      e.preventDefault()
+      const u = undo.current
+      undo.current = null
+      setMarks(u.marks)
+      set(u.before, u.caret)
+      setAnnounce(t('snippets.undone'))
+    }
+  }
+
+  const filled = marks.filter((m) => m.filled).length
+  const missing = marks.length - filled
+  return (
+    <div className={`${styles.wrap} ${marks.length > 0 ? styles.marked : ''}`}>
+      {marks.length > 0 && (
+        <div className={styles.backdrop} ref={backdrop} aria-hidden>
+          {highlighted(value, marks)}
+        </div>
+      )}
+      <Input.TextArea
+        id={id}
+        ref={ref}
+        value={value}
+        onChange={(e) => {
+          undo.current = null
+          onChange?.(e.target.value)
+        }}
+        onKeyDown={onKeyDown}
+        onCompositionStart={() => (composing.current = true)}
+        onCompositionEnd={() => (composing.current = false)}
+        onScroll={(e) => backdrop.current && (backdrop.current.scrollTop = e.currentTarget.scrollTop)}
+        autoSize={{ minRows, maxRows }}
+        maxLength={maxLength}
+        disabled={disabled}
+        aria-describedby={aria['aria-describedby']}
+      />
+      {marks.length > 0 && (
+        <Typography.Text type="secondary" className={styles.note}>
+          {[filled > 0 && t('snippets.filledNote', { count: filled }), missing > 0 && t('snippets.missingNote', { count: missing })].filter(Boolean).join(' ')}
+        </Typography.Text>
+      )}
+      <span className="visually-hidden" aria-live="polite">
+        {announce}
+      </span>
+    </div>
+  )
+}
+
+/** The text with its marks as highlighted stretches (a trailing newline kept visible). */
+function highlighted(text: string, marks: Mark[]): ReactNode[] {
+  const out: ReactNode[] = []
+  let at = 0
+  for (const m of marks) {
+    if (m.start < at || m.end > text.length) continue
+    out.push(text.slice(at, m.start))
+    out.push(
+      <mark key={m.start} className={m.filled ? undefined : styles.missing}>
+        {text.slice(m.start, m.end)}
+      </mark>,
+    )
+    at = m.end
+  }
+  out.push(text.slice(at) + '\u200b')
+  return out
+}
