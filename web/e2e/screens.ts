@@ -51,6 +51,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },
   { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
+  { route: '/forms/charting', path: () => '/forms/charting' },
   { route: '/forms/templates', path: () => '/forms/templates' },
   { route: '/forms/templates/:id', path: (f) => `/forms/templates/${f.template}` },
   { route: '/documents/:id/print', path: (f) => `/documents/${f.document}/print` },

@@ -16,6 +16,8 @@ const PatientResults = lazy(() => results().then((m) => ({ default: m.PatientRes
 const DashboardResults = lazy(() => results().then((m) => ({ default: m.DashboardResults })))
 const CriticalAlerts = lazy(() => results().then((m) => ({ default: m.CriticalAlerts })))
 
+const VisitOrderSet = lazy(() => import('../features/charting').then((m) => ({ default: m.VisitOrderSet })))
+
 const VisitBill = lazy(() => import('../features/fees').then((m) => ({ default: m.VisitBill })))
 const PatientBills = lazy(() => import('../features/fees').then((m) => ({ default: m.PatientBills })))
 
@@ -63,6 +65,11 @@ export const slots: Slots = {
   criticalAlerts: () => (
     <Suspense fallback={null}>
       <CriticalAlerts />
+    </Suspense>
+  ),
+  visitOrderSet: (props) => (
+    <Suspense fallback={null}>
+      <VisitOrderSet {...props} />
     </Suspense>
   ),
   visitBill: (props) => (

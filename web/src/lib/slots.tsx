@@ -2,6 +2,7 @@
 // the diagnosis page, a patient's on the chart). Features never import each other: the app
 // shell, which composes them, fills the slots (app/slots.tsx); a screen shows <Slot name=… />.
 import { createContext, useContext, type ComponentProps, type ComponentType } from 'react'
+import type { Schema } from './schema'
 
 export interface Slots {
   /** A visit's prescriptions: list, write, copy last, print, cancel, replace. */
@@ -22,6 +23,21 @@ export interface Slots {
   patientResults: ComponentType<{ patientId: number }>
   /** The dashboard's results figures (to review, critical unacknowledged). */
   dashboardResults: ComponentType<Record<never, never>>
+  /**
+   * A visit's order sets: the dialog that applies one (open 'apply') and the one that saves
+   * the visit as a set (open 'save'). The page opens them (buttons, keyboard) and hands over
+   * what is typed (content), a way to save it first and learn the visit's version (prepare),
+   * and what to do with the visit after a set was applied (onApplied).
+   */
+  visitOrderSet: ComponentType<{
+    appointmentId: number
+    day: string
+    open: 'apply' | 'save' | null
+    onClose: () => void
+    content: () => Schema<'VisitContent'>
+    prepare: () => Promise<number>
+    onApplied: (visit: Schema<'Visit'>) => void
+  }>
   /** Critical results waiting for acknowledgement, above every page. */
   criticalAlerts: ComponentType<Record<never, never>>
 }

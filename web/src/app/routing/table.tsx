@@ -23,6 +23,7 @@ const Bills = lazy(() => import('../../features/fees/BillsPage'))
 const PrintDrawer = lazy(() => import('../../features/fees/PrintDrawerPage'))
 const BillPage = lazy(() => import('../../features/fees/BillPage'))
 const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
+const ChartingAids = lazy(() => import('../../features/charting/ChartingPage'))
 const DocumentTemplates = lazy(() => import('../../features/documents/TemplatesPage'))
 const DocumentTemplate = lazy(() => import('../../features/documents/TemplateEditorPage'))
 const PrintDocument = lazy(() => import('../../features/documents/PrintDocumentPage'))
@@ -204,6 +205,7 @@ export const asyncRoutes: AppRoute[] = [
     meta: { title: 'forms', icon: <FormOutlined aria-hidden />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
     children: [
       { path: 'blankPrescription', name: 'BlankPrescription', component: BlankPrescription, meta: { title: 'blankPrescription' } },
+      { path: 'charting', name: 'ChartingAids', component: ChartingAids, meta: { title: 'chartingAids', permissions: ['write diagnosis'] } },
       { path: 'templates', name: 'DocumentTemplates', component: DocumentTemplates, meta: { title: 'documentTemplates', permissions: ['manage templates'] } },
       {
         path: 'templates/:id',

@@ -12,7 +12,7 @@ import 'dayjs/locale/ru'
 import 'dayjs/locale/vi'
 import 'dayjs/locale/zh-cn'
 import 'nprogress/nprogress.css'
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useRef, useSyncExternalStore, type CSSProperties } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { useConfig } from '../../lib/queries/config'
@@ -83,7 +83,11 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
           </a>
           {mobile && sidebarOpened && <div className={styles.backdrop} onClick={closeSidebar} aria-hidden />}
           <Sidebar routes={userRoutes} />
-          <div className={styles.mainContainer}>
+          <div
+            className={styles.mainContainer}
+            // How far down a sticky part of a page (the patient banner) stays: under the fixed header.
+            style={{ '--emr-header-height': settings.fixedHeader ? (settings.tagsView ? 'calc(var(--navbar-height) + var(--tags-height))' : 'var(--navbar-height)') : '0px' } as CSSProperties}
+          >
             <div className={settings.fixedHeader ? styles.fixedHeader : undefined}>
               <Navbar me={me} routes={resolved} routeObjects={routeObjects} />
               {settings.tagsView && <TagsView />}

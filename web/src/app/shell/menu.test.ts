@@ -19,7 +19,7 @@ describe('sidebar menu', () => {
       { 'route.results': ['route.resultsReview', 'route.overdueOrders', 'route.criticalReport'] },
       { 'route.fees': ['route.bills', 'route.cashUp', 'route.feeReports'] },
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.backups'] },
-      { 'route.forms': ['route.blankPrescription', 'route.documentTemplates'] },
+      { 'route.forms': ['route.blankPrescription', 'route.chartingAids', 'route.documentTemplates'] },
       'route.myProfile',
     ])
   })

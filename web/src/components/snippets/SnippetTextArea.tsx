@@ -52,13 +52,12 @@ export function SnippetTextArea({ id, value = '', onChange, section, snippets, v
   const caretAfter = useRef<number | null>(null)
   const [marks, setMarks] = useState<Mark[]>([])
   const [announce, setAnnounce] = useState('')
-  const seen = useRef(value)
+  const [seen, setSeen] = useState(value)
 
   // The text changed (typed, or set by the form): marks it touched are gone, others move.
-  if (seen.current !== value) {
-    const next = shiftMarks(marks, seen.current, value)
-    seen.current = value
-    if (next !== marks) setMarks(next)
+  if (seen !== value) {
+    setSeen(value)
+    setMarks(shiftMarks(marks, seen, value))
   }
 
   const area = () => ref.current?.resizableTextArea?.textArea
@@ -77,7 +76,7 @@ export function SnippetTextArea({ id, value = '', onChange, section, snippets, v
 
   const set = (text: string, caret: number) => {
     caretAfter.current = caret
-    seen.current = text
+    setSeen(text) // the marks are set for this text already
     onChange?.(text)
   }
 

@@ -1,5 +1,6 @@
-import { Alert, App, Button, Card, Col, Form, Result, Row, Space, Spin } from 'antd'
-import { useMemo, useRef, useState } from 'react'
+import { BookOutlined, CopyOutlined, QuestionCircleOutlined, SaveOutlined } from '@ant-design/icons'
+import { Alert, App, Button, Card, Col, Form, Result, Row, Space, Spin, Tag } from 'antd'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { useAskReason } from '../../components/askReason'
@@ -7,6 +8,8 @@ import { PatientBanner } from '../../components/PatientBanner'
 import { VisitHistory } from '../../components/VisitHistory'
 import { ApiError } from '../../lib/api'
 import { useCan } from '../../lib/auth/can'
+import { useChartValues, useSnippets } from '../../lib/charting'
+import { formatDay } from '../../lib/time'
 import { mergeMine } from '../../lib/merge'
 import { fullName } from '../../lib/patient'
 import { Slot } from '../../lib/slots'
@@ -21,10 +24,14 @@ import { useWriteVisit } from './api/writeVisit'
 import { VITAL_FIELDS, vitalErrors } from './vitals'
 import { AmendmentsCard } from './visit/AmendmentsCard'
 import { contentOf, sendable } from './visit/content'
+import { CopyForwardDialog, type Copyable } from './visit/CopyForwardDialog'
 import { DiagnosesCard } from './visit/DiagnosesCard'
 import { FindingsCard } from './visit/FindingsCard'
 import { OrdersCard } from './visit/OrdersCard'
 import { PlanCard } from './visit/PlanCard'
+import { shortcutOf, type ShortcutAction } from './visit/shortcuts'
+import { ShortcutsDialog } from './visit/ShortcutsDialog'
+import type { TextAids } from './visit/textAids'
 import { useAutosave } from './visit/useAutosave'
 import { useRefusals } from './visit/useRefusals'
 import { VisitActions } from './visit/VisitActions'
@@ -73,6 +80,27 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   const signed = visit.status === 'signed'
   const mode = visitMode({ signed, amending, canDiagnose, canVitals, status: a.status })
   const ro = mode !== 'draft' && mode !== 'amend'
+  const charting = canDiagnose && (mode === 'draft' || mode === 'amend')
+  const snippets = useSnippets(charting)
+  const chartValues = useChartValues(charting ? a.id : undefined)
+  const [dialog, setDialog] = useState<'apply' | 'save' | 'copy' | 'help' | null>(null)
+  /** The sections copied forward and not changed since, with the day they were written. */
+  const [copied, setCopied] = useState<Record<string, string>>({})
+  const aids: TextAids = {
+    snippets: charting ? (snippets.data ?? []) : [],
+    values: () => {
+      const v = form.getFieldValue('vitals') as VisitContent['vitals'] | undefined
+      const out: Record<string, string> = { ...chartValues.data }
+      if (v?.bp_systolic && v?.bp_diastolic) out['vitals.bp'] = `${v.bp_systolic}/${v.bp_diastolic}` // as typed, saved or not
+      return out
+    },
+    copied: (field) =>
+      copied[field] ? (
+        <Tag icon={<CopyOutlined aria-hidden />} data-testid="copied-mark">
+          {t('copyForward.copiedOn', { date: formatDay(copied[field]) })}
+        </Tag>
+      ) : null,
+  }
 
   /** What is typed, as the server takes it (remembering which form row each diagnosis is). */
   const values = (): VisitContent => {
@@ -158,6 +186,78 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
         }),
     })
 
+  /** Saves what is typed now and answers the visit's version (an order set applies on top of it). */
+  const prepare = async () => {
+    await autosave.settle()
+    const v = await write.mutateAsync({ kind: 'draft', content: values(), version: version.current })
+    stored(v)
+    return v.version
+  }
+  /** A set was applied: the form shows the visit as the server has it now. */
+  const applied = (v: Visit) => {
+    stored(v)
+    form.setFieldsValue(contentOf(v))
+    autosave.setState('saved')
+  }
+  /** Parts of the previous visit were copied in: marked until changed, saved soon. */
+  const copiedIn = (next: VisitContent, parts: Copyable[], day: string) => {
+    form.setFieldsValue(next)
+    setCopied((c) => ({ ...c, ...Object.fromEntries(parts.filter((p) => p !== 'vitals').map((p) => [p, day])) }))
+    autosave.changed()
+  }
+  const valuesChanged = (changed: Partial<VisitContent>) => {
+    if ('vitals' in changed) form.setFieldValue('vitals_copied_from', '') // measured now
+    const keys = Object.keys(changed)
+    if (keys.some((k) => copied[k])) setCopied((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !keys.includes(k))))
+    autosave.changed()
+  }
+
+  // The keyboard: Alt shortcuts and "?" (visit/shortcuts.ts); none while a dialog is open.
+  const run = useRef<(action: ShortcutAction) => void>(() => {})
+  const runAction = (action: ShortcutAction) => {
+    const focusIn = (id: string) => document.getElementById(id)?.querySelector<HTMLElement>('input:not([type=hidden]), textarea, button')?.focus()
+    const add = (what: string, section: string) => {
+      document.querySelector<HTMLElement>(`[data-action="${what}"]`)?.click()
+      setTimeout(() => [...document.querySelectorAll<HTMLElement>(`#${section} .ant-select input`)].pop()?.focus())
+    }
+    switch (action) {
+      case 'help':
+        return setDialog('help')
+      case 'vitals':
+      case 'findings':
+      case 'diagnoses':
+      case 'orders':
+      case 'plan':
+        return focusIn(`visit-${action}`)
+      case 'addDiagnosis':
+        return !ro && add('add-diagnosis', 'visit-diagnoses')
+      case 'addTest':
+        return !ro && add('add-test', 'visit-orders')
+      case 'orderSet':
+        return mode === 'draft' && canDiagnose && setDialog('apply')
+      case 'saveSet':
+        return canDiagnose && setDialog('save')
+      case 'copyForward':
+        return mode === 'draft' && canDiagnose && setDialog('copy')
+      case 'sign':
+        return mode === 'draft' && sign()
+    }
+  }
+  useEffect(() => {
+    run.current = runAction
+  })
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (document.querySelector('.ant-modal-wrap:not([style*="display: none"])')) return
+      const action = shortcutOf(e, document.activeElement)
+      if (!action) return
+      e.preventDefault()
+      run.current(action)
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [])
+
   const state = autosave.state
   const actions = (
     <VisitActions
@@ -175,7 +275,11 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-      {patient.data && <PatientBanner patient={{ ...a.patient, ...patient.data.history }} />}
+      {patient.data && (
+        <div className="emr-sticky">
+          <PatientBanner patient={{ ...a.patient, ...patient.data.history }} />
+        </div>
+      )}
       <VisitHeader a={a} visit={visit} state={state} savedAt={savedAt} quiet={mode === 'read'} actions={actions} />
       {mode === 'vitals' && canDiagnose && a.status === 'arrived' && <Alert type="info" showIcon title={t('visit.startFirst')} />}
       {mode === 'amend' && <Alert type="warning" showIcon title={t('visit.amendingBanner')} />}
@@ -190,14 +294,34 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
         />
       )}
       {problem && <Alert type="error" showIcon title={problem} role="alert" closable={{ onClose: () => setProblem('') }} />}
+      <Space wrap size={8} role="toolbar" aria-label={t('visit.tools')}>
+        {mode === 'draft' && canDiagnose && (
+          <>
+            <Button icon={<BookOutlined aria-hidden />} onClick={() => setDialog('apply')} aria-keyshortcuts="Alt+O">
+              {t('orderSets.applyOpen')}
+            </Button>
+            <Button icon={<CopyOutlined aria-hidden />} onClick={() => setDialog('copy')} aria-keyshortcuts="Alt+C">
+              {t('copyForward.open')}
+            </Button>
+          </>
+        )}
+        {canDiagnose && (mode === 'draft' || signed) && (
+          <Button icon={<SaveOutlined aria-hidden />} onClick={() => setDialog('save')} aria-keyshortcuts="Alt+V">
+            {t('orderSets.saveOpen')}
+          </Button>
+        )}
+        <Button icon={<QuestionCircleOutlined aria-hidden />} onClick={() => setDialog('help')} aria-keyshortcuts="?">
+          {t('shortcuts.open')}
+        </Button>
+      </Space>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
-          <Form<VisitContent> form={form} name="visit" layout="vertical" className="emr-record" initialValues={initial} onValuesChange={autosave.changed}>
+          <Form<VisitContent> form={form} name="visit" layout="vertical" className="emr-record" initialValues={initial} onValuesChange={valuesChanged}>
             <VitalsCard disabled={ro && mode !== 'vitals'} />
-            <FindingsCard disabled={ro} />
+            <FindingsCard disabled={ro} aids={aids} />
             <DiagnosesCard disabled={ro} labels={labels} onChange={autosave.changed} />
             <OrdersCard disabled={ro} tests={labTests.data} ordered={visit.orders} onChange={autosave.changed} />
-            <PlanCard disabled={ro} day={a.day} followUp={visit.follow_up} />
+            <PlanCard disabled={ro} day={a.day} followUp={visit.follow_up} aids={aids} />
           </Form>
           <div style={{ marginTop: 16 }}>
             <Slot name="visitBill" appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
@@ -209,6 +333,18 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
             <Slot name="visitResults" appointmentId={a.id} revision={savedAt} />
             <Slot name="visitPrescriptions" appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
             <Slot name="visitDocuments" patientId={a.patient_id} appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
+            {dialog === 'copy' && <CopyForwardDialog a={a} content={() => values()} onCopy={copiedIn} onClose={() => setDialog(null)} />}
+            {dialog === 'help' && <ShortcutsDialog onClose={() => setDialog(null)} />}
+            <Slot
+              name="visitOrderSet"
+              appointmentId={a.id}
+              day={a.day}
+              open={dialog === 'apply' || dialog === 'save' ? dialog : null}
+              onClose={() => setDialog(null)}
+              content={() => values()}
+              prepare={prepare}
+              onApplied={applied}
+            />
             <Card title={t('visit.sections.previous')}>
               <VisitHistory patientId={a.patient_id} before={{ id: a.id, startsAt: a.starts_at }} />
             </Card>

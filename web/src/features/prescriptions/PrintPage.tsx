@@ -17,7 +17,7 @@ import { useCan } from '../../lib/auth/can'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { AllergyLine, PatientBanner } from '../../components/PatientBanner'
-import { TierTag, useFindingText } from './components/Safety'
+import { TierTag, useFindingText } from '../../components/MedicineSafety'
 import styles from '../../components/print/print.module.css'
 import { sexLabel } from '../../lib/labels'
 

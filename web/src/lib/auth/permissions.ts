@@ -24,4 +24,5 @@ export const PERMISSIONS = [
   'cash up own drawer',
   'issue documents',
   'manage templates',
+  'manage clinic sets',
 ] as const

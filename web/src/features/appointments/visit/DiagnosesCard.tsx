@@ -1,6 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons'
 import { Button, Card, Checkbox, Col, Form, Input, Row, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
+import { StarButton } from '../../../components/StarButton'
 import { CodeSelect } from './CodeSelect'
 import { RemoveButton } from './RemoveButton'
 
@@ -12,7 +13,7 @@ export function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolea
   const { t } = useTranslation()
   const form = Form.useFormInstance()
   return (
-    <Card title={t('visit.sections.diagnoses')} style={{ marginBottom: 16 }}>
+    <Card title={t('visit.sections.diagnoses')} style={{ marginBottom: 16 }} id="visit-diagnoses" tabIndex={-1}>
       <Form.List name="diagnoses">
         {(fields, { add, remove }) => (
           <>
@@ -43,13 +44,19 @@ export function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolea
                     </Checkbox>
                   </Form.Item>
                 </Col>
-                <Col xs={8} md={2} style={{ paddingTop: i === 0 ? 30 : 0, textAlign: 'end' }}>
+                <Col xs={8} md={2} style={{ paddingTop: i === 0 ? 30 : 0, textAlign: 'end', whiteSpace: 'nowrap' }}>
+                  <Form.Item noStyle shouldUpdate>
+                    {() => {
+                      const code = form.getFieldValue(['diagnoses', f.name, 'code']) as string | undefined
+                      return code && !disabled ? <StarButton kind="code" refId={code} name={code} /> : null
+                    }}
+                  </Form.Item>
                   {!disabled && <RemoveButton label={t('visit.removeDiagnosis')} onClick={() => (remove(f.name), onChange())} />}
                 </Col>
               </Row>
             ))}
             {!disabled && (
-              <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: '', text: '', primary: fields.length === 0 })}>
+              <Button data-action="add-diagnosis" icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: '', text: '', primary: fields.length === 0 })}>
                 {t('visit.addDiagnosis')}
               </Button>
             )}

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next'
 import type { LabTest, Order } from '../api/types'
 import { RemoveButton } from './RemoveButton'
 import { testKindLabel } from '../../../lib/labels'
+import { usePicks } from '../../../lib/charting'
+import { StarButton } from '../../../components/StarButton'
 
 /**
  * Laboratory, imaging and functional orders, from the catalogue (tests: undefined for whoever may not
@@ -11,24 +13,36 @@ import { testKindLabel } from '../../../lib/labels'
  */
 export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: boolean; tests: LabTest[] | undefined; ordered: Order[]; onChange: () => void }) {
   const { t } = useTranslation()
+  const form = Form.useFormInstance()
+  const picks = usePicks(!!tests)
+  // The doctor's favourites and most used first, then every test by kind.
+  const first = (picks.data?.tests ?? []).filter((p) => tests?.some((x) => x.code === p.ref))
   const options = tests
-    ? (['lab', 'imaging', 'functional'] as const).map((kind) => ({
-        label: t(testKindLabel[kind]),
-        title: kind,
-        options: tests.filter((x) => x.kind === kind).map((x) => ({ value: x.code, label: x.label })),
-      }))
+    ? [
+        ...(first.length > 0 ? [{ label: t('favourites.group'), title: 'favourites', options: first.map((p) => ({ value: p.ref, label: p.label })) }] : []),
+        ...(['lab', 'imaging', 'functional'] as const).map((kind) => ({
+          label: t(testKindLabel[kind]),
+          title: kind,
+          options: tests.filter((x) => x.kind === kind && !first.some((p) => p.ref === x.code)).map((x) => ({ value: x.code, label: x.label })),
+        })),
+      ]
     : [{ label: t('visit.sections.orders'), title: 'ordered', options: ordered.map((o) => ({ value: o.code, label: o.label || o.code })) }]
+  const starred = new Set(first.filter((p) => p.favourite).map((p) => p.ref))
+  const labelOf = (code: string) => tests?.find((x) => x.code === code)?.label ?? code
   return (
-    <Card title={t('visit.sections.orders')} style={{ marginBottom: 16 }}>
+    <Card title={t('visit.sections.orders')} style={{ marginBottom: 16 }} id="visit-orders" tabIndex={-1}>
       <Form.List name="orders">
         {(fields, { add, remove }) => (
           <>
             {fields.length === 0 && <Typography.Paragraph type="secondary">{t('visit.noOrders')}</Typography.Paragraph>}
             {fields.map((f) => (
               <Row gutter={8} key={f.key}>
-                <Col xs={24} md={11}>
+                <Col xs={24} md={10}>
                   <Form.Item name={[f.name, 'code']}>
-                    <Select showSearch={{ optionFilterProp: 'label' }} options={options} placeholder={t('visit.testPlaceholder')} aria-label={t('visit.test')} disabled={disabled} />
+                    <Select
+                      showSearch={{ optionFilterProp: 'label' }}
+                      options={options}
+                      optionRender={(o) => (starred.has(String(o.value)) ? `★ ${String(o.label)}` : o.label)} placeholder={t('visit.testPlaceholder')} aria-label={t('visit.test')} disabled={disabled} />
                   </Form.Item>
                 </Col>
                 <Col xs={20} md={11}>
@@ -36,13 +50,19 @@ export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: b
                     <Input placeholder={t('visit.orderNote')} aria-label={t('visit.orderNote')} maxLength={300} disabled={disabled} />
                   </Form.Item>
                 </Col>
-                <Col xs={4} md={2} style={{ textAlign: 'end' }}>
+                <Col xs={4} md={3} style={{ textAlign: 'end', whiteSpace: 'nowrap' }}>
+                  <Form.Item noStyle shouldUpdate>
+                    {() => {
+                      const code = form.getFieldValue(['orders', f.name, 'code']) as string | undefined
+                      return code && tests && !disabled ? <StarButton kind="test" refId={code} name={labelOf(code)} /> : null
+                    }}
+                  </Form.Item>
                   {!disabled && <RemoveButton label={t('visit.removeOrder')} onClick={() => (remove(f.name), onChange())} />}
                 </Col>
               </Row>
             ))}
             {!disabled && (
-              <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: undefined, note: '' })}>
+              <Button data-action="add-test" icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: undefined, note: '' })}>
                 {t('visit.addOrder')}
               </Button>
             )}

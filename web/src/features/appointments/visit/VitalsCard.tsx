@@ -1,4 +1,5 @@
-import { Card, Col, Form, InputNumber, Row, Typography } from 'antd'
+import { Card, Col, Form, Input, InputNumber, Row, Tag, Typography } from 'antd'
+import { formatDay } from '../../../lib/time'
 import { useTranslation } from 'react-i18next'
 import type { Vitals } from '../api/types'
 import { bmi, VITAL_FIELDS, vitalFlag } from '../vitals'
@@ -8,9 +9,19 @@ export function VitalsCard({ disabled }: { disabled: boolean }) {
   const { t } = useTranslation()
   const form = Form.useFormInstance()
   const watched = Form.useWatch('vitals', form) as Partial<Vitals> | undefined
+  const copiedFrom = Form.useWatch('vitals_copied_from', form) as string | undefined
   const currentBmi = bmi({ weight: watched?.weight ?? null, height: watched?.height ?? null })
   return (
-    <Card title={t('visit.sections.vitals')} style={{ marginBottom: 16 }}>
+    <Card
+      title={t('visit.sections.vitals')}
+      style={{ marginBottom: 16 }}
+      id="visit-vitals"
+      tabIndex={-1}
+      extra={copiedFrom ? <Tag data-testid="vitals-copied">{t('copyForward.copiedOn', { date: formatDay(copiedFrom) })}</Tag> : undefined}
+    >
+      <Form.Item name="vitals_copied_from" hidden>
+        <Input />
+      </Form.Item>
       <Row gutter={12}>
         {VITAL_FIELDS.map((f) => (
           <Col xs={12} md={6} key={f.key}>

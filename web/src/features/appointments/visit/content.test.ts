@@ -3,7 +3,7 @@ import type { VisitContent } from '../api/types'
 import { emptyVitals } from '../vitals'
 import { sendable } from './content'
 
-const loaded: VisitContent = { vitals: emptyVitals(), chief_complaint: 'cough', present_illness: '', examination: '', diagnoses: [], orders: [], plan: '', follow_up_date: '' }
+const loaded: VisitContent = { vitals: emptyVitals(), vitals_copied_from: '', chief_complaint: 'cough', present_illness: '', examination: '', diagnoses: [], orders: [], plan: '', follow_up_date: '' }
 
 describe('sendable', () => {
   it('leaves out the rows still empty and says which row each sent diagnosis is', () => {

@@ -4,6 +4,7 @@ import { emptyVitals } from '../vitals'
 /** What the form edits of a stored visit. */
 export const contentOf = (v: Visit): VisitContent => ({
   vitals: { ...emptyVitals(), ...v.vitals },
+  vitals_copied_from: v.vitals_copied_from,
   chief_complaint: v.chief_complaint,
   present_illness: v.present_illness,
   examination: v.examination,

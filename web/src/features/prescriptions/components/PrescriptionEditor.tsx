@@ -11,8 +11,10 @@ import { useSavePrescription } from '../api/savePrescription'
 import { searchMedicines } from '../api/searchMedicines'
 import { emptyItem, ROUTES, type Draft, type Item, type Medicine, type Prescription } from '../api/types'
 import styles from './PrescriptionEditor.module.css'
-import { LineFindings, needsReason } from './Safety'
+import { LineFindings, needsReason } from '../../../components/MedicineSafety'
 import { useClearable } from '../../../components/clearable'
+import { StarButton } from '../../../components/StarButton'
+import { favouritesFirst, usePicks } from '../../../lib/charting'
 
 interface Props {
   /** The prescription to change; absent for a new one. */
@@ -30,14 +32,19 @@ interface Props {
 
 /** The medicine of a line: typed freely, or picked from the catalogue (then onPick gets the entry; typing over it, null). */
 function MedicineInput({ value, onChange, onPick, label }: { value?: string; onChange?(v: string): void; onPick(m: Medicine | null): void; label: string }) {
-  const [options, setOptions] = useState<Medicine[]>([])
+  const [found, setOptions] = useState<Medicine[]>([])
+  const picks = usePicks()
   const picked = useRef<string | undefined>(undefined)
   const search = useMemo(() => debounce((q: string) => void searchMedicines(q).then(setOptions, () => setOptions([])), 250), [])
+  // Nothing typed yet: the prescriber's favourites and most used; a search: its results with those first.
+  const mine = (picks.data?.medicines ?? []).flatMap((p) => (p.medicine ? [p.medicine] : []))
+  const options = (value ?? '').trim() === '' ? mine : favouritesFirst(found, picks.data?.medicines, (m) => String(m.id))
+  const starred = new Set((picks.data?.medicines ?? []).filter((p) => p.favourite).map((p) => p.ref))
   return (
     <AutoComplete
       value={value}
       aria-label={label}
-      options={options.map((m) => ({ value: m.label, key: m.id, medicine: m }))}
+      options={options.map((m) => ({ value: m.label, key: m.id, medicine: m, label: starred.has(String(m.id)) ? `★ ${m.label}` : m.label }))}
       onSearch={(q) => (q.trim() ? search(q) : setOptions([]))}
       onChange={(v: string) => {
         onChange?.(v)
@@ -144,6 +151,12 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                 </Form.Item>
                 <Form.Item name={[field.name, 'medicine_id']} hidden>
                   <Input />
+                </Form.Item>
+                <Form.Item noStyle shouldUpdate>
+                  {() => {
+                    const id = form.getFieldValue(['items', field.name, 'medicine_id']) as number | null | undefined
+                    return id ? <StarButton kind="medicine" refId={String(id)} name={form.getFieldValue(['items', field.name, 'medicine']) as string} /> : null
+                  }}
                 </Form.Item>
                 <LineFindings findings={findingsOf(index)} />
                 {(findingsOf(index).some(needsReason) || !!watched?.[index]?.override_reason) && (

@@ -1,8 +1,11 @@
 import { Alert, Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
-import type { Finding } from '../api/types'
-import { formatDay } from '../../../lib/time'
-import { labelOf, severityLabel } from '../../../lib/labels'
+import type { Schema } from '../lib/schema'
+import { formatDay } from '../lib/time'
+import { labelOf, severityLabel } from '../lib/labels'
+
+/** A safety finding of a prescription line (an allergy, duplicate therapy, an interaction), as the server checks it. */
+export type Finding = Schema<'SafetyFinding'>
 
 const TIER_COLOUR = { hard: 'red', high: 'orange', low: 'blue' } as const
 

@@ -1,0 +1,111 @@
+import { Alert, Checkbox, Modal, Space, Spin, Typography } from 'antd'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { patientVisitsQuery } from '../../../lib/queries/patientVisits'
+import { formatDay } from '../../../lib/time'
+import { visitQuery } from '../api/getVisit'
+import type { Appointment, Visit, VisitContent, Vitals } from '../api/types'
+
+/** The parts of a visit that copy forward. */
+export const COPYABLE = ['vitals', 'chief_complaint', 'present_illness', 'examination', 'diagnoses', 'plan'] as const
+export type Copyable = (typeof COPYABLE)[number]
+
+const measured = (v: Vitals) => Object.values(v).some((x) => x !== null && x !== undefined)
+
+/** Whether a visit has something in a part. */
+export function hasPart(v: VisitContent, part: Copyable): boolean {
+  if (part === 'vitals') return measured(v.vitals)
+  if (part === 'diagnoses') return v.diagnoses.length > 0
+  return v[part].trim() !== ''
+}
+
+/**
+ * The draft with the chosen parts of an earlier visit copied in: a text the draft has already
+ * gets the copy after it on a new line; diagnoses the draft lacks are added; vitals replace the
+ * draft's and say the day they were taken (vitals_copied_from) until someone measures again.
+ */
+export function copyInto(draft: VisitContent, from: VisitContent, day: string, parts: Copyable[]): VisitContent {
+  const out: VisitContent = { ...draft, diagnoses: [...draft.diagnoses] }
+  for (const p of parts) {
+    if (p === 'vitals') {
+      out.vitals = { ...from.vitals }
+      out.vitals_copied_from = day
+    } else if (p === 'diagnoses') {
+      const hasPrimary = out.diagnoses.some((d) => d.primary)
+      for (const d of from.diagnoses) {
+        if (!out.diagnoses.some((x) => (d.code ? x.code === d.code : x.text === d.text))) out.diagnoses.push({ code: d.code, text: d.text, primary: d.primary && !hasPrimary })
+      }
+    } else {
+      const text = from[p].trim()
+      out[p] = draft[p].trim() ? `${draft[p].trimEnd()}\n${text}` : text
+    }
+  }
+  return out
+}
+
+interface Props {
+  a: Appointment
+  content: () => VisitContent
+  onCopy: (next: VisitContent, parts: Copyable[], day: string) => void
+  onClose: () => void
+}
+
+/** Copies chosen parts of the patient's previous visit into this draft, saying what came from where. */
+export function CopyForwardDialog({ a, content, onCopy, onClose }: Props) {
+  const { t } = useTranslation()
+  const history = useQuery(patientVisitsQuery({ patient_id: a.patient_id, page: 1, per_page: 20 }))
+  const previous = history.data?.data.find((x) => x.id !== a.id && x.starts_at < a.starts_at && (x.status === 'completed' || x.status === 'in-progress'))
+  const visit = useQuery({ ...visitQuery(previous?.id ?? 0), enabled: !!previous })
+  const [parts, setParts] = useState<Copyable[] | null>(null)
+  const v: Visit | undefined = visit.data
+  const available = v ? COPYABLE.filter((p) => hasPart(v, p)) : []
+  const chosen = parts ?? available
+  const loading = history.isLoading || (!!previous && visit.isLoading)
+  return (
+    <Modal
+      open
+      title={t('copyForward.title')}
+      okText={t('copyForward.copy')}
+      cancelText={t('appointments.cancelButton')}
+      okButtonProps={{ disabled: !v || chosen.length === 0 }}
+      onOk={() => v && previous && (onCopy(copyInto(content(), v, previous.day, chosen), chosen, previous.day), onClose())}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      {loading ? (
+        <Spin />
+      ) : !previous || !v || available.length === 0 ? (
+        <Alert type="info" showIcon title={t('copyForward.none')} />
+      ) : (
+        <Space orientation="vertical" style={{ width: '100%' }}>
+          <Typography.Text>{t('copyForward.from', { date: formatDay(previous.day), doctor: previous.doctor_name })}</Typography.Text>
+          <Checkbox.Group value={chosen} onChange={(x) => setParts(x as Copyable[])} style={{ width: '100%' }}>
+            <Space orientation="vertical" style={{ width: '100%' }}>
+              {available.map((p) => (
+                <Checkbox key={p} value={p} autoFocus={p === available[0]}>
+                  <strong>{t(`copyForward.parts.${p}`)}</strong>
+                  <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0 }}>
+                    {preview(v, p, t)}
+                  </Typography.Paragraph>
+                </Checkbox>
+              ))}
+            </Space>
+          </Checkbox.Group>
+          <Typography.Text type="secondary">{t('copyForward.note')}</Typography.Text>
+        </Space>
+      )}
+    </Modal>
+  )
+}
+
+function preview(v: Visit, p: Copyable, t: (k: string) => string): string {
+  if (p === 'vitals') {
+    const x = v.vitals
+    return [x.bp_systolic && x.bp_diastolic && `${t('visit.vitals.bp_short')} ${x.bp_systolic}/${x.bp_diastolic}`, x.heart_rate && `${t('visit.vitals.heart_rate')} ${x.heart_rate}`, x.weight && `${t('visit.vitals.weight')} ${x.weight}`]
+      .filter(Boolean)
+      .join(' · ')
+  }
+  if (p === 'diagnoses') return v.diagnoses.map((d) => (d.code ? `${d.code} ${d.label ?? ''}` : d.text)).join('; ')
+  return v[p]
+}

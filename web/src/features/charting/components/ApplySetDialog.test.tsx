@@ -1,0 +1,89 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { AxiosError, AxiosHeaders } from 'axios'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { renderScreen, user } from '../../../test/render'
+import type { Schema } from '../../../lib/schema'
+import type { Finding, OrderSet } from '../api/orderSets'
+import { ApplySetDialog } from './ApplySetDialog'
+
+afterEach(cleanup)
+
+const line = { medicine_id: 11, medicine: 'Amlodipine 5 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'once daily', duration: '30 days', quantity: '30', unit: 'tablet', refills: 0, instructions: '', override_reason: '', overrides: [] }
+
+const htn: OrderSet = {
+  id: 3, name: 'Hypertension — follow-up (example)', scope: 'clinic', language: 'en', example: true, mine: false, updated_at: '2026-11-26T08:00:00Z', version: 1,
+  content: {
+    diagnoses: [{ code: 'I10', text: '', primary: true, label: 'Essential (primary) hypertension' }],
+    orders: [{ code: 'BMP', note: '', label: 'Basic metabolic panel' }, { code: 'LIPID', note: '', label: 'Lipid panel' }],
+    items: [line] as OrderSet['content']['items'],
+    plan: 'Home blood pressure diary.',
+    follow_up_days: 28,
+  },
+}
+
+const visit: Schema<'VisitContent'> = {
+  vitals: { bp_systolic: 138, bp_diastolic: 86, heart_rate: null, respiratory_rate: null, temperature: null, spo2: null, weight: null, height: null },
+  vitals_copied_from: '', chief_complaint: '', present_illness: '', examination: '',
+  diagnoses: [], orders: [{ code: 'LIPID', note: '' }], plan: '', follow_up_date: '',
+}
+
+const duplicate = { line: 0, key: 'duplicate_recent:amlodipine:41', kind: 'duplicate_recent', tier: 'high', blocking: false, requires_reason: true, substance: 'amlodipine', other_prescription_id: 41, other_medicine: 'Amlodipine 5 mg tablet', other_date: '2026-11-20', overridden: false } as unknown as Finding
+
+async function open(api: Record<string, unknown>, onApplied = vi.fn()) {
+  const view = await renderScreen(
+    <ApplySetDialog appointmentId={5} day="2026-11-26" content={() => visit} prepare={async () => 4} onApplied={onApplied} onClose={() => {}} />,
+    { me: user(['write diagnosis', 'write prescription'], ['doctor']), api: { 'GET /order-sets': { data: [htn] }, ...api } },
+  )
+  fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Order set' }))
+  fireEvent.click(await screen.findByText('Hypertension — follow-up (example) · example'))
+  return view
+}
+
+describe('ApplySetDialog', () => {
+  it('shows every item checked, what the visit has already unchecked, and the follow-up date it gives', async () => {
+    await open({ 'POST /prescriptions/check': { findings: [] } })
+    expect((screen.getByRole('checkbox', { name: /I10 — Essential/ }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByRole('checkbox', { name: 'Basic metabolic panel' }) as HTMLInputElement).checked).toBe(true)
+    const lipid = screen.getByRole('checkbox', { name: 'Lipid panel' }) as HTMLInputElement
+    expect(lipid.checked).toBe(false)
+    expect(within(lipid.closest('div')!).getByText('already on this visit')).toBeTruthy()
+    expect(screen.getByText(/24\/12\/2026|2026-12-24|Dec 24, 2026|24 Dec 2026/)).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Apply 5 items' })).toBeTruthy()
+  })
+
+  it('asks a reason for a line the check finds, and sends it with the finding it covers and only what stays checked', async () => {
+    const onApplied = vi.fn()
+    const view = await open(
+      {
+        'POST /prescriptions/check': { findings: [duplicate] },
+        'POST /appointments/5/order-set': { visit: { id: 5 }, prescription: null, skipped: { diagnoses: [], orders: [], plan: false, follow_up: false } },
+      },
+      onApplied,
+    )
+    const reason = await screen.findByRole('textbox', { name: 'Reason to prescribe Amlodipine 5 mg tablet anyway' })
+    expect(screen.getByTestId('rx-safety').textContent).toMatch(/Amlodipine/)
+    fireEvent.change(reason, { target: { value: 'Second script for the pharmacy' } })
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Basic metabolic panel' })) // unchecked: not sent
+    fireEvent.change(screen.getByRole('textbox', { name: 'Dose — Amlodipine 5 mg tablet' }), { target: { value: '2 tablets' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Apply 4 items' }))
+    await waitFor(() => expect(onApplied).toHaveBeenCalled())
+    const sent = view.sent.find((r) => r.path === '/appointments/5/order-set')?.body as { set_id: number; version: number; content: OrderSet['content'] }
+    expect(sent.set_id).toBe(3)
+    expect(sent.version).toBe(4)
+    expect(sent.content.orders).toEqual([])
+    expect(sent.content.diagnoses.map((d) => d.code)).toEqual(['I10'])
+    expect(sent.content.items[0]).toMatchObject({ dose: '2 tablets', override_reason: 'Second script for the pharmacy', overrides: ['duplicate_recent:amlodipine:41'] })
+    expect(sent.content.follow_up_days).toBe(28)
+  })
+
+  it("shows the server's refusal on the line it names", async () => {
+    const refusal = () => {
+      const body = { error: 'Some fields need your attention.', code: 'validation.failed', errors: { 'items.0.override_reason': ['This line has a safety warning: give the reason to prescribe it anyway.'] } }
+      throw new AxiosError('refused', 'ERR_BAD_REQUEST', undefined, undefined, { status: 422, data: body, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+    }
+    await open({ 'POST /prescriptions/check': { findings: [] }, 'POST /appointments/5/order-set': refusal })
+    fireEvent.click(await screen.findByRole('button', { name: 'Apply 5 items' }))
+    expect(await screen.findByText('This line has a safety warning: give the reason to prescribe it anyway.', { selector: '.ant-typography' })).toBeTruthy()
+  })
+})

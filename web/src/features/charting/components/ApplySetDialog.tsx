@@ -1,0 +1,315 @@
+import { App, Alert, Checkbox, Empty, Flex, Input, InputNumber, Modal, Select, Space, Tag, Typography } from 'antd'
+import dayjs from 'dayjs'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LineFindings } from '../../../components/MedicineSafety'
+import { ApiError } from '../../../lib/api'
+import type { Schema } from '../../../lib/schema'
+import { formatDay } from '../../../lib/time'
+import { useApplySet, useLineCheck, useOrderSets, type Finding, type Item, type OrderSet, type SetContent } from '../api/orderSets'
+
+type VisitContent = Schema<'VisitContent'>
+type Diagnosis = SetContent['diagnoses'][number]
+type Order = SetContent['orders'][number]
+
+/** One item of the set as the doctor keeps it: checked or not, possibly edited. */
+interface Kept<T> {
+  item: T
+  keep: boolean
+  /** The visit has it already: it starts unchecked and is not added twice. */
+  already: boolean
+}
+
+interface Draft {
+  diagnoses: Kept<Diagnosis>[]
+  orders: Kept<Order>[]
+  items: Kept<Item>[]
+  plan: { text: string; keep: boolean; already: boolean }
+  followUp: { days: number; keep: boolean; already: boolean }
+}
+
+/** A set's content as a draft to check and edit, against what the visit has already. */
+export function draftOf(set: OrderSet, visit: VisitContent): Draft {
+  const c = set.content
+  const hasCode = (d: Diagnosis) => visit.diagnoses.some((v) => (d.code ? v.code === d.code : !v.code && v.text.trim().toLowerCase() === d.text.trim().toLowerCase()))
+  const hasTest = (o: Order) => visit.orders.some((v) => v.code === o.code)
+  const planAlready = !!c.plan && visit.plan.includes(c.plan)
+  return {
+    diagnoses: c.diagnoses.map((d) => ({ item: d, keep: !hasCode(d), already: hasCode(d) })),
+    orders: c.orders.map((o) => ({ item: o, keep: !hasTest(o), already: hasTest(o) })),
+    items: c.items.map((it) => ({ item: { ...it, override_reason: '', overrides: [] }, keep: true, already: false })),
+    plan: { text: c.plan, keep: !!c.plan && !planAlready, already: planAlready },
+    followUp: { days: c.follow_up_days, keep: c.follow_up_days > 0 && !visit.follow_up_date, already: !!visit.follow_up_date },
+  }
+}
+
+/** What applying the draft sends: the kept items, lines with their override reasons and the findings those acknowledge. */
+export function contentOf(d: Draft, findings: Finding[]): SetContent {
+  const items = d.items.filter((k) => k.keep).map((k) => k.item)
+  return {
+    diagnoses: d.diagnoses.filter((k) => k.keep).map((k) => k.item),
+    orders: d.orders.filter((k) => k.keep).map((k) => k.item),
+    items: items.map((it, i) => ({
+      ...it,
+      overrides: it.override_reason.trim() ? findings.filter((f) => f.line === i && f.requires_reason).map((f) => f.key) : [],
+    })),
+    plan: d.plan.keep ? d.plan.text : '',
+    follow_up_days: d.followUp.keep ? d.followUp.days : 0,
+  }
+}
+
+interface Props {
+  appointmentId: number
+  /** The visit's day (the follow-up date is counted from it). */
+  day: string
+  content: () => VisitContent
+  prepare: () => Promise<number>
+  onApplied: (visit: Schema<'Visit'>) => void
+  onClose: () => void
+}
+
+/**
+ * Applies an order set to the visit: the set's every item shown checked (what the visit has
+ * already, unchecked and marked), editable and uncheckable; the medicines checked for the
+ * patient's allergies and current medicines as they would be on a prescription, a finding
+ * needing its reason. The server writes it all in one transaction, or nothing.
+ */
+export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied, onClose }: Props) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const sets = useOrderSets()
+  const apply = useApplySet(appointmentId)
+  const [setId, setSetId] = useState<number>()
+  const [draft, setDraft] = useState<Draft | null>(null)
+  const [problem, setProblem] = useState('')
+  const [lineErrors, setLineErrors] = useState<Record<number, string>>({})
+  const kept = useMemo(() => (draft ? draft.items.filter((k) => k.keep).map((k) => ({ medicine_id: k.item.medicine_id, medicine: k.item.medicine })) : []), [draft])
+  const check = useLineCheck(appointmentId, kept, !!draft)
+  const findings = check.data?.findings ?? []
+
+  const choose = (id: number) => {
+    const set = sets.data?.find((s) => s.id === id)
+    setSetId(id)
+    setProblem('')
+    setLineErrors({})
+    setDraft(set ? draftOf(set, content()) : null)
+  }
+  const change = (fn: (d: Draft) => void) =>
+    setDraft((d) => {
+      if (!d) return d
+      const next = structuredClone(d)
+      fn(next)
+      return next
+    })
+
+  const count = draft ? [...draft.diagnoses, ...draft.orders, ...draft.items].filter((k) => k.keep).length + (draft.plan.keep ? 1 : 0) + (draft.followUp.keep ? 1 : 0) : 0
+  const submit = async () => {
+    if (!draft) return
+    setProblem('')
+    setLineErrors({})
+    try {
+      const version = await prepare()
+      const res = await apply.mutateAsync({ set_id: setId ?? null, version, content: contentOf(draft, findings) })
+      onApplied(res.visit)
+      const skipped = res.skipped.diagnoses.length + res.skipped.orders.length + (res.skipped.plan ? 1 : 0) + (res.skipped.follow_up ? 1 : 0)
+      void message.success(skipped > 0 ? t('orderSets.appliedSkipped', { count: skipped }) : t('orderSets.applied'))
+      onClose()
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      const lines: Record<number, string> = {}
+      const keptIndex = draft.items.flatMap((k, i) => (k.keep ? [i] : []))
+      for (const [field, msgs] of Object.entries(e.fields)) {
+        const m = /^items\.(\d+)\./.exec(field)
+        if (m) lines[keptIndex[Number(m[1])]] = msgs.join(' ')
+      }
+      setLineErrors(lines)
+      setProblem(e.display)
+    }
+  }
+
+  const options = (sets.data ?? []).map((s) => ({ value: s.id, label: s.example ? `${s.name} · ${t('orderSets.example')}` : s.name, scope: s.scope }))
+  const keptIndexOf = (i: number) => (draft ? draft.items.slice(0, i).filter((k) => k.keep).length : 0)
+  return (
+    <Modal
+      open
+      title={t('orderSets.applyTitle')}
+      width={820}
+      okText={t('orderSets.applyButton', { count })}
+      okButtonProps={{ disabled: !draft || count === 0, loading: apply.isPending }}
+      cancelText={t('appointments.cancelButton')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+        <Select
+          autoFocus
+          showSearch={{ optionFilterProp: 'label' }}
+          aria-label={t('orderSets.set')}
+          placeholder={t('orderSets.choose')}
+          loading={sets.isLoading}
+          value={setId}
+          onChange={choose}
+          style={{ width: '100%' }}
+          options={[
+            { label: t('orderSets.mine'), title: 'mine', options: options.filter((o) => o.scope === 'personal') },
+            { label: t('orderSets.clinic'), title: 'clinic', options: options.filter((o) => o.scope === 'clinic') },
+          ].filter((g) => g.options.length > 0)}
+          notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orderSets.none')} />}
+        />
+        {problem && <Alert type="error" showIcon role="alert" title={problem} />}
+        {draft && (
+          <>
+            {draft.diagnoses.length > 0 && (
+              <Section title={t('visit.sections.diagnoses')}>
+                {draft.diagnoses.map((k, i) => (
+                  <Flex key={i} gap={8} align="center" wrap>
+                    <Checkbox checked={k.keep} onChange={(e) => change((d) => void (d.diagnoses[i].keep = e.target.checked))}>
+                      {k.item.code ? `${k.item.code} — ${k.item.label || k.item.text}` : k.item.text}
+                      {k.item.primary && ` (${t('visit.fields.primary')})`}
+                    </Checkbox>
+                    {k.already && <Tag>{t('orderSets.already')}</Tag>}
+                  </Flex>
+                ))}
+              </Section>
+            )}
+            {draft.orders.length > 0 && (
+              <Section title={t('visit.sections.orders')}>
+                {draft.orders.map((k, i) => (
+                  <Flex key={i} gap={8} align="center" wrap>
+                    <Checkbox checked={k.keep} onChange={(e) => change((d) => void (d.orders[i].keep = e.target.checked))}>
+                      {k.item.label || k.item.code}
+                    </Checkbox>
+                    {k.already && <Tag>{t('orderSets.already')}</Tag>}
+                    <Input
+                      size="small"
+                      style={{ maxWidth: 260 }}
+                      aria-label={t('orderSets.noteFor', { test: k.item.label || k.item.code })}
+                      placeholder={t('visit.orderNote')}
+                      value={k.item.note}
+                      disabled={!k.keep}
+                      maxLength={300}
+                      onChange={(e) => change((d) => void (d.orders[i].item.note = e.target.value))}
+                    />
+                  </Flex>
+                ))}
+              </Section>
+            )}
+            {draft.items.length > 0 && (
+              <Section title={t('orderSets.prescription')}>
+                {draft.items.map((k, i) => {
+                  const mine = k.keep ? findings.filter((f) => f.line === keptIndexOf(i)) : []
+                  const edit = (field: 'dose' | 'frequency' | 'duration' | 'instructions') => (
+                    <Input
+                      size="small"
+                      aria-label={`${t(`rx.fields.${field}`)} — ${k.item.medicine}`}
+                      placeholder={t(`rx.fields.${field}`)}
+                      value={k.item[field]}
+                      disabled={!k.keep}
+                      onChange={(e) => change((d) => void (d.items[i].item[field] = e.target.value))}
+                    />
+                  )
+                  return (
+                    <div key={i} data-testid="set-line" style={{ borderTop: i > 0 ? '1px solid var(--ant-color-border-secondary, #f0f0f0)' : undefined, paddingTop: i > 0 ? 8 : 0 }}>
+                      <Checkbox checked={k.keep} onChange={(e) => change((d) => void (d.items[i].keep = e.target.checked))}>
+                        <strong>{k.item.medicine}</strong>
+                      </Checkbox>
+                      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: 6, margin: '6px 0' }}>
+                        {edit('dose')}
+                        {edit('frequency')}
+                        {edit('duration')}
+                        <InputNumber
+                          size="small"
+                          controls={false}
+                          stringMode
+                          min="0"
+                          aria-label={`${t('rx.fields.quantity')} — ${k.item.medicine}`}
+                          placeholder={t('rx.fields.quantity')}
+                          value={k.item.quantity ?? undefined}
+                          disabled={!k.keep}
+                          onChange={(v) => change((d) => void (d.items[i].item.quantity = v === null || v === '' ? null : String(v)))}
+                          style={{ width: '100%' }}
+                          suffix={k.item.unit}
+                        />
+                      </div>
+                      {k.keep && <LineFindings findings={mine} />}
+                      {k.keep && (mine.some((f) => f.requires_reason) || lineErrors[i]) && (
+                        <div style={{ marginBottom: 8 }}>
+                          <Input.TextArea
+                            aria-label={t('orderSets.reasonFor', { medicine: k.item.medicine })}
+                            placeholder={t('rx.safety.reasonPlaceholder')}
+                            autoSize={{ minRows: 1, maxRows: 3 }}
+                            maxLength={500}
+                            status={lineErrors[i] ? 'error' : undefined}
+                            value={k.item.override_reason}
+                            onChange={(e) => change((d) => void (d.items[i].item.override_reason = e.target.value))}
+                          />
+                          {lineErrors[i] && <Typography.Text type="danger">{lineErrors[i]}</Typography.Text>}
+                        </div>
+                      )}
+                    </div>
+                  )
+                })}
+              </Section>
+            )}
+            {draft.plan.text && (
+              <Section title={t('visit.sections.plan')}>
+                <Flex gap={8} align="center">
+                  <Checkbox checked={draft.plan.keep} onChange={(e) => change((d) => void (d.plan.keep = e.target.checked))}>
+                    {t('orderSets.addPlan')}
+                  </Checkbox>
+                  {draft.plan.already && <Tag>{t('orderSets.already')}</Tag>}
+                </Flex>
+                <Input.TextArea
+                  aria-label={t('visit.fields.plan')}
+                  autoSize={{ minRows: 2, maxRows: 6 }}
+                  maxLength={4000}
+                  value={draft.plan.text}
+                  disabled={!draft.plan.keep}
+                  onChange={(e) => change((d) => void (d.plan.text = e.target.value))}
+                />
+              </Section>
+            )}
+            {draft.followUp.days > 0 && (
+              <Section title={t('visit.fields.follow_up_date')}>
+                <Flex gap={8} align="center" wrap>
+                  <Checkbox checked={draft.followUp.keep} onChange={(e) => change((d) => void (d.followUp.keep = e.target.checked))}>
+                    {t('orderSets.followUpIn')}
+                  </Checkbox>
+                  <InputNumber
+                    size="small"
+                    controls={false}
+                    min={1}
+                    max={730}
+                    precision={0}
+                    aria-label={t('orderSets.days')}
+                    value={draft.followUp.days}
+                    disabled={!draft.followUp.keep}
+                    onChange={(v) => change((d) => void (d.followUp.days = v ?? d.followUp.days))}
+                    suffix={t('orderSets.daysUnit')}
+                    style={{ width: 110 }}
+                  />
+                  <Typography.Text type="secondary">{formatDay(dayjs(day).add(draft.followUp.days, 'day').format('YYYY-MM-DD'))}</Typography.Text>
+                  {draft.followUp.already && <Tag>{t('orderSets.followUpAlready')}</Tag>}
+                </Flex>
+              </Section>
+            )}
+          </>
+        )}
+      </Space>
+    </Modal>
+  )
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section>
+      <Typography.Title level={5} style={{ marginTop: 0 }}>
+        {title}
+      </Typography.Title>
+      <Space orientation="vertical" size={6} style={{ width: '100%' }}>
+        {children}
+      </Space>
+    </section>
+  )
+}
