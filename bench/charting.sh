@@ -3,7 +3,8 @@
 # hypertension follow-up — vitals, complaint, examination, diagnosis, one test, plan and
 # follow-up, two medicines, signed — and the time from opening the visit to its signature.
 # Runs web/e2e/charting-bench.spec.ts (left out of make test) RUNS times against the real
-# server in Chromium and prints one line of figures a run. Needs `make build` first.
+# server, once typed the old way and once with an order set, snippets and the keyboard,
+# in Chromium, and prints one line of figures for each way a run. Needs `make build` first.
 set -euo pipefail
 cd "$(dirname "$0")/../web"
 runs=${RUNS:-3}

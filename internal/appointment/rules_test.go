@@ -71,6 +71,20 @@ func TestVisitRules(t *testing.T) {
 			{Name: "signing needs one primary diagnosis", As: "doctor", Setup: drafted, Method: "POST", Path: path + "/sign",
 				BodyOf: apitest.AtVersion(0, nil), Status: http.StatusUnprocessableEntity, Contains: []string{`"diagnoses"`}},
 			{Name: "a signed visit is read-only", As: "doctor", Setup: signed, Method: "PUT", Path: path, BodyOf: content(read), Status: http.StatusConflict},
+			{Name: "copied vitals say a day no later than the visit's", As: "doctor", Setup: started, Method: "PUT", Path: path,
+				BodyOf: func(v apitest.Vars) any {
+					return map[string]any{"version": 0, "vitals": map[string]any{"weight": 70}, "vitals_copied_from": "2999-01-01", "diagnoses": []any{}, "orders": []any{}}
+				}, Status: http.StatusUnprocessableEntity, Contains: []string{`"vitals_copied_from"`}},
+			{Name: "the nurse's measurement clears the copied mark", As: "nurse", Status: http.StatusOK, Method: "PUT", Path: path + "/vitals",
+				Setup: func(t *testing.T) apitest.Vars {
+					v := started(t)
+					w := apitest.Do[visit](t, c.doctor, http.StatusOK, "PUT", fmt.Sprintf("/api/appointments/%d/visit", v["appt"]), map[string]any{"version": 0,
+						"vitals": map[string]any{"weight": 70}, "vitals_copied_from": "2020-01-01", "diagnoses": []any{}, "orders": []any{}})
+					v["version"] = w.Version
+					return v
+				},
+				BodyOf: func(v apitest.Vars) any { return map[string]any{"version": v["version"], "vitals": map[string]any{"weight": 71}} },
+				Contains: []string{`"vitals_copied_from":""`}},
 			{Name: "an amendment needs a reason", As: "doctor", Setup: signed, Method: "POST", Path: path + "/amend", BodyOf: content(read), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
 		})
 	})

@@ -183,7 +183,7 @@ func (c *Content) clean(day string, codeOK, testOK exists) error {
 	if c.VitalsCopiedFrom != "" {
 		if d, err := time.Parse(time.DateOnly, c.VitalsCopiedFrom); err != nil {
 			v.Add("vitals_copied_from", "validation.date_format")
-		} else if d.Format(time.DateOnly) >= day {
+		} else if d.Format(time.DateOnly) > day {
 			v.Add("vitals_copied_from", "visit.copied_not_before")
 		} else if c.Vitals == (Vitals{}) {
 			c.VitalsCopiedFrom = ""

@@ -51,7 +51,7 @@ func starterSets() []starterSet {
 	return []starterSet{
 		{
 			key:       "hypertension",
-			name:      tr("Hypertension — follow-up (example)", "Артериальная гипертензия — контрольный визит (пример)", "高血压复诊（示例）", "Tăng huyết áp — tái khám (ví dụ)"),
+			name:      tr("Hypertension — follow-up", "Артериальная гипертензия — контрольный визит", "高血压复诊", "Tăng huyết áp — tái khám"),
 			diagnoses: []appointment.Diagnosis{{Code: "I10", Primary: true}},
 			orders:    []string{"BMP", "LIPID"},
 			lines: []starterLine{{generic: "Amlodipine", strength: "5 mg", form: "tablet", dose: oneTablet, frequency: onceDaily,
@@ -64,7 +64,7 @@ func starterSets() []starterSet {
 		},
 		{
 			key:       "type2-diabetes",
-			name:      tr("Type 2 diabetes — review (example)", "Сахарный диабет 2 типа — плановый осмотр (пример)", "2型糖尿病复查（示例）", "Đái tháo đường típ 2 — tái khám (ví dụ)"),
+			name:      tr("Type 2 diabetes — review", "Сахарный диабет 2 типа — плановый осмотр", "2型糖尿病复查", "Đái tháo đường típ 2 — tái khám"),
 			diagnoses: []appointment.Diagnosis{{Code: "E11.9", Primary: true}},
 			orders:    []string{"HBA1C", "CREA", "LIPID", "UA"},
 			lines: []starterLine{{generic: "Metformin", strength: "500 mg", form: "tablet", dose: oneTablet, frequency: twiceDay,
@@ -78,7 +78,7 @@ func starterSets() []starterSet {
 		},
 		{
 			key:       "upper-respiratory-infection",
-			name:      tr("Upper respiratory infection (example)", "Острая инфекция верхних дыхательных путей (пример)", "上呼吸道感染（示例）", "Nhiễm trùng hô hấp trên (ví dụ)"),
+			name:      tr("Upper respiratory infection", "Острая инфекция верхних дыхательных путей", "上呼吸道感染", "Nhiễm trùng hô hấp trên"),
 			diagnoses: []appointment.Diagnosis{{Code: "J06.9", Primary: true}},
 			lines: []starterLine{{generic: "Paracetamol", strength: "500 mg", form: "tablet",
 				dose:      tr("1–2 tablets", "1–2 таблетки", "1–2片", "1–2 viên"),
@@ -93,7 +93,7 @@ func starterSets() []starterSet {
 		},
 		{
 			key:       "urinary-tract-infection",
-			name:      tr("Cystitis, non-pregnant woman (example)", "Цистит у небеременной женщины (пример)", "非妊娠女性膀胱炎（示例）", "Viêm bàng quang ở phụ nữ không mang thai (ví dụ)"),
+			name:      tr("Cystitis, non-pregnant woman", "Цистит у небеременной женщины", "非妊娠女性膀胱炎", "Viêm bàng quang ở phụ nữ không mang thai"),
 			diagnoses: []appointment.Diagnosis{{Code: "N39.0", Primary: true}},
 			orders:    []string{"UA", "UCULT"},
 			lines: []starterLine{{generic: "Nitrofurantoin", strength: "100 mg", form: "capsule",
@@ -106,7 +106,7 @@ func starterSets() []starterSet {
 		},
 		{
 			key:       "gastroenteritis-dehydration",
-			name:      tr("Gastroenteritis with mild dehydration (example)", "Гастроэнтерит с лёгким обезвоживанием (пример)", "胃肠炎伴轻度脱水（示例）", "Viêm dạ dày ruột kèm mất nước nhẹ (ví dụ)"),
+			name:      tr("Gastroenteritis with mild dehydration", "Гастроэнтерит с лёгким обезвоживанием", "胃肠炎伴轻度脱水", "Viêm dạ dày ruột kèm mất nước nhẹ"),
 			diagnoses: []appointment.Diagnosis{{Code: "A09", Primary: true}, {Code: "E86"}},
 			lines: []starterLine{{generic: "Oral rehydration salts", form: "powder",
 				dose:      tr("1 sachet", "1 пакетик", "1袋", "1 gói"),

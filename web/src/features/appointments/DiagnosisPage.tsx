@@ -1,6 +1,6 @@
 import { BookOutlined, CopyOutlined, QuestionCircleOutlined, SaveOutlined } from '@ant-design/icons'
 import { Alert, App, Button, Card, Col, Form, Result, Row, Space, Spin, Tag } from 'antd'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { useAskReason } from '../../components/askReason'
@@ -39,6 +39,9 @@ import { VisitHeader } from './visit/VisitHeader'
 import { visitMode } from './visit/visitMode'
 import { VitalsCard } from './visit/VitalsCard'
 
+/** The labels of diagnoses' codes. */
+const labelsOf = (diagnoses: Visit['diagnoses']) => Object.fromEntries(diagnoses.filter((d) => d.code).map((d) => [d.code, d.label ?? '']))
+
 /** How long after the last keystroke the form saves itself. */
 const AUTOSAVE_MS = 1200
 
@@ -75,7 +78,8 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   const [initial] = useState(() => contentOf(visit))
   const loaded = useRef(initial)
   const { problem, setProblem, sending, refused } = useRefusals(form)
-  const labels = useMemo(() => Object.fromEntries(visit.diagnoses.map((d) => [d.code, d.label ?? ''])), [visit.diagnoses])
+  /** The codes' labels the diagnosis rows show: the visit's as read, and those a set or copy brought in. */
+  const [labels, setLabels] = useState<Record<string, string>>(() => labelsOf(visit.diagnoses))
 
   const signed = visit.status === 'signed'
   const mode = visitMode({ signed, amending, canDiagnose, canVitals, status: a.status })
@@ -195,12 +199,14 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   }
   /** A set was applied: the form shows the visit as the server has it now. */
   const applied = (v: Visit) => {
+    setLabels((l) => ({ ...l, ...labelsOf(v.diagnoses) }))
     stored(v)
     form.setFieldsValue(contentOf(v))
     autosave.setState('saved')
   }
   /** Parts of the previous visit were copied in: marked until changed, saved soon. */
-  const copiedIn = (next: VisitContent, parts: Copyable[], day: string) => {
+  const copiedIn = (next: VisitContent, parts: Copyable[], day: string, from: Visit) => {
+    setLabels((l) => ({ ...l, ...labelsOf(from.diagnoses) }))
     form.setFieldsValue(next)
     setCopied((c) => ({ ...c, ...Object.fromEntries(parts.filter((p) => p !== 'vitals').map((p) => [p, day])) }))
     autosave.changed()

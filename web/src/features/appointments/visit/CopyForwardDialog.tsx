@@ -47,7 +47,7 @@ export function copyInto(draft: VisitContent, from: VisitContent, day: string, p
 interface Props {
   a: Appointment
   content: () => VisitContent
-  onCopy: (next: VisitContent, parts: Copyable[], day: string) => void
+  onCopy: (next: VisitContent, parts: Copyable[], day: string, from: Visit) => void
   onClose: () => void
 }
 
@@ -69,7 +69,7 @@ export function CopyForwardDialog({ a, content, onCopy, onClose }: Props) {
       okText={t('copyForward.copy')}
       cancelText={t('appointments.cancelButton')}
       okButtonProps={{ disabled: !v || chosen.length === 0 }}
-      onOk={() => v && previous && (onCopy(copyInto(content(), v, previous.day, chosen), chosen, previous.day), onClose())}
+      onOk={() => v && previous && (onCopy(copyInto(content(), v, previous.day, chosen), chosen, previous.day, v), onClose())}
       onCancel={onClose}
       destroyOnHidden
     >

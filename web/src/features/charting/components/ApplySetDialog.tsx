@@ -1,6 +1,7 @@
 import { App, Alert, Checkbox, Empty, Flex, Input, InputNumber, Modal, Select, Space, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
+import type { RefSelectProps } from 'antd/es/select'
 import { useTranslation } from 'react-i18next'
 import { LineFindings } from '../../../components/MedicineSafety'
 import { ApiError } from '../../../lib/api'
@@ -79,6 +80,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
   const { message } = App.useApp()
   const sets = useOrderSets()
   const apply = useApplySet(appointmentId)
+  const picker = useRef<RefSelectProps>(null)
   const [setId, setSetId] = useState<number>()
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problem, setProblem] = useState('')
@@ -140,9 +142,12 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
       onOk={() => void submit()}
       onCancel={onClose}
       destroyOnHidden
+      // Keyboard first: the set's name is typed as soon as the dialog opens.
+      afterOpenChange={(open) => open && picker.current?.focus()}
     >
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
         <Select
+          ref={picker}
           autoFocus
           showSearch={{ optionFilterProp: 'label' }}
           aria-label={t('orderSets.set')}
