@@ -83,7 +83,9 @@ func TestVisitRules(t *testing.T) {
 					v["version"] = w.Version
 					return v
 				},
-				BodyOf: func(v apitest.Vars) any { return map[string]any{"version": v["version"], "vitals": map[string]any{"weight": 71}} },
+				BodyOf: func(v apitest.Vars) any {
+					return map[string]any{"version": v["version"], "vitals": map[string]any{"weight": 71}}
+				},
 				Contains: []string{`"vitals_copied_from":""`}},
 			{Name: "an amendment needs a reason", As: "doctor", Setup: signed, Method: "POST", Path: path + "/amend", BodyOf: content(read), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
 		})
