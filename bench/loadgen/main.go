@@ -53,6 +53,7 @@ func main() {
 	cpuPids := flag.String("cpu-pids", "", "comma-separated pids whose CPU time counts (the server)")
 	cpuNames := flag.String("cpu-names", "postgres", "comma-separated process names whose CPU time counts (the database)")
 	safety := flag.Bool("safety", false, "instead: the medicine-safety check at 1, 8 and 32 clients (safety.go)")
+	charting := flag.Int("charting", 0, "instead: the charting aids at 1, 8 and 32 clients, for a doctor (the account) with this many visits in 90 days (charting.go)")
 	verify := flag.Bool("verify", false, "instead: the public verify page flooded with guesses at 1, 8 and 32 clients (verify.go; the server needs --trust-proxy)")
 	flag.Parse()
 	u, err := url.Parse(*base)
@@ -73,6 +74,10 @@ func main() {
 	}
 	if *safety {
 		safetyBench(client, *base, *label, *requests)
+		return
+	}
+	if *charting > 0 {
+		chartingBench(client, *base, *label, *requests, *charting)
 		return
 	}
 	if *verify {

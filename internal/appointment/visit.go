@@ -128,56 +128,11 @@ func (c *Content) clean(day string, codeOK, testOK exists) error {
 			v.Add(field, "validation.too_long")
 		}
 	}
-	if len(c.Diagnoses) > MaxDiagnoses {
-		v.Add("diagnoses", "validation.too_many")
+	if err := CheckDiagnoses("diagnoses", c.Diagnoses, codeOK, &v); err != nil {
+		return err
 	}
-	primaries := 0
-	for i := range c.Diagnoses {
-		d := &c.Diagnoses[i]
-		d.Code, d.Text, d.Label = strings.ToUpper(strings.TrimSpace(d.Code)), strings.TrimSpace(d.Text), ""
-		field := fmt.Sprintf("diagnoses.%d", i)
-		switch {
-		case d.Code == "" && d.Text == "":
-			v.Add(field+".code", "visit.diagnosis_empty")
-		case utf8.RuneCountInString(d.Text) > 300:
-			v.Add(field+".text", "validation.too_long")
-		case d.Code != "":
-			ok, err := codeOK(d.Code)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				v.Add(field+".code", "visit.unknown_code")
-			}
-		}
-		if d.Primary {
-			primaries++
-		}
-	}
-	if primaries > 1 {
-		v.Add("diagnoses", "visit.one_primary")
-	}
-	if len(c.Orders) > MaxOrders {
-		v.Add("orders", "validation.too_many")
-	}
-	seen := map[string]bool{}
-	for i := range c.Orders {
-		o := &c.Orders[i]
-		o.Code, o.Note = strings.TrimSpace(o.Code), strings.TrimSpace(o.Note)
-		field := fmt.Sprintf("orders.%d", i)
-		if utf8.RuneCountInString(o.Note) > 300 {
-			v.Add(field+".note", "validation.too_long")
-		}
-		ok, err := testOK(o.Code)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			v.Add(field+".code", "visit.unknown_test")
-		} else if seen[o.Code] {
-			v.Add(field+".code", "visit.duplicate_order")
-		}
-		seen[o.Code] = true
+	if err := CheckOrders("orders", c.Orders, testOK, &v); err != nil {
+		return err
 	}
 	c.VitalsCopiedFrom = strings.TrimSpace(c.VitalsCopiedFrom)
 	if c.VitalsCopiedFrom != "" {
@@ -206,6 +161,70 @@ func (c *Content) clean(day string, codeOK, testOK exists) error {
 		c.Orders = []Order{}
 	}
 	return v.Err()
+}
+
+// CheckDiagnoses tidies a list of diagnoses and checks it (codes against the code list,
+// one primary at most), adding its errors to v under field ("diagnoses.2.code"); an order
+// set's diagnoses are checked so too.
+func CheckDiagnoses(field string, ds []Diagnosis, codeOK func(string) (bool, error), v *apperr.Validation) error {
+	if len(ds) > MaxDiagnoses {
+		v.Add(field, "validation.too_many")
+	}
+	primaries := 0
+	for i := range ds {
+		d := &ds[i]
+		d.Code, d.Text, d.Label = strings.ToUpper(strings.TrimSpace(d.Code)), strings.TrimSpace(d.Text), ""
+		at := fmt.Sprintf("%s.%d", field, i)
+		switch {
+		case d.Code == "" && d.Text == "":
+			v.Add(at+".code", "visit.diagnosis_empty")
+		case utf8.RuneCountInString(d.Text) > 300:
+			v.Add(at+".text", "validation.too_long")
+		case d.Code != "":
+			ok, err := codeOK(d.Code)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				v.Add(at+".code", "visit.unknown_code")
+			}
+		}
+		if d.Primary {
+			primaries++
+		}
+	}
+	if primaries > 1 {
+		v.Add(field, "visit.one_primary")
+	}
+	return nil
+}
+
+// CheckOrders tidies a list of test orders and checks it (tests in the catalogue, each
+// once), adding its errors to v under field.
+func CheckOrders(field string, os []Order, testOK func(string) (bool, error), v *apperr.Validation) error {
+	if len(os) > MaxOrders {
+		v.Add(field, "validation.too_many")
+	}
+	seen := map[string]bool{}
+	for i := range os {
+		o := &os[i]
+		o.Code, o.Note = strings.TrimSpace(o.Code), strings.TrimSpace(o.Note)
+		at := fmt.Sprintf("%s.%d", field, i)
+		if utf8.RuneCountInString(o.Note) > 300 {
+			v.Add(at+".note", "validation.too_long")
+		}
+		ok, err := testOK(o.Code)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			v.Add(at+".code", "visit.unknown_test")
+		} else if seen[o.Code] {
+			v.Add(at+".code", "visit.duplicate_order")
+		}
+		seen[o.Code] = true
+	}
+	return nil
 }
 
 // checkSignable adds what signing needs beyond a valid draft: at least one diagnosis, one

@@ -1,10 +1,12 @@
 package charting
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -84,23 +86,23 @@ func versionOf(r *http.Request) (int, error) {
 	return v, nil
 }
 
-func (h *Handler) deleteSet(w http.ResponseWriter, r *http.Request) {
+// retire answers a deletion (?version=N) of the set or snippet in the path by del.
+func retire(w http.ResponseWriter, r *http.Request, del func(ctx context.Context, e audit.Event, id int64, version int) error) {
 	id, err := httpjson.PathID(r, "id", "charting.not_found")
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
+	if err == nil {
+		var version int
+		if version, err = versionOf(r); err == nil {
+			err = del(r.Context(), auth.AuditEvent(r), id, version)
+		}
 	}
-	version, err := versionOf(r)
 	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	if err := h.Store.DeleteSet(r.Context(), auth.AuditEvent(r), id, version); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	httpjson.NoContent(w)
 }
+
+func (h *Handler) deleteSet(w http.ResponseWriter, r *http.Request) { retire(w, r, h.Store.DeleteSet) }
 
 func (h *Handler) apply(w http.ResponseWriter, r *http.Request) {
 	id, in, ok := httpjson.DecodeOn[ApplyInput](w, r, "appointment.not_found")
@@ -150,21 +152,7 @@ func (h *Handler) updateSnippet(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) deleteSnippet(w http.ResponseWriter, r *http.Request) {
-	id, err := httpjson.PathID(r, "id", "charting.not_found")
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	version, err := versionOf(r)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	if err := h.Store.DeleteSnippet(r.Context(), auth.AuditEvent(r), id, version); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.NoContent(w)
+	retire(w, r, h.Store.DeleteSnippet)
 }
 
 func (h *Handler) picks(w http.ResponseWriter, r *http.Request) {

@@ -67,55 +67,14 @@ func checkContent(ctx context.Context, q database.Querier, c *SetContent, v *app
 	if c.FollowUpDays < 0 || c.FollowUpDays > MaxFollowUpDays {
 		v.Add("content.follow_up_days", "charting.follow_up_days")
 	}
-	if len(c.Diagnoses) > appointment.MaxDiagnoses {
-		v.Add("content.diagnoses", "validation.too_many")
+	if err := appointment.CheckDiagnoses("content.diagnoses", c.Diagnoses, func(code string) (bool, error) { return catalogue.CodeExists(ctx, q, code) }, v); err != nil {
+		return err
 	}
-	primaries := 0
-	for i := range c.Diagnoses {
-		d := &c.Diagnoses[i]
-		d.Code, d.Text, d.Label = strings.ToUpper(strings.TrimSpace(d.Code)), strings.TrimSpace(d.Text), ""
-		field := fmt.Sprintf("content.diagnoses.%d", i)
-		switch {
-		case d.Code == "" && d.Text == "":
-			v.Add(field+".code", "visit.diagnosis_empty")
-		case utf8.RuneCountInString(d.Text) > 300:
-			v.Add(field+".text", "validation.too_long")
-		case d.Code != "":
-			ok, err := catalogue.CodeExists(ctx, q, d.Code)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				v.Add(field+".code", "visit.unknown_code")
-			}
-		}
-		if d.Primary {
-			primaries++
-		}
+	if err := appointment.CheckOrders("content.orders", c.Orders, func(code string) (bool, error) { return catalogue.LabTestExists(ctx, q, code) }, v); err != nil {
+		return err
 	}
-	if primaries > 1 {
-		v.Add("content.diagnoses", "visit.one_primary")
-	}
-	if len(c.Orders) > appointment.MaxOrders {
-		v.Add("content.orders", "validation.too_many")
-	}
-	seen := map[string]bool{}
 	for i := range c.Orders {
-		o := &c.Orders[i]
-		o.Code, o.Note, o.Label = strings.TrimSpace(o.Code), strings.TrimSpace(o.Note), ""
-		field := fmt.Sprintf("content.orders.%d", i)
-		ok, err := catalogue.LabTestExists(ctx, q, o.Code)
-		switch {
-		case err != nil:
-			return err
-		case !ok:
-			v.Add(field+".code", "visit.unknown_test")
-		case seen[o.Code]:
-			v.Add(field+".code", "visit.duplicate_order")
-		case utf8.RuneCountInString(o.Note) > 300:
-			v.Add(field+".note", "validation.too_long")
-		}
-		seen[o.Code] = true
+		c.Orders[i].Label = "" // filled on reading, in the reader's language
 	}
 	items, err := prescription.CheckLines(c.Items)
 	if err != nil {

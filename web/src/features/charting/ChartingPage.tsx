@@ -1,14 +1,15 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
-import { Alert, Button, Card, Form, Input, InputNumber, List, Modal, Popconfirm, Radio, Select, Space, Table, Tabs, Tag, Typography } from 'antd'
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
+import { Alert, Button, Card, Form, Input, InputNumber, List, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { StarButton } from '../../components/StarButton'
 import { ApiError } from '../../lib/api'
-import { useCan } from '../../lib/auth/can'
 import { usePicks, useSnippets, type Pick, type Snippet } from '../../lib/charting'
+import { LANGUAGE_NAMES } from '../../lib/i18n'
 import { useDeleteSet, useOrderSets, useSaveSet, type OrderSet } from './api/orderSets'
 import { useDeleteSnippet, useSaveSnippet, type SnippetInput } from './api/snippets'
+import { RowActions, ScopeField } from './components/fields'
 
 const LANGUAGES = ['', 'en', 'ru', 'zh', 'vi'] as const
 const SECTIONS = ['any', 'complaint', 'history', 'examination', 'plan'] as const
@@ -76,15 +77,7 @@ function SetsTab() {
               title: t('chartingAids.actions'),
               key: 'actions',
               width: 120,
-              render: (_, s) =>
-                s.mine && (
-                  <Space>
-                    <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('chartingAids.edit', { name: s.name })} onClick={() => setEditing(s)} />
-                    <Popconfirm title={t('chartingAids.deleteSet', { name: s.name })} okText={t('chartingAids.delete')} cancelText={t('appointments.cancelButton')} onConfirm={() => remove.mutate(s)}>
-                      <Button size="small" danger icon={<DeleteOutlined aria-hidden />} aria-label={t('chartingAids.deleteNamed', { name: s.name })} />
-                    </Popconfirm>
-                  </Space>
-                ),
+              render: (_, s) => s.mine && <RowActions name={s.name} confirm={t('chartingAids.deleteSet', { name: s.name })} onEdit={() => setEditing(s)} onDelete={() => remove.mutate(s)} />,
             },
           ]}
         />
@@ -123,7 +116,7 @@ function SetEditor({ set, onClose }: { set: OrderSet; onClose: () => void }) {
           <Input maxLength={120} />
         </Form.Item>
         <Form.Item name="language" label={t('chartingAids.language')}>
-          <Select options={LANGUAGES.map((l) => ({ value: l, label: t(`chartingAids.languages.${l || 'any'}`) }))} />
+          <Select options={LANGUAGES.map((l) => ({ value: l, label: l ? LANGUAGE_NAMES[l] : t('chartingAids.languages.any') }))} />
         </Form.Item>
         <List size="small" header={<strong>{t('chartingAids.items')}</strong>} bordered>
           {content.diagnoses.map((d, i) => row(d.code ? `${d.code} ${d.label ?? ''}` : d.text, () => setContent((c) => ({ ...c, diagnoses: c.diagnoses.filter((_, j) => j !== i) })), `d${i}`))}
@@ -171,15 +164,7 @@ function SnippetsTab() {
               title: t('chartingAids.actions'),
               key: 'actions',
               width: 120,
-              render: (_, s) =>
-                s.mine && (
-                  <Space>
-                    <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('chartingAids.edit', { name: s.shortcut })} onClick={() => setEditing(s)} />
-                    <Popconfirm title={t('chartingAids.deleteSnippet', { name: s.shortcut })} okText={t('chartingAids.delete')} cancelText={t('appointments.cancelButton')} onConfirm={() => remove.mutate(s)}>
-                      <Button size="small" danger icon={<DeleteOutlined aria-hidden />} aria-label={t('chartingAids.deleteNamed', { name: s.shortcut })} />
-                    </Popconfirm>
-                  </Space>
-                ),
+              render: (_, s) => s.mine && <RowActions name={s.shortcut} confirm={t('chartingAids.deleteSnippet', { name: s.shortcut })} onEdit={() => setEditing(s)} onDelete={() => remove.mutate(s)} />,
             },
           ]}
         />
@@ -192,7 +177,6 @@ function SnippetsTab() {
 /** Writes a snippet: its shortcut, section, language, scope and text with placeholders. */
 function SnippetEditor({ snippet, onClose }: { snippet?: Snippet; onClose: () => void }) {
   const { t, i18n } = useTranslation()
-  const canClinic = useCan('manage clinic sets')
   const save = useSaveSnippet()
   const [form] = Form.useForm<SnippetInput>()
   const submit = async () => {
@@ -220,18 +204,9 @@ function SnippetEditor({ snippet, onClose }: { snippet?: Snippet; onClose: () =>
           <Select options={SECTIONS.map((s) => ({ value: s, label: t(`chartingAids.sections.${s}`) }))} />
         </Form.Item>
         <Form.Item name="language" label={t('chartingAids.language')}>
-          <Select options={LANGUAGES.map((l) => ({ value: l, label: t(`chartingAids.languages.${l || 'any'}`) }))} />
+          <Select options={LANGUAGES.map((l) => ({ value: l, label: l ? LANGUAGE_NAMES[l] : t('chartingAids.languages.any') }))} />
         </Form.Item>
-        {!snippet && (
-          <Form.Item name="scope" label={t('orderSets.scope')}>
-            <Radio.Group>
-              <Radio value="personal">{t('orderSets.personal')}</Radio>
-              <Radio value="clinic" disabled={!canClinic}>
-                {t('orderSets.clinicWide')}
-              </Radio>
-            </Radio.Group>
-          </Form.Item>
-        )}
+        {!snippet && <ScopeField />}
         <Form.Item name="body" label={t('chartingAids.text')} rules={[{ required: true, whitespace: true, message: t('chartingAids.textRequired') }]}>
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} maxLength={4000} />
         </Form.Item>

@@ -1,11 +1,11 @@
-import { Alert, App, Checkbox, Form, Input, Modal, Radio, Space } from 'antd'
+import { Alert, App, Checkbox, Form, Input, Modal, Space } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
-import { useCan } from '../../../lib/auth/can'
 import type { Schema } from '../../../lib/schema'
 import { useSaveSet, useVisitPrescriptions, type SetContent } from '../api/orderSets'
+import { ScopeField } from './fields'
 
 type VisitContent = Schema<'VisitContent'>
 
@@ -30,7 +30,6 @@ export function setOf(visit: VisitContent, day: string, lines: Schema<'Prescript
 export function SaveSetDialog({ appointmentId, day, content, onClose }: { appointmentId: number; day: string; content: () => VisitContent; onClose: () => void }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const canClinic = useCan('manage clinic sets')
   const rxs = useVisitPrescriptions(appointmentId, true)
   const save = useSaveSet()
   const [visit] = useState(content)
@@ -63,14 +62,7 @@ export function SaveSetDialog({ appointmentId, day, content, onClose }: { appoin
         <Form.Item name="name" label={t('orderSets.name')} rules={[{ required: true, whitespace: true, message: t('orderSets.nameRequired') }]}>
           <Input maxLength={120} autoFocus />
         </Form.Item>
-        <Form.Item name="scope" label={t('orderSets.scope')}>
-          <Radio.Group>
-            <Radio value="personal">{t('orderSets.personal')}</Radio>
-            <Radio value="clinic" disabled={!canClinic}>
-              {t('orderSets.clinicWide')}
-            </Radio>
-          </Radio.Group>
-        </Form.Item>
+        <ScopeField />
         <Form.Item name="parts" label={t('orderSets.keep')}>
           <Checkbox.Group>
             <Space orientation="vertical">
