@@ -36,6 +36,8 @@ type Store struct {
 	Results       *result.Store
 	Loc           *time.Location
 	Now           func() time.Time
+
+	uses usesCache // each doctor's counts of the last 90 days, for a while
 }
 
 func (s *Store) now() time.Time {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
@@ -45,6 +47,61 @@ type Picks struct {
 	Codes     []Pick `json:"codes"`
 }
 
+// UsesFresh is how long a doctor's counts of the last 90 days are kept before they are read
+// again: reading them is a pass over three months of the doctor's visits and prescriptions
+// (bench/CHARTING-LOAD-RESULTS.md), and "most used" need not know the last few minutes. What
+// the doctor stars shows at once (favourites are read on every request).
+const UsesFresh = 10 * time.Minute
+
+// uses is one doctor's counts of the last 90 days, as read at a time.
+type uses struct {
+	mu                      sync.Mutex
+	at                      time.Time
+	codes, tests, medicines map[string]int
+}
+
+// usesCache keeps each doctor's counts for UsesFresh; one reading at a time per doctor.
+type usesCache struct {
+	mu sync.Mutex
+	by map[int64]*uses
+}
+
+// usesOf answers the doctor's counts of the last 90 days: diagnosis codes and tests from
+// their visits, catalogue medicines (by id) from their prescriptions. The maps are shared:
+// read them, never change them.
+func (s *Store) usesOf(ctx context.Context, userID int64) (codes, tests, medicines map[string]int, err error) {
+	s.uses.mu.Lock()
+	if s.uses.by == nil {
+		s.uses.by = map[int64]*uses{}
+	}
+	u := s.uses.by[userID]
+	if u == nil {
+		u = &uses{}
+		s.uses.by[userID] = u
+	}
+	s.uses.mu.Unlock()
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	now := s.now()
+	if !u.at.IsZero() && now.Sub(u.at) < UsesFresh {
+		return u.codes, u.tests, u.medicines, nil
+	}
+	since := now.AddDate(0, 0, -UsesDays)
+	if codes, tests, err = appointment.Uses(ctx, s.DB, userID, since); err != nil {
+		return nil, nil, nil, err
+	}
+	byID, err := prescription.Uses(ctx, s.DB, userID, since)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	medicines = make(map[string]int, len(byID))
+	for id, n := range byID {
+		medicines[strconv.FormatInt(id, 10)] = n
+	}
+	u.at, u.codes, u.tests, u.medicines = now, codes, tests, medicines
+	return codes, tests, medicines, nil
+}
+
 // Picks reads the reader's favourites and most used of the last 90 days.
 func (s *Store) Picks(ctx context.Context, lang string) (Picks, error) {
 	userID := auth.PrincipalFrom(ctx).UserID
@@ -66,18 +123,9 @@ func (s *Store) Picks(ctx context.Context, lang string) (Picks, error) {
 	if err := rows.Err(); err != nil {
 		return out, err
 	}
-	since := s.now().AddDate(0, 0, -UsesDays)
-	codeUses, testUses, err := appointment.Uses(ctx, s.DB, userID, since)
+	codeUses, testUses, medicineUses, err := s.usesOf(ctx, userID)
 	if err != nil {
 		return out, err
-	}
-	medUses, err := prescription.Uses(ctx, s.DB, userID, since)
-	if err != nil {
-		return out, err
-	}
-	medicineUses := map[string]int{}
-	for id, n := range medUses {
-		medicineUses[strconv.FormatInt(id, 10)] = n
 	}
 	codes := rank(starred["code"], codeUses)
 	labels, err := s.Codes.Labels(ctx, s.DB, refs(codes), lang)
