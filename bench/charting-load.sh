@@ -21,7 +21,8 @@ cat > bench/CHARTING-LOAD-RESULTS.md <<MD
 Written by \`bench/charting-load.sh\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD), on $(nproc) cores
 ($(uname -m)); the load generator, the server and the database share the machine. $REQUESTS
 requests per row after 20 warm-up requests (the apply row: at most 200, one client). The
-account is a doctor with $VISITS visits in the last 90 days, each with a diagnosis, a test and
+account is a doctor with $VISITS visits inside the 90 days "most used" reads (booked from tomorrow
+on, 40 a day: the API books no day in the past), each with a diagnosis, a test and
 a two-line prescription — what "most used" reads — and two favourites of each kind; the
 clinic has its five starter sets and four starter snippets. Latencies are end to end, as the
 client sees them; each throughput is also given as a ratio to \`GET /api/user\` measured just
