@@ -2,7 +2,8 @@
 # Screens in the browser (DESIGN §7: total blocking time ≤ 200 ms, largest contentful paint
 # ≤ 2.5 s, Lighthouse's mobile profile, logged in): starts the real server on a fresh SQLite
 # database with an administrator and a visit whose blood count has results, logs in, and runs
-# Lighthouse (performance only) on the results screens and the dashboard with the session's
+# Lighthouse (performance only) on the results screens, the dashboard, the visit being charted
+# and the charting aids' page with the session's
 # browser's own login (bench/lighthouse.mjs). Needs Lighthouse installed (LIGHTHOUSE_MODULE)
 # and Chromium (CHROME_PATH).
 set -euo pipefail
@@ -41,4 +42,4 @@ call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,
 mrn=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["mrn"])')
 LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js} \
   node bench/lighthouse.mjs "$base" admin "$password" /dashboard /results/review "/results/orders/$order" "/masterfile/profile/1/$mrn" \
-  /administrator/results-catalogue
+  /administrator/results-catalogue "/appointments/form/$appt" /forms/charting
