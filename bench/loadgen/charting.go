@@ -56,7 +56,7 @@ func chartingBench(c *http.Client, base, label string, requests, visits int) {
 		// Written on the blank form (no safety findings against the patient's other lines),
 		// which counts for "most used" all the same.
 		items := []map[string]any{line(i), line(i + 1)}
-		acknowledge(c, base, items)
+		acknowledge(c, base, map[string]any{"items": items}, items)
 		post(c, base, "/api/prescriptions", map[string]any{"items": items}, http.StatusCreated)
 	}
 	for _, f := range []string{"code/I10", "code/E11.9", "test/LIPID", "test/HBA1C", fmt.Sprintf("medicine/%d", meds.Data[0].ID), fmt.Sprintf("medicine/%d", meds.Data[1].ID)} {
@@ -117,9 +117,10 @@ func chartingBench(c *http.Client, base, label string, requests, visits int) {
 	fmt.Printf("| apply a set to a visit (read its version, then one transaction) | 1 | %.2f | %.2f | %.2f | %.0f | — |\n", pct(lat, 50), pct(lat, 95), pct(lat, 99), rps)
 }
 
-// acknowledge gives each line the keys of its findings that need a reason (two lines may
-// interact, or be the same drug), as a prescriber overriding them would.
-func acknowledge(c *http.Client, base string, items []map[string]any) {
+// acknowledge checks a prescription's body and gives each of its lines a reason and the keys
+// of its findings that need one (two lines may interact, or be the same drug), as a prescriber
+// overriding them would.
+func acknowledge(c *http.Client, base string, body map[string]any, items []map[string]any) {
 	var checked struct {
 		Findings []struct {
 			Line           int    `json:"line"`
@@ -127,11 +128,13 @@ func acknowledge(c *http.Client, base string, items []map[string]any) {
 			RequiresReason bool   `json:"requires_reason"`
 		} `json:"findings"`
 	}
-	must(json.Unmarshal(post(c, base, "/api/prescriptions/check", map[string]any{"items": items}, http.StatusOK), &checked))
+	must(json.Unmarshal(post(c, base, "/api/prescriptions/check", body, http.StatusOK), &checked))
 	for _, f := range checked.Findings {
 		if f.RequiresReason {
-			keys, _ := items[f.Line]["overrides"].([]string)
-			items[f.Line]["overrides"] = append(keys, f.Key)
+			it := items[f.Line]
+			it["override_reason"] = "bench"
+			keys, _ := it["overrides"].([]string)
+			it["overrides"] = append(keys, f.Key)
 		}
 	}
 }
