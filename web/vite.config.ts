@@ -20,5 +20,9 @@ export default defineConfig({
     globals: true,
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // A bound, not a wait: a screen rendered in jsdom (antd, the query cache, a dialog) takes
+    // well under a second alone, but several seconds on a two-core machine that runs the Go
+    // tests beside it; the default 5 s failed a bill's test there once.
+    testTimeout: 30_000,
   },
 })
