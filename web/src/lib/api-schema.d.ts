@@ -437,7 +437,7 @@ export type paths = {
     put: operations["putDrawersFloat"];
   };
   "/api/favourites": {
-    /** The caller's favourite medicines, tests and diagnosis codes, then the ones they used most in the last 90 days (30 of each at most), with labels in their language: what pickers offer first. */
+    /** The caller's favourite medicines, tests and diagnosis codes, then the ones they used most in the last 90 days (30 of each at most; the counts are read again at most every 10 minutes, the stars at once), with labels in their language: what pickers offer first. */
     get: operations["getFavourites"];
   };
   "/api/favourites/{kind}/{ref}": {
@@ -4163,7 +4163,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** The caller's favourite medicines, tests and diagnosis codes, then the ones they used most in the last 90 days (30 of each at most), with labels in their language: what pickers offer first. */
+  /** The caller's favourite medicines, tests and diagnosis codes, then the ones they used most in the last 90 days (30 of each at most; the counts are read again at most every 10 minutes, the stars at once), with labels in their language: what pickers offer first. */
   getFavourites: {
     responses: {
       /** @description OK */
