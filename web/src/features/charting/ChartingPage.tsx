@@ -232,7 +232,7 @@ function FavouritesTab() {
         size="small"
         loading={picks.isLoading}
         dataSource={items ?? []}
-        locale={{ emptyText: t('chartingAids.noFavourites') }}
+        locale={{ emptyText: <Typography.Text type="secondary">{t('chartingAids.noFavourites')}</Typography.Text> }}
         renderItem={(p) => (
           <List.Item actions={[<StarButton key="star" kind={kind} refId={p.ref} name={p.label} />]}>
             <Space wrap>
