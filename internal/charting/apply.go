@@ -106,13 +106,14 @@ func cmpOr(a, b string) string {
 // part is refused.
 func (s *Store) Apply(ctx context.Context, e audit.Event, appointmentID int64, in ApplyInput, lang string) (Applied, error) {
 	var out Applied
+	// The lines go to the prescription as typed, with their override reasons (which a set
+	// does not keep, so checkContent drops them from its tidied copy); the rest is the copy.
 	items := in.Content.Items
-	in.Content.Items = nil
 	var v apperr.Validation
 	if err := checkContent(ctx, s.DB, &in.Content, &v); err != nil {
 		return out, err
 	}
-	if err := v.Err(); err != nil && !(len(items) > 0 && onlyEmpty(err)) {
+	if err := v.Err(); err != nil {
 		return out, err
 	}
 	p := auth.PrincipalFrom(ctx)
@@ -158,15 +159,4 @@ func (s *Store) Apply(ctx context.Context, e audit.Event, appointmentID int64, i
 	}
 	out.Visit, err = s.Visits.Visit(ctx, appointmentID, lang)
 	return out, err
-}
-
-// onlyEmpty reports a validation error that says only that the content is empty (a set of
-// prescription lines alone is not empty).
-func onlyEmpty(err error) bool {
-	bad, ok := err.(*apperr.Error)
-	if !ok || len(bad.Fields) != 1 {
-		return false
-	}
-	keys, ok := bad.Fields["content"]
-	return ok && len(keys) == 1 && keys[0] == "charting.set_empty"
 }

@@ -216,7 +216,10 @@ func (s *Store) Set(ctx context.Context, id int64, lang string) (Set, error) {
 	}
 	set.Mine = ownerID.Valid || p.Can(auth.ManageClinicSets)
 	list := []Set{set}
-	return list[0], s.label(ctx, list, lang)
+	if err := s.label(ctx, list, lang); err != nil {
+		return Set{}, err
+	}
+	return list[0], nil
 }
 
 func (in *SetInput) check(ctx context.Context, q database.Querier) error {

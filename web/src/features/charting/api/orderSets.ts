@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
 import { appointmentsKey, orderSetsKey, prescriptionsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
@@ -8,7 +8,7 @@ export type OrderSetInput = Schema<'OrderSetInput'>
 export type SetContent = Schema<'OrderSetContent'>
 export type Applied = Schema<'AppliedSet'>
 export type Item = Schema<'PrescriptionItem'>
-export type Finding = Schema<'SafetyFinding'>
+export type { Finding } from '../../../components/MedicineSafety'
 export type Prescription = Schema<'Prescription'>
 
 export const orderSetsQuery = () => queryOptions({ queryKey: [...orderSetsKey], queryFn: async () => (await get<{ data: OrderSet[] }>('/order-sets')).data })
@@ -45,22 +45,3 @@ export function useApplySet(appointmentId: number) {
     },
   })
 }
-
-/** The safety check of a set's lines for the visit's patient (allergies, duplicates, interactions). */
-export const useLineCheck = (appointmentId: number, lines: Pick<Item, 'medicine_id' | 'medicine'>[], enabled: boolean) =>
-  useQuery({
-    queryKey: [...prescriptionsKey, 'check', { appointmentId }, lines],
-    queryFn: () =>
-      send<{ findings: Finding[] }>('post', '/prescriptions/check', { appointment_id: appointmentId, prescription_id: null, patient_id: null, items: lines }, { silent: true }),
-    enabled: enabled && lines.length > 0,
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  })
-
-/** The visit's prescriptions (their lines make a saved set's). */
-export const useVisitPrescriptions = (appointmentId: number, enabled: boolean) =>
-  useQuery({
-    queryKey: [...prescriptionsKey, 'appointment', appointmentId],
-    queryFn: async () => (await get<{ data: Prescription[] }>(`/appointments/${appointmentId}/prescriptions`)).data,
-    enabled,
-  })

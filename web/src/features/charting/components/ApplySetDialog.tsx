@@ -7,7 +7,8 @@ import { LineFindings } from '../../../components/MedicineSafety'
 import { ApiError } from '../../../lib/api'
 import type { Schema } from '../../../lib/schema'
 import { formatDay } from '../../../lib/time'
-import { useApplySet, useLineCheck, useOrderSets, type Finding, type Item, type OrderSet, type SetContent } from '../api/orderSets'
+import { usePrescriptionCheck } from '../../../lib/queries/prescriptionCheck'
+import { useApplySet, useOrderSets, type Finding, type Item, type OrderSet, type SetContent } from '../api/orderSets'
 
 type VisitContent = Schema<'VisitContent'>
 type Diagnosis = SetContent['diagnoses'][number]
@@ -86,7 +87,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
   const [problem, setProblem] = useState('')
   const [lineErrors, setLineErrors] = useState<Record<number, string>>({})
   const kept = useMemo(() => (draft ? draft.items.filter((k) => k.keep).map((k) => ({ medicine_id: k.item.medicine_id, medicine: k.item.medicine })) : []), [draft])
-  const check = useLineCheck(appointmentId, kept, !!draft)
+  const check = usePrescriptionCheck({ appointmentId }, kept, kept.length > 0)
   const findings = check.data?.findings ?? []
 
   const choose = (id: number) => {
@@ -121,7 +122,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
       const lines: Record<number, string> = {}
       const keptIndex = draft.items.flatMap((k, i) => (k.keep ? [i] : []))
       for (const [field, msgs] of Object.entries(e.fields)) {
-        const m = /^items\.(\d+)\./.exec(field)
+        const m = /^(?:content\.)?items\.(\d+)\./.exec(field) // the set's own check, or the prescription's
         if (m) lines[keptIndex[Number(m[1])]] = msgs.join(' ')
       }
       setLineErrors(lines)

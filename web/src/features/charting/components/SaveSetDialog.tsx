@@ -4,7 +4,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import type { Schema } from '../../../lib/schema'
-import { useSaveSet, useVisitPrescriptions, type SetContent } from '../api/orderSets'
+import { usePrescriptions } from '../../../lib/queries/prescriptions'
+import { useSaveSet, type SetContent } from '../api/orderSets'
 import { ScopeField } from './fields'
 
 type VisitContent = Schema<'VisitContent'>
@@ -30,7 +31,7 @@ export function setOf(visit: VisitContent, day: string, lines: Schema<'Prescript
 export function SaveSetDialog({ appointmentId, day, content, onClose }: { appointmentId: number; day: string; content: () => VisitContent; onClose: () => void }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const rxs = useVisitPrescriptions(appointmentId, true)
+  const rxs = usePrescriptions({ appointmentId })
   const save = useSaveSet()
   const [visit] = useState(content)
   const [form] = Form.useForm<{ name: string; scope: 'personal' | 'clinic'; parts: Part[] }>()

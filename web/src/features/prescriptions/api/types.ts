@@ -1,4 +1,4 @@
-import type { ResponseBody, Schema } from '../../../lib/schema'
+import type { Schema } from '../../../lib/schema'
 // Prescriptions as the API shows them, and the pure rules the screens share.
 import type { Allergy } from '../../../components/PatientBanner'
 import type { Licence, Medicine } from '../../../lib/types'
@@ -8,17 +8,9 @@ export type { Allergy, Licence, Medicine }
 export type Item = Schema<'PrescriptionItem'>
 
 
-/** Something about a line the prescriber must acknowledge with a reason (the server decides). */
-export type Finding = Schema<'SafetyFinding'>
+export type { Finding } from '../../../components/MedicineSafety'
 
-export type CheckResult = ResponseBody<'/api/prescriptions/check', 'post'>
-
-/** Whose lines are checked: a saved prescription's, a visit's, or a chosen patient's (none: a blank pad). */
-export interface CheckOwner {
-  prescriptionId?: number
-  appointmentId?: number
-  patientId?: number | null
-}
+export type { CheckOwner, CheckResult } from '../../../lib/queries/prescriptionCheck'
 
 export type Prescription = Schema<'Prescription'>
 
@@ -42,7 +34,7 @@ export const emptyItem = (): Item => ({
   overrides: [],
 })
 
-export type Owner = { appointmentId: number } | { patientId: number } | { blank: true }
+export type { Owner } from '../../../lib/queries/prescriptions'
 
 export interface Draft {
   id?: number

@@ -1,7 +1,14 @@
+// Lists of prescriptions: the prescriptions' own screens read them, and an order set made of a
+// visit takes its lines from the visit's.
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { get } from '../../../lib/api'
-import { prescriptionsKey } from '../../../lib/queryKeys'
-import type { Owner, Prescription } from './types'
+import { get } from '../api'
+import { prescriptionsKey } from '../queryKeys'
+import type { Schema } from '../schema'
+
+/** Whose prescriptions: a visit's, a patient's, or the blank pad's. */
+export type Owner = { appointmentId: number } | { patientId: number } | { blank: true }
+
+type Prescription = Schema<'Prescription'>
 
 const listPath = (o: Owner) => ('appointmentId' in o ? `/appointments/${o.appointmentId}/prescriptions` : 'patientId' in o ? `/patients/${o.patientId}/prescriptions` : '/prescriptions')
 
