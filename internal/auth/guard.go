@@ -53,13 +53,26 @@ type Route struct {
 	BeforePasswordChange bool
 	// Announces is what a successful call changes, announced on the live channel.
 	Announces Change
-	Handler   http.HandlerFunc
+	// Resource and Interaction are what a FHIR route does, for a token's scopes: a resource
+	// type ("" for a route that checks each resource itself, a batch) and one of the Act*
+	// letters. A route without Resource is closed to scoped tokens unless it is FHIR's.
+	Resource    string
+	Interaction byte
+	// FHIR marks the routes of the FHIR API: scoped tokens may call them, and their errors
+	// are written by Errors.
+	FHIR bool
+	// Errors writes the guard's refusals in the route's own format (FHIR's
+	// OperationOutcome); nil for the native API's error envelope.
+	Errors  func(w http.ResponseWriter, r *http.Request, err error)
+	Handler http.HandlerFunc
 }
 
 // Guard enforces each route's declared access: the CSRF token on state-changing requests,
-// then the session, then the permission.
+// then the session, then the permission. A request with a bearer token is authenticated by
+// the token alone (it needs no CSRF token, and may not carry a session cookie as well).
 type Guard struct {
 	Sessions *Sessions
+	Tokens   *APITokens
 }
 
 // Wrap returns the route's handler behind its checks.
@@ -68,27 +81,39 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 		panic("auth: route " + rt.Method + " " + rt.Path + " declares no access")
 	}
 	needsCSRF := rt.ChangesState || (rt.Method != http.MethodGet && rt.Method != http.MethodHead)
+	fail := rt.Errors
+	if fail == nil {
+		fail = httpjson.Error
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if needsCSRF && !validCSRF(r) {
-			httpjson.Error(w, r, apperr.Forbidden("auth.csrf"))
+		bearer, hasAuthorization := BearerToken(r)
+		// A bearer credential cannot be sent by a cross-site form: it needs no CSRF token (a
+		// public route, which would not read it, still does).
+		byToken := hasAuthorization && rt.Access.kind != accessPublic
+		if needsCSRF && !byToken && !validCSRF(r) {
+			fail(w, r, apperr.Forbidden("auth.csrf"))
 			return
 		}
 		if rt.Access.kind != accessPublic {
-			p, err := g.principal(r)
+			p, err := g.principal(r, bearer, hasAuthorization)
 			if err != nil {
-				httpjson.Error(w, r, err)
+				fail(w, r, err)
 				return
 			}
 			if p.MustChangePassword && !rt.BeforePasswordChange {
-				httpjson.Error(w, r, apperr.Forbidden("auth.password_change_required"))
+				fail(w, r, apperr.Forbidden("auth.password_change_required"))
 				return
 			}
 			if p.MustEnrolTwoFactor && !rt.BeforePasswordChange {
-				httpjson.Error(w, r, apperr.Forbidden("auth.two_factor_enrolment_required"))
+				fail(w, r, apperr.Forbidden("auth.two_factor_enrolment_required"))
 				return
 			}
 			if !rt.Access.Allows(p) {
-				httpjson.Error(w, r, apperr.Forbidden("auth.forbidden"))
+				fail(w, r, apperr.Forbidden("auth.forbidden"))
+				return
+			}
+			if p.Scopes != nil && (!rt.FHIR || (rt.Resource != "" && !p.ScopeAllows(rt.Resource, rt.Interaction))) {
+				fail(w, r, apperr.Forbidden("auth.scope"))
 				return
 			}
 			r = r.WithContext(WithPrincipal(r.Context(), p))
@@ -97,12 +122,23 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 	})
 }
 
-func (g *Guard) principal(r *http.Request) (*Principal, error) {
-	token := SessionToken(r)
-	if token == "" {
-		return nil, apperr.Unauthenticated("auth.unauthenticated")
+func (g *Guard) principal(r *http.Request, bearer string, hasAuthorization bool) (*Principal, error) {
+	var p *Principal
+	var err error
+	switch {
+	case hasAuthorization && SessionToken(r) != "":
+		return nil, apperr.Invalid("auth.token_with_cookie")
+	case hasAuthorization && (bearer == "" || g.Tokens == nil):
+		return nil, apperr.Unauthenticated("auth.token_invalid")
+	case hasAuthorization:
+		p, err = g.Tokens.Lookup(r.Context(), bearer, ClientAddress(r))
+	default:
+		token := SessionToken(r)
+		if token == "" {
+			return nil, apperr.Unauthenticated("auth.unauthenticated")
+		}
+		p, err = g.Sessions.Lookup(r.Context(), token)
 	}
-	p, err := g.Sessions.Lookup(r.Context(), token)
 	if err != nil {
 		return nil, err
 	}

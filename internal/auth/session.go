@@ -37,6 +37,11 @@ type Principal struct {
 	// Emergency is the user's active emergency-access grant, nil when none; its
 	// permissions are already in Permissions.
 	Emergency *Emergency
+	// TokenID is the API token the request came with (0: a browser session). Scopes, when
+	// not nil, narrow what the token may do on the FHIR API; a scoped token may not call the
+	// native API at all.
+	TokenID   int64
+	Scopes    []Scope
 	tokenHash string
 }
 
@@ -215,24 +220,34 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (*Principal, error)
 	if err != nil {
 		return nil, fmt.Errorf("look up session: %w", err)
 	}
-	known, err := s.identity(ctx, epoch, p.UserID, now)
-	if err != nil {
+	if err := s.fill(ctx, p, epoch, now); err != nil {
 		return nil, err
 	}
-	id := known.id
-	if id == nil { // deactivated (its sessions end with it) or gone
-		return nil, apperr.Unauthenticated("auth.unauthenticated")
-	}
-	p.Username, p.Name, p.Avatar, p.Intro, p.MustChangePassword = id.Username, id.Name, id.Avatar, id.Intro, id.MustChangePassword
-	p.Roles, p.Permissions, p.TwoFactorRequired = id.Roles, slices.Clone(id.Permissions), id.TwoFactorRequired
-	p.MustEnrolTwoFactor = id.TwoFactorRequired && !known.enrolled
 	if now.Sub(lastSeen) > touchEvery {
 		if _, err := s.DB.ExecContext(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2`, now, p.tokenHash); err != nil {
 			return nil, fmt.Errorf("touch session: %w", err)
 		}
 	}
-	p.withEmergency(id.Emergency)
 	return p, nil
+}
+
+// fill completes p (its UserID set) with who its account is as of epoch: roles,
+// permissions, an emergency grant in force. A deactivated or deleted account is
+// apperr.ErrUnauthenticated: its sessions and tokens end with it.
+func (s *Sessions) fill(ctx context.Context, p *Principal, epoch int64, now time.Time) error {
+	known, err := s.identity(ctx, epoch, p.UserID, now)
+	if err != nil {
+		return err
+	}
+	id := known.id
+	if id == nil {
+		return apperr.Unauthenticated("auth.unauthenticated")
+	}
+	p.Username, p.Name, p.Avatar, p.Intro, p.MustChangePassword = id.Username, id.Name, id.Avatar, id.Intro, id.MustChangePassword
+	p.Roles, p.Permissions, p.TwoFactorRequired = id.Roles, slices.Clone(id.Permissions), id.TwoFactorRequired
+	p.MustEnrolTwoFactor = id.TwoFactorRequired && !known.enrolled
+	p.withEmergency(id.Emergency)
+	return nil
 }
 
 // identity is userID's identity as of epoch, from the cache or read and kept.

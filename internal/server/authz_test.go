@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -215,6 +216,24 @@ var requiredAccess = map[string]string{
 	"POST /api/profile/two-factor/disable":    "logged-in",
 	"POST /api/users/{id}/two-factor/reset":   "manage user",
 	"PUT /api/roles/{id}/two-factor":          "manage permission",
+
+	"GET /api/api-tokens":                  "manage user",
+	"POST /api/api-tokens":                 "manage user",
+	"DELETE /api/api-tokens/{id}":          "manage user",
+	"GET /api/profile/api-tokens":          "logged-in",
+	"POST /api/profile/api-tokens":         "logged-in",
+	"DELETE /api/profile/api-tokens/{id}":  "logged-in",
+	"GET /fhir/R4/metadata":                "public",
+	"GET /fhir/R4/Patient":                 "view patient",
+	"GET /fhir/R4/Patient/{id}":            "view patient",
+	"GET /fhir/R4/AllergyIntolerance":      "view patient",
+	"GET /fhir/R4/AllergyIntolerance/{id}": "view patient",
+	"GET /fhir/R4/Encounter":               "view appointment",
+	"GET /fhir/R4/Encounter/{id}":          "view appointment",
+	"GET /fhir/R4/Condition":               "record vitals or write diagnosis",
+	"GET /fhir/R4/Condition/{id}":          "record vitals or write diagnosis",
+	"GET /fhir/R4/Observation":             "record vitals or write diagnosis",
+	"GET /fhir/R4/Observation/{id}":        "record vitals or write diagnosis",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.
@@ -306,4 +325,82 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestTokenMatrix: an API token is its user, narrowed by its scopes. For every FHIR
+// interaction and role, a token with no scopes, or with a scope for exactly that resource and
+// interaction, has the role's access; a scope for another interaction or another resource
+// is refused. On every native route, an unscoped token has the role's access without a
+// CSRF header, and a scoped one none.
+func TestTokenMatrix(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		admin := env.LoggedIn("tokens-admin", env.CreateUser("tokens-admin", "admin"))
+		made := map[string]*apitest.Client{}
+		perRole := map[string]int{}
+		token := func(who, scopes string) *apitest.Client {
+			if c, ok := made[who+" "+scopes]; ok {
+				return c
+			}
+			// An account holds at most auth.MaxTokensPerUser live tokens: the role's next
+			// account takes the rest.
+			n := perRole[who] / auth.MaxTokensPerUser
+			username := fmt.Sprintf("tokens-%s-%d", who, n)
+			if perRole[who]%auth.MaxTokensPerUser == 0 {
+				env.CreateUser(username, who)
+			}
+			perRole[who]++
+			var out struct{ Token string }
+			r := admin.Do("POST", "/api/api-tokens", map[string]any{"user_id": env.UserID(username), "name": "matrix " + scopes, "scopes": scopes})
+			if r.Status != http.StatusCreated {
+				t.Fatalf("token %s %q: %d %s", who, scopes, r.Status, r.Body)
+			}
+			r.JSON(t, &out)
+			c := env.Client()
+			c.Header.Set("Authorization", "Bearer "+out.Token)
+			made[who+" "+scopes] = c
+			return c
+		}
+		roles := []string{"admin", "doctor", "nurse", "receptionist"}
+		for _, rt := range env.Server.Routes {
+			if rt.Access.String() == "public" {
+				continue
+			}
+			key := rt.Method + " " + rt.Path
+			want := requiredAccess[key]
+			path := pathParam.ReplaceAllString(rt.Path, "999999")
+			for _, role := range roles {
+				allowed := (want == "logged-in" || role == "admin" || holdsAny(rolePermissions[role], want)) && (!ownerOnly[key] || role == "admin")
+				check := func(c *apitest.Client, access bool, what string) {
+					r := c.Do(rt.Method, path, map[string]any{})
+					refused := r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden
+					if access == refused {
+						t.Errorf("%s as %s with %s: %d", key, role, what, r.Status)
+					}
+				}
+				if strings.HasPrefix(rt.Path, "/api/api-tokens") || strings.HasPrefix(rt.Path, "/api/profile/api-tokens") {
+					check(token(role, ""), false, "a token (tokens never manage tokens)")
+					continue
+				}
+				if rt.Path == "/api/auth/logout" {
+					continue
+				}
+				check(token(role, ""), allowed, "an unscoped token")
+				if !rt.FHIR {
+					check(token(role, "user/*.cruds"), false, "a scoped token on the native API")
+					continue
+				}
+				act := string(rt.Interaction)
+				other := "r"
+				if act == "r" {
+					other = "s"
+				}
+				check(token(role, "user/"+rt.Resource+"."+act), allowed, "a token scoped to it")
+				check(token(role, "patient/"+rt.Resource+"."+act), allowed, "a patient/ token scoped to it")
+				check(token(role, "user/"+rt.Resource+"."+other), false, "a token scoped to another interaction")
+				otherType := "Practitioner"
+				check(token(role, "user/"+otherType+"."+act), false, "a token scoped to another resource")
+			}
+		}
+	})
 }

@@ -31,6 +31,7 @@ import (
 	"emr/internal/database/archive"
 	"emr/internal/document"
 	"emr/internal/feereport"
+	"emr/internal/fhir"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
 	"emr/internal/metrics"
@@ -169,6 +170,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		ring = secret.Ephemeral() // tests; emr serve opens the key file
 	}
 	twoFactor := &auth.TwoFactor{DB: db, Secrets: ring}
+	tokens := &auth.APITokens{DB: db, Sessions: sessions}
+	accounts := &user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor, Tokens: tokens}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
@@ -194,8 +197,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
 	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
+	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Version: cfg.Version}
 	routes := slices.Concat(
-		(&user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
+		accounts.Routes(),
+		accounts.TokenRoutes(),
 		patients.Routes(),
 		appointments.Routes(),
 		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
@@ -212,6 +217,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&dashboard.Handler{Store: dash}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
 		scheduled.Routes(),
+		interop.Routes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/ready", Access: auth.Public, Handler: ready(db)},
@@ -219,11 +225,14 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		},
 	)
 	mux := http.NewServeMux()
-	guard := &auth.Guard{Sessions: sessions}
+	guard := &auth.Guard{Sessions: sessions, Tokens: tokens}
 	for _, rt := range routes {
 		mux.Handle(rt.Method+" "+rt.Path, metrics.Route(rt.Method, rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt)))))
 	}
 	mux.Handle("/api/", metrics.Route("ANY", "/api/ (no route)", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { apiFallback(mux, w, r) })))
+	mux.Handle(fhir.Base+"/", metrics.Route("ANY", fhir.Base+"/ (no route)", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fhir.WriteError(w, r, &fhir.Error{Status: http.StatusNotFound, Code: "not-supported", Key: "fhir.no_route"})
+	})))
 	if cfg.MetricsToken != "" {
 		mux.Handle("GET /metrics", metrics.Handler(cfg.MetricsToken))
 	}
@@ -440,7 +449,7 @@ func forwarded(next http.Handler, trust bool) http.Handler {
 // status, duration and user id. Static files and the verify page are not logged.
 func logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/api/") {
+		if !strings.HasPrefix(r.URL.Path, "/api/") && !strings.HasPrefix(r.URL.Path, fhir.Base+"/") {
 			next.ServeHTTP(w, r)
 			return
 		}

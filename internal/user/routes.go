@@ -11,6 +11,7 @@ type Handler struct {
 	Sessions  *auth.Sessions
 	Throttle  *auth.Throttle
 	TwoFactor *auth.TwoFactor
+	Tokens    *auth.APITokens
 }
 
 // Routes is the accounts' route table.

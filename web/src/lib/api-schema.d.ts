@@ -11,6 +11,21 @@ type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> &
 type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
 
 export type paths = {
+  "/api/api-tokens": {
+    /** Every account's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
+    get: operations["getApiTokens"];
+    /** Make an API token for an active account: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+    post: operations["postApiTokens"];
+  };
+  "/api/api-tokens/{id}": {
+    /** Revoke a token: refused at once on every instance. Revoking it again changes nothing. */
+    delete: operations["deleteApiToken"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments": {
     /** A day's queue (date), a calendar range (from, to; at most 42 days) or a patient's history (patient_id, paged, newest first). */
     get: operations["getAppointments"];
@@ -814,6 +829,21 @@ export type paths = {
     /** The caller's own last 20 audit events. */
     get: operations["getProfileActivity"];
   };
+  "/api/profile/api-tokens": {
+    /** The caller's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
+    get: operations["getOwnApiTokens"];
+    /** Make an API token for the caller: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+    post: operations["postOwnApiTokens"];
+  };
+  "/api/profile/api-tokens/{id}": {
+    /** Revoke a token of the caller: refused at once on every instance. Revoking it again changes nothing. */
+    delete: operations["deleteOwnApiToken"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/profile/avatar": {
     /** Set one's avatar (multipart field "file"; PNG, JPEG or WebP, at most 2 MB). */
     put: operations["putProfileAvatar"];
@@ -1075,6 +1105,75 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/AllergyIntolerance": {
+    /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    get: operations["searchFhirAllergyIntolerance"];
+  };
+  "/fhir/R4/AllergyIntolerance/{id}": {
+    /** Read one AllergyIntolerance, with ETag W/"<versionId>". */
+    get: operations["readFhirAllergyIntolerance"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Condition": {
+    /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    get: operations["searchFhirCondition"];
+  };
+  "/fhir/R4/Condition/{id}": {
+    /** Read one Condition, with ETag W/"<versionId>". */
+    get: operations["readFhirCondition"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Encounter": {
+    /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    get: operations["searchFhirEncounter"];
+  };
+  "/fhir/R4/Encounter/{id}": {
+    /** Read one Encounter, with ETag W/"<versionId>". */
+    get: operations["readFhirEncounter"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/metadata": {
+    /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
+    get: operations["getFhirMetadata"];
+  };
+  "/fhir/R4/Observation": {
+    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    get: operations["searchFhirObservation"];
+  };
+  "/fhir/R4/Observation/{id}": {
+    /** Read one Observation, with ETag W/"<versionId>". */
+    get: operations["readFhirObservation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Patient": {
+    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active, _lastUpdated. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    get: operations["searchFhirPatient"];
+  };
+  "/fhir/R4/Patient/{id}": {
+    /** Read one Patient, with ETag W/"<versionId>". */
+    get: operations["readFhirPatient"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/verify/{code}": {
     /** The public check of a document (no login): an HTML page in the visitor's language with the kind, number and date, the doctor and clinic, the patient's initials and birth year, valid or cancelled, and the content's SHA-256. Nothing else; no search or listing. At most 20 look-ups per address in 10 minutes; every look-up is audited with the address. */
     get: operations["getVerifyByCode"];
@@ -1154,6 +1253,34 @@ export type components = {
           unit: string;
         }[];
       version: number;
+    };
+    /** @description An API token as lists show it: never the token itself, which is shown once, when it is made. */
+    APIToken: {
+      /** Format: date-time */
+      created_at: string;
+      expired: boolean;
+      /** Format: date-time */
+      expires_at: string;
+      id: number;
+      last_used_address: string;
+      /** Format: date-time */
+      last_used_at: string | null;
+      name: string;
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @description SMART-style scopes that narrow the account's access on the FHIR API (patient/*.rs, user/Observation.cruds); empty for the account's whole access. A scoped token may not call the native API. */
+      scopes: string;
+      user_id: number;
+      user_name: string;
+      username: string;
+    };
+    APITokenInput: {
+      /** @description Default 90. */
+      expires_in_days: number;
+      name: string;
+      scopes: string;
+      /** @description The account the token acts as (the administrator's route; the profile's is always the caller's). */
+      user_id: number;
     };
     AppliedSet: {
       prescription: components["schemas"]["Prescription"] | null;
@@ -1497,6 +1624,11 @@ export type components = {
       /** @enum {string} */
       severity: "contraindicated" | "major" | "moderate";
       source: string;
+    };
+    CreatedAPIToken: {
+      api_token: components["schemas"]["APIToken"];
+      /** @description The bearer token (emr_pat_…), shown this once: only its hash is kept. */
+      token: string;
     };
     CriticalAlert: {
       /** Format: date-time */
@@ -2460,6 +2592,60 @@ export type external = Record<string, never>;
 
 export type operations = {
 
+  /** Every account's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
+  getApiTokens: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["APIToken"][];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Make an API token for an active account: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+  postApiTokens: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["APITokenInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["CreatedAPIToken"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      /** @description The account has the most live tokens it may. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Revoke a token: refused at once on every instance. Revoking it again changes nothing. */
+  deleteApiToken: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["APIToken"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** A day's queue (date), a calendar range (from, to; at most 42 days) or a patient's history (patient_id, paged, newest first). */
   getAppointments: {
     parameters: {
@@ -5560,6 +5746,60 @@ export type operations = {
       };
     };
   };
+  /** The caller's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
+  getOwnApiTokens: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["APIToken"][];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Make an API token for the caller: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+  postOwnApiTokens: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["APITokenInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["CreatedAPIToken"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      /** @description The account has the most live tokens it may. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Revoke a token of the caller: refused at once on every instance. Revoking it again changes nothing. */
+  deleteOwnApiToken: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["APIToken"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** Set one's avatar (multipart field "file"; PNG, JPEG or WebP, at most 2 MB). */
   putProfileAvatar: {
     requestBody: {
@@ -6655,6 +6895,232 @@ export type operations = {
         content: {
           "application/json": components["schemas"]["Account"];
         };
+      };
+    };
+  };
+  /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  searchFhirAllergyIntolerance: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      401: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one AllergyIntolerance, with ETag W/"<versionId>". */
+  readFhirAllergyIntolerance: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  searchFhirCondition: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      401: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Condition, with ETag W/"<versionId>". */
+  readFhirCondition: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  searchFhirEncounter: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      401: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Encounter, with ETag W/"<versionId>". */
+  readFhirEncounter: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
+  getFhirMetadata: {
+    responses: {
+      /** @description A CapabilityStatement. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+    };
+  };
+  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  searchFhirObservation: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      401: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Observation, with ETag W/"<versionId>". */
+  readFhirObservation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active, _lastUpdated. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  searchFhirPatient: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      401: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Patient, with ETag W/"<versionId>". */
+  readFhirPatient: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
       };
     };
   };

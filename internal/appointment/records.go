@@ -1,0 +1,130 @@
+package appointment
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/database"
+)
+
+// Record is an appointment with its visit's form, as programs read them (the FHIR API):
+// Content is nil until a form is saved.
+type Record struct {
+	Appointment
+	Content        *Content
+	VisitStatus    string
+	VisitVersion   int
+	VisitUpdatedAt time.Time
+}
+
+// RecordFilter selects records; every condition set must hold. Pages are keyset pages in
+// id order from After (below it when Descending).
+type RecordFilter struct {
+	IDs        []int64
+	PatientID  int64
+	From, To   *time.Time // starts at or after From, before To
+	Statuses   []string
+	WithVisit  bool // only appointments whose form has been saved
+	After      int64
+	Descending bool
+	Limit      int
+}
+
+// Records returns up to f.Limit records matching f.
+func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	if len(f.IDs) > 0 {
+		in, inArgs := database.InIDs(s.DB, "a.id", f.IDs, 1)
+		where, args = append(where, in), append(args, inArgs...)
+	}
+	if f.PatientID != 0 {
+		where = append(where, "a.patient_id = "+arg(f.PatientID))
+	}
+	if f.From != nil {
+		where = append(where, "a.starts_at >= "+arg(f.From.UTC()))
+	}
+	if f.To != nil {
+		where = append(where, "a.starts_at < "+arg(f.To.UTC()))
+	}
+	if len(f.Statuses) > 0 {
+		marks := make([]string, len(f.Statuses))
+		for i, st := range f.Statuses {
+			marks[i] = arg(st)
+		}
+		where = append(where, "a.status IN ("+strings.Join(marks, ", ")+")")
+	}
+	if f.WithVisit {
+		where = append(where, "v.appointment_id IS NOT NULL")
+	}
+	order := "ASC"
+	switch {
+	case f.Descending:
+		order = "DESC"
+		if f.After > 0 {
+			where = append(where, "a.id < "+arg(f.After))
+		}
+	case f.After > 0:
+		where = append(where, "a.id > "+arg(f.After))
+	}
+	query := `SELECT ` + appointmentColumnsWithContent + `, COALESCE(v.version, 0), v.updated_at` + appointmentFrom
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	query += ` ORDER BY a.id ` + order + ` LIMIT ` + arg(f.Limit)
+	rows, err := s.DB.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read appointments: %w", err)
+	}
+	defer rows.Close()
+	var out []Record
+	var list []Appointment
+	for rows.Next() {
+		var rec Record
+		var content string
+		var updated sql.NullTime
+		var followUp sql.NullInt64
+		a := &rec.Appointment
+		if err := rows.Scan(&a.ID, &a.PatientID, &a.DoctorID, &a.StartsAt, &a.DurationMinutes, &a.Day, &a.QueueNumber, &a.Type,
+			&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version,
+			&rec.VisitVersion, &updated); err != nil {
+			return nil, err
+		}
+		if followUp.Valid {
+			a.FollowUpOf = &followUp.Int64
+		}
+		a.StartsAt = a.StartsAt.UTC()
+		rec.VisitStatus = a.VisitStatus
+		if content != "" {
+			var c Content
+			if err := json.Unmarshal([]byte(content), &c); err != nil {
+				return nil, fmt.Errorf("visit %d content: %w", a.ID, err)
+			}
+			rec.Content = &c
+		}
+		if updated.Valid {
+			rec.VisitUpdatedAt = updated.Time.UTC()
+		}
+		out = append(out, rec)
+		list = append(list, rec.Appointment)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := named(ctx, s.DB, list); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Appointment = list[i]
+	}
+	return out, nil
+}

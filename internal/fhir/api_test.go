@@ -1,0 +1,441 @@
+package fhir_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+type clinic struct {
+	env                         *apitest.Env
+	admin, doctor, nurse, clerk *apitest.Client
+	patientID, nkaID, visitID   int64
+	mrn                         string
+}
+
+func newClinic(t *testing.T, db *database.DB) *clinic {
+	env := apitest.New(t, db)
+	c := &clinic{env: env}
+	c.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+	c.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+	c.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+	c.clerk = env.LoggedIn("clerk", env.CreateUser("clerk", "receptionist"))
+	var p struct {
+		ID  int64
+		MRN string
+	}
+	r := c.clerk.Do("POST", "/api/patients", map[string]any{"first_name": "Minh", "middle_name": "Van", "last_name": "Lê", "birth_date": "1970-03-02", "sex": "male",
+		"phone": "0912 345 678", "civil_status": "married",
+		"history": map[string]any{"allergy_status": "present", "allergies": []map[string]any{{"substance": "penicillin", "reaction": "rash", "severity": "moderate"}}}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("register: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &p)
+	c.patientID, c.mrn = p.ID, p.MRN
+	r = c.clerk.Do("POST", "/api/patients", map[string]any{"first_name": "Anna", "last_name": "Petrova", "birth_date": "1985-11-20", "sex": "female",
+		"history": map[string]any{"allergy_status": "none"}})
+	r.JSON(t, &p)
+	c.nkaID = p.ID
+
+	var a struct{ ID int64 }
+	at := time.Now().UTC().Add(time.Hour).Truncate(time.Minute)
+	r = c.clerk.Do("POST", "/api/appointments", map[string]any{"patient_id": c.patientID, "doctor_id": env.UserID("doc"),
+		"starts_at": at.Format(time.RFC3339), "duration_minutes": 15, "type": "new", "reason": "headache"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("book: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &a)
+	c.visitID = a.ID
+	path := fmt.Sprintf("/api/appointments/%d", a.ID)
+	c.clerk.Do("POST", path+"/arrive", map[string]any{})
+	if r := c.nurse.Do("PUT", path+"/visit/vitals", map[string]any{"version": 0, "vitals": map[string]any{
+		"bp_systolic": 150, "bp_diastolic": 95, "heart_rate": 88, "temperature": 36.8, "spo2": 98, "weight": 70, "height": 175}}); r.Status != http.StatusOK {
+		t.Fatalf("vitals: %d %s", r.Status, r.Body)
+	}
+	c.doctor.Do("POST", path+"/start", map[string]any{})
+	if r := c.doctor.Do("PUT", path+"/visit", map[string]any{"version": 1, "chief_complaint": "Headache",
+		"vitals":    map[string]any{"bp_systolic": 150, "bp_diastolic": 95, "heart_rate": 88, "temperature": 36.8, "spo2": 98, "weight": 70, "height": 175},
+		"diagnoses": []map[string]any{{"code": "I10", "primary": true}, {"text": "Tension headache"}}}); r.Status != http.StatusOK {
+		t.Fatalf("visit: %d %s", r.Status, r.Body)
+	}
+	return c
+}
+
+// token creates an API token for username as the administrator, and a client that calls
+// with it alone.
+func (c *clinic) token(t *testing.T, username, scopes string) (*apitest.Client, int64) {
+	t.Helper()
+	var out struct {
+		Token    string
+		APIToken struct{ ID int64 } `json:"api_token"`
+	}
+	r := c.admin.Do("POST", "/api/api-tokens", map[string]any{"user_id": c.env.UserID(username), "name": "lab link", "scopes": scopes, "expires_in_days": 30})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create token: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &out)
+	if !strings.HasPrefix(out.Token, "emr_pat_") {
+		t.Fatalf("token %q", out.Token)
+	}
+	client := c.env.Client()
+	client.Header.Set("Authorization", "Bearer "+out.Token)
+	return client, out.APIToken.ID
+}
+
+// get reads a FHIR answer: its status, validated as a resource, and decoded.
+func get(t *testing.T, c *apitest.Client, path string, want int) map[string]any {
+	t.Helper()
+	r := c.Do("GET", path, nil)
+	if r.Status != want {
+		t.Fatalf("GET %s: %d, want %d: %s", path, r.Status, want, r.Body)
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/fhir+json") {
+		t.Fatalf("GET %s: content type %q", path, ct)
+	}
+	return validResource(t, r.Body)
+}
+
+func entries(b map[string]any) []map[string]any {
+	var out []map[string]any
+	list, _ := b["entry"].([]any)
+	for _, e := range list {
+		out = append(out, e.(map[string]any)["resource"].(map[string]any))
+	}
+	return out
+}
+
+func ids(b map[string]any) []string {
+	var out []string
+	for _, r := range entries(b) {
+		out = append(out, r["id"].(string))
+	}
+	return out
+}
+
+func link(b map[string]any, rel string) string {
+	list, _ := b["link"].([]any)
+	for _, l := range list {
+		if m := l.(map[string]any); m["relation"] == rel {
+			return m["url"].(string)
+		}
+	}
+	return ""
+}
+
+// relative turns a link into the path a test client requests.
+func relative(t *testing.T, link string) string {
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.RequestURI()
+}
+
+func TestFHIRReadsTheClinicsRecords(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "doc", "")
+		base := "/fhir/R4"
+
+		// The capability statement is public and says JSON.
+		cs := get(t, c.env.Client(), base+"/metadata", http.StatusOK)
+		if cs["fhirVersion"] != "4.0.1" || fmt.Sprint(cs["format"]) != "[json]" {
+			t.Fatalf("metadata: %v", cs)
+		}
+
+		// A patient: identifier, name, gender, birth date, version and ETag.
+		r := api.Do("GET", fmt.Sprintf("%s/Patient/%d", base, c.patientID), nil)
+		p := validResource(t, r.Body)
+		js, _ := json.Marshal(p)
+		for _, want := range []string{`"family":"Lê"`, `"given":["Minh","Van"]`, `"gender":"male"`, `"birthDate":"1970-03-02"`, `"value":"` + c.mrn + `"`, `"code":"M"`} {
+			if !strings.Contains(string(js), want) {
+				t.Errorf("patient lacks %s: %s", want, js)
+			}
+		}
+		if r.Header.Get("ETag") != `W/"1"` || p["meta"].(map[string]any)["versionId"] != "1" {
+			t.Errorf("version: %q %v", r.Header.Get("ETag"), p["meta"])
+		}
+
+		// Searches by the patient number, with and without its system, by name and birth date.
+		for _, q := range []string{"identifier=" + c.mrn, "identifier=urn:emr:mrn|" + c.mrn, "name=minh", "family=le", "given=van&gender=male",
+			"birthdate=1970", "birthdate=ge1970-03-02&birthdate=lt1970-03-03", "birthdate=le1970-03-02&name=minh", fmt.Sprintf("_id=%d", c.patientID)} {
+			b := get(t, api, base+"/Patient?"+q, http.StatusOK)
+			if got := ids(b); !slices.Equal(got, []string{fmt.Sprint(c.patientID)}) {
+				t.Errorf("Patient?%s found %v", q, got)
+			}
+			if b["type"] != "searchset" || !strings.HasPrefix(entriesFull(b), "http") {
+				t.Errorf("Patient?%s bundle: %v", q, b)
+			}
+		}
+		for _, q := range []string{"identifier=other|" + c.mrn, "birthdate=gt1970-03-02&name=minh", "gender=female&name=minh", "_id=999999"} {
+			if got := ids(get(t, api, base+"/Patient?"+q, http.StatusOK)); len(got) != 0 {
+				t.Errorf("Patient?%s found %v", q, got)
+			}
+		}
+
+		// Allergies as recorded: the listed one, and "no known allergy" as its standard code.
+		b := get(t, api, fmt.Sprintf("%s/AllergyIntolerance?patient=Patient/%d", base, c.patientID), http.StatusOK)
+		if got := entries(b); len(got) != 1 || got[0]["code"].(map[string]any)["text"] != "penicillin" {
+			t.Errorf("allergies: %v", got)
+		}
+		b = get(t, api, fmt.Sprintf("%s/AllergyIntolerance?patient=%d", base, c.nkaID), http.StatusOK)
+		if js, _ := json.Marshal(entries(b)); !strings.Contains(string(js), `"716186003"`) {
+			t.Errorf("no known allergy: %s", js)
+		}
+		get(t, api, fmt.Sprintf("%s/AllergyIntolerance/%d-1", base, c.patientID), http.StatusOK)
+
+		// The visit: an encounter, its diagnoses (ICD-10) and vital signs (LOINC, UCUM).
+		enc := get(t, api, fmt.Sprintf("%s/Encounter/%d", base, c.visitID), http.StatusOK)
+		if enc["status"] != "in-progress" {
+			t.Errorf("encounter: %v", enc)
+		}
+		b = get(t, api, fmt.Sprintf("%s/Condition?patient=%d", base, c.patientID), http.StatusOK)
+		if js, _ := json.Marshal(entries(b)); len(entries(b)) != 2 || !strings.Contains(string(js), `{"code":"I10","system":"http://hl7.org/fhir/sid/icd-10"}`) ||
+			!strings.Contains(string(js), `"provisional"`) {
+			t.Errorf("conditions: %s", js)
+		}
+		b = get(t, api, fmt.Sprintf("%s/Observation?subject=Patient/%d&category=vital-signs", base, c.patientID), http.StatusOK)
+		obs := entries(b)
+		js, _ = json.Marshal(obs)
+		for _, want := range []string{`"code":"85354-9"`, `"code":"8480-6"`, `"value":150`, `"code":"mm[Hg]"`, `"code":"Cel"`, `"code":"kg/m2"`, `"code":"/min"`, `"code":"vital-signs"`} {
+			if !strings.Contains(string(js), want) {
+				t.Errorf("observations lack %s: %s", want, js)
+			}
+		}
+		b = get(t, api, fmt.Sprintf("%s/Observation?patient=%d&code=http://loinc.org|29463-7", base, c.patientID), http.StatusOK)
+		if got := ids(b); !slices.Equal(got, []string{fmt.Sprintf("%d-weight", c.visitID)}) {
+			t.Errorf("weight: %v", got)
+		}
+		get(t, api, fmt.Sprintf("%s/Observation/%d-bp", base, c.visitID), http.StatusOK)
+
+		// Every read is in the audit log, as the token's user's.
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.patient.read' AND actor_name = 'doc' AND entity_id = $1`,
+			fmt.Sprint(c.patientID)); n != 1 {
+			t.Errorf("audited patient reads: %d", n)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.observation.list' AND actor_name = 'doc'`); n < 2 {
+			t.Errorf("audited observation searches: %d", n)
+		}
+	})
+}
+
+func entriesFull(b map[string]any) string {
+	list, _ := b["entry"].([]any)
+	if len(list) == 0 {
+		return ""
+	}
+	s, _ := list[0].(map[string]any)["fullUrl"].(string)
+	return s
+}
+
+// TestFHIRPagesNeverRepeatOrSkip pages through the register two at a time while patients
+// are registered between pages: every patient there was at the start is seen exactly
+// once, forwards and back.
+func TestFHIRPagesNeverRepeatOrSkip(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "clerk", "")
+		register := func(i int) {
+			if r := c.clerk.Do("POST", "/api/patients", map[string]any{"first_name": fmt.Sprintf("Page%d", i), "last_name": "Walker",
+				"birth_date": "1990-01-01", "sex": "female"}); r.Status != http.StatusCreated {
+				t.Fatalf("register: %d %s", r.Status, r.Body)
+			}
+		}
+		for i := range 5 {
+			register(i)
+		}
+		var seen []string
+		path := "/fhir/R4/Patient?name=walker&_count=2"
+		var pages []map[string]any
+		for path != "" {
+			b := get(t, api, path, http.StatusOK)
+			if n := len(entries(b)); n > 2 {
+				t.Fatalf("a page of %d entries for _count=2", n)
+			}
+			pages = append(pages, b)
+			seen = append(seen, ids(b)...)
+			register(100 + len(pages)) // added while paging: later, never twice
+			path = ""
+			if next := link(b, "next"); next != "" {
+				path = relative(t, next)
+			}
+		}
+		sorted := slices.Clone(seen)
+		slices.Sort(sorted)
+		if len(slices.Compact(sorted)) != len(seen) || len(seen) < 5 {
+			t.Fatalf("pages repeated or missed patients: %v", seen)
+		}
+		// Back from the last page: the same entries, page by page.
+		prev := link(pages[len(pages)-1], "previous")
+		for i := len(pages) - 2; i >= 0 && prev != ""; i-- {
+			b := get(t, api, relative(t, prev), http.StatusOK)
+			if !slices.Equal(ids(b), ids(pages[i])) {
+				t.Fatalf("previous page %d: %v, was %v", i, ids(b), ids(pages[i]))
+			}
+			prev = link(b, "previous")
+		}
+		// Newest first.
+		b := get(t, api, "/fhir/R4/Patient?name=walker&_sort=-_id&_count=3&_total=accurate", http.StatusOK)
+		got := ids(b)
+		if len(got) != 3 || got[0] < got[1] && len(got[0]) == len(got[1]) || b["total"] == nil {
+			t.Fatalf("descending: %v total %v", got, b["total"])
+		}
+	})
+}
+
+// TestFHIRErrorsAreOperationOutcomes: every refusal is an OperationOutcome in the caller's
+// language, naming the parameter at fault.
+func TestFHIRErrorsAreOperationOutcomes(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "doc", "")
+		cases := []struct {
+			path       string
+			header     map[string]string
+			status     int
+			code, expr string
+		}{
+			{"/fhir/R4/Patient/999999", nil, 404, "not-found", ""},
+			{"/fhir/R4/Patient/abc", nil, 404, "not-found", ""},
+			{"/fhir/R4/Patient?birthdate=1970-02-30", nil, 400, "invalid", "birthdate"},
+			{"/fhir/R4/Patient?birthdate=ne1970", nil, 400, "invalid", "birthdate"},
+			{"/fhir/R4/Patient?gender=mail", nil, 400, "invalid", "gender"},
+			{"/fhir/R4/Patient?_count=x", nil, 400, "invalid", "_count"},
+			{"/fhir/R4/Patient?_sort=birthdate", nil, 400, "invalid", "_sort"},
+			{"/fhir/R4/Patient?_cursor=not-a-cursor!", nil, 400, "invalid", "_cursor"},
+			{"/fhir/R4/Patient?colour=red", map[string]string{"Prefer": "handling=strict"}, 400, "invalid", "colour"},
+			{"/fhir/R4/Patient?name:contains=mi", nil, 400, "invalid", "name:contains"},
+			{"/fhir/R4/Patient", map[string]string{"Accept": "application/fhir+xml"}, 406, "not-supported", ""},
+			{"/fhir/R4/Patient?_format=xml", nil, 406, "not-supported", "_format"},
+			{"/fhir/R4/Medication/1", nil, 404, "not-supported", ""},
+		}
+		for _, tc := range cases {
+			for k, v := range tc.header {
+				api.Header.Set(k, v)
+			}
+			b := get(t, api, tc.path, tc.status)
+			for k := range tc.header {
+				api.Header.Del(k)
+			}
+			issue := b["issue"].([]any)[0].(map[string]any)
+			if b["resourceType"] != "OperationOutcome" || issue["code"] != tc.code || issue["diagnostics"] == "" {
+				t.Errorf("%s: %v", tc.path, b)
+			}
+			if tc.expr != "" && fmt.Sprint(issue["expression"]) != "["+tc.expr+"]" {
+				t.Errorf("%s: expression %v", tc.path, issue["expression"])
+			}
+		}
+		// An unknown parameter is ignored without strict handling, and left out of self.
+		b := get(t, api, "/fhir/R4/Patient?colour=red&family=le", http.StatusOK)
+		if len(entries(b)) != 1 || strings.Contains(link(b, "self"), "colour") {
+			t.Errorf("lenient: %v", b)
+		}
+		// In the caller's language.
+		api.Header.Set("Accept-Language", "vi")
+		b = get(t, api, "/fhir/R4/Patient?gender=mail", 400)
+		if d := b["issue"].([]any)[0].(map[string]any)["diagnostics"].(string); !strings.Contains(d, "không hợp lệ") {
+			t.Errorf("Vietnamese: %q", d)
+		}
+	})
+}
+
+// TestTokensAreTheirUsers: a token can do what its user may, narrowed by its scopes, on the
+// FHIR API and the native one (without CSRF); never with a cookie besides, never once
+// revoked, and never to manage tokens.
+func TestTokensAreTheirUsers(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		clerk, _ := c.token(t, "clerk", "")
+		vitals := fmt.Sprintf("/fhir/R4/Observation?patient=%d", c.patientID)
+		patient := fmt.Sprintf("/fhir/R4/Patient/%d", c.patientID)
+		// The receptionist's token reads patients, not visits.
+		get(t, clerk, patient, http.StatusOK)
+		get(t, clerk, vitals, http.StatusForbidden)
+		// The nurse's token reads vital signs.
+		nurse, _ := c.token(t, "nurse", "")
+		get(t, nurse, vitals, http.StatusOK)
+
+		// Scopes narrow a token per type and interaction; a scoped token is the FHIR API's only.
+		scoped, _ := c.token(t, "doc", "user/Patient.r patient/Observation.s")
+		get(t, scoped, patient, http.StatusOK)
+		get(t, scoped, "/fhir/R4/Patient?name=minh", http.StatusForbidden)
+		get(t, scoped, vitals, http.StatusOK)
+		get(t, scoped, fmt.Sprintf("/fhir/R4/Condition?patient=%d", c.patientID), http.StatusForbidden)
+		if r := scoped.Do("GET", "/api/patients", nil); r.Status != http.StatusForbidden {
+			t.Errorf("scoped token on the native API: %d", r.Status)
+		}
+
+		// An unscoped token calls the native API, writes included, with no CSRF token.
+		r := clerk.Do("POST", "/api/patients", map[string]any{"first_name": "Token", "last_name": "Made", "birth_date": "2000-01-01", "sex": "other"})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("write with a token: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.create' AND actor_name = 'clerk'`); n != 3 {
+			t.Errorf("the token's write audited as its user's: %d", n)
+		}
+		// Never a cookie besides.
+		both := c.env.LoggedIn("clerk", "lantern orchard 7 glacier 5")
+		both.Header.Set("Authorization", clerk.Header.Get("Authorization"))
+		if r := both.Do("GET", "/api/patients", nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("token and cookie: %d", r.Status)
+		}
+		// Never to manage tokens.
+		if r := clerk.Do("GET", "/api/profile/api-tokens", nil); r.Status != http.StatusForbidden {
+			t.Errorf("tokens listed with a token: %d", r.Status)
+		}
+		// Bad scopes are refused when the token is made.
+		if r := c.admin.Do("POST", "/api/api-tokens", map[string]any{"user_id": c.env.UserID("doc"), "name": "x", "scopes": "system/*.rs"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("system scope for a user's token: %d %s", r.Status, r.Body)
+		}
+
+		// Revoked: refused at once; the account holder revokes their own.
+		own := c.doctor.Do("POST", "/api/profile/api-tokens", map[string]any{"name": "my script"})
+		var made struct {
+			Token    string
+			APIToken struct{ ID int64 } `json:"api_token"`
+		}
+		own.JSON(t, &made)
+		mine := c.env.Client()
+		mine.Header.Set("Authorization", "Bearer "+made.Token)
+		get(t, mine, patient, http.StatusOK)
+		if r := c.doctor.Do("DELETE", fmt.Sprintf("/api/profile/api-tokens/%d", made.APIToken.ID), nil); r.Status != http.StatusOK {
+			t.Fatalf("revoke: %d %s", r.Status, r.Body)
+		}
+		b := get(t, mine, patient, http.StatusUnauthorized)
+		if b["issue"].([]any)[0].(map[string]any)["code"] != "login" {
+			t.Errorf("revoked: %v", b)
+		}
+		// Another's token is not the account holder's to revoke.
+		_, clerkToken := c.token(t, "clerk", "")
+		if r := c.doctor.Do("DELETE", fmt.Sprintf("/api/profile/api-tokens/%d", clerkToken), nil); r.Status != http.StatusNotFound {
+			t.Errorf("revoked another's token: %d", r.Status)
+		}
+		// The administrator's list names each token's account and its last use.
+		var list struct {
+			Data []struct {
+				Username   string  `json:"username"`
+				LastUsedAt *string `json:"last_used_at"`
+				RevokedAt  *string `json:"revoked_at"`
+			}
+		}
+		c.admin.Do("GET", "/api/api-tokens", nil).JSON(t, &list)
+		used := 0
+		for _, k := range list.Data {
+			if k.LastUsedAt != nil {
+				used++
+			}
+		}
+		if len(list.Data) != 5 || used != 4 {
+			t.Errorf("tokens listed: %+v", list.Data)
+		}
+	})
+}

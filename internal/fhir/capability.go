@@ -1,0 +1,107 @@
+package fhir
+
+import (
+	"net/http"
+	"sort"
+	"time"
+)
+
+// CapabilityStatement says exactly what the API does: nothing it lists is missing, nothing
+// missing is listed (a test compares it with the route table).
+type CapabilityStatement struct {
+	ResourceType   string                    `json:"resourceType"`
+	Status         string                    `json:"status"`
+	Date           string                    `json:"date"`
+	Publisher      string                    `json:"publisher,omitempty"`
+	Kind           string                    `json:"kind"`
+	Software       *CapabilitySoftware       `json:"software,omitempty"`
+	Implementation *CapabilityImplementation `json:"implementation,omitempty"`
+	FHIRVersion    string                    `json:"fhirVersion"`
+	Format         []string                  `json:"format"`
+	Rest           []CapabilityRest          `json:"rest"`
+}
+
+// CapabilitySoftware names the server.
+type CapabilitySoftware struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// CapabilityImplementation is this installation.
+type CapabilityImplementation struct {
+	Description string `json:"description"`
+	URL         string `json:"url,omitempty"`
+}
+
+// CapabilityRest is the server's REST API.
+type CapabilityRest struct {
+	Mode     string               `json:"mode"`
+	Security *CapabilitySecurity  `json:"security,omitempty"`
+	Resource []CapabilityResource `json:"resource"`
+}
+
+// CapabilitySecurity says how callers authenticate.
+type CapabilitySecurity struct {
+	Service     []CodeableConcept `json:"service,omitempty"`
+	Description string            `json:"description,omitempty"`
+}
+
+// CapabilityResource is what the API does with one resource type.
+type CapabilityResource struct {
+	Type              string                  `json:"type"`
+	Interaction       []CapabilityInteraction `json:"interaction"`
+	Versioning        string                  `json:"versioning,omitempty"`
+	ReadHistory       bool                    `json:"readHistory"`
+	UpdateCreate      bool                    `json:"updateCreate"`
+	ConditionalCreate bool                    `json:"conditionalCreate"`
+	SearchParam       []CapabilitySearchParam `json:"searchParam,omitempty"`
+}
+
+// CapabilityInteraction is one interaction a resource type supports.
+type CapabilityInteraction struct {
+	Code string `json:"code"`
+}
+
+// CapabilitySearchParam is one search parameter of a resource type.
+type CapabilitySearchParam struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+var paramTypes = map[paramKind]string{kindToken: "token", kindString: "string", kindDate: "date", kindReference: "reference"}
+
+// searchParams are each type's own search parameters.
+var searchParams = map[string]map[string]paramKind{
+	"Patient": patientParams, "AllergyIntolerance": allergyParams, "Encounter": encounterParams,
+	"Condition": conditionParams, "Observation": observationParams,
+}
+
+// started is when this process started: the statement's date.
+var started = time.Now()
+
+func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
+	cs := CapabilityStatement{
+		ResourceType: "CapabilityStatement", Status: "active", Date: instant(started), Kind: "instance",
+		Software:       &CapabilitySoftware{Name: "EMR", Version: h.Version},
+		Implementation: &CapabilityImplementation{Description: "EMR FHIR R4 API", URL: h.baseURL(r)},
+		FHIRVersion:    "4.0.1", Format: []string{"json"},
+	}
+	rest := CapabilityRest{Mode: "server", Security: &CapabilitySecurity{
+		Description: "Bearer API tokens created by an administrator or the account holder; each token acts as its account, narrowed by SMART-style scopes.",
+	}}
+	kinds := make([]string, 0, len(searchParams))
+	for kind := range searchParams {
+		kinds = append(kinds, kind)
+	}
+	sort.Strings(kinds)
+	for _, kind := range kinds {
+		res := CapabilityResource{Type: kind, Versioning: "versioned", Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}}
+		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"})
+		for _, name := range sortedKeys(searchParams[kind]) {
+			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[searchParams[kind][name]]})
+		}
+		rest.Resource = append(rest.Resource, res)
+	}
+	cs.Rest = []CapabilityRest{rest}
+	write(w, http.StatusOK, cs)
+}

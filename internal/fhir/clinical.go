@@ -1,0 +1,409 @@
+package fhir
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/patient"
+)
+
+// Code systems of the clinical resources.
+const (
+	systemLOINC        = "http://loinc.org"
+	systemUCUM         = "http://unitsofmeasure.org"
+	systemICD10        = "http://hl7.org/fhir/sid/icd-10"
+	systemSNOMED       = "http://snomed.info/sct"
+	systemObsCategory  = "http://terminology.hl7.org/CodeSystem/observation-category"
+	systemCondCategory = "http://terminology.hl7.org/CodeSystem/condition-category"
+	systemCondClinical = "http://terminology.hl7.org/CodeSystem/condition-clinical"
+	systemCondVerify   = "http://terminology.hl7.org/CodeSystem/condition-ver-status"
+	systemAllergyClin  = "http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical"
+	systemAllergyVer   = "http://terminology.hl7.org/CodeSystem/allergyintolerance-verification"
+	systemActCode      = "http://terminology.hl7.org/CodeSystem/v3-ActCode"
+	systemAbsent       = "http://terminology.hl7.org/CodeSystem/data-absent-reason"
+)
+
+// AllergyIntolerance is one recorded allergy, or the recorded absence of any.
+type AllergyIntolerance struct {
+	base
+	ClinicalStatus     *CodeableConcept  `json:"clinicalStatus,omitempty"`
+	VerificationStatus *CodeableConcept  `json:"verificationStatus,omitempty"`
+	Code               *CodeableConcept  `json:"code,omitempty"`
+	Patient            *Reference        `json:"patient"`
+	RecordedDate       string            `json:"recordedDate,omitempty"`
+	Recorder           *Reference        `json:"recorder,omitempty"`
+	Reaction           []AllergyReaction `json:"reaction,omitempty"`
+}
+
+// AllergyReaction is what the allergy did, and how badly.
+type AllergyReaction struct {
+	Manifestation []CodeableConcept `json:"manifestation"`
+	Severity      string            `json:"severity,omitempty"`
+}
+
+// noKnownAllergy is SNOMED CT's "No known allergy" (716186003), the standard code for a
+// recorded absence of allergies.
+var noKnownAllergy = concept(systemSNOMED, "716186003", "No known allergy")
+
+// toAllergies is what a patient's record says of allergies: one resource per listed
+// allergy ("{patient}-{n}"), one "no known allergy" ("{patient}-nka") when that was
+// recorded, none when nobody has asked. Their version is the patient record's.
+func toAllergies(p patient.Patient) []Resource {
+	h := p.History.Known()
+	pid := strconv.FormatInt(p.ID, 10)
+	recorded := ""
+	if h.AllergyRecordedAt != nil {
+		recorded = instant(*h.AllergyRecordedAt)
+	}
+	var recorder *Reference
+	if h.AllergyRecordedBy != "" {
+		recorder = &Reference{Display: h.AllergyRecordedBy}
+	}
+	mk := func(id string, code *CodeableConcept) AllergyIntolerance {
+		return AllergyIntolerance{
+			base:               newBase("AllergyIntolerance", id, p.Version, p.UpdatedAt),
+			ClinicalStatus:     concept(systemAllergyClin, "active", "Active"),
+			VerificationStatus: concept(systemAllergyVer, "confirmed", "Confirmed"),
+			Code:               code, Patient: ref("Patient", p.ID), RecordedDate: recorded, Recorder: recorder,
+		}
+	}
+	switch h.AllergyStatus {
+	case patient.AllergiesNone:
+		return []Resource{mk(pid+"-nka", noKnownAllergy)}
+	case patient.AllergiesListed:
+		out := make([]Resource, 0, len(h.Allergies))
+		for i, a := range h.Allergies {
+			res := mk(pid+"-"+strconv.Itoa(i+1), &CodeableConcept{Text: a.Substance})
+			if a.Reaction != "" || a.Severity != "" {
+				manifestation := a.Reaction
+				if manifestation == "" {
+					manifestation = a.Substance
+				}
+				res.Reaction = []AllergyReaction{{Manifestation: []CodeableConcept{{Text: manifestation}}, Severity: a.Severity}}
+			}
+			out = append(out, res)
+		}
+		return out
+	}
+	return nil
+}
+
+// splitID reads a derived resource's id "{record}-{part}".
+func splitID(kind, id string) (int64, string, error) {
+	head, part, ok := strings.Cut(id, "-")
+	n, err := strconv.ParseInt(head, 10, 64)
+	if !ok || err != nil || n <= 0 || part == "" {
+		return 0, "", notFound(kind, id)
+	}
+	return n, part, nil
+}
+
+// findIn answers the resource with id among list, or 404.
+func findIn(w http.ResponseWriter, r *http.Request, kind, id string, list []Resource) (Resource, bool) {
+	for _, res := range list {
+		if res.ResourceID() == id {
+			return res, true
+		}
+	}
+	WriteError(w, r, notFound(kind, id))
+	return nil, false
+}
+
+func (h *Handler) readAllergy(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	pid, _, err := splitID("AllergyIntolerance", id)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	p, err := h.Patients.Get(r.Context(), pid)
+	if apperr.KindOf(err) == apperr.KindNotFound {
+		err = notFound("AllergyIntolerance", id)
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, ok := findIn(w, r, "AllergyIntolerance", id, toAllergies(p))
+	if !ok {
+		return
+	}
+	if err := h.audited(r, "fhir.allergy.read", "patient", strconv.FormatInt(pid, 10), pid, "AllergyIntolerance/"+id); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, res)
+}
+
+var allergyParams = map[string]paramKind{"patient": kindReference, "clinical-status": kindToken}
+
+func (h *Handler) searchAllergies(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, allergyParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	pid, err := q.reference("patient", "Patient")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	ids, idGiven := q.recordIDs(true)
+	status, err := q.one("clinical-status")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	var f patient.Filter
+	match := pid >= 0 && (status == "" || status == "active") && (!idGiven || len(ids) > 0)
+	if pid > 0 {
+		f.IDs = []int64{pid}
+	}
+	if idGiven {
+		if pid > 0 && !slices.Contains(ids, pid) {
+			match = false
+		}
+		f.IDs = ids
+	}
+	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !match {
+			return nil, nil
+		}
+		g := f
+		g.After, g.Descending, g.Limit = after, desc, limit
+		list, _, err := h.Patients.Page(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, 0, len(list))
+		for _, p := range list {
+			res := toAllergies(p)
+			if idGiven {
+				res = keepIDs(res, q.values["_id"])
+			}
+			out = append(out, group{ID: p.ID, Resources: res})
+		}
+		return out, nil
+	}
+	h.searchset(w, r, "AllergyIntolerance", q, src, func(page []entry) error {
+		return h.audited(r, "fhir.allergy.list", "patient", "", max(pid, 0), "AllergyIntolerance search: "+idList(page))
+	})
+}
+
+// keepIDs keeps the resources whose id is one of _id's values.
+func keepIDs(list []Resource, values [][]string) []Resource {
+	want := map[string]bool{}
+	for _, vs := range values {
+		for _, v := range vs {
+			want[v] = true
+		}
+	}
+	var out []Resource
+	for _, res := range list {
+		if want[res.ResourceID()] {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// Encounter is a visit: an appointment and what happened at it.
+type Encounter struct {
+	base
+	Status      string            `json:"status"`
+	Class       Coding            `json:"class"`
+	Type        []CodeableConcept `json:"type,omitempty"`
+	Subject     *Reference        `json:"subject,omitempty"`
+	Participant []Participant     `json:"participant,omitempty"`
+	Period      *Period           `json:"period,omitempty"`
+	ReasonCode  []CodeableConcept `json:"reasonCode,omitempty"`
+}
+
+// Participant is who took part in an encounter.
+type Participant struct {
+	Individual *Reference `json:"individual,omitempty"`
+}
+
+// encounterStatus maps an appointment's status to Encounter.status.
+var encounterStatus = map[string]string{
+	appointment.Booked: "planned", appointment.Arrived: "arrived", appointment.InProgress: "in-progress",
+	appointment.Completed: "finished", appointment.Cancelled: "cancelled", appointment.NoShow: "cancelled",
+}
+
+func toEncounter(a appointment.Appointment) Encounter {
+	e := Encounter{
+		base:    newBase("Encounter", strconv.FormatInt(a.ID, 10), a.Version, a.UpdatedAt),
+		Status:  encounterStatus[a.Status],
+		Class:   Coding{System: systemActCode, Code: "AMB", Display: "ambulatory"},
+		Subject: ref("Patient", a.PatientID),
+		Period:  &Period{Start: instant(a.StartsAt)},
+	}
+	if e.Status == "" {
+		e.Status = "unknown"
+	}
+	if a.Type != "" {
+		e.Type = []CodeableConcept{{Text: a.Type}}
+	}
+	doctor := ref("Practitioner", a.DoctorID)
+	doctor.Display = a.DoctorName
+	e.Participant = []Participant{{Individual: doctor}}
+	if a.Status == appointment.Completed {
+		e.Period.End = instant(a.StartsAt.Add(time.Duration(a.DurationMinutes) * time.Minute))
+	}
+	if a.Reason != "" {
+		e.ReasonCode = []CodeableConcept{{Text: a.Reason}}
+	}
+	return e
+}
+
+// recordsOf reads one record by id (as a single-item list), for a read.
+func (h *Handler) record(ctx context.Context, id int64) (*appointment.Record, error) {
+	list, err := h.Visits.Records(ctx, appointment.RecordFilter{IDs: []int64{id}, Limit: 1})
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	return &list[0], nil
+}
+
+// readDerived answers a read of a resource made from a visit record: id "{appointment}"
+// (parts "") or "{appointment}-{part}".
+func (h *Handler) readDerived(w http.ResponseWriter, r *http.Request, kind string, whole bool, expand func(appointment.Record) []Resource) {
+	id := r.PathValue("id")
+	var aid int64
+	var err error
+	if whole {
+		aid, err = pathID(r, kind)
+	} else {
+		aid, _, err = splitID(kind, id)
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	rec, err := h.record(r.Context(), aid)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if rec == nil {
+		WriteError(w, r, notFound(kind, id))
+		return
+	}
+	res, ok := findIn(w, r, kind, id, expand(*rec))
+	if !ok {
+		return
+	}
+	if err := h.audited(r, "fhir."+strings.ToLower(kind)+".read", "appointment", strconv.FormatInt(aid, 10), rec.PatientID, kind+"/"+id); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, res)
+}
+
+var encounterParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "date": kindDate, "status": kindToken}
+
+// recordFilter reads the conditions a search of visit records shares: the patient (or
+// subject), the date, the ids.
+func recordFilter(q query, idsAreRecords bool) (appointment.RecordFilter, bool, error) {
+	var f appointment.RecordFilter
+	for _, name := range []string{"patient", "subject"} {
+		pid, err := q.reference(name, "Patient")
+		if err != nil {
+			return f, false, err
+		}
+		if pid < 0 || (pid > 0 && f.PatientID > 0 && pid != f.PatientID) {
+			return f, false, nil
+		}
+		if pid > 0 {
+			f.PatientID = pid
+		}
+	}
+	ids, given := q.recordIDs(!idsAreRecords)
+	if given && len(ids) == 0 {
+		return f, false, nil
+	}
+	f.IDs = ids
+	rng, ok, err := q.dates("date")
+	if err != nil {
+		return f, false, err
+	}
+	if ok {
+		if !rng.From.IsZero() {
+			f.From = &rng.From
+		}
+		if !rng.To.IsZero() {
+			f.To = &rng.To
+		}
+	}
+	return f, true, nil
+}
+
+// recordSource pages visit records matching f, each expanded into its resources.
+func (h *Handler) recordSource(f appointment.RecordFilter, match bool, expand func(appointment.Record) []Resource) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !match {
+			return nil, nil
+		}
+		g := f
+		g.After, g.Descending, g.Limit = after, desc, limit
+		list, err := h.Visits.Records(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, len(list))
+		for i, rec := range list {
+			out[i] = group{ID: rec.ID, Resources: expand(rec)}
+		}
+		return out, nil
+	}
+}
+
+func (h *Handler) readEncounter(w http.ResponseWriter, r *http.Request) {
+	h.readDerived(w, r, "Encounter", true, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
+}
+
+func (h *Handler) searchEncounters(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, encounterParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f, match, err := recordFilter(q, true)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if v, err := q.one("status"); err != nil {
+		WriteError(w, r, err)
+		return
+	} else if v != "" {
+		for native, status := range encounterStatus {
+			if status == v {
+				f.Statuses = append(f.Statuses, native)
+			}
+		}
+		match = match && len(f.Statuses) > 0
+	}
+	h.clinicalSearch(w, r, "Encounter", q, f, match, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
+}
+
+// clinicalSearch answers a search of resources made from visit records, audited.
+func (h *Handler) clinicalSearch(w http.ResponseWriter, r *http.Request, kind string, q query, f appointment.RecordFilter, match bool,
+	expand func(appointment.Record) []Resource) {
+	if _, given := q.ids(); given {
+		expand = filterIDs(expand, q.values["_id"])
+	}
+	h.searchset(w, r, kind, q, h.recordSource(f, match, expand), func(page []entry) error {
+		return h.audited(r, "fhir."+strings.ToLower(kind)+".list", "appointment", "", f.PatientID, kind+" search: "+idList(page))
+	})
+}
+
+func filterIDs(expand func(appointment.Record) []Resource, values [][]string) func(appointment.Record) []Resource {
+	return func(rec appointment.Record) []Resource { return keepIDs(expand(rec), values) }
+}

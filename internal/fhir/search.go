@@ -1,0 +1,463 @@
+package fhir
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Page sizes: _count's default and most.
+const (
+	DefaultCount = 20
+	MaxCount     = 100
+)
+
+// totalCap is how many matches _total counts at most: past it, "estimate" says the cap and
+// "accurate" asks for a narrower search.
+const totalCap = 10_000
+
+// paramKind is how a search parameter's value is read.
+type paramKind int
+
+const (
+	kindToken paramKind = iota + 1
+	kindString
+	kindDate
+	kindReference
+)
+
+// common are the parameters every type takes (besides its own).
+var common = map[string]paramKind{"_id": kindToken}
+
+// control are the result parameters, read apart from the search's conditions.
+var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary"}
+
+// query is a search's parameters as read: the conditions by name (each occurrence a list
+// of values, any of which may match), the page and the applied parameters for self.
+type query struct {
+	values  map[string][][]string
+	count   int
+	desc    bool // _sort=-_id
+	total   string
+	cursor  cursor
+	applied url.Values
+}
+
+// parseQuery reads r's search parameters for a type taking params. A parameter the type
+// does not know is ignored (and left out of the self link) unless the caller asks for
+// strict handling; a malformed value is 400 with the parameter named.
+func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
+	q := query{values: map[string][][]string{}, count: DefaultCount, total: "none", applied: url.Values{}}
+	strict := strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=strict")
+	raw := r.URL.Query()
+	for _, name := range sortedKeys(raw) {
+		values := raw[name]
+		base, modifier, _ := strings.Cut(name, ":")
+		kind, known := params[base]
+		if !known {
+			kind, known = common[base]
+		}
+		switch {
+		case slices.Contains(control, base):
+			continue
+		case !known:
+			if strict {
+				return q, invalid("fhir.unknown_parameter", name, name)
+			}
+			continue
+		case modifier != "" && (kind != kindString || modifier != "exact"):
+			return q, invalid("fhir.unsupported_modifier", name, name)
+		}
+		for _, v := range values {
+			if strings.TrimSpace(v) == "" {
+				return q, invalid("fhir.bad_value", name, name)
+			}
+			q.values[name] = append(q.values[name], strings.Split(v, ","))
+			q.applied.Add(name, v)
+		}
+	}
+	if s := raw.Get("_count"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return q, invalid("fhir.bad_value", "_count", "_count")
+		}
+		q.count = min(n, MaxCount)
+	}
+	switch s := raw.Get("_sort"); s {
+	case "", "_id":
+	case "-_id":
+		q.desc = true
+		q.applied.Set("_sort", s)
+	default:
+		return q, invalid("fhir.unsupported_sort", "_sort", s)
+	}
+	switch s := raw.Get("_total"); s {
+	case "", "none":
+	case "estimate", "accurate":
+		q.total = s
+		q.applied.Set("_total", s)
+	default:
+		return q, invalid("fhir.bad_value", "_total", "_total")
+	}
+	if s := raw.Get("_cursor"); s != "" {
+		c, err := decodeCursor(s)
+		if err != nil {
+			return q, invalid("fhir.bad_cursor", "_cursor")
+		}
+		q.cursor = c
+	}
+	q.applied.Set("_count", strconv.Itoa(q.count))
+	return q, nil
+}
+
+// one is the single value of a parameter that takes one, "" when absent; several
+// occurrences or a list is 400.
+func (q query) one(name string) (string, error) {
+	v := q.values[name]
+	if len(v) == 0 {
+		return "", nil
+	}
+	if len(v) > 1 || len(v[0]) > 1 {
+		return "", invalid("fhir.one_value", name, name)
+	}
+	return v[0][0], nil
+}
+
+// ids reads _id: numeric ids only (anything else matches nothing, as no such id exists).
+func (q query) ids() (ids []int64, given bool) {
+	for _, list := range q.values["_id"] {
+		given = true
+		for _, v := range list {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+				ids = append(ids, n)
+			}
+		}
+	}
+	return ids, given
+}
+
+// recordIDs reads _id as the ids of the records the resources come from: the ids
+// themselves, or, for resources made from part of a record ("{record}-{part}"), their
+// record's.
+func (q query) recordIDs(derived bool) (ids []int64, given bool) {
+	for _, list := range q.values["_id"] {
+		given = true
+		for _, v := range list {
+			if derived {
+				v, _, _ = strings.Cut(v, "-")
+			}
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+				ids = append(ids, n)
+			}
+		}
+	}
+	return ids, given
+}
+
+// reference reads a reference parameter (patient, subject) naming one resource of kind:
+// "123", "Patient/123" or an absolute URL ending so. 0, with no error, when absent.
+func (q query) reference(name, kind string) (int64, error) {
+	v, err := q.one(name)
+	if err != nil || v == "" {
+		return 0, err
+	}
+	if i := strings.LastIndex(v, kind+"/"); i >= 0 {
+		v = v[i+len(kind)+1:]
+	} else if strings.Contains(v, "/") {
+		return 0, invalid("fhir.bad_reference", name, name)
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return -1, nil // a well-formed reference to no such resource matches nothing
+	}
+	return n, nil
+}
+
+var datePattern = regexp.MustCompile(`^(eq|ne|lt|gt|ge|le|sa|eb|ap)?(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$`)
+
+// dateRange is a half-open range of instants: [From, To); a zero end is open.
+type dateRange struct{ From, To time.Time }
+
+// dates reads every occurrence of a date parameter into one range (the occurrences must
+// all hold). Prefixes eq, lt, le, gt and ge; a value stands for its whole precision
+// (1980 is the year 1980).
+func (q query) dates(name string) (dateRange, bool, error) {
+	var out dateRange
+	occurrences := q.values[name]
+	for _, list := range occurrences {
+		if len(list) > 1 {
+			return out, false, invalid("fhir.one_value", name, name)
+		}
+		start, end, prefix, err := parseDate(list[0])
+		if err != nil {
+			return out, false, invalid("fhir.bad_date", name, name)
+		}
+		var from, to time.Time
+		switch prefix {
+		case "", "eq":
+			from, to = start, end
+		case "lt":
+			to = start
+		case "le":
+			to = end
+		case "gt":
+			from = end
+		case "ge":
+			from = start
+		default:
+			return out, false, invalid("fhir.unsupported_prefix", name, prefix)
+		}
+		if !from.IsZero() && (out.From.IsZero() || from.After(out.From)) {
+			out.From = from
+		}
+		if !to.IsZero() && (out.To.IsZero() || to.Before(out.To)) {
+			out.To = to
+		}
+	}
+	return out, len(occurrences) > 0, nil
+}
+
+func parseDate(v string) (start, end time.Time, prefix string, err error) {
+	m := datePattern.FindStringSubmatch(v)
+	if m == nil {
+		return start, end, "", fmt.Errorf("not a date: %q", v)
+	}
+	prefix = m[1]
+	num := func(s string, def int) int {
+		if s == "" {
+			return def
+		}
+		n, _ := strconv.Atoi(s)
+		return n
+	}
+	loc := time.UTC
+	if z := m[8]; z != "" && z != "Z" {
+		t, perr := time.Parse("-07:00", z)
+		if perr != nil {
+			return start, end, "", perr
+		}
+		loc = t.Location()
+	}
+	year, month, day := num(m[2], 0), num(m[3], 1), num(m[4], 1)
+	if month < 1 || month > 12 || day < 1 || day > 31 {
+		return start, end, "", fmt.Errorf("not a date: %q", v)
+	}
+	start = time.Date(year, time.Month(month), day, num(m[5], 0), num(m[6], 0), num(m[7], 0), 0, loc)
+	if start.Day() != day {
+		return start, end, "", fmt.Errorf("not a date: %q", v)
+	}
+	switch {
+	case m[3] == "":
+		end = start.AddDate(1, 0, 0)
+	case m[4] == "":
+		end = start.AddDate(0, 1, 0)
+	case m[5] == "":
+		end = start.AddDate(0, 0, 1)
+	case m[7] == "":
+		end = start.Add(time.Minute)
+	default:
+		end = start.Add(time.Second)
+	}
+	return start.UTC(), end.UTC(), prefix, nil
+}
+
+// cursor is where a page starts: after (or, going back, before) the entry at Pos of the
+// record with ID. The first page has none.
+type cursor struct {
+	ID   int64
+	Pos  int
+	Back bool
+	set  bool
+}
+
+func (c cursor) encode() string {
+	dir := "n"
+	if c.Back {
+		dir = "p"
+	}
+	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%s.%d.%d", dir, c.ID, c.Pos))
+}
+
+func decodeCursor(s string) (cursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return cursor{}, err
+	}
+	parts := strings.Split(string(b), ".")
+	if len(parts) != 3 || (parts[0] != "n" && parts[0] != "p") {
+		return cursor{}, fmt.Errorf("bad cursor")
+	}
+	id, err1 := strconv.ParseInt(parts[1], 10, 64)
+	pos, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil || id < 0 || pos < -1 {
+		return cursor{}, fmt.Errorf("bad cursor")
+	}
+	return cursor{ID: id, Pos: pos, Back: parts[0] == "p", set: true}, nil
+}
+
+// group is one record (a patient, a visit) and the resources it gives, in their order.
+type group struct {
+	ID        int64
+	Resources []Resource
+}
+
+// source reads up to limit records after id `after` (0: from the start) in id order, or
+// before it (0: from the end) when desc.
+type source func(ctx context.Context, after int64, desc bool, limit int) ([]group, error)
+
+// entry is one resource of a page and its key.
+type entry struct {
+	id  int64
+	pos int
+	res Resource
+}
+
+// collect reads one page of count entries from src at q's cursor, and whether there are
+// entries before and after it. Pages are keyset pages over (record id, position): a
+// resource added while a client pages is either on a later page or not seen, never seen
+// twice, and none is skipped.
+func collect(ctx context.Context, src source, q query) (page []entry, before, after bool, err error) {
+	c := q.cursor
+	// The direction of the walk: the sort's, turned round for a previous page.
+	desc := q.desc != c.Back
+	want := q.count + 1 // one more says whether there is a next page
+	batch := max(q.count, 10)
+	// The first read includes the cursor's own record: it may hold entries past Pos.
+	var from int64
+	if c.set && desc {
+		from = c.ID + 1
+	} else if c.set {
+		from = c.ID - 1
+	}
+	for len(page) < want {
+		groups, err := src(ctx, from, desc, batch)
+		if err != nil {
+			return nil, false, false, err
+		}
+		for _, g := range groups {
+			list := make([]entry, len(g.Resources))
+			for i, res := range g.Resources {
+				list[i] = entry{id: g.ID, pos: i, res: res}
+			}
+			if desc {
+				slices.Reverse(list)
+			}
+			for _, e := range list {
+				if c.set && e.id == c.ID && ((!desc && e.pos <= c.Pos) || (desc && e.pos >= c.Pos)) {
+					continue
+				}
+				page = append(page, e)
+			}
+			from = g.ID
+		}
+		if len(groups) < batch {
+			break
+		}
+	}
+	more := len(page) > q.count
+	page = page[:min(len(page), q.count)]
+	if q.cursor.Back {
+		slices.Reverse(page)
+		return page, more, true, nil
+	}
+	return page, q.cursor.set, more, nil
+}
+
+// countAll counts src's entries up to totalCap, and whether it stopped there.
+func countAll(ctx context.Context, src source) (int, bool, error) {
+	n, after := 0, int64(0)
+	for {
+		groups, err := src(ctx, after, false, 500)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, g := range groups {
+			n += len(g.Resources)
+			after = g.ID
+		}
+		if n > totalCap {
+			return totalCap, true, nil
+		}
+		if len(groups) < 500 {
+			return n, false, nil
+		}
+	}
+}
+
+// searchset answers a search: one page of src as a searchset Bundle with absolute
+// fullUrls, self, and next and previous links that carry a cursor.
+// The page is audited (record) before it is sent: a read that cannot be audited is not
+// served.
+func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string, q query, src source, record func(page []entry) error) {
+	page, before, after, err := collect(r.Context(), src, q)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	base := h.baseURL(r)
+	b := Bundle{base: base0("Bundle"), BundleType: "searchset", Timestamp: instant(time.Now())}
+	if q.total != "none" {
+		n, capped, err := countAll(r.Context(), src)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if capped && q.total == "accurate" {
+			WriteError(w, r, &Error{Status: http.StatusBadRequest, Code: "too-costly", Key: "fhir.total_too_many", Args: []any{totalCap}, Expression: "_total"})
+			return
+		}
+		b.Total = &n
+	}
+	link := func(rel string, c *cursor) {
+		v := url.Values{}
+		for k, list := range q.applied {
+			v[k] = list
+		}
+		if c != nil {
+			v.Set("_cursor", c.encode())
+		}
+		b.Link = append(b.Link, BundleLink{Relation: rel, URL: base + "/" + kind + "?" + v.Encode()})
+	}
+	self := q.cursor
+	if self.set {
+		link("self", &self)
+	} else {
+		link("self", nil)
+	}
+	if after && len(page) > 0 {
+		last := page[len(page)-1]
+		link("next", &cursor{ID: last.id, Pos: last.pos})
+	}
+	if before && len(page) > 0 {
+		first := page[0]
+		link("previous", &cursor{ID: first.id, Pos: first.pos, Back: true})
+	}
+	b.Entry = make([]BundleEntry, len(page))
+	for i, e := range page {
+		b.Entry[i] = BundleEntry{FullURL: base + "/" + e.res.ResourceKind() + "/" + e.res.ResourceID(), Resource: e.res, Search: &EntrySearch{Mode: "match"}}
+	}
+	if err := record(page); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	write(w, http.StatusOK, b)
+}
+
+func base0(kind string) base { return base{ResourceType: kind} }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

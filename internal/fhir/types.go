@@ -1,0 +1,168 @@
+package fhir
+
+import (
+	"strconv"
+	"time"
+)
+
+// The FHIR R4 data types the API writes, by hand: only the elements it fills, each as the
+// specification names and shapes it (ADR 35). A resource is valid against the official R4
+// JSON schema; the tests check every one the API answers.
+
+// Resource is what every resource answered has: its type, id and version.
+type Resource interface {
+	ResourceKind() string
+	ResourceID() string
+	VersionID() string
+}
+
+// Meta is a resource's version and when it changed.
+type Meta struct {
+	VersionID   string `json:"versionId,omitempty"`
+	LastUpdated string `json:"lastUpdated,omitempty"`
+}
+
+// base is the elements every resource starts with.
+type base struct {
+	ResourceType string `json:"resourceType"`
+	ID           string `json:"id,omitempty"`
+	Meta         *Meta  `json:"meta,omitempty"`
+}
+
+func (b base) ResourceKind() string { return b.ResourceType }
+func (b base) ResourceID() string   { return b.ID }
+func (b base) VersionID() string {
+	if b.Meta == nil {
+		return ""
+	}
+	return b.Meta.VersionID
+}
+
+func newBase(kind, id string, version int, updated time.Time) base {
+	return base{ResourceType: kind, ID: id, Meta: &Meta{VersionID: strconv.Itoa(max(version, 1)), LastUpdated: instant(updated)}}
+}
+
+// instant writes a time as FHIR's instant: UTC, to the millisecond at most.
+func instant(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Truncate(time.Millisecond).Format("2006-01-02T15:04:05.000Z")
+}
+
+// Coding is a code from a code system.
+type Coding struct {
+	System  string `json:"system,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Display string `json:"display,omitempty"`
+}
+
+// CodeableConcept is codings and, or, a text.
+type CodeableConcept struct {
+	Coding []Coding `json:"coding,omitempty"`
+	Text   string   `json:"text,omitempty"`
+}
+
+func concept(system, code, display string) *CodeableConcept {
+	return &CodeableConcept{Coding: []Coding{{System: system, Code: code, Display: display}}}
+}
+
+// Reference points at another resource.
+type Reference struct {
+	Reference string `json:"reference,omitempty"`
+	Display   string `json:"display,omitempty"`
+}
+
+func ref(kind string, id int64) *Reference {
+	return &Reference{Reference: kind + "/" + strconv.FormatInt(id, 10)}
+}
+
+// Identifier is a business identifier (the patient number).
+type Identifier struct {
+	Use    string           `json:"use,omitempty"`
+	Type   *CodeableConcept `json:"type,omitempty"`
+	System string           `json:"system,omitempty"`
+	Value  string           `json:"value,omitempty"`
+}
+
+// HumanName is a person's name.
+type HumanName struct {
+	Use    string   `json:"use,omitempty"`
+	Text   string   `json:"text,omitempty"`
+	Family string   `json:"family,omitempty"`
+	Given  []string `json:"given,omitempty"`
+}
+
+// ContactPoint is a phone number or an e-mail address.
+type ContactPoint struct {
+	System string `json:"system,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Use    string `json:"use,omitempty"`
+}
+
+// Address is a postal address, as the text the clinic keeps.
+type Address struct {
+	Text string `json:"text,omitempty"`
+}
+
+// Period is a time range.
+type Period struct {
+	Start string `json:"start,omitempty"`
+	End   string `json:"end,omitempty"`
+}
+
+// Quantity is a measured amount with its UCUM unit.
+type Quantity struct {
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit,omitempty"`
+	System string  `json:"system,omitempty"`
+	Code   string  `json:"code,omitempty"`
+}
+
+// Extension is an extension with a boolean value (the only kind written).
+type Extension struct {
+	URL          string `json:"url"`
+	ValueBoolean *bool  `json:"valueBoolean,omitempty"`
+}
+
+// Issue is one problem an OperationOutcome reports.
+type Issue struct {
+	Severity    string   `json:"severity"`
+	Code        string   `json:"code"`
+	Diagnostics string   `json:"diagnostics,omitempty"`
+	Expression  []string `json:"expression,omitempty"`
+}
+
+// OperationOutcome answers every error.
+type OperationOutcome struct {
+	base
+	Issue []Issue `json:"issue"`
+}
+
+// Bundle is a search's page, a history or a batch's answer.
+type Bundle struct {
+	base
+	BundleType string        `json:"type"`
+	Timestamp  string        `json:"timestamp,omitempty"`
+	Total      *int          `json:"total,omitempty"`
+	Link       []BundleLink  `json:"link,omitempty"`
+	Entry      []BundleEntry `json:"entry,omitempty"`
+}
+
+// BundleLink is a bundle's self, next or previous link.
+type BundleLink struct {
+	Relation string `json:"relation"`
+	URL      string `json:"url"`
+}
+
+// BundleEntry is one resource of a bundle.
+type BundleEntry struct {
+	FullURL  string       `json:"fullUrl,omitempty"`
+	Resource Resource     `json:"resource,omitempty"`
+	Search   *EntrySearch `json:"search,omitempty"`
+}
+
+// EntrySearch says why an entry is in a searchset.
+type EntrySearch struct {
+	Mode string `json:"mode"`
+}
