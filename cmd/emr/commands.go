@@ -36,6 +36,9 @@ var commands = map[string]func(ctx context.Context, in invocation) error{
 	"restore":      cmdRestore,
 	"copy":         cmdCopy,
 	"keys rotate":  cmdKeysRotate,
+	"token create": cmdTokenCreate,
+	"token list":   cmdTokenList,
+	"token revoke": cmdTokenRevoke,
 	"version":      cmdVersion,
 }
 

@@ -57,6 +57,10 @@ Commands:
                 chained audit events, each with a progress bar
   user create   create an account: --username NAME --name "Full Name" --role ROLE [--role ROLE…];
                 the password is read from standard input (one line)
+  token create  make an API token for an account, printed as the last line (shown once):
+                --user USERNAME --name NAME [--scope S …] [--expires 90d]
+  token list    list API tokens (--user USERNAME for one account's), their last use and state
+  token revoke  revoke an API token at once: emr token revoke ID
   audit verify  check the audit log's hash chain from its first event; reports the first event
                 changed, removed or inserted outside the product and exits with status 1
   backup        write an archive of the whole database, from a live server, on either engine,
@@ -94,6 +98,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return errors.New(`unknown command; did you mean "emr user create"?`)
 		}
 		cmd, rest = "user create", rest[1:]
+	}
+	if cmd == "token" {
+		if len(rest) == 0 || (rest[0] != "create" && rest[0] != "list" && rest[0] != "revoke") {
+			return errors.New(`unknown command; did you mean "emr token create", "emr token list" or "emr token revoke"?`)
+		}
+		cmd, rest = "token "+rest[0], rest[1:]
 	}
 	if cmd == "keys" {
 		if len(rest) == 0 || rest[0] != "rotate" {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"emr/internal/apitest"
+	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
 
@@ -102,5 +105,50 @@ func TestAuditVerifyFindsAChangedRow(t *testing.T) {
 				t.Fatalf("changed row: %v %s", err, out)
 			}
 		})
+	}
+}
+
+// TestTokenCommands: a token made on the command line is printed as the last line, works
+// as its account at once on a server of the same database, is listed with its last use,
+// and stops working when revoked.
+func TestTokenCommands(t *testing.T) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "emr.db")
+	if _, err := runEMR(t, "a long enough password\n", "user", "create", "--database-url", db, "--username", "lab", "--name", "Lab link", "--role", "nurse"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runEMR(t, "", "token", "create", "--database-url", db, "--user", "lab", "--name", "analyser", "--scope", "user/Patient.rs", "--expires", "30d")
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	token := lines[len(lines)-1]
+	if !strings.HasPrefix(token, "emr_pat_") {
+		t.Fatalf("last line %q", token)
+	}
+	opened, err := database.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	env := apitest.New(t, opened)
+	c := env.Client()
+	c.Header.Set("Authorization", "Bearer "+token)
+	if r := c.Do("GET", "/fhir/R4/Patient", nil); r.Status != http.StatusOK {
+		t.Fatalf("the token's search: %d %s", r.Status, r.Body)
+	}
+	out, err = runEMR(t, "", "token", "list", "--database-url", db)
+	if err != nil || !strings.Contains(out, "analyser") || !strings.Contains(out, "user/Patient.rs") || strings.Contains(out, "never") {
+		t.Fatalf("list: %v %s", err, out)
+	}
+	if out, err = runEMR(t, "", "token", "revoke", "--database-url", db, "1"); err != nil || !strings.Contains(out, "revoked token 1") {
+		t.Fatalf("revoke: %v %s", err, out)
+	}
+	if r := c.Do("GET", "/fhir/R4/Patient", nil); r.Status != http.StatusUnauthorized {
+		t.Fatalf("a revoked token: %d %s", r.Status, r.Body)
+	}
+	for _, bad := range [][]string{{"--user", "nobody", "--name", "x"}, {"--user", "lab", "--name", "x", "--scope", "system/*.rs"}, {"--user", "lab", "--name", "x", "--expires", "3000d"}} {
+		if _, err := runEMR(t, "", append([]string{"token", "create", "--database-url", db}, bad...)...); err == nil {
+			t.Errorf("token create %v: no error", bad)
+		}
 	}
 }

@@ -50,6 +50,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },
+  { route: '/administrator/api-access', path: () => '/administrator/api-access' },
   { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
   { route: '/forms/charting', path: () => '/forms/charting' },
   { route: '/forms/templates', path: () => '/forms/templates' },

@@ -27,3 +27,4 @@ export const medicineSafetyKey = ['medicine-safety'] as const
 export const orderSetsKey = ['order-sets'] as const
 export const snippetsKey = ['snippets'] as const
 export const favouritesKey = ['favourites'] as const
+export const apiTokensKey = ['api-tokens'] as const

@@ -31,6 +31,7 @@ const ResultsCatalogue = lazy(() => import('../../features/settings/ResultsCatal
 const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
 const Backups = lazy(() => import('../../features/settings/BackupsPage'))
 const Users = lazy(() => import('../../features/administration/UsersPage'))
+const ApiAccess = lazy(() => import('../../features/administration/ApiAccessPage'))
 const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
 const Roles = lazy(() => import('../../features/administration/RolesPage'))
 const RolePreview = lazy(() => import('../../features/administration/RolePreviewPage'))
@@ -195,6 +196,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },
+      { path: 'api-access', name: 'ApiAccess', component: ApiAccess, meta: { title: 'apiAccess', permissions: ['manage user'] } },
     ],
   },
   {

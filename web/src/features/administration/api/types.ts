@@ -13,3 +13,9 @@ export type RolesBody = Schema<'Roles'>
 export type AuditEvent = Schema<'AuditEvent'>
 
 export type AuditEventsPage = ResponseBody<'/api/audit-events', 'get'>
+
+export type ApiToken = Schema<'APIToken'>
+
+export type ApiTokenInput = Schema<'APITokenInput'>
+
+export type CreatedApiToken = Schema<'CreatedAPIToken'>

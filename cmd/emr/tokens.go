@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/config"
+	"emr/internal/database"
+	"emr/internal/user"
+)
+
+// cliEvent is who acts from the command line: the operator, at the machine.
+var cliEvent = audit.Event{ActorName: "(command line)", Address: "local"}
+
+func apiTokens(db *database.DB) *auth.APITokens {
+	return &auth.APITokens{DB: db, Sessions: &auth.Sessions{DB: db, Identities: &user.Store{DB: db}}}
+}
+
+// parseLifetime reads a token's lifetime: a Go duration ("720h") or a number of days ("90d").
+func parseLifetime(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("--expires %q: write a number of days (90d) or hours (720h)", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("--expires %q: write a number of days (90d) or hours (720h)", s)
+	}
+	return d, nil
+}
+
+// cmdTokenCreate makes an API token for an account and prints it as its last line.
+func cmdTokenCreate(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	username := in.fs.String("user", "", "the account the token acts as (required)")
+	name := in.fs.String("name", "", "what the token is for, e.g. \"lab interface\" (required)")
+	var scopes roleList
+	in.fs.Var(&scopes, "scope", "a SMART scope narrowing the token, e.g. patient/*.rs or user/Observation.cruds (repeatable; none: the account's whole access)")
+	expires := in.fs.String("expires", "90d", "how long the token lives: days (90d) or hours (720h), at most 730d")
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if *username == "" || *name == "" {
+		return errors.New("token create needs --user and --name")
+	}
+	lifetime, err := parseLifetime(*expires)
+	if err != nil {
+		return err
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		id, err := (&user.Store{DB: db}).IDOf(ctx, *username)
+		if err != nil {
+			return describe(err)
+		}
+		if ok, err := user.Active(ctx, db, id); err != nil || !ok {
+			if err == nil {
+				err = fmt.Errorf("the account %s is deactivated", *username)
+			}
+			return err
+		}
+		token, k, err := apiTokens(db).Create(ctx, cliEvent, auth.NewAPIToken{UserID: id, Name: *name, Scopes: strings.Join(scopes, " "), Lifetime: lifetime})
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(in.stdout, "token %d %q for %s, expires %s; shown this once:\n", k.ID, k.Name, *username, k.ExpiresAt.Format(time.DateOnly))
+		fmt.Fprintln(in.stdout, token)
+		return nil
+	})
+}
+
+// cmdTokenList lists the API tokens, of one account or all.
+func cmdTokenList(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	username := in.fs.String("user", "", "only this account's tokens")
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		var owner int64
+		if *username != "" {
+			id, err := (&user.Store{DB: db}).IDOf(ctx, *username)
+			if err != nil {
+				return describe(err)
+			}
+			owner = id
+		}
+		list, err := apiTokens(db).List(ctx, owner)
+		if err != nil {
+			return err
+		}
+		ids := make([]int64, len(list))
+		for i, k := range list {
+			ids[i] = k.UserID
+		}
+		logins, err := user.Logins(ctx, db, ids)
+		if err != nil {
+			return err
+		}
+		w := tabwriter.NewWriter(in.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tACCOUNT\tNAME\tSCOPES\tEXPIRES\tLAST USED\tSTATE")
+		for _, k := range list {
+			state := "live"
+			switch {
+			case k.RevokedAt != nil:
+				state = "revoked " + k.RevokedAt.Format(time.DateOnly)
+			case !k.ExpiresAt.After(time.Now()):
+				state = "expired"
+			}
+			used := "never"
+			if k.LastUsedAt != nil {
+				used = k.LastUsedAt.Format("2006-01-02 15:04") + " from " + k.LastUsedAddress
+			}
+			scopes := k.Scopes
+			if scopes == "" {
+				scopes = "(the account's access)"
+			}
+			fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, logins[k.UserID].Username, k.Name, scopes, k.ExpiresAt.Format(time.DateOnly), used, state)
+		}
+		return w.Flush()
+	})
+}
+
+// cmdTokenRevoke revokes a token by its id.
+func cmdTokenRevoke(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if in.fs.NArg() != 1 {
+		return errors.New("token revoke needs the token's id (emr token list shows it)")
+	}
+	id, err := strconv.ParseInt(in.fs.Arg(0), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a token id", in.fs.Arg(0))
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		k, err := apiTokens(db).Revoke(ctx, cliEvent, id, 0)
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(in.stdout, "revoked token %d %q\n", k.ID, k.Name)
+		return nil
+	})
+}

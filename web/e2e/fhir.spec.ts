@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test'
+import { Client } from 'fhir-kit-client'
+import { login, newPatient, unique } from './helpers'
+import { port } from './ports'
+
+const base = `http://127.0.0.1:${port}/fhir/R4`
+
+interface Bundle {
+  resourceType: string
+  entry?: { fullUrl: string; resource: { resourceType: string; id: string; identifier?: { value: string }[]; name?: { family: string }[] } }[]
+  link?: { relation: string; url: string }[]
+}
+
+// An administrator makes an API token on Administrator → API access; a real FHIR client
+// library reads the clinic's patients with it; revoked on the same screen, it is refused.
+test('an API token made on the API access screen reads patients through a FHIR client, until revoked', async ({ page }) => {
+  await login(page, 'admin')
+  const family = `Fhir${unique()}`
+  const patient = await newPatient(page, family)
+
+  await page.goto('/administrator/api-access')
+  await page.getByRole('button', { name: 'New token' }).click()
+  const dialog = page.getByRole('dialog', { name: 'New token' })
+  await dialog.getByLabel('Account').click()
+  await dialog.getByLabel('Account').fill('E2E doctor')
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'E2E doctor' }).click()
+  const name = `Lab link ${unique()}`
+  await dialog.getByLabel('Name').fill(name)
+  await dialog.getByRole('button', { name: 'Create token' }).click()
+
+  const shown = page.getByTestId('new-token')
+  await expect(shown).toContainText('emr_pat_')
+  const token = (await shown.innerText()).trim()
+  await page.getByRole('button', { name: 'I have copied it' }).click()
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('Valid')
+
+  const client = new Client({ baseUrl: base, customHeaders: { Authorization: `Bearer ${token}` } })
+  const capability = (await client.capabilityStatement()) as { fhirVersion: string }
+  expect(capability.fhirVersion).toBe('4.0.1')
+  const found = (await client.search({ resourceType: 'Patient', searchParams: { family, _count: '5' } })) as Bundle
+  expect(found.resourceType).toBe('Bundle')
+  expect(found.entry?.map((e) => e.resource.id)).toEqual([String(patient.id)])
+  expect(found.entry?.[0].resource.identifier?.[0].value).toBe(patient.mrn)
+  expect(found.entry?.[0].fullUrl).toBe(`${base}/Patient/${patient.id}`)
+  const read = (await client.read({ resourceType: 'Patient', id: String(patient.id) })) as { name: { family: string }[] }
+  expect(read.name[0].family).toBe(family)
+
+  // The list shows the use; revoking it refuses the client at once.
+  await page.reload()
+  const row = page.getByRole('row', { name: new RegExp(name) })
+  await expect(row).toContainText('127.0.0.1')
+  await row.getByRole('button', { name: `Revoke ${name}` }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click()
+  await expect(row).toContainText('Revoked')
+  const refused = await client.read({ resourceType: 'Patient', id: String(patient.id) }).then(
+    () => null,
+    (e: { response?: { status: number; data?: { resourceType: string } } }) => e.response,
+  )
+  expect(refused?.status).toBe(401)
+  expect(refused?.data?.resourceType).toBe('OperationOutcome')
+})
