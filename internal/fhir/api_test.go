@@ -439,3 +439,144 @@ func TestTokensAreTheirUsers(t *testing.T) {
 		}
 	})
 }
+
+// send writes a FHIR resource with headers and returns the answer, validated.
+func send(t *testing.T, c *apitest.Client, method, path string, body any, header map[string]string, want int) (map[string]any, apitest.Response) {
+	t.Helper()
+	js, _ := json.Marshal(body)
+	for k, v := range header {
+		c.Header.Set(k, v)
+	}
+	c.Header.Set("Content-Type", "application/fhir+json")
+	r := c.Do(method, path, js)
+	for k := range header {
+		c.Header.Del(k)
+	}
+	c.Header.Del("Content-Type")
+	if r.Status != want {
+		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Body)
+	}
+	if len(r.Body) == 0 {
+		return nil, r
+	}
+	return validResource(t, r.Body), r
+}
+
+func newPatientResource(family string) map[string]any {
+	return map[string]any{"resourceType": "Patient", "name": []any{map[string]any{"family": family, "given": []string{"Thi", "Lan"}}},
+		"gender": "female", "birthDate": "1992-05-17", "telecom": []any{map[string]any{"system": "phone", "value": "0903 111 222"}}}
+}
+
+// TestFHIRWritesKeepTheRegistersRules: a Patient written through FHIR goes through the
+// register's rules (validation, the duplicate check, the audit, the version counter shared
+// with the web app), every version is kept for vread and _history, and a conditional create
+// makes one patient however many clients send it at once.
+func TestFHIRWritesKeepTheRegistersRules(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "clerk", "")
+		base := "/fhir/R4"
+
+		p, r := send(t, api, "POST", base+"/Patient", newPatientResource("Tran"), nil, http.StatusCreated)
+		id := p["id"].(string)
+		if !strings.HasSuffix(r.Header.Get("Location"), "/Patient/"+id+"/_history/1") || r.Header.Get("ETag") != `W/"1"` {
+			t.Fatalf("created: %v %v", r.Header, p)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.create' AND entity_id = $1 AND actor_name = 'clerk'`, id); n != 1 {
+			t.Errorf("audited creates: %d", n)
+		}
+		// The same person again is a possible duplicate: refused, as in the web app.
+		send(t, api, "POST", base+"/Patient", newPatientResource("Tran"), nil, http.StatusConflict)
+		// Bad input: nothing written, the element named.
+		bad := newPatientResource("Vo")
+		bad["birthDate"] = "2999-01-01"
+		oo, _ := send(t, api, "POST", base+"/Patient", bad, nil, http.StatusBadRequest)
+		if fmt.Sprint(oo["issue"].([]any)[0].(map[string]any)["expression"]) != "[Patient.birthDate]" {
+			t.Errorf("future birth date: %v", oo)
+		}
+		unknown := newPatientResource("Vo")
+		unknown["photo"] = []any{map[string]any{"contentType": "image/png"}}
+		send(t, api, "POST", base+"/Patient", unknown, nil, http.StatusBadRequest)
+
+		// An update needs the version it changes; a stale one is 412 and changes nothing.
+		p["telecom"] = []any{map[string]any{"system": "phone", "value": "0903 999 000"}}
+		send(t, api, "PUT", base+"/Patient/"+id, p, nil, http.StatusPreconditionRequired)
+		p2, r := send(t, api, "PUT", base+"/Patient/"+id, p, map[string]string{"If-Match": `W/"1"`}, http.StatusOK)
+		if r.Header.Get("ETag") != `W/"2"` || p2["meta"].(map[string]any)["versionId"] != "2" {
+			t.Fatalf("updated: %v %v", r.Header, p2)
+		}
+		send(t, api, "PUT", base+"/Patient/"+id, p, map[string]string{"If-Match": `W/"1"`}, http.StatusPreconditionFailed)
+		// The web app's edit moves the same counter: FHIR's If-Match on version 2 is stale after it.
+		var native map[string]any
+		c.clerk.Do("GET", "/api/patients/"+id, nil).JSON(t, &native)
+		native["remarks"] = "prefers mornings"
+		if r := c.clerk.Do("PUT", "/api/patients/"+id, native); r.Status != http.StatusOK {
+			t.Fatalf("native edit: %d %s", r.Status, r.Body)
+		}
+		send(t, api, "PUT", base+"/Patient/"+id, p, map[string]string{"If-Match": `W/"2"`}, http.StatusPreconditionFailed)
+		// What FHIR does not carry (the remarks) is kept by a FHIR update.
+		send(t, api, "PUT", base+"/Patient/"+id, p, map[string]string{"If-Match": `W/"3"`}, http.StatusOK)
+		c.clerk.Do("GET", "/api/patients/"+id, nil).JSON(t, &native)
+		if native["remarks"] != "prefers mornings" || native["version"].(float64) != 4 {
+			t.Errorf("after a FHIR update: %v", native)
+		}
+
+		// Every version is kept: vread and the instance's history, newest first.
+		v1 := get(t, api, base+"/Patient/"+id+"/_history/1", http.StatusOK)
+		if js, _ := json.Marshal(v1); !strings.Contains(string(js), "0903 111 222") {
+			t.Errorf("version 1: %s", js)
+		}
+		h := get(t, api, base+"/Patient/"+id+"/_history?_count=3", http.StatusOK)
+		var versions []string
+		for _, e := range entries(h) {
+			versions = append(versions, e["meta"].(map[string]any)["versionId"].(string))
+		}
+		if h["type"] != "history" || !slices.Equal(versions, []string{"4", "3", "2"}) || link(h, "next") == "" {
+			t.Fatalf("history: %v %v", versions, h["link"])
+		}
+		rest := get(t, api, relative(t, link(h, "next")), http.StatusOK)
+		if len(entries(rest)) != 1 || entries(rest)[0]["meta"].(map[string]any)["versionId"] != "1" {
+			t.Errorf("history's next page: %v", ids(rest))
+		}
+		get(t, api, base+"/Patient/"+id+"/_history/9", http.StatusNotFound)
+		th := get(t, api, base+"/Patient/_history?_count=2", http.StatusOK)
+		if len(entries(th)) != 2 || entries(th)[0]["id"] != id {
+			t.Errorf("type history: %v", ids(th))
+		}
+
+		// A conditional create sent by 8 clients at once makes one patient.
+		cond := newPatientResource("Nguyen")
+		cond["name"] = []any{map[string]any{"family": "Conditional", "given": []string{"Once"}}}
+		js, _ := json.Marshal(cond)
+		statuses := make(chan int, 8)
+		for range 8 {
+			go func() {
+				req, _ := http.NewRequest("POST", c.env.HTTP.URL+base+"/Patient", strings.NewReader(string(js)))
+				req.Header.Set("Authorization", api.Header.Get("Authorization"))
+				req.Header.Set("Content-Type", "application/fhir+json")
+				req.Header.Set("If-None-Exist", "family=conditional&given=once&birthdate=1992-05-17")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					statuses <- 0
+					return
+				}
+				resp.Body.Close()
+				statuses <- resp.StatusCode
+			}()
+		}
+		var got []int
+		for range 8 {
+			got = append(got, <-statuses)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, []int{200, 200, 200, 200, 200, 200, 200, 201}) {
+			t.Errorf("parallel conditional creates: %v", got)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE last_name = 'Conditional'`); n != 1 {
+			t.Errorf("patients made: %d", n)
+		}
+		// A scope without create refuses the write.
+		reader, _ := c.token(t, "clerk", "user/Patient.rs")
+		send(t, reader, "POST", base+"/Patient", newPatientResource("Scoped"), nil, http.StatusForbidden)
+	})
+}

@@ -96,6 +96,12 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	sort.Strings(kinds)
 	for _, kind := range kinds {
 		res := CapabilityResource{Type: kind, Versioning: "versioned", Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}}
+		if kind == "Patient" {
+			res.Versioning, res.ReadHistory, res.ConditionalCreate = "versioned-update", true, true
+			for _, code := range []string{"vread", "history-instance", "history-type", "create", "update"} {
+				res.Interaction = append(res.Interaction, CapabilityInteraction{Code: code})
+			}
+		}
 		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"})
 		for _, name := range sortedKeys(searchParams[kind]) {
 			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[searchParams[kind][name]]})

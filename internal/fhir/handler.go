@@ -66,6 +66,16 @@ func (h *Handler) Routes() []auth.Route {
 			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}", Access: t.access, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.read},
 		)
 	}
+	managePatient := auth.Need(auth.ManagePatient)
+	routes = append(routes,
+		auth.Route{Method: "POST", Path: Base + "/Patient", Access: managePatient, Resource: "Patient", Interaction: auth.ActCreate, FHIR: true, Errors: WriteError,
+			Announces: auth.ChangesPatients, Handler: h.createPatient},
+		auth.Route{Method: "PUT", Path: Base + "/Patient/{id}", Access: managePatient, Resource: "Patient", Interaction: auth.ActUpdate, FHIR: true, Errors: WriteError,
+			Announces: auth.ChangesPatients, Handler: h.updatePatient},
+		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history/{vid}", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.vreadPatient},
+		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.patientHistory},
+		auth.Route{Method: "GET", Path: Base + "/Patient/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: h.patientTypeHistory},
+	)
 	for i := range routes {
 		routes[i].Handler = negotiate(routes[i].Handler)
 	}

@@ -157,9 +157,28 @@ type BundleLink struct {
 
 // BundleEntry is one resource of a bundle.
 type BundleEntry struct {
-	FullURL  string       `json:"fullUrl,omitempty"`
-	Resource Resource     `json:"resource,omitempty"`
-	Search   *EntrySearch `json:"search,omitempty"`
+	FullURL  string         `json:"fullUrl,omitempty"`
+	Resource Resource       `json:"resource,omitempty"`
+	Search   *EntrySearch   `json:"search,omitempty"`
+	Request  *EntryRequest  `json:"request,omitempty"`
+	Response *EntryResponse `json:"response,omitempty"`
+}
+
+// EntryRequest is the interaction an entry of a history, batch or transaction stands for.
+type EntryRequest struct {
+	Method      string `json:"method"`
+	URL         string `json:"url"`
+	IfMatch     string `json:"ifMatch,omitempty"`
+	IfNoneExist string `json:"ifNoneExist,omitempty"`
+}
+
+// EntryResponse is the outcome of an entry of a batch, a transaction or a history.
+type EntryResponse struct {
+	Status       string            `json:"status"`
+	Location     string            `json:"location,omitempty"`
+	Etag         string            `json:"etag,omitempty"`
+	LastModified string            `json:"lastModified,omitempty"`
+	Outcome      *OperationOutcome `json:"outcome,omitempty"`
 }
 
 // EntrySearch says why an entry is in a searchset.

@@ -36,8 +36,13 @@ const scanBatch = 500
 // Page returns up to f.Limit patients matching f, in id order from f.After, and the last
 // id it looked at (where the next page starts, even when a name search stopped early).
 func (s *Store) Page(ctx context.Context, f Filter) ([]Patient, int64, error) {
+	return s.page(ctx, s.DB, f)
+}
+
+// page is Page on q (a transaction, or the database).
+func (s *Store) page(ctx context.Context, q database.Querier, f Filter) ([]Patient, int64, error) {
 	if len(f.Words) == 0 {
-		list, err := s.pageWhere(ctx, f, nil)
+		list, err := s.pageWhere(ctx, q, f, nil)
 		last := f.After
 		if len(list) > 0 {
 			last = list[len(list)-1].ID
@@ -49,7 +54,7 @@ func (s *Store) Page(ctx context.Context, f Filter) ([]Patient, int64, error) {
 	var out []Patient
 	after := f.After
 	for {
-		ids, err := s.nameMatches(ctx, f.Words, after, f.Descending, scanBatch)
+		ids, err := s.nameMatches(ctx, q, f.Words, after, f.Descending, scanBatch)
 		if err != nil {
 			return nil, after, err
 		}
@@ -58,7 +63,7 @@ func (s *Store) Page(ctx context.Context, f Filter) ([]Patient, int64, error) {
 		}
 		g := f
 		g.After, g.Limit = 0, f.Limit-len(out)
-		matched, err := s.pageWhere(ctx, g, ids)
+		matched, err := s.pageWhere(ctx, q, g, ids)
 		if err != nil {
 			return nil, after, err
 		}
@@ -78,7 +83,7 @@ func (s *Store) Page(ctx context.Context, f Filter) ([]Patient, int64, error) {
 
 // nameMatches lists up to limit ids, after `after` in id order, of the patients every one
 // of whose words starts a part of their name: the engine's full-text index, in id order.
-func (s *Store) nameMatches(ctx context.Context, words []string, after int64, desc bool, limit int) ([]int64, error) {
+func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []string, after int64, desc bool, limit int) ([]int64, error) {
 	words = words[:min(len(words), maxTokens)]
 	cmp, order := ">", "ASC"
 	if desc {
@@ -108,7 +113,7 @@ func (s *Store) nameMatches(ctx context.Context, words []string, after int64, de
 		match = strings.Join(cut, " & ")
 		query = `SELECT id FROM patients WHERE search_vector @@ to_tsquery('simple', $1) AND id ` + cmp + ` $2 ORDER BY id ` + order + ` LIMIT $3`
 	}
-	ids, err := database.Column[int64](s.DB.QueryContext(ctx, query, match, after, limit))
+	ids, err := database.Column[int64](q.QueryContext(ctx, query, match, after, limit))
 	if err != nil {
 		return nil, fmt.Errorf("search patient names: %w", err)
 	}
@@ -118,7 +123,7 @@ func (s *Store) nameMatches(ctx context.Context, words []string, after int64, de
 // pageWhere reads the patients matching f's conditions but its words, among ids when not
 // nil, in id order from f.After, up to f.Limit. Each condition is a fixed fragment with a
 // bound parameter.
-func (s *Store) pageWhere(ctx context.Context, f Filter, ids []int64) ([]Patient, error) {
+func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids []int64) ([]Patient, error) {
 	var where []string
 	var args []any
 	arg := func(v any) string {
@@ -126,11 +131,11 @@ func (s *Store) pageWhere(ctx context.Context, f Filter, ids []int64) ([]Patient
 		return "$" + strconv.Itoa(len(args))
 	}
 	if ids != nil {
-		in, inArgs := database.InIDs(s.DB, "p.id", ids, 1)
+		in, inArgs := database.InIDs(q, "p.id", ids, 1)
 		where, args = append(where, in), append(args, inArgs...)
 	}
 	if len(f.IDs) > 0 {
-		in, inArgs := database.InIDs(s.DB, "p.id", f.IDs, len(args)+1)
+		in, inArgs := database.InIDs(q, "p.id", f.IDs, len(args)+1)
 		where, args = append(where, in), append(args, inArgs...)
 	}
 	if f.MRN != "" {
@@ -169,7 +174,7 @@ func (s *Store) pageWhere(ctx context.Context, f Filter, ids []int64) ([]Patient
 		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
 	query += ` ORDER BY p.id ` + order + ` LIMIT ` + arg(f.Limit)
-	rows, err := s.DB.QueryContext(ctx, query, args...)
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("page patients: %w", err)
 	}

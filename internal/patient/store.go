@@ -126,35 +126,56 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input, distinctFro
 	if err := in.Clean(s.today()); err != nil {
 		return Patient{}, err
 	}
+	var p Patient
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		p, err = s.create(ctx, tx, e, in, distinctFrom)
+		return err
+	})
+	return p, err
+}
+
+// create registers in (already clean) in tx: the duplicate check, the record, its first
+// version and its audit event.
+func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, distinctFrom []int64) (Patient, error) {
 	now := s.now()
 	in.History.stampAllergies(History{}, e.ActorName, now)
-	var id int64
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		twins, err := duplicates(ctx, tx, in, 0)
-		if err != nil {
-			return err
+	// Two registrations of one person at once wait for each other, so that the second sees
+	// the first as a possible duplicate.
+	if err := lockKey(ctx, tx, s.DB.Engine, "patient-name:"+NameKey(in.FirstName, in.MiddleName, in.LastName)+"|"+in.BirthDate); err != nil {
+		return Patient{}, err
+	}
+	if phone := textsearch.PhoneKey(in.Phone); phone != "" {
+		if err := lockKey(ctx, tx, s.DB.Engine, "patient-phone:"+phone); err != nil {
+			return Patient{}, err
 		}
-		var others []string
-		for _, t := range twins {
-			if !slices.Contains(distinctFrom, t.ID) {
-				return apperr.Conflict("patient.possible_duplicate")
-			}
-			others = append(others, strconv.FormatInt(t.ID, 10))
-		}
-		id, err = insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
-		if err != nil {
-			return err
-		}
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(id, 10), audit.Success, now
-		if len(others) > 0 {
-			e.Detail = "registered as a different person from patients " + strings.Join(others, ", ")
-		}
-		return audit.Record(ctx, tx, e)
-	})
+	}
+	twins, err := duplicates(ctx, tx, in, 0)
 	if err != nil {
 		return Patient{}, err
 	}
-	return s.Get(ctx, id)
+	var others []string
+	for _, t := range twins {
+		if !slices.Contains(distinctFrom, t.ID) {
+			return Patient{}, apperr.Conflict("patient.possible_duplicate")
+		}
+		others = append(others, strconv.FormatInt(t.ID, 10))
+	}
+	id, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
+	if err != nil {
+		return Patient{}, err
+	}
+	if err := snapshot(ctx, tx, id, e, now); err != nil {
+		return Patient{}, err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(id, 10), audit.Success, now
+	if len(others) > 0 {
+		e.Detail = "registered as a different person from patients " + strings.Join(others, ", ")
+	}
+	if err := audit.Record(ctx, tx, e); err != nil {
+		return Patient{}, err
+	}
+	return get(ctx, tx, id)
 }
 
 // patientNumbers are the yearly patient numbers (MRN): unique, gaps allowed (ADR 21).
@@ -239,6 +260,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 				return err
 			}
 		}
+		if err := snapshot(ctx, tx, id, e, now); err != nil {
+			return err
+		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.update", "patient", strconv.FormatInt(id, 10), audit.Success, now
 		e.Detail = "changed: " + strings.Join(ChangedFields(old.Input, in), ", ")
 		return audit.Record(ctx, tx, e)
@@ -314,6 +338,9 @@ func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archiv
 			return fmt.Errorf("archive patient: %w", err)
 		}
 		if err := database.AddToTotal(ctx, tx, s.DB.Engine, activeTotal, delta); err != nil {
+			return err
+		}
+		if err := snapshot(ctx, tx, id, e, now); err != nil {
 			return err
 		}
 		e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient", strconv.FormatInt(id, 10), audit.Success, now, reasonDetail(reason)

@@ -1164,13 +1164,40 @@ export type paths = {
   "/fhir/R4/Patient": {
     /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active, _lastUpdated. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirPatient"];
+    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. */
+    post: operations["createFhirPatient"];
+  };
+  "/fhir/R4/Patient/_history": {
+    /** Every patient version written, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirPatient"];
   };
   "/fhir/R4/Patient/{id}": {
     /** Read one Patient, with ETag W/"<versionId>". */
     get: operations["readFhirPatient"];
+    /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Elements the register cannot keep are refused, not dropped. */
+    put: operations["updateFhirPatient"];
     parameters: {
       path: {
         id: string;
+      };
+    };
+  };
+  "/fhir/R4/Patient/{id}/_history": {
+    /** The versions of one patient, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirPatient"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Patient/{id}/_history/{vid}": {
+    /** Read version {vid} of a patient as it was written (a kept snapshot; versions from before snapshots were kept are 404). */
+    get: operations["vreadFhirPatient"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
       };
     };
   };
@@ -7104,6 +7131,50 @@ export type operations = {
       };
     };
   };
+  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. */
+  createFhirPatient: {
+    responses: {
+      /** @description The patient If-None-Exist found. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description The patient registered, with Location and ETag. */
+      201: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: a possible duplicate. */
+      409: {
+        content: never;
+      };
+      /** @description An OperationOutcome: several patients match If-None-Exist. */
+      412: {
+        content: never;
+      };
+    };
+  };
+  /** Every patient version written, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirPatient: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
   /** Read one Patient, with ETag W/"<versionId>". */
   readFhirPatient: {
     parameters: {
@@ -7113,6 +7184,83 @@ export type operations = {
     };
     responses: {
       /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Elements the register cannot keep are refused, not dropped. */
+  updateFhirPatient: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The new version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+      /** @description An OperationOutcome (an archived patient). */
+      409: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the version has changed. */
+      412: {
+        content: never;
+      };
+      /** @description An OperationOutcome: If-Match is missing. */
+      428: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one patient, newest first (a history Bundle; _count, next links). */
+  historyFhirPatient: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a patient as it was written (a kept snapshot; versions from before snapshots were kept are 404). */
+  vreadFhirPatient: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
       200: {
         content: {
           "application/fhir+json": Record<string, never>;

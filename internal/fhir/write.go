@@ -1,0 +1,360 @@
+package fhir
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/auth"
+	"emr/internal/patient"
+)
+
+// MaxResource is the largest resource a write accepts.
+const MaxResource = 1 << 20
+
+// readBody reads a request's resource: JSON, within MaxResource.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if !isJSON(r.Header.Get("Content-Type")) {
+		return nil, &Error{Status: http.StatusUnsupportedMediaType, Code: "not-supported", Key: "fhir.json_only"}
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-long", Key: "fhir.too_large"}
+	}
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil, invalid("fhir.bad_json", "")
+	}
+	return data, nil
+}
+
+// decodeStrict decodes a resource, refusing an element it does not know: a write keeps
+// everything it accepts, so it accepts only what it can keep.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var wrong *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &wrong):
+			return invalid("fhir.wrong_type", wrong.Field, wrong.Field)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.unsupported_element", Args: []any{field}, Expression: field}
+		}
+		return invalid("fhir.bad_json", "")
+	}
+	if dec.More() {
+		return invalid("fhir.bad_json", "")
+	}
+	return nil
+}
+
+// patientIn is a Patient as a client writes it: the elements the register keeps, and the
+// narrative (text), which is ignored (it is generated from the same elements).
+type patientIn struct {
+	Patient
+	Text json.RawMessage `json:"text,omitempty"`
+	// Active is whether the client said active, and what (it shadows Patient.Active).
+	Active *bool `json:"active,omitempty"`
+}
+
+// nativeFields names, for a register's validation error, the element of Patient at fault.
+var nativeFields = map[string]string{
+	"first_name": "Patient.name.given", "middle_name": "Patient.name.given", "last_name": "Patient.name.family",
+	"sex": "Patient.gender", "birth_date": "Patient.birthDate", "phone": "Patient.telecom", "email": "Patient.telecom",
+	"address": "Patient.address", "civil_status": "Patient.maritalStatus", "emergency_contact.name": "Patient.contact.name",
+	"emergency_contact.relation": "Patient.contact.relationship", "emergency_contact.phone": "Patient.contact.telecom",
+}
+
+// asFHIR renames a validation error's fields from the register's to Patient's elements.
+func asFHIR(err error) error {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || len(ae.Fields) == 0 {
+		return err
+	}
+	fields := map[string][]string{}
+	for f, keys := range ae.Fields {
+		name := nativeFields[f]
+		if name == "" {
+			name = "Patient"
+		}
+		fields[name] = append(fields[name], keys...)
+	}
+	out := *ae
+	out.Fields = fields
+	return &out
+}
+
+// toInput reads a written Patient onto the register's fields it carries, over base (what
+// the record holds besides: its medical history, remarks and the rest stay as they are).
+func toInput(p Patient, base patient.Input) (patient.Input, error) {
+	in := base
+	if p.ResourceType != "Patient" {
+		return in, invalid("fhir.wrong_resource_type", "resourceType", "Patient")
+	}
+	if len(p.Name) != 1 {
+		return in, invalid("fhir.one_name", "Patient.name")
+	}
+	n := p.Name[0]
+	if len(n.Given) == 0 && n.Text != "" && n.Family == "" {
+		return in, invalid("fhir.name_parts", "Patient.name")
+	}
+	in.LastName, in.FirstName, in.MiddleName = n.Family, "", ""
+	if len(n.Given) > 0 {
+		in.FirstName, in.MiddleName = n.Given[0], strings.Join(n.Given[1:], " ")
+	}
+	in.Sex = p.Gender
+	if in.Sex == "" {
+		in.Sex = "unknown"
+	}
+	in.BirthDate, in.BirthDateEstimated = p.BirthDate, false
+	if p.BirthDateExt != nil {
+		for _, x := range p.BirthDateExt.Extension {
+			if x.URL != extensionEstimated || x.ValueBoolean == nil {
+				return in, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.unsupported_element", Args: []any{x.URL}, Expression: "Patient.birthDate.extension"}
+			}
+			in.BirthDateEstimated = *x.ValueBoolean
+		}
+	}
+	in.Phone, in.Email = "", ""
+	for _, c := range p.Telecom {
+		switch {
+		case c.System == "phone" && in.Phone == "":
+			in.Phone = c.Value
+		case c.System == "email" && in.Email == "":
+			in.Email = c.Value
+		default:
+			return in, invalid("fhir.one_telecom", "Patient.telecom")
+		}
+	}
+	in.Address = ""
+	switch len(p.Address) {
+	case 0:
+	case 1:
+		in.Address = p.Address[0].Text
+	default:
+		return in, invalid("fhir.one_address", "Patient.address")
+	}
+	in.CivilStatus = ""
+	if p.MaritalStatus != nil {
+		found := false
+		for native, code := range maritalCodes {
+			for _, c := range p.MaritalStatus.Coding {
+				if c.Code == code[0] {
+					in.CivilStatus, found = native, true
+				}
+			}
+		}
+		if !found {
+			return in, invalid("fhir.bad_value", "Patient.maritalStatus", "maritalStatus")
+		}
+	}
+	in.EmergencyContact = patient.Contact{}
+	switch len(p.Contact) {
+	case 0:
+	case 1:
+		c := p.Contact[0]
+		if c.Name != nil {
+			in.EmergencyContact.Name = strings.TrimSpace(strings.Join(append([]string{c.Name.Text}, append(c.Name.Given, c.Name.Family)...), " "))
+		}
+		if len(c.Relationship) > 0 {
+			in.EmergencyContact.Relation = c.Relationship[0].Text
+			if in.EmergencyContact.Relation == "" && len(c.Relationship[0].Coding) > 0 {
+				in.EmergencyContact.Relation = c.Relationship[0].Coding[0].Display
+			}
+		}
+		for _, t := range c.Telecom {
+			if t.System == "phone" {
+				in.EmergencyContact.Phone = t.Value
+			}
+		}
+	default:
+		return in, invalid("fhir.one_contact", "Patient.contact")
+	}
+	return in, nil
+}
+
+// location is where a version of a resource is read.
+func location(base, kind, id, version string) string {
+	return base + "/" + kind + "/" + id + "/_history/" + version
+}
+
+// writeHeaders says where the written version is, and what it is.
+func writeHeaders(w http.ResponseWriter, base string, res Patient) {
+	w.Header().Set("Location", location(base, "Patient", res.ID, res.Meta.VersionID))
+	w.Header().Set("Last-Modified", lastModified(res.Meta.LastUpdated))
+}
+
+func lastModified(instant string) string {
+	t, err := time.Parse(time.RFC3339Nano, instant)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(http.TimeFormat)
+}
+
+// answerWrite answers a write with the resource, or with nothing under Prefer: return=minimal.
+func answerWrite(w http.ResponseWriter, r *http.Request, status int, res Patient) {
+	if strings.Contains(r.Header.Get("Prefer"), "return=minimal") {
+		w.Header().Set("ETag", `W/"`+res.Meta.VersionID+`"`)
+		w.WriteHeader(status)
+		return
+	}
+	respond(w, status, res)
+}
+
+func (h *Handler) createPatient(w http.ResponseWriter, r *http.Request) {
+	data, err := readBody(w, r, MaxResource)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, status, err := h.writePatient(r, data, "", r.Header.Get("If-None-Exist"), "")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	writeHeaders(w, h.baseURL(r), res)
+	answerWrite(w, r, status, res)
+}
+
+func (h *Handler) updatePatient(w http.ResponseWriter, r *http.Request) {
+	data, err := readBody(w, r, MaxResource)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, status, err := h.writePatient(r, data, r.PathValue("id"), "", r.Header.Get("If-Match"))
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	writeHeaders(w, h.baseURL(r), res)
+	answerWrite(w, r, status, res)
+}
+
+// ifMatch reads If-Match's version: W/"3" (or "3").
+func ifMatch(v string) (int, error) {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
+	n, err := strconv.Atoi(strings.Trim(v, `"`))
+	if err != nil || n < 1 {
+		return 0, &Error{Status: http.StatusBadRequest, Code: "invalid", Key: "fhir.if_match", Expression: "If-Match"}
+	}
+	return n, nil
+}
+
+// writePatient creates (id "") or updates a patient from a written resource: a create
+// is conditional when ifNoneExist holds a search; an update needs If-Match's version.
+// It answers the resource written (or found) and the HTTP status.
+func (h *Handler) writePatient(r *http.Request, data []byte, id, ifNoneExist, match string) (Patient, int, error) {
+	var in patientIn
+	if err := decodeStrict(data, &in); err != nil {
+		return Patient{}, 0, err
+	}
+	e := auth.AuditEvent(r)
+	if id == "" {
+		if in.ID != "" {
+			return Patient{}, 0, invalid("fhir.id_on_create", "Patient.id")
+		}
+		if len(in.Identifier) > 0 {
+			return Patient{}, 0, invalid("fhir.identifier_assigned", "Patient.identifier")
+		}
+		if in.Active != nil && !*in.Active {
+			return Patient{}, 0, invalid("fhir.active_on_create", "Patient.active")
+		}
+		input, err := toInput(in.Patient, patient.Input{})
+		if err != nil {
+			return Patient{}, 0, err
+		}
+		if ifNoneExist != "" {
+			return h.createIfNone(r, e, input, ifNoneExist)
+		}
+		p, err := h.Patients.Create(r.Context(), e, input, nil)
+		if err != nil {
+			return Patient{}, 0, asFHIR(err)
+		}
+		return toPatient(p), http.StatusCreated, nil
+	}
+	if match == "" {
+		return Patient{}, 0, &Error{Status: http.StatusPreconditionRequired, Code: "required", Key: "fhir.if_match_required", Expression: "If-Match"}
+	}
+	version, err := ifMatch(match)
+	if err != nil {
+		return Patient{}, 0, err
+	}
+	if in.ID != id {
+		return Patient{}, 0, invalid("fhir.id_mismatch", "Patient.id")
+	}
+	pid, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || pid <= 0 {
+		return Patient{}, 0, notFound("Patient", id)
+	}
+	old, err := h.Patients.Get(r.Context(), pid)
+	if apperr.KindOf(err) == apperr.KindNotFound {
+		return Patient{}, 0, notFound("Patient", id) // an update never creates: the register numbers its patients
+	}
+	if err != nil {
+		return Patient{}, 0, err
+	}
+	for _, ident := range in.Identifier {
+		if ident.System != MRNSystem || ident.Value != old.MRN {
+			return Patient{}, 0, invalid("fhir.identifier_assigned", "Patient.identifier")
+		}
+	}
+	if in.Active != nil && *in.Active == old.Archived {
+		return Patient{}, 0, invalid("fhir.active_in_app", "Patient.active")
+	}
+	input, err := toInput(in.Patient, old.Input)
+	if err != nil {
+		return Patient{}, 0, err
+	}
+	p, err := h.Patients.Update(r.Context(), e, pid, version, input)
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Key == "error.conflict" {
+		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
+	}
+	if err != nil {
+		return Patient{}, 0, asFHIR(err)
+	}
+	return toPatient(p), http.StatusOK, nil
+}
+
+// createIfNone is a conditional create: the search in If-None-Exist finds nothing (create,
+// 201), one patient (200, unchanged) or several (412).
+func (h *Handler) createIfNone(r *http.Request, e audit.Event, input patient.Input, condition string) (Patient, int, error) {
+	values, err := url.ParseQuery(condition)
+	if err != nil || len(values) == 0 {
+		return Patient{}, 0, invalid("fhir.bad_value", "If-None-Exist", "If-None-Exist")
+	}
+	probe := &http.Request{URL: &url.URL{RawQuery: values.Encode()}, Header: http.Header{"Prefer": {"handling=strict"}}}
+	q, err := parseQuery(probe, patientParams)
+	if err != nil {
+		return Patient{}, 0, err
+	}
+	f, any, err := patientFilter(q)
+	if err != nil {
+		return Patient{}, 0, err
+	}
+	if !any {
+		f.IDs = []int64{-1}
+	}
+	p, created, err := h.Patients.CreateIfNone(r.Context(), e, input, f, values.Encode())
+	switch {
+	case errors.Is(err, patient.ErrAmbiguous):
+		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "multiple-matches", Key: "fhir.several_match", Expression: "If-None-Exist"}
+	case err != nil:
+		return Patient{}, 0, asFHIR(err)
+	case created:
+		return toPatient(p), http.StatusCreated, nil
+	}
+	return toPatient(p), http.StatusOK, nil
+}

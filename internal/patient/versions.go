@@ -1,0 +1,175 @@
+package patient
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+)
+
+// snapshot keeps the patient's record as it is now in tx, as the version it has: called by
+// every change that moves the version, in the change's transaction.
+func snapshot(ctx context.Context, tx database.Querier, id int64, e audit.Event, now time.Time) error {
+	p, err := get(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO patient_versions (patient_id, version, recorded_at, recorded_by, data) VALUES ($1, $2, $3, $4, $5)`,
+		id, p.Version, now, actorOf(e), string(data)); err != nil {
+		return fmt.Errorf("keep the patient's version: %w", err)
+	}
+	return nil
+}
+
+// Version is one version of a patient's record as it was written.
+type Version struct {
+	Seq        int64 // the snapshot's place among all versions of all patients (0: the live record)
+	Patient    Patient
+	RecordedAt time.Time
+}
+
+func scanVersions(rows *sql.Rows, err error) ([]Version, error) {
+	if err != nil {
+		return nil, fmt.Errorf("read patient versions: %w", err)
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		var v Version
+		var data string
+		if err := rows.Scan(&v.Seq, &v.RecordedAt, &data); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(data), &v.Patient); err != nil {
+			return nil, fmt.Errorf("patient version %d: %w", v.Seq, err)
+		}
+		v.Patient.History = v.Patient.History.Known()
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// VersionOf is version n of patient id: the live record when n is its version, else the
+// snapshot kept; NotFound when the patient or that version is not there (versions written
+// before versions were kept are not).
+func (s *Store) VersionOf(ctx context.Context, id int64, n int) (Patient, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil || p.Version == n {
+		return p, err
+	}
+	list, err := scanVersions(s.DB.QueryContext(ctx, `SELECT id, recorded_at, data FROM patient_versions WHERE patient_id = $1 AND version = $2`, id, n))
+	if err != nil {
+		return Patient{}, err
+	}
+	if len(list) == 0 {
+		return Patient{}, apperr.NotFound("patient.version_not_found")
+	}
+	return list[0].Patient, nil
+}
+
+// VersionsOf lists the kept versions of patient id, newest first, up to limit, older than
+// version `before` when it is not 0. The live record is always first (a record not changed
+// since versions were kept has no snapshot).
+func (s *Store) VersionsOf(ctx context.Context, id int64, before, limit int) ([]Version, error) {
+	p, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []Version
+	if before == 0 || p.Version < before {
+		out = append(out, Version{Patient: p, RecordedAt: p.UpdatedAt})
+		before = p.Version
+	}
+	if len(out) >= limit {
+		return out, nil
+	}
+	older, err := scanVersions(s.DB.QueryContext(ctx, `SELECT id, recorded_at, data FROM patient_versions
+		WHERE patient_id = $1 AND version < $2 ORDER BY version DESC LIMIT $3`, id, before, limit-len(out)))
+	return append(out, older...), err
+}
+
+// Changes lists the versions of every patient in the order they were written, newest first
+// (below seq `before` when not 0), written at or after since when it is not zero.
+func (s *Store) Changes(ctx context.Context, before int64, since time.Time, limit int) ([]Version, error) {
+	var where []string
+	var args []any
+	if before > 0 {
+		args = append(args, before)
+		where = append(where, "id < $"+strconv.Itoa(len(args)))
+	}
+	if !since.IsZero() {
+		args = append(args, since.UTC())
+		where = append(where, "recorded_at >= $"+strconv.Itoa(len(args)))
+	}
+	query := `SELECT id, recorded_at, data FROM patient_versions`
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	args = append(args, limit)
+	return scanVersions(s.DB.QueryContext(ctx, query+` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...))
+}
+
+// lockKey serialises, on PostgreSQL, the transactions that check for a record before
+// writing one (the duplicate check, a conditional create): two of them with the same key
+// wait for each other, so neither misses the other's row. SQLite's write transactions are
+// serial already.
+func lockKey(ctx context.Context, tx *sql.Tx, engine database.Engine, key string) error {
+	if engine != database.Postgres || key == "" {
+		return nil
+	}
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(h.Sum64())); err != nil {
+		return fmt.Errorf("lock %q: %w", key, err)
+	}
+	return nil
+}
+
+// ErrAmbiguous is CreateIfNone's answer when several patients match its condition.
+var ErrAmbiguous = errors.New("several patients match")
+
+// CreateIfNone registers in unless a patient matching f exists (a conditional create): it
+// returns the patient created (created true), or the one that matched. Several matches are
+// ErrAmbiguous. The check and the write are one transaction, serialised with every other
+// conditional create of the same condition (key), so parallel requests make one patient.
+func (s *Store) CreateIfNone(ctx context.Context, e audit.Event, in Input, f Filter, key string) (Patient, bool, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, false, err
+	}
+	var found []Patient
+	var created Patient
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := lockKey(ctx, tx, s.DB.Engine, "if-none-exist:"+key); err != nil {
+			return err
+		}
+		f.Limit, f.After = 2, 0
+		var err error
+		if found, _, err = s.page(ctx, tx, f); err != nil || len(found) > 0 {
+			return err
+		}
+		created, err = s.create(ctx, tx, e, in, nil)
+		return err
+	})
+	switch {
+	case err != nil:
+		return Patient{}, false, err
+	case len(found) > 1:
+		return Patient{}, false, ErrAmbiguous
+	case len(found) == 1:
+		return found[0], false, nil
+	}
+	return created, true, nil
+}
