@@ -3,6 +3,7 @@ package fhir_test
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"net/url"
 	"slices"
@@ -462,9 +463,16 @@ func send(t *testing.T, c *apitest.Client, method, path string, body any, header
 	return validResource(t, r.Body), r
 }
 
+// newPatientResource is a patient to register; each family name has its own phone number.
 func newPatientResource(family string) map[string]any {
+	phone := "0903 111 222"
+	if family != "Tran" {
+		h := fnv.New32a()
+		h.Write([]byte(family))
+		phone = fmt.Sprintf("0912 %06d", h.Sum32()%1000000)
+	}
 	return map[string]any{"resourceType": "Patient", "name": []any{map[string]any{"family": family, "given": []string{"Thi", "Lan"}}},
-		"gender": "female", "birthDate": "1992-05-17", "telecom": []any{map[string]any{"system": "phone", "value": "0903 111 222"}}}
+		"gender": "female", "birthDate": "1992-05-17", "telecom": []any{map[string]any{"system": "phone", "value": phone}}}
 }
 
 // TestFHIRWritesKeepTheRegistersRules: a Patient written through FHIR goes through the
@@ -578,5 +586,95 @@ func TestFHIRWritesKeepTheRegistersRules(t *testing.T) {
 		// A scope without create refuses the write.
 		reader, _ := c.token(t, "clerk", "user/Patient.rs")
 		send(t, reader, "POST", base+"/Patient", newPatientResource("Scoped"), nil, http.StatusForbidden)
+	})
+}
+
+// TestFHIRBatchAndTransaction: a transaction is all or nothing (one bad entry writes none),
+// with urn:uuid references resolved; a batch takes each entry on its own; both refuse more
+// entries than they may hold.
+func TestFHIRBatchAndTransaction(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "clerk", "")
+		entry := func(urn string, res map[string]any, method, url string, extra map[string]string) map[string]any {
+			req := map[string]any{"method": method, "url": url}
+			for k, v := range extra {
+				req[k] = v
+			}
+			e := map[string]any{"request": req}
+			if urn != "" {
+				e["fullUrl"] = urn
+			}
+			if res != nil {
+				e["resource"] = res
+			}
+			return e
+		}
+		before := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients`)
+		bad := newPatientResource("Broken")
+		bad["gender"] = "mail"
+		tx := map[string]any{"resourceType": "Bundle", "type": "transaction", "entry": []any{
+			entry("urn:uuid:0c3f2f7e-1111-4a5b-9c0d-000000000001", newPatientResource("Alpha"), "POST", "Patient", nil),
+			entry("", bad, "POST", "Patient", nil),
+		}}
+		oo, _ := send(t, api, "POST", "/fhir/R4", tx, nil, http.StatusBadRequest)
+		if !strings.Contains(fmt.Sprint(oo["issue"]), "Bundle.entry[1]") {
+			t.Errorf("failed transaction: %v", oo)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients`); n != before {
+			t.Fatalf("a failed transaction wrote %d patients", n-before)
+		}
+		// The same with the bad entry fixed: both written, and the read of the first by its urn:uuid.
+		urn := "urn:uuid:0c3f2f7e-1111-4a5b-9c0d-000000000001"
+		good := newPatientResource("Beta")
+		good["birthDate"] = "1990-01-02"
+		tx["entry"] = []any{entry(urn, newPatientResource("Alpha"), "POST", "Patient", nil), entry("", good, "POST", "Patient", nil), entry("", nil, "GET", urn, nil)}
+		resp, _ := send(t, api, "POST", "/fhir/R4", tx, nil, http.StatusOK)
+		list := resp["entry"].([]any)
+		if resp["type"] != "transaction-response" || len(list) != 3 {
+			t.Fatalf("transaction: %v", resp)
+		}
+		first := list[0].(map[string]any)
+		if first["response"].(map[string]any)["status"] != "201 Created" {
+			t.Errorf("first entry: %v", first)
+		}
+		read := list[2].(map[string]any)
+		if read["response"].(map[string]any)["status"] != "200 OK" || read["resource"].(map[string]any)["id"] != first["resource"].(map[string]any)["id"] {
+			t.Errorf("the read of the urn:uuid: %v", read)
+		}
+		// A batch: each entry alone — the good ones written, the bad one answered with its outcome.
+		batch := map[string]any{"resourceType": "Bundle", "type": "batch", "entry": []any{
+			entry("", func() map[string]any { p := newPatientResource("Gamma"); p["birthDate"] = "1991-01-01"; return p }(), "POST", "Patient", nil),
+			entry("", bad, "POST", "Patient", nil),
+			entry("", newPatientResource("Delta"), "POST", "Observation", nil),
+			entry("", nil, "GET", fmt.Sprintf("Patient/%d", c.patientID), nil),
+		}}
+		resp, _ = send(t, api, "POST", "/fhir/R4", batch, nil, http.StatusOK)
+		var statuses []string
+		for _, e := range resp["entry"].([]any) {
+			statuses = append(statuses, e.(map[string]any)["response"].(map[string]any)["status"].(string))
+		}
+		if !slices.Equal(statuses, []string{"201 Created", "400 Bad Request", "405 Method Not Allowed", "200 OK"}) {
+			t.Errorf("batch: %v", statuses)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE last_name IN ('Alpha', 'Beta', 'Gamma')`); n != 3 {
+			t.Errorf("patients written: %d", n)
+		}
+		// A reader's token writes nothing in a batch either.
+		reader, _ := c.token(t, "clerk", "user/Patient.rs")
+		resp, _ = send(t, reader, "POST", "/fhir/R4", map[string]any{"resourceType": "Bundle", "type": "batch",
+			"entry": []any{entry("", newPatientResource("Epsilon"), "POST", "Patient", nil)}}, nil, http.StatusOK)
+		if s := resp["entry"].([]any)[0].(map[string]any)["response"].(map[string]any)["status"]; s != "403 Forbidden" {
+			t.Errorf("scoped batch write: %v", s)
+		}
+		// Too many entries: refused whole, with the numbers.
+		many := make([]any, 1001)
+		for i := range many {
+			many[i] = entry("", nil, "GET", "Patient/1", nil)
+		}
+		oo, _ = send(t, api, "POST", "/fhir/R4", map[string]any{"resourceType": "Bundle", "type": "batch", "entry": many}, nil, http.StatusRequestEntityTooLarge)
+		if !strings.Contains(fmt.Sprint(oo["issue"]), "1000") {
+			t.Errorf("too many: %v", oo)
+		}
 	})
 }

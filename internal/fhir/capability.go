@@ -35,9 +35,10 @@ type CapabilityImplementation struct {
 
 // CapabilityRest is the server's REST API.
 type CapabilityRest struct {
-	Mode     string               `json:"mode"`
-	Security *CapabilitySecurity  `json:"security,omitempty"`
-	Resource []CapabilityResource `json:"resource"`
+	Mode        string                  `json:"mode"`
+	Security    *CapabilitySecurity     `json:"security,omitempty"`
+	Resource    []CapabilityResource    `json:"resource"`
+	Interaction []CapabilityInteraction `json:"interaction,omitempty"`
 }
 
 // CapabilitySecurity says how callers authenticate.
@@ -108,6 +109,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		}
 		rest.Resource = append(rest.Resource, res)
 	}
+	rest.Interaction = []CapabilityInteraction{{Code: "batch"}, {Code: "transaction"}}
 	cs.Rest = []CapabilityRest{rest}
 	write(w, http.StatusOK, cs)
 }

@@ -36,6 +36,9 @@ type Handler struct {
 	Visits   *appointment.Store
 	// Version is the software's version, for the CapabilityStatement.
 	Version string
+	// Dispatch is the whole server (its guard included): a Bundle's reads go through it as
+	// their caller's own requests. Set once the server is built.
+	Dispatch http.Handler
 }
 
 // Routes is the FHIR API's route table: each interaction with the native permission it
@@ -74,6 +77,7 @@ func (h *Handler) Routes() []auth.Route {
 			Announces: auth.ChangesPatients, Handler: h.updatePatient},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history/{vid}", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.vreadPatient},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.patientHistory},
+		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 		auth.Route{Method: "GET", Path: Base + "/Patient/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: h.patientTypeHistory},
 	)
 	for i := range routes {

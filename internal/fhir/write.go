@@ -2,6 +2,8 @@ package fhir
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"io"
@@ -218,7 +220,7 @@ func (h *Handler) createPatient(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	res, status, err := h.writePatient(r, data, "", r.Header.Get("If-None-Exist"), "")
+	res, status, err := h.writePatient(r, h.direct(), data, "", r.Header.Get("If-None-Exist"), "")
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -233,7 +235,7 @@ func (h *Handler) updatePatient(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	res, status, err := h.writePatient(r, data, r.PathValue("id"), "", r.Header.Get("If-Match"))
+	res, status, err := h.writePatient(r, h.direct(), data, r.PathValue("id"), "", r.Header.Get("If-Match"))
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -255,7 +257,7 @@ func ifMatch(v string) (int, error) {
 // writePatient creates (id "") or updates a patient from a written resource: a create
 // is conditional when ifNoneExist holds a search; an update needs If-Match's version.
 // It answers the resource written (or found) and the HTTP status.
-func (h *Handler) writePatient(r *http.Request, data []byte, id, ifNoneExist, match string) (Patient, int, error) {
+func (h *Handler) writePatient(r *http.Request, pw patientWriter, data []byte, id, ifNoneExist, match string) (Patient, int, error) {
 	var in patientIn
 	if err := decodeStrict(data, &in); err != nil {
 		return Patient{}, 0, err
@@ -276,9 +278,9 @@ func (h *Handler) writePatient(r *http.Request, data []byte, id, ifNoneExist, ma
 			return Patient{}, 0, err
 		}
 		if ifNoneExist != "" {
-			return h.createIfNone(r, e, input, ifNoneExist)
+			return createIfNone(r, pw, e, input, ifNoneExist)
 		}
-		p, err := h.Patients.Create(r.Context(), e, input, nil)
+		p, err := pw.create(r.Context(), e, input)
 		if err != nil {
 			return Patient{}, 0, asFHIR(err)
 		}
@@ -298,7 +300,7 @@ func (h *Handler) writePatient(r *http.Request, data []byte, id, ifNoneExist, ma
 	if err != nil || pid <= 0 {
 		return Patient{}, 0, notFound("Patient", id)
 	}
-	old, err := h.Patients.Get(r.Context(), pid)
+	old, err := pw.get(r.Context(), pid)
 	if apperr.KindOf(err) == apperr.KindNotFound {
 		return Patient{}, 0, notFound("Patient", id) // an update never creates: the register numbers its patients
 	}
@@ -317,7 +319,7 @@ func (h *Handler) writePatient(r *http.Request, data []byte, id, ifNoneExist, ma
 	if err != nil {
 		return Patient{}, 0, err
 	}
-	p, err := h.Patients.Update(r.Context(), e, pid, version, input)
+	p, err := pw.update(r.Context(), e, pid, version, input)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Key == "error.conflict" {
 		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
@@ -330,7 +332,7 @@ func (h *Handler) writePatient(r *http.Request, data []byte, id, ifNoneExist, ma
 
 // createIfNone is a conditional create: the search in If-None-Exist finds nothing (create,
 // 201), one patient (200, unchanged) or several (412).
-func (h *Handler) createIfNone(r *http.Request, e audit.Event, input patient.Input, condition string) (Patient, int, error) {
+func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patient.Input, condition string) (Patient, int, error) {
 	values, err := url.ParseQuery(condition)
 	if err != nil || len(values) == 0 {
 		return Patient{}, 0, invalid("fhir.bad_value", "If-None-Exist", "If-None-Exist")
@@ -347,7 +349,7 @@ func (h *Handler) createIfNone(r *http.Request, e audit.Event, input patient.Inp
 	if !any {
 		f.IDs = []int64{-1}
 	}
-	p, created, err := h.Patients.CreateIfNone(r.Context(), e, input, f, values.Encode())
+	p, created, err := pw.createIfNone(r.Context(), e, input, f, values.Encode())
 	switch {
 	case errors.Is(err, patient.ErrAmbiguous):
 		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "multiple-matches", Key: "fhir.several_match", Expression: "If-None-Exist"}
@@ -357,4 +359,48 @@ func (h *Handler) createIfNone(r *http.Request, e audit.Event, input patient.Inp
 		return toPatient(p), http.StatusCreated, nil
 	}
 	return toPatient(p), http.StatusOK, nil
+}
+
+// patientWriter writes patients: on their own (a single request's write) or inside the
+// transaction of a batch or a transaction Bundle.
+type patientWriter interface {
+	get(ctx context.Context, id int64) (patient.Patient, error)
+	create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error)
+	update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error)
+	createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error)
+}
+
+type directWriter struct{ s *patient.Store }
+
+func (h *Handler) direct() patientWriter { return directWriter{h.Patients} }
+
+func (d directWriter) get(ctx context.Context, id int64) (patient.Patient, error) {
+	return d.s.Get(ctx, id)
+}
+func (d directWriter) create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error) {
+	return d.s.Create(ctx, e, in, nil)
+}
+func (d directWriter) update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error) {
+	return d.s.Update(ctx, e, id, version, in)
+}
+func (d directWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error) {
+	return d.s.CreateIfNone(ctx, e, in, f, key)
+}
+
+type txWriter struct {
+	s  *patient.Store
+	tx *sql.Tx
+}
+
+func (t txWriter) get(ctx context.Context, id int64) (patient.Patient, error) {
+	return t.s.GetIn(ctx, t.tx, id)
+}
+func (t txWriter) create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error) {
+	return t.s.CreateIn(ctx, t.tx, e, in, nil)
+}
+func (t txWriter) update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error) {
+	return t.s.UpdateIn(ctx, t.tx, e, id, version, in)
+}
+func (t txWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error) {
+	return t.s.CreateIfNoneIn(ctx, t.tx, e, in, f, key)
 }

@@ -226,51 +226,77 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 	if err := in.Clean(s.today()); err != nil {
 		return Patient{}, err
 	}
-	now := s.now()
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		old, err := get(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if old.Archived {
-			return apperr.Conflict("patient.archived")
-		}
-		if old.Version != version {
-			return apperr.Conflict("error.conflict")
-		}
-		in.History.stampAllergies(old.History, e.ActorName, now)
-		history, contact := encode(in)
-		res, err := tx.ExecContext(ctx, `UPDATE patients SET first_name = $1, middle_name = $2, last_name = $3, sex = $4,
-			birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
-			address = $11, occupation = $12, referred_by = $13, blood_type = $14, remarks = $15, history = $16,
-			emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, phone_key = $24,
-			version = version + 1 WHERE id = $22 AND version = $23`,
-			in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
-			textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-			NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version,
-			textsearch.PhoneKey(in.Phone))
-		if err != nil {
-			return fmt.Errorf("update patient: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return apperr.Conflict("error.conflict")
-		}
-		if old.FirstName != in.FirstName || old.MiddleName != in.MiddleName || old.LastName != in.LastName {
-			if err := writeTokens(ctx, tx, s.DB.Engine, id, in); err != nil {
-				return err
-			}
-		}
-		if err := snapshot(ctx, tx, id, e, now); err != nil {
-			return err
-		}
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.update", "patient", strconv.FormatInt(id, 10), audit.Success, now
-		e.Detail = "changed: " + strings.Join(ChangedFields(old.Input, in), ", ")
-		return audit.Record(ctx, tx, e)
-	})
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error { return s.update(ctx, tx, e, id, version, in) })
 	if err != nil {
 		return Patient{}, err
 	}
 	return s.Get(ctx, id)
+}
+
+// CreateIn is Create inside the caller's transaction (a FHIR batch or transaction): the
+// same rules, the same audit; the caller commits or rolls back.
+func (s *Store) CreateIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, distinctFrom []int64) (Patient, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, err
+	}
+	return s.create(ctx, tx, e, in, distinctFrom)
+}
+
+// UpdateIn is Update inside the caller's transaction.
+func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, in Input) (Patient, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, err
+	}
+	if err := s.update(ctx, tx, e, id, version, in); err != nil {
+		return Patient{}, err
+	}
+	return get(ctx, tx, id)
+}
+
+// GetIn reads a patient inside the caller's transaction.
+func (s *Store) GetIn(ctx context.Context, tx *sql.Tx, id int64) (Patient, error) { return get(ctx, tx, id) }
+
+// update writes in (already clean) over patient id at version, in tx.
+func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, in Input) error {
+	now := s.now()
+	old, err := get(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if old.Archived {
+		return apperr.Conflict("patient.archived")
+	}
+	if old.Version != version {
+		return apperr.Conflict("error.conflict")
+	}
+	in.History.stampAllergies(old.History, e.ActorName, now)
+	history, contact := encode(in)
+	res, err := tx.ExecContext(ctx, `UPDATE patients SET first_name = $1, middle_name = $2, last_name = $3, sex = $4,
+		birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
+		address = $11, occupation = $12, referred_by = $13, blood_type = $14, remarks = $15, history = $16,
+		emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, phone_key = $24,
+		version = version + 1 WHERE id = $22 AND version = $23`,
+		in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
+		textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version,
+		textsearch.PhoneKey(in.Phone))
+	if err != nil {
+		return fmt.Errorf("update patient: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.Conflict("error.conflict")
+	}
+	if old.FirstName != in.FirstName || old.MiddleName != in.MiddleName || old.LastName != in.LastName {
+		if err := writeTokens(ctx, tx, s.DB.Engine, id, in); err != nil {
+			return err
+		}
+	}
+	if err := snapshot(ctx, tx, id, e, now); err != nil {
+		return err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.update", "patient", strconv.FormatInt(id, 10), audit.Success, now
+	e.Detail = "changed: " + strings.Join(ChangedFields(old.Input, in), ", ")
+	return audit.Record(ctx, tx, e)
 }
 
 // ChangedFields names the JSON fields that differ between a and b (nested objects one level

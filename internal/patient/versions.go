@@ -146,23 +146,26 @@ var ErrAmbiguous = errors.New("several patients match")
 // ErrAmbiguous. The check and the write are one transaction, serialised with every other
 // conditional create of the same condition (key), so parallel requests make one patient.
 func (s *Store) CreateIfNone(ctx context.Context, e audit.Event, in Input, f Filter, key string) (Patient, bool, error) {
+	var p Patient
+	var created bool
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		p, created, err = s.CreateIfNoneIn(ctx, tx, e, in, f, key)
+		return err
+	})
+	return p, created, err
+}
+
+// CreateIfNoneIn is CreateIfNone inside the caller's transaction.
+func (s *Store) CreateIfNoneIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, f Filter, key string) (Patient, bool, error) {
 	if err := in.Clean(s.today()); err != nil {
 		return Patient{}, false, err
 	}
-	var found []Patient
-	var created Patient
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := lockKey(ctx, tx, s.DB.Engine, "if-none-exist:"+key); err != nil {
-			return err
-		}
-		f.Limit, f.After = 2, 0
-		var err error
-		if found, _, err = s.page(ctx, tx, f); err != nil || len(found) > 0 {
-			return err
-		}
-		created, err = s.create(ctx, tx, e, in, nil)
-		return err
-	})
+	if err := lockKey(ctx, tx, s.DB.Engine, "if-none-exist:"+key); err != nil {
+		return Patient{}, false, err
+	}
+	f.Limit, f.After = 2, 0
+	found, _, err := s.page(ctx, tx, f)
 	switch {
 	case err != nil:
 		return Patient{}, false, err
@@ -171,5 +174,6 @@ func (s *Store) CreateIfNone(ctx context.Context, e audit.Event, in Input, f Fil
 	case len(found) == 1:
 		return found[0], false, nil
 	}
-	return created, true, nil
+	p, err := s.create(ctx, tx, e, in, nil)
+	return p, err == nil, err
 }

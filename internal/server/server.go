@@ -260,6 +260,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = forwarded(h, cfg.TrustProxy)
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
+	interop.Dispatch = h
 	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: []func(context.Context){
 		sealer(db),
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
