@@ -254,7 +254,9 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 }
 
 // GetIn reads a patient inside the caller's transaction.
-func (s *Store) GetIn(ctx context.Context, tx *sql.Tx, id int64) (Patient, error) { return get(ctx, tx, id) }
+func (s *Store) GetIn(ctx context.Context, tx *sql.Tx, id int64) (Patient, error) {
+	return get(ctx, tx, id)
+}
 
 // update writes in (already clean) over patient id at version, in tx.
 func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, in Input) error {

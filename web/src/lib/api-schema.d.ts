@@ -1105,6 +1105,10 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4": {
+    /** A batch or transaction Bundle (at most 1,000 entries, 16 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. */
+    post: operations["postFhirBundle"];
+  };
   "/fhir/R4/AllergyIntolerance": {
     /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirAllergyIntolerance"];
@@ -6922,6 +6926,25 @@ export type operations = {
         content: {
           "application/json": components["schemas"]["Account"];
         };
+      };
+    };
+  };
+  /** A batch or transaction Bundle (at most 1,000 entries, 16 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. */
+  postFhirBundle: {
+    responses: {
+      /** @description A batch-response or transaction-response Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: too many entries. */
+      413: {
+        content: never;
       };
     };
   };
