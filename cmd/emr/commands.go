@@ -27,19 +27,22 @@ type invocation struct {
 
 // commands are the subcommands, one function each.
 var commands = map[string]func(ctx context.Context, in invocation) error{
-	"serve":        cmdServe,
-	"migrate":      cmdMigrate,
-	"seed":         cmdSeed,
-	"user create":  cmdUserCreate,
-	"audit verify": cmdAuditVerify,
-	"backup":       cmdBackup,
-	"restore":      cmdRestore,
-	"copy":         cmdCopy,
-	"keys rotate":  cmdKeysRotate,
-	"token create": cmdTokenCreate,
-	"token list":   cmdTokenList,
-	"token revoke": cmdTokenRevoke,
-	"version":      cmdVersion,
+	"serve":         cmdServe,
+	"migrate":       cmdMigrate,
+	"seed":          cmdSeed,
+	"user create":   cmdUserCreate,
+	"audit verify":  cmdAuditVerify,
+	"backup":        cmdBackup,
+	"restore":       cmdRestore,
+	"copy":          cmdCopy,
+	"keys rotate":   cmdKeysRotate,
+	"token create":  cmdTokenCreate,
+	"token list":    cmdTokenList,
+	"token revoke":  cmdTokenRevoke,
+	"client create": cmdClientCreate,
+	"client list":   cmdClientList,
+	"client revoke": cmdClientRevoke,
+	"version":       cmdVersion,
 }
 
 func cmdServe(ctx context.Context, in invocation) error {

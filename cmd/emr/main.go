@@ -61,6 +61,10 @@ Commands:
                 --user USERNAME --name NAME [--scope S …] [--expires 90d]
   token list    list API tokens (--user USERNAME for one account's), their last use and state
   token revoke  revoke an API token at once: emr token revoke ID
+  client create register a backend client (SMART Backend Services), its client_id printed as the
+                last line: --name NAME --scope system/Patient.rs [--scope …] --jwks-file FILE
+  client list   list the backend clients, their keys, scopes and last token
+  client revoke revoke a backend client at once: emr client revoke ID
   audit verify  check the audit log's hash chain from its first event; reports the first event
                 changed, removed or inserted outside the product and exits with status 1
   backup        write an archive of the whole database, from a live server, on either engine,
@@ -98,6 +102,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return errors.New(`unknown command; did you mean "emr user create"?`)
 		}
 		cmd, rest = "user create", rest[1:]
+	}
+	if cmd == "client" {
+		if len(rest) == 0 || (rest[0] != "create" && rest[0] != "list" && rest[0] != "revoke") {
+			return errors.New(`unknown command; did you mean "emr client create", "emr client list" or "emr client revoke"?`)
+		}
+		cmd, rest = "client "+rest[0], rest[1:]
 	}
 	if cmd == "token" {
 		if len(rest) == 0 || (rest[0] != "create" && rest[0] != "list" && rest[0] != "revoke") {

@@ -3,10 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-jose/go-jose/v4"
 
 	"emr/internal/apitest"
 	"emr/internal/database"
@@ -150,5 +157,38 @@ func TestTokenCommands(t *testing.T) {
 		if _, err := runEMR(t, "", append([]string{"token", "create", "--database-url", db}, bad...)...); err == nil {
 			t.Errorf("token create %v: no error", bad)
 		}
+	}
+}
+
+// TestClientCommands: a backend client registered on the command line has its client_id as
+// the last line, is listed, and is revoked.
+func TestClientCommands(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "emr.db")
+	key, err := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "registry-1", Algorithm: "ES384", Use: "sig"}}})
+	file := filepath.Join(dir, "jwks.json")
+	if err := os.WriteFile(file, jwks, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runEMR(t, "", "client", "create", "--database-url", db, "--name", "Registry", "--scope", "system/Patient.rs system/Observation.rs", "--jwks-file", file)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if id := lines[len(lines)-1]; !strings.HasPrefix(id, "emr-") {
+		t.Fatalf("last line %q", id)
+	}
+	if out, err := runEMR(t, "", "client", "list", "--database-url", db); err != nil || !strings.Contains(out, "registry-1") || !strings.Contains(out, "system/Observation.rs") {
+		t.Fatalf("list: %v %s", err, out)
+	}
+	if out, err := runEMR(t, "", "client", "revoke", "--database-url", db, "1"); err != nil || !strings.Contains(out, "revoked client 1") {
+		t.Fatalf("revoke: %v %s", err, out)
+	}
+	if _, err := runEMR(t, "", "client", "create", "--database-url", db, "--name", "X", "--scope", "user/Patient.rs", "--jwks-file", file); err == nil {
+		t.Error("a user/ scope for a client was taken")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -152,6 +153,91 @@ func cmdTokenRevoke(ctx context.Context, in invocation) error {
 			return describe(err)
 		}
 		fmt.Fprintf(in.stdout, "revoked token %d %q\n", k.ID, k.Name)
+		return nil
+	})
+}
+
+// cmdClientCreate registers a backend client and prints its client_id as the last line.
+func cmdClientCreate(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	name := in.fs.String("name", "", "the system, e.g. \"Health ministry registry\" (required)")
+	var scopes roleList
+	in.fs.Var(&scopes, "scope", "a system/ scope it may be given, e.g. system/Patient.rs (repeatable, or several in one; at least one)")
+	jwksFile := in.fs.String("jwks-file", "", "a file with the client's public keys as a JWK Set (required)")
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if *name == "" || *jwksFile == "" || len(scopes) == 0 {
+		return errors.New("client create needs --name, --scope and --jwks-file")
+	}
+	jwks, err := os.ReadFile(*jwksFile)
+	if err != nil {
+		return fmt.Errorf("read the JWK Set: %w", err)
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		k, err := (&auth.Clients{DB: db}).Register(ctx, cliEvent, auth.NewClient{Name: *name, Scopes: strings.Join(scopes, " "), JWKS: string(jwks)})
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(in.stdout, "client %d %q with scopes %s and keys %s; its client_id:\n", k.ID, k.Name, k.Scopes, strings.Join(k.Keys, ", "))
+		fmt.Fprintln(in.stdout, k.ClientID)
+		return nil
+	})
+}
+
+// cmdClientList lists the backend clients.
+func cmdClientList(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		list, err := (&auth.Clients{DB: db}).List(ctx)
+		if err != nil {
+			return err
+		}
+		w := tabwriter.NewWriter(in.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tCLIENT_ID\tNAME\tSCOPES\tKEYS\tLAST TOKEN\tSTATE")
+		for _, k := range list {
+			state, used := "live", "never"
+			if k.RevokedAt != nil {
+				state = "revoked " + k.RevokedAt.Format(time.DateOnly)
+			}
+			if k.LastUsedAt != nil {
+				used = k.LastUsedAt.Format("2006-01-02 15:04") + " from " + k.LastUsedAddress
+			}
+			fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.ClientID, k.Name, k.Scopes, strings.Join(k.Keys, ","), used, state)
+		}
+		return w.Flush()
+	})
+}
+
+// cmdClientRevoke revokes a backend client by its id.
+func cmdClientRevoke(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if in.fs.NArg() != 1 {
+		return errors.New("client revoke needs the client's id (emr client list shows it)")
+	}
+	id, err := strconv.ParseInt(in.fs.Arg(0), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a client id", in.fs.Arg(0))
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		clients := &auth.Clients{DB: db}
+		if _, err := clients.Get(ctx, id); err != nil {
+			return describe(err)
+		}
+		k, err := clients.Revoke(ctx, cliEvent, id)
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(in.stdout, "revoked client %d %q\n", k.ID, k.Name)
 		return nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
+	"strings"
 
 	"emr/internal/apperr"
 	"emr/internal/httpjson"
@@ -58,6 +59,9 @@ type Route struct {
 	// letters. A route without Resource is closed to scoped tokens unless it is FHIR's.
 	Resource    string
 	Interaction byte
+	// NoCSRF marks a public route whose request carries its own proof (the token endpoint's
+	// signed client assertion), which a cross-site form cannot forge: it takes no CSRF token.
+	NoCSRF bool
 	// FHIR marks the routes of the FHIR API: scoped tokens may call them, and their errors
 	// are written by Errors.
 	FHIR bool
@@ -73,6 +77,7 @@ type Route struct {
 type Guard struct {
 	Sessions *Sessions
 	Tokens   *APITokens
+	Clients  *Clients
 }
 
 // Wrap returns the route's handler behind its checks.
@@ -80,7 +85,7 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 	if !rt.Access.Declared() {
 		panic("auth: route " + rt.Method + " " + rt.Path + " declares no access")
 	}
-	needsCSRF := rt.ChangesState || (rt.Method != http.MethodGet && rt.Method != http.MethodHead)
+	needsCSRF := (rt.ChangesState || (rt.Method != http.MethodGet && rt.Method != http.MethodHead)) && !rt.NoCSRF
 	fail := rt.Errors
 	if fail == nil {
 		fail = httpjson.Error
@@ -108,7 +113,7 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 				fail(w, r, apperr.Forbidden("auth.two_factor_enrolment_required"))
 				return
 			}
-			if !rt.Access.Allows(p) {
+			if !p.MayUse(rt) {
 				fail(w, r, apperr.Forbidden("auth.forbidden"))
 				return
 			}
@@ -122,6 +127,19 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 	})
 }
 
+// MayUse reports whether the principal's permissions allow the route: a user's by their
+// roles; a backend client's on the FHIR API only, where its scopes decide.
+func (p *Principal) MayUse(rt Route) bool {
+	if p.ClientID != 0 {
+		return rt.FHIR
+	}
+	return rt.Access.Allows(p)
+}
+
+// MayFHIR reports whether the principal may do, on the FHIR API, what perm allows: a user
+// who holds it, or a backend client (whose scopes are checked apart).
+func (p *Principal) MayFHIR(perm Permission) bool { return p.ClientID != 0 || p.Can(perm) }
+
 func (g *Guard) principal(r *http.Request, bearer string, hasAuthorization bool) (*Principal, error) {
 	var p *Principal
 	var err error
@@ -130,6 +148,8 @@ func (g *Guard) principal(r *http.Request, bearer string, hasAuthorization bool)
 		return nil, apperr.Invalid("auth.token_with_cookie")
 	case hasAuthorization && (bearer == "" || g.Tokens == nil):
 		return nil, apperr.Unauthenticated("auth.token_invalid")
+	case hasAuthorization && strings.HasPrefix(bearer, ClientTokenPrefix) && g.Clients != nil:
+		p, err = g.Clients.LookupToken(r.Context(), bearer)
 	case hasAuthorization:
 		p, err = g.Tokens.Lookup(r.Context(), bearer, ClientAddress(r))
 	default:

@@ -40,8 +40,11 @@ type Principal struct {
 	// TokenID is the API token the request came with (0: a browser session). Scopes, when
 	// not nil, narrow what the token may do on the FHIR API; a scoped token may not call the
 	// native API at all.
-	TokenID   int64
-	Scopes    []Scope
+	TokenID int64
+	Scopes  []Scope
+	// ClientID is the backend client (a system, no person) the request came from, 0 for a
+	// user: its scopes alone say what it may do, on the FHIR API only.
+	ClientID  int64
 	tokenHash string
 }
 

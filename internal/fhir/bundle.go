@@ -14,6 +14,7 @@ import (
 
 	"emr/internal/auth"
 	"emr/internal/i18n"
+	"emr/internal/patient"
 )
 
 // MaxEntries is how many entries one batch or transaction may hold; MaxBundle its size.
@@ -109,41 +110,23 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 	refs := map[string]string{} // urn:uuid fullUrls → the references of what they became
 
 	transaction := b.Type == "transaction"
-	err = h.DB.Tx(r.Context(), func(tx *sql.Tx) error {
-		pw := txWriter{h.Patients, tx}
-		for i, ew := range ordered {
-			if ew.method == "GET" || ew.method == "HEAD" {
-				continue
-			}
-			if !transaction {
-				if _, err := tx.ExecContext(r.Context(), "SAVEPOINT entry"); err != nil {
-					return err
-				}
-			}
-			resp, err := h.writeEntry(r, pw, ew, refs)
-			if err != nil && transaction {
-				return &entryFailure{index: ew.index, err: err}
-			}
-			if err != nil {
-				if _, rerr := tx.ExecContext(r.Context(), "ROLLBACK TO SAVEPOINT entry"); rerr != nil {
-					return rerr
-				}
-				resp, _ = entryError(lang, err)
-			}
-			if !transaction {
-				if _, err := tx.ExecContext(r.Context(), "RELEASE SAVEPOINT entry"); err != nil {
-					return err
-				}
-			}
-			ordered[i].response = resp
+	var writes []*entryWork
+	for _, ew := range ordered {
+		if ew.method != "GET" && ew.method != "HEAD" {
+			writes = append(writes, ew)
 		}
-		return nil
+	}
+	failures, err := h.Patients.Batch(r.Context(), transaction, len(writes), func(i int, tx *sql.Tx) error {
+		resp, err := h.writeEntry(r, txWriter{h.Patients, tx}, writes[i], refs)
+		writes[i].response = resp
+		return err
 	})
-	var failed *entryFailure
+	var failed *patient.StepError
 	if errors.As(err, &failed) {
-		status, oo := Outcome(lang, failed.err)
+		status, oo := Outcome(lang, failed.Err)
+		index := writes[failed.Step].index
 		for i := range oo.Issue {
-			oo.Issue[i].Expression = append([]string{"Bundle.entry[" + strconv.Itoa(failed.index) + "]"}, oo.Issue[i].Expression...)
+			oo.Issue[i].Expression = append([]string{"Bundle.entry[" + strconv.Itoa(index) + "]"}, oo.Issue[i].Expression...)
 		}
 		write(w, status, oo)
 		return
@@ -151,6 +134,11 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		WriteError(w, r, err)
 		return
+	}
+	for i, ferr := range failures {
+		if ferr != nil {
+			writes[i].response, _ = entryError(lang, ferr)
+		}
 	}
 	// Reads come last, after the writes are committed, each through the API's own route
 	// (its permission, its audit) as the caller.
@@ -167,15 +155,6 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 	write(w, http.StatusOK, out)
 }
 
-// entryFailure is the entry that ended a transaction.
-type entryFailure struct {
-	index int
-	err   error
-}
-
-func (e *entryFailure) Error() string { return "entry " + strconv.Itoa(e.index) + ": " + e.err.Error() }
-func (e *entryFailure) Unwrap() error { return e.err }
-
 // resolve replaces the urn:uuid references written so far in data.
 func resolve(data []byte, refs map[string]string) []byte {
 	for urn, ref := range refs {
@@ -191,7 +170,7 @@ func (h *Handler) writeEntry(r *http.Request, pw patientWriter, ew *entryWork, r
 	if ew.kind != "Patient" || action == 0 || (ew.method == "POST" && ew.id != "") || (ew.method == "PUT" && ew.id == "") {
 		return BundleEntry{}, &Error{Status: http.StatusMethodNotAllowed, Code: "not-supported", Key: "fhir.entry_unsupported", Args: []any{ew.method + " " + ew.in.Request.URL}}
 	}
-	if !p.Can(auth.ManagePatient) {
+	if !p.MayFHIR(auth.ManagePatient) {
 		return BundleEntry{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.forbidden"}
 	}
 	if !p.ScopeAllows("Patient", action) {

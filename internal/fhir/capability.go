@@ -88,7 +88,9 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		FHIRVersion:    "4.0.1", Format: []string{"json"},
 	}
 	rest := CapabilityRest{Mode: "server", Security: &CapabilitySecurity{
-		Description: "Bearer API tokens created by an administrator or the account holder; each token acts as its account, narrowed by SMART-style scopes.",
+		Service: []CodeableConcept{*concept("http://terminology.hl7.org/CodeSystem/restful-security-service", "SMART-on-FHIR", "SMART-on-FHIR")},
+		Description: "Bearer tokens: API tokens made by an administrator or the account holder, each acting as its account narrowed by SMART-style scopes; " +
+			"and SMART Backend Services (client_credentials with a private_key_jwt assertion, RS384 or ES384; token endpoint in .well-known/smart-configuration) for system/ scopes.",
 	}}
 	kinds := make([]string, 0, len(searchParams))
 	for kind := range searchParams {

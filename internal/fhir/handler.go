@@ -39,6 +39,8 @@ type Handler struct {
 	// Dispatch is the whole server (its guard included): a Bundle's reads go through it as
 	// their caller's own requests. Set once the server is built.
 	Dispatch http.Handler
+	// Clients are the backend clients (SMART Backend Services).
+	Clients *auth.Clients
 }
 
 // Routes is the FHIR API's route table: each interaction with the native permission it
@@ -83,6 +85,11 @@ func (h *Handler) Routes() []auth.Route {
 	for i := range routes {
 		routes[i].Handler = negotiate(routes[i].Handler)
 	}
+	// SMART Backend Services: discovery and the token endpoint speak OAuth's JSON and form.
+	routes = append(routes,
+		auth.Route{Method: "GET", Path: Base + "/.well-known/smart-configuration", Access: auth.Public, Handler: h.smartConfiguration},
+		auth.Route{Method: "POST", Path: Base + TokenPath, Access: auth.Public, NoCSRF: true, Handler: h.token},
+	)
 	return routes
 }
 

@@ -177,3 +177,45 @@ func (s *Store) CreateIfNoneIn(ctx context.Context, tx *sql.Tx, e audit.Event, i
 	p, err := s.create(ctx, tx, e, in, nil)
 	return p, err == nil, err
 }
+
+// StepError is the step of a Batch that failed, and why.
+type StepError struct {
+	Step int
+	Err  error
+}
+
+func (e *StepError) Error() string { return fmt.Sprintf("step %d: %v", e.Step, e.Err) }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Batch runs n steps of writes in one transaction (a FHIR batch or transaction Bundle):
+// each step gets the transaction, for CreateIn, UpdateIn and the rest. atomic: the first
+// step to fail rolls everything back and is returned as a *StepError. Otherwise a failing
+// step alone is rolled back (to a savepoint taken before it) and its error kept in the
+// returned list, and the others are committed together: one commit for the whole batch.
+func (s *Store) Batch(ctx context.Context, atomic bool, n int, step func(i int, tx *sql.Tx) error) ([]error, error) {
+	failed := make([]error, n)
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		for i := range n {
+			if atomic {
+				if err := step(i, tx); err != nil {
+					return &StepError{Step: i, Err: err}
+				}
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, "SAVEPOINT step"); err != nil {
+				return err
+			}
+			if err := step(i, tx); err != nil {
+				failed[i] = err
+				if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT step"); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT step"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return failed, err
+}

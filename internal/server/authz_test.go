@@ -1,12 +1,21 @@
 package server_test
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"net/url"
+	"time"
+
 	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 
 	"emr/internal/apitest"
 	"emr/internal/auth"
@@ -217,29 +226,34 @@ var requiredAccess = map[string]string{
 	"POST /api/users/{id}/two-factor/reset":   "manage user",
 	"PUT /api/roles/{id}/two-factor":          "manage permission",
 
-	"GET /api/api-tokens":                      "manage user",
-	"POST /api/api-tokens":                     "manage user",
-	"DELETE /api/api-tokens/{id}":              "manage user",
-	"GET /api/profile/api-tokens":              "logged-in",
-	"POST /api/profile/api-tokens":             "logged-in",
-	"DELETE /api/profile/api-tokens/{id}":      "logged-in",
-	"GET /fhir/R4/metadata":                    "public",
-	"POST /fhir/R4":                            "logged-in",
-	"GET /fhir/R4/Patient":                     "view patient",
-	"GET /fhir/R4/Patient/{id}":                "view patient",
-	"POST /fhir/R4/Patient":                    "manage patient",
-	"PUT /fhir/R4/Patient/{id}":                "manage patient",
-	"GET /fhir/R4/Patient/{id}/_history/{vid}": "view patient",
-	"GET /fhir/R4/Patient/{id}/_history":       "view patient",
-	"GET /fhir/R4/Patient/_history":            "view patient",
-	"GET /fhir/R4/AllergyIntolerance":          "view patient",
-	"GET /fhir/R4/AllergyIntolerance/{id}":     "view patient",
-	"GET /fhir/R4/Encounter":                   "view appointment",
-	"GET /fhir/R4/Encounter/{id}":              "view appointment",
-	"GET /fhir/R4/Condition":                   "record vitals or write diagnosis",
-	"GET /fhir/R4/Condition/{id}":              "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation":                 "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation/{id}":            "record vitals or write diagnosis",
+	"GET /api/api-tokens":                          "manage user",
+	"POST /api/api-tokens":                         "manage user",
+	"DELETE /api/api-tokens/{id}":                  "manage user",
+	"GET /api/profile/api-tokens":                  "logged-in",
+	"POST /api/profile/api-tokens":                 "logged-in",
+	"DELETE /api/profile/api-tokens/{id}":          "logged-in",
+	"GET /fhir/R4/metadata":                        "public",
+	"GET /fhir/R4/.well-known/smart-configuration": "public",
+	"POST /fhir/R4/auth/token":                     "public",
+	"GET /api/api-clients":                         "manage user",
+	"POST /api/api-clients":                        "manage user",
+	"DELETE /api/api-clients/{id}":                 "manage user",
+	"POST /fhir/R4":                                "logged-in",
+	"GET /fhir/R4/Patient":                         "view patient",
+	"GET /fhir/R4/Patient/{id}":                    "view patient",
+	"POST /fhir/R4/Patient":                        "manage patient",
+	"PUT /fhir/R4/Patient/{id}":                    "manage patient",
+	"GET /fhir/R4/Patient/{id}/_history/{vid}":     "view patient",
+	"GET /fhir/R4/Patient/{id}/_history":           "view patient",
+	"GET /fhir/R4/Patient/_history":                "view patient",
+	"GET /fhir/R4/AllergyIntolerance":              "view patient",
+	"GET /fhir/R4/AllergyIntolerance/{id}":         "view patient",
+	"GET /fhir/R4/Encounter":                       "view appointment",
+	"GET /fhir/R4/Encounter/{id}":                  "view appointment",
+	"GET /fhir/R4/Condition":                       "record vitals or write diagnosis",
+	"GET /fhir/R4/Condition/{id}":                  "record vitals or write diagnosis",
+	"GET /fhir/R4/Observation":                     "record vitals or write diagnosis",
+	"GET /fhir/R4/Observation/{id}":                "record vitals or write diagnosis",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.
@@ -284,7 +298,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			// Ids that do not exist, so that no request changes a real record.
 			path := pathParam.ReplaceAllString(rt.Path, "999999")
 
-			if rt.Method != http.MethodGet || rt.ChangesState {
+			if (rt.Method != http.MethodGet || rt.ChangesState) && !rt.NoCSRF {
 				forged := env.Client()
 				forged.NoCSRF = true
 				if r := forged.Do(rt.Method, path, map[string]any{}); r.Status != http.StatusForbidden {
@@ -368,6 +382,7 @@ func TestTokenMatrix(t *testing.T) {
 			return c
 		}
 		roles := []string{"admin", "doctor", "nurse", "receptionist"}
+		system := backendTokens(t, env, admin)
 		for _, rt := range env.Server.Routes {
 			if rt.Access.String() == "public" {
 				continue
@@ -384,7 +399,7 @@ func TestTokenMatrix(t *testing.T) {
 						t.Errorf("%s as %s with %s: %d", key, role, what, r.Status)
 					}
 				}
-				if strings.HasPrefix(rt.Path, "/api/api-tokens") || strings.HasPrefix(rt.Path, "/api/profile/api-tokens") {
+				if strings.HasPrefix(rt.Path, "/api/api-tokens") || strings.HasPrefix(rt.Path, "/api/profile/api-tokens") || strings.HasPrefix(rt.Path, "/api/api-clients") {
 					check(token(role, ""), false, "a token (tokens never manage tokens)")
 					continue
 				}
@@ -411,6 +426,75 @@ func TestTokenMatrix(t *testing.T) {
 				otherType := "Practitioner"
 				check(token(role, "user/"+otherType+"."+act), false, "a token scoped to another resource")
 			}
+			// A backend client: its system/ scopes alone decide, on the FHIR API only.
+			check := func(c *apitest.Client, access bool, what string) {
+				r := c.Do(rt.Method, path, map[string]any{})
+				if refused := r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden; access == refused {
+					t.Errorf("%s with %s: %d", key, what, r.Status)
+				}
+			}
+			switch {
+			case rt.Path == "/api/auth/logout":
+			case !rt.FHIR:
+				check(system("system/*.cruds"), false, "a backend client on the native API")
+			case rt.Resource == "":
+				check(system("system/*.rs"), true, "a backend client")
+			default:
+				act := string(rt.Interaction)
+				other := map[string]string{"r": "s", "s": "r", "c": "r", "u": "r"}[act]
+				check(system("system/"+rt.Resource+"."+act), true, "a backend client scoped to it")
+				check(system("system/"+rt.Resource+"."+other), false, "a backend client scoped to another interaction")
+				check(system("system/Practitioner."+act), false, "a backend client scoped to another resource")
+			}
 		}
 	})
+}
+
+// backendTokens registers a backend client per scope (once) and returns a client calling
+// with an access token it got by the SMART Backend Services flow.
+func backendTokens(t *testing.T, env *apitest.Env, admin *apitest.Client) func(scope string) *apitest.Client {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: "k1", Algorithm: "RS384", Use: "sig"}}})
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS384, Key: jose.JSONWebKey{Key: key, KeyID: "k1"}}, (&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := map[string]*apitest.Client{}
+	return func(scope string) *apitest.Client {
+		if c, ok := made[scope]; ok {
+			return c
+		}
+		var reg struct {
+			ClientID string `json:"client_id"`
+		}
+		r := admin.Do("POST", "/api/api-clients", map[string]any{"name": "matrix " + scope, "scopes": scope, "jwks": string(jwks)})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("register %s: %d %s", scope, r.Status, r.Body)
+		}
+		r.JSON(t, &reg)
+		aud := env.HTTP.URL + "/fhir/R4/auth/token"
+		assertion, err := jwt.Signed(signer).Claims(jwt.Claims{Issuer: reg.ClientID, Subject: reg.ClientID, Audience: jwt.Audience{aud},
+			Expiry: jwt.NewNumericDate(time.Now().Add(4 * time.Minute)), ID: reg.ClientID}).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.PostForm(aud, url.Values{"grant_type": {"client_credentials"}, "client_assertion_type": {auth.AssertionType}, "client_assertion": {assertion}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct {
+			AccessToken string `json:"access_token"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.AccessToken == "" {
+			t.Fatalf("token for %s: %d %v", scope, resp.StatusCode, err)
+		}
+		c := env.Client()
+		c.Header.Set("Authorization", "Bearer "+out.AccessToken)
+		made[scope] = c
+		return c
+	}
 }

@@ -171,7 +171,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	}
 	twoFactor := &auth.TwoFactor{DB: db, Secrets: ring}
 	tokens := &auth.APITokens{DB: db, Sessions: sessions}
-	accounts := &user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor, Tokens: tokens}
+	accounts := &user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor, Tokens: tokens, Clients: &auth.Clients{DB: db}}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
@@ -197,7 +197,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
 	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
-	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Version: cfg.Version}
+	clients := &auth.Clients{DB: db}
+	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Version: cfg.Version, Clients: clients}
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),
@@ -225,7 +226,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		},
 	)
 	mux := http.NewServeMux()
-	guard := &auth.Guard{Sessions: sessions, Tokens: tokens}
+	guard := &auth.Guard{Sessions: sessions, Tokens: tokens, Clients: clients}
 	for _, rt := range routes {
 		mux.Handle(rt.Method+" "+rt.Path, metrics.Route(rt.Method, rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt)))))
 	}

@@ -23,7 +23,58 @@ func (h *Handler) TokenRoutes() []auth.Route {
 		{Method: "GET", Path: "/api/profile/api-tokens", Access: auth.LoggedIn, Handler: h.listTokens(true)},
 		{Method: "POST", Path: "/api/profile/api-tokens", Access: auth.LoggedIn, Handler: h.createToken(true)},
 		{Method: "DELETE", Path: "/api/profile/api-tokens/{id}", Access: auth.LoggedIn, Handler: h.revokeToken(true)},
+		{Method: "GET", Path: "/api/api-clients", Access: manage, Handler: h.listClients},
+		{Method: "POST", Path: "/api/api-clients", Access: manage, Handler: h.registerClient},
+		{Method: "DELETE", Path: "/api/api-clients/{id}", Access: manage, Handler: h.revokeClient},
 	}
+}
+
+func (h *Handler) listClients(w http.ResponseWriter, r *http.Request) {
+	if err := notByToken(r); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Clients.List(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) registerClient(w http.ResponseWriter, r *http.Request) {
+	if err := notByToken(r); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in struct {
+		Name   string `json:"name"`
+		Scopes string `json:"scopes"`
+		JWKS   string `json:"jwks"`
+	}
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	k, err := h.Clients.Register(r.Context(), auth.AuditEvent(r), auth.NewClient{Name: in.Name, Scopes: in.Scopes, JWKS: in.JWKS})
+	httpjson.Result(w, r, http.StatusCreated, k, err)
+}
+
+func (h *Handler) revokeClient(w http.ResponseWriter, r *http.Request) {
+	if err := notByToken(r); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	id, err := httpjson.PathID(r, "id", "api_client.not_found")
+	if err == nil {
+		_, err = h.Clients.Get(r.Context(), id)
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	k, err := h.Clients.Revoke(r.Context(), auth.AuditEvent(r), id)
+	httpjson.Result(w, r, http.StatusOK, k, err)
 }
 
 // TokenView is a token as the screens list it: with its account's username and name.
@@ -49,7 +100,7 @@ type tokenRequest struct {
 
 // notByToken refuses token management to a request made with a token.
 func notByToken(r *http.Request) error {
-	if p := auth.PrincipalFrom(r.Context()); p != nil && p.TokenID != 0 {
+	if p := auth.PrincipalFrom(r.Context()); p != nil && (p.TokenID != 0 || p.ClientID != 0) {
 		return apperr.Forbidden("api_token.by_token")
 	}
 	return nil

@@ -12,6 +12,7 @@ type Handler struct {
 	Throttle  *auth.Throttle
 	TwoFactor *auth.TwoFactor
 	Tokens    *auth.APITokens
+	Clients   *auth.Clients
 }
 
 // Routes is the accounts' route table.

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { generateKeyPairSync, sign } from 'node:crypto'
 import { Client } from 'fhir-kit-client'
 import { login, newPatient, unique } from './helpers'
 import { port } from './ports'
@@ -58,4 +59,54 @@ test('an API token made on the API access screen reads patients through a FHIR c
   )
   expect(refused?.status).toBe(401)
   expect(refused?.data?.resourceType).toBe('OperationOutcome')
+})
+
+// A backend client registered on the same screen with its public key gets an access token
+// with a signed assertion (SMART Backend Services) and reads patients through a FHIR client.
+test('a backend client registered on the API access screen reads patients with SMART Backend Services', async ({ page, request }) => {
+  await login(page, 'admin')
+  const family = `System${unique()}`
+  const patient = await newPatient(page, family)
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' })
+  const kid = `registry-${unique()}`
+  const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES384', use: 'sig' }] })
+
+  await page.goto('/administrator/api-access')
+  await page.getByRole('button', { name: 'Register client' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Register client' })
+  const name = `Registry ${unique()}`
+  await dialog.getByLabel('Name').fill(name)
+  await dialog.getByLabel('Scopes').fill('system/Patient.rs')
+  await dialog.getByLabel('Public keys (JWK Set)').fill(jwks)
+  await dialog.getByRole('button', { name: 'Register', exact: true }).click()
+  const row = page.getByRole('row', { name: new RegExp(name) })
+  await expect(row).toContainText(kid)
+  const clientId = (await row.locator('code').first().innerText()).trim()
+
+  const config = (await (await request.get(`${base}/.well-known/smart-configuration`)).json()) as { token_endpoint: string }
+  const b64 = (v: object | Buffer) => Buffer.from(Buffer.isBuffer(v) ? v : JSON.stringify(v)).toString('base64url')
+  const now = Math.floor(Date.now() / 1000)
+  const head = `${b64({ alg: 'ES384', kid, typ: 'JWT' })}.${b64({ iss: clientId, sub: clientId, aud: config.token_endpoint, exp: now + 240, jti: unique() })}`
+  const assertion = `${head}.${b64(sign('sha384', Buffer.from(head), { key: privateKey, dsaEncoding: 'ieee-p1363' }))}`
+  const granted = await request.post(config.token_endpoint, {
+    form: { grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion, scope: 'system/Patient.rs' },
+  })
+  expect(granted.status()).toBe(200)
+  const { access_token } = (await granted.json()) as { access_token: string }
+
+  const client = new Client({ baseUrl: base, bearerToken: access_token })
+  const found = (await client.search({ resourceType: 'Patient', searchParams: { family } })) as Bundle
+  expect(found.entry?.map((e) => e.resource.id)).toEqual([String(patient.id)])
+  // Its scope is patients only; the same assertion a second time is a replay.
+  const refused = await client.search({ resourceType: 'Observation', searchParams: { patient: String(patient.id) } }).then(
+    () => null,
+    (e: { response?: { status: number } }) => e.response?.status,
+  )
+  expect(refused).toBe(403)
+  const replay = await request.post(config.token_endpoint, {
+    form: { grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion },
+  })
+  expect(replay.status()).toBe(401)
+  await page.reload()
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('127.0.0.1')
 })

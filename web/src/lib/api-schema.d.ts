@@ -11,6 +11,21 @@ type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> &
 type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
 
 export type paths = {
+  "/api/api-clients": {
+    /** The backend clients, newest first, with their keys' ids, scopes and last token. Not with a token. */
+    get: operations["getApiClients"];
+    /** Register a backend client with its public keys (a JWK Set of RSA 2048+ or P-384 keys, each with a kid) and the system/ scopes it may have; the answer holds its client_id. */
+    post: operations["postApiClients"];
+  };
+  "/api/api-clients/{id}": {
+    /** Revoke a backend client: its access tokens stop at once. */
+    delete: operations["deleteApiClient"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/api-tokens": {
     /** Every account's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
     get: operations["getApiTokens"];
@@ -1109,6 +1124,10 @@ export type paths = {
     /** A batch or transaction Bundle (at most 1,000 entries, 16 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. */
     post: operations["postFhirBundle"];
   };
+  "/fhir/R4/.well-known/smart-configuration": {
+    /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
+    get: operations["getSmartConfiguration"];
+  };
   "/fhir/R4/AllergyIntolerance": {
     /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirAllergyIntolerance"];
@@ -1121,6 +1140,10 @@ export type paths = {
         id: string;
       };
     };
+  };
+  "/fhir/R4/auth/token": {
+    /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
+    post: operations["postSmartToken"];
   };
   "/fhir/R4/Condition": {
     /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
@@ -1284,6 +1307,23 @@ export type components = {
           unit: string;
         }[];
       version: number;
+    };
+    /** @description A backend client (SMART Backend Services): a system that calls the FHIR API on its own with a short-lived token, proving itself with a JWT signed by one of its keys. */
+    APIClient: {
+      client_id: string;
+      /** Format: date-time */
+      created_at: string;
+      id: number;
+      /** @description The key ids (kid) of its JWK Set. */
+      keys: string[];
+      last_used_address: string;
+      /** Format: date-time */
+      last_used_at: string | null;
+      name: string;
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @description The system/ scopes it may be given. */
+      scopes: string;
     };
     /** @description An API token as lists show it: never the token itself, which is shown once, when it is made. */
     APIToken: {
@@ -2623,6 +2663,61 @@ export type external = Record<string, never>;
 
 export type operations = {
 
+  /** The backend clients, newest first, with their keys' ids, scopes and last token. Not with a token. */
+  getApiClients: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["APIClient"][];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Register a backend client with its public keys (a JWK Set of RSA 2048+ or P-384 keys, each with a kid) and the system/ scopes it may have; the answer holds its client_id. */
+  postApiClients: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The JWK Set, as JSON text. */
+          jwks: string;
+          name: string;
+          scopes: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["APIClient"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Revoke a backend client: its access tokens stop at once. */
+  deleteApiClient: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["APIClient"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** Every account's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
   getApiTokens: {
     responses: {
@@ -6948,6 +7043,17 @@ export type operations = {
       };
     };
   };
+  /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
+  getSmartConfiguration: {
+    responses: {
+      /** @description The SMART configuration. */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
   /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirAllergyIntolerance: {
     responses: {
@@ -6987,6 +7093,25 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       404: {
+        content: never;
+      };
+    };
+  };
+  /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
+  postSmartToken: {
+    responses: {
+      /** @description The access token. */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description An OAuth error (invalid_request, invalid_scope, unsupported_grant_type). */
+      400: {
+        content: never;
+      };
+      /** @description An OAuth error (invalid_client). */
+      401: {
         content: never;
       };
     };

@@ -9,6 +9,7 @@ import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
 import { formatDayTime } from '../../lib/time'
+import { BackendClientsCard } from './BackendClientsCard'
 import { createApiToken } from './api/createApiToken'
 import { useAccounts } from './api/listAccounts'
 import { useApiTokens } from './api/listApiTokens'
@@ -66,158 +67,159 @@ export default function ApiAccessPage() {
     })
 
   return (
-    <Card
-      title={t('apiAccess.title')}
-      extra={
-        <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), setCreating(true))}>
-          {t('apiAccess.new')}
-        </Button>
-      }
-    >
-      <Typography.Paragraph>{t('apiAccess.intro')}</Typography.Paragraph>
-      <Typography.Paragraph>
-        {t('apiAccess.fhirBase')}{' '}
-        <Typography.Text code copyable>
-          {base}
-        </Typography.Text>
-      </Typography.Paragraph>
-      <ScrollRegion label={t('apiAccess.tokens')}>
-        <Table<ApiToken>
-          rowKey="id"
-          size="small"
-          loading={isFetching}
-          dataSource={data?.data}
-          pagination={false}
-          style={{ minWidth: 760 }}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('apiAccess.empty')} /> }}
-          columns={[
-            {
-              key: 'name',
-              title: t('apiAccess.name'),
-              render: (_, k) => (
-                <Space direction="vertical" size={0}>
-                  <Typography.Text strong>{k.name}</Typography.Text>
-                  <Typography.Text type="secondary">
-                    {k.user_name} ({k.username})
-                  </Typography.Text>
-                </Space>
-              ),
-            },
-            {
-              key: 'scopes',
-              title: t('apiAccess.scopes'),
-              render: (_, k) =>
-                k.scopes ? (
-                  <Space wrap size={4}>
-                    {k.scopes.split(' ').map((s) => (
-                      <Typography.Text key={s} code>
-                        {s}
-                      </Typography.Text>
-                    ))}
-                  </Space>
-                ) : (
-                  <Typography.Text type="secondary">{t('apiAccess.wholeAccess')}</Typography.Text>
-                ),
-            },
-            { key: 'created', title: t('apiAccess.created'), render: (_, k) => formatDayTime(k.created_at) },
-            { key: 'expires', title: t('apiAccess.expires'), render: (_, k) => formatDayTime(k.expires_at) },
-            {
-              key: 'used',
-              title: t('apiAccess.lastUsed'),
-              render: (_, k) =>
-                k.last_used_at ? (
+    <>
+      <Card title={t('apiAccess.title')}>
+        <Typography.Paragraph>{t('apiAccess.intro')}</Typography.Paragraph>
+        <Typography.Paragraph>
+          {t('apiAccess.fhirBase')}{' '}
+          <Typography.Text code copyable>
+            {base}
+          </Typography.Text>
+        </Typography.Paragraph>
+        <Flex justify="end" style={{ marginBottom: 12 }}>
+          <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), setCreating(true))}>
+            {t('apiAccess.new')}
+          </Button>
+        </Flex>
+        <ScrollRegion label={t('apiAccess.tokens')}>
+          <Table<ApiToken>
+            rowKey="id"
+            size="small"
+            loading={isFetching}
+            dataSource={data?.data}
+            pagination={false}
+            style={{ minWidth: data?.data.length ? 760 : undefined }}
+            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('apiAccess.empty')} /> }}
+            columns={[
+              {
+                key: 'name',
+                title: t('apiAccess.name'),
+                render: (_, k) => (
                   <Space direction="vertical" size={0}>
-                    <span>{formatDayTime(k.last_used_at)}</span>
-                    <Typography.Text type="secondary">{k.last_used_address}</Typography.Text>
+                    <Typography.Text strong>{k.name}</Typography.Text>
+                    <Typography.Text type="secondary">
+                      {k.user_name} ({k.username})
+                    </Typography.Text>
                   </Space>
-                ) : (
-                  <Typography.Text type="secondary">{t('apiAccess.never')}</Typography.Text>
                 ),
-            },
-            {
-              key: 'state',
-              title: t('apiAccess.state'),
-              render: (_, k) => {
-                const state = stateOf(k)
-                return <Tag color={state === 'live' ? 'green' : undefined}>{t(`apiAccess.states.${state}`)}</Tag>
               },
-            },
-            {
-              key: 'actions',
-              title: <span className="visually-hidden">{t('apiAccess.actions')}</span>,
-              render: (_, k) =>
-                stateOf(k) === 'live' && (
-                  <Button size="small" danger onClick={() => revoke(k)} aria-label={t('apiAccess.revokeNamed', { name: k.name })}>
-                    {t('apiAccess.revoke')}
-                  </Button>
-                ),
-            },
-          ]}
-        />
-      </ScrollRegion>
-      <Modal
-        afterOpenChange={focusFirstField}
-        open={creating}
-        title={t('apiAccess.new')}
-        onCancel={() => setCreating(false)}
-        onOk={() => form.submit()}
-        okText={t('apiAccess.create')}
-        cancelText={t('accounts.cancel')}
-        destroyOnHidden
-        forceRender
-      >
-        <Form form={form} layout="vertical" initialValues={{ expires_in_days: 90, scopes: '' }} onFinish={(v) => void create(v)} autoComplete="off">
-          <Form.Item name="user_id" label={t('apiAccess.account')} extra={t('apiAccess.accountHint')} rules={[{ required: true, message: t('validation.required') }]}>
-            <Select
-              showSearch
-              filterOption={false}
-              onSearch={searchAccounts}
-              loading={accounts.isFetching}
-              options={accounts.data?.data.map((a) => ({ value: a.id, label: `${a.name} (${a.username})` }))}
-            />
-          </Form.Item>
-          <Form.Item name="name" label={t('apiAccess.name')} extra={t('apiAccess.nameHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item name="scopes" label={t('apiAccess.scopes')} extra={t('apiAccess.scopesHint')}>
-            <Input placeholder="patient/*.rs user/Observation.cruds" spellCheck={false} />
-          </Form.Item>
-          <Form.Item name="expires_in_days" label={t('apiAccess.expiresIn')}>
-            <Select options={LIFETIMES.map((d) => ({ value: d, label: t('apiAccess.days', { count: d }) }))} />
-          </Form.Item>
-        </Form>
-      </Modal>
-      <Modal
-        open={made !== null}
-        title={
-          <Space>
-            <KeyOutlined aria-hidden />
-            {t('apiAccess.madeTitle')}
-          </Space>
-        }
-        onCancel={() => setMade(null)}
-        footer={
-          <Flex justify="end">
-            <Button type="primary" onClick={() => setMade(null)}>
-              {t('apiAccess.done')}
-            </Button>
-          </Flex>
-        }
-      >
-        {made && (
-          <>
-            <Alert type="warning" showIcon title={t('apiAccess.shownOnce')} style={{ marginBottom: 12 }} />
-            <Typography.Paragraph>{t('apiAccess.madeFor', { name: made.api_token.name, account: made.api_token.user_name })}</Typography.Paragraph>
-            <Typography.Paragraph code copyable={{ text: made.token }} data-testid="new-token" style={{ overflowWrap: 'anywhere' }}>
-              {made.token}
-            </Typography.Paragraph>
-            <Typography.Paragraph type="secondary">{t('apiAccess.curlHint')}</Typography.Paragraph>
-            <Typography.Paragraph code style={{ overflowWrap: 'anywhere' }}>
-              {`curl -H "Authorization: Bearer …" ${base}/Patient?name=…`}
-            </Typography.Paragraph>
-          </>
-        )}
-      </Modal>
-    </Card>
+              {
+                key: 'scopes',
+                title: t('apiAccess.scopes'),
+                render: (_, k) =>
+                  k.scopes ? (
+                    <Space wrap size={4}>
+                      {k.scopes.split(' ').map((s) => (
+                        <Typography.Text key={s} code>
+                          {s}
+                        </Typography.Text>
+                      ))}
+                    </Space>
+                  ) : (
+                    <Typography.Text type="secondary">{t('apiAccess.wholeAccess')}</Typography.Text>
+                  ),
+              },
+              { key: 'created', title: t('apiAccess.created'), render: (_, k) => formatDayTime(k.created_at) },
+              { key: 'expires', title: t('apiAccess.expires'), render: (_, k) => formatDayTime(k.expires_at) },
+              {
+                key: 'used',
+                title: t('apiAccess.lastUsed'),
+                render: (_, k) =>
+                  k.last_used_at ? (
+                    <Space direction="vertical" size={0}>
+                      <span>{formatDayTime(k.last_used_at)}</span>
+                      <Typography.Text type="secondary">{k.last_used_address}</Typography.Text>
+                    </Space>
+                  ) : (
+                    <Typography.Text type="secondary">{t('apiAccess.never')}</Typography.Text>
+                  ),
+              },
+              {
+                key: 'state',
+                title: t('apiAccess.state'),
+                render: (_, k) => {
+                  const state = stateOf(k)
+                  return <Tag color={state === 'live' ? 'green' : undefined}>{t(`apiAccess.states.${state}`)}</Tag>
+                },
+              },
+              {
+                key: 'actions',
+                title: <span className="visually-hidden">{t('apiAccess.actions')}</span>,
+                render: (_, k) =>
+                  stateOf(k) === 'live' && (
+                    <Button size="small" danger onClick={() => revoke(k)} aria-label={t('apiAccess.revokeNamed', { name: k.name })}>
+                      {t('apiAccess.revoke')}
+                    </Button>
+                  ),
+              },
+            ]}
+          />
+        </ScrollRegion>
+        <Modal
+          afterOpenChange={focusFirstField}
+          open={creating}
+          title={t('apiAccess.new')}
+          onCancel={() => setCreating(false)}
+          onOk={() => form.submit()}
+          okText={t('apiAccess.create')}
+          cancelText={t('accounts.cancel')}
+          destroyOnHidden
+          forceRender
+        >
+          <Form form={form} name="apiToken" layout="vertical" initialValues={{ expires_in_days: 90, scopes: '' }} onFinish={(v) => void create(v)} autoComplete="off">
+            <Form.Item name="user_id" label={t('apiAccess.account')} extra={t('apiAccess.accountHint')} rules={[{ required: true, message: t('validation.required') }]}>
+              <Select
+                showSearch
+                filterOption={false}
+                onSearch={searchAccounts}
+                loading={accounts.isFetching}
+                options={accounts.data?.data.map((a) => ({ value: a.id, label: `${a.name} (${a.username})` }))}
+              />
+            </Form.Item>
+            <Form.Item name="name" label={t('apiAccess.name')} extra={t('apiAccess.nameHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+              <Input maxLength={100} />
+            </Form.Item>
+            <Form.Item name="scopes" label={t('apiAccess.scopes')} extra={t('apiAccess.scopesHint')}>
+              <Input placeholder="patient/*.rs user/Observation.cruds" spellCheck={false} />
+            </Form.Item>
+            <Form.Item name="expires_in_days" label={t('apiAccess.expiresIn')}>
+              <Select options={LIFETIMES.map((d) => ({ value: d, label: t('apiAccess.days', { count: d }) }))} />
+            </Form.Item>
+          </Form>
+        </Modal>
+        <Modal
+          open={made !== null}
+          title={
+            <Space>
+              <KeyOutlined aria-hidden />
+              {t('apiAccess.madeTitle')}
+            </Space>
+          }
+          onCancel={() => setMade(null)}
+          footer={
+            <Flex justify="end">
+              <Button type="primary" onClick={() => setMade(null)}>
+                {t('apiAccess.done')}
+              </Button>
+            </Flex>
+          }
+        >
+          {made && (
+            <>
+              <Alert type="warning" showIcon title={t('apiAccess.shownOnce')} style={{ marginBottom: 12 }} />
+              <Typography.Paragraph>{t('apiAccess.madeFor', { name: made.api_token.name, account: made.api_token.user_name })}</Typography.Paragraph>
+              <Typography.Paragraph code copyable={{ text: made.token }} data-testid="new-token" style={{ overflowWrap: 'anywhere' }}>
+                {made.token}
+              </Typography.Paragraph>
+              <Typography.Paragraph type="secondary">{t('apiAccess.curlHint')}</Typography.Paragraph>
+              <Typography.Paragraph code style={{ overflowWrap: 'anywhere' }}>
+                {`curl -H "Authorization: Bearer …" ${base}/Patient?name=…`}
+              </Typography.Paragraph>
+            </>
+          )}
+        </Modal>
+      </Card>
+      <BackendClientsCard tokenEndpoint={`${base}/auth/token`} />
+    </>
   )
 }

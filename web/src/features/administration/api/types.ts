@@ -19,3 +19,7 @@ export type ApiToken = Schema<'APIToken'>
 export type ApiTokenInput = Schema<'APITokenInput'>
 
 export type CreatedApiToken = Schema<'CreatedAPIToken'>
+
+export type ApiClient = Schema<'APIClient'>
+
+export type ApiClientInput = RequestBody<'/api/api-clients', 'post'>
