@@ -39,6 +39,7 @@ var commands = map[string]func(ctx context.Context, in invocation) error{
 	"token create":  cmdTokenCreate,
 	"token list":    cmdTokenList,
 	"token revoke":  cmdTokenRevoke,
+	"export":        cmdExport,
 	"client create": cmdClientCreate,
 	"client list":   cmdClientList,
 	"client revoke": cmdClientRevoke,

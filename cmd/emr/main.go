@@ -61,6 +61,8 @@ Commands:
                 --user USERNAME --name NAME [--scope S …] [--expires 90d]
   token list    list API tokens (--user USERNAME for one account's), their last use and state
   token revoke  revoke an API token at once: emr token revoke ID
+  export        write the clinic's records as FHIR R4 NDJSON files, one per type, into a new
+                folder: --to DIR [--type Patient,Observation] [--since 2026-01-01T00:00:00Z] [--doctor USERNAME]
   client create register a backend client (SMART Backend Services), its client_id printed as the
                 last line: --name NAME --scope system/Patient.rs [--scope …] --jwks-file FILE
   client list   list the backend clients, their keys, scopes and last token

@@ -192,3 +192,32 @@ func TestClientCommands(t *testing.T) {
 		t.Error("a user/ scope for a client was taken")
 	}
 }
+
+// TestExportCommand writes the records as NDJSON files, one per type, into a new folder.
+func TestExportCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "emr.db")
+	if out, err := runEMR(t, "", "seed", "--database-url", db, "--patients", "120", "--appointments", "60"); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	to := filepath.Join(dir, "export")
+	out, err := runEMR(t, "", "export", "--database-url", db, "--to", to)
+	if err != nil || !strings.Contains(out, "Patient") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(to, "Patient.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 120 {
+		t.Errorf("%d patients exported", len(lines))
+	}
+	var first map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || first["resourceType"] != "Patient" {
+		t.Errorf("first line: %v %s", err, lines[0])
+	}
+	if _, err := runEMR(t, "", "export", "--database-url", db, "--to", to); err == nil {
+		t.Error("exported into a folder with files")
+	}
+}

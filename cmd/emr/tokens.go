@@ -5,15 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/config"
 	"emr/internal/database"
+	"emr/internal/fhir"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -238,6 +242,73 @@ func cmdClientRevoke(ctx context.Context, in invocation) error {
 			return describe(err)
 		}
 		fmt.Fprintf(in.stdout, "revoked client %d %q\n", k.ID, k.Name)
+		return nil
+	})
+}
+
+// cmdExport writes the clinic's records as FHIR R4 NDJSON files, one per resource type, into
+// a new folder: the bulk export, offline.
+func cmdExport(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	dir := in.fs.String("to", "", "a folder to create for the files (required; it must not exist, or be empty)")
+	types := in.fs.String("type", "", "the resource types, comma-separated (default: "+strings.Join(fhir.ExportTypes, ",")+")")
+	since := in.fs.String("since", "", "only what changed at or after this instant (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
+	doctor := in.fs.String("doctor", "", "only the patients of this doctor (a username)")
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return errors.New("export needs --to DIR")
+	}
+	spec := fhir.ExportSpec{Types: fhir.ExportTypes}
+	if *types != "" {
+		spec.Types = nil
+		for _, kind := range strings.Split(*types, ",") {
+			if !slices.Contains(fhir.ExportTypes, strings.TrimSpace(kind)) {
+				return fmt.Errorf("--type %q: the types are %s", kind, strings.Join(fhir.ExportTypes, ", "))
+			}
+			spec.Types = append(spec.Types, strings.TrimSpace(kind))
+		}
+	}
+	if *since != "" {
+		t, err := time.Parse(time.RFC3339Nano, *since)
+		if err != nil {
+			return fmt.Errorf("--since %q: write an instant such as 2026-01-01T00:00:00Z", *since)
+		}
+		spec.Since = &t
+	}
+	if err := os.MkdirAll(*dir, 0o700); err != nil {
+		return err
+	}
+	if entries, err := os.ReadDir(*dir); err != nil || len(entries) > 0 {
+		return fmt.Errorf("--to %s must be a new or empty folder", *dir)
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		loc, err := cfg.Location()
+		if err != nil {
+			return err
+		}
+		if *doctor != "" {
+			if spec.GroupDoctor, err = (&user.Store{DB: db}).IDOf(ctx, *doctor); err != nil {
+				return describe(err)
+			}
+		}
+		h := &fhir.Handler{DB: db, Patients: &patient.Store{DB: db, Loc: loc}, Visits: &appointment.Store{DB: db, Loc: loc}}
+		e := cliEvent
+		e.Action, e.EntityType, e.Outcome, e.Detail = "fhir.bulk.export", "bulk_export", audit.Success, "to "+*dir
+		if err := audit.Access(ctx, db, e); err != nil {
+			return err
+		}
+		start := time.Now()
+		counts, err := h.Export(ctx, spec, &fhir.DirSink{Dir: *dir}, func(map[string]int) (bool, error) { return true, nil })
+		if err != nil {
+			return err
+		}
+		for _, kind := range spec.Types {
+			fmt.Fprintf(in.stdout, "%-20s %d\n", kind, counts[kind])
+		}
+		fmt.Fprintf(in.stdout, "written to %s in %s\n", *dir, time.Since(start).Round(time.Millisecond))
 		return nil
 	})
 }

@@ -25,14 +25,16 @@ type Record struct {
 // RecordFilter selects records; every condition set must hold. Pages are keyset pages in
 // id order from After (below it when Descending).
 type RecordFilter struct {
-	IDs        []int64
-	PatientID  int64
-	From, To   *time.Time // starts at or after From, before To
-	Statuses   []string
-	WithVisit  bool // only appointments whose form has been saved
-	After      int64
-	Descending bool
-	Limit      int
+	IDs       []int64
+	PatientID int64
+	From, To  *time.Time // starts at or after From, before To
+	Statuses  []string
+	WithVisit bool // only appointments whose form has been saved
+	// ChangedSince keeps the appointments changed (or whose form changed) at or after it.
+	ChangedSince *time.Time
+	After        int64
+	Descending   bool
+	Limit        int
 }
 
 // Records returns up to f.Limit records matching f.
@@ -65,6 +67,10 @@ func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
 	}
 	if f.WithVisit {
 		where = append(where, "v.appointment_id IS NOT NULL")
+	}
+	if f.ChangedSince != nil {
+		since := arg(f.ChangedSince.UTC())
+		where = append(where, "(a.updated_at >= "+since+" OR v.updated_at >= "+since+")")
 	}
 	order := "ASC"
 	switch {
@@ -127,4 +133,15 @@ func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
 		out[i].Appointment = list[i]
 	}
 	return out, nil
+}
+
+// PatientsOf lists, in id order after `after`, up to limit patients who have had an
+// appointment with doctorID: the group "all patients of a doctor".
+func (s *Store) PatientsOf(ctx context.Context, doctorID, after int64, limit int) ([]int64, error) {
+	ids, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT DISTINCT patient_id FROM appointments
+		WHERE doctor_id = $1 AND patient_id > $2 ORDER BY patient_id LIMIT $3`, doctorID, after, limit))
+	if err != nil {
+		return nil, fmt.Errorf("read a doctor's patients: %w", err)
+	}
+	return ids, nil
 }

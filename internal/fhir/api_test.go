@@ -678,3 +678,114 @@ func TestFHIRBatchAndTransaction(t *testing.T) {
 		}
 	})
 }
+
+// exportTo kicks an export off and polls it to its manifest.
+func exportTo(t *testing.T, c *apitest.Client, path string) map[string]any {
+	t.Helper()
+	c.Header.Set("Prefer", "respond-async")
+	c.Header.Set("Accept", "application/fhir+json")
+	r := c.Do("GET", path, nil)
+	c.Header.Del("Prefer")
+	c.Header.Del("Accept")
+	if r.Status != http.StatusAccepted || r.Header.Get("Content-Location") == "" {
+		t.Fatalf("kick-off %s: %d %s", path, r.Status, r.Body)
+	}
+	status := relative(t, r.Header.Get("Content-Location"))
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		r = c.Do("GET", status, nil)
+		switch r.Status {
+		case http.StatusAccepted:
+			time.Sleep(20 * time.Millisecond) // polling, as a client does (Retry-After says 2 s)
+			continue
+		case http.StatusOK:
+			var m map[string]any
+			r.JSON(t, &m)
+			m["status"] = status
+			return m
+		default:
+			t.Fatalf("status %s: %d %s", status, r.Status, r.Body)
+		}
+	}
+	t.Fatalf("export %s did not finish", path)
+	return nil
+}
+
+// ndjson downloads an export's file and validates each line.
+func ndjson(t *testing.T, c *apitest.Client, url string) []map[string]any {
+	t.Helper()
+	r := c.Do("GET", relative(t, url), nil)
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/fhir+ndjson" {
+		t.Fatalf("file %s: %d %s", url, r.Status, r.Header.Get("Content-Type"))
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(r.Body)), "\n") {
+		out = append(out, validResource(t, []byte(line)))
+	}
+	return out
+}
+
+// TestBulkExport: the system, Patient and Group kick-offs run in the background and end in a
+// manifest whose NDJSON files, served only to their requester, hold valid resources; _type
+// and _since narrow it; a caller exports only what they may read; DELETE cancels.
+func TestBulkExport(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		doc, _ := c.token(t, "doc", "")
+		m := exportTo(t, doc, "/fhir/R4/$export")
+		counts := map[string]int{}
+		for _, o := range m["output"].([]any) {
+			o := o.(map[string]any)
+			lines := ndjson(t, doc, o["url"].(string))
+			if len(lines) != int(o["count"].(float64)) {
+				t.Errorf("%s: %d lines, manifest says %v", o["type"], len(lines), o["count"])
+			}
+			for _, l := range lines {
+				if l["resourceType"] != o["type"] {
+					t.Errorf("a %v in the %v file", l["resourceType"], o["type"])
+				}
+			}
+			counts[o["type"].(string)] = len(lines)
+		}
+		// Two patients (one allergy, one "no known allergy"), one visit: 2 diagnoses, 7 vital signs.
+		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Condition": 2, "Observation": 7}
+		if fmt.Sprint(counts) != fmt.Sprint(want) || m["requiresAccessToken"] != true {
+			t.Errorf("exported %v, want %v (%v)", counts, want, m)
+		}
+		// Only its requester sees it.
+		other, _ := c.token(t, "nurse", "")
+		if r := other.Do("GET", m["status"].(string), nil); r.Status != http.StatusNotFound {
+			t.Errorf("another's export status: %d", r.Status)
+		}
+		if r := other.Do("GET", relative(t, m["output"].([]any)[0].(map[string]any)["url"].(string)), nil); r.Status != http.StatusNotFound {
+			t.Errorf("another's export file: %d", r.Status)
+		}
+		// _type and _since; the Group of a doctor's patients.
+		since := time.Now().UTC().Add(time.Hour).Format(time.RFC3339)
+		m = exportTo(t, doc, "/fhir/R4/Patient/$export?_type=Patient&_since="+url.QueryEscape(since))
+		if len(m["output"].([]any)) != 0 {
+			t.Errorf("nothing changed since an hour ahead: %v", m["output"])
+		}
+		m = exportTo(t, doc, fmt.Sprintf("/fhir/R4/Group/doctor-%d/$export?_type=Patient,Encounter", c.env.UserID("doc")))
+		outs := m["output"].([]any)
+		if len(outs) != 2 || outs[0].(map[string]any)["count"].(float64) != 1 {
+			t.Errorf("the doctor's patients: %v", outs)
+		}
+		// A receptionist exports patients, not vital signs; without respond-async, nothing starts.
+		clerk, _ := c.token(t, "clerk", "")
+		clerk.Header.Set("Prefer", "respond-async")
+		get(t, clerk, "/fhir/R4/$export", http.StatusForbidden)
+		clerk.Header.Del("Prefer")
+		get(t, clerk, "/fhir/R4/$export?_type=Patient", http.StatusBadRequest)
+		exportTo(t, clerk, "/fhir/R4/$export?_type=Patient")
+		// Cancelled: gone.
+		m = exportTo(t, doc, "/fhir/R4/$export?_type=Patient")
+		if r := doc.Do("DELETE", m["status"].(string), nil); r.Status != http.StatusAccepted {
+			t.Fatalf("cancel: %d", r.Status)
+		}
+		get(t, doc, m["status"].(string), http.StatusNotFound)
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.bulk_file.download' AND actor_name = 'doc'`); n < 5 {
+			t.Errorf("downloads audited: %d", n)
+		}
+	})
+}

@@ -39,6 +39,13 @@ type CapabilityRest struct {
 	Security    *CapabilitySecurity     `json:"security,omitempty"`
 	Resource    []CapabilityResource    `json:"resource"`
 	Interaction []CapabilityInteraction `json:"interaction,omitempty"`
+	Operation   []CapabilityOperation   `json:"operation,omitempty"`
+}
+
+// CapabilityOperation is an operation the server runs.
+type CapabilityOperation struct {
+	Name       string `json:"name"`
+	Definition string `json:"definition"`
 }
 
 // CapabilitySecurity says how callers authenticate.
@@ -50,12 +57,13 @@ type CapabilitySecurity struct {
 // CapabilityResource is what the API does with one resource type.
 type CapabilityResource struct {
 	Type              string                  `json:"type"`
-	Interaction       []CapabilityInteraction `json:"interaction"`
+	Interaction       []CapabilityInteraction `json:"interaction,omitempty"`
 	Versioning        string                  `json:"versioning,omitempty"`
 	ReadHistory       bool                    `json:"readHistory"`
 	UpdateCreate      bool                    `json:"updateCreate"`
 	ConditionalCreate bool                    `json:"conditionalCreate"`
 	SearchParam       []CapabilitySearchParam `json:"searchParam,omitempty"`
+	Operation         []CapabilityOperation   `json:"operation,omitempty"`
 }
 
 // CapabilityInteraction is one interaction a resource type supports.
@@ -100,6 +108,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	for _, kind := range kinds {
 		res := CapabilityResource{Type: kind, Versioning: "versioned", Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}}
 		if kind == "Patient" {
+			res.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export"}}
 			res.Versioning, res.ReadHistory, res.ConditionalCreate = "versioned-update", true, true
 			for _, code := range []string{"vread", "history-instance", "history-type", "create", "update"} {
 				res.Interaction = append(res.Interaction, CapabilityInteraction{Code: code})
@@ -112,6 +121,10 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		rest.Resource = append(rest.Resource, res)
 	}
 	rest.Interaction = []CapabilityInteraction{{Code: "batch"}, {Code: "transaction"}}
+	rest.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export"}}
+	// A Group is "doctor-<id>": the patients of one doctor, exported together.
+	rest.Resource = append(rest.Resource, CapabilityResource{Type: "Group", Operation: []CapabilityOperation{
+		{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/group-export"}}})
 	cs.Rest = []CapabilityRest{rest}
 	write(w, http.StatusOK, cs)
 }

@@ -82,9 +82,19 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 		auth.Route{Method: "GET", Path: Base + "/Patient/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: h.patientTypeHistory},
 	)
+	// Bulk export: the kick-offs check each type's permission and scope themselves.
+	routes = append(routes,
+		auth.Route{Method: "GET", Path: Base + "/$export", Access: viewPatient, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
+		auth.Route{Method: "GET", Path: Base + "/Patient/$export", Access: viewPatient, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
+		auth.Route{Method: "GET", Path: Base + "/Group/{id}/$export", Access: viewPatient, FHIR: true, Errors: WriteError, Handler: h.kickOff(true)},
+		auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.exportStatus},
+		auth.Route{Method: "DELETE", Path: Base + "/bulkdata/{job}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.cancelExport},
+	)
 	for i := range routes {
 		routes[i].Handler = negotiate(routes[i].Handler)
 	}
+	// The files are NDJSON, whatever the caller accepts otherwise.
+	routes = append(routes, auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}/{file}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.exportFile})
 	// SMART Backend Services: discovery and the token endpoint speak OAuth's JSON and form.
 	routes = append(routes,
 		auth.Route{Method: "GET", Path: Base + "/.well-known/smart-configuration", Access: auth.Public, Handler: h.smartConfiguration},

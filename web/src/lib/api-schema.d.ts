@@ -1128,6 +1128,10 @@ export type paths = {
     /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
     get: operations["getSmartConfiguration"];
   };
+  "/fhir/R4/$export": {
+    /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Condition, Observation), _since, _outputFormat=application/fhir+ndjson. Each type must be one the caller may read (permission and scope), else 403 naming it. At most 2 exports run at once (429 with Retry-After). */
+    get: operations["exportFhirSystem"];
+  };
   "/fhir/R4/AllergyIntolerance": {
     /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirAllergyIntolerance"];
@@ -1144,6 +1148,27 @@ export type paths = {
   "/fhir/R4/auth/token": {
     /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
     post: operations["postSmartToken"];
+  };
+  "/fhir/R4/bulkdata/{job}": {
+    /** An export's status, for its requester only: 202 with X-Progress and Retry-After while it runs; 200 with the manifest (transactionTime, request, requiresAccessToken, output: one NDJSON file per type with its count) once done; 500 OperationOutcome if it failed. Files are kept for a day. */
+    get: operations["getFhirExportStatus"];
+    /** Cancel an export and delete its files. */
+    delete: operations["deleteFhirExport"];
+    parameters: {
+      path: {
+        job: string;
+      };
+    };
+  };
+  "/fhir/R4/bulkdata/{job}/{file}": {
+    /** One type's NDJSON file of a finished export (application/fhir+ndjson), streamed, to its requester only; each download is audited. */
+    get: operations["getFhirExportFile"];
+    parameters: {
+      path: {
+        job: string;
+        file: string;
+      };
+    };
   };
   "/fhir/R4/Condition": {
     /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
@@ -1167,6 +1192,16 @@ export type paths = {
     get: operations["readFhirEncounter"];
     parameters: {
       path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Group/{id}/$export": {
+    /** Bulk Data export of a Group's patients, as $export. */
+    get: operations["exportFhirGroup"];
+    parameters: {
+      path: {
+        /** @description doctor-<account id>: the patients who have had an appointment with that doctor. */
         id: string;
       };
     };
@@ -1227,6 +1262,10 @@ export type paths = {
         vid: string;
       };
     };
+  };
+  "/fhir/R4/Patient/$export": {
+    /** Bulk Data export at the Patient level (every patient's records), as $export. */
+    get: operations["exportFhirPatients"];
   };
   "/verify/{code}": {
     /** The public check of a document (no login): an HTML page in the visitor's language with the kind, number and date, the doctor and clinic, the patient's initials and birth year, valid or cancelled, and the content's SHA-256. Nothing else; no search or listing. At most 20 look-ups per address in 10 minutes; every look-up is audited with the address. */
@@ -7054,6 +7093,27 @@ export type operations = {
       };
     };
   };
+  /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Condition, Observation), _since, _outputFormat=application/fhir+ndjson. Each type must be one the caller may read (permission and scope), else 403 naming it. At most 2 exports run at once (429 with Retry-After). */
+  exportFhirSystem: {
+    responses: {
+      /** @description Started: Content-Location says where to poll. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the type. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: other exports run. */
+      429: {
+        content: never;
+      };
+    };
+  };
   /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirAllergyIntolerance: {
     responses: {
@@ -7112,6 +7172,69 @@ export type operations = {
       };
       /** @description An OAuth error (invalid_client). */
       401: {
+        content: never;
+      };
+    };
+  };
+  /** An export's status, for its requester only: 202 with X-Progress and Retry-After while it runs; 200 with the manifest (transactionTime, request, requiresAccessToken, output: one NDJSON file per type with its count) once done; 500 OperationOutcome if it failed. Files are kept for a day. */
+  getFhirExportStatus: {
+    parameters: {
+      path: {
+        job: string;
+      };
+    };
+    responses: {
+      /** @description The manifest. */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Running. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome: not the caller's export, or cancelled. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Cancel an export and delete its files. */
+  deleteFhirExport: {
+    parameters: {
+      path: {
+        job: string;
+      };
+    };
+    responses: {
+      /** @description Cancelled. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** One type's NDJSON file of a finished export (application/fhir+ndjson), streamed, to its requester only; each download is audited. */
+  getFhirExportFile: {
+    parameters: {
+      path: {
+        job: string;
+        file: string;
+      };
+    };
+    responses: {
+      /** @description The NDJSON file. */
+      200: {
+        content: {
+          "application/fhir+ndjson": string;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
         content: never;
       };
     };
@@ -7197,6 +7320,25 @@ export type operations = {
         };
       };
       /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Bulk Data export of a Group's patients, as $export. */
+  exportFhirGroup: {
+    parameters: {
+      path: {
+        /** @description doctor-<account id>: the patients who have had an appointment with that doctor. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Started: Content-Location says where to poll. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome: no such group. */
       404: {
         content: never;
       };
@@ -7416,6 +7558,23 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       404: {
+        content: never;
+      };
+    };
+  };
+  /** Bulk Data export at the Patient level (every patient's records), as $export. */
+  exportFhirPatients: {
+    responses: {
+      /** @description Started: Content-Location says where to poll. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the type. */
+      403: {
         content: never;
       };
     };
