@@ -14,10 +14,14 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/auth"
+	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
+	"emr/internal/document"
 	"emr/internal/fhir"
 	"emr/internal/patient"
+	"emr/internal/prescription"
+	"emr/internal/result"
 	"emr/internal/user"
 )
 
@@ -294,7 +298,9 @@ func cmdExport(ctx context.Context, in invocation) error {
 				return describe(err)
 			}
 		}
-		h := &fhir.Handler{DB: db, Patients: &patient.Store{DB: db, Loc: loc}, Visits: &appointment.Store{DB: db, Loc: loc}}
+		h := &fhir.Handler{DB: db, Patients: &patient.Store{DB: db, Loc: loc}, Visits: &appointment.Store{DB: db, Loc: loc},
+			Prescriptions: &prescription.Store{DB: db, Loc: loc}, Results: &result.Store{DB: db},
+			Documents: &document.Store{DB: db, Loc: loc, Codes: &catalogue.Store{DB: db}}}
 		e := cliEvent
 		e.Action, e.EntityType, e.Outcome, e.Detail = "fhir.bulk.export", "bulk_export", audit.Success, "to "+*dir
 		if err := audit.Access(ctx, db, e); err != nil {

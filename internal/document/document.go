@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -570,4 +571,89 @@ func (s *Store) Verify(ctx context.Context, e audit.Event, code string) (Verific
 	}
 	e.EntityID, e.PatientID, e.Detail = strconv.FormatInt(id, 10), patientID, fmt.Sprintf("patient %d %s %s", patientID, v.Number, v.Status)
 	return v, audit.Access(ctx, s.DB, e)
+}
+
+// Page lists documents for programs (the FHIR API), in id order from after (below it when
+// desc): of patientID when it is not 0, among ids when there are any; up to limit.
+func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, desc bool, limit int) ([]Document, error) {
+	where, args := "id > $1", []any{after}
+	order := "ASC"
+	if desc {
+		where, order = "id < $1", "DESC"
+		if after <= 0 {
+			args[0] = int64(1<<63 - 1)
+		}
+	}
+	if patientID != 0 {
+		args = append(args, patientID)
+		where += fmt.Sprintf(" AND patient_id = $%d", len(args))
+	}
+	if len(ids) > 0 {
+		in, inArgs := database.InIDs(s.DB, "id", ids, len(args)+1)
+		where += " AND " + in
+		args = append(args, inArgs...)
+	}
+	args = append(args, limit)
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+documentColumns+` FROM documents WHERE `+where+` ORDER BY id `+order+fmt.Sprintf(` LIMIT $%d`, len(args)), args...)
+	if err != nil {
+		return nil, fmt.Errorf("page documents: %w", err)
+	}
+	defer rows.Close()
+	var out []Document
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// HTML is a document as a page of its own: its blocks, every text escaped (a value is never
+// markup), in its language. It is what programs are given (the FHIR API's attachment).
+func (d Document) HTML() string {
+	var b strings.Builder
+	runs := func(list []Run) {
+		for _, r := range list {
+			text := strings.ReplaceAll(html.EscapeString(r.Text), "\n", "<br>")
+			if r.Bold {
+				text = "<b>" + text + "</b>"
+			}
+			b.WriteString(text)
+		}
+	}
+	b.WriteString(`<!doctype html><html lang="` + html.EscapeString(d.Language) + `"><head><meta charset="utf-8"><title>` + html.EscapeString(d.Title) + `</title></head><body>`)
+	for _, bl := range d.Content {
+		switch bl.Type {
+		case "h1", "h2", "p":
+			b.WriteString("<" + bl.Type + ">")
+			runs(bl.Runs)
+			b.WriteString("</" + bl.Type + ">")
+		case "ul":
+			b.WriteString("<ul>")
+			for _, item := range bl.Items {
+				b.WriteString("<li>")
+				runs(item)
+				b.WriteString("</li>")
+			}
+			b.WriteString("</ul>")
+		case "table":
+			b.WriteString("<table>")
+			for _, row := range bl.Rows {
+				b.WriteString("<tr>")
+				for _, cell := range row {
+					b.WriteString("<td>")
+					runs(cell)
+					b.WriteString("</td>")
+				}
+				b.WriteString("</tr>")
+			}
+			b.WriteString("</table>")
+		case "hr":
+			b.WriteString("<hr>")
+		}
+	}
+	b.WriteString("</body></html>")
+	return b.String()
 }

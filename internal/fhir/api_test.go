@@ -1,6 +1,7 @@
 package fhir_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -748,7 +749,7 @@ func TestBulkExport(t *testing.T) {
 			counts[o["type"].(string)] = len(lines)
 		}
 		// Two patients (one allergy, one "no known allergy"), one visit: 2 diagnoses, 7 vital signs.
-		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Condition": 2, "Observation": 7}
+		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 7}
 		if fmt.Sprint(counts) != fmt.Sprint(want) || m["requiresAccessToken"] != true {
 			t.Errorf("exported %v, want %v (%v)", counts, want, m)
 		}
@@ -786,6 +787,126 @@ func TestBulkExport(t *testing.T) {
 		get(t, doc, m["status"].(string), http.StatusNotFound)
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.bulk_file.download' AND actor_name = 'doc'`); n < 5 {
 			t.Errorf("downloads audited: %d", n)
+		}
+	})
+}
+
+// TestFHIRTheWholeRecord: the rest of a patient's record — the laboratory order and its
+// result, the prescription's line, the issued certificate with its page, the appointment,
+// the doctor and the clinic — each valid, searchable by patient, and all of it in
+// Patient/$everything, less what the caller may not read.
+func TestFHIRTheWholeRecord(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		path := fmt.Sprintf("/api/appointments/%d", c.visitID)
+		r := c.doctor.Do("PUT", path+"/visit", map[string]any{"version": 2, "chief_complaint": "Headache",
+			"vitals":    map[string]any{"bp_systolic": 150, "bp_diastolic": 95, "heart_rate": 88, "temperature": 36.8, "spo2": 98, "weight": 70, "height": 175},
+			"diagnoses": []map[string]any{{"code": "I10", "primary": true}, {"text": "Tension headache"}}, "orders": []map[string]any{{"code": "BMP", "note": "fasting"}}})
+		if r.Status != http.StatusOK {
+			t.Fatalf("order: %d %s", r.Status, r.Body)
+		}
+		var orders struct {
+			Data []struct {
+				ID      int64
+				Version int
+			}
+		}
+		c.nurse.Do("GET", path+"/orders", nil).JSON(t, &orders)
+		o := orders.Data[0]
+		c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
+		if r := c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": o.Version + 1, "final": true,
+			"results": []map[string]any{{"analyte": "GLU", "value": "126", "unit": "mg/dL"}}}); r.Status != http.StatusOK {
+			t.Fatalf("result: %d %s", r.Status, r.Body)
+		}
+		if r := c.doctor.Do("POST", path+"/prescriptions", map[string]any{"items": []any{map[string]any{"medicine": "Cetirizine 10 mg tablet", "dose": "1 tablet",
+			"frequency": "once daily", "duration": "5 days", "quantity": "5", "unit": "tablet"}}}); r.Status != http.StatusCreated {
+			t.Fatalf("prescription: %d %s", r.Status, r.Body)
+		}
+		c.doctor.Do("POST", path+"/visit/sign", map[string]any{"version": 3})
+		var templates struct{ Data []struct{ ID int64 } }
+		c.doctor.Do("GET", "/api/document-templates?kind=medical_certificate&language=en", nil).JSON(t, &templates)
+		if r := c.doctor.Do("POST", "/api/documents", map[string]any{"template_id": templates.Data[0].ID, "patient_id": c.patientID, "appointment_id": c.visitID,
+			"fields": map[string]string{"rest_days": "2", "rest_from": time.Now().Format(time.DateOnly), "remarks": "<script>x</script>"}}); r.Status != http.StatusCreated {
+			t.Fatalf("certificate: %d %s", r.Status, r.Body)
+		}
+
+		api, _ := c.token(t, "doc", "")
+		p := fmt.Sprintf("patient=%d", c.patientID)
+		sr := entries(get(t, api, "/fhir/R4/ServiceRequest?"+p, http.StatusOK))
+		if len(sr) != 1 || sr[0]["status"] != "completed" || sr[0]["intent"] != "order" {
+			t.Errorf("service requests: %v", sr)
+		}
+		labs := entries(get(t, api, "/fhir/R4/Observation?"+p+"&category=laboratory", http.StatusOK))
+		if len(labs) != 1 || fmt.Sprint(labs[0]["valueQuantity"].(map[string]any)["value"]) != "7" || labs[0]["status"] != "final" {
+			t.Errorf("laboratory observations: %v", labs)
+		}
+		get(t, api, "/fhir/R4/Observation/"+labs[0]["id"].(string), http.StatusOK)
+		all := entries(get(t, api, "/fhir/R4/Observation?"+p+"&_count=3", http.StatusOK))
+		if len(all) != 3 {
+			t.Errorf("a page of 3 observations: %d", len(all))
+		}
+		// Vital signs and results walk one keyset: paging 3 at a time finds all 8, once each.
+		seen := map[string]bool{}
+		next := "/fhir/R4/Observation?" + p + "&_count=3"
+		for next != "" {
+			b := get(t, api, next, http.StatusOK)
+			for _, id := range ids(b) {
+				if seen[id] {
+					t.Errorf("observation %s twice", id)
+				}
+				seen[id] = true
+			}
+			next = ""
+			if l := link(b, "next"); l != "" {
+				next = relative(t, l)
+			}
+		}
+		if len(seen) != 8 {
+			t.Errorf("observations paged: %d, want 7 vital signs and 1 result", len(seen))
+		}
+		mr := entries(get(t, api, "/fhir/R4/MedicationRequest?"+p, http.StatusOK))
+		if len(mr) != 1 || mr[0]["medicationCodeableConcept"].(map[string]any)["text"] != "Cetirizine 10 mg tablet" {
+			t.Errorf("medication requests: %v", mr)
+		}
+		docs := entries(get(t, api, "/fhir/R4/DocumentReference?"+p, http.StatusOK))
+		if len(docs) != 1 {
+			t.Fatalf("documents: %v", docs)
+		}
+		page, _ := base64.StdEncoding.DecodeString(docs[0]["content"].([]any)[0].(map[string]any)["attachment"].(map[string]any)["data"].(string))
+		if !strings.Contains(string(page), "&lt;script&gt;") || strings.Contains(string(page), "<script>") {
+			t.Errorf("the certificate's page does not escape what was typed: %s", page)
+		}
+		appts := entries(get(t, api, "/fhir/R4/Appointment?"+p, http.StatusOK))
+		if len(appts) != 1 || appts[0]["status"] != "fulfilled" {
+			t.Errorf("appointments: %v", appts)
+		}
+		get(t, api, fmt.Sprintf("/fhir/R4/Practitioner/%d", c.env.UserID("doc")), http.StatusOK)
+		if got := ids(get(t, api, "/fhir/R4/Practitioner?name=doc", http.StatusOK)); !slices.Contains(got, fmt.Sprint(c.env.UserID("doc"))) {
+			t.Errorf("practitioners named doc: %v", got)
+		}
+		get(t, api, "/fhir/R4/Organization/clinic", http.StatusOK)
+		if len(entries(get(t, api, "/fhir/R4/Organization", http.StatusOK))) != 1 {
+			t.Error("the clinic is not found")
+		}
+
+		// $everything: every type; a receptionist's omits what they may not read, and says so.
+		ev := get(t, api, fmt.Sprintf("/fhir/R4/Patient/%d/$everything", c.patientID), http.StatusOK)
+		kinds := map[string]int{}
+		for _, e := range entries(ev) {
+			kinds[e["resourceType"].(string)]++
+		}
+		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 8, "ServiceRequest": 1, "MedicationRequest": 1, "DocumentReference": 1}
+		if fmt.Sprint(kinds) != fmt.Sprint(want) {
+			t.Errorf("$everything: %v, want %v", kinds, want)
+		}
+		clerk, _ := c.token(t, "clerk", "")
+		ev = get(t, clerk, fmt.Sprintf("/fhir/R4/Patient/%d/$everything", c.patientID), http.StatusOK)
+		kinds = map[string]int{}
+		for _, e := range entries(ev) {
+			kinds[e["resourceType"].(string)]++
+		}
+		if kinds["Observation"] != 0 || kinds["Condition"] != 0 || kinds["OperationOutcome"] != 1 || kinds["Patient"] != 1 {
+			t.Errorf("a receptionist's $everything: %v", kinds)
 		}
 	})
 }

@@ -82,7 +82,9 @@ var paramTypes = map[paramKind]string{kindToken: "token", kindString: "string", 
 // searchParams are each type's own search parameters.
 var searchParams = map[string]map[string]paramKind{
 	"Patient": patientParams, "AllergyIntolerance": allergyParams, "Encounter": encounterParams,
-	"Condition": conditionParams, "Observation": observationParams,
+	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "Organization": {},
+	"Appointment": appointmentParams, "ServiceRequest": serviceRequestParams, "MedicationRequest": medicationRequestParams,
+	"DocumentReference": documentParams,
 }
 
 // started is when this process started: the statement's date.
@@ -108,7 +110,8 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	for _, kind := range kinds {
 		res := CapabilityResource{Type: kind, Versioning: "versioned", Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}}
 		if kind == "Patient" {
-			res.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export"}}
+			res.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export"},
+				{Name: "everything", Definition: "http://hl7.org/fhir/OperationDefinition/Patient-everything"}}
 			res.Versioning, res.ReadHistory, res.ConditionalCreate = "versioned-update", true, true
 			for _, code := range []string{"vread", "history-instance", "history-type", "create", "update"} {
 				res.Interaction = append(res.Interaction, CapabilityInteraction{Code: code})

@@ -22,12 +22,15 @@ import (
 )
 
 // ExportTypes are the resource types a bulk export writes, in the order it writes them.
-var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Condition", "Observation"}
+var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest",
+	"MedicationRequest", "DocumentReference"}
 
 // exportPerms is the permission that reads each exported type (as its search route needs).
 var exportPerms = map[string][]auth.Permission{
 	"Patient": {auth.ViewPatient}, "AllergyIntolerance": {auth.ViewPatient}, "Encounter": {auth.ViewAppointment},
 	"Condition": {auth.RecordVitals, auth.WriteDiagnosis}, "Observation": {auth.RecordVitals, auth.WriteDiagnosis},
+	"Appointment": {auth.ViewAppointment}, "ServiceRequest": {auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis},
+	"MedicationRequest": {auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "DocumentReference": {auth.ViewPatient},
 }
 
 // ExportSpec is what an export writes: its types, the resources changed since a time (nil:
@@ -83,9 +86,10 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 	}
 	// The patients' own resources, one pass over the patients.
 	patients := want("Patient") || want("AllergyIntolerance")
-	records := want("Encounter") || want("Condition") || want("Observation")
+	records := want("Encounter") || want("Appointment") || want("Condition") || want("Observation")
+	others := want("ServiceRequest") || want("Observation") || want("MedicationRequest") || want("DocumentReference")
 	expand := func(rec appointment.Record) []Resource {
-		out := []Resource{toEncounter(rec.Appointment)}
+		out := []Resource{toEncounter(rec.Appointment), toAppointment(rec.Appointment)}
 		out = append(out, toConditions(rec)...)
 		return append(out, toObservations(rec)...)
 	}
@@ -139,6 +143,11 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 				f.After = list[len(list)-1].ID
 			}
 		}
+		if others {
+			if err := h.exportOthers(ctx, 0, spec, emit, step); err != nil {
+				return counts, err
+			}
+		}
 		return counts, sink.Close()
 	}
 	// A doctor's patients: their ids a batch at a time, then each one's records.
@@ -190,6 +199,13 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 				}
 			}
 		}
+		if others {
+			for _, pid := range ids {
+				if err := h.exportOthers(ctx, pid, spec, emit, func() error { return nil }); err != nil {
+					return counts, err
+				}
+			}
+		}
 		if err := step(); err != nil {
 			return counts, err
 		}
@@ -205,6 +221,8 @@ var errCancelled = fmt.Errorf("export cancelled")
 func lastUpdatedOf(res Resource) string {
 	switch r := res.(type) {
 	case Encounter:
+		return r.Meta.LastUpdated
+	case Appointment:
 		return r.Meta.LastUpdated
 	case Condition:
 		return r.Meta.LastUpdated
@@ -519,4 +537,91 @@ func (h *Handler) exportFile(w http.ResponseWriter, r *http.Request) {
 	}); err != nil {
 		slog.ErrorContext(r.Context(), "stream a bulk export file", "err", err)
 	}
+}
+
+// exportOthers writes the orders and results, prescriptions and documents (of patientID, or
+// of everyone when it is 0), a batch at a time.
+func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec ExportSpec, emit func(Resource) error, step func() error) error {
+	emitAll := func(list []Resource) error {
+		for _, res := range list {
+			if err := emit(res); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if slices.Contains(spec.Types, "ServiceRequest") || slices.Contains(spec.Types, "Observation") {
+		var after int64
+		for {
+			list, err := h.Results.Page(ctx, nil, patientID, after, false, exportBatch, "en")
+			if err != nil {
+				return err
+			}
+			for _, o := range list {
+				if spec.Since != nil && toServiceRequest(o).Meta.LastUpdated < instant(*spec.Since) {
+					continue
+				}
+				if err := emitAll(append([]Resource{toServiceRequest(o)}, toLabObservations(o)...)); err != nil {
+					return err
+				}
+			}
+			if err := step(); err != nil {
+				return err
+			}
+			if len(list) < exportBatch {
+				break
+			}
+			after = list[len(list)-1].ID
+		}
+	}
+	if slices.Contains(spec.Types, "MedicationRequest") {
+		var after int64
+		for {
+			list, err := h.Prescriptions.Page(ctx, nil, patientID, after, false, exportBatch)
+			if err != nil {
+				return err
+			}
+			for _, rx := range list {
+				if spec.Since != nil && rx.UpdatedAt.Before(*spec.Since) {
+					continue
+				}
+				if err := emitAll(toMedicationRequests(rx)); err != nil {
+					return err
+				}
+			}
+			if err := step(); err != nil {
+				return err
+			}
+			if len(list) < exportBatch {
+				break
+			}
+			after = list[len(list)-1].ID
+		}
+	}
+	if slices.Contains(spec.Types, "DocumentReference") {
+		var after int64
+		for {
+			list, err := h.Documents.Page(ctx, nil, patientID, after, false, exportBatch)
+			if err != nil {
+				return err
+			}
+			for _, d := range list {
+				res := toDocumentReference(d)
+				if spec.Since != nil && res.Meta.LastUpdated < instant(*spec.Since) {
+					continue
+				}
+				if err := emit(res); err != nil {
+					return err
+				}
+			}
+			if err := step(); err != nil {
+				return err
+			}
+			if len(list) < exportBatch {
+				break
+			}
+			after = list[len(list)-1].ID
+		}
+	}
+	return nil
 }

@@ -17,9 +17,12 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
+	"emr/internal/document"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
 	"emr/internal/patient"
+	"emr/internal/prescription"
+	"emr/internal/result"
 	"emr/internal/settings"
 )
 
@@ -31,9 +34,12 @@ const ContentType = "application/fhir+json; charset=utf-8"
 
 // Handler serves the FHIR API.
 type Handler struct {
-	DB       *database.DB
-	Patients *patient.Store
-	Visits   *appointment.Store
+	DB            *database.DB
+	Patients      *patient.Store
+	Visits        *appointment.Store
+	Prescriptions *prescription.Store
+	Results       *result.Store
+	Documents     *document.Store
 	// Version is the software's version, for the CapabilityStatement.
 	Version string
 	// Dispatch is the whole server (its guard included): a Bundle's reads go through it as
@@ -61,6 +67,12 @@ func (h *Handler) Routes() []auth.Route {
 		{"Encounter", viewAppointments, h.searchEncounters, h.readEncounter},
 		{"Condition", readVisits, h.searchConditions, h.readCondition},
 		{"Observation", readVisits, h.searchObservations, h.readObservation},
+		{"Practitioner", auth.NeedAny(auth.ViewPatient, auth.ViewAppointment), h.searchPractitioners, h.readPractitioner},
+		{"Organization", auth.LoggedIn, h.searchOrganizations, h.readOrganization},
+		{"Appointment", viewAppointments, h.searchAppointments, h.readAppointment},
+		{"ServiceRequest", auth.NeedAny(auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis), h.searchServiceRequests, h.readServiceRequest},
+		{"MedicationRequest", auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals), h.searchMedicationRequests, h.readMedicationRequest},
+		{"DocumentReference", viewPatient, h.searchDocumentReferences, h.readDocumentReference},
 	}
 	routes := []auth.Route{
 		{Method: "GET", Path: Base + "/metadata", Access: auth.Public, FHIR: true, Errors: WriteError, Handler: h.capabilities},
@@ -78,6 +90,7 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "PUT", Path: Base + "/Patient/{id}", Access: managePatient, Resource: "Patient", Interaction: auth.ActUpdate, FHIR: true, Errors: WriteError,
 			Announces: auth.ChangesPatients, Handler: h.updatePatient},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history/{vid}", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.vreadPatient},
+		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/$everything", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.everything},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.patientHistory},
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 		auth.Route{Method: "GET", Path: Base + "/Patient/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: h.patientTypeHistory},

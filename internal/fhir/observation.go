@@ -1,11 +1,15 @@
 package fhir
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"emr/internal/appointment"
+	"emr/internal/i18n"
+	"emr/internal/result"
 )
 
 // Observation is a vital sign measured at a visit, per the R4 vital-signs profiles.
@@ -17,8 +21,13 @@ type Observation struct {
 	Subject           *Reference             `json:"subject"`
 	Encounter         *Reference             `json:"encounter,omitempty"`
 	EffectiveDateTime string                 `json:"effectiveDateTime"`
+	Issued            string                 `json:"issued,omitempty"`
+	BasedOn           []Reference            `json:"basedOn,omitempty"`
 	ValueQuantity     *Quantity              `json:"valueQuantity,omitempty"`
+	ValueString       string                 `json:"valueString,omitempty"`
 	DataAbsentReason  *CodeableConcept       `json:"dataAbsentReason,omitempty"`
+	Interpretation    []CodeableConcept      `json:"interpretation,omitempty"`
+	ReferenceRange    []ObservationRange     `json:"referenceRange,omitempty"`
 	Component         []ObservationComponent `json:"component,omitempty"`
 }
 
@@ -107,7 +116,80 @@ var observationParams = map[string]paramKind{
 }
 
 func (h *Handler) readObservation(w http.ResponseWriter, r *http.Request) {
-	h.readDerived(w, r, "Observation", false, toObservations)
+	id := r.PathValue("id")
+	if !strings.HasPrefix(id, "lab-") {
+		h.readDerived(w, r, "Observation", false, toObservations)
+		return
+	}
+	order, _, err := splitID("Observation", strings.TrimPrefix(id, "lab-"))
+	if err != nil {
+		WriteError(w, r, notFound("Observation", id))
+		return
+	}
+	list, err := h.Results.Page(r.Context(), []int64{order}, 0, 0, false, 1, i18n.FromRequest(r))
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	var found []Resource
+	var pid int64
+	if len(list) > 0 {
+		found, pid = toLabObservations(list[0]), list[0].PatientID
+	}
+	res, ok := findIn(w, r, "Observation", id, found)
+	if !ok {
+		return
+	}
+	if err := h.audited(r, "fhir.observation.read", "lab_order", strconv.FormatInt(order, 10), pid, "Observation/"+id); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, res)
+}
+
+// labOffset places the laboratory results after every visit in an Observation search's
+// keyset (visit ids stay far below it): the search walks the vital signs, then the results.
+const labOffset = int64(1) << 40
+
+// shifted pages src with its groups' ids moved up by offset.
+func shifted(src source, offset int64) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if after > 0 {
+			after -= offset
+		}
+		list, err := src(ctx, after, desc, limit)
+		for i := range list {
+			list[i].ID += offset
+		}
+		return list, err
+	}
+}
+
+// combined walks first (ids below offset), then second (ids from offset up), as one source.
+func combined(first, second source, offset int64) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !desc {
+			var out []group
+			if after < offset {
+				list, err := first(ctx, after, false, limit)
+				if err != nil || len(list) == limit {
+					return list, err
+				}
+				out, after = list, 0
+			}
+			list, err := second(ctx, after, false, limit-len(out))
+			return append(out, list...), err
+		}
+		if after == 0 || after > offset {
+			list, err := second(ctx, after, true, limit)
+			if err != nil || len(list) == limit {
+				return list, err
+			}
+			rest, err := first(ctx, 0, true, limit-len(list))
+			return append(list, rest...), err
+		}
+		return first(ctx, after, true, limit)
+	}
 }
 
 func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
@@ -122,8 +204,9 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.WithVisit = true
-	keep, err := tokenFilter(q, map[string]func(res Resource) []Coding{
-		"category": func(res Resource) []Coding { return vitalSigns[0].Coding },
+	rng, _, _ := q.dates("date")
+	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
+		"category": func(res Resource) []Coding { return res.(Observation).Category[0].Coding },
 		"code":     func(res Resource) []Coding { return res.(Observation).Code.Coding },
 		"status":   func(res Resource) []Coding { return []Coding{{Code: res.(Observation).Status}} },
 	})
@@ -131,7 +214,42 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	h.clinicalSearch(w, r, "Observation", q, f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
+	if _, given := q.ids(); given {
+		inner := keep
+		keep = func(list []Resource) []Resource { return keepIDs(inner(list), q.values["_id"]) }
+	}
+	// The laboratory side: the same patient, ids of the form lab-{order}-{result}, the date
+	// of each result.
+	var orders []int64
+	labMatch := match
+	if _, given := q.ids(); given {
+		f.IDs, orders = nil, nil
+		for _, v := range flat(q.values["_id"]) {
+			if rest, ok := strings.CutPrefix(v, "lab-"); ok {
+				if n, err := strconv.ParseInt(strings.SplitN(rest, "-", 2)[0], 10, 64); err == nil {
+					orders = append(orders, n)
+				}
+			} else if n, err := strconv.ParseInt(strings.SplitN(v, "-", 2)[0], 10, 64); err == nil {
+				f.IDs = append(f.IDs, n)
+			}
+		}
+		match, labMatch = match && len(f.IDs) > 0, labMatch && len(orders) > 0
+	}
+	inRange := func(list []Resource) []Resource {
+		var out []Resource
+		for _, res := range list {
+			t, err := time.Parse(time.RFC3339Nano, res.(Observation).EffectiveDateTime)
+			if err == nil && (rng.From.IsZero() || !t.Before(rng.From)) && (rng.To.IsZero() || t.Before(rng.To)) {
+				out = append(out, res)
+			}
+		}
+		return out
+	}
+	vitalsSrc := h.recordSource(f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
+	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(inRange(toLabObservations(o))) }), labOffset)
+	h.searchset(w, r, "Observation", q, combined(vitalsSrc, labSrc, labOffset), func(page []entry) error {
+		return h.audited(r, "fhir.observation.list", "appointment", "", f.PatientID, "Observation search: "+idList(page))
+	})
 }
 
 // tokenFilter reads token parameters ([system|]code, a comma for "or", each occurrence

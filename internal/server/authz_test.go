@@ -233,6 +233,19 @@ var requiredAccess = map[string]string{
 	"POST /api/profile/api-tokens":                 "logged-in",
 	"DELETE /api/profile/api-tokens/{id}":          "logged-in",
 	"GET /fhir/R4/metadata":                        "public",
+	"GET /fhir/R4/Practitioner":                    "view patient or view appointment",
+	"GET /fhir/R4/Practitioner/{id}":               "view patient or view appointment",
+	"GET /fhir/R4/Organization":                    "logged-in",
+	"GET /fhir/R4/Organization/{id}":               "logged-in",
+	"GET /fhir/R4/Appointment":                     "view appointment",
+	"GET /fhir/R4/Appointment/{id}":                "view appointment",
+	"GET /fhir/R4/ServiceRequest":                  "record results or review results or write diagnosis",
+	"GET /fhir/R4/ServiceRequest/{id}":             "record results or review results or write diagnosis",
+	"GET /fhir/R4/MedicationRequest":               "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/MedicationRequest/{id}":          "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/DocumentReference":               "view patient",
+	"GET /fhir/R4/DocumentReference/{id}":          "view patient",
+	"GET /fhir/R4/Patient/{id}/$everything":        "view patient",
 	"GET /fhir/R4/$export":                         "view patient",
 	"GET /fhir/R4/Patient/$export":                 "view patient",
 	"GET /fhir/R4/Group/{id}/$export":              "view patient",
@@ -430,6 +443,9 @@ func TestTokenMatrix(t *testing.T) {
 				check(token(role, "patient/"+rt.Resource+"."+act), allowed, "a patient/ token scoped to it")
 				check(token(role, "user/"+rt.Resource+"."+other), false, "a token scoped to another interaction")
 				otherType := "Practitioner"
+				if rt.Resource == otherType {
+					otherType = "Organization"
+				}
 				check(token(role, "user/"+otherType+"."+act), false, "a token scoped to another resource")
 			}
 			// A backend client: its system/ scopes alone decide, on the FHIR API only.
@@ -450,7 +466,11 @@ func TestTokenMatrix(t *testing.T) {
 				other := map[string]string{"r": "s", "s": "r", "c": "r", "u": "r"}[act]
 				check(system("system/"+rt.Resource+"."+act), true, "a backend client scoped to it")
 				check(system("system/"+rt.Resource+"."+other), false, "a backend client scoped to another interaction")
-				check(system("system/Practitioner."+act), false, "a backend client scoped to another resource")
+				otherType := "Practitioner"
+				if rt.Resource == otherType {
+					otherType = "Organization"
+				}
+				check(system("system/"+otherType+"."+act), false, "a backend client scoped to another resource")
 			}
 		}
 	})

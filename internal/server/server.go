@@ -198,7 +198,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	clients := &auth.Clients{DB: db}
-	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Version: cfg.Version, Clients: clients}
+	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
+		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients}
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),

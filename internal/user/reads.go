@@ -179,3 +179,29 @@ func readNamed(ctx context.Context, q database.Querier, query string, ids []int6
 	}
 	return out, rows.Err()
 }
+
+// Page lists accounts for programs (the FHIR API's Practitioner), in id order from after
+// (below it when desc), up to limit, without their roles.
+func Page(ctx context.Context, q database.Querier, after int64, desc bool, limit int) ([]User, error) {
+	query := `SELECT ` + userColumns + ` FROM users WHERE id > $1 ORDER BY id LIMIT $2`
+	if desc {
+		query = `SELECT ` + userColumns + ` FROM users WHERE id < $1 ORDER BY id DESC LIMIT $2`
+		if after <= 0 {
+			after = 1<<63 - 1
+		}
+	}
+	rows, err := q.QueryContext(ctx, query, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("page accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}

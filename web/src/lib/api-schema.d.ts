@@ -1145,6 +1145,19 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Appointment": {
+    /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
+    get: operations["searchFhirAppointment"];
+  };
+  "/fhir/R4/Appointment/{id}": {
+    /** Read one Appointment, with ETag W/"<versionId>". */
+    get: operations["readFhirAppointment"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/fhir/R4/auth/token": {
     /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
     post: operations["postSmartToken"];
@@ -1183,6 +1196,19 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/DocumentReference": {
+    /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
+    get: operations["searchFhirDocumentReference"];
+  };
+  "/fhir/R4/DocumentReference/{id}": {
+    /** Read one DocumentReference, with ETag W/"<versionId>". */
+    get: operations["readFhirDocumentReference"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/fhir/R4/Encounter": {
     /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirEncounter"];
@@ -1206,6 +1232,19 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/MedicationRequest": {
+    /** Search MedicationRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Prescription lines (ids {prescription}-{line}): patient or subject, status, intent. Blank-form prescriptions, which name no patient of the register, are not among them. Every error is an OperationOutcome. */
+    get: operations["searchFhirMedicationRequest"];
+  };
+  "/fhir/R4/MedicationRequest/{id}": {
+    /** Read one MedicationRequest, with ETag W/"<versionId>". */
+    get: operations["readFhirMedicationRequest"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/fhir/R4/metadata": {
     /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
     get: operations["getFhirMetadata"];
@@ -1217,6 +1256,19 @@ export type paths = {
   "/fhir/R4/Observation/{id}": {
     /** Read one Observation, with ETag W/"<versionId>". */
     get: operations["readFhirObservation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Organization": {
+    /** Search Organization (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). The clinic (Organization/clinic): its name, address, phone and tax number from the clinic's settings. Every error is an OperationOutcome. */
+    get: operations["searchFhirOrganization"];
+  };
+  "/fhir/R4/Organization/{id}": {
+    /** Read one Organization, with ETag W/"<versionId>". */
+    get: operations["readFhirOrganization"];
     parameters: {
       path: {
         id: string;
@@ -1263,9 +1315,44 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Patient/{id}/$everything": {
+    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions and documents — the types the caller may read; the others are named in an outcome entry. */
+    get: operations["everythingFhirPatient"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/fhir/R4/Patient/$export": {
     /** Bulk Data export at the Patient level (every patient's records), as $export. */
     get: operations["exportFhirPatients"];
+  };
+  "/fhir/R4/Practitioner": {
+    /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
+    get: operations["searchFhirPractitioner"];
+  };
+  "/fhir/R4/Practitioner/{id}": {
+    /** Read one Practitioner, with ETag W/"<versionId>". */
+    get: operations["readFhirPractitioner"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/ServiceRequest": {
+    /** Search ServiceRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Laboratory and imaging orders: patient or subject, status, code (LOINC), category. Every error is an OperationOutcome. */
+    get: operations["searchFhirServiceRequest"];
+  };
+  "/fhir/R4/ServiceRequest/{id}": {
+    /** Read one ServiceRequest, with ETag W/"<versionId>". */
+    get: operations["readFhirServiceRequest"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
   };
   "/verify/{code}": {
     /** The public check of a document (no login): an HTML page in the visitor's language with the kind, number and date, the doctor and clinic, the patient's initials and birth year, valid or cancelled, and the content's SHA-256. Nothing else; no search or listing. At most 20 look-ups per address in 10 minutes; every look-up is audited with the address. */
@@ -7157,6 +7244,45 @@ export type operations = {
       };
     };
   };
+  /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
+  searchFhirAppointment: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Appointment, with ETag W/"<versionId>". */
+  readFhirAppointment: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
   postSmartToken: {
     responses: {
@@ -7282,6 +7408,45 @@ export type operations = {
       };
     };
   };
+  /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
+  searchFhirDocumentReference: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one DocumentReference, with ETag W/"<versionId>". */
+  readFhirDocumentReference: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirEncounter: {
     responses: {
@@ -7344,6 +7509,45 @@ export type operations = {
       };
     };
   };
+  /** Search MedicationRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Prescription lines (ids {prescription}-{line}): patient or subject, status, intent. Blank-form prescriptions, which name no patient of the register, are not among them. Every error is an OperationOutcome. */
+  searchFhirMedicationRequest: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one MedicationRequest, with ETag W/"<versionId>". */
+  readFhirMedicationRequest: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
   getFhirMetadata: {
     responses: {
@@ -7380,6 +7584,45 @@ export type operations = {
   };
   /** Read one Observation, with ETag W/"<versionId>". */
   readFhirObservation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Organization (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). The clinic (Organization/clinic): its name, address, phone and tax number from the clinic's settings. Every error is an OperationOutcome. */
+  searchFhirOrganization: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Organization, with ETag W/"<versionId>". */
+  readFhirOrganization: {
     parameters: {
       path: {
         id: string;
@@ -7562,6 +7805,30 @@ export type operations = {
       };
     };
   };
+  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions and documents — the types the caller may read; the others are named in an outcome entry. */
+  everythingFhirPatient: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome: too large. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** Bulk Data export at the Patient level (every patient's records), as $export. */
   exportFhirPatients: {
     responses: {
@@ -7575,6 +7842,84 @@ export type operations = {
       };
       /** @description An OperationOutcome naming the type. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
+  searchFhirPractitioner: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Practitioner, with ETag W/"<versionId>". */
+  readFhirPractitioner: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search ServiceRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Laboratory and imaging orders: patient or subject, status, code (LOINC), category. Every error is an OperationOutcome. */
+  searchFhirServiceRequest: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Read one ServiceRequest, with ETag W/"<versionId>". */
+  readFhirServiceRequest: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
         content: never;
       };
     };

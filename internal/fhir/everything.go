@@ -1,0 +1,182 @@
+package fhir
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/auth"
+	"emr/internal/i18n"
+)
+
+// MaxEverything is how many resources Patient/$everything answers at most: a record larger
+// than that is exported ($export) instead.
+const MaxEverything = 5000
+
+// everythingPerms is the permission each type of $everything needs (as its search does).
+var everythingPerms = map[string][]auth.Permission{
+	"Patient": {auth.ViewPatient}, "AllergyIntolerance": {auth.ViewPatient}, "DocumentReference": {auth.ViewPatient},
+	"Encounter": {auth.ViewAppointment}, "Appointment": {auth.ViewAppointment},
+	"Condition": {auth.RecordVitals, auth.WriteDiagnosis}, "Observation": {auth.RecordVitals, auth.WriteDiagnosis},
+	"ServiceRequest":    {auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis},
+	"MedicationRequest": {auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals},
+}
+
+// everything answers a patient's whole record as one searchset Bundle: the patient and every
+// resource about them the caller may read; the types left out are named in an outcome entry.
+func (h *Handler) everything(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "Patient")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	p := auth.PrincipalFrom(r.Context())
+	allowed := map[string]bool{}
+	var omitted []string
+	for _, kind := range []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest", "MedicationRequest", "DocumentReference"} {
+		ok := false
+		for _, perm := range everythingPerms[kind] {
+			ok = ok || p.MayFHIR(perm)
+		}
+		if ok && p.ScopeAllows(kind, auth.ActRead) {
+			allowed[kind] = true
+		} else {
+			omitted = append(omitted, kind)
+		}
+	}
+	var all []Resource
+	add := func(list ...Resource) error {
+		for _, res := range list {
+			if allowed[res.ResourceKind()] {
+				all = append(all, res)
+			}
+		}
+		if len(all) > MaxEverything {
+			return &Error{Status: http.StatusBadRequest, Code: "too-costly", Key: "fhir.everything_too_large", Args: []any{MaxEverything}}
+		}
+		return nil
+	}
+	ctx := r.Context()
+	err = h.gather(ctx, id, i18n.FromRequest(r), add)
+	if apperr.KindOf(err) == apperr.KindNotFound {
+		err = notFound("Patient", r.PathValue("id"))
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if err := h.audited(r, "fhir.patient_everything.read", "patient", strconv.FormatInt(id, 10), id, ""); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	base := h.baseURL(r)
+	total := len(all)
+	b := Bundle{base: base0("Bundle"), BundleType: "searchset", Timestamp: instant(time.Now()), Total: &total,
+		Link: []BundleLink{{Relation: "self", URL: base + "/Patient/" + r.PathValue("id") + "/$everything"}}}
+	for _, res := range all {
+		b.Entry = append(b.Entry, BundleEntry{FullURL: base + "/" + res.ResourceKind() + "/" + res.ResourceID(), Resource: res, Search: &EntrySearch{Mode: "match"}})
+	}
+	if len(omitted) > 0 {
+		oo := OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "suppressed",
+			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", strings.Join(omitted, ", "))}}}
+		b.Entry = append(b.Entry, BundleEntry{Resource: oo, Search: &EntrySearch{Mode: "outcome"}})
+	}
+	write(w, http.StatusOK, b)
+}
+
+// gather hands add every resource about patient id, type by type.
+func (h *Handler) gather(ctx context.Context, id int64, lang string, add func(...Resource) error) error {
+	pt, err := h.Patients.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := add(toPatient(pt)); err != nil {
+		return err
+	}
+	if err := add(toAllergies(pt)...); err != nil {
+		return err
+	}
+	f := appointment.RecordFilter{PatientID: id, Limit: exportBatch}
+	for {
+		list, err := h.Visits.Records(ctx, f)
+		if err != nil {
+			return err
+		}
+		for _, rec := range list {
+			if err := add(toEncounter(rec.Appointment), toAppointment(rec.Appointment)); err != nil {
+				return err
+			}
+			if err := add(toConditions(rec)...); err != nil {
+				return err
+			}
+			if err := add(toObservations(rec)...); err != nil {
+				return err
+			}
+		}
+		if len(list) < exportBatch {
+			break
+		}
+		f.After = list[len(list)-1].ID
+	}
+	return h.gatherOrders(ctx, id, lang, add)
+}
+
+// gatherOrders hands add a patient's orders and results, prescriptions and documents.
+func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add func(...Resource) error) error {
+	var after int64
+	for {
+		list, err := h.Results.Page(ctx, nil, id, after, false, exportBatch, lang)
+		if err != nil {
+			return err
+		}
+		for _, o := range list {
+			if err := add(toServiceRequest(o)); err != nil {
+				return err
+			}
+			if err := add(toLabObservations(o)...); err != nil {
+				return err
+			}
+		}
+		if len(list) < exportBatch {
+			break
+		}
+		after = list[len(list)-1].ID
+	}
+	after = 0
+	for {
+		list, err := h.Prescriptions.Page(ctx, nil, id, after, false, exportBatch)
+		if err != nil {
+			return err
+		}
+		for _, rx := range list {
+			if err := add(toMedicationRequests(rx)...); err != nil {
+				return err
+			}
+		}
+		if len(list) < exportBatch {
+			break
+		}
+		after = list[len(list)-1].ID
+	}
+	after = 0
+	for {
+		list, err := h.Documents.Page(ctx, nil, id, after, false, exportBatch)
+		if err != nil {
+			return err
+		}
+		for _, d := range list {
+			if err := add(toDocumentReference(d)); err != nil {
+				return err
+			}
+		}
+		if len(list) < exportBatch {
+			break
+		}
+		after = list[len(list)-1].ID
+	}
+	return nil
+}

@@ -1,0 +1,820 @@
+package fhir
+
+import (
+	"context"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/document"
+	"emr/internal/i18n"
+	"emr/internal/prescription"
+	"emr/internal/result"
+	"emr/internal/settings"
+	"emr/internal/user"
+)
+
+// ---- Practitioner: a staff account ----
+
+// Practitioner is a member of the clinic's staff.
+type Practitioner struct {
+	base
+	Identifier []Identifier   `json:"identifier,omitempty"`
+	Active     bool           `json:"active"`
+	Name       []HumanName    `json:"name,omitempty"`
+	Telecom    []ContactPoint `json:"telecom,omitempty"`
+}
+
+// UsernameSystem is the identifier system of staff usernames.
+const UsernameSystem = "urn:emr:username"
+
+func toPractitioner(u user.User) Practitioner {
+	p := Practitioner{base: newBase("Practitioner", strconv.FormatInt(u.ID, 10), u.Version, u.UpdatedAt), Active: u.Active,
+		Identifier: []Identifier{{System: UsernameSystem, Value: u.Username}}, Name: []HumanName{{Text: u.Name}}}
+	if u.Email != "" {
+		p.Telecom = []ContactPoint{{System: "email", Value: u.Email, Use: "work"}}
+	}
+	return p
+}
+
+var practitionerParams = map[string]paramKind{"name": kindString, "active": kindToken, "identifier": kindToken}
+
+func (h *Handler) readPractitioner(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "Practitioner")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	u, err := user.Get(r.Context(), h.DB, id)
+	if apperr.KindOf(err) == apperr.KindNotFound {
+		err = notFound("Practitioner", r.PathValue("id"))
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, toPractitioner(u))
+}
+
+func (h *Handler) searchPractitioners(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, practitionerParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	ids, idGiven := q.ids()
+	name, err := q.one("name")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	active, err := q.one("active")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	ident, err := q.one("identifier")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	_, ident, _ = strings.Cut("|"+ident, "|")
+	if i := strings.LastIndex(ident, "|"); i >= 0 {
+		ident = ident[i+1:]
+	}
+	match := func(u user.User) bool {
+		return (!idGiven || containsID(ids, u.ID)) && (name == "" || strings.Contains(strings.ToLower(u.Name), strings.ToLower(name))) &&
+			(active == "" || strconv.FormatBool(u.Active) == active) && (ident == "" || u.Username == ident)
+	}
+	// Accounts are few: a batch is read and filtered here, and read on until the batch is
+	// full or the accounts run out, so that a short batch still means the end.
+	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		var out []group
+		for len(out) < limit {
+			list, err := user.Page(ctx, h.DB, after, desc, limit)
+			if err != nil {
+				return nil, err
+			}
+			for _, u := range list {
+				if match(u) && len(out) < limit {
+					out = append(out, group{ID: u.ID, Resources: []Resource{toPractitioner(u)}})
+				}
+				after = u.ID
+			}
+			if len(list) < limit {
+				break
+			}
+		}
+		return out, nil
+	}
+	h.searchset(w, r, "Practitioner", q, src, func([]entry) error { return nil })
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- Organization: the clinic ----
+
+// Organization is the clinic.
+type Organization struct {
+	base
+	Identifier []Identifier   `json:"identifier,omitempty"`
+	Active     bool           `json:"active"`
+	Name       string         `json:"name,omitempty"`
+	Telecom    []ContactPoint `json:"telecom,omitempty"`
+	Address    []Address      `json:"address,omitempty"`
+}
+
+// clinicID is the clinic's Organization id.
+const clinicID = "clinic"
+
+func (h *Handler) clinic(ctx context.Context) (Organization, error) {
+	c, err := settings.ReadClinic(ctx, h.DB)
+	if err != nil {
+		return Organization{}, err
+	}
+	o := Organization{base: newBase("Organization", clinicID, c.Version, started), Active: true, Name: c.Name}
+	if o.Name == "" {
+		o.Name = "EMR"
+	}
+	if c.TaxID != "" {
+		o.Identifier = []Identifier{{System: "urn:emr:tax-id", Value: c.TaxID}}
+	}
+	if c.Phone != "" {
+		o.Telecom = []ContactPoint{{System: "phone", Value: c.Phone, Use: "work"}}
+	}
+	if c.Address != "" {
+		o.Address = []Address{{Text: c.Address}}
+	}
+	return o, nil
+}
+
+func (h *Handler) readOrganization(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("id") != clinicID {
+		WriteError(w, r, notFound("Organization", r.PathValue("id")))
+		return
+	}
+	o, err := h.clinic(r.Context())
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, o)
+}
+
+func (h *Handler) searchOrganizations(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, map[string]paramKind{})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	_, idGiven := q.ids()
+	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if after != 0 || (idGiven && !strings.Contains(q.applied.Get("_id")+","+strings.Join(flat(q.values["_id"]), ","), clinicID)) {
+			return nil, nil
+		}
+		o, err := h.clinic(ctx)
+		return []group{{ID: 1, Resources: []Resource{o}}}, err
+	}
+	h.searchset(w, r, "Organization", q, src, func([]entry) error { return nil })
+}
+
+func flat(values [][]string) []string {
+	var out []string
+	for _, v := range values {
+		out = append(out, v...)
+	}
+	return out
+}
+
+// ---- ServiceRequest: a test ordered at a visit; laboratory Observations: its results ----
+
+// ServiceRequest is a laboratory or imaging order.
+type ServiceRequest struct {
+	base
+	Status     string            `json:"status"`
+	Intent     string            `json:"intent"`
+	Category   []CodeableConcept `json:"category,omitempty"`
+	Code       *CodeableConcept  `json:"code,omitempty"`
+	Subject    *Reference        `json:"subject"`
+	Encounter  *Reference        `json:"encounter,omitempty"`
+	AuthoredOn string            `json:"authoredOn,omitempty"`
+	Requester  *Reference        `json:"requester,omitempty"`
+	Note       []Annotation      `json:"note,omitempty"`
+}
+
+// Annotation is a note.
+type Annotation struct {
+	Text string `json:"text"`
+}
+
+var orderStatus = map[string]string{
+	result.Ordered: "active", result.Collected: "active", result.Preliminary: "active", result.Final: "completed",
+	result.Reviewed: "completed", result.Cancelled: "revoked", result.NotDone: "revoked",
+}
+
+func testCode(loinc, label, test string) *CodeableConcept {
+	c := &CodeableConcept{Text: label}
+	if c.Text == "" {
+		c.Text = test
+	}
+	if loinc != "" {
+		c.Coding = []Coding{{System: systemLOINC, Code: loinc, Display: label}}
+	}
+	return c
+}
+
+func toServiceRequest(o result.Order) ServiceRequest {
+	s := ServiceRequest{
+		base:   newBase("ServiceRequest", strconv.FormatInt(o.ID, 10), o.Version, latest(o.OrderedAt, o.CollectedAt, o.ResultedAt, o.ReviewedAt)),
+		Status: orderStatus[o.Status], Intent: "order", Code: testCode(o.LOINC, o.TestLabel, o.Test),
+		Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), AuthoredOn: instant(o.OrderedAt),
+	}
+	if s.Status == "" {
+		s.Status = "unknown"
+	}
+	if o.Kind == "imaging" {
+		s.Category = []CodeableConcept{*concept(systemSNOMED, "363679005", "Imaging")}
+	} else {
+		s.Category = []CodeableConcept{*concept(systemSNOMED, "108252007", "Laboratory procedure")}
+	}
+	if o.OrderedBy != nil {
+		s.Requester = ref("Practitioner", *o.OrderedBy)
+		s.Requester.Display = o.OrderedByName
+	}
+	if o.Note != "" {
+		s.Note = []Annotation{{Text: o.Note}}
+	}
+	return s
+}
+
+func latest(first time.Time, more ...*time.Time) time.Time {
+	for _, t := range more {
+		if t != nil && t.After(first) {
+			first = *t
+		}
+	}
+	return first
+}
+
+var interpretations = map[string][2]string{
+	"H": {"H", "High"}, "L": {"L", "Low"}, "HH": {"HH", "Critical high"}, "LL": {"LL", "Critical low"}, "A": {"A", "Abnormal"}, "AA": {"AA", "Critical abnormal"},
+}
+
+const systemInterpretation = "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation"
+
+// ObservationRange is a result's reference range.
+type ObservationRange struct {
+	Low  *SimpleQuantity `json:"low,omitempty"`
+	High *SimpleQuantity `json:"high,omitempty"`
+}
+
+// SimpleQuantity is a quantity without a comparator.
+type SimpleQuantity struct {
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
+}
+
+var labCategory = []CodeableConcept{*concept(systemObsCategory, "laboratory", "Laboratory")}
+
+// toLabObservations are an order's current results ("lab-{order}-{result}").
+func toLabObservations(o result.Order) []Resource {
+	var out []Resource
+	for _, x := range o.Results {
+		status := x.Status
+		if status != "preliminary" && status != "final" && status != "corrected" {
+			status = "unknown"
+		}
+		obs := Observation{
+			base:   newBase("Observation", "lab-"+strconv.FormatInt(o.ID, 10)+"-"+strconv.FormatInt(x.ID, 10), o.Version, x.RecordedAt),
+			Status: status, Category: labCategory, Code: testCode(x.LOINC, x.Label, x.Analyte),
+			Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), EffectiveDateTime: instant(x.ObservedAt),
+			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
+		}
+		switch {
+		case x.Value != nil:
+			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
+				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit}
+			}
+		case x.Answer != "":
+			obs.ValueString = x.Answer
+		case x.Text != "":
+			obs.ValueString = x.Text
+		}
+		if obs.ValueQuantity == nil && obs.ValueString == "" {
+			obs.DataAbsentReason = unknownValue
+		}
+		if m, ok := interpretations[x.Flag]; ok {
+			obs.Interpretation = []CodeableConcept{*concept(systemInterpretation, m[0], m[1])}
+		}
+		var rng ObservationRange
+		if x.Range.Low != nil {
+			if v, err := strconv.ParseFloat(*x.Range.Low, 64); err == nil {
+				rng.Low = &SimpleQuantity{Value: v, Unit: x.Unit}
+			}
+		}
+		if x.Range.High != nil {
+			if v, err := strconv.ParseFloat(*x.Range.High, 64); err == nil {
+				rng.High = &SimpleQuantity{Value: v, Unit: x.Unit}
+			}
+		}
+		if rng.Low != nil || rng.High != nil {
+			obs.ReferenceRange = []ObservationRange{rng}
+		}
+		out = append(out, obs)
+	}
+	return out
+}
+
+// orderSource pages a patient's (or every) order, each expanded.
+func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang string, expand func(result.Order) []Resource) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !match {
+			return nil, nil
+		}
+		list, err := h.Results.Page(ctx, ids, patientID, after, desc, limit, lang)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, len(list))
+		for i, o := range list {
+			out[i] = group{ID: o.ID, Resources: expand(o)}
+		}
+		return out, nil
+	}
+}
+
+var serviceRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "code": kindToken, "category": kindToken}
+
+func (h *Handler) readServiceRequest(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "ServiceRequest")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	list, err := h.Results.Page(r.Context(), []int64{id}, 0, 0, false, 1, i18n.FromRequest(r))
+	if err == nil && len(list) == 0 {
+		err = notFound("ServiceRequest", r.PathValue("id"))
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if err := h.audited(r, "fhir.servicerequest.read", "lab_order", r.PathValue("id"), list[0].PatientID, ""); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, toServiceRequest(list[0]))
+}
+
+// patientOf reads a search's patient (or subject): 0 when absent, -1 when it names none.
+func patientOf(q query) (int64, error) {
+	var pid int64
+	for _, name := range []string{"patient", "subject"} {
+		p, err := q.reference(name, "Patient")
+		if err != nil {
+			return 0, err
+		}
+		if p < 0 || (p > 0 && pid > 0 && p != pid) {
+			return -1, nil
+		}
+		if p > 0 {
+			pid = p
+		}
+	}
+	return pid, nil
+}
+
+func (h *Handler) searchServiceRequests(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, serviceRequestParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	pid, err := patientOf(q)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	ids, idGiven := q.ids()
+	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
+		"status":   func(res Resource) []Coding { return []Coding{{Code: res.(ServiceRequest).Status}} },
+		"code":     func(res Resource) []Coding { return res.(ServiceRequest).Code.Coding },
+		"category": func(res Resource) []Coding { return res.(ServiceRequest).Category[0].Coding },
+	})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	match := pid >= 0 && (!idGiven || len(ids) > 0)
+	src := h.orderSource(ids, max(pid, 0), match, i18n.FromRequest(r), func(o result.Order) []Resource { return keep([]Resource{toServiceRequest(o)}) })
+	h.searchset(w, r, "ServiceRequest", q, src, func(page []entry) error {
+		return h.audited(r, "fhir.servicerequest.list", "lab_order", "", max(pid, 0), "ServiceRequest search: "+idList(page))
+	})
+}
+
+// ---- MedicationRequest: a prescription's lines ----
+
+// MedicationRequest is one line of a prescription.
+type MedicationRequest struct {
+	base
+	Status                    string           `json:"status"`
+	Intent                    string           `json:"intent"`
+	MedicationCodeableConcept *CodeableConcept `json:"medicationCodeableConcept"`
+	Subject                   *Reference       `json:"subject"`
+	Encounter                 *Reference       `json:"encounter,omitempty"`
+	AuthoredOn                string           `json:"authoredOn,omitempty"`
+	Requester                 *Reference       `json:"requester,omitempty"`
+	Note                      []Annotation     `json:"note,omitempty"`
+	DosageInstruction         []Dosage         `json:"dosageInstruction,omitempty"`
+	DispenseRequest           *DispenseRequest `json:"dispenseRequest,omitempty"`
+}
+
+// Dosage is how a medicine is taken, as the prescription says it.
+type Dosage struct {
+	Text  string           `json:"text,omitempty"`
+	Route *CodeableConcept `json:"route,omitempty"`
+}
+
+// DispenseRequest is how much to dispense, and how many refills.
+type DispenseRequest struct {
+	NumberOfRepeatsAllowed *int            `json:"numberOfRepeatsAllowed,omitempty"`
+	Quantity               *SimpleQuantity `json:"quantity,omitempty"`
+}
+
+var prescriptionStatus = map[string]string{prescription.Draft: "draft", prescription.Issued: "active", prescription.Cancelled: "cancelled"}
+
+func toMedicationRequests(rx prescription.Prescription) []Resource {
+	if rx.PatientID == nil {
+		return nil // a blank-form prescription names no patient of the register
+	}
+	status := prescriptionStatus[rx.Status]
+	if status == "" {
+		status = "unknown"
+	}
+	updated := rx.UpdatedAt
+	authored := rx.CreatedAt
+	if rx.IssuedAt != nil {
+		authored = *rx.IssuedAt
+	}
+	var out []Resource
+	for i, it := range rx.Items {
+		m := MedicationRequest{
+			base:   newBase("MedicationRequest", strconv.FormatInt(rx.ID, 10)+"-"+strconv.Itoa(i+1), rx.Version, updated),
+			Status: status, Intent: "order", MedicationCodeableConcept: &CodeableConcept{Text: it.Medicine},
+			Subject: ref("Patient", *rx.PatientID), AuthoredOn: instant(authored),
+		}
+		if rx.AppointmentID != nil {
+			m.Encounter = ref("Encounter", *rx.AppointmentID)
+		}
+		if rx.Prescriber != nil && rx.Prescriber.ID != 0 {
+			m.Requester = ref("Practitioner", rx.Prescriber.ID)
+			m.Requester.Display = rx.Prescriber.Name
+		}
+		var parts []string
+		for _, p := range []string{it.Dose, it.Frequency, it.Duration, it.Instructions} {
+			if strings.TrimSpace(p) != "" {
+				parts = append(parts, strings.TrimSpace(p))
+			}
+		}
+		if len(parts) > 0 || it.Route != "" {
+			d := Dosage{Text: strings.Join(parts, "; ")}
+			if it.Route != "" {
+				d.Route = &CodeableConcept{Text: it.Route}
+			}
+			m.DosageInstruction = []Dosage{d}
+		}
+		dr := DispenseRequest{}
+		if it.Refills > 0 {
+			refills := it.Refills
+			dr.NumberOfRepeatsAllowed = &refills
+		}
+		if it.Quantity != nil {
+			if v, err := strconv.ParseFloat(string(*it.Quantity), 64); err == nil {
+				dr.Quantity = &SimpleQuantity{Value: v, Unit: it.Unit}
+			}
+		}
+		if dr.NumberOfRepeatsAllowed != nil || dr.Quantity != nil {
+			m.DispenseRequest = &dr
+		}
+		if rx.Notes != "" {
+			m.Note = []Annotation{{Text: rx.Notes}}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, expand func(prescription.Prescription) []Resource) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !match {
+			return nil, nil
+		}
+		list, err := h.Prescriptions.Page(ctx, ids, patientID, after, desc, limit)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, len(list))
+		for i, rx := range list {
+			out[i] = group{ID: rx.ID, Resources: expand(rx)}
+		}
+		return out, nil
+	}
+}
+
+var medicationRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken}
+
+func (h *Handler) readMedicationRequest(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	rxID, _, err := splitID("MedicationRequest", id)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	list, err := h.Prescriptions.Page(r.Context(), []int64{rxID}, 0, 0, false, 1)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	var found []Resource
+	var pid int64
+	if len(list) > 0 {
+		found = toMedicationRequests(list[0])
+		if list[0].PatientID != nil {
+			pid = *list[0].PatientID
+		}
+	}
+	res, ok := findIn(w, r, "MedicationRequest", id, found)
+	if !ok {
+		return
+	}
+	if err := h.audited(r, "fhir.medicationrequest.read", "prescription", strconv.FormatInt(rxID, 10), pid, ""); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, res)
+}
+
+func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, medicationRequestParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	pid, err := patientOf(q)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	ids, idGiven := q.recordIDs(true)
+	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
+		"status": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Status}} },
+		"intent": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Intent}} },
+	})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	expand := func(rx prescription.Prescription) []Resource { return keep(toMedicationRequests(rx)) }
+	if idGiven {
+		expand = func(rx prescription.Prescription) []Resource {
+			return keepIDs(keep(toMedicationRequests(rx)), q.values["_id"])
+		}
+	}
+	src := h.prescriptionSource(ids, max(pid, 0), pid >= 0 && (!idGiven || len(ids) > 0), expand)
+	h.searchset(w, r, "MedicationRequest", q, src, func(page []entry) error {
+		return h.audited(r, "fhir.medicationrequest.list", "prescription", "", max(pid, 0), "MedicationRequest search: "+idList(page))
+	})
+}
+
+// ---- Appointment ----
+
+// Appointment is a booking.
+type Appointment struct {
+	base
+	Status            string                   `json:"status"`
+	CancelationReason *CodeableConcept         `json:"cancelationReason,omitempty"`
+	AppointmentType   *CodeableConcept         `json:"appointmentType,omitempty"`
+	ReasonCode        []CodeableConcept        `json:"reasonCode,omitempty"`
+	Start             string                   `json:"start"`
+	End               string                   `json:"end"`
+	MinutesDuration   int                      `json:"minutesDuration,omitempty"`
+	Comment           string                   `json:"comment,omitempty"`
+	Participant       []AppointmentParticipant `json:"participant"`
+}
+
+// AppointmentParticipant is the patient or the doctor of an appointment.
+type AppointmentParticipant struct {
+	Actor  *Reference `json:"actor,omitempty"`
+	Status string     `json:"status"`
+}
+
+var appointmentStatus = map[string]string{
+	appointment.Booked: "booked", appointment.Arrived: "arrived", appointment.InProgress: "checked-in",
+	appointment.Completed: "fulfilled", appointment.Cancelled: "cancelled", appointment.NoShow: "noshow",
+}
+
+func toAppointment(a appointment.Appointment) Appointment {
+	out := Appointment{
+		base:   newBase("Appointment", strconv.FormatInt(a.ID, 10), a.Version, a.UpdatedAt),
+		Status: appointmentStatus[a.Status], Start: instant(a.StartsAt), End: instant(a.StartsAt.Add(time.Duration(a.DurationMinutes) * time.Minute)),
+		MinutesDuration: a.DurationMinutes, Comment: a.Remarks,
+	}
+	if out.Status == "" {
+		out.Status = "booked"
+	}
+	if a.Type != "" {
+		out.AppointmentType = &CodeableConcept{Text: a.Type}
+	}
+	if a.Reason != "" {
+		out.ReasonCode = []CodeableConcept{{Text: a.Reason}}
+	}
+	if a.CancelReason != "" {
+		out.CancelationReason = &CodeableConcept{Text: a.CancelReason}
+	}
+	doctor := ref("Practitioner", a.DoctorID)
+	doctor.Display = a.DoctorName
+	out.Participant = []AppointmentParticipant{{Actor: ref("Patient", a.PatientID), Status: "accepted"}, {Actor: doctor, Status: "accepted"}}
+	return out
+}
+
+var appointmentParams = map[string]paramKind{"patient": kindReference, "date": kindDate, "status": kindToken, "practitioner": kindReference, "actor": kindReference}
+
+func (h *Handler) readAppointment(w http.ResponseWriter, r *http.Request) {
+	h.readDerived(w, r, "Appointment", true, func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })
+}
+
+func (h *Handler) searchAppointments(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, appointmentParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f, match, err := recordFilter(q, true)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if v, err := q.one("status"); err != nil {
+		WriteError(w, r, err)
+		return
+	} else if v != "" {
+		for native, status := range appointmentStatus {
+			if status == v {
+				f.Statuses = append(f.Statuses, native)
+			}
+		}
+		match = match && len(f.Statuses) > 0
+	}
+	var doctor int64
+	for _, name := range []string{"practitioner", "actor"} {
+		d, err := q.reference(name, "Practitioner")
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if d != 0 {
+			doctor = d
+		}
+	}
+	expand := func(rec appointment.Record) []Resource {
+		if doctor != 0 && rec.DoctorID != doctor {
+			return nil
+		}
+		return []Resource{toAppointment(rec.Appointment)}
+	}
+	h.clinicalSearch(w, r, "Appointment", q, f, match && doctor >= 0, expand)
+}
+
+// ---- DocumentReference: an issued document ----
+
+// DocumentReference is an issued document with its page attached.
+type DocumentReference struct {
+	base
+	Identifier  []Identifier      `json:"identifier,omitempty"`
+	Status      string            `json:"status"`
+	Type        *CodeableConcept  `json:"type,omitempty"`
+	Subject     *Reference        `json:"subject"`
+	Date        string            `json:"date,omitempty"`
+	Author      []Reference       `json:"author,omitempty"`
+	Custodian   *Reference        `json:"custodian,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Content     []DocumentContent `json:"content"`
+	Context     *DocumentContext  `json:"context,omitempty"`
+}
+
+// DocumentContent is a document's attachment.
+type DocumentContent struct {
+	Attachment Attachment `json:"attachment"`
+}
+
+// Attachment is a document's page, inline.
+type Attachment struct {
+	ContentType string `json:"contentType"`
+	Language    string `json:"language,omitempty"`
+	Data        string `json:"data"`
+	Title       string `json:"title,omitempty"`
+	Creation    string `json:"creation,omitempty"`
+}
+
+// DocumentContext is the visit a document was issued at.
+type DocumentContext struct {
+	Encounter []Reference `json:"encounter,omitempty"`
+}
+
+func toDocumentReference(d document.Document) DocumentReference {
+	status := "current"
+	if d.Status == "cancelled" {
+		status = "entered-in-error" // withdrawn: no longer to be relied on
+	}
+	out := DocumentReference{
+		base:       newBase("DocumentReference", strconv.FormatInt(d.ID, 10), d.Version, latest(d.IssuedAt, d.CancelledAt)),
+		Identifier: []Identifier{{System: "urn:emr:document-number", Value: d.Number}}, Status: status,
+		Type: &CodeableConcept{Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
+		Custodian: &Reference{Reference: "Organization/" + clinicID}, Description: d.Title,
+		Content: []DocumentContent{{Attachment: Attachment{ContentType: "text/html", Language: d.Language, Title: d.Title, Creation: instant(d.IssuedAt),
+			Data: base64.StdEncoding.EncodeToString([]byte(d.HTML()))}}},
+	}
+	if d.Doctor.ID != 0 {
+		out.Author = []Reference{{Reference: "Practitioner/" + strconv.FormatInt(d.Doctor.ID, 10), Display: d.Doctor.Name}}
+	}
+	if d.AppointmentID != nil {
+		out.Context = &DocumentContext{Encounter: []Reference{*ref("Encounter", *d.AppointmentID)}}
+	}
+	return out
+}
+
+func (h *Handler) documentSource(ids []int64, patientID int64, match bool, keep func([]Resource) []Resource) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !match {
+			return nil, nil
+		}
+		list, err := h.Documents.Page(ctx, ids, patientID, after, desc, limit)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, len(list))
+		for i, d := range list {
+			out[i] = group{ID: d.ID, Resources: keep([]Resource{toDocumentReference(d)})}
+		}
+		return out, nil
+	}
+}
+
+var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}
+
+func (h *Handler) readDocumentReference(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "DocumentReference")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	list, err := h.Documents.Page(r.Context(), []int64{id}, 0, 0, false, 1)
+	if err == nil && len(list) == 0 {
+		err = notFound("DocumentReference", r.PathValue("id"))
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if err := h.audited(r, "fhir.documentreference.read", "document", r.PathValue("id"), list[0].PatientID, ""); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, toDocumentReference(list[0]))
+}
+
+func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r, documentParams)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	pid, err := patientOf(q)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	ids, idGiven := q.ids()
+	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
+		"status": func(res Resource) []Coding { return []Coding{{Code: res.(DocumentReference).Status}} },
+	})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	src := h.documentSource(ids, max(pid, 0), pid >= 0 && (!idGiven || len(ids) > 0), keep)
+	h.searchset(w, r, "DocumentReference", q, src, func(page []entry) error {
+		return h.audited(r, "fhir.documentreference.list", "document", "", max(pid, 0), "DocumentReference search: "+idList(page))
+	})
+}
