@@ -910,3 +910,68 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		}
 	})
 }
+
+// TestFHIRWritesVitalSignsAndAppointments: a vital sign written through FHIR lands in the
+// visit's vitals under the visit's rules (its ranges, its version), in the unit the visit
+// keeps; an appointment is booked, moved and cancelled through the appointment book's rules.
+func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		nurse, _ := c.token(t, "nurse", "")
+		visit := fmt.Sprintf("Encounter/%d", c.visitID)
+		vital := func(loinc string, value float64, unit string) map[string]any {
+			return map[string]any{"resourceType": "Observation", "status": "final", "category": []any{map[string]any{"coding": []any{map[string]any{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "vital-signs"}}}},
+				"code": map[string]any{"coding": []any{map[string]any{"system": "http://loinc.org", "code": loinc}}}, "subject": map[string]any{"reference": fmt.Sprintf("Patient/%d", c.patientID)},
+				"encounter": map[string]any{"reference": visit}, "effectiveDateTime": time.Now().UTC().Format(time.RFC3339),
+				"valueQuantity": map[string]any{"value": value, "unit": unit, "system": "http://unitsofmeasure.org", "code": unit}}
+		}
+		o, r := send(t, nurse, "POST", "/fhir/R4/Observation", vital("29463-7", 154, "[lb_av]"), nil, http.StatusCreated)
+		if o["id"] != fmt.Sprintf("%d-weight", c.visitID) || fmt.Sprint(o["valueQuantity"].(map[string]any)["value"]) != "69.9" || r.Header.Get("Location") == "" {
+			t.Fatalf("weight in pounds: %v", o)
+		}
+		version := o["meta"].(map[string]any)["versionId"].(string)
+		o, _ = send(t, nurse, "POST", "/fhir/R4/Observation", vital("8310-5", 100.4, "[degF]"), nil, http.StatusCreated)
+		if fmt.Sprint(o["valueQuantity"].(map[string]any)["value"]) != "38" {
+			t.Errorf("temperature in Fahrenheit: %v", o["valueQuantity"])
+		}
+		// Refused: implausible, derived, unknown unit, another patient; an update at a stale version.
+		send(t, nurse, "POST", "/fhir/R4/Observation", vital("29463-7", 900, "kg"), nil, http.StatusBadRequest)
+		send(t, nurse, "POST", "/fhir/R4/Observation", vital("39156-5", 22, "kg/m2"), nil, http.StatusBadRequest)
+		send(t, nurse, "POST", "/fhir/R4/Observation", vital("29463-7", 70, "stone"), nil, http.StatusBadRequest)
+		other := vital("8867-4", 80, "/min")
+		other["subject"] = map[string]any{"reference": fmt.Sprintf("Patient/%d", c.nkaID)}
+		send(t, nurse, "POST", "/fhir/R4/Observation", other, nil, http.StatusBadRequest)
+		upd := vital("29463-7", 71, "kg")
+		upd["id"] = fmt.Sprintf("%d-weight", c.visitID)
+		send(t, nurse, "PUT", "/fhir/R4/Observation/"+upd["id"].(string), upd, map[string]string{"If-Match": `W/"` + version + `"`}, http.StatusPreconditionFailed)
+		cur := get(t, nurse, "/fhir/R4/Observation/"+upd["id"].(string), http.StatusOK)["meta"].(map[string]any)["versionId"].(string)
+		send(t, nurse, "PUT", "/fhir/R4/Observation/"+upd["id"].(string), upd, map[string]string{"If-Match": `W/"` + cur + `"`}, http.StatusOK)
+		var v struct{ Vitals struct{ Weight, Temperature *float64 } }
+		c.nurse.Do("GET", fmt.Sprintf("/api/appointments/%d/visit", c.visitID), nil).JSON(t, &v)
+		if v.Vitals.Weight == nil || *v.Vitals.Weight != 71 || v.Vitals.Temperature == nil || *v.Vitals.Temperature != 38 {
+			t.Errorf("the visit's vitals: %+v", v.Vitals)
+		}
+		clerk, _ := c.token(t, "clerk", "")
+		send(t, clerk, "POST", "/fhir/R4/Observation", vital("8867-4", 80, "/min"), nil, http.StatusForbidden)
+
+		// Appointments: booked, refused when double-booked, moved at its version, cancelled with a reason.
+		start := time.Now().UTC().Add(48 * time.Hour).Truncate(time.Hour)
+		appt := map[string]any{"resourceType": "Appointment", "status": "booked", "start": start.Format(time.RFC3339), "minutesDuration": 20,
+			"appointmentType": map[string]any{"text": "follow-up"}, "participant": []any{
+				map[string]any{"actor": map[string]any{"reference": fmt.Sprintf("Patient/%d", c.nkaID)}, "status": "accepted"},
+				map[string]any{"actor": map[string]any{"reference": fmt.Sprintf("Practitioner/%d", c.env.UserID("doc"))}, "status": "accepted"}}}
+		a, _ := send(t, clerk, "POST", "/fhir/R4/Appointment", appt, nil, http.StatusCreated)
+		send(t, clerk, "POST", "/fhir/R4/Appointment", appt, nil, http.StatusConflict)
+		a["start"] = start.Add(time.Hour).Format(time.RFC3339)
+		a["end"] = start.Add(time.Hour + 20*time.Minute).Format(time.RFC3339)
+		a2, _ := send(t, clerk, "PUT", "/fhir/R4/Appointment/"+a["id"].(string), a, map[string]string{"If-Match": `W/"1"`}, http.StatusOK)
+		send(t, clerk, "PUT", "/fhir/R4/Appointment/"+a["id"].(string), a, map[string]string{"If-Match": `W/"1"`}, http.StatusPreconditionFailed)
+		a2["status"] = "cancelled"
+		send(t, clerk, "PUT", "/fhir/R4/Appointment/"+a["id"].(string), a2, map[string]string{"If-Match": `W/"2"`}, http.StatusBadRequest)
+		a2["cancelationReason"] = map[string]any{"text": "the patient called"}
+		a3, _ := send(t, clerk, "PUT", "/fhir/R4/Appointment/"+a["id"].(string), a2, map[string]string{"If-Match": `W/"2"`}, http.StatusOK)
+		if a3["status"] != "cancelled" {
+			t.Errorf("cancelled: %v", a3)
+		}
+	})
+}

@@ -109,6 +109,10 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	sort.Strings(kinds)
 	for _, kind := range kinds {
 		res := CapabilityResource{Type: kind, Versioning: "versioned", Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}}
+		if kind == "Observation" || kind == "Appointment" {
+			res.Versioning = "versioned-update"
+			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})
+		}
 		if kind == "Patient" {
 			res.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export"},
 				{Name: "everything", Definition: "http://hl7.org/fhir/OperationDefinition/Patient-everything"}}

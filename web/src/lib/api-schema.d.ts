@@ -1148,10 +1148,14 @@ export type paths = {
   "/fhir/R4/Appointment": {
     /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
     get: operations["searchFhirAppointment"];
+    /** Book an appointment through the appointment book (its rules: no double booking (409), the doctor's hours, a start not in the past): participants Patient/<id> and Practitioner/<id>, start, minutesDuration or end, appointmentType (new, follow-up, walk-in), one reasonCode, comment. */
+    post: operations["createFhirAppointment"];
   };
   "/fhir/R4/Appointment/{id}": {
     /** Read one Appointment, with ETag W/"<versionId>". */
     get: operations["readFhirAppointment"];
+    /** Move an appointment, or mark it arrived, noshow or cancelled (cancelationReason required), at its version (If-Match, required; 412 when stale). */
+    put: operations["updateFhirAppointment"];
     parameters: {
       path: {
         id: string;
@@ -1252,10 +1256,14 @@ export type paths = {
   "/fhir/R4/Observation": {
     /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirObservation"];
+    /** Record a vital sign (LOINC 85354-9 blood pressure with both components, 8867-4, 9279-1, 8310-5, 2708-6, 29463-7, 8302-2; BMI is computed) into its visit (encounter), whose patient it must name: the visit's ranges and state apply; [lb_av], [in_i], [degF] and g/m are converted to the units kept. Vitals copied forward from an earlier visit are replaced, never kept as measured now. */
+    post: operations["createFhirObservation"];
   };
   "/fhir/R4/Observation/{id}": {
     /** Read one Observation, with ETag W/"<versionId>". */
     get: operations["readFhirObservation"];
+    /** Change a vital sign of a visit, at the visit's version (If-Match, required; 412 when stale). */
+    put: operations["updateFhirObservation"];
     parameters: {
       path: {
         id: string;
@@ -7263,6 +7271,25 @@ export type operations = {
       };
     };
   };
+  /** Book an appointment through the appointment book (its rules: no double booking (409), the doctor's hours, a start not in the past): participants Patient/<id> and Practitioner/<id>, start, minutesDuration or end, appointmentType (new, follow-up, walk-in), one reasonCode, comment. */
+  createFhirAppointment: {
+    responses: {
+      /** @description The appointment booked. */
+      201: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the doctor is booked then. */
+      409: {
+        content: never;
+      };
+    };
+  };
   /** Read one Appointment, with ETag W/"<versionId>". */
   readFhirAppointment: {
     parameters: {
@@ -7279,6 +7306,38 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       404: {
+        content: never;
+      };
+    };
+  };
+  /** Move an appointment, or mark it arrived, noshow or cancelled (cancelationReason required), at its version (If-Match, required; 412 when stale). */
+  updateFhirAppointment: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The appointment. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: not possible in its state, or double-booked. */
+      409: {
+        content: never;
+      };
+      /** @description An OperationOutcome: it has changed. */
+      412: {
+        content: never;
+      };
+      /** @description An OperationOutcome: If-Match is missing. */
+      428: {
         content: never;
       };
     };
@@ -7582,6 +7641,25 @@ export type operations = {
       };
     };
   };
+  /** Record a vital sign (LOINC 85354-9 blood pressure with both components, 8867-4, 9279-1, 8310-5, 2708-6, 29463-7, 8302-2; BMI is computed) into its visit (encounter), whose patient it must name: the visit's ranges and state apply; [lb_av], [in_i], [degF] and g/m are converted to the units kept. Vitals copied forward from an earlier visit are replaced, never kept as measured now. */
+  createFhirObservation: {
+    responses: {
+      /** @description The vital sign as kept (its id {visit}-{part}, the visit's version). */
+      201: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the visit changed meanwhile, or is not open for vitals. */
+      409: {
+        content: never;
+      };
+    };
+  };
   /** Read one Observation, with ETag W/"<versionId>". */
   readFhirObservation: {
     parameters: {
@@ -7598,6 +7676,34 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       404: {
+        content: never;
+      };
+    };
+  };
+  /** Change a vital sign of a visit, at the visit's version (If-Match, required; 412 when stale). */
+  updateFhirObservation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The vital sign as kept. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the visit has changed. */
+      412: {
+        content: never;
+      };
+      /** @description An OperationOutcome: If-Match is missing. */
+      428: {
         content: never;
       };
     };
