@@ -946,7 +946,9 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		send(t, nurse, "PUT", "/fhir/R4/Observation/"+upd["id"].(string), upd, map[string]string{"If-Match": `W/"` + version + `"`}, http.StatusPreconditionFailed)
 		cur := get(t, nurse, "/fhir/R4/Observation/"+upd["id"].(string), http.StatusOK)["meta"].(map[string]any)["versionId"].(string)
 		send(t, nurse, "PUT", "/fhir/R4/Observation/"+upd["id"].(string), upd, map[string]string{"If-Match": `W/"` + cur + `"`}, http.StatusOK)
-		var v struct{ Vitals struct{ Weight, Temperature *float64 } }
+		var v struct {
+			Vitals struct{ Weight, Temperature *float64 }
+		}
 		c.nurse.Do("GET", fmt.Sprintf("/api/appointments/%d/visit", c.visitID), nil).JSON(t, &v)
 		if v.Vitals.Weight == nil || *v.Vitals.Weight != 71 || v.Vitals.Temperature == nil || *v.Vitals.Temperature != 38 {
 			t.Errorf("the visit's vitals: %+v", v.Vitals)
