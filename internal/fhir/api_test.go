@@ -977,3 +977,99 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		}
 	})
 }
+
+type importReport struct {
+	DryRun                       bool `json:"dry_run"`
+	Format                       string
+	Created, Duplicates, Invalid int
+	Lines                        []struct {
+		Line     int
+		Status   string
+		MRN      string
+		Messages []string
+	}
+}
+
+// TestImportTheRegister: a register from a spreadsheet, NDJSON or a Bundle goes through the
+// register's rules line by line: a dry run writes nothing, duplicates (of the register or
+// within the file) are skipped and named, refused lines say why; the rest is registered,
+// allergies and "no known allergies" included.
+func TestImportTheRegister(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		csvFile := "first_name,middle_name,last_name,sex,birth_date,phone,allergies,previous_number\n" +
+			"Hoa,,Pham,female,1988-02-14,0987 654 321,penicillin; sulfa,OLD-17\n" +
+			"Minh,Van,Lê,male,1970-03-02,,,\n" + // the register has him
+			"Bad,,Date,male,1988-02-30,,,\n" +
+			"Hoa,,Pham,female,1988-02-14,,,\n" + // line 2 again
+			"Ivan,,Sokolov,male,1975-06-01,,none,\n"
+		var rep importReport
+		r := c.clerk.Upload("POST", "/api/patients/import?dry_run=1", "register.csv", []byte(csvFile))
+		r.JSON(t, &rep)
+		statuses := func() []string {
+			var out []string
+			for _, l := range rep.Lines {
+				out = append(out, l.Status)
+			}
+			return out
+		}
+		if r.Status != http.StatusOK || !rep.DryRun || !slices.Equal(statuses(), []string{"would_create", "duplicate", "invalid", "duplicate", "would_create"}) {
+			t.Fatalf("dry run: %d %s", r.Status, r.Body)
+		}
+		if rep.Lines[1].MRN != c.mrn || len(rep.Lines[2].Messages) == 0 || rep.Lines[3].Messages[0] == "" {
+			t.Errorf("the report's reasons: %+v", rep.Lines)
+		}
+		before := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients`)
+		if before != 2 {
+			t.Fatalf("a dry run wrote patients: %d", before)
+		}
+		r = c.clerk.Upload("POST", "/api/patients/import", "register.csv", []byte(csvFile))
+		r.JSON(t, &rep)
+		if rep.Created != 2 || rep.Duplicates != 2 || rep.Invalid != 1 || rep.Lines[0].Status != "created" || rep.Lines[0].MRN == "" {
+			t.Fatalf("import: %s", r.Body)
+		}
+		var hoa struct {
+			Remarks string
+			History struct {
+				AllergyStatus string `json:"allergy_status"`
+				Allergies     []struct{ Substance string }
+			}
+		}
+		api, _ := c.token(t, "doc", "")
+		found := entries(get(t, api, "/fhir/R4/Patient?identifier="+rep.Lines[0].MRN, http.StatusOK))
+		c.clerk.Do("GET", "/api/patients/"+found[0]["id"].(string), nil).JSON(t, &hoa)
+		if hoa.History.AllergyStatus != "present" || len(hoa.History.Allergies) != 2 || !strings.Contains(hoa.Remarks, "OLD-17") {
+			t.Errorf("imported patient: %+v", hoa)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE last_name = 'Sokolov' AND history LIKE '%"allergy_status":"none"%'`); n != 1 {
+			t.Errorf("no known allergies imported: %d", n)
+		}
+
+		// NDJSON: a patient and their allergy, by its id in the file.
+		nd := `{"resourceType":"Patient","id":"p1","identifier":[{"system":"http://old.example/mrn","value":"A-1"}],"name":[{"family":"Nakamura","given":["Yui"]}],"gender":"female","birthDate":"1999-09-09"}` + "\n" +
+			`{"resourceType":"AllergyIntolerance","patient":{"reference":"Patient/p1"},"code":{"text":"latex"},"reaction":[{"manifestation":[{"text":"hives"}],"severity":"mild"}]}` + "\n" +
+			`{"resourceType":"Observation","status":"final","code":{"text":"x"}}` + "\n"
+		r = c.clerk.Upload("POST", "/api/patients/import", "register.ndjson", []byte(nd))
+		r.JSON(t, &rep)
+		if rep.Format != "ndjson" || rep.Created != 1 || rep.Invalid != 1 {
+			t.Fatalf("ndjson: %s", r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE last_name = 'Nakamura' AND history LIKE '%latex%' AND remarks LIKE '%A-1%'`); n != 1 {
+			t.Errorf("the NDJSON patient with their allergy: %d", n)
+		}
+		// A Bundle; and what is no register file at all.
+		bundle := `{"resourceType":"Bundle","type":"transaction","entry":[{"fullUrl":"urn:uuid:1","resource":{"resourceType":"Patient","name":[{"family":"Okafor","given":["Ada"]}],"gender":"female","birthDate":"1980-01-01"}},` +
+			`{"resource":{"resourceType":"AllergyIntolerance","patient":{"reference":"urn:uuid:1"},"code":{"coding":[{"system":"http://snomed.info/sct","code":"716186003"}]}}}]}`
+		r = c.clerk.Upload("POST", "/api/patients/import", "register.json", []byte(bundle))
+		r.JSON(t, &rep)
+		if rep.Format != "bundle" || rep.Created != 1 {
+			t.Fatalf("bundle: %s", r.Body)
+		}
+		if r := c.clerk.Upload("POST", "/api/patients/import", "register.xlsx", []byte("PK\x03\x04")); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a spreadsheet file: %d", r.Status)
+		}
+		if r := c.nurse.Upload("POST", "/api/patients/import", "register.csv", []byte(csvFile)); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse imports: %d", r.Status)
+		}
+	})
+}

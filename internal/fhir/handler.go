@@ -45,6 +45,8 @@ type Handler struct {
 	// Dispatch is the whole server (its guard included): a Bundle's reads go through it as
 	// their caller's own requests. Set once the server is built.
 	Dispatch http.Handler
+	// MaxImport is the largest register file an import takes, in bytes.
+	MaxImport int64
 	// Clients are the backend clients (SMART Backend Services).
 	Clients *auth.Clients
 }

@@ -33,6 +33,10 @@ func (s *Store) now() time.Time {
 	return time.Now().UTC()
 }
 
+// Today is the clinic's current date (midnight UTC of it), against which birth dates are
+// checked.
+func (s *Store) Today() time.Time { return s.today() }
+
 func (s *Store) today() time.Time {
 	loc := s.Loc
 	if loc == nil {

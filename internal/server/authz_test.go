@@ -42,6 +42,7 @@ var requiredAccess = map[string]string{
 	"GET /api/patients":                      "view patient",
 	"POST /api/patients":                     "manage patient",
 	"POST /api/patients/duplicates":          "manage patient",
+	"POST /api/patients/import":              "manage patient",
 	"GET /api/patients/{id}":                 "view patient",
 	"PUT /api/patients/{id}":                 "manage patient",
 	"POST /api/patients/{id}/archive":        "manage patient",

@@ -199,7 +199,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	clients := &auth.Clients{DB: db}
 	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
-		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients}
+		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),
@@ -220,6 +220,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&push.Handler{Keys: keys}).Routes(),
 		scheduled.Routes(),
 		interop.Routes(),
+		interop.ImportRoutes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/ready", Access: auth.Public, Handler: ready(db)},

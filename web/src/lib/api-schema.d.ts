@@ -788,6 +788,10 @@ export type paths = {
     /** Patients who may be the same person (same name, birth date and sex, or same phone). */
     post: operations["postPatientsDuplicates"];
   };
+  "/api/patients/import": {
+    /** Load a clinic's existing register (multipart field file): a FHIR Bundle (.json) or NDJSON (.ndjson) of Patients and the AllergyIntolerances that name them, or a CSV (.csv) with a header of first_name, middle_name, last_name, sex, birth_date, phone, email, address, allergies (';'-separated, or 'none'), previous_number. Each patient goes through the register's validation and duplicate check (of the register and within the file); the previous system's numbers go into the remarks. ?dry_run=1 checks and writes nothing. At most 10,000 patients; the registered ones in one transaction. */
+    post: operations["importPatients"];
+  };
   "/api/permissions": {
     /** The permission catalogue, in the order screens show it. */
     get: operations["getPermissions"];
@@ -2259,6 +2263,25 @@ export type components = {
       /** Format: date-time */
       updated_at: string;
       version: number;
+    };
+    PatientImportReport: {
+      /** @description Registered (or, in a dry run, that would be). */
+      created: number;
+      dry_run: boolean;
+      duplicates: number;
+      /** @enum {string} */
+      format: "csv" | "ndjson" | "bundle";
+      invalid: number;
+      lines: ({
+          /** @description The file's line (CSV, NDJSON) or the Bundle's entry, from 1. */
+          line: number;
+          messages: string[];
+          /** @description The number given, or the possible duplicate's. */
+          mrn: string;
+          name: string;
+          /** @enum {string} */
+          status: "created" | "would_create" | "duplicate" | "invalid";
+        })[];
     };
     /** @description A patient's record as written; the server needs first_name, last_name, sex and birth_date and takes any other field left out as empty. */
     PatientInput: {
@@ -5790,6 +5813,32 @@ export type operations = {
         };
       };
       403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Load a clinic's existing register (multipart field file): a FHIR Bundle (.json) or NDJSON (.ndjson) of Patients and the AllergyIntolerances that name them, or a CSV (.csv) with a header of first_name, middle_name, last_name, sex, birth_date, phone, email, address, allergies (';'-separated, or 'none'), previous_number. Each patient goes through the register's validation and duplicate check (of the register and within the file); the previous system's numbers go into the remarks. ?dry_run=1 checks and writes nothing. At most 10,000 patients; the registered ones in one transaction. */
+  importPatients: {
+    parameters: {
+      query?: {
+        dry_run?: "1" | "true";
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /** Format: binary */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PatientImportReport"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["Invalid"];
     };
   };
   /** The permission catalogue, in the order screens show it. */
