@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { Client } from 'fhir-kit-client'
-import { login, newPatient, unique } from './helpers'
+import { api, login, newPatient, unique } from './helpers'
 import { port } from './ports'
 
 const base = `http://127.0.0.1:${port}/fhir/R4`
@@ -109,4 +109,32 @@ test('a backend client registered on the API access screen reads patients with S
   expect(replay.status()).toBe(401)
   await page.reload()
   await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('127.0.0.1')
+})
+
+// An administrator loads a register from a CSV file: checked first (nothing written), then
+// imported; the possible duplicate is left out and named.
+test('the register is imported from a CSV file after a check', async ({ page }) => {
+  await login(page, 'admin')
+  const family = `Import${unique()}`
+  const dupLast = `Dup${unique()}`
+  const existing = await newPatient(page, dupLast)
+  const csv = [
+    'first_name,last_name,sex,birth_date,allergies',
+    `Lan,${family},female,1990-04-05,penicillin`,
+    `Minh,${dupLast},male,1984-03-04,`,
+    `Bad,${family},female,1990-02-30,`,
+  ].join('\n')
+  await page.goto('/administrator/import-patients')
+  await page.locator('input[type=file]').setInputFiles({ name: 'register.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+  await expect(page.getByTestId('import-file')).toHaveText('register.csv')
+  await page.getByRole('button', { name: 'Check the file' }).click()
+  await expect(page.getByText('Checked — to register: 1, possible duplicates left out: 1, refused: 1.')).toBeVisible()
+  await expect(page.getByRole('row', { name: /Bad/ })).toContainText('Refused')
+  await expect(page.getByRole('row', { name: new RegExp(`Minh`) })).toContainText(existing.mrn)
+  const before = await (await api(page, 'get', `/api/patients?q=${family}`)).json()
+  expect(before.data).toHaveLength(0)
+  await page.getByRole('button', { name: 'Import 1 patient' }).click()
+  await expect(page.getByText('Imported — registered: 1, possible duplicates left out: 1, refused: 1.')).toBeVisible()
+  const after = await (await api(page, 'get', `/api/patients?q=${family}`)).json()
+  expect(after.data).toHaveLength(1)
 })

@@ -51,6 +51,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },
   { route: '/administrator/api-access', path: () => '/administrator/api-access' },
+  { route: '/administrator/import-patients', path: () => '/administrator/import-patients' },
   { route: '/forms/blankPrescription', path: () => '/forms/blankPrescription' },
   { route: '/forms/charting', path: () => '/forms/charting' },
   { route: '/forms/templates', path: () => '/forms/templates' },

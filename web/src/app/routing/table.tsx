@@ -8,6 +8,7 @@ const Dashboard = lazy(() => import('../../features/dashboard/DashboardPage'))
 const PatientList = lazy(() => import('../../features/patients/PatientListPage'))
 const PatientForm = lazy(() => import('../../features/patients/PatientFormPage'))
 const PatientChart = lazy(() => import('../../features/patients/PatientChartPage'))
+const ImportPatients = lazy(() => import('../../features/patients/ImportPatientsPage'))
 const Appointments = lazy(() => import('../../features/appointments/AppointmentsPage'))
 const Diagnosis = lazy(() => import('../../features/appointments/DiagnosisPage'))
 const PrintPrescription = lazy(() => import('../../features/prescriptions/PrintPage'))
@@ -197,6 +198,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },
       { path: 'api-access', name: 'ApiAccess', component: ApiAccess, meta: { title: 'apiAccess', permissions: ['manage user'] } },
+      { path: 'import-patients', name: 'ImportPatients', component: ImportPatients, meta: { title: 'importPatients', permissions: ['manage patient'] } },
     ],
   },
   {

@@ -18,7 +18,7 @@ describe('sidebar menu', () => {
       'route.appointments',
       { 'route.results': ['route.resultsReview', 'route.overdueOrders', 'route.criticalReport'] },
       { 'route.fees': ['route.bills', 'route.cashUp', 'route.feeReports'] },
-      { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.backups', 'route.apiAccess'] },
+      { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.backups', 'route.apiAccess', 'route.importPatients'] },
       { 'route.forms': ['route.blankPrescription', 'route.chartingAids', 'route.documentTemplates'] },
       'route.myProfile',
     ])

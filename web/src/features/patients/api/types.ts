@@ -24,3 +24,5 @@ export const emptyPatient = (): PatientInput => ({
 })
 
 export { chartPath, fullName } from '../../../lib/patient'
+
+export type PatientImportReport = Schema<'PatientImportReport'>

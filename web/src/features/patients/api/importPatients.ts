@@ -1,0 +1,9 @@
+import { send } from '../../../lib/api'
+import type { PatientImportReport } from './types'
+
+/** Loads a register file (CSV, NDJSON or a FHIR Bundle); a dry run checks it and writes nothing. */
+export const importPatients = (file: File, dryRun: boolean) => {
+  const fd = new FormData()
+  fd.append('file', file, file.name)
+  return send<PatientImportReport>('post', `/patients/import${dryRun ? '?dry_run=1' : ''}`, fd)
+}
