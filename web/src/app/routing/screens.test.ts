@@ -7,7 +7,7 @@ describe('screensOf', () => {
 
   it('lists a page under its own permissions, or else its parent’s', () => {
     expect(byPermission['view patient'].map((s) => s.path)).toEqual(['/masterfile/patients', '/masterfile/profile/:id/:pid', '/documents/:id/print'])
-    expect(byPermission['manage patient'].map((s) => s.path)).toEqual(['/masterfile/patient_form/:id'])
+    expect(byPermission['manage patient'].map((s) => s.path)).toEqual(['/masterfile/patient_form/:id', '/administrator/import-patients'])
     expect(byPermission['manage permission'].map((s) => s.path)).toContain('/permission/page')
     expect(byPermission['view audit log'].map((s) => s.path)).toEqual(['/administrator/audit'])
   })
