@@ -54,6 +54,8 @@ func main() {
 	cpuNames := flag.String("cpu-names", "postgres", "comma-separated process names whose CPU time counts (the database)")
 	safety := flag.Bool("safety", false, "instead: the medicine-safety check at 1, 8 and 32 clients (safety.go)")
 	charting := flag.Int("charting", 0, "instead: the charting aids at 1, 8 and 32 clients, for a doctor (the account) with this many visits in 90 days (charting.go)")
+	fhirMode := flag.Bool("fhir", false, "instead: the FHIR API beside the native one at 1, 8 and 32 clients, a 1,000-entry batch against single creates, and a bulk export (fhir.go)")
+	serverPID := flag.Int("server-pid", 0, "with -fhir: the server's pid, whose memory the export row reads")
 	verify := flag.Bool("verify", false, "instead: the public verify page flooded with guesses at 1, 8 and 32 clients (verify.go; the server needs --trust-proxy)")
 	flag.Parse()
 	u, err := url.Parse(*base)
@@ -82,6 +84,10 @@ func main() {
 	}
 	if *verify {
 		verifyBench(client, *base, *label, *requests)
+		return
+	}
+	if *fhirMode {
+		fhirBench(client, *base, *label, *patients, *year, *requests, *serverPID)
 		return
 	}
 	if *pushClients > 0 {

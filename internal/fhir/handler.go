@@ -5,12 +5,15 @@
 package fhir
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
@@ -49,6 +52,10 @@ type Handler struct {
 	MaxImport int64
 	// Clients are the backend clients (SMART Backend Services).
 	Clients *auth.Clients
+
+	publicMu    sync.Mutex
+	public      string
+	publicUntil time.Time
 }
 
 // Routes is the FHIR API's route table: each interaction with the native permission it
@@ -265,8 +272,8 @@ func acceptsJSON(accept string) bool {
 // baseURL is the absolute address of the FHIR API as the caller reached it, or at the
 // clinic's public address when one is set.
 func (h *Handler) baseURL(r *http.Request) string {
-	if c, err := settings.ReadClinic(r.Context(), h.DB); err == nil && c.PublicURL != "" {
-		return strings.TrimRight(c.PublicURL, "/") + Base
+	if public := h.publicURL(r.Context()); public != "" {
+		return strings.TrimRight(public, "/") + Base
 	}
 	scheme := "http"
 	if auth.Secure(r) {
@@ -284,4 +291,22 @@ func (h *Handler) audited(r *http.Request, action, kind, id string, patientID in
 		e.Detail = strings.TrimSpace(e.Detail + " (API token " + strconv.FormatInt(p.TokenID, 10) + ")")
 	}
 	return audit.Access(r.Context(), h.DB, e)
+}
+
+// publicURLFresh is how long the clinic's public address is kept between reads.
+const publicURLFresh = 5 * time.Second
+
+// publicURL is the clinic's public address ("" when unset), read at most every few seconds.
+func (h *Handler) publicURL(ctx context.Context) string {
+	h.publicMu.Lock()
+	defer h.publicMu.Unlock()
+	if time.Now().Before(h.publicUntil) {
+		return h.public
+	}
+	c, err := settings.ReadClinic(ctx, h.DB)
+	if err != nil {
+		return h.public
+	}
+	h.public, h.publicUntil = c.PublicURL, time.Now().Add(publicURLFresh)
+	return h.public
 }

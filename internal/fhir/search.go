@@ -328,8 +328,8 @@ func collect(ctx context.Context, src source, q query) (page []entry, before, af
 	c := q.cursor
 	// The direction of the walk: the sort's, turned round for a previous page.
 	desc := q.desc != c.Back
-	want := q.count + 1 // one more says whether there is a next page
-	batch := max(q.count, 10)
+	want := q.count + 1         // one more says whether there is a next page
+	batch := max(q.count+1, 10) // a page and one more, in one read when each record gives one resource
 	// The first read includes the cursor's own record: it may hold entries past Pos.
 	var from int64
 	if c.set && desc {

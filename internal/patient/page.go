@@ -3,8 +3,11 @@ package patient
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"emr/internal/database"
@@ -29,10 +32,6 @@ type Filter struct {
 	Limit      int
 }
 
-// scanBatch is how many name matches are read at a time when a search is driven by the
-// name index and checked against the other conditions.
-const scanBatch = 500
-
 // Page returns up to f.Limit patients matching f, in id order from f.After, and the last
 // id it looked at (where the next page starts, even when a name search stopped early).
 func (s *Store) Page(ctx context.Context, f Filter) ([]Patient, int64, error) {
@@ -49,12 +48,13 @@ func (s *Store) page(ctx context.Context, q database.Querier, f Filter) ([]Patie
 		}
 		return list, last, err
 	}
-	// A name search walks the name index in id order, a batch at a time, and checks each
-	// batch's candidates against the rest of the filter by primary key.
+	// A name search takes its matches from the name-token index in id order (nameMatches),
+	// a batch at a time, and checks each batch against the rest of the filter by primary key.
 	var out []Patient
 	after := f.After
+	batch := max(f.Limit, 16)
 	for {
-		ids, err := s.nameMatches(ctx, q, f.Words, after, f.Descending, scanBatch)
+		ids, err := s.nameMatches(ctx, q, f.Words, after, f.Descending, batch)
 		if err != nil {
 			return nil, after, err
 		}
@@ -75,49 +75,153 @@ func (s *Store) page(ctx context.Context, q database.Querier, f Filter) ([]Patie
 			}
 		}
 		after = ids[len(ids)-1]
-		if len(ids) < scanBatch {
+		if len(ids) < batch {
 			return out, after, nil
 		}
+		batch = min(4*batch, 2000) // the rest of the filter is selective: read more at a time
 	}
 }
 
-// nameMatches lists up to limit ids, after `after` in id order, of the patients every one
-// of whose words starts a part of their name: the engine's full-text index, in id order.
+// rareWord bounds how many name parts a word may start and still be read all at once: below
+// the threshold nameMatches works out (at most this), every match is read from the token
+// index's range and sorted; above it, matches are dense enough that walking the (patient,
+// token) index in id order finds a page quickly.
+const rareWord = 10_000
+
+// rarity remembers for a minute whether a word is rare (which way its search reads): a
+// register changes that slowly, and either way finds the same patients.
+var rarity = wordRarity{words: map[string]rarityEntry{}}
+
+type rarityEntry struct {
+	rare  bool
+	until time.Time
+}
+
+type wordRarity struct {
+	mu    sync.Mutex
+	words map[string]rarityEntry
+}
+
+func (c *wordRarity) get(w string) (rare, known bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.words[w]
+	if !ok || time.Now().After(e.until) {
+		return false, false
+	}
+	return e.rare, true
+}
+
+func (c *wordRarity) put(w string, rare bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.words) > 10_000 {
+		c.words = map[string]rarityEntry{}
+	}
+	c.words[w] = rarityEntry{rare: rare, until: time.Now().Add(time.Minute)}
+}
+
+// nameMatches lists up to limit ids, after `after` in id order (below it when desc), of the
+// patients every one of whose words starts a part of their name. The longest word gives the
+// candidates, through the name-token index as rareWord says; the other words are checked
+// against each batch of candidates.
 func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []string, after int64, desc bool, limit int) ([]int64, error) {
 	words = words[:min(len(words), maxTokens)]
-	cmp, order := ">", "ASC"
-	if desc {
-		cmp, order = "<", "DESC"
-		if after == 0 {
-			after = 1<<63 - 1
+	lead := 0
+	for i, w := range words {
+		if len([]rune(w)) > len([]rune(words[lead])) {
+			lead = i
 		}
 	}
-	var query string
-	var match string
-	switch s.DB.Engine {
-	case database.SQLite:
-		quoted := make([]string, len(words))
-		for i, w := range words { // tokens are letters and digits only: nothing to escape
-			quoted[i] = `"` + w + `"*`
+	w := words[lead]
+	end := textsearch.PrefixEnd(w)
+	rare, known := rarity.get(w)
+	if !known {
+		// Reading all of a word's matches costs what they number; walking the register in id
+		// order costs the register's size over their number for each row of a page: the two
+		// meet near the square root of (a page) × (the register).
+		total, err := s.ActiveCount(ctx)
+		if err != nil {
+			return nil, err
 		}
-		match = strings.Join(quoted, " ")
-		query = `SELECT rowid FROM patient_search WHERE patient_search MATCH $1 AND rowid ` + cmp + ` $2 ORDER BY rowid ` + order + ` LIMIT $3`
-	default:
-		cut := make([]string, len(words))
-		for i, w := range words {
-			if r := []rune(w); len(r) > textsearch.MaxPrefix {
-				w = string(r[:textsearch.MaxPrefix])
+		threshold := min(max(int(math.Sqrt(float64(64*max(total, 1)))), 200), rareWord)
+		var n int
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM patient_name_tokens WHERE token >= $1 AND token < $2 LIMIT $3) m`,
+			w, end, threshold).Scan(&n); err != nil {
+			return nil, fmt.Errorf("search patient names: %w", err)
+		}
+		rare = n < threshold
+		rarity.put(w, rare)
+	}
+	var candidates []int64
+	switch {
+	case rare:
+		all, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens WHERE token >= $1 AND token < $2`, w, end))
+		if err != nil {
+			return nil, fmt.Errorf("search patient names: %w", err)
+		}
+		slices.Sort(all)
+		all = slices.Compact(all)
+		if desc {
+			slices.Reverse(all)
+		}
+		for _, id := range all {
+			if after == 0 || (!desc && id > after) || (desc && id < after) {
+				candidates = append(candidates, id)
 			}
-			cut[i] = w
 		}
-		match = strings.Join(cut, " & ")
-		query = `SELECT id FROM patients WHERE search_vector @@ to_tsquery('simple', $1) AND id ` + cmp + ` $2 ORDER BY id ` + order + ` LIMIT $3`
+	default:
+		cmp, order, from := ">", "ASC", after
+		if desc {
+			cmp, order = "<", "DESC"
+			if from == 0 {
+				from = 1<<63 - 1
+			}
+		}
+		// Twice the rows a page needs: a patient with two parts in the range comes twice.
+		rows, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens
+			WHERE patient_id `+cmp+` $1 AND token >= $2 AND token < $3 ORDER BY patient_id `+order+` LIMIT $4`, from, w, end, 2*limit))
+		if err != nil {
+			return nil, fmt.Errorf("search patient names: %w", err)
+		}
+		candidates = slices.Compact(rows)
 	}
-	ids, err := database.Column[int64](q.QueryContext(ctx, query, match, after, limit))
-	if err != nil {
-		return nil, fmt.Errorf("search patient names: %w", err)
+	// The other words, checked against the candidates a batch at a time, in order.
+	var out []int64
+	for len(candidates) > 0 && len(out) < limit {
+		batch := candidates[:min(len(candidates), 4*limit)]
+		candidates = candidates[len(batch):]
+		keep := map[int64]bool{}
+		for _, id := range batch {
+			keep[id] = true
+		}
+		for i, other := range words {
+			if i == lead || len(keep) == 0 {
+				continue
+			}
+			ids := make([]int64, 0, len(keep))
+			for id := range keep {
+				ids = append(ids, id)
+			}
+			in, args := database.InIDs(q, "patient_id", ids, 3)
+			found, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens WHERE token >= $1 AND token < $2 AND `+in,
+				append([]any{other, textsearch.PrefixEnd(other)}, args...)...))
+			if err != nil {
+				return nil, fmt.Errorf("search patient names: %w", err)
+			}
+			next := map[int64]bool{}
+			for _, id := range found {
+				next[id] = true
+			}
+			keep = next
+		}
+		for _, id := range batch {
+			if keep[id] && len(out) < limit {
+				out = append(out, id)
+			}
+		}
 	}
-	return ids, nil
+	return out, nil
 }
 
 // pageWhere reads the patients matching f's conditions but its words, among ids when not

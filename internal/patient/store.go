@@ -146,13 +146,12 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	in.History.stampAllergies(History{}, e.ActorName, now)
 	// Two registrations of one person at once wait for each other, so that the second sees
 	// the first as a possible duplicate.
-	if err := lockKey(ctx, tx, s.DB.Engine, "patient-name:"+NameKey(in.FirstName, in.MiddleName, in.LastName)+"|"+in.BirthDate); err != nil {
-		return Patient{}, err
-	}
+	locks := []int64{keyHash("patient-name:" + NameKey(in.FirstName, in.MiddleName, in.LastName) + "|" + in.BirthDate)}
 	if phone := textsearch.PhoneKey(in.Phone); phone != "" {
-		if err := lockKey(ctx, tx, s.DB.Engine, "patient-phone:"+phone); err != nil {
-			return Patient{}, err
-		}
+		locks = append(locks, keyHash("patient-phone:"+phone))
+	}
+	if err := lockKeys(ctx, tx, s.DB.Engine, locks); err != nil {
+		return Patient{}, err
 	}
 	twins, err := duplicates(ctx, tx, in, 0)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,13 +128,29 @@ func (s *Store) Changes(ctx context.Context, before int64, since time.Time, limi
 // wait for each other, so neither misses the other's row. SQLite's write transactions are
 // serial already.
 func lockKey(ctx context.Context, tx *sql.Tx, engine database.Engine, key string) error {
-	if engine != database.Postgres || key == "" {
+	if key == "" {
 		return nil
 	}
+	return lockKeys(ctx, tx, engine, []int64{keyHash(key)})
+}
+
+func keyHash(key string) int64 {
 	h := fnv.New64a()
 	h.Write([]byte(key))
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(h.Sum64())); err != nil {
-		return fmt.Errorf("lock %q: %w", key, err)
+	return int64(h.Sum64())
+}
+
+// lockKeys takes the advisory locks of keys in one statement, in ascending order (two
+// transactions taking overlapping sets never wait for each other in a circle).
+func lockKeys(ctx context.Context, tx *sql.Tx, engine database.Engine, keys []int64) error {
+	if engine != database.Postgres || len(keys) == 0 {
+		return nil
+	}
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	if _, err := tx.ExecContext(ctx, `SELECT COUNT(pg_advisory_xact_lock(k)) FROM (SELECT unnest($1::bigint[]) AS k ORDER BY 1) locks`, keys); err != nil {
+		return fmt.Errorf("lock: %w", err)
 	}
 	return nil
 }
