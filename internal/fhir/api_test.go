@@ -1073,3 +1073,28 @@ func TestImportTheRegister(t *testing.T) {
 		}
 	})
 }
+
+// TestTokensFollowEmergencyAccess: a token is its account at every request, so an emergency
+// grant opens what it opens to the account's token at once, flagged in the audit log, and its
+// end closes it again.
+func TestTokensFollowEmergencyAccess(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		clerk, _ := c.token(t, "clerk", "")
+		conditions := fmt.Sprintf("/fhir/R4/Condition?patient=%d", c.patientID)
+		get(t, clerk, conditions, http.StatusForbidden)
+		id := c.env.UserID("clerk")
+		if r := c.admin.Do("POST", fmt.Sprintf("/api/users/%d/emergency-access", id), map[string]any{"permissions": []string{"write diagnosis"}, "hours": 1,
+			"reason": "the doctor is away"}); r.Status != http.StatusOK {
+			t.Fatalf("grant: %d %s", r.Status, r.Body)
+		}
+		get(t, clerk, conditions, http.StatusOK)
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.condition.list' AND actor_name = 'clerk' AND emergency`); n != 1 {
+			t.Errorf("the emergency read, flagged: %d", n)
+		}
+		if r := c.admin.Do("DELETE", fmt.Sprintf("/api/users/%d/emergency-access", id), nil); r.Status != http.StatusOK {
+			t.Fatalf("end: %d %s", r.Status, r.Body)
+		}
+		get(t, clerk, conditions, http.StatusForbidden)
+	})
+}

@@ -139,12 +139,13 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 	if !known {
 		// Reading all of a word's matches costs what they number; walking the register in id
 		// order costs the register's size over their number for each row of a page: the two
-		// meet near the square root of (a page) × (the register).
+		// meet near the square root of 8 × the register (a page of a few dozen, an index entry
+		// read in order far cheaper than one sorted).
 		total, err := s.ActiveCount(ctx)
 		if err != nil {
 			return nil, err
 		}
-		threshold := min(max(int(math.Sqrt(float64(64*max(total, 1)))), 200), rareWord)
+		threshold := min(max(int(math.Sqrt(float64(8*max(total, 1)))), 100), rareWord)
 		var n int
 		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM patient_name_tokens WHERE token >= $1 AND token < $2 LIMIT $3) m`,
 			w, end, threshold).Scan(&n); err != nil {
@@ -153,72 +154,80 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 		rare = n < threshold
 		rarity.put(w, rare)
 	}
+	// SQLite is told which index each way reads (its planner would sort a common word's
+	// every match); PostgreSQL's planner, with its statistics, takes the same two.
+	byToken, byPatient := "", ""
+	if s.DB.Engine == database.SQLite {
+		byToken, byPatient = " INDEXED BY sqlite_autoindex_patient_name_tokens_1", " INDEXED BY patient_name_tokens_patient"
+	}
+	cmp, order, from := ">", "ASC", after
+	if desc {
+		cmp, order = "<", "DESC"
+		if from == 0 {
+			from = 1<<63 - 1
+		}
+	}
+	// Twice the rows a page needs: a patient with two parts in the range comes twice. The
+	// other words may reject candidates: then more are read, from where these end.
 	var candidates []int64
-	switch {
-	case rare:
-		all, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens WHERE token >= $1 AND token < $2`, w, end))
-		if err != nil {
-			return nil, fmt.Errorf("search patient names: %w", err)
-		}
-		slices.Sort(all)
-		all = slices.Compact(all)
-		if desc {
-			slices.Reverse(all)
-		}
-		for _, id := range all {
-			if after == 0 || (!desc && id > after) || (desc && id < after) {
-				candidates = append(candidates, id)
-			}
-		}
-	default:
-		cmp, order, from := ">", "ASC", after
-		if desc {
-			cmp, order = "<", "DESC"
-			if from == 0 {
-				from = 1<<63 - 1
-			}
-		}
-		// Twice the rows a page needs: a patient with two parts in the range comes twice.
-		rows, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens
-			WHERE patient_id `+cmp+` $1 AND token >= $2 AND token < $3 ORDER BY patient_id `+order+` LIMIT $4`, from, w, end, 2*limit))
+	query := `SELECT patient_id FROM patient_name_tokens` + byPatient + ` WHERE patient_id ` + cmp + ` $1 AND token >= $2 AND token < $3 ORDER BY patient_id ` + order + ` LIMIT $4`
+	if rare {
+		query = `SELECT patient_id FROM patient_name_tokens` + byToken + ` WHERE token >= $2 AND token < $3 AND patient_id ` + cmp + ` $1 ORDER BY patient_id ` + order + ` LIMIT $4`
+	}
+	var out []int64
+	for len(out) < limit {
+		rows, err := database.Column[int64](q.QueryContext(ctx, query, from, w, end, 2*limit))
 		if err != nil {
 			return nil, fmt.Errorf("search patient names: %w", err)
 		}
 		candidates = slices.Compact(rows)
+		if len(candidates) == 0 {
+			break
+		}
+		from = candidates[len(candidates)-1]
+		matched, err := s.withWords(ctx, q, words, lead, candidates)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, matched[:min(len(matched), limit-len(out))]...)
+		if len(rows) < 2*limit {
+			break
+		}
 	}
-	// The other words, checked against the candidates a batch at a time, in order.
+	return out, nil
+}
+
+// withWords keeps, in order, the candidates whose name has a part starting with each word
+// but words[lead] (which found them).
+func (s *Store) withWords(ctx context.Context, q database.Querier, words []string, lead int, candidates []int64) ([]int64, error) {
+	keep := map[int64]bool{}
+	for _, id := range candidates {
+		keep[id] = true
+	}
+	for i, other := range words {
+		if i == lead || len(keep) == 0 {
+			continue
+		}
+		ids := make([]int64, 0, len(keep))
+		for id := range keep {
+			ids = append(ids, id)
+		}
+		in, args := database.InIDs(q, "patient_id", ids, 3)
+		found, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens WHERE token >= $1 AND token < $2 AND `+in,
+			append([]any{other, textsearch.PrefixEnd(other)}, args...)...))
+		if err != nil {
+			return nil, fmt.Errorf("search patient names: %w", err)
+		}
+		next := map[int64]bool{}
+		for _, id := range found {
+			next[id] = true
+		}
+		keep = next
+	}
 	var out []int64
-	for len(candidates) > 0 && len(out) < limit {
-		batch := candidates[:min(len(candidates), 4*limit)]
-		candidates = candidates[len(batch):]
-		keep := map[int64]bool{}
-		for _, id := range batch {
-			keep[id] = true
-		}
-		for i, other := range words {
-			if i == lead || len(keep) == 0 {
-				continue
-			}
-			ids := make([]int64, 0, len(keep))
-			for id := range keep {
-				ids = append(ids, id)
-			}
-			in, args := database.InIDs(q, "patient_id", ids, 3)
-			found, err := database.Column[int64](q.QueryContext(ctx, `SELECT patient_id FROM patient_name_tokens WHERE token >= $1 AND token < $2 AND `+in,
-				append([]any{other, textsearch.PrefixEnd(other)}, args...)...))
-			if err != nil {
-				return nil, fmt.Errorf("search patient names: %w", err)
-			}
-			next := map[int64]bool{}
-			for _, id := range found {
-				next[id] = true
-			}
-			keep = next
-		}
-		for _, id := range batch {
-			if keep[id] && len(out) < limit {
-				out = append(out, id)
-			}
+	for _, id := range candidates {
+		if keep[id] {
+			out = append(out, id)
 		}
 	}
 	return out, nil
