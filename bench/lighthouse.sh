@@ -42,4 +42,4 @@ call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,
 mrn=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["mrn"])')
 LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js} \
   node bench/lighthouse.mjs "$base" admin "$password" /dashboard /results/review "/results/orders/$order" "/masterfile/profile/1/$mrn" \
-  /administrator/results-catalogue "/appointments/form/$appt" /forms/charting
+  /administrator/results-catalogue "/appointments/form/$appt" /forms/charting /administrator/api-access /administrator/import-patients

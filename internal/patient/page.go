@@ -154,11 +154,16 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 		rare = n < threshold
 		rarity.put(w, rare)
 	}
-	// SQLite is told which index each way reads (its planner would sort a common word's
-	// every match); PostgreSQL's planner, with its statistics, takes the same two.
-	byToken, byPatient := "", ""
+	// Each way reads one index, whatever the planner's statistics say (a wrong guess sorts a
+	// common word's every match, or walks the register for a rare one): SQLite is told which;
+	// on PostgreSQL the walk compares an expression of the token, which the (token, patient)
+	// index cannot serve, and the rare way orders by an expression, which the (patient,
+	// token) index cannot.
+	byToken, byPatient, tokenExpr, orderExpr := "", "", "token", "patient_id"
 	if s.DB.Engine == database.SQLite {
 		byToken, byPatient = " INDEXED BY sqlite_autoindex_patient_name_tokens_1", " INDEXED BY patient_name_tokens_patient"
+	} else {
+		tokenExpr, orderExpr = "(token || '')", "patient_id + 0"
 	}
 	cmp, order, from := ">", "ASC", after
 	if desc {
@@ -170,9 +175,11 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 	// Twice the rows a page needs: a patient with two parts in the range comes twice. The
 	// other words may reject candidates: then more are read, from where these end.
 	var candidates []int64
-	query := `SELECT patient_id FROM patient_name_tokens` + byPatient + ` WHERE patient_id ` + cmp + ` $1 AND token >= $2 AND token < $3 ORDER BY patient_id ` + order + ` LIMIT $4`
+	query := `SELECT patient_id FROM patient_name_tokens` + byPatient + ` WHERE patient_id ` + cmp + ` $1 AND ` + tokenExpr + ` >= $2 AND ` + tokenExpr + ` < $3
+		ORDER BY patient_id ` + order + ` LIMIT $4`
 	if rare {
-		query = `SELECT patient_id FROM patient_name_tokens` + byToken + ` WHERE token >= $2 AND token < $3 AND patient_id ` + cmp + ` $1 ORDER BY patient_id ` + order + ` LIMIT $4`
+		query = `SELECT patient_id FROM patient_name_tokens` + byToken + ` WHERE token >= $2 AND token < $3 AND patient_id ` + cmp + ` $1
+			ORDER BY ` + orderExpr + ` ` + order + ` LIMIT $4`
 	}
 	var out []int64
 	for len(out) < limit {
