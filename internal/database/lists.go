@@ -59,3 +59,29 @@ func InIDs(q Querier, column string, ids []int64, first int) (string, []any) {
 	marks, args := InList(ids, first)
 	return column + " IN (" + marks + ")", args
 }
+
+// KeysetPage is a page of rows in id order for programs: the WHERE condition and the ORDER
+// BY … LIMIT tail, and their arguments. The page starts after `after` (below it when desc; 0:
+// from the first, or the last), keeps the rows whose filterColumn is filter when filter is not
+// 0, and the rows among ids when there are any.
+func KeysetPage(q Querier, idColumn string, ids []int64, filterColumn string, filter, after int64, desc bool, limit int) (where, tail string, args []any) {
+	where, args = idColumn+" > $1", []any{after}
+	order := "ASC"
+	if desc {
+		where, order = idColumn+" < $1", "DESC"
+		if after <= 0 {
+			args[0] = int64(1<<63 - 1)
+		}
+	}
+	if filter != 0 {
+		args = append(args, filter)
+		where += " AND " + filterColumn + " = $" + strconv.Itoa(len(args))
+	}
+	if len(ids) > 0 {
+		in, inArgs := InIDs(q, idColumn, ids, len(args)+1)
+		where += " AND " + in
+		args = append(args, inArgs...)
+	}
+	args = append(args, limit)
+	return where, " ORDER BY " + idColumn + " " + order + " LIMIT $" + strconv.Itoa(len(args)), args
+}

@@ -576,25 +576,8 @@ func (s *Store) Verify(ctx context.Context, e audit.Event, code string) (Verific
 // Page lists documents for programs (the FHIR API), in id order from after (below it when
 // desc): of patientID when it is not 0, among ids when there are any; up to limit.
 func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, desc bool, limit int) ([]Document, error) {
-	where, args := "id > $1", []any{after}
-	order := "ASC"
-	if desc {
-		where, order = "id < $1", "DESC"
-		if after <= 0 {
-			args[0] = int64(1<<63 - 1)
-		}
-	}
-	if patientID != 0 {
-		args = append(args, patientID)
-		where += fmt.Sprintf(" AND patient_id = $%d", len(args))
-	}
-	if len(ids) > 0 {
-		in, inArgs := database.InIDs(s.DB, "id", ids, len(args)+1)
-		where += " AND " + in
-		args = append(args, inArgs...)
-	}
-	args = append(args, limit)
-	rows, err := s.DB.QueryContext(ctx, `SELECT `+documentColumns+` FROM documents WHERE `+where+` ORDER BY id `+order+fmt.Sprintf(` LIMIT $%d`, len(args)), args...)
+	where, tail, args := database.KeysetPage(s.DB, "id", ids, "patient_id", patientID, after, desc, limit)
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+documentColumns+` FROM documents WHERE `+where+tail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("page documents: %w", err)
 	}

@@ -10,7 +10,10 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/auth"
+	"emr/internal/document"
 	"emr/internal/i18n"
+	"emr/internal/prescription"
+	"emr/internal/result"
 )
 
 // MaxEverything is how many resources Patient/$everything answers at most: a record larger
@@ -127,56 +130,13 @@ func (h *Handler) gather(ctx context.Context, id int64, lang string, add func(..
 
 // gatherOrders hands add a patient's orders and results, prescriptions and documents.
 func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add func(...Resource) error) error {
-	var after int64
-	for {
-		list, err := h.Results.Page(ctx, nil, id, after, false, exportBatch, lang)
-		if err != nil {
-			return err
-		}
-		for _, o := range list {
-			if err := add(toServiceRequest(o)); err != nil {
-				return err
-			}
-			if err := add(toLabObservations(o)...); err != nil {
-				return err
-			}
-		}
-		if len(list) < exportBatch {
-			break
-		}
-		after = list[len(list)-1].ID
+	if err := h.orders(nil, id, lang).each(ctx, func(o result.Order) error {
+		return add(append([]Resource{toServiceRequest(o)}, toLabObservations(o)...)...)
+	}, nothing); err != nil {
+		return err
 	}
-	after = 0
-	for {
-		list, err := h.Prescriptions.Page(ctx, nil, id, after, false, exportBatch)
-		if err != nil {
-			return err
-		}
-		for _, rx := range list {
-			if err := add(toMedicationRequests(rx)...); err != nil {
-				return err
-			}
-		}
-		if len(list) < exportBatch {
-			break
-		}
-		after = list[len(list)-1].ID
+	if err := h.prescriptions(nil, id).each(ctx, func(rx prescription.Prescription) error { return add(toMedicationRequests(rx)...) }, nothing); err != nil {
+		return err
 	}
-	after = 0
-	for {
-		list, err := h.Documents.Page(ctx, nil, id, after, false, exportBatch)
-		if err != nil {
-			return err
-		}
-		for _, d := range list {
-			if err := add(toDocumentReference(d)); err != nil {
-				return err
-			}
-		}
-		if len(list) < exportBatch {
-			break
-		}
-		after = list[len(list)-1].ID
-	}
-	return nil
+	return h.documents(nil, id).each(ctx, func(d document.Document) error { return add(toDocumentReference(d)) }, nothing)
 }

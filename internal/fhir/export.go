@@ -17,8 +17,11 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/auth"
+	"emr/internal/document"
 	"emr/internal/httpjson"
 	"emr/internal/patient"
+	"emr/internal/prescription"
+	"emr/internal/result"
 )
 
 // ExportTypes are the resource types a bulk export writes, in the order it writes them.
@@ -550,78 +553,34 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 		}
 		return nil
 	}
+	since := func(updated string) bool { return spec.Since == nil || updated >= instant(*spec.Since) }
 	if slices.Contains(spec.Types, "ServiceRequest") || slices.Contains(spec.Types, "Observation") {
-		var after int64
-		for {
-			list, err := h.Results.Page(ctx, nil, patientID, after, false, exportBatch, "en")
-			if err != nil {
-				return err
+		if err := h.orders(nil, patientID, "en").each(ctx, func(o result.Order) error {
+			if sr := toServiceRequest(o); since(sr.Meta.LastUpdated) {
+				return emitAll(append([]Resource{sr}, toLabObservations(o)...))
 			}
-			for _, o := range list {
-				if spec.Since != nil && toServiceRequest(o).Meta.LastUpdated < instant(*spec.Since) {
-					continue
-				}
-				if err := emitAll(append([]Resource{toServiceRequest(o)}, toLabObservations(o)...)); err != nil {
-					return err
-				}
-			}
-			if err := step(); err != nil {
-				return err
-			}
-			if len(list) < exportBatch {
-				break
-			}
-			after = list[len(list)-1].ID
+			return nil
+		}, step); err != nil {
+			return err
 		}
 	}
 	if slices.Contains(spec.Types, "MedicationRequest") {
-		var after int64
-		for {
-			list, err := h.Prescriptions.Page(ctx, nil, patientID, after, false, exportBatch)
-			if err != nil {
-				return err
+		if err := h.prescriptions(nil, patientID).each(ctx, func(rx prescription.Prescription) error {
+			if since(instant(rx.UpdatedAt)) {
+				return emitAll(toMedicationRequests(rx))
 			}
-			for _, rx := range list {
-				if spec.Since != nil && rx.UpdatedAt.Before(*spec.Since) {
-					continue
-				}
-				if err := emitAll(toMedicationRequests(rx)); err != nil {
-					return err
-				}
-			}
-			if err := step(); err != nil {
-				return err
-			}
-			if len(list) < exportBatch {
-				break
-			}
-			after = list[len(list)-1].ID
+			return nil
+		}, step); err != nil {
+			return err
 		}
 	}
 	if slices.Contains(spec.Types, "DocumentReference") {
-		var after int64
-		for {
-			list, err := h.Documents.Page(ctx, nil, patientID, after, false, exportBatch)
-			if err != nil {
-				return err
+		return h.documents(nil, patientID).each(ctx, func(d document.Document) error {
+			if res := toDocumentReference(d); since(res.Meta.LastUpdated) {
+				return emit(res)
 			}
-			for _, d := range list {
-				res := toDocumentReference(d)
-				if spec.Since != nil && res.Meta.LastUpdated < instant(*spec.Since) {
-					continue
-				}
-				if err := emit(res); err != nil {
-					return err
-				}
-			}
-			if err := step(); err != nil {
-				return err
-			}
-			if len(list) < exportBatch {
-				break
-			}
-			after = list[len(list)-1].ID
-		}
+			return nil
+		}, step)
 	}
 	return nil
 }

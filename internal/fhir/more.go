@@ -338,20 +338,7 @@ func toLabObservations(o result.Order) []Resource {
 
 // orderSource pages a patient's (or every) order, each expanded.
 func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang string, expand func(result.Order) []Resource) source {
-	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if !match {
-			return nil, nil
-		}
-		list, err := h.Results.Page(ctx, ids, patientID, after, desc, limit, lang)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]group, len(list))
-		for i, o := range list {
-			out[i] = group{ID: o.ID, Resources: expand(o)}
-		}
-		return out, nil
-	}
+	return h.orders(ids, patientID, lang).source(match, expand)
 }
 
 var serviceRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "code": kindToken, "category": kindToken}
@@ -516,20 +503,7 @@ func toMedicationRequests(rx prescription.Prescription) []Resource {
 }
 
 func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, expand func(prescription.Prescription) []Resource) source {
-	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if !match {
-			return nil, nil
-		}
-		list, err := h.Prescriptions.Page(ctx, ids, patientID, after, desc, limit)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]group, len(list))
-		for i, rx := range list {
-			out[i] = group{ID: rx.ID, Resources: expand(rx)}
-		}
-		return out, nil
-	}
+	return h.prescriptions(ids, patientID).source(match, expand)
 }
 
 var medicationRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken}
@@ -755,20 +729,7 @@ func toDocumentReference(d document.Document) DocumentReference {
 }
 
 func (h *Handler) documentSource(ids []int64, patientID int64, match bool, keep func([]Resource) []Resource) source {
-	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if !match {
-			return nil, nil
-		}
-		list, err := h.Documents.Page(ctx, ids, patientID, after, desc, limit)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]group, len(list))
-		for i, d := range list {
-			out[i] = group{ID: d.ID, Resources: keep([]Resource{toDocumentReference(d)})}
-		}
-		return out, nil
-	}
+	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return keep([]Resource{toDocumentReference(d)}) })
 }
 
 var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}

@@ -245,25 +245,8 @@ func (s *Store) Previous(ctx context.Context, appointmentID int64) (Prescription
 // Page lists prescriptions for programs (the FHIR API), in id order from after (below it
 // when desc): of patientID when it is not 0, among ids when there are any; up to limit.
 func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, desc bool, limit int) ([]Prescription, error) {
-	where, args := "rx.id > $1", []any{after}
-	order := "ASC"
-	if desc {
-		where, order = "rx.id < $1", "DESC"
-		if after <= 0 {
-			args[0] = int64(1<<63 - 1)
-		}
-	}
-	if patientID != 0 {
-		args = append(args, patientID)
-		where += fmt.Sprintf(" AND rx.patient_id = $%d", len(args))
-	}
-	if len(ids) > 0 {
-		in, inArgs := database.InIDs(s.DB, "rx.id", ids, len(args)+1)
-		where += " AND " + in
-		args = append(args, inArgs...)
-	}
-	args = append(args, limit)
-	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+` WHERE `+where+` ORDER BY rx.id `+order+fmt.Sprintf(` LIMIT $%d`, len(args)), args...)
+	where, tail, args := database.KeysetPage(s.DB, "rx.id", ids, "rx.patient_id", patientID, after, desc, limit)
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+` WHERE `+where+tail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("page prescriptions: %w", err)
 	}

@@ -300,25 +300,8 @@ func (s *Store) AttachReport(ctx context.Context, e audit.Event, id int64, versi
 // from after (below it when desc): of patientID when it is not 0, among ids when there are
 // any; up to limit. Labels are in lang.
 func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, desc bool, limit int, lang string) ([]Order, error) {
-	where, args := "o.id > $1", []any{after}
-	order := "ASC"
-	if desc {
-		where, order = "o.id < $1", "DESC"
-		if after <= 0 {
-			args[0] = int64(1<<63 - 1)
-		}
-	}
-	if patientID != 0 {
-		args = append(args, patientID)
-		where += fmt.Sprintf(" AND o.patient_id = $%d", len(args))
-	}
-	if len(ids) > 0 {
-		in, inArgs := database.InIDs(s.DB, "o.id", ids, len(args)+1)
-		where += " AND " + in
-		args = append(args, inArgs...)
-	}
-	args = append(args, limit)
-	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE `+where+` ORDER BY o.id `+order+fmt.Sprintf(` LIMIT $%d`, len(args)), args...))
+	where, tail, args := database.KeysetPage(s.DB, "o.id", ids, "o.patient_id", patientID, after, desc, limit)
+	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE `+where+tail, args...))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
 import { formatDayTime } from '../../lib/time'
+import { LastUse, ScopeList } from './ApiBits'
 import { BackendClientsCard } from './BackendClientsCard'
 import { createApiToken } from './api/createApiToken'
 import { useAccounts } from './api/listAccounts'
@@ -106,33 +107,14 @@ export default function ApiAccessPage() {
               {
                 key: 'scopes',
                 title: t('apiAccess.scopes'),
-                render: (_, k) =>
-                  k.scopes ? (
-                    <Space wrap size={4}>
-                      {k.scopes.split(' ').map((s) => (
-                        <Typography.Text key={s} code>
-                          {s}
-                        </Typography.Text>
-                      ))}
-                    </Space>
-                  ) : (
-                    <Typography.Text type="secondary">{t('apiAccess.wholeAccess')}</Typography.Text>
-                  ),
+                render: (_, k) => <ScopeList scopes={k.scopes} />,
               },
               { key: 'created', title: t('apiAccess.created'), render: (_, k) => formatDayTime(k.created_at) },
               { key: 'expires', title: t('apiAccess.expires'), render: (_, k) => formatDayTime(k.expires_at) },
               {
                 key: 'used',
                 title: t('apiAccess.lastUsed'),
-                render: (_, k) =>
-                  k.last_used_at ? (
-                    <Space direction="vertical" size={0}>
-                      <span>{formatDayTime(k.last_used_at)}</span>
-                      <Typography.Text type="secondary">{k.last_used_address}</Typography.Text>
-                    </Space>
-                  ) : (
-                    <Typography.Text type="secondary">{t('apiAccess.never')}</Typography.Text>
-                  ),
+                render: (_, k) => <LastUse at={k.last_used_at} address={k.last_used_address} />,
               },
               {
                 key: 'state',

@@ -7,7 +7,7 @@ import { ScrollRegion } from '../../components/ScrollRegion'
 import { focusFirstField } from '../../components/focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
-import { formatDayTime } from '../../lib/time'
+import { LastUse, ScopeList } from './ApiBits'
 import { useApiClients } from './api/listApiClients'
 import { registerApiClient } from './api/registerApiClient'
 import { revokeApiClient } from './api/revokeApiClient'
@@ -88,29 +88,13 @@ export function BackendClientsCard({ tokenEndpoint }: { tokenEndpoint: string })
             {
               key: 'scopes',
               title: t('apiAccess.scopes'),
-              render: (_, k) => (
-                <Space wrap size={4}>
-                  {k.scopes.split(' ').map((s) => (
-                    <Typography.Text key={s} code>
-                      {s}
-                    </Typography.Text>
-                  ))}
-                </Space>
-              ),
+              render: (_, k) => <ScopeList scopes={k.scopes} />,
             },
             { key: 'keys', title: t('apiClients.keys'), render: (_, k) => k.keys.join(', ') },
             {
               key: 'used',
               title: t('apiClients.lastToken'),
-              render: (_, k) =>
-                k.last_used_at ? (
-                  <Space direction="vertical" size={0}>
-                    <span>{formatDayTime(k.last_used_at)}</span>
-                    <Typography.Text type="secondary">{k.last_used_address}</Typography.Text>
-                  </Space>
-                ) : (
-                  <Typography.Text type="secondary">{t('apiAccess.never')}</Typography.Text>
-                ),
+              render: (_, k) => <LastUse at={k.last_used_at} address={k.last_used_address} />,
             },
             {
               key: 'state',
