@@ -228,7 +228,7 @@ func (h *Handler) patientSource(f patient.Filter, any bool) source {
 			return nil, nil
 		}
 		g := f
-		g.After, g.Descending, g.Limit = after, desc, limit
+		g.After, g.Descending, g.Limit, g.WithoutHistory = after, desc, limit, true // a Patient carries no history
 		list, _, err := h.Patients.Page(ctx, g)
 		if err != nil {
 			return nil, err

@@ -27,6 +27,9 @@ type Filter struct {
 	UpdatedGE  *time.Time
 	UpdatedLT  *time.Time
 	Archived   *bool // nil: either
+	// WithoutHistory leaves the medical history out of the patients read (their lists
+	// empty, allergies not asked): for readers that show demographics only.
+	WithoutHistory bool
 	After      int64 // ids above this one (ascending), or below it (descending)
 	Descending bool
 	Limit      int
@@ -289,7 +292,11 @@ func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids
 	case f.After > 0:
 		where = append(where, "p.id > "+arg(f.After))
 	}
-	query := `SELECT ` + patientColumns + ` FROM patients p`
+	columns := patientColumns
+	if f.WithoutHistory {
+		columns = strings.Replace(columns, "p.history,", "'{}',", 1)
+	}
+	query := `SELECT ` + columns + ` FROM patients p`
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
