@@ -18,21 +18,21 @@ import (
 // hold. Its pages are keyset pages in id order — after (or, going back, before) an id —
 // so that a page never repeats or skips a patient while others are registered.
 type Filter struct {
-	IDs        []int64  // one of these ids
-	MRN        string   // this patient number exactly
-	Words      []string // every word starts a part of the name (textsearch.Tokens)
-	Sex        string
-	BirthFrom  string // birth date on or after (YYYY-MM-DD)
-	BirthTo    string // birth date before
-	UpdatedGE  *time.Time
-	UpdatedLT  *time.Time
-	Archived   *bool // nil: either
+	IDs       []int64  // one of these ids
+	MRN       string   // this patient number exactly
+	Words     []string // every word starts a part of the name (textsearch.Tokens)
+	Sex       string
+	BirthFrom string // birth date on or after (YYYY-MM-DD)
+	BirthTo   string // birth date before
+	UpdatedGE *time.Time
+	UpdatedLT *time.Time
+	Archived  *bool // nil: either
 	// WithoutHistory leaves the medical history out of the patients read (their lists
 	// empty, allergies not asked): for readers that show demographics only.
 	WithoutHistory bool
-	After      int64 // ids above this one (ascending), or below it (descending)
-	Descending bool
-	Limit      int
+	After          int64 // ids above this one (ascending), or below it (descending)
+	Descending     bool
+	Limit          int
 }
 
 // Page returns up to f.Limit patients matching f, in id order from f.After, and the last
