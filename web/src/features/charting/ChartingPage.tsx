@@ -10,6 +10,7 @@ import { LANGUAGE_NAMES } from '../../lib/i18n'
 import { useDeleteSet, useOrderSets, useSaveSet, type OrderSet } from './api/orderSets'
 import { useDeleteSnippet, useSaveSnippet, type SnippetInput } from './api/snippets'
 import { RowActions, ScopeField } from './components/fields'
+import styles from './ChartingPage.module.css'
 
 const LANGUAGES = ['', 'en', 'ru', 'zh', 'vi'] as const
 const SECTIONS = ['any', 'complaint', 'history', 'examination', 'plan'] as const
@@ -21,6 +22,7 @@ export default function ChartingPage() {
   return (
     <Card title={t('route.chartingAids')}>
       <Tabs
+        className={styles.tabs}
         items={[
           { key: 'sets', label: t('chartingAids.sets'), children: <SetsTab /> },
           { key: 'snippets', label: t('chartingAids.snippets'), children: <SnippetsTab /> },
