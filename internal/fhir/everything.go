@@ -138,5 +138,5 @@ func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add f
 	if err := h.prescriptions(nil, id).each(ctx, func(rx prescription.Prescription) error { return add(toMedicationRequests(rx)...) }, nothing); err != nil {
 		return err
 	}
-	return h.documents(nil, id).each(ctx, func(d document.Document) error { return add(toDocumentReference(d)) }, nothing)
+	return h.documents(nil, id).each(ctx, func(d document.Document) error { return add(documentReferenceOf(d)) }, nothing)
 }

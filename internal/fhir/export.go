@@ -576,7 +576,7 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 	}
 	if slices.Contains(spec.Types, "DocumentReference") {
 		return h.documents(nil, patientID).each(ctx, func(d document.Document) error {
-			if res := toDocumentReference(d); since(res.Meta.LastUpdated) {
+			if res := documentReferenceOf(d); since(res.Meta.LastUpdated) {
 				return emit(res)
 			}
 			return nil

@@ -81,7 +81,7 @@ func (h *Handler) importPatients(w http.ResponseWriter, r *http.Request) {
 	rep := ImportReport{DryRun: dry, Format: format, Lines: make([]ImportLine, len(items))}
 	e := auth.AuditEvent(r)
 	seen := map[string]int{} // within the file: name key and birth date → line
-	var todo []int
+	var pending []int
 	for i, it := range items {
 		line := ImportLine{Line: it.line, Name: strings.Join(strings.Fields(it.input.FirstName+" "+it.input.MiddleName+" "+it.input.LastName), " "), Messages: []string{}}
 		rep.Lines[i] = line
@@ -112,13 +112,13 @@ func (h *Handler) importPatients(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		rep.Lines[i].Status = "would_create"
-		todo = append(todo, i)
+		pending = append(pending, i)
 	}
-	if !dry && len(todo) > 0 {
+	if !dry && len(pending) > 0 {
 		// One transaction, one commit; a patient the register refuses now (another
 		// registration raced this one) is rolled back alone and reported.
-		failures, err := h.Patients.Batch(r.Context(), false, len(todo), func(k int, tx *sql.Tx) error {
-			i := todo[k]
+		failures, err := h.Patients.Batch(r.Context(), false, len(pending), func(k int, tx *sql.Tx) error {
+			i := pending[k]
 			p, err := h.Patients.CreateIn(r.Context(), tx, e, items[i].input, nil)
 			if err == nil {
 				rep.Lines[i].MRN = p.MRN
@@ -129,7 +129,7 @@ func (h *Handler) importPatients(w http.ResponseWriter, r *http.Request) {
 			httpjson.Error(w, r, err)
 			return
 		}
-		for k, i := range todo {
+		for k, i := range pending {
 			if failures[k] != nil {
 				rep.Lines[i].Status, rep.Lines[i].MRN, rep.Lines[i].Messages = "invalid", "", messages(lang, failures[k])
 			} else {

@@ -706,7 +706,7 @@ type DocumentContext struct {
 	Encounter []Reference `json:"encounter,omitempty"`
 }
 
-func toDocumentReference(d document.Document) DocumentReference {
+func documentReferenceOf(d document.Document) DocumentReference {
 	status := "current"
 	if d.Status == "cancelled" {
 		status = "entered-in-error" // withdrawn: no longer to be relied on
@@ -729,7 +729,7 @@ func toDocumentReference(d document.Document) DocumentReference {
 }
 
 func (h *Handler) documentSource(ids []int64, patientID int64, match bool, keep func([]Resource) []Resource) source {
-	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return keep([]Resource{toDocumentReference(d)}) })
+	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return keep([]Resource{documentReferenceOf(d)}) })
 }
 
 var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}
@@ -752,7 +752,7 @@ func (h *Handler) readDocumentReference(w http.ResponseWriter, r *http.Request) 
 		WriteError(w, r, err)
 		return
 	}
-	respond(w, http.StatusOK, toDocumentReference(list[0]))
+	respond(w, http.StatusOK, documentReferenceOf(list[0]))
 }
 
 func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {

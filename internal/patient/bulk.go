@@ -203,23 +203,23 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 			return nil, nil, &StepError{Step: i, Err: err}
 		}
 	}
-	var todo []int
+	var pending []int
 	for i := range ins {
 		if errs[i] == nil {
-			todo = append(todo, i)
+			pending = append(pending, i)
 		}
 	}
 	out := make([]Patient, len(ins))
-	if len(todo) == 0 {
+	if len(pending) == 0 {
 		return out, errs, nil
 	}
 	year := s.today().Year()
-	numbers, err := patientNumbers.Take(ctx, tx, s.DB.Engine, year, len(todo))
+	numbers, err := patientNumbers.Take(ctx, tx, s.DB.Engine, year, len(pending))
 	if err != nil {
 		return nil, nil, err
 	}
-	for start := 0; start < len(todo); start += bulkRows {
-		part := todo[start:min(start+bulkRows, len(todo))]
+	for start := 0; start < len(pending); start += bulkRows {
+		part := pending[start:min(start+bulkRows, len(pending))]
 		chunk := make([]Input, len(part))
 		for k, i := range part {
 			chunk[k] = cleaned[i]
@@ -237,10 +237,10 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 			return nil, nil, err
 		}
 	}
-	if err := database.AddToTotal(ctx, tx, s.DB.Engine, activeTotal, int64(len(todo))); err != nil {
+	if err := database.AddToTotal(ctx, tx, s.DB.Engine, activeTotal, int64(len(pending))); err != nil {
 		return nil, nil, err
 	}
-	for _, i := range todo {
+	for _, i := range pending {
 		ev := e
 		ev.Action, ev.EntityType, ev.EntityID, ev.Outcome, ev.At = "patient.create", "patient", strconv.FormatInt(out[i].ID, 10), audit.Success, now
 		if err := audit.Record(ctx, tx, ev); err != nil {
