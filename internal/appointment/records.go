@@ -39,6 +39,10 @@ type RecordFilter struct {
 
 // Records returns up to f.Limit records matching f.
 func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
+	return records(ctx, s.DB, f)
+}
+
+func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record, error) {
 	var where []string
 	var args []any
 	arg := func(v any) string {
@@ -46,7 +50,7 @@ func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
 		return "$" + strconv.Itoa(len(args))
 	}
 	if len(f.IDs) > 0 {
-		in, inArgs := database.InIDs(s.DB, "a.id", f.IDs, 1)
+		in, inArgs := database.InIDs(q, "a.id", f.IDs, 1)
 		where, args = append(where, in), append(args, inArgs...)
 	}
 	if f.PatientID != 0 {
@@ -87,7 +91,7 @@ func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
 		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
 	query += ` ORDER BY a.id ` + order + ` LIMIT ` + arg(f.Limit)
-	rows, err := s.DB.QueryContext(ctx, query, args...)
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read appointments: %w", err)
 	}
@@ -126,7 +130,7 @@ func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := named(ctx, s.DB, list); err != nil {
+	if err := named(ctx, q, list); err != nil {
 		return nil, err
 	}
 	for i := range out {
@@ -144,4 +148,28 @@ func (s *Store) PatientsOf(ctx context.Context, doctorID, after int64, limit int
 		return nil, fmt.Errorf("read a doctor's patients: %w", err)
 	}
 	return ids, nil
+}
+
+// VersionKind and VisitVersionKind name the kept versions of appointments and of their visit
+// forms (database.KeepVersion): each a Record as it was when its version was written.
+const (
+	VersionKind      = "appointment"
+	VisitVersionKind = "visit"
+)
+
+// keep keeps appointment id's record as it now is in q (the change's transaction), as the
+// version of the appointment (visit false) or of its visit form (visit true) it now has.
+func keep(ctx context.Context, q database.Querier, id int64, visit bool) error {
+	list, err := records(ctx, q, RecordFilter{IDs: []int64{id}, Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("keep appointment %d: not found", id)
+	}
+	rec := list[0]
+	if visit {
+		return database.KeepVersion(ctx, q, VisitVersionKind, id, rec.VisitVersion, rec.VisitUpdatedAt, rec)
+	}
+	return database.KeepVersion(ctx, q, VersionKind, id, rec.Version, rec.UpdatedAt, rec)
 }

@@ -229,6 +229,9 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 	if err != nil {
 		return 0, fmt.Errorf("insert appointment: %w", err)
 	}
+	if err := keep(ctx, tx, id, false); err != nil {
+		return 0, err
+	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.create", "appointment", strconv.FormatInt(id, 10), audit.Success, now
 	e.PatientID = in.PatientID
 	e.Detail = "patient " + strconv.FormatInt(in.PatientID, 10)
@@ -306,6 +309,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 			WHERE id = $12`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("update appointment: %w", err)
 		}
+		if err := keep(ctx, tx, id, false); err != nil {
+			return err
+		}
 		var changed []string
 		for name, diff := range map[string]bool{"doctor_id": in.DoctorID != old.DoctorID, "starts_at": !start.Equal(old.StartsAt),
 			"duration_minutes": in.DurationMinutes != old.DurationMinutes, "type": in.Type != old.Type, "reason": in.Reason != old.Reason,
@@ -364,6 +370,9 @@ func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appo
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
 	}
+	if err := keep(ctx, tx, a.ID, false); err != nil {
+		return err
+	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment."+act.Name, "appointment", strconv.FormatInt(a.ID, 10), audit.Success, now
 	e.PatientID = a.PatientID
 	e.Detail = a.Status + " → " + act.To
@@ -417,9 +426,15 @@ func (s *Store) Reorder(ctx context.Context, e audit.Event, day string, doctorID
 		}
 		now := s.now()
 		for i, id := range ids {
-			if _, err := tx.ExecContext(ctx, `UPDATE appointments SET queue_number = $1, version = version + 1, updated_at = $2,
-				updated_by = $3 WHERE id = $4 AND queue_number <> $1`, i+1, now, actorOf(e), id); err != nil {
+			res, err := tx.ExecContext(ctx, `UPDATE appointments SET queue_number = $1, version = version + 1, updated_at = $2,
+				updated_by = $3 WHERE id = $4 AND queue_number <> $1`, i+1, now, actorOf(e), id)
+			if err != nil {
 				return fmt.Errorf("reorder queue: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				if err := keep(ctx, tx, id, false); err != nil {
+					return err
+				}
 			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.reorder", "queue", fmt.Sprintf("%s/%d", day, doctorID), audit.Success, now

@@ -174,7 +174,7 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 		if err != nil {
 			return fmt.Errorf("insert visit: %w", err)
 		}
-		return nil
+		return keep(ctx, tx, a.ID, true)
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE visits SET content = $1, status = $2, updated_at = $3, updated_by = $4, version = version + 1
 		WHERE appointment_id = $5 AND version = $6`, string(body), status, now, actorOf(e), a.ID, version)
@@ -184,7 +184,7 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
 	}
-	return nil
+	return keep(ctx, tx, a.ID, true)
 }
 
 // auditVisit records action on the visit of appointment a (its id is the visit's), for a's patient.
@@ -324,6 +324,9 @@ func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) 
 			updated_by = $2, version = version + 1 WHERE appointment_id = $3`, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("sign visit: %w", err)
 		}
+		if err := keep(ctx, tx, id, true); err != nil {
+			return err
+		}
 		if a.Status == InProgress {
 			if err := s.setStatus(ctx, tx, e, a, Complete, ""); err != nil {
 				return err
@@ -413,6 +416,9 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 		updated_at = $5, updated_by = $6, version = version + 1 WHERE id = $7`,
 		start, start.Add(time.Duration(a.DurationMinutes)*time.Minute), date, queue, now, actorOf(e), existing.ID); err != nil {
 		return fmt.Errorf("move follow-up: %w", err)
+	}
+	if err := keep(ctx, tx, existing.ID, false); err != nil {
+		return err
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "appointment.update", "appointment", strconv.FormatInt(existing.ID, 10),
 		audit.Success, now, "changed: starts_at (follow-up date)"

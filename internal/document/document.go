@@ -371,6 +371,9 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 			string(fieldsJSON), string(contentJSON), hash, now).Scan(&id); err != nil {
 			return fmt.Errorf("insert document: %w", err)
 		}
+		if err := keep(ctx, tx, id); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, e, id, in.PatientID, "document.issue", number)
 	})
 	if err != nil {
@@ -508,6 +511,9 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int
 			version = version + 1 WHERE id = $5`, Cancelled, reason, s.now(), e.ActorID, id); err != nil {
 			return fmt.Errorf("cancel document: %w", err)
 		}
+		if err := keep(ctx, tx, id); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, e, id, d.PatientID, "document.cancel", d.Number)
 	})
 	if err != nil {
@@ -639,4 +645,20 @@ func (d Document) HTML() string {
 	}
 	b.WriteString("</body></html>")
 	return b.String()
+}
+
+// VersionKind names the kept versions of documents (database.KeepVersion).
+const VersionKind = "document"
+
+// keep keeps document id as it now is in q (the change's transaction), as the version it has.
+func keep(ctx context.Context, q database.Querier, id int64) error {
+	d, err := get(ctx, q, id)
+	if err != nil {
+		return err
+	}
+	at := d.IssuedAt
+	if d.CancelledAt != nil {
+		at = *d.CancelledAt
+	}
+	return database.KeepVersion(ctx, q, VersionKind, id, d.Version, at, d)
 }

@@ -1,6 +1,7 @@
 package fhir_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
+	"emr/internal/fhir"
 )
 
 type clinic struct {
@@ -791,6 +794,43 @@ func TestBulkExport(t *testing.T) {
 	})
 }
 
+// wholeRecord gives the clinic's first patient's visit a lab order with its result, a
+// prescription and a certificate, and signs the visit.
+func (c *clinic) wholeRecord(t *testing.T) {
+	t.Helper()
+	path := fmt.Sprintf("/api/appointments/%d", c.visitID)
+	r := c.doctor.Do("PUT", path+"/visit", map[string]any{"version": 2, "chief_complaint": "Headache",
+		"vitals":    map[string]any{"bp_systolic": 150, "bp_diastolic": 95, "heart_rate": 88, "temperature": 36.8, "spo2": 98, "weight": 70, "height": 175},
+		"diagnoses": []map[string]any{{"code": "I10", "primary": true}, {"text": "Tension headache"}}, "orders": []map[string]any{{"code": "BMP", "note": "fasting"}}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("order: %d %s", r.Status, r.Body)
+	}
+	var orders struct {
+		Data []struct {
+			ID      int64
+			Version int
+		}
+	}
+	c.nurse.Do("GET", path+"/orders", nil).JSON(t, &orders)
+	o := orders.Data[0]
+	c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
+	if r := c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": o.Version + 1, "final": true,
+		"results": []map[string]any{{"analyte": "GLU", "value": "126", "unit": "mg/dL"}}}); r.Status != http.StatusOK {
+		t.Fatalf("result: %d %s", r.Status, r.Body)
+	}
+	if r := c.doctor.Do("POST", path+"/prescriptions", map[string]any{"items": []any{map[string]any{"medicine": "Cetirizine 10 mg tablet", "dose": "1 tablet",
+		"frequency": "once daily", "duration": "5 days", "quantity": "5", "unit": "tablet"}}}); r.Status != http.StatusCreated {
+		t.Fatalf("prescription: %d %s", r.Status, r.Body)
+	}
+	c.doctor.Do("POST", path+"/visit/sign", map[string]any{"version": 3})
+	var templates struct{ Data []struct{ ID int64 } }
+	c.doctor.Do("GET", "/api/document-templates?kind=medical_certificate&language=en", nil).JSON(t, &templates)
+	if r := c.doctor.Do("POST", "/api/documents", map[string]any{"template_id": templates.Data[0].ID, "patient_id": c.patientID, "appointment_id": c.visitID,
+		"fields": map[string]string{"rest_days": "2", "rest_from": time.Now().Format(time.DateOnly), "remarks": "<script>x</script>"}}); r.Status != http.StatusCreated {
+		t.Fatalf("certificate: %d %s", r.Status, r.Body)
+	}
+}
+
 // TestFHIRTheWholeRecord: the rest of a patient's record — the laboratory order and its
 // result, the prescription's line, the issued certificate with its page, the appointment,
 // the doctor and the clinic — each valid, searchable by patient, and all of it in
@@ -798,37 +838,7 @@ func TestBulkExport(t *testing.T) {
 func TestFHIRTheWholeRecord(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		c := newClinic(t, db)
-		path := fmt.Sprintf("/api/appointments/%d", c.visitID)
-		r := c.doctor.Do("PUT", path+"/visit", map[string]any{"version": 2, "chief_complaint": "Headache",
-			"vitals":    map[string]any{"bp_systolic": 150, "bp_diastolic": 95, "heart_rate": 88, "temperature": 36.8, "spo2": 98, "weight": 70, "height": 175},
-			"diagnoses": []map[string]any{{"code": "I10", "primary": true}, {"text": "Tension headache"}}, "orders": []map[string]any{{"code": "BMP", "note": "fasting"}}})
-		if r.Status != http.StatusOK {
-			t.Fatalf("order: %d %s", r.Status, r.Body)
-		}
-		var orders struct {
-			Data []struct {
-				ID      int64
-				Version int
-			}
-		}
-		c.nurse.Do("GET", path+"/orders", nil).JSON(t, &orders)
-		o := orders.Data[0]
-		c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
-		if r := c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": o.Version + 1, "final": true,
-			"results": []map[string]any{{"analyte": "GLU", "value": "126", "unit": "mg/dL"}}}); r.Status != http.StatusOK {
-			t.Fatalf("result: %d %s", r.Status, r.Body)
-		}
-		if r := c.doctor.Do("POST", path+"/prescriptions", map[string]any{"items": []any{map[string]any{"medicine": "Cetirizine 10 mg tablet", "dose": "1 tablet",
-			"frequency": "once daily", "duration": "5 days", "quantity": "5", "unit": "tablet"}}}); r.Status != http.StatusCreated {
-			t.Fatalf("prescription: %d %s", r.Status, r.Body)
-		}
-		c.doctor.Do("POST", path+"/visit/sign", map[string]any{"version": 3})
-		var templates struct{ Data []struct{ ID int64 } }
-		c.doctor.Do("GET", "/api/document-templates?kind=medical_certificate&language=en", nil).JSON(t, &templates)
-		if r := c.doctor.Do("POST", "/api/documents", map[string]any{"template_id": templates.Data[0].ID, "patient_id": c.patientID, "appointment_id": c.visitID,
-			"fields": map[string]string{"rest_days": "2", "rest_from": time.Now().Format(time.DateOnly), "remarks": "<script>x</script>"}}); r.Status != http.StatusCreated {
-			t.Fatalf("certificate: %d %s", r.Status, r.Body)
-		}
+		c.wholeRecord(t)
 
 		api, _ := c.token(t, "doc", "")
 		p := fmt.Sprintf("patient=%d", c.patientID)
@@ -908,6 +918,165 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		if kinds["Observation"] != 0 || kinds["Condition"] != 0 || kinds["OperationOutcome"] != 1 || kinds["Patient"] != 1 {
 			t.Errorf("a receptionist's $everything: %v", kinds)
 		}
+	})
+}
+
+// TestFHIRVersionsOfEveryType: every type's versions are those of the record it is made
+// from (an appointment, a visit form, a lab order, a prescription, a document, an account,
+// the clinic's settings, the patient), as kept when each was written: vread, the instance's
+// history newest first, the type's history; a version the resource was not part of is 404;
+// every vread is audited with the patient.
+func TestFHIRVersionsOfEveryType(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.wholeRecord(t)
+		c.admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "Phòng khám An Bình", "address": "1 Main St", "phone": "028 1234", "version": 0})
+		c.admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "An Bình Clinic", "address": "1 Main St", "phone": "028 1234", "version": 1})
+		api, _ := c.token(t, "doc", "")
+		p := fmt.Sprintf("patient=%d", c.patientID)
+		visit := strconv.FormatInt(c.visitID, 10)
+		field := func(b map[string]any, name string) []string {
+			var out []string
+			for _, e := range entries(b) {
+				out = append(out, fmt.Sprint(e[name]))
+			}
+			return out
+		}
+		versions := func(b map[string]any) []string {
+			var out []string
+			for _, e := range entries(b) {
+				out = append(out, e["meta"].(map[string]any)["versionId"].(string))
+			}
+			return out
+		}
+		// The appointment: booked, arrived, started, finished by the signature.
+		enc := get(t, api, "/fhir/R4/Encounter/"+visit+"/_history", http.StatusOK)
+		if got := field(enc, "status"); !slices.Equal(got, []string{"finished", "in-progress", "arrived", "planned"}) || enc["type"] != "history" {
+			t.Errorf("the encounter's history: %v", got)
+		}
+		if v := get(t, api, "/fhir/R4/Encounter/"+visit+"/_history/2", http.StatusOK); v["status"] != "arrived" || v["meta"].(map[string]any)["versionId"] != "2" {
+			t.Errorf("encounter version 2: %v", v)
+		}
+		if got := field(get(t, api, "/fhir/R4/Appointment/"+visit+"/_history?_count=2", http.StatusOK), "status"); !slices.Equal(got, []string{"fulfilled", "checked-in"}) {
+			t.Errorf("the appointment's history: %v", got)
+		}
+		// The visit form: vitals (1), the form (2), its orders (3), the signature (4).
+		hr := visit + "-hr"
+		if got := versions(get(t, api, "/fhir/R4/Observation/"+hr+"/_history", http.StatusOK)); !slices.Equal(got, []string{"4", "3", "2", "1"}) {
+			t.Errorf("the heart rate's history: %v", got)
+		}
+		get(t, api, "/fhir/R4/Observation/"+hr+"/_history/1", http.StatusOK)
+		get(t, api, "/fhir/R4/Condition/"+visit+"-1/_history/1", http.StatusNotFound) // no diagnosis yet
+		if v := get(t, api, "/fhir/R4/Condition/"+visit+"-1/_history/2", http.StatusOK); v["code"] == nil {
+			t.Errorf("condition version 2: %v", v)
+		}
+		// The lab order: ordered, collected, resulted; its result only in the last.
+		sr := entries(get(t, api, "/fhir/R4/ServiceRequest?"+p, http.StatusOK))[0]
+		srID := sr["id"].(string)
+		if got := field(get(t, api, "/fhir/R4/ServiceRequest/"+srID+"/_history", http.StatusOK), "status"); !slices.Equal(got, []string{"completed", "active", "active"}) {
+			t.Errorf("the order's history: %v", got)
+		}
+		lab := entries(get(t, api, "/fhir/R4/Observation?"+p+"&category=laboratory", http.StatusOK))[0]["id"].(string)
+		if got := versions(get(t, api, "/fhir/R4/Observation/"+lab+"/_history", http.StatusOK)); !slices.Equal(got, []string{"3"}) {
+			t.Errorf("the result's history: %v", got)
+		}
+		get(t, api, "/fhir/R4/Observation/"+lab+"/_history/2", http.StatusNotFound)
+		// The prescription, and the certificate before and after it was cancelled.
+		mr := entries(get(t, api, "/fhir/R4/MedicationRequest?"+p, http.StatusOK))[0]["id"].(string)
+		if v := get(t, api, "/fhir/R4/MedicationRequest/"+mr+"/_history/1", http.StatusOK); v["status"] != "draft" {
+			t.Errorf("the prescription's first version: %v", v["status"])
+		}
+		doc := entries(get(t, api, "/fhir/R4/DocumentReference?"+p, http.StatusOK))[0]["id"].(string)
+		if r := c.doctor.Do("POST", "/api/documents/"+doc+"/cancel", map[string]any{"version": 1, "reason": "issued to the wrong patient"}); r.Status != http.StatusOK {
+			t.Fatalf("cancel: %d %s", r.Status, r.Body)
+		}
+		if got := field(get(t, api, "/fhir/R4/DocumentReference/"+doc+"/_history", http.StatusOK), "status"); !slices.Equal(got, []string{"entered-in-error", "current"}) {
+			t.Errorf("the certificate's history: %v", got)
+		}
+		// The allergy, the doctor, the clinic.
+		get(t, api, fmt.Sprintf("/fhir/R4/AllergyIntolerance/%d-1/_history/1", c.patientID), http.StatusOK)
+		get(t, api, fmt.Sprintf("/fhir/R4/Practitioner/%d/_history/1", c.env.UserID("doc")), http.StatusOK)
+		if got := field(get(t, api, "/fhir/R4/Organization/clinic/_history", http.StatusOK), "name"); !slices.Equal(got, []string{"An Bình Clinic", "Phòng khám An Bình"}) {
+			t.Errorf("the clinic's history: %v", got)
+		}
+		// A type's history: every kept version, newest first, paged.
+		th := get(t, api, "/fhir/R4/Encounter/_history?_count=2", http.StatusOK)
+		if got := versions(th); !slices.Equal(got, []string{"4", "3"}) || link(th, "next") == "" {
+			t.Errorf("the encounters' history: %v", got)
+		}
+		if got := versions(get(t, api, relative(t, link(th, "next")), http.StatusOK)); !slices.Equal(got, []string{"2", "1"}) {
+			t.Errorf("its next page: %v", got)
+		}
+		kinds := map[bool]bool{}
+		for _, id := range ids(get(t, api, "/fhir/R4/Observation/_history?_count=50", http.StatusOK)) {
+			kinds[strings.HasPrefix(id, "lab-")] = true
+		}
+		if !kinds[true] || !kinds[false] {
+			t.Errorf("the observations' history holds vital signs and results: %v", kinds)
+		}
+		get(t, api, "/fhir/R4/Encounter/"+visit+"/_history/9", http.StatusNotFound)
+		get(t, api, "/fhir/R4/Encounter/999999/_history", http.StatusNotFound)
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.encounter.read' AND patient_id = $1`, c.patientID); n != 1 {
+			t.Errorf("vreads audited: %d", n)
+		}
+		// The receptionist's token may not read visit forms' versions any more than the forms.
+		clerk, _ := c.token(t, "clerk", "")
+		get(t, clerk, "/fhir/R4/Observation/"+hr+"/_history/1", http.StatusForbidden)
+	})
+}
+
+// TestFHIRLastUpdated: _lastUpdated selects by meta.lastUpdated on every type. A search
+// that tests the built resources examines a bounded number of records for one page, so its
+// pages may hold fewer entries than asked, even none; their next and previous links still
+// lead through every match once, either way.
+func TestFHIRLastUpdated(t *testing.T) {
+	fhir.SetScanBudget(t, 2)
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		var booked []int64
+		for i := 2; i <= 6; i++ {
+			at := time.Now().UTC().Add(time.Duration(i) * time.Hour).Truncate(time.Minute)
+			r := c.clerk.Do("POST", "/api/appointments", map[string]any{"patient_id": c.nkaID, "doctor_id": c.env.UserID("doc"),
+				"starts_at": at.Format(time.RFC3339), "duration_minutes": 15, "type": "new", "reason": "check-up"})
+			if r.Status != http.StatusCreated {
+				t.Fatalf("book: %d %s", r.Status, r.Body)
+			}
+			var a struct{ ID int64 }
+			r.JSON(t, &a)
+			booked = append(booked, a.ID)
+		}
+		// Every appointment but one was last changed in 2020.
+		recent := strconv.FormatInt(booked[2], 10)
+		if _, err := db.ExecContext(context.Background(), `UPDATE appointments SET updated_at = $1 WHERE id <> $2`, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), booked[2]); err != nil {
+			t.Fatal(err)
+		}
+		api, _ := c.token(t, "doc", "")
+		walk := func(path, rel string) (found []string, pages int, end string) {
+			for path != "" {
+				b := get(t, api, path, http.StatusOK)
+				pages++
+				found = append(found, ids(b)...)
+				end, path = path, ""
+				if l := link(b, rel); l != "" {
+					path = relative(t, l)
+				}
+			}
+			return found, pages, end
+		}
+		found, pages, _ := walk("/fhir/R4/Appointment?_lastUpdated=ge2021-01-01&_count=5", "next")
+		if !slices.Equal(found, []string{recent}) || pages < 3 {
+			t.Errorf("changed since 2021: %v in %d pages", found, pages)
+		}
+		old, _, last := walk("/fhir/R4/Encounter?_lastUpdated=lt2021&_count=10", "next")
+		back, _, _ := walk(last, "previous")
+		slices.Sort(back)
+		if len(old) != 5 || !slices.Contains(old, strconv.FormatInt(c.visitID, 10)) || slices.Contains(old, recent) || !slices.Equal(slices.Sorted(slices.Values(old)), slices.Compact(back)) {
+			t.Errorf("changed before 2021: %v, walking back: %v", old, back)
+		}
+		if got, _, _ := walk(fmt.Sprintf("/fhir/R4/Encounter?patient=%d&_lastUpdated=ge2021&_lastUpdated=lt2100", c.nkaID), "next"); !slices.Equal(got, []string{recent}) {
+			t.Errorf("a patient's encounters changed since 2021: %v", got)
+		}
+		get(t, api, "/fhir/R4/Encounter?_lastUpdated=yesterday", http.StatusBadRequest)
 	})
 }
 

@@ -108,20 +108,19 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	}
 	sort.Strings(kinds)
 	for _, kind := range kinds {
-		res := CapabilityResource{Type: kind, Versioning: "versioned", Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}}
-		if kind == "Observation" || kind == "Appointment" {
+		// Every type keeps its versions: vread and both histories.
+		res := CapabilityResource{Type: kind, Versioning: "versioned", ReadHistory: true, Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "vread"},
+			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}}
+		if kind == "Observation" || kind == "Appointment" || kind == "Patient" {
 			res.Versioning = "versioned-update"
 			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})
 		}
 		if kind == "Patient" {
 			res.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export"},
 				{Name: "everything", Definition: "http://hl7.org/fhir/OperationDefinition/Patient-everything"}}
-			res.Versioning, res.ReadHistory, res.ConditionalCreate = "versioned-update", true, true
-			for _, code := range []string{"vread", "history-instance", "history-type", "create", "update"} {
-				res.Interaction = append(res.Interaction, CapabilityInteraction{Code: code})
-			}
+			res.ConditionalCreate = true
 		}
-		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"})
+		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"}, CapabilitySearchParam{Name: "_lastUpdated", Type: "date"})
 		for _, name := range sortedKeys(searchParams[kind]) {
 			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[searchParams[kind][name]]})
 		}

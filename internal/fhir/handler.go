@@ -86,10 +86,21 @@ func (h *Handler) Routes() []auth.Route {
 	routes := []auth.Route{
 		{Method: "GET", Path: Base + "/metadata", Access: auth.Public, FHIR: true, Errors: WriteError, Handler: h.capabilities},
 	}
+	access := map[string]auth.Access{}
 	for _, t := range types {
+		access[t.kind] = t.access
 		routes = append(routes,
 			auth.Route{Method: "GET", Path: Base + "/" + t.kind, Access: t.access, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.search},
 			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}", Access: t.access, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.read},
+		)
+	}
+	// Every type's versions: vread, and history of one resource and of the type.
+	for _, t := range h.versioned() {
+		a := access[t.kind]
+		routes = append(routes,
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}/_history/{vid}", Access: a, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.vread(h)},
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}/_history", Access: a, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.history(h)},
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/_history", Access: a, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.typeHistory(h)},
 		)
 	}
 	managePatient := auth.Need(auth.ManagePatient)

@@ -143,6 +143,11 @@ func (h *Handler) clinic(ctx context.Context) (Organization, error) {
 	if err != nil {
 		return Organization{}, err
 	}
+	return h.organizationOf(c), nil
+}
+
+// organizationOf is the clinic's settings as its Organization.
+func (h *Handler) organizationOf(c settings.Clinic) Organization {
 	o := Organization{base: newBase("Organization", clinicID, c.Version, started), Active: true, Name: c.Name}
 	if o.Name == "" {
 		o.Name = "EMR"
@@ -156,7 +161,7 @@ func (h *Handler) clinic(ctx context.Context) (Organization, error) {
 	if c.Address != "" {
 		o.Address = []Address{{Text: c.Address}}
 	}
-	return o, nil
+	return o
 }
 
 func (h *Handler) readOrganization(w http.ResponseWriter, r *http.Request) {

@@ -143,7 +143,7 @@ func (h *Handler) readPatient(w http.ResponseWriter, r *http.Request) {
 
 var patientParams = map[string]paramKind{
 	"identifier": kindToken, "name": kindString, "family": kindString, "given": kindString,
-	"birthdate": kindDate, "gender": kindToken, "_lastUpdated": kindDate, "active": kindToken,
+	"birthdate": kindDate, "gender": kindToken, "active": kindToken,
 }
 
 // patientFilter reads a Patient search's conditions.

@@ -35,7 +35,7 @@ const (
 )
 
 // common are the parameters every type takes (besides its own).
-var common = map[string]paramKind{"_id": kindToken}
+var common = map[string]paramKind{"_id": kindToken, "_lastUpdated": kindDate}
 
 // control are the result parameters, read apart from the search's conditions.
 var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary"}
@@ -49,6 +49,8 @@ type query struct {
 	total   string
 	cursor  cursor
 	applied url.Values
+	// updated is _lastUpdated's range, tested on the resources built (nil: none given).
+	updated *dateRange
 }
 
 // parseQuery reads r's search parameters for a type taking params. A parameter the type
@@ -115,7 +117,21 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 		q.cursor = c
 	}
 	q.applied.Set("_count", strconv.Itoa(q.count))
+	if rng, ok, err := q.dates("_lastUpdated"); err != nil {
+		return q, err
+	} else if ok {
+		q.updated = &rng
+	}
 	return q, nil
+}
+
+// keeps says whether res meets the conditions tested on built resources.
+func (q query) keeps(res Resource) bool {
+	if q.updated == nil {
+		return true
+	}
+	t, err := time.Parse(time.RFC3339Nano, updatedOf(res))
+	return err == nil && (q.updated.From.IsZero() || !t.Before(q.updated.From)) && (q.updated.To.IsZero() || t.Before(q.updated.To))
 }
 
 // one is the single value of a parameter that takes one, "" when absent; several
@@ -320,11 +336,26 @@ type entry struct {
 	res Resource
 }
 
-// collect reads one page of count entries from src at q's cursor, and whether there are
-// entries before and after it. Pages are keyset pages over (record id, position): a
-// resource added while a client pages is either on a later page or not seen, never seen
-// twice, and none is skipped.
-func collect(ctx context.Context, src source, q query) (page []entry, before, after bool, err error) {
+// scanBudget is how many records a search whose condition is tested on the built resources
+// (_lastUpdated) examines for one page at most: past it the page holds what was found, maybe
+// nothing, and its link goes on from there, so no request walks a whole table.
+var scanBudget = 2000
+
+// groupEnd is a position past every entry of a record.
+const groupEnd = 1 << 30
+
+// walk is one page as collect read it.
+type walk struct {
+	page []entry // in the sort's order
+	more bool    // there may be entries further in the walk's direction
+	far  cursor  // the last entry the walk consumed (where the next walk goes on from)
+	went bool    // the walk consumed an entry (far is one)
+}
+
+// collect reads one page of count entries from src at q's cursor. Pages are keyset pages
+// over (record id, position): a resource added while a client pages is either on a later
+// page or not seen, never seen twice, and none is skipped.
+func collect(ctx context.Context, src source, q query) (walk, error) {
 	c := q.cursor
 	// The direction of the walk: the sort's, turned round for a previous page.
 	desc := q.desc != c.Back
@@ -337,12 +368,20 @@ func collect(ctx context.Context, src source, q query) (page []entry, before, af
 	} else if c.set {
 		from = c.ID - 1
 	}
-	for len(page) < want {
+	var w walk
+	examined := 0
+walking:
+	for len(w.page) < want {
 		groups, err := src(ctx, from, desc, batch)
 		if err != nil {
-			return nil, false, false, err
+			return walk{}, err
 		}
 		for _, g := range groups {
+			if q.updated != nil && examined >= scanBudget {
+				w.more = true
+				break walking
+			}
+			examined++
 			list := make([]entry, len(g.Resources))
 			for i, res := range g.Resources {
 				list[i] = entry{id: g.ID, pos: i, res: res}
@@ -354,7 +393,24 @@ func collect(ctx context.Context, src source, q query) (page []entry, before, af
 				if c.set && e.id == c.ID && ((!desc && e.pos <= c.Pos) || (desc && e.pos >= c.Pos)) {
 					continue
 				}
-				page = append(page, e)
+				if len(w.page) >= want {
+					break
+				}
+				keep := q.keeps(e.res)
+				if keep {
+					w.page = append(w.page, e)
+				}
+				if (keep && len(w.page) <= q.count) || (!keep && len(w.page) < q.count) {
+					w.far, w.went = cursor{ID: e.id, Pos: e.pos}, true
+				}
+			}
+			if len(w.page) < q.count {
+				// The whole record was consumed, entries or none: the walk goes on past it.
+				end := groupEnd
+				if desc {
+					end = -1
+				}
+				w.far, w.went = cursor{ID: g.ID, Pos: end}, true
 			}
 			from = g.ID
 		}
@@ -362,29 +418,35 @@ func collect(ctx context.Context, src source, q query) (page []entry, before, af
 			break
 		}
 	}
-	more := len(page) > q.count
-	page = page[:min(len(page), q.count)]
-	if q.cursor.Back {
-		slices.Reverse(page)
-		return page, more, true, nil
+	if len(w.page) > q.count {
+		w.more = true
 	}
-	return page, q.cursor.set, more, nil
+	w.page = w.page[:min(len(w.page), q.count)]
+	if c.Back {
+		slices.Reverse(w.page)
+	}
+	return w, nil
 }
 
-// countAll counts src's entries up to totalCap, and whether it stopped there.
-func countAll(ctx context.Context, src source) (int, bool, error) {
-	n, after := 0, int64(0)
+// countAll counts src's entries q keeps up to totalCap, and whether it stopped there.
+func countAll(ctx context.Context, src source, q query) (int, bool, error) {
+	n, examined, after := 0, 0, int64(0)
 	for {
 		groups, err := src(ctx, after, false, 500)
 		if err != nil {
 			return 0, false, err
 		}
 		for _, g := range groups {
-			n += len(g.Resources)
+			for _, res := range g.Resources {
+				if q.keeps(res) {
+					n++
+				}
+			}
 			after = g.ID
 		}
-		if n > totalCap {
-			return totalCap, true, nil
+		examined += len(groups)
+		if n > totalCap || examined > totalCap {
+			return min(n, totalCap), true, nil
 		}
 		if len(groups) < 500 {
 			return n, false, nil
@@ -397,15 +459,16 @@ func countAll(ctx context.Context, src source) (int, bool, error) {
 // The page is audited (record) before it is sent: a read that cannot be audited is not
 // served.
 func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string, q query, src source, record func(page []entry) error) {
-	page, before, after, err := collect(r.Context(), src, q)
+	wk, err := collect(r.Context(), src, q)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
+	page := wk.page
 	base := h.baseURL(r)
 	b := Bundle{base: base0("Bundle"), BundleType: "searchset", Timestamp: instant(time.Now())}
 	if q.total != "none" {
-		n, capped, err := countAll(r.Context(), src)
+		n, capped, err := countAll(r.Context(), src, q)
 		if err != nil {
 			WriteError(w, r, err)
 			return
@@ -432,13 +495,25 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 	} else {
 		link("self", nil)
 	}
-	if after && len(page) > 0 {
-		last := page[len(page)-1]
-		link("next", &cursor{ID: last.id, Pos: last.pos})
-	}
-	if before && len(page) > 0 {
-		first := page[0]
-		link("previous", &cursor{ID: first.id, Pos: first.pos, Back: true})
+	// The walk went on from the cursor to far: forward, far ends the page and the previous
+	// page is before its first entry; going back, far starts it and the next page is after
+	// its last.
+	if len(page) > 0 || wk.went {
+		first, last := wk.far, wk.far
+		if len(page) > 0 {
+			first = cursor{ID: page[0].id, Pos: page[0].pos}
+			last = cursor{ID: page[len(page)-1].id, Pos: page[len(page)-1].pos}
+		}
+		next, previous := wk.far, first
+		if self.Back {
+			next, previous = last, wk.far
+		}
+		if wk.more && !self.Back || self.Back {
+			link("next", &cursor{ID: next.ID, Pos: next.Pos})
+		}
+		if wk.more && self.Back || !self.Back && self.set {
+			link("previous", &cursor{ID: previous.ID, Pos: previous.Pos, Back: true})
+		}
 	}
 	b.Entry = make([]BundleEntry, len(page))
 	for i, e := range page {

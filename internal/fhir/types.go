@@ -30,6 +30,7 @@ type base struct {
 }
 
 func (b base) ResourceKind() string { return b.ResourceType }
+func (b base) metaOf() *Meta        { return b.Meta }
 func (b base) ResourceID() string   { return b.ID }
 func (b base) VersionID() string {
 	if b.Meta == nil {

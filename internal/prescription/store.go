@@ -174,6 +174,9 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	if err != nil {
 		return rx, err
 	}
+	if err := keep(ctx, tx, rx); err != nil {
+		return rx, err
+	}
 	if err := s.audit(ctx, tx, e, rx, "prescription.create", ""); err != nil {
 		return rx, err
 	}
@@ -295,6 +298,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input, l
 		if rx, err = s.get(ctx, tx, id); err != nil {
 			return err
 		}
+		if err := keep(ctx, tx, rx); err != nil {
+			return err
+		}
 		if err := s.audit(ctx, tx, e, rx, "prescription.update", ""); err != nil {
 			return err
 		}
@@ -348,6 +354,9 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int,
 		if rx, err = s.get(ctx, tx, id); err != nil {
 			return err
 		}
+		if err := keep(ctx, tx, rx); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, e, rx, "prescription.print", strings.Join(rx.Warnings, " "))
 	})
 	if err != nil {
@@ -381,6 +390,9 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int
 		if rx, err = s.get(ctx, tx, id); err != nil {
 			return err
 		}
+		if err := keep(ctx, tx, rx); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, e, rx, "prescription.cancel", "")
 	})
 	return rx, err
@@ -394,4 +406,12 @@ func (s *Store) Signature(ctx context.Context, id int64) (profile.Drawing, error
 		return d, apperr.NotFound("prescription.not_found")
 	}
 	return d, err
+}
+
+// VersionKind names the kept versions of prescriptions (database.KeepVersion).
+const VersionKind = "prescription"
+
+// keep keeps rx, as just read in q (the change's transaction), as the version it has.
+func keep(ctx context.Context, q database.Querier, rx Prescription) error {
+	return database.KeepVersion(ctx, q, VersionKind, rx.ID, rx.Version, rx.UpdatedAt, rx)
 }

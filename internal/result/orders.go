@@ -47,6 +47,9 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 				WHERE id = $4`, note, now, actor(e), o.ID); err != nil {
 				return fmt.Errorf("update order note: %w", err)
 			}
+			if err := s.keep(ctx, tx, o.ID, now); err != nil {
+				return err
+			}
 		case keep:
 		case o.Status != Ordered:
 			return apperr.Conflict("result.order_started", o.Test)
@@ -75,6 +78,9 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 			due_at, updated_at, updated_by) VALUES ($1, $2, $3, $4, 'ordered', $5, $6, $7, $5, $8) RETURNING id`,
 			a.ID, a.PatientID, code, note, now, a.DoctorID, due, actor(e)).Scan(&id); err != nil {
 			return fmt.Errorf("order %s: %w", code, err)
+		}
+		if err := s.keep(ctx, tx, id, now); err != nil {
+			return err
 		}
 		if err := s.event(ctx, tx, e, id, a.PatientID, Ordered, "", now, ""); err != nil {
 			return err
@@ -122,6 +128,9 @@ func (s *Store) setState(ctx context.Context, tx *sql.Tx, e audit.Event, o Order
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
+	}
+	if err := s.keep(ctx, tx, o.ID, now); err != nil {
+		return err
 	}
 	return s.event(ctx, tx, e, o.ID, o.PatientID, status, reason, now, "")
 }
@@ -292,6 +301,9 @@ func (s *Store) AttachReport(ctx context.Context, e audit.Event, id int64, versi
 			WHERE id = $4`, f.ID, now, actor(e), o.ID); err != nil {
 			return fmt.Errorf("link report: %w", err)
 		}
+		if err := s.keep(ctx, tx, o.ID, now); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, e, "lab_order.report", o.ID, o.PatientID, fmt.Sprintf("file %d", f.ID), now)
 	})
 }
@@ -306,4 +318,50 @@ func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, d
 		return nil, err
 	}
 	return list, s.complete(ctx, s.DB, list, lang, true)
+}
+
+// VersionKind names the kept versions of lab orders (database.KeepVersion): each an Order with
+// its current results as they were when its version was written.
+const VersionKind = "lab_order"
+
+// keep keeps order id as it now is in q (the change's transaction), as the version it now has.
+func (s *Store) keep(ctx context.Context, q database.Querier, id int64, at time.Time) error {
+	list, err := scanOrders(q.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.id = $1`, id))
+	if err == nil && len(list) == 0 {
+		err = apperr.NotFound("result.order_not_found")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.complete(ctx, q, list, "en", true); err != nil {
+		return err
+	}
+	return database.KeepVersion(ctx, q, VersionKind, id, list[0].Version, at, list[0])
+}
+
+// Kept reads the kept versions of orders k selects, their tests' and analytes' labels in lang.
+func (s *Store) Kept(ctx context.Context, k database.KeptQuery, lang string) ([]database.Kept[Order], error) {
+	kept, err := database.ReadKept[Order](ctx, s.DB, VersionKind, k)
+	if err != nil || len(kept) == 0 {
+		return kept, err
+	}
+	orders := make([]Order, len(kept))
+	var results []Result
+	for i, v := range kept {
+		orders[i] = v.Record
+		results = append(results, v.Record.Results...)
+	}
+	if err := s.complete(ctx, s.DB, orders, lang, false); err != nil {
+		return nil, err
+	}
+	if err := s.label(ctx, s.DB, results, lang); err != nil {
+		return nil, err
+	}
+	n := 0
+	for i := range kept {
+		kept[i].Record = orders[i]
+		kept[i].Record.Results = results[n : n+len(orders[i].Results)]
+		n += len(orders[i].Results)
+	}
+	return kept, nil
 }

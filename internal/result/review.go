@@ -139,6 +139,9 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 				now, actor(e), in.Comment, o.ID); err != nil {
 				return fmt.Errorf("review order: %w", err)
 			}
+			if err := s.keep(ctx, tx, o.ID, now); err != nil {
+				return err
+			}
 			detail := ""
 			if in.Comment != "" {
 				detail = "comment given"

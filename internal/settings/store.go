@@ -138,8 +138,22 @@ func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) 
 	}
 	err := db.Tx(ctx, func(tx *sql.Tx) error {
 		version, err := Save(ctx, tx, e, clinicKey, Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone, TaxID: in.TaxID, PublicURL: in.PublicURL}, in.Version)
+		if err != nil {
+			return err
+		}
 		in.Version = version
-		return err
+		kept, err := ReadClinic(ctx, tx)
+		if err != nil {
+			return err
+		}
+		return database.KeepVersion(ctx, tx, ClinicVersionKind, ClinicRecordID, version, time.Now().UTC(), kept)
 	})
 	return in, err
 }
+
+// ClinicVersionKind names the kept versions of the clinic's settings (database.KeepVersion),
+// under the one record id ClinicRecordID.
+const (
+	ClinicVersionKind = "clinic"
+	ClinicRecordID    = 1
+)

@@ -47,7 +47,7 @@ func SaveProfile(ctx context.Context, tx *sql.Tx, id int64, f ProfileFields) err
 		updated_at = $6, version = version + 1 WHERE id = $7`, f.Name, f.Email, f.Introduction, f.Specialisations, f.Licences, time.Now().UTC(), id); err != nil {
 		return fmt.Errorf("update profile: %w", err)
 	}
-	return nil
+	return keep(ctx, tx, id)
 }
 
 // SetAvatar sets the address of account id's avatar ("" for none).

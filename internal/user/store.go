@@ -79,6 +79,9 @@ func (s *Store) Create(ctx context.Context, n NewUser) (User, error) {
 		if err := role.Assign(ctx, tx, u.ID, u.Roles); err != nil {
 			return err
 		}
+		if err := keep(ctx, tx, u.ID); err != nil {
+			return err
+		}
 		if n.Audit == nil {
 			return nil
 		}
@@ -263,6 +266,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, c Change) (
 		if u, err = Get(ctx, tx, id); err != nil {
 			return err
 		}
+		if err := database.KeepVersion(ctx, tx, VersionKind, id, u.Version, u.UpdatedAt, u); err != nil {
+			return err
+		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "user.update", "user", strconv.FormatInt(id, 10), audit.Success
 		e.Detail = changes(old, u)
 		return audit.Record(ctx, tx, e)
@@ -348,4 +354,16 @@ func (s *Store) RemoveTwoFactor(ctx context.Context, e audit.Event, id int64, se
 		e.EntityType, e.EntityID, e.Outcome = "user", strconv.FormatInt(id, 10), audit.Success
 		return audit.Record(ctx, tx, e)
 	})
+}
+
+// VersionKind names the kept versions of staff accounts (database.KeepVersion).
+const VersionKind = "user"
+
+// keep keeps account id as it now is in q (the change's transaction), as the version it has.
+func keep(ctx context.Context, q database.Querier, id int64) error {
+	u, err := Get(ctx, q, id)
+	if err != nil {
+		return err
+	}
+	return database.KeepVersion(ctx, q, VersionKind, id, u.Version, u.UpdatedAt, u)
 }

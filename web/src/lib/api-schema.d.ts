@@ -1137,8 +1137,12 @@ export type paths = {
     get: operations["exportFhirSystem"];
   };
   "/fhir/R4/AllergyIntolerance": {
-    /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirAllergyIntolerance"];
+  };
+  "/fhir/R4/AllergyIntolerance/_history": {
+    /** Every kept version of every AllergyIntolerance, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirAllergyIntolerance"];
   };
   "/fhir/R4/AllergyIntolerance/{id}": {
     /** Read one AllergyIntolerance, with ETag W/"<versionId>". */
@@ -1149,11 +1153,34 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/AllergyIntolerance/{id}/_history": {
+    /** The versions of one AllergyIntolerance, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirAllergyIntolerance"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/AllergyIntolerance/{id}/_history/{vid}": {
+    /** Read version {vid} of a AllergyIntolerance as it was written: the version of a patient's allergy record it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirAllergyIntolerance"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/Appointment": {
-    /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
+    /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
     get: operations["searchFhirAppointment"];
     /** Book an appointment through the appointment book (its rules: no double booking (409), the doctor's hours, a start not in the past): participants Patient/<id> and Practitioner/<id>, start, minutesDuration or end, appointmentType (new, follow-up, walk-in), one reasonCode, comment. */
     post: operations["createFhirAppointment"];
+  };
+  "/fhir/R4/Appointment/_history": {
+    /** Every kept version of every Appointment, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirAppointment"];
   };
   "/fhir/R4/Appointment/{id}": {
     /** Read one Appointment, with ETag W/"<versionId>". */
@@ -1163,6 +1190,25 @@ export type paths = {
     parameters: {
       path: {
         id: string;
+      };
+    };
+  };
+  "/fhir/R4/Appointment/{id}/_history": {
+    /** The versions of one Appointment, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirAppointment"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Appointment/{id}/_history/{vid}": {
+    /** Read version {vid} of a Appointment as it was written: the version of an appointment it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirAppointment"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
       };
     };
   };
@@ -1192,8 +1238,12 @@ export type paths = {
     };
   };
   "/fhir/R4/Condition": {
-    /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirCondition"];
+  };
+  "/fhir/R4/Condition/_history": {
+    /** Every kept version of every Condition, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirCondition"];
   };
   "/fhir/R4/Condition/{id}": {
     /** Read one Condition, with ETag W/"<versionId>". */
@@ -1204,9 +1254,32 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Condition/{id}/_history": {
+    /** The versions of one Condition, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirCondition"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Condition/{id}/_history/{vid}": {
+    /** Read version {vid} of a Condition as it was written: the version of a visit form it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirCondition"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/DocumentReference": {
-    /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
+    /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
     get: operations["searchFhirDocumentReference"];
+  };
+  "/fhir/R4/DocumentReference/_history": {
+    /** Every kept version of every DocumentReference, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirDocumentReference"];
   };
   "/fhir/R4/DocumentReference/{id}": {
     /** Read one DocumentReference, with ETag W/"<versionId>". */
@@ -1217,9 +1290,32 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/DocumentReference/{id}/_history": {
+    /** The versions of one DocumentReference, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirDocumentReference"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/DocumentReference/{id}/_history/{vid}": {
+    /** Read version {vid} of a DocumentReference as it was written: the version of an issued document it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirDocumentReference"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/Encounter": {
-    /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirEncounter"];
+  };
+  "/fhir/R4/Encounter/_history": {
+    /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirEncounter"];
   };
   "/fhir/R4/Encounter/{id}": {
     /** Read one Encounter, with ETag W/"<versionId>". */
@@ -1227,6 +1323,25 @@ export type paths = {
     parameters: {
       path: {
         id: string;
+      };
+    };
+  };
+  "/fhir/R4/Encounter/{id}/_history": {
+    /** The versions of one Encounter, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirEncounter"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Encounter/{id}/_history/{vid}": {
+    /** Read version {vid} of a Encounter as it was written: the version of an appointment it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirEncounter"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
       };
     };
   };
@@ -1241,8 +1356,12 @@ export type paths = {
     };
   };
   "/fhir/R4/MedicationRequest": {
-    /** Search MedicationRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Prescription lines (ids {prescription}-{line}): patient or subject, status, intent. Blank-form prescriptions, which name no patient of the register, are not among them. Every error is an OperationOutcome. */
+    /** Search MedicationRequest (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Prescription lines (ids {prescription}-{line}): patient or subject, status, intent. Blank-form prescriptions, which name no patient of the register, are not among them. Every error is an OperationOutcome. */
     get: operations["searchFhirMedicationRequest"];
+  };
+  "/fhir/R4/MedicationRequest/_history": {
+    /** Every kept version of every MedicationRequest, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirMedicationRequest"];
   };
   "/fhir/R4/MedicationRequest/{id}": {
     /** Read one MedicationRequest, with ETag W/"<versionId>". */
@@ -1253,15 +1372,38 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/MedicationRequest/{id}/_history": {
+    /** The versions of one MedicationRequest, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirMedicationRequest"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/MedicationRequest/{id}/_history/{vid}": {
+    /** Read version {vid} of a MedicationRequest as it was written: the version of a prescription it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirMedicationRequest"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/metadata": {
     /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
     get: operations["getFhirMetadata"];
   };
   "/fhir/R4/Observation": {
-    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirObservation"];
     /** Record a vital sign (LOINC 85354-9 blood pressure with both components, 8867-4, 9279-1, 8310-5, 2708-6, 29463-7, 8302-2; BMI is computed) into its visit (encounter), whose patient it must name: the visit's ranges and state apply; [lb_av], [in_i], [degF] and g/m are converted to the units kept. Vitals copied forward from an earlier visit are replaced, never kept as measured now. */
     post: operations["createFhirObservation"];
+  };
+  "/fhir/R4/Observation/_history": {
+    /** Every kept version of every Observation, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirObservation"];
   };
   "/fhir/R4/Observation/{id}": {
     /** Read one Observation, with ETag W/"<versionId>". */
@@ -1274,9 +1416,32 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Observation/{id}/_history": {
+    /** The versions of one Observation, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirObservation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Observation/{id}/_history/{vid}": {
+    /** Read version {vid} of a Observation as it was written: the version of a visit form (vital signs) or a lab order (results) it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirObservation"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/Organization": {
-    /** Search Organization (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). The clinic (Organization/clinic): its name, address, phone and tax number from the clinic's settings. Every error is an OperationOutcome. */
+    /** Search Organization (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). The clinic (Organization/clinic): its name, address, phone and tax number from the clinic's settings. Every error is an OperationOutcome. */
     get: operations["searchFhirOrganization"];
+  };
+  "/fhir/R4/Organization/_history": {
+    /** Every kept version of every Organization, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirOrganization"];
   };
   "/fhir/R4/Organization/{id}": {
     /** Read one Organization, with ETag W/"<versionId>". */
@@ -1287,8 +1452,27 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Organization/{id}/_history": {
+    /** The versions of one Organization, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirOrganization"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Organization/{id}/_history/{vid}": {
+    /** Read version {vid} of a Organization as it was written: the version of the clinic's settings it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirOrganization"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/Patient": {
-    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active, _lastUpdated. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirPatient"];
     /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. */
     post: operations["createFhirPatient"];
@@ -1341,8 +1525,12 @@ export type paths = {
     get: operations["exportFhirPatients"];
   };
   "/fhir/R4/Practitioner": {
-    /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
+    /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
     get: operations["searchFhirPractitioner"];
+  };
+  "/fhir/R4/Practitioner/_history": {
+    /** Every kept version of every Practitioner, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirPractitioner"];
   };
   "/fhir/R4/Practitioner/{id}": {
     /** Read one Practitioner, with ETag W/"<versionId>". */
@@ -1353,9 +1541,32 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Practitioner/{id}/_history": {
+    /** The versions of one Practitioner, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirPractitioner"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Practitioner/{id}/_history/{vid}": {
+    /** Read version {vid} of a Practitioner as it was written: the version of a staff account it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirPractitioner"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/ServiceRequest": {
-    /** Search ServiceRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Laboratory and imaging orders: patient or subject, status, code (LOINC), category. Every error is an OperationOutcome. */
+    /** Search ServiceRequest (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Laboratory and imaging orders: patient or subject, status, code (LOINC), category. Every error is an OperationOutcome. */
     get: operations["searchFhirServiceRequest"];
+  };
+  "/fhir/R4/ServiceRequest/_history": {
+    /** Every kept version of every ServiceRequest, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirServiceRequest"];
   };
   "/fhir/R4/ServiceRequest/{id}": {
     /** Read one ServiceRequest, with ETag W/"<versionId>". */
@@ -1363,6 +1574,25 @@ export type paths = {
     parameters: {
       path: {
         id: string;
+      };
+    };
+  };
+  "/fhir/R4/ServiceRequest/{id}/_history": {
+    /** The versions of one ServiceRequest, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirServiceRequest"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/ServiceRequest/{id}/_history/{vid}": {
+    /** Read version {vid} of a ServiceRequest as it was written: the version of a lab order it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirServiceRequest"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
       };
     };
   };
@@ -7258,7 +7488,7 @@ export type operations = {
       };
     };
   };
-  /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirAllergyIntolerance: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7277,6 +7507,21 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every AllergyIntolerance, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirAllergyIntolerance: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7301,7 +7546,48 @@ export type operations = {
       };
     };
   };
-  /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
+  /** The versions of one AllergyIntolerance, newest first (a history Bundle; _count, next links). */
+  historyFhirAllergyIntolerance: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a AllergyIntolerance as it was written: the version of a patient's allergy record it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirAllergyIntolerance: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Appointment (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Bookings: patient, practitioner or actor, date, status (booked, arrived, checked-in, fulfilled, cancelled, noshow). Every error is an OperationOutcome. */
   searchFhirAppointment: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7335,6 +7621,21 @@ export type operations = {
       };
       /** @description An OperationOutcome: the doctor is booked then. */
       409: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Appointment, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirAppointment: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7387,6 +7688,47 @@ export type operations = {
       };
       /** @description An OperationOutcome: If-Match is missing. */
       428: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one Appointment, newest first (a history Bundle; _count, next links). */
+  historyFhirAppointment: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Appointment as it was written: the version of an appointment it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirAppointment: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
         content: never;
       };
     };
@@ -7473,7 +7815,7 @@ export type operations = {
       };
     };
   };
-  /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** Search Condition (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). A visit's diagnoses (ICD-10): patient or subject, category, code, clinical-status, verification-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirCondition: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7492,6 +7834,21 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Condition, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirCondition: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7516,7 +7873,48 @@ export type operations = {
       };
     };
   };
-  /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
+  /** The versions of one Condition, newest first (a history Bundle; _count, next links). */
+  historyFhirCondition: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Condition as it was written: the version of a visit form it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirCondition: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
   searchFhirDocumentReference: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7531,6 +7929,21 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every DocumentReference, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirDocumentReference: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7555,7 +7968,48 @@ export type operations = {
       };
     };
   };
-  /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** The versions of one DocumentReference, newest first (a history Bundle; _count, next links). */
+  historyFhirDocumentReference: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a DocumentReference as it was written: the version of an issued document it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirDocumentReference: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirEncounter: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7578,6 +8032,21 @@ export type operations = {
       };
     };
   };
+  /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirEncounter: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
   /** Read one Encounter, with ETag W/"<versionId>". */
   readFhirEncounter: {
     parameters: {
@@ -7587,6 +8056,47 @@ export type operations = {
     };
     responses: {
       /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one Encounter, newest first (a history Bundle; _count, next links). */
+  historyFhirEncounter: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Encounter as it was written: the version of an appointment it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirEncounter: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
       200: {
         content: {
           "application/fhir+json": Record<string, never>;
@@ -7617,7 +8127,7 @@ export type operations = {
       };
     };
   };
-  /** Search MedicationRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Prescription lines (ids {prescription}-{line}): patient or subject, status, intent. Blank-form prescriptions, which name no patient of the register, are not among them. Every error is an OperationOutcome. */
+  /** Search MedicationRequest (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Prescription lines (ids {prescription}-{line}): patient or subject, status, intent. Blank-form prescriptions, which name no patient of the register, are not among them. Every error is an OperationOutcome. */
   searchFhirMedicationRequest: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7632,6 +8142,21 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every MedicationRequest, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirMedicationRequest: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7656,6 +8181,47 @@ export type operations = {
       };
     };
   };
+  /** The versions of one MedicationRequest, newest first (a history Bundle; _count, next links). */
+  historyFhirMedicationRequest: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a MedicationRequest as it was written: the version of a prescription it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirMedicationRequest: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
   getFhirMetadata: {
     responses: {
@@ -7667,7 +8233,7 @@ export type operations = {
       };
     };
   };
-  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirObservation: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7705,6 +8271,21 @@ export type operations = {
       };
       /** @description An OperationOutcome: the visit changed meanwhile, or is not open for vitals. */
       409: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Observation, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirObservation: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7757,7 +8338,48 @@ export type operations = {
       };
     };
   };
-  /** Search Organization (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). The clinic (Organization/clinic): its name, address, phone and tax number from the clinic's settings. Every error is an OperationOutcome. */
+  /** The versions of one Observation, newest first (a history Bundle; _count, next links). */
+  historyFhirObservation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Observation as it was written: the version of a visit form (vital signs) or a lab order (results) it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirObservation: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Organization (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). The clinic (Organization/clinic): its name, address, phone and tax number from the clinic's settings. Every error is an OperationOutcome. */
   searchFhirOrganization: {
     responses: {
       /** @description A searchset Bundle. */
@@ -7772,6 +8394,21 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Organization, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirOrganization: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -7796,7 +8433,48 @@ export type operations = {
       };
     };
   };
-  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active, _lastUpdated. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** The versions of one Organization, newest first (a history Bundle; _count, next links). */
+  historyFhirOrganization: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Organization as it was written: the version of the clinic's settings it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirOrganization: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
   searchFhirPatient: {
     responses: {
       /** @description A searchset Bundle. */
@@ -8001,7 +8679,7 @@ export type operations = {
       };
     };
   };
-  /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
+  /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
   searchFhirPractitioner: {
     responses: {
       /** @description A searchset Bundle. */
@@ -8016,6 +8694,21 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Practitioner, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirPractitioner: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
         content: never;
       };
     };
@@ -8040,7 +8733,48 @@ export type operations = {
       };
     };
   };
-  /** Search ServiceRequest (a searchset Bundle with keyset next/previous links; _id, _count, _sort=_id or -_id, _total). Laboratory and imaging orders: patient or subject, status, code (LOINC), category. Every error is an OperationOutcome. */
+  /** The versions of one Practitioner, newest first (a history Bundle; _count, next links). */
+  historyFhirPractitioner: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Practitioner as it was written: the version of a staff account it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirPractitioner: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search ServiceRequest (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Laboratory and imaging orders: patient or subject, status, code (LOINC), category. Every error is an OperationOutcome. */
   searchFhirServiceRequest: {
     responses: {
       /** @description A searchset Bundle. */
@@ -8059,6 +8793,21 @@ export type operations = {
       };
     };
   };
+  /** Every kept version of every ServiceRequest, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirServiceRequest: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
   /** Read one ServiceRequest, with ETag W/"<versionId>". */
   readFhirServiceRequest: {
     parameters: {
@@ -8068,6 +8817,47 @@ export type operations = {
     };
     responses: {
       /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one ServiceRequest, newest first (a history Bundle; _count, next links). */
+  historyFhirServiceRequest: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a ServiceRequest as it was written: the version of a lab order it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirServiceRequest: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
       200: {
         content: {
           "application/fhir+json": Record<string, never>;

@@ -1,0 +1,405 @@
+package fhir
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/database"
+	"emr/internal/document"
+	"emr/internal/i18n"
+	"emr/internal/patient"
+	"emr/internal/prescription"
+	"emr/internal/result"
+	"emr/internal/settings"
+	"emr/internal/user"
+)
+
+// The versions of every resource type but Patient (whose history.go is its own): a resource
+// is made from one record of a domain (an Encounter from an appointment, an Observation from
+// a visit form or a lab order), its versionId is that record's version, and a version of
+// the resource is the record's version as its store kept it, mapped as the live one is.
+// Records not changed since versions were kept have their current version only.
+
+// version is one version of a record and the resources it gives.
+type version struct {
+	seq       int64 // its place among the kept versions (0: the live record)
+	version   int
+	at        time.Time
+	patientID int64
+	resources []Resource
+}
+
+// versionSource is one kind of record whose versions give resources of a type.
+type versionSource struct {
+	// record is the record a resource id names (false: not one of this source's).
+	record func(id string) (int64, bool)
+	// kept reads the kept versions q selects.
+	kept func(ctx context.Context, q database.KeptQuery, lang string) ([]version, error)
+	// live reads the record as it is now (false: there is none).
+	live func(ctx context.Context, id int64, lang string) (version, bool, error)
+}
+
+// sourceOf makes a versionSource of records of type T kept under kind.
+func sourceOf[T any](record func(id string) (int64, bool),
+	kept func(ctx context.Context, q database.KeptQuery, lang string) ([]database.Kept[T], error),
+	live func(ctx context.Context, id int64, lang string) (T, bool, error),
+	expand func(T) []Resource, patientOf func(T) int64) versionSource {
+	return versionSource{
+		record: record,
+		kept: func(ctx context.Context, q database.KeptQuery, lang string) ([]version, error) {
+			list, err := kept(ctx, q, lang)
+			out := make([]version, len(list))
+			for i, k := range list {
+				out[i] = version{seq: k.Seq, version: k.Version, at: k.RecordedAt, patientID: patientOf(k.Record), resources: expand(k.Record)}
+			}
+			return out, err
+		},
+		live: func(ctx context.Context, id int64, lang string) (version, bool, error) {
+			x, ok, err := live(ctx, id, lang)
+			if !ok || err != nil {
+				return version{}, false, err
+			}
+			v := version{patientID: patientOf(x), resources: expand(x)}
+			if len(v.resources) > 0 {
+				v.version, _ = strconv.Atoi(v.resources[0].VersionID())
+			}
+			return v, true, nil
+		},
+	}
+}
+
+// keptOf reads a domain's kept versions of kind as they were written.
+func keptOf[T any](db database.Querier, kind string) func(ctx context.Context, q database.KeptQuery, lang string) ([]database.Kept[T], error) {
+	return func(ctx context.Context, q database.KeptQuery, _ string) ([]database.Kept[T], error) {
+		return database.ReadKept[T](ctx, db, kind, q)
+	}
+}
+
+// typeVersions is how one type's versions are read.
+type typeVersions struct {
+	kind    string
+	entity  string // the audit event's entity type
+	sources []versionSource
+}
+
+// firstOf is the first item of a one-record page, and whether there was one.
+func firstOf[T any](list []T, err error) (T, bool, error) {
+	var zero T
+	if err != nil || len(list) == 0 {
+		return zero, false, err
+	}
+	return list[0], true, nil
+}
+
+func wholeID(id string) (int64, bool) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil && n > 0
+}
+
+func headID(id string) (int64, bool) {
+	n, _, err := splitID("", id)
+	return n, err == nil
+}
+
+func labID(id string) (int64, bool) {
+	rest, ok := strings.CutPrefix(id, "lab-")
+	if !ok {
+		return 0, false
+	}
+	return headID(rest)
+}
+
+func visitID(id string) (int64, bool) {
+	if strings.HasPrefix(id, "lab-") {
+		return 0, false
+	}
+	return headID(id)
+}
+
+// versioned lists the types whose versions the API serves besides Patient's.
+func (h *Handler) versioned() []typeVersions {
+	liveRecord := func(ctx context.Context, id int64, _ string) (appointment.Record, bool, error) {
+		rec, err := h.record(ctx, id)
+		if rec == nil || err != nil {
+			return appointment.Record{}, false, err
+		}
+		return *rec, true, nil
+	}
+	recordPatient := func(rec appointment.Record) int64 { return rec.PatientID }
+	appointments := func(expand func(appointment.Record) []Resource) versionSource {
+		return sourceOf(wholeID, keptOf[appointment.Record](h.DB, appointment.VersionKind), liveRecord, expand, recordPatient)
+	}
+	visits := func(expand func(appointment.Record) []Resource) versionSource {
+		return sourceOf(visitID, keptOf[appointment.Record](h.DB, appointment.VisitVersionKind), liveRecord, expand, recordPatient)
+	}
+	orders := func(record func(string) (int64, bool), expand func(result.Order) []Resource) versionSource {
+		return sourceOf(record, h.Results.Kept, func(ctx context.Context, id int64, lang string) (result.Order, bool, error) {
+			return firstOf(h.Results.Page(ctx, []int64{id}, 0, 0, false, 1, lang))
+		}, expand, func(o result.Order) int64 { return o.PatientID })
+	}
+	allergies := versionSource{
+		record: headID,
+		kept: func(ctx context.Context, q database.KeptQuery, _ string) ([]version, error) {
+			var list []patient.Version
+			var err error
+			switch {
+			case q.ID != 0 && q.Version != 0:
+				var p patient.Patient
+				if p, err = h.Patients.VersionOf(ctx, q.ID, q.Version); err == nil {
+					list = []patient.Version{{Patient: p, RecordedAt: p.UpdatedAt}}
+				} else if apperr.KindOf(err) == apperr.KindNotFound {
+					err = nil
+				}
+			case q.ID != 0:
+				list, err = h.Patients.VersionsOf(ctx, q.ID, int(q.Before), q.Limit)
+				if apperr.KindOf(err) == apperr.KindNotFound {
+					err = nil
+				}
+			default:
+				list, err = h.Patients.Changes(ctx, q.Before, q.Since, q.Limit)
+			}
+			out := make([]version, len(list))
+			for i, v := range list {
+				out[i] = version{seq: v.Seq, version: v.Patient.Version, at: v.RecordedAt, patientID: v.Patient.ID, resources: toAllergies(v.Patient)}
+			}
+			return out, err
+		},
+		// The patient store's versions include the live record.
+		live: func(context.Context, int64, string) (version, bool, error) { return version{}, false, nil },
+	}
+	return []typeVersions{
+		{"AllergyIntolerance", "patient", []versionSource{allergies}},
+		{"Encounter", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })}},
+		{"Appointment", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })}},
+		{"Condition", "visit", []versionSource{visits(toConditions)}},
+		{"Observation", "visit", []versionSource{visits(toObservations), orders(labID, toLabObservations)}},
+		{"ServiceRequest", "lab_order", []versionSource{orders(wholeID, func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })}},
+		{"MedicationRequest", "prescription", []versionSource{sourceOf(headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
+			func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
+				return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))
+			}, toMedicationRequests, func(rx prescription.Prescription) int64 {
+				if rx.PatientID == nil {
+					return 0
+				}
+				return *rx.PatientID
+			})}},
+		{"DocumentReference", "document", []versionSource{sourceOf(wholeID, keptOf[document.Document](h.DB, document.VersionKind),
+			func(ctx context.Context, id int64, _ string) (document.Document, bool, error) {
+				return firstOf(h.Documents.Page(ctx, []int64{id}, 0, 0, false, 1))
+			}, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} },
+			func(d document.Document) int64 { return d.PatientID })}},
+		{"Practitioner", "user", []versionSource{sourceOf(wholeID, keptOf[user.User](h.DB, user.VersionKind),
+			func(ctx context.Context, id int64, _ string) (user.User, bool, error) {
+				u, err := user.Get(ctx, h.DB, id)
+				if apperr.KindOf(err) == apperr.KindNotFound {
+					return u, false, nil
+				}
+				return u, err == nil, err
+			}, func(u user.User) []Resource { return []Resource{toPractitioner(u)} }, func(user.User) int64 { return 0 })}},
+		{"Organization", "settings", []versionSource{sourceOf(func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
+			keptOf[settings.Clinic](h.DB, settings.ClinicVersionKind),
+			func(ctx context.Context, _ int64, _ string) (settings.Clinic, bool, error) {
+				c, err := settings.ReadClinic(ctx, h.DB)
+				return c, err == nil, err
+			}, func(c settings.Clinic) []Resource { return []Resource{h.organizationOf(c)} }, func(settings.Clinic) int64 { return 0 })}},
+	}
+}
+
+// pick is the resource of kind with id among list.
+func pick(list []Resource, kind, id string) Resource {
+	for _, res := range list {
+		if res.ResourceKind() == kind && res.ResourceID() == id {
+			return res
+		}
+	}
+	return nil
+}
+
+// sourceFor is t's source of the record resource id is made from.
+func (t typeVersions) sourceFor(id string) (versionSource, int64, bool) {
+	for _, src := range t.sources {
+		if n, ok := src.record(id); ok {
+			return src, n, true
+		}
+	}
+	return versionSource{}, 0, false
+}
+
+func (t typeVersions) audit(h *Handler, r *http.Request, action string, recordID, patientID int64, detail string) error {
+	id := ""
+	if recordID != 0 {
+		id = strconv.FormatInt(recordID, 10)
+	}
+	return h.audited(r, "fhir."+strings.ToLower(t.kind)+action, t.entity, id, patientID, detail)
+}
+
+// vread answers version vid of one resource: as kept, or the live one when it is at vid.
+func (t typeVersions) vread(h *Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, vid := r.PathValue("id"), r.PathValue("vid")
+		missing := notFound(t.kind, id+"/_history/"+vid)
+		n, err := strconv.Atoi(vid)
+		src, recordID, ok := t.sourceFor(id)
+		if err != nil || n < 1 || !ok {
+			WriteError(w, r, missing)
+			return
+		}
+		lang := i18n.FromRequest(r)
+		list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Version: n, Limit: 1}, lang)
+		if err == nil && len(list) == 0 {
+			var v version
+			if v, ok, err = src.live(r.Context(), recordID, lang); ok && v.version == n {
+				list = []version{v}
+			}
+		}
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		var res Resource
+		if len(list) > 0 {
+			res = pick(list[0].resources, t.kind, id)
+		}
+		if res == nil {
+			WriteError(w, r, missing)
+			return
+		}
+		if err := t.audit(h, r, ".read", recordID, list[0].patientID, t.kind+"/"+id+" version "+vid); err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		w.Header().Set("Last-Modified", lastModified(updatedOf(res)))
+		respond(w, http.StatusOK, res)
+	}
+}
+
+// history answers the versions of one resource, newest first.
+func (t typeVersions) history(h *Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		count, below, _, err := historyPage(r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		src, recordID, ok := t.sourceFor(id)
+		if !ok {
+			WriteError(w, r, notFound(t.kind, id))
+			return
+		}
+		lang := i18n.FromRequest(r)
+		list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Before: below, Limit: count + 1}, lang)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		// The live record leads when no version of it was kept (changed before versions were).
+		live, found, err := src.live(r.Context(), recordID, lang)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if found && (below == 0 || int64(live.version) < below) && (len(list) == 0 || list[0].version < live.version) {
+			list = append([]version{live}, list...)
+		}
+		if !found && len(list) == 0 {
+			WriteError(w, r, notFound(t.kind, id))
+			return
+		}
+		var next int64
+		if len(list) > count {
+			list = list[:count]
+			next = int64(list[count-1].version)
+		}
+		base := h.baseURL(r)
+		var entries []BundleEntry
+		var patientID int64
+		for _, v := range list {
+			if res := pick(v.resources, t.kind, id); res != nil {
+				entries = append(entries, versionEntry(base, res))
+			}
+			patientID = v.patientID
+		}
+		if len(entries) == 0 && next == 0 {
+			WriteError(w, r, notFound(t.kind, id))
+			return
+		}
+		if err := t.audit(h, r, "_history.list", recordID, patientID, t.kind+"/"+id); err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		h.historyBundle(w, r, "/"+t.kind+"/"+id+"/_history", entries, next)
+	}
+}
+
+// typeHistory answers every kept version of the type's records, newest first.
+func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		count, below, since, err := historyPage(r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		lang := i18n.FromRequest(r)
+		var list []version
+		for _, src := range t.sources {
+			kept, err := src.kept(r.Context(), database.KeptQuery{Before: below, Since: since, Limit: count + 1}, lang)
+			if err != nil {
+				WriteError(w, r, err)
+				return
+			}
+			list = append(list, kept...)
+		}
+		slices.SortFunc(list, func(a, b version) int { return cmp.Compare(b.seq, a.seq) })
+		var next int64
+		if len(list) > count {
+			list = list[:count]
+			next = list[count-1].seq
+		}
+		base := h.baseURL(r)
+		var entries []BundleEntry
+		var ids []string
+		for _, v := range list {
+			for _, res := range v.resources {
+				if res.ResourceKind() == t.kind {
+					entries = append(entries, versionEntry(base, res))
+					ids = append(ids, res.ResourceID())
+				}
+			}
+		}
+		if err := t.audit(h, r, "_history.list", 0, 0, t.kind+" history: "+strings.Join(ids, ",")); err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		h.historyBundle(w, r, "/"+t.kind+"/_history", entries, next)
+	}
+}
+
+// versionEntry is one version of a resource in a history Bundle.
+func versionEntry(base string, res Resource) BundleEntry {
+	method, status := "PUT", "200"
+	if res.VersionID() == "1" {
+		method, status = "POST", "201"
+	}
+	updated := updatedOf(res)
+	return BundleEntry{
+		FullURL: base + "/" + res.ResourceKind() + "/" + res.ResourceID(), Resource: res,
+		Request:  &EntryRequest{Method: method, URL: res.ResourceKind() + "/" + res.ResourceID()},
+		Response: &EntryResponse{Status: status, Etag: `W/"` + res.VersionID() + `"`, LastModified: updated},
+	}
+}
+
+// updatedOf is a resource's meta.lastUpdated.
+func updatedOf(res Resource) string {
+	if b, ok := res.(interface{ metaOf() *Meta }); ok && b.metaOf() != nil {
+		return b.metaOf().LastUpdated
+	}
+	return ""
+}
