@@ -596,3 +596,64 @@ type planNode struct {
 	ActualLoops int        `json:"Actual Loops"`
 	Plans       []planNode `json:"Plans"`
 }
+
+// TestPageByNameWalksEveryWay: the programs' name search (Page) lists every match once, in
+// id order either way, page after page, whichever way it reads the index — a word starting
+// one or a few distinct name parts (one walk per part, merged; a patient with two of the
+// parts comes once), a word starting more than eight, and two words.
+func TestPageByNameWalksEveryWay(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		_, c := setup(t, db)
+		store := &pt.Store{DB: db}
+		names := map[int64][]string{}
+		for i := range 40 {
+			first := []string{"Mara", "Marek", "Marta", "Zoe"}[i%4]
+			last := fmt.Sprintf("Mar%c%c", 'a'+i%10, 'a'+i%3) // up to 30 distinct parts starting "mar"
+			if i%5 == 0 {
+				last = "Mara" // a second part in the range: "mara" and "mara"
+			}
+			p := create(t, c, newPatient(first, last, fmt.Sprintf("19%02d-01-%02d", 50+i, 1+i%28), "female", ""))
+			names[p.ID] = []string{strings.ToLower(first), strings.ToLower(last)}
+		}
+		want := func(words ...string) []int64 {
+			var out []int64
+			for id, parts := range names {
+				ok := true
+				for _, w := range words {
+					ok = ok && slices.ContainsFunc(parts, func(p string) bool { return strings.HasPrefix(p, w) })
+				}
+				if ok {
+					out = append(out, id)
+				}
+			}
+			slices.Sort(out)
+			return out
+		}
+		for _, words := range [][]string{{"mara"}, {"mare"}, {"marta"}, {"mar"}, {"marta", "mara"}, {"zoe", "marb"}, {"nobody"}} {
+			for _, desc := range []bool{false, true} {
+				var got []int64
+				after := int64(0)
+				for range 50 {
+					list, _, err := store.Page(context.Background(), pt.Filter{Words: words, After: after, Descending: desc, Limit: 3})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, p := range list {
+						got = append(got, p.ID)
+					}
+					if len(list) < 3 {
+						break
+					}
+					after = list[len(list)-1].ID
+				}
+				w := want(words...)
+				if desc {
+					slices.Reverse(w)
+				}
+				if !slices.Equal(got, w) {
+					t.Errorf("%v (descending %v): %v, want %v", words, desc, got, w)
+				}
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package patient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -124,10 +125,17 @@ func (c *wordRarity) put(w string, rare bool) {
 	c.words[w] = rarityEntry{rare: rare, until: time.Now().Add(time.Minute)}
 }
 
+// mergeTokens bounds how many distinct name parts a word may start and still be read as
+// that many walks merged (nameMatches): a surname or a common given name starts one to a
+// few; a letter or two start hundreds.
+const mergeTokens = 8
+
 // nameMatches lists up to limit ids, after `after` in id order (below it when desc), of the
 // patients every one of whose words starts a part of their name. The longest word gives the
-// candidates, through the name-token index as rareWord says; the other words are checked
-// against each batch of candidates.
+// candidates through the name-token index; the other words are checked against each batch of
+// candidates. A word that starts few distinct parts is read as one walk of the (part,
+// patient) index per part, in id order, merged: each reads only the rows the page needs.
+// Otherwise rareWord says which way the index is read.
 func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []string, after int64, desc bool, limit int) ([]int64, error) {
 	words = words[:min(len(words), maxTokens)]
 	lead := 0
@@ -138,6 +146,91 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 	}
 	w := words[lead]
 	end := textsearch.PrefixEnd(w)
+	op, order, from := ">", "ASC", after
+	if desc {
+		op, order = "<", "DESC"
+		if from == 0 {
+			from = 1<<63 - 1
+		}
+	}
+	parts, err := prefixParts(ctx, q, w, end)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	var query string
+	var args func(from int64, n int) []any
+	if len(parts) <= mergeTokens {
+		query, args = mergedWalk(len(parts), op, order), func(from int64, n int) []any {
+			out := []any{from, n}
+			for _, p := range parts {
+				out = append(out, p)
+			}
+			return out
+		}
+	} else {
+		if query, err = s.prefixWalk(ctx, q, w, end, op, order); err != nil {
+			return nil, err
+		}
+		args = func(from int64, n int) []any { return []any{from, w, end, n} }
+	}
+	// Twice the rows a page needs: a patient with two parts in the range comes twice. The
+	// other words may reject candidates: then more are read, from where these end.
+	var out []int64
+	for len(out) < limit {
+		rows, err := database.Column[int64](q.QueryContext(ctx, query, args(from, 2*limit)...))
+		if err != nil {
+			return nil, fmt.Errorf("search patient names: %w", err)
+		}
+		candidates := slices.Compact(rows)
+		if len(candidates) == 0 {
+			break
+		}
+		from = candidates[len(candidates)-1]
+		matched, err := s.withWords(ctx, q, words, lead, candidates)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, matched[:min(len(matched), limit-len(out))]...)
+		if len(rows) < 2*limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// prefixParts lists the distinct name parts starting with word (end is textsearch.PrefixEnd's),
+// up to mergeTokens+1: one index seek each, as a loose scan of the (part, patient) index.
+func prefixParts(ctx context.Context, q database.Querier, word, end string) ([]string, error) {
+	parts, err := database.Column[string](q.QueryContext(ctx, `WITH RECURSIVE t(part) AS (
+		SELECT MIN(token) FROM patient_name_tokens WHERE token >= $1 AND token < $2
+		UNION ALL SELECT (SELECT MIN(token) FROM patient_name_tokens WHERE token > t.part AND token < $2) FROM t WHERE t.part IS NOT NULL)
+		SELECT part FROM t WHERE part IS NOT NULL LIMIT $3`, word, end, mergeTokens+1))
+	if err != nil {
+		return nil, fmt.Errorf("search patient names: %w", err)
+	}
+	return parts, nil
+}
+
+// mergedWalk is the query reading, for n name parts ($3…), the patients having each after
+// $1 (before it: op "<, order "DESC") in id order, up to $2 of each, merged in id order: n
+// index range scans of $2 rows, whatever the register's size.
+func mergedWalk(n int, op, order string) string {
+	walks := make([]string, n)
+	for i := range walks {
+		walks[i] = `SELECT * FROM (SELECT patient_id FROM patient_name_tokens WHERE token = $` + strconv.Itoa(i+3) + ` AND patient_id ` + op +
+			` $1 ORDER BY patient_id ` + order + ` LIMIT $2) AS w` + strconv.Itoa(i)
+	}
+	return strings.Join(walks, " UNION ALL ") + ` ORDER BY 1 ` + order + ` LIMIT $2`
+}
+
+// prefixWalk is the query reading the patients with a part in [word, end) after $1 in id
+// order, for a word that starts many distinct parts: from the word's range of the (part,
+// patient) index, sorted, when its matches are few; else walking the (patient, part) index
+// in id order.
+func (s *Store) prefixWalk(ctx context.Context, q database.Querier, w, end, op, order string) (string, error) {
 	rare, known := rarity.get(w)
 	if !known {
 		// Reading all of a word's matches costs what they number; walking the register in id
@@ -146,13 +239,13 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 		// read in order far cheaper than one sorted).
 		total, err := s.ActiveCount(ctx)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		threshold := min(max(int(math.Sqrt(float64(8*max(total, 1)))), 100), rareWord)
 		var n int
 		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM patient_name_tokens WHERE token >= $1 AND token < $2 LIMIT $3) m`,
 			w, end, threshold).Scan(&n); err != nil {
-			return nil, fmt.Errorf("search patient names: %w", err)
+			return "", fmt.Errorf("search patient names: %w", err)
 		}
 		rare = n < threshold
 		rarity.put(w, rare)
@@ -168,43 +261,12 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 	} else {
 		tokenExpr, orderExpr = "(token || '')", "patient_id + 0"
 	}
-	cmp, order, from := ">", "ASC", after
-	if desc {
-		cmp, order = "<", "DESC"
-		if from == 0 {
-			from = 1<<63 - 1
-		}
-	}
-	// Twice the rows a page needs: a patient with two parts in the range comes twice. The
-	// other words may reject candidates: then more are read, from where these end.
-	var candidates []int64
-	query := `SELECT patient_id FROM patient_name_tokens` + byPatient + ` WHERE patient_id ` + cmp + ` $1 AND ` + tokenExpr + ` >= $2 AND ` + tokenExpr + ` < $3
-		ORDER BY patient_id ` + order + ` LIMIT $4`
 	if rare {
-		query = `SELECT patient_id FROM patient_name_tokens` + byToken + ` WHERE token >= $2 AND token < $3 AND patient_id ` + cmp + ` $1
-			ORDER BY ` + orderExpr + ` ` + order + ` LIMIT $4`
+		return `SELECT patient_id FROM patient_name_tokens` + byToken + ` WHERE token >= $2 AND token < $3 AND patient_id ` + op + ` $1
+			ORDER BY ` + orderExpr + ` ` + order + ` LIMIT $4`, nil
 	}
-	var out []int64
-	for len(out) < limit {
-		rows, err := database.Column[int64](q.QueryContext(ctx, query, from, w, end, 2*limit))
-		if err != nil {
-			return nil, fmt.Errorf("search patient names: %w", err)
-		}
-		candidates = slices.Compact(rows)
-		if len(candidates) == 0 {
-			break
-		}
-		from = candidates[len(candidates)-1]
-		matched, err := s.withWords(ctx, q, words, lead, candidates)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, matched[:min(len(matched), limit-len(out))]...)
-		if len(rows) < 2*limit {
-			break
-		}
-	}
-	return out, nil
+	return `SELECT patient_id FROM patient_name_tokens` + byPatient + ` WHERE patient_id ` + op + ` $1 AND ` + tokenExpr + ` >= $2 AND ` + tokenExpr + ` < $3
+		ORDER BY patient_id ` + order + ` LIMIT $4`, nil
 }
 
 // withWords keeps, in order, the candidates whose name has a part starting with each word
@@ -300,7 +362,11 @@ func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
-	query += ` ORDER BY p.id ` + order + ` LIMIT ` + arg(f.Limit)
+	// Among ids (a name search's batch, at most a few thousand) the rows are ordered here: an
+	// ORDER BY … LIMIT with its own parameter costs SQLite a plan per call.
+	if ids == nil {
+		query += ` ORDER BY p.id ` + order + ` LIMIT ` + arg(f.Limit)
+	}
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("page patients: %w", err)
@@ -314,5 +380,14 @@ func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil || ids == nil {
+		return out, err
+	}
+	slices.SortFunc(out, func(a, b Patient) int {
+		if f.Descending {
+			return cmp.Compare(b.ID, a.ID)
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out[:min(len(out), f.Limit)], nil
 }
