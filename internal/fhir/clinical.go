@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/patient"
 )
@@ -102,43 +101,6 @@ func splitID(kind, id string) (int64, string, error) {
 		return 0, "", notFound(kind, id)
 	}
 	return n, part, nil
-}
-
-// findIn answers the resource with id among list, or 404.
-func findIn(w http.ResponseWriter, r *http.Request, kind, id string, list []Resource) (Resource, bool) {
-	for _, res := range list {
-		if res.ResourceID() == id {
-			return res, true
-		}
-	}
-	WriteError(w, r, notFound(kind, id))
-	return nil, false
-}
-
-func (h *Handler) readAllergy(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	pid, _, err := splitID("AllergyIntolerance", id)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	p, err := h.Patients.Get(r.Context(), pid)
-	if apperr.KindOf(err) == apperr.KindNotFound {
-		err = notFound("AllergyIntolerance", id)
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	res, ok := findIn(w, r, "AllergyIntolerance", id, toAllergies(p))
-	if !ok {
-		return
-	}
-	if err := h.audited(r, "fhir.allergy.read", "patient", strconv.FormatInt(pid, 10), pid, "AllergyIntolerance/"+id); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, res)
 }
 
 var allergyParams = map[string]paramKind{"patient": kindReference, "clinical-status": kindToken}
@@ -271,41 +233,6 @@ func (h *Handler) record(ctx context.Context, id int64) (*appointment.Record, er
 	return &list[0], nil
 }
 
-// readDerived answers a read of a resource made from a visit record: id "{appointment}"
-// (parts "") or "{appointment}-{part}".
-func (h *Handler) readDerived(w http.ResponseWriter, r *http.Request, kind string, whole bool, expand func(appointment.Record) []Resource) {
-	id := r.PathValue("id")
-	var aid int64
-	var err error
-	if whole {
-		aid, err = pathID(r, kind)
-	} else {
-		aid, _, err = splitID(kind, id)
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	rec, err := h.record(r.Context(), aid)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if rec == nil {
-		WriteError(w, r, notFound(kind, id))
-		return
-	}
-	res, ok := findIn(w, r, kind, id, expand(*rec))
-	if !ok {
-		return
-	}
-	if err := h.audited(r, "fhir."+strings.ToLower(kind)+".read", "appointment", strconv.FormatInt(aid, 10), rec.PatientID, kind+"/"+id); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, res)
-}
-
 var encounterParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "date": kindDate, "status": kindToken}
 
 // recordFilter reads the conditions a search of visit records shares: the patient (or
@@ -364,10 +291,6 @@ func (h *Handler) recordSource(f appointment.RecordFilter, match bool, expand fu
 	}
 }
 
-func (h *Handler) readEncounter(w http.ResponseWriter, r *http.Request) {
-	h.readDerived(w, r, "Encounter", true, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
-}
-
 func (h *Handler) searchEncounters(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, encounterParams)
 	if err != nil {
@@ -379,18 +302,28 @@ func (h *Handler) searchEncounters(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	if v, err := q.one("status"); err != nil {
+	if f.Statuses, match, err = nativeStatuses(q, encounterStatus, match); err != nil {
 		WriteError(w, r, err)
 		return
-	} else if v != "" {
-		for native, status := range encounterStatus {
-			if status == v {
-				f.Statuses = append(f.Statuses, native)
-			}
-		}
-		match = match && len(f.Statuses) > 0
 	}
 	h.clinicalSearch(w, r, "Encounter", q, f, match, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
+}
+
+// nativeStatuses reads a status parameter as the native statuses mapping gives it (none:
+// nothing matches), and whether the search can still match.
+func nativeStatuses(q query, mapping map[string]string, match bool) ([]string, bool, error) {
+	v, err := q.one("status")
+	if err != nil || v == "" {
+		return nil, match, err
+	}
+	var out []string
+	for native, status := range mapping {
+		if status == v {
+			out = append(out, native)
+		}
+	}
+	slices.Sort(out)
+	return out, match && len(out) > 0, nil
 }
 
 // clinicalSearch answers a search of resources made from visit records, audited.

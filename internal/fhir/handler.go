@@ -72,16 +72,26 @@ func (h *Handler) Routes() []auth.Route {
 	}
 	types := []typeRoutes{
 		{"Patient", viewPatient, h.searchPatients, h.readPatient},
-		{"AllergyIntolerance", viewPatient, h.searchAllergies, h.readAllergy},
-		{"Encounter", viewAppointments, h.searchEncounters, h.readEncounter},
-		{"Condition", readVisits, h.searchConditions, h.readCondition},
-		{"Observation", readVisits, h.searchObservations, h.readObservation},
-		{"Practitioner", auth.NeedAny(auth.ViewPatient, auth.ViewAppointment), h.searchPractitioners, h.readPractitioner},
-		{"Organization", auth.LoggedIn, h.searchOrganizations, h.readOrganization},
-		{"Appointment", viewAppointments, h.searchAppointments, h.readAppointment},
-		{"ServiceRequest", auth.NeedAny(auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis), h.searchServiceRequests, h.readServiceRequest},
-		{"MedicationRequest", auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals), h.searchMedicationRequests, h.readMedicationRequest},
-		{"DocumentReference", viewPatient, h.searchDocumentReferences, h.readDocumentReference},
+		{"AllergyIntolerance", viewPatient, h.searchAllergies, nil},
+		{"Encounter", viewAppointments, h.searchEncounters, nil},
+		{"Condition", readVisits, h.searchConditions, nil},
+		{"Observation", readVisits, h.searchObservations, nil},
+		{"Practitioner", auth.NeedAny(auth.ViewPatient, auth.ViewAppointment), h.searchPractitioners, nil},
+		{"Organization", auth.LoggedIn, h.searchOrganizations, nil},
+		{"Appointment", viewAppointments, h.searchAppointments, nil},
+		{"ServiceRequest", auth.NeedAny(auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis), h.searchServiceRequests, nil},
+		{"MedicationRequest", auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals), h.searchMedicationRequests, nil},
+		{"DocumentReference", viewPatient, h.searchDocumentReferences, nil},
+	}
+	// Every type but Patient is read, and its versions, through what it is made from.
+	versioned := map[string]typeVersions{}
+	for _, t := range h.versioned() {
+		versioned[t.kind] = t
+	}
+	for i, t := range types {
+		if t.read == nil {
+			types[i].read = versioned[t.kind].read(h)
+		}
 	}
 	routes := []auth.Route{
 		{Method: "GET", Path: Base + "/metadata", Access: auth.Public, FHIR: true, Errors: WriteError, Handler: h.capabilities},

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/document"
 	"emr/internal/i18n"
@@ -42,23 +41,6 @@ func toPractitioner(u user.User) Practitioner {
 }
 
 var practitionerParams = map[string]paramKind{"name": kindString, "active": kindToken, "identifier": kindToken}
-
-func (h *Handler) readPractitioner(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "Practitioner")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	u, err := user.Get(r.Context(), h.DB, id)
-	if apperr.KindOf(err) == apperr.KindNotFound {
-		err = notFound("Practitioner", r.PathValue("id"))
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, toPractitioner(u))
-}
 
 func (h *Handler) searchPractitioners(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, practitionerParams)
@@ -162,19 +144,6 @@ func (h *Handler) organizationOf(c settings.Clinic) Organization {
 		o.Address = []Address{{Text: c.Address}}
 	}
 	return o
-}
-
-func (h *Handler) readOrganization(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("id") != clinicID {
-		WriteError(w, r, notFound("Organization", r.PathValue("id")))
-		return
-	}
-	o, err := h.clinic(r.Context())
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, o)
 }
 
 func (h *Handler) searchOrganizations(w http.ResponseWriter, r *http.Request) {
@@ -348,27 +317,6 @@ func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang str
 
 var serviceRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "code": kindToken, "category": kindToken}
 
-func (h *Handler) readServiceRequest(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "ServiceRequest")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	list, err := h.Results.Page(r.Context(), []int64{id}, 0, 0, false, 1, i18n.FromRequest(r))
-	if err == nil && len(list) == 0 {
-		err = notFound("ServiceRequest", r.PathValue("id"))
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if err := h.audited(r, "fhir.servicerequest.read", "lab_order", r.PathValue("id"), list[0].PatientID, ""); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, toServiceRequest(list[0]))
-}
-
 // patientOf reads a search's patient (or subject): 0 when absent, -1 when it names none.
 func patientOf(q query) (int64, error) {
 	var pid int64
@@ -513,37 +461,6 @@ func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, e
 
 var medicationRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken}
 
-func (h *Handler) readMedicationRequest(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	rxID, _, err := splitID("MedicationRequest", id)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	list, err := h.Prescriptions.Page(r.Context(), []int64{rxID}, 0, 0, false, 1)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var found []Resource
-	var pid int64
-	if len(list) > 0 {
-		found = toMedicationRequests(list[0])
-		if list[0].PatientID != nil {
-			pid = *list[0].PatientID
-		}
-	}
-	res, ok := findIn(w, r, "MedicationRequest", id, found)
-	if !ok {
-		return
-	}
-	if err := h.audited(r, "fhir.medicationrequest.read", "prescription", strconv.FormatInt(rxID, 10), pid, ""); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, res)
-}
-
 func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, medicationRequestParams)
 	if err != nil {
@@ -629,10 +546,6 @@ func toAppointment(a appointment.Appointment) Appointment {
 
 var appointmentParams = map[string]paramKind{"patient": kindReference, "date": kindDate, "status": kindToken, "practitioner": kindReference, "actor": kindReference}
 
-func (h *Handler) readAppointment(w http.ResponseWriter, r *http.Request) {
-	h.readDerived(w, r, "Appointment", true, func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })
-}
-
 func (h *Handler) searchAppointments(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, appointmentParams)
 	if err != nil {
@@ -644,16 +557,9 @@ func (h *Handler) searchAppointments(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	if v, err := q.one("status"); err != nil {
+	if f.Statuses, match, err = nativeStatuses(q, appointmentStatus, match); err != nil {
 		WriteError(w, r, err)
 		return
-	} else if v != "" {
-		for native, status := range appointmentStatus {
-			if status == v {
-				f.Statuses = append(f.Statuses, native)
-			}
-		}
-		match = match && len(f.Statuses) > 0
 	}
 	var doctor int64
 	for _, name := range []string{"practitioner", "actor"} {
@@ -738,27 +644,6 @@ func (h *Handler) documentSource(ids []int64, patientID int64, match bool, keep 
 }
 
 var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}
-
-func (h *Handler) readDocumentReference(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "DocumentReference")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	list, err := h.Documents.Page(r.Context(), []int64{id}, 0, 0, false, 1)
-	if err == nil && len(list) == 0 {
-		err = notFound("DocumentReference", r.PathValue("id"))
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if err := h.audited(r, "fhir.documentreference.read", "document", r.PathValue("id"), list[0].PatientID, ""); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, documentReferenceOf(list[0]))
-}
 
 func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, documentParams)

@@ -115,38 +115,6 @@ var observationParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
 }
 
-func (h *Handler) readObservation(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if !strings.HasPrefix(id, "lab-") {
-		h.readDerived(w, r, "Observation", false, toObservations)
-		return
-	}
-	order, _, err := splitID("Observation", strings.TrimPrefix(id, "lab-"))
-	if err != nil {
-		WriteError(w, r, notFound("Observation", id))
-		return
-	}
-	list, err := h.Results.Page(r.Context(), []int64{order}, 0, 0, false, 1, i18n.FromRequest(r))
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var found []Resource
-	var pid int64
-	if len(list) > 0 {
-		found, pid = toLabObservations(list[0]), list[0].PatientID
-	}
-	res, ok := findIn(w, r, "Observation", id, found)
-	if !ok {
-		return
-	}
-	if err := h.audited(r, "fhir.observation.read", "lab_order", strconv.FormatInt(order, 10), pid, "Observation/"+id); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, res)
-}
-
 // labOffset places the laboratory results after every visit in an Observation search's
 // keyset (visit ids stay far below it): the search walks the vital signs, then the results.
 const labOffset = int64(1) << 40
@@ -354,10 +322,6 @@ func toConditions(rec appointment.Record) []Resource {
 
 var conditionParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "verification-status": kindToken, "clinical-status": kindToken,
-}
-
-func (h *Handler) readCondition(w http.ResponseWriter, r *http.Request) {
-	h.readDerived(w, r, "Condition", false, toConditions)
 }
 
 func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {

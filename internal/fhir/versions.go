@@ -38,6 +38,7 @@ type version struct {
 
 // versionSource is one kind of record whose versions give resources of a type.
 type versionSource struct {
+	entity string // the audit event's entity type: the record's
 	// record is the record a resource id names (false: not one of this source's).
 	record func(id string) (int64, bool)
 	// kept reads the kept versions q selects.
@@ -47,11 +48,12 @@ type versionSource struct {
 }
 
 // sourceOf makes a versionSource of records of type T kept under kind.
-func sourceOf[T any](record func(id string) (int64, bool),
+func sourceOf[T any](entity string, record func(id string) (int64, bool),
 	kept func(ctx context.Context, q database.KeptQuery, lang string) ([]database.Kept[T], error),
 	live func(ctx context.Context, id int64, lang string) (T, bool, error),
 	expand func(T) []Resource, patientOf func(T) int64) versionSource {
 	return versionSource{
+		entity: entity,
 		record: record,
 		kept: func(ctx context.Context, q database.KeptQuery, lang string) ([]version, error) {
 			list, err := kept(ctx, q, lang)
@@ -85,7 +87,7 @@ func keptOf[T any](db database.Querier, kind string) func(ctx context.Context, q
 // typeVersions is how one type's versions are read.
 type typeVersions struct {
 	kind    string
-	entity  string // the audit event's entity type
+	action  string // the audit actions' stem: fhir.<action>.read
 	sources []versionSource
 }
 
@@ -134,17 +136,18 @@ func (h *Handler) versioned() []typeVersions {
 	}
 	recordPatient := func(rec appointment.Record) int64 { return rec.PatientID }
 	appointments := func(expand func(appointment.Record) []Resource) versionSource {
-		return sourceOf(wholeID, keptOf[appointment.Record](h.DB, appointment.VersionKind), liveRecord, expand, recordPatient)
+		return sourceOf("appointment", wholeID, keptOf[appointment.Record](h.DB, appointment.VersionKind), liveRecord, expand, recordPatient)
 	}
 	visits := func(expand func(appointment.Record) []Resource) versionSource {
-		return sourceOf(visitID, keptOf[appointment.Record](h.DB, appointment.VisitVersionKind), liveRecord, expand, recordPatient)
+		return sourceOf("appointment", visitID, keptOf[appointment.Record](h.DB, appointment.VisitVersionKind), liveRecord, expand, recordPatient)
 	}
 	orders := func(record func(string) (int64, bool), expand func(result.Order) []Resource) versionSource {
-		return sourceOf(record, h.Results.Kept, func(ctx context.Context, id int64, lang string) (result.Order, bool, error) {
+		return sourceOf("lab_order", record, h.Results.Kept, func(ctx context.Context, id int64, lang string) (result.Order, bool, error) {
 			return firstOf(h.Results.Page(ctx, []int64{id}, 0, 0, false, 1, lang))
 		}, expand, func(o result.Order) int64 { return o.PatientID })
 	}
 	allergies := versionSource{
+		entity: "patient",
 		record: headID,
 		kept: func(ctx context.Context, q database.KeptQuery, _ string) ([]version, error) {
 			var list []patient.Version
@@ -171,17 +174,25 @@ func (h *Handler) versioned() []typeVersions {
 			}
 			return out, err
 		},
-		// The patient store's versions include the live record.
-		live: func(context.Context, int64, string) (version, bool, error) { return version{}, false, nil },
+		live: func(ctx context.Context, id int64, _ string) (version, bool, error) {
+			p, err := h.Patients.Get(ctx, id)
+			if apperr.KindOf(err) == apperr.KindNotFound {
+				return version{}, false, nil
+			}
+			if err != nil {
+				return version{}, false, err
+			}
+			return version{version: p.Version, at: p.UpdatedAt, patientID: p.ID, resources: toAllergies(p)}, true, nil
+		},
 	}
 	return []typeVersions{
-		{"AllergyIntolerance", "patient", []versionSource{allergies}},
-		{"Encounter", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })}},
+		{"AllergyIntolerance", "allergy", []versionSource{allergies}},
+		{"Encounter", "encounter", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })}},
 		{"Appointment", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })}},
-		{"Condition", "visit", []versionSource{visits(toConditions)}},
-		{"Observation", "visit", []versionSource{visits(toObservations), orders(labID, toLabObservations)}},
-		{"ServiceRequest", "lab_order", []versionSource{orders(wholeID, func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })}},
-		{"MedicationRequest", "prescription", []versionSource{sourceOf(headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
+		{"Condition", "condition", []versionSource{visits(toConditions)}},
+		{"Observation", "observation", []versionSource{visits(toObservations), orders(labID, toLabObservations)}},
+		{"ServiceRequest", "servicerequest", []versionSource{orders(wholeID, func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })}},
+		{"MedicationRequest", "medicationrequest", []versionSource{sourceOf("prescription", headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
 			func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
 				return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))
 			}, toMedicationRequests, func(rx prescription.Prescription) int64 {
@@ -190,12 +201,12 @@ func (h *Handler) versioned() []typeVersions {
 				}
 				return *rx.PatientID
 			})}},
-		{"DocumentReference", "document", []versionSource{sourceOf(wholeID, keptOf[document.Document](h.DB, document.VersionKind),
+		{"DocumentReference", "documentreference", []versionSource{sourceOf("document", wholeID, keptOf[document.Document](h.DB, document.VersionKind),
 			func(ctx context.Context, id int64, _ string) (document.Document, bool, error) {
 				return firstOf(h.Documents.Page(ctx, []int64{id}, 0, 0, false, 1))
 			}, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} },
 			func(d document.Document) int64 { return d.PatientID })}},
-		{"Practitioner", "user", []versionSource{sourceOf(wholeID, keptOf[user.User](h.DB, user.VersionKind),
+		{"Practitioner", "practitioner", []versionSource{sourceOf("user", wholeID, keptOf[user.User](h.DB, user.VersionKind),
 			func(ctx context.Context, id int64, _ string) (user.User, bool, error) {
 				u, err := user.Get(ctx, h.DB, id)
 				if apperr.KindOf(err) == apperr.KindNotFound {
@@ -203,7 +214,7 @@ func (h *Handler) versioned() []typeVersions {
 				}
 				return u, err == nil, err
 			}, func(u user.User) []Resource { return []Resource{toPractitioner(u)} }, func(user.User) int64 { return 0 })}},
-		{"Organization", "settings", []versionSource{sourceOf(func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
+		{"Organization", "organization", []versionSource{sourceOf("settings", func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
 			keptOf[settings.Clinic](h.DB, settings.ClinicVersionKind),
 			func(ctx context.Context, _ int64, _ string) (settings.Clinic, bool, error) {
 				c, err := settings.ReadClinic(ctx, h.DB)
@@ -232,12 +243,49 @@ func (t typeVersions) sourceFor(id string) (versionSource, int64, bool) {
 	return versionSource{}, 0, false
 }
 
-func (t typeVersions) audit(h *Handler, r *http.Request, action string, recordID, patientID int64, detail string) error {
+func (t typeVersions) audit(h *Handler, r *http.Request, action, entity string, recordID, patientID int64, detail string) error {
 	id := ""
 	if recordID != 0 {
 		id = strconv.FormatInt(recordID, 10)
 	}
-	return h.audited(r, "fhir."+strings.ToLower(t.kind)+action, t.entity, id, patientID, detail)
+	return h.audited(r, "fhir."+t.action+action, entity, id, patientID, detail)
+}
+
+// read answers one resource as it is now.
+func (t typeVersions) read(h *Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		src, recordID, ok := t.sourceFor(id)
+		if !ok {
+			WriteError(w, r, notFound(t.kind, id))
+			return
+		}
+		v, found, err := src.live(r.Context(), recordID, i18n.FromRequest(r))
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if !found {
+			v.resources = nil
+		}
+		t.answer(h, w, r, src, recordID, v, id, notFound(t.kind, id), "")
+	}
+}
+
+// answer answers the resource with id among v's, audited as a read of the record, or
+// missing when it is not there.
+func (t typeVersions) answer(h *Handler, w http.ResponseWriter, r *http.Request, src versionSource, recordID int64, v version, id string, missing *Error, detail string) {
+	res := pick(v.resources, t.kind, id)
+	if res == nil {
+		WriteError(w, r, missing)
+		return
+	}
+	if err := t.audit(h, r, ".read", src.entity, recordID, v.patientID, strings.TrimSpace(t.kind+"/"+id+" "+detail)); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	w.Header().Set("Last-Modified", lastModified(updatedOf(res)))
+	respond(w, http.StatusOK, res)
 }
 
 // vread answers version vid of one resource: as kept, or the live one when it is at vid.
@@ -263,20 +311,11 @@ func (t typeVersions) vread(h *Handler) http.HandlerFunc {
 			WriteError(w, r, err)
 			return
 		}
-		var res Resource
+		var v version
 		if len(list) > 0 {
-			res = pick(list[0].resources, t.kind, id)
+			v = list[0]
 		}
-		if res == nil {
-			WriteError(w, r, missing)
-			return
-		}
-		if err := t.audit(h, r, ".read", recordID, list[0].patientID, t.kind+"/"+id+" version "+vid); err != nil {
-			WriteError(w, r, err)
-			return
-		}
-		w.Header().Set("Last-Modified", lastModified(updatedOf(res)))
-		respond(w, http.StatusOK, res)
+		t.answer(h, w, r, src, recordID, v, id, missing, "version "+vid)
 	}
 }
 
@@ -331,7 +370,7 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 			WriteError(w, r, notFound(t.kind, id))
 			return
 		}
-		if err := t.audit(h, r, "_history.list", recordID, patientID, t.kind+"/"+id); err != nil {
+		if err := t.audit(h, r, "_history.list", src.entity, recordID, patientID, t.kind+"/"+id); err != nil {
 			WriteError(w, r, err)
 			return
 		}
@@ -374,7 +413,7 @@ func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
 				}
 			}
 		}
-		if err := t.audit(h, r, "_history.list", 0, 0, t.kind+" history: "+strings.Join(ids, ",")); err != nil {
+		if err := t.audit(h, r, "_history.list", t.sources[0].entity, 0, 0, t.kind+" history: "+strings.Join(ids, ",")); err != nil {
 			WriteError(w, r, err)
 			return
 		}

@@ -204,9 +204,11 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 // prefixParts lists the distinct name parts starting with word (end is textsearch.PrefixEnd's),
 // up to mergeTokens+1: one index seek each, as a loose scan of the (part, patient) index.
 func prefixParts(ctx context.Context, q database.Querier, word, end string) ([]string, error) {
+	// ORDER BY … LIMIT 1 rather than MIN: PostgreSQL, guessing a word rare, would read all of
+	// its matches to aggregate them.
 	parts, err := database.Column[string](q.QueryContext(ctx, `WITH RECURSIVE t(part) AS (
-		SELECT MIN(token) FROM patient_name_tokens WHERE token >= $1 AND token < $2
-		UNION ALL SELECT (SELECT MIN(token) FROM patient_name_tokens WHERE token > t.part AND token < $2) FROM t WHERE t.part IS NOT NULL)
+		SELECT (SELECT token FROM patient_name_tokens WHERE token >= $1 AND token < $2 ORDER BY token LIMIT 1)
+		UNION ALL SELECT (SELECT token FROM patient_name_tokens WHERE token > t.part AND token < $2 ORDER BY token LIMIT 1) FROM t WHERE t.part IS NOT NULL)
 		SELECT part FROM t WHERE part IS NOT NULL LIMIT $3`, word, end, mergeTokens+1))
 	if err != nil {
 		return nil, fmt.Errorf("search patient names: %w", err)

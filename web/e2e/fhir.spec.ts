@@ -45,6 +45,12 @@ test('an API token made on the API access screen reads patients through a FHIR c
   expect(found.entry?.[0].fullUrl).toBe(`${base}/Patient/${patient.id}`)
   const read = (await client.read({ resourceType: 'Patient', id: String(patient.id) })) as { name: { family: string }[] }
   expect(read.name[0].family).toBe(family)
+  // Its versions, as kept when each was written.
+  const history = (await client.history({ resourceType: 'Patient', id: String(patient.id) })) as { type: string; entry: unknown[] }
+  expect(history.type).toBe('history')
+  expect(history.entry.length).toBeGreaterThan(0)
+  const first = (await client.vread({ resourceType: 'Patient', id: String(patient.id), version: '1' })) as { meta: { versionId: string } }
+  expect(first.meta.versionId).toBe('1')
 
   // The list shows the use; revoking it refuses the client at once.
   await page.reload()
