@@ -49,9 +49,11 @@ test-static: build
 test-e2e: build
 	cd web && sh e2e/run.sh
 
-# The login page's JavaScript size budget (bytes, not time: deterministic).
+# The login page's JavaScript size budget, and each everyday screen's JavaScript and CSS
+# (bytes, not time: deterministic).
 test-budget: build
 	node bench/login-js-size.mjs web/dist/app > /dev/null
+	node bench/screen-bytes.mjs web/dist/app > /dev/null
 
 ## lint: gofmt, go vet, staticcheck, oxlint, tsc, OpenAPI
 lint: web/node_modules/.installed

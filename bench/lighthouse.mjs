@@ -1,18 +1,25 @@
-// Lighthouse (performance, mobile profile) on logged-in screens: Chromium is started by
-// Playwright with a debugging port and a profile of its own, the user logs in through the
-// login page (so the app's own cookies are set), and Lighthouse opens each screen in that same
-// browser. Usage (bench/lighthouse.sh does this): node bench/lighthouse.mjs BASE USERNAME
-// PASSWORD PATH…, with LIGHTHOUSE_MODULE the path of an installed lighthouse package.
+// Lighthouse on logged-in screens: Chromium is started by Playwright with a debugging port
+// and a profile of its own, the user logs in through the login page (so the app's own cookies
+// are set), and Lighthouse opens each screen in that same browser, cold (its cache cleared;
+// the session's cookies kept). Usage (bench/lighthouse.sh and bench/screens.sh do this): node
+// bench/lighthouse.mjs BASE USERNAME PASSWORD PATH…, with LIGHTHOUSE_MODULE the path of an
+// installed lighthouse package. LH_PROFILES lists the profiles, "mobile" (Lighthouse's default:
+// a mid-range phone, 4× CPU slowdown, slow 4G) and "desktop"; mobile alone by default.
+// LH_FULL=1 adds accessibility, time to interactive, main-thread work and the gzip bytes of
+// JavaScript and CSS the screen loaded, with Lighthouse's own desktop settings for "desktop".
 import { mkdtempSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const [base, username, password, ...paths] = process.argv.slice(2)
 const require = createRequire(join(process.cwd(), 'web', 'package.json'))
 const { chromium } = require('@playwright/test')
 const lighthouse = (await import(pathToFileURL(process.env.LIGHTHOUSE_MODULE).href)).default
+const desktopConfig = (await import(pathToFileURL(join(dirname(process.env.LIGHTHOUSE_MODULE), 'config', 'desktop-config.js')).href)).default
+const profiles = (process.env.LH_PROFILES ?? 'mobile').split(',')
+const full = process.env.LH_FULL === '1'
 const port = 9333
 const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'emr-lh-')), {
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -25,14 +32,36 @@ await page.getByLabel('Username').fill(username)
 await page.getByLabel('Password').fill(password)
 await page.getByRole('button', { name: 'Log in' }).click()
 await page.waitForURL((u) => !u.pathname.startsWith('/login'))
-console.log('| screen | performance | LCP s | TBT ms | CLS | shown |')
-console.log('|---|---|---|---|---|---|')
+if (full) {
+  console.log('| screen | profile | performance | accessibility | LCP s | TBT ms | interactive s | main-thread s | CLS | JS KB (gzip) | CSS KB (gzip) | shown |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
+} else {
+  console.log('| screen | performance | LCP s | TBT ms | CLS | shown |')
+  console.log('|---|---|---|---|---|---|')
+}
+// kilobytes sums the bytes on the wire (the server sends its files gzip-compressed) of the
+// requests of one resource type.
+const kilobytes = (lhr, type) =>
+  ((lhr.audits['network-requests']?.details?.items ?? []).filter((r) => r.resourceType === type).reduce((n, r) => n + (r.transferSize ?? 0), 0) / 1024).toFixed(0)
 for (const path of paths) {
-  const r = await lighthouse(`${base}${path}`, { port, output: 'json', onlyCategories: ['performance'], logLevel: 'error' })
-  const a = r.lhr.audits
-  const shown = new URL(r.lhr.finalDisplayedUrl).pathname
-  const value = (id, scale, digits) => (a[id]?.numericValue == null ? `— (${a[id]?.errorMessage ?? 'not measured'})` : (a[id].numericValue / scale).toFixed(digits))
-  const score = r.lhr.categories.performance.score
-  console.log(`| ${path} | ${score == null ? '—' : Math.round(score * 100)} | ${value('largest-contentful-paint', 1000, 2)} | ${value('total-blocking-time', 1, 0)} | ${value('cumulative-layout-shift', 1, 3)} | ${shown === path ? 'yes' : shown} |`)
+  for (const profile of profiles) {
+    const categories = full ? ['performance', 'accessibility'] : ['performance']
+    const flags = { port, output: 'json', onlyCategories: categories, logLevel: 'error' }
+    const r = profile === 'desktop' ? await lighthouse(`${base}${path}`, flags, desktopConfig) : await lighthouse(`${base}${path}`, flags)
+    const a = r.lhr.audits
+    const shown = new URL(r.lhr.finalDisplayedUrl).pathname
+    const value = (id, scale, digits) => (a[id]?.numericValue == null ? `— (${a[id]?.errorMessage ?? 'not measured'})` : (a[id].numericValue / scale).toFixed(digits))
+    const score = (name) => {
+      const s = r.lhr.categories[name]?.score
+      return s == null ? '—' : Math.round(s * 100)
+    }
+    const seen = shown === path ? 'yes' : shown
+    if (full) {
+      console.log(`| ${path} | ${profile} | ${score('performance')} | ${score('accessibility')} | ${value('largest-contentful-paint', 1000, 2)} | ${value('total-blocking-time', 1, 0)} | ` +
+        `${value('interactive', 1000, 2)} | ${value('mainthread-work-breakdown', 1000, 1)} | ${value('cumulative-layout-shift', 1, 3)} | ${kilobytes(r.lhr, 'Script')} | ${kilobytes(r.lhr, 'Stylesheet')} | ${seen} |`)
+    } else {
+      console.log(`| ${path} | ${score('performance')} | ${value('largest-contentful-paint', 1000, 2)} | ${value('total-blocking-time', 1, 0)} | ${value('cumulative-layout-shift', 1, 3)} | ${seen} |`)
+    }
+  }
 }
 await context.close()

@@ -6,6 +6,11 @@
 # and the charting aids' page with the session's
 # browser's own login (bench/lighthouse.mjs). Needs Lighthouse installed (LIGHTHOUSE_MODULE)
 # and Chromium (CHROME_PATH).
+#
+# With --screens (issue 39): the screens a clinic uses all day — dashboard, the day's queue,
+# the patients list, a chart, a visit, a bill and the fee reports — in the mobile and desktop
+# profiles, with accessibility, time to interactive, main-thread work and the JavaScript and CSS
+# each loads cold; the table goes to bench/SCREENS-RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=18340
@@ -40,6 +45,29 @@ call PUT "/api/appointments/$appt/visit" '{"version":0,"chief_complaint":"Tired"
 read -r order version < <(call GET "/api/appointments/$appt/orders" | python3 -c 'import json, sys; o = json.load(sys.stdin)["data"][0]; print(o["id"], o["version"])')
 call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,\"results\":[{\"analyte\":\"HGB\",\"value\":\"101\"},{\"analyte\":\"WBC\",\"value\":\"6.1\"},{\"analyte\":\"PLT\",\"value\":\"250\"}]}" > /dev/null
 mrn=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["mrn"])')
-LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js} \
-  node bench/lighthouse.mjs "$base" admin "$password" /dashboard /results/review "/results/orders/$order" "/masterfile/profile/1/$mrn" \
+export LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js}
+if [ "${1:-}" = --screens ]; then
+  bill=$(call POST "/api/appointments/$appt/bill" '{}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+  table=$(LH_FULL=1 LH_PROFILES=mobile,desktop node bench/lighthouse.mjs "$base" admin "$password" /dashboard /appointments/appointments \
+    /masterfile/patients "/masterfile/profile/1/$mrn" "/appointments/form/$appt" "/bills/$bill" /fees/reports)
+  cat > bench/SCREENS-RESULTS.md <<MD
+# The screens a clinic uses all day, in the browser
+
+Written by \`bench/lighthouse.sh --screens\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD), on $(nproc) cores
+($(uname -m)); Chromium $(${CHROME_PATH} --version 2> /dev/null | awk '{print $2}'), Lighthouse $(node -p "require('$(dirname "$(dirname "$LIGHTHOUSE_MODULE")")/package.json').version"),
+the server and the browser on the same machine. A fresh SQLite database with 300 patients and an
+administrator (who is also a doctor) logged in through the login page; each screen opened cold
+(Lighthouse clears the cache, the session's cookies stay). "mobile" is Lighthouse's default
+profile (a mid-range phone: 4× CPU slowdown, slow 4G); "desktop" its desktop profile. The
+targets (issue 39): on mobile, total blocking time ≤ 200 ms, largest contentful paint ≤ 2.5 s,
+performance ≥ 90 and accessibility 100 on every screen. JS and CSS: the bytes on the wire
+(gzip) of the scripts and style sheets the screen loaded; styles the page writes at run time
+are not among them.
+
+$table
+MD
+  cat bench/SCREENS-RESULTS.md
+  exit 0
+fi
+node bench/lighthouse.mjs "$base" admin "$password" /dashboard /results/review "/results/orders/$order" "/masterfile/profile/1/$mrn" \
   /administrator/results-catalogue "/appointments/form/$appt" /forms/charting /administrator/api-access /administrator/import-patients
