@@ -43,6 +43,7 @@ if (full) {
 // requests of one resource type.
 const kilobytes = (lhr, type) =>
   ((lhr.audits['network-requests']?.details?.items ?? []).filter((r) => r.resourceType === type).reduce((n, r) => n + (r.transferSize ?? 0), 0) / 1024).toFixed(0)
+const findings = []
 for (const path of paths) {
   for (const profile of profiles) {
     const categories = full ? ['performance', 'accessibility'] : ['performance']
@@ -56,6 +57,13 @@ for (const path of paths) {
       return s == null ? '—' : Math.round(s * 100)
     }
     const seen = shown === path ? 'yes' : shown
+    for (const ref of full && profile === profiles[0] ? (r.lhr.categories.accessibility?.auditRefs ?? []) : []) {
+      const audit = a[ref.id]
+      if (ref.weight > 0 && audit?.score === 0) {
+        const nodes = (audit.details?.items ?? []).map((i) => i.node?.selector).filter(Boolean)
+        findings.push(`- ${path}: \`${ref.id}\` ${audit.title} (${nodes.length} ${nodes.length === 1 ? 'element' : 'elements'}: ${nodes.slice(0, 3).join('; ')})`)
+      }
+    }
     if (full) {
       console.log(`| ${path} | ${profile} | ${score('performance')} | ${score('accessibility')} | ${value('largest-contentful-paint', 1000, 2)} | ${value('total-blocking-time', 1, 0)} | ` +
         `${value('interactive', 1000, 2)} | ${value('mainthread-work-breakdown', 1000, 1)} | ${value('cumulative-layout-shift', 1, 3)} | ${kilobytes(r.lhr, 'Script')} | ${kilobytes(r.lhr, 'Stylesheet')} | ${seen} |`)
@@ -63,5 +71,9 @@ for (const path of paths) {
       console.log(`| ${path} | ${score('performance')} | ${value('largest-contentful-paint', 1000, 2)} | ${value('total-blocking-time', 1, 0)} | ${value('cumulative-layout-shift', 1, 3)} | ${seen} |`)
     }
   }
+}
+if (findings.length > 0) {
+  console.log('\nAccessibility audits failed (the first profile):\n')
+  console.log(findings.join('\n'))
 }
 await context.close()

@@ -90,7 +90,7 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   // opened is on screen: a Close All while its navigation is still in flight can lose to it.)
   await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
   await expect(tab(page, 'Appointments')).toHaveAttribute('aria-current', 'page')
-  await expect(activeView(page).getByRole('heading', { name: 'Appointments', level: 3 })).toBeVisible()
+  await expect(activeView(page).getByRole('heading', { name: 'Appointments', level: 2 })).toBeVisible()
   await openTabMenu(page, 'Dashboard')
   await expect(menuItem(page, 'Close')).toHaveAttribute('aria-disabled', 'true')
   await chooseMenuItem(page, 'Close All')

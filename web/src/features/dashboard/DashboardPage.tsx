@@ -46,7 +46,7 @@ export default function DashboardPage() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <div>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
           {t('home.welcome', { name: me?.name ?? '' })}
         </Typography.Title>
         <Space wrap size={[8, 4]}>

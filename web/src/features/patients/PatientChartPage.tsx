@@ -145,7 +145,7 @@ export default function PatientChartPage() {
           </Space>
           <div style={{ flex: 1, minWidth: 240 }}>
             <Flex justify="space-between" wrap gap={8}>
-              <Typography.Title level={3} style={{ margin: 0 }}>
+              <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
                 {fullName(p)} {p.archived && <Tag>{t('patients.archivedTag')}</Tag>}
               </Typography.Title>
               {canManage && (

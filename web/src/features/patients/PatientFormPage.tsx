@@ -134,7 +134,7 @@ function PatientForm({ patient, latest }: { patient?: Patient; latest?: Patient 
   return (
     <Form<PatientInput> form={form} name="patient" layout="vertical" initialValues={loaded} onFinish={submit} onKeyDown={noEnterSubmit} scrollToFirstError>
       <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
           {patient ? `${patient.mrn} — ${fullName(patient)}` : t('patients.new')}
         </Typography.Title>
         <Space>

@@ -88,7 +88,7 @@ export default function PatientListPage() {
   return (
     <Card>
       <Flex wrap gap={12} justify="space-between" align="center" style={{ marginBottom: 16 }}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
           {t('patients.title')}
         </Typography.Title>
         <Flex wrap gap={12} align="center">

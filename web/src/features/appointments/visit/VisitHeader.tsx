@@ -27,7 +27,7 @@ export function VisitHeader({ a, visit, state, savedAt, quiet, actions }: { a: A
     <Card>
       <Flex justify="space-between" wrap gap={12} align="flex-start">
         <Space orientation="vertical" size={4}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
+          <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
             <Link to={chartOf(a)}>{fullName(a.patient)}</Link>{' '}
             <Typography.Text type="secondary" style={{ fontSize: 16 }}>
               {a.patient.mrn}
