@@ -9,16 +9,17 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-// Budgets in KB (gzip), per screen: what each loads now, rounded up, so that nothing grows
-// unnoticed; lowered as the screens are made lighter.
+// Budgets in KB (gzip), per screen: what each loads now and about 2 % more (splitting one
+// screen's code moves shared pieces between the bundler's common chunks, a few KB either way),
+// so that nothing grows unnoticed; lowered as the screens are made lighter.
 const screens = [
-  { name: 'dashboard', module: /features\/dashboard\/DashboardPage\.tsx$/, js: 355, css: 2 },
-  { name: 'queue', module: /features\/appointments\/AppointmentsPage\.tsx$/, js: 500, css: 2 },
-  { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 400, css: 2 },
-  { name: 'chart', module: /features\/patients\/PatientChartPage\.tsx$/, js: 405, css: 2 },
-  { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 500, css: 2 },
-  { name: 'bill', module: /features\/fees\/BillPage\.tsx$/, js: 450, css: 2 },
-  { name: 'fee reports', module: /features\/fees\/ReportsPage\.tsx$/, js: 490, css: 2 },
+  { name: 'dashboard', module: /features\/dashboard\/DashboardPage\.tsx$/, js: 360, css: 2 },
+  { name: 'queue', module: /features\/appointments\/AppointmentsPage\.tsx$/, js: 475, css: 2 },
+  { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 405, css: 2 },
+  { name: 'chart', module: /features\/patients\/PatientChartPage\.tsx$/, js: 410, css: 2 },
+  { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 510, css: 2 },
+  { name: 'bill', module: /features\/fees\/BillPage\.tsx$/, js: 455, css: 2 },
+  { name: 'fee reports', module: /features\/fees\/ReportsPage\.tsx$/, js: 495, css: 2 },
 ]
 
 const dist = resolve(process.argv[2] ?? new URL('../web/dist/app', import.meta.url).pathname)

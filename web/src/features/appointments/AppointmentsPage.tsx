@@ -1,7 +1,7 @@
 import { BookOutlined, PlusOutlined } from '@ant-design/icons'
 import { App, Button, Card, Drawer, Empty, Flex, Grid, Segmented, Typography } from 'antd'
 import dayjs from 'dayjs'
-import { useCallback, useState } from 'react'
+import { lazy, Suspense, useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
@@ -14,16 +14,19 @@ import { useAppointments } from './api/listAppointments'
 import { useDoctors } from './api/listDoctors'
 import { useReorderQueue } from './api/reorderQueue'
 import { STATUSES, type Appointment } from './api/types'
-import { BookingModal } from './BookingModal'
-import { CodesDrawer } from './CodesDrawer'
 import { BillTag } from './queue/BillTag'
 import { CancelModal } from './queue/CancelModal'
 import { DATE, weekStart } from './queue/dates'
 import { Filters } from './queue/Filters'
 import { QueueNumber } from './queue/QueueNumber'
 import { QueueCards, QueueTable } from './queue/QueueTable'
+
+// What the day's queue shows only on demand loads when it is asked for: the booking form, the
+// week's calendar, the diagnosis codes' drawer (its import, upload and list).
+const BookingModal = lazy(() => import('./BookingModal').then((m) => ({ default: m.BookingModal })))
+const CodesDrawer = lazy(() => import('./CodesDrawer').then((m) => ({ default: m.CodesDrawer })))
+const WeekCalendar = lazy(() => import('./WeekCalendar').then((m) => ({ default: m.WeekCalendar })))
 import { RowActions } from './queue/RowActions'
-import { WeekCalendar } from './WeekCalendar'
 
 /** /appointments/appointments: the day's queue per doctor, or a doctor's week. */
 export default function AppointmentsPage() {
@@ -54,6 +57,8 @@ export default function AppointmentsPage() {
   const [booking, setBooking] = useState<{ appointment?: Appointment } | null>(bookFor && canManage ? {} : null)
   const [cancelling, setCancelling] = useState<Appointment | null>(null)
   const [codesOpen, setCodesOpen] = useState(false)
+  // Mounted from its first opening on, so that closing it still slides it away.
+  const [codesOpened, setCodesOpened] = useState(false)
   const [billFor, setBillFor] = useState<Appointment | null>(null)
   // The page stays alive behind others (a print opened from the bill): its drawer shows only with it.
   const here = useViewActive()
@@ -120,7 +125,7 @@ export default function AppointmentsPage() {
             ]}
           />
           {canCatalogue && (
-            <Button icon={<BookOutlined aria-hidden />} onClick={() => setCodesOpen(true)}>
+            <Button icon={<BookOutlined aria-hidden />} onClick={() => (setCodesOpen(true), setCodesOpened(true))}>
               {t('codes.title')}
             </Button>
           )}
@@ -136,25 +141,33 @@ export default function AppointmentsPage() {
         // A phone gets the queue as cards: every action within reach, nothing scrolled sideways.
         screens.md ? <QueueTable {...list} reorderable={canReorder} /> : <QueueCards {...list} />
       ) : doctorId ? (
-        <WeekCalendar start={from} appointments={week.data?.data ?? []} onPickDay={(d) => update({ view: undefined, date: d })} />
+        <Suspense>
+          <WeekCalendar start={from} appointments={week.data?.data ?? []} onPickDay={(d) => update({ view: undefined, date: d })} />
+        </Suspense>
       ) : (
         <Empty description={t('appointments.noDoctors')} />
       )}
       {booking && (
-        <BookingModal
-          open
-          onClose={() => {
-            setBooking(null)
-            if (bookFor) update({ book: undefined })
-          }}
-          appointment={booking.appointment}
-          patientId={booking.appointment ? undefined : bookFor}
-          date={date}
-          doctorId={doctorId}
-        />
+        <Suspense>
+          <BookingModal
+            open
+            onClose={() => {
+              setBooking(null)
+              if (bookFor) update({ book: undefined })
+            }}
+            appointment={booking.appointment}
+            patientId={booking.appointment ? undefined : bookFor}
+            date={date}
+            doctorId={doctorId}
+          />
+        </Suspense>
       )}
       <CancelModal appointment={cancelling} busy={changeStatus.isPending} onClose={() => setCancelling(null)} onCancel={(a, reason) => void act(a, 'cancel', reason).then(() => setCancelling(null))} />
-      {canCatalogue && <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />}
+      {canCatalogue && codesOpened && (
+        <Suspense>
+          <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />
+        </Suspense>
+      )}
       <Drawer open={!!billFor && here} onClose={() => setBillFor(null)} size={screens.md ? 'large' : '100%'} destroyOnHidden title={billFor && t('bill.of', { name: fullName(billFor.patient) })}>
         {billFor && <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />}
       </Drawer>
