@@ -157,19 +157,29 @@ const (
 	VisitVersionKind = "visit"
 )
 
-// keep keeps appointment id's record as it now is in q (the change's transaction), as the
-// version of the appointment (visit false) or of its visit form (visit true) it now has.
-func keep(ctx context.Context, q database.Querier, id int64, visit bool) error {
-	list, err := records(ctx, q, RecordFilter{IDs: []int64{id}, Limit: 1})
+// keep keeps the records of appointments ids as they now are in q (the change's
+// transaction), each as the version of the appointment (visit false) or of its visit form
+// (visit true) it now has: one read for all of them.
+func keep(ctx context.Context, q database.Querier, visit bool, ids ...int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	list, err := records(ctx, q, RecordFilter{IDs: ids, Limit: len(ids)})
 	if err != nil {
 		return err
 	}
-	if len(list) == 0 {
-		return fmt.Errorf("keep appointment %d: not found", id)
+	if len(list) != len(ids) {
+		return fmt.Errorf("keep appointments %v: %d found", ids, len(list))
 	}
-	rec := list[0]
-	if visit {
-		return database.KeepVersion(ctx, q, VisitVersionKind, id, rec.VisitVersion, rec.VisitUpdatedAt, rec)
+	for _, rec := range list {
+		if visit {
+			err = database.KeepVersion(ctx, q, VisitVersionKind, rec.ID, rec.VisitVersion, rec.VisitUpdatedAt, rec)
+		} else {
+			err = database.KeepVersion(ctx, q, VersionKind, rec.ID, rec.Version, rec.UpdatedAt, rec)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return database.KeepVersion(ctx, q, VersionKind, id, rec.Version, rec.UpdatedAt, rec)
+	return nil
 }

@@ -229,7 +229,7 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 	if err != nil {
 		return 0, fmt.Errorf("insert appointment: %w", err)
 	}
-	if err := keep(ctx, tx, id, false); err != nil {
+	if err := keep(ctx, tx, false, id); err != nil {
 		return 0, err
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.create", "appointment", strconv.FormatInt(id, 10), audit.Success, now
@@ -309,7 +309,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 			WHERE id = $12`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("update appointment: %w", err)
 		}
-		if err := keep(ctx, tx, id, false); err != nil {
+		if err := keep(ctx, tx, false, id); err != nil {
 			return err
 		}
 		var changed []string
@@ -370,7 +370,7 @@ func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appo
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
 	}
-	if err := keep(ctx, tx, a.ID, false); err != nil {
+	if err := keep(ctx, tx, false, a.ID); err != nil {
 		return err
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment."+act.Name, "appointment", strconv.FormatInt(a.ID, 10), audit.Success, now
@@ -425,6 +425,7 @@ func (s *Store) Reorder(ctx context.Context, e audit.Event, day string, doctorID
 			return apperr.Conflict("appointment.queue_changed")
 		}
 		now := s.now()
+		var moved []int64
 		for i, id := range ids {
 			res, err := tx.ExecContext(ctx, `UPDATE appointments SET queue_number = $1, version = version + 1, updated_at = $2,
 				updated_by = $3 WHERE id = $4 AND queue_number <> $1`, i+1, now, actorOf(e), id)
@@ -432,10 +433,11 @@ func (s *Store) Reorder(ctx context.Context, e audit.Event, day string, doctorID
 				return fmt.Errorf("reorder queue: %w", err)
 			}
 			if n, _ := res.RowsAffected(); n > 0 {
-				if err := keep(ctx, tx, id, false); err != nil {
-					return err
-				}
+				moved = append(moved, id)
 			}
+		}
+		if err := keep(ctx, tx, false, moved...); err != nil {
+			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.reorder", "queue", fmt.Sprintf("%s/%d", day, doctorID), audit.Success, now
 		return audit.Record(ctx, tx, e)

@@ -174,7 +174,7 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 		if err != nil {
 			return fmt.Errorf("insert visit: %w", err)
 		}
-		return keep(ctx, tx, a.ID, true)
+		return keep(ctx, tx, true, a.ID)
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE visits SET content = $1, status = $2, updated_at = $3, updated_by = $4, version = version + 1
 		WHERE appointment_id = $5 AND version = $6`, string(body), status, now, actorOf(e), a.ID, version)
@@ -184,7 +184,7 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
 	}
-	return keep(ctx, tx, a.ID, true)
+	return keep(ctx, tx, true, a.ID)
 }
 
 // auditVisit records action on the visit of appointment a (its id is the visit's), for a's patient.
@@ -324,7 +324,7 @@ func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) 
 			updated_by = $2, version = version + 1 WHERE appointment_id = $3`, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("sign visit: %w", err)
 		}
-		if err := keep(ctx, tx, id, true); err != nil {
+		if err := keep(ctx, tx, true, id); err != nil {
 			return err
 		}
 		if a.Status == InProgress {
@@ -417,7 +417,7 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 		start, start.Add(time.Duration(a.DurationMinutes)*time.Minute), date, queue, now, actorOf(e), existing.ID); err != nil {
 		return fmt.Errorf("move follow-up: %w", err)
 	}
-	if err := keep(ctx, tx, existing.ID, false); err != nil {
+	if err := keep(ctx, tx, false, existing.ID); err != nil {
 		return err
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "appointment.update", "appointment", strconv.FormatInt(existing.ID, 10),

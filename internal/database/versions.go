@@ -2,9 +2,11 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -53,29 +55,43 @@ type KeptQuery struct {
 
 // ReadKept reads the kind's kept versions q selects.
 func ReadKept[T any](ctx context.Context, db Querier, kind string, q KeptQuery) ([]Kept[T], error) {
-	const columns = `SELECT id, record_id, version, recorded_at, data FROM record_versions WHERE kind = $1`
-	var query string
-	var args []any
+	where, tail, args := KeptWhere(q, "record_id", 2)
+	list, err := ScanKept[T](db.QueryContext(ctx, `SELECT id, record_id, version, recorded_at, data FROM record_versions
+		WHERE kind = $1 AND `+where+tail, append([]any{kind}, args...)...))
+	if err != nil {
+		return nil, fmt.Errorf("read kept %s versions: %w", kind, err)
+	}
+	return list, nil
+}
+
+// KeptWhere is the condition and the ORDER BY … LIMIT tail selecting q's kept versions from
+// a versions table (columns id, version, recorded_at, and recordColumn: fixed text, never
+// input), with their arguments numbered from first.
+func KeptWhere(q KeptQuery, recordColumn string, first int) (where, tail string, args []any) {
+	n := func(i int) string { return "$" + strconv.Itoa(first+i) }
 	limit := max(q.Limit, 1)
 	switch {
 	case q.ID != 0 && q.Version != 0:
-		query, args = columns+` AND record_id = $2 AND version = $3`, []any{kind, q.ID, q.Version}
+		return recordColumn + " = " + n(0) + " AND version = " + n(1), "", []any{q.ID, q.Version}
 	case q.ID != 0:
 		before := q.Before
 		if before == 0 {
 			before = math.MaxInt32
 		}
-		query, args = columns+` AND record_id = $2 AND version < $3 ORDER BY version DESC LIMIT $4`, []any{kind, q.ID, before, limit}
+		return recordColumn + " = " + n(0) + " AND version < " + n(1), " ORDER BY version DESC LIMIT " + n(2), []any{q.ID, before, limit}
 	default:
 		before := q.Before
 		if before == 0 {
 			before = math.MaxInt64
 		}
-		query, args = columns+` AND id < $2 AND recorded_at >= $3 ORDER BY id DESC LIMIT $4`, []any{kind, before, q.Since.UTC(), limit}
+		return "id < " + n(0) + " AND recorded_at >= " + n(1), " ORDER BY id DESC LIMIT " + n(2), []any{before, q.Since.UTC(), limit}
 	}
-	rows, err := db.QueryContext(ctx, query, args...)
+}
+
+// ScanKept reads rows of (id, record, version, recorded_at, data) as kept versions.
+func ScanKept[T any](rows *sql.Rows, err error) ([]Kept[T], error) {
 	if err != nil {
-		return nil, fmt.Errorf("read kept %s versions: %w", kind, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []Kept[T]
@@ -86,7 +102,7 @@ func ReadKept[T any](ctx context.Context, db Querier, kind string, q KeptQuery) 
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(data), &k.Record); err != nil {
-			return nil, fmt.Errorf("kept %s version %d: %w", kind, k.Seq, err)
+			return nil, fmt.Errorf("kept version %d: %w", k.Seq, err)
 		}
 		out = append(out, k)
 	}

@@ -83,7 +83,7 @@ func (h *Handler) Routes() []auth.Route {
 		{"MedicationRequest", auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals), h.searchMedicationRequests, nil},
 		{"DocumentReference", viewPatient, h.searchDocumentReferences, nil},
 	}
-	// Every type but Patient is read, and its versions, through what it is made from.
+	// Every type but Patient (whose read is its own) is read through what it is made from.
 	versioned := map[string]typeVersions{}
 	for _, t := range h.versioned() {
 		versioned[t.kind] = t
@@ -127,11 +127,8 @@ func (h *Handler) Routes() []auth.Route {
 			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.createAppointment},
 		auth.Route{Method: "PUT", Path: Base + "/Appointment/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActUpdate, FHIR: true,
 			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.updateAppointment},
-		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history/{vid}", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.vreadPatient},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/$everything", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.everything},
-		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.patientHistory},
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
-		auth.Route{Method: "GET", Path: Base + "/Patient/_history", Access: viewPatient, Resource: "Patient", Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: h.patientTypeHistory},
 	)
 	// Bulk export: the kick-offs check each type's permission and scope themselves.
 	routes = append(routes,

@@ -4,52 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"emr/internal/apperr"
-	"emr/internal/patient"
 )
-
-// historyEntry is one version of a patient in a history Bundle.
-func historyEntry(base string, v patient.Version) BundleEntry {
-	res := toPatient(v.Patient)
-	method, status := "PUT", "200"
-	if v.Patient.Version == 1 {
-		method, status = "POST", "201"
-	}
-	return BundleEntry{
-		FullURL: base + "/Patient/" + res.ID, Resource: res,
-		Request:  &EntryRequest{Method: method, URL: "Patient/" + res.ID},
-		Response: &EntryResponse{Status: status, Etag: `W/"` + res.Meta.VersionID + `"`, LastModified: res.Meta.LastUpdated},
-	}
-}
-
-func (h *Handler) vreadPatient(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "Patient")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	vid, err := strconv.Atoi(r.PathValue("vid"))
-	if err != nil || vid < 1 {
-		WriteError(w, r, notFound("Patient", r.PathValue("id")+"/_history/"+r.PathValue("vid")))
-		return
-	}
-	p, err := h.Patients.VersionOf(r.Context(), id, vid)
-	if apperr.KindOf(err) == apperr.KindNotFound {
-		err = notFound("Patient", r.PathValue("id")+"/_history/"+r.PathValue("vid"))
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if err := h.audited(r, "fhir.patient.read", "patient", strconv.FormatInt(id, 10), id, "version "+strconv.Itoa(vid)); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	res := toPatient(p)
-	w.Header().Set("Last-Modified", lastModified(res.Meta.LastUpdated))
-	respond(w, http.StatusOK, res)
-}
 
 // historyPage reads _count and the cursor (the version, or the change, to go on below).
 func historyPage(r *http.Request) (count int, below int64, since time.Time, err error) {
@@ -89,73 +44,4 @@ func (h *Handler) historyBundle(w http.ResponseWriter, r *http.Request, path str
 		b.Link = append(b.Link, BundleLink{Relation: "next", URL: base + path + "?" + v.Encode()})
 	}
 	write(w, http.StatusOK, b)
-}
-
-func (h *Handler) patientHistory(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "Patient")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	count, below, _, err := historyPage(r)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	list, err := h.Patients.VersionsOf(r.Context(), id, int(below), count+1)
-	if apperr.KindOf(err) == apperr.KindNotFound {
-		err = notFound("Patient", r.PathValue("id"))
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var next int64
-	if len(list) > count {
-		list = list[:count]
-		next = int64(list[count-1].Patient.Version)
-	}
-	base := h.baseURL(r)
-	entries := make([]BundleEntry, len(list))
-	for i, v := range list {
-		entries[i] = historyEntry(base, v)
-	}
-	if err := h.audited(r, "fhir.patient_history.list", "patient", strconv.FormatInt(id, 10), id, ""); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	h.historyBundle(w, r, "/Patient/"+r.PathValue("id")+"/_history", entries, next)
-}
-
-func (h *Handler) patientTypeHistory(w http.ResponseWriter, r *http.Request) {
-	count, below, since, err := historyPage(r)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	list, err := h.Patients.Changes(r.Context(), below, since, count+1)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var next int64
-	if len(list) > count {
-		list = list[:count]
-		next = list[count-1].Seq
-	}
-	base := h.baseURL(r)
-	entries := make([]BundleEntry, len(list))
-	ids := ""
-	for i, v := range list {
-		entries[i] = historyEntry(base, v)
-		if i > 0 {
-			ids += ","
-		}
-		ids += entries[i].Resource.ResourceID()
-	}
-	if err := h.audited(r, "fhir.patient_history.list", "patient", "", 0, "Patient history: "+ids); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	h.historyBundle(w, r, "/Patient/_history", entries, next)
 }

@@ -504,14 +504,18 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 			first = cursor{ID: page[0].id, Pos: page[0].pos}
 			last = cursor{ID: page[len(page)-1].id, Pos: page[len(page)-1].pos}
 		}
+		// Forward, there is a next page when the walk found more, a previous one when it
+		// started at a cursor; going back, the reverse: the page it came from is next.
 		next, previous := wk.far, first
+		hasNext, hasPrevious := wk.more, self.set
 		if self.Back {
 			next, previous = last, wk.far
+			hasNext, hasPrevious = true, wk.more
 		}
-		if wk.more && !self.Back || self.Back {
+		if hasNext {
 			link("next", &cursor{ID: next.ID, Pos: next.Pos})
 		}
-		if wk.more && self.Back || !self.Back && self.set {
+		if hasPrevious {
 			link("previous", &cursor{ID: previous.ID, Pos: previous.Pos, Back: true})
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
@@ -21,9 +20,9 @@ import (
 	"emr/internal/user"
 )
 
-// The versions of every resource type but Patient (whose history.go is its own): a resource
-// is made from one record of a domain (an Encounter from an appointment, an Observation from
-// a visit form or a lab order), its versionId is that record's version, and a version of
+// The versions of every resource type: a resource is made from one record of a domain (a
+// Patient or an AllergyIntolerance from a patient, an Encounter from an appointment, an
+// Observation from a visit form or a lab order), its versionId is that record's version, and a version of
 // the resource is the record's version as its store kept it, mapped as the live one is.
 // Records not changed since versions were kept have their current version only.
 
@@ -31,7 +30,6 @@ import (
 type version struct {
 	seq       int64 // its place among the kept versions (0: the live record)
 	version   int
-	at        time.Time
 	patientID int64
 	resources []Resource
 }
@@ -59,7 +57,7 @@ func sourceOf[T any](entity string, record func(id string) (int64, bool),
 			list, err := kept(ctx, q, lang)
 			out := make([]version, len(list))
 			for i, k := range list {
-				out[i] = version{seq: k.Seq, version: k.Version, at: k.RecordedAt, patientID: patientOf(k.Record), resources: expand(k.Record)}
+				out[i] = version{seq: k.Seq, version: k.Version, patientID: patientOf(k.Record), resources: expand(k.Record)}
 			}
 			return out, err
 		},
@@ -125,7 +123,7 @@ func visitID(id string) (int64, bool) {
 	return headID(id)
 }
 
-// versioned lists the types whose versions the API serves besides Patient's.
+// versioned lists the types whose versions the API serves, and how.
 func (h *Handler) versioned() []typeVersions {
 	liveRecord := func(ctx context.Context, id int64, _ string) (appointment.Record, bool, error) {
 		rec, err := h.record(ctx, id)
@@ -146,47 +144,20 @@ func (h *Handler) versioned() []typeVersions {
 			return firstOf(h.Results.Page(ctx, []int64{id}, 0, 0, false, 1, lang))
 		}, expand, func(o result.Order) int64 { return o.PatientID })
 	}
-	allergies := versionSource{
-		entity: "patient",
-		record: headID,
-		kept: func(ctx context.Context, q database.KeptQuery, _ string) ([]version, error) {
-			var list []patient.Version
-			var err error
-			switch {
-			case q.ID != 0 && q.Version != 0:
-				var p patient.Patient
-				if p, err = h.Patients.VersionOf(ctx, q.ID, q.Version); err == nil {
-					list = []patient.Version{{Patient: p, RecordedAt: p.UpdatedAt}}
-				} else if apperr.KindOf(err) == apperr.KindNotFound {
-					err = nil
-				}
-			case q.ID != 0:
-				list, err = h.Patients.VersionsOf(ctx, q.ID, int(q.Before), q.Limit)
-				if apperr.KindOf(err) == apperr.KindNotFound {
-					err = nil
-				}
-			default:
-				list, err = h.Patients.Changes(ctx, q.Before, q.Since, q.Limit)
-			}
-			out := make([]version, len(list))
-			for i, v := range list {
-				out[i] = version{seq: v.Seq, version: v.Patient.Version, at: v.RecordedAt, patientID: v.Patient.ID, resources: toAllergies(v.Patient)}
-			}
-			return out, err
-		},
-		live: func(ctx context.Context, id int64, _ string) (version, bool, error) {
+	patients := func(record func(string) (int64, bool), expand func(patient.Patient) []Resource) versionSource {
+		return sourceOf("patient", record, func(ctx context.Context, q database.KeptQuery, _ string) ([]database.Kept[patient.Patient], error) {
+			return h.Patients.Kept(ctx, q)
+		}, func(ctx context.Context, id int64, _ string) (patient.Patient, bool, error) {
 			p, err := h.Patients.Get(ctx, id)
 			if apperr.KindOf(err) == apperr.KindNotFound {
-				return version{}, false, nil
+				return p, false, nil
 			}
-			if err != nil {
-				return version{}, false, err
-			}
-			return version{version: p.Version, at: p.UpdatedAt, patientID: p.ID, resources: toAllergies(p)}, true, nil
-		},
+			return p, err == nil, err
+		}, expand, func(p patient.Patient) int64 { return p.ID })
 	}
 	return []typeVersions{
-		{"AllergyIntolerance", "allergy", []versionSource{allergies}},
+		{"Patient", "patient", []versionSource{patients(wholeID, func(p patient.Patient) []Resource { return []Resource{toPatient(p)} })}},
+		{"AllergyIntolerance", "allergy", []versionSource{patients(headID, toAllergies)}},
 		{"Encounter", "encounter", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })}},
 		{"Appointment", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })}},
 		{"Condition", "condition", []versionSource{visits(toConditions)}},

@@ -52,13 +52,17 @@ func (s *Store) page(ctx context.Context, q database.Querier, f Filter) ([]Patie
 		}
 		return list, last, err
 	}
-	// A name search takes its matches from the name-token index in id order (nameMatches),
+	// A name search takes its matches from the name-token index in id order (nameWalk),
 	// a batch at a time, and checks each batch against the rest of the filter by primary key.
 	var out []Patient
 	after := f.After
 	batch := max(f.Limit, 16)
+	walk, err := s.nameWalkOf(ctx, q, f.Words, f.Descending)
+	if err != nil {
+		return nil, after, err
+	}
 	for {
-		ids, err := s.nameMatches(ctx, q, f.Words, after, f.Descending, batch)
+		ids, err := walk.matches(ctx, q, after, batch)
 		if err != nil {
 			return nil, after, err
 		}
@@ -87,7 +91,7 @@ func (s *Store) page(ctx context.Context, q database.Querier, f Filter) ([]Patie
 }
 
 // rareWord bounds how many name parts a word may start and still be read all at once: below
-// the threshold nameMatches works out (at most this), every match is read from the token
+// the threshold nameWalkOf works out (at most this), every match is read from the token
 // index's range and sorted; above it, matches are dense enough that walking the (patient,
 // token) index in id order finds a page quickly.
 const rareWord = 10_000
@@ -126,17 +130,25 @@ func (c *wordRarity) put(w string, rare bool) {
 }
 
 // mergeTokens bounds how many distinct name parts a word may start and still be read as
-// that many walks merged (nameMatches): a surname or a common given name starts one to a
+// that many walks merged (nameWalk): a surname or a common given name starts one to a
 // few; a letter or two start hundreds.
 const mergeTokens = 8
 
-// nameMatches lists up to limit ids, after `after` in id order (below it when desc), of the
-// patients every one of whose words starts a part of their name. The longest word gives the
-// candidates through the name-token index; the other words are checked against each batch of
-// candidates. A word that starts few distinct parts is read as one walk of the (part,
+// nameWalk is how a name search reads its candidates, worked out once per search: the
+// longest word gives them through the name-token index, the other words are checked against
+// each batch. A word that starts few distinct parts is read as one walk of the (part,
 // patient) index per part, in id order, merged: each reads only the rows the page needs.
 // Otherwise rareWord says which way the index is read.
-func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []string, after int64, desc bool, limit int) ([]int64, error) {
+type nameWalk struct {
+	s     *Store
+	words []string
+	lead  int
+	desc  bool
+	query string                        // "" when the lead word starts no name part
+	args  func(from int64, n int) []any // the query's arguments
+}
+
+func (s *Store) nameWalkOf(ctx context.Context, q database.Querier, words []string, desc bool) (nameWalk, error) {
 	words = words[:min(len(words), maxTokens)]
 	lead := 0
 	for i, w := range words {
@@ -144,43 +156,47 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 			lead = i
 		}
 	}
+	nw := nameWalk{s: s, words: words, lead: lead, desc: desc}
 	w := words[lead]
 	end := textsearch.PrefixEnd(w)
-	op, order, from := ">", "ASC", after
+	op, order := ">", "ASC"
 	if desc {
 		op, order = "<", "DESC"
-		if from == 0 {
-			from = 1<<63 - 1
-		}
 	}
 	parts, err := prefixParts(ctx, q, w, end)
-	if err != nil {
-		return nil, err
+	if err != nil || len(parts) == 0 {
+		return nw, err
 	}
-	if len(parts) == 0 {
-		return nil, nil
-	}
-	var query string
-	var args func(from int64, n int) []any
 	if len(parts) <= mergeTokens {
-		query, args = mergedWalk(len(parts), op, order), func(from int64, n int) []any {
+		nw.query, nw.args = mergedWalk(len(parts), op, order), func(from int64, n int) []any {
 			out := []any{from, n}
 			for _, p := range parts {
 				out = append(out, p)
 			}
 			return out
 		}
-	} else {
-		if query, err = s.prefixWalk(ctx, q, w, end, op, order); err != nil {
-			return nil, err
-		}
-		args = func(from int64, n int) []any { return []any{from, w, end, n} }
+		return nw, nil
+	}
+	nw.query, err = s.prefixWalk(ctx, q, w, end, op, order)
+	nw.args = func(from int64, n int) []any { return []any{from, w, end, n} }
+	return nw, err
+}
+
+// matches lists up to limit ids, after `after` in id order (below it when descending), of
+// the patients every one of whose words starts a part of their name.
+func (nw nameWalk) matches(ctx context.Context, q database.Querier, after int64, limit int) ([]int64, error) {
+	if nw.query == "" {
+		return nil, nil
+	}
+	from := after
+	if nw.desc && from == 0 {
+		from = 1<<63 - 1
 	}
 	// Twice the rows a page needs: a patient with two parts in the range comes twice. The
 	// other words may reject candidates: then more are read, from where these end.
 	var out []int64
 	for len(out) < limit {
-		rows, err := database.Column[int64](q.QueryContext(ctx, query, args(from, 2*limit)...))
+		rows, err := database.Column[int64](q.QueryContext(ctx, nw.query, nw.args(from, 2*limit)...))
 		if err != nil {
 			return nil, fmt.Errorf("search patient names: %w", err)
 		}
@@ -189,7 +205,7 @@ func (s *Store) nameMatches(ctx context.Context, q database.Querier, words []str
 			break
 		}
 		from = candidates[len(candidates)-1]
-		matched, err := s.withWords(ctx, q, words, lead, candidates)
+		matched, err := nw.s.withWords(ctx, q, nw.words, nw.lead, candidates)
 		if err != nil {
 			return nil, err
 		}

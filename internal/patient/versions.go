@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
-	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/database"
 )
@@ -35,92 +32,18 @@ func snapshot(ctx context.Context, tx database.Querier, id int64, e audit.Event,
 	return nil
 }
 
-// Version is one version of a patient's record as it was written.
-type Version struct {
-	Seq        int64 // the snapshot's place among all versions of all patients (0: the live record)
-	Patient    Patient
-	RecordedAt time.Time
-}
-
-func scanVersions(rows *sql.Rows, err error) ([]Version, error) {
+// Kept reads the kept versions of patients q selects (database.KeptQuery), newest first:
+// the snapshots only, not the live record.
+func (s *Store) Kept(ctx context.Context, q database.KeptQuery) ([]database.Kept[Patient], error) {
+	where, tail, args := database.KeptWhere(q, "patient_id", 1)
+	list, err := database.ScanKept[Patient](s.DB.QueryContext(ctx, `SELECT id, patient_id, version, recorded_at, data FROM patient_versions WHERE `+where+tail, args...))
 	if err != nil {
 		return nil, fmt.Errorf("read patient versions: %w", err)
 	}
-	defer rows.Close()
-	var out []Version
-	for rows.Next() {
-		var v Version
-		var data string
-		if err := rows.Scan(&v.Seq, &v.RecordedAt, &data); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(data), &v.Patient); err != nil {
-			return nil, fmt.Errorf("patient version %d: %w", v.Seq, err)
-		}
-		v.Patient.History = v.Patient.History.Known()
-		out = append(out, v)
+	for i := range list {
+		list[i].Record.History = list[i].Record.History.Known()
 	}
-	return out, rows.Err()
-}
-
-// VersionOf is version n of patient id: the live record when n is its version, else the
-// snapshot kept; NotFound when the patient or that version is not there (versions written
-// before versions were kept are not).
-func (s *Store) VersionOf(ctx context.Context, id int64, n int) (Patient, error) {
-	p, err := s.Get(ctx, id)
-	if err != nil || p.Version == n {
-		return p, err
-	}
-	list, err := scanVersions(s.DB.QueryContext(ctx, `SELECT id, recorded_at, data FROM patient_versions WHERE patient_id = $1 AND version = $2`, id, n))
-	if err != nil {
-		return Patient{}, err
-	}
-	if len(list) == 0 {
-		return Patient{}, apperr.NotFound("patient.version_not_found")
-	}
-	return list[0].Patient, nil
-}
-
-// VersionsOf lists the kept versions of patient id, newest first, up to limit, older than
-// version `before` when it is not 0. The live record is always first (a record not changed
-// since versions were kept has no snapshot).
-func (s *Store) VersionsOf(ctx context.Context, id int64, before, limit int) ([]Version, error) {
-	p, err := s.Get(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	var out []Version
-	if before == 0 || p.Version < before {
-		out = append(out, Version{Patient: p, RecordedAt: p.UpdatedAt})
-		before = p.Version
-	}
-	if len(out) >= limit {
-		return out, nil
-	}
-	older, err := scanVersions(s.DB.QueryContext(ctx, `SELECT id, recorded_at, data FROM patient_versions
-		WHERE patient_id = $1 AND version < $2 ORDER BY version DESC LIMIT $3`, id, before, limit-len(out)))
-	return append(out, older...), err
-}
-
-// Changes lists the versions of every patient in the order they were written, newest first
-// (below seq `before` when not 0), written at or after since when it is not zero.
-func (s *Store) Changes(ctx context.Context, before int64, since time.Time, limit int) ([]Version, error) {
-	var where []string
-	var args []any
-	if before > 0 {
-		args = append(args, before)
-		where = append(where, "id < $"+strconv.Itoa(len(args)))
-	}
-	if !since.IsZero() {
-		args = append(args, since.UTC())
-		where = append(where, "recorded_at >= $"+strconv.Itoa(len(args)))
-	}
-	query := `SELECT id, recorded_at, data FROM patient_versions`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	args = append(args, limit)
-	return scanVersions(s.DB.QueryContext(ctx, query+` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...))
+	return list, nil
 }
 
 // lockKey serialises, on PostgreSQL, the transactions that check for a record before

@@ -47,7 +47,7 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 				WHERE id = $4`, note, now, actor(e), o.ID); err != nil {
 				return fmt.Errorf("update order note: %w", err)
 			}
-			if err := s.keep(ctx, tx, o.ID, now); err != nil {
+			if err := s.keep(ctx, tx, now, o.ID); err != nil {
 				return err
 			}
 		case keep:
@@ -79,7 +79,7 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 			a.ID, a.PatientID, code, note, now, a.DoctorID, due, actor(e)).Scan(&id); err != nil {
 			return fmt.Errorf("order %s: %w", code, err)
 		}
-		if err := s.keep(ctx, tx, id, now); err != nil {
+		if err := s.keep(ctx, tx, now, id); err != nil {
 			return err
 		}
 		if err := s.event(ctx, tx, e, id, a.PatientID, Ordered, "", now, ""); err != nil {
@@ -129,7 +129,7 @@ func (s *Store) setState(ctx context.Context, tx *sql.Tx, e audit.Event, o Order
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.Conflict("error.conflict")
 	}
-	if err := s.keep(ctx, tx, o.ID, now); err != nil {
+	if err := s.keep(ctx, tx, now, o.ID); err != nil {
 		return err
 	}
 	return s.event(ctx, tx, e, o.ID, o.PatientID, status, reason, now, "")
@@ -301,7 +301,7 @@ func (s *Store) AttachReport(ctx context.Context, e audit.Event, id int64, versi
 			WHERE id = $4`, f.ID, now, actor(e), o.ID); err != nil {
 			return fmt.Errorf("link report: %w", err)
 		}
-		if err := s.keep(ctx, tx, o.ID, now); err != nil {
+		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, e, "lab_order.report", o.ID, o.PatientID, fmt.Sprintf("file %d", f.ID), now)
@@ -324,19 +324,32 @@ func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, d
 // its current results as they were when its version was written.
 const VersionKind = "lab_order"
 
-// keep keeps order id as it now is in q (the change's transaction), as the version it now has.
-func (s *Store) keep(ctx context.Context, q database.Querier, id int64, at time.Time) error {
-	list, err := scanOrders(q.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.id = $1`, id))
-	if err == nil && len(list) == 0 {
-		err = apperr.NotFound("result.order_not_found")
+// keep keeps orders ids as they now are in q (the change's transaction), each with its
+// current results, as the version it now has: one read for all. Labels and names are left out
+// (Kept fills them in the reader's language).
+func (s *Store) keep(ctx context.Context, q database.Querier, at time.Time, ids ...int64) error {
+	if len(ids) == 0 {
+		return nil
 	}
+	in, args := database.InIDs(q, "o.id", ids, 1)
+	list, err := scanOrders(q.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE `+in, args...))
 	if err != nil {
 		return err
 	}
-	if err := s.complete(ctx, q, list, "en", true); err != nil {
+	if len(list) != len(ids) {
+		return fmt.Errorf("keep lab orders %v: %d found", ids, len(list))
+	}
+	results, err := currentResults(ctx, q, list)
+	if err != nil {
 		return err
 	}
-	return database.KeepVersion(ctx, q, VersionKind, id, list[0].Version, at, list[0])
+	attach(list, results)
+	for _, o := range list {
+		if err := database.KeepVersion(ctx, q, VersionKind, o.ID, o.Version, at, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Kept reads the kept versions of orders k selects, their tests' and analytes' labels in lang.

@@ -153,7 +153,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			next, toReview, attention, collected, now, boolInt(correction), actor(e), o.ID); err != nil {
 			return fmt.Errorf("update order: %w", err)
 		}
-		if err := s.keep(ctx, tx, o.ID, now); err != nil {
+		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
 		}
 		if o.CollectedAt == nil {

@@ -207,11 +207,9 @@ func (s *Store) complete(ctx context.Context, q database.Querier, orders []Order
 		return nil
 	}
 	var codes []string
-	var ids, people []int64
-	byID := make(map[int64]int, len(orders))
-	for i, o := range orders {
-		codes, ids = append(codes, o.Test), append(ids, o.ID)
-		byID[o.ID] = i
+	var people []int64
+	for _, o := range orders {
+		codes = append(codes, o.Test)
 		for _, p := range []*int64{o.OrderedBy, o.ReviewedBy} {
 			if p != nil {
 				people = append(people, *p)
@@ -230,23 +228,14 @@ func (s *Store) complete(ctx context.Context, q database.Querier, orders []Order
 		o.Overdue = slices.Contains(open, o.Status) && now.After(o.DueAt)
 	}
 	if withResults {
-		var results []Result
-		err := database.InChunks(ids, 500, func(chunk []int64) error {
-			in, args := database.InIDs(q, "r.order_id", chunk, 1)
-			list, err := scanResults(q.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE `+in+` AND r.is_current = 1 ORDER BY r.order_id, r.id`, args...))
-			results = append(results, list...)
-			return err
-		})
+		results, err := currentResults(ctx, q, orders)
 		if err != nil {
 			return err
 		}
 		if err := s.label(ctx, q, results, lang); err != nil {
 			return err
 		}
-		for _, r := range results {
-			o := &orders[byID[r.OrderID]]
-			o.Results = append(o.Results, r)
-		}
+		attach(orders, results)
 	}
 	names, err := user.Names(ctx, q, unique(people))
 	if err != nil {
@@ -262,6 +251,34 @@ func (s *Store) complete(ctx context.Context, q database.Querier, orders []Order
 		}
 	}
 	return nil
+}
+
+// currentResults reads the current results of orders, by order and id.
+func currentResults(ctx context.Context, q database.Querier, orders []Order) ([]Result, error) {
+	ids := make([]int64, len(orders))
+	for i, o := range orders {
+		ids[i] = o.ID
+	}
+	var results []Result
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		in, args := database.InIDs(q, "r.order_id", chunk, 1)
+		list, err := scanResults(q.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE `+in+` AND r.is_current = 1 ORDER BY r.order_id, r.id`, args...))
+		results = append(results, list...)
+		return err
+	})
+	return results, err
+}
+
+// attach hands each of results to its order among orders.
+func attach(orders []Order, results []Result) {
+	byID := make(map[int64]int, len(orders))
+	for i, o := range orders {
+		byID[o.ID] = i
+	}
+	for _, r := range results {
+		o := &orders[byID[r.OrderID]]
+		o.Results = append(o.Results, r)
+	}
 }
 
 // label fills in results' analyte labels in lang and their recorders' names.

@@ -123,6 +123,7 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 	}
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
+		var reviewed []int64
 		for _, item := range in.Orders {
 			o, err := s.lockOrder(ctx, tx, item.ID)
 			if err != nil {
@@ -139,9 +140,6 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 				now, actor(e), in.Comment, o.ID); err != nil {
 				return fmt.Errorf("review order: %w", err)
 			}
-			if err := s.keep(ctx, tx, o.ID, now); err != nil {
-				return err
-			}
 			detail := ""
 			if in.Comment != "" {
 				detail = "comment given"
@@ -149,8 +147,9 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Reviewed, "", now, detail); err != nil {
 				return err
 			}
+			reviewed = append(reviewed, o.ID)
 		}
-		return nil
+		return s.keep(ctx, tx, now, reviewed...)
 	})
 	return len(in.Orders), err
 }

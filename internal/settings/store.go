@@ -142,11 +142,7 @@ func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) 
 			return err
 		}
 		in.Version = version
-		kept, err := ReadClinic(ctx, tx)
-		if err != nil {
-			return err
-		}
-		return database.KeepVersion(ctx, tx, ClinicVersionKind, ClinicRecordID, version, time.Now().UTC(), kept)
+		return database.KeepVersion(ctx, tx, ClinicVersionKind, ClinicRecordID, version, time.Now().UTC(), in)
 	})
 	return in, err
 }

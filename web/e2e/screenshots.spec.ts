@@ -173,7 +173,8 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await view.locator('[data-testid=rx-item]').first().waitFor()
       await settle(page)
       await shot('diagnosis-prescriptions')
-      await view.locator('[data-testid=rx-item] + * button, .ant-card-extra button').last().click()
+      // The prescription's own edit button (its first; print is a link).
+      await view.locator('[data-testid=rx-item]').first().getByRole('button').first().click()
       await view.locator('[data-testid=rx-line]').first().waitFor()
       await settle(page)
       await shot('prescription-editor')

@@ -1,0 +1,42 @@
+// What a browser must load before a screen can show anything, from the Vite build manifest:
+// the entry chunk and the screen's route chunk with everything they import statically, and
+// the style sheets those chunks carry, each gzip-compressed (bench/login-js-size.mjs,
+// bench/screen-bytes.mjs). Chunks a screen imports only when it needs them are not counted.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+/** The manifest of the build in dist, and a reader of a screen's first load in it. */
+export function firstLoads(dist) {
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)
+  if (!entryKey) throw new Error('no entry in the manifest')
+  const sizes = new Map()
+  const file = (f) => {
+    if (!sizes.has(f)) {
+      const data = readFileSync(join(dist, f))
+      sizes.set(f, { file: f, raw: data.length, gzip: gzipSync(data, { level: 9 }).length })
+    }
+    return sizes.get(f)
+  }
+  /** The first load of the screen whose page module matches pattern: its JS and CSS files with their sizes in bytes. */
+  return (pattern) => {
+    const key = Object.keys(manifest).find((k) => pattern.test(k))
+    if (!key) throw new Error(`${pattern}: the page is not in the manifest`)
+    const js = new Set()
+    const css = new Set()
+    const visit = (k) => {
+      const chunk = manifest[k]
+      if (!chunk || js.has(chunk.file)) return
+      js.add(chunk.file)
+      for (const f of chunk.css ?? []) css.add(f)
+      for (const dep of chunk.imports ?? []) visit(dep)
+    }
+    visit(entryKey)
+    visit(key)
+    return { js: [...js].map(file), css: [...css].map(file) }
+  }
+}
+
+/** The sum of files' sizes in KB (gzip or raw). */
+export const kb = (files, kind = 'gzip') => files.reduce((n, f) => n + f[kind], 0) / 1024
