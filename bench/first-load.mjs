@@ -1,5 +1,6 @@
 // What a browser must load before a screen can show anything, from the Vite build manifest:
-// the entry chunk and the screen's route chunk with everything they import statically, and
+// the entry chunk, the logged-in app's frame (for a screen behind the login) and the screen's
+// route chunk, with everything they import statically, and
 // the style sheets those chunks carry, each gzip-compressed (bench/login-js-size.mjs,
 // bench/screen-bytes.mjs). Chunks a screen imports only when it needs them are not counted.
 import { readFileSync } from 'node:fs'
@@ -19,10 +20,14 @@ export function firstLoads(dist) {
     }
     return sizes.get(f)
   }
-  /** The first load of the screen whose page module matches pattern: its JS and CSS files with their sizes in bytes. */
-  return (pattern) => {
-    const key = Object.keys(manifest).find((k) => pattern.test(k))
-    if (!key) throw new Error(`${pattern}: the page is not in the manifest`)
+  /** The first load of the modules matching patterns (a screen's page module, and the logged-in
+   * app's frame it is shown in): their JS and CSS files, with the entry's, and sizes in bytes. */
+  return (...patterns) => {
+    const keys = patterns.map((pattern) => {
+      const key = Object.keys(manifest).find((k) => pattern.test(k))
+      if (!key) throw new Error(`${pattern}: the module is not in the manifest`)
+      return key
+    })
     const js = new Set()
     const css = new Set()
     const visit = (k) => {
@@ -33,7 +38,7 @@ export function firstLoads(dist) {
       for (const dep of chunk.imports ?? []) visit(dep)
     }
     visit(entryKey)
-    visit(key)
+    keys.forEach(visit)
     return { js: [...js].map(file), css: [...css].map(file) }
   }
 }

@@ -2,7 +2,7 @@
 // provider the server names (the settings come from /api/config, so none is built in). Changes other people make refresh what is on screen;
 // our own requests carry X-Socket-ID so we do not hear our own echo.
 import type { QueryClient } from '@tanstack/react-query'
-import Pusher from 'pusher-js'
+import type Pusher from 'pusher-js'
 import { useSyncExternalStore } from 'react'
 import { setSocketId } from '../lib/api'
 import { authoriseChannel } from '../lib/queries/authoriseChannel'
@@ -105,9 +105,10 @@ export function connectPush(userId: number, queryClient: QueryClient): { follow:
       }
     }
   }
-  void queryClient.fetchQuery(configQuery()).then((cfg) => {
+  // pusher-js is fetched beside the settings, once the first screen has started, not before it.
+  void Promise.all([queryClient.fetchQuery(configQuery()), import('pusher-js')]).then(([cfg, { default: PusherClient }]) => {
     if (stopped || !cfg.push?.key) return
-    pusher = new Pusher(cfg.push.key, {
+    pusher = new PusherClient(cfg.push.key, {
       ...connectionOptions(cfg.push),
       disableStats: true,
       channelAuthorization: {

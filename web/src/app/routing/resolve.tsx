@@ -1,8 +1,8 @@
-import type { ComponentType, LazyExoticComponent } from 'react'
+import { useEffect } from 'react'
 import { Navigate, useParams, type RouteObject } from 'react-router'
 import { NotFoundResult } from '../NotFoundResult'
 import { joinPath } from './filter'
-import type { AppRoute, ResolvedRoute, RouteMeta } from './types'
+import type { AppRoute, PageComponent, ResolvedRoute, RouteMeta } from './types'
 
 /** Flattens routes into a list with absolute paths and their parents, depth first. */
 export function resolveRoutes(routes: readonly AppRoute[], parent?: ResolvedRoute): ResolvedRoute[] {
@@ -19,8 +19,20 @@ export interface RouteHandle {
   parents: ResolvedRoute[]
 }
 
-/** Checks the route's parameter patterns (e.g. numeric ids only), else shows the 404 page. */
-function Page({ component: Component, meta }: { component: LazyExoticComponent<ComponentType>; meta?: RouteMeta }) {
+// Safari has no requestIdleCallback: there the next screens are fetched a second after this one.
+const whenIdle = (f: () => void) => (window.requestIdleCallback ? window.requestIdleCallback(f, { timeout: 5000 }) : window.setTimeout(f, 1000))
+const cancelIdle = (id: number) => (window.cancelIdleCallback ? window.cancelIdleCallback(id) : window.clearTimeout(id))
+
+/**
+ * Checks the route's parameter patterns (e.g. numeric ids only), else shows the 404 page; once
+ * the browser is idle, fetches the code of the screens usually opened next.
+ */
+function Page({ component: Component, meta, prefetch }: { component: PageComponent; meta?: RouteMeta; prefetch?: PageComponent[] }) {
+  useEffect(() => {
+    if (!prefetch?.length) return
+    const id = whenIdle(() => prefetch.forEach((p) => void p.preload?.().catch(() => undefined)))
+    return () => cancelIdle(id)
+  }, [prefetch])
   const params = useParams()
   const ok = Object.entries(meta?.params ?? {}).every(([name, pattern]) => pattern.test(params[name] ?? ''))
   return ok ? <Component /> : <NotFoundResult />
@@ -36,7 +48,7 @@ export function toRouteObjects(routes: readonly AppRoute[], parent?: ResolvedRou
     return {
       path: r.path,
       handle,
-      element: r.component ? <Page component={r.component} meta={r.meta} /> : undefined,
+      element: r.component ? <Page component={r.component} meta={r.meta} prefetch={r.prefetch} /> : undefined,
       children: children.length ? children : undefined,
     }
   })

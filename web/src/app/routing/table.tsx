@@ -2,47 +2,50 @@
 // asyncRoutes are added after login for the roles and permissions the user holds.
 import { CalendarOutlined, ControlOutlined, DashboardOutlined, ExperimentOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
 import { lazy } from 'react'
-import type { AppRoute } from './types'
+import type { AppRoute, PageComponent } from './types'
 
-const Dashboard = lazy(() => import('../../features/dashboard/DashboardPage'))
-const PatientList = lazy(() => import('../../features/patients/PatientListPage'))
-const PatientForm = lazy(() => import('../../features/patients/PatientFormPage'))
-const PatientChart = lazy(() => import('../../features/patients/PatientChartPage'))
-const ImportPatients = lazy(() => import('../../features/patients/ImportPatientsPage'))
-const Appointments = lazy(() => import('../../features/appointments/AppointmentsPage'))
-const Diagnosis = lazy(() => import('../../features/appointments/DiagnosisPage'))
-const PrintPrescription = lazy(() => import('../../features/prescriptions/PrintPage'))
-const BlankPrescription = lazy(() => import('../../features/prescriptions/BlankPrescriptionPage'))
-const SelfProfile = lazy(() => import('../../features/profile/SelfProfilePage'))
-const MyProfile = lazy(() => import('../../features/profile/MyProfilePage'))
-const Medicines = lazy(() => import('../../features/settings/MedicinesPage'))
-const MedicineSafety = lazy(() => import('../../features/settings/MedicineSafetyPage'))
-const Services = lazy(() => import('../../features/fees/ServicesPage'))
-const FeeReports = lazy(() => import('../../features/fees/ReportsPage'))
-const CashUp = lazy(() => import('../../features/fees/CashUpPage'))
-const Bills = lazy(() => import('../../features/fees/BillsPage'))
-const PrintDrawer = lazy(() => import('../../features/fees/PrintDrawerPage'))
-const BillPage = lazy(() => import('../../features/fees/BillPage'))
-const PrintBill = lazy(() => import('../../features/fees/PrintBillPage'))
-const ChartingAids = lazy(() => import('../../features/charting/ChartingPage'))
-const DocumentTemplates = lazy(() => import('../../features/documents/TemplatesPage'))
-const DocumentTemplate = lazy(() => import('../../features/documents/TemplateEditorPage'))
-const PrintDocument = lazy(() => import('../../features/documents/PrintDocumentPage'))
-const ResultsCatalogue = lazy(() => import('../../features/settings/ResultsCataloguePage'))
-const Clinic = lazy(() => import('../../features/settings/ClinicPage'))
-const Backups = lazy(() => import('../../features/settings/BackupsPage'))
-const Users = lazy(() => import('../../features/administration/UsersPage'))
-const ApiAccess = lazy(() => import('../../features/administration/ApiAccessPage'))
-const UserEdit = lazy(() => import('../../features/administration/UserEditPage'))
-const Roles = lazy(() => import('../../features/administration/RolesPage'))
-const RolePreview = lazy(() => import('../../features/administration/RolePreviewPage'))
-const AuditLog = lazy(() => import('../../features/administration/AuditPage'))
-const ResultsReview = lazy(() => import('../../features/results/ReviewPage'))
-const OverdueOrders = lazy(() => import('../../features/results/OverduePage'))
-const CriticalReport = lazy(() => import('../../features/results/CriticalReportPage'))
-const LabOrder = lazy(() => import('../../features/results/OrderPage'))
-const WhatICanDo = lazy(() => import('../WhatICanDoPage'))
-const NotFound = lazy(() => import('../NotFoundPage'))
+/** A screen's code, loaded when it is first shown, or fetched ahead by preload. */
+const page = (load: Parameters<typeof lazy>[0]): PageComponent => Object.assign(lazy(load), { preload: load })
+
+const Dashboard = page(() => import('../../features/dashboard/DashboardPage'))
+const PatientList = page(() => import('../../features/patients/PatientListPage'))
+const PatientForm = page(() => import('../../features/patients/PatientFormPage'))
+const PatientChart = page(() => import('../../features/patients/PatientChartPage'))
+const ImportPatients = page(() => import('../../features/patients/ImportPatientsPage'))
+const Appointments = page(() => import('../../features/appointments/AppointmentsPage'))
+const Diagnosis = page(() => import('../../features/appointments/DiagnosisPage'))
+const PrintPrescription = page(() => import('../../features/prescriptions/PrintPage'))
+const BlankPrescription = page(() => import('../../features/prescriptions/BlankPrescriptionPage'))
+const SelfProfile = page(() => import('../../features/profile/SelfProfilePage'))
+const MyProfile = page(() => import('../../features/profile/MyProfilePage'))
+const Medicines = page(() => import('../../features/settings/MedicinesPage'))
+const MedicineSafety = page(() => import('../../features/settings/MedicineSafetyPage'))
+const Services = page(() => import('../../features/fees/ServicesPage'))
+const FeeReports = page(() => import('../../features/fees/ReportsPage'))
+const CashUp = page(() => import('../../features/fees/CashUpPage'))
+const Bills = page(() => import('../../features/fees/BillsPage'))
+const PrintDrawer = page(() => import('../../features/fees/PrintDrawerPage'))
+const BillPage = page(() => import('../../features/fees/BillPage'))
+const PrintBill = page(() => import('../../features/fees/PrintBillPage'))
+const ChartingAids = page(() => import('../../features/charting/ChartingPage'))
+const DocumentTemplates = page(() => import('../../features/documents/TemplatesPage'))
+const DocumentTemplate = page(() => import('../../features/documents/TemplateEditorPage'))
+const PrintDocument = page(() => import('../../features/documents/PrintDocumentPage'))
+const ResultsCatalogue = page(() => import('../../features/settings/ResultsCataloguePage'))
+const Clinic = page(() => import('../../features/settings/ClinicPage'))
+const Backups = page(() => import('../../features/settings/BackupsPage'))
+const Users = page(() => import('../../features/administration/UsersPage'))
+const ApiAccess = page(() => import('../../features/administration/ApiAccessPage'))
+const UserEdit = page(() => import('../../features/administration/UserEditPage'))
+const Roles = page(() => import('../../features/administration/RolesPage'))
+const RolePreview = page(() => import('../../features/administration/RolePreviewPage'))
+const AuditLog = page(() => import('../../features/administration/AuditPage'))
+const ResultsReview = page(() => import('../../features/results/ReviewPage'))
+const OverdueOrders = page(() => import('../../features/results/OverduePage'))
+const CriticalReport = page(() => import('../../features/results/CriticalReportPage'))
+const LabOrder = page(() => import('../../features/results/OrderPage'))
+const WhatICanDo = page(() => import('../WhatICanDoPage'))
+const NotFound = page(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
   {
@@ -56,13 +59,14 @@ export const constantRoutes: AppRoute[] = [
     alwaysShow: true,
     meta: { title: 'masterFile', icon: <TeamOutlined aria-hidden />, permissions: ['view patient'] },
     children: [
-      { path: 'patients', name: 'Patients', component: PatientList, meta: { title: 'patients' } },
+      { path: 'patients', name: 'Patients', component: PatientList, prefetch: [PatientChart], meta: { title: 'patients' } },
       { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', permissions: ['manage patient'], params: { id: /^(new|\d+)$/ } } },
       {
         path: 'profile/:id/:pid',
         name: 'PatientProfile',
         hidden: true,
         component: PatientChart,
+        prefetch: [Diagnosis],
         meta: { title: 'patientProfile', noCache: true, params: { id: /^\d+$/ } },
       },
     ],
@@ -72,7 +76,7 @@ export const constantRoutes: AppRoute[] = [
     redirect: '/appointments/appointments',
     meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden />, permissions: ['view appointment'] },
     children: [
-      { path: 'appointments', name: 'Appointments', component: Appointments, meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden /> } },
+      { path: 'appointments', name: 'Appointments', component: Appointments, prefetch: [Diagnosis, PatientChart], meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden /> } },
       // Nurses open it for the vitals, doctors for the diagnosis; receptionists not at all.
       {
         path: 'form/:id',

@@ -18,6 +18,9 @@ export interface RouteMeta {
   params?: Record<string, RegExp>
 }
 
+/** A screen's code, loaded when first shown; preload fetches it ahead of that. */
+export type PageComponent = LazyExoticComponent<ComponentType> & { preload?: () => Promise<unknown> }
+
 export interface AppRoute {
   /** Absolute for top-level routes, relative for children. */
   path: string
@@ -26,7 +29,12 @@ export interface AppRoute {
   hidden?: boolean
   /** Show a parent as a submenu even with one visible child. */
   alwaysShow?: boolean
-  component?: LazyExoticComponent<ComponentType>
+  component?: PageComponent
+  /**
+   * The screens usually opened next from this one (a chart → its visit): their code is fetched
+   * when the browser is idle after this screen shows, so opening them waits for data alone.
+   */
+  prefetch?: PageComponent[]
   meta?: RouteMeta
   children?: AppRoute[]
 }

@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons'
 import { Select } from 'antd'
-import Fuse from 'fuse.js'
+import type Fuse from 'fuse.js'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
@@ -22,8 +22,8 @@ export function searchEntries(routes: ResolvedRoute[], t: (k: string) => string)
 }
 
 /** Fuzzy search over page titles and paths (spec §9: threshold 0.4, title 0.7, path 0.3). */
-export function makeSearch(entries: SearchEntry[]) {
-  const fuse = new Fuse(entries, {
+export function makeSearch(FuseClass: typeof Fuse, entries: SearchEntry[]) {
+  const fuse = new FuseClass(entries, {
     threshold: 0.4,
     keys: [
       { name: 'title', weight: 0.7 },
@@ -37,12 +37,26 @@ export function HeaderSearch({ routes }: { routes: ResolvedRoute[] }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [query, setQuery] = useState('')
-  const search = useMemo(() => makeSearch(searchEntries(routes, t)), [routes, t])
-  const results = useMemo(() => search(query), [search, query])
+  // The fuzzy matcher is fetched when the box is first used, not with every screen.
+  const [FuseClass, setFuseClass] = useState<typeof Fuse>()
+  const load = () => {
+    if (!FuseClass) void import('fuse.js').then((m) => setFuseClass(() => m.default))
+  }
+  const search = useMemo(() => FuseClass && makeSearch(FuseClass, searchEntries(routes, t)), [FuseClass, routes, t])
+  const results = useMemo(() => search?.(query) ?? [], [search, query])
 
   return (
     <Select
-      showSearch={{ filterOption: false, onSearch: setQuery, searchValue: query }}
+      showSearch={{
+        filterOption: false,
+        onSearch: (q) => {
+          load()
+          setQuery(q)
+        },
+        searchValue: query,
+      }}
+      onFocus={load}
+      onMouseEnter={load}
       value={null}
       placeholder={
         <span>
@@ -51,7 +65,8 @@ export function HeaderSearch({ routes }: { routes: ResolvedRoute[] }) {
       }
       aria-label={t('navbar.search')}
       options={results.map((r) => ({ value: r.path, label: r.title }))}
-      notFoundContent={query ? t('navbar.searchNothing') : null}
+      notFoundContent={query && search ? t('navbar.searchNothing') : null}
+      loading={!!query && !search}
       onChange={(path: string) => {
         setQuery('')
         navigate(path)

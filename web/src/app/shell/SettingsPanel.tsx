@@ -1,55 +1,35 @@
-import { BgColorsOutlined, CloseOutlined, SettingOutlined } from '@ant-design/icons'
-import { App, Button, ColorPicker, Drawer, Switch } from 'antd'
-import { useState } from 'react'
+import { CloseOutlined, SettingOutlined } from '@ant-design/icons'
+import { Button } from 'antd'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { LayoutSettings } from '../../lib/settings'
-import { useShell } from './state'
 import styles from './shell.module.css'
 
-/** Predefined theme colours, the spec's default first. */
-export const THEME_PRESETS = ['#409EFF', '#1890FF', '#304156', '#212121', '#11A983', '#13C2C2', '#6959CD', '#F5222D']
+const SettingsDrawer = lazy(() => import('./SettingsDrawer'))
 
 /** The layout settings panel (spec §2): theme colour, tag tabs, fixed header, sidebar logo. */
 export function SettingsPanel() {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const { settings, setSettings } = useShell()
   const [open, setOpen] = useState(false)
-  const change = <K extends keyof LayoutSettings>(key: K, value: LayoutSettings[K]) => setSettings({ ...settings, [key]: value })
+  // Mounted from the first opening on, so the drawer's closing animation still plays.
+  const [opened, setOpened] = useState(false)
 
   return (
     <>
-      <Button type="primary" className={styles.settingsButton} icon={open ? <CloseOutlined aria-hidden /> : <SettingOutlined aria-hidden />} onClick={() => setOpen(!open)} aria-label={t('settings.title')} />
-      <Drawer title={t('settings.title')} open={open} onClose={() => setOpen(false)} size={260} styles={{ wrapper: { maxWidth: 260 } }}>
-        <div className={styles.settingsRow}>
-          <span>
-            <BgColorsOutlined aria-hidden /> {t('settings.theme')}
-          </span>
-          <ColorPicker
-            value={settings.theme}
-            disabledAlpha
-            presets={[{ label: t('settings.presets'), colors: THEME_PRESETS }]}
-            onChangeComplete={(c) => {
-              change('theme', c.toHexString().toUpperCase())
-              // One toast however many colours are tried: a new one replaces the last.
-              void message.success({ content: t('settings.themeChanged'), key: 'theme-changed' })
-            }}
-            aria-label={t('settings.theme')}
-          />
-        </div>
-        <label className={styles.settingsRow}>
-          <span>{t('settings.tagsView')}</span>
-          <Switch checked={settings.tagsView} onChange={(v) => change('tagsView', v)} />
-        </label>
-        <label className={styles.settingsRow}>
-          <span>{t('settings.fixedHeader')}</span>
-          <Switch checked={settings.fixedHeader} onChange={(v) => change('fixedHeader', v)} />
-        </label>
-        <label className={styles.settingsRow}>
-          <span>{t('settings.sidebarLogo')}</span>
-          <Switch checked={settings.sidebarLogo} onChange={(v) => change('sidebarLogo', v)} />
-        </label>
-      </Drawer>
+      <Button
+        type="primary"
+        className={styles.settingsButton}
+        icon={open ? <CloseOutlined aria-hidden /> : <SettingOutlined aria-hidden />}
+        onClick={() => {
+          setOpen(!open)
+          setOpened(true)
+        }}
+        aria-label={t('settings.title')}
+      />
+      {opened && (
+        <Suspense fallback={null}>
+          <SettingsDrawer open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   )
 }

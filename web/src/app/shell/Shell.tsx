@@ -11,6 +11,7 @@ import dayjs from 'dayjs'
 import 'dayjs/locale/ru'
 import 'dayjs/locale/vi'
 import 'dayjs/locale/zh-cn'
+import 'antd/dist/antd.css'
 import 'nprogress/nprogress.css'
 import { useEffect, useMemo, useRef, useSyncExternalStore, type CSSProperties } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -73,6 +74,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
       theme={{
         ...theme,
         token: { ...theme.token, motion: !reducedMotion },
+        zeroRuntime: true,
         algorithm: size === 'mini' ? [antTheme.defaultAlgorithm, antTheme.compactAlgorithm] : antTheme.defaultAlgorithm,
       }}
     >
