@@ -1,5 +1,5 @@
 import { BookOutlined, CopyOutlined, QuestionCircleOutlined, SaveOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Col, Form, Result, Row, Space, Spin, Tag } from 'antd'
+import { Alert, App, Button, Card, Col, Form, Result, Row, Space, Tag } from 'antd'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
@@ -38,6 +38,7 @@ import { VisitActions } from './visit/VisitActions'
 import { VisitHeader } from './visit/VisitHeader'
 import { visitMode } from './visit/visitMode'
 import { VitalsCard } from './visit/VitalsCard'
+import { PageSkeleton } from '../../components/PageSkeleton'
 
 /** The labels of diagnoses' codes. */
 const labelsOf = (diagnoses: Visit['diagnoses']) => Object.fromEntries(diagnoses.filter((d) => d.code).map((d) => [d.code, d.label ?? '']))
@@ -51,13 +52,15 @@ export default function DiagnosisPage() {
   const id = Number(useParams().id)
   const appointment = useAppointment(id)
   const visit = useVisit(id)
+  // The banner's facts (allergies, history) come with the form, not after it, so it does not jump.
+  const patient = usePatientHead(appointment.data?.patient_id)
   useViewSubject(appointment.data ? fullName(appointment.data.patient) : undefined)
   const error = appointment.error ?? visit.error
   if (error) {
     const forbidden = error instanceof ApiError && error.status === 403
     return <Result status={forbidden ? '403' : '404'} subTitle={forbidden ? t('visit.forbidden') : t('visit.notFound')} />
   }
-  if (!appointment.data || !visit.data) return <Spin />
+  if (!appointment.data || !visit.data || patient.isPending) return <PageSkeleton banner />
   return <DiagnosisForm key={id} appointment={appointment.data} visit={visit.data} />
 }
 

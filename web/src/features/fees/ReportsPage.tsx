@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { Button, Card, DatePicker, Empty, Flex, Radio, Segmented, Statistic, Table } from 'antd'
+import { Button, Card, Col, DatePicker, Empty, Flex, Radio, Row, Segmented, Statistic, Table } from 'antd'
 import dayjs from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -99,18 +99,26 @@ function BillsTab({ money }: { money: Money }) {
   return (
     <>
       <Toolbar csv={csvHref('bills', { from, to })}>{picker}</Toolbar>
-      {totals && (
-        <Flex gap={24} wrap style={{ marginBottom: 16 }}>
-          <Statistic title={t('reports.billCount')} value={totals.bills} />
-          {/* The rows list void bills too: their count is shown, so the figures add up to the rows. */}
-          {totals.void > 0 && <Statistic title={t('reports.voidCount')} value={totals.void} />}
-          {totals.credited > 0 && <Statistic title={t('bill.credited')} value={money.format(totals.credited)} />}
-          <Statistic title={t('bill.total')} value={money.format(totals.total)} />
-          <Statistic title={t('bill.discount')} value={money.format(totals.discount)} />
-          <Statistic title={t('bill.paid')} value={money.format(totals.paid)} />
-          <Statistic title={t('reports.outstanding')} value={money.format(totals.outstanding)} />
-        </Flex>
-      )}
+      {/* In place before the figures arrive (each waits as a placeholder), on a grid that does not
+          follow the figures' widths, so the table does not jump when they come. */}
+      <Row gutter={[24, 16]} style={{ marginBottom: 16 }}>
+        {[
+          { key: 'bills', title: t('reports.billCount'), value: totals?.bills },
+          // The rows list void bills too: their count is shown, so the figures add up to the rows.
+          totals && totals.void > 0 && { key: 'void', title: t('reports.voidCount'), value: totals.void },
+          totals && totals.credited > 0 && { key: 'credited', title: t('bill.credited'), value: money.format(totals.credited) },
+          { key: 'total', title: t('bill.total'), value: totals && money.format(totals.total) },
+          { key: 'discount', title: t('bill.discount'), value: totals && money.format(totals.discount) },
+          { key: 'paid', title: t('bill.paid'), value: totals && money.format(totals.paid) },
+          { key: 'outstanding', title: t('reports.outstanding'), value: totals && money.format(totals.outstanding) },
+        ]
+          .filter((f) => !!f)
+          .map((f) => (
+            <Col key={f.key} xs={12} sm={8} lg={4}>
+              <Statistic title={f.title} value={f.value} loading={!totals} />
+            </Col>
+          ))}
+      </Row>
       <Table
         rowKey="id"
         size="small"

@@ -1,5 +1,5 @@
 import { CalendarOutlined, DeleteOutlined, DownloadOutlined, EditOutlined, InboxOutlined, UploadOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
-import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, List, Popconfirm, Result, Row, Space, Spin, Tag, Typography, Upload } from 'antd'
+import { Alert, App, Avatar, Button, Card, Col, Descriptions, Empty, Flex, List, Popconfirm, Result, Row, Space, Tag, Typography, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
@@ -19,6 +19,7 @@ import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { chronicLabel, civilStatusLabel, familyLabel, labelOf, sexLabel, socialLabel } from '../../lib/labels'
+import { PageSkeleton } from '../../components/PageSkeleton'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -93,7 +94,7 @@ export default function PatientChartPage() {
   const [photoBust, setPhotoBust] = useState(0)
 
   if (patient.isError) return <Result status="404" subTitle={t('patients.notFound')} />
-  if (!patient.data) return <Spin />
+  if (!patient.data) return <PageSkeleton banner />
   const p = patient.data
   // The patient number in the address must be this patient's: a mismatched pair is a 404.
   if (p.mrn !== pid) return <Result status="404" subTitle={t('patients.notFound')} />

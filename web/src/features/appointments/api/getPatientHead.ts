@@ -16,4 +16,5 @@ export const getPatientHead = (id: number) => get<PatientHead>(`/patients/${id}`
 /** Under the patients' key, so that a change to the patient (its allergies above all) re-reads it. */
 export const patientHeadQuery = (id: number) => queryOptions({ queryKey: [...patientsKey, 'head', id], queryFn: () => getPatientHead(id) })
 
-export const usePatientHead = (id: number) => useQuery(patientHeadQuery(id))
+/** The patient's head; waits while the id is not yet known. */
+export const usePatientHead = (id: number | undefined) => useQuery({ ...patientHeadQuery(id ?? 0), enabled: id !== undefined })
