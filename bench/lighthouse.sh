@@ -11,6 +11,9 @@
 # the patients list, a chart, a visit, a bill and the fee reports — in the mobile and desktop
 # profiles, with accessibility, time to interactive, main-thread work and the JavaScript and CSS
 # each loads cold; the table goes to bench/SCREENS-RESULTS.md.
+#
+# With --cpu [OTHER_BIN]: the same screens' main-thread work, unthrottled, median of REPS
+# (bench/screen-cpu.mjs), beside another build's binary when given; needs no Lighthouse.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=18340
@@ -45,6 +48,22 @@ call PUT "/api/appointments/$appt/visit" '{"version":0,"chief_complaint":"Tired"
 read -r order version < <(call GET "/api/appointments/$appt/orders" | python3 -c 'import json, sys; o = json.load(sys.stdin)["data"][0]; print(o["id"], o["version"])')
 call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,\"results\":[{\"analyte\":\"HGB\",\"value\":\"101\"},{\"analyte\":\"WBC\",\"value\":\"6.1\"},{\"analyte\":\"PLT\",\"value\":\"250\"}]}" > /dev/null
 mrn=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["mrn"])')
+if [ "${1:-}" = --cpu ]; then
+  # The main thread's work per screen (bench/screen-cpu.mjs), for this build and, given a second
+  # binary (another commit's bin/emr), that one too, serving the same database, taking turns.
+  bill=$(call POST "/api/appointments/$appt/bill" '{}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+  servers=("this=$base")
+  if [ -n "${2:-}" ]; then
+    EMR_SECRET_KEY_FILE="$out/emr.key" "$2" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-lighthouse-other.log" &
+    other=$!
+    trap 'kill $pid $other 2> /dev/null || true' EXIT
+    for _ in $(seq 100); do curl -fs "http://127.0.0.1:$((PORT + 1))/api/health" > /dev/null && break; sleep 0.2; done
+    servers+=("other=http://127.0.0.1:$((PORT + 1))")
+  fi
+  node bench/screen-cpu.mjs "$password" "${servers[@]}" -- /dashboard /appointments/appointments /masterfile/patients "/masterfile/profile/1/$mrn" \
+    "/appointments/form/$appt" "/bills/$bill" /fees/reports
+  exit 0
+fi
 export LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js}
 if [ "${1:-}" = --screens ]; then
   bill=$(call POST "/api/appointments/$appt/bill" '{}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')

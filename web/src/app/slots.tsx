@@ -1,8 +1,25 @@
 // The shell fills the slots where one feature shows another's part (lib/slots.tsx); each is
 // loaded with the screen that shows it, not with the shell (and never on the login page).
-import { Spin } from 'antd'
+import { Card, Col, Skeleton, Spin } from 'antd'
 import { lazy, Suspense } from 'react'
+import { useCan } from '../lib/auth/can'
 import type { Slots } from '../lib/slots'
+
+/**
+ * The dashboard's results figures (two cards, for those who review results) hold their places in
+ * the row while their code loads, so the cards after them do not jump to the next row.
+ */
+function ResultsFiguresLoading() {
+  const can = useCan('review results')
+  if (!can) return null
+  return [0, 1].map((i) => (
+    <Col key={i} xs={12} md={8} xl={4}>
+      <Card size="small" style={{ height: '100%' }}>
+        <Skeleton active title={{ width: '70%' }} paragraph={{ rows: 1, width: '40%' }} />
+      </Card>
+    </Col>
+  ))
+}
 
 const prescriptions = () => import('../features/prescriptions')
 const VisitPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.VisitPrescriptions })))
@@ -58,7 +75,7 @@ export const slots: Slots = {
     </Suspense>
   ),
   dashboardResults: () => (
-    <Suspense fallback={null}>
+    <Suspense fallback={<ResultsFiguresLoading />}>
       <DashboardResults />
     </Suspense>
   ),
