@@ -18,7 +18,9 @@ const MEANING: Record<string, string> = {
 
 function label(icon: Element) {
   const name = icon.getAttribute('aria-label') ?? ''
-  const control = icon.closest('button, a, [role=button], [role=tab], [role=menuitem], [role=switch]')
+  // A link without href is not a control and may not carry a name (the pagination's "next 5
+  // pages" item: its list item, focusable and titled, is the control).
+  const control = icon.closest('button, a[href], [role=button], [role=tab], [role=menuitem], [role=switch]')
   if (control && !control.getAttribute('aria-label')) {
     const text = [...control.childNodes].some((n) => n !== icon && !(n instanceof Element && n.matches('.anticon')) && n.textContent?.trim())
     const title = control.getAttribute('title') || control.parentElement?.getAttribute('title')
