@@ -2,6 +2,7 @@ import { CloseOutlined, SettingOutlined } from '@ant-design/icons'
 import { Button } from 'antd'
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useOpenedOnce } from '../../lib/openedOnce'
 import styles from './shell.module.css'
 
 const SettingsDrawer = lazy(() => import('./SettingsDrawer'))
@@ -10,8 +11,7 @@ const SettingsDrawer = lazy(() => import('./SettingsDrawer'))
 export function SettingsPanel() {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
-  // Mounted from the first opening on, so the drawer's closing animation still plays.
-  const [opened, setOpened] = useState(false)
+  const opened = useOpenedOnce(open)
 
   return (
     <>
@@ -19,10 +19,7 @@ export function SettingsPanel() {
         type="primary"
         className={styles.settingsButton}
         icon={open ? <CloseOutlined aria-hidden /> : <SettingOutlined aria-hidden />}
-        onClick={() => {
-          setOpen(!open)
-          setOpened(true)
-        }}
+        onClick={() => setOpen(!open)}
         aria-label={t('settings.title')}
       />
       {opened && (

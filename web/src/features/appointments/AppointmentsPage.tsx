@@ -20,13 +20,14 @@ import { DATE, weekStart } from './queue/dates'
 import { Filters } from './queue/Filters'
 import { QueueNumber } from './queue/QueueNumber'
 import { QueueCards, QueueTable } from './queue/QueueTable'
+import { RowActions } from './queue/RowActions'
+import { useOpenedOnce } from '../../lib/openedOnce'
 
 // What the day's queue shows only on demand loads when it is asked for: the booking form, the
 // week's calendar, the diagnosis codes' drawer (its import, upload and list).
 const BookingModal = lazy(() => import('./BookingModal').then((m) => ({ default: m.BookingModal })))
 const CodesDrawer = lazy(() => import('./CodesDrawer').then((m) => ({ default: m.CodesDrawer })))
 const WeekCalendar = lazy(() => import('./WeekCalendar').then((m) => ({ default: m.WeekCalendar })))
-import { RowActions } from './queue/RowActions'
 
 /** /appointments/appointments: the day's queue per doctor, or a doctor's week. */
 export default function AppointmentsPage() {
@@ -57,8 +58,7 @@ export default function AppointmentsPage() {
   const [booking, setBooking] = useState<{ appointment?: Appointment } | null>(bookFor && canManage ? {} : null)
   const [cancelling, setCancelling] = useState<Appointment | null>(null)
   const [codesOpen, setCodesOpen] = useState(false)
-  // Mounted from its first opening on, so that closing it still slides it away.
-  const [codesOpened, setCodesOpened] = useState(false)
+  const codesOpened = useOpenedOnce(codesOpen)
   const [billFor, setBillFor] = useState<Appointment | null>(null)
   // The page stays alive behind others (a print opened from the bill): its drawer shows only with it.
   const here = useViewActive()
@@ -125,7 +125,7 @@ export default function AppointmentsPage() {
             ]}
           />
           {canCatalogue && (
-            <Button icon={<BookOutlined aria-hidden />} onClick={() => (setCodesOpen(true), setCodesOpened(true))}>
+            <Button icon={<BookOutlined aria-hidden />} onClick={() => setCodesOpen(true)}>
               {t('codes.title')}
             </Button>
           )}
