@@ -7,7 +7,8 @@
 // a mid-range phone, 4× CPU slowdown, slow 4G) and "desktop"; mobile alone by default.
 // LH_FULL=1 adds accessibility, time to interactive, main-thread work and the gzip bytes of
 // JavaScript and CSS the screen loaded, with Lighthouse's own desktop settings for "desktop".
-import { mkdtempSync } from 'node:fs'
+// LH_SAVE=DIR writes each report (JSON) there, to read what a screen waited for.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -23,7 +24,8 @@ const full = process.env.LH_FULL === '1'
 const port = 9333
 const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'emr-lh-')), {
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: [`--remote-debugging-port=${port}`, '--no-sandbox', '--disable-gpu'],
+  // LH_INSECURE=1 (bench/lighthouse.sh with LH_HTTPS=1): the run's own certificate, trusted by no one.
+  args: [`--remote-debugging-port=${port}`, '--no-sandbox', '--disable-gpu', ...(process.env.LH_INSECURE === '1' ? ['--ignore-certificate-errors'] : [])],
   headless: true,
 })
 const page = await context.newPage()
@@ -50,6 +52,10 @@ for (const path of paths) {
     const flags = { port, output: 'json', onlyCategories: categories, logLevel: 'error' }
     const r = profile === 'desktop' ? await lighthouse(`${base}${path}`, flags, desktopConfig) : await lighthouse(`${base}${path}`, flags)
     const a = r.lhr.audits
+    if (process.env.LH_SAVE) {
+      mkdirSync(process.env.LH_SAVE, { recursive: true })
+      writeFileSync(join(process.env.LH_SAVE, `${path.replace(/\W+/g, '_')}-${profile}.json`), JSON.stringify(r.lhr))
+    }
     const shown = new URL(r.lhr.finalDisplayedUrl).pathname
     const value = (id, scale, digits) => (a[id]?.numericValue == null ? `— (${a[id]?.errorMessage ?? 'not measured'})` : (a[id].numericValue / scale).toFixed(digits))
     const score = (name) => {

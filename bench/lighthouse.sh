@@ -12,6 +12,9 @@
 # profiles, with accessibility, time to interactive, main-thread work and the JavaScript and CSS
 # each loads cold; the table goes to bench/SCREENS-RESULTS.md.
 #
+# With LH_HTTPS=1, over HTTPS with a certificate made for the run, as a clinic serves it (README,
+# deploy/): the browser then speaks HTTP/2, many requests on one connection.
+#
 # With --cpu [OTHER_BIN]: the same screens' main-thread work, unthrottled, median of REPS
 # (bench/screen-cpu.mjs), beside another build's binary when given; needs no Lighthouse.
 set -euo pipefail
@@ -26,15 +29,25 @@ url="sqlite:$out/lighthouse.db"
 bin/emr migrate --database-url "$url" 2> /dev/null
 printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin --role doctor > /dev/null
 bin/emr seed --database-url "$url" --patients 300 > /dev/null 2>&1
-bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" 2> "$out/server-lighthouse.log" &
+scheme=http
+tls=()
+if [ "${LH_HTTPS:-}" = 1 ]; then
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$out/tls.key" -out "$out/tls.crt" 2> /dev/null
+  tls=(--tls-cert "$out/tls.crt" --tls-key "$out/tls.key")
+  scheme=https
+  export LH_INSECURE=1
+fi
+bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" "${tls[@]}" 2> "$out/server-lighthouse.log" &
 pid=$!
 trap 'kill $pid 2> /dev/null || true' EXIT
-base="http://127.0.0.1:$PORT"
+base="$scheme://127.0.0.1:$PORT"
+curl() { command curl -k "$@"; }
 for _ in $(seq 100); do curl -fs "$base/api/health" > /dev/null && break; sleep 0.2; done
 jar="$out/lighthouse.cookies"
 rm -f "$jar"
 curl -fs -c "$jar" -b "$jar" "$base/api/sanctum/csrf-cookie" > /dev/null
-xsrf() { awk '$6 == "XSRF-TOKEN" { print $7 }' "$jar" | python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.stdin.read().strip()))'; }
+xsrf() { awk '$6 ~ /XSRF-TOKEN$/ { print $7 }' "$jar" | python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.stdin.read().strip()))'; }
 call() { # method path [json]
   curl -fs -c "$jar" -b "$jar" -X "$1" -H "X-XSRF-TOKEN: $(xsrf)" -H 'Content-Type: application/json' ${3:+--data "$3"} "$base$2"
 }

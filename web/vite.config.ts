@@ -1,4 +1,7 @@
 import react from '@vitejs/plugin-react'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 
@@ -7,22 +10,105 @@ import { defineConfig } from 'vitest/config'
 // writes at run time from the clinic's theme. The sheet also carries the variables' values
 // for the default theme, under keys (css-var-_R_…) that only server rendering gives, so no
 // element of this app ever matches them, and the run-time cache's path map, which only the
-// run-time styling reads: both are dropped (about 80 KB, 13 KB compressed).
+// run-time styling reads: both are dropped (about 80 KB, 13 KB compressed). So are the rules of
+// the components the app never uses (same ADR): a rule goes when every class it names
+// belongs to such a component; the build fails if the bundle holds a component the scan missed.
 function antdStaticCss(): Plugin {
+  const src = fileURLToPath(new URL('./src', import.meta.url))
+  let used: AntdUse | undefined
   return {
     name: 'emr-antd-static-css',
     enforce: 'pre',
     transform(code, id) {
       if (!/antd\/dist\/antd\.css$/.test(id)) return null
-      // Each innermost rule: its selectors that name such a key go; a rule left without one goes.
-      const out = code.replace(/([^{}]+)\{([^{}]*)\}/g, (_rule, selectors: string, body: string) => {
+      used ??= antdUsed(src)
+      const { keys, known } = used
+      const keyOf = (cls: string) => known.find((k) => cls === k || cls.startsWith(`${k}-`))
+      // A rule stays unless each class it names is a component's the app does not use.
+      const unused = (selectors: string) => {
+        const classes = [...selectors.matchAll(/\.ant-([a-z0-9-]+)/g)].map((m) => keyOf(m[1]))
+        return classes.length > 0 && classes.every((k) => k !== undefined && !keys.has(k))
+      }
+      // Each innermost rule: its selectors that name a server-render key go; a rule left without
+      // one goes, and so does a rule of unused components only.
+      let out = code.replace(/([^{}]+)\{([^{}]*)\}/g, (_rule, selectors: string, body: string) => {
         const kept = selectors.split(',').filter((s) => !s.includes('.css-var-_R_') && !s.includes('.data-ant-cssinjs-cache-path'))
-        return kept.length === 0 ? '' : `${kept.join(',')}{${body}}`
+        return kept.length === 0 || unused(kept.join(',')) ? '' : `${kept.join(',')}{${body}}`
       })
+      // At-rules (media queries) left empty.
+      for (let before = ''; before !== out; ) {
+        before = out
+        out = out.replace(/@(media|supports|container)[^{}]*\{\}/g, '')
+      }
       if (out.includes('css-var-_R_') || out.length > code.length - 50_000) throw new Error('antd.css: its layout changed; review antdStaticCss')
       return { code: out, map: null }
     },
+    generateBundle(_options, bundle) {
+      if (!used) return
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue
+        for (const id of Object.keys(chunk.modules)) {
+          const folder = /node_modules\/antd\/es\/([^/]+)\//.exec(id)?.[1]
+          if (folder && !used.folders.has(folder)) throw new Error(`antd.css: the bundle holds antd/es/${folder}, which antdUsed missed; its rules were dropped`)
+        }
+      }
+    },
   }
+}
+
+interface AntdUse {
+  /** The library's folders the app's code can reach. */
+  folders: Set<string>
+  /** The class-name keys (getPrefixCls('btn') gives ant-btn) those folders' components use. */
+  keys: Set<string>
+  /** Every component's key, longest first (a class belongs to the longest key it starts with). */
+  known: string[]
+}
+
+/**
+ * What of the component library the app can use, read from the sources: the folders its imports
+ * from 'antd' name, and every folder those import in turn (more than the bundle keeps, never
+ * less: the bundle's own modules are checked against it).
+ */
+function antdUsed(src: string): AntdUse {
+  const es = fileURLToPath(new URL('./node_modules/antd/es', import.meta.url))
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+  const folderOf: Record<string, string> = {}
+  for (const m of readFileSync(join(es, 'index.js'), 'utf8').matchAll(/export \{([^}]*)\} from '\.\/([^/']+)'/g)) {
+    for (const name of m[1].split(',')) folderOf[name.trim().split(/\s+as\s+/).pop()!] = m[2]
+  }
+  const start = new Set<string>()
+  for (const f of files(src).filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))) {
+    const code = readFileSync(f, 'utf8')
+    for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'antd'/g)) {
+      for (const name of m[1].split(',')) {
+        const exported = name.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]
+        if (exported && folderOf[exported]) start.add(join(es, folderOf[exported], 'index.js'))
+      }
+    }
+    for (const m of code.matchAll(/from\s+'antd\/(?:es|lib)\/([^/']+)/g)) start.add(join(es, m[1], 'index.js'))
+  }
+  // Every file those reach by relative imports.
+  const seen = new Set<string>()
+  const queue = [...start]
+  while (queue.length > 0) {
+    const file = queue.pop()!
+    if (seen.has(file) || !existsSync(file)) continue
+    seen.add(file)
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*'(\.[^']*)'/g)) {
+      const target = resolve(dirname(file), m[1])
+      queue.push(existsSync(`${target}.js`) ? `${target}.js` : join(target, 'index.js'))
+    }
+  }
+  const folders = new Set([...seen].map((f) => relative(es, f).split(sep)[0]).filter((f) => !f.endsWith('.js')))
+  const keysIn = (folder: string) =>
+    files(join(es, folder))
+      .filter((f) => f.endsWith('.js'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/getPrefixCls\('([a-z-]+)'/g)].map((m) => m[1]))
+  const all = readdirSync(es, { withFileTypes: true }).filter((e) => e.isDirectory())
+  const known = [...new Set(all.flatMap((e) => keysIn(e.name)))].sort((a, b) => b.length - a.length)
+  return { folders, keys: new Set([...folders].flatMap(keysIn)), known }
 }
 
 // The build lands in dist/app, which the Go binary embeds (web/embed.go).

@@ -56,6 +56,8 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   // from under the pointer (the header is not fixed by default).
   await page.setViewportSize({ width: 1280, height: 1400 })
   await login(page, 'admin')
+  const profileReads: string[] = []
+  page.on('request', (r) => void (new URL(r.url()).pathname === '/api/get-profile' && profileReads.push(r.url())))
   await page.goto('/masterfile/patients')
   await sidebar(page).getByRole('menuitem', { name: 'Appointments' }).click()
   await sidebar(page).getByRole('menuitem', { name: 'Patients' }).click()
@@ -63,6 +65,9 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   const tabs = page.getByRole('navigation', { name: 'Open pages' }).getByRole('link')
   await expect(tabs).toHaveText(['Dashboard', 'My Profile', 'Patients', 'Appointments'])
   await expect(tab(page, 'Appointments')).toHaveAttribute('aria-current', 'page')
+  // A pinned tab not yet opened is not mounted: the screens opened did not load or ask for it.
+  await expect(page.locator('#main > div[data-path="/user-profile/user-profile"]')).toHaveCount(0)
+  expect(profileReads).toEqual([])
 
   // The Patients view stays mounted while hidden: something done in it survives switching.
   const patientsView = page.locator('#main > div[data-path="/masterfile/patients"]')

@@ -1,9 +1,15 @@
-// The shell fills the slots where one feature shows another's part (lib/slots.tsx); each is
-// loaded with the screen that shows it, not with the shell (and never on the login page).
+// The shell fills the slots where one feature shows another's part (lib/slots.tsx); each part is
+// loaded on its own (the features' index files) with the screen that shows it, not with the
+// shell (and never on the login page).
 import { Card, Col, Skeleton, Spin } from 'antd'
 import { lazy, Suspense } from 'react'
 import { useCan } from '../lib/auth/can'
 import type { Slots } from '../lib/slots'
+import * as charting from '../features/charting'
+import * as documents from '../features/documents'
+import * as fees from '../features/fees'
+import * as prescriptions from '../features/prescriptions'
+import * as results from '../features/results'
 
 /**
  * The dashboard's results figures (two cards, for those who review results) hold their places in
@@ -21,22 +27,16 @@ function ResultsFiguresLoading() {
   ))
 }
 
-const prescriptions = () => import('../features/prescriptions')
-const VisitPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.VisitPrescriptions })))
-const PatientPrescriptions = lazy(() => prescriptions().then((m) => ({ default: m.PatientPrescriptions })))
-
-const DocumentsCard = lazy(() => import('../features/documents').then((m) => ({ default: m.DocumentsCard })))
-
-const results = () => import('../features/results')
-const VisitResults = lazy(() => results().then((m) => ({ default: m.VisitResults })))
-const PatientResults = lazy(() => results().then((m) => ({ default: m.PatientResults })))
-const DashboardResults = lazy(() => results().then((m) => ({ default: m.DashboardResults })))
-const CriticalAlerts = lazy(() => results().then((m) => ({ default: m.CriticalAlerts })))
-
-const VisitOrderSet = lazy(() => import('../features/charting').then((m) => ({ default: m.VisitOrderSet })))
-
-const VisitBill = lazy(() => import('../features/fees').then((m) => ({ default: m.VisitBill })))
-const PatientBills = lazy(() => import('../features/fees').then((m) => ({ default: m.PatientBills })))
+const VisitPrescriptions = lazy(prescriptions.VisitPrescriptions)
+const PatientPrescriptions = lazy(prescriptions.PatientPrescriptions)
+const DocumentsCard = lazy(documents.DocumentsCard)
+const VisitResults = lazy(results.VisitResults)
+const PatientResults = lazy(results.PatientResults)
+const DashboardResults = lazy(results.DashboardResults)
+const CriticalAlerts = lazy(results.CriticalAlerts)
+const VisitOrderSet = lazy(charting.VisitOrderSet)
+const VisitBill = lazy(fees.VisitBill)
+const PatientBills = lazy(fees.PatientBills)
 
 export const slots: Slots = {
   visitPrescriptions: (props) => (

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useLayoutEffect } from 'react'
+import { Suspense, useCallback, useEffect, useLayoutEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router'
 import { usePageTitle } from '../../components/usePageTitle'
@@ -41,7 +41,7 @@ function KeptView({ routes, pathname, search, active }: { routes: RouteObject[];
 
 /**
  * The page area. Visited views stay mounted (state survives switching tabs) unless their
- * route is noCache; Refresh remounts one view.
+ * route is noCache; Refresh remounts one view; a pinned tab's view mounts when first opened.
  */
 export function AppMain({ routeObjects }: { routeObjects: RouteObject[] }) {
   const { t } = useTranslation()
@@ -64,8 +64,13 @@ export function AppMain({ routeObjects }: { routeObjects: RouteObject[] }) {
     }
   }, [dispatchTags, isPage, location.pathname, location.search, meta?.title, meta?.affix, meta?.noCache])
 
+  // A view is mounted from its first visit on: a pinned tab not yet opened (My profile) costs the
+  // screen being opened neither its code nor its requests.
+  const [visited, setVisited] = useState<ReadonlySet<string>>(() => new Set([location.pathname]))
+  if (!visited.has(location.pathname)) setVisited(new Set(visited).add(location.pathname))
+
   // One keyed list in tab order, so that switching tabs never remounts a view.
-  const views = tags.views.filter((v) => !v.noCache).map((v) => ({ path: v.path, search: v.search }))
+  const views = tags.views.filter((v) => !v.noCache && visited.has(v.path)).map((v) => ({ path: v.path, search: v.search }))
   if (!views.some((v) => v.path === location.pathname)) views.push({ path: location.pathname, search: location.search })
   return (
     <main className={styles.appMain} id="main">

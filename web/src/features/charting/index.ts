@@ -1,2 +1,3 @@
-// The charting feature's public parts, which the app shell places on other screens.
-export { VisitOrderSet } from './components/VisitOrderSet'
+// The charting feature's public parts, which the app shell places on other screens, loaded
+// when first shown.
+export const VisitOrderSet = () => import('./components/VisitOrderSet').then((m) => ({ default: m.VisitOrderSet }))

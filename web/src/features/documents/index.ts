@@ -1,2 +1,3 @@
-// The documents feature's public parts, which the app shell places on other screens.
-export { DocumentsCard } from './components/DocumentList'
+// The documents feature's public parts, which the app shell places on other screens, loaded
+// when first shown.
+export const DocumentsCard = () => import('./components/DocumentList').then((m) => ({ default: m.DocumentsCard }))

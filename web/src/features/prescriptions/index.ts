@@ -1,3 +1,4 @@
-// The prescriptions feature's public parts, which the app shell places on other screens.
-export { PatientPrescriptions } from './components/PatientPrescriptions'
-export { VisitPrescriptions } from './components/VisitPrescriptions'
+// The prescriptions feature's public parts, which the app shell places on other screens, each
+// loaded on its own when first shown.
+export const PatientPrescriptions = () => import('./components/PatientPrescriptions').then((m) => ({ default: m.PatientPrescriptions }))
+export const VisitPrescriptions = () => import('./components/VisitPrescriptions').then((m) => ({ default: m.VisitPrescriptions }))

@@ -1,0 +1,135 @@
+// Critical results waiting for acknowledgement (CriticalAlerts.tsx watches for them): the
+// banner listing them and the dialog that records how each was acted on. A new alert opens its
+// dialog at once; one already seen waits in the banner. Loaded with the first alert.
+import { Alert, App, Button, Descriptions, Form, Input, Modal, Radio, Space, Typography } from 'antd'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { chartPath, fullName } from '../../lib/patient'
+import { formatDayTime } from '../../lib/time'
+import { useAcknowledge, type CriticalAlert } from './api/results'
+import { minutesSince, rangeText, resultText } from './format'
+import { FlagTag } from './ResultParts'
+
+const CONTACTS = ['phone', 'in_person', 'message', 'not_reached', 'no_contact_needed'] as const
+
+export default function CriticalAlertsBanner({ alerts: list }: { alerts: CriticalAlert[] }) {
+  const { t, i18n } = useTranslation()
+  const [open, setOpen] = useState<number | null>(null)
+  const seen = useRef(new Set<number>())
+  // A new alert opens its dialog at once; one already seen waits in the banner.
+  useEffect(() => {
+    const fresh = list.find((a) => !seen.current.has(a.id))
+    list.forEach((a) => seen.current.add(a.id))
+    if (fresh && open === null) setOpen(fresh.id)
+  }, [list, open])
+  const current = list.find((a) => a.id === open)
+  return (
+    <>
+      <Alert
+        type="error"
+        showIcon
+        role="alert"
+        data-testid="critical-banner"
+        title={t('results.criticalBanner', { count: list.length })}
+        description={
+          <Space orientation="vertical" size={2}>
+            {list.map((a) => (
+              <span key={a.id}>
+                {fullName(a.patient)} — {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} /> · {t('results.waiting', { count: minutesSince(a.raised_at) })}
+                {a.escalated_at && <Typography.Text type="danger"> · {t('results.escalatedTag')}</Typography.Text>}
+              </span>
+            ))}
+          </Space>
+        }
+        action={
+          <Button danger type="primary" onClick={() => setOpen(list[0].id)} data-testid="critical-open">
+            {t('results.acknowledge')}
+          </Button>
+        }
+      />
+      {current && <AcknowledgeDialog key={current.id} alert={current} onClose={() => setOpen(null)} />}
+    </>
+  )
+}
+
+interface AckValues {
+  contact?: string
+  action?: string
+  read_back?: string
+}
+
+function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClose: () => void }) {
+  const { t, i18n } = useTranslation()
+  const { message } = App.useApp()
+  const ack = useAcknowledge()
+  const [form] = Form.useForm<AckValues>()
+  const submit = async () => {
+    const v = await form.validateFields()
+    try {
+      await ack.mutateAsync({ id: a.id, contact: v.contact!, action: v.action!.trim(), read_back: v.read_back?.trim() ?? '' })
+      void message.success(t('results.acknowledged'))
+      onClose()
+    } catch (e) {
+      void message.error((e as Error).message)
+    }
+  }
+  return (
+    <Modal
+      open
+      title={t('results.criticalTitleOne')}
+      okText={t('results.acknowledge')}
+      cancelText={t('results.later')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={ack.isPending}
+      maskClosable={false}
+      okButtonProps={{ danger: true, 'data-testid': 'critical-acknowledge' } as never}
+    >
+      <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
+        <Descriptions.Item label={t('results.patient')}>
+          <Link to={chartPath(a.patient)} onClick={onClose}>
+            {fullName(a.patient)}
+          </Link>
+          {a.patient.phone && <> · {a.patient.phone}</>}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('results.test')}>
+          <Link to={`/results/orders/${a.order_id}`} onClick={onClose}>
+            {a.test_label}
+          </Link>
+        </Descriptions.Item>
+        <Descriptions.Item label={a.result.label}>
+          <Typography.Text strong data-testid="critical-value">
+            {resultText(t, a.result, i18n.language)}
+          </Typography.Text>{' '}
+          <FlagTag flag={a.result.flag} />
+        </Descriptions.Item>
+        {rangeText(t, a.result.range, a.result.unit, i18n.language) && (
+          <Descriptions.Item label={t('results.range')}>{rangeText(t, a.result.range, a.result.unit, i18n.language)}</Descriptions.Item>
+        )}
+        <Descriptions.Item label={t('results.raisedAt')}>
+          {formatDayTime(a.raised_at)} · {a.doctor_name}
+        </Descriptions.Item>
+      </Descriptions>
+      <Form<AckValues> form={form} layout="vertical" requiredMark>
+        <Form.Item name="contact" label={t('results.contactLabel')} rules={[{ required: true, message: t('results.contactRequired') }]}>
+          <Radio.Group>
+            <Space orientation="vertical">
+              {CONTACTS.map((c) => (
+                <Radio key={c} value={c}>
+                  {t(`results.contacts.${c}`)}
+                </Radio>
+              ))}
+            </Space>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item name="action" label={t('results.actionLabel')} rules={[{ required: true, whitespace: true, message: t('results.actionRequired') }]}>
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 5 }} />
+        </Form.Item>
+        <Form.Item name="read_back" label={t('results.readBackLabel')} extra={t('results.readBackHint')}>
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 1, maxRows: 3 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
