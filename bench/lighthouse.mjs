@@ -35,7 +35,7 @@ await page.getByLabel('Password').fill(password)
 await page.getByRole('button', { name: 'Log in' }).click()
 await page.waitForURL((u) => !u.pathname.startsWith('/login'))
 if (full) {
-  console.log('| screen | profile | performance | accessibility | LCP s | TBT ms | interactive s | main-thread s | CLS | JS KB (gzip) | CSS KB (gzip) | shown |')
+  console.log('| screen | profile | performance | accessibility | LCP s | TBT ms | interactive s | main-thread s | CLS | JS KB | CSS KB | shown |')
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
 } else {
   console.log('| screen | performance | LCP s | TBT ms | CLS | shown |')
@@ -57,7 +57,9 @@ for (const path of paths) {
       writeFileSync(join(process.env.LH_SAVE, `${path.replace(/\W+/g, '_')}-${profile}.json`), JSON.stringify(r.lhr))
     }
     const shown = new URL(r.lhr.finalDisplayedUrl).pathname
-    const value = (id, scale, digits) => (a[id]?.numericValue == null ? `— (${a[id]?.errorMessage ?? 'not measured'})` : (a[id].numericValue / scale).toFixed(digits))
+    // A metric Lighthouse could not take shows its error's code (NO_NAVSTART: run again).
+    const value = (id, scale, digits) =>
+      a[id]?.numericValue == null ? `— (${/\(([A-Z_]+)\)/.exec(a[id]?.errorMessage ?? '')?.[1] ?? 'not measured'})` : (a[id].numericValue / scale).toFixed(digits)
     const score = (name) => {
       const s = r.lhr.categories[name]?.score
       return s == null ? '—' : Math.round(s * 100)

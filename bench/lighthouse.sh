@@ -10,7 +10,7 @@
 # With --screens (issue 39): the screens a clinic uses all day — dashboard, the day's queue,
 # the patients list, a chart, a visit, a bill and the fee reports — in the mobile and desktop
 # profiles, with accessibility, time to interactive, main-thread work and the JavaScript and CSS
-# each loads cold; the table goes to bench/SCREENS-RESULTS.md.
+# each loads cold, over plain HTTP and over HTTPS; the tables go to bench/SCREENS-RESULTS.md.
 #
 # With LH_HTTPS=1, over HTTPS with a certificate made for the run, as a clinic serves it (README,
 # deploy/): the browser then speaks HTTP/2, many requests on one connection.
@@ -29,14 +29,15 @@ url="sqlite:$out/lighthouse.db"
 bin/emr migrate --database-url "$url" 2> /dev/null
 printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin --role doctor > /dev/null
 bin/emr seed --database-url "$url" --patients 300 > /dev/null 2>&1
+# A certificate for this run, trusted by no one (the browser is told to accept it: LH_INSECURE).
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$out/tls.key" -out "$out/tls.crt" 2> /dev/null
+export LH_INSECURE=1
 scheme=http
 tls=()
 if [ "${LH_HTTPS:-}" = 1 ]; then
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$out/tls.key" -out "$out/tls.crt" 2> /dev/null
   tls=(--tls-cert "$out/tls.crt" --tls-key "$out/tls.key")
   scheme=https
-  export LH_INSECURE=1
 fi
 bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" "${tls[@]}" 2> "$out/server-lighthouse.log" &
 pid=$!
@@ -80,8 +81,15 @@ fi
 export LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthouse package, e.g. /tmp/lh/node_modules/lighthouse/core/index.js}
 if [ "${1:-}" = --screens ]; then
   bill=$(call POST "/api/appointments/$appt/bill" '{}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
-  table=$(LH_FULL=1 LH_PROFILES=mobile,desktop node bench/lighthouse.mjs "$base" admin "$password" /dashboard /appointments/appointments \
-    /masterfile/patients "/masterfile/profile/1/$mrn" "/appointments/form/$appt" "/bills/$bill" /fees/reports)
+  # The same database served over HTTPS too, beside the plain HTTP server: both tables in one run.
+  EMR_SECRET_KEY_FILE="$out/emr.key" bin/emr serve --database-url "$url" --addr "127.0.0.1:$((PORT + 2))" \
+    --tls-cert "$out/tls.crt" --tls-key "$out/tls.key" 2> "$out/server-lighthouse-https.log" &
+  https=$!
+  trap 'kill $pid $https 2> /dev/null || true' EXIT
+  for _ in $(seq 100); do curl -fs "https://127.0.0.1:$((PORT + 2))/api/health" > /dev/null && break; sleep 0.2; done
+  screens=(/dashboard /appointments/appointments /masterfile/patients "/masterfile/profile/1/$mrn" "/appointments/form/$appt" "/bills/$bill" /fees/reports)
+  table=$(LH_FULL=1 LH_PROFILES=mobile,desktop node bench/lighthouse.mjs "$base" admin "$password" "${screens[@]}")
+  table_https=$(LH_FULL=1 LH_PROFILES=mobile,desktop node bench/lighthouse.mjs "https://127.0.0.1:$((PORT + 2))" admin "$password" "${screens[@]}")
   cat > bench/SCREENS-RESULTS.md <<MD
 # The screens a clinic uses all day, in the browser
 
@@ -93,10 +101,18 @@ administrator (who is also a doctor) logged in through the login page; each scre
 profile (a mid-range phone: 4× CPU slowdown, slow 4G); "desktop" its desktop profile. The
 targets (issue 39): on mobile, total blocking time ≤ 200 ms, largest contentful paint ≤ 2.5 s,
 performance ≥ 90 and accessibility 100 on every screen. JS and CSS: the bytes on the wire
-(gzip) of the scripts and style sheets the screen loaded; styles the page writes at run time
-are not among them.
+(compressed, gzip or brotli as the browser asked) of the scripts and style sheets the screen
+loaded; styles the page writes at run time are not among them.
+
+## Plain HTTP (HTTP/1.1: at most six files at a time)
 
 $table
+
+## HTTPS (HTTP/2: every file on one connection), as a clinic serves it
+
+The same server and database, with \`--tls-cert\` (a certificate made for the run).
+
+$table_https
 MD
   cat bench/SCREENS-RESULTS.md
   exit 0
