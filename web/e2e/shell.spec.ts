@@ -104,6 +104,28 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   await expect(page.getByRole('button', { name: 'Close Dashboard' })).toHaveCount(0)
 })
 
+test('a screen whose code cannot be fetched says so and offers a reload; the other tabs stay', async ({ page }) => {
+  await login(page, 'admin')
+  await page.goto('/dashboard')
+  await expect(activeView(page).getByRole('heading', { name: /Welcome/, level: 2 })).toBeVisible()
+  // As after an upgrade under an open page: the patients list's code is gone from the server.
+  await page.route(/\/assets\/PatientListPage-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }))
+  await page.goto('/dashboard')
+  await expect(activeView(page).getByRole('heading', { name: /Welcome/, level: 2 })).toBeVisible()
+  await sidebar(page).getByRole('menuitem', { name: 'Master File' }).click()
+  await sidebar(page).getByRole('menuitem', { name: 'Patients' }).click()
+  await expect(activeView(page).getByText('This screen could not be loaded')).toBeVisible()
+  await expect(activeView(page).getByRole('button', { name: 'Reload' })).toBeVisible()
+  await expect(sidebar(page)).toBeVisible()
+  await tab(page, 'Dashboard').click()
+  await expect(activeView(page).getByRole('heading', { name: /Welcome/, level: 2 })).toBeVisible()
+  // Once the code is back, the reload brings the screen.
+  await page.unroute(/\/assets\/PatientListPage-[^/]*\.js$/)
+  await tab(page, 'Patients').click()
+  await activeView(page).getByRole('button', { name: 'Reload' }).click()
+  await expect(activeView(page).getByRole('heading', { name: 'Patients', level: 2 })).toBeVisible()
+})
+
 test('header search finds a page by fuzzy title and opens it', async ({ page }) => {
   await login(page, 'admin')
   await page.getByRole('combobox', { name: 'Search pages' }).fill('prescriptoin')

@@ -1,12 +1,14 @@
 import { Suspense, useCallback, useEffect, useLayoutEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router'
+import { LoadBoundary } from '../../components/LoadBoundary'
 import { usePageTitle } from '../../components/usePageTitle'
 import { doneProgress, startProgress } from '../../lib/progress'
 import { ViewActiveContext, ViewSubjectContext } from '../../lib/viewSubject'
 import type { RouteHandle } from '../routing/resolve'
 import { useShell } from './state'
 import { viewLabel } from './tags'
+import { ViewFailed } from './ViewFailed'
 import styles from './shell.module.css'
 
 function ProgressDone({ active }: { active: boolean }) {
@@ -29,10 +31,19 @@ function KeptView({ routes, pathname, search, active }: { routes: RouteObject[];
       {title && <h1 className="visually-hidden">{viewLabel(tags.subjects?.[pathname], t(`route.${title}`))}</h1>}
       <ViewSubjectContext.Provider value={setSubject}>
         <ViewActiveContext.Provider value={active}>
-          <Suspense fallback={null}>
-            <ProgressDone active={active} />
-            {element}
-          </Suspense>
+          <LoadBoundary
+            fallback={
+              <>
+                <ProgressDone active={active} />
+                <ViewFailed />
+              </>
+            }
+          >
+            <Suspense fallback={null}>
+              <ProgressDone active={active} />
+              {element}
+            </Suspense>
+          </LoadBoundary>
         </ViewActiveContext.Provider>
       </ViewSubjectContext.Provider>
     </div>
