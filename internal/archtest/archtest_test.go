@@ -330,6 +330,52 @@ func TestWritesAreAuditedInTheirTransaction(t *testing.T) {
 	report(t, auditOutsideWrites(sources(t, func(p goPackage) bool { return strings.HasPrefix(p.rel, "internal/") })))
 }
 
+// auditActionsFile lists every action the product audits, for the audit log's filter; each
+// has its label under activity in the web app's strings (en.json here; the locales' own test
+// holds the other languages to the same keys).
+const auditActionsFile = "web/src/features/administration/auditActions.json"
+
+// TestEveryAuditedActionIsNamed: the actions the server writes as literals are all in the web
+// app's list, and each listed action has a label. Not read: the FHIR API's actions (composed
+// from resource types at run time, "fhir.<type>.read"; an API account's, not staff's) and
+// actions composed from a state ("lab_order."+status), which the list names by hand.
+func TestEveryAuditedActionIsNamed(t *testing.T) {
+	_, root := load(t)
+	var listed []string
+	raw, err := os.ReadFile(filepath.Join(root, auditActionsFile))
+	if err == nil {
+		err = json.Unmarshal(raw, &listed)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels struct {
+		Activity map[string]any `json:"activity"`
+	}
+	raw, err = os.ReadFile(filepath.Join(root, "web", "src", "locales", "en.json"))
+	if err == nil {
+		err = json.Unmarshal(raw, &labels)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, a := range listed {
+		named[a] = true
+		var node any = labels.Activity
+		for _, part := range strings.Split(a, ".") {
+			m, _ := node.(map[string]any)
+			node = m[part]
+		}
+		if _, ok := node.(string); !ok {
+			t.Errorf("%s lists %s, which has no label under activity in en.json", auditActionsFile, a)
+		}
+	}
+	report(t, unnamedActions(sources(t, func(p goPackage) bool {
+		return strings.HasPrefix(p.rel, "internal/") && !strings.HasPrefix(p.rel, "internal/fhir/")
+	}), named))
+}
+
 // TestEachRuleCatchesItsViolations: each rule on its fixtures, a package that breaks it in
 // every way the rule knows (each one a finding: the count is exact) and one that keeps it.
 func TestEachRuleCatchesItsViolations(t *testing.T) {
@@ -343,6 +389,7 @@ func TestEachRuleCatchesItsViolations(t *testing.T) {
 		{"tables", func(f []parsed) []string { return tableNames(f, owners) }, 6},
 		{"contextfree", contextFreeCalls, 4},
 		{"auditwrites", auditOutsideWrites, 3},
+		{"auditlabels", func(f []parsed) []string { return unnamedActions(f, map[string]bool{"patient.read": true}) }, 4},
 	}
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {

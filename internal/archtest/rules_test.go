@@ -438,3 +438,68 @@ func auditOutsideWrites(files []parsed) []string {
 	}
 	return out
 }
+
+// auditHelpers are the product's functions that take the action they audit as an argument.
+var auditHelpers = map[string]bool{"audited": true, "auditRead": true, "audit": true, "record": true, "knowledgeChanged": true}
+
+// actionLike is an audited action's form: an entity and what was done, dotted (patient.read).
+var actionLike = regexp.MustCompile(`^[a-z][a-z_]*(\.[a-z_-]+)+$`)
+
+// unnamedActions finds audited actions people would see as codes: each action written as a
+// literal — an event's Action, a variable named action, an argument of a function that audits —
+// must be one the web app names (named: its list of actions, each with a label in every
+// language), or the audit log's filter misses it and a user's recent activity shows its code.
+// Each action is reported once, where it is first written.
+func unnamedActions(files []parsed, named map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	check := func(src parsed, e ast.Expr) {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return
+		}
+		action, err := strconv.Unquote(lit.Value)
+		if err != nil || !actionLike.MatchString(action) || named[action] || seen[action] {
+			return
+		}
+		seen[action] = true
+		out = append(out, fmt.Sprintf("%s: %s is audited but not named in %s: add it there, with its label under activity in each language", src.where(lit), action, auditActionsFile))
+	}
+	for _, src := range files {
+		ast.Inspect(src.file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.KeyValueExpr:
+				if key, ok := x.Key.(*ast.Ident); ok && key.Name == "Action" {
+					check(src, x.Value)
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range x.Lhs {
+					if i >= len(x.Rhs) {
+						break
+					}
+					if sel, ok := lhs.(*ast.SelectorExpr); ok && sel.Sel.Name == "Action" {
+						check(src, x.Rhs[i])
+					}
+					if id, ok := lhs.(*ast.Ident); ok && id.Name == "action" {
+						check(src, x.Rhs[i])
+					}
+				}
+			case *ast.CallExpr:
+				name := ""
+				switch f := x.Fun.(type) {
+				case *ast.Ident:
+					name = f.Name
+				case *ast.SelectorExpr:
+					name = f.Sel.Name
+				}
+				if auditHelpers[name] {
+					for _, a := range x.Args {
+						check(src, a)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
