@@ -43,10 +43,12 @@ func otherEngine(e dbtest.Engine) dbtest.Engine {
 }
 
 // registrations keeps registering patients from several clients until stopped, and keeps
-// every registration answered 201.
+// every registration answered 201, and what the others got (an answer's status, or the error
+// that stopped a client).
 type registrations struct {
 	mu    sync.Mutex
 	acked map[int64]string // patient id -> number
+	other []string
 	stop  chan struct{}
 	wg    sync.WaitGroup
 }
@@ -63,17 +65,22 @@ func register(c *apitest.Client, clients int) *registrations {
 				}
 				res, err := c.Try("POST", "/api/patients", map[string]any{"first_name": fmt.Sprintf("Load%dx%d", w, i), "last_name": "Backup",
 					"birth_date": "1980-02-03", "sex": "male"})
-				if err != nil {
-					return
-				}
 				var p struct {
 					ID  int64
 					MRN string
 				}
-				if res.Status == http.StatusCreated && json.Unmarshal(res.Body, &p) == nil {
-					r.mu.Lock()
+				r.mu.Lock()
+				switch {
+				case err != nil:
+					r.other = append(r.other, fmt.Sprintf("Load%dx%d: %v", w, i, err))
+				case res.Status == http.StatusCreated && json.Unmarshal(res.Body, &p) == nil:
 					r.acked[p.ID] = p.MRN
-					r.mu.Unlock()
+				default:
+					r.other = append(r.other, fmt.Sprintf("Load%dx%d: %d %s", w, i, res.Status, res.Body))
+				}
+				r.mu.Unlock()
+				if err != nil {
+					return
 				}
 			}
 		})
@@ -176,6 +183,13 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 				t.Fatalf("backup: %v\n%s", err, out)
 			}
 			t.Logf("%d registrations answered while the backup ran", during)
+			// Not a failure (the server may refuse or drop a request under load; nothing it did
+			// not answer 201 is promised), but said, so that a pattern shows.
+			load.mu.Lock()
+			if len(load.other) > 0 {
+				t.Logf("%d registrations not answered 201: %s", len(load.other), strings.Join(load.other[:min(len(load.other), 5)], "; "))
+			}
+			load.mu.Unlock()
 
 			target := to.URL(t)
 			out, err = runEMR(t, "", "restore", "--from", file, "--database-url", target, "--identity", testKey.identity)
@@ -208,16 +222,26 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 			if r := rc.Login("rec", "a long enough password"); r.Status != http.StatusOK {
 				t.Fatalf("login on the restored database: %d", r.Status)
 			}
+			// A registration answered before the backup (not the first one sent, Load0x0: a
+			// request can fail on a loaded machine, and its worker then stops), found by name.
+			first := int64(0)
+			for id := range before {
+				if first == 0 || id < first {
+					first = id
+				}
+			}
+			var name string
+			if err := db.QueryRowContext(ctx, `SELECT first_name FROM patients WHERE id = $1`, first).Scan(&name); err != nil {
+				t.Fatalf("patient %d, registered before the backup: %v", first, err)
+			}
 			var found struct{ Data []struct{ MRN string } }
-			sr := rc.Do("GET", "/api/patients?q=Load0x0", nil)
+			sr := rc.Do("GET", "/api/patients?q="+name, nil)
 			sr.JSON(t, &found)
-			if len(found.Data) != 1 {
-				// Seen once in many runs under a loaded machine: say what the server answered
-				// and what the restored tables hold, so that the next one tells why.
-				t.Errorf("the name search finds %d patients named Load0x0 on the restored database: %d %s; rows: %d patients, %d name parts, %d archived",
-					len(found.Data), sr.Status, sr.Body, dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE first_name = 'Load0x0'`),
-					dbtest.Count(t, db, `SELECT COUNT(*) FROM patient_name_tokens WHERE token = 'load0x0'`),
-					dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE first_name = 'Load0x0' AND archived_at IS NOT NULL`))
+			if len(found.Data) != 1 || found.Data[0].MRN != before[first] {
+				t.Errorf("the name search finds %d patients named %s on the restored database: %d %s; rows: %d patients, %d name parts, %d archived",
+					len(found.Data), name, sr.Status, sr.Body, dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE first_name = $1`, name),
+					dbtest.Count(t, db, `SELECT COUNT(*) FROM patient_name_tokens WHERE token = $1`, strings.ToLower(name)),
+					dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE first_name = $1 AND archived_at IS NOT NULL`, name))
 			}
 			var p struct{ MRN string }
 			r := rc.Do("POST", "/api/patients", map[string]any{"first_name": "After", "last_name": "Restore", "birth_date": "1990-01-01", "sex": "female"})
