@@ -23,7 +23,12 @@ function antdStaticCss(): Plugin {
       if (!/antd\/dist\/antd\.css$/.test(id)) return null
       used ??= antdUsed(src)
       const { keys, known } = used
-      const keyOf = (cls: string) => known.find((k) => cls === k || cls.startsWith(`${k}-`))
+      // A class's key, looked up once per class name (the sheet names a few thousand, many times).
+      const keyOfClass = new Map<string, string | undefined>()
+      const keyOf = (cls: string) => {
+        if (!keyOfClass.has(cls)) keyOfClass.set(cls, known.find((k) => cls === k || cls.startsWith(`${k}-`)))
+        return keyOfClass.get(cls)
+      }
       // A rule stays unless each class it names is a component's the app does not use.
       const unused = (selectors: string) => {
         const classes = [...selectors.matchAll(/\.ant-([a-z0-9-]+)/g)].map((m) => keyOf(m[1]))
@@ -102,13 +107,19 @@ function antdUsed(src: string): AntdUse {
     }
   }
   const folders = new Set([...seen].map((f) => relative(es, f).split(sep)[0]).filter((f) => !f.endsWith('.js')))
-  const keysIn = (folder: string) =>
-    files(join(es, folder))
-      .filter((f) => f.endsWith('.js'))
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/getPrefixCls\('([a-z-]+)'/g)].map((m) => m[1]))
-  const all = readdirSync(es, { withFileTypes: true }).filter((e) => e.isDirectory())
-  const known = [...new Set(all.flatMap((e) => keysIn(e.name)))].sort((a, b) => b.length - a.length)
-  return { folders, keys: new Set([...folders].flatMap(keysIn)), known }
+  // Each folder's class-name keys, every file read once.
+  const keysIn = new Map(
+    readdirSync(es, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => [
+        e.name,
+        files(join(es, e.name))
+          .filter((f) => f.endsWith('.js'))
+          .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/getPrefixCls\('([a-z-]+)'/g)].map((m) => m[1])),
+      ]),
+  )
+  const known = [...new Set([...keysIn.values()].flat())].sort((a, b) => b.length - a.length)
+  return { folders, keys: new Set([...folders].flatMap((f) => keysIn.get(f) ?? [])), known }
 }
 
 // The build lands in dist/app, which the Go binary embeds (web/embed.go).

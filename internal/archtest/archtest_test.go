@@ -336,7 +336,7 @@ func TestWritesAreAuditedInTheirTransaction(t *testing.T) {
 const auditActionsFile = "web/src/features/administration/auditActions.json"
 
 // TestEveryAuditedActionIsNamed: the actions the server writes as literals are all in the web
-// app's list, and each listed action has a label. Not read: the FHIR API's actions (composed
+// app's list, each listed action has a label, and each label's action is listed. Not read: the FHIR API's actions (composed
 // from resource types at run time, "fhir.<type>.read"; an API account's, not staff's) and
 // actions composed from a state ("lab_order."+status), which the list names by hand.
 func TestEveryAuditedActionIsNamed(t *testing.T) {
@@ -371,6 +371,19 @@ func TestEveryAuditedActionIsNamed(t *testing.T) {
 			t.Errorf("%s lists %s, which has no label under activity in en.json", auditActionsFile, a)
 		}
 	}
+	// And the other way: every labelled action is in the list (the filter offers it); the
+	// outcomes' words sit beside the actions' labels and are not actions.
+	var labelled func(prefix string, node map[string]any)
+	labelled = func(prefix string, node map[string]any) {
+		for k, v := range node {
+			if sub, ok := v.(map[string]any); ok {
+				labelled(prefix+k+".", sub)
+			} else if !named[prefix+k] && !strings.HasPrefix(prefix, "outcome.") {
+				t.Errorf("activity.%s%s has a label but is not in %s", prefix, k, auditActionsFile)
+			}
+		}
+	}
+	labelled("", labels.Activity)
 	report(t, unnamedActions(sources(t, func(p goPackage) bool {
 		return strings.HasPrefix(p.rel, "internal/") && !strings.HasPrefix(p.rel, "internal/fhir/")
 	}), named))
