@@ -2,8 +2,6 @@ package i18n
 
 import (
 	"context"
-	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -60,39 +58,6 @@ func Decimal(lang string, f float64) string {
 	}
 	return s
 }
-
-// Errors of ParseDecimal, each with the message key that tells the person what to type.
-var (
-	ErrNotANumber   = errors.New("validation.number")
-	ErrDecimalComma = errors.New("validation.decimal_point")
-)
-
-// ParseDecimal reads a measurement as the language writes it: "5,6" or "5.6" in Russian and
-// Vietnamese, "5.6" only in English and Chinese, where "5,6" is refused (it could be read as
-// fifty-six) rather than guessed. Spaces around it are ignored; grouping is not accepted.
-func ParseDecimal(lang, s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if strings.Contains(s, ",") {
-		if lang != "ru" && lang != "vi" {
-			return 0, ErrDecimalComma
-		}
-		if strings.Contains(s, ".") || strings.Count(s, ",") > 1 {
-			return 0, ErrNotANumber
-		}
-		s = strings.Replace(s, ",", ".", 1)
-	}
-	if !plainDecimal.MatchString(s) { // no exponent, hexadecimal, underscores, NaN or Inf
-		return 0, ErrNotANumber
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, ErrNotANumber
-	}
-	return f, nil
-}
-
-// plainDecimal is a number as a person types a measurement: digits with at most one point.
-var plainDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)$`)
 
 // ListSeparator joins the items of a list in running text: a full-width comma in Chinese,
 // ", " elsewhere.

@@ -33,34 +33,3 @@ func TestDecimalsAndListsPerLanguage(t *testing.T) {
 		t.Error("whole numbers or separators")
 	}
 }
-
-// Issue 35: a decimal comma is accepted in Russian and Vietnamese and refused, with its own
-// message, in English and Chinese (where "5,6" could be read as fifty-six).
-func TestParseDecimalByLanguage(t *testing.T) {
-	for _, c := range []struct {
-		lang, in string
-		want     float64
-		err      error
-	}{
-		{"ru", "5,6", 5.6, nil},
-		{"vi", " 5,6 ", 5.6, nil},
-		{"ru", "5.6", 5.6, nil},
-		{"en", "5.6", 5.6, nil},
-		{"en", "5,6", 0, ErrDecimalComma},
-		{"zh", "5,6", 0, ErrDecimalComma},
-		{"en", "-0.5", -0.5, nil},
-		{"ru", "1,234,5", 0, ErrNotANumber},
-		{"ru", "1.234,5", 0, ErrNotANumber},
-		{"en", "", 0, ErrNotANumber},
-		{"en", "abc", 0, ErrNotANumber},
-		{"en", "1e3", 0, ErrNotANumber},
-		{"en", "NaN", 0, ErrNotANumber},
-		{"en", "Inf", 0, ErrNotANumber},
-		{"en", "0x10", 0, ErrNotANumber},
-	} {
-		got, err := ParseDecimal(c.lang, c.in)
-		if err != c.err || got != c.want {
-			t.Errorf("ParseDecimal(%s, %q) = %v, %v; want %v, %v", c.lang, c.in, got, err, c.want, c.err)
-		}
-	}
-}

@@ -287,12 +287,7 @@ func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResult
 }
 
 // decimalKey is the message key of a number that could not be read.
-func decimalKey(err error) string {
-	if errors.Is(err, i18n.ErrDecimalComma) {
-		return i18n.ErrDecimalComma.Error()
-	}
-	return i18n.ErrNotANumber.Error()
-}
+func decimalKey(err error) string { return i18n.NumberKey(err) }
 
 // number fills r with a numeric result: the value as typed, in the canonical unit, the
 // range that applies and the flags. It reports false (with v told why) when the value
