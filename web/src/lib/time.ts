@@ -52,6 +52,9 @@ export const dateFormat = (lang = i18n.language) => DATE_FORMATS[lang] ?? DATE_F
 /** A day (an ISO date or a time) in the interface language's short format. */
 export const formatDay = (time: TimeInput, lang = i18n.language) => formatDate(/^\d{4}-\d{2}-\d{2}$/.test(String(time)) ? `${time}T00:00:00` : time, dateFormat(lang))
 
+/** A month of a year in the interface language's short form (the short date without its day): 2026-11, 11.2026, 11/2026. */
+export const formatMonth = (time: TimeInput, lang = i18n.language) => formatDate(time, dateFormat(lang).replace(/DD[./-]|[./-]DD/, ''))
+
 /** A time to the minute, its day in the interface language's short format. */
 export const formatDayTime = (time: TimeInput, lang = i18n.language) => formatDate(time, `${dateFormat(lang)} HH:mm`)
 

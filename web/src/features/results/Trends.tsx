@@ -1,17 +1,18 @@
 // Trends on the chart: vitals (blood pressure systolic and diastolic together, heart rate,
 // temperature, weight and BMI, SpO2) and any test the patient has results of, over a chosen
-// time — lines at the collection dates with the normal band shaded, flags in the tooltip, a
-// unit toggle where the test has two, and the same numbers as a table beside the chart.
-import { Card, Col, Empty, Row, Segmented, Select, Space, Table } from 'antd'
+// time — lines at the collection times with the normal band shaded and always in sight, flags
+// in the tooltip, a unit toggle where the test has two, and the same numbers as a table beside
+// the chart.
+import { Card, Col, Empty, Row, Segmented, Select, Space, Table, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { usePatientVitals, useTrend, type LabOrder, type Trend } from './api/results'
-import { decimal, unitLabel } from './format'
+import { decimal, rangeText, unitLabel } from './format'
 import { FlagTag } from './ResultParts'
-import { convert, VITAL_SERIES, type VitalsRow } from './trendMath'
+import { convert, tickLabel, timeAxis, valueAxis, VITAL_SERIES, type VitalsRow } from './trendMath'
 
 const RANGES = { '1y': 1, '5y': 5, all: 100 } as const
 type RangeKey = keyof typeof RANGES
@@ -50,6 +51,7 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
   let series: { name: string; unit: string }[] = []
   let rows: Row[] = []
   let band: { low: number | null; high: number | null } | null = null
+  let bandText = ''
   let decimals = 1
   if (kind === 'vital') {
     const v = VITAL_SERIES.find((s) => s.key === code)!
@@ -67,8 +69,13 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
     decimals = shown === a.unit ? a.decimals : 2
     series = [{ name: a.label, unit: unitLabel(t, shown) }]
     const to = (x: number | null) => (x == null ? null : convert(a, x, shown))
-    const b = tr.band as { low?: number | null; high?: number | null } | null
+    // Today's range for the patient; without one (no birth date), the latest result's own.
+    const latest = tr.points.at(-1)?.range
+    const num = (x: string | null | undefined) => (x == null ? null : Number(x))
+    const b = (tr.band as { low?: number | null; high?: number | null } | null) ?? (latest ? { low: num(latest.low), high: num(latest.high) } : null)
     band = b ? { low: to(b.low ?? null), high: to(b.high ?? null) } : null
+    const bound = (x: number | null) => (x == null ? null : shown === a.unit ? String(x) : x.toFixed(decimals))
+    bandText = band ? rangeText(t, { low: bound(band.low), high: bound(band.high) }, shown, lang) : ''
     rows = tr.points.map((p, i) => ({ key: String(i), at: p.observed_at, values: [to(p.value == null ? null : Number(p.value))], flag: p.flag, delta: p.delta }))
   }
   const unitChoices = (() => {
@@ -77,28 +84,39 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
     return [a.unit, ...a.units.map((u) => u.unit)]
   })()
   const fmt = (x: number | null) => (x == null ? '—' : decimal(x.toFixed(decimals), lang))
+  const when = (at: string) => (kind === 'vital' ? formatDay(at, lang) : formatDayTime(at, lang))
+  const points = rows.map((r) => ({ ...r, x: dayjs(r.at).valueOf() }))
+  const xAxis = timeAxis(points.map((p) => p.x))
+  const yAxis = valueAxis(rows.flatMap((r) => r.values), [band?.low, band?.high])
   const option: ChartOption = {
-    aria: { enabled: true },
+    // ECharts' own description is English or Chinese only: say it in the reader's language.
+    aria: { enabled: true, label: { description: bandText ? t('results.trendLabelBand', { what: title, range: bandText }) : t('results.trendLabel', { what: title }) } },
     tooltip: {
       trigger: 'axis',
-      formatter: (items: { dataIndex: number; seriesIndex: number; value: [string, number] }[]) => {
+      formatter: (items: { dataIndex: number; seriesIndex: number; value: [number, number] }[]) => {
         const row = rows[items[0]?.dataIndex ?? 0]
         if (!row) return ''
         const flag = row.flag && row.flag !== 'N' ? ` (${t(`results.flags.${row.flag}`)})` : ''
         const delta = row.delta ? ` (${t(`results.delta.${row.delta}`)})` : ''
-        return [formatDay(row.at), ...series.map((s, i) => `${s.name}: ${fmt(row.values[i])} ${s.unit}${i === 0 ? flag + delta : ''}`)].join('<br/>')
+        return [when(row.at), ...series.map((s, i) => `${s.name}: ${fmt(row.values[i])} ${s.unit}${i === 0 ? flag + delta : ''}`)].join('<br/>')
       },
     },
     legend: series.length > 1 ? { top: 0 } : undefined,
     grid: { left: 48, right: 16, top: series.length > 1 ? 32 : 16, bottom: 32 },
-    xAxis: { type: 'time', minInterval: 86_400_000, axisLabel: { hideOverlap: true, formatter: (v: number) => formatDay(new Date(v)) } },
-    yAxis: { type: 'value', scale: true, name: series[0]?.unit },
+    xAxis: xAxis && {
+      type: 'time',
+      min: xAxis.min,
+      max: xAxis.max,
+      axisTick: { customValues: xAxis.ticks },
+      axisLabel: { customValues: xAxis.ticks, formatter: (v: number) => tickLabel(xAxis, v, lang) },
+    },
+    yAxis: { type: 'value', name: series[0]?.unit, ...yAxis, axisLabel: { formatter: (v: number) => decimal(String(v), lang) } },
     series: series.map((s, i) => ({
       name: s.name,
       type: 'line',
       showSymbol: true,
       symbolSize: 7,
-      data: rows.map((r) => [r.at, r.values[i]]),
+      data: points.map((p) => [p.x, p.values[i]]),
       ...(i === 0 && band && (band.low != null || band.high != null)
         ? { markArea: { silent: true, itemStyle: { color: 'rgba(82, 196, 26, 0.12)' }, data: [[{ yAxis: band.low ?? 'min' }, { yAxis: band.high ?? 'max' }]] } }
         : {}),
@@ -122,6 +140,11 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={15}>
             <Chart option={option} label={t('results.trendLabel', { what: title })} height={280} testId="trend-chart" />
+            {bandText && (
+              <Typography.Text type="secondary" data-testid="trend-band">
+                {t('results.trendBand', { range: bandText })}
+              </Typography.Text>
+            )}
           </Col>
           <Col xs={24} lg={9}>
             <Table<Row>
@@ -131,7 +154,7 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
               pagination={{ pageSize: 8, hideOnSinglePage: true, size: 'small' }}
               aria-label={t('results.trendTable', { what: title })}
               columns={[
-                { title: t('results.date'), key: 'at', render: (_, r) => (kind === 'vital' ? formatDay(r.at) : formatDayTime(r.at)) },
+                { title: t('results.date'), key: 'at', render: (_, r) => when(r.at) },
                 ...series.map((s, i) => ({
                   title: s.unit ? `${s.name} (${s.unit})` : s.name,
                   key: String(i),
