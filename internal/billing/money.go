@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"emr/internal/apperr"
+	"emr/internal/i18n"
 )
 
 // Money is an amount in the clinic currency's minor units (centavos, kopecks, fen; whole
@@ -116,27 +117,17 @@ func (m Money) Major(units int) string {
 	return fmt.Sprintf("%s%d.%0*d", sign, m/p, units, m%p)
 }
 
-// ParseMajor reads an amount in major units ("350", "350.5", "350.50") into minor units,
-// refusing more decimals than the currency has, signs and separators.
-func ParseMajor(s string, units int) (Money, bool) {
-	whole, frac, dotted := strings.Cut(strings.TrimSpace(s), ".")
-	if whole == "" || len(frac) > units || (dotted && frac == "") || len(whole) > 14 {
-		return 0, false
+// ParseMajor reads an amount a person typed in major units, as lang writes it, into minor
+// units: i18n.ParseAmount's rule ("350,50" in Russian; "200.000" đồng in Vietnamese, a
+// currency without decimals; "1.500" refused where it could be a thousands group). The error
+// is the reading's (i18n.NumberKey names it); an amount beyond any fee is i18n.ErrNotANumber.
+func ParseMajor(lang, s string, units int) (Money, error) {
+	n, err := i18n.ParseAmount(lang, s, units)
+	if err != nil {
+		return 0, err
 	}
-	for _, r := range whole + frac {
-		if r < '0' || r > '9' {
-			return 0, false
-		}
+	if m := Money(n); m <= maxMoney {
+		return m, nil
 	}
-	w, _ := strconv.ParseInt(whole, 10, 64)
-	f := int64(0)
-	if frac != "" {
-		f, _ = strconv.ParseInt(frac+strings.Repeat("0", units-len(frac)), 10, 64)
-	}
-	p := int64(1)
-	for range units {
-		p *= 10
-	}
-	m := Money(w*p + f)
-	return m, m <= maxMoney
+	return 0, i18n.ErrNotANumber
 }

@@ -46,11 +46,12 @@ func TestMajorUnitsTextRoundTrips(t *testing.T) {
 		{"200000", 0, 200000, true}, {"200000.5", 0, 0, false}, {"350.505", 2, 0, false}, {"-5", 2, 0, false},
 		{"1,000", 2, 0, false}, {"", 2, 0, false}, {"5.", 2, 0, false}, {"₱5", 2, 0, false}, {"99999999999999", 2, 0, false},
 	} {
-		got, ok := ParseMajor(c.text, c.units)
+		got, err := ParseMajor("en", c.text, c.units)
+		ok := err == nil
 		if ok != c.ok || (ok && got != c.want) {
 			t.Errorf("ParseMajor(%q, %d) = %d %v, want %d %v", c.text, c.units, got, ok, c.want, c.ok)
 		}
-		if back, _ := ParseMajor(got.Major(c.units), c.units); ok && back != got {
+		if back, _ := ParseMajor("vi", got.Major(c.units), c.units); ok && back != got {
 			t.Errorf("%d.Major(%d) = %q reads back as %d", got, c.units, got.Major(c.units), back)
 		}
 	}

@@ -276,9 +276,11 @@ func (s *Store) ImportServices(ctx context.Context, e audit.Event, data []byte, 
 			return rep, apperr.Invalid("billing.too_many_services")
 		}
 		in := ServiceInput{Code: field(rec, 0), Name: field(rec, 1), Category: strings.ToLower(field(rec, 2))}
-		price, ok := ParseMajor(field(rec, 3), MinorUnits(currency))
+		price, err := ParseMajor(lang, field(rec, 3), MinorUnits(currency))
 		var v apperr.Validation
-		if !ok {
+		if errors.Is(err, i18n.ErrThousands) {
+			v.Add("price", i18n.ErrThousands.Error())
+		} else if err != nil {
 			v.Add("price", "billing.bad_price_text")
 		}
 		in.Price = price

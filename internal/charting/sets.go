@@ -17,6 +17,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/i18n"
 	"emr/internal/prescription"
 )
 
@@ -76,7 +77,7 @@ func checkContent(ctx context.Context, q database.Querier, c *SetContent, v *app
 	for i := range c.Orders {
 		c.Orders[i].Label = "" // filled on reading, in the reader's language
 	}
-	items, err := prescription.CheckLines(c.Items)
+	items, err := prescription.CheckLines(i18n.FromContext(ctx), c.Items)
 	if err != nil {
 		var bad *apperr.Error
 		if !errors.As(err, &bad) {

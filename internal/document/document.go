@@ -101,8 +101,9 @@ const (
 )
 
 // checkFields trims the filled values and checks them against the declared fields;
-// values of undeclared fields are dropped.
-func checkFields(declared []Field, filled map[string]string) (map[string]string, error) {
+// values of undeclared fields are dropped. A number is read as lang (the writer's) writes it
+// and kept as printLang (the document's) does.
+func checkFields(lang, printLang string, declared []Field, filled map[string]string) (map[string]string, error) {
 	var v apperr.Validation
 	out := map[string]string{}
 	for _, f := range declared {
@@ -121,8 +122,14 @@ func checkFields(declared []Field, filled map[string]string) (map[string]string,
 		case f.Type != "long_text" && strings.Contains(value, "\n"):
 			v.Add(at, "document.one_line")
 		case f.Type == "number":
-			if n, err := strconv.ParseFloat(value, 64); err != nil || n < 0 || n > 1e6 {
+			n, err := i18n.ParseDecimal(lang, value)
+			switch key := i18n.NumberKey(err); {
+			case err != nil && key != i18n.ErrNotANumber.Error():
+				v.Add(at, key)
+			case err != nil || n < 0 || n > 1e6:
 				v.Add(at, "document.bad_number")
+			default:
+				value = i18n.Decimal(printLang, n)
 			}
 		case f.Type == "date":
 			if _, err := time.Parse(time.DateOnly, value); err != nil {
@@ -313,7 +320,7 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 	if err != nil {
 		return Document{}, err
 	}
-	filled, err := checkFields(t.Fields, in.Fields)
+	filled, err := checkFields(i18n.FromContext(ctx), t.Language, t.Fields, in.Fields)
 	if err != nil {
 		return Document{}, err
 	}

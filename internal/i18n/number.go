@@ -73,11 +73,12 @@ func ParseDecimal(lang, s string) (float64, error) {
 // reading: in a currency without decimals (VND, JPY, KRW) the language's own thousands sign
 // groups by threes ("200.000" in Vietnamese, "200,000" in English or Chinese is 200000; a
 // Russian "200.000" stays refused, Russian grouping being spaces), since no decimal reading
-// exists. Signs are refused; more decimals than the currency has is ErrTooManyDecimals.
+// exists. Signs and a bare point (5., .5) are refused; more decimals than the currency has is ErrTooManyDecimals.
 func ParseAmount(lang, s string, units int) (int64, error) {
 	s = spaces.Replace(strings.TrimSpace(s))
-	if strings.ContainsAny(s, "+-") {
-		return 0, ErrNotANumber
+	if strings.ContainsAny(s, "+-") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, ",") ||
+		strings.HasSuffix(s, ".") || strings.HasSuffix(s, ",") {
+		return 0, ErrNotANumber // an amount is written whole: 5, 0.50
 	}
 	if g := groupSign(lang); units == 0 && g != "" && groups[g].MatchString(s) {
 		s = strings.ReplaceAll(s, g, "")

@@ -129,6 +129,8 @@ func TestParseAmountByLanguageAndCurrency(t *testing.T) {
 		{"en", "", 2, 0, ErrNotANumber, plain},
 		{"en", "123456789012345", 0, 0, ErrNotANumber, "at most 14 whole digits"},
 		{"en", "00350", 2, 35000, nil, cldrEn},
+		{"en", "5.", 2, 0, ErrNotANumber, "an amount is written whole"},
+		{"ru", ",50", 2, 0, ErrNotANumber, "an amount is written whole"},
 	} {
 		got, err := ParseAmount(c.lang, c.in, c.units)
 		if err != c.err || got != c.want {

@@ -14,6 +14,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/profile"
 )
@@ -118,9 +119,10 @@ const (
 
 func tidy(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// checkItems tidies the lines and checks each: a medicine, and a quantity or a duration.
+// checkItems tidies the lines and checks each: a medicine, and a quantity (a number as lang
+// writes it) or a duration.
 // Field errors name the line: "items.2.quantity".
-func checkItems(items []Item, v *apperr.Validation) []Item {
+func checkItems(lang string, items []Item, v *apperr.Validation) []Item {
 	out := []Item{}
 	for _, it := range items {
 		if it = tidyItem(it); it.empty() {
@@ -143,8 +145,16 @@ func checkItems(items []Item, v *apperr.Validation) []Item {
 			v.Add(field("quantity"), "prescription.quantity_or_duration")
 		}
 		if it.Quantity != nil {
-			if n, err := strconv.ParseFloat(string(*it.Quantity), 64); err != nil || n <= 0 || n > 10000 {
+			// Read as the prescriber's language writes it; kept as the record keeps numbers.
+			n, err := i18n.ParseDecimal(lang, string(*it.Quantity))
+			switch key := i18n.NumberKey(err); {
+			case err != nil && key != i18n.ErrNotANumber.Error():
+				v.Add(field("quantity"), key)
+			case err != nil || n <= 0 || n > 10000:
 				v.Add(field("quantity"), "prescription.quantity")
+			default:
+				q := Amount(strconv.FormatFloat(n, 'f', -1, 64))
+				out[i].Quantity = &q
 			}
 		}
 		if it.Route == RouteIntravenous {
@@ -251,9 +261,9 @@ type Input struct {
 	Version    int    `json:"version"`
 }
 
-func (in *Input) check() error {
+func (in *Input) check(lang string) error {
 	var v apperr.Validation
-	in.Items = checkItems(in.Items, &v)
+	in.Items = checkItems(lang, in.Items, &v)
 	in.Notes = strings.TrimSpace(in.Notes)
 	if utf8.RuneCountInString(in.Notes) > maxNotes {
 		v.Add("notes", "validation.too_long")
@@ -299,12 +309,12 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 // CheckLines tidies and checks lines as a new prescription's are checked (an order set keeps
 // lines so); none is no error here. An override reason, which belongs to one patient's
 // findings, is not kept.
-func CheckLines(items []Item) ([]Item, error) {
+func CheckLines(lang string, items []Item) ([]Item, error) {
 	if len(items) == 0 {
 		return []Item{}, nil
 	}
 	var v apperr.Validation
-	out := checkItems(items, &v)
+	out := checkItems(lang, items, &v)
 	for i := range out {
 		out[i].OverrideReason, out[i].Overrides = "", []string{}
 	}

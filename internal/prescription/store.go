@@ -93,7 +93,7 @@ func checkReplaces(ctx context.Context, tx *sql.Tx, replaces, patientID *int64) 
 
 // CreateForVisit writes a draft prescription on a visit that is not cancelled.
 func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID int64, in Input, lang string) (Prescription, error) {
-	if err := in.check(); err != nil {
+	if err := in.check(lang); err != nil {
 		return Prescription{}, err
 	}
 	return s.create(ctx, e, in, lang, func(tx *sql.Tx) (*int64, *int64, error) {
@@ -110,7 +110,7 @@ func (s *Store) CreateForVisit(ctx context.Context, e audit.Event, appointmentID
 
 // CreateBlank writes a prescription on the blank form, for a patient or for none.
 func (s *Store) CreateBlank(ctx context.Context, e audit.Event, in Input, lang string) (Prescription, error) {
-	if err := in.check(); err != nil {
+	if err := in.check(lang); err != nil {
 		return Prescription{}, err
 	}
 	return s.create(ctx, e, in, lang, func(*sql.Tx) (*int64, *int64, error) { return nil, in.PatientID, nil })
@@ -136,7 +136,7 @@ func (s *Store) create(ctx context.Context, e audit.Event, in Input, lang string
 // visit, through every check CreateForVisit makes (an order set's lines are written so, in
 // the transaction that writes the rest of the set).
 func (s *Store) CreateForVisitIn(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID, patientID int64, in Input, lang string) (Prescription, error) {
-	if err := in.check(); err != nil {
+	if err := in.check(lang); err != nil {
 		return Prescription{}, err
 	}
 	return s.insert(ctx, tx, e, in, lang, &appointmentID, &patientID)
@@ -267,7 +267,7 @@ func (s *Store) open(ctx context.Context, tx *sql.Tx, id int64, version int) (Pr
 // Update changes an unprinted prescription's lines and notes (and, on the blank form,
 // its patient). A printed one is refused and stays as it was.
 func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input, lang string) (Prescription, error) {
-	if err := in.check(); err != nil {
+	if err := in.check(lang); err != nil {
 		return Prescription{}, err
 	}
 	var rx Prescription
