@@ -52,12 +52,13 @@ function ruForm(n: number): 0 | 1 | 2 {
   return n % 10 >= 2 && n % 10 <= 4 ? 1 : 2
 }
 
-function ru(n: number): string {
+/** n in Russian words; feminine units agree with a feminine noun after them (одна гривна). */
+function ru(n: number, feminine = false): string {
   if (n === 0) return 'ноль'
   return groups(n)
     .map((g, i) => {
       if (!g) return ''
-      const ones = i === 1 ? RU_ONES_F : RU_ONES_M
+      const ones = i === 1 || (i === 0 && feminine) ? RU_ONES_F : RU_ONES_M
       const r = g % 100
       const words = [RU_HUNDREDS[Math.floor(g / 100)], r >= 10 && r < 20 ? RU_TEENS[r - 10] : `${RU_TENS[Math.floor(r / 10)]} ${ones[r % 10]}`.trim(), RU_SCALES[i][ruForm(g)]]
       return words.filter(Boolean).join(' ')
@@ -65,6 +66,38 @@ function ru(n: number): string {
     .filter(Boolean)
     .reverse()
     .join(' ')
+}
+
+/**
+ * Currencies by their Russian names as an amount in words writes them: the forms after one,
+ * two to four and five (рубль, рубля, рублей; ruForm picks one), whether the name is
+ * feminine, and the minor unit's forms. Names from the all-Russian classifier of currencies
+ * (ОКВ, ОК 014-2000), as Russian accounting writes them.
+ */
+const RU_CURRENCIES: Record<string, { name: [string, string, string]; feminine?: boolean; minor?: [string, string, string] }> = {
+  RUB: { name: ['рубль', 'рубля', 'рублей'], minor: ['копейка', 'копейки', 'копеек'] },
+  BYN: { name: ['белорусский рубль', 'белорусских рубля', 'белорусских рублей'], minor: ['копейка', 'копейки', 'копеек'] },
+  UAH: { name: ['гривна', 'гривны', 'гривен'], feminine: true, minor: ['копейка', 'копейки', 'копеек'] },
+  KZT: { name: ['тенге', 'тенге', 'тенге'], minor: ['тиын', 'тиына', 'тиынов'] },
+  USD: { name: ['доллар США', 'доллара США', 'долларов США'], minor: ['цент', 'цента', 'центов'] },
+  EUR: { name: ['евро', 'евро', 'евро'], minor: ['цент', 'цента', 'центов'] },
+  CNY: { name: ['китайский юань', 'китайских юаня', 'китайских юаней'], minor: ['фэнь', 'фэня', 'фэней'] },
+  VND: { name: ['вьетнамский донг', 'вьетнамских донга', 'вьетнамских донгов'] },
+}
+
+/**
+ * A Russian amount in words: the whole units in words with the currency's name agreeing with
+ * them, the minor units as two digits with theirs («Двадцать один рубль 89 копеек»); in
+ * figures for a currency without a Russian name here.
+ */
+function ruAmount(major: number, minor: number, currency: string, units: number): string {
+  const c = RU_CURRENCIES[currency]
+  if (!c || (units > 0 && !c.minor)) {
+    const f = new Intl.NumberFormat('ru', { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: units, maximumFractionDigits: units })
+    return f.format(Number(`${major}.${String(minor).padStart(units, '0')}`))
+  }
+  const whole = capital(`${ru(major, c.feminine)} ${c.name[ruForm(major)]}`)
+  return units > 0 && c.minor ? `${whole} ${String(minor).padStart(units, '0')} ${c.minor[ruForm(minor)]}` : whole
 }
 
 const VI_DIGITS = ['không', 'một', 'hai', 'ba', 'bốn', 'năm', 'sáu', 'bảy', 'tám', 'chín']
@@ -130,8 +163,9 @@ const capital = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1)
 
 /**
  * amount (in minor units of currency, units of them to the major one) in words in lang's
- * way: "One hundred twenty thousand VND", «Сто двадцать тысяч VND», «越南盾壹拾贰万元整»,
- * "Một trăm hai mươi nghìn đồng"; a fraction follows as "and 50/100" (zh: 角 and 分).
+ * way: "One hundred twenty thousand VND", «Сто двадцать тысяч вьетнамских донгов»,
+ * «越南盾壹拾贰万元整», "Một trăm hai mươi nghìn đồng"; a fraction follows as "and 50/100"
+ * (ru: «89 копеек»; zh: 角 and 分).
  */
 export function amountInWords(amount: number, currency: string, units: number, lang: string): string {
   const scale = 10 ** units
@@ -142,6 +176,12 @@ export function amountInWords(amount: number, currency: string, units: number, l
   if (language === 'zh') {
     const name = new Intl.DisplayNames('zh', { type: 'currency' }).of(currency) ?? currency
     let tail = '元整'
+    if (major === 0 && minor > 0 && units === 2) {
+      // Under one yuan the capitals start at the first unit that is not zero: 伍角整, 伍分.
+      const jiao = Math.floor(minor / 10)
+      const fen = minor % 10
+      return `${name}${jiao ? ZH_DIGITS[jiao] + '角' : ''}${fen ? ZH_DIGITS[fen] + '分' : '整'}`
+    }
     if (minor > 0 && units === 2) {
       const jiao = Math.floor(minor / 10)
       const fen = minor % 10
@@ -149,7 +189,7 @@ export function amountInWords(amount: number, currency: string, units: number, l
     }
     return `${name}${zh(major)}${tail}`
   }
-  if (language === 'ru') return capital(`${ru(major)} ${currency}${minor ? ` ${fraction}` : ''}`)
+  if (language === 'ru') return ruAmount(major, minor, currency, units)
   if (language === 'vi') {
     const name = currency === 'VND' ? 'đồng' : currency
     return capital(`${vi(major)} ${name}${minor ? ` và ${fraction}` : ''}`)
