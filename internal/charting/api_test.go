@@ -13,6 +13,11 @@ import (
 	"emr/internal/database/dbtest"
 )
 
+type check struct {
+	Text string `json:"text"`
+	Done bool   `json:"done"`
+}
+
 type set struct {
 	ID      int64  `json:"id"`
 	Name    string `json:"name"`
@@ -27,6 +32,7 @@ type set struct {
 		} `json:"diagnoses"`
 		Orders []struct{ Code, Label string } `json:"orders"`
 		Items  []map[string]any               `json:"items"`
+		Checks []check                        `json:"checks"`
 		Plan   string                         `json:"plan"`
 		Days   int                            `json:"follow_up_days"`
 	} `json:"content"`
@@ -54,6 +60,7 @@ type applied struct {
 	Skipped struct {
 		Diagnoses []string `json:"diagnoses"`
 		Orders    []string `json:"orders"`
+		Today     []string `json:"today"`
 		Plan      bool     `json:"plan"`
 		FollowUp  bool     `json:"follow_up"`
 	} `json:"skipped"`
@@ -86,8 +93,14 @@ func newClinic(t *testing.T, db *database.DB) *clinic {
 // openVisit books, admits and starts a visit of the doctor's today; its visit is at version 0.
 func (c *clinic) openVisit(t *testing.T) int64 {
 	t.Helper()
+	return c.openVisitIn(t, time.Duration(len(t.Name())%50+1)*time.Minute)
+}
+
+// openVisitIn is openVisit for a visit starting in about d from now.
+func (c *clinic) openVisitIn(t *testing.T, d time.Duration) int64 {
+	t.Helper()
 	var a struct{ ID int64 }
-	at := time.Now().UTC().Add(time.Duration(len(t.Name())%50+1) * time.Minute).Truncate(time.Minute)
+	at := time.Now().UTC().Add(d).Truncate(time.Minute)
 	r := c.doctor.Do("POST", "/api/appointments", map[string]any{"patient_id": c.patientID, "doctor_id": c.env.UserID("doc"),
 		"starts_at": at.Format(time.RFC3339), "duration_minutes": 10, "type": "follow-up"})
 	if r.Status != http.StatusCreated {
@@ -143,15 +156,25 @@ func TestApplyingASetChartsTheVisitSafely(t *testing.T) {
 		c := newClinic(t, db)
 		htn := c.starter(t, c.doctor, "Hypertension")
 		if !htn.Example || htn.Scope != "clinic" || htn.Mine || htn.Content.Diagnoses[0].Code != "I10" || htn.Content.Diagnoses[0].Label == "" ||
-			len(htn.Content.Items) != 1 || htn.Content.Days != 28 {
+			len(htn.Content.Items) != 0 || htn.Content.Days != 28 {
 			t.Fatalf("starter set: %+v", htn)
 		}
+		// The starter follow-up continues the patient's medicines; this doctor's copy adds one.
+		var meds struct {
+			Data []struct {
+				ID    int64
+				Label string
+			}
+		}
+		c.doctor.Do("GET", "/api/medicines?q=amlodipine", nil).JSON(t, &meds)
+		htn.Content.Items = []map[string]any{{"medicine_id": meds.Data[0].ID, "medicine": meds.Data[0].Label, "dose": "1 tablet", "route": "oral",
+			"frequency": "once daily", "duration": "30 days", "quantity": "30"}}
 		appt := c.openVisit(t)
 
 		r := apply(c.doctor, appt, htn, 0)
 		var got applied
 		r.JSON(t, &got)
-		if r.Status != http.StatusOK || len(got.Visit.Diagnoses) != 1 || !got.Visit.Diagnoses[0].Primary || len(got.Visit.Orders) != 2 ||
+		if r.Status != http.StatusOK || len(got.Visit.Diagnoses) != 1 || !got.Visit.Diagnoses[0].Primary || len(got.Visit.Orders) != len(htn.Content.Orders) ||
 			got.Visit.Plan != htn.Content.Plan || got.Visit.FollowUpDate == "" || got.Prescription == nil ||
 			!strings.HasPrefix(got.Prescription.Items[0].Medicine, "Amlodipine") {
 			t.Fatalf("apply: %d %s", r.Status, r.Body)
@@ -178,8 +201,8 @@ func TestApplyingASetChartsTheVisitSafely(t *testing.T) {
 		r = apply(c.doctor, appt, htn, got.Visit.Version)
 		var again applied
 		r.JSON(t, &again)
-		if r.Status != http.StatusOK || len(again.Visit.Diagnoses) != 1 || len(again.Visit.Orders) != 2 || again.Visit.Plan != htn.Content.Plan ||
-			strings.Join(again.Skipped.Diagnoses, ",") != "I10" || len(again.Skipped.Orders) != 2 || !again.Skipped.Plan || !again.Skipped.FollowUp ||
+		if r.Status != http.StatusOK || len(again.Visit.Diagnoses) != 1 || len(again.Visit.Orders) != len(htn.Content.Orders) || again.Visit.Plan != htn.Content.Plan ||
+			strings.Join(again.Skipped.Diagnoses, ",") != "I10" || len(again.Skipped.Orders) != len(htn.Content.Orders) || len(again.Skipped.Today) != 0 || !again.Skipped.Plan || !again.Skipped.FollowUp ||
 			len(again.Prescription.Items[0].Overrides) == 0 {
 			t.Fatalf("second apply with a reason: %d %s", r.Status, r.Body)
 		}

@@ -28,6 +28,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/order-sets/{id}", Access: charting, Handler: h.updateSet},
 		{Method: "DELETE", Path: "/api/order-sets/{id}", Access: charting, Handler: h.deleteSet},
 		{Method: "POST", Path: "/api/appointments/{id}/order-set", Access: auth.Need(auth.WriteDiagnosis), Announces: auth.ChangesAppointments, Handler: h.apply},
+		{Method: "GET", Path: "/api/appointments/{id}/tests-today", Access: auth.Need(auth.WriteDiagnosis), Handler: h.testsToday},
 		{Method: "GET", Path: "/api/appointments/{id}/chart-values", Access: auth.Need(auth.WriteDiagnosis), Handler: h.values},
 		{Method: "GET", Path: "/api/snippets", Access: charting, Handler: h.snippets},
 		{Method: "POST", Path: "/api/snippets", Access: charting, Handler: h.createSnippet},
@@ -111,6 +112,16 @@ func (h *Handler) apply(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := h.Store.Apply(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusOK, out, err)
+}
+
+func (h *Handler) testsToday(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "appointment.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, err := h.Store.TestsToday(r.Context(), id)
+	httpjson.Result(w, r, http.StatusOK, map[string]any{"data": list}, err)
 }
 
 func (h *Handler) values(w http.ResponseWriter, r *http.Request) {

@@ -26,11 +26,27 @@ type SetContent struct {
 	Diagnoses []appointment.Diagnosis `json:"diagnoses"`
 	Orders    []appointment.Order     `json:"orders"`
 	Items     []prescription.Item     `json:"items"`
-	Plan      string                  `json:"plan"`
+	// Checks are what the doctor is asked to confirm when applying the set.
+	Checks []Check `json:"checks"`
+	Plan   string  `json:"plan"`
 	// FollowUpDays is the follow-up interval: the follow-up date is the visit's day plus
 	// this many days (0: none).
 	FollowUpDays int `json:"follow_up_days"`
 }
+
+// Check is a question a set asks the doctor when it is applied ("Pregnancy excluded"). A set
+// keeps only its text; applying writes into the plan only the checks the doctor ticked
+// (Done), so that a set never records a finding nobody made.
+type Check struct {
+	Text string `json:"text"`
+	Done bool   `json:"done"`
+}
+
+// Limits of a set's checks.
+const (
+	maxChecks    = 20
+	maxCheckText = 300
+)
 
 // Set is an order set as the API shows it; diagnoses and orders carry their labels in the
 // reader's language.
@@ -90,6 +106,19 @@ func checkContent(ctx context.Context, q database.Querier, c *SetContent, v *app
 		}
 	}
 	c.Items = items
+	if len(c.Checks) > maxChecks {
+		v.Add("content.checks", "validation.too_many")
+	}
+	for i := range c.Checks {
+		c.Checks[i].Text = strings.Join(strings.Fields(c.Checks[i].Text), " ")
+		field := "content.checks." + strconv.Itoa(i) + ".text"
+		switch n := utf8.RuneCountInString(c.Checks[i].Text); {
+		case n == 0:
+			v.Add(field, "validation.required")
+		case n > maxCheckText:
+			v.Add(field, "validation.too_long")
+		}
+	}
 	for i, it := range c.Items {
 		if it.MedicineID == nil {
 			continue
@@ -106,7 +135,10 @@ func checkContent(ctx context.Context, q database.Querier, c *SetContent, v *app
 	if c.Orders == nil {
 		c.Orders = []appointment.Order{}
 	}
-	if len(c.Diagnoses)+len(c.Orders)+len(c.Items) == 0 && c.Plan == "" && c.FollowUpDays == 0 {
+	if c.Checks == nil {
+		c.Checks = []Check{}
+	}
+	if len(c.Diagnoses)+len(c.Orders)+len(c.Items)+len(c.Checks) == 0 && c.Plan == "" && c.FollowUpDays == 0 {
 		v.Add("content", "charting.set_empty")
 	}
 	return nil
@@ -123,6 +155,9 @@ func scanSet(row interface{ Scan(...any) error }) (Set, sql.NullInt64, error) {
 	}
 	if err := json.Unmarshal([]byte(content), &s.Content); err != nil {
 		return s, ownerID, fmt.Errorf("order set %d: %w", s.ID, err)
+	}
+	if s.Content.Checks == nil {
+		s.Content.Checks = []Check{} // a set saved before sets had checks
 	}
 	s.Scope, s.UpdatedAt = scopeOf(ownerID), s.UpdatedAt.UTC()
 	return s, ownerID, nil
@@ -229,6 +264,9 @@ func (in *SetInput) check(ctx context.Context, q database.Querier) error {
 	checkLanguage(in.Language, &v)
 	if err := checkContent(ctx, q, &in.Content, &v); err != nil {
 		return err
+	}
+	for i := range in.Content.Checks {
+		in.Content.Checks[i].Done = false // a set asks; only applying it answers
 	}
 	return v.Err()
 }

@@ -64,22 +64,6 @@ func day(lang, s string) string {
 	return dateIn(lang, t)
 }
 
-// pluralForm is the plural category of n in lang: one, few or many in Russian, one or
-// other in English; Chinese and Vietnamese have one form (other).
-func pluralForm(lang string, n int) string {
-	switch {
-	case lang == "ru" && n%10 == 1 && n%100 != 11:
-		return "one"
-	case lang == "ru" && n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
-		return "few"
-	case lang == "ru":
-		return "many"
-	case lang == "en" && n == 1:
-		return "one"
-	}
-	return "other"
-}
-
 // age is whole years from birth to on.
 func age(birth string, on time.Time) (int, bool) {
 	b, err := time.Parse(time.DateOnly, birth)
@@ -184,7 +168,7 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		out["patient.medicines"] = Value{List: medicines}
 	}
 	if years, ok := age(p.BirthDate, src.today); ok {
-		out["patient.age"] = Value{Text: i18n.T(lang, "document.value.years."+pluralForm(lang, years), years)}
+		out["patient.age"] = Value{Text: i18n.T(lang, "document.value.years."+i18n.PluralForm(lang, years), years)}
 	}
 	var licences []string
 	for _, l := range src.doctor.Licences {
@@ -264,7 +248,7 @@ func lastDay(lang, from, days string) string {
 // day on), for the text snippets that fill from the chart.
 func ChartWords(lang string, p patient.Patient, on time.Time) (ageText, sexText, allergyText string) {
 	if years, ok := age(p.BirthDate, on); ok {
-		ageText = i18n.T(lang, "document.value.years."+pluralForm(lang, years), years)
+		ageText = i18n.T(lang, "document.value.years."+i18n.PluralForm(lang, years), years)
 	}
 	a := allergies(lang, p.History.Known())
 	allergyText = a.Text

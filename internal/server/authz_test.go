@@ -95,6 +95,7 @@ var requiredAccess = map[string]string{
 	"DELETE /api/order-sets/{id}":              "write diagnosis or write prescription",
 	"POST /api/appointments/{id}/order-set":    "write diagnosis",
 	"GET /api/appointments/{id}/chart-values":  "write diagnosis",
+	"GET /api/appointments/{id}/tests-today":   "write diagnosis",
 	"GET /api/snippets":                        "write diagnosis or write prescription",
 	"POST /api/snippets":                       "write diagnosis or write prescription",
 	"PUT /api/snippets/{id}":                   "write diagnosis or write prescription",

@@ -3,20 +3,22 @@ import { decimalSign, formatMoney, parseMajor, toMajor } from './money'
 
 describe('money', () => {
   it('reads major-unit text into minor units, refusing more decimals than the currency has', () => {
-    expect(parseMajor('350', 2)).toBe(35000)
-    expect(parseMajor('350.5', 2)).toBe(35050)
-    expect(parseMajor('0.07', 2)).toBe(7)
-    expect(parseMajor('200000', 0)).toBe(200000)
-    expect(parseMajor('200000.5', 0)).toBeUndefined()
-    expect(parseMajor('1.005', 2)).toBeUndefined()
-    expect(parseMajor('-1', 2)).toBeUndefined()
-    expect(parseMajor('1,000', 2)).toBeUndefined()
+    expect(parseMajor('350', 2, 'en')).toBe(35000)
+    expect(parseMajor('350.5', 2, 'en')).toBe(35050)
+    expect(parseMajor('0.07', 2, 'en')).toBe(7)
+    expect(parseMajor('200000', 0, 'en')).toBe(200000)
+    expect(parseMajor('200000.5', 0, 'en')).toBeUndefined()
+    expect(parseMajor('1.005', 2, 'en')).toBeUndefined()
+    expect(parseMajor('-1', 2, 'en')).toBeUndefined()
+    expect(parseMajor('1,000', 2, 'en')).toBeUndefined()
   })
-  it('takes a decimal comma, as ru and vi write amounts', () => {
-    expect(parseMajor('350,5', 2)).toBe(35050)
-    expect(parseMajor('350,50', 2)).toBe(35050)
-    expect(parseMajor('200,000', 0)).toBeUndefined()
-    expect(parseMajor('1,5,0', 2)).toBeUndefined()
+  it('takes a decimal comma, as ru and vi write amounts, and đồng grouped by points in vi', () => {
+    expect(parseMajor('350,5', 2, 'ru')).toBe(35050)
+    expect(parseMajor('350,50', 2, 'vi')).toBe(35050)
+    expect(parseMajor('200,000', 0, 'vi')).toBeUndefined()
+    expect(parseMajor('200.000', 0, 'vi')).toBe(200000)
+    expect(parseMajor('1.500', 2, 'vi')).toBeUndefined()
+    expect(parseMajor('1,5,0', 2, 'ru')).toBeUndefined()
     expect(['en', 'ru', 'zh', 'vi'].map(decimalSign)).toEqual(['.', ',', '.', ','])
   })
   it('writes minor units back as major-unit text', () => {

@@ -2,6 +2,8 @@
 // server's only form of an amount. Shown with Intl.NumberFormat in the user's language; typed
 // in major units and turned into minor units by text, never by floating-point arithmetic.
 
+import { readAmount } from './number'
+
 /** An amount of minor units written in the user's language: ₱350.50, 200.000 ₫, 350,50 ₽. */
 export function formatMoney(minor: number, currency: string, units: number, lang: string) {
   const f = new Intl.NumberFormat(lang, { style: 'currency', currency, minimumFractionDigits: units, maximumFractionDigits: units })
@@ -12,14 +14,12 @@ export function formatMoney(minor: number, currency: string, units: number, lang
 }
 
 /**
- * The amount of minor units in major-unit text ("350", "350.5", or with a decimal comma as
- * ru and vi write it, "350,5"), undefined when not one. A group of three after the separator
- * is more decimals than the currency has, never a thousands group misread.
+ * The amount of minor units in major-unit text as lang writes it ("350.50"; "350,50" in ru
+ * and vi; "200.000" đồng in vi), undefined when not one: lib/number.ts readAmount, the one
+ * reader, which never takes a thousands group for decimals.
  */
-export function parseMajor(text: string, units: number): number | undefined {
-  const m = /^(\d{1,14})(?:[.,](\d+))?$/.exec(text.trim())
-  if (!m || (m[2] ?? '').length > units) return undefined
-  return Number(m[1]) * 10 ** units + Number((m[2] ?? '').padEnd(units, '0') || '0')
+export function parseMajor(text: string, units: number, lang: string): number | undefined {
+  return readAmount(text, lang, units).minor
 }
 
 /** The sign lang writes decimals with: "," in ru and vi, "." in en and zh. */

@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next'
 import { ImportReportAlert } from '../../components/ImportReportAlert'
 import { focusFirstField } from '../../components/focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
-import { formatMoney, parseMajor, toMajor } from '../../lib/money'
+import { decimalSign, formatMoney, toMajor } from '../../lib/money'
+import { readAmount } from '../../lib/number'
+import { FieldNumberNote } from '../../components/NumberInput'
 import { servicesKey } from '../../lib/queryKeys'
 import type { ImportReport } from '../../lib/types'
 import { FeeSettingsCard } from './FeeSettingsCard'
@@ -47,14 +49,16 @@ export default function ServicesPage() {
 
   const open = (s: Partial<Service>) => {
     form.resetFields()
-    form.setFieldsValue({ code: s.code ?? '', name: s.name ?? '', category: s.category ?? 'consultation', price: s.price === undefined ? '' : toMajor(s.price, units), active: s.active ?? true })
+    form.setFieldsValue({ code: s.code ?? '', name: s.name ?? '', category: s.category ?? 'consultation', price: s.price === undefined ? '' : toMajor(s.price, units).replace('.', decimalSign(i18n.language)), active: s.active ?? true })
     setEditing(s)
   }
 
   const save = async (v: ServiceForm) => {
-    const price = parseMajor(v.price, units)
+    const read = readAmount(v.price, i18n.language, units)
+    const price = read.minor
     if (price === undefined) {
-      form.setFields([{ name: 'price', errors: [t('fees.badPrice', { example: toMajor(35050 * 10 ** units / 100, units) })] }])
+      const example = toMajor((35050 * 10 ** units) / 100, units).replace('.', decimalSign(i18n.language))
+      form.setFields([{ name: 'price', errors: [read.problem === 'number.thousands' ? t(read.problem) : t('fees.badPrice', { example })] }])
       return
     }
     try {
@@ -145,7 +149,7 @@ export default function ServicesPage() {
           <Form.Item name="category" label={t('fees.fields.category')}>
             <Select options={CATEGORIES.map((c) => ({ value: c, label: t(`fees.categories.${c}`) }))} />
           </Form.Item>
-          <Form.Item name="price" label={t('fees.priceIn', { currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+          <Form.Item name="price" label={t('fees.priceIn', { currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} extra={<FieldNumberNote name="price" amountUnits={units} unit={currency} />}>
             <Input inputMode="decimal" maxLength={18} />
           </Form.Item>
           <Form.Item name="active" label={t('fees.fields.active')} valuePropName="checked">

@@ -1,4 +1,5 @@
-import { Card, Col, Form, Input, InputNumber, Row, Tag, Typography } from 'antd'
+import { Card, Col, Form, Input, Row, Tag, Typography } from 'antd'
+import { NumberInput } from '../../../components/NumberInput'
 import { formatDay } from '../../../lib/time'
 import { useTranslation } from 'react-i18next'
 import type { Vitals } from '../api/types'
@@ -26,7 +27,7 @@ export function VitalsCard({ disabled }: { disabled: boolean }) {
         {VITAL_FIELDS.map((f) => (
           <Col xs={12} md={6} key={f.key}>
             <Form.Item name={['vitals', f.key]} label={t(`visit.vitals.${f.key}`)} extra={<Flag flag={vitalFlag(f.key, watched?.[f.key])} />}>
-              <InputNumber style={{ width: '100%' }} min={0} step={f.step} suffix={t(`visit.units.${f.unit}`)} controls={false} disabled={disabled} inputMode="decimal" />
+              <NumberInput unit={t(`visit.units.${f.unit}`)} disabled={disabled} />
             </Form.Item>
           </Col>
         ))}

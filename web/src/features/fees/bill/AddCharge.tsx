@@ -9,6 +9,7 @@ import { addLine } from '../api/chargeBill'
 import { useServices } from '../api/listServices'
 import type { Bill } from '../api/types'
 import type { Money } from './useMoney'
+import { FieldNumberNote } from '../../../components/NumberInput'
 
 interface ChargeForm {
   service_id?: number
@@ -74,7 +75,7 @@ export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill 
           <InputNumber min={1} max={999} precision={0} style={{ width: '100%' }} />
         </Form.Item>
         {(free || canOverride) && (
-          <Form.Item name="price" label={t('bill.unitPriceIn', { currency: money.currency })} rules={[...(free ? [{ required: true, whitespace: true, message: t('validation.required') }] : []), money.rule(true)]} style={{ flex: '1 1 120px', marginBottom: 8 }}>
+          <Form.Item name="price" label={t('bill.unitPriceIn', { currency: money.currency })} rules={[...(free ? [{ required: true, whitespace: true, message: t('validation.required') }] : []), money.rule(true)]} style={{ flex: '1 1 120px', marginBottom: 8 }} extra={<FieldNumberNote name="price" amountUnits={money.units} unit={money.currency} />}>
             <Input inputMode="decimal" maxLength={18} />
           </Form.Item>
         )}

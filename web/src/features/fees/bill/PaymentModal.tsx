@@ -6,6 +6,7 @@ import { showFormErrors } from '../../../lib/formErrors'
 import { payBill } from '../api/payBill'
 import { METHODS, type Bill, type Payment } from '../api/types'
 import type { Money } from './useMoney'
+import { FieldNumberNote } from '../../../components/NumberInput'
 
 interface PayForm {
   method: string
@@ -55,12 +56,12 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
         <Form.Item name="method" label={t('bill.method')}>
           <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
         </Form.Item>
-        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]} extra={t('bill.partialHint')}>
+        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]} extra={<>{t('bill.partialHint')}<FieldNumberNote name="amount" amountUnits={money.units} unit={money.currency} /></>}>
           <Input inputMode="decimal" maxLength={18} />
         </Form.Item>
         {method === 'cash' ? (
           <Flex gap={16} align="start" wrap>
-            <Form.Item name="tendered" label={t('bill.tenderedIn', { currency: money.currency })} rules={[money.rule()]} style={{ flex: '1 1 160px' }}>
+            <Form.Item name="tendered" label={t('bill.tenderedIn', { currency: money.currency })} rules={[money.rule()]} style={{ flex: '1 1 160px' }} extra={<FieldNumberNote name="tendered" amountUnits={money.units} unit={money.currency} />}>
               <Input inputMode="decimal" maxLength={18} />
             </Form.Item>
             <div aria-live="polite" style={{ flex: '1 1 120px' }} data-testid="change">

@@ -7,6 +7,7 @@ import { updateBill, updateLine } from '../api/chargeBill'
 import { refundBill, voidBill } from '../api/payBill'
 import { METHODS, type Bill, type BillLine } from '../api/types'
 import type { Money } from './useMoney'
+import { FieldNumberNote } from '../../../components/NumberInput'
 
 interface Props {
   bill: Bill
@@ -94,7 +95,7 @@ export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { 
         </Form.Item>
         {kind !== '' && (
           <>
-            <Form.Item name="value" label={kind === 'percent' ? t('bill.percentValue') : t('bill.amountIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Form.Item name="value" label={kind === 'percent' ? t('bill.percentValue') : t('bill.amountIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} extra={kind === 'amount' ? <FieldNumberNote name="value" amountUnits={money.units} unit={money.currency} /> : undefined}>
               <Input inputMode="decimal" maxLength={18} />
             </Form.Item>
             <Form.Item name="reason" label={t('bill.discountReason')} extra={t('bill.discountReasonHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
@@ -172,7 +173,7 @@ export function RefundModal({ bill, money, onClose, onDone }: Props) {
         <Form.Item name="method" label={t('bill.method')}>
           <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
         </Form.Item>
-        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} extra={t('bill.refundHint', { paid: money.format(bill.paid) })} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
+        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} extra={<>{t('bill.refundHint', { paid: money.format(bill.paid) })}<FieldNumberNote name="amount" amountUnits={money.units} unit={money.currency} /></>} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
           <Input inputMode="decimal" maxLength={18} />
         </Form.Item>
         <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>

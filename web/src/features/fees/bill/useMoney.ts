@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { decimalSign, formatMoney, parseMajor, toMajor } from '../../../lib/money'
+import { readAmount } from '../../../lib/number'
 
 /** Money in one currency: shown in the user's language, typed in major units. */
 export function useMoney(currency: string, units: number) {
@@ -13,13 +14,15 @@ export function useMoney(currency: string, units: number) {
     units,
     format: (minor: number) => formatMoney(minor, currency, units, i18n.language),
     toMajor: major,
-    parse: (text: string) => parseMajor(text, units),
+    parse: (text: string) => parseMajor(text, units, i18n.language),
     /** A form rule: the field holds an amount of this currency (more than zero unless zeroOk). */
     rule: (zeroOk = false) => ({
       validator: async (_: unknown, v: string | undefined) => {
         if (!v?.trim()) return
-        const n = parseMajor(v, units)
-        if (n === undefined || (!zeroOk && n === 0)) throw new Error(t('bill.badAmount', { example: major((35050 * 10 ** units) / 100) }))
+        const r = readAmount(v, i18n.language, units)
+        // A possible thousands group is said as such; anything else with an example.
+        if (r.problem === 'number.thousands') throw new Error(t(r.problem))
+        if (r.minor === undefined || (!zeroOk && r.minor === 0)) throw new Error(t('bill.badAmount', { example: major((35050 * 10 ** units) / 100) }))
       },
     }),
   }

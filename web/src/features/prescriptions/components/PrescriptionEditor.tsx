@@ -15,6 +15,8 @@ import { LineFindings, needsReason } from '../../../components/MedicineSafety'
 import { useClearable } from '../../../components/clearable'
 import { StarButton } from '../../../components/StarButton'
 import { favouritesFirst, usePicks } from '../../../lib/charting'
+import { FieldNumberNote } from '../../../components/NumberInput'
+import { writeNumber } from '../../../lib/number'
 
 interface Props {
   /** The prescription to change; absent for a new one. */
@@ -65,7 +67,7 @@ function MedicineInput({ value, onChange, onPick, label }: { value?: string; onC
 /** Writes a prescription's lines: a medicine (from the catalogue or free text), dose, route, frequency, duration, quantity, refills and instructions. */
 export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems, replacesId, onSaved, onCancel }: Props) {
   const clear = useClearable()
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { message } = App.useApp()
   const [form] = Form.useForm<{ items: Item[]; notes: string }>()
   const save = useSavePrescription()
@@ -125,7 +127,7 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
   }
 
   return (
-    <Form form={form} layout="vertical" onFinish={submit} initialValues={{ items: rx?.items ?? initialItems ?? [emptyItem()], notes: rx?.notes ?? '' }} aria-label={t('rx.editor')}>
+    <Form form={form} layout="vertical" onFinish={submit} initialValues={{ items: typedAsWritten(rx?.items ?? initialItems ?? [emptyItem()], i18n.language), notes: rx?.notes ?? '' }} aria-label={t('rx.editor')}>
       {check.data?.patient_id && (
         <div className={styles.allergies}>
           <AllergyLine facts={check.data} />
@@ -177,8 +179,8 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                   <Form.Item name={[field.name, 'duration']} label={t('rx.fields.duration')} style={{ marginBottom: 8 }}>
                     <Input placeholder={t('rx.placeholders.duration')} />
                   </Form.Item>
-                  <Form.Item name={[field.name, 'quantity']} label={t('rx.fields.quantity')} style={{ marginBottom: 8 }}>
-                    <InputNumber min={0} style={{ width: '100%' }} stringMode controls={false} />
+                  <Form.Item name={[field.name, 'quantity']} label={t('rx.fields.quantity')} style={{ marginBottom: 8 }} extra={<FieldNumberNote name={['items', field.name, 'quantity']} />}>
+                    <Input inputMode="decimal" autoComplete="off" maxLength={12} />
                   </Form.Item>
                   <Form.Item name={[field.name, 'unit']} label={t('rx.fields.unit')} style={{ marginBottom: 8 }}>
                     <Input />
@@ -217,4 +219,12 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
       </Space>
     </Form>
   )
+}
+
+/** Lines with their quantities as lang writes numbers (the record keeps 1.5; Russian types 1,5). */
+function typedAsWritten(items: Item[], lang: string): Item[] {
+  return items.map((it) => {
+    const q = it.quantity === null || it.quantity === undefined || it.quantity === '' ? NaN : Number(it.quantity)
+    return Number.isNaN(q) ? it : { ...it, quantity: writeNumber(q, lang) }
+  })
 }

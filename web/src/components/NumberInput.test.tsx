@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { Form } from 'antd'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { initI18n, setLanguage } from '../lib/i18n'
+import { NumberInput, NumberNote } from './NumberInput'
+
+afterEach(cleanup)
+beforeAll(async () => {
+  await initI18n('en')
+})
+
+// What the form says under a typed number, in each language (issue 52: "you entered 1 500
+// U/L" before saving where the reading could be taken for another; a possible thousands group
+// refused with what to type).
+describe('NumberNote', () => {
+  it.each([
+    // lang, typed, unit, what the form says ('' for nothing)
+    ['vi', '1 500', 'U/L', 'Bạn đã nhập 1\u202f500 U/L'],
+    ['ru', '1 500', 'Ед/л', 'Вы ввели 1\u202f500 Ед/л'],
+    ['en', '1.500', 'U/L', 'You entered 1.5 U/L'],
+    ['zh', '12 000', 'U/L', '您输入的是 12\u202f000 U/L'],
+    ['vi', '0.500', 'mmol/L', 'Bạn đã nhập 0,5 mmol/L'],
+    ['vi', '1.500', 'U/L', 'Dấu chấm trước ba chữ số có thể là dấu phân cách hàng nghìn'],
+    ['ru', '12.000', 'Ед/л', 'Точка перед тремя цифрами может разделять разряды'],
+    ['en', '1,500', 'U/L', '1,500 could be read two ways'],
+    ['ru', '36,6', '°C', ''],
+    ['en', '36.6', '°C', ''],
+  ])('%s %j', async (lang, typed, unit, says) => {
+    await setLanguage(lang)
+    render(<NumberNote text={typed} unit={unit} />)
+    const note = screen.queryByTestId('number-note')
+    if (says === '') expect(note).toBeNull()
+    else expect(note?.textContent).toContain(says)
+  })
+
+  it('says a Vietnamese amount of đồng grouped by points back, and refuses it in pesos', async () => {
+    await setLanguage('vi')
+    render(<NumberNote text="200.000" unit="VND" amountUnits={0} />)
+    expect(screen.getByTestId('number-note').textContent).toBe('Bạn đã nhập 200\u202f000 VND')
+    cleanup()
+    render(<NumberNote text="1.500" unit="PHP" amountUnits={2} />)
+    expect(screen.getByTestId('number-note').textContent).toContain('dấu phân cách hàng nghìn')
+  })
+})
+
+describe('NumberInput', () => {
+  it('gives the form the number read, NaN for one it cannot read, and shows a stored one as the language writes it', async () => {
+    await setLanguage('ru')
+    const got: (number | null)[] = []
+    render(
+      <Form initialValues={{ t: 36.6 }} onValuesChange={(v: { t: number | null }) => got.push(v.t)}>
+        <Form.Item name="t" label="Temperature">
+          <NumberInput unit="°C" />
+        </Form.Item>
+      </Form>,
+    )
+    const input = screen.getByLabelText('Temperature') as HTMLInputElement
+    expect(input.value).toBe('36,6')
+    fireEvent.change(input, { target: { value: '37,2' } })
+    fireEvent.change(input, { target: { value: '1.500' } })
+    fireEvent.change(input, { target: { value: '' } })
+    expect(got).toEqual([37.2, Number.NaN, null])
+    await setLanguage('en')
+  })
+})
