@@ -251,19 +251,24 @@ func visitWrite[T any](h *Handler, w http.ResponseWriter, r *http.Request, run f
 
 func (h *Handler) saveVisit(w http.ResponseWriter, r *http.Request) {
 	visitWrite(h, w, r, func(id int64, in *struct {
-		Content
+		Change
 		Version int `json:"version"`
 	}) error {
-		return h.Store.SaveDraft(r.Context(), auth.AuditEvent(r), id, in.Version, in.Content)
+		return h.Store.SaveDraft(r.Context(), auth.AuditEvent(r), id, in.Version, in.Change)
 	})
 }
 
 func (h *Handler) saveVitals(w http.ResponseWriter, r *http.Request) {
 	visitWrite(h, w, r, func(id int64, in *struct {
-		Vitals  Vitals `json:"vitals"`
-		Version int    `json:"version"`
+		Vitals  *VitalsChange `json:"vitals"`
+		Version int           `json:"version"`
 	}) error {
-		return h.Store.SaveVitals(r.Context(), auth.AuditEvent(r), id, in.Version, in.Vitals)
+		if in.Vitals == nil {
+			var v apperr.Validation
+			v.Add("vitals", "validation.required")
+			return v.Err()
+		}
+		return h.Store.ChangeVitals(r.Context(), auth.AuditEvent(r), id, in.Version, *in.Vitals)
 	})
 }
 
@@ -277,11 +282,11 @@ func (h *Handler) sign(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) amend(w http.ResponseWriter, r *http.Request) {
 	visitWrite(h, w, r, func(id int64, in *struct {
-		Content
+		Change
 		Version int    `json:"version"`
 		Reason  string `json:"reason"`
 	}) error {
-		return h.Store.Amend(r.Context(), auth.AuditEvent(r), id, in.Version, in.Content, in.Reason)
+		return h.Store.Amend(r.Context(), auth.AuditEvent(r), id, in.Version, in.Change, in.Reason)
 	})
 }
 
@@ -301,7 +306,7 @@ func (h *Handler) vitals(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, v.Err())
 		return
 	}
-	list, err := VitalsOf(r.Context(), h.Store.DB, id, from)
+	list, err := VitalsOf(r.Context(), h.Store.DB, id, from, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

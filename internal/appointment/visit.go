@@ -1,8 +1,10 @@
 package appointment
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -100,6 +102,101 @@ type Content struct {
 	Orders           []Order     `json:"orders"`
 	Plan             string      `json:"plan"`
 	FollowUpDate     string      `json:"follow_up_date"`
+}
+
+// Change is a save of the diagnosis form: each field it sends replaces the stored one, and
+// a field left out (or null) keeps what is stored, so that a save never erases what it does
+// not send (the vitals a nurse recorded on their own route, a field a client does not know).
+type Change struct {
+	Vitals           *VitalsChange `json:"vitals"`
+	VitalsCopiedFrom *string       `json:"vitals_copied_from"`
+	ChiefComplaint   *string       `json:"chief_complaint"`
+	PresentIllness   *string       `json:"present_illness"`
+	Examination      *string       `json:"examination"`
+	Diagnoses        *[]Diagnosis  `json:"diagnoses"`
+	Orders           *[]Order      `json:"orders"`
+	Plan             *string       `json:"plan"`
+	FollowUpDate     *string       `json:"follow_up_date"`
+}
+
+// apply is old with the change's fields. Vitals sent without vitals_copied_from are
+// measured at this visit: they clear the copied mark, and are not laid over vitals copied
+// from an earlier visit, unless they leave the stored ones as they were.
+func (c Change) apply(old Content) Content {
+	out := old
+	out.Diagnoses, out.Orders = slices.Clone(old.Diagnoses), slices.Clone(old.Orders)
+	for _, f := range []struct{ dst, src *string }{{&out.VitalsCopiedFrom, c.VitalsCopiedFrom}, {&out.ChiefComplaint, c.ChiefComplaint},
+		{&out.PresentIllness, c.PresentIllness}, {&out.Examination, c.Examination}, {&out.Plan, c.Plan}, {&out.FollowUpDate, c.FollowUpDate}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	if c.Diagnoses != nil {
+		out.Diagnoses = *c.Diagnoses
+	}
+	if c.Orders != nil {
+		out.Orders = *c.Orders
+	}
+	if c.Vitals != nil {
+		out.Vitals = c.Vitals.Onto(old.Vitals)
+		if c.VitalsCopiedFrom == nil && !out.Vitals.same(old.Vitals) {
+			out.Vitals, out.VitalsCopiedFrom = c.Vitals.Onto(old.measured()), ""
+		}
+	}
+	return out
+}
+
+// VitalsChange is the vitals a save sends: each measurement sent replaces the stored one
+// (null: not measured), and one left out keeps it.
+type VitalsChange struct{ raw []byte }
+
+// UnmarshalJSON keeps the vitals sent, once they read as vitals.
+func (c *VitalsChange) UnmarshalJSON(b []byte) error {
+	var v Vitals
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	c.raw = slices.Clone(b)
+	return nil
+}
+
+// Onto is v with the change's measurements.
+func (c VitalsChange) Onto(v Vitals) Vitals {
+	v = v.clone()
+	_ = json.Unmarshal(c.raw, &v) // read once already, when decoded
+	return v
+}
+
+// clone is v with its own copies of the measurements.
+func (v Vitals) clone() Vitals {
+	out := v
+	for _, f := range []**float64{&out.BPSystolic, &out.BPDiastolic, &out.HeartRate, &out.RespRate, &out.Temperature, &out.SpO2, &out.Weight, &out.Height} {
+		if *f != nil {
+			x := **f
+			*f = &x
+		}
+	}
+	return out
+}
+
+// same answers whether v and w hold the same measurements.
+func (v Vitals) same(w Vitals) bool {
+	for _, r := range VitalRanges {
+		a, b := r.value(&v), r.value(&w)
+		if (a == nil) != (b == nil) || (a != nil && *a != *b) {
+			return false
+		}
+	}
+	return true
+}
+
+// measured are the content's vitals measured at this visit: none while they are copied
+// from an earlier one.
+func (c Content) measured() Vitals {
+	if c.VitalsCopiedFrom != "" {
+		return Vitals{}
+	}
+	return c.Vitals
 }
 
 // Limits of the form's lists and texts.
@@ -279,7 +376,12 @@ type Visit struct {
 	// Status is "" before anything is saved, then "draft", then "signed".
 	Status string `json:"status"`
 	Content
-	BMI        *float64    `json:"bmi"`
+	BMI *float64 `json:"bmi"`
+	// VitalFlags mark the measured vitals against the bands of the patient's age on the
+	// visit's day (vital_bands.tsv).
+	VitalFlags VitalFlags `json:"vital_flags"`
+	// VitalBands are the bands of that age, for marks while the vitals are typed.
+	VitalBands []VitalBand `json:"vital_bands"`
 	SignedAt   *time.Time  `json:"signed_at"`
 	SignedBy   string      `json:"signed_by"`
 	UpdatedAt  *time.Time  `json:"updated_at"`

@@ -45,18 +45,20 @@ func readVisit(ctx context.Context, tx *sql.Tx, id int64) (storedVisit, error) {
 // Visit returns an appointment's diagnosis form, with its amendments and follow-up; labels
 // are in lang. An appointment without a saved form gives an empty one of version 0.
 func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error) {
-	var found bool
-	if err := s.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM appointments WHERE id = $1)`, id).Scan(&found); err != nil {
-		return Visit{}, fmt.Errorf("read appointment: %w", err)
-	}
-	if !found {
+	var day, birth string
+	err := s.DB.QueryRowContext(ctx, `SELECT a.day, p.birth_date FROM appointments a JOIN patients p ON p.id = a.patient_id
+		WHERE a.id = $1`, id).Scan(&day, &birth)
+	if errors.Is(err, sql.ErrNoRows) {
 		return Visit{}, apperr.NotFound("appointment.not_found")
+	}
+	if err != nil {
+		return Visit{}, fmt.Errorf("read appointment: %w", err)
 	}
 	out := Visit{AppointmentID: id, Content: Content{Diagnoses: []Diagnosis{}, Orders: []Order{}}, Amendments: []Amendment{}}
 	var content string
 	var signedAt, updatedAt sql.NullTime
 	var signedBy, updatedBy sql.NullInt64
-	err := s.DB.QueryRowContext(ctx, `SELECT v.status, v.content, v.signed_at, v.signed_by, v.updated_at, v.updated_by, v.version
+	err = s.DB.QueryRowContext(ctx, `SELECT v.status, v.content, v.signed_at, v.signed_by, v.updated_at, v.updated_by, v.version
 		FROM visits v WHERE v.appointment_id = $1`, id).Scan(&out.Status, &content, &signedAt, &signedBy, &updatedAt, &updatedBy, &out.Version)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -141,6 +143,12 @@ func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error)
 		}
 	}
 	out.BMI = out.Vitals.BMI()
+	out.VitalFlags = FlagVitals(out.Vitals, birth, day, lang)
+	if months, ok := MonthsOld(birth, day); ok {
+		out.VitalBands = VitalBandsAt(months, lang)
+	} else {
+		out.VitalBands = []VitalBand{}
+	}
 	var f FollowUp
 	err = s.DB.QueryRowContext(ctx, `SELECT id, starts_at, status FROM appointments WHERE follow_up_of = $1`, id).Scan(&f.ID, &f.StartsAt, &f.Status)
 	if err == nil {
@@ -238,10 +246,11 @@ func openDraft(ctx context.Context, tx *sql.Tx, id int64, statuses []string, not
 }
 
 // SaveDraft saves the doctor's form while the visit is in progress or completed and not
-// yet signed. version is the form's version as read (0 for the first save).
-func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version int, c Content) error {
+// yet signed: the fields c sends, the others kept. version is the form's version as read (0
+// for the first save).
+func (s *Store) SaveDraft(ctx context.Context, e audit.Event, id int64, version int, c Change) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		return s.ChangeDraft(ctx, tx, e, id, version, func(old Content, _ string) (Content, error) { return c, nil })
+		return s.ChangeDraft(ctx, tx, e, id, version, func(old Content, _ string) (Content, error) { return c.apply(old), nil })
 	})
 }
 
@@ -275,17 +284,36 @@ func (s *Store) ChangeDraft(ctx context.Context, tx *sql.Tx, e audit.Event, id i
 	return s.auditVisit(ctx, tx, e, a, "visit.save", changedSections(old.content, c))
 }
 
-// SaveVitals records only the vitals (a nurse's part), while the patient is at the clinic
-// and the form is not signed.
+// SaveVitals records only the vitals (a nurse's part), all of them replaced by v, while
+// the patient is at the clinic and the form is not signed.
 func (s *Store) SaveVitals(ctx context.Context, e audit.Event, id int64, version int, v Vitals) error {
+	return s.changeVitals(ctx, e, id, version, v, func(Content) Vitals { return v })
+}
+
+// ChangeVitals records the measurements a nurse's save sends, under the rules of
+// SaveVitals; the others are kept, unless they were copied forward from an earlier visit
+// (what is measured now is this visit's alone).
+func (s *Store) ChangeVitals(ctx context.Context, e audit.Event, id int64, version int, c VitalsChange) error {
+	return s.changeVitals(ctx, e, id, version, c.Onto(Vitals{}), func(old Content) Vitals { return c.Onto(old.measured()) })
+}
+
+// changeVitals checks the measurements sent, then writes the vitals change makes of the
+// stored form (checked again: a pressure sent may meet one kept).
+func (s *Store) changeVitals(ctx context.Context, e audit.Event, id int64, version int, sent Vitals, change func(old Content) Vitals) error {
 	var val apperr.Validation
-	v.check(&val)
+	sent.check(&val)
 	if err := val.Err(); err != nil {
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		a, old, err := openDraft(ctx, tx, id, []string{Arrived, InProgress}, "visit.vitals_not_now")
 		if err != nil {
+			return err
+		}
+		v := change(old.content)
+		var val apperr.Validation
+		v.check(&val)
+		if err := val.Err(); err != nil {
 			return err
 		}
 		c := old.content
@@ -337,7 +365,7 @@ func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) 
 }
 
 // Amend changes a signed visit: the content before is kept with the reason, who and when.
-func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int, c Content, reason string) error {
+func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int, change Change, reason string) error {
 	reason, err := apperr.Reason(reason)
 	if err != nil {
 		return err
@@ -354,6 +382,7 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 		if old.status != "signed" {
 			return apperr.Conflict("visit.not_signed")
 		}
+		c := change.apply(old.content)
 		if err := s.cleanContent(ctx, tx, &c, a.Day); err != nil {
 			return err
 		}
@@ -482,18 +511,21 @@ func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lan
 	return out, nil
 }
 
-// DatedVitals are one visit's measurements, on the visit's day.
+// DatedVitals are one visit's measurements, on the visit's day, flagged for the patient's
+// age that day.
 type DatedVitals struct {
-	AppointmentID int64    `json:"appointment_id"`
-	Day           string   `json:"day"`
-	Vitals        Vitals   `json:"vitals"`
-	BMI           *float64 `json:"bmi"`
+	AppointmentID int64      `json:"appointment_id"`
+	Day           string     `json:"day"`
+	Vitals        Vitals     `json:"vitals"`
+	BMI           *float64   `json:"bmi"`
+	Flags         VitalFlags `json:"flags"`
 }
 
 // VitalsOf lists a patient's visits that measured anything, from day on (YYYY-MM-DD),
-// oldest first: the vitals trend.
-func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from string) ([]DatedVitals, error) {
-	rows, err := q.QueryContext(ctx, `SELECT a.id, a.day, v.content FROM visits v JOIN appointments a ON a.id = v.appointment_id
+// oldest first: the vitals trend; the bands' names are in lang.
+func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from, lang string) ([]DatedVitals, error) {
+	rows, err := q.QueryContext(ctx, `SELECT a.id, a.day, v.content, p.birth_date FROM visits v JOIN appointments a ON a.id = v.appointment_id
+		JOIN patients p ON p.id = v.patient_id
 		WHERE v.patient_id = $1 AND a.day >= $2 ORDER BY a.day, a.starts_at, a.id`, patientID, from)
 	if err != nil {
 		return nil, fmt.Errorf("read vitals: %w", err)
@@ -502,8 +534,8 @@ func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from str
 	out := []DatedVitals{}
 	for rows.Next() {
 		var d DatedVitals
-		var content string
-		if err := rows.Scan(&d.AppointmentID, &d.Day, &content); err != nil {
+		var content, birth string
+		if err := rows.Scan(&d.AppointmentID, &d.Day, &content, &birth); err != nil {
 			return nil, err
 		}
 		var c Content
@@ -513,7 +545,7 @@ func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from str
 		if c.Vitals == (Vitals{}) {
 			continue
 		}
-		d.Vitals, d.BMI = c.Vitals, c.Vitals.BMI()
+		d.Vitals, d.BMI, d.Flags = c.Vitals, c.Vitals.BMI(), FlagVitals(c.Vitals, birth, d.Day, lang)
 		out = append(out, d)
 	}
 	return out, rows.Err()

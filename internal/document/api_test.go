@@ -267,7 +267,11 @@ func TestRequestsAndSummary(t *testing.T) {
 			t.Errorf("summary of a draft: %d %s", r.Status, r.Body)
 		}
 		sum := apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": s.visitID})
-		if body := text(sum.Content); !strings.Contains(body, "Выписка из медицинской карты") || !strings.Contains(body, "T 38,2 °C") || !strings.Contains(body, "(основной)") {
+		// The vitals are printed with the server's flags for the patient's age on the visit's
+		// day (a fever from 38.0 °C), the age band named in the print's language.
+		if body := text(sum.Content); !strings.Contains(body, "Выписка из медицинской карты") ||
+			!strings.Contains(body, "T 38,2 °C ↑ выше обычного диапазона (возрастная группа: 18 лет и старше)") || !strings.Contains(body, "ЧСС 96") ||
+			strings.Contains(body, "ЧСС 96 /мин ↑") || !strings.Contains(body, "(основной)") {
 			t.Errorf("summary:\n%s", body)
 		}
 		// Another patient's visit is not this patient's.
@@ -426,7 +430,8 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 				"appointment_id": s.visitID, "fields": map[string]string{"referred_to": "Cardiology", "reason": "Palpitations"}})
 			return text(d.Content)
 		}
-		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None prescribed here in the last 90 days") {
+		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None prescribed here in the last 90 days") ||
+			!strings.Contains(body, "T 38.2 °C ↑ above the usual range (age band: 18 years and over)") {
 			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
 		}
 

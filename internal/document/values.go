@@ -79,16 +79,36 @@ func age(birth string, on time.Time) (int, bool) {
 
 func number(lang string, f *float64) string { return i18n.Decimal(lang, *f) }
 
-// vitals writes the measured vitals in one line with their units.
-func vitals(lang string, v appointment.Vitals, bmi *float64) string {
+// vitalMarks are the arrows a flagged vital is printed with (never colour alone).
+var vitalMarks = map[string]string{"L": "↓", "H": "↑", "LL": "↓↓", "HH": "↑↑"}
+
+// vitalFlag writes how a vital compares with its age band (" ↑ above the usual range (age
+// band: 1 year)"); nothing when it is within it or has no band.
+func vitalFlag(lang string, f appointment.VitalFlag, ok bool) string {
+	if mark := vitalMarks[f.Flag]; ok && mark != "" {
+		return " " + mark + " " + i18n.T(lang, "vitals.flag."+f.Flag, f.Ages)
+	}
+	return ""
+}
+
+// vitals writes the measured vitals in one line with their units, each flagged by the
+// bands of the patient's age on the visit's day.
+func vitals(lang string, v appointment.Vitals, bmi *float64, flags appointment.VitalFlags) string {
 	var out []string
 	add := func(key string, f *float64, unit string) {
 		if f != nil {
-			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(lang, f)+unit)
+			flag, ok := flags[key]
+			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(lang, f)+unit+vitalFlag(lang, flag, ok))
 		}
 	}
 	if v.BPSystolic != nil && v.BPDiastolic != nil {
-		out = append(out, i18n.T(lang, "document.value.vital.bp")+" "+number(lang, v.BPSystolic)+"/"+number(lang, v.BPDiastolic)+" "+i18n.T(lang, "document.value.unit.mmhg"))
+		// The pressure's mark is its more severe part's (the systolic's when they tie).
+		flag, ok := flags["bp_systolic"]
+		if d, dok := flags["bp_diastolic"]; dok && (!ok || appointment.VitalSeverity(d.Flag) > appointment.VitalSeverity(flag.Flag)) {
+			flag, ok = d, true
+		}
+		out = append(out, i18n.T(lang, "document.value.vital.bp")+" "+number(lang, v.BPSystolic)+"/"+number(lang, v.BPDiastolic)+" "+
+			i18n.T(lang, "document.value.unit.mmhg")+vitalFlag(lang, flag, ok))
 	}
 	add("heart_rate", v.HeartRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
 	add("respiratory_rate", v.RespRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
@@ -183,7 +203,7 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		out["visit.examination"] = Value{Text: v.Examination}
 		out["visit.plan"] = Value{Text: v.Plan}
 		out["visit.follow_up"] = Value{Text: day(lang, v.FollowUpDate)}
-		out["visit.vitals"] = Value{Text: vitals(lang, v.Vitals, v.BMI)}
+		out["visit.vitals"] = Value{Text: vitals(lang, v.Vitals, v.BMI, v.VitalFlags)}
 		diagnoses := []string{}
 		for _, d := range v.Diagnoses {
 			text := diagnosisText(d)

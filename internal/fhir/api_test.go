@@ -220,7 +220,20 @@ func TestFHIRReadsTheClinicsRecords(t *testing.T) {
 		if got := ids(b); !slices.Equal(got, []string{fmt.Sprintf("%d-weight", c.visitID)}) {
 			t.Errorf("weight: %v", got)
 		}
-		get(t, api, fmt.Sprintf("%s/Observation/%d-bp", base, c.visitID), http.StatusOK)
+		// Each vital sign carries the server's flag for the patient's age on the visit's day as
+		// its interpretation (HL7 v3 ObservationInterpretation): an adult's 150/95 is high (ESH 2023).
+		for part, want := range map[string]string{"bp": "H", "hr": "N", "temp": "N", "spo2": "N", "weight": "", "bmi": ""} {
+			o := get(t, api, fmt.Sprintf("%s/Observation/%d-%s", base, c.visitID, part), http.StatusOK)
+			js, _ := json.Marshal(o["interpretation"])
+			if want == "" && o["interpretation"] != nil ||
+				want != "" && !strings.Contains(string(js), `"code":"`+want+`"`) || want != "" && !strings.Contains(string(js), "v3-ObservationInterpretation") {
+				t.Errorf("%s interpretation: %s, want %q", part, js, want)
+			}
+		}
+		bp := get(t, api, fmt.Sprintf("%s/Observation/%d-bp", base, c.visitID), http.StatusOK)
+		if js, _ := json.Marshal(bp["component"]); strings.Count(string(js), `"code":"H"`) != 2 {
+			t.Errorf("blood pressure components' interpretations: %s", js)
+		}
 
 		// Every read is in the audit log, as the token's user's.
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.patient.read' AND actor_name = 'doc' AND entity_id = $1`,

@@ -33,31 +33,49 @@ type Observation struct {
 
 // ObservationComponent is one part of a panel (blood pressure's two pressures).
 type ObservationComponent struct {
-	Code             *CodeableConcept `json:"code"`
-	ValueQuantity    *Quantity        `json:"valueQuantity,omitempty"`
-	DataAbsentReason *CodeableConcept `json:"dataAbsentReason,omitempty"`
+	Code             *CodeableConcept  `json:"code"`
+	ValueQuantity    *Quantity         `json:"valueQuantity,omitempty"`
+	DataAbsentReason *CodeableConcept  `json:"dataAbsentReason,omitempty"`
+	Interpretation   []CodeableConcept `json:"interpretation,omitempty"`
 }
 
 // vital is one of the visit's measurements as a vital-signs Observation: the id's part,
-// the LOINC code and display, the UCUM unit, and the value in the visit's record.
+// the LOINC code and display, the UCUM unit, the value in the visit's record and the key of
+// its flag (appointment.VitalFlags).
 type vital struct {
 	part, loinc, display, ucum, unit string
 	value                            func(v appointment.Vitals) *float64
+	flag                             string
 }
 
 // vitals are the visit's measurements in the order they are listed. Blood pressure is the
 // 85354-9 panel with its two components, written apart (bloodPressure).
 var vitals = []vital{
-	{"hr", "8867-4", "Heart rate", "/min", "beats/minute", func(v appointment.Vitals) *float64 { return v.HeartRate }},
-	{"rr", "9279-1", "Respiratory rate", "/min", "breaths/minute", func(v appointment.Vitals) *float64 { return v.RespRate }},
-	{"temp", "8310-5", "Body temperature", "Cel", "C", func(v appointment.Vitals) *float64 { return v.Temperature }},
-	{"spo2", "2708-6", "Oxygen saturation in Arterial blood", "%", "%", func(v appointment.Vitals) *float64 { return v.SpO2 }},
-	{"weight", "29463-7", "Body weight", "kg", "kg", func(v appointment.Vitals) *float64 { return v.Weight }},
-	{"height", "8302-2", "Body height", "cm", "cm", func(v appointment.Vitals) *float64 { return v.Height }},
-	{"bmi", "39156-5", "Body mass index (BMI) [Ratio]", "kg/m2", "kg/m2", func(v appointment.Vitals) *float64 { return v.BMI() }},
+	{"hr", "8867-4", "Heart rate", "/min", "beats/minute", func(v appointment.Vitals) *float64 { return v.HeartRate }, "heart_rate"},
+	{"rr", "9279-1", "Respiratory rate", "/min", "breaths/minute", func(v appointment.Vitals) *float64 { return v.RespRate }, "respiratory_rate"},
+	{"temp", "8310-5", "Body temperature", "Cel", "C", func(v appointment.Vitals) *float64 { return v.Temperature }, "temperature"},
+	{"spo2", "2708-6", "Oxygen saturation in Arterial blood", "%", "%", func(v appointment.Vitals) *float64 { return v.SpO2 }, "spo2"},
+	{"weight", "29463-7", "Body weight", "kg", "kg", func(v appointment.Vitals) *float64 { return v.Weight }, "weight"},
+	{"height", "8302-2", "Body height", "cm", "cm", func(v appointment.Vitals) *float64 { return v.Height }, "height"},
+	{"bmi", "39156-5", "Body mass index (BMI) [Ratio]", "kg/m2", "kg/m2", func(v appointment.Vitals) *float64 { return v.BMI() }, "bmi"},
 }
 
 var vitalSigns = []CodeableConcept{*concept(systemObsCategory, "vital-signs", "Vital Signs")}
+
+// vitalInterpretations are the HL7 v3 ObservationInterpretation codes a vital's flag is sent
+// as (http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation, FHIR R4
+// Observation.interpretation): the bands' L, H, LL, HH, and N within them.
+var vitalInterpretations = map[string][2]string{
+	"N": {"N", "Normal"}, "L": {"L", "Low"}, "H": {"H", "High"}, "LL": {"LL", "Critical low"}, "HH": {"HH", "Critical high"},
+}
+
+// interpretation is a vital's flag as an Observation's interpretation; none without a band.
+func interpretation(flags appointment.VitalFlags, key string) []CodeableConcept {
+	if m, ok := vitalInterpretations[flags[key].Flag]; ok {
+		return []CodeableConcept{*concept(systemInterpretation, m[0], m[1])}
+	}
+	return nil
+}
 
 func quantity(x float64, ucum, unit string) *Quantity {
 	return &Quantity{Value: x, Unit: unit, System: systemUCUM, Code: ucum}
@@ -72,6 +90,9 @@ func toObservations(rec appointment.Record) []Resource {
 		return nil
 	}
 	v := rec.Content.Vitals
+	// Flagged by the bands of the patient's age on the visit's day; the codes' displays are
+	// HL7's, in English.
+	flags := appointment.FlagVitals(v, rec.Patient.BirthDate, rec.Day, "en")
 	status := "preliminary"
 	if rec.VisitStatus == "signed" {
 		status = "final"
@@ -87,24 +108,32 @@ func toObservations(rec appointment.Record) []Resource {
 	var out []Resource
 	if v.BPSystolic != nil || v.BPDiastolic != nil {
 		bp := mk("bp", "85354-9", "Blood pressure panel with all children optional")
+		// The panel's interpretation is its more severe part's (the systolic's when they tie).
+		panel := ""
 		for _, c := range []struct {
-			loinc, display string
-			value          *float64
-		}{{"8480-6", "Systolic blood pressure", v.BPSystolic}, {"8462-4", "Diastolic blood pressure", v.BPDiastolic}} {
+			loinc, display, flag string
+			value                *float64
+		}{{"8480-6", "Systolic blood pressure", "bp_systolic", v.BPSystolic}, {"8462-4", "Diastolic blood pressure", "bp_diastolic", v.BPDiastolic}} {
 			comp := ObservationComponent{Code: concept(systemLOINC, c.loinc, c.display)}
 			if c.value != nil {
 				comp.ValueQuantity = quantity(*c.value, "mm[Hg]", "mmHg")
+				comp.Interpretation = interpretation(flags, c.flag)
+				if f, ok := flags[c.flag]; ok && (panel == "" || appointment.VitalSeverity(f.Flag) > appointment.VitalSeverity(flags[panel].Flag)) {
+					panel = c.flag
+				}
 			} else {
 				comp.DataAbsentReason = unknownValue
 			}
 			bp.Component = append(bp.Component, comp)
 		}
+		bp.Interpretation = interpretation(flags, panel)
 		out = append(out, bp)
 	}
 	for _, m := range vitals {
 		if x := m.value(v); x != nil {
 			o := mk(m.part, m.loinc, m.display)
 			o.ValueQuantity = quantity(*x, m.ucum, m.unit)
+			o.Interpretation = interpretation(flags, m.flag)
 			out = append(out, o)
 		}
 	}
