@@ -170,6 +170,15 @@ export type paths = {
       };
     };
   };
+  "/api/appointments/{id}/tests-today": {
+    /** The tests this visit's patient had ordered or resulted at other visits on the visit's day (cancelled and not-done orders aside), so that an order set marks them and does not order them again unasked. */
+    get: operations["getAppointmentTestsToday"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments/{id}/visit": {
     /** The appointment's diagnosis form (audited read); version 0 before the first save. */
     get: operations["getAppointmentsByIdVisit"];
@@ -338,7 +347,7 @@ export type paths = {
     };
   };
   "/api/broadcasting/auth": {
-    /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-results (review results), private-bills (record charges, record payment, view financial reports or cash up own drawer), private-documents (view patient), private-roles (everyone), private-App.Models.User.{own id}. */
+    /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-results (review results or acknowledge critical results), private-bills (record charges, record payment, view financial reports or cash up own drawer), private-documents (view patient), private-roles (everyone), private-App.Models.User.{own id}. */
     post: operations["postBroadcastingAuth"];
   };
   "/api/broadcasting/user-auth": {
@@ -563,7 +572,7 @@ export type paths = {
     };
   };
   "/api/lab-orders/{id}/results": {
-    /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and delta-checked; a critical value raises an alert for the ordering doctor. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
+    /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese; digits may be grouped with spaces; a point or comma before exactly three digits that the language could read as a thousands group, "1.500" in Vietnamese or "1,500" in English, is refused naming the value, never guessed) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and the analyte's critical limits for the age, and delta-checked against earlier results inside each rule's window; a critical value raises an alert for the ordering doctor. A number needs its unit unless the analyte has only one. A censored value is typed with its comparator ("<0.01", ">500") or sends it in comparator. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
     put: operations["putLabOrderResults"];
     parameters: {
       path: {
@@ -927,11 +936,11 @@ export type paths = {
     get: operations["getReportsToday"];
   };
   "/api/results/alerts": {
-    /** The open critical-result alerts the caller must see (of the results they ordered; every escalated one when they hold the covering role), oldest first. */
+    /** The open critical-result alerts the caller must see, oldest first: of the results they ordered; every escalated one when they hold the covering role; every one at level 2 when they are the medical lead. A patient not reached keeps the alert here. */
     get: operations["getResultAlerts"];
   };
   "/api/results/alerts/{id}/acknowledge": {
-    /** Acknowledge a critical result: how the patient was reached, what was done, and the read-back of a result taken by phone. */
+    /** Acknowledge a critical result: how the patient was reached, what was done, how the result was received, and its read-back when by telephone (required then). not_reached records the attempt and keeps the alert open and escalated. For the ordering doctor, whoever reviews results, and, once escalated, the covering role and the medical lead (403 otherwise). */
     post: operations["postResultAlertAcknowledge"];
     parameters: {
       path: {
@@ -940,7 +949,7 @@ export type paths = {
     };
   };
   "/api/results/alerts/report": {
-    /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with its time to acknowledge. */
+    /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with each level's times and its time to acknowledge. */
     get: operations["getResultAlertsReport"];
   };
   "/api/results/review": {
@@ -1007,7 +1016,7 @@ export type paths = {
     get: operations["getServicesExport"];
   };
   "/api/services/import": {
-    /** Import the price list from CSV (multipart field "file"; header code,name,category,price[,active]); new codes are added, known ones updated. Bad rows are reported by line, good rows kept. */
+    /** Import the price list from CSV (multipart field "file"; header code,name,category,price[,active]; the price in major units as the caller's language writes it, "200.000" đồng in Vietnamese, a point or comma that could be a thousands group refused); new codes are added, known ones updated. Bad rows are reported by line, good rows kept. */
     post: operations["postServicesImport"];
   };
   "/api/services/starter": {
@@ -1021,7 +1030,7 @@ export type paths = {
     put: operations["putSettingsClinic"];
   };
   "/api/settings/results": {
-    /** The critical-result settings (escalation interval in minutes, covering role). */
+    /** The critical-result settings (each level's interval in minutes, the covering role, the medical lead, whether e-mail is on). */
     get: operations["getResultSettings"];
     /** Change the critical-result settings; send the version read. */
     put: operations["putResultSettings"];
@@ -1643,9 +1652,22 @@ export type components = {
       /** @description Coded answers with their flag: negative:N,positive:A */
       answers: string;
       code?: string;
+      /** @description The critical limits by age (any sex); omitted, they are kept as they are. */
+      critical: ({
+          age_from_months: number;
+          age_to_months?: number | null;
+          critical_high?: number | null;
+          critical_low?: number | null;
+          source?: string;
+        })[];
       decimals: number;
-      delta_abs: number | null;
-      delta_percent: number | null;
+      /** @description The delta rules; omitted, they are kept as they are. */
+      delta_rules: ({
+          abs?: number | null;
+          percent?: number | null;
+          source?: string;
+          window_hours: number;
+        })[];
       labels: {
         en: string;
         ru: string;
@@ -1658,8 +1680,6 @@ export type components = {
       ranges: ({
           age_from_months: number;
           age_to_months?: number | null;
-          critical_high?: number | null;
-          critical_low?: number | null;
           high?: number | null;
           low?: number | null;
           /** @enum {string} */
@@ -1728,6 +1748,8 @@ export type components = {
         follow_up: boolean;
         orders: string[];
         plan: boolean;
+        /** @description Tests the patient had ordered or resulted at another visit that day, not ordered again (not named in repeat). */
+        today: string[];
       };
       visit: components["schemas"]["Visit"];
     };
@@ -2079,16 +2101,47 @@ export type components = {
       contact: string;
       doctor_id: number | null;
       doctor_name: string;
-      /** Format: date-time */
+      /** @description The e-mails its escalations sent out of the app (with --smtp-url), with what became of each. */
+      emails: ({
+          attempts: number;
+          last_error: string;
+          /** @enum {integer} */
+          level: 1 | 2;
+          name: string;
+          /** Format: date-time */
+          sent_at: string | null;
+          /** @enum {string} */
+          status: "pending" | "sent" | "failed" | "no_address";
+          user_id: number | null;
+        })[];
+      /**
+       * Format: date-time
+       * @description Level 1 (the covering role).
+       */
       escalated_at: string | null;
+      /**
+       * Format: date-time
+       * @description Level 2 (the medical lead).
+       */
+      escalated_lead_at: string | null;
       id: number;
       minutes_to_acknowledge: number | null;
+      /**
+       * Format: date-time
+       * @description The last attempt that did not reach the patient (the alert stays open).
+       */
+      not_reached_at: string | null;
+      not_reached_by_name: string;
+      not_reached_count: number;
+      not_reached_note: string;
       open: boolean;
       order_id: number;
       patient: components["schemas"]["PatientSummary"];
       /** Format: date-time */
       raised_at: string;
       read_back: string;
+      /** @description How the result was received: system (in EMR) or telephone; empty while open. */
+      received_by: string;
       result: components["schemas"]["LabResult"];
       test_label: string;
     };
@@ -2331,6 +2384,11 @@ export type components = {
     LabResult: {
       analyte: string;
       answer: string;
+      /**
+       * @description A censored value's comparator (FHIR Quantity.comparator): the value is the limit the true value lies beyond.
+       * @enum {string}
+       */
+      comparator: "" | "<" | "<=" | ">" | ">=";
       current: boolean;
       /**
        * @description A change beyond the analyte's delta limit since the patient's previous result.
@@ -2436,6 +2494,11 @@ export type components = {
       version: number;
     };
     OrderSetContent: {
+      /** @description Questions the doctor ticks when applying the set ("Pregnancy excluded"). A set keeps them unticked; applying writes into the plan only those sent with done true, as the doctor's confirmation. */
+      checks: {
+          done: boolean;
+          text: string;
+        }[];
       diagnoses: components["schemas"]["Diagnosis"][];
       /** @description The follow-up date is the visit's day plus this many days (0: none). */
       follow_up_days: number;
@@ -2738,14 +2801,29 @@ export type components = {
       high: string | null;
       low: string | null;
       /**
-       * @description lab: the lab's own printed range replaced the catalogue's.
+       * @description Why no reference interval applied (no band for the age and sex, no birth date, a censored value either side of a limit), or that it is the union of the sexes' bands (any_sex).
+       * @enum {string}
+       */
+      note: "" | "any_sex" | "no_band" | "no_birth_date" | "censored";
+      /**
+       * @description lab: the lab's own printed range replaced the catalogue's; none: no reference interval applied (the critical limits may still have).
        * @enum {string}
        */
       source: "catalogue" | "lab" | "none";
     };
     ResultSettings: {
+      /** @description A role that holds acknowledge critical results. */
       covering_role: string;
+      /** @description Read only: escalations also go out by e-mail (the server runs with --smtp-url); false: alerts stay inside the app. */
+      email?: boolean;
+      /** @description Level 1 (the covering role) after this long unacknowledged; outside 5–60 refused. */
       escalate_after_minutes: number;
+      /** @description Level 2 (the medical lead) this long after level 1. */
+      lead_after_minutes: number;
+      /** @description The medical lead's account (required to save). */
+      medical_lead_id: number | null;
+      /** @description Read only. */
+      medical_lead_name?: string;
       version: number;
     };
     Revenue: {
@@ -2905,9 +2983,22 @@ export type components = {
               flag: "N" | "A" | "AA";
             })[];
           code: string;
+          /** @description The analyte's critical limits by age, whatever the sex; they apply whether or not a reference interval does. */
+          critical?: ({
+              age_from_months: number;
+              age_to_months?: number | null;
+              critical_high?: number | null;
+              critical_low?: number | null;
+              source?: string;
+            })[];
           decimals: number;
-          delta_abs?: number;
-          delta_percent?: number;
+          /** @description Delta checks, each against earlier results inside its window. */
+          delta_rules?: ({
+              abs?: number | null;
+              percent?: number | null;
+              source?: string;
+              window_hours: number;
+            })[];
           label: string;
           loinc: string;
           plausible_high?: number;
@@ -2915,8 +3006,6 @@ export type components = {
           ranges: ({
               age_from_months: number;
               age_to_months?: number | null;
-              critical_high?: number | null;
-              critical_low?: number | null;
               high?: number | null;
               low?: number | null;
               /** @enum {string} */
@@ -3477,6 +3566,8 @@ export type operations = {
       content: {
         "application/json": {
           content: components["schemas"]["OrderSetContent"];
+          /** @description Tests the patient had ordered or resulted at another visit that day that the doctor orders again; the others are left out and named in skipped.today. */
+          repeat?: string[];
           set_id: number | null;
           version: number;
         };
@@ -3607,6 +3698,29 @@ export type operations = {
       409: {
         content: never;
       };
+    };
+  };
+  /** The tests this visit's patient had ordered or resulted at other visits on the visit's day (cancelled and not-done orders aside), so that an order set marks them and does not order them again unasked. */
+  getAppointmentTestsToday: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                code: string;
+                /** @enum {string} */
+                state: "ordered" | "resulted";
+              })[];
+          };
+        };
+      };
+      404: components["responses"]["NotFound"];
     };
   };
   /** The appointment's diagnosis form (audited read); version 0 before the first save. */
@@ -4310,7 +4424,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-results (review results), private-bills (record charges, record payment, view financial reports or cash up own drawer), private-documents (view patient), private-roles (everyone), private-App.Models.User.{own id}. */
+  /** Sign a push-channel subscription for a socket (the Pusher protocol's channel authorisation): private-appointments (view appointment), private-patients (view patient), private-users (manage user), private-results (review results or acknowledge critical results), private-bills (record charges, record payment, view financial reports or cash up own drawer), private-documents (view patient), private-roles (everyone), private-App.Models.User.{own id}. */
   postBroadcastingAuth: {
     requestBody: {
       content: {
@@ -5195,7 +5309,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and delta-checked; a critical value raises an alert for the ordering doctor. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
+  /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese; digits may be grouped with spaces; a point or comma before exactly three digits that the language could read as a thousands group, "1.500" in Vietnamese or "1,500" in English, is refused naming the value, never guessed) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and the analyte's critical limits for the age, and delta-checked against earlier results inside each rule's window; a critical value raises an alert for the ordering doctor. A number needs its unit unless the analyte has only one. A censored value is typed with its comparator ("<0.01", ">500") or sends it in comparator. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
   putLabOrderResults: {
     parameters: {
       path: {
@@ -5207,15 +5321,17 @@ export type operations = {
         "application/json": {
           final?: boolean;
           reason?: string;
-          results: {
+          results: ({
               analyte: string;
               answer?: string;
+              /** @enum {string} */
+              comparator?: "" | "<" | "<=" | ">" | ">=";
               lab_high?: string;
               lab_low?: string;
               text?: string;
               unit?: string;
               value?: string;
-            }[];
+            })[];
           version: number;
         };
       };
@@ -6640,7 +6756,7 @@ export type operations = {
       };
     };
   };
-  /** The open critical-result alerts the caller must see (of the results they ordered; every escalated one when they hold the covering role), oldest first. */
+  /** The open critical-result alerts the caller must see, oldest first: of the results they ordered; every escalated one when they hold the covering role; every one at level 2 when they are the medical lead. A patient not reached keeps the alert here. */
   getResultAlerts: {
     responses: {
       /** @description OK */
@@ -6653,7 +6769,7 @@ export type operations = {
       };
     };
   };
-  /** Acknowledge a critical result: how the patient was reached, what was done, and the read-back of a result taken by phone. */
+  /** Acknowledge a critical result: how the patient was reached, what was done, how the result was received, and its read-back when by telephone (required then). not_reached records the attempt and keeps the alert open and escalated. For the ordering doctor, whoever reviews results, and, once escalated, the covering role and the medical lead (403 otherwise). */
   postResultAlertAcknowledge: {
     parameters: {
       path: {
@@ -6667,12 +6783,18 @@ export type operations = {
           /** @enum {string} */
           contact: "phone" | "in_person" | "message" | "not_reached" | "no_contact_needed";
           read_back?: string;
+          /** @enum {string} */
+          received_by: "system" | "telephone";
         };
       };
     };
     responses: {
-      /** @description Acknowledged. */
+      /** @description Acknowledged (or the attempt recorded). */
       204: {
+        content: never;
+      };
+      /** @description The alert has not been sent to the caller. */
+      403: {
         content: never;
       };
       /** @description No such alert. */
@@ -6686,7 +6808,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with its time to acknowledge. */
+  /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with each level's times and its time to acknowledge. */
   getResultAlertsReport: {
     parameters: {
       query?: {
@@ -6977,7 +7099,7 @@ export type operations = {
       };
     };
   };
-  /** Import the price list from CSV (multipart field "file"; header code,name,category,price[,active]); new codes are added, known ones updated. Bad rows are reported by line, good rows kept. */
+  /** Import the price list from CSV (multipart field "file"; header code,name,category,price[,active]; the price in major units as the caller's language writes it, "200.000" đồng in Vietnamese, a point or comma that could be a thousands group refused); new codes are added, known ones updated. Bad rows are reported by line, good rows kept. */
   postServicesImport: {
     requestBody: {
       content: {
@@ -7042,7 +7164,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** The critical-result settings (escalation interval in minutes, covering role). */
+  /** The critical-result settings (each level's interval in minutes, the covering role, the medical lead, whether e-mail is on). */
   getResultSettings: {
     responses: {
       /** @description OK */

@@ -126,6 +126,7 @@ function SetEditor({ set, onClose }: { set: OrderSet; onClose: () => void }) {
           {content.items.map((it, i) =>
             row([it.medicine, it.dose, it.frequency, it.duration].filter(Boolean).join(', '), () => setContent((c) => ({ ...c, items: c.items.filter((_, j) => j !== i) })), `i${i}`),
           )}
+          {content.checks.map((ch, i) => row(`${t('orderSets.checkItem')}: ${ch.text}`, () => setContent((c) => ({ ...c, checks: c.checks.filter((_, j) => j !== i) })), `c${i}`))}
         </List>
         <Form.Item name="plan" label={t('visit.fields.plan')} style={{ marginTop: 16 }}>
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} maxLength={4000} />

@@ -38,7 +38,7 @@ export function useDeleteSet() {
 export function useApplySet(appointmentId: number) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (body: { set_id: number | null; version: number; content: SetContent }) => send<Applied>('post', `/appointments/${appointmentId}/order-set`, body, { silent: true }),
+    mutationFn: (body: { set_id: number | null; version: number; content: SetContent; repeat: string[] }) => send<Applied>('post', `/appointments/${appointmentId}/order-set`, body, { silent: true }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: prescriptionsKey })
       void queryClient.invalidateQueries({ queryKey: appointmentsKey })

@@ -17,6 +17,7 @@ const htn: OrderSet = {
     diagnoses: [{ code: 'I10', text: '', primary: true, label: 'Essential (primary) hypertension' }],
     orders: [{ code: 'BMP', note: '', label: 'Basic metabolic panel' }, { code: 'LIPID', note: '', label: 'Lipid panel' }],
     items: [line] as OrderSet['content']['items'],
+    checks: [{ text: '12-lead ECG on record', done: false }],
     plan: 'Home blood pressure diary.',
     follow_up_days: 28,
   },
@@ -30,15 +31,23 @@ const visit: Schema<'VisitContent'> = {
 
 const duplicate = { line: 0, key: 'duplicate_recent:amlodipine:41', kind: 'duplicate_recent', tier: 'high', blocking: false, requires_reason: true, substance: 'amlodipine', other_prescription_id: 41, other_medicine: 'Amlodipine 5 mg tablet', other_date: '2026-11-20', overridden: false } as unknown as Finding
 
-async function open(api: Record<string, unknown>, onApplied = vi.fn()) {
+const syrup = { ...line, medicine_id: 12, medicine: 'Paracetamol 120 mg/5 mL syrup', dose: '15 mg/kg', frequency: 'every 6 hours if needed', duration: '3 days', quantity: '100', unit: 'mL' }
+const uri: OrderSet = {
+  ...htn, id: 4, name: 'Upper respiratory infection (child)',
+  content: { diagnoses: [{ code: 'J06.9', text: '', primary: true, label: 'Acute upper respiratory infection' }], orders: [], items: [syrup] as OrderSet['content']['items'], checks: [], plan: '', follow_up_days: 0 },
+}
+
+async function open(api: Record<string, unknown>, onApplied = vi.fn(), { set = htn, content = visit } = {}) {
   const view = await renderScreen(
-    <ApplySetDialog appointmentId={5} day="2026-11-26" content={() => visit} prepare={async () => 4} onApplied={onApplied} onClose={() => {}} />,
-    { me: user(['write diagnosis', 'write prescription'], ['doctor']), api: { 'GET /order-sets': { data: [htn] }, ...api } },
+    <ApplySetDialog appointmentId={5} day="2026-11-26" content={() => content} prepare={async () => 4} onApplied={onApplied} onClose={() => {}} />,
+    { me: user(['write diagnosis', 'write prescription'], ['doctor']), api: { 'GET /order-sets': { data: [htn, uri] }, 'GET /appointments/5/tests-today': { data: [] }, ...api } },
   )
   fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Order set' }))
-  fireEvent.click(await screen.findByText('Hypertension — follow-up (example) · example'))
+  fireEvent.click(await screen.findByText(`${set.name} · example`))
   return view
 }
+
+const applied = { visit: { id: 5 }, prescription: null, skipped: { diagnoses: [], orders: [], today: [], plan: false, follow_up: false } }
 
 describe('ApplySetDialog', () => {
   it('shows every item checked, what the visit has already unchecked, and the follow-up date it gives', async () => {
@@ -57,7 +66,7 @@ describe('ApplySetDialog', () => {
     const view = await open(
       {
         'POST /prescriptions/check': { findings: [duplicate] },
-        'POST /appointments/5/order-set': { visit: { id: 5 }, prescription: null, skipped: { diagnoses: [], orders: [], plan: false, follow_up: false } },
+        'POST /appointments/5/order-set': applied,
       },
       onApplied,
     )
@@ -75,6 +84,50 @@ describe('ApplySetDialog', () => {
     expect(sent.content.diagnoses.map((d) => d.code)).toEqual(['I10'])
     expect(sent.content.items[0]).toMatchObject({ dose: '2 tablets', override_reason: 'Second script for the pharmacy', overrides: ['duplicate_recent:amlodipine:41'] })
     expect(sent.content.follow_up_days).toBe(28)
+    expect(sent.content.checks).toEqual([{ text: '12-lead ECG on record', done: false }])
+  })
+
+  it('asks its checks unticked and sends as done only the one the doctor ticks', async () => {
+    const onApplied = vi.fn()
+    const view = await open({ 'POST /prescriptions/check': { findings: [] }, 'POST /appointments/5/order-set': applied }, onApplied)
+    const ecg = screen.getByRole('checkbox', { name: '12-lead ECG on record' }) as HTMLInputElement
+    expect(ecg.checked).toBe(false)
+    expect(screen.getByText(/each ticked item is recorded in the plan/)).toBeTruthy()
+    fireEvent.click(ecg)
+    fireEvent.click(screen.getByRole('button', { name: 'Apply 6 items' }))
+    await waitFor(() => expect(onApplied).toHaveBeenCalled())
+    const sent = view.sent.find((r) => r.path === '/appointments/5/order-set')?.body as { content: OrderSet['content'] }
+    expect(sent.content.checks).toEqual([{ text: '12-lead ECG on record', done: true }])
+  })
+
+  it('marks a test resulted today, leaves it unticked, and orders it again only when ticked', async () => {
+    const onApplied = vi.fn()
+    const view = await open(
+      { 'GET /appointments/5/tests-today': { data: [{ code: 'BMP', state: 'resulted' }] }, 'POST /prescriptions/check': { findings: [] }, 'POST /appointments/5/order-set': applied },
+      onApplied,
+    )
+    const bmp = screen.getByRole('checkbox', { name: 'Basic metabolic panel' }) as HTMLInputElement
+    expect(bmp.checked).toBe(false)
+    expect(within(bmp.closest('div')!).getByText('resulted today')).toBeTruthy()
+    fireEvent.click(bmp)
+    fireEvent.click(screen.getByRole('button', { name: 'Apply 5 items' }))
+    await waitFor(() => expect(onApplied).toHaveBeenCalled())
+    const sent = view.sent.find((r) => r.path === '/appointments/5/order-set')?.body as { repeat: string[]; content: OrderSet['content'] }
+    expect(sent.repeat).toEqual(['BMP'])
+    expect(sent.content.orders.map((o) => o.code)).toEqual(['BMP'])
+  })
+
+  it("works out a child's dose by weight from the weight measured at the visit (15 mg/kg, BNFc)", async () => {
+    const child = { ...visit, vitals: { ...visit.vitals, weight: 12 }, orders: [] }
+    await open({ 'POST /prescriptions/check': { findings: [] } }, vi.fn(), { set: uri, content: child })
+    expect(screen.getByText('15 mg/kg × 12 kg = 180 mg = 7.5 mL')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Use this dose' }))
+    expect((screen.getByRole('textbox', { name: 'Dose — Paracetamol 120 mg/5 mL syrup' }) as HTMLInputElement).value).toBe('180 mg (7.5 mL)')
+  })
+
+  it('asks to weigh a child with no weight at the visit', async () => {
+    await open({ 'POST /prescriptions/check': { findings: [] } }, vi.fn(), { set: uri })
+    expect(screen.getByText('No weight recorded at this visit: weigh the patient to work out the dose.')).toBeTruthy()
   })
 
   it("shows the server's refusal on the line it names", async () => {

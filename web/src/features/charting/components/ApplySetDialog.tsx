@@ -1,4 +1,4 @@
-import { App, Alert, Checkbox, Empty, Flex, Input, InputNumber, Modal, Select, Space, Tag, Typography } from 'antd'
+import { App, Alert, Button, Checkbox, Empty, Flex, Input, InputNumber, Modal, Select, Space, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useMemo, useRef, useState } from 'react'
 import type { RefSelectProps } from 'antd/es/select'
@@ -6,13 +6,18 @@ import { useTranslation } from 'react-i18next'
 import { LineFindings } from '../../../components/MedicineSafety'
 import { ApiError } from '../../../lib/api'
 import type { Schema } from '../../../lib/schema'
+import { writeNumber } from '../../../lib/number'
 import { formatDay } from '../../../lib/time'
 import { usePrescriptionCheck } from '../../../lib/queries/prescriptionCheck'
 import { useApplySet, useOrderSets, type Finding, type Item, type OrderSet, type SetContent } from '../api/orderSets'
+import { useTestsToday, type TestToday } from '../api/testsToday'
+import { byWeight, weightDose } from './weightDose'
 
 type VisitContent = Schema<'VisitContent'>
 type Diagnosis = SetContent['diagnoses'][number]
 type Order = SetContent['orders'][number]
+type Check = SetContent['checks'][number]
+type Today = Record<string, TestToday['state']>
 
 /** One item of the set as the doctor keeps it: checked or not, possibly edited. */
 interface Kept<T> {
@@ -20,26 +25,34 @@ interface Kept<T> {
   keep: boolean
   /** The visit has it already: it starts unchecked and is not added twice. */
   already: boolean
+  /** A test the patient had ordered or resulted at another visit today: it starts unchecked. */
+  today?: TestToday['state']
 }
 
 interface Draft {
   diagnoses: Kept<Diagnosis>[]
   orders: Kept<Order>[]
   items: Kept<Item>[]
+  /** The set's checks: unticked, and recorded only when the doctor ticks them. */
+  checks: Check[]
+  /** The patient's weight at this visit (kg), for doses by weight. */
+  weight: number | null
   plan: { text: string; keep: boolean; already: boolean }
   followUp: { days: number; keep: boolean; already: boolean }
 }
 
-/** A set's content as a draft to check and edit, against what the visit has already. */
-export function draftOf(set: OrderSet, visit: VisitContent): Draft {
+/** A set's content as a draft to check and edit, against what the visit has already and the tests the patient had today. */
+export function draftOf(set: OrderSet, visit: VisitContent, today: Today = {}): Draft {
   const c = set.content
   const hasCode = (d: Diagnosis) => visit.diagnoses.some((v) => (d.code ? v.code === d.code : !v.code && v.text.trim().toLowerCase() === d.text.trim().toLowerCase()))
   const hasTest = (o: Order) => visit.orders.some((v) => v.code === o.code)
   const planAlready = !!c.plan && visit.plan.includes(c.plan)
   return {
     diagnoses: c.diagnoses.map((d) => ({ item: d, keep: !hasCode(d), already: hasCode(d) })),
-    orders: c.orders.map((o) => ({ item: o, keep: !hasTest(o), already: hasTest(o) })),
+    orders: c.orders.map((o) => ({ item: o, keep: !hasTest(o) && !today[o.code], already: hasTest(o), today: hasTest(o) ? undefined : today[o.code] })),
     items: c.items.map((it) => ({ item: { ...it, override_reason: '', overrides: [] }, keep: true, already: false })),
+    checks: (c.checks ?? []).map((ch) => ({ text: ch.text, done: false })),
+    weight: visit.vitals.weight ?? null,
     plan: { text: c.plan, keep: !!c.plan && !planAlready, already: planAlready },
     followUp: { days: c.follow_up_days, keep: c.follow_up_days > 0 && !visit.follow_up_date, already: !!visit.follow_up_date },
   }
@@ -55,10 +68,14 @@ export function contentOf(d: Draft, findings: Finding[]): SetContent {
       ...it,
       overrides: it.override_reason.trim() ? findings.filter((f) => f.line === i && f.requires_reason).map((f) => f.key) : [],
     })),
+    checks: d.checks,
     plan: d.plan.keep ? d.plan.text : '',
     follow_up_days: d.followUp.keep ? d.followUp.days : 0,
   }
 }
+
+/** The tests done today elsewhere that the doctor ticked again: the server orders only these twice. */
+export const repeatOf = (d: Draft): string[] => d.orders.filter((k) => k.keep && k.today).map((k) => k.item.code)
 
 interface Props {
   appointmentId: number
@@ -81,6 +98,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
   const { message } = App.useApp()
   const sets = useOrderSets()
   const apply = useApplySet(appointmentId)
+  const testsToday = useTestsToday(appointmentId)
   const picker = useRef<RefSelectProps>(null)
   const [setId, setSetId] = useState<number>()
   const [draft, setDraft] = useState<Draft | null>(null)
@@ -95,7 +113,8 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
     setSetId(id)
     setProblem('')
     setLineErrors({})
-    setDraft(set ? draftOf(set, content()) : null)
+    const today: Today = Object.fromEntries((testsToday.data ?? []).map((x) => [x.code, x.state]))
+    setDraft(set ? draftOf(set, content(), today) : null)
   }
   const change = (fn: (d: Draft) => void) =>
     setDraft((d) => {
@@ -105,16 +124,18 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
       return next
     })
 
-  const count = draft ? [...draft.diagnoses, ...draft.orders, ...draft.items].filter((k) => k.keep).length + (draft.plan.keep ? 1 : 0) + (draft.followUp.keep ? 1 : 0) : 0
+  const count = draft
+    ? [...draft.diagnoses, ...draft.orders, ...draft.items].filter((k) => k.keep).length + draft.checks.filter((c) => c.done).length + (draft.plan.keep ? 1 : 0) + (draft.followUp.keep ? 1 : 0)
+    : 0
   const submit = async () => {
     if (!draft) return
     setProblem('')
     setLineErrors({})
     try {
       const version = await prepare()
-      const res = await apply.mutateAsync({ set_id: setId ?? null, version, content: contentOf(draft, findings) })
+      const res = await apply.mutateAsync({ set_id: setId ?? null, version, content: contentOf(draft, findings), repeat: repeatOf(draft) })
       onApplied(res.visit)
-      const skipped = res.skipped.diagnoses.length + res.skipped.orders.length + (res.skipped.plan ? 1 : 0) + (res.skipped.follow_up ? 1 : 0)
+      const skipped = res.skipped.diagnoses.length + res.skipped.orders.length + res.skipped.today.length + (res.skipped.plan ? 1 : 0) + (res.skipped.follow_up ? 1 : 0)
       void message.success(skipped > 0 ? t('orderSets.appliedSkipped', { count: skipped }) : t('orderSets.applied'))
       onClose()
     } catch (e) {
@@ -153,7 +174,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
           showSearch={{ optionFilterProp: 'label' }}
           aria-label={t('orderSets.set')}
           placeholder={t('orderSets.choose')}
-          loading={sets.isLoading}
+          loading={sets.isLoading || testsToday.isLoading}
           value={setId}
           onChange={choose}
           style={{ width: '100%' }}
@@ -166,6 +187,16 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
         {problem && <Alert type="error" showIcon role="alert" title={problem} />}
         {draft && (
           <>
+            {draft.checks.length > 0 && (
+              <Section title={t('orderSets.checks')}>
+                <Typography.Text type="secondary">{t('orderSets.checksHelp')}</Typography.Text>
+                {draft.checks.map((c, i) => (
+                  <Checkbox key={i} checked={c.done} onChange={(e) => change((d) => void (d.checks[i].done = e.target.checked))}>
+                    {c.text}
+                  </Checkbox>
+                ))}
+              </Section>
+            )}
             {draft.diagnoses.length > 0 && (
               <Section title={t('visit.sections.diagnoses')}>
                 {draft.diagnoses.map((k, i) => (
@@ -187,6 +218,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                       {k.item.label || k.item.code}
                     </Checkbox>
                     {k.already && <Tag>{t('orderSets.already')}</Tag>}
+                    {k.today && <Tag color="warning">{t(k.today === 'resulted' ? 'orderSets.resultedToday' : 'orderSets.orderedToday')}</Tag>}
                     <Input
                       size="small"
                       style={{ maxWidth: 260 }}
@@ -238,6 +270,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                           suffix={k.item.unit}
                         />
                       </div>
+                      {k.keep && byWeight(k.item.dose) && <ByWeight item={k.item} kg={draft.weight} onUse={(dose) => change((d) => void (d.items[i].item.dose = dose))} />}
                       {k.keep && <LineFindings findings={mine} />}
                       {k.keep && (mine.some((f) => f.requires_reason) || lineErrors[i]) && (
                         <div style={{ marginBottom: 8 }}>
@@ -304,6 +337,23 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
         )}
       </Space>
     </Modal>
+  )
+}
+
+/** A dose written per kilogram worked out at the weight measured at this visit, or a reminder to weigh the patient. */
+function ByWeight({ item, kg, onUse }: { item: Item; kg: number | null; onUse: (dose: string) => void }) {
+  const { t, i18n } = useTranslation()
+  const w = kg ? weightDose(item.dose, item.medicine, kg) : null
+  if (!kg || !w) return <Typography.Text type="warning">{t('orderSets.noWeight')}</Typography.Text>
+  const n = (x: number) => writeNumber(x, i18n.language)
+  const values = { perKg: n(w.perKg), kg: n(kg), mg: n(w.mg), ml: w.ml === undefined ? '' : n(w.ml) }
+  return (
+    <Flex gap={8} align="center" wrap style={{ marginBottom: 6 }}>
+      <Typography.Text type="secondary">{t(w.ml === undefined ? 'orderSets.weightDose' : 'orderSets.weightDoseMl', values)}</Typography.Text>
+      <Button size="small" type="link" onClick={() => onUse(t(w.ml === undefined ? 'orderSets.doseMg' : 'orderSets.doseMgMl', values))}>
+        {t('orderSets.useDose')}
+      </Button>
+    </Flex>
   )
 }
 

@@ -22,6 +22,7 @@ export function setOf(visit: VisitContent, day: string, lines: Schema<'Prescript
     diagnoses: has('diagnoses') ? visit.diagnoses.filter((d) => d.code || d.text).map(({ code, text, primary }) => ({ code, text, primary })) : [],
     orders: has('orders') ? visit.orders.filter((o) => o.code).map(({ code, note }) => ({ code, note })) : [],
     items: has('items') ? lines.map((it) => ({ ...it, override_reason: '', overrides: [] })) : [],
+    checks: [],
     plan: has('plan') ? visit.plan : '',
     follow_up_days: has('follow_up') && days > 0 ? days : 0,
   }
