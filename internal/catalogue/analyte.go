@@ -55,11 +55,9 @@ type Analyte struct {
 	// cannot have them, so they are typing mistakes.
 	PlausibleLow  *float64 `json:"plausible_low,omitempty"`
 	PlausibleHigh *float64 `json:"plausible_high,omitempty"`
-	// A change since the patient's last result of at least DeltaPercent per cent, or of at
-	// least DeltaAbs in the canonical unit, is flagged U or D even inside the range.
-	DeltaPercent *float64 `json:"delta_percent,omitempty"`
-	DeltaAbs     *float64 `json:"delta_abs,omitempty"`
-	Ranges       []Range  `json:"ranges"`
+	Ranges        []Range        `json:"ranges"`
+	Critical      []CriticalBand `json:"critical"`
+	DeltaRules    []DeltaRule    `json:"delta_rules"`
 }
 
 // Unit is another unit an analyte may be entered in: canonical = entered × Factor, or the
@@ -80,16 +78,34 @@ type Answer struct {
 
 // Range is a reference range for a sex ("any", "female", "male") and an age band in
 // completed months, [FromMonths, ToMonths) (ToMonths nil: no upper end). The normal band is
-// inclusive at both ends; a value at or beyond a critical limit is critical. A nil bound is
-// no bound.
+// inclusive at both ends. A nil bound is no bound. Critical limits are not the band's: they
+// are the analyte's own (CriticalBand), so a patient no band fits still has them.
 type Range struct {
-	Sex          string   `json:"sex"`
-	FromMonths   int      `json:"age_from_months"`
-	ToMonths     *int     `json:"age_to_months"`
-	Low          *float64 `json:"low"`
-	High         *float64 `json:"high"`
-	CriticalLow  *float64 `json:"critical_low"`
-	CriticalHigh *float64 `json:"critical_high"`
+	Sex        string   `json:"sex"`
+	FromMonths int      `json:"age_from_months"`
+	ToMonths   *int     `json:"age_to_months"`
+	Low        *float64 `json:"low"`
+	High       *float64 `json:"high"`
+}
+
+// CriticalBand is an analyte's critical limits for an age band in completed months
+// [FromMonths, ToMonths), whatever the sex (CLSI GP47: critical-risk results are defined per
+// analyte); a value at or beyond a limit is critical.
+type CriticalBand struct {
+	FromMonths int      `json:"age_from_months"`
+	ToMonths   *int     `json:"age_to_months"`
+	Low        *float64 `json:"critical_low"`
+	High       *float64 `json:"critical_high"`
+	Source     string   `json:"source"`
+}
+
+// DeltaRule is a delta check: a change of at least Percent per cent, or of at least Abs in
+// the canonical unit, since an earlier result observed within WindowHours before this one.
+type DeltaRule struct {
+	WindowHours int      `json:"window_hours"`
+	Percent     *float64 `json:"percent"`
+	Abs         *float64 `json:"abs"`
+	Source      string   `json:"source"`
 }
 
 // Errors of a value that cannot be stored; the handler names the field and says why.
@@ -185,37 +201,99 @@ func MonthsOld(birth, on time.Time) int {
 	return max(months, 0)
 }
 
-// RangeFor picks the range that applies to a patient of a sex at an age in months: among
+// Reasons a value was judged without a sex-specific reference interval or without one at
+// all (Limits.Note), kept with the result and said on screen and paper.
+const (
+	NoteAnySex      = "any_sex"       // the sex is other or unknown: the union of the sexes' bands
+	NoteNoBand      = "no_band"       // no reference interval for the patient's age and sex
+	NoteNoBirthDate = "no_birth_date" // the age is unknown: no reference interval, the strictest critical limits
+	NoteCensored    = "censored"      // a censored value (<, >) whose side of the interval cannot be told
+)
+
+// Limits are what a value is judged against: the reference interval that applies (when
+// Reference), and the analyte's critical limits for the age, which apply whether or not a
+// reference interval does. Note says why the interval is missing or not sex-specific.
+type Limits struct {
+	Low, High                 *float64
+	CriticalLow, CriticalHigh *float64
+	Reference                 bool
+	Note                      string
+	Floor                     *float64 // the lowest value a person can have (a censored "<x" lies above it)
+}
+
+// inBand reports whether an age in months falls in [from, to).
+func inBand(months, from int, to *int) bool {
+	return months >= from && (to == nil || months < *to)
+}
+
+// RangeFor picks the reference interval of a patient of a sex at an age in months: among
 // the ranges of their age, those of their sex before those for any sex; when several
-// remain, their strictest bounds (the highest low, the lowest high). ok is false when no
-// range applies (a sex the ranges do not name, an age none covers): the result is then not
-// flagged, rather than flagged against an adult's range.
-func (a Analyte) RangeFor(sex string, months int) (r Range, ok bool) {
-	var own, any []Range
+// remain, their strictest bounds (the highest low, the lowest high). A patient whose sex is
+// neither male nor female gets the ranges for any sex, or else the union of the sexes'
+// ranges (the lowest low, the highest high: flagged only outside every sex's band), with
+// NoteAnySex. ok is false when no range applies (an age none covers).
+func (a Analyte) RangeFor(sex string, months int) (r Range, note string, ok bool) {
+	var own, anySex, other []Range
 	for _, c := range a.Ranges {
-		if months < c.FromMonths || (c.ToMonths != nil && months >= *c.ToMonths) {
+		if !inBand(months, c.FromMonths, c.ToMonths) {
 			continue
 		}
 		switch c.Sex {
 		case sex:
 			own = append(own, c)
 		case "any":
-			any = append(any, c)
+			anySex = append(anySex, c)
+		default:
+			other = append(other, c)
 		}
 	}
 	pick := own
 	if len(pick) == 0 {
-		pick = any
+		pick = anySex
+	}
+	if len(pick) == 0 && sex != "male" && sex != "female" && len(other) > 0 {
+		r = other[0]
+		for _, c := range other[1:] {
+			r.Low, r.High = lowerOrNone(r.Low, c.Low), higherOrNone(r.High, c.High)
+		}
+		r.Sex = "any"
+		return r, NoteAnySex, true
 	}
 	if len(pick) == 0 {
-		return Range{}, false
+		return Range{}, NoteNoBand, false
 	}
 	r = pick[0]
 	for _, c := range pick[1:] {
-		r.Low, r.CriticalLow = higher(r.Low, c.Low), higher(r.CriticalLow, c.CriticalLow)
-		r.High, r.CriticalHigh = lower(r.High, c.High), lower(r.CriticalHigh, c.CriticalHigh)
+		r.Low, r.High = higher(r.Low, c.Low), lower(r.High, c.High)
 	}
-	return r, true
+	return r, "", true
+}
+
+// CriticalFor is the analyte's critical limits at an age in months (the strictest where
+// bands overlap); months < 0 (the age is unknown) takes the strictest of every band, since
+// a critical value must never go unannounced for want of a birth date.
+func (a Analyte) CriticalFor(months int) (low, high *float64) {
+	for _, c := range a.Critical {
+		if months >= 0 && !inBand(months, c.FromMonths, c.ToMonths) {
+			continue
+		}
+		low, high = higher(low, c.Low), lower(high, c.High)
+	}
+	return low, high
+}
+
+// LimitsFor is everything a value of a patient of a sex at an age in months (-1: unknown)
+// is judged against.
+func (a Analyte) LimitsFor(sex string, months int) Limits {
+	l := Limits{Floor: a.PlausibleLow}
+	l.CriticalLow, l.CriticalHigh = a.CriticalFor(months)
+	if months < 0 {
+		l.Note = NoteNoBirthDate
+		return l
+	}
+	r, note, ok := a.RangeFor(sex, months)
+	l.Low, l.High, l.Reference, l.Note = r.Low, r.High, ok, note
+	return l
 }
 
 func higher(a, b *float64) *float64 {
@@ -232,23 +310,84 @@ func lower(a, b *float64) *float64 {
 	return a
 }
 
-// Flag is a numeric value's flag against a range: LL at or below the critical low, HH at or
-// above the critical high, else L below the low, H above the high, else N. Without a range
-// there is no flag ("").
-func Flag(v float64, r Range, ok bool) string {
+// lowerOrNone and higherOrNone widen a union of bands: a bound one band lacks is no bound.
+func lowerOrNone(a, b *float64) *float64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	return lower(a, b)
+}
+
+func higherOrNone(a, b *float64) *float64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	return higher(a, b)
+}
+
+// Comparators of a censored value (FHIR Quantity.comparator): the true value lies below or
+// above the number reported (a result under the limit of quantitation, "<0.01").
+const (
+	Less        = "<"
+	LessOrEqual = "<="
+	More        = ">"
+	MoreOrEqual = ">="
+)
+
+// Flag is a numeric value's flag: LL at or below the critical low, HH at or above the
+// critical high (whether or not a reference interval applies), else against the reference
+// interval L below the low, H above the high, N inside; "" when no interval applies.
+func Flag(v float64, l Limits) string {
 	switch {
-	case !ok:
-		return ""
-	case r.CriticalLow != nil && v <= *r.CriticalLow:
+	case l.CriticalLow != nil && v <= *l.CriticalLow:
 		return FlagCriticalLow
-	case r.CriticalHigh != nil && v >= *r.CriticalHigh:
+	case l.CriticalHigh != nil && v >= *l.CriticalHigh:
 		return FlagCriticalHigh
-	case r.Low != nil && v < *r.Low:
+	case !l.Reference:
+		return ""
+	case l.Low != nil && v < *l.Low:
 		return FlagLow
-	case r.High != nil && v > *r.High:
+	case l.High != nil && v > *l.High:
 		return FlagHigh
 	}
 	return FlagNormal
+}
+
+// FlagCensored is the flag of a censored value: the number v with its comparator says only
+// on which side of v the true value t lies. "<0.01" TSH (low 0.40) is L, ">500" ALT is H,
+// "<1" CRP (0–5, and a CRP cannot be below 0) is N, "<2.0" potassium is LL. Where t could lie
+// on either side of a limit ("<3.6" potassium, low 3.5), the flag is "" with NoteCensored, so
+// the order is not ranked as normal. Without a comparator it is Flag.
+func FlagCensored(v float64, comparator string, l Limits) (flag, note string) {
+	switch comparator {
+	case Less, LessOrEqual:
+		strict := comparator == Less
+		switch {
+		case l.CriticalLow != nil && v <= *l.CriticalLow: // t < v ≤ critical low
+			return FlagCriticalLow, ""
+		case !l.Reference:
+			return "", ""
+		case l.Low != nil && (v < *l.Low || (strict && v == *l.Low)): // t below the low
+			return FlagLow, ""
+		case (l.High == nil || v <= *l.High) && l.CriticalLow == nil && (l.Low == nil || (l.Floor != nil && *l.Low <= *l.Floor)):
+			return FlagNormal, "" // t between a floor no one is under and the high
+		}
+	case More, MoreOrEqual:
+		strict := comparator == More
+		switch {
+		case l.CriticalHigh != nil && v >= *l.CriticalHigh:
+			return FlagCriticalHigh, ""
+		case !l.Reference:
+			return "", ""
+		case l.High != nil && (v > *l.High || (strict && v == *l.High)):
+			return FlagHigh, ""
+		case (l.Low == nil || v >= *l.Low) && l.CriticalHigh == nil && l.High == nil:
+			return FlagNormal, ""
+		}
+	default:
+		return Flag(v, l), ""
+	}
+	return "", NoteCensored
 }
 
 // AnswerFlag is a coded answer's flag; an answer the test does not have is refused.
@@ -261,19 +400,58 @@ func (a Analyte) AnswerFlag(code string) (string, error) {
 	return "", ErrUnknownCode
 }
 
-// Delta is the delta check of a canonical value against the patient's previous one: U or D
-// when it changed by at least the analyte's percentage or absolute limit, else "".
-func (a Analyte) Delta(previous, v float64) string {
-	change := v - previous
-	big := (a.DeltaAbs != nil && math.Abs(change) >= *a.DeltaAbs-1e-9) ||
-		(a.DeltaPercent != nil && previous != 0 && math.Abs(change)/math.Abs(previous)*100 >= *a.DeltaPercent-1e-9)
-	switch {
-	case !big || change == 0:
-		return ""
-	case change > 0:
-		return FlagUp
+// Earlier is an earlier result of the same patient and analyte (canonical value), for the
+// delta check.
+type Earlier struct {
+	Value      float64
+	ObservedAt time.Time
+}
+
+// Delta is the delta check of a canonical value observed at a time against the patient's
+// earlier results: for each rule, against the results observed within its window before
+// (the lowest of them for a rise, the highest for a fall: KDIGO's baseline), U or D when the
+// change reaches the rule's percentage or absolute limit; "" when no rule fires.
+func (a Analyte) Delta(v float64, at time.Time, earlier []Earlier) string {
+	best, flag := 0.0, ""
+	for _, rule := range a.DeltaRules {
+		from := at.Add(-time.Duration(rule.WindowHours) * time.Hour)
+		var lo, hi *float64
+		for _, e := range earlier {
+			if e.ObservedAt.Before(from) || e.ObservedAt.After(at) {
+				continue
+			}
+			lo, hi = lower(lo, &e.Value), higher(hi, &e.Value)
+		}
+		if lo == nil {
+			continue
+		}
+		for _, c := range []struct {
+			base float64
+			flag string
+		}{{*lo, FlagUp}, {*hi, FlagDown}} {
+			change := v - c.base
+			if (c.flag == FlagUp && change <= 0) || (c.flag == FlagDown && change >= 0) {
+				continue
+			}
+			size := math.Abs(change)
+			fires := (rule.Abs != nil && size >= *rule.Abs-1e-9) ||
+				(rule.Percent != nil && c.base != 0 && size/math.Abs(c.base)*100 >= *rule.Percent-1e-9)
+			if rel := size / math.Max(math.Abs(c.base), 1e-9); fires && rel > best {
+				best, flag = rel, c.flag
+			}
+		}
 	}
-	return FlagDown
+	return flag
+}
+
+// MaxDeltaWindow is the longest window of the analyte's delta rules (0 without rules): the
+// earlier results the check needs are those observed within it.
+func (a Analyte) MaxDeltaWindow() time.Duration {
+	var longest int
+	for _, r := range a.DeltaRules {
+		longest = max(longest, r.WindowHours)
+	}
+	return time.Duration(longest) * time.Hour
 }
 
 // parseAnswers reads "negative:N,positive:A" into answers.

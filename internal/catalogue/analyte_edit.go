@@ -43,19 +43,19 @@ type AnalyteEdit struct {
 	Decimals      int           `json:"decimals"`
 	PlausibleLow  *float64      `json:"plausible_low"`
 	PlausibleHigh *float64      `json:"plausible_high"`
-	DeltaPercent  *float64      `json:"delta_percent"`
-	DeltaAbs      *float64      `json:"delta_abs"`
-	Answers       string        `json:"answers"`
-	Labels        AnalyteLabels `json:"labels"`
-	Ranges        []Range       `json:"ranges"`
-	Units         []Unit        `json:"units"`
-	Version       int           `json:"version"`
+	Answers       string         `json:"answers"`
+	Labels        AnalyteLabels  `json:"labels"`
+	Ranges        []Range        `json:"ranges"`
+	Critical      []CriticalBand `json:"critical"`
+	DeltaRules    []DeltaRule    `json:"delta_rules"`
+	Units         []Unit         `json:"units"`
+	Version       int            `json:"version"`
 }
 
 var (
 	loincPattern   = regexp.MustCompile(`^[0-9]{1,7}-[0-9]$`)
 	analytePattern = regexp.MustCompile(`^[A-Z0-9][A-Z0-9%_.-]{0,19}$`)
-	answersPattern = regexp.MustCompile(`^[a-z0-9+_]+:(N|A|AA)(,[a-z0-9+_]+:(N|A|AA))*$`)
+	answersPattern = regexp.MustCompile(`^[a-z0-9+_-]+:(N|A|AA)(,[a-z0-9+_-]+:(N|A|AA))*$`)
 )
 
 // validCheckDigit is LOINC's mod-10 check digit (the Luhn algorithm over the code's digits).
@@ -116,7 +116,7 @@ func (a *AnalyteEdit) check(v *apperr.Validation, prefix string) {
 	if a.Decimals < 0 || a.Decimals > 4 {
 		v.Add(prefix+"decimals", "catalogue.decimals")
 	}
-	for field, f := range map[string]*float64{"plausible_low": a.PlausibleLow, "plausible_high": a.PlausibleHigh, "delta_percent": a.DeltaPercent, "delta_abs": a.DeltaAbs} {
+	for field, f := range map[string]*float64{"plausible_low": a.PlausibleLow, "plausible_high": a.PlausibleHigh} {
 		if !finite(f) || (f != nil && *f < 0 && field != "plausible_low") {
 			v.Add(prefix+field, "validation.number")
 		}
@@ -133,6 +133,72 @@ func (a *AnalyteEdit) check(v *apperr.Validation, prefix string) {
 	for i := range a.Ranges {
 		checkRange(v, fmt.Sprintf("%sranges.%d.", prefix, i), &a.Ranges[i], a)
 	}
+	if len(a.Critical) > MaxRanges {
+		v.Add(prefix+"critical", "validation.too_many")
+	}
+	if a.Type != Numeric && len(a.Critical) > 0 {
+		v.Add(prefix+"critical", "catalogue.ranges_numeric_only")
+	}
+	for i := range a.Critical {
+		checkCritical(v, fmt.Sprintf("%scritical.%d.", prefix, i), &a.Critical[i], a)
+	}
+	if len(a.DeltaRules) > MaxRanges {
+		v.Add(prefix+"delta_rules", "validation.too_many")
+	}
+	if a.Type != Numeric && len(a.DeltaRules) > 0 {
+		v.Add(prefix+"delta_rules", "catalogue.ranges_numeric_only")
+	}
+	windows := map[int]bool{}
+	for i := range a.DeltaRules {
+		d, at := &a.DeltaRules[i], fmt.Sprintf("%sdelta_rules.%d.", prefix, i)
+		d.Source = strings.TrimSpace(d.Source)
+		if d.WindowHours < 1 || d.WindowHours > MaxDeltaWindowHours {
+			v.Add(at+"window_hours", "catalogue.delta_window")
+		} else if windows[d.WindowHours] {
+			v.Add(at+"window_hours", "catalogue.delta_window_twice")
+		}
+		windows[d.WindowHours] = true
+		for field, f := range map[string]*float64{"percent": d.Percent, "abs": d.Abs} {
+			if !finite(f) || (f != nil && *f <= 0) {
+				v.Add(at+field, "validation.number")
+			}
+		}
+		if d.Percent == nil && d.Abs == nil {
+			v.Add(at+"percent", "catalogue.delta_empty")
+		}
+		if utf8.RuneCountInString(d.Source) > 1000 {
+			v.Add(at+"source", "validation.too_long")
+		}
+	}
+}
+
+// MaxDeltaWindowHours is the longest window a delta rule may look back over: ten years.
+const MaxDeltaWindowHours = 24 * 3653
+
+// checkCritical checks one critical band: its ages, its limits in order and within what a
+// person can have, at least one of them.
+func checkCritical(v *apperr.Validation, prefix string, c *CriticalBand, a *AnalyteEdit) {
+	c.Source = strings.TrimSpace(c.Source)
+	if c.FromMonths < 0 || (c.ToMonths != nil && *c.ToMonths <= c.FromMonths) {
+		v.Add(prefix+"age_to_months", "catalogue.range_ages")
+	}
+	for field, b := range map[string]*float64{"critical_low": c.Low, "critical_high": c.High} {
+		switch {
+		case !finite(b):
+			v.Add(prefix+field, "validation.number")
+		case b != nil && ((a.PlausibleLow != nil && *b < *a.PlausibleLow) || (a.PlausibleHigh != nil && *b > *a.PlausibleHigh)):
+			v.Add(prefix+field, "catalogue.range_implausible")
+		}
+	}
+	if c.Low != nil && c.High != nil && finite(c.Low) && finite(c.High) && *c.Low >= *c.High {
+		v.Add(prefix+"critical_high", "catalogue.range_order")
+	}
+	if c.Low == nil && c.High == nil {
+		v.Add(prefix+"critical_low", "catalogue.range_empty")
+	}
+	if utf8.RuneCountInString(c.Source) > 1000 {
+		v.Add(prefix+"source", "validation.too_long")
+	}
 }
 
 // checkRange checks one band: its sex and ages, its bounds in order (critical low ≤ low ≤
@@ -144,8 +210,8 @@ func checkRange(v *apperr.Validation, prefix string, r *Range, a *AnalyteEdit) {
 	if r.FromMonths < 0 || (r.ToMonths != nil && *r.ToMonths <= r.FromMonths) {
 		v.Add(prefix+"age_to_months", "catalogue.range_ages")
 	}
-	bounds := []*float64{r.CriticalLow, r.Low, r.High, r.CriticalHigh}
-	names := []string{"critical_low", "low", "high", "critical_high"}
+	bounds := []*float64{r.Low, r.High}
+	names := []string{"low", "high"}
 	var last *float64
 	for i, b := range bounds {
 		if !finite(b) {
@@ -163,7 +229,7 @@ func checkRange(v *apperr.Validation, prefix string, r *Range, a *AnalyteEdit) {
 		}
 		last = b
 	}
-	if r.Low == nil && r.High == nil && r.CriticalLow == nil && r.CriticalHigh == nil {
+	if r.Low == nil && r.High == nil {
 		v.Add(prefix+"low", "catalogue.range_empty")
 	}
 }
@@ -178,8 +244,8 @@ func readAnalyteEdits(ctx context.Context, q database.Querier, code string) ([]A
 	if code != "" {
 		where, args = " WHERE a.code = $1", []any{code}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high, a.delta_percent,
-		a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi, a.version FROM lab_analytes a`+where+` ORDER BY a.code`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
+		a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi, a.version FROM lab_analytes a`+where+` ORDER BY a.code`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read analytes: %w", err)
 	}
@@ -187,12 +253,12 @@ func readAnalyteEdits(ctx context.Context, q database.Querier, code string) ([]A
 	at := map[string]int{}
 	for rows.Next() {
 		var a AnalyteEdit
-		if err := rows.Scan(&a.Code, &a.LOINC, &a.Type, &a.Unit, &a.Decimals, &a.PlausibleLow, &a.PlausibleHigh, &a.DeltaPercent,
-			&a.DeltaAbs, &a.Answers, &a.Labels.EN, &a.Labels.RU, &a.Labels.ZH, &a.Labels.VI, &a.Version); err != nil {
+		if err := rows.Scan(&a.Code, &a.LOINC, &a.Type, &a.Unit, &a.Decimals, &a.PlausibleLow, &a.PlausibleHigh,
+			&a.Answers, &a.Labels.EN, &a.Labels.RU, &a.Labels.ZH, &a.Labels.VI, &a.Version); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		a.Ranges, a.Units = []Range{}, []Unit{}
+		a.Ranges, a.Units, a.Critical, a.DeltaRules = []Range{}, []Unit{}, []CriticalBand{}, []DeltaRule{}
 		at[a.Code] = len(out)
 		out = append(out, a)
 	}
@@ -201,14 +267,17 @@ func readAnalyteEdits(ctx context.Context, q database.Querier, code string) ([]A
 		return nil, err
 	}
 	where = strings.Replace(where, "a.code", "analyte", 1)
-	return out, unitsAndRanges(ctx, q, `SELECT analyte, unit, conversion, factor, loinc FROM lab_analyte_units`+where+` ORDER BY analyte, unit`,
-		`SELECT analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high FROM lab_ranges`+where+
-			` ORDER BY analyte, sex, age_from_months, id`, args, func(code string) (*[]Unit, *[]Range) {
+	return out, readBands(ctx, q, `SELECT analyte, unit, conversion, factor, loinc FROM lab_analyte_units`+where+` ORDER BY analyte, unit`,
+		`SELECT analyte, sex, age_from_months, age_to_months, low, high FROM lab_ranges`+where+` ORDER BY analyte, sex, age_from_months, id`,
+		`SELECT analyte, age_from_months, age_to_months, critical_low, critical_high, source FROM lab_critical_limits`+where+` ORDER BY analyte, age_from_months`,
+		`SELECT analyte, window_hours, percent, abs, source FROM lab_delta_rules`+where+` ORDER BY analyte, window_hours`,
+		args, func(code string) *bands {
 			i, ok := at[code]
 			if !ok {
-				return nil, nil
+				return nil
 			}
-			return &out[i].Units, &out[i].Ranges
+			a := &out[i]
+			return &bands{&a.Units, &a.Ranges, &a.Critical, &a.DeltaRules}
 		})
 }
 
@@ -238,6 +307,19 @@ func (s *Store) SaveAnalyte(ctx context.Context, e audit.Event, code string, in 
 			v.Add("type", "catalogue.analyte_type_fixed")
 			return v.Err()
 		}
+		// Critical limits and delta rules an edit does not send are kept, never erased.
+		if in.Critical == nil || in.DeltaRules == nil {
+			stored, err := readAnalyteEdits(ctx, tx, code)
+			if err != nil || len(stored) == 0 {
+				return err
+			}
+			if in.Critical == nil {
+				in.Critical = stored[0].Critical
+			}
+			if in.DeltaRules == nil {
+				in.DeltaRules = stored[0].DeltaRules
+			}
+		}
 		return writeAnalyte(ctx, tx, e, in, false)
 	})
 	if err != nil {
@@ -260,15 +342,15 @@ func writeAnalyte(ctx context.Context, tx *sql.Tx, e audit.Event, in AnalyteEdit
 	}
 	var err error
 	if fresh {
-		_, err = tx.ExecContext(ctx, `INSERT INTO lab_analytes (code, loinc, type, unit, decimals, plausible_low, plausible_high, delta_percent,
-			delta_abs, answers, label_en, label_ru, label_zh, label_vi) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-			in.Code, in.LOINC, in.Type, in.Unit, in.Decimals, num(in.PlausibleLow), num(in.PlausibleHigh), num(in.DeltaPercent), num(in.DeltaAbs),
+		_, err = tx.ExecContext(ctx, `INSERT INTO lab_analytes (code, loinc, type, unit, decimals, plausible_low, plausible_high,
+			answers, label_en, label_ru, label_zh, label_vi) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			in.Code, in.LOINC, in.Type, in.Unit, in.Decimals, num(in.PlausibleLow), num(in.PlausibleHigh),
 			in.Answers, in.Labels.EN, in.Labels.RU, in.Labels.ZH, in.Labels.VI)
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE lab_analytes SET loinc = $2, unit = $3, decimals = $4, plausible_low = $5, plausible_high = $6,
-			delta_percent = $7, delta_abs = $8, answers = $9, label_en = $10, label_ru = $11, label_zh = $12, label_vi = $13, version = version + 1
-			WHERE code = $1`, in.Code, in.LOINC, in.Unit, in.Decimals, num(in.PlausibleLow), num(in.PlausibleHigh), num(in.DeltaPercent),
-			num(in.DeltaAbs), in.Answers, in.Labels.EN, in.Labels.RU, in.Labels.ZH, in.Labels.VI)
+			answers = $7, label_en = $8, label_ru = $9, label_zh = $10, label_vi = $11, version = version + 1
+			WHERE code = $1`, in.Code, in.LOINC, in.Unit, in.Decimals, num(in.PlausibleLow), num(in.PlausibleHigh),
+			in.Answers, in.Labels.EN, in.Labels.RU, in.Labels.ZH, in.Labels.VI)
 	}
 	if err != nil {
 		return fmt.Errorf("write analyte %s: %w", in.Code, err)
@@ -277,21 +359,55 @@ func writeAnalyte(ctx context.Context, tx *sql.Tx, e audit.Event, in AnalyteEdit
 		return err
 	}
 	for _, r := range in.Ranges {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_ranges (analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, in.Code, r.Sex, r.FromMonths, r.ToMonths, num(r.Low), num(r.High), num(r.CriticalLow),
-			num(r.CriticalHigh)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_ranges (analyte, sex, age_from_months, age_to_months, low, high)
+			VALUES ($1, $2, $3, $4, $5, $6)`, in.Code, r.Sex, r.FromMonths, r.ToMonths, num(r.Low), num(r.High)); err != nil {
 			return fmt.Errorf("write range of %s: %w", in.Code, err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM lab_critical_limits WHERE analyte = $1`, in.Code); err != nil {
+		return err
+	}
+	for _, c := range in.Critical {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_critical_limits (analyte, age_from_months, age_to_months, critical_low, critical_high, source)
+			VALUES ($1, $2, $3, $4, $5, $6)`, in.Code, c.FromMonths, c.ToMonths, num(c.Low), num(c.High), c.Source); err != nil {
+			return fmt.Errorf("write critical limits of %s: %w", in.Code, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM lab_delta_rules WHERE analyte = $1`, in.Code); err != nil {
+		return err
+	}
+	for _, d := range in.DeltaRules {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_delta_rules (analyte, window_hours, percent, abs, source)
+			VALUES ($1, $2, $3, $4, $5)`, in.Code, d.WindowHours, num(d.Percent), num(d.Abs), d.Source); err != nil {
+			return fmt.Errorf("write delta rule of %s: %w", in.Code, err)
+		}
+	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome = "catalogue.analyte_save", "lab_analyte", in.Code, audit.Success
-	e.Detail = fmt.Sprintf("%d ranges", len(in.Ranges))
+	e.Detail = fmt.Sprintf("%d ranges, %d critical bands, %d delta rules", len(in.Ranges), len(in.Critical), len(in.DeltaRules))
 	return audit.Record(ctx, tx, e)
 }
 
 // analyteCSVHeader are the columns of the exported and imported results catalogue: an
-// analyte's fields on every row of its ranges (one row when it has none).
-var analyteCSVHeader = []string{"analyte", "loinc", "type", "unit", "decimals", "plausible_low", "plausible_high", "delta_percent", "delta_abs",
+// analyte's fields on every row of its bands (one row when it has none), each row one band:
+// a reference interval (band "reference": sex, ages, low, high), critical limits (band
+// "critical": ages, low and high as the critical low and high, source) or a delta rule (band
+// "delta": window_hours, percent, abs, source).
+var analyteCSVHeader = []string{"analyte", "loinc", "type", "unit", "decimals", "plausible_low", "plausible_high",
+	"answers", "label_en", "label_ru", "label_zh", "label_vi", "band", "sex", "age_from_months", "age_to_months", "low", "high",
+	"window_hours", "percent", "abs", "source"}
+
+// legacyCSVHeader is the file an earlier version exported: critical limits on the reference
+// rows, and delta numbers without a window on the analyte. It is still read (its critical
+// limits become critical bands at their ages, its delta numbers a rule over a year).
+var legacyCSVHeader = []string{"analyte", "loinc", "type", "unit", "decimals", "plausible_low", "plausible_high", "delta_percent", "delta_abs",
 	"answers", "label_en", "label_ru", "label_zh", "label_vi", "sex", "age_from_months", "age_to_months", "low", "high", "critical_low", "critical_high"}
+
+// Bands of a catalogue CSV row.
+const (
+	bandReference = "reference"
+	bandCritical  = "critical"
+	bandDelta     = "delta"
+)
 
 // WriteAnalytesCSV writes the analytes as CSV (numbers with "." as the point).
 func WriteAnalytesCSV(w io.Writer, list []AnalyteEdit) error {
@@ -303,24 +419,34 @@ func WriteAnalytesCSV(w io.Writer, list []AnalyteEdit) error {
 		}
 		return strconv.FormatFloat(*f, 'f', -1, 64)
 	}
+	months := func(m *int) string {
+		if m == nil {
+			return ""
+		}
+		return strconv.Itoa(*m)
+	}
+	write := func(row []string) {
+		for i, cell := range row { // a cell a spreadsheet would run as a formula starts with a quote
+			if cell != "" && strings.ContainsRune("=+@\t\r", rune(cell[0])) {
+				row[i] = "'" + cell
+			}
+		}
+		_ = cw.Write(row)
+	}
 	for _, a := range list {
-		head := []string{a.Code, a.LOINC, a.Type, a.Unit, strconv.Itoa(a.Decimals), num(a.PlausibleLow), num(a.PlausibleHigh), num(a.DeltaPercent),
-			num(a.DeltaAbs), a.Answers, a.Labels.EN, a.Labels.RU, a.Labels.ZH, a.Labels.VI}
-		if len(a.Ranges) == 0 {
-			_ = cw.Write(append(head, "", "", "", "", "", "", ""))
+		head := []string{a.Code, a.LOINC, a.Type, a.Unit, strconv.Itoa(a.Decimals), num(a.PlausibleLow), num(a.PlausibleHigh),
+			a.Answers, a.Labels.EN, a.Labels.RU, a.Labels.ZH, a.Labels.VI}
+		if len(a.Ranges)+len(a.Critical)+len(a.DeltaRules) == 0 {
+			write(append(head, "", "", "", "", "", "", "", "", "", ""))
 		}
 		for _, r := range a.Ranges {
-			to := ""
-			if r.ToMonths != nil {
-				to = strconv.Itoa(*r.ToMonths)
-			}
-			row := slices.Concat(head, []string{r.Sex, strconv.Itoa(r.FromMonths), to, num(r.Low), num(r.High), num(r.CriticalLow), num(r.CriticalHigh)})
-			for i, cell := range row { // a cell a spreadsheet would run as a formula starts with a quote
-				if cell != "" && strings.ContainsRune("=+@\t\r", rune(cell[0])) {
-					row[i] = "'" + cell
-				}
-			}
-			_ = cw.Write(row)
+			write(slices.Concat(head, []string{bandReference, r.Sex, strconv.Itoa(r.FromMonths), months(r.ToMonths), num(r.Low), num(r.High), "", "", "", ""}))
+		}
+		for _, c := range a.Critical {
+			write(slices.Concat(head, []string{bandCritical, "", strconv.Itoa(c.FromMonths), months(c.ToMonths), num(c.Low), num(c.High), "", "", "", c.Source}))
+		}
+		for _, d := range a.DeltaRules {
+			write(slices.Concat(head, []string{bandDelta, "", "", "", "", "", strconv.Itoa(d.WindowHours), num(d.Percent), num(d.Abs), d.Source}))
 		}
 	}
 	cw.Flush()
@@ -336,7 +462,8 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
-	if err != nil || !slices.Equal(header, analyteCSVHeader) {
+	legacy := err == nil && slices.Equal(header, legacyCSVHeader)
+	if err != nil || (!legacy && !slices.Equal(header, analyteCSVHeader)) {
 		return rep, apperr.Invalid("catalogue.analytes_header")
 	}
 	type group struct {
@@ -357,18 +484,21 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil || len(rec) != len(analyteCSVHeader) {
+		if err != nil || len(rec) != len(header) {
 			reject(line, "catalogue.analytes_row")
 			continue
 		}
 		for i := range rec {
 			rec[i] = strings.TrimPrefix(strings.TrimSpace(rec[i]), "'")
 		}
-		a, rng, key := parseAnalyteRow(rec)
+		if legacy {
+			rec = fromLegacy(rec)
+		}
+		a, row, key := parseAnalyteRow(rec)
 		g, ok := groups[a.Code]
 		if !ok {
 			g = &group{a: a}
-			g.a.Ranges = []Range{}
+			g.a.Ranges, g.a.Critical, g.a.DeltaRules = []Range{}, []CriticalBand{}, []DeltaRule{}
 			groups[a.Code] = g
 			order = append(order, a.Code)
 		}
@@ -378,9 +508,7 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 			reject(line, key)
 			continue
 		}
-		if rng != nil {
-			g.a.Ranges = append(g.a.Ranges, *rng)
-		}
+		g.a.add(row, legacy)
 	}
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		for _, code := range order {
@@ -427,43 +555,117 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 	return rep, err
 }
 
-// parseAnalyteRow reads one CSV row: the analyte's fields and its range (nil when the row has
-// none), or the message key of what cannot be read.
-func parseAnalyteRow(rec []string) (AnalyteEdit, *Range, string) {
-	a := AnalyteEdit{Code: strings.ToUpper(rec[0]), LOINC: rec[1], Type: rec[2], Unit: rec[3], Answers: rec[9],
-		Labels: AnalyteLabels{EN: rec[10], RU: rec[11], ZH: rec[12], VI: rec[13]}}
+// csvRow is what one CSV row holds beyond the analyte's fields: a band of one kind, or none.
+type csvRow struct {
+	rng      *Range
+	critical *CriticalBand
+	delta    *DeltaRule
+}
+
+// add adds a row's band to the analyte. A legacy file's critical limits come once per age
+// (the sexes' rows repeat them) and its delta numbers once per analyte.
+func (a *AnalyteEdit) add(row csvRow, legacy bool) {
+	if row.rng != nil {
+		a.Ranges = append(a.Ranges, *row.rng)
+	}
+	if row.critical != nil && !(legacy && slices.ContainsFunc(a.Critical, func(c CriticalBand) bool { return c.FromMonths == row.critical.FromMonths })) {
+		a.Critical = append(a.Critical, *row.critical)
+	}
+	if row.delta != nil && !(legacy && len(a.DeltaRules) > 0) {
+		a.DeltaRules = append(a.DeltaRules, *row.delta)
+	}
+}
+
+// fromLegacy rewrites a row of the earlier file as the rows of today's (one or more bands in
+// one: the reference band, with its critical limits and the analyte's delta numbers carried
+// in columns the parser reads as further bands).
+func fromLegacy(rec []string) []string {
+	head := []string{rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6], rec[9], rec[10], rec[11], rec[12], rec[13]}
+	band := ""
+	if rec[14] != "" || rec[15] != "" || rec[16] != "" || rec[17] != "" || rec[18] != "" {
+		band = bandReference
+	}
+	out := slices.Concat(head, []string{band, rec[14], rec[15], rec[16], rec[17], rec[18], "", "", "", ""})
+	// The legacy columns travel after today's, read by parseAnalyteRow.
+	return append(out, rec[19], rec[20], rec[7], rec[8])
+}
+
+// parseAnalyteRow reads one CSV row: the analyte's fields and its band, or the message key of
+// what cannot be read. A legacy row (fromLegacy) also carries critical limits and delta
+// numbers, which become a critical band at the row's ages and a delta rule over a year.
+func parseAnalyteRow(rec []string) (AnalyteEdit, csvRow, string) {
+	a := AnalyteEdit{Code: strings.ToUpper(rec[0]), LOINC: rec[1], Type: rec[2], Unit: rec[3], Answers: rec[7],
+		Labels: AnalyteLabels{EN: rec[8], RU: rec[9], ZH: rec[10], VI: rec[11]}}
+	var row csvRow
 	var err error
 	if a.Decimals, err = strconv.Atoi(cmp.Or(rec[4], "0")); err != nil {
-		return a, nil, "catalogue.decimals"
+		return a, row, "catalogue.decimals"
 	}
-	nums := make([]*float64, 0, 8)
-	for _, cell := range []string{rec[5], rec[6], rec[7], rec[8], rec[17], rec[18], rec[19], rec[20]} {
+	number := func(cell string) (*float64, bool) {
 		if cell == "" {
-			nums = append(nums, nil)
-			continue
+			return nil, true
 		}
 		f, err := strconv.ParseFloat(cell, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return a, nil, "validation.number"
+			return nil, false
 		}
-		nums = append(nums, &f)
+		return &f, true
 	}
-	a.PlausibleLow, a.PlausibleHigh, a.DeltaPercent, a.DeltaAbs = nums[0], nums[1], nums[2], nums[3]
-	if rec[14] == "" && rec[15] == "" && rec[16] == "" && nums[4] == nil && nums[5] == nil && nums[6] == nil && nums[7] == nil {
-		return a, nil, ""
+	cells := []string{rec[5], rec[6], rec[16], rec[17], rec[19], rec[20]}
+	if len(rec) > len(analyteCSVHeader) {
+		cells = append(cells, rec[22:]...)
 	}
-	rng := &Range{Sex: rec[14], Low: nums[4], High: nums[5], CriticalLow: nums[6], CriticalHigh: nums[7]}
-	if rng.FromMonths, err = strconv.Atoi(cmp.Or(rec[15], "0")); err != nil {
-		return a, nil, "catalogue.range_ages"
+	nums := make([]*float64, len(cells))
+	for i, cell := range cells {
+		var ok bool
+		if nums[i], ok = number(cell); !ok {
+			return a, row, "validation.number"
+		}
 	}
-	if rec[16] != "" {
-		to, err := strconv.Atoi(rec[16])
+	a.PlausibleLow, a.PlausibleHigh = nums[0], nums[1]
+	from, to, ages := 0, (*int)(nil), ""
+	if rec[14] != "" || rec[15] != "" {
+		if from, err = strconv.Atoi(cmp.Or(rec[14], "0")); err != nil {
+			ages = "catalogue.range_ages"
+		}
+		if rec[15] != "" {
+			t, err := strconv.Atoi(rec[15])
+			if err != nil {
+				ages = "catalogue.range_ages"
+			}
+			to = &t
+		}
+	}
+	switch rec[12] {
+	case "":
+		if rec[13] != "" || rec[14] != "" || rec[15] != "" || nums[2] != nil || nums[3] != nil || rec[18] != "" || nums[4] != nil || nums[5] != nil {
+			return a, row, "catalogue.analytes_band"
+		}
+	case bandReference:
+		row.rng = &Range{Sex: rec[13], FromMonths: from, ToMonths: to, Low: nums[2], High: nums[3]}
+	case bandCritical:
+		row.critical = &CriticalBand{FromMonths: from, ToMonths: to, Low: nums[2], High: nums[3], Source: rec[21]}
+	case bandDelta:
+		hours, err := strconv.Atoi(rec[18])
 		if err != nil {
-			return a, nil, "catalogue.range_ages"
+			return a, row, "catalogue.delta_window"
 		}
-		rng.ToMonths = &to
+		row.delta = &DeltaRule{WindowHours: hours, Percent: nums[4], Abs: nums[5], Source: rec[21]}
+	default:
+		return a, row, "catalogue.analytes_band"
 	}
-	return a, rng, ""
+	if ages != "" {
+		return a, row, ages
+	}
+	if len(nums) == 10 { // a legacy row: critical low, critical high, delta percent, delta abs
+		if nums[6] != nil || nums[7] != nil {
+			row.critical = &CriticalBand{FromMonths: from, ToMonths: to, Low: nums[6], High: nums[7], Source: "imported from a reference band"}
+		}
+		if nums[8] != nil || nums[9] != nil {
+			row.delta = &DeltaRule{WindowHours: 24 * 365, Percent: nums[8], Abs: nums[9], Source: "imported without a window (a year given)"}
+		}
+	}
+	return a, row, ""
 }
 
 // TestDefinition is what a test reports, as an administrator edits it: its LOINC code, its

@@ -26,6 +26,8 @@ type analyte struct {
 	PlausibleLow  *float64         `json:"plausible_low"`
 	PlausibleHigh *float64         `json:"plausible_high"`
 	Ranges        []map[string]any `json:"ranges"`
+	Critical      []map[string]any `json:"critical"`
+	DeltaRules    []map[string]any `json:"delta_rules"`
 	Version       int              `json:"version"`
 }
 
@@ -50,28 +52,66 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		if k.LOINC != "2823-3" || len(k.Ranges) == 0 {
 			t.Fatalf("potassium: %+v", k)
 		}
+		if len(k.Critical) != 3 {
+			t.Fatalf("potassium's critical bands: %+v", k.Critical)
+		}
 		body := map[string]any{"loinc": "2823-3", "type": "numeric", "unit": "mmol/L", "decimals": 1, "plausible_low": 1, "plausible_high": 15,
 			"answers": "", "labels": map[string]string{"en": "Potassium", "ru": "Калий", "zh": "钾", "vi": "Kali"}, "version": k.Version,
-			"ranges": []map[string]any{{"sex": "any", "age_from_months": 216, "low": 3.4, "high": 5.3, "critical_low": 2.8, "critical_high": 6.2}}}
+			"ranges": []map[string]any{{"sex": "any", "age_from_months": 216, "low": 3.4, "high": 5.3}}}
 		r := admin.Do("PUT", "/api/lab-analytes/K", body)
 		var saved analyte
 		r.JSON(t, &saved)
-		if r.Status != http.StatusOK || len(saved.Ranges) != 1 || saved.Version != k.Version+1 {
-			t.Fatalf("save: %d %s", r.Status, r.Body)
+		if r.Status != http.StatusOK || len(saved.Ranges) != 1 || saved.Version != k.Version+1 || len(saved.Critical) != 3 {
+			t.Fatalf("save without critical bands keeps them: %d %s", r.Status, r.Body)
+		}
+		body["version"], body["critical"] = saved.Version, []map[string]any{{"age_from_months": 0, "critical_low": 2.8, "critical_high": 6.2, "source": "our lab"}}
+		body["delta_rules"] = []map[string]any{{"window_hours": 72, "abs": 1.2, "source": "our lab"}}
+		r = admin.Do("PUT", "/api/lab-analytes/K", body)
+		r.JSON(t, &saved)
+		if r.Status != http.StatusOK || len(saved.Critical) != 1 || len(saved.DeltaRules) != 1 {
+			t.Fatalf("save with critical bands and delta rules: %d %s", r.Status, r.Body)
+		}
+		for _, bad := range []struct {
+			change map[string]any
+			field  string
+		}{
+			{map[string]any{"critical": []map[string]any{{"age_from_months": 0, "critical_low": 6, "critical_high": 3}}}, "critical.0.critical_high"},
+			{map[string]any{"critical": []map[string]any{{"age_from_months": 0}}}, "critical.0.critical_low"},
+			{map[string]any{"critical": []map[string]any{{"age_from_months": 0, "critical_high": 99}}}, "critical.0.critical_high"},
+			{map[string]any{"delta_rules": []map[string]any{{"window_hours": 0, "abs": 1}}}, "delta_rules.0.window_hours"},
+			{map[string]any{"delta_rules": []map[string]any{{"window_hours": 48}}}, "delta_rules.0.percent"},
+			{map[string]any{"delta_rules": []map[string]any{{"window_hours": 48, "abs": 1}, {"window_hours": 48, "percent": 10}}}, "delta_rules.1.window_hours"},
+		} {
+			b := map[string]any{}
+			for k, v := range body {
+				b[k] = v
+			}
+			for k, v := range bad.change {
+				b[k] = v
+			}
+			if r := admin.Do("PUT", "/api/lab-analytes/K", b); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"`+bad.field+`"`) {
+				t.Errorf("%v: %d %s, want 422 naming %s", bad.change, r.Status, r.Body, bad.field)
+			}
 		}
 
 		r = admin.Do("GET", "/api/lab-analytes/export", nil)
 		csv := string(r.Body)
-		if r.Status != http.StatusOK || !strings.HasPrefix(csv, "analyte,loinc,type,unit,") || !strings.Contains(csv, "K,2823-3,numeric,mmol/L,1,1,15,,,,Potassium,Калий,钾,Kali,any,216,,3.4,5.3,2.8,6.2") {
-			t.Fatalf("export: %d %.400s", r.Status, csv)
+		head := "K,2823-3,numeric,mmol/L,1,1,15,,Potassium,Калий,钾,Kali,"
+		for _, row := range []string{head + "reference,any,216,,3.4,5.3,,,,", head + "critical,,0,,2.8,6.2,,,,our lab", head + "delta,,,,,,72,,1.2,our lab"} {
+			if r.Status != http.StatusOK || !strings.HasPrefix(csv, "analyte,loinc,type,unit,") || !strings.Contains(csv, row) {
+				t.Fatalf("export lacks %q: %d %.400s", row, r.Status, csv)
+			}
 		}
 		header := strings.SplitN(csv, "\n", 2)[0]
 		file := header + "\n" +
-			"K,2823-3,numeric,mmol/L,1,1,15,,,,Potassium,Калий,钾,Kali,any,216,,3.5,5.1,3.0,6.0\n" +
-			"K,2823-3,numeric,mmol/L,1,1,15,,,,Potassium,Калий,钾,Kali,female,0,216,3.6,5.2,,\n" +
-			"MG,19123-9,numeric,mmol/L,2,0.1,5,,,,Magnesium,Магний,镁,Magiê,any,216,,0.66,1.07,0.4,2.0\n" +
-			"NA,2951-2,numeric,mmol/L,0,80,200,,,,Sodium,Натрий,钠,Natri,any,216,,136,145,120,160\n" +
-			"NA,2951-2,numeric,mmol/L,0,80,200,,,,Sodium,Натрий,钠,Natri,male,216,,abc,145,,\n"
+			head + "reference,any,216,,3.5,5.1,,,,\n" +
+			head + "reference,female,0,216,3.6,5.2,,,,\n" +
+			head + "critical,,0,216,2.8,6.5,,,,children\n" +
+			head + "critical,,216,,3.0,6.0,,,,adults\n" +
+			"MG,19123-9,numeric,mmol/L,2,0.1,5,,Magnesium,Магний,镁,Magiê,reference,any,216,,0.66,1.07,,,,\n" +
+			"NA,2951-2,numeric,mmol/L,0,80,200,,Sodium,Натрий,钠,Natri,reference,any,216,,136,145,,,,\n" +
+			"NA,2951-2,numeric,mmol/L,0,80,200,,Sodium,Натрий,钠,Natri,reference,male,216,,abc,145,,,,\n" +
+			"CL,2075-0,numeric,mmol/L,0,50,150,,Chloride,Хлор,氯,Clo,weird,any,216,,98,107,,,,\n"
 		r = admin.Upload("POST", "/api/lab-analytes/import", "catalogue.csv", []byte(file))
 		var rep struct {
 			Inserted, Updated, Rejected int
@@ -81,20 +121,36 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 			}
 		}
 		r.JSON(t, &rep)
-		if r.Status != http.StatusOK || rep.Inserted != 1 || rep.Updated != 1 || rep.Rejected != 1 || rep.Errors[0].Line != 6 || rep.Errors[0].Message == "" {
+		if r.Status != http.StatusOK || rep.Inserted != 1 || rep.Updated != 1 || rep.Rejected != 2 || rep.Errors[0].Line != 8 || rep.Errors[0].Message == "" || rep.Errors[1].Line != 9 {
 			t.Fatalf("import: %d %s", r.Status, r.Body)
 		}
 		admin.Do("GET", "/api/lab-analytes", nil).JSON(t, &list)
 		for _, a := range list.Data {
 			switch a.Code {
 			case "K":
-				if len(a.Ranges) != 2 {
-					t.Errorf("potassium's ranges are the file's: %+v", a.Ranges)
+				if len(a.Ranges) != 2 || len(a.Critical) != 2 || len(a.DeltaRules) != 0 {
+					t.Errorf("potassium's bands are the file's: %+v %+v %+v", a.Ranges, a.Critical, a.DeltaRules)
 				}
 			case "NA":
-				if len(a.Ranges) != 1 || a.Ranges[0]["low"] != 135.0 {
-					t.Errorf("sodium was rejected whole, its ranges kept: %+v", a.Ranges)
+				if len(a.Ranges) != 1 || a.Ranges[0]["low"] != 135.0 || len(a.Critical) != 1 {
+					t.Errorf("sodium was rejected whole, its bands kept: %+v %+v", a.Ranges, a.Critical)
 				}
+			}
+		}
+		// A file of the earlier format: critical limits on the reference rows become critical
+		// bands at their ages (once, though both sexes' rows carry them); delta numbers a rule.
+		legacy := "analyte,loinc,type,unit,decimals,plausible_low,plausible_high,delta_percent,delta_abs,answers,label_en,label_ru,label_zh,label_vi,sex,age_from_months,age_to_months,low,high,critical_low,critical_high\n" +
+			"CREA,14682-9,numeric,umol/L,0,5,3000,40,,,Creatinine,Креатинин,肌酐,Creatinin,male,216,,62,106,,900\n" +
+			"CREA,14682-9,numeric,umol/L,0,5,3000,40,,,Creatinine,Креатинин,肌酐,Creatinin,female,216,,44,80,,900\n"
+		r = admin.Upload("POST", "/api/lab-analytes/import", "old.csv", []byte(legacy))
+		if r.JSON(t, &rep); r.Status != http.StatusOK || rep.Updated != 1 || rep.Rejected != 0 {
+			t.Fatalf("legacy import: %d %s", r.Status, r.Body)
+		}
+		admin.Do("GET", "/api/lab-analytes", nil).JSON(t, &list)
+		for _, a := range list.Data {
+			if a.Code == "CREA" && (len(a.Ranges) != 2 || len(a.Critical) != 1 || a.Critical[0]["critical_high"] != 900.0 ||
+				len(a.DeltaRules) != 1 || a.DeltaRules[0]["percent"] != 40.0 || a.DeltaRules[0]["window_hours"] != 8760.0) {
+				t.Errorf("creatinine from the earlier format: %+v %+v %+v", a.Ranges, a.Critical, a.DeltaRules)
 			}
 		}
 		// A panel's definition: LOINC checked, turnaround bounded, its analytes known and once each.

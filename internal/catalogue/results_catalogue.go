@@ -24,6 +24,10 @@ var (
 	labRangesStarter []byte
 	//go:embed lab_test_results.tsv
 	labTestResultsStarter []byte
+	//go:embed lab_critical_limits.tsv
+	labCriticalStarter []byte
+	//go:embed lab_delta_rules.tsv
+	labDeltaStarter []byte
 )
 
 // optional checks a shipped number and keeps it as its decimal text (the columns are
@@ -88,12 +92,12 @@ func installResultsCatalogue(ctx context.Context, tx *sql.Tx) error {
 			return fmt.Errorf("unit %s %s: %w", u[0], u[1], err)
 		}
 	}
-	ranges, err := readTSV(labRangesStarter, 9) // the ninth column is the source of the numbers, for people
+	ranges, err := readTSV(labRangesStarter, 7) // the seventh column is the source of the numbers, for people
 	if err != nil {
 		return err
 	}
 	for _, r := range ranges {
-		n, err := optionals(r[3], r[4], r[5], r[6], r[7])
+		n, err := optionals(r[3], r[4], r[5])
 		if err != nil {
 			return fmt.Errorf("range of %s: %w", r[0], err)
 		}
@@ -107,9 +111,41 @@ func installResultsCatalogue(ctx context.Context, tx *sql.Tx) error {
 			}
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_ranges (analyte, sex, age_from_months, age_to_months, low, high, critical_low, critical_high)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, r[0], r[1], from, n[0], n[1], n[2], n[3], n[4]); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_ranges (analyte, sex, age_from_months, age_to_months, low, high)
+			VALUES ($1, $2, $3, $4, $5, $6)`, r[0], r[1], from, n[0], n[1], n[2]); err != nil {
 			return fmt.Errorf("range of %s: %w", r[0], err)
+		}
+	}
+	// Critical bands and delta rules, each row with its source, shipped once per band (a band
+	// the clinic has, by its first age or window, stays its own).
+	critical, err := readTSV(labCriticalStarter, 6)
+	if err != nil {
+		return err
+	}
+	for _, c := range critical {
+		n, err := optionals(c[2], c[3], c[4])
+		if err != nil {
+			return fmt.Errorf("critical limits of %s: %w", c[0], err)
+		}
+		from, _ := strconv.Atoi(c[1])
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_critical_limits (analyte, age_from_months, age_to_months, critical_low, critical_high, source)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (analyte, age_from_months) DO NOTHING`, c[0], from, n[0], n[1], n[2], c[5]); err != nil {
+			return fmt.Errorf("critical limits of %s: %w", c[0], err)
+		}
+	}
+	deltas, err := readTSV(labDeltaStarter, 5)
+	if err != nil {
+		return err
+	}
+	for _, d := range deltas {
+		n, err := optionals(d[2], d[3])
+		if err != nil {
+			return fmt.Errorf("delta rule of %s: %w", d[0], err)
+		}
+		hours, _ := strconv.Atoi(d[1])
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_delta_rules (analyte, window_hours, percent, abs, source)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (analyte, window_hours) DO NOTHING`, d[0], hours, n[0], n[1], d[4]); err != nil {
+			return fmt.Errorf("delta rule of %s: %w", d[0], err)
 		}
 	}
 	tests, err := readTSV(labTestResultsStarter, 4)
@@ -170,8 +206,12 @@ func ReadTestResults(ctx context.Context, q database.Querier, code, lang string)
 		analyteSelect+` FROM lab_test_analytes ta JOIN lab_analytes a ON a.code = ta.analyte WHERE ta.test = $1 ORDER BY ta.position`,
 		`SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u
 		JOIN lab_test_analytes ta ON ta.analyte = u.analyte WHERE ta.test = $1 ORDER BY u.analyte, u.unit`,
-		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
-		FROM lab_ranges r JOIN lab_test_analytes ta ON ta.analyte = r.analyte WHERE ta.test = $1 ORDER BY r.analyte, r.sex, r.age_from_months`)
+		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high
+		FROM lab_ranges r JOIN lab_test_analytes ta ON ta.analyte = r.analyte WHERE ta.test = $1 ORDER BY r.analyte, r.sex, r.age_from_months`,
+		`SELECT c.analyte, c.age_from_months, c.age_to_months, c.critical_low, c.critical_high, c.source
+		FROM lab_critical_limits c JOIN lab_test_analytes ta ON ta.analyte = c.analyte WHERE ta.test = $1 ORDER BY c.analyte, c.age_from_months`,
+		`SELECT d.analyte, d.window_hours, d.percent, d.abs, d.source
+		FROM lab_delta_rules d JOIN lab_test_analytes ta ON ta.analyte = d.analyte WHERE ta.test = $1 ORDER BY d.analyte, d.window_hours`)
 	return t, err
 }
 
@@ -181,8 +221,11 @@ func ReadAnalyte(ctx context.Context, q database.Querier, code, lang string) (An
 	list, err := loadAnalytes(ctx, q, lang, code,
 		analyteSelect+` FROM lab_analytes a WHERE a.code = $1`,
 		`SELECT u.analyte, u.unit, u.conversion, u.factor, u.loinc FROM lab_analyte_units u WHERE u.analyte = $1 ORDER BY u.unit`,
-		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high, r.critical_low, r.critical_high
-		FROM lab_ranges r WHERE r.analyte = $1 ORDER BY r.sex, r.age_from_months`)
+		`SELECT r.analyte, r.sex, r.age_from_months, r.age_to_months, r.low, r.high
+		FROM lab_ranges r WHERE r.analyte = $1 ORDER BY r.sex, r.age_from_months`,
+		`SELECT c.analyte, c.age_from_months, c.age_to_months, c.critical_low, c.critical_high, c.source
+		FROM lab_critical_limits c WHERE c.analyte = $1 ORDER BY c.age_from_months`,
+		`SELECT d.analyte, d.window_hours, d.percent, d.abs, d.source FROM lab_delta_rules d WHERE d.analyte = $1 ORDER BY d.window_hours`)
 	if err != nil {
 		return Analyte{}, err
 	}
@@ -194,11 +237,11 @@ func ReadAnalyte(ctx context.Context, q database.Querier, code, lang string) (An
 
 // analyteSelect is the start of a query of analytes for loadAnalytes, up to its FROM.
 const analyteSelect = `SELECT a.code, a.loinc, a.type, a.unit, a.decimals, a.plausible_low, a.plausible_high,
-	a.delta_percent, a.delta_abs, a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi`
+	a.answers, a.label_en, a.label_ru, a.label_zh, a.label_vi`
 
-// loadAnalytes reads analytes, then their units, then their ranges, by three queries that
-// take the one argument arg.
-func loadAnalytes(ctx context.Context, q database.Querier, lang string, arg any, analytesSQL, unitsSQL, rangesSQL string) ([]Analyte, error) {
+// loadAnalytes reads analytes, then their units, ranges, critical bands and delta rules, by
+// queries that take the one argument arg.
+func loadAnalytes(ctx context.Context, q database.Querier, lang string, arg any, analytesSQL, unitsSQL, rangesSQL, criticalSQL, deltaSQL string) ([]Analyte, error) {
 	out := []Analyte{}
 	rows, err := q.QueryContext(ctx, analytesSQL, arg)
 	if err != nil {
@@ -210,11 +253,12 @@ func loadAnalytes(ctx context.Context, q database.Querier, lang string, arg any,
 		var answers string
 		var al Labels
 		if err := rows.Scan(&a.Code, &a.LOINC, &a.Type, &a.Unit, &a.Decimals, &a.PlausibleLow, &a.PlausibleHigh,
-			&a.DeltaPercent, &a.DeltaAbs, &answers, &al.EN, &al.RU, &al.ZH, &al.VI); err != nil {
+			&answers, &al.EN, &al.RU, &al.ZH, &al.VI); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		a.Label, a.Answers, a.Units, a.Ranges = al.In(lang), parseAnswers(answers), []Unit{}, []Range{}
+		a.Critical, a.DeltaRules = []CriticalBand{}, []DeltaRule{}
 		byCode[a.Code] = len(out)
 		out = append(out, a)
 	}
@@ -222,48 +266,85 @@ func loadAnalytes(ctx context.Context, q database.Querier, lang string, arg any,
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return out, unitsAndRanges(ctx, q, unitsSQL, rangesSQL, []any{arg}, func(code string) (*[]Unit, *[]Range) {
-		a := &out[byCode[code]]
-		return &a.Units, &a.Ranges
-	})
+	slot := func(code string) *bands {
+		if i, ok := byCode[code]; ok {
+			a := &out[i]
+			return &bands{&a.Units, &a.Ranges, &a.Critical, &a.DeltaRules}
+		}
+		return nil
+	}
+	return out, readBands(ctx, q, unitsSQL, rangesSQL, criticalSQL, deltaSQL, []any{arg}, slot)
 }
 
-// unitsAndRanges runs a query of units and one of ranges (both taking args; the analyte's
-// code first) and adds each row to the lists slots gives for its analyte (nil: not wanted).
-func unitsAndRanges(ctx context.Context, q database.Querier, unitsSQL, rangesSQL string, args []any, slots func(code string) (*[]Unit, *[]Range)) error {
-	units, err := q.QueryContext(ctx, unitsSQL, args...)
-	if err != nil {
+// bands are the lists of one analyte that readBands fills.
+type bands struct {
+	units    *[]Unit
+	ranges   *[]Range
+	critical *[]CriticalBand
+	deltas   *[]DeltaRule
+}
+
+// readBands runs the queries of units, ranges, critical bands and delta rules (each taking
+// args; the analyte's code first) and adds each row to the lists slot gives for its analyte
+// (nil: not wanted).
+func readBands(ctx context.Context, q database.Querier, unitsSQL, rangesSQL, criticalSQL, deltaSQL string, args []any, slot func(code string) *bands) error {
+	var analyte string
+	var u Unit
+	if err := each(ctx, q, unitsSQL, args, []any{&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC}, func() {
+		if a := slot(analyte); a != nil {
+			*a.units = append(*a.units, u)
+		}
+	}); err != nil {
 		return fmt.Errorf("read units: %w", err)
 	}
-	for units.Next() {
-		var analyte string
-		var u Unit
-		if err := units.Scan(&analyte, &u.Unit, &u.Conversion, &u.Factor, &u.LOINC); err != nil {
-			units.Close()
-			return err
+	var r Range
+	if err := each(ctx, q, rangesSQL, args, []any{&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High}, func() {
+		if a := slot(analyte); a != nil {
+			*a.ranges = append(*a.ranges, r)
 		}
-		if list, _ := slots(analyte); list != nil {
-			*list = append(*list, u)
-		}
-	}
-	units.Close()
-	if err := units.Err(); err != nil {
-		return err
-	}
-	ranges, err := q.QueryContext(ctx, rangesSQL, args...)
-	if err != nil {
+	}); err != nil {
 		return fmt.Errorf("read ranges: %w", err)
 	}
-	defer ranges.Close()
-	for ranges.Next() {
-		var analyte string
-		var r Range
-		if err := ranges.Scan(&analyte, &r.Sex, &r.FromMonths, &r.ToMonths, &r.Low, &r.High, &r.CriticalLow, &r.CriticalHigh); err != nil {
+	var c CriticalBand
+	if err := each(ctx, q, criticalSQL, args, []any{&analyte, &c.FromMonths, &c.ToMonths, &c.Low, &c.High, &c.Source}, func() {
+		if a := slot(analyte); a != nil {
+			*a.critical = append(*a.critical, c)
+		}
+	}); err != nil {
+		return fmt.Errorf("read critical limits: %w", err)
+	}
+	var d DeltaRule
+	if err := each(ctx, q, deltaSQL, args, []any{&analyte, &d.WindowHours, &d.Percent, &d.Abs, &d.Source}, func() {
+		if a := slot(analyte); a != nil {
+			*a.deltas = append(*a.deltas, d)
+		}
+	}); err != nil {
+		return fmt.Errorf("read delta rules: %w", err)
+	}
+	return nil
+}
+
+// each runs query and, for every row, scans it into dest and calls add. The scanned
+// pointers are reset before each row (a NULL leaves a nil pointer, not the last row's).
+func each(ctx context.Context, q database.Querier, query string, args, dest []any, add func()) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		for _, d := range dest {
+			if p, ok := d.(**float64); ok {
+				*p = nil
+			}
+			if p, ok := d.(**int); ok {
+				*p = nil
+			}
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		if _, list := slots(analyte); list != nil {
-			*list = append(*list, r)
-		}
+		add()
 	}
-	return ranges.Err()
+	return rows.Err()
 }

@@ -3,6 +3,8 @@ package catalogue
 import (
 	"context"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,17 +50,59 @@ func TestEveryLOINCCodeHasItsSources(t *testing.T) {
 	}
 }
 
-// TestEveryRangeNamesItsSource: each shipped reference or critical range says where its
-// numbers come from (a guideline, the research notes, or a laboratory convention for the
-// clinic's medical lead to confirm).
+// TestEveryRangeNamesItsSource: each shipped reference range, critical band and delta rule
+// says where its numbers come from (a guideline, a handbook, the research notes, or a
+// laboratory convention for the clinic's medical lead to confirm).
 func TestEveryRangeNamesItsSource(t *testing.T) {
-	rows, err := readTSV(labRangesStarter, 9)
+	for _, f := range []struct {
+		name        string
+		data        []byte
+		columns, at int
+	}{{"lab_ranges.tsv", labRangesStarter, 7, 6}, {"lab_critical_limits.tsv", labCriticalStarter, 6, 5}, {"lab_delta_rules.tsv", labDeltaStarter, 5, 4}} {
+		rows, err := readTSV(f.data, f.columns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if strings.TrimSpace(r[f.at]) == "" {
+				t.Errorf("%s: the row of %s (%s, %s) names no source", f.name, r[0], r[1], r[2])
+			}
+		}
+	}
+}
+
+// TestCriticalBandsCoverEveryAge (issue 52, C1): the analytes with critical limits have them
+// from birth to old age, band after band without a gap, so no child loses them.
+func TestCriticalBandsCoverEveryAge(t *testing.T) {
+	rows, err := readTSV(labCriticalStarter, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
+	bands := map[string][][2]int{}
 	for _, r := range rows {
-		if strings.TrimSpace(r[8]) == "" {
-			t.Errorf("the range of %s (%s, from %s months) names no source", r[0], r[1], r[2])
+		from, _ := strconv.Atoi(r[1])
+		to := -1
+		if r[2] != "" {
+			to, _ = strconv.Atoi(r[2])
+		}
+		bands[r[0]] = append(bands[r[0]], [2]int{from, to})
+	}
+	for _, code := range []string{"K", "NA", "GLU", "GLUF", "CA", "HCO3", "HGB", "PLT", "WBC", "INR", "ANC"} {
+		list := bands[code]
+		if len(list) == 0 {
+			t.Errorf("%s has no critical limits", code)
+			continue
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i][0] < list[j][0] })
+		at := 0
+		for _, b := range list {
+			if b[0] != at {
+				t.Errorf("%s: critical bands leave a gap or overlap at %d months (next starts at %d)", code, at, b[0])
+			}
+			at = b[1]
+		}
+		if at != -1 {
+			t.Errorf("%s: the last critical band ends at %d months: old age uncovered", code, at)
 		}
 	}
 }
@@ -86,7 +130,7 @@ func TestResultsCatalogueIsInstalled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cbc.LOINC != "58410-2" || len(cbc.Analytes) != 10 || cbc.Analytes[2].Code != "HGB" || cbc.Analytes[2].Label != "Гемоглобин" {
+		if cbc.LOINC != "58410-2" || len(cbc.Analytes) != 11 || cbc.Analytes[2].Code != "HGB" || cbc.Analytes[2].Label != "Гемоглобин" {
 			t.Fatalf("CBC: %+v", cbc)
 		}
 		hb := cbc.Analytes[2]
@@ -94,10 +138,12 @@ func TestResultsCatalogueIsInstalled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		woman, okW := hb.RangeFor("female", 360)
-		man, okM := hb.RangeFor("male", 360)
-		if Flag(v, woman, okW) != FlagNormal || Flag(v, man, okM) != FlagLow {
-			t.Errorf("Hb 12.5 g/dL: woman %s, man %s", Flag(v, woman, okW), Flag(v, man, okM))
+		woman, man := hb.LimitsFor("female", 360), hb.LimitsFor("male", 360)
+		if Flag(v, woman) != FlagNormal || Flag(v, man) != FlagLow {
+			t.Errorf("Hb 12.5 g/dL: woman %s, man %s", Flag(v, woman), Flag(v, man))
+		}
+		if Flag(60, hb.LimitsFor("female", 2)) != FlagCriticalLow || Flag(60, hb.LimitsFor("other", 420)) != FlagCriticalLow {
+			t.Error("Hb 60 g/L at 2 months and in a patient of sex other: critical, from the installed catalogue")
 		}
 		glu, err := s.TestResults(ctx, "GLU", "en")
 		if err != nil {
@@ -105,9 +151,8 @@ func TestResultsCatalogueIsInstalled(t *testing.T) {
 		}
 		g := glu.Analytes[0]
 		mmol, err := g.Canonical(126, "mg/dL")
-		r, ok := g.RangeFor("male", 500)
-		if err != nil || Format(mmol, g.Decimals) != "7.0" || Flag(mmol, r, ok) != FlagHigh {
-			t.Errorf("126 mg/dL glucose: %v %v %s", mmol, err, Flag(mmol, r, ok))
+		if err != nil || Format(mmol, g.Decimals) != "7.0" || Flag(mmol, g.LimitsFor("male", 500)) != FlagHigh {
+			t.Errorf("126 mg/dL glucose: %v %v %s", mmol, err, Flag(mmol, g.LimitsFor("male", 500)))
 		}
 		ua, err := s.TestResults(ctx, "UA", "vi")
 		if err != nil {
@@ -127,40 +172,31 @@ func TestResultsCatalogueIsInstalled(t *testing.T) {
 		if err := InstallStarter(ctx, db); err != nil {
 			t.Fatal(err)
 		}
-		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM lab_ranges WHERE analyte = 'HGB'`); n != 6 {
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM lab_ranges WHERE analyte = 'HGB'`); n != 9 {
 			t.Errorf("haemoglobin ranges after a second install: %d", n)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM lab_critical_limits WHERE analyte = 'K'`); n != 3 {
+			t.Errorf("potassium critical bands after a second install: %d", n)
 		}
 	})
 }
 
-// TestEveryDeltaLimitNamesItsSource: an analyte with a delta limit has its row, limit and
-// source in docs/lab-catalogue.md's delta table.
-func TestEveryDeltaLimitNamesItsSource(t *testing.T) {
+// TestEveryDeltaRuleIsDocumented: each shipped delta rule has its row (analyte, window and
+// limit) in docs/lab-catalogue.md's delta table.
+func TestEveryDeltaRuleIsDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/lab-catalogue.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, section, _ := strings.Cut(string(doc), "## Delta checks")
-	rows, err := readTSV(labAnalytesStarter, 14)
+	rows, err := readTSV(labDeltaStarter, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rows {
-		if r[7] == "" && r[8] == "" {
-			continue
-		}
-		limit := r[7] + " %"
-		if r[8] != "" {
-			limit = r[8] + " "
-		}
-		line := ""
-		for _, l := range strings.Split(section, "\n") {
-			if strings.HasPrefix(l, "| "+r[0]+" ") {
-				line = l
-			}
-		}
-		if line == "" || !strings.Contains(line, "| "+limit) || strings.Count(line, "|") < 4 {
-			t.Errorf("%s's delta limit (%s) has no row with its source in docs/lab-catalogue.md", r[0], strings.TrimSpace(limit))
+		want := "| " + r[0] + " | " + r[1] + " h |"
+		if !strings.Contains(section, want) {
+			t.Errorf("delta rule %s over %s h has no row %q in docs/lab-catalogue.md", r[0], r[1], want)
 		}
 	}
 }

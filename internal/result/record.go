@@ -3,7 +3,6 @@ package result
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,7 +21,10 @@ import (
 // replaces the catalogue's, in the same unit as the number.
 type ResultInput struct {
 	Analyte string `json:"analyte"`
-	Value   string `json:"value"`
+	// Value is the number as typed; a censored value starts with its comparator ("<0.01",
+	// "> 500", "≤1", "≥ 90"), or the comparator comes in Comparator.
+	Value      string `json:"value"`
+	Comparator string `json:"comparator"`
 	Unit    string `json:"unit"`
 	Answer  string `json:"answer"`
 	Text    string `json:"text"`
@@ -119,11 +121,11 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			}
 			var resultID int64
 			if err := tx.QueryRowContext(ctx, `INSERT INTO lab_results (order_id, patient_id, analyte, loinc, type, entered, entered_unit,
-				value, unit, answer, text, range_low, range_high, critical_low, critical_high, range_source, flag, delta, status,
+				value, comparator, unit, answer, text, range_low, range_high, critical_low, critical_high, range_source, range_note, flag, delta, status,
 				is_current, replaces, observed_at, recorded_at, recorded_by)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, 1, $20, $21, $22, $23) RETURNING id`,
-				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Unit, r.Answer, r.Text,
-				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Flag, r.Delta, status,
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25) RETURNING id`,
+				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Comparator, r.Unit, r.Answer, r.Text,
+				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, status,
 				replaces, observed, now, actor(e)).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
@@ -204,23 +206,24 @@ func resultDetail(rows []Result, alerts int) string {
 	return out
 }
 
-// orderAttention ranks an order's current results: critical, abnormal (or a delta), normal.
+// orderAttention ranks an order's current results: critical, abnormal (or a delta, or a
+// number no reference interval judged: never ranked as normal), normal.
 func orderAttention(ctx context.Context, tx *sql.Tx, orderID int64) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT flag, delta FROM lab_results WHERE order_id = $1 AND is_current = 1`, orderID)
+	rows, err := tx.QueryContext(ctx, `SELECT flag, delta, type FROM lab_results WHERE order_id = $1 AND is_current = 1`, orderID)
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
 	attention := AttentionNormal
 	for rows.Next() {
-		var flag, delta string
-		if err := rows.Scan(&flag, &delta); err != nil {
+		var flag, delta, typ string
+		if err := rows.Scan(&flag, &delta, &typ); err != nil {
 			return 0, err
 		}
 		switch {
 		case catalogue.Critical(flag):
 			attention = AttentionCritical
-		case (flag != "" && flag != catalogue.FlagNormal) || delta != "":
+		case (flag != "" && flag != catalogue.FlagNormal) || delta != "" || (flag == "" && typ == catalogue.Numeric):
 			attention = max(attention, AttentionAbnormal)
 		}
 	}
@@ -262,7 +265,7 @@ func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResult
 		r := Result{Analyte: a.Code, LOINC: a.LOINC, Type: a.Type, Range: Range{Source: "none"}}
 		switch a.Type {
 		case catalogue.Numeric:
-			if !s.number(ctx, tx, &v, field, *a, x, pt, months, o, lang, &r) {
+			if !s.number(ctx, tx, &v, field, *a, x, pt, months, o, lang, observed, &r) {
 				continue
 			}
 		case catalogue.Coded:
@@ -289,20 +292,57 @@ func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResult
 // decimalKey is the message key of a number that could not be read.
 func decimalKey(err error) string { return i18n.NumberKey(err) }
 
+// comparators are the prefixes a censored value may be typed with, longest first, and the
+// comparator each means.
+var comparators = []struct{ typed, comparator string }{
+	{"<=", catalogue.LessOrEqual}, {">=", catalogue.MoreOrEqual}, {"≤", catalogue.LessOrEqual}, {"≥", catalogue.MoreOrEqual},
+	{"<", catalogue.Less}, {">", catalogue.More},
+}
+
+// censored splits a typed value into its comparator and number ("<0.01" → "<", "0.01"); a
+// comparator sent on its own must be one of the four.
+func censored(value, comparator string) (cmp, number string, ok bool) {
+	value = strings.TrimSpace(value)
+	for _, c := range comparators {
+		if rest, found := strings.CutPrefix(value, c.typed); found {
+			if comparator != "" && comparator != c.comparator {
+				return "", "", false
+			}
+			return c.comparator, strings.TrimSpace(rest), true
+		}
+	}
+	switch comparator {
+	case "", catalogue.Less, catalogue.LessOrEqual, catalogue.More, catalogue.MoreOrEqual:
+		return comparator, value, true
+	}
+	return "", "", false
+}
+
 // number fills r with a numeric result: the value as typed, in the canonical unit, the
-// range that applies and the flags. It reports false (with v told why) when the value
+// limits that apply and the flags. It reports false (with v told why) when the value
 // cannot be stored.
 func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, field string, a catalogue.Analyte, x ResultInput,
-	pt patient.Summary, months int, o Order, lang string, r *Result) bool {
+	pt patient.Summary, months int, o Order, lang string, observed time.Time, r *Result) bool {
 	unit := strings.TrimSpace(x.Unit)
 	if unit == "" {
+		// A quantitative result carries its unit (HL7 v2 OBX-6, FHIR Quantity): a number
+		// without one is taken in the only unit the analyte has, never guessed among several.
+		if len(a.Units) > 0 {
+			v.Add(field+".unit", "result.unit_required")
+			return false
+		}
 		unit = a.Unit
 	}
-	typed, err := i18n.ParseDecimal(lang, x.Value)
-	if strings.TrimSpace(x.Value) == "" {
+	comparator, typedValue, ok := censored(x.Value, x.Comparator)
+	if !ok {
+		v.Add(field+".comparator", "result.comparator")
+		return false
+	}
+	if typedValue == "" {
 		v.Add(field+".value", "validation.required")
 		return false
 	}
+	typed, err := i18n.ParseDecimal(lang, typedValue)
 	if err != nil {
 		v.Add(field+".value", decimalKey(err))
 		return false
@@ -317,13 +357,17 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		v.Add(field+".value", "result.implausible")
 		return false
 	}
-	value := catalogue.Format(canonical, a.Decimals)
-	r.Entered, r.EnteredUnit, r.Value, r.Unit = strings.Replace(strings.TrimSpace(x.Value), ",", ".", 1), unit, &value, a.Unit
-	rng, ok := catalogue.Range{}, false
-	if months >= 0 {
-		rng, ok = a.RangeFor(pt.Sex, months)
+	// A value keeps the precision it was typed with, up to the analyte's reporting precision
+	// ("86" stays 86, not 86.0), when typed in the canonical unit.
+	decimals := a.Decimals
+	if unit == a.Unit {
+		decimals = min(decimals, typedDecimals(typedValue))
 	}
-	if ok {
+	value := catalogue.Format(canonical, decimals)
+	r.Entered, r.EnteredUnit, r.Value, r.Unit, r.Comparator = strings.Replace(typedValue, ",", ".", 1), unit, &value, a.Unit, comparator
+	limits := a.LimitsFor(pt.Sex, months)
+	r.Range.Note = limits.Note
+	if limits.Reference {
 		r.Range.Source = "catalogue"
 	}
 	if strings.TrimSpace(x.LabLow) != "" || strings.TrimSpace(x.LabHigh) != "" {
@@ -336,23 +380,38 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 			v.Add(field+".lab_high", "result.range_inverted")
 			return false
 		}
-		rng.Low, rng.High, ok = low, high, true
-		r.Range.Source = "lab"
+		// The lab's printed interval replaces the catalogue's; the critical limits stay the
+		// analyte's.
+		limits.Low, limits.High, limits.Reference, limits.Note = low, high, true, ""
+		r.Range.Source, r.Range.Note = "lab", ""
 	}
-	if ok {
-		r.Range.Low, r.Range.High = text(rng.Low, a.Decimals), text(rng.High, a.Decimals)
-		r.Range.CriticalLow, r.Range.CriticalHigh = text(rng.CriticalLow, a.Decimals), text(rng.CriticalHigh, a.Decimals)
+	if limits.Reference {
+		r.Range.Low, r.Range.High = text(limits.Low, a.Decimals), text(limits.High, a.Decimals)
 	}
-	r.Flag = catalogue.Flag(canonical, rng, ok)
-	previous, err := previousValue(ctx, tx, o.PatientID, a.Code, o.ID)
+	r.Range.CriticalLow, r.Range.CriticalHigh = text(limits.CriticalLow, a.Decimals), text(limits.CriticalHigh, a.Decimals)
+	var note string
+	r.Flag, note = catalogue.FlagCensored(canonical, comparator, limits)
+	if note != "" && r.Range.Note == "" {
+		r.Range.Note = note
+	}
+	if comparator != "" || len(a.DeltaRules) == 0 { // a censored value is no number to compare
+		return true
+	}
+	earlier, err := earlierValues(ctx, tx, o.PatientID, a.Code, o.ID, observed, a.MaxDeltaWindow())
 	if err != nil {
 		v.Add(field+".value", "error.internal")
 		return false
 	}
-	if previous != nil {
-		r.Delta = a.Delta(*previous, canonical)
-	}
+	r.Delta = a.Delta(canonical, observed, earlier)
 	return true
+}
+
+// typedDecimals is how many digits follow the decimal sign of a typed number.
+func typedDecimals(typed string) int {
+	if i := strings.LastIndexAny(typed, ".,"); i >= 0 {
+		return len(typed) - i - 1
+	}
+	return 0
 }
 
 // labBound reads one bound of the lab's printed range, in unit, into the canonical unit.
@@ -374,28 +433,38 @@ func (s *Store) labBound(v *apperr.Validation, field string, a catalogue.Analyte
 	return &c, true
 }
 
+// text writes a limit as the catalogue has it, at most to the analyte's precision ("0–5",
+// not "0.0–5.0"; "2.99" stays).
 func text(f *float64, decimals int) *string {
 	if f == nil {
 		return nil
 	}
-	s := catalogue.Format(*f, decimals)
+	s := strconv.FormatFloat(catalogue.Round(*f, decimals), 'f', -1, 64)
 	return &s
 }
 
-// previousValue is the patient's latest current numeric result of analyte on another order.
-func previousValue(ctx context.Context, tx *sql.Tx, patientID int64, analyte string, orderID int64) (*float64, error) {
-	var value sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT value FROM lab_results WHERE patient_id = $1 AND analyte = $2 AND is_current = 1
-		AND order_id <> $3 AND value IS NOT NULL ORDER BY observed_at DESC, id DESC LIMIT 1`, patientID, analyte, orderID).Scan(&value)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && !value.Valid) {
-		return nil, nil
-	}
+// earlierValues are the patient's current numeric results of analyte on other orders,
+// observed within window before at (censored values left out), for the delta check; read
+// through the (patient, analyte, observed_at) index.
+func earlierValues(ctx context.Context, tx *sql.Tx, patientID int64, analyte string, orderID int64, at time.Time, window time.Duration) ([]catalogue.Earlier, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT value, observed_at FROM lab_results WHERE patient_id = $1 AND analyte = $2
+		AND observed_at >= $3 AND observed_at <= $4 AND is_current = 1 AND order_id <> $5 AND value IS NOT NULL AND comparator = ''
+		ORDER BY observed_at DESC, id DESC LIMIT 200`, patientID, analyte, at.Add(-window), at, orderID)
 	if err != nil {
 		return nil, err
 	}
-	f, err := strconv.ParseFloat(value.String, 64)
-	if err != nil {
-		return nil, err
+	defer rows.Close()
+	var out []catalogue.Earlier
+	for rows.Next() {
+		var value string
+		var e catalogue.Earlier
+		if err := rows.Scan(&value, &e.ObservedAt); err != nil {
+			return nil, err
+		}
+		if e.Value, err = strconv.ParseFloat(value, 64); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
 	}
-	return &f, nil
+	return out, rows.Err()
 }

@@ -18,6 +18,7 @@ type Point struct {
 	OrderID    int64     `json:"order_id"`
 	ObservedAt time.Time `json:"observed_at"`
 	Value      *string   `json:"value"`
+	Comparator string    `json:"comparator"`
 	Answer     string    `json:"answer"`
 	Flag       string    `json:"flag"`
 	Delta      string    `json:"delta"`
@@ -30,8 +31,18 @@ type Point struct {
 // (the shaded band).
 type Trend struct {
 	Analyte catalogue.Analyte `json:"analyte"`
-	Band    *catalogue.Range  `json:"band"`
+	Band    *Band             `json:"band"`
 	Points  []Point           `json:"points"`
+}
+
+// Band is today's reference interval of the patient (nil bounds: none) and the analyte's
+// critical limits at their age; Note as Range's.
+type Band struct {
+	Low          *float64 `json:"low"`
+	High         *float64 `json:"high"`
+	CriticalLow  *float64 `json:"critical_low"`
+	CriticalHigh *float64 `json:"critical_high"`
+	Note         string   `json:"note"`
 }
 
 // MaxTrendPoints bounds a trend: a chart of more points than this is unreadable anyway.
@@ -54,13 +65,16 @@ func (s *Store) Trend(ctx context.Context, patientID int64, analyte string, from
 	if !ok {
 		return t, apperr.NotFound("patient.not_found")
 	}
+	months := -1
 	if birth, err := time.Parse(time.DateOnly, pt.BirthDate); err == nil {
-		if r, ok := a.RangeFor(pt.Sex, catalogue.MonthsOld(birth, s.now())); ok {
-			t.Band = &r
-		}
+		months = catalogue.MonthsOld(birth, s.now())
 	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT order_id, observed_at, value, answer, flag, delta, range_low, range_high,
-		critical_low, critical_high, range_source, status FROM lab_results
+	if a.Type == catalogue.Numeric {
+		l := a.LimitsFor(pt.Sex, months)
+		t.Band = &Band{Low: l.Low, High: l.High, CriticalLow: l.CriticalLow, CriticalHigh: l.CriticalHigh, Note: l.Note}
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT order_id, observed_at, value, comparator, answer, flag, delta, range_low, range_high,
+		critical_low, critical_high, range_source, range_note, status FROM lab_results
 		WHERE patient_id = $1 AND analyte = $2 AND observed_at >= $3 AND is_current = 1 ORDER BY observed_at, id LIMIT $4`,
 		patientID, analyte, from, MaxTrendPoints)
 	if err != nil {
@@ -69,8 +83,8 @@ func (s *Store) Trend(ctx context.Context, patientID int64, analyte string, from
 	defer rows.Close()
 	for rows.Next() {
 		var p Point
-		if err := rows.Scan(&p.OrderID, &p.ObservedAt, &p.Value, &p.Answer, &p.Flag, &p.Delta, &p.Range.Low, &p.Range.High,
-			&p.Range.CriticalLow, &p.Range.CriticalHigh, &p.Range.Source, &p.Status); err != nil {
+		if err := rows.Scan(&p.OrderID, &p.ObservedAt, &p.Value, &p.Comparator, &p.Answer, &p.Flag, &p.Delta, &p.Range.Low, &p.Range.High,
+			&p.Range.CriticalLow, &p.Range.CriticalHigh, &p.Range.Source, &p.Range.Note, &p.Status); err != nil {
 			return t, err
 		}
 		t.Points = append(t.Points, p)
