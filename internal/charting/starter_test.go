@@ -266,7 +266,9 @@ func TestStarterUpgradeLeavesTheClinicsEdits(t *testing.T) {
 		if !slices.ContainsFunc(list.Data, func(s set) bool { return strings.HasPrefix(s.Name, "Acute diarrhoea") }) {
 			t.Error("a new starter set was not added")
 		}
-		if !slices.ContainsFunc(list.Data, func(s set) bool { return strings.HasPrefix(s.Name, "Type 2") && s.Content.Plan == "Checked: not pregnant." }) {
+		if !slices.ContainsFunc(list.Data, func(s set) bool {
+			return strings.HasPrefix(s.Name, "Type 2") && s.Content.Plan == "Checked: not pregnant."
+		}) {
 			t.Error("the clinic's edited set was overwritten")
 		}
 	})
