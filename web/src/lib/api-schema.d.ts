@@ -182,7 +182,7 @@ export type paths = {
   "/api/appointments/{id}/visit": {
     /** The appointment's diagnosis form (audited read); version 0 before the first save. */
     get: operations["getAppointmentsByIdVisit"];
-    /** Save the draft (autosave) while the visit is in progress or completed and unsigned. */
+    /** Save the draft (autosave) while the visit is in progress or completed and unsigned; a field left out keeps what is stored. */
     put: operations["putAppointmentsByIdVisit"];
     parameters: {
       path: {
@@ -191,7 +191,7 @@ export type paths = {
     };
   };
   "/api/appointments/{id}/visit/amend": {
-    /** Amend a signed visit; the content before is kept with the reason, who and when. */
+    /** Amend a signed visit; the content before is kept with the reason, who and when; a field left out keeps what is stored. */
     post: operations["postAppointmentsByIdVisitAmend"];
     parameters: {
       path: {
@@ -209,7 +209,7 @@ export type paths = {
     };
   };
   "/api/appointments/{id}/visit/vitals": {
-    /** Record the vitals only, while the patient is arrived or in the visit. */
+    /** Record the vitals only, while the patient is arrived or in the visit; the measurements sent replace the stored ones (null erases one), those left out are kept unless they were copied from an earlier visit. */
     put: operations["putAppointmentsByIdVisitVitals"];
     parameters: {
       path: {
@@ -3059,7 +3059,27 @@ export type components = {
       updated_by: string;
       /** @description 0 before the first save. */
       version: number;
+      /** @description The bands of the patient's age on the visit's day, for marks while the vitals are typed. */
+      vital_bands: components["schemas"]["VitalBand"][];
+      vital_flags: components["schemas"]["VitalFlags"];
     });
+    /** @description A save of the form: each field sent replaces the stored one; a field left out, or null, keeps what is stored (a doctor's save never erases the nurse's vitals). Vitals sent replace only the measurements they name (a measurement sent as null is erased); sent without vitals_copied_from they are measured at this visit. */
+    VisitChange: {
+      chief_complaint?: string | null;
+      diagnoses?: components["schemas"]["Diagnosis"][] | null;
+      examination?: string | null;
+      /** Format: date */
+      follow_up_date?: string | null;
+      orders?: {
+          code: string;
+          label?: string;
+          note: string;
+        }[] | null;
+      plan?: string | null;
+      present_illness?: string | null;
+      vitals?: components["schemas"]["Vitals"];
+      vitals_copied_from?: string | null;
+    };
     VisitContent: {
       chief_complaint: string;
       diagnoses: components["schemas"]["Diagnosis"][];
@@ -3080,6 +3100,40 @@ export type components = {
       vitals: components["schemas"]["Vitals"];
       /** @description The day of an earlier visit whose vitals were copied forward and not changed since; empty when measured at this visit. Recording vitals clears it. */
       vitals_copied_from: string;
+    };
+    /** @description One row of the vital-sign bands: for the age, a vital that compares with limit as `when` says is given flag; the most severe row that holds wins. */
+    VitalBand: {
+      /** @description The band's name in the caller's language. */
+      ages: string;
+      /** @enum {string} */
+      flag: "L" | "H" | "LL" | "HH";
+      from_months: number;
+      limit: number;
+      source: string;
+      /** @description Exclusive; null: no end. */
+      to_months: number | null;
+      /** @enum {string} */
+      vital: "bp_systolic" | "bp_diastolic" | "heart_rate" | "respiratory_rate" | "temperature" | "spo2";
+      /** @enum {string} */
+      when: "<" | ">" | ">=";
+    };
+    /** @description How a measured vital compares with the bands of the patient's age on the visit's day (internal/appointment/vital_bands.tsv): an HL7 v3 ObservationInterpretation code, and for L, H, LL and HH the limit crossed and its source. */
+    VitalFlag: {
+      /** @description The age band, in the caller's language ("1 year", "18 years and over"). */
+      ages: string;
+      /**
+       * @description N within the bands; L/H outside the usual range for the age; LL/HH severe (blood pressure of 180/110 and more in adults).
+       * @enum {string}
+       */
+      flag: "N" | "L" | "H" | "LL" | "HH";
+      limit?: number;
+      source?: string;
+      /** @enum {string} */
+      when?: "<" | ">" | ">=";
+    };
+    /** @description The flags of the measured vitals by their key (heart_rate); a vital not measured or without a band for the age (weight, height, a baby's diastolic pressure) has none. */
+    VitalFlags: {
+      [key: string]: components["schemas"]["VitalFlag"];
     };
     /** @description Each value may be null (not measured); out-of-range values are refused with 422. */
     Vitals: {
@@ -3739,7 +3793,7 @@ export type operations = {
       };
     };
   };
-  /** Save the draft (autosave) while the visit is in progress or completed and unsigned. */
+  /** Save the draft (autosave) while the visit is in progress or completed and unsigned; a field left out keeps what is stored. */
   putAppointmentsByIdVisit: {
     parameters: {
       path: {
@@ -3748,7 +3802,7 @@ export type operations = {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["VisitContent"] & {
+        "application/json": components["schemas"]["VisitChange"] & {
           version: number;
         };
       };
@@ -3767,7 +3821,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Amend a signed visit; the content before is kept with the reason, who and when. */
+  /** Amend a signed visit; the content before is kept with the reason, who and when; a field left out keeps what is stored. */
   postAppointmentsByIdVisitAmend: {
     parameters: {
       path: {
@@ -3776,7 +3830,7 @@ export type operations = {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["VisitContent"] & {
+        "application/json": components["schemas"]["VisitChange"] & {
           reason: string;
           version: number;
         };
@@ -3824,7 +3878,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Record the vitals only, while the patient is arrived or in the visit. */
+  /** Record the vitals only, while the patient is arrived or in the visit; the measurements sent replace the stored ones (null erases one), those left out are kept unless they were copied from an earlier visit. */
   putAppointmentsByIdVisitVitals: {
     parameters: {
       path: {
@@ -6132,6 +6186,7 @@ export type operations = {
                 bmi: number | null;
                 /** Format: date */
                 day: string;
+                flags: components["schemas"]["VitalFlags"];
                 vitals: components["schemas"]["Vitals"];
               })[];
           };

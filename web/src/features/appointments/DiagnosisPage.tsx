@@ -77,6 +77,8 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
   const [form] = Form.useForm<VisitContent>()
   const [amending, setAmending] = useState(false)
   const [savedAt, setSavedAt] = useState<string | null>(visit.updated_at)
+  /** The saved vitals and the server's flags of them, for the patient's age on the visit's day. */
+  const [savedVitals, setSavedVitals] = useState(() => ({ vitals: contentOf(visit).vitals, flags: visit.vital_flags }))
   const version = useRef(visit.version)
   const [initial] = useState(() => contentOf(visit))
   const loaded = useRef(initial)
@@ -120,6 +122,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
     version.current = v.version
     loaded.current = contentOf(v)
     setSavedAt(v.updated_at)
+    setSavedVitals({ vitals: loaded.current.vitals, flags: v.vital_flags })
   }
 
   const autosave = useAutosave({
@@ -326,7 +329,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Form<VisitContent> form={form} name="visit" layout="vertical" className="emr-record" initialValues={initial} onValuesChange={valuesChanged}>
-            <VitalsCard disabled={ro && mode !== 'vitals'} />
+            <VitalsCard disabled={ro && mode !== 'vitals'} bands={visit.vital_bands} flags={savedVitals.flags} saved={savedVitals.vitals} />
             <FindingsCard disabled={ro} aids={aids} />
             <DiagnosesCard disabled={ro} labels={labels} onChange={autosave.changed} />
             <OrdersCard disabled={ro} tests={labTests.data} ordered={visit.orders} onChange={autosave.changed} />

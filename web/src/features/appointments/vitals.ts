@@ -1,3 +1,4 @@
+import type { Schema } from '../../lib/schema'
 import type { Vitals } from './api/types'
 
 /** The plausible ranges the server checks too (internal/appointment/visit.go), with units (i18n keys under visit.units). */
@@ -42,34 +43,27 @@ export function vitalErrors(v: Vitals): Partial<Record<keyof Vitals, string>> {
   return out
 }
 
-/**
- * The usual resting range of an adult for each vital (below low or at/above high is marked):
- * a prompt to look again, not a diagnosis — children's ranges differ, and the screen says
- * "adult".
- */
-export const ADULT_RANGES: Partial<Record<keyof Vitals, { low: number; high: number }>> = {
-  // Hypertension from 140/90 mmHg measured in the office (ESC/ESH 2018 guideline; the same
-  // threshold in ESH 2023); hypotension below 90/60.
-  bp_systolic: { low: 90, high: 140 },
-  bp_diastolic: { low: 60, high: 90 },
-  // A resting adult's heart rate up to 100 a minute; above is tachycardia, below 50
-  // bradycardia (the threshold of the ESC 2021 pacing guideline).
-  heart_rate: { low: 50, high: 101 },
-  // 10 to 20 breaths a minute at rest; from 21 NEWS2 (Royal College of Physicians 2017)
-  // scores 2, and it scores 9–11 as 1: 10 and 11 pass unmarked here.
-  respiratory_rate: { low: 10, high: 21 },
-  // Fever from 38.0 °C; hypothermia below 35.0 °C.
-  temperature: { low: 35, high: 38 },
-  // SpO2 below 94 % is below the 94–98 % target range of the BTS oxygen guideline (2017) for
-  // a patient not at risk of hypercapnia; 100 % is not high.
-  spo2: { low: 94, high: 101 },
-}
+/** One row of the server's vital-sign bands for the patient's age (internal/appointment/vital_bands.tsv). */
+export type VitalBand = Schema<'VitalBand'>
 
-/** Whether a vital lies below or above the usual adult range; undefined inside it or when not measured. */
-export function vitalFlag(key: keyof Vitals, value: number | null | undefined): 'low' | 'high' | undefined {
-  const r = ADULT_RANGES[key]
-  if (!r || value === null || value === undefined || Number.isNaN(value)) return undefined
-  if (value < r.low) return 'low'
-  if (value >= r.high) return 'high'
-  return undefined
+/** How a vital compares with its age's bands, as the server says it (an HL7 v3 interpretation code). */
+export type VitalFlag = Schema<'VitalFlag'>
+
+const severity: Record<string, number> = { L: 1, H: 1, LL: 2, HH: 2 }
+
+const holds = (b: VitalBand, x: number) => (b.when === '<' ? x < b.limit : b.when === '>' ? x > b.limit : x >= b.limit)
+
+/**
+ * The flag of a value being typed, read from the bands the server sent with the visit by the
+ * server's rule: the most severe row that holds; N only where the bands bound the vital on
+ * both sides (SpO2 cannot exceed 100 %); none without a band for the age.
+ */
+export function flagOf(bands: VitalBand[], key: keyof Vitals, value: number | null | undefined): VitalFlag | undefined {
+  if (value === null || value === undefined || Number.isNaN(value)) return undefined
+  const rows = bands.filter((b) => b.vital === key)
+  let worst: VitalBand | undefined
+  for (const b of rows) if (holds(b, value) && (!worst || severity[b.flag] > severity[worst.flag])) worst = b
+  if (worst) return { flag: worst.flag, when: worst.when, limit: worst.limit, ages: worst.ages, source: worst.source }
+  const bounded = rows.some((b) => b.when === '<') && (rows.some((b) => b.when !== '<') || key === 'spo2')
+  return bounded ? { flag: 'N', ages: rows[0].ages } : undefined
 }
