@@ -251,6 +251,16 @@ const systemInterpretation = "http://terminology.hl7.org/CodeSystem/v3-Observati
 type ObservationRange struct {
 	Low  *SimpleQuantity `json:"low,omitempty"`
 	High *SimpleQuantity `json:"high,omitempty"`
+	Text string          `json:"text,omitempty"`
+}
+
+// rangeNotes say, in a reference range's text, why it is not the patient's own sex's or why
+// none applied (issue 52).
+var rangeNotes = map[string]string{
+	"any_sex":       "Not sex-specific: the union of the male and female reference ranges",
+	"no_band":       "No reference range for the patient's age and sex",
+	"no_birth_date": "No reference range: the birth date is unknown",
+	"censored":      "Beyond the measuring range: not compared with the reference range",
 }
 
 // SimpleQuantity is a quantity without a comparator.
@@ -278,7 +288,7 @@ func toLabObservations(o result.Order) []Resource {
 		switch {
 		case x.Value != nil:
 			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
-				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit}
+				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit, Comparator: x.Comparator}
 			}
 		case x.Answer != "":
 			obs.ValueString = x.Answer
@@ -302,7 +312,8 @@ func toLabObservations(o result.Order) []Resource {
 				rng.High = &SimpleQuantity{Value: v, Unit: x.Unit}
 			}
 		}
-		if rng.Low != nil || rng.High != nil {
+		rng.Text = rangeNotes[x.Range.Note]
+		if rng.Low != nil || rng.High != nil || rng.Text != "" {
 			obs.ReferenceRange = []ObservationRange{rng}
 		}
 		out = append(out, obs)

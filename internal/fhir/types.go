@@ -114,10 +114,12 @@ type Period struct {
 
 // Quantity is a measured amount with its UCUM unit.
 type Quantity struct {
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit,omitempty"`
-	System string  `json:"system,omitempty"`
-	Code   string  `json:"code,omitempty"`
+	Value float64 `json:"value"`
+	// Comparator of a censored value: <, <=, >=, > (the value is the limit).
+	Comparator string `json:"comparator,omitempty"`
+	Unit       string `json:"unit,omitempty"`
+	System     string `json:"system,omitempty"`
+	Code       string `json:"code,omitempty"`
 }
 
 // Extension is an extension with a boolean value (the only kind written).

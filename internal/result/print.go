@@ -42,6 +42,9 @@ func decimalIn(lang, s string) string {
 	return s
 }
 
+// comparatorSign is a censored value's comparator as printed before the number.
+var comparatorSign = map[string]string{"<": "< ", "<=": "≤ ", ">": "> ", ">=": "≥ "}
+
 func quantityIn(lang, value, unit string) string {
 	if u := UnitIn(lang, unit); u != "" {
 		return decimalIn(lang, value) + " " + u
@@ -58,7 +61,7 @@ func (r Result) Line(lang string) string {
 	switch r.Type {
 	case "numeric":
 		if r.Value != nil {
-			b.WriteString(quantityIn(lang, *r.Value, r.Unit))
+			b.WriteString(comparatorSign[r.Comparator] + quantityIn(lang, *r.Value, r.Unit))
 			if r.EnteredUnit != "" && r.EnteredUnit != r.Unit {
 				b.WriteString(" (" + quantityIn(lang, r.Entered, r.EnteredUnit) + ")")
 			}
@@ -74,8 +77,15 @@ func (r Result) Line(lang string) string {
 	if r.Delta != "" {
 		b.WriteString(", " + i18n.T(lang, "result.delta."+r.Delta))
 	}
-	if rng := r.rangeIn(lang); rng != "" {
+	rng := r.rangeIn(lang)
+	switch {
+	case rng != "" && r.Range.Note != "":
+		b.WriteString(" (" + i18n.T(lang, "result.print.reference", rng) + "; " + i18n.T(lang, "result.print.note."+r.Range.Note) + ")")
+	case rng != "":
 		b.WriteString(" (" + i18n.T(lang, "result.print.reference", rng) + ")")
+	case r.Type == "numeric" && r.Range.Note != "":
+		// A number no reference interval judged says so: never blank, as if normal.
+		b.WriteString(" (" + i18n.T(lang, "result.print.note."+r.Range.Note) + ")")
 	}
 	if r.Status == Preliminary {
 		b.WriteString(" — " + i18n.T(lang, "result.print.preliminary"))

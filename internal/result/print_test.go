@@ -24,6 +24,16 @@ func TestLinesReadAsEachLanguageWritesThem(t *testing.T) {
 		{"en", glu, "Glucose: 7.0 mmol/L (126 mg/dL) (reference 3.9–7.8 mmol/L) — preliminary"},
 		{"zh", hbs, "HBsAg：阳性 — 异常"},
 		{"vi", crea, "Creatinine: 95 µmol/L, tăng mạnh so với lần trước"},
+		// Issue 52: a censored value prints its comparator; a range with no interval says so;
+		// the union of the sexes' bands is said to be one; a reactive screen needs confirming.
+		{"en", Result{Label: "TSH", Type: "numeric", Value: str("0.01"), Comparator: "<", Unit: "m[IU]/L", EnteredUnit: "m[IU]/L", Flag: "L",
+			Range: Range{Low: str("0.4"), High: str("4")}, Status: Final}, "TSH: < 0.01 mIU/L — low (reference 0.4–4 mIU/L)"},
+		{"ru", Result{Label: "Калий", Type: "numeric", Value: str("7.0"), Unit: "mmol/L", EnteredUnit: "mmol/L", Flag: "HH",
+			Range: Range{Note: "no_band"}, Status: Final}, "Калий: 7,0 ммоль/л — критически высоко (нет референсного интервала для возраста и пола пациента)"},
+		{"en", Result{Label: "Haemoglobin", Type: "numeric", Value: str("125"), Unit: "g/L", EnteredUnit: "g/L", Flag: "N",
+			Range: Range{Low: str("120"), High: str("175"), Note: "any_sex"}, Status: Final},
+			"Haemoglobin: 125 g/L (reference 120–175 g/L; reference not sex-specific: the range of either sex)"},
+		{"vi", Result{Label: "HIV", Type: "coded", Answer: "reactive", Flag: "A", Status: Final}, "HIV: có phản ứng — cần xét nghiệm khẳng định — bất thường"},
 	} {
 		if got := c.r.Line(c.lang); got != c.want {
 			t.Errorf("%s: %q, want %q", c.lang, got, c.want)

@@ -14,7 +14,7 @@ beforeAll(async () => {
 // U/L" before saving where the reading could be taken for another; a possible thousands group
 // refused with what to type).
 describe('NumberNote', () => {
-  it.each([
+  it.each<['en' | 'ru' | 'zh' | 'vi', string, string, string]>([
     // lang, typed, unit, what the form says ('' for nothing)
     ['vi', '1 500', 'U/L', 'Bạn đã nhập 1\u202f500 U/L'],
     ['ru', '1 500', 'Ед/л', 'Вы ввели 1\u202f500 Ед/л'],
@@ -49,7 +49,7 @@ describe('NumberInput', () => {
     await setLanguage('ru')
     const got: (number | null)[] = []
     render(
-      <Form initialValues={{ t: 36.6 }} onValuesChange={(v: { t: number | null }) => got.push(v.t)}>
+      <Form initialValues={{ t: 36.6 }} onValuesChange={(v: { t?: number | null }) => got.push(v.t ?? null)}>
         <Form.Item name="t" label="Temperature">
           <NumberInput unit="°C" />
         </Form.Item>

@@ -8,9 +8,12 @@ import { echoNumber, readAmount, readingNeedsEcho, readNumber, writeNumber } fro
  * ("1.500" in Vietnamese), or "You entered 1 500 U/L" when the reading could be taken for
  * another; nothing for a plain number. amountUnits reads it as money of that many decimals.
  */
-export function NumberNote({ text, unit, amountUnits }: { text: string | undefined; unit?: string; amountUnits?: number }) {
+export function NumberNote({ text, unit, amountUnits, censored }: { text: string | undefined; unit?: string; amountUnits?: number; censored?: boolean }) {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
+  // A censored result ("<0.01", "≥ 90") is its comparator and a number: the number is read.
+  const sign = censored ? (/^\s*(<=|>=|≤|≥|<|>)\s*/.exec(text ?? '')?.[0] ?? '') : ''
+  text = text?.slice(sign.length)
   if (!text?.trim()) return null
   let problem: string | undefined
   let value: number | undefined
@@ -27,17 +30,17 @@ export function NumberNote({ text, unit, amountUnits }: { text: string | undefin
       {problem ? (
         <Typography.Text type="danger">{t(problem)}</Typography.Text>
       ) : (
-        <Typography.Text type="secondary">{t('number.youEntered', { value: `${echoNumber(value!, lang)}${unit ? ` ${unit}` : ''}` })}</Typography.Text>
+        <Typography.Text type="secondary">{t('number.youEntered', { value: `${sign.trim()}${sign ? ' ' : ''}${echoNumber(value!, lang)}${unit ? ` ${unit}` : ''}` })}</Typography.Text>
       )}
     </div>
   )
 }
 
 /** NumberNote for the text of a field of the form around it. */
-export function FieldNumberNote({ name, unit, amountUnits }: { name: (string | number)[] | string; unit?: string; amountUnits?: number }) {
+export function FieldNumberNote({ name, unit, amountUnits, censored }: { name: (string | number)[] | string; unit?: string; amountUnits?: number; censored?: boolean }) {
   const form = Form.useFormInstance()
   const text = Form.useWatch(name, form) as string | undefined
-  return <NumberNote text={text} unit={unit} amountUnits={amountUnits} />
+  return <NumberNote text={text} unit={unit} amountUnits={amountUnits} censored={censored} />
 }
 
 /**

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { formatDayTime } from '../../lib/time'
 import type { LabOrder, LabResult } from './api/results'
-import { flagColor, isAbnormal, rangeText, resultText, statusColor } from './format'
+import { flagColor, isAbnormal, rangeNote, rangeText, resultText, statusColor } from './format'
 
 /** A result's flag in words (Low, Critical high, Abnormal…), coloured only beside its words. */
 export function FlagTag({ flag, delta }: { flag: string; delta?: string }) {
@@ -37,7 +37,10 @@ export function StatusTag({ status }: { status: string }) {
 
 /** The flags an order's results carry that need attention, as tags ("Potassium: Critical high"). */
 export function OrderFlags({ order }: { order: LabOrder }) {
-  const flagged = order.results.filter((r) => isAbnormal(r.flag) || r.delta)
+  const { t } = useTranslation()
+  // A number no reference range judged is never shown as normal: it says so.
+  const unranked = (r: LabResult) => r.type === 'numeric' && r.flag === ''
+  const flagged = order.results.filter((r) => isAbnormal(r.flag) || r.delta || unranked(r))
   if (flagged.length === 0) return order.results.some((r) => r.flag === 'N') ? <FlagTag flag="N" /> : null
   return (
     <>
@@ -45,6 +48,11 @@ export function OrderFlags({ order }: { order: LabOrder }) {
         <span key={r.id} style={{ whiteSpace: 'nowrap' }}>
           <Typography.Text>{r.label}: </Typography.Text>
           <FlagTag flag={r.flag} delta={r.delta} />
+          {unranked(r) && (
+            <Tag color="gold" data-range-note={r.range.note || 'none'}>
+              {t('results.noRangeTag')}
+            </Tag>
+          )}
         </span>
       ))}
     </>
@@ -84,6 +92,15 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
             render: (_, r) => (
               <>
                 {rangeText(t, r.range, r.unit, lang)}
+                {rangeNote(t, r.range.note) && (
+                  <Typography.Text
+                    type={r.range.note === 'any_sex' ? 'secondary' : 'warning'}
+                    data-range-note={r.range.note}
+                    style={{ display: 'block' }}
+                  >
+                    {rangeNote(t, r.range.note)}
+                  </Typography.Text>
+                )}
                 {r.range.source === 'lab' && (
                   <Tag style={{ marginInlineStart: 8 }} data-range-source="lab">
                     {t('results.labRange')}

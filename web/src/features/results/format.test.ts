@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { TFunction } from 'i18next'
-import { daysSince, decimal, minutesSince, flagColor, monthsOld, rangeFor, rangeText, resultText, unitLabel } from './format'
+import { daysSince, decimal, minutesSince, flagColor, monthsOld, rangeFor, rangeNote, rangeText, resultText, unitLabel } from './format'
 import type { LabResult } from './api/results'
 
-const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.mgdL': 'mg/dL', 'results.units.none': '', 'results.answers.positive': 'Positive' })[key] ?? key) as unknown as TFunction
+const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.mgdL': 'mg/dL', 'results.units.none': '', 'results.answers.positive': 'Positive', 'results.answers.reactive': 'Reactive — needs confirmatory testing', 'results.rangeNotes.no_band': 'No reference range for this age and sex' })[key] ?? key) as unknown as TFunction
 
 const base: LabResult = {
   id: 1, order_id: 1, analyte: 'GLU', label: 'Glucose', loinc: '', type: 'numeric', entered: '126', entered_unit: 'mg/dL', value: '7.0', unit: 'mmol/L',
-  answer: '', text: '', range: { low: '3.9', high: '7.8', critical_low: null, critical_high: null, source: 'catalogue' }, flag: 'N', delta: '', status: 'final',
+  answer: '', text: '', range: { low: '3.9', high: '7.8', critical_low: null, critical_high: null, source: 'catalogue', note: '' }, comparator: '', flag: 'N', delta: '', status: 'final',
   current: true, replaces: null, observed_at: '', recorded_at: '', recorded_by: null, recorded_by_name: '',
 }
 
@@ -40,10 +40,23 @@ describe('results read as people write them', () => {
     expect(rangeFor(hgb, 'male', 30 * 12)).toEqual({ low: 135, high: 175 })
     expect(rangeFor(hgb, 'female', 30 * 12)).toEqual({ low: 120, high: 155 })
     expect(rangeFor(hgb, 'male', 8 * 12)).toEqual({ low: 115, high: null })
-    expect(rangeFor(hgb, 'other', 30 * 12)).toBeUndefined()
+    // Issue 52: a sex neither male nor female gets the union of the sexes' bands.
+    expect(rangeFor(hgb, 'other', 30 * 12)).toEqual({ low: 120, high: 175, anySex: true })
+    expect(rangeFor(hgb, 'unknown', 16 * 12)).toEqual({ low: 120, high: 155, anySex: true })
+    expect(rangeFor(hgb, 'other', 8 * 12)).toEqual({ low: 115, high: null })
+    expect(rangeFor(hgb, 'male', 2)).toBeUndefined()
     expect(monthsOld('2000-01-31', new Date(2000, 1, 28))).toBe(0)
     expect(monthsOld('2000-01-31', new Date(2000, 1, 29))).toBe(1)
     expect(monthsOld('2000-01-31', new Date(2000, 2, 31))).toBe(2)
+  })
+  it('writes a censored value with its comparator, a reactive screen with its next step, and says when no range applied', () => {
+    const tsh: LabResult = { ...base, entered_unit: 'mmol/L', entered: '0.01', value: '0.01', comparator: '<' }
+    expect(resultText(t, tsh, 'en')).toBe('< 0.01 mmol/L')
+    expect(resultText(t, { ...tsh, comparator: '>=' }, 'ru')).toBe('≥ 0,01 mmol/L')
+    expect(resultText(t, { ...base, type: 'coded', answer: 'reactive' }, 'en')).toBe('Reactive — needs confirmatory testing')
+    expect(rangeNote(t, 'no_band')).toBe('No reference range for this age and sex')
+    expect(rangeNote(t, '')).toBe('')
+    expect(rangeNote(t, 'made-up')).toBe('')
   })
   it('counts whole days pending', () => {
     const now = Date.parse('2026-11-26T12:00:00Z')

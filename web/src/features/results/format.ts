@@ -18,8 +18,9 @@ export function quantity(t: TFunction, value: string | null | undefined, unit: s
   return u ? `${decimal(value, lang)} ${u}` : decimal(value, lang)
 }
 
-/** The known coded answers, each with its words in every locale (1+…4+ read as written). */
-export const ANSWERS = ['negative', 'positive', 'trace', 'detected', 'not_detected'] as const
+/** The known coded answers, each with its words in every locale (1+…4+ read as written). A
+ * reactive or indeterminate screen says it needs confirmatory testing. */
+export const ANSWERS = ['negative', 'positive', 'trace', 'detected', 'not_detected', 'reactive', 'non-reactive', 'indeterminate'] as const
 
 export function answerLabel(t: TFunction, answer: string): string {
   return (ANSWERS as readonly string[]).includes(answer) ? t(`results.answers.${answer}`) : answer
@@ -29,10 +30,13 @@ export function answerLabel(t: TFunction, answer: string): string {
  * A result as it reads: "7.0 mmol/L (126 mg/dL)" for a number typed in another unit, the
  * answer's words for a coded result, the text of a report.
  */
+/** A censored value's comparator as written before the number. */
+export const COMPARATOR_SIGNS: Record<string, string> = { '<': '< ', '<=': '≤ ', '>': '> ', '>=': '≥ ' }
+
 export function resultText(t: TFunction, r: LabResult, lang: string): string {
   switch (r.type) {
     case 'numeric': {
-      const main = quantity(t, r.value, r.unit, lang)
+      const main = (COMPARATOR_SIGNS[r.comparator ?? ''] ?? '') + quantity(t, r.value, r.unit, lang)
       return r.entered_unit && r.entered_unit !== r.unit ? `${main} (${quantity(t, r.entered, r.entered_unit, lang)})` : main
     }
     case 'coded':
@@ -50,6 +54,14 @@ export function rangeText(t: TFunction, r: { low?: string | null; high?: string 
   if (r.low != null) return `≥ ${decimal(r.low, lang)}${tail}`
   if (r.high != null) return `≤ ${decimal(r.high, lang)}${tail}`
   return ''
+}
+
+/** Why no reference range applied, or that the one applied is not sex-specific; '' when
+ * neither (the server's range note). */
+export const RANGE_NOTES = ['any_sex', 'no_band', 'no_birth_date', 'censored'] as const
+
+export function rangeNote(t: TFunction, note: string | null | undefined): string {
+  return note && (RANGE_NOTES as readonly string[]).includes(note) ? t(`results.rangeNotes.${note}`) : ''
 }
 
 /** The flags of HL7 table 0078 a result may carry, and whether each needs attention. */
@@ -114,13 +126,29 @@ interface Band {
 
 /**
  * The range that applies to a sex at an age (the server's RangeFor): the person's own sex
- * before "any"; of several, the strictest bounds; none when none covers them.
+ * before "any"; of several, the strictest bounds; a sex neither male nor female gets the
+ * union of the sexes' bands (anySex); none when none covers them.
  */
-export function rangeFor<R extends Band>(ranges: R[], sex: string, months: number): { low: number | null; high: number | null } | undefined {
+export function rangeFor<R extends Band>(
+  ranges: R[],
+  sex: string,
+  months: number,
+): { low: number | null; high: number | null; anySex?: boolean } | undefined {
   if (months < 0) return undefined
   const fits = ranges.filter((r) => months >= r.age_from_months && (r.age_to_months == null || months < r.age_to_months))
   const own = fits.filter((r) => r.sex === sex)
   const pick = own.length > 0 ? own : fits.filter((r) => r.sex === 'any')
+  if (pick.length === 0 && sex !== 'male' && sex !== 'female') {
+    const other = fits.filter((r) => r.sex !== 'any')
+    if (other.length === 0) return undefined
+    const lows = other.map((r) => r.low)
+    const highs = other.map((r) => r.high)
+    return {
+      low: lows.some((x) => x == null) ? null : Math.min(...(lows as number[])),
+      high: highs.some((x) => x == null) ? null : Math.max(...(highs as number[])),
+      anySex: true,
+    }
+  }
   if (pick.length === 0) return undefined
   const lows = pick.map((r) => r.low).filter((x): x is number => x != null)
   const highs = pick.map((r) => r.high).filter((x): x is number => x != null)
