@@ -78,7 +78,7 @@ test('the results catalogue: an analyte edited, a bad range refused', async ({ b
   const adult = drawer.getByLabel('Low', { exact: true }).last()
   await adult.fill('5.5')
   await drawer.getByTestId('save-analyte').click()
-  await expect(drawer.getByText('The limits must rise: critical low, low, high, critical high.').first()).toBeVisible()
+  await expect(drawer.getByText('The low limit must be below the high limit.').first()).toBeVisible()
   await adult.fill('3.4')
   await drawer.getByTestId('save-analyte').click()
   await expect(drawer).toBeHidden()

@@ -1,9 +1,9 @@
 // /administrator/results-catalogue: the analytes tests report — names in four languages,
-// LOINC, unit, limits and the reference and critical ranges by sex and age — edited one at a
-// time or exported and imported as CSV; and when a critical result escalates, and to whom.
+// LOINC, unit, limits, the reference ranges by sex and age, the critical limits by age and the
+// delta checks — edited one at a time or exported and imported as CSV; and when a critical
+// result escalates, and to whom.
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import type { TFunction } from 'i18next'
 import { App, Button, Card, Flex, Input, Space, Table, Tag, Typography, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -13,19 +13,20 @@ import { ScrollRegion } from '../../components/ScrollRegion'
 import type { ImportReport } from '../../lib/types'
 import { analytesKey, EXPORT_HREF, importAnalytes, useAnalytes, type AnalyteEdit } from './api/resultsCatalogue'
 import { AnalyteDrawer } from './results/AnalyteDrawer'
+import { criticalSummary, deltaSummary, rangeSummary } from './results/bands'
 import { ResultSettingsCard } from './results/ResultSettingsCard'
 import { TestsCard } from './results/TestsCard'
 
-const num = (n: number | null | undefined) => (n == null ? '' : String(n))
-
-/** A range as the list shows it: "male ≥18 y: 3.5–5.1 (critical 3.0/6.0)". */
-export function rangeSummary(r: AnalyteEdit['ranges'][number], t: TFunction): string {
-  const who = t(`catalogueEditor.sex.${r.sex}`)
-  const from = r.age_from_months, to = r.age_to_months
-  const ages = to == null ? (from === 0 ? '' : ` ≥ ${t('catalogueEditor.months', { count: from })}`) : ` ${t('catalogueEditor.months', { count: from })}–${t('catalogueEditor.months', { count: to })}`
-  const normal = r.low != null || r.high != null ? `${num(r.low)}–${num(r.high)}` : ''
-  const critical = r.critical_low != null || r.critical_high != null ? ` (${t('catalogueEditor.criticalShort')} ${num(r.critical_low)}/${num(r.critical_high)})` : ''
-  return `${who}${ages}: ${normal}${critical}`
+/** Lines of text in a cell, or a tag saying there are none. */
+function Lines({ lines, none }: { lines: string[]; none?: string }) {
+  return (
+    <Space orientation="vertical" size={0}>
+      {lines.map((l, i) => (
+        <Typography.Text key={i}>{l}</Typography.Text>
+      ))}
+      {lines.length === 0 && none && <Tag>{none}</Tag>}
+    </Space>
+  )
 }
 
 export default function ResultsCataloguePage() {
@@ -75,7 +76,7 @@ export default function ResultsCataloguePage() {
         {report && <ImportReportAlert report={report} onClose={() => setReport(undefined)} />}
         <ScrollRegion label={t('catalogueEditor.title')}>
           <Table<AnalyteEdit>
-            style={{ minWidth: 900 }}
+            style={{ minWidth: 1100 }}
             rowKey="code"
             size="small"
             loading={analytes.isLoading}
@@ -103,13 +104,18 @@ export default function ResultsCataloguePage() {
                   a.type === 'coded' ? (
                     <Typography.Text>{a.answers}</Typography.Text>
                   ) : (
-                    <Space orientation="vertical" size={0}>
-                      {a.ranges.map((r, i) => (
-                        <Typography.Text key={i}>{rangeSummary(r, t)}</Typography.Text>
-                      ))}
-                      {a.ranges.length === 0 && a.type === 'numeric' && <Tag>{t('catalogueEditor.noRanges')}</Tag>}
-                    </Space>
+                    a.type === 'numeric' && <Lines lines={a.ranges.map((r) => rangeSummary(r, t, lang))} none={t('catalogueEditor.noRanges')} />
                   ),
+              },
+              {
+                title: t('catalogueEditor.criticalColumn'),
+                key: 'critical',
+                render: (_, a) => a.type === 'numeric' && <Lines lines={(a.critical ?? []).map((c) => criticalSummary(c, t, lang))} none={t('catalogueEditor.noCritical')} />,
+              },
+              {
+                title: t('catalogueEditor.deltaTitle'),
+                key: 'delta',
+                render: (_, a) => a.type === 'numeric' && <Lines lines={(a.delta_rules ?? []).map((d) => deltaSummary(d, unitLabel(t, a.unit), t, lang))} />,
               },
             ]}
           />

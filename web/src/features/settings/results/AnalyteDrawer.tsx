@@ -1,15 +1,22 @@
 // One analyte of the results catalogue, edited whole: names, LOINC, unit and decimals, what
-// a person can have, the change that deserves attention, coded answers, and the ranges by sex
-// and age band. Saved results keep the ranges they were judged by.
+// a person can have, coded answers, the reference ranges by sex and age band, the critical
+// limits by age (any sex) and the delta checks with their windows. Saved results keep the
+// limits they were judged by.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Col, Drawer, Form, Input, InputNumber, Row, Select, Space, Tag, Typography } from 'antd'
+import { Alert, App, Button, Col, Drawer, Form, Input, InputNumber, Row, Select, Space, Tag, Typography, type FormRule } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { NumberInput } from '../../../components/NumberInput'
 import { ApiError } from '../../../lib/api'
+import { unitLabel } from '../../../lib/units'
 import { analytesKey, saveAnalyte, type AnalyteEdit } from '../api/resultsCatalogue'
+import { ageBand, criticalGaps, windowText, type CriticalBand } from './bands'
 
 const SEXES = ['any', 'female', 'male'] as const
+const MAX_WINDOW_HOURS = 24 * 3653 // the server's MaxDeltaWindowHours: ten years
+
+const rowStyle = { borderBottom: '1px solid #f0f0f0', paddingBottom: 4 }
 
 export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onClose: () => void }) {
   const { t, i18n } = useTranslation()
@@ -18,8 +25,16 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
   const [form] = Form.useForm<AnalyteEdit>()
   const [problem, setProblem] = useState('')
   const [saving, setSaving] = useState(false)
+  // A typed number the one reader could not read is NaN, which JSON would send as null and so
+  // erase a limit: the save waits until it is typed again.
+  const readable: FormRule = { validator: (_, v) => (typeof v === 'number' && Number.isNaN(v) ? Promise.reject(new Error(t('number.notANumber'))) : Promise.resolve()) }
   const save = async () => {
     setProblem('')
+    try {
+      await form.validateFields()
+    } catch {
+      return
+    }
     const v = form.getFieldsValue(true) as AnalyteEdit
     setSaving(true)
     try {
@@ -37,6 +52,7 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
     }
   }
   const numeric = analyte.type === 'numeric'
+  const unit = unitLabel(t, (Form.useWatch('unit', form) as string | undefined) ?? analyte.unit)
   return (
     <Drawer
       open
@@ -78,27 +94,17 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
               </Col>
               <Col xs={12} sm={8}>
                 <Form.Item name="decimals" label={t('catalogueEditor.decimals')}>
-                  <InputNumber controls={false} min={0} max={4} style={{ width: '100%' }} />
+                  <InputNumber controls={false} min={0} max={4} precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={12} sm={8}>
-                <Form.Item name="plausible_low" label={t('catalogueEditor.plausibleLow')}>
-                  <InputNumber controls={false} style={{ width: '100%' }} />
+                <Form.Item name="plausible_low" label={t('catalogueEditor.plausibleLow')} rules={[readable]}>
+                  <NumberInput unit={unit} />
                 </Form.Item>
               </Col>
               <Col xs={12} sm={8}>
-                <Form.Item name="plausible_high" label={t('catalogueEditor.plausibleHigh')}>
-                  <InputNumber controls={false} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col xs={12} sm={8}>
-                <Form.Item name="delta_percent" label={t('catalogueEditor.deltaPercent')}>
-                  <InputNumber controls={false} min={0} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col xs={12} sm={8}>
-                <Form.Item name="delta_abs" label={t('catalogueEditor.deltaAbs')}>
-                  <InputNumber controls={false} min={0} style={{ width: '100%' }} />
+                <Form.Item name="plausible_high" label={t('catalogueEditor.plausibleHigh')} rules={[readable]}>
+                  <NumberInput unit={unit} />
                 </Form.Item>
               </Col>
             </>
@@ -123,34 +129,21 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
               {(fields, { add, remove }) => (
                 <Space orientation="vertical" size={4} style={{ width: '100%' }}>
                   {fields.map((f) => (
-                    <Row gutter={6} key={f.key} align="bottom" style={{ borderBottom: '1px solid #f0f0f0', paddingBottom: 4 }}>
-                      <Col xs={12} sm={5}>
+                    <Row gutter={6} key={f.key} align="bottom" style={rowStyle}>
+                      <Col xs={12} sm={6}>
                         <Form.Item name={[f.name, 'sex']} label={t('catalogueEditor.sexLabel')}>
                           <Select options={SEXES.map((s) => ({ value: s, label: t(`catalogueEditor.sex.${s}`) }))} />
                         </Form.Item>
                       </Col>
-                      <Col xs={6} sm={3}>
-                        <Form.Item name={[f.name, 'age_from_months']} label={t('catalogueEditor.fromMonths')}>
-                          <InputNumber controls={false} min={0} style={{ width: '100%' }} />
-                        </Form.Item>
-                      </Col>
-                      <Col xs={6} sm={3}>
-                        <Form.Item name={[f.name, 'age_to_months']} label={t('catalogueEditor.toMonths')}>
-                          <InputNumber controls={false} min={1} style={{ width: '100%' }} />
-                        </Form.Item>
-                      </Col>
-                      {(['critical_low', 'low', 'high', 'critical_high'] as const).map((b) => (
-                        <Col xs={6} sm={3} key={b}>
-                          <Form.Item name={[f.name, b]} label={t(`catalogueEditor.bounds.${b}`)}>
-                            <InputNumber controls={false} style={{ width: '100%' }} />
+                      <AgeFields name={f.name} span={4} />
+                      {(['low', 'high'] as const).map((b) => (
+                        <Col xs={12} sm={4} key={b}>
+                          <Form.Item name={[f.name, b]} label={t(`catalogueEditor.bounds.${b}`)} rules={[readable]}>
+                            <NumberInput />
                           </Form.Item>
                         </Col>
                       ))}
-                      <Col xs={24} sm={1}>
-                        <Form.Item>
-                          <Button icon={<DeleteOutlined aria-hidden />} aria-label={t('catalogueEditor.removeRange')} onClick={() => remove(f.name)} />
-                        </Form.Item>
-                      </Col>
+                      <RemoveButton label={t('catalogueEditor.removeRange')} onClick={() => remove(f.name)} />
                     </Row>
                   ))}
                   <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ sex: 'any', age_from_months: 216, age_to_months: null })}>
@@ -159,9 +152,139 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
                 </Space>
               )}
             </Form.List>
+
+            <Typography.Title level={5} style={{ marginTop: 20 }}>
+              {t('catalogueEditor.criticalTitle')}
+            </Typography.Title>
+            <Typography.Paragraph type="secondary">{t('catalogueEditor.criticalHint')}</Typography.Paragraph>
+            <Form.List name="critical">
+              {(fields, { add, remove }) => (
+                <Space orientation="vertical" size={4} style={{ width: '100%' }} data-testid="critical-bands">
+                  {fields.map((f) => (
+                    <Row gutter={6} key={f.key} align="bottom" style={rowStyle}>
+                      <AgeFields name={f.name} span={4} />
+                      {(['critical_low', 'critical_high'] as const).map((b) => (
+                        <Col xs={12} sm={7} key={b}>
+                          <Form.Item name={[f.name, b]} label={t(`catalogueEditor.bounds.${b}`)} rules={[readable]}>
+                            <NumberInput />
+                          </Form.Item>
+                        </Col>
+                      ))}
+                      <RemoveButton label={t('catalogueEditor.removeCritical')} onClick={() => remove(f.name)} />
+                      <SourceField name={f.name} />
+                    </Row>
+                  ))}
+                  <CriticalGaps />
+                  <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ age_from_months: 0, age_to_months: null, critical_low: null, critical_high: null, source: '' })}>
+                    {t('catalogueEditor.addCritical')}
+                  </Button>
+                </Space>
+              )}
+            </Form.List>
+
+            <Typography.Title level={5} style={{ marginTop: 20 }}>
+              {t('catalogueEditor.deltaTitle')}
+            </Typography.Title>
+            <Typography.Paragraph type="secondary">{t('catalogueEditor.deltaHint')}</Typography.Paragraph>
+            <Form.List name="delta_rules">
+              {(fields, { add, remove }) => (
+                <Space orientation="vertical" size={4} style={{ width: '100%' }} data-testid="delta-rules">
+                  {fields.map((f) => (
+                    <Row gutter={6} key={f.key} align="bottom" style={rowStyle}>
+                      <Col xs={24} sm={6}>
+                        <WindowField name={f.name} />
+                      </Col>
+                      <Col xs={12} sm={8}>
+                        <Form.Item name={[f.name, 'percent']} label={t('catalogueEditor.deltaPercent')} rules={[readable]}>
+                          <NumberInput unit="%" />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={10} sm={8}>
+                        <Form.Item name={[f.name, 'abs']} label={t('catalogueEditor.deltaAbs')} rules={[readable]}>
+                          <NumberInput unit={unit} />
+                        </Form.Item>
+                      </Col>
+                      <RemoveButton label={t('catalogueEditor.removeDelta')} onClick={() => remove(f.name)} />
+                      <SourceField name={f.name} />
+                    </Row>
+                  ))}
+                  <Button icon={<PlusOutlined aria-hidden />} onClick={() => add({ window_hours: null, percent: null, abs: null, source: '' })}>
+                    {t('catalogueEditor.addDelta')}
+                  </Button>
+                </Space>
+              )}
+            </Form.List>
           </>
         )}
       </Form>
     </Drawer>
+  )
+}
+
+/** A band's ages in completed months, [from, until). */
+function AgeFields({ name, span }: { name: number; span: number }) {
+  const { t } = useTranslation()
+  return (
+    <>
+      <Col xs={12} sm={span}>
+        <Form.Item name={[name, 'age_from_months']} label={t('catalogueEditor.fromMonths')}>
+          <InputNumber controls={false} min={0} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      </Col>
+      <Col xs={12} sm={span}>
+        <Form.Item name={[name, 'age_to_months']} label={t('catalogueEditor.toMonths')}>
+          <InputNumber controls={false} min={1} precision={0} style={{ width: '100%' }} />
+        </Form.Item>
+      </Col>
+    </>
+  )
+}
+
+/** Where a rule comes from (a guideline, a survey, the clinic's own decision), read in full. */
+function SourceField({ name }: { name: number }) {
+  const { t } = useTranslation()
+  return (
+    <Col xs={24}>
+      <Form.Item name={[name, 'source']} label={t('catalogueEditor.source')}>
+        <Input.TextArea maxLength={1000} autoSize={{ minRows: 1, maxRows: 4 }} />
+      </Form.Item>
+    </Col>
+  )
+}
+
+function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Col xs={2} sm={2}>
+      <Form.Item>
+        <Button icon={<DeleteOutlined aria-hidden />} aria-label={label} onClick={onClick} />
+      </Form.Item>
+    </Col>
+  )
+}
+
+/** A delta rule's window in hours, said also in days from a day on. */
+function WindowField({ name }: { name: number }) {
+  const { t } = useTranslation()
+  const hours = Form.useWatch(['delta_rules', name, 'window_hours']) as number | null | undefined
+  return (
+    <Form.Item name={[name, 'window_hours']} label={t('catalogueEditor.windowHours')} extra={hours != null && hours >= 24 ? `= ${windowText(hours, t)}` : undefined}>
+      <InputNumber controls={false} min={1} max={MAX_WINDOW_HOURS} precision={0} style={{ width: '100%' }} />
+    </Form.Item>
+  )
+}
+
+/** The ages no critical band covers, once there is one: a value there would alert no one. */
+function CriticalGaps() {
+  const { t } = useTranslation()
+  const bands = (Form.useWatch('critical') as CriticalBand[] | undefined) ?? []
+  const gaps = criticalGaps(bands.filter(Boolean))
+  if (gaps.length === 0) return null
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="critical-gaps"
+      title={t('catalogueEditor.criticalGap', { ages: gaps.map((g) => ageBand(g.from, g.to, t)).join('; ') })}
+    />
   )
 }
