@@ -4,7 +4,8 @@
 # carry the orders) and $BENCH_RESULTS results (default 5,000,000: 1,000,000 five-analyte
 # orders, one in a hundred ordered by the benchmark's account and waiting for its review)
 # into a fresh SQLite database and, when the local PostgreSQL answers, a fresh PostgreSQL one;
-# ANALYZEs; starts the real server and runs `loadgen -results` at 1, 8 and 32 clients. Then
+# ANALYZEs; starts the real server and runs `loadgen -results` at 1, 8 and 32 clients, and
+# `loadgen -record-panel` (recording a 20-analyte panel, issue 52) likewise. Then
 # critical-alert delivery to $BENCH_PUSH_CLIENTS doctors' sockets (default 1,000). Prints the
 # tables for bench/README.md.
 set -euo pipefail
@@ -46,6 +47,7 @@ measure() { # label database-url
   echo
   serve "$label" "$url"
   EMR_BENCH_PASSWORD=$password bin/loadgen -url "http://127.0.0.1:$PORT" -label "$label" -patients "$P" -requests "$REQUESTS" -results "$R"
+  EMR_BENCH_PASSWORD=$password bin/loadgen -url "http://127.0.0.1:$PORT" -label "$label" -requests "${BENCH_PANEL_REQUESTS:-400}" -record-panel
   EMR_BENCH_PASSWORD=$password bin/loadgen -url "http://127.0.0.1:$PORT" -label "$label" \
     -push-clients "$CLIENTS" -push-users "$USERS" -push-events 30 -push-alerts
   echo

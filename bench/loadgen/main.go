@@ -48,6 +48,7 @@ func main() {
 	pushEvents := flag.Int("push-events", 30, "events to time with -push-clients")
 	pushAlerts := flag.Bool("push-alerts", false, "with -push-clients: the sockets are doctors' on the results channel, each event a critical result")
 	results := flag.Int("results", 0, "instead: the ceiling, the review queue, a patient's results and a five-year trend over this many seeded results (emr seed --results), at 1, 8 and 32 clients")
+	recordPanel := flag.Bool("record-panel", false, "instead: recording a 20-analyte panel at 1, 8 and 32 clients (results.go)")
 	mixedMode := flag.Bool("mixed", false, "instead: the mixed clinic workload after the ceiling, -requests each, at -workers clients")
 	only := flag.String("only", "", "with -mixed: one kind of the mix alone (search, chart, queue, dashboard, register, edit, book, vitals)")
 	cpuPids := flag.String("cpu-pids", "", "comma-separated pids whose CPU time counts (the server)")
@@ -97,6 +98,10 @@ func main() {
 
 	if *results > 0 {
 		resultsBench(client, *base, *label, *patients, *requests)
+		return
+	}
+	if *recordPanel {
+		recordPanelBench(client, *base, *label, *requests)
 		return
 	}
 	scenarios := []scenario{

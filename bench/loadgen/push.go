@@ -201,7 +201,7 @@ func criticalResults(admin *http.Client, base string) func(e int) {
 	id, version := orders.Data[0].ID, orders.Data[0].Version
 	return func(e int) {
 		var out struct{ Order struct{ Version int64 } }
-		body := map[string]any{"version": version, "final": true, "results": []map[string]any{{"analyte": "K", "value": fmt.Sprintf("6.%d", 5+e%5)}}}
+		body := map[string]any{"version": version, "final": true, "results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": fmt.Sprintf("6.%d", 5+e%5)}}}
 		if e > 0 {
 			body["reason"] = "bench: repeated sample"
 		}

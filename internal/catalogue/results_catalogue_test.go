@@ -200,3 +200,26 @@ func TestEveryDeltaRuleIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestKnowledgeIndexNamesRealFiles: docs/knowledge.md, the index from each clinical rule to
+// its file, names files that exist.
+func TestKnowledgeIndexNamesRealFiles(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/knowledge.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, part := range strings.Split(string(doc), "`")[1:] {
+		if !strings.HasPrefix(part, "internal/") {
+			continue
+		}
+		path := strings.Fields(part)[0]
+		if _, err := os.Stat("../../" + path); err != nil {
+			t.Errorf("docs/knowledge.md names %s, which does not exist", path)
+		}
+		seen++
+	}
+	if seen < 10 {
+		t.Errorf("docs/knowledge.md names %d files", seen)
+	}
+}

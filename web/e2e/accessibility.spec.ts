@@ -46,7 +46,7 @@ test.beforeAll(async ({ browser }) => {
     final: true,
     results: [
       { analyte: 'HGB', value: '11.2', unit: 'g/dL' },
-      { analyte: 'WBC', value: '6.1' },
+      { analyte: 'WBC', value: '6.1', unit: '10*9/L' },
     ],
   })
   expect(recorded.status()).toBe(200)
