@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next'
 import { useAskReason } from '../../components/askReason'
 import { ApiError } from '../../lib/api'
 import { useRecord, useTestResults, type Analyte, type LabOrder, type ResultInput } from './api/results'
-import { answerLabel, monthsOld, rangeFor, rangeText, unitLabel } from './format'
+import { answerLabel, criticalFor, criticalText, monthsOld, rangeFor, rangeText, unitLabel } from './format'
 import { FieldNumberNote } from '../../components/NumberInput'
 
 interface Row {
@@ -142,6 +142,9 @@ function AnalyteRow({ analyte: a, patient }: { analyte: Analyte; patient?: Range
   const label = a.label || a.code
   const range = patient ? rangeFor(a.ranges, patient.sex, monthsOld(patient.birth_date, today)) : undefined
   const hint = range ? rangeText(t, { low: range.low?.toString() ?? null, high: range.high?.toString() ?? null }, a.unit, i18n.language) : ''
+  // The analyte's critical limits for the age apply whatever range does (or none): a value at
+  // or beyond them alerts the ordering doctor, so whoever types it sees them first.
+  const critical = patient ? criticalFor(a.critical ?? [], monthsOld(patient.birth_date, today)) : undefined
   const unit = (Form.useWatch([a.code, 'unit']) as string | undefined) ?? a.unit // the number typed is said back in it
   if (a.type === 'coded') {
     return (
@@ -161,7 +164,7 @@ function AnalyteRow({ analyte: a, patient }: { analyte: Analyte; patient?: Range
   return (
     <Row gutter={8} align="bottom">
       <Col xs={14} sm={10} md={8}>
-        <Form.Item name={[a.code, 'value']} label={label} extra={<>{hint ? t('results.patientRange', { range: hint }) : null}<FieldNumberNote name={[a.code, 'value']} unit={unitLabel(t, unit)} /></>}>
+        <Form.Item name={[a.code, 'value']} label={label} extra={<>{hint ? t('results.patientRange', { range: hint }) : null}{critical ? <div data-testid="patient-critical">{t('results.patientCritical', { limits: criticalText(t, critical, a.unit, i18n.language) })}</div> : null}<FieldNumberNote name={[a.code, 'value']} unit={unitLabel(t, unit)} /></>}>
           <Input inputMode="decimal" aria-label={label} autoComplete="off" maxLength={20} />
         </Form.Item>
       </Col>

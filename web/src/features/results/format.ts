@@ -154,3 +154,31 @@ export function rangeFor<R extends Band>(
   const highs = pick.map((r) => r.high).filter((x): x is number => x != null)
   return { low: lows.length ? Math.max(...lows) : null, high: highs.length ? Math.min(...highs) : null }
 }
+
+interface CriticalBand {
+  age_from_months: number
+  age_to_months?: number | null
+  critical_low?: number | null
+  critical_high?: number | null
+}
+
+/**
+ * The analyte's critical limits at an age in months (the server's CriticalFor): the strictest
+ * where bands overlap; an unknown age (months < 0) takes the strictest of every band, as the
+ * server does, since a critical value must never go unannounced for want of a birth date.
+ * None when no band gives a limit.
+ */
+export function criticalFor(bands: CriticalBand[], months: number): { low: number | null; high: number | null } | undefined {
+  const fits = bands.filter((b) => months < 0 || (months >= b.age_from_months && (b.age_to_months == null || months < b.age_to_months)))
+  const lows = fits.map((b) => b.critical_low).filter((x): x is number => x != null)
+  const highs = fits.map((b) => b.critical_high).filter((x): x is number => x != null)
+  if (lows.length === 0 && highs.length === 0) return undefined
+  return { low: lows.length ? Math.max(...lows) : null, high: highs.length ? Math.min(...highs) : null }
+}
+
+/** Critical limits as the entry form says them: "≤ 2.8; ≥ 6.5 mmol/L". */
+export function criticalText(t: TFunction, c: { low: number | null; high: number | null }, unit: string, lang: string): string {
+  const u = unitLabel(t, unit)
+  const limits = [c.low != null ? `≤ ${decimal(String(c.low), lang)}` : '', c.high != null ? `≥ ${decimal(String(c.high), lang)}` : ''].filter(Boolean)
+  return `${limits.join('; ')}${u ? ` ${u}` : ''}` // "; ": a comma is the decimal sign in ru and vi
+}

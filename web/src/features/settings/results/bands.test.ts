@@ -59,12 +59,12 @@ describe('the catalogue list says each band', () => {
 
   it.each([
     // lang, band, said — potassium's limits (internal/catalogue/lab_critical_limits.tsv)
-    ['en', { age_from_months: 0, age_to_months: 1, critical_low: 2.8, critical_high: 7 }, '0 months–1 month: ≤ 2.8, ≥ 7'],
-    ['en', { age_from_months: 1, age_to_months: 216, critical_low: 2.8, critical_high: 6.5 }, '1 month–18 years: ≤ 2.8, ≥ 6.5'],
-    ['en', { age_from_months: 216, age_to_months: null, critical_low: 3, critical_high: 6 }, '≥ 18 years: ≤ 3, ≥ 6'],
+    ['en', { age_from_months: 0, age_to_months: 1, critical_low: 2.8, critical_high: 7 }, '0 months–1 month: ≤ 2.8; ≥ 7'],
+    ['en', { age_from_months: 1, age_to_months: 216, critical_low: 2.8, critical_high: 6.5 }, '1 month–18 years: ≤ 2.8; ≥ 6.5'],
+    ['en', { age_from_months: 216, age_to_months: null, critical_low: 3, critical_high: 6 }, '≥ 18 years: ≤ 3; ≥ 6'],
     ['en', { age_from_months: 0, age_to_months: null, critical_low: null, critical_high: 500 }, 'all ages: ≥ 500'],
-    ['ru', { age_from_months: 1, age_to_months: 216, critical_low: 2.8, critical_high: 6.5 }, '1 мес.–18 лет: ≤ 2,8, ≥ 6,5'],
-    ['zh', { age_from_months: 0, age_to_months: null, critical_low: 120, critical_high: 160 }, '所有年龄: ≤ 120, ≥ 160'],
+    ['ru', { age_from_months: 1, age_to_months: 216, critical_low: 2.8, critical_high: 6.5 }, '1 мес.–18 лет: ≤ 2,8; ≥ 6,5'],
+    ['zh', { age_from_months: 0, age_to_months: null, critical_low: 120, critical_high: 160 }, '所有年龄: ≤ 120; ≥ 160'],
   ])('%s: critical limits %j are %s', (lang, band, said) => {
     expect(criticalSummary({ ...band, source: '' }, tr(lang), lang)).toBe(said)
   })

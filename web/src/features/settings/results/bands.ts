@@ -28,10 +28,10 @@ export function rangeSummary(r: ReferenceBand, t: TFunction, lang: string): stri
   return `${t(`catalogueEditor.sex.${r.sex}`)}${ages ? ` ${ages}` : ''}: ${num(r.low, lang)}–${num(r.high, lang)}`
 }
 
-/** Critical limits as the list shows them: "1 month–18 years: ≤ 2.5, ≥ 6.5". */
+/** Critical limits as the list shows them: "1 month–18 years: ≤ 2.5; ≥ 6.5". */
 export function criticalSummary(c: CriticalBand, t: TFunction, lang: string): string {
   const limits = [c.critical_low != null ? `≤ ${num(c.critical_low, lang)}` : '', c.critical_high != null ? `≥ ${num(c.critical_high, lang)}` : '']
-  return `${ageBand(c.age_from_months, c.age_to_months, t) || t('catalogueEditor.allAges')}: ${limits.filter(Boolean).join(', ')}`
+  return `${ageBand(c.age_from_months, c.age_to_months, t) || t('catalogueEditor.allAges')}: ${limits.filter(Boolean).join('; ')}` // "; ": a comma is the decimal sign in ru and vi
 }
 
 /** A span of hours in days and hours where it is a day or more: "2 days", "1 day 12 hours", "6 hours". */
