@@ -53,8 +53,8 @@ type Analyte struct {
 	Answers  []Answer `json:"answers,omitempty"`
 	// Values outside [PlausibleLow, PlausibleHigh] (canonical unit) are refused: a person
 	// cannot have them, so they are typing mistakes.
-	PlausibleLow  *float64 `json:"plausible_low,omitempty"`
-	PlausibleHigh *float64 `json:"plausible_high,omitempty"`
+	PlausibleLow  *float64       `json:"plausible_low,omitempty"`
+	PlausibleHigh *float64       `json:"plausible_high,omitempty"`
 	Ranges        []Range        `json:"ranges"`
 	Critical      []CriticalBand `json:"critical"`
 	DeltaRules    []DeltaRule    `json:"delta_rules"`

@@ -36,13 +36,13 @@ type AnalyteLabels struct {
 
 // AnalyteEdit is an analyte with everything an administrator may change.
 type AnalyteEdit struct {
-	Code          string        `json:"code"`
-	LOINC         string        `json:"loinc"`
-	Type          string        `json:"type"`
-	Unit          string        `json:"unit"`
-	Decimals      int           `json:"decimals"`
-	PlausibleLow  *float64      `json:"plausible_low"`
-	PlausibleHigh *float64      `json:"plausible_high"`
+	Code          string         `json:"code"`
+	LOINC         string         `json:"loinc"`
+	Type          string         `json:"type"`
+	Unit          string         `json:"unit"`
+	Decimals      int            `json:"decimals"`
+	PlausibleLow  *float64       `json:"plausible_low"`
+	PlausibleHigh *float64       `json:"plausible_high"`
 	Answers       string         `json:"answers"`
 	Labels        AnalyteLabels  `json:"labels"`
 	Ranges        []Range        `json:"ranges"`

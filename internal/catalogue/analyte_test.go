@@ -12,7 +12,7 @@ func n(v int) *int         { return &v }
 
 var (
 	glucose = Analyte{Code: "GLUF", Type: Numeric, Unit: "mmol/L", Decimals: 1, PlausibleLow: f(0.5), PlausibleHigh: f(100),
-		Units:  []Unit{{Unit: "mg/dL", Conversion: "factor", Factor: 0.05551, LOINC: "1558-6"}},
+		Units:    []Unit{{Unit: "mg/dL", Conversion: "factor", Factor: 0.05551, LOINC: "1558-6"}},
 		Ranges:   []Range{{Sex: "any", FromMonths: 216, Low: f(3.9), High: f(5.5)}},
 		Critical: []CriticalBand{{FromMonths: 0, ToMonths: n(216), Low: f(2.9), High: f(22.2)}, {FromMonths: 216, Low: f(2.8), High: f(22.2)}}}
 	hba1c = Analyte{Code: "HBA1C", Type: Numeric, Unit: "%", Decimals: 1, DeltaRules: []DeltaRule{{WindowHours: 8760, Abs: f(1)}},
@@ -31,7 +31,7 @@ var (
 			{FromMonths: 216, Low: f(3.0), High: f(6.0)}}}
 	creatinine = Analyte{Code: "CREA", Type: Numeric, Unit: "umol/L",
 		DeltaRules: []DeltaRule{{WindowHours: 48, Abs: f(26.5)}, {WindowHours: 168, Percent: f(50)}},
-		Units: []Unit{{Unit: "mg/dL", Conversion: "factor", Factor: 88.4}}}
+		Units:      []Unit{{Unit: "mg/dL", Conversion: "factor", Factor: 88.4}}}
 )
 
 // Issue 35: "126 mg/dL" glucose is stored as 7.0 mmol/L, flagged H against 3.9–5.5, and

@@ -25,11 +25,11 @@ type ResultInput struct {
 	// "> 500", "≤1", "≥ 90"), or the comparator comes in Comparator.
 	Value      string `json:"value"`
 	Comparator string `json:"comparator"`
-	Unit    string `json:"unit"`
-	Answer  string `json:"answer"`
-	Text    string `json:"text"`
-	LabLow  string `json:"lab_low"`
-	LabHigh string `json:"lab_high"`
+	Unit       string `json:"unit"`
+	Answer     string `json:"answer"`
+	Text       string `json:"text"`
+	LabLow     string `json:"lab_low"`
+	LabHigh    string `json:"lab_high"`
 }
 
 // RecordInput records an order's results: preliminary or final; a change to a final result
