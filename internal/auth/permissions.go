@@ -32,14 +32,17 @@ const (
 	CashUpOwn          Permission = "cash up own drawer"
 	RecordResults      Permission = "record results"
 	ReviewResults      Permission = "review results"
-	ManageClinicSets   Permission = "manage clinic sets"
+	// AcknowledgeCritical sees and acknowledges the critical results sent to one: one's own
+	// orders', and those escalated to one's covering role or to one as the medical lead.
+	AcknowledgeCritical Permission = "acknowledge critical results"
+	ManageClinicSets    Permission = "manage clinic sets"
 )
 
 // Catalogue lists every permission, in the order screens show them.
 var Catalogue = []Permission{
 	ManageUser, ManagePermission, ViewMenuPermission,
 	ViewPatient, ManagePatient, ViewAppointment, ManageAppointment,
-	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults,
+	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults, AcknowledgeCritical,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
 	IssueDocuments, ManageTemplates, ManageClinicSets,

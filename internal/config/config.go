@@ -59,6 +59,11 @@ type Config struct {
 	// first start); Secrets is that file opened (by main; tests get an ephemeral ring).
 	SecretKeyFile string
 	Secrets       *secret.Ring
+
+	// SMTPURL, when set, sends escalated critical results by e-mail through the clinic's
+	// mail server (smtp://USER:PASS@HOST:587 with STARTTLS, smtps://… with TLS), from SMTPFrom.
+	SMTPURL  string
+	SMTPFrom string
 }
 
 // Env lists every environment variable, its flag and meaning, for --help.
@@ -85,6 +90,8 @@ var Env = [][3]string{
 	{"EMR_BACKUP_KEEP", "--backup-keep", "how many archives to keep in --backup-dir (default 14)"},
 	{"EMR_BACKUP_RECIPIENTS", "--backup-recipient", "age public keys (age1…, comma-separated) backups are encrypted to; required for --backup-dir"},
 	{"EMR_BACKUP_PLAINTEXT", "--backup-plaintext", "1: write scheduled backups unencrypted (anyone holding one reads and can change every record)"},
+	{"EMR_SMTP_URL", "--smtp-url", "e-mail escalated critical results through this mail server: smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://…:465 (default: alerts stay in the app)"},
+	{"EMR_SMTP_FROM", "--smtp-from", "the address those e-mails come from, e.g. emr@clinic.example (required with --smtp-url)"},
 	{"EMR_SECRET_KEY_FILE", "--secret-key-file", "the key file sealing second factors and the push secret (default: emr.key beside a SQLite database, else ./data/emr.key)"},
 }
 
@@ -188,6 +195,8 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.IntVar(&c.BackupKeep, "backup-keep", envInt("EMR_BACKUP_KEEP", 14), "how many archives to keep in --backup-dir (env EMR_BACKUP_KEEP)")
 	BindRecipients(fs, "backup-recipient", c)
 	fs.BoolVar(&c.BackupPlaintext, "backup-plaintext", envBool("EMR_BACKUP_PLAINTEXT"), "write scheduled backups unencrypted, on purpose (env EMR_BACKUP_PLAINTEXT)")
+	fs.StringVar(&c.SMTPURL, "smtp-url", env("EMR_SMTP_URL", ""), "e-mail escalated critical results through this mail server, smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://… (env EMR_SMTP_URL)")
+	fs.StringVar(&c.SMTPFrom, "smtp-from", env("EMR_SMTP_FROM", ""), "the address those e-mails come from (env EMR_SMTP_FROM)")
 	BindSecretKey(fs, c)
 }
 

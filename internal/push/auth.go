@@ -53,7 +53,7 @@ var channelAccess = map[string][]auth.Permission{
 	AppointmentsChannel: {auth.ViewAppointment},
 	PatientsChannel:     {auth.ViewPatient},
 	UsersChannel:        {auth.ManageUser},
-	ResultsChannel:      {auth.ReviewResults},
+	ResultsChannel:      {auth.ReviewResults, auth.AcknowledgeCritical},
 	BillsChannel:        {auth.RecordCharges, auth.RecordPayment, auth.ViewFinancial, auth.CashUpOwn},
 	DocumentsChannel:    {auth.ViewPatient},
 }

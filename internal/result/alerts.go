@@ -13,7 +13,10 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
+	"emr/internal/auth"
 	"emr/internal/database"
+	"emr/internal/i18n"
+	"emr/internal/mail"
 	"emr/internal/patient"
 	"emr/internal/role"
 	"emr/internal/settings"
@@ -21,44 +24,87 @@ import (
 )
 
 // Settings are the clinic's critical-result settings: how long an alert may wait for the
-// ordering doctor before it escalates, and the role it escalates to.
+// ordering doctor before it escalates to the covering role (level 1), how long it may then
+// wait before it escalates to the clinic's medical lead (level 2), and who those are.
 type Settings struct {
 	EscalateAfterMinutes int    `json:"escalate_after_minutes"`
 	CoveringRole         string `json:"covering_role"`
-	Version              int    `json:"version"`
+	LeadAfterMinutes     int    `json:"lead_after_minutes"`
+	MedicalLeadID        *int64 `json:"medical_lead_id"`
+	// MedicalLeadName and Email are read, not saved: the lead's name, and whether
+	// escalations also leave the app by e-mail (the server runs with --smtp-url).
+	MedicalLeadName string `json:"medical_lead_name"`
+	Email           bool   `json:"email"`
+	Version         int    `json:"version"`
+}
+
+// stored is what the settings row keeps.
+type stored struct {
+	EscalateAfterMinutes int    `json:"escalate_after_minutes"`
+	CoveringRole         string `json:"covering_role"`
+	LeadAfterMinutes     int    `json:"lead_after_minutes,omitempty"`
+	MedicalLeadID        *int64 `json:"medical_lead_id,omitempty"`
 }
 
 const settingsKey = "results"
 
-// Defaults of a clinic that has not set them.
+// Defaults of a clinic that has not set them, and the limits of each interval: a critical
+// result waits at most an hour at each level (CAP Laboratory General checklist, critical
+// results: notification within a time the clinic defines, with escalation when the
+// responsible clinician is not reached; Joint Commission NPSG.02.03.01: timely reporting).
 const (
 	DefaultEscalateMinutes = 30
+	DefaultLeadMinutes     = 30
 	DefaultCoveringRole    = "doctor"
+	MinEscalateMinutes     = 5
+	MaxEscalateMinutes     = 60
 )
 
 // ReadSettings returns the results settings (the defaults until an administrator sets them).
+// An interval stored before the hour's limit existed is read as the limit.
 func ReadSettings(ctx context.Context, q database.Querier) (Settings, error) {
-	var st Settings
-	version, err := settings.Read(ctx, q, settingsKey, &st)
-	st.Version = version
-	if st.EscalateAfterMinutes <= 0 {
-		st.EscalateAfterMinutes = DefaultEscalateMinutes
+	var in stored
+	version, err := settings.Read(ctx, q, settingsKey, &in)
+	if err != nil {
+		return Settings{}, err
+	}
+	st := Settings{EscalateAfterMinutes: in.EscalateAfterMinutes, CoveringRole: in.CoveringRole, LeadAfterMinutes: in.LeadAfterMinutes,
+		MedicalLeadID: in.MedicalLeadID, Version: version}
+	for _, m := range []*int{&st.EscalateAfterMinutes, &st.LeadAfterMinutes} {
+		if *m <= 0 {
+			*m = DefaultEscalateMinutes
+		}
+		*m = min(*m, MaxEscalateMinutes)
 	}
 	if st.CoveringRole == "" {
 		st.CoveringRole = DefaultCoveringRole
 	}
-	return st, err
+	if st.MedicalLeadID != nil {
+		names, err := user.Names(ctx, q, []int64{*st.MedicalLeadID})
+		if err != nil {
+			return st, err
+		}
+		st.MedicalLeadName = names[*st.MedicalLeadID]
+	}
+	return st, nil
 }
 
-// SaveSettings replaces the results settings if in.Version is still the stored one.
+// SaveSettings replaces the results settings if in.Version is still the stored one. Each
+// interval is 5–60 minutes (refused, never changed, outside); the covering role and the
+// medical lead must be able to see and acknowledge what they are sent.
 func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (Settings, error) {
 	var v apperr.Validation
 	in.CoveringRole = strings.TrimSpace(in.CoveringRole)
-	if in.EscalateAfterMinutes < 5 || in.EscalateAfterMinutes > 24*60 {
-		v.Add("escalate_after_minutes", "result.escalate_range")
+	for field, m := range map[string]int{"escalate_after_minutes": in.EscalateAfterMinutes, "lead_after_minutes": in.LeadAfterMinutes} {
+		if m < MinEscalateMinutes || m > MaxEscalateMinutes {
+			v.Add(field, "result.escalate_range")
+		}
 	}
 	if in.CoveringRole == "" {
 		v.Add("covering_role", "validation.required")
+	}
+	if in.MedicalLeadID == nil {
+		v.Add("medical_lead_id", "result.lead_required")
 	}
 	if err := v.Err(); err != nil {
 		return in, err
@@ -70,40 +116,90 @@ func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (S
 		}
 		if !known {
 			v.Add("covering_role", "role.not_found")
-			return v.Err()
+		} else if ok, err := role.Grants(ctx, tx, in.CoveringRole, auth.AcknowledgeCritical); err != nil {
+			return err
+		} else if !ok {
+			v.Add("covering_role", "result.covering_cannot_acknowledge")
 		}
-		version, err := settings.Save(ctx, tx, e, settingsKey, Settings{EscalateAfterMinutes: in.EscalateAfterMinutes, CoveringRole: in.CoveringRole}, in.Version)
+		active, err := user.Active(ctx, tx, *in.MedicalLeadID)
+		if err != nil {
+			return err
+		}
+		if !active {
+			v.Add("medical_lead_id", "result.lead_not_found")
+		} else if m, err := role.Of(ctx, tx, *in.MedicalLeadID); err != nil {
+			return err
+		} else if !slices.Contains(m.Permissions, auth.AcknowledgeCritical) {
+			v.Add("medical_lead_id", "result.lead_cannot_acknowledge")
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		version, err := settings.Save(ctx, tx, e, settingsKey, stored{EscalateAfterMinutes: in.EscalateAfterMinutes, CoveringRole: in.CoveringRole,
+			LeadAfterMinutes: in.LeadAfterMinutes, MedicalLeadID: in.MedicalLeadID}, in.Version)
 		in.Version = version
 		return err
 	})
-	return in, err
+	if err != nil {
+		return in, err
+	}
+	st, err := ReadSettings(ctx, s.DB)
+	st.Email = s.Email
+	return st, err
 }
 
-// Alert is a critical result and what became of it.
+// Alert is a critical result and what became of it: raised for the ordering doctor,
+// escalated to the covering role (level 1) and to the medical lead (level 2) while nobody
+// acknowledges it, the attempts that did not reach the patient, and its acknowledgement.
 type Alert struct {
-	ID             int64           `json:"id"`
-	OrderID        int64           `json:"order_id"`
-	AppointmentID  int64           `json:"appointment_id"`
-	Patient        patient.Summary `json:"patient"`
-	DoctorID       *int64          `json:"doctor_id"`
-	DoctorName     string          `json:"doctor_name"`
-	Result         Result          `json:"result"`
-	TestLabel      string          `json:"test_label"`
-	RaisedAt       time.Time       `json:"raised_at"`
-	EscalatedAt    *time.Time      `json:"escalated_at"`
-	Open           bool            `json:"open"`
-	AcknowledgedAt *time.Time      `json:"acknowledged_at"`
-	AcknowledgedBy *int64          `json:"acknowledged_by"`
-	Acknowledger   string          `json:"acknowledged_by_name"`
-	Contact        string          `json:"contact"`
-	Action         string          `json:"action"`
-	ReadBack       string          `json:"read_back"`
+	ID              int64           `json:"id"`
+	OrderID         int64           `json:"order_id"`
+	AppointmentID   int64           `json:"appointment_id"`
+	Patient         patient.Summary `json:"patient"`
+	DoctorID        *int64          `json:"doctor_id"`
+	DoctorName      string          `json:"doctor_name"`
+	Result          Result          `json:"result"`
+	TestLabel       string          `json:"test_label"`
+	RaisedAt        time.Time       `json:"raised_at"`
+	EscalatedAt     *time.Time      `json:"escalated_at"`
+	EscalatedLeadAt *time.Time      `json:"escalated_lead_at"`
+	Open            bool            `json:"open"`
+	AcknowledgedAt  *time.Time      `json:"acknowledged_at"`
+	AcknowledgedBy  *int64          `json:"acknowledged_by"`
+	Acknowledger    string          `json:"acknowledged_by_name"`
+	Contact         string          `json:"contact"`
+	Action          string          `json:"action"`
+	ReceivedBy      string          `json:"received_by"`
+	ReadBack        string          `json:"read_back"`
+	// The last attempt that did not reach the patient (the alert stays open), and how many.
+	NotReachedAt     *time.Time `json:"not_reached_at"`
+	NotReachedBy     *int64     `json:"-"`
+	NotReachedByName string     `json:"not_reached_by_name"`
+	NotReachedNote   string     `json:"not_reached_note"`
+	NotReachedCount  int        `json:"not_reached_count"`
 	// MinutesToAcknowledge is how long the alert waited (the report's figure); nil while open.
 	MinutesToAcknowledge *int `json:"minutes_to_acknowledge"`
+	// Emails are the messages its escalations sent out of the app, with what became of each.
+	Emails []Email `json:"emails"`
 }
 
-const alertColumns = `a.id, a.result_id, a.order_id, a.patient_id, a.doctor_id, a.raised_at, a.escalated_at, a.is_open,
-	a.acknowledged_at, a.acknowledged_by, a.contact, a.action, a.read_back`
+// Email is one escalation message to one person and its delivery.
+type Email struct {
+	Level     int        `json:"level"`
+	UserID    *int64     `json:"user_id"`
+	Name      string     `json:"name"`
+	Status    string     `json:"status"` // pending, sent, failed, no_address (internal/mail)
+	Attempts  int        `json:"attempts"`
+	LastError string     `json:"last_error"`
+	SentAt    *time.Time `json:"sent_at"`
+}
+
+// mailTopics are the outbox topics of the two escalation levels, in level order.
+var mailTopics = []string{"critical_alert.1", "critical_alert.2"}
+
+const alertColumns = `a.id, a.result_id, a.order_id, a.patient_id, a.doctor_id, a.raised_at, a.escalated_at, a.escalated_lead_at, a.is_open,
+	a.acknowledged_at, a.acknowledged_by, a.contact, a.action, a.received_by, a.read_back,
+	a.not_reached_at, a.not_reached_by, a.not_reached_note, a.not_reached_count`
 
 type alertRow struct {
 	Alert
@@ -119,8 +215,9 @@ func scanAlerts(rows *sql.Rows, err error) ([]alertRow, error) {
 	for rows.Next() {
 		var a alertRow
 		var open int
-		if err := rows.Scan(&a.ID, &a.resultID, &a.OrderID, &a.patientID, &a.DoctorID, &a.RaisedAt, &a.EscalatedAt, &open,
-			&a.AcknowledgedAt, &a.AcknowledgedBy, &a.Contact, &a.Action, &a.ReadBack); err != nil {
+		if err := rows.Scan(&a.ID, &a.resultID, &a.OrderID, &a.patientID, &a.DoctorID, &a.RaisedAt, &a.EscalatedAt, &a.EscalatedLeadAt, &open,
+			&a.AcknowledgedAt, &a.AcknowledgedBy, &a.Contact, &a.Action, &a.ReceivedBy, &a.ReadBack,
+			&a.NotReachedAt, &a.NotReachedBy, &a.NotReachedNote, &a.NotReachedCount); err != nil {
 			return nil, err
 		}
 		a.Open = open == 1
@@ -128,21 +225,22 @@ func scanAlerts(rows *sql.Rows, err error) ([]alertRow, error) {
 			m := int(a.AcknowledgedAt.Sub(a.RaisedAt).Minutes())
 			a.MinutesToAcknowledge = &m
 		}
+		a.Emails = []Email{}
 		out = append(out, a)
 	}
 	return out, rows.Err()
 }
 
-// fill completes alerts with their results, orders, patients and people.
+// fill completes alerts with their results, orders, patients, people and e-mails.
 func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, lang string) ([]Alert, error) {
 	out := make([]Alert, 0, len(rows))
 	if len(rows) == 0 {
 		return out, nil
 	}
-	var resultIDs, orderIDs, patientIDs, people []int64
+	var resultIDs, orderIDs, patientIDs, alertIDs, people []int64
 	for _, a := range rows {
-		resultIDs, orderIDs, patientIDs = append(resultIDs, a.resultID), append(orderIDs, a.OrderID), append(patientIDs, a.patientID)
-		for _, p := range []*int64{a.DoctorID, a.AcknowledgedBy} {
+		resultIDs, orderIDs, patientIDs, alertIDs = append(resultIDs, a.resultID), append(orderIDs, a.OrderID), append(patientIDs, a.patientID), append(alertIDs, a.ID)
+		for _, p := range []*int64{a.DoctorID, a.AcknowledgedBy, a.NotReachedBy} {
 			if p != nil {
 				people = append(people, *p)
 			}
@@ -182,6 +280,18 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 	if err != nil {
 		return nil, err
 	}
+	sent, err := mail.Deliveries(ctx, q, mailTopics, alertIDs)
+	if err != nil {
+		return nil, err
+	}
+	emails := map[int64][]Email{}
+	for _, d := range sent {
+		e := Email{Level: slices.Index(mailTopics, d.Topic) + 1, UserID: d.UserID, Status: d.Status, Attempts: d.Attempts, LastError: d.LastError, SentAt: d.SentAt}
+		if d.UserID != nil {
+			people = append(people, *d.UserID)
+		}
+		emails[d.TopicID] = append(emails[d.TopicID], e)
+	}
 	names, err := user.Names(ctx, q, unique(people))
 	if err != nil {
 		return nil, err
@@ -197,36 +307,51 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 		if a.AcknowledgedBy != nil {
 			a.Acknowledger = names[*a.AcknowledgedBy]
 		}
+		if a.NotReachedBy != nil {
+			a.NotReachedByName = names[*a.NotReachedBy]
+		}
+		for _, e := range emails[a.ID] {
+			if e.UserID != nil {
+				e.Name = names[*e.UserID]
+			}
+			a.Emails = append(a.Emails, e)
+		}
 		out = append(out, a)
 	}
 	return out, nil
 }
 
-// OpenAlerts lists the open critical alerts userID must see: those of the results they
-// ordered, and, when they hold the covering role, every escalated one; the oldest first.
-func (s *Store) OpenAlerts(ctx context.Context, userID int64, roles []string, lang string) ([]Alert, error) {
-	rows, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a
-		WHERE a.doctor_id = $1 AND a.is_open = 1 ORDER BY a.raised_at, a.id`, userID))
-	if err != nil {
-		return nil, err
-	}
+// Recipient is who asks for or acts on alerts: an account, its roles, and whether it reviews
+// results (a doctor may acknowledge any alert, covering a colleague).
+type Recipient struct {
+	UserID  int64
+	Roles   []string
+	Reviews bool
+}
+
+// sentTo says which open alerts reach r: its own orders' always; every escalated one when
+// it holds the covering role (or is an administrator); every one at level 2 when it is the
+// medical lead.
+func sentTo(st Settings, r Recipient) (covering, lead bool) {
+	covering = slices.Contains(r.Roles, st.CoveringRole) || slices.Contains(r.Roles, auth.AdminRole)
+	lead = st.MedicalLeadID != nil && *st.MedicalLeadID == r.UserID
+	return covering, lead
+}
+
+// OpenAlerts lists the open critical alerts r must see (sentTo), the oldest first. An alert
+// whose patient was not reached stays here, escalated, until someone records that they were.
+func (s *Store) OpenAlerts(ctx context.Context, r Recipient, lang string) ([]Alert, error) {
 	st, err := ReadSettings(ctx, s.DB)
 	if err != nil {
 		return nil, err
 	}
-	if slices.Contains(roles, st.CoveringRole) || slices.Contains(roles, "admin") {
-		escalated, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a
-			WHERE a.is_open = 1 AND a.escalated_at IS NOT NULL ORDER BY a.raised_at, a.id`))
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range escalated {
-			if !slices.ContainsFunc(rows, func(b alertRow) bool { return b.ID == a.ID }) {
-				rows = append(rows, a)
-			}
-		}
+	covering, lead := sentTo(st, r)
+	rows, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a
+		WHERE a.is_open = 1 AND (a.doctor_id = $1 OR ($2 AND a.escalated_at IS NOT NULL) OR ($3 AND a.escalated_lead_at IS NOT NULL))
+		ORDER BY a.raised_at, a.id`, r.UserID, covering, lead))
+	if err != nil {
+		return nil, err
 	}
-	slices.SortFunc(rows, func(a, b alertRow) int { return a.RaisedAt.Compare(b.RaisedAt) })
 	return s.fill(ctx, s.DB, rows, lang)
 }
 
@@ -240,43 +365,167 @@ func (s *Store) Escalated(ctx context.Context, lang string) ([]Alert, error) {
 	return s.fill(ctx, s.DB, rows, lang)
 }
 
-// Escalate marks the open alerts that have waited past the clinic's interval as escalated;
-// it reports how many it marked (the caller tells the covering role when any).
+// Escalate moves the open alerts that waited too long up a level: to the covering role
+// after the first interval, to the medical lead after the second (counted from level 1).
+// Each move, its audit event and its e-mails are written in one transaction; it reports how
+// many moved (the caller tells who reviews results).
 func (s *Store) Escalate(ctx context.Context) (int, error) {
 	st, err := ReadSettings(ctx, s.DB)
 	if err != nil {
 		return 0, err
 	}
 	now := s.now()
-	res, err := s.DB.ExecContext(ctx, `UPDATE critical_alerts SET escalated_at = $1 WHERE is_open = 1 AND escalated_at IS NULL AND raised_at <= $2`,
-		now, now.Add(-time.Duration(st.EscalateAfterMinutes)*time.Minute))
+	first, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT id FROM critical_alerts
+		WHERE is_open = 1 AND escalated_at IS NULL AND raised_at <= $1 ORDER BY raised_at, id LIMIT 500`,
+		now.Add(-time.Duration(st.EscalateAfterMinutes)*time.Minute)))
 	if err != nil {
 		return 0, fmt.Errorf("escalate alerts: %w", err)
 	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	second, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT id FROM critical_alerts
+		WHERE is_open = 1 AND escalated_at <= $1 AND escalated_lead_at IS NULL ORDER BY raised_at, id LIMIT 500`,
+		now.Add(-time.Duration(st.LeadAfterMinutes)*time.Minute)))
+	if err != nil {
+		return 0, fmt.Errorf("escalate alerts: %w", err)
+	}
+	moved := 0
+	for level, ids := range [][]int64{first, second} {
+		for _, id := range ids {
+			err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+				ok, err := s.escalate(ctx, tx, audit.Event{}, st, id, level+1, now)
+				if ok {
+					moved++
+				}
+				return err
+			})
+			if err != nil {
+				return moved, err
+			}
+		}
+	}
+	return moved, nil
+}
+
+// escalate moves alert id to level (1: the covering role; 2: the medical lead) in tx, if
+// nobody did first: it audits the move as e's (the system's when e has no actor) and, when
+// e-mail is on, writes each recipient's message into the outbox.
+func (s *Store) escalate(ctx context.Context, tx *sql.Tx, e audit.Event, st Settings, id int64, level int, now time.Time) (bool, error) {
+	var res sql.Result
+	var err error
+	if level == 1 {
+		res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET escalated_at = $1 WHERE id = $2 AND is_open = 1 AND escalated_at IS NULL`, now, id)
+	} else {
+		res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET escalated_lead_at = $1 WHERE id = $2 AND is_open = 1
+			AND escalated_at IS NOT NULL AND escalated_lead_at IS NULL`, now, id)
+	}
+	if err != nil {
+		return false, fmt.Errorf("escalate alert: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil // acknowledged meanwhile, or another instance moved it
+	}
+	var patientID int64
+	if err := tx.QueryRowContext(ctx, `SELECT patient_id FROM critical_alerts WHERE id = $1`, id).Scan(&patientID); err != nil {
+		return false, fmt.Errorf("read alert: %w", err)
+	}
+	var to []int64
+	detail := "level 1: covering role " + st.CoveringRole
+	if level == 1 {
+		holders, err := user.ActiveHolders(ctx, tx, st.CoveringRole)
+		if err != nil {
+			return false, err
+		}
+		for _, h := range holders {
+			to = append(to, h.ID)
+		}
+	} else {
+		detail = "level 2: medical lead"
+		if st.MedicalLeadID != nil {
+			to = append(to, *st.MedicalLeadID)
+			detail += " #" + strconv.FormatInt(*st.MedicalLeadID, 10)
+		}
+	}
+	if s.Email {
+		if err := s.mailEscalation(ctx, tx, id, level, to, now); err != nil {
+			return false, err
+		}
+		detail += "; e-mails: " + strconv.Itoa(len(to))
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "critical_alert.escalate", "critical_alert", strconv.FormatInt(id, 10), audit.Success, now
+	e.PatientID, e.Detail = patientID, detail
+	return true, audit.Record(ctx, tx, e)
+}
+
+// mailEscalation writes one e-mail per recipient into the outbox. The message names no
+// patient, result or value (an e-mail crosses servers the clinic does not run): it says that
+// a critical result waits and where to open EMR, in the four languages (staff accounts carry
+// no language of their own).
+func (s *Store) mailEscalation(ctx context.Context, tx *sql.Tx, id int64, level int, to []int64, now time.Time) error {
+	addresses, err := user.Addresses(ctx, tx, to)
+	if err != nil {
+		return err
+	}
+	clinic, err := settings.ReadClinic(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var subject []string
+	var body strings.Builder
+	for _, lang := range i18n.Languages {
+		subject = append(subject, i18n.T(lang, "result.mail_subject"))
+		body.WriteString(i18n.T(lang, "result.mail_level"+strconv.Itoa(level)) + "\n")
+		if clinic.PublicURL != "" {
+			body.WriteString(i18n.T(lang, "result.mail_open", clinic.PublicURL+"/") + "\n\n")
+		} else {
+			body.WriteString(i18n.T(lang, "result.mail_open_app") + "\n\n")
+		}
+	}
+	for _, uid := range to {
+		err := mail.Enqueue(ctx, tx, now, mail.Message{Topic: mailTopics[level-1], TopicID: id, UserID: uid, To: addresses[uid],
+			Subject: "EMR: " + strings.Join(subject, " · "), Body: body.String()})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Contacts are the ways an acknowledgement says the patient was reached (or not).
 var Contacts = []string{"phone", "in_person", "message", "not_reached", "no_contact_needed"}
 
-// AckInput acknowledges a critical alert: how the patient was reached, what was done, and
-// the read-back of a result taken by phone.
+// NotReached is the contact that keeps an alert open: nobody reached the patient yet.
+const NotReached = "not_reached"
+
+// ReceivedBy are the ways the one acknowledging got the result: in EMR itself, or by
+// telephone (from the laboratory or a colleague), which needs its read-back (Joint
+// Commission NPSG.02.03.01: the receiver reads a verbally reported critical result back).
+var ReceivedBy = []string{"system", "telephone"}
+
+// AckInput acknowledges a critical alert: how the patient was reached, what was done, how
+// the result was received, and its read-back when that was by telephone.
 type AckInput struct {
-	Contact  string `json:"contact"`
-	Action   string `json:"action"`
-	ReadBack string `json:"read_back"`
+	Contact    string `json:"contact"`
+	Action     string `json:"action"`
+	ReceivedBy string `json:"received_by"`
+	ReadBack   string `json:"read_back"`
 }
 
-// Acknowledge closes alert id with who, when and what was done.
-func (s *Store) Acknowledge(ctx context.Context, e audit.Event, id int64, in AckInput) error {
+// Acknowledge closes alert id with who, when and what was done; or, when the patient was not
+// reached, records the attempt and keeps it open and escalated. Only one the alert reaches
+// (sentTo), or one who reviews results, may.
+func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, id int64, in AckInput) error {
 	var v apperr.Validation
 	in.Contact, in.Action, in.ReadBack = strings.TrimSpace(in.Contact), strings.TrimSpace(in.Action), strings.TrimSpace(in.ReadBack)
+	in.ReceivedBy = strings.TrimSpace(in.ReceivedBy)
 	if !slices.Contains(Contacts, in.Contact) {
 		v.Add("contact", "result.contact_required")
 	}
 	if in.Action == "" {
 		v.Add("action", "result.action_required")
+	}
+	if !slices.Contains(ReceivedBy, in.ReceivedBy) {
+		v.Add("received_by", "result.received_by_required")
+	} else if in.ReceivedBy == "telephone" && in.ReadBack == "" {
+		v.Add("read_back", "result.read_back_required")
 	}
 	for field, text := range map[string]string{"action": in.Action, "read_back": in.ReadBack} {
 		if utf8.RuneCountInString(text) > apperr.MaxReason {
@@ -286,32 +535,64 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, id int64, in Ack
 	if err := v.Err(); err != nil {
 		return err
 	}
+	st, err := ReadSettings(ctx, s.DB)
+	if err != nil {
+		return err
+	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var patientID, orderID int64
-		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id FROM critical_alerts WHERE id = $1`, id).Scan(&patientID, &orderID)
+		var doctorID *int64
+		var escalated, escalatedLead *time.Time
+		var open int
+		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, doctor_id, escalated_at, escalated_lead_at, is_open FROM critical_alerts WHERE id = $1`, id).
+			Scan(&patientID, &orderID, &doctorID, &escalated, &escalatedLead, &open)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("result.alert_not_found")
 		}
 		if err != nil {
 			return err
 		}
+		if open == 0 {
+			return apperr.Conflict("result.alert_acknowledged")
+		}
+		covering, lead := sentTo(st, who)
+		if !who.Reviews && (doctorID == nil || *doctorID != who.UserID) && !(covering && escalated != nil) && !(lead && escalatedLead != nil) {
+			return apperr.Forbidden("result.alert_not_yours")
+		}
 		now := s.now()
-		res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET is_open = 0, acknowledged_at = $1, acknowledged_by = $2, contact = $3,
-			action = $4, read_back = $5 WHERE id = $6 AND is_open = 1`, now, actor(e), in.Contact, in.Action, in.ReadBack, id)
+		var res sql.Result
+		if in.Contact == NotReached {
+			res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET not_reached_at = $1, not_reached_by = $2, not_reached_note = $3,
+				not_reached_count = not_reached_count + 1, received_by = $4, read_back = $5 WHERE id = $6 AND is_open = 1`,
+				now, actor(e), in.Action, in.ReceivedBy, in.ReadBack, id)
+		} else {
+			res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET is_open = 0, acknowledged_at = $1, acknowledged_by = $2, contact = $3,
+				action = $4, received_by = $5, read_back = $6 WHERE id = $7 AND is_open = 1`, now, actor(e), in.Contact, in.Action, in.ReceivedBy, in.ReadBack, id)
+		}
 		if err != nil {
 			return fmt.Errorf("acknowledge alert: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return apperr.Conflict("result.alert_acknowledged")
 		}
-		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "critical_alert.acknowledge", "critical_alert", strconv.FormatInt(id, 10), audit.Success, now
-		e.PatientID, e.Detail = patientID, "contact: "+in.Contact+"; order "+strconv.FormatInt(orderID, 10)
-		return audit.Record(ctx, tx, e)
+		ev := e
+		ev.Action, ev.EntityType, ev.EntityID, ev.Outcome, ev.At = "critical_alert.acknowledge", "critical_alert", strconv.FormatInt(id, 10), audit.Success, now
+		if in.Contact == NotReached {
+			ev.Action = "critical_alert.not_reached"
+		}
+		ev.PatientID, ev.Detail = patientID, "contact: "+in.Contact+"; received by: "+in.ReceivedBy+"; order "+strconv.FormatInt(orderID, 10)
+		if err := audit.Record(ctx, tx, ev); err != nil {
+			return err
+		}
+		if in.Contact == NotReached && escalated == nil { // a patient not reached needs the covering role now
+			_, err = s.escalate(ctx, tx, e, st, id, 1, now)
+		}
+		return err
 	})
 }
 
-// AlertReport lists every critical alert raised in [from, to) with its time to
-// acknowledge, the oldest first.
+// AlertReport lists every critical alert raised in [from, to) with each level's times and
+// its time to acknowledge, the oldest first.
 func (s *Store) AlertReport(ctx context.Context, from, to time.Time, lang string) ([]Alert, error) {
 	rows, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a
 		WHERE a.raised_at >= $1 AND a.raised_at < $2 ORDER BY a.raised_at, a.id LIMIT 5000`, from, to))

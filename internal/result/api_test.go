@@ -196,7 +196,7 @@ func TestOrderLoop(t *testing.T) {
 		}
 		// Acknowledged with how the patient was reached, what was done and the read-back.
 		ack := fmt.Sprintf("/api/results/alerts/%d/acknowledge", alerts.Data[0].ID)
-		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "phone", "action": "Sent to emergency", "read_back": "K 6.8 read back"}); r.Status != http.StatusNoContent {
+		if r := c.doctor.Do("POST", ack, map[string]any{"contact": "phone", "action": "Sent to emergency", "received_by": "telephone", "read_back": "K 6.8 read back"}); r.Status != http.StatusNoContent {
 			t.Fatalf("acknowledge: %d %s", r.Status, r.Body)
 		}
 		c.doctor.Do("GET", "/api/results/alerts", nil).JSON(t, &alerts)

@@ -26,6 +26,7 @@ var readResults = auth.NeedAny(auth.RecordResults, auth.ReviewResults, auth.Writ
 // Routes is the results API's route table.
 func (h *Handler) Routes() []auth.Route {
 	record, review := auth.Need(auth.RecordResults), auth.Need(auth.ReviewResults)
+	acknowledge := auth.Need(auth.AcknowledgeCritical) // which alerts: Store.OpenAlerts, Store.Acknowledge
 	return []auth.Route{
 		{Method: "GET", Path: "/api/appointments/{id}/orders", Access: readResults, Handler: h.visitOrders},
 		{Method: "GET", Path: "/api/patients/{id}/orders", Access: readResults, Handler: h.patientOrders},
@@ -40,8 +41,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/results/review", Access: review, Handler: h.toReview},
 		{Method: "GET", Path: "/api/results/review/count", Access: review, Handler: h.toReviewCount},
 		{Method: "POST", Path: "/api/results/review", Access: review, Announces: auth.ChangesResults, Handler: h.review},
-		{Method: "GET", Path: "/api/results/alerts", Access: review, Handler: h.alerts},
-		{Method: "POST", Path: "/api/results/alerts/{id}/acknowledge", Access: review, Announces: auth.ChangesResults, Handler: h.acknowledge},
+		{Method: "GET", Path: "/api/results/alerts", Access: acknowledge, Handler: h.alerts},
+		{Method: "POST", Path: "/api/results/alerts/{id}/acknowledge", Access: acknowledge, Announces: auth.ChangesResults, Handler: h.acknowledge},
 		{Method: "GET", Path: "/api/results/alerts/report", Access: review, Handler: h.report},
 		{Method: "GET", Path: "/api/settings/results", Access: auth.LoggedIn, Handler: h.settings},
 		{Method: "PUT", Path: "/api/settings/results", Access: auth.Need(auth.ManageSettings), Handler: h.saveSettings},
@@ -256,9 +257,14 @@ func (h *Handler) review(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, ReviewCount{Reviewed: n})
 }
 
-func (h *Handler) alerts(w http.ResponseWriter, r *http.Request) {
+// recipient is the caller as alerts see it.
+func recipient(r *http.Request) Recipient {
 	p := auth.PrincipalFrom(r.Context())
-	list, err := h.Store.OpenAlerts(r.Context(), p.UserID, p.Roles, i18n.FromRequest(r))
+	return Recipient{UserID: p.UserID, Roles: p.Roles, Reviews: p.Can(auth.ReviewResults)}
+}
+
+func (h *Handler) alerts(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.OpenAlerts(r.Context(), recipient(r), i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -277,7 +283,7 @@ func (h *Handler) acknowledge(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	if err := h.Store.Acknowledge(r.Context(), auth.AuditEvent(r), id, in); err != nil {
+	if err := h.Store.Acknowledge(r.Context(), auth.AuditEvent(r), recipient(r), id, in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -313,6 +319,7 @@ func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	st.Email = h.Store.Email
 	httpjson.Respond(w, http.StatusOK, st)
 }
 

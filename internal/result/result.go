@@ -137,6 +137,9 @@ type Detail struct {
 type Store struct {
 	DB  *database.DB
 	Now func() time.Time
+	// Email sends each escalation of a critical result by e-mail too, through the outbox
+	// (the server runs with --smtp-url).
+	Email bool
 }
 
 func (s *Store) now() time.Time {

@@ -46,7 +46,7 @@ func TestResultRules(t *testing.T) {
 		}
 		acknowledged := func(t *testing.T) apitest.Vars {
 			v := critical(t)
-			apitest.Do[any](t, c.doctor, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", v["alert"]), map[string]any{"contact": "phone", "action": "Sent to emergency"})
+			apitest.Do[any](t, c.doctor, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", v["alert"]), map[string]any{"contact": "phone", "action": "Sent to emergency", "received_by": "system"})
 			return v
 		}
 		reviewed := func(t *testing.T) apitest.Vars {
@@ -86,9 +86,9 @@ func TestResultRules(t *testing.T) {
 			{Name: "acknowledging a critical result says how the patient was reached and what was done", As: "doctor", Setup: critical, Method: "POST",
 				Path: "/api/results/alerts/{alert}/acknowledge", Body: map[string]any{"contact": "", "action": ""}, Status: http.StatusUnprocessableEntity, Contains: []string{`"contact"`, `"action"`}},
 			{Name: "a nurse acknowledges no alert", As: "nurse", Setup: critical, Method: "POST", Path: "/api/results/alerts/{alert}/acknowledge",
-				Body: map[string]any{"contact": "phone", "action": "x"}, Status: http.StatusForbidden},
+				Body: map[string]any{"contact": "phone", "action": "x", "received_by": "system"}, Status: http.StatusForbidden},
 			{Name: "an alert is acknowledged once", As: "doctor", Setup: acknowledged, Method: "POST", Path: "/api/results/alerts/{alert}/acknowledge",
-				Body: map[string]any{"contact": "phone", "action": "again"}, Status: http.StatusConflict},
+				Body: map[string]any{"contact": "phone", "action": "again", "received_by": "system"}, Status: http.StatusConflict},
 			{Name: "a nurse reviews no result", As: "nurse", Setup: acknowledged, Method: "POST", Path: "/api/results/review", BodyOf: review(0), Status: http.StatusForbidden},
 			{Name: "a review at a stale version is refused", As: "doctor", Setup: acknowledged, Method: "POST", Path: "/api/results/review", BodyOf: review(-1), Status: http.StatusConflict},
 			{Name: "a resulted order is not cancelled", As: "nurse", Setup: reviewed, Method: "POST", Path: "/api/lab-orders/{order}/cancel",

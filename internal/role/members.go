@@ -97,3 +97,17 @@ func Exists(ctx context.Context, q database.Querier, name string) (bool, error) 
 	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM roles WHERE name = $1)`, name).Scan(&ok)
 	return ok, err
 }
+
+// Grants reports whether the role called name grants perm (the admin role grants every one).
+func Grants(ctx context.Context, q database.Querier, name string, perm auth.Permission) (bool, error) {
+	if name == auth.AdminRole {
+		return true, nil
+	}
+	var ok bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM role_permissions rp JOIN roles r ON r.id = rp.role_id
+		WHERE r.name = $1 AND rp.permission = $2)`, name, string(perm)).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("read a role's permissions: %w", err)
+	}
+	return ok, nil
+}

@@ -159,8 +159,8 @@ var requiredAccess = map[string]string{
 	"GET /api/results/review":                       "review results",
 	"GET /api/results/review/count":                 "review results",
 	"POST /api/results/review":                      "review results",
-	"GET /api/results/alerts":                       "review results",
-	"POST /api/results/alerts/{id}/acknowledge":     "review results",
+	"GET /api/results/alerts":                       "acknowledge critical results",
+	"POST /api/results/alerts/{id}/acknowledge":     "acknowledge critical results",
 	"GET /api/results/alerts/report":                "review results",
 	"GET /api/settings/results":                     "logged-in",
 	"PUT /api/settings/results":                     "manage settings",
@@ -319,8 +319,8 @@ var ownerOnly = map[string]bool{
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
 var rolePermissions = map[string][]string{
-	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "record charges", "issue documents", "manage templates"},
-	"nurse":        {"view patient", "view appointment", "record vitals", "record results"},
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "acknowledge critical results", "record charges", "issue documents", "manage templates"},
+	"nurse":        {"view patient", "view appointment", "record vitals", "record results", "acknowledge critical results"},
 	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer"},
 }
 

@@ -4,6 +4,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -34,6 +35,7 @@ import (
 	"emr/internal/fhir"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
+	"emr/internal/mail"
 	"emr/internal/metrics"
 	"emr/internal/patient"
 	"emr/internal/prescription"
@@ -150,9 +152,16 @@ func every(period time.Duration, what string, fn func(ctx context.Context) error
 	}
 }
 
-// CheckConfig checks what configuration cannot check alone: the push provider's URL, with
-// one clear sentence when it is wrong.
+// CheckConfig checks what configuration cannot check alone: the mail server's and the push
+// provider's URLs, with one clear sentence when one is wrong.
 func CheckConfig(cfg config.Config) error {
+	if cfg.SMTPURL != "" {
+		if _, err := mail.ParseServer(cfg.SMTPURL, cfg.SMTPFrom); err != nil {
+			return err
+		}
+	} else if cfg.SMTPFrom != "" {
+		return errors.New("--smtp-from is the sender of e-mail through --smtp-url, which is not set")
+	}
 	if cfg.PushURL == "" {
 		return nil
 	}
@@ -179,7 +188,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
-	results := &result.Store{DB: db}
+	results := &result.Store{DB: db, Email: cfg.SMTPURL != ""}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
@@ -264,7 +273,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
 	interop.Dispatch = h
-	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: []func(context.Context){
+	background := []func(context.Context){
 		sealer(db),
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
 		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
@@ -274,7 +283,25 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		}),
 		every(escalateEvery, "escalate critical results", escalate(results, publisher)),
 		scheduled.Run,
-	}}
+	}
+	if outbox := mailOutbox(cfg, db); outbox != nil {
+		background = append(background, outbox.Run)
+	}
+	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: background}
+}
+
+// mailOutbox is the sender of the e-mail the product writes into its outbox, when the
+// clinic gave a mail server (--smtp-url); nil otherwise: alerts stay inside the app.
+func mailOutbox(cfg config.Config, db *database.DB) *mail.Outbox {
+	if cfg.SMTPURL == "" {
+		return nil
+	}
+	server, err := mail.ParseServer(cfg.SMTPURL, cfg.SMTPFrom)
+	if err != nil {
+		return nil // CheckConfig has refused it
+	}
+	_, domain, _ := strings.Cut(server.From, "@")
+	return &mail.Outbox{DB: db, Server: server, Domain: domain}
 }
 
 // watch adds the series read when metrics are scraped: the database pool's use, the audit

@@ -109,6 +109,30 @@ func Names(ctx context.Context, q database.Querier, ids []int64) (map[int64]stri
 	return out, err
 }
 
+// Addresses reads the e-mail addresses of the active accounts with ids ("" for one that has
+// none), for messages sent to staff.
+func Addresses(ctx context.Context, q database.Querier, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		marks, args := database.InList(chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT id, email FROM users WHERE active AND id IN (`+marks+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("read addresses: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var email string
+			if err := rows.Scan(&id, &email); err != nil {
+				return err
+			}
+			out[id] = email
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
 // Named is an account's id and name.
 type Named struct {
 	ID   int64  `json:"id"`

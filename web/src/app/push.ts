@@ -38,7 +38,7 @@ export const CHANNELS = [
   { channel: 'private-patients', permissions: ['view patient'], event: 'App.Events.PatientChanged', refresh: [patientsKey] },
   { channel: 'private-users', permissions: ['manage user'], event: 'App.Events.UserChanged', refresh: [accountsKey, rolesKey] },
   // Orders, results, reviews and critical alerts: the alert reaches the ordering doctor at once.
-  { channel: 'private-results', permissions: ['review results'], event: 'App.Events.ResultsChanged', refresh: [resultsKey] },
+  { channel: 'private-results', permissions: ['review results', 'acknowledge critical results'], event: 'App.Events.ResultsChanged', refresh: [resultsKey] },
   // Bills, payments and drawers: the queue's bill tags, open bills, the cash-up and fee reports.
   {
     channel: 'private-bills',

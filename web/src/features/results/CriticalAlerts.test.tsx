@@ -15,13 +15,13 @@ afterEach(cleanup)
 describe('CriticalAlerts', () => {
   it('still says how many critical results wait when the banner cannot be loaded', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    await renderScreen(<CriticalAlerts />, { me: user(['review results']), api: { 'GET /results/alerts': { data: [{ id: 1 }, { id: 2 }] } } })
+    await renderScreen(<CriticalAlerts />, { me: user(['acknowledge critical results']), api: { 'GET /results/alerts': { data: [{ id: 1 }, { id: 2 }] } } })
     const banner = await screen.findByTestId('critical-banner')
     expect(banner.getAttribute('role')).toBe('alert')
     expect(banner.textContent).toContain('2 critical results')
   })
 
-  it('shows nothing, and asks nothing, to one who does not review results', async () => {
+  it('shows nothing, and asks nothing, to one who may not acknowledge critical results', async () => {
     const view = await renderScreen(<CriticalAlerts />, { me: user(['view patient']), api: {} })
     expect(screen.queryByTestId('critical-banner')).toBeNull()
     expect(view.unanswered).toEqual([])

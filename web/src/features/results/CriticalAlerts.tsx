@@ -1,5 +1,6 @@
-// Critical results waiting for acknowledgement, above every page for whoever reviews results:
-// the ordering doctor's own (and every escalated one for the covering role). They arrive over
+// Critical results waiting for acknowledgement, above every page for whoever may acknowledge
+// them: the ordering doctor's own, every escalated one for the covering role, and those at the
+// second level for the medical lead (the server decides which). They arrive over
 // the live channel within seconds, open a dialog at once, and stay until acknowledged — the
 // server keeps them, so closing the tab or logging out skips nothing.
 // This part only watches (it is on every page); the banner's and the dialog's code loads with
@@ -16,7 +17,7 @@ const CriticalAlertsBanner = lazy(() => import('./CriticalAlertsBanner'))
 
 export function CriticalAlerts() {
   const { t } = useTranslation()
-  const can = useCan('review results')
+  const can = useCan('acknowledge critical results')
   const alerts = useAlerts(can)
   const list = alerts.data ?? []
   if (!can || list.length === 0) return null

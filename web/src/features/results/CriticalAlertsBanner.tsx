@@ -1,21 +1,43 @@
 // Critical results waiting for acknowledgement (CriticalAlerts.tsx watches for them): the
 // banner listing them and the dialog that records how each was acted on. A new alert opens its
-// dialog at once; one already seen waits in the banner. Loaded with the first alert.
+// dialog at once; one already seen waits in the banner. Loaded with the first alert. Each
+// alert's waiting time ticks (useNow), without asking the server again.
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Radio, Space, Typography } from 'antd'
+import type { TFunction } from 'i18next'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
+import { ApiError } from '../../lib/api'
 import { formatDayTime } from '../../lib/time'
 import { useAcknowledge, type CriticalAlert } from './api/results'
 import { minutesSince, rangeText, resultText } from './format'
 import { FlagTag } from './ResultParts'
+import { useNow } from './useNow'
 
 const CONTACTS = ['phone', 'in_person', 'message', 'not_reached', 'no_contact_needed'] as const
+const RECEIVED_BY = ['system', 'telephone'] as const
+
+/** Where an alert stands: escalated (to which level), and the last attempt that did not reach the patient. */
+function alertState(t: TFunction, a: CriticalAlert) {
+  return (
+    <>
+      {a.escalated_lead_at ? (
+        <Typography.Text type="danger"> · {t('results.escalatedLeadTag')}</Typography.Text>
+      ) : (
+        a.escalated_at && <Typography.Text type="danger"> · {t('results.escalatedTag')}</Typography.Text>
+      )}
+      {a.not_reached_at && (
+        <Typography.Text type="danger"> · {t('results.notReachedAt', { time: formatDayTime(a.not_reached_at), name: a.not_reached_by_name })}</Typography.Text>
+      )}
+    </>
+  )
+}
 
 export default function CriticalAlertsBanner({ alerts: list }: { alerts: CriticalAlert[] }) {
   const { t, i18n } = useTranslation()
   const [open, setOpen] = useState<number | null>(null)
+  const now = useNow()
   const seen = useRef(new Set<number>())
   // A new alert opens its dialog at once; one already seen waits in the banner.
   useEffect(() => {
@@ -36,8 +58,9 @@ export default function CriticalAlertsBanner({ alerts: list }: { alerts: Critica
           <Space orientation="vertical" size={2}>
             {list.map((a) => (
               <span key={a.id}>
-                {fullName(a.patient)} — {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} /> · {t('results.waiting', { count: minutesSince(a.raised_at) })}
-                {a.escalated_at && <Typography.Text type="danger"> · {t('results.escalatedTag')}</Typography.Text>}
+                {fullName(a.patient)} — {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} /> ·{' '}
+                <span data-testid="critical-waiting">{t('results.waiting', { count: minutesSince(a.raised_at, now) })}</span>
+                {alertState(t, a)}
               </span>
             ))}
           </Space>
@@ -56,6 +79,7 @@ export default function CriticalAlertsBanner({ alerts: list }: { alerts: Critica
 interface AckValues {
   contact?: string
   action?: string
+  received_by?: string
   read_back?: string
 }
 
@@ -64,13 +88,21 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
   const { message } = App.useApp()
   const ack = useAcknowledge()
   const [form] = Form.useForm<AckValues>()
+  const byTelephone = Form.useWatch('received_by', form) === 'telephone'
+  const notReached = Form.useWatch('contact', form) === 'not_reached'
   const submit = async () => {
     const v = await form.validateFields()
     try {
-      await ack.mutateAsync({ id: a.id, contact: v.contact!, action: v.action!.trim(), read_back: v.read_back?.trim() ?? '' })
-      void message.success(t('results.acknowledged'))
+      await ack.mutateAsync({ id: a.id, contact: v.contact!, action: v.action!.trim(), received_by: v.received_by!, read_back: v.read_back?.trim() ?? '' })
+      // A patient not reached keeps the alert open (and escalated): it says so.
+      if (v.contact === 'not_reached') void message.warning(t('results.notReachedSaved'))
+      else void message.success(t('results.acknowledged'))
       onClose()
     } catch (e) {
+      if (e instanceof ApiError && Object.keys(e.fields).length > 0) {
+        form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name: name as keyof AckValues, errors })))
+        return
+      }
       void message.error((e as Error).message)
     }
   }
@@ -109,10 +141,38 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
         )}
         <Descriptions.Item label={t('results.raisedAt')}>
           {formatDayTime(a.raised_at)} · {a.doctor_name}
+          {alertState(t, a)}
         </Descriptions.Item>
+        {a.emails.length > 0 && (
+          <Descriptions.Item label={t('results.emails')}>
+            <Space orientation="vertical" size={0}>
+              {a.emails.map((m, i) => (
+                <Typography.Text key={i} type={m.status === 'failed' || m.status === 'no_address' ? 'danger' : undefined} title={m.last_error || undefined}>
+                  {t('results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
+                </Typography.Text>
+              ))}
+            </Space>
+          </Descriptions.Item>
+        )}
       </Descriptions>
       <Form<AckValues> form={form} layout="vertical" requiredMark>
-        <Form.Item name="contact" label={t('results.contactLabel')} rules={[{ required: true, message: t('results.contactRequired') }]}>
+        <Form.Item name="received_by" label={t('results.receivedByLabel')} rules={[{ required: true, message: t('results.receivedByRequired') }]}>
+          <Radio.Group>
+            <Space orientation="vertical">
+              {RECEIVED_BY.map((r) => (
+                <Radio key={r} value={r}>
+                  {t(`results.receivedBy.${r}`)}
+                </Radio>
+              ))}
+            </Space>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item
+          name="contact"
+          label={t('results.contactLabel')}
+          rules={[{ required: true, message: t('results.contactRequired') }]}
+          extra={notReached ? t('results.notReachedHint') : undefined}
+        >
           <Radio.Group>
             <Space orientation="vertical">
               {CONTACTS.map((c) => (
@@ -126,7 +186,13 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
         <Form.Item name="action" label={t('results.actionLabel')} rules={[{ required: true, whitespace: true, message: t('results.actionRequired') }]}>
           <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 5 }} />
         </Form.Item>
-        <Form.Item name="read_back" label={t('results.readBackLabel')} extra={t('results.readBackHint')}>
+        <Form.Item
+          name="read_back"
+          label={t('results.readBackLabel')}
+          extra={t('results.readBackHint')}
+          required={byTelephone}
+          rules={[{ required: byTelephone, whitespace: true, message: t('results.readBackRequired') }]}
+        >
           <Input.TextArea maxLength={500} autoSize={{ minRows: 1, maxRows: 3 }} />
         </Form.Item>
       </Form>

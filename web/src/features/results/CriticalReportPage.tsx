@@ -1,6 +1,7 @@
-// /results/critical: every critical result raised in a period, with who acknowledged it, how
-// the patient was reached, and how long it waited.
-import { Card, DatePicker, Empty, Space, Table, Tag } from 'antd'
+// /results/critical: every critical result raised in a period, with each level's times (raised,
+// escalated to the covering role, to the medical lead, acknowledged), who acknowledged it, how
+// the result was received and the patient reached, how long it waited, and its e-mails.
+import { Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -33,7 +34,7 @@ export default function CriticalReportPage() {
             loading={report.isLoading}
             dataSource={report.data ?? []}
             pagination={{ pageSize: 50, hideOnSinglePage: true }}
-            style={{ minWidth: 900 }}
+            style={{ minWidth: 1200 }}
             locale={{ emptyText: <Empty description={t('results.noCritical')} /> }}
             columns={[
               { title: t('results.raisedAt'), key: 'raised', render: (_, a) => formatDayTime(a.raised_at) },
@@ -57,12 +58,41 @@ export default function CriticalReportPage() {
                   ) : (
                     <>
                       {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at!)} · {t(`results.contacts.${a.contact}`)}
+                      {a.received_by && <> · {t(`results.receivedBy.${a.received_by}`)}</>}
                     </>
                   ),
               },
               { title: t('results.minutesToAck'), key: 'minutes', render: (_, a) => (a.minutes_to_acknowledge == null ? '—' : t('results.minutes', { count: a.minutes_to_acknowledge })) },
-              { title: t('results.escalated'), key: 'esc', render: (_, a) => (a.escalated_at ? formatDayTime(a.escalated_at) : '—') },
-              { title: t('results.actionTaken'), key: 'action', render: (_, a) => a.action },
+              { title: t('results.escalatedLevel1'), key: 'esc', render: (_, a) => (a.escalated_at ? formatDayTime(a.escalated_at) : '—') },
+              { title: t('results.escalatedLevel2'), key: 'lead', render: (_, a) => (a.escalated_lead_at ? formatDayTime(a.escalated_lead_at) : '—') },
+              {
+                title: t('results.actionTaken'),
+                key: 'action',
+                render: (_, a) => (
+                  <>
+                    {a.action}
+                    {a.not_reached_at && (
+                      <div>
+                        <Typography.Text type="danger">{t('results.notReachedAt', { time: formatDayTime(a.not_reached_at), name: a.not_reached_by_name })}</Typography.Text>
+                      </div>
+                    )}
+                  </>
+                ),
+              },
+              {
+                title: t('results.emails'),
+                key: 'emails',
+                render: (_, a) =>
+                  a.emails.length === 0
+                    ? '—'
+                    : a.emails.map((m, i) => (
+                        <div key={i}>
+                          <Typography.Text type={m.status === 'failed' || m.status === 'no_address' ? 'danger' : undefined} title={m.last_error || undefined}>
+                            {t('results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
+                          </Typography.Text>
+                        </div>
+                      )),
+              },
             ]}
           />
         </ScrollRegion>

@@ -56,7 +56,7 @@ export interface RangeSubject {
 
 export function RecordForm({ order, patient, onDone }: { order: LabOrder; patient?: RangeSubject; onDone?: () => void }) {
   const { t, i18n } = useTranslation()
-  const { message } = App.useApp()
+  const { message, modal } = App.useApp()
   const askReason = useAskReason()
   const test = useTestResults(order.test)
   const record = useRecord(order.id)
@@ -78,7 +78,13 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
     }
     try {
       const out = await record.mutateAsync({ version: order.version, final, reason, results })
-      void message.success(out.alerts > 0 ? t('results.savedCritical', { count: out.alerts }) : t('results.saved'))
+      // A critical value: whoever typed it is told at once that the doctor is alerted, and when to call.
+      if (out.alerts > 0)
+        modal.warning({
+          title: t('results.savedCritical', { count: out.alerts }),
+          content: t('results.criticalRecordedBody', { doctor: order.ordered_by_name || t('results.orderingDoctor') }),
+        })
+      else void message.success(t('results.saved'))
       onDone?.()
     } catch (e) {
       if (!(e instanceof ApiError)) throw e

@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   'write prescription',
   'record results',
   'review results',
+  'acknowledge critical results',
   'manage catalogue',
   'view audit log',
   'manage settings',

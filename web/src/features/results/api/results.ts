@@ -138,7 +138,7 @@ export const useReview = () => {
 export const useAcknowledge = () => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: number; contact: string; action: string; read_back: string }) =>
+    mutationFn: ({ id, ...body }: { id: number; contact: string; action: string; received_by: string; read_back: string }) =>
       send<void>('post', `/results/alerts/${id}/acknowledge`, body, { silent: true }),
     onSuccess: refresh,
   })

@@ -1,0 +1,255 @@
+package mail
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/database"
+)
+
+// The states of a message in the outbox.
+const (
+	Pending   = "pending"    // waiting to be sent (again) at next_attempt_at
+	Sent      = "sent"       // the mail server took it
+	Failed    = "failed"     // refused for good, or retries ran out: not tried again
+	NoAddress = "no_address" // the recipient's account has no e-mail address: nothing to send
+)
+
+// Retrying: the first retry after FirstRetry, each next one twice as late up to MaxRetry
+// between tries; a message still unsent GiveUpAfter its writing is failed (the alert it tells
+// about is in the app all along).
+const (
+	FirstRetry  = 30 * time.Second
+	MaxRetry    = 30 * time.Minute
+	GiveUpAfter = 24 * time.Hour
+	// lease is how long a sender holds a message it is sending, so that another instance
+	// does not send it too; longer than one conversation's time-out.
+	lease = 2 * time.Minute
+)
+
+// Message is what a feature has to say to one person by e-mail.
+type Message struct {
+	Topic   string // what it is about, e.g. "critical_alert.1"
+	TopicID int64  // which one
+	UserID  int64  // the recipient's account, 0 for none
+	To      string // the address; "" when the account has none (kept as no_address)
+	Subject string
+	Body    string
+}
+
+// Enqueue writes m into the outbox inside tx, the transaction of the change it tells about.
+func Enqueue(ctx context.Context, tx *sql.Tx, now time.Time, m Message) error {
+	status := Pending
+	if strings.TrimSpace(m.To) == "" {
+		status = NoAddress
+	}
+	var user any
+	if m.UserID != 0 {
+		user = m.UserID
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (topic, topic_id, user_id, recipient, subject, body, status, created_at, next_attempt_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`, m.Topic, m.TopicID, user, strings.TrimSpace(m.To), m.Subject, m.Body, status, now.UTC())
+	if err != nil {
+		return fmt.Errorf("write e-mail to the outbox: %w", err)
+	}
+	return nil
+}
+
+// Delivery is what became of one message, for the screen that shows its topic.
+type Delivery struct {
+	Topic     string     `json:"topic"`
+	TopicID   int64      `json:"-"`
+	UserID    *int64     `json:"user_id"`
+	To        string     `json:"to"`
+	Status    string     `json:"status"`
+	Attempts  int        `json:"attempts"`
+	LastError string     `json:"last_error"`
+	SentAt    *time.Time `json:"sent_at"`
+}
+
+// Deliveries lists the messages about ids under the topics given, in the order written.
+func Deliveries(ctx context.Context, q database.Querier, topics []string, ids []int64) ([]Delivery, error) {
+	var out []Delivery
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		in, args := database.InIDs(q, "topic_id", chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT topic, topic_id, user_id, recipient, status, attempts, last_error, sent_at
+			FROM mail_outbox WHERE `+in+` ORDER BY id`, args...)
+		if err != nil {
+			return fmt.Errorf("read e-mail deliveries: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d Delivery
+			if err := rows.Scan(&d.Topic, &d.TopicID, &d.UserID, &d.To, &d.Status, &d.Attempts, &d.LastError, &d.SentAt); err != nil {
+				return err
+			}
+			for _, t := range topics {
+				if d.Topic == t {
+					out = append(out, d)
+				}
+			}
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// Sender hands one message to a mail server (*Server; tests may count).
+type Sender interface {
+	Send(ctx context.Context, m Envelope) error
+}
+
+// Outbox sends what is due in mail_outbox through Server.
+type Outbox struct {
+	DB     *database.DB
+	Server Sender
+	// Domain names the Message-IDs (the sender's domain).
+	Domain string
+	// Now is the clock (tests move it); nil: the time now.
+	Now func() time.Time
+	// Every is how often Run looks for due messages (default 5 s).
+	Every time.Duration
+}
+
+func (o *Outbox) now() time.Time {
+	if o.Now != nil {
+		return o.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// Run sends due messages every o.Every until ctx ends.
+func (o *Outbox) Run(ctx context.Context) {
+	every := o.Every
+	if every <= 0 {
+		every = 5 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := o.SendDue(ctx); err != nil && ctx.Err() == nil {
+			if !failing {
+				slog.Error("send e-mail from the outbox", "err", err)
+			}
+			failing = true
+			continue
+		}
+		failing = false
+	}
+}
+
+type due struct {
+	id        int64
+	to        string
+	subject   string
+	body      string
+	createdAt time.Time
+	attempts  int
+}
+
+// SendDue sends every message due now, each under a lease (no other instance sends it
+// meanwhile), and records each outcome; it returns how many the server took. A message is
+// marked sent only once the server has accepted it.
+func (o *Outbox) SendDue(ctx context.Context) (int, error) {
+	now := o.now()
+	rows, err := o.DB.QueryContext(ctx, `SELECT id, recipient, subject, body, created_at, attempts FROM mail_outbox
+		WHERE status = $1 AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2) ORDER BY next_attempt_at, id LIMIT 50`, Pending, now)
+	if err != nil {
+		return 0, fmt.Errorf("read the outbox: %w", err)
+	}
+	var list []due
+	for rows.Next() {
+		var d due
+		if err := rows.Scan(&d.id, &d.to, &d.subject, &d.body, &d.createdAt, &d.attempts); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		list = append(list, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, d := range list {
+		res, err := o.DB.ExecContext(ctx, `UPDATE mail_outbox SET claimed_until = $1 WHERE id = $2 AND status = $3 AND (claimed_until IS NULL OR claimed_until < $4)`,
+			now.Add(lease), d.id, Pending, now)
+		if err != nil {
+			return sent, fmt.Errorf("claim an e-mail: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			continue // another instance has it
+		}
+		err = o.Server.Send(ctx, Envelope{To: d.to, Subject: d.subject, Body: d.body, MessageID: o.messageID(d)})
+		if ctx.Err() != nil {
+			return sent, ctx.Err() // stopping: the lease runs out and the next start sends it
+		}
+		if err == nil {
+			sent++
+		}
+		if err := o.settle(ctx, d, err); err != nil {
+			return sent, err
+		}
+	}
+	return sent, nil
+}
+
+// settle records one attempt's outcome: sent, failed for good, or due again after back-off.
+func (o *Outbox) settle(ctx context.Context, d due, sendErr error) error {
+	now := o.now()
+	attempts := d.attempts + 1
+	var err error
+	switch {
+	case sendErr == nil:
+		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, attempts = $2, last_error = '', sent_at = $3, claimed_until = NULL WHERE id = $4`,
+			Sent, attempts, now, d.id)
+	case errors.As(sendErr, new(*PermanentError)) || now.Sub(d.createdAt) >= GiveUpAfter:
+		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, attempts = $2, last_error = $3, claimed_until = NULL WHERE id = $4`,
+			Failed, attempts, clip(sendErr.Error()), d.id)
+	default:
+		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET attempts = $1, last_error = $2, next_attempt_at = $3, claimed_until = NULL WHERE id = $4`,
+			attempts, clip(sendErr.Error()), now.Add(Backoff(attempts)), d.id)
+	}
+	if err != nil {
+		return fmt.Errorf("record an e-mail's delivery: %w", err)
+	}
+	return nil
+}
+
+// Backoff is the wait after the attempts-th failed attempt: FirstRetry, doubling, at most MaxRetry.
+func Backoff(attempts int) time.Duration {
+	wait := FirstRetry
+	for i := 1; i < attempts && wait < MaxRetry; i++ {
+		wait *= 2
+	}
+	return min(wait, MaxRetry)
+}
+
+func (o *Outbox) messageID(d due) string {
+	domain := o.Domain
+	if domain == "" {
+		domain = "emr.invalid"
+	}
+	return "<outbox-" + strconv.FormatInt(d.id, 10) + "." + strconv.FormatInt(d.createdAt.UnixNano(), 36) + "@" + domain + ">"
+}
+
+// clip keeps an error's text short enough to show and store.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= 300 {
+		return s
+	}
+	return string([]rune(s)[:300]) + "…"
+}

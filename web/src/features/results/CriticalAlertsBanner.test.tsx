@@ -1,0 +1,45 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { renderScreen, user } from '../../test/render'
+import type { CriticalAlert } from './api/results'
+import CriticalAlertsBanner from './CriticalAlertsBanner'
+
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+})
+
+const alert = (raisedAt: Date) =>
+  ({
+    id: 1,
+    order_id: 2,
+    appointment_id: 3,
+    patient: { id: 4, first_name: 'An', last_name: 'Nguyen', phone: '' },
+    doctor_id: 5,
+    doctor_name: 'Dr Binh',
+    result: { label: 'Potassium', value: '6.8', unit: 'mmol/L', flag: 'HH', type: 'numeric', range: { low: null, high: null, critical_low: null, critical_high: null, source: 'none' } },
+    test_label: 'BMP',
+    raised_at: raisedAt.toISOString(),
+    escalated_at: null,
+    escalated_lead_at: null,
+    open: true,
+    not_reached_at: null,
+    not_reached_by_name: '',
+    not_reached_count: 0,
+    emails: [],
+  }) as unknown as CriticalAlert
+
+describe('CriticalAlertsBanner', () => {
+  it('ticks the waiting time on its own, without asking the server again', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
+    vi.setSystemTime(new Date('2026-11-28T12:28:00Z'))
+    const view = await renderScreen(<CriticalAlertsBanner alerts={[alert(new Date('2026-11-28T12:26:47Z'))]} />, { me: user(['acknowledge critical results']), api: {} })
+    expect(screen.getByTestId('critical-waiting').textContent).toBe('waiting 1 minute')
+    await act(async () => {
+      vi.advanceTimersByTime(2 * 60_000)
+    })
+    expect(screen.getByTestId('critical-waiting').textContent).toBe('waiting 3 minutes')
+    expect(view.unanswered).toEqual([])
+  })
+})
