@@ -34,6 +34,8 @@ test('a critical potassium reaches the ordering doctor, is acknowledged and revi
   await order.getByTestId('save-final').click()
   await expect(order.locator('[data-flag="HH"]').first()).toBeVisible()
   await expect(order.locator('[data-status="final"]').first()).toBeVisible()
+  // The nurse is told at once that the doctor is alerted, and when to call.
+  await expect(nurse.getByText(/has been alerted in EMR/)).toBeVisible()
 
   // The doctor's idle browser: the alert opens by itself over the live channel.
   const dialog = doc.getByRole('dialog', { name: 'Critical result' })
@@ -45,6 +47,10 @@ test('a critical potassium reaches the ordering doctor, is acknowledged and revi
   await expect(dialog.getByText('Choose how the patient was reached.')).toBeVisible()
   await dialog.getByLabel('By phone').check()
   await dialog.getByLabel('What was done').fill('Patient called back; sent to the emergency department for an ECG')
+  // Taken by telephone: the read-back is required.
+  await dialog.getByLabel('By telephone (from the laboratory or a colleague)').check()
+  await dialog.getByTestId('critical-acknowledge').click()
+  await expect(dialog.getByText('A result received by telephone must be read back', { exact: false })).toBeVisible()
   await dialog.getByLabel('Read-back').fill('K 6.8 read back to the lab')
   await dialog.getByTestId('critical-acknowledge').click()
   await expect(dialog).toBeHidden()
@@ -62,8 +68,8 @@ test('a critical potassium reaches the ordering doctor, is acknowledged and revi
   const orders = (await (await api(doc, 'get', `/api/appointments/${appt}/orders`)).json()) as { data: { status: string; review_comment: string }[] }
   expect(orders.data[0]).toMatchObject({ status: 'reviewed', review_comment: 'Repeat electrolytes tomorrow' })
   // The acknowledgement is on the critical results report.
-  const report = (await (await api(doc, 'get', '/api/results/alerts/report')).json()) as { data: { contact: string; read_back: string; patient: { id: number } }[] }
-  expect(report.data.find((a) => a.patient.id === patient.id)).toMatchObject({ contact: 'phone', read_back: 'K 6.8 read back to the lab' })
+  const report = (await (await api(doc, 'get', '/api/results/alerts/report')).json()) as { data: { contact: string; received_by: string; read_back: string; patient: { id: number } }[] }
+  expect(report.data.find((a) => a.patient.id === patient.id)).toMatchObject({ contact: 'phone', received_by: 'telephone', read_back: 'K 6.8 read back to the lab' })
 })
 
 // The administrator changes potassium's adult range in the results catalogue; a bound out of
