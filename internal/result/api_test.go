@@ -21,6 +21,7 @@ type result struct {
 	Entered     string  `json:"entered"`
 	EnteredUnit string  `json:"entered_unit"`
 	Value       *string `json:"value"`
+	Comparator  string  `json:"comparator"`
 	Unit        string  `json:"unit"`
 	Answer      string  `json:"answer"`
 	Flag        string  `json:"flag"`
@@ -30,6 +31,7 @@ type result struct {
 	Range       struct {
 		Low, High *string
 		Source    string
+		Note      string `json:"note"`
 	} `json:"range"`
 }
 
@@ -178,7 +180,7 @@ func TestOrderLoop(t *testing.T) {
 
 		// The final result: a critical potassium raises an alert for the ordering doctor.
 		r = record(c.nurse, rec.Order, true, map[string]any{"analyte": "GLU", "value": "126", "unit": "mg/dL"},
-			map[string]any{"analyte": "K", "value": "6.8"}, map[string]any{"analyte": "CREA", "value": "90"})
+			map[string]any{"analyte": "K", "unit": "mmol/L", "value": "6.8"}, map[string]any{"analyte": "CREA", "unit": "umol/L", "value": "90"})
 		r.JSON(t, &rec)
 		if r.Status != http.StatusOK || rec.Order.Status != "final" || !rec.Order.ToReview || rec.Alerts != 1 || rec.Order.Attention != 2 {
 			t.Fatalf("final: %d %s", r.Status, r.Body)
@@ -236,7 +238,7 @@ func TestOrderLoop(t *testing.T) {
 		r = c.doctor.Do("GET", fmt.Sprintf("/api/lab-orders/%d", bmp.ID), nil)
 		r.JSON(t, &d)
 		r = c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", bmp.ID), map[string]any{"version": d.Version, "final": true,
-			"reason": "Haemolysed sample, repeated", "results": []map[string]any{{"analyte": "K", "value": "4.4"}}})
+			"reason": "Haemolysed sample, repeated", "results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": "4.4"}}})
 		r.JSON(t, &rec)
 		if r.Status != http.StatusOK || rec.Order.Status != "final" || !rec.Order.ToReview || rec.Order.Corrections != 1 || rec.Alerts != 0 {
 			t.Fatalf("correction: %d %s", r.Status, r.Body)
@@ -257,8 +259,8 @@ func TestOrderLoop(t *testing.T) {
 			t.Fatalf("attention after correction: %d", rec.Order.Attention)
 		}
 
-		// A coded answer: positive is abnormal.
-		r = record(c.nurse, hbs, true, map[string]any{"analyte": "HBSAG", "answer": "positive"})
+		// A coded answer: a reactive screen is abnormal (it needs confirmatory testing).
+		r = record(c.nurse, hbs, true, map[string]any{"analyte": "HBSAG", "answer": "reactive"})
 		r.JSON(t, &rec)
 		if r.Status != http.StatusOK || rec.Order.Results[0].Flag != "A" || rec.Order.Attention != 1 {
 			t.Fatalf("coded: %d %s", r.Status, r.Body)
@@ -332,7 +334,7 @@ func TestRangesByPatient(t *testing.T) {
 		}
 		c.nurse.SetCookie("language", "ru")
 		r := record(c.nurse, cbc, true, map[string]any{"analyte": "HGB", "value": "12,5", "unit": "g/dL"},
-			map[string]any{"analyte": "PLT", "value": "250", "lab_low": "100", "lab_high": "300"})
+			map[string]any{"analyte": "PLT", "unit": "10*9/L", "value": "250", "lab_low": "100", "lab_high": "300"})
 		r.JSON(t, &rec)
 		c.nurse.SetCookie("language", "en")
 		if r.Status != http.StatusOK {
@@ -351,7 +353,7 @@ func TestRangesByPatient(t *testing.T) {
 			}
 		}
 		crea := find(c.orders(t), "CREA")
-		record(c.nurse, crea, true, map[string]any{"analyte": "CREA", "value": "60"})
+		record(c.nurse, crea, true, map[string]any{"analyte": "CREA", "unit": "umol/L", "value": "60"})
 
 		// A second visit: creatinine +50 % inside the range is flagged for attention.
 		var a struct{ ID int64 }
@@ -362,7 +364,7 @@ func TestRangesByPatient(t *testing.T) {
 		c.rec.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{})
 		c.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{})
 		crea = find(c.order(t, "CREA"), "CREA")
-		r = record(c.nurse, crea, true, map[string]any{"analyte": "CREA", "value": "95"})
+		r = record(c.nurse, crea, true, map[string]any{"analyte": "CREA", "unit": "umol/L", "value": "95"})
 		r.JSON(t, &rec)
 		if x := rec.Order.Results[0]; x.Flag != "N" || x.Delta != "U" || rec.Order.Attention != 1 {
 			t.Fatalf("delta: %+v attention %d", x, rec.Order.Attention)
@@ -401,7 +403,7 @@ func TestTwoNursesRecordTheSameOrder(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				statuses[i] = record(who, elec, true, map[string]any{"analyte": "K", "value": values[i]}).Status
+				statuses[i] = record(who, elec, true, map[string]any{"analyte": "K", "unit": "mmol/L", "value": values[i]}).Status
 			}()
 		}
 		wg.Wait()

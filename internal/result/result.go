@@ -46,13 +46,17 @@ const (
 )
 
 // Range is the range that applied to a result, as stored with it (canonical unit); its
-// source is the catalogue, the lab's printed range, or none.
+// source is the catalogue, the lab's printed range, or none (the critical limits, the
+// analyte's own, may apply without a reference interval). Note says why there is no
+// interval or that it is not sex-specific (catalogue.NoteAnySex, NoteNoBand,
+// NoteNoBirthDate, NoteCensored), "" otherwise.
 type Range struct {
 	Low          *string `json:"low"`
 	High         *string `json:"high"`
 	CriticalLow  *string `json:"critical_low"`
 	CriticalHigh *string `json:"critical_high"`
 	Source       string  `json:"source"`
+	Note         string  `json:"note"`
 }
 
 // Result is one analyte's result. Numbers are decimal text with "." as the point (the
@@ -67,6 +71,7 @@ type Result struct {
 	Entered     string    `json:"entered"`
 	EnteredUnit string    `json:"entered_unit"`
 	Value       *string   `json:"value"`
+	Comparator  string    `json:"comparator"` // of a censored value: <, <=, >, >= (the value is the limit)
 	Unit        string    `json:"unit"`
 	Answer      string    `json:"answer"`
 	Text        string    `json:"text"`
@@ -179,8 +184,8 @@ func scanOrders(rows *sql.Rows, err error) ([]Order, error) {
 	return out, rows.Err()
 }
 
-const resultColumns = `r.id, r.order_id, r.analyte, r.loinc, r.type, r.entered, r.entered_unit, r.value, r.unit, r.answer, r.text,
-	r.range_low, r.range_high, r.critical_low, r.critical_high, r.range_source, r.flag, r.delta, r.status, r.is_current,
+const resultColumns = `r.id, r.order_id, r.analyte, r.loinc, r.type, r.entered, r.entered_unit, r.value, r.comparator, r.unit, r.answer, r.text,
+	r.range_low, r.range_high, r.critical_low, r.critical_high, r.range_source, r.range_note, r.flag, r.delta, r.status, r.is_current,
 	r.replaces, r.observed_at, r.recorded_at, r.recorded_by`
 
 func scanResults(rows *sql.Rows, err error) ([]Result, error) {
@@ -192,8 +197,8 @@ func scanResults(rows *sql.Rows, err error) ([]Result, error) {
 	for rows.Next() {
 		var r Result
 		var current int
-		if err := rows.Scan(&r.ID, &r.OrderID, &r.Analyte, &r.LOINC, &r.Type, &r.Entered, &r.EnteredUnit, &r.Value, &r.Unit,
-			&r.Answer, &r.Text, &r.Range.Low, &r.Range.High, &r.Range.CriticalLow, &r.Range.CriticalHigh, &r.Range.Source,
+		if err := rows.Scan(&r.ID, &r.OrderID, &r.Analyte, &r.LOINC, &r.Type, &r.Entered, &r.EnteredUnit, &r.Value, &r.Comparator, &r.Unit,
+			&r.Answer, &r.Text, &r.Range.Low, &r.Range.High, &r.Range.CriticalLow, &r.Range.CriticalHigh, &r.Range.Source, &r.Range.Note,
 			&r.Flag, &r.Delta, &r.Status, &current, &r.Replaces, &r.ObservedAt, &r.RecordedAt, &r.RecordedBy); err != nil {
 			return nil, err
 		}

@@ -38,7 +38,7 @@ func TestResultRules(t *testing.T) {
 			o := ordered(t, "BMP")
 			o = apitest.Do[order](t, c.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
 			rec := apitest.Do[struct{ Order order }](t, c.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID),
-				map[string]any{"version": o.Version, "final": true, "results": []map[string]any{{"analyte": "K", "value": "6.8"}}})
+				map[string]any{"version": o.Version, "final": true, "results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": "6.8"}}})
 			alerts := apitest.Do[struct{ Data []struct{ ID, OrderID int64 } }](t, c.doctor, http.StatusOK, "GET", "/api/results/alerts", nil)
 			v := vars(rec.Order)
 			v["alert"] = alerts.Data[len(alerts.Data)-1].ID
@@ -75,11 +75,11 @@ func TestResultRules(t *testing.T) {
 		apitest.Run(t, c.env, clients, []apitest.Scenario{
 			{Name: "the front desk reads no order", As: "rec", Setup: bmp, Method: "GET", Path: "/api/lab-orders/{order}", Status: http.StatusForbidden},
 			{Name: "the front desk records no result", As: "rec", Setup: bmp, Method: "PUT", Path: "/api/lab-orders/{order}/results",
-				BodyOf: results(true, map[string]any{"analyte": "K", "value": "4.0"}), Status: http.StatusForbidden, After: nothingStored},
+				BodyOf: results(true, map[string]any{"analyte": "K", "unit": "mmol/L", "value": "4.0"}), Status: http.StatusForbidden, After: nothingStored},
 			{Name: "an analyte of another test, a decimal comma in English, an implausible value and an unknown unit are refused, line by line", As: "nurse", Setup: bmp,
 				Method: "PUT", Path: "/api/lab-orders/{order}/results",
-				BodyOf: results(true, map[string]any{"analyte": "HGB", "value": "130"}, map[string]any{"analyte": "K", "value": "4,1"},
-					map[string]any{"analyte": "NA", "value": "900"}, map[string]any{"analyte": "GLU", "value": "100", "unit": "g/L"}),
+				BodyOf: results(true, map[string]any{"analyte": "HGB", "unit": "g/L", "value": "130"}, map[string]any{"analyte": "K", "unit": "mmol/L", "value": "4,1"},
+					map[string]any{"analyte": "NA", "unit": "mmol/L", "value": "900"}, map[string]any{"analyte": "GLU", "value": "100", "unit": "g/L"}),
 				Status: http.StatusUnprocessableEntity, Contains: []string{`"results.0.analyte"`, `"results.1.value"`, `"results.2.value"`, `"results.3.unit"`}, After: nothingStored},
 			{Name: "a coded answer must be one of the test's", As: "nurse", Setup: hbsag, Method: "PUT", Path: "/api/lab-orders/{order}/results",
 				BodyOf: results(true, map[string]any{"analyte": "HBSAG", "answer": "maybe"}), Status: http.StatusUnprocessableEntity, After: nothingStored},
@@ -94,7 +94,7 @@ func TestResultRules(t *testing.T) {
 			{Name: "a resulted order is not cancelled", As: "nurse", Setup: reviewed, Method: "POST", Path: "/api/lab-orders/{order}/cancel",
 				BodyOf: apitest.AtVersion(0, map[string]any{"reason": "x"}), Status: http.StatusConflict},
 			{Name: "a correction needs a reason", As: "nurse", Setup: reviewed, Method: "PUT", Path: "/api/lab-orders/{order}/results",
-				BodyOf: results(true, map[string]any{"analyte": "K", "value": "4.4"}), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
+				BodyOf: results(true, map[string]any{"analyte": "K", "unit": "mmol/L", "value": "4.4"}), Status: http.StatusUnprocessableEntity, Contains: []string{`"reason"`}},
 		})
 	})
 }

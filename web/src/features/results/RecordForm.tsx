@@ -43,7 +43,8 @@ function initialValues(order: LabOrder, lang: string): Values {
   const out: Values = {}
   for (const r of order.results) {
     const typed = lang === 'ru' || lang === 'vi' ? r.entered.replace('.', ',') : r.entered
-    out[r.analyte] = { value: typed, unit: r.entered_unit || r.unit, answer: r.answer, text: r.text }
+    const sign = ({ '<': '<', '<=': '≤', '>': '>', '>=': '≥' } as Record<string, string>)[r.comparator ?? ''] ?? ''
+    out[r.analyte] = { value: sign + typed, unit: r.entered_unit || r.unit, answer: r.answer, text: r.text }
   }
   return out
 }
@@ -170,7 +171,7 @@ function AnalyteRow({ analyte: a, patient }: { analyte: Analyte; patient?: Range
   return (
     <Row gutter={8} align="bottom">
       <Col xs={14} sm={10} md={8}>
-        <Form.Item name={[a.code, 'value']} label={label} extra={<>{hint ? t('results.patientRange', { range: hint }) : null}{critical ? <div data-testid="patient-critical">{t('results.patientCritical', { limits: criticalText(t, critical, a.unit, i18n.language) })}</div> : null}<FieldNumberNote name={[a.code, 'value']} unit={unitLabel(t, unit)} /></>}>
+        <Form.Item name={[a.code, 'value']} label={label} extra={<>{hint ? t('results.patientRange', { range: hint }) : null}{range?.anySex ? ` · ${t('results.rangeNotes.any_sex')}` : null}{patient && !range ? t('results.rangeNotes.no_band') : null}{critical ? <div data-testid="patient-critical">{t('results.patientCritical', { limits: criticalText(t, critical, a.unit, i18n.language) })}</div> : null}<FieldNumberNote name={[a.code, 'value']} unit={unitLabel(t, unit)} censored /></>}>
           <Input inputMode="decimal" aria-label={label} autoComplete="off" maxLength={20} />
         </Form.Item>
       </Col>
