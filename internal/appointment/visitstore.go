@@ -15,6 +15,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -45,15 +46,20 @@ func readVisit(ctx context.Context, tx *sql.Tx, id int64) (storedVisit, error) {
 // Visit returns an appointment's diagnosis form, with its amendments and follow-up; labels
 // are in lang. An appointment without a saved form gives an empty one of version 0.
 func (s *Store) Visit(ctx context.Context, id int64, lang string) (Visit, error) {
-	var day, birth string
-	err := s.DB.QueryRowContext(ctx, `SELECT a.day, p.birth_date FROM appointments a JOIN patients p ON p.id = a.patient_id
-		WHERE a.id = $1`, id).Scan(&day, &birth)
+	var day string
+	var patientID int64
+	err := s.DB.QueryRowContext(ctx, `SELECT a.day, a.patient_id FROM appointments a WHERE a.id = $1`, id).Scan(&day, &patientID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Visit{}, apperr.NotFound("appointment.not_found")
 	}
 	if err != nil {
 		return Visit{}, fmt.Errorf("read appointment: %w", err)
 	}
+	people, err := patient.Summaries(ctx, s.DB, []int64{patientID})
+	if err != nil {
+		return Visit{}, err
+	}
+	birth := people[patientID].BirthDate
 	out := Visit{AppointmentID: id, Content: Content{Diagnoses: []Diagnosis{}, Orders: []Order{}}, Amendments: []Amendment{}}
 	var content string
 	var signedAt, updatedAt sql.NullTime
@@ -524,8 +530,12 @@ type DatedVitals struct {
 // VitalsOf lists a patient's visits that measured anything, from day on (YYYY-MM-DD),
 // oldest first: the vitals trend; the bands' names are in lang.
 func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from, lang string) ([]DatedVitals, error) {
-	rows, err := q.QueryContext(ctx, `SELECT a.id, a.day, v.content, p.birth_date FROM visits v JOIN appointments a ON a.id = v.appointment_id
-		JOIN patients p ON p.id = v.patient_id
+	people, err := patient.Summaries(ctx, q, []int64{patientID})
+	if err != nil {
+		return nil, err
+	}
+	birth := people[patientID].BirthDate
+	rows, err := q.QueryContext(ctx, `SELECT a.id, a.day, v.content FROM visits v JOIN appointments a ON a.id = v.appointment_id
 		WHERE v.patient_id = $1 AND a.day >= $2 ORDER BY a.day, a.starts_at, a.id`, patientID, from)
 	if err != nil {
 		return nil, fmt.Errorf("read vitals: %w", err)
@@ -534,8 +544,8 @@ func VitalsOf(ctx context.Context, q database.Querier, patientID int64, from, la
 	out := []DatedVitals{}
 	for rows.Next() {
 		var d DatedVitals
-		var content, birth string
-		if err := rows.Scan(&d.AppointmentID, &d.Day, &content, &birth); err != nil {
+		var content string
+		if err := rows.Scan(&d.AppointmentID, &d.Day, &content); err != nil {
 			return nil, err
 		}
 		var c Content
