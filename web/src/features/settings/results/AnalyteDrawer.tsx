@@ -130,14 +130,14 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
                 <Space orientation="vertical" size={4} style={{ width: '100%' }}>
                   {fields.map((f) => (
                     <Row gutter={6} key={f.key} align="bottom" style={rowStyle}>
-                      <Col xs={12} sm={6}>
+                      <Col xs={24} sm={6}>
                         <Form.Item name={[f.name, 'sex']} label={t('catalogueEditor.sexLabel')}>
                           <Select options={SEXES.map((s) => ({ value: s, label: t(`catalogueEditor.sex.${s}`) }))} />
                         </Form.Item>
                       </Col>
                       <AgeFields name={f.name} span={4} />
                       {(['low', 'high'] as const).map((b) => (
-                        <Col xs={12} sm={4} key={b}>
+                        <Col xs={10} sm={4} key={b}>
                           <Form.Item name={[f.name, b]} label={t(`catalogueEditor.bounds.${b}`)} rules={[readable]}>
                             <NumberInput />
                           </Form.Item>
@@ -164,7 +164,7 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
                     <Row gutter={6} key={f.key} align="bottom" style={rowStyle}>
                       <AgeFields name={f.name} span={4} />
                       {(['critical_low', 'critical_high'] as const).map((b) => (
-                        <Col xs={12} sm={7} key={b}>
+                        <Col xs={10} sm={7} key={b}>
                           <Form.Item name={[f.name, b]} label={t(`catalogueEditor.bounds.${b}`)} rules={[readable]}>
                             <NumberInput />
                           </Form.Item>
@@ -194,7 +194,7 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
                       <Col xs={24} sm={6}>
                         <WindowField name={f.name} />
                       </Col>
-                      <Col xs={12} sm={8}>
+                      <Col xs={10} sm={8}>
                         <Form.Item name={[f.name, 'percent']} label={t('catalogueEditor.deltaPercent')} rules={[readable]}>
                           <NumberInput unit="%" />
                         </Form.Item>
@@ -254,7 +254,7 @@ function SourceField({ name }: { name: number }) {
 
 function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <Col xs={2} sm={2}>
+    <Col xs={4} sm={2}>
       <Form.Item>
         <Button icon={<DeleteOutlined aria-hidden />} aria-label={label} onClick={onClick} />
       </Form.Item>
@@ -267,8 +267,8 @@ function WindowField({ name }: { name: number }) {
   const { t } = useTranslation()
   const hours = Form.useWatch(['delta_rules', name, 'window_hours']) as number | null | undefined
   return (
-    <Form.Item name={[name, 'window_hours']} label={t('catalogueEditor.windowHours')} extra={hours != null && hours >= 24 ? `= ${windowText(hours, t)}` : undefined}>
-      <InputNumber controls={false} min={1} max={MAX_WINDOW_HOURS} precision={0} style={{ width: '100%' }} />
+    <Form.Item name={[name, 'window_hours']} label={t('catalogueEditor.windowHours')}>
+      <InputNumber controls={false} min={1} max={MAX_WINDOW_HOURS} precision={0} suffix={hours != null && hours >= 24 ? `= ${windowText(hours, t)}` : undefined} style={{ width: '100%' }} />
     </Form.Item>
   )
 }

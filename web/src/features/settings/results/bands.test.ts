@@ -57,6 +57,11 @@ describe('the catalogue list says each band', () => {
     expect(rangeSummary({ sex: 'male', age_from_months: 216, age_to_months: null, low: 3.5, high: 5.1 }, tr(lang), lang)).toBe(said)
   })
 
+  it('says a range with one limit with its sign, never as a minus', () => {
+    expect(rangeSummary({ sex: 'any', age_from_months: 216, age_to_months: null, low: null, high: 5.16 }, tr('en'), 'en')).toBe('Any sex ≥ 18 years: ≤ 5.16')
+    expect(rangeSummary({ sex: 'any', age_from_months: 216, age_to_months: null, low: 60, high: null }, tr('ru'), 'ru')).toBe('Любой пол ≥ 18 лет: ≥ 60')
+  })
+
   it.each([
     // lang, band, said — potassium's limits (internal/catalogue/lab_critical_limits.tsv)
     ['en', { age_from_months: 0, age_to_months: 1, critical_low: 2.8, critical_high: 7 }, '0 months–1 month: ≤ 2.8; ≥ 7'],

@@ -22,10 +22,11 @@ export function ageBand(from: number, to: number | null | undefined, t: TFunctio
   return `${ageText(from, t)}–${ageText(to, t)}`
 }
 
-/** A reference range as the list shows it: "Men ≥ 18 years: 3.5–5.1". */
+/** A reference range as the list shows it: "Men ≥ 18 years: 3.5–5.1", "Any sex: ≤ 5.16". */
 export function rangeSummary(r: ReferenceBand, t: TFunction, lang: string): string {
   const ages = ageBand(r.age_from_months, r.age_to_months, t)
-  return `${t(`catalogueEditor.sex.${r.sex}`)}${ages ? ` ${ages}` : ''}: ${num(r.low, lang)}–${num(r.high, lang)}`
+  const limits = r.low != null && r.high != null ? `${num(r.low, lang)}–${num(r.high, lang)}` : r.low != null ? `≥ ${num(r.low, lang)}` : `≤ ${num(r.high, lang)}`
+  return `${t(`catalogueEditor.sex.${r.sex}`)}${ages ? ` ${ages}` : ''}: ${limits}`
 }
 
 /** Critical limits as the list shows them: "1 month–18 years: ≤ 2.5; ≥ 6.5". */
