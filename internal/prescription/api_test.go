@@ -285,13 +285,13 @@ func TestMedicineCatalogue(t *testing.T) {
 		}
 		s.doctor.SetCookie("language", "en")
 		// An import names a medicine in other languages; a clinic's unknown unit is kept as written.
-		r = s.admin.Upload("POST", "/api/medicines/import", "m.csv", []byte("generic_name,strength,form,unit,name_zh\nZinc sulfate,20 mg,tablet,blister,硫酸锌\n"))
+		r = s.admin.Upload("POST", "/api/medicines/import", "m.csv", []byte("generic_name,strength,form,unit,name_zh\nZinc gluconate,20 mg,tablet,blister,葡萄糖酸锌\n"))
 		if r.Status != http.StatusOK {
 			t.Fatalf("import names: %d %s", r.Status, r.Body)
 		}
 		s.doctor.SetCookie("language", "zh")
-		s.doctor.Do("GET", "/api/medicines?q="+url.QueryEscape("硫酸锌"), nil).JSON(t, &local)
-		if len(local.Data) != 1 || local.Data[0].Label != "硫酸锌 20 mg 片" || local.Data[0].UnitLabel != "blister" {
+		s.doctor.Do("GET", "/api/medicines?q="+url.QueryEscape("葡萄糖酸锌"), nil).JSON(t, &local)
+		if len(local.Data) != 1 || local.Data[0].Label != "葡萄糖酸锌 20 mg 片" || local.Data[0].UnitLabel != "blister" {
 			t.Errorf("imported names: %+v", local.Data)
 		}
 		s.doctor.SetCookie("language", "en")
