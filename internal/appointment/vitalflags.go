@@ -112,16 +112,6 @@ func readVitalBands(tsv string) ([]VitalBand, error) {
 	return out, nil
 }
 
-// vitalValue is the measurement of v named key ("heart_rate"); nil if not measured.
-func vitalValue(v *Vitals, key string) *float64 {
-	for _, r := range VitalRanges {
-		if r.field == key {
-			return r.value(v)
-		}
-	}
-	return nil
-}
-
 // holds answers whether x crosses the row's limit.
 func (b VitalBand) holds(x float64) bool {
 	switch b.When {
