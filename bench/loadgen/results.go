@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -88,31 +85,19 @@ func recordPanelBench(c *http.Client, base, label string, requests int) {
 			made++
 		}
 		_, ceiling := run(c, base, scenario{"ceiling", func(*rand.Rand) string { return "/api/user" }}, requests, workers)
-		lat := make([]float64, requests)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		start := time.Now()
+		// Each write takes a free order (as many orders as clients) and gives it back.
+		free := make(chan int, workers)
 		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := next.Add(1) - 1
-					if i >= int64(requests) {
-						return
-					}
-					t := time.Now()
-					var out struct{ Order struct{ Version int64 } }
-					body := map[string]any{"version": versions[w], "final": false, "results": results}
-					must(json.Unmarshal(expect("PUT", "results", request(c, base, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", ids[w]), body), http.StatusOK), &out))
-					versions[w] = out.Order.Version
-					lat[i] = float64(time.Since(t).Microseconds()) / 1000
-				}
-			}()
+			free <- w
 		}
-		wg.Wait()
-		rps := float64(requests) / time.Since(start).Seconds()
-		slices.Sort(lat)
+		lat, rps := timed(func() {
+			w := <-free
+			var out struct{ Order struct{ Version int64 } }
+			body := map[string]any{"version": versions[w], "final": false, "results": results}
+			must(json.Unmarshal(expect("PUT", "results", request(c, base, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", ids[w]), body), http.StatusOK), &out))
+			versions[w] = out.Order.Version
+			free <- w
+		}, requests, workers)
 		fmt.Printf("| %s, %d client(s) | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling |\n|---|---|---|---|---|---|\n", label, workers)
 		fmt.Printf("| ceiling: GET /api/user | | | | %.0f | 1.00 |\n", ceiling)
 		fmt.Printf("| record a 20-analyte panel (preliminary, again) | %.2f | %.2f | %.2f | %.0f | %.2f |\n\n", pct(lat, 50), pct(lat, 95), pct(lat, 99), rps, rps/ceiling)

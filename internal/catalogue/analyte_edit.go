@@ -124,29 +124,20 @@ func (a *AnalyteEdit) check(v *apperr.Validation, prefix string) {
 	if a.PlausibleLow != nil && a.PlausibleHigh != nil && *a.PlausibleLow >= *a.PlausibleHigh {
 		v.Add(prefix+"plausible_high", "result.range_inverted")
 	}
-	if len(a.Ranges) > MaxRanges {
-		v.Add(prefix+"ranges", "validation.too_many")
-	}
-	if a.Type != Numeric && len(a.Ranges) > 0 {
-		v.Add(prefix+"ranges", "catalogue.ranges_numeric_only")
+	// Each list of bands: at most MaxRanges, and only for a number.
+	for field, n := range map[string]int{"ranges": len(a.Ranges), "critical": len(a.Critical), "delta_rules": len(a.DeltaRules)} {
+		if n > MaxRanges {
+			v.Add(prefix+field, "validation.too_many")
+		}
+		if a.Type != Numeric && n > 0 {
+			v.Add(prefix+field, "catalogue.ranges_numeric_only")
+		}
 	}
 	for i := range a.Ranges {
 		checkRange(v, fmt.Sprintf("%sranges.%d.", prefix, i), &a.Ranges[i], a)
 	}
-	if len(a.Critical) > MaxRanges {
-		v.Add(prefix+"critical", "validation.too_many")
-	}
-	if a.Type != Numeric && len(a.Critical) > 0 {
-		v.Add(prefix+"critical", "catalogue.ranges_numeric_only")
-	}
 	for i := range a.Critical {
 		checkCritical(v, fmt.Sprintf("%scritical.%d.", prefix, i), &a.Critical[i], a)
-	}
-	if len(a.DeltaRules) > MaxRanges {
-		v.Add(prefix+"delta_rules", "validation.too_many")
-	}
-	if a.Type != Numeric && len(a.DeltaRules) > 0 {
-		v.Add(prefix+"delta_rules", "catalogue.ranges_numeric_only")
 	}
 	windows := map[int]bool{}
 	for i := range a.DeltaRules {
