@@ -223,3 +223,51 @@ func TestKnowledgeIndexNamesRealFiles(t *testing.T) {
 		t.Errorf("docs/knowledge.md names %d files", seen)
 	}
 }
+
+// TestCriticalLimitsLieOutsideTheReferenceIntervals: a shipped critical limit is never inside
+// a reference interval of the same ages (a healthy patient must never alert): the critical
+// low below every overlapping band's low, the critical high above every band's high.
+func TestCriticalLimitsLieOutsideTheReferenceIntervals(t *testing.T) {
+	ranges, err := readTSV(labRangesStarter, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	critical, err := readTSV(labCriticalStarter, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ages := func(from, to string) (int, int) {
+		f, _ := strconv.Atoi(from)
+		end := 1 << 30
+		if to != "" {
+			end, _ = strconv.Atoi(to)
+		}
+		return f, end
+	}
+	num := func(s string) (float64, bool) {
+		v, err := strconv.ParseFloat(s, 64)
+		return v, err == nil
+	}
+	for _, c := range critical {
+		cf, ct := ages(c[1], c[2])
+		for _, r := range ranges {
+			if r[0] != c[0] {
+				continue
+			}
+			rf, rt := ages(r[2], r[3])
+			if rf >= ct || cf >= rt {
+				continue
+			}
+			if cl, ok := num(c[3]); ok {
+				if low, ok := num(r[4]); ok && cl >= low {
+					t.Errorf("%s: the critical low %v (from %d months) is not below the reference low %v (%s, from %d months)", c[0], cl, cf, low, r[1], rf)
+				}
+			}
+			if ch, ok := num(c[4]); ok {
+				if high, ok := num(r[5]); ok && ch <= high {
+					t.Errorf("%s: the critical high %v (from %d months) is not above the reference high %v (%s, from %d months)", c[0], ch, cf, high, r[1], rf)
+				}
+			}
+		}
+	}
+}

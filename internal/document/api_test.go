@@ -270,7 +270,7 @@ func TestRequestsAndSummary(t *testing.T) {
 		// The vitals are printed with the server's flags for the patient's age on the visit's
 		// day (a fever from 38.0 °C), the age band named in the print's language.
 		if body := text(sum.Content); !strings.Contains(body, "Выписка из медицинской карты") ||
-			!strings.Contains(body, "T 38,2 °C ↑ выше обычного диапазона (возрастная группа: 18 лет и старше)") || !strings.Contains(body, "ЧСС 96") ||
+			!strings.Contains(body, "T 38,2 °C ↑ выше возрастной нормы (возрастная группа: 18 лет и старше)") || !strings.Contains(body, "ЧСС 96") ||
 			strings.Contains(body, "ЧСС 96 /мин ↑") || !strings.Contains(body, "(основной)") {
 			t.Errorf("summary:\n%s", body)
 		}

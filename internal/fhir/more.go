@@ -288,7 +288,7 @@ func toLabObservations(o result.Order) []Resource {
 		switch {
 		case x.Value != nil:
 			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
-				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit, Comparator: x.Comparator}
+				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit, Comparator: x.Comparator, System: systemUCUM, Code: x.Unit}
 			}
 		case x.Answer != "":
 			obs.ValueString = x.Answer

@@ -26,6 +26,13 @@ func TestPrescriptionRules(t *testing.T) {
 			p := s.write(t, s.book(t, time.Now().UTC().Add(time.Duration(2+booked)*time.Hour)), amoxicillin)
 			return apitest.Vars{"rx": p.ID, "version": p.Version}
 		}
+		// perKg is a draft whose child's dose is still written per kilogram.
+		perKg := func(t *testing.T) apitest.Vars {
+			booked++
+			p := s.write(t, s.book(t, time.Now().UTC().Add(time.Duration(2+booked)*time.Hour)),
+				map[string]any{"medicine": "Paracetamol 120 mg/5 mL syrup", "dose": "15 mg/kg", "frequency": "every 6 hours", "quantity": "1"})
+			return apitest.Vars{"rx": p.ID, "version": p.Version}
+		}
 		printed := func(t *testing.T) apitest.Vars {
 			v := draft(t)
 			p := apitest.Do[rx](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/prescriptions/%d/print", v["rx"]), map[string]any{"version": v["version"]})
@@ -54,6 +61,9 @@ func TestPrescriptionRules(t *testing.T) {
 				Body:   map[string]any{"items": []map[string]any{{"medicine": "Ceftriaxone 1 g vial", "route": "intravenous", "quantity": "1"}}},
 				Status: http.StatusUnprocessableEntity, Contains: []string{"Intravenous: choose bolus (push) or infusion (drip)."}, After: nothingStored},
 			{Name: "a nurse reads but writes none", As: "nurse", Method: "POST", Path: visit, Body: map[string]any{"items": []any{amoxicillin}}, Status: http.StatusForbidden},
+			{Name: "a dose still written per kilogram is not issued: the child's dose is worked out first", As: "doctor", Setup: perKg, Method: "POST",
+				Path: "/api/prescriptions/{rx}/print", BodyOf: apitest.AtVersion(0, nil), Status: http.StatusUnprocessableEntity,
+				Contains: []string{`"items.0.dose"`, "per kilogram"}},
 			{Name: "a print at a stale version is refused", As: "doctor", Setup: draft, Method: "POST", Path: "/api/prescriptions/{rx}/print", BodyOf: apitest.AtVersion(5, nil), Status: http.StatusConflict},
 			{Name: "an issued prescription does not change", As: "doctor", Setup: printed, Method: "PUT", Path: "/api/prescriptions/{rx}",
 				BodyOf: apitest.AtVersion(0, map[string]any{"items": []map[string]any{{"medicine": "Morphine", "quantity": "100"}}}), Status: http.StatusConflict, Contains: []string{`"prescription.issued"`}},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -312,6 +313,9 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input, l
 	return rx, s.preview(ctx, &rx, e.ActorID, lang)
 }
 
+// perKilogram is a dose written per kilogram of body weight ("15 mg/kg", "15 мг/кг").
+var perKilogram = regexp.MustCompile(`(?i)\d\s*(mg|мг|mcg|мкг|µg|g|г|ml|мл)\s*/\s*(kg|кг)`)
+
 // Print issues an unprinted prescription (at version): its prescriber becomes the printing
 // user, whose details and signature are copied into it, and it can no longer change. A
 // printed one may be printed again. Every print is audited. The lines are checked again
@@ -339,6 +343,17 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64, version int,
 		}
 		if slices.ContainsFunc(findings, func(f Finding) bool { return !f.settled() }) {
 			return apperr.Conflict("prescription.safety_unresolved")
+		}
+		// A dose still written per kilogram leaves the arithmetic to the patient's family: the
+		// child's dose in mg (and mL) is worked out before the prescription is issued.
+		var v apperr.Validation
+		for i, it := range rx.Items {
+			if perKilogram.MatchString(it.Dose) {
+				v.Add(fmt.Sprintf("items.%d.dose", i), "prescription.dose_per_kg")
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
 		}
 		signer, drawing, err := profile.SignerOf(ctx, tx, e.ActorID)
 		if err != nil {

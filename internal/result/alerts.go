@@ -131,6 +131,10 @@ func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (S
 			return err
 		} else if !slices.Contains(m.Permissions, auth.AcknowledgeCritical) {
 			v.Add("medical_lead_id", "result.lead_cannot_acknowledge")
+		} else if !slices.Contains(m.Permissions, auth.ReviewResults) {
+			// The last level is a clinician who can act on any result: one who reviews results
+			// (a doctor), not only one who may acknowledge (a nurse may cover, not lead).
+			v.Add("medical_lead_id", "result.lead_not_clinician")
 		}
 		if err := v.Err(); err != nil {
 			return err

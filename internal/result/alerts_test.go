@@ -155,6 +155,8 @@ func TestCriticalLoopRules(t *testing.T) {
 				BodyOf: settingsBody(map[string]any{"medical_lead_id": nil}), Status: http.StatusUnprocessableEntity, Contains: []string{`"medical_lead_id"`}, After: unchanged},
 			{Name: "a medical lead who cannot acknowledge is refused", As: "admin", Method: "PUT", Path: "/api/settings/results",
 				BodyOf: settingsBody(map[string]any{"medical_lead_id": l.env.UserID("rec")}), Status: http.StatusUnprocessableEntity, Contains: []string{`"medical_lead_id"`}, After: unchanged},
+			{Name: "a nurse may cover but not be the medical lead: the last level reviews results", As: "admin", Method: "PUT", Path: "/api/settings/results",
+				BodyOf: settingsBody(map[string]any{"medical_lead_id": l.nurseID}), Status: http.StatusUnprocessableEntity, Contains: []string{`"medical_lead_id"`, "clinician"}, After: unchanged},
 			{Name: "a result taken by telephone needs its read-back", As: "doctor", Setup: critical, Method: "POST", Path: "/api/results/alerts/{alert}/acknowledge",
 				Body: ack("phone", "telephone", ""), Status: http.StatusUnprocessableEntity, Contains: []string{`"read_back"`}, After: stillOpen},
 			{Name: "an acknowledgement says how the result was received", As: "doctor", Setup: critical, Method: "POST", Path: "/api/results/alerts/{alert}/acknowledge",

@@ -87,6 +87,10 @@ var flagCases = []flagCase{
 		stored: "1.50", flag: "LL", alerts: 1, attention: 2, source: "CAP surveys (Howanitz 2002; Wagar 2007)"},
 	{name: "calcium-mgdL-critical-high", age: "50y", sex: "male", test: "BMP", analyte: "CA", value: "14.0", unit: "mg/dL",
 		stored: "3.49", flag: "HH", alerts: 1, attention: 2, source: "CAP surveys: 12–13 mg/dL"},
+	{name: "TBIL-newborn-10d-300", age: "10d", sex: "female", test: "LFT", analyte: "TBIL", value: "300", unit: "umol/L",
+		stored: "300", flag: "HH", note: "no_band", alerts: 1, attention: 2, source: "Kost 1991: newborn bilirubin ≥ 15 mg/dL (257 µmol/L) is critical"},
+	{name: "Hb-newborn-224-no-alert", age: "2d", sex: "male", test: "CBC", analyte: "HGB", value: "224", unit: "g/L",
+		stored: "224", flag: "N", source: "Harriet Lane: 145–225 g/L at 1–3 days; the critical high lies above it"},
 	// C2: every sex is covered.
 	{name: "Hb-sex-other-critical", age: "35y", sex: "other", test: "CBC", analyte: "HGB", value: "60", unit: "g/L",
 		stored: "60", flag: "LL", note: "any_sex", alerts: 1, attention: 2, source: "CAP surveys: the Hb limit does not depend on sex"},
@@ -102,6 +106,12 @@ var flagCases = []flagCase{
 	// C3: a Vietnamese grouping dot is never a decimal point.
 	{name: "ALT-vietnamese-thousands-dot", age: "40y", sex: "male", test: "LFT", analyte: "ALT", value: "1.500", unit: "U/L", lang: "vi",
 		status: 422, field: "results.0.value", source: "CLDR vi: decimal ',', group '.'"},
+	{name: "ALT-zh-1.500-refused", age: "40y", sex: "male", test: "LFT", analyte: "ALT", value: "1.500", unit: "U/L", lang: "zh",
+		status: 422, field: "results.0.value", source: "ALT is reported in whole numbers: a point before three digits groups thousands"},
+	{name: "ALT-en-1.500-refused", age: "40y", sex: "male", test: "LFT", analyte: "ALT", value: "1.500", unit: "U/L",
+		status: 422, field: "results.0.value", source: "ALT is reported in whole numbers: a point before three digits groups thousands"},
+	{name: "K-en-4.125-three-decimals-kept-rounded", age: "40y", sex: "male", test: "ELEC", analyte: "K", value: "4.125", unit: "mmol/L",
+		stored: "4.1", flag: "N", source: "K is reported with one decimal: three decimals are a precise value, not a thousands group"},
 	{name: "ALT-vietnamese-plain", age: "40y", sex: "male", test: "LFT", analyte: "ALT", value: "1500", unit: "U/L", lang: "vi",
 		stored: "1500", flag: "H", attention: 1, source: "CLDR vi"},
 	{name: "glucose-vietnamese-decimal-comma", age: "40y", sex: "male", test: "GLU", analyte: "GLUF", value: "5,4", unit: "mmol/L", lang: "vi",

@@ -73,10 +73,16 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 			continue
 		}
 		due := now.Add(time.Duration(max(tests[code].TurnaroundHours, 1)) * time.Hour)
+		// The ordering clinician is whoever ordered (the acting doctor), not the appointment's
+		// doctor: a critical result goes to the one who ordered it (NPSG.02.03.01).
+		orderedBy := actor(e)
+		if orderedBy == nil {
+			orderedBy = a.DoctorID
+		}
 		var id int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO lab_orders (appointment_id, patient_id, test, note, status, ordered_at, ordered_by,
 			due_at, updated_at, updated_by) VALUES ($1, $2, $3, $4, 'ordered', $5, $6, $7, $5, $8) RETURNING id`,
-			a.ID, a.PatientID, code, note, now, a.DoctorID, due, actor(e)).Scan(&id); err != nil {
+			a.ID, a.PatientID, code, note, now, orderedBy, due, actor(e)).Scan(&id); err != nil {
 			return fmt.Errorf("order %s: %w", code, err)
 		}
 		if err := s.keep(ctx, tx, now, id); err != nil {

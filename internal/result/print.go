@@ -42,6 +42,14 @@ func decimalIn(lang, s string) string {
 	return s
 }
 
+// paren puts s in brackets after what precedes it, as lang writes them: full-width in Chinese.
+func paren(lang, s string) string {
+	if lang == "zh" {
+		return "（" + s + "）"
+	}
+	return " (" + s + ")"
+}
+
 // comparatorSign is a censored value's comparator as printed before the number.
 var comparatorSign = map[string]string{"<": "< ", "<=": "≤ ", ">": "> ", ">=": "≥ "}
 
@@ -63,7 +71,7 @@ func (r Result) Line(lang string) string {
 		if r.Value != nil {
 			b.WriteString(comparatorSign[r.Comparator] + quantityIn(lang, *r.Value, r.Unit))
 			if r.EnteredUnit != "" && r.EnteredUnit != r.Unit {
-				b.WriteString(" (" + quantityIn(lang, r.Entered, r.EnteredUnit) + ")")
+				b.WriteString(paren(lang, quantityIn(lang, r.Entered, r.EnteredUnit)))
 			}
 		}
 	case "coded":
@@ -80,12 +88,12 @@ func (r Result) Line(lang string) string {
 	rng := r.rangeIn(lang)
 	switch {
 	case rng != "" && r.Range.Note != "":
-		b.WriteString(" (" + i18n.T(lang, "result.print.reference", rng) + "; " + i18n.T(lang, "result.print.note."+r.Range.Note) + ")")
+		b.WriteString(paren(lang, i18n.T(lang, "result.print.reference", rng)+"; "+i18n.T(lang, "result.print.note."+r.Range.Note)))
 	case rng != "":
-		b.WriteString(" (" + i18n.T(lang, "result.print.reference", rng) + ")")
+		b.WriteString(paren(lang, i18n.T(lang, "result.print.reference", rng)))
 	case r.Type == "numeric" && r.Range.Note != "":
 		// A number no reference interval judged says so: never blank, as if normal.
-		b.WriteString(" (" + i18n.T(lang, "result.print.note."+r.Range.Note) + ")")
+		b.WriteString(paren(lang, i18n.T(lang, "result.print.note."+r.Range.Note)))
 	}
 	if r.Status == Preliminary {
 		b.WriteString(" — " + i18n.T(lang, "result.print.preliminary"))

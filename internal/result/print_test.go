@@ -32,7 +32,7 @@ func TestLinesReadAsEachLanguageWritesThem(t *testing.T) {
 			Range: Range{Note: "no_band"}, Status: Final}, "Калий: 7,0 ммоль/л — критически высоко (нет референсного интервала для возраста и пола пациента)"},
 		{"en", Result{Label: "Haemoglobin", Type: "numeric", Value: str("125"), Unit: "g/L", EnteredUnit: "g/L", Flag: "N",
 			Range: Range{Low: str("120"), High: str("175"), Note: "any_sex"}, Status: Final},
-			"Haemoglobin: 125 g/L (reference 120–175 g/L; reference not sex-specific: the range of either sex)"},
+			"Haemoglobin: 125 g/L (reference 120–175 g/L; sex not recorded: the male and female ranges together)"},
 		{"vi", Result{Label: "HIV", Type: "coded", Answer: "reactive", Flag: "A", Status: Final}, "HIV: có phản ứng — cần xét nghiệm khẳng định — bất thường"},
 	} {
 		if got := c.r.Line(c.lang); got != c.want {

@@ -240,7 +240,7 @@ func (s *Store) build(ctx context.Context, tx *sql.Tx, test catalogue.TestResult
 	}
 	months := -1
 	if birth, err := time.Parse(time.DateOnly, pt.BirthDate); err == nil {
-		months = catalogue.MonthsOld(birth, observed)
+		months = catalogue.MonthsOld(birth, s.clinicDay(observed))
 	}
 	seen := map[string]bool{}
 	var out []Result
@@ -347,6 +347,13 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		v.Add(field+".value", decimalKey(err))
 		return false
 	}
+	// A value typed with exactly three decimals on an analyte reported in whole numbers in that
+	// unit ("1.500" U/L ALT) is a thousands group written with a point, whatever the language
+	// (a laboratory's report may group so): refused, never rounded to 2.
+	if typedDecimals(typedValue) == 3 && a.DecimalsIn(unit) == 0 && typed >= 1 {
+		v.Add(field+".value", "result.thousands_point")
+		return false
+	}
 	canonical, err := a.Canonical(typed, unit)
 	if err != nil {
 		v.Add(field+".unit", "result.unknown_unit")
@@ -404,6 +411,15 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 	}
 	r.Delta = a.Delta(canonical, observed, earlier)
 	return true
+}
+
+// clinicDay is the calendar day of t in the clinic's time zone, as a UTC midnight (what
+// MonthsOld compares birth dates with).
+func (s *Store) clinicDay(t time.Time) time.Time {
+	if s.Loc != nil {
+		t = t.In(s.Loc)
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
 // typedDecimals is how many digits follow the decimal sign of a typed number.

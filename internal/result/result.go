@@ -142,6 +142,9 @@ type Detail struct {
 type Store struct {
 	DB  *database.DB
 	Now func() time.Time
+	// Loc is the clinic's time zone: a patient's age on the day a specimen was taken is
+	// counted on the clinic's calendar (nil: UTC).
+	Loc *time.Location
 	// Email sends each escalation of a critical result by e-mail too, through the outbox
 	// (the server runs with --smtp-url).
 	Email bool

@@ -188,7 +188,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
-	results := &result.Store{DB: db, Email: cfg.SMTPURL != ""}
+	results := &result.Store{DB: db, Email: cfg.SMTPURL != "", Loc: loc}
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}

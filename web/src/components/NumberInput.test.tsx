@@ -23,7 +23,7 @@ describe('NumberNote', () => {
     ['vi', '0.500', 'mmol/L', 'Bạn đã nhập 0,5 mmol/L'],
     ['vi', '1.500', 'U/L', 'Dấu chấm trước ba chữ số có thể là dấu phân cách hàng nghìn'],
     ['ru', '12.000', 'Ед/л', 'Точка перед тремя цифрами может разделять разряды'],
-    ['en', '1,500', 'U/L', '1,500 could be read two ways'],
+    ['en', '1,500', 'U/L', 'A comma before three digits could be a thousands separator'],
     ['ru', '36,6', '°C', ''],
     ['en', '36.6', '°C', ''],
   ])('%s %j', async (lang, typed, unit, says) => {

@@ -350,6 +350,11 @@ function ByWeight({ item, kg, onUse }: { item: Item; kg: number | null; onUse: (
   return (
     <Flex gap={8} align="center" wrap style={{ marginBottom: 6 }}>
       <Typography.Text type="secondary">{t(w.ml === undefined ? 'orderSets.weightDose' : 'orderSets.weightDoseMl', values)}</Typography.Text>
+      {w.capped && (
+        <Typography.Text type="warning" data-testid="dose-capped">
+          {t('orderSets.doseCapped', values)}
+        </Typography.Text>
+      )}
       <Button size="small" type="link" onClick={() => onUse(t(w.ml === undefined ? 'orderSets.doseMg' : 'orderSets.doseMgMl', values))}>
         {t('orderSets.useDose')}
       </Button>
