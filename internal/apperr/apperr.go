@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -119,7 +120,11 @@ func Reason(s string) (string, error) {
 
 // Email is the e-mail check of spec §5, shared with the web app's: local part, @, a dotted
 // domain ending in two letters or a bracketed IPv4 address, shorter than 255 characters.
-func Email(s string) bool { return len(s) < 255 && emailPattern.MatchString(s) }
+// A control character (a CR or LF in a quoted local part) is never part of an address: it
+// would split a mail header.
+func Email(s string) bool {
+	return len(s) < 255 && !strings.ContainsFunc(s, unicode.IsControl) && emailPattern.MatchString(s)
+}
 
 var emailPattern = regexp.MustCompile(`^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$`)
 

@@ -139,6 +139,11 @@ func (a *AnalyteEdit) check(v *apperr.Validation, prefix string) {
 	for i := range a.Critical {
 		checkCritical(v, fmt.Sprintf("%scritical.%d.", prefix, i), &a.Critical[i], a)
 	}
+	if len(a.Critical) > 0 && !coversEveryAge(a.Critical) {
+		// Critical limits that stop at an age leave the patients of the other ages unprotected
+		// (issue 52): bands from birth to no upper end, or none.
+		v.Add(prefix+"critical", "catalogue.critical_uncovered")
+	}
 	windows := map[int]bool{}
 	for i := range a.DeltaRules {
 		d, at := &a.DeltaRules[i], fmt.Sprintf("%sdelta_rules.%d.", prefix, i)
@@ -161,6 +166,23 @@ func (a *AnalyteEdit) check(v *apperr.Validation, prefix string) {
 			v.Add(at+"source", "validation.too_long")
 		}
 	}
+}
+
+// coversEveryAge reports whether critical bands cover every age from birth on, without a gap.
+func coversEveryAge(bands []CriticalBand) bool {
+	sorted := slices.Clone(bands)
+	slices.SortFunc(sorted, func(a, b CriticalBand) int { return cmp.Compare(a.FromMonths, b.FromMonths) })
+	at := 0
+	for _, b := range sorted {
+		if b.FromMonths > at {
+			return false
+		}
+		if b.ToMonths == nil {
+			return true
+		}
+		at = max(at, *b.ToMonths)
+	}
+	return false
 }
 
 // MaxDeltaWindowHours is the longest window a delta rule may look back over: ten years.
@@ -418,7 +440,7 @@ func WriteAnalytesCSV(w io.Writer, list []AnalyteEdit) error {
 	}
 	write := func(row []string) {
 		for i, cell := range row { // a cell a spreadsheet would run as a formula starts with a quote
-			if cell != "" && strings.ContainsRune("=+@\t\r", rune(cell[0])) {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
 				row[i] = "'" + cell
 			}
 		}
@@ -464,6 +486,7 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 	}
 	var order []string
 	groups := map[string]*group{}
+	unreadable := false
 	reject := func(line int, key string) {
 		rep.Rejected++
 		if len(rep.Errors) < MaxImportErrors {
@@ -476,7 +499,23 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 			break
 		}
 		if err != nil || len(rec) != len(header) {
+			// A row that cannot be read never lets its analyte be half written: the analyte it
+			// names is rejected whole; a row that names none (unreadable quoting) rejects the file.
 			reject(line, "catalogue.analytes_row")
+			code := ""
+			if len(rec) > 0 {
+				code = strings.ToUpper(strings.TrimPrefix(strings.TrimSpace(rec[0]), "'"))
+			}
+			if code == "" {
+				unreadable = true
+				continue
+			}
+			if g, ok := groups[code]; ok {
+				g.bad = true
+			} else {
+				groups[code] = &group{bad: true}
+				order = append(order, code)
+			}
 			continue
 		}
 		for i := range rec {
@@ -493,6 +532,9 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 			groups[a.Code] = g
 			order = append(order, a.Code)
 		}
+		if g.bad && len(g.lines) == 0 { // named first by an unreadable row
+			g.a = a
+		}
 		g.lines = append(g.lines, line)
 		if key != "" {
 			g.bad = true
@@ -501,20 +543,32 @@ func (s *Store) ImportAnalytes(ctx context.Context, e audit.Event, data []byte) 
 		}
 		g.a.add(row, legacy)
 	}
+	if unreadable { // nothing is written from a file whose rows cannot all be told apart
+		return rep, nil
+	}
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		for _, code := range order {
 			g := groups[code]
 			if g.bad {
 				continue
 			}
-			var v apperr.Validation
-			g.a.check(&v, "")
 			var typ string
 			err := tx.QueryRowContext(ctx, `SELECT type FROM lab_analytes WHERE code = $1`, code).Scan(&typ)
 			fresh := errors.Is(err, sql.ErrNoRows)
 			if err != nil && !fresh {
 				return err
 			}
+			if legacy && !fresh {
+				// A file of the earlier format knows nothing of critical bands by age or delta
+				// windows: an analyte the clinic has keeps its own.
+				stored, err := readAnalyteEdits(ctx, tx, code)
+				if err != nil || len(stored) == 0 {
+					return err
+				}
+				g.a.Critical, g.a.DeltaRules = stored[0].Critical, stored[0].DeltaRules
+			}
+			var v apperr.Validation
+			g.a.check(&v, "")
 			if !fresh && typ != g.a.Type {
 				v.Add("type", "catalogue.analyte_type_fixed")
 			}

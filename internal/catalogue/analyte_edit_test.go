@@ -78,6 +78,8 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 			{map[string]any{"critical": []map[string]any{{"age_from_months": 0, "critical_low": 6, "critical_high": 3}}}, "critical.0.critical_high"},
 			{map[string]any{"critical": []map[string]any{{"age_from_months": 0}}}, "critical.0.critical_low"},
 			{map[string]any{"critical": []map[string]any{{"age_from_months": 0, "critical_high": 99}}}, "critical.0.critical_high"},
+			{map[string]any{"critical": []map[string]any{{"age_from_months": 0, "age_to_months": 216, "critical_low": 2.8}}}, "critical"},
+			{map[string]any{"critical": []map[string]any{{"age_from_months": 1, "critical_low": 2.8}}}, "critical"},
 			{map[string]any{"delta_rules": []map[string]any{{"window_hours": 0, "abs": 1}}}, "delta_rules.0.window_hours"},
 			{map[string]any{"delta_rules": []map[string]any{{"window_hours": 48}}}, "delta_rules.0.percent"},
 			{map[string]any{"delta_rules": []map[string]any{{"window_hours": 48, "abs": 1}, {"window_hours": 48, "percent": 10}}}, "delta_rules.1.window_hours"},
@@ -137,20 +139,46 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 				}
 			}
 		}
-		// A file of the earlier format: critical limits on the reference rows become critical
-		// bands at their ages (once, though both sexes' rows carry them); delta numbers a rule.
+		// A file of the earlier format: for an analyte the clinic has, its critical bands and
+		// delta rules stay its own (the file knows nothing of ages or windows); for a new one, its
+		// critical limits become critical bands at their ages (once, though both sexes' rows
+		// carry them) and its delta numbers a rule over a year.
 		legacy := "analyte,loinc,type,unit,decimals,plausible_low,plausible_high,delta_percent,delta_abs,answers,label_en,label_ru,label_zh,label_vi,sex,age_from_months,age_to_months,low,high,critical_low,critical_high\n" +
 			"CREA,14682-9,numeric,umol/L,0,5,3000,40,,,Creatinine,Креатинин,肌酐,Creatinin,male,216,,62,106,,900\n" +
-			"CREA,14682-9,numeric,umol/L,0,5,3000,40,,,Creatinine,Креатинин,肌酐,Creatinin,female,216,,44,80,,900\n"
+			"CREA,14682-9,numeric,umol/L,0,5,3000,40,,,Creatinine,Креатинин,肌酐,Creatinin,female,216,,44,80,,900\n" +
+			"PHOS,2777-1,numeric,mmol/L,2,0.1,5,30,,,Phosphate,Фосфор,磷,Phospho,male,0,,0.81,1.45,0.3,3\n" +
+			"PHOS,2777-1,numeric,mmol/L,2,0.1,5,30,,,Phosphate,Фосфор,磷,Phospho,female,0,,0.81,1.45,0.3,3\n"
 		r = admin.Upload("POST", "/api/lab-analytes/import", "old.csv", []byte(legacy))
-		if r.JSON(t, &rep); r.Status != http.StatusOK || rep.Updated != 1 || rep.Rejected != 0 {
+		if r.JSON(t, &rep); r.Status != http.StatusOK || rep.Updated != 1 || rep.Inserted != 1 || rep.Rejected != 0 {
 			t.Fatalf("legacy import: %d %s", r.Status, r.Body)
 		}
 		admin.Do("GET", "/api/lab-analytes", nil).JSON(t, &list)
 		for _, a := range list.Data {
-			if a.Code == "CREA" && (len(a.Ranges) != 2 || len(a.Critical) != 1 || a.Critical[0]["critical_high"] != 900.0 ||
-				len(a.DeltaRules) != 1 || a.DeltaRules[0]["percent"] != 40.0 || a.DeltaRules[0]["window_hours"] != 8760.0) {
-				t.Errorf("creatinine from the earlier format: %+v %+v %+v", a.Ranges, a.Critical, a.DeltaRules)
+			switch a.Code {
+			case "CREA":
+				if len(a.Ranges) != 2 || len(a.Critical) != 0 || len(a.DeltaRules) != 2 {
+					t.Errorf("creatinine from the earlier format keeps its own bands and rules: %+v %+v %+v", a.Ranges, a.Critical, a.DeltaRules)
+				}
+			case "PHOS":
+				if len(a.Ranges) != 2 || len(a.Critical) != 1 || a.Critical[0]["critical_high"] != 3.0 ||
+					len(a.DeltaRules) != 1 || a.DeltaRules[0]["percent"] != 30.0 || a.DeltaRules[0]["window_hours"] != 8760.0 {
+					t.Errorf("a new analyte from the earlier format: %+v %+v %+v", a.Ranges, a.Critical, a.DeltaRules)
+				}
+			}
+		}
+		// A row that cannot be read (a comma in an unquoted source) rejects its analyte whole:
+		// potassium's critical bands are not half replaced.
+		broken := header + "\n" +
+			head + "reference,any,216,,3.5,5.1,,,,\n" +
+			head + "critical,,0,,2.8,6.5,,,,CAP survey, 2024\n"
+		r = admin.Upload("POST", "/api/lab-analytes/import", "broken.csv", []byte(broken))
+		if r.JSON(t, &rep); r.Status != http.StatusOK || rep.Updated != 0 || rep.Rejected == 0 {
+			t.Fatalf("a broken row: %d %s", r.Status, r.Body)
+		}
+		admin.Do("GET", "/api/lab-analytes", nil).JSON(t, &list)
+		for _, a := range list.Data {
+			if a.Code == "K" && len(a.Critical) != 2 {
+				t.Errorf("potassium's critical bands were touched by a file with a broken row: %+v", a.Critical)
 			}
 		}
 		// A panel's definition: LOINC checked, turnaround bounded, its analytes known and once each.

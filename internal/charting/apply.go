@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func (s *Store) sameDay(ctx context.Context, q database.Querier, appointmentID, 
 
 // TestsToday lists the tests appointment id's patient had ordered or resulted at other
 // visits that day, by code.
-func (s *Store) TestsToday(ctx context.Context, id int64) ([]TestToday, error) {
+func (s *Store) TestsToday(ctx context.Context, e audit.Event, id int64) ([]TestToday, error) {
 	a, err := s.Visits.Get(ctx, id)
 	if err != nil {
 		return nil, err
@@ -72,6 +73,13 @@ func (s *Store) TestsToday(ctx context.Context, id int64) ([]TestToday, error) {
 	seen, err := s.sameDay(ctx, s.DB, id, a.PatientID, a.Day)
 	if err != nil {
 		return nil, err
+	}
+	// The patient's tests of the day are a read of their results, audited as one.
+	if len(seen) > 0 {
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "results.list", "visit", strconv.FormatInt(id, 10), audit.Success, a.PatientID
+		if err := audit.Access(ctx, s.DB, e); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]TestToday, 0, len(seen))
 	for code, state := range seen {

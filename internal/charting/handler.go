@@ -120,7 +120,7 @@ func (h *Handler) testsToday(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	list, err := h.Store.TestsToday(r.Context(), id)
+	list, err := h.Store.TestsToday(r.Context(), auth.AuditEvent(r), id)
 	httpjson.Result(w, r, http.StatusOK, map[string]any{"data": list}, err)
 }
 

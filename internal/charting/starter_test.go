@@ -49,7 +49,7 @@ var starterCases = []starterCase{
 		[]string{"J06.9"}, nil, []starterLine{{"Paracetamol 500 mg", langs("1–2 tablets", "1–2 таблетки", "1–2片", "1–2 viên"), langs("5 days", "5 дней", "5天", "5 ngày"), "20"}}, 0, 0, "no antibiotic",
 		"NICE NG120/CG69: self-limiting respiratory infections need no antibiotic; paracetamol 0.5–1 g every 4–6 hours, at most 4 g in 24 hours (BNF)"},
 	{langs("Upper respiratory infection (child)", "Острая инфекция верхних дыхательных путей (дети)", "上呼吸道感染（儿童）", "Nhiễm trùng hô hấp trên (trẻ em)"),
-		[]string{"J06.9"}, nil, []starterLine{{"Paracetamol 120 mg/5 mL", langs("15 mg/kg", "15 мг/кг", "15 mg/kg", "15 mg/kg"), langs("3 days", "3 дня", "3天", "3 ngày"), "100"}}, 3, 0, "no antibiotic",
+		[]string{"J06.9"}, nil, []starterLine{{"Paracetamol 120 mg/5 mL", langs("15 mg/kg (max 1000 mg)", "15 мг/кг (не более 1000 мг)", "15 mg/kg（最多1000 mg）", "15 mg/kg (tối đa 1000 mg)"), langs("3 days", "3 дня", "3天", "3 ngày"), "100"}}, 3, 0, "no antibiotic",
 		"BNFc and WHO Pocket Book of Hospital Care for Children 2013: paracetamol 15 mg/kg a dose every 6 hours, at most 4 doses (60 mg/kg) in 24 hours; WHO IMCI 2014 general danger signs; NICE NG143 (fever under 3 months is assessed, not treated at home)"},
 	{langs("Acute cystitis, non-pregnant woman under 65 (adult)", "Острый цистит у небеременной женщины до 65 лет (взрослые)", "非妊娠女性急性膀胱炎，65岁以下（成人）", "Viêm bàng quang cấp ở phụ nữ không mang thai dưới 65 tuổi (người lớn)"),
 		[]string{"N30.0"}, []string{"UA"}, []starterLine{{"Nitrofurantoin 100 mg modified-release capsule", langs("1 capsule", "1 капсула", "1粒", "1 viên"), langs("3 days", "3 дня", "3天", "3 ngày"), "6"}}, 3, 0, "urine culture is then sent",

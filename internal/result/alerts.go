@@ -556,12 +556,14 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		if err != nil {
 			return err
 		}
-		if open == 0 {
-			return apperr.Conflict("result.alert_acknowledged")
-		}
+		// Who may act first, then the alert's state: an alert not sent to the caller says
+		// nothing of whether it was acknowledged.
 		covering, lead := sentTo(st, who)
 		if !who.Reviews && (doctorID == nil || *doctorID != who.UserID) && !(covering && escalated != nil) && !(lead && escalatedLead != nil) {
 			return apperr.Forbidden("result.alert_not_yours")
+		}
+		if open == 0 {
+			return apperr.Conflict("result.alert_acknowledged")
 		}
 		now := s.now()
 		var res sql.Result

@@ -139,6 +139,14 @@ var flagCases = []flagCase{
 		flag: "A", attention: 1, source: "WHO 2019: an indeterminate screen is retested"},
 	{name: "HBsAg-non-reactive", age: "25y", sex: "male", test: "HBSAG", analyte: "HBSAG", answer: "non-reactive",
 		flag: "N", source: "HL7 v2 table 0078 N"},
+	{name: "TSH-ultrasensitive-below-0.001-kept", age: "40y", sex: "female", test: "THYROID", analyte: "TSH", value: "<0.001", unit: "m[IU]/L",
+		stored: "0.001", comparator: "<", flag: "L", attention: 1, source: "a censored limit as the laboratory wrote it"},
+	{name: "TSH-below-zero-impossible", age: "40y", sex: "female", test: "THYROID", analyte: "TSH", value: "<0", unit: "m[IU]/L",
+		status: 422, field: "results.0.value", source: "no TSH lies below 0"},
+	{name: "TSH-negative-zero-stored-as-zero", age: "40y", sex: "female", test: "THYROID", analyte: "TSH", value: "-0", unit: "m[IU]/L",
+		stored: "0", flag: "L", attention: 1, source: "−0 is 0"},
+	{name: "value-too-long", age: "40y", sex: "female", test: "THYROID", analyte: "TSH", value: strings.Repeat("0", 40) + "5", unit: "m[IU]/L",
+		status: 422, field: "results.0.value", source: "ASVS 5.1.4: a measurement is not 41 characters"},
 	// Minor 1–3 and 11: guideline limits.
 	{name: "HDL-woman-48mgdL-low", age: "40y", sex: "female", test: "LIPID", analyte: "HDL", value: "48", unit: "mg/dL",
 		stored: "1.24", flag: "L", attention: 1, source: "NCEP ATP III: < 50 mg/dL in women"},
@@ -239,6 +247,34 @@ func TestIssue52Flags(t *testing.T) {
 						fc.comparator, fc.stored, fc.flag, fc.note, fc.alerts, fc.attention)
 				}
 			})
+		}
+	})
+}
+
+// TestACriticalValueRecordedAgainKeepsOneAlert: a preliminary critical potassium recorded
+// again, and then corrected still critical, leaves one open alert, on the current result —
+// never a second alert to acknowledge and escalate for the same value.
+func TestACriticalValueRecordedAgainKeepsOneAlert(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		o := find(c.order(t, "ELEC"), "ELEC")
+		for i, value := range []string{"6.8", "6.9"} {
+			r := record(c.nurse, o, false, map[string]any{"analyte": "K", "unit": "mmol/L", "value": value})
+			var rec struct {
+				Order  order `json:"order"`
+				Alerts int   `json:"alerts"`
+			}
+			if r.JSON(t, &rec); r.Status != http.StatusOK || rec.Alerts != 1 {
+				t.Fatalf("record %d: %d %s", i, r.Status, r.Body)
+			}
+			o = rec.Order
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM critical_alerts WHERE order_id = $1`, o.ID); n != 1 {
+			t.Fatalf("alerts for one critical value recorded twice: %d, want 1", n)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM critical_alerts a JOIN lab_results r ON r.id = a.result_id
+			WHERE a.order_id = $1 AND a.is_open = 1 AND r.is_current = 1`, o.ID); n != 1 {
+			t.Fatalf("the open alert is not on the current result")
 		}
 	})
 }

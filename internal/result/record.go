@@ -44,6 +44,10 @@ type RecordInput struct {
 // MaxText is the longest free-text result (an imaging report).
 const MaxText = 8000
 
+// MaxTypedNumber is the longest number a result may be typed as (with its comparator and
+// grouping spaces): longer is no measurement.
+const MaxTypedNumber = 32
+
 // Recorded is what a recording did: the order as it now stands, and the critical alerts it
 // raised (the handler's caller tells the ordering doctor).
 type Recorded struct {
@@ -130,9 +134,22 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
 			if catalogue.Critical(r.Flag) {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
-					VALUES ($1, $2, $3, $4, $5)`, resultID, o.ID, o.PatientID, o.OrderedBy, now); err != nil {
-					return fmt.Errorf("raise alert: %w", err)
+				// A critical value recorded again (a preliminary result re-entered, a correction
+				// still critical) keeps the open alert of the result it replaces, on the new result:
+				// one alert to acknowledge, its escalation clock unchanged.
+				moved := int64(0)
+				if replaces != nil {
+					res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET result_id = $1 WHERE result_id = $2 AND is_open = 1`, resultID, replaces)
+					if err != nil {
+						return fmt.Errorf("carry alert: %w", err)
+					}
+					moved, _ = res.RowsAffected()
+				}
+				if moved == 0 {
+					if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
+						VALUES ($1, $2, $3, $4, $5)`, resultID, o.ID, o.PatientID, o.OrderedBy, now); err != nil {
+						return fmt.Errorf("raise alert: %w", err)
+					}
 				}
 				alerts++
 			}
@@ -333,6 +350,10 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		}
 		unit = a.Unit
 	}
+	if utf8.RuneCountInString(x.Value) > MaxTypedNumber {
+		v.Add(field+".value", "validation.too_long")
+		return false
+	}
 	comparator, typedValue, ok := censored(x.Value, x.Comparator)
 	if !ok {
 		v.Add(field+".comparator", "result.comparator")
@@ -359,16 +380,29 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		v.Add(field+".unit", "result.unknown_unit")
 		return false
 	}
-	canonical = catalogue.Round(canonical, a.Decimals)
-	if err := a.Plausible(canonical); err != nil {
+	// "<x" at or below what a person can have, or ">x" at or above it, says nothing possible.
+	below, above := comparator == catalogue.Less || comparator == catalogue.LessOrEqual, comparator == catalogue.More || comparator == catalogue.MoreOrEqual
+	if below && a.PlausibleLow != nil && canonical <= *a.PlausibleLow || above && a.PlausibleHigh != nil && canonical >= *a.PlausibleHigh {
 		v.Add(field+".value", "result.implausible")
 		return false
 	}
 	// A value keeps the precision it was typed with, up to the analyte's reporting precision
-	// ("86" stays 86, not 86.0), when typed in the canonical unit.
+	// ("86" stays 86, not 86.0), when typed in the canonical unit; a censored value keeps its
+	// limit as the laboratory wrote it ("<0.001" is not "<0.00").
 	decimals := a.Decimals
 	if unit == a.Unit {
 		decimals = min(decimals, typedDecimals(typedValue))
+		if comparator != "" {
+			decimals = min(typedDecimals(typedValue), 6)
+		}
+	}
+	canonical = catalogue.Round(canonical, max(decimals, a.Decimals))
+	if canonical == 0 { // never a negative zero ("-0")
+		canonical = 0
+	}
+	if err := a.Plausible(canonical); err != nil {
+		v.Add(field+".value", "result.implausible")
+		return false
 	}
 	value := catalogue.Format(canonical, decimals)
 	r.Entered, r.EnteredUnit, r.Value, r.Unit, r.Comparator = strings.Replace(typedValue, ",", ".", 1), unit, &value, a.Unit, comparator
@@ -434,6 +468,10 @@ func typedDecimals(typed string) int {
 func (s *Store) labBound(v *apperr.Validation, field string, a catalogue.Analyte, typed, unit, lang string) (*float64, bool) {
 	if strings.TrimSpace(typed) == "" {
 		return nil, true
+	}
+	if utf8.RuneCountInString(typed) > MaxTypedNumber {
+		v.Add(field, "validation.too_long")
+		return nil, false
 	}
 	f, err := i18n.ParseDecimal(lang, typed)
 	if err != nil {

@@ -34,6 +34,12 @@ test('a child is flagged by the analyte’s limits, a Vietnamese thousands dot i
   await view.getByLabel('Kali', { exact: true }).fill('7,0')
   await view.getByTestId('save-final').click()
   await expect(view.locator('[data-flag="HH"]').first()).toBeVisible()
+  // The doctor acknowledges it (the alert must not wait over the next tests' screens).
+  const alerts = (await (await api(doc, 'get', '/api/results/alerts')).json()) as { data: { id: number; patient: { id: number } }[] }
+  const alert = alerts.data.find((a) => a.patient.id === patient.id)!
+  expect(
+    (await api(doc, 'post', `/api/results/alerts/${alert.id}/acknowledge`, { contact: 'phone', action: 'Sent to the emergency department', received_by: 'system' })).status(),
+  ).toBe(200)
 
   // TSH "1.500": the form says why before saving, and the server refuses it.
   await nurse.goto(`/results/orders/${tsh.id}`)

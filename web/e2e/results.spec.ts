@@ -28,7 +28,7 @@ test('a critical potassium reaches the ordering doctor, is acknowledged and revi
   // A decimal comma is refused in English, with a message under the field.
   await order.getByLabel('Potassium', { exact: true }).fill('6,8')
   await order.getByTestId('save-final').click()
-  await expect(order.getByText('Write the decimal point as a full stop: 5.6, not 5,6.')).toBeVisible()
+  await expect(order.getByText('Write the decimal point as a full stop: 5.6, not 5,6.').first()).toBeVisible()
   await order.getByLabel('Potassium', { exact: true }).fill('6.8')
   await order.getByLabel('Sodium', { exact: true }).fill('139')
   await order.getByTestId('save-final').click()

@@ -78,3 +78,6 @@ UPDATE lab_analytes SET loinc = '25428-4' WHERE code = 'UGLU' AND loinc = '5792-
 UPDATE lab_analytes SET loinc = '2514-8' WHERE code = 'UKET' AND loinc = '5797-6';
 UPDATE lab_analytes SET loinc = '22664-7' WHERE code = 'UREA' AND loinc = '';
 UPDATE lab_analytes SET loinc = '14629-0' WHERE code = 'DBIL' AND loinc = '';
+
+-- A critical value recorded again keeps its open alert: the alert of a result is found by it.
+CREATE INDEX critical_alerts_result ON critical_alerts (result_id);
