@@ -172,6 +172,18 @@ func BindRecipients(fs *flag.FlagSet, name string, c *Config) {
 	fs.Var(recipients{&c.BackupRecipients}, name, "an age public key (age1…) to encrypt backups to; repeatable or comma-separated (env EMR_BACKUP_RECIPIENTS)")
 }
 
+// secret is a flag whose value holds a password (a mail server's, a push provider's): set
+// like a string, never written back (the usage text shows no default taken from the
+// environment).
+type hiddenValue struct{ p *string }
+
+func (s hiddenValue) String() string { return "" }
+
+func (s hiddenValue) Set(v string) error {
+	*s.p = v
+	return nil
+}
+
 // BindServe registers the flags of `emr serve`.
 func BindServe(fs *flag.FlagSet, c *Config) {
 	BindDatabase(fs, c)
@@ -184,7 +196,8 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("EMR_TRUST_PROXY"), "trust X-Forwarded-For and X-Forwarded-Proto (env EMR_TRUST_PROXY)")
 	fs.IntVar(&c.PhotoMaxMB, "photo-max-mb", envInt("EMR_PHOTO_MAX_MB", 5), "largest patient photo, in MB (env EMR_PHOTO_MAX_MB)")
 	fs.IntVar(&c.AttachmentMaxMB, "attachment-max-mb", envInt("EMR_ATTACHMENT_MAX_MB", 20), "largest patient attachment, in MB (env EMR_ATTACHMENT_MAX_MB)")
-	fs.StringVar(&c.PushURL, "push-url", env("EMR_PUSH_URL", ""), "publish live events through a hosted push provider, https://KEY:SECRET@HOST/apps/APP_ID (env EMR_PUSH_URL)")
+	c.PushURL = env("EMR_PUSH_URL", "")
+	fs.Var(hiddenValue{&c.PushURL}, "push-url", "publish live events through a hosted push provider, https://KEY:SECRET@HOST/apps/APP_ID (env EMR_PUSH_URL)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("EMR_METRICS_ADDR", ""), "serve Prometheus metrics at /metrics on this address, e.g. 127.0.0.1:9090 (env EMR_METRICS_ADDR)")
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("EMR_METRICS_TOKEN", ""), "serve /metrics on the main address to requests bearing this token (env EMR_METRICS_TOKEN)")
 	fs.StringVar(&c.TLSCert, "tls-cert", env("EMR_TLS_CERT", ""), "serve HTTPS with this certificate file, PEM (env EMR_TLS_CERT)")
@@ -195,7 +208,8 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.IntVar(&c.BackupKeep, "backup-keep", envInt("EMR_BACKUP_KEEP", 14), "how many archives to keep in --backup-dir (env EMR_BACKUP_KEEP)")
 	BindRecipients(fs, "backup-recipient", c)
 	fs.BoolVar(&c.BackupPlaintext, "backup-plaintext", envBool("EMR_BACKUP_PLAINTEXT"), "write scheduled backups unencrypted, on purpose (env EMR_BACKUP_PLAINTEXT)")
-	fs.StringVar(&c.SMTPURL, "smtp-url", env("EMR_SMTP_URL", ""), "e-mail escalated critical results through this mail server, smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://… (env EMR_SMTP_URL)")
+	c.SMTPURL = env("EMR_SMTP_URL", "")
+	fs.Var(hiddenValue{&c.SMTPURL}, "smtp-url", "e-mail escalated critical results through this mail server, smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://… (env EMR_SMTP_URL)")
 	fs.StringVar(&c.SMTPFrom, "smtp-from", env("EMR_SMTP_FROM", ""), "the address those e-mails come from (env EMR_SMTP_FROM)")
 	BindSecretKey(fs, c)
 }
