@@ -94,7 +94,8 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
                 {rangeText(t, r.range, r.unit, lang)}
                 {rangeNote(t, r.range.note) && (
                   <Typography.Text
-                    type={r.range.note === 'any_sex' ? 'secondary' : 'warning'}
+                    type={r.range.note === 'any_sex' ? 'secondary' : undefined}
+                    strong={r.range.note !== 'any_sex'}
                     data-range-note={r.range.note}
                     style={{ display: 'block' }}
                   >

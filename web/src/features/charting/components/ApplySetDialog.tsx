@@ -267,7 +267,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                           disabled={!k.keep}
                           onChange={(v) => change((d) => void (d.items[i].item.quantity = v === null || v === '' ? null : String(v)))}
                           style={{ width: '100%' }}
-                          suffix={k.item.unit}
+                          suffix={k.keep ? k.item.unit : undefined /* a disabled field's grey suffix fails contrast */}
                         />
                       </div>
                       {k.keep && byWeight(k.item.dose) && <ByWeight item={k.item} kg={draft.weight} onUse={(dose) => change((d) => void (d.items[i].item.dose = dose))} />}
@@ -325,7 +325,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                     value={draft.followUp.days}
                     disabled={!draft.followUp.keep}
                     onChange={(v) => change((d) => void (d.followUp.days = v ?? d.followUp.days))}
-                    suffix={t('orderSets.daysUnit')}
+                    suffix={draft.followUp.keep ? t('orderSets.daysUnit') : undefined /* a disabled field's grey suffix fails contrast */}
                     style={{ width: 110 }}
                   />
                   <Typography.Text type="secondary">{formatDay(dayjs(day).add(draft.followUp.days, 'day').format('YYYY-MM-DD'))}</Typography.Text>
@@ -344,14 +344,14 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
 function ByWeight({ item, kg, onUse }: { item: Item; kg: number | null; onUse: (dose: string) => void }) {
   const { t, i18n } = useTranslation()
   const w = kg ? weightDose(item.dose, item.medicine, kg) : null
-  if (!kg || !w) return <Typography.Text type="warning">{t('orderSets.noWeight')}</Typography.Text>
+  if (!kg || !w) return <Typography.Text strong>{t('orderSets.noWeight')}</Typography.Text>
   const n = (x: number) => writeNumber(x, i18n.language)
   const values = { perKg: n(w.perKg), kg: n(kg), mg: n(w.mg), ml: w.ml === undefined ? '' : n(w.ml) }
   return (
     <Flex gap={8} align="center" wrap style={{ marginBottom: 6 }}>
       <Typography.Text type="secondary">{t(w.ml === undefined ? 'orderSets.weightDose' : 'orderSets.weightDoseMl', values)}</Typography.Text>
       {w.capped && (
-        <Typography.Text type="warning" data-testid="dose-capped">
+        <Typography.Text strong data-testid="dose-capped">
           {t('orderSets.doseCapped', values)}
         </Typography.Text>
       )}
