@@ -140,8 +140,11 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
           <Descriptions.Item label={t('results.range')}>{rangeText(t, a.result.range, a.result.unit, i18n.language)}</Descriptions.Item>
         )}
         <Descriptions.Item label={t('results.raisedAt')}>
-          {formatDayTime(a.raised_at)} · {a.doctor_name}
-          {alertState(t, a)}
+          {/* One block: the item lays its children out as flex items, which broke words apart. */}
+          <div>
+            {formatDayTime(a.raised_at)} · {a.doctor_name}
+            {alertState(t, a)}
+          </div>
         </Descriptions.Item>
         {a.emails.length > 0 && (
           <Descriptions.Item label={t('results.emails')}>

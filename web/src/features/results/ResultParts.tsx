@@ -85,7 +85,17 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
               </Typography.Text>
               ),
           },
-          { title: t('results.flag'), key: 'flag', render: (_, r) => <FlagTag flag={r.flag} delta={r.delta} /> },
+          {
+            title: t('results.flag'),
+            key: 'flag',
+            render: (_, r) => (
+              <>
+                <FlagTag flag={r.flag} delta={r.delta} />
+                {/* A number no range judged says so where a flag would be (on a phone the range column is off-screen). */}
+                {r.type === 'numeric' && r.flag === '' && <Tag data-unranked>{t('results.noRangeTag')}</Tag>}
+              </>
+            ),
+          },
           {
             title: t('results.range'),
             key: 'range',
