@@ -47,10 +47,12 @@ var panelAnalytes = []struct{ code, unit, value string }{
 }
 
 // recordPanelBench measures recording a 20-analyte panel (issue 52): the clinic's CMP made a
-// 20-analyte panel, one order per client on its own visit, each client recording its order's
-// 20 preliminary results again and again (every write converts, flags against the patient's
-// limits, runs the delta rules over the patient's earlier results and replaces the current
-// rows), at 1, 8 and 32 clients after the ceiling in the same run.
+// 20-analyte panel, ordered on as many visits (a patient each) as there are writes, each write
+// the panel's first recording on its own order, final (every write converts, flags against the
+// patient's limits, runs the delta rules over the patient's earlier results, raises nothing
+// critical, keeps the order's version and audits), at 1, 8 and 32 clients after the ceiling in
+// the same run. (Recording one order again and again would measure its growing history of
+// replaced results instead.)
 func recordPanelBench(c *http.Client, base, label string, requests int) {
 	codes := make([]string, len(panelAnalytes))
 	results := make([]map[string]any, len(panelAnalytes))
@@ -62,44 +64,39 @@ func recordPanelBench(c *http.Client, base, label string, requests int) {
 		map[string]any{"loinc": "", "turnaround_hours": 24, "analytes": codes}), http.StatusOK)
 	var docs struct{ Data []struct{ ID int64 } }
 	getJSON(c, base+"/api/doctors", &docs)
-	order := func(n int) (int64, int64) {
+	slot := time.Now().UTC().Add(24 * time.Hour).Truncate(time.Hour)
+	type ordered struct{ id, version int64 }
+	made := 0
+	order := func() ordered {
 		var p, a struct{ ID int64 }
-		must(json.Unmarshal(post(c, base, "/api/patients", map[string]any{"first_name": "Panel", "last_name": fmt.Sprintf("Bench %d", n),
+		made++
+		must(json.Unmarshal(post(c, base, "/api/patients", map[string]any{"first_name": "Panel", "last_name": fmt.Sprintf("Bench %d", made),
 			"sex": "female", "birth_date": "1968-03-04"}, http.StatusCreated), &p))
-		starts := time.Now().UTC().Add(time.Duration(3+n) * time.Hour).Truncate(time.Minute).Format(time.RFC3339)
-		must(json.Unmarshal(post(c, base, "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": docs.Data[0].ID, "starts_at": starts,
-			"duration_minutes": 10, "type": "new"}, http.StatusCreated), &a))
+		slot = slot.Add(15 * time.Minute)
+		must(json.Unmarshal(post(c, base, "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": docs.Data[0].ID,
+			"starts_at": slot.Format(time.RFC3339), "duration_minutes": 15, "type": "follow-up"}, http.StatusCreated), &a))
 		post(c, base, fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{}, http.StatusOK)
 		post(c, base, fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{}, http.StatusOK)
 		expect("PUT", "visit", request(c, base, "PUT", fmt.Sprintf("/api/appointments/%d/visit", a.ID), map[string]any{"version": 0,
 			"orders": []map[string]any{{"code": "CMP", "note": ""}}}), http.StatusOK)
 		var orders struct{ Data []struct{ ID, Version int64 } }
 		getJSON(c, fmt.Sprintf("%s/api/appointments/%d/orders", base, a.ID), &orders)
-		return orders.Data[0].ID, orders.Data[0].Version
+		return ordered{orders.Data[0].ID, orders.Data[0].Version}
 	}
-	made := 0
 	for _, workers := range []int{1, 8, 32} {
-		ids, versions := make([]int64, workers), make([]int64, workers)
-		for w := range workers {
-			ids[w], versions[w] = order(made)
-			made++
+		// One order per write (and 20 for the timer's warm-up), made before the clock starts.
+		free := make(chan ordered, requests+20)
+		for range requests + 20 {
+			free <- order()
 		}
 		_, ceiling := run(c, base, scenario{"ceiling", func(*rand.Rand) string { return "/api/user" }}, requests, workers)
-		// Each write takes a free order (as many orders as clients) and gives it back.
-		free := make(chan int, workers)
-		for w := range workers {
-			free <- w
-		}
 		lat, rps := timed(func() {
-			w := <-free
-			var out struct{ Order struct{ Version int64 } }
-			body := map[string]any{"version": versions[w], "final": false, "results": results}
-			must(json.Unmarshal(expect("PUT", "results", request(c, base, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", ids[w]), body), http.StatusOK), &out))
-			versions[w] = out.Order.Version
-			free <- w
+			o := <-free
+			body := map[string]any{"version": o.version, "final": true, "results": results}
+			expect("PUT", "results", request(c, base, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.id), body), http.StatusOK)
 		}, requests, workers)
 		fmt.Printf("| %s, %d client(s) | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling |\n|---|---|---|---|---|---|\n", label, workers)
 		fmt.Printf("| ceiling: GET /api/user | | | | %.0f | 1.00 |\n", ceiling)
-		fmt.Printf("| record a 20-analyte panel (preliminary, again) | %.2f | %.2f | %.2f | %.0f | %.2f |\n\n", pct(lat, 50), pct(lat, 95), pct(lat, 99), rps, rps/ceiling)
+		fmt.Printf("| record a 20-analyte panel (final, a new order each) | %.2f | %.2f | %.2f | %.0f | %.2f |\n\n", pct(lat, 50), pct(lat, 95), pct(lat, 99), rps, rps/ceiling)
 	}
 }
