@@ -70,11 +70,20 @@ func recordPanelBench(c *http.Client, base, label string, requests int) {
 	order := func() ordered {
 		var p, a struct{ ID int64 }
 		made++
-		must(json.Unmarshal(post(c, base, "/api/patients", map[string]any{"first_name": "Panel", "last_name": fmt.Sprintf("Bench %d", made),
-			"sex": "female", "birth_date": "1968-03-04"}, http.StatusCreated), &p))
-		slot = slot.Add(15 * time.Minute)
-		must(json.Unmarshal(post(c, base, "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": docs.Data[0].ID,
-			"starts_at": slot.Format(time.RFC3339), "duration_minutes": 15, "type": "follow-up"}, http.StatusCreated), &a))
+		born := time.Date(1940, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 7*made+int(time.Now().UnixNano()%7)).Format(time.DateOnly)
+		must(json.Unmarshal(post(c, base, "/api/patients", map[string]any{"first_name": fmt.Sprintf("Panel%d", made), "last_name": fmt.Sprintf("Bench%d", made),
+			"sex": "female", "birth_date": born}, http.StatusCreated), &p))
+		for booked := false; !booked; { // the first free quarter hour (seeded visits fill the days)
+			slot = slot.Add(15 * time.Minute)
+			r := request(c, base, "POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": docs.Data[0].ID,
+				"starts_at": slot.Format(time.RFC3339), "duration_minutes": 15, "type": "follow-up"})
+			booked = r.status == http.StatusCreated
+			if booked {
+				must(json.Unmarshal(r.body, &a))
+			} else {
+				expect("POST", "/api/appointments", r, http.StatusConflict)
+			}
+		}
 		post(c, base, fmt.Sprintf("/api/appointments/%d/arrive", a.ID), map[string]any{}, http.StatusOK)
 		post(c, base, fmt.Sprintf("/api/appointments/%d/start", a.ID), map[string]any{}, http.StatusOK)
 		expect("PUT", "visit", request(c, base, "PUT", fmt.Sprintf("/api/appointments/%d/visit", a.ID), map[string]any{"version": 0,
