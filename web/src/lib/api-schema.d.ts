@@ -832,7 +832,7 @@ export type paths = {
     };
   };
   "/api/prescriptions/{id}/print": {
-    /** Print. An unprinted prescription (at the version sent) is issued - status issued or dispensed, the caller's details and signature copied in, fixed from then on; a printed one is printed again. Every print is audited. The answer adds the clinic's header. */
+    /** Print. An unprinted prescription (at the version sent) is issued - status issued or dispensed, the caller's details and signature copied in, fixed from then on; a printed one is printed again. Every print is audited. The answer adds the clinic's header. A dose still written per kilogram is refused (422, items.N.dose) - a child's dose in mg is worked out first. */
     post: operations["postPrescriptionsByIdPrint"];
     parameters: {
       path: {
@@ -6356,7 +6356,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Print. An unprinted prescription (at the version sent) is issued - status issued or dispensed, the caller's details and signature copied in, fixed from then on; a printed one is printed again. Every print is audited. The answer adds the clinic's header. */
+  /** Print. An unprinted prescription (at the version sent) is issued - status issued or dispensed, the caller's details and signature copied in, fixed from then on; a printed one is printed again. Every print is audited. The answer adds the clinic's header. A dose still written per kilogram is refused (422, items.N.dose) - a child's dose in mg is worked out first. */
   postPrescriptionsByIdPrint: {
     parameters: {
       path: {
@@ -6383,6 +6383,7 @@ export type operations = {
       409: {
         content: never;
       };
+      422: components["responses"]["Invalid"];
     };
   };
   /** The signature a printed prescription carries (PNG, JPEG or a sandboxed SVG). */
