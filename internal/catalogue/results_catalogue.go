@@ -324,8 +324,8 @@ func readBands(ctx context.Context, q database.Querier, unitsSQL, rangesSQL, cri
 	return nil
 }
 
-// each runs query and, for every row, scans it into dest and calls add. The scanned
-// pointers are reset before each row (a NULL leaves a nil pointer, not the last row's).
+// each runs query and, for every row, scans it into dest and calls add (Scan gives a
+// nullable column a fresh pointer, or nil, on every row: add may keep what it reads).
 func each(ctx context.Context, q database.Querier, query string, args, dest []any, add func()) error {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -333,14 +333,6 @@ func each(ctx context.Context, q database.Querier, query string, args, dest []an
 	}
 	defer rows.Close()
 	for rows.Next() {
-		for _, d := range dest {
-			if p, ok := d.(**float64); ok {
-				*p = nil
-			}
-			if p, ok := d.(**int); ok {
-				*p = nil
-			}
-		}
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
