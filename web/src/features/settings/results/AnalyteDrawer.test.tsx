@@ -104,11 +104,12 @@ describe('AnalyteDrawer', () => {
     await screen.findByRole('alert')
     const critical = within(drawer).getByTestId('critical-bands')
     const second = within(critical).getAllByLabelText('Critical high')[1].closest('.ant-form-item') as HTMLElement
-    expect(second.textContent).toContain('The low limit must be below the high limit.')
+    // The form sets the fields' errors after the alert has rendered: wait for them.
+    await waitFor(() => expect(second.textContent).toContain('The low limit must be below the high limit.'))
     const first = within(critical).getAllByLabelText('Critical high')[0].closest('.ant-form-item') as HTMLElement
     expect(first.textContent).not.toContain('must be below')
     const window = within(within(drawer).getByTestId('delta-rules')).getByLabelText('Window, hours').closest('.ant-form-item') as HTMLElement
-    expect(window.textContent).toContain('from 1 to 87672')
+    await waitFor(() => expect(window.textContent).toContain('from 1 to 87672'))
   })
 
   it('keeps a limit it cannot read from being sent (and erased) as empty', async () => {
