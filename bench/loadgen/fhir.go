@@ -32,11 +32,11 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.base.RoundTrip(r)
 }
 
-func fhirBench(c *http.Client, base, label string, patients, year, requests, serverPID int) {
+func fhirBench(c *http.Client, base, password, label string, patients, year, requests, serverPID int) {
 	var me struct{ ID int64 }
 	getJSON(c, base+"/api/user", &me)
 	var made struct{ Token string }
-	must(json.Unmarshal(post(c, base, "/api/api-tokens", map[string]any{"user_id": me.ID, "name": "bench", "expires_in_days": 1}, http.StatusCreated), &made))
+	must(json.Unmarshal(post(c, base, "/api/api-tokens", map[string]any{"user_id": me.ID, "name": "bench", "expires_in_days": 1, "current_password": password}, http.StatusCreated), &made))
 	api := &http.Client{Timeout: 60 * time.Second, Transport: bearer{made.Token, &http.Transport{MaxIdleConnsPerHost: 64}}}
 	r := rand.New(rand.NewPCG(3, 8))
 	pick := func() int { return 1 + r.IntN(patients) }

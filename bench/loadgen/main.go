@@ -88,7 +88,7 @@ func main() {
 		return
 	}
 	if *fhirMode {
-		fhirBench(client, *base, *label, *patients, *year, *requests, *serverPID)
+		fhirBench(client, *base, *pass, *label, *patients, *year, *requests, *serverPID)
 		return
 	}
 	if *pushClients > 0 {
