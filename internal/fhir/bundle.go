@@ -1,12 +1,15 @@
 package fhir
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
+	pathpkg "path"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,11 +20,28 @@ import (
 	"emr/internal/patient"
 )
 
-// MaxEntries is how many entries one batch or transaction may hold; MaxBundle its size.
+// Bounds of one batch or transaction (ADR 35), so that one request cannot grow the server
+// by more than tens of megabytes:
+//   - MaxEntries entries: a clinic's register of a thousand patients loads in one Bundle.
+//   - MaxBundle bytes of request: 8 MB (it was 16) is eight kilobytes an entry at the most
+//     entries, several times a registration's size, and the body is held twice while it is
+//     decoded (the bytes and the entries' resources).
+//   - The answer is streamed to the caller entry by entry once the writes are committed:
+//     only the entry being answered is held. A read's answer over MaxEntryAnswer is not
+//     kept (the entry says to page it), and once the reads have answered MaxBundleAnswer
+//     bytes the rest are not run (each says so): one Bundle cannot keep the server reading
+//     for the whole clinic. A read's page is the search's own (_count at most MaxCount).
+//   - Writes in Bundles count against the credential's rate, BundleWritesPerMinute.
 const (
-	MaxEntries = 1000
-	MaxBundle  = 16 << 20
+	MaxEntries      = 1000
+	MaxBundle       = 8 << 20
+	MaxEntryAnswer  = 16 << 20 // a Patient/$everything of MaxEverything resources fits
+	MaxBundleAnswer = 64 << 20
 )
+
+// answerLimits are MaxBundleAnswer and MaxEntryAnswer as the handler applies them (tests
+// lower them rather than read 64 MB).
+var answerLimits = struct{ total, entry int }{MaxBundleAnswer, MaxEntryAnswer}
 
 // bundleIn is a batch or transaction Bundle as a client sends it.
 type bundleIn struct {
@@ -116,14 +136,33 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 			writes = append(writes, ew)
 		}
 	}
+	if len(writes) > 0 {
+		wait, err := h.takeBundleWrites(r, len(writes))
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if wait > 0 {
+			seconds := auth.Seconds(wait)
+			w.Header().Set("Retry-After", strconv.Itoa(seconds))
+			WriteError(w, r, &Error{Status: http.StatusTooManyRequests, Code: "throttled", Key: "fhir.bundle_writes_throttled",
+				Args: []any{BundleWritesPerMinute, seconds}, Expression: "Bundle.entry"})
+			return
+		}
+	}
 	var failures []error
 	if creates(writes) {
 		// Registrations alone (a register loaded in bulk): a few statements for all of them.
 		failures, err = h.createAll(r, writes, refs, transaction)
 	} else {
-		failures, err = h.Patients.Batch(r.Context(), transaction, len(writes), func(i int, tx *sql.Tx) error {
+		// Each entry's answer is the last run's: a transaction run again starts afresh.
+		failures = make([]error, len(writes))
+		_, err = h.Patients.Batch(r.Context(), transaction, len(writes), func(i int, tx *sql.Tx) error {
+			if i == 0 {
+				clear(refs)
+			}
 			resp, err := h.writeEntry(r, txWriter{h.Patients, tx}, writes[i], refs)
-			writes[i].response = resp
+			writes[i].response, failures[i] = resp, err
 			return err
 		})
 	}
@@ -146,19 +185,60 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 			writes[i].response, _ = entryError(lang, ferr)
 		}
 	}
-	// Reads come last, after the writes are committed, each through the API's own route
-	// (its permission, its audit) as the caller.
-	for _, ew := range ordered {
+	h.streamBundle(w, r, b.Type+"-response", work, refs)
+}
+
+// streamBundle writes the answer Bundle entry by entry, in the order of the request's
+// entries, the writes (committed by now) as they were answered and each read (GET, HEAD) as
+// it is run, after the writes, through the API's own route (its permission, its audit) as
+// the caller. Only one entry's answer is held at a time; every entry has a status, and one
+// that could not be answered an OperationOutcome: never an empty 200.
+func (h *Handler) streamBundle(w http.ResponseWriter, r *http.Request, kind string, work []*entryWork, refs map[string]string) {
+	lang := i18n.FromRequest(r)
+	head, err := json.Marshal(Bundle{base: base0("Bundle"), BundleType: kind, Timestamp: instant(time.Now())})
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", ContentType)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	out := bufio.NewWriterSize(w, 64<<10)
+	out.Write(head[:len(head)-1])
+	out.WriteString(`,"entry":[`)
+	answered := 0 // bytes of the reads' answers so far
+	for i, ew := range work {
+		entry := ew.response
 		if ew.method == "GET" || ew.method == "HEAD" {
-			ew.response = h.dispatchRead(r, ew.in.Request.URL, refs)
+			if answered >= answerLimits.total {
+				entry, _ = entryError(lang, &Error{Status: http.StatusBadRequest, Code: "too-costly", Key: "fhir.bundle_answer_too_large", Args: []any{max(answerLimits.total>>20, 1)},
+					Expression: "Bundle.entry[" + strconv.Itoa(i) + "]"})
+			} else {
+				var size int
+				entry, size = h.dispatchRead(r, ew.in.Request.URL, refs)
+				answered += size
+			}
+		}
+		if entry.Response == nil || entry.Response.Status == "" {
+			entry, _ = entryError(lang, errors.New("bundle: entry "+strconv.Itoa(i)+" has no answer"))
+		}
+		data, err := json.Marshal(entry)
+		if err != nil {
+			slog.ErrorContext(r.Context(), "write a Bundle entry", "err", err)
+			entry, _ = entryError(lang, err)
+			data, _ = json.Marshal(entry)
+		}
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		if _, err := out.Write(data); err != nil {
+			return // the caller has gone
 		}
 	}
-	out := Bundle{base: base0("Bundle"), BundleType: b.Type + "-response", Timestamp: instant(time.Now())}
-	out.Entry = make([]BundleEntry, len(work))
-	for i, ew := range work {
-		out.Entry[i] = ew.response
+	out.WriteString("]}\n")
+	if err := out.Flush(); err != nil {
+		slog.DebugContext(r.Context(), "write a Bundle's answer", "err", err)
 	}
-	write(w, http.StatusOK, out)
 }
 
 // resolve replaces the urn:uuid references written so far in data.
@@ -200,19 +280,45 @@ func (h *Handler) writeEntry(r *http.Request, pw patientWriter, ew *entryWork, r
 	}, nil
 }
 
-// recorder keeps what a route answered to a read of a Bundle.
+// recorder keeps what a route answered to a read of a Bundle, up to limit bytes: past it,
+// the answer is dropped and over set.
 type recorder struct {
 	header http.Header
 	status int
 	body   bytes.Buffer
+	limit  int
+	over   bool
 }
 
-func (c *recorder) Header() http.Header         { return c.header }
-func (c *recorder) Write(b []byte) (int, error) { return c.body.Write(b) }
-func (c *recorder) WriteHeader(status int)      { c.status = status }
+func (c *recorder) Header() http.Header { return c.header }
+func (c *recorder) Write(b []byte) (int, error) {
+	if c.over || c.body.Len()+len(b) > c.limit {
+		if !c.over {
+			c.over, c.body = true, bytes.Buffer{}
+		}
+		return len(b), nil
+	}
+	return c.body.Write(b)
+}
+func (c *recorder) WriteHeader(status int) { c.status = status }
 
-// dispatchRead answers a read entry through the API's own route, as the caller.
-func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]string) BundleEntry {
+// notInBundle are the operations a Bundle does not run: an export's kick-off answers later,
+// at an address of its own, and its files are not resources.
+func notInBundle(path string) bool {
+	first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	return first == "bulkdata" || strings.Contains(path, "$export")
+}
+
+// issueCodes are the issue types of the statuses a read may answer without saying why.
+var issueCodes = map[int]string{http.StatusBadRequest: "invalid", http.StatusUnauthorized: "login", http.StatusForbidden: "forbidden",
+	http.StatusNotFound: "not-found", http.StatusMethodNotAllowed: "not-supported", http.StatusNotAcceptable: "not-supported",
+	http.StatusGone: "deleted", http.StatusTooManyRequests: "throttled"}
+
+// dispatchRead answers a read entry through the API's own route, as the caller, and says
+// how many bytes its answer took. A read that fails has its status and an OperationOutcome;
+// one whose route answered nothing usable, an OperationOutcome that says so.
+func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]string) (BundleEntry, int) {
+	lang := i18n.FromRequest(r)
 	for urn, ref := range refs {
 		rawURL = strings.ReplaceAll(rawURL, urn, ref)
 	}
@@ -220,10 +326,19 @@ func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]s
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
+	only, _, _ := strings.Cut(path, "?")
+	if cleaned := pathpkg.Clean(only); cleaned != only && cleaned+"/" != only {
+		e, _ := entryError(lang, invalid("fhir.entry_url", "request.url", rawURL))
+		return e, 0
+	}
+	if notInBundle(only) {
+		e, _ := entryError(lang, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.entry_not_in_bundle", Args: []any{rawURL}, Expression: "request.url"})
+		return e, 0
+	}
 	req, err := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodGet, Base+path, nil)
 	if err != nil || h.Dispatch == nil {
-		e, _ := entryError(i18n.FromRequest(r), invalid("fhir.bad_value", "request.url", "url"))
-		return e
+		e, _ := entryError(lang, invalid("fhir.bad_value", "request.url", "url"))
+		return e, 0
 	}
 	for _, name := range []string{"Authorization", "Cookie", "Accept-Language"} {
 		if v := r.Header.Get(name); v != "" {
@@ -231,34 +346,53 @@ func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]s
 		}
 	}
 	req.Host, req.RemoteAddr, req.TLS = r.Host, r.RemoteAddr, r.TLS
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
+	rec := &recorder{header: http.Header{}, status: http.StatusOK, limit: answerLimits.entry}
 	h.Dispatch.ServeHTTP(rec, req)
+	size := rec.body.Len()
+	if rec.over {
+		e, _ := entryError(lang, &Error{Status: http.StatusBadRequest, Code: "too-costly", Key: "fhir.entry_answer_too_large", Args: []any{max(answerLimits.entry>>20, 1)}, Expression: "request.url"})
+		return e, answerLimits.entry
+	}
 	res := rawResource{RawMessage: bytes.TrimSpace(rec.body.Bytes())}
 	var head struct {
 		ResourceType string `json:"resourceType"`
 		ID           string `json:"id"`
 		Meta         *Meta  `json:"meta"`
 	}
-	_ = json.Unmarshal(res.RawMessage, &head)
+	parsed := json.Unmarshal(res.RawMessage, &head) == nil && head.ResourceType != ""
 	res.kind, res.id = head.ResourceType, head.ID
 	if head.Meta != nil {
 		res.version = head.Meta.VersionID
 	}
-	entry := BundleEntry{Response: &EntryResponse{Status: strconv.Itoa(rec.status) + " " + http.StatusText(rec.status), Etag: rec.header.Get("ETag")}}
-	if rec.status >= 400 {
+	switch {
+	case rec.status >= 400:
+		entry := BundleEntry{Response: &EntryResponse{Status: strconv.Itoa(rec.status) + " " + http.StatusText(rec.status)}}
 		var oo OperationOutcome
-		if json.Unmarshal(res.RawMessage, &oo) == nil && oo.ResourceType == "OperationOutcome" {
+		if parsed && head.ResourceType == "OperationOutcome" && json.Unmarshal(res.RawMessage, &oo) == nil {
+			entry.Response.Outcome = &oo
+		} else {
+			code := issueCodes[rec.status]
+			if code == "" {
+				code = "exception"
+			}
+			_, oo = Outcome(lang, &Error{Status: rec.status, Code: code, Key: "fhir.entry_failed", Args: []any{strconv.Itoa(rec.status) + " " + http.StatusText(rec.status)}})
 			entry.Response.Outcome = &oo
 		}
-		return entry
+		return entry, size
+	case rec.status >= 300 || rec.status < 200:
+		// A redirect (a path the router would have cleaned): not a read's answer.
+		e, _ := entryError(lang, invalid("fhir.entry_url", "request.url", rawURL))
+		return e, size
+	case !parsed:
+		slog.ErrorContext(r.Context(), "a Bundle's read answered no resource", "status", rec.status, "bytes", size)
+		e, _ := entryError(lang, errors.New("bundle: a read answered no resource"))
+		return e, size
 	}
-	if len(res.RawMessage) > 0 {
-		entry.Resource = res
-		if head.ID != "" && head.ResourceType != "Bundle" {
-			entry.FullURL = h.baseURL(r) + "/" + head.ResourceType + "/" + head.ID
-		}
+	entry := BundleEntry{Resource: res, Response: &EntryResponse{Status: strconv.Itoa(rec.status) + " " + http.StatusText(rec.status), Etag: rec.header.Get("ETag")}}
+	if head.ID != "" && head.ResourceType != "Bundle" {
+		entry.FullURL = h.baseURL(r) + "/" + head.ResourceType + "/" + head.ID
 	}
-	return entry
+	return entry, size
 }
 
 // creates reports whether every write is a plain registration (POST Patient, no condition).
