@@ -36,6 +36,7 @@ var commands = map[string]func(ctx context.Context, in invocation) error{
 	"restore":       cmdRestore,
 	"copy":          cmdCopy,
 	"keys rotate":   cmdKeysRotate,
+	"keys retire":   cmdKeysRetire,
 	"token create":  cmdTokenCreate,
 	"token list":    cmdTokenList,
 	"token revoke":  cmdTokenRevoke,
@@ -43,6 +44,7 @@ var commands = map[string]func(ctx context.Context, in invocation) error{
 	"client create": cmdClientCreate,
 	"client list":   cmdClientList,
 	"client revoke": cmdClientRevoke,
+	"client enable": cmdClientEnable,
 	"version":       cmdVersion,
 }
 

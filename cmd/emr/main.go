@@ -67,15 +67,21 @@ Commands:
                 last line: --name NAME --scope system/Patient.rs [--scope …] --jwks-file FILE
   client list   list the backend clients, their keys, scopes and last token
   client revoke revoke a backend client at once: emr client revoke ID
+  client enable let a backend client a restore ended ask for tokens again: emr client enable ID
   audit verify  check the audit log's hash chain from its first event; reports the first event
                 changed, removed or inserted outside the product and exits with status 1
   backup        write an archive of the whole database, from a live server, on either engine,
-                encrypted to age public keys: --to FILE --recipient age1… (or --plaintext on
-                purpose); --verify FILE [--identity KEYFILE] checks an archive without restoring it
-  restore       load an archive into a new, empty database of either engine, check every table
-                and the audit chain, and migrate it: --from FILE --identity KEYFILE --database-url URL
+                encrypted to age public keys and authenticated by the secret key file: --to FILE
+                --recipient age1… (or --plaintext on purpose); --verify FILE --identity KEYFILE
+                checks an archive as a restore would, into a scratch database
+  restore       load an archive into a new, empty database of either engine, check its
+                authentication, every table and the audit chain, and migrate it: --from FILE
+                --identity KEYFILE --database-url URL; it ends the archive's API tokens and
+                backend clients unless --keep-tokens
   keys rotate   put a new key first in the secret key file and re-seal the second factors and
                 the push secret under it
+  keys retire   remove a key that no longer seals from the key file, once nothing uses it:
+                emr keys retire ID
   copy          copy a database into a new, empty one, on the same or the other engine:
                 --from sqlite:./data/emr.db --to postgres://…
   version       print the version
@@ -106,8 +112,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cmd, rest = "user create", rest[1:]
 	}
 	if cmd == "client" {
-		if len(rest) == 0 || (rest[0] != "create" && rest[0] != "list" && rest[0] != "revoke") {
-			return errors.New(`unknown command; did you mean "emr client create", "emr client list" or "emr client revoke"?`)
+		if len(rest) == 0 || (rest[0] != "create" && rest[0] != "list" && rest[0] != "revoke" && rest[0] != "enable") {
+			return errors.New(`unknown command; did you mean "emr client create", "emr client list", "emr client revoke" or "emr client enable"?`)
 		}
 		cmd, rest = "client "+rest[0], rest[1:]
 	}
@@ -118,10 +124,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cmd, rest = "token "+rest[0], rest[1:]
 	}
 	if cmd == "keys" {
-		if len(rest) == 0 || rest[0] != "rotate" {
-			return errors.New(`unknown command; did you mean "emr keys rotate"?`)
+		if len(rest) == 0 || (rest[0] != "rotate" && rest[0] != "retire") {
+			return errors.New(`unknown command; did you mean "emr keys rotate" or "emr keys retire"?`)
 		}
-		cmd, rest = "keys rotate", rest[1:]
+		cmd, rest = "keys "+rest[0], rest[1:]
 	}
 	if cmd == "audit" {
 		if len(rest) == 0 || rest[0] != "verify" {

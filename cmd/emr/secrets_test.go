@@ -83,7 +83,7 @@ func TestFilesArePrivateUnderAPermissiveUmask(t *testing.T) {
 	}
 	backups := filepath.Join(dir, "backups")
 	archiveFile := filepath.Join(backups, "clinic.emr")
-	if out, err := runEMR(t, "", "backup", "--database-url", url, "--to", archiveFile, "--recipient", testKey.recipient); err != nil {
+	if out, err := runEMR(t, "", "backup", "--database-url", url, "--to", archiveFile, "--recipient", testKey.recipient, "--secret-key-file", key); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	db := dbtest.Open(t, url) // holds the write-ahead files open

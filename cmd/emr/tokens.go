@@ -250,6 +250,35 @@ func cmdClientRevoke(ctx context.Context, in invocation) error {
 	})
 }
 
+// cmdClientEnable lets a backend client a restore ended ask for tokens again, on the
+// restored database that now serves the clinic.
+func cmdClientEnable(ctx context.Context, in invocation) error {
+	var cfg config.Config
+	config.BindDatabase(in.fs, &cfg)
+	if err := in.fs.Parse(in.args); err != nil {
+		return err
+	}
+	if in.fs.NArg() != 1 {
+		return errors.New("client enable needs the client's id (emr client list shows it)")
+	}
+	id, err := strconv.ParseInt(in.fs.Arg(0), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a client id", in.fs.Arg(0))
+	}
+	return withDB(ctx, cfg, func(db *database.DB) error {
+		clients := &auth.Clients{DB: db}
+		if _, err := clients.Get(ctx, id); err != nil {
+			return describe(err)
+		}
+		k, err := clients.EnableRestored(ctx, cliEvent, id)
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintf(in.stdout, "enabled client %d %q: it may ask for tokens again\n", k.ID, k.Name)
+		return nil
+	})
+}
+
 // cmdExport writes the clinic's records as FHIR R4 NDJSON files, one per resource type, into
 // a new folder: the bulk export, offline.
 func cmdExport(ctx context.Context, in invocation) error {

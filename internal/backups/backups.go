@@ -233,9 +233,14 @@ func (s *Scheduler) status(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, s.Status())
 }
 
+// ExportTables hold the files of FHIR bulk exports (their jobs and NDJSON chunks): copies of
+// records made for one caller, kept a day. A backup leaves them out — an archive holds the
+// records once, not every export of them — and a restored clinic starts with none.
+var ExportTables = []string{"bulk_exports", "bulk_export_chunks"}
+
 // ArchiveOptions are what the product adds to an archive of version app: the audit chain's
 // head, and what a restore rebuilds per engine (the patient search index and numbering, the
-// totals).
+// totals). The caller adds the clinic's key file (Keys), which authenticates the archive.
 func ArchiveOptions(app string) archive.Options {
 	return archive.Options{
 		App: app,
@@ -244,6 +249,6 @@ func ArchiveOptions(app string) archive.Options {
 			return archive.Head{Seq: seq, Hash: hash}, err
 		},
 		After:     []func(context.Context, database.Querier, database.Engine) error{patient.AfterRestore, database.FoldTotalsIn},
-		Ephemeral: auth.EphemeralTables,
+		Ephemeral: slices.Concat(auth.EphemeralTables, ExportTables),
 	}
 }

@@ -92,7 +92,7 @@ var Env = [][3]string{
 	{"EMR_BACKUP_PLAINTEXT", "--backup-plaintext", "1: write scheduled backups unencrypted (anyone holding one reads and can change every record)"},
 	{"EMR_SMTP_URL", "--smtp-url", "e-mail escalated critical results through this mail server: smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://…:465 (default: alerts stay in the app)"},
 	{"EMR_SMTP_FROM", "--smtp-from", "the address those e-mails come from, e.g. emr@clinic.example (required with --smtp-url)"},
-	{"EMR_SECRET_KEY_FILE", "--secret-key-file", "the key file sealing second factors and the push secret (default: emr.key beside a SQLite database, else ./data/emr.key)"},
+	{"EMR_SECRET_KEY_FILE", "--secret-key-file", "the key file sealing second factors and the push secret and authenticating backups (default: /etc/emr/keys as root or when /etc/emr exists, else ~/.config/emr/keys; a file at the earlier place beside the database is still found)"},
 }
 
 // DefaultDatabaseURL is where the embedded SQLite database lives unless told otherwise.
@@ -132,19 +132,60 @@ func BindDatabase(fs *flag.FlagSet, c *Config) {
 
 // BindSecretKey registers the key file's flag (serve, keys rotate, restore).
 func BindSecretKey(fs *flag.FlagSet, c *Config) {
-	fs.StringVar(&c.SecretKeyFile, "secret-key-file", env("EMR_SECRET_KEY_FILE", ""), "the key file sealing second factors and the push secret (env EMR_SECRET_KEY_FILE; default beside a SQLite database, else ./data/emr.key)")
+	fs.StringVar(&c.SecretKeyFile, "secret-key-file", env("EMR_SECRET_KEY_FILE", ""), "the key file sealing second factors and the push secret and authenticating backups (env EMR_SECRET_KEY_FILE; default /etc/emr/keys as root or when /etc/emr exists, else ~/.config/emr/keys)")
 }
 
-// KeyFile is the secret key file's path: the one given, else emr.key beside a SQLite
-// database, else ./data/emr.key.
+// KeyFile is the secret key file's path (KeyFilePlace).
 func (c Config) KeyFile() string {
+	path, _ := c.KeyFilePlace()
+	return path
+}
+
+// etcDir is where a service's key file lives by default.
+const etcDir = "/etc/emr"
+
+// KeyFilePlace is the secret key file's path: the one given; else the default place, away
+// from the database (whoever copies the database's folder must not get the key with it) —
+// /etc/emr/keys for root or when /etc/emr exists (a service), else the user's configuration
+// folder ($XDG_CONFIG_HOME/emr/keys, ~/.config/emr/keys: `make run` as anyone). An earlier
+// version made the file beside a SQLite database (else ./data/emr.key): when the default place
+// holds none and that one exists, it is used, and legacy is true (the caller warns): a new
+// key is never made while the old one exists, for every sealed secret would be lost.
+func (c Config) KeyFilePlace() (path string, legacy bool) {
 	if c.SecretKeyFile != "" {
-		return c.SecretKeyFile
+		return c.SecretKeyFile, false
 	}
-	if engine, path, err := database.ParseURL(c.DatabaseURL); err == nil && engine == database.SQLite && path != ":memory:" {
-		return filepath.Join(filepath.Dir(path), "emr.key")
+	path = DefaultKeyFile()
+	if _, err := os.Stat(path); err == nil {
+		return path, false
 	}
-	return filepath.Join("data", "emr.key")
+	old := filepath.Join("data", "emr.key")
+	if engine, db, err := database.ParseURL(c.DatabaseURL); err == nil && engine == database.SQLite && db != ":memory:" {
+		old = filepath.Join(filepath.Dir(db), "emr.key")
+	}
+	if _, err := os.Stat(old); err == nil {
+		return old, true
+	}
+	return path, false
+}
+
+// DefaultKeyFile is where the key file belongs when none is named (KeyFilePlace).
+func DefaultKeyFile() string {
+	_, etcErr := os.Stat(etcDir)
+	return defaultKeyFile(os.Geteuid() == 0, etcErr == nil, os.UserConfigDir)
+}
+
+// defaultKeyFile is the default place of the key file for root (or a machine with /etc/emr)
+// and for a user.
+func defaultKeyFile(root, etcExists bool, userConfig func() (string, error)) string {
+	if root || etcExists {
+		return filepath.Join(etcDir, "keys")
+	}
+	dir, err := userConfig()
+	if err != nil || dir == "" {
+		return filepath.Join(etcDir, "keys")
+	}
+	return filepath.Join(dir, "emr", "keys")
 }
 
 // recipients is a repeatable flag of age recipients, also taking comma-separated lists.

@@ -22,8 +22,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +51,7 @@ type key struct {
 	raw     []byte
 	aead    cipher.AEAD
 	mac     []byte
+	archive []byte // authenticates archives (ArchiveTag)
 }
 
 func newKey(id string, raw []byte, created time.Time) (key, error) {
@@ -63,6 +66,10 @@ func newKey(id string, raw []byte, created time.Time) (key, error) {
 	if err != nil {
 		return key{}, err
 	}
+	archiveKey, err := hkdf.Key(sha256.New, raw, nil, "emr archive v1", 32)
+	if err != nil {
+		return key{}, err
+	}
 	block, err := aes.NewCipher(sealKey)
 	if err != nil {
 		return key{}, err
@@ -71,7 +78,7 @@ func newKey(id string, raw []byte, created time.Time) (key, error) {
 	if err != nil {
 		return key{}, err
 	}
-	return key{id: id, created: created, raw: raw, aead: aead, mac: macKey}, nil
+	return key{id: id, created: created, raw: raw, aead: aead, mac: macKey, archive: archiveKey}, nil
 }
 
 func randomKey(now time.Time) key {
@@ -87,6 +94,19 @@ type Ring struct {
 	path string // "" for an ephemeral ring
 	mu   sync.RWMutex
 	keys []key
+	seen stamp // the file as it was when keys were read from it
+}
+
+// stamp is what tells a key file rewritten since it was read (a rotation renames a new file
+// over it: another inode, size or time).
+type stamp struct {
+	mod  time.Time
+	size int64
+	ino  uint64
+}
+
+func stampOf(info os.FileInfo) stamp {
+	return stamp{mod: info.ModTime(), size: info.Size(), ino: inode(info)}
 }
 
 // Ephemeral is a ring of one new key kept in memory only (tests).
@@ -97,6 +117,7 @@ func (r *Ring) Path() string { return r.path }
 
 // Current is the id of the key that seals.
 func (r *Ring) Current() string {
+	r.fresh()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.keys[0].id
@@ -104,36 +125,69 @@ func (r *Ring) Current() string {
 
 // IDs are the ids of every key, the current one first.
 func (r *Ring) IDs() []string {
+	r.fresh()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	ids := make([]string, len(r.keys))
-	for i, k := range r.keys {
-		ids[i] = k.id
-	}
-	return ids
+	return r.ids()
 }
 
 // Load reads the key file at path. A file others may read is refused: the key is as
 // private as the second factors it seals.
 func Load(path string) (*Ring, error) {
-	keys, err := read(path)
+	keys, seen, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Ring{path: path, keys: keys}, nil
+	return &Ring{path: path, keys: keys, seen: seen}, nil
 }
 
-func read(path string) ([]key, error) {
+// fresh re-reads the key file when it was rewritten since the ring read it (`emr keys
+// rotate` or `retire`, run beside the servers): every instance sharing the file seals under
+// its newest key from the next seal on. A stat per use; a file that cannot be read now keeps
+// the keys read before (and the server says so).
+func (r *Ring) fresh() {
+	if r.path == "" {
+		return
+	}
+	info, err := os.Stat(r.path)
+	if err != nil {
+		return
+	}
+	r.mu.RLock()
+	same := r.seen == stampOf(info)
+	r.mu.RUnlock()
+	if same {
+		return
+	}
+	keys, seen, err := read(r.path)
+	if err != nil {
+		slog.Error("the secret key file changed and cannot be read; the keys read before stay in use", "file", r.path, "err", err)
+		return
+	}
+	r.mu.Lock()
+	r.keys, r.seen = keys, seen
+	r.mu.Unlock()
+}
+
+func read(path string) ([]key, stamp, error) {
+	keys, info, err := readKeys(path)
+	if err != nil {
+		return nil, stamp{}, err
+	}
+	return keys, stampOf(info), nil
+}
+
+func readKeys(path string) ([]key, os.FileInfo, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if info.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the secret key file %s may be read by others (mode %04o): chmod 600 it", path, info.Mode().Perm())
+		return nil, nil, fmt.Errorf("the secret key file %s may be read by others (mode %04o): chmod 600 it", path, info.Mode().Perm())
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var keys []key
 	lines := bufio.NewScanner(bytes.NewReader(b))
@@ -144,23 +198,23 @@ func read(path string) ([]key, error) {
 		}
 		f := strings.Fields(line)
 		if len(f) != 4 || f[0] != keyLine {
-			return nil, fmt.Errorf("the secret key file %s: line %d is not a key", path, n)
+			return nil, nil, fmt.Errorf("the secret key file %s: line %d is not a key", path, n)
 		}
 		raw, err := base64.RawURLEncoding.DecodeString(f[2])
 		if err != nil {
-			return nil, fmt.Errorf("the secret key file %s: line %d: %v", path, n, err)
+			return nil, nil, fmt.Errorf("the secret key file %s: line %d: %v", path, n, err)
 		}
 		created, _ := time.Parse(time.RFC3339, f[3])
 		k, err := newKey(f[1], raw, created)
 		if err != nil {
-			return nil, fmt.Errorf("the secret key file %s: line %d: %v", path, n, err)
+			return nil, nil, fmt.Errorf("the secret key file %s: line %d: %v", path, n, err)
 		}
 		keys = append(keys, k)
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("the secret key file %s holds no key", path)
+		return nil, nil, fmt.Errorf("the secret key file %s holds no key", path)
 	}
-	return keys, nil
+	return keys, info, nil
 }
 
 // Create makes a new key file at path (which must not exist), mode 0600, in a folder
@@ -179,10 +233,64 @@ func Create(path string) (*Ring, error) {
 // Rotate puts a new key first in the ring and its file (the old ones stay, to open what
 // they sealed); the caller then re-seals the stored values under it.
 func (r *Ring) Rotate() error {
+	r.fresh() // another instance's rotation is kept, not written over
 	r.mu.Lock()
 	r.keys = append([]key{randomKey(time.Now())}, r.keys...)
 	r.mu.Unlock()
 	return r.write()
+}
+
+// ErrCurrentKey is a retirement of the key that seals.
+var ErrCurrentKey = errors.New("it is the key that seals now: rotate first (emr keys rotate), then retire it")
+
+// Retire removes the key id from the ring and its file. The caller has checked that nothing
+// still needs it (a sealed value, a keyed recovery code, an archive it authenticated): what
+// it sealed does not open after this, and archives it authenticated are refused.
+func (r *Ring) Retire(id string) error {
+	r.fresh()
+	r.mu.Lock()
+	i := slices.IndexFunc(r.keys, func(k key) bool { return k.id == id })
+	switch {
+	case i < 0:
+		r.mu.Unlock()
+		return fmt.Errorf("the key file %s holds no key %s (it holds %v)", r.describe(), id, r.ids())
+	case i == 0:
+		r.mu.Unlock()
+		return fmt.Errorf("key %s cannot be retired: %w", id, ErrCurrentKey)
+	}
+	r.keys = slices.Delete(r.keys, i, i+1)
+	r.mu.Unlock()
+	return r.write()
+}
+
+func (r *Ring) ids() []string {
+	ids := make([]string, len(r.keys))
+	for i, k := range r.keys {
+		ids[i] = k.id
+	}
+	return ids
+}
+
+// Has reports whether the ring (or its file, read again) holds the key id.
+func (r *Ring) Has(id string) bool {
+	_, err := r.find(id)
+	return err == nil
+}
+
+// ArchiveTag is the HMAC-SHA256, under the archive key the key id derives (its own HKDF
+// label: not the sealing or hashing keys), of an archive's key id and the SHA-256 of its
+// content: what authenticates the archive as one this clinic's key file made.
+func (r *Ring) ArchiveTag(id string, contentSHA256 []byte) ([]byte, error) {
+	k, err := r.find(id)
+	if err != nil {
+		return nil, err
+	}
+	m := hmac.New(sha256.New, k.archive)
+	m.Write([]byte("emr archive v1\x00"))
+	m.Write([]byte(id))
+	m.Write([]byte{0})
+	m.Write(contentSHA256)
+	return m.Sum(nil), nil
 }
 
 // write replaces the key file with the ring, durably (a new file, synced, renamed).
@@ -218,6 +326,11 @@ func (r *Ring) write() error {
 	if err := os.Rename(tmp, r.path); err != nil {
 		return fmt.Errorf("write the secret key file: %w", err)
 	}
+	if info, err := os.Stat(r.path); err == nil {
+		r.mu.Lock()
+		r.seen = stampOf(info)
+		r.mu.Unlock()
+	}
 	if dir, err := os.Open(filepath.Dir(r.path)); err == nil {
 		_ = dir.Sync()
 		dir.Close()
@@ -228,6 +341,7 @@ func (r *Ring) write() error {
 // find returns the key by id, re-reading the file once when the ring lacks it (another
 // instance, or `emr keys rotate`, may have added it since this one started).
 func (r *Ring) find(id string) (key, error) {
+	r.fresh()
 	r.mu.RLock()
 	for _, k := range r.keys {
 		if k.id == id {
@@ -237,9 +351,9 @@ func (r *Ring) find(id string) (key, error) {
 	}
 	r.mu.RUnlock()
 	if r.path != "" {
-		if keys, err := read(r.path); err == nil {
+		if keys, seen, err := read(r.path); err == nil {
 			r.mu.Lock()
-			r.keys = keys
+			r.keys, r.seen = keys, seen
 			r.mu.Unlock()
 			for _, k := range keys {
 				if k.id == id {
@@ -260,6 +374,7 @@ func (r *Ring) describe() string {
 
 // Seal encrypts plain under the current key, bound to purpose.
 func (r *Ring) Seal(purpose string, plain []byte) string {
+	r.fresh()
 	r.mu.RLock()
 	k := r.keys[0]
 	r.mu.RUnlock()
@@ -271,6 +386,9 @@ func (r *Ring) Seal(purpose string, plain []byte) string {
 
 // IsSealed reports whether s is a sealed value (not a plain one stored before sealing).
 func IsSealed(s string) bool { return strings.HasPrefix(s, sealedV1) }
+
+// SealedPrefix starts every value key id sealed.
+func SealedPrefix(id string) string { return sealedV1 + id + ":" }
 
 // SealedBy is the id of the key that sealed s ("" when s is not sealed).
 func SealedBy(s string) string {
@@ -325,6 +443,7 @@ func (r *Ring) Reseal(purpose, s string) (string, bool, error) {
 
 // MAC is the keyed hash of data for purpose under the current key, as "ID:HEX".
 func (r *Ring) MAC(purpose string, data []byte) string {
+	r.fresh()
 	r.mu.RLock()
 	k := r.keys[0]
 	r.mu.RUnlock()
@@ -333,6 +452,7 @@ func (r *Ring) MAC(purpose string, data []byte) string {
 
 // MACs are data's keyed hashes under every key, to look a value up whichever key keyed it.
 func (r *Ring) MACs(purpose string, data []byte) []string {
+	r.fresh()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := make([]string, len(r.keys))

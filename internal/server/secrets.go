@@ -7,10 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"time"
 
 	"emr/internal/auth"
 	"emr/internal/config"
 	"emr/internal/database"
+	"emr/internal/database/archive"
 	"emr/internal/push"
 	"emr/internal/secret"
 	"emr/internal/settings"
@@ -27,7 +29,12 @@ var sealedSettings = []string{push.KeysSetting, checkSetting}
 // checks that it opens the database's sealed values, and seals or re-seals what is not yet
 // under its current key.
 func OpenSecrets(ctx context.Context, cfg config.Config, db *database.DB, stdout io.Writer) (*secret.Ring, error) {
-	path := cfg.KeyFile()
+	path, legacy := cfg.KeyFilePlace()
+	if legacy {
+		fmt.Fprintf(stdout, "WARNING: the secret key file %s is at its earlier place, beside the database (a copy of the database's folder takes the key with it): "+
+			"move it to %s, or point EMR_SECRET_KEY_FILE at where you keep it.\n", path, config.DefaultKeyFile())
+		slog.Warn("the secret key file is beside the database: move it", "file", path, "to", config.DefaultKeyFile())
+	}
 	store := &settings.Store{DB: db}
 	check, err := store.Value(ctx, checkSetting)
 	if err != nil {
@@ -74,6 +81,40 @@ func Reseal(ctx context.Context, db *database.DB, ring *secret.Ring) error {
 		slog.Info("secrets sealed under the current key", "key", ring.Current(), "values", n+m)
 	}
 	return nil
+}
+
+// KeyUse is what a key of the key file still protects in the database.
+type KeyUse struct {
+	TOTP, RecoveryCodes int64     // second factors sealed, unused recovery codes keyed
+	Settings            []string  // sealed settings
+	NewestArchive       time.Time // the newest archive it authenticated, as the database knows (zero: none)
+}
+
+// InUse reports whether anything in the database still needs the key.
+func (u KeyUse) InUse(archives bool) bool {
+	return u.TOTP > 0 || u.RecoveryCodes > 0 || len(u.Settings) > 0 || (archives && !u.NewestArchive.IsZero())
+}
+
+// KeyUses is what key id still protects: run after Reseal, only recovery codes (which cannot
+// be re-keyed without the code) and archives keep a key that no longer seals.
+func KeyUses(ctx context.Context, db *database.DB, id string) (KeyUse, error) {
+	var u KeyUse
+	var err error
+	if u.TOTP, u.RecoveryCodes, err = auth.KeyUses(ctx, db, id); err != nil {
+		return u, err
+	}
+	store := &settings.Store{DB: db}
+	for _, name := range sealedSettings {
+		v, err := store.Value(ctx, name)
+		if err != nil {
+			return u, err
+		}
+		if secret.SealedBy(v) == id {
+			u.Settings = append(u.Settings, name)
+		}
+	}
+	u.NewestArchive, _, err = archive.NewestAuthenticatedBy(ctx, db, id)
+	return u, err
 }
 
 // CheckRestoredSecrets tells, after a restore, whether the key file opens the restored

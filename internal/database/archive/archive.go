@@ -14,6 +14,7 @@ package archive
 import (
 	"bufio"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
@@ -32,6 +33,7 @@ import (
 	"filippo.io/age"
 
 	"emr/internal/database"
+	"emr/internal/secret"
 )
 
 // Format names the archive format in its manifest; FormatVersion is its version.
@@ -59,6 +61,10 @@ type Manifest struct {
 	Recipients []string `json:"recipients,omitempty"`
 	// Ephemeral are the tables whose rows were left out on purpose.
 	Ephemeral []string `json:"ephemeral,omitempty"`
+	// Key is the id of the clinic's key (its secret key file) whose archive key authenticates
+	// the archive: the trailer's tag is the HMAC of everything before it. None: an archive of
+	// an earlier version, or not the clinic's.
+	Key string `json:"key,omitempty"`
 
 	digests map[string]string // per table, of the rows read (VerifyFile)
 }
@@ -82,6 +88,9 @@ func (m Manifest) Rows() int64 {
 type trailer struct {
 	Digests map[string]string `json:"digests"` // per table, the digest of its rows (digest)
 	SHA256  string            `json:"sha256"`  // of every line before this one
+	// Tag authenticates every line before this one (their SHA-256) under the archive key of
+	// the manifest's Key (secret.Ring.ArchiveTag), hex.
+	Tag string `json:"tag,omitempty"`
 }
 
 // tableLine opens a table's rows.
@@ -110,6 +119,12 @@ type Options struct {
 	Plaintext  bool
 	// RecipientNames are the recipients as given (age1…), recorded in the manifest.
 	RecipientNames []string
+	// Keys is the clinic's key file: its current key authenticates an archive written
+	// (Dump, Write), and a restore or a check refuses an archive it does not authenticate.
+	// Unauthenticated reads, on purpose, an archive that carries no tag (an earlier
+	// version's); a tag that does not verify is refused whatever it says.
+	Keys            *secret.Ring
+	Unauthenticated bool
 }
 
 func (o Options) progress(done, total int64) {
@@ -191,7 +206,15 @@ func Dump(ctx context.Context, db *database.DB, w io.Writer, opt Options) (Manif
 		}
 		digests[t.Name] = d.String()
 	}
-	if err := writeJSONLine(bw, trailer{Digests: digests, SHA256: hex.EncodeToString(sum.Sum(nil))}); err != nil {
+	t := trailer{Digests: digests, SHA256: hex.EncodeToString(sum.Sum(nil))}
+	if m.Key != "" {
+		tag, err := opt.Keys.ArchiveTag(m.Key, sum.Sum(nil))
+		if err != nil {
+			return Manifest{}, fmt.Errorf("authenticate the archive: %w", err)
+		}
+		t.Tag = hex.EncodeToString(tag)
+	}
+	if err := writeJSONLine(bw, t); err != nil {
 		return Manifest{}, err
 	}
 	opt.progress(total, total)
@@ -250,6 +273,9 @@ func describe(ctx context.Context, q database.Querier, engine database.Engine, o
 	}
 	if len(opt.Recipients) > 0 {
 		m.Recipients = opt.RecipientNames
+	}
+	if opt.Keys != nil {
+		m.Key = opt.Keys.Current()
 	}
 	for i, t := range m.Tables {
 		if slices.Contains(opt.Ephemeral, t.Name) {
@@ -521,10 +547,40 @@ type reader struct {
 	sum     hash.Hash
 	digest  digest            // of the table being read
 	digests map[string]string // of the tables read
+	keys    *secret.Ring      // the clinic's key file, which must authenticate the archive
+	unauth  bool              // an archive without a tag is read on purpose
+	key     string            // the manifest's key
 }
 
-func newReader(r io.Reader) *reader {
-	return &reader{r: bufio.NewReaderSize(r, 1<<20), sum: sha256.New()}
+func newReader(r io.Reader, opt Options) *reader {
+	return &reader{r: bufio.NewReaderSize(r, 1<<20), sum: sha256.New(), keys: opt.Keys, unauth: opt.Unauthenticated}
+}
+
+// ErrUnauthenticated is an archive that carries no tag: made by an earlier version, or by
+// someone who holds only the public recipient.
+var ErrUnauthenticated = errors.New("the archive is not authenticated — made by an older version or not by this clinic")
+
+// ErrNotOurs is an archive whose tag does not verify.
+var ErrNotOurs = errors.New("the archive was altered or not made with this clinic's key")
+
+// ErrUnknownKey is an archive authenticated by a key the key file does not hold.
+var ErrUnknownKey = errors.New("the archive was made with a key this key file does not hold")
+
+// authenticate checks, before a row is read, that the clinic's key file can authenticate
+// the archive the manifest opens.
+func (r *reader) authenticate(m Manifest) error {
+	switch {
+	case m.Key == "" && r.unauth:
+		return nil
+	case m.Key == "":
+		return fmt.Errorf("%w: restore it only if you know where it came from, with --unauthenticated", ErrUnauthenticated)
+	case r.keys == nil:
+		return fmt.Errorf("the archive is authenticated by key %s: give the clinic's secret key file (--secret-key-file or EMR_SECRET_KEY_FILE)", m.Key)
+	case !r.keys.Has(m.Key):
+		return fmt.Errorf("%w (key %s; %s holds %v): give the key file of the clinic that made it (--secret-key-file)", ErrUnknownKey, m.Key, r.keys.Path(), r.keys.IDs())
+	}
+	r.key = m.Key
+	return nil
 }
 
 // line returns the next line without its newline; hashed says whether it counts towards
@@ -559,7 +615,7 @@ func (r *reader) manifest() (Manifest, error) {
 	if m.Version > FormatVersion {
 		return m, fmt.Errorf("the archive's format is version %d; this version of EMR reads up to %d: use a later version", m.Version, FormatVersion)
 	}
-	return m, nil
+	return m, r.authenticate(m)
 }
 
 // reader's digests are kept per table as its rows are read.
@@ -609,6 +665,21 @@ func (r *reader) trailer() error {
 	var t trailer
 	if err := json.Unmarshal(b, &t); err != nil || t.SHA256 == "" {
 		return damaged("its trailer is missing")
+	}
+	// The tag first: over the content as read (not the checksum it claims), so that a
+	// checksum recomputed after a change is found out as what it is.
+	if r.key != "" {
+		tag, err := hex.DecodeString(t.Tag)
+		if err != nil || len(tag) == 0 {
+			return fmt.Errorf("%w (its tag is missing, and its manifest says key %s made it)", ErrNotOurs, r.key)
+		}
+		good, err := r.keys.ArchiveTag(r.key, r.sum.Sum(nil))
+		if err != nil {
+			return err
+		}
+		if !hmac.Equal(tag, good) {
+			return fmt.Errorf("%w (key %s)", ErrNotOurs, r.key)
+		}
 	}
 	if t.SHA256 != want {
 		return damaged("its checksum does not match its content")

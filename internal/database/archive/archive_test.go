@@ -15,7 +15,17 @@ import (
 	"emr/internal/database"
 	"emr/internal/database/archive"
 	"emr/internal/database/dbtest"
+	"emr/internal/secret"
 )
+
+// clinic is the key file that authenticates this run's archives.
+var clinic = secret.Ephemeral()
+
+// reading are the options that read an archive of this run: authenticated by the clinic's
+// key, decrypted with ids, or plain on purpose when there are none.
+func reading(ids []age.Identity) archive.Options {
+	return archive.Options{Keys: clinic, Identities: ids, Plaintext: len(ids) == 0}
+}
 
 // seed writes rows that test what an archive must carry unchanged: text in four scripts and
 // with a line break, bytes that are not text, NULLs, a boolean, moments with microseconds,
@@ -56,6 +66,9 @@ func write(t *testing.T, db *database.DB, opt archive.Options) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "a.emr")
 	opt.Plaintext = opt.Plaintext || len(opt.Recipients) == 0
+	if opt.Keys == nil {
+		opt.Keys = clinic
+	}
 	if _, err := archive.Write(context.Background(), db, path, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +77,7 @@ func write(t *testing.T, db *database.DB, opt archive.Options) string {
 
 func digests(t *testing.T, path string, ids []age.Identity) map[string]string {
 	t.Helper()
-	_, d, err := archive.VerifyFile(path, ids, nil)
+	_, d, err := archive.VerifyFile(path, reading(ids))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +99,7 @@ func TestAnArchiveCarriesEveryRowToEitherEngine(t *testing.T) {
 				want := digests(t, path, nil)
 
 				dst := fresh(t, to)
-				rep, err := archive.RestoreFile(ctx, dst, path, archive.Options{})
+				rep, err := archive.RestoreFile(ctx, dst, path, reading(nil))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -128,7 +141,7 @@ func TestADamagedArchiveRestoresNothing(t *testing.T) {
 	src := dbtest.Open(t, e.URL(t))
 	seed(t, src)
 	var plain bytes.Buffer
-	if _, err := archive.Dump(ctx, src, &plain, archive.Options{App: "test"}); err != nil {
+	if _, err := archive.Dump(ctx, src, &plain, archive.Options{App: "test", Keys: clinic}); err != nil {
 		t.Fatal(err)
 	}
 	whole := plain.Bytes()
@@ -143,11 +156,11 @@ func TestADamagedArchiveRestoresNothing(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dst := fresh(t, e)
-			_, err := archive.Restore(ctx, dst, bytes.NewReader(data), archive.Options{})
-			if !errors.Is(err, archive.ErrDamaged) {
+			_, err := archive.Restore(ctx, dst, bytes.NewReader(data), archive.Options{Keys: clinic})
+			if !errors.Is(err, archive.ErrDamaged) && !errors.Is(err, archive.ErrNotOurs) {
 				t.Fatalf("restore: %v, want damaged", err)
 			}
-			if _, err := archive.Restore(ctx, dst, bytes.NewReader(whole), archive.Options{}); err != nil {
+			if _, err := archive.Restore(ctx, dst, bytes.NewReader(whole), archive.Options{Keys: clinic}); err != nil {
 				t.Fatalf("the whole archive after a damaged one: %v", err)
 			}
 		})
@@ -161,7 +174,7 @@ func TestRestoreNeedsAnEmptyDatabase(t *testing.T) {
 	src := dbtest.Open(t, e.URL(t))
 	seed(t, src)
 	path := write(t, src, archive.Options{App: "test"})
-	if _, err := archive.RestoreFile(ctx, src, path, archive.Options{}); err == nil {
+	if _, err := archive.RestoreFile(ctx, src, path, reading(nil)); err == nil {
 		t.Fatal("an archive was restored over a database with records")
 	}
 	var n int
@@ -196,7 +209,7 @@ func TestAnArchiveFileIsEncryptedUnlessSaidOtherwise(t *testing.T) {
 	if bytes.Contains(raw, []byte("ann")) || bytes.Contains(raw, []byte("emr-archive")) {
 		t.Error("the encrypted file shows its content")
 	}
-	if _, _, err := archive.VerifyFile(path, []age.Identity{other}, nil); err == nil {
+	if _, _, err := archive.VerifyFile(path, reading([]age.Identity{other})); err == nil {
 		t.Error("opened with another's identity")
 	}
 	if got := digests(t, path, []age.Identity{id}); len(got) == 0 {
@@ -219,7 +232,7 @@ func TestEphemeralTablesAreListedEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	m, err := archive.Dump(ctx, src, &buf, archive.Options{App: "test", Ephemeral: []string{"user_images"}})
+	m, err := archive.Dump(ctx, src, &buf, archive.Options{App: "test", Ephemeral: []string{"user_images"}, Keys: clinic})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +245,7 @@ func TestEphemeralTablesAreListedEmpty(t *testing.T) {
 		t.Errorf("ephemeral tables: %v", m.Ephemeral)
 	}
 	dst := fresh(t, e)
-	if _, err := archive.Restore(ctx, dst, &buf, archive.Options{}); err != nil {
+	if _, err := archive.Restore(ctx, dst, &buf, archive.Options{Keys: clinic}); err != nil {
 		t.Fatal(err)
 	}
 	if n := dbtest.Count(t, dst, `SELECT COUNT(*) FROM user_images`); n != 0 {

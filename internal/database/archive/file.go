@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"filippo.io/age"
 
@@ -116,7 +117,28 @@ func Write(ctx context.Context, db *database.DB, path string, opt Options) (Writ
 		_ = dir.Sync()
 		dir.Close()
 	}
+	if m.Key != "" {
+		// The database remembers the newest archive each key authenticated: `emr keys
+		// retire` keeps a key while archives it authenticated may still be restored.
+		if err := database.SetCounter(ctx, db, keyCounter+m.Key, m.Created.Unix()); err != nil {
+			return Written{Manifest: m, Path: path, Size: info.Size()}, err
+		}
+	}
 	return Written{Manifest: m, Path: path, Size: info.Size()}, nil
+}
+
+// keyCounter prefixes the counter holding, per key, the time of the newest archive it
+// authenticated (Unix seconds).
+const keyCounter = "archive:key:"
+
+// NewestAuthenticatedBy is when the newest archive key id authenticated was written, as this
+// database knows (archives written by emr backup and scheduled backups); false for none.
+func NewestAuthenticatedBy(ctx context.Context, q database.Querier, id string) (time.Time, bool, error) {
+	v, err := database.Counter(ctx, q, keyCounter+id)
+	if err != nil || v == 0 {
+		return time.Time{}, false, err
+	}
+	return time.Unix(v, 0).UTC(), true, nil
 }
 
 // ageHeader starts every age-encrypted file.
@@ -125,17 +147,37 @@ const ageHeader = "age-encryption.org/"
 // ErrNoIdentity is an encrypted archive read without an identity that opens it.
 var ErrNoIdentity = errors.New("the archive is encrypted: give the identity file that opens it (--identity FILE, the AGE-SECRET-KEY-1… that age-keygen wrote)")
 
-// openFile opens an archive file for reading, decrypted with one of ids and decompressed.
-// Every change to an encrypted file — a byte of its header, its body or its end — fails
-// the encryption's authentication, reported as damage.
-func openFile(path string, ids []age.Identity) (io.Reader, func(), error) {
+// ErrPlaintext is an archive that is not encrypted, read without --plaintext: the clinic's
+// archives are encrypted, so a plain one is read only on purpose.
+var ErrPlaintext = errors.New("the archive is NOT encrypted: read it only on purpose, with --plaintext (and no --identity)")
+
+// ErrPlaintextWithIdentity is a plain archive read with an identity, which expects an
+// encrypted one.
+var ErrPlaintextWithIdentity = errors.New("the archive is NOT encrypted, and an --identity was given for an encrypted one: it is not what the clinic's backups write; read it only on purpose, with --plaintext instead of --identity")
+
+// openFile opens an archive file for reading, decrypted with one of opt.Identities and
+// decompressed. Every change to an encrypted file — a byte of its header, its body or its
+// end — fails the encryption's authentication, reported as damage. A plain file is opened
+// only when opt.Plaintext says so on purpose, and never when identities are given.
+func openFile(path string, opt Options) (io.Reader, func(), error) {
+	ids := opt.Identities
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	br := bufio.NewReader(f)
 	var src io.Reader = br
-	if start, _ := br.Peek(len(ageHeader)); string(start) == ageHeader {
+	start, _ := br.Peek(len(ageHeader))
+	switch {
+	case string(start) == ageHeader:
+	case len(ids) > 0:
+		f.Close()
+		return nil, nil, ErrPlaintextWithIdentity
+	case !opt.Plaintext:
+		f.Close()
+		return nil, nil, ErrPlaintext
+	}
+	if string(start) == ageHeader {
 		if len(ids) == 0 {
 			f.Close()
 			return nil, nil, ErrNoIdentity
@@ -195,7 +237,7 @@ func Encrypted(path string) (bool, error) {
 
 // RestoreFile restores the archive at path into db (Restore).
 func RestoreFile(ctx context.Context, db *database.DB, path string, opt Options) (Report, error) {
-	r, done, err := openFile(path, opt.Identities)
+	r, done, err := openFile(path, opt)
 	if err != nil {
 		return Report{}, err
 	}
@@ -204,25 +246,25 @@ func RestoreFile(ctx context.Context, db *database.DB, path string, opt Options)
 }
 
 // VerifyFile reads the whole archive at path and checks it as a restore would, without a
-// database: its structure, each table's row count and digest, and its checksum. It returns
-// the manifest and each table's digest (the same rows give the same digest on either engine).
-func VerifyFile(path string, ids []age.Identity, progress func(done, total int64)) (Manifest, map[string]string, error) {
-	m, err := verifyFile(path, ids, progress)
+// database: its encryption, its authentication by opt.Keys, its structure, each table's row
+// count and digest, and its checksum. It returns the manifest and each table's digest (the
+// same rows give the same digest on either engine).
+func VerifyFile(path string, opt Options) (Manifest, map[string]string, error) {
+	m, err := verifyFile(path, opt)
 	return m, m.digests, err
 }
 
-func verifyFile(path string, ids []age.Identity, progress func(done, total int64)) (Manifest, error) {
-	src, done, err := openFile(path, ids)
+func verifyFile(path string, opt Options) (Manifest, error) {
+	src, done, err := openFile(path, opt)
 	if err != nil {
 		return Manifest{}, err
 	}
 	defer done()
-	r := newReader(src)
+	r := newReader(src, opt)
 	m, err := r.manifest()
 	if err != nil {
 		return m, err
 	}
-	opt := Options{Progress: progress}
 	total, n := m.Rows(), int64(0)
 	opt.progress(0, total)
 	for _, t := range m.Tables {

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"emr/internal/database"
+	"emr/internal/secret"
 )
 
 // restoring is the counter a restore sets once it has made the schema, and which its
@@ -43,7 +44,7 @@ func Restore(ctx context.Context, db *database.DB, src io.Reader, opt Options) (
 	if err := checkEmpty(ctx, db); err != nil {
 		return Report{}, err
 	}
-	r := newReader(src)
+	r := newReader(src, opt)
 	m, err := r.manifest()
 	if err != nil {
 		return Report{}, err
@@ -220,6 +221,8 @@ func matches(m Manifest, target []Table) error {
 func Copy(ctx context.Context, from, to *database.DB, opt Options) (Report, error) {
 	pr, pw := io.Pipe()
 	dumped := make(chan error, 1)
+	// The archive never leaves this process: a key of its own authenticates it.
+	opt.Keys, opt.Unauthenticated = secret.Ephemeral(), false
 	go func() {
 		dumpOpt := opt
 		dumpOpt.Progress, dumpOpt.Ephemeral = nil, nil // a copy is the whole database

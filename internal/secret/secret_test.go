@@ -1,0 +1,89 @@
+package secret_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"emr/internal/secret"
+)
+
+// TestRunningInstancesSealUnderTheNewestKeyAtOnce: two instances share a key file; a
+// rotation beside them (emr keys rotate, a third reader of the file) makes both seal under
+// the new key from their next seal, and what the older key sealed still opens.
+func TestRunningInstancesSealUnderTheNewestKeyAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys")
+	if _, err := secret.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	a, err := secret.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := secret.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := a.Seal("totp:1", []byte("JBSWY3DPEHPK3PXP"))
+	for i := range 3 { // again and again: each rotation is seen, however quickly it follows
+		rotate, err := secret.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rotate.Rotate(); err != nil {
+			t.Fatal(err)
+		}
+		for name, ring := range map[string]*secret.Ring{"a": a, "b": b} {
+			if by := secret.SealedBy(ring.Seal("totp:1", []byte("x"))); by != rotate.Current() {
+				t.Errorf("rotation %d: instance %s sealed under %s, the newest key is %s", i, name, by, rotate.Current())
+			}
+			if plain, err := ring.Open("totp:1", old); err != nil || string(plain) != "JBSWY3DPEHPK3PXP" {
+				t.Errorf("rotation %d: instance %s opens the older key's value: %q %v", i, name, plain, err)
+			}
+		}
+	}
+	if n := len(a.IDs()); n != 4 {
+		t.Errorf("after three rotations the instance holds %d keys", n)
+	}
+}
+
+// TestRetireRemovesOnlyAKeyThatNoLongerSeals: the current key and an unknown one are
+// refused; an older key leaves the file, and what it sealed no longer opens anywhere.
+func TestRetireRemovesOnlyAKeyThatNoLongerSeals(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys")
+	ring, err := secret.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := ring.Current()
+	sealed := ring.Seal("push:keys", []byte("s"))
+	tag, err := ring.ArchiveTag(first, make([]byte, 32))
+	if err != nil || len(tag) != 32 {
+		t.Fatalf("archive tag: %x %v", tag, err)
+	}
+	if err := ring.Retire(first); err == nil || !strings.Contains(err.Error(), "rotate first") {
+		t.Errorf("retire the current key: %v", err)
+	}
+	if err := ring.Retire("00000000"); err == nil || !strings.Contains(err.Error(), "holds no key") {
+		t.Errorf("retire an unknown key: %v", err)
+	}
+	if err := ring.Rotate(); err != nil {
+		t.Fatal(err)
+	}
+	other, err := secret.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ring.Retire(first); err != nil {
+		t.Fatal(err)
+	}
+	if ids := other.IDs(); len(ids) != 1 || ids[0] != ring.Current() {
+		t.Errorf("another instance holds %v after the retirement", ids)
+	}
+	if _, err := other.Open("push:keys", sealed); err == nil {
+		t.Error("a value the retired key sealed still opens")
+	}
+	if _, err := other.ArchiveTag(first, make([]byte, 32)); err == nil {
+		t.Error("the retired key still tags archives")
+	}
+}
