@@ -7,6 +7,8 @@ port=$1
 dir=.e2e/$port
 rm -rf "$dir"
 mkdir -p "$dir"
+# The run's own key file (the default place, /etc/emr/keys or ~/.config/emr/keys, is the machine's).
+export EMR_SECRET_KEY_FILE="$PWD/$dir/emr.key"
 db="sqlite:$dir/clinic.db"
 ../bin/emr seed --database-url "$db" --patients 10000 --appointments 20000 --audit-events 20000 --bills 2000 > /dev/null 2>&1
 printf '%s\n' "$EMR_E2E_PASSWORD" | ../bin/emr user create --database-url "$db" --username moved --name "E2E moved" --role admin --role doctor > /dev/null

@@ -6,6 +6,8 @@ port=$1
 dir=.e2e/$port
 rm -rf "$dir"
 mkdir -p "$dir"
+# The run's own key file (the default place, /etc/emr/keys or ~/.config/emr/keys, is the machine's).
+export EMR_SECRET_KEY_FILE="$PWD/$dir/emr.key"
 db="sqlite:$dir/emr.db"
 # A role without any permission, for testing what such a user can and cannot reach.
 ../bin/emr migrate --database-url "$db" 2>/dev/null
