@@ -53,10 +53,16 @@ func cmdKeysRetire(ctx context.Context, in invocation) error {
 	if err := in.fs.Parse(in.args); err != nil {
 		return err
 	}
-	if in.fs.NArg() != 1 {
+	if in.fs.NArg() == 0 {
 		return errors.New("keys retire needs the id of the key to retire (the key file lists them: emr-key-v1 ID …)")
 	}
 	id := in.fs.Arg(0)
+	if err := in.fs.Parse(in.fs.Args()[1:]); err != nil { // flags after the id, too
+		return err
+	}
+	if in.fs.NArg() != 0 {
+		return fmt.Errorf("keys retire takes one key id, not %d", in.fs.NArg()+1)
+	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
 		ring, err := server.OpenSecrets(ctx, cfg, db, in.stdout) // re-seals every value under the current key
 		if err != nil {
