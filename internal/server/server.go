@@ -201,6 +201,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	archiveOptions := backups.ArchiveOptions(cfg.Version)
 	archiveOptions.Recipients, _ = archive.ParseRecipients(cfg.BackupRecipients) // emr serve has refused a wrong one
 	archiveOptions.RecipientNames, archiveOptions.Plaintext = cfg.BackupRecipients, cfg.BackupPlaintext
+	archiveOptions.Keys = ring // the clinic's key file authenticates every scheduled archive
 	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: archiveOptions}
 	watch(db, scheduled)
 	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
