@@ -55,7 +55,7 @@ func cmdTokenCreate(ctx context.Context, in invocation) error {
 	username := in.fs.String("user", "", "the account the token acts as (required)")
 	name := in.fs.String("name", "", "what the token is for, e.g. \"lab interface\" (required)")
 	var scopes roleList
-	in.fs.Var(&scopes, "scope", "a SMART scope narrowing the token, e.g. patient/*.rs or user/Observation.cruds (repeatable; none: the account's whole access)")
+	in.fs.Var(&scopes, "scope", "a SMART scope narrowing the token, e.g. user/*.rs or user/Observation.cruds (repeatable; none: the account's whole access)")
 	expires := in.fs.String("expires", "90d", "how long the token lives: days (90d) or hours (720h), at most 730d")
 	if err := in.fs.Parse(in.args); err != nil {
 		return err

@@ -74,7 +74,7 @@ func (n *NewAPIToken) Check() (string, error) {
 	if n.Lifetime < MinTokenLifetime || n.Lifetime > MaxTokenLifetime {
 		v.Add("expires_in_days", "api_token.lifetime")
 	}
-	scopes, err := ParseScopes(n.Scopes, "patient", "user")
+	scopes, err := ParseScopes(n.Scopes, "user") // patient/ needs a launch context tokens lack
 	if err != nil {
 		var e *apperr.Error
 		if errors.As(err, &e) {
@@ -242,7 +242,10 @@ func (t *APITokens) Lookup(ctx context.Context, token, address string) (*Princip
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
 	if scopes != "" {
-		if p.Scopes, err = ParseScopes(scopes, "patient", "user"); err != nil {
+		var refused *apperr.Error
+		if p.Scopes, err = ParseScopes(scopes, "user"); errors.As(err, &refused) && refused.Key == "scope.patient_context" {
+			return nil, apperr.Forbidden("scope.patient_context") // a row no instance writes since migration 36
+		} else if err != nil {
 			return nil, fmt.Errorf("token %d scopes: %w", p.TokenID, err)
 		}
 	}

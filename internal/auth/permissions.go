@@ -36,6 +36,10 @@ const (
 	// orders', and those escalated to one's covering role or to one as the medical lead.
 	AcknowledgeCritical Permission = "acknowledge critical results"
 	ManageClinicSets    Permission = "manage clinic sets"
+	// ExportRecords starts a bulk export of many patients' records through FHIR (the
+	// system, Patient and Group kick-offs): a whole-clinic copy, the administrator's alone
+	// unless a clinic grants it. Each exported type still needs its own read permission.
+	ExportRecords Permission = "export records"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -45,7 +49,7 @@ var Catalogue = []Permission{
 	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults, AcknowledgeCritical,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
-	IssueDocuments, ManageTemplates, ManageClinicSets,
+	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

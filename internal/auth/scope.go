@@ -34,7 +34,9 @@ const MaxScopes = 40
 
 // ParseScopes reads a space-separated scope list ("" is none). A token's or a client's
 // scopes only narrow what its account may do; each must be well formed, in the contexts
-// allowed (a user's token: patient/ and user/; a backend client: system/).
+// allowed (a user's token: user/; a backend client: system/). A patient/ scope where none is
+// allowed for a user's token is refused with its own reason: it needs a patient launch context
+// (SMART App Launch), which an API token does not have.
 func ParseScopes(s string, contexts ...string) ([]Scope, error) {
 	fields := strings.Fields(s)
 	if len(fields) > MaxScopes {
@@ -47,6 +49,9 @@ func ParseScopes(s string, contexts ...string) ([]Scope, error) {
 			return nil, apperr.Invalid("scope.invalid", f)
 		}
 		if !slices.Contains(contexts, m[1]) {
+			if m[1] == "patient" && slices.Contains(contexts, "user") {
+				return nil, apperr.Invalid("scope.patient_context")
+			}
 			return nil, apperr.Invalid("scope.context", f)
 		}
 		actions := m[3]

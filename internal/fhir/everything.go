@@ -3,8 +3,8 @@ package fhir
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"emr/internal/apperr"
@@ -20,17 +20,9 @@ import (
 // than that is exported ($export) instead.
 const MaxEverything = 5000
 
-// everythingPerms is the permission each type of $everything needs (as its search does).
-var everythingPerms = map[string][]auth.Permission{
-	"Patient": {auth.ViewPatient}, "AllergyIntolerance": {auth.ViewPatient}, "DocumentReference": {auth.ViewPatient},
-	"Encounter": {auth.ViewAppointment}, "Appointment": {auth.ViewAppointment},
-	"Condition": {auth.RecordVitals, auth.WriteDiagnosis}, "Observation": {auth.RecordVitals, auth.WriteDiagnosis},
-	"ServiceRequest":    {auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis},
-	"MedicationRequest": {auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals},
-}
-
 // everything answers a patient's whole record as one searchset Bundle: the patient and every
-// resource about them the caller may read; the types left out are named in an outcome entry.
+// resource about them the caller may read (ReadAccess, and the scopes); the types and
+// categories left out are named in an outcome entry.
 func (h *Handler) everything(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r, "Patient")
 	if err != nil {
@@ -38,23 +30,19 @@ func (h *Handler) everything(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := auth.PrincipalFrom(r.Context())
-	allowed := map[string]bool{}
-	var omitted []string
-	for _, kind := range []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest", "MedicationRequest", "DocumentReference"} {
-		ok := false
-		for _, perm := range everythingPerms[kind] {
-			ok = ok || p.MayFHIR(perm)
-		}
-		if ok && p.ScopeAllows(kind, auth.ActRead) {
-			allowed[kind] = true
+	var scoped, outOfScope []string
+	for _, kind := range ExportTypes {
+		if p.ScopeAllows(kind, auth.ActRead) {
+			scoped = append(scoped, kind)
 		} else {
-			omitted = append(omitted, kind)
+			outOfScope = append(outOfScope, kind)
 		}
 	}
+	omitted := append(outOfScope, leftOut(p, scoped)...)
 	var all []Resource
 	add := func(list ...Resource) error {
 		for _, res := range list {
-			if allowed[res.ResourceKind()] {
+			if slices.Contains(scoped, res.ResourceKind()) && readable(p, res) {
 				all = append(all, res)
 			}
 		}
@@ -85,7 +73,7 @@ func (h *Handler) everything(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(omitted) > 0 {
 		oo := OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "suppressed",
-			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", strings.Join(omitted, ", "))}}}
+			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", named(omitted))}}}
 		b.Entry = append(b.Entry, BundleEntry{Resource: oo, Search: &EntrySearch{Mode: "outcome"}})
 	}
 	write(w, http.StatusOK, b)

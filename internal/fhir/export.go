@@ -19,6 +19,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/document"
 	"emr/internal/httpjson"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
@@ -28,20 +29,15 @@ import (
 var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest",
 	"MedicationRequest", "DocumentReference"}
 
-// exportPerms is the permission that reads each exported type (as its search route needs).
-var exportPerms = map[string][]auth.Permission{
-	"Patient": {auth.ViewPatient}, "AllergyIntolerance": {auth.ViewPatient}, "Encounter": {auth.ViewAppointment},
-	"Condition": {auth.RecordVitals, auth.WriteDiagnosis}, "Observation": {auth.RecordVitals, auth.WriteDiagnosis},
-	"Appointment": {auth.ViewAppointment}, "ServiceRequest": {auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis},
-	"MedicationRequest": {auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "DocumentReference": {auth.ViewPatient},
-}
-
 // ExportSpec is what an export writes: its types, the resources changed since a time (nil:
 // all), and the patients of one doctor (0: every patient).
 type ExportSpec struct {
 	Types       []string
 	Since       *time.Time
 	GroupDoctor int64
+	// LeftOut are categories of the types left out ("Observation:laboratory"): its
+	// requester may not read them (ReadAccess). A whole type left out is not in Types.
+	LeftOut []string
 }
 
 // Sink receives an export's NDJSON lines, one resource per line, per type.
@@ -64,7 +60,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 	counts := map[string]int{}
 	want := func(kind string) bool { return slices.Contains(spec.Types, kind) }
 	emit := func(res Resource) error {
-		if !want(res.ResourceKind()) {
+		if !want(res.ResourceKind()) || slices.Contains(spec.LeftOut, res.ResourceKind()+":"+categoryOf(res)) {
 			return nil
 		}
 		if spec.Since != nil && res.ResourceKind() != "Patient" && res.ResourceKind() != "AllergyIntolerance" {
@@ -221,6 +217,16 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 
 var errCancelled = fmt.Errorf("export cancelled")
 
+// holdsAll reports whether every item of some is in all.
+func holdsAll(some, all []string) bool {
+	for _, x := range some {
+		if !slices.Contains(all, x) {
+			return false
+		}
+	}
+	return true
+}
+
 func lastUpdatedOf(res Resource) string {
 	switch r := res.(type) {
 	case Encounter:
@@ -346,8 +352,6 @@ func exportParams(r *http.Request, p *auth.Principal) (ExportSpec, error) {
 				spec.Types = append(spec.Types, kind)
 			}
 		}
-	} else {
-		spec.Types = slices.Clone(ExportTypes)
 	}
 	if s := q.Get("_since"); s != "" {
 		t, err := time.Parse(time.RFC3339Nano, s)
@@ -356,16 +360,35 @@ func exportParams(r *http.Request, p *auth.Principal) (ExportSpec, error) {
 		}
 		spec.Since = &t
 	}
-	for _, kind := range spec.Types {
-		allowed := false
-		for _, perm := range exportPerms[kind] {
-			allowed = allowed || p.MayFHIR(perm)
+	// The types asked for must each be readable, in part at least; without _type, every type
+	// the caller may read is exported, and the rest left out. Either way, what the caller may
+	// not read of a type is left out and named.
+	var left []string
+	if len(spec.Types) > 0 {
+		for _, kind := range spec.Types {
+			if !exportable(p, kind) {
+				return spec, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.export_forbidden", Args: []any{kind}, Expression: "_type"}
+			}
 		}
-		if !allowed || !p.ScopeAllows(kind, auth.ActSearch) {
-			return spec, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.export_forbidden", Args: []any{kind}, Expression: "_type"}
+	} else {
+		for _, kind := range ExportTypes {
+			if exportable(p, kind) {
+				spec.Types = append(spec.Types, kind)
+			} else {
+				left = append(left, kind)
+			}
+		}
+		if len(spec.Types) == 0 {
+			return spec, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.export_forbidden", Args: []any{named(left)}, Expression: "_type"}
 		}
 	}
+	spec.LeftOut = append(left, leftOut(p, spec.Types)...)
 	return spec, nil
+}
+
+// exportable reports whether p may export kind: search it by scope, and read some of it.
+func exportable(p *auth.Principal, kind string) bool {
+	return p.ScopeAllows(kind, auth.ActSearch) && !slices.Contains(leftOut(p, []string{kind}), kind)
 }
 
 // kickOff starts a bulk export (system, Patient or Group level) in the background and
@@ -396,8 +419,8 @@ func (h *Handler) kickOff(group bool) http.HandlerFunc {
 			WriteError(w, r, err)
 			return
 		}
-		job := exportJob{Job: auth.NewToken()[:24], UserID: p.UserID, ClientID: p.ClientID, Request: r.URL.String(), Types: spec.Types, Since: spec.Since,
-			GroupDoctor: spec.GroupDoctor, TransactionTime: time.Now().UTC()}
+		job := exportJob{Job: auth.NewToken()[:24], UserID: p.UserID, ClientID: p.ClientID, TokenID: p.TokenID, Request: r.URL.String(), Types: spec.Types,
+			LeftOut: spec.LeftOut, Since: spec.Since, GroupDoctor: spec.GroupDoctor, TransactionTime: time.Now().UTC()}
 		id, err := store.start(r.Context(), job)
 		if err == errBusy {
 			w.Header().Set("Retry-After", "60")
@@ -445,12 +468,20 @@ func (h *Handler) runExport(id int64, spec ExportSpec) {
 	}
 }
 
-// ownExport reads the export of the path's job if it is the caller's own.
+// ownExport reads the export of the path's job if the caller's credential started it (the
+// same API token, backend client, or the account's browser sessions) and its files have not
+// expired; one found past its expiry has its files deleted now.
 func (h *Handler) ownExport(w http.ResponseWriter, r *http.Request) (*exportJob, bool) {
-	j, err := exports{h.DB}.get(r.Context(), r.PathValue("job"))
+	store := exports{h.DB}
+	j, err := store.get(r.Context(), r.PathValue("job"))
 	p := auth.PrincipalFrom(r.Context())
-	if err == nil && (j == nil || j.UserID != p.UserID || j.ClientID != p.ClientID || j.Status == exportCancelled) {
+	if err == nil && (j == nil || j.UserID != p.UserID || j.ClientID != p.ClientID || j.TokenID != p.TokenID || j.Status == exportCancelled || j.Status == exportExpired) {
 		err = notFound("bulkdata", r.PathValue("job"))
+	}
+	if err == nil && j.Status == exportDone && !exportNow().Before(*j.expires()) {
+		if err = store.expire(r.Context(), j.ID); err == nil {
+			err = notFound("bulkdata", r.PathValue("job"))
+		}
 	}
 	if err != nil {
 		WriteError(w, r, err)
@@ -481,16 +512,21 @@ func (h *Handler) exportStatus(w http.ResponseWriter, r *http.Request) {
 			URL   string `json:"url"`
 			Count int    `json:"count"`
 		}
-		outputs := []output{}
+		outputs, errs := []output{}, []output{}
 		for _, kind := range j.Types {
 			if n := j.Counts[kind]; n > 0 {
 				outputs = append(outputs, output{Type: kind, URL: base + "/bulkdata/" + j.Job + "/" + kind + ".ndjson", Count: n})
 			}
 		}
-		w.Header().Set("Expires", time.Now().Add(exportKeep).UTC().Format(http.TimeFormat))
+		// What was left out is said in an OperationOutcome file, as the Bulk Data spec's
+		// error files are.
+		if len(j.LeftOut) > 0 {
+			errs = append(errs, output{Type: "OperationOutcome", URL: base + "/bulkdata/" + j.Job + "/" + leftOutFile, Count: 1})
+		}
+		w.Header().Set("Expires", j.expires().Format(http.TimeFormat))
 		httpjson.Respond(w, http.StatusOK, map[string]any{
 			"transactionTime": instant(j.TransactionTime), "request": base + strings.TrimPrefix(j.Request, Base), "requiresAccessToken": true,
-			"output": outputs, "error": []any{},
+			"output": outputs, "error": errs,
 		})
 	}
 }
@@ -515,15 +551,34 @@ func (h *Handler) cancelExport(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// exportFile streams one type's NDJSON file of a finished export to its requester.
+// leftOutFile is the export's error file that names what it left out.
+const leftOutFile = "OperationOutcome.ndjson"
+
+// exportFile streams one type's NDJSON file of a finished export to its requester, while
+// they may still read all it holds: their permissions and scopes are read again at each
+// download.
 func (h *Handler) exportFile(w http.ResponseWriter, r *http.Request) {
 	j, ok := h.ownExport(w, r)
 	if !ok {
 		return
 	}
 	kind, found := strings.CutSuffix(r.PathValue("file"), ".ndjson")
+	if j.Status == exportDone && r.PathValue("file") == leftOutFile && len(j.LeftOut) > 0 {
+		oo := OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "suppressed",
+			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", named(j.LeftOut))}}}
+		line, _ := json.Marshal(oo)
+		w.Header().Set("Content-Type", "application/fhir+ndjson")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(append(line, '\n'))
+		return
+	}
 	if j.Status != exportDone || !found || !slices.Contains(j.Types, kind) {
 		WriteError(w, r, notFound("bulkdata", r.PathValue("job")+"/"+r.PathValue("file")))
+		return
+	}
+	p := auth.PrincipalFrom(r.Context())
+	if !p.ScopeAllows(kind, auth.ActSearch) || !holdsAll(leftOut(p, []string{kind}), j.LeftOut) {
+		WriteError(w, r, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.export_file_forbidden", Args: []any{kind}})
 		return
 	}
 	e := auth.AuditEvent(r)

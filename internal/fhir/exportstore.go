@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"emr/internal/database"
@@ -17,6 +18,8 @@ const (
 	exportDone      = "done"
 	exportFailed    = "failed"
 	exportCancelled = "cancelled"
+	// exportExpired is a finished export whose files were deleted at their expiry.
+	exportExpired = "expired"
 )
 
 // exportKeep is how long an export's files are kept after it finished; exportStale how long
@@ -30,12 +33,24 @@ const (
 	MaxRunningExports = 2
 )
 
+// exportSkew moves the exports' clock (tests only: SetExportClock).
+var exportSkew atomic.Int64
+
+// exportNow is the exports' clock: when files expire, and heartbeats.
+func exportNow() time.Time { return time.Now().Add(time.Duration(exportSkew.Load())).UTC() }
+
 // exportJob is a bulk export as stored.
 type exportJob struct {
-	ID              int64
-	Job             string
-	UserID          int64
-	ClientID        int64
+	ID       int64
+	Job      string
+	UserID   int64
+	ClientID int64
+	// TokenID is the API token that started it (0: a browser session, or the backend client
+	// ClientID): its status and files answer that credential alone.
+	TokenID int64
+	// LeftOut is what the export left out as its requester may not read it: types, and
+	// categories of a type it reads in part ("Observation:laboratory").
+	LeftOut         []string
 	Request         string
 	Types           []string
 	Since           *time.Time
@@ -46,6 +61,16 @@ type exportJob struct {
 	Error           string
 	TransactionTime time.Time
 	HeartbeatAt     time.Time
+	FinishedAt      *time.Time
+}
+
+// expires is when a finished export's files are deleted (nil while it runs).
+func (j exportJob) expires() *time.Time {
+	if j.FinishedAt == nil {
+		return nil
+	}
+	t := j.FinishedAt.Add(exportKeep)
+	return &t
 }
 
 // exports keeps the bulk exports and their files' chunks (the tables' one owner).
@@ -62,7 +87,7 @@ func nullable(id int64) any {
 func (x exports) start(ctx context.Context, j exportJob) (int64, error) {
 	var id int64
 	err := x.db.Tx(ctx, func(tx *sql.Tx) error {
-		now := time.Now().UTC()
+		now := exportNow()
 		// A running export whose instance stopped beating is failed, so it frees its place.
 		if _, err := tx.ExecContext(ctx, `UPDATE bulk_exports SET status = $1, error = $2, finished_at = $3 WHERE status = $4 AND heartbeat_at < $5`,
 			exportFailed, "the server running it stopped", now, exportRunning, now.Add(-exportStale)); err != nil {
@@ -76,13 +101,15 @@ func (x exports) start(ctx context.Context, j exportJob) (int64, error) {
 			return errBusy
 		}
 		types, _ := json.Marshal(j.Types)
+		leftOut, _ := json.Marshal(append([]string{}, j.LeftOut...))
 		var since any
 		if j.Since != nil {
 			since = j.Since.UTC()
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO bulk_exports (job, user_id, client_id, request, types, since, group_doctor, status, transaction_time, created_at, heartbeat_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`, j.Job, nullable(j.UserID), nullable(j.ClientID), j.Request, string(types), since,
-			nullable(j.GroupDoctor), exportRunning, j.TransactionTime.UTC(), now).Scan(&id)
+		return tx.QueryRowContext(ctx, `INSERT INTO bulk_exports (job, user_id, client_id, token_id, request, types, left_out, since, group_doctor, status,
+			transaction_time, created_at, heartbeat_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING id`, j.Job, nullable(j.UserID), nullable(j.ClientID), nullable(j.TokenID),
+			j.Request, string(types), string(leftOut), since, nullable(j.GroupDoctor), exportRunning, j.TransactionTime.UTC(), now).Scan(&id)
 	})
 	return id, err
 }
@@ -92,23 +119,28 @@ var errBusy = errors.New("exports busy")
 // get reads an export by its job id; nil when there is none.
 func (x exports) get(ctx context.Context, job string) (*exportJob, error) {
 	var j exportJob
-	var types, counts string
-	var since sql.NullTime
-	var user, client, doctor sql.NullInt64
-	err := x.db.QueryRowContext(ctx, `SELECT id, job, user_id, client_id, request, types, since, group_doctor, status, progress, counts, error, transaction_time, heartbeat_at
-		FROM bulk_exports WHERE job = $1`, job).Scan(&j.ID, &j.Job, &user, &client, &j.Request, &types, &since, &doctor, &j.Status, &j.Progress, &counts, &j.Error,
-		&j.TransactionTime, &j.HeartbeatAt)
+	var types, leftOut, counts string
+	var since, finished sql.NullTime
+	var user, client, token, doctor sql.NullInt64
+	err := x.db.QueryRowContext(ctx, `SELECT id, job, user_id, client_id, token_id, request, types, left_out, since, group_doctor, status, progress, counts, error,
+		transaction_time, heartbeat_at, finished_at
+		FROM bulk_exports WHERE job = $1`, job).Scan(&j.ID, &j.Job, &user, &client, &token, &j.Request, &types, &leftOut, &since, &doctor, &j.Status, &j.Progress,
+		&counts, &j.Error, &j.TransactionTime, &j.HeartbeatAt, &finished)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read export: %w", err)
 	}
-	j.UserID, j.ClientID, j.GroupDoctor = user.Int64, client.Int64, doctor.Int64
+	j.UserID, j.ClientID, j.TokenID, j.GroupDoctor = user.Int64, client.Int64, token.Int64, doctor.Int64
 	if since.Valid {
 		j.Since = &since.Time
 	}
+	if finished.Valid {
+		j.FinishedAt = &finished.Time
+	}
 	_ = json.Unmarshal([]byte(types), &j.Types)
+	_ = json.Unmarshal([]byte(leftOut), &j.LeftOut)
 	_ = json.Unmarshal([]byte(counts), &j.Counts)
 	return &j, nil
 }
@@ -117,7 +149,7 @@ func (x exports) get(ctx context.Context, job string) (*exportJob, error) {
 func (x exports) beat(ctx context.Context, id int64, progress string, counts map[string]int) (bool, error) {
 	c, _ := json.Marshal(counts)
 	res, err := x.db.ExecContext(ctx, `UPDATE bulk_exports SET progress = $1, counts = $2, heartbeat_at = $3 WHERE id = $4 AND status = $5`,
-		progress, string(c), time.Now().UTC(), id, exportRunning)
+		progress, string(c), exportNow(), id, exportRunning)
 	if err != nil {
 		return false, err
 	}
@@ -135,14 +167,14 @@ func (x exports) chunk(ctx context.Context, id int64, kind string, seq, lines in
 func (x exports) finish(ctx context.Context, id int64, status, message string, counts map[string]int) error {
 	c, _ := json.Marshal(counts)
 	_, err := x.db.ExecContext(ctx, `UPDATE bulk_exports SET status = $1, error = $2, counts = $3, progress = '', finished_at = $4 WHERE id = $5 AND status = $6`,
-		status, message, string(c), time.Now().UTC(), id, exportRunning)
+		status, message, string(c), exportNow(), id, exportRunning)
 	return err
 }
 
 // cancel ends an export and deletes its files.
 func (x exports) cancel(ctx context.Context, id int64) error {
 	return x.db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE bulk_exports SET status = $1, finished_at = $2 WHERE id = $3`, exportCancelled, time.Now().UTC(), id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE bulk_exports SET status = $1, finished_at = $2 WHERE id = $3`, exportCancelled, exportNow(), id); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM bulk_export_chunks WHERE export_id = $1`, id)
@@ -150,12 +182,40 @@ func (x exports) cancel(ctx context.Context, id int64) error {
 	})
 }
 
-// sweep deletes the files of exports finished more than exportKeep ago.
+// sweep deletes the files nobody may download any more: of the exports finished more than
+// exportKeep ago (marked expired), and of those that failed, or whose instance stopped
+// beating (failed now). Its reads and deletes name the exports by their end, each export's
+// chunks by their key.
 func (x exports) sweep(ctx context.Context) error {
-	_, err := x.db.ExecContext(ctx, `DELETE FROM bulk_export_chunks WHERE export_id IN (SELECT id FROM bulk_exports WHERE finished_at < $1)`,
-		time.Now().UTC().Add(-exportKeep))
-	return err
+	now := exportNow()
+	return x.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE bulk_exports SET status = $1, error = $2, finished_at = $3 WHERE status = $4 AND heartbeat_at < $5`,
+			exportFailed, "the server running it stopped", now, exportRunning, now.Add(-exportStale)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bulk_exports SET status = $1 WHERE status = $2 AND finished_at < $3`, exportExpired, exportDone, now.Add(-exportKeep)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM bulk_export_chunks WHERE export_id IN
+			(SELECT id FROM bulk_exports WHERE finished_at IS NOT NULL AND (status <> $1 OR finished_at < $2))`, exportDone, now.Add(-exportKeep))
+		return err
+	})
 }
+
+// expire deletes the files of export id, found past its expiry at a read, and marks it so.
+func (x exports) expire(ctx context.Context, id int64) error {
+	return x.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE bulk_exports SET status = $1 WHERE id = $2 AND status = $3`, exportExpired, id, exportDone); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM bulk_export_chunks WHERE export_id = $1`, id)
+		return err
+	})
+}
+
+// SweepExports deletes the bulk export files due for deletion (the server runs it
+// periodically; a read of an expired file deletes that export's files at once).
+func SweepExports(ctx context.Context, db *database.DB) error { return exports{db}.sweep(ctx) }
 
 // eachChunk streams a type's chunks in order to fn, one at a time.
 func (x exports) eachChunk(ctx context.Context, id int64, kind string, fn func(data string) error) error {

@@ -61,27 +61,26 @@ type Handler struct {
 // Routes is the FHIR API's route table: each interaction with the native permission it
 // needs, and the resource type and interaction a token's scopes must allow.
 func (h *Handler) Routes() []auth.Route {
-	viewPatient := auth.Need(auth.ViewPatient)
-	readVisits := auth.NeedAny(auth.RecordVitals, auth.WriteDiagnosis)
-	viewAppointments := auth.Need(auth.ViewAppointment)
+	viewPatient := readAccessOf("Patient")
 	type typeRoutes struct {
 		kind   string
-		access auth.Access
 		search http.HandlerFunc
 		read   http.HandlerFunc
 	}
+	// Each type's reads ask any permission that reads some of it (ReadAccess); the handlers
+	// answer of it only what the caller's own rules allow.
 	types := []typeRoutes{
-		{"Patient", viewPatient, h.searchPatients, h.readPatient},
-		{"AllergyIntolerance", viewPatient, h.searchAllergies, nil},
-		{"Encounter", viewAppointments, h.searchEncounters, nil},
-		{"Condition", readVisits, h.searchConditions, nil},
-		{"Observation", readVisits, h.searchObservations, nil},
-		{"Practitioner", auth.NeedAny(auth.ViewPatient, auth.ViewAppointment), h.searchPractitioners, nil},
-		{"Organization", auth.LoggedIn, h.searchOrganizations, nil},
-		{"Appointment", viewAppointments, h.searchAppointments, nil},
-		{"ServiceRequest", auth.NeedAny(auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis), h.searchServiceRequests, nil},
-		{"MedicationRequest", auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals), h.searchMedicationRequests, nil},
-		{"DocumentReference", viewPatient, h.searchDocumentReferences, nil},
+		{"Patient", h.searchPatients, h.readPatient},
+		{"AllergyIntolerance", h.searchAllergies, nil},
+		{"Encounter", h.searchEncounters, nil},
+		{"Condition", h.searchConditions, nil},
+		{"Observation", h.searchObservations, nil},
+		{"Practitioner", h.searchPractitioners, nil},
+		{"Organization", h.searchOrganizations, nil},
+		{"Appointment", h.searchAppointments, nil},
+		{"ServiceRequest", h.searchServiceRequests, nil},
+		{"MedicationRequest", h.searchMedicationRequests, nil},
+		{"DocumentReference", h.searchDocumentReferences, nil},
 	}
 	// Every type but Patient (whose read is its own) is read through what it is made from.
 	versioned := map[string]typeVersions{}
@@ -98,10 +97,11 @@ func (h *Handler) Routes() []auth.Route {
 	}
 	access := map[string]auth.Access{}
 	for _, t := range types {
-		access[t.kind] = t.access
+		a := readAccessOf(t.kind)
+		access[t.kind] = a
 		routes = append(routes,
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind, Access: t.access, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.search},
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}", Access: t.access, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.read},
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind, Access: a, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.search},
+			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}", Access: a, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.read},
 		)
 	}
 	// Every type's versions: vread, and history of one resource and of the type.
@@ -130,11 +130,14 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/$everything", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.everything},
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 	)
-	// Bulk export: the kick-offs check each type's permission and scope themselves.
+	// Bulk export: every kick-off copies many patients' records (the whole clinic, or a
+	// doctor's list, any doctor's), so each needs the export permission; the kick-offs check
+	// each type's read permission and scope themselves (ReadAccess).
+	exportRecords := auth.Need(auth.ExportRecords)
 	routes = append(routes,
-		auth.Route{Method: "GET", Path: Base + "/$export", Access: viewPatient, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
-		auth.Route{Method: "GET", Path: Base + "/Patient/$export", Access: viewPatient, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
-		auth.Route{Method: "GET", Path: Base + "/Group/{id}/$export", Access: viewPatient, FHIR: true, Errors: WriteError, Handler: h.kickOff(true)},
+		auth.Route{Method: "GET", Path: Base + "/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
+		auth.Route{Method: "GET", Path: Base + "/Patient/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
+		auth.Route{Method: "GET", Path: Base + "/Group/{id}/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(true)},
 		auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.exportStatus},
 		auth.Route{Method: "DELETE", Path: Base + "/bulkdata/{job}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.cancelExport},
 	)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"emr/internal/appointment"
+	"emr/internal/auth"
 	"emr/internal/i18n"
 	"emr/internal/result"
 )
@@ -232,6 +233,15 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 		}
 		match, labMatch = match && len(f.IDs) > 0, labMatch && len(orders) > 0
 	}
+	// Each side is read only by who may read its category (ReadAccess); a search asking only
+	// for categories the caller may not read is refused, naming them.
+	p := auth.PrincipalFrom(r.Context())
+	if denied := deniedCategories(p, q.values["category"]); denied != "" {
+		WriteError(w, r, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.read_forbidden", Args: []any{denied}, Expression: "category"})
+		return
+	}
+	match = match && mayRead(p, "Observation", "vital-signs")
+	labMatch = labMatch && mayRead(p, "Observation", "laboratory")
 	inRange := func(list []Resource) []Resource {
 		var out []Resource
 		for _, res := range list {
@@ -247,6 +257,30 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 	h.searchset(w, r, "Observation", q, combined(vitalsSrc, labSrc, labOffset), func(page []entry) error {
 		return h.audited(r, "fhir.observation.list", "appointment", "", f.PatientID, "Observation search: "+idList(page))
 	})
+}
+
+// deniedCategories names the Observation categories a search asks for that p may not read,
+// when it asks for no other ("" otherwise): "Observation (laboratory)".
+func deniedCategories(p *auth.Principal, occurrences [][]string) string {
+	var denied []string
+	for _, list := range occurrences {
+		var those []string
+		for _, v := range list {
+			_, code, found := strings.Cut(v, "|")
+			if !found {
+				code = v
+			}
+			if mayRead(p, "Observation", code) || !hasCategory("Observation", code) {
+				those = nil // one it may read, or one the server has none of (matching nothing)
+				break
+			}
+			those = append(those, "Observation:"+code)
+		}
+		if len(those) > 0 {
+			denied = append(denied, those...)
+		}
+	}
+	return named(denied)
 }
 
 // tokenFilter reads token parameters ([system|]code, a comma for "or", each occurrence

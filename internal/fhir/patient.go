@@ -26,7 +26,7 @@ const (
 type Patient struct {
 	base
 	Identifier    []Identifier     `json:"identifier,omitempty"`
-	Active        bool             `json:"active"`
+	Active        *bool            `json:"active,omitempty"` // always set, but on a withheld patient
 	Name          []HumanName      `json:"name,omitempty"`
 	Telecom       []ContactPoint   `json:"telecom,omitempty"`
 	Gender        string           `json:"gender,omitempty"`
@@ -35,6 +35,14 @@ type Patient struct {
 	Address       []Address        `json:"address,omitempty"`
 	MaritalStatus *CodeableConcept `json:"maritalStatus,omitempty"`
 	Contact       []PatientContact `json:"contact,omitempty"`
+	// withheld marks a patient found by a conditional create for a caller who may not read
+	// patients: it holds its id and version alone (withhold).
+	withheld bool
+}
+
+// withhold is p as its id and version alone.
+func withhold(p Patient) Patient {
+	return Patient{base: base{ResourceType: p.ResourceType, ID: p.ID, Meta: &Meta{VersionID: p.VersionID()}}, withheld: true}
 }
 
 // ElementExt carries a primitive element's extensions.
@@ -57,7 +65,7 @@ var maritalCodes = map[string][2]string{
 func toPatient(p patient.Patient) Patient {
 	out := Patient{
 		base:   newBase("Patient", strconv.FormatInt(p.ID, 10), p.Version, p.UpdatedAt),
-		Active: !p.Archived,
+		Active: new(!p.Archived),
 		Identifier: []Identifier{{Use: "usual", Type: &CodeableConcept{Coding: []Coding{{System: systemV20203, Code: "MR", Display: "Medical record number"}}},
 			System: MRNSystem, Value: p.MRN}},
 		Gender:    p.Sex,
@@ -252,9 +260,17 @@ func (h *Handler) searchPatients(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	// A search of the register is not audited, as the web app's is not; reading a patient,
-	// and every search of a patient's clinical record, is.
-	h.searchset(w, r, "Patient", q, h.patientSource(f, any), func([]entry) error { return nil })
+	// A search of the register is audited with the patients it answered (the patient, when
+	// it found one): through the API a program can page through the whole register, which the
+	// web app's search, a person typing a name, does not; reading a patient, and every search
+	// of a patient's clinical record, is audited too.
+	h.searchset(w, r, "Patient", q, h.patientSource(f, any), func(page []entry) error {
+		var pid int64
+		if len(page) == 1 {
+			pid, _ = strconv.ParseInt(page[0].res.ResourceID(), 10, 64)
+		}
+		return h.audited(r, "fhir.patient.list", "patient", "", pid, "Patient search: "+idList(page))
+	})
 }
 
 // idList names a page's resources for its audit event.

@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"emr/internal/auth"
+	"emr/internal/i18n"
 )
 
 // Page sizes: _count's default and most.
@@ -455,10 +458,14 @@ func countAll(ctx context.Context, src source, q query) (int, bool, error) {
 }
 
 // searchset answers a search: one page of src as a searchset Bundle with absolute
-// fullUrls, self, and next and previous links that carry a cursor.
+// fullUrls, self, and next and previous links that carry a cursor. What the caller may not
+// read of the type (ReadAccess: a category) is left out of every page, and an outcome entry
+// names it.
 // The page is audited (record) before it is sent: a read that cannot be audited is not
 // served.
 func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string, q query, src source, record func(page []entry) error) {
+	p := auth.PrincipalFrom(r.Context())
+	src = readableSource(p, src)
 	wk, err := collect(r.Context(), src, q)
 	if err != nil {
 		WriteError(w, r, err)
@@ -522,6 +529,11 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 	b.Entry = make([]BundleEntry, len(page))
 	for i, e := range page {
 		b.Entry[i] = BundleEntry{FullURL: base + "/" + e.res.ResourceKind() + "/" + e.res.ResourceID(), Resource: e.res, Search: &EntrySearch{Mode: "match"}}
+	}
+	if left := leftOut(p, []string{kind}); len(left) > 0 {
+		oo := OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "suppressed",
+			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", named(left))}}}
+		b.Entry = append(b.Entry, BundleEntry{Resource: oo, Search: &EntrySearch{Mode: "outcome"}})
 	}
 	if err := record(page); err != nil {
 		WriteError(w, r, err)

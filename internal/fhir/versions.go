@@ -10,6 +10,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
+	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/document"
 	"emr/internal/i18n"
@@ -251,6 +252,10 @@ func (t typeVersions) answer(h *Handler, w http.ResponseWriter, r *http.Request,
 		WriteError(w, r, missing)
 		return
 	}
+	if !readable(auth.PrincipalFrom(r.Context()), res) {
+		WriteError(w, r, readForbidden(res))
+		return
+	}
 	if err := t.audit(h, r, ".read", src.entity, recordID, v.patientID, strings.TrimSpace(t.kind+"/"+id+" "+detail)); err != nil {
 		WriteError(w, r, err)
 		return
@@ -331,8 +336,13 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 		base := h.baseURL(r)
 		var entries []BundleEntry
 		var patientID int64
+		p := auth.PrincipalFrom(r.Context())
 		for _, v := range list {
 			if res := pick(v.resources, t.kind, id); res != nil {
+				if !readable(p, res) {
+					WriteError(w, r, readForbidden(res))
+					return
+				}
 				entries = append(entries, versionEntry(base, res))
 			}
 			patientID = v.patientID
@@ -376,9 +386,10 @@ func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
 		base := h.baseURL(r)
 		var entries []BundleEntry
 		var ids []string
+		p := auth.PrincipalFrom(r.Context())
 		for _, v := range list {
 			for _, res := range v.resources {
-				if res.ResourceKind() == t.kind {
+				if res.ResourceKind() == t.kind && readable(p, res) {
 					entries = append(entries, versionEntry(base, res))
 					ids = append(ids, res.ResourceID())
 				}

@@ -16,6 +16,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 )
 
@@ -225,6 +226,19 @@ func (h *Handler) createPatient(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
+	if res.withheld {
+		// Where the match is, and that it exists: as Prefer: return=OperationOutcome (FHIR
+		// R4 http.html#ccreate, #ins-ret), or nothing under return=minimal.
+		w.Header().Set("Location", location(h.baseURL(r), "Patient", res.ID, res.Meta.VersionID))
+		w.Header().Set("ETag", `W/"`+res.Meta.VersionID+`"`)
+		if strings.Contains(r.Header.Get("Prefer"), "return=minimal") {
+			w.WriteHeader(status)
+			return
+		}
+		write(w, status, OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "duplicate",
+			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.conditional_match", "Patient/"+res.ID)}}})
+		return
+	}
 	writeHeaders(w, h.baseURL(r), res)
 	answerWrite(w, r, status, res)
 }
@@ -278,7 +292,11 @@ func (h *Handler) writePatient(r *http.Request, pw patientWriter, data []byte, i
 			return Patient{}, 0, err
 		}
 		if ifNoneExist != "" {
-			return createIfNone(r, pw, e, input, ifNoneExist)
+			res, status, err := createIfNone(r, pw, e, input, ifNoneExist)
+			if err != nil || status != http.StatusOK {
+				return res, status, err
+			}
+			return matched(r, pw, res)
 		}
 		p, err := pw.create(r.Context(), e, input)
 		if err != nil {
@@ -361,6 +379,23 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 	return toPatient(p), http.StatusOK, nil
 }
 
+// matched answers the patient a conditional create found: whole to a caller who may read
+// patients (permission and scope), its id and version alone (withheld) to anyone else; either
+// way it is audited as a read of that patient, in the write's transaction when there is one.
+func matched(r *http.Request, pw patientWriter, res Patient) (Patient, int, error) {
+	p := auth.PrincipalFrom(r.Context())
+	detail := "conditional create matched"
+	if !readable(p, res) || !p.ScopeAllows("Patient", auth.ActRead) {
+		res, detail = withhold(res), "conditional create matched; its content withheld"
+	}
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "fhir.patient.read", "patient", res.ID, audit.Success, detail
+	if err := pw.access(r.Context(), e); err != nil {
+		return Patient{}, 0, err
+	}
+	return res, http.StatusOK, nil
+}
+
 // patientWriter writes patients: on their own (a single request's write) or inside the
 // transaction of a batch or a transaction Bundle.
 type patientWriter interface {
@@ -368,6 +403,8 @@ type patientWriter interface {
 	create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error)
 	update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error)
 	createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error)
+	// access records a read: on its own, or in the Bundle's transaction (whose answer it is).
+	access(ctx context.Context, e audit.Event) error
 }
 
 type directWriter struct{ s *patient.Store }
@@ -385,6 +422,9 @@ func (d directWriter) update(ctx context.Context, e audit.Event, id int64, versi
 }
 func (d directWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error) {
 	return d.s.CreateIfNone(ctx, e, in, f, key)
+}
+func (d directWriter) access(ctx context.Context, e audit.Event) error {
+	return audit.Access(ctx, d.s.DB, e)
 }
 
 type txWriter struct {
@@ -404,3 +444,4 @@ func (t txWriter) update(ctx context.Context, e audit.Event, id int64, version i
 func (t txWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error) {
 	return t.s.CreateIfNoneIn(ctx, t.tx, e, in, f, key)
 }
+func (t txWriter) access(ctx context.Context, e audit.Event) error { return audit.Record(ctx, t.tx, e) }

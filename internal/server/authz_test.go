@@ -252,9 +252,9 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/DocumentReference":                      "view patient",
 	"GET /fhir/R4/DocumentReference/{id}":                 "view patient",
 	"GET /fhir/R4/Patient/{id}/$everything":               "view patient",
-	"GET /fhir/R4/$export":                                "view patient",
-	"GET /fhir/R4/Patient/$export":                        "view patient",
-	"GET /fhir/R4/Group/{id}/$export":                     "view patient",
+	"GET /fhir/R4/$export":                                "export records",
+	"GET /fhir/R4/Patient/$export":                        "export records",
+	"GET /fhir/R4/Group/{id}/$export":                     "export records",
 	"GET /fhir/R4/bulkdata/{job}":                         "logged-in",
 	"DELETE /fhir/R4/bulkdata/{job}":                      "logged-in",
 	"GET /fhir/R4/bulkdata/{job}/{file}":                  "logged-in",
@@ -283,9 +283,9 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/Condition/{id}/_history/{vid}":          "record vitals or write diagnosis",
 	"GET /fhir/R4/Condition/{id}/_history":                "record vitals or write diagnosis",
 	"GET /fhir/R4/Condition/_history":                     "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation/{id}/_history/{vid}":        "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation/{id}/_history":              "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation/_history":                   "record vitals or write diagnosis",
+	"GET /fhir/R4/Observation/{id}/_history/{vid}":        "record vitals or write diagnosis or record results or review results",
+	"GET /fhir/R4/Observation/{id}/_history":              "record vitals or write diagnosis or record results or review results",
+	"GET /fhir/R4/Observation/_history":                   "record vitals or write diagnosis or record results or review results",
 	"GET /fhir/R4/ServiceRequest/{id}/_history/{vid}":     "record results or review results or write diagnosis",
 	"GET /fhir/R4/ServiceRequest/{id}/_history":           "record results or review results or write diagnosis",
 	"GET /fhir/R4/ServiceRequest/_history":                "record results or review results or write diagnosis",
@@ -307,8 +307,8 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/Encounter/{id}":                         "view appointment",
 	"GET /fhir/R4/Condition":                              "record vitals or write diagnosis",
 	"GET /fhir/R4/Condition/{id}":                         "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation":                            "record vitals or write diagnosis",
-	"GET /fhir/R4/Observation/{id}":                       "record vitals or write diagnosis",
+	"GET /fhir/R4/Observation":                            "record vitals or write diagnosis or record results or review results",
+	"GET /fhir/R4/Observation/{id}":                       "record vitals or write diagnosis or record results or review results",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.
@@ -476,7 +476,6 @@ func TestTokenMatrix(t *testing.T) {
 					other = "s"
 				}
 				check(token(role, "user/"+rt.Resource+"."+act), allowed, "a token scoped to it")
-				check(token(role, "patient/"+rt.Resource+"."+act), allowed, "a patient/ token scoped to it")
 				check(token(role, "user/"+rt.Resource+"."+other), false, "a token scoped to another interaction")
 				otherType := "Practitioner"
 				if rt.Resource == otherType {

@@ -283,6 +283,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			return err
 		}),
 		every(escalateEvery, "escalate critical results", escalate(results, publisher)),
+		every(sweepEvery, "delete expired bulk export files", func(ctx context.Context) error { return fhir.SweepExports(ctx, db) }),
 		scheduled.Run,
 	}
 	if outbox := mailOutbox(cfg, db); outbox != nil {

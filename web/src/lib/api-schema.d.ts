@@ -1142,7 +1142,7 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Condition, Observation), _since, _outputFormat=application/fhir+ndjson. Each type must be one the caller may read (permission and scope), else 403 naming it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
   };
   "/fhir/R4/AllergyIntolerance": {
@@ -1237,7 +1237,7 @@ export type paths = {
     };
   };
   "/fhir/R4/bulkdata/{job}/{file}": {
-    /** One type's NDJSON file of a finished export (application/fhir+ndjson), streamed, to its requester only; each download is audited. */
+    /** One type's NDJSON file of a finished export (application/fhir+ndjson), streamed, to the credential that started the export only, while it may still read all the file holds (its permissions and scopes read again: 403 otherwise); OperationOutcome.ndjson names what the export left out. Each download is audited. A day after the export finished its files are deleted (404). */
     get: operations["getFhirExportFile"];
     parameters: {
       path: {
@@ -1355,7 +1355,7 @@ export type paths = {
     };
   };
   "/fhir/R4/Group/{id}/$export": {
-    /** Bulk Data export of a Group's patients, as $export. */
+    /** Bulk Data export of a Group's patients, as $export (any doctor's patients: a list of many patients, so the export permission too). */
     get: operations["exportFhirGroup"];
     parameters: {
       path: {
@@ -1405,7 +1405,7 @@ export type paths = {
     get: operations["getFhirMetadata"];
   };
   "/fhir/R4/Observation": {
-    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs (to who may read vitals) and laboratory results (to who may read results) per the R4 profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. What the caller may not read (a category) is left out and named in an outcome entry; asking only for such a category is 403. Every error is an OperationOutcome. */
     get: operations["searchFhirObservation"];
     /** Record a vital sign (LOINC 85354-9 blood pressure with both components, 8867-4, 9279-1, 8310-5, 2708-6, 29463-7, 8302-2; BMI is computed) into its visit (encounter), whose patient it must name: the visit's ranges and state apply; [lb_av], [in_i], [degF] and g/m are converted to the units kept. Vitals copied forward from an earlier visit are replaced, never kept as measured now. */
     post: operations["createFhirObservation"];
@@ -1415,7 +1415,7 @@ export type paths = {
     get: operations["typeHistoryFhirObservation"];
   };
   "/fhir/R4/Observation/{id}": {
-    /** Read one Observation, with ETag W/"<versionId>". */
+    /** Read one Observation, with ETag W/"<versionId>". A vital sign to who may read vitals, a laboratory result to who may read results (403 otherwise). */
     get: operations["readFhirObservation"];
     /** Change a vital sign of a visit, at the visit's version (If-Match, required; 412 when stale). */
     put: operations["updateFhirObservation"];
@@ -1481,9 +1481,9 @@ export type paths = {
     };
   };
   "/fhir/R4/Patient": {
-    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
     get: operations["searchFhirPatient"];
-    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. */
+    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
     post: operations["createFhirPatient"];
   };
   "/fhir/R4/Patient/_history": {
@@ -7645,7 +7645,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Condition, Observation), _since, _outputFormat=application/fhir+ndjson. Each type must be one the caller may read (permission and scope), else 403 naming it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -7948,7 +7948,7 @@ export type operations = {
       202: {
         content: never;
       };
-      /** @description An OperationOutcome: not the caller's export, or cancelled. */
+      /** @description An OperationOutcome: not the caller's export (another credential's), cancelled, or expired. */
       404: {
         content: never;
       };
@@ -7972,7 +7972,7 @@ export type operations = {
       };
     };
   };
-  /** One type's NDJSON file of a finished export (application/fhir+ndjson), streamed, to its requester only; each download is audited. */
+  /** One type's NDJSON file of a finished export (application/fhir+ndjson), streamed, to the credential that started the export only, while it may still read all the file holds (its permissions and scopes read again: 403 otherwise); OperationOutcome.ndjson names what the export left out. Each download is audited. A day after the export finished its files are deleted (404). */
   getFhirExportFile: {
     parameters: {
       path: {
@@ -8286,7 +8286,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of a Group's patients, as $export. */
+  /** Bulk Data export of a Group's patients, as $export (any doctor's patients: a list of many patients, so the export permission too). */
   exportFhirGroup: {
     parameters: {
       path: {
@@ -8411,7 +8411,7 @@ export type operations = {
       };
     };
   };
-  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs per the R4 vital-signs profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs (to who may read vitals) and laboratory results (to who may read results) per the R4 profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. What the caller may not read (a category) is left out and named in an outcome entry; asking only for such a category is 403. Every error is an OperationOutcome. */
   searchFhirObservation: {
     responses: {
       /** @description A searchset Bundle. */
@@ -8468,7 +8468,7 @@ export type operations = {
       };
     };
   };
-  /** Read one Observation, with ETag W/"<versionId>". */
+  /** Read one Observation, with ETag W/"<versionId>". A vital sign to who may read vitals, a laboratory result to who may read results (403 otherwise). */
   readFhirObservation: {
     parameters: {
       path: {
@@ -8652,7 +8652,7 @@ export type operations = {
       };
     };
   };
-  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
+  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
   searchFhirPatient: {
     responses: {
       /** @description A searchset Bundle. */
@@ -8675,7 +8675,7 @@ export type operations = {
       };
     };
   };
-  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. */
+  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
   createFhirPatient: {
     responses: {
       /** @description The patient If-None-Exist found. */

@@ -162,7 +162,7 @@ export default function ApiAccessPage() {
               <Input maxLength={100} />
             </Form.Item>
             <Form.Item name="scopes" label={t('apiAccess.scopes')} extra={t('apiAccess.scopesHint')}>
-              <Input placeholder="patient/*.rs user/Observation.cruds" spellCheck={false} />
+              <Input placeholder="user/*.rs user/Observation.cruds" spellCheck={false} />
             </Form.Item>
             <Form.Item name="expires_in_days" label={t('apiAccess.expiresIn')}>
               <Select options={LIFETIMES.map((d) => ({ value: d, label: t('apiAccess.days', { count: d }) }))} />

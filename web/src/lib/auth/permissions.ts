@@ -26,4 +26,5 @@ export const PERMISSIONS = [
   'issue documents',
   'manage templates',
   'manage clinic sets',
+  'export records',
 ] as const

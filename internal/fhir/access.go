@@ -1,0 +1,185 @@
+package fhir
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+
+	"emr/internal/auth"
+)
+
+// ReadRule is who may read one FHIR type, or one category of it: a caller holding any one of
+// Perms (none: any logged-in caller), as the native API's route that reads the same records
+// (Native) asks. A backend client has no permissions: its system/ scopes alone decide.
+type ReadRule struct {
+	Type     string
+	Category string // "" for every resource of the type
+	Perms    []auth.Permission
+	Native   string // the native route reading the same records, "METHOD /path"
+}
+
+// ReadAccess is the one table of who reads what through FHIR. The route table takes each
+// type's routes' access from it (any of its rules' permissions), and every read, search,
+// history, $everything and $export answers, of each resource, only what the caller's rule
+// allows; the authorization tests read it.
+var ReadAccess = []ReadRule{
+	{"Patient", "", []auth.Permission{auth.ViewPatient}, "GET /api/patients/{id}"},
+	{"AllergyIntolerance", "", []auth.Permission{auth.ViewPatient}, "GET /api/patients/{id}"},
+	{"DocumentReference", "", []auth.Permission{auth.ViewPatient}, "GET /api/documents/{id}"},
+	{"Encounter", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments/{id}"},
+	{"Appointment", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments/{id}"},
+	{"Condition", "", []auth.Permission{auth.RecordVitals, auth.WriteDiagnosis}, "GET /api/appointments/{id}/visit"},
+	{"Observation", "vital-signs", []auth.Permission{auth.RecordVitals, auth.WriteDiagnosis}, "GET /api/patients/{id}/vitals"},
+	{"Observation", "laboratory", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
+	{"ServiceRequest", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
+	{"MedicationRequest", "", []auth.Permission{auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "GET /api/prescriptions/{id}"},
+	{"Practitioner", "", []auth.Permission{auth.ViewPatient, auth.ViewAppointment}, ""},
+	{"Organization", "", nil, "GET /api/settings/clinic"},
+}
+
+// rulesOf are the rules of kind, in the table's order.
+func rulesOf(kind string) []ReadRule {
+	var out []ReadRule
+	for _, r := range ReadAccess {
+		if r.Type == kind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// readAccessOf is the access of kind's read and search routes: any permission that reads
+// any of it (the handlers then answer only what the caller's rules allow).
+func readAccessOf(kind string) auth.Access {
+	var perms []auth.Permission
+	for _, r := range rulesOf(kind) {
+		if len(r.Perms) == 0 {
+			return auth.LoggedIn
+		}
+		for _, p := range r.Perms {
+			if !slices.Contains(perms, p) {
+				perms = append(perms, p)
+			}
+		}
+	}
+	return auth.NeedAny(perms...)
+}
+
+// permits reports whether p's permissions let it read r's resources (scopes are checked
+// apart, by the guard or the operation).
+func (r ReadRule) permits(p *auth.Principal) bool {
+	if len(r.Perms) == 0 {
+		return true
+	}
+	for _, perm := range r.Perms {
+		if p.MayFHIR(perm) {
+			return true
+		}
+	}
+	return false
+}
+
+// categoryOf is the category under which ReadAccess reads res ("" for a type read whole).
+func categoryOf(res Resource) string {
+	if o, ok := res.(Observation); ok && len(o.Category) > 0 && len(o.Category[0].Coding) > 0 {
+		return o.Category[0].Coding[0].Code
+	}
+	return ""
+}
+
+// mayRead reports whether p may read resources of kind in category ("" for a type read
+// whole). A category the table does not name is read by nobody.
+func mayRead(p *auth.Principal, kind, category string) bool {
+	for _, r := range rulesOf(kind) {
+		if r.Category == category {
+			return r.permits(p)
+		}
+	}
+	return false
+}
+
+// hasCategory reports whether the table reads kind by category and names this one.
+func hasCategory(kind, category string) bool {
+	for _, r := range rulesOf(kind) {
+		if r.Category != "" && r.Category == category {
+			return true
+		}
+	}
+	return false
+}
+
+// readable reports whether p may read res, by its type and category.
+func readable(p *auth.Principal, res Resource) bool {
+	return mayRead(p, res.ResourceKind(), categoryOf(res))
+}
+
+// leftOut lists what of kinds p may not read: a whole type ("Encounter") or a category of a
+// type it reads in part ("Observation:laboratory"), in the table's order.
+func leftOut(p *auth.Principal, kinds []string) []string {
+	var out []string
+	for _, kind := range kinds {
+		rules := rulesOf(kind)
+		var denied []string
+		for _, r := range rules {
+			if !r.permits(p) {
+				denied = append(denied, r.Category)
+			}
+		}
+		switch {
+		case len(denied) == 0:
+		case len(denied) == len(rules):
+			out = append(out, kind)
+		default:
+			for _, c := range denied {
+				out = append(out, kind+":"+c)
+			}
+		}
+	}
+	return out
+}
+
+// named writes what leftOut lists as the outcome names it: "Observation (laboratory)".
+func named(keys []string) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if kind, category, ok := strings.Cut(k, ":"); ok {
+			parts[i] = kind + " (" + category + ")"
+		} else {
+			parts[i] = k
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// readForbidden refuses a read of res, naming its type and category.
+func readForbidden(res Resource) *Error {
+	k := res.ResourceKind()
+	if c := categoryOf(res); c != "" {
+		k += ":" + c
+	}
+	return &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.read_forbidden", Args: []any{named([]string{k})}}
+}
+
+// keepReadable leaves out of list what p may not read.
+func keepReadable(p *auth.Principal, list []Resource) []Resource {
+	out := list[:0:0]
+	for _, res := range list {
+		if readable(p, res) {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// readableSource pages src with what p may not read left out of each record's resources (a
+// record left empty still moves the walk on).
+func readableSource(p *auth.Principal, src source) source {
+	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		list, err := src(ctx, after, desc, limit)
+		for i := range list {
+			list[i].Resources = keepReadable(p, list[i].Resources)
+		}
+		return list, err
+	}
+}
