@@ -43,6 +43,10 @@ type Event struct {
 	Detail    string // never a password; patient data only by reference (ids)
 	// Emergency marks an action taken under an emergency-access grant.
 	Emergency bool
+	// Credential is the API token or backend client the request came with, as kind, id and
+	// name ('token:17 "Lab script"', 'client:emr-abc "Lab interface"'); "" for a browser
+	// session or no request.
+	Credential string
 }
 
 // Record appends e inside tx, the transaction of the write it records: the write and its
@@ -93,9 +97,9 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 			e.PatientID = id
 		}
 	}
-	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-		e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency)
+	_, err := q.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, action, entity_type, entity_id, patient_id, address, outcome, detail, emergency, credential)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+		e.At, nullID(e.ActorID), e.ActorName, e.Action, e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency, nullText(e.Credential))
 	if err != nil {
 		return fmt.Errorf("record audit event %s: %w", e.Action, err)
 	}
@@ -106,7 +110,7 @@ func record(ctx context.Context, q database.Querier, e Event) error {
 // taken over what is stored.
 func normalize(e Event) Event {
 	e.At = e.At.UTC().Truncate(time.Microsecond)
-	e.ActorName, e.Detail = truncate(e.ActorName, 200), truncate(e.Detail, 2000)
+	e.ActorName, e.Detail, e.Credential = truncate(e.ActorName, 200), truncate(e.Detail, 2000), truncate(e.Credential, 200)
 	return e
 }
 
@@ -119,15 +123,27 @@ func Chained(prev string, seq int64, e Event) (Event, string) {
 }
 
 // chainHash is the hex SHA-256 of the previous hash and the event's stored fields, in a
-// fixed order and encoding.
+// fixed order and encoding. The credential is a field only when the event has one: every
+// event written before it existed (and every browser session's) hashes as it always did.
 func chainHash(prev string, seq int64, e Event) string {
-	fields, _ := json.Marshal([]any{seq, e.At.UTC().Format(time.RFC3339Nano), e.ActorID, e.ActorName, e.Action,
-		e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency})
+	values := []any{seq, e.At.UTC().Format(time.RFC3339Nano), e.ActorID, e.ActorName, e.Action,
+		e.EntityType, e.EntityID, e.PatientID, e.Address, e.Outcome, e.Detail, e.Emergency}
+	if e.Credential != "" {
+		values = append(values, e.Credential)
+	}
+	fields, _ := json.Marshal(values)
 	h := sha256.New()
 	h.Write([]byte(prev))
 	h.Write([]byte{'\n'})
 	h.Write(fields)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func nullID(id int64) any {

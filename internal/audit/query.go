@@ -32,7 +32,9 @@ type Stored struct {
 	Outcome    string    `json:"outcome"`
 	Detail     string    `json:"detail"`
 	Emergency  bool      `json:"emergency"`
-	Hash       string    `json:"hash"`
+	// Credential is the API token or backend client the request came with, "" for none.
+	Credential string `json:"credential"`
+	Hash       string `json:"hash"`
 }
 
 // countCap bounds the count of a filter: past it the viewer says "more than".
@@ -63,11 +65,14 @@ type Query struct {
 	Outcome   string
 	From, To  time.Time
 	Emergency bool
-	Sort      string // a sortKeys name
-	Desc      bool
-	PerPage   int
-	After     *Cursor // the page after this row…
-	Before    *Cursor // …or the page before it
+	// Credential keeps the events written on a request made with an API token or a backend
+	// client.
+	Credential bool
+	Sort       string // a sortKeys name
+	Desc       bool
+	PerPage    int
+	After      *Cursor // the page after this row…
+	Before     *Cursor // …or the page before it
 }
 
 // Cursor is a row's position in the sort: its sort column values and id.
@@ -159,6 +164,9 @@ func (q Query) where() (string, []any) {
 	if q.Emergency {
 		add("e.emergency")
 	}
+	if q.Credential {
+		add("e.credential IS NOT NULL")
+	}
 	if len(conds) == 0 {
 		return "", nil
 	}
@@ -249,13 +257,13 @@ func joinWhere(where, cond string) string {
 }
 
 const columns = `e.id, e.seq, e.at, e.actor_id, e.actor_name, e.action, e.entity_type, e.entity_id, e.patient_id,
-	e.address, e.outcome, e.detail, e.emergency, e.hash`
+	e.address, e.outcome, e.detail, e.emergency, COALESCE(e.credential, ''), e.hash`
 
 func scanStored(rows *sql.Rows) (Stored, error) {
 	var e Stored
 	var seq, actor sql.NullInt64
 	err := rows.Scan(&e.ID, &seq, &e.At, &actor, &e.ActorName, &e.Action, &e.EntityType, &e.EntityID, &e.PatientID,
-		&e.Address, &e.Outcome, &e.Detail, &e.Emergency, &e.Hash)
+		&e.Address, &e.Outcome, &e.Detail, &e.Emergency, &e.Credential, &e.Hash)
 	if seq.Valid {
 		e.Seq = &seq.Int64
 	}
@@ -381,9 +389,32 @@ func Sorts(sort string) bool {
 	return ok
 }
 
-// RecentBy returns the last n events of actorID, newest first.
+// RecentBy returns the last n events of actorID, newest first, with the events about the
+// account's API tokens that someone else wrote (an administrator's token made for it, or
+// ended): the account's owner sees what was done to its credentials.
 func RecentBy(ctx context.Context, q database.Querier, actorID int64, n int) ([]Stored, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+columns+` FROM audit_events e WHERE e.actor_id = $1 ORDER BY e.at DESC, e.id DESC LIMIT $2`, actorID, n)
+	out, err := recent(ctx, q, `SELECT `+columns+` FROM audit_events e WHERE e.actor_id = $1 ORDER BY e.at DESC, e.id DESC LIMIT $2`, actorID, n)
+	if err != nil {
+		return nil, err
+	}
+	about, err := recent(ctx, q, `SELECT `+columns+` FROM audit_events e WHERE e.entity_type = 'user' AND e.entity_id = $1
+		AND e.action LIKE 'api\_token.%' ESCAPE '\' AND (e.actor_id IS NULL OR e.actor_id <> $2) ORDER BY e.id DESC LIMIT $3`,
+		strconv.FormatInt(actorID, 10), actorID, n)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, about...)
+	slices.SortStableFunc(out, func(a, b Stored) int {
+		if c := b.At.Compare(a.At); c != 0 {
+			return c
+		}
+		return int(b.ID - a.ID)
+	})
+	return out[:min(n, len(out))], nil
+}
+
+func recent(ctx context.Context, q database.Querier, query string, args ...any) ([]Stored, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read activity: %w", err)
 	}

@@ -126,7 +126,7 @@ type waitingEvent struct {
 // the order they were written.
 func unsealed(ctx context.Context, tx *sql.Tx, legacyThrough int64) ([]waitingEvent, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, at, COALESCE(actor_id, 0), actor_name, action, entity_type, entity_id, patient_id,
-		address, outcome, detail, emergency FROM audit_events WHERE seq IS NULL AND id > $1 ORDER BY id LIMIT $2`, legacyThrough, sealBatch)
+		address, outcome, detail, emergency, COALESCE(credential, '') FROM audit_events WHERE seq IS NULL AND id > $1 ORDER BY id LIMIT $2`, legacyThrough, sealBatch)
 	if err != nil {
 		return nil, fmt.Errorf("read unsealed audit events: %w", err)
 	}
@@ -135,7 +135,7 @@ func unsealed(ctx context.Context, tx *sql.Tx, legacyThrough int64) ([]waitingEv
 	for rows.Next() {
 		var w waitingEvent
 		if err := rows.Scan(&w.id, &w.At, &w.ActorID, &w.ActorName, &w.Action, &w.EntityType, &w.EntityID, &w.PatientID,
-			&w.Address, &w.Outcome, &w.Detail, &w.Emergency); err != nil {
+			&w.Address, &w.Outcome, &w.Detail, &w.Emergency, &w.Credential); err != nil {
 			return nil, fmt.Errorf("read unsealed audit events: %w", err)
 		}
 		out = append(out, w)

@@ -68,7 +68,7 @@ func Verify(ctx context.Context, db *database.DB) (Report, error) {
 	}
 	defer seals.close()
 	rows, err := db.QueryContext(ctx, `SELECT id, seq, at, COALESCE(actor_id, 0), actor_name, action, entity_type, entity_id,
-		patient_id, address, outcome, detail, emergency, prev_hash, hash
+		patient_id, address, outcome, detail, emergency, COALESCE(credential, ''), prev_hash, hash
 		FROM audit_events WHERE seq IS NOT NULL ORDER BY seq`)
 	if err != nil {
 		return fail(err)
@@ -81,7 +81,7 @@ func Verify(ctx context.Context, db *database.DB) (Report, error) {
 		var id, seq int64
 		var prevHash, hash string
 		if err := rows.Scan(&id, &seq, &e.At, &e.ActorID, &e.ActorName, &e.Action, &e.EntityType, &e.EntityID,
-			&e.PatientID, &e.Address, &e.Outcome, &e.Detail, &e.Emergency, &prevHash, &hash); err != nil {
+			&e.PatientID, &e.Address, &e.Outcome, &e.Detail, &e.Emergency, &e.Credential, &prevHash, &hash); err != nil {
 			return fail(err)
 		}
 		batch, err := seals.covering(seq) // the seal of the batch the event is in, nil for none

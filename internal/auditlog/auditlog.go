@@ -58,6 +58,13 @@ func ParseQuery(get func(string) string, paged bool) (audit.Query, error) {
 	default:
 		v.Add("emergency", "validation.query")
 	}
+	switch get("credential") { // made with an API token or a backend client
+	case "", "0", "false":
+	case "1", "true":
+		q.Credential = true
+	default:
+		v.Add("credential", "validation.query")
+	}
 	if s := get("sort"); s != "" {
 		q.Desc = strings.HasPrefix(s, "-")
 		q.Sort = strings.TrimPrefix(s, "-")

@@ -65,7 +65,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 
 // csvHeader names the export's columns; they are stable identifiers for scripts.
 var csvHeader = []string{"seq", "at", "user", "action", "entity_type", "entity_id", "patient_id", "patient_number",
-	"outcome", "address", "emergency", "detail", "hash"}
+	"outcome", "address", "emergency", "detail", "hash", "credential"}
 
 // export streams every event of the filter as CSV, in the filter's order. The export is
 // audited first, with the filter, so even an interrupted one is on record.
@@ -134,7 +134,7 @@ func csvRow(e Event) []string {
 		patient = strconv.FormatInt(e.PatientID, 10)
 	}
 	return []string{seq, e.At.Format(time.RFC3339Nano), e.ActorName, e.Action, e.EntityType, e.EntityID, patient,
-		e.PatientMRN, e.Outcome, e.Address, strconv.FormatBool(e.Emergency), e.Detail, e.Hash}
+		e.PatientMRN, e.Outcome, e.Address, strconv.FormatBool(e.Emergency), e.Detail, e.Hash, e.Credential}
 }
 
 // withNumbers adds their patients' numbers to events (one read of the patient store).

@@ -37,11 +37,14 @@ type APIToken struct {
 	Name            string     `json:"name"`
 	Scopes          string     `json:"scopes"`
 	CreatedAt       time.Time  `json:"created_at"`
-	CreatedBy       *int64     `json:"-"`
+	CreatedBy       *int64     `json:"created_by"`
 	ExpiresAt       time.Time  `json:"expires_at"`
 	LastUsedAt      *time.Time `json:"last_used_at"`
 	LastUsedAddress string     `json:"last_used_address"`
 	RevokedAt       *time.Time `json:"revoked_at"`
+	// RevokedReason says why it ended: revoked by hand, or a remedy of its account
+	// (EndedPasswordChanged…); "" while live.
+	RevokedReason string `json:"revoked_reason"`
 }
 
 // NewAPIToken is what a token is created with.
@@ -124,13 +127,13 @@ func (t *APITokens) Create(ctx context.Context, e audit.Event, n NewAPIToken) (s
 	return token, got, err
 }
 
-const tokenColumns = `id, user_id, name, scopes, created_at, created_by, expires_at, last_used_at, last_used_address, revoked_at`
+const tokenColumns = `id, user_id, name, scopes, created_at, created_by, expires_at, last_used_at, last_used_address, revoked_at, revoked_reason`
 
 func scanToken(row interface{ Scan(...any) error }) (APIToken, error) {
 	var k APIToken
 	var by sql.NullInt64
 	var used, revoked sql.NullTime
-	if err := row.Scan(&k.ID, &k.UserID, &k.Name, &k.Scopes, &k.CreatedAt, &by, &k.ExpiresAt, &used, &k.LastUsedAddress, &revoked); err != nil {
+	if err := row.Scan(&k.ID, &k.UserID, &k.Name, &k.Scopes, &k.CreatedAt, &by, &k.ExpiresAt, &used, &k.LastUsedAddress, &revoked, &k.RevokedReason); err != nil {
 		return k, err
 	}
 	if by.Valid {
@@ -202,7 +205,7 @@ func (t *APITokens) Revoke(ctx context.Context, e audit.Event, id, owner int64) 
 		if e.ActorID != 0 {
 			by = e.ActorID
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = $1, revoked_by = $2 WHERE id = $3`, now, by, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = $1, revoked_by = $2, revoked_reason = $3 WHERE id = $4`, now, by, EndedRevoked, id); err != nil {
 			return fmt.Errorf("revoke token: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "api_token.revoke", "user", strconv.FormatInt(k.UserID, 10), audit.Success, now
@@ -229,9 +232,10 @@ func (t *APITokens) Lookup(ctx context.Context, token, address string) (*Princip
 	var expires time.Time
 	var used, revoked sql.NullTime
 	var epoch int64
-	err := t.DB.QueryRowContext(ctx, `SELECT id, user_id, scopes, expires_at, last_used_at, last_used_address, revoked_at,
+	var name string
+	err := t.DB.QueryRowContext(ctx, `SELECT id, user_id, name, scopes, expires_at, last_used_at, last_used_address, revoked_at,
 		(SELECT value FROM identity_epoch WHERE id = 1) FROM api_tokens WHERE token_hash = $1`, hash).
-		Scan(&p.TokenID, &p.UserID, &scopes, &expires, &used, &lastAddress, &revoked, &epoch)
+		Scan(&p.TokenID, &p.UserID, &name, &scopes, &expires, &used, &lastAddress, &revoked, &epoch)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && (revoked.Valid || !expires.After(now))) {
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
@@ -241,6 +245,7 @@ func (t *APITokens) Lookup(ctx context.Context, token, address string) (*Princip
 	if err := t.Sessions.fill(ctx, p, epoch, now); err != nil {
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
+	p.TokenName = name
 	if scopes != "" {
 		var refused *apperr.Error
 		if p.Scopes, err = ParseScopes(scopes, "user"); errors.As(err, &refused) && refused.Key == "scope.patient_context" {

@@ -47,6 +47,13 @@ type Client struct {
 	LastUsedAt      *time.Time `json:"last_used_at"`
 	LastUsedAddress string     `json:"last_used_address"`
 	RevokedAt       *time.Time `json:"revoked_at"`
+	// CreatedBy is the account that registered it, nil for the command line.
+	CreatedBy     *int64 `json:"created_by"`
+	CreatedByName string `json:"created_by_name"`
+	// CreatorDeactivated: the account that registered it is deactivated. The client keeps
+	// working (it is the clinic's system, not the account's); whoever left may still hold
+	// its private key, so the screen asks for its keys to be rotated.
+	CreatorDeactivated bool `json:"creator_deactivated"`
 }
 
 // NewClient is what a client is registered with.
@@ -142,14 +149,21 @@ func (c *Clients) Register(ctx context.Context, e audit.Event, n NewClient) (Cli
 	return c.Get(ctx, id)
 }
 
-const clientColumns = `id, client_id, name, jwks, scopes, created_at, last_used_at, last_used_address, revoked_at`
+// clientFrom reads a client with the account that registered it.
+const clientFrom = `SELECT k.id, k.client_id, k.name, k.jwks, k.scopes, k.created_at, k.last_used_at, k.last_used_address, k.revoked_at,
+	k.created_by, COALESCE(u.name, ''), COALESCE(NOT u.active, FALSE) FROM api_clients k LEFT JOIN users u ON u.id = k.created_by`
 
 func scanClient(row interface{ Scan(...any) error }) (Client, string, error) {
 	var k Client
 	var jwks string
 	var used, revoked sql.NullTime
-	if err := row.Scan(&k.ID, &k.ClientID, &k.Name, &jwks, &k.Scopes, &k.CreatedAt, &used, &k.LastUsedAddress, &revoked); err != nil {
+	var by sql.NullInt64
+	if err := row.Scan(&k.ID, &k.ClientID, &k.Name, &jwks, &k.Scopes, &k.CreatedAt, &used, &k.LastUsedAddress, &revoked,
+		&by, &k.CreatedByName, &k.CreatorDeactivated); err != nil {
 		return k, "", err
+	}
+	if by.Valid {
+		k.CreatedBy = &by.Int64
 	}
 	if used.Valid {
 		k.LastUsedAt = &used.Time
@@ -166,7 +180,7 @@ func scanClient(row interface{ Scan(...any) error }) (Client, string, error) {
 
 // Get returns one client.
 func (c *Clients) Get(ctx context.Context, id int64) (Client, error) {
-	k, _, err := scanClient(c.DB.QueryRowContext(ctx, `SELECT `+clientColumns+` FROM api_clients WHERE id = $1`, id))
+	k, _, err := scanClient(c.DB.QueryRowContext(ctx, clientFrom+` WHERE k.id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return k, apperr.NotFound("api_client.not_found")
 	}
@@ -178,7 +192,7 @@ func (c *Clients) Get(ctx context.Context, id int64) (Client, error) {
 
 // List returns the clients, newest first.
 func (c *Clients) List(ctx context.Context) ([]Client, error) {
-	rows, err := c.DB.QueryContext(ctx, `SELECT `+clientColumns+` FROM api_clients ORDER BY id DESC LIMIT 500`)
+	rows, err := c.DB.QueryContext(ctx, clientFrom+` ORDER BY k.id DESC LIMIT 500`)
 	if err != nil {
 		return nil, fmt.Errorf("list clients: %w", err)
 	}

@@ -3,6 +3,7 @@ package auth
 import (
 	"net"
 	"net/http"
+	"strconv"
 
 	"emr/internal/audit"
 )
@@ -18,11 +19,24 @@ func ClientAddress(r *http.Request) string {
 }
 
 // AuditEvent starts an audit event for the request's logged-in user and address, flagged
-// when the user acts under emergency access.
+// when the user acts under emergency access, and marked with the API token or backend
+// client the request came with.
 func AuditEvent(r *http.Request) audit.Event {
 	e := audit.Event{Address: ClientAddress(r)}
 	if p := PrincipalFrom(r.Context()); p != nil {
-		e.ActorID, e.ActorName, e.Emergency = p.UserID, p.Username, p.Emergency != nil
+		e.ActorID, e.ActorName, e.Emergency, e.Credential = p.UserID, p.Username, p.Emergency != nil, p.Credential()
 	}
 	return e
+}
+
+// Credential names the credential the principal's request came with, for the audit log:
+// 'token:17 "Lab script"', 'client:emr-abc "Lab interface"', or "" for a browser session.
+func (p *Principal) Credential() string {
+	switch {
+	case p.TokenID != 0:
+		return "token:" + strconv.FormatInt(p.TokenID, 10) + " " + strconv.Quote(p.TokenName)
+	case p.ClientID != 0:
+		return p.Username + " " + strconv.Quote(p.Name)
+	}
+	return ""
 }

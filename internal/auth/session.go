@@ -41,7 +41,9 @@ type Principal struct {
 	// not nil, narrow what the token may do on the FHIR API; a scoped token may not call the
 	// native API at all.
 	TokenID int64
-	Scopes  []Scope
+	// TokenName is the API token's name, as its owner gave it (for the audit log).
+	TokenName string
+	Scopes    []Scope
 	// ClientID is the backend client (a system, no person) the request came from, 0 for a
 	// user: its scopes alone say what it may do, on the FHIR API only.
 	ClientID  int64

@@ -112,7 +112,7 @@ func (t *TwoFactor) Begin(ctx context.Context, userID int64, account string) (En
 }
 
 // Confirm turns p's pending secret on once code matches it, ends p's user's other sessions
-// (as a password change does), and returns the recovery codes, shown this once (only their
+// and API tokens (as a password change does), and returns the recovery codes, shown this once (only their
 // keyed hashes are kept). The change is audited as e's, in its transaction.
 func (t *TwoFactor) Confirm(ctx context.Context, e audit.Event, p *Principal, code string) ([]string, error) {
 	var codes []string
@@ -134,6 +134,9 @@ func (t *TwoFactor) Confirm(ctx context.Context, e audit.Event, p *Principal, co
 			return err
 		}
 		if codes, err = t.newRecoveryCodes(ctx, tx, userID); err != nil {
+			return err
+		}
+		if err := EndTokens(ctx, tx, e, userID, EndedTwoFactorChanged, false); err != nil {
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "profile.two_factor_on", "user", strconv.FormatInt(userID, 10), audit.Success

@@ -83,7 +83,8 @@ func (c *clinic) token(t *testing.T, username, scopes string) (*apitest.Client, 
 		Token    string
 		APIToken struct{ ID int64 } `json:"api_token"`
 	}
-	r := c.admin.Do("POST", "/api/api-tokens", map[string]any{"user_id": c.env.UserID(username), "name": "lab link", "scopes": scopes, "expires_in_days": 30})
+	r := c.admin.Do("POST", "/api/api-tokens", map[string]any{"user_id": c.env.UserID(username), "name": "lab link", "scopes": scopes, "expires_in_days": 30,
+		"current_password": "lantern orchard 7 glacier 5"}) // the administrator's own password again
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create token: %d %s", r.Status, r.Body)
 	}
@@ -416,7 +417,7 @@ func TestTokensAreTheirUsers(t *testing.T) {
 		}
 
 		// Revoked: refused at once; the account holder revokes their own.
-		own := c.doctor.Do("POST", "/api/profile/api-tokens", map[string]any{"name": "my script"})
+		own := c.doctor.Do("POST", "/api/profile/api-tokens", map[string]any{"name": "my script", "current_password": "lantern orchard 7 glacier 3"})
 		var made struct {
 			Token    string
 			APIToken struct{ ID int64 } `json:"api_token"`

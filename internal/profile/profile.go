@@ -267,9 +267,16 @@ type Activity struct {
 	EntityID   string    `json:"entity_id"`
 	Outcome    string    `json:"outcome"`
 	Address    string    `json:"address"`
+	// Credential is the API token or backend client the action was made with, "" for the
+	// browser.
+	Credential string `json:"credential"`
+	// By is who acted when it was not the user: an administrator who made or ended one of
+	// the user's API tokens. "" for the user's own actions.
+	By string `json:"by"`
 }
 
-// RecentActivity returns the user's last n audit events, newest first.
+// RecentActivity returns the user's last n audit events, newest first, with what others
+// did to the user's API tokens.
 func (s *Store) RecentActivity(ctx context.Context, id int64, n int) ([]Activity, error) {
 	events, err := audit.RecentBy(ctx, s.DB, id, n)
 	if err != nil {
@@ -277,7 +284,10 @@ func (s *Store) RecentActivity(ctx context.Context, id int64, n int) ([]Activity
 	}
 	out := make([]Activity, len(events))
 	for i, e := range events {
-		out[i] = Activity{At: e.At, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID, Outcome: e.Outcome, Address: e.Address}
+		out[i] = Activity{At: e.At, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID, Outcome: e.Outcome, Address: e.Address, Credential: e.Credential}
+		if e.ActorID == nil || *e.ActorID != id {
+			out[i].By = e.ActorName
+		}
 	}
 	return out, nil
 }

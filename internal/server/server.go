@@ -237,6 +237,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			{Method: "GET", Path: "/api/config", Access: auth.Public, Handler: clientConfig(cfg, publisher)},
 		},
 	)
+	accounts.FHIRRoutes = routes // what a token's scopes may reach: the FHIR routes an account's roles allow
 	mux := http.NewServeMux()
 	guard := &auth.Guard{Sessions: sessions, Tokens: tokens, Clients: clients}
 	for _, rt := range routes {
@@ -283,6 +284,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			return err
 		}),
 		every(escalateEvery, "escalate critical results", escalate(results, publisher)),
+		every(user.RemindEvery, "remind owners of expiring API tokens", func(ctx context.Context) error {
+			_, err := user.RemindExpiringTokens(ctx, db, time.Now())
+			return err
+		}),
 		every(sweepEvery, "delete expired bulk export files", func(ctx context.Context) error { return fhir.SweepExports(ctx, db) }),
 		scheduled.Run,
 	}

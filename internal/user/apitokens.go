@@ -2,10 +2,14 @@ package user
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/httpjson"
@@ -14,13 +18,17 @@ import (
 // TokenRoutes are the API tokens' routes: an administrator's, for any account
 // (Administrator → API access), and an account holder's, for their own (the profile).
 // A token never manages tokens: a leaked one cannot make itself a longer-lived heir.
+// Making one asks the maker's password again (and second factor): a session left open is
+// not enough to mint a credential that outlives it.
 func (h *Handler) TokenRoutes() []auth.Route {
 	manage := auth.Need(auth.ManageUser)
 	return []auth.Route{
 		{Method: "GET", Path: "/api/api-tokens", Access: manage, Handler: h.listTokens(false)},
+		{Method: "GET", Path: "/api/api-tokens/reach", Access: manage, Handler: h.tokenReach(false)},
 		{Method: "POST", Path: "/api/api-tokens", Access: manage, Handler: h.createToken(false)},
 		{Method: "DELETE", Path: "/api/api-tokens/{id}", Access: manage, Handler: h.revokeToken(false)},
 		{Method: "GET", Path: "/api/profile/api-tokens", Access: auth.LoggedIn, Handler: h.listTokens(true)},
+		{Method: "GET", Path: "/api/profile/api-tokens/reach", Access: auth.LoggedIn, Handler: h.tokenReach(true)},
 		{Method: "POST", Path: "/api/profile/api-tokens", Access: auth.LoggedIn, Handler: h.createToken(true)},
 		{Method: "DELETE", Path: "/api/profile/api-tokens/{id}", Access: auth.LoggedIn, Handler: h.revokeToken(true)},
 		{Method: "GET", Path: "/api/api-clients", Access: manage, Handler: h.listClients},
@@ -77,12 +85,16 @@ func (h *Handler) revokeClient(w http.ResponseWriter, r *http.Request) {
 	httpjson.Result(w, r, http.StatusOK, k, err)
 }
 
-// TokenView is a token as the screens list it: with its account's username and name.
+// TokenView is a token as the screens list it: with its account's username and name, and
+// the name of who made it.
 type TokenView struct {
 	auth.APIToken
-	Username string `json:"username"`
-	UserName string `json:"user_name"`
-	Expired  bool   `json:"expired"`
+	Username      string `json:"username"`
+	UserName      string `json:"user_name"`
+	CreatedByName string `json:"created_by_name"`
+	Expired       bool   `json:"expired"`
+	// ExpiringSoon: live, and ending within 14 days (its owner is reminded).
+	ExpiringSoon bool `json:"expiring_soon"`
 }
 
 // CreatedToken answers a token's creation: the token itself, shown this once.
@@ -96,6 +108,10 @@ type tokenRequest struct {
 	Name          string `json:"name"`
 	Scopes        string `json:"scopes"`
 	ExpiresInDays int    `json:"expires_in_days"`
+	// CurrentPassword and Code re-authenticate the maker (the signed-in user, also when an
+	// administrator makes a token for another account).
+	CurrentPassword string `json:"current_password"`
+	Code            string `json:"code"`
 }
 
 // notByToken refuses token management to a request made with a token.
@@ -130,6 +146,37 @@ func (h *Handler) listTokens(own bool) http.HandlerFunc {
 	}
 }
 
+// tokenReach answers what a token for the account may be scoped to: each FHIR resource type
+// the account's roles reach, with the interactions they allow there.
+func (h *Handler) tokenReach(own bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := notByToken(r); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		userID := auth.PrincipalFrom(r.Context()).UserID
+		if !own {
+			id, err := strconv.ParseInt(r.URL.Query().Get("user_id"), 10, 64)
+			if err != nil || id <= 0 {
+				var v apperr.Validation
+				v.Add("user_id", "validation.query")
+				httpjson.Error(w, r, v.Err())
+				return
+			}
+			userID = id
+		}
+		reach, err := h.Sessions.AccountReach(r.Context(), h.FHIRRoutes, userID)
+		if err == nil && reach.Can == nil {
+			err = apperr.NotFound("user.not_found")
+		}
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		httpjson.List(w, reach.Items())
+	}
+}
+
 func (h *Handler) createToken(own bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := notByToken(r); err != nil {
@@ -141,13 +188,14 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 			httpjson.Error(w, r, err)
 			return
 		}
+		ctx, me := r.Context(), auth.PrincipalFrom(r.Context())
 		if own {
-			in.UserID = auth.PrincipalFrom(r.Context()).UserID
+			in.UserID = me.UserID
 		}
 		if in.ExpiresInDays == 0 {
 			in.ExpiresInDays = int(auth.DefaultTokenValid / (24 * time.Hour))
 		}
-		if ok, err := Active(r.Context(), h.Users.DB, in.UserID); err != nil || !ok {
+		if ok, err := Active(ctx, h.Users.DB, in.UserID); err != nil || !ok {
 			if err == nil {
 				var v apperr.Validation
 				v.Add("user_id", "api_token.no_account")
@@ -156,19 +204,116 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 			httpjson.Error(w, r, err)
 			return
 		}
-		token, k, err := h.Tokens.Create(r.Context(), auth.AuditEvent(r), auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes,
-			Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour})
+		n := auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes, Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour}
+		if err := h.checkTokenRequest(ctx, me, &n, in); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		e := auth.AuditEvent(r)
+		if err := h.reauthenticate(ctx, e, me, in.CurrentPassword, in.Code); err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		token, k, err := h.Tokens.Create(ctx, e, n)
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
-		views, err := tokenViews(r.Context(), h.Users.DB, []auth.APIToken{k})
+		views, err := tokenViews(ctx, h.Users.DB, []auth.APIToken{k})
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
 		httpjson.Respond(w, http.StatusCreated, CreatedToken{Token: token, APIToken: views[0]})
 	}
+}
+
+// checkTokenRequest checks a token's fields, that the maker gave what re-authenticates them
+// (the password; a code when they have a second factor), and that no scope is wider than
+// the account's reach: every problem at once, changing nothing.
+func (h *Handler) checkTokenRequest(ctx context.Context, me *auth.Principal, n *auth.NewAPIToken, in tokenRequest) error {
+	var v apperr.Validation
+	if in.CurrentPassword == "" {
+		v.Add("current_password", "validation.required")
+	}
+	second, err := h.TwoFactor.Status(ctx, me.UserID)
+	if err != nil {
+		return err
+	}
+	if second.Enabled && strings.TrimSpace(in.Code) == "" {
+		v.Add("code", "validation.required")
+	}
+	stored, err := n.Check()
+	var invalid *apperr.Error
+	if errors.As(err, &invalid) && invalid.Kind == apperr.KindInvalid {
+		for field, keys := range invalid.Fields {
+			for _, k := range keys {
+				v.Add(field, k)
+			}
+		}
+	} else if err != nil {
+		return err
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	scopes, err := auth.ParseScopes(stored, "patient", "user")
+	if err != nil {
+		return err
+	}
+	reach, err := h.Sessions.AccountReach(ctx, h.FHIRRoutes, n.UserID)
+	if err != nil {
+		return err
+	}
+	if err := reach.Check(scopes); err != nil {
+		var e *apperr.Error
+		if errors.As(err, &e) {
+			e.Fields = map[string][]string{"scopes": {"scope.beyond_account_field"}}
+		}
+		return err
+	}
+	return nil
+}
+
+// reauthenticate checks the signed-in user's password again, and their second factor's code
+// (TOTP or a recovery code, used up) when they have one, under a throttle of its own key
+// ("reauth:<id>") with the login's limits: the try takes its slot first (a throttled one is
+// a 429 with Retry-After), a wrong one keeps it and is audited, a right one gives it back. A
+// wrong password or code is a 422 on its field, as the profile's password change answers.
+func (h *Handler) reauthenticate(ctx context.Context, e audit.Event, me *auth.Principal, password, code string) error {
+	key := "reauth:" + strconv.FormatInt(me.UserID, 10)
+	wait, err := h.Throttle.Take(ctx, key, auth.UserFailureLimit)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return apperr.Throttled("api_token.reauth_throttled", auth.Seconds(wait))
+	}
+	hash, err := h.Users.PasswordHash(ctx, me.UserID)
+	if err != nil {
+		return err
+	}
+	var v apperr.Validation
+	if ok, err := auth.CheckPassword(hash, password); err != nil || !ok {
+		v.Add("current_password", "profile.password_wrong")
+	} else if second, err := h.TwoFactor.Status(ctx, me.UserID); err != nil {
+		return err
+	} else if second.Enabled {
+		if ok, err := h.TwoFactor.Verify(ctx, me.UserID, code); err != nil {
+			return err
+		} else if !ok {
+			v.Add("code", "twofactor.wrong_code")
+		}
+	}
+	if wrong := v.Err(); wrong != nil {
+		e.Action, e.EntityType, e.EntityID, e.Outcome = "api_token.create", "user", strconv.FormatInt(me.UserID, 10), audit.Failure
+		e.Detail = "re-authentication refused"
+		if err := audit.Access(ctx, h.Users.DB, e); err != nil {
+			return err
+		}
+		return wrong
+	}
+	return h.Throttle.GiveBack(ctx, key)
 }
 
 func (h *Handler) revokeToken(own bool) http.HandlerFunc {
@@ -200,11 +345,14 @@ func (h *Handler) revokeToken(own bool) http.HandlerFunc {
 	}
 }
 
-// tokenViews names each token's account.
+// tokenViews names each token's account and maker.
 func tokenViews(ctx context.Context, q database.Querier, list []auth.APIToken) ([]TokenView, error) {
-	ids := make([]int64, 0, len(list))
+	ids := make([]int64, 0, 2*len(list))
 	for _, k := range list {
 		ids = append(ids, k.UserID)
+		if k.CreatedBy != nil {
+			ids = append(ids, *k.CreatedBy)
+		}
 	}
 	accounts, err := Logins(ctx, q, ids)
 	if err != nil {
@@ -214,7 +362,10 @@ func tokenViews(ctx context.Context, q database.Querier, list []auth.APIToken) (
 	out := make([]TokenView, len(list))
 	for i, k := range list {
 		a := accounts[k.UserID]
-		out[i] = TokenView{APIToken: k, Username: a.Username, UserName: a.Name, Expired: !k.ExpiresAt.After(now)}
+		out[i] = TokenView{APIToken: k, Username: a.Username, UserName: a.Name, Expired: !k.ExpiresAt.After(now), ExpiringSoon: k.ExpiringSoon(now)}
+		if k.CreatedBy != nil {
+			out[i].CreatedByName = accounts[*k.CreatedBy].Name
+		}
 	}
 	return out, nil
 }

@@ -13,6 +13,9 @@ type Handler struct {
 	TwoFactor *auth.TwoFactor
 	Tokens    *auth.APITokens
 	Clients   *auth.Clients
+	// FHIRRoutes is the FHIR route table, which says what an account may reach through
+	// FHIR: a token's scopes are offered and checked against it.
+	FHIRRoutes []auth.Route
 }
 
 // Routes is the accounts' route table.

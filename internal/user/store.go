@@ -262,6 +262,11 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, c Change) (
 			if err := auth.EndSessions(ctx, tx, id); err != nil {
 				return err
 			}
+			// Tokens ended here stay ended when the account is made active again; the access
+			// tokens of the systems it registered end as it leaves (the systems stay).
+			if err := auth.EndTokens(ctx, tx, e, id, auth.EndedDeactivated, old.Active); err != nil {
+				return err
+			}
 		}
 		if u, err = Get(ctx, tx, id); err != nil {
 			return err
@@ -277,7 +282,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, c Change) (
 }
 
 // ResetPassword gives the account a temporary password, returned once, that must be
-// changed at the next login; its sessions end.
+// changed at the next login; its sessions and API tokens end.
 func (s *Store) ResetPassword(ctx context.Context, e audit.Event, id int64, temporary string) error {
 	hash, err := auth.HashPassword(temporary)
 	if err != nil {
@@ -292,6 +297,9 @@ func (s *Store) ResetPassword(ctx context.Context, e audit.Event, id int64, temp
 			return apperr.NotFound("user.not_found")
 		}
 		if err := auth.EndSessions(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := auth.EndTokens(ctx, tx, e, id, auth.EndedPasswordReset, false); err != nil {
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "user.password_reset", "user", strconv.FormatInt(id, 10), audit.Success
@@ -318,13 +326,16 @@ func (s *Store) PasswordHash(ctx context.Context, id int64) (string, error) {
 }
 
 // ChangePassword stores the signed-in user's own new password hash, lifts a required
-// change and ends their other sessions, audited as e's.
+// change and ends their other sessions and every API token, audited as e's.
 func (s *Store) ChangePassword(ctx context.Context, e audit.Event, p *auth.Principal, hash string, sessions *auth.Sessions) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = $1, must_change_password = FALSE WHERE id = $2`, hash, p.UserID); err != nil {
 			return fmt.Errorf("set password: %w", err)
 		}
 		if err := sessions.RevokeOthers(ctx, tx, p); err != nil {
+			return err
+		}
+		if err := auth.EndTokens(ctx, tx, e, p.UserID, auth.EndedPasswordChanged, false); err != nil {
 			return err
 		}
 		e.Outcome = audit.Success
@@ -345,10 +356,17 @@ func (s *Store) Unlock(ctx context.Context, e audit.Event, u User, throttle *aut
 
 // RemoveTwoFactor removes the account's second factor (turned off by its owner, or reset by
 // an administrator for a lost phone), audited as e's action; the account's sessions end but
-// by's own (by is who asks).
+// by's own (by is who asks), and its API tokens end.
 func (s *Store) RemoveTwoFactor(ctx context.Context, e audit.Event, id int64, second *auth.TwoFactor, by *auth.Principal) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := second.Remove(ctx, tx, id, by); err != nil {
+			return err
+		}
+		reason := auth.EndedTwoFactorReset
+		if by != nil && by.UserID == id {
+			reason = auth.EndedTwoFactorChanged
+		}
+		if err := auth.EndTokens(ctx, tx, e, id, reason, false); err != nil {
 			return err
 		}
 		e.EntityType, e.EntityID, e.Outcome = "user", strconv.FormatInt(id, 10), audit.Success
