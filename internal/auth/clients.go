@@ -237,8 +237,11 @@ func (c *Clients) Revoke(ctx context.Context, e audit.Event, id int64) (Client, 
 
 // OAuthError is a token request refused, as RFC 6749 §5.2 names it.
 type OAuthError struct {
-	Code        string // invalid_request, invalid_client, invalid_grant, invalid_scope, unsupported_grant_type
+	Code        string // invalid_request, invalid_client, invalid_grant, invalid_scope, unsupported_grant_type, slow_down
 	Description string
+	// RetryAfter is set on a request refused unchecked for too many refusals before it
+	// (answered 429 with Retry-After).
+	RetryAfter time.Duration
 }
 
 func (e *OAuthError) Error() string { return e.Code + ": " + e.Description }
@@ -259,7 +262,43 @@ type Issued struct {
 // client's keys for audience (the token endpoint's URL): an access token for the requested
 // scopes the client is registered for. An unsigned, wrongly signed, expired, too long-lived,
 // wrong-audience or replayed assertion, or an unknown or revoked client, is refused.
+//
+// The request takes its throttle slots first (per address block, per claimed client: see
+// tokenthrottle.go); over a limit it is refused unchecked, with RetryAfter set. An issued
+// token gives its slots back; a refusal keeps them and is counted, not audited one by one.
 func (c *Clients) Issue(ctx context.Context, e audit.Event, grantType, assertionType, assertion, scope, audience string) (Issued, error) {
+	slots, err := c.throttleToken(ctx, e.Address, claimedClient(assertion))
+	if err != nil {
+		return Issued{}, err
+	}
+	issued, err := c.issue(ctx, e, grantType, assertionType, assertion, scope, audience)
+	var oe *OAuthError
+	if err == nil || !errors.As(err, &oe) {
+		if gerr := c.giveBack(ctx, slots); gerr != nil && err == nil {
+			err = gerr
+		}
+	}
+	return issued, err
+}
+
+// claimedClient is the client an assertion names (its iss, not verified), "" when it names
+// none that could be a client_id.
+func claimedClient(assertion string) string {
+	tok, err := jwt.ParseSigned(assertion, AssertionAlgorithms)
+	if err != nil {
+		return ""
+	}
+	var claims jwt.Claims
+	if tok.UnsafeClaimsWithoutVerification(&claims) != nil || claims.Issuer == "" || len(claims.Issuer) > 64 || !utf8.ValidString(claims.Issuer) {
+		return ""
+	}
+	return claims.Issuer
+}
+
+func (c *Clients) issue(ctx context.Context, e audit.Event, grantType, assertionType, assertion, scope, audience string) (Issued, error) {
+	if audience == "" {
+		return Issued{}, errors.New("issue a client token: no audience (the clinic's public address) to check assertions against")
+	}
 	if grantType != "client_credentials" {
 		return Issued{}, oauthErr("unsupported_grant_type", "grant_type must be client_credentials")
 	}

@@ -91,14 +91,36 @@ func TestBackendServices(t *testing.T) {
 		}
 		r.JSON(t, &reg)
 
+		rsaClient := backendClient{id: reg.ClientID, key: rsaKey, alg: jose.RS384, kid: "rsa-1"}
+		ecClient := backendClient{id: reg.ClientID, key: ecKey, alg: jose.ES384, kid: "ec-1"}
+		// Without the clinic's public address there is nothing to check aud against: no
+		// token, whatever the Host says (503, the OAuth error shape).
+		if status, out := tokenRequest(t, c.env, rsaClient.assertion(t, c.env.HTTP.URL+"/fhir/R4/auth/token", 4*time.Minute, "jti-0"), ""); status != http.StatusServiceUnavailable || out["error"] != "temporarily_unavailable" {
+			t.Errorf("no public address: %d %v", status, out)
+		}
+		setPublicURL(t, c.admin, "https://emr.example.org/clinic")
+
 		var disc map[string]any
 		c.env.Client().Do("GET", "/fhir/R4/.well-known/smart-configuration", nil).JSON(t, &disc)
 		aud := disc["token_endpoint"].(string)
-		if aud != c.env.HTTP.URL+"/fhir/R4/auth/token" {
+		if aud != "https://emr.example.org/clinic/fhir/R4/auth/token" {
 			t.Fatalf("token endpoint %q", aud)
 		}
-		rsaClient := backendClient{id: reg.ClientID, key: rsaKey, alg: jose.RS384, kid: "rsa-1"}
-		ecClient := backendClient{id: reg.ClientID, key: ecKey, alg: jose.ES384, kid: "ec-1"}
+		// aud is the public address's token URL, never the Host's: an assertion made for the
+		// Host a request names (the test server's own, or a forged one) is refused; the right
+		// aud is taken whatever Host the request names.
+		for name, host := range map[string]string{"the server's own Host": "", "a forged Host": "evil.example"} {
+			hostAud := c.env.HTTP.URL + "/fhir/R4/auth/token"
+			if host != "" {
+				hostAud = "http://" + host + "/fhir/R4/auth/token"
+			}
+			if status, _, out := tokenRequestFrom(t, c.env, rsaClient.assertion(t, hostAud, 4*time.Minute, "host-"+name), host, ""); status != http.StatusUnauthorized || out["error"] != "invalid_client" {
+				t.Errorf("aud built from %s: %d %v", name, status, out)
+			}
+		}
+		if status, _, out := tokenRequestFrom(t, c.env, rsaClient.assertion(t, aud, 4*time.Minute, "jti-host"), "evil.example", ""); status != http.StatusOK {
+			t.Errorf("the public aud under a forged Host: %d %v", status, out)
+		}
 
 		status, out := tokenRequest(t, c.env, rsaClient.assertion(t, aud, 4*time.Minute, "jti-1"), "system/Patient.rs")
 		if status != http.StatusOK || out["token_type"] != "bearer" || out["expires_in"].(float64) != 300 || out["scope"] != "system/Patient.rs" {

@@ -541,6 +541,13 @@ func backendTokens(t *testing.T, env *apitest.Env, admin *apitest.Client) func(s
 		t.Fatal(err)
 	}
 	made := map[string]*apitest.Client{}
+	// The token endpoint checks aud against the clinic's public address (here, the test
+	// server's own).
+	var clinic struct{ Version int }
+	admin.Do("GET", "/api/settings/clinic", nil).JSON(t, &clinic)
+	if r := admin.Do("PUT", "/api/settings/clinic", map[string]any{"name": "Clinic", "public_url": env.HTTP.URL, "version": clinic.Version}); r.Status != http.StatusOK {
+		t.Fatalf("public address: %d %s", r.Status, r.Body)
+	}
 	return func(scope string) *apitest.Client {
 		if c, ok := made[scope]; ok {
 			return c

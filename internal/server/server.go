@@ -283,12 +283,16 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			_, err := throttle.Sweep(ctx, time.Now().UTC().Add(-time.Hour)) // every window is shorter
 			return err
 		}),
+		every(sweepEvery, "write the token endpoint's ended refusal windows to the audit log", func(ctx context.Context) error {
+			_, err := clients.CloseRefusalWindows(ctx) // before the sweep above could drop one: its windows end after 15 minutes
+			return err
+		}),
 		every(escalateEvery, "escalate critical results", escalate(results, publisher)),
+		every(sweepEvery, "delete expired bulk export files", func(ctx context.Context) error { return fhir.SweepExports(ctx, db) }),
 		every(user.RemindEvery, "remind owners of expiring API tokens", func(ctx context.Context) error {
 			_, err := user.RemindExpiringTokens(ctx, db, time.Now())
 			return err
 		}),
-		every(sweepEvery, "delete expired bulk export files", func(ctx context.Context) error { return fhir.SweepExports(ctx, db) }),
 		scheduled.Run,
 	}
 	if outbox := mailOutbox(cfg, db); outbox != nil {
