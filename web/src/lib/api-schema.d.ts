@@ -29,7 +29,7 @@ export type paths = {
   "/api/api-tokens": {
     /** Every account's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
     get: operations["getApiTokens"];
-    /** Make an API token for an active account: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+    /** Make an API token for an active account, with the administrator's own password (and second factor) again: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
     post: operations["postApiTokens"];
   };
   "/api/api-tokens/{id}": {
@@ -40,6 +40,10 @@ export type paths = {
         id: number;
       };
     };
+  };
+  "/api/api-tokens/reach": {
+    /** What a token for the account may be scoped to: each FHIR resource type its roles reach, with the interactions allowed there. */
+    get: operations["getApiTokenReach"];
   };
   "/api/appointments": {
     /** A day's queue (date), a calendar range (from, to; at most 42 days) or a patient's history (patient_id, paged, newest first). */
@@ -854,13 +858,13 @@ export type paths = {
     post: operations["postPrescriptionsCheck"];
   };
   "/api/profile/activity": {
-    /** The caller's own last 20 audit events. */
+    /** The caller's own last 20 audit events, with what others did to the caller's API tokens. */
     get: operations["getProfileActivity"];
   };
   "/api/profile/api-tokens": {
     /** The caller's API tokens, newest first (revoked and expired ones for 30 days after). Not with a token. */
     get: operations["getOwnApiTokens"];
-    /** Make an API token for the caller: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+    /** Make an API token for the caller, with their password (and second factor) again: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
     post: operations["postOwnApiTokens"];
   };
   "/api/profile/api-tokens/{id}": {
@@ -871,6 +875,10 @@ export type paths = {
         id: number;
       };
     };
+  };
+  "/api/profile/api-tokens/reach": {
+    /** What a token for the caller may be scoped to: each FHIR resource type their roles reach, with the interactions allowed there. */
+    get: operations["getOwnApiTokenReach"];
   };
   "/api/profile/avatar": {
     /** Set one's avatar (multipart field "file"; PNG, JPEG or WebP, at most 2 MB). */
@@ -1134,7 +1142,7 @@ export type paths = {
     };
   };
   "/fhir/R4": {
-    /** A batch or transaction Bundle (at most 1,000 entries, 16 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. */
+    /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves but $export and its files. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
     post: operations["postFhirBundle"];
   };
   "/fhir/R4/.well-known/smart-configuration": {
@@ -1222,7 +1230,7 @@ export type paths = {
     };
   };
   "/fhir/R4/auth/token": {
-    /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
+    /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
     post: operations["postSmartToken"];
   };
   "/fhir/R4/bulkdata/{job}": {
@@ -1701,6 +1709,11 @@ export type components = {
       client_id: string;
       /** Format: date-time */
       created_at: string;
+      /** @description The account that registered it; null for the command line. */
+      created_by: number | null;
+      created_by_name: string;
+      /** @description The account that registered it is deactivated: the client keeps working (it is the clinic's system), but whoever left may hold its private key — rotate its keys. */
+      creator_deactivated: boolean;
       id: number;
       /** @description The key ids (kid) of its JWK Set. */
       keys: string[];
@@ -1717,9 +1730,14 @@ export type components = {
     APIToken: {
       /** Format: date-time */
       created_at: string;
+      /** @description The account that made it (its owner, or an administrator); null for the command line. */
+      created_by: number | null;
+      created_by_name: string;
       expired: boolean;
       /** Format: date-time */
       expires_at: string;
+      /** @description Live and ending within 14 days (its owner is reminded by e-mail 14 days and 1 day before). */
+      expiring_soon: boolean;
       id: number;
       last_used_address: string;
       /** Format: date-time */
@@ -1727,6 +1745,11 @@ export type components = {
       name: string;
       /** Format: date-time */
       revoked_at: string | null;
+      /**
+       * @description Why it ended: revoked by hand, or a remedy of its account (which ends every token of the account at once). Empty while live.
+       * @enum {string}
+       */
+      revoked_reason: "" | "revoked" | "password_changed" | "password_reset" | "deactivated" | "two_factor_changed" | "two_factor_reset";
       /** @description SMART-style scopes that narrow the account's access on the FHIR API (patient/*.rs, user/Observation.cruds); empty for the account's whole access. A scoped token may not call the native API. */
       scopes: string;
       user_id: number;
@@ -1734,12 +1757,17 @@ export type components = {
       username: string;
     };
     APITokenInput: {
+      /** @description A code of the caller's second factor (TOTP or a recovery code, used up), when they have one. */
+      code?: string;
+      /** @description The caller's own password again (also an administrator making a token for another account). */
+      current_password: string;
       /** @description Default 90. */
-      expires_in_days: number;
+      expires_in_days?: number;
       name: string;
-      scopes: string;
+      /** @description Each no wider than what the account may do through FHIR (see the reach routes). */
+      scopes?: string;
       /** @description The account the token acts as (the administrator's route; the profile's is always the caller's). */
-      user_id: number;
+      user_id?: number;
     };
     AppliedSet: {
       prescription: components["schemas"]["Prescription"] | null;
@@ -1821,6 +1849,8 @@ export type components = {
       address: string;
       /** Format: date-time */
       at: string;
+      /** @description The API token or backend client the request came with, as kind, id and name (token:17 "Lab script", client:emr-abc "Lab interface"); empty for a browser session. Covered by the event's hash when set. */
+      credential: string;
       detail: string;
       emergency: boolean;
       entity_id: string;
@@ -3031,6 +3061,14 @@ export type components = {
       loinc: string;
       turnaround_hours: number;
     };
+    TokenReach: {
+      data: {
+          /** @description The interactions the account may do on it, as SMART v2 letters (c r u d s). */
+          actions: string;
+          /** @description A FHIR resource type. */
+          resource: string;
+        }[];
+    };
     Visit: components["schemas"]["VisitContent"] & ({
       amendments: {
           /** Format: date-time */
@@ -3262,7 +3300,7 @@ export type operations = {
       403: components["responses"]["Forbidden"];
     };
   };
-  /** Make an API token for an active account: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+  /** Make an API token for an active account, with the administrator's own password (and second factor) again: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
   postApiTokens: {
     requestBody: {
       content: {
@@ -3282,6 +3320,10 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+      /** @description Too many wrong passwords or codes (the login's limits, under a key of their own); Retry-After says when to try again. */
+      429: {
+        content: never;
+      };
     };
   };
   /** Revoke a token: refused at once on every instance. Revoking it again changes nothing. */
@@ -3300,6 +3342,25 @@ export type operations = {
       };
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+    };
+  };
+  /** What a token for the account may be scoped to: each FHIR resource type its roles reach, with the interactions allowed there. */
+  getApiTokenReach: {
+    parameters: {
+      query: {
+        user_id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TokenReach"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
     };
   };
   /** A day's queue (date), a calendar range (from, to; at most 42 days) or a patient's history (patient_id, paged, newest first). */
@@ -3945,6 +4006,8 @@ export type operations = {
         to?: string;
         /** @description Only actions taken under emergency access. */
         emergency?: boolean;
+        /** @description Only actions made with an API token or a backend client. */
+        credential?: boolean;
         /** @description Default -at (newest first); a leading - sorts descending. */
         sort?: "at" | "-at" | "user" | "-user" | "action" | "-action" | "entity" | "-entity" | "patient" | "-patient" | "outcome" | "-outcome" | "address" | "-address";
         per_page?: 10 | 15 | 20 | 30 | 50;
@@ -3989,12 +4052,14 @@ export type operations = {
         to?: string;
         /** @description Only actions taken under emergency access. */
         emergency?: boolean;
+        /** @description Only actions made with an API token or a backend client. */
+        credential?: boolean;
         /** @description Default -at (newest first); a leading - sorts descending. */
         sort?: "at" | "-at" | "user" | "-user" | "action" | "-action" | "entity" | "-entity" | "patient" | "-patient" | "outcome" | "-outcome" | "address" | "-address";
       };
     };
     responses: {
-      /** @description CSV: seq, at, user, action, entity_type, entity_id, patient_id, patient_number, outcome, address, emergency, detail, hash */
+      /** @description CSV: seq, at, user, action, entity_type, entity_id, patient_id, patient_number, outcome, address, emergency, detail, hash, credential */
       200: {
         content: {
           "text/csv": string;
@@ -6436,7 +6501,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** The caller's own last 20 audit events. */
+  /** The caller's own last 20 audit events, with what others did to the caller's API tokens. */
   getProfileActivity: {
     responses: {
       /** @description OK */
@@ -6448,6 +6513,10 @@ export type operations = {
                 address: string;
                 /** Format: date-time */
                 at: string;
+                /** @description Who did it when not the caller: an administrator who made or ended one of the caller's API tokens. */
+                by: string;
+                /** @description The API token or backend client it was done with; empty for the browser. */
+                credential: string;
                 entity_id: string;
                 entity_type: string;
                 outcome: string;
@@ -6471,7 +6540,7 @@ export type operations = {
       403: components["responses"]["Forbidden"];
     };
   };
-  /** Make an API token for the caller: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
+  /** Make an API token for the caller, with their password (and second factor) again: the answer holds the token, shown once. At most 20 live tokens per account; not with a token. */
   postOwnApiTokens: {
     requestBody: {
       content: {
@@ -6491,6 +6560,10 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+      /** @description Too many wrong passwords or codes (the login's limits, under a key of their own); Retry-After says when to try again. */
+      429: {
+        content: never;
+      };
     };
   };
   /** Revoke a token of the caller: refused at once on every instance. Revoking it again changes nothing. */
@@ -6509,6 +6582,18 @@ export type operations = {
       };
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+    };
+  };
+  /** What a token for the caller may be scoped to: each FHIR resource type their roles reach, with the interactions allowed there. */
+  getOwnApiTokenReach: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TokenReach"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
     };
   };
   /** Set one's avatar (multipart field "file"; PNG, JPEG or WebP, at most 2 MB). */
@@ -7615,7 +7700,7 @@ export type operations = {
       };
     };
   };
-  /** A batch or transaction Bundle (at most 1,000 entries, 16 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. */
+  /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves but $export and its files. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
   postFhirBundle: {
     responses: {
       /** @description A batch-response or transaction-response Bundle. */
@@ -7628,8 +7713,12 @@ export type operations = {
       400: {
         content: never;
       };
-      /** @description An OperationOutcome: too many entries. */
+      /** @description An OperationOutcome: too many entries (too-costly) or over 8 MB (too-long). */
       413: {
+        content: never;
+      };
+      /** @description An OperationOutcome (throttled): the credential's Bundles are over 2,000 writes a minute; Retry-After says when to send it again. */
+      429: {
         content: never;
       };
     };
@@ -7911,7 +8000,7 @@ export type operations = {
       };
     };
   };
-  /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. No CSRF token: the signed assertion is the proof. */
+  /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
   postSmartToken: {
     responses: {
       /** @description The access token. */
@@ -7926,6 +8015,14 @@ export type operations = {
       };
       /** @description An OAuth error (invalid_client). */
       401: {
+        content: never;
+      };
+      /** @description An OAuth error (slow_down): too many refused requests from this address or for this client; Retry-After says when to try again. */
+      429: {
+        content: never;
+      };
+      /** @description An OAuth error (temporarily_unavailable): the clinic has no public address to check aud against. */
+      503: {
         content: never;
       };
     };
