@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -133,7 +134,7 @@ func testReading(t *testing.T) archive.Options {
 var rebuilt = map[string]bool{"counters": true, "totals": true}
 
 // sameTables compares two archives table by table: the same tables, row counts and rows.
-func sameTables(t *testing.T, a, b string) {
+func sameTables(t *testing.T, a, b string, skip ...string) {
 	t.Helper()
 	ma, da, err := archive.VerifyFile(a, testReading(t))
 	if err != nil {
@@ -151,14 +152,14 @@ func sameTables(t *testing.T, a, b string) {
 		if ta.Name != tb.Name {
 			t.Fatalf("table %s, then %s", ta.Name, tb.Name)
 		}
-		if rebuilt[ta.Name] {
+		if rebuilt[ta.Name] || slices.Contains(skip, ta.Name) {
 			continue
 		}
 		if ta.Rows != tb.Rows || da[ta.Name] != db[tb.Name] {
 			t.Errorf("%s: %d rows (%s) on the %s source, %d rows (%s) on the %s copy", ta.Name, ta.Rows, da[ta.Name], ma.Engine, tb.Rows, db[tb.Name], mb.Engine)
 		}
 	}
-	if ma.Audit != mb.Audit {
+	if ma.Audit != mb.Audit && len(skip) == 0 {
 		t.Errorf("audit chain head %+v, then %+v", ma.Audit, mb.Audit)
 	}
 }
@@ -228,7 +229,15 @@ func TestBackupUnderLoadRestoresOnTheOtherEngine(t *testing.T) {
 			if out, err := runEMR(t, "", "backup", "--database-url", target, "--to", again, "--recipient", testKey.recipient); err != nil {
 				t.Fatalf("backup of the restored database: %v\n%s", err, out)
 			}
-			sameTables(t, file, again)
+			// The same rows, but for the restore's own event in the audit log (and the chaining of
+			// the events the snapshot held unchained), which ends the copy's credentials.
+			sameTables(t, file, again, "audit_events", "audit_seals", "audit_chain")
+			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'backup.restore'`); n != 1 {
+				t.Errorf("%d restore events in the restored log", n)
+			}
+			if out, err := runEMR(t, "", "audit", "verify", "--database-url", target); err != nil {
+				t.Errorf("the restored log with the restore's event: %v\n%s", err, out)
+			}
 
 			rc := apitest.Remote(t, serveProcess(t, target))
 			if r := rc.Login("rec", "a long enough password"); r.Status != http.StatusOK {
