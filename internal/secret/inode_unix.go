@@ -15,3 +15,18 @@ func inode(info os.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// lock holds an exclusive lock beside the key file (path.lock) until unlock: two rotations
+// or retirements at once would each write the file from what they read, and one's new key
+// — which it may have re-sealed values under — would be lost.
+func lock(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+}

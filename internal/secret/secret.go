@@ -224,6 +224,11 @@ func Create(path string) (*Ring, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("make the secret key's folder: %w", err)
 	}
+	unlock, err := r.lock() // two first starts at once: one makes the file, the other is refused
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if _, err := os.Stat(path); err == nil {
 		return nil, fmt.Errorf("the secret key file %s exists already", path)
 	}
@@ -233,11 +238,28 @@ func Create(path string) (*Ring, error) {
 // Rotate puts a new key first in the ring and its file (the old ones stay, to open what
 // they sealed); the caller then re-seals the stored values under it.
 func (r *Ring) Rotate() error {
+	unlock, err := r.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	r.fresh() // another instance's rotation is kept, not written over
 	r.mu.Lock()
 	r.keys = append([]key{randomKey(time.Now())}, r.keys...)
 	r.mu.Unlock()
 	return r.write()
+}
+
+// lock serializes the changes to the key file (Rotate, Retire) across processes.
+func (r *Ring) lock() (func(), error) {
+	if r.path == "" {
+		return func() {}, nil
+	}
+	unlock, err := lock(r.path)
+	if err != nil {
+		return nil, fmt.Errorf("lock the secret key file: %w", err)
+	}
+	return unlock, nil
 }
 
 // ErrCurrentKey is a retirement of the key that seals.
@@ -247,6 +269,11 @@ var ErrCurrentKey = errors.New("it is the key that seals now: rotate first (emr 
 // still needs it (a sealed value, a keyed recovery code, an archive it authenticated): what
 // it sealed does not open after this, and archives it authenticated are refused.
 func (r *Ring) Retire(id string) error {
+	unlock, err := r.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	r.fresh()
 	r.mu.Lock()
 	i := slices.IndexFunc(r.keys, func(k key) bool { return k.id == id })

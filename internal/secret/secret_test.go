@@ -87,3 +87,37 @@ func TestRetireRemovesOnlyAKeyThatNoLongerSeals(t *testing.T) {
 		t.Error("the retired key still tags archives")
 	}
 }
+
+// TestConcurrentRotationsKeepEveryKey: rotations at once (two operators, two scripts) each
+// add their key; none is written over by another's.
+func TestConcurrentRotationsKeepEveryKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys")
+	if _, err := secret.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	rings := make([]*secret.Ring, n)
+	for i := range rings {
+		r, err := secret.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rings[i] = r
+	}
+	done := make(chan error, n)
+	for _, r := range rings {
+		go func() { done <- r.Rotate() }()
+	}
+	for range n {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	final, err := secret.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(final.IDs()); got != n+1 {
+		t.Errorf("after %d rotations at once the file holds %d keys", n, got)
+	}
+}
