@@ -208,6 +208,9 @@ func (h *Handler) streamBundle(w http.ResponseWriter, r *http.Request, kind stri
 	out.WriteString(`,"entry":[`)
 	answered := 0 // bytes of the reads' answers so far
 	for i, ew := range work {
+		if r.Context().Err() != nil {
+			return // the caller has gone: the reads left are not run
+		}
 		entry := ew.response
 		if ew.method == "GET" || ew.method == "HEAD" {
 			if answered >= answerLimits.total {
