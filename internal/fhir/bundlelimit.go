@@ -1,7 +1,6 @@
 package fhir
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -36,28 +35,10 @@ func credentialKey(p *auth.Principal) string {
 	}
 }
 
-// takeBundleWrites counts n write entries against the caller's credential in one atomic
-// upsert: 0 when they may go ahead, else how long until its window ends (and then they are
-// not counted: a refused Bundle writes nothing).
+// takeBundleWrites counts n write entries against the caller's credential: 0 when they
+// may go ahead, else how long until its window ends (and then they are not counted: a
+// refused Bundle writes nothing).
 func (h *Handler) takeBundleWrites(r *http.Request, n int) (time.Duration, error) {
-	ctx := r.Context()
-	key := credentialKey(auth.PrincipalFrom(ctx))
-	now := time.Now().UTC()
-	var start time.Time
-	var count int
-	err := h.DB.QueryRowContext(ctx, `INSERT INTO login_throttle (key, window_start, tries) VALUES ($1, $2, $4)
-		ON CONFLICT (key) DO UPDATE SET
-			tries = CASE WHEN login_throttle.window_start <= $3 THEN excluded.tries ELSE login_throttle.tries + excluded.tries END,
-			window_start = CASE WHEN login_throttle.window_start <= $3 THEN excluded.window_start ELSE login_throttle.window_start END
-		RETURNING window_start, tries`, key, now, now.Add(-bundleWriteWindow), n).Scan(&start, &count)
-	if err != nil {
-		return 0, fmt.Errorf("count a Bundle's writes: %w", err)
-	}
-	if count <= BundleWritesPerMinute {
-		return 0, nil
-	}
-	if _, err := h.DB.ExecContext(ctx, `UPDATE login_throttle SET tries = tries - $2 WHERE key = $1 AND tries >= $2`, key, n); err != nil {
-		return 0, fmt.Errorf("give back a Bundle's writes: %w", err)
-	}
-	return max(start.Add(bundleWriteWindow).Sub(now), time.Second), nil
+	limit := &auth.Throttle{DB: h.DB, Window: bundleWriteWindow}
+	return limit.TakeMany(r.Context(), credentialKey(auth.PrincipalFrom(r.Context())), n, BundleWritesPerMinute)
 }
