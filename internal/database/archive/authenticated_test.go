@@ -95,7 +95,7 @@ func rechecksummed(t *testing.T, path string) string {
 // TestOnlyTheClinicsArchivesRestore: every kind of archive file against every way of reading
 // it and every key file, as a table; a check (VerifyFile) and a restore into an empty
 // database of each engine answer alike: restored, or refused with the sentence that says why
-// — and a refused restore leaves the target empty, ready for a good archive.
+// — and a restore refused at its end leaves the target empty, ready for a good archive.
 func TestOnlyTheClinicsArchivesRestore(t *testing.T) {
 	ctx := context.Background()
 	src := dbtest.Open(t, dbtest.Engines()[0].URL(t))
@@ -185,11 +185,13 @@ func TestOnlyTheClinicsArchivesRestore(t *testing.T) {
 				dst := fresh(t, e)
 				rep, err := archive.RestoreFile(ctx, dst, kinds[row.kind], opt)
 				check("restore", err)
-				if err != nil {
+				// A tag found wrong at the trailer, after every row was loaded: the transaction
+				// rolls back, and the target takes a good archive (the other refusals load nothing).
+				if err != nil && row.want == wrongTag {
 					if _, err := archive.RestoreFile(ctx, dst, kinds["encrypted, authenticated"], reading([]age.Identity{id})); err != nil {
 						t.Errorf("a good archive after the refusal: %v", err)
 					}
-				} else if rep.Rows == 0 || dbtest.Count(t, dst, `SELECT COUNT(*) FROM users WHERE name = 'Bob'`) != 1 {
+				} else if err == nil && (rep.Rows == 0 || dbtest.Count(t, dst, `SELECT COUNT(*) FROM users WHERE name = 'Bob'`) != 1) {
 					t.Errorf("restored %d rows", rep.Rows)
 				}
 			})
