@@ -1,6 +1,6 @@
 import { KeyOutlined, PlusOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Empty, Flex, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Card, Empty, Flex, Form, Modal, Select, Space, Table, Typography } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
@@ -9,21 +9,20 @@ import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
 import { formatDayTime } from '../../lib/time'
+import { TokenFields, tokenBody, type TokenFormValues } from '../../components/apiTokens/TokenFields'
+import { TokenState, stateOf } from '../../components/apiTokens/TokenState'
 import { LastUse, ScopeList } from './ApiBits'
 import { BackendClientsCard } from './BackendClientsCard'
 import { createApiToken } from './api/createApiToken'
+import { useOwnTwoFactor } from './api/getOwnTwoFactor'
+import { useTokenReach } from './api/getTokenReach'
 import { useAccounts } from './api/listAccounts'
 import { useApiTokens } from './api/listApiTokens'
 import { revokeApiToken } from './api/revokeApiToken'
-import type { ApiToken, ApiTokenInput, CreatedApiToken } from './api/types'
+import type { ApiToken, CreatedApiToken } from './api/types'
 
-const LIFETIMES = [30, 90, 180, 365, 730]
-
-/** The state a token is in, as its tag says. */
-function stateOf(k: ApiToken): 'live' | 'revoked' | 'expired' {
-  if (k.revoked_at) return 'revoked'
-  return k.expired ? 'expired' : 'live'
-}
+/** The administrator's token form: the account it acts as, and the token's own fields. */
+type AdminTokenForm = TokenFormValues & { user_id: number }
 
 /**
  * Administrator → API access: the tokens with which other systems and the clinic's scripts
@@ -40,12 +39,15 @@ export default function ApiAccessPage() {
   const [accountQuery, setAccountQuery] = useState('')
   const searchAccounts = useMemo(() => debounce((v: string) => setAccountQuery(v), 250), [])
   const accounts = useAccounts({ q: accountQuery, status: 'active', page: 1, per_page: 50 })
-  const [form] = Form.useForm<ApiTokenInput>()
+  const [form] = Form.useForm<AdminTokenForm>()
+  const account = Form.useWatch('user_id', form)
+  const reach = useTokenReach(creating ? account : undefined)
+  const second = useOwnTwoFactor()
   const base = `${window.location.origin}/fhir/R4`
 
-  const create = async (v: ApiTokenInput) => {
+  const create = async (v: AdminTokenForm) => {
     try {
-      const created = await createApiToken({ ...v, scopes: (v.scopes ?? '').trim() })
+      const created = await createApiToken({ ...tokenBody(v), user_id: v.user_id })
       setCreating(false)
       setMade(created)
       void queryClient.invalidateQueries({ queryKey: apiTokensKey })
@@ -101,6 +103,9 @@ export default function ApiAccessPage() {
                     <Typography.Text type="secondary">
                       {k.user_name} ({k.username})
                     </Typography.Text>
+                    {k.created_by != null && k.created_by !== k.user_id && (
+                      <Typography.Text type="secondary">{t('apiAccess.madeBy', { name: k.created_by_name })}</Typography.Text>
+                    )}
                   </Space>
                 ),
               },
@@ -119,16 +124,13 @@ export default function ApiAccessPage() {
               {
                 key: 'state',
                 title: t('apiAccess.state'),
-                render: (_, k) => {
-                  const state = stateOf(k)
-                  return <Tag color={state === 'live' ? 'green' : undefined}>{t(`apiAccess.states.${state}`)}</Tag>
-                },
+                render: (_, k) => <TokenState token={k} />,
               },
               {
                 key: 'actions',
                 title: <span className="visually-hidden">{t('apiAccess.actions')}</span>,
                 render: (_, k) =>
-                  stateOf(k) === 'live' && (
+                  (stateOf(k) === 'live' || stateOf(k) === 'expiring') && (
                     <Button size="small" danger onClick={() => revoke(k)} aria-label={t('apiAccess.revokeNamed', { name: k.name })}>
                       {t('apiAccess.revoke')}
                     </Button>
@@ -148,25 +150,18 @@ export default function ApiAccessPage() {
           destroyOnHidden
           forceRender
         >
-          <Form form={form} name="apiToken" layout="vertical" initialValues={{ expires_in_days: 90, scopes: '' }} onFinish={(v) => void create(v)} autoComplete="off">
+          <Form form={form} name="apiToken" layout="vertical" initialValues={{ expires_in_days: 90, scopes: [] }} onFinish={(v) => void create(v)} autoComplete="off">
             <Form.Item name="user_id" label={t('apiAccess.account')} extra={t('apiAccess.accountHint')} rules={[{ required: true, message: t('validation.required') }]}>
               <Select
                 showSearch
                 filterOption={false}
                 onSearch={searchAccounts}
+                onChange={() => form.setFieldValue('scopes', [])}
                 loading={accounts.isFetching}
                 options={accounts.data?.data.map((a) => ({ value: a.id, label: `${a.name} (${a.username})` }))}
               />
             </Form.Item>
-            <Form.Item name="name" label={t('apiAccess.name')} extra={t('apiAccess.nameHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-              <Input maxLength={100} />
-            </Form.Item>
-            <Form.Item name="scopes" label={t('apiAccess.scopes')} extra={t('apiAccess.scopesHint')}>
-              <Input placeholder="user/*.rs user/Observation.cruds" spellCheck={false} />
-            </Form.Item>
-            <Form.Item name="expires_in_days" label={t('apiAccess.expiresIn')}>
-              <Select options={LIFETIMES.map((d) => ({ value: d, label: t('apiAccess.days', { count: d }) }))} />
-            </Form.Item>
+            <TokenFields reach={reach.data?.data} loadingReach={reach.isFetching} secondFactor={!!second.data?.enabled} />
           </Form>
         </Modal>
         <Modal

@@ -9,7 +9,7 @@ afterEach(cleanup)
 
 const event = (id: number, over: Partial<AuditEventsPage['data'][number]> = {}): AuditEventsPage['data'][number] => ({
   id, seq: id, hash: 'h', at: '2026-11-26T09:00:00Z', actor_id: 2, actor_name: 'nurse.lan', action: 'patient.read', entity_type: 'patient', entity_id: '9',
-  patient_id: 9, patient_mrn: '2026-000009', address: '10.0.0.7', outcome: 'success', detail: '', emergency: false, ...over,
+  patient_id: 9, patient_mrn: '2026-000009', address: '10.0.0.7', outcome: 'success', detail: '', emergency: false, credential: '', ...over,
 })
 
 /** The first page says there is a next; the page after it (asked with its cursor) has the last event. */
@@ -36,6 +36,22 @@ describe('AuditPage', () => {
     await waitFor(() => expect(within(table).getByText('admin')).toBeTruthy())
     expect(screen.getByTestId('audit-total').textContent).toMatch(/3/)
     expect(view.unanswered).toEqual([])
+  })
+
+  it('marks what an API token or a backend client did, and filters on it', async () => {
+    const seen: Record<string, unknown>[] = []
+    const api = {
+      'GET /audit-events': ({ params }: { params: Record<string, unknown> }): AuditEventsPage => {
+        seen.push(params)
+        return { data: [event(5, { credential: 'token:17 "Lab script"' }), event(4, { credential: 'client:emr-abc "Lab interface"' }), event(3)], meta: { next: '', prev: '', per_page: 20, total: 3, total_capped: false } }
+      },
+    }
+    await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api })
+    const tags = await screen.findAllByTestId('credential')
+    expect(tags.map((t) => t.textContent)).toEqual(['API token “Lab script”', 'Backend client “Lab interface”'])
+    fireEvent.click(screen.getByRole('checkbox', { name: /API token or a backend client/i }))
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
+    await waitFor(() => expect(seen.some((p) => p.credential === 1)).toBe(true))
   })
 
   it('offers the filtered list as a file', async () => {

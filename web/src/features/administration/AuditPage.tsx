@@ -7,6 +7,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PatientSelect } from '../../components/PatientSelect'
+import { CredentialTag } from '../../components/apiTokens/CredentialTag'
 import { auditEventsQuery, useAuditEvents } from './api/listAuditEvents'
 import type { AuditEvent } from './api/types'
 import { useCan } from '../../lib/auth/can'
@@ -24,6 +25,7 @@ interface Filters {
   outcome?: string
   range?: [Dayjs | null, Dayjs | null] | null
   emergency?: boolean
+  credential?: boolean
 }
 
 /**
@@ -45,6 +47,7 @@ function params(f: Filters, sort: string): Record<string, string | number | unde
     from: f.range?.[0]?.toISOString(),
     to: f.range?.[1]?.toISOString(),
     emergency: f.emergency ? 1 : undefined,
+    credential: f.credential ? 1 : undefined,
     sort,
   }
 }
@@ -123,6 +126,9 @@ export default function AuditLogPage() {
         <Form.Item name="emergency" valuePropName="checked">
           <Checkbox>{t('audit.emergencyOnly')}</Checkbox>
         </Form.Item>
+        <Form.Item name="credential" valuePropName="checked">
+          <Checkbox>{t('audit.credentialOnly')}</Checkbox>
+        </Form.Item>
         <Space wrap>
           <Button type="primary" htmlType="submit">
             {t('audit.apply')}
@@ -175,6 +181,7 @@ export default function AuditLogPage() {
               <Space size={4} wrap>
                 <Tooltip title={e.action}>{actionLabel(e.action)}</Tooltip>
                 {e.emergency && <Tag color="red">{t('audit.emergency')}</Tag>}
+                <CredentialTag credential={e.credential} />
               </Space>
             ),
           },

@@ -1,4 +1,4 @@
-import { PlusOutlined } from '@ant-design/icons'
+import { PlusOutlined, WarningOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Empty, Flex, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
@@ -82,6 +82,12 @@ export function BackendClientsCard({ tokenEndpoint }: { tokenEndpoint: string })
                   <Typography.Text code copyable>
                     {k.client_id}
                   </Typography.Text>
+                  {k.created_by_name && <Typography.Text type="secondary">{t('apiClients.registeredBy', { name: k.created_by_name })}</Typography.Text>}
+                  {k.creator_deactivated && !k.revoked_at && (
+                    <Typography.Text type="warning" data-testid="rotate-keys">
+                      <WarningOutlined aria-hidden /> {t('apiClients.rotateKeys')}
+                    </Typography.Text>
+                  )}
                 </Space>
               ),
             },

@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import { useProfile } from './api/getProfile'
 import { useActivity } from './api/listActivity'
 import { formatDayTime } from '../../lib/time'
+import { CredentialTag } from '../../components/apiTokens/CredentialTag'
 
 /** My Profile (spec /user-profile/user-profile): who I am, and what I did lately. */
 export default function MyProfilePage() {
@@ -57,6 +58,8 @@ export default function MyProfilePage() {
                     <span>
                       {t(`activity.${a.action}`, { defaultValue: a.action })}
                       {a.entity_id && <Typography.Text type="secondary"> #{a.entity_id}</Typography.Text>}
+                      {a.by && <Typography.Text type="secondary"> {t('profile.activityBy', { name: a.by })}</Typography.Text>}
+                      <CredentialTag credential={a.credential} />
                       {a.outcome !== 'success' && (
                         <Tag color="red" style={{ marginLeft: 8 }}>
                           {t(`activity.outcome.${a.outcome}`, { defaultValue: a.outcome })}

@@ -12,13 +12,14 @@ import { useCan } from '../../lib/auth/can'
 import { PasswordStrength } from '../../components/PasswordStrength'
 import { changePassword } from './api/changePassword'
 import { useProfile } from './api/getProfile'
-import { profileKey } from '../../lib/queryKeys'
+import { apiTokensKey, profileKey } from '../../lib/queryKeys'
 import { removeAvatar } from './api/removeAvatar'
 import { removeSignature } from './api/removeSignature'
 import type { Profile } from './api/types'
 import { updateProfile } from './api/updateProfile'
 import { uploadImage } from './api/uploadImage'
 import { TwoFactorCard } from './TwoFactorCard'
+import { ApiTokensCard } from './ApiTokensCard'
 
 const formData = (file: Blob, name: string) => {
   const fd = new FormData()
@@ -223,6 +224,9 @@ export default function SelfProfilePage() {
           <TwoFactorCard />
         </Space>
       </Col>
+      <Col xs={24}>
+        <ApiTokensCard userId={p.id} />
+      </Col>
     </Row>
   )
 }
@@ -242,6 +246,7 @@ function PasswordCard() {
       form.resetFields()
       message.success(t('profile.passwordChanged'))
       void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })
+      void queryClient.invalidateQueries({ queryKey: apiTokensKey }) // a new password ends every token
     } catch (e) {
       showFormErrors(form, message, e)
     } finally {

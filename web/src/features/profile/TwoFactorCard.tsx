@@ -3,6 +3,7 @@ import { Alert, App, Button, Card, Form, Input, Space, Tag, Typography } from 'a
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { meQuery } from '../../lib/auth/me'
+import { apiTokensKey } from '../../lib/queryKeys'
 import { showFormErrors } from '../../lib/formErrors'
 import { confirmTwoFactor } from './api/confirmTwoFactor'
 import { twoFactorStatusQuery, useTwoFactorStatus } from './api/getTwoFactorStatus'
@@ -26,7 +27,13 @@ export function TwoFactorCard() {
   const [turningOff, setTurningOff] = useState(false)
   const [confirmForm] = Form.useForm()
   const [offForm] = Form.useForm()
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey }), queryClient.invalidateQueries({ queryKey: meQuery.queryKey })])
+  // A second factor set up or turned off ends the account's API tokens: their list is read again.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey }),
+      queryClient.invalidateQueries({ queryKey: meQuery.queryKey }),
+      queryClient.invalidateQueries({ queryKey: apiTokensKey }),
+    ])
 
   const begin = async () => setEnrolment(await setUpTwoFactor())
   const confirm = async (v: { code: string }) => {

@@ -23,3 +23,7 @@ export type CreatedApiToken = Schema<'CreatedAPIToken'>
 export type ApiClient = Schema<'APIClient'>
 
 export type ApiClientInput = RequestBody<'/api/api-clients', 'post'>
+
+export type TokenReach = Schema<'TokenReach'>
+
+export type OwnTwoFactor = ResponseBody<'/api/profile/two-factor', 'get'>

@@ -11,3 +11,11 @@ export type TwoFactorStatus = ResponseBody<'/api/profile/two-factor', 'get'>
 export type Enrolment = ResponseBody<'/api/profile/two-factor/setup', 'post'>
 
 export type ProfileUpdate = Omit<RequestBody<'/api/update-profile', 'patch'>, 'version'>
+
+export type ApiToken = Schema<'APIToken'>
+
+export type CreatedApiToken = Schema<'CreatedAPIToken'>
+
+export type OwnApiTokenInput = Omit<Schema<'APITokenInput'>, 'user_id'>
+
+export type TokenReach = Schema<'TokenReach'>
