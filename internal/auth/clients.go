@@ -47,7 +47,8 @@ type Client struct {
 	LastUsedAt      *time.Time `json:"last_used_at"`
 	LastUsedAddress string     `json:"last_used_address"`
 	RevokedAt       *time.Time `json:"revoked_at"`
-	// CreatedBy is the account that registered it, nil for the command line.
+	// CreatedBy is the account that registered it, nil for the command line; its name and
+	// whether it is deactivated are the accounts' owner's to fill in (the list's screen).
 	CreatedBy     *int64 `json:"created_by"`
 	CreatedByName string `json:"created_by_name"`
 	// CreatorDeactivated: the account that registered it is deactivated. The client keeps
@@ -151,15 +152,14 @@ func (c *Clients) Register(ctx context.Context, e audit.Event, n NewClient) (Cli
 
 // clientFrom reads a client with the account that registered it.
 const clientFrom = `SELECT k.id, k.client_id, k.name, k.jwks, k.scopes, k.created_at, k.last_used_at, k.last_used_address, k.revoked_at,
-	k.created_by, COALESCE(u.name, ''), COALESCE(NOT u.active, FALSE) FROM api_clients k LEFT JOIN users u ON u.id = k.created_by`
+	k.created_by FROM api_clients k`
 
 func scanClient(row interface{ Scan(...any) error }) (Client, string, error) {
 	var k Client
 	var jwks string
 	var used, revoked sql.NullTime
 	var by sql.NullInt64
-	if err := row.Scan(&k.ID, &k.ClientID, &k.Name, &jwks, &k.Scopes, &k.CreatedAt, &used, &k.LastUsedAddress, &revoked,
-		&by, &k.CreatedByName, &k.CreatorDeactivated); err != nil {
+	if err := row.Scan(&k.ID, &k.ClientID, &k.Name, &jwks, &k.Scopes, &k.CreatedAt, &used, &k.LastUsedAddress, &revoked, &by); err != nil {
 		return k, "", err
 	}
 	if by.Valid {

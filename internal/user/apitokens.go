@@ -43,11 +43,53 @@ func (h *Handler) listClients(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	list, err := h.Clients.List(r.Context())
+	if err == nil {
+		err = registrars(r.Context(), h.Users.DB, list)
+	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
 	httpjson.List(w, list)
+}
+
+// registrars names the account that registered each client, and flags a client whose
+// registrar is deactivated: it keeps working, but its keys should be rotated.
+func registrars(ctx context.Context, q database.Querier, list []auth.Client) error {
+	var ids []int64
+	for _, k := range list {
+		if k.CreatedBy != nil {
+			ids = append(ids, *k.CreatedBy)
+		}
+	}
+	names, err := Logins(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	active, err := activeOf(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	for i, k := range list {
+		if k.CreatedBy != nil {
+			list[i].CreatedByName, list[i].CreatorDeactivated = names[*k.CreatedBy].Name, !active[*k.CreatedBy]
+		}
+	}
+	return nil
+}
+
+// activeOf tells which of the accounts ids are active.
+func activeOf(ctx context.Context, q database.Querier, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		in, args := database.InIDs(q, "id", chunk, 1)
+		found, err := database.Column[int64](q.QueryContext(ctx, `SELECT id FROM users WHERE active AND `+in, args...))
+		for _, id := range found {
+			out[id] = true
+		}
+		return err
+	})
+	return out, err
 }
 
 func (h *Handler) registerClient(w http.ResponseWriter, r *http.Request) {

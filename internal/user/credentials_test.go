@@ -22,6 +22,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
+	"emr/internal/user"
 )
 
 // holder is an account under test: its session, password, second factor and credentials.
@@ -542,6 +543,86 @@ func TestAuditEventsNameTheCredential(t *testing.T) {
 		}
 		if seen["patient.create"] != tokenCredential || seen["patient.read"] != "" {
 			t.Errorf("activity: %+v", activity.Data)
+		}
+	})
+}
+
+// TestExpiryReminders: an owner with an e-mail address is reminded 14 days and 1 day before a
+// token ends, each once however many instances look at once; a token made to live less than
+// 14 days gets only the 1-day reminder; an owner without an address gets no e-mail (the
+// profile's notice says it); an ended token is not reminded of.
+func TestExpiryReminders(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		env := apitest.New(t, db)
+		env.CreateUser("mailed", "doctor")
+		env.CreateUser("unmailed", "doctor")
+		if _, err := db.ExecContext(ctx, `UPDATE users SET email = 'mailed@clinic.example' WHERE username = 'mailed'`); err != nil {
+			t.Fatal(err)
+		}
+		tokens := &auth.APITokens{DB: db, Sessions: &auth.Sessions{DB: db}}
+		newToken := func(username, name string, days int) int64 {
+			_, k, err := tokens.Create(ctx, audit.Event{}, auth.NewAPIToken{UserID: env.UserID(username), Name: name, Lifetime: time.Duration(days) * 24 * time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return k.ID
+		}
+		long := newToken("mailed", "Nightly export", 90)
+		short := newToken("mailed", "One-week script", 7)
+		newToken("unmailed", "No address", 90)
+		ended := newToken("mailed", "Ended", 90)
+		if _, err := tokens.Revoke(ctx, audit.Event{}, ended, 0); err != nil {
+			t.Fatal(err)
+		}
+		mails := func(id int64) int {
+			return dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = $1 AND topic_id = $2`, user.TokenMailTopic, id)
+		}
+		start := time.Now()
+		for _, step := range []struct {
+			name        string
+			at          time.Duration
+			long, short int // e-mails so far
+		}{
+			{"made", 0, 0, 0},
+			{"a week left of the short one", 12 * time.Hour, 0, 0},
+			{"less than a day left of the short one", 6*24*time.Hour + 12*time.Hour, 0, 1},
+			{"14 days left of the long one", 76 * 24 * time.Hour, 1, 1},
+			{"still", 80 * 24 * time.Hour, 1, 1},
+			{"a day left of the long one", 89*24*time.Hour + 12*time.Hour, 2, 1},
+			{"and after", 89*24*time.Hour + 20*time.Hour, 2, 1},
+		} {
+			t.Run(step.name, func(t *testing.T) {
+				// Two instances at once: each reminder is written once.
+				errs := make(chan error, 2)
+				for range 2 {
+					go func() {
+						_, err := user.RemindExpiringTokens(ctx, db, start.Add(step.at))
+						errs <- err
+					}()
+				}
+				for range 2 {
+					if err := <-errs; err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got := mails(long); got != step.long {
+					t.Errorf("the 90-day token's reminders: %d, want %d", got, step.long)
+				}
+				if got := mails(short); got != step.short {
+					t.Errorf("the 7-day token's reminders: %d, want %d", got, step.short)
+				}
+			})
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = $1`, user.TokenMailTopic); n != 3 {
+			t.Errorf("reminders written: %d (none to the account without an address, none for the ended token)", n)
+		}
+		var body, to string
+		if err := db.QueryRowContext(ctx, `SELECT body, recipient FROM mail_outbox WHERE topic_id = $1 ORDER BY id LIMIT 1`, long).Scan(&body, &to); err != nil {
+			t.Fatal(err)
+		}
+		if to != "mailed@clinic.example" || !strings.Contains(body, `"Nightly export"`) || !strings.Contains(body, "Ваш API-токен «Nightly export»") {
+			t.Errorf("the reminder to %s: %s", to, body)
 		}
 	})
 }
