@@ -114,6 +114,9 @@ func TestARestoreEndsTheArchivesCredentials(t *testing.T) {
 				if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM api_tokens WHERE revoked_reason = 'restored'`); n != 1 {
 					t.Errorf("%d tokens say a restore ended them", n)
 				}
+				if out, err := runEMR(t, "", "client", "list", "--database-url", target); err != nil || !strings.Contains(out, "ended by a restore") || strings.Count(out, "ended by a restore") != 1 {
+					t.Errorf("the list of clients after the restore: %v\n%s", err, out)
+				}
 				if _, err := runEMR(t, "", "client", "enable", "--database-url", target, "2"); err == nil || !strings.Contains(err.Error(), "not ended by a restore") {
 					t.Errorf("enable a client an administrator revoked: %v", err)
 				}

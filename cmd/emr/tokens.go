@@ -202,7 +202,12 @@ func cmdClientList(ctx context.Context, in invocation) error {
 		return err
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
-		list, err := (&auth.Clients{DB: db}).List(ctx)
+		clients := &auth.Clients{DB: db}
+		list, err := clients.List(ctx)
+		if err != nil {
+			return err
+		}
+		restored, err := clients.EndedByRestore(ctx)
 		if err != nil {
 			return err
 		}
@@ -212,6 +217,9 @@ func cmdClientList(ctx context.Context, in invocation) error {
 			state, used := "live", "never"
 			if k.RevokedAt != nil {
 				state = "revoked " + k.RevokedAt.Format(time.DateOnly)
+				if restored[k.ID] {
+					state = "ended by a restore " + k.RevokedAt.Format(time.DateOnly) + " (emr client enable " + strconv.FormatInt(k.ID, 10) + ")"
+				}
 			}
 			if k.LastUsedAt != nil {
 				used = k.LastUsedAt.Format("2006-01-02 15:04") + " from " + k.LastUsedAddress

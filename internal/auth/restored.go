@@ -108,6 +108,17 @@ func (c *Clients) EnableRestored(ctx context.Context, e audit.Event, id int64) (
 	return c.Get(ctx, id)
 }
 
+// EndedByRestore are the ids of the backend clients a restore ended (and no one has enabled
+// since), for the list of clients.
+func (c *Clients) EndedByRestore(ctx context.Context) (map[int64]bool, error) {
+	ids, err := database.Column[int64](c.DB.QueryContext(ctx, `SELECT id FROM api_clients WHERE revoked_at IS NOT NULL AND revoked_reason = $1`, EndedRestored))
+	out := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, err
+}
+
 // KeyUses counts what a key of the key file still protects in auth's tables: TOTP secrets it
 // sealed (Reseal moves them to the current key) and unused recovery codes it keyed (only a
 // new set of codes, or a second-factor reset, moves those).
