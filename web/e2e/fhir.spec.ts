@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { Client } from 'fhir-kit-client'
-import { api, login, newPatient, unique } from './helpers'
+import { PASSWORD, api, login, newPatient, unique } from './helpers'
 import { port } from './ports'
 
 const base = `http://127.0.0.1:${port}/fhir/R4`
@@ -27,6 +27,8 @@ test('an API token made on the API access screen reads patients through a FHIR c
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'E2E doctor' }).click()
   const name = `Lab link ${unique()}`
   await dialog.getByLabel('Name').fill(name)
+  // Making a token is a sensitive act: the administrator's own password again.
+  await dialog.getByLabel('Your password').fill(PASSWORD)
   await dialog.getByRole('button', { name: 'Create token' }).click()
 
   const shown = page.getByTestId('new-token')

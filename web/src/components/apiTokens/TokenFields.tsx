@@ -59,6 +59,7 @@ export function TokenFields({ reach, loadingReach, secondFactor }: { reach?: Rea
         <Select
           mode="multiple"
           allowClear
+          optionFilterProp="label"
           loading={loadingReach}
           placeholder={t('apiAccess.wholeAccess')}
           options={scopeOptions(reach ?? [], t)}
