@@ -238,7 +238,9 @@ func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	h.record(r, audit.Event{ActorID: p.UserID, ActorName: p.Username, Action: "auth.logout", Address: auth.ClientAddress(r), Outcome: audit.Success})
+	e := auth.AuditEvent(r) // marked with the credential, as every event of a request is
+	e.Action, e.Outcome = "auth.logout", audit.Success
+	h.record(r, e)
 	auth.SetSessionCookie(w, r, "")
 	auth.SetCSRFCookie(w, r, "")
 	httpjson.NoContent(w)
