@@ -121,3 +121,27 @@ func TestConcurrentRotationsKeepEveryKey(t *testing.T) {
 		t.Errorf("after %d rotations at once the file holds %d keys", n, got)
 	}
 }
+
+// BenchmarkSealFromAFile is a seal by a ring read from a file: it looks whether the file was
+// rewritten (a stat) before each seal.
+func BenchmarkSealFromAFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "keys")
+	if _, err := secret.Create(path); err != nil {
+		b.Fatal(err)
+	}
+	ring, err := secret.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		ring.Seal("totp:1", []byte("JBSWY3DPEHPK3PXP"))
+	}
+}
+
+// BenchmarkSealInMemory is the same seal without a file to look at.
+func BenchmarkSealInMemory(b *testing.B) {
+	ring := secret.Ephemeral()
+	for b.Loop() {
+		ring.Seal("totp:1", []byte("JBSWY3DPEHPK3PXP"))
+	}
+}
