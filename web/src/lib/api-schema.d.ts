@@ -1746,10 +1746,10 @@ export type components = {
       /** Format: date-time */
       revoked_at: string | null;
       /**
-       * @description Why it ended: revoked by hand, or a remedy of its account (which ends every token of the account at once). Empty while live.
+       * @description Why it ended: revoked by hand, a remedy of its account (which ends every token of the account at once), or a restore of the database from a backup (a restored copy accepts no earlier token). Empty while live.
        * @enum {string}
        */
-      revoked_reason: "" | "revoked" | "password_changed" | "password_reset" | "deactivated" | "two_factor_changed" | "two_factor_reset";
+      revoked_reason: "" | "revoked" | "password_changed" | "password_reset" | "deactivated" | "two_factor_changed" | "two_factor_reset" | "restored";
       /** @description SMART-style scopes that narrow the account's access on the FHIR API (patient/*.rs, user/Observation.cruds); empty for the account's whole access. A scoped token may not call the native API. */
       scopes: string;
       user_id: number;
