@@ -551,8 +551,11 @@ func TestConditionalCreateReadsNothingItMayNotRead(t *testing.T) {
 				if !strings.Contains(string(r.Body), "Patient/"+id) {
 					t.Errorf("the batch's entry: %s", r.Body)
 				}
-				if !tc.sees && strings.Contains(string(r.Body), "Matched") {
-					t.Errorf("the batch shows the patient: %s", r.Body)
+				if !tc.sees && (strings.Contains(string(r.Body), "Matched") || strings.Contains(string(r.Body), `"resourceType":"Patient"`)) {
+					t.Errorf("the batch shows the patient, or a bare Patient of it: %s", r.Body)
+				}
+				if !tc.sees && !strings.Contains(string(r.Body), `"code":"duplicate"`) {
+					t.Errorf("the batch's entry does not say the match exists: %s", r.Body)
 				}
 				if n := reads() - before; n != 3 {
 					t.Errorf("matches audited as reads, the batch's too: %d", n)

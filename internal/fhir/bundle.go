@@ -276,11 +276,19 @@ func (h *Handler) writeEntry(r *http.Request, pw patientWriter, ew *entryWork, r
 		refs[ew.in.FullURL] = "Patient/" + res.ID
 	}
 	base := h.baseURL(r)
-	return BundleEntry{
+	entry := BundleEntry{
 		FullURL: base + "/Patient/" + res.ID, Resource: res,
 		Response: &EntryResponse{Status: strconv.Itoa(status) + " " + http.StatusText(status), Location: location(base, "Patient", res.ID, res.Meta.VersionID),
 			Etag: `W/"` + res.Meta.VersionID + `"`, LastModified: res.Meta.LastUpdated},
-	}, nil
+	}
+	if res.withheld {
+		// A conditional create's match the caller may not read: where it is, and that it
+		// exists, as the plain interaction answers it — never the patient.
+		entry.Resource = nil
+		entry.Response.Outcome = &OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "duplicate",
+			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.conditional_match", "Patient/"+res.ID)}}}
+	}
+	return entry, nil
 }
 
 // recorder keeps what a route answered to a read of a Bundle, up to limit bytes: past it,
