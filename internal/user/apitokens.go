@@ -299,7 +299,7 @@ func (h *Handler) checkTokenRequest(ctx context.Context, me *auth.Principal, n *
 	if err := v.Err(); err != nil {
 		return err
 	}
-	scopes, err := auth.ParseScopes(stored, "patient", "user")
+	scopes, err := auth.ParseScopes(stored, "user")
 	if err != nil {
 		return err
 	}
