@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { focusFirstField } from '../../components/focusFirstField'
+import { useClinic } from '../../lib/clinic'
 import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
@@ -43,7 +44,9 @@ export default function ApiAccessPage() {
   const account = Form.useWatch('user_id', form)
   const reach = useTokenReach(creating ? account : undefined)
   const second = useOwnTwoFactor()
-  const base = `${window.location.origin}/fhir/R4`
+  const { data: clinic } = useClinic()
+  // The server answers under the clinic's public address when one is set (ADR 39).
+  const base = `${clinic?.public_url || window.location.origin}/fhir/R4`
 
   const create = async (v: AdminTokenForm) => {
     try {
@@ -196,7 +199,7 @@ export default function ApiAccessPage() {
           )}
         </Modal>
       </Card>
-      <BackendClientsCard tokenEndpoint={`${base}/auth/token`} />
+      <BackendClientsCard tokenEndpoint={`${base}/auth/token`} noPublicAddress={clinic !== undefined && !clinic.public_url} />
     </>
   )
 }

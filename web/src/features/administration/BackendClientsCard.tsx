@@ -1,8 +1,9 @@
 import { PlusOutlined, WarningOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { App, Button, Card, Empty, Flex, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Card, Empty, Flex, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { focusFirstField } from '../../components/focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
@@ -17,7 +18,7 @@ import type { ApiClient, ApiClientInput } from './api/types'
  * Backend clients (SMART Backend Services): systems that call the FHIR API on their own,
  * proving themselves with a JWT signed by one of the keys registered here.
  */
-export function BackendClientsCard({ tokenEndpoint }: { tokenEndpoint: string }) {
+export function BackendClientsCard({ tokenEndpoint, noPublicAddress }: { tokenEndpoint: string; noPublicAddress: boolean }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
   const queryClient = useQueryClient()
@@ -52,6 +53,18 @@ export function BackendClientsCard({ tokenEndpoint }: { tokenEndpoint: string })
   return (
     <Card title={t('apiClients.title')} style={{ marginTop: 16 }}>
       <Typography.Paragraph>{t('apiClients.intro')}</Typography.Paragraph>
+      {noPublicAddress && (
+        // The token endpoint checks each assertion's aud against the clinic's public address,
+        // never the request's Host: without one it issues nothing.
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="no-public-address"
+          style={{ marginBottom: 12 }}
+          title={t('apiClients.noPublicAddress')}
+          description={<Link to="/administrator/clinic">{t('apiClients.setPublicAddress')}</Link>}
+        />
+      )}
       <Typography.Paragraph>
         {t('apiClients.tokenEndpoint')}{' '}
         <Typography.Text code copyable>
