@@ -52,6 +52,12 @@ type Route struct {
 	// reset by an administrator, a second factor a role requires) may use: who am I, log out,
 	// read the profile, change the password, set up two-factor sign-in.
 	BeforePasswordChange bool
+	// SessionOnly marks a browser session's alone: credentials and accounts are managed by a
+	// person who signed in, never by a program's token. An API token or a backend client is
+	// refused on it, whatever its scopes and its account's permissions, so that a leaked
+	// token cannot make itself a new account, reset a password, take over a second factor or
+	// mint a longer-lived heir without the re-authentication a person goes through.
+	SessionOnly bool
 	// Announces is what a successful call changes, announced on the live channel.
 	Announces Change
 	// Resource and Interaction are what a FHIR route does, for a token's scopes: a resource
@@ -115,6 +121,10 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 			}
 			if !p.MayUse(rt) {
 				fail(w, r, apperr.Forbidden("auth.forbidden"))
+				return
+			}
+			if rt.SessionOnly && (p.TokenID != 0 || p.ClientID != 0) {
+				fail(w, r, apperr.Forbidden("auth.session_only"))
 				return
 			}
 			if p.Scopes != nil && (!rt.FHIR || (rt.Resource != "" && !p.ScopeAllows(rt.Resource, rt.Interaction))) {
