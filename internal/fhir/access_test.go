@@ -458,6 +458,14 @@ func TestExportFilesAreTheirCredentialsAndExpire(t *testing.T) {
 			t.Errorf("a file of a type its reader may no longer read: %d", r.Status)
 		}
 		ndjson(t, arch, fileOf(t, mine, "Patient"))
+		// The export permission taken away: the job started with it answers no more.
+		c.setRole(t, "archivist", "view patient")
+		for _, path := range []string{fileOf(t, mine, "Patient"), mine["status"].(string)} {
+			if r := arch.Do("GET", path, nil); r.Status != http.StatusForbidden {
+				t.Errorf("%s without the export permission: %d", path, r.Status)
+			}
+		}
+		c.setRole(t, "archivist", "export records", "view patient")
 
 		// A day and a minute later: the read finds the file expired, deletes it, answers 404.
 		if chunks(m["status"].(string)) == 0 || chunks(mine["status"].(string)) == 0 {

@@ -770,12 +770,13 @@ func TestBulkExport(t *testing.T) {
 		if fmt.Sprint(counts) != fmt.Sprint(want) || m["requiresAccessToken"] != true {
 			t.Errorf("exported %v, want %v (%v)", counts, want, m)
 		}
-		// Only its requester sees it.
+		// Only its requester sees it: one without the export permission is refused before the
+		// job is looked up (another credential that has it gets 404: access_test.go).
 		other, _ := c.token(t, "nurse", "")
-		if r := other.Do("GET", m["status"].(string), nil); r.Status != http.StatusNotFound {
+		if r := other.Do("GET", m["status"].(string), nil); r.Status != http.StatusForbidden {
 			t.Errorf("another's export status: %d", r.Status)
 		}
-		if r := other.Do("GET", relative(t, m["output"].([]any)[0].(map[string]any)["url"].(string)), nil); r.Status != http.StatusNotFound {
+		if r := other.Do("GET", relative(t, m["output"].([]any)[0].(map[string]any)["url"].(string)), nil); r.Status != http.StatusForbidden {
 			t.Errorf("another's export file: %d", r.Status)
 		}
 		// _type and _since; the Group of a doctor's patients.

@@ -138,14 +138,16 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "GET", Path: Base + "/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
 		auth.Route{Method: "GET", Path: Base + "/Patient/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
 		auth.Route{Method: "GET", Path: Base + "/Group/{id}/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(true)},
-		auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.exportStatus},
-		auth.Route{Method: "DELETE", Path: Base + "/bulkdata/{job}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.cancelExport},
+		// A job's status, files and cancelling need the permission still: one taken away
+		// stops the downloads of the jobs started with it.
+		auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.exportStatus},
+		auth.Route{Method: "DELETE", Path: Base + "/bulkdata/{job}", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.cancelExport},
 	)
 	for i := range routes {
 		routes[i].Handler = negotiate(routes[i].Handler)
 	}
 	// The files are NDJSON, whatever the caller accepts otherwise.
-	routes = append(routes, auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}/{file}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Handler: h.exportFile})
+	routes = append(routes, auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}/{file}", Access: auth.Need(auth.ExportRecords), FHIR: true, Errors: WriteError, Handler: h.exportFile})
 	// SMART Backend Services: discovery and the token endpoint speak OAuth's JSON and form.
 	routes = append(routes,
 		auth.Route{Method: "GET", Path: Base + "/.well-known/smart-configuration", Access: auth.Public, Handler: h.smartConfiguration},
