@@ -77,6 +77,15 @@ type Route struct {
 	Handler http.HandlerFunc
 }
 
+// ForSessionsOnly marks every route of a table SessionOnly (a table of credential
+// management, each of whose routes is a browser session's alone).
+func ForSessionsOnly(routes []Route) []Route {
+	for i := range routes {
+		routes[i].SessionOnly = true
+	}
+	return routes
+}
+
 // Guard enforces each route's declared access: the CSRF token on state-changing requests,
 // then the session, then the permission. A request with a bearer token is authenticated by
 // the token alone (it needs no CSRF token, and may not carry a session cookie as well).

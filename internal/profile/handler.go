@@ -32,19 +32,19 @@ type Handler struct {
 func (h *Handler) Routes() []auth.Route {
 	return []auth.Route{
 		{Method: "GET", Path: "/api/get-profile", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.get},
-		{Method: "PATCH", Path: "/api/update-profile", Access: auth.LoggedIn, Handler: h.update},
+		{Method: "PATCH", Path: "/api/update-profile", Access: auth.LoggedIn, SessionOnly: true, Handler: h.update},
 		{Method: "PUT", Path: "/api/profile/avatar", Access: auth.LoggedIn, Handler: h.upload(KindAvatar, MaxAvatar, avatarType)},
 		{Method: "DELETE", Path: "/api/profile/avatar", Access: auth.LoggedIn, Handler: h.removeAvatar},
-		{Method: "PUT", Path: "/api/profile/signature", Access: auth.LoggedIn, Handler: h.upload(KindSignature, MaxSignature, signatureType)},
+		{Method: "PUT", Path: "/api/profile/signature", Access: auth.LoggedIn, SessionOnly: true, Handler: h.upload(KindSignature, MaxSignature, signatureType)},
 		// The spec's GET changes state, so it needs the CSRF header like any write.
-		{Method: "GET", Path: "/api/remove-signature/{id}", Access: auth.LoggedIn, ChangesState: true, Handler: h.removeSignature},
-		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, BeforePasswordChange: true, Announces: auth.ChangesOwnSessions, Handler: h.password},
+		{Method: "GET", Path: "/api/remove-signature/{id}", Access: auth.LoggedIn, SessionOnly: true, ChangesState: true, Handler: h.removeSignature},
+		{Method: "POST", Path: "/api/profile/password", Access: auth.LoggedIn, SessionOnly: true, BeforePasswordChange: true, Announces: auth.ChangesOwnSessions, Handler: h.password},
 		{Method: "GET", Path: "/api/profile/activity", Access: auth.LoggedIn, Handler: h.activity},
 		// Two-factor sign-in: reachable before the account is ready, since a role may require it.
 		{Method: "GET", Path: "/api/profile/two-factor", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorStatus},
-		{Method: "POST", Path: "/api/profile/two-factor/setup", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorSetup},
-		{Method: "POST", Path: "/api/profile/two-factor/confirm", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorConfirm},
-		{Method: "POST", Path: "/api/profile/two-factor/disable", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.twoFactorDisable},
+		{Method: "POST", Path: "/api/profile/two-factor/setup", Access: auth.LoggedIn, SessionOnly: true, BeforePasswordChange: true, Handler: h.twoFactorSetup},
+		{Method: "POST", Path: "/api/profile/two-factor/confirm", Access: auth.LoggedIn, SessionOnly: true, BeforePasswordChange: true, Handler: h.twoFactorConfirm},
+		{Method: "POST", Path: "/api/profile/two-factor/disable", Access: auth.LoggedIn, SessionOnly: true, BeforePasswordChange: true, Handler: h.twoFactorDisable},
 		{Method: "GET", Path: "/api/users/{id}/avatar", Access: auth.LoggedIn, Handler: h.image(KindAvatar)},
 		{Method: "GET", Path: "/api/users/{id}/signature", Access: auth.LoggedIn, Handler: h.image(KindSignature)},
 	}

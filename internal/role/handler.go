@@ -16,11 +16,11 @@ func (h *Handler) Routes() []auth.Route {
 	manage := auth.Need(auth.ManagePermission)
 	return []auth.Route{
 		{Method: "GET", Path: "/api/roles", Access: auth.NeedAny(auth.ManageUser, auth.ManagePermission), Handler: h.roles},
-		{Method: "POST", Path: "/api/roles", Access: manage, Announces: auth.ChangesRoles, Handler: h.createRole},
-		{Method: "PUT", Path: "/api/roles/matrix", Access: manage, Announces: auth.ChangesRoles, Handler: h.saveMatrix},
-		{Method: "PUT", Path: "/api/roles/{id}", Access: manage, Announces: auth.ChangesRoles, Handler: h.renameRole},
-		{Method: "DELETE", Path: "/api/roles/{id}", Access: manage, Announces: auth.ChangesRoles, Handler: h.deleteRole},
-		{Method: "PUT", Path: "/api/roles/{id}/two-factor", Access: manage, Announces: auth.ChangesRoles, Handler: h.requireTwoFactor},
+		{Method: "POST", Path: "/api/roles", Access: manage, SessionOnly: true, Announces: auth.ChangesRoles, Handler: h.createRole},
+		{Method: "PUT", Path: "/api/roles/matrix", Access: manage, SessionOnly: true, Announces: auth.ChangesRoles, Handler: h.saveMatrix},
+		{Method: "PUT", Path: "/api/roles/{id}", Access: manage, SessionOnly: true, Announces: auth.ChangesRoles, Handler: h.renameRole},
+		{Method: "DELETE", Path: "/api/roles/{id}", Access: manage, SessionOnly: true, Announces: auth.ChangesRoles, Handler: h.deleteRole},
+		{Method: "PUT", Path: "/api/roles/{id}/two-factor", Access: manage, SessionOnly: true, Announces: auth.ChangesRoles, Handler: h.requireTwoFactor},
 		{Method: "GET", Path: "/api/permissions", Access: manage, Handler: h.permissions},
 	}
 }

@@ -15,7 +15,7 @@ type Handler struct{ DB *database.DB }
 func (h *Handler) Routes() []auth.Route {
 	return []auth.Route{
 		{Method: "GET", Path: "/api/settings/clinic", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.clinic},
-		{Method: "PUT", Path: "/api/settings/clinic", Access: auth.Need(auth.ManageSettings), Handler: h.saveClinic},
+		{Method: "PUT", Path: "/api/settings/clinic", Access: auth.Need(auth.ManageSettings), SessionOnly: true, Handler: h.saveClinic},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"emr/internal/apperr"
@@ -22,7 +23,7 @@ import (
 // not enough to mint a credential that outlives it.
 func (h *Handler) TokenRoutes() []auth.Route {
 	manage := auth.Need(auth.ManageUser)
-	return []auth.Route{
+	return auth.ForSessionsOnly([]auth.Route{
 		{Method: "GET", Path: "/api/api-tokens", Access: manage, Handler: h.listTokens(false)},
 		{Method: "GET", Path: "/api/api-tokens/reach", Access: manage, Handler: h.tokenReach(false)},
 		{Method: "POST", Path: "/api/api-tokens", Access: manage, Handler: h.createToken(false)},
@@ -34,7 +35,7 @@ func (h *Handler) TokenRoutes() []auth.Route {
 		{Method: "GET", Path: "/api/api-clients", Access: manage, Handler: h.listClients},
 		{Method: "POST", Path: "/api/api-clients", Access: manage, Handler: h.registerClient},
 		{Method: "DELETE", Path: "/api/api-clients/{id}", Access: manage, Handler: h.revokeClient},
-	}
+	})
 }
 
 func (h *Handler) listClients(w http.ResponseWriter, r *http.Request) {
@@ -237,16 +238,20 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 		if in.ExpiresInDays == 0 {
 			in.ExpiresInDays = int(auth.DefaultTokenValid / (24 * time.Hour))
 		}
-		if ok, err := Active(ctx, h.Users.DB, in.UserID); err != nil || !ok {
-			if err == nil {
-				var v apperr.Validation
-				v.Add("user_id", "api_token.no_account")
-				err = v.Err()
-			}
+		// The token's account's credential epoch, read before the maker is re-authenticated:
+		// a remedy of that account committing meanwhile (its password changed, deactivated…)
+		// makes the insert refuse the token (409), which would otherwise outlive the remedy.
+		epoch, active, found, err := auth.CredentialEpoch(ctx, h.Users.DB, in.UserID)
+		if err == nil && (!found || !active) {
+			var v apperr.Validation
+			v.Add("user_id", "api_token.no_account")
+			err = v.Err()
+		}
+		if err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
-		n := auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes, Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour}
+		n := auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes, Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour, Epoch: &epoch}
 		if err := h.checkTokenRequest(ctx, me, &n, in); err != nil {
 			httpjson.Error(w, r, err)
 			return
@@ -255,6 +260,9 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 		if err := h.reauthenticate(ctx, e, me, in.CurrentPassword, in.Code); err != nil {
 			httpjson.Error(w, r, err)
 			return
+		}
+		if hook := afterReauth.Load(); hook != nil {
+			(*hook)(in.UserID)
 		}
 		token, k, err := h.Tokens.Create(ctx, e, n)
 		if err != nil {
@@ -269,6 +277,10 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 		httpjson.Respond(w, http.StatusCreated, CreatedToken{Token: token, APIToken: views[0]})
 	}
 }
+
+// afterReauth, set only by tests, runs between the maker's re-authentication and the
+// token's insert, with the token's account: where a remedy's commit must be refused.
+var afterReauth atomic.Pointer[func(userID int64)]
 
 // checkTokenRequest checks a token's fields, that the maker gave what re-authenticates them
 // (the password; a code when they have a second factor), and that no scope is wider than
@@ -288,11 +300,7 @@ func (h *Handler) checkTokenRequest(ctx context.Context, me *auth.Principal, n *
 	stored, err := n.Check()
 	var invalid *apperr.Error
 	if errors.As(err, &invalid) && invalid.Kind == apperr.KindInvalid {
-		for field, keys := range invalid.Fields {
-			for _, k := range keys {
-				v.Add(field, k)
-			}
-		}
+		v.Merge(invalid) // with each message's arguments: "…" is not a scope names it
 	} else if err != nil {
 		return err
 	}
@@ -318,12 +326,18 @@ func (h *Handler) checkTokenRequest(ctx context.Context, me *auth.Principal, n *
 }
 
 // reauthenticate checks the signed-in user's password again, and their second factor's code
-// (TOTP or a recovery code, used up) when they have one, under a throttle of its own key
-// ("reauth:<id>") with the login's limits: the try takes its slot first (a throttled one is
-// a 429 with Retry-After), a wrong one keeps it and is audited, a right one gives it back. A
-// wrong password or code is a 422 on its field, as the profile's password change answers.
+// (TOTP or a recovery code, used up) when they have one, under the login's own per-account
+// throttle ("user:<username>", shared with the login, the password change and turning the
+// second factor off): every password guess, from whichever door, counts against one budget
+// of auth.UserFailureLimit a window. The try takes its slot first (a throttled one is a 429
+// with Retry-After), a wrong one keeps it and is audited, a right one gives it back. So wrong
+// re-authentications also hold off the account's login until the window ends (as wrong
+// current passwords in the password change do): whoever holds an open session can lock its
+// owner out of signing in for a window, but can never guess more than the login allows. An
+// administrator's unlock clears it. A wrong password or code is a 422 on its field, as the
+// profile's password change answers.
 func (h *Handler) reauthenticate(ctx context.Context, e audit.Event, me *auth.Principal, password, code string) error {
-	key := "reauth:" + strconv.FormatInt(me.UserID, 10)
+	key := "user:" + NormalizeUsername(me.Username)
 	wait, err := h.Throttle.Take(ctx, key, auth.UserFailureLimit)
 	if err != nil {
 		return err

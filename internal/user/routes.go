@@ -28,13 +28,13 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/user", Access: auth.LoggedIn, BeforePasswordChange: true, Handler: h.me},
 
 		{Method: "GET", Path: "/api/users", Access: manage, Handler: h.list},
-		{Method: "POST", Path: "/api/users", Access: manage, Announces: auth.ChangesUser, Handler: h.create},
+		{Method: "POST", Path: "/api/users", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.create},
 		{Method: "GET", Path: "/api/users/{id}", Access: manage, Handler: h.get},
-		{Method: "PUT", Path: "/api/users/{id}", Access: manage, Announces: auth.ChangesUser, Handler: h.update},
-		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, Announces: auth.ChangesUser, Handler: h.resetPassword},
-		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, Announces: auth.ChangesUser, Handler: h.unlock},
-		{Method: "POST", Path: "/api/users/{id}/two-factor/reset", Access: manage, Announces: auth.ChangesUser, Handler: h.resetTwoFactor},
-		{Method: "POST", Path: "/api/users/{id}/emergency-access", Access: manage, Announces: auth.ChangesUser, Handler: h.grantEmergency},
-		{Method: "DELETE", Path: "/api/users/{id}/emergency-access", Access: manage, Announces: auth.ChangesUser, Handler: h.endEmergency},
+		{Method: "PUT", Path: "/api/users/{id}", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.update},
+		{Method: "POST", Path: "/api/users/{id}/reset-password", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.resetPassword},
+		{Method: "POST", Path: "/api/users/{id}/unlock", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.unlock},
+		{Method: "POST", Path: "/api/users/{id}/two-factor/reset", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.resetTwoFactor},
+		{Method: "POST", Path: "/api/users/{id}/emergency-access", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.grantEmergency},
+		{Method: "DELETE", Path: "/api/users/{id}/emergency-access", Access: manage, SessionOnly: true, Announces: auth.ChangesUser, Handler: h.endEmergency},
 	}
 }
