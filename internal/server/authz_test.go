@@ -410,7 +410,7 @@ func boolInt(b bool) int {
 // interaction and role, a token with no scopes, or with a scope for exactly that resource and
 // interaction, has the role's access; a scope for another interaction or another resource
 // is refused. On every native route, an unscoped token has the role's access without a
-// CSRF header, and a scoped one none.
+// CSRF header, and a scoped one none; on a session-only route, no token has any.
 func TestTokenMatrix(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		env := apitest.New(t, db)
@@ -471,8 +471,15 @@ func TestTokenMatrix(t *testing.T) {
 						t.Errorf("%s as %s with %s: %d", key, role, what, r.Status)
 					}
 				}
-				if strings.HasPrefix(rt.Path, "/api/api-tokens") || strings.HasPrefix(rt.Path, "/api/profile/api-tokens") || strings.HasPrefix(rt.Path, "/api/api-clients") {
-					check(token(role, ""), false, "a token (tokens never manage tokens)")
+				if rt.SessionOnly {
+					// Credentials and accounts are a browser session's alone, whatever the
+					// token's account may do.
+					r := token(role, "").Do(rt.Method, path, map[string]any{})
+					if r.Status != http.StatusForbidden {
+						t.Errorf("%s as %s with an unscoped token: %d, want 403 (a browser session's alone)", key, role, r.Status)
+					} else if _, code, _ := r.Error(t); allowed && code != "auth.session_only" {
+						t.Errorf("%s as %s with an unscoped token: %s, want auth.session_only", key, role, code)
+					}
 					continue
 				}
 				if rt.Path == "/api/auth/logout" {
