@@ -508,7 +508,10 @@ func TestConditionalCreateReadsNothingItMayNotRead(t *testing.T) {
 		p, _ := send(t, clerk, "POST", "/fhir/R4/Patient", newPatientResource("Matched"), nil, http.StatusCreated)
 		id := p["id"].(string)
 		phone := p["telecom"].([]any)[0].(map[string]any)["value"].(string)
-		condition := map[string]string{"If-None-Exist": "family=matched&birthdate=1992-05-17"}
+		number := p["identifier"].([]any)[0].(map[string]any)["value"].(string)
+		search := map[string]string{"If-None-Exist": "family=matched&birthdate=1992-05-17"}
+		byNumber := map[string]string{"If-None-Exist": "identifier=" + number}
+		patients := func() int { return dbtest.Count(t, db, `SELECT COUNT(*) FROM patients`) }
 		reads := func() int {
 			return dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.patient.read' AND entity_id = $1`, id)
 		}
@@ -525,6 +528,22 @@ func TestConditionalCreateReadsNothingItMayNotRead(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				api, _ := c.token(t, tc.user, tc.scopes)
+				condition := search
+				if !tc.sees {
+					// Any condition but the patient's number would search the register: refused,
+					// nothing created, whatever it would have matched.
+					registered := patients()
+					for _, probe := range []string{search["If-None-Exist"], "name=M", "gender=female", "_id=" + id + "&birthdate=1992-05-17", "identifier=" + number + "&birthdate=1992-05-17"} {
+						_, r := send(t, api, "POST", "/fhir/R4/Patient", newPatientResource("Probe"), map[string]string{"If-None-Exist": probe}, http.StatusForbidden)
+						if !strings.Contains(string(r.Body), "identifier") {
+							t.Errorf("%s: the refusal does not say what is allowed: %s", probe, r.Body)
+						}
+					}
+					if n := patients(); n != registered {
+						t.Errorf("a refused conditional create registered %d patients", n-registered)
+					}
+					condition = byNumber
+				}
 				before := reads()
 				body, r := send(t, api, "POST", "/fhir/R4/Patient", newPatientResource("Matched"), condition, http.StatusOK)
 				if !strings.Contains(r.Header.Get("Location"), "/Patient/"+id+"/_history/") || r.Header.Get("ETag") == "" {
@@ -569,6 +588,13 @@ func TestConditionalCreateReadsNothingItMayNotRead(t *testing.T) {
 					t.Errorf("matches audited as reads, the batch's too: %d", n)
 				}
 			})
+		}
+		// Several matches (412) are a search that found them: audited as one.
+		send(t, clerk, "POST", "/fhir/R4/Patient", newPatientResource("Matched Twin"), nil, http.StatusCreated)
+		several := `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.patient.list' AND detail LIKE 'conditional create: several%'`
+		send(t, clerk, "POST", "/fhir/R4/Patient", newPatientResource("Third"), map[string]string{"If-None-Exist": "gender=female&birthdate=1992-05-17"}, http.StatusPreconditionFailed)
+		if n := dbtest.Count(t, db, several); n != 1 {
+			t.Errorf("several matches audited %d times", n)
 		}
 	})
 }

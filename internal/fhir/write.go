@@ -355,6 +355,17 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 	if err != nil || len(values) == 0 {
 		return Patient{}, 0, invalid("fhir.bad_value", "If-None-Exist", "If-None-Exist")
 	}
+	// Its answer says how many patients match (201 none, 200 one, 412 several): to a caller
+	// who may not read patients that would be a search of the register by any criteria. Such a
+	// caller may condition a create on the patient's number alone — the idempotency key a
+	// program resends with — which names at most one patient it already knows of.
+	if p := auth.PrincipalFrom(r.Context()); !mayRead(p, "Patient", "") || !p.ScopeAllows("Patient", auth.ActRead) {
+		for name := range values {
+			if name != "identifier" {
+				return Patient{}, 0, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.conditional_identifier_only", Expression: "If-None-Exist"}
+			}
+		}
+	}
 	probe := &http.Request{URL: &url.URL{RawQuery: values.Encode()}, Header: http.Header{"Prefer": {"handling=strict"}}}
 	q, err := parseQuery(probe, patientParams)
 	if err != nil {
@@ -370,6 +381,13 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 	p, created, err := pw.createIfNone(r.Context(), e, input, f, values.Encode())
 	switch {
 	case errors.Is(err, patient.ErrAmbiguous):
+		// A search that found several: audited as the search it was (a Bundle's is recorded in
+		// its transaction, and goes with the entry when the entry is rolled back).
+		a := auth.AuditEvent(r)
+		a.Action, a.EntityType, a.Outcome, a.Detail = "fhir.patient.list", "patient", audit.Success, "conditional create: several patients match "+values.Encode()
+		if err := pw.access(r.Context(), a); err != nil {
+			return Patient{}, 0, err
+		}
 		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "multiple-matches", Key: "fhir.several_match", Expression: "If-None-Exist"}
 	case err != nil:
 		return Patient{}, 0, asFHIR(err)
