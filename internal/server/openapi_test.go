@@ -13,7 +13,7 @@ import (
 )
 
 // TestOpenAPIMatchesRoutes checks api/openapi.yaml against the server's route table: the
-// same operations, each with the access the route declares.
+// same operations, each with the access the route declares (and whether it is session-only).
 func TestOpenAPIMatchesRoutes(t *testing.T) {
 	raw, err := os.ReadFile("../../api/openapi.yaml")
 	if err != nil {
@@ -26,10 +26,12 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Fatalf("openapi.yaml: %v", err)
 	}
 	type operation struct {
-		Permission string         `yaml:"x-permission"`
-		Responses  map[string]any `yaml:"responses"`
+		Permission  string         `yaml:"x-permission"`
+		SessionOnly bool           `yaml:"x-session-only"`
+		Responses   map[string]any `yaml:"responses"`
 	}
 	documented := map[string]string{}
+	sessionOnly := map[string]bool{}
 	for path, items := range doc.Paths {
 		for method, node := range items {
 			if !slices.Contains([]string{"get", "put", "post", "patch", "delete"}, method) {
@@ -43,6 +45,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 				t.Errorf("%s %s documents no responses", method, path)
 			}
 			documented[strings.ToUpper(method)+" "+path] = op.Permission
+			sessionOnly[strings.ToUpper(method)+" "+path] = op.SessionOnly
 		}
 	}
 	env := apitest.New(t, dbtest.Open(t, dbtest.Engines()[0].URL(t)))
@@ -55,6 +58,9 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 		if perm != rt.Access.String() {
 			t.Errorf("%s: openapi.yaml says x-permission %q, the route declares %q", key, perm, rt.Access.String())
+		}
+		if sessionOnly[key] != rt.SessionOnly {
+			t.Errorf("%s: openapi.yaml says x-session-only %v, the route declares %v", key, sessionOnly[key], rt.SessionOnly)
 		}
 		delete(documented, key)
 	}
