@@ -34,6 +34,9 @@ type Error struct {
 	Key    string              // i18n message key, e.g. "auth.invalid_credentials"
 	Args   []any               // arguments for the message
 	Fields map[string][]string // field -> message keys (validation only)
+	// FieldArgs holds the arguments of Fields' messages, by field and position; nil when
+	// none has any.
+	FieldArgs map[string][][]any
 	// RetryAfterSeconds is set on throttling errors.
 	RetryAfterSeconds int
 	Err               error // the wrapped cause, never shown to the user
@@ -84,14 +87,36 @@ func Throttled(key string, retryAfterSeconds int) *Error {
 }
 
 // Validation collects field errors; it is empty until Add is called.
-type Validation struct{ fields map[string][]string }
+type Validation struct {
+	fields  map[string][]string
+	args    map[string][][]any
+	hasArgs bool
+}
 
 // Add records the message key for a field.
-func (v *Validation) Add(field, key string) {
+func (v *Validation) Add(field, key string) { v.AddWith(field, key) }
+
+// AddWith records the message key for a field with its message's arguments.
+func (v *Validation) AddWith(field, key string, args ...any) {
 	if v.fields == nil {
-		v.fields = map[string][]string{}
+		v.fields, v.args = map[string][]string{}, map[string][][]any{}
 	}
 	v.fields[field] = append(v.fields[field], key)
+	v.args[field] = append(v.args[field], args)
+	v.hasArgs = v.hasArgs || len(args) > 0
+}
+
+// Merge adds the field errors of e (a validation error), with their arguments.
+func (v *Validation) Merge(e *Error) {
+	for field, keys := range e.Fields {
+		for i, k := range keys {
+			var args []any
+			if i < len(e.FieldArgs[field]) {
+				args = e.FieldArgs[field][i]
+			}
+			v.AddWith(field, k, args...)
+		}
+	}
 }
 
 // Err returns the validation error, or nil when no field failed.
@@ -99,7 +124,11 @@ func (v *Validation) Err() error {
 	if len(v.fields) == 0 {
 		return nil
 	}
-	return &Error{Kind: KindInvalid, Key: "validation.failed", Fields: v.fields}
+	e := &Error{Kind: KindInvalid, Key: "validation.failed", Fields: v.fields}
+	if v.hasArgs {
+		e.FieldArgs = v.args
+	}
+	return e
 }
 
 // MaxReason is the longest reason (for archiving, cancelling, amending) a user may give.

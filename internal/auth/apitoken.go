@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -53,6 +54,24 @@ type NewAPIToken struct {
 	Name     string
 	Scopes   string
 	Lifetime time.Duration
+	// Epoch is the account's credential epoch as read before its maker was re-authenticated
+	// (CredentialEpoch): the token is stored only while the account is active and its epoch
+	// unchanged, so one made while a remedy commits is refused (409). Nil, for a command run
+	// on the server, which re-authenticates no one: only the account's being active is checked.
+	Epoch *int64
+}
+
+// CredentialEpoch reads the account's credential epoch (counted up by every remedy,
+// EndTokens) and whether it is active; found is false when there is no such account.
+func CredentialEpoch(ctx context.Context, q database.Querier, userID int64) (epoch int64, active, found bool, err error) {
+	err = q.QueryRowContext(ctx, `SELECT credential_epoch, active FROM users WHERE id = $1`, userID).Scan(&epoch, &active)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, false, nil
+	}
+	if err != nil {
+		return 0, false, false, fmt.Errorf("read the credential epoch: %w", err)
+	}
+	return epoch, active, true, nil
 }
 
 // APITokens keeps API tokens: bearer credentials for programs, each one its account
@@ -73,6 +92,10 @@ func (n *NewAPIToken) Check() (string, error) {
 		v.Add("name", "validation.required")
 	case utf8.RuneCountInString(n.Name) > maxTokenName:
 		v.Add("name", "validation.too_long")
+	case strings.ContainsFunc(n.Name, unicode.IsControl):
+		// One line: a name with a line break or tab would forge lines of the audit log's
+		// detail, of a mailed reminder, or of a screen's list.
+		v.Add("name", "validation.one_line")
 	}
 	if n.Lifetime < MinTokenLifetime || n.Lifetime > MaxTokenLifetime {
 		v.Add("expires_in_days", "api_token.lifetime")
@@ -81,7 +104,7 @@ func (n *NewAPIToken) Check() (string, error) {
 	if err != nil {
 		var e *apperr.Error
 		if errors.As(err, &e) {
-			v.Add("scopes", e.Key)
+			v.AddWith("scopes", e.Key, e.Args...)
 		}
 	}
 	if err := v.Err(); err != nil {
@@ -100,6 +123,9 @@ func (t *APITokens) Create(ctx context.Context, e audit.Event, n NewAPIToken) (s
 	now := t.now()
 	var id int64
 	err = t.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := t.stillCurrent(ctx, tx, n); err != nil {
+			return err
+		}
 		var live int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2`,
 			n.UserID, now).Scan(&live); err != nil {
@@ -125,6 +151,33 @@ func (t *APITokens) Create(ctx context.Context, e audit.Event, n NewAPIToken) (s
 	}
 	got, err := t.Get(ctx, id)
 	return token, got, err
+}
+
+// stillCurrent checks, in Create's transaction, that n's account is active and its
+// credential epoch is n.Epoch. On PostgreSQL the account's row is read FOR SHARE: a remedy
+// updating it (EndTokens) waits for this transaction, whose token it then ends, or this
+// read waits for the remedy and sees its epoch. SQLite's write transactions run one at a
+// time.
+func (t *APITokens) stillCurrent(ctx context.Context, tx *sql.Tx, n NewAPIToken) error {
+	q := `SELECT credential_epoch, active FROM users WHERE id = $1`
+	if t.DB.Engine == database.Postgres {
+		q += ` FOR SHARE`
+	}
+	var epoch int64
+	var active bool
+	err := tx.QueryRowContext(ctx, q, n.UserID).Scan(&epoch, &active)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read the credential epoch: %w", err)
+	}
+	switch {
+	case n.Epoch != nil && (err != nil || !active || epoch != *n.Epoch):
+		return apperr.Conflict("api_token.credentials_changed")
+	case err != nil || !active:
+		var v apperr.Validation
+		v.Add("user_id", "api_token.no_account")
+		return v.Err()
+	}
+	return nil
 }
 
 const tokenColumns = `id, user_id, name, scopes, created_at, created_by, expires_at, last_used_at, last_used_address, revoked_at, revoked_reason`

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
@@ -114,11 +115,13 @@ func (c *Clients) Register(ctx context.Context, e audit.Event, n NewClient) (Cli
 		v.Add("name", "validation.required")
 	} else if utf8.RuneCountInString(n.Name) > maxTokenName {
 		v.Add("name", "validation.too_long")
+	} else if strings.ContainsFunc(n.Name, unicode.IsControl) {
+		v.Add("name", "validation.one_line") // as a token's name (NewAPIToken.Check)
 	}
 	scopes, err := ParseScopes(n.Scopes, "system")
 	var ae *apperr.Error
 	if errors.As(err, &ae) {
-		v.Add("scopes", ae.Key)
+		v.AddWith("scopes", ae.Key, ae.Args...)
 	} else if len(scopes) == 0 {
 		v.Add("scopes", "api_client.scopes_required")
 	}

@@ -83,6 +83,15 @@ func (r Reach) Items() []ReachItem {
 // Check refuses the first of scopes (already parsed) wider than the reach: an interaction
 // the server serves on a type and the account may not do there; "*" stands for every type,
 // each of its interactions the server serves anywhere allowed to the account somewhere.
+//
+// The decision on "*" (issue 53's review): a "*" scope is accepted when each of its action
+// letters is allowed on at least one type, and stored as written — so user/*.cruds is
+// accepted for a nurse who may create only Observations. A scope only narrows its account:
+// every request made with the token is checked against the account's own permissions at that
+// moment as well as against the scopes, so "*" can never reach a type or an interaction the
+// account cannot, and it follows the account when its roles change. Requiring every letter
+// on every type "*" covers would make user/*.rs impossible for almost every account, and
+// rewriting "*" into the types reached today would freeze a token's reach at its making.
 func (r Reach) Check(scopes []Scope) error {
 	has := func(m map[string]string, kind string, a rune) bool {
 		if kind != "*" {

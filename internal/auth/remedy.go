@@ -28,7 +28,16 @@ const (
 // the screen flags them for key rotation). One audit event, e's, names what ended; none is
 // written when nothing was live. Every token lookup reads its row, so the end holds on
 // every instance at the next request.
+//
+// It first counts up the account's credential epoch: a token whose maker was
+// re-authenticated before the remedy is refused at its insert (APITokens.Create). On
+// PostgreSQL the update also locks the account's row until the remedy commits, and Create
+// reads that row FOR SHARE in its own transaction: the insert either commits before this
+// update (and the UPDATE below ends the token) or waits for the remedy and sees the new epoch.
 func EndTokens(ctx context.Context, tx *sql.Tx, e audit.Event, userID int64, reason string, clients bool) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET credential_epoch = credential_epoch + 1 WHERE id = $1`, userID); err != nil {
+		return fmt.Errorf("count up the credential epoch: %w", err)
+	}
 	now := time.Now().UTC()
 	var by any
 	if e.ActorID != 0 {

@@ -247,8 +247,12 @@ func Error(w http.ResponseWriter, r *http.Request, err error) {
 	if len(e.Fields) > 0 {
 		body.Errors = make(map[string][]string, len(e.Fields))
 		for field, keys := range e.Fields {
-			for _, k := range keys {
-				body.Errors[field] = append(body.Errors[field], i18n.T(lang, k))
+			for i, k := range keys {
+				var args []any
+				if i < len(e.FieldArgs[field]) {
+					args = e.FieldArgs[field][i]
+				}
+				body.Errors[field] = append(body.Errors[field], i18n.T(lang, k, args...))
 			}
 		}
 	}
