@@ -299,8 +299,10 @@ func TestRemediesEndTokens(t *testing.T) {
 // and a code of their second factor when they have one — a missing one is named (422), a
 // wrong one refused on its field (422, as the profile's password change refuses), the right
 // one makes the token; wrong tries are throttled as the login's are (429 with Retry-After,
-// in the caller's language) under their own key. An administrator making a token for
-// another account re-authenticates as themselves.
+// in the caller's language) under the login's own per-account key: wrong current passwords
+// in the password change and wrong re-authentications share one budget, and spending it
+// holds off the login too. An administrator making a token for another account
+// re-authenticates as themselves.
 func TestMakingATokenReauthenticates(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		env := apitest.New(t, db)
@@ -353,12 +355,19 @@ func TestMakingATokenReauthenticates(t *testing.T) {
 				t.Errorf("with a TOTP code: %d %s", r.Status, r.Body)
 			}
 		})
-		// Throttled: after the login's limit of wrong tries the right password waits too.
+		// Throttled: after the login's limit of wrong tries — some in the password change,
+		// the rest here — the right password waits too, and so does the login.
 		t.Run("throttled after the login's limit", func(t *testing.T) {
 			h := &holder{env: env, username: "guessed"}
 			h.password = env.CreateUser("guessed", "doctor")
 			h.session = env.LoggedIn("guessed", h.password)
-			for i := 0; i < auth.UserFailureLimit; i++ {
+			changes := auth.UserFailureLimit / 2
+			for i := 0; i < changes; i++ {
+				if r := h.session.Do("POST", "/api/profile/password", map[string]any{"current_password": fmt.Sprint("change guess ", i), "new_password": "a quite different passphrase 42"}); r.Status != http.StatusUnprocessableEntity {
+					t.Fatalf("change try %d: %d", i, r.Status)
+				}
+			}
+			for i := changes; i < auth.UserFailureLimit; i++ {
 				if r := h.session.Do("POST", "/api/profile/api-tokens", map[string]any{"name": "x", "current_password": fmt.Sprint("guess ", i)}); r.Status != http.StatusUnprocessableEntity {
 					t.Fatalf("try %d: %d", i, r.Status)
 				}
@@ -369,11 +378,15 @@ func TestMakingATokenReauthenticates(t *testing.T) {
 			if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || code != "api_token.reauth_throttled" || !strings.Contains(msg, "Повторите") {
 				t.Errorf("throttled: %d %q %s", r.Status, r.Header.Get("Retry-After"), r.Body)
 			}
-			// Its own key: the login is not locked by it.
-			if r := env.Client().Login("guessed", h.password); r.Status != http.StatusOK {
+			// The login's own key: the login waits for the window too, and the password
+			// change does, with the right password.
+			if r := env.Client().Login("guessed", h.password); r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
 				t.Errorf("the login after wrong re-authentications: %d", r.Status)
 			}
-			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'api_token.create' AND outcome = 'failure' AND actor_name = 'guessed'`); n != auth.UserFailureLimit {
+			if r := h.session.Do("POST", "/api/profile/password", map[string]any{"current_password": h.password, "new_password": "a quite different passphrase 42"}); r.Status != http.StatusTooManyRequests {
+				t.Errorf("the password change after wrong re-authentications: %d", r.Status)
+			}
+			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'api_token.create' AND outcome = 'failure' AND actor_name = 'guessed'`); n != auth.UserFailureLimit-changes {
 				t.Errorf("refused tries audited: %d", n)
 			}
 		})
@@ -436,6 +449,7 @@ func TestMakingATokenReauthenticates(t *testing.T) {
 				"user/Patient.cruds":                 http.StatusCreated, // no delete is served: it claims nothing more
 				"user/Patient.rs":                    http.StatusCreated,
 				"user/*.rs":                          http.StatusCreated,
+				"user/*.cruds":                       http.StatusCreated, // each letter allowed on some type: capped by the account at every request (Reach.Check)
 				"user/Observation.rs":                http.StatusUnprocessableEntity,
 				"user/Condition.s":                   http.StatusUnprocessableEntity,
 				"user/Basic.rs":                      http.StatusUnprocessableEntity,
