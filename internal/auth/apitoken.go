@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -55,23 +56,22 @@ type NewAPIToken struct {
 	Scopes   string
 	Lifetime time.Duration
 	// Epoch is the account's credential epoch as read before its maker was re-authenticated
-	// (CredentialEpoch): the token is stored only while the account is active and its epoch
-	// unchanged, so one made while a remedy commits is refused (409). Nil, for a command run
-	// on the server, which re-authenticates no one: only the account's being active is checked.
+	// (CredentialEpoch, beside the account's being active): the token is stored only while
+	// it is unchanged — every remedy counts it up, deactivation too — so one made while a
+	// remedy commits is refused (409). Nil, for a command run on the server, which
+	// re-authenticates no one: nothing is checked.
 	Epoch *int64
 }
 
-// CredentialEpoch reads the account's credential epoch (counted up by every remedy,
-// EndTokens) and whether it is active; found is false when there is no such account.
-func CredentialEpoch(ctx context.Context, q database.Querier, userID int64) (epoch int64, active, found bool, err error) {
-	err = q.QueryRowContext(ctx, `SELECT credential_epoch, active FROM users WHERE id = $1`, userID).Scan(&epoch, &active)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, false, nil
+// CredentialEpoch reads the account's credential epoch, counted up by every remedy of the
+// account (EndTokens); 0 before its first.
+func CredentialEpoch(ctx context.Context, q database.Querier, userID int64) (int64, error) {
+	var epoch int64
+	err := q.QueryRowContext(ctx, `SELECT epoch FROM credential_epochs WHERE user_id = $1`, userID).Scan(&epoch)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("read the credential epoch: %w", err)
 	}
-	if err != nil {
-		return 0, false, false, fmt.Errorf("read the credential epoch: %w", err)
-	}
-	return epoch, active, true, nil
+	return epoch, nil
 }
 
 // APITokens keeps API tokens: bearer credentials for programs, each one its account
@@ -126,6 +126,9 @@ func (t *APITokens) Create(ctx context.Context, e audit.Event, n NewAPIToken) (s
 		if err := t.stillCurrent(ctx, tx, n); err != nil {
 			return err
 		}
+		if hook := afterEpochCheck.Load(); hook != nil {
+			(*hook)(n.UserID)
+		}
 		var live int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2`,
 			n.UserID, now).Scan(&live); err != nil {
@@ -153,29 +156,32 @@ func (t *APITokens) Create(ctx context.Context, e audit.Event, n NewAPIToken) (s
 	return token, got, err
 }
 
-// stillCurrent checks, in Create's transaction, that n's account is active and its
-// credential epoch is n.Epoch. On PostgreSQL the account's row is read FOR SHARE: a remedy
-// updating it (EndTokens) waits for this transaction, whose token it then ends, or this
-// read waits for the remedy and sees its epoch. SQLite's write transactions run one at a
-// time.
+// afterEpochCheck, set only by tests, runs in Create's transaction once the epoch is
+// checked, before the insert: where a remedy must wait for the token, then end it.
+var afterEpochCheck atomic.Pointer[func(userID int64)]
+
+// stillCurrent checks, in Create's transaction, that the credential epoch of n's account is
+// still n.Epoch (nothing to check without one). On PostgreSQL the epoch's row is made if
+// missing (an insert that waits for a remedy inserting it) and read FOR SHARE: a remedy
+// counting it up (EndTokens) waits for this transaction, whose token it then ends, or this
+// read waits for the remedy and sees its epoch. SQLite's write transactions run one at a time.
 func (t *APITokens) stillCurrent(ctx context.Context, tx *sql.Tx, n NewAPIToken) error {
-	q := `SELECT credential_epoch, active FROM users WHERE id = $1`
+	if n.Epoch == nil {
+		return nil
+	}
+	q := `SELECT epoch FROM credential_epochs WHERE user_id = $1`
 	if t.DB.Engine == database.Postgres {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO credential_epochs (user_id, epoch) VALUES ($1, 0) ON CONFLICT (user_id) DO NOTHING`, n.UserID); err != nil {
+			return fmt.Errorf("hold the credential epoch: %w", err)
+		}
 		q += ` FOR SHARE`
 	}
-	var epoch int64
-	var active bool
-	err := tx.QueryRowContext(ctx, q, n.UserID).Scan(&epoch, &active)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var epoch int64 // no row (SQLite, before the account's first remedy): 0
+	if err := tx.QueryRowContext(ctx, q, n.UserID).Scan(&epoch); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("read the credential epoch: %w", err)
 	}
-	switch {
-	case n.Epoch != nil && (err != nil || !active || epoch != *n.Epoch):
+	if epoch != *n.Epoch {
 		return apperr.Conflict("api_token.credentials_changed")
-	case err != nil || !active:
-		var v apperr.Validation
-		v.Add("user_id", "api_token.no_account")
-		return v.Err()
 	}
 	return nil
 }

@@ -31,11 +31,13 @@ const (
 //
 // It first counts up the account's credential epoch: a token whose maker was
 // re-authenticated before the remedy is refused at its insert (APITokens.Create). On
-// PostgreSQL the update also locks the account's row until the remedy commits, and Create
-// reads that row FOR SHARE in its own transaction: the insert either commits before this
-// update (and the UPDATE below ends the token) or waits for the remedy and sees the new epoch.
+// PostgreSQL the upsert also holds the account's epoch row until the remedy commits, and
+// Create reads that row FOR SHARE in its own transaction: the insert either commits before
+// this (and the UPDATE below, a later statement, ends the token) or waits for the remedy and
+// sees the new epoch.
 func EndTokens(ctx context.Context, tx *sql.Tx, e audit.Event, userID int64, reason string, clients bool) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE users SET credential_epoch = credential_epoch + 1 WHERE id = $1`, userID); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO credential_epochs (user_id, epoch) VALUES ($1, 1)
+		ON CONFLICT (user_id) DO UPDATE SET epoch = credential_epochs.epoch + 1`, userID); err != nil {
 		return fmt.Errorf("count up the credential epoch: %w", err)
 	}
 	now := time.Now().UTC()

@@ -241,11 +241,16 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 		// The token's account's credential epoch, read before the maker is re-authenticated:
 		// a remedy of that account committing meanwhile (its password changed, deactivated…)
 		// makes the insert refuse the token (409), which would otherwise outlive the remedy.
-		epoch, active, found, err := auth.CredentialEpoch(ctx, h.Users.DB, in.UserID)
-		if err == nil && (!found || !active) {
-			var v apperr.Validation
-			v.Add("user_id", "api_token.no_account")
-			err = v.Err()
+		// The epoch first, then whether the account is active: a deactivation between the two
+		// reads is seen by the second, one after both by the insert.
+		epoch, err := auth.CredentialEpoch(ctx, h.Users.DB, in.UserID)
+		if err == nil {
+			var active bool
+			if active, err = Active(ctx, h.Users.DB, in.UserID); err == nil && !active {
+				var v apperr.Validation
+				v.Add("user_id", "api_token.no_account")
+				err = v.Err()
+			}
 		}
 		if err != nil {
 			httpjson.Error(w, r, err)

@@ -2,6 +2,7 @@ package user_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -126,58 +127,68 @@ func TestRemedyAndTokenInsertDoNotInterleave(t *testing.T) {
 		}
 		ctx := context.Background()
 		env := apitest.New(t, db)
-		env.CreateUser("nurse", "nurse")
-		id := env.UserID("nurse")
 		tokens := &auth.APITokens{DB: db, Sessions: &auth.Sessions{DB: db}}
-		epoch, active, found, err := auth.CredentialEpoch(ctx, db, id)
-		if err != nil || !active || !found {
-			t.Fatalf("epoch: %v %v %v", err, active, found)
-		}
-
-		remedy, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer remedy.Rollback()
-		if err := auth.EndTokens(ctx, remedy, audit.Event{}, id, auth.EndedPasswordReset, false); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() {
-			_, _, err := tokens.Create(ctx, audit.Event{}, auth.NewAPIToken{UserID: id, Name: "racing", Lifetime: auth.DefaultTokenValid, Epoch: &epoch})
-			done <- err
-		}()
-		// Wait until the insert waits for the remedy's lock on the account.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			select {
-			case err := <-done:
-				t.Fatalf("the insert went ahead of the uncommitted remedy: %v", err)
-			default:
-			}
-			if dbtest.Count(t, db, `SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`) > 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the insert never waited for the remedy")
-			}
-			time.Sleep(5 * time.Millisecond) // polling for the condition, not a fixed wait
-		}
-		if err := remedy.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		err = <-done
-		var e *apperr.Error
-		if !errors.As(err, &e) || e.Kind != apperr.KindConflict || e.Key != "api_token.credentials_changed" {
-			t.Fatalf("the insert after the remedy: %v", err)
-		}
-		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM api_tokens WHERE user_id = $1`, id); n != 0 {
-			t.Errorf("tokens stored: %d", n)
-		}
-		// With the epoch read after the remedy, the token is made.
-		epoch, _, _, _ = auth.CredentialEpoch(ctx, db, id)
-		if _, _, err := tokens.Create(ctx, audit.Event{}, auth.NewAPIToken{UserID: id, Name: "after", Lifetime: auth.DefaultTokenValid, Epoch: &epoch}); err != nil {
-			t.Errorf("made after the remedy: %v", err)
+		for i, earlier := range []bool{false, true} { // the account's first remedy, a later one
+			name := map[bool]string{false: "the account's first remedy", true: "a later remedy"}[earlier]
+			t.Run(name, func(t *testing.T) {
+				username := fmt.Sprintf("nurse%d", i)
+				env.CreateUser(username, "nurse")
+				id := env.UserID(username)
+				if earlier {
+					if err := db.Tx(ctx, func(tx *sql.Tx) error {
+						return auth.EndTokens(ctx, tx, audit.Event{}, id, auth.EndedPasswordChanged, false)
+					}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				epoch, err := auth.CredentialEpoch(ctx, db, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				remedy, err := db.BeginTx(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer remedy.Rollback()
+				if err := auth.EndTokens(ctx, remedy, audit.Event{}, id, auth.EndedPasswordReset, false); err != nil {
+					t.Fatal(err)
+				}
+				done := make(chan error, 1)
+				go func() {
+					_, _, err := tokens.Create(ctx, audit.Event{}, auth.NewAPIToken{UserID: id, Name: "racing", Lifetime: auth.DefaultTokenValid, Epoch: &epoch})
+					done <- err
+				}()
+				// Wait until the insert waits for the remedy's lock on the account's epoch.
+				deadline := time.Now().Add(10 * time.Second)
+				for waiting := false; !waiting; {
+					select {
+					case err := <-done:
+						t.Fatalf("the insert went ahead of the uncommitted remedy: %v", err)
+					default:
+					}
+					waiting = dbtest.Count(t, db, `SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`) > 0
+					if !waiting && time.Now().After(deadline) {
+						t.Fatal("the insert never waited for the remedy")
+					}
+					time.Sleep(5 * time.Millisecond) // polling for the condition, not a fixed wait
+				}
+				if err := remedy.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				err = <-done
+				var e *apperr.Error
+				if !errors.As(err, &e) || e.Kind != apperr.KindConflict || e.Key != "api_token.credentials_changed" {
+					t.Fatalf("the insert after the remedy: %v", err)
+				}
+				if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM api_tokens WHERE user_id = $1`, id); n != 0 {
+					t.Errorf("tokens stored: %d", n)
+				}
+				// With the epoch read after the remedy, the token is made.
+				epoch, _ = auth.CredentialEpoch(ctx, db, id)
+				if _, _, err := tokens.Create(ctx, audit.Event{}, auth.NewAPIToken{UserID: id, Name: "after", Lifetime: auth.DefaultTokenValid, Epoch: &epoch}); err != nil {
+					t.Errorf("made after the remedy: %v", err)
+				}
+			})
 		}
 	})
 }
