@@ -1236,7 +1236,7 @@ export type paths = {
   "/fhir/R4/bulkdata/{job}": {
     /** An export's status, for its requester only: 202 with X-Progress and Retry-After while it runs; 200 with the manifest (transactionTime, request, requiresAccessToken, output: one NDJSON file per type with its count) once done; 500 OperationOutcome if it failed. Files are kept for a day. */
     get: operations["getFhirExportStatus"];
-    /** Cancel an export and delete its files. */
+    /** Cancel an export and delete its files (the export permission still needed, as for its status and files). */
     delete: operations["deleteFhirExport"];
     parameters: {
       path: {
@@ -8051,7 +8051,7 @@ export type operations = {
       };
     };
   };
-  /** Cancel an export and delete its files. */
+  /** Cancel an export and delete its files (the export permission still needed, as for its status and files). */
   deleteFhirExport: {
     parameters: {
       path: {
