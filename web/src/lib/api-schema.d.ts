@@ -3315,12 +3315,12 @@ export type operations = {
         };
       };
       403: components["responses"]["Forbidden"];
-      /** @description The account has the most live tokens it may. */
+      /** @description The account has the most live tokens it may; or its credentials changed (a password change or reset, deactivation, a second-factor change) while the token was being made: nothing is stored, sign in again and retry. */
       409: {
         content: never;
       };
       422: components["responses"]["Invalid"];
-      /** @description Too many wrong passwords or codes (the login's limits, under a key of their own); Retry-After says when to try again. */
+      /** @description Too many wrong passwords or codes: the account's login budget, which the login, the password change and turning off the second factor share; Retry-After says when to try again. */
       429: {
         content: never;
       };
@@ -6555,12 +6555,12 @@ export type operations = {
         };
       };
       403: components["responses"]["Forbidden"];
-      /** @description The account has the most live tokens it may. */
+      /** @description The account has the most live tokens it may; or its credentials changed (a password change or reset, deactivation, a second-factor change) while the token was being made: nothing is stored, sign in again and retry. */
       409: {
         content: never;
       };
       422: components["responses"]["Invalid"];
-      /** @description Too many wrong passwords or codes (the login's limits, under a key of their own); Retry-After says when to try again. */
+      /** @description Too many wrong passwords or codes: the account's login budget, which the login, the password change and turning off the second factor share; Retry-After says when to try again. */
       429: {
         content: never;
       };
