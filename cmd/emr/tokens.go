@@ -72,13 +72,19 @@ func cmdTokenCreate(ctx context.Context, in invocation) error {
 		if err != nil {
 			return describe(err)
 		}
+		// The epoch before the account's being active, as the web app's route reads them: a
+		// deactivation committing before the insert refuses the token.
+		epoch, err := auth.CredentialEpoch(ctx, db, id)
+		if err != nil {
+			return err
+		}
 		if ok, err := user.Active(ctx, db, id); err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("the account %s is deactivated", *username)
 			}
 			return err
 		}
-		token, k, err := apiTokens(db).Create(ctx, cliEvent, auth.NewAPIToken{UserID: id, Name: *name, Scopes: strings.Join(scopes, " "), Lifetime: lifetime})
+		token, k, err := apiTokens(db).Create(ctx, cliEvent, auth.NewAPIToken{UserID: id, Name: *name, Scopes: strings.Join(scopes, " "), Lifetime: lifetime, Epoch: &epoch})
 		if err != nil {
 			return describe(err)
 		}

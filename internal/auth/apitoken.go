@@ -58,9 +58,15 @@ type NewAPIToken struct {
 	// Epoch is the account's credential epoch as read before its maker was re-authenticated
 	// (CredentialEpoch, beside the account's being active): the token is stored only while
 	// it is unchanged — every remedy counts it up, deactivation too — so one made while a
-	// remedy commits is refused (409). Nil, for a command run on the server, which
-	// re-authenticates no one: nothing is checked.
+	// remedy commits is refused (409). `emr token create` reads it too (before the account's
+	// being active); nil checks nothing.
 	Epoch *int64
+	// Maker is the browser session making the token (nil for a command run on the server):
+	// the token is stored only while that session still exists. Every remedy of the maker's
+	// account (its password changed elsewhere or reset, deactivated, its second factor
+	// changed) ends the maker's other sessions, so a request held open across such a remedy
+	// — its body sent only once the remedy committed — stores nothing.
+	Maker *Principal
 }
 
 // CredentialEpoch reads the account's credential epoch, counted up by every remedy of the
@@ -182,6 +188,20 @@ func (t *APITokens) stillCurrent(ctx context.Context, tx *sql.Tx, n NewAPIToken)
 	}
 	if epoch != *n.Epoch {
 		return apperr.Conflict("api_token.credentials_changed")
+	}
+	if m := n.Maker; m != nil && m.tokenHash != "" {
+		q := `SELECT 1 FROM sessions WHERE token_hash = $1`
+		if t.DB.Engine == database.Postgres {
+			q += ` FOR SHARE` // a remedy ending it waits for the token, then ends it with the rest
+		}
+		var one int
+		err := tx.QueryRowContext(ctx, q, m.tokenHash).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.Conflict("api_token.credentials_changed")
+		}
+		if err != nil {
+			return fmt.Errorf("read the maker's session: %w", err)
+		}
 	}
 	return nil
 }

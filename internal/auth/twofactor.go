@@ -103,10 +103,17 @@ func (t *TwoFactor) Begin(ctx context.Context, userID int64, account string) (En
 	if err := png.Encode(&buf, img); err != nil {
 		return Enrolment{}, err
 	}
-	if _, err := t.DB.ExecContext(ctx, `INSERT INTO user_totp (user_id, secret, created_at) VALUES ($1, $2, $3)
-		ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at, last_step = 0, confirmed_at = NULL`,
-		userID, t.Secrets.Seal(totpPurpose(userID), []byte(key.Secret())), t.now()); err != nil {
+	// Only a secret not yet confirmed is replaced: a confirmation committing since the status
+	// was read is kept (turning it off is a remedy of its own, which ends the tokens).
+	res, err := t.DB.ExecContext(ctx, `INSERT INTO user_totp (user_id, secret, created_at) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at, last_step = 0, confirmed_at = NULL
+		WHERE user_totp.confirmed_at IS NULL`,
+		userID, t.Secrets.Seal(totpPurpose(userID), []byte(key.Secret())), t.now())
+	if err != nil {
 		return Enrolment{}, fmt.Errorf("store the TOTP secret: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return Enrolment{}, apperr.Conflict("twofactor.already_enabled")
 	}
 	return Enrolment{Secret: key.Secret(), URL: key.URL(), QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
 }

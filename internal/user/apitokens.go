@@ -256,7 +256,7 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 			httpjson.Error(w, r, err)
 			return
 		}
-		n := auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes, Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour, Epoch: &epoch}
+		n := auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes, Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour, Epoch: &epoch, Maker: me}
 		if err := h.checkTokenRequest(ctx, me, &n, in); err != nil {
 			httpjson.Error(w, r, err)
 			return
