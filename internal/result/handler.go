@@ -45,7 +45,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/results/alerts/{id}/acknowledge", Access: acknowledge, Announces: auth.ChangesResults, Handler: h.acknowledge},
 		{Method: "GET", Path: "/api/results/alerts/report", Access: review, Handler: h.report},
 		{Method: "GET", Path: "/api/settings/results", Access: auth.LoggedIn, Handler: h.settings},
-		{Method: "PUT", Path: "/api/settings/results", Access: auth.Need(auth.ManageSettings), Handler: h.saveSettings},
+		{Method: "PUT", Path: "/api/settings/results", Access: auth.Need(auth.ManageSettings), SessionOnly: true, Handler: h.saveSettings}, // who critical results escalate to: a person decides
 	}
 }
 

@@ -32,12 +32,14 @@ var credentialPrefixes = []string{
 // sessionOnlyElsewhere are the other session-only routes: the profile's e-mail (where
 // critical-result escalations are sent) and the signature image (which stands for its holder
 // on prescriptions and bills), and the clinic's settings (its public address is the audience
-// every backend client's assertion must name, and the link staff are sent by e-mail).
+// every backend client's assertion must name, and the link staff are sent by e-mail), and
+// the results settings (who an unacknowledged critical result escalates to).
 var sessionOnlyElsewhere = []string{
 	"PATCH /api/update-profile",
 	"PUT /api/profile/signature",
 	"GET /api/remove-signature/{id}",
 	"PUT /api/settings/clinic",
+	"PUT /api/settings/results",
 }
 
 // TestCredentialRoutesAreSessionOnly walks the server's route table: every route that
@@ -116,6 +118,7 @@ func TestTokenCannotManageCredentials(t *testing.T) {
 			{"an admin's token makes a token", adminToken, "POST", "/api/api-tokens", map[string]any{"user_id": doctorID, "name": "heir", "current_password": adminPassword}},
 			{"an admin's token registers a backend client", adminToken, "POST", "/api/api-clients", map[string]any{"name": "heir", "scopes": "system/Patient.rs", "jwks": "{}"}},
 			{"an admin's token changes the clinic's public address", adminToken, "PUT", "/api/settings/clinic", map[string]any{"name": "Clinic", "public_url": "https://attacker.example", "version": clinic.Version}},
+			{"an admin's token changes who critical results escalate to", adminToken, "PUT", "/api/settings/results", map[string]any{"covering_role": "receptionist", "version": 1}},
 			{"a doctor's token sets up a second factor", doctorToken, "POST", "/api/profile/two-factor/setup", map[string]any{}},
 			{"a doctor's token confirms a second factor", doctorToken, "POST", "/api/profile/two-factor/confirm", map[string]any{"code": "123456"}},
 			{"a doctor's token changes the password", doctorToken, "POST", "/api/profile/password", map[string]any{"current_password": doctorPassword, "new_password": "a quite different passphrase 42"}},
