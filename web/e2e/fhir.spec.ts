@@ -91,6 +91,23 @@ test('a backend client registered on the API access screen reads patients with S
   await expect(row).toContainText(kid)
   const clientId = (await row.locator('code').first().innerText()).trim()
 
+  // The token endpoint checks each assertion's aud against the clinic's public address:
+  // until one is set, the screen says no client gets a token, and none does.
+  const clinic = (await (await api(page, 'get', '/api/settings/clinic')).json()) as { name: string; public_url: string; version: number }
+  const setPublic = async (publicUrl: string, version: number) => {
+    const saved = await api(page, 'put', '/api/settings/clinic', { ...clinic, name: clinic.name || 'E2E clinic', public_url: publicUrl, version })
+    expect(saved.status()).toBe(200)
+    return ((await saved.json()) as { version: number }).version
+  }
+  let version = clinic.version
+  if (clinic.public_url) version = await setPublic('', version)
+  await page.reload()
+  await expect(page.getByTestId('no-public-address')).toBeVisible()
+  version = await setPublic(`http://127.0.0.1:${port}`, version)
+  await page.reload()
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toBeVisible()
+  await expect(page.getByTestId('no-public-address')).toHaveCount(0)
+
   const config = (await (await request.get(`${base}/.well-known/smart-configuration`)).json()) as { token_endpoint: string }
   const b64 = (v: object | Buffer) => Buffer.from(Buffer.isBuffer(v) ? v : JSON.stringify(v)).toString('base64url')
   const now = Math.floor(Date.now() / 1000)
@@ -117,6 +134,7 @@ test('a backend client registered on the API access screen reads patients with S
   expect(replay.status()).toBe(401)
   await page.reload()
   await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('127.0.0.1')
+  await setPublic(clinic.public_url, version) // as the other tests found it
 })
 
 // An administrator loads a register from a CSV file: checked first (nothing written), then
