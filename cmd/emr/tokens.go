@@ -238,42 +238,25 @@ func cmdClientList(ctx context.Context, in invocation) error {
 
 // cmdClientRevoke revokes a backend client by its id.
 func cmdClientRevoke(ctx context.Context, in invocation) error {
-	var cfg config.Config
-	config.BindDatabase(in.fs, &cfg)
-	if err := in.fs.Parse(in.args); err != nil {
-		return err
-	}
-	if in.fs.NArg() != 1 {
-		return errors.New("client revoke needs the client's id (emr client list shows it)")
-	}
-	id, err := strconv.ParseInt(in.fs.Arg(0), 10, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a client id", in.fs.Arg(0))
-	}
-	return withDB(ctx, cfg, func(db *database.DB) error {
-		clients := &auth.Clients{DB: db}
-		if _, err := clients.Get(ctx, id); err != nil {
-			return describe(err)
-		}
-		k, err := clients.Revoke(ctx, cliEvent, id)
-		if err != nil {
-			return describe(err)
-		}
-		fmt.Fprintf(in.stdout, "revoked client %d %q\n", k.ID, k.Name)
-		return nil
-	})
+	return onClient(ctx, in, "revoke", (*auth.Clients).Revoke, "revoked client %d %q\n")
 }
 
 // cmdClientEnable lets a backend client a restore ended ask for tokens again, on the
 // restored database that now serves the clinic.
 func cmdClientEnable(ctx context.Context, in invocation) error {
+	return onClient(ctx, in, "enable", (*auth.Clients).EnableRestored, "enabled client %d %q: it may ask for tokens again\n")
+}
+
+// onClient runs act, audited as the command line's, on the backend client whose id is the
+// command's one argument, and says what was done (done takes the client's id and name).
+func onClient(ctx context.Context, in invocation, verb string, act func(*auth.Clients, context.Context, audit.Event, int64) (auth.Client, error), done string) error {
 	var cfg config.Config
 	config.BindDatabase(in.fs, &cfg)
 	if err := in.fs.Parse(in.args); err != nil {
 		return err
 	}
 	if in.fs.NArg() != 1 {
-		return errors.New("client enable needs the client's id (emr client list shows it)")
+		return fmt.Errorf("client %s needs the client's id (emr client list shows it)", verb)
 	}
 	id, err := strconv.ParseInt(in.fs.Arg(0), 10, 64)
 	if err != nil {
@@ -284,11 +267,11 @@ func cmdClientEnable(ctx context.Context, in invocation) error {
 		if _, err := clients.Get(ctx, id); err != nil {
 			return describe(err)
 		}
-		k, err := clients.EnableRestored(ctx, cliEvent, id)
+		k, err := act(clients, ctx, cliEvent, id)
 		if err != nil {
 			return describe(err)
 		}
-		fmt.Fprintf(in.stdout, "enabled client %d %q: it may ask for tokens again\n", k.ID, k.Name)
+		fmt.Fprintf(in.stdout, done, k.ID, k.Name)
 		return nil
 	})
 }
