@@ -1,6 +1,6 @@
-import { KeyOutlined, PlusOutlined } from '@ant-design/icons'
+import { PlusOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Empty, Flex, Form, Modal, Select, Space, Table, Typography } from 'antd'
+import { App, Button, Card, Empty, Flex, Form, Modal, Select, Space, Table, Typography } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
@@ -11,6 +11,7 @@ import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
 import { formatDayTime } from '../../lib/time'
 import { TokenFields, tokenBody, type TokenFormValues } from '../../components/apiTokens/TokenFields'
+import { TokenShownOnce } from '../../components/apiTokens/TokenShownOnce'
 import { TokenState, stateOf } from '../../components/apiTokens/TokenState'
 import { LastUse, ScopeList } from './ApiBits'
 import { BackendClientsCard } from './BackendClientsCard'
@@ -167,37 +168,7 @@ export default function ApiAccessPage() {
             <TokenFields reach={reach.data?.data} loadingReach={reach.isFetching} secondFactor={!!second.data?.enabled} />
           </Form>
         </Modal>
-        <Modal
-          open={made !== null}
-          title={
-            <Space>
-              <KeyOutlined aria-hidden />
-              {t('apiAccess.madeTitle')}
-            </Space>
-          }
-          onCancel={() => setMade(null)}
-          footer={
-            <Flex justify="end">
-              <Button type="primary" onClick={() => setMade(null)}>
-                {t('apiAccess.done')}
-              </Button>
-            </Flex>
-          }
-        >
-          {made && (
-            <>
-              <Alert type="warning" showIcon title={t('apiAccess.shownOnce')} style={{ marginBottom: 12 }} />
-              <Typography.Paragraph>{t('apiAccess.madeFor', { name: made.api_token.name, account: made.api_token.user_name })}</Typography.Paragraph>
-              <Typography.Paragraph code copyable={{ text: made.token }} data-testid="new-token" style={{ overflowWrap: 'anywhere' }}>
-                {made.token}
-              </Typography.Paragraph>
-              <Typography.Paragraph type="secondary">{t('apiAccess.curlHint')}</Typography.Paragraph>
-              <Typography.Paragraph code style={{ overflowWrap: 'anywhere' }}>
-                {`curl -H "Authorization: Bearer …" ${base}/Patient?name=…`}
-              </Typography.Paragraph>
-            </>
-          )}
-        </Modal>
+        <TokenShownOnce made={made} base={base} forAccount onClose={() => setMade(null)} />
       </Card>
       <BackendClientsCard tokenEndpoint={`${base}/auth/token`} noPublicAddress={clinic !== undefined && !clinic.public_url} />
     </>

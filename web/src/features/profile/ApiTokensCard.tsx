@@ -1,4 +1,4 @@
-import { KeyOutlined, PlusOutlined } from '@ant-design/icons'
+import { PlusOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Empty, Flex, Form, Modal, Space, Table, Typography } from 'antd'
 import { useState } from 'react'
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { focusFirstField } from '../../components/focusFirstField'
 import { TokenFields, tokenBody, type TokenFormValues } from '../../components/apiTokens/TokenFields'
+import { TokenShownOnce } from '../../components/apiTokens/TokenShownOnce'
 import { TokenState, stateOf } from '../../components/apiTokens/TokenState'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
@@ -151,36 +152,7 @@ export function ApiTokensCard({ userId }: { userId: number }) {
           <TokenFields reach={reach.data?.data} loadingReach={reach.isFetching} secondFactor={!!second.data?.enabled} />
         </Form>
       </Modal>
-      <Modal
-        open={made !== null}
-        title={
-          <Space>
-            <KeyOutlined aria-hidden />
-            {t('apiAccess.madeTitle')}
-          </Space>
-        }
-        onCancel={() => setMade(null)}
-        footer={
-          <Flex justify="end">
-            <Button type="primary" onClick={() => setMade(null)}>
-              {t('apiAccess.done')}
-            </Button>
-          </Flex>
-        }
-      >
-        {made && (
-          <>
-            <Alert type="warning" showIcon title={t('apiAccess.shownOnce')} style={{ marginBottom: 12 }} />
-            <Typography.Paragraph code copyable={{ text: made.token }} data-testid="new-token" style={{ overflowWrap: 'anywhere' }}>
-              {made.token}
-            </Typography.Paragraph>
-            <Typography.Paragraph type="secondary">{t('apiAccess.curlHint')}</Typography.Paragraph>
-            <Typography.Paragraph code style={{ overflowWrap: 'anywhere' }}>
-              {`curl -H "Authorization: Bearer …" ${base}/Patient?name=…`}
-            </Typography.Paragraph>
-          </>
-        )}
-      </Modal>
+      <TokenShownOnce made={made} base={base} onClose={() => setMade(null)} />
     </Card>
   )
 }
