@@ -62,7 +62,12 @@ export function BackendClientsCard({ tokenEndpoint, noPublicAddress }: { tokenEn
           data-testid="no-public-address"
           style={{ marginBottom: 12 }}
           title={t('apiClients.noPublicAddress')}
-          description={<Link to="/administrator/clinic">{t('apiClients.setPublicAddress')}</Link>}
+          description={
+            // The alert's own text colour, underlined: the link colour on its yellow is below AA.
+            <Link to="/administrator/clinic" style={{ color: 'inherit', textDecoration: 'underline' }}>
+              {t('apiClients.setPublicAddress')}
+            </Link>
+          }
         />
       )}
       <Typography.Paragraph>
