@@ -18,7 +18,8 @@ import (
 
 // TokenRoutes are the API tokens' routes: an administrator's, for any account
 // (Administrator → API access), and an account holder's, for their own (the profile).
-// A token never manages tokens: a leaked one cannot make itself a longer-lived heir.
+// A token never manages tokens (the table is SessionOnly, the guard refuses tokens and
+// clients): a leaked one cannot make itself a longer-lived heir.
 // Making one asks the maker's password again (and second factor): a session left open is
 // not enough to mint a credential that outlives it.
 func (h *Handler) TokenRoutes() []auth.Route {
@@ -39,10 +40,6 @@ func (h *Handler) TokenRoutes() []auth.Route {
 }
 
 func (h *Handler) listClients(w http.ResponseWriter, r *http.Request) {
-	if err := notByToken(r); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
 	list, err := h.Clients.List(r.Context())
 	if err == nil {
 		err = registrars(r.Context(), h.Users.DB, list)
@@ -94,10 +91,6 @@ func activeOf(ctx context.Context, q database.Querier, ids []int64) (map[int64]b
 }
 
 func (h *Handler) registerClient(w http.ResponseWriter, r *http.Request) {
-	if err := notByToken(r); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
 	var in struct {
 		Name   string `json:"name"`
 		Scopes string `json:"scopes"`
@@ -112,10 +105,6 @@ func (h *Handler) registerClient(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) revokeClient(w http.ResponseWriter, r *http.Request) {
-	if err := notByToken(r); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
 	id, err := httpjson.PathID(r, "id", "api_client.not_found")
 	if err == nil {
 		_, err = h.Clients.Get(r.Context(), id)
@@ -157,20 +146,8 @@ type tokenRequest struct {
 	Code            string `json:"code"`
 }
 
-// notByToken refuses token management to a request made with a token.
-func notByToken(r *http.Request) error {
-	if p := auth.PrincipalFrom(r.Context()); p != nil && (p.TokenID != 0 || p.ClientID != 0) {
-		return apperr.Forbidden("api_token.by_token")
-	}
-	return nil
-}
-
 func (h *Handler) listTokens(own bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := notByToken(r); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
 		var owner int64
 		if own {
 			owner = auth.PrincipalFrom(r.Context()).UserID
@@ -193,10 +170,6 @@ func (h *Handler) listTokens(own bool) http.HandlerFunc {
 // the account's roles reach, with the interactions they allow there.
 func (h *Handler) tokenReach(own bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := notByToken(r); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
 		userID := auth.PrincipalFrom(r.Context()).UserID
 		if !own {
 			id, err := strconv.ParseInt(r.URL.Query().Get("user_id"), 10, 64)
@@ -222,10 +195,6 @@ func (h *Handler) tokenReach(own bool) http.HandlerFunc {
 
 func (h *Handler) createToken(own bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := notByToken(r); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
 		var in tokenRequest
 		if err := httpjson.Decode(w, r, &in); err != nil {
 			httpjson.Error(w, r, err)
@@ -379,10 +348,6 @@ func (h *Handler) reauthenticate(ctx context.Context, e audit.Event, me *auth.Pr
 
 func (h *Handler) revokeToken(own bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := notByToken(r); err != nil {
-			httpjson.Error(w, r, err)
-			return
-		}
 		id, err := httpjson.PathID(r, "id", "api_token.not_found")
 		if err != nil {
 			httpjson.Error(w, r, err)
