@@ -34,9 +34,14 @@ func AuditEvent(r *http.Request) audit.Event {
 func (p *Principal) Credential() string {
 	switch {
 	case p.TokenID != 0:
-		return "token:" + strconv.FormatInt(p.TokenID, 10) + " " + strconv.Quote(p.TokenName)
+		return TokenCredential(p.TokenID, p.TokenName)
 	case p.ClientID != 0:
 		return p.Username + " " + strconv.Quote(p.Name)
 	}
 	return ""
+}
+
+// TokenCredential names API token id, called name, as the audit log names credentials.
+func TokenCredential(id int64, name string) string {
+	return "token:" + strconv.FormatInt(id, 10) + " " + strconv.Quote(name)
 }

@@ -58,7 +58,7 @@ func EndTokens(ctx context.Context, tx *sql.Tx, e audit.Event, userID int64, rea
 			rows.Close()
 			return err
 		}
-		ended = append(ended, "token:"+strconv.FormatInt(id, 10)+" "+strconv.Quote(name))
+		ended = append(ended, TokenCredential(id, name))
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -87,7 +87,6 @@ func endClientTokens(ctx context.Context, tx *sql.Tx, userID int64, now time.Tim
 	if err != nil {
 		return nil, fmt.Errorf("read client tokens: %w", err)
 	}
-	var ids []int64
 	var named []string
 	for rows.Next() {
 		var id int64
@@ -97,15 +96,14 @@ func endClientTokens(ctx context.Context, tx *sql.Tx, userID int64, now time.Tim
 			rows.Close()
 			return nil, err
 		}
-		ids = append(ids, id)
 		named = append(named, fmt.Sprintf("client:%s %q (%d access tokens)", clientID, name, n))
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read client tokens: %w", err)
 	}
-	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM api_client_tokens WHERE client_id = $1`, id); err != nil {
+	if len(named) > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM api_client_tokens WHERE client_id IN (SELECT id FROM api_clients WHERE created_by = $1)`, userID); err != nil {
 			return nil, fmt.Errorf("end client tokens: %w", err)
 		}
 	}
