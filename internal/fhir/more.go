@@ -694,7 +694,7 @@ func documentReferenceOf(d document.Document) DocumentReference {
 	out := DocumentReference{
 		base:       newBase("DocumentReference", strconv.FormatInt(d.ID, 10), d.Version, latest(d.IssuedAt, d.CancelledAt)),
 		Identifier: []Identifier{{System: "urn:emr:document-number", Value: d.Number}}, Status: status,
-		Type: &CodeableConcept{Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
+		Type: &CodeableConcept{Coding: []Coding{{System: systemDocumentKind, Code: d.Kind}}, Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
 		Custodian: &Reference{Reference: "Organization/" + clinicID}, Description: d.Title,
 		Content: []DocumentContent{{Attachment: Attachment{ContentType: "text/html", Language: d.Language, Title: d.Title, Creation: instant(d.IssuedAt),
 			Data: base64.StdEncoding.EncodeToString([]byte(d.HTML()))}}},
@@ -712,14 +712,20 @@ func (h *Handler) documentSource(ids []int64, patientID int64, match bool) sourc
 	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} })
 }
 
-var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}
+var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "type": kindToken}
 
-// systemDocumentStatus is the code system of DocumentReference.status.
-const systemDocumentStatus = "http://hl7.org/fhir/document-reference-status"
+const (
+	// systemDocumentStatus is the code system of DocumentReference.status.
+	systemDocumentStatus = "http://hl7.org/fhir/document-reference-status"
+	// systemDocumentKind is the code system of the clinic's kinds of document (document.Kinds:
+	// medical_certificate, referral…), its own, so that type= finds them.
+	systemDocumentKind = "urn:emr:document-kind"
+)
 
 // documentTokens are DocumentReference's token parameters, tested on the documents built.
 var documentTokens = map[string]tokenParam{
 	"status": codeParam(systemDocumentStatus, func(res Resource) string { return res.(DocumentReference).Status }),
+	"type":   codingParam(func(res Resource) []Coding { return codingsOf(res.(DocumentReference).Type) }, systemDocumentKind),
 }
 
 func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {

@@ -145,6 +145,7 @@ func TestTokenSearchesOfEveryType(t *testing.T) {
 			{"ServiceRequest?patient=" + p, "code", loinc, orderLOINC, []string{order["id"].(string)}, []string{order["id"].(string)}, false},
 			{"ServiceRequest?patient=" + p, "category", snomed, "108252007", []string{order["id"].(string)}, []string{order["id"].(string)}, false},
 			{"DocumentReference?patient=" + p, "status", "http://hl7.org/fhir/document-reference-status", "current", []string{docID}, []string{docID}, true},
+			{"DocumentReference?patient=" + p, "type", "urn:emr:document-kind", "medical_certificate", []string{docID}, []string{docID}, false},
 			{"Practitioner?_id=" + doc, "identifier", "urn:emr:username", "doc", []string{doc}, []string{doc}, false},
 			{"Practitioner?_id=" + doc, "active", "", "true", []string{doc}, nil, true},
 		}
