@@ -920,7 +920,7 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		for _, e := range entries(ev) {
 			kinds[e["resourceType"].(string)]++
 		}
-		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 8, "ServiceRequest": 1, "MedicationRequest": 1, "DocumentReference": 1}
+		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 8, "ServiceRequest": 1, "DiagnosticReport": 1, "MedicationRequest": 1, "DocumentReference": 1}
 		if fmt.Sprint(kinds) != fmt.Sprint(want) {
 			t.Errorf("$everything: %v, want %v", kinds, want)
 		}
