@@ -74,7 +74,7 @@ func TestFHIRClaimsUSCoreWhereItConforms(t *testing.T) {
 		if got := profilesOf(t, get(t, api, "/fhir/R4/Organization/clinic", http.StatusOK)); !slices.Equal(got, []string{"us-core-organization"}) {
 			t.Errorf("the clinic claims %v", got)
 		}
-		// The SpO2 carries the pulse-oximetry code beside 2708-6, and is written back by either.
+		// The SpO2 carries the pulse-oximetry code beside 2708-6 (written back by either: TestFHIRWritesVitalSignsAndAppointments).
 		spo2 := get(t, api, "/fhir/R4/Observation/"+visit+"-spo2", http.StatusOK)
 		if codes := values(spo2, "code.coding.code"); !slices.Contains(codes, any("59408-5")) || !slices.Contains(codes, any("2708-6")) {
 			t.Errorf("SpO2 codes: %v", codes)
