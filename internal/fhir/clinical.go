@@ -74,7 +74,9 @@ func toAllergies(p patient.Patient) []Resource {
 	}
 	switch h.AllergyStatus {
 	case patient.AllergiesNone:
-		return []Resource{mk(pid+"-nka", noKnownAllergy)}
+		nka := mk(pid+"-nka", noKnownAllergy)
+		nka.claim(profileAllergy, allergyConforms(nka))
+		return []Resource{nka}
 	case patient.AllergiesListed:
 		out := make([]Resource, 0, len(h.Allergies))
 		for i, a := range h.Allergies {
@@ -86,6 +88,7 @@ func toAllergies(p patient.Patient) []Resource {
 				}
 				res.Reaction = []AllergyReaction{{Manifestation: []CodeableConcept{{Text: manifestation}}, Severity: a.Severity}}
 			}
+			res.claim(profileAllergy, allergyConforms(res))
 			out = append(out, res)
 		}
 		return out
@@ -229,6 +232,7 @@ func toEncounter(a appointment.Appointment) Encounter {
 	if a.Reason != "" {
 		e.ReasonCode = []CodeableConcept{{Text: a.Reason}}
 	}
+	e.claim(profileEncounter, encounterConforms(e))
 	return e
 }
 

@@ -79,6 +79,7 @@ func (h *Handler) Routes() []auth.Route {
 		{"Organization", h.searchOrganizations, nil},
 		{"Appointment", h.searchAppointments, nil},
 		{"ServiceRequest", h.searchServiceRequests, nil},
+		{"DiagnosticReport", h.searchDiagnosticReports, nil},
 		{"MedicationRequest", h.searchMedicationRequests, nil},
 		{"DocumentReference", h.searchDocumentReferences, nil},
 	}

@@ -150,6 +150,7 @@ func (h *Handler) organizationOf(c settings.Clinic) Organization {
 	if c.Address != "" {
 		o.Address = []Address{{Text: c.Address}}
 	}
+	o.claim(profileOrganization, organizationConforms(o))
 	return o
 }
 
@@ -252,6 +253,7 @@ func toServiceRequest(o result.Order) ServiceRequest {
 	if o.Note != "" {
 		s.Note = []Annotation{{Text: o.Note}}
 	}
+	s.claim(profileServiceRequest, serviceRequestConforms(s))
 	return s
 }
 
@@ -288,8 +290,16 @@ var rangeNotes = map[string]string{
 
 // SimpleQuantity is a quantity without a comparator.
 type SimpleQuantity struct {
-	Value float64 `json:"value"`
-	Unit  string  `json:"unit,omitempty"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit,omitempty"`
+	System string  `json:"system,omitempty"`
+	Code   string  `json:"code,omitempty"`
+}
+
+// labBound is a reference range's limit in a result's unit, coded as the result is.
+func labBound(value float64, unit string) *SimpleQuantity {
+	q := labQuantity(value, unit)
+	return &SimpleQuantity{Value: q.Value, Unit: q.Unit, System: q.System, Code: q.Code}
 }
 
 var labCategory = []CodeableConcept{*concept(systemObsCategory, "laboratory", "Laboratory")}
@@ -311,7 +321,8 @@ func toLabObservations(o result.Order) []Resource {
 		switch {
 		case x.Value != nil:
 			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
-				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit, Comparator: x.Comparator, System: systemUCUM, Code: x.Unit}
+				obs.ValueQuantity = labQuantity(v, x.Unit)
+				obs.ValueQuantity.Comparator = x.Comparator
 			}
 		case x.Answer != "":
 			obs.ValueString = x.Answer
@@ -327,18 +338,21 @@ func toLabObservations(o result.Order) []Resource {
 		var rng ObservationRange
 		if x.Range.Low != nil {
 			if v, err := strconv.ParseFloat(*x.Range.Low, 64); err == nil {
-				rng.Low = &SimpleQuantity{Value: v, Unit: x.Unit}
+				rng.Low = labBound(v, x.Unit)
 			}
 		}
 		if x.Range.High != nil {
 			if v, err := strconv.ParseFloat(*x.Range.High, 64); err == nil {
-				rng.High = &SimpleQuantity{Value: v, Unit: x.Unit}
+				rng.High = labBound(v, x.Unit)
 			}
 		}
 		rng.Text = rangeNotes[x.Range.Note]
 		if rng.Low != nil || rng.High != nil || rng.Text != "" {
 			obs.ReferenceRange = []ObservationRange{rng}
 		}
+		// Results of imaging and functional tests are not laboratory results, whatever
+		// category they are read under: only a laboratory order's claim the profile.
+		obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
 		out = append(out, obs)
 	}
 	return out
@@ -490,6 +504,7 @@ func toMedicationRequests(rx prescription.Prescription) []Resource {
 		if rx.Notes != "" {
 			m.Note = []Annotation{{Text: rx.Notes}}
 		}
+		m.claim(profileMedicationReq, medicationRequestConforms(m))
 		out = append(out, m)
 	}
 	return out

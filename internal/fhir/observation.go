@@ -128,18 +128,30 @@ func toObservations(rec appointment.Record) []Resource {
 			bp.Component = append(bp.Component, comp)
 		}
 		bp.Interpretation = interpretation(flags, panel)
+		bp.claim(vitalProfiles["bp"], vitalConforms(bp, "85354-9") && hasComponents(bp, "8480-6", "8462-4"))
 		out = append(out, bp)
 	}
 	for _, m := range vitals {
 		if x := m.value(v); x != nil {
 			o := mk(m.part, m.loinc, m.display)
+			codes := []string{m.loinc}
+			if m.part == "spo2" {
+				// The clinic's SpO2 is read by a pulse oximeter: US Core's pulse-oximetry
+				// profile asks for that method's code beside 2708-6.
+				o.Code.Coding = append(o.Code.Coding, pulseOximetry)
+				codes = append(codes, pulseOximetry.Code)
+			}
 			o.ValueQuantity = quantity(*x, m.ucum, m.unit)
 			o.Interpretation = interpretation(flags, m.flag)
+			o.claim(vitalProfiles[m.part], vitalConforms(o, codes...))
 			out = append(out, o)
 		}
 	}
 	return out
 }
+
+// pulseOximetry is LOINC's oxygen saturation by pulse oximetry.
+var pulseOximetry = Coding{System: systemLOINC, Code: "59408-5", Display: "Oxygen saturation in Arterial blood by Pulse oximetry"}
 
 var observationParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
@@ -320,12 +332,14 @@ func toConditions(rec appointment.Record) []Resource {
 		if code.Text == "" {
 			code.Text = d.Code
 		}
-		out = append(out, Condition{
+		c := Condition{
 			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
 			ClinicalStatus:     concept(systemCondClinical, "active", "Active"),
 			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
 			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
-		})
+		}
+		c.claim(profileCondition, conditionConforms(c))
+		out = append(out, c)
 	}
 	return out
 }

@@ -111,6 +111,7 @@ func toPatient(p patient.Patient) Patient {
 		}
 		out.Contact = []PatientContact{contact}
 	}
+	out.claim(profilePatient, patientConforms(out))
 	return out
 }
 
