@@ -119,9 +119,13 @@ func entries(b map[string]any) []map[string]any {
 	return out
 }
 
+// ids are the ids of a bundle's resources, its OperationOutcome (a searchset's warnings) aside.
 func ids(b map[string]any) []string {
 	var out []string
 	for _, r := range entries(b) {
+		if r["resourceType"] == "OperationOutcome" {
+			continue
+		}
 		out = append(out, r["id"].(string))
 	}
 	return out
