@@ -358,7 +358,7 @@ func planWrites(writes []*entryWork, targets map[string]*entryWork, atomic bool)
 				return "", invalid("fhir.reference_cycle", "Bundle.entry["+strconv.Itoa(ew.index)+"]", ref)
 			case ok:
 				ew.after = append(ew.after, target)
-			case strings.HasPrefix(ref, "urn:"):
+			case strings.HasPrefix(ref, "urn:uuid:") || strings.HasPrefix(ref, "urn:oid:"):
 				return "", invalid("fhir.reference_unknown", "Bundle.entry["+strconv.Itoa(ew.index)+"]", ref)
 			}
 			return ref, nil
