@@ -50,7 +50,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	}
 	env := apitest.New(t, dbtest.Open(t, dbtest.Engines()[0].URL(t)))
 	for _, rt := range env.Server.Routes {
-		key := rt.Method + " " + rt.Path
+		key := rt.Method + " " + strings.TrimSuffix(rt.Path, "{$}") // "/a/{$}" serves /a/ alone
 		perm, ok := documented[key]
 		if !ok {
 			t.Errorf("%s is served but not in api/openapi.yaml", key)
