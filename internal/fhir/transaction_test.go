@@ -278,7 +278,11 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 			{"Encounter update, stale", writeEntry("", visitNow, "PUT", fmt.Sprintf("Encounter/%d", c.visitID), "ifMatch", `W/"99"`), "412 Precondition Failed"},
 			{"Observation create", writeEntry("", obs, "POST", "Observation"), "201 Created"},
 			{"Observation conditional create", writeEntry("", obs, "POST", "Observation", "ifNoneExist", "code=8867-4"), "400 Bad Request"},
-			{"Observation update, stale", writeEntry("", func() map[string]any { o := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", 77, "/min"); o["id"] = obsID; return o }(), "PUT", "Observation/"+obsID, "ifMatch", `W/"1"`), "412 Precondition Failed"},
+			{"Observation update, stale", writeEntry("", func() map[string]any {
+				o := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", 77, "/min")
+				o["id"] = obsID
+				return o
+			}(), "PUT", "Observation/"+obsID, "ifMatch", `W/"1"`), "412 Precondition Failed"},
 			{"Appointment create", writeEntry("", c.booking(pat, 8*time.Hour), "POST", "Appointment"), "201 Created"},
 			{"Appointment conditional create", writeEntry("", c.booking(pat, 9*time.Hour), "POST", "Appointment", "ifNoneExist", "patient="+pat), "400 Bad Request"},
 			{"Appointment update", writeEntry("", appt, "PUT", "Appointment/"+appt["id"].(string), "ifMatch", apptVersion), "200 OK"},
@@ -298,9 +302,13 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 
 		// Prefer: return=minimal answers no resource; return=OperationOutcome an outcome.
 		for prefer, check := range map[string]func(e map[string]any) bool{
-			"return=minimal":          func(e map[string]any) bool { return e["resource"] == nil && e["response"].(map[string]any)["outcome"] == nil },
-			"return=OperationOutcome": func(e map[string]any) bool { return e["resource"] == nil && e["response"].(map[string]any)["outcome"] != nil },
-			"return=representation":   func(e map[string]any) bool { return e["resource"] != nil },
+			"return=minimal": func(e map[string]any) bool {
+				return e["resource"] == nil && e["response"].(map[string]any)["outcome"] == nil
+			},
+			"return=OperationOutcome": func(e map[string]any) bool {
+				return e["resource"] == nil && e["response"].(map[string]any)["outcome"] != nil
+			},
+			"return=representation": func(e map[string]any) bool { return e["resource"] != nil },
 		} {
 			resp, _ := send(t, doc, "POST", "/fhir/R4", bundleOf("transaction", writeEntry("", newPatientResource("Prefer"+strings.Split(prefer, "=")[1]), "POST", "Patient"),
 				writeEntry("", c.booking(pat, 10*time.Hour+time.Duration(len(prefer))*time.Hour), "POST", "Appointment")), map[string]string{"Prefer": prefer}, http.StatusOK)

@@ -1142,12 +1142,8 @@ export type paths = {
     };
   };
   "/fhir/R4": {
-    /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
+    /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
     post: operations["postFhirBundle"];
-  };
-  "/fhir/R4/": {
-    /** The same as POST /fhir/R4, at the base with its slash (where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post). */
-    post: operations["postFhirBundleAtBase"];
   };
   "/fhir/R4/.well-known/smart-configuration": {
     /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
@@ -7708,7 +7704,7 @@ export type operations = {
       };
     };
   };
-  /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
+  /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
   postFhirBundle: {
     responses: {
       /** @description A batch-response or transaction-response Bundle. */
@@ -7731,21 +7727,6 @@ export type operations = {
       };
       /** @description An OperationOutcome (throttled): the credential's Bundles are over 2,000 writes a minute; Retry-After says when to send it again. */
       429: {
-        content: never;
-      };
-    };
-  };
-  /** The same as POST /fhir/R4, at the base with its slash (where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post). */
-  postFhirBundleAtBase: {
-    responses: {
-      /** @description A batch-response or transaction-response Bundle. */
-      200: {
-        content: {
-          "application/fhir+json": Record<string, never>;
-        };
-      };
-      /** @description An OperationOutcome. */
-      400: {
         content: never;
       };
     };
