@@ -261,6 +261,14 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 		appt["comment"] = "bring the results"
 		obs := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", 76, "/min")
 		obsID := fmt.Sprintf("%d-hr", c.visitID)
+		_, obsVersion := current("Observation/" + obsID)
+		var formVersion int
+		fmt.Sscanf(obsVersion, `W/"%d"`, &formVersion)
+		measured := func(value float64) map[string]any {
+			o := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", value, "/min")
+			o["id"] = obsID
+			return o
+		}
 
 		cases := []struct {
 			name  string
@@ -278,11 +286,9 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 			{"Encounter update, stale", writeEntry("", visitNow, "PUT", fmt.Sprintf("Encounter/%d", c.visitID), "ifMatch", `W/"99"`), "412 Precondition Failed"},
 			{"Observation create", writeEntry("", obs, "POST", "Observation"), "201 Created"},
 			{"Observation conditional create", writeEntry("", obs, "POST", "Observation", "ifNoneExist", "code=8867-4"), "400 Bad Request"},
-			{"Observation update, stale", writeEntry("", func() map[string]any {
-				o := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", 77, "/min")
-				o["id"] = obsID
-				return o
-			}(), "PUT", "Observation/"+obsID, "ifMatch", `W/"1"`), "412 Precondition Failed"},
+			{"Observation update, stale", writeEntry("", measured(77), "PUT", "Observation/"+obsID, "ifMatch", obsVersion), "412 Precondition Failed"},
+			// Its version is the visit form's, one on after the create above (creates go first).
+			{"Observation update", writeEntry("", measured(78), "PUT", "Observation/"+obsID, "ifMatch", fmt.Sprintf(`W/"%d"`, formVersion+1)), "200 OK"},
 			{"Appointment create", writeEntry("", c.booking(pat, 8*time.Hour), "POST", "Appointment"), "201 Created"},
 			{"Appointment conditional create", writeEntry("", c.booking(pat, 9*time.Hour), "POST", "Appointment", "ifNoneExist", "patient="+pat), "400 Bad Request"},
 			{"Appointment update", writeEntry("", appt, "PUT", "Appointment/"+appt["id"].(string), "ifMatch", apptVersion), "200 OK"},
@@ -298,6 +304,10 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 			if got[i] != tc.want {
 				t.Errorf("%s: %s, want %s (%v)", tc.name, got[i], tc.want, responses(resp)[i]["outcome"])
 			}
+		}
+
+		if o := get(t, doc, "/fhir/R4/Observation/"+obsID, http.StatusOK); fmt.Sprint(o["valueQuantity"].(map[string]any)["value"]) != "78" {
+			t.Errorf("the heart rate updated in the batch: %v", o["valueQuantity"])
 		}
 
 		// Prefer: return=minimal answers no resource; return=OperationOutcome an outcome.
