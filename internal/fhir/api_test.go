@@ -669,7 +669,7 @@ func TestFHIRBatchAndTransaction(t *testing.T) {
 		batch := map[string]any{"resourceType": "Bundle", "type": "batch", "entry": []any{
 			entry("", func() map[string]any { p := newPatientResource("Gamma"); p["birthDate"] = "1991-01-01"; return p }(), "POST", "Patient", nil),
 			entry("", bad, "POST", "Patient", nil),
-			entry("", newPatientResource("Delta"), "POST", "Observation", nil),
+			entry("", newPatientResource("Delta"), "POST", "Condition", nil),
 			entry("", nil, "GET", fmt.Sprintf("Patient/%d", c.patientID), nil),
 		}}
 		resp, _ = send(t, api, "POST", "/fhir/R4", batch, nil, http.StatusOK)
