@@ -521,8 +521,8 @@ func TestFHIRWritesKeepTheRegistersRules(t *testing.T) {
 			t.Errorf("future birth date: %v", oo)
 		}
 		unknown := newPatientResource("Vo")
-		unknown["photo"] = []any{map[string]any{"contentType": "image/png"}}
-		send(t, api, "POST", base+"/Patient", unknown, nil, http.StatusBadRequest)
+		unknown["modifierExtension"] = []any{map[string]any{"url": "https://example.org/fhir/not-this-person", "valueBoolean": true}}
+		send(t, api, "POST", base+"/Patient", unknown, nil, http.StatusUnprocessableEntity)
 
 		// An update needs the version it changes; a stale one is 412 and changes nothing.
 		p["telecom"] = []any{map[string]any{"system": "phone", "value": "0903 999 000"}}

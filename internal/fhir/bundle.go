@@ -268,7 +268,7 @@ func (h *Handler) writeEntry(r *http.Request, pw patientWriter, ew *entryWork, r
 	if len(ew.in.Resource) == 0 {
 		return BundleEntry{}, invalid("fhir.bad_json", "resource")
 	}
-	res, status, err := h.writePatient(r, pw, resolve(ew.in.Resource, refs), ew.id, ew.in.Request.IfNoneExist, ew.in.Request.IfMatch)
+	res, status, dropped, err := h.writePatient(r, pw, resolve(ew.in.Resource, refs), ew.id, ew.in.Request.IfNoneExist, ew.in.Request.IfMatch)
 	if err != nil {
 		return BundleEntry{}, err
 	}
@@ -280,6 +280,9 @@ func (h *Handler) writeEntry(r *http.Request, pw patientWriter, ew *entryWork, r
 		FullURL: base + "/Patient/" + res.ID, Resource: res,
 		Response: &EntryResponse{Status: strconv.Itoa(status) + " " + http.StatusText(status), Location: location(base, "Patient", res.ID, res.Meta.VersionID),
 			Etag: `W/"` + res.Meta.VersionID + `"`, LastModified: res.Meta.LastUpdated},
+	}
+	if len(dropped) > 0 {
+		entry.Response.Outcome = writtenOutcome(i18n.FromRequest(r), res, dropped)
 	}
 	if res.withheld {
 		// A conditional create's match the caller may not read: where it is, and that it
@@ -406,10 +409,11 @@ func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]s
 	return entry, size
 }
 
-// creates reports whether every write is a plain registration (POST Patient, no condition).
+// creates reports whether every write is a plain registration (POST Patient, no condition,
+// no identifier: another patient may have one, which is checked a registration at a time).
 func creates(writes []*entryWork) bool {
 	for _, ew := range writes {
-		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" {
+		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" || bytes.Contains(ew.in.Resource, []byte(`"identifier"`)) {
 			return false
 		}
 	}
@@ -438,21 +442,17 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 	}
 	inputs := make([]patient.Input, 0, len(writes))
 	at := make([]int, 0, len(writes)) // the write each input is
+	dropped := make([]notes, len(writes))
+	own := h.ownSystems(r.Context())
 	for i, ew := range writes {
 		var in patientIn
-		err := decodeStrict(ew.in.Resource, &in)
-		switch {
-		case err != nil:
-		case in.ID != "":
-			err = invalid("fhir.id_on_create", "Patient.id")
-		case len(in.Identifier) > 0:
-			err = invalid("fhir.identifier_assigned", "Patient.identifier")
-		case in.Active != nil && !*in.Active:
-			err = invalid("fhir.active_on_create", "Patient.active")
-		}
 		var input patient.Input
+		err := decodeResource(ew.in.Resource, "Patient", &in, &dropped[i])
+		if err == nil && in.ResourceType != "Patient" {
+			err = invalid("fhir.wrong_resource_type", "resourceType", "Patient")
+		}
 		if err == nil {
-			input, err = toInput(in.Patient, patient.Input{})
+			input, err = createInput(in, own, &dropped[i])
 		}
 		if err != nil {
 			if atomic {
@@ -477,12 +477,15 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 			failures[i] = asFHIR(errs[k])
 			continue
 		}
-		res := toPatient(made[k])
+		res := toPatient(made[k], own[0])
 		if strings.HasPrefix(writes[i].in.FullURL, "urn:uuid:") {
 			refs[writes[i].in.FullURL] = "Patient/" + res.ID
 		}
 		writes[i].response = BundleEntry{FullURL: base + "/Patient/" + res.ID, Resource: res,
 			Response: &EntryResponse{Status: "201 Created", Location: location(base, "Patient", res.ID, res.Meta.VersionID), Etag: `W/"1"`, LastModified: res.Meta.LastUpdated}}
+		if len(dropped[i]) > 0 {
+			writes[i].response.Response.Outcome = writtenOutcome(i18n.FromRequest(r), res, dropped[i])
+		}
 	}
 	return failures, nil
 }

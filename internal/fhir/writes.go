@@ -128,7 +128,8 @@ func (h *Handler) writeVital(w http.ResponseWriter, r *http.Request, id string) 
 		return
 	}
 	var in observationIn
-	if err := decodeStrict(data, &in); err != nil {
+	var dropped notes
+	if err := decodeResource(data, "Observation", &in, &dropped); err != nil {
 		WriteError(w, r, err)
 		return
 	}
@@ -221,7 +222,7 @@ func (h *Handler) writeVital(w http.ResponseWriter, r *http.Request, id string) 
 			if id != "" {
 				status = http.StatusOK
 			}
-			respond(w, status, obs)
+			answerWritten(w, r, status, obs, dropped)
 			return
 		}
 	}
@@ -336,7 +337,8 @@ func (h *Handler) createAppointment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in appointmentIn
-	if err := decodeStrict(data, &in); err != nil {
+	var dropped notes
+	if err := decodeResource(data, "Appointment", &in, &dropped); err != nil {
 		WriteError(w, r, err)
 		return
 	}
@@ -360,7 +362,7 @@ func (h *Handler) createAppointment(w http.ResponseWriter, r *http.Request) {
 	}
 	res := toAppointment(a)
 	w.Header().Set("Location", location(h.baseURL(r), "Appointment", res.ID, res.Meta.VersionID))
-	respond(w, http.StatusCreated, res)
+	answerWritten(w, r, http.StatusCreated, res, dropped)
 }
 
 // statusActions are the status changes an Appointment update may make, with the book's own
@@ -374,7 +376,8 @@ func (h *Handler) updateAppointment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in appointmentIn
-	if err := decodeStrict(data, &in); err != nil {
+	var dropped notes
+	if err := decodeResource(data, "Appointment", &in, &dropped); err != nil {
 		WriteError(w, r, err)
 		return
 	}
@@ -432,5 +435,5 @@ func (h *Handler) updateAppointment(w http.ResponseWriter, r *http.Request) {
 	}
 	res := toAppointment(a)
 	w.Header().Set("Location", location(h.baseURL(r), "Appointment", res.ID, res.Meta.VersionID))
-	respond(w, http.StatusOK, res)
+	answerWritten(w, r, http.StatusOK, res, dropped)
 }
