@@ -19,17 +19,17 @@ import (
 // hold. Its pages are keyset pages in id order — after (or, going back, before) an id —
 // so that a page never repeats or skips a patient while others are registered.
 type Filter struct {
-	IDs       []int64  // one of these ids
-	MRN       string   // this patient number exactly
+	IDs []int64 // one of these ids
+	MRN string  // this patient number exactly
 	// Identifier is an identifier of another system the patient has (Received).
 	Identifier *IdentifierMatch
-	Words     []string // every word starts a part of the name (textsearch.Tokens)
-	Sex       string
-	BirthFrom string // birth date on or after (YYYY-MM-DD)
-	BirthTo   string // birth date before
-	UpdatedGE *time.Time
-	UpdatedLT *time.Time
-	Archived  *bool // nil: either
+	Words      []string // every word starts a part of the name (textsearch.Tokens)
+	Sex        string
+	BirthFrom  string // birth date on or after (YYYY-MM-DD)
+	BirthTo    string // birth date before
+	UpdatedGE  *time.Time
+	UpdatedLT  *time.Time
+	Archived   *bool // nil: either
 	// WithoutHistory leaves the medical history out of the patients read (their lists
 	// empty, allergies not asked): for readers that show demographics only.
 	WithoutHistory bool
