@@ -2072,6 +2072,8 @@ export type components = {
     Clinic: {
       address: string;
       name: string;
+      /** @description The URI naming the clinic's patient numbers to other systems (FHIR Patient.identifier.system); empty: the public address followed by /fhir/sid/patient-number, or urn:emr:mrn without one. */
+      number_system: string;
       phone: string;
       /** @description Where the server is reached from outside (https://emr.example.org), which printed documents' QR codes point to; empty for the address staff use. */
       public_url: string;
@@ -2583,9 +2585,28 @@ export type components = {
       id: number;
       /** @description Patient number: year and sequence, e.g. 2026-000123. */
       mrn: string;
+      received?: components["schemas"]["PatientReceived"];
       /** Format: date-time */
       updated_at: string;
       version: number;
+    };
+    /** @description The patient's number in another system: a national ID, an insurer's member number, another record's number. */
+    PatientIdentifier: {
+      period_end?: string;
+      period_start?: string;
+      /** @description The URI of the numbering system (e.g. http://hl7.org/fhir/sid/us-ssn). */
+      system?: string;
+      type?: {
+        coding?: {
+            code?: string;
+            display?: string;
+            system?: string;
+          }[];
+        text?: string;
+      };
+      /** @description usual, official, temp, secondary or old. */
+      use?: string;
+      value: string;
     };
     PatientImportReport: {
       /** @description Registered (or, in a dry run, that would be). */
@@ -2655,6 +2676,13 @@ export type components = {
       remarks: string;
       /** @enum {string} */
       sex: "male" | "female" | "other" | "unknown";
+    };
+    /** @description What other systems sent beside the register's fields, through the FHIR API (read-only here, kept with each version): the patient's identifiers in other systems, and the other FHIR elements (name, telecom, address, communication, profile) as they came. */
+    PatientReceived: {
+      elements?: {
+        [key: string]: unknown;
+      };
+      identifiers?: components["schemas"]["PatientIdentifier"][];
     };
     PatientSummary: {
       archived: boolean;
