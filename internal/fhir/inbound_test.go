@@ -146,6 +146,27 @@ func TestAPatientFromAnotherSystemIsKept(t *testing.T) {
 			t.Errorf("return=OperationOutcome: %v", got)
 		}
 
+		// In a Bundle, what an entry dropped is in its response's outcome: registrations alone
+		// (written together) and one with an identifier (checked on its own).
+		withRace := func(family string, identifier bool) map[string]any {
+			p := newPatientResource(family)
+			p["extension"] = []any{map[string]any{"url": "http://hl7.org/fhir/us/core/StructureDefinition/us-core-race", "valueString": "White"}}
+			if identifier {
+				p["identifier"] = []any{map[string]any{"system": "http://hl7.org/fhir/sid/passport-VNM", "value": "C1234567"}}
+			}
+			return map[string]any{"resource": p, "request": map[string]any{"method": "POST", "url": "Patient"}}
+		}
+		for _, list := range [][]any{{withRace("Pham", false), withRace("Hoang", false)}, {withRace("Dang", true)}} {
+			resp, _ := send(t, api, "POST", base, map[string]any{"resourceType": "Bundle", "type": "batch", "entry": list}, nil, http.StatusOK)
+			for _, e := range resp["entry"].([]any) {
+				response := e.(map[string]any)["response"].(map[string]any)
+				outcome, _ := response["outcome"].(map[string]any)
+				if response["status"] != "201 Created" || outcome == nil || fmt.Sprint(issuesOf(outcome)) != "[information informational <nil> warning extension [Patient.extension[0]]]" {
+					t.Errorf("a Bundle's entry: %s", js(e))
+				}
+			}
+		}
+
 		// The web app changes the phone: the kept contact points stay, the first phone the
 		// clinic's; the identifiers stay.
 		var native struct {
