@@ -84,7 +84,7 @@ var paramTypes = map[paramKind]string{kindToken: "token", kindString: "string", 
 // searchParams are each type's own search parameters.
 var searchParams = map[string]map[string]paramKind{
 	"Patient": patientParams, "AllergyIntolerance": allergyParams, "Encounter": encounterParams,
-	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "Organization": {},
+	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "Organization": organizationParams,
 	"Appointment": appointmentParams, "ServiceRequest": serviceRequestParams, "MedicationRequest": medicationRequestParams,
 	"DocumentReference": documentParams,
 }
