@@ -54,7 +54,7 @@ type Handler struct {
 	Clients *auth.Clients
 
 	publicMu    sync.Mutex
-	public      string
+	settings    settings.Clinic // the clinic's settings, as last read
 	publicUntil time.Time
 }
 
@@ -345,16 +345,25 @@ func (h *Handler) audited(r *http.Request, action, kind, id string, patientID in
 const publicURLFresh = 5 * time.Second
 
 // publicURL is the clinic's public address ("" when unset), read at most every few seconds.
-func (h *Handler) publicURL(ctx context.Context) string {
+func (h *Handler) publicURL(ctx context.Context) string { return h.clinicSettings(ctx).PublicURL }
+
+// numberSystem is the identifier system of the clinic's patient numbers
+// (settings.Clinic.PatientNumberSystem).
+func (h *Handler) numberSystem(ctx context.Context) string {
+	return h.clinicSettings(ctx).PatientNumberSystem()
+}
+
+// clinicSettings are the clinic's settings, read at most every few seconds.
+func (h *Handler) clinicSettings(ctx context.Context) settings.Clinic {
 	h.publicMu.Lock()
 	defer h.publicMu.Unlock()
 	if time.Now().Before(h.publicUntil) {
-		return h.public
+		return h.settings
 	}
 	c, err := settings.ReadClinic(ctx, h.DB)
 	if err != nil {
-		return h.public
+		return h.settings
 	}
-	h.public, h.publicUntil = c.PublicURL, time.Now().Add(publicURLFresh)
-	return h.public
+	h.settings, h.publicUntil = c, time.Now().Add(publicURLFresh)
+	return h.settings
 }

@@ -1529,9 +1529,9 @@ export type paths = {
     };
   };
   "/fhir/R4/Patient": {
-    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
+    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (system|value, value, |value or system|: the patient number in the clinic's number system, or urn:emr:mrn, and the identifiers of other systems kept with the patient), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
     get: operations["searchFhirPatient"];
-    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
+    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's (an identifier of the clinic's number system is refused); identifiers of other systems are kept, one patient each (another patient's is 409), with the other names, contact points, structured addresses, communication and meta.profile, and given back as sent. Elements and extensions the clinic does not keep are dropped and named in the X-FHIR-Dropped header (as warnings under Prefer: return=OperationOutcome); a modifierExtension or a modifier element not kept is 422. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
     post: operations["createFhirPatient"];
   };
   "/fhir/R4/Patient/_history": {
@@ -1541,7 +1541,7 @@ export type paths = {
   "/fhir/R4/Patient/{id}": {
     /** Read one Patient, with ETag W/"<versionId>". */
     get: operations["readFhirPatient"];
-    /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Elements the register cannot keep are refused, not dropped. */
+    /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Identifiers of other systems and the other elements received are replaced as sent; the patient number, if sent, must be the patient's. Elements the clinic does not keep are dropped and named (X-FHIR-Dropped; warnings under Prefer: return=OperationOutcome); a modifier not understood is 422. */
     put: operations["updateFhirPatient"];
     parameters: {
       path: {
@@ -2112,6 +2112,8 @@ export type components = {
     Clinic: {
       address: string;
       name: string;
+      /** @description The URI naming the clinic's patient numbers to other systems (FHIR Patient.identifier.system); empty: the public address followed by /fhir/sid/patient-number, or urn:emr:mrn without one. */
+      number_system: string;
       phone: string;
       /** @description Where the server is reached from outside (https://emr.example.org), which printed documents' QR codes point to; empty for the address staff use. */
       public_url: string;
@@ -2623,9 +2625,28 @@ export type components = {
       id: number;
       /** @description Patient number: year and sequence, e.g. 2026-000123. */
       mrn: string;
+      received?: components["schemas"]["PatientReceived"];
       /** Format: date-time */
       updated_at: string;
       version: number;
+    };
+    /** @description The patient's number in another system: a national ID, an insurer's member number, another record's number. */
+    PatientIdentifier: {
+      period_end?: string;
+      period_start?: string;
+      /** @description The URI of the numbering system (e.g. http://hl7.org/fhir/sid/us-ssn). */
+      system?: string;
+      type?: {
+        coding?: {
+            code?: string;
+            display?: string;
+            system?: string;
+          }[];
+        text?: string;
+      };
+      /** @description usual, official, temp, secondary or old. */
+      use?: string;
+      value: string;
     };
     PatientImportReport: {
       /** @description Registered (or, in a dry run, that would be). */
@@ -2695,6 +2716,13 @@ export type components = {
       remarks: string;
       /** @enum {string} */
       sex: "male" | "female" | "other" | "unknown";
+    };
+    /** @description What other systems sent beside the register's fields, through the FHIR API (read-only here, kept with each version): the patient's identifiers in other systems, and the other FHIR elements (name, telecom, address, communication, profile) as they came. */
+    PatientReceived: {
+      elements?: {
+        [key: string]: unknown;
+      };
+      identifiers?: components["schemas"]["PatientIdentifier"][];
     };
     PatientSummary: {
       archived: boolean;
@@ -8947,7 +8975,7 @@ export type operations = {
       };
     };
   };
-  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
+  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (system|value, value, |value or system|: the patient number in the clinic's number system, or urn:emr:mrn, and the identifiers of other systems kept with the patient), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
   searchFhirPatient: {
     responses: {
       /** @description A searchset Bundle. */
@@ -8970,7 +8998,7 @@ export type operations = {
       };
     };
   };
-  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
+  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's (an identifier of the clinic's number system is refused); identifiers of other systems are kept, one patient each (another patient's is 409), with the other names, contact points, structured addresses, communication and meta.profile, and given back as sent. Elements and extensions the clinic does not keep are dropped and named in the X-FHIR-Dropped header (as warnings under Prefer: return=OperationOutcome); a modifierExtension or a modifier element not kept is 422. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
   createFhirPatient: {
     responses: {
       /** @description The patient If-None-Exist found. */
@@ -9034,7 +9062,7 @@ export type operations = {
       };
     };
   };
-  /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Elements the register cannot keep are refused, not dropped. */
+  /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Identifiers of other systems and the other elements received are replaced as sent; the patient number, if sent, must be the patient's. Elements the clinic does not keep are dropped and named (X-FHIR-Dropped; warnings under Prefer: return=OperationOutcome); a modifier not understood is 422. */
   updateFhirPatient: {
     parameters: {
       path: {

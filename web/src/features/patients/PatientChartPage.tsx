@@ -20,6 +20,7 @@ import { ageInYears } from './age'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { chronicLabel, civilStatusLabel, familyLabel, labelOf, sexLabel, socialLabel } from '../../lib/labels'
 import { PageSkeleton } from '../../components/PageSkeleton'
+import { OtherIdentifiers } from './OtherIdentifiers'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -205,6 +206,7 @@ export default function PatientChartPage() {
         </Col>
         <Col xs={24} lg={12}>
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            <OtherIdentifiers identifiers={p.received?.identifiers ?? []} />
             <Card title={t('patients.sections.emergency')}>
               <Descriptions
                 size="small"
