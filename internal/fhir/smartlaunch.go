@@ -34,13 +34,19 @@ const (
 // POST is read as the same request.
 func (h *Handler) authorize(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
-	if err := r.ParseForm(); err != nil {
-		httpjson.Respond(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+	form := r.Method == http.MethodGet || strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded")
+	if err := r.ParseForm(); err != nil || !form {
+		httpjson.Respond(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": "send the request's parameters in the query or as a form"})
 		return
 	}
 	q := url.Values{}
 	for _, k := range []string{"response_type", "client_id", "redirect_uri", "scope", "state", "aud", "launch", "code_challenge", "code_challenge_method", "nonce"} {
-		if v := r.Form.Get(k); v != "" {
+		v := r.Form.Get(k)
+		if httpjson.HasControl(v) {
+			httpjson.Respond(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": k + " holds a control character"})
+			return
+		}
+		if v != "" {
 			q.Set(k, v)
 		}
 	}
