@@ -203,8 +203,8 @@ func TestSmartAppLaunch(t *testing.T) {
 		}
 		get(t, appClient, "/fhir/R4/Condition?subject="+own, http.StatusOK)
 		refused := []string{
-			fmt.Sprintf("/fhir/R4/Patient/%d", c.nkaID),                  // another patient
-			fmt.Sprintf("/fhir/R4/Observation?patient=%d", c.nkaID),      // another patient's search
+			fmt.Sprintf("/fhir/R4/Patient/%d", c.nkaID),             // another patient
+			fmt.Sprintf("/fhir/R4/Observation?patient=%d", c.nkaID), // another patient's search
 			fmt.Sprintf("/fhir/R4/AllergyIntolerance?patient=%d", c.nkaID),
 			fmt.Sprintf("/fhir/R4/Patient?_id=%d", c.nkaID),
 			fmt.Sprintf("/fhir/R4/Patient/%d/$everything", c.nkaID),
@@ -373,7 +373,9 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 				name string
 				form func(verifier string) url.Values
 			}{
-				{"another redirect URI", func(v string) url.Values { return url.Values{"redirect_uri": {appRedirect + "?x=1"}, "code_verifier": {v}} }},
+				{"another redirect URI", func(v string) url.Values {
+					return url.Values{"redirect_uri": {appRedirect + "?x=1"}, "code_verifier": {v}}
+				}},
 				{"no verifier", func(string) url.Values { return url.Values{"redirect_uri": {appRedirect}} }},
 				{"a wrong verifier", func(v string) url.Values {
 					return url.Values{"redirect_uri": {appRedirect}, "code_verifier": {strings.ToUpper(v)}}
