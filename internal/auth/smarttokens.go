@@ -110,7 +110,7 @@ func (a *Apps) Exchange(ctx context.Context, e audit.Event, clientID, code, redi
 // the next (rotation); a used one presented again revokes its grant whole, since one of its
 // two holders is not the app (OAuth 2.0 Security BCP §4.14.2). scope may only narrow.
 func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scope string) (AppIssued, error) {
-	if !strings.HasPrefix(token, RefreshTokenPrefix) || clientID == "" {
+	if !strings.HasPrefix(token, RefreshTokenPrefix) {
 		return AppIssued{}, oauthErr("invalid_grant", "unknown refresh token")
 	}
 	now := a.now()
@@ -121,7 +121,8 @@ func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scop
 	err := a.DB.QueryRowContext(ctx, `SELECT `+grantFrom+`, t.kind, t.expires_at, t.used_at
 		FROM smart_tokens t JOIN smart_grants g ON g.id = t.grant_id JOIN smart_apps a ON a.id = g.app_id WHERE t.token_hash = $1`, hashToken(token)).
 		Scan(append(g.targets(), &kind, &expires, &used)...)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && (g.clientID != clientID || kind != "refresh")) {
+	// A public client may leave client_id out of a refresh (RFC 6749 §6): the token names its grant.
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && ((clientID != "" && g.clientID != clientID) || kind != "refresh")) {
 		return AppIssued{}, oauthErr("invalid_grant", "unknown refresh token, or another client's")
 	}
 	if err != nil {

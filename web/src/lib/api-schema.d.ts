@@ -3030,24 +3030,25 @@ export type components = {
       redirect_uris: string[];
       scopes: string;
     };
+    /** @description Either an offer (app, scopes, withheld, needs_patient, and patient when in context) or redirect alone. */
     SmartConsentOffer: {
-      app: {
+      app?: {
         client_id: string;
         name: string;
       };
       /** @description A standalone launch: the user chooses the patient. */
-      needs_patient: boolean;
+      needs_patient?: boolean;
       /** @description The patient in context (an EHR launch). */
-      patient: {
+      patient?: {
         id: number;
         name: string;
       };
       /** @description Instead of an offer: the app's redirect URI with an OAuth error. */
-      redirect: string;
+      redirect?: string;
       /** @description Granted on approval. */
-      scopes: string[];
+      scopes?: string[];
       /** @description Asked for and not offered: wider than the app's registration or the user's own access. */
-      withheld: string[];
+      withheld?: string[];
     };
     Snippet: {
       /** @description May name {{age}}, {{sex}}, {{vitals.bp}}, {{allergies}} and {{last.<analyte>}}. */
