@@ -218,6 +218,20 @@ func TestSmartAppLaunch(t *testing.T) {
 				t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
 			}
 		}
+		// A batch's reads are requests of their own, confined each.
+		var batch struct {
+			Entry []struct{ Response struct{ Status string } }
+		}
+		r = appClient.Do("POST", "/fhir/R4", map[string]any{"resourceType": "Bundle", "type": "batch", "entry": []map[string]any{
+			{"request": map[string]any{"method": "GET", "url": own}},
+			{"request": map[string]any{"method": "GET", "url": fmt.Sprintf("Patient/%d", c.nkaID)}},
+			{"request": map[string]any{"method": "GET", "url": fmt.Sprintf("Observation?patient=%d", c.nkaID)}},
+		}})
+		r.JSON(t, &batch)
+		if len(batch.Entry) != 3 || !strings.HasPrefix(batch.Entry[0].Response.Status, "200") || !strings.HasPrefix(batch.Entry[1].Response.Status, "403") ||
+			!strings.HasPrefix(batch.Entry[2].Response.Status, "403") {
+			t.Errorf("a batch of reads: %d %s", r.Status, r.Body)
+		}
 		if r := appClient.Do("GET", "/api/patients/"+strconv.FormatInt(c.patientID, 10), nil); r.Status != http.StatusForbidden {
 			t.Errorf("the native API with an app token: %d", r.Status)
 		}
