@@ -84,6 +84,7 @@ func (h *Handler) Routes() []auth.Route {
 		{"Organization", h.searchOrganizations, nil},
 		{"Appointment", h.searchAppointments, nil},
 		{"ServiceRequest", h.searchServiceRequests, nil},
+		{"DiagnosticReport", h.searchDiagnosticReports, nil},
 		{"MedicationRequest", h.searchMedicationRequests, nil},
 		{"DocumentReference", h.searchDocumentReferences, nil},
 	}
@@ -125,15 +126,24 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "PUT", Path: Base + "/Patient/{id}", Access: managePatient, Resource: "Patient", Interaction: auth.ActUpdate, FHIR: true, Errors: WriteError,
 			Announces: auth.ChangesPatients, Handler: h.updatePatient},
 		auth.Route{Method: "POST", Path: Base + "/Observation", Access: auth.Need(auth.RecordVitals), Resource: "Observation", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.createObservation},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Observation", false)},
 		auth.Route{Method: "PUT", Path: Base + "/Observation/{id}", Access: auth.Need(auth.RecordVitals), Resource: "Observation", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.updateObservation},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Observation", true)},
 		auth.Route{Method: "POST", Path: Base + "/Appointment", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.createAppointment},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Appointment", false)},
 		auth.Route{Method: "PUT", Path: Base + "/Appointment/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.updateAppointment},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Appointment", true)},
+		// An Encounter is a walk-in visit: registered as the front desk registers one (booked
+		// and arrived); starting or finishing it asks the diagnosis permission too (handler).
+		auth.Route{Method: "POST", Path: Base + "/Encounter", Access: auth.Need(auth.ManageAppointment), Resource: "Encounter", Interaction: auth.ActCreate, FHIR: true,
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Encounter", false)},
+		auth.Route{Method: "PUT", Path: Base + "/Encounter/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Encounter", Interaction: auth.ActUpdate, FHIR: true,
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Encounter", true)},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/$everything", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.everything},
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
+		// The base with its slash, where fhir-kit-client's batch() and transaction() and
+		// Medplum's executeBatch() post (the pattern matches that path alone).
+		auth.Route{Method: "POST", Path: Base + "/{$}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 	)
 	// Bulk export: every kick-off copies many patients' records (the whole clinic, or a
 	// doctor's list, any doctor's), so each needs the export permission; the kick-offs check
@@ -182,6 +192,11 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Key }
 
+// Errors are several refusals answered at once: one issue each, with the first's status.
+type Errors []*Error
+
+func (e Errors) Error() string { return e[0].Key }
+
 func invalid(key, expression string, args ...any) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: "invalid", Key: key, Args: args, Expression: expression}
 }
@@ -205,15 +220,17 @@ var issueOf = map[apperr.Kind]struct {
 func Outcome(lang string, err error) (int, OperationOutcome) {
 	oo := OperationOutcome{base: base{ResourceType: "OperationOutcome"}}
 	var fe *Error
+	var fes Errors
 	var ae *apperr.Error
 	switch {
 	case errors.As(err, &fe):
-		issue := Issue{Severity: "error", Code: fe.Code, Diagnostics: i18n.T(lang, fe.Key, fe.Args...)}
-		if fe.Expression != "" {
-			issue.Expression = []string{fe.Expression}
-		}
-		oo.Issue = []Issue{issue}
+		oo.Issue = []Issue{fe.issue(lang)}
 		return fe.Status, oo
+	case errors.As(err, &fes) && len(fes) > 0:
+		for _, e := range fes {
+			oo.Issue = append(oo.Issue, e.issue(lang))
+		}
+		return fes[0].Status, oo
 	case errors.As(err, &ae) && ae.Kind != apperr.KindInternal:
 		m := issueOf[ae.Kind]
 		if len(ae.Fields) == 0 {
@@ -229,6 +246,14 @@ func Outcome(lang string, err error) (int, OperationOutcome) {
 	}
 	oo.Issue = []Issue{{Severity: "fatal", Code: "exception", Diagnostics: i18n.T(lang, "error.internal")}}
 	return http.StatusInternalServerError, oo
+}
+
+func (e *Error) issue(lang string) Issue {
+	issue := Issue{Severity: "error", Code: e.Code, Diagnostics: i18n.T(lang, e.Key, e.Args...)}
+	if e.Expression != "" {
+		issue.Expression = []string{e.Expression}
+	}
+	return issue
 }
 
 // WriteError answers err as an OperationOutcome in the caller's language.

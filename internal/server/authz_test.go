@@ -243,6 +243,8 @@ var requiredAccess = map[string]string{
 	"PUT /fhir/R4/Observation/{id}":                       "record vitals",
 	"POST /fhir/R4/Appointment":                           "manage appointment",
 	"PUT /fhir/R4/Appointment/{id}":                       "manage appointment",
+	"POST /fhir/R4/Encounter":                             "manage appointment",
+	"PUT /fhir/R4/Encounter/{id}":                         "manage appointment",
 	"GET /fhir/R4/Practitioner":                           "view patient or view appointment",
 	"GET /fhir/R4/Practitioner/{id}":                      "view patient or view appointment",
 	"GET /fhir/R4/Organization":                           "logged-in",
@@ -251,6 +253,8 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/Appointment/{id}":                       "view appointment",
 	"GET /fhir/R4/ServiceRequest":                         "record results or review results or write diagnosis",
 	"GET /fhir/R4/ServiceRequest/{id}":                    "record results or review results or write diagnosis",
+	"GET /fhir/R4/DiagnosticReport":                       "record results or review results or write diagnosis",
+	"GET /fhir/R4/DiagnosticReport/{id}":                  "record results or review results or write diagnosis",
 	"GET /fhir/R4/MedicationRequest":                      "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationRequest/{id}":                 "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/DocumentReference":                      "view patient",
@@ -278,6 +282,7 @@ var requiredAccess = map[string]string{
 	"POST /api/smart-apps":                                "manage user",
 	"DELETE /api/smart-apps/{id}":                         "manage user",
 	"POST /fhir/R4":                                       "logged-in",
+	"POST /fhir/R4/{$}":                                   "logged-in",
 	"GET /fhir/R4/Patient":                                "view patient",
 	"GET /fhir/R4/Patient/{id}":                           "view patient",
 	"POST /fhir/R4/Patient":                               "manage patient",
@@ -303,6 +308,9 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/ServiceRequest/{id}/_history/{vid}":     "record results or review results or write diagnosis",
 	"GET /fhir/R4/ServiceRequest/{id}/_history":           "record results or review results or write diagnosis",
 	"GET /fhir/R4/ServiceRequest/_history":                "record results or review results or write diagnosis",
+	"GET /fhir/R4/DiagnosticReport/{id}/_history/{vid}":   "record results or review results or write diagnosis",
+	"GET /fhir/R4/DiagnosticReport/{id}/_history":         "record results or review results or write diagnosis",
+	"GET /fhir/R4/DiagnosticReport/_history":              "record results or review results or write diagnosis",
 	"GET /fhir/R4/MedicationRequest/{id}/_history/{vid}":  "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationRequest/{id}/_history":        "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationRequest/_history":             "write prescription or write diagnosis or record vitals",
@@ -365,7 +373,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 				t.Errorf("%s declares %q, the matrix says %q", key, got, want)
 			}
 			// Ids that do not exist, so that no request changes a real record.
-			path := pathParam.ReplaceAllString(rt.Path, "999999")
+			path := pathParam.ReplaceAllString(strings.TrimSuffix(rt.Path, "{$}"), "999999")
 
 			if (rt.Method != http.MethodGet || rt.ChangesState) && !rt.NoCSRF {
 				forged := env.Client()
@@ -471,7 +479,7 @@ func TestTokenMatrix(t *testing.T) {
 			}
 			key := rt.Method + " " + rt.Path
 			want := requiredAccess[key]
-			path := pathParam.ReplaceAllString(rt.Path, "999999")
+			path := pathParam.ReplaceAllString(strings.TrimSuffix(rt.Path, "{$}"), "999999")
 			for _, role := range roles {
 				allowed := (want == "logged-in" || role == "admin" || holdsAny(rolePermissions[role], want)) && (!ownerOnly[key] || role == "admin")
 				check := func(c *apitest.Client, access bool, what string) {

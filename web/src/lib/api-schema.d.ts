@@ -1171,7 +1171,7 @@ export type paths = {
     };
   };
   "/fhir/R4": {
-    /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves but $export and its files. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
+    /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
     post: operations["postFhirBundle"];
   };
   "/fhir/R4/.well-known/jwks.json": {
@@ -1183,7 +1183,7 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
   };
   "/fhir/R4/AllergyIntolerance": {
@@ -1329,6 +1329,42 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/DiagnosticReport": {
+    /** Search DiagnosticReport (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). A laboratory order's report (id: the order's), its results the order's laboratory Observations: patient or subject, category (LAB), code (LOINC), date (the specimen's time), status; token values as code, system|code, |code or system|. Every error is an OperationOutcome. */
+    get: operations["searchFhirDiagnosticReport"];
+  };
+  "/fhir/R4/DiagnosticReport/_history": {
+    /** Every kept version of every DiagnosticReport, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirDiagnosticReport"];
+  };
+  "/fhir/R4/DiagnosticReport/{id}": {
+    /** Read one DiagnosticReport, with ETag W/"<versionId>". */
+    get: operations["readFhirDiagnosticReport"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/DiagnosticReport/{id}/_history": {
+    /** The versions of one DiagnosticReport, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirDiagnosticReport"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/DiagnosticReport/{id}/_history/{vid}": {
+    /** Read version {vid} of a DiagnosticReport as it was written: the version of a lab order it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirDiagnosticReport"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/DocumentReference": {
     /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
     get: operations["searchFhirDocumentReference"];
@@ -1368,6 +1404,8 @@ export type paths = {
   "/fhir/R4/Encounter": {
     /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirEncounter"];
+    /** Register a walk-in visit through the appointment book: class AMB, subject Patient/<id>, one participant.individual Practitioner/<id>, period (start; end, or 15 minutes), type text (walk-in unless given), one reasonCode; status arrived, in-progress or finished (booked, arrived, started and completed as the app does, each audited). In-progress and finished also need write diagnosis (403). The book's rules hold: no double booking (409), a start not in a past day. */
+    post: operations["createFhirEncounter"];
   };
   "/fhir/R4/Encounter/_history": {
     /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
@@ -1376,6 +1414,8 @@ export type paths = {
   "/fhir/R4/Encounter/{id}": {
     /** Read one Encounter, with ETag W/"<versionId>". */
     get: operations["readFhirEncounter"];
+    /** Start (in-progress) or finish (finished) a visit, which needs write diagnosis too, or, while the book allows it (booked or arrived), change its period, doctor, type or reason; at its version (If-Match, required; 412 when stale). */
+    put: operations["updateFhirEncounter"];
     parameters: {
       path: {
         id: string;
@@ -7914,7 +7954,7 @@ export type operations = {
       };
     };
   };
-  /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves but $export and its files. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
+  /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
   postFhirBundle: {
     responses: {
       /** @description A batch-response or transaction-response Bundle. */
@@ -7925,6 +7965,10 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: a transaction's entry's If-Match is stale, or its conditional reference finds no patient or several. */
+      412: {
         content: never;
       };
       /** @description An OperationOutcome: too many entries (too-costly) or over 8 MB (too-long). */
@@ -7959,7 +8003,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -8440,6 +8484,101 @@ export type operations = {
       };
     };
   };
+  /** Search DiagnosticReport (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). A laboratory order's report (id: the order's), its results the order's laboratory Observations: patient or subject, category (LAB), code (LOINC), date (the specimen's time), status; token values as code, system|code, |code or system|. Every error is an OperationOutcome. */
+  searchFhirDiagnosticReport: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every DiagnosticReport, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirDiagnosticReport: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Read one DiagnosticReport, with ETag W/"<versionId>". */
+  readFhirDiagnosticReport: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one DiagnosticReport, newest first (a history Bundle; _count, next links). */
+  historyFhirDiagnosticReport: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a DiagnosticReport as it was written: the version of a lab order it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirDiagnosticReport: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** Search DocumentReference (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Issued documents with their page as an HTML attachment (every typed value escaped): patient or subject, status (current; entered-in-error once cancelled). Every error is an OperationOutcome. */
   searchFhirDocumentReference: {
     responses: {
@@ -8558,6 +8697,29 @@ export type operations = {
       };
     };
   };
+  /** Register a walk-in visit through the appointment book: class AMB, subject Patient/<id>, one participant.individual Practitioner/<id>, period (start; end, or 15 minutes), type text (walk-in unless given), one reasonCode; status arrived, in-progress or finished (booked, arrived, started and completed as the app does, each audited). In-progress and finished also need write diagnosis (403). The book's rules hold: no double booking (409), a start not in a past day. */
+  createFhirEncounter: {
+    responses: {
+      /** @description The visit registered. */
+      201: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: starting or finishing a visit needs write diagnosis. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the doctor is booked then. */
+      409: {
+        content: never;
+      };
+    };
+  };
   /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
   typeHistoryFhirEncounter: {
     responses: {
@@ -8589,6 +8751,42 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       404: {
+        content: never;
+      };
+    };
+  };
+  /** Start (in-progress) or finish (finished) a visit, which needs write diagnosis too, or, while the book allows it (booked or arrived), change its period, doctor, type or reason; at its version (If-Match, required; 412 when stale). */
+  updateFhirEncounter: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The visit. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: starting or finishing a visit needs write diagnosis. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: not possible in its state, or double-booked. */
+      409: {
+        content: never;
+      };
+      /** @description An OperationOutcome: it has changed. */
+      412: {
+        content: never;
+      };
+      /** @description An OperationOutcome: If-Match is missing. */
+      428: {
         content: never;
       };
     };
