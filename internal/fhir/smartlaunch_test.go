@@ -202,10 +202,12 @@ func TestSmartAppLaunch(t *testing.T) {
 			t.Error("the patient's observations: none")
 		}
 		get(t, appClient, "/fhir/R4/Condition?subject="+own, http.StatusOK)
+		get(t, appClient, "/fhir/R4/DiagnosticReport", http.StatusOK)
 		refused := []string{
 			fmt.Sprintf("/fhir/R4/Patient/%d", c.nkaID),             // another patient
 			fmt.Sprintf("/fhir/R4/Observation?patient=%d", c.nkaID), // another patient's search
 			fmt.Sprintf("/fhir/R4/AllergyIntolerance?patient=%d", c.nkaID),
+			fmt.Sprintf("/fhir/R4/DiagnosticReport?subject=Patient/%d", c.nkaID),
 			fmt.Sprintf("/fhir/R4/Patient?_id=%d", c.nkaID),
 			fmt.Sprintf("/fhir/R4/Patient/%d/$everything", c.nkaID),
 			fmt.Sprintf("/fhir/R4/AllergyIntolerance/%d-nka", c.nkaID), // a read of another patient's record
