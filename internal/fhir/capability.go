@@ -104,7 +104,8 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	rest := CapabilityRest{Mode: "server", Security: &CapabilitySecurity{
 		Service: []CodeableConcept{*concept("http://terminology.hl7.org/CodeSystem/restful-security-service", "SMART-on-FHIR", "SMART-on-FHIR")},
 		Description: "Bearer tokens: API tokens made by an administrator or the account holder, each acting as its account narrowed by SMART-style scopes; " +
-			"and SMART Backend Services (client_credentials with a private_key_jwt assertion, RS384 or ES384; token endpoint in .well-known/smart-configuration) for system/ scopes.",
+			"and SMART Backend Services (client_credentials with a private_key_jwt assertion, RS384 or ES384; token endpoint in .well-known/smart-configuration) for system/ scopes; " +
+			"and SMART App Launch (authorization code with PKCE S256 for public clients, EHR and standalone launch, openid fhirUser, refresh tokens) for browser apps registered by the clinic.",
 	}}
 	kinds := make([]string, 0, len(searchParams))
 	for kind := range searchParams {

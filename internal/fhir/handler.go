@@ -26,6 +26,7 @@ import (
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
+	"emr/internal/secret"
 	"emr/internal/settings"
 )
 
@@ -52,6 +53,10 @@ type Handler struct {
 	MaxImport int64
 	// Clients are the backend clients (SMART Backend Services).
 	Clients *auth.Clients
+	// Apps are the SMART apps (SMART App Launch), and Keys the key file whose derived key
+	// signs their id_tokens.
+	Apps *auth.Apps
+	Keys *secret.Ring
 
 	publicMu    sync.Mutex
 	settings    settings.Clinic // the clinic's settings, as last read
@@ -162,7 +167,16 @@ func (h *Handler) Routes() []auth.Route {
 	routes = append(routes,
 		auth.Route{Method: "GET", Path: Base + "/.well-known/smart-configuration", Access: auth.Public, Handler: h.smartConfiguration},
 		auth.Route{Method: "POST", Path: Base + TokenPath, Access: auth.Public, NoCSRF: true, Handler: h.token},
+		// SMART App Launch: the authorization endpoint only hands the request to the consent
+		// page (it changes nothing, so a form POST needs no CSRF token); the id_token's keys.
+		auth.Route{Method: "GET", Path: Base + AuthorizePath, Access: auth.Public, Handler: h.authorize},
+		auth.Route{Method: "POST", Path: Base + AuthorizePath, Access: auth.Public, NoCSRF: true, Handler: h.authorize},
+		auth.Route{Method: "GET", Path: Base + JWKSPath, Access: auth.Public, Handler: h.jwks},
 	)
+	// A SMART app's token reaches, through patient/ scopes, the patient in context alone.
+	for i := range routes {
+		routes[i] = confine(routes[i])
+	}
 	return routes
 }
 

@@ -1043,6 +1043,35 @@ export type paths = {
     /** Change the critical-result settings; send the version read. */
     put: operations["putResultSettings"];
   };
+  "/api/smart-apps": {
+    /** The SMART apps (SMART App Launch), newest first: client_id, redirect URIs, launch URL, the scopes each may ask for. Not with a token. */
+    get: operations["getSmartApps"];
+    /** Register a SMART app, a public client: its name, the exact redirect URIs it may be sent back to (https, or http on localhost), the page the chart opens, and the patient/ and user/ scopes it may ask for. The answer holds its client_id. */
+    post: operations["postSmartApps"];
+  };
+  "/api/smart-apps/{id}": {
+    /** Revoke a SMART app: every grant and token of it ends at once. */
+    delete: operations["deleteSmartApp"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/smart/apps": {
+    /** The live SMART apps a chart can launch (id and name). */
+    get: operations["getLaunchableSmartApps"];
+  };
+  "/api/smart/authorize": {
+    /** The consent page's offer for an authorization request (its parameters as the app sent them): the app, the scopes it would be granted (narrowed to its registration and to what the user may do; patient/ scopes to reads and searches), those withheld, and the patient in context or that one must be chosen. A request whose fault is to go back to the app answers {redirect}; an unknown client or a redirect URI not registered is 422 (nothing is sent to it). */
+    get: operations["getSmartConsent"];
+    /** The user's answer to an authorization request: approved (with the scopes kept and, for a standalone launch, the patient chosen) gives {redirect} to the app with a one-time code (1 minute, bound to the redirect URI and the PKCE challenge) and the state; refused gives {redirect} with access_denied. */
+    post: operations["postSmartConsent"];
+  };
+  "/api/smart/launch": {
+    /** Launch a SMART app from a patient's chart: the answer is the app's launch URL with iss (the FHIR base) and a launch parameter standing, for 5 minutes, for this user, app and patient. */
+    post: operations["postSmartLaunch"];
+  };
   "/api/snippets": {
     /** The snippets the caller types with: their own first, then the clinic's, in their language or any. The first list installs the starter snippets (examples). */
     get: operations["getSnippets"];
@@ -1145,8 +1174,12 @@ export type paths = {
     /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
     post: operations["postFhirBundle"];
   };
+  "/fhir/R4/.well-known/jwks.json": {
+    /** The public keys (ES256) that sign SMART apps' id_tokens, the current one first. */
+    get: operations["getSmartJWKS"];
+  };
   "/fhir/R4/.well-known/smart-configuration": {
-    /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
+    /** SMART discovery: the authorization and token endpoints, authorization_code with PKCE (S256) for public clients, refresh_token, client_credentials with private_key_jwt (RS384, ES384), the id_token keys (jwks_uri), the scopes and capabilities. */
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
@@ -1229,8 +1262,14 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/auth/authorize": {
+    /** SMART App Launch's authorization endpoint (response_type=code, client_id, redirect_uri, scope, state, aud, launch, code_challenge with code_challenge_method=S256, nonce): hands the request to the web app's consent page (/smart/authorize), where the staff member signs in and approves. */
+    get: operations["getSmartAuthorize"];
+    /** The authorization endpoint with its parameters in a form body: as GET. No CSRF token: it changes nothing. */
+    post: operations["postSmartAuthorize"];
+  };
   "/fhir/R4/auth/token": {
-    /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
+    /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token and client_id): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant), id_token (ES256) with openid. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
     post: operations["postSmartToken"];
   };
   "/fhir/R4/bulkdata/{job}": {
@@ -3035,6 +3074,49 @@ export type components = {
       name: string;
       price: number;
       version?: number;
+    };
+    /** @description A SMART app (SMART App Launch): a browser app, a public client, that staff open from a patient's chart. */
+    SmartApp: {
+      client_id: string;
+      /** Format: date-time */
+      created_at: string;
+      created_by: number | null;
+      id: number;
+      /** @description The page the chart opens, with iss and launch. */
+      launch_url: string;
+      name: string;
+      /** @description Matched exactly. */
+      redirect_uris: string[];
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @description The patient/ and user/ scopes it may ask for; what it gets is also capped by the user's own access. */
+      scopes: string;
+    };
+    SmartAppInput: {
+      launch_url: string;
+      name: string;
+      redirect_uris: string[];
+      scopes: string;
+    };
+    /** @description Either an offer (app, scopes, withheld, needs_patient, and patient when in context) or redirect alone. */
+    SmartConsentOffer: {
+      app?: {
+        client_id: string;
+        name: string;
+      };
+      /** @description A standalone launch: the user chooses the patient. */
+      needs_patient?: boolean;
+      /** @description The patient in context (an EHR launch). */
+      patient?: {
+        id: number;
+        name: string;
+      };
+      /** @description Instead of an offer: the app's redirect URI with an OAuth error. */
+      redirect?: string;
+      /** @description Granted on approval. */
+      scopes?: string[];
+      /** @description Asked for and not offered: wider than the app's registration or the user's own access. */
+      withheld?: string[];
     };
     Snippet: {
       /** @description May name {{age}}, {{sex}}, {{vitals.bp}}, {{allergies}} and {{last.<analyte>}}. */
@@ -7405,6 +7487,138 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** The SMART apps (SMART App Launch), newest first: client_id, redirect URIs, launch URL, the scopes each may ask for. Not with a token. */
+  getSmartApps: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["SmartApp"][];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Register a SMART app, a public client: its name, the exact redirect URIs it may be sent back to (https, or http on localhost), the page the chart opens, and the patient/ and user/ scopes it may ask for. The answer holds its client_id. */
+  postSmartApps: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SmartAppInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["SmartApp"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Revoke a SMART app: every grant and token of it ends at once. */
+  deleteSmartApp: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SmartApp"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** The live SMART apps a chart can launch (id and name). */
+  getLaunchableSmartApps: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                id: number;
+                name: string;
+              }[];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** The consent page's offer for an authorization request (its parameters as the app sent them): the app, the scopes it would be granted (narrowed to its registration and to what the user may do; patient/ scopes to reads and searches), those withheld, and the patient in context or that one must be chosen. A request whose fault is to go back to the app answers {redirect}; an unknown client or a redirect URI not registered is 422 (nothing is sent to it). */
+  getSmartConsent: {
+    responses: {
+      /** @description The offer, or {redirect} with an OAuth error. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SmartConsentOffer"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The user's answer to an authorization request: approved (with the scopes kept and, for a standalone launch, the patient chosen) gives {redirect} to the app with a one-time code (1 minute, bound to the redirect URI and the PKCE challenge) and the state; refused gives {redirect} with access_denied. */
+  postSmartConsent: {
+    requestBody: {
+      content: {
+        "application/json": {
+          approve: boolean;
+          patient_id: number;
+          request: Record<string, never>;
+          scopes: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Where to send the browser. */
+      200: {
+        content: {
+          "application/json": {
+            redirect: string;
+          };
+        };
+      };
+      /** @description The account's credentials changed meanwhile: sign in again. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Launch a SMART app from a patient's chart: the answer is the app's launch URL with iss (the FHIR base) and a launch parameter standing, for 5 minutes, for this user, app and patient. */
+  postSmartLaunch: {
+    requestBody: {
+      content: {
+        "application/json": {
+          app_id: number;
+          patient_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            url: string;
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** The snippets the caller types with: their own first, then the clinic's, in their language or any. The first list installs the starter snippets (examples). */
   getSnippets: {
     responses: {
@@ -7795,7 +8009,18 @@ export type operations = {
       };
     };
   };
-  /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
+  /** The public keys (ES256) that sign SMART apps' id_tokens, the current one first. */
+  getSmartJWKS: {
+    responses: {
+      /** @description A JWK Set. */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
+  /** SMART discovery: the authorization and token endpoints, authorization_code with PKCE (S256) for public clients, refresh_token, client_credentials with private_key_jwt (RS384, ES384), the id_token keys (jwks_uri), the scopes and capabilities. */
   getSmartConfiguration: {
     responses: {
       /** @description The SMART configuration. */
@@ -8072,7 +8297,33 @@ export type operations = {
       };
     };
   };
-  /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
+  /** SMART App Launch's authorization endpoint (response_type=code, client_id, redirect_uri, scope, state, aud, launch, code_challenge with code_challenge_method=S256, nonce): hands the request to the web app's consent page (/smart/authorize), where the staff member signs in and approves. */
+  getSmartAuthorize: {
+    responses: {
+      /** @description To the consent page. */
+      302: {
+        content: never;
+      };
+      /** @description An OAuth error (invalid_request). */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** The authorization endpoint with its parameters in a form body: as GET. No CSRF token: it changes nothing. */
+  postSmartAuthorize: {
+    responses: {
+      /** @description To the consent page. */
+      302: {
+        content: never;
+      };
+      /** @description An OAuth error (invalid_request). */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token and client_id): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant), id_token (ES256) with openid. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
   postSmartToken: {
     responses: {
       /** @description The access token. */
