@@ -77,8 +77,10 @@ func (h *Handler) writeRoute(kind string, update bool) http.HandlerFunc {
 		if update {
 			id, c = r.PathValue("id"), conditions{ifMatch: r.Header.Get("If-Match")}
 		}
+		// One write in one transaction with its audit, as a Bundle's writes are (the
+		// refusal, a *patient.StepError, unwraps to the write's own error).
 		var out written
-		err = h.DB.Tx(r.Context(), func(tx *sql.Tx) error {
+		_, err = h.Patients.Batch(r.Context(), true, 1, func(_ int, tx *sql.Tx) error {
 			var err error
 			out, err = h.writeOf(r, tx, kind, data, id, c)
 			return err
