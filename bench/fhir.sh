@@ -14,6 +14,8 @@ PORT=18340
 measure() { # label database-url
   local label=$1 url=$2
   printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin > /dev/null
+  # A doctor to book with: the transaction rows book each new patient.
+  printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username doctor --name "Bench Doctor" --role doctor > /dev/null
   echo "seeding $PATIENTS patients…"
   /usr/bin/time -f "seeded in %e s" bin/emr seed --database-url "$url" --patients "$PATIENTS" > /dev/null 2> "$out/seed-fhir-$label.log" || { tail "$out/seed-fhir-$label.log"; exit 1; }
   tail -1 "$out/seed-fhir-$label.log"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -66,6 +67,7 @@ func fhirBench(c *http.Client, base, password, label string, patients, year, req
 		}
 	}
 	fmt.Println()
+	transactionBench(c, api, base, label, requests)
 
 	// 1,000 Patients: one batch Bundle, then one request each.
 	const n = 1000
@@ -204,4 +206,69 @@ func memory(pid int) mem {
 		}
 	}
 	return m
+}
+
+// transactionBench measures a 50-entry transaction — 25 new patients, each with a booking
+// that names it by urn:uuid, written all or nothing across the register and the book — at 1
+// and 8 clients, beside the same work through the native API (25 registrations and 25
+// bookings, one request each) and the ceiling, in the same run. Each booking has a slot of
+// its own (doctor, day and time), so none is refused as a double booking.
+func transactionBench(c, api *http.Client, base, label string, requests int) {
+	var doctors struct{ Data []struct{ ID int64 } }
+	getJSON(c, base+"/api/doctors", &doctors)
+	if len(doctors.Data) == 0 {
+		fmt.Fprintln(os.Stderr, "loadgen: the transaction rows need a doctor")
+		os.Exit(1)
+	}
+	var slot atomic.Int64
+	// next is a free slot: a doctor, and 20 minutes of a day from the day after tomorrow on.
+	day0 := time.Now().UTC().AddDate(0, 0, 2).Truncate(24 * time.Hour)
+	// The slot's number also names its patient, so no two are possible duplicates.
+	next := func() (int64, int64, string) {
+		n := slot.Add(1)
+		d := doctors.Data[int(n)%len(doctors.Data)].ID
+		k := n / int64(len(doctors.Data))
+		start := day0.AddDate(0, 0, int(k/24)).Add(time.Duration(8*60+(k%24)*20) * time.Minute)
+		return n, d, start.Format(time.RFC3339)
+	}
+	patient := func(n int64) map[string]any {
+		return map[string]any{"resourceType": "Patient", "gender": []string{"male", "female"}[n%2], "birthDate": fmt.Sprintf("%d-%02d-%02d", 1950+n%60, 1+n%12, 1+n%28),
+			"name": []any{map[string]any{"family": fmt.Sprintf("Tx%d", n), "given": []string{"Bench"}}}}
+	}
+	viaFHIR := func() {
+		entries := make([]any, 0, 50)
+		for i := range 25 {
+			urn := fmt.Sprintf("urn:uuid:00000000-0000-4000-8000-%012d", i)
+			n, doctor, start := next()
+			entries = append(entries,
+				map[string]any{"fullUrl": urn, "resource": patient(n), "request": map[string]any{"method": "POST", "url": "Patient"}},
+				map[string]any{"resource": map[string]any{"resourceType": "Appointment", "status": "booked", "start": start, "minutesDuration": 20,
+					"appointmentType": map[string]any{"text": "new"}, "participant": []any{
+						map[string]any{"actor": map[string]any{"reference": urn}, "status": "accepted"},
+						map[string]any{"actor": map[string]any{"reference": fmt.Sprintf("Practitioner/%d", doctor)}, "status": "accepted"}}},
+					"request": map[string]any{"method": "POST", "url": "Appointment"}})
+		}
+		body, _ := json.Marshal(map[string]any{"resourceType": "Bundle", "type": "transaction", "entry": entries})
+		fhirPost(api, base+"/fhir/R4", body)
+	}
+	native := func() {
+		for range 25 {
+			n, doctor, start := next()
+			var p struct{ ID int64 }
+			must(json.Unmarshal(post(c, base, "/api/patients", map[string]any{"first_name": "Bench", "last_name": fmt.Sprintf("Nx%d", n), "sex": []string{"male", "female"}[n%2],
+				"birth_date": fmt.Sprintf("%d-%02d-%02d", 1950+n%60, 1+n%12, 1+n%28)}, http.StatusCreated), &p))
+			post(c, base, "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": doctor, "starts_at": start, "duration_minutes": 20, "type": "new"}, http.StatusCreated)
+		}
+	}
+	n := max(requests/20, 20)
+	fmt.Printf("| %s: a 50-entry transaction (25 patients, each booked) | clients | p50 ms | p95 ms | p99 ms | per s | ratio to ceiling | FHIR rate / native rate |\n|---|---|---|---|---|---|---|---|\n", label)
+	for _, workers := range []int{1, 8} {
+		clat, crps := timed(func() { get(c, base+"/api/user") }, requests, workers)
+		fmt.Printf("| ceiling: GET /api/user | %d | %.2f | %.2f | %.2f | %.0f | 1.00 | |\n", workers, pct(clat, 50), pct(clat, 95), pct(clat, 99), crps)
+		nlat, nrps := timed(native, n, workers)
+		flat, frps := timed(viaFHIR, n, workers)
+		fmt.Printf("| native: 25 registrations and 25 bookings, one request each | %d | %.2f | %.2f | %.2f | %.1f | %.3f | |\n", workers, pct(nlat, 50), pct(nlat, 95), pct(nlat, 99), nrps, nrps/crps)
+		fmt.Printf("| FHIR: one transaction of the same 50 writes | %d | %.2f | %.2f | %.2f | %.1f | %.3f | %.2f |\n", workers, pct(flat, 50), pct(flat, 95), pct(flat, 99), frps, frps/crps, frps/nrps)
+	}
+	fmt.Println()
 }
