@@ -62,6 +62,8 @@ type CapabilityResource struct {
 	ReadHistory       bool                    `json:"readHistory"`
 	UpdateCreate      bool                    `json:"updateCreate"`
 	ConditionalCreate bool                    `json:"conditionalCreate"`
+	SearchInclude     []string                `json:"searchInclude,omitempty"`
+	SearchRevInclude  []string                `json:"searchRevInclude,omitempty"`
 	SearchParam       []CapabilitySearchParam `json:"searchParam,omitempty"`
 	Operation         []CapabilityOperation   `json:"operation,omitempty"`
 }
@@ -120,6 +122,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				{Name: "everything", Definition: "http://hl7.org/fhir/OperationDefinition/Patient-everything"}}
 			res.ConditionalCreate = true
 		}
+		res.SearchInclude, res.SearchRevInclude = includesOf(kind)
 		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"}, CapabilitySearchParam{Name: "_lastUpdated", Type: "date"})
 		for _, name := range sortedKeys(searchParams[kind]) {
 			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[searchParams[kind][name]]})

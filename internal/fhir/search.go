@@ -41,7 +41,7 @@ const (
 var common = map[string]paramKind{"_id": kindToken, "_lastUpdated": kindDate}
 
 // control are the result parameters, read apart from the search's conditions.
-var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary"}
+var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary", "_include", "_revinclude"}
 
 // query is a search's parameters as read: the conditions by name (each occurrence a list
 // of values, any of which may match), the page and the applied parameters for self.
@@ -465,6 +465,14 @@ func countAll(ctx context.Context, src source, q query) (int, bool, error) {
 // served.
 func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string, q query, src source, record func(page []entry) error) {
 	p := auth.PrincipalFrom(r.Context())
+	inc, err := parseIncludes(r, kind)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	for name, values := range inc.applied {
+		q.applied[name] = values
+	}
 	src = readableSource(p, src)
 	wk, err := collect(r.Context(), src, q)
 	if err != nil {
@@ -530,6 +538,12 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 	for i, e := range page {
 		b.Entry[i] = BundleEntry{FullURL: base + "/" + e.res.ResourceKind() + "/" + e.res.ResourceID(), Resource: e.res, Search: &EntrySearch{Mode: "match"}}
 	}
+	more, err := h.include(r, kind, inc, page)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	b.Entry = append(b.Entry, more...)
 	if left := leftOut(p, []string{kind}); len(left) > 0 {
 		oo := OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "suppressed",
 			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", named(left))}}}
