@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"emr/internal/appointment"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/i18n"
 	"emr/internal/patient"
@@ -458,8 +459,9 @@ func (in *included) drain(ctx context.Context, p *auth.Principal, src source) (b
 }
 
 // auditIncluded audits the included patient records as reads: one event per type and
-// patient, naming the resources, as a search's page is (the practitioners are the staff
-// list, not a patient's record, and are read unaudited as Practitioner searches are).
+// patient, naming the resources, as a search's page is, all in one commit (the practitioners
+// are the staff list, not a patient's record, and are read unaudited as Practitioner
+// searches are).
 func (h *Handler) auditIncluded(r *http.Request, kind string, list []Resource) error {
 	type group struct {
 		kind, entity string
@@ -484,17 +486,19 @@ func (h *Handler) auditIncluded(r *http.Request, kind string, list []Resource) e
 		}
 		ids[g] = append(ids[g], res.ResourceID())
 	}
+	events := make([]audit.Event, 0, len(order))
 	for _, g := range order {
 		id := ""
 		if g.kind == "Patient" {
 			id = strconv.FormatInt(g.patient, 10)
 		}
 		detail := g.kind + " included in " + kind + " search: " + strings.Join(ids[g], ",")
-		if err := h.audited(r, "fhir."+versions[g.kind].action+".read", g.entity, id, g.patient, detail); err != nil {
-			return err
-		}
+		events = append(events, readEvent(r, "fhir."+versions[g.kind].action+".read", g.entity, id, g.patient, detail))
 	}
-	return nil
+	if len(events) == 0 {
+		return nil
+	}
+	return audit.AccessAll(r.Context(), h.DB, events)
 }
 
 // patientOfIncluded is the patient an included resource is (a Patient) or is about; 0 for

@@ -392,3 +392,71 @@ func TestCapabilityStatementListsTheIncludes(t *testing.T) {
 		}
 	})
 }
+
+// includeBench is a clinic of n patients, each with one visit booked, and an administrator's
+// API token.
+func includeBench(b *testing.B, db *database.DB, n int) *apitest.Client {
+	env := apitest.New(b, db)
+	pw := env.CreateUser("admin", "admin")
+	env.CreateUser("doc", "doctor")
+	clerk := env.LoggedIn("clerk", env.CreateUser("clerk", "receptionist"))
+	admin := env.LoggedIn("admin", pw)
+	start := time.Now().UTC().Add(24 * time.Hour).Truncate(time.Hour)
+	for i := range n {
+		var p struct{ ID int64 }
+		clerk.Do("POST", "/api/patients", map[string]any{"first_name": "Bench", "last_name": fmt.Sprintf("Patient %d", i), "birth_date": "1980-01-01", "sex": "female"}).JSON(b, &p)
+		if r := clerk.Do("POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": env.UserID("doc"),
+			"starts_at": start.Add(time.Duration(i) * 20 * time.Minute).Format(time.RFC3339), "duration_minutes": 15, "type": "new"}); r.Status != http.StatusCreated {
+			b.Fatalf("book: %d %s", r.Status, r.Body)
+		}
+	}
+	var out struct{ Token string }
+	r := admin.Do("POST", "/api/api-tokens", map[string]any{"user_id": env.UserID("admin"), "name": "bench", "scopes": "", "expires_in_days": 1, "current_password": pw})
+	r.JSON(b, &out)
+	api := env.Client()
+	api.Header.Set("Authorization", "Bearer "+out.Token)
+	return api
+}
+
+// BenchmarkIncludePatients compares a page of 50 Encounters (each of another patient) with
+// their patients included against the page alone, and the page and the 50 patient reads the
+// include saves (each audited, as each include is):
+//
+//	go test -run - -bench IncludePatients ./internal/fhir
+func BenchmarkIncludePatients(b *testing.B) {
+	const n = 50
+	for _, e := range dbtest.Engines() {
+		b.Run(e.Name, func(b *testing.B) {
+			api := includeBench(b, dbtest.Open(b, e.URL(b)), n)
+			search := func(path string) map[string]any {
+				r := api.Do("GET", path, nil)
+				if r.Status != http.StatusOK {
+					b.Fatalf("%s: %d %s", path, r.Status, r.Body)
+				}
+				var out map[string]any
+				r.JSON(b, &out)
+				return out
+			}
+			b.Run("include", func(b *testing.B) {
+				for b.Loop() {
+					if got := len(entries(search(fmt.Sprintf("/fhir/R4/Encounter?_count=%d&_include=Encounter:patient", n)))); got != 2*n {
+						b.Fatalf("entries: %d", got)
+					}
+				}
+			})
+			b.Run("page-alone", func(b *testing.B) {
+				for b.Loop() {
+					search(fmt.Sprintf("/fhir/R4/Encounter?_count=%d", n))
+				}
+			})
+			b.Run("reads", func(b *testing.B) {
+				for b.Loop() {
+					for _, enc := range entries(search(fmt.Sprintf("/fhir/R4/Encounter?_count=%d", n))) {
+						ref := enc["subject"].(map[string]any)["reference"].(string)
+						search("/fhir/R4/" + ref)
+					}
+				}
+			})
+		})
+	}
+}
