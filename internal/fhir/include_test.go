@@ -420,7 +420,8 @@ func includeBench(b *testing.B, db *database.DB, n int) *apitest.Client {
 
 // BenchmarkIncludePatients compares a page of 50 Encounters (each of another patient) with
 // their patients included against the page alone, and the page and the 50 patient reads the
-// include saves (each audited, as each include is):
+// include saves (each audited, as each include is); and a page of 50 patients with their
+// Encounters against the page and the 50 searches the reverse include saves:
 //
 //	go test -run - -bench IncludePatients ./internal/fhir
 func BenchmarkIncludePatients(b *testing.B) {
@@ -454,6 +455,22 @@ func BenchmarkIncludePatients(b *testing.B) {
 					for _, enc := range entries(search(fmt.Sprintf("/fhir/R4/Encounter?_count=%d", n))) {
 						ref := enc["subject"].(map[string]any)["reference"].(string)
 						search("/fhir/R4/" + ref)
+					}
+				}
+			})
+			// The other way: a page of 50 patients with their Encounters, against the page and
+			// a search of each patient's Encounters.
+			b.Run("revinclude", func(b *testing.B) {
+				for b.Loop() {
+					if got := len(entries(search(fmt.Sprintf("/fhir/R4/Patient?_count=%d&_revinclude=Encounter:patient", n)))); got != 2*n {
+						b.Fatalf("entries: %d", got)
+					}
+				}
+			})
+			b.Run("searches", func(b *testing.B) {
+				for b.Loop() {
+					for _, p := range entries(search(fmt.Sprintf("/fhir/R4/Patient?_count=%d", n))) {
+						search(fmt.Sprintf("/fhir/R4/Encounter?patient=%v", p["id"]))
 					}
 				}
 			})
