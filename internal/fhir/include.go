@@ -188,8 +188,8 @@ func readInclude(kind string, reverse bool, modifier, v string) (includeSpec, bo
 	if !reverse {
 		return spec, spec.iterate || spec.source == kind
 	}
-	_, readable := reverseSources[spec.source]
-	return spec, readable && spec.points("Patient") && (spec.iterate || kind == "Patient")
+	_, read := reverseSources[spec.source]
+	return spec, read && spec.points("Patient") && (spec.iterate || kind == "Patient")
 }
 
 // included is what the includes of one page gathered.
@@ -200,24 +200,26 @@ type included struct {
 	omitted []string // types (and categories) left out, as leftOut names them
 }
 
-func key0(res Resource) string { return res.ResourceKind() + "/" + res.ResourceID() }
+// resourceKey is a resource's "Kind/id", the key a page holds it under once.
+func resourceKey(res Resource) string { return res.ResourceKind() + "/" + res.ResourceID() }
 
 // add takes res when the caller may read it and it is not on the page yet, up to maxIncluded;
 // it reports whether there is room for more.
 func (in *included) add(p *auth.Principal, res Resource) bool {
-	if in.seen[key0(res)] || !readable(p, res) {
+	if in.seen[resourceKey(res)] || !readable(p, res) {
 		return true
 	}
 	if len(in.added) >= maxIncluded {
 		in.cut = true
 		return false
 	}
-	in.seen[key0(res)] = true
+	in.seen[resourceKey(res)] = true
 	in.added = append(in.added, res)
 	return true
 }
 
-// omit notes that what of kind p may not read (or all of it, out of scope) was left out.
+// omit notes what of kind p may not read (all of it when out of p's scopes for action) as left
+// out, and reports whether that is the whole type.
 func (in *included) omit(p *auth.Principal, kind string, action byte) bool {
 	var names []string
 	if p.ScopeAllows(kind, action) {
@@ -244,7 +246,7 @@ func (h *Handler) include(r *http.Request, kind string, inc includes, page []ent
 	matches := make([]Resource, len(page))
 	for i, e := range page {
 		matches[i] = e.res
-		in.seen[key0(e.res)] = true
+		in.seen[resourceKey(e.res)] = true
 	}
 	// The first level follows every spec from the matches; :iterate ones go one level more,
 	// from what the first included, and no further.
