@@ -121,27 +121,38 @@ type includeSpec struct {
 	reverse, iterate      bool
 }
 
+// parameter is the spec's parameter's name: "_include", "_revinclude:iterate".
+func (s includeSpec) parameter() string {
+	name := "_include"
+	if s.reverse {
+		name = "_revinclude"
+	}
+	if s.iterate {
+		name += ":iterate"
+	}
+	return name
+}
+
 // points reports whether the spec's parameter follows references to kind.
 func (s includeSpec) points(kind string) bool {
 	return slices.Contains(includeParams[s.source][s.param].targets, kind) && (s.target == "" || s.target == kind)
 }
 
-// includes are a search's includes as read: the specs to follow, the parameters kept in the
-// page's links, and the issues reading them raised.
+// includes are a search's includes as read: the specs to follow, and the parameters kept in
+// the page's links.
 type includes struct {
 	specs   []includeSpec
 	applied url.Values
-	issues  []Issue
 }
 
-// parseIncludes reads _include and _revinclude (and their :iterate forms) of a search of
-// kind. One the server does not follow is 400 under strict handling, otherwise left out of
-// the links and named in a warning.
-func parseIncludes(r *http.Request, kind string) (includes, error) {
+// parseIncludes reads _include and _revinclude (and their :iterate forms) of q, a search of
+// kind. Those the server does not follow are 400 under strict handling (all named),
+// otherwise left out of the links and named in the searchset's warnings.
+func parseIncludes(r *http.Request, q query, kind string) (includes, error) {
 	inc := includes{applied: url.Values{}}
-	lang := i18n.FromRequest(r)
 	strict := strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=strict")
 	raw := r.URL.Query()
+	var refused Errors
 	for _, name := range sortedKeys(raw) {
 		base, modifier, _ := strings.Cut(name, ":")
 		if base != "_include" && base != "_revinclude" {
@@ -149,21 +160,22 @@ func parseIncludes(r *http.Request, kind string) (includes, error) {
 		}
 		for _, v := range raw[name] {
 			spec, ok := readInclude(kind, base == "_revinclude", modifier, v)
-			if !ok && strict {
-				return inc, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.include_unsupported", Args: []any{name + "=" + v}, Expression: name}
-			}
-			if !ok {
-				inc.issues = append(inc.issues, Issue{Severity: "warning", Code: "not-supported",
-					Diagnostics: i18n.T(lang, "fhir.include_unsupported", name+"="+v), Expression: []string{name}})
+			switch {
+			case !ok && strict:
+				refused = append(refused, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.include_unsupported", Args: []any{name + "=" + v}, Expression: name})
 				continue
-			}
-			if spec.source == "MedicationRequest" && spec.param == "medication" {
-				inc.issues = append(inc.issues, Issue{Severity: "information", Code: "informational",
-					Diagnostics: i18n.T(lang, "fhir.include_medication_concept"), Expression: []string{name}})
+			case !ok:
+				q.warn("not-supported", "fhir.include_unsupported", name, name+"="+v)
+				continue
+			case spec.source == "MedicationRequest" && spec.param == "medication":
+				q.warn("informational", "fhir.include_medication_concept", name)
 			}
 			inc.specs = append(inc.specs, spec)
 			inc.applied.Add(name, v)
 		}
+	}
+	if len(refused) > 0 {
+		return inc, refused
 	}
 	return inc, nil
 }
@@ -235,11 +247,12 @@ func (in *included) omit(p *auth.Principal, kind string, action byte) bool {
 	return slices.Contains(names, kind)
 }
 
-// include gathers the includes of a page of kind's matches, audits their reads, and answers
-// them as the page's include entries, with an outcome entry when there is something to say.
-func (h *Handler) include(r *http.Request, kind string, inc includes, page []entry) ([]BundleEntry, error) {
-	if len(inc.specs) == 0 && len(inc.issues) == 0 {
-		return nil, nil
+// include gathers the includes of a page of kind's matches and audits their reads: it
+// answers them as the page's include entries, and names what of them the caller may not read
+// (as leftOut does); a page cut short at maxIncluded is warned of in q's outcome.
+func (h *Handler) include(r *http.Request, q query, kind string, inc includes, page []entry) ([]BundleEntry, []string, error) {
+	if len(inc.specs) == 0 {
+		return nil, nil, nil
 	}
 	p := auth.PrincipalFrom(r.Context())
 	in := &included{seen: map[string]bool{}}
@@ -252,7 +265,7 @@ func (h *Handler) include(r *http.Request, kind string, inc includes, page []ent
 	// from what the first included, and no further.
 	first, err := h.includeLevel(r, p, in, matches, inc.specs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var iterating []includeSpec
 	for _, s := range inc.specs {
@@ -261,28 +274,26 @@ func (h *Handler) include(r *http.Request, kind string, inc includes, page []ent
 		}
 	}
 	if _, err := h.includeLevel(r, p, in, first, iterating); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := h.auditIncluded(r, kind, in.added); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	base := h.baseURL(r)
-	out := make([]BundleEntry, 0, len(in.added)+1)
-	for _, res := range in.added {
-		out = append(out, BundleEntry{FullURL: base + "/" + res.ResourceKind() + "/" + res.ResourceID(), Resource: res, Search: &EntrySearch{Mode: "include"}})
+	out := make([]BundleEntry, len(in.added))
+	for i, res := range in.added {
+		out[i] = BundleEntry{FullURL: base + "/" + res.ResourceKind() + "/" + res.ResourceID(), Resource: res, Search: &EntrySearch{Mode: "include"}}
 	}
-	issues := inc.issues
-	lang := i18n.FromRequest(r)
 	if in.cut {
-		issues = append(issues, Issue{Severity: "warning", Code: "incomplete", Diagnostics: i18n.T(lang, "fhir.include_cut", maxIncluded)})
+		q.warn("incomplete", "fhir.include_cut", inc.specs[0].parameter(), maxIncluded)
 	}
-	if len(in.omitted) > 0 {
-		issues = append(issues, Issue{Severity: "information", Code: "suppressed", Diagnostics: i18n.T(lang, "fhir.everything_omitted", named(in.omitted))})
+	var omitted []string
+	for _, name := range in.omitted {
+		if !slices.Contains(leftOut(p, []string{kind}), name) {
+			omitted = append(omitted, name)
+		}
 	}
-	if len(issues) > 0 {
-		out = append(out, BundleEntry{Resource: OperationOutcome{base: base0("OperationOutcome"), Issue: issues}, Search: &EntrySearch{Mode: "outcome"}})
-	}
-	return out, nil
+	return out, omitted, nil
 }
 
 // includeLevel follows specs from resources: the references they hold, read in one batch per
