@@ -23,7 +23,7 @@ import (
 // them (Patient?_id=1&_revinclude=Observation:patient: the patient's Observations), each once,
 // as entries of mode "include". An included resource is one the caller could read by itself
 // (ReadAccess, the token's scopes), and reading it is audited as a read; what is left out is
-// named in an outcome entry, as a search names what it leaves out.
+// named in the searchset's OperationOutcome with what the search itself leaves out.
 //
 // The targets of a page are read in one query per type (the patients by id, the accounts by
 // id, a page's patients' records of a type together), never one request per reference: an
