@@ -30,6 +30,9 @@ type RecordFilter struct {
 	From, To  *time.Time // starts at or after From, before To
 	Statuses  []string
 	WithVisit bool // only appointments whose form has been saved
+	// PatientIDs keeps the records of any of these patients (the FHIR API's reverse includes
+	// read a page's patients' records in one query).
+	PatientIDs []int64
 	// ChangedSince keeps the appointments changed (or whose form changed) at or after it.
 	ChangedSince *time.Time
 	After        int64
@@ -60,6 +63,10 @@ func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record,
 	}
 	if f.PatientID != 0 {
 		where = append(where, "a.patient_id = "+arg(f.PatientID))
+	}
+	if len(f.PatientIDs) > 0 {
+		in, inArgs := database.InIDs(q, "a.patient_id", f.PatientIDs, len(args)+1)
+		where, args = append(where, in), append(args, inArgs...)
 	}
 	if f.From != nil {
 		where = append(where, "a.starts_at >= "+arg(f.From.UTC()))

@@ -71,6 +71,25 @@ func Access(ctx context.Context, db *database.DB, e Event) error {
 	return record(ctx, db, e) // on PostgreSQL outside a transaction: one statement, committed as it runs
 }
 
+// AccessAll appends events that record no write in one transaction: the reads one answer
+// makes (a FHIR page's included records, a read of each patient) are audited together, in
+// one commit rather than one each, or not at all.
+func AccessAll(ctx context.Context, db *database.DB, events []Event) error {
+	for _, e := range events {
+		if !IsAccess(e) {
+			return fmt.Errorf("audit event %s is a write's: record it in the write's transaction", e.Action)
+		}
+	}
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, e := range events {
+			if err := record(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // accessVerbs end the actions that change nothing ("patient.read", "bill.print").
 var accessVerbs = []string{"read", "list", "view", "preview", "download", "export", "print", "check", "trend", "verify", "search"}
 

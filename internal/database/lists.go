@@ -85,3 +85,11 @@ func KeysetPage(q Querier, idColumn string, ids []int64, filterColumn string, fi
 	args = append(args, limit)
 	return where, " ORDER BY " + idColumn + " " + order + " LIMIT $" + strconv.Itoa(len(args)), args
 }
+
+// KeysetAmong is an ascending KeysetPage of the rows whose column is one of values (not
+// empty): the rows of several patients at once, in id order after `after`.
+func KeysetAmong(q Querier, idColumn, column string, values []int64, after int64, limit int) (where, tail string, args []any) {
+	in, inArgs := InIDs(q, column, values, 2)
+	args = append(append([]any{after}, inArgs...), limit)
+	return idColumn + " > $1 AND " + in, " ORDER BY " + idColumn + " LIMIT $" + strconv.Itoa(len(args)), args
+}

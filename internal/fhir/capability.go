@@ -63,6 +63,8 @@ type CapabilityResource struct {
 	ReadHistory       bool                    `json:"readHistory"`
 	UpdateCreate      bool                    `json:"updateCreate"`
 	ConditionalCreate bool                    `json:"conditionalCreate"`
+	SearchInclude     []string                `json:"searchInclude,omitempty"`
+	SearchRevInclude  []string                `json:"searchRevInclude,omitempty"`
 	SearchParam       []CapabilitySearchParam `json:"searchParam,omitempty"`
 	Operation         []CapabilityOperation   `json:"operation,omitempty"`
 	// SupportedProfile are the profiles the type's resources claim where they conform.
@@ -134,6 +136,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				DroppedHeader + " header, and as warnings under Prefer: return=OperationOutcome (or in a Bundle entry's response.outcome); " +
 				"a modifierExtension, or a modifier element not kept, refuses the write (422).")
 		}
+		res.SearchInclude, res.SearchRevInclude = includesOf(kind)
 		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"}, CapabilitySearchParam{Name: "_lastUpdated", Type: "date"})
 		for _, name := range sortedKeys(searchParams[kind]) {
 			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[searchParams[kind][name]]})

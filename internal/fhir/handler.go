@@ -347,12 +347,17 @@ func (h *Handler) baseURL(r *http.Request) string {
 // audited records a read of the FHIR API (action "fhir.<type>.read" or ".list") for the
 // request's user, about patientID when not 0; a read that cannot be audited is not served.
 func (h *Handler) audited(r *http.Request, action, kind, id string, patientID int64, detail string) error {
+	return audit.Access(r.Context(), h.DB, readEvent(r, action, kind, id, patientID, detail))
+}
+
+// readEvent is the audit event of a read of the FHIR API (audited).
+func readEvent(r *http.Request, action, kind, id string, patientID int64, detail string) audit.Event {
 	e := auth.AuditEvent(r)
 	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome, e.Detail = action, kind, id, patientID, audit.Success, detail
 	if p := auth.PrincipalFrom(r.Context()); p != nil && p.TokenID != 0 {
 		e.Detail = strings.TrimSpace(e.Detail + " (API token " + strconv.FormatInt(p.TokenID, 10) + ")")
 	}
-	return audit.Access(r.Context(), h.DB, e)
+	return e
 }
 
 // publicURLFresh is how long the clinic's public address is kept between reads.

@@ -540,6 +540,14 @@ func countAll(ctx context.Context, src source, q query) (int, bool, error) {
 // served.
 func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string, q query, src source, record func(page []entry) error) {
 	p := auth.PrincipalFrom(r.Context())
+	inc, err := parseIncludes(r, q, kind)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	for name, values := range inc.applied {
+		q.applied[name] = values
+	}
 	src = readableSource(p, src)
 	wk, err := collect(r.Context(), src, q)
 	if err != nil {
@@ -605,7 +613,13 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 	for i, e := range page {
 		b.Entry[i] = BundleEntry{FullURL: base + "/" + e.res.ResourceKind() + "/" + e.res.ResourceID(), Resource: e.res, Search: &EntrySearch{Mode: "match"}}
 	}
-	if oo, any := outcomeOf(i18n.FromRequest(r), leftOut(p, []string{kind}), *q.notes); any {
+	more, omitted, err := h.include(r, q, kind, inc, page)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	b.Entry = append(b.Entry, more...)
+	if oo, any := outcomeOf(i18n.FromRequest(r), append(leftOut(p, []string{kind}), omitted...), *q.notes); any {
 		b.Entry = append(b.Entry, BundleEntry{Resource: oo, Search: &EntrySearch{Mode: "outcome"}})
 	}
 	if err := record(page); err != nil {

@@ -246,7 +246,19 @@ func (s *Store) Previous(ctx context.Context, appointmentID int64) (Prescription
 // when desc): of patientID when it is not 0, among ids when there are any; up to limit.
 func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, desc bool, limit int) ([]Prescription, error) {
 	where, tail, args := database.KeysetPage(s.DB, "rx.id", ids, "rx.patient_id", patientID, after, desc, limit)
-	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+` WHERE `+where+tail, args...)
+	return s.pageWhere(ctx, where+tail, args)
+}
+
+// OfPatients lists the prescriptions of any of patientIDs, in id order after `after`, up to
+// limit (the FHIR API's reverse includes).
+func (s *Store) OfPatients(ctx context.Context, patientIDs []int64, after int64, limit int) ([]Prescription, error) {
+	where, tail, args := database.KeysetAmong(s.DB, "rx.id", "rx.patient_id", patientIDs, after, limit)
+	return s.pageWhere(ctx, where+tail, args)
+}
+
+// pageWhere reads the prescriptions a keyset condition selects, completed.
+func (s *Store) pageWhere(ctx context.Context, cond string, args []any) ([]Prescription, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT `+columns+` WHERE `+cond, args...)
 	if err != nil {
 		return nil, fmt.Errorf("page prescriptions: %w", err)
 	}

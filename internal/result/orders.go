@@ -326,6 +326,17 @@ func (s *Store) Page(ctx context.Context, ids []int64, patientID, after int64, d
 	return list, s.complete(ctx, s.DB, list, lang, true)
 }
 
+// OfPatients lists the orders of any of patientIDs with their current results, in id order
+// after `after`, up to limit (the FHIR API's reverse includes). Labels are in lang.
+func (s *Store) OfPatients(ctx context.Context, patientIDs []int64, after int64, limit int, lang string) ([]Order, error) {
+	where, tail, args := database.KeysetAmong(s.DB, "o.id", "o.patient_id", patientIDs, after, limit)
+	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE `+where+tail, args...))
+	if err != nil {
+		return nil, err
+	}
+	return list, s.complete(ctx, s.DB, list, lang, true)
+}
+
 // VersionKind names the kept versions of lab orders (database.KeepVersion): each an Order with
 // its current results as they were when its version was written.
 const VersionKind = "lab_order"

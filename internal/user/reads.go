@@ -204,6 +204,26 @@ func readNamed(ctx context.Context, q database.Querier, query string, ids []int6
 	return out, rows.Err()
 }
 
+// ByIDs reads the accounts among ids, in id order, without their roles (the FHIR API's
+// included Practitioners).
+func ByIDs(ctx context.Context, q database.Querier, ids []int64) ([]User, error) {
+	in, args := database.InIDs(q, "id", ids, 1)
+	rows, err := q.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE `+in+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
 // Page lists accounts for programs (the FHIR API's Practitioner), in id order from after
 // (below it when desc), up to limit, without their roles.
 func Page(ctx context.Context, q database.Querier, after int64, desc bool, limit int) ([]User, error) {
