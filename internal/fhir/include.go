@@ -352,8 +352,9 @@ func (h *Handler) includedTargets(ctx context.Context, kind string, ids []int64)
 		if err != nil {
 			return nil, err
 		}
+		system := h.numberSystem(ctx)
 		for _, pt := range list {
-			out = append(out, toPatient(pt))
+			out = append(out, toPatient(pt, system))
 		}
 	case "Practitioner":
 		list, err := user.ByIDs(ctx, h.DB, ids)
