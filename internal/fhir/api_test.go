@@ -765,8 +765,10 @@ func TestBulkExport(t *testing.T) {
 			}
 			counts[o["type"].(string)] = len(lines)
 		}
-		// Two patients (one allergy, one "no known allergy"), one visit: 2 diagnoses, 7 vital signs.
-		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 7}
+		// Two patients (one allergy, one "no known allergy"), one visit: 2 diagnoses, 7 vital
+		// signs; the four staff, the clinic and its premises.
+		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 7,
+			"Practitioner": 4, "PractitionerRole": 4, "Organization": 1, "Location": 1}
 		if fmt.Sprint(counts) != fmt.Sprint(want) || m["requiresAccessToken"] != true {
 			t.Errorf("exported %v, want %v (%v)", counts, want, m)
 		}

@@ -1,7 +1,6 @@
 package fhir
 
 import (
-	"context"
 	"encoding/base64"
 	"net/http"
 	"strconv"
@@ -69,30 +68,15 @@ func (h *Handler) searchPractitioners(w http.ResponseWriter, r *http.Request) {
 		ident = ident[i+1:]
 	}
 	match := func(u user.User) bool {
-		return (!idGiven || containsID(ids, u.ID)) && (name == "" || strings.Contains(strings.ToLower(u.Name), strings.ToLower(name))) &&
+		return (name == "" || strings.Contains(strings.ToLower(u.Name), strings.ToLower(name))) &&
 			(active == "" || strconv.FormatBool(u.Active) == active) && (ident == "" || u.Username == ident)
 	}
-	// Accounts are few: a batch is read and filtered here, and read on until the batch is
-	// full or the accounts run out, so that a short batch still means the end.
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		var out []group
-		for len(out) < limit {
-			list, err := user.Page(ctx, h.DB, after, desc, limit)
-			if err != nil {
-				return nil, err
-			}
-			for _, u := range list {
-				if match(u) && len(out) < limit {
-					out = append(out, group{ID: u.ID, Resources: []Resource{toPractitioner(u)}})
-				}
-				after = u.ID
-			}
-			if len(list) < limit {
-				break
-			}
+	src := h.staffSource(ids, idGiven, false, func(u user.User) []Resource {
+		if !match(u) {
+			return nil
 		}
-		return out, nil
-	}
+		return []Resource{toPractitioner(u)}
+	})
 	h.searchset(w, r, "Practitioner", q, src, func([]entry) error { return nil })
 }
 
@@ -120,14 +104,6 @@ type Organization struct {
 // clinicID is the clinic's Organization id.
 const clinicID = "clinic"
 
-func (h *Handler) clinic(ctx context.Context) (Organization, error) {
-	c, err := settings.ReadClinic(ctx, h.DB)
-	if err != nil {
-		return Organization{}, err
-	}
-	return h.organizationOf(c), nil
-}
-
 // organizationOf is the clinic's settings as its Organization.
 func (h *Handler) organizationOf(c settings.Clinic) Organization {
 	o := Organization{base: newBase("Organization", clinicID, c.Version, started), Active: true, Name: c.Name}
@@ -144,23 +120,6 @@ func (h *Handler) organizationOf(c settings.Clinic) Organization {
 		o.Address = []Address{{Text: c.Address}}
 	}
 	return o
-}
-
-func (h *Handler) searchOrganizations(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, map[string]paramKind{})
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	_, idGiven := q.ids()
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if after != 0 || (idGiven && !strings.Contains(q.applied.Get("_id")+","+strings.Join(flat(q.values["_id"]), ","), clinicID)) {
-			return nil, nil
-		}
-		o, err := h.clinic(ctx)
-		return []group{{ID: 1, Resources: []Resource{o}}}, err
-	}
-	h.searchset(w, r, "Organization", q, src, func([]entry) error { return nil })
 }
 
 func flat(values [][]string) []string {
@@ -328,6 +287,12 @@ func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang str
 
 var serviceRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "code": kindToken, "category": kindToken}
 
+var serviceRequestTokens = map[string]func(Resource) []Coding{
+	"status":   func(res Resource) []Coding { return []Coding{{Code: res.(ServiceRequest).Status}} },
+	"code":     func(res Resource) []Coding { return res.(ServiceRequest).Code.Coding },
+	"category": func(res Resource) []Coding { return res.(ServiceRequest).Category[0].Coding },
+}
+
 // patientOf reads a search's patient (or subject): 0 when absent, -1 when it names none.
 func patientOf(q query) (int64, error) {
 	var pid int64
@@ -358,11 +323,7 @@ func (h *Handler) searchServiceRequests(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	ids, idGiven := q.ids()
-	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
-		"status":   func(res Resource) []Coding { return []Coding{{Code: res.(ServiceRequest).Status}} },
-		"code":     func(res Resource) []Coding { return res.(ServiceRequest).Code.Coding },
-		"category": func(res Resource) []Coding { return res.(ServiceRequest).Category[0].Coding },
-	})
+	keep, err := tokenFilter(q, serviceRequestTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -472,6 +433,11 @@ func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, e
 
 var medicationRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken}
 
+var medicationRequestTokens = map[string]func(Resource) []Coding{
+	"status": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Status}} },
+	"intent": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Intent}} },
+}
+
 func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, medicationRequestParams)
 	if err != nil {
@@ -484,10 +450,7 @@ func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	ids, idGiven := q.recordIDs(true)
-	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
-		"status": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Status}} },
-		"intent": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Intent}} },
-	})
+	keep, err := tokenFilter(q, medicationRequestTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -656,6 +619,10 @@ func (h *Handler) documentSource(ids []int64, patientID int64, match bool, keep 
 
 var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}
 
+var documentTokens = map[string]func(Resource) []Coding{
+	"status": func(res Resource) []Coding { return []Coding{{Code: res.(DocumentReference).Status}} },
+}
+
 func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, documentParams)
 	if err != nil {
@@ -668,9 +635,7 @@ func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	ids, idGiven := q.ids()
-	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
-		"status": func(res Resource) []Coding { return []Coding{{Code: res.(DocumentReference).Status}} },
-	})
+	keep, err := tokenFilter(q, documentTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return

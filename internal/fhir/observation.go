@@ -145,6 +145,14 @@ var observationParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
 }
 
+// observationTokens read Observation's token parameters from a built one (a search's and an
+// export filter's).
+var observationTokens = map[string]func(Resource) []Coding{
+	"category": func(res Resource) []Coding { return res.(Observation).Category[0].Coding },
+	"code":     func(res Resource) []Coding { return res.(Observation).Code.Coding },
+	"status":   func(res Resource) []Coding { return []Coding{{Code: res.(Observation).Status}} },
+}
+
 // labOffset places the laboratory results after every visit in an Observation search's
 // keyset (visit ids stay far below it): the search walks the vital signs, then the results.
 const labOffset = int64(1) << 40
@@ -203,11 +211,7 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 	}
 	f.WithVisit = true
 	rng, _, _ := q.dates("date")
-	keep, err := tokenFilter(q, map[string]func(Resource) []Coding{
-		"category": func(res Resource) []Coding { return res.(Observation).Category[0].Coding },
-		"code":     func(res Resource) []Coding { return res.(Observation).Code.Coding },
-		"status":   func(res Resource) []Coding { return []Coding{{Code: res.(Observation).Status}} },
-	})
+	keep, err := tokenFilter(q, observationTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -387,6 +391,13 @@ var conditionParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "verification-status": kindToken, "clinical-status": kindToken,
 }
 
+var conditionTokens = map[string]func(Resource) []Coding{
+	"category":            func(res Resource) []Coding { return encounterDiagnosis[0].Coding },
+	"code":                func(res Resource) []Coding { return res.(Condition).Code.Coding },
+	"verification-status": func(res Resource) []Coding { return res.(Condition).VerificationStatus.Coding },
+	"clinical-status":     func(res Resource) []Coding { return res.(Condition).ClinicalStatus.Coding },
+}
+
 func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, conditionParams)
 	if err != nil {
@@ -399,12 +410,7 @@ func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.WithVisit = true
-	keep, err := tokenFilter(q, map[string]func(res Resource) []Coding{
-		"category":            func(res Resource) []Coding { return encounterDiagnosis[0].Coding },
-		"code":                func(res Resource) []Coding { return res.(Condition).Code.Coding },
-		"verification-status": func(res Resource) []Coding { return res.(Condition).VerificationStatus.Coding },
-		"clinical-status":     func(res Resource) []Coding { return res.(Condition).ClinicalStatus.Coding },
-	})
+	keep, err := tokenFilter(q, conditionTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return

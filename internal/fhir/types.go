@@ -20,6 +20,8 @@ type Resource interface {
 type Meta struct {
 	VersionID   string `json:"versionId,omitempty"`
 	LastUpdated string `json:"lastUpdated,omitempty"`
+	// Tag is SUBSETTED on a resource answered in part (a large Group's members).
+	Tag []Coding `json:"tag,omitempty"`
 }
 
 // base is the elements every resource starts with.
