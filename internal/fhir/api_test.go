@@ -700,9 +700,16 @@ func TestFHIRBatchAndTransaction(t *testing.T) {
 // exportTo kicks an export off and polls it to its manifest.
 func exportTo(t *testing.T, c *apitest.Client, path string) map[string]any {
 	t.Helper()
+	return exportBy(t, c, "GET", path, nil)
+}
+
+// exportBy kicks an export off with method (a POST's parameters in body) and polls it to its
+// manifest.
+func exportBy(t *testing.T, c *apitest.Client, method, path string, body any) map[string]any {
+	t.Helper()
 	c.Header.Set("Prefer", "respond-async")
 	c.Header.Set("Accept", "application/fhir+json")
-	r := c.Do("GET", path, nil)
+	r := c.Do(method, path, body)
 	c.Header.Del("Prefer")
 	c.Header.Del("Accept")
 	if r.Status != http.StatusAccepted || r.Header.Get("Content-Location") == "" {
