@@ -148,11 +148,12 @@ func TestStaffRolesAndPremises(t *testing.T) {
 		if loc["managingOrganization"].(map[string]any)["reference"] != "Organization/clinic" || loc["status"] != "active" {
 			t.Errorf("the clinic's premises: %v", loc)
 		}
-		if got := ids(get(t, api, "/fhir/R4/Location?_id=clinic", http.StatusOK)); !slices.Equal(got, []string{"clinic"}) {
-			t.Errorf("Location?_id=clinic: %v", got)
-		}
-		if got := ids(get(t, api, "/fhir/R4/Location?_id=elsewhere", http.StatusOK)); len(got) != 0 {
-			t.Errorf("Location?_id=elsewhere: %v", got)
+		for q, want := range map[string]int{"_id=clinic": 1, "_id=other,clinic": 1, "_id=elsewhere": 0, "_id=clinical": 0, "_id=clinic&_id=other": 0, "": 1} {
+			for _, kind := range []string{"Location", "Organization"} {
+				if got := ids(get(t, api, "/fhir/R4/"+kind+"?"+q, http.StatusOK)); len(got) != want {
+					t.Errorf("%s?%s: %v", kind, q, got)
+				}
+			}
 		}
 		get(t, api, "/fhir/R4/Location/elsewhere", http.StatusNotFound)
 

@@ -3,8 +3,8 @@ package fhir
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
-	"strings"
 
 	"emr/internal/settings"
 	"emr/internal/user"
@@ -164,9 +164,13 @@ func (h *Handler) searchClinic(kind string, of func(settings.Clinic) Resource) h
 			WriteError(w, r, err)
 			return
 		}
-		_, idGiven := q.ids()
+		// Each _id given (all must hold) must name the clinic among its values.
+		named := true
+		for _, list := range q.values["_id"] {
+			named = named && slices.Contains(list, clinicID)
+		}
 		src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-			if after != 0 || (idGiven && !strings.Contains(q.applied.Get("_id")+","+strings.Join(flat(q.values["_id"]), ","), clinicID)) {
+			if after != 0 || !named {
 				return nil, nil
 			}
 			c, err := settings.ReadClinic(ctx, h.DB)
