@@ -33,6 +33,7 @@ var ReadAccess = []ReadRule{
 	{"Observation", "vital-signs", []auth.Permission{auth.RecordVitals, auth.WriteDiagnosis}, "GET /api/patients/{id}/vitals"},
 	{"Observation", "laboratory", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
 	{"ServiceRequest", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
+	{"DiagnosticReport", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
 	{"MedicationRequest", "", []auth.Permission{auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "GET /api/prescriptions/{id}"},
 	// The staff directory: whoever reads a record reads who acted in it, and in what role
 	// (their names and roles, not their permissions); the clinic and its premises are

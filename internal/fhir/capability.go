@@ -64,6 +64,8 @@ type CapabilityResource struct {
 	ConditionalCreate bool                    `json:"conditionalCreate"`
 	SearchParam       []CapabilitySearchParam `json:"searchParam,omitempty"`
 	Operation         []CapabilityOperation   `json:"operation,omitempty"`
+	// SupportedProfile are the profiles the type's resources claim where they conform.
+	SupportedProfile []string `json:"supportedProfile,omitempty"`
 }
 
 // CapabilityInteraction is one interaction a resource type supports.
@@ -83,9 +85,9 @@ var paramTypes = map[paramKind]string{kindToken: "token", kindString: "string", 
 var searchParams = map[string]map[string]paramKind{
 	"Patient": patientParams, "AllergyIntolerance": allergyParams, "Encounter": encounterParams,
 	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "PractitionerRole": practitionerRoleParams,
-	"Organization": {}, "Location": {},
+	"Organization": organizationParams, "Location": {},
 	"Appointment": appointmentParams, "ServiceRequest": serviceRequestParams, "MedicationRequest": medicationRequestParams,
-	"DocumentReference": documentParams,
+	"DocumentReference": documentParams, "DiagnosticReport": diagnosticReportParams,
 }
 
 // started is when this process started: the statement's date.
@@ -111,7 +113,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	for _, kind := range kinds {
 		// Every type keeps its versions: vread and both histories.
 		res := CapabilityResource{Type: kind, Versioning: "versioned", ReadHistory: true, Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "vread"},
-			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}}
+			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}, SupportedProfile: supportedProfiles(kind)}
 		if kind == "Observation" || kind == "Appointment" || kind == "Patient" {
 			res.Versioning = "versioned-update"
 			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})

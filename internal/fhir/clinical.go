@@ -74,7 +74,9 @@ func toAllergies(p patient.Patient) []Resource {
 	}
 	switch h.AllergyStatus {
 	case patient.AllergiesNone:
-		return []Resource{mk(pid+"-nka", noKnownAllergy)}
+		nka := mk(pid+"-nka", noKnownAllergy)
+		nka.claim(profileAllergy, allergyConforms(nka))
+		return []Resource{nka}
 	case patient.AllergiesListed:
 		out := make([]Resource, 0, len(h.Allergies))
 		for i, a := range h.Allergies {
@@ -86,6 +88,7 @@ func toAllergies(p patient.Patient) []Resource {
 				}
 				res.Reaction = []AllergyReaction{{Manifestation: []CodeableConcept{{Text: manifestation}}, Severity: a.Severity}}
 			}
+			res.claim(profileAllergy, allergyConforms(res))
 			out = append(out, res)
 		}
 		return out
@@ -103,7 +106,14 @@ func splitID(kind, id string) (int64, string, error) {
 	return n, part, nil
 }
 
-var allergyParams = map[string]paramKind{"patient": kindReference, "clinical-status": kindToken}
+var allergyParams = map[string]paramKind{"patient": kindReference, "clinical-status": kindToken, "verification-status": kindToken, "code": kindToken}
+
+// allergyTokens are AllergyIntolerance's token parameters, tested on the allergies built.
+var allergyTokens = map[string]tokenParam{
+	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).ClinicalStatus) }, systemAllergyClin),
+	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).VerificationStatus) }, systemAllergyVer),
+	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).Code) }, systemSNOMED),
+}
 
 func (h *Handler) searchAllergies(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, allergyParams)
@@ -117,13 +127,13 @@ func (h *Handler) searchAllergies(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ids, idGiven := q.recordIDs(true)
-	status, err := q.one("clinical-status")
+	coded, err := q.where(allergyTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	var f patient.Filter
-	match := pid >= 0 && (status == "" || status == "active") && (!idGiven || len(ids) > 0)
+	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
 	if pid > 0 {
 		f.IDs = []int64{pid}
 	}
@@ -210,7 +220,8 @@ func toEncounter(a appointment.Appointment) Encounter {
 		e.Status = "unknown"
 	}
 	if a.Type != "" {
-		e.Type = []CodeableConcept{{Text: a.Type}}
+		// The appointment book's own types (appointment.Types), coded so that type= finds them.
+		e.Type = []CodeableConcept{{Coding: []Coding{{System: systemVisitType, Code: a.Type}}, Text: a.Type}}
 	}
 	doctor := ref("Practitioner", a.DoctorID)
 	doctor.Display = a.DoctorName
@@ -221,6 +232,7 @@ func toEncounter(a appointment.Appointment) Encounter {
 	if a.Reason != "" {
 		e.ReasonCode = []CodeableConcept{{Text: a.Reason}}
 	}
+	e.claim(profileEncounter, encounterConforms(e))
 	return e
 }
 
@@ -233,7 +245,25 @@ func (h *Handler) record(ctx context.Context, id int64) (*appointment.Record, er
 	return &list[0], nil
 }
 
-var encounterParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "date": kindDate, "status": kindToken}
+var encounterParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "date": kindDate, "status": kindToken, "class": kindToken, "type": kindToken,
+}
+
+// Code systems of the code elements searched by status (each element's value set's).
+const (
+	systemEncounterStatus   = "http://hl7.org/fhir/encounter-status"
+	systemAppointmentStatus = "http://hl7.org/fhir/appointmentstatus"
+	// systemVisitType is the code system of the appointment book's types of visit (new,
+	// follow-up, walk-in): the clinic's own, as no standard one says them.
+	systemVisitType = "urn:emr:visit-type"
+)
+
+// encounterTokens are Encounter's token parameters tested on the encounters built (status
+// is the appointment book's query's: nativeStatuses).
+var encounterTokens = map[string]tokenParam{
+	"class": codingParam(func(res Resource) []Coding { return []Coding{res.(Encounter).Class} }, systemActCode),
+	"type":  codingParam(func(res Resource) []Coding { return conceptCodings(res.(Encounter).Type...) }, systemVisitType),
+}
 
 // recordFilter reads the conditions a search of visit records shares: the patient (or
 // subject), the date, the ids.
@@ -302,23 +332,28 @@ func (h *Handler) searchEncounters(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	if f.Statuses, match, err = nativeStatuses(q, encounterStatus, match); err != nil {
+	if f.Statuses, match, err = nativeStatuses(q, systemEncounterStatus, encounterStatus, match); err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	h.clinicalSearch(w, r, "Encounter", q, f, match, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
+	coded, err := q.where(encounterTokens)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	h.clinicalSearch(w, r, "Encounter", q, f, match && coded, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
 }
 
-// nativeStatuses reads a status parameter as the native statuses mapping gives it (none:
-// nothing matches), and whether the search can still match.
-func nativeStatuses(q query, mapping map[string]string, match bool) ([]string, bool, error) {
-	v, err := q.one("status")
-	if err != nil || v == "" {
-		return nil, match, err
+// nativeStatuses reads a status parameter (a code of system) as the native statuses mapping
+// gives it (nil: any), and whether the search can still match.
+func nativeStatuses(q query, system string, mapping map[string]string, match bool) ([]string, bool, error) {
+	codes, ok, err := q.codes("status", tokenParam{systems: []string{system, ""}})
+	if err != nil || !ok || codes == nil {
+		return nil, match && ok, err
 	}
 	var out []string
 	for native, status := range mapping {
-		if status == v {
+		if slices.Contains(codes, status) {
 			out = append(out, native)
 		}
 	}

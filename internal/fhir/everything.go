@@ -119,7 +119,7 @@ func (h *Handler) gather(ctx context.Context, id int64, lang string, add func(..
 // gatherOrders hands add a patient's orders and results, prescriptions and documents.
 func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add func(...Resource) error) error {
 	if err := h.orders(nil, id, lang).each(ctx, func(o result.Order) error {
-		return add(append([]Resource{toServiceRequest(o)}, toLabObservations(o)...)...)
+		return add(append(append([]Resource{toServiceRequest(o)}, toLabObservations(o)...), toDiagnosticReports(o)...)...)
 	}, nothing); err != nil {
 		return err
 	}

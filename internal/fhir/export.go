@@ -32,7 +32,7 @@ import (
 // The staff, the clinic and its premises come last: every export writes them whole (once,
 // they are few), so that no reference in it dangles.
 var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest",
-	"MedicationRequest", "DocumentReference", "Practitioner", "PractitionerRole", "Organization", "Location"}
+	"DiagnosticReport", "MedicationRequest", "DocumentReference", "Practitioner", "PractitionerRole", "Organization", "Location"}
 
 // ExportSpec is what an export writes: its types, the resources changed since a time (nil:
 // all), and the patients of one doctor (0: every patient).
@@ -99,7 +99,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 	// The patients' own resources, one pass over the patients.
 	patients := want("Patient") || want("AllergyIntolerance")
 	records := want("Encounter") || want("Appointment") || want("Condition") || want("Observation")
-	others := want("ServiceRequest") || want("Observation") || want("MedicationRequest") || want("DocumentReference")
+	others := want("ServiceRequest") || want("Observation") || want("DiagnosticReport") || want("MedicationRequest") || want("DocumentReference")
 	expand := func(rec appointment.Record) []Resource {
 		out := []Resource{toEncounter(rec.Appointment), toAppointment(rec.Appointment)}
 		out = append(out, toConditions(rec)...)
@@ -742,7 +742,7 @@ func (h *Handler) exportFile(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// exportOthers writes the orders and results, prescriptions and documents (of patientID, or
+// exportOthers writes the orders, their results and reports, prescriptions and documents (of patientID, or
 // of everyone when it is 0), a batch at a time.
 func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec ExportSpec, emit func(Resource) error, step func() error) error {
 	emitAll := func(list []Resource) error {
@@ -754,10 +754,10 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 		return nil
 	}
 	since := func(updated string) bool { return spec.Since == nil || updated >= instant(*spec.Since) }
-	if slices.Contains(spec.Types, "ServiceRequest") || slices.Contains(spec.Types, "Observation") {
+	if slices.Contains(spec.Types, "ServiceRequest") || slices.Contains(spec.Types, "Observation") || slices.Contains(spec.Types, "DiagnosticReport") {
 		if err := h.orders(nil, patientID, "en").each(ctx, func(o result.Order) error {
 			if sr := toServiceRequest(o); since(sr.Meta.LastUpdated) {
-				return emitAll(append([]Resource{sr}, toLabObservations(o)...))
+				return emitAll(append(append([]Resource{sr}, toLabObservations(o)...), toDiagnosticReports(o)...))
 			}
 			return nil
 		}, step); err != nil {

@@ -127,8 +127,19 @@ func TestStaffRolesAndPremises(t *testing.T) {
 			fmt.Sprintf("_id=%d&role=nurse", doc):                                nil,
 			fmt.Sprintf("practitioner=%d&_id=%d", doc, nurse):                    nil,
 		} {
-			if got := ids(get(t, api, "/fhir/R4/PractitionerRole?"+q, http.StatusOK)); !slices.Equal(got, want) {
+			b := get(t, api, "/fhir/R4/PractitionerRole?"+q, http.StatusOK)
+			var got []string
+			for _, res := range entries(b) {
+				if res["resourceType"] == "PractitionerRole" {
+					got = append(got, res["id"].(string))
+				}
+			}
+			if !slices.Equal(got, want) {
 				t.Errorf("PractitionerRole?%s found %v, want %v", q, got, want)
+			}
+			// A code system no role is written in matches nothing, and the answer says so.
+			if outcome, _ := json.Marshal(b); strings.HasPrefix(q, "role=other|") && !strings.Contains(string(outcome), "OperationOutcome") {
+				t.Errorf("PractitionerRole?%s: no warning: %s", q, outcome)
 			}
 		}
 
@@ -362,6 +373,7 @@ func TestExportTypeFilter(t *testing.T) {
 			{"_typeFilter=" + url.QueryEscape("Specimen?type=blood"), "Specimen"},
 			{"_typeFilter=Observation", "Observation"},
 			{"_typeFilter=" + url.QueryEscape("Observation?_lastUpdated=soon"), "_lastUpdated"},
+			{"_typeFilter=" + url.QueryEscape("Observation?category=http://example.org/other|laboratory"), "http://example.org/other"},
 		} {
 			refused(t, admin, "GET", "/fhir/R4/$export?"+tc.query, nil, http.StatusBadRequest, tc.mention)
 		}

@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -9,67 +10,36 @@ import (
 )
 
 // exportTokens are the token parameters an export's _typeFilter may name, per type: each
-// type's own token search parameters, read from the built resource. Besides them a filter
-// takes _id and _lastUpdated; anything else is refused at the kick-off, naming it, rather
-// than ignored (an ignored filter would export what the client asked to leave out).
-var exportTokens = map[string]map[string]func(Resource) []Coding{
+// type's own token search parameters (Appointment's and DiagnosticReport's are read by
+// their stores, not on built resources, and are not offered). Besides them a filter takes
+// _id and _lastUpdated; anything else is refused at the kick-off, naming it, rather than
+// ignored (an ignored filter would export what the client asked to leave out).
+var exportTokens = map[string]map[string]tokenParam{
 	"Patient": {
-		"gender":     func(res Resource) []Coding { return []Coding{{Code: res.(Patient).Gender}} },
-		"active":     func(res Resource) []Coding { return boolCoding(res.(Patient).Active) },
-		"identifier": func(res Resource) []Coding { return identifierCodings(res.(Patient).Identifier) },
+		"gender": codeParam(systemGender, func(res Resource) string { return res.(Patient).Gender }),
+		"active": codingParam(func(res Resource) []Coding {
+			if a := res.(Patient).Active; a != nil {
+				return []Coding{{Code: strconv.FormatBool(*a)}}
+			}
+			return nil
+		}, ""),
 	},
-	"AllergyIntolerance": {
-		"clinical-status": func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).ClinicalStatus) },
-	},
-	"Encounter":         {"status": func(res Resource) []Coding { return []Coding{{Code: res.(Encounter).Status}} }},
-	"Appointment":       {"status": func(res Resource) []Coding { return []Coding{{Code: res.(Appointment).Status}} }},
-	"Condition":         conditionTokens,
-	"Observation":       observationTokens,
-	"ServiceRequest":    serviceRequestTokens,
-	"MedicationRequest": medicationRequestTokens,
-	"DocumentReference": documentTokens,
-	"Practitioner": {
-		"active":     func(res Resource) []Coding { return []Coding{{Code: strconv.FormatBool(res.(Practitioner).Active)}} },
-		"identifier": func(res Resource) []Coding { return identifierCodings(res.(Practitioner).Identifier) },
-	},
-	"PractitionerRole": practitionerRoleTokens,
-	"Organization":     {},
-	"Location":         {},
-}
-
-func boolCoding(b *bool) []Coding {
-	if b == nil {
-		return nil
-	}
-	return []Coding{{Code: strconv.FormatBool(*b)}}
-}
-
-func codingsOf(c *CodeableConcept) []Coding {
-	if c == nil {
-		return nil
-	}
-	return c.Coding
-}
-
-func identifierCodings(ids []Identifier) []Coding {
-	out := make([]Coding, len(ids))
-	for i, id := range ids {
-		out[i] = Coding{System: id.System, Code: id.Value}
-	}
-	return out
+	"AllergyIntolerance": allergyTokens, "Encounter": encounterTokens, "Appointment": {},
+	"Condition": conditionTokens, "Observation": observationTokens, "ServiceRequest": serviceRequestTokens, "DiagnosticReport": {},
+	"MedicationRequest": medicationRequestTokens, "DocumentReference": documentTokens, "Practitioner": practitionerTokens,
+	"PractitionerRole": practitionerRoleTokens, "Organization": organizationTokens, "Location": {},
 }
 
 // exportFilter is one query of a _typeFilter ("Observation?category=laboratory"): a type's
 // conditions, all of which a resource of the type must meet.
 type exportFilter struct {
-	q    query
-	ids  []string
-	keep func([]Resource) []Resource
+	q   query
+	ids []string
 }
 
 // matches reports whether res meets the filter's conditions.
 func (f exportFilter) matches(res Resource) bool {
-	return (len(f.ids) == 0 || slices.Contains(f.ids, res.ResourceID())) && f.q.keeps(res) && len(f.keep([]Resource{res})) == 1
+	return (len(f.ids) == 0 || slices.Contains(f.ids, res.ResourceID())) && f.q.keeps(res)
 }
 
 // exportFilters are an export's _typeFilter queries by type: a resource of a type that has
@@ -144,17 +114,13 @@ func startsQuery(s string) bool {
 }
 
 // filterOf reads one query of kind: its token parameters, _id and _lastUpdated; any other
-// parameter, a modifier, or a result parameter (_count, _sort, _include…) is refused.
+// parameter, a modifier, or a result parameter (_count, _sort, _include…) is refused, and so
+// is a code system the server does not write there (the filter could match nothing).
 func filterOf(kind string, values url.Values) (exportFilter, error) {
 	tokens := exportTokens[kind]
-	f := exportFilter{q: query{values: map[string][][]string{}}}
-	names := make([]string, 0, len(values))
-	for name := range values {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if _, ok := tokens[name]; !ok && name != "_id" && name != "_lastUpdated" {
+	f := exportFilter{q: query{values: map[string][][]string{}, notes: new([]*Error)}}
+	for _, name := range sortedKeys(values) {
+		if p, ok := tokens[name]; (!ok || p.codings == nil) && name != "_id" && name != "_lastUpdated" {
 			return f, invalid("fhir.export_filter_parameter", "_typeFilter", kind, name, supportedFilters(kind))
 		}
 		for _, v := range values[name] {
@@ -167,15 +133,16 @@ func filterOf(kind string, values url.Values) (exportFilter, error) {
 	for _, list := range f.q.values["_id"] {
 		f.ids = append(f.ids, list...)
 	}
-	rng, ok, err := f.q.dates("_lastUpdated")
-	if err != nil {
+	if err := f.q.testDate("_lastUpdated", updatedOf); err != nil {
 		return f, invalid("fhir.bad_date", "_typeFilter", kind+"?_lastUpdated")
 	}
-	if ok {
-		f.q.updated = &rng
+	if _, err := f.q.where(tokens); err != nil {
+		return f, invalid("fhir.bad_value", "_typeFilter", kind+"?"+strings.Join(sortedKeys(values), "&"))
 	}
-	if f.keep, err = tokenFilter(f.q, tokens); err != nil {
-		return f, invalid("fhir.bad_value", "_typeFilter", kind+"?"+strings.Join(names, "&"))
+	if notes := *f.q.notes; len(notes) > 0 {
+		e := *notes[0]
+		e.Status, e.Expression = http.StatusBadRequest, "_typeFilter"
+		return f, &e
 	}
 	return f, nil
 }

@@ -77,10 +77,11 @@ func (h *Handler) Routes() []auth.Route {
 		{"Observation", h.searchObservations, nil},
 		{"Practitioner", h.searchPractitioners, nil},
 		{"PractitionerRole", h.searchPractitionerRoles, nil},
-		{"Organization", h.searchClinic("Organization", func(c settings.Clinic) Resource { return h.organizationOf(c) }), nil},
-		{"Location", h.searchClinic("Location", func(c settings.Clinic) Resource { return locationOf(c) }), nil},
+		{"Organization", h.searchClinic("Organization", organizationParams, organizationTokens, func(c settings.Clinic) Resource { return h.organizationOf(c) }), nil},
+		{"Location", h.searchClinic("Location", map[string]paramKind{}, nil, func(c settings.Clinic) Resource { return locationOf(c) }), nil},
 		{"Appointment", h.searchAppointments, nil},
 		{"ServiceRequest", h.searchServiceRequests, nil},
+		{"DiagnosticReport", h.searchDiagnosticReports, nil},
 		{"MedicationRequest", h.searchMedicationRequests, nil},
 		{"DocumentReference", h.searchDocumentReferences, nil},
 	}
@@ -177,6 +178,11 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Key }
 
+// Errors are several refusals answered at once: one issue each, with the first's status.
+type Errors []*Error
+
+func (e Errors) Error() string { return e[0].Key }
+
 func invalid(key, expression string, args ...any) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: "invalid", Key: key, Args: args, Expression: expression}
 }
@@ -200,15 +206,17 @@ var issueOf = map[apperr.Kind]struct {
 func Outcome(lang string, err error) (int, OperationOutcome) {
 	oo := OperationOutcome{base: base{ResourceType: "OperationOutcome"}}
 	var fe *Error
+	var fes Errors
 	var ae *apperr.Error
 	switch {
 	case errors.As(err, &fe):
-		issue := Issue{Severity: "error", Code: fe.Code, Diagnostics: i18n.T(lang, fe.Key, fe.Args...)}
-		if fe.Expression != "" {
-			issue.Expression = []string{fe.Expression}
-		}
-		oo.Issue = []Issue{issue}
+		oo.Issue = []Issue{fe.issue(lang)}
 		return fe.Status, oo
+	case errors.As(err, &fes) && len(fes) > 0:
+		for _, e := range fes {
+			oo.Issue = append(oo.Issue, e.issue(lang))
+		}
+		return fes[0].Status, oo
 	case errors.As(err, &ae) && ae.Kind != apperr.KindInternal:
 		m := issueOf[ae.Kind]
 		if len(ae.Fields) == 0 {
@@ -224,6 +232,14 @@ func Outcome(lang string, err error) (int, OperationOutcome) {
 	}
 	oo.Issue = []Issue{{Severity: "fatal", Code: "exception", Diagnostics: i18n.T(lang, "error.internal")}}
 	return http.StatusInternalServerError, oo
+}
+
+func (e *Error) issue(lang string) Issue {
+	issue := Issue{Severity: "error", Code: e.Code, Diagnostics: i18n.T(lang, e.Key, e.Args...)}
+	if e.Expression != "" {
+		issue.Expression = []string{e.Expression}
+	}
+	return issue
 }
 
 // WriteError answers err as an OperationOutcome in the caller's language.

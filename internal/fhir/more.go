@@ -1,8 +1,10 @@
 package fhir
 
 import (
+	"context"
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +43,21 @@ func toPractitioner(u user.User) Practitioner {
 
 var practitionerParams = map[string]paramKind{"name": kindString, "active": kindToken, "identifier": kindToken}
 
+// practitionerTokens are Practitioner's token parameters, tested on the accounts read.
+var practitionerTokens = map[string]tokenParam{
+	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Practitioner).Identifier) }, UsernameSystem),
+	"active":     codingParam(func(res Resource) []Coding { return []Coding{{Code: strconv.FormatBool(res.(Practitioner).Active)}} }, ""),
+}
+
+// identifierCodings are identifiers as a token parameter reads them: system and value.
+func identifierCodings(list []Identifier) []Coding {
+	out := make([]Coding, len(list))
+	for i, id := range list {
+		out[i] = Coding{System: id.System, Code: id.Value}
+	}
+	return out
+}
+
 func (h *Handler) searchPractitioners(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r, practitionerParams)
 	if err != nil {
@@ -53,30 +70,36 @@ func (h *Handler) searchPractitioners(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	active, err := q.one("active")
+	coded, err := q.where(practitionerTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
-	}
-	ident, err := q.one("identifier")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	_, ident, _ = strings.Cut("|"+ident, "|")
-	if i := strings.LastIndex(ident, "|"); i >= 0 {
-		ident = ident[i+1:]
 	}
 	match := func(u user.User) bool {
-		return (name == "" || strings.Contains(strings.ToLower(u.Name), strings.ToLower(name))) &&
-			(active == "" || strconv.FormatBool(u.Active) == active) && (ident == "" || u.Username == ident)
+		return coded && (!idGiven || containsID(ids, u.ID)) && (name == "" || strings.Contains(strings.ToLower(u.Name), strings.ToLower(name))) &&
+			q.keeps(toPractitioner(u))
 	}
-	src := h.staffSource(ids, idGiven, false, func(u user.User) []Resource {
-		if !match(u) {
-			return nil
+	// Accounts are few: a batch is read and filtered here, and read on until the batch is
+	// full or the accounts run out, so that a short batch still means the end.
+	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		var out []group
+		for len(out) < limit {
+			list, err := user.Page(ctx, h.DB, after, desc, limit)
+			if err != nil {
+				return nil, err
+			}
+			for _, u := range list {
+				if match(u) && len(out) < limit {
+					out = append(out, group{ID: u.ID, Resources: []Resource{toPractitioner(u)}})
+				}
+				after = u.ID
+			}
+			if len(list) < limit {
+				break
+			}
 		}
-		return []Resource{toPractitioner(u)}
-	})
+		return out, nil
+	}
 	h.searchset(w, r, "Practitioner", q, src, func([]entry) error { return nil })
 }
 
@@ -111,7 +134,7 @@ func (h *Handler) organizationOf(c settings.Clinic) Organization {
 		o.Name = "EMR"
 	}
 	if c.TaxID != "" {
-		o.Identifier = []Identifier{{System: "urn:emr:tax-id", Value: c.TaxID}}
+		o.Identifier = []Identifier{{System: systemTaxID, Value: c.TaxID}}
 	}
 	if c.Phone != "" {
 		o.Telecom = []ContactPoint{{System: "phone", Value: c.Phone, Use: "work"}}
@@ -119,8 +142,20 @@ func (h *Handler) organizationOf(c settings.Clinic) Organization {
 	if c.Address != "" {
 		o.Address = []Address{{Text: c.Address}}
 	}
+	o.claim(profileOrganization, organizationConforms(o))
 	return o
 }
+
+// organizationParams are the clinic's Organization's search parameters.
+var organizationParams = map[string]paramKind{"identifier": kindToken}
+
+// organizationTokens are Organization's token parameters, tested on the clinic's.
+var organizationTokens = map[string]tokenParam{
+	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Organization).Identifier) }, systemTaxID),
+}
+
+// systemTaxID is the identifier system of the clinic's tax number.
+const systemTaxID = "urn:emr:tax-id"
 
 func flat(values [][]string) []string {
 	var out []string
@@ -188,6 +223,7 @@ func toServiceRequest(o result.Order) ServiceRequest {
 	if o.Note != "" {
 		s.Note = []Annotation{{Text: o.Note}}
 	}
+	s.claim(profileServiceRequest, serviceRequestConforms(s))
 	return s
 }
 
@@ -224,8 +260,16 @@ var rangeNotes = map[string]string{
 
 // SimpleQuantity is a quantity without a comparator.
 type SimpleQuantity struct {
-	Value float64 `json:"value"`
-	Unit  string  `json:"unit,omitempty"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit,omitempty"`
+	System string  `json:"system,omitempty"`
+	Code   string  `json:"code,omitempty"`
+}
+
+// labBound is a reference range's limit in a result's unit, coded as the result is.
+func labBound(value float64, unit string) *SimpleQuantity {
+	q := labQuantity(value, unit)
+	return &SimpleQuantity{Value: q.Value, Unit: q.Unit, System: q.System, Code: q.Code}
 }
 
 var labCategory = []CodeableConcept{*concept(systemObsCategory, "laboratory", "Laboratory")}
@@ -247,7 +291,8 @@ func toLabObservations(o result.Order) []Resource {
 		switch {
 		case x.Value != nil:
 			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
-				obs.ValueQuantity = &Quantity{Value: v, Unit: x.Unit, Comparator: x.Comparator, System: systemUCUM, Code: x.Unit}
+				obs.ValueQuantity = labQuantity(v, x.Unit)
+				obs.ValueQuantity.Comparator = x.Comparator
 			}
 		case x.Answer != "":
 			obs.ValueString = x.Answer
@@ -263,18 +308,21 @@ func toLabObservations(o result.Order) []Resource {
 		var rng ObservationRange
 		if x.Range.Low != nil {
 			if v, err := strconv.ParseFloat(*x.Range.Low, 64); err == nil {
-				rng.Low = &SimpleQuantity{Value: v, Unit: x.Unit}
+				rng.Low = labBound(v, x.Unit)
 			}
 		}
 		if x.Range.High != nil {
 			if v, err := strconv.ParseFloat(*x.Range.High, 64); err == nil {
-				rng.High = &SimpleQuantity{Value: v, Unit: x.Unit}
+				rng.High = labBound(v, x.Unit)
 			}
 		}
 		rng.Text = rangeNotes[x.Range.Note]
 		if rng.Low != nil || rng.High != nil || rng.Text != "" {
 			obs.ReferenceRange = []ObservationRange{rng}
 		}
+		// Results of imaging and functional tests are not laboratory results, whatever
+		// category they are read under: only a laboratory order's claim the profile.
+		obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
 		out = append(out, obs)
 	}
 	return out
@@ -287,10 +335,14 @@ func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang str
 
 var serviceRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "code": kindToken, "category": kindToken}
 
-var serviceRequestTokens = map[string]func(Resource) []Coding{
-	"status":   func(res Resource) []Coding { return []Coding{{Code: res.(ServiceRequest).Status}} },
-	"code":     func(res Resource) []Coding { return res.(ServiceRequest).Code.Coding },
-	"category": func(res Resource) []Coding { return res.(ServiceRequest).Category[0].Coding },
+// systemRequestStatus is the code system of ServiceRequest.status.
+const systemRequestStatus = "http://hl7.org/fhir/request-status"
+
+// serviceRequestTokens are ServiceRequest's token parameters, tested on the orders built.
+var serviceRequestTokens = map[string]tokenParam{
+	"status":   codeParam(systemRequestStatus, func(res Resource) string { return res.(ServiceRequest).Status }),
+	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(ServiceRequest).Code) }, systemLOINC),
+	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(ServiceRequest).Category...) }, systemSNOMED),
 }
 
 // patientOf reads a search's patient (or subject): 0 when absent, -1 when it names none.
@@ -323,13 +375,13 @@ func (h *Handler) searchServiceRequests(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	ids, idGiven := q.ids()
-	keep, err := tokenFilter(q, serviceRequestTokens)
+	coded, err := q.where(serviceRequestTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	match := pid >= 0 && (!idGiven || len(ids) > 0)
-	src := h.orderSource(ids, max(pid, 0), match, i18n.FromRequest(r), func(o result.Order) []Resource { return keep([]Resource{toServiceRequest(o)}) })
+	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
+	src := h.orderSource(ids, max(pid, 0), match, i18n.FromRequest(r), func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })
 	h.searchset(w, r, "ServiceRequest", q, src, func(page []entry) error {
 		return h.audited(r, "fhir.servicerequest.list", "lab_order", "", max(pid, 0), "ServiceRequest search: "+idList(page))
 	})
@@ -422,6 +474,7 @@ func toMedicationRequests(rx prescription.Prescription) []Resource {
 		if rx.Notes != "" {
 			m.Note = []Annotation{{Text: rx.Notes}}
 		}
+		m.claim(profileMedicationReq, medicationRequestConforms(m))
 		out = append(out, m)
 	}
 	return out
@@ -431,11 +484,20 @@ func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, e
 	return h.prescriptions(ids, patientID).source(match, expand)
 }
 
-var medicationRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken}
+var medicationRequestParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken, "authoredon": kindDate, "encounter": kindReference,
+}
 
-var medicationRequestTokens = map[string]func(Resource) []Coding{
-	"status": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Status}} },
-	"intent": func(res Resource) []Coding { return []Coding{{Code: res.(MedicationRequest).Intent}} },
+// Code systems of MedicationRequest's status and intent.
+const (
+	systemMedRequestStatus = "http://hl7.org/fhir/CodeSystem/medicationrequest-status"
+	systemMedRequestIntent = "http://hl7.org/fhir/CodeSystem/medicationrequest-intent"
+)
+
+// medicationRequestTokens are MedicationRequest's token parameters, tested on the lines built.
+var medicationRequestTokens = map[string]tokenParam{
+	"status": codeParam(systemMedRequestStatus, func(res Resource) string { return res.(MedicationRequest).Status }),
+	"intent": codeParam(systemMedRequestIntent, func(res Resource) string { return res.(MedicationRequest).Intent }),
 }
 
 func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Request) {
@@ -450,18 +512,35 @@ func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	ids, idGiven := q.recordIDs(true)
-	keep, err := tokenFilter(q, medicationRequestTokens)
+	coded, err := q.where(medicationRequestTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	expand := func(rx prescription.Prescription) []Resource { return keep(toMedicationRequests(rx)) }
+	if err := q.testDate("authoredon", func(res Resource) string { return res.(MedicationRequest).AuthoredOn }); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	encounter, err := q.reference("encounter", "Encounter")
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if encounter != 0 {
+		at := ref("Encounter", encounter)
+		q.test(func(res Resource) bool {
+			e := res.(MedicationRequest).Encounter
+			return e != nil && e.Reference == at.Reference
+		})
+	}
+	expand := toMedicationRequests
 	if idGiven {
 		expand = func(rx prescription.Prescription) []Resource {
-			return keepIDs(keep(toMedicationRequests(rx)), q.values["_id"])
+			return keepIDs(toMedicationRequests(rx), q.values["_id"])
 		}
 	}
-	src := h.prescriptionSource(ids, max(pid, 0), pid >= 0 && (!idGiven || len(ids) > 0), expand)
+	match := pid >= 0 && coded && encounter >= 0 && (!idGiven || len(ids) > 0)
+	src := h.prescriptionSource(ids, max(pid, 0), match, expand)
 	h.searchset(w, r, "MedicationRequest", q, src, func(page []entry) error {
 		return h.audited(r, "fhir.medicationrequest.list", "prescription", "", max(pid, 0), "MedicationRequest search: "+idList(page))
 	})
@@ -531,7 +610,7 @@ func (h *Handler) searchAppointments(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	if f.Statuses, match, err = nativeStatuses(q, appointmentStatus, match); err != nil {
+	if f.Statuses, match, err = nativeStatuses(q, systemAppointmentStatus, appointmentStatus, match); err != nil {
 		WriteError(w, r, err)
 		return
 	}
@@ -546,12 +625,13 @@ func (h *Handler) searchAppointments(w http.ResponseWriter, r *http.Request) {
 			doctor = d
 		}
 	}
-	expand := func(rec appointment.Record) []Resource {
-		if doctor != 0 && rec.DoctorID != doctor {
-			return nil
-		}
-		return []Resource{toAppointment(rec.Appointment)}
+	if doctor > 0 {
+		actor := ref("Practitioner", doctor)
+		q.test(func(res Resource) bool {
+			return slices.ContainsFunc(res.(Appointment).Participant, func(p AppointmentParticipant) bool { return p.Actor != nil && p.Actor.Reference == actor.Reference })
+		})
 	}
+	expand := func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} }
 	h.clinicalSearch(w, r, "Appointment", q, f, match && doctor >= 0, expand)
 }
 
@@ -599,7 +679,7 @@ func documentReferenceOf(d document.Document) DocumentReference {
 	out := DocumentReference{
 		base:       newBase("DocumentReference", strconv.FormatInt(d.ID, 10), d.Version, latest(d.IssuedAt, d.CancelledAt)),
 		Identifier: []Identifier{{System: "urn:emr:document-number", Value: d.Number}}, Status: status,
-		Type: &CodeableConcept{Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
+		Type: &CodeableConcept{Coding: []Coding{{System: systemDocumentKind, Code: d.Kind}}, Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
 		Custodian: &Reference{Reference: "Organization/" + clinicID}, Description: d.Title,
 		Content: []DocumentContent{{Attachment: Attachment{ContentType: "text/html", Language: d.Language, Title: d.Title, Creation: instant(d.IssuedAt),
 			Data: base64.StdEncoding.EncodeToString([]byte(d.HTML()))}}},
@@ -613,14 +693,24 @@ func documentReferenceOf(d document.Document) DocumentReference {
 	return out
 }
 
-func (h *Handler) documentSource(ids []int64, patientID int64, match bool, keep func([]Resource) []Resource) source {
-	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return keep([]Resource{documentReferenceOf(d)}) })
+func (h *Handler) documentSource(ids []int64, patientID int64, match bool) source {
+	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} })
 }
 
-var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken}
+var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "type": kindToken}
 
-var documentTokens = map[string]func(Resource) []Coding{
-	"status": func(res Resource) []Coding { return []Coding{{Code: res.(DocumentReference).Status}} },
+const (
+	// systemDocumentStatus is the code system of DocumentReference.status.
+	systemDocumentStatus = "http://hl7.org/fhir/document-reference-status"
+	// systemDocumentKind is the code system of the clinic's kinds of document (document.Kinds:
+	// medical_certificate, referral…), its own, so that type= finds them.
+	systemDocumentKind = "urn:emr:document-kind"
+)
+
+// documentTokens are DocumentReference's token parameters, tested on the documents built.
+var documentTokens = map[string]tokenParam{
+	"status": codeParam(systemDocumentStatus, func(res Resource) string { return res.(DocumentReference).Status }),
+	"type":   codingParam(func(res Resource) []Coding { return codingsOf(res.(DocumentReference).Type) }, systemDocumentKind),
 }
 
 func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {
@@ -635,12 +725,12 @@ func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	ids, idGiven := q.ids()
-	keep, err := tokenFilter(q, documentTokens)
+	coded, err := q.where(documentTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	src := h.documentSource(ids, max(pid, 0), pid >= 0 && (!idGiven || len(ids) > 0), keep)
+	src := h.documentSource(ids, max(pid, 0), pid >= 0 && coded && (!idGiven || len(ids) > 0))
 	h.searchset(w, r, "DocumentReference", q, src, func(page []entry) error {
 		return h.audited(r, "fhir.documentreference.list", "document", "", max(pid, 0), "DocumentReference search: "+idList(page))
 	})

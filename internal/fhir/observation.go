@@ -3,9 +3,9 @@ package fhir
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"emr/internal/appointment"
 	"emr/internal/auth"
@@ -128,29 +128,43 @@ func toObservations(rec appointment.Record) []Resource {
 			bp.Component = append(bp.Component, comp)
 		}
 		bp.Interpretation = interpretation(flags, panel)
+		bp.claim(vitalProfiles["bp"], vitalConforms(bp, "85354-9") && hasComponents(bp, "8480-6", "8462-4"))
 		out = append(out, bp)
 	}
 	for _, m := range vitals {
 		if x := m.value(v); x != nil {
 			o := mk(m.part, m.loinc, m.display)
+			codes := []string{m.loinc}
+			if m.part == "spo2" {
+				// The clinic's SpO2 is read by a pulse oximeter: US Core's pulse-oximetry
+				// profile asks for that method's code beside 2708-6.
+				o.Code.Coding = append(o.Code.Coding, pulseOximetry)
+				codes = append(codes, pulseOximetry.Code)
+			}
 			o.ValueQuantity = quantity(*x, m.ucum, m.unit)
 			o.Interpretation = interpretation(flags, m.flag)
+			o.claim(vitalProfiles[m.part], vitalConforms(o, codes...))
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
+// pulseOximetry is LOINC's oxygen saturation by pulse oximetry.
+var pulseOximetry = Coding{System: systemLOINC, Code: "59408-5", Display: "Oxygen saturation in Arterial blood by Pulse oximetry"}
+
 var observationParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
 }
 
-// observationTokens read Observation's token parameters from a built one (a search's and an
-// export filter's).
-var observationTokens = map[string]func(Resource) []Coding{
-	"category": func(res Resource) []Coding { return res.(Observation).Category[0].Coding },
-	"code":     func(res Resource) []Coding { return res.(Observation).Code.Coding },
-	"status":   func(res Resource) []Coding { return []Coding{{Code: res.(Observation).Status}} },
+// systemObsStatus is the code system of Observation.status.
+const systemObsStatus = "http://hl7.org/fhir/observation-status"
+
+// observationTokens are Observation's token parameters, tested on the observations built.
+var observationTokens = map[string]tokenParam{
+	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(Observation).Category...) }, systemObsCategory),
+	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Observation).Code) }, systemLOINC),
+	"status":   codeParam(systemObsStatus, func(res Resource) string { return res.(Observation).Status }),
 }
 
 // labOffset places the laboratory results after every visit in an Observation search's
@@ -210,15 +224,21 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.WithVisit = true
-	rng, _, _ := q.dates("date")
-	keep, err := tokenFilter(q, observationTokens)
+	coded, err := q.where(observationTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
+	match = match && coded
+	// The vital signs' date is their visit's, which the visits' query selects by too; the
+	// results' is each result's own.
+	if err := q.testDate("date", func(res Resource) string { return res.(Observation).EffectiveDateTime }); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	keep := func(list []Resource) []Resource { return list }
 	if _, given := q.ids(); given {
-		inner := keep
-		keep = func(list []Resource) []Resource { return keepIDs(inner(list), q.values["_id"]) }
+		keep = func(list []Resource) []Resource { return keepIDs(list, q.values["_id"]) }
 	}
 	// The laboratory side: the same patient, ids of the form lab-{order}-{result}, the date
 	// of each result.
@@ -246,18 +266,8 @@ func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
 	}
 	match = match && mayRead(p, "Observation", "vital-signs")
 	labMatch = labMatch && mayRead(p, "Observation", "laboratory")
-	inRange := func(list []Resource) []Resource {
-		var out []Resource
-		for _, res := range list {
-			t, err := time.Parse(time.RFC3339Nano, res.(Observation).EffectiveDateTime)
-			if err == nil && (rng.From.IsZero() || !t.Before(rng.From)) && (rng.To.IsZero() || t.Before(rng.To)) {
-				out = append(out, res)
-			}
-		}
-		return out
-	}
 	vitalsSrc := h.recordSource(f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
-	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(inRange(toLabObservations(o))) }), labOffset)
+	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(toLabObservations(o)) }), labOffset)
 	h.searchset(w, r, "Observation", q, combined(vitalsSrc, labSrc, labOffset), func(page []entry) error {
 		return h.audited(r, "fhir.observation.list", "appointment", "", f.PatientID, "Observation search: "+idList(page))
 	})
@@ -270,9 +280,10 @@ func deniedCategories(p *auth.Principal, occurrences [][]string) string {
 	for _, list := range occurrences {
 		var those []string
 		for _, v := range list {
-			_, code, found := strings.Cut(v, "|")
-			if !found {
-				code = v
+			t := parseToken(v)
+			code := t.code
+			if t.hasSystem && t.system != systemObsCategory {
+				code = "" // another system's category: none the server holds
 			}
 			if mayRead(p, "Observation", code) || !hasCategory("Observation", code) {
 				those = nil // one it may read, or one the server has none of (matching nothing)
@@ -285,62 +296,6 @@ func deniedCategories(p *auth.Principal, occurrences [][]string) string {
 		}
 	}
 	return named(denied)
-}
-
-// tokenFilter reads token parameters ([system|]code, a comma for "or", each occurrence
-// "and") into a filter of resources by the codings each parameter reads from them.
-func tokenFilter(q query, params map[string]func(Resource) []Coding) (func([]Resource) []Resource, error) {
-	type test struct {
-		codings func(Resource) []Coding
-		anyOf   [][2]string // system ("" any, "|" none given), code
-	}
-	var tests []test
-	for name, codings := range params {
-		for _, list := range q.values[name] {
-			t := test{codings: codings}
-			for _, v := range list {
-				system, code, hasSystem := strings.Cut(v, "|")
-				if !hasSystem {
-					system, code = "", v
-				} else if system == "" {
-					system = "|"
-				}
-				if code == "" {
-					return nil, invalid("fhir.bad_value", name, name)
-				}
-				t.anyOf = append(t.anyOf, [2]string{system, code})
-			}
-			tests = append(tests, t)
-		}
-	}
-	return func(list []Resource) []Resource {
-		if len(tests) == 0 {
-			return list
-		}
-		var out []Resource
-	next:
-		for _, res := range list {
-			for _, t := range tests {
-				if !matchesAny(t.codings(res), t.anyOf) {
-					continue next
-				}
-			}
-			out = append(out, res)
-		}
-		return out
-	}, nil
-}
-
-func matchesAny(codings []Coding, anyOf [][2]string) bool {
-	for _, c := range codings {
-		for _, want := range anyOf {
-			systemOK := want[0] == "" || want[0] == c.System || (want[0] == "|" && c.System == "")
-			if systemOK && want[1] == c.Code {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Condition is one diagnosis of a visit.
@@ -377,25 +332,29 @@ func toConditions(rec appointment.Record) []Resource {
 		if code.Text == "" {
 			code.Text = d.Code
 		}
-		out = append(out, Condition{
+		c := Condition{
 			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
 			ClinicalStatus:     concept(systemCondClinical, "active", "Active"),
 			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
 			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
-		})
+		}
+		c.claim(profileCondition, conditionConforms(c))
+		out = append(out, c)
 	}
 	return out
 }
 
 var conditionParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "verification-status": kindToken, "clinical-status": kindToken,
+	"encounter": kindReference, "recorded-date": kindDate,
 }
 
-var conditionTokens = map[string]func(Resource) []Coding{
-	"category":            func(res Resource) []Coding { return encounterDiagnosis[0].Coding },
-	"code":                func(res Resource) []Coding { return res.(Condition).Code.Coding },
-	"verification-status": func(res Resource) []Coding { return res.(Condition).VerificationStatus.Coding },
-	"clinical-status":     func(res Resource) []Coding { return res.(Condition).ClinicalStatus.Coding },
+// conditionTokens are Condition's token parameters, tested on the conditions built.
+var conditionTokens = map[string]tokenParam{
+	"category":            codingParam(func(res Resource) []Coding { return conceptCodings(res.(Condition).Category...) }, systemCondCategory),
+	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).Code) }, systemICD10),
+	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).VerificationStatus) }, systemCondVerify),
+	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).ClinicalStatus) }, systemCondClinical),
 }
 
 func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {
@@ -410,10 +369,32 @@ func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.WithVisit = true
-	keep, err := tokenFilter(q, conditionTokens)
+	if f, match, err = byEncounter(q, f, match); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	coded, err := q.where(conditionTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	h.clinicalSearch(w, r, "Condition", q, f, match, func(rec appointment.Record) []Resource { return keep(toConditions(rec)) })
+	if err := q.testDate("recorded-date", func(res Resource) string { return res.(Condition).RecordedDate }); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	h.clinicalSearch(w, r, "Condition", q, f, match && coded, toConditions)
+}
+
+// byEncounter narrows a search of visit records to the visit its encounter parameter names,
+// in the store's query.
+func byEncounter(q query, f appointment.RecordFilter, match bool) (appointment.RecordFilter, bool, error) {
+	id, err := q.reference("encounter", "Encounter")
+	if err != nil || id == 0 {
+		return f, match, err
+	}
+	if id < 0 || (len(f.IDs) > 0 && !slices.Contains(f.IDs, id)) {
+		return f, false, nil
+	}
+	f.IDs = []int64{id}
+	return f, match, nil
 }

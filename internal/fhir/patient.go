@@ -111,6 +111,7 @@ func toPatient(p patient.Patient) Patient {
 		}
 		out.Contact = []PatientContact{contact}
 	}
+	out.claim(profilePatient, patientConforms(out))
 	return out
 }
 
@@ -154,7 +155,17 @@ var patientParams = map[string]paramKind{
 	"birthdate": kindDate, "gender": kindToken, "active": kindToken,
 }
 
-// patientFilter reads a Patient search's conditions.
+// patientTokens are Patient's token parameters the register filters by (identifier is read
+// apart).
+var patientTokens = map[string]tokenParam{
+	"gender": {systems: []string{systemGender, ""}}, // a code element: its value set's system, or none
+	"active": {systems: []string{""}},               // a boolean has no code system
+}
+
+// systemGender is the code system of Patient.gender (administrative-gender).
+const systemGender = "http://hl7.org/fhir/administrative-gender"
+
+// patientFilter reads a Patient search's conditions, all of them the register's query's.
 func patientFilter(q query) (patient.Filter, bool, error) {
 	var f patient.Filter
 	ids, given := q.ids()
@@ -188,23 +199,34 @@ func patientFilter(q query) (patient.Filter, bool, error) {
 			f.Words = append(f.Words, words...)
 		}
 	}
-	if v, err := q.one("gender"); err != nil {
+	genders, ok, err := q.codes("gender", patientTokens["gender"])
+	if err != nil || !ok {
 		return f, false, err
-	} else if v != "" {
-		if !contains(patient.Sexes, v) {
+	}
+	for _, g := range genders {
+		if !contains(patient.Sexes, g) {
 			return f, false, invalid("fhir.bad_value", "gender", "gender")
 		}
-		f.Sex = v
 	}
-	if v, err := q.one("active"); err != nil {
+	if len(genders) > 1 {
+		return f, false, invalid("fhir.one_value", "gender", "gender") // the register's search takes one
+	}
+	if len(genders) == 1 {
+		f.Sex = genders[0]
+	}
+	actives, ok, err := q.codes("active", patientTokens["active"])
+	if err != nil || !ok {
 		return f, false, err
-	} else if v != "" {
+	}
+	for _, v := range actives {
 		active, err := strconv.ParseBool(v)
 		if err != nil {
 			return f, false, invalid("fhir.bad_value", "active", "active")
 		}
 		archived := !active
-		f.Archived = &archived
+		if len(actives) == 1 { // both true and false: either
+			f.Archived = &archived
+		}
 	}
 	if rng, ok, err := q.dates("birthdate"); err != nil {
 		return f, false, err

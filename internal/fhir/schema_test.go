@@ -101,12 +101,14 @@ func validResource(t testing.TB, body []byte) map[string]any {
 					js, _ := json.MarshalIndent(res, "", " ")
 					t.Errorf("entry %d is not a valid FHIR R4 resource: %v\n%s", i, err, js)
 				}
+				checkClaims(t, res)
 			}
 		}
 	}
 	if err := s.Validate(doc); err != nil {
 		t.Errorf("not a valid FHIR R4 resource: %v\n%s", err, body)
 	}
+	checkClaims(t, m)
 	return m
 }
 

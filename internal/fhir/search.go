@@ -40,8 +40,9 @@ const (
 // common are the parameters every type takes (besides its own).
 var common = map[string]paramKind{"_id": kindToken, "_lastUpdated": kindDate}
 
-// control are the result parameters, read apart from the search's conditions.
-var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary"}
+// control are the result parameters, read apart from the search's conditions (_include and
+// _revinclude add resources to a page, they select none).
+var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary", "_include", "_revinclude"}
 
 // query is a search's parameters as read: the conditions by name (each occurrence a list
 // of values, any of which may match), the page and the applied parameters for self.
@@ -52,17 +53,33 @@ type query struct {
 	total   string
 	cursor  cursor
 	applied url.Values
-	// updated is _lastUpdated's range, tested on the resources built (nil: none given).
-	updated *dateRange
+	// tests are the conditions tested on the resources built (all must hold): a search that
+	// has any examines at most scanBudget records for a page.
+	tests []func(Resource) bool
+	// notes are what the searchset's OperationOutcome warns of: a parameter ignored, a code
+	// system the server does not write. Shared by the query's copies.
+	notes *[]*Error
 }
 
+// warn adds a warning to the searchset's OperationOutcome.
+func (q query) warn(code, key, expression string, args ...any) {
+	*q.notes = append(*q.notes, &Error{Code: code, Key: key, Args: args, Expression: expression})
+}
+
+// test adds a condition tested on the resources built.
+func (q *query) test(keep func(Resource) bool) { q.tests = append(q.tests, keep) }
+
 // parseQuery reads r's search parameters for a type taking params. A parameter the type
-// does not know is ignored (and left out of the self link) unless the caller asks for
-// strict handling; a malformed value is 400 with the parameter named.
+// does not know is ignored (left out of the self link, and named in the searchset's
+// OperationOutcome) unless the caller asks for strict handling, which refuses it; a
+// modifier the server does not support is refused either way, as the search rules require
+// (ignoring :not or :missing would widen the answer). A malformed value is 400 with the
+// parameter named. Every refusal names every parameter at fault, not the first alone.
 func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
-	q := query{values: map[string][][]string{}, count: DefaultCount, total: "none", applied: url.Values{}}
+	q := query{values: map[string][][]string{}, count: DefaultCount, total: "none", applied: url.Values{}, notes: new([]*Error)}
 	strict := strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=strict")
 	raw := r.URL.Query()
+	var refused Errors
 	for _, name := range sortedKeys(raw) {
 		values := raw[name]
 		base, modifier, _ := strings.Cut(name, ":")
@@ -73,21 +90,34 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 		switch {
 		case slices.Contains(control, base):
 			continue
-		case !known:
-			if strict {
-				return q, invalid("fhir.unknown_parameter", name, name)
-			}
+		case !known && strict:
+			refused = append(refused, invalid("fhir.unknown_parameter", name, name))
 			continue
-		case modifier != "" && (kind != kindString || modifier != "exact"):
-			return q, invalid("fhir.unsupported_modifier", name, name)
+		case !known:
+			q.warn("not-supported", "fhir.ignored_parameter", name, name)
+			continue
+		case modifier != "" && !supportedModifier(kind, modifier):
+			refused = append(refused, invalid("fhir.unsupported_modifier", name, name))
+			continue
+		}
+		key := name
+		if kind == kindReference {
+			key = base // subject:Patient is subject: the one type a reference here may name
 		}
 		for _, v := range values {
 			if strings.TrimSpace(v) == "" {
-				return q, invalid("fhir.bad_value", name, name)
+				refused = append(refused, invalid("fhir.bad_value", name, name))
+				break
 			}
-			q.values[name] = append(q.values[name], strings.Split(v, ","))
+			q.values[key] = append(q.values[key], strings.Split(v, ","))
 			q.applied.Add(name, v)
 		}
+	}
+	if len(refused) > 0 {
+		return q, refused
+	}
+	if _, given := q.values["_id"]; given {
+		q.values["_id"] = q.idValues()
 	}
 	if s := raw.Get("_count"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -120,21 +150,66 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 		q.cursor = c
 	}
 	q.applied.Set("_count", strconv.Itoa(q.count))
-	if rng, ok, err := q.dates("_lastUpdated"); err != nil {
+	if err := q.testDate("_lastUpdated", func(res Resource) string { return updatedOf(res) }); err != nil {
 		return q, err
-	} else if ok {
-		q.updated = &rng
 	}
 	return q, nil
 }
 
+// supportedModifier reports whether a parameter of kind takes modifier: :exact on a string,
+// and on a reference the one type it names (subject:Patient).
+func supportedModifier(kind paramKind, modifier string) bool {
+	return (kind == kindString && modifier == "exact") || (kind == kindReference && modifier == "Patient")
+}
+
+// idValues reads _id's values as tokens: an id has no code system, so "|123" is 123, and a
+// value naming a system matches nothing (it is kept as "", no id), with a warning.
+func (q query) idValues() [][]string {
+	occurrences := q.values["_id"]
+	for _, list := range occurrences {
+		for i, v := range list {
+			t := parseToken(v)
+			if t.hasSystem && t.system != "" {
+				q.warn("code-invalid", "fhir.unknown_system", "_id", "_id", t.system)
+				t.code = ""
+			}
+			list[i] = t.code
+		}
+	}
+	return occurrences
+}
+
 // keeps says whether res meets the conditions tested on built resources.
 func (q query) keeps(res Resource) bool {
-	if q.updated == nil {
-		return true
+	for _, keep := range q.tests {
+		if !keep(res) {
+			return false
+		}
 	}
-	t, err := time.Parse(time.RFC3339Nano, updatedOf(res))
-	return err == nil && (q.updated.From.IsZero() || !t.Before(q.updated.From)) && (q.updated.To.IsZero() || t.Before(q.updated.To))
+	return true
+}
+
+// testDate adds the condition of a date parameter on the instant or date at reads from a
+// resource built ("" or unreadable: no match), when the parameter is given.
+func (q *query) testDate(name string, at func(Resource) string) error {
+	rng, ok, err := q.dates(name)
+	if err != nil || !ok {
+		return err
+	}
+	q.test(func(res Resource) bool { return rng.holds(at(res)) })
+	return nil
+}
+
+// holds reports whether the instant or date v (FHIR's formats) lies in the range: a date is
+// taken at its start, as the register's dates are compared.
+func (rng dateRange) holds(v string) bool {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		if t, _, _, err = parseDate(v); err != nil {
+			return false
+		}
+	}
+	return (rng.From.IsZero() || !t.Before(rng.From)) && (rng.To.IsZero() || t.Before(rng.To))
 }
 
 // one is the single value of a parameter that takes one, "" when absent; several
@@ -340,7 +415,7 @@ type entry struct {
 }
 
 // scanBudget is how many records a search whose condition is tested on the built resources
-// (_lastUpdated) examines for one page at most: past it the page holds what was found, maybe
+// (_lastUpdated, a code, a status, a date of a resource made from part of a record) examines for one page at most: past it the page holds what was found, maybe
 // nothing, and its link goes on from there, so no request walks a whole table.
 var scanBudget = 2000
 
@@ -380,7 +455,7 @@ walking:
 			return walk{}, err
 		}
 		for _, g := range groups {
-			if q.updated != nil && examined >= scanBudget {
+			if len(q.tests) > 0 && examined >= scanBudget {
 				w.more = true
 				break walking
 			}
@@ -530,9 +605,7 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 	for i, e := range page {
 		b.Entry[i] = BundleEntry{FullURL: base + "/" + e.res.ResourceKind() + "/" + e.res.ResourceID(), Resource: e.res, Search: &EntrySearch{Mode: "match"}}
 	}
-	if left := leftOut(p, []string{kind}); len(left) > 0 {
-		oo := OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "suppressed",
-			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.everything_omitted", named(left))}}}
+	if oo, any := outcomeOf(i18n.FromRequest(r), leftOut(p, []string{kind}), *q.notes); any {
 		b.Entry = append(b.Entry, BundleEntry{Resource: oo, Search: &EntrySearch{Mode: "outcome"}})
 	}
 	if err := record(page); err != nil {
@@ -540,6 +613,20 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 		return
 	}
 	write(w, http.StatusOK, b)
+}
+
+// outcomeOf is a searchset's one OperationOutcome, in lang: what of the type the caller may
+// not read (left, as leftOut names it), and the warnings of the search (notes); none when
+// there is neither.
+func outcomeOf(lang string, left []string, notes []*Error) (OperationOutcome, bool) {
+	oo := OperationOutcome{base: base0("OperationOutcome")}
+	if len(left) > 0 {
+		oo.Issue = append(oo.Issue, Issue{Severity: "information", Code: "suppressed", Diagnostics: i18n.T(lang, "fhir.everything_omitted", named(left))})
+	}
+	for _, n := range notes {
+		oo.Issue = append(oo.Issue, Issue{Severity: "warning", Code: n.Code, Diagnostics: i18n.T(lang, n.Key, n.Args...), Expression: []string{n.Expression}})
+	}
+	return oo, len(oo.Issue) > 0
 }
 
 func base0(kind string) base { return base{ResourceType: kind} }

@@ -51,18 +51,12 @@ func toPractitionerRole(u user.User) PractitionerRole {
 
 var practitionerRoleParams = map[string]paramKind{"practitioner": kindReference, "role": kindToken, "active": kindToken}
 
-// practitionerRoleTokens read PractitionerRole's token parameters from a built one.
-var practitionerRoleTokens = map[string]func(Resource) []Coding{
-	"role": func(res Resource) []Coding {
-		var out []Coding
-		for _, c := range res.(PractitionerRole).Code {
-			out = append(out, c.Coding...)
-		}
-		return out
-	},
-	"active": func(res Resource) []Coding {
+// practitionerRoleTokens are PractitionerRole's token parameters, tested on the roles built.
+var practitionerRoleTokens = map[string]tokenParam{
+	"role": codingParam(func(res Resource) []Coding { return conceptCodings(res.(PractitionerRole).Code...) }, systemPractitionerRole),
+	"active": codingParam(func(res Resource) []Coding {
 		return []Coding{{Code: strconv.FormatBool(res.(PractitionerRole).Active)}}
-	},
+	}, ""),
 }
 
 func (h *Handler) searchPractitionerRoles(w http.ResponseWriter, r *http.Request) {
@@ -77,7 +71,7 @@ func (h *Handler) searchPractitionerRoles(w http.ResponseWriter, r *http.Request
 		WriteError(w, r, err)
 		return
 	}
-	keep, err := tokenFilter(q, practitionerRoleTokens)
+	coded, err := q.where(practitionerRoleTokens)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -85,7 +79,10 @@ func (h *Handler) searchPractitionerRoles(w http.ResponseWriter, r *http.Request
 	if practitioner != 0 {
 		ids, idGiven = intersect(ids, idGiven, practitioner), true
 	}
-	src := h.staffSource(ids, idGiven, true, func(u user.User) []Resource { return keep([]Resource{toPractitionerRole(u)}) })
+	if !coded {
+		ids, idGiven = nil, true // a code system no role is written in: none
+	}
+	src := h.staffSource(ids, idGiven, true, func(u user.User) []Resource { return []Resource{toPractitionerRole(u)} })
 	h.searchset(w, r, "PractitionerRole", q, src, func([]entry) error { return nil })
 }
 
@@ -156,10 +153,15 @@ func locationOf(c settings.Clinic) Location {
 }
 
 // searchClinic answers a search of the clinic's one resource of kind (Organization,
-// Location): it alone, or nothing when _id names another.
-func (h *Handler) searchClinic(kind string, of func(settings.Clinic) Resource) http.HandlerFunc {
+// Location): it alone, when it meets the search, or nothing.
+func (h *Handler) searchClinic(kind string, params map[string]paramKind, tokens map[string]tokenParam, of func(settings.Clinic) Resource) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		q, err := parseQuery(r, map[string]paramKind{})
+		q, err := parseQuery(r, params)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		coded, err := q.where(tokens)
 		if err != nil {
 			WriteError(w, r, err)
 			return
@@ -170,7 +172,7 @@ func (h *Handler) searchClinic(kind string, of func(settings.Clinic) Resource) h
 			named = named && slices.Contains(list, clinicID)
 		}
 		src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-			if after != 0 || !named {
+			if after != 0 || !coded || !named {
 				return nil, nil
 			}
 			c, err := settings.ReadClinic(ctx, h.DB)

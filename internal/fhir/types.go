@@ -16,10 +16,11 @@ type Resource interface {
 	VersionID() string
 }
 
-// Meta is a resource's version and when it changed.
+// Meta is a resource's version, when it changed, and the profiles it conforms to.
 type Meta struct {
-	VersionID   string `json:"versionId,omitempty"`
-	LastUpdated string `json:"lastUpdated,omitempty"`
+	VersionID   string   `json:"versionId,omitempty"`
+	LastUpdated string   `json:"lastUpdated,omitempty"`
+	Profile     []string `json:"profile,omitempty"`
 	// Tag is SUBSETTED on a resource answered in part (a large Group's members).
 	Tag []Coding `json:"tag,omitempty"`
 }

@@ -184,6 +184,7 @@ func (h *Handler) versioned() []typeVersions {
 		{"Condition", "condition", []versionSource{visits(toConditions)}},
 		{"Observation", "observation", []versionSource{visits(toObservations), orders(labID, toLabObservations)}},
 		{"ServiceRequest", "servicerequest", []versionSource{orders(wholeID, func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })}},
+		{"DiagnosticReport", "diagnosticreport", []versionSource{orders(wholeID, toDiagnosticReports)}},
 		{"MedicationRequest", "medicationrequest", []versionSource{sourceOf("prescription", headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
 			func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
 				return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))

@@ -63,6 +63,8 @@ func applyVital(o Observation, v *appointment.Vitals) (string, error) {
 			codes[c.Code] = true
 		}
 	}
+	// An SpO2 sent by its pulse-oximetry code alone is the same measurement (the API writes both).
+	codes["2708-6"] = codes["2708-6"] || codes[pulseOximetry.Code]
 	switch {
 	case codes["85354-9"]:
 		var sys, dia *float64

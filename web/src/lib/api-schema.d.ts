@@ -1150,7 +1150,7 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
     /** The same kick-off with its parameters in a Parameters body (and/or the query), as the Bulk Data IG's POST; patient is refused at this level. */
     post: operations["exportFhirSystemPost"];
@@ -1285,6 +1285,42 @@ export type paths = {
   "/fhir/R4/Condition/{id}/_history/{vid}": {
     /** Read version {vid} of a Condition as it was written: the version of a visit form it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
     get: operations["vreadFhirCondition"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
+  "/fhir/R4/DiagnosticReport": {
+    /** Search DiagnosticReport (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). A laboratory order's report (id: the order's), its results the order's laboratory Observations: patient or subject, category (LAB), code (LOINC), date (the specimen's time), status; token values as code, system|code, |code or system|. Every error is an OperationOutcome. */
+    get: operations["searchFhirDiagnosticReport"];
+  };
+  "/fhir/R4/DiagnosticReport/_history": {
+    /** Every kept version of every DiagnosticReport, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirDiagnosticReport"];
+  };
+  "/fhir/R4/DiagnosticReport/{id}": {
+    /** Read one DiagnosticReport, with ETag W/"<versionId>". */
+    get: operations["readFhirDiagnosticReport"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/DiagnosticReport/{id}/_history": {
+    /** The versions of one DiagnosticReport, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirDiagnosticReport"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/DiagnosticReport/{id}/_history/{vid}": {
+    /** Read version {vid} of a DiagnosticReport as it was written: the version of a lab order it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirDiagnosticReport"];
     parameters: {
       path: {
         id: string;
@@ -7822,7 +7858,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -8284,6 +8320,101 @@ export type operations = {
   };
   /** Read version {vid} of a Condition as it was written: the version of a visit form it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
   vreadFhirCondition: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search DiagnosticReport (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). A laboratory order's report (id: the order's), its results the order's laboratory Observations: patient or subject, category (LAB), code (LOINC), date (the specimen's time), status; token values as code, system|code, |code or system|. Every error is an OperationOutcome. */
+  searchFhirDiagnosticReport: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every DiagnosticReport, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirDiagnosticReport: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Read one DiagnosticReport, with ETag W/"<versionId>". */
+  readFhirDiagnosticReport: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one DiagnosticReport, newest first (a history Bundle; _count, next links). */
+  historyFhirDiagnosticReport: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a DiagnosticReport as it was written: the version of a lab order it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirDiagnosticReport: {
     parameters: {
       path: {
         id: string;
