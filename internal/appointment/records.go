@@ -42,6 +42,11 @@ func (s *Store) Records(ctx context.Context, f RecordFilter) ([]Record, error) {
 	return records(ctx, s.DB, f)
 }
 
+// RecordsIn is Records as q sees them: inside a writer's transaction, what it has written.
+func RecordsIn(ctx context.Context, q database.Querier, f RecordFilter) ([]Record, error) {
+	return records(ctx, q, f)
+}
+
 func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record, error) {
 	var where []string
 	var args []any

@@ -244,25 +244,67 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 // Create books an appointment; a doctor's overlapping active appointment makes it a
 // conflict (checked inside the write transaction).
 func (s *Store) Create(ctx context.Context, e audit.Event, in Input) (Appointment, error) {
+	var a Appointment
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		a, err = s.CreateIn(ctx, tx, e, in)
+		return err
+	})
+	return a, err
+}
+
+// CreateIn is Create inside the caller's transaction (a FHIR transaction Bundle writes the
+// patient, the visit and the appointment in one).
+func (s *Store) CreateIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input) (Appointment, error) {
 	start, err := in.Clean(s.loc(), s.Today())
 	if err != nil {
 		return Appointment{}, err
 	}
-	var id int64
-	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		id, err = s.book(ctx, tx, e, in, start, nil)
-		return err
-	})
+	id, err := s.book(ctx, tx, e, in, start, nil)
 	if err != nil {
 		return Appointment{}, err
 	}
-	return s.Get(ctx, id)
+	return get(ctx, tx, id)
+}
+
+// Arrivals are the status changes that bring a visit booked now (a walk-in) to each status
+// it may be registered in.
+var Arrivals = map[string][]Action{Arrived: {Arrive}, InProgress: {Arrive, Start}, Completed: {Arrive, Start, Complete}}
+
+// CreateVisitIn registers, inside tx, a visit the patient has come to (a walk-in): booked
+// as Create books, then taken through Arrivals[status], each change audited as its own.
+func (s *Store) CreateVisitIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, status string) (Appointment, error) {
+	steps, ok := Arrivals[status]
+	if !ok {
+		return Appointment{}, apperr.Invalid("validation.invalid_choice")
+	}
+	a, err := s.CreateIn(ctx, tx, e, in)
+	for _, act := range steps {
+		if err != nil {
+			return Appointment{}, err
+		}
+		if err = s.setStatus(ctx, tx, e, a, act, ""); err == nil {
+			a, err = get(ctx, tx, a.ID)
+		}
+	}
+	return a, err
 }
 
 // Update reschedules or edits a booked or arrived appointment (the patient stays); a new
 // day or doctor puts it at the end of that queue.
 func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int, in Input) (Appointment, error) {
+	var a Appointment
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		a, err = s.UpdateIn(ctx, tx, e, id, version, in)
+		return err
+	})
+	return a, err
+}
+
+// UpdateIn is Update inside the caller's transaction.
+func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, in Input) (Appointment, error) {
+	err := func() error {
 		old, err := get(ctx, tx, id)
 		if err != nil {
 			return err
@@ -325,15 +367,26 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int
 		slices.Sort(changed)
 		e.Detail = "changed: " + strings.Join(changed, ", ")
 		return audit.Record(ctx, tx, e)
-	})
+	}()
 	if err != nil {
 		return Appointment{}, err
 	}
-	return s.Get(ctx, id)
+	return get(ctx, tx, id)
 }
 
 // Transition performs a status change. version, when not 0, must be the stored one.
 func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, act Action, version int, reason string) (Appointment, error) {
+	var a Appointment
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		a, err = s.TransitionIn(ctx, tx, e, id, act, version, reason)
+		return err
+	})
+	return a, err
+}
+
+// TransitionIn is Transition inside the caller's transaction.
+func (s *Store) TransitionIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, act Action, version int, reason string) (Appointment, error) {
 	reason = strings.TrimSpace(reason)
 	if act.To == Cancelled {
 		var err error
@@ -341,23 +394,20 @@ func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, act Act
 			return Appointment{}, err
 		}
 	}
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		old, err := get(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if version != 0 && version != old.Version {
-			return apperr.Conflict("error.conflict")
-		}
-		if !act.Allowed(old.Status) {
-			return apperr.Conflict(act.NotAllowedKey)
-		}
-		return s.setStatus(ctx, tx, e, old, act, reason)
-	})
+	old, err := get(ctx, tx, id)
 	if err != nil {
 		return Appointment{}, err
 	}
-	return s.Get(ctx, id)
+	if version != 0 && version != old.Version {
+		return Appointment{}, apperr.Conflict("error.conflict")
+	}
+	if !act.Allowed(old.Status) {
+		return Appointment{}, apperr.Conflict(act.NotAllowedKey)
+	}
+	if err := s.setStatus(ctx, tx, e, old, act, reason); err != nil {
+		return Appointment{}, err
+	}
+	return get(ctx, tx, id)
 }
 
 func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, act Action, reason string) error {

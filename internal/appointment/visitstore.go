@@ -312,23 +312,43 @@ func (s *Store) changeVitals(ctx context.Context, e audit.Event, id int64, versi
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, old, err := openDraft(ctx, tx, id, []string{Arrived, InProgress}, "visit.vitals_not_now")
-		if err != nil {
-			return err
-		}
-		v := change(old.content)
-		var val apperr.Validation
-		v.check(&val)
-		if err := val.Err(); err != nil {
-			return err
-		}
-		c := old.content
-		c.Vitals, c.VitalsCopiedFrom = v, "" // measured now
-		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
-			return err
-		}
-		return s.auditVisit(ctx, tx, e, a, "visit.vitals", "changed: vitals")
+		_, err := s.writeVitals(ctx, tx, e, id, version, change)
+		return err
 	})
+}
+
+// AnyVersion is a version that matches the form's, whatever it is: a measurement added to
+// the visit (a create) changes no one else's.
+const AnyVersion = -1
+
+// ChangeVitalsIn records, inside tx, the vitals change makes of the visit's measured ones
+// (those copied forward from an earlier visit were not measured at this one), under the
+// rules of SaveVitals; version is the form's as the caller read it, or AnyVersion. It
+// answers the appointment as changed.
+func (s *Store) ChangeVitalsIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, change func(measured Vitals) Vitals) (Appointment, error) {
+	return s.writeVitals(ctx, tx, e, id, version, func(old Content) Vitals { return change(old.measured()) })
+}
+
+func (s *Store) writeVitals(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version int, change func(old Content) Vitals) (Appointment, error) {
+	a, old, err := openDraft(ctx, tx, id, []string{Arrived, InProgress}, "visit.vitals_not_now")
+	if err != nil {
+		return a, err
+	}
+	if version == AnyVersion {
+		version = old.version
+	}
+	v := change(old.content)
+	var val apperr.Validation
+	v.check(&val)
+	if err := val.Err(); err != nil {
+		return a, err
+	}
+	c := old.content
+	c.Vitals, c.VitalsCopiedFrom = v, "" // measured now
+	if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
+		return a, err
+	}
+	return a, s.auditVisit(ctx, tx, e, a, "visit.vitals", "changed: vitals")
 }
 
 // Sign makes the visit read-only; an in-progress appointment is completed with it.

@@ -8,13 +8,16 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
+	"net/url"
 	pathpkg "path"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/i18n"
 	"emr/internal/patient"
@@ -77,6 +80,9 @@ type entryWork struct {
 	method   string
 	kind, id string
 	order    int // DELETE, POST, PUT, GET: the order a transaction processes them in
+	// after are the entries whose fullUrl it references: written before it, whatever the
+	// order of the Bundle, so that its references name what they became.
+	after    []*entryWork
 	response BundleEntry
 }
 
@@ -150,8 +156,14 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	targets := createdURLs(work)
+	var refused []error // a batch's entries refused before any write, by position in writes
+	if writes, refused, err = planWrites(writes, targets, transaction); err != nil {
+		WriteError(w, r, err)
+		return
+	}
 	var failures []error
-	if creates(writes) {
+	if creates(writes) && !slices.ContainsFunc(refused, func(err error) bool { return err != nil }) {
 		// Registrations alone (a register loaded in bulk): a few statements for all of them.
 		failures, err = h.createAll(r, writes, refs, transaction)
 	} else {
@@ -161,7 +173,11 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 			if i == 0 {
 				clear(refs)
 			}
-			resp, err := h.writeEntry(r, txWriter{h.Patients, tx}, writes[i], refs)
+			if refused[i] != nil {
+				failures[i] = refused[i]
+				return refused[i]
+			}
+			resp, err := h.writeEntry(r, tx, writes[i], refs, targets)
 			writes[i].response, failures[i] = resp, err
 			return err
 		})
@@ -244,51 +260,271 @@ func (h *Handler) streamBundle(w http.ResponseWriter, r *http.Request, kind stri
 	}
 }
 
-// resolve replaces the urn:uuid references written so far in data.
-func resolve(data []byte, refs map[string]string) []byte {
-	for urn, ref := range refs {
-		data = bytes.ReplaceAll(data, []byte(`"`+urn+`"`), []byte(`"`+ref+`"`))
-	}
-	return data
-}
-
-// writeEntry performs one write of a Bundle inside its transaction.
-func (h *Handler) writeEntry(r *http.Request, pw patientWriter, ew *entryWork, refs map[string]string) (BundleEntry, error) {
+// writeEntry performs one write of a Bundle inside its transaction, its references first
+// resolved: those to other entries' fullUrls, to what they became; conditional ones
+// (Patient?identifier=…), to the one patient they find.
+func (h *Handler) writeEntry(r *http.Request, tx *sql.Tx, ew *entryWork, refs map[string]string, targets map[string]*entryWork) (BundleEntry, error) {
 	p := auth.PrincipalFrom(r.Context())
 	action := map[string]byte{"POST": auth.ActCreate, "PUT": auth.ActUpdate}[ew.method]
-	if ew.kind != "Patient" || action == 0 || (ew.method == "POST" && ew.id != "") || (ew.method == "PUT" && ew.id == "") {
+	t, ok := writables[ew.kind]
+	if !ok || action == 0 || (ew.method == "POST" && ew.id != "") || (ew.method == "PUT" && ew.id == "") {
 		return BundleEntry{}, &Error{Status: http.StatusMethodNotAllowed, Code: "not-supported", Key: "fhir.entry_unsupported", Args: []any{ew.method + " " + ew.in.Request.URL}}
 	}
-	if !p.MayFHIR(auth.ManagePatient) {
+	if !p.MayFHIR(t.need) {
 		return BundleEntry{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.forbidden"}
 	}
-	if !p.ScopeAllows("Patient", action) {
+	if !p.ScopeAllows(ew.kind, action) {
 		return BundleEntry{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.scope"}
 	}
 	if len(ew.in.Resource) == 0 {
 		return BundleEntry{}, invalid("fhir.bad_json", "resource")
 	}
-	res, status, err := h.writePatient(r, pw, resolve(ew.in.Resource, refs), ew.id, ew.in.Request.IfNoneExist, ew.in.Request.IfMatch)
+	data, err := resolveReferences(ew.in.Resource, func(ref string) (string, error) {
+		if to, ok := refs[ref]; ok {
+			return to, nil
+		}
+		if _, ok := targets[ref]; ok {
+			return "", &Error{Status: http.StatusFailedDependency, Code: "processing", Key: "fhir.reference_failed", Args: []any{ref}}
+		}
+		if kind, query, ok := strings.Cut(ref, "?"); ok && !strings.Contains(kind, "/") {
+			return h.conditionalReference(r, tx, kind, query)
+		}
+		return ref, nil
+	})
 	if err != nil {
 		return BundleEntry{}, err
 	}
-	if strings.HasPrefix(ew.in.FullURL, "urn:uuid:") {
-		refs[ew.in.FullURL] = "Patient/" + res.ID
+	c := conditions{ifNoneExist: ew.in.Request.IfNoneExist}
+	if ew.method == "PUT" {
+		c = conditions{ifMatch: ew.in.Request.IfMatch}
 	}
-	base := h.baseURL(r)
+	out, err := h.writeOf(r, tx, ew.kind, data, ew.id, c)
+	if err != nil {
+		return BundleEntry{}, err
+	}
+	if ew.method == "POST" && ew.in.FullURL != "" {
+		refs[ew.in.FullURL] = out.res.ResourceKind() + "/" + out.res.ResourceID()
+	}
+	return h.entryOf(r, out), nil
+}
+
+// entryOf is a write's entry in the answer (FHIR R4 bundle.html#transaction-response): its
+// status, where the version written is, its ETag and time, and the resource, or what the
+// caller preferred (Prefer: return=minimal, return=OperationOutcome). A conditional
+// create's match the caller may not read answers where it is and that it exists, never the
+// patient.
+func (h *Handler) entryOf(r *http.Request, out written) BundleEntry {
+	res, base := out.res, h.baseURL(r)
 	entry := BundleEntry{
-		FullURL: base + "/Patient/" + res.ID, Resource: res,
-		Response: &EntryResponse{Status: strconv.Itoa(status) + " " + http.StatusText(status), Location: location(base, "Patient", res.ID, res.Meta.VersionID),
-			Etag: `W/"` + res.Meta.VersionID + `"`, LastModified: res.Meta.LastUpdated},
+		FullURL: base + "/" + res.ResourceKind() + "/" + res.ResourceID(), Resource: res,
+		Response: &EntryResponse{Status: strconv.Itoa(out.status) + " " + http.StatusText(out.status), Location: location(base, res.ResourceKind(), res.ResourceID(), res.VersionID()),
+			Etag: `W/"` + res.VersionID() + `"`, LastModified: metaOf(res).LastUpdated},
 	}
-	if res.withheld {
-		// A conditional create's match the caller may not read: where it is, and that it
-		// exists, as the plain interaction answers it — never the patient.
+	prefer := preferReturn(r)
+	if out.withheld || prefer != "representation" {
 		entry.Resource = nil
-		entry.Response.Outcome = &OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "duplicate",
-			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.conditional_match", "Patient/"+res.ID)}}}
 	}
-	return entry, nil
+	if out.withheld || prefer == "OperationOutcome" {
+		oo := writtenOutcome(r, out)
+		entry.Response.Outcome = &oo
+	}
+	return entry
+}
+
+// createdURLs are the fullUrls of the entries that create (urn:uuid:…, or an address
+// elsewhere): a reference to one names what the entry creates.
+func createdURLs(work []*entryWork) map[string]*entryWork {
+	out := map[string]*entryWork{}
+	for _, ew := range work {
+		if ew.method == "POST" && ew.in.FullURL != "" {
+			out[ew.in.FullURL] = ew
+		}
+	}
+	return out
+}
+
+// planWrites finds what each write references and orders the writes so that an entry is
+// written after those it references (then by method, then as sent). A reference to a
+// urn:uuid no entry has is refused, naming the entry: a transaction's whole, a batch's entry
+// alone (its refusal in the list returned, at its place). References in a circle are a
+// Bundle that cannot be written.
+func planWrites(writes []*entryWork, targets map[string]*entryWork, atomic bool) ([]*entryWork, []error, error) {
+	refusals := map[*entryWork]error{}
+	for _, ew := range writes {
+		_, err := resolveReferences(ew.in.Resource, func(ref string) (string, error) {
+			target, ok := targets[ref]
+			switch {
+			case ok && target == ew:
+				return "", invalid("fhir.reference_cycle", "Bundle.entry["+strconv.Itoa(ew.index)+"]", ref)
+			case ok:
+				ew.after = append(ew.after, target)
+			case strings.HasPrefix(ref, "urn:uuid:") || strings.HasPrefix(ref, "urn:oid:"):
+				return "", invalid("fhir.reference_unknown", "Bundle.entry["+strconv.Itoa(ew.index)+"]", ref)
+			}
+			return ref, nil
+		})
+		var fe *Error
+		if errors.As(err, &fe) && fe.Key == "fhir.reference_cycle" {
+			return nil, nil, err
+		}
+		if err != nil && atomic {
+			return nil, nil, err
+		}
+		if err != nil {
+			refusals[ew] = err
+		}
+	}
+	ordered, cycle := dependencyOrder(writes)
+	if cycle != nil {
+		return nil, nil, invalid("fhir.reference_cycle", "Bundle.entry["+strconv.Itoa(cycle.index)+"]", cycle.in.FullURL)
+	}
+	refused := make([]error, len(ordered))
+	for i, ew := range ordered {
+		refused[i] = refusals[ew]
+	}
+	return ordered, refused, nil
+}
+
+// dependencyOrder orders writes (sorted by method, then as sent) so that each comes after
+// the entries it references, otherwise keeping their order; it answers an entry in a circle
+// of references when there is one.
+func dependencyOrder(writes []*entryWork) ([]*entryWork, *entryWork) {
+	waiting := map[*entryWork]int{} // how many of its entries are still to be written
+	users := map[*entryWork][]*entryWork{}
+	for _, ew := range writes {
+		for _, d := range ew.after {
+			waiting[ew]++
+			users[d] = append(users[d], ew)
+		}
+	}
+	out := make([]*entryWork, 0, len(writes))
+	done := map[*entryWork]bool{}
+	for len(out) < len(writes) {
+		next := -1
+		for i, ew := range writes {
+			if !done[ew] && waiting[ew] == 0 {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			for _, ew := range writes {
+				if !done[ew] {
+					return nil, ew
+				}
+			}
+		}
+		ew := writes[next]
+		done[ew] = true
+		out = append(out, ew)
+		for _, u := range users[ew] {
+			waiting[u]--
+		}
+	}
+	return out, nil
+}
+
+// resolveReferences answers the resource with each Reference.reference replaced by what
+// resolve makes of it: the values of reference elements alone, never other strings. A
+// resource that is not JSON is answered as it is (its write refuses it).
+func resolveReferences(data []byte, resolve func(string) (string, error)) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers kept as written
+	var tree any
+	if dec.Decode(&tree) != nil {
+		return data, nil
+	}
+	changed, err := eachReference(tree, resolve)
+	if err != nil || !changed {
+		return data, err
+	}
+	return json.Marshal(tree)
+}
+
+func eachReference(v any, resolve func(string) (string, error)) (bool, error) {
+	changed := false
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if s, ok := x[k].(string); ok && k == "reference" {
+				to, err := resolve(s)
+				if err != nil {
+					return false, err
+				}
+				changed = changed || to != s
+				x[k] = to
+				continue
+			}
+			c, err := eachReference(x[k], resolve)
+			if err != nil {
+				return false, err
+			}
+			changed = changed || c
+		}
+	case []any:
+		for _, item := range x {
+			c, err := eachReference(item, resolve)
+			if err != nil {
+				return false, err
+			}
+			changed = changed || c
+		}
+	}
+	return changed, nil
+}
+
+// conditionalReference resolves a reference by search (Patient?identifier=system|value)
+// inside the transaction: exactly one patient is the reference; none or several fail the
+// entry (412). Patients alone are searched so; a caller who may not read patients may name
+// one by its number alone, as in a conditional create. The search is audited with the write.
+func (h *Handler) conditionalReference(r *http.Request, tx *sql.Tx, kind, query string) (string, error) {
+	ref := kind + "?" + query
+	if kind != "Patient" {
+		return "", &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.conditional_reference_type", Args: []any{ref}}
+	}
+	values, err := url.ParseQuery(query)
+	if err != nil || len(values) == 0 {
+		return "", invalid("fhir.bad_reference", "reference", ref)
+	}
+	if p := auth.PrincipalFrom(r.Context()); !mayRead(p, "Patient", "") || !p.ScopeAllows("Patient", auth.ActRead) {
+		for name := range values {
+			if name != "identifier" {
+				return "", &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.conditional_identifier_only", Expression: "reference"}
+			}
+		}
+	}
+	probe := &http.Request{URL: &url.URL{RawQuery: values.Encode()}, Header: http.Header{"Prefer": {"handling=strict"}}}
+	q, err := parseQuery(probe, patientParams)
+	if err != nil {
+		return "", err
+	}
+	f, matches, err := patientFilter(q)
+	if err != nil {
+		return "", err
+	}
+	if !matches {
+		f.IDs = []int64{-1}
+	}
+	f.Limit, f.After = 2, 0
+	found, _, err := h.Patients.PageIn(r.Context(), tx, f)
+	if err != nil {
+		return "", err
+	}
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.Outcome, e.Detail = "fhir.patient.list", "patient", audit.Success, "conditional reference "+ref+": "+strconv.Itoa(len(found))+" found"
+	if len(found) == 1 {
+		e.EntityID, e.PatientID = strconv.FormatInt(found[0].ID, 10), found[0].ID
+	}
+	if err := audit.Record(r.Context(), tx, e); err != nil {
+		return "", err
+	}
+	switch len(found) {
+	case 0:
+		return "", &Error{Status: http.StatusPreconditionFailed, Code: "not-found", Key: "fhir.conditional_reference_none", Args: []any{ref}}
+	case 1:
+		return "Patient/" + strconv.FormatInt(found[0].ID, 10), nil
+	}
+	return "", &Error{Status: http.StatusPreconditionFailed, Code: "multiple-matches", Key: "fhir.conditional_reference_several", Args: []any{ref}}
 }
 
 // recorder keeps what a route answered to a read of a Bundle, up to limit bytes: past it,
@@ -471,18 +707,16 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 	if err != nil {
 		return nil, err
 	}
-	base := h.baseURL(r)
 	for k, i := range at {
 		if errs[k] != nil {
 			failures[i] = asFHIR(errs[k])
 			continue
 		}
 		res := toPatient(made[k])
-		if strings.HasPrefix(writes[i].in.FullURL, "urn:uuid:") {
+		if writes[i].in.FullURL != "" {
 			refs[writes[i].in.FullURL] = "Patient/" + res.ID
 		}
-		writes[i].response = BundleEntry{FullURL: base + "/Patient/" + res.ID, Resource: res,
-			Response: &EntryResponse{Status: "201 Created", Location: location(base, "Patient", res.ID, res.Meta.VersionID), Etag: `W/"1"`, LastModified: res.Meta.LastUpdated}}
+		writes[i].response = h.entryOf(r, written{res: res, status: http.StatusCreated})
 	}
 	return failures, nil
 }

@@ -114,7 +114,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		// Every type keeps its versions: vread and both histories.
 		res := CapabilityResource{Type: kind, Versioning: "versioned", ReadHistory: true, Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "vread"},
 			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}, SupportedProfile: supportedProfiles(kind)}
-		if kind == "Observation" || kind == "Appointment" || kind == "Patient" {
+		if _, ok := writables[kind]; ok {
 			res.Versioning = "versioned-update"
 			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})
 		}

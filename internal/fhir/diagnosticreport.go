@@ -100,11 +100,11 @@ var diagnosticReportParams = map[string]paramKind{
 	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "date": kindDate, "status": kindToken,
 }
 
-// reportCodings are what each token parameter of a report search reads from a report.
-var reportCodings = map[string]func(DiagnosticReport) []Coding{
-	"category": func(d DiagnosticReport) []Coding { return d.Category[0].Coding },
-	"code":     func(d DiagnosticReport) []Coding { return d.Code.Coding },
-	"status":   func(d DiagnosticReport) []Coding { return []Coding{{System: systemReportStatus, Code: d.Status}} },
+// reportTokens are DiagnosticReport's token parameters, tested on the reports built.
+var reportTokens = map[string]tokenParam{
+	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(DiagnosticReport).Category...) }, systemV20074),
+	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(DiagnosticReport).Code) }, systemLOINC),
+	"status":   codeParam(systemReportStatus, func(res Resource) string { return res.(DiagnosticReport).Status }),
 }
 
 func (h *Handler) searchDiagnosticReports(w http.ResponseWriter, r *http.Request) {
@@ -118,50 +118,16 @@ func (h *Handler) searchDiagnosticReports(w http.ResponseWriter, r *http.Request
 		WriteError(w, r, err)
 		return
 	}
-	rng, _, err := q.dates("date")
+	coded, err := q.where(reportTokens)
+	if err == nil {
+		err = q.testDate("date", func(res Resource) string { return res.(DiagnosticReport).EffectiveDateTime })
+	}
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	// Each occurrence of a token parameter must hold; any of its values may match.
-	tokens := map[string][][]token{}
-	for name := range reportCodings {
-		for _, list := range q.values[name] {
-			var anyOf []token
-			for _, v := range list {
-				anyOf = append(anyOf, parseToken(v))
-			}
-			tokens[name] = append(tokens[name], anyOf)
-		}
-	}
-	keep := func(d DiagnosticReport) bool {
-		for name, occurrences := range tokens {
-			codings := reportCodings[name](d)
-			for _, anyOf := range occurrences {
-				if !slices.ContainsFunc(anyOf, func(t token) bool {
-					return slices.ContainsFunc(codings, func(c Coding) bool { return t.matches(c.System, c.Code) })
-				}) {
-					return false
-				}
-			}
-		}
-		if rng.From.IsZero() && rng.To.IsZero() {
-			return true
-		}
-		t, err := time.Parse(time.RFC3339Nano, d.EffectiveDateTime)
-		return err == nil && (rng.From.IsZero() || !t.Before(rng.From)) && (rng.To.IsZero() || t.Before(rng.To))
-	}
 	ids, idGiven := q.ids()
-	expand := func(o result.Order) []Resource {
-		var out []Resource
-		for _, res := range toDiagnosticReports(o) {
-			if keep(res.(DiagnosticReport)) {
-				out = append(out, res)
-			}
-		}
-		return out
-	}
-	src := h.orderSource(ids, max(pid, 0), pid >= 0 && (!idGiven || len(ids) > 0), i18n.FromRequest(r), expand)
+	src := h.orderSource(ids, max(pid, 0), pid >= 0 && coded && (!idGiven || len(ids) > 0), i18n.FromRequest(r), toDiagnosticReports)
 	h.searchset(w, r, "DiagnosticReport", q, src, func(page []entry) error {
 		return h.audited(r, "fhir.diagnosticreport.list", "lab_order", "", max(pid, 0), "DiagnosticReport search: "+idList(page))
 	})

@@ -126,15 +126,24 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "PUT", Path: Base + "/Patient/{id}", Access: managePatient, Resource: "Patient", Interaction: auth.ActUpdate, FHIR: true, Errors: WriteError,
 			Announces: auth.ChangesPatients, Handler: h.updatePatient},
 		auth.Route{Method: "POST", Path: Base + "/Observation", Access: auth.Need(auth.RecordVitals), Resource: "Observation", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.createObservation},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Observation", false)},
 		auth.Route{Method: "PUT", Path: Base + "/Observation/{id}", Access: auth.Need(auth.RecordVitals), Resource: "Observation", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.updateObservation},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Observation", true)},
 		auth.Route{Method: "POST", Path: Base + "/Appointment", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.createAppointment},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Appointment", false)},
 		auth.Route{Method: "PUT", Path: Base + "/Appointment/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.updateAppointment},
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Appointment", true)},
+		// An Encounter is a walk-in visit: registered as the front desk registers one (booked
+		// and arrived); starting or finishing it asks the diagnosis permission too (handler).
+		auth.Route{Method: "POST", Path: Base + "/Encounter", Access: auth.Need(auth.ManageAppointment), Resource: "Encounter", Interaction: auth.ActCreate, FHIR: true,
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Encounter", false)},
+		auth.Route{Method: "PUT", Path: Base + "/Encounter/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Encounter", Interaction: auth.ActUpdate, FHIR: true,
+			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Encounter", true)},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/$everything", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.everything},
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
+		// The base with its slash, where fhir-kit-client's batch() and transaction() and
+		// Medplum's executeBatch() post (the pattern matches that path alone).
+		auth.Route{Method: "POST", Path: Base + "/{$}", Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 	)
 	// Bulk export: every kick-off copies many patients' records (the whole clinic, or a
 	// doctor's list, any doctor's), so each needs the export permission; the kick-offs check

@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"math"
@@ -120,114 +121,84 @@ func applyVital(o Observation, v *appointment.Vitals) (string, error) {
 	return "", invalid("fhir.vital_code", "Observation.code")
 }
 
-// writeVital records one vital sign of a visit: a new one (id "") or the one with id, at the
-// visit's version (If-Match for an update). The visit's own rules decide: its ranges, a
-// visit arrived or in progress only, a signed visit amended in the web app.
-func (h *Handler) writeVital(w http.ResponseWriter, r *http.Request, id string) {
-	data, err := readBody(w, r, MaxResource)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
+// writeObservation records one vital sign of a visit inside tx: a new one (id "") or the
+// one with id, at the visit's version (If-Match for an update). The visit's own rules
+// decide: its ranges, a visit arrived or in progress only, a signed visit amended in the web
+// app.
+func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
 	var in observationIn
 	if err := decodeStrict(data, &in); err != nil {
-		WriteError(w, r, err)
-		return
+		return written{}, err
 	}
 	if in.Encounter == nil || !strings.HasPrefix(in.Encounter.Reference, "Encounter/") {
-		WriteError(w, r, invalid("fhir.vital_encounter", "Observation.encounter"))
-		return
+		return written{}, invalid("fhir.vital_encounter", "Observation.encounter")
 	}
 	visitID, err := strconv.ParseInt(strings.TrimPrefix(in.Encounter.Reference, "Encounter/"), 10, 64)
 	if err != nil {
-		WriteError(w, r, invalid("fhir.vital_encounter", "Observation.encounter"))
-		return
+		return written{}, invalid("fhir.vital_encounter", "Observation.encounter")
 	}
-	lang := i18n.FromRequest(r)
-	visit, err := h.Visits.Visit(r.Context(), visitID, lang)
+	visit, err := appointment.BasicsOf(r.Context(), tx, visitID)
 	if apperr.KindOf(err) == apperr.KindNotFound {
 		err = invalid("fhir.vital_encounter", "Observation.encounter")
 	}
 	if err != nil {
-		WriteError(w, r, err)
-		return
+		return written{}, err
 	}
-	a, err := h.Visits.Get(r.Context(), visitID)
-	if err != nil {
-		WriteError(w, r, err)
-		return
+	if in.Subject == nil || in.Subject.Reference != "Patient/"+strconv.FormatInt(visit.PatientID, 10) {
+		return written{}, invalid("fhir.vital_subject", "Observation.subject")
 	}
-	if in.Subject == nil || in.Subject.Reference != "Patient/"+strconv.FormatInt(a.PatientID, 10) {
-		WriteError(w, r, invalid("fhir.vital_subject", "Observation.subject"))
-		return
-	}
-	version := visit.Version
+	version := appointment.AnyVersion
 	if id != "" {
 		if aid, _, err := splitID("Observation", id); err != nil || aid != visitID || in.ID != id {
-			WriteError(w, r, invalid("fhir.id_mismatch", "Observation.id"))
-			return
+			return written{}, invalid("fhir.id_mismatch", "Observation.id")
 		}
-		match := r.Header.Get("If-Match")
-		if match == "" {
-			WriteError(w, r, &Error{Status: http.StatusPreconditionRequired, Code: "required", Key: "fhir.if_match_required", Expression: "If-Match"})
-			return
-		}
-		if version, err = ifMatch(match); err != nil {
-			WriteError(w, r, err)
-			return
+		if version, err = c.version(); err != nil {
+			return written{}, err
 		}
 	} else if in.ID != "" {
-		WriteError(w, r, invalid("fhir.id_on_create", "Observation.id"))
-		return
+		return written{}, invalid("fhir.id_on_create", "Observation.id")
 	}
-	// Vitals copied forward from an earlier visit were not measured at this one: a measurement
-	// written now replaces them, and they are not kept as if measured today.
-	vitalsNow := visit.Vitals
-	if visit.VitalsCopiedFrom != "" {
-		vitalsNow = appointment.Vitals{}
-	}
-	part, err := applyVital(in.Observation, &vitalsNow)
+	// The measurement's own checks first (its code, unit and part), on nothing stored.
+	part, err := applyVital(in.Observation, &appointment.Vitals{})
 	if err == nil && id != "" && !strings.HasSuffix(id, "-"+part) {
 		err = invalid("fhir.id_mismatch", "Observation.code")
 	}
 	if err != nil {
-		WriteError(w, r, err)
-		return
+		return written{}, err
 	}
-	err = h.Visits.SaveVitals(r.Context(), auth.AuditEvent(r), visitID, version, vitalsNow)
+	_, err = h.Visits.ChangeVitalsIn(r.Context(), tx, auth.AuditEvent(r), visitID, version, func(measured appointment.Vitals) appointment.Vitals {
+		_, _ = applyVital(in.Observation, &measured) // checked above
+		return measured
+	})
 	var ae *apperr.Error
-	if errors.As(err, &ae) && ae.Key == "error.conflict" {
-		status := http.StatusConflict
-		if id != "" {
-			status = http.StatusPreconditionFailed
-		}
-		err = &Error{Status: status, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}}
+	switch {
+	case errors.As(err, &ae) && ae.Key == "error.conflict":
+		return written{}, &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
+	case errors.As(err, &ae) && len(ae.Fields) > 0:
+		return written{}, invalid("fhir.vital_range", "Observation.value", i18n.T(i18n.FromRequest(r), firstKey(ae.Fields)))
+	case err != nil:
+		return written{}, err
 	}
+	recs, err := appointment.RecordsIn(r.Context(), tx, appointment.RecordFilter{IDs: []int64{visitID}, Limit: 1})
 	if err != nil {
-		if errors.As(err, &ae) && len(ae.Fields) > 0 {
-			err = invalid("fhir.vital_range", "Observation.value", i18n.T(lang, firstKey(ae.Fields)))
-		}
-		WriteError(w, r, err)
-		return
+		return written{}, err
 	}
-	recs, err := h.Visits.Records(r.Context(), appointment.RecordFilter{IDs: []int64{visitID}, Limit: 1})
-	if err != nil || len(recs) == 0 {
-		WriteError(w, r, err)
-		return
-	}
-	for _, res := range toObservations(recs[0]) {
-		if res.ResourceID() == strconv.FormatInt(visitID, 10)+"-"+part {
-			obs := res.(Observation)
-			w.Header().Set("Location", location(h.baseURL(r), "Observation", obs.ID, obs.Meta.VersionID))
-			status := http.StatusCreated
-			if id != "" {
-				status = http.StatusOK
+	for _, rec := range recs {
+		for _, res := range toObservations(rec) {
+			if res.ResourceID() == strconv.FormatInt(visitID, 10)+"-"+part {
+				return written{res: res, status: createdOr(id)}, nil
 			}
-			respond(w, status, obs)
-			return
 		}
 	}
-	WriteError(w, r, errors.New("the vital sign written is not in the visit"))
+	return written{}, errors.New("the vital sign written is not in the visit")
+}
+
+// createdOr is a write's status: 201 for a create (no id), 200 for an update.
+func createdOr(id string) int {
+	if id == "" {
+		return http.StatusCreated
+	}
+	return http.StatusOK
 }
 
 func firstKey(fields map[string][]string) string {
@@ -237,11 +208,6 @@ func firstKey(fields map[string][]string) string {
 		}
 	}
 	return "validation.failed"
-}
-
-func (h *Handler) createObservation(w http.ResponseWriter, r *http.Request) { h.writeVital(w, r, "") }
-func (h *Handler) updateObservation(w http.ResponseWriter, r *http.Request) {
-	h.writeVital(w, r, r.PathValue("id"))
 }
 
 // ---- Appointment: booked, rescheduled and cancelled through the appointment book ----
@@ -331,108 +297,92 @@ func renameFields(err error, names map[string]string) error {
 	return &out
 }
 
-func (h *Handler) createAppointment(w http.ResponseWriter, r *http.Request) {
-	data, err := readBody(w, r, MaxResource)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var in appointmentIn
-	if err := decodeStrict(data, &in); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if in.ID != "" {
-		WriteError(w, r, invalid("fhir.id_on_create", "Appointment.id"))
-		return
-	}
-	if in.Status != "" && in.Status != "booked" {
-		WriteError(w, r, invalid("fhir.appointment_status", "Appointment.status"))
-		return
-	}
-	input, err := appointmentInput(in.Appointment)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	a, err := h.Visits.Create(r.Context(), auth.AuditEvent(r), input)
-	if err != nil {
-		WriteError(w, r, renameFields(err, appointmentFields))
-		return
-	}
-	res := toAppointment(a)
-	w.Header().Set("Location", location(h.baseURL(r), "Appointment", res.ID, res.Meta.VersionID))
-	respond(w, http.StatusCreated, res)
-}
-
 // statusActions are the status changes an Appointment update may make, with the book's own
 // rules (a cancellation needs its reason).
 var statusActions = map[string]appointment.Action{"cancelled": appointment.Cancel, "arrived": appointment.Arrive, "noshow": appointment.MarkNoShow}
 
-func (h *Handler) updateAppointment(w http.ResponseWriter, r *http.Request) {
-	data, err := readBody(w, r, MaxResource)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
+// writeAppointment books (id "") or changes an appointment inside tx: a change of status
+// is the book's status change, any other change a reschedule or an edit.
+func (h *Handler) writeAppointment(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
 	var in appointmentIn
 	if err := decodeStrict(data, &in); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	id, err := pathID(r, "Appointment")
-	if err == nil && in.ID != r.PathValue("id") {
-		err = invalid("fhir.id_mismatch", "Appointment.id")
-	}
-	match := r.Header.Get("If-Match")
-	if err == nil && match == "" {
-		err = &Error{Status: http.StatusPreconditionRequired, Code: "required", Key: "fhir.if_match_required", Expression: "If-Match"}
-	}
-	var version int
-	if err == nil {
-		version, err = ifMatch(match)
-	}
-	var old appointment.Appointment
-	if err == nil {
-		old, err = h.Visits.Get(r.Context(), id)
-		if apperr.KindOf(err) == apperr.KindNotFound {
-			err = notFound("Appointment", r.PathValue("id"))
-		}
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
+		return written{}, err
 	}
 	e := auth.AuditEvent(r)
+	if id == "" {
+		if in.ID != "" {
+			return written{}, invalid("fhir.id_on_create", "Appointment.id")
+		}
+		if in.Status != "" && in.Status != "booked" {
+			return written{}, invalid("fhir.appointment_status", "Appointment.status")
+		}
+		input, err := appointmentInput(in.Appointment)
+		if err != nil {
+			return written{}, err
+		}
+		a, err := h.Visits.CreateIn(r.Context(), tx, e, input)
+		if err != nil {
+			return written{}, renameFields(err, appointmentFields)
+		}
+		return written{res: toAppointment(a), status: http.StatusCreated}, nil
+	}
+	aid, version, old, err := h.updated(r, tx, "Appointment", id, in.ID, c)
+	if err != nil {
+		return written{}, err
+	}
 	var a appointment.Appointment
 	if in.Status != "" && in.Status != appointmentStatus[old.Status] {
 		act, ok := statusActions[in.Status]
 		if !ok {
-			WriteError(w, r, invalid("fhir.appointment_status", "Appointment.status"))
-			return
+			return written{}, invalid("fhir.appointment_status", "Appointment.status")
 		}
 		reason := ""
 		if in.CancelationReason != nil {
 			reason = in.CancelationReason.Text
 		}
-		a, err = h.Visits.Transition(r.Context(), e, id, act, version, reason)
+		a, err = h.Visits.TransitionIn(r.Context(), tx, e, aid, act, version, reason)
 	} else {
 		input, ierr := appointmentInput(in.Appointment)
 		if ierr != nil {
-			WriteError(w, r, ierr)
-			return
+			return written{}, ierr
 		}
-		a, err = h.Visits.Update(r.Context(), e, id, version, input)
-	}
-	var ae *apperr.Error
-	if errors.As(err, &ae) && ae.Key == "error.conflict" {
-		err = &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
+		a, err = h.Visits.UpdateIn(r.Context(), tx, e, aid, version, input)
 	}
 	if err != nil {
-		WriteError(w, r, renameFields(err, appointmentFields))
-		return
+		return written{}, versionConflict(renameFields(err, appointmentFields), version)
 	}
-	res := toAppointment(a)
-	w.Header().Set("Location", location(h.baseURL(r), "Appointment", res.ID, res.Meta.VersionID))
-	respond(w, http.StatusOK, res)
+	return written{res: toAppointment(a), status: http.StatusOK}, nil
+}
+
+// updated reads what an update of an appointment-made resource (Appointment, Encounter)
+// changes: its id (matching the body's), If-Match's version, and the appointment as stored.
+func (h *Handler) updated(r *http.Request, tx *sql.Tx, kind, id, bodyID string, c conditions) (int64, int, appointment.Appointment, error) {
+	aid, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || aid <= 0 {
+		return 0, 0, appointment.Appointment{}, notFound(kind, id)
+	}
+	if bodyID != id {
+		return 0, 0, appointment.Appointment{}, invalid("fhir.id_mismatch", kind+".id")
+	}
+	version, err := c.version()
+	if err != nil {
+		return 0, 0, appointment.Appointment{}, err
+	}
+	recs, err := appointment.RecordsIn(r.Context(), tx, appointment.RecordFilter{IDs: []int64{aid}, Limit: 1})
+	if err != nil {
+		return 0, 0, appointment.Appointment{}, err
+	}
+	if len(recs) == 0 {
+		return 0, 0, appointment.Appointment{}, notFound(kind, id)
+	}
+	return aid, version, recs[0].Appointment, nil
+}
+
+// versionConflict says a version conflict as a failed If-Match.
+func versionConflict(err error, version int) error {
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Key == "error.conflict" {
+		return &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
+	}
+	return err
 }

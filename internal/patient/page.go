@@ -42,6 +42,12 @@ func (s *Store) Page(ctx context.Context, f Filter) ([]Patient, int64, error) {
 	return s.page(ctx, s.DB, f)
 }
 
+// PageIn is Page as q sees the register: inside a writer's transaction, with the patients
+// it has written (a FHIR transaction's conditional references).
+func (s *Store) PageIn(ctx context.Context, q database.Querier, f Filter) ([]Patient, int64, error) {
+	return s.page(ctx, q, f)
+}
+
 // page is Page on q (a transaction, or the database).
 func (s *Store) page(ctx context.Context, q database.Querier, f Filter) ([]Patient, int64, error) {
 	if len(f.Words) == 0 {

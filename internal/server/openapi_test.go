@@ -49,8 +49,11 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		}
 	}
 	env := apitest.New(t, dbtest.Open(t, dbtest.Engines()[0].URL(t)))
+	served := map[string]bool{}
 	for _, rt := range env.Server.Routes {
-		key := rt.Method + " " + rt.Path
+		// "/a/{$}" serves /a/ alone: the operation of /a at its other address, documented
+		// there (OpenAPI paths end without a slash).
+		key := rt.Method + " " + strings.TrimSuffix(rt.Path, "/{$}")
 		perm, ok := documented[key]
 		if !ok {
 			t.Errorf("%s is served but not in api/openapi.yaml", key)
@@ -62,9 +65,11 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		if sessionOnly[key] != rt.SessionOnly {
 			t.Errorf("%s: openapi.yaml says x-session-only %v, the route declares %v", key, sessionOnly[key], rt.SessionOnly)
 		}
-		delete(documented, key)
+		served[key] = true
 	}
 	for key := range documented {
-		t.Errorf("api/openapi.yaml documents %s, which the server does not serve", key)
+		if !served[key] {
+			t.Errorf("api/openapi.yaml documents %s, which the server does not serve", key)
+		}
 	}
 }

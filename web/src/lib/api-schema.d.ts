@@ -1142,7 +1142,7 @@ export type paths = {
     };
   };
   "/fhir/R4": {
-    /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves but $export and its files. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
+    /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
     post: operations["postFhirBundle"];
   };
   "/fhir/R4/.well-known/smart-configuration": {
@@ -1367,6 +1367,8 @@ export type paths = {
   "/fhir/R4/Encounter": {
     /** Search Encounter (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Visits: patient or subject, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
     get: operations["searchFhirEncounter"];
+    /** Register a walk-in visit through the appointment book: class AMB, subject Patient/<id>, one participant.individual Practitioner/<id>, period (start; end, or 15 minutes), type text (walk-in unless given), one reasonCode; status arrived, in-progress or finished (booked, arrived, started and completed as the app does, each audited). In-progress and finished also need write diagnosis (403). The book's rules hold: no double booking (409), a start not in a past day. */
+    post: operations["createFhirEncounter"];
   };
   "/fhir/R4/Encounter/_history": {
     /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
@@ -1375,6 +1377,8 @@ export type paths = {
   "/fhir/R4/Encounter/{id}": {
     /** Read one Encounter, with ETag W/"<versionId>". */
     get: operations["readFhirEncounter"];
+    /** Start (in-progress) or finish (finished) a visit, which needs write diagnosis too, or, while the book allows it (booked or arrived), change its period, doctor, type or reason; at its version (If-Match, required; 412 when stale). */
+    put: operations["updateFhirEncounter"];
     parameters: {
       path: {
         id: string;
@@ -7824,7 +7828,7 @@ export type operations = {
       };
     };
   };
-  /** A batch or transaction Bundle (at most 1,000 entries, 8 MB): Patient create (If-None-Exist too) and update (If-Match), and reads of anything the API serves but $export and its files. A transaction is all or nothing, in one database transaction, urn:uuid fullUrls resolved in later entries; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. A batch takes each entry on its own, answering each with its status (and OperationOutcome). Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
+  /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
   postFhirBundle: {
     responses: {
       /** @description A batch-response or transaction-response Bundle. */
@@ -7835,6 +7839,10 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: a transaction's entry's If-Match is stale, or its conditional reference finds no patient or several. */
+      412: {
         content: never;
       };
       /** @description An OperationOutcome: too many entries (too-costly) or over 8 MB (too-long). */
@@ -8552,6 +8560,29 @@ export type operations = {
       };
     };
   };
+  /** Register a walk-in visit through the appointment book: class AMB, subject Patient/<id>, one participant.individual Practitioner/<id>, period (start; end, or 15 minutes), type text (walk-in unless given), one reasonCode; status arrived, in-progress or finished (booked, arrived, started and completed as the app does, each audited). In-progress and finished also need write diagnosis (403). The book's rules hold: no double booking (409), a start not in a past day. */
+  createFhirEncounter: {
+    responses: {
+      /** @description The visit registered. */
+      201: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: starting or finishing a visit needs write diagnosis. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the doctor is booked then. */
+      409: {
+        content: never;
+      };
+    };
+  };
   /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
   typeHistoryFhirEncounter: {
     responses: {
@@ -8583,6 +8614,42 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       404: {
+        content: never;
+      };
+    };
+  };
+  /** Start (in-progress) or finish (finished) a visit, which needs write diagnosis too, or, while the book allows it (booked or arrived), change its period, doctor, type or reason; at its version (If-Match, required; 412 when stale). */
+  updateFhirEncounter: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The visit. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the element. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome: starting or finishing a visit needs write diagnosis. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: not possible in its state, or double-booked. */
+      409: {
+        content: never;
+      };
+      /** @description An OperationOutcome: it has changed. */
+      412: {
+        content: never;
+      };
+      /** @description An OperationOutcome: If-Match is missing. */
+      428: {
         content: never;
       };
     };

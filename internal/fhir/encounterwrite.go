@@ -1,0 +1,167 @@
+package fhir
+
+import (
+	"database/sql"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/appointment"
+	"emr/internal/auth"
+)
+
+// ---- Encounter: a visit the patient has come to, registered in the appointment book ----
+//
+// An Encounter is an appointment the patient arrived at (ADR 35): one POSTed is a walk-in
+// registered as the front desk registers it — booked with the doctor for its period, then
+// arrived, and, when the Encounter says so, started and finished (each change audited as the
+// app's own). A visit still to come is an Appointment, not an Encounter.
+
+type encounterIn struct {
+	Encounter
+	Text json.RawMessage `json:"text,omitempty"`
+}
+
+// WalkInMinutes is a visit's length when its Encounter gives no end.
+const WalkInMinutes = 15
+
+// encounterArrivals are the statuses an Encounter is registered in, as the book's.
+var encounterArrivals = map[string]string{"arrived": appointment.Arrived, "in-progress": appointment.InProgress, "finished": appointment.Completed}
+
+// encounterActions are the status changes an Encounter update may make.
+// (An arrived visit is cancelled in the app, with its reason, which Encounter does not carry.)
+var encounterActions = map[string]appointment.Action{"in-progress": appointment.Start, "finished": appointment.Complete}
+
+// clinical are the statuses the doctor's part of a visit starts: only whoever writes the
+// diagnosis may start or complete a visit, as in the app.
+var clinical = map[string]bool{appointment.InProgress: true, appointment.Completed: true}
+
+var encounterFields = map[string]string{
+	"patient_id": "Encounter.subject", "doctor_id": "Encounter.participant", "starts_at": "Encounter.period.start",
+	"duration_minutes": "Encounter.period.end", "type": "Encounter.type", "reason": "Encounter.reasonCode",
+}
+
+// encounterInput reads a written Encounter onto the book's input; minutes is the length
+// when it gives no end.
+func encounterInput(e Encounter, minutes int) (appointment.Input, error) {
+	var in appointment.Input
+	if e.ResourceType != "Encounter" {
+		return in, invalid("fhir.wrong_resource_type", "resourceType", "Encounter")
+	}
+	if e.Class.Code != "AMB" || (e.Class.System != "" && e.Class.System != systemActCode) {
+		return in, invalid("fhir.encounter_class", "Encounter.class")
+	}
+	if e.Subject != nil {
+		in.PatientID = idOf(e.Subject.Reference, "Patient")
+	}
+	if len(e.Participant) == 1 && e.Participant[0].Individual != nil {
+		in.DoctorID = idOf(e.Participant[0].Individual.Reference, "Practitioner")
+	}
+	if in.PatientID == 0 || in.DoctorID == 0 {
+		return in, invalid("fhir.encounter_participants", "Encounter.participant")
+	}
+	if e.Period == nil || e.Period.Start == "" {
+		return in, invalid("fhir.bad_date", "Encounter.period.start", "period.start")
+	}
+	start, err := time.Parse(time.RFC3339Nano, e.Period.Start)
+	if err != nil {
+		return in, invalid("fhir.bad_date", "Encounter.period.start", "period.start")
+	}
+	in.StartsAt, in.DurationMinutes = start.UTC().Format(time.RFC3339), minutes
+	if e.Period.End != "" {
+		end, err := time.Parse(time.RFC3339Nano, e.Period.End)
+		if err != nil {
+			return in, invalid("fhir.bad_date", "Encounter.period.end", "period.end")
+		}
+		in.DurationMinutes = int(end.Sub(start) / time.Minute)
+	}
+	in.Type = "walk-in"
+	switch {
+	case len(e.Type) > 1:
+		return in, invalid("fhir.one_value", "Encounter.type", "type")
+	case len(e.Type) == 1:
+		in.Type = e.Type[0].Text
+	}
+	switch {
+	case len(e.ReasonCode) > 1:
+		return in, invalid("fhir.one_reason", "Encounter.reasonCode")
+	case len(e.ReasonCode) == 1:
+		in.Reason = e.ReasonCode[0].Text
+	}
+	return in, nil
+}
+
+// idOf is the id of a reference to kind ("Patient/12"), 0 when it is not one.
+func idOf(reference, kind string) int64 {
+	id, ok := strings.CutPrefix(reference, kind+"/")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// writeEncounter registers a walk-in visit (id "") or changes one inside tx: a change of
+// status is the book's status change (start, complete, cancel), any other change the
+// visit's time, doctor, type or reason, while the book allows it.
+func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
+	var in encounterIn
+	if err := decodeStrict(data, &in); err != nil {
+		return written{}, err
+	}
+	p, e := auth.PrincipalFrom(r.Context()), auth.AuditEvent(r)
+	if id == "" {
+		if in.ID != "" {
+			return written{}, invalid("fhir.id_on_create", "Encounter.id")
+		}
+		status, ok := encounterArrivals[in.Status]
+		if !ok {
+			return written{}, invalid("fhir.encounter_status", "Encounter.status")
+		}
+		if clinical[status] && !p.MayFHIR(auth.WriteDiagnosis) {
+			return written{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.encounter_clinical", Expression: "Encounter.status"}
+		}
+		input, err := encounterInput(in.Encounter, WalkInMinutes)
+		if err != nil {
+			return written{}, err
+		}
+		a, err := h.Visits.CreateVisitIn(r.Context(), tx, e, input, status)
+		if err != nil {
+			return written{}, renameFields(err, encounterFields)
+		}
+		return written{res: toEncounter(a), status: http.StatusCreated}, nil
+	}
+	aid, version, old, err := h.updated(r, tx, "Encounter", id, in.ID, c)
+	if err != nil {
+		return written{}, err
+	}
+	var a appointment.Appointment
+	if in.Status != encounterStatus[old.Status] {
+		act, ok := encounterActions[in.Status]
+		if !ok {
+			return written{}, invalid("fhir.encounter_status", "Encounter.status")
+		}
+		if clinical[act.To] && !p.MayFHIR(auth.WriteDiagnosis) {
+			return written{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.encounter_clinical", Expression: "Encounter.status"}
+		}
+		a, err = h.Visits.TransitionIn(r.Context(), tx, e, aid, act, version, "")
+	} else {
+		input, ierr := encounterInput(in.Encounter, old.DurationMinutes)
+		if ierr != nil {
+			return written{}, ierr
+		}
+		if input.PatientID != old.PatientID {
+			return written{}, invalid("fhir.vital_subject", "Encounter.subject")
+		}
+		a, err = h.Visits.UpdateIn(r.Context(), tx, e, aid, version, input)
+	}
+	if err != nil {
+		return written{}, versionConflict(renameFields(err, encounterFields), version)
+	}
+	return written{res: toEncounter(a), status: http.StatusOK}, nil
+}
