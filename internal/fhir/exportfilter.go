@@ -10,8 +10,8 @@ import (
 )
 
 // exportTokens are the token parameters an export's _typeFilter may name, per type: each
-// type's own token search parameters (Appointment's and DiagnosticReport's are read by
-// their stores, not on built resources, and are not offered). Besides them a filter takes
+// type's own token search parameters (Appointment's status is read by the appointment
+// book's query, not on built resources, and is not offered). Besides them a filter takes
 // _id and _lastUpdated; anything else is refused at the kick-off, naming it, rather than
 // ignored (an ignored filter would export what the client asked to leave out).
 var exportTokens = map[string]map[string]tokenParam{
@@ -25,7 +25,7 @@ var exportTokens = map[string]map[string]tokenParam{
 		}, ""),
 	},
 	"AllergyIntolerance": allergyTokens, "Encounter": encounterTokens, "Appointment": {},
-	"Condition": conditionTokens, "Observation": observationTokens, "ServiceRequest": serviceRequestTokens, "DiagnosticReport": {},
+	"Condition": conditionTokens, "Observation": observationTokens, "ServiceRequest": serviceRequestTokens, "DiagnosticReport": reportTokens,
 	"MedicationRequest": medicationRequestTokens, "DocumentReference": documentTokens, "Practitioner": practitionerTokens,
 	"PractitionerRole": practitionerRoleTokens, "Organization": organizationTokens, "Location": {},
 }
