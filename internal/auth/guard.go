@@ -93,6 +93,7 @@ type Guard struct {
 	Sessions *Sessions
 	Tokens   *APITokens
 	Clients  *Clients
+	Apps     *Apps
 }
 
 // Wrap returns the route's handler behind its checks.
@@ -132,7 +133,7 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 				fail(w, r, apperr.Forbidden("auth.forbidden"))
 				return
 			}
-			if rt.SessionOnly && (p.TokenID != 0 || p.ClientID != 0) {
+			if rt.SessionOnly && p.ByCredential() {
 				fail(w, r, apperr.Forbidden("auth.session_only"))
 				return
 			}
@@ -140,6 +141,7 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 				fail(w, r, apperr.Forbidden("auth.scope"))
 				return
 			}
+			p.Confined = p.confinement(rt)
 			r = r.WithContext(WithPrincipal(r.Context(), p))
 		}
 		rt.Handler(w, r)
@@ -155,6 +157,29 @@ func (p *Principal) MayUse(rt Route) bool {
 	return rt.Access.Allows(p)
 }
 
+// confinement is the patient a request on rt is confined to: the launch's patient when the
+// route is reached through the grant's patient/ scopes alone (a user/ scope allowing it
+// reaches what the account does). A route checking each resource itself (a Bundle, an
+// export) is confined whenever the grant has a patient/ scope.
+func (p *Principal) confinement(rt Route) int64 {
+	if p.LaunchPatient == 0 {
+		return 0
+	}
+	confined := false
+	for _, s := range p.Scopes {
+		switch {
+		case s.Context == "patient" && (rt.Resource == "" || s.Allows(rt.Resource, rt.Interaction)):
+			confined = true
+		case s.Context != "patient" && rt.Resource != "" && s.Allows(rt.Resource, rt.Interaction):
+			return 0
+		}
+	}
+	if confined {
+		return p.LaunchPatient
+	}
+	return 0
+}
+
 // MayFHIR reports whether the principal may do, on the FHIR API, what perm allows: a user
 // who holds it, or a backend client (whose scopes are checked apart).
 func (p *Principal) MayFHIR(perm Permission) bool { return p.ClientID != 0 || p.Can(perm) }
@@ -167,6 +192,8 @@ func (g *Guard) principal(r *http.Request, bearer string, hasAuthorization bool)
 		return nil, apperr.Invalid("auth.token_with_cookie")
 	case hasAuthorization && (bearer == "" || g.Tokens == nil):
 		return nil, apperr.Unauthenticated("auth.token_invalid")
+	case hasAuthorization && strings.HasPrefix(bearer, AppTokenPrefix) && g.Apps != nil:
+		p, err = g.Apps.LookupToken(r.Context(), bearer)
 	case hasAuthorization && strings.HasPrefix(bearer, ClientTokenPrefix) && g.Clients != nil:
 		p, err = g.Clients.LookupToken(r.Context(), bearer)
 	case hasAuthorization:

@@ -37,6 +37,8 @@ func (p *Principal) Credential() string {
 		return TokenCredential(p.TokenID, p.TokenName)
 	case p.ClientID != 0:
 		return p.Username + " " + strconv.Quote(p.Name)
+	case p.GrantID != 0:
+		return AppCredential(p.AppClientID, p.TokenName, p.GrantID)
 	}
 	return ""
 }

@@ -46,9 +46,24 @@ type Principal struct {
 	Scopes    []Scope
 	// ClientID is the backend client (a system, no person) the request came from, 0 for a
 	// user: its scopes alone say what it may do, on the FHIR API only.
-	ClientID  int64
+	ClientID int64
+	// GrantID is the SMART app grant whose access token the request came with (0: none):
+	// the account's, as a token's, narrowed by the grant's scopes. AppClientID is the app's
+	// client_id (TokenName its name). LaunchPatient is the patient in the launch's context:
+	// what the grant's patient/ scopes reach.
+	GrantID       int64
+	AppClientID   string
+	LaunchPatient int64
+	// Confined is the patient this request is confined to (0: none): set by the guard when
+	// the route is reached through patient/ scopes alone, and honoured by the FHIR API's
+	// one check of what a caller may read and its searches' conditions.
+	Confined  int64
 	tokenHash string
 }
+
+// ByCredential reports whether the request came with a credential (an API token, a backend
+// client's or a SMART app's token) rather than a browser session.
+func (p *Principal) ByCredential() bool { return p.TokenID != 0 || p.ClientID != 0 || p.GrantID != 0 }
 
 // Identity is who an account is, as its record and roles say: what a session's principal
 // is made of.

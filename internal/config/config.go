@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,6 +65,10 @@ type Config struct {
 	// mail server (smtp://USER:PASS@HOST:587 with STARTTLS, smtps://… with TLS), from SMTPFrom.
 	SMTPURL  string
 	SMTPFrom string
+
+	// CORSOrigins are the browser origins (scheme://host[:port]) whose scripts may call the
+	// FHIR API and its OAuth endpoints with a bearer token: SMART apps served from elsewhere.
+	CORSOrigins []string
 }
 
 // Env lists every environment variable, its flag and meaning, for --help.
@@ -92,6 +97,7 @@ var Env = [][3]string{
 	{"EMR_BACKUP_PLAINTEXT", "--backup-plaintext", "1: write scheduled backups unencrypted (anyone holding one reads and can change every record)"},
 	{"EMR_SMTP_URL", "--smtp-url", "e-mail escalated critical results through this mail server: smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://…:465 (default: alerts stay in the app)"},
 	{"EMR_SMTP_FROM", "--smtp-from", "the address those e-mails come from, e.g. emr@clinic.example (required with --smtp-url)"},
+	{"EMR_CORS_ORIGINS", "--cors-origin", "browser origins (https://app.example, comma-separated) whose scripts may call the FHIR API with a bearer token (default: none)"},
 	{"EMR_SECRET_KEY_FILE", "--secret-key-file", "the key file sealing second factors and the push secret and authenticating backups (default: /etc/emr/keys as root or when /etc/emr exists, else ~/.config/emr/keys; a file at the earlier place beside the database is still found)"},
 }
 
@@ -213,6 +219,12 @@ func BindRecipients(fs *flag.FlagSet, name string, c *Config) {
 	fs.Var(recipients{&c.BackupRecipients}, name, "an age public key (age1…) to encrypt backups to; repeatable or comma-separated (env EMR_BACKUP_RECIPIENTS)")
 }
 
+// BindCORS registers --cors-origin with its environment default.
+func BindCORS(fs *flag.FlagSet, c *Config) {
+	_ = recipients{&c.CORSOrigins}.Set(env("EMR_CORS_ORIGINS", ""))
+	fs.Var(recipients{&c.CORSOrigins}, "cors-origin", "a browser origin (https://app.example) whose scripts may call the FHIR API with a bearer token; repeatable or comma-separated (env EMR_CORS_ORIGINS)")
+}
+
 // secret is a flag whose value holds a password (a mail server's, a push provider's): set
 // like a string, never written back (the usage text shows no default taken from the
 // environment).
@@ -252,6 +264,7 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	c.SMTPURL = env("EMR_SMTP_URL", "")
 	fs.Var(hiddenValue{&c.SMTPURL}, "smtp-url", "e-mail escalated critical results through this mail server, smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://… (env EMR_SMTP_URL)")
 	fs.StringVar(&c.SMTPFrom, "smtp-from", env("EMR_SMTP_FROM", ""), "the address those e-mails come from (env EMR_SMTP_FROM)")
+	BindCORS(fs, c)
 	BindSecretKey(fs, c)
 }
 
@@ -308,10 +321,24 @@ func (c Config) validateOperations() error {
 	if c.BackupDir != "" && (c.BackupEvery < time.Minute || c.BackupKeep < 1) {
 		return errors.New("scheduled backups need --backup-every of at least 1m and --backup-keep of at least 1")
 	}
+	for _, o := range c.CORSOrigins {
+		if !IsOrigin(o) {
+			return fmt.Errorf("the CORS origin %q must be an origin alone, scheme://host[:port] such as https://app.example (no path, no wildcard)", o)
+		}
+	}
 	if c.BackupDir != "" && len(c.BackupRecipients) == 0 && !c.BackupPlaintext {
 		return errors.New("scheduled backups are encrypted: give EMR_BACKUP_RECIPIENTS (an age public key, age1…, made with age-keygen), or EMR_BACKUP_PLAINTEXT=1 to write them unencrypted on purpose")
 	}
 	return nil
+}
+
+// IsOrigin reports whether o is a web origin as a browser sends it in an Origin header:
+// http or https, a host, an optional port, nothing else. A wildcard is no origin: every
+// origin allowed is named.
+func IsOrigin(o string) bool {
+	u, err := url.Parse(o)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Hostname() != "" && !strings.Contains(u.Host, "*") &&
+		u.User == nil && u.Path == "" && u.RawQuery == "" && u.Fragment == "" && o == strings.ToLower(u.Scheme+"://"+u.Host)
 }
 
 // Location returns the clinic's time zone.

@@ -117,9 +117,10 @@ func hasCategory(kind, category string) bool {
 	return false
 }
 
-// readable reports whether p may read res, by its type and category.
+// readable reports whether p may read res, by its type and category, and, for a request
+// confined to a patient (a SMART app's patient/ scopes), by the patient it belongs to.
 func readable(p *auth.Principal, res Resource) bool {
-	return mayRead(p, res.ResourceKind(), categoryOf(res))
+	return mayRead(p, res.ResourceKind(), categoryOf(res)) && inContext(p, res)
 }
 
 // leftOut lists what of kinds p may not read: a whole type ("Encounter") or a category of a

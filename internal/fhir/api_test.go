@@ -526,8 +526,8 @@ func TestFHIRWritesKeepTheRegistersRules(t *testing.T) {
 			t.Errorf("future birth date: %v", oo)
 		}
 		unknown := newPatientResource("Vo")
-		unknown["photo"] = []any{map[string]any{"contentType": "image/png"}}
-		send(t, api, "POST", base+"/Patient", unknown, nil, http.StatusBadRequest)
+		unknown["modifierExtension"] = []any{map[string]any{"url": "https://example.org/fhir/not-this-person", "valueBoolean": true}}
+		send(t, api, "POST", base+"/Patient", unknown, nil, http.StatusUnprocessableEntity)
 
 		// An update needs the version it changes; a stale one is 412 and changes nothing.
 		p["telecom"] = []any{map[string]any{"system": "phone", "value": "0903 999 000"}}
@@ -1158,6 +1158,16 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		if v.Vitals.Weight == nil || *v.Vitals.Weight != 71 || v.Vitals.Temperature == nil || *v.Vitals.Temperature != 38 {
 			t.Errorf("the visit's vitals: %+v", v.Vitals)
 		}
+		// As another system sends it: a profile and an extension (dropped, named), a modifier
+		// extension (refused).
+		pulse := vital("8867-4", 80, "/min")
+		pulse["meta"] = map[string]any{"profile": []string{"http://hl7.org/fhir/StructureDefinition/heartrate"}}
+		pulse["extension"] = []any{map[string]any{"url": "https://example.org/fhir/device-id", "valueString": "monitor-7"}}
+		if _, r := send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusCreated); r.Header.Get("X-FHIR-Dropped") != "Observation.extension[0]" {
+			t.Errorf("an Observation's extension: dropped %q", r.Header.Get("X-FHIR-Dropped"))
+		}
+		pulse["modifierExtension"] = pulse["extension"]
+		send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusUnprocessableEntity)
 		clerk, _ := c.token(t, "clerk", "")
 		send(t, clerk, "POST", "/fhir/R4/Observation", vital("8867-4", 80, "/min"), nil, http.StatusForbidden)
 
@@ -1167,7 +1177,12 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 			"appointmentType": map[string]any{"text": "follow-up"}, "participant": []any{
 				map[string]any{"actor": map[string]any{"reference": fmt.Sprintf("Patient/%d", c.nkaID)}, "status": "accepted"},
 				map[string]any{"actor": map[string]any{"reference": fmt.Sprintf("Practitioner/%d", c.env.UserID("doc"))}, "status": "accepted"}}}
-		a, _ := send(t, clerk, "POST", "/fhir/R4/Appointment", appt, nil, http.StatusCreated)
+		appt["extension"] = []any{map[string]any{"url": "https://example.org/fhir/booking-channel", "valueString": "phone"}}
+		a, r := send(t, clerk, "POST", "/fhir/R4/Appointment", appt, nil, http.StatusCreated)
+		if r.Header.Get("X-FHIR-Dropped") != "Appointment.extension[0]" {
+			t.Errorf("an Appointment's extension: dropped %q", r.Header.Get("X-FHIR-Dropped"))
+		}
+		delete(appt, "extension")
 		send(t, clerk, "POST", "/fhir/R4/Appointment", appt, nil, http.StatusConflict)
 		a["start"] = start.Add(time.Hour).Format(time.RFC3339)
 		a["end"] = start.Add(time.Hour + 20*time.Minute).Format(time.RFC3339)

@@ -324,7 +324,7 @@ func (h *Handler) entryOf(r *http.Request, out written) BundleEntry {
 	if out.withheld || prefer != "representation" {
 		entry.Resource = nil
 	}
-	if out.withheld || prefer == "OperationOutcome" {
+	if out.withheld || prefer == "OperationOutcome" || len(out.dropped) > 0 {
 		oo := writtenOutcome(r, out)
 		entry.Response.Outcome = &oo
 	}
@@ -498,7 +498,7 @@ func (h *Handler) conditionalReference(r *http.Request, tx *sql.Tx, kind, query 
 	if err != nil {
 		return "", err
 	}
-	f, matches, err := patientFilter(q)
+	f, matches, err := patientFilter(q, h.ownSystems(r.Context()))
 	if err != nil {
 		return "", err
 	}
@@ -642,10 +642,11 @@ func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]s
 	return entry, size
 }
 
-// creates reports whether every write is a plain registration (POST Patient, no condition).
+// creates reports whether every write is a plain registration (POST Patient, no condition,
+// no identifier: another patient may have one, which is checked a registration at a time).
 func creates(writes []*entryWork) bool {
 	for _, ew := range writes {
-		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" {
+		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" || bytes.Contains(ew.in.Resource, []byte(`"identifier"`)) {
 			return false
 		}
 	}
@@ -674,21 +675,17 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 	}
 	inputs := make([]patient.Input, 0, len(writes))
 	at := make([]int, 0, len(writes)) // the write each input is
+	dropped := make([]notes, len(writes))
+	own := h.ownSystems(r.Context())
 	for i, ew := range writes {
 		var in patientIn
-		err := decodeStrict(ew.in.Resource, &in)
-		switch {
-		case err != nil:
-		case in.ID != "":
-			err = invalid("fhir.id_on_create", "Patient.id")
-		case len(in.Identifier) > 0:
-			err = invalid("fhir.identifier_assigned", "Patient.identifier")
-		case in.Active != nil && !*in.Active:
-			err = invalid("fhir.active_on_create", "Patient.active")
-		}
 		var input patient.Input
+		err := decodeResource(ew.in.Resource, "Patient", &in, &dropped[i])
+		if err == nil && in.ResourceType != "Patient" {
+			err = invalid("fhir.wrong_resource_type", "resourceType", "Patient")
+		}
 		if err == nil {
-			input, err = toInput(in.Patient, patient.Input{})
+			input, err = createInput(in, own, &dropped[i])
 		}
 		if err != nil {
 			if atomic {
@@ -712,11 +709,11 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 			failures[i] = asFHIR(errs[k])
 			continue
 		}
-		res := toPatient(made[k])
+		res := toPatient(made[k], own[0])
 		if writes[i].in.FullURL != "" {
 			refs[writes[i].in.FullURL] = "Patient/" + res.ID
 		}
-		writes[i].response = h.entryOf(r, written{res: res, status: http.StatusCreated})
+		writes[i].response = h.entryOf(r, written{res: res, status: http.StatusCreated, dropped: dropped[i]})
 	}
 	return failures, nil
 }

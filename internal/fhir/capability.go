@@ -3,6 +3,7 @@ package fhir
 import (
 	"net/http"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -66,6 +67,7 @@ type CapabilityResource struct {
 	Operation         []CapabilityOperation   `json:"operation,omitempty"`
 	// SupportedProfile are the profiles the type's resources claim where they conform.
 	SupportedProfile []string `json:"supportedProfile,omitempty"`
+	Documentation    string   `json:"documentation,omitempty"`
 }
 
 // CapabilityInteraction is one interaction a resource type supports.
@@ -103,7 +105,8 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	rest := CapabilityRest{Mode: "server", Security: &CapabilitySecurity{
 		Service: []CodeableConcept{*concept("http://terminology.hl7.org/CodeSystem/restful-security-service", "SMART-on-FHIR", "SMART-on-FHIR")},
 		Description: "Bearer tokens: API tokens made by an administrator or the account holder, each acting as its account narrowed by SMART-style scopes; " +
-			"and SMART Backend Services (client_credentials with a private_key_jwt assertion, RS384 or ES384; token endpoint in .well-known/smart-configuration) for system/ scopes.",
+			"and SMART Backend Services (client_credentials with a private_key_jwt assertion, RS384 or ES384; token endpoint in .well-known/smart-configuration) for system/ scopes; " +
+			"and SMART App Launch (authorization code with PKCE S256 for public clients, EHR and standalone launch, openid fhirUser, refresh tokens) for browser apps registered by the clinic.",
 	}}
 	kinds := make([]string, 0, len(searchParams))
 	for kind := range searchParams {
@@ -122,6 +125,15 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 			res.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/patient-export"},
 				{Name: "everything", Definition: "http://hl7.org/fhir/OperationDefinition/Patient-everything"}}
 			res.ConditionalCreate = true
+			res.Documentation = "The clinic's patient number is the identifier of system " + h.numberSystem(r.Context()) +
+				" (set under Settings → Clinic; derived from the public address, else " + MRNSystem + ", which is always found too); the clinic assigns it. " +
+				"Identifiers of other systems are kept, one patient each, and found by identifier=system|value, value, |value or system|. " +
+				"What a Patient carries beside the register's fields (other names, contact points, structured addresses, communication, meta.profile) is kept and given back as sent."
+		}
+		if res.Versioning == "versioned-update" {
+			res.Documentation = strings.TrimSpace(res.Documentation + " A write drops the elements and extensions the clinic does not keep and names them: in the " +
+				DroppedHeader + " header, and as warnings under Prefer: return=OperationOutcome (or in a Bundle entry's response.outcome); " +
+				"a modifierExtension, or a modifier element not kept, refuses the write (422).")
 		}
 		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"}, CapabilitySearchParam{Name: "_lastUpdated", Type: "date"})
 		for _, name := range sortedKeys(searchParams[kind]) {

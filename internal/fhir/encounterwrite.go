@@ -111,7 +111,8 @@ func idOf(reference, kind string) int64 {
 // visit's time, doctor, type or reason, while the book allows it.
 func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
 	var in encounterIn
-	if err := decodeStrict(data, &in); err != nil {
+	var dropped notes
+	if err := decodeResource(data, "Encounter", &in, &dropped); err != nil {
 		return written{}, err
 	}
 	p, e := auth.PrincipalFrom(r.Context()), auth.AuditEvent(r)
@@ -134,7 +135,7 @@ func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id st
 		if err != nil {
 			return written{}, renameFields(err, encounterFields)
 		}
-		return written{res: toEncounter(a), status: http.StatusCreated}, nil
+		return written{res: toEncounter(a), status: http.StatusCreated, dropped: dropped}, nil
 	}
 	aid, version, old, err := h.updated(r, tx, "Encounter", id, in.ID, c)
 	if err != nil {
@@ -163,5 +164,5 @@ func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id st
 	if err != nil {
 		return written{}, versionConflict(renameFields(err, encounterFields), version)
 	}
-	return written{res: toEncounter(a), status: http.StatusOK}, nil
+	return written{res: toEncounter(a), status: http.StatusOK, dropped: dropped}, nil
 }

@@ -85,7 +85,7 @@ func (h *Handler) gather(ctx context.Context, id int64, lang string, add func(..
 	if err != nil {
 		return err
 	}
-	if err := add(toPatient(pt)); err != nil {
+	if err := add(toPatient(pt, h.numberSystem(ctx))); err != nil {
 		return err
 	}
 	if err := add(toAllergies(pt)...); err != nil {

@@ -114,7 +114,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 					return counts, err
 				}
 				for _, p := range list {
-					if err := emit(toPatient(p)); err != nil {
+					if err := emit(toPatient(p, h.numberSystem(ctx))); err != nil {
 						return counts, err
 					}
 					for _, a := range toAllergies(p) {
@@ -186,7 +186,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 				return counts, err
 			}
 			for _, p := range list {
-				if err := emit(toPatient(p)); err != nil {
+				if err := emit(toPatient(p, h.numberSystem(ctx))); err != nil {
 					return counts, err
 				}
 				for _, a := range toAllergies(p) {

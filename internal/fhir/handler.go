@@ -26,6 +26,7 @@ import (
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
+	"emr/internal/secret"
 	"emr/internal/settings"
 )
 
@@ -52,9 +53,13 @@ type Handler struct {
 	MaxImport int64
 	// Clients are the backend clients (SMART Backend Services).
 	Clients *auth.Clients
+	// Apps are the SMART apps (SMART App Launch), and Keys the key file whose derived key
+	// signs their id_tokens.
+	Apps *auth.Apps
+	Keys *secret.Ring
 
 	publicMu    sync.Mutex
-	public      string
+	settings    settings.Clinic // the clinic's settings, as last read
 	publicUntil time.Time
 }
 
@@ -171,7 +176,16 @@ func (h *Handler) Routes() []auth.Route {
 	routes = append(routes,
 		auth.Route{Method: "GET", Path: Base + "/.well-known/smart-configuration", Access: auth.Public, Handler: h.smartConfiguration},
 		auth.Route{Method: "POST", Path: Base + TokenPath, Access: auth.Public, NoCSRF: true, Handler: h.token},
+		// SMART App Launch: the authorization endpoint only hands the request to the consent
+		// page (it changes nothing, so a form POST needs no CSRF token); the id_token's keys.
+		auth.Route{Method: "GET", Path: Base + AuthorizePath, Access: auth.Public, Handler: h.authorize},
+		auth.Route{Method: "POST", Path: Base + AuthorizePath, Access: auth.Public, NoCSRF: true, Handler: h.authorize},
+		auth.Route{Method: "GET", Path: Base + JWKSPath, Access: auth.Public, Handler: h.jwks},
 	)
+	// A SMART app's token reaches, through patient/ scopes, the patient in context alone.
+	for i := range routes {
+		routes[i] = confine(routes[i])
+	}
 	return routes
 }
 
@@ -354,16 +368,25 @@ func (h *Handler) audited(r *http.Request, action, kind, id string, patientID in
 const publicURLFresh = 5 * time.Second
 
 // publicURL is the clinic's public address ("" when unset), read at most every few seconds.
-func (h *Handler) publicURL(ctx context.Context) string {
+func (h *Handler) publicURL(ctx context.Context) string { return h.clinicSettings(ctx).PublicURL }
+
+// numberSystem is the identifier system of the clinic's patient numbers
+// (settings.Clinic.PatientNumberSystem).
+func (h *Handler) numberSystem(ctx context.Context) string {
+	return h.clinicSettings(ctx).PatientNumberSystem()
+}
+
+// clinicSettings are the clinic's settings, read at most every few seconds.
+func (h *Handler) clinicSettings(ctx context.Context) settings.Clinic {
 	h.publicMu.Lock()
 	defer h.publicMu.Unlock()
 	if time.Now().Before(h.publicUntil) {
-		return h.public
+		return h.settings
 	}
 	c, err := settings.ReadClinic(ctx, h.DB)
 	if err != nil {
-		return h.public
+		return h.settings
 	}
-	h.public, h.publicUntil = c.PublicURL, time.Now().Add(publicURLFresh)
-	return h.public
+	h.settings, h.publicUntil = c, time.Now().Add(publicURLFresh)
+	return h.settings
 }

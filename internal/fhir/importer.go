@@ -264,9 +264,10 @@ func readResources(lines []rawLine) ([]importItem, error) {
 					it.previous = append(it.previous, strings.TrimSpace(ident.System+" "+ident.Value))
 				}
 				p.Identifier = nil
+				var dropped notes // an import reads strictly (decodeStrict): only a birth date's other extension is left
 				if p.Active != nil && !*p.Active {
 					it.err = invalid("fhir.active_on_create", "Patient.active")
-				} else if it.input, it.err = toInput(p.Patient, patient.Input{}); it.err == nil && len(it.previous) > 0 {
+				} else if it.input, it.err = toInput(p.Patient, patient.Input{}, &dropped); it.err == nil && len(it.previous) > 0 {
 					it.input.Remarks = "Previous record number: " + strings.Join(it.previous, "; ")
 				}
 			}

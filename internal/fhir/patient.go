@@ -3,16 +3,19 @@ package fhir
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
 	"emr/internal/apperr"
 	"emr/internal/patient"
+	"emr/internal/settings"
 	"emr/internal/textsearch"
 )
 
-// MRNSystem is the identifier system of the clinic's patient numbers.
-const MRNSystem = "urn:emr:mrn"
+// MRNSystem is the identifier system of the patient numbers of a clinic that set neither
+// a number system nor a public address (Handler.numberSystem gives the one in use).
+const MRNSystem = settings.LegacyNumberSystem
 
 // System URLs of the code systems the API writes.
 const (
@@ -35,6 +38,7 @@ type Patient struct {
 	Address       []Address        `json:"address,omitempty"`
 	MaritalStatus *CodeableConcept `json:"maritalStatus,omitempty"`
 	Contact       []PatientContact `json:"contact,omitempty"`
+	Communication []Communication  `json:"communication,omitempty"`
 	// withheld marks a patient found by a conditional create for a caller who may not read
 	// patients: it holds its id and version alone (withhold).
 	withheld bool
@@ -50,6 +54,12 @@ type ElementExt struct {
 	Extension []Extension `json:"extension"`
 }
 
+// Communication is a language the patient speaks, and whether they prefer it.
+type Communication struct {
+	Language  CodeableConcept `json:"language"`
+	Preferred *bool           `json:"preferred,omitempty"`
+}
+
 // PatientContact is the emergency contact.
 type PatientContact struct {
 	Relationship []CodeableConcept `json:"relationship,omitempty"`
@@ -62,12 +72,13 @@ var maritalCodes = map[string][2]string{
 	"separated": {"L", "Legally Separated"}, "divorced": {"D", "Divorced"}, "other": {"UNK", "unknown"},
 }
 
-func toPatient(p patient.Patient) Patient {
+// toPatient is p as a Patient, its number in system (Handler.numberSystem).
+func toPatient(p patient.Patient, system string) Patient {
 	out := Patient{
 		base:   newBase("Patient", strconv.FormatInt(p.ID, 10), p.Version, p.UpdatedAt),
 		Active: new(!p.Archived),
 		Identifier: []Identifier{{Use: "usual", Type: &CodeableConcept{Coding: []Coding{{System: systemV20203, Code: "MR", Display: "Medical record number"}}},
-			System: MRNSystem, Value: p.MRN}},
+			System: system, Value: p.MRN}},
 		Gender:    p.Sex,
 		BirthDate: p.BirthDate,
 	}
@@ -111,6 +122,7 @@ func toPatient(p patient.Patient) Patient {
 		}
 		out.Contact = []PatientContact{contact}
 	}
+	withReceived(&out, p)
 	out.claim(profilePatient, patientConforms(out))
 	return out
 }
@@ -147,7 +159,7 @@ func (h *Handler) readPatient(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	respond(w, http.StatusOK, toPatient(p))
+	respond(w, http.StatusOK, toPatient(p, h.numberSystem(r.Context())))
 }
 
 var patientParams = map[string]paramKind{
@@ -165,8 +177,9 @@ var patientTokens = map[string]tokenParam{
 // systemGender is the code system of Patient.gender (administrative-gender).
 const systemGender = "http://hl7.org/fhir/administrative-gender"
 
-// patientFilter reads a Patient search's conditions, all of them the register's query's.
-func patientFilter(q query) (patient.Filter, bool, error) {
+// patientFilter reads a Patient search's conditions, all of them the register's query's; own
+// are the clinic's number systems (Handler.ownSystems).
+func patientFilter(q query, own []string) (patient.Filter, bool, error) {
 	var f patient.Filter
 	ids, given := q.ids()
 	if given && len(ids) == 0 {
@@ -176,16 +189,15 @@ func patientFilter(q query) (patient.Filter, bool, error) {
 	if v, err := q.one("identifier"); err != nil {
 		return f, false, err
 	} else if v != "" {
-		system, value, hasSystem := strings.Cut(v, "|")
-		if !hasSystem {
-			value = system
-		} else if system != "" && system != MRNSystem {
-			return f, false, nil // another system's identifiers are not ours
-		}
-		if value == "" {
+		t := parseToken(v)
+		switch {
+		case t.code == "" && (!t.hasSystem || t.system == ""):
 			return f, false, invalid("fhir.bad_value", "identifier", "identifier")
+		case t.hasSystem && slices.Contains(own, t.system):
+			f.MRN = t.code // every patient has a number: "system|" alone matches them all
+		default:
+			f.Identifier = &patient.IdentifierMatch{System: t.system, Value: t.code, HasSystem: t.hasSystem, OrNumber: !t.hasSystem}
 		}
-		f.MRN = value
 	}
 	for _, name := range []string{"name", "family", "given", "name:exact", "family:exact", "given:exact"} {
 		for _, list := range q.values[name] {
@@ -252,7 +264,7 @@ func patientFilter(q query) (patient.Filter, bool, error) {
 }
 
 // patientSource pages the patients matching f.
-func (h *Handler) patientSource(f patient.Filter, any bool) source {
+func (h *Handler) patientSource(f patient.Filter, any bool, system string) source {
 	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
 		if !any {
 			return nil, nil
@@ -265,7 +277,7 @@ func (h *Handler) patientSource(f patient.Filter, any bool) source {
 		}
 		out := make([]group, len(list))
 		for i, p := range list {
-			out[i] = group{ID: p.ID, Resources: []Resource{toPatient(p)}}
+			out[i] = group{ID: p.ID, Resources: []Resource{toPatient(p, system)}}
 		}
 		return out, nil
 	}
@@ -277,7 +289,7 @@ func (h *Handler) searchPatients(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	f, any, err := patientFilter(q)
+	f, any, err := patientFilter(q, h.ownSystems(r.Context()))
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -286,7 +298,7 @@ func (h *Handler) searchPatients(w http.ResponseWriter, r *http.Request) {
 	// it found one): through the API a program can page through the whole register, which the
 	// web app's search, a person typing a name, does not; reading a patient, and every search
 	// of a patient's clinical record, is audited too.
-	h.searchset(w, r, "Patient", q, h.patientSource(f, any), func(page []entry) error {
+	h.searchset(w, r, "Patient", q, h.patientSource(f, any, h.numberSystem(r.Context())), func(page []entry) error {
 		var pid int64
 		if len(page) == 1 {
 			pid, _ = strconv.ParseInt(page[0].res.ResourceID(), 10, 64)

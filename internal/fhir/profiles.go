@@ -18,9 +18,12 @@ import (
 // usCoreVersion is the edition of US Core the claims are made against.
 const usCoreVersion = "6.1.0"
 
+// usCoreBase is where US Core's profiles are.
+const usCoreBase = "http://hl7.org/fhir/us/core/StructureDefinition/"
+
 // usCore is the versioned canonical of the US Core profile named name.
 func usCore(name string) string {
-	return "http://hl7.org/fhir/us/core/StructureDefinition/" + name + "|" + usCoreVersion
+	return usCoreBase + name + "|" + usCoreVersion
 }
 
 // The profiles claimed, by the type and kind of resource they describe.

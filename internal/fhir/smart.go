@@ -1,10 +1,8 @@
 package fhir
 
 import (
-	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"emr/internal/auth"
@@ -15,16 +13,27 @@ import (
 // TokenPath is the SMART Backend Services token endpoint, under the FHIR base.
 const TokenPath = "/auth/token"
 
-// smartConfiguration is the SMART discovery document.
+// smartConfiguration is the SMART discovery document: Backend Services for systems, App
+// Launch (authorization code with PKCE, public clients) for browser apps.
 func (h *Handler) smartConfiguration(w http.ResponseWriter, r *http.Request) {
 	base := h.baseURL(r)
 	httpjson.Respond(w, http.StatusOK, map[string]any{
-		"token_endpoint":                                   base + TokenPath,
-		"grant_types_supported":                            []string{"client_credentials"},
-		"token_endpoint_auth_methods_supported":            []string{"private_key_jwt"},
+		"issuer":                                base,
+		"jwks_uri":                              base + JWKSPath,
+		"authorization_endpoint":                base + AuthorizePath,
+		"token_endpoint":                        base + TokenPath,
+		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials"},
+		"response_types_supported":              []string{"code"},
+		"code_challenge_methods_supported":      []string{"S256"},
+		"token_endpoint_auth_methods_supported": []string{"private_key_jwt", "none"},
 		"token_endpoint_auth_signing_alg_values_supported": []string{"RS384", "ES384"},
-		"scopes_supported":                                 []string{"system/*.rs", "system/*.cruds", "system/Patient.rs", "system/Patient.cruds", "system/Observation.rs", "system/Encounter.rs", "system/Condition.rs", "system/AllergyIntolerance.rs"},
-		"capabilities":                                     []string{"client-confidential-asymmetric", "permission-v2"},
+		"id_token_signing_alg_values_supported":            []string{"ES256"},
+		"scopes_supported": []string{"openid", "fhirUser", "launch", "launch/patient", "offline_access", "online_access",
+			"patient/*.rs", "patient/*.read", "user/*.rs", "user/*.read", "user/*.cruds",
+			"system/*.rs", "system/*.cruds", "system/Patient.rs", "system/Patient.cruds", "system/Observation.rs", "system/Encounter.rs", "system/Condition.rs", "system/AllergyIntolerance.rs"},
+		"capabilities": []string{"launch-ehr", "launch-standalone", "client-public", "client-confidential-asymmetric",
+			"context-ehr-patient", "context-standalone-patient", "sso-openid-connect",
+			"permission-v1", "permission-v2", "permission-patient", "permission-user", "permission-offline", "permission-online"},
 	})
 }
 
@@ -47,6 +56,10 @@ func (h *Handler) token(w http.ResponseWriter, r *http.Request) {
 		httpjson.Respond(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": "send the request as application/x-www-form-urlencoded"})
 		return
 	}
+	if g := r.PostForm.Get("grant_type"); g == "authorization_code" || g == "refresh_token" {
+		h.appToken(w, r, r.PostForm) // a SMART app's: no assertion, so no aud to check against the public address
+		return
+	}
 	clinic, err := settings.ReadClinic(r.Context(), h.DB) // as saved now: an address changed a moment ago counts at once
 	if err != nil {
 		httpjson.Error(w, r, err)
@@ -62,21 +75,8 @@ func (h *Handler) token(w http.ResponseWriter, r *http.Request) {
 	f := r.PostForm
 	issued, err := h.Clients.Issue(r.Context(), auth.AuditEvent(r), f.Get("grant_type"), f.Get("client_assertion_type"), f.Get("client_assertion"), f.Get("scope"),
 		public+Base+TokenPath)
-	var oe *auth.OAuthError
-	switch {
-	case errors.As(err, &oe):
-		status := http.StatusBadRequest
-		switch {
-		case oe.RetryAfter > 0:
-			status = http.StatusTooManyRequests
-			w.Header().Set("Retry-After", strconv.Itoa(auth.Seconds(oe.RetryAfter)))
-		case oe.Code == "invalid_client":
-			status = http.StatusUnauthorized
-		}
-		httpjson.Respond(w, status, map[string]string{"error": oe.Code, "error_description": oe.Description})
-		return
-	case err != nil:
-		httpjson.Error(w, r, err)
+	if err != nil {
+		writeOAuthError(w, r, err)
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, issued)

@@ -18,9 +18,10 @@ type Resource interface {
 
 // Meta is a resource's version, when it changed, and the profiles it conforms to.
 type Meta struct {
-	VersionID   string   `json:"versionId,omitempty"`
-	LastUpdated string   `json:"lastUpdated,omitempty"`
-	Profile     []string `json:"profile,omitempty"`
+	VersionID   string `json:"versionId,omitempty"`
+	LastUpdated string `json:"lastUpdated,omitempty"`
+	// Profile lists the profiles the resource claims (a Patient keeps those it was sent with).
+	Profile []string `json:"profile,omitempty"`
 	// Tag is SUBSETTED on a resource answered in part (a large Group's members).
 	Tag []Coding `json:"tag,omitempty"`
 }
@@ -87,6 +88,7 @@ type Identifier struct {
 	Type   *CodeableConcept `json:"type,omitempty"`
 	System string           `json:"system,omitempty"`
 	Value  string           `json:"value,omitempty"`
+	Period *Period          `json:"period,omitempty"`
 }
 
 // HumanName is a person's name.
@@ -95,18 +97,33 @@ type HumanName struct {
 	Text   string   `json:"text,omitempty"`
 	Family string   `json:"family,omitempty"`
 	Given  []string `json:"given,omitempty"`
+	Prefix []string `json:"prefix,omitempty"`
+	Suffix []string `json:"suffix,omitempty"`
+	Period *Period  `json:"period,omitempty"`
 }
 
 // ContactPoint is a phone number or an e-mail address.
 type ContactPoint struct {
-	System string `json:"system,omitempty"`
-	Value  string `json:"value,omitempty"`
-	Use    string `json:"use,omitempty"`
+	System string  `json:"system,omitempty"`
+	Value  string  `json:"value,omitempty"`
+	Use    string  `json:"use,omitempty"`
+	Rank   int     `json:"rank,omitempty"`
+	Period *Period `json:"period,omitempty"`
 }
 
-// Address is a postal address, as the text the clinic keeps.
+// Address is a postal address: the clinic keeps its text, and the parts another system
+// sent.
 type Address struct {
-	Text string `json:"text,omitempty"`
+	Use        string   `json:"use,omitempty"`
+	Type       string   `json:"type,omitempty"`
+	Text       string   `json:"text,omitempty"`
+	Line       []string `json:"line,omitempty"`
+	City       string   `json:"city,omitempty"`
+	District   string   `json:"district,omitempty"`
+	State      string   `json:"state,omitempty"`
+	PostalCode string   `json:"postalCode,omitempty"`
+	Country    string   `json:"country,omitempty"`
+	Period     *Period  `json:"period,omitempty"`
 }
 
 // Period is a time range.

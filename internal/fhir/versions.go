@@ -177,7 +177,11 @@ func (h *Handler) versioned() []typeVersions {
 			}, expand, func(settings.Clinic) int64 { return 0 })
 	}
 	return []typeVersions{
-		{"Patient", "patient", []versionSource{patients(wholeID, func(p patient.Patient) []Resource { return []Resource{toPatient(p)} })}},
+		{"Patient", "patient", []versionSource{patients(wholeID, func(p patient.Patient) []Resource {
+			// The number system is the clinic's settings' (cached by clinicSettings), which
+			// no one request owns.
+			return []Resource{toPatient(p, h.numberSystem(context.Background()))}
+		})}},
 		{"AllergyIntolerance", "allergy", []versionSource{patients(headID, toAllergies)}},
 		{"Encounter", "encounter", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })}},
 		{"Appointment", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })}},

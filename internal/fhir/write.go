@@ -16,7 +16,6 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
-	"emr/internal/i18n"
 	"emr/internal/patient"
 )
 
@@ -39,8 +38,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return data, nil
 }
 
-// decodeStrict decodes a resource, refusing an element it does not know: a write keeps
-// everything it accepts, so it accepts only what it can keep.
+// decodeStrict decodes a request's frame (a Bundle, an import's line), refusing an element
+// it does not know; a resource written is read by decodeResource, which keeps or drops.
 func decodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -99,15 +98,16 @@ func asFHIR(err error) error {
 
 // toInput reads a written Patient onto the register's fields it carries, over base (what
 // the record holds besides: its medical history, remarks and the rest stay as they are).
-func toInput(p Patient, base patient.Input) (patient.Input, error) {
+// An extension of the birth date the register does not keep is noted in dropped.
+func toInput(p Patient, base patient.Input, dropped *notes) (patient.Input, error) {
 	in := base
 	if p.ResourceType != "Patient" {
 		return in, invalid("fhir.wrong_resource_type", "resourceType", "Patient")
 	}
-	if len(p.Name) != 1 {
+	if len(p.Name) == 0 {
 		return in, invalid("fhir.one_name", "Patient.name")
 	}
-	n := p.Name[0]
+	n := p.Name[officialName(p.Name)]
 	if len(n.Given) == 0 && n.Text != "" && n.Family == "" {
 		return in, invalid("fhir.name_parts", "Patient.name")
 	}
@@ -121,13 +121,15 @@ func toInput(p Patient, base patient.Input) (patient.Input, error) {
 	}
 	in.BirthDate, in.BirthDateEstimated = p.BirthDate, false
 	if p.BirthDateExt != nil {
-		for _, x := range p.BirthDateExt.Extension {
+		for i, x := range p.BirthDateExt.Extension {
 			if x.URL != extensionEstimated || x.ValueBoolean == nil {
-				return in, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.unsupported_element", Args: []any{x.URL}, Expression: "Patient.birthDate.extension"}
+				dropped.drop("extension", "Patient._birthDate.extension["+strconv.Itoa(i)+"]", x.URL)
+				continue
 			}
 			in.BirthDateEstimated = *x.ValueBoolean
 		}
 	}
+	// The first phone and e-mail are the register's; the others are kept beside (receivedOf).
 	in.Phone, in.Email = "", ""
 	for _, c := range p.Telecom {
 		switch {
@@ -135,17 +137,11 @@ func toInput(p Patient, base patient.Input) (patient.Input, error) {
 			in.Phone = c.Value
 		case c.System == "email" && in.Email == "":
 			in.Email = c.Value
-		default:
-			return in, invalid("fhir.one_telecom", "Patient.telecom")
 		}
 	}
 	in.Address = ""
-	switch len(p.Address) {
-	case 0:
-	case 1:
-		in.Address = p.Address[0].Text
-	default:
-		return in, invalid("fhir.one_address", "Patient.address")
+	if len(p.Address) > 0 {
+		in.Address = addressText(p.Address[0])
 	}
 	in.CivilStatus = ""
 	if p.MaritalStatus != nil {
@@ -191,12 +187,6 @@ func location(base, kind, id, version string) string {
 	return base + "/" + kind + "/" + id + "/_history/" + version
 }
 
-// writeHeaders says where the written version is, and what it is.
-func writeHeaders(w http.ResponseWriter, base string, res Patient) {
-	w.Header().Set("Location", location(base, "Patient", res.ID, res.Meta.VersionID))
-	w.Header().Set("Last-Modified", lastModified(res.Meta.LastUpdated))
-}
-
 func lastModified(instant string) string {
 	t, err := time.Parse(time.RFC3339Nano, instant)
 	if err != nil {
@@ -205,42 +195,18 @@ func lastModified(instant string) string {
 	return t.UTC().Format(http.TimeFormat)
 }
 
-// answerWrite answers a write with the resource, or with nothing under Prefer: return=minimal.
-func answerWrite(w http.ResponseWriter, r *http.Request, status int, res Patient) {
-	if strings.Contains(r.Header.Get("Prefer"), "return=minimal") {
-		w.Header().Set("ETag", `W/"`+res.Meta.VersionID+`"`)
-		w.WriteHeader(status)
-		return
-	}
-	respond(w, status, res)
-}
-
 func (h *Handler) createPatient(w http.ResponseWriter, r *http.Request) {
 	data, err := readBody(w, r, MaxResource)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	res, status, err := h.writePatient(r, h.direct(), data, "", r.Header.Get("If-None-Exist"), "")
+	res, status, dropped, err := h.writePatient(r, h.direct(), data, "", r.Header.Get("If-None-Exist"), "")
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	if res.withheld {
-		// Where the match is, and that it exists: as Prefer: return=OperationOutcome (FHIR
-		// R4 http.html#ccreate, #ins-ret), or nothing under return=minimal.
-		w.Header().Set("Location", location(h.baseURL(r), "Patient", res.ID, res.Meta.VersionID))
-		w.Header().Set("ETag", `W/"`+res.Meta.VersionID+`"`)
-		if strings.Contains(r.Header.Get("Prefer"), "return=minimal") {
-			w.WriteHeader(status)
-			return
-		}
-		write(w, status, OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{{Severity: "information", Code: "duplicate",
-			Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.conditional_match", "Patient/"+res.ID)}}})
-		return
-	}
-	writeHeaders(w, h.baseURL(r), res)
-	answerWrite(w, r, status, res)
+	h.answer(w, r, written{res: res, status: status, matched: status == http.StatusOK, withheld: res.withheld, dropped: dropped})
 }
 
 func (h *Handler) updatePatient(w http.ResponseWriter, r *http.Request) {
@@ -249,13 +215,12 @@ func (h *Handler) updatePatient(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	res, status, err := h.writePatient(r, h.direct(), data, r.PathValue("id"), "", r.Header.Get("If-Match"))
+	res, status, dropped, err := h.writePatient(r, h.direct(), data, r.PathValue("id"), "", r.Header.Get("If-Match"))
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
-	writeHeaders(w, h.baseURL(r), res)
-	answerWrite(w, r, status, res)
+	h.answer(w, r, written{res: res, status: status, dropped: dropped})
 }
 
 // ifMatch reads If-Match's version: W/"3" (or "3").
@@ -270,87 +235,105 @@ func ifMatch(v string) (int, error) {
 
 // writePatient creates (id "") or updates a patient from a written resource: a create
 // is conditional when ifNoneExist holds a search; an update needs If-Match's version.
-// It answers the resource written (or found) and the HTTP status.
-func (h *Handler) writePatient(r *http.Request, pw patientWriter, data []byte, id, ifNoneExist, match string) (Patient, int, error) {
+// It answers the resource written (or found), the HTTP status and the elements not kept.
+func (h *Handler) writePatient(r *http.Request, pw patientWriter, data []byte, id, ifNoneExist, match string) (Patient, int, notes, error) {
 	var in patientIn
-	if err := decodeStrict(data, &in); err != nil {
-		return Patient{}, 0, err
+	var dropped notes
+	if err := decodeResource(data, "Patient", &in, &dropped); err != nil {
+		return Patient{}, 0, nil, err
 	}
+	if in.ResourceType != "Patient" {
+		return Patient{}, 0, nil, invalid("fhir.wrong_resource_type", "resourceType", "Patient")
+	}
+	own := h.ownSystems(r.Context())
 	e := auth.AuditEvent(r)
 	if id == "" {
-		if in.ID != "" {
-			return Patient{}, 0, invalid("fhir.id_on_create", "Patient.id")
-		}
-		if len(in.Identifier) > 0 {
-			return Patient{}, 0, invalid("fhir.identifier_assigned", "Patient.identifier")
-		}
-		if in.Active != nil && !*in.Active {
-			return Patient{}, 0, invalid("fhir.active_on_create", "Patient.active")
-		}
-		input, err := toInput(in.Patient, patient.Input{})
+		input, err := createInput(in, own, &dropped)
 		if err != nil {
-			return Patient{}, 0, err
+			return Patient{}, 0, nil, err
 		}
 		if ifNoneExist != "" {
-			res, status, err := createIfNone(r, pw, e, input, ifNoneExist)
+			res, status, err := createIfNone(r, pw, e, input, ifNoneExist, own)
 			if err != nil || status != http.StatusOK {
-				return res, status, err
+				return res, status, dropped, err
 			}
-			return matched(r, pw, res)
+			res, status, err = matched(r, pw, res)
+			return res, status, nil, err // nothing was written: nothing was dropped
 		}
 		p, err := pw.create(r.Context(), e, input)
 		if err != nil {
-			return Patient{}, 0, asFHIR(err)
+			return Patient{}, 0, nil, asFHIR(err)
 		}
-		return toPatient(p), http.StatusCreated, nil
+		return toPatient(p, own[0]), http.StatusCreated, dropped, nil
 	}
 	if match == "" {
-		return Patient{}, 0, &Error{Status: http.StatusPreconditionRequired, Code: "required", Key: "fhir.if_match_required", Expression: "If-Match"}
+		return Patient{}, 0, nil, &Error{Status: http.StatusPreconditionRequired, Code: "required", Key: "fhir.if_match_required", Expression: "If-Match"}
 	}
 	version, err := ifMatch(match)
 	if err != nil {
-		return Patient{}, 0, err
+		return Patient{}, 0, nil, err
 	}
 	if in.ID != id {
-		return Patient{}, 0, invalid("fhir.id_mismatch", "Patient.id")
+		return Patient{}, 0, nil, invalid("fhir.id_mismatch", "Patient.id")
 	}
 	pid, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || pid <= 0 {
-		return Patient{}, 0, notFound("Patient", id)
+		return Patient{}, 0, nil, notFound("Patient", id)
 	}
 	old, err := pw.get(r.Context(), pid)
 	if apperr.KindOf(err) == apperr.KindNotFound {
-		return Patient{}, 0, notFound("Patient", id) // an update never creates: the register numbers its patients
+		return Patient{}, 0, nil, notFound("Patient", id) // an update never creates: the register numbers its patients
 	}
 	if err != nil {
-		return Patient{}, 0, err
+		return Patient{}, 0, nil, err
 	}
-	for _, ident := range in.Identifier {
-		if ident.System != MRNSystem || ident.Value != old.MRN {
-			return Patient{}, 0, invalid("fhir.identifier_assigned", "Patient.identifier")
-		}
+	foreign, err := foreignIdentifiers(in.Identifier, own, old.MRN)
+	if err != nil {
+		return Patient{}, 0, nil, err
 	}
 	if in.Active != nil && *in.Active == old.Archived {
-		return Patient{}, 0, invalid("fhir.active_in_app", "Patient.active")
+		return Patient{}, 0, nil, invalid("fhir.active_in_app", "Patient.active")
 	}
-	input, err := toInput(in.Patient, old.Input)
+	input, err := toInput(in.Patient, old.Input, &dropped)
 	if err != nil {
-		return Patient{}, 0, err
+		return Patient{}, 0, nil, err
 	}
+	input.Received = receivedOf(in.Patient, foreign)
 	p, err := pw.update(r.Context(), e, pid, version, input)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Key == "error.conflict" {
-		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
+		return Patient{}, 0, nil, &Error{Status: http.StatusPreconditionFailed, Code: "conflict", Key: "fhir.version_conflict", Args: []any{version}, Expression: "If-Match"}
 	}
 	if err != nil {
-		return Patient{}, 0, asFHIR(err)
+		return Patient{}, 0, nil, asFHIR(err)
 	}
-	return toPatient(p), http.StatusOK, nil
+	return toPatient(p, own[0]), http.StatusOK, dropped, nil
+}
+
+// createInput reads a Patient to register: no id, no number of the clinic's (it assigns
+// them), not inactive; what it carries beside the register's fields is kept.
+func createInput(in patientIn, own []string, dropped *notes) (patient.Input, error) {
+	if in.ID != "" {
+		return patient.Input{}, invalid("fhir.id_on_create", "Patient.id")
+	}
+	if in.Active != nil && !*in.Active {
+		return patient.Input{}, invalid("fhir.active_on_create", "Patient.active")
+	}
+	foreign, err := foreignIdentifiers(in.Identifier, own, "")
+	if err != nil {
+		return patient.Input{}, err
+	}
+	input, err := toInput(in.Patient, patient.Input{}, dropped)
+	if err != nil {
+		return patient.Input{}, err
+	}
+	input.Received = receivedOf(in.Patient, foreign)
+	return input, nil
 }
 
 // createIfNone is a conditional create: the search in If-None-Exist finds nothing (create,
 // 201), one patient (200, unchanged) or several (412).
-func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patient.Input, condition string) (Patient, int, error) {
+func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patient.Input, condition string, own []string) (Patient, int, error) {
 	values, err := url.ParseQuery(condition)
 	if err != nil || len(values) == 0 {
 		return Patient{}, 0, invalid("fhir.bad_value", "If-None-Exist", "If-None-Exist")
@@ -371,7 +354,7 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 	if err != nil {
 		return Patient{}, 0, err
 	}
-	f, any, err := patientFilter(q)
+	f, any, err := patientFilter(q, own)
 	if err != nil {
 		return Patient{}, 0, err
 	}
@@ -392,9 +375,9 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 	case err != nil:
 		return Patient{}, 0, asFHIR(err)
 	case created:
-		return toPatient(p), http.StatusCreated, nil
+		return toPatient(p, own[0]), http.StatusCreated, nil
 	}
-	return toPatient(p), http.StatusOK, nil
+	return toPatient(p, own[0]), http.StatusOK, nil
 }
 
 // matched answers the patient a conditional create found: whole to a caller who may read

@@ -28,6 +28,7 @@ type written struct {
 	status   int
 	matched  bool // a conditional create found it: nothing was written
 	withheld bool
+	dropped  notes // what the resource sent held that the clinic's record does not keep
 }
 
 // writable is a type the API writes: the native permission a write of it needs (a token's
@@ -58,8 +59,8 @@ func (h *Handler) writeOf(r *http.Request, tx *sql.Tx, kind string, data []byte,
 
 // writePatientIn is a Patient's write inside tx.
 func (h *Handler) writePatientIn(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
-	res, status, err := h.writePatient(r, txWriter{h.Patients, tx}, data, id, c.ifNoneExist, c.ifMatch)
-	return written{res: res, status: status, matched: id == "" && status == http.StatusOK, withheld: res.withheld}, err
+	res, status, dropped, err := h.writePatient(r, txWriter{h.Patients, tx}, data, id, c.ifNoneExist, c.ifMatch)
+	return written{res: res, status: status, matched: id == "" && status == http.StatusOK, withheld: res.withheld, dropped: dropped}, err
 }
 
 // writeRoute answers a create (POST Type) or an update (PUT Type/{id}) of kind, in one
@@ -76,8 +77,10 @@ func (h *Handler) writeRoute(kind string, update bool) http.HandlerFunc {
 		if update {
 			id, c = r.PathValue("id"), conditions{ifMatch: r.Header.Get("If-Match")}
 		}
+		// One write in one transaction with its audit, as a Bundle's writes are (the
+		// refusal, a *patient.StepError, unwraps to the write's own error).
 		var out written
-		err = h.DB.Tx(r.Context(), func(tx *sql.Tx) error {
+		_, err = h.Patients.Batch(r.Context(), true, 1, func(_ int, tx *sql.Tx) error {
 			var err error
 			out, err = h.writeOf(r, tx, kind, data, id, c)
 			return err
@@ -86,19 +89,29 @@ func (h *Handler) writeRoute(kind string, update bool) http.HandlerFunc {
 			WriteError(w, r, err)
 			return
 		}
-		res := out.res
-		meta := metaOf(res)
-		w.Header().Set("Location", location(h.baseURL(r), res.ResourceKind(), res.ResourceID(), res.VersionID()))
-		w.Header().Set("Last-Modified", lastModified(meta.LastUpdated))
-		w.Header().Set("ETag", `W/"`+res.VersionID()+`"`)
-		switch preferReturn(r) {
-		case "minimal":
-			w.WriteHeader(out.status)
-		case "OperationOutcome":
-			write(w, out.status, writtenOutcome(r, out))
-		default:
-			respond(w, out.status, res)
-		}
+		h.answer(w, r, out)
+	}
+}
+
+// answer answers a write: where the version written is, its ETag and time, the elements it
+// did not keep, and the resource or what the caller preferred (Prefer: return=minimal,
+// return=OperationOutcome, FHIR R4 http.html#ins-ret). A conditional create's match the
+// caller may not read answers where it is and that it exists, never the patient.
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request, out written) {
+	res := out.res
+	w.Header().Set("Location", location(h.baseURL(r), res.ResourceKind(), res.ResourceID(), res.VersionID()))
+	if modified := lastModified(metaOf(res).LastUpdated); modified != "" {
+		w.Header().Set("Last-Modified", modified)
+	}
+	w.Header().Set("ETag", `W/"`+res.VersionID()+`"`)
+	droppedHeader(w, out.dropped)
+	switch prefer := preferReturn(r); {
+	case prefer == "minimal":
+		w.WriteHeader(out.status)
+	case prefer == "OperationOutcome" || out.withheld:
+		write(w, out.status, writtenOutcome(r, out))
+	default:
+		respond(w, out.status, res)
 	}
 }
 
@@ -124,7 +137,7 @@ func preferReturn(r *http.Request) string {
 }
 
 // writtenOutcome says what a write did, for Prefer: return=OperationOutcome and a withheld
-// match.
+// match, with a warning for each element it did not keep.
 func writtenOutcome(r *http.Request, out written) OperationOutcome {
 	lang := i18n.FromRequest(r)
 	name := out.res.ResourceKind() + "/" + out.res.ResourceID()
@@ -135,5 +148,5 @@ func writtenOutcome(r *http.Request, out written) OperationOutcome {
 	case out.matched:
 		issue = Issue{Severity: "information", Code: "duplicate", Diagnostics: i18n.T(lang, "fhir.conditional_found", name)}
 	}
-	return OperationOutcome{base: base0("OperationOutcome"), Issue: []Issue{issue}}
+	return OperationOutcome{base: base0("OperationOutcome"), Issue: append([]Issue{issue}, out.dropped.issues(lang)...)}
 }

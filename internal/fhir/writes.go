@@ -127,7 +127,8 @@ func applyVital(o Observation, v *appointment.Vitals) (string, error) {
 // app.
 func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
 	var in observationIn
-	if err := decodeStrict(data, &in); err != nil {
+	var dropped notes
+	if err := decodeResource(data, "Observation", &in, &dropped); err != nil {
 		return written{}, err
 	}
 	if in.Encounter == nil || !strings.HasPrefix(in.Encounter.Reference, "Encounter/") {
@@ -186,7 +187,7 @@ func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id 
 	for _, rec := range recs {
 		for _, res := range toObservations(rec) {
 			if res.ResourceID() == strconv.FormatInt(visitID, 10)+"-"+part {
-				return written{res: res, status: createdOr(id)}, nil
+				return written{res: res, status: createdOr(id), dropped: dropped}, nil
 			}
 		}
 	}
@@ -305,7 +306,8 @@ var statusActions = map[string]appointment.Action{"cancelled": appointment.Cance
 // is the book's status change, any other change a reschedule or an edit.
 func (h *Handler) writeAppointment(r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error) {
 	var in appointmentIn
-	if err := decodeStrict(data, &in); err != nil {
+	var dropped notes
+	if err := decodeResource(data, "Appointment", &in, &dropped); err != nil {
 		return written{}, err
 	}
 	e := auth.AuditEvent(r)
@@ -324,7 +326,7 @@ func (h *Handler) writeAppointment(r *http.Request, tx *sql.Tx, data []byte, id 
 		if err != nil {
 			return written{}, renameFields(err, appointmentFields)
 		}
-		return written{res: toAppointment(a), status: http.StatusCreated}, nil
+		return written{res: toAppointment(a), status: http.StatusCreated, dropped: dropped}, nil
 	}
 	aid, version, old, err := h.updated(r, tx, "Appointment", id, in.ID, c)
 	if err != nil {
@@ -351,7 +353,7 @@ func (h *Handler) writeAppointment(r *http.Request, tx *sql.Tx, data []byte, id 
 	if err != nil {
 		return written{}, versionConflict(renameFields(err, appointmentFields), version)
 	}
-	return written{res: toAppointment(a), status: http.StatusOK}, nil
+	return written{res: toAppointment(a), status: http.StatusOK, dropped: dropped}, nil
 }
 
 // updated reads what an update of an appointment-made resource (Appointment, Encounter)

@@ -232,6 +232,13 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 			mrn := fmt.Sprintf("%d-%06d", year, numbers[start+k])
 			out[i] = Patient{ID: ids[mrn], MRN: mrn, Input: cleaned[i], CreatedAt: now, UpdatedAt: now, Version: 1}
 			out[i].History = out[i].History.Known()
+			if r := cleaned[i].Received; r != nil {
+				// Its callers send identifiers, which another patient may hold, one by one (Create).
+				if err := writeReceived(ctx, tx, s.DB.Engine, out[i].ID, *r); err != nil {
+					return nil, nil, err
+				}
+				out[i].Received = *r
+			}
 		}
 		if err := s.keepFirstVersions(ctx, tx, out, part, e, now); err != nil {
 			return nil, nil, err

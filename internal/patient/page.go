@@ -19,21 +19,48 @@ import (
 // hold. Its pages are keyset pages in id order — after (or, going back, before) an id —
 // so that a page never repeats or skips a patient while others are registered.
 type Filter struct {
-	IDs       []int64  // one of these ids
-	MRN       string   // this patient number exactly
-	Words     []string // every word starts a part of the name (textsearch.Tokens)
-	Sex       string
-	BirthFrom string // birth date on or after (YYYY-MM-DD)
-	BirthTo   string // birth date before
-	UpdatedGE *time.Time
-	UpdatedLT *time.Time
-	Archived  *bool // nil: either
+	IDs []int64 // one of these ids
+	MRN string  // this patient number exactly
+	// Identifier is an identifier of another system the patient has (Received).
+	Identifier *IdentifierMatch
+	Words      []string // every word starts a part of the name (textsearch.Tokens)
+	Sex        string
+	BirthFrom  string // birth date on or after (YYYY-MM-DD)
+	BirthTo    string // birth date before
+	UpdatedGE  *time.Time
+	UpdatedLT  *time.Time
+	Archived   *bool // nil: either
 	// WithoutHistory leaves the medical history out of the patients read (their lists
 	// empty, allergies not asked): for readers that show demographics only.
 	WithoutHistory bool
 	After          int64 // ids above this one (ascending), or below it (descending)
 	Descending     bool
 	Limit          int
+}
+
+// IdentifierMatch finds patients by an identifier, as FHIR's token search reads one: a
+// value in any system (the patient number too, when OrNumber), a value with no system
+// (HasSystem, System ""), a value in a system, or any value of a system (Value "").
+type IdentifierMatch struct {
+	System    string
+	Value     string
+	HasSystem bool
+	OrNumber  bool // the value may also be the clinic's own patient number
+}
+
+// condition is m's SQL condition on p.id, its values numbered from n by arg: each form
+// reads the identifiers' indexes (value first, or the system's unique index).
+func (m IdentifierMatch) condition(arg func(any) string) string {
+	switch {
+	case !m.HasSystem && m.OrNumber:
+		v := arg(m.Value)
+		return "(p.mrn = " + v + " OR p.id IN (SELECT patient_id FROM patient_identifiers WHERE value = " + v + "))"
+	case !m.HasSystem:
+		return "p.id IN (SELECT patient_id FROM patient_identifiers WHERE value = " + arg(m.Value) + ")"
+	case m.Value == "" && m.System != "":
+		return "p.id IN (SELECT patient_id FROM patient_identifiers WHERE system = " + arg(m.System) + " AND system <> '')"
+	}
+	return "p.id IN (SELECT patient_id FROM patient_identifiers WHERE value = " + arg(m.Value) + " AND system = " + arg(m.System) + ")"
 }
 
 // Page returns up to f.Limit patients matching f, in id order from f.After, and the last
@@ -349,6 +376,9 @@ func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids
 	}
 	if f.MRN != "" {
 		where = append(where, "p.mrn = "+arg(f.MRN))
+	}
+	if f.Identifier != nil {
+		where = append(where, f.Identifier.condition(arg))
 	}
 	if f.Sex != "" {
 		where = append(where, "p.sex = "+arg(f.Sex))

@@ -126,6 +126,9 @@ type Input struct {
 	Remarks            string  `json:"remarks"`
 	History            History `json:"history"`
 	EmergencyContact   Contact `json:"emergency_contact"`
+	// Received, when set, replaces what is kept of another system's record (the FHIR API
+	// sets it); nil keeps it as it is, so that the web app's edits leave it alone.
+	Received *Received `json:"-"`
 }
 
 // Patient is a stored patient.
@@ -140,6 +143,8 @@ type Patient struct {
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
 	Version       int        `json:"version"`
+	// Received is what other systems sent beside the register's fields (Input.Received).
+	Received Received `json:"received"`
 }
 
 // Summary is a patient as lists and duplicate checks show them.
@@ -224,6 +229,9 @@ func (in *Input) Clean(today time.Time) error {
 	c.text("occupation", in.Occupation, 100, false)
 	c.text("referred_by", in.ReferredBy, 100, false)
 	c.choice("blood_type", in.BloodType, BloodTypes)
+	if in.Received != nil {
+		in.Received.clean(&c.v)
+	}
 	c.text("remarks", in.Remarks, 2000, false)
 
 	h := &in.History

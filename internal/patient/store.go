@@ -48,17 +48,20 @@ func (s *Store) today() time.Time {
 
 const patientColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.birth_date_estimated,
 	p.civil_status, p.phone, p.email, p.address, p.occupation, p.referred_by, p.blood_type, p.remarks, p.history,
-	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version`
+	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version, p.received`
 
 func scanPatient(row interface{ Scan(...any) error }) (Patient, error) {
 	var p Patient
-	var history, contact string
+	var history, contact, received string
 	var archivedAt sql.NullTime
 	err := row.Scan(&p.ID, &p.MRN, &p.FirstName, &p.MiddleName, &p.LastName, &p.Sex, &p.BirthDate, &p.BirthDateEstimated,
 		&p.CivilStatus, &p.Phone, &p.Email, &p.Address, &p.Occupation, &p.ReferredBy, &p.BloodType, &p.Remarks, &history,
-		&contact, &p.HasPhoto, &archivedAt, &p.ArchiveReason, &p.CreatedAt, &p.UpdatedAt, &p.Version)
+		&contact, &p.HasPhoto, &archivedAt, &p.ArchiveReason, &p.CreatedAt, &p.UpdatedAt, &p.Version, &received)
 	if err != nil {
 		return p, err
+	}
+	if err := json.Unmarshal([]byte(received), &p.Received); err != nil {
+		return p, fmt.Errorf("patient %d received: %w", p.ID, err)
 	}
 	if err := json.Unmarshal([]byte(history), &p.History); err != nil {
 		return p, fmt.Errorf("patient %d history: %w", p.ID, err)
@@ -167,6 +170,11 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	id, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
 	if err != nil {
 		return Patient{}, err
+	}
+	if in.Received != nil {
+		if err := writeReceived(ctx, tx, s.DB.Engine, id, *in.Received); err != nil {
+			return Patient{}, err
+		}
 	}
 	if err := snapshot(ctx, tx, id, e, now); err != nil {
 		return Patient{}, err
@@ -296,11 +304,18 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 			return err
 		}
 	}
+	changed := ChangedFields(old.Input, in)
+	if in.Received != nil && !reflect.DeepEqual(*in.Received, old.Received) {
+		if err := writeReceived(ctx, tx, s.DB.Engine, id, *in.Received); err != nil {
+			return err
+		}
+		changed = append(changed, "received")
+	}
 	if err := snapshot(ctx, tx, id, e, now); err != nil {
 		return err
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.update", "patient", strconv.FormatInt(id, 10), audit.Success, now
-	e.Detail = "changed: " + strings.Join(ChangedFields(old.Input, in), ", ")
+	e.Detail = "changed: " + strings.Join(changed, ", ")
 	return audit.Record(ctx, tx, e)
 }
 
@@ -314,6 +329,9 @@ func ChangedFields(a, b Input) []string {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			name := strings.Split(f.Tag.Get("json"), ",")[0]
+			if name == "-" {
+				continue // not written by the native API (Received): its caller compares it
+			}
 			if prefix != "" {
 				name = prefix + "." + name
 			}

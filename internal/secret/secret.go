@@ -14,6 +14,8 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/rand"
@@ -495,4 +497,40 @@ func macWith(k key, purpose string, data []byte) string {
 	m.Write([]byte{0})
 	m.Write(data)
 	return k.id + ":" + hex.EncodeToString(m.Sum(nil))
+}
+
+// SigningKey is a P-256 key derived from one key of the file, for signatures others verify
+// with its public half (a SMART app checks its id_token against the published key set). It
+// is the file's key under another name: a rotation adds the next one, and what the older
+// keys signed still verifies while they are kept.
+type SigningKey struct {
+	ID  string
+	Key *ecdsa.PrivateKey
+}
+
+// SigningKeys are the signing keys for purpose derived from every key of the file, the
+// current one (which signs) first.
+func (r *Ring) SigningKeys(purpose string) []SigningKey {
+	r.fresh()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]SigningKey, 0, len(r.keys))
+	for _, k := range r.keys {
+		out = append(out, SigningKey{ID: k.id, Key: signingKey(k.raw, purpose)})
+	}
+	return out
+}
+
+// signingKey derives a P-256 private key from raw for purpose: HKDF output taken as the
+// scalar, the next counter's when it falls outside the group's order (about once in 2^32).
+func signingKey(raw []byte, purpose string) *ecdsa.PrivateKey {
+	for i := 0; ; i++ {
+		scalar, err := hkdf.Key(sha256.New, raw, nil, fmt.Sprintf("emr signing v1 %s %d", purpose, i), 32)
+		if err != nil {
+			panic(err) // 32 bytes of SHA-256 HKDF never fail
+		}
+		if k, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), scalar); err == nil {
+			return k
+		}
+	}
 }

@@ -208,8 +208,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	clients := &auth.Clients{DB: db}
+	apps := &auth.Apps{DB: db, Sessions: sessions}
 	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
-		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
+		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),
@@ -231,6 +232,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		scheduled.Routes(),
 		interop.Routes(),
 		interop.ImportRoutes(),
+		interop.SmartRoutes(),
 		[]auth.Route{
 			{Method: "GET", Path: "/api/health", Access: auth.Public, Handler: health(db)},
 			{Method: "GET", Path: "/api/ready", Access: auth.Public, Handler: ready(db)},
@@ -238,8 +240,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		},
 	)
 	accounts.FHIRRoutes = routes // what a token's scopes may reach: the FHIR routes an account's roles allow
+	apps.Routes = routes         // and what a SMART app's may
 	mux := http.NewServeMux()
-	guard := &auth.Guard{Sessions: sessions, Tokens: tokens, Clients: clients}
+	guard := &auth.Guard{Sessions: sessions, Tokens: tokens, Clients: clients, Apps: apps}
 	for _, rt := range routes {
 		mux.Handle(rt.Method+" "+rt.Path, metrics.Route(rt.Method, rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt)))))
 	}
@@ -272,6 +275,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	var h http.Handler = mux
 	h = logRequests(h)
 	h = forwarded(h, cfg.TrustProxy)
+	h = cors(h, cfg.CORSOrigins)
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
 	interop.Dispatch = h

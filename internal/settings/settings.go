@@ -22,6 +22,9 @@ type Clinic struct {
 	// PublicURL is where the clinic's server is reached from outside ("https://emr.example.org"),
 	// which printed documents' QR codes point to; empty: the address staff use.
 	PublicURL string `json:"public_url"`
+	// NumberSystem is the URI naming the clinic's patient numbers to other systems (the FHIR
+	// identifier system of Patient.identifier); empty: derived (PatientNumberSystem).
+	NumberSystem string `json:"number_system"`
 	// Version is 0 until an admin first saves the settings.
 	Version int `json:"version"`
 }
@@ -40,10 +43,35 @@ func (c *Clinic) clean() error {
 		u.RawQuery != "" || u.Fragment != "" || u.User != nil) {
 		v.Add("public_url", "settings.bad_public_url")
 	}
-	for field, s := range map[string]string{"name": c.Name, "address": c.Address, "phone": c.Phone, "tax_id": c.TaxID, "public_url": c.PublicURL} {
+	c.NumberSystem = strings.TrimSpace(c.NumberSystem)
+	if u, err := url.Parse(c.NumberSystem); c.NumberSystem != "" && (err != nil || !u.IsAbs() || strings.ContainsAny(c.NumberSystem, " |")) {
+		v.Add("number_system", "settings.bad_number_system")
+	}
+	for field, s := range map[string]string{"name": c.Name, "address": c.Address, "phone": c.Phone, "tax_id": c.TaxID, "public_url": c.PublicURL, "number_system": c.NumberSystem} {
 		if utf8.RuneCountInString(s) > 300 {
 			v.Add(field, "validation.too_long")
 		}
 	}
 	return v.Err()
+}
+
+// LegacyNumberSystem names the patient numbers of a clinic that has set neither a number
+// system nor a public address; integrations that began with it keep finding patients by it.
+const LegacyNumberSystem = "urn:emr:mrn"
+
+// NumberSystemPath is where, under the clinic's public address, its number system is named
+// by default: "https://emr.example.org/fhir/sid/patient-number" (HL7's own systems live under
+// hl7.org/fhir/sid/), so that two clinics' numbers never share a system.
+const NumberSystemPath = "/fhir/sid/patient-number"
+
+// PatientNumberSystem is the URI of the clinic's patient numbers: the one set, else one
+// under its public address, else LegacyNumberSystem.
+func (c Clinic) PatientNumberSystem() string {
+	switch {
+	case c.NumberSystem != "":
+		return c.NumberSystem
+	case c.PublicURL != "":
+		return strings.TrimRight(c.PublicURL, "/") + NumberSystemPath
+	}
+	return LegacyNumberSystem
 }

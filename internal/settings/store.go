@@ -137,7 +137,8 @@ func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) 
 		return Clinic{}, err
 	}
 	err := db.Tx(ctx, func(tx *sql.Tx) error {
-		version, err := Save(ctx, tx, e, clinicKey, Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone, TaxID: in.TaxID, PublicURL: in.PublicURL}, in.Version)
+		version, err := Save(ctx, tx, e, clinicKey, Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone, TaxID: in.TaxID, PublicURL: in.PublicURL,
+			NumberSystem: in.NumberSystem}, in.Version)
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/prescriptions/print/:id', path: (f) => `/prescriptions/print/${f.prescription}` },
   { route: '/permission/page', path: () => '/permission/page' },
   { route: '/permission/directive', path: () => '/permission/directive' },
+  { route: '/smart/authorize', path: () => '/smart/authorize' },
   { route: '/administrator/users', path: () => '/administrator/users' },
   { route: '/administrator/users/edit/:id', path: (f) => `/administrator/users/edit/${f.user}` },
   { route: '/administrator/roles', path: () => '/administrator/roles' },

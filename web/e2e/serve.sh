@@ -29,5 +29,6 @@ fi
 # Request logs go to a file (read it when a test fails), not into the test output.
 # Scheduled backups into the run's folder, encrypted to a test key whose private half no test
 # needs: the first is written at start (the Backups screen).
-exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings --backup-dir "$dir/backups" \
+# A SMART app's origin may call the FHIR API (fhir-smart.spec.ts: e2e/ports.ts's appPort).
+exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings --backup-dir "$dir/backups" --cors-origin "http://localhost:$((port + 5))" \
   --backup-recipient age13phs3pgp0z9ztdce7ktm7g5r4e8m3plskjfmc4he9jeag285a58qj84qx8 2>>"$dir/server.log"

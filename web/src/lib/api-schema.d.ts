@@ -1043,6 +1043,35 @@ export type paths = {
     /** Change the critical-result settings; send the version read. */
     put: operations["putResultSettings"];
   };
+  "/api/smart-apps": {
+    /** The SMART apps (SMART App Launch), newest first: client_id, redirect URIs, launch URL, the scopes each may ask for. Not with a token. */
+    get: operations["getSmartApps"];
+    /** Register a SMART app, a public client: its name, the exact redirect URIs it may be sent back to (https, or http on localhost), the page the chart opens, and the patient/ and user/ scopes it may ask for. The answer holds its client_id. */
+    post: operations["postSmartApps"];
+  };
+  "/api/smart-apps/{id}": {
+    /** Revoke a SMART app: every grant and token of it ends at once. */
+    delete: operations["deleteSmartApp"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/smart/apps": {
+    /** The live SMART apps a chart can launch (id and name). */
+    get: operations["getLaunchableSmartApps"];
+  };
+  "/api/smart/authorize": {
+    /** The consent page's offer for an authorization request (its parameters as the app sent them): the app, the scopes it would be granted (narrowed to its registration and to what the user may do; patient/ scopes to reads and searches), those withheld, and the patient in context or that one must be chosen. A request whose fault is to go back to the app answers {redirect}; an unknown client or a redirect URI not registered is 422 (nothing is sent to it). */
+    get: operations["getSmartConsent"];
+    /** The user's answer to an authorization request: approved (with the scopes kept and, for a standalone launch, the patient chosen) gives {redirect} to the app with a one-time code (1 minute, bound to the redirect URI and the PKCE challenge) and the state; refused gives {redirect} with access_denied. */
+    post: operations["postSmartConsent"];
+  };
+  "/api/smart/launch": {
+    /** Launch a SMART app from a patient's chart: the answer is the app's launch URL with iss (the FHIR base) and a launch parameter standing, for 5 minutes, for this user, app and patient. */
+    post: operations["postSmartLaunch"];
+  };
   "/api/snippets": {
     /** The snippets the caller types with: their own first, then the clinic's, in their language or any. The first list installs the starter snippets (examples). */
     get: operations["getSnippets"];
@@ -1145,8 +1174,12 @@ export type paths = {
     /** A batch or transaction Bundle, also at the base with its slash (POST /fhir/R4/, where fhir-kit-client's batch() and transaction() and Medplum's executeBatch() post), at most 1,000 entries, 8 MB: create and update (If-Match) of Patient (If-None-Exist too), Encounter, Observation (vital signs) and Appointment, and reads of anything the API serves but $export and its files. A transaction is all or nothing, every write and its audit in one database transaction; a failing entry's OperationOutcome names it (Bundle.entry[i]) and nothing is written. The fullUrls of created entries (urn:uuid) are replaced by Type/id in the other entries' reference elements, whatever the entries' order (an unknown urn:uuid, or a circle, is a 400 naming the entry); a conditional reference (Patient?identifier=system|value) is the one patient it finds (none or several: 412). A batch takes each entry on its own, answering each with its status (and OperationOutcome); an entry whose referenced entry failed answers 424. Entries answer 201 Created or 200 OK with location Type/id/_history/v, etag and lastModified; Prefer: return=minimal or return=OperationOutcome is honoured. Each entry needs the caller's permission and scopes, as its own request would. The answer is streamed entry by entry after the writes commit; each read's page is the search's (_count at most 100); a read answering over 16 MB, and every read after the reads have answered 64 MB, is answered with an OperationOutcome (too-costly) instead; a read that fails carries its status and an OperationOutcome. A credential's Bundles may carry 2,000 writes a minute (429 with Retry-After beyond, nothing written). */
     post: operations["postFhirBundle"];
   };
+  "/fhir/R4/.well-known/jwks.json": {
+    /** The public keys (ES256) that sign SMART apps' id_tokens, the current one first. */
+    get: operations["getSmartJWKS"];
+  };
   "/fhir/R4/.well-known/smart-configuration": {
-    /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
+    /** SMART discovery: the authorization and token endpoints, authorization_code with PKCE (S256) for public clients, refresh_token, client_credentials with private_key_jwt (RS384, ES384), the id_token keys (jwks_uri), the scopes and capabilities. */
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
@@ -1231,8 +1264,14 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/auth/authorize": {
+    /** SMART App Launch's authorization endpoint (response_type=code, client_id, redirect_uri, scope, state, aud, launch, code_challenge with code_challenge_method=S256, nonce): hands the request to the web app's consent page (/smart/authorize), where the staff member signs in and approves. */
+    get: operations["getSmartAuthorize"];
+    /** The authorization endpoint with its parameters in a form body: as GET. No CSRF token: it changes nothing. */
+    post: operations["postSmartAuthorize"];
+  };
   "/fhir/R4/auth/token": {
-    /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
+    /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token and client_id): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant), id_token (ES256) with openid. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
     post: operations["postSmartToken"];
   };
   "/fhir/R4/bulkdata/{job}": {
@@ -1579,9 +1618,9 @@ export type paths = {
     };
   };
   "/fhir/R4/Patient": {
-    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
+    /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (system|value, value, |value or system|: the patient number in the clinic's number system, or urn:emr:mrn, and the identifiers of other systems kept with the patient), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
     get: operations["searchFhirPatient"];
-    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
+    /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's (an identifier of the clinic's number system is refused); identifiers of other systems are kept, one patient each (another patient's is 409), with the other names, contact points, structured addresses, communication and meta.profile, and given back as sent. Elements and extensions the clinic does not keep are dropped and named in the X-FHIR-Dropped header (as warnings under Prefer: return=OperationOutcome); a modifierExtension or a modifier element not kept is 422. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
     post: operations["createFhirPatient"];
   };
   "/fhir/R4/Patient/_history": {
@@ -1591,7 +1630,7 @@ export type paths = {
   "/fhir/R4/Patient/{id}": {
     /** Read one Patient, with ETag W/"<versionId>". */
     get: operations["readFhirPatient"];
-    /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Elements the register cannot keep are refused, not dropped. */
+    /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Identifiers of other systems and the other elements received are replaced as sent; the patient number, if sent, must be the patient's. Elements the clinic does not keep are dropped and named (X-FHIR-Dropped; warnings under Prefer: return=OperationOutcome); a modifier not understood is 422. */
     put: operations["updateFhirPatient"];
     parameters: {
       path: {
@@ -2200,6 +2239,8 @@ export type components = {
     Clinic: {
       address: string;
       name: string;
+      /** @description The URI naming the clinic's patient numbers to other systems (FHIR Patient.identifier.system); empty: the public address followed by /fhir/sid/patient-number, or urn:emr:mrn without one. */
+      number_system: string;
       phone: string;
       /** @description Where the server is reached from outside (https://emr.example.org), which printed documents' QR codes point to; empty for the address staff use. */
       public_url: string;
@@ -2711,9 +2752,28 @@ export type components = {
       id: number;
       /** @description Patient number: year and sequence, e.g. 2026-000123. */
       mrn: string;
+      received?: components["schemas"]["PatientReceived"];
       /** Format: date-time */
       updated_at: string;
       version: number;
+    };
+    /** @description The patient's number in another system: a national ID, an insurer's member number, another record's number. */
+    PatientIdentifier: {
+      period_end?: string;
+      period_start?: string;
+      /** @description The URI of the numbering system (e.g. http://hl7.org/fhir/sid/us-ssn). */
+      system?: string;
+      type?: {
+        coding?: {
+            code?: string;
+            display?: string;
+            system?: string;
+          }[];
+        text?: string;
+      };
+      /** @description usual, official, temp, secondary or old. */
+      use?: string;
+      value: string;
     };
     PatientImportReport: {
       /** @description Registered (or, in a dry run, that would be). */
@@ -2783,6 +2843,13 @@ export type components = {
       remarks: string;
       /** @enum {string} */
       sex: "male" | "female" | "other" | "unknown";
+    };
+    /** @description What other systems sent beside the register's fields, through the FHIR API (read-only here, kept with each version): the patient's identifiers in other systems, and the other FHIR elements (name, telecom, address, communication, profile) as they came. */
+    PatientReceived: {
+      elements?: {
+        [key: string]: unknown;
+      };
+      identifiers?: components["schemas"]["PatientIdentifier"][];
     };
     PatientSummary: {
       archived: boolean;
@@ -3095,6 +3162,49 @@ export type components = {
       name: string;
       price: number;
       version?: number;
+    };
+    /** @description A SMART app (SMART App Launch): a browser app, a public client, that staff open from a patient's chart. */
+    SmartApp: {
+      client_id: string;
+      /** Format: date-time */
+      created_at: string;
+      created_by: number | null;
+      id: number;
+      /** @description The page the chart opens, with iss and launch. */
+      launch_url: string;
+      name: string;
+      /** @description Matched exactly. */
+      redirect_uris: string[];
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @description The patient/ and user/ scopes it may ask for; what it gets is also capped by the user's own access. */
+      scopes: string;
+    };
+    SmartAppInput: {
+      launch_url: string;
+      name: string;
+      redirect_uris: string[];
+      scopes: string;
+    };
+    /** @description Either an offer (app, scopes, withheld, needs_patient, and patient when in context) or redirect alone. */
+    SmartConsentOffer: {
+      app?: {
+        client_id: string;
+        name: string;
+      };
+      /** @description A standalone launch: the user chooses the patient. */
+      needs_patient?: boolean;
+      /** @description The patient in context (an EHR launch). */
+      patient?: {
+        id: number;
+        name: string;
+      };
+      /** @description Instead of an offer: the app's redirect URI with an OAuth error. */
+      redirect?: string;
+      /** @description Granted on approval. */
+      scopes?: string[];
+      /** @description Asked for and not offered: wider than the app's registration or the user's own access. */
+      withheld?: string[];
     };
     Snippet: {
       /** @description May name {{age}}, {{sex}}, {{vitals.bp}}, {{allergies}} and {{last.<analyte>}}. */
@@ -7465,6 +7575,138 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** The SMART apps (SMART App Launch), newest first: client_id, redirect URIs, launch URL, the scopes each may ask for. Not with a token. */
+  getSmartApps: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["SmartApp"][];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** Register a SMART app, a public client: its name, the exact redirect URIs it may be sent back to (https, or http on localhost), the page the chart opens, and the patient/ and user/ scopes it may ask for. The answer holds its client_id. */
+  postSmartApps: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SmartAppInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["SmartApp"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Revoke a SMART app: every grant and token of it ends at once. */
+  deleteSmartApp: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SmartApp"];
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** The live SMART apps a chart can launch (id and name). */
+  getLaunchableSmartApps: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                id: number;
+                name: string;
+              }[];
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /** The consent page's offer for an authorization request (its parameters as the app sent them): the app, the scopes it would be granted (narrowed to its registration and to what the user may do; patient/ scopes to reads and searches), those withheld, and the patient in context or that one must be chosen. A request whose fault is to go back to the app answers {redirect}; an unknown client or a redirect URI not registered is 422 (nothing is sent to it). */
+  getSmartConsent: {
+    responses: {
+      /** @description The offer, or {redirect} with an OAuth error. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SmartConsentOffer"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The user's answer to an authorization request: approved (with the scopes kept and, for a standalone launch, the patient chosen) gives {redirect} to the app with a one-time code (1 minute, bound to the redirect URI and the PKCE challenge) and the state; refused gives {redirect} with access_denied. */
+  postSmartConsent: {
+    requestBody: {
+      content: {
+        "application/json": {
+          approve: boolean;
+          patient_id: number;
+          request: Record<string, never>;
+          scopes: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Where to send the browser. */
+      200: {
+        content: {
+          "application/json": {
+            redirect: string;
+          };
+        };
+      };
+      /** @description The account's credentials changed meanwhile: sign in again. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Launch a SMART app from a patient's chart: the answer is the app's launch URL with iss (the FHIR base) and a launch parameter standing, for 5 minutes, for this user, app and patient. */
+  postSmartLaunch: {
+    requestBody: {
+      content: {
+        "application/json": {
+          app_id: number;
+          patient_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            url: string;
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** The snippets the caller types with: their own first, then the clinic's, in their language or any. The first list installs the starter snippets (examples). */
   getSnippets: {
     responses: {
@@ -7855,7 +8097,18 @@ export type operations = {
       };
     };
   };
-  /** SMART discovery: the token endpoint, client_credentials with private_key_jwt (RS384, ES384), the system/ scopes. */
+  /** The public keys (ES256) that sign SMART apps' id_tokens, the current one first. */
+  getSmartJWKS: {
+    responses: {
+      /** @description A JWK Set. */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
+  /** SMART discovery: the authorization and token endpoints, authorization_code with PKCE (S256) for public clients, refresh_token, client_credentials with private_key_jwt (RS384, ES384), the id_token keys (jwks_uri), the scopes and capabilities. */
   getSmartConfiguration: {
     responses: {
       /** @description The SMART configuration. */
@@ -8158,7 +8411,33 @@ export type operations = {
       };
     };
   };
-  /** SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
+  /** SMART App Launch's authorization endpoint (response_type=code, client_id, redirect_uri, scope, state, aud, launch, code_challenge with code_challenge_method=S256, nonce): hands the request to the web app's consent page (/smart/authorize), where the staff member signs in and approves. */
+  getSmartAuthorize: {
+    responses: {
+      /** @description To the consent page. */
+      302: {
+        content: never;
+      };
+      /** @description An OAuth error (invalid_request). */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** The authorization endpoint with its parameters in a form body: as GET. No CSRF token: it changes nothing. */
+  postSmartAuthorize: {
+    responses: {
+      /** @description To the consent page. */
+      302: {
+        content: never;
+      };
+      /** @description An OAuth error (invalid_request). */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token and client_id): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant), id_token (ES256) with openid. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
   postSmartToken: {
     responses: {
       /** @description The access token. */
@@ -9213,7 +9492,7 @@ export type operations = {
       };
     };
   };
-  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (the patient number, with or without the system urn:emr:mrn), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
+  /** Search Patient (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Patients: identifier (system|value, value, |value or system|: the patient number in the clinic's number system, or urn:emr:mrn, and the identifiers of other systems kept with the patient), name, family, given, birthdate (eq, lt, le, gt, ge), gender, active. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. Each page is audited (fhir.patient.list) with the patients it answered. */
   searchFhirPatient: {
     responses: {
       /** @description A searchset Bundle. */
@@ -9236,7 +9515,7 @@ export type operations = {
       };
     };
   };
-  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
+  /** Register a patient through the register's rules (validation, the duplicate check: a possible duplicate is 409 and is confirmed in the web app; the audit; live events). The patient number is the register's (an identifier of the clinic's number system is refused); identifiers of other systems are kept, one patient each (another patient's is 409), with the other names, contact points, structured addresses, communication and meta.profile, and given back as sent. Elements and extensions the clinic does not keep are dropped and named in the X-FHIR-Dropped header (as warnings under Prefer: return=OperationOutcome); a modifierExtension or a modifier element not kept is 422. If-None-Exist (a Patient search) makes it a conditional create: none matches, 201; one, 200 and nothing written; several, 412 — one patient however many clients send it at once. The match is answered whole only to a caller who may read patients (view patient and a Patient read scope); to anyone else only where it is (Location, ETag) and an OperationOutcome saying it exists (nothing under Prefer: return=minimal). Each match answered is audited as a read of that patient. */
   createFhirPatient: {
     responses: {
       /** @description The patient If-None-Exist found. */
@@ -9300,7 +9579,7 @@ export type operations = {
       };
     };
   };
-  /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Elements the register cannot keep are refused, not dropped. */
+  /** Update a patient through the register's rules: If-Match W/"<version>" is required (a stale one is 412 and changes nothing; the web app's edits move the same counter). What the Patient resource carries is replaced; the rest of the record (medical history, allergies, remarks) is kept. Identifiers of other systems and the other elements received are replaced as sent; the patient number, if sent, must be the patient's. Elements the clinic does not keep are dropped and named (X-FHIR-Dropped; warnings under Prefer: return=OperationOutcome); a modifier not understood is 422. */
   updateFhirPatient: {
     parameters: {
       path: {

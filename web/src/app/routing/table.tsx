@@ -45,9 +45,16 @@ const OverdueOrders = page(() => import('../../features/results/OverduePage'))
 const CriticalReport = page(() => import('../../features/results/CriticalReportPage'))
 const LabOrder = page(() => import('../../features/results/OrderPage'))
 const WhatICanDo = page(() => import('../WhatICanDoPage'))
+const SmartConsent = page(() => import('../../features/smart/ConsentPage'))
 const NotFound = page(() => import('../NotFoundPage'))
 
 export const constantRoutes: AppRoute[] = [
+  // A SMART app's authorization request, approved by the signed-in user (ADR 40).
+  {
+    path: '/smart',
+    hidden: true,
+    children: [{ path: 'authorize', name: 'SmartConsent', hidden: true, component: SmartConsent, meta: { title: 'smartConsent', noCache: true, everyone: true } }],
+  },
   {
     path: '/',
     redirect: '/dashboard',

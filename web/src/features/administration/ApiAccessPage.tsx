@@ -15,6 +15,7 @@ import { TokenShownOnce } from '../../components/apiTokens/TokenShownOnce'
 import { TokenState, stateOf } from '../../components/apiTokens/TokenState'
 import { LastUse, ScopeList } from './ApiBits'
 import { BackendClientsCard } from './BackendClientsCard'
+import { SmartAppsCard } from './SmartAppsCard'
 import { createApiToken } from './api/createApiToken'
 import { useOwnTwoFactor } from './api/getOwnTwoFactor'
 import { useTokenReach } from './api/getTokenReach'
@@ -171,6 +172,7 @@ export default function ApiAccessPage() {
         <TokenShownOnce made={made} base={base} forAccount onClose={() => setMade(null)} />
       </Card>
       <BackendClientsCard tokenEndpoint={`${base}/auth/token`} noPublicAddress={clinic !== undefined && !clinic.public_url} />
+      <SmartAppsCard fhirBase={base} />
     </>
   )
 }

@@ -17,9 +17,11 @@ import { fileUrl, photoUrl, usePatientFiles } from './api/listPatientFiles'
 import { useUploadPatientFile } from './api/uploadPatientFile'
 import { fullName, type Patient } from './api/types'
 import { ageInYears } from './age'
+import { LaunchApps } from './LaunchApps'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { chronicLabel, civilStatusLabel, familyLabel, labelOf, sexLabel, socialLabel } from '../../lib/labels'
 import { PageSkeleton } from '../../components/PageSkeleton'
+import { OtherIdentifiers } from './OtherIdentifiers'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -149,22 +151,22 @@ export default function PatientChartPage() {
               <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
                 {fullName(p)} {p.archived && <Tag>{t('patients.archivedTag')}</Tag>}
               </Typography.Title>
-              {canManage && (
-                <Space wrap>
-                  {!p.archived && (
-                    <Button icon={<EditOutlined aria-hidden />} onClick={() => navigate(`/masterfile/patient_form/${p.id}`)}>
-                      {t('patients.edit')}
-                    </Button>
-                  )}
-                  {p.archived ? (
+              <Space wrap>
+                <LaunchApps patientId={p.id} />
+                {canManage && !p.archived && (
+                  <Button icon={<EditOutlined aria-hidden />} onClick={() => navigate(`/masterfile/patient_form/${p.id}`)}>
+                    {t('patients.edit')}
+                  </Button>
+                )}
+                {canManage &&
+                  (p.archived ? (
                     <Button onClick={() => archive.mutate(null, { onSuccess: () => void message.success(t('patients.restored')) })}>{t('patients.restore')}</Button>
                   ) : (
                     <Button danger onClick={askArchive}>
                       {t('patients.archive')}
                     </Button>
-                  )}
-                </Space>
-              )}
+                  ))}
+              </Space>
             </Flex>
             <Descriptions
               size="small"
@@ -205,6 +207,7 @@ export default function PatientChartPage() {
         </Col>
         <Col xs={24} lg={12}>
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            <OtherIdentifiers identifiers={p.received?.identifiers ?? []} />
             <Card title={t('patients.sections.emergency')}>
               <Descriptions
                 size="small"

@@ -13,6 +13,7 @@ export default function ClinicPage() {
   const queryClient = useQueryClient()
   const { data } = useClinic()
   const [form] = Form.useForm<Clinic>()
+  const publicUrl = Form.useWatch('public_url', form) ?? ''
   useEffect(() => {
     if (data) form.setFieldsValue(data)
   }, [data, form])
@@ -45,10 +46,19 @@ export default function ClinicPage() {
         <Form.Item name="public_url" label={t('clinic.publicUrl')} extra={t('clinic.publicUrlHint')}>
           <Input maxLength={300} inputMode="url" placeholder="https://" />
         </Form.Item>
+        <Form.Item name="number_system" label={t('clinic.numberSystem')} extra={t('clinic.numberSystemHint', { system: derivedSystem(publicUrl) })}>
+          <Input maxLength={300} inputMode="url" placeholder={derivedSystem(publicUrl)} autoComplete="off" />
+        </Form.Item>
         <Button type="primary" htmlType="submit">
           {t('clinic.save')}
         </Button>
       </Form>
     </Card>
   )
+}
+
+/** The patient number system the server derives when none is set (settings.Clinic.PatientNumberSystem). */
+function derivedSystem(publicUrl: string) {
+  const base = publicUrl.trim().replace(/\/+$/, '')
+  return base ? `${base}/fhir/sid/patient-number` : 'urn:emr:mrn'
 }

@@ -1,0 +1,27 @@
+import { AppstoreOutlined } from '@ant-design/icons'
+import { Button, Dropdown } from 'antd'
+import { useTranslation } from 'react-i18next'
+import { launchApp, useLaunchableApps } from './api/smartApps'
+
+/**
+ * The chart's SMART apps (a growth chart, a risk calculator): each opens in a new tab with
+ * this patient in context, once the user approves what it asks for.
+ */
+export function LaunchApps({ patientId }: { patientId: number }) {
+  const { t } = useTranslation()
+  const apps = useLaunchableApps(true)
+  if (!apps.data?.length) return null
+  const open = (appId: number) => {
+    // The tab is opened at the click (a browser lets only a click open one), then sent on.
+    const tab = window.open('about:blank', '_blank')
+    void launchApp(appId, patientId).then(
+      (url) => (tab ? tab.location.assign(url) : window.location.assign(url)),
+      () => tab?.close(), // the app's error toast has said why
+    )
+  }
+  return (
+    <Dropdown menu={{ items: apps.data.map((a) => ({ key: String(a.id), label: a.name, onClick: () => open(a.id) })) }} trigger={['click']}>
+      <Button icon={<AppstoreOutlined aria-hidden />}>{t('patients.apps')}</Button>
+    </Dropdown>
+  )
+}

@@ -1,0 +1,101 @@
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { Alert, Button, Card, Checkbox, Flex, Result, Select, Space, Spin, Typography } from 'antd'
+import { useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSearchParams } from 'react-router'
+import { debounce } from '../../lib/debounce'
+import { answerConsent, consentOfferQuery, type AuthRequest } from './api/consent'
+import { findPatientsQuery } from './api/findPatients'
+
+/** What one scope lets the app do, in the user's words. */
+function useDescribe() {
+  const { t } = useTranslation()
+  return (scope: string) => {
+    const m = /^(patient|user)\/(\*|[A-Za-z]+)\.([cruds]+)$/.exec(scope)
+    if (!m) return t(`smart.scope.${scope.replace('/', '_')}`, { defaultValue: scope })
+    const what = m[2] === '*' ? t('smart.everything') : m[2]
+    const writes = /[cud]/.test(m[3])
+    return t(`smart.${m[1]}${writes ? 'Write' : 'Read'}`, { what })
+  }
+}
+
+/**
+ * The consent page of SMART App Launch: the app named, the scopes it would get (each no wider
+ * than the user's own access), those it will not, and the patient it opens; approving sends the
+ * browser back to the app with a one-time code.
+ */
+export default function ConsentPage() {
+  const { t } = useTranslation()
+  const describe = useDescribe()
+  const [params] = useSearchParams()
+  const request = useMemo<AuthRequest>(() => Object.fromEntries(params.entries()), [params])
+  const offer = useQuery(consentOfferQuery(request))
+  const [unchecked, setUnchecked] = useState<string[]>([])
+  const [patient, setPatient] = useState<number>()
+  const [query, setQuery] = useState('')
+  const search = useMemo(() => debounce((v: string) => setQuery(v), 250), [])
+  const needsPatient = !!offer.data?.needs_patient
+  const patients = useQuery({ ...findPatientsQuery(query), enabled: needsPatient })
+  const answer = useMutation({ mutationFn: answerConsent, onSuccess: (r) => window.location.assign(r.redirect) })
+
+  const redirect = offer.data?.redirect
+  useEffect(() => {
+    if (redirect) window.location.assign(redirect) // the request's fault goes back to the app
+  }, [redirect])
+
+  if (offer.isPending || redirect) return <Spin />
+  if (offer.isError || !offer.data.app) return <Result status="warning" title={t('smart.cannotAuthorize')} subTitle={offer.error?.message} />
+  const { app, scopes = [], withheld = [] } = offer.data
+  const kept = scopes.filter((s) => !unchecked.includes(s))
+  return (
+    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Typography.Paragraph>{t('smart.intro', { app: app.name })}</Typography.Paragraph>
+        {offer.data.patient && (
+          <Typography.Paragraph data-testid="consent-patient">
+            {t('smart.patient')} <Typography.Text strong>{offer.data.patient.name}</Typography.Text>
+          </Typography.Paragraph>
+        )}
+        {needsPatient && (
+          <label>
+            {t('smart.choosePatient')}
+            <Select
+              showSearch
+              filterOption={false}
+              onSearch={search}
+              value={patient}
+              onChange={setPatient}
+              loading={patients.isFetching}
+              style={{ width: '100%' }}
+              options={patients.data?.map((p) => ({ value: p.id, label: `${p.last_name} ${p.first_name} ${p.middle_name} · ${p.birth_date} · ${p.mrn}` }))}
+            />
+          </label>
+        )}
+        <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+          <legend>{t('smart.allows')}</legend>
+          <Space orientation="vertical">
+            {scopes.map((s) => (
+              <Checkbox key={s} checked={!unchecked.includes(s)} onChange={(e) => setUnchecked((u) => (e.target.checked ? u.filter((x) => x !== s) : [...u, s]))}>
+                {describe(s)} <Typography.Text type="secondary" code>{s}</Typography.Text>
+              </Checkbox>
+            ))}
+          </Space>
+        </fieldset>
+        {withheld.length > 0 && <Alert type="info" showIcon title={t('smart.withheld')} description={withheld.join(' ')} />}
+        <Flex gap={8} justify="end">
+          <Button onClick={() => answer.mutate({ request, approve: false })} loading={answer.isPending}>
+            {t('smart.deny')}
+          </Button>
+          <Button
+            type="primary"
+            disabled={needsPatient && !patient}
+            loading={answer.isPending}
+            onClick={() => answer.mutate({ request, approve: true, scopes: kept, patient_id: patient })}
+          >
+            {t('smart.allow')}
+          </Button>
+        </Flex>
+      </Space>
+    </Card>
+  )
+}

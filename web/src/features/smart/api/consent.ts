@@ -1,0 +1,27 @@
+import { queryOptions } from '@tanstack/react-query'
+import { get, send } from '../../../lib/api'
+import { apiTokensKey } from '../../../lib/queryKeys'
+
+/** An authorization request as the app sent it (its query parameters). */
+export type AuthRequest = Record<string, string>
+
+/** The consent page's offer: what the app would be granted, or where to send the browser. */
+export interface ConsentOffer {
+  app?: { name: string; client_id: string }
+  scopes?: string[]
+  withheld?: string[]
+  patient?: { id: number; name: string }
+  needs_patient?: boolean
+  redirect?: string
+}
+
+/** Reads what the signed-in user would grant the app asking with request. */
+export const getConsentOffer = (request: AuthRequest) => get<ConsentOffer>('/smart/authorize', request)
+
+/** Read once: the answer is the page's for as long as it is shown. */
+export const consentOfferQuery = (request: AuthRequest) =>
+  queryOptions({ queryKey: [...apiTokensKey, 'consent', request], queryFn: () => getConsentOffer(request), retry: false, staleTime: Infinity })
+
+/** The user's answer; resolves to where the browser goes next (back to the app). */
+export const answerConsent = (body: { request: AuthRequest; approve: boolean; scopes?: string[]; patient_id?: number }) =>
+  send<{ redirect: string }>('post', '/smart/authorize', body)
