@@ -162,6 +162,29 @@ func (s *Store) PatientsOf(ctx context.Context, doctorID, after int64, limit int
 	return ids, nil
 }
 
+// PatientsAmong are those of ids who have had an appointment with doctorID.
+func (s *Store) PatientsAmong(ctx context.Context, doctorID int64, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	in, args := database.InIDs(s.DB, "patient_id", ids, 2)
+	found, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT DISTINCT patient_id FROM appointments WHERE doctor_id = $1 AND `+in,
+		append([]any{doctorID}, args...)...))
+	if err != nil {
+		return nil, fmt.Errorf("read a doctor's patients among some: %w", err)
+	}
+	return found, nil
+}
+
+// PatientCount is how many patients have had an appointment with doctorID.
+func (s *Store) PatientCount(ctx context.Context, doctorID int64) (int, error) {
+	var n int
+	if err := s.DB.QueryRowContext(ctx, `SELECT COUNT(DISTINCT patient_id) FROM appointments WHERE doctor_id = $1`, doctorID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count a doctor's patients: %w", err)
+	}
+	return n, nil
+}
+
 // VersionKind and VisitVersionKind name the kept versions of appointments and of their visit
 // forms (database.KeepVersion): each a Record as it was when its version was written.
 const (

@@ -35,8 +35,15 @@ var ReadAccess = []ReadRule{
 	{"ServiceRequest", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
 	{"DiagnosticReport", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
 	{"MedicationRequest", "", []auth.Permission{auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "GET /api/prescriptions/{id}"},
+	// The staff directory: whoever reads a record reads who acted in it, and in what role
+	// (their names and roles, not their permissions); the clinic and its premises are
+	// anyone's, as its settings are.
 	{"Practitioner", "", []auth.Permission{auth.ViewPatient, auth.ViewAppointment}, ""},
+	{"PractitionerRole", "", []auth.Permission{auth.ViewPatient, auth.ViewAppointment}, ""},
 	{"Organization", "", nil, "GET /api/settings/clinic"},
+	{"Location", "", nil, "GET /api/settings/clinic"},
+	// A doctor's patients, as the appointment lists show them.
+	{"Group", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments"},
 }
 
 // rulesOf are the rules of kind, in the table's order.

@@ -705,9 +705,16 @@ func TestFHIRBatchAndTransaction(t *testing.T) {
 // exportTo kicks an export off and polls it to its manifest.
 func exportTo(t *testing.T, c *apitest.Client, path string) map[string]any {
 	t.Helper()
+	return exportBy(t, c, "GET", path, nil)
+}
+
+// exportBy kicks an export off with method (a POST's parameters in body) and polls it to its
+// manifest.
+func exportBy(t *testing.T, c *apitest.Client, method, path string, body any) map[string]any {
+	t.Helper()
 	c.Header.Set("Prefer", "respond-async")
 	c.Header.Set("Accept", "application/fhir+json")
-	r := c.Do("GET", path, nil)
+	r := c.Do(method, path, body)
 	c.Header.Del("Prefer")
 	c.Header.Del("Accept")
 	if r.Status != http.StatusAccepted || r.Header.Get("Content-Location") == "" {
@@ -770,8 +777,10 @@ func TestBulkExport(t *testing.T) {
 			}
 			counts[o["type"].(string)] = len(lines)
 		}
-		// Two patients (one allergy, one "no known allergy"), one visit: 2 diagnoses, 7 vital signs.
-		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 7}
+		// Two patients (one allergy, one "no known allergy"), one visit: 2 diagnoses, 7 vital
+		// signs; the four staff, the clinic and its premises.
+		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 7,
+			"Practitioner": 4, "PractitionerRole": 4, "Organization": 1, "Location": 1}
 		if fmt.Sprint(counts) != fmt.Sprint(want) || m["requiresAccessToken"] != true {
 			t.Errorf("exported %v, want %v (%v)", counts, want, m)
 		}

@@ -88,7 +88,8 @@ var paramTypes = map[paramKind]string{kindToken: "token", kindString: "string", 
 // searchParams are each type's own search parameters.
 var searchParams = map[string]map[string]paramKind{
 	"Patient": patientParams, "AllergyIntolerance": allergyParams, "Encounter": encounterParams,
-	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "Organization": organizationParams,
+	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "PractitionerRole": practitionerRoleParams,
+	"Organization": organizationParams, "Location": {},
 	"Appointment": appointmentParams, "ServiceRequest": serviceRequestParams, "MedicationRequest": medicationRequestParams,
 	"DocumentReference": documentParams, "DiagnosticReport": diagnosticReportParams,
 }
@@ -145,9 +146,10 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 	}
 	rest.Interaction = []CapabilityInteraction{{Code: "batch"}, {Code: "transaction"}}
 	rest.Operation = []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export"}}
-	// A Group is "doctor-<id>": the patients of one doctor, exported together.
-	rest.Resource = append(rest.Resource, CapabilityResource{Type: "Group", Operation: []CapabilityOperation{
-		{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/group-export"}}})
+	// A Group is "doctor-<id>": the patients of one doctor, read (its first members, all
+	// counted) and exported together; it keeps no versions.
+	rest.Resource = append(rest.Resource, CapabilityResource{Type: "Group", Versioning: "no-version", Interaction: []CapabilityInteraction{{Code: "read"}},
+		Operation: []CapabilityOperation{{Name: "export", Definition: "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/group-export"}}})
 	cs.Rest = []CapabilityRest{rest}
 	write(w, http.StatusOK, cs)
 }

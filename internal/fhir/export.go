@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,11 +24,15 @@ import (
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
+	"emr/internal/settings"
+	"emr/internal/user"
 )
 
 // ExportTypes are the resource types a bulk export writes, in the order it writes them.
+// The staff, the clinic and its premises come last: every export writes them whole (once,
+// they are few), so that no reference in it dangles.
 var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest",
-	"DiagnosticReport", "MedicationRequest", "DocumentReference"}
+	"DiagnosticReport", "MedicationRequest", "DocumentReference", "Practitioner", "PractitionerRole", "Organization", "Location"}
 
 // ExportSpec is what an export writes: its types, the resources changed since a time (nil:
 // all), and the patients of one doctor (0: every patient).
@@ -35,6 +40,11 @@ type ExportSpec struct {
 	Types       []string
 	Since       *time.Time
 	GroupDoctor int64
+	// Patients, when not nil, are the only patients exported (the kick-off's patient
+	// parameter; within the doctor's group when there is one).
+	Patients []int64
+	// Filters are the _typeFilter queries: of a type that has some, only what meets one.
+	Filters exportFilters
 	// LeftOut are categories of the types left out ("Observation:laboratory"): its
 	// requester may not read them (ReadAccess). A whole type left out is not in Types.
 	LeftOut []string
@@ -60,7 +70,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 	counts := map[string]int{}
 	want := func(kind string) bool { return slices.Contains(spec.Types, kind) }
 	emit := func(res Resource) error {
-		if !want(res.ResourceKind()) || slices.Contains(spec.LeftOut, res.ResourceKind()+":"+categoryOf(res)) {
+		if !want(res.ResourceKind()) || slices.Contains(spec.LeftOut, res.ResourceKind()+":"+categoryOf(res)) || !spec.Filters.keeps(res) {
 			return nil
 		}
 		if spec.Since != nil && res.ResourceKind() != "Patient" && res.ResourceKind() != "AllergyIntolerance" {
@@ -83,6 +93,9 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 		time.Sleep(exportPause)
 		return err
 	}
+	if err := h.exportClinic(ctx, spec, emit); err != nil {
+		return counts, err
+	}
 	// The patients' own resources, one pass over the patients.
 	patients := want("Patient") || want("AllergyIntolerance")
 	records := want("Encounter") || want("Appointment") || want("Condition") || want("Observation")
@@ -92,7 +105,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 		out = append(out, toConditions(rec)...)
 		return append(out, toObservations(rec)...)
 	}
-	if spec.GroupDoctor == 0 {
+	if spec.GroupDoctor == 0 && spec.Patients == nil {
 		if patients {
 			f := patient.Filter{Limit: exportBatch, UpdatedGE: spec.Since}
 			for {
@@ -149,10 +162,17 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 		}
 		return counts, sink.Close()
 	}
-	// A doctor's patients: their ids a batch at a time, then each one's records.
+	// A doctor's patients, or those named: their ids a batch at a time, then each one's records.
+	next := func(after int64) ([]int64, error) {
+		if spec.Patients != nil {
+			i, _ := slices.BinarySearch(spec.Patients, after+1)
+			return spec.Patients[i:min(i+exportBatch, len(spec.Patients))], nil
+		}
+		return h.Visits.PatientsOf(ctx, spec.GroupDoctor, after, exportBatch)
+	}
 	var after int64
 	for {
-		ids, err := h.Visits.PatientsOf(ctx, spec.GroupDoctor, after, exportBatch)
+		ids, err := next(after)
 		if err != nil {
 			return counts, err
 		}
@@ -328,30 +348,86 @@ func (d *DirSink) Close() error {
 	return first
 }
 
-// exportParams reads a kick-off's parameters into a spec.
-func exportParams(r *http.Request, p *auth.Principal) (ExportSpec, error) {
-	var spec ExportSpec
+// kickOffParams are a kick-off's parameters: its query's and, in a POST, those of its
+// Parameters body besides (the Bulk Data IG's POST kick-off), as one list.
+func kickOffParams(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 	q := r.URL.Query()
-	for _, name := range []string{"_typeFilter", "_elements", "patient", "includeAssociatedData"} {
+	if r.Method != http.MethodPost || r.ContentLength == 0 {
+		return q, nil
+	}
+	data, err := readBody(w, r, MaxResource)
+	if err != nil {
+		return nil, err
+	}
+	var body struct {
+		ResourceType string `json:"resourceType"`
+		Parameter    []struct {
+			Name           string     `json:"name"`
+			ValueString    *string    `json:"valueString"`
+			ValueInstant   *string    `json:"valueInstant"`
+			ValueCode      *string    `json:"valueCode"`
+			ValueReference *Reference `json:"valueReference"`
+		} `json:"parameter"`
+	}
+	if err := json.Unmarshal(data, &body); err != nil || body.ResourceType != "Parameters" {
+		return nil, invalid("fhir.export_body", "")
+	}
+	for _, p := range body.Parameter {
+		var v *string
+		switch {
+		case p.ValueString != nil:
+			v = p.ValueString
+		case p.ValueInstant != nil:
+			v = p.ValueInstant
+		case p.ValueCode != nil:
+			v = p.ValueCode
+		case p.ValueReference != nil:
+			v = &p.ValueReference.Reference
+		}
+		if p.Name == "" || v == nil {
+			return nil, invalid("fhir.export_body", "Parameters.parameter")
+		}
+		q.Add(p.Name, *v)
+	}
+	return q, nil
+}
+
+// commaList reads a parameter a client may give as comma-separated values, repeated or not.
+func commaList(q url.Values, name string) []string {
+	var out []string
+	for _, v := range q[name] {
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part != "" && !slices.Contains(out, part) {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// exportParams reads a kick-off's parameters (but patient: exportPatients) into a spec.
+func exportParams(q url.Values, p *auth.Principal) (ExportSpec, error) {
+	var spec ExportSpec
+	for _, name := range []string{"_elements", "includeAssociatedData"} {
 		if q.Has(name) {
 			return spec, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.export_parameter", Args: []any{name}, Expression: name}
 		}
 	}
-	switch f := q.Get("_outputFormat"); f {
-	case "", "application/fhir+ndjson", "application/ndjson", "ndjson":
-	default:
-		return spec, invalid("fhir.export_format", "_outputFormat", f)
-	}
-	if s := q.Get("_type"); s != "" {
-		for _, kind := range strings.Split(s, ",") {
-			kind = strings.TrimSpace(kind)
-			if !slices.Contains(ExportTypes, kind) {
-				return spec, invalid("fhir.export_type", "_type", kind)
-			}
-			if !slices.Contains(spec.Types, kind) {
-				spec.Types = append(spec.Types, kind)
-			}
+	for _, f := range q["_outputFormat"] {
+		switch f {
+		case "", "application/fhir+ndjson", "application/ndjson", "ndjson":
+		default:
+			return spec, invalid("fhir.export_format", "_outputFormat", f)
 		}
+	}
+	for _, kind := range commaList(q, "_type") {
+		if !slices.Contains(ExportTypes, kind) {
+			return spec, invalid("fhir.export_type", "_type", kind, strings.Join(ExportTypes, ", "))
+		}
+		spec.Types = append(spec.Types, kind)
+	}
+	if len(q["_since"]) > 1 {
+		return spec, invalid("fhir.one_value", "_since", "_since")
 	}
 	if s := q.Get("_since"); s != "" {
 		t, err := time.Parse(time.RFC3339Nano, s)
@@ -383,7 +459,62 @@ func exportParams(r *http.Request, p *auth.Principal) (ExportSpec, error) {
 		}
 	}
 	spec.LeftOut = append(left, leftOut(p, spec.Types)...)
+	filters, err := parseTypeFilters(q["_typeFilter"], spec.Types)
+	if err != nil {
+		return spec, err
+	}
+	if len(filters) > 0 {
+		spec.Filters = filters
+	}
 	return spec, nil
+}
+
+// maxExportPatients is how many patients a kick-off's patient parameter names at most.
+const maxExportPatients = 1000
+
+// exportPatients reads a kick-off's patient parameter: the only patients exported, each in
+// the register and, at Group level, in the group (one that is not is refused, naming it, as
+// the Bulk Data IG asks). It is taken in a POST at Patient or Group level only.
+func (h *Handler) exportPatients(r *http.Request, refs []string, system bool, doctor int64) ([]int64, error) {
+	if r.Method != http.MethodPost || system {
+		return nil, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.export_patient_post", Expression: "patient"}
+	}
+	if len(refs) > maxExportPatients {
+		return nil, invalid("fhir.export_patients_many", "patient", maxExportPatients)
+	}
+	var ids []int64
+	for _, v := range refs {
+		i := strings.LastIndex(v, "Patient/")
+		if i < 0 {
+			return nil, invalid("fhir.bad_reference", "patient", "patient")
+		}
+		id, ok := wholeID(v[i+len("Patient/"):])
+		if !ok {
+			return nil, invalid("fhir.bad_reference", "patient", "patient")
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	found, _, err := h.Patients.Page(r.Context(), patient.Filter{IDs: ids, Limit: len(ids), WithoutHistory: true})
+	if err != nil {
+		return nil, err
+	}
+	known := make([]int64, len(found))
+	for i, p := range found {
+		known[i] = p.ID
+	}
+	if doctor != 0 {
+		if known, err = h.Visits.PatientsAmong(r.Context(), doctor, known); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range ids {
+		if !slices.Contains(known, id) {
+			return nil, invalid("fhir.export_patient", "patient", "Patient/"+strconv.FormatInt(id, 10))
+		}
+	}
+	return ids, nil
 }
 
 // exportable reports whether p may export kind: search it by scope, and read some of it.
@@ -391,28 +522,38 @@ func exportable(p *auth.Principal, kind string) bool {
 	return p.ScopeAllows(kind, auth.ActSearch) && !slices.Contains(leftOut(p, []string{kind}), kind)
 }
 
-// kickOff starts a bulk export (system, Patient or Group level) in the background and
-// answers 202 with where to ask how it goes.
-func (h *Handler) kickOff(group bool) http.HandlerFunc {
+// kickOff starts a bulk export (system, Patient or Group level; GET, or POST with a
+// Parameters body) in the background and answers 202 with where to ask how it goes.
+func (h *Handler) kickOff(level string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "respond-async") {
 			WriteError(w, r, &Error{Status: http.StatusBadRequest, Code: "invalid", Key: "fhir.export_async", Expression: "Prefer"})
 			return
 		}
 		p := auth.PrincipalFrom(r.Context())
-		spec, err := exportParams(r, p)
+		q, err := kickOffParams(w, r)
 		if err != nil {
 			WriteError(w, r, err)
 			return
 		}
-		if group {
-			id := r.PathValue("id")
-			doctor, err := strconv.ParseInt(strings.TrimPrefix(id, "doctor-"), 10, 64)
-			if !strings.HasPrefix(id, "doctor-") || err != nil || doctor <= 0 {
-				WriteError(w, r, notFound("Group", id))
+		spec, err := exportParams(q, p)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if level == "group" {
+			doctor, err := h.doctorOf(r, r.PathValue("id"))
+			if err != nil {
+				WriteError(w, r, err)
 				return
 			}
-			spec.GroupDoctor = doctor
+			spec.GroupDoctor = doctor.ID
+		}
+		if q.Has("patient") {
+			if spec.Patients, err = h.exportPatients(r, q["patient"], level == "system", spec.GroupDoctor); err != nil {
+				WriteError(w, r, err)
+				return
+			}
 		}
 		store := exports{h.DB}
 		if err := store.sweep(r.Context()); err != nil {
@@ -431,7 +572,12 @@ func (h *Handler) kickOff(group bool) http.HandlerFunc {
 			WriteError(w, r, err)
 			return
 		}
-		if err := h.audited(r, "fhir.bulk.export", "bulk_export", job.Job, 0, r.URL.String()); err != nil {
+		// The audit names every parameter, a POST body's too.
+		detail := r.Method + " " + r.URL.Path
+		if len(q) > 0 {
+			detail += "?" + q.Encode()
+		}
+		if err := h.audited(r, "fhir.bulk.export", "bulk_export", job.Job, 0, detail); err != nil {
 			WriteError(w, r, err)
 			return
 		}
@@ -447,13 +593,12 @@ func (h *Handler) runExport(id int64, spec ExportSpec) {
 	store := exports{h.DB}
 	sink := newChunkSink(ctx, store, id)
 	counts, err := h.Export(ctx, spec, sink, func(counts map[string]int) (bool, error) {
-		parts := make([]string, 0, len(counts))
-		for _, kind := range ExportTypes {
-			if n, ok := counts[kind]; ok {
-				parts = append(parts, fmt.Sprintf("%s %d", kind, n))
-			}
+		// X-Progress says it in fewer than 100 characters, as the Bulk Data IG asks.
+		total := 0
+		for _, n := range counts {
+			total += n
 		}
-		return store.beat(ctx, id, strings.Join(parts, ", "), counts)
+		return store.beat(ctx, id, fmt.Sprintf("%d resources written", total), counts)
 	})
 	status, message := exportDone, ""
 	switch {
@@ -638,4 +783,52 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 		}, step)
 	}
 	return nil
+}
+
+// exportClinic writes the clinic's staff (every account: a record may name one who has
+// since left), the clinic and its premises, once per export: they are few, and the patients'
+// resources refer to them.
+func (h *Handler) exportClinic(ctx context.Context, spec ExportSpec, emit func(Resource) error) error {
+	want := func(kind string) bool { return slices.Contains(spec.Types, kind) }
+	if want("Practitioner") || want("PractitionerRole") {
+		var after int64
+		for {
+			list, err := user.Page(ctx, h.DB, after, false, exportBatch)
+			if err != nil {
+				return err
+			}
+			for _, u := range list {
+				after = u.ID
+				if spec.Since != nil && u.UpdatedAt.Before(*spec.Since) {
+					continue
+				}
+				if err := emit(toPractitioner(u)); err != nil {
+					return err
+				}
+				if !want("PractitionerRole") {
+					continue
+				}
+				if u, err = user.Get(ctx, h.DB, u.ID); err != nil {
+					return err
+				}
+				if err := emit(toPractitionerRole(u)); err != nil {
+					return err
+				}
+			}
+			if len(list) < exportBatch {
+				break
+			}
+		}
+	}
+	if !want("Organization") && !want("Location") {
+		return nil
+	}
+	c, err := settings.ReadClinic(ctx, h.DB)
+	if err != nil {
+		return err
+	}
+	if err := emit(h.organizationOf(c)); err != nil {
+		return err
+	}
+	return emit(locationOf(c))
 }

@@ -15,3 +15,10 @@ func SetExportClock(t interface{ Cleanup(func()) }, d time.Duration) {
 	exportSkew.Store(int64(d))
 	t.Cleanup(func() { exportSkew.Store(0) })
 }
+
+// SetGroupMemberCap sets how many members a Group read lists, until the test ends.
+func SetGroupMemberCap(t interface{ Cleanup(func()) }, n int) {
+	old := groupMemberCap
+	groupMemberCap = n
+	t.Cleanup(func() { groupMemberCap = old })
+}

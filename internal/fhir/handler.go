@@ -81,7 +81,9 @@ func (h *Handler) Routes() []auth.Route {
 		{"Condition", h.searchConditions, nil},
 		{"Observation", h.searchObservations, nil},
 		{"Practitioner", h.searchPractitioners, nil},
-		{"Organization", h.searchOrganizations, nil},
+		{"PractitionerRole", h.searchPractitionerRoles, nil},
+		{"Organization", h.searchClinic("Organization", organizationParams, organizationTokens, func(c settings.Clinic) Resource { return h.organizationOf(c) }), nil},
+		{"Location", h.searchClinic("Location", map[string]paramKind{}, nil, func(c settings.Clinic) Resource { return locationOf(c) }), nil},
 		{"Appointment", h.searchAppointments, nil},
 		{"ServiceRequest", h.searchServiceRequests, nil},
 		{"DiagnosticReport", h.searchDiagnosticReports, nil},
@@ -119,6 +121,9 @@ func (h *Handler) Routes() []auth.Route {
 			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/_history", Access: a, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.typeHistory(h)},
 		)
 	}
+	// A Group is read alone: it has no versions and no search.
+	routes = append(routes, auth.Route{Method: "GET", Path: Base + "/Group/{id}", Access: readAccessOf("Group"), Resource: "Group", Interaction: auth.ActRead, FHIR: true,
+		Errors: WriteError, Handler: h.readGroup})
 	managePatient := auth.Need(auth.ManagePatient)
 	routes = append(routes,
 		auth.Route{Method: "POST", Path: Base + "/Patient", Access: managePatient, Resource: "Patient", Interaction: auth.ActCreate, FHIR: true, Errors: WriteError,
@@ -150,9 +155,13 @@ func (h *Handler) Routes() []auth.Route {
 	// each type's read permission and scope themselves (ReadAccess).
 	exportRecords := auth.Need(auth.ExportRecords)
 	routes = append(routes,
-		auth.Route{Method: "GET", Path: Base + "/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
-		auth.Route{Method: "GET", Path: Base + "/Patient/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(false)},
-		auth.Route{Method: "GET", Path: Base + "/Group/{id}/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff(true)},
+		auth.Route{Method: "GET", Path: Base + "/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff("system")},
+		auth.Route{Method: "GET", Path: Base + "/Patient/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff("patient")},
+		auth.Route{Method: "GET", Path: Base + "/Group/{id}/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff("group")},
+		// The same kick-offs with their parameters in a Parameters body (the Bulk Data IG's POST).
+		auth.Route{Method: "POST", Path: Base + "/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff("system")},
+		auth.Route{Method: "POST", Path: Base + "/Patient/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff("patient")},
+		auth.Route{Method: "POST", Path: Base + "/Group/{id}/$export", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.kickOff("group")},
 		// A job's status, files and cancelling need the permission still: one taken away
 		// stops the downloads of the jobs started with it.
 		auth.Route{Method: "GET", Path: Base + "/bulkdata/{job}", Access: exportRecords, FHIR: true, Errors: WriteError, Handler: h.exportStatus},

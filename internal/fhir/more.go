@@ -127,14 +127,6 @@ type Organization struct {
 // clinicID is the clinic's Organization id.
 const clinicID = "clinic"
 
-func (h *Handler) clinic(ctx context.Context) (Organization, error) {
-	c, err := settings.ReadClinic(ctx, h.DB)
-	if err != nil {
-		return Organization{}, err
-	}
-	return h.organizationOf(c), nil
-}
-
 // organizationOf is the clinic's settings as its Organization.
 func (h *Handler) organizationOf(c settings.Clinic) Organization {
 	o := Organization{base: newBase("Organization", clinicID, c.Version, started), Active: true, Name: c.Name}
@@ -164,28 +156,6 @@ var organizationTokens = map[string]tokenParam{
 
 // systemTaxID is the identifier system of the clinic's tax number.
 const systemTaxID = "urn:emr:tax-id"
-
-func (h *Handler) searchOrganizations(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, organizationParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	_, idGiven := q.ids()
-	coded, err := q.where(organizationTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if after != 0 || !coded || (idGiven && !slices.Contains(flat(q.values["_id"]), clinicID)) {
-			return nil, nil
-		}
-		o, err := h.clinic(ctx)
-		return []group{{ID: 1, Resources: []Resource{o}}}, err
-	}
-	h.searchset(w, r, "Organization", q, src, func([]entry) error { return nil })
-}
 
 func flat(values [][]string) []string {
 	var out []string

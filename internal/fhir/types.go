@@ -22,6 +22,8 @@ type Meta struct {
 	LastUpdated string `json:"lastUpdated,omitempty"`
 	// Profile lists the profiles the resource claims (a Patient keeps those it was sent with).
 	Profile []string `json:"profile,omitempty"`
+	// Tag is SUBSETTED on a resource answered in part (a large Group's members).
+	Tag []Coding `json:"tag,omitempty"`
 }
 
 // base is the elements every resource starts with.

@@ -156,6 +156,26 @@ func (h *Handler) versioned() []typeVersions {
 			return p, err == nil, err
 		}, expand, func(p patient.Patient) int64 { return p.ID })
 	}
+	// A staff account gives its Practitioner and PractitionerRole; the clinic's settings its
+	// Organization and Location.
+	staff := func(expand func(user.User) []Resource) versionSource {
+		return sourceOf("user", wholeID, keptOf[user.User](h.DB, user.VersionKind),
+			func(ctx context.Context, id int64, _ string) (user.User, bool, error) {
+				u, err := user.Get(ctx, h.DB, id)
+				if apperr.KindOf(err) == apperr.KindNotFound {
+					return u, false, nil
+				}
+				return u, err == nil, err
+			}, expand, func(user.User) int64 { return 0 })
+	}
+	clinic := func(expand func(settings.Clinic) []Resource) versionSource {
+		return sourceOf("settings", func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
+			keptOf[settings.Clinic](h.DB, settings.ClinicVersionKind),
+			func(ctx context.Context, _ int64, _ string) (settings.Clinic, bool, error) {
+				c, err := settings.ReadClinic(ctx, h.DB)
+				return c, err == nil, err
+			}, expand, func(settings.Clinic) int64 { return 0 })
+	}
 	return []typeVersions{
 		{"Patient", "patient", []versionSource{patients(wholeID, func(p patient.Patient) []Resource {
 			// The number system is the clinic's settings' (cached by clinicSettings), which
@@ -183,20 +203,10 @@ func (h *Handler) versioned() []typeVersions {
 				return firstOf(h.Documents.Page(ctx, []int64{id}, 0, 0, false, 1))
 			}, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} },
 			func(d document.Document) int64 { return d.PatientID })}},
-		{"Practitioner", "practitioner", []versionSource{sourceOf("user", wholeID, keptOf[user.User](h.DB, user.VersionKind),
-			func(ctx context.Context, id int64, _ string) (user.User, bool, error) {
-				u, err := user.Get(ctx, h.DB, id)
-				if apperr.KindOf(err) == apperr.KindNotFound {
-					return u, false, nil
-				}
-				return u, err == nil, err
-			}, func(u user.User) []Resource { return []Resource{toPractitioner(u)} }, func(user.User) int64 { return 0 })}},
-		{"Organization", "organization", []versionSource{sourceOf("settings", func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
-			keptOf[settings.Clinic](h.DB, settings.ClinicVersionKind),
-			func(ctx context.Context, _ int64, _ string) (settings.Clinic, bool, error) {
-				c, err := settings.ReadClinic(ctx, h.DB)
-				return c, err == nil, err
-			}, func(c settings.Clinic) []Resource { return []Resource{h.organizationOf(c)} }, func(settings.Clinic) int64 { return 0 })}},
+		{"Practitioner", "practitioner", []versionSource{staff(func(u user.User) []Resource { return []Resource{toPractitioner(u)} })}},
+		{"PractitionerRole", "practitionerrole", []versionSource{staff(func(u user.User) []Resource { return []Resource{toPractitionerRole(u)} })}},
+		{"Organization", "organization", []versionSource{clinic(func(c settings.Clinic) []Resource { return []Resource{h.organizationOf(c)} })}},
+		{"Location", "location", []versionSource{clinic(func(c settings.Clinic) []Resource { return []Resource{locationOf(c)} })}},
 	}
 }
 

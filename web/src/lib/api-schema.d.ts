@@ -1183,8 +1183,10 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
+    /** The same kick-off with its parameters in a Parameters body (and/or the query), as the Bulk Data IG's POST; patient is refused at this level. */
+    post: operations["exportFhirSystemPost"];
   };
   "/fhir/R4/AllergyIntolerance": {
     /** Search AllergyIntolerance (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Allergies as recorded: one per listed allergy, SNOMED CT 716186003 for 'no known allergy', none when nobody asked. patient, clinical-status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. Every error is an OperationOutcome. */
@@ -1441,13 +1443,61 @@ export type paths = {
       };
     };
   };
-  "/fhir/R4/Group/{id}/$export": {
-    /** Bulk Data export of a Group's patients, as $export (any doctor's patients: a list of many patients, so the export permission too). */
-    get: operations["exportFhirGroup"];
+  "/fhir/R4/Group/{id}": {
+    /** Read a doctor's Group (type person, actual): quantity is how many patients, member the first 1000 by id; a larger group is tagged SUBSETTED (Group/{id}/$export?_type=Patient gives every member). No versions, no search. */
+    get: operations["readFhirGroup"];
     parameters: {
       path: {
         /** @description doctor-<account id>: the patients who have had an appointment with that doctor. */
         id: string;
+      };
+    };
+  };
+  "/fhir/R4/Group/{id}/$export": {
+    /** Bulk Data export of a Group's patients, as $export (any doctor's patients: a list of many patients, so the export permission too). */
+    get: operations["exportFhirGroup"];
+    /** The Group-level kick-off with a Parameters body, as the Patient-level one; each patient named must be a member of the group (400 naming one that is not). */
+    post: operations["exportFhirGroupPost"];
+    parameters: {
+      path: {
+        /** @description doctor-<account id>: the patients who have had an appointment with that doctor. */
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Location": {
+    /** Search Location (a searchset Bundle; _id, _lastUpdated, _count, _sort, _total). The clinic's premises (Location/clinic): name, address, phone from the clinic's settings, managingOrganization Organization/clinic. Every error is an OperationOutcome. */
+    get: operations["searchFhirLocation"];
+  };
+  "/fhir/R4/Location/_history": {
+    /** Every kept version of every Location, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirLocation"];
+  };
+  "/fhir/R4/Location/{id}": {
+    /** Read one Location, with ETag W/"<versionId>". */
+    get: operations["readFhirLocation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Location/{id}/_history": {
+    /** The versions of one Location, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirLocation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Location/{id}/_history/{vid}": {
+    /** Read version {vid} of a Location as it was written: the version of the clinic's settings it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirLocation"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
       };
     };
   };
@@ -1619,6 +1669,8 @@ export type paths = {
   "/fhir/R4/Patient/$export": {
     /** Bulk Data export at the Patient level (every patient's records), as $export. */
     get: operations["exportFhirPatients"];
+    /** The Patient-level kick-off with a Parameters body, as $export; patient (valueReference Patient/<id>, repeated, at most 1000) exports those patients alone, each of whom must be in the register (400 naming one that is not). */
+    post: operations["exportFhirPatientsPost"];
   };
   "/fhir/R4/Practitioner": {
     /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
@@ -1649,6 +1701,42 @@ export type paths = {
   "/fhir/R4/Practitioner/{id}/_history/{vid}": {
     /** Read version {vid} of a Practitioner as it was written: the version of a staff account it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
     get: operations["vreadFhirPractitioner"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
+  "/fhir/R4/PractitionerRole": {
+    /** Search PractitionerRole (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). One per staff account (its id the account's): practitioner, organization (the clinic), location (its premises), code (each of the account's roles: doctor and nurse coded in http://terminology.hl7.org/CodeSystem/practitioner-role, any other by its name), telecom (e-mail). Parameters practitioner, role, active. Every error is an OperationOutcome. */
+    get: operations["searchFhirPractitionerRole"];
+  };
+  "/fhir/R4/PractitionerRole/_history": {
+    /** Every kept version of every PractitionerRole, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirPractitionerRole"];
+  };
+  "/fhir/R4/PractitionerRole/{id}": {
+    /** Read one PractitionerRole, with ETag W/"<versionId>" (the account's version). */
+    get: operations["readFhirPractitionerRole"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/PractitionerRole/{id}/_history": {
+    /** The versions of one PractitionerRole, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirPractitionerRole"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/PractitionerRole/{id}/_history/{vid}": {
+    /** Read version {vid} of a PractitionerRole as it was written: the version of the staff account it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+    get: operations["vreadFhirPractitionerRole"];
     parameters: {
       path: {
         id: string;
@@ -8031,7 +8119,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference), _since, _outputFormat=application/fhir+ndjson. A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -8039,6 +8127,32 @@ export type operations = {
         content: never;
       };
       /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the type. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: other exports run. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** The same kick-off with its parameters in a Parameters body (and/or the query), as the Bulk Data IG's POST; patient is refused at this level. */
+  exportFhirSystemPost: {
+    requestBody?: {
+      content: {
+        "application/fhir+json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Started: Content-Location says where to poll. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
       400: {
         content: never;
       };
@@ -8860,6 +8974,27 @@ export type operations = {
       };
     };
   };
+  /** Read a doctor's Group (type person, actual): quantity is how many patients, member the first 1000 by id; a larger group is tagged SUBSETTED (Group/{id}/$export?_type=Patient gives every member). No versions, no search. */
+  readFhirGroup: {
+    parameters: {
+      path: {
+        /** @description doctor-<account id>: the patients who have had an appointment with that doctor. */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The Group. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome: no such group. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** Bulk Data export of a Group's patients, as $export (any doctor's patients: a list of many patients, so the export permission too). */
   exportFhirGroup: {
     parameters: {
@@ -8874,6 +9009,137 @@ export type operations = {
         content: never;
       };
       /** @description An OperationOutcome: no such group. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The Group-level kick-off with a Parameters body, as the Patient-level one; each patient named must be a member of the group (400 naming one that is not). */
+  exportFhirGroupPost: {
+    parameters: {
+      path: {
+        /** @description doctor-<account id>: the patients who have had an appointment with that doctor. */
+        id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/fhir+json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Started: Content-Location says where to poll. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the type. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: no such group. */
+      404: {
+        content: never;
+      };
+      /** @description An OperationOutcome: other exports run. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** Search Location (a searchset Bundle; _id, _lastUpdated, _count, _sort, _total). The clinic's premises (Location/clinic): name, address, phone from the clinic's settings, managingOrganization Organization/clinic. Every error is an OperationOutcome. */
+  searchFhirLocation: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Location, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirLocation: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Location, with ETag W/"<versionId>". */
+  readFhirLocation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one Location, newest first (a history Bundle; _count, next links). */
+  historyFhirLocation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a Location as it was written: the version of the clinic's settings it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirLocation: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
       404: {
         content: never;
       };
@@ -9431,6 +9697,32 @@ export type operations = {
       };
     };
   };
+  /** The Patient-level kick-off with a Parameters body, as $export; patient (valueReference Patient/<id>, repeated, at most 1000) exports those patients alone, each of whom must be in the register (400 naming one that is not). */
+  exportFhirPatientsPost: {
+    requestBody?: {
+      content: {
+        "application/fhir+json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Started: Content-Location says where to poll. */
+      202: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome naming the type. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: other exports run. */
+      429: {
+        content: never;
+      };
+    };
+  };
   /** Search Practitioner (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). Staff accounts: name (contains), identifier (username, system urn:emr:username), active. Every error is an OperationOutcome. */
   searchFhirPractitioner: {
     responses: {
@@ -9507,6 +9799,101 @@ export type operations = {
   };
   /** Read version {vid} of a Practitioner as it was written: the version of a staff account it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
   vreadFhirPractitioner: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search PractitionerRole (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total). One per staff account (its id the account's): practitioner, organization (the clinic), location (its premises), code (each of the account's roles: doctor and nurse coded in http://terminology.hl7.org/CodeSystem/practitioner-role, any other by its name), telecom (e-mail). Parameters practitioner, role, active. Every error is an OperationOutcome. */
+  searchFhirPractitionerRole: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every PractitionerRole, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirPractitionerRole: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Read one PractitionerRole, with ETag W/"<versionId>" (the account's version). */
+  readFhirPractitionerRole: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one PractitionerRole, newest first (a history Bundle; _count, next links). */
+  historyFhirPractitionerRole: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a PractitionerRole as it was written: the version of the staff account it is made from, as kept (a version the resource was not part of, or from before versions were kept, is 404). */
+  vreadFhirPractitionerRole: {
     parameters: {
       path: {
         id: string;
