@@ -53,6 +53,8 @@ type query struct {
 	total   string
 	cursor  cursor
 	applied url.Values
+	// countOnly is _summary=count: the total alone, no resources.
+	countOnly bool
 	// tests are the conditions tested on the resources built (all must hold): a search that
 	// has any examines at most scanBudget records for a page.
 	tests []func(Resource) bool
@@ -113,6 +115,23 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 			q.applied.Add(name, v)
 		}
 	}
+	// _summary=count answers the count alone; =false is the whole resources, as always.
+	// Neither the summaries nor _elements are made: under lenient handling the resources
+	// come whole and the outcome says so, under strict handling the search is refused.
+	for _, name := range []string{"_summary", "_elements"} {
+		v, given := raw[name]
+		switch {
+		case !given:
+		case name == "_summary" && len(v) == 1 && v[0] == "count":
+			q.countOnly = true
+			q.applied.Set(name, "count")
+		case name == "_summary" && len(v) == 1 && v[0] == "false":
+		case strict:
+			refused = append(refused, invalid("fhir.unknown_parameter", name, name+"="+strings.Join(v, ",")))
+		default:
+			q.warn("not-supported", "fhir.ignored_parameter", name, name+"="+strings.Join(v, ","))
+		}
+	}
 	if len(refused) > 0 {
 		return q, refused
 	}
@@ -148,6 +167,9 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 			return q, invalid("fhir.bad_cursor", "_cursor")
 		}
 		q.cursor = c
+	}
+	if q.countOnly && q.total == "none" {
+		q.total = "estimate" // the count, capped as _total=estimate is
 	}
 	q.applied.Set("_count", strconv.Itoa(q.count))
 	if err := q.testDate("_lastUpdated", func(res Resource) string { return updatedOf(res) }); err != nil {
@@ -549,10 +571,12 @@ func (h *Handler) searchset(w http.ResponseWriter, r *http.Request, kind string,
 		q.applied[name] = values
 	}
 	src = readableSource(p, src)
-	wk, err := collect(r.Context(), src, q)
-	if err != nil {
-		WriteError(w, r, err)
-		return
+	var wk walk
+	if !q.countOnly { // _summary=count: the total alone, no page
+		if wk, err = collect(r.Context(), src, q); err != nil {
+			WriteError(w, r, err)
+			return
+		}
 	}
 	page := wk.page
 	base := h.baseURL(r)

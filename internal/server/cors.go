@@ -17,8 +17,8 @@ const (
 	// type, and FHIR's own (Prefer, If-Match, If-None-Exist, If-None-Match, If-Modified-Since).
 	corsHeaders = "Authorization, Content-Type, Accept, Prefer, If-Match, If-None-Match, If-None-Exist, If-Modified-Since, X-Requested-With"
 	// corsExposed are the answer headers its script may read: where a created resource is,
-	// its version, a bulk export's status.
-	corsExposed = "Location, ETag, Content-Location, Last-Modified, X-Progress, Retry-After, WWW-Authenticate"
+	// its version, what a write did not keep, a bulk export's status.
+	corsExposed = "Location, ETag, Content-Location, Last-Modified, X-FHIR-Dropped, X-Progress, Retry-After, WWW-Authenticate"
 	corsMaxAge  = "600"
 )
 
