@@ -57,3 +57,41 @@ func TestClinicHeader(t *testing.T) {
 		}
 	})
 }
+
+// TestThePatientNumberSystemStaysPut: the system derived from the clinic's public address is
+// written down when the address is saved, so moving the address later does not move the
+// clinic's numbers to another system (a receiving system's links to them hold); an
+// administrator's explicit system is kept as given.
+func TestThePatientNumberSystemStaysPut(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		admin := env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+		var c struct {
+			NumberSystem string `json:"number_system"`
+			Version      int
+		}
+		save := func(body map[string]any) {
+			t.Helper()
+			if r := admin.Do("PUT", "/api/settings/clinic", body); r.Status != http.StatusOK {
+				t.Fatalf("save %v: %d %s", body, r.Status, r.Body)
+			}
+			admin.Do("GET", "/api/settings/clinic", nil).JSON(t, &c)
+		}
+		save(map[string]any{"name": "An Bình", "version": 0})
+		if c.NumberSystem != "" {
+			t.Errorf("no address, yet a system: %q", c.NumberSystem)
+		}
+		save(map[string]any{"name": "An Bình", "public_url": "https://old.example.org/", "version": c.Version})
+		if want := "https://old.example.org/fhir/sid/patient-number"; c.NumberSystem != want {
+			t.Errorf("the derived system written down: %q, want %q", c.NumberSystem, want)
+		}
+		save(map[string]any{"name": "An Bình", "public_url": "https://new.example.org", "number_system": c.NumberSystem, "version": c.Version})
+		if want := "https://old.example.org/fhir/sid/patient-number"; c.NumberSystem != want {
+			t.Errorf("a new address moved the numbers: %q, want %q", c.NumberSystem, want)
+		}
+		save(map[string]any{"name": "An Bình", "public_url": "https://new.example.org", "number_system": "urn:oid:1.2.3", "version": c.Version})
+		if c.NumberSystem != "urn:oid:1.2.3" {
+			t.Errorf("an explicit system: %q", c.NumberSystem)
+		}
+	})
+}

@@ -131,10 +131,16 @@ func Save(ctx context.Context, tx *sql.Tx, e audit.Event, key string, v any, ver
 }
 
 // SaveClinic replaces the clinic's settings with in, if in.Version is still the stored one
-// (else a conflict: another administrator saved first), and audits it as e's.
+// (else a conflict: another administrator saved first), and audits it as e's. A public
+// address saved with no patient number system writes down the system derived from it: the
+// clinic's numbers keep their system when the address changes later, so a receiving system's
+// links to them hold (only an administrator's explicit change moves them).
 func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) (Clinic, error) {
 	if err := in.clean(); err != nil {
 		return Clinic{}, err
+	}
+	if in.NumberSystem == "" && in.PublicURL != "" {
+		in.NumberSystem = in.PatientNumberSystem()
 	}
 	err := db.Tx(ctx, func(tx *sql.Tx) error {
 		version, err := Save(ctx, tx, e, clinicKey, Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone, TaxID: in.TaxID, PublicURL: in.PublicURL,
