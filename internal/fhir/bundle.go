@@ -118,12 +118,18 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	work := make([]*entryWork, len(b.Entry))
+	fullURLs := map[string]int{} // two entries with one fullUrl: references to it name neither (bdl-7)
 	for i, e := range b.Entry {
 		ew := &entryWork{index: i, in: e}
 		if e.Request == nil || e.Request.Method == "" || e.Request.URL == "" {
 			WriteError(w, r, invalid("fhir.entry_request", "Bundle.entry["+strconv.Itoa(i)+"].request", i))
 			return
 		}
+		if first, seen := fullURLs[e.FullURL]; seen && e.FullURL != "" {
+			WriteError(w, r, invalid("fhir.fullurl_repeated", "Bundle.entry["+strconv.Itoa(i)+"].fullUrl", e.FullURL, first))
+			return
+		}
+		fullURLs[e.FullURL] = i
 		ew.method = strings.ToUpper(e.Request.Method)
 		ew.order = methodOrder[ew.method]
 		path, _, _ := strings.Cut(strings.TrimPrefix(e.Request.URL, h.baseURL(r)+"/"), "?")
