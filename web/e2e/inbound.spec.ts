@@ -19,7 +19,7 @@ interface Patient {
 }
 
 // The Patient another system sends (internal/fhir/testdata): identifiers of three systems,
-// two names, four contact points, two structured addresses, two languages, US Core's profile.
+// two names, four contact points, two structured addresses, two languages, two profiles.
 const sent = JSON.parse(readFileSync(new URL('../../internal/fhir/testdata/patient-from-another-system.json', import.meta.url), 'utf8')) as Patient
 
 // Another system writes a rich Patient with Medplum's client; it reads back as sent, is found
@@ -50,7 +50,11 @@ test('a Patient sent by another system through Medplum comes back as sent, and i
   expect(read.name).toEqual(patient.name)
   expect(read.telecom).toEqual(patient.telecom)
   expect(read.communication).toEqual(patient.communication)
-  expect(read.meta?.profile).toEqual(patient.meta?.profile)
+  // Its own profiles are kept; US Core's is the server's claim, made on what it keeps.
+  expect(read.meta?.profile).toEqual([
+    ...(patient.meta?.profile ?? []).filter((p) => !p.startsWith('http://hl7.org/fhir/us/core/')),
+    'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient|6.1.0',
+  ])
   // Structured addresses kept; the geolocation extension is not (dropped, with a warning).
   expect(read.address?.[0].line).toEqual(['742 Roob Knoll', 'Apt 12'])
   expect(read.address?.[0].extension).toBeUndefined()
