@@ -286,7 +286,7 @@ func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values)
 		return
 	}
 	if scopes := strings.Fields(issued.Scope); contains(scopes, "openid") {
-		if issued.IDToken, err = h.idToken(r, f.Get("client_id"), issued, contains(scopes, "fhirUser")); err != nil {
+		if issued.IDToken, err = h.idToken(r, issued, contains(scopes, "fhirUser")); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
@@ -297,7 +297,7 @@ func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values)
 // idToken is the OpenID Connect id_token of an app's grant: signed ES256 with the key the
 // key file's current key derives (published at JWKSPath), issued by the FHIR base, for the
 // app, about the account, with fhirUser naming the account's Practitioner.
-func (h *Handler) idToken(r *http.Request, clientID string, issued auth.AppIssued, fhirUser bool) (string, error) {
+func (h *Handler) idToken(r *http.Request, issued auth.AppIssued, fhirUser bool) (string, error) {
 	key := h.Keys.SigningKeys(idTokenPurpose)[0]
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: jose.JSONWebKey{Key: key.Key, KeyID: key.ID}}, (&jose.SignerOptions{}).WithType("JWT"))
 	if err != nil {
@@ -309,7 +309,7 @@ func (h *Handler) idToken(r *http.Request, clientID string, issued auth.AppIssue
 		jwt.Claims
 		Nonce    string `json:"nonce,omitempty"`
 		FHIRUser string `json:"fhirUser,omitempty"`
-	}{Claims: jwt.Claims{Issuer: base, Subject: strconv.FormatInt(issued.UserID, 10), Audience: jwt.Audience{clientID},
+	}{Claims: jwt.Claims{Issuer: base, Subject: strconv.FormatInt(issued.UserID, 10), Audience: jwt.Audience{issued.ClientID},
 		IssuedAt: jwt.NewNumericDate(now), Expiry: jwt.NewNumericDate(now.Add(auth.AppTokenLifetime))}, Nonce: issued.Nonce}
 	if fhirUser {
 		claims.FHIRUser = base + "/Practitioner/" + strconv.FormatInt(issued.UserID, 10)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -436,6 +437,47 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 			}
 			if status, _ := app.token(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}}); status != http.StatusBadRequest {
 				t.Errorf("the first use's refresh token: %d", status)
+			}
+		})
+
+		t.Run("a refused refresh leaves its token unspent, and one without client_id still names the app", func(t *testing.T) {
+			code, verifier := approved(t, c.doctor, "launch/patient openid fhirUser patient/*.rs online_access")
+			_, tok := app.exchange(t, code, verifier)
+			refresh := tok["refresh_token"].(string)
+			sum := sha256.Sum256([]byte(refresh))
+			expire := func(at time.Time) {
+				t.Helper()
+				if _, err := db.ExecContext(context.Background(), `UPDATE smart_tokens SET expires_at = $1 WHERE token_hash = $2`, at, hex.EncodeToString(sum[:])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if status, out := app.token(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "scope": {"user/*.rs"}}); status != http.StatusBadRequest || out["error"] != "invalid_scope" {
+				t.Errorf("a scope not granted: %d %v", status, out)
+			}
+			expire(time.Now().UTC().Add(-time.Second))
+			if status, out := app.token(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}}); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+				t.Errorf("an expired refresh token: %d %v", status, out)
+			}
+			expire(time.Now().UTC().Add(time.Hour))
+
+			// The same token, unspent, now answers — asked without client_id (RFC 6749 §6).
+			resp, err := http.PostForm(c.env.HTTP.URL+"/fhir/R4/auth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var next map[string]any
+			_ = json.NewDecoder(resp.Body).Decode(&next)
+			if resp.StatusCode != http.StatusOK || next["access_token"] == nil {
+				t.Fatalf("refresh after the refusals: %d %v", resp.StatusCode, next)
+			}
+			idt, err := jwt.ParseSigned(next["id_token"].(string), []jose.SignatureAlgorithm{jose.ES256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var claims jwt.Claims
+			if err := idt.UnsafeClaimsWithoutVerification(&claims); err != nil || !slices.Equal([]string(claims.Audience), []string{app.clientID}) {
+				t.Errorf("id_token of a refresh without client_id: aud %v, %v", claims.Audience, err)
 			}
 		})
 
