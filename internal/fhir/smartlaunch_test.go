@@ -139,6 +139,7 @@ func (a smartApp) bearer(token any) *apitest.Client {
 func TestSmartAppLaunch(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		c := newClinic(t, db)
+		setPublicURL(t, c.admin, c.env.HTTP.URL)
 		app := c.registerApp(t, "patient/*.rs user/*.rs")
 		launch := app.launch(t, c.doctor, c.patientID)
 		verifier, challenge := pkce("verifier-")
@@ -299,6 +300,39 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 			verifier, challenge := pkce(fmt.Sprintf("v%d-", time.Now().UnixNano()))
 			return app.approve(t, who, app.request(scope, "", challenge), c.patientID), verifier
 		}
+
+		t.Run("without a public address, neither discovery nor a token: the Host header names nothing", func(t *testing.T) {
+			req, _ := http.NewRequest("GET", c.env.HTTP.URL+"/fhir/R4/.well-known/smart-configuration", nil)
+			req.Host = "evil.example"
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				t.Errorf("discovery at a Host the caller chose: %d", resp.StatusCode)
+			}
+			code, verifier := approved(t, c.doctor, "launch/patient openid fhirUser patient/*.rs")
+			if status, out := app.exchange(t, code, verifier); status != http.StatusServiceUnavailable || out["error"] != "temporarily_unavailable" {
+				t.Errorf("a token without a public address: %d %v", status, out)
+			}
+			setPublicURL(t, c.admin, c.env.HTTP.URL)
+			status, tok := app.exchange(t, code, verifier) // the code was not spent by the refusal
+			if status != http.StatusOK || tok["id_token"] == nil {
+				t.Fatalf("the same code with a public address: %d %v", status, tok)
+			}
+			idt, err := jwt.ParseSigned(tok["id_token"].(string), []jose.SignatureAlgorithm{jose.ES256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var claims struct {
+				jwt.Claims
+				FHIRUser string `json:"fhirUser"`
+			}
+			if err := idt.UnsafeClaimsWithoutVerification(&claims); err != nil || claims.Issuer != c.env.HTTP.URL+"/fhir/R4" || !strings.HasPrefix(claims.FHIRUser, claims.Issuer+"/") {
+				t.Errorf("id_token iss %q fhirUser %q: %v", claims.Issuer, claims.FHIRUser, err)
+			}
+		})
 
 		t.Run("the authorization endpoint hands the request to the consent page", func(t *testing.T) {
 			_, challenge := pkce("x-")
@@ -634,6 +668,7 @@ func TestCORSForConfiguredOrigins(t *testing.T) {
 func TestSmartMixedGrantConfinement(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		c := newClinic(t, db)
+		setPublicURL(t, c.admin, c.env.HTTP.URL)
 		// The app is launched for the patient with no visit; the other one has a record of
 		// every kind (an encounter, vital signs, diagnoses, an allergy).
 		launched, other := c.nkaID, c.patientID
