@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"strings"
 
 	"emr/internal/apperr"
@@ -157,27 +158,41 @@ func (p *Principal) MayUse(rt Route) bool {
 	return rt.Access.Allows(p)
 }
 
-// confinement is the patient a request on rt is confined to: the launch's patient when the
-// route is reached through the grant's patient/ scopes alone (a user/ scope allowing it
-// reaches what the account does). A route checking each resource itself (a Bundle, an
-// export) is confined whenever the grant has a patient/ scope.
+// confinement is the patient a request on rt is confined to, for the route's own type and
+// interaction (ConfinedFor). A route checking each resource itself (a Bundle, an export) is
+// confined whenever the grant has a patient/ scope.
 func (p *Principal) confinement(rt Route) int64 {
-	if p.LaunchPatient == 0 {
+	if rt.Resource == "" {
+		if p.hasPatientScope() {
+			return p.LaunchPatient
+		}
 		return 0
 	}
-	confined := false
+	return p.ConfinedFor(rt.Resource, rt.Interaction)
+}
+
+// ConfinedFor is the patient a request doing act on resources of kind is confined to (0:
+// none): the launch's patient when the grant has a patient/ scope, unless a scope of another
+// context (user/) allows act on kind — that reaches what the account does. It is decided per
+// type and interaction, never once per route: a route a user/ scope reaches (a Patient read,
+// its $everything, a search with _include or _revinclude) may answer resources of other types
+// whose only authority is a patient/ scope, and those stay the launch patient's. A type no
+// scope allows is confined too (its scope is refused apart; confinement only adds).
+func (p *Principal) ConfinedFor(kind string, act byte) int64 {
+	if p.LaunchPatient == 0 || !p.hasPatientScope() {
+		return 0
+	}
 	for _, s := range p.Scopes {
-		switch {
-		case s.Context == "patient" && (rt.Resource == "" || s.Allows(rt.Resource, rt.Interaction)):
-			confined = true
-		case s.Context != "patient" && rt.Resource != "" && s.Allows(rt.Resource, rt.Interaction):
+		if s.Context != "patient" && s.Allows(kind, act) {
 			return 0
 		}
 	}
-	if confined {
-		return p.LaunchPatient
-	}
-	return 0
+	return p.LaunchPatient
+}
+
+// hasPatientScope reports whether the grant holds any patient/ scope.
+func (p *Principal) hasPatientScope() bool {
+	return slices.ContainsFunc(p.Scopes, func(s Scope) bool { return s.Context == "patient" })
 }
 
 // MayFHIR reports whether the principal may do, on the FHIR API, what perm allows: a user

@@ -54,9 +54,9 @@ type Principal struct {
 	GrantID       int64
 	AppClientID   string
 	LaunchPatient int64
-	// Confined is the patient this request is confined to (0: none): set by the guard when
-	// the route is reached through patient/ scopes alone, and honoured by the FHIR API's
-	// one check of what a caller may read and its searches' conditions.
+	// Confined is the patient this request's route is confined to, for the route's own type
+	// and interaction (0: none): set by the guard (ConfinedFor) and honoured by the FHIR
+	// API's search conditions. What each answered resource may be is ConfinedFor its type.
 	Confined  int64
 	tokenHash string
 }

@@ -27,10 +27,11 @@ type AppIssued struct {
 	Patient      string `json:"patient,omitempty"`
 	RefreshToken string `json:"refresh_token,omitempty"`
 	IDToken      string `json:"id_token,omitempty"`
-	// UserID is the account the tokens act as, and Nonce the authorization request's (for
-	// the id_token).
-	UserID int64  `json:"-"`
-	Nonce  string `json:"-"`
+	// UserID is the account the tokens act as, ClientID the app's (the id_token's aud: a
+	// refresh may leave client_id out), and Nonce the authorization request's.
+	UserID   int64  `json:"-"`
+	ClientID string `json:"-"`
+	Nonce    string `json:"-"`
 }
 
 // grantRow is a grant as a token request reads it.
@@ -108,7 +109,9 @@ func (a *Apps) Exchange(ctx context.Context, e audit.Event, clientID, code, redi
 
 // Refresh answers grant_type=refresh_token: a refresh token is used once and answered with
 // the next (rotation); a used one presented again revokes its grant whole, since one of its
-// two holders is not the app (OAuth 2.0 Security BCP §4.14.2). scope may only narrow.
+// two holders is not the app (OAuth 2.0 Security BCP §4.14.2). scope may only narrow. A
+// request refused for its own fault (an expired token, a scope not granted) leaves the token
+// unspent: only a request that would be answered uses it.
 func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scope string) (AppIssued, error) {
 	if !strings.HasPrefix(token, RefreshTokenPrefix) {
 		return AppIssued{}, oauthErr("invalid_grant", "unknown refresh token")
@@ -128,15 +131,8 @@ func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scop
 	if err != nil {
 		return AppIssued{}, fmt.Errorf("read refresh token: %w", err)
 	}
-	res, err := a.DB.ExecContext(ctx, `UPDATE smart_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL`, now, hashToken(token))
-	if err != nil {
-		return AppIssued{}, fmt.Errorf("spend refresh token: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 || used.Valid {
-		if err := a.endGrant(ctx, e, g, GrantRefreshReused); err != nil {
-			return AppIssued{}, err
-		}
-		return AppIssued{}, oauthErr("invalid_grant", "the refresh token was used already: the grant is revoked")
+	if used.Valid {
+		return AppIssued{}, a.refreshReused(ctx, e, g)
 	}
 	if !expires.After(now) {
 		return AppIssued{}, oauthErr("invalid_grant", "the refresh token expired")
@@ -147,7 +143,23 @@ func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scop
 			return AppIssued{}, oauthErr("invalid_scope", s+" was not granted")
 		}
 	}
+	res, err := a.DB.ExecContext(ctx, `UPDATE smart_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL`, now, hashToken(token))
+	if err != nil {
+		return AppIssued{}, fmt.Errorf("spend refresh token: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 { // spent by a concurrent request since it was read
+		return AppIssued{}, a.refreshReused(ctx, e, g)
+	}
 	return a.issue(ctx, e, g, "refresh_token")
+}
+
+// refreshReused ends grant g, whose refresh token was presented after its use, and is the
+// refusal to answer.
+func (a *Apps) refreshReused(ctx context.Context, e audit.Event, g grantRow) error {
+	if err := a.endGrant(ctx, e, g, GrantRefreshReused); err != nil {
+		return err
+	}
+	return oauthErr("invalid_grant", "the refresh token was used already: the grant is revoked")
 }
 
 // issue gives grant g's next access token (and refresh token, when the grant has one),
@@ -166,7 +178,7 @@ func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string)
 		return AppIssued{}, oauthErr("invalid_grant", "the account's credentials changed, or it is deactivated: sign in and launch again")
 	}
 	scopes := strings.Fields(g.scopes)
-	out := AppIssued{AccessToken: AppTokenPrefix + NewToken(), TokenType: "Bearer", ExpiresIn: int(AppTokenLifetime / time.Second), Scope: g.scopes, UserID: g.userID}
+	out := AppIssued{AccessToken: AppTokenPrefix + NewToken(), TokenType: "Bearer", ExpiresIn: int(AppTokenLifetime / time.Second), Scope: g.scopes, UserID: g.userID, ClientID: g.clientID}
 	if g.patient.Valid {
 		out.Patient = strconv.FormatInt(g.patient.Int64, 10)
 	}

@@ -117,10 +117,11 @@ func hasCategory(kind, category string) bool {
 	return false
 }
 
-// readable reports whether p may read res, by its type and category, and, for a request
-// confined to a patient (a SMART app's patient/ scopes), by the patient it belongs to.
-func readable(p *auth.Principal, res Resource) bool {
-	return mayRead(p, res.ResourceKind(), categoryOf(res)) && inContext(p, res)
+// readable reports whether p may read res, by its type and category, and, when act (the
+// interaction answering it: auth.ActRead or auth.ActSearch) on its type is confined to a
+// patient (a SMART app's patient/ scopes), by the patient it belongs to.
+func readable(p *auth.Principal, res Resource, act byte) bool {
+	return mayRead(p, res.ResourceKind(), categoryOf(res)) && inContext(p, res, act)
 }
 
 // leftOut lists what of kinds p may not read: a whole type ("Encounter") or a category of a
@@ -170,24 +171,24 @@ func readForbidden(res Resource) *Error {
 	return &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.read_forbidden", Args: []any{named([]string{k})}}
 }
 
-// keepReadable leaves out of list what p may not read.
-func keepReadable(p *auth.Principal, list []Resource) []Resource {
+// keepReadable leaves out of list what p may not read by act.
+func keepReadable(p *auth.Principal, list []Resource, act byte) []Resource {
 	out := list[:0:0]
 	for _, res := range list {
-		if readable(p, res) {
+		if readable(p, res, act) {
 			out = append(out, res)
 		}
 	}
 	return out
 }
 
-// readableSource pages src with what p may not read left out of each record's resources (a
-// record left empty still moves the walk on).
+// readableSource pages src, a search's, with what p may not search left out of each record's
+// resources (a record left empty still moves the walk on).
 func readableSource(p *auth.Principal, src source) source {
 	return func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
 		list, err := src(ctx, after, desc, limit)
 		for i := range list {
-			list[i].Resources = keepReadable(p, list[i].Resources)
+			list[i].Resources = keepReadable(p, list[i].Resources, auth.ActSearch)
 		}
 		return list, err
 	}

@@ -83,13 +83,15 @@ func outsideContext() *Error {
 	return &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.outside_patient_context"}
 }
 
-// inContext reports whether res belongs to the patient p's request is confined to (always,
-// when it is confined to none).
-func inContext(p *auth.Principal, res Resource) bool {
-	if p.Confined == 0 {
+// inContext reports whether res belongs to the patient that act on its type is confined to
+// (always, when it is confined to none). It asks per type, not the route's confinement: a
+// route a user/ scope reaches may answer other types that only a patient/ scope allows.
+func inContext(p *auth.Principal, res Resource, act byte) bool {
+	confined := p.ConfinedFor(res.ResourceKind(), act)
+	if confined == 0 {
 		return true
 	}
-	return belongsTo(res) == "Patient/"+strconv.FormatInt(p.Confined, 10)
+	return belongsTo(res) == "Patient/"+strconv.FormatInt(confined, 10)
 }
 
 // belongsTo is the reference to the patient whose record res is part of ("" for none).

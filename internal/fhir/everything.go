@@ -42,7 +42,7 @@ func (h *Handler) everything(w http.ResponseWriter, r *http.Request) {
 	var all []Resource
 	add := func(list ...Resource) error {
 		for _, res := range list {
-			if slices.Contains(scoped, res.ResourceKind()) && readable(p, res) {
+			if slices.Contains(scoped, res.ResourceKind()) && readable(p, res, auth.ActRead) {
 				all = append(all, res)
 			}
 		}

@@ -215,10 +215,11 @@ type included struct {
 // resourceKey is a resource's "Kind/id", the key a page holds it under once.
 func resourceKey(res Resource) string { return res.ResourceKind() + "/" + res.ResourceID() }
 
-// add takes res when the caller may read it and it is not on the page yet, up to maxIncluded;
-// it reports whether there is room for more.
-func (in *included) add(p *auth.Principal, res Resource) bool {
-	if in.seen[resourceKey(res)] || !readable(p, res) {
+// add takes res when the caller may read it by act (a forward include reads its targets, a
+// reverse one searches its sources) and it is not on the page yet, up to maxIncluded; it
+// reports whether there is room for more.
+func (in *included) add(p *auth.Principal, res Resource, act byte) bool {
+	if in.seen[resourceKey(res)] || !readable(p, res, act) {
 		return true
 	}
 	if len(in.added) >= maxIncluded {
@@ -330,7 +331,7 @@ func (h *Handler) includeLevel(r *http.Request, p *auth.Principal, in *included,
 			return nil, err
 		}
 		for _, res := range list {
-			if !in.add(p, res) {
+			if !in.add(p, res, auth.ActRead) {
 				break
 			}
 		}
@@ -455,7 +456,7 @@ func (in *included) drain(ctx context.Context, p *auth.Principal, src source) (b
 		}
 		for _, g := range groups {
 			for _, res := range g.Resources {
-				if !in.add(p, res) {
+				if !in.add(p, res, auth.ActSearch) {
 					return false, nil
 				}
 			}

@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -15,8 +16,20 @@ const TokenPath = "/auth/token"
 
 // smartConfiguration is the SMART discovery document: Backend Services for systems, App
 // Launch (authorization code with PKCE, public clients) for browser apps.
+//
+// Its addresses are the clinic's public address, never the Host header's: a discovery
+// document naming where to send credentials must not be the caller's to choose. Without a
+// public address it answers 503, as the token endpoint does.
 func (h *Handler) smartConfiguration(w http.ResponseWriter, r *http.Request) {
-	base := h.baseURL(r)
+	base, err := h.publicBase(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if base == "" {
+		noPublicAddress(w, r, "SMART discovery was asked for")
+		return
+	}
 	httpjson.Respond(w, http.StatusOK, map[string]any{
 		"issuer":                                base,
 		"jwks_uri":                              base + JWKSPath,
@@ -60,24 +73,44 @@ func (h *Handler) token(w http.ResponseWriter, r *http.Request) {
 		h.appToken(w, r, r.PostForm) // a SMART app's: no assertion, so no aud to check against the public address
 		return
 	}
-	clinic, err := settings.ReadClinic(r.Context(), h.DB) // as saved now: an address changed a moment ago counts at once
+	base, err := h.publicBase(r.Context())
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	public := strings.TrimRight(clinic.PublicURL, "/")
-	if public == "" {
-		slog.ErrorContext(r.Context(), "a backend client asked for a token, and the clinic has no public address to check its assertion's aud against: set it under Settings → Clinic (public_url)")
-		httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable",
-			"error_description": "the server has no public address configured to check the assertion's audience against; ask the clinic's administrator"})
+	if base == "" {
+		noPublicAddress(w, r, "a backend client asked for a token, to be checked against it")
 		return
 	}
 	f := r.PostForm
 	issued, err := h.Clients.Issue(r.Context(), auth.AuditEvent(r), f.Get("grant_type"), f.Get("client_assertion_type"), f.Get("client_assertion"), f.Get("scope"),
-		public+Base+TokenPath)
+		base+TokenPath)
 	if err != nil {
 		writeOAuthError(w, r, err)
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, issued)
+}
+
+// publicBase is the FHIR base at the clinic's public address as saved now (an address
+// changed a moment ago counts at once), "" when none is set. What names this server to
+// others — an assertion's aud, the discovery document, an id_token's iss — comes from it,
+// never from the Host header, which the caller chooses.
+func (h *Handler) publicBase(ctx context.Context) (string, error) {
+	clinic, err := settings.ReadClinic(ctx, h.DB)
+	if err != nil {
+		return "", err
+	}
+	if public := strings.TrimRight(clinic.PublicURL, "/"); public != "" {
+		return public + Base, nil
+	}
+	return "", nil
+}
+
+// noPublicAddress refuses what needs the clinic's public address while none is set (503), and
+// logs what asked for it and what to set.
+func noPublicAddress(w http.ResponseWriter, r *http.Request, what string) {
+	slog.ErrorContext(r.Context(), what+", and the clinic has no public address: set it under Settings → Clinic (public_url)")
+	httpjson.Respond(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable",
+		"error_description": "the server has no public address configured; ask the clinic's administrator"})
 }

@@ -271,11 +271,21 @@ func (h *Handler) consent(w http.ResponseWriter, r *http.Request) {
 }
 
 // appToken answers a SMART app's token request (authorization_code or refresh_token): the
-// tokens, and an id_token when the grant has openid.
+// tokens, and an id_token when the grant has openid. Without the clinic's public address it
+// answers nothing (503), before the code or refresh token is spent: the id_token's iss would
+// otherwise be the Host header's, and an app cannot discover this server without it anyway.
 func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values) {
+	base, err := h.publicBase(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if base == "" {
+		noPublicAddress(w, r, "a SMART app asked for a token")
+		return
+	}
 	e := auth.AuditEvent(r)
 	var issued auth.AppIssued
-	var err error
 	if f.Get("grant_type") == "authorization_code" {
 		issued, err = h.Apps.Exchange(r.Context(), e, f.Get("client_id"), f.Get("code"), f.Get("redirect_uri"), f.Get("code_verifier"))
 	} else {
@@ -286,7 +296,7 @@ func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values)
 		return
 	}
 	if scopes := strings.Fields(issued.Scope); contains(scopes, "openid") {
-		if issued.IDToken, err = h.idToken(r, f.Get("client_id"), issued, contains(scopes, "fhirUser")); err != nil {
+		if issued.IDToken, err = h.idToken(base, issued, contains(scopes, "fhirUser")); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
@@ -295,21 +305,21 @@ func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values)
 }
 
 // idToken is the OpenID Connect id_token of an app's grant: signed ES256 with the key the
-// key file's current key derives (published at JWKSPath), issued by the FHIR base, for the
-// app, about the account, with fhirUser naming the account's Practitioner.
-func (h *Handler) idToken(r *http.Request, clientID string, issued auth.AppIssued, fhirUser bool) (string, error) {
+// key file's current key derives (published at JWKSPath), issued by the FHIR base at the
+// public address (base), for the app, about the account, with fhirUser naming the account's
+// Practitioner.
+func (h *Handler) idToken(base string, issued auth.AppIssued, fhirUser bool) (string, error) {
 	key := h.Keys.SigningKeys(idTokenPurpose)[0]
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: jose.JSONWebKey{Key: key.Key, KeyID: key.ID}}, (&jose.SignerOptions{}).WithType("JWT"))
 	if err != nil {
 		return "", err
 	}
-	base := h.baseURL(r)
 	now := time.Now()
 	claims := struct {
 		jwt.Claims
 		Nonce    string `json:"nonce,omitempty"`
 		FHIRUser string `json:"fhirUser,omitempty"`
-	}{Claims: jwt.Claims{Issuer: base, Subject: strconv.FormatInt(issued.UserID, 10), Audience: jwt.Audience{clientID},
+	}{Claims: jwt.Claims{Issuer: base, Subject: strconv.FormatInt(issued.UserID, 10), Audience: jwt.Audience{issued.ClientID},
 		IssuedAt: jwt.NewNumericDate(now), Expiry: jwt.NewNumericDate(now.Add(auth.AppTokenLifetime))}, Nonce: issued.Nonce}
 	if fhirUser {
 		claims.FHIRUser = base + "/Practitioner/" + strconv.FormatInt(issued.UserID, 10)

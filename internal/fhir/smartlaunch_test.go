@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -138,6 +139,7 @@ func (a smartApp) bearer(token any) *apitest.Client {
 func TestSmartAppLaunch(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		c := newClinic(t, db)
+		setPublicURL(t, c.admin, c.env.HTTP.URL)
 		app := c.registerApp(t, "patient/*.rs user/*.rs")
 		launch := app.launch(t, c.doctor, c.patientID)
 		verifier, challenge := pkce("verifier-")
@@ -299,6 +301,39 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 			return app.approve(t, who, app.request(scope, "", challenge), c.patientID), verifier
 		}
 
+		t.Run("without a public address, neither discovery nor a token: the Host header names nothing", func(t *testing.T) {
+			req, _ := http.NewRequest("GET", c.env.HTTP.URL+"/fhir/R4/.well-known/smart-configuration", nil)
+			req.Host = "evil.example"
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				t.Errorf("discovery at a Host the caller chose: %d", resp.StatusCode)
+			}
+			code, verifier := approved(t, c.doctor, "launch/patient openid fhirUser patient/*.rs")
+			if status, out := app.exchange(t, code, verifier); status != http.StatusServiceUnavailable || out["error"] != "temporarily_unavailable" {
+				t.Errorf("a token without a public address: %d %v", status, out)
+			}
+			setPublicURL(t, c.admin, c.env.HTTP.URL)
+			status, tok := app.exchange(t, code, verifier) // the code was not spent by the refusal
+			if status != http.StatusOK || tok["id_token"] == nil {
+				t.Fatalf("the same code with a public address: %d %v", status, tok)
+			}
+			idt, err := jwt.ParseSigned(tok["id_token"].(string), []jose.SignatureAlgorithm{jose.ES256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var claims struct {
+				jwt.Claims
+				FHIRUser string `json:"fhirUser"`
+			}
+			if err := idt.UnsafeClaimsWithoutVerification(&claims); err != nil || claims.Issuer != c.env.HTTP.URL+"/fhir/R4" || !strings.HasPrefix(claims.FHIRUser, claims.Issuer+"/") {
+				t.Errorf("id_token iss %q fhirUser %q: %v", claims.Issuer, claims.FHIRUser, err)
+			}
+		})
+
 		t.Run("the authorization endpoint hands the request to the consent page", func(t *testing.T) {
 			_, challenge := pkce("x-")
 			resp, err := noRedirect.Get(c.env.HTTP.URL + "/fhir/R4/auth/authorize?" + query(app.request("launch/patient patient/*.rs", "", challenge)))
@@ -436,6 +471,47 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 			}
 			if status, _ := app.token(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}}); status != http.StatusBadRequest {
 				t.Errorf("the first use's refresh token: %d", status)
+			}
+		})
+
+		t.Run("a refused refresh leaves its token unspent, and one without client_id still names the app", func(t *testing.T) {
+			code, verifier := approved(t, c.doctor, "launch/patient openid fhirUser patient/*.rs online_access")
+			_, tok := app.exchange(t, code, verifier)
+			refresh := tok["refresh_token"].(string)
+			sum := sha256.Sum256([]byte(refresh))
+			expire := func(at time.Time) {
+				t.Helper()
+				if _, err := db.ExecContext(context.Background(), `UPDATE smart_tokens SET expires_at = $1 WHERE token_hash = $2`, at, hex.EncodeToString(sum[:])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if status, out := app.token(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "scope": {"user/*.rs"}}); status != http.StatusBadRequest || out["error"] != "invalid_scope" {
+				t.Errorf("a scope not granted: %d %v", status, out)
+			}
+			expire(time.Now().UTC().Add(-time.Second))
+			if status, out := app.token(t, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}}); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+				t.Errorf("an expired refresh token: %d %v", status, out)
+			}
+			expire(time.Now().UTC().Add(time.Hour))
+
+			// The same token, unspent, now answers — asked without client_id (RFC 6749 §6).
+			resp, err := http.PostForm(c.env.HTTP.URL+"/fhir/R4/auth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var next map[string]any
+			_ = json.NewDecoder(resp.Body).Decode(&next)
+			if resp.StatusCode != http.StatusOK || next["access_token"] == nil {
+				t.Fatalf("refresh after the refusals: %d %v", resp.StatusCode, next)
+			}
+			idt, err := jwt.ParseSigned(next["id_token"].(string), []jose.SignatureAlgorithm{jose.ES256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var claims jwt.Claims
+			if err := idt.UnsafeClaimsWithoutVerification(&claims); err != nil || !slices.Equal([]string(claims.Audience), []string{app.clientID}) {
+				t.Errorf("id_token of a refresh without client_id: aud %v, %v", claims.Audience, err)
 			}
 		})
 
@@ -583,4 +659,158 @@ func TestCORSForConfiguredOrigins(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSmartMixedGrantConfinement: a grant holding patient/ scopes and user/ ones confines each
+// resource type by the scopes that reach it, not by the route: a route a user/ scope opens
+// ($everything, a search with _include or _revinclude, a type's history, a batch) answers
+// nothing of another patient of a type only the patient/ scopes reach.
+func TestSmartMixedGrantConfinement(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		setPublicURL(t, c.admin, c.env.HTTP.URL)
+		// The app is launched for the patient with no visit; the other one has a record of
+		// every kind (an encounter, vital signs, diagnoses, an allergy).
+		launched, other := c.nkaID, c.patientID
+		ops := []string{
+			"/fhir/R4/Patient/%d/$everything",
+			"/fhir/R4/Patient?_revinclude=Observation:patient",
+			"/fhir/R4/Patient?_revinclude=Condition:patient",
+			"/fhir/R4/Patient?_revinclude=Encounter:patient",
+			"/fhir/R4/Patient?_revinclude=AllergyIntolerance:patient",
+			"/fhir/R4/Patient?_revinclude=Appointment:patient",
+			"/fhir/R4/Patient?_revinclude=MedicationRequest:patient",
+			"/fhir/R4/Patient?_revinclude=Observation:subject&_revinclude=Condition:subject",
+			"/fhir/R4/Encounter?_include=Encounter:patient",
+			"/fhir/R4/Encounter?_include=Encounter:patient&_revinclude:iterate=Observation:patient&_revinclude:iterate=Condition:patient",
+			"/fhir/R4/Condition?_include=Condition:patient&_revinclude:iterate=Encounter:patient",
+			"/fhir/R4/Observation?_include=Observation:patient",
+			"/fhir/R4/Appointment?_include=Appointment:patient",
+			"/fhir/R4/Patient/_history",
+			"/fhir/R4/Encounter/_history",
+			"/fhir/R4/Observation/_history",
+			"/fhir/R4/Condition/_history",
+			"/fhir/R4/Patient/%d/_history",
+			"/fhir/R4/Patient/%d",
+			"/fhir/R4/Observation?patient=%d",
+			"/fhir/R4/Condition?subject=Patient/%d",
+			"/fhir/R4/Encounter?patient=%d",
+			"/fhir/R4/AllergyIntolerance?patient=%d",
+		}
+		cases := []struct {
+			scopes string
+			open   []string // the types the user/ scopes read: any patient's may be answered
+		}{
+			{"patient/*.rs user/Patient.rs", []string{"Patient"}},
+			{"patient/*.rs user/Encounter.rs", []string{"Encounter"}},
+			{"patient/*.rs user/Patient.rs user/Condition.rs", []string{"Patient", "Condition"}},
+			{"patient/Observation.rs patient/Condition.rs user/Patient.rs user/Encounter.rs", []string{"Patient", "Encounter"}},
+			{"patient/*.rs user/Appointment.rs", []string{"Appointment"}},
+		}
+		for _, tc := range cases {
+			t.Run(tc.scopes, func(t *testing.T) {
+				app := c.registerApp(t, tc.scopes)
+				launch := app.launch(t, c.doctor, launched)
+				verifier, challenge := pkce("mixed-")
+				status, tok := app.exchange(t, app.approve(t, c.doctor, app.request("launch "+tc.scopes, launch, challenge), 0), verifier)
+				if status != http.StatusOK || tok["scope"] != "launch "+tc.scopes {
+					t.Fatalf("exchange: %d %v", status, tok)
+				}
+				cl := app.bearer(tok["access_token"])
+				leaks := func(what string, body []byte) {
+					t.Helper()
+					var doc any
+					if err := json.Unmarshal(body, &doc); err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					for _, res := range resourcesIn(doc) {
+						kind, _ := res["resourceType"].(string)
+						if slices.Contains(tc.open, kind) || !aboutPatient(res, other) {
+							continue
+						}
+						t.Errorf("%s: another patient's %s %v", what, kind, res["id"])
+					}
+				}
+				var batch []map[string]any
+				for _, op := range ops {
+					path := op
+					if strings.Contains(op, "%d") {
+						path = fmt.Sprintf(op, other)
+					}
+					r := cl.Do("GET", path, nil)
+					if r.Status != http.StatusOK && r.Status != http.StatusForbidden {
+						t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
+					}
+					leaks("GET "+path, r.Body)
+					batch = append(batch, map[string]any{"request": map[string]any{"method": "GET", "url": strings.TrimPrefix(path, "/fhir/R4/")}})
+				}
+				r := cl.Do("POST", "/fhir/R4", map[string]any{"resourceType": "Bundle", "type": "batch", "entry": batch})
+				if r.Status != http.StatusOK {
+					t.Fatalf("batch: %d %s", r.Status, r.Body)
+				}
+				leaks("a batch", r.Body)
+
+				// What the user/ scopes open stays open, and the launch patient's own record
+				// still comes through the patient/ ones.
+				if slices.Contains(tc.open, "Patient") {
+					get(t, cl, fmt.Sprintf("/fhir/R4/Patient/%d", other), http.StatusOK)
+				}
+				if slices.Contains(tc.open, "Encounter") {
+					if b := get(t, cl, fmt.Sprintf("/fhir/R4/Encounter?patient=%d&_include=Encounter:patient", other), http.StatusOK); len(ids(b)) == 0 {
+						t.Error("the other patient's encounters, through user/Encounter: none")
+					}
+				}
+				b := get(t, cl, fmt.Sprintf("/fhir/R4/Patient/%d/$everything", launched), http.StatusOK)
+				if !slices.Contains(ids(b), strconv.FormatInt(launched, 10)) {
+					t.Errorf("the launch patient's $everything: %v", ids(b))
+				}
+			})
+		}
+
+		// A user/ scope over every type reads what the account does, the patient/ ones
+		// notwithstanding: the other patient's observations come through it.
+		app := c.registerApp(t, "patient/Observation.rs user/*.rs")
+		launch := app.launch(t, c.doctor, launched)
+		verifier, challenge := pkce("wide-")
+		_, tok := app.exchange(t, app.approve(t, c.doctor, app.request("launch patient/Observation.rs user/*.rs", launch, challenge), 0), verifier)
+		b := get(t, app.bearer(tok["access_token"]), fmt.Sprintf("/fhir/R4/Patient/%d/$everything", other), http.StatusOK)
+		var kinds []string
+		for _, res := range entries(b) {
+			kinds = append(kinds, res["resourceType"].(string))
+		}
+		if !slices.Contains(kinds, "Observation") || !slices.Contains(kinds, "Encounter") {
+			t.Errorf("$everything through user/*: %v", kinds)
+		}
+	})
+}
+
+// resourcesIn are the resources anywhere in doc (a Bundle's entries, a batch's answers'),
+// Bundles and OperationOutcomes aside.
+func resourcesIn(doc any) []map[string]any {
+	var out []map[string]any
+	switch v := doc.(type) {
+	case map[string]any:
+		if kind, _ := v["resourceType"].(string); kind != "" && kind != "Bundle" && kind != "OperationOutcome" {
+			out = append(out, v)
+		}
+		for _, x := range v {
+			out = append(out, resourcesIn(x)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, resourcesIn(x)...)
+		}
+	}
+	return out
+}
+
+// aboutPatient reports whether res is the patient or refers to them (its subject, patient or
+// an actor).
+func aboutPatient(res map[string]any, patient int64) bool {
+	id := strconv.FormatInt(patient, 10)
+	if res["resourceType"] == "Patient" {
+		return res["id"] == id
+	}
+	data, _ := json.Marshal(res)
+	return strings.Contains(string(data), `"Patient/`+id+`"`)
 }

@@ -267,7 +267,7 @@ func (t typeVersions) answer(h *Handler, w http.ResponseWriter, r *http.Request,
 		WriteError(w, r, missing)
 		return
 	}
-	if !readable(auth.PrincipalFrom(r.Context()), res) {
+	if !readable(auth.PrincipalFrom(r.Context()), res, auth.ActRead) {
 		WriteError(w, r, readForbidden(res))
 		return
 	}
@@ -354,7 +354,7 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 		p := auth.PrincipalFrom(r.Context())
 		for _, v := range list {
 			if res := pick(v.resources, t.kind, id); res != nil {
-				if !readable(p, res) {
+				if !readable(p, res, auth.ActRead) {
 					WriteError(w, r, readForbidden(res))
 					return
 				}
@@ -404,7 +404,7 @@ func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
 		p := auth.PrincipalFrom(r.Context())
 		for _, v := range list {
 			for _, res := range v.resources {
-				if res.ResourceKind() == t.kind && readable(p, res) {
+				if res.ResourceKind() == t.kind && readable(p, res, auth.ActSearch) {
 					entries = append(entries, versionEntry(base, res))
 					ids = append(ids, res.ResourceID())
 				}

@@ -386,7 +386,7 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 func matched(r *http.Request, pw patientWriter, res Patient) (Patient, int, error) {
 	p := auth.PrincipalFrom(r.Context())
 	detail := "conditional create matched"
-	if !readable(p, res) || !p.ScopeAllows("Patient", auth.ActRead) {
+	if !readable(p, res, auth.ActRead) || !p.ScopeAllows("Patient", auth.ActRead) {
 		res, detail = withhold(res), "conditional create matched; its content withheld"
 	}
 	e := auth.AuditEvent(r)

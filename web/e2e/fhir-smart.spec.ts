@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
-import { chooseMenuItem, login, newPatient, unique } from './helpers'
-import { appPort } from './ports'
+import { api, chooseMenuItem, login, newPatient, unique } from './helpers'
+import { appPort, port } from './ports'
 
 // A SMART app served from another origin (the server is started with --cors-origin for it, in
 // e2e/serve.sh): a launch page that asks for authorization and an app page that reads the
@@ -60,6 +60,14 @@ test('a SMART app launched from the chart reads the patient in context through f
   const adminContext = await browser.newContext()
   const admin = await adminContext.newPage()
   await login(admin, 'admin')
+  // Discovery and the app's tokens name the server by the clinic's public address alone.
+  const clinic = (await (await api(admin, 'get', '/api/settings/clinic')).json()) as { name: string; public_url: string; version: number }
+  const setPublic = async (publicUrl: string, version: number) => {
+    const saved = await api(admin, 'put', '/api/settings/clinic', { ...clinic, name: clinic.name || 'E2E clinic', public_url: publicUrl, version })
+    expect(saved.status()).toBe(200)
+    return ((await saved.json()) as { version: number }).version
+  }
+  const version = await setPublic(`http://127.0.0.1:${port}`, clinic.version)
   await admin.goto('/administrator/api-access')
   await admin.getByRole('button', { name: 'Register an app' }).click()
   const dialog = admin.getByRole('dialog', { name: 'Register an app' })
@@ -72,7 +80,6 @@ test('a SMART app launched from the chart reads the patient in context through f
   const row = admin.getByRole('row', { name: new RegExp(name) })
   await expect(row).toContainText('emr-app-')
   clientId = (await row.locator('code').first().innerText()).trim()
-  await adminContext.close()
 
   const context = await browser.newContext()
   const doctor = await context.newPage()
@@ -101,4 +108,6 @@ test('a SMART app launched from the chart reads the patient in context through f
   await expect(app.locator('#refreshed')).toHaveText(`Refreshed: ${patient.id}`)
   await expect(app.locator('#other')).toHaveText('Another patient: refused 403')
   await context.close()
+  await setPublic(clinic.public_url, version) // as the other tests found it
+  await adminContext.close()
 })
