@@ -220,4 +220,3 @@ func TestAnAllergyWithoutAReactionSaysItIsUnknown(t *testing.T) {
 		}
 	})
 }
-
