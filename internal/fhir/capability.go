@@ -132,6 +132,14 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"Identifiers of other systems are kept, one patient each, and found by identifier=system|value, value, |value or system|. " +
 				"What a Patient carries beside the register's fields (other names, contact points, structured addresses, communication, meta.profile) is kept and given back as sent."
 		}
+		if kind == "Observation" {
+			res.Documentation = "A vital sign is written into its visit (Observation.encounter), one of each kind per visit, with status " +
+				"preliminary, final, amended or corrected. A create of a vital the visit already has is refused (409): change it by " +
+				"PUT Observation/{id} with If-Match, where {id} is the visit's id and the vital's part (e.g. 401-hr). A censored value " +
+				"(valueQuantity.comparator) and the status entered-in-error, cancelled, registered or unknown are refused (422); " +
+				"a wrong vital is corrected by writing the right value, or in the visit in the web app. The visit's time is the " +
+				"vital's effective time, and its interpretation is the clinic's own."
+		}
 		if res.Versioning == "versioned-update" {
 			res.Documentation = strings.TrimSpace(res.Documentation + " A write drops the elements and extensions the clinic does not keep and names them: in the " +
 				DroppedHeader + " header, and as warnings under Prefer: return=OperationOutcome (or in a Bundle entry's response.outcome); " +

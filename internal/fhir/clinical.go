@@ -42,8 +42,33 @@ type AllergyIntolerance struct {
 
 // AllergyReaction is what the allergy did, and how badly.
 type AllergyReaction struct {
-	Manifestation []CodeableConcept `json:"manifestation"`
-	Severity      string            `json:"severity,omitempty"`
+	Manifestation []Manifestation `json:"manifestation"`
+	Severity      string          `json:"severity,omitempty"`
+}
+
+// Manifestation is what a reaction looked like (a CodeableConcept): the text recorded, or,
+// when only a severity was, no text and the data-absent-reason extension saying it is unknown
+// — never a made-up one (the substance is not a reaction).
+type Manifestation struct {
+	Extension []CodeExtension `json:"extension,omitempty"`
+	Text      string          `json:"text,omitempty"`
+}
+
+// CodeExtension is an extension with a code value.
+type CodeExtension struct {
+	URL       string `json:"url"`
+	ValueCode string `json:"valueCode"`
+}
+
+// extensionAbsent is FHIR's data-absent-reason extension: why an element has no value.
+const extensionAbsent = "http://hl7.org/fhir/StructureDefinition/data-absent-reason"
+
+// manifestationOf is a recorded reaction's manifestation; unknown when none was recorded.
+func manifestationOf(reaction string) Manifestation {
+	if reaction == "" {
+		return Manifestation{Extension: []CodeExtension{{URL: extensionAbsent, ValueCode: "unknown"}}}
+	}
+	return Manifestation{Text: reaction}
 }
 
 // noKnownAllergy is SNOMED CT's "No known allergy" (716186003), the standard code for a
@@ -82,11 +107,7 @@ func toAllergies(p patient.Patient) []Resource {
 		for i, a := range h.Allergies {
 			res := mk(pid+"-"+strconv.Itoa(i+1), &CodeableConcept{Text: a.Substance})
 			if a.Reaction != "" || a.Severity != "" {
-				manifestation := a.Reaction
-				if manifestation == "" {
-					manifestation = a.Substance
-				}
-				res.Reaction = []AllergyReaction{{Manifestation: []CodeableConcept{{Text: manifestation}}, Severity: a.Severity}}
+				res.Reaction = []AllergyReaction{{Manifestation: []Manifestation{manifestationOf(a.Reaction)}, Severity: a.Severity}}
 			}
 			res.claim(profileAllergy, allergyConforms(res))
 			out = append(out, res)

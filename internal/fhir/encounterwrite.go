@@ -19,9 +19,19 @@ import (
 // arrived, and, when the Encounter says so, started and finished (each change audited as the
 // app's own). A visit still to come is an Appointment, not an Encounter.
 
+// encounterIn is an Encounter as a client writes it: only what the writer reads.
 type encounterIn struct {
-	Encounter
-	Text json.RawMessage `json:"text,omitempty"`
+	ResourceType string            `json:"resourceType"`
+	ID           string            `json:"id"`
+	Meta         json.RawMessage   `json:"meta"`
+	Text         json.RawMessage   `json:"text"`
+	Status       string            `json:"status"`
+	Class        Coding            `json:"class"`
+	Type         []CodeableConcept `json:"type"`
+	Subject      *Reference        `json:"subject"`
+	Participant  []Participant     `json:"participant"`
+	Period       *Period           `json:"period"`
+	ReasonCode   []CodeableConcept `json:"reasonCode"`
 }
 
 // WalkInMinutes is a visit's length when its Encounter gives no end.
@@ -44,8 +54,8 @@ var encounterFields = map[string]string{
 }
 
 // encounterInput reads a written Encounter onto the book's input; minutes is the length
-// when it gives no end.
-func encounterInput(e Encounter, minutes int) (appointment.Input, error) {
+// when it gives no end; dropped notes a reason's codes the book does not keep.
+func encounterInput(e encounterIn, minutes int, dropped *notes) (appointment.Input, error) {
 	var in appointment.Input
 	if e.ResourceType != "Encounter" {
 		return in, invalid("fhir.wrong_resource_type", "resourceType", "Encounter")
@@ -82,13 +92,13 @@ func encounterInput(e Encounter, minutes int) (appointment.Input, error) {
 	case len(e.Type) > 1:
 		return in, invalid("fhir.one_value", "Encounter.type", "type")
 	case len(e.Type) == 1:
-		in.Type = e.Type[0].Text
+		in.Type = conceptText(e.Type[0]) // the book checks it is one of its types
 	}
 	switch {
 	case len(e.ReasonCode) > 1:
 		return in, invalid("fhir.one_reason", "Encounter.reasonCode")
 	case len(e.ReasonCode) == 1:
-		in.Reason = e.ReasonCode[0].Text
+		in.Reason = reasonText(e.ReasonCode[0], "Encounter.reasonCode[0]", dropped)
 	}
 	return in, nil
 }
@@ -127,7 +137,7 @@ func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id st
 		if clinical[status] && !p.MayFHIR(auth.WriteDiagnosis) {
 			return written{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.encounter_clinical", Expression: "Encounter.status"}
 		}
-		input, err := encounterInput(in.Encounter, WalkInMinutes)
+		input, err := encounterInput(in, WalkInMinutes, &dropped)
 		if err != nil {
 			return written{}, err
 		}
@@ -152,7 +162,7 @@ func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id st
 		}
 		a, err = h.Visits.TransitionIn(r.Context(), tx, e, aid, act, version, "")
 	} else {
-		input, ierr := encounterInput(in.Encounter, old.DurationMinutes)
+		input, ierr := encounterInput(in, old.DurationMinutes, &dropped)
 		if ierr != nil {
 			return written{}, ierr
 		}

@@ -118,7 +118,9 @@ func patientConforms(p Patient) bool {
 // manifestation for every reaction.
 func allergyConforms(a AllergyIntolerance) bool {
 	for _, r := range a.Reaction {
-		if !slices.ContainsFunc(r.Manifestation, func(c CodeableConcept) bool { return coded(&c) }) {
+		// A manifestation is known (its text) or said to be unknown (data-absent-reason), as
+		// US Core has a mandatory element with no value sent.
+		if len(r.Manifestation) == 0 {
 			return false
 		}
 	}

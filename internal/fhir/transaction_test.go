@@ -284,7 +284,9 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 			{"Encounter conditional create", writeEntry("", c.walkIn(pat, "arrived", 6*time.Hour), "POST", "Encounter", "ifNoneExist", "patient="+pat), "400 Bad Request"},
 			{"Encounter update", writeEntry("", visitNow, "PUT", fmt.Sprintf("Encounter/%d", c.visitID), "ifMatch", visitVersion), "409 Conflict"}, // in progress: the book keeps its time
 			{"Encounter update, stale", writeEntry("", visitNow, "PUT", fmt.Sprintf("Encounter/%d", c.visitID), "ifMatch", `W/"99"`), "412 Precondition Failed"},
-			{"Observation create", writeEntry("", obs, "POST", "Observation"), "201 Created"},
+			// The visit has a heart rate: a create does not overwrite it (an update does).
+			{"Observation create, recorded", writeEntry("", obs, "POST", "Observation"), "409 Conflict"},
+			{"Observation create", writeEntry("", vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "9279-1", 16, "/min"), "POST", "Observation"), "201 Created"},
 			{"Observation conditional create", writeEntry("", obs, "POST", "Observation", "ifNoneExist", "code=8867-4"), "400 Bad Request"},
 			{"Observation update, stale", writeEntry("", measured(77), "PUT", "Observation/"+obsID, "ifMatch", obsVersion), "412 Precondition Failed"},
 			// Its version is the visit form's, one on after the create above (creates go first).

@@ -18,10 +18,61 @@ import (
 
 // ---- Observation (vital signs): written into the visit's vitals ----
 
-// observationIn is a vital-sign Observation as a client writes it.
+// observationIn is a vital-sign Observation as a client writes it: only what the writer
+// reads, so that every other element is named as dropped (or, for a modifier, refuses the
+// write) rather than silently ignored. Its meta and narrative are the server's own.
 type observationIn struct {
-	Observation
-	Text json.RawMessage `json:"text,omitempty"`
+	ResourceType string            `json:"resourceType"`
+	ID           string            `json:"id"`
+	Meta         json.RawMessage   `json:"meta"`
+	Text         json.RawMessage   `json:"text"`
+	Status       string            `json:"status"`
+	Category     []CodeableConcept `json:"category"`
+	Code         *CodeableConcept  `json:"code"`
+	Subject      *Reference        `json:"subject"`
+	Encounter    *Reference        `json:"encounter"`
+	// Read to be compared with the visit's own (notKept).
+	EffectiveDateTime string              `json:"effectiveDateTime"`
+	Interpretation    []CodeableConcept   `json:"interpretation"`
+	Value             *quantityIn         `json:"valueQuantity"`
+	Component         []observationPartIn `json:"component"`
+}
+
+// observationPartIn is a written component (blood pressure's two pressures).
+type observationPartIn struct {
+	Code  *CodeableConcept `json:"code"`
+	Value *quantityIn      `json:"valueQuantity"`
+}
+
+// quantityIn is a written measurement. Its comparator is read to be refused: a censored
+// value ("< 40") is not a measurement the visit can keep.
+type quantityIn struct {
+	Value      float64 `json:"value"`
+	Comparator string  `json:"comparator"`
+	Unit       string  `json:"unit"`
+	System     string  `json:"system"`
+	Code       string  `json:"code"`
+}
+
+// vitalStatuses are the statuses a written vital sign may have: a result, as the visit keeps
+// it. One that says there is no value (registered, cancelled, unknown) or that the value is
+// wrong (entered-in-error) is refused: a vital is corrected by writing the right value.
+var vitalStatuses = map[string]bool{"": true, "preliminary": true, "final": true, "amended": true, "corrected": true}
+
+// observationRules checks what the writer reads beyond the measurement: the status, and a
+// category other than vital-signs, which the server does not keep (it writes its own).
+func observationRules(in observationIn, dropped *notes) error {
+	if !vitalStatuses[in.Status] {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "not-supported", Key: "fhir.vital_status", Args: []any{in.Status}, Expression: "Observation.status"}
+	}
+	for i, c := range in.Category {
+		for j, x := range c.Coding {
+			if x.System != vitalSigns[0].Coding[0].System || x.Code != vitalSigns[0].Coding[0].Code {
+				dropped.drop("not-supported", "Observation.category["+strconv.Itoa(i)+"].coding["+strconv.Itoa(j)+"]", "")
+			}
+		}
+	}
+	return nil
 }
 
 // unitConversions turns a measurement written in another UCUM unit into the one the visit
@@ -34,9 +85,12 @@ var unitConversions = map[string]map[string]func(float64) float64{
 
 // measured reads a quantity in the unit the visit keeps, converting from another UCUM unit
 // of the same dimension; a quantity without a UCUM code, or in another dimension, is refused.
-func measured(q *Quantity, ucum, expression string) (float64, error) {
+func measured(q *quantityIn, ucum, expression string) (float64, error) {
 	if q == nil {
 		return 0, invalid("fhir.vital_value", expression)
+	}
+	if q.Comparator != "" {
+		return 0, &Error{Status: http.StatusUnprocessableEntity, Code: "not-supported", Key: "fhir.vital_comparator", Args: []any{q.Comparator}, Expression: expression + ".comparator"}
 	}
 	if q.System != systemUCUM {
 		return 0, invalid("fhir.vital_unit", expression+".system", ucum)
@@ -51,7 +105,7 @@ func measured(q *Quantity, ucum, expression string) (float64, error) {
 }
 
 // applyVital sets on v the measurement an Observation carries; it answers the id's part.
-func applyVital(o Observation, v *appointment.Vitals) (string, error) {
+func applyVital(o observationIn, v *appointment.Vitals) (string, error) {
 	if o.ResourceType != "Observation" {
 		return "", invalid("fhir.wrong_resource_type", "resourceType", "Observation")
 	}
@@ -75,7 +129,7 @@ func applyVital(o Observation, v *appointment.Vitals) (string, error) {
 				if c.System != systemLOINC || (c.Code != "8480-6" && c.Code != "8462-4") {
 					continue
 				}
-				x, err := measured(comp.ValueQuantity, "mm[Hg]", expr)
+				x, err := measured(comp.Value, "mm[Hg]", expr)
 				if err != nil {
 					return "", err
 				}
@@ -98,7 +152,7 @@ func applyVital(o Observation, v *appointment.Vitals) (string, error) {
 		if !codes[m.loinc] || m.part == "bmi" {
 			continue
 		}
-		x, err := measured(o.ValueQuantity, m.ucum, "Observation.valueQuantity")
+		x, err := measured(o.Value, m.ucum, "Observation.valueQuantity")
 		if err != nil {
 			return "", err
 		}
@@ -131,6 +185,9 @@ func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id 
 	if err := decodeResource(data, "Observation", &in, &dropped); err != nil {
 		return written{}, err
 	}
+	if err := observationRules(in, &dropped); err != nil {
+		return written{}, err
+	}
 	if in.Encounter == nil || !strings.HasPrefix(in.Encounter.Reference, "Encounter/") {
 		return written{}, invalid("fhir.vital_encounter", "Observation.encounter")
 	}
@@ -160,17 +217,26 @@ func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id 
 		return written{}, invalid("fhir.id_on_create", "Observation.id")
 	}
 	// The measurement's own checks first (its code, unit and part), on nothing stored.
-	part, err := applyVital(in.Observation, &appointment.Vitals{})
+	part, err := applyVital(in, &appointment.Vitals{})
 	if err == nil && id != "" && !strings.HasSuffix(id, "-"+part) {
 		err = invalid("fhir.id_mismatch", "Observation.code")
 	}
 	if err != nil {
 		return written{}, err
 	}
+	// A create makes a new resource (http.html#create): a vital the visit already has is
+	// changed by an update at its version, never overwritten by a create. Checked on the
+	// vitals as the write reads them, so that two creates at once cannot both pass.
+	recorded := false
 	_, err = h.Visits.ChangeVitalsIn(r.Context(), tx, auth.AuditEvent(r), visitID, version, func(measured appointment.Vitals) appointment.Vitals {
-		_, _ = applyVital(in.Observation, &measured) // checked above
+		recorded = id == "" && hasVital(measured, part)
+		_, _ = applyVital(in, &measured) // checked above
 		return measured
 	})
+	if err == nil && recorded {
+		vid := strconv.FormatInt(visitID, 10) + "-" + part
+		return written{}, &Error{Status: http.StatusConflict, Code: "duplicate", Key: "fhir.vital_exists", Args: []any{vid, vid}, Expression: "Observation.code"}
+	}
 	var ae *apperr.Error
 	switch {
 	case errors.As(err, &ae) && ae.Key == "error.conflict":
@@ -187,11 +253,53 @@ func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id 
 	for _, rec := range recs {
 		for _, res := range toObservations(rec) {
 			if res.ResourceID() == strconv.FormatInt(visitID, 10)+"-"+part {
+				notKept(in, res.(Observation), &dropped)
 				return written{res: res, status: createdOr(id), dropped: dropped}, nil
 			}
 		}
 	}
 	return written{}, errors.New("the vital sign written is not in the visit")
+}
+
+// notKept notes what a written vital said that the visit does not keep: a time other than
+// the visit's (its vitals are the visit's), an interpretation other than the clinic's own
+// (computed from its bands). The same as kept, as when a read vital is written back, is no
+// loss.
+func notKept(in observationIn, kept Observation, dropped *notes) {
+	if in.EffectiveDateTime != "" {
+		sent, err := time.Parse(time.RFC3339Nano, in.EffectiveDateTime)
+		at, _ := time.Parse(time.RFC3339Nano, kept.EffectiveDateTime)
+		if err != nil || !sent.Equal(at) {
+			dropped.drop("not-supported", "Observation.effectiveDateTime", "")
+		}
+	}
+	if in.Interpretation != nil && codesOf(in.Interpretation) != codesOf(kept.Interpretation) {
+		dropped.drop("not-supported", "Observation.interpretation", "")
+	}
+}
+
+// codesOf is concepts' codings as one comparable text.
+func codesOf(concepts []CodeableConcept) string {
+	var b strings.Builder
+	for _, c := range concepts {
+		for _, x := range c.Coding {
+			b.WriteString(x.System + "|" + x.Code + " ")
+		}
+	}
+	return b.String()
+}
+
+// hasVital reports whether the visit's vitals hold the measurement part (the id's part).
+func hasVital(v appointment.Vitals, part string) bool {
+	if part == "bp" {
+		return v.BPSystolic != nil || v.BPDiastolic != nil
+	}
+	for _, m := range vitals {
+		if m.part == part {
+			return m.value(v) != nil
+		}
+	}
+	return false
 }
 
 // createdOr is a write's status: 201 for a create (no id), 200 for an update.
@@ -213,18 +321,93 @@ func firstKey(fields map[string][]string) string {
 
 // ---- Appointment: booked, rescheduled and cancelled through the appointment book ----
 
+// appointmentIn is an Appointment as a client writes it: only what the writer reads.
 type appointmentIn struct {
-	Appointment
-	Text json.RawMessage `json:"text,omitempty"`
+	ResourceType      string            `json:"resourceType"`
+	ID                string            `json:"id"`
+	Meta              json.RawMessage   `json:"meta"`
+	Text              json.RawMessage   `json:"text"`
+	Status            string            `json:"status"`
+	CancelationReason *CodeableConcept  `json:"cancelationReason"`
+	AppointmentType   *CodeableConcept  `json:"appointmentType"`
+	ReasonCode        []CodeableConcept `json:"reasonCode"`
+	Start             string            `json:"start"`
+	End               string            `json:"end"`
+	MinutesDuration   int               `json:"minutesDuration"`
+	Comment           string            `json:"comment"`
+	Participant       []participantIn   `json:"participant"`
 }
 
-// appointmentInput reads a written Appointment onto the book's input.
-func appointmentInput(a Appointment) (appointment.Input, error) {
+// participantIn is an Appointment's patient or doctor. The book keeps who, not how they
+// answered: every participant is read back as accepted, so another status is noted dropped.
+type participantIn struct {
+	Actor  *Reference `json:"actor"`
+	Status string     `json:"status"`
+}
+
+// appointmentTypes are HL7 v2 table 0276's appointment reasons the book has a type for:
+// FOLLOWUP and WALKIN are the book's follow-up and walk-in; ROUTINE, which v2 says is the
+// default when none is valued, is the book's default, new. CHECKUP and EMERGENCY have no type
+// of the book's and are refused rather than filed as another.
+var appointmentTypes = map[string]string{"FOLLOWUP": "follow-up", "WALKIN": "walk-in", "ROUTINE": "new"}
+
+const systemApptReason = "http://terminology.hl7.org/CodeSystem/v2-0276"
+
+// appointmentType is the book's type of a written appointmentType: its text, a v2-0276
+// code, else a coding's display (which the book then checks); "new" only when none is sent.
+func appointmentType(c *CodeableConcept) (string, error) {
+	if c == nil {
+		return "new", nil
+	}
+	if c.Text != "" {
+		return c.Text, nil
+	}
+	for _, x := range c.Coding {
+		if t, ok := appointmentTypes[x.Code]; ok && x.System == systemApptReason {
+			return t, nil
+		}
+	}
+	if text := conceptText(*c); text != "" {
+		return text, nil
+	}
+	return "", &Error{Status: http.StatusUnprocessableEntity, Code: "not-supported", Key: "fhir.appointment_type", Expression: "Appointment.appointmentType"}
+}
+
+// conceptText is what the clinic keeps of a CodeableConcept, which it keeps as text: its
+// text, else its first coding's display.
+func conceptText(c CodeableConcept) string {
+	if c.Text != "" {
+		return c.Text
+	}
+	for _, x := range c.Coding {
+		if x.Display != "" {
+			return x.Display
+		}
+	}
+	return ""
+}
+
+// reasonText is the reason the book keeps of a reasonCode at expression; one with codings
+// but no text nor display is noted dropped, for the book keeps no code.
+func reasonText(c CodeableConcept, expression string, dropped *notes) string {
+	text := conceptText(c)
+	if text == "" && len(c.Coding) > 0 {
+		dropped.drop("not-supported", expression+".coding", "")
+	}
+	return text
+}
+
+// appointmentInput reads a written Appointment onto the book's input; dropped notes a
+// participant's status the book does not keep.
+func appointmentInput(a appointmentIn, dropped *notes) (appointment.Input, error) {
 	var in appointment.Input
 	if a.ResourceType != "Appointment" {
 		return in, invalid("fhir.wrong_resource_type", "resourceType", "Appointment")
 	}
-	for _, p := range a.Participant {
+	for i, p := range a.Participant {
+		if p.Status != "" && p.Status != "accepted" {
+			dropped.drop("not-supported", "Appointment.participant["+strconv.Itoa(i)+"].status", "")
+		}
 		if p.Actor == nil {
 			continue
 		}
@@ -262,15 +445,14 @@ func appointmentInput(a Appointment) (appointment.Input, error) {
 			return in, invalid("fhir.appointment_duration", "Appointment.end")
 		}
 	}
-	in.Type = "new"
-	if a.AppointmentType != nil && a.AppointmentType.Text != "" {
-		in.Type = a.AppointmentType.Text
+	if in.Type, err = appointmentType(a.AppointmentType); err != nil {
+		return in, err
 	}
 	if len(a.ReasonCode) > 1 {
 		return in, invalid("fhir.one_reason", "Appointment.reasonCode")
 	}
 	if len(a.ReasonCode) == 1 {
-		in.Reason = a.ReasonCode[0].Text
+		in.Reason = reasonText(a.ReasonCode[0], "Appointment.reasonCode[0]", dropped)
 	}
 	in.Remarks = a.Comment
 	return in, nil
@@ -318,7 +500,7 @@ func (h *Handler) writeAppointment(r *http.Request, tx *sql.Tx, data []byte, id 
 		if in.Status != "" && in.Status != "booked" {
 			return written{}, invalid("fhir.appointment_status", "Appointment.status")
 		}
-		input, err := appointmentInput(in.Appointment)
+		input, err := appointmentInput(in, &dropped)
 		if err != nil {
 			return written{}, err
 		}
@@ -344,7 +526,7 @@ func (h *Handler) writeAppointment(r *http.Request, tx *sql.Tx, data []byte, id 
 		}
 		a, err = h.Visits.TransitionIn(r.Context(), tx, e, aid, act, version, reason)
 	} else {
-		input, ierr := appointmentInput(in.Appointment)
+		input, ierr := appointmentInput(in, &dropped)
 		if ierr != nil {
 			return written{}, ierr
 		}
