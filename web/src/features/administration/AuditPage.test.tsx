@@ -49,7 +49,7 @@ describe('AuditPage', () => {
     await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api })
     const tags = await screen.findAllByTestId('credential')
     expect(tags.map((t) => t.textContent)).toEqual(['API token “Lab script”', 'Backend client “Lab interface”'])
-    fireEvent.click(screen.getByRole('checkbox', { name: /API token or a backend client/i }))
+    fireEvent.click(screen.getByRole('checkbox', { name: /API token, a backend client or a SMART app/i }))
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
     await waitFor(() => expect(seen.some((p) => p.credential === 1)).toBe(true))
   })
