@@ -73,6 +73,7 @@ func fhirBench(c *http.Client, base, password, label string, patients, year, req
 	}
 	fmt.Println()
 	transactionBench(c, newAPI, base, label, requests)
+	includeBench(api, base, label, requests)
 
 	// 1,000 Patients: one batch Bundle, then one request each.
 	const n = 1000
@@ -278,4 +279,60 @@ func transactionBench(c *http.Client, newAPI func(string) *http.Client, base, la
 		fmt.Printf("| FHIR: one transaction of the same 50 writes | %d | %.2f | %.2f | %.2f | %.1f | %.3f | %.2f |\n", workers, pct(flat, 50), pct(flat, 95), pct(flat, 99), frps, frps/crps, frps/nrps)
 	}
 	fmt.Println()
+}
+
+// includeBench measures _include against the reads it saves (issue 54: "_include must not
+// cost more than the reads it saves"): a page of 20 Appointments with their patients in one
+// request, beside the same page and then each of its patients read one request at a time,
+// at 1 and 8 clients. The transaction rows have booked the appointments it pages through.
+func includeBench(api *http.Client, base, label string, requests int) {
+	page := base + "/fhir/R4/Appointment?_count=20&date=ge" + time.Now().UTC().Format("2006-01-02")
+	var first appointmentPage
+	fhirGetJSON(api, page, &first)
+	if len(first.Entry) == 0 {
+		fmt.Fprintln(os.Stderr, "loadgen: the include rows need the transaction rows' appointments")
+		os.Exit(1)
+	}
+	withInclude := func() { get(api, page+"&_include=Appointment:patient") }
+	readEach := func() {
+		var got appointmentPage
+		fhirGetJSON(api, page, &got)
+		for _, e := range got.Entry {
+			for _, p := range e.Resource.Participant {
+				if strings.HasPrefix(p.Actor.Reference, "Patient/") {
+					get(api, base+"/fhir/R4/"+p.Actor.Reference)
+				}
+			}
+		}
+	}
+	n := max(requests/10, 20)
+	fmt.Printf("| %s: a page of 20 Appointments and their patients | clients | p50 ms | p95 ms | p99 ms | per s | include rate / reads rate |\n|---|---|---|---|---|---|---|\n", label)
+	for _, workers := range []int{1, 8} {
+		rlat, rrps := timed(readEach, n, workers)
+		ilat, irps := timed(withInclude, n, workers)
+		fmt.Printf("| the page, then each patient read (21 requests) | %d | %.2f | %.2f | %.2f | %.1f | |\n", workers, pct(rlat, 50), pct(rlat, 95), pct(rlat, 99), rrps)
+		fmt.Printf("| the page with _include=Appointment:patient (1 request) | %d | %.2f | %.2f | %.2f | %.1f | %.2f |\n", workers, pct(ilat, 50), pct(ilat, 95), pct(ilat, 99), irps, irps/rrps)
+	}
+	fmt.Println()
+}
+
+// appointmentPage is what the include rows read of an Appointment searchset.
+type appointmentPage struct {
+	Entry []struct {
+		Resource struct {
+			Participant []struct{ Actor struct{ Reference string } }
+		}
+	}
+}
+
+// fhirGetJSON reads a FHIR answer into v.
+func fhirGetJSON(c *http.Client, u string, v any) {
+	resp, err := c.Get(u)
+	must(err)
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fmt.Fprintln(os.Stderr, "loadgen:", u, resp.Status)
+		os.Exit(1)
+	}
+	must(json.NewDecoder(resp.Body).Decode(v))
 }
