@@ -876,7 +876,8 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 			t.Errorf("service requests: %v", sr)
 		}
 		labs := entries(get(t, api, "/fhir/R4/Observation?"+p+"&category=laboratory", http.StatusOK))
-		if len(labs) != 1 || fmt.Sprint(labs[0]["valueQuantity"].(map[string]any)["value"]) != "7" || labs[0]["status"] != "final" {
+		// 126 mg/dL is 7.0 mmol/L at the analyte's reporting precision, written as reported.
+		if len(labs) != 1 || fmt.Sprint(labs[0]["valueQuantity"].(map[string]any)["value"]) != "7.0" || labs[0]["status"] != "final" {
 			t.Errorf("laboratory observations: %v", labs)
 		}
 		get(t, api, "/fhir/R4/Observation/"+labs[0]["id"].(string), http.StatusOK)

@@ -40,7 +40,8 @@ var labReport = []CodeableConcept{*concept(systemV20074, "LAB", "Laboratory")}
 // recorded (registered), results recorded as preliminary, final ones (reviewed or not), and
 // an order that will have none (cancelled, or not done: the specimen rejected, the patient
 // never went). A final order with a result still preliminary is "preliminary" (not all its
-// results are final); one with a correction of a final result is "corrected".
+// results are final); one with a correction of a final result is "corrected", one given
+// only results of analytes not yet reported after it was final "appended".
 var reportStatus = map[string]string{
 	result.Ordered: "registered", result.Collected: "registered", result.Preliminary: "preliminary", result.Final: "final",
 	result.Reviewed: "final", result.Cancelled: "cancelled", result.NotDone: "cancelled",
@@ -58,8 +59,12 @@ func toDiagnosticReports(o result.Order) []Resource {
 		status = "unknown"
 	case status == "final" && slices.ContainsFunc(o.Results, func(x result.Result) bool { return x.Status == result.Preliminary }):
 		status = "preliminary"
-	case status == "final" && o.Corrections > 0:
+	case status == "final" && slices.ContainsFunc(o.Results, func(x result.Result) bool { return x.Status == result.Corrected }):
 		status = "corrected"
+	case status == "final" && o.Corrections > 0:
+		// Recorded again after it was final, with no reported value changed: only results
+		// of analytes not yet reported were added.
+		status = "appended"
 	}
 	// The time the report speaks of is the specimen's; it is issued when its latest result
 	// was recorded (a correction issues it again).
@@ -73,7 +78,7 @@ func toDiagnosticReports(o result.Order) []Resource {
 		if issued == nil || x.RecordedAt.After(*issued) {
 			issued = &x.RecordedAt
 		}
-		results = append(results, Reference{Reference: "Observation/lab-" + oid + "-" + strconv.FormatInt(x.ID, 10)})
+		results = append(results, Reference{Reference: "Observation/" + labResultID(o.ID, x.Analyte)})
 	}
 	d := DiagnosticReport{
 		base:    newBase("DiagnosticReport", oid, o.Version, latest(o.OrderedAt, o.CollectedAt, o.ResultedAt, o.ReviewedAt, issued)),

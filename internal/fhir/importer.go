@@ -295,9 +295,13 @@ func readResources(lines []rawLine) ([]importItem, error) {
 			items = append(items, importItem{line: l.n, err: invalid("import.allergy_patient", "AllergyIntolerance.patient")})
 			continue
 		}
-		if a.Code != nil && slicesHasCode(a.Code.Coding, "716186003") {
+		switch {
+		case hasVerification(a, "refuted", "entered-in-error"):
+			// A refuted allergy says the patient is not allergic to it, one entered in error
+			// says nothing: neither is an allergy to list, nor "no known allergies".
+		case a.Code != nil && slicesHasCode(a.Code.Coding, "716186003"):
 			items[i].nka = true
-		} else {
+		default:
 			al := patient.Allergy{}
 			if a.Code != nil {
 				al.Substance = a.Code.Text
@@ -318,6 +322,19 @@ func readResources(lines []rawLine) ([]importItem, error) {
 		setAllergies(&items[i])
 	}
 	return items, nil
+}
+
+// hasVerification reports whether a's verificationStatus is one of codes.
+func hasVerification(a AllergyIntolerance, codes ...string) bool {
+	if a.VerificationStatus == nil {
+		return false
+	}
+	for _, c := range codes {
+		if slicesHasCode(a.VerificationStatus.Coding, c) {
+			return true
+		}
+	}
+	return false
 }
 
 func slicesHasCode(codings []Coding, code string) bool {

@@ -211,9 +211,12 @@ func toServiceRequest(o result.Order) ServiceRequest {
 	if s.Status == "" {
 		s.Status = "unknown"
 	}
-	if o.Kind == "imaging" {
+	switch resultCategory(o) {
+	case "imaging":
 		s.Category = []CodeableConcept{*concept(systemSNOMED, "363679005", "Imaging")}
-	} else {
+	case "procedure":
+		s.Category = []CodeableConcept{*concept(systemSNOMED, "103693007", "Diagnostic procedure")}
+	default:
 		s.Category = []CodeableConcept{*concept(systemSNOMED, "108252007", "Laboratory procedure")}
 	}
 	if o.OrderedBy != nil {
@@ -274,32 +277,51 @@ func labBound(value float64, unit string) *SimpleQuantity {
 
 var labCategory = []CodeableConcept{*concept(systemObsCategory, "laboratory", "Laboratory")}
 
-// toLabObservations are an order's current results ("lab-{order}-{result}").
+// imagingFunctional are the catalogue's functional tests that are imaging: the echocardiogram
+// is an ultrasound study.
+var imagingFunctional = map[string]bool{"ECHO": true}
+
+// resultCategory is what o's test is: "laboratory", "imaging" (an X-ray, an ultrasound, the
+// echocardiogram) or "procedure" (the ECG and the catalogue's other functional tests).
+func resultCategory(o result.Order) string {
+	switch {
+	case o.Kind == "imaging" || (o.Kind == "functional" && imagingFunctional[o.Test]):
+		return "imaging"
+	case o.Kind == "functional":
+		return "procedure"
+	}
+	return "laboratory"
+}
+
+// toLabObservations are an order's current results, one per analyte ("lab-{order}-{analyte}",
+// labResultID): a correction is a new version of the same Observation (the order's version,
+// as its kept versions are), never a new resource.
 func toLabObservations(o result.Order) []Resource {
 	var out []Resource
 	for _, x := range o.Results {
-		status := x.Status
-		if status != "preliminary" && status != "final" && status != "corrected" {
-			status = "unknown"
-		}
 		obs := Observation{
-			base:   newBase("Observation", "lab-"+strconv.FormatInt(o.ID, 10)+"-"+strconv.FormatInt(x.ID, 10), o.Version, x.RecordedAt),
-			Status: status, Category: labCategory, Code: testCode(x.LOINC, x.Label, x.Analyte),
+			base:   newBase("Observation", labResultID(o.ID, x.Analyte), o.Version, x.RecordedAt),
+			Status: labStatus(o, x), Category: labCategory, Code: testCode(x.LOINC, x.Label, x.Analyte),
 			Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), EffectiveDateTime: instant(x.ObservedAt),
 			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
+		}
+		if obs.Status == "cancelled" {
+			// The order was closed before this result was reported: why, in the order's words.
+			obs.Note = []Annotation{{Text: closedNote(o)}}
 		}
 		switch {
 		case x.Value != nil:
 			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
 				obs.ValueQuantity = labQuantity(v, x.Unit)
+				obs.ValueQuantity.Decimal = *x.Value
 				obs.ValueQuantity.Comparator = x.Comparator
 			}
 		case x.Answer != "":
-			obs.ValueString = x.Answer
+			obs.ValueCodeable = answerConcept(x.Answer)
 		case x.Text != "":
 			obs.ValueString = x.Text
 		}
-		if obs.ValueQuantity == nil && obs.ValueString == "" {
+		if obs.ValueQuantity == nil && obs.ValueCodeable == nil && obs.ValueString == "" {
 			obs.DataAbsentReason = unknownValue
 		}
 		if m, ok := interpretations[x.Flag]; ok {
@@ -326,6 +348,76 @@ func toLabObservations(o result.Order) []Resource {
 		out = append(out, obs)
 	}
 	return out
+}
+
+// labResultID is the id of an order's result of analyte: "lab-{order}-{analyte}", the
+// analyte's code kept where FHIR's id allows it (letters, digits, "-") and every other
+// byte written ".XX" in hexadecimal ("NEUT%" → "NEUT.25"), so that two codes never share an
+// id. The same whatever result row currently holds the value.
+func labResultID(order int64, analyte string) string {
+	var b strings.Builder
+	b.WriteString("lab-" + strconv.FormatInt(order, 10) + "-")
+	for i := 0; i < len(analyte); i++ {
+		c := analyte[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString("." + strings.ToUpper(strconv.FormatUint(uint64(c)|0x100, 16)[1:]))
+	}
+	return b.String()
+}
+
+// labStatus is a result's Observation status: as recorded (preliminary, final, corrected),
+// and, on an order cancelled or not done, "cancelled" for any result not reported final —
+// never "final" for a value the laboratory did not report.
+func labStatus(o result.Order, x result.Result) string {
+	status := x.Status
+	if status != result.Preliminary && status != result.Final && status != result.Corrected {
+		status = "unknown"
+	}
+	closed := o.Status == result.Cancelled || o.Status == result.NotDone
+	if closed && status != result.Final && status != result.Corrected {
+		return "cancelled"
+	}
+	return status
+}
+
+// closedNote says why an order's results were not all reported: its closing and the reason
+// given for it.
+func closedNote(o result.Order) string {
+	what := "Order cancelled"
+	if o.Status == result.NotDone {
+		what = "Test not done"
+	}
+	if o.Reason == "" {
+		return what + "; this result was not reported."
+	}
+	return what + ": " + o.Reason + ". This result was not reported."
+}
+
+// qualitativeAnswers are the SNOMED CT qualifier values of the catalogue's qualitative
+// answers (the codes HL7's laboratory value sets use for them); an answer not listed here
+// (trace, 1+, a clinic's own) is written as text alone.
+var qualitativeAnswers = map[string]Coding{
+	"negative":      {System: systemSNOMED, Code: "260385009", Display: "Negative"},
+	"positive":      {System: systemSNOMED, Code: "10828004", Display: "Positive"},
+	"detected":      {System: systemSNOMED, Code: "260373001", Display: "Detected"},
+	"not detected":  {System: systemSNOMED, Code: "260415000", Display: "Not detected"},
+	"not_detected":  {System: systemSNOMED, Code: "260415000", Display: "Not detected"},
+	"reactive":      {System: systemSNOMED, Code: "11214006", Display: "Reactive"},
+	"non-reactive":  {System: systemSNOMED, Code: "131194007", Display: "Non-reactive"},
+	"indeterminate": {System: systemSNOMED, Code: "82334004", Display: "Indeterminate"},
+}
+
+// answerConcept is a qualitative result: its SNOMED CT code where there is one, and the
+// answer as recorded.
+func answerConcept(answer string) *CodeableConcept {
+	c := &CodeableConcept{Text: answer}
+	if coding, ok := qualitativeAnswers[strings.ToLower(strings.TrimSpace(answer))]; ok {
+		c.Coding = []Coding{coding}
+	}
+	return c
 }
 
 // orderSource pages a patient's (or every) order, each expanded.

@@ -25,10 +25,12 @@ type Observation struct {
 	Issued            string                 `json:"issued,omitempty"`
 	BasedOn           []Reference            `json:"basedOn,omitempty"`
 	ValueQuantity     *Quantity              `json:"valueQuantity,omitempty"`
+	ValueCodeable     *CodeableConcept       `json:"valueCodeableConcept,omitempty"`
 	ValueString       string                 `json:"valueString,omitempty"`
 	DataAbsentReason  *CodeableConcept       `json:"dataAbsentReason,omitempty"`
 	Interpretation    []CodeableConcept      `json:"interpretation,omitempty"`
 	ReferenceRange    []ObservationRange     `json:"referenceRange,omitempty"`
+	Note              []Annotation           `json:"note,omitempty"`
 	Component         []ObservationComponent `json:"component,omitempty"`
 }
 

@@ -152,7 +152,7 @@ var observationStatuses = []string{"registered", "preliminary", "final", "amende
 // labConforms: the laboratory category, a code, the patient, a time to the day, and a value
 // or the reason there is none (us-core-2); a quantity's unit is UCUM or uncoded.
 func labConforms(o Observation) bool {
-	valued := o.ValueQuantity != nil || o.ValueString != "" || o.DataAbsentReason != nil
+	valued := o.ValueQuantity != nil || o.ValueCodeable != nil || o.ValueString != "" || o.DataAbsentReason != nil
 	ucum := o.ValueQuantity == nil || o.ValueQuantity.System == "" || o.ValueQuantity.System == systemUCUM
 	return slices.Contains(observationStatuses, o.Status) && hasIn(o.Category, systemObsCategory, "laboratory") && coded(o.Code) &&
 		referenced(o.Subject) && toTheDay(o.EffectiveDateTime) && valued && ucum

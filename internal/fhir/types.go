@@ -1,7 +1,9 @@
 package fhir
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -140,6 +142,34 @@ type Quantity struct {
 	Unit       string `json:"unit,omitempty"`
 	System     string `json:"system,omitempty"`
 	Code       string `json:"code,omitempty"`
+	// Decimal is the value as the laboratory reported it ("5.0", "0.10"): written for Value
+	// so that the precision reported stays (a JSON number keeps its trailing zeros). Never
+	// read from a request.
+	Decimal string `json:"-"`
+}
+
+// MarshalJSON writes the quantity with its value as reported when it has one.
+func (q Quantity) MarshalJSON() ([]byte, error) {
+	type plain Quantity
+	value := json.Number(strconv.FormatFloat(q.Value, 'f', -1, 64))
+	if q.Decimal != "" && decimalText(q.Decimal) {
+		value = json.Number(q.Decimal)
+	}
+	return json.Marshal(struct {
+		Value json.Number `json:"value"`
+		plain
+	}{value, plain(q)})
+}
+
+// decimalText reports whether s is a plain decimal, as JSON writes a number: digits with
+// an optional sign and point, no exponent.
+func decimalText(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, point := strings.Cut(s, ".")
+	digits := func(t string) bool {
+		return t != "" && strings.Trim(t, "0123456789") == ""
+	}
+	return digits(whole) && (whole == "0" || whole[0] != '0') && (!point || digits(frac))
 }
 
 // Extension is an extension with a boolean value (the only kind written).

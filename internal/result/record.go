@@ -111,11 +111,18 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		if err != nil {
 			return err
 		}
-		replaced := map[string]int64{}
+		replaced, was := map[string]int64{}, map[string]string{}
 		for _, r := range current {
-			replaced[r.Analyte] = r.ID
+			replaced[r.Analyte], was[r.Analyte] = r.ID, r.Status
 		}
 		for _, r := range rows {
+			// After the order is final, a value replacing a final (or corrected) one corrects
+			// it; one replacing a preliminary value, or of an analyte not yet reported, is
+			// final, never a correction of something never reported.
+			rowStatus := status
+			if prior := was[r.Analyte]; status == Corrected && prior != Final && prior != Corrected {
+				rowStatus = Final
+			}
 			var replaces any
 			if old, ok := replaced[r.Analyte]; ok {
 				replaces = old
@@ -129,7 +136,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				is_current, replaces, observed_at, recorded_at, recorded_by)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25) RETURNING id`,
 				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Comparator, r.Unit, r.Answer, r.Text,
-				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, status,
+				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, rowStatus,
 				replaces, observed, now, actor(e)).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}

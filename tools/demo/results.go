@@ -45,6 +45,25 @@ func Results(ctx context.Context, db *database.DB, n int, opts ResultsOptions, s
 	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM lab_results`).Scan(&firstResult); err != nil {
 		return err
 	}
+	// Each result carries its analyte's LOINC code from the catalogue, as a result recorded
+	// in the app does: a receiving system reads the code, not the clinic's analyte name.
+	loinc := map[string]string{}
+	rows, err := db.QueryContext(ctx, `SELECT code, loinc FROM lab_analytes`)
+	if err != nil {
+		return fmt.Errorf("seed results: read the analytes: %w", err)
+	}
+	for rows.Next() {
+		var code, l string
+		if err := rows.Scan(&code, &l); err != nil {
+			rows.Close()
+			return err
+		}
+		loinc[code] = l
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
 	pg := ""
 	if db.Engine == database.Postgres {
 		pg = " OVERRIDING SYSTEM VALUE"
@@ -109,7 +128,7 @@ func Results(ctx context.Context, db *database.DB, n int, opts ResultsOptions, s
 						attention = 1
 					}
 					low, high := strconv.FormatFloat(a.low, 'f', a.decimals, 64), strconv.FormatFloat(a.high, 'f', a.decimals, 64)
-					resultRows = append(resultRows, []any{firstResult + int64(done), id, v.patient, a.code, "numeric", text, a.unit, text, a.unit,
+					resultRows = append(resultRows, []any{firstResult + int64(done), id, v.patient, a.code, loinc[a.code], "numeric", text, a.unit, text, a.unit,
 						low, high, "catalogue", flag, "final", 1, v.at, resulted})
 					done++
 				}
@@ -120,7 +139,7 @@ func Results(ctx context.Context, db *database.DB, n int, opts ResultsOptions, s
 				collected_at, resulted_at, reviewed_at, to_review, attention, updated_at)`+pg+` VALUES `, orderRows); err != nil {
 				return fmt.Errorf("seed orders: %w", err)
 			}
-			if err := bulk(ctx, tx, db, `INSERT INTO lab_results (id, order_id, patient_id, analyte, type, entered, entered_unit, value, unit,
+			if err := bulk(ctx, tx, db, `INSERT INTO lab_results (id, order_id, patient_id, analyte, loinc, type, entered, entered_unit, value, unit,
 				range_low, range_high, range_source, flag, status, is_current, observed_at, recorded_at)`+pg+` VALUES `, resultRows); err != nil {
 				return fmt.Errorf("seed results: %w", err)
 			}

@@ -1,0 +1,47 @@
+package fhir_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// TestAllergiesKeepTheirNegation: what a register file says is not an allergy never becomes
+// one (a refuted allergy, one entered in error), and "no known allergy" goes out as US Core
+// asks: the negation in the code, asserted (active, confirmed), never a "refuted" beside it,
+// which would read as "the patient has allergies".
+func TestAllergiesKeepTheirNegation(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		verified := func(code string) string {
+			return `,"verificationStatus":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/allergyintolerance-verification","code":"` + code + `"}]}`
+		}
+		for _, row := range []struct {
+			family, allergy, history string
+		}{
+			{"Refuted", `"code":{"text":"penicillin"}` + verified("refuted"), `"allergy_status":"unknown"`},
+			{"Erroneous", `"code":{"text":"latex"}` + verified("entered-in-error"), `"allergy_status":"unknown"`},
+			{"Unconfirmed", `"code":{"text":"aspirin"}` + verified("unconfirmed"), `aspirin`},
+			{"Nka", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"716186003"}]}`, `"allergy_status":"none"`},
+		} {
+			nd := `{"resourceType":"Patient","id":"p1","name":[{"family":"` + row.family + `","given":["Yui"]}],"gender":"female","birthDate":"1999-09-09"}` + "\n" +
+				`{"resourceType":"AllergyIntolerance","patient":{"reference":"Patient/p1"},` + row.allergy + `}` + "\n"
+			if r := c.clerk.Upload("POST", "/api/patients/import", "register.ndjson", []byte(nd)); r.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", row.family, r.Status, r.Body)
+			}
+			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE last_name = $1 AND history LIKE $2`, row.family, "%"+row.history+"%"); n != 1 {
+				t.Errorf("%s: history should hold %s", row.family, row.history)
+			}
+		}
+		api, _ := c.token(t, "doc", "")
+		nka := get(t, api, fmt.Sprintf("/fhir/R4/AllergyIntolerance/%d-nka", c.nkaID), http.StatusOK)
+		if !strings.Contains(fmt.Sprint(nka["verificationStatus"]), "confirmed") || !strings.Contains(fmt.Sprint(nka["clinicalStatus"]), "active") ||
+			!strings.Contains(fmt.Sprint(nka["code"]), "716186003") {
+			t.Errorf("no known allergy: %v %v %v", nka["clinicalStatus"], nka["verificationStatus"], nka["code"])
+		}
+	})
+}
