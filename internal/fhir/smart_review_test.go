@@ -177,6 +177,22 @@ func TestSmartConsentWithholdsTypesOutsideTheCompartment(t *testing.T) {
 				}
 			})
 		}
+		// An EHR launch names its patient by the name's parts, for the page to order.
+		var launched struct {
+			Patient struct {
+				ID         int64
+				Name, MRN  string
+				FirstName  string `json:"first_name"`
+				MiddleName string `json:"middle_name"`
+				LastName   string `json:"last_name"`
+				BirthDate  string `json:"birth_date"`
+			}
+		}
+		r := c.doctor.Do("GET", "/api/smart/authorize?"+query(app.request("launch patient/*.rs", app.launch(t, c.doctor, c.patientID), challenge)), nil)
+		r.JSON(t, &launched)
+		if p := launched.Patient; p.ID != c.patientID || p.FirstName != "Minh" || p.MiddleName != "Van" || p.LastName != "Lê" || p.MRN != c.mrn || p.BirthDate != "1970-03-02" || p.Name != "Lê Minh Van" {
+			t.Errorf("the patient in context: %d %s", r.Status, r.Body)
+		}
 		req := app.request("launch/patient patient/Practitioner.rs", "", challenge)
 		if r := c.doctor.Do("POST", "/api/smart/authorize", map[string]any{"request": req, "approve": true, "patient_id": c.patientID, "scopes": []string{"patient/Practitioner.rs"}}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("approving patient/Practitioner.rs: %d %s", r.Status, r.Body)

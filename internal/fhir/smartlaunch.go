@@ -173,10 +173,17 @@ type consentRequest struct {
 	PatientID int64            `json:"patient_id"`
 }
 
-// consentPatient is the patient in context as the consent page names them.
+// consentPatient is the patient in context as the consent page names them: the name's parts,
+// which the page orders as the reader's language does, and Name in one order for any other
+// reader.
 type consentPatient struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	FirstName  string `json:"first_name"`
+	MiddleName string `json:"middle_name"`
+	LastName   string `json:"last_name"`
+	MRN        string `json:"mrn"`
+	BirthDate  string `json:"birth_date"`
 }
 
 // offerFor checks req and reads what the signed-in user would grant. A request whose client
@@ -242,7 +249,8 @@ func (h *Handler) consentOffer(w http.ResponseWriter, r *http.Request) {
 			httpjson.Error(w, r, err)
 			return
 		}
-		out["patient"] = consentPatient{ID: p.ID, Name: strings.TrimSpace(p.LastName + " " + p.FirstName + " " + p.MiddleName)}
+		out["patient"] = consentPatient{ID: p.ID, Name: strings.TrimSpace(p.LastName + " " + p.FirstName + " " + p.MiddleName),
+			FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName, MRN: p.MRN, BirthDate: p.BirthDate}
 	}
 	httpjson.Respond(w, http.StatusOK, out)
 }

@@ -3194,9 +3194,16 @@ export type components = {
       };
       /** @description A standalone launch: the user chooses the patient. */
       needs_patient?: boolean;
-      /** @description The patient in context (an EHR launch). */
+      /** @description The patient in context (an EHR launch), named in the reader's language's order from its parts. */
       patient?: {
+        /** Format: date */
+        birth_date: string;
+        first_name: string;
         id: number;
+        last_name: string;
+        middle_name: string;
+        mrn: string;
+        /** @description Last, first and middle name, for a reader that orders no names itself. */
         name: string;
       };
       /** @description Instead of an offer: the app's redirect URI with an OAuth error. */
