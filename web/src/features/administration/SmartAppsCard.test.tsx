@@ -30,21 +30,21 @@ const open = () =>
 describe('SmartAppsCard (the shared credential list)', () => {
   it('offers revoking a live app alone, and revokes it only once confirmed', async () => {
     const view = await open()
-    const revoke = await screen.findByRole('button', { name: /Growth chart/ })
+    const revoke = await screen.findByRole('button', { name: /Growth chart/ }, { timeout: 5000 })
     expect(screen.queryAllByRole('button', { name: /Old calculator/ })).toHaveLength(0)
     fireEvent.click(revoke)
-    const dialog = await screen.findByRole('dialog')
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 })
     expect(dialog.textContent).toContain('Revoke Growth chart?')
     expect(view.sent).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }))
-    await waitFor(() => expect(view.sent).toEqual([{ method: 'DELETE', path: '/smart-apps/2', body: undefined }]))
-    expect(await screen.findByText('The app is revoked')).toBeTruthy()
+    await waitFor(() => expect(view.sent).toEqual([{ method: 'DELETE', path: '/smart-apps/2', body: undefined }]), { timeout: 5000 })
+    expect(await screen.findByText('The app is revoked', {}, { timeout: 5000 })).toBeTruthy()
   })
 
   it('registers an app from the form, one redirect address a line', async () => {
     const view = await open()
-    fireEvent.click(await screen.findByRole('button', { name: 'Register an app' }))
-    const dialog = await screen.findByRole('dialog')
+    fireEvent.click(await screen.findByRole('button', { name: 'Register an app' }, { timeout: 5000 }))
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 })
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Risk' } })
     fireEvent.change(within(dialog).getByLabelText('Launch address'), { target: { value: 'https://risk.example/launch' } })
     fireEvent.change(within(dialog).getByLabelText('Redirect addresses'), { target: { value: 'https://risk.example/a\nhttps://risk.example/b' } })

@@ -1,8 +1,8 @@
 import { App, Card, Form, Input, Space, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ScopeList } from './ApiBits'
-import { CredentialRegistry } from './CredentialRegistry'
+import { ScopeList } from '../../components/apiTokens/ApiBits'
+import { CredentialRegistry } from '../../components/apiTokens/CredentialRegistry'
 import { registerSmartApp, revokeSmartApp, useSmartApps, type SmartApp } from './api/smartApps'
 
 type SmartAppForm = { name: string; redirect_uris: string; launch_url: string; scopes: string }

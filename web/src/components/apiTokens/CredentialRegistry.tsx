@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Empty, Flex, Form, Modal, Table, type FormInstance, type TableColumnsType } from 'antd'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ScrollRegion } from '../../components/ScrollRegion'
-import { focusFirstField } from '../../components/focusFirstField'
+import { ScrollRegion } from '../ScrollRegion'
+import { focusFirstField } from '../focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
 import { apiTokensKey } from '../../lib/queryKeys'
 
@@ -25,6 +25,8 @@ export function CredentialRegistry<T extends Credential, F extends object>(props
   items?: T[]
   loading: boolean
   empty: string
+  /** The table's least width once it has rows (it scrolls sideways below it). */
+  minWidth?: number
   columns: TableColumnsType<T>
   /** Whether a row may still be revoked. */
   live: (k: T) => boolean
@@ -95,7 +97,7 @@ export function CredentialRegistry<T extends Credential, F extends object>(props
           loading={props.loading}
           dataSource={props.items}
           pagination={false}
-          style={{ minWidth: props.items?.length ? 760 : undefined }}
+          style={{ minWidth: props.items?.length ? (props.minWidth ?? 760) : undefined }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} /> }}
           columns={[...props.columns, actions]}
         />
