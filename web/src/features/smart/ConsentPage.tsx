@@ -53,13 +53,10 @@ export default function ConsentPage() {
         <Typography.Paragraph>{t('smart.intro', { app: app.name })}</Typography.Paragraph>
         {inContext && (
           <Typography.Paragraph data-testid="consent-patient">
-            {t('smart.patient')} <Typography.Text strong>{inContext.last_name !== undefined ? fullName(inContext) : inContext.name}</Typography.Text>
-            {inContext.mrn && (
-              <Typography.Text type="secondary">
-                {' '}
-                ({inContext.mrn}, {formatDay(inContext.birth_date)})
-              </Typography.Text>
-            )}
+            {t('smart.patient')} <Typography.Text strong>{fullName(inContext)}</Typography.Text>{' '}
+            <Typography.Text type="secondary">
+              ({inContext.mrn}, {formatDay(inContext.birth_date)})
+            </Typography.Text>
           </Typography.Paragraph>
         )}
         {needsPatient && (

@@ -11,7 +11,7 @@ export interface ConsentOffer {
   scopes?: string[]
   withheld?: string[]
   /** The patient in context: name's parts, ordered by the reader's language (fullName). */
-  patient?: { id: number; name: string; first_name?: string; middle_name?: string; last_name?: string; mrn?: string; birth_date?: string }
+  patient?: { id: number; name: string; first_name: string; middle_name: string; last_name: string; mrn: string; birth_date: string }
   needs_patient?: boolean
   redirect?: string
 }
