@@ -58,7 +58,7 @@ export function SmartAppsCard({ fhirBase }: { fhirBase: string }) {
             render: (_, k) => (
               <Space orientation="vertical" size={0}>
                 <Typography.Text strong>{k.name}</Typography.Text>
-                <Typography.Text code copyable>
+                <Typography.Text code copyable style={{ whiteSpace: 'nowrap' }}>
                   {k.client_id}
                 </Typography.Text>
               </Space>

@@ -48,13 +48,13 @@ export default function ConsentPage() {
   const kept = scopes.filter((s) => !unchecked.includes(s))
   const inContext = offer.data.patient
   return (
-    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }}>
+    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }} styles={{ title: { whiteSpace: 'normal' } }}>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         <Typography.Paragraph>{t('smart.intro', { app: app.name })}</Typography.Paragraph>
         {inContext && (
           <Typography.Paragraph data-testid="consent-patient">
             {t('smart.patient')} <Typography.Text strong>{fullName(inContext)}</Typography.Text>{' '}
-            <Typography.Text type="secondary">
+            <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
               ({inContext.mrn}, {formatDay(inContext.birth_date)})
             </Typography.Text>
           </Typography.Paragraph>
@@ -75,7 +75,22 @@ export default function ConsentPage() {
             ))}
           </Space>
         </fieldset>
-        {withheld.length > 0 && <Alert type="info" showIcon title={t('smart.withheld')} description={withheld.join(' ')} />}
+        {withheld.length > 0 && (
+          <Alert
+            type="info"
+            showIcon
+            title={t('smart.withheld')}
+            description={
+              <Space wrap size={4}>
+                {withheld.map((s) => (
+                  <Typography.Text key={s} code>
+                    {s}
+                  </Typography.Text>
+                ))}
+              </Space>
+            }
+          />
+        )}
         <Flex gap={8} justify="end">
           <Button onClick={() => answer.mutate({ request, approve: false })} loading={answer.isPending}>
             {t('smart.deny')}
