@@ -39,6 +39,7 @@ export function SmartAppsCard({ fhirBase }: { fhirBase: string }) {
         items={data?.data}
         loading={isFetching}
         empty={t('smartApps.empty')}
+        minWidth={920}
         live={(k) => !k.revoked_at}
         revokeTitle={(k) => t('smartApps.revokeTitle', { name: k.name })}
         revoke={revokeSmartApp}

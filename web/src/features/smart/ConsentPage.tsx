@@ -48,7 +48,7 @@ export default function ConsentPage() {
   const kept = scopes.filter((s) => !unchecked.includes(s))
   const inContext = offer.data.patient
   return (
-    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }} styles={{ title: { whiteSpace: 'normal' } }}>
+    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }} styles={{ header: { paddingBlock: 12 }, title: { whiteSpace: 'normal' } }}>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         <Typography.Paragraph>{t('smart.intro', { app: app.name })}</Typography.Paragraph>
         {inContext && (
