@@ -270,18 +270,38 @@ type Issued struct {
 // tokenthrottle.go); over a limit it is refused unchecked, with RetryAfter set. An issued
 // token gives its slots back; a refusal keeps them and is counted, not audited one by one.
 func (c *Clients) Issue(ctx context.Context, e audit.Event, grantType, assertionType, assertion, scope, audience string) (Issued, error) {
-	slots, err := c.throttleToken(ctx, e.Address, claimedClient(assertion))
-	if err != nil {
-		return Issued{}, err
+	var issued Issued
+	err := c.Counted(ctx, e.Address, claimedClient(assertion), func() error {
+		var err error
+		issued, err = c.issue(ctx, e, grantType, assertionType, assertion, scope, audience)
+		return err
+	})
+	return issued, err
+}
+
+// Counted runs a token request (try) under the token endpoint's throttle: it takes its
+// slots first, per address block and per claimed client (the client_id the request names,
+// unverified; "" for none), and is refused unchecked over a limit. A request answered, or
+// failing for the server's own fault, gives its slots back; one refused with an OAuth error
+// keeps them, to be counted in the audit log when the window ends. A SMART app's requests
+// (a bad code or verifier, a replayed code, an unknown client) are counted as a backend
+// client's are.
+func (c *Clients) Counted(ctx context.Context, address, claimed string, try func() error) error {
+	if len(claimed) > 64 || !utf8.ValidString(claimed) || strings.ContainsFunc(claimed, unicode.IsControl) {
+		claimed = ""
 	}
-	issued, err := c.issue(ctx, e, grantType, assertionType, assertion, scope, audience)
+	slots, err := c.throttleToken(ctx, address, claimed)
+	if err != nil {
+		return err
+	}
+	err = try()
 	var oe *OAuthError
 	if err == nil || !errors.As(err, &oe) {
 		if gerr := c.giveBack(ctx, slots); gerr != nil && err == nil {
 			err = gerr
 		}
 	}
-	return issued, err
+	return err
 }
 
 // claimedClient is the client an assertion names (its iss, not verified), "" when it names

@@ -329,8 +329,13 @@ func endSessionsBut(ctx context.Context, q database.Querier, userID int64, keep 
 // Alive reports, without counting it as a use, whether the session with token is still
 // live (a push socket asks, to close when its session has ended).
 func (s *Sessions) Alive(ctx context.Context, token string) (bool, error) {
+	return s.aliveHash(ctx, hashToken(token))
+}
+
+// aliveHash is Alive of the session whose token hashes to hash.
+func (s *Sessions) aliveHash(ctx context.Context, hash string) (bool, error) {
 	var lastSeen, expires time.Time
-	err := s.DB.QueryRowContext(ctx, `SELECT last_seen_at, expires_at FROM sessions WHERE token_hash = $1`, hashToken(token)).Scan(&lastSeen, &expires)
+	err := s.DB.QueryRowContext(ctx, `SELECT last_seen_at, expires_at FROM sessions WHERE token_hash = $1`, hash).Scan(&lastSeen, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -77,6 +77,10 @@ type Apps struct {
 	// Routes are the server's routes: what an account reaches through FHIR (AccountReach)
 	// caps the scopes offered. Set once the server's route table is built.
 	Routes []Route
+	// InCompartment reports whether a resource type is in the Patient compartment as the
+	// FHIR API confines it: a patient/ scope of another type (patient/Practitioner.rs) is
+	// never offered, since a token confined to a patient reaches nothing of it. Nil: none is.
+	InCompartment func(resource string) bool
 }
 
 func (a *Apps) now() time.Time { return a.Sessions.now() }
@@ -355,7 +359,7 @@ func (a *Apps) Offer(ctx context.Context, p *Principal, app SmartApp, req AuthRe
 			}
 			continue
 		}
-		if s, ok := narrow(w, registered, reach); ok {
+		if s, ok := narrow(w, registered, reach, a.InCompartment); ok {
 			o.Scopes = append(o.Scopes, s)
 		} else {
 			o.Withheld = append(o.Withheld, w)
@@ -380,15 +384,19 @@ func (a *Apps) Offer(ctx context.Context, p *Principal, app SmartApp, req AuthRe
 
 // narrow is scope word w as it may be granted: within one of the app's registered scopes,
 // within what the account reaches (an interaction the server serves on the type and the
-// account may not do there is taken out), and, for patient/ scopes, reads and searches only.
+// account may not do there is taken out), and, for patient/ scopes, reads and searches of
+// the Patient compartment's types only (inCompartment; patient/* reaches those alone too).
 // false when nothing of it is left, or it is no scope this server grants.
-func narrow(w string, registered []Scope, reach Reach) (string, bool) {
+func narrow(w string, registered []Scope, reach Reach, inCompartment func(string) bool) (string, bool) {
 	parsed, err := ParseScopes(w, "patient", "user")
 	if err != nil || len(parsed) != 1 {
 		return "", false
 	}
 	s := parsed[0]
 	if s.Resource != "*" && reach.Served[s.Resource] == "" {
+		return "", false
+	}
+	if s.Context == "patient" && s.Resource != "*" && (inCompartment == nil || !inCompartment(s.Resource)) {
 		return "", false
 	}
 	allowed := ""
@@ -498,11 +506,24 @@ func (a *Apps) Approve(ctx context.Context, e audit.Event, p *Principal, req Aut
 			hashToken(code), grant, req.RedirectURI, req.CodeChallenge, req.Nonce, now.Add(CodeLifetime)); err != nil {
 			return fmt.Errorf("record code: %w", err)
 		}
+		if online(scopes) {
+			// The session approving it: an online_access grant refreshes while it lives.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO smart_tokens (token_hash, grant_id, kind, expires_at) VALUES ($1, $2, $3, $4)`,
+				p.tokenHash+":"+strconv.FormatInt(grant, 10), grant, kindSession, now.Add(lifetime)); err != nil {
+				return fmt.Errorf("record the grant's session: %w", err)
+			}
+		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome, e.At = "smart_app.authorize", "smart_app", strconv.FormatInt(offer.App.ID, 10), patient, audit.Success, now
 		e.Detail = fmt.Sprintf("grant %d to app %s %q, scopes %q", grant, offer.App.ClientID, offer.App.Name, strings.Join(scopes, " "))
 		return audit.Record(ctx, tx, e)
 	})
 	return code, err
+}
+
+// online reports whether scopes ask for online_access alone: refresh tokens that last while
+// the user's sign-in does (offline_access, asked with it, outlasts it).
+func online(scopes []string) bool {
+	return slices.Contains(scopes, "online_access") && !slices.Contains(scopes, "offline_access")
 }
 
 // holdEpoch reads p's account's credential epoch in tx while p's session still exists

@@ -52,13 +52,44 @@ func (g *grantRow) targets() []any {
 	return []any{&g.id, &g.appID, &g.userID, &g.clientID, &g.name, &g.patient, &g.scopes, &g.epoch, &g.expires, &g.revoked}
 }
 
-// verifierMatches checks a PKCE code_verifier against its S256 challenge (RFC 7636 §4.6).
+// The kinds of smart_tokens rows. An access token narrowed by its refresh request (scope,
+// RFC 6749 §6) is of kind "access" followed by a space and the scopes it carries; one
+// carrying its grant's is "access" alone. A "session" row ties an online_access grant to
+// the sign-in session that approved it: its token_hash is that session's, a colon and the
+// grant's id (the session's hash alone would not be unique: a session approves many).
+const (
+	kindAccess  = "access"
+	kindRefresh = "refresh"
+	kindSession = "session"
+)
+
+// appAccessKind is the kind of an access token carrying scopes (nil: its grant's).
+func appAccessKind(scopes []string) string {
+	if scopes == nil {
+		return kindAccess
+	}
+	return kindAccess + " " + strings.Join(scopes, " ")
+}
+
+// verifierMatches checks a PKCE code_verifier against its S256 challenge (RFC 7636 §4.6): a
+// verifier is 43 to 128 characters of the unreserved set [A-Za-z0-9-._~] (§4.1), any other
+// is no verifier at all.
 func verifierMatches(verifier, challenge string) bool {
-	if len(verifier) < 43 || len(verifier) > 128 {
+	if !pkceVerifier(verifier) {
 		return false
 	}
 	sum := sha256.Sum256([]byte(verifier))
 	return subtle.ConstantTimeCompare([]byte(base64.RawURLEncoding.EncodeToString(sum[:])), []byte(challenge)) == 1
+}
+
+// pkceVerifier reports whether v has the form of a code_verifier (RFC 7636 §4.1).
+func pkceVerifier(v string) bool {
+	if len(v) < 43 || len(v) > 128 {
+		return false
+	}
+	return !strings.ContainsFunc(v, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_' || r == '~')
+	})
 }
 
 // Exchange answers grant_type=authorization_code for a public client: the code must be
@@ -102,16 +133,18 @@ func (a *Apps) Exchange(ctx context.Context, e audit.Event, clientID, code, redi
 	case !verifierMatches(verifier, challenge):
 		return AppIssued{}, oauthErr("invalid_grant", "the code_verifier does not match the code_challenge")
 	}
-	issued, err := a.issue(ctx, e, g, "authorization_code")
+	issued, err := a.issue(ctx, e, g, "authorization_code", nil)
 	issued.Nonce = nonce
 	return issued, err
 }
 
 // Refresh answers grant_type=refresh_token: a refresh token is used once and answered with
 // the next (rotation); a used one presented again revokes its grant whole, since one of its
-// two holders is not the app (OAuth 2.0 Security BCP §4.14.2). scope may only narrow. A
-// request refused for its own fault (an expired token, a scope not granted) leaves the token
-// unspent: only a request that would be answered uses it.
+// two holders is not the app (OAuth 2.0 Security BCP §4.14.2). scope may only narrow: a
+// subset of the granted scopes is what the new access token carries (the next refresh token
+// keeps the grant's, RFC 6749 §6), a scope not granted is invalid_scope. A request refused
+// for its own fault (an expired token, a scope not granted) leaves the token unspent: only a
+// request that would be answered uses it.
 func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scope string) (AppIssued, error) {
 	if !strings.HasPrefix(token, RefreshTokenPrefix) {
 		return AppIssued{}, oauthErr("invalid_grant", "unknown refresh token")
@@ -125,7 +158,7 @@ func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scop
 		FROM smart_tokens t JOIN smart_grants g ON g.id = t.grant_id JOIN smart_apps a ON a.id = g.app_id WHERE t.token_hash = $1`, hashToken(token)).
 		Scan(append(g.targets(), &kind, &expires, &used)...)
 	// A public client may leave client_id out of a refresh (RFC 6749 §6): the token names its grant.
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && ((clientID != "" && g.clientID != clientID) || kind != "refresh")) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && ((clientID != "" && g.clientID != clientID) || kind != kindRefresh)) {
 		return AppIssued{}, oauthErr("invalid_grant", "unknown refresh token, or another client's")
 	}
 	if err != nil {
@@ -137,11 +170,9 @@ func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scop
 	if !expires.After(now) {
 		return AppIssued{}, oauthErr("invalid_grant", "the refresh token expired")
 	}
-	granted := strings.Fields(g.scopes)
-	for _, s := range strings.Fields(scope) {
-		if !slices.Contains(granted, s) {
-			return AppIssued{}, oauthErr("invalid_scope", s+" was not granted")
-		}
+	narrowed, err := narrowedScopes(g.scopes, scope)
+	if err != nil {
+		return AppIssued{}, err
 	}
 	res, err := a.DB.ExecContext(ctx, `UPDATE smart_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL`, now, hashToken(token))
 	if err != nil {
@@ -150,7 +181,26 @@ func (a *Apps) Refresh(ctx context.Context, e audit.Event, clientID, token, scop
 	if n, _ := res.RowsAffected(); n == 0 { // spent by a concurrent request since it was read
 		return AppIssued{}, a.refreshReused(ctx, e, g)
 	}
-	return a.issue(ctx, e, g, "refresh_token")
+	return a.issue(ctx, e, g, "refresh_token", narrowed)
+}
+
+// narrowedScopes are the scopes a refresh request asks for (nil: the grant's own, when it
+// names none or all of them), each one granted; a scope not granted is invalid_scope.
+func narrowedScopes(granted, scope string) ([]string, error) {
+	grant := strings.Fields(granted)
+	var asked []string
+	for _, s := range strings.Fields(scope) {
+		if !slices.Contains(grant, s) {
+			return nil, oauthErr("invalid_scope", s+" was not granted")
+		}
+		if !slices.Contains(asked, s) {
+			asked = append(asked, s)
+		}
+	}
+	if len(asked) == 0 || len(asked) == len(grant) {
+		return nil, nil
+	}
+	return asked, nil
 }
 
 // refreshReused ends grant g, whose refresh token was presented after its use, and is the
@@ -163,12 +213,19 @@ func (a *Apps) refreshReused(ctx context.Context, e audit.Event, g grantRow) err
 }
 
 // issue gives grant g's next access token (and refresh token, when the grant has one),
-// while the grant, its app and its account are live and the account's credential epoch is
-// the one the grant was approved under.
-func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string) (AppIssued, error) {
+// while the grant, its app and its account are live, the account's credential epoch is the
+// one the grant was approved under and, for an online_access grant, the sign-in session that
+// approved it is live. narrowed are the scopes the access token carries (nil: the grant's).
+func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string, narrowed []string) (AppIssued, error) {
 	now := a.now()
 	if g.revoked || !g.expires.After(now) {
 		return AppIssued{}, oauthErr("invalid_grant", "the grant is revoked or expired")
+	}
+	if online, err := a.online(ctx, g); err != nil || !online {
+		if err != nil {
+			return AppIssued{}, err
+		}
+		return AppIssued{}, oauthErr("invalid_grant", "the sign-in that approved this online_access grant has ended: open the app again")
 	}
 	account, err := a.grantAccount(ctx, g)
 	if err != nil {
@@ -178,7 +235,11 @@ func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string)
 		return AppIssued{}, oauthErr("invalid_grant", "the account's credentials changed, or it is deactivated: sign in and launch again")
 	}
 	scopes := strings.Fields(g.scopes)
-	out := AppIssued{AccessToken: AppTokenPrefix + NewToken(), TokenType: "Bearer", ExpiresIn: int(AppTokenLifetime / time.Second), Scope: g.scopes, UserID: g.userID, ClientID: g.clientID}
+	carried := g.scopes
+	if narrowed != nil {
+		carried = strings.Join(narrowed, " ")
+	}
+	out := AppIssued{AccessToken: AppTokenPrefix + NewToken(), TokenType: "Bearer", ExpiresIn: int(AppTokenLifetime / time.Second), Scope: carried, UserID: g.userID, ClientID: g.clientID}
 	if g.patient.Valid {
 		out.Patient = strconv.FormatInt(g.patient.Int64, 10)
 	}
@@ -194,7 +255,7 @@ func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_tokens WHERE expires_at < $1`, now.Add(-24*time.Hour)); err != nil {
 			return fmt.Errorf("sweep app tokens: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_tokens (token_hash, grant_id, kind, expires_at) VALUES ($1, $2, 'access', $3)`, hashToken(out.AccessToken), g.id, access); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_tokens (token_hash, grant_id, kind, expires_at) VALUES ($1, $2, $3, $4)`, hashToken(out.AccessToken), g.id, appAccessKind(narrowed), access); err != nil {
 			return fmt.Errorf("issue app token: %w", err)
 		}
 		if out.RefreshToken != "" {
@@ -207,13 +268,34 @@ func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string)
 		if g.patient.Valid {
 			e.PatientID = g.patient.Int64
 		}
-		e.Detail = fmt.Sprintf("%s: grant %d, scopes %q", how, g.id, g.scopes)
+		e.Detail = fmt.Sprintf("%s: grant %d, scopes %q", how, g.id, carried)
 		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
 		return AppIssued{}, err
 	}
 	return out, nil
+}
+
+// online reports whether grant g may still be refreshed as far as its sign-in goes: a grant
+// with offline_access (or with neither) always; one with online_access alone while the
+// session that approved it is live — signing out, the session's end or its idle timeout,
+// and every remedy of the account (which ends its sessions) end it (SMART App Launch 2.x,
+// "online_access").
+func (a *Apps) online(ctx context.Context, g grantRow) (bool, error) {
+	if !online(strings.Fields(g.scopes)) {
+		return true, nil
+	}
+	var link string
+	err := a.DB.QueryRowContext(ctx, `SELECT token_hash FROM smart_tokens WHERE grant_id = $1 AND kind = $2`, g.id, kindSession).Scan(&link)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read the grant's session: %w", err)
+	}
+	session, _, _ := strings.Cut(link, ":")
+	return a.Sessions.aliveHash(ctx, session)
 }
 
 // grantAccount is g's account while it is active and its credential epoch unchanged since
@@ -238,7 +320,7 @@ func (a *Apps) endGrant(ctx context.Context, e audit.Event, g grantRow, reason s
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_tokens WHERE grant_id = $1 AND kind = 'access'`, g.id); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_tokens WHERE grant_id = $1 AND (kind = $2 OR kind LIKE $3)`, g.id, kindAccess, kindAccess+" %"); err != nil {
 			return fmt.Errorf("end the grant's tokens: %w", err)
 		}
 		e.ActorID, e.Credential = g.userID, AppCredential(g.clientID, g.name, g.id)
@@ -269,7 +351,8 @@ func (a *Apps) LookupToken(ctx context.Context, token string) (*Principal, error
 		COALESCE((SELECT epoch FROM credential_epochs WHERE user_id = g.user_id), 0), (SELECT value FROM identity_epoch WHERE id = 1)
 		FROM smart_tokens t JOIN smart_grants g ON g.id = t.grant_id JOIN smart_apps a ON a.id = g.app_id WHERE t.token_hash = $1`, hashToken(token)).
 		Scan(append(g.targets(), &kind, &expires, &epoch, &identityEpoch)...)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && (kind != "access" || g.revoked || !expires.After(now) || epoch != g.epoch)) {
+	kind, carried, narrowed := strings.Cut(kind, " ")
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (kind != kindAccess || g.revoked || !expires.After(now) || epoch != g.epoch)) {
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
 	if err != nil {
@@ -279,8 +362,11 @@ func (a *Apps) LookupToken(ctx context.Context, token string) (*Principal, error
 	if err := a.Sessions.fill(ctx, p, identityEpoch, now); err != nil {
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
+	if !narrowed {
+		carried = g.scopes
+	}
 	var data []string
-	for _, s := range strings.Fields(g.scopes) {
+	for _, s := range strings.Fields(carried) {
 		if !slices.Contains(launchScopes, s) {
 			data = append(data, s)
 		}

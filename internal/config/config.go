@@ -322,6 +322,9 @@ func (c Config) validateOperations() error {
 		return errors.New("scheduled backups need --backup-every of at least 1m and --backup-keep of at least 1")
 	}
 	for _, o := range c.CORSOrigins {
+		if bare, ok := withoutDefaultPort(o); ok {
+			return fmt.Errorf("the CORS origin %q names its scheme's default port, which a browser never sends in an Origin header: write it %s", o, bare)
+		}
 		if !IsOrigin(o) {
 			return fmt.Errorf("the CORS origin %q must be an origin alone, scheme://host[:port] such as https://app.example (no path, no wildcard)", o)
 		}
@@ -333,12 +336,27 @@ func (c Config) validateOperations() error {
 }
 
 // IsOrigin reports whether o is a web origin as a browser sends it in an Origin header:
-// http or https, a host, an optional port, nothing else. A wildcard is no origin: every
-// origin allowed is named.
+// http or https, a host, an optional port other than the scheme's default (a browser leaves
+// :443 and :80 out, RFC 6454 §6.2, so an origin naming one would never match), nothing
+// else. A wildcard is no origin: every origin allowed is named. Origins are then compared
+// as written: the configured form is the browser's.
 func IsOrigin(o string) bool {
 	u, err := url.Parse(o)
+	if _, dflt := withoutDefaultPort(o); dflt {
+		return false
+	}
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Hostname() != "" && !strings.Contains(u.Host, "*") &&
 		u.User == nil && u.Path == "" && u.RawQuery == "" && u.Fragment == "" && o == strings.ToLower(u.Scheme+"://"+u.Host)
+}
+
+// withoutDefaultPort is origin o written without its scheme's default port, when it names
+// one (https://app.example:443 is https://app.example).
+func withoutDefaultPort(o string) (string, bool) {
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "https" || u.Port() != "443") && (u.Scheme != "http" || u.Port() != "80") {
+		return "", false
+	}
+	return strings.TrimSuffix(o, ":"+u.Port()), true
 }
 
 // Location returns the clinic's time zone.

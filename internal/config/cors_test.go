@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,9 +36,36 @@ func TestCORSOrigins(t *testing.T) {
 		{"https://growth.example?x", false},
 		{"growth.example", false},
 		{"null", false},
+		// A browser never sends the scheme's default port: refused, never compared.
+		{"https://growth.example:443", false},
+		{"http://localhost:80", false},
+		{"http://growth.example:443", true},
+		{"https://growth.example:80", true},
 	} {
 		if IsOrigin(tc.origin) != tc.ok {
 			t.Errorf("IsOrigin(%q) = %v", tc.origin, !tc.ok)
+		}
+	}
+}
+
+// TestCORSOriginWithTheDefaultPort: an origin naming its scheme's default port is refused at
+// start with a message giving the form a browser sends; other ports are kept as written.
+func TestCORSOriginWithTheDefaultPort(t *testing.T) {
+	for _, tc := range []struct {
+		origin, want string
+	}{
+		{"https://growth.example:443", "write it https://growth.example"},
+		{"http://localhost:80", "write it http://localhost"},
+		{"https://growth.example", ""},
+		{"https://growth.example:8443", ""},
+	} {
+		c := Config{CORSOrigins: []string{tc.origin}}
+		err := c.validateOperations()
+		switch {
+		case tc.want == "" && err != nil && strings.Contains(err.Error(), "CORS"):
+			t.Errorf("%s: %v", tc.origin, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "default port")):
+			t.Errorf("%s: %v, want %q", tc.origin, err, tc.want)
 		}
 	}
 }

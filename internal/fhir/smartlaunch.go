@@ -28,6 +28,13 @@ const (
 	idTokenPurpose = "smart id_token"
 )
 
+// InPatientCompartment reports whether resource is a type of the Patient compartment as this
+// server confines it (compartment): the only types a patient/ scope is offered for.
+func InPatientCompartment(resource string) bool {
+	_, ok := compartment[resource]
+	return ok
+}
+
 // authorize is the authorization endpoint a SMART app sends the browser to. It decides
 // nothing itself: it hands the request to the web app's consent page, where the staff member
 // is signed in (or signs in first) and the request is checked, shown and approved. A form
@@ -166,10 +173,17 @@ type consentRequest struct {
 	PatientID int64            `json:"patient_id"`
 }
 
-// consentPatient is the patient in context as the consent page names them.
+// consentPatient is the patient in context as the consent page names them: the name's parts,
+// which the page orders as the reader's language does, and Name in one order for any other
+// reader.
 type consentPatient struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	FirstName  string `json:"first_name"`
+	MiddleName string `json:"middle_name"`
+	LastName   string `json:"last_name"`
+	MRN        string `json:"mrn"`
+	BirthDate  string `json:"birth_date"`
 }
 
 // offerFor checks req and reads what the signed-in user would grant. A request whose client
@@ -235,7 +249,8 @@ func (h *Handler) consentOffer(w http.ResponseWriter, r *http.Request) {
 			httpjson.Error(w, r, err)
 			return
 		}
-		out["patient"] = consentPatient{ID: p.ID, Name: strings.TrimSpace(p.LastName + " " + p.FirstName + " " + p.MiddleName)}
+		out["patient"] = consentPatient{ID: p.ID, Name: strings.TrimSpace(p.LastName + " " + p.FirstName + " " + p.MiddleName),
+			FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName, MRN: p.MRN, BirthDate: p.BirthDate}
 	}
 	httpjson.Respond(w, http.StatusOK, out)
 }
@@ -286,11 +301,17 @@ func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values)
 	}
 	e := auth.AuditEvent(r)
 	var issued auth.AppIssued
-	if f.Get("grant_type") == "authorization_code" {
-		issued, err = h.Apps.Exchange(r.Context(), e, f.Get("client_id"), f.Get("code"), f.Get("redirect_uri"), f.Get("code_verifier"))
-	} else {
-		issued, err = h.Apps.Refresh(r.Context(), e, f.Get("client_id"), f.Get("refresh_token"), f.Get("scope"))
-	}
+	// Refused requests are counted against the token endpoint's throttle as a backend
+	// client's are (per address block and per client_id named), and audited with them.
+	err = h.Clients.Counted(r.Context(), e.Address, f.Get("client_id"), func() error {
+		var err error
+		if f.Get("grant_type") == "authorization_code" {
+			issued, err = h.Apps.Exchange(r.Context(), e, f.Get("client_id"), f.Get("code"), f.Get("redirect_uri"), f.Get("code_verifier"))
+		} else {
+			issued, err = h.Apps.Refresh(r.Context(), e, f.Get("client_id"), f.Get("refresh_token"), f.Get("scope"))
+		}
+		return err
+	})
 	if err != nil {
 		writeOAuthError(w, r, err)
 		return

@@ -97,6 +97,9 @@ type Ring struct {
 	mu   sync.RWMutex
 	keys []key
 	seen stamp // the file as it was when keys were read from it
+	// signing are the signing keys derived so far, by purpose and key id: each is derived
+	// once, not at every signature (a key of the file never changes under its id).
+	signing sync.Map
 }
 
 // stamp is what tells a key file rewritten since it was read (a rotation renames a new file
@@ -516,9 +519,19 @@ func (r *Ring) SigningKeys(purpose string) []SigningKey {
 	defer r.mu.RUnlock()
 	out := make([]SigningKey, 0, len(r.keys))
 	for _, k := range r.keys {
-		out = append(out, SigningKey{ID: k.id, Key: signingKey(k.raw, purpose)})
+		out = append(out, SigningKey{ID: k.id, Key: r.derived(k, purpose)})
 	}
 	return out
+}
+
+// derived is k's signing key for purpose, derived at its first use and kept.
+func (r *Ring) derived(k key, purpose string) *ecdsa.PrivateKey {
+	name := purpose + "\x00" + k.id
+	if d, ok := r.signing.Load(name); ok {
+		return d.(*ecdsa.PrivateKey)
+	}
+	d, _ := r.signing.LoadOrStore(name, signingKey(k.raw, purpose))
+	return d.(*ecdsa.PrivateKey)
 }
 
 // signingKey derives a P-256 private key from raw for purpose: HKDF output taken as the

@@ -145,3 +145,38 @@ func BenchmarkSealInMemory(b *testing.B) {
 		ring.Seal("totp:1", []byte("JBSWY3DPEHPK3PXP"))
 	}
 }
+
+// TestSigningKeysAreDerivedOnce: a signing key is derived at its first use and kept (the
+// id_token of every SMART token request is signed with it); a rotation adds the next key,
+// first, derived anew, and the older one is the same key it was. Each purpose has its own.
+func TestSigningKeysAreDerivedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys")
+	if _, err := secret.Create(path); err != nil {
+		t.Fatal(err)
+	}
+	ring, err := secret.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := ring.SigningKeys("smart id_token")
+	if again := ring.SigningKeys("smart id_token"); len(again) != 1 || again[0].Key != first[0].Key || again[0].ID != first[0].ID {
+		t.Errorf("derived again: %v, was %v", again, first)
+	}
+	if other := ring.SigningKeys("another purpose"); other[0].Key.Equal(first[0].Key) {
+		t.Error("two purposes share a signing key")
+	}
+	if err := ring.Rotate(); err != nil {
+		t.Fatal(err)
+	}
+	after := ring.SigningKeys("smart id_token")
+	if len(after) != 2 || after[0].ID != ring.Current() || after[0].Key.Equal(first[0].Key) || after[1].Key != first[0].Key {
+		t.Errorf("after a rotation: %v, was %v", after, first)
+	}
+	fresh, err := secret.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := fresh.SigningKeys("smart id_token"); !k[1].Key.Equal(first[0].Key) {
+		t.Error("another instance derives another key from the same key file")
+	}
+}

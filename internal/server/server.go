@@ -208,7 +208,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	clients := &auth.Clients{DB: db}
-	apps := &auth.Apps{DB: db, Sessions: sessions}
+	apps := &auth.Apps{DB: db, Sessions: sessions, InCompartment: fhir.InPatientCompartment}
 	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
 		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
 	routes := slices.Concat(

@@ -1271,7 +1271,7 @@ export type paths = {
     post: operations["postSmartAuthorize"];
   };
   "/fhir/R4/auth/token": {
-    /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token and client_id): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant), id_token (ES256) with openid. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
+    /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token, client_id and optionally scope, a subset of the granted scopes that the new access token alone carries; a wider one is invalid_scope): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant; online_access refreshes only while the sign-in session that approved it lives), id_token (ES256) with openid. code_verifier is 43–128 characters of [A-Za-z0-9-._~]. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests, an app's and a backend client's alike, are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
     post: operations["postSmartToken"];
   };
   "/fhir/R4/bulkdata/{job}": {
@@ -3194,9 +3194,16 @@ export type components = {
       };
       /** @description A standalone launch: the user chooses the patient. */
       needs_patient?: boolean;
-      /** @description The patient in context (an EHR launch). */
+      /** @description The patient in context (an EHR launch), named in the reader's language's order from its parts. */
       patient?: {
+        /** Format: date */
+        birth_date: string;
+        first_name: string;
         id: number;
+        last_name: string;
+        middle_name: string;
+        mrn: string;
+        /** @description Last, first and middle name, for a reader that orders no names itself. */
         name: string;
       };
       /** @description Instead of an offer: the app's redirect URI with an OAuth error. */
@@ -8437,7 +8444,7 @@ export type operations = {
       };
     };
   };
-  /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token and client_id): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant), id_token (ES256) with openid. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
+  /** SMART App Launch token request (form: grant_type=authorization_code with code, redirect_uri, client_id and code_verifier; or grant_type=refresh_token with refresh_token, client_id and optionally scope, a subset of the granted scopes that the new access token alone carries; a wider one is invalid_scope): access_token (1 hour), scope, patient, refresh_token with offline_access or online_access (rotated at each use; a used one presented again revokes the grant; online_access refreshes only while the sign-in session that approved it lives), id_token (ES256) with openid. code_verifier is 43–128 characters of [A-Za-z0-9-._~]. A code used twice revokes the tokens it gave. SMART Backend Services token request (form: grant_type=client_credentials, client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer, client_assertion, scope): a 5-minute bearer token for the requested system/ scopes the client is registered for. An expired, too long-lived (exp more than 5 minutes ahead), wrong-audience, unknown-key, unsigned or replayed (jti) assertion is 401 invalid_client. aud must be this endpoint at the clinic's public address (Settings → Clinic), never the Host the request names; without a public address nothing is issued (503). Refused requests, an app's and a backend client's alike, are counted per address and per claimed client (20 and 30 in 15 minutes); over either a request is refused unchecked (429 slow_down, Retry-After) unless it comes from the address the client last got a token from. No CSRF token: the signed assertion is the proof. */
   postSmartToken: {
     responses: {
       /** @description The access token. */

@@ -1,20 +1,15 @@
-import { PlusOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
-import { App, Button, Card, Empty, Flex, Form, Modal, Select, Space, Table, Typography } from 'antd'
+import { Card, Form, Select, Space, Typography } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ScrollRegion } from '../../components/ScrollRegion'
-import { focusFirstField } from '../../components/focusFirstField'
 import { useClinic } from '../../lib/clinic'
 import { debounce } from '../../lib/debounce'
-import { showFormErrors } from '../../lib/formErrors'
-import { apiTokensKey } from '../../lib/queryKeys'
 import { formatDayTime } from '../../lib/time'
 import { TokenFields, tokenBody, type TokenFormValues } from '../../components/apiTokens/TokenFields'
 import { TokenShownOnce } from '../../components/apiTokens/TokenShownOnce'
 import { TokenState, stateOf } from '../../components/apiTokens/TokenState'
-import { LastUse, ScopeList } from './ApiBits'
+import { LastUse, ScopeList } from '../../components/apiTokens/ApiBits'
 import { BackendClientsCard } from './BackendClientsCard'
+import { CredentialRegistry } from '../../components/apiTokens/CredentialRegistry'
 import { SmartAppsCard } from './SmartAppsCard'
 import { createApiToken } from './api/createApiToken'
 import { useOwnTwoFactor } from './api/getOwnTwoFactor'
@@ -34,8 +29,6 @@ type AdminTokenForm = TokenFormValues & { user_id: number }
  */
 export default function ApiAccessPage() {
   const { t } = useTranslation()
-  const { message, modal } = App.useApp()
-  const queryClient = useQueryClient()
   const { data, isFetching } = useApiTokens()
   const [creating, setCreating] = useState(false)
   const [made, setMade] = useState<CreatedApiToken | null>(null)
@@ -50,29 +43,7 @@ export default function ApiAccessPage() {
   // The server answers under the clinic's public address when one is set (ADR 39).
   const base = `${clinic?.public_url || window.location.origin}/fhir/R4`
 
-  const create = async (v: AdminTokenForm) => {
-    try {
-      const created = await createApiToken({ ...tokenBody(v), user_id: v.user_id })
-      setCreating(false)
-      setMade(created)
-      void queryClient.invalidateQueries({ queryKey: apiTokensKey })
-    } catch (e) {
-      showFormErrors(form, message, e)
-    }
-  }
-  const revoke = (k: ApiToken) =>
-    modal.confirm({
-      title: t('apiAccess.revokeTitle', { name: k.name, account: k.user_name }),
-      content: t('apiAccess.revokeHint'),
-      okText: t('apiAccess.revoke'),
-      okButtonProps: { danger: true },
-      cancelText: t('accounts.cancel'),
-      onOk: async () => {
-        await revokeApiToken(k.id)
-        message.success(t('apiAccess.revoked'))
-        void queryClient.invalidateQueries({ queryKey: apiTokensKey })
-      },
-    })
+  const create = async (v: AdminTokenForm) => setMade(await createApiToken({ ...tokenBody(v), user_id: v.user_id }))
 
   return (
     <>
@@ -84,91 +55,58 @@ export default function ApiAccessPage() {
             {base}
           </Typography.Text>
         </Typography.Paragraph>
-        <Flex justify="end" style={{ marginBottom: 12 }}>
-          <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => (form.resetFields(), setCreating(true))}>
-            {t('apiAccess.new')}
-          </Button>
-        </Flex>
-        <ScrollRegion label={t('apiAccess.tokens')}>
-          <Table<ApiToken>
-            rowKey="id"
-            size="small"
-            loading={isFetching}
-            dataSource={data?.data}
-            pagination={false}
-            style={{ minWidth: data?.data.length ? 760 : undefined }}
-            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('apiAccess.empty')} /> }}
-            columns={[
-              {
-                key: 'name',
-                title: t('apiAccess.name'),
-                render: (_, k) => (
-                  <Space direction="vertical" size={0}>
-                    <Typography.Text strong>{k.name}</Typography.Text>
-                    <Typography.Text type="secondary">
-                      {k.user_name} ({k.username})
-                    </Typography.Text>
-                    {k.created_by != null && k.created_by !== k.user_id && (
-                      <Typography.Text type="secondary">{t('apiAccess.madeBy', { name: k.created_by_name })}</Typography.Text>
-                    )}
-                  </Space>
-                ),
-              },
-              {
-                key: 'scopes',
-                title: t('apiAccess.scopes'),
-                render: (_, k) => <ScopeList scopes={k.scopes} />,
-              },
-              { key: 'created', title: t('apiAccess.created'), render: (_, k) => formatDayTime(k.created_at) },
-              { key: 'expires', title: t('apiAccess.expires'), render: (_, k) => formatDayTime(k.expires_at) },
-              {
-                key: 'used',
-                title: t('apiAccess.lastUsed'),
-                render: (_, k) => <LastUse at={k.last_used_at} address={k.last_used_address} />,
-              },
-              {
-                key: 'state',
-                title: t('apiAccess.state'),
-                render: (_, k) => <TokenState token={k} />,
-              },
-              {
-                key: 'actions',
-                title: <span className="visually-hidden">{t('apiAccess.actions')}</span>,
-                render: (_, k) =>
-                  (stateOf(k) === 'live' || stateOf(k) === 'expiring') && (
-                    <Button size="small" danger onClick={() => revoke(k)} aria-label={t('apiAccess.revokeNamed', { name: k.name })}>
-                      {t('apiAccess.revoke')}
-                    </Button>
-                  ),
-              },
-            ]}
-          />
-        </ScrollRegion>
-        <Modal
-          afterOpenChange={focusFirstField}
-          open={creating}
-          title={t('apiAccess.new')}
-          onCancel={() => setCreating(false)}
-          onOk={() => form.submit()}
+        <CredentialRegistry<ApiToken, AdminTokenForm>
+          label={t('apiAccess.tokens')}
+          newLabel={t('apiAccess.new')}
+          primary
+          items={data?.data}
+          loading={isFetching}
+          empty={t('apiAccess.empty')}
+          live={(k) => stateOf(k) === 'live' || stateOf(k) === 'expiring'}
+          revokeTitle={(k) => t('apiAccess.revokeTitle', { name: k.name, account: k.user_name })}
+          revoke={revokeApiToken}
+          revoked={t('apiAccess.revoked')}
+          form={form}
+          formName="apiToken"
+          formTitle={t('apiAccess.new')}
           okText={t('apiAccess.create')}
-          cancelText={t('accounts.cancel')}
-          destroyOnHidden
-          forceRender
+          initialValues={{ expires_in_days: 90, scopes: [] }}
+          register={create}
+          open={creating}
+          onOpenChange={setCreating}
+          columns={[
+            {
+              key: 'name',
+              title: t('apiAccess.name'),
+              render: (_, k) => (
+                <Space orientation="vertical" size={0}>
+                  <Typography.Text strong>{k.name}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    {k.user_name} ({k.username})
+                  </Typography.Text>
+                  {k.created_by != null && k.created_by !== k.user_id && <Typography.Text type="secondary">{t('apiAccess.madeBy', { name: k.created_by_name })}</Typography.Text>}
+                </Space>
+              ),
+            },
+            { key: 'scopes', title: t('apiAccess.scopes'), render: (_, k) => <ScopeList scopes={k.scopes} /> },
+            { key: 'created', title: t('apiAccess.created'), render: (_, k) => formatDayTime(k.created_at) },
+            { key: 'expires', title: t('apiAccess.expires'), render: (_, k) => formatDayTime(k.expires_at) },
+            { key: 'used', title: t('apiAccess.lastUsed'), render: (_, k) => <LastUse at={k.last_used_at} address={k.last_used_address} /> },
+            { key: 'state', title: t('apiAccess.state'), render: (_, k) => <TokenState token={k} /> },
+          ]}
         >
-          <Form form={form} name="apiToken" layout="vertical" initialValues={{ expires_in_days: 90, scopes: [] }} onFinish={(v) => void create(v)} autoComplete="off">
-            <Form.Item name="user_id" label={t('apiAccess.account')} extra={t('apiAccess.accountHint')} rules={[{ required: true, message: t('validation.required') }]}>
-              <Select
-                showSearch
-                filterOption={false}
-                onSearch={searchAccounts}
-                onChange={() => form.setFieldValue('scopes', [])}
-                loading={accounts.isFetching}
-                options={accounts.data?.data.map((a) => ({ value: a.id, label: `${a.name} (${a.username})` }))}
-              />
-            </Form.Item>
-            <TokenFields reach={reach.data?.data} loadingReach={reach.isFetching} secondFactor={!!second.data?.enabled} />
-          </Form>
-        </Modal>
+          <Form.Item name="user_id" label={t('apiAccess.account')} extra={t('apiAccess.accountHint')} rules={[{ required: true, message: t('validation.required') }]}>
+            <Select
+              showSearch
+              filterOption={false}
+              onSearch={searchAccounts}
+              onChange={() => form.setFieldValue('scopes', [])}
+              loading={accounts.isFetching}
+              options={accounts.data?.data.map((a) => ({ value: a.id, label: `${a.name} (${a.username})` }))}
+            />
+          </Form.Item>
+          <TokenFields reach={reach.data?.data} loadingReach={reach.isFetching} secondFactor={!!second.data?.enabled} />
+        </CredentialRegistry>
         <TokenShownOnce made={made} base={base} forAccount onClose={() => setMade(null)} />
       </Card>
       <BackendClientsCard tokenEndpoint={`${base}/auth/token`} noPublicAddress={clinic !== undefined && !clinic.public_url} />

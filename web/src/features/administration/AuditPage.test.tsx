@@ -54,6 +54,21 @@ describe('AuditPage', () => {
     await waitFor(() => expect(seen.some((p) => p.credential === 1)).toBe(true))
   })
 
+  it.each([
+    ['token:17 "Lab script"', 'API token “Lab script”'],
+    ['client:emr-abc "Lab interface"', 'Backend client “Lab interface”'],
+    ['app:emr-app-7f3a "Growth chart" grant 12', 'SMART app “Growth chart”'],
+    ['app:emr-app-7f3a "The \\"Z\\" score" grant 3', 'SMART app “The "Z" score”'],
+    ['app:emr-app-7f3a "No grant"', 'app:emr-app-7f3a "No grant"'],
+  ])('names the credential %s as %s', async (credential, label) => {
+    const api = {
+      'GET /audit-events': (): AuditEventsPage => ({ data: [event(5, { credential })], meta: { next: '', prev: '', per_page: 20, total: 1, total_capped: false } }),
+    }
+    await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api })
+    const tag = await screen.findByTestId('credential')
+    expect(tag.textContent).toBe(label)
+  })
+
   it('offers the filtered list as a file', async () => {
     await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api: { 'GET /audit-events': pages } })
     const link = await screen.findByTestId('audit-export')

@@ -1,11 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { Alert, Button, Card, Checkbox, Flex, Result, Select, Space, Spin, Typography } from 'antd'
-import { useEffect, useMemo, useState } from 'react'
+import { Alert, Button, Card, Checkbox, Flex, Result, Space, Spin, Typography } from 'antd'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { debounce } from '../../lib/debounce'
+import { PatientSelect } from '../../components/PatientSelect'
+import { fullName } from '../../lib/patient'
+import { formatDay } from '../../lib/time'
 import { answerConsent, consentOfferQuery, type AuthRequest } from './api/consent'
-import { findPatientsQuery } from './api/findPatients'
 
 /** What one scope lets the app do, in the user's words. */
 function useDescribe() {
@@ -32,10 +33,8 @@ export default function ConsentPage() {
   const offer = useQuery(consentOfferQuery(request))
   const [unchecked, setUnchecked] = useState<string[]>([])
   const [patient, setPatient] = useState<number>()
-  const [query, setQuery] = useState('')
-  const search = useMemo(() => debounce((v: string) => setQuery(v), 250), [])
+  const pickerId = useId()
   const needsPatient = !!offer.data?.needs_patient
-  const patients = useQuery({ ...findPatientsQuery(query), enabled: needsPatient })
   const answer = useMutation({ mutationFn: answerConsent, onSuccess: (r) => window.location.assign(r.redirect) })
 
   const redirect = offer.data?.redirect
@@ -47,29 +46,24 @@ export default function ConsentPage() {
   if (offer.isError || !offer.data.app) return <Result status="warning" title={t('smart.cannotAuthorize')} subTitle={offer.error?.message} />
   const { app, scopes = [], withheld = [] } = offer.data
   const kept = scopes.filter((s) => !unchecked.includes(s))
+  const inContext = offer.data.patient
   return (
-    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }}>
+    <Card title={t('smart.title', { app: app.name })} style={{ maxWidth: 720 }} styles={{ header: { paddingBlock: 12 }, title: { whiteSpace: 'normal' } }}>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         <Typography.Paragraph>{t('smart.intro', { app: app.name })}</Typography.Paragraph>
-        {offer.data.patient && (
+        {inContext && (
           <Typography.Paragraph data-testid="consent-patient">
-            {t('smart.patient')} <Typography.Text strong>{offer.data.patient.name}</Typography.Text>
+            {t('smart.patient')} <Typography.Text strong>{fullName(inContext)}</Typography.Text>{' '}
+            <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>
+              ({inContext.mrn}, {formatDay(inContext.birth_date)})
+            </Typography.Text>
           </Typography.Paragraph>
         )}
         {needsPatient && (
-          <label>
-            {t('smart.choosePatient')}
-            <Select
-              showSearch
-              filterOption={false}
-              onSearch={search}
-              value={patient}
-              onChange={setPatient}
-              loading={patients.isFetching}
-              style={{ width: '100%' }}
-              options={patients.data?.map((p) => ({ value: p.id, label: `${p.last_name} ${p.first_name} ${p.middle_name} · ${p.birth_date} · ${p.mrn}` }))}
-            />
-          </label>
+          <Space orientation="vertical" size={4} style={{ width: '100%' }}>
+            <label htmlFor={pickerId}>{t('smart.choosePatient')}</label>
+            <PatientSelect id={pickerId} value={patient} onChange={setPatient} placeholder={t('appointments.patientSearch')} notFound={t('appointments.patientNone')} style={{ width: '100%' }} />
+          </Space>
         )}
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
           <legend>{t('smart.allows')}</legend>
@@ -81,7 +75,22 @@ export default function ConsentPage() {
             ))}
           </Space>
         </fieldset>
-        {withheld.length > 0 && <Alert type="info" showIcon title={t('smart.withheld')} description={withheld.join(' ')} />}
+        {withheld.length > 0 && (
+          <Alert
+            type="info"
+            showIcon
+            title={t('smart.withheld')}
+            description={
+              <Space wrap size={4}>
+                {withheld.map((s) => (
+                  <Typography.Text key={s} code>
+                    {s}
+                  </Typography.Text>
+                ))}
+              </Space>
+            }
+          />
+        )}
         <Flex gap={8} justify="end">
           <Button onClick={() => answer.mutate({ request, approve: false })} loading={answer.isPending}>
             {t('smart.deny')}

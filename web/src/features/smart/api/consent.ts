@@ -10,7 +10,8 @@ export interface ConsentOffer {
   app?: { name: string; client_id: string }
   scopes?: string[]
   withheld?: string[]
-  patient?: { id: number; name: string }
+  /** The patient in context: name's parts, ordered by the reader's language (fullName). */
+  patient?: { id: number; name: string; first_name: string; middle_name: string; last_name: string; mrn: string; birth_date: string }
   needs_patient?: boolean
   redirect?: string
 }
