@@ -495,8 +495,13 @@ func (a *Apps) Approve(ctx context.Context, e audit.Event, p *Principal, req Aut
 		if patient != 0 {
 			pid = patient
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO smart_grants (app_id, user_id, patient_id, scopes, epoch, created_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, offer.App.ID, p.UserID, pid, strings.Join(scopes, " "), epoch, now, now.Add(lifetime)).Scan(&grant); err != nil {
+		// The session approving an online_access grant: the grant refreshes while it lives.
+		var session string
+		if online(scopes) {
+			session = p.tokenHash
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO smart_grants (app_id, user_id, patient_id, scopes, epoch, created_at, expires_at, session_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`, offer.App.ID, p.UserID, pid, strings.Join(scopes, " "), epoch, now, now.Add(lifetime), session).Scan(&grant); err != nil {
 			return fmt.Errorf("record grant: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_codes WHERE expires_at < $1`, now.Add(-time.Hour)); err != nil {
@@ -505,13 +510,6 @@ func (a *Apps) Approve(ctx context.Context, e audit.Event, p *Principal, req Aut
 		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_codes (code_hash, grant_id, redirect_uri, code_challenge, nonce, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 			hashToken(code), grant, req.RedirectURI, req.CodeChallenge, req.Nonce, now.Add(CodeLifetime)); err != nil {
 			return fmt.Errorf("record code: %w", err)
-		}
-		if online(scopes) {
-			// The session approving it: an online_access grant refreshes while it lives.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO smart_tokens (token_hash, grant_id, kind, expires_at) VALUES ($1, $2, $3, $4)`,
-				p.tokenHash+":"+strconv.FormatInt(grant, 10), grant, kindSession, now.Add(lifetime)); err != nil {
-				return fmt.Errorf("record the grant's session: %w", err)
-			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome, e.At = "smart_app.authorize", "smart_app", strconv.FormatInt(offer.App.ID, 10), patient, audit.Success, now
 		e.Detail = fmt.Sprintf("grant %d to app %s %q, scopes %q", grant, offer.App.ClientID, offer.App.Name, strings.Join(scopes, " "))

@@ -53,22 +53,19 @@ func (g *grantRow) targets() []any {
 }
 
 // The kinds of smart_tokens rows. An access token narrowed by its refresh request (scope,
-// RFC 6749 §6) is of kind "access" followed by a space and the scopes it carries; one
-// carrying its grant's is "access" alone. A "session" row ties an online_access grant to
-// the sign-in session that approved it: its token_hash is that session's, a colon and the
-// grant's id (the session's hash alone would not be unique: a session approves many).
+// RFC 6749 §6) keeps the scopes it carries in the row; one carrying its grant's has none.
 const (
 	kindAccess  = "access"
 	kindRefresh = "refresh"
-	kindSession = "session"
 )
 
-// appAccessKind is the kind of an access token carrying scopes (nil: its grant's).
-func appAccessKind(scopes []string) string {
+// carriedScopes is what an access token's row keeps of its scopes: nothing when they are
+// its grant's (nil).
+func carriedScopes(scopes []string) sql.NullString {
 	if scopes == nil {
-		return kindAccess
+		return sql.NullString{}
 	}
-	return kindAccess + " " + strings.Join(scopes, " ")
+	return sql.NullString{String: strings.Join(scopes, " "), Valid: true}
 }
 
 // verifierMatches checks a PKCE code_verifier against its S256 challenge (RFC 7636 §4.6): a
@@ -255,7 +252,7 @@ func (a *Apps) issue(ctx context.Context, e audit.Event, g grantRow, how string,
 		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_tokens WHERE expires_at < $1`, now.Add(-24*time.Hour)); err != nil {
 			return fmt.Errorf("sweep app tokens: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_tokens (token_hash, grant_id, kind, expires_at) VALUES ($1, $2, $3, $4)`, hashToken(out.AccessToken), g.id, appAccessKind(narrowed), access); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO smart_tokens (token_hash, grant_id, kind, scopes, expires_at) VALUES ($1, $2, $3, $4, $5)`, hashToken(out.AccessToken), g.id, kindAccess, carriedScopes(narrowed), access); err != nil {
 			return fmt.Errorf("issue app token: %w", err)
 		}
 		if out.RefreshToken != "" {
@@ -286,15 +283,14 @@ func (a *Apps) online(ctx context.Context, g grantRow) (bool, error) {
 	if !online(strings.Fields(g.scopes)) {
 		return true, nil
 	}
-	var link string
-	err := a.DB.QueryRowContext(ctx, `SELECT token_hash FROM smart_tokens WHERE grant_id = $1 AND kind = $2`, g.id, kindSession).Scan(&link)
-	if errors.Is(err, sql.ErrNoRows) {
+	var session string
+	err := a.DB.QueryRowContext(ctx, `SELECT session_hash FROM smart_grants WHERE id = $1`, g.id).Scan(&session)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && session == "") {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("read the grant's session: %w", err)
 	}
-	session, _, _ := strings.Cut(link, ":")
 	return a.Sessions.aliveHash(ctx, session)
 }
 
@@ -320,7 +316,7 @@ func (a *Apps) endGrant(ctx context.Context, e audit.Event, g grantRow, reason s
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_tokens WHERE grant_id = $1 AND (kind = $2 OR kind LIKE $3)`, g.id, kindAccess, kindAccess+" %"); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM smart_tokens WHERE grant_id = $1 AND kind = $2`, g.id, kindAccess); err != nil {
 			return fmt.Errorf("end the grant's tokens: %w", err)
 		}
 		e.ActorID, e.Credential = g.userID, AppCredential(g.clientID, g.name, g.id)
@@ -345,13 +341,13 @@ func (a *Apps) LookupToken(ctx context.Context, token string) (*Principal, error
 	now := a.now()
 	var g grantRow
 	var kind string
+	var carried sql.NullString
 	var expires time.Time
 	var epoch, identityEpoch int64
-	err := a.DB.QueryRowContext(ctx, `SELECT `+grantFrom+`, t.kind, t.expires_at,
+	err := a.DB.QueryRowContext(ctx, `SELECT `+grantFrom+`, t.kind, t.scopes, t.expires_at,
 		COALESCE((SELECT epoch FROM credential_epochs WHERE user_id = g.user_id), 0), (SELECT value FROM identity_epoch WHERE id = 1)
 		FROM smart_tokens t JOIN smart_grants g ON g.id = t.grant_id JOIN smart_apps a ON a.id = g.app_id WHERE t.token_hash = $1`, hashToken(token)).
-		Scan(append(g.targets(), &kind, &expires, &epoch, &identityEpoch)...)
-	kind, carried, narrowed := strings.Cut(kind, " ")
+		Scan(append(g.targets(), &kind, &carried, &expires, &epoch, &identityEpoch)...)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && (kind != kindAccess || g.revoked || !expires.After(now) || epoch != g.epoch)) {
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
@@ -362,11 +358,11 @@ func (a *Apps) LookupToken(ctx context.Context, token string) (*Principal, error
 	if err := a.Sessions.fill(ctx, p, identityEpoch, now); err != nil {
 		return nil, apperr.Unauthenticated("auth.token_invalid")
 	}
-	if !narrowed {
-		carried = g.scopes
+	if !carried.Valid {
+		carried.String = g.scopes
 	}
 	var data []string
-	for _, s := range strings.Fields(carried) {
+	for _, s := range strings.Fields(carried.String) {
 		if !slices.Contains(launchScopes, s) {
 			data = append(data, s)
 		}
