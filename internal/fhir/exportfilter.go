@@ -127,7 +127,7 @@ func filterOf(kind string, values url.Values) (exportFilter, error) {
 			if strings.TrimSpace(v) == "" {
 				return f, invalid("fhir.bad_value", "_typeFilter", kind+"?"+name)
 			}
-			f.q.values[name] = append(f.q.values[name], strings.Split(v, ","))
+			f.q.values[name] = append(f.q.values[name], splitValues(kindToken, v))
 		}
 	}
 	for _, list := range f.q.values["_id"] {

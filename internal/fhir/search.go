@@ -111,7 +111,7 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 				refused = append(refused, invalid("fhir.bad_value", name, name))
 				break
 			}
-			q.values[key] = append(q.values[key], strings.Split(v, ","))
+			q.values[key] = append(q.values[key], splitValues(kind, v))
 			q.applied.Add(name, v)
 		}
 	}

@@ -450,3 +450,44 @@ func TestEveryFilterIsBounded(t *testing.T) {
 		}
 	})
 }
+
+// TestEscapedSearchValues: a value's escaped comma and pipe are characters of the value (an
+// identifier of another system holding either is found by it, with or without its system),
+// while an unescaped comma separates values (a parameter taking one refuses two) and an
+// escaped one keeps a name whole.
+func TestEscapedSearchValues(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "admin", "")
+		const sys = "http://example.org/ids"
+		sent := newPatientResource("Escaped")
+		sent["identifier"] = []any{map[string]any{"system": sys, "value": "A,1"}, map[string]any{"system": sys, "value": "B|2"}}
+		created, _ := send(t, api, "POST", "/fhir/R4/Patient", sent, nil, http.StatusCreated)
+		id := created["id"].(string)
+		for _, c := range []struct {
+			query  string
+			status int
+			want   []string
+		}{
+			{`identifier=` + sys + `|A\,1`, http.StatusOK, []string{id}},
+			{`identifier=A\,1`, http.StatusOK, []string{id}},
+			{`identifier=` + sys + `|B\|2`, http.StatusOK, []string{id}},
+			{`identifier=B\|2`, http.StatusOK, []string{id}},
+			{`identifier=` + sys + `|A\,1\,`, http.StatusOK, nil},
+			{`identifier=` + sys + `|A`, http.StatusOK, nil},
+			{`identifier=` + sys + `|A,1`, http.StatusBadRequest, nil}, // two values: A and 1
+			{`family=Escaped\,Nobody`, http.StatusOK, nil},             // one name, both words
+			{`family=Escaped,Nobody`, http.StatusBadRequest, nil},      // two names
+			{`_id=` + id + `\,0`, http.StatusOK, nil},                  // one id, no such
+			{`_id=0,` + id, http.StatusOK, []string{id}},
+		} {
+			b := get(t, api, "/fhir/R4/Patient?"+strings.ReplaceAll(url.PathEscape(c.query), "&", "%26"), c.status)
+			if c.status != http.StatusOK {
+				continue
+			}
+			if got := matched(b); !slices.Equal(got, c.want) {
+				t.Errorf("%s: found %v, want %v", c.query, got, c.want)
+			}
+		}
+	})
+}
