@@ -491,3 +491,55 @@ func TestEscapedSearchValues(t *testing.T) {
 		}
 	})
 }
+
+// TestEveryTypesSearchIsBounded: every type's search is the one generic search, with the
+// scan budget applied to every filter. With a budget of one record, a search examines one
+// record a page: a filter tested on the resources built that matches nothing (_lastUpdated
+// before any record) answers as many pages as the unfiltered search, all empty, their next
+// links walking every record once, for every type but Patient (whose search is all the
+// register's query); so does a filter the store does not take in SQL (a practitioner's
+// name). A page read at a cursor does not count the cursor's own record again.
+func TestEveryTypesSearchIsBounded(t *testing.T) {
+	fhir.SetScanBudget(t, 1)
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.wholeRecord(t)
+		c.secondVisit(t, 2)
+		api, _ := c.token(t, "doc", "")
+		walk := func(path string) (found []string, pages int) {
+			for ; path != ""; pages++ {
+				if pages > 50 {
+					t.Fatalf("%s: more than 50 pages", path)
+				}
+				b := get(t, api, path, http.StatusOK)
+				found = append(found, matched(b)...)
+				path = ""
+				if l := link(b, "next"); l != "" {
+					path = relative(t, l)
+				}
+			}
+			return found, pages
+		}
+		several := 0
+		for _, kind := range fhir.SearchableTypes() {
+			all, records := walk("/fhir/R4/" + kind + "?_count=100")
+			none, pages := walk("/fhir/R4/" + kind + "?_count=100&_lastUpdated=lt1990-01-01")
+			if kind == "Patient" {
+				records = 1 // the register's query takes _lastUpdated: it reads no record
+			}
+			if len(all) == 0 || len(none) != 0 || pages != records {
+				t.Errorf("%s: the filter found %v in %d pages; unfiltered, %d resources in %d pages (one record each)", kind, none, pages, len(all), records)
+			}
+			if records > 1 {
+				several++
+			}
+		}
+		if several < 7 {
+			t.Errorf("only %d types have several records: the budget is hardly tested", several)
+		}
+		_, accounts := walk("/fhir/R4/Practitioner?_count=100")
+		if none, pages := walk("/fhir/R4/Practitioner?_count=100&name=nobody-at-all"); len(none) != 0 || pages != accounts || pages < 2 {
+			t.Errorf("Practitioner?name=: %v in %d pages, want none in %d", none, pages, accounts)
+		}
+	})
+}
