@@ -19,32 +19,12 @@ type ReadRule struct {
 	Native   string // the native route reading the same records, "METHOD /path"
 }
 
-// ReadAccess is the one table of who reads what through FHIR. The route table takes each
-// type's routes' access from it (any of its rules' permissions), and every read, search,
-// history, $everything and $export answers, of each resource, only what the caller's rule
-// allows; the authorization tests read it.
-var ReadAccess = []ReadRule{
-	{"Patient", "", []auth.Permission{auth.ViewPatient}, "GET /api/patients/{id}"},
-	{"AllergyIntolerance", "", []auth.Permission{auth.ViewPatient}, "GET /api/patients/{id}"},
-	{"DocumentReference", "", []auth.Permission{auth.ViewPatient}, "GET /api/documents/{id}"},
-	{"Encounter", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments/{id}"},
-	{"Appointment", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments/{id}"},
-	{"Condition", "", []auth.Permission{auth.RecordVitals, auth.WriteDiagnosis}, "GET /api/appointments/{id}/visit"},
-	{"Observation", "vital-signs", []auth.Permission{auth.RecordVitals, auth.WriteDiagnosis}, "GET /api/patients/{id}/vitals"},
-	{"Observation", "laboratory", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
-	{"ServiceRequest", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
-	{"DiagnosticReport", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
-	{"MedicationRequest", "", []auth.Permission{auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "GET /api/prescriptions/{id}"},
-	// The staff directory: whoever reads a record reads who acted in it, and in what role
-	// (their names and roles, not their permissions); the clinic and its premises are
-	// anyone's, as its settings are.
-	{"Practitioner", "", []auth.Permission{auth.ViewPatient, auth.ViewAppointment}, ""},
-	{"PractitionerRole", "", []auth.Permission{auth.ViewPatient, auth.ViewAppointment}, ""},
-	{"Organization", "", nil, "GET /api/settings/clinic"},
-	{"Location", "", nil, "GET /api/settings/clinic"},
-	// A doctor's patients, as the appointment lists show them.
-	{"Group", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments"},
-}
+// ReadAccess is the one table of who reads what through FHIR, gathered from the types'
+// descriptions (resourceType.reads) in their order. The route table takes each type's
+// routes' access from it (any of its rules' permissions), and every read, search, history,
+// $everything and $export answers, of each resource, only what the caller's rule allows;
+// the authorization tests read it.
+var ReadAccess []ReadRule
 
 // rulesOf are the rules of kind, in the table's order.
 func rulesOf(kind string) []ReadRule {

@@ -272,7 +272,7 @@ func (h *Handler) streamBundle(w http.ResponseWriter, r *http.Request, kind stri
 func (h *Handler) writeEntry(r *http.Request, tx *sql.Tx, ew *entryWork, refs map[string]string, targets map[string]*entryWork) (BundleEntry, error) {
 	p := auth.PrincipalFrom(r.Context())
 	action := map[string]byte{"POST": auth.ActCreate, "PUT": auth.ActUpdate}[ew.method]
-	t, ok := writables[ew.kind]
+	t, ok := writableOf(ew.kind)
 	if !ok || action == 0 || (ew.method == "POST" && ew.id != "") || (ew.method == "PUT" && ew.id == "") {
 		return BundleEntry{}, &Error{Status: http.StatusMethodNotAllowed, Code: "not-supported", Key: "fhir.entry_unsupported", Args: []any{ew.method + " " + ew.in.Request.URL}}
 	}

@@ -2,7 +2,6 @@ package fhir
 
 import (
 	"net/http"
-	"sort"
 	"strings"
 	"time"
 )
@@ -85,15 +84,6 @@ type CapabilitySearchParam struct {
 
 var paramTypes = map[paramKind]string{kindToken: "token", kindString: "string", kindDate: "date", kindReference: "reference"}
 
-// searchParams are each type's own search parameters.
-var searchParams = map[string]map[string]paramKind{
-	"Patient": patientParams, "AllergyIntolerance": allergyParams, "Encounter": encounterParams,
-	"Condition": conditionParams, "Observation": observationParams, "Practitioner": practitionerParams, "PractitionerRole": practitionerRoleParams,
-	"Organization": organizationParams, "Location": {},
-	"Appointment": appointmentParams, "ServiceRequest": serviceRequestParams, "MedicationRequest": medicationRequestParams,
-	"DocumentReference": documentParams, "DiagnosticReport": diagnosticReportParams,
-}
-
 // started is when this process started: the statement's date.
 var started = time.Now()
 
@@ -110,16 +100,19 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 			"and SMART Backend Services (client_credentials with a private_key_jwt assertion, RS384 or ES384; token endpoint in .well-known/smart-configuration) for system/ scopes; " +
 			"and SMART App Launch (authorization code with PKCE S256 for public clients, EHR and standalone launch, openid fhirUser, refresh tokens) for browser apps registered by the clinic.",
 	}}
-	kinds := make([]string, 0, len(searchParams))
-	for kind := range searchParams {
-		kinds = append(kinds, kind)
+	// The searchable types in name order (resourceTypes), then the others.
+	kinds := map[string]resourceType{}
+	for _, t := range resourceTypes {
+		if t.plan != nil {
+			kinds[t.kind] = t
+		}
 	}
-	sort.Strings(kinds)
-	for _, kind := range kinds {
+	for _, kind := range sortedKeys(kinds) {
+		t := kinds[kind]
 		// Every type keeps its versions: vread and both histories.
 		res := CapabilityResource{Type: kind, Versioning: "versioned", ReadHistory: true, Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "vread"},
 			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}, SupportedProfile: supportedProfiles(kind)}
-		if _, ok := writables[kind]; ok {
+		if t.write != nil {
 			res.Versioning = "versioned-update"
 			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})
 		}
@@ -147,8 +140,8 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		}
 		res.SearchInclude, res.SearchRevInclude = includesOf(kind)
 		res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: "_id", Type: "token"}, CapabilitySearchParam{Name: "_lastUpdated", Type: "date"})
-		for _, name := range sortedKeys(searchParams[kind]) {
-			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[searchParams[kind][name]]})
+		for _, name := range sortedKeys(t.params) {
+			res.SearchParam = append(res.SearchParam, CapabilitySearchParam{Name: name, Type: paramTypes[t.params[name]]})
 		}
 		rest.Resource = append(rest.Resource, res)
 	}

@@ -2,7 +2,6 @@ package fhir
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,59 +133,6 @@ var allergyTokens = map[string]tokenParam{
 	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).ClinicalStatus) }, systemAllergyClin),
 	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).VerificationStatus) }, systemAllergyVer),
 	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).Code) }, systemSNOMED),
-}
-
-func (h *Handler) searchAllergies(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, allergyParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	pid, err := q.reference("patient", "Patient")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.recordIDs(true)
-	coded, err := q.where(allergyTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var f patient.Filter
-	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
-	if pid > 0 {
-		f.IDs = []int64{pid}
-	}
-	if idGiven {
-		if pid > 0 && !slices.Contains(ids, pid) {
-			match = false
-		}
-		f.IDs = ids
-	}
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if !match {
-			return nil, nil
-		}
-		g := f
-		g.After, g.Descending, g.Limit = after, desc, limit
-		list, _, err := h.Patients.Page(ctx, g)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]group, 0, len(list))
-		for _, p := range list {
-			res := toAllergies(p)
-			if idGiven {
-				res = keepIDs(res, q.values["_id"])
-			}
-			out = append(out, group{ID: p.ID, Resources: res})
-		}
-		return out, nil
-	}
-	h.searchset(w, r, "AllergyIntolerance", q, src, func(page []entry) error {
-		return h.audited(r, "fhir.allergy.list", "patient", "", max(pid, 0), "AllergyIntolerance search: "+idList(page))
-	})
 }
 
 // keepIDs keeps the resources whose id is one of _id's values.
@@ -342,29 +288,6 @@ func (h *Handler) recordSource(f appointment.RecordFilter, match bool, expand fu
 	}
 }
 
-func (h *Handler) searchEncounters(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, encounterParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f, match, err := recordFilter(q, true)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if f.Statuses, match, err = nativeStatuses(q, systemEncounterStatus, encounterStatus, match); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	coded, err := q.where(encounterTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	h.clinicalSearch(w, r, "Encounter", q, f, match && coded, func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })
-}
-
 // nativeStatuses reads a status parameter (a code of system) as the native statuses mapping
 // gives it (nil: any), and whether the search can still match.
 func nativeStatuses(q query, system string, mapping map[string]string, match bool) ([]string, bool, error) {
@@ -380,17 +303,6 @@ func nativeStatuses(q query, system string, mapping map[string]string, match boo
 	}
 	slices.Sort(out)
 	return out, match && len(out) > 0, nil
-}
-
-// clinicalSearch answers a search of resources made from visit records, audited.
-func (h *Handler) clinicalSearch(w http.ResponseWriter, r *http.Request, kind string, q query, f appointment.RecordFilter, match bool,
-	expand func(appointment.Record) []Resource) {
-	if _, given := q.ids(); given {
-		expand = filterIDs(expand, q.values["_id"])
-	}
-	h.searchset(w, r, kind, q, h.recordSource(f, match, expand), func(page []entry) error {
-		return h.audited(r, "fhir."+strings.ToLower(kind)+".list", "appointment", "", f.PatientID, kind+" search: "+idList(page))
-	})
 }
 
 func filterIDs(expand func(appointment.Record) []Resource, values [][]string) func(appointment.Record) []Resource {

@@ -1,12 +1,10 @@
 package fhir
 
 import (
-	"net/http"
 	"slices"
 	"strconv"
 	"time"
 
-	"emr/internal/i18n"
 	"emr/internal/result"
 )
 
@@ -110,30 +108,4 @@ var reportTokens = map[string]tokenParam{
 	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(DiagnosticReport).Category...) }, systemV20074),
 	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(DiagnosticReport).Code) }, systemLOINC),
 	"status":   codeParam(systemReportStatus, func(res Resource) string { return res.(DiagnosticReport).Status }),
-}
-
-func (h *Handler) searchDiagnosticReports(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, diagnosticReportParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	pid, err := patientOf(q)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	coded, err := q.where(reportTokens)
-	if err == nil {
-		err = q.testDate("date", func(res Resource) string { return res.(DiagnosticReport).EffectiveDateTime })
-	}
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.ids()
-	src := h.orderSource(ids, max(pid, 0), pid >= 0 && coded && (!idGiven || len(ids) > 0), i18n.FromRequest(r), toDiagnosticReports)
-	h.searchset(w, r, "DiagnosticReport", q, src, func(page []entry) error {
-		return h.audited(r, "fhir.diagnosticreport.list", "lab_order", "", max(pid, 0), "DiagnosticReport search: "+idList(page))
-	})
 }

@@ -2,7 +2,7 @@ package fhir
 
 import "time"
 
-// SetScanBudget sets how many records a search tested on built resources examines for a
+// SetScanBudget sets how many records any search examines for a
 // page, until the test ends.
 func SetScanBudget(t interface{ Cleanup(func()) }, n int) {
 	old := scanBudget
@@ -21,4 +21,15 @@ func SetGroupMemberCap(t interface{ Cleanup(func()) }, n int) {
 	old := groupMemberCap
 	groupMemberCap = n
 	t.Cleanup(func() { groupMemberCap = old })
+}
+
+// SearchableTypes are the types the API searches, in the route table's order.
+func SearchableTypes() []string {
+	var out []string
+	for _, t := range resourceTypes {
+		if t.plan != nil {
+			out = append(out, t.kind)
+		}
+	}
+	return out
 }

@@ -5,29 +5,21 @@ import (
 	"net/url"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
-// exportTokens are the token parameters an export's _typeFilter may name, per type: each
-// type's own token search parameters (Appointment's status is read by the appointment
-// book's query, not on built resources, and is not offered). Besides them a filter takes
-// _id and _lastUpdated; anything else is refused at the kick-off, naming it, rather than
-// ignored (an ignored filter would export what the client asked to leave out).
-var exportTokens = map[string]map[string]tokenParam{
-	"Patient": {
-		"gender": codeParam(systemGender, func(res Resource) string { return res.(Patient).Gender }),
-		"active": codingParam(func(res Resource) []Coding {
-			if a := res.(Patient).Active; a != nil {
-				return []Coding{{Code: strconv.FormatBool(*a)}}
-			}
-			return nil
-		}, ""),
-	},
-	"AllergyIntolerance": allergyTokens, "Encounter": encounterTokens, "Appointment": {},
-	"Condition": conditionTokens, "Observation": observationTokens, "ServiceRequest": serviceRequestTokens, "DiagnosticReport": reportTokens,
-	"MedicationRequest": medicationRequestTokens, "DocumentReference": documentTokens, "Practitioner": practitionerTokens,
-	"PractitionerRole": practitionerRoleTokens, "Organization": organizationTokens, "Location": {},
+// exportTokens are the token parameters an export's _typeFilter may name for kind: the
+// type's own token search parameters tested on built resources (resourceType.filters;
+// Appointment's status is read by the appointment book's query, not on built resources,
+// and is not offered). Besides them a filter takes _id and _lastUpdated; anything else is
+// refused at the kick-off, naming it, rather than ignored (an ignored filter would export
+// what the client asked to leave out).
+func exportTokens(kind string) map[string]tokenParam {
+	t, _ := typeOf(kind)
+	if t.typeFilters != nil {
+		return t.typeFilters
+	}
+	return t.filters
 }
 
 // exportFilter is one query of a _typeFilter ("Observation?category=laboratory"): a type's
@@ -117,7 +109,7 @@ func startsQuery(s string) bool {
 // parameter, a modifier, or a result parameter (_count, _sort, _include…) is refused, and so
 // is a code system the server does not write there (the filter could match nothing).
 func filterOf(kind string, values url.Values) (exportFilter, error) {
-	tokens := exportTokens[kind]
+	tokens := exportTokens(kind)
 	f := exportFilter{q: query{values: map[string][][]string{}, notes: new([]*Error)}}
 	for _, name := range sortedKeys(values) {
 		if p, ok := tokens[name]; (!ok || p.codings == nil) && name != "_id" && name != "_lastUpdated" {
@@ -127,7 +119,7 @@ func filterOf(kind string, values url.Values) (exportFilter, error) {
 			if strings.TrimSpace(v) == "" {
 				return f, invalid("fhir.bad_value", "_typeFilter", kind+"?"+name)
 			}
-			f.q.values[name] = append(f.q.values[name], strings.Split(v, ","))
+			f.q.values[name] = append(f.q.values[name], splitValues(kindToken, v))
 		}
 	}
 	for _, list := range f.q.values["_id"] {
@@ -150,7 +142,7 @@ func filterOf(kind string, values url.Values) (exportFilter, error) {
 // supportedFilters names the parameters a filter of kind takes.
 func supportedFilters(kind string) string {
 	names := []string{"_id", "_lastUpdated"}
-	for name := range exportTokens[kind] {
+	for name := range exportTokens(kind) {
 		names = append(names, name)
 	}
 	sort.Strings(names[2:])

@@ -67,83 +67,16 @@ type Handler struct {
 // needs, and the resource type and interaction a token's scopes must allow.
 func (h *Handler) Routes() []auth.Route {
 	viewPatient := readAccessOf("Patient")
-	type typeRoutes struct {
-		kind   string
-		search http.HandlerFunc
-		read   http.HandlerFunc
-	}
-	// Each type's reads ask any permission that reads some of it (ReadAccess); the handlers
-	// answer of it only what the caller's own rules allow.
-	types := []typeRoutes{
-		{"Patient", h.searchPatients, h.readPatient},
-		{"AllergyIntolerance", h.searchAllergies, nil},
-		{"Encounter", h.searchEncounters, nil},
-		{"Condition", h.searchConditions, nil},
-		{"Observation", h.searchObservations, nil},
-		{"Practitioner", h.searchPractitioners, nil},
-		{"PractitionerRole", h.searchPractitionerRoles, nil},
-		{"Organization", h.searchClinic("Organization", organizationParams, organizationTokens, func(c settings.Clinic) Resource { return h.organizationOf(c) }), nil},
-		{"Location", h.searchClinic("Location", map[string]paramKind{}, nil, func(c settings.Clinic) Resource { return locationOf(c) }), nil},
-		{"Appointment", h.searchAppointments, nil},
-		{"ServiceRequest", h.searchServiceRequests, nil},
-		{"DiagnosticReport", h.searchDiagnosticReports, nil},
-		{"MedicationRequest", h.searchMedicationRequests, nil},
-		{"DocumentReference", h.searchDocumentReferences, nil},
-	}
-	// Every type but Patient (whose read is its own) is read through what it is made from.
-	versioned := map[string]typeVersions{}
-	for _, t := range h.versioned() {
-		versioned[t.kind] = t
-	}
-	for i, t := range types {
-		if t.read == nil {
-			types[i].read = versioned[t.kind].read(h)
-		}
-	}
 	routes := []auth.Route{
 		{Method: "GET", Path: Base + "/metadata", Access: auth.Public, FHIR: true, Errors: WriteError, Handler: h.capabilities},
 	}
-	access := map[string]auth.Access{}
-	for _, t := range types {
-		a := readAccessOf(t.kind)
-		access[t.kind] = a
-		routes = append(routes,
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind, Access: a, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.search},
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}", Access: a, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.read},
-		)
+	// Each type's routes, from its description (resourceTypes): its reads ask any permission
+	// that reads some of it (ReadAccess), and the handlers answer of it only what the
+	// caller's own rules allow.
+	for _, t := range resourceTypes {
+		routes = append(routes, t.routes(h)...)
 	}
-	// Every type's versions: vread, and history of one resource and of the type.
-	for _, t := range h.versioned() {
-		a := access[t.kind]
-		routes = append(routes,
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}/_history/{vid}", Access: a, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.vread(h)},
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/{id}/_history", Access: a, Resource: t.kind, Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: t.history(h)},
-			auth.Route{Method: "GET", Path: Base + "/" + t.kind + "/_history", Access: a, Resource: t.kind, Interaction: auth.ActSearch, FHIR: true, Errors: WriteError, Handler: t.typeHistory(h)},
-		)
-	}
-	// A Group is read alone: it has no versions and no search.
-	routes = append(routes, auth.Route{Method: "GET", Path: Base + "/Group/{id}", Access: readAccessOf("Group"), Resource: "Group", Interaction: auth.ActRead, FHIR: true,
-		Errors: WriteError, Handler: h.readGroup})
-	managePatient := auth.Need(auth.ManagePatient)
 	routes = append(routes,
-		auth.Route{Method: "POST", Path: Base + "/Patient", Access: managePatient, Resource: "Patient", Interaction: auth.ActCreate, FHIR: true, Errors: WriteError,
-			Announces: auth.ChangesPatients, Handler: h.createPatient},
-		auth.Route{Method: "PUT", Path: Base + "/Patient/{id}", Access: managePatient, Resource: "Patient", Interaction: auth.ActUpdate, FHIR: true, Errors: WriteError,
-			Announces: auth.ChangesPatients, Handler: h.updatePatient},
-		auth.Route{Method: "POST", Path: Base + "/Observation", Access: auth.Need(auth.RecordVitals), Resource: "Observation", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Observation", false)},
-		auth.Route{Method: "PUT", Path: Base + "/Observation/{id}", Access: auth.Need(auth.RecordVitals), Resource: "Observation", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Observation", true)},
-		auth.Route{Method: "POST", Path: Base + "/Appointment", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Appointment", false)},
-		auth.Route{Method: "PUT", Path: Base + "/Appointment/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Appointment", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Appointment", true)},
-		// An Encounter is a walk-in visit: registered as the front desk registers one (booked
-		// and arrived); starting or finishing it asks the diagnosis permission too (handler).
-		auth.Route{Method: "POST", Path: Base + "/Encounter", Access: auth.Need(auth.ManageAppointment), Resource: "Encounter", Interaction: auth.ActCreate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Encounter", false)},
-		auth.Route{Method: "PUT", Path: Base + "/Encounter/{id}", Access: auth.Need(auth.ManageAppointment), Resource: "Encounter", Interaction: auth.ActUpdate, FHIR: true,
-			Errors: WriteError, Announces: auth.ChangesAppointments, Handler: h.writeRoute("Encounter", true)},
 		auth.Route{Method: "GET", Path: Base + "/Patient/{id}/$everything", Access: viewPatient, Resource: "Patient", Interaction: auth.ActRead, FHIR: true, Errors: WriteError, Handler: h.everything},
 		auth.Route{Method: "POST", Path: Base, Access: auth.LoggedIn, FHIR: true, Errors: WriteError, Announces: auth.ChangesPatients, Handler: h.processBundle},
 		// The base with its slash, where fhir-kit-client's batch() and transaction() and

@@ -1,17 +1,13 @@
 package fhir
 
 import (
-	"context"
 	"encoding/base64"
-	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"emr/internal/appointment"
 	"emr/internal/document"
-	"emr/internal/i18n"
 	"emr/internal/prescription"
 	"emr/internal/result"
 	"emr/internal/settings"
@@ -56,51 +52,6 @@ func identifierCodings(list []Identifier) []Coding {
 		out[i] = Coding{System: id.System, Code: id.Value}
 	}
 	return out
-}
-
-func (h *Handler) searchPractitioners(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, practitionerParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.ids()
-	name, err := q.one("name")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	coded, err := q.where(practitionerTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	match := func(u user.User) bool {
-		return coded && (!idGiven || containsID(ids, u.ID)) && (name == "" || strings.Contains(strings.ToLower(u.Name), strings.ToLower(name))) &&
-			q.keeps(toPractitioner(u))
-	}
-	// Accounts are few: a batch is read and filtered here, and read on until the batch is
-	// full or the accounts run out, so that a short batch still means the end.
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		var out []group
-		for len(out) < limit {
-			list, err := user.Page(ctx, h.DB, after, desc, limit)
-			if err != nil {
-				return nil, err
-			}
-			for _, u := range list {
-				if match(u) && len(out) < limit {
-					out = append(out, group{ID: u.ID, Resources: []Resource{toPractitioner(u)}})
-				}
-				after = u.ID
-			}
-			if len(list) < limit {
-				break
-			}
-		}
-		return out, nil
-	}
-	h.searchset(w, r, "Practitioner", q, src, func([]entry) error { return nil })
 }
 
 func containsID(ids []int64, id int64) bool {
@@ -455,30 +406,6 @@ func patientOf(q query) (int64, error) {
 	return pid, nil
 }
 
-func (h *Handler) searchServiceRequests(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, serviceRequestParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	pid, err := patientOf(q)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.ids()
-	coded, err := q.where(serviceRequestTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
-	src := h.orderSource(ids, max(pid, 0), match, i18n.FromRequest(r), func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })
-	h.searchset(w, r, "ServiceRequest", q, src, func(page []entry) error {
-		return h.audited(r, "fhir.servicerequest.list", "lab_order", "", max(pid, 0), "ServiceRequest search: "+idList(page))
-	})
-}
-
 // ---- MedicationRequest: a prescription's lines ----
 
 // MedicationRequest is one line of a prescription.
@@ -592,52 +519,6 @@ var medicationRequestTokens = map[string]tokenParam{
 	"intent": codeParam(systemMedRequestIntent, func(res Resource) string { return res.(MedicationRequest).Intent }),
 }
 
-func (h *Handler) searchMedicationRequests(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, medicationRequestParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	pid, err := patientOf(q)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.recordIDs(true)
-	coded, err := q.where(medicationRequestTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if err := q.testDate("authoredon", func(res Resource) string { return res.(MedicationRequest).AuthoredOn }); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	encounter, err := q.reference("encounter", "Encounter")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if encounter != 0 {
-		at := ref("Encounter", encounter)
-		q.test(func(res Resource) bool {
-			e := res.(MedicationRequest).Encounter
-			return e != nil && e.Reference == at.Reference
-		})
-	}
-	expand := toMedicationRequests
-	if idGiven {
-		expand = func(rx prescription.Prescription) []Resource {
-			return keepIDs(toMedicationRequests(rx), q.values["_id"])
-		}
-	}
-	match := pid >= 0 && coded && encounter >= 0 && (!idGiven || len(ids) > 0)
-	src := h.prescriptionSource(ids, max(pid, 0), match, expand)
-	h.searchset(w, r, "MedicationRequest", q, src, func(page []entry) error {
-		return h.audited(r, "fhir.medicationrequest.list", "prescription", "", max(pid, 0), "MedicationRequest search: "+idList(page))
-	})
-}
-
 // ---- Appointment ----
 
 // Appointment is a booking.
@@ -690,42 +571,6 @@ func toAppointment(a appointment.Appointment) Appointment {
 }
 
 var appointmentParams = map[string]paramKind{"patient": kindReference, "date": kindDate, "status": kindToken, "practitioner": kindReference, "actor": kindReference}
-
-func (h *Handler) searchAppointments(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, appointmentParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f, match, err := recordFilter(q, true)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if f.Statuses, match, err = nativeStatuses(q, systemAppointmentStatus, appointmentStatus, match); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	var doctor int64
-	for _, name := range []string{"practitioner", "actor"} {
-		d, err := q.reference(name, "Practitioner")
-		if err != nil {
-			WriteError(w, r, err)
-			return
-		}
-		if d != 0 {
-			doctor = d
-		}
-	}
-	if doctor > 0 {
-		actor := ref("Practitioner", doctor)
-		q.test(func(res Resource) bool {
-			return slices.ContainsFunc(res.(Appointment).Participant, func(p AppointmentParticipant) bool { return p.Actor != nil && p.Actor.Reference == actor.Reference })
-		})
-	}
-	expand := func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} }
-	h.clinicalSearch(w, r, "Appointment", q, f, match && doctor >= 0, expand)
-}
 
 // ---- DocumentReference: an issued document ----
 
@@ -803,27 +648,4 @@ const (
 var documentTokens = map[string]tokenParam{
 	"status": codeParam(systemDocumentStatus, func(res Resource) string { return res.(DocumentReference).Status }),
 	"type":   codingParam(func(res Resource) []Coding { return codingsOf(res.(DocumentReference).Type) }, systemDocumentKind),
-}
-
-func (h *Handler) searchDocumentReferences(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, documentParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	pid, err := patientOf(q)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.ids()
-	coded, err := q.where(documentTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	src := h.documentSource(ids, max(pid, 0), pid >= 0 && coded && (!idGiven || len(ids) > 0))
-	h.searchset(w, r, "DocumentReference", q, src, func(page []entry) error {
-		return h.audited(r, "fhir.documentreference.list", "document", "", max(pid, 0), "DocumentReference search: "+idList(page))
-	})
 }

@@ -2,15 +2,11 @@ package fhir
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"emr/internal/appointment"
 	"emr/internal/auth"
-	"emr/internal/i18n"
-	"emr/internal/result"
 )
 
 // Observation is a vital sign measured at a visit, per the R4 vital-signs profiles.
@@ -214,67 +210,6 @@ func combined(first, second source, offset int64) source {
 	}
 }
 
-func (h *Handler) searchObservations(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, observationParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f, match, err := recordFilter(q, false)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f.WithVisit = true
-	coded, err := q.where(observationTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	match = match && coded
-	// The vital signs' date is their visit's, which the visits' query selects by too; the
-	// results' is each result's own.
-	if err := q.testDate("date", func(res Resource) string { return res.(Observation).EffectiveDateTime }); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	keep := func(list []Resource) []Resource { return list }
-	if _, given := q.ids(); given {
-		keep = func(list []Resource) []Resource { return keepIDs(list, q.values["_id"]) }
-	}
-	// The laboratory side: the same patient, ids of the form lab-{order}-{result}, the date
-	// of each result.
-	var orders []int64
-	labMatch := match
-	if _, given := q.ids(); given {
-		f.IDs, orders = nil, nil
-		for _, v := range flat(q.values["_id"]) {
-			if rest, ok := strings.CutPrefix(v, "lab-"); ok {
-				if n, err := strconv.ParseInt(strings.SplitN(rest, "-", 2)[0], 10, 64); err == nil {
-					orders = append(orders, n)
-				}
-			} else if n, err := strconv.ParseInt(strings.SplitN(v, "-", 2)[0], 10, 64); err == nil {
-				f.IDs = append(f.IDs, n)
-			}
-		}
-		match, labMatch = match && len(f.IDs) > 0, labMatch && len(orders) > 0
-	}
-	// Each side is read only by who may read its category (ReadAccess); a search asking only
-	// for categories the caller may not read is refused, naming them.
-	p := auth.PrincipalFrom(r.Context())
-	if denied := deniedCategories(p, q.values["category"]); denied != "" {
-		WriteError(w, r, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.read_forbidden", Args: []any{denied}, Expression: "category"})
-		return
-	}
-	match = match && mayRead(p, "Observation", "vital-signs")
-	labMatch = labMatch && mayRead(p, "Observation", "laboratory")
-	vitalsSrc := h.recordSource(f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
-	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(toLabObservations(o)) }), labOffset)
-	h.searchset(w, r, "Observation", q, combined(vitalsSrc, labSrc, labOffset), func(page []entry) error {
-		return h.audited(r, "fhir.observation.list", "appointment", "", f.PatientID, "Observation search: "+idList(page))
-	})
-}
-
 // deniedCategories names the Observation categories a search asks for that p may not read,
 // when it asks for no other ("" otherwise): "Observation (laboratory)".
 func deniedCategories(p *auth.Principal, occurrences [][]string) string {
@@ -357,34 +292,6 @@ var conditionTokens = map[string]tokenParam{
 	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).Code) }, systemICD10),
 	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).VerificationStatus) }, systemCondVerify),
 	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).ClinicalStatus) }, systemCondClinical),
-}
-
-func (h *Handler) searchConditions(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, conditionParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f, match, err := recordFilter(q, false)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f.WithVisit = true
-	if f, match, err = byEncounter(q, f, match); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	coded, err := q.where(conditionTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if err := q.testDate("recorded-date", func(res Resource) string { return res.(Condition).RecordedDate }); err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	h.clinicalSearch(w, r, "Condition", q, f, match && coded, toConditions)
 }
 
 // byEncounter narrows a search of visit records to the visit its encounter parameter names,

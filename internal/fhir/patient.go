@@ -283,30 +283,6 @@ func (h *Handler) patientSource(f patient.Filter, any bool, system string) sourc
 	}
 }
 
-func (h *Handler) searchPatients(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, patientParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	f, any, err := patientFilter(q, h.ownSystems(r.Context()))
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	// A search of the register is audited with the patients it answered (the patient, when
-	// it found one): through the API a program can page through the whole register, which the
-	// web app's search, a person typing a name, does not; reading a patient, and every search
-	// of a patient's clinical record, is audited too.
-	h.searchset(w, r, "Patient", q, h.patientSource(f, any, h.numberSystem(r.Context())), func(page []entry) error {
-		var pid int64
-		if len(page) == 1 {
-			pid, _ = strconv.ParseInt(page[0].res.ResourceID(), 10, 64)
-		}
-		return h.audited(r, "fhir.patient.list", "patient", "", pid, "Patient search: "+idList(page))
-	})
-}
-
 // idList names a page's resources for its audit event.
 func idList(page []entry) string {
 	ids := make([]string, len(page))

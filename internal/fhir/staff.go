@@ -2,8 +2,6 @@ package fhir
 
 import (
 	"context"
-	"net/http"
-	"slices"
 	"strconv"
 
 	"emr/internal/settings"
@@ -57,33 +55,6 @@ var practitionerRoleTokens = map[string]tokenParam{
 	"active": codingParam(func(res Resource) []Coding {
 		return []Coding{{Code: strconv.FormatBool(res.(PractitionerRole).Active)}}
 	}, ""),
-}
-
-func (h *Handler) searchPractitionerRoles(w http.ResponseWriter, r *http.Request) {
-	q, err := parseQuery(r, practitionerRoleParams)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	ids, idGiven := q.ids()
-	practitioner, err := q.reference("practitioner", "Practitioner")
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	coded, err := q.where(practitionerRoleTokens)
-	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if practitioner != 0 {
-		ids, idGiven = intersect(ids, idGiven, practitioner), true
-	}
-	if !coded {
-		ids, idGiven = nil, true // a code system no role is written in: none
-	}
-	src := h.staffSource(ids, idGiven, true, func(u user.User) []Resource { return []Resource{toPractitionerRole(u)} })
-	h.searchset(w, r, "PractitionerRole", q, src, func([]entry) error { return nil })
 }
 
 // intersect narrows the ids a search names (all when none were given) to id.
@@ -150,34 +121,4 @@ func locationOf(c settings.Clinic) Location {
 		o.Address = &Address{Text: c.Address}
 	}
 	return o
-}
-
-// searchClinic answers a search of the clinic's one resource of kind (Organization,
-// Location): it alone, when it meets the search, or nothing.
-func (h *Handler) searchClinic(kind string, params map[string]paramKind, tokens map[string]tokenParam, of func(settings.Clinic) Resource) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		q, err := parseQuery(r, params)
-		if err != nil {
-			WriteError(w, r, err)
-			return
-		}
-		coded, err := q.where(tokens)
-		if err != nil {
-			WriteError(w, r, err)
-			return
-		}
-		// Each _id given (all must hold) must name the clinic among its values.
-		named := true
-		for _, list := range q.values["_id"] {
-			named = named && slices.Contains(list, clinicID)
-		}
-		src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-			if after != 0 || !coded || !named {
-				return nil, nil
-			}
-			c, err := settings.ReadClinic(ctx, h.DB)
-			return []group{{ID: 1, Resources: []Resource{of(c)}}}, err
-		}
-		h.searchset(w, r, kind, q, src, func([]entry) error { return nil })
-	}
 }

@@ -1,9 +1,6 @@
 package fhir
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // token is one value of a token search parameter as FHIR's search rules read it: "code"
 // (the code in any system), "system|code", "|code" (the code with no system) and "system|"
@@ -14,12 +11,14 @@ type token struct {
 	hasSystem bool // a "|" was given: the coding's system must equal system ("" for none)
 }
 
+// parseToken reads one value of a token parameter. v is as the query gave it, escapes and all (splitValues): the "|" that separates is the
+// first unescaped one, and each part is then unescaped ("a\|b" is the code "a|b").
 func parseToken(v string) token {
-	system, code, ok := strings.Cut(v, "|")
+	system, code, ok := cutEscaped(v, '|')
 	if !ok {
-		return token{code: v}
+		return token{code: unescape(v)}
 	}
-	return token{system: system, code: code, hasSystem: true}
+	return token{system: unescape(system), code: unescape(code), hasSystem: true}
 }
 
 // matches reports whether a coding of system and code meets t.

@@ -12,10 +12,8 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/auth"
 	"emr/internal/database"
-	"emr/internal/document"
 	"emr/internal/i18n"
 	"emr/internal/patient"
-	"emr/internal/prescription"
 	"emr/internal/result"
 	"emr/internal/settings"
 	"emr/internal/user"
@@ -124,8 +122,21 @@ func visitID(id string) (int64, bool) {
 	return headID(id)
 }
 
-// versioned lists the types whose versions the API serves, and how.
-func (h *Handler) versioned() []typeVersions {
+// recordSources make the versionSources of the kinds of record resources are made from,
+// each given how one record's version expands to a type's resources.
+type recordSources struct {
+	appointments func(expand func(appointment.Record) []Resource) versionSource
+	visits       func(expand func(appointment.Record) []Resource) versionSource
+	orders       func(record func(string) (int64, bool), expand func(result.Order) []Resource) versionSource
+	patients     func(record func(string) (int64, bool), expand func(patient.Patient) []Resource) versionSource
+	// A staff account gives its Practitioner and PractitionerRole; the clinic's settings its
+	// Organization and Location.
+	staff  func(expand func(user.User) []Resource) versionSource
+	clinic func(expand func(settings.Clinic) []Resource) versionSource
+}
+
+// recordSources are h's sources of records' versions.
+func (h *Handler) recordSources() recordSources {
 	liveRecord := func(ctx context.Context, id int64, _ string) (appointment.Record, bool, error) {
 		rec, err := h.record(ctx, id)
 		if rec == nil || err != nil {
@@ -134,80 +145,60 @@ func (h *Handler) versioned() []typeVersions {
 		return *rec, true, nil
 	}
 	recordPatient := func(rec appointment.Record) int64 { return rec.PatientID }
-	appointments := func(expand func(appointment.Record) []Resource) versionSource {
-		return sourceOf("appointment", wholeID, keptOf[appointment.Record](h.DB, appointment.VersionKind), liveRecord, expand, recordPatient)
-	}
-	visits := func(expand func(appointment.Record) []Resource) versionSource {
-		return sourceOf("appointment", visitID, keptOf[appointment.Record](h.DB, appointment.VisitVersionKind), liveRecord, expand, recordPatient)
-	}
-	orders := func(record func(string) (int64, bool), expand func(result.Order) []Resource) versionSource {
-		return sourceOf("lab_order", record, h.Results.Kept, func(ctx context.Context, id int64, lang string) (result.Order, bool, error) {
-			return firstOf(h.Results.Page(ctx, []int64{id}, 0, 0, false, 1, lang))
-		}, expand, func(o result.Order) int64 { return o.PatientID })
-	}
-	patients := func(record func(string) (int64, bool), expand func(patient.Patient) []Resource) versionSource {
-		return sourceOf("patient", record, func(ctx context.Context, q database.KeptQuery, _ string) ([]database.Kept[patient.Patient], error) {
-			return h.Patients.Kept(ctx, q)
-		}, func(ctx context.Context, id int64, _ string) (patient.Patient, bool, error) {
-			p, err := h.Patients.Get(ctx, id)
-			if apperr.KindOf(err) == apperr.KindNotFound {
-				return p, false, nil
-			}
-			return p, err == nil, err
-		}, expand, func(p patient.Patient) int64 { return p.ID })
-	}
-	// A staff account gives its Practitioner and PractitionerRole; the clinic's settings its
-	// Organization and Location.
-	staff := func(expand func(user.User) []Resource) versionSource {
-		return sourceOf("user", wholeID, keptOf[user.User](h.DB, user.VersionKind),
-			func(ctx context.Context, id int64, _ string) (user.User, bool, error) {
-				u, err := user.Get(ctx, h.DB, id)
+	return recordSources{
+		appointments: func(expand func(appointment.Record) []Resource) versionSource {
+			return sourceOf("appointment", wholeID, keptOf[appointment.Record](h.DB, appointment.VersionKind), liveRecord, expand, recordPatient)
+		},
+		visits: func(expand func(appointment.Record) []Resource) versionSource {
+			return sourceOf("appointment", visitID, keptOf[appointment.Record](h.DB, appointment.VisitVersionKind), liveRecord, expand, recordPatient)
+		},
+		orders: func(record func(string) (int64, bool), expand func(result.Order) []Resource) versionSource {
+			return sourceOf("lab_order", record, h.Results.Kept, func(ctx context.Context, id int64, lang string) (result.Order, bool, error) {
+				return firstOf(h.Results.Page(ctx, []int64{id}, 0, 0, false, 1, lang))
+			}, expand, func(o result.Order) int64 { return o.PatientID })
+		},
+		patients: func(record func(string) (int64, bool), expand func(patient.Patient) []Resource) versionSource {
+			return sourceOf("patient", record, func(ctx context.Context, q database.KeptQuery, _ string) ([]database.Kept[patient.Patient], error) {
+				return h.Patients.Kept(ctx, q)
+			}, func(ctx context.Context, id int64, _ string) (patient.Patient, bool, error) {
+				p, err := h.Patients.Get(ctx, id)
 				if apperr.KindOf(err) == apperr.KindNotFound {
-					return u, false, nil
+					return p, false, nil
 				}
-				return u, err == nil, err
-			}, expand, func(user.User) int64 { return 0 })
+				return p, err == nil, err
+			}, expand, func(p patient.Patient) int64 { return p.ID })
+		},
+		staff: func(expand func(user.User) []Resource) versionSource {
+			return sourceOf("user", wholeID, keptOf[user.User](h.DB, user.VersionKind),
+				func(ctx context.Context, id int64, _ string) (user.User, bool, error) {
+					u, err := user.Get(ctx, h.DB, id)
+					if apperr.KindOf(err) == apperr.KindNotFound {
+						return u, false, nil
+					}
+					return u, err == nil, err
+				}, expand, func(user.User) int64 { return 0 })
+		},
+		clinic: func(expand func(settings.Clinic) []Resource) versionSource {
+			return sourceOf("settings", func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
+				keptOf[settings.Clinic](h.DB, settings.ClinicVersionKind),
+				func(ctx context.Context, _ int64, _ string) (settings.Clinic, bool, error) {
+					c, err := settings.ReadClinic(ctx, h.DB)
+					return c, err == nil, err
+				}, expand, func(settings.Clinic) int64 { return 0 })
+		},
 	}
-	clinic := func(expand func(settings.Clinic) []Resource) versionSource {
-		return sourceOf("settings", func(id string) (int64, bool) { return settings.ClinicRecordID, id == clinicID },
-			keptOf[settings.Clinic](h.DB, settings.ClinicVersionKind),
-			func(ctx context.Context, _ int64, _ string) (settings.Clinic, bool, error) {
-				c, err := settings.ReadClinic(ctx, h.DB)
-				return c, err == nil, err
-			}, expand, func(settings.Clinic) int64 { return 0 })
+}
+
+// versioned lists the types whose versions the API serves, and how (resourceTypes).
+func (h *Handler) versioned() []typeVersions {
+	s := h.recordSources()
+	var out []typeVersions
+	for _, t := range resourceTypes {
+		if t.versions != nil {
+			out = append(out, typeVersions{kind: t.kind, action: t.action, sources: t.versions(h, s)})
+		}
 	}
-	return []typeVersions{
-		{"Patient", "patient", []versionSource{patients(wholeID, func(p patient.Patient) []Resource {
-			// The number system is the clinic's settings' (cached by clinicSettings), which
-			// no one request owns.
-			return []Resource{toPatient(p, h.numberSystem(context.Background()))}
-		})}},
-		{"AllergyIntolerance", "allergy", []versionSource{patients(headID, toAllergies)}},
-		{"Encounter", "encounter", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toEncounter(rec.Appointment)} })}},
-		{"Appointment", "appointment", []versionSource{appointments(func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })}},
-		{"Condition", "condition", []versionSource{visits(toConditions)}},
-		{"Observation", "observation", []versionSource{visits(toObservations), orders(labID, toLabObservations)}},
-		{"ServiceRequest", "servicerequest", []versionSource{orders(wholeID, func(o result.Order) []Resource { return []Resource{toServiceRequest(o)} })}},
-		{"DiagnosticReport", "diagnosticreport", []versionSource{orders(wholeID, toDiagnosticReports)}},
-		{"MedicationRequest", "medicationrequest", []versionSource{sourceOf("prescription", headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
-			func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
-				return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))
-			}, toMedicationRequests, func(rx prescription.Prescription) int64 {
-				if rx.PatientID == nil {
-					return 0
-				}
-				return *rx.PatientID
-			})}},
-		{"DocumentReference", "documentreference", []versionSource{sourceOf("document", wholeID, keptOf[document.Document](h.DB, document.VersionKind),
-			func(ctx context.Context, id int64, _ string) (document.Document, bool, error) {
-				return firstOf(h.Documents.Page(ctx, []int64{id}, 0, 0, false, 1))
-			}, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} },
-			func(d document.Document) int64 { return d.PatientID })}},
-		{"Practitioner", "practitioner", []versionSource{staff(func(u user.User) []Resource { return []Resource{toPractitioner(u)} })}},
-		{"PractitionerRole", "practitionerrole", []versionSource{staff(func(u user.User) []Resource { return []Resource{toPractitionerRole(u)} })}},
-		{"Organization", "organization", []versionSource{clinic(func(c settings.Clinic) []Resource { return []Resource{h.organizationOf(c)} })}},
-		{"Location", "location", []versionSource{clinic(func(c settings.Clinic) []Resource { return []Resource{locationOf(c)} })}},
-	}
+	return out
 }
 
 // pick is the resource of kind with id among list.

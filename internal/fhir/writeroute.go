@@ -31,20 +31,17 @@ type written struct {
 	dropped  notes // what the resource sent held that the clinic's record does not keep
 }
 
-// writable is a type the API writes: the native permission a write of it needs (a token's
-// scope must allow it too), and the write, inside the caller's transaction (id "" creates).
+// writable is how a type is written through the API, alone or in a Bundle (every write of
+// a transaction Bundle, whatever its type, is one database transaction): the native
+// permission a write of it needs (a token's scope must allow it too), the write inside the
+// caller's transaction (id "" creates), what it changes, and, when a type has its own, the
+// create and update routes' handlers (nil: writeRoute).
 type writable struct {
-	need  auth.Permission
-	write func(h *Handler, r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error)
-}
-
-// writables are the types written through the API, alone or in a Bundle: every write of a
-// transaction Bundle, whatever its type, is one database transaction.
-var writables = map[string]writable{
-	"Patient":     {auth.ManagePatient, (*Handler).writePatientIn},
-	"Observation": {auth.RecordVitals, (*Handler).writeObservation},
-	"Appointment": {auth.ManageAppointment, (*Handler).writeAppointment},
-	"Encounter":   {auth.ManageAppointment, (*Handler).writeEncounter},
+	need      auth.Permission
+	write     func(h *Handler, r *http.Request, tx *sql.Tx, data []byte, id string, c conditions) (written, error)
+	announces auth.Change
+	create    func(h *Handler) http.HandlerFunc
+	update    func(h *Handler) http.HandlerFunc
 }
 
 // writeOf writes a resource of kind inside tx. Only a Patient's create may be conditional:
@@ -54,7 +51,8 @@ func (h *Handler) writeOf(r *http.Request, tx *sql.Tx, kind string, data []byte,
 	if c.ifNoneExist != "" && kind != "Patient" {
 		return written{}, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.conditional_create_type", Args: []any{kind}, Expression: "If-None-Exist"}
 	}
-	return writables[kind].write(h, r, tx, data, id, c)
+	t, _ := writableOf(kind)
+	return t.write(h, r, tx, data, id, c)
 }
 
 // writePatientIn is a Patient's write inside tx.

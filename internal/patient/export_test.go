@@ -1,4 +1,9 @@
 package patient
 
+import "emr/internal/database"
+
 // DuplicatesQuery is the possible-duplicate check's SQL, for its plan's test.
 const DuplicatesQuery = duplicatesQuery
+
+// PageQuery is Page's SQL and arguments for f (no name words), for its plan's test.
+func PageQuery(q database.Querier, f Filter) (string, []any) { return pageQuery(q, f, nil) }

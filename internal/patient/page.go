@@ -54,7 +54,9 @@ func (m IdentifierMatch) condition(arg func(any) string) string {
 	switch {
 	case !m.HasSystem && m.OrNumber:
 		v := arg(m.Value)
-		return "(p.mrn = " + v + " OR p.id IN (SELECT patient_id FROM patient_identifiers WHERE value = " + v + "))"
+		// One id list from both indexes: an OR of the number and a subquery makes PostgreSQL
+		// walk every patient in id order, filtering each.
+		return "p.id IN (SELECT id FROM patients WHERE mrn = " + v + " UNION SELECT patient_id FROM patient_identifiers WHERE value = " + v + ")"
 	case !m.HasSystem:
 		return "p.id IN (SELECT patient_id FROM patient_identifiers WHERE value = " + arg(m.Value) + ")"
 	case m.Value == "" && m.System != "":
@@ -360,6 +362,34 @@ func (s *Store) withWords(ctx context.Context, q database.Querier, words []strin
 // nil, in id order from f.After, up to f.Limit. Each condition is a fixed fragment with a
 // bound parameter.
 func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids []int64) ([]Patient, error) {
+	query, args := pageQuery(q, f, ids)
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("page patients: %w", err)
+	}
+	defer rows.Close()
+	var out []Patient
+	for rows.Next() {
+		p, err := scanPatient(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil || ids == nil {
+		return out, err
+	}
+	slices.SortFunc(out, func(a, b Patient) int {
+		if f.Descending {
+			return cmp.Compare(b.ID, a.ID)
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out[:min(len(out), f.Limit)], nil
+}
+
+// pageQuery is pageWhere's SQL and its arguments.
+func pageQuery(q database.Querier, f Filter, ids []int64) (string, []any) {
 	var where []string
 	var args []any
 	arg := func(v any) string {
@@ -421,27 +451,5 @@ func (s *Store) pageWhere(ctx context.Context, q database.Querier, f Filter, ids
 	if ids == nil {
 		query += ` ORDER BY p.id ` + order + ` LIMIT ` + arg(f.Limit)
 	}
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("page patients: %w", err)
-	}
-	defer rows.Close()
-	var out []Patient
-	for rows.Next() {
-		p, err := scanPatient(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil || ids == nil {
-		return out, err
-	}
-	slices.SortFunc(out, func(a, b Patient) int {
-		if f.Descending {
-			return cmp.Compare(b.ID, a.ID)
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	return out[:min(len(out), f.Limit)], nil
+	return query, args
 }

@@ -1,0 +1,50 @@
+package fhir
+
+import (
+	"net/http"
+	"slices"
+
+	"emr/internal/appointment"
+	"emr/internal/auth"
+)
+
+// typeAppointment describes Appointment: who reads it, its search, its versions and its writes.
+var typeAppointment = resourceType{
+	kind:    "Appointment",
+	reads:   []ReadRule{{"Appointment", "", []auth.Permission{auth.ViewAppointment}, "GET /api/appointments/{id}"}},
+	params:  appointmentParams,
+	filters: map[string]tokenParam{},
+	plan:    appointmentPlan,
+	action:  "appointment",
+	versions: func(_ *Handler, s recordSources) []versionSource {
+		return []versionSource{s.appointments(func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} })}
+	},
+	write: &writable{need: auth.ManageAppointment, write: (*Handler).writeAppointment, announces: auth.ChangesAppointments},
+}
+
+// appointmentPlan reads an Appointment search: the appointment book's query (patient, date,
+// ids, statuses), the doctor tested on the appointments built.
+func appointmentPlan(h *Handler, _ *http.Request, q *query, _ bool) (searchPlan, error) {
+	f, match, err := bookFilter(*q, systemAppointmentStatus, appointmentStatus)
+	if err != nil {
+		return searchPlan{}, err
+	}
+	var doctor int64
+	for _, name := range []string{"practitioner", "actor"} {
+		d, err := q.reference(name, "Practitioner")
+		if err != nil {
+			return searchPlan{}, err
+		}
+		if d != 0 {
+			doctor = d
+		}
+	}
+	if doctor > 0 {
+		actor := ref("Practitioner", doctor)
+		q.test(func(res Resource) bool {
+			return slices.ContainsFunc(res.(Appointment).Participant, func(p AppointmentParticipant) bool { return p.Actor != nil && p.Actor.Reference == actor.Reference })
+		})
+	}
+	expand := func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} }
+	return h.clinicalPlan(*q, f, match && doctor >= 0, expand), nil
+}
