@@ -5,10 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"emr/internal/appointment"
-	"emr/internal/patient"
 )
 
 // Code systems of the clinical resources.
@@ -74,48 +72,6 @@ func manifestationOf(reaction string) Manifestation {
 // recorded absence of allergies.
 var noKnownAllergy = concept(systemSNOMED, "716186003", "No known allergy")
 
-// toAllergies is what a patient's record says of allergies: one resource per listed
-// allergy ("{patient}-{n}"), one "no known allergy" ("{patient}-nka") when that was
-// recorded, none when nobody has asked. Their version is the patient record's.
-func toAllergies(p patient.Patient) []Resource {
-	h := p.History.Known()
-	pid := strconv.FormatInt(p.ID, 10)
-	recorded := ""
-	if h.AllergyRecordedAt != nil {
-		recorded = instant(*h.AllergyRecordedAt)
-	}
-	var recorder *Reference
-	if h.AllergyRecordedBy != "" {
-		recorder = &Reference{Display: h.AllergyRecordedBy}
-	}
-	mk := func(id string, code *CodeableConcept) AllergyIntolerance {
-		return AllergyIntolerance{
-			base:               newBase("AllergyIntolerance", id, p.Version, p.UpdatedAt),
-			ClinicalStatus:     concept(systemAllergyClin, "active", "Active"),
-			VerificationStatus: concept(systemAllergyVer, "confirmed", "Confirmed"),
-			Code:               code, Patient: ref("Patient", p.ID), RecordedDate: recorded, Recorder: recorder,
-		}
-	}
-	switch h.AllergyStatus {
-	case patient.AllergiesNone:
-		nka := mk(pid+"-nka", noKnownAllergy)
-		nka.claim(profileAllergy, allergyConforms(nka))
-		return []Resource{nka}
-	case patient.AllergiesListed:
-		out := make([]Resource, 0, len(h.Allergies))
-		for i, a := range h.Allergies {
-			res := mk(pid+"-"+strconv.Itoa(i+1), &CodeableConcept{Text: a.Substance})
-			if a.Reaction != "" || a.Severity != "" {
-				res.Reaction = []AllergyReaction{{Manifestation: []Manifestation{manifestationOf(a.Reaction)}, Severity: a.Severity}}
-			}
-			res.claim(profileAllergy, allergyConforms(res))
-			out = append(out, res)
-		}
-		return out
-	}
-	return nil
-}
-
 // splitID reads a derived resource's id "{record}-{part}".
 func splitID(kind, id string) (int64, string, error) {
 	head, part, ok := strings.Cut(id, "-")
@@ -124,15 +80,6 @@ func splitID(kind, id string) (int64, string, error) {
 		return 0, "", notFound(kind, id)
 	}
 	return n, part, nil
-}
-
-var allergyParams = map[string]paramKind{"patient": kindReference, "clinical-status": kindToken, "verification-status": kindToken, "code": kindToken}
-
-// allergyTokens are AllergyIntolerance's token parameters, tested on the allergies built.
-var allergyTokens = map[string]tokenParam{
-	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).ClinicalStatus) }, systemAllergyClin),
-	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).VerificationStatus) }, systemAllergyVer),
-	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).Code) }, systemSNOMED),
 }
 
 // keepIDs keeps the resources whose id is one of _id's values.
@@ -175,34 +122,6 @@ var encounterStatus = map[string]string{
 	appointment.Completed: "finished", appointment.Cancelled: "cancelled", appointment.NoShow: "cancelled",
 }
 
-func toEncounter(a appointment.Appointment) Encounter {
-	e := Encounter{
-		base:    newBase("Encounter", strconv.FormatInt(a.ID, 10), a.Version, a.UpdatedAt),
-		Status:  encounterStatus[a.Status],
-		Class:   Coding{System: systemActCode, Code: "AMB", Display: "ambulatory"},
-		Subject: ref("Patient", a.PatientID),
-		Period:  &Period{Start: instant(a.StartsAt)},
-	}
-	if e.Status == "" {
-		e.Status = "unknown"
-	}
-	if a.Type != "" {
-		// The appointment book's own types (appointment.Types), coded so that type= finds them.
-		e.Type = []CodeableConcept{{Coding: []Coding{{System: systemVisitType, Code: a.Type}}, Text: a.Type}}
-	}
-	doctor := ref("Practitioner", a.DoctorID)
-	doctor.Display = a.DoctorName
-	e.Participant = []Participant{{Individual: doctor}}
-	if a.Status == appointment.Completed {
-		e.Period.End = instant(a.StartsAt.Add(time.Duration(a.DurationMinutes) * time.Minute))
-	}
-	if a.Reason != "" {
-		e.ReasonCode = []CodeableConcept{{Text: a.Reason}}
-	}
-	e.claim(profileEncounter, encounterConforms(e))
-	return e
-}
-
 // recordsOf reads one record by id (as a single-item list), for a read.
 func (h *Handler) record(ctx context.Context, id int64) (*appointment.Record, error) {
 	list, err := h.Visits.Records(ctx, appointment.RecordFilter{IDs: []int64{id}, Limit: 1})
@@ -210,10 +129,6 @@ func (h *Handler) record(ctx context.Context, id int64) (*appointment.Record, er
 		return nil, err
 	}
 	return &list[0], nil
-}
-
-var encounterParams = map[string]paramKind{
-	"patient": kindReference, "subject": kindReference, "date": kindDate, "status": kindToken, "class": kindToken, "type": kindToken,
 }
 
 // Code systems of the code elements searched by status (each element's value set's).
@@ -224,13 +139,6 @@ const (
 	// follow-up, walk-in): the clinic's own, as no standard one says them.
 	systemVisitType = "urn:emr:visit-type"
 )
-
-// encounterTokens are Encounter's token parameters tested on the encounters built (status
-// is the appointment book's query's: nativeStatuses).
-var encounterTokens = map[string]tokenParam{
-	"class": codingParam(func(res Resource) []Coding { return []Coding{res.(Encounter).Class} }, systemActCode),
-	"type":  codingParam(func(res Resource) []Coding { return conceptCodings(res.(Encounter).Type...) }, systemVisitType),
-}
 
 // recordFilter reads the conditions a search of visit records shares: the patient (or
 // subject), the date, the ids.

@@ -1,7 +1,6 @@
 package fhir
 
 import (
-	"encoding/base64"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"emr/internal/prescription"
 	"emr/internal/result"
 	"emr/internal/settings"
-	"emr/internal/user"
 )
 
 // ---- Practitioner: a staff account ----
@@ -27,23 +25,6 @@ type Practitioner struct {
 
 // UsernameSystem is the identifier system of staff usernames.
 const UsernameSystem = "urn:emr:username"
-
-func toPractitioner(u user.User) Practitioner {
-	p := Practitioner{base: newBase("Practitioner", strconv.FormatInt(u.ID, 10), u.Version, u.UpdatedAt), Active: u.Active,
-		Identifier: []Identifier{{System: UsernameSystem, Value: u.Username}}, Name: []HumanName{{Text: u.Name}}}
-	if u.Email != "" {
-		p.Telecom = []ContactPoint{{System: "email", Value: u.Email, Use: "work"}}
-	}
-	return p
-}
-
-var practitionerParams = map[string]paramKind{"name": kindString, "active": kindToken, "identifier": kindToken}
-
-// practitionerTokens are Practitioner's token parameters, tested on the accounts read.
-var practitionerTokens = map[string]tokenParam{
-	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Practitioner).Identifier) }, UsernameSystem),
-	"active":     codingParam(func(res Resource) []Coding { return []Coding{{Code: strconv.FormatBool(res.(Practitioner).Active)}} }, ""),
-}
 
 // identifierCodings are identifiers as a token parameter reads them: system and value.
 func identifierCodings(list []Identifier) []Coding {
@@ -97,14 +78,6 @@ func (h *Handler) organizationOf(c settings.Clinic) Organization {
 	return o
 }
 
-// organizationParams are the clinic's Organization's search parameters.
-var organizationParams = map[string]paramKind{"identifier": kindToken}
-
-// organizationTokens are Organization's token parameters, tested on the clinic's.
-var organizationTokens = map[string]tokenParam{
-	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Organization).Identifier) }, systemTaxID),
-}
-
 // systemTaxID is the identifier system of the clinic's tax number.
 const systemTaxID = "urn:emr:tax-id"
 
@@ -151,34 +124,6 @@ func testCode(loinc, label, test string) *CodeableConcept {
 		c.Coding = []Coding{{System: systemLOINC, Code: loinc, Display: label}}
 	}
 	return c
-}
-
-func toServiceRequest(o result.Order) ServiceRequest {
-	s := ServiceRequest{
-		base:   newBase("ServiceRequest", strconv.FormatInt(o.ID, 10), o.Version, latest(o.OrderedAt, o.CollectedAt, o.ResultedAt, o.ReviewedAt)),
-		Status: orderStatus[o.Status], Intent: "order", Code: testCode(o.LOINC, o.TestLabel, o.Test),
-		Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), AuthoredOn: instant(o.OrderedAt),
-	}
-	if s.Status == "" {
-		s.Status = "unknown"
-	}
-	switch resultCategory(o) {
-	case "imaging":
-		s.Category = []CodeableConcept{*concept(systemSNOMED, "363679005", "Imaging")}
-	case "procedure":
-		s.Category = []CodeableConcept{*concept(systemSNOMED, "103693007", "Diagnostic procedure")}
-	default:
-		s.Category = []CodeableConcept{*concept(systemSNOMED, "108252007", "Laboratory procedure")}
-	}
-	if o.OrderedBy != nil {
-		s.Requester = ref("Practitioner", *o.OrderedBy)
-		s.Requester.Display = o.OrderedByName
-	}
-	if o.Note != "" {
-		s.Note = []Annotation{{Text: o.Note}}
-	}
-	s.claim(profileServiceRequest, serviceRequestConforms(s))
-	return s
 }
 
 func latest(first time.Time, more ...*time.Time) time.Time {
@@ -242,63 +187,6 @@ func resultCategory(o result.Order) string {
 		return "procedure"
 	}
 	return "laboratory"
-}
-
-// toLabObservations are an order's current results, one per analyte ("lab-{order}-{analyte}",
-// labResultID): a correction is a new version of the same Observation (the order's version,
-// as its kept versions are), never a new resource.
-func toLabObservations(o result.Order) []Resource {
-	var out []Resource
-	for _, x := range o.Results {
-		obs := Observation{
-			base:   newBase("Observation", labResultID(o.ID, x.Analyte), o.Version, x.RecordedAt),
-			Status: labStatus(o, x), Category: labCategory, Code: testCode(x.LOINC, x.Label, x.Analyte),
-			Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), EffectiveDateTime: instant(x.ObservedAt),
-			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
-		}
-		if obs.Status == "cancelled" {
-			// The order was closed before this result was reported: why, in the order's words.
-			obs.Note = []Annotation{{Text: closedNote(o)}}
-		}
-		switch {
-		case x.Value != nil:
-			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
-				obs.ValueQuantity = labQuantity(v, x.Unit)
-				obs.ValueQuantity.Decimal = *x.Value
-				obs.ValueQuantity.Comparator = x.Comparator
-			}
-		case x.Answer != "":
-			obs.ValueCodeable = answerConcept(x.Answer)
-		case x.Text != "":
-			obs.ValueString = x.Text
-		}
-		if obs.ValueQuantity == nil && obs.ValueCodeable == nil && obs.ValueString == "" {
-			obs.DataAbsentReason = unknownValue
-		}
-		if m, ok := interpretations[x.Flag]; ok {
-			obs.Interpretation = []CodeableConcept{*concept(systemInterpretation, m[0], m[1])}
-		}
-		var rng ObservationRange
-		if x.Range.Low != nil {
-			if v, err := strconv.ParseFloat(*x.Range.Low, 64); err == nil {
-				rng.Low = labBound(v, x.Unit)
-			}
-		}
-		if x.Range.High != nil {
-			if v, err := strconv.ParseFloat(*x.Range.High, 64); err == nil {
-				rng.High = labBound(v, x.Unit)
-			}
-		}
-		rng.Text = rangeNotes[x.Range.Note]
-		if rng.Low != nil || rng.High != nil || rng.Text != "" {
-			obs.ReferenceRange = []ObservationRange{rng}
-		}
-		// Results of imaging and functional tests are not laboratory results, whatever
-		// category they are read under: only a laboratory order's claim the profile.
-		obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
-		out = append(out, obs)
-	}
-	return out
 }
 
 // labResultID is the id of an order's result of analyte: "lab-{order}-{analyte}", the
@@ -376,17 +264,8 @@ func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang str
 	return h.orders(ids, patientID, lang).source(match, expand)
 }
 
-var serviceRequestParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "code": kindToken, "category": kindToken}
-
 // systemRequestStatus is the code system of ServiceRequest.status.
 const systemRequestStatus = "http://hl7.org/fhir/request-status"
-
-// serviceRequestTokens are ServiceRequest's token parameters, tested on the orders built.
-var serviceRequestTokens = map[string]tokenParam{
-	"status":   codeParam(systemRequestStatus, func(res Resource) string { return res.(ServiceRequest).Status }),
-	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(ServiceRequest).Code) }, systemLOINC),
-	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(ServiceRequest).Category...) }, systemSNOMED),
-}
 
 // patientOf reads a search's patient (or subject): 0 when absent, -1 when it names none.
 func patientOf(q query) (int64, error) {
@@ -437,74 +316,8 @@ type DispenseRequest struct {
 
 var prescriptionStatus = map[string]string{prescription.Draft: "draft", prescription.Issued: "active", prescription.Cancelled: "cancelled"}
 
-func toMedicationRequests(rx prescription.Prescription) []Resource {
-	if rx.PatientID == nil {
-		return nil // a blank-form prescription names no patient of the register
-	}
-	status := prescriptionStatus[rx.Status]
-	if status == "" {
-		status = "unknown"
-	}
-	updated := rx.UpdatedAt
-	authored := rx.CreatedAt
-	if rx.IssuedAt != nil {
-		authored = *rx.IssuedAt
-	}
-	var out []Resource
-	for i, it := range rx.Items {
-		m := MedicationRequest{
-			base:   newBase("MedicationRequest", strconv.FormatInt(rx.ID, 10)+"-"+strconv.Itoa(i+1), rx.Version, updated),
-			Status: status, Intent: "order", MedicationCodeableConcept: &CodeableConcept{Text: it.Medicine},
-			Subject: ref("Patient", *rx.PatientID), AuthoredOn: instant(authored),
-		}
-		if rx.AppointmentID != nil {
-			m.Encounter = ref("Encounter", *rx.AppointmentID)
-		}
-		if rx.Prescriber != nil && rx.Prescriber.ID != 0 {
-			m.Requester = ref("Practitioner", rx.Prescriber.ID)
-			m.Requester.Display = rx.Prescriber.Name
-		}
-		var parts []string
-		for _, p := range []string{it.Dose, it.Frequency, it.Duration, it.Instructions} {
-			if strings.TrimSpace(p) != "" {
-				parts = append(parts, strings.TrimSpace(p))
-			}
-		}
-		if len(parts) > 0 || it.Route != "" {
-			d := Dosage{Text: strings.Join(parts, "; ")}
-			if it.Route != "" {
-				d.Route = &CodeableConcept{Text: it.Route}
-			}
-			m.DosageInstruction = []Dosage{d}
-		}
-		dr := DispenseRequest{}
-		if it.Refills > 0 {
-			refills := it.Refills
-			dr.NumberOfRepeatsAllowed = &refills
-		}
-		if it.Quantity != nil {
-			if v, err := strconv.ParseFloat(string(*it.Quantity), 64); err == nil {
-				dr.Quantity = &SimpleQuantity{Value: v, Unit: it.Unit}
-			}
-		}
-		if dr.NumberOfRepeatsAllowed != nil || dr.Quantity != nil {
-			m.DispenseRequest = &dr
-		}
-		if rx.Notes != "" {
-			m.Note = []Annotation{{Text: rx.Notes}}
-		}
-		m.claim(profileMedicationReq, medicationRequestConforms(m))
-		out = append(out, m)
-	}
-	return out
-}
-
 func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, expand func(prescription.Prescription) []Resource) source {
 	return h.prescriptions(ids, patientID).source(match, expand)
-}
-
-var medicationRequestParams = map[string]paramKind{
-	"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken, "authoredon": kindDate, "encounter": kindReference,
 }
 
 // Code systems of MedicationRequest's status and intent.
@@ -512,12 +325,6 @@ const (
 	systemMedRequestStatus = "http://hl7.org/fhir/CodeSystem/medicationrequest-status"
 	systemMedRequestIntent = "http://hl7.org/fhir/CodeSystem/medicationrequest-intent"
 )
-
-// medicationRequestTokens are MedicationRequest's token parameters, tested on the lines built.
-var medicationRequestTokens = map[string]tokenParam{
-	"status": codeParam(systemMedRequestStatus, func(res Resource) string { return res.(MedicationRequest).Status }),
-	"intent": codeParam(systemMedRequestIntent, func(res Resource) string { return res.(MedicationRequest).Intent }),
-}
 
 // ---- Appointment ----
 
@@ -545,32 +352,6 @@ var appointmentStatus = map[string]string{
 	appointment.Booked: "booked", appointment.Arrived: "arrived", appointment.InProgress: "checked-in",
 	appointment.Completed: "fulfilled", appointment.Cancelled: "cancelled", appointment.NoShow: "noshow",
 }
-
-func toAppointment(a appointment.Appointment) Appointment {
-	out := Appointment{
-		base:   newBase("Appointment", strconv.FormatInt(a.ID, 10), a.Version, a.UpdatedAt),
-		Status: appointmentStatus[a.Status], Start: instant(a.StartsAt), End: instant(a.StartsAt.Add(time.Duration(a.DurationMinutes) * time.Minute)),
-		MinutesDuration: a.DurationMinutes, Comment: a.Remarks,
-	}
-	if out.Status == "" {
-		out.Status = "booked"
-	}
-	if a.Type != "" {
-		out.AppointmentType = &CodeableConcept{Text: a.Type}
-	}
-	if a.Reason != "" {
-		out.ReasonCode = []CodeableConcept{{Text: a.Reason}}
-	}
-	if a.CancelReason != "" {
-		out.CancelationReason = &CodeableConcept{Text: a.CancelReason}
-	}
-	doctor := ref("Practitioner", a.DoctorID)
-	doctor.Display = a.DoctorName
-	out.Participant = []AppointmentParticipant{{Actor: ref("Patient", a.PatientID), Status: "accepted"}, {Actor: doctor, Status: "accepted"}}
-	return out
-}
-
-var appointmentParams = map[string]paramKind{"patient": kindReference, "date": kindDate, "status": kindToken, "practitioner": kindReference, "actor": kindReference}
 
 // ---- DocumentReference: an issued document ----
 
@@ -608,33 +389,9 @@ type DocumentContext struct {
 	Encounter []Reference `json:"encounter,omitempty"`
 }
 
-func documentReferenceOf(d document.Document) DocumentReference {
-	status := "current"
-	if d.Status == "cancelled" {
-		status = "entered-in-error" // withdrawn: no longer to be relied on
-	}
-	out := DocumentReference{
-		base:       newBase("DocumentReference", strconv.FormatInt(d.ID, 10), d.Version, latest(d.IssuedAt, d.CancelledAt)),
-		Identifier: []Identifier{{System: "urn:emr:document-number", Value: d.Number}}, Status: status,
-		Type: &CodeableConcept{Coding: []Coding{{System: systemDocumentKind, Code: d.Kind}}, Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
-		Custodian: &Reference{Reference: "Organization/" + clinicID}, Description: d.Title,
-		Content: []DocumentContent{{Attachment: Attachment{ContentType: "text/html", Language: d.Language, Title: d.Title, Creation: instant(d.IssuedAt),
-			Data: base64.StdEncoding.EncodeToString([]byte(d.HTML()))}}},
-	}
-	if d.Doctor.ID != 0 {
-		out.Author = []Reference{{Reference: "Practitioner/" + strconv.FormatInt(d.Doctor.ID, 10), Display: d.Doctor.Name}}
-	}
-	if d.AppointmentID != nil {
-		out.Context = &DocumentContext{Encounter: []Reference{*ref("Encounter", *d.AppointmentID)}}
-	}
-	return out
-}
-
 func (h *Handler) documentSource(ids []int64, patientID int64, match bool) source {
 	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} })
 }
-
-var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "type": kindToken}
 
 const (
 	// systemDocumentStatus is the code system of DocumentReference.status.
@@ -643,9 +400,3 @@ const (
 	// medical_certificate, referral…), its own, so that type= finds them.
 	systemDocumentKind = "urn:emr:document-kind"
 )
-
-// documentTokens are DocumentReference's token parameters, tested on the documents built.
-var documentTokens = map[string]tokenParam{
-	"status": codeParam(systemDocumentStatus, func(res Resource) string { return res.(DocumentReference).Status }),
-	"type":   codingParam(func(res Resource) []Coding { return codingsOf(res.(DocumentReference).Type) }, systemDocumentKind),
-}

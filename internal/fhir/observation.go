@@ -3,7 +3,6 @@ package fhir
 import (
 	"context"
 	"slices"
-	"strconv"
 
 	"emr/internal/appointment"
 	"emr/internal/auth"
@@ -82,88 +81,11 @@ func quantity(x float64, ucum, unit string) *Quantity {
 
 var unknownValue = concept(systemAbsent, "unknown", "Unknown")
 
-// toObservations are the vital signs measured at a visit. Vitals copied forward from an
-// earlier visit are that visit's, not this one's: they are not repeated here.
-func toObservations(rec appointment.Record) []Resource {
-	if rec.Content == nil || rec.Content.VitalsCopiedFrom != "" {
-		return nil
-	}
-	v := rec.Content.Vitals
-	// Flagged by the bands of the patient's age on the visit's day; the codes' displays are
-	// HL7's, in English.
-	flags := appointment.FlagVitals(v, rec.Patient.BirthDate, rec.Day, "en")
-	status := "preliminary"
-	if rec.VisitStatus == "signed" {
-		status = "final"
-	}
-	aid := strconv.FormatInt(rec.ID, 10)
-	mk := func(part, loinc, display string) Observation {
-		return Observation{
-			base:   newBase("Observation", aid+"-"+part, rec.VisitVersion, rec.VisitUpdatedAt),
-			Status: status, Category: vitalSigns, Code: &CodeableConcept{Coding: []Coding{{System: systemLOINC, Code: loinc, Display: display}}, Text: display},
-			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), EffectiveDateTime: instant(rec.StartsAt),
-		}
-	}
-	var out []Resource
-	if v.BPSystolic != nil || v.BPDiastolic != nil {
-		bp := mk("bp", "85354-9", "Blood pressure panel with all children optional")
-		// The panel's interpretation is its more severe part's (the systolic's when they tie).
-		panel := ""
-		for _, c := range []struct {
-			loinc, display, flag string
-			value                *float64
-		}{{"8480-6", "Systolic blood pressure", "bp_systolic", v.BPSystolic}, {"8462-4", "Diastolic blood pressure", "bp_diastolic", v.BPDiastolic}} {
-			comp := ObservationComponent{Code: concept(systemLOINC, c.loinc, c.display)}
-			if c.value != nil {
-				comp.ValueQuantity = quantity(*c.value, "mm[Hg]", "mmHg")
-				comp.Interpretation = interpretation(flags, c.flag)
-				if f, ok := flags[c.flag]; ok && (panel == "" || appointment.VitalSeverity(f.Flag) > appointment.VitalSeverity(flags[panel].Flag)) {
-					panel = c.flag
-				}
-			} else {
-				comp.DataAbsentReason = unknownValue
-			}
-			bp.Component = append(bp.Component, comp)
-		}
-		bp.Interpretation = interpretation(flags, panel)
-		bp.claim(vitalProfiles["bp"], vitalConforms(bp, "85354-9") && hasComponents(bp, "8480-6", "8462-4"))
-		out = append(out, bp)
-	}
-	for _, m := range vitals {
-		if x := m.value(v); x != nil {
-			o := mk(m.part, m.loinc, m.display)
-			codes := []string{m.loinc}
-			if m.part == "spo2" {
-				// The clinic's SpO2 is read by a pulse oximeter: US Core's pulse-oximetry
-				// profile asks for that method's code beside 2708-6.
-				o.Code.Coding = append(o.Code.Coding, pulseOximetry)
-				codes = append(codes, pulseOximetry.Code)
-			}
-			o.ValueQuantity = quantity(*x, m.ucum, m.unit)
-			o.Interpretation = interpretation(flags, m.flag)
-			o.claim(vitalProfiles[m.part], vitalConforms(o, codes...))
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // pulseOximetry is LOINC's oxygen saturation by pulse oximetry.
 var pulseOximetry = Coding{System: systemLOINC, Code: "59408-5", Display: "Oxygen saturation in Arterial blood by Pulse oximetry"}
 
-var observationParams = map[string]paramKind{
-	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
-}
-
 // systemObsStatus is the code system of Observation.status.
 const systemObsStatus = "http://hl7.org/fhir/observation-status"
-
-// observationTokens are Observation's token parameters, tested on the observations built.
-var observationTokens = map[string]tokenParam{
-	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(Observation).Category...) }, systemObsCategory),
-	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Observation).Code) }, systemLOINC),
-	"status":   codeParam(systemObsStatus, func(res Resource) string { return res.(Observation).Status }),
-}
 
 // labOffset places the laboratory results after every visit in an Observation search's
 // keyset (visit ids stay far below it): the search walks the vital signs, then the results.
@@ -248,51 +170,6 @@ type Condition struct {
 }
 
 var encounterDiagnosis = []CodeableConcept{*concept(systemCondCategory, "encounter-diagnosis", "Encounter Diagnosis")}
-
-// toConditions are a visit's diagnoses ("{appointment}-{n}"): confirmed once the visit is
-// signed, provisional while it is a draft.
-func toConditions(rec appointment.Record) []Resource {
-	if rec.Content == nil {
-		return nil
-	}
-	verification := concept(systemCondVerify, "provisional", "Provisional")
-	if rec.VisitStatus == "signed" {
-		verification = concept(systemCondVerify, "confirmed", "Confirmed")
-	}
-	aid := strconv.FormatInt(rec.ID, 10)
-	var out []Resource
-	for i, d := range rec.Content.Diagnoses {
-		code := &CodeableConcept{Text: d.Text}
-		if d.Code != "" {
-			code.Coding = []Coding{{System: systemICD10, Code: d.Code}}
-		}
-		if code.Text == "" {
-			code.Text = d.Code
-		}
-		c := Condition{
-			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
-			ClinicalStatus:     concept(systemCondClinical, "active", "Active"),
-			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
-			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
-		}
-		c.claim(profileCondition, conditionConforms(c))
-		out = append(out, c)
-	}
-	return out
-}
-
-var conditionParams = map[string]paramKind{
-	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "verification-status": kindToken, "clinical-status": kindToken,
-	"encounter": kindReference, "recorded-date": kindDate,
-}
-
-// conditionTokens are Condition's token parameters, tested on the conditions built.
-var conditionTokens = map[string]tokenParam{
-	"category":            codingParam(func(res Resource) []Coding { return conceptCodings(res.(Condition).Category...) }, systemCondCategory),
-	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).Code) }, systemICD10),
-	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).VerificationStatus) }, systemCondVerify),
-	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).ClinicalStatus) }, systemCondClinical),
-}
 
 // byEncounter narrows a search of visit records to the visit its encounter parameter names,
 // in the store's query.

@@ -72,61 +72,6 @@ var maritalCodes = map[string][2]string{
 	"separated": {"L", "Legally Separated"}, "divorced": {"D", "Divorced"}, "other": {"UNK", "unknown"},
 }
 
-// toPatient is p as a Patient, its number in system (Handler.numberSystem).
-func toPatient(p patient.Patient, system string) Patient {
-	out := Patient{
-		base:   newBase("Patient", strconv.FormatInt(p.ID, 10), p.Version, p.UpdatedAt),
-		Active: new(!p.Archived),
-		Identifier: []Identifier{{Use: "usual", Type: &CodeableConcept{Coding: []Coding{{System: systemV20203, Code: "MR", Display: "Medical record number"}}},
-			System: system, Value: p.MRN}},
-		Gender:    p.Sex,
-		BirthDate: p.BirthDate,
-	}
-	name := HumanName{Use: "official", Family: p.LastName}
-	for _, g := range []string{p.FirstName, p.MiddleName} {
-		if g != "" {
-			name.Given = append(name.Given, g)
-		}
-	}
-	out.Name = []HumanName{name}
-	if p.BirthDateEstimated {
-		yes := true
-		out.BirthDateExt = &ElementExt{Extension: []Extension{{URL: extensionEstimated, ValueBoolean: &yes}}}
-	}
-	if p.Phone != "" {
-		out.Telecom = append(out.Telecom, ContactPoint{System: "phone", Value: p.Phone})
-	}
-	if p.Email != "" {
-		out.Telecom = append(out.Telecom, ContactPoint{System: "email", Value: p.Email})
-	}
-	if p.Address != "" {
-		out.Address = []Address{{Text: p.Address}}
-	}
-	if m, ok := maritalCodes[p.CivilStatus]; ok {
-		system := systemMarital
-		if m[0] == "UNK" {
-			system = systemNullFlavor
-		}
-		out.MaritalStatus = concept(system, m[0], m[1])
-	}
-	if c := p.EmergencyContact; c.Name != "" || c.Phone != "" {
-		contact := PatientContact{}
-		if c.Relation != "" {
-			contact.Relationship = []CodeableConcept{{Text: c.Relation}}
-		}
-		if c.Name != "" {
-			contact.Name = &HumanName{Text: c.Name}
-		}
-		if c.Phone != "" {
-			contact.Telecom = []ContactPoint{{System: "phone", Value: c.Phone}}
-		}
-		out.Contact = []PatientContact{contact}
-	}
-	withReceived(&out, p)
-	out.claim(profilePatient, patientConforms(out))
-	return out
-}
-
 // pathID reads the {id} of a read: a resource id that is not one of ours is simply not
 // found.
 func pathID(r *http.Request, kind string) (int64, error) {
@@ -160,18 +105,6 @@ func (h *Handler) readPatient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	respond(w, http.StatusOK, toPatient(p, h.numberSystem(r.Context())))
-}
-
-var patientParams = map[string]paramKind{
-	"identifier": kindToken, "name": kindString, "family": kindString, "given": kindString,
-	"birthdate": kindDate, "gender": kindToken, "active": kindToken,
-}
-
-// patientTokens are Patient's token parameters the register filters by (identifier is read
-// apart).
-var patientTokens = map[string]tokenParam{
-	"gender": {systems: []string{systemGender, ""}}, // a code element: its value set's system, or none
-	"active": {systems: []string{""}},               // a boolean has no code system
 }
 
 // systemGender is the code system of Patient.gender (administrative-gender).

@@ -2,9 +2,7 @@ package fhir
 
 import (
 	"context"
-	"strconv"
 
-	"emr/internal/settings"
 	"emr/internal/user"
 )
 
@@ -29,33 +27,6 @@ const systemPractitionerRole = "http://terminology.hl7.org/CodeSystem/practition
 // roleCodes are the clinic's roles that have a code in systemPractitionerRole; any other
 // role (receptionist, administrator, one the clinic made) is said by its name alone.
 var roleCodes = map[string][2]string{"doctor": {"doctor", "Doctor"}, "nurse": {"nurse", "Nurse"}}
-
-func toPractitionerRole(u user.User) PractitionerRole {
-	p := PractitionerRole{base: newBase("PractitionerRole", strconv.FormatInt(u.ID, 10), u.Version, u.UpdatedAt), Active: u.Active,
-		Practitioner: &Reference{Reference: "Practitioner/" + strconv.FormatInt(u.ID, 10), Display: u.Name},
-		Organization: &Reference{Reference: "Organization/" + clinicID}, Location: []Reference{{Reference: "Location/" + clinicID}}}
-	for _, name := range u.Roles {
-		c := CodeableConcept{Text: name}
-		if code, ok := roleCodes[name]; ok {
-			c.Coding = []Coding{{System: systemPractitionerRole, Code: code[0], Display: code[1]}}
-		}
-		p.Code = append(p.Code, c)
-	}
-	if u.Email != "" {
-		p.Telecom = []ContactPoint{{System: "email", Value: u.Email, Use: "work"}}
-	}
-	return p
-}
-
-var practitionerRoleParams = map[string]paramKind{"practitioner": kindReference, "role": kindToken, "active": kindToken}
-
-// practitionerRoleTokens are PractitionerRole's token parameters, tested on the roles built.
-var practitionerRoleTokens = map[string]tokenParam{
-	"role": codingParam(func(res Resource) []Coding { return conceptCodings(res.(PractitionerRole).Code...) }, systemPractitionerRole),
-	"active": codingParam(func(res Resource) []Coding {
-		return []Coding{{Code: strconv.FormatBool(res.(PractitionerRole).Active)}}
-	}, ""),
-}
 
 // intersect narrows the ids a search names (all when none were given) to id.
 func intersect(ids []int64, given bool, id int64) []int64 {
@@ -105,20 +76,4 @@ type Location struct {
 	Telecom              []ContactPoint `json:"telecom,omitempty"`
 	Address              *Address       `json:"address,omitempty"`
 	ManagingOrganization *Reference     `json:"managingOrganization"`
-}
-
-// locationOf is the clinic's settings as its premises: one Location, with the clinic's id.
-func locationOf(c settings.Clinic) Location {
-	o := Location{base: newBase("Location", clinicID, c.Version, started), Status: "active", Name: c.Name, Mode: "instance",
-		ManagingOrganization: &Reference{Reference: "Organization/" + clinicID}}
-	if o.Name == "" {
-		o.Name = "EMR"
-	}
-	if c.Phone != "" {
-		o.Telecom = []ContactPoint{{System: "phone", Value: c.Phone, Use: "work"}}
-	}
-	if c.Address != "" {
-		o.Address = &Address{Text: c.Address}
-	}
-	return o
 }

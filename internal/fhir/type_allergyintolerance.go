@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strconv"
 
 	"emr/internal/auth"
 	"emr/internal/patient"
@@ -62,4 +63,55 @@ func allergyPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan,
 		return out, nil
 	}
 	return searchPlan{src: src, entity: "patient", patient: max(pid, 0)}, nil
+}
+
+// toAllergies is what a patient's record says of allergies: one resource per listed
+// allergy ("{patient}-{n}"), one "no known allergy" ("{patient}-nka") when that was
+// recorded, none when nobody has asked. Their version is the patient record's.
+func toAllergies(p patient.Patient) []Resource {
+	h := p.History.Known()
+	pid := strconv.FormatInt(p.ID, 10)
+	recorded := ""
+	if h.AllergyRecordedAt != nil {
+		recorded = instant(*h.AllergyRecordedAt)
+	}
+	var recorder *Reference
+	if h.AllergyRecordedBy != "" {
+		recorder = &Reference{Display: h.AllergyRecordedBy}
+	}
+	mk := func(id string, code *CodeableConcept) AllergyIntolerance {
+		return AllergyIntolerance{
+			base:               newBase("AllergyIntolerance", id, p.Version, p.UpdatedAt),
+			ClinicalStatus:     concept(systemAllergyClin, "active", "Active"),
+			VerificationStatus: concept(systemAllergyVer, "confirmed", "Confirmed"),
+			Code:               code, Patient: ref("Patient", p.ID), RecordedDate: recorded, Recorder: recorder,
+		}
+	}
+	switch h.AllergyStatus {
+	case patient.AllergiesNone:
+		nka := mk(pid+"-nka", noKnownAllergy)
+		nka.claim(profileAllergy, allergyConforms(nka))
+		return []Resource{nka}
+	case patient.AllergiesListed:
+		out := make([]Resource, 0, len(h.Allergies))
+		for i, a := range h.Allergies {
+			res := mk(pid+"-"+strconv.Itoa(i+1), &CodeableConcept{Text: a.Substance})
+			if a.Reaction != "" || a.Severity != "" {
+				res.Reaction = []AllergyReaction{{Manifestation: []Manifestation{manifestationOf(a.Reaction)}, Severity: a.Severity}}
+			}
+			res.claim(profileAllergy, allergyConforms(res))
+			out = append(out, res)
+		}
+		return out
+	}
+	return nil
+}
+
+var allergyParams = map[string]paramKind{"patient": kindReference, "clinical-status": kindToken, "verification-status": kindToken, "code": kindToken}
+
+// allergyTokens are AllergyIntolerance's token parameters, tested on the allergies built.
+var allergyTokens = map[string]tokenParam{
+	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).ClinicalStatus) }, systemAllergyClin),
+	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).VerificationStatus) }, systemAllergyVer),
+	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(AllergyIntolerance).Code) }, systemSNOMED),
 }

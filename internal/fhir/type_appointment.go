@@ -3,6 +3,8 @@ package fhir
 import (
 	"net/http"
 	"slices"
+	"strconv"
+	"time"
 
 	"emr/internal/appointment"
 	"emr/internal/auth"
@@ -48,3 +50,29 @@ func appointmentPlan(h *Handler, _ *http.Request, q *query, _ bool) (searchPlan,
 	expand := func(rec appointment.Record) []Resource { return []Resource{toAppointment(rec.Appointment)} }
 	return h.clinicalPlan(*q, f, match && doctor >= 0, expand), nil
 }
+
+func toAppointment(a appointment.Appointment) Appointment {
+	out := Appointment{
+		base:   newBase("Appointment", strconv.FormatInt(a.ID, 10), a.Version, a.UpdatedAt),
+		Status: appointmentStatus[a.Status], Start: instant(a.StartsAt), End: instant(a.StartsAt.Add(time.Duration(a.DurationMinutes) * time.Minute)),
+		MinutesDuration: a.DurationMinutes, Comment: a.Remarks,
+	}
+	if out.Status == "" {
+		out.Status = "booked"
+	}
+	if a.Type != "" {
+		out.AppointmentType = &CodeableConcept{Text: a.Type}
+	}
+	if a.Reason != "" {
+		out.ReasonCode = []CodeableConcept{{Text: a.Reason}}
+	}
+	if a.CancelReason != "" {
+		out.CancelationReason = &CodeableConcept{Text: a.CancelReason}
+	}
+	doctor := ref("Practitioner", a.DoctorID)
+	doctor.Display = a.DoctorName
+	out.Participant = []AppointmentParticipant{{Actor: ref("Patient", a.PatientID), Status: "accepted"}, {Actor: doctor, Status: "accepted"}}
+	return out
+}
+
+var appointmentParams = map[string]paramKind{"patient": kindReference, "date": kindDate, "status": kindToken, "practitioner": kindReference, "actor": kindReference}

@@ -2,7 +2,9 @@ package fhir
 
 import (
 	"net/http"
+	"strconv"
 
+	"emr/internal/appointment"
 	"emr/internal/auth"
 )
 
@@ -31,4 +33,49 @@ func conditionPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPla
 		return searchPlan{}, err
 	}
 	return h.clinicalPlan(*q, f, match && coded, toConditions), nil
+}
+
+// toConditions are a visit's diagnoses ("{appointment}-{n}"): confirmed once the visit is
+// signed, provisional while it is a draft.
+func toConditions(rec appointment.Record) []Resource {
+	if rec.Content == nil {
+		return nil
+	}
+	verification := concept(systemCondVerify, "provisional", "Provisional")
+	if rec.VisitStatus == "signed" {
+		verification = concept(systemCondVerify, "confirmed", "Confirmed")
+	}
+	aid := strconv.FormatInt(rec.ID, 10)
+	var out []Resource
+	for i, d := range rec.Content.Diagnoses {
+		code := &CodeableConcept{Text: d.Text}
+		if d.Code != "" {
+			code.Coding = []Coding{{System: systemICD10, Code: d.Code}}
+		}
+		if code.Text == "" {
+			code.Text = d.Code
+		}
+		c := Condition{
+			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
+			ClinicalStatus:     concept(systemCondClinical, "active", "Active"),
+			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
+			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
+		}
+		c.claim(profileCondition, conditionConforms(c))
+		out = append(out, c)
+	}
+	return out
+}
+
+var conditionParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "category": kindToken, "code": kindToken, "verification-status": kindToken, "clinical-status": kindToken,
+	"encounter": kindReference, "recorded-date": kindDate,
+}
+
+// conditionTokens are Condition's token parameters, tested on the conditions built.
+var conditionTokens = map[string]tokenParam{
+	"category":            codingParam(func(res Resource) []Coding { return conceptCodings(res.(Condition).Category...) }, systemCondCategory),
+	"code":                codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).Code) }, systemICD10),
+	"verification-status": codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).VerificationStatus) }, systemCondVerify),
+	"clinical-status":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Condition).ClinicalStatus) }, systemCondClinical),
 }

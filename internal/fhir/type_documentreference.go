@@ -2,7 +2,9 @@ package fhir
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
+	"strconv"
 
 	"emr/internal/auth"
 	"emr/internal/document"
@@ -35,4 +37,34 @@ func documentReferencePlan(h *Handler, _ *http.Request, q *query, coded bool) (s
 	ids, idGiven := q.ids()
 	src := h.documentSource(ids, max(pid, 0), pid >= 0 && coded && (!idGiven || len(ids) > 0))
 	return searchPlan{src: src, entity: "document", patient: max(pid, 0)}, nil
+}
+
+func documentReferenceOf(d document.Document) DocumentReference {
+	status := "current"
+	if d.Status == "cancelled" {
+		status = "entered-in-error" // withdrawn: no longer to be relied on
+	}
+	out := DocumentReference{
+		base:       newBase("DocumentReference", strconv.FormatInt(d.ID, 10), d.Version, latest(d.IssuedAt, d.CancelledAt)),
+		Identifier: []Identifier{{System: "urn:emr:document-number", Value: d.Number}}, Status: status,
+		Type: &CodeableConcept{Coding: []Coding{{System: systemDocumentKind, Code: d.Kind}}, Text: d.Kind}, Subject: ref("Patient", d.PatientID), Date: instant(d.IssuedAt),
+		Custodian: &Reference{Reference: "Organization/" + clinicID}, Description: d.Title,
+		Content: []DocumentContent{{Attachment: Attachment{ContentType: "text/html", Language: d.Language, Title: d.Title, Creation: instant(d.IssuedAt),
+			Data: base64.StdEncoding.EncodeToString([]byte(d.HTML()))}}},
+	}
+	if d.Doctor.ID != 0 {
+		out.Author = []Reference{{Reference: "Practitioner/" + strconv.FormatInt(d.Doctor.ID, 10), Display: d.Doctor.Name}}
+	}
+	if d.AppointmentID != nil {
+		out.Context = &DocumentContext{Encounter: []Reference{*ref("Encounter", *d.AppointmentID)}}
+	}
+	return out
+}
+
+var documentParams = map[string]paramKind{"patient": kindReference, "subject": kindReference, "status": kindToken, "type": kindToken}
+
+// documentTokens are DocumentReference's token parameters, tested on the documents built.
+var documentTokens = map[string]tokenParam{
+	"status": codeParam(systemDocumentStatus, func(res Resource) string { return res.(DocumentReference).Status }),
+	"type":   codingParam(func(res Resource) []Coding { return codingsOf(res.(DocumentReference).Type) }, systemDocumentKind),
 }

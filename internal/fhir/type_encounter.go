@@ -2,6 +2,8 @@ package fhir
 
 import (
 	"net/http"
+	"strconv"
+	"time"
 
 	"emr/internal/appointment"
 	"emr/internal/auth"
@@ -42,4 +44,43 @@ func bookFilter(q query, system string, mapping map[string]string) (f appointmen
 	}
 	f.Statuses, match, err = nativeStatuses(q, system, mapping, match)
 	return f, match, err
+}
+
+func toEncounter(a appointment.Appointment) Encounter {
+	e := Encounter{
+		base:    newBase("Encounter", strconv.FormatInt(a.ID, 10), a.Version, a.UpdatedAt),
+		Status:  encounterStatus[a.Status],
+		Class:   Coding{System: systemActCode, Code: "AMB", Display: "ambulatory"},
+		Subject: ref("Patient", a.PatientID),
+		Period:  &Period{Start: instant(a.StartsAt)},
+	}
+	if e.Status == "" {
+		e.Status = "unknown"
+	}
+	if a.Type != "" {
+		// The appointment book's own types (appointment.Types), coded so that type= finds them.
+		e.Type = []CodeableConcept{{Coding: []Coding{{System: systemVisitType, Code: a.Type}}, Text: a.Type}}
+	}
+	doctor := ref("Practitioner", a.DoctorID)
+	doctor.Display = a.DoctorName
+	e.Participant = []Participant{{Individual: doctor}}
+	if a.Status == appointment.Completed {
+		e.Period.End = instant(a.StartsAt.Add(time.Duration(a.DurationMinutes) * time.Minute))
+	}
+	if a.Reason != "" {
+		e.ReasonCode = []CodeableConcept{{Text: a.Reason}}
+	}
+	e.claim(profileEncounter, encounterConforms(e))
+	return e
+}
+
+var encounterParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "date": kindDate, "status": kindToken, "class": kindToken, "type": kindToken,
+}
+
+// encounterTokens are Encounter's token parameters tested on the encounters built (status
+// is the appointment book's query's: nativeStatuses).
+var encounterTokens = map[string]tokenParam{
+	"class": codingParam(func(res Resource) []Coding { return []Coding{res.(Encounter).Class} }, systemActCode),
+	"type":  codingParam(func(res Resource) []Coding { return conceptCodings(res.(Encounter).Type...) }, systemVisitType),
 }

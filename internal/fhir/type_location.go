@@ -16,3 +16,19 @@ var typeLocation = resourceType{
 		return []versionSource{s.clinic(func(c settings.Clinic) []Resource { return []Resource{locationOf(c)} })}
 	},
 }
+
+// locationOf is the clinic's settings as its premises: one Location, with the clinic's id.
+func locationOf(c settings.Clinic) Location {
+	o := Location{base: newBase("Location", clinicID, c.Version, started), Status: "active", Name: c.Name, Mode: "instance",
+		ManagingOrganization: &Reference{Reference: "Organization/" + clinicID}}
+	if o.Name == "" {
+		o.Name = "EMR"
+	}
+	if c.Phone != "" {
+		o.Telecom = []ContactPoint{{System: "phone", Value: c.Phone, Use: "work"}}
+	}
+	if c.Address != "" {
+		o.Address = &Address{Text: c.Address}
+	}
+	return o
+}

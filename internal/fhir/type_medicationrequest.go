@@ -3,6 +3,8 @@ package fhir
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"emr/internal/auth"
 	"emr/internal/prescription"
@@ -60,4 +62,76 @@ func medicationRequestPlan(h *Handler, _ *http.Request, q *query, coded bool) (s
 	}
 	match := pid >= 0 && coded && encounter >= 0 && (!idGiven || len(ids) > 0)
 	return searchPlan{src: h.prescriptionSource(ids, max(pid, 0), match, expand), entity: "prescription", patient: max(pid, 0)}, nil
+}
+
+func toMedicationRequests(rx prescription.Prescription) []Resource {
+	if rx.PatientID == nil {
+		return nil // a blank-form prescription names no patient of the register
+	}
+	status := prescriptionStatus[rx.Status]
+	if status == "" {
+		status = "unknown"
+	}
+	updated := rx.UpdatedAt
+	authored := rx.CreatedAt
+	if rx.IssuedAt != nil {
+		authored = *rx.IssuedAt
+	}
+	var out []Resource
+	for i, it := range rx.Items {
+		m := MedicationRequest{
+			base:   newBase("MedicationRequest", strconv.FormatInt(rx.ID, 10)+"-"+strconv.Itoa(i+1), rx.Version, updated),
+			Status: status, Intent: "order", MedicationCodeableConcept: &CodeableConcept{Text: it.Medicine},
+			Subject: ref("Patient", *rx.PatientID), AuthoredOn: instant(authored),
+		}
+		if rx.AppointmentID != nil {
+			m.Encounter = ref("Encounter", *rx.AppointmentID)
+		}
+		if rx.Prescriber != nil && rx.Prescriber.ID != 0 {
+			m.Requester = ref("Practitioner", rx.Prescriber.ID)
+			m.Requester.Display = rx.Prescriber.Name
+		}
+		var parts []string
+		for _, p := range []string{it.Dose, it.Frequency, it.Duration, it.Instructions} {
+			if strings.TrimSpace(p) != "" {
+				parts = append(parts, strings.TrimSpace(p))
+			}
+		}
+		if len(parts) > 0 || it.Route != "" {
+			d := Dosage{Text: strings.Join(parts, "; ")}
+			if it.Route != "" {
+				d.Route = &CodeableConcept{Text: it.Route}
+			}
+			m.DosageInstruction = []Dosage{d}
+		}
+		dr := DispenseRequest{}
+		if it.Refills > 0 {
+			refills := it.Refills
+			dr.NumberOfRepeatsAllowed = &refills
+		}
+		if it.Quantity != nil {
+			if v, err := strconv.ParseFloat(string(*it.Quantity), 64); err == nil {
+				dr.Quantity = &SimpleQuantity{Value: v, Unit: it.Unit}
+			}
+		}
+		if dr.NumberOfRepeatsAllowed != nil || dr.Quantity != nil {
+			m.DispenseRequest = &dr
+		}
+		if rx.Notes != "" {
+			m.Note = []Annotation{{Text: rx.Notes}}
+		}
+		m.claim(profileMedicationReq, medicationRequestConforms(m))
+		out = append(out, m)
+	}
+	return out
+}
+
+var medicationRequestParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "status": kindToken, "intent": kindToken, "authoredon": kindDate, "encounter": kindReference,
+}
+
+// medicationRequestTokens are MedicationRequest's token parameters, tested on the lines built.
+var medicationRequestTokens = map[string]tokenParam{
+	"status": codeParam(systemMedRequestStatus, func(res Resource) string { return res.(MedicationRequest).Status }),
+	"intent": codeParam(systemMedRequestIntent, func(res Resource) string { return res.(MedicationRequest).Intent }),
 }

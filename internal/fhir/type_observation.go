@@ -75,3 +75,137 @@ func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchP
 	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(toLabObservations(o)) }), labOffset)
 	return searchPlan{src: combined(vitalsSrc, labSrc, labOffset), entity: "appointment", patient: f.PatientID}, nil
 }
+
+// toObservations are the vital signs measured at a visit. Vitals copied forward from an
+// earlier visit are that visit's, not this one's: they are not repeated here.
+func toObservations(rec appointment.Record) []Resource {
+	if rec.Content == nil || rec.Content.VitalsCopiedFrom != "" {
+		return nil
+	}
+	v := rec.Content.Vitals
+	// Flagged by the bands of the patient's age on the visit's day; the codes' displays are
+	// HL7's, in English.
+	flags := appointment.FlagVitals(v, rec.Patient.BirthDate, rec.Day, "en")
+	status := "preliminary"
+	if rec.VisitStatus == "signed" {
+		status = "final"
+	}
+	aid := strconv.FormatInt(rec.ID, 10)
+	mk := func(part, loinc, display string) Observation {
+		return Observation{
+			base:   newBase("Observation", aid+"-"+part, rec.VisitVersion, rec.VisitUpdatedAt),
+			Status: status, Category: vitalSigns, Code: &CodeableConcept{Coding: []Coding{{System: systemLOINC, Code: loinc, Display: display}}, Text: display},
+			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), EffectiveDateTime: instant(rec.StartsAt),
+		}
+	}
+	var out []Resource
+	if v.BPSystolic != nil || v.BPDiastolic != nil {
+		bp := mk("bp", "85354-9", "Blood pressure panel with all children optional")
+		// The panel's interpretation is its more severe part's (the systolic's when they tie).
+		panel := ""
+		for _, c := range []struct {
+			loinc, display, flag string
+			value                *float64
+		}{{"8480-6", "Systolic blood pressure", "bp_systolic", v.BPSystolic}, {"8462-4", "Diastolic blood pressure", "bp_diastolic", v.BPDiastolic}} {
+			comp := ObservationComponent{Code: concept(systemLOINC, c.loinc, c.display)}
+			if c.value != nil {
+				comp.ValueQuantity = quantity(*c.value, "mm[Hg]", "mmHg")
+				comp.Interpretation = interpretation(flags, c.flag)
+				if f, ok := flags[c.flag]; ok && (panel == "" || appointment.VitalSeverity(f.Flag) > appointment.VitalSeverity(flags[panel].Flag)) {
+					panel = c.flag
+				}
+			} else {
+				comp.DataAbsentReason = unknownValue
+			}
+			bp.Component = append(bp.Component, comp)
+		}
+		bp.Interpretation = interpretation(flags, panel)
+		bp.claim(vitalProfiles["bp"], vitalConforms(bp, "85354-9") && hasComponents(bp, "8480-6", "8462-4"))
+		out = append(out, bp)
+	}
+	for _, m := range vitals {
+		if x := m.value(v); x != nil {
+			o := mk(m.part, m.loinc, m.display)
+			codes := []string{m.loinc}
+			if m.part == "spo2" {
+				// The clinic's SpO2 is read by a pulse oximeter: US Core's pulse-oximetry
+				// profile asks for that method's code beside 2708-6.
+				o.Code.Coding = append(o.Code.Coding, pulseOximetry)
+				codes = append(codes, pulseOximetry.Code)
+			}
+			o.ValueQuantity = quantity(*x, m.ucum, m.unit)
+			o.Interpretation = interpretation(flags, m.flag)
+			o.claim(vitalProfiles[m.part], vitalConforms(o, codes...))
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+var observationParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "date": kindDate, "category": kindToken, "code": kindToken, "status": kindToken,
+}
+
+// observationTokens are Observation's token parameters, tested on the observations built.
+var observationTokens = map[string]tokenParam{
+	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(Observation).Category...) }, systemObsCategory),
+	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(Observation).Code) }, systemLOINC),
+	"status":   codeParam(systemObsStatus, func(res Resource) string { return res.(Observation).Status }),
+}
+
+// toLabObservations are an order's current results, one per analyte ("lab-{order}-{analyte}",
+// labResultID): a correction is a new version of the same Observation (the order's version,
+// as its kept versions are), never a new resource.
+func toLabObservations(o result.Order) []Resource {
+	var out []Resource
+	for _, x := range o.Results {
+		obs := Observation{
+			base:   newBase("Observation", labResultID(o.ID, x.Analyte), o.Version, x.RecordedAt),
+			Status: labStatus(o, x), Category: labCategory, Code: testCode(x.LOINC, x.Label, x.Analyte),
+			Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), EffectiveDateTime: instant(x.ObservedAt),
+			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
+		}
+		if obs.Status == "cancelled" {
+			// The order was closed before this result was reported: why, in the order's words.
+			obs.Note = []Annotation{{Text: closedNote(o)}}
+		}
+		switch {
+		case x.Value != nil:
+			if v, err := strconv.ParseFloat(*x.Value, 64); err == nil {
+				obs.ValueQuantity = labQuantity(v, x.Unit)
+				obs.ValueQuantity.Decimal = *x.Value
+				obs.ValueQuantity.Comparator = x.Comparator
+			}
+		case x.Answer != "":
+			obs.ValueCodeable = answerConcept(x.Answer)
+		case x.Text != "":
+			obs.ValueString = x.Text
+		}
+		if obs.ValueQuantity == nil && obs.ValueCodeable == nil && obs.ValueString == "" {
+			obs.DataAbsentReason = unknownValue
+		}
+		if m, ok := interpretations[x.Flag]; ok {
+			obs.Interpretation = []CodeableConcept{*concept(systemInterpretation, m[0], m[1])}
+		}
+		var rng ObservationRange
+		if x.Range.Low != nil {
+			if v, err := strconv.ParseFloat(*x.Range.Low, 64); err == nil {
+				rng.Low = labBound(v, x.Unit)
+			}
+		}
+		if x.Range.High != nil {
+			if v, err := strconv.ParseFloat(*x.Range.High, 64); err == nil {
+				rng.High = labBound(v, x.Unit)
+			}
+		}
+		rng.Text = rangeNotes[x.Range.Note]
+		if rng.Low != nil || rng.High != nil || rng.Text != "" {
+			obs.ReferenceRange = []ObservationRange{rng}
+		}
+		// Results of imaging and functional tests are not laboratory results, whatever
+		// category they are read under: only a laboratory order's claim the profile.
+		obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
+		out = append(out, obs)
+	}
+	return out
+}

@@ -19,3 +19,11 @@ var typeOrganization = resourceType{
 		return []versionSource{s.clinic(func(c settings.Clinic) []Resource { return []Resource{h.organizationOf(c)} })}
 	},
 }
+
+// organizationParams are the clinic's Organization's search parameters.
+var organizationParams = map[string]paramKind{"identifier": kindToken}
+
+// organizationTokens are Organization's token parameters, tested on the clinic's.
+var organizationTokens = map[string]tokenParam{
+	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Organization).Identifier) }, systemTaxID),
+}

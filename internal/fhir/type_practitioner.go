@@ -3,6 +3,7 @@ package fhir
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"emr/internal/auth"
@@ -53,4 +54,21 @@ func practitionerPlan(h *Handler, _ *http.Request, q *query, coded bool) (search
 		return out, nil
 	}
 	return searchPlan{src: src}, nil
+}
+
+func toPractitioner(u user.User) Practitioner {
+	p := Practitioner{base: newBase("Practitioner", strconv.FormatInt(u.ID, 10), u.Version, u.UpdatedAt), Active: u.Active,
+		Identifier: []Identifier{{System: UsernameSystem, Value: u.Username}}, Name: []HumanName{{Text: u.Name}}}
+	if u.Email != "" {
+		p.Telecom = []ContactPoint{{System: "email", Value: u.Email, Use: "work"}}
+	}
+	return p
+}
+
+var practitionerParams = map[string]paramKind{"name": kindString, "active": kindToken, "identifier": kindToken}
+
+// practitionerTokens are Practitioner's token parameters, tested on the accounts read.
+var practitionerTokens = map[string]tokenParam{
+	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Practitioner).Identifier) }, UsernameSystem),
+	"active":     codingParam(func(res Resource) []Coding { return []Coding{{Code: strconv.FormatBool(res.(Practitioner).Active)}} }, ""),
 }

@@ -2,6 +2,7 @@ package fhir
 
 import (
 	"net/http"
+	"strconv"
 
 	"emr/internal/auth"
 	"emr/internal/user"
@@ -35,4 +36,31 @@ func practitionerRolePlan(h *Handler, _ *http.Request, q *query, coded bool) (se
 		ids, idGiven = nil, true // a code system no role is written in: none
 	}
 	return searchPlan{src: h.staffSource(ids, idGiven, true, func(u user.User) []Resource { return []Resource{toPractitionerRole(u)} })}, nil
+}
+
+func toPractitionerRole(u user.User) PractitionerRole {
+	p := PractitionerRole{base: newBase("PractitionerRole", strconv.FormatInt(u.ID, 10), u.Version, u.UpdatedAt), Active: u.Active,
+		Practitioner: &Reference{Reference: "Practitioner/" + strconv.FormatInt(u.ID, 10), Display: u.Name},
+		Organization: &Reference{Reference: "Organization/" + clinicID}, Location: []Reference{{Reference: "Location/" + clinicID}}}
+	for _, name := range u.Roles {
+		c := CodeableConcept{Text: name}
+		if code, ok := roleCodes[name]; ok {
+			c.Coding = []Coding{{System: systemPractitionerRole, Code: code[0], Display: code[1]}}
+		}
+		p.Code = append(p.Code, c)
+	}
+	if u.Email != "" {
+		p.Telecom = []ContactPoint{{System: "email", Value: u.Email, Use: "work"}}
+	}
+	return p
+}
+
+var practitionerRoleParams = map[string]paramKind{"practitioner": kindReference, "role": kindToken, "active": kindToken}
+
+// practitionerRoleTokens are PractitionerRole's token parameters, tested on the roles built.
+var practitionerRoleTokens = map[string]tokenParam{
+	"role": codingParam(func(res Resource) []Coding { return conceptCodings(res.(PractitionerRole).Code...) }, systemPractitionerRole),
+	"active": codingParam(func(res Resource) []Coding {
+		return []Coding{{Code: strconv.FormatBool(res.(PractitionerRole).Active)}}
+	}, ""),
 }
