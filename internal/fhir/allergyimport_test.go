@@ -27,6 +27,9 @@ func TestAllergiesKeepTheirNegation(t *testing.T) {
 			{"Erroneous", `"code":{"text":"latex"}` + verified("entered-in-error"), `"allergy_status":"unknown"`},
 			{"Unconfirmed", `"code":{"text":"aspirin"}` + verified("unconfirmed"), `aspirin`},
 			{"Nka", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"716186003"}]}`, `"allergy_status":"none"`},
+			// No known drug (food) allergy is neither an allergy to list nor "none known".
+			{"Nkda", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"409137002","display":"No known drug allergy"}]}`, `"allergy_status":"unknown"`},
+			{"Nkfa", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"429625007","display":"No known food allergy"}]}`, `"allergy_status":"unknown"`},
 		} {
 			nd := `{"resourceType":"Patient","id":"p1","name":[{"family":"` + row.family + `","given":["Yui"]}],"gender":"female","birthDate":"1999-09-09"}` + "\n" +
 				`{"resourceType":"AllergyIntolerance","patient":{"reference":"Patient/p1"},` + row.allergy + `}` + "\n"
@@ -42,6 +45,16 @@ func TestAllergiesKeepTheirNegation(t *testing.T) {
 		if !strings.Contains(fmt.Sprint(nka["verificationStatus"]), "confirmed") || !strings.Contains(fmt.Sprint(nka["clinicalStatus"]), "active") ||
 			!strings.Contains(fmt.Sprint(nka["code"]), "716186003") {
 			t.Errorf("no known allergy: %v %v %v", nka["clinicalStatus"], nka["verificationStatus"], nka["code"])
+		}
+		// A listed allergy claims no certainty the record does not hold (an unconfirmed one
+		// imported, or any the clinic listed).
+		var aspirin int64
+		if err := db.QueryRowContext(t.Context(), `SELECT id FROM patients WHERE last_name = 'Unconfirmed'`).Scan(&aspirin); err != nil {
+			t.Fatal(err)
+		}
+		listed := get(t, api, fmt.Sprintf("/fhir/R4/AllergyIntolerance/%d-1", aspirin), http.StatusOK)
+		if v, ok := listed["verificationStatus"]; ok {
+			t.Errorf("a listed allergy claims %v", v)
 		}
 	})
 }

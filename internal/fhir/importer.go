@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -301,6 +302,9 @@ func readResources(lines []rawLine) ([]importItem, error) {
 			// says nothing: neither is an allergy to list, nor "no known allergies".
 		case a.Code != nil && slicesHasCode(a.Code.Coding, "716186003"):
 			items[i].nka = true
+		case a.Code != nil && slices.ContainsFunc(partialNegations, func(code string) bool { return slicesHasCode(a.Code.Coding, code) }):
+			// "No known drug (food, …) allergy" is no allergy to list, and not "no known
+			// allergies" either: the patient's allergies stay as they were (unknown, say).
 		default:
 			al := patient.Allergy{}
 			if a.Code != nil {
@@ -336,6 +340,10 @@ func hasVerification(a AllergyIntolerance, codes ...string) bool {
 	}
 	return false
 }
+
+// partialNegations are SNOMED CT's "no known allergy" situations of one kind of substance:
+// drug (409137002), food (429625007), environmental (428607008), latex (716184000).
+var partialNegations = []string{"409137002", "429625007", "428607008", "716184000"}
 
 func slicesHasCode(codings []Coding, code string) bool {
 	for _, c := range codings {

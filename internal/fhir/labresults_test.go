@@ -166,6 +166,15 @@ func TestLaboratoryResultsAsAClinicianReadsThem(t *testing.T) {
 		if ns1["status"] != "cancelled" || !strings.Contains(fmt.Sprint(ns1["note"]), "specimen haemolysed") {
 			t.Errorf("the not-done order's result: %v %v", ns1["status"], ns1["note"])
 		}
+		// The withdrawn value is not given, nor its flag or range: only why it is absent.
+		for _, withdrawn := range []string{"valueQuantity", "valueCodeableConcept", "valueString", "interpretation", "referenceRange"} {
+			if _, ok := ns1[withdrawn]; ok {
+				t.Errorf("the not-done order's result still gives %s: %v", withdrawn, ns1[withdrawn])
+			}
+		}
+		if absent := fmt.Sprint(ns1["dataAbsentReason"]); !strings.Contains(absent, "error") {
+			t.Errorf("the not-done order's result: dataAbsentReason %v", absent)
+		}
 		reports[fmt.Sprint(dengue)] = "cancelled"
 		for id, status := range reports {
 			dr := get(t, api, "/fhir/R4/DiagnosticReport/"+id, http.StatusOK)

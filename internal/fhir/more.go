@@ -222,17 +222,27 @@ func labStatus(o result.Order, x result.Result) string {
 	return status
 }
 
-// closedNote says why an order's results were not all reported: its closing and the reason
-// given for it.
+// closedNote says why a closed order's preliminary results were withdrawn: its closing and
+// the reason given for it.
 func closedNote(o result.Order) string {
 	what := "Order cancelled"
 	if o.Status == result.NotDone {
 		what = "Test not done"
 	}
 	if o.Reason == "" {
-		return what + "; this result was not reported."
+		return what + "; the preliminary result was withdrawn."
 	}
-	return what + ": " + o.Reason + ". This result was not reported."
+	return what + ": " + o.Reason + ". The preliminary result was withdrawn."
+}
+
+// withdrawnValue is why a closed order's result has no value (DataAbsentReason): a test not
+// done after a preliminary result ended in error (a specimen rejected, say); a cancelled
+// order's was never performed.
+func withdrawnValue(o result.Order) *CodeableConcept {
+	if o.Status == result.NotDone {
+		return concept(systemAbsent, "error", "Error")
+	}
+	return concept(systemAbsent, "not-performed", "Not Performed")
 }
 
 // qualitativeAnswers are the SNOMED CT qualifier values of the catalogue's qualitative

@@ -125,7 +125,9 @@ func TestTokenSearchesOfEveryType(t *testing.T) {
 			{"Patient?_id=" + p, "gender", "http://hl7.org/fhir/administrative-gender", "male", []string{p}, []string{p}, true},
 			{"Patient?_id=" + p, "active", "", "true", []string{p}, nil, true},
 			{"AllergyIntolerance?patient=" + p, "clinical-status", allergyClinical, "active", []string{p + "-1"}, []string{p + "-1"}, false},
-			{"AllergyIntolerance?patient=" + p, "verification-status", allergyVerify, "confirmed", []string{p + "-1"}, []string{p + "-1"}, false},
+			// A listed allergy claims no certainty (the record holds none): no verification status.
+			{"AllergyIntolerance?patient=" + p, "verification-status", allergyVerify, "confirmed", nil, nil, false},
+			{"AllergyIntolerance?patient=" + fmt.Sprint(c.nkaID), "verification-status", allergyVerify, "confirmed", []string{fmt.Sprint(c.nkaID) + "-nka"}, []string{fmt.Sprint(c.nkaID) + "-nka"}, false},
 			{"AllergyIntolerance?patient=" + fmt.Sprint(c.nkaID), "code", snomed, "716186003", []string{fmt.Sprint(c.nkaID) + "-nka"}, []string{fmt.Sprint(c.nkaID) + "-nka"}, false},
 			{"Condition?patient=" + p, "clinical-status", "http://terminology.hl7.org/CodeSystem/condition-clinical", "active", []string{v + "-1", v + "-2"}, []string{v + "-1", v + "-2"}, false},
 			{"Condition?patient=" + p, "verification-status", "http://terminology.hl7.org/CodeSystem/condition-ver-status", "confirmed", []string{v + "-1", v + "-2"}, []string{v + "-1", v + "-2"}, false},

@@ -81,15 +81,18 @@ func toAllergies(p patient.Patient) []Resource {
 	}
 	mk := func(id string, code *CodeableConcept) AllergyIntolerance {
 		return AllergyIntolerance{
-			base:               newBase("AllergyIntolerance", id, p.Version, p.UpdatedAt),
-			ClinicalStatus:     concept(systemAllergyClin, "active", "Active"),
-			VerificationStatus: concept(systemAllergyVer, "confirmed", "Confirmed"),
-			Code:               code, Patient: ref("Patient", p.ID), RecordedDate: recorded, Recorder: recorder,
+			base: newBase("AllergyIntolerance", id, p.Version, p.UpdatedAt),
+			// The record says no certainty of a listed allergy (a patient's word, a reaction
+			// seen, a test): verificationStatus, 0..1, is left out rather than claimed.
+			ClinicalStatus: concept(systemAllergyClin, "active", "Active"),
+			Code:           code, Patient: ref("Patient", p.ID), RecordedDate: recorded, Recorder: recorder,
 		}
 	}
 	switch h.AllergyStatus {
 	case patient.AllergiesNone:
 		nka := mk(pid+"-nka", noKnownAllergy)
+		// "No known allergy" is asserted as US Core's examples do: active, confirmed.
+		nka.VerificationStatus = concept(systemAllergyVer, "confirmed", "Confirmed")
 		nka.claim(profileAllergy, allergyConforms(nka))
 		return []Resource{nka}
 	case patient.AllergiesListed:

@@ -29,7 +29,7 @@ var typeObservation = resourceType{
 }
 
 // observationPlan reads an Observation search: the vital signs of visit records, then the
-// laboratory results of orders (ids lab-{order}-{result}), each side read only by who may
+// laboratory results of orders (ids lab-{order}-{analyte}), each side read only by who may
 // read its category (ReadAccess); a search asking only for categories the caller may not
 // read is refused, naming them.
 func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
@@ -48,7 +48,7 @@ func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchP
 	if _, given := q.ids(); given {
 		keep = func(list []Resource) []Resource { return keepIDs(list, q.values["_id"]) }
 	}
-	// The laboratory side: the same patient, ids of the form lab-{order}-{result}, the date
+	// The laboratory side: the same patient, ids of the form lab-{order}-{analyte}, the date
 	// of each result.
 	var orders []int64
 	labMatch := match
@@ -166,8 +166,14 @@ func toLabObservations(o result.Order) []Resource {
 			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
 		}
 		if obs.Status == "cancelled" {
-			// The order was closed before this result was reported: why, in the order's words.
+			// The order was closed after a preliminary result: that value is withdrawn, so
+			// none is given (nor its flag or range) — only why, in the order's words. The
+			// value stays readable in the Observation's history.
 			obs.Note = []Annotation{{Text: closedNote(o)}}
+			obs.DataAbsentReason = withdrawnValue(o)
+			obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
+			out = append(out, obs)
+			continue
 		}
 		switch {
 		case x.Value != nil:

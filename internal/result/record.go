@@ -111,16 +111,19 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		if err != nil {
 			return err
 		}
-		replaced, was := map[string]int64{}, map[string]string{}
+		replaced, was := map[string]int64{}, map[string]Result{}
 		for _, r := range current {
-			replaced[r.Analyte], was[r.Analyte] = r.ID, r.Status
+			replaced[r.Analyte], was[r.Analyte] = r.ID, r
 		}
 		for _, r := range rows {
 			// After the order is final, a value replacing a final (or corrected) one corrects
 			// it; one replacing a preliminary value, or of an analyte not yet reported, is
-			// final, never a correction of something never reported.
+			// final, never a correction of something never reported; one sent again as it was
+			// (the correction form sends every result) keeps its status: it was not wrong.
 			rowStatus := status
-			if prior := was[r.Analyte]; status == Corrected && prior != Final && prior != Corrected {
+			if prior, ok := was[r.Analyte]; status == Corrected && ok && sameReading(prior, r) {
+				rowStatus = prior.Status
+			} else if status == Corrected && prior.Status != Final && prior.Status != Corrected {
 				rowStatus = Final
 			}
 			var replaces any
@@ -528,4 +531,12 @@ func earlierValues(ctx context.Context, tx *sql.Tx, patientID int64, analyte str
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// sameReading reports whether a result says what an earlier one of its analyte said: the
+// same value, limit, unit, answer, text and the laboratory's range.
+func sameReading(a, b Result) bool {
+	same := func(x, y *string) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	return same(a.Value, b.Value) && a.Comparator == b.Comparator && a.Unit == b.Unit && a.Answer == b.Answer && a.Text == b.Text &&
+		same(a.Range.Low, b.Range.Low) && same(a.Range.High, b.Range.High)
 }

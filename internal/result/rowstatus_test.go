@@ -28,6 +28,9 @@ func TestEachRowHasItsOwnStatus(t *testing.T) {
 			{true, "", []map[string]any{{"analyte": "NA", "unit": "mmol/L", "value": "140"}}},
 			{true, "Sample mislabelled", []map[string]any{{"analyte": "NA", "unit": "mmol/L", "value": "138"},
 				{"analyte": "CL", "unit": "mmol/L", "value": "102"}, {"analyte": "K", "unit": "mmol/L", "value": "4.1"}}},
+			// The correction form sends every result again: only what changed is corrected.
+			{true, "Potassium haemolysed", []map[string]any{{"analyte": "NA", "unit": "mmol/L", "value": "138"},
+				{"analyte": "CL", "unit": "mmol/L", "value": "102"}, {"analyte": "K", "unit": "mmol/L", "value": "3.9"}}},
 		}
 		for i, s := range steps {
 			var d order
@@ -44,15 +47,15 @@ func TestEachRowHasItsOwnStatus(t *testing.T) {
 			got[x.Analyte] = x.Status
 		}
 		for _, row := range []struct{ analyte, status, why string }{
-			{"NA", "corrected", "replaces a final value"},
-			{"CL", "final", "replaces a preliminary value never made final"},
-			{"K", "final", "first reported in the correction"},
+			{"NA", "corrected", "corrected once, sent again unchanged: still the corrected value"},
+			{"CL", "final", "replaces a preliminary value never made final, then sent again unchanged"},
+			{"K", "corrected", "first reported in a correction, then corrected"},
 		} {
 			if got[row.analyte] != row.status {
 				t.Errorf("%s (%s): %q, want %q", row.analyte, row.why, got[row.analyte], row.status)
 			}
 		}
-		if d.Corrections != 1 || d.Status != "final" {
+		if d.Corrections != 2 || d.Status != "final" {
 			t.Errorf("the order: %d corrections, %s", d.Corrections, d.Status)
 		}
 	})
