@@ -36,7 +36,9 @@ func conditionPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPla
 }
 
 // toConditions are a visit's diagnoses ("{appointment}-{n}"): confirmed once the visit is
-// signed, provisional while it is a draft.
+// signed, provisional while it is a draft. A visit diagnosis says what was found that day,
+// not whether it is still so: it has no clinicalStatus (0..1 for an encounter diagnosis in
+// R4, con-3, and US Core), where "active" would show a cold of years ago as a current problem.
 func toConditions(rec appointment.Record) []Resource {
 	if rec.Content == nil {
 		return nil
@@ -57,7 +59,6 @@ func toConditions(rec appointment.Record) []Resource {
 		}
 		c := Condition{
 			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
-			ClinicalStatus:     concept(systemCondClinical, "active", "Active"),
 			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
 			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
 		}
