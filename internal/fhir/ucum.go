@@ -25,10 +25,29 @@ var ucumCodes = map[string]string{
 	"×10⁹/L": "10*9/L", "×10¹²/L": "10*12/L", "×10³/µL": "10*3/uL", "×10⁶/µL": "10*6/uL", "mL/min/1.73 m²": "mL/min/{1.73_m2}",
 }
 
+// litre and powers rewrite the two spellings of a unit that analysers and other systems send
+// beside the table's: the litre in lower case (UCUM has both "l" and "L" for it, and the
+// table keeps "L") and a power of ten written 10^9, 10E9 or x10^9 (UCUM writes 10*9).
+var (
+	litre  = strings.NewReplacer("/l", "/L", "ml", "mL", "dl", "dL", "ul", "uL", "µl", "µL", "μl", "μL")
+	powers = strings.NewReplacer("x10^", "10*", "×10^", "10*", "*10^", "10*", "10^", "10*", "10E", "10*", "10e", "10*")
+)
+
+// ucumOf is unit's UCUM code, when the table knows the unit as written or in one of the
+// spellings litre and powers undo.
+func ucumOf(unit string) (string, bool) {
+	unit = strings.TrimSpace(unit)
+	if code, ok := ucumCodes[unit]; ok {
+		return code, true
+	}
+	code, ok := ucumCodes[powers.Replace(litre.Replace(strings.ReplaceAll(unit, " ", "")))]
+	return code, ok
+}
+
 // labQuantity is a result's amount in unit: coded in UCUM, with the unit written as people
 // read it, when the table knows the unit; the unit's text alone when it does not.
 func labQuantity(value float64, unit string) *Quantity {
-	code, ok := ucumCodes[strings.TrimSpace(unit)]
+	code, ok := ucumOf(unit)
 	if !ok {
 		return &Quantity{Value: value, Unit: unit}
 	}

@@ -58,13 +58,16 @@ func TestEveryCatalogueUnitIsUCUM(t *testing.T) {
 		{"µmol/L", "umol/L", "µmol/L"}, {"μmol/L", "umol/L", "µmol/L"}, {"umol/L", "umol/L", "µmol/L"}, {"mIU/L", "m[IU]/L", "mIU/L"},
 		{"m[IU]/L", "m[IU]/L", "mIU/L"}, {"×10⁹/L", "10*9/L", "×10⁹/L"}, {"mEq/L", "meq/L", "mEq/L"}, {"mg/dL{BUN}", "mg/dL{BUN}", "mg/dL"},
 		{"{INR}", "{INR}", ""}, {" mmol/L ", "mmol/L", "mmol/L"},
+		// Spellings analysers and other systems send: UCUM's lower-case litre, powers of ten.
+		{"mmol/l", "mmol/L", "mmol/L"}, {"umol/l", "umol/L", "µmol/L"}, {"g/dl", "g/dL", "g/dL"}, {"10^9/L", "10*9/L", "×10⁹/L"},
+		{"x10^9/l", "10*9/L", "×10⁹/L"}, {"10E12/L", "10*12/L", "×10¹²/L"}, {"10^3/ul", "10*3/uL", "×10³/µL"}, {"x 10^9/L", "10*9/L", "×10⁹/L"},
 	}
 	for _, c := range cases {
 		if q := labQuantity(2, c.typed); q.System != systemUCUM || q.Code != c.code || q.Unit != c.unit {
 			t.Errorf("%q as %+v, want code %q, unit %q", c.typed, q, c.code, c.unit)
 		}
 	}
-	for _, free := range []string{"IU/ml", "cells/hpf", "titre", "mmol/l "} {
+	for _, free := range []string{"IU/ml", "cells/hpf", "titre", "mmol/dm3", "10^9"} {
 		if q := labQuantity(3, free); q.System != "" || q.Code != "" || q.Unit != free {
 			t.Errorf("free text %q claimed as %+v", free, q)
 		}
