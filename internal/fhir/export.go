@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -405,10 +406,31 @@ func commaList(q url.Values, name string) []string {
 	return out
 }
 
+// unsupportedExport are the Bulk Data IG's optional kick-off parameters the export does not
+// implement.
+var unsupportedExport = []string{"_elements", "includeAssociatedData"}
+
+// ignoredExport takes the unsupported parameters out of q when the client asked for lenient
+// handling (Bulk Data IG, kick-off: a server MAY then process the request without them), and
+// names what it took out; without it, exportParams refuses them.
+func ignoredExport(r *http.Request, q url.Values) []string {
+	if !strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=lenient") {
+		return nil
+	}
+	var ignored []string
+	for _, name := range unsupportedExport {
+		if q.Has(name) {
+			ignored = append(ignored, name)
+			q.Del(name)
+		}
+	}
+	return ignored
+}
+
 // exportParams reads a kick-off's parameters (but patient: exportPatients) into a spec.
 func exportParams(q url.Values, p *auth.Principal) (ExportSpec, error) {
 	var spec ExportSpec
-	for _, name := range []string{"_elements", "includeAssociatedData"} {
+	for _, name := range unsupportedExport {
 		if q.Has(name) {
 			return spec, &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.export_parameter", Args: []any{name}, Expression: name}
 		}
@@ -536,6 +558,8 @@ func (h *Handler) kickOff(level string) http.HandlerFunc {
 			WriteError(w, r, err)
 			return
 		}
+		asked := maps.Clone(q) // the audit names what was asked, ignored parameters too
+		ignored := ignoredExport(r, q)
 		spec, err := exportParams(q, p)
 		if err != nil {
 			WriteError(w, r, err)
@@ -574,8 +598,8 @@ func (h *Handler) kickOff(level string) http.HandlerFunc {
 		}
 		// The audit names every parameter, a POST body's too.
 		detail := r.Method + " " + r.URL.Path
-		if len(q) > 0 {
-			detail += "?" + q.Encode()
+		if len(asked) > 0 {
+			detail += "?" + asked.Encode()
 		}
 		if err := h.audited(r, "fhir.bulk.export", "bulk_export", job.Job, 0, detail); err != nil {
 			WriteError(w, r, err)
@@ -583,7 +607,17 @@ func (h *Handler) kickOff(level string) http.HandlerFunc {
 		}
 		go h.runExport(id, spec)
 		w.Header().Set("Content-Location", h.baseURL(r)+"/bulkdata/"+job.Job)
-		w.WriteHeader(http.StatusAccepted)
+		if len(ignored) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		// The kick-off's answer may carry an OperationOutcome: it names what was ignored.
+		oo := &OperationOutcome{base: base0("OperationOutcome")}
+		for _, name := range ignored {
+			oo.Issue = append(oo.Issue, Issue{Severity: "warning", Code: "not-supported", Expression: []string{name},
+				Diagnostics: i18n.T(i18n.FromRequest(r), "fhir.export_ignored", name)})
+		}
+		respond(w, http.StatusAccepted, oo)
 	}
 }
 

@@ -318,6 +318,17 @@ func TestExportKickOffByPost(t *testing.T) {
 		} {
 			refused(t, admin, tc.method, tc.path, tc.body, tc.status, tc.mention)
 		}
+		// Under lenient handling the unsupported parameters are ignored, and the kick-off's
+		// answer names them (Bulk Data IG, kick-off request).
+		admin.Header.Set("Prefer", "respond-async, handling=lenient")
+		r := admin.Do("POST", "/fhir/R4/$export", parameters("_elements", "id"))
+		admin.Header.Del("Prefer")
+		if r.Status != http.StatusAccepted || r.Header.Get("Content-Location") == "" || !strings.Contains(string(r.Body), `"expression":["_elements"]`) {
+			t.Errorf("lenient _elements: %d %s", r.Status, r.Body)
+		} else if oo := validResource(t, r.Body); oo["resourceType"] != "OperationOutcome" {
+			t.Errorf("lenient _elements: %s", r.Body)
+		}
+		admin.Do("DELETE", relative(t, r.Header.Get("Content-Location")), nil) // an export left running would hold the next kick-off
 		// Without respond-async nothing starts, POST or GET.
 		if r := admin.Do("POST", "/fhir/R4/$export", parameters("_type", "Patient")); r.Status != http.StatusBadRequest {
 			t.Errorf("POST without Prefer: %d", r.Status)
