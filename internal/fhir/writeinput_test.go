@@ -119,6 +119,9 @@ func TestWritesKeepWhatTheWriterReads(t *testing.T) {
 				{elementCase{"FOLLOWUP", func(a map[string]any) { a["appointmentType"] = coding(v20276, "FOLLOWUP", "") }, http.StatusCreated, ""}, "follow-up", ""},
 				{elementCase{"WALKIN", func(a map[string]any) { a["appointmentType"] = coding(v20276, "WALKIN", "") }, http.StatusCreated, ""}, "walk-in", ""},
 				{elementCase{"ROUTINE", func(a map[string]any) { a["appointmentType"] = coding(v20276, "ROUTINE", "") }, http.StatusCreated, ""}, "new", ""},
+				{elementCase{"WALKIN with its own text", func(a map[string]any) {
+					a["appointmentType"] = map[string]any{"coding": []any{map[string]any{"system": v20276, "code": "WALKIN"}}, "text": "Walk-in visit"}
+				}, http.StatusCreated, ""}, "walk-in", ""},
 				{elementCase{"no type", func(a map[string]any) { delete(a, "appointmentType") }, http.StatusCreated, ""}, "new", ""},
 				{elementCase{"CHECKUP", func(a map[string]any) { a["appointmentType"] = coding(v20276, "CHECKUP", "") }, http.StatusUnprocessableEntity, ""}, "", ""},
 				{elementCase{"a type by its display", func(a map[string]any) {

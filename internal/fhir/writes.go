@@ -353,14 +353,12 @@ var appointmentTypes = map[string]string{"FOLLOWUP": "follow-up", "WALKIN": "wal
 
 const systemApptReason = "http://terminology.hl7.org/CodeSystem/v2-0276"
 
-// appointmentType is the book's type of a written appointmentType: its text, a v2-0276
-// code, else a coding's display (which the book then checks); "new" only when none is sent.
+// appointmentType is the book's type of a written appointmentType: a v2-0276 code first (a
+// system's text beside it, "Follow-up visit", is its own wording of the code), else its text
+// or a coding's display (which the book then checks); "new" only when none is sent.
 func appointmentType(c *CodeableConcept) (string, error) {
 	if c == nil {
 		return "new", nil
-	}
-	if c.Text != "" {
-		return c.Text, nil
 	}
 	for _, x := range c.Coding {
 		if t, ok := appointmentTypes[x.Code]; ok && x.System == systemApptReason {
