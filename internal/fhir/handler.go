@@ -245,13 +245,20 @@ func negotiate(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if r.ContentLength != 0 && r.Method != http.MethodGet {
-			if ct := r.Header.Get("Content-Type"); !isJSON(ct) {
+			if ct := r.Header.Get("Content-Type"); !isJSON(ct) && !isSearchForm(r, ct) {
 				WriteError(w, r, &Error{Status: http.StatusUnsupportedMediaType, Code: "not-supported", Key: "fhir.json_only"})
 				return
 			}
 		}
 		next(w, r)
 	}
+}
+
+// isSearchForm reports whether r is a search's POST form (formSearch): the one body that is
+// not JSON.
+func isSearchForm(r *http.Request, mediaType string) bool {
+	t, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(mediaType)), ";")
+	return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/_search") && strings.TrimSpace(t) == "application/x-www-form-urlencoded"
 }
 
 func isJSON(mediaType string) bool {

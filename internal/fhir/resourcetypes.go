@@ -2,7 +2,9 @@ package fhir
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/url"
 	"slices"
 
 	"emr/internal/appointment"
@@ -119,6 +121,39 @@ func (h *Handler) searchOf(t resourceType) http.HandlerFunc {
 	}
 }
 
+// maxSearchForm bounds a POST search's form body: a search's parameters, not a payload.
+const maxSearchForm = 64 << 10
+
+// formSearch is the POST form of a search (FHIR R4 search, 3.1.1.3): its parameters in an
+// application/x-www-form-urlencoded body, the URL's beside them (each repeated parameter
+// narrowing, as in the URL). The search then runs as the GET of both, so its links are GET
+// links a client can follow.
+func formSearch(search http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 && !isSearchForm(r, r.Header.Get("Content-Type")) {
+			WriteError(w, r, &Error{Status: http.StatusUnsupportedMediaType, Code: "not-supported", Key: "fhir.search_form"})
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSearchForm))
+		if err != nil {
+			WriteError(w, r, &Error{Status: http.StatusRequestEntityTooLarge, Code: "too-costly", Key: "fhir.search_form_size", Args: []any{maxSearchForm >> 10}})
+			return
+		}
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			WriteError(w, r, invalid("fhir.search_form", "body"))
+			return
+		}
+		q := r.URL.Query()
+		for name, values := range form {
+			q[name] = append(q[name], values...)
+		}
+		get := r.Clone(r.Context())
+		get.Method, get.URL.RawQuery, get.Body, get.ContentLength = http.MethodGet, q.Encode(), http.NoBody, 0
+		search(w, get)
+	}
+}
+
 // clinicPlan is the search of the clinic's one resource (Organization, Location): it alone,
 // when it meets the search, or nothing.
 func clinicPlan(of func(h *Handler, c settings.Clinic) Resource) func(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
@@ -157,7 +192,8 @@ func (t resourceType) routes(h *Handler) []auth.Route {
 	}
 	var out []auth.Route
 	if t.plan != nil {
-		out = append(out, route("GET", "", a, auth.ActSearch, h.searchOf(t)))
+		out = append(out, route("GET", "", a, auth.ActSearch, h.searchOf(t)),
+			route("POST", "/_search", a, auth.ActSearch, formSearch(h.searchOf(t))))
 	}
 	var tv typeVersions
 	if t.versions != nil {
