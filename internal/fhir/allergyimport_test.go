@@ -23,11 +23,17 @@ func TestAllergiesKeepTheirNegation(t *testing.T) {
 		for _, row := range []struct {
 			family, allergy, history string
 		}{
+			// R4 AllergyIntolerance.verificationStatus "refuted": "disputed or disproven with a sufficient level of clinical certainty".
 			{"Refuted", `"code":{"text":"penicillin"}` + verified("refuted"), `"allergy_status":"unknown"`},
+			// R4 allergyintolerance-verification "entered-in-error": "the statement was entered in error and is not valid".
 			{"Erroneous", `"code":{"text":"latex"}` + verified("entered-in-error"), `"allergy_status":"unknown"`},
+			// R4 "unconfirmed": "a low level of certainty" — still a risk, so kept as an allergy (the cautious side, ADR 38).
 			{"Unconfirmed", `"code":{"text":"aspirin"}` + verified("unconfirmed"), `aspirin`},
+			// SNOMED CT 716186003 No known allergy; US Core AllergyIntolerance guidance: "no known allergies" is a code, asserted.
 			{"Nka", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"716186003"}]}`, `"allergy_status":"none"`},
-			// No known drug (food) allergy is neither an allergy to list nor "none known".
+			// No known drug (food) allergy is neither an allergy to list nor "none known": SNOMED CT
+			// 409137002 and 429625007 are situations about one kind of substance (SNOMED CT browser,
+			// "Situation with explicit context"; IPS AllergyIntolerance absent-or-unknown value set).
 			{"Nkda", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"409137002","display":"No known drug allergy"}]}`, `"allergy_status":"unknown"`},
 			{"Nkfa", `"code":{"coding":[{"system":"http://snomed.info/sct","code":"429625007","display":"No known food allergy"}]}`, `"allergy_status":"unknown"`},
 		} {
