@@ -211,6 +211,16 @@ var clinicalCases = []clinicalCase{
 	{name: "course over", evidence: "a 7-day course 20 days ago", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 20}}, lines: []string{"Co-amoxiclav 625 mg"}},
 	{name: "course running, other product", evidence: "different products of one substance", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 2}}, lines: []string{"Augmentin 625 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "same product, supply unknown", evidence: "perhaps a refill: shown, no reason", current: []caseCurrent{{"Omeprazole 20 mg", "", 5}}, lines: []string{"Omeprazole 20 mg"}, want: []string{"0:duplicate_recent:low"}},
+	// Short courses are caught while they run, from the day they are written (clinic-day
+	// review 2026-11-28, M2: ibuprofen × 5 days written again the same afternoon).
+	{name: "1-day course, same day", evidence: "M2: a single-dose course taken twice", current: []caseCurrent{{"Ciprofloxacin 500 mg", "1 day", 0}}, lines: []string{"Ciprofloxacin 500 mg"}, want: []string{"0:duplicate_recent:high"}},
+	{name: "1-day course, next day", evidence: "its supply has run", current: []caseCurrent{{"Ciprofloxacin 500 mg", "1 day", 1}}, lines: []string{"Ciprofloxacin 500 mg"}},
+	{name: "3-day course, same day", evidence: "M2: azithromycin × 3 days re-applied from a set", current: []caseCurrent{{"Azithromycin 500 mg", "3 days", 0}}, lines: []string{"Azithromycin 500 mg"}, want: []string{"0:duplicate_recent:high"}},
+	{name: "5-day course, same day", evidence: "M2: ibuprofen × 5 days", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 0}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_recent:high"}},
+	{name: "5-day course, last day", evidence: "a short course is never a refill", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 4}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_recent:high"}},
+	{name: "5-day course, over", evidence: "its supply has run", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 5}}, lines: []string{"Ibuprofen 400 mg"}},
+	{name: "7-day course, day 3", evidence: "M2: amoxicillin × 7 days", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 3}}, lines: []string{"Amoxicillin 500 mg"}, want: []string{"0:duplicate_recent:high"}},
+	{name: "7-day course, last day", evidence: "a short course is never a refill", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 6}}, lines: []string{"Amoxicillin 500 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "warfarin running, apixaban", evidence: "two anticoagulants", current: []caseCurrent{{"Warfarin 5 mg", "30 days", 10}}, lines: []string{"Apixaban 5 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "Russian duration", evidence: "«1 мес» read as 30 days", current: []caseCurrent{{"Амлодипин 5 мг", "1 мес", 26}}, lines: []string{"Амлодипин 5 мг"}},
 

@@ -2,6 +2,7 @@ package prescription_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"testing"
 	"time"
@@ -20,10 +21,15 @@ func TestPrescriptionRules(t *testing.T) {
 		ru.SetCookie("language", "ru")
 		visit := fmt.Sprintf("/api/appointments/%d/prescriptions", s.apptID)
 		booked := 0
-		// draft is a prescription of a visit of its own, not printed.
+		// draft is a prescription of a visit of its own, not printed, each of another medicine:
+		// the same course printed twice for the patient would be a duplicate to override.
+		medicines := []string{"Amoxicillin 500 mg capsule", "Paracetamol 500 mg tablet", "Cetirizine 10 mg tablet", "Omeprazole 20 mg capsule",
+			"Metformin 500 mg tablet", "Folic acid 5 mg tablet", "Amlodipine 5 mg tablet", "Salbutamol inhaler 100 mcg"}
 		draft := func(t *testing.T) apitest.Vars {
 			booked++
-			p := s.write(t, s.book(t, time.Now().UTC().Add(time.Duration(2+booked)*time.Hour)), amoxicillin)
+			line := maps.Clone(amoxicillin)
+			line["medicine"] = medicines[booked%len(medicines)]
+			p := s.write(t, s.book(t, time.Now().UTC().Add(time.Duration(2+booked)*time.Hour)), line)
 			return apitest.Vars{"rx": p.ID, "version": p.Version}
 		}
 		// perKg is a draft whose child's dose is still written per kilogram.

@@ -44,7 +44,8 @@ const (
 	keyUnrecorded   = "allergy:not-recorded"
 	recentDays      = 30 // a prescription whose supply is not known counts as taken this long
 	currentDays     = 90 // the patient's current medicines, for interactions
-	refillDays      = 7  // the same product written when its supply is this close to its end is a refill
+	refillDays      = 7  // the same product written when its supply is this close to its end is a refill…
+	refillCourse    = 28 // …of a course this long: a shorter course written again is a second course
 	maxReasonLength = 500
 )
 
@@ -282,8 +283,9 @@ func interactionFinding(r catalogue.Interaction, i int, other string) Finding {
 
 // recentFindings are line i's duplicates of, and interactions with, the patient's other
 // prescriptions. A prescription counts as being taken until its supply runs out (30 days
-// when its duration cannot be read); the same product written again near the end of its
-// supply is a refill, not a duplicate.
+// when its duration cannot be read); the same product written again near the end of a long
+// course's supply is a refill, not a duplicate. A short course (5 days of ibuprofen) is
+// never a refill: written again while it runs, it is a second course taken beside the first.
 func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Profile, d describer) []Finding {
 	var out []Finding
 	today := in.now.In(in.loc)
@@ -299,7 +301,7 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			}
 			tier := catalogue.TierHigh
 			if sameProduct(line, other) {
-				if known && end.Sub(today) <= refillDays*24*time.Hour {
+				if known && other.supply >= refillCourse && end.Sub(today) <= refillDays*24*time.Hour {
 					continue
 				}
 				if !known {
