@@ -448,11 +448,19 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 				t.Fatalf("prescription: %d %s", r.Status, r.Body)
 			}
 		}
+		// A visit's draft, never handed to the patient, is no medicine taken (clinic-day review, m4).
+		if r := s.doctor.Do("POST", fmt.Sprintf("/api/appointments/%d/prescriptions", s.visitID), map[string]any{"items": []any{map[string]any{
+			"medicine": "Paracetamol 500 mg tablet", "dose": "1 tablet", "frequency": "every 6 hours if needed", "duration": "5 days", "quantity": "20"}}}); r.Status != http.StatusCreated {
+			t.Fatalf("draft: %d %s", r.Status, r.Body)
+		}
 		body := issue()
 		for _, want := range []string{"Penicillin — anaphylaxis, severe", "Metformin 500 mg tablet, 1 tablet, twice daily (since ", "Amlodipine 5 mg tablet, 1 tablet, once daily (since "} {
 			if !strings.Contains(body, want) {
 				t.Errorf("the referral does not say %q:\n%s", want, body)
 			}
+		}
+		if strings.Contains(body, "Paracetamol") {
+			t.Errorf("the referral lists a draft prescription:\n%s", body)
 		}
 	})
 }
