@@ -25,6 +25,7 @@ type clinic struct {
 	admin, doctor, nurse, clerk *apitest.Client
 	patientID, nkaID, visitID   int64
 	mrn                         string
+	visitAt                     time.Time // when the clinic's visit starts: its vitals are dated that day
 }
 
 func newClinic(t *testing.T, db *database.DB) *clinic {
@@ -59,7 +60,7 @@ func newClinic(t *testing.T, db *database.DB) *clinic {
 		t.Fatalf("book: %d %s", r.Status, r.Body)
 	}
 	r.JSON(t, &a)
-	c.visitID = a.ID
+	c.visitID, c.visitAt = a.ID, at
 	path := fmt.Sprintf("/api/appointments/%d", a.ID)
 	c.clerk.Do("POST", path+"/arrive", map[string]any{})
 	if r := c.nurse.Do("PUT", path+"/visit/vitals", map[string]any{"version": 0, "vitals": map[string]any{
@@ -1157,7 +1158,7 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		vital := func(loinc string, value float64, unit string) map[string]any {
 			return map[string]any{"resourceType": "Observation", "status": "final", "category": []any{map[string]any{"coding": []any{map[string]any{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "vital-signs"}}}},
 				"code": map[string]any{"coding": []any{map[string]any{"system": "http://loinc.org", "code": loinc}}}, "subject": map[string]any{"reference": fmt.Sprintf("Patient/%d", c.patientID)},
-				"encounter": map[string]any{"reference": visit}, "effectiveDateTime": time.Now().UTC().Format(time.RFC3339),
+				"encounter": map[string]any{"reference": visit}, "effectiveDateTime": c.visitAt.Format(time.RFC3339),
 				"valueQuantity": map[string]any{"value": value, "unit": unit, "system": "http://unitsofmeasure.org", "code": unit}}
 		}
 		// A create adds a vital the visit does not have yet (one it has is changed by an update):
@@ -1206,8 +1207,20 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		pulse := vital("8867-4", 80, "/min")
 		pulse["meta"] = map[string]any{"profile": []string{"http://hl7.org/fhir/StructureDefinition/heartrate"}}
 		pulse["extension"] = []any{map[string]any{"url": "https://example.org/fhir/device-id", "valueString": "monitor-7"}}
-		if _, r := send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusCreated); r.Header.Get("X-FHIR-Dropped") != "Observation.extension[0], Observation.effectiveDateTime" { // measured now, kept at the visit's time
+		pulse["effectiveDateTime"] = otherTimeSameDay(c.visitAt).Format(time.RFC3339)
+		if _, r := send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusCreated); r.Header.Get("X-FHIR-Dropped") != "Observation.extension[0], Observation.effectiveDateTime" { // measured that day, kept at the visit's time
 			t.Errorf("an Observation's extension: dropped %q", r.Header.Get("X-FHIR-Dropped"))
+		}
+		// A vital dated another day than its visit's is refused, naming the visit's day; in a
+		// transaction as well.
+		late := vital("8867-4", 80, "/min")
+		late["effectiveDateTime"] = c.visitAt.AddDate(0, 0, 1).Format(time.RFC3339)
+		day := c.visitAt.In(time.Local).Format(time.DateOnly)
+		if oo, _ := send(t, nurse, "POST", "/fhir/R4/Observation", late, nil, http.StatusUnprocessableEntity); !strings.Contains(fmt.Sprint(oo), "visit is on "+day) {
+			t.Errorf("a vital of the next day: %v", oo)
+		}
+		if oo, _ := send(t, nurse, "POST", "/fhir/R4", bundleOf("transaction", writeEntry("", late, "POST", "Observation")), nil, http.StatusUnprocessableEntity); !strings.Contains(fmt.Sprint(oo), day) {
+			t.Errorf("a vital of the next day in a transaction: %v", oo)
 		}
 		pulse["modifierExtension"] = pulse["extension"]
 		send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusUnprocessableEntity)
