@@ -25,6 +25,7 @@ type clinic struct {
 	admin, doctor, nurse, clerk *apitest.Client
 	patientID, nkaID, visitID   int64
 	mrn                         string
+	visitAt                     time.Time // when the clinic's visit starts: its vitals are dated that day
 }
 
 func newClinic(t *testing.T, db *database.DB) *clinic {
@@ -59,7 +60,7 @@ func newClinic(t *testing.T, db *database.DB) *clinic {
 		t.Fatalf("book: %d %s", r.Status, r.Body)
 	}
 	r.JSON(t, &a)
-	c.visitID = a.ID
+	c.visitID, c.visitAt = a.ID, at
 	path := fmt.Sprintf("/api/appointments/%d", a.ID)
 	c.clerk.Do("POST", path+"/arrive", map[string]any{})
 	if r := c.nurse.Do("PUT", path+"/visit/vitals", map[string]any{"version": 0, "vitals": map[string]any{
@@ -830,22 +831,29 @@ func (c *clinic) wholeRecord(t *testing.T) {
 	path := fmt.Sprintf("/api/appointments/%d", c.visitID)
 	r := c.doctor.Do("PUT", path+"/visit", map[string]any{"version": 2, "chief_complaint": "Headache",
 		"vitals":    map[string]any{"bp_systolic": 150, "bp_diastolic": 95, "heart_rate": 88, "temperature": 36.8, "spo2": 98, "weight": 70, "height": 175},
-		"diagnoses": []map[string]any{{"code": "I10", "primary": true}, {"text": "Tension headache"}}, "orders": []map[string]any{{"code": "BMP", "note": "fasting"}}})
+		"diagnoses": []map[string]any{{"code": "I10", "primary": true}, {"text": "Tension headache"}},
+		"orders":    []map[string]any{{"code": "BMP", "note": "fasting"}, {"code": "XR-CHEST"}, {"code": "ECG"}}})
 	if r.Status != http.StatusOK {
 		t.Fatalf("order: %d %s", r.Status, r.Body)
 	}
 	var orders struct {
 		Data []struct {
 			ID      int64
+			Test    string
 			Version int
 		}
 	}
 	c.nurse.Do("GET", path+"/orders", nil).JSON(t, &orders)
-	o := orders.Data[0]
-	c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
-	if r := c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": o.Version + 1, "final": true,
-		"results": []map[string]any{{"analyte": "GLU", "value": "126", "unit": "mg/dL"}}}); r.Status != http.StatusOK {
-		t.Fatalf("result: %d %s", r.Status, r.Body)
+	// A laboratory result, an imaging study's report and an ECG's: one Observation of each
+	// category of results, and a report of each kind.
+	results := map[string]map[string]any{"BMP": {"analyte": "GLU", "value": "126", "unit": "mg/dL"},
+		"XR-CHEST": {"analyte": "REPORT", "text": "No focal consolidation."}, "ECG": {"analyte": "REPORT", "text": "Sinus rhythm, 72/min."}}
+	for _, o := range orders.Data {
+		c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
+		if r := c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": o.Version + 1, "final": true,
+			"results": []map[string]any{results[o.Test]}}); r.Status != http.StatusOK {
+			t.Fatalf("result of %s: %d %s", o.Test, r.Status, r.Body)
+		}
 	}
 	if r := c.doctor.Do("POST", path+"/prescriptions", map[string]any{"items": []any{map[string]any{"medicine": "Cetirizine 10 mg tablet", "dose": "1 tablet",
 		"frequency": "once daily", "duration": "5 days", "quantity": "5", "unit": "tablet"}}}); r.Status != http.StatusCreated {
@@ -861,7 +869,8 @@ func (c *clinic) wholeRecord(t *testing.T) {
 }
 
 // TestFHIRTheWholeRecord: the rest of a patient's record — the laboratory order and its
-// result, the prescription's line, the issued certificate with its page, the appointment,
+// result, the X-ray's and the ECG's reports (imaging and procedure results, each with its
+// report, found by category with or without its system), the prescription's line, the issued certificate with its page, the appointment,
 // the doctor and the clinic — each valid, searchable by patient, and all of it in
 // Patient/$everything, less what the caller may not read.
 func TestFHIRTheWholeRecord(t *testing.T) {
@@ -872,7 +881,7 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		api, _ := c.token(t, "doc", "")
 		p := fmt.Sprintf("patient=%d", c.patientID)
 		sr := entries(get(t, api, "/fhir/R4/ServiceRequest?"+p, http.StatusOK))
-		if len(sr) != 1 || sr[0]["status"] != "completed" || sr[0]["intent"] != "order" {
+		if len(sr) != 3 || sr[0]["status"] != "completed" || sr[0]["intent"] != "order" {
 			t.Errorf("service requests: %v", sr)
 		}
 		labs := entries(get(t, api, "/fhir/R4/Observation?"+p+"&category=laboratory", http.StatusOK))
@@ -881,11 +890,39 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 			t.Errorf("laboratory observations: %v", labs)
 		}
 		get(t, api, "/fhir/R4/Observation/"+labs[0]["id"].(string), http.StatusOK)
+		studies := func(kind, query string) []map[string]any {
+			return entries(get(t, api, "/fhir/R4/"+kind+"?"+p+"&"+query, http.StatusOK))
+		}
+		for _, q := range []string{"category=imaging", "category=http://terminology.hl7.org/CodeSystem/observation-category|imaging"} {
+			if got := studies("Observation", q); len(got) != 1 || got[0]["valueString"] != "No focal consolidation." {
+				t.Errorf("Observation?%s: %v", q, got)
+			}
+		}
+		if got := studies("Observation", "category=procedure"); len(got) != 1 || got[0]["valueString"] != "Sinus rhythm, 72/min." {
+			t.Errorf("procedure observations: %v", got)
+		}
+		for _, q := range []string{"category=RAD", "category=http://terminology.hl7.org/CodeSystem/v2-0074|RAD", "category=LP29684-5", "category=http://loinc.org|LP29684-5"} {
+			got := studies("DiagnosticReport", q)
+			if len(got) != 1 || got[0]["conclusion"] != "No focal consolidation." || got[0]["status"] != "final" ||
+				!strings.Contains(fmt.Sprint(got[0]["meta"]), "us-core-diagnosticreport-note") || strings.Contains(fmt.Sprint(got[0]["meta"]), "-lab") {
+				t.Errorf("DiagnosticReport?%s: %v", q, got)
+			}
+		}
+		for _, q := range []string{"category=EC", "category=http://loinc.org|LP29708-2"} {
+			if got := studies("DiagnosticReport", q); len(got) != 1 || got[0]["conclusion"] != "Sinus rhythm, 72/min." {
+				t.Errorf("DiagnosticReport?%s: %v", q, got)
+			}
+		}
+		for _, q := range []string{"category=http://loinc.org|RAD", "category=CUS"} {
+			if got := studies("DiagnosticReport", q); len(got) != 0 {
+				t.Errorf("DiagnosticReport?%s: %v", q, got)
+			}
+		}
 		all := entries(get(t, api, "/fhir/R4/Observation?"+p+"&_count=3", http.StatusOK))
 		if len(all) != 3 {
 			t.Errorf("a page of 3 observations: %d", len(all))
 		}
-		// Vital signs and results walk one keyset: paging 3 at a time finds all 8, once each.
+		// Vital signs and results walk one keyset: paging 3 at a time finds all 10, once each.
 		seen := map[string]bool{}
 		next := "/fhir/R4/Observation?" + p + "&_count=3"
 		for next != "" {
@@ -901,8 +938,8 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 				next = relative(t, l)
 			}
 		}
-		if len(seen) != 8 {
-			t.Errorf("observations paged: %d, want 7 vital signs and 1 result", len(seen))
+		if len(seen) != 10 {
+			t.Errorf("observations paged: %d, want 7 vital signs and 3 results", len(seen))
 		}
 		mr := entries(get(t, api, "/fhir/R4/MedicationRequest?"+p, http.StatusOK))
 		if len(mr) != 1 || mr[0]["medicationCodeableConcept"].(map[string]any)["text"] != "Cetirizine 10 mg tablet" {
@@ -935,7 +972,7 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		for _, e := range entries(ev) {
 			kinds[e["resourceType"].(string)]++
 		}
-		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 8, "ServiceRequest": 1, "DiagnosticReport": 1, "MedicationRequest": 1, "DocumentReference": 1}
+		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 10, "ServiceRequest": 3, "DiagnosticReport": 3, "MedicationRequest": 1, "DocumentReference": 1}
 		if fmt.Sprint(kinds) != fmt.Sprint(want) {
 			t.Errorf("$everything: %v, want %v", kinds, want)
 		}
@@ -1121,7 +1158,7 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		vital := func(loinc string, value float64, unit string) map[string]any {
 			return map[string]any{"resourceType": "Observation", "status": "final", "category": []any{map[string]any{"coding": []any{map[string]any{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "vital-signs"}}}},
 				"code": map[string]any{"coding": []any{map[string]any{"system": "http://loinc.org", "code": loinc}}}, "subject": map[string]any{"reference": fmt.Sprintf("Patient/%d", c.patientID)},
-				"encounter": map[string]any{"reference": visit}, "effectiveDateTime": time.Now().UTC().Format(time.RFC3339),
+				"encounter": map[string]any{"reference": visit}, "effectiveDateTime": c.visitAt.Format(time.RFC3339),
 				"valueQuantity": map[string]any{"value": value, "unit": unit, "system": "http://unitsofmeasure.org", "code": unit}}
 		}
 		// A create adds a vital the visit does not have yet (one it has is changed by an update):
@@ -1170,8 +1207,20 @@ func TestFHIRWritesVitalSignsAndAppointments(t *testing.T) {
 		pulse := vital("8867-4", 80, "/min")
 		pulse["meta"] = map[string]any{"profile": []string{"http://hl7.org/fhir/StructureDefinition/heartrate"}}
 		pulse["extension"] = []any{map[string]any{"url": "https://example.org/fhir/device-id", "valueString": "monitor-7"}}
-		if _, r := send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusCreated); r.Header.Get("X-FHIR-Dropped") != "Observation.extension[0], Observation.effectiveDateTime" { // measured now, kept at the visit's time
+		pulse["effectiveDateTime"] = otherTimeSameDay(c.visitAt).Format(time.RFC3339)
+		if _, r := send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusCreated); r.Header.Get("X-FHIR-Dropped") != "Observation.extension[0], Observation.effectiveDateTime" { // measured that day, kept at the visit's time
 			t.Errorf("an Observation's extension: dropped %q", r.Header.Get("X-FHIR-Dropped"))
+		}
+		// A vital dated another day than its visit's is refused, naming the visit's day; in a
+		// transaction as well.
+		late := vital("8867-4", 80, "/min")
+		late["effectiveDateTime"] = c.visitAt.AddDate(0, 0, 1).Format(time.RFC3339)
+		day := c.visitAt.In(time.Local).Format(time.DateOnly)
+		if oo, _ := send(t, nurse, "POST", "/fhir/R4/Observation", late, nil, http.StatusUnprocessableEntity); !strings.Contains(fmt.Sprint(oo), "visit is on "+day) {
+			t.Errorf("a vital of the next day: %v", oo)
+		}
+		if oo, _ := send(t, nurse, "POST", "/fhir/R4", bundleOf("transaction", writeEntry("", late, "POST", "Observation")), nil, http.StatusUnprocessableEntity); !strings.Contains(fmt.Sprint(oo), day) {
+			t.Errorf("a vital of the next day in a transaction: %v", oo)
 		}
 		pulse["modifierExtension"] = pulse["extension"]
 		send(t, nurse, "POST", "/fhir/R4/Observation", pulse, nil, http.StatusUnprocessableEntity)

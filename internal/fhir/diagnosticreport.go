@@ -4,9 +4,9 @@ import (
 	"emr/internal/result"
 )
 
-// DiagnosticReport is a laboratory order's report: the order's test, its state and its
-// current results (the order's laboratory Observations), one per laboratory order, with the
-// order's id and version.
+// DiagnosticReport is an order's report: the order's test, its state and its current
+// results (the order's Observations), one per order, with the order's id and version; an
+// imaging or functional study's carries its report's text as the conclusion.
 type DiagnosticReport struct {
 	base
 	BasedOn            []Reference       `json:"basedOn,omitempty"`
@@ -20,6 +20,7 @@ type DiagnosticReport struct {
 	Performer          []Reference       `json:"performer,omitempty"`
 	ResultsInterpreter []Reference       `json:"resultsInterpreter,omitempty"`
 	Result             []Reference       `json:"result,omitempty"`
+	Conclusion         string            `json:"conclusion,omitempty"`
 }
 
 // Code systems of the report.

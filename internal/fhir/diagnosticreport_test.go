@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -8,7 +9,8 @@ import (
 )
 
 // TestReportStatusFollowsTheOrder: a laboratory order's state, and its results', as the
-// report's status; an imaging or functional order gives no laboratory report.
+// report's status. An imaging or functional order gives a report too (issue 54's review:
+// before, it gave none), never a laboratory one.
 func TestReportStatusFollowsTheOrder(t *testing.T) {
 	at := time.Date(2026, 3, 4, 8, 30, 0, 0, time.UTC)
 	res := func(status string) result.Result {
@@ -51,9 +53,44 @@ func TestReportStatusFollowsTheOrder(t *testing.T) {
 			t.Errorf("%s: profiles %v", c.name, d.Meta.Profile)
 		}
 	}
-	for _, kind := range []string{"imaging", "functional"} {
-		if list := toDiagnosticReports(result.Order{ID: 8, Kind: kind, Status: result.Final}); len(list) != 0 {
-			t.Errorf("a %s order gives %d laboratory reports", kind, len(list))
+	studyReportsAreNotLaboratoryReports(t, at)
+}
+
+// studyReportsAreNotLaboratoryReports: an imaging or functional study's report is of its
+// section (RAD, EC, CUS, or OTH for a functional test US Core names no category for), carries
+// the study's text as its conclusion once reported, and claims the note profile — never the
+// laboratory one — only with a US Core category and a result to show.
+func studyReportsAreNotLaboratoryReports(t *testing.T, at time.Time) {
+	t.Helper()
+	text := result.Result{ID: 1, Analyte: "REPORT", Text: "No abnormality seen.", Status: result.Final, ObservedAt: at, RecordedAt: at.Add(time.Hour)}
+	cases := []struct {
+		test, kind, state string
+		results           []result.Result
+		category          string
+		note              bool
+	}{
+		{"XR-CHEST", "imaging", result.Final, []result.Result{text}, "RAD", true},
+		{"CT-HEAD", "imaging", result.Final, []result.Result{text}, "RAD", true},
+		{"ECHO", "functional", result.Final, []result.Result{text}, "CUS", true},
+		{"ECG", "functional", result.Final, []result.Result{text}, "EC", true},
+		{"SPIRO", "functional", result.Final, []result.Result{text}, "OTH", false},
+		{"XR-CHEST", "imaging", result.Ordered, nil, "RAD", false},
+	}
+	for _, c := range cases {
+		o := result.Order{ID: 8, PatientID: 3, AppointmentID: 5, Test: c.test, TestLabel: c.test, Kind: c.kind, Status: c.state, Results: c.results, OrderedAt: at, Version: 2}
+		list := toDiagnosticReports(o)
+		if len(list) != 1 {
+			t.Fatalf("%s: %d reports", c.test, len(list))
+		}
+		d := list[0].(DiagnosticReport)
+		if !hasIn(d.Category, systemV20074, c.category) || hasIn(d.Category, systemV20074, "LAB") {
+			t.Errorf("%s: category %v, want %s", c.test, d.Category, c.category)
+		}
+		if slices.Contains(d.Meta.Profile, profileDiagnosticReport) || slices.Contains(d.Meta.Profile, profileNoteReport) != c.note {
+			t.Errorf("%s (%s): profiles %v", c.test, c.state, d.Meta.Profile)
+		}
+		if wantText := len(c.results) > 0; (d.Conclusion == text.Text) != wantText {
+			t.Errorf("%s (%s): conclusion %q", c.test, c.state, d.Conclusion)
 		}
 	}
 }

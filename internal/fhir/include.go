@@ -370,7 +370,7 @@ func (h *Handler) includedTargets(ctx context.Context, kind string, ids []int64)
 }
 
 // reverseSources read the resources of a type about any of a page's patients, in parts (an
-// Observation's vital signs, then its laboratory results), each part only for who may read
+// Observation's vital signs, then the results of orders), each part only for who may read
 // its category.
 var reverseSources = map[string]func(h *Handler, patients []int64, lang string) []reverseSource{
 	"AllergyIntolerance": func(h *Handler, patients []int64, _ string) []reverseSource {
@@ -400,7 +400,7 @@ var reverseSources = map[string]func(h *Handler, patients []int64, lang string) 
 		}, id: func(o result.Order) int64 { return o.ID }}
 		return []reverseSource{
 			{"vital-signs", h.recordSource(appointment.RecordFilter{PatientIDs: patients, WithVisit: true}, true, toObservations)},
-			{"laboratory", labs.source(true, toLabObservations)},
+			{ordersPart, labs.source(true, toLabObservations)},
 		}
 	},
 	"MedicationRequest": func(h *Handler, patients []int64, _ string) []reverseSource {
@@ -413,7 +413,7 @@ var reverseSources = map[string]func(h *Handler, patients []int64, lang string) 
 
 // reverseSource is one part of a type's reverse include: ascending reads only.
 type reverseSource struct {
-	category string // the part's ReadAccess category ("" for the type read whole)
+	category string // the part's ReadAccess category ("" for the type read whole; ordersPart: mayReadPart)
 	read     source
 }
 
@@ -432,7 +432,7 @@ func (h *Handler) reverseIncludes(r *http.Request, p *auth.Principal, in *includ
 			continue
 		}
 		for _, part := range reverseSources[kind](h, patients, i18n.FromRequest(r)) {
-			if !mayRead(p, kind, part.category) {
+			if !mayReadPart(p, kind, part.category) {
 				continue // named by omit
 			}
 			more, err := in.drain(r.Context(), p, part.read)

@@ -183,11 +183,12 @@ func TestLaboratoryResultsAsAClinicianReadsThem(t *testing.T) {
 			}
 		}
 		// An image's and a procedure's order is no laboratory procedure, and their results do
-		// not claim the laboratory profile.
-		for _, row := range []struct{ test, request string }{
-			{"ECG", "103693007"},
-			{"ECHO", "363679005"},
-			{"XR-CHEST", "363679005"},
+		// not claim the laboratory profile: they are of category imaging or procedure, and
+		// their report is of the study's section with its text as the conclusion.
+		for _, row := range []struct{ test, request, category, section string }{
+			{"ECG", "103693007", "procedure", "EC"},
+			{"ECHO", "363679005", "imaging", "CUS"},
+			{"XR-CHEST", "363679005", "imaging", "RAD"},
 		} {
 			id := orders[row.test].ID
 			c.record(t, id, true, "", map[string]any{"analyte": "REPORT", "text": "No abnormality seen."})
@@ -196,6 +197,11 @@ func TestLaboratoryResultsAsAClinicianReadsThem(t *testing.T) {
 			if strings.Contains(fmt.Sprint(obs["meta"]), "us-core-observation-lab") || !strings.Contains(fmt.Sprint(sr["category"]), row.request) ||
 				strings.Contains(fmt.Sprint(sr["category"]), "108252007") {
 				t.Errorf("%s: observation %v, order %v", row.test, obs["meta"], sr["category"])
+			}
+			dr := get(t, api, fmt.Sprintf("/fhir/R4/DiagnosticReport/%d", id), http.StatusOK)
+			if !strings.Contains(fmt.Sprint(obs["category"]), "code:"+row.category+" ") || !strings.Contains(fmt.Sprint(dr["category"]), "code:"+row.section+" ") ||
+				dr["conclusion"] != "No abnormality seen." || strings.Contains(fmt.Sprint(dr["meta"]), "diagnosticreport-lab") {
+				t.Errorf("%s: observation category %v, report %v", row.test, obs["category"], dr)
 			}
 		}
 		if dr := get(t, api, fmt.Sprintf("/fhir/R4/DiagnosticReport/%d", dengue), http.StatusOK); !strings.Contains(fmt.Sprint(dr["result"]), fmt.Sprintf("Observation/lab-%d-DENNS1", dengue)) {

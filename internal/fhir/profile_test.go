@@ -177,6 +177,11 @@ var usCoreRequired = map[string][]rule{
 	"us-core-organization":      {present("active"), present("name")},
 	"us-core-diagnosticreport-lab": {present("status"), coding("category", "http://terminology.hl7.org/CodeSystem/v2-0074", "LAB"), present("code"),
 		present("subject"), when(reportStatuses, anyPresent("effectiveDateTime", "effectivePeriod"), present("issued"))},
+	// The report of an imaging or functional study: a US Core note category (Radiology,
+	// Cardiology, Pathology), and, as the clinic claims it, some content (a result or a
+	// presented form).
+	"us-core-diagnosticreport-note": {present("status"), coding("category", loinc, "LP29684-5", "LP29708-2", "LP7839-6"), present("code"),
+		present("subject"), when(reportStatuses, anyPresent("effectiveDateTime", "effectivePeriod"), present("issued")), anyPresent("result", "presentedForm")},
 	"us-core-heart-rate":       vital([]string{"8867-4"}, "/min"),
 	"us-core-respiratory-rate": vital([]string{"9279-1"}, "/min"),
 	"us-core-body-temperature": vital([]string{"8310-5"}, "Cel", "[degF]"),
@@ -263,6 +268,9 @@ func TestTheClaimCheckRefusesWhatDoesNotConform(t *testing.T) {
 		`{"resourceType":"DiagnosticReport","meta":{"profile":["http://hl7.org/fhir/us/core/StructureDefinition/us-core-diagnosticreport-lab|6.1.0"]},"status":"final",
 			"category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/v2-0074","code":"LAB"}]}],"code":{"text":"CBC"},"subject":{"reference":"Patient/1"},
 			"effectiveDateTime":"2026-01-02"}`,
+		`{"resourceType":"DiagnosticReport","meta":{"profile":["http://hl7.org/fhir/us/core/StructureDefinition/us-core-diagnosticreport-note|6.1.0"]},"status":"final",
+			"category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/v2-0074","code":"RAD"}]}],"code":{"text":"Chest X-ray"},"subject":{"reference":"Patient/1"},
+			"effectiveDateTime":"2026-01-02","issued":"2026-01-02T10:00:00Z","result":[{"reference":"Observation/lab-1-REPORT"}]}`,
 	} {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(bad)))
 		if err != nil {

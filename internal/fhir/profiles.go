@@ -37,6 +37,7 @@ var (
 	profileMedicationReq    = usCore("us-core-medicationrequest")
 	profileOrganization     = usCore("us-core-organization")
 	profileDiagnosticReport = usCore("us-core-diagnosticreport-lab")
+	profileNoteReport       = usCore("us-core-diagnosticreport-note")
 	// vitalProfiles are the vital-sign profiles by the part of the id they are made for
 	// (each derives from US Core Vital Signs and the base FHIR vital-signs profile).
 	vitalProfiles = map[string]string{
@@ -71,7 +72,7 @@ func supportedProfiles(kind string) []string {
 	case "Organization":
 		return []string{profileOrganization}
 	case "DiagnosticReport":
-		return []string{profileDiagnosticReport}
+		return []string{profileDiagnosticReport, profileNoteReport}
 	}
 	return nil
 }

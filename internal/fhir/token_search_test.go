@@ -105,6 +105,13 @@ func TestTokenSearchesOfEveryType(t *testing.T) {
 		rx := firstOf(t, api, "/fhir/R4/MedicationRequest?patient="+p)
 		docID := firstOf(t, api, "/fhir/R4/DocumentReference?patient="+p)["id"].(string)
 		vitals := []string{v + "-bmi", v + "-bp", v + "-height", v + "-hr", v + "-spo2", v + "-temp", v + "-weight"}
+		// The X-ray's and the ECG's results and reports (an imaging and a procedure study).
+		xr := firstOf(t, api, "/fhir/R4/Observation?patient="+p+"&category=imaging")["id"].(string)
+		ecg := firstOf(t, api, "/fhir/R4/Observation?patient="+p+"&category=procedure")["id"].(string)
+		studies := c.orders(t, "/api/appointments/"+v)
+		xrOrder, ecgOrder := fmt.Sprint(studies["XR-CHEST"][0]), fmt.Sprint(studies["ECG"][0])
+		results := append([]string{lab["id"].(string), xr, ecg}, vitals...)
+		orders := []string{order["id"].(string), xrOrder, ecgOrder}
 
 		const (
 			allergyClinical = "http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical"
@@ -134,19 +141,25 @@ func TestTokenSearchesOfEveryType(t *testing.T) {
 			{"Condition?patient=" + p, "verification-status", "http://terminology.hl7.org/CodeSystem/condition-ver-status", "confirmed", []string{v + "-1", v + "-2"}, []string{v + "-1", v + "-2"}, false},
 			{"Condition?patient=" + p, "category", "http://terminology.hl7.org/CodeSystem/condition-category", "encounter-diagnosis", []string{v + "-1", v + "-2"}, []string{v + "-1", v + "-2"}, false},
 			{"Condition?patient=" + p, "code", icd10, "I10", []string{v + "-1"}, []string{v + "-1"}, false},
-			{"Observation?patient=" + p, "category", obsCategory, "laboratory", []string{lab["id"].(string)}, append([]string{lab["id"].(string)}, vitals...), false},
+			{"Observation?patient=" + p, "category", obsCategory, "laboratory", []string{lab["id"].(string)}, results, false},
+			{"Observation?patient=" + p, "category", obsCategory, "imaging", []string{xr}, results, false},
+			{"Observation?patient=" + p, "category", obsCategory, "procedure", []string{ecg}, results, false},
+			// The studies' reports are text: no LOINC code.
 			{"Observation?patient=" + p, "code", loinc, "8867-4", []string{v + "-hr"}, append([]string{lab["id"].(string)}, vitals...), false},
 			{"Observation?patient=" + p, "code", loinc, labLOINC, []string{lab["id"].(string)}, append([]string{lab["id"].(string)}, vitals...), false},
-			{"Observation?patient=" + p, "status", "http://hl7.org/fhir/observation-status", "final", append([]string{lab["id"].(string)}, vitals...), append([]string{lab["id"].(string)}, vitals...), true},
+			{"Observation?patient=" + p, "status", "http://hl7.org/fhir/observation-status", "final", results, results, true},
 			{"Encounter?patient=" + p, "status", "http://hl7.org/fhir/encounter-status", "finished", []string{v}, []string{v}, true},
 			{"Encounter?patient=" + p, "class", "http://terminology.hl7.org/CodeSystem/v3-ActCode", "AMB", []string{v}, []string{v}, false},
 			{"Encounter?patient=" + p, "type", "urn:emr:visit-type", "new", []string{v}, []string{v}, false},
 			{"Appointment?patient=" + p, "status", "http://hl7.org/fhir/appointmentstatus", "fulfilled", []string{v}, []string{v}, true},
 			{"MedicationRequest?patient=" + p, "status", "http://hl7.org/fhir/CodeSystem/medicationrequest-status", rx["status"].(string), []string{rx["id"].(string)}, []string{rx["id"].(string)}, true},
 			{"MedicationRequest?patient=" + p, "intent", "http://hl7.org/fhir/CodeSystem/medicationrequest-intent", "order", []string{rx["id"].(string)}, []string{rx["id"].(string)}, true},
-			{"ServiceRequest?patient=" + p, "status", "http://hl7.org/fhir/request-status", "completed", []string{order["id"].(string)}, []string{order["id"].(string)}, true},
+			{"ServiceRequest?patient=" + p, "status", "http://hl7.org/fhir/request-status", "completed", orders, orders, true},
 			{"ServiceRequest?patient=" + p, "code", loinc, orderLOINC, []string{order["id"].(string)}, []string{order["id"].(string)}, false},
-			{"ServiceRequest?patient=" + p, "category", snomed, "108252007", []string{order["id"].(string)}, []string{order["id"].(string)}, false},
+			{"ServiceRequest?patient=" + p, "category", snomed, "108252007", []string{order["id"].(string)}, orders, false},
+			{"DiagnosticReport?patient=" + p, "category", "http://terminology.hl7.org/CodeSystem/v2-0074", "RAD", []string{xrOrder}, orders, false},
+			{"DiagnosticReport?patient=" + p, "category", "http://terminology.hl7.org/CodeSystem/v2-0074", "EC", []string{ecgOrder}, orders, false},
+			{"DiagnosticReport?patient=" + p, "category", loinc, "LP29684-5", []string{xrOrder}, []string{xrOrder, ecgOrder}, false},
 			{"DocumentReference?patient=" + p, "status", "http://hl7.org/fhir/document-reference-status", "current", []string{docID}, []string{docID}, true},
 			{"DocumentReference?patient=" + p, "type", "urn:emr:document-kind", "medical_certificate", []string{docID}, []string{docID}, false},
 			{"Practitioner?_id=" + doc, "identifier", "urn:emr:username", "doc", []string{doc}, []string{doc}, false},

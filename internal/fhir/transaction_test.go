@@ -37,13 +37,35 @@ func (c *clinic) walkIn(patient, status string, offset time.Duration) map[string
 		"period": map[string]any{"start": start.Format(time.RFC3339), "end": start.Add(20 * time.Minute).Format(time.RFC3339)}, "reasonCode": []any{map[string]any{"text": "cough"}}}
 }
 
-// vitalSign is a vital-sign Observation of patient at encounter.
-func vitalSign(patient, encounter, loinc string, value float64, unit string) map[string]any {
+// vitalSign is a vital-sign Observation of patient at encounter, measured at (the visit's
+// time: a vital belongs to its visit's day).
+func vitalSign(patient, encounter string, at time.Time, loinc string, value float64, unit string) map[string]any {
 	return map[string]any{"resourceType": "Observation", "status": "final",
 		"category": []any{map[string]any{"coding": []any{map[string]any{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "vital-signs"}}}},
 		"code":     map[string]any{"coding": []any{map[string]any{"system": "http://loinc.org", "code": loinc}}}, "subject": reference(patient),
-		"encounter": reference(encounter), "effectiveDateTime": time.Now().UTC().Format(time.RFC3339),
+		"encounter": reference(encounter), "effectiveDateTime": at.Format(time.RFC3339),
 		"valueQuantity": map[string]any{"value": value, "unit": unit, "system": "http://unitsofmeasure.org", "code": unit}}
+}
+
+// startOf is when an Encounter written by walkIn starts.
+func startOf(t *testing.T, encounter map[string]any) time.Time {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339, encounter["period"].(map[string]any)["start"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+// otherTimeSameDay is another time on at's day in the clinic's zone (the test server's
+// local one): the day's start, or a minute on when at is that start.
+func otherTimeSameDay(at time.Time) time.Time {
+	local := at.In(time.Local)
+	start := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.Local)
+	if start.Equal(at) {
+		return start.Add(time.Minute)
+	}
+	return start
 }
 
 // booking is an Appointment of patient with the clinic's doctor, a week from now.
@@ -94,10 +116,12 @@ func TestFHIRTransactionOfEveryType(t *testing.T) {
 		doc, _ := c.token(t, "doc", "")
 		const patient, visit = "urn:uuid:7f1c1a52-0000-4000-8000-000000000001", "urn:uuid:7f1c1a52-0000-4000-8000-000000000002"
 		entries := func(family string) []map[string]any {
+			walkIn := c.walkIn(patient, "in-progress", 2*time.Hour)
+			at := startOf(t, walkIn)
 			return []map[string]any{
-				writeEntry("", vitalSign(patient, visit, "8867-4", 92, "/min"), "POST", "Observation"),
-				writeEntry("", vitalSign(patient, visit, "29463-7", 64.5, "kg"), "POST", "Observation"),
-				writeEntry(visit, c.walkIn(patient, "in-progress", 2*time.Hour), "POST", "Encounter"),
+				writeEntry("", vitalSign(patient, visit, at, "8867-4", 92, "/min"), "POST", "Observation"),
+				writeEntry("", vitalSign(patient, visit, at, "29463-7", 64.5, "kg"), "POST", "Observation"),
+				writeEntry(visit, walkIn, "POST", "Encounter"),
 				writeEntry("", c.booking(patient, 0), "POST", "Appointment"),
 				writeEntry(patient, newPatientResource(family), "POST", "Patient"),
 			}
@@ -259,13 +283,13 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 		appt, _ := send(t, doc, "POST", "/fhir/R4/Appointment", c.booking(pat, 3*time.Hour), nil, http.StatusCreated)
 		apptVersion := `W/"` + appt["meta"].(map[string]any)["versionId"].(string) + `"`
 		appt["comment"] = "bring the results"
-		obs := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", 76, "/min")
+		obs := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), c.visitAt, "8867-4", 76, "/min")
 		obsID := fmt.Sprintf("%d-hr", c.visitID)
 		_, obsVersion := current("Observation/" + obsID)
 		var formVersion int
 		fmt.Sscanf(obsVersion, `W/"%d"`, &formVersion)
 		measured := func(value float64) map[string]any {
-			o := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "8867-4", value, "/min")
+			o := vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), c.visitAt, "8867-4", value, "/min")
 			o["id"] = obsID
 			return o
 		}
@@ -286,7 +310,7 @@ func TestFHIRBundleEntriesOfEachType(t *testing.T) {
 			{"Encounter update, stale", writeEntry("", visitNow, "PUT", fmt.Sprintf("Encounter/%d", c.visitID), "ifMatch", `W/"99"`), "412 Precondition Failed"},
 			// The visit has a heart rate: a create does not overwrite it (an update does).
 			{"Observation create, recorded", writeEntry("", obs, "POST", "Observation"), "409 Conflict"},
-			{"Observation create", writeEntry("", vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), "9279-1", 16, "/min"), "POST", "Observation"), "201 Created"},
+			{"Observation create", writeEntry("", vitalSign(pat, fmt.Sprintf("Encounter/%d", c.visitID), c.visitAt, "9279-1", 16, "/min"), "POST", "Observation"), "201 Created"},
 			{"Observation conditional create", writeEntry("", obs, "POST", "Observation", "ifNoneExist", "code=8867-4"), "400 Bad Request"},
 			{"Observation update, stale", writeEntry("", measured(77), "PUT", "Observation/"+obsID, "ifMatch", obsVersion), "412 Precondition Failed"},
 			// Its version is the visit form's, one on after the create above (creates go first).

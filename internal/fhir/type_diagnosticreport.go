@@ -11,7 +11,9 @@ import (
 	"emr/internal/result"
 )
 
-// typeDiagnosticReport describes DiagnosticReport: who reads it, its search, its versions.
+// typeDiagnosticReport describes DiagnosticReport: who reads it, its search, its versions. It
+// is read whole: a laboratory, imaging or functional report is read natively by the same
+// permissions, its order's.
 var typeDiagnosticReport = resourceType{
 	kind:    "DiagnosticReport",
 	reads:   []ReadRule{{"DiagnosticReport", "", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"}},
@@ -24,8 +26,8 @@ var typeDiagnosticReport = resourceType{
 	},
 }
 
-// diagnosticReportPlan reads a DiagnosticReport search: the lab orders (the patient's, those
-// of _id), each giving its report; the date is tested on the reports built.
+// diagnosticReportPlan reads a DiagnosticReport search: the orders (the patient's, those of
+// _id), each giving its report; the date is tested on the reports built.
 func diagnosticReportPlan(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
 	pid, err := patientOf(*q)
 	if err != nil {
@@ -39,12 +41,9 @@ func diagnosticReportPlan(h *Handler, r *http.Request, q *query, coded bool) (se
 	return searchPlan{src: src, entity: "lab_order", patient: max(pid, 0)}, nil
 }
 
-// toDiagnosticReports is a laboratory order's report; an imaging or functional order has
-// none here (its report is no laboratory report).
+// toDiagnosticReports is an order's report: a laboratory order's, or an imaging or
+// functional study's (finishStudyReport).
 func toDiagnosticReports(o result.Order) []Resource {
-	if o.Kind != "lab" {
-		return nil
-	}
 	status := reportStatus[o.Status]
 	switch {
 	case status == "":
@@ -89,6 +88,10 @@ func toDiagnosticReports(o result.Order) []Resource {
 		reviewer.Display = o.ReviewerName
 		d.ResultsInterpreter = []Reference{*reviewer}
 	}
+	if o.Kind != "lab" {
+		finishStudyReport(&d, o)
+		return []Resource{d}
+	}
 	d.claim(profileDiagnosticReport, diagnosticReportConforms(d))
 	return []Resource{d}
 }
@@ -99,7 +102,7 @@ var diagnosticReportParams = map[string]paramKind{
 
 // reportTokens are DiagnosticReport's token parameters, tested on the reports built.
 var reportTokens = map[string]tokenParam{
-	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(DiagnosticReport).Category...) }, systemV20074),
+	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(DiagnosticReport).Category...) }, systemV20074, systemLOINC),
 	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(DiagnosticReport).Code) }, systemLOINC),
 	"status":   codeParam(systemReportStatus, func(res Resource) string { return res.(DiagnosticReport).Status }),
 }

@@ -17,6 +17,10 @@ var typeObservation = resourceType{
 	reads: []ReadRule{
 		{"Observation", "vital-signs", []auth.Permission{auth.RecordVitals, auth.WriteDiagnosis}, "GET /api/patients/{id}/vitals"},
 		{"Observation", "laboratory", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
+		// An imaging or functional study's results are read natively as a laboratory order's
+		// are (the same order, the same route): the same permissions.
+		{"Observation", "imaging", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
+		{"Observation", "procedure", []auth.Permission{auth.RecordResults, auth.ReviewResults, auth.WriteDiagnosis}, "GET /api/lab-orders/{id}"},
 	},
 	params:  observationParams,
 	filters: observationTokens,
@@ -29,8 +33,8 @@ var typeObservation = resourceType{
 }
 
 // observationPlan reads an Observation search: the vital signs of visit records, then the
-// laboratory results of orders (ids lab-{order}-{analyte}), each side read only by who may
-// read its category (ReadAccess); a search asking only for categories the caller may not
+// results of orders (ids lab-{order}-{analyte}: laboratory, imaging or procedure), each read
+// only by who may read its category (ReadAccess); a search asking only for categories the caller may not
 // read is refused, naming them.
 func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
 	f, match, err := recordFilter(*q, false)
@@ -70,7 +74,7 @@ func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchP
 		return searchPlan{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.read_forbidden", Args: []any{denied}, Expression: "category"}
 	}
 	match = match && mayRead(p, "Observation", "vital-signs")
-	labMatch = labMatch && mayRead(p, "Observation", "laboratory")
+	labMatch = labMatch && mayReadResults(p)
 	vitalsSrc := h.recordSource(f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
 	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(toLabObservations(o)) }), labOffset)
 	return searchPlan{src: combined(vitalsSrc, labSrc, labOffset), entity: "appointment", patient: f.PatientID}, nil
@@ -161,7 +165,7 @@ func toLabObservations(o result.Order) []Resource {
 	for _, x := range o.Results {
 		obs := Observation{
 			base:   newBase("Observation", labResultID(o.ID, x.Analyte), o.Version, x.RecordedAt),
-			Status: labStatus(o, x), Category: labCategory, Code: testCode(x.LOINC, x.Label, x.Analyte),
+			Status: labStatus(o, x), Category: resultObservationCategory(o), Code: testCode(x.LOINC, x.Label, x.Analyte),
 			Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), EffectiveDateTime: instant(x.ObservedAt),
 			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
 		}
@@ -208,8 +212,8 @@ func toLabObservations(o result.Order) []Resource {
 		if rng.Low != nil || rng.High != nil || rng.Text != "" {
 			obs.ReferenceRange = []ObservationRange{rng}
 		}
-		// Results of imaging and functional tests are not laboratory results, whatever
-		// category they are read under: only a laboratory order's claim the profile.
+		// Results of imaging and functional tests are not laboratory results (their category
+		// is imaging or procedure): only a laboratory order's claim the profile.
 		obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
 		out = append(out, obs)
 	}

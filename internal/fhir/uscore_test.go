@@ -58,14 +58,20 @@ func TestFHIRClaimsUSCoreWhereItConforms(t *testing.T) {
 				t.Errorf("%s claims %q, want %q", ref, got, w)
 			}
 		}
-		for kind, profile := range map[string]string{"ServiceRequest": "us-core-servicerequest", "MedicationRequest": "us-core-medicationrequest",
-			"DiagnosticReport": "us-core-diagnosticreport-lab", "DocumentReference": ""} {
-			if !slices.Equal(byKind[kind], []string{profile}) {
-				t.Errorf("%s claims %q, want %q", kind, byKind[kind], profile)
+		// The panel, the X-ray and the ECG: three orders; the panel's report is a laboratory
+		// one, the X-ray's and the ECG's are notes (they claimed nothing before issue 54's
+		// review: they had no report at all).
+		for kind, profiles := range map[string][]string{"ServiceRequest": {"us-core-servicerequest", "us-core-servicerequest", "us-core-servicerequest"},
+			"MedicationRequest": {"us-core-medicationrequest"}, "DocumentReference": {""},
+			"DiagnosticReport": {"us-core-diagnosticreport-lab", "us-core-diagnosticreport-note", "us-core-diagnosticreport-note"}} {
+			if got := slices.Sorted(slices.Values(byKind[kind])); !slices.Equal(got, profiles) {
+				t.Errorf("%s claims %q, want %q", kind, got, profiles)
 			}
 		}
-		if !slices.Contains(byKind["Observation"], "us-core-observation-lab") {
-			t.Errorf("no laboratory result claims us-core-observation-lab: %v", byKind["Observation"])
+		// One laboratory result claims the laboratory profile; the X-ray's and the ECG's
+		// reports (imaging, procedure) claim none.
+		if n := len(slices.DeleteFunc(slices.Clone(byKind["Observation"]), func(p string) bool { return p != "us-core-observation-lab" })); n != 1 {
+			t.Errorf("%d results claim us-core-observation-lab: %v", n, byKind["Observation"])
 		}
 		// A staff account has one name, no family part: its Practitioner claims nothing.
 		if got := profilesOf(t, get(t, api, fmt.Sprintf("/fhir/R4/Practitioner/%d", c.env.UserID("doc")), http.StatusOK)); len(got) != 0 {
@@ -86,7 +92,7 @@ func TestFHIRClaimsUSCoreWhereItConforms(t *testing.T) {
 			m := r.(map[string]any)
 			supported[m["type"].(string)] = values(m, "supportedProfile")
 		}
-		for kind, profile := range map[string]string{"Patient": "us-core-patient", "DiagnosticReport": "us-core-diagnosticreport-lab",
+		for kind, profile := range map[string]string{"Patient": "us-core-patient", "DiagnosticReport": "us-core-diagnosticreport-note",
 			"Observation": "us-core-observation-lab", "Encounter": "us-core-encounter"} {
 			if !slices.Contains(supported[kind], any(usCoreSD+profile+"|6.1.0")) {
 				t.Errorf("the capability statement's %s supports %v", kind, supported[kind])
@@ -175,7 +181,8 @@ func must(t *testing.T, r apitest.Response, what string) {
 // it was issued, the clinic as performer, the reviewing doctor, the order's results (the
 // laboratory Observations' ids) and the order it answers; searchable by the US Core
 // combinations (token values with or without their system), versioned as its order, in
-// $everything and in bulk export. An imaging order has none.
+// $everything and in bulk export. An imaging order's report is no laboratory report: RAD,
+// not LAB, and not found by the laboratory searches (it was absent before issue 54's review).
 func TestFHIRDiagnosticReportOfALabOrder(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		c := newClinic(t, db)
@@ -186,7 +193,10 @@ func TestFHIRDiagnosticReportOfALabOrder(t *testing.T) {
 		if d := get(t, api, dr, http.StatusOK); d["status"] != "registered" || d["effectiveDateTime"] != nil || d["result"] != nil {
 			t.Errorf("an order not yet resulted: %v", d)
 		}
-		get(t, api, fmt.Sprintf("/fhir/R4/DiagnosticReport/%d", xr[0]), http.StatusNotFound)
+		if d := get(t, api, fmt.Sprintf("/fhir/R4/DiagnosticReport/%d", xr[0]), http.StatusOK); !strings.Contains(fmt.Sprint(d["category"]), "RAD") ||
+			strings.Contains(fmt.Sprint(d["category"]), "LAB") || d["meta"].(map[string]any)["profile"] != nil {
+			t.Errorf("the X-ray's report, no result yet (no content: no profile claimed): %v", d)
+		}
 
 		lab := fmt.Sprintf("/api/lab-orders/%d", bmp[0])
 		must(t, c.nurse.Do("POST", lab+"/collect", map[string]any{"version": bmp[1]}), "collect")
@@ -223,16 +233,28 @@ func TestFHIRDiagnosticReportOfALabOrder(t *testing.T) {
 		day, _ := time.Parse(time.RFC3339, d["effectiveDateTime"].(string))
 		on, next := day.Format(time.DateOnly), day.AddDate(0, 0, 1).Format(time.DateOnly)
 		found := []string{fmt.Sprint(bmp[0])}
-		for _, q := range []string{p, "patient=Patient/" + fmt.Sprint(c.nkaID), p + "&category=LAB", p + "&category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB",
-			p + "&category=http://terminology.hl7.org/CodeSystem/v2-0074|", p + "&code=51990-0", p + "&code=http://loinc.org|51990-0", p + "&code=x|y,http://loinc.org|51990-0",
+		// The patient's reports, the X-ray's beside the panel's.
+		both := []string{fmt.Sprint(bmp[0]), fmt.Sprint(xr[0])}
+		slices.Sort(both)
+		for _, q := range []string{p, "patient=Patient/" + fmt.Sprint(c.nkaID), p + "&category=http://terminology.hl7.org/CodeSystem/v2-0074|"} {
+			if got := ids(get(t, api, "/fhir/R4/DiagnosticReport?"+q, http.StatusOK)); !slices.Equal(slices.Sorted(slices.Values(got)), both) {
+				t.Errorf("DiagnosticReport?%s found %v, want %v", q, got, both)
+			}
+		}
+		for _, q := range []string{p + "&category=RAD", p + "&category=http://loinc.org|LP29684-5", "_id=" + fmt.Sprint(xr[0])} {
+			if got := ids(get(t, api, "/fhir/R4/DiagnosticReport?"+q, http.StatusOK)); !slices.Equal(got, []string{fmt.Sprint(xr[0])}) {
+				t.Errorf("DiagnosticReport?%s found %v, want the X-ray's", q, got)
+			}
+		}
+		for _, q := range []string{p + "&category=LAB", p + "&category=http://terminology.hl7.org/CodeSystem/v2-0074|LAB", p + "&code=51990-0", p + "&code=http://loinc.org|51990-0", p + "&code=x|y,http://loinc.org|51990-0",
 			p + "&category=LAB&date=ge" + on + "&date=lt" + next, p + "&code=51990-0&date=" + on[:7], p + "&status=final", p + "&status=http://hl7.org/fhir/diagnostic-report-status|final",
 			"_id=" + fmt.Sprint(bmp[0]), "status=final"} {
 			if got := ids(get(t, api, "/fhir/R4/DiagnosticReport?"+q, http.StatusOK)); !slices.Equal(got, found) {
 				t.Errorf("DiagnosticReport?%s found %v, want %v", q, got, found)
 			}
 		}
-		for _, q := range []string{p + "&category=RAD", p + "&category=http://loinc.org|LAB", p + "&code=|51990-0", p + "&date=lt" + on, p + "&date=ge" + next, p + "&status=preliminary",
-			p + "&status=final&status=preliminary", fmt.Sprintf("patient=%d", c.patientID), "_id=999999", "_id=" + fmt.Sprint(xr[0])} {
+		for _, q := range []string{p + "&category=CUS", p + "&category=http://loinc.org|LAB", p + "&code=|51990-0", p + "&date=lt" + on, p + "&date=ge" + next, p + "&status=preliminary",
+			p + "&status=final&status=preliminary", fmt.Sprintf("patient=%d", c.patientID), "_id=999999", "_id=" + fmt.Sprint(xr[0]) + "&category=LAB"} {
 			if got := ids(get(t, api, "/fhir/R4/DiagnosticReport?"+q, http.StatusOK)); len(got) != 0 {
 				t.Errorf("DiagnosticReport?%s found %v", q, got)
 			}
@@ -262,7 +284,7 @@ func TestFHIRDiagnosticReportOfALabOrder(t *testing.T) {
 			t.Errorf("reads audited: %d", n)
 		}
 
-		// $everything and a bulk export carry it.
+		// $everything and a bulk export carry it, and the X-ray's.
 		ev := get(t, api, fmt.Sprintf("/fhir/R4/Patient/%d/$everything", c.nkaID), http.StatusOK)
 		n := 0
 		for _, res := range entries(ev) {
@@ -270,13 +292,13 @@ func TestFHIRDiagnosticReportOfALabOrder(t *testing.T) {
 				n++
 			}
 		}
-		if n != 1 {
+		if n != 2 {
 			t.Errorf("$everything holds %d reports", n)
 		}
 		admin, _ := c.token(t, "admin", "")
 		m := exportTo(t, admin, "/fhir/R4/$export?_type=DiagnosticReport")
 		lines := ndjson(t, admin, fileOf(t, m, "DiagnosticReport"))
-		if len(lines) != 1 || lines[0]["id"] != fmt.Sprint(bmp[0]) || lines[0]["status"] != "corrected" {
+		if len(lines) != 2 || lines[0]["id"] != fmt.Sprint(bmp[0]) || lines[0]["status"] != "corrected" || lines[1]["id"] != fmt.Sprint(xr[0]) {
 			t.Errorf("the exported reports: %v", lines)
 		}
 	})

@@ -43,7 +43,11 @@ func TestWritesKeepWhatTheWriterReads(t *testing.T) {
 				{"unknown", func(o map[string]any) { o["status"] = "unknown" }, http.StatusUnprocessableEntity, ""},
 				{"registered", func(o map[string]any) { o["status"] = "registered" }, http.StatusUnprocessableEntity, ""},
 				{"comparator", func(o map[string]any) { o["valueQuantity"].(map[string]any)["comparator"] = "<" }, http.StatusUnprocessableEntity, ""},
-				{"effective at another time", func(o map[string]any) { o["effectiveDateTime"] = "2020-01-01T09:05:00Z" }, http.StatusOK, "Observation.effectiveDateTime"},
+				{"effective at another time that day", func(o map[string]any) { o["effectiveDateTime"] = otherTimeSameDay(c.visitAt).Format(time.RFC3339) }, http.StatusOK, "Observation.effectiveDateTime"},
+				{"effective that day", func(o map[string]any) { o["effectiveDateTime"] = c.visitAt.In(time.Local).Format(time.DateOnly) }, http.StatusOK, "Observation.effectiveDateTime"},
+				// Another day than the visit's is refused: the visit would keep it as its own day's.
+				{"effective another day", func(o map[string]any) { o["effectiveDateTime"] = "2020-01-01T09:05:00Z" }, http.StatusUnprocessableEntity, ""},
+				{"effective the day before", func(o map[string]any) { o["effectiveDateTime"] = c.visitAt.AddDate(0, 0, -1).Format(time.RFC3339) }, http.StatusUnprocessableEntity, ""},
 				{"effectivePeriod", func(o map[string]any) {
 					o["effectivePeriod"] = map[string]any{"start": "2020-01-01T09:05:00Z"}
 				}, http.StatusOK, "Observation.effectivePeriod"},
@@ -59,7 +63,7 @@ func TestWritesKeepWhatTheWriterReads(t *testing.T) {
 				}, http.StatusOK, "Observation.category[0].coding[0]"},
 			}
 			for i, tc := range cases {
-				o := vitalSign(pat, visit, "8867-4", float64(60+i), "/min")
+				o := vitalSign(pat, visit, c.visitAt, "8867-4", float64(60+i), "/min")
 				delete(o, "effectiveDateTime")
 				o["id"] = fmt.Sprintf("%d-hr", c.visitID)
 				tc.change(o)
@@ -92,15 +96,15 @@ func TestWritesKeepWhatTheWriterReads(t *testing.T) {
 		// overwritten by a create (nor in a transaction).
 		t.Run("create of a vital the visit has", func(t *testing.T) {
 			before := get(t, nurse, hr, http.StatusOK)
-			oo, _ := send(t, nurse, "POST", "/fhir/R4/Observation", vitalSign(pat, visit, "8867-4", 120, "/min"), nil, http.StatusConflict)
+			oo, _ := send(t, nurse, "POST", "/fhir/R4/Observation", vitalSign(pat, visit, c.visitAt, "8867-4", 120, "/min"), nil, http.StatusConflict)
 			if !strings.Contains(fmt.Sprint(oo), fmt.Sprintf("PUT Observation/%d-hr", c.visitID)) {
 				t.Errorf("a second heart rate: %v", oo)
 			}
-			send(t, nurse, "POST", "/fhir/R4", bundleOf("transaction", writeEntry("", vitalSign(pat, visit, "8867-4", 120, "/min"), "POST", "Observation")), nil, http.StatusConflict)
+			send(t, nurse, "POST", "/fhir/R4", bundleOf("transaction", writeEntry("", vitalSign(pat, visit, c.visitAt, "8867-4", 120, "/min"), "POST", "Observation")), nil, http.StatusConflict)
 			if after := get(t, nurse, hr, http.StatusOK); !same(after, before) {
 				t.Errorf("the heart rate was overwritten: %v", after["valueQuantity"])
 			}
-			rr := vitalSign(pat, visit, "9279-1", 16, "/min")
+			rr := vitalSign(pat, visit, c.visitAt, "9279-1", 16, "/min")
 			delete(rr, "effectiveDateTime")
 			send(t, nurse, "POST", "/fhir/R4/Observation", rr, nil, http.StatusCreated)
 			send(t, nurse, "POST", "/fhir/R4/Observation", rr, nil, http.StatusConflict)

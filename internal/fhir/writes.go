@@ -205,6 +205,9 @@ func (h *Handler) writeObservation(r *http.Request, tx *sql.Tx, data []byte, id 
 	if in.Subject == nil || in.Subject.Reference != "Patient/"+strconv.FormatInt(visit.PatientID, 10) {
 		return written{}, invalid("fhir.vital_subject", "Observation.subject")
 	}
+	if err := vitalOnVisitDay(in.EffectiveDateTime, visit.StartsAt, h.Visits.Loc); err != nil {
+		return written{}, err
+	}
 	version := appointment.AnyVersion
 	if id != "" {
 		if aid, _, err := splitID("Observation", id); err != nil || aid != visitID || in.ID != id {

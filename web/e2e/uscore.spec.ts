@@ -67,5 +67,6 @@ test('a laboratory report reaches a FHIR client as a US Core DiagnosticReport, i
 
   const capability = (await client.capabilityStatement()) as { rest: { resource: { type: string; supportedProfile?: string[] }[] }[] }
   const reports = capability.rest[0].resource.find((r) => r.type === 'DiagnosticReport')
-  expect(reports?.supportedProfile).toEqual([usCore('us-core-diagnosticreport-lab')])
+  // An imaging or functional study's report claims the note profile (issue 54's review).
+  expect(reports?.supportedProfile).toEqual([usCore('us-core-diagnosticreport-lab'), usCore('us-core-diagnosticreport-note')])
 })
