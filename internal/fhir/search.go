@@ -41,8 +41,11 @@ const (
 var common = map[string]paramKind{"_id": kindToken, "_lastUpdated": kindDate}
 
 // control are the result parameters, read apart from the search's conditions (_include and
-// _revinclude add resources to a page, they select none).
-var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary", "_include", "_revinclude"}
+// _revinclude add resources to a page, they select none). _pretty is one of FHIR's general
+// parameters (R4 http, "general parameters"), a request to indent the answer for a human,
+// which a server may ignore: a read takes it silently, and a search does too rather than
+// name it as unknown, or refuse it under strict handling, as it did.
+var control = []string{"_count", "_sort", "_total", "_format", "_pretty", "_cursor", "_elements", "_summary", "_include", "_revinclude"}
 
 // query is a search's parameters as read: the conditions by name (each occurrence a list
 // of values, any of which may match), the page and the applied parameters for self.

@@ -52,3 +52,19 @@ func TestDateSearchKeepsAFractionOfASecond(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTakesPrettyAsReadsDo: _pretty, a general parameter, is neither named as ignored
+// nor refused under strict handling.
+func TestSearchTakesPrettyAsReadsDo(t *testing.T) {
+	for _, prefer := range []string{"", "handling=strict"} {
+		r := httptest.NewRequest("GET", "/fhir/R4/Patient?_pretty=true&family=x", nil)
+		r.Header.Set("Prefer", prefer)
+		q, err := parseQuery(r, map[string]paramKind{"family": kindString})
+		if err != nil {
+			t.Fatalf("Prefer %q: %v", prefer, err)
+		}
+		if len(*q.notes) > 0 || q.applied.Has("_pretty") {
+			t.Errorf("Prefer %q: notes %v, applied %v", prefer, *q.notes, q.applied)
+		}
+	}
+}
