@@ -41,8 +41,11 @@ const (
 var common = map[string]paramKind{"_id": kindToken, "_lastUpdated": kindDate}
 
 // control are the result parameters, read apart from the search's conditions (_include and
-// _revinclude add resources to a page, they select none).
-var control = []string{"_count", "_sort", "_total", "_format", "_cursor", "_elements", "_summary", "_include", "_revinclude"}
+// _revinclude add resources to a page, they select none). _pretty is one of FHIR's general
+// parameters (R4 http, "general parameters"), a request to indent the answer for a human,
+// which a server may ignore: a read takes it silently, and a search does too rather than
+// name it as unknown, or refuse it under strict handling, as it did.
+var control = []string{"_count", "_sort", "_total", "_format", "_pretty", "_cursor", "_elements", "_summary", "_include", "_revinclude"}
 
 // query is a search's parameters as read: the conditions by name (each occurrence a list
 // of values, any of which may match), the page and the applied parameters for self.
@@ -297,7 +300,7 @@ func (q query) reference(name, kind string) (int64, error) {
 	return n, nil
 }
 
-var datePattern = regexp.MustCompile(`^(eq|ne|lt|gt|ge|le|sa|eb|ap)?(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$`)
+var datePattern = regexp.MustCompile(`^(eq|ne|lt|gt|ge|le|sa|eb|ap)?(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$`)
 
 // dateRange is a half-open range of instants: [From, To); a zero end is open.
 type dateRange struct{ From, To time.Time }
@@ -355,7 +358,7 @@ func parseDate(v string) (start, end time.Time, prefix string, err error) {
 		return n
 	}
 	loc := time.UTC
-	if z := m[8]; z != "" && z != "Z" {
+	if z := m[9]; z != "" && z != "Z" {
 		t, perr := time.Parse("-07:00", z)
 		if perr != nil {
 			return start, end, "", perr
@@ -366,11 +369,18 @@ func parseDate(v string) (start, end time.Time, prefix string, err error) {
 	if month < 1 || month > 12 || day < 1 || day > 31 {
 		return start, end, "", fmt.Errorf("not a date: %q", v)
 	}
-	start = time.Date(year, time.Month(month), day, num(m[5], 0), num(m[6], 0), num(m[7], 0), 0, loc)
+	// A fraction of a second is the value's precision (R4 search, date: the value stands for
+	// the range its precision implies): .5 is the tenth of a second from .5, .679 the
+	// millisecond. Read as a whole second, "gt" a resource's own lastUpdated (a client
+	// syncing) skipped what changed later in that second, and "lt" what changed earlier.
+	fraction, step := fractionOf(m[8])
+	start = time.Date(year, time.Month(month), day, num(m[5], 0), num(m[6], 0), num(m[7], 0), fraction, loc)
 	if start.Day() != day {
 		return start, end, "", fmt.Errorf("not a date: %q", v)
 	}
 	switch {
+	case m[8] != "":
+		end = start.Add(step)
 	case m[3] == "":
 		end = start.AddDate(1, 0, 0)
 	case m[4] == "":
@@ -383,6 +393,20 @@ func parseDate(v string) (start, end time.Time, prefix string, err error) {
 		end = start.Add(time.Second)
 	}
 	return start.UTC(), end.UTC(), prefix, nil
+}
+
+// fractionOf reads a fraction of a second's digits as nanoseconds and the step of its last
+// digit (".5": 500ms and 100ms); none is 0 and 0.
+func fractionOf(digits string) (nanos int, step time.Duration) {
+	if digits == "" {
+		return 0, 0
+	}
+	step = time.Second
+	for range digits {
+		step /= 10
+	}
+	n, _ := strconv.Atoi(digits)
+	return n * int(step), step
 }
 
 // cursor is where a page starts: after (or, going back, before) the entry at Pos of the
