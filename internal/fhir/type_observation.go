@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,7 +38,12 @@ var typeObservation = resourceType{
 // only by who may read its category (ReadAccess); a search asking only for categories the caller may not
 // read is refused, naming them.
 func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
-	f, match, err := recordFilter(*q, false)
+	// The ids are read below, for each side: a result's (lab-1-NA) is no visit's, and read as
+	// one it would make the whole search match nothing.
+	visits := *q
+	visits.values = maps.Clone(q.values)
+	delete(visits.values, "_id")
+	f, match, err := recordFilter(visits, false)
 	if err != nil {
 		return searchPlan{}, err
 	}
