@@ -414,6 +414,29 @@ func TestUSCoreSearches(t *testing.T) {
 	})
 }
 
+// TestStatusSearchesSayWhatTheRecordHolds: a search by a status the record does not hold (a
+// listed allergy's verification, a visit diagnosis's clinical status) says so beside what it
+// finds, so that "none" does not read as an answer to a safety question.
+func TestStatusSearchesSayWhatTheRecordHolds(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		api, _ := c.token(t, "doc", "")
+		p := fmt.Sprint(c.patientID)
+		for _, tc := range []struct{ search, note string }{
+			{"AllergyIntolerance?patient=" + p + "&verification-status=confirmed", "warning informational [verification-status]"},
+			{"Condition?patient=" + p + "&clinical-status=active", "warning informational [clinical-status]"},
+		} {
+			b := get(t, api, "/fhir/R4/"+tc.search, http.StatusOK)
+			if issues := outcomeIssues(t, b); !slices.Contains(issues, tc.note) {
+				t.Errorf("%s: outcome %v, want %q", tc.search, issues, tc.note)
+			}
+		}
+		if issues := outcomeIssues(t, get(t, api, "/fhir/R4/AllergyIntolerance?patient="+p+"&clinical-status=active", http.StatusOK)); len(issues) != 0 {
+			t.Errorf("a clinical-status search of allergies notes %v", issues)
+		}
+	})
+}
+
 // TestEveryFilterIsBounded: a condition tested on the resources built (a code, a category, a
 // status) examines at most the scan budget of records for one page, as _lastUpdated does: a
 // search of every patient's heart rates does not walk every visit in one request, and its

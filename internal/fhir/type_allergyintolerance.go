@@ -26,6 +26,11 @@ var typeAllergy = resourceType{
 // allergyPlan reads an AllergyIntolerance search: the patients (the one named, those of
 // _id), each giving its allergies.
 func allergyPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan, error) {
+	// A safety question must not read as answered: the allergies the clinic lists carry no
+	// verification status, so a search by it says so beside what it finds.
+	if _, asked := q.values["verification-status"]; asked {
+		q.warn("informational", "fhir.allergy_no_verification", "verification-status")
+	}
 	pid, err := q.reference("patient", "Patient")
 	if err != nil {
 		return searchPlan{}, err

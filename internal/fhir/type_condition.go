@@ -21,6 +21,11 @@ var typeCondition = resourceType{
 
 // conditionPlan reads a Condition search: the diagnoses of visit records.
 func conditionPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan, error) {
+	// A visit's diagnoses carry no clinical status: a search by it says so beside what it
+	// finds (none of them), rather than read as "no active problems".
+	if _, asked := q.values["clinical-status"]; asked {
+		q.warn("informational", "fhir.diagnosis_no_clinical_status", "clinical-status")
+	}
 	f, match, err := recordFilter(*q, false)
 	if err != nil {
 		return searchPlan{}, err
