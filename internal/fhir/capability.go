@@ -125,6 +125,13 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"Identifiers of other systems are kept, one patient each, and found by identifier=system|value, value, |value or system|. " +
 				"What a Patient carries beside the register's fields (other names, contact points, structured addresses, communication, meta.profile) is kept and given back as sent."
 		}
+		if kind == "Encounter" {
+			res.Documentation = "An Encounter is a visit the patient has come to, registered in the appointment book: arrived, in-progress or finished. " +
+				"A finished one is a visit that has happened, registered on the day its period.start falls on in the clinic's time zone, however long ago; " +
+				"in a transaction, the vital-sign Observations that reference it are written into it before it is completed, all or nothing. " +
+				"A finished Encounter whose period starts in the future, or any period ending before it starts, is refused (422); " +
+				"an arrived or in-progress one is a visit of today or later."
+		}
 		if kind == "Observation" {
 			res.Documentation = "A vital sign is written into its visit (Observation.encounter), one of each kind per visit, with status " +
 				"preliminary, final, amended or corrected. A create of a vital the visit already has is refused (409): change it by " +
