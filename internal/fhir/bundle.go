@@ -703,10 +703,12 @@ func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]s
 }
 
 // creates reports whether every write is a plain registration (POST Patient, no condition,
-// no identifier: another patient may have one, which is checked a registration at a time).
+// no identifier: another patient may have one, which is checked a registration at a time; no
+// confirmation that it is a different person from a possible duplicate, which is too).
 func creates(writes []*entryWork) bool {
 	for _, ew := range writes {
-		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" || bytes.Contains(ew.in.Resource, []byte(`"identifier"`)) {
+		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" || bytes.Contains(ew.in.Resource, []byte(`"identifier"`)) ||
+			bytes.Contains(ew.in.Resource, []byte(distinctFromName)) {
 			return false
 		}
 	}
@@ -747,6 +749,9 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 		if err == nil {
 			input, err = createInput(in, own, &dropped[i])
 		}
+		if err == nil {
+			_, err = h.distinctFrom(r.Context(), in, false, &dropped[i]) // none confirms: creates
+		}
 		if err != nil {
 			if atomic {
 				return nil, &patient.StepError{Step: i, Err: err}
@@ -759,14 +764,14 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 	made, errs, err := h.Patients.CreateMany(r.Context(), auth.AuditEvent(r), inputs, atomic)
 	var step *patient.StepError
 	if errors.As(err, &step) {
-		return nil, &patient.StepError{Step: at[step.Step], Err: asFHIR(step.Err)}
+		return nil, &patient.StepError{Step: at[step.Step], Err: h.duplicateRefusal(r.Context(), step.Err)}
 	}
 	if err != nil {
 		return nil, err
 	}
 	for k, i := range at {
 		if errs[k] != nil {
-			failures[i] = asFHIR(errs[k])
+			failures[i] = h.duplicateRefusal(r.Context(), errs[k])
 			continue
 		}
 		res := toPatient(made[k], own[0])
