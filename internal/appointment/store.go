@@ -290,6 +290,39 @@ func (s *Store) CreateVisitIn(ctx context.Context, tx *sql.Tx, e audit.Event, in
 	return a, err
 }
 
+// RecordVisitIn registers, inside tx, a visit that has already happened and is recorded
+// afterwards (a finished Encounter another system sends): booked on its own day — any day,
+// as long as it began by now — then arrived and started, each change audited as its own, under
+// the book's other rules (an active doctor and patient, no double booking, its length). It
+// is left in progress so that what was measured at it is written under the visit's own rules
+// (vitals are taken while the visit is open); the caller completes it (TransitionIn with
+// Complete) in the same transaction, as the doctor would.
+func (s *Store) RecordVisitIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input) (Appointment, error) {
+	start, err := in.Clean(s.loc(), "") // no earliest day: it is over
+	if err != nil {
+		return Appointment{}, err
+	}
+	if start.After(s.now()) {
+		var v apperr.Validation
+		v.Add("starts_at", "appointment.not_over")
+		return Appointment{}, v.Err()
+	}
+	id, err := s.book(ctx, tx, e, in, start, nil)
+	if err != nil {
+		return Appointment{}, err
+	}
+	a, err := get(ctx, tx, id)
+	for _, act := range []Action{Arrive, Start} {
+		if err != nil {
+			return Appointment{}, err
+		}
+		if err = s.setStatus(ctx, tx, e, a, act, ""); err == nil {
+			a, err = get(ctx, tx, a.ID)
+		}
+	}
+	return a, err
+}
+
 // Update reschedules or edits a booked or arrived appointment (the patient stays); a new
 // day or doctor puts it at the end of that queue.
 func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int, in Input) (Appointment, error) {

@@ -173,25 +173,50 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 		// Registrations alone (a register loaded in bulk): a few statements for all of them.
 		failures, err = h.createAll(r, writes, refs, transaction)
 	} else {
-		// Each entry's answer is the last run's: a transaction run again starts afresh.
+		// Each entry's answer is the last run's: a transaction run again starts afresh. A
+		// transaction's finished visits are completed in a last step, once the entries that
+		// write into them (their vital signs) are written.
 		failures = make([]error, len(writes))
-		_, err = h.Patients.Batch(r.Context(), transaction, len(writes), func(i int, tx *sql.Tx) error {
+		var finishing []finishingEntry
+		steps := len(writes)
+		if transaction && steps > 0 {
+			steps++
+		}
+		_, err = h.Patients.Batch(r.Context(), transaction, steps, func(i int, tx *sql.Tx) error {
 			if i == 0 {
 				clear(refs)
+				finishing = finishing[:0]
+			}
+			if i == len(writes) {
+				return h.finishVisits(r, tx, finishing)
 			}
 			if refused[i] != nil {
 				failures[i] = refused[i]
 				return refused[i]
 			}
-			resp, err := h.writeEntry(r, tx, writes[i], refs, targets)
-			writes[i].response, failures[i] = resp, err
+			out, err := h.writeEntry(r, tx, writes[i], refs, targets)
+			if err == nil && out.finishing != 0 && transaction {
+				finishing = append(finishing, finishingEntry{writes[i], out})
+			} else if err == nil {
+				out, err = h.finishVisit(r, tx, out)
+			}
+			if err == nil {
+				writes[i].response = h.entryOf(r, out)
+			}
+			failures[i] = err
 			return err
 		})
 	}
 	var failed *patient.StepError
 	if errors.As(err, &failed) {
+		var late *entryFailure
+		index := 0
+		if errors.As(failed.Err, &late) {
+			index, failed.Err = late.index, late.err
+		} else {
+			index = writes[failed.Step].index
+		}
 		status, oo := Outcome(lang, failed.Err)
-		index := writes[failed.Step].index
 		for i := range oo.Issue {
 			oo.Issue[i].Expression = append([]string{"Bundle.entry[" + strconv.Itoa(index) + "]"}, oo.Issue[i].Expression...)
 		}
@@ -266,24 +291,53 @@ func (h *Handler) streamBundle(w http.ResponseWriter, r *http.Request, kind stri
 	}
 }
 
+// finishingEntry is a transaction's finished Encounter whose visit is completed after the
+// other entries (written.finishing).
+type finishingEntry struct {
+	ew  *entryWork
+	out written
+}
+
+// entryFailure is a refusal of a transaction's entry made after the entries' own steps.
+type entryFailure struct {
+	index int
+	err   error
+}
+
+func (e *entryFailure) Error() string { return e.err.Error() }
+func (e *entryFailure) Unwrap() error { return e.err }
+
+// finishVisits completes the visits of a transaction's finished Encounters, each entry then
+// answered as finished.
+func (h *Handler) finishVisits(r *http.Request, tx *sql.Tx, list []finishingEntry) error {
+	for _, f := range list {
+		out, err := h.finishVisit(r, tx, f.out)
+		if err != nil {
+			return &entryFailure{index: f.ew.index, err: err}
+		}
+		f.ew.response = h.entryOf(r, out)
+	}
+	return nil
+}
+
 // writeEntry performs one write of a Bundle inside its transaction, its references first
 // resolved: those to other entries' fullUrls, to what they became; conditional ones
 // (Patient?identifier=…), to the one patient they find.
-func (h *Handler) writeEntry(r *http.Request, tx *sql.Tx, ew *entryWork, refs map[string]string, targets map[string]*entryWork) (BundleEntry, error) {
+func (h *Handler) writeEntry(r *http.Request, tx *sql.Tx, ew *entryWork, refs map[string]string, targets map[string]*entryWork) (written, error) {
 	p := auth.PrincipalFrom(r.Context())
 	action := map[string]byte{"POST": auth.ActCreate, "PUT": auth.ActUpdate}[ew.method]
 	t, ok := writableOf(ew.kind)
 	if !ok || action == 0 || (ew.method == "POST" && ew.id != "") || (ew.method == "PUT" && ew.id == "") {
-		return BundleEntry{}, &Error{Status: http.StatusMethodNotAllowed, Code: "not-supported", Key: "fhir.entry_unsupported", Args: []any{ew.method + " " + ew.in.Request.URL}}
+		return written{}, &Error{Status: http.StatusMethodNotAllowed, Code: "not-supported", Key: "fhir.entry_unsupported", Args: []any{ew.method + " " + ew.in.Request.URL}}
 	}
 	if !p.MayFHIR(t.need) {
-		return BundleEntry{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.forbidden"}
+		return written{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.forbidden"}
 	}
 	if !p.ScopeAllows(ew.kind, action) {
-		return BundleEntry{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.scope"}
+		return written{}, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "auth.scope"}
 	}
 	if len(ew.in.Resource) == 0 {
-		return BundleEntry{}, invalid("fhir.bad_json", "resource")
+		return written{}, invalid("fhir.bad_json", "resource")
 	}
 	data, err := resolveReferences(ew.in.Resource, func(ref string) (string, error) {
 		if to, ok := refs[ref]; ok {
@@ -298,7 +352,7 @@ func (h *Handler) writeEntry(r *http.Request, tx *sql.Tx, ew *entryWork, refs ma
 		return ref, nil
 	})
 	if err != nil {
-		return BundleEntry{}, err
+		return written{}, err
 	}
 	c := conditions{ifNoneExist: ew.in.Request.IfNoneExist}
 	if ew.method == "PUT" {
@@ -306,12 +360,12 @@ func (h *Handler) writeEntry(r *http.Request, tx *sql.Tx, ew *entryWork, refs ma
 	}
 	out, err := h.writeOf(r, tx, ew.kind, data, ew.id, c)
 	if err != nil {
-		return BundleEntry{}, err
+		return written{}, err
 	}
 	if ew.method == "POST" && ew.in.FullURL != "" {
 		refs[ew.in.FullURL] = out.res.ResourceKind() + "/" + out.res.ResourceID()
 	}
-	return h.entryOf(r, out), nil
+	return out, nil
 }
 
 // entryOf is a write's entry in the answer (FHIR R4 bundle.html#transaction-response): its
@@ -649,10 +703,12 @@ func (h *Handler) dispatchRead(r *http.Request, rawURL string, refs map[string]s
 }
 
 // creates reports whether every write is a plain registration (POST Patient, no condition,
-// no identifier: another patient may have one, which is checked a registration at a time).
+// no identifier: another patient may have one, which is checked a registration at a time; no
+// confirmation that it is a different person from a possible duplicate, which is too).
 func creates(writes []*entryWork) bool {
 	for _, ew := range writes {
-		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" || bytes.Contains(ew.in.Resource, []byte(`"identifier"`)) {
+		if ew.method != "POST" || ew.kind != "Patient" || ew.id != "" || ew.in.Request.IfNoneExist != "" || bytes.Contains(ew.in.Resource, []byte(`"identifier"`)) ||
+			bytes.Contains(ew.in.Resource, []byte(distinctFromName)) {
 			return false
 		}
 	}
@@ -693,6 +749,9 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 		if err == nil {
 			input, err = createInput(in, own, &dropped[i])
 		}
+		if err == nil {
+			_, err = h.distinctFrom(r.Context(), in, false, &dropped[i]) // none confirms: creates
+		}
 		if err != nil {
 			if atomic {
 				return nil, &patient.StepError{Step: i, Err: err}
@@ -705,14 +764,14 @@ func (h *Handler) createAll(r *http.Request, writes []*entryWork, refs map[strin
 	made, errs, err := h.Patients.CreateMany(r.Context(), auth.AuditEvent(r), inputs, atomic)
 	var step *patient.StepError
 	if errors.As(err, &step) {
-		return nil, &patient.StepError{Step: at[step.Step], Err: asFHIR(step.Err)}
+		return nil, &patient.StepError{Step: at[step.Step], Err: h.duplicateRefusal(r.Context(), step.Err)}
 	}
 	if err != nil {
 		return nil, err
 	}
 	for k, i := range at {
 		if errs[k] != nil {
-			failures[i] = asFHIR(errs[k])
+			failures[i] = h.duplicateRefusal(r.Context(), errs[k])
 			continue
 		}
 		res := toPatient(made[k], own[0])

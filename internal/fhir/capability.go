@@ -123,7 +123,18 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 			res.Documentation = "The clinic's patient number is the identifier of system " + h.numberSystem(r.Context()) +
 				" (set under Settings → Clinic; derived from the public address, else " + MRNSystem + ", which is always found too); the clinic assigns it. " +
 				"Identifiers of other systems are kept, one patient each, and found by identifier=system|value, value, |value or system|. " +
-				"What a Patient carries beside the register's fields (other names, contact points, structured addresses, communication, meta.profile) is kept and given back as sent."
+				"What a Patient carries beside the register's fields (other names, contact points, structured addresses, communication, meta.profile) is kept and given back as sent. " +
+				"A registration that may be a patient already registered (the same name, birth date and sex, or the same phone) is refused (409, issue code duplicate), " +
+				"its issue naming those patients: one extension " + h.ownDefinition(r.Context(), possibleDuplicateName) + " (valueReference Patient/{id}) each. " +
+				"Sent again with one extension " + h.ownDefinition(r.Context(), distinctFromName) + " (valueReference Patient/{id}) for each patient named, exactly those, " +
+				"it is registered as a different person from them, as the desk confirms one (on its own, conditionally, in a batch or a transaction); the extension is not kept."
+		}
+		if kind == "Encounter" {
+			res.Documentation = "An Encounter is a visit the patient has come to, registered in the appointment book: arrived, in-progress or finished. " +
+				"A finished one is a visit that has happened, registered on the day its period.start falls on in the clinic's time zone, however long ago; " +
+				"in a transaction, the vital-sign Observations that reference it are written into it before it is completed, all or nothing. " +
+				"A finished Encounter whose period starts in the future, or any period ending before it starts, is refused (422); " +
+				"an arrived or in-progress one is a visit of today or later."
 		}
 		if kind == "Observation" {
 			res.Documentation = "A vital sign is written into its visit (Observation.encounter), one of each kind per visit, with status " +

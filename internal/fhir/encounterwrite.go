@@ -85,6 +85,11 @@ func encounterInput(e encounterIn, minutes int, dropped *notes) (appointment.Inp
 		if err != nil {
 			return in, invalid("fhir.bad_date", "Encounter.period.end", "period.end")
 		}
+		if end.Before(start) {
+			// per-1: a period's start is not after its end.
+			return in, &Error{Status: http.StatusUnprocessableEntity, Code: "invariant", Key: "fhir.encounter_period_order",
+				Args: []any{e.Period.End, e.Period.Start}, Expression: "Encounter.period.end"}
+		}
 		in.DurationMinutes = int(end.Sub(start) / time.Minute)
 	}
 	in.Type = "walk-in"
@@ -141,6 +146,9 @@ func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id st
 		if err != nil {
 			return written{}, err
 		}
+		if status == appointment.Completed {
+			return h.recordVisit(r, tx, input, in.Period.Start, dropped)
+		}
 		a, err := h.Visits.CreateVisitIn(r.Context(), tx, e, input, status)
 		if err != nil {
 			return written{}, renameFields(err, encounterFields)
@@ -175,4 +183,38 @@ func (h *Handler) writeEncounter(r *http.Request, tx *sql.Tx, data []byte, id st
 		return written{}, versionConflict(renameFields(err, encounterFields), version)
 	}
 	return written{res: toEncounter(a), status: http.StatusOK, dropped: dropped}, nil
+}
+
+// recordVisit registers a finished Encounter: a visit that has happened, on its own day
+// however long ago (never one still to begin), left in progress for what was measured at it
+// to be written under the visit's rules — a transaction's vital signs that reference it —
+// and completed once they are (finishVisit): at once for a write on its own.
+func (h *Handler) recordVisit(r *http.Request, tx *sql.Tx, input appointment.Input, start string, dropped notes) (written, error) {
+	now := time.Now
+	if h.Visits.Now != nil {
+		now = h.Visits.Now // the book's clock
+	}
+	if at, err := time.Parse(time.RFC3339, input.StartsAt); err == nil && at.After(now()) {
+		return written{}, &Error{Status: http.StatusUnprocessableEntity, Code: "business-rule", Key: "fhir.encounter_finished_future",
+			Args: []any{start}, Expression: "Encounter.period.start"}
+	}
+	a, err := h.Visits.RecordVisitIn(r.Context(), tx, auth.AuditEvent(r), input)
+	if err != nil {
+		return written{}, renameFields(err, encounterFields)
+	}
+	return written{res: toEncounter(a), status: http.StatusCreated, dropped: dropped, finishing: a.ID}, nil
+}
+
+// finishVisit completes, inside tx, the visit a finished Encounter's create left in progress
+// (written.finishing), as the doctor completes one, and answers the write as finished.
+func (h *Handler) finishVisit(r *http.Request, tx *sql.Tx, out written) (written, error) {
+	if out.finishing == 0 {
+		return out, nil
+	}
+	a, err := h.Visits.TransitionIn(r.Context(), tx, auth.AuditEvent(r), out.finishing, appointment.Complete, 0, "")
+	if err != nil {
+		return written{}, renameFields(err, encounterFields)
+	}
+	out.res, out.finishing = toEncounter(a), 0
+	return out, nil
 }

@@ -130,6 +130,8 @@ type Error struct {
 	Args   []any
 	// Expression names the parameter or element at fault.
 	Expression string
+	// Extension is the issue's (the patients a registration may duplicate).
+	Extension []Extension
 }
 
 func (e *Error) Error() string { return e.Key }
@@ -191,7 +193,7 @@ func Outcome(lang string, err error) (int, OperationOutcome) {
 }
 
 func (e *Error) issue(lang string) Issue {
-	issue := Issue{Severity: "error", Code: e.Code, Diagnostics: i18n.T(lang, e.Key, e.Args...)}
+	issue := Issue{Severity: "error", Code: e.Code, Diagnostics: i18n.T(lang, e.Key, e.Args...), Extension: e.Extension}
 	if e.Expression != "" {
 		issue.Expression = []string{e.Expression}
 	}

@@ -257,6 +257,9 @@ func readResources(lines []rawLine) ([]importItem, error) {
 			var p patientIn
 			if err := decodeStrict(l.data, &p); err != nil {
 				it.err = err
+			} else if len(p.Extension) > 0 {
+				// Read strictly, as the Patient's other elements it does not take.
+				it.err = &Error{Status: http.StatusBadRequest, Code: "not-supported", Key: "fhir.unsupported_element", Args: []any{"extension"}, Expression: "extension"}
 			} else {
 				// The number a patient had in the system the register comes from is kept in
 				// the remarks, since the register numbers its patients itself.

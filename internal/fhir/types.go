@@ -172,18 +172,21 @@ func decimalText(s string) bool {
 	return digits(whole) && (whole == "0" || whole[0] != '0') && (!point || digits(frac))
 }
 
-// Extension is an extension with a boolean value (the only kind written).
+// Extension is an extension with a boolean value (a birth date's estimate) or a reference
+// (an OperationOutcome's possible duplicate): the kinds written.
 type Extension struct {
-	URL          string `json:"url"`
-	ValueBoolean *bool  `json:"valueBoolean,omitempty"`
+	URL            string     `json:"url"`
+	ValueBoolean   *bool      `json:"valueBoolean,omitempty"`
+	ValueReference *Reference `json:"valueReference,omitempty"`
 }
 
 // Issue is one problem an OperationOutcome reports.
 type Issue struct {
-	Severity    string   `json:"severity"`
-	Code        string   `json:"code"`
-	Diagnostics string   `json:"diagnostics,omitempty"`
-	Expression  []string `json:"expression,omitempty"`
+	Extension   []Extension `json:"extension,omitempty"`
+	Severity    string      `json:"severity"`
+	Code        string      `json:"code"`
+	Diagnostics string      `json:"diagnostics,omitempty"`
+	Expression  []string    `json:"expression,omitempty"`
 }
 
 // OperationOutcome answers every error.

@@ -67,6 +67,9 @@ type patientIn struct {
 	Text json.RawMessage `json:"text,omitempty"`
 	// Active is whether the client said active, and what (it shadows Patient.Active).
 	Active *bool `json:"active,omitempty"`
+	// Extension is read for a registration's distinct-from confirmations (distinctFrom); the
+	// others are dropped.
+	Extension json.RawMessage `json:"extension,omitempty"`
 }
 
 // nativeFields names, for a register's validation error, the element of Patient at fault.
@@ -252,17 +255,21 @@ func (h *Handler) writePatient(r *http.Request, pw patientWriter, data []byte, i
 		if err != nil {
 			return Patient{}, 0, nil, err
 		}
+		distinct, err := h.distinctFrom(r.Context(), in, true, &dropped)
+		if err != nil {
+			return Patient{}, 0, nil, err
+		}
 		if ifNoneExist != "" {
-			res, status, err := createIfNone(r, pw, e, input, ifNoneExist, own)
+			res, status, err := h.createIfNone(r, pw, e, input, distinct, ifNoneExist, own)
 			if err != nil || status != http.StatusOK {
 				return res, status, dropped, err
 			}
 			res, status, err = matched(r, pw, res)
 			return res, status, nil, err // nothing was written: nothing was dropped
 		}
-		p, err := pw.create(r.Context(), e, input)
+		p, err := pw.create(r.Context(), e, input, distinct)
 		if err != nil {
-			return Patient{}, 0, nil, asFHIR(err)
+			return Patient{}, 0, nil, h.duplicateRefusal(r.Context(), err)
 		}
 		return toPatient(p, own[0]), http.StatusCreated, dropped, nil
 	}
@@ -296,6 +303,9 @@ func (h *Handler) writePatient(r *http.Request, pw patientWriter, data []byte, i
 	}
 	input, err := toInput(in.Patient, old.Input, &dropped)
 	if err != nil {
+		return Patient{}, 0, nil, err
+	}
+	if _, err := h.distinctFrom(r.Context(), in, false, &dropped); err != nil {
 		return Patient{}, 0, nil, err
 	}
 	input.Received = receivedOf(in.Patient, foreign)
@@ -332,8 +342,9 @@ func createInput(in patientIn, own []string, dropped *notes) (patient.Input, err
 }
 
 // createIfNone is a conditional create: the search in If-None-Exist finds nothing (create,
-// 201), one patient (200, unchanged) or several (412).
-func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patient.Input, condition string, own []string) (Patient, int, error) {
+// 201, unless a possible duplicate is not confirmed by distinct), one patient (200,
+// unchanged) or several (412).
+func (h *Handler) createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patient.Input, distinct []int64, condition string, own []string) (Patient, int, error) {
 	values, err := url.ParseQuery(condition)
 	if err != nil || len(values) == 0 {
 		return Patient{}, 0, invalid("fhir.bad_value", "If-None-Exist", "If-None-Exist")
@@ -361,7 +372,7 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 	if !any {
 		f.IDs = []int64{-1}
 	}
-	p, created, err := pw.createIfNone(r.Context(), e, input, f, values.Encode())
+	p, created, err := pw.createIfNone(r.Context(), e, input, distinct, f, values.Encode())
 	switch {
 	case errors.Is(err, patient.ErrAmbiguous):
 		// A search that found several: audited as the search it was (a Bundle's is recorded in
@@ -373,7 +384,7 @@ func createIfNone(r *http.Request, pw patientWriter, e audit.Event, input patien
 		}
 		return Patient{}, 0, &Error{Status: http.StatusPreconditionFailed, Code: "multiple-matches", Key: "fhir.several_match", Expression: "If-None-Exist"}
 	case err != nil:
-		return Patient{}, 0, asFHIR(err)
+		return Patient{}, 0, h.duplicateRefusal(r.Context(), err)
 	case created:
 		return toPatient(p, own[0]), http.StatusCreated, nil
 	}
@@ -401,9 +412,11 @@ func matched(r *http.Request, pw patientWriter, res Patient) (Patient, int, erro
 // transaction of a batch or a transaction Bundle.
 type patientWriter interface {
 	get(ctx context.Context, id int64) (patient.Patient, error)
-	create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error)
+	// create registers in; distinctFrom are exactly the possible duplicates the caller
+	// confirmed to be other people (patient.Store.CreateExactly).
+	create(ctx context.Context, e audit.Event, in patient.Input, distinctFrom []int64) (patient.Patient, error)
 	update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error)
-	createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error)
+	createIfNone(ctx context.Context, e audit.Event, in patient.Input, distinctFrom []int64, f patient.Filter, key string) (patient.Patient, bool, error)
 	// access records a read: on its own, or in the Bundle's transaction (whose answer it is).
 	access(ctx context.Context, e audit.Event) error
 }
@@ -415,14 +428,14 @@ func (h *Handler) direct() patientWriter { return directWriter{h.Patients} }
 func (d directWriter) get(ctx context.Context, id int64) (patient.Patient, error) {
 	return d.s.Get(ctx, id)
 }
-func (d directWriter) create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error) {
-	return d.s.Create(ctx, e, in, nil)
+func (d directWriter) create(ctx context.Context, e audit.Event, in patient.Input, distinctFrom []int64) (patient.Patient, error) {
+	return d.s.CreateExactly(ctx, e, in, distinctFrom)
 }
 func (d directWriter) update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error) {
 	return d.s.Update(ctx, e, id, version, in)
 }
-func (d directWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error) {
-	return d.s.CreateIfNone(ctx, e, in, f, key)
+func (d directWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, distinctFrom []int64, f patient.Filter, key string) (patient.Patient, bool, error) {
+	return d.s.CreateIfNone(ctx, e, in, distinctFrom, f, key)
 }
 func (d directWriter) access(ctx context.Context, e audit.Event) error {
 	return audit.Access(ctx, d.s.DB, e)
@@ -436,13 +449,13 @@ type txWriter struct {
 func (t txWriter) get(ctx context.Context, id int64) (patient.Patient, error) {
 	return t.s.GetIn(ctx, t.tx, id)
 }
-func (t txWriter) create(ctx context.Context, e audit.Event, in patient.Input) (patient.Patient, error) {
-	return t.s.CreateIn(ctx, t.tx, e, in, nil)
+func (t txWriter) create(ctx context.Context, e audit.Event, in patient.Input, distinctFrom []int64) (patient.Patient, error) {
+	return t.s.CreateExactlyIn(ctx, t.tx, e, in, distinctFrom)
 }
 func (t txWriter) update(ctx context.Context, e audit.Event, id int64, version int, in patient.Input) (patient.Patient, error) {
 	return t.s.UpdateIn(ctx, t.tx, e, id, version, in)
 }
-func (t txWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, f patient.Filter, key string) (patient.Patient, bool, error) {
-	return t.s.CreateIfNoneIn(ctx, t.tx, e, in, f, key)
+func (t txWriter) createIfNone(ctx context.Context, e audit.Event, in patient.Input, distinctFrom []int64, f patient.Filter, key string) (patient.Patient, bool, error) {
+	return t.s.CreateIfNoneIn(ctx, t.tx, e, in, distinctFrom, f, key)
 }
 func (t txWriter) access(ctx context.Context, e audit.Event) error { return audit.Record(ctx, t.tx, e) }

@@ -29,6 +29,10 @@ type written struct {
 	matched  bool // a conditional create found it: nothing was written
 	withheld bool
 	dropped  notes // what the resource sent held that the clinic's record does not keep
+	// finishing is the visit a finished Encounter's create registered in progress, to be
+	// completed (finishVisit) once the writes into it are done: at once for a write on its
+	// own or a batch's entry, after the other entries for a transaction's.
+	finishing int64
 }
 
 // writable is how a type is written through the API, alone or in a Bundle (every write of
@@ -81,6 +85,10 @@ func (h *Handler) writeRoute(kind string, update bool) http.HandlerFunc {
 		_, err = h.Patients.Batch(r.Context(), true, 1, func(_ int, tx *sql.Tx) error {
 			var err error
 			out, err = h.writeOf(r, tx, kind, data, id, c)
+			if err != nil {
+				return err
+			}
+			out, err = h.finishVisit(r, tx, out)
 			return err
 		})
 		if err != nil {

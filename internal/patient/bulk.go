@@ -198,9 +198,17 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 	if err := s.duplicatesOf(ctx, tx, cleaned, errs); err != nil {
 		return nil, nil, err
 	}
-	for i, err := range errs {
-		if err != nil && atomic {
-			return nil, nil, &StepError{Step: i, Err: err}
+	for i := range errs {
+		if errs[i] == errRegistered {
+			// Named as one by one (TwinsOf): a query each, for the inputs refused alone.
+			twins, err := duplicates(ctx, tx, cleaned[i], 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			errs[i] = duplicateOf(twins)
+		}
+		if errs[i] != nil && atomic {
+			return nil, nil, &StepError{Step: i, Err: errs[i]}
 		}
 	}
 	var pending []int
@@ -257,8 +265,13 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 	return out, errs, nil
 }
 
-// duplicatesOf marks in errs the inputs the register holds a possible duplicate of: the same
-// name key, birth date and sex, or the same phone, a few hundred inputs a query.
+// errRegistered marks, while createMany checks, an input the register holds a possible
+// duplicate of (the twins are then named).
+var errRegistered = apperr.Conflict("patient.possible_duplicate")
+
+// duplicatesOf marks in errs the inputs the register holds a possible duplicate of
+// (errRegistered): the same name key, birth date and sex, or the same phone, a few hundred
+// inputs a query.
 func (s *Store) duplicatesOf(ctx context.Context, q database.Querier, ins []Input, errs []error) error {
 	const per = 300
 	ph := s.DB.Placeholder
@@ -315,7 +328,7 @@ func (s *Store) duplicatesOf(ctx context.Context, q database.Querier, ins []Inpu
 			in := ins[i]
 			k := textsearch.PhoneKey(in.Phone)
 			if taken[NameKey(in.FirstName, in.MiddleName, in.LastName)+"|"+in.BirthDate+"|"+in.Sex] || (k != "" && taken["phone:"+k]) {
-				errs[i] = apperr.Conflict("patient.possible_duplicate")
+				errs[i] = errRegistered
 			}
 		}
 	}

@@ -136,15 +136,67 @@ func (s *Store) Create(ctx context.Context, e audit.Event, in Input, distinctFro
 	var p Patient
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		p, err = s.create(ctx, tx, e, in, distinctFrom)
+		p, err = s.create(ctx, tx, e, in, distinctFrom, false)
 		return err
 	})
 	return p, err
 }
 
+// CreateExactly is Create for a caller that names, as different people, exactly the
+// possible duplicates it was shown (the FHIR API's distinct-from extension): a list that is
+// not the patients found now — one missing, or one that is not a possible duplicate — is
+// refused as an unconfirmed registration is, naming them (TwinsOf).
+func (s *Store) CreateExactly(ctx context.Context, e audit.Event, in Input, distinctFrom []int64) (Patient, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, err
+	}
+	var p Patient
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		p, err = s.create(ctx, tx, e, in, distinctFrom, true)
+		return err
+	})
+	return p, err
+}
+
+// CreateExactlyIn is CreateExactly inside the caller's transaction.
+func (s *Store) CreateExactlyIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, distinctFrom []int64) (Patient, error) {
+	if err := in.Clean(s.today()); err != nil {
+		return Patient{}, err
+	}
+	return s.create(ctx, tx, e, in, distinctFrom, true)
+}
+
+// Twins are the patients a registration refused as a possible duplicate may be, carried by
+// the refusal (patient.possible_duplicate) for a caller that names them to its user; the
+// desk shows them from its own check (Duplicates).
+type Twins []int64
+
+func (t Twins) Error() string { return fmt.Sprintf("possible duplicate of patients %v", []int64(t)) }
+
+// TwinsOf is the patients a refusal as a possible duplicate names, with ok false for any
+// other error (and for a duplicate of another registration of the same batch, which has no
+// id yet).
+func TwinsOf(err error) (ids []int64, ok bool) {
+	var t Twins
+	if !errors.As(err, &t) {
+		return nil, false
+	}
+	return t, true
+}
+
+// duplicateOf is the refusal of a registration that may be one of twins.
+func duplicateOf(twins []Summary) error {
+	ids := make(Twins, len(twins))
+	for i, t := range twins {
+		ids[i] = t.ID
+	}
+	return &apperr.Error{Kind: apperr.KindConflict, Key: "patient.possible_duplicate", Err: ids}
+}
+
 // create registers in (already clean) in tx: the duplicate check, the record, its first
-// version and its audit event.
-func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, distinctFrom []int64) (Patient, error) {
+// version and its audit event. exact: distinctFrom must be exactly the possible duplicates.
+func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, distinctFrom []int64, exact bool) (Patient, error) {
 	now := s.now()
 	in.History.stampAllergies(History{}, e.ActorName, now)
 	// Two registrations of one person at once wait for each other, so that the second sees
@@ -163,9 +215,12 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	var others []string
 	for _, t := range twins {
 		if !slices.Contains(distinctFrom, t.ID) {
-			return Patient{}, apperr.Conflict("patient.possible_duplicate")
+			return Patient{}, duplicateOf(twins)
 		}
 		others = append(others, strconv.FormatInt(t.ID, 10))
+	}
+	if exact && len(slices.Compact(slices.Sorted(slices.Values(distinctFrom)))) != len(twins) {
+		return Patient{}, duplicateOf(twins)
 	}
 	id, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
 	if err != nil {
@@ -250,7 +305,7 @@ func (s *Store) CreateIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Inpu
 	if err := in.Clean(s.today()); err != nil {
 		return Patient{}, err
 	}
-	return s.create(ctx, tx, e, in, distinctFrom)
+	return s.create(ctx, tx, e, in, distinctFrom, false)
 }
 
 // UpdateIn is Update inside the caller's transaction.

@@ -85,19 +85,21 @@ var ErrAmbiguous = errors.New("several patients match")
 // returns the patient created (created true), or the one that matched. Several matches are
 // ErrAmbiguous. The check and the write are one transaction, serialised with every other
 // conditional create of the same condition (key), so parallel requests make one patient.
-func (s *Store) CreateIfNone(ctx context.Context, e audit.Event, in Input, f Filter, key string) (Patient, bool, error) {
+// A possible duplicate is refused unless distinctFrom names exactly the patients it may be
+// (CreateExactly).
+func (s *Store) CreateIfNone(ctx context.Context, e audit.Event, in Input, distinctFrom []int64, f Filter, key string) (Patient, bool, error) {
 	var p Patient
 	var created bool
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		p, created, err = s.CreateIfNoneIn(ctx, tx, e, in, f, key)
+		p, created, err = s.CreateIfNoneIn(ctx, tx, e, in, distinctFrom, f, key)
 		return err
 	})
 	return p, created, err
 }
 
 // CreateIfNoneIn is CreateIfNone inside the caller's transaction.
-func (s *Store) CreateIfNoneIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, f Filter, key string) (Patient, bool, error) {
+func (s *Store) CreateIfNoneIn(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, distinctFrom []int64, f Filter, key string) (Patient, bool, error) {
 	if err := in.Clean(s.today()); err != nil {
 		return Patient{}, false, err
 	}
@@ -114,7 +116,7 @@ func (s *Store) CreateIfNoneIn(ctx context.Context, tx *sql.Tx, e audit.Event, i
 	case len(found) == 1:
 		return found[0], false, nil
 	}
-	p, err := s.create(ctx, tx, e, in, nil)
+	p, err := s.create(ctx, tx, e, in, distinctFrom, true)
 	return p, err == nil, err
 }
 

@@ -119,6 +119,52 @@ test("fhir-kit-client's transaction() writes a walk-in visit whole, and one fail
   expect(batch.entry[1].response.outcome).toBeTruthy()
 })
 
+/** A time in the past no other test books the doctor at: a random quarter hour of a day a year or so ago. */
+function pastTime() {
+  const t = freeTime()
+  t.setUTCFullYear(new Date().getUTCFullYear() - 2)
+  return t
+}
+
+test("fhir-kit-client's transaction() records a finished visit with its vitals, on its own day", async ({ page }) => {
+  await login(page, 'admin')
+  const { token, doctor } = await doctorToken(page)
+  const client = new Client({ baseUrl: base, customHeaders: { Authorization: `Bearer ${token}` } })
+
+  // A visit another system reports after it happened: finished, twenty minutes long, its vitals by urn:uuid.
+  const body = walkInVisit(`Past${unique()}`, doctor)
+  const start = pastTime()
+  const visit = body.entry[2].resource as { status: string; period: { start: string; end: string } }
+  visit.status = 'finished'
+  visit.period = { start: start.toISOString(), end: new Date(start.getTime() + 20 * 60_000).toISOString() }
+  body.entry.splice(3, 1) // no follow-up: the day is over
+  const answer = (await client.transaction({ body })) as Answer
+  expect(answer.entry.map((e) => e.response.status)).toEqual(['201 Created', '201 Created', '201 Created', '201 Created'])
+  const id = answer.entry[2].resource!.id
+  const encounter = (await client.read({ resourceType: 'Encounter', id })) as Resource & { period: { start: string; end?: string } }
+  expect(encounter.status).toBe('finished')
+  expect(new Date(encounter.period.start).getTime()).toBe(start.getTime())
+  expect(new Date(encounter.period.end!).getTime()).toBe(start.getTime() + 20 * 60_000)
+  const heartRate = (await client.read({ resourceType: 'Observation', id: `${id}-hr` })) as unknown as { valueQuantity: { value: number }; encounter: { reference: string } }
+  expect(heartRate.valueQuantity.value).toBe(84)
+  expect(heartRate.encounter.reference).toBe(`Encounter/${id}`)
+
+  // Still to begin: refused (422) with its OperationOutcome, and nothing of the transaction remains.
+  const family = `Soon${unique()}`
+  const soon = walkInVisit(family, doctor)
+  const later = soon.entry[2].resource as { status: string }
+  later.status = 'finished'
+  soon.entry.splice(3, 1)
+  const refused = await client.transaction({ body: soon }).then(
+    () => null,
+    (e: { response?: { status: number; data?: { resourceType: string; issue: { code: string; expression?: string[] }[] } } }) => e.response,
+  )
+  expect(refused?.status).toBe(422)
+  expect(refused?.data?.issue[0].expression).toEqual(['Bundle.entry[2]', 'Encounter.period.start'])
+  const found = (await client.search({ resourceType: 'Patient', searchParams: { family } })) as { entry?: unknown[] }
+  expect(found.entry ?? []).toHaveLength(0)
+})
+
 test("Medplum's executeBatch() runs a transaction and a batch whose failing entry fails alone", async ({ page }) => {
   await login(page, 'admin')
   const { token, doctor } = await doctorToken(page)
