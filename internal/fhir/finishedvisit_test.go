@@ -34,8 +34,8 @@ func TestFHIRFinishedVisitWithItsVitals(t *testing.T) {
 		const patient, visit = "urn:uuid:5e0c2d41-0000-4000-8000-000000000001", "urn:uuid:5e0c2d41-0000-4000-8000-000000000002"
 		entries := func(family string, heartRate float64) []map[string]any {
 			return []map[string]any{
-				writeEntry("", vitalSign(patient, visit, "8867-4", heartRate, "/min"), "POST", "Observation"),
-				writeEntry("", vitalSign(patient, visit, "29463-7", 64.5, "kg"), "POST", "Observation"),
+				writeEntry("", vitalSign(patient, visit, start.Add(5*time.Minute), "8867-4", heartRate, "/min"), "POST", "Observation"),
+				writeEntry("", vitalSign(patient, visit, start.Add(5*time.Minute), "29463-7", 64.5, "kg"), "POST", "Observation"),
 				writeEntry(visit, c.pastVisit(patient, start, start.Add(20*time.Minute)), "POST", "Encounter"),
 				writeEntry(patient, newPatientResource(family), "POST", "Patient"),
 			}
@@ -86,7 +86,7 @@ func TestFHIRFinishedVisitWithItsVitals(t *testing.T) {
 		if e["status"] != "finished" {
 			t.Errorf("a finished visit on its own: %v", e)
 		}
-		send(t, doc, "POST", "/fhir/R4/Observation", vitalSign(pat, "Encounter/"+e["id"].(string), "8867-4", 70, "/min"), nil, http.StatusConflict)
+		send(t, doc, "POST", "/fhir/R4/Observation", vitalSign(pat, "Encounter/"+e["id"].(string), start.AddDate(0, 0, -30).Add(5*time.Minute), "8867-4", 70, "/min"), nil, http.StatusConflict)
 		// The doctor's time is taken: another visit over it is refused, as the book refuses it.
 		send(t, doc, "POST", "/fhir/R4/Encounter", c.pastVisit(pat, start.AddDate(0, 0, -30).Add(5*time.Minute), start.AddDate(0, 0, -30).Add(25*time.Minute)), nil, http.StatusConflict)
 
