@@ -47,9 +47,15 @@ describe('ConsentPage', () => {
     expect(allow.hasAttribute('disabled')).toBe(true)
     expect(screen.getByText('patient/Practitioner.rs')).toBeTruthy()
     fireEvent.change(picker, { target: { value: 'Lê' } })
-    fireEvent.click(await screen.findByText(/2026-000009 — Minh Van Lê/, {}, { timeout: 3000 }))
+    // The list shows the name, then the birth date and number (a line of their own on a phone);
+    // the option's accessible name keeps all three.
+    const name = await screen.findByText('Minh Van Lê', {}, { timeout: 3000 })
+    expect(name.closest('.patient-option')?.textContent).toBe('Minh Van Lê1970-03-02 · 2026-000009')
+    expect(screen.getByRole('option', { name: '2026-000009 — Minh Van Lê (1970-03-02)' })).toBeTruthy()
+    fireEvent.click(name)
     await waitFor(() => expect(allow.hasAttribute('disabled')).toBe(false))
     fireEvent.click(allow)
     await waitFor(() => expect(view.sent.find((s) => s.path === '/smart/authorize')?.body).toMatchObject({ approve: true, patient_id: 9 }))
   })
+
 })
