@@ -58,4 +58,23 @@ describe('ConsentPage', () => {
     await waitFor(() => expect(view.sent.find((s) => s.path === '/smart/authorize')?.body).toMatchObject({ approve: true, patient_id: 9 }))
   })
 
+  it.each([
+    ['en', ["Read this patient's measurements and results", "Read this patient's allergies", 'Read staff records', "Read and change prescriptions of any patient you may change", "Read this patient's Immunization"]],
+    ['ru', ['Читать измерения и результаты этого пациента', 'Читать аллергии этого пациента', 'Читать сведения о сотрудниках', 'Читать и изменять рецепты любого пациента, которого вы можете изменять', 'Читать Immunization этого пациента']],
+    ['zh', ['读取此患者的测量与检验结果', '读取此患者的过敏史', '读取员工档案', '读取并修改您可修改的任何患者的处方', '读取此患者的Immunization']],
+    ['vi', ['Đọc chỉ số đo và kết quả của bệnh nhân này', 'Đọc dị ứng của bệnh nhân này', 'Đọc hồ sơ nhân viên', 'Đọc và sửa đơn thuốc của bất kỳ bệnh nhân nào bạn được sửa', 'Đọc Immunization của bệnh nhân này']],
+  ] as const)('words each resource type in plain clinic words in %s, the scope itself beside it', async (lang, lines) => {
+    const scopes = ['patient/Observation.rs', 'patient/AllergyIntolerance.rs', 'user/Practitioner.rs', 'user/MedicationRequest.cruds', 'patient/Immunization.rs']
+    await renderScreen(<ConsentPage />, {
+      me: user(['view patient']),
+      route: '/smart/authorize',
+      at,
+      api: { 'GET /smart/authorize': { app, scopes, withheld: [], needs_patient: false, patient } },
+    })
+    await act(() => setLanguage(lang))
+    for (const [i, line] of lines.entries()) {
+      const box = await screen.findByRole('checkbox', { name: `${line} ${scopes[i]}` }, { timeout: 3000 })
+      expect(box).toBeTruthy()
+    }
+  })
 })
