@@ -96,7 +96,7 @@ test('a SMART app launched from the chart reads the patient in context through f
   await expect(app).toHaveURL(/\/smart\/authorize\?/)
   await expect(app.getByText(`Allow ${name} to open the record?`)).toBeVisible()
   await expect(app.getByTestId('consent-patient')).toContainText(family)
-  await expect(app.getByText('Read this patient\'s Observation')).toBeVisible()
+  await expect(app.getByText('Read this patient\'s measurements and results')).toBeVisible()
   await app.getByRole('button', { name: 'Allow' }).click()
 
   // Back in the app, on its own origin.

@@ -6,7 +6,24 @@ import { getPatientRow, searchPatients, type PatientRow } from '../lib/queries/s
 import { useClearable } from './clearable'
 import { formatDay } from '../lib/time'
 
-const option = (p: PatientRow) => ({ value: p.id, label: `${p.mrn} — ${fullName(p)} (${formatDay(p.birth_date)})` })
+type Option = { value: number; label: string; name: string; detail: string }
+
+/**
+ * One patient as an option. The label (the chosen one's text, and the option's accessible
+ * name) holds the birth date, which tells namesakes apart; the list shows the name and, after
+ * it or on a line of its own where the list is narrow, the birth date and patient number.
+ */
+const option = (p: PatientRow): Option => {
+  const [name, born] = [fullName(p), formatDay(p.birth_date)]
+  return { value: p.id, label: `${p.mrn} — ${name} (${born})`, name, detail: `${born} · ${p.mrn}` }
+}
+
+const twoParts = (o: Option) => (
+  <span className="patient-option">
+    <span className="patient-option-name">{o.name}</span>
+    <span className="patient-option-detail">{o.detail}</span>
+  </span>
+)
 
 /**
  * Picks a patient by name or patient number, searching the server as the user types (two
@@ -24,7 +41,7 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
   style?: CSSProperties
 }) {
   const clear = useClearable()
-  const [options, setOptions] = useState<{ value: number; label: string }[]>([])
+  const [options, setOptions] = useState<Option[]>([])
   const [searching, setSearching] = useState(false)
   const known = value == null || options.some((o) => o.value === value)
   useEffect(() => {
@@ -54,7 +71,14 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
       value={value ?? undefined}
       onChange={(v?: number) => onChange?.(v)}
       options={options}
+      optionRender={({ data }) => twoParts(data)}
+      // The chosen patient alike: cut short on a phone, the birth date would be lost again.
+      labelRender={({ value: v, label }) => {
+        const chosen = options.find((o) => o.value === v)
+        return chosen ? twoParts(chosen) : label
+      }}
       style={style}
+      className="patient-select"
     />
   )
 }

@@ -22,13 +22,23 @@ describe('the SMART consent page, the apps card and the number system in every l
 
   it('words a data scope as a sentence, with everything and a resource type alike', () => {
     expect(line('en', 'smart.patientRead', '*')).toBe("Read this patient's records of every type")
-    expect(line('en', 'smart.patientRead', 'Observation')).toBe("Read this patient's Observation")
+    expect(line('en', 'smart.patientRead', 'Observation')).toBe("Read this patient's Observation") // a type without words of its own
     expect(line('ru', 'smart.patientRead', '*')).toBe('Читать все данные этого пациента')
     expect(line('ru', 'smart.userWrite', 'Observation')).toBe('Читать и изменять Observation любого пациента, которого вы можете изменять')
     // Chinese: the type after a full-width colon, so neither 全部 nor a Latin name needs a space.
-    expect(line('zh', 'smart.patientRead', '*')).toBe('读取此患者的数据：全部')
-    expect(line('zh', 'smart.userRead', 'Observation')).toBe('读取您可查看的任何患者的数据：Observation')
+    expect(line('zh', 'smart.patientRead', '*')).toBe('读取此患者的全部数据')
+    expect(line('zh', 'smart.userRead', 'Observation')).toBe('读取您可查看的任何患者的Observation')
     expect(line('vi', 'smart.patientWrite', '*')).toBe('Đọc và sửa tất cả dữ liệu của bệnh nhân này')
+  })
+
+  it('names every resource type the consent page can show in plain words in every language', () => {
+    // The types the server serves (internal/fhir/type_*.go): a scope of any other is withheld.
+    const types = ['AllergyIntolerance', 'Appointment', 'Condition', 'DiagnosticReport', 'DocumentReference', 'Encounter', 'Group', 'Location', 'MedicationRequest', 'Observation', 'Organization', 'Patient', 'Practitioner', 'PractitionerRole', 'ServiceRequest']
+    for (const lang of Object.keys(LOCALES)) {
+      const named = (LOCALES[lang].smart as Tree).types as Tree
+      expect(Object.keys(named).sort(), lang).toEqual(types)
+      for (const type of types) expect(named[type], `${lang} ${type}`).not.toMatch(new RegExp(`${type}|[a-z][A-Z]`))
+    }
   })
 
   it('keeps the agreed terms', () => {

@@ -1,20 +1,63 @@
 import { PlusOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { App, Button, Empty, Flex, Form, Modal, Table, type FormInstance, type TableColumnsType } from 'antd'
+import { App, Button, Empty, Flex, Form, Modal, Spin, Table, type FormInstance, type TableColumnsType } from 'antd'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../ScrollRegion'
 import { focusFirstField } from '../focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
+import { PHONE, useMediaQuery } from '../../lib/media'
 import { apiTokensKey } from '../../lib/queryKeys'
 
 /** A credential as a list shows it: API tokens, backend clients and SMART apps alike. */
 type Credential = { id: number; name: string }
 
+type Column<T> = TableColumnsType<T>[number]
+
+/** A column's heading and its cell for one credential, as the stacked list shows them. */
+const heading = <T,>(c: Column<T>): ReactNode => (typeof c.title === 'function' ? null : c.title)
+const cell = <T,>(c: Column<T>, k: T, i: number): ReactNode => ('render' in c && c.render ? (c.render(undefined, k, i) as ReactNode) : null)
+
+/**
+ * The credentials on a phone: one card each, its first column (the name) on top and every
+ * other column's heading over its value, so that nothing needs scrolling sideways.
+ */
+function CredentialCards<T extends Credential>({ label, items, loading, empty, columns, action }: {
+  label: string
+  items?: T[]
+  loading: boolean
+  empty: ReactNode
+  columns: TableColumnsType<T>
+  action: (k: T) => ReactNode
+}) {
+  if (!items) return loading ? <Spin /> : empty
+  if (items.length === 0) return empty
+  const [first, ...rest] = columns
+  return (
+    <ul className="credential-cards" aria-label={label} aria-busy={loading}>
+      {items.map((k, i) => (
+        <li key={k.id}>
+          {first && cell(first, k, i)}
+          <dl>
+            {rest.map((c, j) => (
+              <div key={String(c.key ?? j)}>
+                <dt>{heading(c)}</dt>
+                <dd>{cell(c, k, i)}</dd>
+              </div>
+            ))}
+          </dl>
+          <Flex justify="end">{action(k)}</Flex>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /**
  * The list of one kind of credential with what every kind shares: a "new" button opening a
  * register form (its fields the caller's), the table (its columns the caller's) with a revoke
  * button on each live row that asks before it revokes, and the lists refreshed after either.
+ * On a phone the table is a list of cards instead.
  */
 export function CredentialRegistry<T extends Credential, F extends object>(props: {
   /** Names the scrolling list for a screen reader. */
@@ -48,6 +91,7 @@ export function CredentialRegistry<T extends Credential, F extends object>(props
   const { message, modal } = App.useApp()
   const queryClient = useQueryClient()
   const { form } = props
+  const phone = useMediaQuery(PHONE)
   const refresh = () => void queryClient.invalidateQueries({ queryKey: apiTokensKey })
 
   const submit = async (v: F) => {
@@ -72,16 +116,18 @@ export function CredentialRegistry<T extends Credential, F extends object>(props
         refresh()
       },
     })
-  const actions: TableColumnsType<T>[number] = {
+  const revokeButton = (k: T) =>
+    props.live(k) && (
+      <Button size="small" danger onClick={() => confirmRevoke(k)} aria-label={t('apiAccess.revokeNamed', { name: k.name })}>
+        {t('apiAccess.revoke')}
+      </Button>
+    )
+  const actions: Column<T> = {
     key: 'actions',
     title: <span className="visually-hidden">{t('apiAccess.actions')}</span>,
-    render: (_, k) =>
-      props.live(k) && (
-        <Button size="small" danger onClick={() => confirmRevoke(k)} aria-label={t('apiAccess.revokeNamed', { name: k.name })}>
-          {t('apiAccess.revoke')}
-        </Button>
-      ),
+    render: (_, k) => revokeButton(k),
   }
+  const empty = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} />
 
   return (
     <>
@@ -90,18 +136,22 @@ export function CredentialRegistry<T extends Credential, F extends object>(props
           {props.newLabel}
         </Button>
       </Flex>
-      <ScrollRegion label={props.label}>
-        <Table<T>
-          rowKey="id"
-          size="small"
-          loading={props.loading}
-          dataSource={props.items}
-          pagination={false}
-          style={{ minWidth: props.items?.length ? (props.minWidth ?? 760) : undefined }}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.empty} /> }}
-          columns={[...props.columns, actions]}
-        />
-      </ScrollRegion>
+      {phone ? (
+        <CredentialCards label={props.label} items={props.items} loading={props.loading} empty={empty} columns={props.columns} action={revokeButton} />
+      ) : (
+        <ScrollRegion label={props.label}>
+          <Table<T>
+            rowKey="id"
+            size="small"
+            loading={props.loading}
+            dataSource={props.items}
+            pagination={false}
+            style={{ minWidth: props.items?.length ? (props.minWidth ?? 760) : undefined }}
+            locale={{ emptyText: empty }}
+            columns={[...props.columns, actions]}
+          />
+        </ScrollRegion>
+      )}
       <Modal
         afterOpenChange={focusFirstField}
         open={props.open}

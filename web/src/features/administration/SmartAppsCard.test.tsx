@@ -1,10 +1,20 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { PHONE } from '../../lib/media'
 import { renderScreen, user } from '../../test/render'
 import { SmartAppsCard } from './SmartAppsCard'
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  vi.restoreAllMocks()
+})
+
+/** The window as a phone's: the phone query matches, every other does not. */
+const onPhone = () => {
+  const real = window.matchMedia
+  vi.spyOn(window, 'matchMedia').mockImplementation((q: string) => ({ ...real(q), matches: q === PHONE }))
+}
 
 const app = (id: number, name: string, revoked: boolean) => ({
   id,
@@ -55,5 +65,27 @@ describe('SmartAppsCard (the shared credential list)', () => {
       ]),
     )
     expect(await screen.findByText('Registered: client_id emr-app-3')).toBeTruthy()
+  })
+
+  it('shows a phone one card per app, headings over values, and no table to scroll sideways', async () => {
+    onPhone()
+    await open()
+    const list = await screen.findByRole('list', { name: 'SMART apps' }, { timeout: 5000 })
+    const cards = within(list).getAllByRole('listitem')
+    expect(cards).toHaveLength(2)
+    expect(screen.queryByRole('table')).toBeNull()
+    const growth = cards[0]
+    expect(growth.textContent).toContain('Growth chart')
+    expect(growth.textContent).toContain('emr-app-2')
+    expect(within(growth).getAllByRole('term').map((t) => t.textContent)).toEqual(['Addresses', 'Scopes', 'State'])
+    expect(within(growth).getAllByRole('definition')[0].textContent).toContain('https://growth.example/callback')
+    expect(within(growth).getByRole('button', { name: /Growth chart/ })).toBeTruthy()
+    expect(within(cards[1]).queryByRole('button', { name: /Revoke/ })).toBeNull() // revoked: nothing to revoke
+  })
+
+  it('keeps the table on a wide screen', async () => {
+    await open()
+    expect(await screen.findByRole('table', {}, { timeout: 5000 })).toBeTruthy()
+    expect(screen.queryByRole('list', { name: 'SMART apps' })).toBeNull()
   })
 })

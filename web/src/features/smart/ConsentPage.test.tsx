@@ -47,9 +47,34 @@ describe('ConsentPage', () => {
     expect(allow.hasAttribute('disabled')).toBe(true)
     expect(screen.getByText('patient/Practitioner.rs')).toBeTruthy()
     fireEvent.change(picker, { target: { value: 'Lê' } })
-    fireEvent.click(await screen.findByText(/2026-000009 — Minh Van Lê/, {}, { timeout: 3000 }))
+    // The list shows the name, then the birth date and number (a line of their own on a phone);
+    // the option's accessible name keeps all three.
+    const name = await screen.findByText('Minh Van Lê', {}, { timeout: 3000 })
+    expect(name.closest('.patient-option')?.textContent).toBe('Minh Van Lê1970-03-02 · 2026-000009')
+    expect(screen.getByRole('option', { name: '2026-000009 — Minh Van Lê (1970-03-02)' })).toBeTruthy()
+    fireEvent.click(name)
     await waitFor(() => expect(allow.hasAttribute('disabled')).toBe(false))
     fireEvent.click(allow)
     await waitFor(() => expect(view.sent.find((s) => s.path === '/smart/authorize')?.body).toMatchObject({ approve: true, patient_id: 9 }))
+  })
+
+  it.each([
+    ['en', ["Read this patient's measurements and results", "Read this patient's allergies", 'Read staff records', "Read and change prescriptions of any patient you may change", "Read this patient's Immunization"]],
+    ['ru', ['Читать измерения и результаты этого пациента', 'Читать аллергии этого пациента', 'Читать сведения о сотрудниках', 'Читать и изменять рецепты любого пациента, которого вы можете изменять', 'Читать Immunization этого пациента']],
+    ['zh', ['读取此患者的测量与检验结果', '读取此患者的过敏史', '读取员工档案', '读取并修改您可修改的任何患者的处方', '读取此患者的Immunization']],
+    ['vi', ['Đọc chỉ số đo và kết quả của bệnh nhân này', 'Đọc dị ứng của bệnh nhân này', 'Đọc hồ sơ nhân viên', 'Đọc và sửa đơn thuốc của bất kỳ bệnh nhân nào bạn được sửa', 'Đọc Immunization của bệnh nhân này']],
+  ] as const)('words each resource type in plain clinic words in %s, the scope itself beside it', async (lang, lines) => {
+    const scopes = ['patient/Observation.rs', 'patient/AllergyIntolerance.rs', 'user/Practitioner.rs', 'user/MedicationRequest.cruds', 'patient/Immunization.rs']
+    await renderScreen(<ConsentPage />, {
+      me: user(['view patient']),
+      route: '/smart/authorize',
+      at,
+      api: { 'GET /smart/authorize': { app, scopes, withheld: [], needs_patient: false, patient } },
+    })
+    await act(() => setLanguage(lang))
+    for (const [i, line] of lines.entries()) {
+      const box = await screen.findByRole('checkbox', { name: `${line} ${scopes[i]}` }, { timeout: 3000 })
+      expect(box).toBeTruthy()
+    }
   })
 })

@@ -8,15 +8,27 @@ import { fullName } from '../../lib/patient'
 import { formatDay } from '../../lib/time'
 import { answerConsent, consentOfferQuery, type AuthRequest } from './api/consent'
 
-/** What one scope lets the app do, in the user's words. */
+/**
+ * The types that are no patient's record (not of the Patient compartment, internal/fhir/confine.go):
+ * only a user/ scope reaches them, and a line about them names no patient.
+ */
+const CLINIC_TYPES = new Set(['Group', 'Location', 'Organization', 'Practitioner', 'PractitionerRole'])
+
+/**
+ * What one scope lets the app do, in the user's words: a resource type in plain clinic words
+ * (smart.types), never its FHIR name, which the scope itself shows beside the line for an
+ * administrator. A type without words of its own keeps its FHIR name.
+ */
 function useDescribe() {
   const { t } = useTranslation()
   return (scope: string) => {
     const m = /^(patient|user)\/(\*|[A-Za-z]+)\.([cruds]+)$/.exec(scope)
     if (!m) return t(`smart.scope.${scope.replace('/', '_')}`, { defaultValue: scope })
-    const what = m[2] === '*' ? t('smart.everything') : m[2]
-    const writes = /[cud]/.test(m[3])
-    return t(`smart.${m[1]}${writes ? 'Write' : 'Read'}`, { what })
+    const [, context, type, actions] = m
+    const what = type === '*' ? t('smart.everything') : t(`smart.types.${type}`, { defaultValue: type })
+    const writes = /[cud]/.test(actions)
+    const whose = CLINIC_TYPES.has(type) ? 'clinic' : context
+    return t(`smart.${whose}${writes ? 'Write' : 'Read'}`, { what })
   }
 }
 
