@@ -499,3 +499,79 @@ func TestSmartAttackThrottleRotatingClients(t *testing.T) {
 		}
 	})
 }
+
+// TestSmartAttackRaces: the same code or refresh token sent twice at once gives tokens to
+// one request at most, and the reuse ends the grant (RFC 6749 §4.1.2, §10.5; RFC 9700
+// §4.14.2); a consent without the session's CSRF token is refused (RFC 6749 §10.12).
+func TestSmartAttackRaces(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		setPublicURL(t, c.admin, c.env.HTTP.URL)
+		app := c.registerApp(t, "patient/*.rs")
+		path := fmt.Sprintf("/fhir/R4/Patient/%d", c.patientID)
+		race := func(send func() (int, map[string]any)) []map[string]any {
+			const n = 4
+			answers := make(chan map[string]any, n)
+			for range n {
+				go func() {
+					status, out := send()
+					if status != http.StatusOK {
+						out = nil
+					}
+					answers <- out
+				}()
+			}
+			var issued []map[string]any
+			for range n {
+				if out := <-answers; out != nil {
+					issued = append(issued, out)
+				}
+			}
+			return issued
+		}
+		live := func(issued []map[string]any) int {
+			n := 0
+			for _, tok := range issued {
+				if app.bearer(tok["access_token"]).Do("GET", path, nil).Status == http.StatusOK {
+					n++
+				}
+			}
+			return n
+		}
+
+		verifier, challenge := pkce("race-")
+		code := app.approve(t, c.doctor, app.request("launch/patient patient/*.rs offline_access", "", challenge), c.patientID)
+		issued := race(func() (int, map[string]any) { return app.exchange(t, code, verifier) })
+		if len(issued) > 1 {
+			t.Errorf("one code raced: %d answered", len(issued))
+		}
+		if live(issued) != 0 {
+			t.Errorf("the raced code's token still reads: its grant was not ended")
+		}
+
+		tok := standaloneToken(t, app, c.doctor, c.patientID, "launch/patient patient/*.rs offline_access")
+		issued = race(func() (int, map[string]any) { return app.refresh(t, tok["refresh_token"], "") })
+		if len(issued) > 1 {
+			t.Errorf("one refresh token raced: %d answered", len(issued))
+		}
+		if live(issued) != 0 || app.bearer(tok["access_token"]).Do("GET", path, nil).Status != http.StatusUnauthorized {
+			t.Error("a raced refresh token left its grant's tokens reading")
+		}
+
+		// The consent without the CSRF header, the session's cookie sent as a cross-site form would.
+		_, challenge = pkce("csrf-")
+		body, _ := json.Marshal(map[string]any{"request": app.request("launch/patient patient/*.rs", "", challenge), "approve": true, "patient_id": c.patientID})
+		req, _ := http.NewRequest("POST", c.env.HTTP.URL+"/api/smart/authorize", strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: c.doctor.Cookie(auth.SessionCookie)})
+		req.AddCookie(&http.Cookie{Name: auth.CSRFCookie, Value: c.doctor.Cookie(auth.CSRFCookie)})
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("a consent without the CSRF header: %d", resp.StatusCode)
+		}
+	})
+}
