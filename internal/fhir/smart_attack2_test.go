@@ -575,3 +575,62 @@ func TestSmartAttackRaces(t *testing.T) {
 		}
 	})
 }
+
+// TestSmartAttackLockOutAnApp: a SMART app's client_id is public (every authorization request
+// carries it) and its users come from everywhere. Refused requests naming it from a few
+// addresses, each under its own limit, must not lock every user of the app out of the token
+// endpoint (OWASP Authentication Cheat Sheet, account lockout as denial of service; RFC 6819
+// §5.1.4.2.3): the address blocks' limits stop the flood, the client's name is counted for
+// the audit log alone.
+func TestSmartAttackLockOutAnApp(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		cfg := apitest.Config()
+		cfg.TrustProxy = true // the flood names its addresses in X-Forwarded-For
+		env := apitest.NewWith(t, db, cfg)
+		c := &clinic{env: env}
+		c.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+		c.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+		setPublicURL(t, c.admin, env.HTTP.URL)
+		app := c.registerApp(t, "user/Patient.rs")
+
+		flood := func(address string, n int) {
+			for i := range n {
+				form := url.Values{"grant_type": {"authorization_code"}, "client_id": {app.clientID}, "code": {fmt.Sprintf("guess-%s-%d", address, i)},
+					"redirect_uri": {appRedirect}, "code_verifier": {strings.Repeat("v", 43)}}
+				req, _ := http.NewRequest("POST", env.HTTP.URL+"/fhir/R4/auth/token", strings.NewReader(form.Encode()))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				req.Header.Set("X-Forwarded-For", address)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+			}
+		}
+		flood("198.51.100.7", auth.TokenAddressLimit)
+		flood("203.0.113.9", auth.TokenAddressLimit)
+
+		// A user elsewhere signs in to the app.
+		verifier, challenge := pkce("user-")
+		code := app.approve(t, c.doctor, app.request("user/Patient.rs", "", challenge), 0)
+		if status, out := app.exchange(t, code, verifier); status != http.StatusOK {
+			t.Errorf("the app's user after a flood naming it: %d %v", status, out)
+		}
+		// The flooding addresses stay stopped.
+		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {app.clientID}, "code": {"one-more"}, "redirect_uri": {appRedirect}, "code_verifier": {strings.Repeat("v", 43)}}
+		req, _ := http.NewRequest("POST", env.HTTP.URL+"/fhir/R4/auth/token", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", "198.51.100.7")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests {
+			t.Errorf("the flooding address: %d", resp.StatusCode)
+		}
+		if n := dbtest.Count(t, db, `SELECT tries FROM login_throttle WHERE key = $1`, "token-client:"+app.clientID); n < 2*auth.TokenAddressLimit {
+			t.Errorf("the app's name counted %d refusals", n)
+		}
+	})
+}
