@@ -283,14 +283,27 @@ func (c *Clients) Issue(ctx context.Context, e audit.Event, grantType, assertion
 // slots first, per address block and per claimed client (the client_id the request names,
 // unverified; "" for none), and is refused unchecked over a limit. A request answered, or
 // failing for the server's own fault, gives its slots back; one refused with an OAuth error
-// keeps them, to be counted in the audit log when the window ends. A SMART app's requests
-// (a bad code or verifier, a replayed code, an unknown client) are counted as a backend
-// client's are.
+// keeps them, to be counted in the audit log when the window ends.
 func (c *Clients) Counted(ctx context.Context, address, claimed string, try func() error) error {
+	return c.counted(ctx, address, claimed, false, try)
+}
+
+// CountedPublic is Counted for a public client's request (a SMART app's: a bad code or
+// verifier, a replayed code, an unknown client or refresh token). A public client's
+// client_id is no secret — every authorization request the browser carries names it — and
+// its users come from every address: a limit per client_id would let anyone lock every user
+// out of the app with a few dozen refused requests from two addresses. Its refusals are
+// counted per address block, which refuses over its limit, and per client_id for the audit
+// log alone; no backend client's usual address lifts the address block's limit for it.
+func (c *Clients) CountedPublic(ctx context.Context, address, clientID string, try func() error) error {
+	return c.counted(ctx, address, clientID, true, try)
+}
+
+func (c *Clients) counted(ctx context.Context, address, claimed string, public bool, try func() error) error {
 	if len(claimed) > 64 || !utf8.ValidString(claimed) || strings.ContainsFunc(claimed, unicode.IsControl) {
 		claimed = ""
 	}
-	slots, err := c.throttleToken(ctx, address, claimed)
+	slots, err := c.throttleToken(ctx, address, claimed, public)
 	if err != nil {
 		return err
 	}

@@ -102,8 +102,9 @@ func (c *Clients) knownAddress(ctx context.Context, clientID, address string) (b
 
 // throttleToken takes a token request's slots before its assertion is checked: the
 // address block's, then the claimed client's. Over a limit, and not from the claimed
-// client's usual address, it is refused unchecked (429 with Retry-After).
-func (c *Clients) throttleToken(ctx context.Context, address, claimed string) (tokenSlots, error) {
+// client's usual address, it is refused unchecked (429 with Retry-After). A public client's
+// (CountedPublic) is refused over the address block's limit alone, and has no usual address.
+func (c *Clients) throttleToken(ctx context.Context, address, claimed string, public bool) (tokenSlots, error) {
 	s := tokenSlots{addr: tokenAddrKey + AddressBlock(address)}
 	wait, err := c.takeTokenSlot(ctx, s.addr, TokenAddressLimit)
 	if err != nil {
@@ -111,7 +112,10 @@ func (c *Clients) throttleToken(ctx context.Context, address, claimed string) (t
 	}
 	known := false
 	if wait > 0 {
-		if known, err = c.knownAddress(ctx, claimed, address); err != nil {
+		if !public {
+			known, err = c.knownAddress(ctx, claimed, address)
+		}
+		if err != nil {
 			return tokenSlots{}, err
 		}
 		if !known {
@@ -125,7 +129,7 @@ func (c *Clients) throttleToken(ctx context.Context, address, claimed string) (t
 	if wait, err = c.takeTokenSlot(ctx, s.client, TokenClientLimit); err != nil {
 		return tokenSlots{}, err
 	}
-	if wait > 0 && !known {
+	if wait > 0 && !known && !public {
 		if known, err = c.knownAddress(ctx, claimed, address); err != nil {
 			return tokenSlots{}, err
 		}

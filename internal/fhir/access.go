@@ -104,6 +104,16 @@ func readable(p *auth.Principal, res Resource, act byte) bool {
 	return mayRead(p, res.ResourceKind(), categoryOf(res)) && inContext(p, res, act)
 }
 
+// searchesRegister reports whether p may search the register of patients by any criteria:
+// it reads patients (permission and scope) and that search is not confined to a launch's
+// patient. A conditional create or reference answers how many patients its condition
+// matches, and which: to a caller who may not, it is allowed by identifier alone. A SMART
+// app's patient/Patient.rs scope reads the patient in context and searches nobody else, so
+// beside a write scope (user/Patient.c) it does not open the register either.
+func searchesRegister(p *auth.Principal) bool {
+	return mayRead(p, "Patient", "") && p.ScopeAllows("Patient", auth.ActRead) && p.ConfinedFor("Patient", auth.ActSearch) == 0
+}
+
 // leftOut lists what of kinds p may not read: a whole type ("Encounter") or a category of a
 // type it reads in part ("Observation:laboratory"), in the table's order.
 func leftOut(p *auth.Principal, kinds []string) []string {

@@ -546,7 +546,7 @@ func (h *Handler) conditionalReference(r *http.Request, tx *sql.Tx, kind, query 
 	if err != nil || len(values) == 0 {
 		return "", invalid("fhir.bad_reference", "reference", ref)
 	}
-	if p := auth.PrincipalFrom(r.Context()); !mayRead(p, "Patient", "") || !p.ScopeAllows("Patient", auth.ActRead) {
+	if p := auth.PrincipalFrom(r.Context()); !searchesRegister(p) {
 		for name := range values {
 			if name != "identifier" {
 				return "", &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.conditional_identifier_only", Expression: "reference"}

@@ -301,9 +301,10 @@ func (h *Handler) appToken(w http.ResponseWriter, r *http.Request, f url.Values)
 	}
 	e := auth.AuditEvent(r)
 	var issued auth.AppIssued
-	// Refused requests are counted against the token endpoint's throttle as a backend
-	// client's are (per address block and per client_id named), and audited with them.
-	err = h.Clients.Counted(r.Context(), e.Address, f.Get("client_id"), func() error {
+	// Refused requests are counted against the token endpoint's throttle (per address block,
+	// and per client_id named for the audit log: a public client_id locks no one out), and
+	// audited with a backend client's.
+	err = h.Clients.CountedPublic(r.Context(), e.Address, f.Get("client_id"), func() error {
 		var err error
 		if f.Get("grant_type") == "authorization_code" {
 			issued, err = h.Apps.Exchange(r.Context(), e, f.Get("client_id"), f.Get("code"), f.Get("redirect_uri"), f.Get("code_verifier"))
