@@ -340,6 +340,10 @@ func (a *Apps) Offer(ctx context.Context, p *Principal, app SmartApp, req AuthRe
 		return o, oauthErr("unsupported_response_type", "response_type must be code")
 	case req.CodeChallengeMethod != "S256" || !pkceChallenge(req.CodeChallenge):
 		return o, oauthErr("invalid_request", "PKCE is required: a code_challenge with code_challenge_method S256")
+	case req.State == "":
+		// SMART App Launch 2.x makes state required: the app's own check that the answer is
+		// to its request, beside PKCE (RFC 9700 §2.1.1).
+		return o, oauthErr("invalid_request", "state is required: an opaque value the app checks when the browser comes back")
 	case len(req.State) > 512 || len(req.Nonce) > 512 || len(req.Scope) > 4000:
 		return o, oauthErr("invalid_request", "state, nonce or scope too long")
 	}

@@ -362,6 +362,7 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 				{"a redirect URI of another host", func(m map[string]string) { m["redirect_uri"] = "https://evil.example/callback" }, true, ""},
 				{"no PKCE challenge", func(m map[string]string) { delete(m, "code_challenge") }, false, "invalid_request"},
 				{"a plain PKCE challenge", func(m map[string]string) { m["code_challenge_method"] = "plain" }, false, "invalid_request"},
+				{"no state (SMART App Launch 2.x: required)", func(m map[string]string) { delete(m, "state") }, false, "invalid_request"},
 				{"a token response type", func(m map[string]string) { m["response_type"] = "token" }, false, "unsupported_response_type"},
 				{"another server's aud", func(m map[string]string) { m["aud"] = "https://other.example/fhir" }, false, "invalid_request"},
 				{"another app's launch", func(m map[string]string) { m["launch"] = otherLaunch }, false, "invalid_request"},
@@ -384,7 +385,7 @@ func TestSmartAppLaunchRefusals(t *testing.T) {
 						}
 						r.JSON(t, &out)
 						u, _ := url.Parse(out.Redirect)
-						if r.Status != http.StatusOK || u.Query().Get("error") != tc.error || u.Query().Get("code") != "" || u.Query().Get("state") != "st-42" {
+						if r.Status != http.StatusOK || u.Query().Get("error") != tc.error || u.Query().Get("code") != "" || u.Query().Get("state") != req["state"] {
 							t.Errorf("%d %s", r.Status, r.Body)
 						}
 					}

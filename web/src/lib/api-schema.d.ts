@@ -1196,6 +1196,10 @@ export type paths = {
     /** Every kept version of every AllergyIntolerance, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirAllergyIntolerance"];
   };
+  "/fhir/R4/AllergyIntolerance/_search": {
+    /** Search AllergyIntolerance by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirAllergyIntoleranceByPost"];
+  };
   "/fhir/R4/AllergyIntolerance/{id}": {
     /** Read one AllergyIntolerance, with ETag W/"<versionId>". */
     get: operations["readFhirAllergyIntolerance"];
@@ -1233,6 +1237,10 @@ export type paths = {
   "/fhir/R4/Appointment/_history": {
     /** Every kept version of every Appointment, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirAppointment"];
+  };
+  "/fhir/R4/Appointment/_search": {
+    /** Search Appointment by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirAppointmentByPost"];
   };
   "/fhir/R4/Appointment/{id}": {
     /** Read one Appointment, with ETag W/"<versionId>". */
@@ -1303,6 +1311,10 @@ export type paths = {
     /** Every kept version of every Condition, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirCondition"];
   };
+  "/fhir/R4/Condition/_search": {
+    /** Search Condition by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirConditionByPost"];
+  };
   "/fhir/R4/Condition/{id}": {
     /** Read one Condition, with ETag W/"<versionId>". */
     get: operations["readFhirCondition"];
@@ -1339,6 +1351,10 @@ export type paths = {
     /** Every kept version of every DiagnosticReport, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirDiagnosticReport"];
   };
+  "/fhir/R4/DiagnosticReport/_search": {
+    /** Search DiagnosticReport by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirDiagnosticReportByPost"];
+  };
   "/fhir/R4/DiagnosticReport/{id}": {
     /** Read one DiagnosticReport, with ETag W/"<versionId>". */
     get: operations["readFhirDiagnosticReport"];
@@ -1374,6 +1390,10 @@ export type paths = {
   "/fhir/R4/DocumentReference/_history": {
     /** Every kept version of every DocumentReference, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirDocumentReference"];
+  };
+  "/fhir/R4/DocumentReference/_search": {
+    /** Search DocumentReference by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirDocumentReferenceByPost"];
   };
   "/fhir/R4/DocumentReference/{id}": {
     /** Read one DocumentReference, with ETag W/"<versionId>". */
@@ -1412,6 +1432,10 @@ export type paths = {
   "/fhir/R4/Encounter/_history": {
     /** Every kept version of every Encounter, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirEncounter"];
+  };
+  "/fhir/R4/Encounter/_search": {
+    /** Search Encounter by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirEncounterByPost"];
   };
   "/fhir/R4/Encounter/{id}": {
     /** Read one Encounter, with ETag W/"<versionId>". */
@@ -1473,6 +1497,10 @@ export type paths = {
     /** Every kept version of every Location, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirLocation"];
   };
+  "/fhir/R4/Location/_search": {
+    /** Search Location by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirLocationByPost"];
+  };
   "/fhir/R4/Location/{id}": {
     /** Read one Location, with ETag W/"<versionId>". */
     get: operations["readFhirLocation"];
@@ -1508,6 +1536,10 @@ export type paths = {
   "/fhir/R4/MedicationRequest/_history": {
     /** Every kept version of every MedicationRequest, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirMedicationRequest"];
+  };
+  "/fhir/R4/MedicationRequest/_search": {
+    /** Search MedicationRequest by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirMedicationRequestByPost"];
   };
   "/fhir/R4/MedicationRequest/{id}": {
     /** Read one MedicationRequest, with ETag W/"<versionId>". */
@@ -1551,6 +1583,10 @@ export type paths = {
     /** Every kept version of every Observation, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirObservation"];
   };
+  "/fhir/R4/Observation/_search": {
+    /** Search Observation by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirObservationByPost"];
+  };
   "/fhir/R4/Observation/{id}": {
     /** Read one Observation, with ETag W/"<versionId>". A vital sign to who may read vitals, a laboratory result to who may read results (403 otherwise). */
     get: operations["readFhirObservation"];
@@ -1589,6 +1625,10 @@ export type paths = {
     /** Every kept version of every Organization, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirOrganization"];
   };
+  "/fhir/R4/Organization/_search": {
+    /** Search Organization by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirOrganizationByPost"];
+  };
   "/fhir/R4/Organization/{id}": {
     /** Read one Organization, with ETag W/"<versionId>". */
     get: operations["readFhirOrganization"];
@@ -1626,6 +1666,10 @@ export type paths = {
   "/fhir/R4/Patient/_history": {
     /** Every patient version written, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirPatient"];
+  };
+  "/fhir/R4/Patient/_search": {
+    /** Search Patient by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirPatientByPost"];
   };
   "/fhir/R4/Patient/{id}": {
     /** Read one Patient, with ETag W/"<versionId>". */
@@ -1680,6 +1724,10 @@ export type paths = {
     /** Every kept version of every Practitioner, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirPractitioner"];
   };
+  "/fhir/R4/Practitioner/_search": {
+    /** Search Practitioner by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirPractitionerByPost"];
+  };
   "/fhir/R4/Practitioner/{id}": {
     /** Read one Practitioner, with ETag W/"<versionId>". */
     get: operations["readFhirPractitioner"];
@@ -1716,6 +1764,10 @@ export type paths = {
     /** Every kept version of every PractitionerRole, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirPractitionerRole"];
   };
+  "/fhir/R4/PractitionerRole/_search": {
+    /** Search PractitionerRole by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirPractitionerRoleByPost"];
+  };
   "/fhir/R4/PractitionerRole/{id}": {
     /** Read one PractitionerRole, with ETag W/"<versionId>" (the account's version). */
     get: operations["readFhirPractitionerRole"];
@@ -1751,6 +1803,10 @@ export type paths = {
   "/fhir/R4/ServiceRequest/_history": {
     /** Every kept version of every ServiceRequest, newest first (a history Bundle; _since, _count, next links). */
     get: operations["typeHistoryFhirServiceRequest"];
+  };
+  "/fhir/R4/ServiceRequest/_search": {
+    /** Search ServiceRequest by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirServiceRequestByPost"];
   };
   "/fhir/R4/ServiceRequest/{id}": {
     /** Read one ServiceRequest, with ETag W/"<versionId>". */
@@ -8211,6 +8267,33 @@ export type operations = {
       };
     };
   };
+  /** Search AllergyIntolerance by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirAllergyIntoleranceByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one AllergyIntolerance, with ETag W/"<versionId>". */
   readFhirAllergyIntolerance: {
     parameters: {
@@ -8321,6 +8404,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search Appointment by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirAppointmentByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
@@ -8572,6 +8682,33 @@ export type operations = {
       };
     };
   };
+  /** Search Condition by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirConditionByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one Condition, with ETag W/"<versionId>". */
   readFhirCondition: {
     parameters: {
@@ -8667,6 +8804,33 @@ export type operations = {
       };
     };
   };
+  /** Search DiagnosticReport by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirDiagnosticReportByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one DiagnosticReport, with ETag W/"<versionId>". */
   readFhirDiagnosticReport: {
     parameters: {
@@ -8758,6 +8922,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search DocumentReference by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirDocumentReferenceByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
@@ -8880,6 +9071,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search Encounter by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirEncounterByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
@@ -9091,6 +9309,33 @@ export type operations = {
       };
     };
   };
+  /** Search Location by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirLocationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one Location, with ETag W/"<versionId>". */
   readFhirLocation: {
     parameters: {
@@ -9182,6 +9427,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search MedicationRequest by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirMedicationRequestByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
@@ -9315,6 +9587,33 @@ export type operations = {
       };
     };
   };
+  /** Search Observation by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirObservationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one Observation, with ETag W/"<versionId>". A vital sign to who may read vitals, a laboratory result to who may read results (403 otherwise). */
   readFhirObservation: {
     parameters: {
@@ -9434,6 +9733,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search Organization by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirOrganizationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
@@ -9562,6 +9888,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search Patient by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirPatientByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
@@ -9764,6 +10117,33 @@ export type operations = {
       };
     };
   };
+  /** Search Practitioner by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirPractitionerByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one Practitioner, with ETag W/"<versionId>". */
   readFhirPractitioner: {
     parameters: {
@@ -9859,6 +10239,33 @@ export type operations = {
       };
     };
   };
+  /** Search PractitionerRole by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirPractitionerRoleByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
   /** Read one PractitionerRole, with ETag W/"<versionId>" (the account's version). */
   readFhirPractitionerRole: {
     parameters: {
@@ -9950,6 +10357,33 @@ export type operations = {
       };
       /** @description An OperationOutcome. */
       400: {
+        content: never;
+      };
+    };
+  };
+  /** Search ServiceRequest by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirServiceRequestByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
         content: never;
       };
     };
