@@ -1,6 +1,8 @@
 package fhir
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -212,6 +214,9 @@ func labResultID(order int64, analyte string) string {
 // never "final" for a value the laboratory did not report.
 func labStatus(o result.Order, x result.Result) string {
 	status := x.Status
+	if status == result.EnteredInError {
+		return "entered-in-error"
+	}
 	if status != result.Preliminary && status != result.Final && status != result.Corrected {
 		status = "unknown"
 	}
@@ -220,6 +225,44 @@ func labStatus(o result.Order, x result.Result) string {
 		return "cancelled"
 	}
 	return status
+}
+
+// labRows are the results an order's Observations are made of: its current results and
+// those retracted as entered in error (each an Observation that says so), in id order.
+func labRows(o result.Order) []result.Result {
+	rows := append(slices.Clone(o.Results), o.Retracted...)
+	slices.SortFunc(rows, func(a, b result.Result) int { return cmp.Compare(a.ID, b.ID) })
+	return rows
+}
+
+// withdrawal is why a withdrawn result (status cancelled or entered-in-error) has no value:
+// a note in the record's words, and the DataAbsentReason. A result entered in error is an
+// error; a closed order's preliminary result was withdrawn (withdrawnValue).
+func withdrawal(o result.Order, x result.Result) ([]Annotation, *CodeableConcept) {
+	if x.Status == result.EnteredInError {
+		return []Annotation{{Text: "Entered in error: " + x.RetractReason}}, concept(systemAbsent, "error", "Error")
+	}
+	return []Annotation{{Text: closedNote(o)}}, withdrawnValue(o)
+}
+
+// labPerformer is the laboratory that performed a result: the clinic's Organization when
+// it is the clinic's own, an external laboratory by its name alone (it has no resource here).
+func labPerformer(x result.Result) Reference {
+	if x.Performer == "" {
+		return Reference{Reference: "Organization/" + clinicID}
+	}
+	return Reference{Display: x.Performer}
+}
+
+// labPerformers are the laboratories that performed an order's results, each once.
+func labPerformers(rows []result.Result) []Reference {
+	var out []Reference
+	for _, x := range rows {
+		if p := labPerformer(x); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // closedNote says why a closed order's preliminary results were withdrawn: its closing and

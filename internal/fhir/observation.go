@@ -19,6 +19,7 @@ type Observation struct {
 	EffectiveDateTime string                 `json:"effectiveDateTime"`
 	Issued            string                 `json:"issued,omitempty"`
 	BasedOn           []Reference            `json:"basedOn,omitempty"`
+	Performer         []Reference            `json:"performer,omitempty"`
 	ValueQuantity     *Quantity              `json:"valueQuantity,omitempty"`
 	ValueCodeable     *CodeableConcept       `json:"valueCodeableConcept,omitempty"`
 	ValueString       string                 `json:"valueString,omitempty"`

@@ -46,6 +46,10 @@ func diagnosticReportPlan(h *Handler, r *http.Request, q *query, coded bool) (se
 func toDiagnosticReports(o result.Order) []Resource {
 	status := reportStatus[o.Status]
 	switch {
+	case len(o.Retracted) > 0 && len(o.Results) == 0:
+		status = "entered-in-error" // every result it gave was entered in error
+	case len(o.Retracted) > 0 && status != "cancelled":
+		status = "corrected" // some were withdrawn, the rest stand
 	case status == "":
 		status = "unknown"
 	case status == "final" && slices.ContainsFunc(o.Results, func(x result.Result) bool { return x.Status == result.Preliminary }):
@@ -62,7 +66,7 @@ func toDiagnosticReports(o result.Order) []Resource {
 	effective, issued := o.CollectedAt, (*time.Time)(nil)
 	oid := strconv.FormatInt(o.ID, 10)
 	var results []Reference
-	for _, x := range o.Results {
+	for _, x := range labRows(o) {
 		if effective == nil || x.ObservedAt.Before(*effective) {
 			effective = &x.ObservedAt
 		}
@@ -80,8 +84,8 @@ func toDiagnosticReports(o result.Order) []Resource {
 		d.EffectiveDateTime = instant(*effective)
 	}
 	if issued != nil {
-		// The clinic issues the report in its record, whoever ran the analyser.
-		d.Issued, d.Performer = instant(*issued), []Reference{{Reference: "Organization/" + clinicID}}
+		// The laboratories that performed its results: the clinic's, or an external one by name.
+		d.Issued, d.Performer = instant(*issued), labPerformers(labRows(o))
 	}
 	if o.ReviewedBy != nil {
 		reviewer := ref("Practitioner", *o.ReviewedBy)

@@ -168,19 +168,18 @@ var observationTokens = map[string]tokenParam{
 // as its kept versions are), never a new resource.
 func toLabObservations(o result.Order) []Resource {
 	var out []Resource
-	for _, x := range o.Results {
+	for _, x := range labRows(o) {
 		obs := Observation{
 			base:   newBase("Observation", labResultID(o.ID, x.Analyte), o.Version, x.RecordedAt),
 			Status: labStatus(o, x), Category: resultObservationCategory(o), Code: testCode(x.LOINC, x.Label, x.Analyte),
 			Subject: ref("Patient", o.PatientID), Encounter: ref("Encounter", o.AppointmentID), EffectiveDateTime: instant(x.ObservedAt),
-			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)},
+			Issued: instant(x.RecordedAt), BasedOn: []Reference{*ref("ServiceRequest", o.ID)}, Performer: []Reference{labPerformer(x)},
 		}
-		if obs.Status == "cancelled" {
-			// The order was closed after a preliminary result: that value is withdrawn, so
-			// none is given (nor its flag or range) — only why, in the order's words. The
-			// value stays readable in the Observation's history.
-			obs.Note = []Annotation{{Text: closedNote(o)}}
-			obs.DataAbsentReason = withdrawnValue(o)
+		if obs.Status == "cancelled" || obs.Status == "entered-in-error" {
+			// The order was closed after a preliminary result, or the result was entered in
+			// error: that value is withdrawn, so none is given (nor its flag or range) — only
+			// why, in the record's words. The value stays readable in the Observation's history.
+			obs.Note, obs.DataAbsentReason = withdrawal(o, x)
 			obs.claim(profileLabObservation, o.Kind == "lab" && labConforms(obs))
 			out = append(out, obs)
 			continue

@@ -246,8 +246,38 @@ func (t typeVersions) read(h *Handler) http.HandlerFunc {
 		if !found {
 			v.resources = nil
 		}
+		if pick(v.resources, t.kind, id) == nil && h.movedLab(w, r, t.kind, id, recordID, v) {
+			return
+		}
 		t.answer(h, w, r, src, recordID, v, id, notFound(t.kind, id), "")
 	}
+}
+
+// movedLab answers a read of a laboratory Observation by its old id, "lab-{order}-{result
+// row}", with 301 Moved Permanently to its id now, "lab-{order}-{analyte}" (labResultID),
+// when the row is one of that order's and its analyte's Observation is among v's resources,
+// readable by the caller; it reports whether it answered.
+func (h *Handler) movedLab(w http.ResponseWriter, r *http.Request, kind, id string, orderID int64, v version) bool {
+	prefix := "lab-" + strconv.FormatInt(orderID, 10) + "-"
+	row, err := strconv.ParseInt(strings.TrimPrefix(id, prefix), 10, 64)
+	if kind != "Observation" || !strings.HasPrefix(id, prefix) || err != nil || row < 1 {
+		return false
+	}
+	analyte, ok, err := h.Results.AnalyteOf(r.Context(), orderID, row)
+	if err != nil || !ok {
+		return false
+	}
+	moved := pick(v.resources, kind, labResultID(orderID, analyte))
+	if moved == nil || !readable(auth.PrincipalFrom(r.Context()), moved, auth.ActRead) {
+		return false
+	}
+	lang := i18n.FromRequest(r)
+	w.Header().Set("Location", h.baseURL(r)+"/"+kind+"/"+moved.ResourceID())
+	write(w, http.StatusMovedPermanently, OperationOutcome{base: base{ResourceType: "OperationOutcome"}, Issue: []Issue{{
+		Severity: "information", Code: "informational",
+		Diagnostics: i18n.T(lang, "fhir.moved", kind+"/"+id, kind+"/"+moved.ResourceID()),
+	}}})
+	return true
 }
 
 // answer answers the resource with id among v's, audited as a read of the record, or

@@ -37,6 +37,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/lab-orders/{id}/cancel", Access: auth.NeedAny(auth.RecordResults, auth.WriteDiagnosis), Announces: auth.ChangesResults, Handler: h.transition(Cancelled)},
 		{Method: "POST", Path: "/api/lab-orders/{id}/not-done", Access: record, Announces: auth.ChangesResults, Handler: h.transition(NotDone)},
 		{Method: "PUT", Path: "/api/lab-orders/{id}/results", Access: record, Announces: auth.ChangesResults, Handler: h.record},
+		{Method: "POST", Path: "/api/lab-orders/{id}/retract", Access: record, Announces: auth.ChangesResults, Handler: h.retract},
 		{Method: "POST", Path: "/api/lab-orders/{id}/report", Access: record, Announces: auth.ChangesResults, Handler: h.attachReport},
 		{Method: "GET", Path: "/api/results/review", Access: review, Handler: h.toReview},
 		{Method: "GET", Path: "/api/results/review/count", Access: review, Handler: h.toReviewCount},
@@ -213,6 +214,26 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.Respond(w, http.StatusOK, out)
+}
+
+// retract withdraws a result (or the order's whole report) entered in error.
+func (h *Handler) retract(w http.ResponseWriter, r *http.Request) {
+	id, err := orderID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in RetractInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	d, err := h.Store.Retract(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, d)
 }
 
 func (h *Handler) toReview(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"slices"
 	"strings"
 
 	"emr/internal/i18n"
@@ -125,8 +126,16 @@ func Lines(orders []Order, lang string) []string {
 		if len(o.Results) > 1 {
 			out = append(out, o.TestLabel+strings.TrimRight(i18n.T(lang, "result.print.colon"), " "))
 		}
+		var performers []string
 		for _, r := range o.Results {
 			out = append(out, r.Line(lang))
+			if r.Performer != "" && !slices.Contains(performers, r.Performer) {
+				performers = append(performers, r.Performer)
+			}
+		}
+		// Results an external laboratory performed say which (the clinic's own need not).
+		if len(performers) > 0 {
+			out = append(out, i18n.T(lang, "result.print.performer", strings.Join(performers, "; ")))
 		}
 	}
 	return out

@@ -43,4 +43,11 @@ func TestLinesReadAsEachLanguageWritesThem(t *testing.T) {
 	if len(lines) != 4 || lines[0] != "Panel:" || lines[3] != hbs.Line("en") {
 		t.Errorf("lines: %q", lines)
 	}
+	// Issue 54: results an external laboratory performed name it after the test's results.
+	external := hbs
+	external.Performer = "City Reference Laboratory"
+	lines = Lines([]Order{{TestLabel: "HBsAg", Results: []Result{external}}}, "ru")
+	if len(lines) != 2 || lines[1] != "Выполнено в лаборатории: City Reference Laboratory" {
+		t.Errorf("performed elsewhere: %q", lines)
+	}
 }

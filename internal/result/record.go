@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -35,11 +36,17 @@ type ResultInput struct {
 // RecordInput records an order's results: preliminary or final; a change to a final result
 // is a correction and needs a reason.
 type RecordInput struct {
-	Version int           `json:"version"`
-	Final   bool          `json:"final"`
-	Reason  string        `json:"reason"`
-	Results []ResultInput `json:"results"`
+	Version int    `json:"version"`
+	Final   bool   `json:"final"`
+	Reason  string `json:"reason"`
+	// Performer names the laboratory that performed the tests when it is not the clinic
+	// itself ("" or absent: the clinic's own laboratory).
+	Performer string        `json:"performer"`
+	Results   []ResultInput `json:"results"`
 }
+
+// MaxPerformer is the longest name of a performing laboratory.
+const MaxPerformer = 200
 
 // MaxText is the longest free-text result (an imaging report).
 const MaxText = 8000
@@ -81,6 +88,9 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			}
 			in.Final = true
 		}
+		if in.Performer, err = performer(in.Performer); err != nil {
+			return err
+		}
 		test, err := catalogue.ReadTestResults(ctx, tx, o.Test, lang)
 		if err != nil {
 			return fmt.Errorf("read test %s: %w", o.Test, err)
@@ -121,6 +131,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			// final, never a correction of something never reported; one sent again as it was
 			// (the correction form sends every result) keeps its status: it was not wrong.
 			rowStatus := status
+			r.Performer = in.Performer
 			if prior, ok := was[r.Analyte]; status == Corrected && ok && sameReading(prior, r) {
 				rowStatus = prior.Status
 			} else if status == Corrected && prior.Status != Final && prior.Status != Corrected {
@@ -136,11 +147,11 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			var resultID int64
 			if err := tx.QueryRowContext(ctx, `INSERT INTO lab_results (order_id, patient_id, analyte, loinc, type, entered, entered_unit,
 				value, comparator, unit, answer, text, range_low, range_high, critical_low, critical_high, range_source, range_note, flag, delta, status,
-				is_current, replaces, observed_at, recorded_at, recorded_by)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25) RETURNING id`,
+				is_current, replaces, observed_at, recorded_at, recorded_by, performer)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25, $26) RETURNING id`,
 				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Comparator, r.Unit, r.Answer, r.Text,
 				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, rowStatus,
-				replaces, observed, now, actor(e)).Scan(&resultID); err != nil {
+				replaces, observed, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
 			if catalogue.Critical(r.Flag) {
@@ -204,6 +215,17 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 	}
 	d, err := s.Detail(ctx, id, lang)
 	return Recorded{Order: d, Alerts: alerts}, err
+}
+
+// performer checks the name of the laboratory that performed the tests: "" for the clinic.
+func performer(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if utf8.RuneCountInString(name) > MaxPerformer {
+		var v apperr.Validation
+		v.Add("performer", "validation.too_long")
+		return "", v.Err()
+	}
+	return name, nil
 }
 
 func boolInt(b bool) int {
@@ -396,17 +418,11 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		v.Add(field+".value", "result.implausible")
 		return false
 	}
-	// A value keeps the precision it was typed with, up to the analyte's reporting precision
-	// ("86" stays 86, not 86.0), when typed in the canonical unit; a censored value keeps its
-	// limit as the laboratory wrote it ("<0.001" is not "<0.00").
-	decimals := a.Decimals
-	if unit == a.Unit {
-		decimals = min(decimals, typedDecimals(typedValue))
-		if comparator != "" {
-			decimals = min(typedDecimals(typedValue), 6)
-		}
-	}
-	canonical = catalogue.Round(canonical, max(decimals, a.Decimals))
+	// A value keeps the digits it was typed with: the analyte's reporting precision is a hint
+	// for entry and display, never a rounding ("0.004" TSH is not "0.00"; "86" stays 86, not
+	// 86.0; a censored limit stays as the laboratory wrote it, "<0.001").
+	decimals := keptDecimals(a, typedValue, unit, canonical)
+	canonical = catalogue.Round(canonical, decimals)
 	if canonical == 0 { // never a negative zero ("-0")
 		canonical = 0
 	}
@@ -437,7 +453,11 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		r.Range.Source, r.Range.Note = "lab", ""
 	}
 	if limits.Reference {
-		r.Range.Low, r.Range.High = text(limits.Low, a.Decimals), text(limits.High, a.Decimals)
+		rangeDecimals := a.Decimals
+		if r.Range.Source == "lab" {
+			rangeDecimals = MaxDecimals // the laboratory's printed limits, as printed (labBound)
+		}
+		r.Range.Low, r.Range.High = text(limits.Low, rangeDecimals), text(limits.High, rangeDecimals)
 	}
 	r.Range.CriticalLow, r.Range.CriticalHigh = text(limits.CriticalLow, a.Decimals), text(limits.CriticalHigh, a.Decimals)
 	var note string
@@ -464,6 +484,43 @@ func (s *Store) clinicDay(t time.Time) time.Time {
 		t = t.In(s.Loc)
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// MaxDecimals is the finest a value is kept to: no laboratory reports a millionth of a unit.
+const MaxDecimals = 6
+
+// keptDecimals is how many decimals a value typed as typed, in unit, keeps in the analyte's
+// canonical unit (canonical is its value there): typed in that unit, as many as were typed;
+// converted from another unit (the typed number stays in entered), the analyte's reporting
+// precision (126 mg/dL glucose is 7.0 mmol/L, 0.9 mg/dL creatinine 80 µmol/L), with more
+// decimals where that would leave fewer significant digits than typed, up to two (0.004
+// ng/dL FT4 is 0.05 pmol/L, not 0.1). Never more than MaxDecimals.
+func keptDecimals(a catalogue.Analyte, typed, unit string, canonical float64) int {
+	if unit == a.Unit {
+		return min(typedDecimals(typed), MaxDecimals)
+	}
+	decimals := a.Decimals
+	if canonical != 0 {
+		magnitude := int(math.Floor(math.Log10(math.Abs(canonical))))
+		decimals = max(decimals, min(significantDigits(typed), 2)-1-magnitude)
+	}
+	return min(max(decimals, 0), MaxDecimals)
+}
+
+// significantDigits counts the digits of a typed number from its first one that is not 0
+// ("0.0040" has 2; "90" has 2).
+func significantDigits(typed string) int {
+	n, leading := 0, true
+	for _, c := range typed {
+		switch {
+		case c < '0' || c > '9':
+		case c == '0' && leading:
+		default:
+			leading = false
+			n++
+		}
+	}
+	return max(n, 1)
 }
 
 // typedDecimals is how many digits follow the decimal sign of a typed number.
@@ -493,7 +550,7 @@ func (s *Store) labBound(v *apperr.Validation, field string, a catalogue.Analyte
 		v.Add(field, "result.unknown_unit")
 		return nil, false
 	}
-	c = catalogue.Round(c, a.Decimals)
+	c = catalogue.Round(c, keptDecimals(a, strings.TrimSpace(typed), unit, c)) // as printed, never rounded away
 	return &c, true
 }
 

@@ -32,8 +32,12 @@ const (
 )
 
 // Result states: a result is preliminary or final as recorded; a correction of a final
-// result is "corrected" (the rows it replaces stay, not current).
-const Corrected = "corrected"
+// result is "corrected" (the rows it replaces stay, not current); a result retracted as
+// entered in error keeps its row, not current, with the reason (Store.Retract).
+const (
+	Corrected      = "corrected"
+	EnteredInError = "entered_in_error"
+)
 
 // open are the states of an order still waiting for its result (the overdue list's).
 var open = []string{Ordered, Collected}
@@ -85,6 +89,14 @@ type Result struct {
 	RecordedAt  time.Time `json:"recorded_at"`
 	RecordedBy  *int64    `json:"recorded_by"`
 	Recorder    string    `json:"recorded_by_name"`
+	// Performer is the laboratory that performed the test, as named when the result was
+	// entered; "" is the clinic itself.
+	Performer string `json:"performer"`
+	// Of a result retracted as entered in error: why, when and by whom.
+	RetractReason string     `json:"retract_reason,omitempty"`
+	RetractedAt   *time.Time `json:"retracted_at,omitempty"`
+	RetractedBy   *int64     `json:"retracted_by,omitempty"`
+	Retractor     string     `json:"retracted_by_name,omitempty"`
 }
 
 // Order is a test ordered on a visit, with its current results.
@@ -116,6 +128,9 @@ type Order struct {
 	ReportFileID  *int64     `json:"report_file_id"`
 	Version       int        `json:"version"`
 	Results       []Result   `json:"results"`
+	// Retracted are the results entered in error of analytes that have no current result
+	// since: what a receiving system was told and must now hear withdrawn (the FHIR API's).
+	Retracted []Result `json:"retracted,omitempty"`
 	// Patient names the order's patient in lists across patients (the review queue, the
 	// overdue list); nil on a patient's or a visit's own list.
 	Patient *patient.Summary `json:"patient,omitempty"`
@@ -189,7 +204,7 @@ func scanOrders(rows *sql.Rows, err error) ([]Order, error) {
 
 const resultColumns = `r.id, r.order_id, r.analyte, r.loinc, r.type, r.entered, r.entered_unit, r.value, r.comparator, r.unit, r.answer, r.text,
 	r.range_low, r.range_high, r.critical_low, r.critical_high, r.range_source, r.range_note, r.flag, r.delta, r.status, r.is_current,
-	r.replaces, r.observed_at, r.recorded_at, r.recorded_by`
+	r.replaces, r.observed_at, r.recorded_at, r.recorded_by, r.performer, r.retract_reason, r.retracted_at, r.retracted_by`
 
 func scanResults(rows *sql.Rows, err error) ([]Result, error) {
 	if err != nil {
@@ -202,7 +217,8 @@ func scanResults(rows *sql.Rows, err error) ([]Result, error) {
 		var current int
 		if err := rows.Scan(&r.ID, &r.OrderID, &r.Analyte, &r.LOINC, &r.Type, &r.Entered, &r.EnteredUnit, &r.Value, &r.Comparator, &r.Unit,
 			&r.Answer, &r.Text, &r.Range.Low, &r.Range.High, &r.Range.CriticalLow, &r.Range.CriticalHigh, &r.Range.Source, &r.Range.Note,
-			&r.Flag, &r.Delta, &r.Status, &current, &r.Replaces, &r.ObservedAt, &r.RecordedAt, &r.RecordedBy); err != nil {
+			&r.Flag, &r.Delta, &r.Status, &current, &r.Replaces, &r.ObservedAt, &r.RecordedAt, &r.RecordedBy, &r.Performer,
+			&r.RetractReason, &r.RetractedAt, &r.RetractedBy); err != nil {
 			return nil, err
 		}
 		r.Current = current == 1
@@ -264,7 +280,8 @@ func (s *Store) complete(ctx context.Context, q database.Querier, orders []Order
 	return nil
 }
 
-// currentResults reads the current results of orders, by order and id.
+// currentResults reads the current results of orders, and those retracted as entered in
+// error, by order and id.
 func currentResults(ctx context.Context, q database.Querier, orders []Order) ([]Result, error) {
 	ids := make([]int64, len(orders))
 	for i, o := range orders {
@@ -273,14 +290,17 @@ func currentResults(ctx context.Context, q database.Querier, orders []Order) ([]
 	var results []Result
 	err := database.InChunks(ids, 500, func(chunk []int64) error {
 		in, args := database.InIDs(q, "r.order_id", chunk, 1)
-		list, err := scanResults(q.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE `+in+` AND r.is_current = 1 ORDER BY r.order_id, r.id`, args...))
+		list, err := scanResults(q.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE `+in+`
+			AND (r.is_current = 1 OR r.status = 'entered_in_error') ORDER BY r.order_id, r.id`, args...))
 		results = append(results, list...)
 		return err
 	})
 	return results, err
 }
 
-// attach hands each of results to its order among orders.
+// attach hands each of results to its order among orders: a current result to its results,
+// a retracted one to its retracted results unless its analyte has been recorded again (the
+// latest retraction of an analyte only).
 func attach(orders []Order, results []Result) {
 	byID := make(map[int64]int, len(orders))
 	for i, o := range orders {
@@ -288,7 +308,20 @@ func attach(orders []Order, results []Result) {
 	}
 	for _, r := range results {
 		o := &orders[byID[r.OrderID]]
-		o.Results = append(o.Results, r)
+		if r.Current {
+			o.Results = append(o.Results, r)
+		}
+	}
+	for _, r := range results {
+		o := &orders[byID[r.OrderID]]
+		if r.Current || slices.ContainsFunc(o.Results, func(x Result) bool { return x.Analyte == r.Analyte }) {
+			continue
+		}
+		if i := slices.IndexFunc(o.Retracted, func(x Result) bool { return x.Analyte == r.Analyte }); i >= 0 {
+			o.Retracted[i] = r // rows come in id order: the later retraction
+			continue
+		}
+		o.Retracted = append(o.Retracted, r)
 	}
 }
 
@@ -301,8 +334,10 @@ func (s *Store) label(ctx context.Context, q database.Querier, results []Result,
 	var people []int64
 	for _, r := range results {
 		codes = append(codes, r.Analyte)
-		if r.RecordedBy != nil {
-			people = append(people, *r.RecordedBy)
+		for _, p := range []*int64{r.RecordedBy, r.RetractedBy} {
+			if p != nil {
+				people = append(people, *p)
+			}
 		}
 	}
 	analytes, err := catalogue.AnalyteNames(ctx, q, unique(codes), lang)
@@ -318,6 +353,9 @@ func (s *Store) label(ctx context.Context, q database.Querier, results []Result,
 		r.Label = analytes[r.Analyte].Label
 		if r.RecordedBy != nil {
 			r.Recorder = names[*r.RecordedBy]
+		}
+		if r.RetractedBy != nil {
+			r.Retractor = names[*r.RetractedBy]
 		}
 	}
 	return nil

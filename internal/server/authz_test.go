@@ -158,6 +158,7 @@ var requiredAccess = map[string]string{
 	"POST /api/lab-orders/{id}/not-done":            "record results",
 	"POST /api/lab-orders/{id}/report":              "record results",
 	"PUT /api/lab-orders/{id}/results":              "record results",
+	"POST /api/lab-orders/{id}/retract":             "record results",
 	"GET /api/results/review":                       "review results",
 	"GET /api/results/review/count":                 "review results",
 	"POST /api/results/review":                      "review results",

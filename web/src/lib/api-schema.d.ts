@@ -576,8 +576,17 @@ export type paths = {
     };
   };
   "/api/lab-orders/{id}/results": {
-    /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese; digits may be grouped with spaces; a point or comma before exactly three digits that the language could read as a thousands group, "1.500" in Vietnamese or "1,500" in English, is refused naming the value, never guessed) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and the analyte's critical limits for the age, and delta-checked against earlier results inside each rule's window; a critical value raises an alert for the ordering doctor. A number needs its unit unless the analyte has only one. A censored value is typed with its comparator ("<0.01", ">500") or sends it in comparator. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
+    /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese; digits may be grouped with spaces; a point or comma before exactly three digits that the language could read as a thousands group, "1.500" in Vietnamese or "1,500" in English, is refused naming the value, never guessed) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and the analyte's critical limits for the age, and delta-checked against earlier results inside each rule's window; a critical value raises an alert for the ordering doctor. A number needs its unit unless the analyte has only one. A censored value is typed with its comparator ("<0.01", ">500") or sends it in comparator. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. A value keeps the decimals it was typed with (the analyte's decimals are a hint for entry and display, never a rounding). performer names the laboratory that performed the tests when it is not the clinic's own. */
     put: operations["putLabOrderResults"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/lab-orders/{id}/retract": {
+    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists, and a final or reviewed order goes back for review. Send the order's version read. */
+    post: operations["postLabOrderRetract"];
     parameters: {
       path: {
         id: number;
@@ -2617,12 +2626,14 @@ export type components = {
       patient?: components["schemas"]["PatientSummary"];
       patient_id: number;
       reason: string;
-      /** @description The results a correction (or a later final) replaced, kept. */
+      /** @description The results a correction (or a later final) replaced, and those retracted as entered in error, kept. */
       replaced?: components["schemas"]["LabResult"][];
       report_file_id: number | null;
       /** Format: date-time */
       resulted_at: string | null;
       results: components["schemas"]["LabResult"][];
+      /** @description Results retracted as entered in error whose analyte has no current result since. */
+      retracted?: components["schemas"]["LabResult"][];
       review_comment: string;
       /** Format: date-time */
       reviewed_at: string | null;
@@ -2663,14 +2674,24 @@ export type components = {
       /** Format: date-time */
       observed_at: string;
       order_id: number;
+      /** @description The laboratory that performed the test, as named when the result was entered; empty: the clinic itself. */
+      performer: string;
       range: components["schemas"]["ResultRange"];
       /** Format: date-time */
       recorded_at: string;
       recorded_by: number | null;
       recorded_by_name: string;
       replaces: number | null;
-      /** @enum {string} */
-      status: "preliminary" | "final" | "corrected";
+      retract_reason?: string;
+      /** Format: date-time */
+      retracted_at?: string;
+      retracted_by?: number;
+      retracted_by_name?: string;
+      /**
+       * @description entered_in_error: retracted (POST /api/lab-orders/{id}/retract); kept, not current, with its reason.
+       * @enum {string}
+       */
+      status: "preliminary" | "final" | "corrected" | "entered_in_error";
       text: string;
       /** @enum {string} */
       type: "numeric" | "coded" | "text";
@@ -5729,7 +5750,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese; digits may be grouped with spaces; a point or comma before exactly three digits that the language could read as a thousands group, "1.500" in Vietnamese or "1,500" in English, is refused naming the value, never guessed) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and the analyte's critical limits for the age, and delta-checked against earlier results inside each rule's window; a critical value raises an alert for the ordering doctor. A number needs its unit unless the analyte has only one. A censored value is typed with its comparator ("<0.01", ">500") or sends it in comparator. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. */
+  /** Record an order's results, preliminary or final. Numbers are typed in the caller's language (a decimal comma in Russian and Vietnamese; digits may be grouped with spaces; a point or comma before exactly three digits that the language could read as a thousands group, "1.500" in Vietnamese or "1,500" in English, is refused naming the value, never guessed) in any unit the analyte allows, stored as typed and in the canonical unit, flagged against the range for the patient's sex and age (or the lab's printed range, lab_low/lab_high, in the same unit) and the analyte's critical limits for the age, and delta-checked against earlier results inside each rule's window; a critical value raises an alert for the ordering doctor. A number needs its unit unless the analyte has only one. A censored value is typed with its comparator ("<0.01", ">500") or sends it in comparator. A change to a final result is a correction: it needs a reason, keeps the original and sends the order back for review. A value keeps the decimals it was typed with (the analyte's decimals are a hint for entry and display, never a rounding). performer names the laboratory that performed the tests when it is not the clinic's own. */
   putLabOrderResults: {
     parameters: {
       path: {
@@ -5740,6 +5761,7 @@ export type operations = {
       content: {
         "application/json": {
           final?: boolean;
+          performer?: string;
           reason?: string;
           results: ({
               analyte: string;
@@ -5771,6 +5793,40 @@ export type operations = {
         content: never;
       };
       /** @description Stale version (another person recorded first), or the order was cancelled or not done. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists, and a final or reviewed order goes back for review. Send the order's version read. */
+  postLabOrderRetract: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          result_id?: number;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The order as it now stands. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["LabOrder"];
+        };
+      };
+      /** @description No such order */
+      404: {
+        content: never;
+      };
+      /** @description Stale version, the result is no longer current (corrected or retracted), or the order has no current result. */
       409: {
         content: never;
       };

@@ -12,7 +12,13 @@ import { formatDay, formatDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import { useAttachReport, useOrder, usePatientHead, useTransition, type LabOrder } from './api/results'
 import { RecordForm } from './RecordForm'
+import { RetractButton } from './RetractResult'
 import { ResultsTable, StatusTag } from './ResultParts'
+
+/** The laboratories that performed an order's current results, each once ('' is the clinic's own). */
+function performers(o: LabOrder): string[] {
+  return [...new Set(o.results.map((r) => r.performer))]
+}
 
 export default function OrderPage() {
   const { t } = useTranslation()
@@ -104,15 +110,20 @@ function OrderView({ order: o }: { order: LabOrder }) {
               {o.review_comment && <> · {o.review_comment}</>}
             </Descriptions.Item>
           )}
+          {o.results.length > 0 && (
+            <Descriptions.Item label={t('results.performer')}>
+              <span data-testid="performer">{performers(o).map((p) => p || t('results.performerClinic')).join('; ')}</span>
+            </Descriptions.Item>
+          )}
           <Descriptions.Item label={t('results.visit')}>
             <Link to={`/appointments/form/${o.appointment_id}`}>{t('results.openVisit')}</Link>
           </Descriptions.Item>
         </Descriptions>
       </Card>
       {o.results.length > 0 && (
-        <Card title={t('results.resultsTitle')}>
+        <Card title={t('results.resultsTitle')} extra={canRecord && <RetractButton order={o} />}>
           {o.corrections > 0 && <Alert type="info" showIcon title={t('results.correctedTimes', { count: o.corrections })} style={{ marginBottom: 12 }} />}
-          <ResultsTable results={o.results} showTime />
+          <ResultsTable results={o.results} showTime action={canRecord ? (r) => <RetractButton order={o} result={r} /> : undefined} />
         </Card>
       )}
       {(o.report_file_id || (canRecord && !closed)) && (

@@ -67,6 +67,8 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
   const initial = useMemo(() => initialValues(order, i18n.language), [order, i18n.language])
   const analytes = test.data?.analytes ?? []
   const [open, setOpen] = useState(!correcting)
+  // The laboratory that performed the tests: empty for the clinic's own, as the results last said.
+  const [performer, setPerformer] = useState(() => order.results[0]?.performer ?? '')
 
   const submit = async (final: boolean, reason?: string) => {
     setProblem('')
@@ -78,7 +80,7 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
       return
     }
     try {
-      const out = await record.mutateAsync({ version: order.version, final, reason, results })
+      const out = await record.mutateAsync({ version: order.version, final, reason, performer: performer.trim(), results })
       // A critical value: whoever typed it is told at once that the doctor is alerted, and when to call.
       if (out.alerts > 0)
         modal.warning({
@@ -127,6 +129,17 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
         {analytes.map((a) => (
           <AnalyteRow key={a.code} analyte={a} patient={patient} />
         ))}
+        <Form.Item label={t('results.performer')} extra={t('results.performerHint')}>
+          <Input
+            value={performer}
+            onChange={(e) => setPerformer(e.target.value)}
+            placeholder={t('results.performerClinic')}
+            aria-label={t('results.performer')}
+            maxLength={200}
+            style={{ maxWidth: 420 }}
+            data-testid="performer-input"
+          />
+        </Form.Item>
       </Form>
       <Space wrap>
         {!correcting && (

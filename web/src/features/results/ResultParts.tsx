@@ -1,6 +1,7 @@
 // The pieces every results screen shares: a flag as a tag with its words, an order's status,
 // and the table of an order's results.
 import { Table, Tag, Typography } from 'antd'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { formatDayTime } from '../../lib/time'
@@ -59,8 +60,9 @@ export function OrderFlags({ order }: { order: LabOrder }) {
   )
 }
 
-/** An order's results: analyte, value (both units when typed in another), flag, range. */
-export function ResultsTable({ results, showTime }: { results: LabResult[]; showTime?: boolean }) {
+/** An order's results: analyte, value (both units when typed in another), flag, range; a
+ * result entered in error struck through with its reason; `action` adds a last column. */
+export function ResultsTable({ results, showTime, action }: { results: LabResult[]; showTime?: boolean; action?: (r: LabResult) => ReactNode }) {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   return (
@@ -77,7 +79,18 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
             title: t('results.value'),
             key: 'value',
             render: (_, r) =>
-              r.type === 'text' ? (
+              r.status === 'entered_in_error' ? (
+                <div data-retracted={r.analyte}>
+                  <Typography.Text delete type="secondary" style={{ whiteSpace: r.type === 'text' ? 'pre-wrap' : 'nowrap' }}>
+                    {r.type === 'text' ? r.text : resultText(t, r, lang)}
+                  </Typography.Text>
+                  <Typography.Text type="danger" style={{ display: 'block' }}>
+                    {t('results.retractedBecause', { reason: r.retract_reason })}
+                    {r.retracted_at && ` · ${formatDayTime(r.retracted_at)}`}
+                    {r.retracted_by_name && ` · ${r.retracted_by_name}`}
+                  </Typography.Text>
+                </div>
+              ) : r.type === 'text' ? (
                 <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0, maxWidth: 560 }}>{r.text}</Typography.Paragraph>
               ) : (
                 <Typography.Text strong={isAbnormal(r.flag)} style={{ whiteSpace: 'nowrap' }}>
@@ -130,6 +143,7 @@ export function ResultsTable({ results, showTime }: { results: LabResult[]; show
                 },
               ]
             : []),
+          ...(action ? [{ title: <span className="visually-hidden">{t('results.retract')}</span>, key: 'action', render: (_: unknown, r: LabResult) => action(r) }] : []),
         ]}
       />
     </ScrollRegion>

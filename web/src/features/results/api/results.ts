@@ -99,7 +99,7 @@ export interface ResultInput {
 export const useRecord = (id: number) => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: { version: number; final: boolean; reason?: string; results: ResultInput[] }) =>
+    mutationFn: (body: { version: number; final: boolean; reason?: string; performer?: string; results: ResultInput[] }) =>
       send<{ order: LabOrder; alerts: number }>('put', `/lab-orders/${id}/results`, body, { silent: true }),
     onSuccess: refresh,
   })
@@ -110,6 +110,15 @@ export const useTransition = (id: number) => {
   return useMutation({
     mutationFn: ({ action, version, reason }: { action: 'collect' | 'cancel' | 'not-done'; version: number; reason?: string }) =>
       send<LabOrder>('post', `/lab-orders/${id}/${action}`, { version, reason }, { silent: true }),
+    onSuccess: refresh,
+  })
+}
+
+/** Retracts a result entered in error (result_id), or the order's whole report (no result_id), with the reason. */
+export const useRetract = (id: number) => {
+  const refresh = useRefresh()
+  return useMutation({
+    mutationFn: (body: { version: number; result_id?: number; reason: string }) => send<LabOrder>('post', `/lab-orders/${id}/retract`, body),
     onSuccess: refresh,
   })
 }
