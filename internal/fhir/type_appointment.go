@@ -76,3 +76,28 @@ func toAppointment(a appointment.Appointment) Appointment {
 }
 
 var appointmentParams = map[string]paramKind{"patient": kindReference, "date": kindDate, "status": kindToken, "practitioner": kindReference, "actor": kindReference}
+
+// Appointment is a booking.
+type Appointment struct {
+	base
+	Status            string                   `json:"status"`
+	CancelationReason *CodeableConcept         `json:"cancelationReason,omitempty"`
+	AppointmentType   *CodeableConcept         `json:"appointmentType,omitempty"`
+	ReasonCode        []CodeableConcept        `json:"reasonCode,omitempty"`
+	Start             string                   `json:"start"`
+	End               string                   `json:"end"`
+	MinutesDuration   int                      `json:"minutesDuration,omitempty"`
+	Comment           string                   `json:"comment,omitempty"`
+	Participant       []AppointmentParticipant `json:"participant"`
+}
+
+// AppointmentParticipant is the patient or the doctor of an appointment.
+type AppointmentParticipant struct {
+	Actor  *Reference `json:"actor,omitempty"`
+	Status string     `json:"status"`
+}
+
+var appointmentStatus = map[string]string{
+	appointment.Booked: "booked", appointment.Arrived: "arrived", appointment.InProgress: "checked-in",
+	appointment.Completed: "fulfilled", appointment.Cancelled: "cancelled", appointment.NoShow: "noshow",
+}

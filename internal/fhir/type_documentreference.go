@@ -68,3 +68,49 @@ var documentTokens = map[string]tokenParam{
 	"status": codeParam(systemDocumentStatus, func(res Resource) string { return res.(DocumentReference).Status }),
 	"type":   codingParam(func(res Resource) []Coding { return codingsOf(res.(DocumentReference).Type) }, systemDocumentKind),
 }
+
+// DocumentReference is an issued document with its page attached.
+type DocumentReference struct {
+	base
+	Identifier  []Identifier      `json:"identifier,omitempty"`
+	Status      string            `json:"status"`
+	Type        *CodeableConcept  `json:"type,omitempty"`
+	Subject     *Reference        `json:"subject"`
+	Date        string            `json:"date,omitempty"`
+	Author      []Reference       `json:"author,omitempty"`
+	Custodian   *Reference        `json:"custodian,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Content     []DocumentContent `json:"content"`
+	Context     *DocumentContext  `json:"context,omitempty"`
+}
+
+// DocumentContent is a document's attachment.
+type DocumentContent struct {
+	Attachment Attachment `json:"attachment"`
+}
+
+// Attachment is a document's page, inline.
+type Attachment struct {
+	ContentType string `json:"contentType"`
+	Language    string `json:"language,omitempty"`
+	Data        string `json:"data"`
+	Title       string `json:"title,omitempty"`
+	Creation    string `json:"creation,omitempty"`
+}
+
+// DocumentContext is the visit a document was issued at.
+type DocumentContext struct {
+	Encounter []Reference `json:"encounter,omitempty"`
+}
+
+func (h *Handler) documentSource(ids []int64, patientID int64, match bool) source {
+	return h.documents(ids, patientID).source(match, func(d document.Document) []Resource { return []Resource{documentReferenceOf(d)} })
+}
+
+const (
+	// systemDocumentStatus is the code system of DocumentReference.status.
+	systemDocumentStatus = "http://hl7.org/fhir/document-reference-status"
+	// systemDocumentKind is the code system of the clinic's kinds of document (document.Kinds:
+	// medical_certificate, referral…), its own, so that type= finds them.
+	systemDocumentKind = "urn:emr:document-kind"
+)

@@ -135,3 +135,42 @@ var medicationRequestTokens = map[string]tokenParam{
 	"status": codeParam(systemMedRequestStatus, func(res Resource) string { return res.(MedicationRequest).Status }),
 	"intent": codeParam(systemMedRequestIntent, func(res Resource) string { return res.(MedicationRequest).Intent }),
 }
+
+// MedicationRequest is one line of a prescription.
+type MedicationRequest struct {
+	base
+	Status                    string           `json:"status"`
+	Intent                    string           `json:"intent"`
+	MedicationCodeableConcept *CodeableConcept `json:"medicationCodeableConcept"`
+	Subject                   *Reference       `json:"subject"`
+	Encounter                 *Reference       `json:"encounter,omitempty"`
+	AuthoredOn                string           `json:"authoredOn,omitempty"`
+	Requester                 *Reference       `json:"requester,omitempty"`
+	Note                      []Annotation     `json:"note,omitempty"`
+	DosageInstruction         []Dosage         `json:"dosageInstruction,omitempty"`
+	DispenseRequest           *DispenseRequest `json:"dispenseRequest,omitempty"`
+}
+
+// Dosage is how a medicine is taken, as the prescription says it.
+type Dosage struct {
+	Text  string           `json:"text,omitempty"`
+	Route *CodeableConcept `json:"route,omitempty"`
+}
+
+// DispenseRequest is how much to dispense, and how many refills.
+type DispenseRequest struct {
+	NumberOfRepeatsAllowed *int            `json:"numberOfRepeatsAllowed,omitempty"`
+	Quantity               *SimpleQuantity `json:"quantity,omitempty"`
+}
+
+var prescriptionStatus = map[string]string{prescription.Draft: "draft", prescription.Issued: "active", prescription.Cancelled: "cancelled"}
+
+func (h *Handler) prescriptionSource(ids []int64, patientID int64, match bool, expand func(prescription.Prescription) []Resource) source {
+	return h.prescriptions(ids, patientID).source(match, expand)
+}
+
+// Code systems of MedicationRequest's status and intent.
+const (
+	systemMedRequestStatus = "http://hl7.org/fhir/CodeSystem/medicationrequest-status"
+	systemMedRequestIntent = "http://hl7.org/fhir/CodeSystem/medicationrequest-intent"
+)

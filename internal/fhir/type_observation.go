@@ -1,8 +1,10 @@
 package fhir
 
 import (
+	"cmp"
 	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,4 +225,171 @@ func toLabObservations(o result.Order) []Resource {
 		out = append(out, obs)
 	}
 	return out
+}
+
+var interpretations = map[string][2]string{
+	"H": {"H", "High"}, "L": {"L", "Low"}, "HH": {"HH", "Critical high"}, "LL": {"LL", "Critical low"}, "A": {"A", "Abnormal"}, "AA": {"AA", "Critical abnormal"},
+}
+
+const systemInterpretation = "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation"
+
+// ObservationRange is a result's reference range.
+type ObservationRange struct {
+	Low  *SimpleQuantity `json:"low,omitempty"`
+	High *SimpleQuantity `json:"high,omitempty"`
+	Text string          `json:"text,omitempty"`
+}
+
+// rangeNotes say, in a reference range's text, why it is not the patient's own sex's or why
+// none applied (issue 52).
+var rangeNotes = map[string]string{
+	"any_sex":       "Not sex-specific: the union of the male and female reference ranges",
+	"no_band":       "No reference range for the patient's age and sex",
+	"no_birth_date": "No reference range: the birth date is unknown",
+	"censored":      "Beyond the measuring range: not compared with the reference range",
+}
+
+// labBound is a reference range's limit in a result's unit, coded as the result is.
+func labBound(value float64, unit string) *SimpleQuantity {
+	q := labQuantity(value, unit)
+	return &SimpleQuantity{Value: q.Value, Unit: q.Unit, System: q.System, Code: q.Code}
+}
+
+var labCategory = []CodeableConcept{*concept(systemObsCategory, "laboratory", "Laboratory")}
+
+// imagingFunctional are the catalogue's functional tests that are imaging: the echocardiogram
+// is an ultrasound study.
+var imagingFunctional = map[string]bool{"ECHO": true}
+
+// resultCategory is what o's test is: "laboratory", "imaging" (an X-ray, an ultrasound, the
+// echocardiogram) or "procedure" (the ECG and the catalogue's other functional tests).
+func resultCategory(o result.Order) string {
+	switch {
+	case o.Kind == "imaging" || (o.Kind == "functional" && imagingFunctional[o.Test]):
+		return "imaging"
+	case o.Kind == "functional":
+		return "procedure"
+	}
+	return "laboratory"
+}
+
+// labResultID is the id of an order's result of analyte: "lab-{order}-{analyte}", the
+// analyte's code kept where FHIR's id allows it (letters, digits, "-") and every other
+// byte written ".XX" in hexadecimal ("NEUT%" → "NEUT.25"), so that two codes never share an
+// id. The same whatever result row currently holds the value.
+func labResultID(order int64, analyte string) string {
+	var b strings.Builder
+	b.WriteString("lab-" + strconv.FormatInt(order, 10) + "-")
+	for i := 0; i < len(analyte); i++ {
+		c := analyte[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString("." + strings.ToUpper(strconv.FormatUint(uint64(c)|0x100, 16)[1:]))
+	}
+	return b.String()
+}
+
+// labStatus is a result's Observation status: as recorded (preliminary, final, corrected),
+// and, on an order cancelled or not done, "cancelled" for any result not reported final —
+// never "final" for a value the laboratory did not report.
+func labStatus(o result.Order, x result.Result) string {
+	status := x.Status
+	if status == result.EnteredInError {
+		return "entered-in-error"
+	}
+	if status != result.Preliminary && status != result.Final && status != result.Corrected {
+		status = "unknown"
+	}
+	closed := o.Status == result.Cancelled || o.Status == result.NotDone
+	if closed && status != result.Final && status != result.Corrected {
+		return "cancelled"
+	}
+	return status
+}
+
+// labRows are the results an order's Observations are made of: its current results and
+// those retracted as entered in error (each an Observation that says so), in id order.
+func labRows(o result.Order) []result.Result {
+	rows := append(slices.Clone(o.Results), o.Retracted...)
+	slices.SortFunc(rows, func(a, b result.Result) int { return cmp.Compare(a.ID, b.ID) })
+	return rows
+}
+
+// withdrawal is why a withdrawn result (status cancelled or entered-in-error) has no value:
+// a note in the record's words, and the DataAbsentReason. A result entered in error is an
+// error; a closed order's preliminary result was withdrawn (withdrawnValue).
+func withdrawal(o result.Order, x result.Result) ([]Annotation, *CodeableConcept) {
+	if x.Status == result.EnteredInError {
+		return []Annotation{{Text: "Entered in error: " + x.RetractReason}}, concept(systemAbsent, "error", "Error")
+	}
+	return []Annotation{{Text: closedNote(o)}}, withdrawnValue(o)
+}
+
+// labPerformer is the laboratory that performed a result: the clinic's Organization when
+// it is the clinic's own, an external laboratory by its name alone (it has no resource here).
+func labPerformer(x result.Result) Reference {
+	if x.Performer == "" {
+		return Reference{Reference: "Organization/" + clinicID}
+	}
+	return Reference{Display: x.Performer}
+}
+
+// labPerformers are the laboratories that performed an order's results, each once.
+func labPerformers(rows []result.Result) []Reference {
+	var out []Reference
+	for _, x := range rows {
+		if p := labPerformer(x); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// closedNote says why a closed order's preliminary results were withdrawn: its closing and
+// the reason given for it.
+func closedNote(o result.Order) string {
+	what := "Order cancelled"
+	if o.Status == result.NotDone {
+		what = "Test not done"
+	}
+	if o.Reason == "" {
+		return what + "; the preliminary result was withdrawn."
+	}
+	return what + ": " + o.Reason + ". The preliminary result was withdrawn."
+}
+
+// withdrawnValue is why a closed order's result has no value (DataAbsentReason): a test not
+// done after a preliminary result ended in error (a specimen rejected, say); a cancelled
+// order's was never performed.
+func withdrawnValue(o result.Order) *CodeableConcept {
+	if o.Status == result.NotDone {
+		return concept(systemAbsent, "error", "Error")
+	}
+	return concept(systemAbsent, "not-performed", "Not Performed")
+}
+
+// qualitativeAnswers are the SNOMED CT qualifier values of the catalogue's qualitative
+// answers (the codes HL7's laboratory value sets use for them); an answer not listed here
+// (trace, 1+, a clinic's own) is written as text alone.
+var qualitativeAnswers = map[string]Coding{
+	"negative":      {System: systemSNOMED, Code: "260385009", Display: "Negative"},
+	"positive":      {System: systemSNOMED, Code: "10828004", Display: "Positive"},
+	"detected":      {System: systemSNOMED, Code: "260373001", Display: "Detected"},
+	"not detected":  {System: systemSNOMED, Code: "260415000", Display: "Not detected"},
+	"not_detected":  {System: systemSNOMED, Code: "260415000", Display: "Not detected"},
+	"reactive":      {System: systemSNOMED, Code: "11214006", Display: "Reactive"},
+	"non-reactive":  {System: systemSNOMED, Code: "131194007", Display: "Non-reactive"},
+	"indeterminate": {System: systemSNOMED, Code: "82334004", Display: "Indeterminate"},
+}
+
+// answerConcept is a qualitative result: its SNOMED CT code where there is one, and the
+// answer as recorded.
+func answerConcept(answer string) *CodeableConcept {
+	c := &CodeableConcept{Text: answer}
+	if coding, ok := qualitativeAnswers[strings.ToLower(strings.TrimSpace(answer))]; ok {
+		c.Coding = []Coding{coding}
+	}
+	return c
 }

@@ -27,3 +27,38 @@ var organizationParams = map[string]paramKind{"identifier": kindToken}
 var organizationTokens = map[string]tokenParam{
 	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Organization).Identifier) }, systemTaxID),
 }
+
+// Organization is the clinic.
+type Organization struct {
+	base
+	Identifier []Identifier   `json:"identifier,omitempty"`
+	Active     bool           `json:"active"`
+	Name       string         `json:"name,omitempty"`
+	Telecom    []ContactPoint `json:"telecom,omitempty"`
+	Address    []Address      `json:"address,omitempty"`
+}
+
+// clinicID is the clinic's Organization id.
+const clinicID = "clinic"
+
+// organizationOf is the clinic's settings as its Organization.
+func (h *Handler) organizationOf(c settings.Clinic) Organization {
+	o := Organization{base: newBase("Organization", clinicID, c.Version, started), Active: true, Name: c.Name}
+	if o.Name == "" {
+		o.Name = "EMR"
+	}
+	if c.TaxID != "" {
+		o.Identifier = []Identifier{{System: systemTaxID, Value: c.TaxID}}
+	}
+	if c.Phone != "" {
+		o.Telecom = []ContactPoint{{System: "phone", Value: c.Phone, Use: "work"}}
+	}
+	if c.Address != "" {
+		o.Address = []Address{{Text: c.Address}}
+	}
+	o.claim(profileOrganization, organizationConforms(o))
+	return o
+}
+
+// systemTaxID is the identifier system of the clinic's tax number.
+const systemTaxID = "urn:emr:tax-id"

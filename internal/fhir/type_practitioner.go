@@ -72,3 +72,15 @@ var practitionerTokens = map[string]tokenParam{
 	"identifier": codingParam(func(res Resource) []Coding { return identifierCodings(res.(Practitioner).Identifier) }, UsernameSystem),
 	"active":     codingParam(func(res Resource) []Coding { return []Coding{{Code: strconv.FormatBool(res.(Practitioner).Active)}} }, ""),
 }
+
+// Practitioner is a member of the clinic's staff.
+type Practitioner struct {
+	base
+	Identifier []Identifier   `json:"identifier,omitempty"`
+	Active     bool           `json:"active"`
+	Name       []HumanName    `json:"name,omitempty"`
+	Telecom    []ContactPoint `json:"telecom,omitempty"`
+}
+
+// UsernameSystem is the identifier system of staff usernames.
+const UsernameSystem = "urn:emr:username"

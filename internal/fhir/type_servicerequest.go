@@ -71,3 +71,41 @@ var serviceRequestTokens = map[string]tokenParam{
 	"code":     codingParam(func(res Resource) []Coding { return codingsOf(res.(ServiceRequest).Code) }, systemLOINC),
 	"category": codingParam(func(res Resource) []Coding { return conceptCodings(res.(ServiceRequest).Category...) }, systemSNOMED),
 }
+
+// ServiceRequest is a laboratory or imaging order.
+type ServiceRequest struct {
+	base
+	Status     string            `json:"status"`
+	Intent     string            `json:"intent"`
+	Category   []CodeableConcept `json:"category,omitempty"`
+	Code       *CodeableConcept  `json:"code,omitempty"`
+	Subject    *Reference        `json:"subject"`
+	Encounter  *Reference        `json:"encounter,omitempty"`
+	AuthoredOn string            `json:"authoredOn,omitempty"`
+	Requester  *Reference        `json:"requester,omitempty"`
+	Note       []Annotation      `json:"note,omitempty"`
+}
+
+var orderStatus = map[string]string{
+	result.Ordered: "active", result.Collected: "active", result.Preliminary: "active", result.Final: "completed",
+	result.Reviewed: "completed", result.Cancelled: "revoked", result.NotDone: "revoked",
+}
+
+func testCode(loinc, label, test string) *CodeableConcept {
+	c := &CodeableConcept{Text: label}
+	if c.Text == "" {
+		c.Text = test
+	}
+	if loinc != "" {
+		c.Coding = []Coding{{System: systemLOINC, Code: loinc, Display: label}}
+	}
+	return c
+}
+
+// orderSource pages a patient's (or every) order, each expanded.
+func (h *Handler) orderSource(ids []int64, patientID int64, match bool, lang string, expand func(result.Order) []Resource) source {
+	return h.orders(ids, patientID, lang).source(match, expand)
+}
+
+// systemRequestStatus is the code system of ServiceRequest.status.
+const systemRequestStatus = "http://hl7.org/fhir/request-status"

@@ -241,3 +241,16 @@ type EntryResponse struct {
 type EntrySearch struct {
 	Mode string `json:"mode"`
 }
+
+// Annotation is a note.
+type Annotation struct {
+	Text string `json:"text"`
+}
+
+// SimpleQuantity is a quantity without a comparator.
+type SimpleQuantity struct {
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit,omitempty"`
+	System string  `json:"system,omitempty"`
+	Code   string  `json:"code,omitempty"`
+}
