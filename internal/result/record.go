@@ -132,6 +132,11 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			// (the correction form sends every result) keeps its status: it was not wrong.
 			rowStatus := status
 			r.Performer = in.Performer
+			if prior, ok := was[r.Analyte]; ok && sameReading(prior, r) {
+				// The form names one laboratory for what it sends: a reading sent again as it
+				// was keeps the laboratory that performed it (ISO 15189 §7.4.1.6).
+				r.Performer = prior.Performer
+			}
 			if prior, ok := was[r.Analyte]; status == Corrected && ok && sameReading(prior, r) {
 				rowStatus = prior.Status
 			} else if status == Corrected && prior.Status != Final && prior.Status != Corrected {
@@ -418,11 +423,21 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		v.Add(field+".value", "result.implausible")
 		return false
 	}
-	// A value keeps the digits it was typed with: the analyte's reporting precision is a hint
-	// for entry and display, never a rounding ("0.004" TSH is not "0.00"; "86" stays 86, not
-	// 86.0; a censored limit stays as the laboratory wrote it, "<0.001").
-	decimals := keptDecimals(a, typedValue, unit, canonical)
-	canonical = catalogue.Round(canonical, decimals)
+	// A value is reported at the analyte's precision, whatever unit it was typed in (the typed
+	// text stays in entered), with no more digits than were typed ("86" stays 86, not 86.0):
+	// its flag and critical limits are judged on what is reported, so K "5.96" is 6.0 and
+	// critical in mmol/L as in meq/L (CLSI GP47). Never rounded away: a value keeps two
+	// significant digits of those typed ("0.004" TSH is not "0.00"); a censored value keeps
+	// its limit as the laboratory wrote it ("<0.001").
+	reported := reportedDecimals(a, typedValue, canonical)
+	decimals := reported
+	if unit == a.Unit {
+		decimals = min(decimals, typedDecimals(typedValue)) // "86" stays 86, not 86.0
+		if comparator != "" {
+			decimals = min(typedDecimals(typedValue), MaxDecimals) // a limit as the laboratory wrote it
+		}
+	}
+	canonical = catalogue.Round(canonical, max(decimals, reported))
 	if canonical == 0 { // never a negative zero ("-0")
 		canonical = 0
 	}
@@ -489,22 +504,28 @@ func (s *Store) clinicDay(t time.Time) time.Time {
 // MaxDecimals is the finest a value is kept to: no laboratory reports a millionth of a unit.
 const MaxDecimals = 6
 
-// keptDecimals is how many decimals a value typed as typed, in unit, keeps in the analyte's
-// canonical unit (canonical is its value there): typed in that unit, as many as were typed;
-// converted from another unit (the typed number stays in entered), the analyte's reporting
-// precision (126 mg/dL glucose is 7.0 mmol/L, 0.9 mg/dL creatinine 80 µmol/L), with more
-// decimals where that would leave fewer significant digits than typed, up to two (0.004
+// reportedDecimals is how many decimals a value typed as typed keeps in the analyte's
+// canonical unit (canonical is its value there): the analyte's reporting precision (4.125
+// mmol/L potassium is 4.1; 126 mg/dL glucose 7.0 mmol/L), with more decimals where that would
+// leave fewer significant digits than typed, up to two (0.004 mIU/L TSH stays 0.004; 0.004
 // ng/dL FT4 is 0.05 pmol/L, not 0.1). Never more than MaxDecimals.
-func keptDecimals(a catalogue.Analyte, typed, unit string, canonical float64) int {
-	if unit == a.Unit {
-		return min(typedDecimals(typed), MaxDecimals)
-	}
+func reportedDecimals(a catalogue.Analyte, typed string, canonical float64) int {
 	decimals := a.Decimals
 	if canonical != 0 {
 		magnitude := int(math.Floor(math.Log10(math.Abs(canonical))))
 		decimals = max(decimals, min(significantDigits(typed), 2)-1-magnitude)
 	}
 	return min(max(decimals, 0), MaxDecimals)
+}
+
+// printedDecimals is how many decimals a laboratory's printed limit keeps: as typed, in the
+// analyte's unit (the laboratory's own interval, "3.50–5.10"); converted, as a value is
+// reported.
+func printedDecimals(a catalogue.Analyte, typed, unit string, canonical float64) int {
+	if unit == a.Unit {
+		return min(typedDecimals(typed), MaxDecimals)
+	}
+	return reportedDecimals(a, typed, canonical)
 }
 
 // significantDigits counts the digits of a typed number from its first one that is not 0
@@ -550,7 +571,7 @@ func (s *Store) labBound(v *apperr.Validation, field string, a catalogue.Analyte
 		v.Add(field, "result.unknown_unit")
 		return nil, false
 	}
-	c = catalogue.Round(c, keptDecimals(a, strings.TrimSpace(typed), unit, c)) // as printed, never rounded away
+	c = catalogue.Round(c, printedDecimals(a, strings.TrimSpace(typed), unit, c)) // as printed, never rounded away
 	return &c, true
 }
 

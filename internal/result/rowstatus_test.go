@@ -60,3 +60,46 @@ func TestEachRowHasItsOwnStatus(t *testing.T) {
 		}
 	})
 }
+
+// TestAReadingKeepsItsLaboratory: the correction form names one performing laboratory for
+// what it sends, and sends every result again; a reading sent again unchanged keeps the
+// laboratory that performed it, and only the changed one takes the new name (ISO 15189
+// §7.4.1.6: the report says which examinations a referral laboratory performed).
+func TestAReadingKeepsItsLaboratory(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		o := find(c.order(t, "ELEC"), "ELEC")
+		if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version}); r.Status != http.StatusOK {
+			t.Fatalf("collect: %d %s", r.Status, r.Body)
+		}
+		type row struct {
+			Analyte   string `json:"analyte"`
+			Performer string `json:"performer"`
+		}
+		var d struct {
+			Version int   `json:"version"`
+			Results []row `json:"results"`
+		}
+		for i, s := range []struct {
+			performer, reason, k string
+		}{
+			{"", "", "4.1"},
+			{"Synlab", "Potassium repeated at the reference laboratory", "3.9"},
+		} {
+			c.nurse.Do("GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil).JSON(t, &d)
+			r := c.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{"version": d.Version, "final": true, "reason": s.reason,
+				"performer": s.performer, "results": []map[string]any{{"analyte": "NA", "unit": "mmol/L", "value": "140"}, {"analyte": "K", "unit": "mmol/L", "value": s.k}}})
+			if r.Status != http.StatusOK {
+				t.Fatalf("step %d: %d %s", i, r.Status, r.Body)
+			}
+		}
+		c.nurse.Do("GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil).JSON(t, &d)
+		got := map[string]string{}
+		for _, x := range d.Results {
+			got[x.Analyte] = x.Performer
+		}
+		if got["NA"] != "" || got["K"] != "Synlab" {
+			t.Errorf("performers %v: sodium, unchanged, is the clinic's; potassium Synlab's", got)
+		}
+	})
+}
