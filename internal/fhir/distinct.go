@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"emr/internal/auth"
 	"emr/internal/patient"
 )
 
@@ -77,6 +78,11 @@ func (h *Handler) distinctFrom(ctx context.Context, in patientIn, confirm bool, 
 			dropped.drop("extension", at, x.URL)
 			continue
 		}
+		// A confirmation is a comparison with the register: only a caller who may search it
+		// may make one (as the twins are named only to it, duplicateRefusal).
+		if !searchesRegister(auth.PrincipalFrom(ctx)) {
+			return nil, &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.distinct_from_forbidden", Expression: at}
+		}
 		id := int64(0)
 		if x.ValueReference != nil {
 			id = idOf(x.ValueReference.Reference, "Patient")
@@ -97,6 +103,12 @@ func (h *Handler) duplicateRefusal(ctx context.Context, err error) error {
 	twins, ok := patient.TwinsOf(err)
 	if !ok {
 		return asFHIR(err)
+	}
+	// The twins are a search of the register by name, birth date and sex or by phone: named
+	// only to a caller who may search it (searchesRegister), never to a create-only scope
+	// nor to an app confined to one patient, which would learn who is registered.
+	if !searchesRegister(auth.PrincipalFrom(ctx)) {
+		return &Error{Status: http.StatusConflict, Code: "duplicate", Key: "fhir.possible_duplicate_unnamed", Expression: "Patient"}
 	}
 	confirm := h.ownDefinition(ctx, distinctFromName)
 	if len(twins) == 0 {

@@ -157,3 +157,28 @@ func TestFHIRPossibleDuplicateConfirmed(t *testing.T) {
 		}
 	})
 }
+
+// TestPossibleDuplicatesAreNamedOnlyToWhoSearchesTheRegister: the twins of a refused
+// registration are a search of the register by name, birth date and sex or by phone; a
+// caller who may not search it (a create-only scope) is refused without them, and may not
+// confirm (403): otherwise a phone number sent in a Patient would answer whose it is.
+func TestPossibleDuplicatesAreNamedOnlyToWhoSearchesTheRegister(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		clerk, _ := c.token(t, "clerk", "")
+		first, _ := send(t, clerk, "POST", "/fhir/R4/Patient", newPatientResource("Hoang"), nil, http.StatusCreated)
+		twin := "Patient/" + first["id"].(string)
+		createOnly, _ := c.token(t, "clerk", "user/Patient.c")
+		oo, _ := send(t, createOnly, "POST", "/fhir/R4/Patient", newPatientResource("Hoang"), nil, http.StatusConflict)
+		if got := twinsNamed(t, oo); len(got) != 0 || strings.Contains(fmt.Sprint(oo), twin) || oo["issue"].([]any)[0].(map[string]any)["code"] != "duplicate" {
+			t.Errorf("a create-only token is told the twins: %v", oo)
+		}
+		oo, _ = send(t, createOnly, "POST", "/fhir/R4/Patient", confirmed(newPatientResource("Hoang"), twin), nil, http.StatusForbidden)
+		if strings.Contains(fmt.Sprint(oo), twin+" ") {
+			t.Errorf("the refused confirmation: %v", oo)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM patients WHERE last_name = 'Hoang'`); n != 1 {
+			t.Errorf("patients named Hoang: %d", n)
+		}
+	})
+}

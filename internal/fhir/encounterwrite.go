@@ -198,11 +198,36 @@ func (h *Handler) recordVisit(r *http.Request, tx *sql.Tx, input appointment.Inp
 		return written{}, &Error{Status: http.StatusUnprocessableEntity, Code: "business-rule", Key: "fhir.encounter_finished_future",
 			Args: []any{start}, Expression: "Encounter.period.start"}
 	}
+	if err := h.bornBy(r, tx, input); err != nil {
+		return written{}, err
+	}
 	a, err := h.Visits.RecordVisitIn(r.Context(), tx, auth.AuditEvent(r), input)
 	if err != nil {
 		return written{}, renameFields(err, encounterFields)
 	}
 	return written{res: toEncounter(a), status: http.StatusCreated, dropped: dropped, finishing: a.ID}, nil
+}
+
+// bornBy refuses a visit recorded on a day before its patient was born: however long ago a
+// visit may be recorded (a register moved from another system), it happened in the patient's
+// life. The patient is read in tx: a transaction's new patient is not yet seen outside it.
+func (h *Handler) bornBy(r *http.Request, tx *sql.Tx, input appointment.Input) error {
+	at, err := time.Parse(time.RFC3339, input.StartsAt)
+	if err != nil {
+		return nil // the book refuses a start it cannot read
+	}
+	var birth string
+	if err := tx.QueryRowContext(r.Context(), `SELECT birth_date FROM patients WHERE id = $1`, input.PatientID).Scan(&birth); err != nil {
+		return nil // the book refuses a patient it does not have
+	}
+	if h.Visits.Loc != nil {
+		at = at.In(h.Visits.Loc)
+	}
+	if day := at.Format(time.DateOnly); day < birth[:min(len(birth), 10)] {
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "business-rule", Key: "fhir.encounter_before_birth",
+			Args: []any{day, birth}, Expression: "Encounter.period.start"}
+	}
+	return nil
 }
 
 // finishVisit completes, inside tx, the visit a finished Encounter's create left in progress

@@ -101,6 +101,14 @@ func TestFHIRFinishedVisitWithItsVitals(t *testing.T) {
 		if issue := oo["issue"].([]any)[0].(map[string]any); issue["code"] != "invariant" || !strings.Contains(issue["diagnostics"].(string), "раньше") {
 			t.Errorf("a period ending before it starts: %v", oo)
 		}
+		// Before the patient was born (Anna Petrova, born 1985-11-20): refused, naming both days.
+		unborn := time.Date(1985, 11, 19, 9, 0, 0, 0, time.UTC)
+		oo, _ = send(t, doc, "POST", "/fhir/R4/Encounter", c.pastVisit(pat, unborn, unborn.Add(20*time.Minute)), map[string]string{"Accept-Language": "en"}, http.StatusUnprocessableEntity)
+		if issue := oo["issue"].([]any)[0].(map[string]any); issue["code"] != "business-rule" || !strings.Contains(issue["diagnostics"].(string), "1985-11-20") {
+			t.Errorf("a visit before the patient's birth: %v", oo)
+		}
+		born := time.Date(1985, 11, 20, 9, 0, 0, 0, time.UTC) // the day of birth itself is in the patient's life
+		send(t, doc, "POST", "/fhir/R4/Encounter", c.pastVisit(pat, born, born.Add(20*time.Minute)), nil, http.StatusCreated)
 		past := c.walkIn(pat, "arrived", -72*time.Hour)
 		send(t, doc, "POST", "/fhir/R4/Encounter", past, map[string]string{"Accept-Language": "en"}, http.StatusBadRequest)
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM appointments WHERE patient_id = $1 AND day IN ($2, $3)`, c.nkaID,
