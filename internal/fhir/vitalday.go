@@ -6,6 +6,10 @@ import (
 	"time"
 )
 
+// aroundVisit is how far from its visit's start a vital sign dated another day may have been
+// measured and still be the visit's.
+const aroundVisit = 3 * time.Hour
+
 // vitalOnVisitDay refuses a vital sign written for another day than its visit's (issue 54,
 // M6): the visit keeps its vitals at its own time, so a measurement dated another day would
 // be kept as if taken on the visit's day — a wrong record, not a detail to note. The day is
@@ -16,6 +20,12 @@ import (
 func vitalOnVisitDay(effective string, startsAt time.Time, loc *time.Location) error {
 	if loc == nil {
 		loc = time.UTC
+	}
+	// A measurement around the visit is the visit's, whichever side of midnight it fell:
+	// a blood pressure at 00:05 of a visit begun at 23:40, a triage at 23:55 before a visit at
+	// 00:20 (the clinician's review).
+	if at, err := time.Parse(time.RFC3339Nano, effective); err == nil && at.Sub(startsAt).Abs() <= aroundVisit {
+		return nil
 	}
 	day := startsAt.In(loc).Format(time.DateOnly)
 	sent, ok := calendarDay(effective, loc)
