@@ -44,8 +44,8 @@ const (
 	keyUnrecorded   = "allergy:not-recorded"
 	recentDays      = 30 // a prescription whose supply is not known counts as taken this long
 	currentDays     = 90 // the patient's current medicines, for interactions
-	refillDays      = 7  // the same product written when its supply is this close to its end is a refill…
-	refillCourse    = 28 // …of a course this long: a shorter course written again is a second course
+	refillDays      = 7 // the same product written when its supply is this close to its end is a refill…
+	refillShare     = 4 // …or, of a shorter course, within the last quarter of it
 	maxReasonLength = 500
 )
 
@@ -283,9 +283,11 @@ func interactionFinding(r catalogue.Interaction, i int, other string) Finding {
 
 // recentFindings are line i's duplicates of, and interactions with, the patient's other
 // prescriptions. A prescription counts as being taken until its supply runs out (30 days
-// when its duration cannot be read); the same product written again near the end of a long
-// course's supply is a refill, not a duplicate. A short course (5 days of ibuprofen) is
-// never a refill: written again while it runs, it is a second course taken beside the first.
+// when its duration cannot be read); the same product written again near the end of its
+// supply is a refill, not a duplicate: within the last seven days, or the last quarter of a
+// shorter course. A short course written again early (5 days of ibuprofen, the same
+// afternoon) is a second course taken beside the first; a fortnight's supply renewed on day 12
+// is a refill (alert fatigue: van der Sijs, JAMIA 2006).
 func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Profile, d describer) []Finding {
 	var out []Finding
 	today := in.now.In(in.loc)
@@ -301,7 +303,7 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			}
 			tier := catalogue.TierHigh
 			if sameProduct(line, other) {
-				if known && other.supply >= refillCourse && end.Sub(today) <= refillDays*24*time.Hour {
+				if known && end.Sub(today) <= refillWindow(other.supply) {
 					continue
 				}
 				if !known {
@@ -577,4 +579,10 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 	f, err := s.findings(ctx, s.DB, pid, except, items, facts, lang)
 	res.Findings = f
 	return res, err
+}
+
+// refillWindow is how close to the end of a supply of days the same product written again is
+// a refill: seven days, or the last quarter of a shorter course.
+func refillWindow(days int) time.Duration {
+	return min(refillDays*24*time.Hour, time.Duration(days)*24*time.Hour/refillShare)
 }
