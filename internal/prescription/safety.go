@@ -44,8 +44,8 @@ const (
 	keyUnrecorded   = "allergy:not-recorded"
 	recentDays      = 30 // a prescription whose supply is not known counts as taken this long
 	currentDays     = 90 // the patient's current medicines, for interactions
-	refillDays      = 7 // the same product written when its supply is this close to its end is a refill…
-	refillShare     = 4 // …or, of a shorter course, within the last quarter of it
+	refillDays      = 7  // the same product written when its supply is this close to its end is a refill…
+	refillShare     = 4  // …or, of a shorter course, within the last quarter of it
 	maxReasonLength = 500
 )
 
