@@ -8,7 +8,7 @@ const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.m
 const base: LabResult = {
   id: 1, order_id: 1, analyte: 'GLU', label: 'Glucose', loinc: '', type: 'numeric', entered: '126', entered_unit: 'mg/dL', value: '7.0', unit: 'mmol/L',
   answer: '', text: '', range: { low: '3.9', high: '7.8', critical_low: null, critical_high: null, source: 'catalogue', note: '' }, comparator: '', flag: 'N', delta: '', status: 'final',
-  current: true, replaces: null, observed_at: '', recorded_at: '', recorded_by: null, recorded_by_name: '',
+  current: true, replaces: null, observed_at: '', recorded_at: '', recorded_by: null, recorded_by_name: '', performer: '',
 }
 
 describe('results read as people write them', () => {
