@@ -48,8 +48,10 @@ func toDiagnosticReports(o result.Order) []Resource {
 	switch {
 	case len(o.Retracted) > 0 && len(o.Results) == 0:
 		status = "entered-in-error" // every result it gave was entered in error
-	case len(o.Retracted) > 0 && status != "cancelled":
-		status = "corrected" // some were withdrawn, the rest stand
+	case len(o.Retracted) > 0 && status == "final":
+		// Some were withdrawn from a report issued final, the rest stand. A report not yet
+		// final keeps its state: corrected is subsequent to final (R4 DiagnosticReport.status).
+		status = "corrected"
 	case status == "":
 		status = "unknown"
 	case status == "final" && slices.ContainsFunc(o.Results, func(x result.Result) bool { return x.Status == result.Preliminary }):

@@ -318,11 +318,13 @@ func labRows(o result.Order) []result.Result {
 }
 
 // withdrawal is why a withdrawn result (status cancelled or entered-in-error) has no value:
-// a note in the record's words, and the DataAbsentReason. A result entered in error is an
-// error; a closed order's preliminary result was withdrawn (withdrawnValue).
+// a note, and the DataAbsentReason. A result entered in error is an error, said in fixed
+// words: the reason typed is the clinic's (it may name the patient whose sample it was) and
+// stays in its own screens and audit, never in what the patient's apps read; a closed
+// order's preliminary result was withdrawn (withdrawnValue).
 func withdrawal(o result.Order, x result.Result) ([]Annotation, *CodeableConcept) {
 	if x.Status == result.EnteredInError {
-		return []Annotation{{Text: "Entered in error: " + x.RetractReason}}, concept(systemAbsent, "error", "Error")
+		return []Annotation{{Text: "Entered in error"}}, concept(systemAbsent, "error", "Error")
 	}
 	return []Annotation{{Text: closedNote(o)}}, withdrawnValue(o)
 }

@@ -183,6 +183,13 @@ type Alert struct {
 	NotReachedCount  int        `json:"not_reached_count"`
 	// MinutesToAcknowledge is how long the alert waited (the report's figure); nil while open.
 	MinutesToAcknowledge *int `json:"minutes_to_acknowledge"`
+	// Of an alert whose result was retracted as entered in error: when, by whom and why. It
+	// is closed (withdrawn, not acknowledged, unless acknowledged before), and those it
+	// reached see it as withdrawn until the order is reviewed.
+	WithdrawnAt     *time.Time `json:"withdrawn_at"`
+	WithdrawnBy     *int64     `json:"withdrawn_by"`
+	Withdrawer      string     `json:"withdrawn_by_name"`
+	WithdrawnReason string     `json:"withdrawn_reason"`
 	// Emails are the messages its escalations sent out of the app, with what became of each.
 	Emails []Email `json:"emails"`
 }
@@ -203,7 +210,7 @@ var mailTopics = []string{"critical_alert.1", "critical_alert.2"}
 
 const alertColumns = `a.id, a.result_id, a.order_id, a.patient_id, a.doctor_id, a.raised_at, a.escalated_at, a.escalated_lead_at, a.is_open,
 	a.acknowledged_at, a.acknowledged_by, a.contact, a.action, a.received_by, a.read_back,
-	a.not_reached_at, a.not_reached_by, a.not_reached_note, a.not_reached_count`
+	a.not_reached_at, a.not_reached_by, a.not_reached_note, a.not_reached_count, a.withdrawn_at, a.withdrawn_by, a.withdrawn_reason`
 
 type alertRow struct {
 	Alert
@@ -221,7 +228,7 @@ func scanAlerts(rows *sql.Rows, err error) ([]alertRow, error) {
 		var open int
 		if err := rows.Scan(&a.ID, &a.resultID, &a.OrderID, &a.patientID, &a.DoctorID, &a.RaisedAt, &a.EscalatedAt, &a.EscalatedLeadAt, &open,
 			&a.AcknowledgedAt, &a.AcknowledgedBy, &a.Contact, &a.Action, &a.ReceivedBy, &a.ReadBack,
-			&a.NotReachedAt, &a.NotReachedBy, &a.NotReachedNote, &a.NotReachedCount); err != nil {
+			&a.NotReachedAt, &a.NotReachedBy, &a.NotReachedNote, &a.NotReachedCount, &a.WithdrawnAt, &a.WithdrawnBy, &a.WithdrawnReason); err != nil {
 			return nil, err
 		}
 		a.Open = open == 1
@@ -244,7 +251,7 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 	var resultIDs, orderIDs, patientIDs, alertIDs, people []int64
 	for _, a := range rows {
 		resultIDs, orderIDs, patientIDs, alertIDs = append(resultIDs, a.resultID), append(orderIDs, a.OrderID), append(patientIDs, a.patientID), append(alertIDs, a.ID)
-		for _, p := range []*int64{a.DoctorID, a.AcknowledgedBy, a.NotReachedBy} {
+		for _, p := range []*int64{a.DoctorID, a.AcknowledgedBy, a.NotReachedBy, a.WithdrawnBy} {
 			if p != nil {
 				people = append(people, *p)
 			}
@@ -314,6 +321,9 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 		if a.NotReachedBy != nil {
 			a.NotReachedByName = names[*a.NotReachedBy]
 		}
+		if a.WithdrawnBy != nil {
+			a.Withdrawer = names[*a.WithdrawnBy]
+		}
 		for _, e := range emails[a.ID] {
 			if e.UserID != nil {
 				e.Name = names[*e.UserID]
@@ -344,6 +354,9 @@ func sentTo(st Settings, r Recipient) (covering, lead bool) {
 
 // OpenAlerts lists the open critical alerts r must see (sentTo), the oldest first. An alert
 // whose patient was not reached stays here, escalated, until someone records that they were.
+// An alert withdrawn (its result entered in error) stays here, as withdrawn, for those it
+// reached, until the order's doctor reviews the order: whoever was told of the value is
+// told it was withdrawn.
 func (s *Store) OpenAlerts(ctx context.Context, r Recipient, lang string) ([]Alert, error) {
 	st, err := ReadSettings(ctx, s.DB)
 	if err != nil {
@@ -351,7 +364,8 @@ func (s *Store) OpenAlerts(ctx context.Context, r Recipient, lang string) ([]Ale
 	}
 	covering, lead := sentTo(st, r)
 	rows, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a
-		WHERE a.is_open = 1 AND (a.doctor_id = $1 OR ($2 AND a.escalated_at IS NOT NULL) OR ($3 AND a.escalated_lead_at IS NOT NULL))
+		WHERE (a.is_open = 1 OR (a.withdrawn_at IS NOT NULL AND EXISTS (SELECT 1 FROM lab_orders o WHERE o.id = a.order_id AND o.withdrawn_to_review = 1)))
+		AND (a.doctor_id = $1 OR ($2 AND a.escalated_at IS NOT NULL) OR ($3 AND a.escalated_lead_at IS NOT NULL))
 		ORDER BY a.raised_at, a.id`, r.UserID, covering, lead))
 	if err != nil {
 		return nil, err
@@ -546,10 +560,10 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var patientID, orderID int64
 		var doctorID *int64
-		var escalated, escalatedLead *time.Time
+		var escalated, escalatedLead, withdrawn *time.Time
 		var open int
-		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, doctor_id, escalated_at, escalated_lead_at, is_open FROM critical_alerts WHERE id = $1`, id).
-			Scan(&patientID, &orderID, &doctorID, &escalated, &escalatedLead, &open)
+		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at FROM critical_alerts WHERE id = $1`, id).
+			Scan(&patientID, &orderID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("result.alert_not_found")
 		}
@@ -561,6 +575,9 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		covering, lead := sentTo(st, who)
 		if !who.Reviews && (doctorID == nil || *doctorID != who.UserID) && !(covering && escalated != nil) && !(lead && escalatedLead != nil) {
 			return apperr.Forbidden("result.alert_not_yours")
+		}
+		if open == 0 && withdrawn != nil {
+			return apperr.Conflict("result.alert_withdrawn")
 		}
 		if open == 0 {
 			return apperr.Conflict("result.alert_acknowledged")

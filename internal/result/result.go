@@ -20,7 +20,8 @@ import (
 )
 
 // Order states: ordered → collected → preliminary → final → reviewed; cancelled (with a
-// reason) before a result; not done (specimen rejected, patient never went).
+// reason) before a result; not done (specimen rejected, patient never went). An order whose
+// every result was retracted as entered in error is ordered again (Store.Retract).
 const (
 	Ordered     = "ordered"
 	Collected   = "collected"
@@ -123,11 +124,15 @@ type Order struct {
 	ReviewerName  string     `json:"reviewed_by_name"`
 	ReviewComment string     `json:"review_comment"`
 	ToReview      bool       `json:"to_review"`
-	Attention     int        `json:"attention"`
-	Corrections   int        `json:"corrections"`
-	ReportFileID  *int64     `json:"report_file_id"`
-	Version       int        `json:"version"`
-	Results       []Result   `json:"results"`
+	// WithdrawnToReview: a result of the order was retracted as entered in error and its
+	// ordering doctor has not yet reviewed the order since (on its own: the patient may have
+	// been told, or treated, on the value withdrawn). It ranks first in the review queue.
+	WithdrawnToReview bool     `json:"withdrawn_to_review"`
+	Attention         int      `json:"attention"`
+	Corrections       int      `json:"corrections"`
+	ReportFileID      *int64   `json:"report_file_id"`
+	Version           int      `json:"version"`
+	Results           []Result `json:"results"`
 	// Retracted are the results entered in error of analytes that have no current result
 	// since: what a receiving system was told and must now hear withdrawn (the FHIR API's).
 	Retracted []Result `json:"retracted,omitempty"`
@@ -174,15 +179,15 @@ func (s *Store) now() time.Time {
 
 const orderColumns = `o.id, o.appointment_id, o.patient_id, o.test, o.note, o.status, o.reason, o.ordered_at, o.ordered_by,
 	o.due_at, o.collected_at, o.resulted_at, o.reviewed_at, o.reviewed_by, o.review_comment, o.to_review, o.attention,
-	o.corrections, o.report_file_id, o.version`
+	o.corrections, o.report_file_id, o.version, o.withdrawn_to_review`
 
 func scanOrder(row interface{ Scan(...any) error }) (Order, error) {
 	var o Order
-	var toReview int
+	var toReview, withdrawn int
 	err := row.Scan(&o.ID, &o.AppointmentID, &o.PatientID, &o.Test, &o.Note, &o.Status, &o.Reason, &o.OrderedAt, &o.OrderedBy,
 		&o.DueAt, &o.CollectedAt, &o.ResultedAt, &o.ReviewedAt, &o.ReviewedBy, &o.ReviewComment, &toReview, &o.Attention,
-		&o.Corrections, &o.ReportFileID, &o.Version)
-	o.ToReview, o.Results = toReview == 1, []Result{}
+		&o.Corrections, &o.ReportFileID, &o.Version, &withdrawn)
+	o.ToReview, o.WithdrawnToReview, o.Results = toReview == 1, withdrawn == 1, []Result{}
 	return o, err
 }
 

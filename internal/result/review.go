@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -19,15 +20,24 @@ import (
 // overdue orders); the rest follow as the first are dealt with.
 const QueueLimit = 50
 
-// ToReview lists the final results waiting for doctorID's review: critical first, then
-// abnormal, then the oldest, with each order's patient. One index range
-// (lab_orders_review) serves it.
+// ToReview lists the results waiting for doctorID's review: first the orders a result of
+// which was withdrawn as entered in error (whatever their state: the patient may have been
+// told, or treated, on it), then the final results, critical first, then abnormal, then the
+// oldest, with each order's patient. Two index ranges serve it (lab_orders_withdrawn,
+// lab_orders_review).
 func (s *Store) ToReview(ctx context.Context, doctorID int64, lang string) ([]Order, error) {
 	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
-		WHERE o.ordered_by = $1 AND o.to_review = 1 ORDER BY o.attention DESC, o.resulted_at, o.id LIMIT $2`, doctorID, QueueLimit))
+		WHERE o.ordered_by = $1 AND o.withdrawn_to_review = 1 ORDER BY o.id LIMIT $2`, doctorID, QueueLimit))
 	if err != nil {
 		return nil, err
 	}
+	rest, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
+		WHERE o.ordered_by = $1 AND o.to_review = 1 AND o.withdrawn_to_review = 0 ORDER BY o.attention DESC, o.resulted_at, o.id LIMIT $2`,
+		doctorID, QueueLimit-len(list)))
+	if err != nil {
+		return nil, err
+	}
+	list = append(list, rest...)
 	if err := s.complete(ctx, s.DB, list, lang, true); err != nil {
 		return nil, err
 	}
@@ -37,7 +47,7 @@ func (s *Store) ToReview(ctx context.Context, doctorID int64, lang string) ([]Or
 // ToReviewCount is how many results wait for doctorID's review (the dashboard's figure).
 func (s *Store) ToReviewCount(ctx context.Context, doctorID int64) (int, error) {
 	var n int
-	err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM lab_orders WHERE ordered_by = $1 AND to_review = 1`, doctorID).Scan(&n)
+	err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM lab_orders WHERE ordered_by = $1 AND (to_review = 1 OR withdrawn_to_review = 1)`, doctorID).Scan(&n)
 	return n, err
 }
 
@@ -105,7 +115,11 @@ const MaxReview = 100
 
 // Review marks final results reviewed (all or none): each must be final and unchanged
 // since the doctor read it (a correction since sends it back, and a stale version is a
-// conflict rather than a review of what the doctor did not see).
+// conflict rather than a review of what the doctor did not see). An order holding a result
+// withdrawn as entered in error is reviewed on its own, never in a batch (its doctor decides
+// whether to tell the patient or repeat the test); whatever its state, the review clears the
+// withdrawal, and marks it reviewed only when it is final (a preliminary order, or one
+// waiting for its result again, keeps its state).
 func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int, error) {
 	var v apperr.Validation
 	in.Comment = strings.TrimSpace(in.Comment)
@@ -132,17 +146,20 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 			switch {
 			case o.Version != item.Version:
 				return apperr.Conflict("error.conflict")
-			case o.Status != Final:
+			case o.WithdrawnToReview && len(in.Orders) > 1:
+				return apperr.Conflict("result.review_withdrawn_alone")
+			case o.Status != Final && !o.WithdrawnToReview:
 				return apperr.Conflict("result.not_now.reviewed")
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, reviewed_at = $1, reviewed_by = $2,
-				review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
-				now, actor(e), in.Comment, o.ID); err != nil {
-				return fmt.Errorf("review order: %w", err)
+			if err := s.markReviewed(ctx, tx, e, o, in.Comment, now); err != nil {
+				return err
 			}
 			detail := ""
 			if in.Comment != "" {
 				detail = "comment given"
+			}
+			if o.WithdrawnToReview {
+				detail = strings.TrimPrefix(detail+"; withdrawn result reviewed", "; ")
 			}
 			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Reviewed, "", now, detail); err != nil {
 				return err
@@ -152,4 +169,23 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 		return s.keep(ctx, tx, now, reviewed...)
 	})
 	return len(in.Orders), err
+}
+
+// markReviewed clears order o from its doctor's review: reviewed when it is final; a
+// withdrawal reviewed on an order not final leaves its state (and its review fields, which
+// speak of a final report) as they were.
+func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, comment string, now time.Time) error {
+	var err error
+	if o.Status == Final {
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0, reviewed_at = $1,
+			reviewed_by = $2, review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
+			now, actor(e), comment, o.ID)
+	} else {
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, updated_at = $1, updated_by = $2,
+			version = version + 1 WHERE id = $3`, now, actor(e), o.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("review order: %w", err)
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
-import { App, Input } from 'antd'
+import { App, Input, Typography } from 'antd'
 
 interface Ask {
   title: string
   label: string
+  /** What to know before giving the reason, above it. */
+  help?: string
   okText: string
   cancelText: string
   danger?: boolean
@@ -16,7 +18,7 @@ interface Ask {
  */
 export function useAskReason() {
   const { modal } = App.useApp()
-  return ({ title, label, okText, cancelText, danger, onOk }: Ask) => {
+  return ({ title, label, help, okText, cancelText, danger, onOk }: Ask) => {
     let reason = ''
     const dialog = modal.confirm({
       title,
@@ -25,16 +27,19 @@ export function useAskReason() {
       okButtonProps: { disabled: true, danger },
       autoFocusButton: null,
       content: (
-        <Input.TextArea
-          aria-label={label}
-          placeholder={label}
-          maxLength={500}
-          autoFocus
-          onChange={(e) => {
-            reason = e.target.value
-            dialog.update({ okButtonProps: { disabled: !reason.trim(), danger } })
-          }}
-        />
+        <>
+          {help && <Typography.Paragraph type="secondary">{help}</Typography.Paragraph>}
+          <Input.TextArea
+            aria-label={label}
+            placeholder={label}
+            maxLength={500}
+            autoFocus
+            onChange={(e) => {
+              reason = e.target.value
+              dialog.update({ okButtonProps: { disabled: !reason.trim(), danger } })
+            }}
+          />
+        </>
       ),
       onOk: async () => {
         try {

@@ -585,7 +585,7 @@ export type paths = {
     };
   };
   "/api/lab-orders/{id}/retract": {
-    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists, and a final or reviewed order goes back for review. Send the order's version read. */
+    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. A critical alert on a retracted result closes as withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason) and those its escalation e-mailed are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again. Send the order's version read. */
     post: operations["postLabOrderRetract"];
     parameters: {
       path: {
@@ -2408,6 +2408,14 @@ export type components = {
       received_by: string;
       result: components["schemas"]["LabResult"];
       test_label: string;
+      /**
+       * Format: date-time
+       * @description Its result was retracted as entered in error: the alert is closed, withdrawn (acknowledged_at stays null unless acknowledged before). Listed to those it reached until the order is reviewed.
+       */
+      withdrawn_at: string | null;
+      withdrawn_by: number | null;
+      withdrawn_by_name: string;
+      withdrawn_reason: string;
     };
     DayCounts: {
       /** @description Every status, 0 when none. */
@@ -2645,6 +2653,8 @@ export type components = {
       test_label: string;
       to_review: boolean;
       version: number;
+      /** @description A result of the order was retracted as entered in error and its doctor has not reviewed the order since: first in the review queue, reviewed on its own. */
+      withdrawn_to_review: boolean;
     };
     /** @description One analyte's result. Numbers are decimal text with "." as the point; value is in the canonical UCUM unit, entered as typed in entered_unit. */
     LabResult: {
@@ -5799,7 +5809,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists, and a final or reviewed order goes back for review. Send the order's version read. */
+  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. A critical alert on a retracted result closes as withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason) and those its escalation e-mailed are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again. Send the order's version read. */
   postLabOrderRetract: {
     parameters: {
       path: {
@@ -7361,7 +7371,7 @@ export type operations = {
           };
         };
       };
-      /** @description A result changed since it was read, or is not final. */
+      /** @description A result changed since it was read, or is not final; or an order with withdrawn_to_review was sent with others (it is reviewed on its own). */
       409: {
         content: never;
       };

@@ -2,7 +2,9 @@
 // them: the ordering doctor's own, every escalated one for the covering role, and those at the
 // second level for the medical lead (the server decides which). They arrive over
 // the live channel within seconds, open a dialog at once, and stay until acknowledged — the
-// server keeps them, so closing the tab or logging out skips nothing.
+// server keeps them, so closing the tab or logging out skips nothing. A critical result
+// withdrawn as entered in error stays too, said to be withdrawn (with why), until its order is
+// reviewed: whoever was told of the value hears that it is gone.
 // This part only watches (it is on every page); the banner's and the dialog's code loads with
 // the first alert. Until it has loaded, or if it cannot load, the banner still says how many
 // results wait, so a critical result is never hidden behind a download.
@@ -21,7 +23,16 @@ export function CriticalAlerts() {
   const alerts = useAlerts(can)
   const list = alerts.data ?? []
   if (!can || list.length === 0) return null
-  const waiting = <Alert type="error" showIcon role="alert" data-testid="critical-banner" title={t('results.criticalBanner', { count: list.length })} />
+  const open = list.filter((a) => !a.withdrawn_at)
+  const waiting = (
+    <Alert
+      type="error"
+      showIcon
+      role="alert"
+      data-testid="critical-banner"
+      title={open.length > 0 ? t('results.criticalBanner', { count: open.length }) : t('results.withdrawnBannerTitle')}
+    />
+  )
   return (
     <LoadBoundary fallback={waiting}>
       <Suspense fallback={waiting}>

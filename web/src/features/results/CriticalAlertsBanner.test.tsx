@@ -42,4 +42,17 @@ describe('CriticalAlertsBanner', () => {
     expect(screen.getByTestId('critical-waiting').textContent).toBe('waiting 3 minutes')
     expect(view.unanswered).toEqual([])
   })
+
+  // Issue 54: a critical result withdrawn as entered in error is said to be withdrawn, with
+  // why, to those it reached; nothing to acknowledge, so no dialog opens.
+  it('says a critical result was withdrawn, and why, without asking to acknowledge it', async () => {
+    const withdrawn = { ...alert(new Date('2026-11-28T12:26:47Z')), open: false, withdrawn_at: '2026-11-28T12:40:00Z', withdrawn_by_name: 'Nurse Lan', withdrawn_reason: 'haemolysed' } as CriticalAlert
+    const view = await renderScreen(<CriticalAlertsBanner alerts={[withdrawn]} />, { me: user(['acknowledge critical results']), api: {} })
+    const banner = screen.getByTestId('withdrawn-banner')
+    expect(banner.textContent).toContain('Critical result withdrawn: Potassium: 6.8 mmol/L')
+    expect(banner.textContent).toContain('— haemolysed')
+    expect(screen.queryByTestId('critical-banner')).toBeNull()
+    expect(screen.queryByTestId('critical-acknowledge')).toBeNull()
+    expect(view.unanswered).toEqual([])
+  })
 })

@@ -1,7 +1,9 @@
 // Critical results waiting for acknowledgement (CriticalAlerts.tsx watches for them): the
 // banner listing them and the dialog that records how each was acted on. A new alert opens its
 // dialog at once; one already seen waits in the banner. Loaded with the first alert. Each
-// alert's waiting time ticks (useNow), without asking the server again.
+// alert's waiting time ticks (useNow), without asking the server again. Alerts withdrawn (the
+// result entered in error) have a banner of their own: nothing to acknowledge, the value
+// struck, why, and the order to review.
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Radio, Space, Typography } from 'antd'
 import type { TFunction } from 'i18next'
 import { useEffect, useRef, useState } from 'react'
@@ -34,7 +36,53 @@ function alertState(t: TFunction, a: CriticalAlert) {
   )
 }
 
-export default function CriticalAlertsBanner({ alerts: list }: { alerts: CriticalAlert[] }) {
+/** The critical results withdrawn as entered in error, for those the alerts had reached. */
+export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
+  const { t, i18n } = useTranslation()
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      role="alert"
+      data-testid="withdrawn-banner"
+      title={t('results.withdrawnBannerTitle')}
+      description={
+        <Space orientation="vertical" size={2}>
+          {alerts.map((a) => (
+            <span key={a.id}>
+              {fullName(a.patient)} —{' '}
+              <Link to={`/results/orders/${a.order_id}`}>
+                {t('results.withdrawnBanner', {
+                  result: `${a.result.label}: ${resultText(t, a.result, i18n.language)}`,
+                  reason: a.withdrawn_reason,
+                })}
+              </Link>
+              {a.withdrawn_at && (
+                <Typography.Text type="secondary">
+                  {' '}
+                  · {formatDayTime(a.withdrawn_at)} · {a.withdrawn_by_name}
+                </Typography.Text>
+              )}
+            </span>
+          ))}
+        </Space>
+      }
+    />
+  )
+}
+
+export default function CriticalAlertsBanner({ alerts: all }: { alerts: CriticalAlert[] }) {
+  const list = all.filter((a) => !a.withdrawn_at)
+  const withdrawn = all.filter((a) => a.withdrawn_at)
+  return (
+    <>
+      {withdrawn.length > 0 && <WithdrawnBanner alerts={withdrawn} />}
+      {list.length > 0 && <OpenBanner alerts={list} />}
+    </>
+  )
+}
+
+function OpenBanner({ alerts: list }: { alerts: CriticalAlert[] }) {
   const { t, i18n } = useTranslation()
   const [open, setOpen] = useState<number | null>(null)
   const now = useNow()

@@ -1,6 +1,8 @@
 // /results/critical: every critical result raised in a period, with each level's times (raised,
 // escalated to the covering role, to the medical lead, acknowledged), who acknowledged it, how
-// the result was received and the patient reached, how long it waited, and its e-mails.
+// the result was received and the patient reached, how long it waited, and its e-mails. An
+// alert whose result was withdrawn as entered in error says so (when, by whom), its value
+// struck: it was never acknowledged, and must not read as if it were.
 import { Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -44,7 +46,8 @@ export default function CriticalReportPage() {
                 key: 'result',
                 render: (_, a) => (
                   <Link to={`/results/orders/${a.order_id}`}>
-                    {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} />
+                    {a.result.label}: <Typography.Text delete={!!a.withdrawn_at}>{resultText(t, a.result, i18n.language)}</Typography.Text>{' '}
+                    <FlagTag flag={a.result.flag} />
                   </Link>
                 ),
               },
@@ -52,15 +55,24 @@ export default function CriticalReportPage() {
               {
                 title: t('results.acknowledged'),
                 key: 'ack',
-                render: (_, a) =>
-                  a.open ? (
-                    <Tag color="red">{t('results.notAcknowledged')}</Tag>
-                  ) : (
-                    <>
-                      {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at!)} · {t(`results.contacts.${a.contact}`)}
-                      {a.received_by && <> · {t(`results.receivedBy.${a.received_by}`)}</>}
-                    </>
-                  ),
+                render: (_, a) => (
+                  <>
+                    {a.open && <Tag color="red">{t('results.notAcknowledged')}</Tag>}
+                    {a.acknowledged_at && (
+                      <div>
+                        {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at)}
+                        {a.contact && <> · {t(`results.contacts.${a.contact}`)}</>}
+                        {a.received_by && <> · {t(`results.receivedBy.${a.received_by}`)}</>}
+                      </div>
+                    )}
+                    {a.withdrawn_at && (
+                      <div data-testid="alert-withdrawn">
+                        <Tag color="magenta">{t('results.withdrawnReport', { time: formatDayTime(a.withdrawn_at), name: a.withdrawn_by_name })}</Tag>
+                        {a.withdrawn_reason && <Typography.Text type="secondary"> {a.withdrawn_reason}</Typography.Text>}
+                      </div>
+                    )}
+                  </>
+                ),
               },
               { title: t('results.minutesToAck'), key: 'minutes', render: (_, a) => (a.minutes_to_acknowledge == null ? '—' : t('results.minutes', { count: a.minutes_to_acknowledge })) },
               { title: t('results.escalatedLevel1'), key: 'esc', render: (_, a) => (a.escalated_at ? formatDayTime(a.escalated_at) : '—') },

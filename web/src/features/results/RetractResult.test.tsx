@@ -23,6 +23,8 @@ describe('RetractButton', () => {
     })
     fireEvent.click(screen.getByTestId(result ? 'retract-K' : 'retract-all'))
     expect((await screen.findAllByText(title)).length).toBeGreaterThan(0)
+    // A wrong patient's sample: the value belongs on the right patient's order.
+    expect(screen.getByText(/record the value on that patient's order as well/)).toBeTruthy()
     const ok = screen.getByRole('button', { name: 'Mark as entered in error' })
     // No reason, no retraction: the action stays disabled until one is typed.
     expect(ok.closest('button')!.disabled).toBe(true)

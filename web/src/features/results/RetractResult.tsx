@@ -1,6 +1,7 @@
 // Retracting a result entered in error (a wrong patient's sample, a value typed on the wrong
 // order): one result, or the whole report, always with a reason. Nothing is deleted: the
-// result stays in the order's history, struck through, with that reason.
+// result stays in the order's history, struck through, with that reason. A wrong patient's
+// sample is a result of another patient: the dialog says to record it on theirs.
 import { App, Button } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useAskReason } from '../../components/askReason'
@@ -16,6 +17,7 @@ export function RetractButton({ order, result }: { order: LabOrder; result?: Lab
     askReason({
       title: result ? t('results.retractTitle', { analyte: result.label || result.analyte }) : t('results.retractAllTitle'),
       label: t('results.retractReason'),
+      help: t('results.retractHelp'),
       okText: t('results.retractOk'),
       cancelText: t('results.cancel'),
       danger: true,

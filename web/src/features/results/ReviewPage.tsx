@@ -1,6 +1,8 @@
 // /results/review: the ordering doctor's final results waiting for review — critical first,
 // then abnormal, then the oldest, with days pending — marked reviewed one or many at once,
-// with an optional comment.
+// with an optional comment. An order a result of which was withdrawn as entered in error
+// comes before all, says so, and is marked reviewed on its own (never in a batch: the doctor
+// decides whether to tell the patient or repeat the test).
 import { App, Button, Card, Empty, Flex, Input, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -12,8 +14,9 @@ import { useReview, useReviewQueue, type LabOrder } from './api/results'
 import { daysSince } from './format'
 import { OrderFlags, StatusTag } from './ResultParts'
 
-export function AttentionTag({ attention }: { attention: number }) {
+export function AttentionTag({ attention, withdrawn }: { attention: number; withdrawn?: boolean }) {
   const { t } = useTranslation()
+  if (withdrawn) return <Tag color="magenta">{t('results.attention.withdrawn')}</Tag>
   if (attention === 2) return <Tag color="red">{t('results.attention.critical')}</Tag>
   if (attention === 1) return <Tag color="orange">{t('results.attention.abnormal')}</Tag>
   return <Tag>{t('results.attention.normal')}</Tag>
@@ -68,9 +71,33 @@ export default function ReviewPage() {
             pagination={false}
             style={{ minWidth: 760 }}
             locale={{ emptyText: <Empty description={t('results.nothingToReview')} /> }}
-            rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (o) => ({ 'aria-label': t('results.selectOrder', { test: o.test_label }) }) as never }}
+            rowSelection={{
+              selectedRowKeys: selected,
+              onChange: (keys) => setSelected(keys as number[]),
+              // A withdrawal is reviewed on its own (the server refuses it in a batch too).
+              getCheckboxProps: (o) =>
+                ({
+                  'aria-label': o.withdrawn_to_review ? t('results.withdrawnAlone') : t('results.selectOrder', { test: o.test_label }),
+                  disabled: o.withdrawn_to_review,
+                }) as never,
+            }}
             columns={[
-              { title: t('results.attentionTitle'), key: 'attention', render: (_, o) => <AttentionTag attention={o.attention} /> },
+              {
+                title: t('results.attentionTitle'),
+                key: 'attention',
+                render: (_, o) =>
+                  o.withdrawn_to_review ? (
+                    <Space orientation="vertical" size={4} data-testid={`withdrawn-${o.id}`}>
+                      <AttentionTag attention={o.attention} withdrawn />
+                      <Typography.Text type="danger">{t('results.withdrawnHint')}</Typography.Text>
+                      <Button size="small" loading={review.isPending} onClick={() => mark([o])} data-testid={`review-one-${o.id}`}>
+                        {t('results.reviewOne')}
+                      </Button>
+                    </Space>
+                  ) : (
+                    <AttentionTag attention={o.attention} />
+                  ),
+              },
               { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
               { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
               { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },

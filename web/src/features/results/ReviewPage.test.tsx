@@ -1,0 +1,41 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderScreen, user } from '../../test/render'
+import ReviewPage from './ReviewPage'
+
+afterEach(cleanup)
+
+const order = (id: number, attention: number, withdrawn: boolean) => ({
+  id,
+  version: 3,
+  test: 'BMP',
+  test_label: 'Basic metabolic panel',
+  status: withdrawn ? 'preliminary' : 'final',
+  attention,
+  to_review: true,
+  withdrawn_to_review: withdrawn,
+  resulted_at: '2026-11-20T08:00:00Z',
+  patient: { id: 4, first_name: 'An', last_name: 'Nguyen', phone: '' },
+  results: [],
+})
+
+// Issue 54: an order a result of which was withdrawn as entered in error says so in the
+// queue (the server puts it first) and is reviewed on its own, never in a batch.
+describe('ReviewPage', () => {
+  it('marks a withdrawal and reviews it on its own', async () => {
+    const view = await renderScreen(<ReviewPage />, {
+      me: user(['review results']),
+      api: { 'GET /results/review': { data: [order(7, 0, true), order(8, 2, false)] }, 'POST /results/review': { reviewed: 1 } },
+    })
+    const marker = await screen.findByTestId('withdrawn-7')
+    expect(marker.textContent).toContain('Result withdrawn')
+    expect(marker.textContent).toContain('A result was withdrawn as entered in error — tell the patient / repeat the test')
+    expect(screen.queryByTestId('withdrawn-8')).toBeNull()
+    const boxes = screen.getAllByRole('checkbox') as HTMLInputElement[]
+    const withdrawnBox = boxes.find((b) => b.getAttribute('aria-label')?.startsWith('A result of this order was withdrawn'))
+    expect(withdrawnBox?.disabled).toBe(true)
+    fireEvent.click(screen.getByTestId('review-one-7'))
+    await waitFor(() => expect(view.sent).toEqual([{ method: 'POST', path: '/results/review', body: { orders: [{ id: 7, version: 3 }], comment: '' } }]))
+  })
+})
