@@ -5832,7 +5832,7 @@ export type operations = {
           "application/json": components["schemas"]["LabOrder"];
         };
       };
-      /** @description No such order */
+      /** @description No such order, or no such result of it. */
       404: {
         content: never;
       };
