@@ -216,10 +216,11 @@ func (h *Handler) bornBy(r *http.Request, tx *sql.Tx, input appointment.Input) e
 	if err != nil {
 		return nil // the book refuses a start it cannot read
 	}
-	var birth string
-	if err := tx.QueryRowContext(r.Context(), `SELECT birth_date FROM patients WHERE id = $1`, input.PatientID).Scan(&birth); err != nil {
+	p, err := h.Patients.GetIn(r.Context(), tx, input.PatientID)
+	if err != nil {
 		return nil // the book refuses a patient it does not have
 	}
+	birth := p.BirthDate
 	if h.Visits.Loc != nil {
 		at = at.In(h.Visits.Loc)
 	}
