@@ -138,6 +138,8 @@ test("fhir-kit-client's transaction() records a finished visit with its vitals, 
   visit.status = 'finished'
   visit.period = { start: start.toISOString(), end: new Date(start.getTime() + 20 * 60_000).toISOString() }
   body.entry.splice(3, 1) // no follow-up: the day is over
+  // Its vitals were measured at it, on its day (a vital dated another day is refused).
+  for (const e of body.entry.slice(0, 2)) (e.resource as { effectiveDateTime: string }).effectiveDateTime = new Date(start.getTime() + 5 * 60_000).toISOString()
   const answer = (await client.transaction({ body })) as Answer
   expect(answer.entry.map((e) => e.response.status)).toEqual(['201 Created', '201 Created', '201 Created', '201 Created'])
   const id = answer.entry[2].resource!.id

@@ -103,8 +103,11 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
     },
     legend: series.length > 1 ? { top: 0 } : undefined,
     grid: { left: 48, right: 16, top: series.length > 1 ? 32 : 16, bottom: 32 },
+    // A value axis of timestamps, not a time axis: the ticks and their labels are our own
+    // (timeAxis, tickLabel), and ECharts' time axis reads a level its custom ticks do not have
+    // (tick.time.level), which broke the whole chart on some spans of days.
     xAxis: xAxis && {
-      type: 'time',
+      type: 'value',
       min: xAxis.min,
       max: xAxis.max,
       axisTick: { customValues: xAxis.ticks },
