@@ -13,7 +13,9 @@ export function DashboardResults() {
   const waiting = useReviewCount(can).data
   const alerts = useAlerts(can)
   if (!can) return null
-  const open = alerts.data ?? []
+  // A critical result withdrawn as entered in error is no longer one to acknowledge (the
+  // banner says it was withdrawn; the review queue carries it).
+  const open = (alerts.data ?? []).filter((a) => !a.withdrawn_at)
   const escalated = open.filter((a) => a.escalated_at)
   const oldest = open.length > 0 ? minutesSince(open[0].raised_at) : 0
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n)
