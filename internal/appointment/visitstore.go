@@ -504,8 +504,8 @@ func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, a Appointment, date st
 	return time.Time{}, apperr.Conflict("visit.follow_up_day_full")
 }
 
-// Diagnoses reads a visit's diagnoses, with the codes' labels in lang (none before the
-// visit is first saved).
+// Diagnoses reads a visit's diagnoses, the primary first, with the codes' labels in lang (none
+// before the visit is first saved).
 func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lang string) ([]Diagnosis, error) {
 	var content string
 	err := q.QueryRowContext(ctx, `SELECT content FROM visits WHERE appointment_id = $1`, appointmentID).Scan(&content)
@@ -534,7 +534,16 @@ func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lan
 		d.Label = labels[d.Code]
 		out = append(out, d)
 	}
+	// The primary diagnosis is read, and printed, first; the others keep their order.
+	slices.SortStableFunc(out, func(a, b Diagnosis) int { return boolRank(b.Primary) - boolRank(a.Primary) })
 	return out, nil
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // DatedVitals are one visit's measurements, on the visit's day, flagged for the patient's

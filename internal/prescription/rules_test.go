@@ -79,3 +79,32 @@ func TestPrescriptionRules(t *testing.T) {
 		})
 	})
 }
+
+// TestThePrimaryDiagnosisComesFirst: a prescription carries its visit's diagnoses with the
+// primary first, whatever order the doctor entered them in (clinic-day review, m6).
+func TestThePrimaryDiagnosisComesFirst(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		visit := fmt.Sprintf("/api/appointments/%d", s.apptID)
+		for _, step := range []string{"/arrive", "/start"} {
+			if r := s.doctor.Do("POST", visit+step, map[string]any{}); r.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", step, r.Status, r.Body)
+			}
+		}
+		if r := s.doctor.Do("PUT", visit+"/visit", map[string]any{"version": 0, "chief_complaint": "Cough",
+			"diagnoses": []map[string]any{{"code": "J06.9"}, {"code": "J18.9", "primary": true}}}); r.Status != http.StatusOK {
+			t.Fatalf("visit: %d %s", r.Status, r.Body)
+		}
+		p := s.write(t, s.apptID, amoxicillin)
+		var got struct {
+			Diagnoses []struct {
+				Code    string `json:"code"`
+				Primary bool   `json:"primary"`
+			} `json:"diagnoses"`
+		}
+		s.doctor.Do("GET", fmt.Sprintf("/api/prescriptions/%d", p.ID), nil).JSON(t, &got)
+		if len(got.Diagnoses) != 2 || got.Diagnoses[0].Code != "J18.9" || !got.Diagnoses[0].Primary || got.Diagnoses[1].Code != "J06.9" {
+			t.Errorf("diagnoses %+v: the primary (J18.9) first", got.Diagnoses)
+		}
+	})
+}
