@@ -1,6 +1,6 @@
 import { Alert, App, DatePicker, Form, Input, Modal, Radio, Select, TimePicker } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PatientSelect } from '../../components/PatientSelect'
 import { ApiError } from '../../lib/api'
@@ -40,6 +40,12 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
   const doctors = useDoctors()
   const save = useSaveAppointment()
   const [problem, setProblem] = useState('')
+  // A clinic with one doctor books with that doctor: the field starts filled, not empty
+  // (clinic-day review, m2), also when the list arrives after the dialog opened.
+  const only = doctors.data?.length === 1 ? doctors.data[0].id : undefined
+  useEffect(() => {
+    if (open && !appointment && only !== undefined && form.getFieldValue('doctor_id') == null) form.setFieldValue('doctor_id', only)
+  }, [open, appointment, only, form])
 
   const initial: Partial<Values> = appointment
     ? {
@@ -54,7 +60,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
       }
     : {
         patient_id: patientId,
-        doctor_id: doctorId,
+        doctor_id: doctorId ?? only,
         date: dayjs(date).isBefore(dayjs(), 'day') ? dayjs() : dayjs(date),
         time: soonestSlot(dayjs()),
         duration_minutes: 15,
