@@ -535,15 +535,16 @@ func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lan
 		out = append(out, d)
 	}
 	// The primary diagnosis is read, and printed, first; the others keep their order.
-	slices.SortStableFunc(out, func(a, b Diagnosis) int { return boolRank(b.Primary) - boolRank(a.Primary) })
-	return out, nil
-}
-
-func boolRank(b bool) int {
-	if b {
+	slices.SortStableFunc(out, func(a, b Diagnosis) int {
+		switch {
+		case a.Primary == b.Primary:
+			return 0
+		case a.Primary:
+			return -1
+		}
 		return 1
-	}
-	return 0
+	})
+	return out, nil
 }
 
 // DatedVitals are one visit's measurements, on the visit's day, flagged for the patient's
