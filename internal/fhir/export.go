@@ -414,7 +414,7 @@ var unsupportedExport = []string{"_elements", "includeAssociatedData"}
 // handling (Bulk Data IG, kick-off: a server MAY then process the request without them), and
 // names what it took out; without it, exportParams refuses them.
 func ignoredExport(r *http.Request, q url.Values) []string {
-	if !strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=lenient") {
+	if preferHandling(r) != "lenient" {
 		return nil
 	}
 	var ignored []string

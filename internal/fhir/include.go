@@ -150,7 +150,7 @@ type includes struct {
 // otherwise left out of the links and named in the searchset's warnings.
 func parseIncludes(r *http.Request, q query, kind string) (includes, error) {
 	inc := includes{applied: url.Values{}}
-	strict := strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=strict")
+	strict := preferHandling(r) == "strict"
 	raw := r.URL.Query()
 	var refused Errors
 	for _, name := range sortedKeys(raw) {

@@ -82,7 +82,7 @@ func (q *query) test(keep func(Resource) bool) { q.tests = append(q.tests, keep)
 // parameter named. Every refusal names every parameter at fault, not the first alone.
 func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 	q := query{values: map[string][][]string{}, count: DefaultCount, total: "none", applied: url.Values{}, notes: new([]*Error)}
-	strict := strings.Contains(strings.ToLower(r.Header.Get("Prefer")), "handling=strict")
+	strict := preferHandling(r) == "strict"
 	raw := r.URL.Query()
 	var refused Errors
 	for _, name := range sortedKeys(raw) {

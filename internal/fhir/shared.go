@@ -4,6 +4,8 @@ package fhir
 // the patient of a search.
 
 import (
+	"net/http"
+	"strings"
 	"time"
 )
 
@@ -58,4 +60,20 @@ func patientOf(q query) (int64, error) {
 		}
 	}
 	return pid, nil
+}
+
+// preferHandling is the handling the client asked for in its Prefer header ("strict" or
+// "lenient", RFC 7240 preferences separated by commas, each possibly with parameters after a
+// semicolon), or "" when it named none.
+func preferHandling(r *http.Request) string {
+	for _, header := range r.Header.Values("Prefer") {
+		for _, pref := range strings.Split(header, ",") {
+			token, _, _ := strings.Cut(pref, ";")
+			name, value, ok := strings.Cut(strings.TrimSpace(token), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(name), "handling") {
+				return strings.ToLower(strings.Trim(strings.TrimSpace(value), `"`))
+			}
+		}
+	}
+	return ""
 }
