@@ -13,7 +13,7 @@ import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadBoundary } from '../../components/LoadBoundary'
 import { useCan } from '../../lib/auth/can'
-import { useAlerts } from './api/results'
+import { splitAlerts, useAlerts } from './api/results'
 
 const CriticalAlertsBanner = lazy(() => import('./CriticalAlertsBanner'))
 
@@ -23,7 +23,7 @@ export function CriticalAlerts() {
   const alerts = useAlerts(can)
   const list = alerts.data ?? []
   if (!can || list.length === 0) return null
-  const open = list.filter((a) => !a.withdrawn_at)
+  const { open } = splitAlerts(list)
   const waiting = (
     <Alert
       type="error"

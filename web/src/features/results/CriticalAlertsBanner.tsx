@@ -12,7 +12,7 @@ import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
 import { ApiError } from '../../lib/api'
 import { formatDayTime } from '../../lib/time'
-import { useAcknowledge, type CriticalAlert } from './api/results'
+import { splitAlerts, useAcknowledge, type CriticalAlert } from './api/results'
 import { minutesSince, rangeText, resultText } from './format'
 import { FlagTag } from './ResultParts'
 import { useNow } from './useNow'
@@ -72,8 +72,7 @@ export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
 }
 
 export default function CriticalAlertsBanner({ alerts: all }: { alerts: CriticalAlert[] }) {
-  const list = all.filter((a) => !a.withdrawn_at)
-  const withdrawn = all.filter((a) => a.withdrawn_at)
+  const { open: list, withdrawn } = splitAlerts(all)
   return (
     <>
       {withdrawn.length > 0 && <WithdrawnBanner alerts={withdrawn} />}

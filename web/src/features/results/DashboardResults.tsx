@@ -4,7 +4,7 @@ import { Card, Col, Statistic, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useCan } from '../../lib/auth/can'
-import { useAlerts, useReviewCount } from './api/results'
+import { splitAlerts, useAlerts, useReviewCount } from './api/results'
 import { minutesSince } from './format'
 
 export function DashboardResults() {
@@ -15,7 +15,7 @@ export function DashboardResults() {
   if (!can) return null
   // A critical result withdrawn as entered in error is no longer one to acknowledge (the
   // banner says it was withdrawn; the review queue carries it).
-  const open = (alerts.data ?? []).filter((a) => !a.withdrawn_at)
+  const { open } = splitAlerts(alerts.data)
   const escalated = open.filter((a) => a.escalated_at)
   const oldest = open.length > 0 ? minutesSince(open[0].raised_at) : 0
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n)

@@ -50,6 +50,13 @@ export const useAlerts = (enabled: boolean) =>
     refetchIntervalInBackground: true,
   })
 
+/** The alerts still to acknowledge, and those withdrawn as entered in error (kept until their
+ * order is reviewed, to tell whoever heard of the value that it is gone). */
+export function splitAlerts(alerts: CriticalAlert[] | undefined): { open: CriticalAlert[]; withdrawn: CriticalAlert[] } {
+  const all = alerts ?? []
+  return { open: all.filter((a) => !a.withdrawn_at), withdrawn: all.filter((a) => a.withdrawn_at) }
+}
+
 export const useAlertReport = (from: string, to: string) =>
   useQuery({ queryKey: [...resultsKey, 'report', from, to], queryFn: () => get<List<CriticalAlert>>('/results/alerts/report', { from, to }).then((l) => l.data) })
 
