@@ -2,6 +2,7 @@ package prescription_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -28,14 +29,40 @@ type caseCurrent struct {
 	daysAgo        int
 }
 
+// caseRx is an earlier prescription of one line written out in full: its fields beyond the
+// medicine (duration, dose, frequency, quantity, refills), and whether it was cancelled.
+type caseRx struct {
+	line      string
+	fields    map[string]any
+	daysAgo   int
+	cancelled bool
+}
+
 type clinicalCase struct {
 	name      string
 	evidence  string
 	lang      string
 	allergies []caseAllergy
 	current   []caseCurrent
+	earlier   []caseRx
 	lines     []string
 	want      []string
+}
+
+// refillCase is a line written again after earlier prescriptions of the patient (the
+// pharmacist's review of the refill window, 2026-11-29: its case number).
+func refillCase(name, evidence string, earlier []caseRx, line string, want ...string) clinicalCase {
+	return clinicalCase{name: name, evidence: evidence, earlier: earlier, lines: []string{line}, want: want}
+}
+
+// given is an earlier prescription of a line for duration, daysAgo, with more fields as
+// pairs ("quantity", "90", "frequency", "1 daily").
+func given(line, duration string, daysAgo int, more ...any) caseRx {
+	rx := caseRx{line: line, fields: map[string]any{"duration": duration}, daysAgo: daysAgo}
+	for i := 0; i+1 < len(more); i += 2 {
+		rx.fields[more[i].(string)] = more[i+1]
+	}
+	return rx
 }
 
 func al(substance string, more ...string) caseAllergy {
@@ -218,14 +245,48 @@ var clinicalCases = []clinicalCase{
 	{name: "3-day course, same day", evidence: "M2: azithromycin × 3 days re-applied from a set", current: []caseCurrent{{"Azithromycin 500 mg", "3 days", 0}}, lines: []string{"Azithromycin 500 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "5-day course, same day", evidence: "M2: ibuprofen × 5 days", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 0}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "5-day course, day 3", evidence: "M2: early in a short course, a second course", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 2}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_recent:high"}},
-	{name: "5-day course, last day", evidence: "within its last quarter: a renewal (van der Sijs 2006: alert fatigue)", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 4}}, lines: []string{"Ibuprofen 400 mg"}},
+	{name: "5-day course, last day", evidence: "within its last quarter: a renewal, an NSAID's said (refill review M2)", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 4}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_recent:low"}},
 	{name: "5-day course, over", evidence: "its supply has run", current: []caseCurrent{{"Ibuprofen 400 mg", "5 days", 5}}, lines: []string{"Ibuprofen 400 mg"}},
 	{name: "7-day course, day 3", evidence: "M2: amoxicillin × 7 days", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 3}}, lines: []string{"Amoxicillin 500 mg"}, want: []string{"0:duplicate_recent:high"}},
-	{name: "7-day course, last day", evidence: "within its last quarter: a renewal", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 6}}, lines: []string{"Amoxicillin 500 mg"}},
+	{name: "7-day course, last day", evidence: "within its last quarter: an antibiotic's extension, said (refill review M2)", current: []caseCurrent{{"Amoxicillin 500 mg", "7 days", 6}}, lines: []string{"Amoxicillin 500 mg"}, want: []string{"0:duplicate_recent:low"}},
 	{name: "14-day supply renewed on day 12", evidence: "clinician's review: a long-term medicine supplied a fortnight at a time", current: []caseCurrent{{"Amlodipine 5 mg", "14 days", 12}}, lines: []string{"Amlodipine 5 mg"}},
 	{name: "14-day supply written again on day 5", evidence: "a second supply while the first lasts", current: []caseCurrent{{"Amlodipine 5 mg", "14 days", 5}}, lines: []string{"Amlodipine 5 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "warfarin running, apixaban", evidence: "two anticoagulants", current: []caseCurrent{{"Warfarin 5 mg", "30 days", 10}}, lines: []string{"Apixaban 5 mg"}, want: []string{"0:duplicate_recent:high"}},
 	{name: "Russian duration", evidence: "«1 мес» read as 30 days", current: []caseCurrent{{"Амлодипин 5 мг", "1 мес", 26}}, lines: []string{"Амлодипин 5 мг"}},
+
+	// The refill window as a pharmacist would sign it (review of 2026-11-29, its case numbers):
+	// a quarter of the supply, at most 14 days; controlled medicines a tenth, at most 3 days,
+	// their supplies added up; renewals of courses said as a caution; supply from the quantity.
+	refillCase("#1 90-day supply renewed on day 76", "M3: BC PharmaCare 14 days", []caseRx{given("Amlodipine 5 mg", "3 months", 76)}, "Amlodipine 5 mg"),
+	refillCase("#2 90-day supply renewed on day 83", "M3", []caseRx{given("Amlodipine 5 mg", "3 months", 83)}, "Amlodipine 5 mg"),
+	refillCase("#3 a month with two refills, day 76", "M3: refills count", []caseRx{given("Amlodipine 5 mg", "1 month", 76, "refills", 2)}, "Amlodipine 5 mg"),
+	refillCase("#4 60-day supply renewed on day 46", "M3", []caseRx{given("Metformin 500 mg", "2 months", 46)}, "Metformin 500 mg"),
+	refillCase("#5 30-day supply renewed on day 20", "M3: a quarter of a month is 7 days", []caseRx{given("Amlodipine 5 mg", "30 days", 20)}, "Amlodipine 5 mg", "0:duplicate_recent:high"),
+	refillCase("#6 tramadol renewed 7 days early", "M1: controlled, 3 days at most", []caseRx{given("Tramadol 50 mg", "30 days", 23)}, "Tramadol 50 mg", "0:duplicate_recent:high"),
+	refillCase("#7 diazepam renewed 6 days early", "M1", []caseRx{given("Diazepam 5 mg", "30 days", 24)}, "Diazepam 5 mg", "0:duplicate_recent:high"),
+	refillCase("#8 diazepam renewed early twice", "M1: SHPNC 180-day accumulation, 14 days on hand",
+		[]caseRx{given("Diazepam 5 mg", "30 days", 46), given("Diazepam 5 mg", "30 days", 23)}, "Diazepam 5 mg", "0:duplicate_recent:high"),
+	refillCase("zolpidem renewed on its last 2 days", "M1: inside the narrow window", []caseRx{given("Zolpidem 10 mg", "30 days", 28)}, "Zolpidem 10 mg"),
+	refillCase("pregabalin stock built over months", "M1: 4 days early each month, 12 days on hand",
+		[]caseRx{given("Pregabalin 75 mg", "30 days", 78), given("Pregabalin 75 mg", "30 days", 52), given("Pregabalin 75 mg", "30 days", 26)}, "Pregabalin 75 mg", "0:duplicate_recent:high"),
+	refillCase("#10 amoxicillin extended on its last day", "M2: stewardship, LOW", []caseRx{given("Amoxicillin 500 mg", "5 days", 4, "frequency", "tds")}, "Amoxicillin 500 mg", "0:duplicate_recent:low"),
+	refillCase("#11 amoxicillin again on day 4 of 5", "M2: a second course", []caseRx{given("Amoxicillin 500 mg", "5 days", 3)}, "Amoxicillin 500 mg", "0:duplicate_recent:high"),
+	refillCase("#12 prednisolone extended", "M2: systemic corticosteroid, LOW", []caseRx{given("Prednisolone 5 mg", "5 days", 4, "dose", "8 tablets", "frequency", "once daily")}, "Prednisolone 5 mg", "0:duplicate_recent:low"),
+	refillCase("#13 Panadol after paracetamol", "M2: one medicine under two names", []caseRx{given("Paracetamol 500 mg", "5 days", 4)}, "Panadol 500 mg", "0:duplicate_recent:low"),
+	refillCase("#14 co-amoxiclav beside amoxicillin", "another product of one substance", []caseRx{given("Amoxicillin 500 mg", "7 days", 6)}, "Co-amoxiclav 625 mg", "0:duplicate_recent:high"),
+	refillCase("#15 lisinopril + HCTZ beside lisinopril", "another product of one substance", []caseRx{given("Lisinopril 10 mg", "30 days", 25)}, "Lisinopril + Hydrochlorothiazide 10/12.5 mg", "0:duplicate_recent:high"),
+	refillCase("#16 amlodipine 10 mg near the end of 5 mg (typed)", "m2: a dose change is said", []caseRx{given("Amlodipine 5 mg", "30 days", 25)}, "Amlodipine 10 mg", "0:duplicate_recent:low"),
+	refillCase("#21 warfarin by quantity, apixaban", "M4: 90 tablets, 1 daily",
+		[]caseRx{given("Warfarin 5 mg", "", 40, "quantity", "90", "frequency", "1 daily")}, "Apixaban 5 mg", "0:duplicate_recent:high"),
+	refillCase("warfarin by quantity, Russian frequency", "M4", []caseRx{given("Варфарин 5 мг", "", 40, "quantity", "60", "dose", "1 таб", "frequency", "1 раз в день")}, "Apixaban 5 mg", "0:duplicate_recent:high"),
+	refillCase("#22 warfarin for 6 months, day 100", "M4: loaded by supply end", []caseRx{given("Warfarin 5 mg", "6 months", 100)}, "Apixaban 5 mg", "0:duplicate_recent:high"),
+	refillCase("#22 warfarin for 6 months, day 100, interaction", "M4: a current medicine while supplied", []caseRx{given("Warfarin 5 mg", "6 months", 100)}, "Ibuprofen 400 mg", "0:interaction:high"),
+	refillCase("#23 warfarin for 6 months, day 60", "guard", []caseRx{given("Warfarin 5 mg", "6 months", 60)}, "Apixaban 5 mg", "0:duplicate_recent:high"),
+	refillCase("ended controlled medicine: no interaction", "a stock's history is no current medicine", []caseRx{given("Diazepam 5 mg", "30 days", 150)}, "Tramadol 50 mg"),
+	refillCase("#24 paracetamol as needed, by quantity", "M4: 20 tablets at 8 a day, kept longer",
+		[]caseRx{given("Paracetamol 500 mg", "", 3, "quantity", "20", "dose", "1-2 tablets", "frequency", "every 6 hours as needed")}, "Paracetamol 500 mg", "0:duplicate_recent:low"),
+	refillCase("#25 paracetamol as needed, 100 tablets", "M4: 12.5 days at 8 a day", []caseRx{given("Paracetamol 500 mg", "5 days", 6, "quantity", "100", "dose", "1-2 tablets", "frequency", "q6h prn")}, "Paracetamol 500 mg", "0:duplicate_recent:low"),
+	refillCase("#27 cancelled the same day", "guard: a cancelled prescription is none", []caseRx{{line: "Ibuprofen 400 mg", fields: map[string]any{"duration": "5 days"}, cancelled: true}}, "Ibuprofen 400 mg"),
 
 	// Drug–drug interactions (§3.2).
 	linesCase("warfarin + ibuprofen", "§3.2 #1", []string{"Warfarin 5 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
@@ -296,8 +357,13 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 	} else {
 		r.JSON(t, &p)
 	}
+	earlier := slices.Clone(c.earlier)
 	for _, cur := range c.current {
-		item := map[string]any{"medicine": cur.line, "duration": cur.duration, "quantity": "30"}
+		earlier = append(earlier, caseRx{line: cur.line, fields: map[string]any{"duration": cur.duration, "quantity": "30"}, daysAgo: cur.daysAgo})
+	}
+	for _, cur := range earlier {
+		item := map[string]any{"medicine": cur.line}
+		maps.Copy(item, cur.fields)
 		var pre checked
 		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": p.ID, "items": []any{item}}).JSON(t, &pre)
 		var keys []string
@@ -316,6 +382,11 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 		at := time.Now().UTC().AddDate(0, 0, -cur.daysAgo)
 		if _, err := db.Exec(`UPDATE prescriptions SET created_at = $1 WHERE id = $2`, at, rx.ID); err != nil {
 			t.Fatal(err)
+		}
+		if cur.cancelled {
+			if _, err := db.Exec(`UPDATE prescriptions SET status = 'cancelled' WHERE id = $1`, rx.ID); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	var items []any

@@ -19,12 +19,13 @@ type Current struct {
 
 // CurrentMedicines are the medicines patientID is taking as of now, as a referral or a
 // visit summary lists them: each line of a prescription issued (neither a draft never handed
-// to the patient nor cancelled) in the last 90 days whose supply has not run out — its
-// duration when one can be told, else 30 days, as the safety check counts them — newest first.
+// to the patient nor cancelled) whose supply has not run out — its duration, or its quantity
+// at its dose and frequency, when one can be told, else 30 days, as the safety check counts
+// them (itemSupply; a year at most) — newest first.
 func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]Current, error) {
 	rows, err := q.QueryContext(ctx, `SELECT items, issued_at, created_at FROM prescriptions
 		WHERE patient_id = $1 AND status NOT IN ($2, $4) AND (created_at >= $3 OR issued_at >= $3) ORDER BY id DESC LIMIT 100`,
-		patientID, Cancelled, now.AddDate(0, 0, -currentDays), Draft)
+		patientID, Cancelled, now.AddDate(0, 0, -maxSupplyDays), Draft)
 	if err != nil {
 		return nil, fmt.Errorf("read current medicines: %w", err)
 	}
@@ -45,7 +46,7 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 			return nil, fmt.Errorf("read a prescription's items: %w", err)
 		}
 		for _, it := range lines {
-			if end, _ := supplyEnd(at, supplyDays(it.Duration)); !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
+			if end, _ := supplyEnd(at, itemSupply(it)); !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
 				continue
 			}
 			var parts []string

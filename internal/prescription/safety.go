@@ -1,6 +1,7 @@
 package prescription
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -44,8 +45,6 @@ const (
 	keyUnrecorded   = "allergy:not-recorded"
 	recentDays      = 30 // a prescription whose supply is not known counts as taken this long
 	currentDays     = 90 // the patient's current medicines, for interactions
-	refillDays      = 7  // the same product written when its supply is this close to its end is a refill…
-	refillShare     = 4  // …or, of a shorter course, within the last quarter of it
 	maxReasonLength = 500
 )
 
@@ -86,8 +85,13 @@ type Finding struct {
 	OtherPrescription *int64 `json:"other_prescription_id,omitempty"`
 	OtherMedicine     string `json:"other_medicine,omitempty"`
 	OtherDate         string `json:"other_date,omitempty"`
-	// SupplyUntil is when the other prescription's supply runs out, when it can be told.
+	// SupplyUntil is the last day of the other prescription's supply, when it can be told.
 	SupplyUntil string `json:"supply_until,omitempty"`
+	// Renews: the line renews or extends the other prescription near the end of its supply.
+	Renews bool `json:"renews,omitempty"`
+	// OnHand is how many days of a controlled medicine the patient still holds, its supplies
+	// of the last 180 days added up.
+	OnHand int `json:"on_hand_days,omitempty"`
 	// Overridden is set when the line acknowledges this finding with a reason.
 	Overridden bool `json:"overridden"`
 }
@@ -99,8 +103,10 @@ func (f Finding) settled() bool { return f.Overridden || !f.RequiresReason }
 type lineDrugs struct {
 	medicine   string
 	medicineID *int64
-	// supply is how many days the line supplies (duration × (1 + refills)); 0 when unknown.
+	// supply is how many days the line supplies (itemSupply); 0 when unknown.
 	supply int
+	// prn: taken as needed.
+	prn bool
 	catalogue.Profile
 }
 
@@ -122,6 +128,9 @@ type recentRx struct {
 	date  string
 	at    time.Time
 	lines []lineDrugs
+	// past: over and older than the current medicines' 90 days, read only to add up a
+	// controlled medicine's stock.
+	past bool
 }
 
 // safetyInput is everything a check needs.
@@ -218,6 +227,9 @@ func check(in safetyInput, d describer) []Finding {
 	}
 	var current []catalogue.Profile
 	for _, rx := range in.recent {
+		if rx.past {
+			continue
+		}
 		for _, l := range rx.lines {
 			current = append(current, l.Profile)
 		}
@@ -282,40 +294,32 @@ func interactionFinding(r catalogue.Interaction, i int, other string) Finding {
 }
 
 // recentFindings are line i's duplicates of, and interactions with, the patient's other
-// prescriptions. A prescription counts as being taken until its supply runs out (30 days
-// when its duration cannot be read); the same product written again near the end of its
-// supply is a refill, not a duplicate: within the last seven days, or the last quarter of a
-// shorter course. A short course written again early (5 days of ibuprofen, the same
-// afternoon) is a second course taken beside the first; a fortnight's supply renewed on day 12
-// is a refill (alert fatigue: van der Sijs, JAMIA 2006).
+// prescriptions. A prescription counts as being taken while its supply lasts, in calendar
+// days with the issue day the first (30 days when it cannot be told). The same product
+// written again near the end of its supply is a renewal, not a duplicate: within a quarter
+// of the supply, at most a fortnight, before its end (refillWindow); a controlled medicine
+// only within a tenth, at most three days, of the end of all its supplies of the last 180
+// days added up, so that renewing early every month does not build a stock unseen (SHPNC).
+// A renewal is said as a caution (LOW) when it extends a course (antimicrobials,
+// corticosteroids, NSAIDs), an as-needed line or renames the product; a long-term medicine's
+// renewal is silent (alert fatigue: van der Sijs, JAMIA 2006; Baysari, JAMIA 2012).
 func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Profile, d describer) []Finding {
 	var out []Finding
-	today := in.now.In(in.loc)
+	today := civil(in.now, in.loc)
 	for _, rx := range in.recent {
+		if rx.past {
+			continue // kept only to add up a controlled medicine's stock
+		}
 		for _, other := range rx.lines {
 			kind, key := d.drugs.Shared(line.Profile, other.Profile)
 			if kind == "" {
 				continue
 			}
-			end, known := supplyEnd(rx.at, other.supply)
-			if !today.Before(end) {
+			f, ok := recentDuplicate(in, today, line, rx, other)
+			if !ok {
 				continue
 			}
-			tier := catalogue.TierHigh
-			if sameProduct(line, other) {
-				if known && end.Sub(today) <= refillWindow(other.supply) {
-					continue
-				}
-				if !known {
-					tier = catalogue.TierLow // perhaps a refill: shown, no reason asked
-				}
-			}
-			id := rx.id
-			f := Finding{Line: i, Kind: FindRecent, Key: fmt.Sprintf("recent:%d:%s:%s", rx.id, kind, key), Tier: tier, OtherPrescription: &id,
-				OtherMedicine: other.medicine, OtherDate: rx.date}
-			if known {
-				f.SupplyUntil = end.In(in.loc).Format(time.DateOnly)
-			}
+			f.Line, f.Key = i, fmt.Sprintf("recent:%d:%s:%s", rx.id, kind, key)
 			f.Substance, f.Class = d.sharedName(kind, key)
 			out = append(out, f)
 			break
@@ -330,6 +334,88 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 		}
 	}
 	return out
+}
+
+// recentDuplicate judges line beside other, a line of prescription rx sharing a substance or
+// class with it: the finding (without its line and key), or none.
+func recentDuplicate(in safetyInput, today time.Time, line lineDrugs, rx recentRx, other lineDrugs) (Finding, bool) {
+	left, known := supplyLeft(rx.at, other.supply, today, in.loc)
+	same := sameProduct(line, other)
+	isControlled := same && controlled(other.Profile)
+	stock := 0
+	if isControlled {
+		// the stock is said once, on the newest prescription of the product
+		if days, newest := stockLeft(in, today, other); newest == rx.id {
+			stock = days
+			left = max(left, stock)
+		}
+	}
+	held := left
+	if same && (line.prn || other.prn) {
+		// an as-needed supply is used at most as fast as its quantity says, and often kept longer
+		held = max(left, recentDays-daysBetween(civil(rx.at, in.loc), today))
+	}
+	if held <= 0 {
+		return Finding{}, false
+	}
+	id := rx.id
+	f := Finding{Kind: FindRecent, Tier: catalogue.TierHigh, OtherPrescription: &id, OtherMedicine: other.medicine, OtherDate: rx.date}
+	if known && left > 0 {
+		f.SupplyUntil = today.AddDate(0, 0, left-1).Format(time.DateOnly) // its last day
+	}
+	switch {
+	case !same:
+	case isControlled && stock > 0 && float64(stock) > refillWindow(other.supply, true):
+		f.OnHand = stock
+	case !known || line.prn || other.prn:
+		f.Tier = catalogue.TierLow // perhaps a renewal: shown, no reason asked
+	case float64(left) <= refillWindow(other.supply, isControlled):
+		if !extendsCourse(line, other) {
+			return Finding{}, false
+		}
+		f.Tier, f.Renews = catalogue.TierLow, true
+	}
+	return f, true
+}
+
+// extendsCourse reports whether a renewal inside the window is still worth a caution: a
+// course extended (antimicrobials, systemic corticosteroids, NSAIDs) or the product written
+// under another name (Panadol after paracetamol: two packs of one medicine at home).
+func extendsCourse(line, other lineDrugs) bool {
+	return hasATC(line.Profile, courseATC) || hasATC(other.Profile, courseATC) ||
+		strings.Join(strings.Fields(textsearch.Fold(line.medicine)), " ") != strings.Join(strings.Fields(textsearch.Fold(other.medicine)), " ")
+}
+
+// stockLeft is how many days of a controlled medicine the patient holds today: its supplies
+// of the last 180 days added up from the first, each new one starting where the stock ran
+// out or, when it had, on its own issue day; and the newest prescription of it.
+func stockLeft(in safetyInput, today time.Time, of lineDrugs) (days int, newest int64) {
+	type supply struct {
+		day  time.Time
+		days int
+		id   int64
+	}
+	var all []supply
+	for _, rx := range in.recent {
+		day := civil(rx.at, in.loc)
+		if daysBetween(day, today) > stockDays {
+			continue
+		}
+		for _, l := range rx.lines {
+			if sameProduct(l, of) && l.supply > 0 {
+				all = append(all, supply{day, l.supply, rx.id})
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b supply) int { return cmp.Or(a.day.Compare(b.day), cmp.Compare(a.id, b.id)) })
+	var end time.Time // the day after the stock runs out
+	for _, s := range all {
+		if end.Before(s.day) {
+			end = s.day
+		}
+		end, newest = end.AddDate(0, 0, s.days), s.id
+	}
+	return daysBetween(today, end), newest
 }
 
 // acknowledge marks the findings each line's override covers.
@@ -397,11 +483,7 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 		ingredients, atc = catalogue.Ingredients(m.Ingredients), m.ATC
 		text += " " + m.GenericName
 	}
-	supply := supplyDays(it.Duration)
-	if supply > 0 {
-		supply *= 1 + it.Refills
-	}
-	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: supply, Profile: r.drugs.Line(text, ingredients, atc)}, nil
+	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: itemSupply(it), prn: asNeeded(it), Profile: r.drugs.Line(text, ingredients, atc)}, nil
 }
 
 // durationPattern reads a line's duration as written in any of the languages: "7 days",
@@ -443,12 +525,16 @@ func (r *reader) lines(items []Item) ([]lineDrugs, error) {
 	return out, nil
 }
 
-// recent reads the patient's prescriptions that were not cancelled, written or issued in
-// the last 90 days (the current medicines), but for the one being checked.
+// recent reads the patient's prescriptions that were not cancelled, but for the one being
+// checked: those written or issued in the last 90 days or whose supply still runs (the
+// current medicines: a 6-month warfarin is taken on day 100), and, marked past, those of a
+// controlled medicine of the last 180 days (its stock). A supply counts a year at most, so
+// the prescriptions read are the patient's of one year, newest first (index
+// prescriptions_patient).
 func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Location) ([]recentRx, error) {
 	rows, err := r.q.QueryContext(r.ctx, `SELECT id, items, issued_at, created_at FROM prescriptions
 		WHERE patient_id = $1 AND status <> $2 AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 100`,
-		patientID, Cancelled, except, now.AddDate(0, 0, -currentDays))
+		patientID, Cancelled, except, now.AddDate(0, 0, -maxSupplyDays))
 	if err != nil {
 		return nil, fmt.Errorf("read recent prescriptions: %w", err)
 	}
@@ -475,6 +561,7 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		return nil, err
 	}
 	out := make([]recentRx, 0, len(got))
+	today := civil(now, loc)
 	for _, x := range got {
 		var items []Item
 		if err := json.Unmarshal([]byte(x.items), &items); err != nil {
@@ -484,7 +571,16 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines})
+		rx := recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines}
+		age := daysBetween(civil(x.at, loc), today)
+		rx.past = age > currentDays && !slices.ContainsFunc(lines, func(l lineDrugs) bool {
+			left, _ := supplyLeft(x.at, l.supply, today, loc)
+			return left > 0
+		})
+		if rx.past && (age > stockDays || !slices.ContainsFunc(lines, func(l lineDrugs) bool { return controlled(l.Profile) })) {
+			continue
+		}
+		out = append(out, rx)
 	}
 	return out, nil
 }
@@ -579,10 +675,4 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 	f, err := s.findings(ctx, s.DB, pid, except, items, facts, lang)
 	res.Findings = f
 	return res, err
-}
-
-// refillWindow is how close to the end of a supply of days the same product written again is
-// a refill: seven days, or the last quarter of a shorter course.
-func refillWindow(days int) time.Duration {
-	return min(refillDays*24*time.Hour, time.Duration(days)*24*time.Hour/refillShare)
 }
