@@ -35,6 +35,9 @@ export function useFindingText() {
       case 'duplicate':
         return t('rx.safety.duplicate', { n: (f.other_line ?? 0) + 1, other: f.other_medicine, what })
       case 'duplicate_recent':
+        if (f.on_hand_days)
+          return t('rx.safety.stockOnHand', { id: f.other_prescription_id, date, other: f.other_medicine, what, days: f.on_hand_days, until: formatDay(f.supply_until ?? '') })
+        if (f.renews) return t('rx.safety.renews', { id: f.other_prescription_id, date, other: f.other_medicine, until: formatDay(f.supply_until ?? '') })
         return f.supply_until
           ? t('rx.safety.duplicateSupply', { id: f.other_prescription_id, date, other: f.other_medicine, what, until: formatDay(f.supply_until) })
           : t('rx.safety.duplicateRecent', { id: f.other_prescription_id, date, other: f.other_medicine, what })

@@ -3199,12 +3199,16 @@ export type components = {
       line: number;
       /** @description An interaction's mechanism, in English (reference). */
       mechanism?: string;
+      /** @description A controlled medicine renewed early: about how many days of it the patient still holds, its supplies of the last 180 days added up. */
+      on_hand_days?: number;
       other_date?: string;
       other_line?: number;
       other_medicine?: string;
       other_prescription_id?: number;
       overridden: boolean;
       reaction?: string;
+      /** @description The line renews or extends the other prescription near the end of its supply (a caution, tier low: a course of an antimicrobial, a corticosteroid or an NSAID, an as-needed line, or the product under another name). */
+      renews?: boolean;
       /** @description Tiers hard and high. */
       requires_reason: boolean;
       /** @description The allergy's recorded severity, or an interaction's: contraindicated, major, moderate. */
@@ -3213,7 +3217,7 @@ export type components = {
       source?: string;
       /** @description In the caller's language (an unrecognised allergen as written). */
       substance?: string;
-      /** @description When the other prescription's supply runs out (YYYY-MM-DD), when its duration can be read. */
+      /** @description The last day of the other prescription's supply (YYYY-MM-DD), when it can be told: from its duration, or its quantity at its dose and frequency. */
       supply_until?: string;
       /**
        * @description hard: an allergy, a contraindicated interaction; high: avoid unless cleared; low: a caution shown without asking for a reason.

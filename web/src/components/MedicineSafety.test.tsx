@@ -1,0 +1,31 @@
+// @vitest-environment jsdom
+import { renderHook } from '@testing-library/react'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { initI18n, setLanguage } from '../lib/i18n'
+import { type Finding, useFindingText } from './MedicineSafety'
+
+beforeAll(async () => {
+  await initI18n('en')
+})
+
+const base = {
+  line: 0, key: 'recent:41:substance:diazepam', kind: 'duplicate_recent', blocking: false, substance: 'Diazepam',
+  other_prescription_id: 41, other_medicine: 'Diazepam 5 mg', other_date: '2026-11-06', overridden: false,
+} as const
+
+// What a prescriber reads of a line written again near another prescription's supply (the
+// pharmacist's review of the refill window): a controlled medicine's stock on hand, a course
+// extended, a duplicate while supplied — each with the supply's last day.
+describe('useFindingText: duplicates of other prescriptions', () => {
+  it.each<['en' | 'ru' | 'zh' | 'vi', Partial<Finding>, RegExp]>([
+    ['en', { tier: 'high', requires_reason: true, on_hand_days: 14, supply_until: '2026-12-12' }, /renewed early.*#41.*about 14 days of Diazepam, supplied through .*12/],
+    ['ru', { tier: 'high', requires_reason: true, on_hand_days: 14, supply_until: '2026-12-12' }, /раньше срока.*№ 41.*остаётся Diazepam примерно на 14 дн\. \(по 12\.12\.2026 включительно\)/],
+    ['en', { tier: 'low', requires_reason: false, renews: true, supply_until: '2026-11-29' }, /^Renews or extends prescription #41 .*supplied through .*29/],
+    ['zh', { tier: 'low', requires_reason: false, renews: true, supply_until: '2026-11-29' }, /^续开或延长.*第 41 号处方/],
+    ['vi', { tier: 'high', requires_reason: true, supply_until: '2026-11-29' }, /còn thuốc đến hết ngày .*29/],
+  ])('%s %j', async (lang, more, says) => {
+    await setLanguage(lang)
+    const { result } = renderHook(() => useFindingText())
+    expect(result.current({ ...base, ...more } as Finding)).toMatch(says)
+  })
+})
