@@ -120,7 +120,7 @@ test('copy last prescription fills a later visit with the earlier one', async ({
   await login(page, 'doctor')
   const patient = await newPatient(page, `Hồ-${unique()}`)
   const first = await visit(page, patient.id, '06:00')
-  const r = await api(page, 'post', `/api/appointments/${first}/prescriptions`, { items: [{ medicine: 'Metformin 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'twice a day', quantity: '60' }] })
+  const r = await api(page, 'post', `/api/appointments/${first}/prescriptions`, { items: [{ medicine: 'Metformin 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'as directed', quantity: '60' }] })
   expect(r.status()).toBe(201)
   const second = await visit(page, patient.id, '06:30')
   await page.goto(`/appointments/form/${second}`)
@@ -130,8 +130,9 @@ test('copy last prescription fills a later visit with the earlier one', async ({
   const line = page.getByTestId('rx-line').first()
   await expect(line.getByRole('combobox', { name: 'Medicine' })).toHaveValue('Metformin 500 mg tablet')
   await expect(line.getByLabel('Quantity')).toHaveValue('60')
-  // The earlier prescription says no duration, so whether its supply lasts cannot be told: the
-  // same product again is a caution (perhaps a refill), shown without asking for a reason.
+  // The earlier prescription says no duration nor how often (its 60 tablets last a month at
+  // twice a day), so whether its supply lasts cannot be told: the same product again is a
+  // caution (perhaps a refill), shown without asking for a reason.
   await expect(line.getByTestId('rx-safety')).toContainText('Caution (no reason needed)')
   await expect(line.getByTestId('rx-safety')).toContainText('Duplicate therapy: prescription #')
   await expect(line.getByTestId('rx-safety')).toContainText('also contains Metformin.')
