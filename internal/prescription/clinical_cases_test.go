@@ -276,6 +276,10 @@ var clinicalCases = []clinicalCase{
 	refillCase("#14 co-amoxiclav beside amoxicillin", "another product of one substance", []caseRx{given("Amoxicillin 500 mg", "7 days", 6)}, "Co-amoxiclav 625 mg", "0:duplicate_recent:high"),
 	refillCase("#15 lisinopril + HCTZ beside lisinopril", "another product of one substance", []caseRx{given("Lisinopril 10 mg", "30 days", 25)}, "Lisinopril + Hydrochlorothiazide 10/12.5 mg", "0:duplicate_recent:high"),
 	refillCase("#16 amlodipine 10 mg near the end of 5 mg (typed)", "m2: a dose change is said", []caseRx{given("Amlodipine 5 mg", "30 days", 25)}, "Amlodipine 10 mg", "0:duplicate_recent:low"),
+	refillCase("#16 amlodipine 10 mg near the end of 5 mg (catalogue)", "m2: another strength is the same product", []caseRx{given("@amlodipine 5", "30 days", 25)}, "@amlodipine 10", "0:duplicate_recent:low"),
+	refillCase("amlodipine 10 mg on day 5 of 5 mg (catalogue)", "a second supply while the first lasts", []caseRx{given("@amlodipine 5", "30 days", 5)}, "@amlodipine 10", "0:duplicate_recent:high"),
+	refillCase("#17 diclofenac gel after tablets", "m2: a local form beside a systemic one", []caseRx{given("Diclofenac 50 mg", "5 days", 1)}, "Diclofenac gel 1%", "0:duplicate_recent:low"),
+	refillCase("diclofenac 1% saying no form", "a form not written is not guessed", []caseRx{given("Diclofenac 50 mg", "5 days", 1)}, "Diclofenac 1%", "0:duplicate_recent:high"),
 	refillCase("#21 warfarin by quantity, apixaban", "M4: 90 tablets, 1 daily",
 		[]caseRx{given("Warfarin 5 mg", "", 40, "quantity", "90", "frequency", "1 daily")}, "Apixaban 5 mg", "0:duplicate_recent:high"),
 	refillCase("warfarin by quantity, Russian frequency", "M4", []caseRx{given("Варфарин 5 мг", "", 40, "quantity", "60", "dose", "1 таб", "frequency", "1 раз в день")}, "Apixaban 5 mg", "0:duplicate_recent:high"),
@@ -362,7 +366,7 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 		earlier = append(earlier, caseRx{line: cur.line, fields: map[string]any{"duration": cur.duration, "quantity": "30"}, daysAgo: cur.daysAgo})
 	}
 	for _, cur := range earlier {
-		item := map[string]any{"medicine": cur.line}
+		item := s.caseLine(t, cur.line)
 		maps.Copy(item, cur.fields)
 		var pre checked
 		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": p.ID, "items": []any{item}}).JSON(t, &pre)

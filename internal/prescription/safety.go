@@ -105,16 +105,20 @@ type lineDrugs struct {
 	medicineID *int64
 	// supply is how many days the line supplies (itemSupply); 0 when unknown.
 	supply int
-	// prn: taken as needed.
-	prn bool
+	// prn: taken as needed; local: put on the skin, the eye or the ear (localUse).
+	prn, local bool
 	catalogue.Profile
 }
 
 // sameProduct reports whether two lines are the same medicine: the same catalogue entry, or
-// the same substances.
+// the same substances (another strength or brand) in a form for the same use — diclofenac
+// gel is no refill of diclofenac tablets.
 func sameProduct(a, b lineDrugs) bool {
-	if a.medicineID != nil && b.medicineID != nil {
-		return *a.medicineID == *b.medicineID
+	if a.medicineID != nil && b.medicineID != nil && *a.medicineID == *b.medicineID {
+		return true
+	}
+	if a.local != b.local {
+		return false
 	}
 	x, y := slices.Clone(a.Substances), slices.Clone(b.Substances)
 	slices.Sort(x)
@@ -364,6 +368,8 @@ func recentDuplicate(in safetyInput, today time.Time, line lineDrugs, rx recentR
 		f.SupplyUntil = today.AddDate(0, 0, left-1).Format(time.DateOnly) // its last day
 	}
 	switch {
+	case !same && line.local != other.local:
+		f.Tier = catalogue.TierLow // a gel beside tablets: little of it reaches the blood
 	case !same:
 	case isControlled && stock > 0 && float64(stock) > refillWindow(other.supply, true):
 		f.OnHand = stock
@@ -469,7 +475,7 @@ type reader struct {
 
 func (r *reader) line(it Item) (lineDrugs, error) {
 	var ingredients []string
-	var atc string
+	var atc, form string
 	text := it.Medicine
 	if it.MedicineID != nil {
 		m, ok := r.cache[*it.MedicineID]
@@ -482,8 +488,10 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 		}
 		ingredients, atc = catalogue.Ingredients(m.Ingredients), m.ATC
 		text += " " + m.GenericName
+		form = m.Form
 	}
-	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: itemSupply(it), prn: asNeeded(it), Profile: r.drugs.Line(text, ingredients, atc)}, nil
+	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: itemSupply(it), prn: asNeeded(it), local: localUse(it, form),
+		Profile: r.drugs.Line(text, ingredients, atc)}, nil
 }
 
 // durationPattern reads a line's duration as written in any of the languages: "7 days",

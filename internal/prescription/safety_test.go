@@ -3,6 +3,7 @@ package prescription_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func (s *setup) check(t *testing.T, body map[string]any) checked {
 func (s *setup) medicineID(t *testing.T, q string) int64 {
 	t.Helper()
 	var list struct{ Data []struct{ ID int64 } }
-	s.doctor.Do("GET", "/api/medicines?q="+q, nil).JSON(t, &list)
+	s.doctor.Do("GET", "/api/medicines?q="+url.QueryEscape(q), nil).JSON(t, &list)
 	if len(list.Data) == 0 {
 		t.Fatalf("no medicine %q", q)
 	}

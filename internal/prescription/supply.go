@@ -87,6 +87,19 @@ func itemSupply(it Item) int {
 	return min(days*(1+max(it.Refills, 0)), maxSupplyDays)
 }
 
+// localRoutes and localForms are the routes and forms of a medicine used on the skin, the eye
+// or the ear (folded words of the four languages).
+var (
+	localRoutes = []string{"topical", "ophthalmic", "otic"}
+	localForms  = regexp.MustCompile(`\b(gel|cream|ointment|lotion|eye drops?|ear drops?|kem|thuoc mo|thuoc nho mat|thuoc nho tai)\b|гель|крем|мазь|глазн|ушн|凝胶|乳膏|软膏|滴眼|滴耳|眼膏`)
+)
+
+// localUse reports whether a line is for the skin, the eye or the ear: by its route, its
+// catalogue entry's form or its words.
+func localUse(it Item, form string) bool {
+	return slices.Contains(localRoutes, it.Route) || localForms.MatchString(textsearch.Fold(form+" "+it.Medicine))
+}
+
 // asNeededWords mark an as-needed (PRN) line in the four languages (folded).
 var asNeededWords = regexp.MustCompile(`\bprn\b|as needed|as required|when needed|when required|if needed|if required|при необходимости|по требованию|при боли|必要时|需要时|khi can|khi dau|neu can`)
 

@@ -165,3 +165,27 @@ func TestItemSupply(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalUse: a line for the skin, the eye or the ear, told by its route, its catalogue
+// form or its words in the four languages, is no refill of tablets of the same substance.
+func TestLocalUse(t *testing.T) {
+	for _, c := range []struct {
+		it    Item
+		form  string
+		local bool
+	}{
+		{Item{Medicine: "Diclofenac 1%", Route: "topical"}, "", true},
+		{Item{Medicine: "Diclofenac gel 1%"}, "", true},
+		{Item{Medicine: "Диклофенак гель 5%"}, "", true},
+		{Item{Medicine: "Вольтарен эмульгель"}, "", true}, // an emulsion gel
+		{Item{Medicine: "双氯芬酸钠凝胶"}, "", true},
+		{Item{Medicine: "Diclofenac"}, "cream", true},
+		{Item{Medicine: "Tobramycin 0.3%", Route: "ophthalmic"}, "", true},
+		{Item{Medicine: "Fentanyl 25 mcg/h", Route: "transdermal"}, "", false},
+		{Item{Medicine: "Diclofenac 50 mg", Route: "oral"}, "tablet", false},
+	} {
+		if got := localUse(c.it, c.form); got != c.local {
+			t.Errorf("%+v (%s): local %v, want %v", c.it, c.form, got, c.local)
+		}
+	}
+}
