@@ -121,14 +121,16 @@ func quantityDays(it Item) int {
 	if it.Quantity == nil {
 		return 0
 	}
-	qty, ok := firstNumber(string(*it.Quantity), false)
+	qty, ok := firstNumber(string(*it.Quantity))
 	perDose := 1.0 // "1 daily" with no dose: one unit a time
 	if d := textsearch.Fold(it.Dose); strings.TrimSpace(d) != "" {
 		var okDose bool
 		if massWords.MatchString(d) {
 			return 0
 		}
-		perDose, okDose = firstNumber(d, true)
+		// a range ("1-2 tablets"): the most when taken as needed, else the least, which counts
+		// the supply the longer
+		perDose, okDose = doseUnits(d, asNeeded(it))
 		ok = ok && okDose
 	}
 	perDay := timesADay(textsearch.Fold(it.Frequency))
@@ -138,24 +140,39 @@ func quantityDays(it Item) int {
 	return int(qty / (perDose * perDay))
 }
 
-// firstNumber reads a text's number; the larger of a range ("1-2 tablets") when most is set.
-func firstNumber(s string, most bool) (float64, bool) {
+// fractionPattern: "1/2 tablet", "½".
+var fractionPattern = regexp.MustCompile(`(\d+)\s*/\s*(\d+)|½`)
+
+// doseUnits reads how many units a dose takes: a number, a fraction, or the larger (most) or
+// smaller of a range.
+func doseUnits(s string, most bool) (float64, bool) {
+	if m := fractionPattern.FindStringSubmatch(s); m != nil {
+		if m[0] == "½" {
+			return 0.5, true
+		}
+		a, _ := strconv.ParseFloat(m[1], 64)
+		b, _ := strconv.ParseFloat(m[2], 64)
+		return a / b, b > 0
+	}
 	found := numberPattern.FindAllString(s, 2)
 	if len(found) == 0 {
 		return 0, false
 	}
-	if !most {
-		found = found[:1]
+	n := make([]float64, len(found))
+	for i, f := range found {
+		n[i], _ = strconv.ParseFloat(strings.ReplaceAll(f, ",", "."), 64)
 	}
-	best := 0.0
-	for _, f := range found {
-		n, err := strconv.ParseFloat(strings.ReplaceAll(f, ",", "."), 64)
-		if err != nil {
-			return 0, false
-		}
-		best = max(best, n)
+	if most {
+		return slices.Max(n), true
 	}
-	return best, true
+	return slices.Min(n), true
+}
+
+// firstNumber reads a text's first number ("30 tablets").
+func firstNumber(s string) (float64, bool) {
+	found := numberPattern.FindString(s)
+	n, err := strconv.ParseFloat(strings.ReplaceAll(found, ",", "."), 64)
+	return n, found != "" && err == nil
 }
 
 var (
@@ -175,7 +192,7 @@ var fixedTimes = []struct {
 	{regexp.MustCompile(`\b(qds|qid|four times)\b`), 4},
 	{regexp.MustCompile(`\b(tds|tid|three times|thrice)\b|трижды`), 3},
 	{regexp.MustCompile(`\b(bd|bid|twice)\b|дважды`), 2},
-	{regexp.MustCompile(`\b(od|qd|once|daily|nocte|mane|at night|in the morning)\b|(^|\s)(ежедневно|на ночь|утром)|每日|每天|睡前|ngay|toi`), 1},
+	{regexp.MustCompile(`\b(od|qd|hs|once|daily|nightly|nocte|mane|at night|at bedtime|in the morning|every (morning|night|evening))\b|(^|\s)(ежедневно|на ночь|утром|вечером)|每日|每天|睡前|ngay|toi`), 1},
 }
 
 // timesADay is how many times a day a frequency says, 0 when it cannot be told.

@@ -153,8 +153,11 @@ func TestItemSupply(t *testing.T) {
 		{Item{Quantity: qty("42"), Dose: "1片", Frequency: "每日三次"}, 14},
 		{Item{Quantity: qty("30"), Dose: "1 viên", Frequency: "ngày 2 lần"}, 15},
 		{Item{Quantity: qty("30"), Dose: "1 tablet", Frequency: "every 8 hours"}, 10},
-		{Item{Quantity: qty("30"), Dose: "500 mg", Frequency: "tds"}, 0}, // a weight: tablets unknown
-		{Item{Quantity: qty("30")}, 0},                                   // no frequency
+		{Item{Quantity: qty("30"), Dose: "1/2 tablet", Frequency: "once daily"}, 60},
+		{Item{Quantity: qty("30"), Dose: "½ viên", Frequency: "at bedtime"}, 60},
+		{Item{Quantity: qty("60"), Dose: "1-2 tablets", Frequency: "twice daily"}, 30}, // the least of a range: the longer supply
+		{Item{Quantity: qty("30"), Dose: "500 mg", Frequency: "tds"}, 0},               // a weight: tablets unknown
+		{Item{Quantity: qty("30")}, 0},                                                 // no frequency
 		{Item{Quantity: qty("30"), Duration: "7 days", Dose: "1", Frequency: "daily"}, 7},
 		{Item{Duration: "6 months"}, 180},
 		{Item{Duration: "3 years"}, 0}, // years are not read; 30 days stand in
