@@ -495,7 +495,7 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 }
 
 // durationPattern reads a line's duration as written in any of the languages: "7 days",
-// "2 weeks", «10 дней», «1 мес», "14天", "2周", "1 tháng".
+// "2 weeks", «10 дней», «1 мес», "14天", "2周", "1 tháng", "1 year", «1 год», "1年", "1 năm".
 var durationPattern = regexp.MustCompile(`(\d{1,3})\s*(\p{L}+)`)
 
 // supplyDays is how many days a duration covers, 0 when it cannot be told.
@@ -517,6 +517,9 @@ func supplyDays(duration string) int {
 	case strings.HasPrefix(unit, "month") || unit == "mo" || strings.HasPrefix(unit, "мес") || strings.HasPrefix(unit, "个月") ||
 		strings.HasPrefix(unit, "月") || unit == "thang":
 		per = 30
+	case strings.HasPrefix(unit, "year") || unit == "yr" || unit == "y" || strings.HasPrefix(unit, "год") || unit == "лет" ||
+		strings.HasPrefix(unit, "年") || unit == "nam":
+		per = 365
 	}
 	return n * per
 }

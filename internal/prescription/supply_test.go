@@ -15,6 +15,7 @@ func TestSupplyDays(t *testing.T) {
 		"10 дней": 10, "5 дня": 5, "1 день": 1, "7 суток": 7, "2 недели": 14, "1 мес": 30, "3 месяца": 90,
 		"14天": 14, "7日": 7, "2周": 14, "1个月": 30, "3月": 90,
 		"7 ngày": 7, "2 tuần": 14, "1 tháng": 30,
+		"1 year": 365, "1 год": 365, "2 года": 730, "1年": 365, "1 năm": 365,
 		"": 0, "until review": 0, "lifelong": 0, "as needed": 0,
 	} {
 		if got := supplyDays(duration); got != want {
@@ -160,7 +161,8 @@ func TestItemSupply(t *testing.T) {
 		{Item{Quantity: qty("30")}, 0},                                                 // no frequency
 		{Item{Quantity: qty("30"), Duration: "7 days", Dose: "1", Frequency: "daily"}, 7},
 		{Item{Duration: "6 months"}, 180},
-		{Item{Duration: "3 years"}, 0}, // years are not read; 30 days stand in
+		{Item{Duration: "long-term"}, 0}, // not told: 30 days stand in
+		{Item{Duration: "3 years"}, 365}, // a year at most
 		{Item{Duration: "1 month", Refills: 20}, 365},
 	} {
 		if got := itemSupply(c.it); got != c.want {
