@@ -287,11 +287,19 @@ func (s *Store) Detail(ctx context.Context, id int64, lang string) (Detail, erro
 		return d, err
 	}
 	names, err := user.Names(ctx, s.DB, unique(people))
+	if err != nil {
+		return d, err
+	}
 	for i := range d.Events {
 		if by := d.Events[i].By; by != nil {
 			d.Events[i].ByName = names[*by]
 		}
 	}
+	alerts, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a WHERE a.order_id = $1 ORDER BY a.id`, id))
+	if err != nil {
+		return d, err
+	}
+	d.Alerts, err = s.fill(ctx, s.DB, alerts, lang)
 	return d, err
 }
 

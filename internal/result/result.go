@@ -160,6 +160,9 @@ type Detail struct {
 	Order
 	Replaced []Result `json:"replaced"`
 	Events   []Event  `json:"events"`
+	// Alerts are the critical alerts its results raised and what became of each: one who
+	// retracts a value sees whether it reached a doctor, and the order keeps their history.
+	Alerts []Alert `json:"alerts"`
 }
 
 // Store reads and writes orders and results.

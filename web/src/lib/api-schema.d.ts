@@ -2613,6 +2613,8 @@ export type components = {
     };
     /** @description A test ordered on a visit, with its current results. */
     LabOrder: {
+      /** @description Of one order read alone: the critical alerts its results raised and what became of each. */
+      alerts?: components["schemas"]["CriticalAlert"][];
       appointment_id: number;
       /**
        * @description 2 critical, 1 abnormal or a delta, 0 normal.
