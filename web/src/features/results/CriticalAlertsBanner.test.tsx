@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import type { CriticalAlert } from './api/results'
@@ -76,5 +77,27 @@ describe('CriticalAlertsBanner', () => {
     await waitFor(() =>
       expect(view.sent).toEqual([{ method: 'POST', path: '/results/alerts/1/acknowledge', body: { followup: 'treatment_changed', note: '' } }]),
     )
+  })
+
+  // Issue 55 (m1): an alert withdrawn while its acknowledgement is being written closes its
+  // dialog saying so, and where to record what was done; it is not silently gone.
+  it('says the alert was withdrawn when its acknowledgement dialog closes for that', async () => {
+    const open = alert(new Date())
+    function Harness() {
+      const [alerts, setAlerts] = useState([open])
+      return (
+        <>
+          <button onClick={() => setAlerts([{ ...open, withdrawn_at: new Date().toISOString(), withdrawn_by_name: 'Nurse Lan', withdrawn_reason: 'haemolysed' } as CriticalAlert])}>
+            withdraw
+          </button>
+          <CriticalAlertsBanner alerts={alerts} />
+        </>
+      )
+    }
+    await renderScreen(<Harness />, { me: user(['acknowledge critical results']), api: {} })
+    expect(await screen.findByTestId('critical-acknowledge')).toBeTruthy()
+    fireEvent.click(screen.getByText('withdraw'))
+    expect(await screen.findByText(/was withdrawn while you were writing/)).toBeTruthy()
+    expect(screen.getByTestId('withdrawn-banner')).toBeTruthy()
   })
 })
