@@ -15,6 +15,7 @@ import { ApiError } from '../../lib/api'
 import { formatDayTime } from '../../lib/time'
 import { splitAlerts, useAcknowledge, type CriticalAlert } from './api/results'
 import { FollowupDialog } from './FollowupDialog'
+import { withdrawnWhy } from './OrderAlerts'
 import { minutesSince, rangeText, resultText } from './format'
 import { FlagTag } from './ResultParts'
 import { useNow } from './useNow'
@@ -59,7 +60,7 @@ export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
                 <Link to={`/results/orders/${a.order_id}`}>
                   {t('results.withdrawnBanner', {
                     result: `${a.result.label}: ${resultText(t, a.result, i18n.language)}`,
-                    reason: [a.withdrawn_category && t(`results.withdrawnCategories.${a.withdrawn_category}`), a.withdrawn_reason].filter(Boolean).join(': '),
+                    reason: withdrawnWhy(t, a),
                   })}
                 </Link>
                 {a.withdrawn_at && (

@@ -15,6 +15,7 @@ import { chartPath, fullName } from '../../lib/patient'
 import { dateFormat, formatDayTime } from '../../lib/time'
 import { useAlertReport, type CriticalAlert } from './api/results'
 import { resultText } from './format'
+import { WithdrawalFollowup, withdrawnWhy } from './OrderAlerts'
 import { FlagTag } from './ResultParts'
 
 export default function CriticalReportPage() {
@@ -72,7 +73,7 @@ export default function CriticalReportPage() {
                         <Tag color="magenta">{t('results.withdrawnReport', { time: formatDayTime(a.withdrawn_at), name: a.withdrawn_by_name })}</Tag>
                         <Typography.Text type="secondary">
                           {' '}
-                          {[a.withdrawn_category && t(`results.withdrawnCategories.${a.withdrawn_category}`), a.withdrawn_reason].filter(Boolean).join(': ')}
+                          {withdrawnWhy(t, a)}
                         </Typography.Text>
                         {a.withdrawn_by_recipient && (
                           <div>
@@ -82,18 +83,7 @@ export default function CriticalReportPage() {
                           </div>
                         )}
                         <div>
-                          {a.withdrawal_seen_at ? (
-                            <Typography.Text data-testid="withdrawal-followup">
-                              {t('results.followupSeen', {
-                                followup: t(`results.followups.${a.withdrawal_followup}`),
-                                name: a.withdrawal_seen_by_name,
-                                time: formatDayTime(a.withdrawal_seen_at),
-                              })}
-                              {a.withdrawal_note && <> — {a.withdrawal_note}</>}
-                            </Typography.Text>
-                          ) : (
-                            a.open && <Tag color="red">{t('results.withdrawnUnseen')}</Tag>
-                          )}
+                          <WithdrawalFollowup alert={a} />
                         </div>
                       </div>
                     )}
