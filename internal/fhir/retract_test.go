@@ -86,7 +86,7 @@ func TestRetractedAndPerformedLabResults(t *testing.T) {
 		before := get(t, api, tsh, http.StatusOK)
 		retract := func(id, row int64, reason string) {
 			t.Helper()
-			if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/retract", id), map[string]any{"version": c.orderVersion(t, id), "result_id": row, "reason": reason}); r.Status != http.StatusOK {
+			if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/retract", id), map[string]any{"version": c.orderVersion(t, id), "result_id": row, "category": "wrong_patient", "reason": reason}); r.Status != http.StatusOK {
 				t.Fatalf("retract: %d %s", r.Status, r.Body)
 			}
 		}

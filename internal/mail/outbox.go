@@ -20,6 +20,7 @@ const (
 	Sent      = "sent"       // the mail server took it
 	Failed    = "failed"     // refused for good, or retries ran out: not tried again
 	NoAddress = "no_address" // the recipient's account has no e-mail address: nothing to send
+	Cancelled = "cancelled"  // what it said no longer held before it went: never sent
 )
 
 // Retrying: the first retry after FirstRetry, each next one twice as late up to MaxRetry
@@ -60,6 +61,24 @@ func Enqueue(ctx context.Context, tx *sql.Tx, now time.Time, m Message) error {
 		return fmt.Errorf("write e-mail to the outbox: %w", err)
 	}
 	return nil
+}
+
+// Cancel marks the messages about id under topics still waiting to be sent cancelled, inside
+// tx, the transaction of the change that made them untrue (a critical alert withdrawn before
+// its "critical result waiting" went out). One a sender holds now is left to it: it may be
+// on its way. It reports how many it cancelled.
+func Cancel(ctx context.Context, tx *sql.Tx, now time.Time, topics []string, id int64) (int, error) {
+	n := 0
+	for _, topic := range topics {
+		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE topic = $2 AND topic_id = $3 AND status = $4
+			AND (claimed_until IS NULL OR claimed_until < $5)`, Cancelled, topic, id, Pending, now.UTC())
+		if err != nil {
+			return n, fmt.Errorf("cancel e-mails: %w", err)
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	return n, nil
 }
 
 // Delivery is what became of one message, for the screen that shows its topic.

@@ -15,7 +15,6 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
-	"emr/internal/i18n"
 	"emr/internal/mail"
 	"emr/internal/patient"
 	"emr/internal/role"
@@ -183,13 +182,24 @@ type Alert struct {
 	NotReachedCount  int        `json:"not_reached_count"`
 	// MinutesToAcknowledge is how long the alert waited (the report's figure); nil while open.
 	MinutesToAcknowledge *int `json:"minutes_to_acknowledge"`
-	// Of an alert whose result was retracted as entered in error: when, by whom and why. It
-	// is closed (withdrawn, not acknowledged, unless acknowledged before), and those it
-	// reached see it as withdrawn until the order is reviewed.
-	WithdrawnAt     *time.Time `json:"withdrawn_at"`
-	WithdrawnBy     *int64     `json:"withdrawn_by"`
-	Withdrawer      string     `json:"withdrawn_by_name"`
-	WithdrawnReason string     `json:"withdrawn_reason"`
+	// Of an alert whose value stopped standing (retracted, corrected to a value not critical,
+	// or its test marked not done): when, by whom, why and in which category (Withdrawals).
+	// It stays open, withdrawn and unseen, and escalates as the alert did, until one it
+	// reached records the follow-up; an acknowledgement made before is kept.
+	WithdrawnAt       *time.Time `json:"withdrawn_at"`
+	WithdrawnBy       *int64     `json:"withdrawn_by"`
+	Withdrawer        string     `json:"withdrawn_by_name"`
+	WithdrawnReason   string     `json:"withdrawn_reason"`
+	WithdrawnCategory string     `json:"withdrawn_category"`
+	// WithdrawnByRecipient: the withdrawal was made by one the alert was for (its ordering
+	// doctor) or who acknowledged it: allowed (a doctor fixes his own typo), shown in the report.
+	WithdrawnByRecipient bool `json:"withdrawn_by_recipient"`
+	// The withdrawal's follow-up: who recorded it, when, what was done (Followups) and a note.
+	WithdrawalSeenAt   *time.Time `json:"withdrawal_seen_at"`
+	WithdrawalSeenBy   *int64     `json:"-"`
+	WithdrawalSeenName string     `json:"withdrawal_seen_by_name"`
+	WithdrawalFollowup string     `json:"withdrawal_followup"`
+	WithdrawalNote     string     `json:"withdrawal_note"`
 	// Emails are the messages its escalations sent out of the app, with what became of each.
 	Emails []Email `json:"emails"`
 }
@@ -210,7 +220,8 @@ var mailTopics = []string{"critical_alert.1", "critical_alert.2"}
 
 const alertColumns = `a.id, a.result_id, a.order_id, a.patient_id, a.doctor_id, a.raised_at, a.escalated_at, a.escalated_lead_at, a.is_open,
 	a.acknowledged_at, a.acknowledged_by, a.contact, a.action, a.received_by, a.read_back,
-	a.not_reached_at, a.not_reached_by, a.not_reached_note, a.not_reached_count, a.withdrawn_at, a.withdrawn_by, a.withdrawn_reason`
+	a.not_reached_at, a.not_reached_by, a.not_reached_note, a.not_reached_count, a.withdrawn_at, a.withdrawn_by, a.withdrawn_reason,
+	a.withdrawn_category, a.withdrawal_seen_at, a.withdrawal_seen_by, a.withdrawal_followup, a.withdrawal_note`
 
 type alertRow struct {
 	Alert
@@ -228,10 +239,13 @@ func scanAlerts(rows *sql.Rows, err error) ([]alertRow, error) {
 		var open int
 		if err := rows.Scan(&a.ID, &a.resultID, &a.OrderID, &a.patientID, &a.DoctorID, &a.RaisedAt, &a.EscalatedAt, &a.EscalatedLeadAt, &open,
 			&a.AcknowledgedAt, &a.AcknowledgedBy, &a.Contact, &a.Action, &a.ReceivedBy, &a.ReadBack,
-			&a.NotReachedAt, &a.NotReachedBy, &a.NotReachedNote, &a.NotReachedCount, &a.WithdrawnAt, &a.WithdrawnBy, &a.WithdrawnReason); err != nil {
+			&a.NotReachedAt, &a.NotReachedBy, &a.NotReachedNote, &a.NotReachedCount, &a.WithdrawnAt, &a.WithdrawnBy, &a.WithdrawnReason,
+			&a.WithdrawnCategory, &a.WithdrawalSeenAt, &a.WithdrawalSeenBy, &a.WithdrawalFollowup, &a.WithdrawalNote); err != nil {
 			return nil, err
 		}
 		a.Open = open == 1
+		same := func(p *int64) bool { return p != nil && a.WithdrawnBy != nil && *p == *a.WithdrawnBy }
+		a.WithdrawnByRecipient = same(a.DoctorID) || same(a.AcknowledgedBy)
 		if a.AcknowledgedAt != nil {
 			m := int(a.AcknowledgedAt.Sub(a.RaisedAt).Minutes())
 			a.MinutesToAcknowledge = &m
@@ -251,7 +265,7 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 	var resultIDs, orderIDs, patientIDs, alertIDs, people []int64
 	for _, a := range rows {
 		resultIDs, orderIDs, patientIDs, alertIDs = append(resultIDs, a.resultID), append(orderIDs, a.OrderID), append(patientIDs, a.patientID), append(alertIDs, a.ID)
-		for _, p := range []*int64{a.DoctorID, a.AcknowledgedBy, a.NotReachedBy, a.WithdrawnBy} {
+		for _, p := range []*int64{a.DoctorID, a.AcknowledgedBy, a.NotReachedBy, a.WithdrawnBy, a.WithdrawalSeenBy} {
 			if p != nil {
 				people = append(people, *p)
 			}
@@ -324,6 +338,9 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 		if a.WithdrawnBy != nil {
 			a.Withdrawer = names[*a.WithdrawnBy]
 		}
+		if a.WithdrawalSeenBy != nil {
+			a.WithdrawalSeenName = names[*a.WithdrawalSeenBy]
+		}
 		for _, e := range emails[a.ID] {
 			if e.UserID != nil {
 				e.Name = names[*e.UserID]
@@ -354,9 +371,10 @@ func sentTo(st Settings, r Recipient) (covering, lead bool) {
 
 // OpenAlerts lists the open critical alerts r must see (sentTo), the oldest first. An alert
 // whose patient was not reached stays here, escalated, until someone records that they were.
-// An alert withdrawn (its result entered in error) stays here, as withdrawn, for those it
-// reached, until the order's doctor reviews the order: whoever was told of the value is
-// told it was withdrawn.
+// An alert withdrawn (its value no longer stands) stays here, as withdrawn, for those it
+// reached and whoever acknowledged it, until one of them records its follow-up (followUp; an
+// alert withdrawn before follow-ups were kept: until the order's doctor reviews the order):
+// whoever was told of the value is told it was withdrawn.
 func (s *Store) OpenAlerts(ctx context.Context, r Recipient, lang string) ([]Alert, error) {
 	st, err := ReadSettings(ctx, s.DB)
 	if err != nil {
@@ -364,8 +382,10 @@ func (s *Store) OpenAlerts(ctx context.Context, r Recipient, lang string) ([]Ale
 	}
 	covering, lead := sentTo(st, r)
 	rows, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a
-		WHERE (a.is_open = 1 OR (a.withdrawn_at IS NOT NULL AND EXISTS (SELECT 1 FROM lab_orders o WHERE o.id = a.order_id AND o.withdrawn_to_review = 1)))
-		AND (a.doctor_id = $1 OR ($2 AND a.escalated_at IS NOT NULL) OR ($3 AND a.escalated_lead_at IS NOT NULL))
+		WHERE (a.is_open = 1 OR (a.withdrawn_at IS NOT NULL AND a.withdrawal_seen_at IS NULL
+			AND EXISTS (SELECT 1 FROM lab_orders o WHERE o.id = a.order_id AND o.withdrawn_to_review = 1)))
+		AND (a.doctor_id = $1 OR ($2 AND a.escalated_at IS NOT NULL) OR ($3 AND a.escalated_lead_at IS NOT NULL)
+			OR (a.withdrawn_at IS NOT NULL AND a.acknowledged_by = $1))
 		ORDER BY a.raised_at, a.id`, r.UserID, covering, lead))
 	if err != nil {
 		return nil, err
@@ -393,14 +413,19 @@ func (s *Store) Escalate(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	now := s.now()
+	// A withdrawal escalates as its alert did: on the alert's own clock while the alert was
+	// never acknowledged (the same communication, still unanswered), on the withdrawal's once
+	// it had been (a new one).
 	first, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT id FROM critical_alerts
-		WHERE is_open = 1 AND escalated_at IS NULL AND raised_at <= $1 ORDER BY raised_at, id LIMIT 500`,
+		WHERE is_open = 1 AND escalated_at IS NULL AND raised_at <= $1 AND (acknowledged_at IS NULL OR withdrawn_at <= $1)
+		ORDER BY raised_at, id LIMIT 500`,
 		now.Add(-time.Duration(st.EscalateAfterMinutes)*time.Minute)))
 	if err != nil {
 		return 0, fmt.Errorf("escalate alerts: %w", err)
 	}
 	second, err := database.Column[int64](s.DB.QueryContext(ctx, `SELECT id FROM critical_alerts
-		WHERE is_open = 1 AND escalated_at <= $1 AND escalated_lead_at IS NULL ORDER BY raised_at, id LIMIT 500`,
+		WHERE is_open = 1 AND escalated_at <= $1 AND escalated_lead_at IS NULL AND (acknowledged_at IS NULL OR withdrawn_at <= $1)
+		ORDER BY raised_at, id LIMIT 500`,
 		now.Add(-time.Duration(st.LeadAfterMinutes)*time.Minute)))
 	if err != nil {
 		return 0, fmt.Errorf("escalate alerts: %w", err)
@@ -442,7 +467,8 @@ func (s *Store) escalate(ctx context.Context, tx *sql.Tx, e audit.Event, st Sett
 		return false, nil // acknowledged meanwhile, or another instance moved it
 	}
 	var patientID int64
-	if err := tx.QueryRowContext(ctx, `SELECT patient_id FROM critical_alerts WHERE id = $1`, id).Scan(&patientID); err != nil {
+	var withdrawn *time.Time
+	if err := tx.QueryRowContext(ctx, `SELECT patient_id, withdrawn_at FROM critical_alerts WHERE id = $1`, id).Scan(&patientID, &withdrawn); err != nil {
 		return false, fmt.Errorf("read alert: %w", err)
 	}
 	var to []int64
@@ -463,7 +489,15 @@ func (s *Store) escalate(ctx context.Context, tx *sql.Tx, e audit.Event, st Sett
 		}
 	}
 	if s.Email {
-		if err := s.mailEscalation(ctx, tx, id, level, to, now); err != nil {
+		// A withdrawal not yet seen says what it is: never "a critical result waits".
+		var err error
+		if withdrawn != nil {
+			detail = "withdrawal " + detail
+			err = s.mailAlert(ctx, tx, withdrawnTopic, id, to, "result.mail_withdrawn_subject", "result.mail_withdrawn", now)
+		} else {
+			err = s.mailEscalation(ctx, tx, id, level, to, now)
+		}
+		if err != nil {
 			return false, err
 		}
 		detail += "; e-mails: " + strconv.Itoa(len(to))
@@ -475,36 +509,9 @@ func (s *Store) escalate(ctx context.Context, tx *sql.Tx, e audit.Event, st Sett
 
 // mailEscalation writes one e-mail per recipient into the outbox. The message names no
 // patient, result or value (an e-mail crosses servers the clinic does not run): it says that
-// a critical result waits and where to open EMR, in the four languages (staff accounts carry
-// no language of their own).
+// a critical result waits and where to open EMR.
 func (s *Store) mailEscalation(ctx context.Context, tx *sql.Tx, id int64, level int, to []int64, now time.Time) error {
-	addresses, err := user.Addresses(ctx, tx, to)
-	if err != nil {
-		return err
-	}
-	clinic, err := settings.ReadClinic(ctx, tx)
-	if err != nil {
-		return err
-	}
-	var subject []string
-	var body strings.Builder
-	for _, lang := range i18n.Languages {
-		subject = append(subject, i18n.T(lang, "result.mail_subject"))
-		body.WriteString(i18n.T(lang, "result.mail_level"+strconv.Itoa(level)) + "\n")
-		if clinic.PublicURL != "" {
-			body.WriteString(i18n.T(lang, "result.mail_open", clinic.PublicURL+"/") + "\n\n")
-		} else {
-			body.WriteString(i18n.T(lang, "result.mail_open_app") + "\n\n")
-		}
-	}
-	for _, uid := range to {
-		err := mail.Enqueue(ctx, tx, now, mail.Message{Topic: mailTopics[level-1], TopicID: id, UserID: uid, To: addresses[uid],
-			Subject: "EMR: " + strings.Join(subject, " · "), Body: body.String()})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.mailAlert(ctx, tx, mailTopics[level-1], id, to, "result.mail_subject", "result.mail_level"+strconv.Itoa(level), now)
 }
 
 // Contacts are the ways an acknowledgement says the patient was reached (or not).
@@ -519,51 +526,38 @@ const NotReached = "not_reached"
 var ReceivedBy = []string{"system", "telephone"}
 
 // AckInput acknowledges a critical alert: how the patient was reached, what was done, how
-// the result was received, and its read-back when that was by telephone.
+// the result was received, and its read-back when that was by telephone. Of a withdrawn
+// alert, it records the withdrawal seen: what was done about the value that no longer stands
+// (one of Followups) and a note.
 type AckInput struct {
 	Contact    string `json:"contact"`
 	Action     string `json:"action"`
 	ReceivedBy string `json:"received_by"`
 	ReadBack   string `json:"read_back"`
+	Followup   string `json:"followup"`
+	Note       string `json:"note"`
 }
 
 // Acknowledge closes alert id with who, when and what was done; or, when the patient was not
 // reached, records the attempt and keeps it open and escalated. Only one the alert reaches
-// (sentTo), or one who reviews results, may.
+// (sentTo), or one who reviews results, may. A withdrawn alert not yet seen is closed by its
+// follow-up (followUp), by those and by whoever acknowledged it before; one sent without a
+// follow-up is a conflict (the dialog was opened before the withdrawal: its user is told).
 func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, id int64, in AckInput) error {
-	var v apperr.Validation
 	in.Contact, in.Action, in.ReadBack = strings.TrimSpace(in.Contact), strings.TrimSpace(in.Action), strings.TrimSpace(in.ReadBack)
 	in.ReceivedBy = strings.TrimSpace(in.ReceivedBy)
-	if !slices.Contains(Contacts, in.Contact) {
-		v.Add("contact", "result.contact_required")
-	}
-	if in.Action == "" {
-		v.Add("action", "result.action_required")
-	}
-	if !slices.Contains(ReceivedBy, in.ReceivedBy) {
-		v.Add("received_by", "result.received_by_required")
-	} else if in.ReceivedBy == "telephone" && in.ReadBack == "" {
-		v.Add("read_back", "result.read_back_required")
-	}
-	for field, text := range map[string]string{"action": in.Action, "read_back": in.ReadBack} {
-		if utf8.RuneCountInString(text) > apperr.MaxReason {
-			v.Add(field, "validation.too_long")
-		}
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
 	st, err := ReadSettings(ctx, s.DB)
 	if err != nil {
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var patientID, orderID int64
-		var doctorID *int64
+		var doctorID, acknowledgedBy *int64
 		var escalated, escalatedLead, withdrawn *time.Time
 		var open int
-		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at FROM critical_alerts WHERE id = $1`, id).
-			Scan(&patientID, &orderID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn)
+		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at, acknowledged_by
+			FROM critical_alerts WHERE id = $1`, id).
+			Scan(&patientID, &orderID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn, &acknowledgedBy)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("result.alert_not_found")
 		}
@@ -573,16 +567,24 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		// Who may act first, then the alert's state: an alert not sent to the caller says
 		// nothing of whether it was acknowledged.
 		covering, lead := sentTo(st, who)
-		if !who.Reviews && (doctorID == nil || *doctorID != who.UserID) && !(covering && escalated != nil) && !(lead && escalatedLead != nil) {
+		mine := func(p *int64) bool { return p != nil && *p == who.UserID }
+		if !who.Reviews && !mine(doctorID) && !(covering && escalated != nil) && !(lead && escalatedLead != nil) &&
+			!(withdrawn != nil && mine(acknowledgedBy)) {
 			return apperr.Forbidden("result.alert_not_yours")
 		}
-		if open == 0 && withdrawn != nil {
-			return apperr.Conflict("result.alert_withdrawn")
+		now := s.now()
+		if withdrawn != nil {
+			if open == 0 || strings.TrimSpace(in.Followup) == "" {
+				return apperr.Conflict("result.alert_withdrawn")
+			}
+			return s.followUp(ctx, tx, e, []int64{id}, in.Followup, in.Note, now)
 		}
 		if open == 0 {
 			return apperr.Conflict("result.alert_acknowledged")
 		}
-		now := s.now()
+		if err := in.check(); err != nil {
+			return err
+		}
 		var res sql.Result
 		if in.Contact == NotReached {
 			res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET not_reached_at = $1, not_reached_by = $2, not_reached_note = $3,
@@ -612,6 +614,65 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		}
 		return err
 	})
+}
+
+// check refuses an acknowledgement that does not say how the patient was reached, what was
+// done, how the result was received, or (by telephone) its read-back.
+func (in AckInput) check() error {
+	var v apperr.Validation
+	if !slices.Contains(Contacts, in.Contact) {
+		v.Add("contact", "result.contact_required")
+	}
+	if in.Action == "" {
+		v.Add("action", "result.action_required")
+	}
+	if !slices.Contains(ReceivedBy, in.ReceivedBy) {
+		v.Add("received_by", "result.received_by_required")
+	} else if in.ReceivedBy == "telephone" && in.ReadBack == "" {
+		v.Add("read_back", "result.read_back_required")
+	}
+	for field, text := range map[string]string{"action": in.Action, "read_back": in.ReadBack} {
+		if utf8.RuneCountInString(text) > apperr.MaxReason {
+			v.Add(field, "validation.too_long")
+		}
+	}
+	return v.Err()
+}
+
+// followUp closes withdrawn alerts ids not yet seen with what was done about the value
+// withdrawn (one of Followups) and an optional note, as seen by e's actor, and audits each;
+// it refuses (nothing changed) a follow-up not among Followups or a note too long.
+func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []int64, followup, note string, now time.Time) error {
+	var v apperr.Validation
+	followup, note = strings.TrimSpace(followup), strings.TrimSpace(note)
+	if !slices.Contains(Followups, followup) {
+		v.Add("followup", "result.followup_required")
+	}
+	if utf8.RuneCountInString(note) > apperr.MaxReason {
+		v.Add("note", "validation.too_long")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		var patientID int64
+		err := tx.QueryRowContext(ctx, `UPDATE critical_alerts SET is_open = 0, withdrawal_seen_at = $1, withdrawal_seen_by = $2,
+			withdrawal_followup = $3, withdrawal_note = $4 WHERE id = $5 AND withdrawn_at IS NOT NULL AND withdrawal_seen_at IS NULL
+			RETURNING patient_id`, now, actor(e), followup, note, id).Scan(&patientID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.Conflict("result.alert_withdrawn")
+		}
+		if err != nil {
+			return fmt.Errorf("follow up a withdrawal: %w", err)
+		}
+		ev := e
+		ev.Action, ev.EntityType, ev.EntityID, ev.Outcome, ev.At = "critical_alert.withdrawal_seen", "critical_alert", strconv.FormatInt(id, 10), audit.Success, now
+		ev.PatientID, ev.Detail = patientID, "follow-up: "+followup
+		if err := audit.Record(ctx, tx, ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AlertReport lists every critical alert raised in [from, to) with each level's times and

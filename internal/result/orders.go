@@ -201,13 +201,25 @@ func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, status 
 		if !slices.Contains(from.states, o.Status) {
 			return apperr.Conflict(from.notNow)
 		}
+		now := s.now()
 		if status == NotDone && o.Status == Preliminary {
-			// A preliminary result that will never be final is no longer waiting for review.
+			// A preliminary result that will never be final is no longer waiting for review;
+			// a critical one among them no longer stands: its alerts are withdrawn, the order
+			// waits for its doctor's review, marked, and the test is chased again.
 			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0 WHERE id = $1`, o.ID); err != nil {
 				return err
 			}
+			n, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, category: WithdrawnNotDone, reason: reason, now: now})
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET repeat_needed = 1 WHERE id = $1`, o.ID); err != nil {
+					return err
+				}
+			}
 		}
-		return s.setState(ctx, tx, e, o, status, reason, s.now())
+		return s.setState(ctx, tx, e, o, status, reason, now)
 	})
 }
 
@@ -275,11 +287,19 @@ func (s *Store) Detail(ctx context.Context, id int64, lang string) (Detail, erro
 		return d, err
 	}
 	names, err := user.Names(ctx, s.DB, unique(people))
+	if err != nil {
+		return d, err
+	}
 	for i := range d.Events {
 		if by := d.Events[i].By; by != nil {
 			d.Events[i].ByName = names[*by]
 		}
 	}
+	alerts, err := scanAlerts(s.DB.QueryContext(ctx, `SELECT `+alertColumns+` FROM critical_alerts a WHERE a.order_id = $1 ORDER BY a.id`, id))
+	if err != nil {
+		return d, err
+	}
+	d.Alerts, err = s.fill(ctx, s.DB, alerts, lang)
 	return d, err
 }
 

@@ -159,6 +159,14 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				replaces, observed, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
+			if !catalogue.Critical(r.Flag) && replaces != nil {
+				// The critical value this replaces no longer stands (a correction to 4.2 of a
+				// 7.2): its alerts are withdrawn as a retraction's are, never left to escalate
+				// nor closed unsaid (CLSI GP47; ISO 15189:2022 §7.4.1.8).
+				if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: WithdrawnCorrected, reason: in.Reason, now: now}); err != nil {
+					return err
+				}
+			}
 			if catalogue.Critical(r.Flag) {
 				// A critical value recorded again (a preliminary result re-entered, a correction
 				// still critical) keeps the open alert of the result it replaces, on the new result:
@@ -194,7 +202,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = $2, attention = $3, collected_at = $4,
 			resulted_at = COALESCE(resulted_at, $5), reviewed_at = NULL, reviewed_by = NULL, review_comment = '',
-			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1 WHERE id = $8`,
+			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1, repeat_needed = 0 WHERE id = $8`,
 			next, toReview, attention, collected, now, boolInt(correction), actor(e), o.ID); err != nil {
 			return fmt.Errorf("update order: %w", err)
 		}

@@ -127,12 +127,16 @@ type Order struct {
 	// WithdrawnToReview: a result of the order was retracted as entered in error and its
 	// ordering doctor has not yet reviewed the order since (on its own: the patient may have
 	// been told, or treated, on the value withdrawn). It ranks first in the review queue.
-	WithdrawnToReview bool     `json:"withdrawn_to_review"`
-	Attention         int      `json:"attention"`
-	Corrections       int      `json:"corrections"`
-	ReportFileID      *int64   `json:"report_file_id"`
-	Version           int      `json:"version"`
-	Results           []Result `json:"results"`
+	WithdrawnToReview bool `json:"withdrawn_to_review"`
+	// RepeatNeeded: a result of it was withdrawn for a reason that calls for the test again
+	// (a specimen problem; "not done" after a critical preliminary): the overdue list chases
+	// it until a result is recorded or its doctor reviews the withdrawal.
+	RepeatNeeded bool     `json:"repeat_needed"`
+	Attention    int      `json:"attention"`
+	Corrections  int      `json:"corrections"`
+	ReportFileID *int64   `json:"report_file_id"`
+	Version      int      `json:"version"`
+	Results      []Result `json:"results"`
 	// Retracted are the results entered in error of analytes that have no current result
 	// since: what a receiving system was told and must now hear withdrawn (the FHIR API's).
 	Retracted []Result `json:"retracted,omitempty"`
@@ -156,6 +160,9 @@ type Detail struct {
 	Order
 	Replaced []Result `json:"replaced"`
 	Events   []Event  `json:"events"`
+	// Alerts are the critical alerts its results raised and what became of each: one who
+	// retracts a value sees whether it reached a doctor, and the order keeps their history.
+	Alerts []Alert `json:"alerts"`
 }
 
 // Store reads and writes orders and results.
@@ -179,15 +186,15 @@ func (s *Store) now() time.Time {
 
 const orderColumns = `o.id, o.appointment_id, o.patient_id, o.test, o.note, o.status, o.reason, o.ordered_at, o.ordered_by,
 	o.due_at, o.collected_at, o.resulted_at, o.reviewed_at, o.reviewed_by, o.review_comment, o.to_review, o.attention,
-	o.corrections, o.report_file_id, o.version, o.withdrawn_to_review`
+	o.corrections, o.report_file_id, o.version, o.withdrawn_to_review, o.repeat_needed`
 
 func scanOrder(row interface{ Scan(...any) error }) (Order, error) {
 	var o Order
-	var toReview, withdrawn int
+	var toReview, withdrawn, repeat int
 	err := row.Scan(&o.ID, &o.AppointmentID, &o.PatientID, &o.Test, &o.Note, &o.Status, &o.Reason, &o.OrderedAt, &o.OrderedBy,
 		&o.DueAt, &o.CollectedAt, &o.ResultedAt, &o.ReviewedAt, &o.ReviewedBy, &o.ReviewComment, &toReview, &o.Attention,
-		&o.Corrections, &o.ReportFileID, &o.Version, &withdrawn)
-	o.ToReview, o.WithdrawnToReview, o.Results = toReview == 1, withdrawn == 1, []Result{}
+		&o.Corrections, &o.ReportFileID, &o.Version, &withdrawn, &repeat)
+	o.ToReview, o.WithdrawnToReview, o.RepeatNeeded, o.Results = toReview == 1, withdrawn == 1, repeat == 1, []Result{}
 	return o, err
 }
 

@@ -6,27 +6,28 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
-	"emr/internal/database"
-	"emr/internal/i18n"
-	"emr/internal/mail"
-	"emr/internal/settings"
-	"emr/internal/user"
 )
 
 // RetractInput withdraws results entered in error: one current result of the order (Result,
 // a result's id), or every current result of it (Result 0: the whole report), with the
 // reason, against the order's version read.
 type RetractInput struct {
-	Version int    `json:"version"`
-	Result  int64  `json:"result_id"`
-	Reason  string `json:"reason"`
+	Version int   `json:"version"`
+	Result  int64 `json:"result_id"`
+	// Category is why, one of RetractCategories; Reason says it in words, at least
+	// MinRetractReason characters.
+	Category string `json:"category"`
+	Reason   string `json:"reason"`
 }
+
+// MinRetractReason is the shortest reason a retraction is given: "x" tells a reader nothing.
+const MinRetractReason = 5
 
 // Retract marks results of order id entered in error: each row stays, no longer current,
 // with status entered_in_error, the reason, who and when, so that it leaves the current
@@ -36,14 +37,15 @@ type RetractInput struct {
 // Whoever was told of what is withdrawn is told it is withdrawn (ISO 15189:2022 §7.4.1.8;
 // RCPath G158): a critical alert on a retracted result is closed as withdrawn, with who,
 // when and why (never as acknowledged), and shows as withdrawn to those it reached until the
-// order is reviewed; each person its escalation e-mailed gets a withdrawal e-mail; and the
-// order always goes back to its ordering doctor's review, marked as holding a withdrawal
-// (the patient may have been told, or treated, on the value), preliminary orders too. An
-// order left with no current result waits for its result again (ordered, not collected: a
-// result entered in error calls for the test again), so the overdue list chases it.
+// order is reviewed (withdraw); and the order always goes back to its ordering doctor's
+// review, marked as holding a withdrawal (the patient may have been told, or treated, on the
+// value), preliminary orders too. An order left with no current result waits for its result
+// again (ordered, not collected: a result entered in error calls for the test again), so the
+// overdue list chases it; one left with other results, a row of which was withdrawn for a
+// specimen problem, is marked as needing the test again, which the overdue list chases too.
 func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in RetractInput, lang string) (Detail, error) {
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		reason, err := apperr.Reason(in.Reason)
+		reason, err := retractReason(in)
 		if err != nil {
 			return err
 		}
@@ -65,18 +67,18 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 				retracted_by = $4 WHERE id = $5`, EnteredInError, reason, now, actor(e), r.ID); err != nil {
 				return fmt.Errorf("retract result: %w", err)
 			}
-			if err := s.withdrawAlerts(ctx, tx, e, r.ID, reason, now); err != nil {
+			if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: in.Category, reason: reason, now: now}); err != nil {
 				return err
 			}
 			names = append(names, r.Analyte)
 		}
-		if err := s.reopen(ctx, tx, e, o, left, now); err != nil {
+		if err := s.reopen(ctx, tx, e, o, left, left > 0 && in.Category == WithdrawnSpecimen, now); err != nil {
 			return err
 		}
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
 		}
-		detail := "results entered in error: " + strings.Join(names, ", ")
+		detail := "results entered in error: " + strings.Join(names, ", ") + "; category: " + in.Category
 		if left == 0 {
 			detail += "; no result left: ordered again"
 		}
@@ -92,7 +94,8 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 // ordering doctor's review with the withdrawal marked: a final or reviewed order is final
 // again (as after a correction), a preliminary one stays preliminary, and one with no result
 // left is ordered again, its collection and result times cleared (the repeat's are its own).
-func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, left int, now time.Time) error {
+// repeat marks it as needing the test again.
+func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, left int, repeat bool, now time.Time) error {
 	attention, err := orderAttention(ctx, tx, o.ID)
 	if err != nil {
 		return err
@@ -105,11 +108,27 @@ func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, 
 		status = Final
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = 1, withdrawn_to_review = 1, attention = $2,
-		collected_at = $3, resulted_at = $4, reviewed_at = NULL, reviewed_by = NULL, updated_at = $5, updated_by = $6, version = version + 1
-		WHERE id = $7`, status, attention, collected, resulted, now, actor(e), o.ID); err != nil {
+		collected_at = $3, resulted_at = $4, reviewed_at = NULL, reviewed_by = NULL, updated_at = $5, updated_by = $6, version = version + 1,
+		repeat_needed = CASE WHEN $7 THEN 1 ELSE repeat_needed END WHERE id = $8`, status, attention, collected, resulted, now, actor(e), repeat, o.ID); err != nil {
 		return fmt.Errorf("update order: %w", err)
 	}
 	return nil
+}
+
+// retractReason checks a retraction's category and reason, and returns the reason trimmed.
+func retractReason(in RetractInput) (string, error) {
+	reason, err := apperr.Reason(in.Reason)
+	if err != nil {
+		return "", err
+	}
+	var v apperr.Validation
+	if !slices.Contains(RetractCategories, in.Category) {
+		v.Add("category", "result.retract_category_required")
+	}
+	if utf8.RuneCountInString(reason) < MinRetractReason {
+		v.Add("reason", "result.retract_reason_short")
+	}
+	return reason, v.Err()
 }
 
 // toRetract reads the current results of order orderID a retraction withdraws: resultID's
@@ -137,86 +156,6 @@ func (s *Store) toRetract(ctx context.Context, tx *sql.Tx, orderID, resultID int
 		return nil, 0, apperr.Conflict("result.not_current")
 	}
 	return rows[i : i+1], len(current) - 1, nil
-}
-
-// withdrawAlerts closes every critical alert of result row resultID as withdrawn, with who,
-// when and why (an acknowledged one keeps its acknowledgement: the patient may have been
-// acted on), audits each, and writes a withdrawal e-mail to each person its escalation
-// e-mailed. The route's live event makes the screens that show alerts read them again.
-func (s *Store) withdrawAlerts(ctx context.Context, tx *sql.Tx, e audit.Event, resultID int64, reason string, now time.Time) error {
-	ids, err := database.Column[int64](tx.QueryContext(ctx, `SELECT id FROM critical_alerts WHERE result_id = $1 AND withdrawn_at IS NULL ORDER BY id`, resultID))
-	if err != nil {
-		return fmt.Errorf("read alerts of a retracted result: %w", err)
-	}
-	for _, id := range ids {
-		var patientID int64
-		if err := tx.QueryRowContext(ctx, `UPDATE critical_alerts SET is_open = 0, withdrawn_at = $1, withdrawn_by = $2, withdrawn_reason = $3
-			WHERE id = $4 RETURNING patient_id`, now, actor(e), reason, id).Scan(&patientID); err != nil {
-			return fmt.Errorf("withdraw alert: %w", err)
-		}
-		sent, err := s.mailWithdrawal(ctx, tx, id, now)
-		if err != nil {
-			return err
-		}
-		ev := e
-		ev.Action, ev.EntityType, ev.EntityID, ev.Outcome, ev.At = "critical_alert.withdraw", "critical_alert", strconv.FormatInt(id, 10), audit.Success, now
-		ev.PatientID, ev.Detail = patientID, "result entered in error; e-mails: "+strconv.Itoa(sent)
-		if err := audit.Record(ctx, tx, ev); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// withdrawnTopic is the outbox topic of the e-mail saying an alert was withdrawn.
-const withdrawnTopic = "critical_alert.withdrawn"
-
-// mailWithdrawal writes, for alert id, one e-mail to each person its escalations e-mailed
-// (whatever became of that message: one still pending goes out too), saying a critical
-// result they were told of was withdrawn as entered in error. Like the escalation's, it
-// names no patient, result, value or reason. It reports how many it wrote.
-func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (int, error) {
-	sent, err := mail.Deliveries(ctx, tx, mailTopics, []int64{id})
-	if err != nil {
-		return 0, err
-	}
-	var to []int64
-	for _, d := range sent {
-		if d.UserID != nil {
-			to = append(to, *d.UserID)
-		}
-	}
-	to = unique(to)
-	if len(to) == 0 {
-		return 0, nil
-	}
-	addresses, err := user.Addresses(ctx, tx, to)
-	if err != nil {
-		return 0, err
-	}
-	clinic, err := settings.ReadClinic(ctx, tx)
-	if err != nil {
-		return 0, err
-	}
-	var subject []string
-	var body strings.Builder
-	for _, lang := range i18n.Languages {
-		subject = append(subject, i18n.T(lang, "result.mail_withdrawn_subject"))
-		body.WriteString(i18n.T(lang, "result.mail_withdrawn") + "\n")
-		if clinic.PublicURL != "" {
-			body.WriteString(i18n.T(lang, "result.mail_open", clinic.PublicURL+"/") + "\n\n")
-		} else {
-			body.WriteString(i18n.T(lang, "result.mail_open_app") + "\n\n")
-		}
-	}
-	for _, uid := range to {
-		err := mail.Enqueue(ctx, tx, now, mail.Message{Topic: withdrawnTopic, TopicID: id, UserID: uid, To: addresses[uid],
-			Subject: "EMR: " + strings.Join(subject, " · "), Body: body.String()})
-		if err != nil {
-			return 0, err
-		}
-	}
-	return len(to), nil
 }
 
 // AnalyteOf is the analyte of result row resultID of order orderID, and whether the order

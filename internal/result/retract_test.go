@@ -49,7 +49,7 @@ func TestResultEnteredInError(t *testing.T) {
 		}
 		path := fmt.Sprintf("/api/lab-orders/%d/retract", bmp.ID)
 		body := func(version int, row int64, reason string) map[string]any {
-			return map[string]any{"version": version, "result_id": row, "reason": reason}
+			return map[string]any{"version": version, "result_id": row, "category": "wrong_patient", "reason": reason}
 		}
 		v := rec.Order.Version
 
@@ -95,7 +95,7 @@ func TestResultEnteredInError(t *testing.T) {
 		}
 		var alerts struct{ Data []lab.Alert }
 		c.doctor.Do("GET", "/api/results/alerts", nil).JSON(t, &alerts)
-		if len(alerts.Data) != 1 || alerts.Data[0].Open || alerts.Data[0].WithdrawnAt == nil {
+		if len(alerts.Data) != 1 || !alerts.Data[0].Open || alerts.Data[0].WithdrawnAt == nil {
 			t.Errorf("the alert of a retracted result is not shown withdrawn: %+v", alerts)
 		}
 		var trend struct{ Points []any }
@@ -165,7 +165,8 @@ func (l *loop) withdrawable(t *testing.T) (order, int64) {
 // TestWithdrawnCriticalResult (issue 54; ISO 15189:2022 §7.4.1.3 and §7.4.1.8, RCPath
 // G158): a preliminary critical potassium retracted as entered in error is not silently
 // dropped. Its alert closes as withdrawn with who, when and why, and stays in the lists of
-// those it reached, withdrawn (not to acknowledge), until the order is reviewed; each person
+// those it reached, withdrawn (open until its follow-up is recorded, never acknowledged as a
+// critical value), until the order is reviewed with its follow-up; each person
 // its escalation e-mailed is e-mailed that it was withdrawn; the order, preliminary, goes to
 // its doctor's review, first in the queue and marked, and cannot be reviewed in a batch.
 func TestWithdrawnCriticalResult(t *testing.T) {
@@ -178,7 +179,7 @@ func TestWithdrawnCriticalResult(t *testing.T) {
 		l.raise(t)                      // a final critical on another order: ranks below the withdrawal
 
 		o = apitest.Do[order](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/retract", o.ID),
-			map[string]any{"version": o.Version, "result_id": k, "reason": "haemolysed"})
+			map[string]any{"version": o.Version, "result_id": k, "category": "specimen", "reason": "haemolysed"})
 		if o.Status != "preliminary" || !o.ToReview || len(o.Results) != 1 {
 			t.Errorf("a preliminary order after a retraction: %+v", o)
 		}
@@ -186,7 +187,7 @@ func TestWithdrawnCriticalResult(t *testing.T) {
 		// The alert: closed as withdrawn, shown so to the doctor and the covering nurse.
 		for who, c := range map[string]*apitest.Client{"doctor": l.doctor, "covering nurse": l.nurse} {
 			a, ok := sees(t, c, alert.ID)
-			if !ok || a.Open || a.WithdrawnAt == nil || a.WithdrawnReason != "haemolysed" || a.Withdrawer == "" || a.AcknowledgedAt != nil {
+			if !ok || !a.Open || a.WithdrawnAt == nil || a.WithdrawnReason != "haemolysed" || a.Withdrawer == "" || a.AcknowledgedAt != nil {
 				t.Errorf("%s: the withdrawn alert: %v %+v", who, ok, a)
 			}
 		}
@@ -223,7 +224,8 @@ func TestWithdrawnCriticalResult(t *testing.T) {
 		if q2 := apitest.Do[struct{ Data []queued }](t, l.doctor, http.StatusOK, "GET", "/api/results/review", nil).Data; len(q2) != 2 {
 			t.Errorf("a refused batch changed the queue: %+v", q2)
 		}
-		apitest.Do[any](t, l.doctor, http.StatusOK, "POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": q[0].ID, "version": q[0].Version}}})
+		apitest.Do[any](t, l.doctor, http.StatusOK, "POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": q[0].ID, "version": q[0].Version}},
+			"followup": "patient_contacted"})
 		after := apitest.Do[queued](t, l.doctor, http.StatusOK, "GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil)
 		if after.Status != "preliminary" || after.ToReview || after.Withdrawn {
 			t.Errorf("a preliminary order with its withdrawal reviewed: %+v", after)
@@ -242,7 +244,7 @@ func TestRetractedToNothingIsOrderedAgain(t *testing.T) {
 		l := newLoop(t, db)
 		o, _ := l.withdrawable(t)
 		o = apitest.Do[order](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/retract", o.ID),
-			map[string]any{"version": o.Version, "reason": "another patient's sample"})
+			map[string]any{"version": o.Version, "category": "wrong_patient", "reason": "another patient's sample"})
 		if o.Status != "ordered" || !o.ToReview || len(o.Results) != 0 {
 			t.Fatalf("every result retracted: %+v", o)
 		}

@@ -51,8 +51,9 @@ func (s *Store) ToReviewCount(ctx context.Context, doctorID int64) (int, error) 
 	return n, err
 }
 
-// Overdue lists the orders past their test's turnaround with no result yet, the longest
-// overdue first, so that the patient can be called back.
+// Overdue lists the orders past their test's turnaround with no result yet, and those
+// marked as needing the test again (RepeatNeeded), the longest overdue first, so that the
+// patient can be called back.
 func (s *Store) Overdue(ctx context.Context, lang string) ([]Order, error) {
 	now := s.now()
 	var list []Order
@@ -63,6 +64,18 @@ func (s *Store) Overdue(ctx context.Context, lang string) ([]Order, error) {
 			return nil, err
 		}
 		list = append(list, part...)
+	}
+	// An order whose result was withdrawn for a reason that calls for the test again is
+	// chased whatever its state (lab_orders_repeat).
+	repeat, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
+		WHERE o.repeat_needed = 1 ORDER BY o.due_at, o.id LIMIT $1`, QueueLimit))
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range repeat {
+		if !slices.ContainsFunc(list, func(x Order) bool { return x.ID == o.ID }) {
+			list = append(list, o)
+		}
 	}
 	sortByDue(list)
 	if len(list) > QueueLimit {
@@ -104,10 +117,13 @@ type ReviewItem struct {
 	Version int   `json:"version"`
 }
 
-// ReviewInput marks one or many final results reviewed, with an optional comment.
+// ReviewInput marks one or many final results reviewed, with an optional comment; an order
+// holding a withdrawal is reviewed with its follow-up (one of Followups; the comment is its
+// note).
 type ReviewInput struct {
-	Orders  []ReviewItem `json:"orders"`
-	Comment string       `json:"comment"`
+	Orders   []ReviewItem `json:"orders"`
+	Comment  string       `json:"comment"`
+	Followup string       `json:"followup"`
 }
 
 // MaxReview is how many orders one review marks.
@@ -151,6 +167,18 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 			case o.Status != Final && !o.WithdrawnToReview:
 				return apperr.Conflict("result.not_now.reviewed")
 			}
+			if o.WithdrawnToReview {
+				// The doctor says what was done about the value withdrawn: its alerts not yet
+				// seen close with that follow-up (none: nothing was acted on, still said).
+				ids, err := database.Column[int64](tx.QueryContext(ctx, `SELECT id FROM critical_alerts WHERE order_id = $1
+					AND withdrawn_at IS NOT NULL AND withdrawal_seen_at IS NULL ORDER BY id`, o.ID))
+				if err != nil {
+					return fmt.Errorf("read withdrawn alerts: %w", err)
+				}
+				if err := s.followUp(ctx, tx, e, ids, in.Followup, in.Comment, now); err != nil {
+					return err
+				}
+			}
 			if err := s.markReviewed(ctx, tx, e, o, in.Comment, now); err != nil {
 				return err
 			}
@@ -159,7 +187,7 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 				detail = "comment given"
 			}
 			if o.WithdrawnToReview {
-				detail = strings.TrimPrefix(detail+"; withdrawn result reviewed", "; ")
+				detail = strings.TrimPrefix(detail+"; withdrawn result reviewed, follow-up: "+in.Followup, "; ")
 			}
 			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Reviewed, "", now, detail); err != nil {
 				return err
@@ -177,11 +205,11 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, comment string, now time.Time) error {
 	var err error
 	if o.Status == Final {
-		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0, reviewed_at = $1,
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0, repeat_needed = 0, reviewed_at = $1,
 			reviewed_by = $2, review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
 			now, actor(e), comment, o.ID)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, updated_at = $1, updated_by = $2,
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, repeat_needed = 0, updated_at = $1, updated_by = $2,
 			version = version + 1 WHERE id = $3`, now, actor(e), o.ID)
 	}
 	if err != nil {

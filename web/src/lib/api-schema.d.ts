@@ -585,7 +585,7 @@ export type paths = {
     };
   };
   "/api/lab-orders/{id}/retract": {
-    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. A critical alert on a retracted result closes as withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason) and those its escalation e-mailed are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again. Send the order's version read. */
+    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a category and a reason (at least 5 characters). The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. Every critical alert of a retracted analyte on the order is withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason, withdrawn_category) and stays open, escalating, until its follow-up is recorded; those it reached by e-mail, its ordering doctor and whoever acknowledged it are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again; one a row of which is withdrawn for a specimen problem gets repeat_needed. Send the order's version read. */
     post: operations["postLabOrderRetract"];
     parameters: {
       path: {
@@ -957,7 +957,7 @@ export type paths = {
     get: operations["getResultAlerts"];
   };
   "/api/results/alerts/{id}/acknowledge": {
-    /** Acknowledge a critical result: how the patient was reached, what was done, how the result was received, and its read-back when by telephone (required then). not_reached records the attempt and keeps the alert open and escalated. For the ordering doctor, whoever reviews results, and, once escalated, the covering role and the medical lead (403 otherwise). */
+    /** Acknowledge a critical result: how the patient was reached, what was done, how the result was received, and its read-back when by telephone (required then). not_reached records the attempt and keeps the alert open and escalated. For the ordering doctor, whoever reviews results, and, once escalated, the covering role and the medical lead (403 otherwise). A withdrawn alert is closed by its follow-up instead (followup and an optional note; contact, action and received_by are not asked), by those and by whoever acknowledged it; sent without followup it is a conflict. */
     post: operations["postResultAlertAcknowledge"];
     parameters: {
       path: {
@@ -972,7 +972,7 @@ export type paths = {
   "/api/results/review": {
     /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 50 at a time (the rest follow as these are reviewed). */
     get: operations["getResultsToReview"];
-    /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. */
+    /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. An order with withdrawn_to_review is reviewed on its own with followup (what was done about the value withdrawn; 422 without); comment is its note. */
     post: operations["postResultsReview"];
   };
   "/api/results/review/count": {
@@ -2375,7 +2375,7 @@ export type components = {
           /** Format: date-time */
           sent_at: string | null;
           /** @enum {string} */
-          status: "pending" | "sent" | "failed" | "no_address";
+          status: "pending" | "sent" | "failed" | "no_address" | "cancelled";
           user_id: number | null;
         })[];
       /**
@@ -2408,13 +2408,23 @@ export type components = {
       received_by: string;
       result: components["schemas"]["LabResult"];
       test_label: string;
+      /** @enum {string} */
+      withdrawal_followup: "" | "patient_contacted" | "treatment_changed" | "receiver_told" | "repeat_ordered" | "no_action_needed";
+      withdrawal_note: string;
+      /** Format: date-time */
+      withdrawal_seen_at: string | null;
+      withdrawal_seen_by_name: string;
       /**
        * Format: date-time
-       * @description Its result was retracted as entered in error: the alert is closed, withdrawn (acknowledged_at stays null unless acknowledged before). Listed to those it reached until the order is reviewed.
+       * @description Its value no longer stands (retracted, corrected to a value not critical, or not done): withdrawn; open (and escalating as the alert did) until one it reached records the follow-up (withdrawal_seen_at). acknowledged_at stays null unless acknowledged before.
        */
       withdrawn_at: string | null;
       withdrawn_by: number | null;
       withdrawn_by_name: string;
+      /** @description The withdrawal was made by the alert's ordering doctor or by whoever acknowledged it (allowed; flagged in the report). */
+      withdrawn_by_recipient: boolean;
+      /** @enum {string} */
+      withdrawn_category: "" | "specimen" | "wrong_patient" | "transcription" | "other" | "corrected" | "not_done";
       withdrawn_reason: string;
     };
     DayCounts: {
@@ -2603,6 +2613,8 @@ export type components = {
     };
     /** @description A test ordered on a visit, with its current results. */
     LabOrder: {
+      /** @description Of one order read alone: the critical alerts its results raised and what became of each. */
+      alerts?: components["schemas"]["CriticalAlert"][];
       appointment_id: number;
       /**
        * @description 2 critical, 1 abnormal or a delta, 0 normal.
@@ -2634,6 +2646,8 @@ export type components = {
       patient?: components["schemas"]["PatientSummary"];
       patient_id: number;
       reason: string;
+      /** @description A result was withdrawn for a reason that calls for the test again (a specimen problem; not done after a critical preliminary): listed as overdue until a result is recorded or the withdrawal reviewed. */
+      repeat_needed: boolean;
       /** @description The results a correction (or a later final) replaced, and those retracted as entered in error, kept. */
       replaced?: components["schemas"]["LabResult"][];
       report_file_id: number | null;
@@ -2653,7 +2667,7 @@ export type components = {
       test_label: string;
       to_review: boolean;
       version: number;
-      /** @description A result of the order was retracted as entered in error and its doctor has not reviewed the order since: first in the review queue, reviewed on its own. */
+      /** @description A result of the order was withdrawn (retracted as entered in error, a critical value corrected to one not critical, or not done after a critical preliminary) and its doctor has not reviewed the order since: first in the review queue, reviewed on its own with a follow-up. */
       withdrawn_to_review: boolean;
     };
     /** @description One analyte's result. Numbers are decimal text with "." as the point; value is in the canonical UCUM unit, entered as typed in entered_unit. */
@@ -5813,7 +5827,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a reason. The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. A critical alert on a retracted result closes as withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason) and those its escalation e-mailed are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again. Send the order's version read. */
+  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a category and a reason (at least 5 characters). The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. Every critical alert of a retracted analyte on the order is withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason, withdrawn_category) and stays open, escalating, until its follow-up is recorded; those it reached by e-mail, its ordering doctor and whoever acknowledged it are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again; one a row of which is withdrawn for a specimen problem gets repeat_needed. Send the order's version read. */
   postLabOrderRetract: {
     parameters: {
       path: {
@@ -5823,6 +5837,8 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
+          /** @enum {string} */
+          category: "specimen" | "wrong_patient" | "transcription" | "other";
           reason: string;
           result_id?: number;
           version: number;
@@ -7281,7 +7297,7 @@ export type operations = {
       };
     };
   };
-  /** Acknowledge a critical result: how the patient was reached, what was done, how the result was received, and its read-back when by telephone (required then). not_reached records the attempt and keeps the alert open and escalated. For the ordering doctor, whoever reviews results, and, once escalated, the covering role and the medical lead (403 otherwise). */
+  /** Acknowledge a critical result: how the patient was reached, what was done, how the result was received, and its read-back when by telephone (required then). not_reached records the attempt and keeps the alert open and escalated. For the ordering doctor, whoever reviews results, and, once escalated, the covering role and the medical lead (403 otherwise). A withdrawn alert is closed by its follow-up instead (followup and an optional note; contact, action and received_by are not asked), by those and by whoever acknowledged it; sent without followup it is a conflict. */
   postResultAlertAcknowledge: {
     parameters: {
       path: {
@@ -7291,12 +7307,15 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          action: string;
+          action?: string;
           /** @enum {string} */
-          contact: "phone" | "in_person" | "message" | "not_reached" | "no_contact_needed";
+          contact?: "phone" | "in_person" | "message" | "not_reached" | "no_contact_needed";
+          /** @enum {string} */
+          followup?: "patient_contacted" | "treatment_changed" | "receiver_told" | "repeat_ordered" | "no_action_needed";
+          note?: string;
           read_back?: string;
           /** @enum {string} */
-          received_by: "system" | "telephone";
+          received_by?: "system" | "telephone";
         };
       };
     };
@@ -7313,7 +7332,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Already acknowledged. */
+      /** @description Already acknowledged; or withdrawn and sent without followup, or its follow-up already recorded. */
       409: {
         content: never;
       };
@@ -7353,12 +7372,14 @@ export type operations = {
       };
     };
   };
-  /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. */
+  /** Mark final results reviewed (one or many, all or none), at the versions read, with an optional comment. An order with withdrawn_to_review is reviewed on its own with followup (what was done about the value withdrawn; 422 without); comment is its note. */
   postResultsReview: {
     requestBody: {
       content: {
         "application/json": {
           comment?: string;
+          /** @enum {string} */
+          followup?: "patient_contacted" | "treatment_changed" | "receiver_told" | "repeat_ordered" | "no_action_needed";
           orders: {
               id: number;
               version: number;

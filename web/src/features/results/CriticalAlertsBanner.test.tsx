@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import type { CriticalAlert } from './api/results'
@@ -43,16 +44,60 @@ describe('CriticalAlertsBanner', () => {
     expect(view.unanswered).toEqual([])
   })
 
-  // Issue 54: a critical result withdrawn as entered in error is said to be withdrawn, with
-  // why, to those it reached; nothing to acknowledge, so no dialog opens.
-  it('says a critical result was withdrawn, and why, without asking to acknowledge it', async () => {
-    const withdrawn = { ...alert(new Date('2026-11-28T12:26:47Z')), open: false, withdrawn_at: '2026-11-28T12:40:00Z', withdrawn_by_name: 'Nurse Lan', withdrawn_reason: 'haemolysed' } as CriticalAlert
-    const view = await renderScreen(<CriticalAlertsBanner alerts={[withdrawn]} />, { me: user(['acknowledge critical results']), api: {} })
+  // Issue 54: a critical result withdrawn is said to be withdrawn, with why, to those it
+  // reached; no acknowledgement dialog opens. Issue 55 (M1, C3): the banner says whether and by
+  // whom the alert had been acknowledged and what was done then, and records the withdrawal's
+  // follow-up.
+  it('says a critical result was withdrawn, why, and who had acted on it, and records the follow-up', async () => {
+    const withdrawn = {
+      ...alert(new Date('2026-11-28T12:26:47Z')),
+      open: true,
+      acknowledged_at: '2026-11-28T12:30:00Z',
+      acknowledged_by_name: 'Dr Lead',
+      action: 'Sent to ED, calcium gluconate',
+      withdrawn_at: '2026-11-28T12:40:00Z',
+      withdrawn_by_name: 'Nurse Lan',
+      withdrawn_reason: 'haemolysed',
+      withdrawn_category: 'specimen',
+    } as CriticalAlert
+    const view = await renderScreen(<CriticalAlertsBanner alerts={[withdrawn]} />, {
+      me: user(['acknowledge critical results']),
+      api: { 'POST /results/alerts/1/acknowledge': {} },
+    })
     const banner = screen.getByTestId('withdrawn-banner')
     expect(banner.textContent).toContain('Critical result withdrawn: Potassium: 6.8 mmol/L')
-    expect(banner.textContent).toContain('— haemolysed')
+    expect(banner.textContent).toContain('haemolysed')
+    expect(banner.textContent).toContain('tell the patient and repeat the test; undo any treatment given for it')
+    expect(screen.getByTestId('withdrawn-acknowledged').textContent).toMatch(/acknowledged by Dr Lead .*: Sent to ED, calcium gluconate/)
     expect(screen.queryByTestId('critical-banner')).toBeNull()
     expect(screen.queryByTestId('critical-acknowledge')).toBeNull()
-    expect(view.unanswered).toEqual([])
+    fireEvent.click(screen.getByTestId('followup-1'))
+    fireEvent.click(await screen.findByLabelText('Treatment given for it stopped or changed'))
+    fireEvent.click(screen.getByTestId('followup-save'))
+    await waitFor(() =>
+      expect(view.sent).toEqual([{ method: 'POST', path: '/results/alerts/1/acknowledge', body: { followup: 'treatment_changed', note: '' } }]),
+    )
+  })
+
+  // Issue 55 (m1): an alert withdrawn while its acknowledgement is being written closes its
+  // dialog saying so, and where to record what was done; it is not silently gone.
+  it('says the alert was withdrawn when its acknowledgement dialog closes for that', async () => {
+    const open = alert(new Date())
+    function Harness() {
+      const [alerts, setAlerts] = useState([open])
+      return (
+        <>
+          <button onClick={() => setAlerts([{ ...open, withdrawn_at: new Date().toISOString(), withdrawn_by_name: 'Nurse Lan', withdrawn_reason: 'haemolysed' } as CriticalAlert])}>
+            withdraw
+          </button>
+          <CriticalAlertsBanner alerts={alerts} />
+        </>
+      )
+    }
+    await renderScreen(<Harness />, { me: user(['acknowledge critical results']), api: {} })
+    expect(await screen.findByTestId('critical-acknowledge')).toBeTruthy()
+    fireEvent.click(screen.getByText('withdraw'))
+    expect(await screen.findByText(/was withdrawn while you were writing/)).toBeTruthy()
+    expect(screen.getByTestId('withdrawn-banner')).toBeTruthy()
   })
 })

@@ -2,8 +2,9 @@
 // banner listing them and the dialog that records how each was acted on. A new alert opens its
 // dialog at once; one already seen waits in the banner. Loaded with the first alert. Each
 // alert's waiting time ticks (useNow), without asking the server again. Alerts withdrawn (the
-// result entered in error) have a banner of their own: nothing to acknowledge, the value
-// struck, why, and the order to review.
+// value no longer stands) have a banner of their own: why, whether and by whom the alert had
+// been acknowledged and what was done then, and the follow-up to record (FollowupDialog). An
+// alert withdrawn while its acknowledgement is being written says so.
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Radio, Space, Typography } from 'antd'
 import type { TFunction } from 'i18next'
 import { useEffect, useRef, useState } from 'react'
@@ -13,6 +14,8 @@ import { chartPath, fullName } from '../../lib/patient'
 import { ApiError } from '../../lib/api'
 import { formatDayTime } from '../../lib/time'
 import { splitAlerts, useAcknowledge, type CriticalAlert } from './api/results'
+import { FollowupDialog } from './FollowupDialog'
+import { withdrawnWhy } from './OrderAlerts'
 import { minutesSince, rangeText, resultText } from './format'
 import { FlagTag } from './ResultParts'
 import { useNow } from './useNow'
@@ -36,38 +39,59 @@ function alertState(t: TFunction, a: CriticalAlert) {
   )
 }
 
-/** The critical results withdrawn as entered in error, for those the alerts had reached. */
+/** The critical results withdrawn, for those the alerts had reached and whoever acknowledged them. */
 export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
   const { t, i18n } = useTranslation()
+  const ack = useAcknowledge()
+  const [following, setFollowing] = useState<number | null>(null)
   return (
-    <Alert
-      type="warning"
-      showIcon
-      role="alert"
-      data-testid="withdrawn-banner"
-      title={t('results.withdrawnBannerTitle')}
-      description={
-        <Space orientation="vertical" size={2}>
-          {alerts.map((a) => (
-            <span key={a.id}>
-              {fullName(a.patient)} —{' '}
-              <Link to={`/results/orders/${a.order_id}`}>
-                {t('results.withdrawnBanner', {
-                  result: `${a.result.label}: ${resultText(t, a.result, i18n.language)}`,
-                  reason: a.withdrawn_reason,
-                })}
-              </Link>
-              {a.withdrawn_at && (
-                <Typography.Text type="secondary">
-                  {' '}
-                  · {formatDayTime(a.withdrawn_at)} · {a.withdrawn_by_name}
-                </Typography.Text>
-              )}
-            </span>
-          ))}
-        </Space>
-      }
-    />
+    <>
+      <Alert
+        type="warning"
+        showIcon
+        role="alert"
+        data-testid="withdrawn-banner"
+        title={t('results.withdrawnBannerTitle')}
+        description={
+          <Space orientation="vertical" size={6}>
+            {alerts.map((a) => (
+              <div key={a.id} data-testid={`withdrawn-${a.id}`}>
+                {fullName(a.patient)} —{' '}
+                <Link to={`/results/orders/${a.order_id}`}>
+                  {t('results.withdrawnBanner', {
+                    result: `${a.result.label}: ${resultText(t, a.result, i18n.language)}`,
+                    reason: withdrawnWhy(t, a),
+                  })}
+                </Link>
+                {a.withdrawn_at && (
+                  <Typography.Text type="secondary">
+                    {' '}
+                    · {formatDayTime(a.withdrawn_at)} · {a.withdrawn_by_name}
+                  </Typography.Text>
+                )}
+                <div>
+                  {a.acknowledged_at ? (
+                    <Typography.Text strong data-testid="withdrawn-acknowledged">
+                      {t('results.withdrawnAcknowledged', { name: a.acknowledged_by_name, time: formatDayTime(a.acknowledged_at), action: a.action })}
+                    </Typography.Text>
+                  ) : (
+                    <Typography.Text type="secondary">{t('results.withdrawnNotAcknowledged')}</Typography.Text>
+                  )}
+                </div>
+                {a.open && (
+                  <Button size="small" onClick={() => setFollowing(a.id)} data-testid={`followup-${a.id}`} style={{ marginTop: 4 }}>
+                    {t('results.followupOpen')}
+                  </Button>
+                )}
+              </div>
+            ))}
+          </Space>
+        }
+      />
+      {following !== null && (
+        <FollowupDialog onSubmit={(followup, note) => ack.mutateAsync({ id: following, followup, note })} onClose={() => setFollowing(null)} />
+      )}
+    </>
   )
 }
 
@@ -76,13 +100,14 @@ export default function CriticalAlertsBanner({ alerts: all }: { alerts: Critical
   return (
     <>
       {withdrawn.length > 0 && <WithdrawnBanner alerts={withdrawn} />}
-      {list.length > 0 && <OpenBanner alerts={list} />}
+      <OpenBanner alerts={list} withdrawn={withdrawn} />
     </>
   )
 }
 
-function OpenBanner({ alerts: list }: { alerts: CriticalAlert[] }) {
+function OpenBanner({ alerts: list, withdrawn }: { alerts: CriticalAlert[]; withdrawn: CriticalAlert[] }) {
   const { t, i18n } = useTranslation()
+  const { message } = App.useApp()
   const [open, setOpen] = useState<number | null>(null)
   const now = useNow()
   const seen = useRef(new Set<number>())
@@ -90,34 +115,45 @@ function OpenBanner({ alerts: list }: { alerts: CriticalAlert[] }) {
   useEffect(() => {
     const fresh = list.find((a) => !seen.current.has(a.id))
     list.forEach((a) => seen.current.add(a.id))
-    if (fresh && open === null) setOpen(fresh.id)
+    if (fresh && !list.some((a) => a.id === open)) setOpen(fresh.id)
   }, [list, open])
+  // The alert being acknowledged was withdrawn meanwhile: its dialog closes (it is no longer
+  // among the open ones), saying why and where to record what was done.
+  const warned = useRef<number | null>(null)
+  useEffect(() => {
+    if (open !== null && warned.current !== open && withdrawn.some((a) => a.id === open)) {
+      warned.current = open
+      void message.warning(t('results.withdrawnWhileOpen'))
+    }
+  }, [withdrawn, open, message, t])
   const current = list.find((a) => a.id === open)
   return (
     <>
-      <Alert
-        type="error"
-        showIcon
-        role="alert"
-        data-testid="critical-banner"
-        title={t('results.criticalBanner', { count: list.length })}
-        description={
-          <Space orientation="vertical" size={2}>
-            {list.map((a) => (
-              <span key={a.id}>
-                {fullName(a.patient)} — {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} /> ·{' '}
-                <span data-testid="critical-waiting">{t('results.waiting', { count: minutesSince(a.raised_at, now) })}</span>
-                {alertState(t, a)}
-              </span>
-            ))}
-          </Space>
-        }
-        action={
-          <Button danger type="primary" onClick={() => setOpen(list[0].id)} data-testid="critical-open">
-            {t('results.acknowledge')}
-          </Button>
-        }
-      />
+      {list.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          data-testid="critical-banner"
+          title={t('results.criticalBanner', { count: list.length })}
+          description={
+            <Space orientation="vertical" size={2}>
+              {list.map((a) => (
+                <span key={a.id}>
+                  {fullName(a.patient)} — {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} /> ·{' '}
+                  <span data-testid="critical-waiting">{t('results.waiting', { count: minutesSince(a.raised_at, now) })}</span>
+                  {alertState(t, a)}
+                </span>
+              ))}
+            </Space>
+          }
+          action={
+            <Button danger type="primary" onClick={() => setOpen(list[0].id)} data-testid="critical-open">
+              {t('results.acknowledge')}
+            </Button>
+          }
+        />
+      )}
       {current && <AcknowledgeDialog key={current.id} alert={current} onClose={() => setOpen(null)} />}
     </>
   )

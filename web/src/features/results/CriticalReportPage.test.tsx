@@ -49,11 +49,20 @@ describe('CriticalReportPage', () => {
       withdrawn_by: 6,
       withdrawn_by_name: 'Nurse Lan',
       withdrawn_reason: 'haemolysed',
+      withdrawn_category: 'specimen',
+      withdrawn_by_recipient: true,
+      withdrawal_seen_at: '2026-11-20T10:00:00Z',
+      withdrawal_seen_by_name: 'Dr Binh',
+      withdrawal_followup: 'patient_contacted',
+      withdrawal_note: 'Repeat tomorrow',
     }
     const acknowledged = { ...base, id: 2, open: false, acknowledged_at: '2026-11-20T08:10:00Z', acknowledged_by_name: 'Dr Binh', contact: 'phone', received_by: 'system', minutes_to_acknowledge: 10 }
     await renderScreen(<CriticalReportPage />, { me: user(['review results']), api: { 'GET /results/alerts/report': { data: [withdrawn, acknowledged] } } })
     const mark = await screen.findByTestId('alert-withdrawn')
-    expect(mark.textContent).toMatch(/^Withdrawn \(entered in error\) · .+ · Nurse Lan haemolysed$/)
+    expect(mark.textContent).toMatch(/^Withdrawn · .+ · Nurse Lan Specimen problem \(haemolysed, clotted, contaminated\): haemolysed/)
+    // Issue 55 (M2, M4): how the withdrawal was followed up, and that its own doctor made it.
+    expect(screen.getByTestId('withdrawal-followup').textContent).toMatch(/^Follow-up: Patient contacted and told the value was wrong · Dr Binh · .+ — Repeat tomorrow$/)
+    expect(screen.getByTestId('withdrawn-by-recipient')).toBeTruthy()
     const page = document.body.textContent ?? ''
     expect(page).not.toContain('1970')
     expect(page).not.toContain('results.')

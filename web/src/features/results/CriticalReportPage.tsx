@@ -1,8 +1,10 @@
 // /results/critical: every critical result raised in a period, with each level's times (raised,
 // escalated to the covering role, to the medical lead, acknowledged), who acknowledged it, how
 // the result was received and the patient reached, how long it waited, and its e-mails. An
-// alert whose result was withdrawn as entered in error says so (when, by whom), its value
-// struck: it was never acknowledged, and must not read as if it were.
+// alert whose value was withdrawn says so (when, by whom, why), its value struck: it was never
+// acknowledged unless it says so, and must not read as if it were. The withdrawal's follow-up
+// (what was done, by whom) or that it waits for one is shown, and a withdrawal made by the
+// alert's own doctor or acknowledger is flagged.
 import { Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -13,6 +15,7 @@ import { chartPath, fullName } from '../../lib/patient'
 import { dateFormat, formatDayTime } from '../../lib/time'
 import { useAlertReport, type CriticalAlert } from './api/results'
 import { resultText } from './format'
+import { WithdrawalFollowup, withdrawnWhy } from './OrderAlerts'
 import { FlagTag } from './ResultParts'
 
 export default function CriticalReportPage() {
@@ -57,7 +60,7 @@ export default function CriticalReportPage() {
                 key: 'ack',
                 render: (_, a) => (
                   <>
-                    {a.open && <Tag color="red">{t('results.notAcknowledged')}</Tag>}
+                    {a.open && !a.withdrawn_at && <Tag color="red">{t('results.notAcknowledged')}</Tag>}
                     {a.acknowledged_at && (
                       <div>
                         {a.acknowledged_by_name} · {formatDayTime(a.acknowledged_at)}
@@ -68,7 +71,20 @@ export default function CriticalReportPage() {
                     {a.withdrawn_at && (
                       <div data-testid="alert-withdrawn">
                         <Tag color="magenta">{t('results.withdrawnReport', { time: formatDayTime(a.withdrawn_at), name: a.withdrawn_by_name })}</Tag>
-                        {a.withdrawn_reason && <Typography.Text type="secondary"> {a.withdrawn_reason}</Typography.Text>}
+                        <Typography.Text type="secondary">
+                          {' '}
+                          {withdrawnWhy(t, a)}
+                        </Typography.Text>
+                        {a.withdrawn_by_recipient && (
+                          <div>
+                            <Tag color="orange" data-testid="withdrawn-by-recipient">
+                              {t('results.withdrawnByRecipient')}
+                            </Tag>
+                          </div>
+                        )}
+                        <div>
+                          <WithdrawalFollowup alert={a} />
+                        </div>
                       </div>
                     )}
                   </>

@@ -12,6 +12,7 @@ import { formatDay, formatDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import { useAttachReport, useOrder, usePatientHead, useTransition, type LabOrder } from './api/results'
 import { RecordForm } from './RecordForm'
+import { OrderAlerts } from './OrderAlerts'
 import { RetractButton } from './RetractResult'
 import { ResultsTable, StatusTag } from './ResultParts'
 
@@ -150,6 +151,7 @@ function OrderView({ order: o }: { order: LabOrder }) {
           <ResultsTable results={o.replaced!} showTime />
         </Card>
       )}
+      <OrderAlerts alerts={o.alerts} />
       <Card title={t('results.historyTitle')}>
         <Timeline
           items={(o.events ?? []).map((e, i) => ({

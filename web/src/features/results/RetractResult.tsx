@@ -1,41 +1,128 @@
-// Retracting a result entered in error (a wrong patient's sample, a value typed on the wrong
-// order): one result, or the whole report, always with a reason. Nothing is deleted: the
-// result stays in the order's history, struck through, with that reason. A wrong patient's
-// sample is a result of another patient: the dialog says to record it on theirs.
-import { App, Button } from 'antd'
+// Retracting a result entered in error (a wrong patient's sample, a haemolysed specimen, a
+// value typed on the wrong order): one result, or the whole report, always with a category and
+// a reason. Nothing is deleted: the result stays in the order's history, struck through, with
+// that reason. Before retracting, the dialog says whether the value raised a critical alert,
+// whether (and by whom) it was acknowledged, and to phone the doctor: the patient may have been
+// told, or treated, on it. A wrong patient's sample is a result of another patient: the dialog
+// says to record it on theirs.
+import { Alert, App, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useAskReason } from '../../components/askReason'
-import { useRetract, type LabOrder, type LabResult } from './api/results'
+import { ApiError } from '../../lib/api'
+import { formatDayTime } from '../../lib/time'
+import { RETRACT_CATEGORIES, useRetract, type CriticalAlert, type LabOrder, type LabResult } from './api/results'
+
+/** The shortest reason the server takes (MinRetractReason). */
+const MIN_REASON = 5
+
+interface RetractValues {
+  category?: string
+  reason?: string
+}
 
 /** The button that asks why and retracts `result` of `order` (no result: every current one). */
 export function RetractButton({ order, result }: { order: LabOrder; result?: LabResult }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const askReason = useAskReason()
-  const retract = useRetract(order.id)
-  const ask = () =>
-    askReason({
-      title: result ? t('results.retractTitle', { analyte: result.label || result.analyte }) : t('results.retractAllTitle'),
-      label: t('results.retractReason'),
-      help: t('results.retractHelp'),
-      okText: t('results.retractOk'),
-      cancelText: t('results.cancel'),
-      danger: true,
-      onOk: async (reason) => {
-        await retract.mutateAsync({ version: order.version, result_id: result?.id, reason })
-        void message.success(t('results.retracted'))
-      },
-    })
+  const [open, setOpen] = useState(false)
   return (
-    <Button
-      danger
-      size={result ? 'small' : undefined}
-      type={result ? 'link' : 'default'}
-      onClick={ask}
-      loading={retract.isPending}
-      data-testid={result ? `retract-${result.analyte}` : 'retract-all'}
+    <>
+      <Button
+        danger
+        size={result ? 'small' : undefined}
+        type={result ? 'link' : 'default'}
+        onClick={() => setOpen(true)}
+        data-testid={result ? `retract-${result.analyte}` : 'retract-all'}
+      >
+        {result ? t('results.retract') : t('results.retractAll')}
+      </Button>
+      {open && <RetractDialog order={order} result={result} onClose={() => setOpen(false)} />}
+    </>
+  )
+}
+
+/** The alerts still standing that a retraction of `result` (none: of every result) withdraws. */
+function standing(order: LabOrder, result?: LabResult): CriticalAlert[] {
+  const analytes = result ? [result.analyte] : order.results.map((r) => r.analyte)
+  return (order.alerts ?? []).filter((a) => !a.withdrawn_at && analytes.includes(a.result.analyte))
+}
+
+function RetractDialog({ order, result, onClose }: { order: LabOrder; result?: LabResult; onClose: () => void }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const retract = useRetract(order.id)
+  const [form] = Form.useForm<RetractValues>()
+  const alerts = standing(order, result)
+  const submit = async () => {
+    // A field left wrong says so beside it: nothing to send.
+    const v = await form.validateFields().catch(() => null)
+    if (!v) return
+    try {
+      await retract.mutateAsync({ version: order.version, result_id: result?.id, category: v.category!, reason: v.reason!.trim() })
+      void message.success(t('results.retracted'))
+      onClose()
+    } catch (e) {
+      if (e instanceof ApiError && Object.keys(e.fields).length > 0) {
+        form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name: name as keyof RetractValues, errors })))
+        return
+      }
+      void message.error((e as Error).message)
+    }
+  }
+  return (
+    <Modal
+      open
+      title={result ? t('results.retractTitle', { analyte: result.label || result.analyte }) : t('results.retractAllTitle')}
+      okText={t('results.retractOk')}
+      cancelText={t('results.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={retract.isPending}
+      maskClosable={false}
+      okButtonProps={{ danger: true }}
     >
-      {result ? t('results.retract') : t('results.retractAll')}
-    </Button>
+      {alerts.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="retract-alert"
+          title={t('results.retractPhone')}
+          description={
+            <Space orientation="vertical" size={2}>
+              {alerts.map((a) => (
+                <span key={a.id}>
+                  {t('results.retractAlert', { doctor: a.doctor_name, time: formatDayTime(a.raised_at) })}{' '}
+                  {a.acknowledged_at
+                    ? t('results.retractAlertAcknowledged', { name: a.acknowledged_by_name, time: formatDayTime(a.acknowledged_at), action: a.action })
+                    : t('results.retractAlertOpen')}
+                </span>
+              ))}
+            </Space>
+          }
+        />
+      )}
+      <Typography.Paragraph type="secondary">{t('results.retractHelp')}</Typography.Paragraph>
+      <Form<RetractValues> form={form} layout="vertical" requiredMark>
+        <Form.Item name="category" label={t('results.retractCategory')} rules={[{ required: true, message: t('results.retractCategoryRequired') }]}>
+          <Radio.Group>
+            <Space orientation="vertical">
+              {RETRACT_CATEGORIES.map((c) => (
+                <Radio key={c} value={c}>
+                  {t(`results.withdrawnCategories.${c}`)}
+                </Radio>
+              ))}
+            </Space>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item
+          name="reason"
+          label={t('results.retractReason')}
+          required
+          rules={[{ validator: (_, v?: string) => ((v ?? '').trim().length >= MIN_REASON ? Promise.resolve() : Promise.reject(new Error(t('results.retractReasonShort')))) }]}
+        >
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
+        </Form.Item>
+      </Form>
+    </Modal>
   )
 }

@@ -20,22 +20,33 @@ const order = (id: number, attention: number, withdrawn: boolean) => ({
   results: [],
 })
 
-// Issue 54: an order a result of which was withdrawn as entered in error says so in the
-// queue (the server puts it first) and is reviewed on its own, never in a batch.
+// Issue 54: an order a result of which was withdrawn says so in the queue (the server puts it
+// first) and is reviewed on its own, never in a batch. Issue 55 (M2): the review asks what was
+// done about the value withdrawn, and sends nothing until one is chosen.
 describe('ReviewPage', () => {
-  it('marks a withdrawal and reviews it on its own', async () => {
+  it('marks a withdrawal and reviews it on its own, with what was done about it', async () => {
     const view = await renderScreen(<ReviewPage />, {
       me: user(['review results']),
       api: { 'GET /results/review': { data: [order(7, 0, true), order(8, 2, false)] }, 'POST /results/review': { reviewed: 1 } },
     })
     const marker = await screen.findByTestId('withdrawn-7')
     expect(marker.textContent).toContain('Result withdrawn')
-    expect(marker.textContent).toContain('A result was withdrawn as entered in error — tell the patient / repeat the test')
+    expect(marker.textContent).toContain('tell the patient and repeat the test; undo any treatment given for it')
     expect(screen.queryByTestId('withdrawn-8')).toBeNull()
     const boxes = screen.getAllByRole('checkbox') as HTMLInputElement[]
     const withdrawnBox = boxes.find((b) => b.getAttribute('aria-label')?.startsWith('A result of this order was withdrawn'))
     expect(withdrawnBox?.disabled).toBe(true)
     fireEvent.click(screen.getByTestId('review-one-7'))
-    await waitFor(() => expect(view.sent).toEqual([{ method: 'POST', path: '/results/review', body: { orders: [{ id: 7, version: 3 }], comment: '' } }]))
+    fireEvent.click(await screen.findByTestId('followup-save'))
+    expect(await screen.findByText('Choose what was done.')).toBeTruthy()
+    expect(view.sent).toEqual([])
+    fireEvent.click(screen.getByLabelText('Repeat test ordered'))
+    fireEvent.change(screen.getByLabelText('Note (optional)'), { target: { value: ' Repeat K tomorrow ' } })
+    fireEvent.click(screen.getByTestId('followup-save'))
+    await waitFor(() =>
+      expect(view.sent).toEqual([
+        { method: 'POST', path: '/results/review', body: { orders: [{ id: 7, version: 3 }], comment: 'Repeat K tomorrow', followup: 'repeat_ordered' } },
+      ]),
+    )
   })
 })

@@ -1,8 +1,8 @@
 // /results/review: the ordering doctor's final results waiting for review — critical first,
 // then abnormal, then the oldest, with days pending — marked reviewed one or many at once,
-// with an optional comment. An order a result of which was withdrawn as entered in error
-// comes before all, says so, and is marked reviewed on its own (never in a batch: the doctor
-// decides whether to tell the patient or repeat the test).
+// with an optional comment. An order a result of which was withdrawn comes before all, says so
+// (the value, why, and whether the alert had been acknowledged), and is marked reviewed on its
+// own with what was done about it (FollowupDialog; never in a batch).
 import { App, Button, Card, Empty, Flex, Input, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -11,7 +11,8 @@ import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
 import { formatDayTime } from '../../lib/time'
 import { useReview, useReviewQueue, type LabOrder } from './api/results'
-import { daysSince } from './format'
+import { FollowupDialog } from './FollowupDialog'
+import { daysSince, resultText } from './format'
 import { OrderFlags, StatusTag } from './ResultParts'
 
 export function AttentionTag({ attention, withdrawn }: { attention: number; withdrawn?: boolean }) {
@@ -23,8 +24,9 @@ export function AttentionTag({ attention, withdrawn }: { attention: number; with
 }
 
 export default function ReviewPage() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { message } = App.useApp()
+  const [following, setFollowing] = useState<LabOrder | null>(null)
   const queue = useReviewQueue()
   const review = useReview()
   const [selected, setSelected] = useState<number[]>([])
@@ -90,7 +92,13 @@ export default function ReviewPage() {
                     <Space orientation="vertical" size={4} data-testid={`withdrawn-${o.id}`}>
                       <AttentionTag attention={o.attention} withdrawn />
                       <Typography.Text type="danger">{t('results.withdrawnHint')}</Typography.Text>
-                      <Button size="small" loading={review.isPending} onClick={() => mark([o])} data-testid={`review-one-${o.id}`}>
+                      {o.retracted?.map((r) => (
+                        <Typography.Text key={r.id} delete>
+                          {r.label}: {resultText(t, r, i18n.language)}
+                        </Typography.Text>
+                      ))}
+                      {o.retracted?.[0]?.retract_reason && <Typography.Text type="secondary">{o.retracted[0].retract_reason}</Typography.Text>}
+                      <Button size="small" loading={review.isPending} onClick={() => setFollowing(o)} data-testid={`review-one-${o.id}`}>
                         {t('results.reviewOne')}
                       </Button>
                     </Space>
@@ -108,6 +116,12 @@ export default function ReviewPage() {
           />
         </ScrollRegion>
       </Space>
+      {following && (
+        <FollowupDialog
+          onSubmit={(followup, note) => review.mutateAsync({ orders: [{ id: following.id, version: following.version }], comment: note, followup })}
+          onClose={() => setFollowing(null)}
+        />
+      )}
     </Card>
   )
 }

@@ -14,6 +14,12 @@ export type TestResults = Schema<'TestResults'>
 export type Analyte = TestResults['analytes'][number]
 export type ResultSettings = Schema<'ResultSettings'>
 
+/** What may have been done about a withdrawn critical value (the server's Followups). */
+export const FOLLOWUPS = ['patient_contacted', 'treatment_changed', 'receiver_told', 'repeat_ordered', 'no_action_needed'] as const
+
+/** Why a result is retracted (the server's RetractCategories). */
+export const RETRACT_CATEGORIES = ['specimen', 'wrong_patient', 'transcription', 'other'] as const
+
 interface List<T> {
   data: T[]
 }
@@ -50,8 +56,8 @@ export const useAlerts = (enabled: boolean) =>
     refetchIntervalInBackground: true,
   })
 
-/** The alerts still to acknowledge, and those withdrawn as entered in error (kept until their
- * order is reviewed, to tell whoever heard of the value that it is gone). */
+/** The alerts still to acknowledge, and those withdrawn (their value no longer stands; kept
+ * until their follow-up is recorded, to tell whoever heard of the value that it is gone). */
 export function splitAlerts(alerts: CriticalAlert[] | undefined): { open: CriticalAlert[]; withdrawn: CriticalAlert[] } {
   const all = alerts ?? []
   return { open: all.filter((a) => !a.withdrawn_at), withdrawn: all.filter((a) => a.withdrawn_at) }
@@ -125,7 +131,8 @@ export const useTransition = (id: number) => {
 export const useRetract = (id: number) => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: { version: number; result_id?: number; reason: string }) => send<LabOrder>('post', `/lab-orders/${id}/retract`, body),
+    mutationFn: (body: { version: number; result_id?: number; category: string; reason: string }) =>
+      send<LabOrder>('post', `/lab-orders/${id}/retract`, body, { silent: true }),
     onSuccess: refresh,
   })
 }
@@ -146,7 +153,8 @@ export const useAttachReport = (id: number) => {
 export const useReview = () => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: { orders: { id: number; version: number }[]; comment: string }) => send<{ reviewed: number }>('post', '/results/review', body, { silent: true }),
+    mutationFn: (body: { orders: { id: number; version: number }[]; comment: string; followup?: string }) =>
+      send<{ reviewed: number }>('post', '/results/review', body, { silent: true }),
     onSuccess: refresh,
   })
 }
@@ -154,7 +162,7 @@ export const useReview = () => {
 export const useAcknowledge = () => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: number; contact: string; action: string; received_by: string; read_back: string }) =>
+    mutationFn: ({ id, ...body }: { id: number } & ({ contact: string; action: string; received_by: string; read_back: string } | { followup: string; note: string })) =>
       send<void>('post', `/results/alerts/${id}/acknowledge`, body, { silent: true }),
     onSuccess: refresh,
   })
