@@ -125,7 +125,10 @@ type Revenue struct {
 	Currency      string        `json:"currency"`
 	Rows          []RevenueRow  `json:"rows"`
 	BillDiscounts billing.Money `json:"bill_discounts"`
-	Credited      billing.Money `json:"credited"` // refunded for services not given: by service, a row of its own
+	Credited      billing.Money `json:"credited"` // refunded for services not given
+	// CreditedApart is, by service, what refunds credited without naming the service: a row of
+	// its own (credits naming one are netted into its row).
+	CreditedApart billing.Money `json:"credited_apart"`
 	Total         billing.Money `json:"total"`
 }
 
@@ -186,6 +189,7 @@ func (s *Reports) Revenue(ctx context.Context, r Range, by string) (Revenue, err
 		// Lines less the bills' discounts is what the bills ask; less the credits, the total.
 		out.BillDiscounts = charged - out.Total
 		out.Total -= out.Credited
+		out.CreditedApart = out.Credited
 		return out, s.netCredits(ctx, r, &out, labels)
 	}
 	out.Total -= out.Credited                    // each doctor's row is net of credits already
@@ -202,7 +206,7 @@ func (s *Reports) Revenue(ctx context.Context, r Range, by string) (Revenue, err
 
 // netCredits takes what refunds credited against a named charge off that service's row, so
 // that a service refunded as not given counts no revenue; Credited keeps only the credits
-// that named no charge (a row of their own). The rows, less the bills' discounts and those
+// that named no charge (CreditedApart, a row of their own). The rows, less the bills' discounts and those
 // credits, add up to the total.
 func (s *Reports) netCredits(ctx context.Context, r Range, out *Revenue, labels []string) error {
 	credits, err := s.Fees.CreditsByService(ctx, r.From, r.To)
@@ -213,7 +217,7 @@ func (s *Reports) netCredits(ctx context.Context, r Range, out *Revenue, labels 
 		for i, row := range out.Rows {
 			if row.Key == c.Code && labels[i] == c.Label {
 				out.Rows[i].Amount -= c.Credit
-				out.Credited -= c.Credit
+				out.CreditedApart -= c.Credit
 				break
 			}
 		}
