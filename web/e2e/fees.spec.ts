@@ -202,6 +202,10 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await openDrawer.getByRole('button', { name: 'Close drawer' }).click()
   const count = desk.getByRole('dialog')
   await count.getByLabel(/Cash counted in the drawer/).fill('1')
+  // A count that differs asks why before the drawer closes.
+  await count.getByRole('button', { name: 'Close drawer' }).click()
+  await expect(count.getByText('The count differs from what the drawer should hold: write why.')).toBeVisible()
+  await count.getByLabel('Note').fill('Counted in a hurry')
   await count.getByRole('button', { name: 'Close drawer' }).click()
   await expect(count).toBeHidden()
   const closed = drawers.filter({ has: desk.getByTestId('drawer-difference') }).first()
