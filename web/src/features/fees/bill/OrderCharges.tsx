@@ -18,7 +18,7 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
   const names = (list: typeof data.orders) => list.map((o) => o.label || o.test).join(', ')
   return (
     <Flex vertical gap={8} data-testid="order-charges">
-      <Typography.Text type={data.charged < data.ordered ? 'warning' : 'secondary'}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
+      <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
       {unlinked.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersNotLinked', { tests: names(unlinked), count: unlinked.length })} />}
       {late.length > 0 && (
         <Alert type="warning" showIcon title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />

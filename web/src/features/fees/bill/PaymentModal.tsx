@@ -1,4 +1,4 @@
-import { App, Flex, Form, Input, Modal, Radio, Statistic } from 'antd'
+import { Alert, App, Flex, Form, Input, Modal, Radio, Statistic } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
@@ -26,7 +26,7 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
   const [busy, setBusy] = useState(false)
   // Asked once the server says this cash payment opens the cashier's drawer again after she
   // closed it: the new drawer starts with the float she counts into it, not with nothing.
-  const [askFloat, setAskFloat] = useState(false)
+  const [askFloat, setAskFloat] = useState('')
   const method = Form.useWatch('method', form) ?? 'cash'
   const amount = money.parse(Form.useWatch('amount', form) ?? '')
   const tendered = money.parse(Form.useWatch('tendered', form) ?? '')
@@ -56,8 +56,8 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
       })
       onPaid(m.bill as Bill, m.payment as Payment)
     } catch (e) {
-      if (e instanceof ApiError && e.fields?.opening_float) setAskFloat(true)
-      showFormErrors(form, message, e)
+      if (e instanceof ApiError && e.fields?.opening_float) setAskFloat(e.fields.opening_float[0])
+      else showFormErrors(form, message, e)
     } finally {
       setBusy(false)
     }
@@ -87,6 +87,7 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
             <Input maxLength={100} />
           </Form.Item>
         )}
+        {askFloat && method === 'cash' && <Alert type="info" showIcon title={askFloat} style={{ marginBottom: 12 }} />}
         {askFloat && method === 'cash' && (
           <Form.Item
             name="opening_float"
