@@ -411,6 +411,52 @@ func TestPriceListImportExportAndCurrency(t *testing.T) {
 	})
 }
 
+// Revenue by service is net of what refunds credited: a refund for one service not given
+// takes its row down, a credit naming no service is a row of its own, and the rows add up to
+// the total; by doctor, a walk-in bill's row says so in words (issue 55, m17).
+func TestRevenueIsNetOfRefunds(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		b := apitest.Do[bill](t, s.front, http.StatusCreated, "POST", "/api/bills", map[string]any{"patient_id": s.patientID})
+		b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.procedure, "quantity": 1})
+		b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.lab, "quantity": 1})
+		b = apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": b.Total})
+		lab := b.Lines[1]
+		apitest.Do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID),
+			map[string]any{"method": "cash", "amount": lab.UnitPrice, "reason": "sample never taken", "line_id": lab.ID})
+		apitest.Do[moved](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID),
+			map[string]any{"method": "cash", "amount": 5000, "reason": "waited an hour"})
+
+		today := time.Now().Format(time.DateOnly)
+		var rev struct {
+			Rows []struct {
+				Key    string `json:"key"`
+				Name   string `json:"name"`
+				Amount int64  `json:"amount"`
+			} `json:"rows"`
+			BillDiscounts int64 `json:"bill_discounts"`
+			CreditedApart int64 `json:"credited_apart"`
+			Total         int64 `json:"total"`
+		}
+		s.admin.Do("GET", "/api/reports/revenue?by=service&from="+today+"&to="+today, nil).JSON(t, &rev)
+		sum := int64(0)
+		byKey := map[string]int64{}
+		for _, r := range rev.Rows {
+			sum += r.Amount
+			byKey[r.Key] = r.Amount
+		}
+		if byKey[lab.Code] != 0 || rev.CreditedApart != 5000 || rev.Total != b.Total-lab.UnitPrice-5000 || sum-rev.BillDiscounts-rev.CreditedApart != rev.Total {
+			t.Errorf("revenue by service not net of credits: %+v (bill %d)", rev, b.Total)
+		}
+		s.admin.SetCookie("language", "vi")
+		s.admin.Do("GET", "/api/reports/revenue?by=doctor&from="+today+"&to="+today, nil).JSON(t, &rev)
+		if len(rev.Rows) != 1 || rev.Rows[0].Key != "" || rev.Rows[0].Name != "Khách vãng lai, không có bác sĩ" || rev.Rows[0].Amount != rev.Total {
+			t.Errorf("revenue by doctor, a walk-in: %+v", rev)
+		}
+	})
+}
+
 // The reports against GROUP BY over the rows: the bills of a range and their totals, revenue
 // by service (rows and the bills' own discounts add up to the total) and by doctor, the
 // outstanding list, CSV exports (audited), and a range that is no range.

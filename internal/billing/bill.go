@@ -129,7 +129,7 @@ func name(ctx context.Context, q database.Querier, b *Bill) error {
 
 func lines(ctx context.Context, q database.Querier, billID int64) ([]Line, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, service_id, code, description, category, quantity, unit_price, discount_kind,
-		discount_value, discount_reason, discount, amount, COALESCE(added_by, 0), added_at FROM bill_lines WHERE bill_id = $1 ORDER BY id`, billID)
+		discount_value, discount_reason, discount, amount, COALESCE(added_by, 0), added_at, lab_order_id FROM bill_lines WHERE bill_id = $1 ORDER BY id`, billID)
 	if err != nil {
 		return nil, fmt.Errorf("read bill lines: %w", err)
 	}
@@ -137,12 +137,12 @@ func lines(ctx context.Context, q database.Querier, billID int64) ([]Line, error
 	out := []Line{}
 	for rows.Next() {
 		var l Line
-		var service sql.NullInt64
+		var service, order sql.NullInt64
 		if err := rows.Scan(&l.ID, &service, &l.Code, &l.Description, &l.Category, &l.Quantity, &l.UnitPrice, &l.DiscountKind,
-			&l.DiscountValue, &l.DiscountReason, &l.Discount, &l.Amount, &l.addedBy, &l.AddedAt); err != nil {
+			&l.DiscountValue, &l.DiscountReason, &l.Discount, &l.Amount, &l.addedBy, &l.AddedAt, &order); err != nil {
 			return nil, fmt.Errorf("read bill lines: %w", err)
 		}
-		l.ServiceID = idOrNil(service)
+		l.ServiceID, l.LabOrderID = idOrNil(service), idOrNil(order)
 		out = append(out, l)
 	}
 	return out, rows.Err()

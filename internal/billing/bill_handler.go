@@ -8,6 +8,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/i18n"
 	"emr/internal/profile"
 )
 
@@ -19,6 +20,18 @@ func (h *Handler) appointmentBill(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := h.Store.ForAppointment(r.Context(), id)
 	httpjson.Result(w, r, http.StatusOK, b, err)
+}
+
+// appointmentOrders answers the visit's lab orders beside its bill: ordered, charged, and
+// what the desk should know of the rest.
+func (h *Handler) appointmentOrders(w http.ResponseWriter, r *http.Request) {
+	id, err := appointmentID(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	out, err := h.Store.OrdersOf(r.Context(), id, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, out, err)
 }
 
 func (h *Handler) openAppointmentBill(w http.ResponseWriter, r *http.Request) {

@@ -15,10 +15,10 @@ import (
 
 func (s *Store) insertLine(ctx context.Context, tx *sql.Tx, e audit.Event, billID int64, l Line) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO bill_lines (bill_id, service_id, code, description, category, quantity, unit_price,
-		discount_kind, discount_value, discount_reason, discount, amount, added_by, added_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		discount_kind, discount_value, discount_reason, discount, amount, added_by, added_at, lab_order_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		billID, nullID(l.ServiceID), l.Code, l.Description, l.Category, l.Quantity, l.UnitPrice,
-		l.DiscountKind, l.DiscountValue, l.DiscountReason, l.Discount, l.Amount, actorOf(e), s.now())
+		l.DiscountKind, l.DiscountValue, l.DiscountReason, l.Discount, l.Amount, actorOf(e), s.now(), nullID(l.LabOrderID))
 	if err != nil {
 		return fmt.Errorf("insert bill line: %w", err)
 	}

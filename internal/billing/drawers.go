@@ -67,6 +67,40 @@ func openShift(ctx context.Context, tx *sql.Tx, cashier int64, e audit.Event, no
 	return 0, apperr.Conflict("error.conflict")
 }
 
+// startFloat sets the float of open shift id, audited.
+func startFloat(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, float Money) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET opening_float = $1, version = version + 1 WHERE id = $2`, float, id); err != nil {
+		return fmt.Errorf("set float: %w", err)
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.float", "drawer", strconv.FormatInt(id, 10), audit.Success
+	e.Detail = "float " + strconv.FormatInt(int64(float), 10)
+	return audit.Record(ctx, tx, e)
+}
+
+// needFloat says whether cash payment m opens its cashier's drawer again after she closed
+// one: the new drawer then starts with the float she counts into it, asked for rather than
+// taken as 0 (the day's very first drawer still opens by itself, ADR 27; ADR 41). Without
+// m.float it refuses, naming the field.
+func needFloat(ctx context.Context, tx *sql.Tx, m movement) (bool, error) {
+	if m.kind != "payment" || m.method != "cash" {
+		return false, nil
+	}
+	var open, closedBefore bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NULL),
+		EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NOT NULL)`, m.drawer).Scan(&open, &closedBefore); err != nil {
+		return false, fmt.Errorf("read drawer: %w", err)
+	}
+	if open || !closedBefore {
+		return false, nil
+	}
+	if m.float == nil {
+		var v apperr.Validation
+		v.Add("opening_float", "billing.float_needed")
+		return false, v.Err()
+	}
+	return true, nil
+}
+
 // FloatInput is the cash a drawer starts its shift with.
 type FloatInput struct {
 	OpeningFloat *Money `json:"opening_float"`
@@ -91,12 +125,7 @@ func (s *Store) SetFloat(ctx context.Context, e audit.Event, in FloatInput) (Dra
 		if id, err = openShift(ctx, tx, e.ActorID, e, s.now()); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET opening_float = $1, version = version + 1 WHERE id = $2`, *in.OpeningFloat, id); err != nil {
-			return fmt.Errorf("set float: %w", err)
-		}
-		e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.float", "drawer", strconv.FormatInt(id, 10), audit.Success
-		e.Detail = "float " + strconv.FormatInt(int64(*in.OpeningFloat), 10)
-		return audit.Record(ctx, tx, e)
+		return startFloat(ctx, tx, e, id, *in.OpeningFloat)
 	})
 	if err != nil {
 		return Drawer{}, err
@@ -142,6 +171,11 @@ func (s *Store) CloseShift(ctx context.Context, e audit.Event, id int64, in Clos
 		d, err := s.shift(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		if in.Counted != d.DrawerCash && in.Note == "" {
+			// A drawer short or over is explained by whoever counted it, when she counts it.
+			v.Add("note", "billing.difference_note")
+			return v.Err()
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET expected = $1 WHERE id = $2`, d.DrawerCash, id); err != nil {
 			return fmt.Errorf("close drawer: %w", err)

@@ -3,6 +3,7 @@ package billing_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -236,6 +237,10 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		if r := s.front.Do("POST", close, map[string]any{"counted": 149000, "version": d.Version + 1}); r.Status != http.StatusConflict {
 			t.Errorf("closing a stale drawer: %d", r.Status)
 		}
+		// A count that differs is explained: without a note the drawer stays open (issue 55, m18).
+		if r := s.front.Do("POST", close, map[string]any{"counted": 149000, "note": "  ", "version": d.Version}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"note"`) {
+			t.Errorf("closing short without a note: %d %s", r.Status, r.Body)
+		}
 		closed := apitest.Do[drawer](t, s.front, http.StatusOK, "POST", close, map[string]any{"counted": 149000, "note": "a 1,000 note short", "version": d.Version})
 		if closed.Counted == nil || *closed.Counted != 149000 || closed.Difference == nil || *closed.Difference != -1000 || closed.DrawerCash != 150000 {
 			t.Errorf("closed: %+v", closed)
@@ -246,10 +251,19 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'drawer.close' AND detail LIKE '%difference -1000%'`); n != 1 {
 			t.Errorf("the close audited %d times", n)
 		}
-		// The next payment opens a new shift; the closed one keeps its count.
-		s.finalPaid(t, 240, "cash")
+		// The next cash payment opens a new shift, with the float she counts into it: asked,
+		// not taken as 0 (issue 55, m18); the closed one keeps its count.
+		appt := s.book(t, 240)
+		b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.procedure, "quantity": 1})
+		b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.consultation, "quantity": 1})
+		b = apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		pay := fmt.Sprintf("/api/bills/%d/payments", b.ID)
+		if r := s.front.Do("POST", pay, map[string]any{"method": "cash", "amount": b.Total}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"opening_float"`) {
+			t.Errorf("a cash payment into a drawer closed, with no float: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", pay, map[string]any{"method": "cash", "amount": b.Total, "opening_float": 50000})
 		after := apitest.Do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
-		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 85050 || after.Drawers[1].OpeningFloat != 0 {
+		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 85050 || after.Drawers[1].OpeningFloat != 50000 {
 			t.Errorf("after the close: %+v", after.Drawers)
 		}
 	})

@@ -29,6 +29,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/fees/settings", Access: auth.NeedAny(auth.RecordCharges, auth.RecordPayment, auth.ManageFees, auth.ViewFinancial), Handler: h.settings},
 		{Method: "PUT", Path: "/api/fees/settings", Access: manage, Handler: h.saveSettings},
 		{Method: "GET", Path: "/api/appointments/{id}/bill", Access: readBill, Handler: h.appointmentBill},
+		{Method: "GET", Path: "/api/appointments/{id}/bill/orders", Access: readBill, Handler: h.appointmentOrders},
 		{Method: "POST", Path: "/api/appointments/{id}/bill", Access: charge, Announces: auth.ChangesBills, Handler: h.openAppointmentBill},
 		{Method: "POST", Path: "/api/appointments/{id}/bill/lines", Access: charge, Announces: auth.ChangesBills, Handler: h.chargeAppointment},
 		{Method: "POST", Path: "/api/bills", Access: charge, Announces: auth.ChangesBills, Handler: h.createWalkIn},

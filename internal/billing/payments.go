@@ -25,6 +25,9 @@ type PaymentInput struct {
 	Amount    Money  `json:"amount"`
 	Tendered  *Money `json:"tendered"`
 	Payer     string `json:"payer"` // who paid, when not the patient
+	// OpeningFloat is the cash a new drawer starts with, asked when a cash payment opens the
+	// cashier's drawer again after she closed one (needFloat).
+	OpeningFloat *Money `json:"opening_float"`
 }
 
 // RefundInput is money given back on a bill, with why. A refund settles: it is for a
@@ -62,10 +65,14 @@ func (s *Store) Pay(ctx context.Context, e audit.Event, id int64, in PaymentInpu
 	if utf8.RuneCountInString(in.Payer) > 200 {
 		v.Add("payer", "validation.too_long")
 	}
+	if in.OpeningFloat != nil && (*in.OpeningFloat < 0 || *in.OpeningFloat > maxMoney) {
+		v.Add("opening_float", "billing.bad_amount")
+	}
 	if err := v.Err(); err != nil {
 		return Bill{}, Payment{}, err
 	}
-	m := movement{kind: "payment", method: in.Method, reference: in.Reference, amount: in.Amount, tendered: in.Tendered, payer: in.Payer, drawer: e.ActorID}
+	m := movement{kind: "payment", method: in.Method, reference: in.Reference, amount: in.Amount, tendered: in.Tendered, payer: in.Payer, drawer: e.ActorID,
+		float: in.OpeningFloat}
 	return s.move(ctx, e, id, m)
 }
 
@@ -104,7 +111,8 @@ type movement struct {
 	amount, credit                         Money
 	tendered                               *Money
 	line                                   *int64
-	drawer                                 int64 // 0: a refund's default drawer
+	drawer                                 int64  // 0: a refund's default drawer
+	float                                  *Money // a new drawer's opening float (PaymentInput)
 }
 
 func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (Bill, Payment, error) {
@@ -152,9 +160,18 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		if err := s.days().CountMoney(ctx, tx, day.String, doctor, moved, m.credit); err != nil {
 			return err
 		}
+		float, err := needFloat(ctx, tx, m)
+		if err != nil {
+			return err
+		}
 		shift, err := openShift(ctx, tx, m.drawer, e, now)
 		if err != nil {
 			return err
+		}
+		if float {
+			if err := startFloat(ctx, tx, e, shift, *m.float); err != nil {
+				return err
+			}
 		}
 		receipt, err := s.nextReceipt(ctx, tx, m.kind, now)
 		if err != nil {

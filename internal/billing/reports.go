@@ -190,3 +190,34 @@ func (s *Store) Owing(ctx context.Context, page, perPage int) ([]Owing, int, err
 	}
 	return out, total, err
 }
+
+// ServiceCredit is what refunds credited against charges of one service (by its code, or
+// the charge's text when it has none) on the bills finalised in a range.
+type ServiceCredit struct {
+	Code, Label string
+	Credit      Money
+}
+
+// CreditsByService sums the credits of refunds that named the line they were for, by the
+// line's service, over the final bills finalised on the clinic days from to to (the revenue
+// by service nets them into their service's row; a credit naming no line stays a row of its
+// own).
+func (s *Store) CreditsByService(ctx context.Context, from, to string) ([]ServiceCredit, error) {
+	rows, err := s.DB.QueryContext(ctx, `SELECT l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END, SUM(p.credit)
+		FROM payments p JOIN bill_lines l ON l.id = p.line_id JOIN bills b ON b.id = p.bill_id
+		WHERE p.credit > 0 AND b.status = 'final' AND b.day >= $1 AND b.day <= $2
+		GROUP BY l.code, CASE WHEN l.code = '' THEN l.description ELSE '' END`, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("credits by service: %w", err)
+	}
+	defer rows.Close()
+	var out []ServiceCredit
+	for rows.Next() {
+		var c ServiceCredit
+		if err := rows.Scan(&c.Code, &c.Label, &c.Credit); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"context"
 	"database/sql"
 	"emr/internal/database"
 	"time"
@@ -13,6 +14,9 @@ type Store struct {
 	Now func() time.Time
 	// Days keeps the day sums of the fee reports (feereport.Book), in each write's transaction.
 	Days DayBook
+	// Orders reads the lab orders of a visit, labels in lang (the results store's, wired by the
+	// server): what the desk sees ordered beside what is charged (OrdersOf).
+	Orders func(ctx context.Context, appointmentID int64, lang string) ([]VisitOrder, error)
 }
 
 // Bill statuses: a draft takes charges; a final bill is numbered and fixed; a void one was
@@ -42,7 +46,9 @@ type Line struct {
 	Amount         Money     `json:"amount"`
 	AddedBy        string    `json:"added_by"`
 	AddedAt        time.Time `json:"added_at"`
-	addedBy        int64
+	// LabOrderID is the lab order this line charges, when an order put it on (ChargeOrder).
+	LabOrderID *int64 `json:"lab_order_id"`
+	addedBy    int64
 }
 
 // Payment is money received on a bill (kind "payment") or given back (kind "refund").

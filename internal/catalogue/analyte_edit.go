@@ -716,20 +716,26 @@ func parseAnalyteRow(rec []string) (AnalyteEdit, csvRow, string) {
 // TestDefinition is what a test reports, as an administrator edits it: its LOINC code, its
 // expected turnaround and its analytes in report order.
 type TestDefinition struct {
-	Code            string   `json:"code"`
-	Kind            string   `json:"kind"`
-	Label           string   `json:"label"`
-	LOINC           string   `json:"loinc"`
-	TurnaroundHours int      `json:"turnaround_hours"`
-	Analytes        []string `json:"analytes"`
+	Code            string `json:"code"`
+	Kind            string `json:"kind"`
+	Label           string `json:"label"`
+	LOINC           string `json:"loinc"`
+	TurnaroundHours int    `json:"turnaround_hours"`
+	// ServiceCode is the code of the price-list service an order of it is charged as ('' for
+	// none: the desk is warned of the order instead).
+	ServiceCode string   `json:"service_code"`
+	Analytes    []string `json:"analytes"`
 }
+
+// MaxServiceCode is the longest price-list code a test may name.
+const MaxServiceCode = 40
 
 // MaxTestAnalytes is how many analytes one panel may report.
 const MaxTestAnalytes = 40
 
 // TestDefinitions lists every test with its LOINC code, turnaround and analytes, label in lang.
 func (s *Store) TestDefinitions(ctx context.Context, lang string) ([]TestDefinition, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours FROM lab_tests
+	rows, err := s.DB.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours, service_code FROM lab_tests
 		ORDER BY CASE kind WHEN 'lab' THEN 0 WHEN 'imaging' THEN 1 ELSE 2 END, code`)
 	if err != nil {
 		return nil, fmt.Errorf("read tests: %w", err)
@@ -739,7 +745,7 @@ func (s *Store) TestDefinitions(ctx context.Context, lang string) ([]TestDefinit
 	for rows.Next() {
 		var t TestDefinition
 		var l Labels
-		if err := rows.Scan(&t.Code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI, &t.LOINC, &t.TurnaroundHours); err != nil {
+		if err := rows.Scan(&t.Code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI, &t.LOINC, &t.TurnaroundHours, &t.ServiceCode); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -779,6 +785,9 @@ func (s *Store) SaveTestDefinition(ctx context.Context, e audit.Event, code stri
 	if in.TurnaroundHours < 1 || in.TurnaroundHours > 24*90 {
 		v.Add("turnaround_hours", "catalogue.turnaround")
 	}
+	if in.ServiceCode = strings.ToUpper(strings.TrimSpace(in.ServiceCode)); utf8.RuneCountInString(in.ServiceCode) > MaxServiceCode {
+		v.Add("service_code", "validation.too_long")
+	}
 	seen := map[string]bool{}
 	for i, a := range in.Analytes {
 		if seen[a] {
@@ -796,7 +805,8 @@ func (s *Store) SaveTestDefinition(ctx context.Context, e audit.Event, code stri
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE lab_tests SET loinc = $1, turnaround_hours = $2 WHERE code = $3`, in.LOINC, in.TurnaroundHours, code)
+		res, err := tx.ExecContext(ctx, `UPDATE lab_tests SET loinc = $1, turnaround_hours = $2, service_code = $3 WHERE code = $4`,
+			in.LOINC, in.TurnaroundHours, in.ServiceCode, code)
 		if err != nil {
 			return err
 		}

@@ -184,16 +184,30 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		// A panel's definition: LOINC checked, turnaround bounded, its analytes known and once each.
 		var defs struct {
 			Data []struct {
-				Code     string   `json:"code"`
-				LOINC    string   `json:"loinc"`
-				Analytes []string `json:"analytes"`
+				Code        string   `json:"code"`
+				LOINC       string   `json:"loinc"`
+				ServiceCode string   `json:"service_code"`
+				Analytes    []string `json:"analytes"`
 			}
 		}
-		admin.Do("GET", "/api/lab-test-definitions", nil).JSON(t, &defs)
+		service := func(code string) string {
+			admin.Do("GET", "/api/lab-test-definitions", nil).JSON(t, &defs)
+			for _, d := range defs.Data {
+				if d.Code == code {
+					return d.ServiceCode
+				}
+			}
+			return "(none)"
+		}
+		// The shipped tests are charged as the starter price list's services (issue 55, m9).
+		if bmp, glu, us := service("BMP"), service("GLU"), service("US-ABD"); bmp != "LAB-BMP" || glu != "LAB-FBS" || us != "" {
+			t.Fatalf("shipped links: BMP %q, GLU %q, US-ABD %q", bmp, glu, us)
+		}
 		if len(defs.Data) < 30 || defs.Data[0].Code == "" {
 			t.Fatalf("definitions: %+v", defs.Data[:1])
 		}
-		r = admin.Do("PUT", "/api/lab-test-definitions/ELEC", map[string]any{"loinc": "24326-1", "turnaround_hours": 12, "analytes": []string{"NA", "K", "CL", "MG"}})
+		r = admin.Do("PUT", "/api/lab-test-definitions/ELEC", map[string]any{"loinc": "24326-1", "turnaround_hours": 12, "analytes": []string{"NA", "K", "CL", "MG"},
+			"service_code": " lab-lytes "})
 		var tr struct {
 			TurnaroundHours int `json:"turnaround_hours"`
 			Analytes        []struct{ Code string }
@@ -201,6 +215,9 @@ func TestResultsCatalogueEditAndCSV(t *testing.T) {
 		r.JSON(t, &tr)
 		if r.Status != http.StatusOK || tr.TurnaroundHours != 12 || len(tr.Analytes) != 4 || tr.Analytes[3].Code != "MG" {
 			t.Fatalf("definition: %d %s", r.Status, r.Body)
+		}
+		if got := service("ELEC"); got != "LAB-LYTES" {
+			t.Fatalf("linked service: %q", got)
 		}
 	})
 }

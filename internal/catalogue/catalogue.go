@@ -552,8 +552,8 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 			}
 		}
 		for _, t := range tests {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO lab_tests (code, kind, label_en, label_ru, label_zh, label_vi)
-				VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (code) DO NOTHING`, t[0], t[1], t[2], t[3], t[4], t[5]); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lab_tests (code, kind, label_en, label_ru, label_zh, label_vi, service_code)
+				VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (code) DO NOTHING`, t[0], t[1], t[2], t[3], t[4], t[5], starterService(t[0], t[1])); err != nil {
 				return fmt.Errorf("starter test %s: %w", t[0], err)
 			}
 		}
@@ -574,6 +574,23 @@ func InstallStarter(ctx context.Context, db *database.DB) error {
 		}
 		return database.SetCounter(ctx, tx, "catalogue:starter", starterVersion)
 	})
+}
+
+// starterService is the price-list code a shipped test is charged as: the starter price
+// list's (billing's) LAB-<test> for a laboratory test, and the few whose starter service has
+// a code of its own; ” for the rest. Migration 00050 links the tests of older databases so.
+func starterService(code, kind string) string {
+	switch {
+	case code == "GLU":
+		return "LAB-FBS"
+	case code == "ECG":
+		return "PROC-ECG"
+	case code == "XR-CHEST":
+		return "IMG-CXR"
+	case kind == "lab":
+		return "LAB-" + code
+	}
+	return ""
 }
 
 // correctionSQL is, per list and language, the statement that puts a corrected label in

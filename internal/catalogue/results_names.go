@@ -7,12 +7,14 @@ import (
 	"emr/internal/database"
 )
 
-// OrderedTest is what an order shows of its test: its kind, name and expected turnaround.
+// OrderedTest is what an order shows of its test: its kind, name and expected turnaround,
+// and the price-list service it is charged as.
 type OrderedTest struct {
 	Kind            string
 	Label           string
 	LOINC           string
 	TurnaroundHours int
+	ServiceCode     string // the price-list service ordering it charges ('' for none)
 }
 
 // OrderedTests reads the tests named by codes (each once; deactivated ones too, since old
@@ -21,7 +23,7 @@ func OrderedTests(ctx context.Context, q database.Querier, codes []string, lang 
 	out := make(map[string]OrderedTest, len(codes))
 	err := database.InChunks(codes, 500, func(chunk []string) error {
 		marks, args := database.InList(chunk, 1)
-		rows, err := q.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours
+		rows, err := q.QueryContext(ctx, `SELECT code, kind, label_en, label_ru, label_zh, label_vi, loinc, turnaround_hours, service_code
 			FROM lab_tests WHERE code IN (`+marks+`)`, args...)
 		if err != nil {
 			return fmt.Errorf("read tests: %w", err)
@@ -31,7 +33,7 @@ func OrderedTests(ctx context.Context, q database.Querier, codes []string, lang 
 			var code string
 			var t OrderedTest
 			var l Labels
-			if err := rows.Scan(&code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI, &t.LOINC, &t.TurnaroundHours); err != nil {
+			if err := rows.Scan(&code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI, &t.LOINC, &t.TurnaroundHours, &t.ServiceCode); err != nil {
 				return err
 			}
 			t.Label = l.In(lang)

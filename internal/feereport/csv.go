@@ -33,8 +33,8 @@ func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 	if rep.By == "service" && rep.BillDiscounts != 0 {
 		cw.Write("", "bill discounts", "", (-rep.BillDiscounts).Major(units), rep.Currency)
 	}
-	if rep.By == "service" && rep.Credited != 0 {
-		cw.Write("", "credited (services not given)", "", (-rep.Credited).Major(units), rep.Currency)
+	if rep.By == "service" && rep.CreditedApart != 0 {
+		cw.Write("", "credited (services not given)", "", (-rep.CreditedApart).Major(units), rep.Currency)
 	}
 	cw.Write("", "total", "", rep.Total.Major(units), rep.Currency)
 	return cw.Flush()

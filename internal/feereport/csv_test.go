@@ -13,7 +13,7 @@ import (
 func TestCSVFilesAddUpInMajorUnits(t *testing.T) {
 	var b strings.Builder
 	rev := Revenue{By: "service", Currency: "PHP", Rows: []RevenueRow{{Key: "CONS", Name: "Consultation", Count: 2, Amount: 100000}, {Key: "PROC", Name: "Dressing", Count: 1, Amount: 35050}},
-		BillDiscounts: 17010, Credited: 5000, Total: 113040}
+		BillDiscounts: 17010, Credited: 5000, CreditedApart: 5000, Total: 113040}
 	if err := WriteRevenueCSV(&b, rev); err != nil {
 		t.Fatal(err)
 	}

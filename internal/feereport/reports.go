@@ -1,13 +1,16 @@
 package feereport
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"emr/internal/apperr"
 	"emr/internal/billing"
 	"emr/internal/database"
+	"emr/internal/i18n"
 	"emr/internal/user"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -122,7 +125,10 @@ type Revenue struct {
 	Currency      string        `json:"currency"`
 	Rows          []RevenueRow  `json:"rows"`
 	BillDiscounts billing.Money `json:"bill_discounts"`
-	Credited      billing.Money `json:"credited"` // refunded for services not given: by service, a row of its own
+	Credited      billing.Money `json:"credited"` // refunded for services not given
+	// CreditedApart is, by service, what refunds credited without naming the service: a row of
+	// its own (credits naming one are netted into its row).
+	CreditedApart billing.Money `json:"credited_apart"`
 	Total         billing.Money `json:"total"`
 }
 
@@ -140,11 +146,11 @@ func (s *Reports) Revenue(ctx context.Context, r Range, by string) (Revenue, err
 	var rows *sql.Rows
 	switch by {
 	case "service":
-		rows, err = s.DB.QueryContext(ctx, `SELECT code, MIN(name), SUM(quantity), SUM(amount) FROM bill_day_services
+		rows, err = s.DB.QueryContext(ctx, `SELECT code, label, MIN(name), SUM(quantity), SUM(amount) FROM bill_day_services
 			WHERE day >= $1 AND day <= $2 GROUP BY code, label HAVING SUM(quantity) <> 0 OR SUM(amount) <> 0
 			ORDER BY SUM(amount) DESC, code`, r.From, r.To)
 	case "doctor":
-		rows, err = s.DB.QueryContext(ctx, `SELECT doctor_id, '', SUM(bills), SUM(total) FROM bill_day_doctors
+		rows, err = s.DB.QueryContext(ctx, `SELECT doctor_id, '', '', SUM(bills), SUM(total) FROM bill_day_doctors
 			WHERE day >= $1 AND day <= $2 GROUP BY doctor_id HAVING SUM(bills) <> 0 ORDER BY SUM(total) DESC, doctor_id`, r.From, r.To)
 	default:
 		var v apperr.Validation
@@ -157,21 +163,23 @@ func (s *Reports) Revenue(ctx context.Context, r Range, by string) (Revenue, err
 	defer rows.Close()
 	var charged billing.Money
 	var doctors []int64 // by doctor: each row's doctor, 0 for walk-in bills
+	var labels []string // by service: each row's charge text, for a charge of no service
 	for rows.Next() {
 		var row RevenueRow
 		var doctor int64
+		var label string
 		key := any(&row.Key)
 		if by == "doctor" {
 			key = &doctor
 		}
-		if err := rows.Scan(key, &row.Name, &row.Count, &row.Amount); err != nil {
+		if err := rows.Scan(key, &label, &row.Name, &row.Count, &row.Amount); err != nil {
 			return out, fmt.Errorf("revenue: %w", err)
 		}
 		if doctor != 0 {
 			row.Key = strconv.FormatInt(doctor, 10)
 		}
 		charged += row.Amount
-		doctors = append(doctors, doctor)
+		doctors, labels = append(doctors, doctor), append(labels, label)
 		out.Rows = append(out.Rows, row)
 	}
 	if err := rows.Err(); err != nil {
@@ -181,14 +189,41 @@ func (s *Reports) Revenue(ctx context.Context, r Range, by string) (Revenue, err
 		// Lines less the bills' discounts is what the bills ask; less the credits, the total.
 		out.BillDiscounts = charged - out.Total
 		out.Total -= out.Credited
-		return out, nil
+		out.CreditedApart = out.Credited
+		return out, s.netCredits(ctx, r, &out, labels)
 	}
 	out.Total -= out.Credited                    // each doctor's row is net of credits already
 	names, err := user.Names(ctx, s.DB, doctors) // one row per doctor already
 	for i := range out.Rows {
 		out.Rows[i].Name = names[doctors[i]]
+		if doctors[i] == 0 {
+			// A walk-in bill has no doctor: said in words, not left blank.
+			out.Rows[i].Name = i18n.T(i18n.FromContext(ctx), "billing.walk_in")
+		}
 	}
 	return out, err
+}
+
+// netCredits takes what refunds credited against a named charge off that service's row, so
+// that a service refunded as not given counts no revenue; Credited keeps only the credits
+// that named no charge (CreditedApart, a row of their own). The rows, less the bills' discounts and those
+// credits, add up to the total.
+func (s *Reports) netCredits(ctx context.Context, r Range, out *Revenue, labels []string) error {
+	credits, err := s.Fees.CreditsByService(ctx, r.From, r.To)
+	if err != nil {
+		return err
+	}
+	for _, c := range credits {
+		for i, row := range out.Rows {
+			if row.Key == c.Code && labels[i] == c.Label {
+				out.Rows[i].Amount -= c.Credit
+				out.CreditedApart -= c.Credit
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(out.Rows, func(a, b RevenueRow) int { return cmp.Compare(b.Amount, a.Amount) })
+	return nil
 }
 
 // Outstanding lists the final bills with a balance left, oldest first, a page at a time

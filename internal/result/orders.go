@@ -91,6 +91,11 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 		if err := s.event(ctx, tx, e, id, a.PatientID, Ordered, "", now, ""); err != nil {
 			return err
 		}
+		if s.Charges != nil {
+			if err := s.Charges.ChargeOrder(ctx, tx, e, a.ID, id, tests[code].ServiceCode); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -137,6 +142,13 @@ func (s *Store) setState(ctx context.Context, tx *sql.Tx, e audit.Event, o Order
 	}
 	if err := s.keep(ctx, tx, now, o.ID); err != nil {
 		return err
+	}
+	// An order withdrawn before its specimen was taken cost the clinic nothing: its charge
+	// comes off the bill (ADR 41).
+	if o.Status == Ordered && (status == Cancelled || status == NotDone) && s.Charges != nil {
+		if err := s.Charges.UnchargeOrder(ctx, tx, e, o.ID); err != nil {
+			return err
+		}
 	}
 	return s.event(ctx, tx, e, o.ID, o.PatientID, status, reason, now, "")
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/patient"
@@ -175,6 +176,19 @@ type Store struct {
 	// Email sends each escalation of a critical result by e-mail too, through the outbox
 	// (the server runs with --smtp-url).
 	Email bool
+	// Charges, when set, is told of each test ordered on a visit and of each order withdrawn
+	// before a specimen was taken, inside the change's transaction (the billing store: the
+	// order's charge on the visit's bill).
+	Charges OrderCharges
+}
+
+// OrderCharges keeps the charges of lab orders on their visits' bills.
+type OrderCharges interface {
+	// ChargeOrder charges order orderID, of a test charged as serviceCode ('' for none), on
+	// the bill of visit appointmentID, once.
+	ChargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID, orderID int64, serviceCode string) error
+	// UnchargeOrder takes order orderID's charge off its bill while that bill may change.
+	UnchargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, orderID int64) error
 }
 
 func (s *Store) now() time.Time {

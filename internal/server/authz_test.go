@@ -65,6 +65,7 @@ var requiredAccess = map[string]string{
 	"GET /api/fees/settings":                 "record charges or record payment or manage fees or view financial reports",
 	"PUT /api/fees/settings":                 "manage fees",
 	"GET /api/appointments/{id}/bill":        "record charges or record payment or view financial reports",
+	"GET /api/appointments/{id}/bill/orders": "record charges or record payment or view financial reports",
 	"POST /api/appointments/{id}/bill":       "record charges",
 	"POST /api/appointments/{id}/bill/lines": "record charges",
 	"POST /api/bills":                        "record charges",

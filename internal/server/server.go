@@ -152,6 +152,18 @@ func every(period time.Duration, what string, fn func(ctx context.Context) error
 	}
 }
 
+// visitOrders reads a visit's lab orders for the desk's bill (billing knows no results table).
+func visitOrders(results *result.Store) func(context.Context, int64, string) ([]billing.VisitOrder, error) {
+	return func(ctx context.Context, appointmentID int64, lang string) ([]billing.VisitOrder, error) {
+		list, err := results.VisitOrders(ctx, appointmentID, lang)
+		out := make([]billing.VisitOrder, len(list))
+		for i, o := range list {
+			out[i] = billing.VisitOrder{ID: o.ID, Test: o.Test, Label: o.TestLabel, Status: o.Status}
+		}
+		return out, err
+	}
+}
+
 // CheckConfig checks what configuration cannot check alone: the mail server's and the push
 // provider's URLs, with one clear sentence when one is wrong.
 func CheckConfig(cfg config.Config) error {
@@ -205,7 +217,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: archiveOptions}
 	watch(db, scheduled)
 	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
-	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}}
+	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}, Orders: visitOrders(results)}
+	results.Charges = fees // a test ordered on a visit is charged on its bill (ADR 41)
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	clients := &auth.Clients{DB: db}
 	apps := &auth.Apps{DB: db, Sessions: sessions, InCompartment: fhir.InPatientCompartment}

@@ -227,6 +227,12 @@ func seedServiceIDs(ctx context.Context, db *database.DB) ([]seededService, erro
 		}
 		out = append(out, sv)
 	}
+	// The seeded laboratory services charge the catalogue's tests of the same code
+	// (SEED-LAB-CBC for CBC), so that a demo visit's ordered tests reach its bill.
+	if _, err := db.ExecContext(ctx, `UPDATE lab_tests SET service_code = 'SEED-LAB-' || code
+		WHERE 'SEED-LAB-' || code IN (SELECT code FROM services WHERE category = 'laboratory')`); err != nil {
+		return nil, fmt.Errorf("link the seeded tests to their services: %w", err)
+	}
 	return out, nil
 }
 

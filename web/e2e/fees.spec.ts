@@ -112,7 +112,9 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await expect(row.getByTestId('tag-to-pay')).toContainText('₱680.40')
   const billId = ((await (await api(desk, 'get', `/api/appointments/${appointment}/bill`)).json()) as { id: number }).id
 
-  // Part in cash: 300 from 500 handed over, change 200 shown before it is taken.
+  // Part in cash: 300 from 500 handed over, change 200 shown before it is taken. (Her drawer
+  // is opened with its float first: another test of the run may have closed it.)
+  expect((await api(desk, 'put', '/api/drawers/float', { opening_float: 0 })).status()).toBe(200)
   await bill.getByRole('button', { name: 'Take payment' }).click()
   let pay = desk.getByRole('dialog', { name: 'Take payment' })
   await pay.getByLabel('Amount (PHP)').fill('300')
@@ -166,6 +168,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await walkIn.getByRole('button', { name: 'Finalise' }).click()
   await desk.getByRole('tooltip').getByRole('button', { name: 'Finalise' }).click()
   await expect(walkIn.getByTestId('bill-balance')).toHaveText('₱200.00')
+  const walkInId = Number(new URL(desk.url()).pathname.split('/').pop())
 
   // A finalised bill cannot be changed through the API.
   expect((await api(desk, 'post', `/api/bills/${billId}/lines`, { description: 'Extra', quantity: 1, unit_price: 100 })).status()).toBe(409)
@@ -202,6 +205,10 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await openDrawer.getByRole('button', { name: 'Close drawer' }).click()
   const count = desk.getByRole('dialog')
   await count.getByLabel(/Cash counted in the drawer/).fill('1')
+  // A count that differs asks why before the drawer closes.
+  await count.getByRole('button', { name: 'Close drawer' }).click()
+  await expect(count.getByText('The count differs from what the drawer should hold: write why.')).toBeVisible()
+  await count.getByLabel('Note').fill('Counted in a hurry')
   await count.getByRole('button', { name: 'Close drawer' }).click()
   await expect(count).toBeHidden()
   const closed = drawers.filter({ has: desk.getByTestId('drawer-difference') }).first()
@@ -209,6 +216,16 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await closed.getByRole('button', { name: /Print the cash-up of/ }).click()
   await activeView(desk).locator('label.ant-radio-button-wrapper').filter({ hasText: '80 mm roll' }).click()
   await expect(desk.getByTestId('drawer-sheet')).toContainText('Cash the drawer should hold')
+  // Her next cash payment opens a new drawer: it asks for the float she starts it with.
+  await desk.goto(`/bills/${walkInId}`)
+  const again = activeView(desk).getByTestId('bill')
+  await again.getByRole('button', { name: 'Take payment' }).click()
+  pay = desk.getByRole('dialog', { name: 'Take payment' })
+  await pay.getByRole('button', { name: 'Receive' }).click()
+  await expect(pay.getByText('Your drawer was closed. Enter the float you start the new drawer with (0 if none).')).toBeVisible()
+  await pay.getByLabel('Opening float of your new drawer (PHP)').fill('1000')
+  await pay.getByRole('button', { name: 'Receive' }).click()
+  await expect(again.getByTestId('bill-balance')).toHaveText('₱0.00')
   // And the dashboard's "Collected today".
   await admin.goto('/dashboard')
   await expect(activeView(admin).getByTestId('figure-collected')).toContainText('₱')

@@ -91,6 +91,15 @@ export type paths = {
       };
     };
   };
+  "/api/appointments/{id}/bill/orders": {
+    /** The visit's lab orders beside its bill: how many are ordered and charged, each order's charge, and those a final bill still charges though cancelled. */
+    get: operations["getAppointmentsByIdBillOrders"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments/{id}/cancel": {
     /** booked or arrived → cancelled; reason required. */
     post: operations["postAppointmentsByIdCancel"];
@@ -467,7 +476,7 @@ export type paths = {
     };
   };
   "/api/drawers/{id}/close": {
-    /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited). The cashier's next payment opens a new shift. */
+    /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited); a count that differs needs a note (422 on note without one). The cashier's next payment opens a new shift, a cash one with the float she gives. */
     post: operations["postDrawersByIdClose"];
     parameters: {
       path: {
@@ -2195,6 +2204,8 @@ export type components = {
       discount_reason: string;
       discount_value: number;
       id: number;
+      /** @description The lab order this line charges, when ordering the test put it on the bill. */
+      lab_order_id: number | null;
       quantity: number;
       service_id: number | null;
       unit_price: number;
@@ -2774,6 +2785,25 @@ export type components = {
       refunded: number;
       refunds: number;
     };
+    OrderCharge: {
+      label: string;
+      /** @description The bill line charging it; null: not charged on the bill in force. */
+      line_id: number | null;
+      /** @description Its test names an active price-list service (otherwise it is never charged by itself). */
+      linked: boolean;
+      order_id: number;
+      status: string;
+      test: string;
+      /** @description Cancelled or not done; listed only while a final bill still charges it (a refund to consider). */
+      withdrawn: boolean;
+    };
+    OrderCharges: {
+      /** @description How many of those the bill in force charges. */
+      charged: number;
+      /** @description The visit's orders still wanted (not cancelled or not done). */
+      ordered: number;
+      orders: components["schemas"]["OrderCharge"][];
+    };
     OrderSet: {
       content: components["schemas"]["OrderSetContent"];
       /** @description A starter set the clinic began with (an example, to review); changing it makes it the clinic's own. */
@@ -3156,8 +3186,10 @@ export type components = {
       bill_discounts: number;
       /** @enum {string} */
       by: "service" | "doctor";
-      /** @description Refunded for services not given: by service a row of its own, by doctor already out of each doctor's row. */
+      /** @description Refunded for services not given, in all: by service netted into the row of the service a refund named (or credited_apart), by doctor already out of each doctor's row. */
       credited: number;
+      /** @description By service: what refunds credited without naming a service, a row of its own; the rows less bill_discounts and credited_apart add up to the total. */
+      credited_apart: number;
       currency: string;
       /** Format: date */
       from: string;
@@ -3165,6 +3197,7 @@ export type components = {
           amount: number;
           count: number;
           key: string;
+          /** @description The service's name, or the doctor's; a walk-in bill's row (key empty) says so in the reader's language. */
           name: string;
         }[];
       /** Format: date */
@@ -3353,6 +3386,8 @@ export type components = {
       kind?: string;
       label?: string;
       loinc: string;
+      /** @description The code of the price-list service an order of the test is charged as on its visit's bill; empty: none (the desk is warned of the order). */
+      service_code?: string;
       turnaround_hours: number;
     };
     TestResults: {
@@ -3910,6 +3945,26 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** The visit's lab orders beside its bill: how many are ordered and charged, each order's charge, and those a final bill still charges though cancelled. */
+  getAppointmentsByIdBillOrders: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["OrderCharges"];
+        };
+      };
+      /** @description No such appointment. */
+      404: {
+        content: never;
+      };
     };
   };
   /** booked or arrived → cancelled; reason required. */
@@ -4753,6 +4808,8 @@ export type operations = {
           amount: number;
           /** @enum {string} */
           method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
+          /** @description The float a new drawer starts with: required (422 on opening_float without it) when a cash payment opens the cashier's drawer again after she closed one. */
+          opening_float?: number | null;
           /** @description Who paid, when not the patient (a parent, an employer); the receipt names them. */
           payer?: string;
           reference?: string;
@@ -5392,7 +5449,7 @@ export type operations = {
       };
     };
   };
-  /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited). The cashier's next payment opens a new shift. */
+  /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited); a count that differs needs a note (422 on note without one). The cashier's next payment opens a new shift, a cash one with the float she gives. */
   postDrawersByIdClose: {
     parameters: {
       path: {

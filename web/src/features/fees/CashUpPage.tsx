@@ -60,7 +60,8 @@ export function DrawerFigures({ drawer: d, money }: { drawer: Drawer; money: Mon
   const items = [
     { key: 'float', label: t('cashUp.float'), children: money.format(d.opening_float) },
     { key: 'in', label: t('cashUp.cashReceived'), children: money.format(d.cash_received) },
-    { key: 'out', label: t('cashUp.cashRefunded'), children: `−${money.format(d.cash_refunded)}` },
+    // No refund line on a drawer that gave none back: "−0" reads as a refund of nothing.
+    ...(d.cash_refunded ? [{ key: 'out', label: t('cashUp.cashRefunded'), children: `−${money.format(d.cash_refunded)}` }] : []),
     { key: 'drawer', label: <strong>{t('cashUp.drawerCash')}</strong>, children: <strong data-testid="drawer-cash">{money.format(d.drawer_cash)}</strong> },
     ...(d.counted != null
       ? [
@@ -167,7 +168,13 @@ function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer; money:
             </>
           )}
         </div>
-        <Form.Item name="note" label={t('cashUp.note')} extra={t('cashUp.noteHint')}>
+        {/* A count short or over is explained when it is counted (the server refuses it without). */}
+        <Form.Item
+          name="note"
+          label={t('cashUp.note')}
+          extra={t('cashUp.noteHint')}
+          rules={counted !== undefined && counted !== drawer.drawer_cash ? [{ required: true, whitespace: true, message: t('cashUp.noteNeeded') }] : []}
+        >
           <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>
         <button type="submit" hidden aria-hidden tabIndex={-1} />

@@ -186,6 +186,16 @@ function RevenueTab({ money }: { money: Money }) {
                   </Table.Summary.Cell>
                 </Table.Summary.Row>
               )}
+              {by === 'service' && data.credited_apart > 0 && (
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0} colSpan={2}>
+                    {t('reports.creditedApart')}
+                  </Table.Summary.Cell>
+                  <Table.Summary.Cell index={2} align="end">
+                    −{money.format(data.credited_apart)}
+                  </Table.Summary.Cell>
+                </Table.Summary.Row>
+              )}
               <Table.Summary.Row>
                 <Table.Summary.Cell index={0} colSpan={2}>
                   <strong>{t('bill.total')}</strong>

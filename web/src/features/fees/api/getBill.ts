@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { ApiError, get } from '../../../lib/api'
 import { billsKey } from '../../../lib/queryKeys'
+import type { ResponseBody } from '../../../lib/schema'
 import type { Bill } from './types'
 
 // Bills live under the appointments key: every write on one announces an appointment change,
@@ -26,3 +27,11 @@ export const visitBillQuery = (appointmentId: number) =>
   })
 
 export const useVisitBill = (appointmentId: number) => useQuery(visitBillQuery(appointmentId))
+
+export type OrderCharges = ResponseBody<'/api/appointments/{id}/bill/orders', 'get', 200>
+
+/** A visit's lab orders beside its bill: ordered, charged, and what the desk should know of the rest. */
+export const visitOrderChargesQuery = (appointmentId: number) =>
+  queryOptions({ queryKey: [...billsKey, 'visit-orders', appointmentId], queryFn: () => get<OrderCharges>(`/appointments/${appointmentId}/bill/orders`) })
+
+export const useVisitOrderCharges = (appointmentId: number) => useQuery(visitOrderChargesQuery(appointmentId))

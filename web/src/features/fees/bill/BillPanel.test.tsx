@@ -67,3 +67,34 @@ describe('BillPanel (a bill by its id)', () => {
     expect(screen.queryByRole('button', { name: /take payment/i })).toBeNull()
   })
 })
+
+describe('BillPanel (a visit bill beside its ordered tests)', () => {
+  const orders = {
+    ordered: 3,
+    charged: 1,
+    orders: [
+      { order_id: 1, test: 'BMP', label: 'Basic metabolic panel', status: 'ordered', line_id: 2, linked: true, withdrawn: false },
+      { order_id: 2, test: 'HBSAG', label: 'Hepatitis B surface antigen', status: 'ordered', line_id: null, linked: false, withdrawn: false },
+      { order_id: 3, test: 'CRP', label: 'C-reactive protein', status: 'ordered', line_id: null, linked: true, withdrawn: false },
+      { order_id: 4, test: 'CBC', label: 'Complete blood count', status: 'cancelled', line_id: 1, linked: true, withdrawn: true },
+    ],
+  }
+
+  it('says how many tests are ordered and charged, and warns of each it should act on', async () => {
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment']),
+      api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': orders },
+    })
+    const panel = await screen.findByTestId('order-charges')
+    expect(panel.textContent).toContain('Ordered tests: 3, charged: 1')
+    expect(within(panel).getByText(/no price-list service is linked.*Hepatitis B surface antigen/)).toBeTruthy()
+    expect(within(panel).getByText(/Ordered after the bill was finalised.*C-reactive protein/)).toBeTruthy()
+    expect(within(panel).getByText(/Cancelled order still charged: Complete blood count\. Refund\?/)).toBeTruthy()
+  })
+
+  it('shows nothing of orders on a bill without a visit', async () => {
+    await renderScreen(<BillById id={5} />, { me: user(['record payment']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
+    await screen.findByTestId('bill')
+    expect(screen.queryByTestId('order-charges')).toBeNull()
+  })
+})

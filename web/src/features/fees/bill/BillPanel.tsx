@@ -13,6 +13,7 @@ import { useFeeSettings } from '../api/feeSettings'
 import { billQuery, useBill, useVisitBill, visitBillQuery } from '../api/getBill'
 import type { Bill, BillLine, Document, Payment } from '../api/types'
 import { AddCharge } from './AddCharge'
+import { OrderCharges } from './OrderCharges'
 import { DiscountModal, RefundModal, VoidModal } from './dialogs'
 import { PaymentModal } from './PaymentModal'
 import { useMoney, type Money } from './useMoney'
@@ -108,6 +109,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
         {preview && preview.lines.length > 0 && <Alert type="info" showIcon title={t('bill.previewNote')} />}
         <Lines bill={shown} money={money} editable={charging && !preview} onEdit={setDialog} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
         {shown && shown.lines.length > 0 && <Totals bill={shown} money={money} />}
+        {(appointmentId ?? shown?.appointment_id) != null && <OrderCharges appointmentId={(appointmentId ?? shown?.appointment_id)!} billStatus={bill?.status} />}
         {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
         {bill && (
           <Flex gap={8} wrap>
@@ -208,7 +210,7 @@ function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money
             <Space orientation="vertical" size={0}>
               <span>{l.description}</span>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {[l.code, l.added_by].filter(Boolean).join(' · ')}
+                {[l.code, l.lab_order_id != null ? t('bill.fromOrder') : '', l.added_by].filter(Boolean).join(' · ')}
               </Typography.Text>
             </Space>
           ),

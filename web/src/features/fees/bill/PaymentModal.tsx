@@ -1,7 +1,8 @@
-import { App, Flex, Form, Input, Modal, Radio, Statistic } from 'antd'
+import { Alert, App, Flex, Form, Input, Modal, Radio, Statistic } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
+import { ApiError } from '../../../lib/api'
 import { showFormErrors } from '../../../lib/formErrors'
 import { payBill } from '../api/payBill'
 import { METHODS, type Bill, type Payment } from '../api/types'
@@ -14,6 +15,7 @@ interface PayForm {
   tendered?: string
   reference?: string
   payer?: string
+  opening_float?: string
 }
 
 /** Takes a payment: method, amount (the balance unless part), cash handed over and the change, a reference for the rest. */
@@ -22,6 +24,9 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
   const { message } = App.useApp()
   const [form] = Form.useForm<PayForm>()
   const [busy, setBusy] = useState(false)
+  // Asked once the server says this cash payment opens the cashier's drawer again after she
+  // closed it: the new drawer starts with the float she counts into it, not with nothing.
+  const [askFloat, setAskFloat] = useState('')
   const method = Form.useWatch('method', form) ?? 'cash'
   const amount = money.parse(Form.useWatch('amount', form) ?? '')
   const tendered = money.parse(Form.useWatch('tendered', form) ?? '')
@@ -40,10 +45,19 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
     }
     setBusy(true)
     try {
-      const m = await payBill(bill, { method: v.method as (typeof METHODS)[number], amount, reference: v.method === 'cash' ? '' : (v.reference ?? '').trim(), tendered: tendered ?? null, payer: (v.payer ?? '').trim() })
+      const openingFloat = askFloat && v.method === 'cash' ? (money.parse(v.opening_float ?? '') ?? null) : null
+      const m = await payBill(bill, {
+        method: v.method as (typeof METHODS)[number],
+        amount,
+        reference: v.method === 'cash' ? '' : (v.reference ?? '').trim(),
+        tendered: tendered ?? null,
+        payer: (v.payer ?? '').trim(),
+        opening_float: openingFloat,
+      })
       onPaid(m.bill as Bill, m.payment as Payment)
     } catch (e) {
-      showFormErrors(form, message, e)
+      if (e instanceof ApiError && e.fields?.opening_float) setAskFloat(e.fields.opening_float[0])
+      else showFormErrors(form, message, e)
     } finally {
       setBusy(false)
     }
@@ -71,6 +85,17 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
         ) : (
           <Form.Item name="reference" label={t('bill.reference')} extra={t('bill.referenceHint')}>
             <Input maxLength={100} />
+          </Form.Item>
+        )}
+        {askFloat && method === 'cash' && <Alert type="info" showIcon title={askFloat} style={{ marginBottom: 12 }} />}
+        {askFloat && method === 'cash' && (
+          <Form.Item
+            name="opening_float"
+            label={t('cashUp.newFloatIn', { currency: money.currency })}
+            extra={t('cashUp.floatHint')}
+            rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}
+          >
+            <Input inputMode="decimal" maxLength={18} />
           </Form.Item>
         )}
         <Form.Item name="payer" label={t('bill.payer')} extra={t('bill.payerHint')}>

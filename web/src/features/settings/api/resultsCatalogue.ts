@@ -2,7 +2,7 @@
 // and the critical-result settings.
 import { useQuery } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
-import { labTestsKey, settingsKey } from '../../../lib/queryKeys'
+import { labTestsKey, servicesKey, settingsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
 import type { ImportReport } from '../../../lib/types'
 
@@ -34,4 +34,13 @@ export const useTestDefinitions = () =>
   useQuery({ queryKey: testDefinitionsKey, queryFn: () => get<{ data: TestDefinition[] }>('/lab-test-definitions').then((l) => l.data) })
 
 export const saveTestDefinition = (d: TestDefinition) =>
-  send<unknown>('put', `/lab-test-definitions/${encodeURIComponent(d.code!)}`, { loinc: d.loinc, turnaround_hours: d.turnaround_hours, analytes: d.analytes }, { silent: true })
+  send<unknown>('put', `/lab-test-definitions/${encodeURIComponent(d.code!)}`, { loinc: d.loinc, turnaround_hours: d.turnaround_hours, service_code: d.service_code ?? '', analytes: d.analytes }, { silent: true })
+
+/** The price list's codes and names, for linking a test to the service it is charged as
+ * (empty for who may not read the price list: the code is then typed). */
+export const usePriceListCodes = () =>
+  useQuery({
+    queryKey: [...servicesKey, 'codes'],
+    queryFn: () => get<{ data: { code: string; name: string; active: boolean }[] }>('/services', { all: 1 }, { silent: true }).then((l) => l.data),
+    retry: false,
+  })

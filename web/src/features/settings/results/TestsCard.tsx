@@ -1,13 +1,13 @@
 // The tests and panels: each test's LOINC code, expected turnaround (which makes an order
 // overdue) and the analytes it reports, in report order.
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Card, Form, Input, InputNumber, Modal, Select, Table, Button } from 'antd'
+import { Alert, App, AutoComplete, Card, Form, Input, InputNumber, Modal, Select, Table, Button, Tag } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../../components/ScrollRegion'
 import { ApiError } from '../../../lib/api'
 import { labTestsKey } from '../../../lib/queryKeys'
-import { saveTestDefinition, useTestDefinitions, type AnalyteEdit, type TestDefinition } from '../api/resultsCatalogue'
+import { saveTestDefinition, usePriceListCodes, useTestDefinitions, type AnalyteEdit, type TestDefinition } from '../api/resultsCatalogue'
 
 export function TestsCard({ analytes }: { analytes: AnalyteEdit[] }) {
   const { t, i18n } = useTranslation()
@@ -41,6 +41,11 @@ export function TestsCard({ analytes }: { analytes: AnalyteEdit[] }) {
             { title: t('catalogueEditor.code'), dataIndex: 'code' },
             { title: 'LOINC', dataIndex: 'loinc', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
             { title: t('catalogueEditor.turnaround'), key: 'tat', render: (_, d) => t('catalogueEditor.hours', { count: d.turnaround_hours }) },
+            {
+              title: t('catalogueEditor.service'),
+              key: 'service',
+              render: (_, d) => (d.service_code ? <span style={{ whiteSpace: 'nowrap' }}>{d.service_code}</span> : <Tag color="orange">{t('catalogueEditor.notCharged')}</Tag>),
+            },
             { title: t('catalogueEditor.reports'), key: 'analytes', render: (_, d) => d.analytes.map(name).join(', ') },
           ]}
         />
@@ -57,6 +62,7 @@ function TestDialog({ def, analytes, onClose }: { def: TestDefinition; analytes:
   const [form] = Form.useForm<TestDefinition>()
   const [problem, setProblem] = useState('')
   const lang = i18n.language as 'en' | 'ru' | 'zh' | 'vi'
+  const services = usePriceListCodes()
   const save = async () => {
     setProblem('')
     const v = form.getFieldsValue(true) as TestDefinition
@@ -80,6 +86,15 @@ function TestDialog({ def, analytes, onClose }: { def: TestDefinition; analytes:
         </Form.Item>
         <Form.Item name="turnaround_hours" label={t('catalogueEditor.turnaroundHours')} extra={t('catalogueEditor.turnaroundHint')}>
           <InputNumber controls={false} min={1} max={2160} style={{ width: 160 }} />
+        </Form.Item>
+        <Form.Item name="service_code" label={t('catalogueEditor.service')} extra={t('catalogueEditor.serviceHint')}>
+          <AutoComplete
+            allowClear
+            maxLength={40}
+            style={{ maxWidth: 360 }}
+            options={(services.data ?? []).filter((s) => s.active).map((s) => ({ value: s.code, label: `${s.code} — ${s.name}` }))}
+            filterOption={(input, o) => String(o?.label ?? '').toLowerCase().includes(input.toLowerCase())}
+          />
         </Form.Item>
         <Form.Item name="analytes" label={t('catalogueEditor.reports')} extra={t('catalogueEditor.reportsHint')}>
           <Select mode="multiple" showSearch={{ optionFilterProp: 'label' }} options={analytes.map((a) => ({ value: a.code, label: `${a.labels[lang] || a.labels.en} (${a.code})` }))} />

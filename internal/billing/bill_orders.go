@@ -1,0 +1,205 @@
+package billing
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+)
+
+// ChargeOrder charges lab order orderID, of a test charged as serviceCode, on the bill of visit
+// appointmentID (writing the bill if the visit has none), inside the order's transaction: once
+// per order, however often it is told. A charge of the same service the desk or the doctor put
+// on by hand before is taken as the order's rather than charged twice. Nothing is charged when
+// the test names no active service, or the bill is no longer a draft: the desk sees the order
+// as not charged (OrdersOf) and decides (ADR 41). It is the results store's OrderCharges.
+func (s *Store) ChargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID, orderID int64, serviceCode string) error {
+	if serviceCode == "" {
+		return nil
+	}
+	sv, err := serviceByCode(ctx, tx, serviceCode)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !sv.Active) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	visit, err := appointment.BasicsOf(ctx, tx, appointmentID)
+	if err != nil || visit.Status == appointment.Cancelled {
+		return err
+	}
+	id, _, err := s.openBill(ctx, tx, e, appointmentID)
+	if err != nil {
+		return err
+	}
+	b, err := lock(ctx, tx, id)
+	if err != nil || b.Status != Draft {
+		return err
+	}
+	var charged bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bill_lines WHERE bill_id = $1 AND lab_order_id = $2)`, id, orderID).Scan(&charged); err != nil {
+		return fmt.Errorf("read bill lines: %w", err)
+	}
+	if charged {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE bill_lines SET lab_order_id = $1 WHERE id = (SELECT MIN(id) FROM bill_lines
+		WHERE bill_id = $2 AND service_id = $3 AND lab_order_id IS NULL)`, orderID, id, sv.ID)
+	if err != nil {
+		return fmt.Errorf("link bill line: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	l, err := line(ctx, tx, LineInput{ServiceID: &sv.ID, Quantity: 1}, false)
+	if err != nil {
+		return err
+	}
+	l.LabOrderID = &orderID
+	if err := s.insertLine(ctx, tx, e, id, l); err != nil {
+		return err
+	}
+	return s.retotal(ctx, tx, e, id, -1)
+}
+
+// UnchargeOrder takes lab order orderID's charge off its bill while that bill is a draft. A
+// final bill keeps it (its lines never change, ADR 22): the desk sees the cancelled order
+// still charged and may refund it (OrdersOf).
+func (s *Store) UnchargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, orderID int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT l.id, l.bill_id FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+		WHERE l.lab_order_id = $1 AND b.status = 'draft'`, orderID)
+	if err != nil {
+		return fmt.Errorf("read bill lines: %w", err)
+	}
+	var charges [][2]int64
+	for rows.Next() {
+		var c [2]int64
+		if err := rows.Scan(&c[0], &c[1]); err != nil {
+			rows.Close()
+			return err
+		}
+		charges = append(charges, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range charges {
+		if _, err := draft(ctx, tx, c[1]); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM bill_lines WHERE id = $1`, c[0]); err != nil {
+			return fmt.Errorf("remove bill line: %w", err)
+		}
+		if err := s.retotal(ctx, tx, e, c[1], -1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// VisitOrder is a lab order of a visit as billing sees it: its test and its state.
+type VisitOrder struct {
+	ID     int64
+	Test   string
+	Label  string
+	Status string
+}
+
+// OrderCharge is a visit's lab order beside its bill: whether it is charged there, and what
+// the desk should know when it is not.
+type OrderCharge struct {
+	OrderID int64  `json:"order_id"`
+	Test    string `json:"test"`
+	Label   string `json:"label"`
+	Status  string `json:"status"`
+	// LineID is the bill line that charges it (nil: not charged on the bill in force).
+	LineID *int64 `json:"line_id"`
+	// Linked: its test names an active price-list service. An order of a test that does not
+	// is never charged by itself; the desk charges it by hand or has the test linked.
+	Linked bool `json:"linked"`
+	// Withdrawn: cancelled or not done; still charged on a final bill, a refund to consider.
+	Withdrawn bool `json:"withdrawn"`
+}
+
+// OrderCharges is what a visit's bill charges of its lab orders: the orders still wanted
+// (Ordered) and how many of them are charged (Charged), and each order.
+type OrderCharges struct {
+	Ordered int           `json:"ordered"`
+	Charged int           `json:"charged"`
+	Orders  []OrderCharge `json:"orders"`
+}
+
+// OrdersOf answers the lab orders of visit appointmentID beside its bill in force, labels in
+// lang. Orders are read through the Orders hook (the results store, wired by the server).
+func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) (OrderCharges, error) {
+	out := OrderCharges{Orders: []OrderCharge{}}
+	if _, err := appointment.BasicsOf(ctx, s.DB, appointmentID); err != nil {
+		return out, err
+	}
+	if s.Orders == nil {
+		return out, nil
+	}
+	orders, err := s.Orders(ctx, appointmentID, lang)
+	if err != nil || len(orders) == 0 {
+		return out, err
+	}
+	codes := make([]string, 0, len(orders))
+	for _, o := range orders {
+		codes = append(codes, o.Test)
+	}
+	slices.Sort(codes)
+	tests, err := catalogue.OrderedTests(ctx, s.DB, slices.Compact(codes), lang)
+	if err != nil {
+		return out, err
+	}
+	lineOf := map[int64]int64{}
+	rows, err := s.DB.QueryContext(ctx, `SELECT l.id, l.lab_order_id FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+		WHERE b.appointment_id = $1 AND b.status <> 'void' AND l.lab_order_id IS NOT NULL`, appointmentID)
+	if err != nil {
+		return out, fmt.Errorf("read bill lines: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var line, order int64
+		if err := rows.Scan(&line, &order); err != nil {
+			return out, err
+		}
+		lineOf[order] = line
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	linked := map[string]bool{}
+	for _, o := range orders {
+		code := tests[o.Test].ServiceCode
+		if _, seen := linked[code]; !seen && code != "" {
+			sv, err := serviceByCode(ctx, s.DB, code)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return out, err
+			}
+			linked[code] = err == nil && sv.Active
+		}
+		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code],
+			Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
+		if line, ok := lineOf[o.ID]; ok {
+			c.LineID = &line
+		}
+		if c.Withdrawn && c.LineID == nil {
+			continue // withdrawn and not charged: nothing for the desk to do
+		}
+		if !c.Withdrawn {
+			out.Ordered++
+			if c.LineID != nil {
+				out.Charged++
+			}
+		}
+		out.Orders = append(out.Orders, c)
+	}
+	return out, nil
+}

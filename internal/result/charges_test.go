@@ -1,0 +1,119 @@
+package result_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"emr/internal/apitest"
+	"emr/internal/audit"
+	"emr/internal/billing"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+	"emr/internal/feereport"
+)
+
+type billOut struct {
+	ID      int64  `json:"id"`
+	Status  string `json:"status"`
+	Version int    `json:"version"`
+	Total   int64  `json:"total"`
+	Lines   []struct {
+		Code       string `json:"code"`
+		LabOrderID *int64 `json:"lab_order_id"`
+	} `json:"lines"`
+}
+
+type orderCharges struct {
+	Ordered int `json:"ordered"`
+	Charged int `json:"charged"`
+	Orders  []struct {
+		OrderID   int64  `json:"order_id"`
+		Test      string `json:"test"`
+		LineID    *int64 `json:"line_id"`
+		Linked    bool   `json:"linked"`
+		Withdrawn bool   `json:"withdrawn"`
+	} `json:"orders"`
+}
+
+// A test ordered on a visit is charged on the visit's bill as its linked price-list service,
+// once per order; taken off before collection, its charge goes; a test linked to no service
+// is not charged and the desk is told; a final bill keeps the charge of an order cancelled
+// after and shows it as a refund to consider (issue 55, m9).
+func TestOrdersReachTheBill(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		for code, price := range map[string]int{"LAB-BMP": 180000, "LAB-CBC": 90000} {
+			if r := c.admin.Do("POST", "/api/services", map[string]any{"code": code, "name": code, "category": "laboratory", "price": price}); r.Status != http.StatusCreated {
+				t.Fatalf("service %s: %d %s", code, r.Status, r.Body)
+			}
+		}
+		bill := func() billOut {
+			return apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		}
+		charges := func() orderCharges {
+			return apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		}
+		charged := func(b billOut, orderID int64) int {
+			n := 0
+			for _, l := range b.Lines {
+				if l.LabOrderID != nil && *l.LabOrderID == orderID {
+					n++
+				}
+			}
+			return n
+		}
+
+		// HBSAG's shipped link (LAB-HBSAG) names no service of this clinic.
+		orders := c.order(t, "BMP", "CBC", "HBSAG")
+		bmp, cbc := find(orders, "BMP"), find(orders, "CBC")
+		b := bill()
+		if len(b.Lines) != 2 || charged(b, bmp.ID) != 1 || charged(b, cbc.ID) != 1 || b.Total != 270000 {
+			t.Fatalf("ordered tests on the bill: %+v", b)
+		}
+		oc := charges()
+		if oc.Ordered != 3 || oc.Charged != 2 || len(oc.Orders) != 3 || oc.Orders[2].Test != "HBSAG" || oc.Orders[2].Linked || oc.Orders[2].LineID != nil {
+			t.Fatalf("ordered beside charged: %+v", oc)
+		}
+
+		// Saving the form again orders nothing new and charges nothing twice; told twice of
+		// one order, billing still charges it once.
+		c.order(t, "BMP", "CBC", "HBSAG")
+		fees := &billing.Store{DB: db, Days: feereport.Book{}}
+		for range 2 {
+			if err := db.Tx(context.Background(), func(tx *sql.Tx) error {
+				return fees.ChargeOrder(context.Background(), tx, audit.Event{}, c.visitID, bmp.ID, "LAB-BMP")
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b = bill(); len(b.Lines) != 2 || charged(b, bmp.ID) != 1 {
+			t.Fatalf("charged once per order: %+v", b)
+		}
+
+		// CBC taken off the form before collection: its charge goes.
+		c.order(t, "BMP", "HBSAG")
+		if b = bill(); len(b.Lines) != 1 || charged(b, cbc.ID) != 0 || b.Total != 180000 {
+			t.Fatalf("cancelled order still charged: %+v", b)
+		}
+		if oc = charges(); oc.Ordered != 2 || oc.Charged != 1 {
+			t.Fatalf("after the cancellation: %+v", oc)
+		}
+
+		// A final bill is not changed: BMP cancelled after it keeps its line, flagged.
+		b = apitest.Do[billOut](t, c.rec, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		bmp = find(c.orders(t), "BMP")
+		if r := c.doctor.Do("POST", fmt.Sprintf("/api/lab-orders/%d/cancel", bmp.ID), map[string]any{"version": bmp.Version, "reason": "Patient declined"}); r.Status != http.StatusOK {
+			t.Fatalf("cancel: %d %s", r.Status, r.Body)
+		}
+		if b = bill(); b.Status != "final" || len(b.Lines) != 1 || b.Total != 180000 {
+			t.Fatalf("final bill changed: %+v", b)
+		}
+		oc = charges()
+		if oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 2 || !oc.Orders[0].Withdrawn || oc.Orders[0].LineID == nil {
+			t.Fatalf("cancelled order still charged, shown: %+v", oc)
+		}
+	})
+}
