@@ -190,6 +190,11 @@ var requiredAccess = map[string]string{
 	"POST /api/prescriptions/check":                    "write prescription",
 	"POST /api/prescriptions/{id}/cancel":              "write prescription",
 	"GET /api/prescriptions/{id}/signature":            "write prescription or write diagnosis or record vitals",
+	"GET /api/patients/{id}/current-medicines":         "write prescription or write diagnosis or record vitals",
+	"POST /api/patients/{id}/current-medicines":        "write prescription or record vitals",
+	"PUT /api/current-medicines/{id}":                  "write prescription or record vitals",
+	"POST /api/current-medicines/{id}/stop":            "write prescription or record vitals",
+	"POST /api/current-medicines/{id}/confirm":         "write prescription or record vitals",
 
 	"GET /api/get-profile":           "logged-in",
 	"PATCH /api/update-profile":      "logged-in",
