@@ -167,7 +167,7 @@ var requiredAccess = map[string]string{
 	"GET /api/results/alerts/report":                "review results",
 	"GET /api/settings/results":                     "logged-in",
 	"PUT /api/settings/results":                     "manage settings",
-	"GET /api/medicines":                            "write prescription or manage catalogue",
+	"GET /api/medicines":                            "write prescription or manage catalogue or record vitals",
 	"POST /api/medicines":                           "manage catalogue",
 	"PUT /api/medicines/{id}":                       "manage catalogue",
 	"POST /api/medicines/import":                    "manage catalogue",
