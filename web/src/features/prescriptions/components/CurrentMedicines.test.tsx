@@ -35,7 +35,7 @@ describe('PatientMedicines', () => {
   it('offers no changes to one who neither records vitals nor prescribes', async () => {
     await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'write diagnosis']), api: { 'GET /patients/9/current-medicines': list } })
     await waitFor(() => expect(document.body.textContent).toContain('Warfarin 5 mg tablet'))
-    expect(screen.queryByRole('button', { name: /add medicine/i })).toBeNull()
+    expect(screen.queryByRole('button', { name: /record a medicine/i })).toBeNull()
     expect(screen.queryByRole('button', { name: /^stop /i })).toBeNull()
   })
 
@@ -50,7 +50,7 @@ describe('PatientMedicines', () => {
         }),
       },
     })
-    fireEvent.click(await screen.findByRole('button', { name: /add medicine/i }))
+    fireEvent.click(await screen.findByRole('button', { name: /record a medicine/i }))
     const dialog = await screen.findByRole('dialog')
     fireEvent.change(within(dialog).getByLabelText('Medicine'), { target: { value: 'Amoxicillin 500 mg' } })
     await waitFor(() => expect(within(dialog).getByText(/matches it by its words only/)).toBeTruthy())
