@@ -313,16 +313,8 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
     message.success(t('currentMeds.allConfirmed'))
   }
   return (
-    <Card
-      title={t('currentMeds.stillTaking')}
-      extra={
-        canKeep && (
-          <Button size="small" icon={<PlusOutlined aria-hidden />} onClick={() => dialogs.open({ kind: 'add' })}>
-            {t('currentMeds.add')}
-          </Button>
-        )
-      }
-    >
+    // The question is the title, whole; the button to record one more sits below the list.
+    <Card title={<span style={{ whiteSpace: 'normal' }}>{t('currentMeds.stillTaking')}</span>}>
       {canKeep && open.length > 1 && (
         <Button block icon={<CheckOutlined aria-hidden />} onClick={() => void confirmAll()} loading={confirm.isPending} style={{ marginBottom: 8 }}>
           {t('currentMeds.confirmAll', { count: open.length })}
@@ -359,6 +351,11 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           </List.Item>
         )}
       />
+      {canKeep && (
+        <Button type="dashed" block size="small" icon={<PlusOutlined aria-hidden />} onClick={() => dialogs.open({ kind: 'add' })} style={{ marginTop: 8 }}>
+          {t('currentMeds.add')}
+        </Button>
+      )}
       {dialogs.node}
     </Card>
   )
