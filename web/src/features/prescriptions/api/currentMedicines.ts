@@ -1,9 +1,10 @@
 // The medicines a patient takes (issue 55, M4): those recorded as taken from elsewhere or over
-// the counter, and the lines of prescriptions issued here whose supply lasts. Their keys sit
-// under prescriptions': a change re-runs the safety check of lines being written.
+// the counter, and the lines of prescriptions issued here whose supply lasts. The list sits
+// under its patient's key, which the live channel refreshes when anyone changes it; a change
+// here also re-runs the safety check of lines being written (under prescriptions').
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
-import { prescriptionsKey } from '../../../lib/queryKeys'
+import { patientsKey, prescriptionsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
 
 export type CurrentMedicine = Schema<'CurrentMedicine'>
@@ -11,7 +12,7 @@ export type CurrentMedicineInput = Schema<'CurrentMedicineInput'>
 
 export const currentMedicinesQuery = (patientId: number) =>
   queryOptions({
-    queryKey: [...prescriptionsKey, 'current-medicines', patientId],
+    queryKey: [...patientsKey, patientId, 'current-medicines'],
     queryFn: async () => (await get<{ data: CurrentMedicine[] }>(`/patients/${patientId}/current-medicines`)).data,
   })
 
@@ -31,7 +32,14 @@ export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicin
 
 function useChange<A>(fn: (a: A) => Promise<CurrentMedicine>) {
   const queryClient = useQueryClient()
-  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: prescriptionsKey }) })
+  return useMutation({
+    mutationFn: fn,
+    onSettled: (m) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: m ? currentMedicinesQuery(m.patient_id).queryKey : patientsKey }),
+        queryClient.invalidateQueries({ queryKey: prescriptionsKey }),
+      ]),
+  })
 }
 
 export const useSaveCurrentMedicine = () => useChange(saveCurrentMedicine)

@@ -259,6 +259,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
   const active = (list.data ?? []).filter((m) => !m.stopped_on)
   return (
     <Card
+      data-testid="current-medicines"
       title={t('currentMeds.title')}
       extra={
         canKeep && (
@@ -314,7 +315,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
   }
   return (
     // The question is the title, whole; the button to record one more sits below the list.
-    <Card title={<span style={{ whiteSpace: 'normal' }}>{t('currentMeds.stillTaking')}</span>}>
+    <Card data-testid="still-taking" title={<span style={{ whiteSpace: 'normal' }}>{t('currentMeds.stillTaking')}</span>}>
       {canKeep && open.length > 1 && (
         <Button block icon={<CheckOutlined aria-hidden />} onClick={() => void confirmAll()} loading={confirm.isPending} style={{ marginBottom: 8 }}>
           {t('currentMeds.confirmAll', { count: open.length })}
@@ -341,7 +342,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
                       <Button size="small" type="primary" ghost icon={<CheckOutlined aria-hidden />} aria-label={t('currentMeds.stillTakingNamed', { medicine: m.medicine })} onClick={() => confirm.mutate({ m, appointmentId })}>
                         {t('currentMeds.stillTakingYes')}
                       </Button>
-                      <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stopNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
+                      <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stillTakingNoNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
                         {t('currentMeds.stillTakingNo')}
                       </Button>
                     </Space>
