@@ -26,7 +26,7 @@ type Current struct {
 // prescribedHere), newest first, then those recorded as taken from elsewhere or over the
 // counter and not stopped.
 func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]Current, error) {
-	here, err := prescribedHere(ctx, q, patientID, now)
+	here, err := prescribedHere(ctx, q, patientID, now, now.Location())
 	if err != nil {
 		return nil, err
 	}
@@ -52,8 +52,9 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 
 // prescribedHere are the lines of prescriptions issued here (neither a draft never handed to
 // the patient nor cancelled) in the last 90 days whose supply has not run out — its duration
-// when one can be told, else 30 days, as the safety check counts them — newest first.
-func prescribedHere(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]Taken, error) {
+// when one can be told, else 30 days, as the safety check counts them — newest first; their
+// days (issued, supplied until) are loc's.
+func prescribedHere(ctx context.Context, q database.Querier, patientID int64, now time.Time, loc *time.Location) ([]Taken, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, items, prescriber, issued_at, created_at FROM prescriptions
 		WHERE patient_id = $1 AND status NOT IN ($2, $4) AND (created_at >= $3 OR issued_at >= $3) ORDER BY id DESC LIMIT 100`,
 		patientID, Cancelled, now.AddDate(0, 0, -currentDays), Draft)
@@ -87,9 +88,9 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 				continue
 			}
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
-				Source: SourceHere, Prescriber: by.Name, StartedOn: at.Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id}
+				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id}
 			if known {
-				t.SupplyUntil = end.Format(time.DateOnly)
+				t.SupplyUntil = end.In(loc).Format(time.DateOnly)
 			}
 			out = append(out, t)
 		}

@@ -259,7 +259,7 @@ func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) (
 	if err != nil {
 		return nil, err
 	}
-	here, err := prescribedHere(ctx, s.DB, patientID, s.now())
+	here, err := prescribedHere(ctx, s.DB, patientID, s.now(), s.Loc)
 	if err != nil {
 		return nil, err
 	}

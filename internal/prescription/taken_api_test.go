@@ -101,6 +101,26 @@ func TestMedicinesTaken(t *testing.T) {
 		}
 		w.Version++
 
+		// The check names it as taken: from elsewhere, recorded today.
+		var named struct {
+			Findings []struct {
+				Kind          string `json:"kind"`
+				OtherTaken    int64  `json:"other_taken_id"`
+				OtherSource   string `json:"other_source"`
+				OtherDate     string `json:"other_date"`
+				OtherMedicine string `json:"other_medicine"`
+			} `json:"findings"`
+		}
+		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": s.patientID, "items": []any{map[string]any{"medicine": "Ibuprofen 400 mg"}}}).JSON(t, &named)
+		recordedOn := func(date string) bool { // today in the clinic's zone, whichever that is
+			d, err := time.Parse(time.DateOnly, date)
+			return err == nil && time.Since(d).Abs() < 48*time.Hour
+		}
+		if f := named.Findings; len(f) != 1 || f[0].Kind != "interaction" || f[0].OtherTaken != w.ID || f[0].OtherSource != "elsewhere" ||
+			!recordedOn(f[0].OtherDate) || f[0].OtherMedicine != "Warfarin 5 mg tablet" {
+			t.Errorf("the check of ibuprofen: %+v", f)
+		}
+
 		// Reconciliation: confirmed at the patient's visit, not at another patient's.
 		if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/confirm", w.ID), map[string]any{"appointment_id": 999999, "version": w.Version}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("confirm at no visit: %d %s", r.Status, r.Body)
