@@ -1,7 +1,6 @@
 package prescription
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -138,7 +137,7 @@ func (in *TakenInput) check(today string) error {
 	return v.Err()
 }
 
-// checkStop cleans a stop and refuses a day in the future or before the medicine started.
+// check cleans a stop and refuses a day in the future or before the medicine started.
 func (in *StopInput) check(startedOn, today string) error {
 	var v apperr.Validation
 	in.StoppedOn, in.Reason = strings.TrimSpace(in.StoppedOn), strings.TrimSpace(in.Reason)
@@ -263,20 +262,18 @@ func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) (
 	if err != nil {
 		return nil, err
 	}
-	list = append(here, list...)
-	slices.SortStableFunc(list, func(a, b Taken) int {
-		return cmp.Compare(b2i(!a.Active()), b2i(!b.Active()))
-	})
+	active, stopped := here, []Taken{}
+	for _, t := range list {
+		if t.Active() {
+			active = append(active, t)
+		} else {
+			stopped = append(stopped, t)
+		}
+	}
+	list = append(active, stopped...)
 	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.read", "patient", strconv.FormatInt(patientID, 10), patientID, audit.Success
 	e.Detail = fmt.Sprintf("patient %d", patientID)
 	return list, audit.Access(ctx, s.DB, e)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // RecordTaken records a medicine the patient takes; its findings are the allergies it meets
@@ -432,7 +429,8 @@ func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action,
 // takenAllergies are the patient's allergies a recorded medicine meets: what the safety
 // check would say were it prescribed.
 func (s *Store) takenAllergies(ctx context.Context, t Taken, lang string) ([]Finding, error) {
-	list, status, err := patient.Allergies(ctx, s.DB, t.PatientID)
+	// An allergy status never asked says nothing of this medicine: only the list is read.
+	list, _, err := patient.Allergies(ctx, s.DB, t.PatientID)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +444,6 @@ func (s *Store) takenAllergies(ctx context.Context, t Taken, lang string) ([]Fin
 		return nil, err
 	}
 	in := safetyInput{allergies: list, lines: []lineDrugs{line}, now: s.now(), loc: s.Loc}
-	_ = status // an allergy status never asked says nothing of this medicine
 	out := []Finding{}
 	for _, f := range check(in, describer{drugs: drugs, lang: lang}) {
 		if strings.HasPrefix(f.Key, "allergy:") {
