@@ -37,7 +37,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/lab-analytes/export", Access: auth.Need(auth.ManageCatalogue), Handler: h.exportAnalytes},
 		{Method: "POST", Path: "/api/lab-analytes/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importAnalytes},
 		{Method: "PUT", Path: "/api/lab-analytes/{code}", Access: auth.Need(auth.ManageCatalogue), Handler: h.saveAnalyte},
-		{Method: "GET", Path: "/api/medicines", Access: auth.NeedAny(auth.WritePrescription, auth.ManageCatalogue), Handler: h.medicines},
+		// The nurse searches it too, recording the medicines a patient takes (issue 55, M4).
+		{Method: "GET", Path: "/api/medicines", Access: auth.NeedAny(auth.WritePrescription, auth.ManageCatalogue, auth.RecordVitals), Handler: h.medicines},
 		{Method: "POST", Path: "/api/medicines", Access: auth.Need(auth.ManageCatalogue), Handler: h.createMedicine},
 		{Method: "PUT", Path: "/api/medicines/{id}", Access: auth.Need(auth.ManageCatalogue), Handler: h.updateMedicine},
 		{Method: "POST", Path: "/api/medicines/import", Access: auth.Need(auth.ManageCatalogue), Handler: h.importMedicines},

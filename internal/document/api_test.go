@@ -420,7 +420,8 @@ func TestVerifyLimitIsSharedAndPerBlock(t *testing.T) {
 
 // A referral carries what the receiving doctor must know before prescribing: the patient's
 // allergies with their status (none known, or each with its reaction and severity) and the
-// medicines being taken (this clinic's prescriptions whose supply has not run out).
+// medicines being taken (this clinic's prescriptions whose supply has not run out, and those
+// recorded as taken from elsewhere or over the counter and not stopped).
 func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
@@ -430,7 +431,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 				"appointment_id": s.visitID, "fields": map[string]string{"referred_to": "Cardiology", "reason": "Palpitations"}})
 			return text(d.Content)
 		}
-		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None prescribed here in the last 90 days") ||
+		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None recorded, and none prescribed here in the last 90 days") ||
 			!strings.Contains(body, "T 38.2 °C ↑ above the usual range (age band: 18 years and over)") {
 			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
 		}
@@ -453,14 +454,42 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 			"medicine": "Paracetamol 500 mg tablet", "dose": "1 tablet", "frequency": "every 6 hours if needed", "duration": "5 days", "quantity": "20"}}}); r.Status != http.StatusCreated {
 			t.Fatalf("draft: %d %s", r.Status, r.Body)
 		}
+		// Taken, not prescribed here (clinic-day review 2026-11-28, M4): from elsewhere since a
+		// day, over the counter since a year; one stopped, which is no current medicine.
+		taken := fmt.Sprintf("/api/patients/%d/current-medicines", p.ID)
+		for _, in := range []map[string]any{
+			{"medicine": "Warfarin 5 mg tablet", "dose": "1 tablet", "frequency": "once daily", "source": "elsewhere", "started_on": "2019-03-05"},
+			{"medicine": "Omeprazole 20 mg", "source": "otc", "started_on": "2024"},
+			{"medicine": "Ibuprofen 200 mg", "source": "otc"},
+		} {
+			if r := s.doctor.Do("POST", taken, in); r.Status != http.StatusCreated {
+				t.Fatalf("record %v: %d %s", in, r.Status, r.Body)
+			}
+		}
+		var list struct {
+			Data []struct {
+				ID       int64
+				Medicine string
+				Version  int
+			}
+		}
+		s.doctor.Do("GET", taken, nil).JSON(t, &list)
+		for _, m := range list.Data {
+			if m.Medicine == "Ibuprofen 200 mg" {
+				if r := s.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", m.ID), map[string]any{"reason": "Stomach pain", "version": m.Version}); r.Status != http.StatusOK {
+					t.Fatalf("stop: %d %s", r.Status, r.Body)
+				}
+			}
+		}
 		body := issue()
-		for _, want := range []string{"Penicillin — anaphylaxis, severe", "Metformin 500 mg tablet, 1 tablet, twice daily (since ", "Amlodipine 5 mg tablet, 1 tablet, once daily (since "} {
+		for _, want := range []string{"Penicillin — anaphylaxis, severe", "Metformin 500 mg tablet, 1 tablet, twice daily (since ", "Amlodipine 5 mg tablet, 1 tablet, once daily (since ",
+			"Warfarin 5 mg tablet, 1 tablet, once daily (prescribed elsewhere, since 5 March 2019)", "Omeprazole 20 mg (over the counter, since 2024)"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("the referral does not say %q:\n%s", want, body)
 			}
 		}
-		if strings.Contains(body, "Paracetamol") {
-			t.Errorf("the referral lists a draft prescription:\n%s", body)
+		if strings.Contains(body, "Paracetamol") || strings.Contains(body, "Ibuprofen") {
+			t.Errorf("the referral lists a draft prescription or a stopped medicine:\n%s", body)
 		}
 	})
 }

@@ -43,6 +43,24 @@ type sources struct {
 }
 
 // dateIn writes a date the way lang writes dates.
+// medicineLine is a current medicine as a paper lists it: since when it was prescribed here,
+// or that it comes from elsewhere or over the counter and since when the patient takes it
+// (a month or a year as recorded; left out when not known).
+func medicineLine(lang string, m prescription.Current, loc *time.Location) string {
+	if m.Source == prescription.SourceHere {
+		return i18n.T(lang, "document.value.medicine_since", m.Text, dateIn(lang, m.Since.In(loc)))
+	}
+	key := "document.value.medicine_" + m.Source
+	if m.Started == "" {
+		return i18n.T(lang, key, m.Text)
+	}
+	started := m.Started
+	if day, err := time.Parse(time.DateOnly, started); err == nil {
+		started = dateIn(lang, day)
+	}
+	return i18n.T(lang, key+"_since", m.Text, started)
+}
+
 func dateIn(lang string, t time.Time) string {
 	switch lang {
 	case "ru":
@@ -180,7 +198,7 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 	out["patient.allergies"] = allergies(lang, p.History.Known())
 	medicines := []string{}
 	for _, m := range src.medicines {
-		medicines = append(medicines, i18n.T(lang, "document.value.medicine_since", m.Text, dateIn(lang, m.Since.In(src.today.Location()))))
+		medicines = append(medicines, medicineLine(lang, m, src.today.Location()))
 	}
 	if len(medicines) == 0 {
 		out["patient.medicines"] = Value{Text: i18n.T(lang, "document.value.no_medicines")}

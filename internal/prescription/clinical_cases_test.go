@@ -38,6 +38,14 @@ type caseRx struct {
 	cancelled bool
 }
 
+// caseTaken is a medicine recorded on the chart as taken (source elsewhere or otc), stopped
+// or not. Recording it answers the allergies it meets: the case wants them as
+// "recorded:kind:tier".
+type caseTaken struct {
+	line, source string
+	stopped      bool
+}
+
 type clinicalCase struct {
 	name      string
 	evidence  string
@@ -45,6 +53,7 @@ type clinicalCase struct {
 	allergies []caseAllergy
 	current   []caseCurrent
 	earlier   []caseRx
+	taken     []caseTaken
 	lines     []string
 	want      []string
 }
@@ -321,6 +330,22 @@ var clinicalCases = []clinicalCase{
 	linesCase("paracetamol + amoxicillin", "nothing to say", []string{"Paracetamol 500 mg", "Amoxicillin 500 mg"}),
 	{name: "current warfarin, metronidazole", evidence: "§3.2 #2 against the current medicines", current: []caseCurrent{{"Warfarin 5 mg", "30 days", 3}}, lines: []string{"Metronidazole 400 mg"}, want: []string{"0:interaction:high"}},
 	{name: "warfarin 80 days ago, supply unknown", evidence: "current medicines: the last 90 days", current: []caseCurrent{{"Warfarin 5 mg", "", 80}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:interaction:high"}},
+	// Azithromycin raises the INR less than clarithromycin, but does (clinic-day review 2026-11-28: the README says macrolides).
+	linesCase("warfarin + azithromycin", "Stockley's; Lane et al. 2014: a caution", []string{"Warfarin 5 mg", "Azithromycin 500 mg"}, "1:interaction:low"),
+
+	// Medicines recorded as taken, not prescribed here (clinic-day review 2026-11-28, M4): current as the supply of a prescription here is.
+	{name: "warfarin from elsewhere, ibuprofen", evidence: "M4: the anticoagulant a specialist prescribes", taken: []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}},
+		lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:interaction:high"}},
+	{name: "warfarin from elsewhere stopped, ibuprofen", evidence: "a stopped medicine is no current one", taken: []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere", stopped: true}},
+		lines: []string{"Ibuprofen 400 mg"}},
+	{name: "catalogue warfarin from elsewhere, metronidazole", evidence: "§3.2 #2 with the catalogue entry's ingredients", taken: []caseTaken{{line: "@warfarin", source: "elsewhere"}},
+		lines: []string{"Metronidazole 400 mg"}, want: []string{"0:interaction:high"}},
+	{name: "OTC ibuprofen, diclofenac", evidence: "§3.1: two NSAIDs, one bought over the counter", taken: []caseTaken{{line: "Ibuprofen 200 mg", source: "otc"}},
+		lines: []string{"Diclofenac 50 mg"}, want: []string{"0:duplicate_taken:high"}},
+	{name: "OTC ibuprofen, ibuprofen", evidence: "the same product: perhaps taken over, a caution", taken: []caseTaken{{line: "Ibuprofen 200 mg", source: "otc"}},
+		lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_taken:low"}},
+	{name: "amoxicillin from elsewhere, penicillin allergy", evidence: "recording a medicine the patient is allergic to warns at once", allergies: []caseAllergy{al("Penicillin")},
+		taken: []caseTaken{{line: "Amoxicillin 500 mg", source: "elsewhere"}}, lines: []string{"Paracetamol 500 mg"}, want: []string{"recorded:allergy:hard"}},
 }
 
 func TestClinicalCases(t *testing.T) {
@@ -393,6 +418,29 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 			}
 		}
 	}
+	out := []string{}
+	for _, tk := range c.taken {
+		item := s.caseLine(t, tk.line)
+		item["source"] = tk.source
+		var got struct {
+			ID       int64
+			Version  int
+			Findings []struct{ Kind, Tier string }
+		}
+		r := s.nurse.Do("POST", fmt.Sprintf("/api/patients/%d/current-medicines", p.ID), item)
+		if r.Status != http.StatusCreated {
+			t.Fatalf("record %s: %d %s", tk.line, r.Status, r.Body)
+		}
+		r.JSON(t, &got)
+		for _, f := range got.Findings {
+			out = append(out, "recorded:"+f.Kind+":"+f.Tier)
+		}
+		if tk.stopped {
+			if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", got.ID), map[string]any{"version": got.Version, "reason": "Stopped by the cardiologist"}); r.Status != http.StatusOK {
+				t.Fatalf("stop %s: %d %s", tk.line, r.Status, r.Body)
+			}
+		}
+	}
 	var items []any
 	for _, l := range c.lines {
 		items = append(items, s.caseLine(t, l))
@@ -404,7 +452,6 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 	s.doctor.SetCookie("language", lang)
 	defer s.doctor.SetCookie("language", "en")
 	got := s.check(t, map[string]any{"patient_id": p.ID, "items": items})
-	out := []string{}
 	for _, f := range got.Findings {
 		v := fmt.Sprintf("%d:%s:%s", f.Line, f.Kind, f.Tier)
 		if f.Blocking {

@@ -11,31 +11,65 @@ import (
 	"emr/internal/database"
 )
 
-// Current is a medicine a patient is taking: "Medicine, dose, frequency", prescribed Since.
+// Current is a medicine a patient is taking, as a print lists it: "Medicine, dose,
+// frequency", prescribed here Since, or (Source elsewhere or otc) recorded as taken since
+// Started (a date, a month, a year, or empty when not known).
 type Current struct {
-	Text  string
-	Since time.Time
+	Text    string
+	Since   time.Time
+	Source  string
+	Started string
 }
 
 // CurrentMedicines are the medicines patientID is taking as of now, as a referral or a
-// visit summary lists them: each line of a prescription issued (neither a draft never handed
-// to the patient nor cancelled) whose supply has not run out — its duration, or its quantity
-// at its dose and frequency, when one can be told, else 30 days, as the safety check counts
-// them (itemSupply; a year at most) — newest first.
+// visit summary lists them: the lines of prescriptions issued here whose supply lasts (see
+// prescribedHere), newest first, then those recorded as taken from elsewhere or over the
+// counter and not stopped.
 func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]Current, error) {
-	rows, err := q.QueryContext(ctx, `SELECT items, issued_at, created_at FROM prescriptions
+	here, err := prescribedHere(ctx, q, patientID, now, now.Location())
+	if err != nil {
+		return nil, err
+	}
+	taken, err := recorded(ctx, q, patientID)
+	if err != nil {
+		return nil, err
+	}
+	out := []Current{}
+	for _, t := range append(here, taken...) {
+		if !t.Active() {
+			continue
+		}
+		var parts []string
+		for _, p := range []string{t.Medicine, t.Dose, t.Frequency} {
+			if p = strings.TrimSpace(p); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		out = append(out, Current{Text: strings.Join(parts, ", "), Since: t.RecordedAt, Source: t.Source, Started: t.StartedOn})
+	}
+	return out, nil
+}
+
+// prescribedHere are the lines of prescriptions issued here (neither a draft never handed to
+// the patient nor cancelled) whose supply has not run out — its duration, or its quantity at
+// its dose and frequency, when one can be told, else 30 days, as the safety check counts them
+// (itemSupply; a year at most) — newest first; their days (issued, last day supplied) are
+// loc's.
+func prescribedHere(ctx context.Context, q database.Querier, patientID int64, now time.Time, loc *time.Location) ([]Taken, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, items, prescriber, issued_at, created_at FROM prescriptions
 		WHERE patient_id = $1 AND status NOT IN ($2, $4) AND (created_at >= $3 OR issued_at >= $3) ORDER BY id DESC LIMIT 100`,
 		patientID, Cancelled, now.AddDate(0, 0, -maxSupplyDays), Draft)
 	if err != nil {
 		return nil, fmt.Errorf("read current medicines: %w", err)
 	}
 	defer rows.Close()
-	out := []Current{}
+	out := []Taken{}
 	for rows.Next() {
-		var items string
+		var id int64
+		var items, prescriber string
 		var issued sql.NullTime
 		var at time.Time
-		if err := rows.Scan(&items, &issued, &at); err != nil {
+		if err := rows.Scan(&id, &items, &prescriber, &issued, &at); err != nil {
 			return nil, fmt.Errorf("read current medicines: %w", err)
 		}
 		if issued.Valid {
@@ -45,17 +79,21 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 		if err := json.Unmarshal([]byte(items), &lines); err != nil {
 			return nil, fmt.Errorf("read a prescription's items: %w", err)
 		}
+		var by Prescriber
+		if prescriber != "" {
+			_ = json.Unmarshal([]byte(prescriber), &by) // a name missing is no reason to list nothing
+		}
 		for _, it := range lines {
-			if end, _ := supplyEnd(at, itemSupply(it)); !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
+			end, known := supplyEnd(at, itemSupply(it))
+			if !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
 				continue
 			}
-			var parts []string
-			for _, p := range []string{it.Medicine, it.Dose, it.Frequency} {
-				if p = strings.TrimSpace(p); p != "" {
-					parts = append(parts, p)
-				}
+			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
+				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id}
+			if known {
+				t.SupplyUntil = end.In(loc).AddDate(0, 0, -1).Format(time.DateOnly) // its last day
 			}
-			out = append(out, Current{Text: strings.Join(parts, ", "), Since: at})
+			out = append(out, t)
 		}
 	}
 	return out, rows.Err()

@@ -19,7 +19,7 @@ var readPrescriptions = auth.NeedAny(auth.WritePrescription, auth.WriteDiagnosis
 // Routes is the prescription API's route table.
 func (h *Handler) Routes() []auth.Route {
 	write := auth.Need(auth.WritePrescription)
-	return []auth.Route{
+	return append(h.takenRoutes(), []auth.Route{
 		{Method: "GET", Path: "/api/appointments/{id}/prescriptions", Access: readPrescriptions, Handler: h.forAppointment},
 		{Method: "POST", Path: "/api/appointments/{id}/prescriptions", Access: write, Announces: auth.ChangesAppointments, Handler: h.createForVisit},
 		{Method: "GET", Path: "/api/appointments/{id}/previous-prescription", Access: write, Handler: h.previous},
@@ -32,7 +32,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/prescriptions/{id}/cancel", Access: write, Handler: h.cancel},
 		{Method: "GET", Path: "/api/prescriptions/{id}/signature", Access: readPrescriptions, Handler: h.signature},
 		{Method: "POST", Path: "/api/prescriptions/check", Access: write, Handler: h.check},
-	}
+	}...)
 }
 
 func pathID(r *http.Request, notFound string) (int64, error) {
@@ -164,4 +164,69 @@ func (h *Handler) check(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := h.Store.CheckFor(r.Context(), auth.AuditEvent(r), in, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusOK, res, err)
+}
+
+// keepTaken is who keeps a patient's medicines taken: the nurse and the doctor, as they
+// take the history at a visit.
+var keepTaken = auth.NeedAny(auth.WritePrescription, auth.RecordVitals)
+
+// takenRoutes are the routes of the medicines a patient takes (issue 55, M4).
+func (h *Handler) takenRoutes() []auth.Route {
+	return []auth.Route{
+		{Method: "GET", Path: "/api/patients/{id}/current-medicines", Access: readPrescriptions, Handler: h.takenList},
+		{Method: "POST", Path: "/api/patients/{id}/current-medicines", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.recordTaken},
+		{Method: "PUT", Path: "/api/current-medicines/{id}", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.updateTaken},
+		{Method: "POST", Path: "/api/current-medicines/{id}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopTaken},
+		{Method: "POST", Path: "/api/current-medicines/{id}/confirm", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.confirmTaken},
+	}
+}
+
+func (h *Handler) takenList(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	got, err := h.Store.TakenList(r.Context(), auth.AuditEvent(r), id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, got)
+}
+
+func (h *Handler) recordTaken(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[TakenInput](w, r, "patient.not_found")
+	if !ok {
+		return
+	}
+	t, err := h.Store.RecordTaken(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusCreated, t, err)
+}
+
+func (h *Handler) updateTaken(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[TakenInput](w, r, "medication.not_found")
+	if !ok {
+		return
+	}
+	t, err := h.Store.UpdateTaken(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+func (h *Handler) stopTaken(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[StopInput](w, r, "medication.not_found")
+	if !ok {
+		return
+	}
+	t, err := h.Store.StopTaken(r.Context(), auth.AuditEvent(r), id, in)
+	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[ConfirmInput](w, r, "medication.not_found")
+	if !ok {
+		return
+	}
+	t, err := h.Store.ConfirmTaken(r.Context(), auth.AuditEvent(r), id, in)
+	httpjson.Result(w, r, http.StatusOK, t, err)
 }

@@ -25,7 +25,8 @@ import (
 // patient's recorded allergies (by substance, brand, combination and class, with graded
 // cross-sensitivities), against the other lines and the patient's other prescriptions
 // (duplicate therapy, supply-aware), and for drug–drug interactions with the other lines and
-// the patient's current medicines (prescriptions of the last 90 days). Each finding of tier
+// the patient's current medicines (prescriptions of the last 90 days, and the medicines
+// recorded as taken from elsewhere or over the counter and not stopped). Each finding of tier
 // hard or high must be acknowledged on its line with a reason before the prescription is
 // saved or issued; a low one is shown and needs none. Acknowledgements are stored with the
 // line, printed nowhere, and audited.
@@ -38,6 +39,7 @@ const (
 	FindUnspecified = "allergy_unspecified" // "antibiotics", "painkillers": an allergy to clarify
 	FindDuplicate   = "duplicate"           // another line of this prescription
 	FindRecent      = "duplicate_recent"    // one of the patient's prescriptions still being taken
+	FindTaken       = "duplicate_taken"     // a medicine recorded as taken, from elsewhere or over the counter
 	FindInteraction = "interaction"         // a drug–drug interaction
 	// FindUnrecorded: nobody has recorded whether the patient has allergies, so the check
 	// above proves nothing. Said once, on the first line.
@@ -92,6 +94,10 @@ type Finding struct {
 	// OnHand is how many days of a controlled medicine the patient still holds, its supplies
 	// of the last 180 days added up.
 	OnHand int `json:"on_hand_days,omitempty"`
+	// OtherTaken and OtherSource name a recorded medicine the patient takes (from elsewhere
+	// or over the counter), recorded on OtherDate.
+	OtherTaken  *int64 `json:"other_taken_id,omitempty"`
+	OtherSource string `json:"other_source,omitempty"`
 	// Overridden is set when the line acknowledges this finding with a reason.
 	Overridden bool `json:"overridden"`
 }
@@ -144,8 +150,10 @@ type safetyInput struct {
 	unrecorded bool
 	lines      []lineDrugs
 	recent     []recentRx
-	now        time.Time
-	loc        *time.Location
+	// taken: the medicines recorded as taken and not stopped, current as long as they are.
+	taken []takenDrug
+	now   time.Time
+	loc   *time.Location
 }
 
 // allergyFacts is what is known of a patient's allergies: the list and the status.
@@ -238,6 +246,9 @@ func check(in safetyInput, d describer) []Finding {
 			current = append(current, l.Profile)
 		}
 	}
+	for _, t := range in.taken {
+		current = append(current, t.Profile)
+	}
 	for i, line := range in.lines {
 		for _, a := range allergies {
 			m, ok := drugs.Judge(a.al, a.reaction, line.Profile)
@@ -275,6 +286,7 @@ func check(in safetyInput, d describer) []Finding {
 			}
 		}
 		out = append(out, recentFindings(in, i, line, others, d)...)
+		out = append(out, takenFindings(in, i, line, others, d)...)
 	}
 	for i := range out {
 		out[i].RequiresReason = out[i].Tier != catalogue.TierLow
@@ -422,6 +434,33 @@ func stockLeft(in safetyInput, today time.Time, of lineDrugs) (days int, newest 
 		end, newest = end.AddDate(0, 0, s.days), s.id
 	}
 	return daysBetween(today, end), newest
+}
+
+// takenFindings are line i's duplicates of, and interactions with, the medicines the
+// patient is recorded as taking (from elsewhere or over the counter, not stopped): each is
+// current exactly as a prescription here whose supply lasts. Writing here the product the
+// patient already takes is shown as a caution (perhaps taking it over), no reason asked.
+func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Profile, d describer) []Finding {
+	var out []Finding
+	for _, t := range in.taken {
+		id := t.id
+		if kind, key := d.drugs.Shared(line.Profile, t.Profile); kind != "" {
+			tier := catalogue.TierHigh
+			if sameProduct(line, t.lineDrugs) {
+				tier = catalogue.TierLow
+			}
+			f := Finding{Line: i, Kind: FindTaken, Key: fmt.Sprintf("taken:%d:%s:%s", t.id, kind, key), Tier: tier,
+				OtherTaken: &id, OtherSource: t.source, OtherMedicine: t.medicine, OtherDate: t.date}
+			f.Substance, f.Class = d.sharedName(kind, key)
+			out = append(out, f)
+		}
+		if rules := d.drugs.InteractionsOf(line.Profile, t.Profile, others); len(rules) > 0 {
+			f := interactionFinding(rules[0], i, fmt.Sprintf("taken:%d", t.id))
+			f.OtherTaken, f.OtherSource, f.OtherMedicine, f.OtherDate = &id, t.source, t.medicine, t.date
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // acknowledge marks the findings each line's override covers.
@@ -618,6 +657,9 @@ func (s *Store) findings(ctx context.Context, q database.Querier, patientID, exc
 		}
 		in.allergies, in.unrecorded = allergies.list, allergies.status == patient.AllergiesNotAsked
 		if in.recent, err = r.recent(patientID, except, s.now(), s.Loc); err != nil {
+			return nil, err
+		}
+		if in.taken, err = r.takenNow(patientID, s.Loc); err != nil {
 			return nil, err
 		}
 	}

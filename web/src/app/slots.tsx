@@ -12,6 +12,8 @@ import * as results from '../features/results'
 
 const VisitPrescriptions = lazy(prescriptions.VisitPrescriptions)
 const PatientPrescriptions = lazy(prescriptions.PatientPrescriptions)
+const PatientMedicines = lazy(prescriptions.PatientMedicines)
+const VisitMedicines = lazy(prescriptions.VisitMedicines)
 const DocumentsCard = lazy(documents.DocumentsCard)
 const VisitResults = lazy(results.VisitResults)
 const PatientResults = lazy(results.PatientResults)
@@ -29,6 +31,16 @@ export const slots: Slots = {
   patientPrescriptions: (props) => (
     <Suspense fallback={<Spin />}>
       <PatientPrescriptions {...props} />
+    </Suspense>
+  ),
+  patientMedicines: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientMedicines {...props} />
+    </Suspense>
+  ),
+  visitMedicines: (props) => (
+    <Suspense fallback={<Spin />}>
+      <VisitMedicines {...props} />
     </Suspense>
   ),
   visitDocuments: (props) => (

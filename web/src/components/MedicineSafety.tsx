@@ -20,6 +20,8 @@ export function useFindingText() {
     const allergy = severity ? `${f.allergy} (${severity})` : f.allergy
     const what = f.substance || f.class
     const date = f.other_date && formatDay(f.other_date)
+    // A medicine recorded as taken (from elsewhere, over the counter): "taken (recorded <date>, from elsewhere)".
+    const taken = f.other_source && t('rx.safety.taken', { date, source: t(`rx.safety.takenSource.${f.other_source}`) })
     switch (f.kind) {
       case 'allergy':
         if (f.unrecognised) return t('rx.safety.unrecognised', { allergy, substance: f.substance })
@@ -41,8 +43,11 @@ export function useFindingText() {
         return f.supply_until
           ? t('rx.safety.duplicateSupply', { id: f.other_prescription_id, date, other: f.other_medicine, what, until: formatDay(f.supply_until) })
           : t('rx.safety.duplicateRecent', { id: f.other_prescription_id, date, other: f.other_medicine, what })
+      case 'duplicate_taken':
+        return t('rx.safety.duplicateTaken', { other: f.other_medicine, what, taken })
       case 'interaction': {
         const args = { severity: t(`rx.safety.severity.${f.severity}`), other: f.other_medicine, effect: t(`rx.safety.effect.${f.effect}`), action: t(`rx.safety.action.${f.action}`) }
+        if (taken) return t('rx.safety.interactionTaken', { ...args, taken })
         return f.other_prescription_id ? t('rx.safety.interactionRecent', { ...args, id: f.other_prescription_id, date }) : t('rx.safety.interaction', args)
       }
       case 'allergies_unrecorded':
@@ -55,7 +60,7 @@ export function useFindingText() {
 function tagKey(f: Finding) {
   if (f.kind === 'interaction') return `rx.safety.tag.${f.severity === 'contraindicated' ? 'contraindicated' : f.severity === 'major' ? 'major' : 'moderate'}`
   if (f.tier === 'low') return 'rx.safety.tag.caution'
-  if (f.kind === 'duplicate' || f.kind === 'duplicate_recent') return 'rx.safety.tag.duplicate'
+  if (f.kind === 'duplicate' || f.kind === 'duplicate_recent' || f.kind === 'duplicate_taken') return 'rx.safety.tag.duplicate'
   return f.tier === 'hard' ? 'rx.safety.tag.allergy' : 'rx.safety.tag.avoid'
 }
 

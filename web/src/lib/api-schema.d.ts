@@ -371,6 +371,33 @@ export type paths = {
     /** Settings the web app needs before login, with where its push client connects: the key alone for the built-in endpoint on this origin, or a hosted provider's cluster, or host, port and TLS. */
     get: operations["getConfig"];
   };
+  "/api/current-medicines/{id}": {
+    /** Correct a recorded medicine that is not stopped, at the version read. */
+    put: operations["putCurrentMedicinesById"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/current-medicines/{id}/confirm": {
+    /** Reconciliation: at a visit of the patient's, they still take it (who and when are kept). */
+    post: operations["postCurrentMedicinesByIdConfirm"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/current-medicines/{id}/stop": {
+    /** Stop a recorded medicine: from a day (today when empty; neither in the future nor before its start) and for a reason. It stays on the record and no longer counts as current. */
+    post: operations["postCurrentMedicinesByIdStop"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/dashboard/appointments": {
     /** The dashboard's appointment figures: today's by status, patients waiting now (arrived), the caller's own queue today when they are a doctor, and the last 30 days by status (kept by triggers: a few dozen rows read). */
     get: operations["getDashboardAppointments"];
@@ -730,6 +757,17 @@ export type paths = {
   "/api/patients/{id}/archive": {
     /** Archive a patient with a reason (never deleted). */
     post: operations["postPatientsByIdArchive"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/current-medicines": {
+    /** A patient's current medicines: the lines of prescriptions issued here whose supply lasts (source here, read-only), then those recorded as taken from elsewhere or over the counter; stopped ones last. The read is audited. */
+    get: operations["getPatientsByIdCurrentMedicines"];
+    /** Record a medicine the patient takes that was not prescribed here. The answer's findings are the patient's allergies it meets (recorded all the same: the warning is for whoever prescribes next). */
+    post: operations["postPatientsByIdCurrentMedicines"];
     parameters: {
       path: {
         id: number;
@@ -2438,6 +2476,57 @@ export type components = {
       withdrawn_category: "" | "specimen" | "wrong_patient" | "transcription" | "other" | "corrected" | "not_done";
       withdrawn_reason: string;
     };
+    CurrentMedicine: {
+      confirmed_appointment_id: number | null;
+      /**
+       * Format: date-time
+       * @description When the patient last said at a visit that they still take it.
+       */
+      confirmed_at: string | null;
+      confirmed_by?: string;
+      dose: string;
+      /** @description On a record or a correction: the patient's allergies the medicine meets. */
+      findings?: components["schemas"]["SafetyFinding"][];
+      frequency: string;
+      /** @description The recorded entry's; 0 for a line of a prescription issued here. */
+      id: number;
+      medicine: string;
+      medicine_id: number | null;
+      patient_id: number;
+      prescriber: string;
+      prescription_id?: number;
+      /** Format: date-time */
+      recorded_at: string;
+      recorded_by: string;
+      /** @enum {string} */
+      source: "here" | "elsewhere" | "otc";
+      /** @description YYYY-MM-DD, YYYY-MM, YYYY or empty; for source here, the day it was issued. */
+      started_on: string;
+      stop_reason: string;
+      stopped_by?: string;
+      /** @description YYYY-MM-DD; empty while taken. */
+      stopped_on: string;
+      supply_until?: string;
+      version: number;
+    };
+    CurrentMedicineInput: {
+      dose?: string;
+      frequency?: string;
+      medicine: string;
+      /** @description The catalogue entry: the safety check reads its ingredients. Free text (null) is matched by its words only. */
+      medicine_id?: number | null;
+      /** @description Who prescribed it (elsewhere only). */
+      prescriber?: string;
+      /**
+       * @description elsewhere: prescribed by another clinic or doctor; otc: bought over the counter.
+       * @enum {string}
+       */
+      source: "elsewhere" | "otc";
+      /** @description YYYY-MM-DD, YYYY-MM or YYYY; empty when not known. Not in the future. */
+      started_on?: string;
+      /** @description The version read (updates). */
+      version?: number;
+    };
     DayCounts: {
       /** @description Every status, 0 when none. */
       by_status: {
@@ -3238,10 +3327,10 @@ export type components = {
       from_class?: string;
       key: string;
       /**
-       * @description allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
+       * @description duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "interaction" | "allergies_unrecorded";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded";
       /** @description The line (0-based). */
       line: number;
       /** @description An interaction's mechanism, in English (reference). */
@@ -3252,6 +3341,10 @@ export type components = {
       other_line?: number;
       other_medicine?: string;
       other_prescription_id?: number;
+      /** @enum {string} */
+      other_source?: "elsewhere" | "otc";
+      /** @description A medicine recorded as taken that the finding is about (other_date is when it was recorded). */
+      other_taken_id?: number;
       overridden: boolean;
       reaction?: string;
       /** @description The line renews or extends the other prescription near the end of its supply (a caution, tier low: a course of an antimicrobial, a corticosteroid or an NSAID, an as-needed line, or the product under another name). */
@@ -5017,6 +5110,95 @@ export type operations = {
       };
     };
   };
+  /** Correct a recorded medicine that is not stopped, at the version read. */
+  putCurrentMedicinesById: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CurrentMedicineInput"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version (error.conflict), stopped already (medication.stopped), or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Reconciliation: at a visit of the patient's, they still take it (who and when are kept). */
+  postCurrentMedicinesByIdConfirm: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          appointment_id: number;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, stopped already, or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Stop a recorded medicine: from a day (today when empty; neither in the future nor before its start) and for a reason. It stays on the record and no longer counts as current. */
+  postCurrentMedicinesByIdStop: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          /** @description YYYY-MM-DD */
+          stopped_on?: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, stopped already, or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** The dashboard's appointment figures: today's by status, patients waiting now (arrived), the caller's own queue today when they are a doctor, and the last 30 days by status (kept by triggers: a few dozen rows read). */
   getDashboardAppointments: {
     responses: {
@@ -6442,6 +6624,51 @@ export type operations = {
         };
       };
       /** @description Already archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A patient's current medicines: the lines of prescriptions issued here whose supply lasts (source here, read-only), then those recorded as taken from elsewhere or over the counter; stopped ones last. The read is audited. */
+  getPatientsByIdCurrentMedicines: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["CurrentMedicine"][];
+          };
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** Record a medicine the patient takes that was not prescribed here. The answer's findings are the patient's allergies it meets (recorded all the same: the warning is for whoever prescribes next). */
+  postPatientsByIdCurrentMedicines: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CurrentMedicineInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      /** @description The patient is archived. */
       409: {
         content: never;
       };

@@ -9,6 +9,10 @@ export interface Slots {
   visitPrescriptions: ComponentType<{ appointmentId: number; closed: boolean }>
   /** A patient's prescriptions, read-only, on the chart. */
   patientPrescriptions: ComponentType<{ patientId: number }>
+  /** A patient's current medicines on the chart: prescribed here, and recorded as taken from elsewhere or over the counter. */
+  patientMedicines: ComponentType<{ patientId: number }>
+  /** A visit's "still taking?" reconciliation of the medicines recorded as taken. */
+  visitMedicines: ComponentType<{ patientId: number; appointmentId: number; closed: boolean }>
   /** A visit's bill: charges, discount, finalising, payments, prints (each by permission). */
   visitBill: ComponentType<{ appointmentId: number; closed: boolean }>
   /** A visit's documents (certificates, referrals, requests): list, issue, print, cancel. */

@@ -343,6 +343,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
             {visit.amendments.length > 0 && <AmendmentsCard amendments={visit.amendments} />}
             <Slot name="visitResults" appointmentId={a.id} revision={savedAt} />
+            <Slot name="visitMedicines" patientId={a.patient_id} appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
             <Slot name="visitPrescriptions" appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
             <Slot name="visitDocuments" patientId={a.patient_id} appointmentId={a.id} closed={a.status === 'cancelled' || a.status === 'no-show'} />
             {dialog === 'copy' && <CopyForwardDialog a={a} content={() => values()} onCopy={copiedIn} onClose={() => setDialog(null)} />}

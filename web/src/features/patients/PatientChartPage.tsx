@@ -249,6 +249,7 @@ export default function PatientChartPage() {
           <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{p.remarks}</Typography.Paragraph>
         </Card>
       )}
+      {canReadRx && <Slot name="patientMedicines" patientId={p.id} />}
       {canReadRx && (
         <Card title={t('rx.title')}>
           <Slot name="patientPrescriptions" patientId={p.id} />

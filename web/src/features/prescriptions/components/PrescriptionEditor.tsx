@@ -32,10 +32,14 @@ interface Props {
   onCancel?(): void
 }
 
-/** The medicine of a line: typed freely, or picked from the catalogue (then onPick gets the entry; typing over it, null). */
-function MedicineInput({ value, onChange, onPick, label }: { value?: string; onChange?(v: string): void; onPick(m: Medicine | null): void; label: string }) {
+/**
+ * The medicine of a line: typed freely, or picked from the catalogue (then onPick gets the
+ * entry; typing over it, null). picks: offer the prescriber's favourites and most used (not
+ * for whoever does not prescribe).
+ */
+export function MedicineInput({ value, onChange, onPick, label, picks: offerPicks = true }: { value?: string; onChange?(v: string): void; onPick(m: Medicine | null): void; label: string; picks?: boolean }) {
   const [found, setOptions] = useState<Medicine[]>([])
-  const picks = usePicks()
+  const picks = usePicks(offerPicks)
   const picked = useRef<string | undefined>(undefined)
   const search = useMemo(() => debounce((q: string) => void searchMedicines(q).then(setOptions, () => setOptions([])), 250), [])
   // Nothing typed yet: the prescriber's favourites and most used; a search: its results with those first.

@@ -1,0 +1,505 @@
+package prescription
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/patient"
+	"emr/internal/user"
+)
+
+// The medicines a patient takes that were not prescribed here (issue 55, M4): prescribed by
+// another clinic or doctor, or bought over the counter. The nurse or the doctor records them;
+// the safety check counts each one not stopped as a current medicine, exactly as it counts
+// the supply of prescriptions issued here, and prints list them beside those.
+
+// Where a current medicine comes from.
+const (
+	SourceHere      = "here"      // a prescription issued here, derived from its supply (read-only)
+	SourceElsewhere = "elsewhere" // prescribed by another clinic or doctor
+	SourceOTC       = "otc"       // bought over the counter
+)
+
+// TakenSources are the sources a recorded medicine may have.
+var TakenSources = []string{SourceElsewhere, SourceOTC}
+
+// Taken is one of a patient's current medicines: recorded (from elsewhere or over the
+// counter), or a line of a prescription issued here.
+type Taken struct {
+	// ID is the recorded entry's; 0 for a prescription's line.
+	ID         int64  `json:"id"`
+	PatientID  int64  `json:"patient_id"`
+	MedicineID *int64 `json:"medicine_id"`
+	Medicine   string `json:"medicine"`
+	Dose       string `json:"dose"`
+	Frequency  string `json:"frequency"`
+	Source     string `json:"source"`
+	Prescriber string `json:"prescriber"`
+	// StartedOn is a date, a month (2024-03) or a year (2024); empty when not known.
+	StartedOn  string     `json:"started_on"`
+	RecordedAt time.Time  `json:"recorded_at"`
+	RecordedBy string     `json:"recorded_by"`
+	Confirmed  *time.Time `json:"confirmed_at"`
+	// ConfirmedBy and ConfirmedVisit: who last heard the patient still takes it, at which visit.
+	ConfirmedBy    string    `json:"confirmed_by,omitempty"`
+	ConfirmedVisit *int64    `json:"confirmed_appointment_id"`
+	StoppedOn      string    `json:"stopped_on"`
+	StopReason     string    `json:"stop_reason"`
+	StoppedBy      string    `json:"stopped_by,omitempty"`
+	PrescriptionID *int64    `json:"prescription_id,omitempty"`
+	SupplyUntil    string    `json:"supply_until,omitempty"`
+	Version        int       `json:"version"`
+	Findings       []Finding `json:"findings,omitempty"`
+}
+
+// Active reports whether the patient is taking it (not stopped).
+func (t Taken) Active() bool { return t.StoppedOn == "" }
+
+// TakenInput is what a nurse or doctor records of a medicine taken.
+type TakenInput struct {
+	MedicineID *int64 `json:"medicine_id"`
+	Medicine   string `json:"medicine"`
+	Dose       string `json:"dose"`
+	Frequency  string `json:"frequency"`
+	Source     string `json:"source"`
+	Prescriber string `json:"prescriber"`
+	StartedOn  string `json:"started_on"`
+	Version    int    `json:"version"`
+}
+
+// StopInput stops a recorded medicine: on a day, for a reason.
+type StopInput struct {
+	StoppedOn string `json:"stopped_on"`
+	Reason    string `json:"reason"`
+	Version   int    `json:"version"`
+}
+
+// ConfirmInput records that, at a visit, the patient still takes a medicine.
+type ConfirmInput struct {
+	AppointmentID int64 `json:"appointment_id"`
+	Version       int   `json:"version"`
+}
+
+// startDay is the first day a start of "2024", "2024-03" or "2024-03-05" may mean; false
+// when it is none of these.
+func startDay(s string) (time.Time, bool) {
+	for _, layout := range []string{time.DateOnly, "2006-01", "2006"} {
+		if t, err := time.Parse(layout, s); err == nil && len(s) == len(layout) {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// check cleans the input and refuses what cannot be recorded; today is the clinic's date.
+func (in *TakenInput) check(today string) error {
+	var v apperr.Validation
+	in.Medicine = strings.Join(strings.Fields(in.Medicine), " ")
+	in.Dose, in.Frequency = strings.TrimSpace(in.Dose), strings.TrimSpace(in.Frequency)
+	in.Prescriber, in.StartedOn = strings.TrimSpace(in.Prescriber), strings.TrimSpace(in.StartedOn)
+	switch {
+	case in.Medicine == "":
+		v.Add("medicine", "medication.medicine_required")
+	case len([]rune(in.Medicine)) > 200:
+		v.Add("medicine", "validation.too_long")
+	}
+	for field, text := range map[string]string{"dose": in.Dose, "frequency": in.Frequency, "prescriber": in.Prescriber} {
+		if len([]rune(text)) > 200 {
+			v.Add(field, "validation.too_long")
+		}
+	}
+	if !slices.Contains(TakenSources, in.Source) {
+		v.Add("source", "validation.invalid_choice")
+	}
+	if in.Source == SourceOTC {
+		in.Prescriber = "" // nobody prescribed it
+	}
+	if in.StartedOn != "" {
+		day, ok := startDay(in.StartedOn)
+		switch {
+		case !ok:
+			v.Add("started_on", "medication.bad_start")
+		case day.Format(time.DateOnly) > today:
+			v.Add("started_on", "medication.start_in_future")
+		}
+	}
+	return v.Err()
+}
+
+// check cleans a stop and refuses a day in the future or before the medicine started.
+func (in *StopInput) check(startedOn, today string) error {
+	var v apperr.Validation
+	in.StoppedOn, in.Reason = strings.TrimSpace(in.StoppedOn), strings.TrimSpace(in.Reason)
+	if in.StoppedOn == "" {
+		in.StoppedOn = today
+	}
+	day, err := time.Parse(time.DateOnly, in.StoppedOn)
+	start, known := startDay(startedOn)
+	switch {
+	case err != nil:
+		v.Add("stopped_on", "validation.date_format")
+	case in.StoppedOn > today:
+		v.Add("stopped_on", "validation.date_future")
+	case known && day.Before(start):
+		v.Add("stopped_on", "medication.stop_before_start")
+	}
+	switch {
+	case in.Reason == "":
+		v.Add("reason", "validation.reason_required")
+	case len([]rune(in.Reason)) > 500:
+		v.Add("reason", "validation.too_long")
+	}
+	return v.Err()
+}
+
+const takenColumns = `id, patient_id, medicine_id, medicine, dose, frequency, source, prescriber, started_on, recorded_at,
+	COALESCE(recorded_by, 0), confirmed_at, COALESCE(confirmed_by, 0), confirmed_appointment_id, stopped_on, stop_reason,
+	COALESCE(stopped_by, 0), version FROM medicines_taken`
+
+// takenRow is an entry as read, with the accounts still to name.
+type takenRow struct {
+	Taken
+	recordedBy, confirmedBy, stoppedBy int64
+}
+
+func scanTaken(r interface{ Scan(...any) error }) (takenRow, error) {
+	var t takenRow
+	var med, visit sql.NullInt64
+	var confirmed sql.NullTime
+	err := r.Scan(&t.ID, &t.PatientID, &med, &t.Medicine, &t.Dose, &t.Frequency, &t.Source, &t.Prescriber, &t.StartedOn, &t.RecordedAt,
+		&t.recordedBy, &confirmed, &t.confirmedBy, &visit, &t.StoppedOn, &t.StopReason, &t.stoppedBy, &t.Version)
+	if med.Valid {
+		t.MedicineID = &med.Int64
+	}
+	if visit.Valid {
+		t.ConfirmedVisit = &visit.Int64
+	}
+	if confirmed.Valid {
+		t.Confirmed = &confirmed.Time
+	}
+	return t, err
+}
+
+// recorded reads a patient's recorded medicines (stopped ones too), newest first, naming who
+// recorded, confirmed and stopped them.
+func recorded(ctx context.Context, q database.Querier, patientID int64) ([]Taken, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+takenColumns+` WHERE patient_id = $1 ORDER BY id DESC LIMIT 200`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("read medicines taken: %w", err)
+	}
+	var got []takenRow
+	for rows.Next() {
+		t, err := scanTaken(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read a medicine taken: %w", err)
+		}
+		got = append(got, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return named(ctx, q, got)
+}
+
+// named fills in the names of the accounts the entries mention.
+func named(ctx context.Context, q database.Querier, rows []takenRow) ([]Taken, error) {
+	var ids []int64
+	for _, t := range rows {
+		ids = append(ids, t.recordedBy, t.confirmedBy, t.stoppedBy)
+	}
+	names, err := user.Names(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Taken, 0, len(rows))
+	for _, t := range rows {
+		t.RecordedBy, t.ConfirmedBy, t.StoppedBy = names[t.recordedBy], names[t.confirmedBy], names[t.stoppedBy]
+		out = append(out, t.Taken)
+	}
+	return out, nil
+}
+
+// getTaken reads one recorded entry.
+func getTaken(ctx context.Context, q database.Querier, id int64) (Taken, error) {
+	t, err := scanTaken(q.QueryRowContext(ctx, `SELECT `+takenColumns+` WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Taken{}, apperr.NotFound("medication.not_found")
+	}
+	if err != nil {
+		return Taken{}, fmt.Errorf("read a medicine taken: %w", err)
+	}
+	list, err := named(ctx, q, []takenRow{t})
+	if err != nil {
+		return Taken{}, err
+	}
+	return list[0], nil
+}
+
+// TakenList is a patient's current medicines: the recorded ones (stopped ones last) and the
+// lines of prescriptions issued here whose supply lasts.
+func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) ([]Taken, error) {
+	if _, _, err := patient.Allergies(ctx, s.DB, patientID); err != nil {
+		return nil, err // no such patient
+	}
+	list, err := recorded(ctx, s.DB, patientID)
+	if err != nil {
+		return nil, err
+	}
+	here, err := prescribedHere(ctx, s.DB, patientID, s.now(), s.Loc)
+	if err != nil {
+		return nil, err
+	}
+	active, stopped := here, []Taken{}
+	for _, t := range list {
+		if t.Active() {
+			active = append(active, t)
+		} else {
+			stopped = append(stopped, t)
+		}
+	}
+	list = append(active, stopped...)
+	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.read", "patient", strconv.FormatInt(patientID, 10), patientID, audit.Success
+	e.Detail = fmt.Sprintf("patient %d", patientID)
+	return list, audit.Access(ctx, s.DB, e)
+}
+
+// RecordTaken records a medicine the patient takes; its findings are the allergies it meets
+// (recording it is allowed: the patient takes it already, and the warning is for whoever
+// prescribes next).
+func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64, in TakenInput, lang string) (Taken, error) {
+	if err := in.check(s.today()); err != nil {
+		return Taken{}, err
+	}
+	var t Taken
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if err := s.checkTaken(ctx, tx, patientID, in); err != nil {
+			return err
+		}
+		now := s.now()
+		var id int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines_taken (patient_id, medicine_id, medicine, dose, frequency, source, prescriber,
+			started_on, recorded_at, recorded_by, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9, $10) RETURNING id`,
+			patientID, in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, actorOf(e)).Scan(&id); err != nil {
+			return fmt.Errorf("record a medicine taken: %w", err)
+		}
+		var err error
+		if t, err = getTaken(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditTaken(ctx, tx, e, t, "medication.record", "")
+	})
+	if err != nil {
+		return t, err
+	}
+	t.Findings, err = s.takenAllergies(ctx, t, lang)
+	return t, err
+}
+
+// checkTaken checks that the patient may be written to and the catalogue entry exists.
+func (s *Store) checkTaken(ctx context.Context, tx *sql.Tx, patientID int64, in TakenInput) error {
+	if err := checkPatient(ctx, tx, patientID); err != nil {
+		return err
+	}
+	return checkMedicines(ctx, tx, []Item{{MedicineID: in.MedicineID}})
+}
+
+// openTaken reads an entry for a change: not stopped, at version.
+func openTaken(ctx context.Context, tx *sql.Tx, id int64, version int) (Taken, error) {
+	t, err := getTaken(ctx, tx, id)
+	switch {
+	case err != nil:
+		return t, err
+	case !t.Active():
+		return t, apperr.Conflict("medication.stopped")
+	case t.Version != version:
+		return t, apperr.Conflict("error.conflict")
+	}
+	return t, nil
+}
+
+// UpdateTaken corrects a recorded medicine that is not stopped, at its version.
+func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in TakenInput, lang string) (Taken, error) {
+	if err := in.check(s.today()); err != nil {
+		return Taken{}, err
+	}
+	var t Taken
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := openTaken(ctx, tx, id, in.Version)
+		if err != nil {
+			return err
+		}
+		if err := s.checkTaken(ctx, tx, old.PatientID, in); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET medicine_id = $1, medicine = $2, dose = $3, frequency = $4, source = $5,
+			prescriber = $6, started_on = $7, updated_at = $8, updated_by = $9, version = version + 1 WHERE id = $10`,
+			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, s.now(), actorOf(e), id); err != nil {
+			return fmt.Errorf("update a medicine taken: %w", err)
+		}
+		if t, err = getTaken(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditTaken(ctx, tx, e, t, "medication.update", "")
+	})
+	if err != nil {
+		return t, err
+	}
+	t.Findings, err = s.takenAllergies(ctx, t, lang)
+	return t, err
+}
+
+// StopTaken records that the patient no longer takes a medicine: from when, why, and who
+// heard it. A stopped entry stays on the record and is no longer a current medicine.
+func (s *Store) StopTaken(ctx context.Context, e audit.Event, id int64, in StopInput) (Taken, error) {
+	var t Taken
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := openTaken(ctx, tx, id, in.Version)
+		if err != nil {
+			return err
+		}
+		if err := in.check(old.StartedOn, s.today()); err != nil {
+			return err
+		}
+		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
+			return err
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET stopped_on = $1, stop_reason = $2, stopped_at = $3, stopped_by = $4,
+			updated_at = $3, updated_by = $4, version = version + 1 WHERE id = $5`, in.StoppedOn, in.Reason, now, actorOf(e), id); err != nil {
+			return fmt.Errorf("stop a medicine taken: %w", err)
+		}
+		if t, err = getTaken(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditTaken(ctx, tx, e, t, "medication.stop", "on "+in.StoppedOn+": "+in.Reason)
+	})
+	return t, err
+}
+
+// ConfirmTaken records that, asked at a visit of the patient's, they still take it.
+func (s *Store) ConfirmTaken(ctx context.Context, e audit.Event, id int64, in ConfirmInput) (Taken, error) {
+	var t Taken
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		old, err := openTaken(ctx, tx, id, in.Version)
+		if err != nil {
+			return err
+		}
+		visit, err := appointment.BasicsOf(ctx, tx, in.AppointmentID)
+		if errors.Is(err, apperr.ErrNotFound) || (err == nil && visit.PatientID != old.PatientID) {
+			return apperr.Invalid("medication.other_visit")
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
+			return err
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET confirmed_at = $1, confirmed_by = $2, confirmed_appointment_id = $3,
+			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`, now, actorOf(e), in.AppointmentID, id); err != nil {
+			return fmt.Errorf("confirm a medicine taken: %w", err)
+		}
+		if t, err = getTaken(ctx, tx, id); err != nil {
+			return err
+		}
+		return auditTaken(ctx, tx, e, t, "medication.confirm", "at visit "+strconv.FormatInt(in.AppointmentID, 10))
+	})
+	return t, err
+}
+
+func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action, detail string) error {
+	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = action, "medicine_taken", strconv.FormatInt(t.ID, 10), t.PatientID, audit.Success
+	e.Detail = strings.TrimSpace(fmt.Sprintf("patient %d %s (%s) %s", t.PatientID, t.Medicine, t.Source, detail))
+	return audit.Record(ctx, tx, e)
+}
+
+// takenAllergies are the patient's allergies a recorded medicine meets: what the safety
+// check would say were it prescribed.
+func (s *Store) takenAllergies(ctx context.Context, t Taken, lang string) ([]Finding, error) {
+	// An allergy status never asked says nothing of this medicine: only the list is read.
+	list, _, err := patient.Allergies(ctx, s.DB, t.PatientID)
+	if err != nil {
+		return nil, err
+	}
+	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
+	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+	if err != nil {
+		return nil, err
+	}
+	in := safetyInput{allergies: list, lines: []lineDrugs{line}, now: s.now(), loc: s.Loc}
+	out := []Finding{}
+	for _, f := range check(in, describer{drugs: drugs, lang: lang}) {
+		if strings.HasPrefix(f.Key, "allergy:") {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// takenNow reads the patient's recorded medicines not stopped, as the safety check counts
+// them: each a current medicine from the day it was recorded.
+func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, error) {
+	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at FROM medicines_taken
+		WHERE patient_id = $1 AND stopped_on = '' ORDER BY id DESC LIMIT 200`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("read medicines taken: %w", err)
+	}
+	type raw struct {
+		id       int64
+		med      sql.NullInt64
+		medicine string
+		source   string
+		at       time.Time
+	}
+	var got []raw
+	for rows.Next() {
+		var x raw
+		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read a medicine taken: %w", err)
+		}
+		got = append(got, x)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]takenDrug, 0, len(got))
+	for _, x := range got {
+		it := Item{Medicine: x.medicine}
+		if x.med.Valid {
+			it.MedicineID = &x.med.Int64
+		}
+		l, err := r.line(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, takenDrug{id: x.id, source: x.source, date: x.at.In(loc).Format(time.DateOnly), lineDrugs: l})
+	}
+	return out, nil
+}
+
+// takenDrug is a recorded medicine as the safety check reads it.
+type takenDrug struct {
+	id     int64
+	source string
+	date   string // when it was recorded
+	lineDrugs
+}

@@ -1,0 +1,178 @@
+package prescription_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// taken is a current medicine as the API answers it.
+type taken struct {
+	ID             int64   `json:"id"`
+	Medicine       string  `json:"medicine"`
+	Source         string  `json:"source"`
+	Prescriber     string  `json:"prescriber"`
+	StartedOn      string  `json:"started_on"`
+	RecordedBy     string  `json:"recorded_by"`
+	ConfirmedAt    *string `json:"confirmed_at"`
+	ConfirmedBy    string  `json:"confirmed_by"`
+	StoppedOn      string  `json:"stopped_on"`
+	StopReason     string  `json:"stop_reason"`
+	StoppedBy      string  `json:"stopped_by"`
+	PrescriptionID *int64  `json:"prescription_id"`
+	Version        int     `json:"version"`
+}
+
+func (s *setup) takenList(t *testing.T) []taken {
+	t.Helper()
+	var out struct{ Data []taken }
+	r := s.nurse.Do("GET", fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID), nil)
+	if r.Status != http.StatusOK {
+		t.Fatalf("list: %d %s", r.Status, r.Body)
+	}
+	r.JSON(t, &out)
+	return out.Data
+}
+
+// TestMedicinesTaken: the nurse records a medicine from elsewhere; bad input is refused with
+// the field named and nothing written; a stale correction is a conflict; reconciliation at a
+// visit confirms or stops; the list has the prescriptions issued here (never drafts).
+func TestMedicinesTaken(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		base := fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID)
+		tomorrow := time.Now().AddDate(0, 0, 2).Format(time.DateOnly)
+		for _, c := range []struct {
+			name  string
+			in    map[string]any
+			field string
+		}{
+			{"empty medicine", map[string]any{"medicine": "  ", "source": "otc"}, "medicine"},
+			{"no source", map[string]any{"medicine": "Warfarin 5 mg"}, "source"},
+			{"start in the future", map[string]any{"medicine": "Warfarin 5 mg", "source": "elsewhere", "started_on": tomorrow}, "started_on"},
+			{"start not a date", map[string]any{"medicine": "Warfarin 5 mg", "source": "elsewhere", "started_on": "last spring"}, "started_on"},
+			{"unknown catalogue entry", map[string]any{"medicine_id": 999999, "medicine": "Warfarin 5 mg", "source": "elsewhere"}, "items.0.medicine"},
+		} {
+			r := s.nurse.Do("POST", base, c.in)
+			_, _, fields := r.Error(t)
+			if r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM medicines_taken"); n != 0 {
+			t.Fatalf("refused input wrote %d entries", n)
+		}
+
+		// Recorded by the nurse, with an approximate start; a receptionist may not.
+		in := map[string]any{"medicine": "Warfarin 5 mg tablet", "dose": "1 tablet", "frequency": "once daily", "source": "elsewhere",
+			"prescriber": "Dr Minh, cardiology", "started_on": "2019"}
+		receptionist := s.env.LoggedIn("desk", s.env.CreateUser("desk", "receptionist"))
+		if r := receptionist.Do("POST", base, in); r.Status != http.StatusForbidden {
+			t.Errorf("receptionist records: %d", r.Status)
+		}
+		var w taken
+		r := s.nurse.Do("POST", base, in)
+		if r.Status != http.StatusCreated {
+			t.Fatalf("record: %d %s", r.Status, r.Body)
+		}
+		r.JSON(t, &w)
+		if w.Source != "elsewhere" || w.StartedOn != "2019" || w.Prescriber != "Dr Minh, cardiology" || w.RecordedBy == "" || w.Version != 1 {
+			t.Errorf("recorded: %+v", w)
+		}
+		// Over the counter: nobody prescribed it.
+		var otc taken
+		s.doctor.Do("POST", base, map[string]any{"medicine": "Omeprazole 20 mg", "source": "otc", "prescriber": "the pharmacist"}).JSON(t, &otc)
+		if otc.Prescriber != "" {
+			t.Errorf("otc keeps a prescriber: %+v", otc)
+		}
+
+		// A correction at an old version is a conflict and changes nothing.
+		in["dose"], in["version"] = "half a tablet", w.Version
+		if r := s.doctor.Do("PUT", fmt.Sprintf("/api/current-medicines/%d", w.ID), in); r.Status != http.StatusOK {
+			t.Fatalf("update: %d %s", r.Status, r.Body)
+		}
+		in["dose"] = "2 tablets"
+		if r := s.nurse.Do("PUT", fmt.Sprintf("/api/current-medicines/%d", w.ID), in); r.Status != http.StatusConflict {
+			t.Errorf("stale update: %d %s", r.Status, r.Body)
+		}
+		w.Version++
+
+		// The check names it as taken: from elsewhere, recorded today.
+		var named struct {
+			Findings []struct {
+				Kind          string `json:"kind"`
+				OtherTaken    int64  `json:"other_taken_id"`
+				OtherSource   string `json:"other_source"`
+				OtherDate     string `json:"other_date"`
+				OtherMedicine string `json:"other_medicine"`
+			} `json:"findings"`
+		}
+		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": s.patientID, "items": []any{map[string]any{"medicine": "Ibuprofen 400 mg"}}}).JSON(t, &named)
+		recordedOn := func(date string) bool { // today in the clinic's zone, whichever that is
+			d, err := time.Parse(time.DateOnly, date)
+			return err == nil && time.Since(d).Abs() < 48*time.Hour
+		}
+		if f := named.Findings; len(f) != 1 || f[0].Kind != "interaction" || f[0].OtherTaken != w.ID || f[0].OtherSource != "elsewhere" ||
+			!recordedOn(f[0].OtherDate) || f[0].OtherMedicine != "Warfarin 5 mg tablet" {
+			t.Errorf("the check of ibuprofen: %+v", f)
+		}
+
+		// Reconciliation: confirmed at the patient's visit, not at another patient's.
+		if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/confirm", w.ID), map[string]any{"appointment_id": 999999, "version": w.Version}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("confirm at no visit: %d %s", r.Status, r.Body)
+		}
+		r = s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/confirm", w.ID), map[string]any{"appointment_id": s.apptID, "version": w.Version})
+		r.JSON(t, &w)
+		if r.Status != http.StatusOK || w.ConfirmedAt == nil || w.ConfirmedBy == "" {
+			t.Fatalf("confirm: %d %s", r.Status, r.Body)
+		}
+
+		// A stop before the start, or without a reason, is refused; then stopped.
+		stop := fmt.Sprintf("/api/current-medicines/%d/stop", w.ID)
+		for _, bad := range []map[string]any{
+			{"stopped_on": "2018-12-31", "reason": "INR unstable", "version": w.Version},
+			{"stopped_on": tomorrow, "reason": "INR unstable", "version": w.Version},
+			{"reason": " ", "version": w.Version},
+		} {
+			if r := s.nurse.Do("POST", stop, bad); r.Status != http.StatusUnprocessableEntity {
+				t.Errorf("stop %v: %d %s", bad, r.Status, r.Body)
+			}
+		}
+		r = s.nurse.Do("POST", stop, map[string]any{"reason": "Changed to apixaban by the cardiologist", "version": w.Version})
+		r.JSON(t, &w)
+		if r.Status != http.StatusOK || w.StoppedOn == "" || w.StoppedBy == "" {
+			t.Fatalf("stop: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", stop, map[string]any{"reason": "again", "version": w.Version}); r.Status != http.StatusConflict {
+			t.Errorf("stopped twice: %d", r.Status)
+		}
+
+		// The list: a draft written here is not a current medicine; once issued it is,
+		// read-only; stopped entries come last.
+		draft := s.write(t, s.apptID, amoxicillin)
+		list := s.takenList(t)
+		if len(list) != 2 || list[0].Medicine != "Omeprazole 20 mg" || list[1].StoppedOn == "" {
+			t.Fatalf("list with a draft: %+v", list)
+		}
+		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", draft.ID), map[string]any{"version": draft.Version}); r.Status != http.StatusOK {
+			t.Fatalf("print: %d %s", r.Status, r.Body)
+		}
+		list = s.takenList(t)
+		if len(list) != 3 || list[0].Source != "here" || list[0].PrescriptionID == nil || list[0].ID != 0 {
+			t.Errorf("list with an issued prescription: %+v", list)
+		}
+
+		for action, want := range map[string]int{"medication.record": 2, "medication.update": 1, "medication.confirm": 1, "medication.stop": 1, "medication.read": 2} {
+			if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = '"+action+"'"); n != want {
+				t.Errorf("%s audited %d times, want %d", action, n, want)
+			}
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action LIKE 'medication.%' AND patient_id = "+fmt.Sprint(s.patientID)); n != 7 {
+			t.Errorf("audit events naming the patient: %d", n)
+		}
+	})
+}

@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { activeView, api, day, doctorId, login, newPatient, unique } from './helpers'
+
+/** Serious and critical axe findings within what selector picks. */
+async function findings(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).analyze()
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+// Clinic-day review 2026-11-28, M4: the warfarin a patient takes from a specialist is recorded
+// on the chart, and the safety check warns of ibuprofen against it until it is stopped.
+test('warfarin recorded from elsewhere warns against ibuprofen until it is stopped', async ({ page, browser }) => {
+  test.setTimeout(180_000)
+  await login(page, 'doctor')
+  const patient = await newPatient(page, `Warfarin-${unique()}`)
+  const startsAt = new Date(`${day(0)}T07:40:00`).toISOString()
+  const booked = await api(page, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: await doctorId(page), starts_at: startsAt, duration_minutes: 10, type: 'new' })
+  expect(booked.status()).toBe(201)
+  const appointment = ((await booked.json()) as { id: number }).id
+
+  // The nurse records it on the chart, from the catalogue, with the cardiologist's name.
+  const nurse = await (await browser.newContext()).newPage()
+  await login(nurse, 'nurse')
+  await nurse.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
+  const card = activeView(nurse).getByTestId('current-medicines')
+  await card.getByRole('button', { name: 'Record a medicine' }).click()
+  const dialog = nurse.getByRole('dialog')
+  await dialog.getByRole('combobox', { name: 'Medicine' }).fill('warfarin')
+  await nurse.locator('.ant-select-item-option', { hasText: 'Warfarin 5 mg' }).first().click()
+  await dialog.getByLabel('Prescribed by').fill('Dr Minh, cardiology')
+  await dialog.getByLabel('Dose').fill('1 tablet')
+  await dialog.getByLabel('How often').fill('once daily')
+  await dialog.getByLabel('Taking it since').fill('2019')
+  expect(await findings(nurse, '.ant-modal-wrap')).toEqual([])
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await expect(card).toContainText('Warfarin 5 mg')
+  await expect(card).toContainText('From elsewhere')
+  await expect(card).toContainText('Since 2019')
+  await expect(card).toContainText('Prescribed by Dr Minh, cardiology')
+  expect(await findings(nurse, '#main > div:not([hidden])')).toEqual([])
+  await nurse.context().close()
+
+  // The doctor prescribes ibuprofen at the visit: an interaction with the warfarin taken.
+  await page.goto(`/appointments/form/${appointment}`)
+  const view = activeView(page)
+  const still = view.getByTestId('still-taking')
+  await expect(still).toContainText('Current medicines: still taking?')
+  await expect(still).toContainText('Warfarin 5 mg')
+  await view.getByRole('button', { name: 'New prescription' }).click()
+  const line = view.getByTestId('rx-line').first()
+  await line.getByRole('combobox', { name: 'Medicine' }).fill('Ibuprofen 400 mg')
+  const warning = line.getByTestId('rx-safety')
+  expect(await findings(page, '#main > div:not([hidden]) [data-testid="still-taking"]')).toEqual([])
+  await expect(warning).toContainText(/Interaction \(major\) with Warfarin 5 mg[^,]*, taken \(recorded [^,]+, from elsewhere\)/)
+
+  // Asked "still taking?", the patient says the cardiologist stopped it: the warning goes.
+  await still.getByRole('button', { name: /Warfarin 5 mg tablet: stopped/ }).click()
+  const stop = page.getByRole('dialog')
+  await stop.getByLabel('Why was it stopped?').fill('Changed to apixaban by the cardiologist')
+  await stop.getByRole('button', { name: 'Stop' }).click()
+  await expect(still).not.toContainText('Warfarin 5 mg')
+  await expect(warning).toHaveCount(0)
+})

@@ -1,0 +1,47 @@
+// The medicines a patient takes (issue 55, M4): those recorded as taken from elsewhere or over
+// the counter, and the lines of prescriptions issued here whose supply lasts. The list sits
+// under its patient's key, which the live channel refreshes when anyone changes it; a change
+// here also re-runs the safety check of lines being written (under prescriptions').
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { get, send } from '../../../lib/api'
+import { patientsKey, prescriptionsKey } from '../../../lib/queryKeys'
+import type { Schema } from '../../../lib/schema'
+
+export type CurrentMedicine = Schema<'CurrentMedicine'>
+export type CurrentMedicineInput = Schema<'CurrentMedicineInput'>
+
+export const currentMedicinesQuery = (patientId: number) =>
+  queryOptions({
+    queryKey: [...patientsKey, patientId, 'current-medicines'],
+    queryFn: async () => (await get<{ data: CurrentMedicine[] }>(`/patients/${patientId}/current-medicines`)).data,
+  })
+
+export const useCurrentMedicines = (patientId: number) => useQuery(currentMedicinesQuery(patientId))
+
+/** Records a medicine (patientId) or corrects one (its id); the form shows the errors itself. */
+export const saveCurrentMedicine = ({ patientId, id, input }: { patientId: number; id?: number; input: CurrentMedicineInput }) =>
+  id
+    ? send<CurrentMedicine>('put', `/current-medicines/${id}`, input, { silent: true })
+    : send<CurrentMedicine>('post', `/patients/${patientId}/current-medicines`, input, { silent: true })
+
+export const stopCurrentMedicine = ({ m, stopped_on, reason }: { m: CurrentMedicine; stopped_on: string; reason: string }) =>
+  send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { stopped_on, reason, version: m.version }, { silent: true })
+
+export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicine; appointmentId: number }) =>
+  send<CurrentMedicine>('post', `/current-medicines/${m.id}/confirm`, { appointment_id: appointmentId, version: m.version })
+
+function useChange<A>(fn: (a: A) => Promise<CurrentMedicine>) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: fn,
+    onSettled: (m) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: m ? currentMedicinesQuery(m.patient_id).queryKey : patientsKey }),
+        queryClient.invalidateQueries({ queryKey: prescriptionsKey }),
+      ]),
+  })
+}
+
+export const useSaveCurrentMedicine = () => useChange(saveCurrentMedicine)
+export const useStopCurrentMedicine = () => useChange(stopCurrentMedicine)
+export const useConfirmCurrentMedicine = () => useChange(confirmCurrentMedicine)

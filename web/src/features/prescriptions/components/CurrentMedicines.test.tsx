@@ -1,0 +1,115 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderScreen, user } from '../../../test/render'
+import type { CurrentMedicine } from '../api/currentMedicines'
+import { PatientMedicines, readPartialDay, VisitMedicines } from './CurrentMedicines'
+
+afterEach(cleanup)
+
+const base = {
+  patient_id: 9, medicine_id: null, dose: '', frequency: '', prescriber: '', started_on: '', recorded_at: '2026-11-20T08:00:00Z', recorded_by: 'Nurse Hoa',
+  confirmed_at: null, confirmed_appointment_id: null, stopped_on: '', stop_reason: '', version: 1,
+} satisfies Partial<CurrentMedicine>
+
+const warfarin: CurrentMedicine = { ...base, id: 3, medicine_id: 41, medicine: 'Warfarin 5 mg tablet', dose: '1 tablet', frequency: 'once daily', source: 'elsewhere', prescriber: 'Dr Minh, cardiology', started_on: '2019' }
+const omeprazole: CurrentMedicine = { ...base, id: 4, medicine: 'Omeprazole 20 mg', source: 'otc', started_on: '2024-03' }
+const here: CurrentMedicine = { ...base, id: 0, medicine_id: 7, medicine: 'Amlodipine 5 mg tablet', source: 'here', prescriber: 'Dr An', started_on: '2026-11-20', prescription_id: 12, supply_until: '2026-12-20' }
+const stopped: CurrentMedicine = { ...base, id: 5, medicine: 'Ibuprofen 200 mg', source: 'otc', stopped_on: '2026-11-25', stop_reason: 'Stomach pain', stopped_by: 'Dr An' }
+
+const list = { data: [here, warfarin, omeprazole, stopped] }
+
+describe('PatientMedicines', () => {
+  it('lists what is prescribed here, from elsewhere and over the counter, with start, prescriber and confirmation; stopped ones folded away', async () => {
+    await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': list } })
+    await waitFor(() => expect(document.body.textContent).toContain('Warfarin 5 mg tablet'))
+    const text = document.body.textContent ?? ''
+    for (const want of ['Prescribed here', 'From elsewhere', 'Over the counter', 'Since 2019', 'Prescribed by Dr Minh, cardiology', 'Not yet confirmed at a visit', 'Supplied until 2026-12-20', '1 stopped', 'Not from the catalogue'])
+      expect(text).toContain(want)
+    // The prescription issued here is read-only: only the recorded ones can be corrected or stopped.
+    expect(screen.getByRole('button', { name: 'Stop Warfarin 5 mg tablet' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Stop Amlodipine 5 mg tablet' })).toBeNull()
+    expect(text).not.toContain('Stomach pain')
+  })
+
+  it('offers no changes to one who neither records vitals nor prescribes', async () => {
+    await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'write diagnosis']), api: { 'GET /patients/9/current-medicines': list } })
+    await waitFor(() => expect(document.body.textContent).toContain('Warfarin 5 mg tablet'))
+    expect(screen.queryByRole('button', { name: /record a medicine/i })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^stop /i })).toBeNull()
+  })
+
+  it('records a typed medicine from elsewhere, says the check matches it by words only, and shows the allergy it meets', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: {
+        'GET /patients/9/current-medicines': { data: [] },
+        'POST /patients/9/current-medicines': ({ body }: { body: Record<string, unknown> }) => ({
+          ...base, id: 8, medicine: body.medicine, source: body.source,
+          findings: [{ line: 0, key: 'allergy:penicillin:class:penicillins', kind: 'allergy', tier: 'hard', blocking: false, requires_reason: true, allergy: 'Penicillin', class: 'Penicillins', overridden: false }],
+        }),
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: /record a medicine/i }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Medicine'), { target: { value: 'Amoxicillin 500 mg' } })
+    await waitFor(() => expect(within(dialog).getByText(/matches it by its words only/)).toBeTruthy())
+    fireEvent.change(within(dialog).getByLabelText('Prescribed by'), { target: { value: 'District hospital' } })
+    fireEvent.change(within(dialog).getByLabelText('Taking it since'), { target: { value: '11/2026' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0].body).toMatchObject({ medicine: 'Amoxicillin 500 mg', medicine_id: null, source: 'elsewhere', prescriber: 'District hospital', started_on: '2026-11', version: 0 })
+    await waitFor(() => expect(document.body.textContent).toContain('meets the patient\'s allergies'))
+    expect(document.body.textContent).toContain('Penicillins')
+  })
+
+  it('stops one with a reason, today unless said', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'write prescription']),
+      api: { 'GET /patients/9/current-medicines': list, 'POST /current-medicines/3/stop': { ...warfarin, stopped_on: '2026-11-29' } },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop Warfarin 5 mg tablet' }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Why was it stopped?'), { target: { value: 'Changed to apixaban' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0]).toMatchObject({ path: '/current-medicines/3/stop', body: { reason: 'Changed to apixaban', version: 1 } })
+    expect(sent[0].body).toHaveProperty('stopped_on', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/))
+  })
+})
+
+describe('VisitMedicines', () => {
+  it('asks "still taking?" for each recorded medicine: confirm all, one by one, at this visit', async () => {
+    const { sent } = await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
+      me: user(['view patient', 'record vitals']),
+      api: {
+        'GET /patients/9/current-medicines': list,
+        'POST /current-medicines/3/confirm': { ...warfarin, confirmed_appointment_id: 30 },
+        'POST /current-medicines/4/confirm': { ...omeprazole, confirmed_appointment_id: 30 },
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: /confirm all 2/i }))
+    await waitFor(() => expect(sent.length).toBe(2))
+    expect(sent.map((s) => s.path)).toEqual(['/current-medicines/3/confirm', '/current-medicines/4/confirm'])
+    expect(sent[0].body).toEqual({ appointment_id: 30, version: 1 })
+  })
+
+  it('shows those confirmed at this visit as done, and no buttons on a closed visit', async () => {
+    await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [{ ...warfarin, confirmed_appointment_id: 30, confirmed_at: '2026-11-29T09:00:00Z', confirmed_by: 'Nurse Hoa' }, omeprazole] } },
+    })
+    await waitFor(() => expect(document.body.textContent).toContain('Confirmed at this visit'))
+    expect(screen.queryByRole('button', { name: /still taking/i })).toBeNull()
+  })
+})
+
+describe('readPartialDay', () => {
+  it('reads a day or a month in the user\'s order as the API takes it', () => {
+    expect(readPartialDay('05.03.2024')).toBe('2024-03-05')
+    expect(readPartialDay('5/3/2024')).toBe('2024-03-05')
+    expect(readPartialDay('03/2024')).toBe('2024-03')
+    expect(readPartialDay(' 2024 ')).toBe('2024')
+    expect(readPartialDay('2024-03-05')).toBe('2024-03-05')
+  })
+})
