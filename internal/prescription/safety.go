@@ -25,8 +25,9 @@ import (
 // patient's recorded allergies (by substance, brand, combination and class, with graded
 // cross-sensitivities), against the other lines and the patient's other prescriptions
 // (duplicate therapy, supply-aware), and for drug–drug interactions with the other lines and
-// the patient's current medicines (prescriptions of the last 90 days, and the medicines
-// recorded as taken from elsewhere or over the counter and not stopped). Each finding of tier
+// the patient's current medicines (prescriptions written in the last 90 days or whose supply
+// still runs, and the medicines recorded as taken from elsewhere or over the counter and not
+// stopped). Each finding of tier
 // hard or high must be acknowledged on its line with a reason before the prescription is
 // saved or issued; a low one is shown and needs none. Acknowledgements are stored with the
 // line, printed nowhere, and audited.
