@@ -8,6 +8,7 @@ import { PrintFrame } from '../../components/print/PrintFrame'
 import { SignedBy } from '../../components/print/SignedBy'
 import { usePrint } from '../../components/print/usePrint'
 import { ApiError } from '../../lib/api'
+import { useCan } from '../../lib/auth/can'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDay, paperDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
@@ -41,6 +42,11 @@ export default function PrintBillPage() {
   const [paper, setPaper] = useState<Paper>(() => storedPaper(doc === 'statement' ? 'billPaper' : 'receiptPaper', 'A5'))
   useViewSubject(bill?.patient.name)
   const money = useMoney(bill?.currency ?? 'USD', bill?.minor_units ?? 2)
+  // Only one who signs papers can draw the missing signature (on their profile): the desk
+  // that prints the statement could do nothing about the warning.
+  const prescribes = useCan('write prescription')
+  const issues = useCan('issue documents')
+  const signs = prescribes || issues
 
   if (isLoading) return <Spin />
   if (error || !bill) return <Result status="404" title={error instanceof ApiError ? error.message : t('bill.notFound')} />
@@ -72,7 +78,7 @@ export default function PrintBillPage() {
         <>
           {bill.status === 'draft' && <Alert type="info" showIcon title={t('bill.draftPrintsNothing')} />}
           {doc !== 'statement' && !payment && <Alert type="warning" showIcon title={doc === 'refund' ? t('bill.noRefund') : t('bill.noPayment')} />}
-          {doc === 'statement' && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
+          {doc === 'statement' && signs && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
         </>
       }
       sheet={sheet}
