@@ -6,7 +6,7 @@ import { useLocation, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
 import { useClinic } from '../../lib/clinic'
 import { useTextsIn } from '../../lib/i18n'
-import { paperDay } from '../../lib/time'
+import { documentDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import styles from '../../components/print/print.module.css'
 import { PrintFrame } from '../../components/print/PrintFrame'
@@ -94,7 +94,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
             <div>
               SHA-256: <span className={own.mono}>{shortHash(doc.content_hash)}…</span>
             </div>
-            <div>{t('documents.issuedOn', { date: paperDay(doc.issued_at, doc.language) })}</div>
+            <div>{t('documents.issuedOn', { date: documentDay(doc.issued_at, doc.language) })}</div>
           </div>
         </div>
         <div className={`${styles.signatureBlock} ${own.signature}`}>
