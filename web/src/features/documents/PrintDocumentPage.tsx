@@ -15,6 +15,7 @@ import { usePrint } from '../../components/print/usePrint'
 import { useDocument, usePrintDocument } from './api/documents'
 import { groupedCode, printPath, shortHash, verifyURL, type ClinicalDocument } from './api/types'
 import { DocumentContent } from './components/DocumentContent'
+import { NoPublicAddress } from './components/NoPublicAddress'
 import own from './PrintDocumentPage.module.css'
 
 /** An issued document as it prints: clinic header, content, the doctor's signature, and the QR code that checks it. */
@@ -48,7 +49,9 @@ export default function PrintDocumentPage() {
       size={`${size.toUpperCase()} ${orientation}`}
       action={doc.status === 'issued' ? { label: t('documents.print'), busy, onPrint: () => void print() } : undefined}
       status={<Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>}
-      notices={doc.status === 'cancelled' && <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} />}
+      notices={
+        doc.status === 'cancelled' ? <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} /> : <NoPublicAddress />
+      }
       sheet={(testId) => <Sheet doc={doc} t={td} testId={testId} />}
       testId="document-sheet"
     />
