@@ -9,7 +9,10 @@ import { useTextsIn } from '../../lib/i18n'
 import { documentDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import styles from '../../components/print/print.module.css'
+import { PAGE, PAGES } from '../../components/print/pageFooter'
 import { PrintFrame } from '../../components/print/PrintFrame'
+import { usePatient } from '../patients/api/getPatient'
+import { fullName } from '../../lib/patient'
 import { SignedBy } from '../../components/print/SignedBy'
 import { usePrint } from '../../components/print/usePrint'
 import { useDocument, usePrintDocument } from './api/documents'
@@ -27,6 +30,8 @@ export default function PrintDocumentPage() {
   const record = usePrintDocument()
   const { print, busy } = usePrint(() => record.mutateAsync(id))
   const td = useTextsIn(doc?.language ?? 'en')
+  // The patient's name and number run at the foot of every page.
+  const { data: patient } = usePatient(doc?.patient_id)
   useViewSubject(doc ? doc.number : undefined)
   // "Issue and print" lands here asking for the print (?print=1): once, when the sheet is
   // drawn; the address then drops the question, so a reload does not print again.
@@ -47,6 +52,7 @@ export default function PrintDocumentPage() {
   return (
     <PrintFrame
       size={`${size.toUpperCase()} ${orientation}`}
+      footer={patient && td('rx.pageFooter', { patient: fullName(patient, doc.language), number: patient.mrn, page: PAGE, pages: PAGES })}
       action={doc.status === 'issued' ? { label: t('documents.print'), busy, onPrint: () => void print() } : undefined}
       status={<Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>}
       notices={
