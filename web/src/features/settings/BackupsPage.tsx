@@ -1,4 +1,4 @@
-import { Alert, App, Button, Card, Descriptions, Empty, Spin, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Card, Descriptions, Empty, Flex, Spin, Table, Tag, Typography } from 'antd'
 import { CloudDownloadOutlined, SaveOutlined } from '@ant-design/icons'
 import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../lib/time'
@@ -29,15 +29,7 @@ export default function BackupsPage() {
   const colors = { running: 'processing', failed: 'error', overdue: 'warning', ok: 'success' } as const
   const backUp = () => backUpNow.mutate(undefined, { onSuccess: (st) => message.success(t('backups.backedUp', { file: st.files[0]?.name ?? '' })) })
   return (
-    <Card
-      title={t('backups.title')}
-      style={{ maxWidth: 800 }}
-      extra={
-        <Button type="primary" icon={<SaveOutlined />} loading={backUpNow.isPending || data.running} onClick={backUp}>
-          {t('backups.backUpNow')}
-        </Button>
-      }
-    >
+    <Card title={t('backups.title')} style={{ maxWidth: 800 }}>
       {data.last_failure && (
         <Alert
           type="error"
@@ -75,7 +67,14 @@ export default function BackupsPage() {
         )}
       </Descriptions>
       {data.encrypted && <Typography.Paragraph type="secondary">{t('backups.keyHint')}</Typography.Paragraph>}
-      <Typography.Title level={5}>{t('backups.files')}</Typography.Title>
+      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          {t('backups.files')}
+        </Typography.Title>
+        <Button type="primary" icon={<SaveOutlined aria-hidden />} loading={backUpNow.isPending || data.running} onClick={backUp}>
+          {t('backups.backUpNow')}
+        </Button>
+      </Flex>
       <ScrollRegion label={t('backups.files')}>
         <Table<BackupFile>
           style={{ minWidth: 'max-content' }}
@@ -87,16 +86,16 @@ export default function BackupsPage() {
           columns={[
             { title: t('backups.written'), dataIndex: 'written', render: (v: string) => formatDayTime(v) },
             { title: t('backups.size'), dataIndex: 'size', align: 'right', render: (v: number) => formatSize(v, i18n.language) },
-            { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
             {
               title: t('backups.download'),
               key: 'download',
               render: (_, f) => (
                 <a href={backupUrl(f.name)} download={f.name} aria-label={t('backups.downloadFile', { file: f.name })}>
-                  <CloudDownloadOutlined /> {t('backups.download')}
+                  <CloudDownloadOutlined aria-hidden /> {t('backups.download')}
                 </a>
               ),
             },
+            { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
           ]}
         />
       </ScrollRegion>
