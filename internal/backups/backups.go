@@ -269,22 +269,34 @@ func (s *Scheduler) backUpNow(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, apperr.Conflict("backup.off"))
 		return
 	}
-	e := auth.AuditEvent(r)
-	e.Action, e.EntityType = "backup.create", "backup"
-	name, err := s.backUp(r.Context())
-	if errors.Is(err, ErrRunning) {
+	if _, err := s.BackUpNow(r.Context(), auth.AuditEvent(r)); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	e.EntityID, e.Outcome = name, audit.Success
+	httpjson.Respond(w, http.StatusCreated, s.Status())
+}
+
+// BackUpNow writes an archive at a person's request, audited as e's whether it was written
+// or failed; ErrRunning (not audited: nothing was tried) while another is being written.
+func (s *Scheduler) BackUpNow(ctx context.Context, e audit.Event) (string, error) {
+	name, err := s.backUp(ctx)
+	if errors.Is(err, ErrRunning) {
+		return "", err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome = "backup.create", "backup", name, audit.Success
 	if err != nil {
 		e.Outcome, e.Detail = audit.Failure, err.Error()
 	}
-	// The archive is a file, not a row: its event is a transaction of its own.
-	if auditErr := s.DB.Tx(r.Context(), func(tx *sql.Tx) error { return audit.Record(r.Context(), tx, e) }); err == nil {
+	if auditErr := recordBackup(ctx, s.DB, e); err == nil {
 		err = auditErr
 	}
-	httpjson.Result(w, r, http.StatusCreated, s.Status(), err)
+	return name, err
+}
+
+// recordBackup appends a backup's event: the archive is a file, not a row, so its event is
+// a transaction of its own.
+func recordBackup(ctx context.Context, db *database.DB, e audit.Event) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error { return audit.Record(ctx, tx, e) })
 }
 
 // download streams one archive kept. Only a name the folder lists is served, so no name can
