@@ -4,16 +4,20 @@ package backups
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
@@ -185,13 +189,35 @@ func (s *Scheduler) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		_ = s.BackUp(ctx)
+		if errors.Is(s.BackUp(ctx), ErrRunning) {
+			// One asked for by hand is being written: the next run counts from it.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Minute):
+			}
+		}
 	}
 }
 
-// BackUp writes one archive now and removes the oldest beyond Keep.
+// ErrRunning refuses a backup while another is being written: two at once would compete
+// for the same disk, and the second would hold nothing the first does not.
+var ErrRunning = apperr.Conflict("backup.running")
+
+// BackUp writes one archive now and removes the oldest beyond Keep; ErrRunning while
+// another run writes one.
 func (s *Scheduler) BackUp(ctx context.Context) error {
+	_, err := s.backUp(ctx)
+	return err
+}
+
+// backUp is BackUp, naming the archive it wrote.
+func (s *Scheduler) backUp(ctx context.Context) (string, error) {
 	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return "", ErrRunning
+	}
 	s.running = true
 	s.mu.Unlock()
 	start, began := s.now().UTC(), time.Now()
@@ -207,30 +233,107 @@ func (s *Scheduler) BackUp(ctx context.Context) error {
 	s.mu.Unlock()
 	if err != nil {
 		slog.Error("scheduled backup failed", "dir", s.Dir, "err", err)
-		return err
+		return "", err
 	}
 	slog.Info("scheduled backup written", "file", path, "bytes", w.Size, "rows", w.Manifest.Rows(), "took", time.Since(began).Round(time.Millisecond))
 	files, err := s.files()
 	if err != nil {
-		return err
+		return "", err
 	}
 	for _, f := range files[min(len(files), s.Keep):] {
 		if err := os.Remove(filepath.Join(s.Dir, f.Name)); err != nil {
 			slog.Error("remove an old backup", "file", f.Name, "err", err)
 		}
 	}
-	return nil
+	return filepath.Base(path), nil
 }
 
 // Routes are the backups' API routes.
 func (s *Scheduler) Routes() []auth.Route {
 	return []auth.Route{
 		{Method: "GET", Path: "/api/backups", Access: auth.Need(auth.ManageSettings), Handler: s.status},
+		{Method: "POST", Path: "/api/backups", Access: auth.Need(auth.ManageSettings), Handler: s.backUpNow},
+		{Method: "GET", Path: "/api/backups/{name}", Access: auth.Need(auth.ManageSettings), Handler: s.download},
 	}
 }
 
 func (s *Scheduler) status(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, s.Status())
+}
+
+// backUpNow writes an archive at an administrator's request (before an upgrade, after a
+// day's work) and answers with the status that lists it. The request waits for the archive:
+// the screen says when it is there.
+func (s *Scheduler) backUpNow(w http.ResponseWriter, r *http.Request) {
+	if s.Dir == "" {
+		httpjson.Error(w, r, apperr.Conflict("backup.off"))
+		return
+	}
+	if _, err := s.BackUpNow(r.Context(), auth.AuditEvent(r)); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusCreated, s.Status())
+}
+
+// BackUpNow writes an archive at a person's request, audited as e's whether it was written
+// or failed; ErrRunning (not audited: nothing was tried) while another is being written.
+func (s *Scheduler) BackUpNow(ctx context.Context, e audit.Event) (string, error) {
+	name, err := s.backUp(ctx)
+	if errors.Is(err, ErrRunning) {
+		return "", err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome = "backup.create", "backup", name, audit.Success
+	if err != nil {
+		e.Outcome, e.Detail = audit.Failure, err.Error()
+	}
+	if auditErr := recordBackup(ctx, s.DB, e); err == nil {
+		err = auditErr
+	}
+	return name, err
+}
+
+// recordBackup appends a backup's event: the archive is a file, not a row, so its event is
+// a transaction of its own.
+func recordBackup(ctx context.Context, db *database.DB, e audit.Event) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error { return audit.Record(ctx, tx, e) })
+}
+
+// download streams one archive kept. Only a name the folder lists is served, so no name can
+// reach a file outside it ("../", an absolute path, another file in the folder).
+func (s *Scheduler) download(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	files, err := s.files()
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if !slices.ContainsFunc(files, func(f File) bool { return f.Name == name }) {
+		httpjson.Error(w, r, apperr.NotFound("backup.not_found"))
+		return
+	}
+	f, err := os.Open(filepath.Join(s.Dir, name))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	defer f.Close()
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.EntityID, e.Outcome = "backup.download", "backup", name, audit.Success
+	if err := audit.Access(r.Context(), s.DB, e); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Header().Set("Cache-Control", "no-store")
+	info, err := f.Stat()
+	if err == nil {
+		w.Header().Set("Content-Length", strconv.FormatInt(info.Size(), 10))
+	}
+	if _, err := io.Copy(w, f); err != nil {
+		slog.Warn("backup download ended early", "file", name, "err", err)
+	}
 }
 
 // ExportTables hold the files of FHIR bulk exports (their jobs and NDJSON chunks): copies of

@@ -31,18 +31,24 @@ func TestPricesAreReadAsTheLanguageWritesThem(t *testing.T) {
 			want                        int64  // minor units stored
 			key                         string // or the message of the refused price
 			source                      string
+			args                        []any // the message's example
 		}{
-			{"1.500 pesos in Vietnamese is refused", "PHP", "vi", "1.500", 0, "validation.thousands_separator", cldr},
-			{"1.500,50 pesos in Vietnamese is refused", "PHP", "vi", "1.500,50", 0, "validation.thousands_separator", cldr},
-			{"1,500 pesos in English is refused", "PHP", "en", "1,500", 0, "validation.thousands_separator", cldr},
-			{"1500,50 pesos in Vietnamese", "PHP", "vi", "1500,50", 150050, "", cldr},
-			{"1 500,50 pesos in Russian", "PHP", "ru", "1 500,50", 150050, "", cldr},
-			{"350.50 pesos as exported, in Russian", "PHP", "ru", "350.50", 35050, "", "the export writes a point"},
-			{"200.000 đồng in Vietnamese is two hundred thousand", "VND", "vi", "200.000", 200000, "", s6},
-			{"1.200.000 đồng in Vietnamese", "VND", "vi", "1.200.000", 1200000, "", s6},
-			{"200 000 đồng in Russian", "VND", "ru", "200 000", 200000, "", cldr},
-			{"200.000 đồng in Russian is refused", "VND", "ru", "200.000", 0, "validation.thousands_separator", cldr},
-			{"200,5 đồng in Vietnamese has decimals đồng have not", "VND", "vi", "200,5", 0, "billing.bad_price_text", cldr},
+			{"1.500 pesos in Vietnamese is refused", "PHP", "vi", "1.500", 0, "validation.thousands_separator", cldr, nil},
+			{"1.500,50 pesos in Vietnamese is refused", "PHP", "vi", "1.500,50", 0, "validation.thousands_separator", cldr, nil},
+			{"1,500 pesos in English is refused", "PHP", "en", "1,500", 0, "validation.thousands_separator", cldr, nil},
+			{"1500,50 pesos in Vietnamese", "PHP", "vi", "1500,50", 150050, "", cldr, nil},
+			{"1 500,50 pesos in Russian", "PHP", "ru", "1 500,50", 150050, "", cldr, nil},
+			{"350.50 pesos as exported, in Russian", "PHP", "ru", "350.50", 35050, "", "the export writes a point", nil},
+			{"200.000 đồng in Vietnamese is two hundred thousand", "VND", "vi", "200.000", 200000, "", s6, nil},
+			{"1.200.000 đồng in Vietnamese", "VND", "vi", "1.200.000", 1200000, "", s6, nil},
+			{"200 000 đồng in Russian", "VND", "ru", "200 000", 200000, "", cldr, nil},
+			{"200.000 đồng in Russian is refused", "VND", "ru", "200.000", 0, "validation.thousands_separator", cldr, nil},
+			{"200,5 đồng in Vietnamese has decimals đồng have not", "VND", "vi", "200,5", 0, "billing.bad_price_whole", cldr, []any{"350000"}},
+			// The refusal names the line's code and the value, and its example has the
+			// currency's decimals (clinic-day review 2026-11-28, m22).
+			{"12O000 đồng (a letter O) in English: a whole-number example", "VND", "en", "12O000", 0, "billing.bad_price_whole", "m22", []any{"350000"}},
+			{"12O000 pesos in English: an example with centavos", "PHP", "en", "12O000", 0, "billing.bad_price_text", "m22", []any{"350", "350.50"}},
+			{"12O000 đồng in Russian", "VND", "ru", "12O000", 0, "billing.bad_price_whole", "m22", []any{"350000"}},
 		} {
 			t.Run(row.name, func(t *testing.T) {
 				var set settings
@@ -60,8 +66,9 @@ func TestPricesAreReadAsTheLanguageWritesThem(t *testing.T) {
 				}
 				s.admin.Upload("POST", "/api/services/import", "services.csv", []byte(csv)).JSON(t, &rep)
 				if row.key != "" {
-					if rep.Rejected != 1 || len(rep.Errors) != 1 || rep.Errors[0].Field != "price" || rep.Errors[0].Message != i18n.T(row.lang, row.key) {
-						t.Errorf("%q: %+v, want %s (%s)", row.price, rep, row.key, row.source)
+					want := i18n.T(row.lang, "billing.import_row", code, row.price, i18n.T(row.lang, row.key, row.args...))
+					if rep.Rejected != 1 || len(rep.Errors) != 1 || rep.Errors[0].Field != "price" || rep.Errors[0].Message != want {
+						t.Errorf("%q: %+v, want %q (%s)", row.price, rep, want, row.source)
 					}
 					return
 				}

@@ -262,14 +262,14 @@ func (s *Store) ImportServices(ctx context.Context, e audit.Event, data []byte, 
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		reject := func(field, key string) {
+		reject := func(field, message string) {
 			rep.Rejected++
 			if len(rep.Errors) < 100 {
-				rep.Errors = append(rep.Errors, RowError{Line: line, Field: field, Message: i18n.T(lang, key)})
+				rep.Errors = append(rep.Errors, RowError{Line: line, Field: field, Message: message})
 			}
 		}
 		if err != nil {
-			reject("", "billing.bad_csv_line")
+			reject("", i18n.T(lang, "billing.bad_csv_line"))
 			continue
 		}
 		if len(rows) >= maxServices {
@@ -297,7 +297,7 @@ func (s *Store) ImportServices(ctx context.Context, e audit.Event, data []byte, 
 			v.Add("code", "billing.code_repeated")
 		}
 		if f := firstField(v.Err()); f != "" {
-			reject(f, firstKey(v.Err()))
+			reject(f, rowMessage(lang, rec, f, firstKey(v.Err()), MinorUnits(currency)))
 			continue
 		}
 		seen[in.Code] = true
@@ -349,6 +349,32 @@ func lowered(list []string) []string {
 
 // firstField and firstKey name a validation error's first field (in a fixed order) and its
 // message key.
+// rowMessage says what is wrong with field f of a rejected line: the line's code and the
+// value refused, so that the line is found in a long file, and for a price an example with
+// the clinic's currency's decimals (350000 đồng, not 350.50).
+func rowMessage(lang string, rec []string, f, key string, units int) string {
+	msg := i18n.T(lang, key)
+	if key == "billing.bad_price_text" {
+		msg = priceHint(lang, units)
+	}
+	code, value := field(rec, 0), field(rec, slices.Index(serviceHeader, f))
+	switch {
+	case code == "":
+		return msg
+	case value == "" || f == "code":
+		return i18n.T(lang, "billing.import_row_code", code, msg)
+	}
+	return i18n.T(lang, "billing.import_row", code, value, msg)
+}
+
+// priceHint is how a price in a currency with units decimals is written, with an example.
+func priceHint(lang string, units int) string {
+	if units == 0 {
+		return i18n.T(lang, "billing.bad_price_whole", "350000")
+	}
+	return i18n.T(lang, "billing.bad_price_text", "350", "350."+("50"+strings.Repeat("0", units))[:units])
+}
+
 func firstField(err error) string {
 	var e *apperr.Error
 	if !errors.As(err, &e) || len(e.Fields) == 0 {

@@ -210,6 +210,8 @@ var requiredAccess = map[string]string{
 	"GET /api/settings/clinic":       "logged-in",
 	"PUT /api/settings/clinic":       "manage settings",
 	"GET /api/backups":               "manage settings",
+	"POST /api/backups":              "manage settings",
+	"GET /api/backups/{name}":        "manage settings",
 
 	"GET /api/users":                          "manage user",
 	"POST /api/users":                         "manage user",

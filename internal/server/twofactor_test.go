@@ -3,6 +3,7 @@ package server_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,6 +139,14 @@ func TestTwoFactorSignIn(t *testing.T) {
 		}
 		if r := nurse.Do("GET", "/api/patients", nil); r.Status != http.StatusOK {
 			t.Errorf("after enrolling: %d", r.Status)
+		}
+
+		// An account that signs in with its password only has nothing to reset: refused,
+		// saying so, and nothing audited.
+		env.CreateUser("tf-plain", "receptionist")
+		r = admin.Do("POST", fmt.Sprintf("/api/users/%d/two-factor/reset", env.UserID("tf-plain")), nil)
+		if msg, _, _ := r.Error(t); r.Status != http.StatusConflict || !strings.Contains(msg, "password only") {
+			t.Errorf("reset of a password-only account: %d %s", r.Status, r.Body)
 		}
 
 		// The administrator's reset (a lost phone): the password alone signs in again.

@@ -166,9 +166,19 @@ func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// An account that signs in with its password only has nothing to reset: saying so beats
+	// an audited "reset" that changed nothing (and ended the account's sessions for it).
+	enrolled, err := auth.TwoFactorEnrolled(r.Context(), h.Users.DB, []int64{u.ID})
+	if err == nil && !enrolled[u.ID] {
+		err = apperr.Conflict("user.no_two_factor")
+	}
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
 	e := auth.AuditEvent(r)
 	e.Action = "user.two_factor_reset"
-	err := h.Users.RemoveTwoFactor(r.Context(), e, u.ID, h.TwoFactor, auth.PrincipalFrom(r.Context()))
+	err = h.Users.RemoveTwoFactor(r.Context(), e, u.ID, h.TwoFactor, auth.PrincipalFrom(r.Context()))
 	h.respond(w, r, http.StatusOK, u, err)
 }
 

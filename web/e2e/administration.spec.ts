@@ -277,3 +277,33 @@ test('the Backups screen lists the scheduled archive for an administrator, and t
   expect((await nurse.request.get('/api/backups')).status()).toBe(403)
   await nurse.close()
 })
+
+test('an administrator backs up now and downloads the archive; the server refuses both to others', async ({ page, browser }) => {
+  await login(page, 'admin')
+  await page.goto('/administrator/backups')
+  const rows = activeView(page).locator('.ant-table-row')
+  await expect(rows.first()).toBeVisible()
+  const before = await rows.count()
+  await expect(activeView(page).getByText(/^The \d+ newest archives$/)).toBeVisible()
+  await activeView(page).getByRole('button', { name: 'Back up now' }).click()
+  await expect(page.getByText(/^Backup written: emr-\d{8}-\d{6}\.emr$/)).toBeVisible()
+  await expect(rows).toHaveCount(before + 1)
+  const newest = (await rows.first().getByText(/^emr-\d{8}-\d{6}\.emr$/).textContent()) ?? ''
+
+  const downloading = page.waitForEvent('download')
+  await rows.first().getByRole('link', { name: `Download ${newest}` }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe(newest)
+  const bytes = await readFile((await download.path()) ?? '')
+  expect(bytes.length).toBeGreaterThan(1000)
+
+  // The audit log names both.
+  await page.goto('/administrator/audit')
+  await expect(activeView(page).getByRole('row').filter({ hasText: 'Backed up the database now' }).first()).toBeVisible()
+  await expect(activeView(page).getByRole('row').filter({ hasText: 'Downloaded a backup archive' }).first()).toBeVisible()
+
+  const nurse = await browser.newPage()
+  await login(nurse, 'nurse')
+  expect((await nurse.request.get(`/api/backups/${newest}`)).status()).toBe(403)
+  await nurse.close()
+})

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { api, day, doctorId, login, logout, newPatient, unique } from './helpers'
+import { api, bookFirstFree, day, doctorId, login, logout, newPatient, unique } from './helpers'
 
 /** Books through the booking form: patient by search, the E2E doctor, a date and time. */
 async function bookThroughForm(page: Page, last: string, date: string, time: string) {
@@ -172,4 +172,27 @@ test('a stale autosave is refused, nothing typed is lost, and both changes end u
   expect(after.examination).toBe('Nystagmus to the left')
   expect(after.chief_complaint).toBe('Dizzy since morning')
   expect(after.vitals.bp_systolic).toBe(150)
+})
+
+test("the nurse's visit page asks the server for nothing her role may not read", async ({ page }) => {
+  // A visit the doctor has begun: a diagnosis and an ordered test, which the nurse sees.
+  await login(page, 'doctor')
+  const patient = await newPatient(page, `Đỗ-${unique()}`)
+  const id = await bookFirstFree(page, patient.id, await doctorId(page), day(1), 6)
+  expect((await api(page, 'post', `/api/appointments/${id}/arrive`, {})).status()).toBe(200)
+  expect((await api(page, 'post', `/api/appointments/${id}/start`, {})).status()).toBe(200)
+  const saved = await api(page, 'put', `/api/appointments/${id}/visit`, { version: 0, chief_complaint: 'Cough', diagnoses: [{ code: 'J06.9', primary: true }], orders: [{ code: 'CBC', note: '' }] })
+  expect(saved.status()).toBe(200)
+  await logout(page, 'E2E doctor')
+
+  await login(page, 'nurse')
+  const refused: string[] = []
+  page.on('response', (r) => {
+    if (r.status() === 403) refused.push(`${r.request().method()} ${new URL(r.url()).pathname}`)
+  })
+  await page.goto(`/appointments/form/${id}`)
+  await expect(page.getByLabel('BP systolic')).toBeVisible()
+  await expect(page.getByText('J06.9').first()).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(refused).toEqual([])
 })

@@ -49,6 +49,10 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   const preview = dialog.getByRole('region', { name: 'Xem trước' })
   await expect(preview).toContainText('Đề nghị cho nghỉ ngơi 3 ngày, từ ngày 25/11/2026 đến hết ngày 27/11/2026')
   await expect(preview).toContainText(`${last} ${HOSTILE}`)
+  // The clinic's public address is not set: the QR code will point where staff browse, and
+  // the doctor is told so before issuing (clinic-day review 2026-11-28, m23).
+  const origin = new URL(doc.url()).origin
+  await expect(dialog.getByTestId('no-public-address')).toContainText(`Mã QR và đường dẫn của giấy tờ này trỏ tới ${origin}`)
   await dialog.getByRole('button', { name: 'Cấp và in' }).click()
 
   // The print: clinic header, the patient (markup as text), the diagnosis, the fields, the signature, the QR code.
@@ -69,6 +73,9 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   await expect.poll(() => signature.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
   await expect(sheet.getByLabel('Mã QR để kiểm tra giấy tờ này')).toBeVisible()
   await expect.poll(() => doc.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1)
+  // Said again beside the print, and never on the paper.
+  await expect(activeView(doc).getByTestId('no-public-address')).toContainText(origin)
+  await expect(sheet.getByTestId('no-public-address')).toHaveCount(0)
 
   // The QR code's address, opened by the receiver without an account: valid, and nothing more of the patient than initials and birth year.
   const url = (await sheet.getByText(/\/verify\//).textContent())!.trim()

@@ -8,7 +8,8 @@ async function newAccount(page: Page, role: string) {
   const password = 'lantern orchard seven glacier'
   const r = await api(page, 'post', '/api/users', { username, name: `Two Factor ${username}`, roles: [role], password })
   expect(r.status()).toBe(201)
-  return { username, password, name: `Two Factor ${username}` }
+  const { id } = (await r.json()) as { id: number }
+  return { id, username, password, name: `Two Factor ${username}` }
 }
 
 async function signIn(page: Page, username: string, password: string) {
@@ -65,6 +66,18 @@ test('two-factor sign-in: set up with the app, then password and code; a recover
     }
   }
   await other.close()
+
+  // The administrator is offered a reset for this account, and not for one with its password only.
+  await login(page, 'admin')
+  const plain = await newAccount(page, 'receptionist')
+  await page.goto(`/administrator/users/edit/${user.id}`)
+  await expect(page.getByRole('button', { name: 'Reset two-factor sign-in' })).toBeVisible()
+  await page.goto(`/administrator/users/edit/${plain.id}`)
+  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Reset two-factor sign-in' })).toHaveCount(0)
+  const refused = await api(page, 'post', `/api/users/${plain.id}/two-factor/reset`, {})
+  expect(refused.status()).toBe(409)
+  expect(((await refused.json()) as { error: string }).error).toContain('password only')
 })
 
 test('a role that requires two-factor sign-in sends its members to set it up first', async ({ page }) => {

@@ -262,6 +262,17 @@ export type paths = {
   "/api/backups": {
     /** Scheduled backups (emr serve --backup-dir): the archives kept, newest first, the last failure, and whether the newest is older than the interval. */
     get: operations["getBackups"];
+    /** Back up now: write an archive into the backup folder as a scheduled backup would (audited), removing the oldest beyond the number kept; answers with the status listing it once written. */
+    post: operations["postBackups"];
+  };
+  "/api/backups/{name}": {
+    /** Download an archive kept (audited; Content-Disposition attachment). Only a name the folder lists is served. */
+    get: operations["getBackupsByName"];
+    parameters: {
+      path: {
+        name: string;
+      };
+    };
   };
   "/api/bill-tags": {
     /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
@@ -4630,6 +4641,40 @@ export type operations = {
       };
     };
   };
+  /** Back up now: write an archive into the backup folder as a scheduled backup would (audited), removing the oldest beyond the number kept; answers with the status listing it once written. */
+  postBackups: {
+    responses: {
+      /** @description Written */
+      201: {
+        content: {
+          "application/json": components["schemas"]["BackupStatus"];
+        };
+      };
+      /** @description A backup is being written already, or scheduled backups are off. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Download an archive kept (audited; Content-Disposition attachment). Only a name the folder lists is served. */
+  getBackupsByName: {
+    parameters: {
+      path: {
+        name: string;
+      };
+    };
+    responses: {
+      /** @description The archive */
+      200: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
   getBillTags: {
     parameters: {
@@ -8489,6 +8534,12 @@ export type operations = {
       /** @description No such user. */
       404: {
         content: never;
+      };
+      /** @description The account signs in with its password only: there is no second factor to reset. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
     };
   };

@@ -2,6 +2,7 @@
 // chart's values they fill, and the favourites and most used entries pickers offer first.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from './api'
+import { useCan } from './auth/can'
 import { favouritesKey, snippetsKey } from './queryKeys'
 import type { Schema } from './schema'
 
@@ -32,8 +33,19 @@ export const useChartValues = (appointmentId: number | undefined) => useQuery({ 
 
 export const picksQuery = () => queryOptions({ queryKey: [...favouritesKey], queryFn: () => get<Picks>('/favourites'), staleTime: 60_000 })
 
-/** The doctor's favourites, then most used in the last 90 days, of each kind. */
-export const usePicks = (enabled = true) => useQuery({ ...picksQuery(), enabled })
+/** Whether the user keeps favourites: those who write diagnoses or prescriptions (the server's rule). */
+export function useKeepsFavourites(): boolean {
+  const diagnoses = useCan('write diagnosis')
+  const prescriptions = useCan('write prescription')
+  return diagnoses || prescriptions
+}
+
+/** The doctor's favourites, then most used in the last 90 days, of each kind; not asked for
+ * by whoever keeps none (a nurse on the visit page), whom the server would refuse. */
+export function usePicks(enabled = true) {
+  const keeps = useKeepsFavourites()
+  return useQuery({ ...picksQuery(), enabled: enabled && keeps })
+}
 
 /** Stars or unstars an entry; the pickers' lists follow. */
 export function useStar() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDay, paperDay, relativeTime, toDate } from './time'
+import { documentDay, formatDate, formatDay, paperDay, relativeTime, toDate } from './time'
 
 const now = new Date(2026, 10, 22, 12, 0, 0).getTime()
 const ago = (seconds: number) => now - seconds * 1000
@@ -41,5 +41,14 @@ describe('paperDay', () => {
     expect(paperDay('2026-11-05', 'zh')).toBe('2026年11月5日')
     expect(paperDay('2026-11-05', 'ru')).toBe('05.11.2026')
     expect(formatDay('2026-11-05', 'zh')).toBe('2026-11-05')
+  })
+})
+
+describe('documentDay', () => {
+  it('writes a document\'s day as its text does: "28 November 2026" in English', () => {
+    expect(documentDay('2026-11-28', 'en')).toBe('28 November 2026')
+    expect(documentDay('2026-11-28', 'ru')).toBe('28.11.2026')
+    expect(documentDay('2026-11-28', 'vi')).toBe('28/11/2026')
+    expect(documentDay('2026-11-28', 'zh')).toBe('2026年11月28日')
   })
 })

@@ -61,5 +61,13 @@ export const formatDayTime = (time: TimeInput, lang = i18n.language) => formatDa
 /** A day as a paper writes it: the screens' form, except Chinese papers, which write 2026年11月25日 (as their text does). */
 export const paperDay = (time: TimeInput, lang = i18n.language) => (lang === 'zh' ? formatDate(/^\d{4}-\d{2}-\d{2}$/.test(String(time)) ? `${time}T00:00:00` : time, 'YYYY年M月D日') : formatDay(time, lang))
 
+/**
+ * A day as a clinical document's text writes it (the server's {{today}}, document/values.go):
+ * "28 November 2026" in English, the paper's day in the other languages (28.11.2026,
+ * 28/11/2026, 2026年11月28日), so that a certificate says its date one way throughout.
+ */
+export const documentDay = (time: TimeInput, lang = i18n.language) =>
+  lang === 'en' ? new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }).format(toDate(/^\d{4}-\d{2}-\d{2}$/.test(String(time)) ? `${time}T00:00:00` : time)) : paperDay(time, lang)
+
 /** A moment as a paper writes it (paperDay, and the time). */
 export const paperDayTime = (time: TimeInput, lang = i18n.language) => (lang === 'zh' ? formatDate(time, 'YYYY年M月D日 HH:mm') : formatDayTime(time, lang))

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { pageRule } from './pageFooter'
 import styles from './print.module.css'
 
 interface Props {
@@ -17,6 +18,8 @@ interface Props {
   action?: { label: string; busy?: boolean; onPrint: () => void }
   /** After the print button: the paper's status. */
   status?: ReactNode
+  /** The running footer of every printed page (pageFooter.ts: PAGE and PAGES for the numbers). */
+  footer?: string
   /** Notices under the toolbar, on screen only. */
   notices?: ReactNode
   /** The sheet; drawn twice, on screen (with testId) and alone for the printer. */
@@ -29,12 +32,12 @@ interface Props {
  * sheet under them, and a copy of the sheet that alone goes to the printer. Every print page
  * is built on it, with usePrint for "record the print, then print".
  */
-export function PrintFrame({ size, margin = '10mm', controls, action, status, notices, sheet, testId }: Props) {
+export function PrintFrame({ size, margin = '10mm', footer, controls, action, status, notices, sheet, testId }: Props) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   return (
     <div>
-      <style>{`@page { size: ${size}; margin: ${margin}; }`}</style>
+      <style>{pageRule(size, margin, footer)}</style>
       <Space orientation="vertical" className={styles.toolbar} style={{ width: '100%' }}>
         <Space wrap>
           <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate(-1)}>

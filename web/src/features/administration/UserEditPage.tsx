@@ -107,7 +107,7 @@ export default function UserEditPage() {
             <Button icon={<KeyOutlined aria-hidden />} onClick={reset}>
               {t('accounts.reset')}
             </Button>
-            <Button onClick={resetTwoFactor}>{t('twoFactor.reset')}</Button>
+            {a.two_factor && <Button onClick={resetTwoFactor}>{t('twoFactor.reset')}</Button>}
           </Space>
         </Form>
         {a.active && !a.roles.includes('admin') && <EmergencyCard account={a} onChange={saved} />}

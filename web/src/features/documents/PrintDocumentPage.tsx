@@ -6,15 +6,19 @@ import { useLocation, useNavigate, useParams } from 'react-router'
 import { ApiError } from '../../lib/api'
 import { useClinic } from '../../lib/clinic'
 import { useTextsIn } from '../../lib/i18n'
-import { paperDay } from '../../lib/time'
+import { documentDay } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import styles from '../../components/print/print.module.css'
+import { PAGE, PAGES } from '../../components/print/pageFooter'
 import { PrintFrame } from '../../components/print/PrintFrame'
+import { usePatient } from '../patients/api/getPatient'
+import { fullName } from '../../lib/patient'
 import { SignedBy } from '../../components/print/SignedBy'
 import { usePrint } from '../../components/print/usePrint'
 import { useDocument, usePrintDocument } from './api/documents'
 import { groupedCode, printPath, shortHash, verifyURL, type ClinicalDocument } from './api/types'
 import { DocumentContent } from './components/DocumentContent'
+import { NoPublicAddress } from './components/NoPublicAddress'
 import own from './PrintDocumentPage.module.css'
 
 /** An issued document as it prints: clinic header, content, the doctor's signature, and the QR code that checks it. */
@@ -26,6 +30,8 @@ export default function PrintDocumentPage() {
   const record = usePrintDocument()
   const { print, busy } = usePrint(() => record.mutateAsync(id))
   const td = useTextsIn(doc?.language ?? 'en')
+  // The patient's name and number run at the foot of every page.
+  const { data: patient } = usePatient(doc?.patient_id)
   useViewSubject(doc ? doc.number : undefined)
   // "Issue and print" lands here asking for the print (?print=1): once, when the sheet is
   // drawn; the address then drops the question, so a reload does not print again.
@@ -46,9 +52,12 @@ export default function PrintDocumentPage() {
   return (
     <PrintFrame
       size={`${size.toUpperCase()} ${orientation}`}
+      footer={patient && td('rx.pageFooter', { patient: fullName(patient, doc.language), number: patient.mrn, page: PAGE, pages: PAGES })}
       action={doc.status === 'issued' ? { label: t('documents.print'), busy, onPrint: () => void print() } : undefined}
       status={<Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>}
-      notices={doc.status === 'cancelled' && <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} />}
+      notices={
+        doc.status === 'cancelled' ? <Alert type="warning" showIcon title={t('documents.cancelledHint', { reason: doc.cancel_reason })} /> : <NoPublicAddress />
+      }
       sheet={(testId) => <Sheet doc={doc} t={td} testId={testId} />}
       testId="document-sheet"
     />
@@ -94,7 +103,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
             <div>
               SHA-256: <span className={own.mono}>{shortHash(doc.content_hash)}…</span>
             </div>
-            <div>{t('documents.issuedOn', { date: paperDay(doc.issued_at, doc.language) })}</div>
+            <div>{t('documents.issuedOn', { date: documentDay(doc.issued_at, doc.language) })}</div>
           </div>
         </div>
         <div className={`${styles.signatureBlock} ${own.signature}`}>

@@ -4,10 +4,12 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParams, useSearchParams } from 'react-router'
 import styles from '../../components/print/print.module.css'
+import { PAGE, PAGES } from '../../components/print/pageFooter'
 import { PrintFrame } from '../../components/print/PrintFrame'
 import { SignedBy } from '../../components/print/SignedBy'
 import { usePrint } from '../../components/print/usePrint'
 import { ApiError } from '../../lib/api'
+import { useCan } from '../../lib/auth/can'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDay, paperDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
@@ -41,6 +43,11 @@ export default function PrintBillPage() {
   const [paper, setPaper] = useState<Paper>(() => storedPaper(doc === 'statement' ? 'billPaper' : 'receiptPaper', 'A5'))
   useViewSubject(bill?.patient.name)
   const money = useMoney(bill?.currency ?? 'USD', bill?.minor_units ?? 2)
+  // Only one who signs papers can draw the missing signature (on their profile): the desk
+  // that prints the statement could do nothing about the warning.
+  const prescribes = useCan('write prescription')
+  const issues = useCan('issue documents')
+  const signs = prescribes || issues
 
   if (isLoading) return <Spin />
   if (error || !bill) return <Result status="404" title={error instanceof ApiError ? error.message : t('bill.notFound')} />
@@ -57,6 +64,8 @@ export default function PrintBillPage() {
     <PrintFrame
       size={pageSize(paper)}
       margin={paper === 'roll' ? '3mm' : '10mm'}
+      // A roll is one long page: numbering it would say nothing.
+      footer={paper === 'roll' ? undefined : t('rx.pageFooter', { patient: bill.patient.name, number: bill.patient.mrn, page: PAGE, pages: PAGES })}
       controls={
         <Radio.Group
           value={paper}
@@ -72,7 +81,7 @@ export default function PrintBillPage() {
         <>
           {bill.status === 'draft' && <Alert type="info" showIcon title={t('bill.draftPrintsNothing')} />}
           {doc !== 'statement' && !payment && <Alert type="warning" showIcon title={doc === 'refund' ? t('bill.noRefund') : t('bill.noPayment')} />}
-          {doc === 'statement' && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
+          {doc === 'statement' && signs && bill.doctor_details && !bill.doctor_details.has_signature && <Alert type="warning" showIcon title={t('bill.noSignature')} />}
         </>
       }
       sheet={sheet}
@@ -143,76 +152,80 @@ function Sheet({ bill, doc, payment, clinic, paper, money, testId }: SheetProps)
           ))}
         </tbody>
       </table>
-      <dl className={styles.sums}>
-        <dt>{t('bill.subtotal')}</dt>
-        <dd>{money.format(bill.subtotal)}</dd>
-        {bill.discount > 0 && (
+      {/* The sums, what was paid and the signature go to the printer together: a second page
+          never holds a signature alone (clinic-day review 2026-11-28, m16). */}
+      <div className={styles.closing} data-testid="sheet-closing">
+        <dl className={styles.sums}>
+          <dt>{t('bill.subtotal')}</dt>
+          <dd>{money.format(bill.subtotal)}</dd>
+          {bill.discount > 0 && (
+            <>
+              <dt>
+                {t('bill.discount')}
+                {bill.discount_reason && ` (${bill.discount_reason})`}
+              </dt>
+              <dd>−{money.format(bill.discount)}</dd>
+            </>
+          )}
+          <dt>
+            <strong>{t('bill.total')}</strong>
+          </dt>
+          <dd>
+            <strong>{money.format(bill.total)}</strong>
+          </dd>
+          {upTo.map((p) => (
+            <Paid key={p.id} p={p} money={money} />
+          ))}
+          {credited > 0 && (
+            <>
+              <dt>{t('bill.credited')}</dt>
+              <dd>−{money.format(credited)}</dd>
+            </>
+          )}
+          {/* A void bill asks nothing: no balance is printed on it. */}
+          {bill.status === 'final' && (
+            <>
+              <dt>
+                <strong>{t('bill.balance')}</strong>
+              </dt>
+              <dd>
+                <strong data-testid="sheet-balance">{money.format(Math.max(bill.total - credited - paid, 0))}</strong>
+              </dd>
+            </>
+          )}
+        </dl>
+        {receipt && payment && (
           <>
-            <dt>
-              {t('bill.discount')}
-              {bill.discount_reason && ` (${bill.discount_reason})`}
-            </dt>
-            <dd>−{money.format(bill.discount)}</dd>
+            <p>
+              {t('bill.receivedFrom', { payer: payment.payer || bill.patient.name })}
+              <br />
+              {t('bill.receivedBy', { amount: money.format(payment.amount), method: t(`bill.methods.${payment.method}`), cashier: payment.received_by })}
+              {payment.tendered != null && payment.change > 0 && ` ${t('bill.tenderedChange', { tendered: money.format(payment.tendered), change: money.format(payment.change) })}`}
+            </p>
+            <p className={styles.words} data-testid="amount-in-words">
+              {t('bill.inWords', { words: amountInWords(payment.amount, bill.currency, bill.minor_units, i18n.language) })}
+            </p>
           </>
         )}
-        <dt>
-          <strong>{t('bill.total')}</strong>
-        </dt>
-        <dd>
-          <strong>{money.format(bill.total)}</strong>
-        </dd>
-        {upTo.map((p) => (
-          <Paid key={p.id} p={p} money={money} />
-        ))}
-        {credited > 0 && (
-          <>
-            <dt>{t('bill.credited')}</dt>
-            <dd>−{money.format(credited)}</dd>
-          </>
-        )}
-        {/* A void bill asks nothing: no balance is printed on it. */}
-        {bill.status === 'final' && (
-          <>
-            <dt>
-              <strong>{t('bill.balance')}</strong>
-            </dt>
-            <dd>
-              <strong data-testid="sheet-balance">{money.format(Math.max(bill.total - credited - paid, 0))}</strong>
-            </dd>
-          </>
-        )}
-      </dl>
-      {receipt && payment && (
-        <>
-          <p>
-            {t('bill.receivedFrom', { payer: payment.payer || bill.patient.name })}
-            <br />
-            {t('bill.receivedBy', { amount: money.format(payment.amount), method: t(`bill.methods.${payment.method}`), cashier: payment.received_by })}
-            {payment.tendered != null && payment.change > 0 && ` ${t('bill.tenderedChange', { tendered: money.format(payment.tendered), change: money.format(payment.change) })}`}
+        {!receipt && bill.notes && <p style={{ whiteSpace: 'pre-line' }}>{bill.notes}</p>}
+        {receipt && (
+          <p className={styles.small} data-testid="receipt-not-fiscal">
+            {t('bill.receiptNotFiscal')}
           </p>
-          <p className={styles.words} data-testid="amount-in-words">
-            {t('bill.inWords', { words: amountInWords(payment.amount, bill.currency, bill.minor_units, i18n.language) })}
-          </p>
-        </>
-      )}
-      {!receipt && bill.notes && <p style={{ whiteSpace: 'pre-line' }}>{bill.notes}</p>}
-      {receipt && (
-        <p className={styles.small} data-testid="receipt-not-fiscal">
-          {t('bill.receiptNotFiscal')}
-        </p>
-      )}
-      <div className={styles.signatureBlock}>
-        {receipt ? (
-          <div>
-            <div style={{ height: 40 }} />
-            <div className={styles.signatureLine}>
-              <strong>{payment?.received_by}</strong>
-              <div>{t('bill.cashier')}</div>
+        )}
+        <div className={styles.signatureBlock}>
+          {receipt ? (
+            <div>
+              <div style={{ height: 40 }} />
+              <div className={styles.signatureLine}>
+                <strong>{payment?.received_by}</strong>
+                <div>{t('bill.cashier')}</div>
+              </div>
             </div>
-          </div>
-        ) : (
-          <SignedBy doctor={doctor} signature={doctor?.has_signature ? doctor.signature_url : undefined} signatureAlt={t('bill.signatureAlt')} t={t} testId="statement-signature" />
-        )}
+          ) : (
+            <SignedBy doctor={doctor} signature={doctor?.has_signature ? doctor.signature_url : undefined} signatureAlt={t('bill.signatureAlt')} t={t} testId="statement-signature" />
+          )}
+        </div>
       </div>
     </article>
   )

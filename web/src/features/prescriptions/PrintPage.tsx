@@ -10,6 +10,7 @@ import { useClinic } from '../../lib/clinic'
 import { StatusTag, useLineText } from './components/PrescriptionList'
 import { ApiError } from '../../lib/api'
 import { formatDay } from '../../lib/time'
+import { PAGE, PAGES } from '../../components/print/pageFooter'
 import { PrintFrame } from '../../components/print/PrintFrame'
 import { SignedBy } from '../../components/print/SignedBy'
 import { usePrint } from '../../components/print/usePrint'
@@ -45,6 +46,7 @@ export default function PrintPage() {
   return (
     <PrintFrame
       size={paper}
+      footer={rx.patient ? t('rx.pageFooter', { patient: fullName(rx.patient), number: rx.patient.mrn, page: PAGE, pages: PAGES }) : undefined}
       controls={<Radio.Group value={paper} onChange={(e) => choosePaper(e.target.value as Paper)} optionType="button" options={['A5', 'A4']} aria-label={t('rx.paper')} />}
       action={canWrite && rx.status !== 'cancelled' ? { label: pending ? t('rx.issueAndPrint') : t('rx.printAgain'), busy, onPrint: () => void print() } : undefined}
       status={<StatusTag status={rx.status} />}

@@ -1,7 +1,8 @@
-import { Alert, Card, Descriptions, Empty, Spin, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Card, Descriptions, Empty, Flex, Spin, Table, Tag, Typography } from 'antd'
+import { CloudDownloadOutlined, SaveOutlined } from '@ant-design/icons'
 import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../lib/time'
-import { useBackups, type BackupStatus } from './api/getBackups'
+import { backupUrl, useBackUpNow, useBackups, type BackupStatus } from './api/getBackups'
 import { formatInterval, formatSize } from './units'
 import { ScrollRegion } from '../../components/ScrollRegion'
 
@@ -10,7 +11,9 @@ type BackupFile = BackupStatus['files'][number]
 /** Scheduled backups (emr serve --backup-dir): the archives kept, and whether they are in time. */
 export default function BackupsPage() {
   const { t, i18n } = useTranslation()
+  const { message } = App.useApp()
   const { data } = useBackups()
+  const backUpNow = useBackUpNow()
   if (!data) return <Spin />
   if (!data.enabled) {
     return (
@@ -24,6 +27,7 @@ export default function BackupsPage() {
   }
   const state = data.running ? 'running' : data.last_failure ? 'failed' : data.overdue ? 'overdue' : 'ok'
   const colors = { running: 'processing', failed: 'error', overdue: 'warning', ok: 'success' } as const
+  const backUp = () => backUpNow.mutate(undefined, { onSuccess: (st) => message.success(t('backups.backedUp', { file: st.files[0]?.name ?? '' })) })
   return (
     <Card title={t('backups.title')} style={{ maxWidth: 800 }}>
       {data.last_failure && (
@@ -63,7 +67,14 @@ export default function BackupsPage() {
         )}
       </Descriptions>
       {data.encrypted && <Typography.Paragraph type="secondary">{t('backups.keyHint')}</Typography.Paragraph>}
-      <Typography.Title level={5}>{t('backups.files')}</Typography.Title>
+      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
+        <Typography.Title level={5} style={{ margin: 0 }}>
+          {t('backups.files')}
+        </Typography.Title>
+        <Button type="primary" icon={<SaveOutlined aria-hidden />} loading={backUpNow.isPending || data.running} onClick={backUp}>
+          {t('backups.backUpNow')}
+        </Button>
+      </Flex>
       <ScrollRegion label={t('backups.files')}>
         <Table<BackupFile>
           style={{ minWidth: 'max-content' }}
@@ -75,6 +86,15 @@ export default function BackupsPage() {
           columns={[
             { title: t('backups.written'), dataIndex: 'written', render: (v: string) => formatDayTime(v) },
             { title: t('backups.size'), dataIndex: 'size', align: 'right', render: (v: number) => formatSize(v, i18n.language) },
+            {
+              title: t('backups.download'),
+              key: 'download',
+              render: (_, f) => (
+                <a href={backupUrl(f.name)} download={f.name} aria-label={t('backups.downloadFile', { file: f.name })}>
+                  <CloudDownloadOutlined aria-hidden /> {t('backups.download')}
+                </a>
+              ),
+            },
             { title: t('backups.file'), dataIndex: 'name', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
           ]}
         />

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { App, Button, Card, Form, Input, Spin, Typography } from 'antd'
+import { Alert, App, Button, Card, Form, Input, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
@@ -46,6 +46,9 @@ export default function ClinicPage() {
         <Form.Item name="public_url" label={t('clinic.publicUrl')} extra={t('clinic.publicUrlHint')}>
           <Input maxLength={300} inputMode="url" placeholder="https://" />
         </Form.Item>
+        {!data.public_url && (
+          <Alert type="warning" showIcon style={{ marginBottom: 24 }} data-testid="no-public-address" title={t('clinic.publicUrlEmpty', { address: window.location.origin })} />
+        )}
         <Form.Item name="number_system" label={t('clinic.numberSystem')} extra={t('clinic.numberSystemHint', { system: derivedSystem(publicUrl) })}>
           <Input maxLength={300} inputMode="url" placeholder={derivedSystem(publicUrl)} autoComplete="off" />
         </Form.Item>

@@ -10,6 +10,7 @@ import { useIssueDocument } from '../api/documents'
 import { usePreview, useTemplates } from '../api/templates'
 import { printPath, type DocumentField, type DocumentTemplate } from '../api/types'
 import { DocumentContent } from './DocumentContent'
+import { NoPublicAddress } from './NoPublicAddress'
 import styles from '../../../components/print/print.module.css'
 
 interface Props {
@@ -141,6 +142,7 @@ export function IssueDocument({ patientId, appointmentId, open, onClose }: Props
             </Form.Item>
             {chosen?.fields?.map((f) => <FieldInput key={f.key} field={f} />)}
           </Form>
+          {chosen && <NoPublicAddress />}
           {problem && <Alert type="error" showIcon title={problem} role="alert" />}
         </Col>
         <Col xs={24} md={14}>

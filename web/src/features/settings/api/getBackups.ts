@@ -1,5 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import { get } from '../../../lib/api'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { get, http } from '../../../lib/api'
 import { backupsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
 
@@ -11,3 +11,20 @@ export const getBackups = () => get<BackupStatus>('/backups')
 export const backupsQuery = () => queryOptions({ queryKey: backupsKey, queryFn: getBackups, refetchInterval: 5 * 60_000 })
 
 export const useBackups = (enabled = true) => useQuery({ ...backupsQuery(), enabled })
+
+/** Where an archive kept is downloaded from (an audited download, for administrators). */
+export const backupUrl = (name: string) => `/api/backups/${encodeURIComponent(name)}`
+
+/** Writing a whole database's archive takes longer than an ordinary call may. */
+const BACKUP_TIMEOUT_MS = 30 * 60_000
+
+/** Back up now: the server answers once the archive is written, with the status listing it. */
+export function useBackUpNow() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => http.post<BackupStatus>('/backups', undefined, { timeout: BACKUP_TIMEOUT_MS }).then((r) => r.data),
+    onSuccess: (status) => queryClient.setQueryData(backupsKey, status),
+    // A refusal (one is being written already) is news about the status: read it again.
+    onError: () => queryClient.invalidateQueries({ queryKey: backupsKey }),
+  })
+}

@@ -1,0 +1,110 @@
+import { expect, test, type Page } from '@playwright/test'
+import { api, bookFirstFree, day, doctorId, login, newPatient, unique } from './helpers'
+import { pdfPages } from './pdf'
+
+// Printed sheets paginate with the patient's name and number and "page N of M" on every page,
+// and never put a signature alone on a page (clinic-day review 2026-11-28, m16). The sheets
+// are printed to PDF as the browser prints them, and each page's text is read back.
+
+/** Each page's text when the sheet prints with a block of `height` px above its body. */
+async function printedWith(page: Page, before: string, height: number) {
+  await page.evaluate(
+    ({ before, height }) => {
+      const sheet = document.querySelector('body > [class*="printRoot"] article')!
+      let spacer = sheet.querySelector<HTMLElement>('[data-spacer]')
+      if (!spacer) {
+        spacer = document.createElement('div')
+        spacer.dataset.spacer = ''
+        sheet.insertBefore(spacer, sheet.querySelector(before))
+      }
+      spacer.style.height = `${height}px`
+    },
+    { before, height },
+  )
+  return pdfPages(await page.pdf({ preferCSSPageSize: true }))
+}
+
+/** The pages at the first height that makes the sheet run onto a second page: where a closing block is most likely left alone. */
+async function justOverOnePage(page: Page, before: string) {
+  let [low, high] = [0, 1200]
+  const plain = await printedWith(page, before, low)
+  if (plain.length > 1) return plain // over a page already, as it is
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2)
+    if ((await printedWith(page, before, mid)).length > 1) high = mid
+    else low = mid
+  }
+  return printedWith(page, before, high)
+}
+
+const flat = (s: string) => s.replace(/\s+/g, ' ')
+
+function expectFooters(pages: string[], name: string, mrn: string) {
+  pages.forEach((text, i) => expect(flat(text)).toContain(`${name} · Patient no. ${mrn} · Page ${i + 1} of ${pages.length}`))
+}
+
+test('an A5 receipt of five items and two payments: numbered pages, and the signature never alone on the second', async ({ page }) => {
+  await login(page, 'admin')
+  const patient = await newPatient(page, `Print${unique()}`)
+  let r = await api(page, 'post', '/api/bills', { patient_id: patient.id })
+  expect(r.status()).toBe(201)
+  let bill = (await r.json()) as { id: number; version: number; patient: { name: string; mrn: string } }
+  for (const [i, item] of ['Consultation', 'Wound dressing', 'Injection', 'Blood count', 'Urine test'].entries()) {
+    r = await api(page, 'post', `/api/bills/${bill.id}/lines`, { description: item, quantity: 1, unit_price: 10000 * (i + 1) })
+    expect(r.status()).toBe(201)
+    bill = await r.json()
+  }
+  r = await api(page, 'post', `/api/bills/${bill.id}/finalise`, { version: bill.version })
+  expect(r.status()).toBe(200)
+  for (const [method, amount] of [['card', 100000], ['card', 50000]] as const)
+    expect((await api(page, 'post', `/api/bills/${bill.id}/payments`, { method, amount, reference: `slip ${amount}` })).status()).toBe(201)
+  const payments = ((await (await api(page, 'get', `/api/bills/${bill.id}`)).json()) as { payments: { id: number }[] }).payments
+
+  await page.goto(`/bills/${bill.id}/print/receipt?payment=${payments[1].id}`)
+  await expect(page.getByTestId('receipt-sheet')).toContainText('Urine test')
+  const whole = pdfPages(await page.pdf({ preferCSSPageSize: true }))
+  expectFooters(whole, bill.patient.name, bill.patient.mrn)
+
+  const pages = await justOverOnePage(page, 'table')
+  expect(pages).toHaveLength(2)
+  expectFooters(pages, bill.patient.name, bill.patient.mrn)
+  // The second page holds the sums and payments with the cashier's signature, not the signature alone.
+  expect(flat(pages[1])).toContain('Total')
+  expect(flat(pages[1])).toContain('Cashier')
+  expect(flat(pages[0])).toContain('Urine test')
+})
+
+test('an A4 referral whose second page would hold only the QR code, seal and signature keeps the letter’s last lines with them', async ({ browser }) => {
+  const desk = await browser.newPage()
+  await login(desk, 'receptionist')
+  const doc = await browser.newPage()
+  await login(doc, 'doctor')
+  const patient = await newPatient(desk, `Referral${unique()}`)
+  const appointment = await bookFirstFree(desk, patient.id, await doctorId(desk), day(1), 7)
+  expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)
+  expect((await api(doc, 'post', `/api/appointments/${appointment}/start`, {})).status()).toBe(200)
+  expect((await api(doc, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Chest pain on exertion', diagnoses: [{ code: 'I20.9', primary: true }] })).status()).toBe(200)
+  const templates = ((await (await api(doc, 'get', '/api/document-templates?kind=referral&language=en')).json()) as { data: { id: number }[] }).data
+  const issued = await api(doc, 'post', '/api/documents', {
+    template_id: templates[0].id,
+    patient_id: patient.id,
+    appointment_id: appointment,
+    fields: { referred_to: 'Cardiology clinic', reason: 'Exertional chest pain for three weeks; please assess for stable angina.' },
+  })
+  expect(issued.status()).toBe(201)
+  const chart = (await (await api(doc, 'get', `/api/patients/${patient.id}`)).json()) as { last_name: string; first_name: string; mrn: string }
+
+  await doc.goto(`/documents/${((await issued.json()) as { id: number }).id}/print`)
+  await expect(doc.getByTestId('document-sheet')).toContainText('Thank you for seeing this patient.')
+  const name = `${chart.first_name} ${chart.last_name}`
+  await expect.poll(async () => flat(pdfPages(await doc.pdf({ preferCSSPageSize: true }))[0])).toContain(`${name} · Patient no. ${chart.mrn} · Page 1 of 1`)
+
+  const pages = await justOverOnePage(doc, 'header')
+  expect(pages).toHaveLength(2)
+  expectFooters(pages, name, chart.mrn)
+  // Page 2 carries the letter's last lines with the check and the signature.
+  expect(flat(pages[1])).toContain('Thank you for seeing this patient.')
+  expect(flat(pages[1])).toContain('SHA-256')
+  await desk.close()
+  await doc.close()
+})
