@@ -76,9 +76,9 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
 		}
-		detail := "results entered in error: " + strings.Join(names, ", ")
+		detail := audit.Phrases(audit.Phrase{Key: "audit.detail.entered_in_error", Args: []string{strings.Join(names, ", ")}})
 		if left == 0 {
-			detail += "; no result left: ordered again"
+			detail = audit.WithPhrase(detail, audit.Phrase{Key: "audit.detail.ordered_again"})
 		}
 		return s.event(ctx, tx, e, o.ID, o.PatientID, EnteredInError, reason, now, detail)
 	})
