@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"emr/internal/apperr"
@@ -209,7 +208,8 @@ func (s *Store) auditVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 }
 
 // changedSections names the parts of the form that differ between a and b (for the audit
-// log: names, never values).
+// log: names, never values), each in the reader's words (audit.section.*): a save that only
+// added an order reads "Changed: tests ordered".
 func changedSections(a, b Content) string {
 	var out []string
 	same := func(x, y any) bool {
@@ -225,10 +225,13 @@ func changedSections(a, b Content) string {
 		{"diagnoses", a.Diagnoses, b.Diagnoses}, {"orders", a.Orders, b.Orders}, {"plan", a.Plan, b.Plan},
 		{"follow_up_date", a.FollowUpDate, b.FollowUpDate}} {
 		if !same(f.x, f.y) {
-			out = append(out, f.name)
+			out = append(out, "audit.section."+f.name)
 		}
 	}
-	return "changed: " + strings.Join(out, ", ")
+	if len(out) == 0 {
+		return ""
+	}
+	return audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: out})
 }
 
 // openDraft reads an appointment and its unsigned visit for a write that is allowed only
@@ -348,7 +351,7 @@ func (s *Store) writeVitals(ctx context.Context, tx *sql.Tx, e audit.Event, id i
 	if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
 		return a, err
 	}
-	return a, s.auditVisit(ctx, tx, e, a, "visit.vitals", "changed: vitals")
+	return a, s.auditVisit(ctx, tx, e, a, "visit.vitals", audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: []string{"audit.section.vitals"}}))
 }
 
 // Sign makes the visit read-only; an in-progress appointment is completed with it.
@@ -429,7 +432,7 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 		if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
 			return err
 		}
-		return s.auditVisit(ctx, tx, e, a, "visit.amend", changedSections(old.content, c)+"; reason given")
+		return s.auditVisit(ctx, tx, e, a, "visit.amend", audit.WithPhrase(changedSections(old.content, c), audit.Phrase{Key: "audit.detail.reason_given"}))
 	})
 }
 

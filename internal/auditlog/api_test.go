@@ -184,3 +184,35 @@ func compare(sort string, a, b event) int {
 	}
 	return c
 }
+
+// TestDetailsReadInTheReadersLanguage: a detail written in phrases reads in the language of
+// whoever reads the log; the export keeps it as stored (the hash covers it) and gives it in
+// words beside; a detail of plain text, as every event before phrases, reads as written.
+func TestDetailsReadInTheReadersLanguage(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.New(t, db)
+		stored := audit.Phrases(audit.Phrase{Key: "audit.detail.results", Args: []string{"NA, K, CL"}}, audit.Phrase{Key: "audit.detail.critical_alerts", Args: []string{"1"}})
+		for _, detail := range []string{stored, "results: NA"} {
+			e := audit.Event{ActorName: "nurse", Action: "lab_order.final", EntityType: "lab_order", EntityID: "6", Outcome: audit.Success, Detail: detail}
+			if err := db.Tx(context.Background(), func(tx *sql.Tx) error { return audit.Record(context.Background(), tx, e) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		auditor := env.LoggedIn("auditor", env.CreateUser("auditor", "admin"))
+		for lang, want := range map[string]string{"en": "results: NA, K, CL; critical alerts: 1", "ru": "результаты: NA, K, CL; критических оповещений: 1", "zh": "结果：NA, K, CL；危急值警报：1"} {
+			auditor.SetCookie("language", lang)
+			var p struct{ Data []struct{ Detail string } }
+			auditor.Do("GET", "/api/audit-events?action=lab_order.final&sort=at", nil).JSON(t, &p)
+			if len(p.Data) != 2 || p.Data[0].Detail != want || p.Data[1].Detail != "results: NA" {
+				t.Errorf("%s: %+v, want %q then the plain text", lang, p.Data, want)
+			}
+		}
+		auditor.SetCookie("language", "zh")
+		r := auditor.Do("GET", "/api/audit-events/export?action=lab_order.final&sort=at", nil)
+		records, err := csv.NewReader(strings.NewReader(string(r.Body))).ReadAll()
+		if err != nil || len(records) != 3 || records[0][11] != "detail" || records[0][14] != "detail_text" ||
+			records[1][11] != stored || records[1][14] != "结果：NA, K, CL；危急值警报：1" || records[2][14] != "results: NA" {
+			t.Errorf("export: %v %v", err, records)
+		}
+	})
+}

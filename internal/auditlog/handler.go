@@ -11,6 +11,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/database"
 	"emr/internal/httpjson"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 )
 
@@ -58,14 +59,19 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	lang := i18n.FromRequest(r)
+	for i := range page.Data {
+		page.Data[i].Detail = audit.DetailIn(lang, page.Data[i].Detail)
+	}
 	page.Meta.Total, page.Meta.TotalCapped, page.Meta.PerPage = found.Total, found.TotalCapped, found.PerPage
 	page.Meta.Next, page.Meta.Prev = found.Next, found.Prev
 	httpjson.Respond(w, http.StatusOK, page)
 }
 
-// csvHeader names the export's columns; they are stable identifiers for scripts.
+// csvHeader names the export's columns; they are stable identifiers for scripts. The detail
+// is as stored, as the hash covers it; detail_text is it in the reader's language.
 var csvHeader = []string{"seq", "at", "user", "action", "entity_type", "entity_id", "patient_id", "patient_number",
-	"outcome", "address", "emergency", "detail", "hash", "credential"}
+	"outcome", "address", "emergency", "detail", "hash", "credential", "detail_text"}
 
 // export streams every event of the filter as CSV, in the filter's order. The export is
 // audited first, with the filter, so even an interrupted one is on record.
@@ -85,6 +91,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer rows.Close()
+	lang := i18n.FromRequest(r)
 	name := "audit-events-" + time.Now().UTC().Format("20060102-150405") + ".csv"
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
@@ -99,7 +106,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 			return false // the status is sent; a truncated file is the only signal left
 		}
 		for _, e := range events {
-			out.Write(csvRow(e)...)
+			out.Write(append(csvRow(e), audit.DetailIn(lang, e.Detail))...)
 		}
 		_ = out.Flush()
 		batch = batch[:0]

@@ -83,6 +83,7 @@ func (st *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (
 		if other {
 			return apperr.Conflict("billing.currency_in_use")
 		}
+		e.Action = "settings.fees"
 		version, err := settings.Save(ctx, tx, e, settingsKey, Settings{Currency: in.Currency, Consultation: in.Consultation}, in.Version)
 		in.Version = version
 		return err

@@ -48,7 +48,7 @@ type Medicine struct {
 // Localise sets the entry's label and unit in lang.
 func (m *Medicine) Localise(lang string) {
 	name := map[string]string{"ru": m.NameRU, "zh": m.NameZH, "vi": m.NameVI}[lang]
-	m.Label = MedicineLabel(cmp.Or(name, m.GenericName), m.Brand, m.Strength, medicineWords.word("form", m.Form, lang))
+	m.Label = MedicineLabel(cmp.Or(name, m.GenericName), m.Brand, strengthIn(m.Strength, lang), medicineWords.word("form", m.Form, lang))
 	m.UnitLabel = medicineWords.word("unit", m.Unit, lang)
 }
 

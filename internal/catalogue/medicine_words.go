@@ -3,12 +3,17 @@ package catalogue
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"emr/internal/i18n"
 )
 
-// The words of dosage forms and units (tablet, capsule, mL, puff) in each interface
-// language, so that a Chinese prescription says 21 粒 and a Russian one 21 капс. A clinic's
-// own word that is not in the list is printed as the clinic wrote it.
+// The words of dosage forms and units (tablet, capsule, mL, puff), and the units of
+// strengths (mg, mL, IU), in each interface language, so that a Chinese prescription says
+// 21 粒 and a Russian one 21 капс. and 400 мг. A clinic's own word that is not in the list is
+// printed as the clinic wrote it.
 //
 //go:embed medicine_words.tsv
 var medicineWordsTSV []byte
@@ -36,4 +41,19 @@ func (w wordList) word(kind, en, lang string) string {
 		return t
 	}
 	return en
+}
+
+// strengthPart is a number or a unit of a strength as the catalogue stores it: "3.3 g/5 mL".
+var strengthPart = regexp.MustCompile(`\d+(?:\.\d+)?|[A-Za-z]+`)
+
+// strengthIn is a strength as lang writes it, its units and decimals the reader's ("3,3 г/5
+// мл", "400 мг" in Russian); the stored strength stays as the catalogue has it.
+func strengthIn(strength, lang string) string {
+	return strengthPart.ReplaceAllStringFunc(strength, func(part string) string {
+		if part[0] < '0' || part[0] > '9' {
+			return medicineWords.word("strength", part, lang)
+		}
+		f, _ := strconv.ParseFloat(part, 64)
+		return i18n.Decimal(lang, f)
+	})
 }

@@ -249,6 +249,11 @@ func TestFHIRReadsTheClinicsRecords(t *testing.T) {
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.observation.list' AND actor_name = 'doc'`); n < 2 {
 			t.Errorf("audited observation searches: %d", n)
 		}
+		// A search of observations (vital signs and results) is filed under observations,
+		// not under one of the kinds of record they are made from.
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'fhir.observation.list' AND entity_type <> 'observation'`); n != 0 {
+			t.Errorf("observation searches filed under another record type: %d", n)
+		}
 	})
 }
 

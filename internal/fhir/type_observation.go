@@ -85,7 +85,7 @@ func observationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchP
 	labMatch = labMatch && mayReadResults(p)
 	vitalsSrc := h.recordSource(f, match, func(rec appointment.Record) []Resource { return keep(toObservations(rec)) })
 	labSrc := shifted(h.orderSource(orders, f.PatientID, labMatch, i18n.FromRequest(r), func(o result.Order) []Resource { return keep(toLabObservations(o)) }), labOffset)
-	return searchPlan{src: combined(vitalsSrc, labSrc, labOffset), entity: "appointment", patient: f.PatientID}, nil
+	return searchPlan{src: combined(vitalsSrc, labSrc, labOffset), entity: "observation", patient: f.PatientID}, nil
 }
 
 // toObservations are the vital signs measured at a visit. Vitals copied forward from an

@@ -273,7 +273,7 @@ func TestMedicineCatalogue(t *testing.T) {
 		}
 		for _, c := range []struct{ lang, q, label, unit string }{
 			{"zh", "阿莫西林 500", "阿莫西林 500 mg 胶囊", "粒"},
-			{"ru", "амоксициллин 500", "Амоксициллин 500 mg капсулы", "капс."},
+			{"ru", "амоксициллин 500", "Амоксициллин 500 мг капсулы", "капс."}, // review m25: the strength's unit in Cyrillic
 			{"vi", "amoxicilin 500", "Amoxicilin 500 mg viên nang", "viên"},
 			{"en", "amoxicillin 500", "Amoxicillin 500 mg capsule", "capsule"},
 		} {

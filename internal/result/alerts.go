@@ -138,6 +138,7 @@ func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (S
 		if err := v.Err(); err != nil {
 			return err
 		}
+		e.Action = "settings.results"
 		version, err := settings.Save(ctx, tx, e, settingsKey, stored{EscalateAfterMinutes: in.EscalateAfterMinutes, CoveringRole: in.CoveringRole,
 			LeadAfterMinutes: in.LeadAfterMinutes, MedicalLeadID: in.MedicalLeadID}, in.Version)
 		in.Version = version

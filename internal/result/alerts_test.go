@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 	"emr/internal/mail"
@@ -262,6 +263,18 @@ func TestCriticalLoop(t *testing.T) {
 			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = $1 AND entity_id = $2`, action, fmt.Sprint(id)); n == 0 {
 				t.Errorf("%s not audited", action)
 			}
+		}
+		// The settings newLoop saved are filed as the critical results' (not as the clinic's
+		// details), and the critical potassium's recording reads in the reader's words.
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'settings.results' AND entity_id = 'results'`); n != 1 {
+			t.Errorf("critical-results settings audited as such: %d", n)
+		}
+		var detail string
+		if err := db.QueryRowContext(context.Background(), `SELECT detail FROM audit_events WHERE action = 'lab_order.final' ORDER BY id LIMIT 1`).Scan(&detail); err != nil {
+			t.Fatal(err)
+		}
+		if got := audit.DetailIn("ru", detail); got != "результаты: K; критических оповещений: 1" {
+			t.Errorf("a critical result's recording, in Russian: %q (stored %s)", got, detail)
 		}
 
 		// A patient not reached before the alert escalated escalates it at once.

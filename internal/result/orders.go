@@ -115,7 +115,7 @@ func (s *Store) event(ctx context.Context, tx *sql.Tx, e audit.Event, orderID, p
 		return fmt.Errorf("record order event: %w", err)
 	}
 	if reason != "" {
-		detail = strings.TrimPrefix(detail+"; reason given", "; ")
+		detail = audit.WithPhrase(detail, audit.Phrase{Key: "audit.detail.reason_given"})
 	}
 	return s.audit(ctx, tx, e, "lab_order."+status, orderID, patientID, detail, at)
 }

@@ -250,6 +250,7 @@ func boolInt(b bool) int {
 
 // resultDetail names what a recording wrote, for the audit log: the analytes, those flagged
 // against the lab's own range, and how many alerts were raised.
+// The analytes are codes, the same in every language; the words are the reader's.
 func resultDetail(rows []Result, alerts int) string {
 	var names, lab []string
 	for _, r := range rows {
@@ -258,14 +259,14 @@ func resultDetail(rows []Result, alerts int) string {
 			lab = append(lab, r.Analyte)
 		}
 	}
-	out := "results: " + strings.Join(names, ", ")
+	out := []audit.Phrase{{Key: "audit.detail.results", Args: []string{strings.Join(names, ", ")}}}
 	if len(lab) > 0 {
-		out += "; lab range used for: " + strings.Join(lab, ", ")
+		out = append(out, audit.Phrase{Key: "audit.detail.lab_range", Args: []string{strings.Join(lab, ", ")}})
 	}
 	if alerts > 0 {
-		out += "; critical alerts: " + strconv.Itoa(alerts)
+		out = append(out, audit.Phrase{Key: "audit.detail.critical_alerts", Args: []string{strconv.Itoa(alerts)}})
 	}
-	return out
+	return audit.Phrases(out...)
 }
 
 // orderAttention ranks an order's current results: critical, abnormal (or a delta, or a

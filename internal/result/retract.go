@@ -78,9 +78,10 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
 		}
-		detail := "results entered in error: " + strings.Join(names, ", ") + "; category: " + in.Category
+		detail := audit.Phrases(audit.Phrase{Key: "audit.detail.entered_in_error", Args: []string{strings.Join(names, ", ")}},
+			audit.Phrase{Key: "audit.detail.category", Terms: []string{"audit.withdrawn." + in.Category}})
 		if left == 0 {
-			detail += "; no result left: ordered again"
+			detail = audit.WithPhrase(detail, audit.Phrase{Key: "audit.detail.ordered_again"})
 		}
 		return s.event(ctx, tx, e, o.ID, o.PatientID, EnteredInError, reason, now, detail)
 	})

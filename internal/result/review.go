@@ -184,10 +184,10 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 			}
 			detail := ""
 			if in.Comment != "" {
-				detail = "comment given"
+				detail = audit.Phrases(audit.Phrase{Key: "audit.detail.comment_given"})
 			}
 			if o.WithdrawnToReview {
-				detail = strings.TrimPrefix(detail+"; withdrawn result reviewed, follow-up: "+in.Followup, "; ")
+				detail = audit.WithPhrase(detail, audit.Phrase{Key: "audit.detail.withdrawn_reviewed", Terms: []string{"audit.followup." + in.Followup}})
 			}
 			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Reviewed, "", now, detail); err != nil {
 				return err

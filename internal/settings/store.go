@@ -105,7 +105,8 @@ func Read(ctx context.Context, q database.Querier, key string, v any) (int, erro
 
 // Save stores v under key in tx if version is still the stored one (0: none stored yet),
 // else a conflict (another administrator saved first); it returns the new version and
-// audits the change as e's.
+// audits the change as e's, under e.Action: each caller names what its settings are (the
+// clinic's details, the fees, the critical results), as the audit log then shows.
 func Save(ctx context.Context, tx *sql.Tx, e audit.Event, key string, v any, version int) (int, error) {
 	value, err := json.Marshal(v)
 	if err != nil {
@@ -126,7 +127,7 @@ func Save(ctx context.Context, tx *sql.Tx, e audit.Event, key string, v any, ver
 	if n, _ := res.RowsAffected(); n == 0 {
 		return 0, apperr.Conflict("error.conflict") // another admin saved first
 	}
-	e.Action, e.EntityType, e.EntityID, e.Outcome = "settings.update", "settings", key, audit.Success
+	e.EntityType, e.EntityID, e.Outcome = "settings", key, audit.Success
 	return version + 1, audit.Record(ctx, tx, e)
 }
 
@@ -142,6 +143,7 @@ func SaveClinic(ctx context.Context, db *database.DB, e audit.Event, in Clinic) 
 	if in.NumberSystem == "" && in.PublicURL != "" {
 		in.NumberSystem = in.PatientNumberSystem()
 	}
+	e.Action = "settings.update"
 	err := db.Tx(ctx, func(tx *sql.Tx) error {
 		version, err := Save(ctx, tx, e, clinicKey, Clinic{Name: in.Name, Address: in.Address, Phone: in.Phone, TaxID: in.TaxID, PublicURL: in.PublicURL,
 			NumberSystem: in.NumberSystem}, in.Version)

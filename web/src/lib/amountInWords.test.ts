@@ -23,6 +23,10 @@ describe('amountInWords', () => {
     [100000005, 'CNY', 0, 'zh', '人民币壹亿零伍元整'],
     [35050, 'CNY', 2, 'zh', '人民币叁佰伍拾元伍角整'],
     [35005, 'CNY', 2, 'zh', '人民币叁佰伍拾元零伍分'],
+    // Review m25: another currency is named once, after its figure, never beside 元.
+    [430000, 'VND', 0, 'zh', '肆拾叁万越南盾整'],
+    [1005, 'VND', 0, 'zh', '壹仟零伍越南盾整'],
+    [10050, 'USD', 2, 'zh', '壹佰美元又50/100'],
   ])('%d %s (%d) in %s', (amount, currency, units, lang, want) => {
     expect(amountInWords(amount, currency, units, lang)).toBe(want)
   })

@@ -164,8 +164,8 @@ const capital = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1)
 /**
  * amount (in minor units of currency, units of them to the major one) in words in lang's
  * way: "One hundred twenty thousand VND", «Сто двадцать тысяч вьетнамских донгов»,
- * «越南盾壹拾贰万元整», "Một trăm hai mươi nghìn đồng"; a fraction follows as "and 50/100"
- * (ru: «89 копеек»; zh: 角 and 分).
+ * «壹拾贰万越南盾整» (the yuan: «人民币壹拾贰万元整»), "Một trăm hai mươi nghìn đồng"; a fraction
+ * follows as "and 50/100" (ru: «89 копеек»; the yuan: 角 and 分).
  */
 export function amountInWords(amount: number, currency: string, units: number, lang: string): string {
   const scale = 10 ** units
@@ -175,6 +175,9 @@ export function amountInWords(amount: number, currency: string, units: number, l
   const language = lang.slice(0, 2)
   if (language === 'zh') {
     const name = new Intl.DisplayNames('zh', { type: 'currency' }).of(currency) ?? currency
+    // 元, 角 and 分 are the yuan's own units: another currency is named once, after the
+    // figure it counts (肆拾叁万越南盾整), never beside 元; its fraction stays in figures.
+    if (currency !== 'CNY') return `${zh(major)}${name}${minor ? `又${fraction}` : '整'}`
     let tail = '元整'
     if (major === 0 && minor > 0 && units === 2) {
       // Under one yuan the capitals start at the first unit that is not zero: 伍角整, 伍分.

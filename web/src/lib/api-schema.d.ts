@@ -2141,6 +2141,7 @@ export type components = {
       at: string;
       /** @description The API token or backend client the request came with, as kind, id and name (token:17 "Lab script", client:emr-abc "Lab interface"); empty for a browser session. Covered by the event's hash when set. */
       credential: string;
+      /** @description In the reader's language (the language cookie or Accept-Language) where it was stored in words of the server's messages; otherwise as written. The CSV export also gives it as stored, which the hash covers. */
       detail: string;
       emergency: boolean;
       entity_id: string;
@@ -4568,7 +4569,7 @@ export type operations = {
       };
     };
     responses: {
-      /** @description CSV: seq, at, user, action, entity_type, entity_id, patient_id, patient_number, outcome, address, emergency, detail, hash, credential */
+      /** @description CSV: seq, at, user, action, entity_type, entity_id, patient_id, patient_number, outcome, address, emergency, detail (as stored, as the hash covers it), hash, credential, detail_text (the detail in the reader's language) */
       200: {
         content: {
           "text/csv": string;

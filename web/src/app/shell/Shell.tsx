@@ -35,6 +35,7 @@ import { Sidebar } from './Sidebar'
 import { ShellStateProvider, useShell } from './state'
 import { TagsView } from './TagsView'
 import styles from './shell.module.css'
+import { buttonConfig } from './antdConfig'
 import { SlotProvider } from '../../lib/slots'
 import { slots } from '../slots'
 
@@ -71,6 +72,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
     <ConfigProvider
       locale={antdLocales[lang]}
       componentSize={componentSizes[size]}
+      button={buttonConfig}
       theme={{
         ...theme,
         token: { ...theme.token, motion: !reducedMotion },

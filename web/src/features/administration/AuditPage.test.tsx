@@ -69,6 +69,37 @@ describe('AuditPage', () => {
     expect(tag.textContent).toBe(label)
   })
 
+  it('names FHIR actions and records in words, never as codes', async () => {
+    const api = {
+      'GET /audit-events': (): AuditEventsPage => ({
+        data: [
+          event(7, { action: 'fhir.observation.list', entity_type: 'observation', entity_id: '' }),
+          event(6, { action: 'lab_order.final', entity_type: 'lab_order', entity_id: '6' }),
+          event(5, { action: 'critical_alert.acknowledge', entity_type: 'critical_alert', entity_id: '3' }),
+          event(4, { action: 'settings.results', entity_type: 'settings', entity_id: 'results', patient_id: 0, patient_mrn: '' }),
+        ],
+        meta: { next: '', prev: '', per_page: 20, total: 4, total_capped: false },
+      }),
+    }
+    await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api })
+    const table = await screen.findByTestId('audit-table')
+    await waitFor(() => expect(within(table).getByText('Searched vital signs and results over the FHIR API')).toBeTruthy())
+    for (const words of ['Vital signs and results', 'Lab order 6', 'Critical alert 3', 'Changed the critical-results settings', 'Settings: critical results']) {
+      expect(within(table).getByText(words)).toBeTruthy()
+    }
+    expect(table.textContent).not.toMatch(/fhir\.|lab_order|critical_alert|Appointment/)
+  })
+
+  it('offers the FHIR actions in a group of their own', async () => {
+    await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api: { 'GET /audit-events': pages } })
+    const box = screen.getByRole('combobox', { name: 'Action' })
+    fireEvent.mouseDown(box)
+    fireEvent.change(box, { target: { value: 'vital signs and results' } })
+    expect(await screen.findByText('Over the FHIR API')).toBeTruthy()
+    expect(screen.getByText('Searched vital signs and results over the FHIR API (fhir.observation.list)')).toBeTruthy()
+    expect(screen.queryByText('In the app')).toBeNull()
+  })
+
   it('offers the filtered list as a file', async () => {
     await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api: { 'GET /audit-events': pages } })
     const link = await screen.findByTestId('audit-export')

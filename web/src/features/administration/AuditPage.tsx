@@ -16,6 +16,7 @@ import { dateFormat, formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
 import { useClearable } from '../../components/clearable'
 import { auditOutcomeLabel } from '../../lib/labels'
+import { auditActionGroups, auditActionLabel, auditRecordLabel } from '../../lib/audit'
 import auditActions from './auditActions.json'
 
 interface Filters {
@@ -32,7 +33,7 @@ interface Filters {
  * Every action the product audits, for the action filter (labels under activity.*): the Go
  * architecture test checks that each action the server writes is here and labelled.
  */
-const ACTIONS: string[] = auditActions
+const ACTIONS = auditActionGroups(auditActions)
 
 const SORT_FIELD: Record<string, string> = { at: 'at', actor_name: 'user', action: 'action', entity: 'entity', patient: 'patient', outcome: 'outcome', address: 'address' }
 const OUTCOME_COLOR = { success: 'green', failure: 'orange', denied: 'red' } as const
@@ -70,7 +71,8 @@ export default function AuditLogPage() {
     setPosition({})
     setPageNo(1)
   }
-  const actionLabel = (a: string) => t(`activity.${a}`, { defaultValue: a })
+  const actionLabel = (a: string) => auditActionLabel(t, a)
+  const actionOptions = (list: string[]) => list.map((a) => ({ value: a, label: `${actionLabel(a)} (${a})` }))
   const exportHref = `/api/audit-events/export?${new URLSearchParams(
     Object.entries(params(filters, sort)).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
   ).toString()}`
@@ -109,7 +111,10 @@ export default function AuditLogPage() {
             showSearch={{ optionFilterProp: 'label' }}
             style={{ width: 260 }}
             aria-label={t('audit.action')}
-            options={ACTIONS.map((a) => ({ value: a, label: `${actionLabel(a)} (${a})` }))}
+            options={[
+              { label: t('audit.actionGroups.app'), options: actionOptions(ACTIONS.app) },
+              { label: t('audit.actionGroups.fhir'), options: actionOptions(ACTIONS.fhir) },
+            ]}
           />
         </Form.Item>
         <Form.Item name="outcome" label={t('audit.outcome')}>
@@ -191,7 +196,7 @@ export default function AuditLogPage() {
             sorter: true,
             sortOrder: order('entity'),
             width: 130,
-            render: (_, e) => (e.entity_type ? t(`audit.entities.${e.entity_type}`, { id: e.entity_id, defaultValue: `${e.entity_type} ${e.entity_id}` }).trim() : '—'),
+            render: (_, e) => auditRecordLabel(t, e.entity_type, e.entity_id) || '—',
           },
           {
             key: 'patient',

@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import { useProfile } from './api/getProfile'
 import { useActivity } from './api/listActivity'
 import { formatDayTime } from '../../lib/time'
+import { auditActionLabel, auditRecordLabel } from '../../lib/audit'
 import { CredentialTag } from '../../components/apiTokens/CredentialTag'
 
 /** My Profile (spec /user-profile/user-profile): who I am, and what I did lately. */
@@ -56,8 +57,8 @@ export default function MyProfilePage() {
                 <List.Item data-testid="activity">
                   <Flex justify="space-between" wrap gap={8} style={{ width: '100%' }}>
                     <span>
-                      {t(`activity.${a.action}`, { defaultValue: a.action })}
-                      {a.entity_id && <Typography.Text type="secondary"> #{a.entity_id}</Typography.Text>}
+                      {auditActionLabel(t, a.action)}
+                      {a.entity_type && <Typography.Text type="secondary"> · {auditRecordLabel(t, a.entity_type, a.entity_id)}</Typography.Text>}
                       {a.by && <Typography.Text type="secondary"> {t('profile.activityBy', { name: a.by })}</Typography.Text>}
                       <CredentialTag credential={a.credential} />
                       {a.outcome !== 'success' && (
