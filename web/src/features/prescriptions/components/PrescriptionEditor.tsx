@@ -32,6 +32,9 @@ interface Props {
   onCancel?(): void
 }
 
+/** A line's fields that belong to its medicine: cleared when another medicine is chosen. */
+const SAME_MEDICINE_ONLY = ['dose', 'frequency', 'quantity'] as const
+
 /** The medicine of a line: typed freely, or picked from the catalogue (then onPick gets the entry; typing over it, null). */
 function MedicineInput({ value, onChange, onPick, label }: { value?: string; onChange?(v: string): void; onPick(m: Medicine | null): void; label: string }) {
   const [found, setOptions] = useState<Medicine[]>([])
@@ -72,6 +75,8 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
   const [form] = Form.useForm<{ items: Item[]; notes: string }>()
   const save = useSavePrescription()
   const [error, setError] = useState<string>()
+  // Each line's catalogue medicine before the prescriber began typing over it (by line key).
+  const pickedBefore = useRef(new Map<number, number>())
   // The server checks the lines against the patient's allergies and recent prescriptions as
   // they are written; each finding needs a reason on its line before the server saves it.
   const watched = Form.useWatch('items', form) as Item[] | undefined
@@ -146,8 +151,21 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                   <MedicineInput
                     label={t('rx.fields.medicine')}
                     onPick={(m) => {
-                      form.setFieldValue(['items', field.name, 'medicine_id'], m?.id ?? null)
-                      if (m) form.setFieldValue(['items', field.name, 'unit'], m.unit_label || m.unit)
+                      const line = ['items', field.name]
+                      const before = form.getFieldValue([...line, 'medicine_id']) as number | null | undefined
+                      if (!m) {
+                        if (before) pickedBefore.current.set(field.key, before)
+                        form.setFieldValue([...line, 'medicine_id'], null)
+                        return
+                      }
+                      // Another medicine's dose, frequency and quantity must not carry over to
+                      // this one (a twice-daily antibiotic's would be wrong for warfarin).
+                      if (m.id !== (before ?? pickedBefore.current.get(field.key))) {
+                        for (const name of SAME_MEDICINE_ONLY) form.setFieldValue([...line, name], '')
+                      }
+                      pickedBefore.current.set(field.key, m.id)
+                      form.setFieldValue([...line, 'medicine_id'], m.id)
+                      form.setFieldValue([...line, 'unit'], m.unit_label || m.unit)
                     }}
                   />
                 </Form.Item>
