@@ -151,21 +151,20 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                   <MedicineInput
                     label={t('rx.fields.medicine')}
                     onPick={(m) => {
-                      const line = ['items', field.name]
-                      const before = form.getFieldValue([...line, 'medicine_id']) as number | null | undefined
+                      const before = form.getFieldValue(['items', field.name, 'medicine_id']) as number | null | undefined
                       if (!m) {
                         if (before) pickedBefore.current.set(field.key, before)
-                        form.setFieldValue([...line, 'medicine_id'], null)
+                        form.setFieldValue(['items', field.name, 'medicine_id'], null)
                         return
                       }
                       // Another medicine's dose, frequency and quantity must not carry over to
                       // this one (a twice-daily antibiotic's would be wrong for warfarin).
                       if (m.id !== (before ?? pickedBefore.current.get(field.key))) {
-                        for (const name of SAME_MEDICINE_ONLY) form.setFieldValue([...line, name], '')
+                        for (const name of SAME_MEDICINE_ONLY) form.setFieldValue(['items', field.name, name], '')
                       }
                       pickedBefore.current.set(field.key, m.id)
-                      form.setFieldValue([...line, 'medicine_id'], m.id)
-                      form.setFieldValue([...line, 'unit'], m.unit_label || m.unit)
+                      form.setFieldValue(['items', field.name, 'medicine_id'], m.id)
+                      form.setFieldValue(['items', field.name, 'unit'], m.unit_label || m.unit)
                     }}
                   />
                 </Form.Item>
