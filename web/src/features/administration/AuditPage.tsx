@@ -1,6 +1,6 @@
 import { DownloadOutlined, LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Checkbox, DatePicker, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
+import { Button, Card, Checkbox, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
 import type { SortOrder } from 'antd/es/table/interface'
 import type { Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -12,11 +12,12 @@ import { auditEventsQuery, useAuditEvents } from './api/listAuditEvents'
 import type { AuditEvent } from './api/types'
 import { useCan } from '../../lib/auth/can'
 import { chartPath } from '../../lib/patient'
-import { dateFormat, formatDate } from '../../lib/time'
+import { formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
 import { useClearable } from '../../components/clearable'
 import { auditOutcomeLabel } from '../../lib/labels'
 import auditActions from './auditActions.json'
+import { DateRangeInput } from '../../components/DateInput'
 
 interface Filters {
   user?: string
@@ -121,7 +122,7 @@ export default function AuditLogPage() {
           />
         </Form.Item>
         <Form.Item name="range" label={t('audit.time')}>
-          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format={`${dateFormat()} HH:mm`} allowEmpty={[true, true]} />
+          <DateRangeInput withTime allowEmpty={[true, true]} />
         </Form.Item>
         <Form.Item name="emergency" valuePropName="checked">
           <Checkbox>{t('audit.emergencyOnly')}</Checkbox>

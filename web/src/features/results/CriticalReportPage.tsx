@@ -3,17 +3,18 @@
 // the result was received and the patient reached, how long it waited, and its e-mails. An
 // alert whose result was withdrawn as entered in error says so (when, by whom), its value
 // struck: it was never acknowledged, and must not read as if it were.
-import { Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd'
+import { Card, Empty, Space, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
-import { dateFormat, formatDayTime } from '../../lib/time'
+import { formatDayTime } from '../../lib/time'
 import { useAlertReport, type CriticalAlert } from './api/results'
 import { resultText } from './format'
 import { FlagTag } from './ResultParts'
+import { DateRangeInput } from '../../components/DateInput'
 
 export default function CriticalReportPage() {
   const { t, i18n } = useTranslation()
@@ -22,9 +23,8 @@ export default function CriticalReportPage() {
   return (
     <Card title={t('results.criticalTitle')}>
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-        <DatePicker.RangePicker
+        <DateRangeInput
           value={range}
-          format={dateFormat(i18n.language)}
           allowClear={false}
           onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
           aria-label={t('results.period')}
