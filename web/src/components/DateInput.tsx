@@ -9,12 +9,12 @@ import { dateInputFormats } from '../lib/time'
 /** A date field in the user's format; a format passed (a week's, a time's) replaces it. */
 export function DateInput(props: DatePickerProps<Dayjs, false>) {
   const { i18n } = useTranslation()
-  return <DatePicker format={dateInputFormats(i18n.language)} {...props} />
+  return <DatePicker {...props} format={props.format ?? dateInputFormats(i18n.language)} />
 }
 
 /** A from–to date field in the user's format; withTime adds the hour and minute. */
 export function DateRangeInput({ withTime, ...props }: GetProps<typeof DatePicker.RangePicker> & { withTime?: boolean }) {
   const { i18n } = useTranslation()
   const formats = dateInputFormats(i18n.language)
-  return <DatePicker.RangePicker format={withTime ? formats.map((f) => `${f} HH:mm`) : formats} showTime={withTime ? { format: 'HH:mm' } : undefined} {...props} />
+  return <DatePicker.RangePicker showTime={withTime ? { format: 'HH:mm' } : undefined} {...props} format={props.format ?? (withTime ? formats.map((f) => `${f} HH:mm`) : formats)} />
 }
