@@ -155,7 +155,8 @@ export default function AuditLogPage() {
         loading={page.isFetching}
         dataSource={page.data?.data ?? []}
         pagination={false}
-        scroll={{ x: 1100 }}
+        // The screen's width, the detail wrapping rather than cut off at 1366 px.
+        scroll={{ x: true }}
         data-testid="audit-table"
         onChange={(_p, _f, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter
@@ -211,7 +212,7 @@ export default function AuditLogPage() {
             render: (_, e) => <Tag color={OUTCOME_COLOR[e.outcome]}>{t(auditOutcomeLabel[e.outcome])}</Tag>,
           },
           { key: 'address', title: t('audit.address'), sorter: true, sortOrder: order('address'), width: 130, render: (_, e) => e.address },
-          { key: 'detail', title: t('audit.detail'), ellipsis: { showTitle: true }, render: (_, e) => e.detail },
+          { key: 'detail', title: t('audit.detail'), render: (_, e) => <span className={styles.detail}>{e.detail}</span> },
         ]}
       />
 
