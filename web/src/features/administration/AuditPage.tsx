@@ -179,6 +179,7 @@ export default function AuditLogPage() {
             title: t('audit.action'),
             sorter: true,
             sortOrder: order('action'),
+            width: 170,
             render: (_, e) => (
               <Space size={4} wrap>
                 <Tooltip title={e.action}>{actionLabel(e.action)}</Tooltip>
