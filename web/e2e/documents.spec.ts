@@ -44,7 +44,8 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   await dialog.getByLabel('Mẫu').click()
   await doc.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Giấy xác nhận khám bệnh — Tiếng Việt' }).click()
   await dialog.getByLabel('Số ngày nghỉ').fill('3')
-  await dialog.getByLabel('Nghỉ từ ngày').fill('2026-11-25')
+  // Typed the Vietnamese way (issue 55, m3).
+  await dialog.getByLabel('Nghỉ từ ngày').fill('25/11/2026')
   await dialog.getByLabel('Nghỉ từ ngày').press('Enter')
   const preview = dialog.getByRole('region', { name: 'Xem trước' })
   await expect(preview).toContainText('Đề nghị cho nghỉ ngơi 3 ngày, từ ngày 25/11/2026 đến hết ngày 27/11/2026')
