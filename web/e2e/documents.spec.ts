@@ -85,7 +85,7 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
 
   // Cancelled with a reason from the visit's card: the check says so.
   await doc.goto(`/appointments/form/${appointment}`)
-  await card.getByRole('button', { name: /^Hủy MC-/ }).click()
+  await card.getByRole('button', { name: /^Hủy giấy tờ MC-/ }).click()
   await doc.getByLabel('Lý do hủy').fill('Sai ngày nghỉ')
   await doc.locator('.ant-modal-confirm').getByRole('button', { name: 'Hủy giấy tờ' }).click()
   await expect(card.getByText('Đã hủy', { exact: true })).toBeVisible()

@@ -19,5 +19,6 @@ describe('readableShade', () => {
     const link = themeFor('#409EFF').token.colorLink
     expect(contrast(link, '#fafafa')).toBeGreaterThanOrEqual(4.5)
     expect(contrast(link, '#f5f5f5')).toBeGreaterThanOrEqual(4.5)
+    expect(contrast(themeFor('#409EFF').token.colorLinkHover, '#fafafa')).toBeGreaterThanOrEqual(4.5)
   })
 })
