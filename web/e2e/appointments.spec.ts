@@ -196,3 +196,31 @@ test("the nurse's visit page asks the server for nothing her role may not read",
   await page.waitForLoadState('networkidle')
   expect(refused).toEqual([])
 })
+
+// Clinic-day review, m1: at 1366×768 the queue's every column, Actions included, is in view
+// without scrolling sideways, with long reasons and the desk's buttons (arrive, bill, more),
+// in English and in the longer Russian and Vietnamese.
+test('the queue fits a 1366 px screen', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1366, height: 768 })
+  await login(page, 'receptionist')
+  const date = day(3)
+  const doctor = await doctorId(page)
+  for (const [i, reason] of ['Follow-up of diabetes, medication review and foot examination', 'Persistent cough and fever for five days'].entries()) {
+    const patient = await newPatient(page, `Queue-Fits-Longername-${unique()}`)
+    const booked = await api(page, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: doctor, starts_at: new Date(`${date}T09:${String(i * 20).padStart(2, '0')}:00`).toISOString(), duration_minutes: 20, type: 'new', reason })
+    expect(booked.status()).toBe(201)
+    if (i === 1) expect((await api(page, 'post', `/api/appointments/${((await booked.json()) as { id: number }).id}/arrive`, {})).status()).toBe(200)
+  }
+  for (const [lang, actions] of [['en', 'Actions'], ['ru', 'Действия'], ['vi', 'Thao tác']]) {
+    await context.addCookies([{ name: 'language', value: lang, url: test.info().project.use.baseURL! }])
+    await page.goto(`/appointments/appointments?date=${date}`)
+    const header = page.getByRole('columnheader', { name: actions, exact: true })
+    await expect(page.getByRole('row').filter({ hasText: 'Persistent cough' }).getByRole('button').first()).toBeVisible()
+    const box = await header.boundingBox()
+    expect(box, `${lang}: the Actions header is laid out`).not.toBeNull()
+    expect(box!.x + box!.width, `${lang}: the Actions header ends within the screen`).toBeLessThanOrEqual(1366)
+    const more = page.getByRole('row').filter({ hasText: 'Persistent cough' }).getByRole('button').last()
+    const end = await more.boundingBox()
+    expect(end!.x + end!.width, `${lang}: the row's last button ends within the screen`).toBeLessThanOrEqual(1366)
+  }
+})

@@ -135,6 +135,9 @@ test('copy forward marks what came from the last visit until it is changed', asy
   await expect(dialog(page)).toContainText('From the visit of')
   expect(await findings(page)).toEqual([])
   await dialog(page).getByRole('checkbox', { name: /Diagnoses/ }).uncheck()
+  // Measurements copy only when asked for (issue 55, m7).
+  await expect(dialog(page).getByRole('checkbox', { name: /Vitals/ })).not.toBeChecked()
+  await dialog(page).getByRole('checkbox', { name: /Vitals/ }).check()
   await dialog(page).getByRole('button', { name: 'Copy the chosen parts' }).click()
   await expect(view.getByLabel('BP systolic')).toHaveValue('150')
   await expect(view.getByTestId('vitals-copied')).toContainText('copied — taken on')

@@ -44,7 +44,8 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   await dialog.getByLabel('Mẫu').click()
   await doc.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Giấy xác nhận khám bệnh — Tiếng Việt' }).click()
   await dialog.getByLabel('Số ngày nghỉ').fill('3')
-  await dialog.getByLabel('Nghỉ từ ngày').fill('2026-11-25')
+  // Typed the Vietnamese way (issue 55, m3).
+  await dialog.getByLabel('Nghỉ từ ngày').fill('25/11/2026')
   await dialog.getByLabel('Nghỉ từ ngày').press('Enter')
   const preview = dialog.getByRole('region', { name: 'Xem trước' })
   await expect(preview).toContainText('Đề nghị cho nghỉ ngơi 3 ngày, từ ngày 25/11/2026 đến hết ngày 27/11/2026')
@@ -91,7 +92,7 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
 
   // Cancelled with a reason from the visit's card: the check says so.
   await doc.goto(`/appointments/form/${appointment}`)
-  await card.getByRole('button', { name: /^Hủy MC-/ }).click()
+  await card.getByRole('button', { name: /^Hủy giấy tờ MC-/ }).click()
   await doc.getByLabel('Lý do hủy').fill('Sai ngày nghỉ')
   await doc.locator('.ant-modal-confirm').getByRole('button', { name: 'Hủy giấy tờ' }).click()
   await expect(card.getByText('Đã hủy', { exact: true })).toBeVisible()

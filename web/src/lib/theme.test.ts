@@ -1,4 +1,4 @@
-import { contrast, readableShade } from './theme'
+import { contrast, readableShade, themeFor } from './theme'
 
 describe('readableShade', () => {
   it('darkens the default theme colour until white text reads at 4.5:1', () => {
@@ -13,5 +13,12 @@ describe('readableShade', () => {
   it('computes the WCAG ratio', () => {
     expect(contrast('#000000', '#ffffff')).toBeCloseTo(21, 5)
     expect(contrast('#777777', '#ffffff')).toBeCloseTo(4.48, 2)
+  })
+  // Clinic-day review, m27: a patient's name on a hovered queue row read at 4.37:1.
+  it('keeps links readable on a hovered row and on light grey', () => {
+    const link = themeFor('#409EFF').token.colorLink
+    expect(contrast(link, '#fafafa')).toBeGreaterThanOrEqual(4.5)
+    expect(contrast(link, '#f5f5f5')).toBeGreaterThanOrEqual(4.5)
+    expect(contrast(themeFor('#409EFF').token.colorLinkHover, '#fafafa')).toBeGreaterThanOrEqual(4.5)
   })
 })

@@ -49,6 +49,21 @@ export const DATE_FORMATS: Record<string, string> = { en: 'YYYY-MM-DD', ru: 'DD.
 /** The short date format of the interface language. */
 export const dateFormat = (lang = i18n.language) => DATE_FORMATS[lang] ?? DATE_FORMATS.en
 
+/**
+ * The ways a date may be typed in each language, the one shown first: what its users write
+ * (29.11.2026, 29/11/2026, 2026/11/29, with or without leading zeros), then ISO. English
+ * takes only year first: 11/29 is November in one country and the 11th month nowhere else.
+ */
+const TYPED_DATE_FORMATS: Record<string, string[]> = {
+  en: ['YYYY-MM-DD', 'YYYY-M-D', 'YYYY/MM/DD', 'YYYY/M/D'],
+  ru: ['DD.MM.YYYY', 'D.M.YYYY', 'DD/MM/YYYY', 'D/M/YYYY', 'YYYY-MM-DD'],
+  zh: ['YYYY-MM-DD', 'YYYY-M-D', 'YYYY/MM/DD', 'YYYY/M/D', 'YYYY.MM.DD', 'YYYY年M月D日'],
+  vi: ['DD/MM/YYYY', 'D/M/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY', 'YYYY-MM-DD'],
+}
+
+/** The formats a date field shows (the first) and reads typed dates in, for the interface language. */
+export const dateInputFormats = (lang = i18n.language) => TYPED_DATE_FORMATS[lang] ?? TYPED_DATE_FORMATS.en
+
 /** A day (an ISO date or a time) in the interface language's short format. */
 export const formatDay = (time: TimeInput, lang = i18n.language) => formatDate(/^\d{4}-\d{2}-\d{2}$/.test(String(time)) ? `${time}T00:00:00` : time, dateFormat(lang))
 

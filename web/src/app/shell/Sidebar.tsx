@@ -32,7 +32,8 @@ export function Sidebar({ routes }: { routes: AppRoute[] }) {
       aria-label={t('navbar.menu')}
     >
       {settings.sidebarLogo && (
-        <Link to="/" className={styles.logo} aria-label={t('app.name')}>
+        // Named by its visible title; collapsed to the icon, by the same words.
+        <Link to="/" className={styles.logo} aria-label={collapsed ? title : undefined}>
           <img src="/favicon.svg" alt="" width={28} height={28} />
           {!collapsed && (
             <span className={[styles.logoTitle, title.length > 12 ? styles.logoTitleLong : ''].join(' ')} title={title}>

@@ -1,6 +1,6 @@
 import { DownloadOutlined, LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Card, Checkbox, DatePicker, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
+import { Button, Card, Checkbox, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd'
 import type { SortOrder } from 'antd/es/table/interface'
 import type { Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -12,12 +12,13 @@ import { auditEventsQuery, useAuditEvents } from './api/listAuditEvents'
 import type { AuditEvent } from './api/types'
 import { useCan } from '../../lib/auth/can'
 import { chartPath } from '../../lib/patient'
-import { dateFormat, formatDate } from '../../lib/time'
+import { formatDate } from '../../lib/time'
 import styles from './AuditPage.module.css'
 import { useClearable } from '../../components/clearable'
 import { auditOutcomeLabel } from '../../lib/labels'
 import { auditActionGroups, auditActionLabel, auditRecordLabel } from '../../lib/audit'
 import auditActions from './auditActions.json'
+import { DateRangeInput } from '../../components/DateInput'
 
 interface Filters {
   user?: string
@@ -126,7 +127,7 @@ export default function AuditLogPage() {
           />
         </Form.Item>
         <Form.Item name="range" label={t('audit.time')}>
-          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format={`${dateFormat()} HH:mm`} allowEmpty={[true, true]} />
+          <DateRangeInput withTime allowEmpty={[true, true]} />
         </Form.Item>
         <Form.Item name="emergency" valuePropName="checked">
           <Checkbox>{t('audit.emergencyOnly')}</Checkbox>
@@ -159,7 +160,8 @@ export default function AuditLogPage() {
         loading={page.isFetching}
         dataSource={page.data?.data ?? []}
         pagination={false}
-        scroll={{ x: 1100 }}
+        // The screen's width, the detail wrapping rather than cut off at 1366 px.
+        scroll={{ x: true }}
         data-testid="audit-table"
         onChange={(_p, _f, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter
@@ -182,6 +184,7 @@ export default function AuditLogPage() {
             title: t('audit.action'),
             sorter: true,
             sortOrder: order('action'),
+            width: 170,
             render: (_, e) => (
               <Space size={4} wrap>
                 <Tooltip title={e.action}>{actionLabel(e.action)}</Tooltip>
@@ -215,7 +218,7 @@ export default function AuditLogPage() {
             render: (_, e) => <Tag color={OUTCOME_COLOR[e.outcome]}>{t(auditOutcomeLabel[e.outcome])}</Tag>,
           },
           { key: 'address', title: t('audit.address'), sorter: true, sortOrder: order('address'), width: 130, render: (_, e) => e.address },
-          { key: 'detail', title: t('audit.detail'), ellipsis: { showTitle: true }, render: (_, e) => e.detail },
+          { key: 'detail', title: t('audit.detail'), render: (_, e) => <span className={styles.detail}>{e.detail}</span> },
         ]}
       />
 

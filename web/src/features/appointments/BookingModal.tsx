@@ -1,4 +1,4 @@
-import { Alert, App, DatePicker, Form, Input, Modal, Radio, Select, TimePicker } from 'antd'
+import { Alert, App, Form, Input, Modal, Radio, Select, TimePicker } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -10,8 +10,8 @@ import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
 import { soonestSlot } from './soonestSlot'
 import { focusFirstField } from '../../components/focusFirstField'
-import { dateFormat } from '../../lib/time'
 import { appointmentTypeLabel } from '../../lib/labels'
+import { DateInput } from '../../components/DateInput'
 
 interface Values {
   patient_id: number
@@ -119,7 +119,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
         </Form.Item>
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           <Form.Item name="date" label={t('appointments.date')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '1 1 160px' }}>
-            <DatePicker format={dateFormat()} style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} allowClear={false} />
+            <DateInput style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} allowClear={false} />
           </Form.Item>
           <Form.Item name="time" label={t('appointments.time')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '1 1 120px' }}>
             <TimePicker style={{ width: '100%' }} format="HH:mm" minuteStep={5} needConfirm={false} allowClear={false} />

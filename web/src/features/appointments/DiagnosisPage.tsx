@@ -306,7 +306,7 @@ function DiagnosisForm({ appointment: a, visit }: { appointment: Appointment; vi
         />
       )}
       {problem && <Alert type="error" showIcon title={problem} role="alert" closable={{ onClose: () => setProblem('') }} />}
-      <Space wrap size={8} role="toolbar" aria-label={t('visit.tools')}>
+      <Space wrap size={8} role="toolbar" aria-label={t('visit.tools')} className="emr-wrapping-buttons">
         {mode === 'draft' && canDiagnose && (
           <>
             <Button icon={<BookOutlined aria-hidden />} onClick={() => setDialog('apply')} aria-keyshortcuts="Alt+O">

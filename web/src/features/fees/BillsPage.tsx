@@ -1,11 +1,11 @@
-import { Card, DatePicker, Flex, Input, Radio } from 'antd'
+import { Card, Flex, Input, Radio } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDebounced } from '../../lib/debounce'
-import { dateFormat } from '../../lib/time'
 import { useBillList, type BillFilter } from './api/listBills'
 import { BillsTable } from './BillsTable'
+import { DateRangeInput } from '../../components/DateInput'
 
 const DAY = 'YYYY-MM-DD'
 const STATUSES = ['', 'draft', 'unpaid', 'paid', 'void'] as const
@@ -32,9 +32,8 @@ export default function BillsPage() {
           style={{ width: 320, maxWidth: '100%' }}
           maxLength={100}
         />
-        <DatePicker.RangePicker
+        <DateRangeInput
           value={range ? [dayjs(range[0]), dayjs(range[1])] : null}
-          format={dateFormat()}
           onChange={(v) => (setRange(v?.[0] && v[1] ? [v[0].format(DAY), v[1].format(DAY)] : undefined), setPage(1))}
           aria-label={t('reports.range')}
         />

@@ -1,6 +1,6 @@
 import { PrinterOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { App, Button, Card, DatePicker, Descriptions, Empty, Flex, Form, Input, Modal, Skeleton, Space, Tag, Typography } from 'antd'
+import { App, Button, Card, Descriptions, Empty, Flex, Form, Input, Modal, Skeleton, Space, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,12 +8,13 @@ import { useNavigate } from 'react-router'
 import { focusFirstField } from '../../components/focusFirstField'
 import { useCan } from '../../lib/auth/can'
 import { showFormErrors } from '../../lib/formErrors'
-import { dateFormat, formatDayTime } from '../../lib/time'
+import { formatDayTime } from '../../lib/time'
 import { closeDrawer, setFloat, type Drawer } from './api/drawers'
 import { useFeeSettings } from './api/feeSettings'
 import { reportsKey, useCashUp } from './api/reports'
 import { useMoney, type Money } from './bill/useMoney'
 import { DayTakings } from './DayTakings'
+import { DateInput } from '../../components/DateInput'
 
 const DAY = 'YYYY-MM-DD'
 
@@ -39,7 +40,7 @@ export default function CashUpPage() {
   return (
     <Card title={t('cashUp.title')}>
       <Flex gap={8} wrap align="center" style={{ marginBottom: 16 }}>
-        <DatePicker value={dayjs(day)} allowClear={false} onChange={(d: Dayjs | null) => d && setDay(d.format(DAY))} aria-label={t('reports.day')} format={dateFormat()} />
+        <DateInput value={dayjs(day)} allowClear={false} onChange={(d: Dayjs | null) => d && setDay(d.format(DAY))} aria-label={t('reports.day')} />
         {canTake && <Button onClick={() => setDialog('float')}>{t('cashUp.setFloat')}</Button>}
       </Flex>
       {isLoading && <Skeleton active />}

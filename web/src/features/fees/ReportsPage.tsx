@@ -1,14 +1,15 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { Button, Card, Col, DatePicker, Empty, Flex, Radio, Row, Segmented, Statistic, Table } from 'antd'
+import { Button, Card, Col, Empty, Flex, Radio, Row, Segmented, Statistic, Table } from 'antd'
 import dayjs from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
-import { dateFormat, formatDay } from '../../lib/time'
+import { formatDay } from '../../lib/time'
 import { csvHref, useBillsReport, useOutstanding, useRevenue } from './api/reports'
 import { useFeeSettings } from './api/feeSettings'
 import { BillStatus } from './bill/BillPanel'
 import { useMoney, type Money } from './bill/useMoney'
+import { DateRangeInput } from '../../components/DateInput'
 
 const DAY = 'YYYY-MM-DD'
 const TABS = ['bills', 'revenue', 'outstanding'] as const
@@ -78,10 +79,9 @@ function useRange() {
   const [range, setRange] = useState<[string, string]>([dayjs().startOf('month').format(DAY), dayjs().format(DAY)])
   const { t } = useTranslation()
   const picker = (
-    <DatePicker.RangePicker
+    <DateRangeInput
       value={[dayjs(range[0]), dayjs(range[1])]}
       allowClear={false}
-      format={dateFormat()}
       onChange={(v) => v?.[0] && v[1] && setRange([v[0].format(DAY), v[1].format(DAY)])}
       aria-label={t('reports.range')}
     />

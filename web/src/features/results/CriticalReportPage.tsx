@@ -5,18 +5,19 @@
 // acknowledged unless it says so, and must not read as if it were. The withdrawal's follow-up
 // (what was done, by whom) or that it waits for one is shown, and a withdrawal made by the
 // alert's own doctor or acknowledger is flagged.
-import { Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd'
+import { Card, Empty, Space, Table, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
 import { chartPath, fullName } from '../../lib/patient'
-import { dateFormat, formatDayTime } from '../../lib/time'
+import { formatDayTime } from '../../lib/time'
 import { useAlertReport, type CriticalAlert } from './api/results'
 import { resultText } from './format'
 import { WithdrawalFollowup, withdrawnWhy } from './OrderAlerts'
 import { FlagTag } from './ResultParts'
+import { DateRangeInput } from '../../components/DateInput'
 
 export default function CriticalReportPage() {
   const { t, i18n } = useTranslation()
@@ -25,9 +26,8 @@ export default function CriticalReportPage() {
   return (
     <Card title={t('results.criticalTitle')}>
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-        <DatePicker.RangePicker
+        <DateRangeInput
           value={range}
-          format={dateFormat(i18n.language)}
           allowClear={false}
           onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
           aria-label={t('results.period')}

@@ -3,7 +3,7 @@
 // with an optional comment. An order a result of which was withdrawn comes before all, says so
 // (the value, why, and whether the alert had been acknowledged), and is marked reviewed on its
 // own with what was done about it (FollowupDialog; never in a batch).
-import { App, Button, Card, Empty, Flex, Input, Space, Table, Tag, Typography } from 'antd'
+import { App, Button, Card, Checkbox, Empty, Flex, Grid, Input, List, Space, Table, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
@@ -32,6 +32,29 @@ export default function ReviewPage() {
   const [selected, setSelected] = useState<number[]>([])
   const [comment, setComment] = useState('')
   const list = queue.data ?? []
+  const phone = !Grid.useBreakpoint().md
+  const boxLabel = (o: LabOrder) => (o.withdrawn_to_review ? t('results.withdrawnAlone') : t('results.selectOrder', { test: o.test_label }))
+  const attention = (o: LabOrder) =>
+    o.withdrawn_to_review ? (
+      <Space orientation="vertical" size={4} data-testid={`withdrawn-${o.id}`}>
+        <AttentionTag attention={o.attention} withdrawn />
+        <Typography.Text type="danger">{t('results.withdrawnHint')}</Typography.Text>
+        {o.retracted?.map((r) => (
+          <Typography.Text key={r.id} delete>
+            {r.label}: {resultText(t, r, i18n.language)}
+          </Typography.Text>
+        ))}
+        {o.retracted?.[0]?.retract_reason && <Typography.Text type="secondary">{o.retracted[0].retract_reason}</Typography.Text>}
+        <Button size="small" loading={review.isPending} onClick={() => setFollowing(o)} data-testid={`review-one-${o.id}`}>
+          {t('results.reviewOne')}
+        </Button>
+      </Space>
+    ) : (
+      <AttentionTag attention={o.attention} />
+    )
+  const patient = (o: LabOrder) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link>
+  const test = (o: LabOrder) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link>
+  const days = (o: LabOrder) => (o.resulted_at ? t('results.days', { count: daysSince(o.resulted_at) }) : '')
   const mark = (orders: LabOrder[]) =>
     review.mutate(
       { orders: orders.map((o) => ({ id: o.id, version: o.version })), comment },
@@ -64,57 +87,66 @@ export default function ReviewPage() {
             {t('results.markReviewed', { count: selected.length })}
           </Button>
         </Flex>
-        <ScrollRegion label={t('results.reviewTitle')}>
-          <Table<LabOrder>
-            rowKey="id"
-            size="small"
+        {phone ? (
+          // A phone: a card each, its flags, when it was resulted and its status in view.
+          <List
             loading={queue.isLoading}
             dataSource={list}
-            pagination={false}
-            style={{ minWidth: 760 }}
             locale={{ emptyText: <Empty description={t('results.nothingToReview')} /> }}
-            rowSelection={{
-              selectedRowKeys: selected,
-              onChange: (keys) => setSelected(keys as number[]),
-              // A withdrawal is reviewed on its own (the server refuses it in a batch too).
-              getCheckboxProps: (o) =>
-                ({
-                  'aria-label': o.withdrawn_to_review ? t('results.withdrawnAlone') : t('results.selectOrder', { test: o.test_label }),
-                  disabled: o.withdrawn_to_review,
-                }) as never,
-            }}
-            columns={[
-              {
-                title: t('results.attentionTitle'),
-                key: 'attention',
-                render: (_, o) =>
-                  o.withdrawn_to_review ? (
-                    <Space orientation="vertical" size={4} data-testid={`withdrawn-${o.id}`}>
-                      <AttentionTag attention={o.attention} withdrawn />
-                      <Typography.Text type="danger">{t('results.withdrawnHint')}</Typography.Text>
-                      {o.retracted?.map((r) => (
-                        <Typography.Text key={r.id} delete>
-                          {r.label}: {resultText(t, r, i18n.language)}
-                        </Typography.Text>
-                      ))}
-                      {o.retracted?.[0]?.retract_reason && <Typography.Text type="secondary">{o.retracted[0].retract_reason}</Typography.Text>}
-                      <Button size="small" loading={review.isPending} onClick={() => setFollowing(o)} data-testid={`review-one-${o.id}`}>
-                        {t('results.reviewOne')}
-                      </Button>
-                    </Space>
-                  ) : (
-                    <AttentionTag attention={o.attention} />
-                  ),
-              },
-              { title: t('results.patient'), key: 'patient', render: (_, o) => o.patient && <Link to={chartPath(o.patient)}>{fullName(o.patient)}</Link> },
-              { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
-              { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
-              { title: t('results.resultedAt'), key: 'resulted', render: (_, o) => o.resulted_at && formatDayTime(o.resulted_at) },
-              { title: t('results.daysPending'), key: 'days', render: (_, o) => (o.resulted_at ? t('results.days', { count: daysSince(o.resulted_at) }) : '') },
-              { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
-            ]}
+            renderItem={(o) => (
+              <List.Item key={o.id} style={{ display: 'block' }} data-testid="review-card">
+                <Flex gap={8} align="start">
+                  <Checkbox
+                    aria-label={boxLabel(o)}
+                    disabled={o.withdrawn_to_review}
+                    checked={selected.includes(o.id)}
+                    onChange={(e) => setSelected((ids) => (e.target.checked ? [...ids, o.id] : ids.filter((id) => id !== o.id)))}
+                  />
+                  <Flex vertical gap={4} style={{ minWidth: 0, flex: 1 }}>
+                    <Flex gap={8} wrap align="center">
+                      {attention(o)}
+                      <StatusTag status={o.status} />
+                    </Flex>
+                    <div>
+                      {test(o)} · {patient(o)}
+                    </div>
+                    <OrderFlags order={o} />
+                    <Typography.Text type="secondary">
+                      {t('results.resultedAt')}: {o.resulted_at && formatDayTime(o.resulted_at)} · {days(o)}
+                    </Typography.Text>
+                  </Flex>
+                </Flex>
+              </List.Item>
+            )}
           />
-        </ScrollRegion>
+        ) : (
+          <ScrollRegion label={t('results.reviewTitle')}>
+            <Table<LabOrder>
+              rowKey="id"
+              size="small"
+              loading={queue.isLoading}
+              dataSource={list}
+              pagination={false}
+              style={{ minWidth: 760 }}
+              locale={{ emptyText: <Empty description={t('results.nothingToReview')} /> }}
+              rowSelection={{
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as number[]),
+                // A withdrawal is reviewed on its own (the server refuses it in a batch too).
+                getCheckboxProps: (o) => ({ 'aria-label': boxLabel(o), disabled: o.withdrawn_to_review }) as never,
+              }}
+              columns={[
+                { title: t('results.attentionTitle'), key: 'attention', render: (_, o) => attention(o) },
+                { title: t('results.patient'), key: 'patient', render: (_, o) => patient(o) },
+                { title: t('results.test'), key: 'test', render: (_, o) => test(o) },
+                { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
+                { title: t('results.resultedAt'), key: 'resulted', render: (_, o) => o.resulted_at && formatDayTime(o.resulted_at) },
+                { title: t('results.daysPending'), key: 'days', render: (_, o) => days(o) },
+                { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
+              ]}
+            />
+          </ScrollRegion>
+        )}
       </Space>
       {following && (
         <FollowupDialog

@@ -1,11 +1,12 @@
 import { LeftOutlined, RightOutlined } from '@ant-design/icons'
-import { Button, DatePicker, Flex, Select, Space } from 'antd'
+import { Button, Flex, Select, Space } from 'antd'
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
-import { dateFormat, formatDay } from '../../../lib/time'
+import { formatDay } from '../../../lib/time'
 import { STATUSES, type Doctor } from '../api/types'
 import { DATE, weekStart } from './dates'
 import { appointmentStatusLabel } from '../../../lib/labels'
+import { DateInput } from '../../../components/DateInput'
 
 interface Props {
   view: 'queue' | 'week'
@@ -26,14 +27,14 @@ export function Filters({ view, date, doctorId, status, doctors, update }: Props
     <Flex wrap gap={8} align="center" style={{ marginBottom: 16 }}>
       <Space.Compact>
         <Button icon={<LeftOutlined aria-hidden />} onClick={() => shift(-step)} aria-label={view === 'week' ? t('appointments.prevWeek') : t('appointments.prevDay')} />
-        <DatePicker
+        <DateInput
           value={dayjs(date)}
           allowClear={false}
           onChange={(d) => d && update({ date: d.format(DATE) })}
           aria-label={t('appointments.date')}
           picker={view === 'week' ? 'week' : 'date'}
           // The week as its Monday–Sunday dates, not a week number.
-          format={view === 'week' ? (d) => `${formatDay(weekStart(d.format(DATE)))} – ${formatDay(dayjs(weekStart(d.format(DATE))).add(6, 'day').toDate())}` : dateFormat()}
+          format={view === 'week' ? (d) => `${formatDay(weekStart(d.format(DATE)))} – ${formatDay(dayjs(weekStart(d.format(DATE))).add(6, 'day').toDate())}` : undefined}
           style={view === 'week' ? { width: 190 } : undefined}
         />
         <Button icon={<RightOutlined aria-hidden />} onClick={() => shift(step)} aria-label={view === 'week' ? t('appointments.nextWeek') : t('appointments.nextDay')} />

@@ -74,7 +74,7 @@ export function QueueTable({ rows, loading, showDoctor, reorderable, number, act
         </Space>
       ),
     },
-    { title: t('appointments.actionsLabel'), key: 'actions', width: 220, render: (_, a) => actions(a) },
+    { title: t('appointments.actionsLabel'), key: 'actions', width: 180, render: (_, a) => actions(a) },
   ]
   return (
     <Table<Appointment>
@@ -83,7 +83,9 @@ export function QueueTable({ rows, loading, showDoctor, reorderable, number, act
       dataSource={rows}
       loading={loading}
       pagination={false}
-      scroll={{ x: 'max-content' }}
+      // As wide as the screen, the text wrapping within it, every column (Actions too) in
+      // view at 1366 px; scrolled sideways only where even wrapped it cannot fit.
+      scroll={{ x: true }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('appointments.empty')} /> }}
       rowClassName={muted}
       summary={() =>

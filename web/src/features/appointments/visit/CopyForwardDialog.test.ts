@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { VisitContent } from '../api/types'
 import { emptyVitals } from '../vitals'
-import { copyInto, hasPart } from './CopyForwardDialog'
+import { COPYABLE, copyInto, hasPart, tickedAtFirst } from './CopyForwardDialog'
 
 const draft: VisitContent = {
   vitals: emptyVitals(), vitals_copied_from: '', chief_complaint: 'Cough', present_illness: '', examination: '',
@@ -32,5 +32,11 @@ describe('copy forward', () => {
     expect(out.chief_complaint).toBe('Cough')
     expect(hasPart(before, 'plan')).toBe(false)
     expect(hasPart(before, 'vitals')).toBe(true)
+  })
+
+  // Clinic-day review, m7: copying measurements forward is opt-in; the history parts stay ticked.
+  it('leaves vitals unticked at first and ticks the history parts', () => {
+    expect(tickedAtFirst([...COPYABLE])).toEqual(['chief_complaint', 'present_illness', 'examination', 'diagnoses', 'plan'])
+    expect(tickedAtFirst(['vitals'])).toEqual([])
   })
 })

@@ -44,6 +44,12 @@ export function copyInto(draft: VisitContent, from: VisitContent, day: string, p
   return out
 }
 
+/**
+ * The parts ticked when the dialog opens: all the earlier visit has but its vitals, which are
+ * opt-in (a morning's blood pressure is not this afternoon's measurement).
+ */
+export const tickedAtFirst = (available: Copyable[]) => available.filter((p) => p !== 'vitals')
+
 interface Props {
   a: Appointment
   content: () => VisitContent
@@ -60,7 +66,7 @@ export function CopyForwardDialog({ a, content, onCopy, onClose }: Props) {
   const [parts, setParts] = useState<Copyable[] | null>(null)
   const v: Visit | undefined = visit.data
   const available = v ? COPYABLE.filter((p) => hasPart(v, p)) : []
-  const chosen = parts ?? available
+  const chosen = parts ?? tickedAtFirst(available)
   const loading = history.isLoading || (!!previous && visit.isLoading)
   return (
     <Modal

@@ -44,6 +44,7 @@ async function open(api: Record<string, unknown>, onApplied = vi.fn(), { set = h
   )
   fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Order set' }))
   fireEvent.click(await screen.findByText(`${set.name} · example`))
+  await screen.findByRole('checkbox', { name: new RegExp(set.content.diagnoses[0].code) }) // the set's draft, once the day's tests are known
   return view
 }
 
@@ -115,6 +116,24 @@ describe('ApplySetDialog', () => {
     const sent = view.sent.find((r) => r.path === '/appointments/5/order-set')?.body as { repeat: string[]; content: OrderSet['content'] }
     expect(sent.repeat).toEqual(['BMP'])
     expect(sent.content.orders.map((o) => o.code)).toEqual(['BMP'])
+  })
+
+  // Clinic-day review, m8: a set chosen before the day's tests have arrived still marks the
+  // tests done this morning and leaves them unticked.
+  it('marks a test ordered today even when the set is chosen before the day\'s tests arrive', async () => {
+    let arrive: (v: unknown) => void = () => {}
+    const late = new Promise((resolve) => (arrive = resolve))
+    await renderScreen(<ApplySetDialog appointmentId={5} day="2026-11-26" content={() => visit} prepare={async () => 4} onApplied={() => {}} onClose={() => {}} />, {
+      me: user(['write diagnosis', 'write prescription'], ['doctor']),
+      api: { 'GET /order-sets': { data: [htn] }, 'GET /appointments/5/tests-today': () => late, 'POST /prescriptions/check': { findings: [] } },
+    })
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Order set' }))
+    fireEvent.click(await screen.findByText(`${htn.name} · example`))
+    arrive({ data: [{ code: 'BMP', state: 'ordered' }] })
+    const bmp = (await screen.findByRole('checkbox', { name: 'Basic metabolic panel' })) as HTMLInputElement
+    expect(bmp.checked).toBe(false)
+    expect(within(bmp.closest('div')!).getByText('ordered today')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Apply 4 items' })).toBeTruthy()
   })
 
   it("works out a child's dose by weight from the weight measured at the visit (15 mg/kg, BNFc)", async () => {

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { App, Alert, Button, Checkbox, Empty, Flex, Input, InputNumber, Modal, Select, Space, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useMemo, useRef, useState } from 'react'
@@ -10,7 +11,7 @@ import { writeNumber } from '../../../lib/number'
 import { formatDay } from '../../../lib/time'
 import { usePrescriptionCheck } from '../../../lib/queries/prescriptionCheck'
 import { useApplySet, useOrderSets, type Finding, type Item, type OrderSet, type SetContent } from '../api/orderSets'
-import { useTestsToday, type TestToday } from '../api/testsToday'
+import { testsTodayQuery, useTestsToday, type TestToday } from '../api/testsToday'
 import { byWeight, weightDose } from './weightDose'
 
 type VisitContent = Schema<'VisitContent'>
@@ -99,6 +100,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
   const sets = useOrderSets()
   const apply = useApplySet(appointmentId)
   const testsToday = useTestsToday(appointmentId)
+  const queries = useQueryClient()
   const picker = useRef<RefSelectProps>(null)
   const [setId, setSetId] = useState<number>()
   const [draft, setDraft] = useState<Draft | null>(null)
@@ -108,12 +110,15 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
   const check = usePrescriptionCheck({ appointmentId }, kept, kept.length > 0)
   const findings = check.data?.findings ?? []
 
-  const choose = (id: number) => {
+  const choose = async (id: number) => {
     const set = sets.data?.find((s) => s.id === id)
     setSetId(id)
     setProblem('')
     setLineErrors({})
-    const today: Today = Object.fromEntries((testsToday.data ?? []).map((x) => [x.code, x.state]))
+    // A set chosen before the day's tests have arrived waits for them: otherwise the tests done
+    // this morning would be ticked again with no "ordered today" mark.
+    const list = await queries.ensureQueryData(testsTodayQuery(appointmentId)).catch(() => [])
+    const today: Today = Object.fromEntries(list.map((x) => [x.code, x.state]))
     setDraft(set ? draftOf(set, content(), today) : null)
   }
   const change = (fn: (d: Draft) => void) =>
@@ -176,7 +181,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
           placeholder={t('orderSets.choose')}
           loading={sets.isLoading || testsToday.isLoading}
           value={setId}
-          onChange={choose}
+          onChange={(id: number) => void choose(id)}
           style={{ width: '100%' }}
           options={[
             { label: t('orderSets.mine'), title: 'mine', options: options.filter((o) => o.scope === 'personal') },

@@ -1,4 +1,4 @@
-import { App, Alert, Col, DatePicker, Empty, Form, Input, InputNumber, Modal, Row, Select, Spin } from 'antd'
+import { App, Alert, Col, Empty, Form, Input, InputNumber, Modal, Row, Select, Spin } from 'antd'
 import dayjs from 'dayjs'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -12,6 +12,7 @@ import { printPath, type DocumentField, type DocumentTemplate } from '../api/typ
 import { DocumentContent } from './DocumentContent'
 import { NoPublicAddress } from './NoPublicAddress'
 import styles from '../../../components/print/print.module.css'
+import { DateInput } from '../../../components/DateInput'
 
 interface Props {
   patientId: number
@@ -42,7 +43,7 @@ function FieldInput({ field }: { field: DocumentField }) {
     case 'date':
       return (
         <Form.Item name={name} label={field.label} rules={rules}>
-          <DatePicker style={{ width: '100%' }} />
+          <DateInput style={{ width: '100%' }} />
         </Form.Item>
       )
     default:

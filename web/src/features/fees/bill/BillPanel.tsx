@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Descriptions, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd'
+import { Alert, App, Button, Card, Descriptions, Empty, Flex, Grid, List, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -94,6 +94,8 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
         </Space>
       }
       extra={bill && <BillStatus bill={bill} />}
+      // The patient's name wraps rather than being cut off on a phone.
+      styles={{ title: { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
       data-testid="bill"
     >
       <Flex vertical gap={12}>
@@ -280,6 +282,47 @@ function Totals({ bill, money }: { bill: Bill; money: Money }) {
 
 function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint: (p: Payment) => void }) {
   const { t } = useTranslation()
+  const phone = !Grid.useBreakpoint().md
+  const amount = (p: Payment) => (p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount))
+  const method = (p: Payment) => (
+    <span>
+      {/* Spaces between the tags and the method: read aloud, "Refund credited Cash", not "RefundcreditedCash". */}
+      {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}{' '}
+      {p.kind === 'refund' && <Tag>{p.credit > 0 ? t('bill.creditedTag') : t('bill.stillOwedTag')}</Tag>}{' '}
+      {t(`bill.methods.${p.method}`)}
+      {p.reference && <Typography.Text type="secondary"> · {p.reference}</Typography.Text>}
+    </span>
+  )
+  const receipt = (p: Payment) => (
+    <Button size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => onPrint(p)} aria-label={t(p.kind === 'refund' ? 'bill.printRefundNo' : 'bill.printReceiptNo', { receipt: p.receipt })}>
+      {p.kind === 'refund' ? t('bill.refundSlipShort') : t('bill.receiptShort')}
+    </Button>
+  )
+  const title = <Typography.Text strong>{t('bill.payments')}</Typography.Text>
+  // A phone: a card each, the amount, the change and the receipt button in view without scrolling sideways.
+  if (phone)
+    return (
+      <List
+        header={title}
+        dataSource={bill.payments}
+        renderItem={(p) => (
+          <List.Item key={p.id} style={{ display: 'block' }}>
+            <Flex justify="space-between" align="baseline" gap={8} wrap>
+              <Typography.Text>{p.receipt}</Typography.Text>
+              <Typography.Text strong>{amount(p)}</Typography.Text>
+            </Flex>
+            <div>{method(p)}</div>
+            <Flex justify="space-between" align="center" gap={8} wrap style={{ marginTop: 4 }}>
+              <Typography.Text type="secondary">
+                {dayjs(p.received_at).format('HH:mm')} · {p.received_by}
+                {p.tendered != null && ` · ${t('bill.change')}: ${money.format(p.change)}`}
+              </Typography.Text>
+              {receipt(p)}
+            </Flex>
+          </List.Item>
+        )}
+      />
+    )
   return (
     <Table<Payment>
       rowKey="id"
@@ -287,35 +330,15 @@ function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint:
       pagination={false}
       dataSource={bill.payments}
       scroll={{ x: 'max-content' }}
-      title={() => <Typography.Text strong>{t('bill.payments')}</Typography.Text>}
+      title={() => title}
       columns={[
         { key: 'receipt', title: t('bill.receipt'), render: (_, p) => p.receipt },
-        { key: 'when', title: t('bill.when'), responsive: ['md'], render: (_, p) => dayjs(p.received_at).format('HH:mm') },
-        {
-          key: 'method',
-          title: t('bill.method'),
-          render: (_, p) => (
-            <span>
-              {/* Spaces between the tags and the method: read aloud, "Refund credited Cash", not "RefundcreditedCash". */}
-              {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}{' '}
-              {p.kind === 'refund' && <Tag>{p.credit > 0 ? t('bill.creditedTag') : t('bill.stillOwedTag')}</Tag>}{' '}
-              {t(`bill.methods.${p.method}`)}
-              {p.reference && <Typography.Text type="secondary"> · {p.reference}</Typography.Text>}
-            </span>
-          ),
-        },
-        { key: 'amount', title: t('bill.amount'), align: 'end', render: (_, p) => (p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount)) },
-        { key: 'change', title: t('bill.change'), align: 'end', responsive: ['md'], render: (_, p) => (p.tendered != null ? money.format(p.change) : '') },
+        { key: 'when', title: t('bill.when'), render: (_, p) => dayjs(p.received_at).format('HH:mm') },
+        { key: 'method', title: t('bill.method'), render: (_, p) => method(p) },
+        { key: 'amount', title: t('bill.amount'), align: 'end', render: (_, p) => amount(p) },
+        { key: 'change', title: t('bill.change'), align: 'end', render: (_, p) => (p.tendered != null ? money.format(p.change) : '') },
         { key: 'by', title: t('bill.cashier'), responsive: ['lg'], render: (_, p) => p.received_by },
-        {
-          key: 'print',
-          title: <span className="visually-hidden">{t('bill.printReceipt')}</span>,
-          render: (_, p) => (
-            <Button size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => onPrint(p)} aria-label={t(p.kind === 'refund' ? 'bill.printRefundNo' : 'bill.printReceiptNo', { receipt: p.receipt })}>
-              {p.kind === 'refund' ? t('bill.refundSlipShort') : t('bill.receiptShort')}
-            </Button>
-          ),
-        },
+        { key: 'print', title: <span className="visually-hidden">{t('bill.printReceipt')}</span>, render: (_, p) => receipt(p) },
       ]}
     />
   )

@@ -1,11 +1,11 @@
-import { Card, Checkbox, Col, DatePicker, Form, Input, Row, Select } from 'antd'
+import { Card, Checkbox, Col, Form, Input, Row, Select } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { useClearable } from '../../../components/clearable'
-import { dateFormat } from '../../../lib/time'
 import { BLOOD_TYPES } from '../api/types'
 import { civilStatusLabel, sexLabel } from '../../../lib/labels'
 import { useOptions } from './options'
+import { DateInput } from '../../../components/DateInput'
 
 // The birth date is kept as YYYY-MM-DD; the picker works on dayjs values.
 const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
@@ -40,7 +40,7 @@ export function IdentityCard() {
       </Col>
       <Col xs={24} md={6}>
         <Form.Item name="birth_date" label={t('patients.fields.birth_date')} rules={[{ required: true, message: t('validation.required') }]} {...dateItem}>
-          <DatePicker format={dateFormat()} style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day') || d.isBefore(dayjs().subtract(130, 'year'))} />
+          <DateInput style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day') || d.isBefore(dayjs().subtract(130, 'year'))} />
         </Form.Item>
         <Form.Item name="birth_date_estimated" valuePropName="checked" style={{ marginTop: -16 }}>
           <Checkbox>{t('patients.fields.birth_date_estimated')}</Checkbox>

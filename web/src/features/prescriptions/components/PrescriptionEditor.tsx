@@ -32,6 +32,9 @@ interface Props {
   onCancel?(): void
 }
 
+/** A line's fields that belong to its medicine: cleared when another medicine is chosen. */
+const SAME_MEDICINE_ONLY = ['dose', 'frequency', 'quantity'] as const
+
 /**
  * The medicine of a line: typed freely, or picked from the catalogue (then onPick gets the
  * entry; typing over it, null). picks: offer the prescriber's favourites and most used (not
@@ -76,6 +79,8 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
   const [form] = Form.useForm<{ items: Item[]; notes: string }>()
   const save = useSavePrescription()
   const [error, setError] = useState<string>()
+  // Each line's catalogue medicine before the prescriber began typing over it (by line key).
+  const pickedBefore = useRef(new Map<number, number>())
   // The server checks the lines against the patient's allergies and recent prescriptions as
   // they are written; each finding needs a reason on its line before the server saves it.
   const watched = Form.useWatch('items', form) as Item[] | undefined
@@ -150,8 +155,20 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
                   <MedicineInput
                     label={t('rx.fields.medicine')}
                     onPick={(m) => {
-                      form.setFieldValue(['items', field.name, 'medicine_id'], m?.id ?? null)
-                      if (m) form.setFieldValue(['items', field.name, 'unit'], m.unit_label || m.unit)
+                      const before = form.getFieldValue(['items', field.name, 'medicine_id']) as number | null | undefined
+                      if (!m) {
+                        if (before) pickedBefore.current.set(field.key, before)
+                        form.setFieldValue(['items', field.name, 'medicine_id'], null)
+                        return
+                      }
+                      // Another medicine's dose, frequency and quantity must not carry over to
+                      // this one (a twice-daily antibiotic's would be wrong for warfarin).
+                      if (m.id !== (before ?? pickedBefore.current.get(field.key))) {
+                        for (const name of SAME_MEDICINE_ONLY) form.setFieldValue(['items', field.name, name], '')
+                      }
+                      pickedBefore.current.set(field.key, m.id)
+                      form.setFieldValue(['items', field.name, 'medicine_id'], m.id)
+                      form.setFieldValue(['items', field.name, 'unit'], m.unit_label || m.unit)
                     }}
                   />
                 </Form.Item>
