@@ -372,7 +372,7 @@ func priceHint(lang string, units int) string {
 	if units == 0 {
 		return i18n.T(lang, "billing.bad_price_whole", "350000")
 	}
-	return i18n.T(lang, "billing.bad_price_text", "350", "350."+("50"+strings.Repeat("0", units))[:units])
+	return i18n.T(lang, "billing.bad_price_text", "350", "350."+("50" + strings.Repeat("0", units))[:units])
 }
 
 func firstField(err error) string {
