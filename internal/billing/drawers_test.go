@@ -184,6 +184,10 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		}
 		apitest.Do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 100000})
 		cash := s.finalPaid(t, 60, "cash")  // 85,050 in cash
+		// Once cash has moved the float is frozen: lowering it would hide a shortfall (issue 55, m18).
+		if r := s.front.Do("PUT", "/api/drawers/float", map[string]any{"opening_float": 90000}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"opening_float"`) {
+			t.Errorf("re-setting the float after cash was taken: %d %s", r.Status, r.Body)
+		}
 		card := s.finalPaid(t, 120, "card") // 85,050 by card
 		apitest.Do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", cash.ID),
 			map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not given", "line_id": cash.Lines[0].ID})
