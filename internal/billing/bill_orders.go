@@ -123,6 +123,9 @@ type OrderCharge struct {
 	// Linked: its test names an active price-list service. An order of a test that does not
 	// is never charged by itself; the desk charges it by hand or has the test linked.
 	Linked bool `json:"linked"`
+	// ServiceID is the active service its test is charged as (nil when not Linked): what the
+	// desk's "Charge" adds, which the bill then takes as this order's (ADR 41).
+	ServiceID *int64 `json:"service_id"`
 	// Withdrawn: cancelled or not done; still charged on a final bill, a refund to consider.
 	Withdrawn bool `json:"withdrawn"`
 }
@@ -175,7 +178,7 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 	if err := rows.Err(); err != nil {
 		return out, err
 	}
-	linked := map[string]bool{}
+	linked := map[string]*int64{}
 	for _, o := range orders {
 		code := tests[o.Test].ServiceCode
 		if _, seen := linked[code]; !seen && code != "" {
@@ -183,10 +186,14 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return out, err
 			}
-			linked[code] = err == nil && sv.Active
+			if err == nil && sv.Active {
+				linked[code] = &sv.ID
+			} else {
+				linked[code] = nil
+			}
 		}
-		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code],
-			Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
+		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code] != nil,
+			ServiceID: linked[code], Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
 		if line, ok := lineOf[o.ID]; ok {
 			c.LineID = &line
 		}
@@ -202,4 +209,67 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 		out.Orders = append(out.Orders, c)
 	}
 	return out, nil
+}
+
+// wantedOrders answers the lab orders still wanted on the visit of bill id (or of visit
+// appointmentID), by the price-list code each test is charged as, oldest first: a charge of
+// that service the desk adds by hand is taken as one of them (adopter). Read before the
+// line's transaction, through the Orders hook, as billing may not read the results tables.
+func (s *Store) wantedOrders(ctx context.Context, id, appointmentID int64) (map[string][]int64, error) {
+	if s.Orders == nil {
+		return nil, nil
+	}
+	if appointmentID == 0 {
+		var visit sql.NullInt64
+		err := s.DB.QueryRowContext(ctx, `SELECT appointment_id FROM bills WHERE id = $1`, id).Scan(&visit)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("read bill: %w", err)
+		}
+		if !visit.Valid {
+			return nil, nil // a walk-in bill, or none: the line's transaction says which
+		}
+		appointmentID = visit.Int64
+	}
+	orders, err := s.Orders(ctx, appointmentID, "en")
+	if err != nil || len(orders) == 0 {
+		return nil, err
+	}
+	codes := make([]string, 0, len(orders))
+	for _, o := range orders {
+		codes = append(codes, o.Test)
+	}
+	slices.Sort(codes)
+	tests, err := catalogue.OrderedTests(ctx, s.DB, slices.Compact(codes), "en")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int64{}
+	for _, o := range orders {
+		if code := tests[o.Test].ServiceCode; code != "" && o.Status != "cancelled" && o.Status != "not_done" {
+			out[code] = append(out[code], o.ID)
+		}
+	}
+	for _, ids := range out {
+		slices.Sort(ids)
+	}
+	return out, nil
+}
+
+// adopter answers the order that line l, about to be added by hand to bill id, charges: the
+// oldest wanted order of its service not yet charged on that bill. A line of more than one
+// unit is no single order's (cancelling the order would take every unit off).
+func adopter(ctx context.Context, tx *sql.Tx, id int64, l Line, wanted map[string][]int64) (*int64, error) {
+	if l.ServiceID == nil || l.Quantity != 1 {
+		return nil, nil
+	}
+	for _, order := range wanted[l.Code] {
+		var charged bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bill_lines WHERE bill_id = $1 AND lab_order_id = $2)`, id, order).Scan(&charged); err != nil {
+			return nil, fmt.Errorf("read bill lines: %w", err)
+		}
+		if !charged {
+			return &order, nil
+		}
+	}
+	return nil, nil
 }

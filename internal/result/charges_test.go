@@ -21,6 +21,7 @@ type billOut struct {
 	Version int    `json:"version"`
 	Total   int64  `json:"total"`
 	Lines   []struct {
+		ID         int64  `json:"id"`
 		Code       string `json:"code"`
 		LabOrderID *int64 `json:"lab_order_id"`
 	} `json:"lines"`
@@ -114,6 +115,53 @@ func TestOrdersReachTheBill(t *testing.T) {
 		oc = charges()
 		if oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 2 || !oc.Orders[0].Withdrawn || oc.Orders[0].LineID == nil {
 			t.Fatalf("cancelled order still charged, shown: %+v", oc)
+		}
+	})
+}
+
+// service adds a laboratory service to the price list and answers its id.
+func (c *clinic) service(t *testing.T, code string, price int) int64 {
+	t.Helper()
+	return apitest.Do[struct{ ID int64 }](t, c.admin, http.StatusCreated, "POST", "/api/services", map[string]any{"code": code, "name": code, "category": "laboratory", "price": price}).ID
+}
+
+// A charge is recognised for an order whenever it appears: the line the desk adds by hand
+// for a test whose service was created after ordering is taken as that order's, so the
+// warning clears and a second one is refused as a duplicate; a line changed to another
+// service charges its order no longer (issue 55, major 1).
+func TestHandChargeFoundLater(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-CBC", 90000)
+		orders := c.order(t, "CBC", "CRP")
+		crp := find(orders, "CRP")
+		charges := func() orderCharges {
+			return apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		}
+		if oc := charges(); oc.Ordered != 2 || oc.Charged != 1 {
+			t.Fatalf("before CRP is on the price list: %+v", oc)
+		}
+		service := c.service(t, "LAB-CRP", 70000)
+		b := apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		lines := fmt.Sprintf("/api/bills/%d/lines", b.ID)
+		b = apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", lines, map[string]any{"service_id": service, "quantity": 1})
+		var hand int64
+		for _, l := range b.Lines {
+			if l.Code == "LAB-CRP" && l.LabOrderID != nil && *l.LabOrderID == crp.ID {
+				hand = l.ID
+			}
+		}
+		if oc := charges(); hand == 0 || oc.Ordered != 2 || oc.Charged != 2 {
+			t.Fatalf("the hand-added CRP is not taken as the order's: %+v, %+v", b.Lines, oc)
+		}
+		if r := c.rec.Do("POST", lines, map[string]any{"service_id": service, "quantity": 1}); r.Status != http.StatusConflict {
+			t.Errorf("CRP added twice: %d %s", r.Status, r.Body)
+		}
+		// The CRP line changed to a blood count: CRP is not charged by it any more.
+		fbc := apitest.Do[struct{ ID int64 }](t, c.admin, http.StatusCreated, "POST", "/api/services", map[string]any{"code": "LAB-FBC", "name": "FBC", "category": "laboratory", "price": 50000}).ID
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "PUT", fmt.Sprintf("%s/%d", lines, hand), map[string]any{"service_id": fbc, "quantity": 1, "version": b.Version})
+		if oc := charges(); oc.Charged != 1 {
+			t.Errorf("an FBC line still charges CRP: %+v", oc)
 		}
 	})
 }

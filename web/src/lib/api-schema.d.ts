@@ -2881,6 +2881,8 @@ export type components = {
       /** @description Its test names an active price-list service (otherwise it is never charged by itself). */
       linked: boolean;
       order_id: number;
+      /** @description The active service its test is charged as (null when not linked): a line of it added to the visit's draft bill, quantity 1, is taken as this order's charge. */
+      service_id: number | null;
       status: string;
       test: string;
       /** @description Cancelled or not done; listed only while a final bill still charges it (a refund to consider). */

@@ -92,6 +92,19 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     expect(within(panel).getByText(/Cancelled order still charged: Complete blood count\. Refund\?/)).toBeTruthy()
   })
 
+  it('charges an order not charged on a draft bill from the warning, as one unit of its service (issue 55, major 1)', async () => {
+    const draft = bill({ appointment_id: 7, status: 'draft', number: '', paid: 0, balance: 68040, finalised_at: null, finalised_by: '' })
+    const notCharged = { ...orders, orders: orders.orders.map((o) => (o.order_id === 3 ? { ...o, service_id: 12 } : o)) }
+    const { sent } = await renderScreen(<BillById id={5} />, {
+      me: user(['record payment', 'record charges']),
+      api: { 'GET /bills/5': draft, 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': notCharged, 'POST /appointments/7/bill/lines': draft },
+    })
+    const panel = await screen.findByTestId('order-charges')
+    expect(within(panel).getByText(/Ordered but not charged: C-reactive protein/)).toBeTruthy()
+    fireEvent.click(within(panel).getByRole('button', { name: 'Charge C-reactive protein' }))
+    await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/appointments/7/bill/lines', body: { service_id: 12, quantity: 1 } }))
+  })
+
   it('shows nothing of orders on a bill without a visit', async () => {
     await renderScreen(<BillById id={5} />, { me: user(['record payment']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
     await screen.findByTestId('bill')

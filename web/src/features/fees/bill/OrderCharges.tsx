@@ -1,15 +1,39 @@
-import { Alert, Flex, Typography } from 'antd'
+import { useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Flex, Typography } from 'antd'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../../lib/api'
+import { useCan } from '../../../lib/auth/can'
+import { billsKey } from '../../../lib/queryKeys'
+import { addLine } from '../api/chargeBill'
 import { useVisitOrderCharges } from '../api/getBill'
 
 /**
  * The visit's ordered tests beside its bill: how many are ordered and charged, and — for the
  * desk to act on — a test charged by no price-list service, one ordered after the bill was
  * final, and a cancelled order a final bill still charges (a refund to consider, ADR 41).
+ * On a draft bill an order of a linked test is charged from the warning in one click: the
+ * line added is one unit of its service, which the server takes as that order's charge.
  */
 export function OrderCharges({ appointmentId, billStatus }: { appointmentId: number; billStatus?: string }) {
   const { t } = useTranslation()
   const { data } = useVisitOrderCharges(appointmentId)
+  const { message } = App.useApp()
+  const canCharge = useCan('record charges')
+  const queryClient = useQueryClient()
+  const [charging, setCharging] = useState<number>()
+  const charge = async (orderId: number, serviceId: number) => {
+    setCharging(orderId)
+    try {
+      await addLine({ appointmentId }, { service_id: serviceId, quantity: 1 })
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      void message.error(e.message)
+    } finally {
+      setCharging(undefined)
+      void queryClient.invalidateQueries({ queryKey: billsKey })
+    }
+  }
   if (!data || data.orders.length === 0) return null
   const wanted = data.orders.filter((o) => !o.withdrawn)
   const unlinked = wanted.filter((o) => o.line_id == null && !o.linked)
@@ -21,7 +45,22 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
       <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
       {unlinked.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersNotLinked', { tests: names(unlinked), count: unlinked.length })} />}
       {late.length > 0 && (
-        <Alert type="warning" showIcon title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />
+        <Alert
+          type="warning"
+          showIcon
+          title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })}
+          description={
+            billStatus === 'draft' && canCharge && (
+              <Flex gap={8} wrap>
+                {late.map((o) => (
+                  <Button key={o.order_id} size="small" loading={charging === o.order_id} disabled={charging != null} onClick={() => o.service_id != null && void charge(o.order_id, o.service_id)}>
+                    {t('bill.chargeOrder', { test: o.label || o.test })}
+                  </Button>
+                ))}
+              </Flex>
+            )
+          }
+        />
       )}
       {refund.length > 0 && <Alert type="error" showIcon title={t('bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />}
     </Flex>
