@@ -103,6 +103,22 @@ func (s *Store) UnchargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, or
 	return nil
 }
 
+// MoveCharge makes the line charging withdrawn order from, on the visit's draft bill, the
+// charge of order to, the same test ordered again (a specimen rejected after collection): one
+// test, charged once. A final bill's lines never change (ADR 22): there the new order is not
+// charged either (ChargeOrder charges no final bill), and the desk sees both. It says whether
+// a line moved.
+func (s *Store) MoveCharge(ctx context.Context, tx *sql.Tx, from, to int64) (bool, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE bill_lines SET lab_order_id = $1 WHERE lab_order_id = $2
+		AND bill_id IN (SELECT id FROM bills WHERE status = 'draft')
+		AND NOT EXISTS (SELECT 1 FROM bill_lines o WHERE o.bill_id = bill_lines.bill_id AND o.lab_order_id = $1)`, to, from)
+	if err != nil {
+		return false, fmt.Errorf("move charge: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
 // VisitOrder is a lab order of a visit as billing sees it: its test and its state.
 type VisitOrder struct {
 	ID     int64

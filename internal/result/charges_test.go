@@ -165,3 +165,48 @@ func TestHandChargeFoundLater(t *testing.T) {
 		}
 	})
 }
+
+// A specimen rejected after collection and the test ordered again charges the patient once:
+// the new order takes the charge the not-done one kept, on a draft bill as on a final one
+// (issue 55, major 4).
+func TestReorderAfterNotDoneChargesOnce(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-CBC", 90000)
+		bill := func() billOut {
+			return apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		}
+		// The order wanted now: the one of the list not withdrawn.
+		wanted := func(orders []order) order {
+			for _, o := range orders {
+				if o.Test == "CBC" && o.Status == "ordered" {
+					return o
+				}
+			}
+			return order{}
+		}
+		reject := func() {
+			o := wanted(c.orders(t))
+			o = apitest.Do[order](t, c.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
+			apitest.Do[order](t, c.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/not-done", o.ID), map[string]any{"version": o.Version, "reason": "Specimen haemolysed"})
+		}
+		c.order(t, "CBC")
+		reject()
+		again := wanted(c.order(t, "CBC"))
+		b := bill()
+		if len(b.Lines) != 1 || b.Total != 90000 || b.Lines[0].LabOrderID == nil || *b.Lines[0].LabOrderID != again.ID {
+			t.Fatalf("CBC ordered again after a rejected specimen: %+v", b)
+		}
+		oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		if oc.Ordered != 1 || oc.Charged != 1 || len(oc.Orders) != 1 {
+			t.Errorf("the desk sees: %+v", oc)
+		}
+		// A final bill is not changed, and not charged twice either.
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		reject()
+		c.order(t, "CBC")
+		if b = bill(); b.Status != "final" || b.Total != 90000 || len(b.Lines) != 1 {
+			t.Errorf("ordered again after the bill was final: %+v", b)
+		}
+	})
+}
