@@ -232,21 +232,7 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 // that service the desk adds by hand is taken as one of them (adopter). Read before the
 // line's transaction, through the Orders hook, as billing may not read the results tables.
 func (s *Store) wantedOrders(ctx context.Context, id, appointmentID int64) (map[string][]int64, error) {
-	if s.Orders == nil {
-		return nil, nil
-	}
-	if appointmentID == 0 {
-		var visit sql.NullInt64
-		err := s.DB.QueryRowContext(ctx, `SELECT appointment_id FROM bills WHERE id = $1`, id).Scan(&visit)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("read bill: %w", err)
-		}
-		if !visit.Valid {
-			return nil, nil // a walk-in bill, or none: the line's transaction says which
-		}
-		appointmentID = visit.Int64
-	}
-	orders, err := s.Orders(ctx, appointmentID, "en")
+	orders, err := s.ordersOfBill(ctx, id, appointmentID)
 	if err != nil || len(orders) == 0 {
 		return nil, err
 	}
@@ -269,6 +255,39 @@ func (s *Store) wantedOrders(ctx context.Context, id, appointmentID int64) (map[
 		slices.Sort(ids)
 	}
 	return out, nil
+}
+
+// ordersOfBill reads, through the Orders hook, the lab orders of the visit of bill id (or of
+// visit appointmentID): none for a walk-in bill, or when no hook is wired.
+func (s *Store) ordersOfBill(ctx context.Context, id, appointmentID int64) ([]VisitOrder, error) {
+	if s.Orders == nil {
+		return nil, nil
+	}
+	if appointmentID == 0 {
+		var visit sql.NullInt64
+		err := s.DB.QueryRowContext(ctx, `SELECT appointment_id FROM bills WHERE id = $1`, id).Scan(&visit)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("read bill: %w", err)
+		}
+		if !visit.Valid {
+			return nil, nil // a walk-in bill, or none: the caller's transaction says which
+		}
+		appointmentID = visit.Int64
+	}
+	return s.Orders(ctx, appointmentID, "en")
+}
+
+// withdrawnOrders answers the cancelled and not-done orders of the visit of bill id: a
+// replacement bill does not copy their charges (replace).
+func (s *Store) withdrawnOrders(ctx context.Context, id int64) (map[int64]bool, error) {
+	orders, err := s.ordersOfBill(ctx, id, 0)
+	out := map[int64]bool{}
+	for _, o := range orders {
+		if o.Status == "cancelled" || o.Status == "not_done" {
+			out[o.ID] = true
+		}
+	}
+	return out, err
 }
 
 // adopter answers the order that line l, about to be added by hand to bill id, charges: the

@@ -116,6 +116,17 @@ func TestOrdersReachTheBill(t *testing.T) {
 		if oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 2 || !oc.Orders[0].Withdrawn || oc.Orders[0].LineID == nil {
 			t.Fatalf("cancelled order still charged, shown: %+v", oc)
 		}
+
+		// Voided and replaced, the cancelled BMP is not copied onto the replacement (issue 55,
+		// major 3): finalising it would charge the cancelled test again.
+		b = bill()
+		repl := apitest.Do[billOut](t, c.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"version": b.Version, "reason": "BMP cancelled", "replace": true})
+		if repl.Status != "draft" || len(repl.Lines) != 0 || repl.Total != 0 {
+			t.Errorf("the replacement copies the cancelled order's charge: %+v", repl)
+		}
+		if oc = charges(); oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 1 || oc.Orders[0].Withdrawn {
+			t.Errorf("after void and replace: %+v", oc)
+		}
 	})
 }
 

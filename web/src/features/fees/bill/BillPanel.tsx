@@ -135,7 +135,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
                 {t('bill.printStatement')}
               </Button>
             )}
-            {bill.status === 'final' && bill.paid > 0 && canVoid && (
+            {bill.status === 'final' && (bill.paid > 0 || bill.credited < bill.total) && canVoid && (
               <Button danger onClick={() => setDialog('refund')}>
                 {t('bill.refund')}
               </Button>
@@ -304,7 +304,7 @@ function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint:
             </span>
           ),
         },
-        { key: 'amount', title: t('bill.amount'), align: 'end', render: (_, p) => (p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount)) },
+        { key: 'amount', title: t('bill.amount'), align: 'end', render: (_, p) => (p.kind === 'refund' && p.amount > 0 ? `−${money.format(p.amount)}` : money.format(p.amount)) },
         { key: 'change', title: t('bill.change'), align: 'end', responsive: ['md'], render: (_, p) => (p.tendered != null ? money.format(p.change) : '') },
         { key: 'by', title: t('bill.cashier'), responsive: ['lg'], render: (_, p) => p.received_by },
         {

@@ -62,7 +62,10 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
           }
         />
       )}
-      {refund.length > 0 && <Alert type="error" showIcon title={t('bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />}
+      {refund.length > 0 && (
+        // A draft's charge is simply taken off; a final bill's is credited (a refund, ADR 41).
+        <Alert type="error" showIcon title={t(billStatus === 'draft' ? 'bill.cancelledOnDraft' : 'bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />
+      )}
     </Flex>
   )
 }
