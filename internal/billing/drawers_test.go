@@ -183,7 +183,7 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 			t.Errorf("a negative float: %d", r.Status)
 		}
 		apitest.Do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 100000})
-		cash := s.finalPaid(t, 60, "cash")  // 85,050 in cash
+		cash := s.finalPaid(t, 60, "cash") // 85,050 in cash
 		// Once cash has moved the float is frozen: lowering it would hide a shortfall (issue 55, m18).
 		if r := s.front.Do("PUT", "/api/drawers/float", map[string]any{"opening_float": 90000}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"opening_float"`) {
 			t.Errorf("re-setting the float after cash was taken: %d %s", r.Status, r.Body)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"emr/internal/apitest"
 	"emr/internal/audit"
@@ -218,6 +219,47 @@ func TestReorderAfterNotDoneChargesOnce(t *testing.T) {
 		c.order(t, "CBC")
 		if b = bill(); b.Status != "final" || b.Total != 90000 || len(b.Lines) != 1 {
 			t.Errorf("ordered again after the bill was final: %+v", b)
+		}
+	})
+}
+
+// The desk's day list shows every order of the day's visits to act on: one not charged (its
+// test linked to no service, or ordered after the bill was final) and one cancelled after the
+// bill was final and still charged; a charged order is not listed (issue 55, major 2).
+func TestOrdersToChargeOfTheDay(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-BMP", 180000)
+		bmp := find(c.order(t, "BMP", "HBSAG"), "BMP")
+		visit := apitest.Do[struct {
+			StartsAt time.Time `json:"starts_at"`
+		}](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d", c.visitID), nil)
+		type row struct {
+			AppointmentID int64  `json:"appointment_id"`
+			Test          string `json:"test"`
+			Problem       string `json:"problem"`
+			Linked        bool   `json:"linked"`
+			Patient       struct {
+				Name string `json:"name"`
+			} `json:"patient"`
+		}
+		list := func() []row {
+			return apitest.Do[struct{ Data []row }](t, c.rec, http.StatusOK, "GET", "/api/bill-orders?day="+visit.StartsAt.Format(time.DateOnly), nil).Data
+		}
+		if l := list(); len(l) != 1 || l[0].Test != "HBSAG" || l[0].Problem != "not_charged" || l[0].Linked || l[0].AppointmentID != c.visitID || l[0].Patient.Name == "" {
+			t.Fatalf("the day's list: %+v", l)
+		}
+		b := apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		apitest.Do[order](t, c.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/cancel", bmp.ID), map[string]any{"version": bmp.Version, "reason": "Patient declined"})
+		if l := list(); len(l) != 2 || l[0].Test != "BMP" || l[0].Problem != "cancelled_charged" {
+			t.Errorf("after BMP was cancelled on a final bill: %+v", l)
+		}
+		if r := c.rec.Do("GET", "/api/bill-orders?day=yesterday", nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a day that is no date: %d", r.Status)
+		}
+		if r := c.nurse.Do("GET", "/api/bill-orders", nil); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse reading the desk's list: %d", r.Status)
 		}
 	})
 }

@@ -263,6 +263,10 @@ export type paths = {
     /** Scheduled backups (emr serve --backup-dir): the archives kept, newest first, the last failure, and whether the newest is older than the interval. */
     get: operations["getBackups"];
   };
+  "/api/bill-orders": {
+    /** The desk's day list of lab orders to act on: ordered on a visit of the day and not charged on its bill (an order placed after the bill was final, or of a test linked to no price-list service), and cancelled or not done but still charged. */
+    get: operations["getBillOrders"];
+  };
   "/api/bill-tags": {
     /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
     get: operations["getBillTags"];
@@ -2948,6 +2952,24 @@ export type components = {
       reason?: string;
       version: number;
     };
+    OrderToCharge: components["schemas"]["OrderCharge"] & ({
+      appointment_id: number;
+      /** @description The visit's bill in force (null: none yet). */
+      bill_id: number | null;
+      doctor: string;
+      patient: {
+        id: number;
+        mrn: string;
+        name: string;
+      };
+      /**
+       * @description not_charged: ordered and not charged on the visit's bill (linked false: no price-list service is linked to its test); cancelled_charged: withdrawn and still charged (remove the line from a draft, credit it on a final bill).
+       * @enum {string}
+       */
+      problem: "not_charged" | "cancelled_charged";
+      /** Format: date-time */
+      starts_at: string;
+    });
     Owing: {
       balance: number;
       credited: number;
@@ -4629,6 +4651,29 @@ export type operations = {
         content: {
           "application/json": components["schemas"]["BackupStatus"];
         };
+      };
+    };
+  };
+  /** The desk's day list of lab orders to act on: ordered on a visit of the day and not charged on its bill (an order placed after the bill was final, or of a test linked to no price-list service), and cancelled or not done but still charged. */
+  getBillOrders: {
+    parameters: {
+      query?: {
+        /** @description The clinic day of the visits (YYYY-MM-DD); today when absent. */
+        day?: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["OrderToCharge"][];
+          };
+        };
+      };
+      /** @description The day is not a date. */
+      422: {
+        content: never;
       };
     };
   };
