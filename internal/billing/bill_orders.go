@@ -144,6 +144,10 @@ type OrderCharge struct {
 	ServiceID *int64 `json:"service_id"`
 	// Withdrawn: cancelled or not done; still charged on a final bill, a refund to consider.
 	Withdrawn bool `json:"withdrawn"`
+	// IncludedIn is the label of another test ordered on the visit that reports every analyte
+	// of this one (a panel and its member: CMP includes BMP): charging both charges the member
+	// twice, so the desk is told ('' for none).
+	IncludedIn string `json:"included_in"`
 }
 
 // OrderCharges is what a visit's bill charges of its lab orders: the orders still wanted
@@ -224,7 +228,43 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 		}
 		out.Orders = append(out.Orders, c)
 	}
-	return out, nil
+	return out, s.markIncluded(ctx, out.Orders)
+}
+
+// markIncluded names, on each wanted order, a wanted order of a larger test that reports all
+// of its analytes (the largest such), so the desk sees "CMP includes BMP, ELEC".
+func (s *Store) markIncluded(ctx context.Context, orders []OrderCharge) error {
+	codes := make([]string, 0, len(orders))
+	for _, o := range orders {
+		if !o.Withdrawn {
+			codes = append(codes, o.Test)
+		}
+	}
+	if len(codes) < 2 {
+		return nil
+	}
+	slices.Sort(codes)
+	analytes, err := catalogue.TestAnalytes(ctx, s.DB, slices.Compact(codes))
+	if err != nil {
+		return err
+	}
+	for i := range orders {
+		member := analytes[orders[i].Test]
+		if orders[i].Withdrawn || len(member) == 0 {
+			continue
+		}
+		best := 0
+		for _, p := range orders {
+			panel := analytes[p.Test]
+			if p.Withdrawn || p.Test == orders[i].Test || len(panel) <= len(member) || len(panel) <= best {
+				continue
+			}
+			if !slices.ContainsFunc(member, func(a string) bool { return !slices.Contains(panel, a) }) {
+				orders[i].IncludedIn, best = p.Label, len(panel)
+			}
+		}
+	}
+	return nil
 }
 
 // wantedOrders answers the lab orders still wanted on the visit of bill id (or of visit

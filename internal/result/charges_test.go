@@ -32,11 +32,12 @@ type orderCharges struct {
 	Ordered int `json:"ordered"`
 	Charged int `json:"charged"`
 	Orders  []struct {
-		OrderID   int64  `json:"order_id"`
-		Test      string `json:"test"`
-		LineID    *int64 `json:"line_id"`
-		Linked    bool   `json:"linked"`
-		Withdrawn bool   `json:"withdrawn"`
+		OrderID    int64  `json:"order_id"`
+		Test       string `json:"test"`
+		LineID     *int64 `json:"line_id"`
+		Linked     bool   `json:"linked"`
+		Withdrawn  bool   `json:"withdrawn"`
+		IncludedIn string `json:"included_in"`
 	} `json:"orders"`
 }
 
@@ -260,6 +261,27 @@ func TestOrdersToChargeOfTheDay(t *testing.T) {
 		}
 		if r := c.nurse.Do("GET", "/api/bill-orders", nil); r.Status != http.StatusForbidden {
 			t.Errorf("a nurse reading the desk's list: %d", r.Status)
+		}
+	})
+}
+
+// A panel and its member tests ordered on one visit: the desk is told which tests the panel
+// includes (every analyte of them), so a member is not charged twice unknowingly (issue 55,
+// major 4).
+func TestPanelIncludesItsMembers(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.order(t, "CBC", "BMP", "ELEC", "CREA", "CMP")
+		oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		got := map[string]string{}
+		for _, o := range oc.Orders {
+			got[o.Test] = o.IncludedIn
+		}
+		want := map[string]string{"CBC": "", "BMP": "Comprehensive metabolic panel", "ELEC": "Comprehensive metabolic panel", "CREA": "", "CMP": ""}
+		for test, in := range want {
+			if got[test] != in {
+				t.Errorf("%s included in %q, want %q", test, got[test], in)
+			}
 		}
 	})
 }

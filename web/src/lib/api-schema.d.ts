@@ -2879,6 +2879,8 @@ export type components = {
       refunds: number;
     };
     OrderCharge: {
+      /** @description The label of another test ordered on the visit that reports every analyte of this one (a panel including it, as CMP includes BMP): charging both charges it twice. Empty for none. */
+      included_in: string;
       label: string;
       /** @description The bill line charging it; null: not charged on the bill in force. */
       line_id: number | null;

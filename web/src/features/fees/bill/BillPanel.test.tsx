@@ -105,6 +105,20 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/appointments/7/bill/lines', body: { service_id: 12, quantity: 1 } }))
   })
 
+  it('tells the desk which ordered tests a panel ordered with them includes (issue 55, major 4)', async () => {
+    const panel = { ordered: 3, charged: 3, orders: [
+      { order_id: 1, test: 'CMP', label: 'Comprehensive metabolic panel', status: 'ordered', line_id: 1, linked: true, withdrawn: false, included_in: '' },
+      { order_id: 2, test: 'BMP', label: 'Basic metabolic panel', status: 'ordered', line_id: 2, linked: true, withdrawn: false, included_in: 'Comprehensive metabolic panel' },
+      { order_id: 3, test: 'ELEC', label: 'Electrolytes', status: 'ordered', line_id: 3, linked: true, withdrawn: false, included_in: 'Comprehensive metabolic panel' },
+    ] }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment']),
+      api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': panel },
+    })
+    const charges = await screen.findByTestId('order-charges')
+    expect(within(charges).getByText('Comprehensive metabolic panel includes Basic metabolic panel, Electrolytes: charge those apart only if they were done apart.')).toBeTruthy()
+  })
+
   it('shows nothing of orders on a bill without a visit', async () => {
     await renderScreen(<BillById id={5} />, { me: user(['record payment']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
     await screen.findByTestId('bill')

@@ -40,6 +40,8 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
   const late = wanted.filter((o) => o.line_id == null && o.linked)
   const refund = data.orders.filter((o) => o.withdrawn && o.line_id != null)
   const names = (list: typeof data.orders) => list.map((o) => o.label || o.test).join(', ')
+  // A panel and its members ordered together: "CMP includes BMP, ELEC", each panel once.
+  const panels = [...new Set(wanted.map((o) => o.included_in).filter(Boolean))]
   return (
     <Flex vertical gap={8} data-testid="order-charges">
       <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
@@ -62,6 +64,9 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
           }
         />
       )}
+      {panels.map((panel) => (
+        <Alert key={panel} type="info" showIcon title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
+      ))}
       {refund.length > 0 && (
         // A draft's charge is simply taken off; a final bill's is credited (a refund, ADR 41).
         <Alert type="error" showIcon title={t(billStatus === 'draft' ? 'bill.cancelledOnDraft' : 'bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />
