@@ -47,22 +47,16 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
       <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
       {unlinked.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersNotLinked', { tests: names(unlinked), count: unlinked.length })} />}
       {late.length > 0 && (
-        <Alert
-          type="warning"
-          showIcon
-          title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })}
-          description={
-            billStatus === 'draft' && canCharge && (
-              <Flex gap={8} wrap>
-                {late.map((o) => (
-                  <Button key={o.order_id} size="small" loading={charging === o.order_id} disabled={charging != null} onClick={() => o.service_id != null && void charge(o.order_id, o.service_id)}>
-                    {t('bill.chargeOrder', { test: o.label || o.test })}
-                  </Button>
-                ))}
-              </Flex>
-            )
-          }
-        />
+        <Alert type="warning" showIcon title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />
+      )}
+      {late.length > 0 && billStatus === 'draft' && canCharge && (
+        <Flex gap={8} wrap>
+          {late.map((o) => (
+            <Button key={o.order_id} size="small" loading={charging === o.order_id} disabled={charging != null} onClick={() => o.service_id != null && void charge(o.order_id, o.service_id)}>
+              {t('bill.chargeOrder', { test: o.label || o.test })}
+            </Button>
+          ))}
+        </Flex>
       )}
       {panels.map((panel) => (
         <Alert key={panel} type="info" showIcon title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
