@@ -144,6 +144,9 @@ type OrderCharge struct {
 	ServiceID *int64 `json:"service_id"`
 	// Withdrawn: cancelled or not done; still charged on a final bill, a refund to consider.
 	Withdrawn bool `json:"withdrawn"`
+	// ZeroPrice: the line charging it is at price 0 (a starter list not yet priced): on the
+	// bill, but not counted as charged.
+	ZeroPrice bool `json:"zero_price"`
 	// IncludedIn is the label of another test ordered on the visit that reports every analyte
 	// of this one (a panel and its member: CMP includes BMP): charging both charges the member
 	// twice, so the desk is told ('' for none).
@@ -181,8 +184,8 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 	if err != nil {
 		return out, err
 	}
-	lineOf := map[int64]int64{}
-	rows, err := s.DB.QueryContext(ctx, `SELECT l.id, l.lab_order_id FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+	lineOf, free := map[int64]int64{}, map[int64]bool{}
+	rows, err := s.DB.QueryContext(ctx, `SELECT l.id, l.lab_order_id, l.amount FROM bill_lines l JOIN bills b ON b.id = l.bill_id
 		WHERE b.appointment_id = $1 AND b.status <> 'void' AND l.lab_order_id IS NOT NULL`, appointmentID)
 	if err != nil {
 		return out, fmt.Errorf("read bill lines: %w", err)
@@ -190,10 +193,11 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 	defer rows.Close()
 	for rows.Next() {
 		var line, order int64
-		if err := rows.Scan(&line, &order); err != nil {
+		var amount Money
+		if err := rows.Scan(&line, &order, &amount); err != nil {
 			return out, err
 		}
-		lineOf[order] = line
+		lineOf[order], free[order] = line, amount == 0
 	}
 	if err := rows.Err(); err != nil {
 		return out, err
@@ -215,14 +219,14 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code] != nil,
 			ServiceID: linked[code], Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
 		if line, ok := lineOf[o.ID]; ok {
-			c.LineID = &line
+			c.LineID, c.ZeroPrice = &line, free[o.ID]
 		}
 		if c.Withdrawn && c.LineID == nil {
 			continue // withdrawn and not charged: nothing for the desk to do
 		}
 		if !c.Withdrawn {
 			out.Ordered++
-			if c.LineID != nil {
+			if c.LineID != nil && !c.ZeroPrice {
 				out.Charged++
 			}
 		}

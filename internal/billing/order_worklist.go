@@ -57,7 +57,7 @@ func (s *Store) OrdersToCharge(ctx context.Context, day, lang string) ([]OrderTo
 			switch {
 			case o.Withdrawn && o.LineID != nil:
 				problem = "cancelled_charged"
-			case !o.Withdrawn && o.LineID == nil:
+			case !o.Withdrawn && (o.LineID == nil || o.ZeroPrice):
 				problem = "not_charged"
 			default:
 				continue

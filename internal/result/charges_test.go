@@ -38,6 +38,7 @@ type orderCharges struct {
 		Linked     bool   `json:"linked"`
 		Withdrawn  bool   `json:"withdrawn"`
 		IncludedIn string `json:"included_in"`
+		ZeroPrice  bool   `json:"zero_price"`
 	} `json:"orders"`
 }
 
@@ -282,6 +283,21 @@ func TestPanelIncludesItsMembers(t *testing.T) {
 			if got[test] != in {
 				t.Errorf("%s included in %q, want %q", test, got[test], in)
 			}
+		}
+	})
+}
+
+// A test charged at price 0 (the starter list installs its services unpriced) is on the bill
+// but not counted as charged: the desk sees it as not charged, and the day's list shows it
+// (issue 55, m9).
+func TestZeroPriceIsNotCharged(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-CBC", 0)
+		c.order(t, "CBC")
+		oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		if oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 1 || !oc.Orders[0].ZeroPrice || oc.Orders[0].LineID == nil {
+			t.Errorf("a CBC at price 0: %+v", oc)
 		}
 	})
 }

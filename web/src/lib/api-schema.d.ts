@@ -2893,6 +2893,8 @@ export type components = {
       test: string;
       /** @description Cancelled or not done; listed only while a final bill still charges it (a refund to consider). */
       withdrawn: boolean;
+      /** @description The line charging it is at price 0 (a price list not yet priced): on the bill but not counted as charged. */
+      zero_price: boolean;
     };
     OrderCharges: {
       /** @description How many of those the bill in force charges. */

@@ -19,6 +19,7 @@ export default function OrdersToChargePage() {
   const { data, isLoading } = useOrdersToCharge(day)
   const problem = (o: OrderToCharge) => {
     if (o.problem === 'cancelled_charged') return <Tag color="red">{t('ordersToCharge.cancelledCharged')}</Tag>
+    if (o.zero_price) return <Tag color="orange">{t('ordersToCharge.zeroPrice')}</Tag>
     return <Tag color="orange">{t(o.linked ? 'ordersToCharge.notCharged' : 'ordersToCharge.notLinked')}</Tag>
   }
   return (

@@ -116,7 +116,19 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
       api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': panel },
     })
     const charges = await screen.findByTestId('order-charges')
+    expect(within(charges).queryByText(/price 0/)).toBeNull()
     expect(within(charges).getByText('Comprehensive metabolic panel includes Basic metabolic panel, Electrolytes: charge those apart only if they were done apart.')).toBeTruthy()
+  })
+
+  it('says a test charged at price 0 is not charged (issue 55, m9)', async () => {
+    const free = { ordered: 1, charged: 0, orders: [{ order_id: 1, test: 'CBC', label: 'Complete blood count', status: 'ordered', line_id: 1, linked: true, withdrawn: false, included_in: '', zero_price: true }] }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment']),
+      api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': free },
+    })
+    const charges = await screen.findByTestId('order-charges')
+    expect(charges.textContent).toContain('Ordered tests: 1, charged: 0')
+    expect(within(charges).getByText(/Charged at price 0, so not charged: Complete blood count\./)).toBeTruthy()
   })
 
   it('shows nothing of orders on a bill without a visit', async () => {

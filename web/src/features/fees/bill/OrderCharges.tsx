@@ -39,6 +39,7 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
   const unlinked = wanted.filter((o) => o.line_id == null && !o.linked)
   const late = wanted.filter((o) => o.line_id == null && o.linked)
   const refund = data.orders.filter((o) => o.withdrawn && o.line_id != null)
+  const free = wanted.filter((o) => o.line_id != null && o.zero_price)
   const names = (list: typeof data.orders) => list.map((o) => o.label || o.test).join(', ')
   // A panel and its members ordered together: "CMP includes BMP, ELEC", each panel once.
   const panels = [...new Set(wanted.map((o) => o.included_in).filter(Boolean))]
@@ -58,6 +59,7 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
           ))}
         </Flex>
       )}
+      {free.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersZeroPrice', { tests: names(free), count: free.length })} />}
       {panels.map((panel) => (
         <Alert key={panel} type="info" showIcon title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
       ))}
