@@ -34,6 +34,17 @@ func (h *Handler) appointmentOrders(w http.ResponseWriter, r *http.Request) {
 	httpjson.Result(w, r, http.StatusOK, out, err)
 }
 
+// ordersToCharge answers the day's orders not charged, or cancelled and still charged (?day=,
+// the clinic's today when absent).
+func (h *Handler) ordersToCharge(w http.ResponseWriter, r *http.Request) {
+	day := r.URL.Query().Get("day")
+	if day == "" {
+		day = h.Store.dayOf(h.Store.now())
+	}
+	out, err := h.Store.OrdersToCharge(r.Context(), day, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, map[string]any{"data": out}, err)
+}
+
 func (h *Handler) openAppointmentBill(w http.ResponseWriter, r *http.Request) {
 	id, err := appointmentID(r)
 	if err != nil {

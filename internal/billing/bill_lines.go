@@ -105,7 +105,11 @@ func draftAt(ctx context.Context, tx *sql.Tx, id int64, version int) (Bill, erro
 // both add charges to one bill at once.
 func (s *Store) AddLine(ctx context.Context, e audit.Event, id, appointmentID int64, in LineInput, override MayOverride) (Bill, error) {
 	var b Bill
-	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+	wanted, err := s.wantedOrders(ctx, id, appointmentID)
+	if err != nil {
+		return b, err
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		created := false
 		if appointmentID != 0 {
 			var err error
@@ -133,6 +137,9 @@ func (s *Store) AddLine(ctx context.Context, e audit.Event, id, appointmentID in
 		case twice > 0 && !in.ConfirmDuplicate:
 			return apperr.Conflict("billing.duplicate_service", l.Description)
 		default:
+			if l.LabOrderID, err = adopter(ctx, tx, id, l, wanted); err != nil {
+				return err
+			}
 			if err := s.insertLine(ctx, tx, e, id, l); err != nil {
 				return err
 			}
@@ -157,10 +164,15 @@ func (s *Store) UpdateLine(ctx context.Context, e audit.Event, id, lineID int64,
 		if err != nil {
 			return err
 		}
+		// A line changed to another service no longer charges its order: the order shows as
+		// not charged again rather than charged by, say, a CRP line (ADR 41).
+		if l.Code == old.Code {
+			l.LabOrderID = old.LabOrderID
+		}
 		_, err = tx.ExecContext(ctx, `UPDATE bill_lines SET service_id = $1, code = $2, description = $3, category = $4, quantity = $5,
-			unit_price = $6, discount_kind = $7, discount_value = $8, discount_reason = $9, discount = $10, amount = $11 WHERE id = $12`,
+			unit_price = $6, discount_kind = $7, discount_value = $8, discount_reason = $9, discount = $10, amount = $11, lab_order_id = $12 WHERE id = $13`,
 			nullID(l.ServiceID), l.Code, l.Description, l.Category, l.Quantity, l.UnitPrice, l.DiscountKind, l.DiscountValue,
-			l.DiscountReason, l.Discount, l.Amount, lineID)
+			l.DiscountReason, l.Discount, l.Amount, nullID(l.LabOrderID), lineID)
 		return err
 	})
 }

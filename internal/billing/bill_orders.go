@@ -103,6 +103,22 @@ func (s *Store) UnchargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, or
 	return nil
 }
 
+// MoveCharge makes the line charging withdrawn order from, on the visit's draft bill, the
+// charge of order to, the same test ordered again (a specimen rejected after collection): one
+// test, charged once. A final bill's lines never change (ADR 22): there the new order is not
+// charged either (ChargeOrder charges no final bill), and the desk sees both. It says whether
+// a line moved.
+func (s *Store) MoveCharge(ctx context.Context, tx *sql.Tx, from, to int64) (bool, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE bill_lines SET lab_order_id = $1 WHERE lab_order_id = $2
+		AND bill_id IN (SELECT id FROM bills WHERE status = 'draft')
+		AND NOT EXISTS (SELECT 1 FROM bill_lines o WHERE o.bill_id = bill_lines.bill_id AND o.lab_order_id = $1)`, to, from)
+	if err != nil {
+		return false, fmt.Errorf("move charge: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
 // VisitOrder is a lab order of a visit as billing sees it: its test and its state.
 type VisitOrder struct {
 	ID     int64
@@ -123,8 +139,18 @@ type OrderCharge struct {
 	// Linked: its test names an active price-list service. An order of a test that does not
 	// is never charged by itself; the desk charges it by hand or has the test linked.
 	Linked bool `json:"linked"`
+	// ServiceID is the active service its test is charged as (nil when not Linked): what the
+	// desk's "Charge" adds, which the bill then takes as this order's (ADR 41).
+	ServiceID *int64 `json:"service_id"`
 	// Withdrawn: cancelled or not done; still charged on a final bill, a refund to consider.
 	Withdrawn bool `json:"withdrawn"`
+	// ZeroPrice: the line charging it is at price 0 (a starter list not yet priced): on the
+	// bill, but not counted as charged.
+	ZeroPrice bool `json:"zero_price"`
+	// IncludedIn is the label of another test ordered on the visit that reports every analyte
+	// of this one (a panel and its member: CMP includes BMP): charging both charges the member
+	// twice, so the desk is told ('' for none).
+	IncludedIn string `json:"included_in"`
 }
 
 // OrderCharges is what a visit's bill charges of its lab orders: the orders still wanted
@@ -158,8 +184,8 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 	if err != nil {
 		return out, err
 	}
-	lineOf := map[int64]int64{}
-	rows, err := s.DB.QueryContext(ctx, `SELECT l.id, l.lab_order_id FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+	lineOf, free := map[int64]int64{}, map[int64]bool{}
+	rows, err := s.DB.QueryContext(ctx, `SELECT l.id, l.lab_order_id, l.amount FROM bill_lines l JOIN bills b ON b.id = l.bill_id
 		WHERE b.appointment_id = $1 AND b.status <> 'void' AND l.lab_order_id IS NOT NULL`, appointmentID)
 	if err != nil {
 		return out, fmt.Errorf("read bill lines: %w", err)
@@ -167,15 +193,16 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 	defer rows.Close()
 	for rows.Next() {
 		var line, order int64
-		if err := rows.Scan(&line, &order); err != nil {
+		var amount Money
+		if err := rows.Scan(&line, &order, &amount); err != nil {
 			return out, err
 		}
-		lineOf[order] = line
+		lineOf[order], free[order] = line, amount == 0
 	}
 	if err := rows.Err(); err != nil {
 		return out, err
 	}
-	linked := map[string]bool{}
+	linked := map[string]*int64{}
 	for _, o := range orders {
 		code := tests[o.Test].ServiceCode
 		if _, seen := linked[code]; !seen && code != "" {
@@ -183,23 +210,145 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return out, err
 			}
-			linked[code] = err == nil && sv.Active
+			if err == nil && sv.Active {
+				linked[code] = &sv.ID
+			} else {
+				linked[code] = nil
+			}
 		}
-		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code],
-			Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
+		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code] != nil,
+			ServiceID: linked[code], Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
 		if line, ok := lineOf[o.ID]; ok {
-			c.LineID = &line
+			c.LineID, c.ZeroPrice = &line, free[o.ID]
 		}
 		if c.Withdrawn && c.LineID == nil {
 			continue // withdrawn and not charged: nothing for the desk to do
 		}
 		if !c.Withdrawn {
 			out.Ordered++
-			if c.LineID != nil {
+			if c.LineID != nil && !c.ZeroPrice {
 				out.Charged++
 			}
 		}
 		out.Orders = append(out.Orders, c)
 	}
+	return out, s.markIncluded(ctx, out.Orders)
+}
+
+// markIncluded names, on each wanted order, a wanted order of a larger test that reports all
+// of its analytes (the largest such), so the desk sees "CMP includes BMP, ELEC".
+func (s *Store) markIncluded(ctx context.Context, orders []OrderCharge) error {
+	codes := make([]string, 0, len(orders))
+	for _, o := range orders {
+		if !o.Withdrawn {
+			codes = append(codes, o.Test)
+		}
+	}
+	if len(codes) < 2 {
+		return nil
+	}
+	slices.Sort(codes)
+	analytes, err := catalogue.TestAnalytes(ctx, s.DB, slices.Compact(codes))
+	if err != nil {
+		return err
+	}
+	for i := range orders {
+		member := analytes[orders[i].Test]
+		if orders[i].Withdrawn || len(member) == 0 {
+			continue
+		}
+		best := 0
+		for _, p := range orders {
+			panel := analytes[p.Test]
+			if p.Withdrawn || p.Test == orders[i].Test || len(panel) <= len(member) || len(panel) <= best {
+				continue
+			}
+			if !slices.ContainsFunc(member, func(a string) bool { return !slices.Contains(panel, a) }) {
+				orders[i].IncludedIn, best = p.Label, len(panel)
+			}
+		}
+	}
+	return nil
+}
+
+// wantedOrders answers the lab orders still wanted on the visit of bill id (or of visit
+// appointmentID), by the price-list code each test is charged as, oldest first: a charge of
+// that service the desk adds by hand is taken as one of them (adopter). Read before the
+// line's transaction, through the Orders hook, as billing may not read the results tables.
+func (s *Store) wantedOrders(ctx context.Context, id, appointmentID int64) (map[string][]int64, error) {
+	orders, err := s.ordersOfBill(ctx, id, appointmentID)
+	if err != nil || len(orders) == 0 {
+		return nil, err
+	}
+	codes := make([]string, 0, len(orders))
+	for _, o := range orders {
+		codes = append(codes, o.Test)
+	}
+	slices.Sort(codes)
+	tests, err := catalogue.OrderedTests(ctx, s.DB, slices.Compact(codes), "en")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int64{}
+	for _, o := range orders {
+		if code := tests[o.Test].ServiceCode; code != "" && o.Status != "cancelled" && o.Status != "not_done" {
+			out[code] = append(out[code], o.ID)
+		}
+	}
+	for _, ids := range out {
+		slices.Sort(ids)
+	}
 	return out, nil
+}
+
+// ordersOfBill reads, through the Orders hook, the lab orders of the visit of bill id (or of
+// visit appointmentID): none for a walk-in bill, or when no hook is wired.
+func (s *Store) ordersOfBill(ctx context.Context, id, appointmentID int64) ([]VisitOrder, error) {
+	if s.Orders == nil {
+		return nil, nil
+	}
+	if appointmentID == 0 {
+		var visit sql.NullInt64
+		err := s.DB.QueryRowContext(ctx, `SELECT appointment_id FROM bills WHERE id = $1`, id).Scan(&visit)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("read bill: %w", err)
+		}
+		if !visit.Valid {
+			return nil, nil // a walk-in bill, or none: the caller's transaction says which
+		}
+		appointmentID = visit.Int64
+	}
+	return s.Orders(ctx, appointmentID, "en")
+}
+
+// withdrawnOrders answers the cancelled and not-done orders of the visit of bill id: a
+// replacement bill does not copy their charges (replace).
+func (s *Store) withdrawnOrders(ctx context.Context, id int64) (map[int64]bool, error) {
+	orders, err := s.ordersOfBill(ctx, id, 0)
+	out := map[int64]bool{}
+	for _, o := range orders {
+		if o.Status == "cancelled" || o.Status == "not_done" {
+			out[o.ID] = true
+		}
+	}
+	return out, err
+}
+
+// adopter answers the order that line l, about to be added by hand to bill id, charges: the
+// oldest wanted order of its service not yet charged on that bill. A line of more than one
+// unit is no single order's (cancelling the order would take every unit off).
+func adopter(ctx context.Context, tx *sql.Tx, id int64, l Line, wanted map[string][]int64) (*int64, error) {
+	if l.ServiceID == nil || l.Quantity != 1 {
+		return nil, nil
+	}
+	for _, order := range wanted[l.Code] {
+		var charged bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bill_lines WHERE bill_id = $1 AND lab_order_id = $2)`, id, order).Scan(&charged); err != nil {
+			return nil, fmt.Errorf("read bill lines: %w", err)
+		}
+		if !charged {
+			return &order, nil
+		}
+	}
+	return nil, nil
 }

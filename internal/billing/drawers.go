@@ -125,6 +125,16 @@ func (s *Store) SetFloat(ctx context.Context, e audit.Event, in FloatInput) (Dra
 		if id, err = openShift(ctx, tx, e.ActorID, e, s.now()); err != nil {
 			return err
 		}
+		// Once cash has moved the float is part of what the drawer must hold: changing it then
+		// would make a shortfall vanish without a note (ADR 41).
+		var moved bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM payments WHERE shift_id = $1 AND method = 'cash')`, id).Scan(&moved); err != nil {
+			return fmt.Errorf("read drawer: %w", err)
+		}
+		if moved {
+			v.Add("opening_float", "billing.float_frozen")
+			return v.Err()
+		}
 		return startFloat(ctx, tx, e, id, *in.OpeningFloat)
 	})
 	if err != nil {

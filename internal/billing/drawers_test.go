@@ -183,7 +183,11 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 			t.Errorf("a negative float: %d", r.Status)
 		}
 		apitest.Do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 100000})
-		cash := s.finalPaid(t, 60, "cash")  // 85,050 in cash
+		cash := s.finalPaid(t, 60, "cash") // 85,050 in cash
+		// Once cash has moved the float is frozen: lowering it would hide a shortfall (issue 55, m18).
+		if r := s.front.Do("PUT", "/api/drawers/float", map[string]any{"opening_float": 90000}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"opening_float"`) {
+			t.Errorf("re-setting the float after cash was taken: %d %s", r.Status, r.Body)
+		}
 		card := s.finalPaid(t, 120, "card") // 85,050 by card
 		apitest.Do[struct{ Bill settled }](t, s.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", cash.ID),
 			map[string]any{"method": "cash", "amount": 35050, "reason": "dressing not given", "line_id": cash.Lines[0].ID})
@@ -265,6 +269,59 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		after := apitest.Do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
 		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 85050 || after.Drawers[1].OpeningFloat != 50000 {
 			t.Errorf("after the close: %+v", after.Drawers)
+		}
+	})
+}
+
+// A refund for a service not given credits the bill first: on an unpaid bill it is a credit
+// note that moves no cash; on a bill part paid, cash goes back only for what was paid beyond
+// the new total; a named line's credit is limited to its share after the bill's own discount
+// (issue 55, major 3).
+func TestCreditBeforeCash(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		final := func(minutes int, discount int) bill {
+			appt := s.book(t, minutes)
+			b := apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.procedure, "quantity": 1})
+			b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.consultation, "quantity": 1})
+			if discount > 0 {
+				b = apitest.Do[bill](t, s.front, http.StatusOK, "PUT", fmt.Sprintf("/api/bills/%d", b.ID), map[string]any{"discount_kind": "percent", "discount_value": discount, "discount_reason": "senior citizen", "version": b.Version})
+			}
+			return apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		}
+		refund := func(b bill, amount int64) (settled, int) {
+			r := s.admin.Do("POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID), map[string]any{"method": "cash", "amount": amount, "reason": "dressing not given", "line_id": b.Lines[0].ID})
+			return apitest.Do[settled](t, s.front, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil), r.Status
+		}
+		// Unpaid: the dressing credited, no cash leaves any drawer.
+		unpaid := final(60, 0)
+		after, status := refund(unpaid, 35050)
+		if status != http.StatusCreated || after.Paid != 0 || after.Credited != 35050 || after.Balance != 50000 || len(after.Payments) != 1 || after.Payments[0].Amount != 0 {
+			t.Errorf("crediting an unpaid bill: %d %+v", status, after)
+		}
+		if drawers := apitest.Do[cashUp](t, s.admin, http.StatusOK, "GET", "/api/reports/cash-up", nil).Drawers; len(drawers) != 0 {
+			t.Errorf("a credit note opened a drawer: %+v", drawers)
+		}
+		// Part paid (30,000 of 85,050): the credit leaves 20,000 owing, no cash back.
+		part := final(120, 0)
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", part.ID), map[string]any{"method": "cash", "amount": 30000})
+		after, status = refund(part, 35050)
+		if status != http.StatusCreated || after.Paid != 30000 || after.Credited != 35050 || after.Balance != 20000 {
+			t.Errorf("crediting a part-paid bill: %d %+v", status, after)
+		}
+		// Paid 60,000 of 85,050: 10,000 of it was beyond the new total of 50,000, and goes back.
+		over := final(180, 0)
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", over.ID), map[string]any{"method": "cash", "amount": 60000})
+		if after, status = refund(over, 35050); status != http.StatusCreated || after.Paid != 50000 || after.Credited != 35050 || after.Balance != 0 {
+			t.Errorf("crediting a bill paid beyond its new total: %d %+v", status, after)
+		}
+		// 20 % off: the dressing's share is 28,040, not its 35,050.
+		senior := final(240, 2000)
+		if _, status = refund(senior, 35050); status != http.StatusUnprocessableEntity {
+			t.Errorf("crediting a line past its discounted share: %d", status)
+		}
+		if after, status = refund(senior, 28040); status != http.StatusCreated || after.Credited != 28040 || after.Balance != 40000 {
+			t.Errorf("crediting a line its discounted share: %d %+v", status, after)
 		}
 	})
 }

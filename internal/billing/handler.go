@@ -30,6 +30,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/fees/settings", Access: manage, Handler: h.saveSettings},
 		{Method: "GET", Path: "/api/appointments/{id}/bill", Access: readBill, Handler: h.appointmentBill},
 		{Method: "GET", Path: "/api/appointments/{id}/bill/orders", Access: readBill, Handler: h.appointmentOrders},
+		{Method: "GET", Path: "/api/bill-orders", Access: readBill, Handler: h.ordersToCharge},
 		{Method: "POST", Path: "/api/appointments/{id}/bill", Access: charge, Announces: auth.ChangesBills, Handler: h.openAppointmentBill},
 		{Method: "POST", Path: "/api/appointments/{id}/bill/lines", Access: charge, Announces: auth.ChangesBills, Handler: h.chargeAppointment},
 		{Method: "POST", Path: "/api/bills", Access: charge, Announces: auth.ChangesBills, Handler: h.createWalkIn},

@@ -123,6 +123,9 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 			if err := refundChecks(ctx, tx, id, &m, e.ActorID); err != nil {
 				return err
 			}
+			if err := creditFirst(ctx, tx, id, &m); err != nil {
+				return err
+			}
 		}
 		// The bill's day comes back with the update: the day's sums move with it.
 		query := `UPDATE bills SET paid = paid + $1, updated_at = $2, updated_by = $3, version = version + 1
@@ -164,12 +167,17 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		if err != nil {
 			return err
 		}
-		shift, err := openShift(ctx, tx, m.drawer, e, now)
-		if err != nil {
-			return err
+		// A credit note moves no cash: no drawer opens or counts it.
+		var shift *int64
+		if m.amount > 0 {
+			id, err := openShift(ctx, tx, m.drawer, e, now)
+			if err != nil {
+				return err
+			}
+			shift = &id
 		}
 		if float {
-			if err := startFloat(ctx, tx, e, shift, *m.float); err != nil {
+			if err := startFloat(ctx, tx, e, *shift, *m.float); err != nil {
 				return err
 			}
 		}
@@ -185,7 +193,7 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		if err := tx.QueryRowContext(ctx, `INSERT INTO payments (bill_id, kind, method, reference, amount, tendered, reason, receipt, received_by,
 			received_at, day, credit, line_id, drawer_id, shift_id, payer)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, id, m.kind, m.method, m.reference, m.amount,
-			tend, m.reason, receipt, actorOf(e), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, shift, m.payer).Scan(&pid); err != nil {
+			tend, m.reason, receipt, actorOf(e), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, nullID(shift), m.payer).Scan(&pid); err != nil {
 			return fmt.Errorf("record %s: %w", m.kind, err)
 		}
 		if b, err = get(ctx, tx, id); err != nil {
@@ -205,14 +213,35 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 	return b, p, err
 }
 
+// creditFirst turns a refund that credits the bill into what it owes the patient: the credit
+// reduces what the bill asks first, and cash goes back only for what was paid beyond the new
+// total (ADR 27, ADR 41). On an unpaid bill it is a credit note (no cash); on a bill part paid
+// it gives back the part paid over the new total, if any.
+func creditFirst(ctx context.Context, tx *sql.Tx, id int64, m *movement) error {
+	if m.credit == 0 {
+		return nil // money returned to be paid another way: all of it leaves the drawer
+	}
+	b, err := lock(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	m.amount = min(m.credit, max(0, b.Paid+b.Credited+m.credit-b.Total))
+	return nil
+}
+
 // refundChecks checks a refund's line (one of the bill's, not credited past its amount) and
 // settles its drawer: the one named, else the drawer that took the bill's last payment by
 // the refund's method, else the refunder's own.
 func refundChecks(ctx context.Context, tx *sql.Tx, billID int64, m *movement, actor int64) error {
 	if m.line != nil {
-		var amount, credited Money
-		err := tx.QueryRowContext(ctx, `SELECT amount, (SELECT COALESCE(SUM(credit), 0) FROM payments WHERE bill_id = $1 AND line_id = $2)
-			FROM bill_lines WHERE bill_id = $1 AND id = $2`, billID, *m.line).Scan(&amount, &credited)
+		// A line's share of what the patient owes is its amount less its part of the bill's own
+		// discount (a 20 % senior discount makes a 25,000 test's share 20,000).
+		var amount, credited, subtotal, discount Money
+		err := tx.QueryRowContext(ctx, `SELECT l.amount, (SELECT COALESCE(SUM(credit), 0) FROM payments WHERE bill_id = $1 AND line_id = $2),
+			b.subtotal, b.discount FROM bill_lines l JOIN bills b ON b.id = l.bill_id WHERE l.bill_id = $1 AND l.id = $2`, billID, *m.line).Scan(&amount, &credited, &subtotal, &discount)
+		if err == nil && subtotal > 0 {
+			amount -= (amount*discount + subtotal/2) / subtotal
+		}
 		var v apperr.Validation
 		switch {
 		case errors.Is(err, sql.ErrNoRows):

@@ -69,3 +69,26 @@ func AnalyteNames(ctx context.Context, q database.Querier, codes []string, lang 
 	})
 	return out, err
 }
+
+// TestAnalytes reads the analytes each of tests reports: a panel includes another test when it
+// reports every analyte of it (CMP includes BMP, BMP includes ELEC).
+func TestAnalytes(ctx context.Context, q database.Querier, tests []string) (map[string][]string, error) {
+	out := make(map[string][]string, len(tests))
+	err := database.InChunks(tests, 500, func(chunk []string) error {
+		marks, args := database.InList(chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT test, analyte FROM lab_test_analytes WHERE test IN (`+marks+`) ORDER BY test, position`, args...)
+		if err != nil {
+			return fmt.Errorf("read test analytes: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var test, analyte string
+			if err := rows.Scan(&test, &analyte); err != nil {
+				return err
+			}
+			out[test] = append(out[test], analyte)
+		}
+		return rows.Err()
+	})
+	return out, err
+}

@@ -34,7 +34,7 @@ func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 		cw.Write("", "bill discounts", "", (-rep.BillDiscounts).Major(units), rep.Currency)
 	}
 	if rep.By == "service" && rep.CreditedApart != 0 {
-		cw.Write("", "credited (services not given)", "", (-rep.CreditedApart).Major(units), rep.Currency)
+		cw.Write("", "credited, no service named", "", (-rep.CreditedApart).Major(units), rep.Currency)
 	}
 	cw.Write("", "total", "", rep.Total.Major(units), rep.Currency)
 	return cw.Flush()

@@ -18,7 +18,7 @@ func TestCSVFilesAddUpInMajorUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "service,name,count,amount,currency\r\nCONS,Consultation,2,1000.00,PHP\r\nPROC,Dressing,1,350.50,PHP\r\n" +
-		",bill discounts,,-170.10,PHP\r\n,credited (services not given),,-50.00,PHP\r\n,total,,1130.40,PHP\r\n"
+		",bill discounts,,-170.10,PHP\r\n,\"credited, no service named\",,-50.00,PHP\r\n,total,,1130.40,PHP\r\n"
 	if got := b.String(); normal(got) != normal(want) {
 		t.Errorf("revenue CSV:\n%s\nwant:\n%s", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"emr/internal/apitest"
 	"emr/internal/audit"
@@ -21,6 +22,7 @@ type billOut struct {
 	Version int    `json:"version"`
 	Total   int64  `json:"total"`
 	Lines   []struct {
+		ID         int64  `json:"id"`
 		Code       string `json:"code"`
 		LabOrderID *int64 `json:"lab_order_id"`
 	} `json:"lines"`
@@ -30,11 +32,13 @@ type orderCharges struct {
 	Ordered int `json:"ordered"`
 	Charged int `json:"charged"`
 	Orders  []struct {
-		OrderID   int64  `json:"order_id"`
-		Test      string `json:"test"`
-		LineID    *int64 `json:"line_id"`
-		Linked    bool   `json:"linked"`
-		Withdrawn bool   `json:"withdrawn"`
+		OrderID    int64  `json:"order_id"`
+		Test       string `json:"test"`
+		LineID     *int64 `json:"line_id"`
+		Linked     bool   `json:"linked"`
+		Withdrawn  bool   `json:"withdrawn"`
+		IncludedIn string `json:"included_in"`
+		ZeroPrice  bool   `json:"zero_price"`
 	} `json:"orders"`
 }
 
@@ -114,6 +118,186 @@ func TestOrdersReachTheBill(t *testing.T) {
 		oc = charges()
 		if oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 2 || !oc.Orders[0].Withdrawn || oc.Orders[0].LineID == nil {
 			t.Fatalf("cancelled order still charged, shown: %+v", oc)
+		}
+
+		// Voided and replaced, the cancelled BMP is not copied onto the replacement (issue 55,
+		// major 3): finalising it would charge the cancelled test again.
+		b = bill()
+		repl := apitest.Do[billOut](t, c.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"version": b.Version, "reason": "BMP cancelled", "replace": true})
+		if repl.Status != "draft" || len(repl.Lines) != 0 || repl.Total != 0 {
+			t.Errorf("the replacement copies the cancelled order's charge: %+v", repl)
+		}
+		if oc = charges(); oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 1 || oc.Orders[0].Withdrawn {
+			t.Errorf("after void and replace: %+v", oc)
+		}
+	})
+}
+
+// service adds a laboratory service to the price list and answers its id.
+func (c *clinic) service(t *testing.T, code string, price int) int64 {
+	t.Helper()
+	return apitest.Do[struct{ ID int64 }](t, c.admin, http.StatusCreated, "POST", "/api/services", map[string]any{"code": code, "name": code, "category": "laboratory", "price": price}).ID
+}
+
+// A charge is recognised for an order whenever it appears: the line the desk adds by hand
+// for a test whose service was created after ordering is taken as that order's, so the
+// warning clears and a second one is refused as a duplicate; a line changed to another
+// service charges its order no longer (issue 55, major 1).
+func TestHandChargeFoundLater(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-CBC", 90000)
+		orders := c.order(t, "CBC", "CRP")
+		crp := find(orders, "CRP")
+		charges := func() orderCharges {
+			return apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		}
+		if oc := charges(); oc.Ordered != 2 || oc.Charged != 1 {
+			t.Fatalf("before CRP is on the price list: %+v", oc)
+		}
+		service := c.service(t, "LAB-CRP", 70000)
+		b := apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		lines := fmt.Sprintf("/api/bills/%d/lines", b.ID)
+		b = apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", lines, map[string]any{"service_id": service, "quantity": 1})
+		var hand int64
+		for _, l := range b.Lines {
+			if l.Code == "LAB-CRP" && l.LabOrderID != nil && *l.LabOrderID == crp.ID {
+				hand = l.ID
+			}
+		}
+		if oc := charges(); hand == 0 || oc.Ordered != 2 || oc.Charged != 2 {
+			t.Fatalf("the hand-added CRP is not taken as the order's: %+v, %+v", b.Lines, oc)
+		}
+		if r := c.rec.Do("POST", lines, map[string]any{"service_id": service, "quantity": 1}); r.Status != http.StatusConflict {
+			t.Errorf("CRP added twice: %d %s", r.Status, r.Body)
+		}
+		// The CRP line changed to a blood count: CRP is not charged by it any more.
+		fbc := apitest.Do[struct{ ID int64 }](t, c.admin, http.StatusCreated, "POST", "/api/services", map[string]any{"code": "LAB-FBC", "name": "FBC", "category": "laboratory", "price": 50000}).ID
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "PUT", fmt.Sprintf("%s/%d", lines, hand), map[string]any{"service_id": fbc, "quantity": 1, "version": b.Version})
+		if oc := charges(); oc.Charged != 1 {
+			t.Errorf("an FBC line still charges CRP: %+v", oc)
+		}
+	})
+}
+
+// A specimen rejected after collection and the test ordered again charges the patient once:
+// the new order takes the charge the not-done one kept, on a draft bill as on a final one
+// (issue 55, major 4).
+func TestReorderAfterNotDoneChargesOnce(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-CBC", 90000)
+		bill := func() billOut {
+			return apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		}
+		// The order wanted now: the one of the list not withdrawn.
+		wanted := func(orders []order) order {
+			for _, o := range orders {
+				if o.Test == "CBC" && o.Status == "ordered" {
+					return o
+				}
+			}
+			return order{}
+		}
+		reject := func() {
+			o := wanted(c.orders(t))
+			o = apitest.Do[order](t, c.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/collect", o.ID), map[string]any{"version": o.Version})
+			apitest.Do[order](t, c.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/not-done", o.ID), map[string]any{"version": o.Version, "reason": "Specimen haemolysed"})
+		}
+		c.order(t, "CBC")
+		reject()
+		again := wanted(c.order(t, "CBC"))
+		b := bill()
+		if len(b.Lines) != 1 || b.Total != 90000 || b.Lines[0].LabOrderID == nil || *b.Lines[0].LabOrderID != again.ID {
+			t.Fatalf("CBC ordered again after a rejected specimen: %+v", b)
+		}
+		oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		if oc.Ordered != 1 || oc.Charged != 1 || len(oc.Orders) != 1 {
+			t.Errorf("the desk sees: %+v", oc)
+		}
+		// A final bill is not changed, and not charged twice either.
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		reject()
+		c.order(t, "CBC")
+		if b = bill(); b.Status != "final" || b.Total != 90000 || len(b.Lines) != 1 {
+			t.Errorf("ordered again after the bill was final: %+v", b)
+		}
+	})
+}
+
+// The desk's day list shows every order of the day's visits to act on: one not charged (its
+// test linked to no service, or ordered after the bill was final) and one cancelled after the
+// bill was final and still charged; a charged order is not listed (issue 55, major 2).
+func TestOrdersToChargeOfTheDay(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-BMP", 180000)
+		bmp := find(c.order(t, "BMP", "HBSAG"), "BMP")
+		visit := apitest.Do[struct {
+			StartsAt time.Time `json:"starts_at"`
+		}](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d", c.visitID), nil)
+		type row struct {
+			AppointmentID int64  `json:"appointment_id"`
+			Test          string `json:"test"`
+			Problem       string `json:"problem"`
+			Linked        bool   `json:"linked"`
+			Patient       struct {
+				Name string `json:"name"`
+			} `json:"patient"`
+		}
+		list := func() []row {
+			return apitest.Do[struct{ Data []row }](t, c.rec, http.StatusOK, "GET", "/api/bill-orders?day="+visit.StartsAt.Format(time.DateOnly), nil).Data
+		}
+		if l := list(); len(l) != 1 || l[0].Test != "HBSAG" || l[0].Problem != "not_charged" || l[0].Linked || l[0].AppointmentID != c.visitID || l[0].Patient.Name == "" {
+			t.Fatalf("the day's list: %+v", l)
+		}
+		b := apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill", c.visitID), nil)
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		apitest.Do[order](t, c.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/cancel", bmp.ID), map[string]any{"version": bmp.Version, "reason": "Patient declined"})
+		if l := list(); len(l) != 2 || l[0].Test != "BMP" || l[0].Problem != "cancelled_charged" {
+			t.Errorf("after BMP was cancelled on a final bill: %+v", l)
+		}
+		if r := c.rec.Do("GET", "/api/bill-orders?day=yesterday", nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a day that is no date: %d", r.Status)
+		}
+		if r := c.nurse.Do("GET", "/api/bill-orders", nil); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse reading the desk's list: %d", r.Status)
+		}
+	})
+}
+
+// A panel and its member tests ordered on one visit: the desk is told which tests the panel
+// includes (every analyte of them), so a member is not charged twice unknowingly (issue 55,
+// major 4).
+func TestPanelIncludesItsMembers(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.order(t, "CBC", "BMP", "ELEC", "CREA", "CMP")
+		oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		got := map[string]string{}
+		for _, o := range oc.Orders {
+			got[o.Test] = o.IncludedIn
+		}
+		want := map[string]string{"CBC": "", "BMP": "Comprehensive metabolic panel", "ELEC": "Comprehensive metabolic panel", "CREA": "", "CMP": ""}
+		for test, in := range want {
+			if got[test] != in {
+				t.Errorf("%s included in %q, want %q", test, got[test], in)
+			}
+		}
+	})
+}
+
+// A test charged at price 0 (the starter list installs its services unpriced) is on the bill
+// but not counted as charged: the desk sees it as not charged, and the day's list shows it
+// (issue 55, m9).
+func TestZeroPriceIsNotCharged(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.service(t, "LAB-CBC", 0)
+		c.order(t, "CBC")
+		oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		if oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 1 || !oc.Orders[0].ZeroPrice || oc.Orders[0].LineID == nil {
+			t.Errorf("a CBC at price 0: %+v", oc)
 		}
 	})
 }

@@ -92,9 +92,42 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 			return err
 		}
 		if s.Charges != nil {
+			if err := s.chargeAgain(ctx, tx, a.ID, code, id); err != nil {
+				return err
+			}
 			if err := s.Charges.ChargeOrder(ctx, tx, e, a.ID, id, tests[code].ServiceCode); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// chargeAgain gives new order id, of test on visit appointmentID, the charge a withdrawn order
+// of that test on the visit kept (a specimen rejected once collected, then ordered again): the
+// patient is charged once for the test, not once per specimen (ADR 41).
+func (s *Store) chargeAgain(ctx context.Context, tx *sql.Tx, appointmentID int64, test string, id int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM lab_orders WHERE appointment_id = $1 AND test = $2
+		AND status IN ('cancelled', 'not_done') AND id <> $3 ORDER BY id DESC`, appointmentID, test, id)
+	if err != nil {
+		return fmt.Errorf("read orders: %w", err)
+	}
+	var before []int64
+	for rows.Next() {
+		var o int64
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return err
+		}
+		before = append(before, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, o := range before {
+		if moved, err := s.Charges.MoveCharge(ctx, tx, o, id); err != nil || moved {
+			return err
 		}
 	}
 	return nil

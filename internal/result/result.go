@@ -189,6 +189,9 @@ type OrderCharges interface {
 	ChargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, appointmentID, orderID int64, serviceCode string) error
 	// UnchargeOrder takes order orderID's charge off its bill while that bill may change.
 	UnchargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, orderID int64) error
+	// MoveCharge makes the charge of withdrawn order from (if it still has one) the charge of
+	// order to, its test ordered again on the visit; it says whether there was one to move.
+	MoveCharge(ctx context.Context, tx *sql.Tx, from, to int64) (bool, error)
 }
 
 func (s *Store) now() time.Time {

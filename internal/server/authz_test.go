@@ -66,6 +66,7 @@ var requiredAccess = map[string]string{
 	"PUT /api/fees/settings":                 "manage fees",
 	"GET /api/appointments/{id}/bill":        "record charges or record payment or view financial reports",
 	"GET /api/appointments/{id}/bill/orders": "record charges or record payment or view financial reports",
+	"GET /api/bill-orders":                   "record charges or record payment or view financial reports",
 	"POST /api/appointments/{id}/bill":       "record charges",
 	"POST /api/appointments/{id}/bill/lines": "record charges",
 	"POST /api/bills":                        "record charges",

@@ -274,6 +274,10 @@ export type paths = {
       };
     };
   };
+  "/api/bill-orders": {
+    /** The desk's day list of lab orders to act on: ordered on a visit of the day and not charged on its bill (an order placed after the bill was final, or of a test linked to no price-list service), and cancelled or not done but still charged. */
+    get: operations["getBillOrders"];
+  };
   "/api/bill-tags": {
     /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */
     get: operations["getBillTags"];
@@ -2887,16 +2891,22 @@ export type components = {
       refunds: number;
     };
     OrderCharge: {
+      /** @description The label of another test ordered on the visit that reports every analyte of this one (a panel including it, as CMP includes BMP): charging both charges it twice. Empty for none. */
+      included_in: string;
       label: string;
       /** @description The bill line charging it; null: not charged on the bill in force. */
       line_id: number | null;
       /** @description Its test names an active price-list service (otherwise it is never charged by itself). */
       linked: boolean;
       order_id: number;
+      /** @description The active service its test is charged as (null when not linked): a line of it added to the visit's draft bill, quantity 1, is taken as this order's charge. */
+      service_id: number | null;
       status: string;
       test: string;
       /** @description Cancelled or not done; listed only while a final bill still charges it (a refund to consider). */
       withdrawn: boolean;
+      /** @description The line charging it is at price 0 (a price list not yet priced): on the bill but not counted as charged. */
+      zero_price: boolean;
     };
     OrderCharges: {
       /** @description How many of those the bill in force charges. */
@@ -2958,6 +2968,24 @@ export type components = {
       reason?: string;
       version: number;
     };
+    OrderToCharge: components["schemas"]["OrderCharge"] & ({
+      appointment_id: number;
+      /** @description The visit's bill in force (null: none yet). */
+      bill_id: number | null;
+      doctor: string;
+      patient: {
+        id: number;
+        mrn: string;
+        name: string;
+      };
+      /**
+       * @description not_charged: ordered and not charged on the visit's bill (linked false: no price-list service is linked to its test); cancelled_charged: withdrawn and still charged (remove the line from a draft, credit it on a final bill).
+       * @enum {string}
+       */
+      problem: "not_charged" | "cancelled_charged";
+      /** Format: date-time */
+      starts_at: string;
+    });
     Owing: {
       balance: number;
       credited: number;
@@ -4674,6 +4702,29 @@ export type operations = {
         };
       };
       404: components["responses"]["NotFound"];
+    };
+  };
+  /** The desk's day list of lab orders to act on: ordered on a visit of the day and not charged on its bill (an order placed after the bill was final, or of a test linked to no price-list service), and cancelled or not done but still charged. */
+  getBillOrders: {
+    parameters: {
+      query?: {
+        /** @description The clinic day of the visits (YYYY-MM-DD); today when absent. */
+        day?: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["OrderToCharge"][];
+          };
+        };
+      };
+      /** @description The day is not a date. */
+      422: {
+        content: never;
+      };
     };
   };
   /** The bills in force of the appointments listed (at most 500): what the queue tags "to pay" or "paid". */

@@ -24,6 +24,7 @@ const Services = page(() => import('../../features/fees/ServicesPage'))
 const FeeReports = page(() => import('../../features/fees/ReportsPage'))
 const CashUp = page(() => import('../../features/fees/CashUpPage'))
 const Bills = page(() => import('../../features/fees/BillsPage'))
+const OrdersToCharge = page(() => import('../../features/fees/OrdersToChargePage'))
 const PrintDrawer = page(() => import('../../features/fees/PrintDrawerPage'))
 const BillPage = page(() => import('../../features/fees/BillPage'))
 const PrintBill = page(() => import('../../features/fees/PrintBillPage'))
@@ -118,6 +119,7 @@ export const constantRoutes: AppRoute[] = [
     meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports', 'cash up own drawer', 'record payment'] },
     children: [
       { path: 'bills', name: 'Bills', component: Bills, meta: { title: 'bills', permissions: ['record payment', 'view financial reports'] } },
+      { path: 'orders-to-charge', name: 'OrdersToCharge', component: OrdersToCharge, meta: { title: 'ordersToCharge', noCache: true, permissions: ['record payment', 'view financial reports'] } },
       { path: 'cash-up', name: 'CashUp', component: CashUp, meta: { title: 'cashUp', noCache: true, permissions: ['view financial reports', 'cash up own drawer'] } },
       { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports'] } },
       {

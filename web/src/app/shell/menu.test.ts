@@ -17,7 +17,7 @@ describe('sidebar menu', () => {
       { 'route.masterFile': ['route.patients'] },
       'route.appointments',
       { 'route.results': ['route.resultsReview', 'route.overdueOrders', 'route.criticalReport'] },
-      { 'route.fees': ['route.bills', 'route.cashUp', 'route.feeReports'] },
+      { 'route.fees': ['route.bills', 'route.ordersToCharge', 'route.cashUp', 'route.feeReports'] },
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.backups', 'route.apiAccess', 'route.importPatients'] },
       { 'route.forms': ['route.blankPrescription', 'route.chartingAids', 'route.documentTemplates'] },
       'route.myProfile',
@@ -33,7 +33,7 @@ describe('sidebar menu', () => {
     expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient', 'record charges', 'record payment', 'cash up own drawer']), t))).toEqual([
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
-      { 'route.fees': ['route.bills', 'route.cashUp'] },
+      { 'route.fees': ['route.bills', 'route.ordersToCharge', 'route.cashUp'] },
     ])
   })
   it('shows a nurse the overdue orders but not the review queue', () => {

@@ -11,11 +11,10 @@ import { useViewSubject } from '../../lib/viewSubject'
 import styles from '../../components/print/print.module.css'
 import { PAGE, PAGES } from '../../components/print/pageFooter'
 import { PrintFrame } from '../../components/print/PrintFrame'
-import { usePatient } from '../patients/api/getPatient'
 import { fullName } from '../../lib/patient'
 import { SignedBy } from '../../components/print/SignedBy'
 import { usePrint } from '../../components/print/usePrint'
-import { useDocument, usePrintDocument } from './api/documents'
+import { useDocument, useDocumentPatient, usePrintDocument } from './api/documents'
 import { groupedCode, printPath, shortHash, verifyURL, type ClinicalDocument } from './api/types'
 import { DocumentContent } from './components/DocumentContent'
 import { NoPublicAddress } from './components/NoPublicAddress'
@@ -31,7 +30,7 @@ export default function PrintDocumentPage() {
   const { print, busy } = usePrint(() => record.mutateAsync(id))
   const td = useTextsIn(doc?.language ?? 'en')
   // The patient's name and number run at the foot of every page.
-  const { data: patient } = usePatient(doc?.patient_id)
+  const { data: patient } = useDocumentPatient(doc?.patient_id)
   useViewSubject(doc ? doc.number : undefined)
   // "Issue and print" lands here asking for the print (?print=1): once, when the sheet is
   // drawn; the address then drops the question, so a reload does not print again.

@@ -118,13 +118,15 @@ function DrawerCard({ drawer: d, money, onClose }: { drawer: Drawer; money: Mone
   )
 }
 
-function FloatModal({ money, onClose, onDone }: { money: Money; onClose: () => void; onDone: () => void }) {
+/** Sets the caller's float; once cash has moved the server refuses, and says why on the field. */
+export function FloatModal({ money, onClose, onDone }: { money: Money; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const [form] = Form.useForm<{ float: string }>()
-  const save = async (v: { float: string }) => {
+  // The field is named as the server names it, so its refusal shows under it.
+  const [form] = Form.useForm<{ opening_float: string }>()
+  const save = async (v: { opening_float: string }) => {
     try {
-      await setFloat(money.parse(v.float) ?? 0)
+      await setFloat(money.parse(v.opening_float) ?? 0)
       onDone()
     } catch (e) {
       showFormErrors(form, message, e)
@@ -133,7 +135,7 @@ function FloatModal({ money, onClose, onDone }: { money: Money; onClose: () => v
   return (
     <Modal open title={t('cashUp.setFloat')} okText={t('bill.save')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} afterOpenChange={focusFirstField} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={(v) => void save(v)}>
-        <Form.Item name="float" label={t('bill.amountIn', { currency: money.currency })} extra={t('cashUp.floatHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}>
+        <Form.Item name="opening_float" label={t('bill.amountIn', { currency: money.currency })} extra={t('cashUp.floatHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}>
           <Input inputMode="decimal" maxLength={18} />
         </Form.Item>
         <button type="submit" hidden aria-hidden tabIndex={-1} />

@@ -70,7 +70,7 @@ function DrawerSheet({ drawer: d, clinic, paper, money, testId }: { drawer: Draw
       <dl className={styles.sums} style={{ gridTemplateColumns: '1fr auto' }}>
         {row(t('cashUp.float'), money.format(d.opening_float))}
         {row(t('cashUp.cashReceived'), money.format(d.cash_received))}
-        {row(t('cashUp.cashRefunded'), `−${money.format(d.cash_refunded)}`)}
+        {d.cash_refunded > 0 && row(t('cashUp.cashRefunded'), `−${money.format(d.cash_refunded)}`)}
         {row(t('cashUp.drawerCash'), money.format(d.drawer_cash), true)}
         {d.counted != null && row(t('cashUp.counted'), money.format(d.counted))}
         {d.counted != null && (

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { Button, Card, Col, Empty, Flex, Radio, Row, Segmented, Statistic, Table } from 'antd'
+import { Button, Card, Col, Empty, Flex, Radio, Row, Segmented, Statistic, Table, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -161,6 +161,8 @@ function RevenueTab({ money }: { money: Money }) {
           ]}
         />
       </Toolbar>
+      {/* Which day a refund counts on: its bill's, not the day the cash left (the cash-up's). */}
+      <Typography.Paragraph type="secondary">{t('reports.revenueBasis')}</Typography.Paragraph>
       <Table
         rowKey="key"
         size="small"

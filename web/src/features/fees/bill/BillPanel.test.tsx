@@ -92,6 +92,45 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     expect(within(panel).getByText(/Cancelled order still charged: Complete blood count\. Refund\?/)).toBeTruthy()
   })
 
+  it('charges an order not charged on a draft bill from the warning, as one unit of its service (issue 55, major 1)', async () => {
+    const draft = bill({ appointment_id: 7, status: 'draft', number: '', paid: 0, balance: 68040, finalised_at: null, finalised_by: '' })
+    const notCharged = { ...orders, orders: orders.orders.map((o) => (o.order_id === 3 ? { ...o, service_id: 12 } : o)) }
+    const { sent } = await renderScreen(<BillById id={5} />, {
+      me: user(['record payment', 'record charges']),
+      api: { 'GET /bills/5': draft, 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': notCharged, 'POST /appointments/7/bill/lines': draft },
+    })
+    const panel = await screen.findByTestId('order-charges')
+    expect(within(panel).getByText(/Ordered but not charged: C-reactive protein/)).toBeTruthy()
+    fireEvent.click(within(panel).getByRole('button', { name: 'Charge C-reactive protein' }))
+    await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/appointments/7/bill/lines', body: { service_id: 12, quantity: 1 } }))
+  })
+
+  it('tells the desk which ordered tests a panel ordered with them includes (issue 55, major 4)', async () => {
+    const panel = { ordered: 3, charged: 3, orders: [
+      { order_id: 1, test: 'CMP', label: 'Comprehensive metabolic panel', status: 'ordered', line_id: 1, linked: true, withdrawn: false, included_in: '' },
+      { order_id: 2, test: 'BMP', label: 'Basic metabolic panel', status: 'ordered', line_id: 2, linked: true, withdrawn: false, included_in: 'Comprehensive metabolic panel' },
+      { order_id: 3, test: 'ELEC', label: 'Electrolytes', status: 'ordered', line_id: 3, linked: true, withdrawn: false, included_in: 'Comprehensive metabolic panel' },
+    ] }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment']),
+      api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': panel },
+    })
+    const charges = await screen.findByTestId('order-charges')
+    expect(within(charges).queryByText(/price 0/)).toBeNull()
+    expect(within(charges).getByText('Comprehensive metabolic panel includes Basic metabolic panel, Electrolytes: charge those apart only if they were done apart.')).toBeTruthy()
+  })
+
+  it('says a test charged at price 0 is not charged (issue 55, m9)', async () => {
+    const free = { ordered: 1, charged: 0, orders: [{ order_id: 1, test: 'CBC', label: 'Complete blood count', status: 'ordered', line_id: 1, linked: true, withdrawn: false, included_in: '', zero_price: true }] }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment']),
+      api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': free },
+    })
+    const charges = await screen.findByTestId('order-charges')
+    expect(charges.textContent).toContain('Ordered tests: 1, charged: 0')
+    expect(within(charges).getByText(/Charged at price 0, so not charged: Complete blood count\./)).toBeTruthy()
+  })
+
   it('shows nothing of orders on a bill without a visit', async () => {
     await renderScreen(<BillById id={5} />, { me: user(['record payment']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
     await screen.findByTestId('bill')

@@ -137,7 +137,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
                 {t('bill.printStatement')}
               </Button>
             )}
-            {bill.status === 'final' && bill.paid > 0 && canVoid && (
+            {bill.status === 'final' && (bill.paid > 0 || bill.credited < bill.total) && canVoid && (
               <Button danger onClick={() => setDialog('refund')}>
                 {t('bill.refund')}
               </Button>
@@ -283,7 +283,8 @@ function Totals({ bill, money }: { bill: Bill; money: Money }) {
 function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint: (p: Payment) => void }) {
   const { t } = useTranslation()
   const phone = !Grid.useBreakpoint().md
-  const amount = (p: Payment) => (p.kind === 'refund' ? `−${money.format(p.amount)}` : money.format(p.amount))
+  // A credit note (a refund that paid no cash back) reads 0, not −0.
+  const amount = (p: Payment) => (p.kind === 'refund' && p.amount > 0 ? `−${money.format(p.amount)}` : money.format(p.amount))
   const method = (p: Payment) => (
     <span>
       {/* Spaces between the tags and the method: read aloud, "Refund credited Cash", not "RefundcreditedCash". */}

@@ -1,21 +1,48 @@
-import { Alert, Flex, Typography } from 'antd'
+import { useQueryClient } from '@tanstack/react-query'
+import { Alert, App, Button, Flex, Typography } from 'antd'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../../lib/api'
+import { useCan } from '../../../lib/auth/can'
+import { billsKey } from '../../../lib/queryKeys'
+import { addLine } from '../api/chargeBill'
 import { useVisitOrderCharges } from '../api/getBill'
 
 /**
  * The visit's ordered tests beside its bill: how many are ordered and charged, and — for the
  * desk to act on — a test charged by no price-list service, one ordered after the bill was
  * final, and a cancelled order a final bill still charges (a refund to consider, ADR 41).
+ * On a draft bill an order of a linked test is charged from the warning in one click: the
+ * line added is one unit of its service, which the server takes as that order's charge.
  */
 export function OrderCharges({ appointmentId, billStatus }: { appointmentId: number; billStatus?: string }) {
   const { t } = useTranslation()
   const { data } = useVisitOrderCharges(appointmentId)
+  const { message } = App.useApp()
+  const canCharge = useCan('record charges')
+  const queryClient = useQueryClient()
+  const [charging, setCharging] = useState<number>()
+  const charge = async (orderId: number, serviceId: number) => {
+    setCharging(orderId)
+    try {
+      await addLine({ appointmentId }, { service_id: serviceId, quantity: 1 })
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      void message.error(e.message)
+    } finally {
+      setCharging(undefined)
+      void queryClient.invalidateQueries({ queryKey: billsKey })
+    }
+  }
   if (!data || data.orders.length === 0) return null
   const wanted = data.orders.filter((o) => !o.withdrawn)
   const unlinked = wanted.filter((o) => o.line_id == null && !o.linked)
   const late = wanted.filter((o) => o.line_id == null && o.linked)
   const refund = data.orders.filter((o) => o.withdrawn && o.line_id != null)
+  const free = wanted.filter((o) => o.line_id != null && o.zero_price)
   const names = (list: typeof data.orders) => list.map((o) => o.label || o.test).join(', ')
+  // A panel and its members ordered together: "CMP includes BMP, ELEC", each panel once.
+  const panels = [...new Set(wanted.map((o) => o.included_in).filter(Boolean))]
   return (
     <Flex vertical gap={8} data-testid="order-charges">
       <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
@@ -23,7 +50,23 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
       {late.length > 0 && (
         <Alert type="warning" showIcon title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />
       )}
-      {refund.length > 0 && <Alert type="error" showIcon title={t('bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />}
+      {late.length > 0 && billStatus === 'draft' && canCharge && (
+        <Flex gap={8} wrap>
+          {late.map((o) => (
+            <Button key={o.order_id} size="small" loading={charging === o.order_id} disabled={charging != null} onClick={() => o.service_id != null && void charge(o.order_id, o.service_id)}>
+              {t('bill.chargeOrder', { test: o.label || o.test })}
+            </Button>
+          ))}
+        </Flex>
+      )}
+      {free.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersZeroPrice', { tests: names(free), count: free.length })} />}
+      {panels.map((panel) => (
+        <Alert key={panel} type="info" showIcon title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
+      ))}
+      {refund.length > 0 && (
+        // A draft's charge is simply taken off; a final bill's is credited (a refund, ADR 41).
+        <Alert type="error" showIcon title={t(billStatus === 'draft' ? 'bill.cancelledOnDraft' : 'bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />
+      )}
     </Flex>
   )
 }

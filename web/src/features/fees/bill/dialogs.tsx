@@ -129,10 +129,23 @@ interface RefundForm {
   reason: string
 }
 
+/** What the patient owes for line id of amount: less its part of the bill's own discount and what was credited on it. */
+export function lineShare(bill: Bill, id: number, amount: number) {
+  const discounted = bill.subtotal > 0 ? amount - Math.round((amount * bill.discount) / bill.subtotal) : amount
+  const credited = bill.payments.filter((p) => p.line_id === id).reduce((sum, p) => sum + p.credit, 0)
+  return Math.max(0, discounted - credited)
+}
+
+/** The cash a credit of credit gives back: only what was paid beyond the bill's new total (the server's rule, ADR 41). */
+export function cashBack(bill: Bill, credit: number) {
+  return Math.min(credit, Math.max(0, bill.paid + bill.credited + credit - bill.total))
+}
+
 /**
- * Gives money back, with a reason; never more than was paid. For a service not given (the
- * usual case) the bill is credited too, so the patient owes no more than before; money given
- * back to be taken another way leaves the bill owed again.
+ * Gives money back, with a reason. For a service not given the bill is credited first and
+ * cash goes back only for what was paid beyond its new total (on an unpaid bill, a credit
+ * note with no cash); money given back to be taken another way (never more than was paid)
+ * leaves the bill owed again.
  */
 export function RefundModal({ bill, money, onClose, onDone }: Props) {
   const { t } = useTranslation()
@@ -150,9 +163,10 @@ export function RefundModal({ bill, money, onClose, onDone }: Props) {
     onDone,
   )
   const purpose = Form.useWatch('purpose', form) ?? 'not given'
+  const credit = money.parse(Form.useWatch('amount', form) ?? '') ?? 0
   const pickLine = (id?: number) => {
     const l = bill.lines.find((x) => x.id === id)
-    if (l) form.setFieldValue('amount', money.toMajor(Math.min(l.amount, bill.paid)))
+    if (l) form.setFieldValue('amount', money.toMajor(lineShare(bill, l.id, l.amount)))
   }
   return (
     <Modal open title={t('bill.refund')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.refund')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
@@ -173,7 +187,7 @@ export function RefundModal({ bill, money, onClose, onDone }: Props) {
         <Form.Item name="method" label={t('bill.method')}>
           <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
         </Form.Item>
-        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} extra={<>{t('bill.refundHint', { paid: money.format(bill.paid) })}<FieldNumberNote name="amount" amountUnits={money.units} unit={money.currency} /></>} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
+        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} extra={<>{purpose === 'not given' ? t('bill.creditHint', { cash: money.format(cashBack(bill, credit)) }) : t('bill.refundHint', { paid: money.format(bill.paid) })}<FieldNumberNote name="amount" amountUnits={money.units} unit={money.currency} /></>} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
           <Input inputMode="decimal" maxLength={18} />
         </Form.Item>
         <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
