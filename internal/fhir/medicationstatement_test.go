@@ -78,6 +78,19 @@ func TestFHIRMedicationStatements(t *testing.T) {
 
 		api, _ := c.token(t, "doc", "")
 		p := fmt.Sprintf("/fhir/R4/MedicationStatement?patient=%d", c.patientID)
+		// The CapabilityStatement names it, its versions and its parameters.
+		var stated string
+		for _, res := range get(t, c.env.Client(), "/fhir/R4/metadata", http.StatusOK)["rest"].([]any)[0].(map[string]any)["resource"].([]any) {
+			if m := res.(map[string]any); m["type"] == "MedicationStatement" {
+				b, _ := json.Marshal(m)
+				stated = string(b)
+			}
+		}
+		for _, want := range []string{`{"code":"vread"}`, `{"code":"history-instance"}`, `"name":"status"`, `"name":"category"`, `"name":"patient"`, `taken-{entry}`} {
+			if !strings.Contains(stated, want) {
+				t.Errorf("the CapabilityStatement's MedicationStatement lacks %s: %s", want, stated)
+			}
+		}
 		taken := func(id int64) string { return fmt.Sprintf("taken-%d", id) }
 		line := fmt.Sprintf("%d-1", rx.ID)
 		if got := ids(get(t, api, p, http.StatusOK)); !slices.Equal(got, []string{taken(amlodipine), taken(otc)}) {
