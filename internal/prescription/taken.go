@@ -50,8 +50,9 @@ type Taken struct {
 	StartedOn  string    `json:"started_on"`
 	RecordedAt time.Time `json:"recorded_at"`
 	RecordedBy string    `json:"recorded_by"`
-	// UpdatedAt is when the recorded entry last changed (its version moved).
-	UpdatedAt time.Time `json:"updated_at"`
+	// UpdatedAt is when the recorded entry last changed (its version moved); none for a
+	// prescription's line.
+	UpdatedAt time.Time `json:"updated_at,omitzero"`
 	// ATC is the catalogue entry's WHO ATC code, when it has one.
 	ATC       string     `json:"atc,omitempty"`
 	Confirmed *time.Time `json:"confirmed_at"`

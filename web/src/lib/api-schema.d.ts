@@ -2563,9 +2563,9 @@ export type components = {
       supply_until?: string;
       /**
        * Format: date-time
-       * @description When the recorded entry last changed; for a line prescribed here, not set (0001-01-01T00:00:00Z).
+       * @description When the recorded entry last changed; none for a line prescribed here.
        */
-      updated_at: string;
+      updated_at?: string;
       version: number;
     };
     CurrentMedicineInput: {
