@@ -30,15 +30,7 @@ var typeMedicationStatement = resourceType{
 	action:  "medicationstatement",
 	versions: func(h *Handler, _ recordSources) []versionSource {
 		return []versionSource{
-			sourceOf("prescription", headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
-				func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
-					return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))
-				}, h.statementsHere, func(rx prescription.Prescription) int64 {
-					if rx.PatientID == nil {
-						return 0
-					}
-					return *rx.PatientID
-				}),
+			h.prescriptionVersions(h.statementsHere),
 			sourceOf("medicine_taken", takenID, keptOf[prescription.Taken](h.DB, prescription.TakenVersionKind),
 				func(ctx context.Context, id int64, _ string) (prescription.Taken, bool, error) {
 					return firstOf(h.Prescriptions.TakenPage(ctx, []int64{id}, 0, 0, false, 1))
