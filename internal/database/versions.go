@@ -12,7 +12,8 @@ import (
 
 // The record_versions table keeps every version of the versioned records other than
 // patients (whose versions are the patient store's own): appointments, visit forms, lab
-// orders, prescriptions, documents, staff accounts, the clinic's settings. The record's
+// orders, prescriptions, medicines recorded as taken, documents, staff accounts, the clinic's
+// settings. The record's
 // owning store writes a snapshot, the record as it reads it, in the transaction of each
 // change that moves the record's version, so the record and its history never disagree;
 // the FHIR API's vread and _history read them (ADR 35). Each kind belongs to the package that

@@ -830,7 +830,7 @@ func TestBulkExport(t *testing.T) {
 }
 
 // wholeRecord gives the clinic's first patient's visit a lab order with its result, a
-// prescription and a certificate, and signs the visit.
+// prescription and a certificate, signs the visit, and records a medicine the patient takes.
 func (c *clinic) wholeRecord(t *testing.T) {
 	t.Helper()
 	path := fmt.Sprintf("/api/appointments/%d", c.visitID)
@@ -865,6 +865,11 @@ func (c *clinic) wholeRecord(t *testing.T) {
 		t.Fatalf("prescription: %d %s", r.Status, r.Body)
 	}
 	c.doctor.Do("POST", path+"/visit/sign", map[string]any{"version": 3})
+	// A medicine the patient takes, prescribed elsewhere: a MedicationStatement.
+	if r := c.nurse.Do("POST", fmt.Sprintf("/api/patients/%d/current-medicines", c.patientID), map[string]any{"medicine": "Amlodipine 5 mg tablet",
+		"dose": "1 tablet", "frequency": "once daily", "source": "elsewhere", "prescriber": "Dr Tran", "started_on": "2024-03"}); r.Status != http.StatusCreated {
+		t.Fatalf("medicine taken: %d %s", r.Status, r.Body)
+	}
 	var templates struct{ Data []struct{ ID int64 } }
 	c.doctor.Do("GET", "/api/document-templates?kind=medical_certificate&language=en", nil).JSON(t, &templates)
 	if r := c.doctor.Do("POST", "/api/documents", map[string]any{"template_id": templates.Data[0].ID, "patient_id": c.patientID, "appointment_id": c.visitID,
@@ -977,7 +982,7 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		for _, e := range entries(ev) {
 			kinds[e["resourceType"].(string)]++
 		}
-		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 10, "ServiceRequest": 3, "DiagnosticReport": 3, "MedicationRequest": 1, "DocumentReference": 1}
+		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 10, "ServiceRequest": 3, "DiagnosticReport": 3, "MedicationRequest": 1, "MedicationStatement": 1, "DocumentReference": 1}
 		if fmt.Sprint(kinds) != fmt.Sprint(want) {
 			t.Errorf("$everything: %v, want %v", kinds, want)
 		}

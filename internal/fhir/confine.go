@@ -16,7 +16,7 @@ import (
 var compartment = map[string]string{
 	"Patient": "_id", "AllergyIntolerance": "patient", "Encounter": "patient", "Condition": "patient", "Observation": "patient",
 	"Appointment": "patient", "ServiceRequest": "patient", "MedicationRequest": "patient", "DocumentReference": "patient",
-	"DiagnosticReport": "patient",
+	"DiagnosticReport": "patient", "MedicationStatement": "patient",
 }
 
 // confine wraps a route's handler so that a request confined to a patient (a SMART app's
@@ -116,6 +116,8 @@ func belongsTo(res Resource) string {
 	case ServiceRequest:
 		return ref(v.Subject)
 	case MedicationRequest:
+		return ref(v.Subject)
+	case MedicationStatement:
 		return ref(v.Subject)
 	case DocumentReference:
 		return ref(v.Subject)

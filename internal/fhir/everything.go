@@ -123,7 +123,12 @@ func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add f
 	}, nothing); err != nil {
 		return err
 	}
-	if err := h.prescriptions(nil, id).each(ctx, func(rx prescription.Prescription) error { return add(toMedicationRequests(rx)...) }, nothing); err != nil {
+	if err := h.prescriptions(nil, id).each(ctx, func(rx prescription.Prescription) error {
+		return add(append(toMedicationRequests(rx), h.statementsHere(rx)...)...)
+	}, nothing); err != nil {
+		return err
+	}
+	if err := h.taken(nil, id).each(ctx, func(t prescription.Taken) error { return add(toTakenStatements(t)...) }, nothing); err != nil {
 		return err
 	}
 	return h.documents(nil, id).each(ctx, func(d document.Document) error { return add(documentReferenceOf(d)) }, nothing)

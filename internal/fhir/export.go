@@ -33,7 +33,7 @@ import (
 // The staff, the clinic and its premises come last: every export writes them whole (once,
 // they are few), so that no reference in it dangles.
 var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest",
-	"DiagnosticReport", "MedicationRequest", "DocumentReference", "Practitioner", "PractitionerRole", "Organization", "Location"}
+	"DiagnosticReport", "MedicationRequest", "MedicationStatement", "DocumentReference", "Practitioner", "PractitionerRole", "Organization", "Location"}
 
 // ExportSpec is what an export writes: its types, the resources changed since a time (nil:
 // all), and the patients of one doctor (0: every patient).
@@ -100,7 +100,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 	// The patients' own resources, one pass over the patients.
 	patients := want("Patient") || want("AllergyIntolerance")
 	records := want("Encounter") || want("Appointment") || want("Condition") || want("Observation")
-	others := want("ServiceRequest") || want("Observation") || want("DiagnosticReport") || want("MedicationRequest") || want("DocumentReference")
+	others := want("ServiceRequest") || want("Observation") || want("DiagnosticReport") || want("MedicationRequest") || want("MedicationStatement") || want("DocumentReference")
 	expand := func(rec appointment.Record) []Resource {
 		out := []Resource{toEncounter(rec.Appointment), toAppointment(rec.Appointment)}
 		out = append(out, toConditions(rec)...)
@@ -798,10 +798,20 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 			return err
 		}
 	}
-	if slices.Contains(spec.Types, "MedicationRequest") {
+	if slices.Contains(spec.Types, "MedicationRequest") || slices.Contains(spec.Types, "MedicationStatement") {
 		if err := h.prescriptions(nil, patientID).each(ctx, func(rx prescription.Prescription) error {
 			if since(instant(rx.UpdatedAt)) {
-				return emitAll(toMedicationRequests(rx))
+				return emitAll(append(toMedicationRequests(rx), h.statementsHere(rx)...))
+			}
+			return nil
+		}, step); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(spec.Types, "MedicationStatement") {
+		if err := h.taken(nil, patientID).each(ctx, func(t prescription.Taken) error {
+			if since(instant(t.UpdatedAt)) {
+				return emitAll(toTakenStatements(t))
 			}
 			return nil
 		}, step); err != nil {

@@ -66,6 +66,7 @@ var includeParams = map[string]map[string]includeParam{
 		"practitioner": toPractitioners(participantsOf), "participant": toPractitioners(participantsOf)},
 	"MedicationRequest": {"patient": toPatients, "subject": toPatients, "medication": toMedication,
 		"requester": toPractitioners(func(res Resource) []*Reference { return []*Reference{res.(MedicationRequest).Requester} })},
+	"MedicationStatement": {"patient": toPatients, "subject": toPatients},
 	"Appointment": {"patient": toPatients, "practitioner": toPractitioners(actorsOf),
 		"actor": {[]string{"Patient", "Practitioner"}, actorsOf}},
 }
@@ -78,6 +79,8 @@ func subjectOf(res Resource) []*Reference {
 	case Condition:
 		return []*Reference{x.Subject}
 	case MedicationRequest:
+		return []*Reference{x.Subject}
+	case MedicationStatement:
 		return []*Reference{x.Subject}
 	case Encounter:
 		return []*Reference{x.Subject}

@@ -77,6 +77,15 @@ func (h *Handler) prescriptions(ids []int64, patientID int64) pager[prescription
 	}
 }
 
+func (h *Handler) taken(ids []int64, patientID int64) pager[prescription.Taken] {
+	return pager[prescription.Taken]{
+		page: func(ctx context.Context, after int64, desc bool, limit int) ([]prescription.Taken, error) {
+			return h.Prescriptions.TakenPage(ctx, ids, patientID, after, desc, limit)
+		},
+		id: func(t prescription.Taken) int64 { return t.ID },
+	}
+}
+
 func (h *Handler) documents(ids []int64, patientID int64) pager[document.Document] {
 	return pager[document.Document]{
 		page: func(ctx context.Context, after int64, desc bool, limit int) ([]document.Document, error) {

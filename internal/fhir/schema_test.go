@@ -126,14 +126,31 @@ func TestTheSchemaRefusesWhatIsNotFHIR(t *testing.T) {
 		`{"resourceType":"Observation","status":"final","code":{"text":"x"},"valueQuantity":{"value":"1"}}`,
 		`{"resourceType":"Observation","status":"final"}`,
 		`{"resourceType":"Observation","status":"done","code":{"text":"x"}}`,
+		// A MedicationStatement: no subject, a start that is no date, an assertion that is no
+		// dateTime. (The schema has no list of its statuses: the tests assert them.)
+		`{"resourceType":"MedicationStatement","status":"active","medicationCodeableConcept":{"text":"x"},"subject":{"reference":"Patient/1"},"dateAsserted":"yesterday"}`,
+		`{"resourceType":"MedicationStatement","status":"active","medicationCodeableConcept":{"text":"x"}}`,
+		`{"resourceType":"MedicationStatement","status":"active","medicationCodeableConcept":{"text":"x"},"subject":{"reference":"Patient/1"},"effectivePeriod":{"start":"2024-3"}}`,
 	} {
 		doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(bad)))
 		if s.Validate(doc) == nil {
 			t.Errorf("the schema accepted %s", bad)
 		}
 	}
-	good, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(`{"resourceType":"Patient","id":"1","gender":"male","birthDate":"1990-01-01"}`)))
-	if err := s.Validate(good); err != nil {
-		t.Errorf("the schema refused a valid patient: %v", err)
+	for _, ok := range []string{
+		`{"resourceType":"Patient","id":"1","gender":"male","birthDate":"1990-01-01"}`,
+		// The medicines a patient takes: a start of a year or a month is a dateTime.
+		`{"resourceType":"MedicationStatement","id":"taken-1","status":"stopped","statusReason":[{"text":"Stomach pain"}],` +
+			`"category":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/medication-statement-category","code":"patientspecified"}]},` +
+			`"medicationCodeableConcept":{"coding":[{"system":"http://www.whocc.no/atc","code":"C08CA01"}],"text":"Amlodipine 5 mg"},` +
+			`"subject":{"reference":"Patient/1"},"effectivePeriod":{"start":"2024","end":"2025-06-01"},"dateAsserted":"2025-01-02T10:00:00.000Z",` +
+			`"informationSource":{"reference":"Patient/1"},"note":[{"text":"Prescribed elsewhere by Dr Tran"}],"dosage":[{"text":"1 tablet; once daily"}]}`,
+		`{"resourceType":"MedicationStatement","id":"7-1","status":"active","derivedFrom":[{"reference":"MedicationRequest/7-1"}],` +
+			`"medicationCodeableConcept":{"text":"Cetirizine"},"subject":{"reference":"Patient/1"},"effectivePeriod":{"start":"2024-03"}}`,
+	} {
+		good, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(ok)))
+		if err := s.Validate(good); err != nil {
+			t.Errorf("the schema refused %s: %v", ok, err)
+		}
 	}
 }

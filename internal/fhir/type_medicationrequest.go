@@ -19,16 +19,21 @@ var typeMedicationRequest = resourceType{
 	plan:    medicationRequestPlan,
 	action:  "medicationrequest",
 	versions: func(h *Handler, _ recordSources) []versionSource {
-		return []versionSource{sourceOf("prescription", headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
-			func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
-				return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))
-			}, toMedicationRequests, func(rx prescription.Prescription) int64 {
-				if rx.PatientID == nil {
-					return 0
-				}
-				return *rx.PatientID
-			})}
+		return []versionSource{h.prescriptionVersions(toMedicationRequests)}
 	},
+}
+
+// prescriptionVersions is the versions of prescriptions, each expanded to a type's resources.
+func (h *Handler) prescriptionVersions(expand func(prescription.Prescription) []Resource) versionSource {
+	return sourceOf("prescription", headID, keptOf[prescription.Prescription](h.DB, prescription.VersionKind),
+		func(ctx context.Context, id int64, _ string) (prescription.Prescription, bool, error) {
+			return firstOf(h.Prescriptions.Page(ctx, []int64{id}, 0, 0, false, 1))
+		}, expand, func(rx prescription.Prescription) int64 {
+			if rx.PatientID == nil {
+				return 0
+			}
+			return *rx.PatientID
+		})
 }
 
 // medicationRequestPlan reads a MedicationRequest search: the prescriptions (the patient's,

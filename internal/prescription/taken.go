@@ -47,10 +47,15 @@ type Taken struct {
 	Source     string `json:"source"`
 	Prescriber string `json:"prescriber"`
 	// StartedOn is a date, a month (2024-03) or a year (2024); empty when not known.
-	StartedOn  string     `json:"started_on"`
-	RecordedAt time.Time  `json:"recorded_at"`
-	RecordedBy string     `json:"recorded_by"`
-	Confirmed  *time.Time `json:"confirmed_at"`
+	StartedOn  string    `json:"started_on"`
+	RecordedAt time.Time `json:"recorded_at"`
+	RecordedBy string    `json:"recorded_by"`
+	// UpdatedAt is when the recorded entry last changed (its version moved); none for a
+	// prescription's line.
+	UpdatedAt time.Time `json:"updated_at,omitzero"`
+	// ATC is the catalogue entry's WHO ATC code, when it has one.
+	ATC       string     `json:"atc,omitempty"`
+	Confirmed *time.Time `json:"confirmed_at"`
 	// ConfirmedBy and ConfirmedVisit: who last heard the patient still takes it, at which visit.
 	ConfirmedBy    string    `json:"confirmed_by,omitempty"`
 	ConfirmedVisit *int64    `json:"confirmed_appointment_id"`
@@ -165,7 +170,7 @@ func (in *StopInput) check(startedOn, today string) error {
 
 const takenColumns = `id, patient_id, medicine_id, medicine, dose, frequency, source, prescriber, started_on, recorded_at,
 	COALESCE(recorded_by, 0), confirmed_at, COALESCE(confirmed_by, 0), confirmed_appointment_id, stopped_on, stop_reason,
-	COALESCE(stopped_by, 0), version FROM medicines_taken`
+	COALESCE(stopped_by, 0), version, updated_at FROM medicines_taken`
 
 // takenRow is an entry as read, with the accounts still to name.
 type takenRow struct {
@@ -178,7 +183,7 @@ func scanTaken(r interface{ Scan(...any) error }) (takenRow, error) {
 	var med, visit sql.NullInt64
 	var confirmed sql.NullTime
 	err := r.Scan(&t.ID, &t.PatientID, &med, &t.Medicine, &t.Dose, &t.Frequency, &t.Source, &t.Prescriber, &t.StartedOn, &t.RecordedAt,
-		&t.recordedBy, &confirmed, &t.confirmedBy, &visit, &t.StoppedOn, &t.StopReason, &t.stoppedBy, &t.Version)
+		&t.recordedBy, &confirmed, &t.confirmedBy, &visit, &t.StoppedOn, &t.StopReason, &t.stoppedBy, &t.Version, &t.UpdatedAt)
 	if med.Valid {
 		t.MedicineID = &med.Int64
 	}
@@ -194,7 +199,12 @@ func scanTaken(r interface{ Scan(...any) error }) (takenRow, error) {
 // recorded reads a patient's recorded medicines (stopped ones too), newest first, naming who
 // recorded, confirmed and stopped them.
 func recorded(ctx context.Context, q database.Querier, patientID int64) ([]Taken, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+takenColumns+` WHERE patient_id = $1 ORDER BY id DESC LIMIT 200`, patientID)
+	return readTaken(ctx, q, `WHERE patient_id = $1 ORDER BY id DESC LIMIT 200`, patientID)
+}
+
+// readTaken reads the recorded medicines the query's tail (WHERE … ORDER BY … LIMIT) selects.
+func readTaken(ctx context.Context, q database.Querier, tail string, args ...any) ([]Taken, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+takenColumns+` `+tail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read medicines taken: %w", err)
 	}
@@ -214,7 +224,8 @@ func recorded(ctx context.Context, q database.Querier, patientID int64) ([]Taken
 	return named(ctx, q, got)
 }
 
-// named fills in the names of the accounts the entries mention.
+// named fills in the names of the accounts the entries mention, and the ATC codes of their
+// catalogue entries.
 func named(ctx context.Context, q database.Querier, rows []takenRow) ([]Taken, error) {
 	var ids []int64
 	for _, t := range rows {
@@ -224,9 +235,21 @@ func named(ctx context.Context, q database.Querier, rows []takenRow) ([]Taken, e
 	if err != nil {
 		return nil, err
 	}
+	atc := map[int64]string{}
 	out := make([]Taken, 0, len(rows))
 	for _, t := range rows {
 		t.RecordedBy, t.ConfirmedBy, t.StoppedBy = names[t.recordedBy], names[t.confirmedBy], names[t.stoppedBy]
+		if id := t.MedicineID; id != nil {
+			code, ok := atc[*id]
+			if !ok {
+				m, err := catalogue.GetMedicine(ctx, q, *id)
+				if err != nil && !errors.Is(err, apperr.ErrNotFound) {
+					return nil, err
+				}
+				code, atc[*id] = m.ATC, m.ATC
+			}
+			t.ATC = code
+		}
 		out = append(out, t.Taken)
 	}
 	return out, nil
@@ -296,7 +319,7 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 			return fmt.Errorf("record a medicine taken: %w", err)
 		}
 		var err error
-		if t, err = getTaken(ctx, tx, id); err != nil {
+		if t, err = keptTaken(ctx, tx, id); err != nil {
 			return err
 		}
 		return auditTaken(ctx, tx, e, t, "medication.record", "")
@@ -349,7 +372,7 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, s.now(), actorOf(e), id); err != nil {
 			return fmt.Errorf("update a medicine taken: %w", err)
 		}
-		if t, err = getTaken(ctx, tx, id); err != nil {
+		if t, err = keptTaken(ctx, tx, id); err != nil {
 			return err
 		}
 		return auditTaken(ctx, tx, e, t, "medication.update", "")
@@ -381,7 +404,7 @@ func (s *Store) StopTaken(ctx context.Context, e audit.Event, id int64, in StopI
 			updated_at = $3, updated_by = $4, version = version + 1 WHERE id = $5`, in.StoppedOn, in.Reason, now, actorOf(e), id); err != nil {
 			return fmt.Errorf("stop a medicine taken: %w", err)
 		}
-		if t, err = getTaken(ctx, tx, id); err != nil {
+		if t, err = keptTaken(ctx, tx, id); err != nil {
 			return err
 		}
 		return auditTaken(ctx, tx, e, t, "medication.stop", "on "+in.StoppedOn+": "+in.Reason)
@@ -412,12 +435,33 @@ func (s *Store) ConfirmTaken(ctx context.Context, e audit.Event, id int64, in Co
 			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`, now, actorOf(e), in.AppointmentID, id); err != nil {
 			return fmt.Errorf("confirm a medicine taken: %w", err)
 		}
-		if t, err = getTaken(ctx, tx, id); err != nil {
+		if t, err = keptTaken(ctx, tx, id); err != nil {
 			return err
 		}
 		return auditTaken(ctx, tx, e, t, "medication.confirm", "at visit "+strconv.FormatInt(in.AppointmentID, 10))
 	})
 	return t, err
+}
+
+// TakenVersionKind names the kept versions of recorded medicines (database.KeepVersion): each
+// a Taken as read after its change, which the FHIR API's MedicationStatement history reads.
+const TakenVersionKind = "medicine_taken"
+
+// keptTaken reads entry id after a change in tx, and keeps it as the version it now has.
+func keptTaken(ctx context.Context, tx *sql.Tx, id int64) (Taken, error) {
+	t, err := getTaken(ctx, tx, id)
+	if err != nil {
+		return t, err
+	}
+	return t, database.KeepVersion(ctx, tx, TakenVersionKind, t.ID, t.Version, t.UpdatedAt, t)
+}
+
+// TakenPage lists recorded medicines (stopped ones too) in id order after `after`, or before
+// it when desc, up to limit: of one patient when patientID is not 0, among ids when there
+// are any (the FHIR API's MedicationStatement).
+func (s *Store) TakenPage(ctx context.Context, ids []int64, patientID, after int64, desc bool, limit int) ([]Taken, error) {
+	where, tail, args := database.KeysetPage(s.DB, "id", ids, "patient_id", patientID, after, desc, limit)
+	return readTaken(ctx, s.DB, `WHERE `+where+tail, args...)
 }
 
 func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action, detail string) error {

@@ -369,6 +369,14 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/Observation":                            "record vitals or write diagnosis or record results or review results",
 	"POST /fhir/R4/Observation/_search":                   "record vitals or write diagnosis or record results or review results",
 	"GET /fhir/R4/Observation/{id}":                       "record vitals or write diagnosis or record results or review results",
+
+	// The patient's current medicines (issue 55): read by who reads prescriptions.
+	"GET /fhir/R4/MedicationStatement":                     "write prescription or write diagnosis or record vitals",
+	"POST /fhir/R4/MedicationStatement/_search":            "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/MedicationStatement/{id}":                "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/MedicationStatement/{id}/_history/{vid}": "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/MedicationStatement/{id}/_history":       "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/MedicationStatement/_history":            "write prescription or write diagnosis or record vitals",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

@@ -1254,7 +1254,7 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
     /** The same kick-off with its parameters in a Parameters body (and/or the query), as the Bulk Data IG's POST; patient is refused at this level. */
     post: operations["exportFhirSystemPost"];
@@ -1640,6 +1640,46 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/MedicationStatement": {
+    /** Search MedicationStatement (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): the patient's current medicines. The lines of prescriptions issued here (ids {prescription}-{line}, derivedFrom their MedicationRequest; active while their supply lasts, then completed; drafts and cancelled prescriptions give none), then the medicines recorded as taken from elsewhere or over the counter (ids taken-{entry}; active, or stopped with its day and reason). Parameters: patient or subject, status, category (community, patientspecified). Every error is an OperationOutcome. */
+    get: operations["searchFhirMedicationStatement"];
+  };
+  "/fhir/R4/MedicationStatement/_history": {
+    /** Every kept version of every MedicationStatement, newest first (a history Bundle; _since, _count, next links). */
+    get: operations["typeHistoryFhirMedicationStatement"];
+  };
+  "/fhir/R4/MedicationStatement/_search": {
+    /** Search MedicationStatement by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirMedicationStatementByPost"];
+  };
+  "/fhir/R4/MedicationStatement/{id}": {
+    /** Read one MedicationStatement, with ETag W/"<versionId>". */
+    get: operations["readFhirMedicationStatement"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/MedicationStatement/{id}/_history": {
+    /** The versions of one MedicationStatement, newest first (a history Bundle; _count, next links). */
+    get: operations["historyFhirMedicationStatement"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/MedicationStatement/{id}/_history/{vid}": {
+    /** Read version {vid} of a MedicationStatement as it was written: the version of the prescription or of the recorded medicine it is made from, as kept (a version the resource was not part of, a prescription's draft say, or from before versions were kept, is 404). */
+    get: operations["vreadFhirMedicationStatement"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
   "/fhir/R4/metadata": {
     /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
     get: operations["getFhirMetadata"];
@@ -1773,7 +1813,7 @@ export type paths = {
     };
   };
   "/fhir/R4/Patient/{id}/$everything": {
-    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions and documents — the types the caller may read; the others are named in an outcome entry. */
+    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement) and documents — the types the caller may read; the others are named in an outcome entry. */
     get: operations["everythingFhirPatient"];
     parameters: {
       path: {
@@ -2493,6 +2533,8 @@ export type components = {
       withdrawn_reason: string;
     };
     CurrentMedicine: {
+      /** @description The catalogue entry's WHO ATC code, when it has one (recorded entries). */
+      atc?: string;
       confirmed_appointment_id: number | null;
       /**
        * Format: date-time
@@ -2523,6 +2565,11 @@ export type components = {
       /** @description YYYY-MM-DD; empty while taken. */
       stopped_on: string;
       supply_until?: string;
+      /**
+       * Format: date-time
+       * @description When the recorded entry last changed; none for a line prescribed here.
+       */
+      updated_at?: string;
       version: number;
     };
     CurrentMedicineInput: {
@@ -3177,7 +3224,8 @@ export type components = {
       /** @description A visit's diagnoses, as the print carries them. */
       diagnoses: {
           code: string;
-          label: string;
+          /** @description The code's label; none for a diagnosis in free text. */
+          label?: string;
           primary: boolean;
           text: string;
         }[];
@@ -8660,7 +8708,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -9997,6 +10045,128 @@ export type operations = {
       };
     };
   };
+  /** Search MedicationStatement (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): the patient's current medicines. The lines of prescriptions issued here (ids {prescription}-{line}, derivedFrom their MedicationRequest; active while their supply lasts, then completed; drafts and cancelled prescriptions give none), then the medicines recorded as taken from elsewhere or over the counter (ids taken-{entry}; active, or stopped with its day and reason). Parameters: patient or subject, status, category (community, patientspecified). Every error is an OperationOutcome. */
+  searchFhirMedicationStatement: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every MedicationStatement, newest first (a history Bundle; _since, _count, next links). */
+  typeHistoryFhirMedicationStatement: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Search MedicationStatement by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirMedicationStatementByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
+  /** Read one MedicationStatement, with ETag W/"<versionId>". */
+  readFhirMedicationStatement: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one MedicationStatement, newest first (a history Bundle; _count, next links). */
+  historyFhirMedicationStatement: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of a MedicationStatement as it was written: the version of the prescription or of the recorded medicine it is made from, as kept (a version the resource was not part of, a prescription's draft say, or from before versions were kept, is 404). */
+  vreadFhirMedicationStatement: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** The FHIR R4 CapabilityStatement (application/fhir+json): exactly the resources, interactions and search parameters served. */
   getFhirMetadata: {
     responses: {
@@ -10494,7 +10664,7 @@ export type operations = {
       };
     };
   };
-  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions and documents — the types the caller may read; the others are named in an outcome entry. */
+  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement) and documents — the types the caller may read; the others are named in an outcome entry. */
   everythingFhirPatient: {
     parameters: {
       path: {

@@ -1,0 +1,214 @@
+package fhir
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"emr/internal/auth"
+	"emr/internal/prescription"
+)
+
+// typeMedicationStatement describes MedicationStatement: the patient's current medicines
+// (issue 55), who reads them, their search and their versions. A statement is one of:
+//   - a medicine recorded as taken, prescribed elsewhere or bought over the counter
+//     ("taken-{entry}"), its versions the entry's;
+//   - a line of a prescription issued here ("{prescription}-{line}", the id of the
+//     MedicationRequest it is derived from), active while its supply lasts, its versions the
+//     prescription's.
+//
+// So "what does the patient take" (MedicationStatement?patient=…&status=active) is the whole
+// list the chart shows, as the safety check and the prints count it.
+var typeMedicationStatement = resourceType{
+	kind: "MedicationStatement",
+	// The chart's current medicines are read by who reads prescriptions.
+	reads:   []ReadRule{{"MedicationStatement", "", []auth.Permission{auth.WritePrescription, auth.WriteDiagnosis, auth.RecordVitals}, "GET /api/patients/{id}/current-medicines"}},
+	params:  medicationStatementParams,
+	filters: medicationStatementTokens,
+	plan:    medicationStatementPlan,
+	action:  "medicationstatement",
+	versions: func(h *Handler, _ recordSources) []versionSource {
+		return []versionSource{
+			h.prescriptionVersions(h.statementsHere),
+			sourceOf("medicine_taken", takenID, keptOf[prescription.Taken](h.DB, prescription.TakenVersionKind),
+				func(ctx context.Context, id int64, _ string) (prescription.Taken, bool, error) {
+					return firstOf(h.Prescriptions.TakenPage(ctx, []int64{id}, 0, 0, false, 1))
+				}, toTakenStatements, func(t prescription.Taken) int64 { return t.PatientID }),
+		}
+	},
+}
+
+// takenPrefix begins the id of a statement made from a recorded medicine.
+const takenPrefix = "taken-"
+
+func takenID(id string) (int64, bool) {
+	rest, ok := strings.CutPrefix(id, takenPrefix)
+	if !ok {
+		return 0, false
+	}
+	return wholeID(rest)
+}
+
+// medicationStatementPlan reads a MedicationStatement search: the lines of the prescriptions
+// issued here, then the recorded medicines, as one keyset (the recorded ones' keys offset as
+// an Observation search's results are); the status and category are tested on the
+// statements built.
+func medicationStatementPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan, error) {
+	pid, err := patientOf(*q)
+	if err != nil {
+		return searchPlan{}, err
+	}
+	match := pid >= 0 && coded
+	hereMatch, takenMatch := match, match
+	var rxIDs, takenIDs []int64
+	keep := func(list []Resource) []Resource { return list }
+	if _, given := q.ids(); given {
+		keep = func(list []Resource) []Resource { return keepIDs(list, q.values["_id"]) }
+		for _, v := range flat(q.values["_id"]) {
+			if n, ok := takenID(v); ok {
+				takenIDs = append(takenIDs, n)
+			} else if n, ok := headID(v); ok {
+				rxIDs = append(rxIDs, n)
+			}
+		}
+		hereMatch, takenMatch = match && len(rxIDs) > 0, match && len(takenIDs) > 0
+	}
+	here := h.prescriptions(rxIDs, max(pid, 0)).source(hereMatch, func(rx prescription.Prescription) []Resource {
+		return keep(h.statementsHere(rx))
+	})
+	taken := h.taken(takenIDs, max(pid, 0)).source(takenMatch, func(t prescription.Taken) []Resource { return keep(toTakenStatements(t)) })
+	return searchPlan{src: combined(here, shifted(taken, labOffset), labOffset), entity: "patient", patient: max(pid, 0)}, nil
+}
+
+// statementsHere are the lines of a prescription issued here as the patient's medicines:
+// active while the line's supply lasts (as the chart's list counts it), completed after. A
+// draft never issued or a cancelled prescription gives none: it was never taken (m4).
+func (h *Handler) statementsHere(rx prescription.Prescription) []Resource {
+	if rx.PatientID == nil || !prescription.Supplies(rx.Status) {
+		return nil
+	}
+	var out []Resource
+	for i, it := range rx.Items {
+		if strings.TrimSpace(it.Medicine) == "" {
+			continue
+		}
+		line := strconv.FormatInt(rx.ID, 10) + "-" + strconv.Itoa(i+1)
+		started, lastDay, lasts := h.Prescriptions.LineSupply(rx, it)
+		status := "completed"
+		if lasts {
+			status = "active"
+		}
+		asserted := rx.CreatedAt
+		if rx.IssuedAt != nil {
+			asserted = *rx.IssuedAt
+		}
+		m := MedicationStatement{
+			base:        newBase("MedicationStatement", line, rx.Version, rx.UpdatedAt),
+			DerivedFrom: []Reference{{Reference: "MedicationRequest/" + line}},
+			Status:      status, Category: statementCategory("community", "Community"),
+			MedicationCodeableConcept: &CodeableConcept{Text: it.Medicine},
+			Subject:                   ref("Patient", *rx.PatientID),
+			EffectivePeriod:           &Period{Start: started, End: lastDay},
+			DateAsserted:              instant(asserted),
+			Dosage:                    dosageOf(it.Dose, it.Frequency),
+		}
+		if rx.AppointmentID != nil {
+			m.Context = ref("Encounter", *rx.AppointmentID)
+		}
+		if rx.Prescriber != nil && rx.Prescriber.ID != 0 {
+			m.InformationSource = ref("Practitioner", rx.Prescriber.ID)
+			m.InformationSource.Display = rx.Prescriber.Name
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// toTakenStatements is a recorded medicine as the patient reported it: prescribed elsewhere
+// (the prescriber's name in a note: no record of the register names them) or bought over the
+// counter, active until stopped, then stopped from its day, for its reason.
+func toTakenStatements(t prescription.Taken) []Resource {
+	m := MedicationStatement{
+		base:   newBase("MedicationStatement", takenPrefix+strconv.FormatInt(t.ID, 10), t.Version, t.UpdatedAt),
+		Status: "active", Category: statementCategory("patientspecified", "Patient Specified"),
+		MedicationCodeableConcept: &CodeableConcept{Text: t.Medicine},
+		Subject:                   ref("Patient", t.PatientID),
+		DateAsserted:              instant(t.RecordedAt),
+		// The patient told the nurse or doctor: they are the source.
+		InformationSource: ref("Patient", t.PatientID),
+		Dosage:            dosageOf(t.Dose, t.Frequency),
+	}
+	if t.ATC != "" {
+		m.MedicationCodeableConcept.Coding = []Coding{{System: systemATC, Code: t.ATC}}
+	}
+	// A start of "2024" or "2024-03" is a FHIR dateTime as it stands.
+	period := Period{Start: t.StartedOn}
+	if !t.Active() {
+		m.Status, period.End = "stopped", t.StoppedOn
+		m.StatusReason = []CodeableConcept{{Text: t.StopReason}}
+	}
+	if period != (Period{}) {
+		m.EffectivePeriod = &period
+	}
+	if t.Prescriber != "" {
+		m.Note = []Annotation{{Text: "Prescribed elsewhere by " + t.Prescriber}}
+	}
+	return []Resource{m}
+}
+
+// dosageOf is how a medicine is taken, as the line or the entry says it; none when it says
+// nothing.
+func dosageOf(parts ...string) []Dosage {
+	var said []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			said = append(said, p)
+		}
+	}
+	if len(said) == 0 {
+		return nil
+	}
+	return []Dosage{{Text: strings.Join(said, "; ")}}
+}
+
+func statementCategory(code, display string) *CodeableConcept {
+	return concept(systemMedStatementCategory, code, display)
+}
+
+var medicationStatementParams = map[string]paramKind{
+	"patient": kindReference, "subject": kindReference, "status": kindToken, "category": kindToken,
+}
+
+// medicationStatementTokens are MedicationStatement's token parameters, tested on the
+// statements built.
+var medicationStatementTokens = map[string]tokenParam{
+	"status": codeParam(systemMedStatementStatus, func(res Resource) string { return res.(MedicationStatement).Status }),
+	"category": codingParam(func(res Resource) []Coding {
+		return codingsOf(res.(MedicationStatement).Category)
+	}, systemMedStatementCategory),
+}
+
+// MedicationStatement is a medicine the patient takes or took.
+type MedicationStatement struct {
+	base
+	DerivedFrom               []Reference       `json:"derivedFrom,omitempty"`
+	Status                    string            `json:"status"`
+	StatusReason              []CodeableConcept `json:"statusReason,omitempty"`
+	Category                  *CodeableConcept  `json:"category,omitempty"`
+	MedicationCodeableConcept *CodeableConcept  `json:"medicationCodeableConcept"`
+	Subject                   *Reference        `json:"subject"`
+	Context                   *Reference        `json:"context,omitempty"`
+	EffectivePeriod           *Period           `json:"effectivePeriod,omitempty"`
+	DateAsserted              string            `json:"dateAsserted,omitempty"`
+	InformationSource         *Reference        `json:"informationSource,omitempty"`
+	Note                      []Annotation      `json:"note,omitempty"`
+	Dosage                    []Dosage          `json:"dosage,omitempty"`
+}
+
+// Code systems of MedicationStatement's status and category, and WHO's ATC classification.
+const (
+	systemMedStatementStatus   = "http://hl7.org/fhir/CodeSystem/medication-statement-status"
+	systemMedStatementCategory = "http://terminology.hl7.org/CodeSystem/medication-statement-category"
+	systemATC                  = "http://www.whocc.no/atc"
+)
