@@ -143,8 +143,10 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				rowStatus = Final
 			}
 			var replaces any
+			var prior *Result
 			if old, ok := replaced[r.Analyte]; ok {
-				replaces = old
+				p := was[r.Analyte]
+				replaces, prior = old, &p
 				if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET is_current = 0 WHERE id = $1`, old); err != nil {
 					return fmt.Errorf("replace result: %w", err)
 				}
@@ -159,34 +161,11 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				replaces, observed, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
-			if !catalogue.Critical(r.Flag) && replaces != nil {
-				// The critical value this replaces no longer stands (a correction to 4.2 of a
-				// 7.2): its alerts are withdrawn as a retraction's are, never left to escalate
-				// nor closed unsaid (CLSI GP47; ISO 15189:2022 §7.4.1.8).
-				if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: WithdrawnCorrected, reason: in.Reason, now: now}); err != nil {
-					return err
-				}
+			raised, err := s.replaceAlerts(ctx, tx, e, o.ID, r, resultID, prior, in.Reason, now)
+			if err != nil {
+				return err
 			}
-			if catalogue.Critical(r.Flag) {
-				// A critical value recorded again (a preliminary result re-entered, a correction
-				// still critical) keeps the open alert of the result it replaces, on the new result:
-				// one alert to acknowledge, its escalation clock unchanged.
-				moved := int64(0)
-				if replaces != nil {
-					res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET result_id = $1 WHERE result_id = $2 AND is_open = 1`, resultID, replaces)
-					if err != nil {
-						return fmt.Errorf("carry alert: %w", err)
-					}
-					moved, _ = res.RowsAffected()
-				}
-				if moved == 0 {
-					if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
-						VALUES ($1, $2, $3, $4, $5)`, resultID, o.ID, o.PatientID, o.OrderedBy, now); err != nil {
-						return fmt.Errorf("raise alert: %w", err)
-					}
-				}
-				alerts++
-			}
+			alerts += raised
 		}
 		attention, err := orderAttention(ctx, tx, o.ID)
 		if err != nil {
@@ -228,6 +207,66 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 	}
 	d, err := s.Detail(ctx, id, lang)
 	return Recorded{Order: d, Alerts: alerts}, err
+}
+
+// replaceAlerts settles the critical alerts of the result prior (nil: none) that the new
+// row resultID, r, replaces, and raises one for r when it is critical and carries none; it
+// reports how many alerts r now raises (0 for a value sent again as it was).
+//   - A value sent again as it was (the correction form sends every result) keeps its alerts,
+//     acknowledged or not: never a fresh alert, escalating again, for a value already acted on.
+//   - A changed value: an acknowledgement of the old one no longer stands, nor an alert still
+//     open when the new value is not critical: withdrawn (withdraw), even when the new value is
+//     critical too (7.2 acknowledged and treated, corrected to 2.1: whoever acted on 7.2 must
+//     hear of it; ISO 15189:2022 §7.4.1.8, CLIA 42 CFR 493.1291(k), CLSI GP47). An alert still
+//     open, nobody having acted on it, is carried to a new value still critical: one alert, its
+//     escalation clock unchanged; an acknowledgement names the value it was written for
+//     (AckInput.Result) and is refused once that changed.
+//
+// A preliminary value the later report changes is withdrawn as superseded (the later report
+// differs from it), a final one as corrected; either needs the reason the value changed.
+func (s *Store) replaceAlerts(ctx context.Context, tx *sql.Tx, e audit.Event, orderID int64, r Result, resultID int64, prior *Result,
+	reason string, now time.Time) (int, error) {
+	critical := catalogue.Critical(r.Flag)
+	carried := int64(0)
+	if prior != nil {
+		keep := `withdrawn_at IS NULL`
+		if !sameReading(*prior, r) {
+			w := withdrawal{orderID: orderID, analyte: r.Analyte, category: WithdrawnCorrected, reason: reason, now: now, keepOpen: critical}
+			if prior.Status == Preliminary {
+				w.category = WithdrawnSuperseded
+			}
+			n, err := s.withdraw(ctx, tx, e, w)
+			if err != nil {
+				return 0, err
+			}
+			if n > 0 && strings.TrimSpace(reason) == "" {
+				var v apperr.Validation
+				v.Add("reason", "result.withdraw_reason_required")
+				return 0, v.Err()
+			}
+			keep = `withdrawn_at IS NULL AND is_open = 1`
+		}
+		if critical || keep == `withdrawn_at IS NULL` {
+			res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET result_id = $1 WHERE result_id = $2 AND `+keep, resultID, prior.ID)
+			if err != nil {
+				return 0, fmt.Errorf("carry alert: %w", err)
+			}
+			carried, _ = res.RowsAffected()
+		}
+		if sameReading(*prior, r) && carried > 0 {
+			return 0, nil
+		}
+	}
+	if !critical {
+		return 0, nil
+	}
+	if carried == 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
+			SELECT $1, id, patient_id, ordered_by, $2 FROM lab_orders WHERE id = $3`, resultID, now, orderID); err != nil {
+			return 0, fmt.Errorf("raise alert: %w", err)
+		}
+	}
+	return 1, nil
 }
 
 // performer checks the name of the laboratory that performed the tests: "" for the clinic.

@@ -25,6 +25,7 @@ const (
 	WithdrawnTranscription = "transcription"
 	WithdrawnOther         = "other"
 	WithdrawnCorrected     = "corrected"
+	WithdrawnSuperseded    = "superseded" // a preliminary value the later report changed
 	WithdrawnNotDone       = "not_done"
 )
 
@@ -44,6 +45,9 @@ type withdrawal struct {
 	analyte          string
 	category, reason string
 	now              time.Time
+	// keepOpen: the new value is critical too; an alert nobody acknowledged yet is carried
+	// to it (replaceAlerts), only acknowledged ones are withdrawn.
+	keepOpen bool
 }
 
 // withdraw is the one place a critical value stops standing, whichever way: retracted as
@@ -59,7 +63,8 @@ type withdrawal struct {
 // reports how many alerts it withdrew.
 func (s *Store) withdraw(ctx context.Context, tx *sql.Tx, e audit.Event, w withdrawal) (int, error) {
 	ids, err := database.Column[int64](tx.QueryContext(ctx, `SELECT a.id FROM critical_alerts a JOIN lab_results r ON r.id = a.result_id
-		WHERE a.order_id = $1 AND a.withdrawn_at IS NULL AND ($2 = '' OR r.analyte = $2) ORDER BY a.id`, w.orderID, w.analyte))
+		WHERE a.order_id = $1 AND a.withdrawn_at IS NULL AND ($2 = '' OR r.analyte = $2) AND ($3 = 0 OR a.acknowledged_at IS NOT NULL)
+		ORDER BY a.id`, w.orderID, w.analyte, boolInt(w.keepOpen)))
 	if err != nil {
 		return 0, fmt.Errorf("read alerts to withdraw: %w", err)
 	}

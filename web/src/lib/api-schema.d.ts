@@ -2456,6 +2456,8 @@ export type components = {
       /** @description How the result was received: system (in EMR) or telephone; empty while open. */
       received_by: string;
       result: components["schemas"]["LabResult"];
+      /** @description Of a withdrawn alert, the value of its analyte that now stands on the order (null when none, as after a retraction or a test not done); critical, it carries an alert of its own. */
+      standing: components["schemas"]["LabResult"] | null;
       test_label: string;
       /** @enum {string} */
       withdrawal_followup: "" | "patient_contacted" | "treatment_changed" | "receiver_told" | "repeat_ordered" | "no_action_needed";
@@ -2473,7 +2475,7 @@ export type components = {
       /** @description The withdrawal was made by the alert's ordering doctor or by whoever acknowledged it (allowed; flagged in the report). */
       withdrawn_by_recipient: boolean;
       /** @enum {string} */
-      withdrawn_category: "" | "specimen" | "wrong_patient" | "transcription" | "other" | "corrected" | "not_done";
+      withdrawn_category: "" | "specimen" | "wrong_patient" | "transcription" | "other" | "corrected" | "superseded" | "not_done";
       withdrawn_reason: string;
     };
     CurrentMedicine: {
@@ -7600,6 +7602,8 @@ export type operations = {
           read_back?: string;
           /** @enum {string} */
           received_by?: "system" | "telephone";
+          /** @description The result row the acknowledgement was written for (the alert's result.id as shown); 409 once a correction carried the alert to another value. Absent: any value recorded after the alert was raised is a change. */
+          result_id?: number;
         };
       };
     };
@@ -7616,7 +7620,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Already acknowledged; or withdrawn and sent without followup, or its follow-up already recorded. */
+      /** @description Already acknowledged; or its value changed since the acknowledgement was written (result_id); or withdrawn and sent without followup, or its follow-up already recorded. */
       409: {
         content: never;
       };

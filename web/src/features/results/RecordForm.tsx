@@ -97,6 +97,17 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
         const sent = head === 'results' ? results[Number(index)] : undefined
         if (sent && field) form.setFields([{ name: [sent.analyte, field] as never, errors }])
       }
+      // A value replacing a critical preliminary one someone was alerted to needs the reason it differs (asked, then sent again).
+      if (!correcting && reason === undefined && e.fields.reason) {
+        askReason({
+          title: t('results.supersedeTitle'),
+          label: t('results.supersedeReason'),
+          okText: final ? t('results.saveFinal') : t('results.savePreliminary'),
+          cancelText: t('results.cancel'),
+          onOk: (why) => submit(final, why),
+        })
+        return
+      }
       if (!fields.some(([name]) => name.startsWith('results.'))) setProblem(e.display)
     }
   }

@@ -1,0 +1,104 @@
+package result_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+	lab "emr/internal/result"
+)
+
+// TestACorrectionWithdrawsWhatWasActedOn (issue 55, K1, K2, J6; ISO 15189:2022 §7.4.1.8,
+// CLIA 42 CFR 493.1291(k), CLSI GP47): a changed value withdraws the acknowledgement of the
+// old one even when the new value is critical too; an alert nobody acknowledged is carried to
+// a new critical value, and an acknowledgement written for the old value is then refused; an
+// unchanged value sent again keeps its alert, never raising a fresh one.
+func TestACorrectionWithdrawsWhatWasActedOn(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+
+		// K1: 7.2 acknowledged by Dr Lead, corrected to 2.1.
+		o, _ := l.withdrawable(t)
+		o, _ = l.final(t, o, "7.2", "")
+		a := alertsOf(t, db, o.ID)[0]
+		apitest.Do[any](t, l.lead, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), map[string]any{
+			"result_id": a.Result.ID, "contact": "phone", "action": "Insulin-dextrose, calcium gluconate, sent to ED", "received_by": "system"})
+		o, _ = l.final(t, o, "2.1", "wrong value typed, K is 2.1")
+		as := alertsOf(t, db, o.ID)
+		if len(as) != 2 || as[0].WithdrawnAt == nil || as[0].WithdrawnCategory != lab.WithdrawnCorrected || !as[0].Open {
+			t.Fatalf("K1: the acknowledged 7.2 after its correction to 2.1: %+v", as)
+		}
+		if as[1].WithdrawnAt != nil || !as[1].Open || as[1].Result.Value == nil || *as[1].Result.Value != "2.1" {
+			t.Errorf("K1: the 2.1 alert: %+v", as[1])
+		}
+		if w, ok := sees(t, l.lead, as[0].ID); !ok || w.Standing == nil || *w.Standing.Value != "2.1" || w.Standing.Flag != as[1].Result.Flag {
+			t.Errorf("K1: the acknowledger's notice of the withdrawal (J1: with the value that now stands): %v %+v", ok, w.Standing)
+		}
+
+		// K2: an open 7.2 corrected to 2.1 is carried; an acknowledgement written for 7.2 is refused.
+		o, _ = l.withdrawable(t)
+		o, _ = l.final(t, o, "7.2", "")
+		a = alertsOf(t, db, o.ID)[0]
+		seen := a.Result.ID
+		o, _ = l.final(t, o, "2.1", "wrong value typed, K is 2.1")
+		as = alertsOf(t, db, o.ID)
+		if len(as) != 1 || as[0].WithdrawnAt != nil || !as[0].Open {
+			t.Fatalf("K2: the open alert after the correction: %+v", as)
+		}
+		for _, body := range []map[string]any{
+			{"result_id": seen, "contact": "phone", "action": "Kayexalate for K 7.2", "received_by": "telephone", "read_back": "K 7.2"},
+			{"contact": "phone", "action": "Kayexalate for K 7.2", "received_by": "telephone", "read_back": "K 7.2"},
+		} {
+			if r := l.doctor.Do("POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), body); r.Status != http.StatusConflict {
+				t.Errorf("K2: an acknowledgement of 7.2 on the alert now 2.1: %d %s", r.Status, r.Body)
+			}
+		}
+		apitest.Do[any](t, l.doctor, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), map[string]any{
+			"result_id": as[0].Result.ID, "contact": "phone", "action": "Oral potassium", "received_by": "system"})
+
+		// J6: a sodium correction sends the acknowledged 7.2 again: it keeps its one alert.
+		o, _ = l.withdrawable(t)
+		o, _ = l.final(t, o, "7.2", "")
+		a = alertsOf(t, db, o.ID)[0]
+		apitest.Do[any](t, l.doctor, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), ack("phone", "system", ""))
+		o = apitest.Do[order](t, l.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil)
+		rec := apitest.Do[struct{ Alerts int }](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{
+			"version": o.Version, "final": true, "reason": "Na typo",
+			"results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": "7.2"}, {"analyte": "NA", "unit": "mmol/L", "value": "141"}}})
+		as = alertsOf(t, db, o.ID)
+		if rec.Alerts != 0 || len(as) != 1 || as[0].Open || as[0].AcknowledgedAt == nil || as[0].WithdrawnAt != nil || !as[0].Result.Current {
+			t.Errorf("J6: an unchanged acknowledged 7.2 after a sodium correction: raised %d, %+v", rec.Alerts, as)
+		}
+		if n := escalate(t, db, 0); n != 0 {
+			t.Errorf("J6: escalated %d", n)
+		}
+	})
+}
+
+// TestALaterReportDiffersFromThePreliminary (issue 55, J1): a critical preliminary 7.2 the
+// final report gives as 5.9 (high, not critical) is withdrawn as superseded, never as
+// "corrected" with no reason: the final needs the reason it differs.
+func TestALaterReportDiffersFromThePreliminary(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, _ := l.withdrawable(t)
+		body := map[string]any{"version": o.Version, "final": true,
+			"results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": "5.9"}, {"analyte": "NA", "unit": "mmol/L", "value": "140"}}}
+		r := l.nurse.Do("PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), body)
+		if r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("a final differing from a critical preliminary without a reason: %d %s", r.Status, r.Body)
+		}
+		if as := alertsOf(t, db, o.ID); as[0].WithdrawnAt != nil {
+			t.Fatalf("refused, yet withdrawn: %+v", as[0])
+		}
+		body["reason"] = "preliminary read on a haemolysed aliquot; final on a fresh one"
+		apitest.Do[any](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), body)
+		a := alertsOf(t, db, o.ID)[0]
+		if a.WithdrawnCategory != lab.WithdrawnSuperseded || a.WithdrawnReason != body["reason"] || !a.Open {
+			t.Errorf("the preliminary's alert: %+v", a)
+		}
+	})
+}
