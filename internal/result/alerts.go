@@ -700,6 +700,24 @@ func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []i
 	if err := v.Err(); err != nil {
 		return err
 	}
+	// Who closes a withdrawal answers for what was done about it (J3): a clinician, holding a
+	// clinical role (one that reviews results or acknowledges critical ones: the administrator
+	// role alone is no such), and never the one who withdrew it — the one who withdrew a value
+	// is not the check that its withdrawal reached someone.
+	if ok, err := clinician(ctx, tx, e.ActorID); err != nil {
+		return err
+	} else if !ok {
+		return apperr.Forbidden("result.followup_not_clinician")
+	}
+	for _, id := range ids {
+		var withdrawer *int64
+		if err := tx.QueryRowContext(ctx, `SELECT withdrawn_by FROM critical_alerts WHERE id = $1`, id).Scan(&withdrawer); err != nil {
+			return fmt.Errorf("read a withdrawal: %w", err)
+		}
+		if withdrawer != nil && *withdrawer == e.ActorID {
+			return apperr.Conflict("result.followup_own_withdrawal")
+		}
+	}
 	for _, id := range ids {
 		var patientID int64
 		err := tx.QueryRowContext(ctx, `UPDATE critical_alerts SET is_open = 0, withdrawal_seen_at = $1, withdrawal_seen_by = $2,
@@ -719,6 +737,26 @@ func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []i
 		}
 	}
 	return nil
+}
+
+// clinician reports whether account id holds a role other than the administrator's that
+// reviews results or acknowledges critical results.
+func clinician(ctx context.Context, tx *sql.Tx, id int64) (bool, error) {
+	m, err := role.Of(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	for _, name := range m.Names {
+		if name == auth.AdminRole {
+			continue
+		}
+		for _, p := range []auth.Permission{auth.ReviewResults, auth.AcknowledgeCritical} {
+			if ok, err := role.Grants(ctx, tx, name, p); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
 }
 
 // AlertReport lists every critical alert raised in [from, to) with each level's times and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"emr/internal/apitest"
 	"emr/internal/database"
@@ -100,5 +101,32 @@ func TestALaterReportDiffersFromThePreliminary(t *testing.T) {
 		if a.WithdrawnCategory != lab.WithdrawnSuperseded || a.WithdrawnReason != body["reason"] || !a.Open {
 			t.Errorf("the preliminary's alert: %+v", a)
 		}
+	})
+}
+
+// TestAWithdrawalIsClosedByAnotherClinician (issue 55, J3): the covering nurse who withdraws
+// an escalated alert's value cannot close its follow-up herself (409), nor can an
+// administrator through the administrator role alone (403); the ordering doctor can.
+func TestAWithdrawalIsClosedByAnotherClinician(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, k := l.withdrawable(t)
+		a := alertsOf(t, db, o.ID)[0]
+		escalate(t, db, 31*time.Minute)
+		o = apitest.Do[order](t, l.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil)
+		apitest.Do[order](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/retract", o.ID),
+			map[string]any{"version": o.Version, "result_id": k, "category": "other", "reason": "not right"})
+		path := fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID)
+		followup := map[string]any{"followup": "no_action_needed"}
+		if r := l.nurse.Do("POST", path, followup); r.Status != http.StatusConflict {
+			t.Errorf("the withdrawer closes her own withdrawal: %d %s", r.Status, r.Body)
+		}
+		if r := l.admin.Do("POST", path, followup); r.Status != http.StatusForbidden {
+			t.Errorf("an administrator closes a withdrawal: %d %s", r.Status, r.Body)
+		}
+		if a = alertsOf(t, db, o.ID)[0]; !a.Open || a.WithdrawalSeenAt != nil {
+			t.Fatalf("refused, yet closed: %+v", a)
+		}
+		apitest.Do[any](t, l.doctor, http.StatusNoContent, "POST", path, map[string]any{"followup": "patient_contacted"})
 	})
 }
