@@ -151,6 +151,13 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 					return fmt.Errorf("replace result: %w", err)
 				}
 			}
+			// A repeat of a test chased again, of an analyte that has no result standing (its
+			// value withdrawn), comes from a new specimen: never stamped with the withdrawn
+			// one's collection time (a haemolysed sample's).
+			rowObserved := observed
+			if o.RepeatNeeded && prior == nil {
+				rowObserved = now
+			}
 			var resultID int64
 			if err := tx.QueryRowContext(ctx, `INSERT INTO lab_results (order_id, patient_id, analyte, loinc, type, entered, entered_unit,
 				value, comparator, unit, answer, text, range_low, range_high, critical_low, critical_high, range_source, range_note, flag, delta, status,
@@ -158,7 +165,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25, $26) RETURNING id`,
 				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Comparator, r.Unit, r.Answer, r.Text,
 				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, rowStatus,
-				replaces, observed, now, actor(e), r.Performer).Scan(&resultID); err != nil {
+				replaces, rowObserved, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
 			raised, err := s.replaceAlerts(ctx, tx, e, o.ID, r, resultID, prior, in.Reason, now)
@@ -181,7 +188,10 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = $2, attention = $3, collected_at = $4,
 			resulted_at = COALESCE(resulted_at, $5), reviewed_at = NULL, reviewed_by = NULL, review_comment = '',
-			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1, repeat_needed = 0 WHERE id = $8`,
+			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1,
+			repeat_needed = CASE WHEN EXISTS (SELECT 1 FROM lab_results x WHERE x.order_id = $8 AND x.retracted_at IS NOT NULL
+				AND NOT EXISTS (SELECT 1 FROM lab_results c WHERE c.order_id = x.order_id AND c.analyte = x.analyte AND c.is_current = 1))
+				THEN repeat_needed ELSE 0 END WHERE id = $8`,
 			next, toReview, attention, collected, now, boolInt(correction), actor(e), o.ID); err != nil {
 			return fmt.Errorf("update order: %w", err)
 		}

@@ -41,8 +41,10 @@ const MinRetractReason = 5
 // review, marked as holding a withdrawal (the patient may have been told, or treated, on the
 // value), preliminary orders too. An order left with no current result waits for its result
 // again (ordered, not collected: a result entered in error calls for the test again), so the
-// overdue list chases it; one left with other results, a row of which was withdrawn for a
-// specimen problem, is marked as needing the test again, which the overdue list chases too.
+// overdue list chases it; one left with other results is marked as needing the withdrawn
+// analyte again, whatever the category (a specimen problem calls for a new sample; a
+// transcription error or a wrong patient still leaves this patient without the value), which
+// the overdue list chases too until a result of that analyte is recorded.
 func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in RetractInput, lang string) (Detail, error) {
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		reason, err := retractReason(in)
@@ -72,7 +74,7 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 			}
 			names = append(names, r.Analyte)
 		}
-		if err := s.reopen(ctx, tx, e, o, left, left > 0 && in.Category == WithdrawnSpecimen, now); err != nil {
+		if err := s.reopen(ctx, tx, e, o, left, left > 0, now); err != nil {
 			return err
 		}
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {

@@ -179,7 +179,7 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 					return err
 				}
 			}
-			if err := s.markReviewed(ctx, tx, e, o, in.Comment, now); err != nil {
+			if err := s.markReviewed(ctx, tx, e, o, in.Comment, in.Followup != "no_action_needed", now); err != nil {
 				return err
 			}
 			detail := ""
@@ -202,15 +202,19 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 // markReviewed clears order o from its doctor's review: reviewed when it is final; a
 // withdrawal reviewed on an order not final leaves its state (and its review fields, which
 // speak of a final report) as they were.
-func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, comment string, now time.Time) error {
+// A test chased again (repeat_needed) stays chased until a result of it is recorded (Record),
+// whatever the review says, unless its doctor decides nothing more is needed (follow-up
+// no_action_needed; keepChasing false): "repeat ordered" names an intention, not a result.
+func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, comment string, keepChasing bool, now time.Time) error {
 	var err error
 	if o.Status == Final {
-		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0, repeat_needed = 0, reviewed_at = $1,
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0,
+			repeat_needed = CASE WHEN $5 THEN repeat_needed ELSE 0 END, reviewed_at = $1,
 			reviewed_by = $2, review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
-			now, actor(e), comment, o.ID)
+			now, actor(e), comment, o.ID, keepChasing)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, repeat_needed = 0, updated_at = $1, updated_by = $2,
-			version = version + 1 WHERE id = $3`, now, actor(e), o.ID)
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, repeat_needed = CASE WHEN $4 THEN repeat_needed ELSE 0 END,
+			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3`, now, actor(e), o.ID, keepChasing)
 	}
 	if err != nil {
 		return fmt.Errorf("review order: %w", err)

@@ -130,3 +130,51 @@ func TestAWithdrawalIsClosedByAnotherClinician(t *testing.T) {
 		apitest.Do[any](t, l.doctor, http.StatusNoContent, "POST", path, map[string]any{"followup": "patient_contacted"})
 	})
 }
+
+// TestTheWithdrawnAnalyteIsChasedUntilRecorded (issue 55, J2): the chase of a withdrawn
+// potassium survives a sodium correction and a review saying a repeat was ordered; any
+// retraction category chases it; a repeat recorded on the order takes a collection time of its
+// own and ends the chase.
+func TestTheWithdrawnAnalyteIsChasedUntilRecorded(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		get := func(id int64) (o struct {
+			queued
+			Repeat bool `json:"repeat_needed"`
+		}) {
+			return apitest.Do[struct {
+				queued
+				Repeat bool `json:"repeat_needed"`
+			}](t, l.doctor, http.StatusOK, "GET", fmt.Sprintf("/api/lab-orders/%d", id), nil)
+		}
+		for _, category := range []string{lab.WithdrawnSpecimen, lab.WithdrawnTranscription} {
+			o, _ := l.withdrawable(t)
+			o, k := l.final(t, o, "7.2", "")
+			o = apitest.Do[order](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/retract", o.ID),
+				map[string]any{"version": o.Version, "result_id": k, "category": category, "reason": "haemolysed or mistyped"})
+			if !get(o.ID).Repeat {
+				t.Errorf("%s: the withdrawn potassium is not chased", category)
+			}
+			apitest.Do[any](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{
+				"version": o.Version, "final": true, "reason": "Na typo", "results": []map[string]any{{"analyte": "NA", "unit": "mmol/L", "value": "141"}}})
+			if !get(o.ID).Repeat {
+				t.Errorf("%s: a sodium correction ends the chase of the potassium", category)
+			}
+			r := l.doctor.Do("POST", "/api/results/review", map[string]any{"orders": []map[string]any{{"id": o.ID, "version": get(o.ID).Version}}, "followup": "repeat_ordered"})
+			if r.Status != http.StatusOK || !get(o.ID).Repeat {
+				t.Errorf("%s: a review saying a repeat was ordered ends the chase: %d %s", category, r.Status, r.Body)
+			}
+			apitest.Do[any](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{
+				"version": get(o.ID).Version, "final": true, "reason": "repeat potassium",
+				"results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": "4.4"}}})
+			d := get(o.ID)
+			if d.Repeat {
+				t.Errorf("%s: a repeat recorded does not end the chase", category)
+			}
+			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM lab_results c JOIN lab_results x ON x.order_id = c.order_id AND x.analyte = c.analyte
+				WHERE c.order_id = $1 AND c.analyte = 'K' AND c.is_current = 1 AND x.retracted_at IS NOT NULL AND c.observed_at <= x.observed_at`, o.ID); n != 0 {
+				t.Errorf("%s: the repeat potassium carries the withdrawn sample's collection time", category)
+			}
+		}
+	})
+}
