@@ -3,6 +3,7 @@ package result_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -175,6 +176,27 @@ func TestTheWithdrawnAnalyteIsChasedUntilRecorded(t *testing.T) {
 				WHERE c.order_id = $1 AND c.analyte = 'K' AND c.is_current = 1 AND x.retracted_at IS NOT NULL AND c.observed_at <= x.observed_at`, o.ID); n != 0 {
 				t.Errorf("%s: the repeat potassium carries the withdrawn sample's collection time", category)
 			}
+		}
+	})
+}
+
+// TestADepartedDoctorsWithdrawalReachesTheMedicalLead (issue 55, J4): the withdrawal of a
+// doctor no longer active waits in the medical lead's review queue, never in nobody's.
+func TestADepartedDoctorsWithdrawalReachesTheMedicalLead(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, k := l.withdrawable(t)
+		apitest.Do[order](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/retract", o.ID),
+			map[string]any{"version": o.Version, "result_id": k, "category": "specimen", "reason": "haemolysed"})
+		u := apitest.Do[struct {
+			Name    string
+			Version int
+		}](t, l.admin, http.StatusOK, "GET", fmt.Sprintf("/api/users/%d", l.doctorID), nil)
+		apitest.Do[any](t, l.admin, http.StatusOK, "PUT", fmt.Sprintf("/api/users/%d", l.doctorID), map[string]any{"name": u.Name, "email": "doc@clinic.test",
+			"roles": []string{"doctor"}, "active": false, "version": u.Version})
+		queue := apitest.Do[struct{ Data []queued }](t, l.lead, http.StatusOK, "GET", "/api/results/review", nil).Data
+		if !slices.ContainsFunc(queue, func(x queued) bool { return x.ID == o.ID && x.Withdrawn }) {
+			t.Errorf("the departed doctor's withdrawal is not in the medical lead's queue: %+v", queue)
 		}
 	})
 }
