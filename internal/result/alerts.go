@@ -208,9 +208,11 @@ type Alert struct {
 	Emails []Email `json:"emails"`
 }
 
-// Email is one escalation message to one person and its delivery.
+// Email is one escalation message, or one saying the alert was withdrawn (Withdrawal, level
+// 0), to one person and its delivery.
 type Email struct {
-	Level     int        `json:"level"`
+	Level      int  `json:"level"`
+	Withdrawal bool `json:"withdrawal"`
 	UserID    *int64     `json:"user_id"`
 	Name      string     `json:"name"`
 	Status    string     `json:"status"` // pending, sent, failed, no_address (internal/mail)
@@ -323,13 +325,15 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 	if err != nil {
 		return nil, err
 	}
-	sent, err := mail.Deliveries(ctx, q, mailTopics, alertIDs)
+	// The withdrawal's own e-mails too (J4): one that found no address is seen, not lost.
+	sent, err := mail.Deliveries(ctx, q, append(slices.Clone(mailTopics), withdrawnTopic), alertIDs)
 	if err != nil {
 		return nil, err
 	}
 	emails := map[int64][]Email{}
 	for _, d := range sent {
-		e := Email{Level: slices.Index(mailTopics, d.Topic) + 1, UserID: d.UserID, Status: d.Status, Attempts: d.Attempts, LastError: d.LastError, SentAt: d.SentAt}
+		e := Email{Level: slices.Index(mailTopics, d.Topic) + 1, Withdrawal: d.Topic == withdrawnTopic, UserID: d.UserID, Status: d.Status,
+			Attempts: d.Attempts, LastError: d.LastError, SentAt: d.SentAt}
 		if d.UserID != nil {
 			people = append(people, *d.UserID)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,7 +79,7 @@ func (s *Store) withdraw(ctx context.Context, tx *sql.Tx, e audit.Event, w withd
 		if err != nil {
 			return 0, err
 		}
-		sent, err := s.mailWithdrawal(ctx, tx, id, w.now)
+		sent, err := s.mailWithdrawal(ctx, tx, id, e.ActorID, w.now)
 		if err != nil {
 			return 0, err
 		}
@@ -104,9 +105,9 @@ const withdrawnTopic = "critical_alert.withdrawn"
 // mailWithdrawal writes, for alert id, one e-mail saying a critical result was withdrawn to
 // each person its escalations e-mailed (whatever became of that message) and, when e-mail is
 // on, to its ordering doctor, whoever acknowledged it and whoever recorded that the patient
-// was not reached. Like the escalation's, it names no patient, result, value or reason. It
-// reports how many it wrote.
-func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (int, error) {
+// was not reached — never to the one who withdrew it (by, who knows). Like the escalation's,
+// it names no patient, result, value or reason. It reports how many it wrote.
+func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id, by int64, now time.Time) (int, error) {
 	sent, err := mail.Deliveries(ctx, tx, mailTopics, []int64{id})
 	if err != nil {
 		return 0, err
@@ -129,7 +130,7 @@ func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id int64, now ti
 			}
 		}
 	}
-	to = unique(to)
+	to = slices.DeleteFunc(unique(to), func(uid int64) bool { return uid == by })
 	return len(to), s.mailAlert(ctx, tx, withdrawnTopic, id, to, "result.mail_withdrawn_subject", "result.mail_withdrawn", now)
 }
 

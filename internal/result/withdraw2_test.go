@@ -1,6 +1,7 @@
 package result_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 	lab "emr/internal/result"
@@ -197,6 +199,36 @@ func TestADepartedDoctorsWithdrawalReachesTheMedicalLead(t *testing.T) {
 		queue := apitest.Do[struct{ Data []queued }](t, l.lead, http.StatusOK, "GET", "/api/results/review", nil).Data
 		if !slices.ContainsFunc(queue, func(x queued) bool { return x.ID == o.ID && x.Withdrawn }) {
 			t.Errorf("the departed doctor's withdrawal is not in the medical lead's queue: %+v", queue)
+		}
+	})
+}
+
+// TestWithdrawalEmailsAreShown (issue 55, J4, P5): the e-mails saying an alert was withdrawn
+// are listed on the alert with their delivery (one to an account with no address too); the
+// ordering doctor who withdraws his own alert's value is not e-mailed about it.
+func TestWithdrawalEmailsAreShown(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, k := l.withdrawable(t)
+		a := alertsOf(t, db, o.ID)[0]
+		apitest.Do[any](t, l.lead, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), ack("phone", "system", ""))
+		o = apitest.Do[order](t, l.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil)
+		if _, err := at(db, 0).Retract(context.Background(), audit.Event{ActorID: l.doctorID}, o.ID, lab.RetractInput{Version: o.Version, Result: k,
+			Category: lab.WithdrawnTranscription, Reason: "my own typo"}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		a = alertsOf(t, db, o.ID)[0]
+		var toLead, toSelf int
+		for _, m := range a.Emails {
+			if m.Withdrawal && m.UserID != nil && *m.UserID == l.leadID {
+				toLead++
+			}
+			if m.Withdrawal && m.UserID != nil && *m.UserID == l.doctorID {
+				toSelf++
+			}
+		}
+		if toLead != 1 || toSelf != 0 {
+			t.Errorf("withdrawal e-mails shown: to the acknowledger %d (want 1), to the withdrawer himself %d (want 0): %+v", toLead, toSelf, a.Emails)
 		}
 	})
 }

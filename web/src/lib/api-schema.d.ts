@@ -2418,14 +2418,18 @@ export type components = {
       emails: ({
           attempts: number;
           last_error: string;
-          /** @enum {integer} */
-          level: 1 | 2;
+          /**
+           * @description The escalation level that sent it; 0 for an e-mail saying the alert was withdrawn (withdrawal).
+           * @enum {integer}
+           */
+          level: 0 | 1 | 2;
           name: string;
           /** Format: date-time */
           sent_at: string | null;
           /** @enum {string} */
           status: "pending" | "sent" | "failed" | "no_address" | "cancelled";
           user_id: number | null;
+          withdrawal: boolean;
         })[];
       /**
        * Format: date-time

@@ -274,7 +274,7 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
             <Space orientation="vertical" size={0}>
               {a.emails.map((m, i) => (
                 <Typography.Text key={i} type={m.status === 'failed' || m.status === 'no_address' ? 'danger' : undefined} title={m.last_error || undefined}>
-                  {t('results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
+                  {t(m.withdrawal ? 'results.emailLineWithdrawal' : 'results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
                 </Typography.Text>
               ))}
             </Space>
