@@ -603,7 +603,9 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		}
 		now := s.now()
 		if withdrawn != nil {
-			if open == 0 || strings.TrimSpace(in.Followup) == "" {
+			// A withdrawal closed before follow-ups were kept (open 0, never seen) is followed up
+			// here too (P11); one already seen is refused by followUp.
+			if strings.TrimSpace(in.Followup) == "" {
 				return apperr.Conflict("result.alert_withdrawn")
 			}
 			return s.followUp(ctx, tx, e, []int64{id}, in.Followup, in.Note, now)
@@ -715,11 +717,18 @@ func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []i
 	}
 	for _, id := range ids {
 		var withdrawer *int64
-		if err := tx.QueryRowContext(ctx, `SELECT withdrawn_by FROM critical_alerts WHERE id = $1`, id).Scan(&withdrawer); err != nil {
+		var acknowledged *time.Time
+		if err := tx.QueryRowContext(ctx, `SELECT withdrawn_by, acknowledged_at FROM critical_alerts WHERE id = $1`, id).Scan(&withdrawer, &acknowledged); err != nil {
 			return fmt.Errorf("read a withdrawal: %w", err)
 		}
 		if withdrawer != nil && *withdrawer == e.ActorID {
 			return apperr.Conflict("result.followup_own_withdrawal")
+		}
+		// An acknowledged value was acted on (the acknowledgement says what was done): "no
+		// action needed: nothing was acted on" cannot be its follow-up.
+		if acknowledged != nil && followup == "no_action_needed" {
+			v.Add("followup", "result.followup_acted_on")
+			return v.Err()
 		}
 	}
 	for _, id := range ids {

@@ -232,3 +232,29 @@ func TestWithdrawalEmailsAreShown(t *testing.T) {
 		}
 	})
 }
+
+// TestALegacyWithdrawalIsFollowedUp (issue 55, P11, minor): a withdrawal closed before
+// follow-ups were kept is followed up from the banner; an acknowledged value's follow-up is
+// never "no action needed".
+func TestALegacyWithdrawalIsFollowedUp(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, k := l.withdrawable(t)
+		a := alertsOf(t, db, o.ID)[0]
+		apitest.Do[any](t, l.lead, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), ack("phone", "system", ""))
+		o = apitest.Do[order](t, l.nurse, http.StatusOK, "GET", fmt.Sprintf("/api/lab-orders/%d", o.ID), nil)
+		apitest.Do[order](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/retract", o.ID),
+			map[string]any{"version": o.Version, "result_id": k, "category": "specimen", "reason": "haemolysed"})
+		if _, err := db.ExecContext(context.Background(), `UPDATE critical_alerts SET is_open = 0, withdrawn_category = '' WHERE id = $1`, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		path := fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID)
+		if r := l.lead.Do("POST", path, map[string]any{"followup": "no_action_needed"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("no action needed after an acknowledgement: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[any](t, l.lead, http.StatusNoContent, "POST", path, map[string]any{"followup": "treatment_changed"})
+		if a = alertsOf(t, db, o.ID)[0]; a.WithdrawalSeenAt == nil || a.WithdrawalFollowup != "treatment_changed" {
+			t.Errorf("the legacy withdrawal after its follow-up: %+v", a)
+		}
+	})
+}

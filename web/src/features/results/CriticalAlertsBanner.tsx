@@ -81,7 +81,7 @@ export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
                     <Typography.Text type="secondary">{t('results.withdrawnNotAcknowledged')}</Typography.Text>
                   )}
                 </div>
-                {a.open && (
+                {!a.withdrawal_seen_at && (
                   <Button size="small" onClick={() => setFollowing(a.id)} data-testid={`followup-${a.id}`} style={{ marginTop: 4 }}>
                     {t('results.followupOpen')}
                   </Button>
