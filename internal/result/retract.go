@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -27,7 +28,23 @@ type RetractInput struct {
 }
 
 // MinRetractReason is the shortest reason a retraction is given: "x" tells a reader nothing.
-const MinRetractReason = 5
+// One written in ideographs or syllables says as much in fewer characters ("溶血", haemolysed):
+// MinIdeographReason of them suffice.
+const (
+	MinRetractReason   = 5
+	MinIdeographReason = 2
+)
+
+// tooShort reports whether a retraction's reason is shorter than a reader can use.
+func tooShort(reason string) bool {
+	n := utf8.RuneCountInString(reason)
+	if strings.ContainsFunc(reason, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	}) {
+		return n < MinIdeographReason
+	}
+	return n < MinRetractReason
+}
 
 // Retract marks results of order id entered in error: each row stays, no longer current,
 // with status entered_in_error, the reason, who and when, so that it leaves the current
@@ -127,7 +144,7 @@ func retractReason(in RetractInput) (string, error) {
 	if !slices.Contains(RetractCategories, in.Category) {
 		v.Add("category", "result.retract_category_required")
 	}
-	if utf8.RuneCountInString(reason) < MinRetractReason {
+	if tooShort(reason) {
 		v.Add("reason", "result.retract_reason_short")
 	}
 	return reason, v.Err()

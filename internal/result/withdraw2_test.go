@@ -258,3 +258,17 @@ func TestALegacyWithdrawalIsFollowedUp(t *testing.T) {
 		}
 	})
 }
+
+// TestAReasonInIdeographs (issue 55, minor): "溶血" (haemolysed) is reason enough for a
+// retraction; one character is not.
+func TestAReasonInIdeographs(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, k := l.withdrawable(t)
+		path := fmt.Sprintf("/api/lab-orders/%d/retract", o.ID)
+		if r := l.nurse.Do("POST", path, map[string]any{"version": o.Version, "result_id": k, "category": "specimen", "reason": "溶"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("one ideograph: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[order](t, l.nurse, http.StatusOK, "POST", path, map[string]any{"version": o.Version, "result_id": k, "category": "specimen", "reason": "溶血"})
+	})
+}
