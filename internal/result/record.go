@@ -60,6 +60,8 @@ const MaxTypedNumber = 32
 type Recorded struct {
 	Order  Detail `json:"order"`
 	Alerts int    `json:"alerts"`
+	// Withdrawn is how many critical alerts a changed value withdrew (the form says so).
+	Withdrawn int `json:"withdrawn"`
 }
 
 // Record stores an order's results. Each value is checked against its analyte (a unit it
@@ -69,7 +71,7 @@ type Recorded struct {
 // result; a critical value raises an alert for the ordering doctor. A correction of a
 // final result keeps the rows it replaces and sends the order back for review.
 func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordInput, lang string) (Recorded, error) {
-	var alerts int
+	var alerts, withdrawn int
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		o, err := s.lockOrder(ctx, tx, id)
 		if err != nil {
@@ -168,11 +170,11 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				replaces, rowObserved, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
-			raised, err := s.replaceAlerts(ctx, tx, e, o.ID, r, resultID, prior, in.Reason, now)
+			raised, gone, err := s.replaceAlerts(ctx, tx, e, o.ID, r, resultID, prior, in.Reason, now)
 			if err != nil {
 				return err
 			}
-			alerts += raised
+			alerts, withdrawn = alerts+raised, withdrawn+gone
 		}
 		attention, err := orderAttention(ctx, tx, o.ID)
 		if err != nil {
@@ -216,7 +218,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		return Recorded{}, err
 	}
 	d, err := s.Detail(ctx, id, lang)
-	return Recorded{Order: d, Alerts: alerts}, err
+	return Recorded{Order: d, Alerts: alerts, Withdrawn: withdrawn}, err
 }
 
 // replaceAlerts settles the critical alerts of the result prior (nil: none) that the new
@@ -235,7 +237,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 // A preliminary value the later report changes is withdrawn as superseded (the later report
 // differs from it), a final one as corrected; either needs the reason the value changed.
 func (s *Store) replaceAlerts(ctx context.Context, tx *sql.Tx, e audit.Event, orderID int64, r Result, resultID int64, prior *Result,
-	reason string, now time.Time) (int, error) {
+	reason string, now time.Time) (raised, withdrawn int, err error) {
 	critical := catalogue.Critical(r.Flag)
 	carried := int64(0)
 	if prior != nil {
@@ -245,38 +247,37 @@ func (s *Store) replaceAlerts(ctx context.Context, tx *sql.Tx, e audit.Event, or
 			if prior.Status == Preliminary {
 				w.category = WithdrawnSuperseded
 			}
-			n, err := s.withdraw(ctx, tx, e, w)
-			if err != nil {
-				return 0, err
+			if withdrawn, err = s.withdraw(ctx, tx, e, w); err != nil {
+				return 0, 0, err
 			}
-			if n > 0 && strings.TrimSpace(reason) == "" {
+			if withdrawn > 0 && strings.TrimSpace(reason) == "" {
 				var v apperr.Validation
 				v.Add("reason", "result.withdraw_reason_required")
-				return 0, v.Err()
+				return 0, 0, v.Err()
 			}
 			keep = `withdrawn_at IS NULL AND is_open = 1`
 		}
 		if critical || keep == `withdrawn_at IS NULL` {
 			res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET result_id = $1 WHERE result_id = $2 AND `+keep, resultID, prior.ID)
 			if err != nil {
-				return 0, fmt.Errorf("carry alert: %w", err)
+				return 0, 0, fmt.Errorf("carry alert: %w", err)
 			}
 			carried, _ = res.RowsAffected()
 		}
 		if sameReading(*prior, r) && carried > 0 {
-			return 0, nil
+			return 0, withdrawn, nil
 		}
 	}
 	if !critical {
-		return 0, nil
+		return 0, withdrawn, nil
 	}
 	if carried == 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
 			SELECT $1, id, patient_id, ordered_by, $2 FROM lab_orders WHERE id = $3`, resultID, now, orderID); err != nil {
-			return 0, fmt.Errorf("raise alert: %w", err)
+			return 0, 0, fmt.Errorf("raise alert: %w", err)
 		}
 	}
-	return 1, nil
+	return 1, withdrawn, nil
 }
 
 // performer checks the name of the laboratory that performed the tests: "" for the clinic.

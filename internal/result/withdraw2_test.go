@@ -99,7 +99,9 @@ func TestALaterReportDiffersFromThePreliminary(t *testing.T) {
 			t.Fatalf("refused, yet withdrawn: %+v", as[0])
 		}
 		body["reason"] = "preliminary read on a haemolysed aliquot; final on a fresh one"
-		apitest.Do[any](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), body)
+		if rec := apitest.Do[struct{ Withdrawn int }](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), body); rec.Withdrawn != 1 {
+			t.Errorf("the recording does not say it withdrew the alert: %+v", rec)
+		}
 		a := alertsOf(t, db, o.ID)[0]
 		if a.WithdrawnCategory != lab.WithdrawnSuperseded || a.WithdrawnReason != body["reason"] || !a.Open {
 			t.Errorf("the preliminary's alert: %+v", a)

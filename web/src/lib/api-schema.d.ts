@@ -6052,12 +6052,13 @@ export type operations = {
       };
     };
     responses: {
-      /** @description The order as it now stands and how many critical alerts were raised. */
+      /** @description The order as it now stands, how many critical alerts were raised, and how many a changed value withdrew (whoever acted on them is told). */
       200: {
         content: {
           "application/json": {
             alerts: number;
             order: components["schemas"]["LabOrder"];
+            withdrawn: number;
           };
         };
       };

@@ -88,6 +88,8 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
           content: t('results.criticalRecordedBody', { doctor: order.ordered_by_name || t('results.orderingDoctor') }),
         })
       else void message.success(t('results.saved'))
+      // A changed value withdrew critical alerts: whoever typed it is told that those who acted on them hear of it.
+      if (out.withdrawn > 0) void message.warning(t('results.withdrawnOnSave', { count: out.withdrawn }))
       onDone?.()
     } catch (e) {
       if (!(e instanceof ApiError)) throw e

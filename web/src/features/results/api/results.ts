@@ -113,7 +113,7 @@ export const useRecord = (id: number) => {
   const refresh = useRefresh()
   return useMutation({
     mutationFn: (body: { version: number; final: boolean; reason?: string; performer?: string; results: ResultInput[] }) =>
-      send<{ order: LabOrder; alerts: number }>('put', `/lab-orders/${id}/results`, body, { silent: true }),
+      send<{ order: LabOrder; alerts: number; withdrawn: number }>('put', `/lab-orders/${id}/results`, body, { silent: true }),
     onSuccess: refresh,
   })
 }
