@@ -274,3 +274,20 @@ func TestAReasonInIdeographs(t *testing.T) {
 		apitest.Do[order](t, l.nurse, http.StatusOK, "POST", path, map[string]any{"version": o.Version, "result_id": k, "category": "specimen", "reason": "溶血"})
 	})
 }
+
+// TestNotDoneAfterACriticalPreliminaryIsChased (issue 55, P15): a critical preliminary
+// re-entered as normal, then marked not done, is chased again.
+func TestNotDoneAfterACriticalPreliminaryIsChased(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		o, _ := l.withdrawable(t)
+		o = apitest.Do[struct{ Order order }](t, l.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/lab-orders/%d/results", o.ID), map[string]any{
+			"version": o.Version, "final": false, "reason": "misread: 4.2",
+			"results": []map[string]any{{"analyte": "K", "unit": "mmol/L", "value": "4.2"}, {"analyte": "NA", "unit": "mmol/L", "value": "140"}}}).Order
+		apitest.Do[any](t, l.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/not-done", o.ID),
+			map[string]any{"version": o.Version, "reason": "specimen rejected"})
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM lab_orders WHERE id = $1 AND repeat_needed = 1`, o.ID); n != 1 {
+			t.Error("a test marked not done after a critical preliminary is not chased again")
+		}
+	})
+}
