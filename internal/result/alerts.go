@@ -201,13 +201,19 @@ type Alert struct {
 	WithdrawalSeenName string     `json:"withdrawal_seen_by_name"`
 	WithdrawalFollowup string     `json:"withdrawal_followup"`
 	WithdrawalNote     string     `json:"withdrawal_note"`
+	// Standing is, of a withdrawn alert, the value of its analyte that now stands on the order
+	// (nil: none, as after a retraction or a test not done): the notice shows it beside the
+	// withdrawn one, and says so when it is itself critical (a newer alert of its own).
+	Standing *Result `json:"standing"`
 	// Emails are the messages its escalations sent out of the app, with what became of each.
 	Emails []Email `json:"emails"`
 }
 
-// Email is one escalation message to one person and its delivery.
+// Email is one escalation message, or one saying the alert was withdrawn (Withdrawal, level
+// 0), to one person and its delivery.
 type Email struct {
-	Level     int        `json:"level"`
+	Level      int  `json:"level"`
+	Withdrawal bool `json:"withdrawal"`
 	UserID    *int64     `json:"user_id"`
 	Name      string     `json:"name"`
 	Status    string     `json:"status"` // pending, sent, failed, no_address (internal/mail)
@@ -273,6 +279,7 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 		}
 	}
 	results := map[int64]Result{}
+	standing := map[string]Result{} // the current result of each order's analyte, by order and analyte
 	orders := map[int64]Order{}
 	err := database.InChunks(unique(resultIDs), 500, func(chunk []int64) error {
 		in, args := database.InIDs(q, "r.id", chunk, 1)
@@ -285,6 +292,19 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 		}
 		return err
 	})
+	if err == nil {
+		err = database.InChunks(unique(orderIDs), 500, func(chunk []int64) error {
+			in, args := database.InIDs(q, "r.order_id", chunk, 1)
+			list, err := scanResults(q.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE r.is_current = 1 AND `+in, args...))
+			if err == nil {
+				err = s.label(ctx, q, list, lang)
+			}
+			for _, r := range list {
+				standing[strconv.FormatInt(r.OrderID, 10)+" "+r.Analyte] = r
+			}
+			return err
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -306,13 +326,15 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 	if err != nil {
 		return nil, err
 	}
-	sent, err := mail.Deliveries(ctx, q, mailTopics, alertIDs)
+	// The withdrawal's own e-mails too (J4): one that found no address is seen, not lost.
+	sent, err := mail.Deliveries(ctx, q, append(slices.Clone(mailTopics), withdrawnTopic), alertIDs)
 	if err != nil {
 		return nil, err
 	}
 	emails := map[int64][]Email{}
 	for _, d := range sent {
-		e := Email{Level: slices.Index(mailTopics, d.Topic) + 1, UserID: d.UserID, Status: d.Status, Attempts: d.Attempts, LastError: d.LastError, SentAt: d.SentAt}
+		e := Email{Level: slices.Index(mailTopics, d.Topic) + 1, Withdrawal: d.Topic == withdrawnTopic, UserID: d.UserID, Status: d.Status,
+			Attempts: d.Attempts, LastError: d.LastError, SentAt: d.SentAt}
 		if d.UserID != nil {
 			people = append(people, *d.UserID)
 		}
@@ -327,6 +349,9 @@ func (s *Store) fill(ctx context.Context, q database.Querier, rows []alertRow, l
 		a.Result, a.Patient = results[row.resultID], patients[row.patientID]
 		o := orders[a.OrderID]
 		a.AppointmentID, a.TestLabel = o.AppointmentID, o.TestLabel
+		if now, ok := standing[strconv.FormatInt(a.OrderID, 10)+" "+a.Result.Analyte]; ok && a.WithdrawnAt != nil && now.ID != a.Result.ID {
+			a.Standing = &now
+		}
 		if a.DoctorID != nil {
 			a.DoctorName = names[*a.DoctorID]
 		}
@@ -531,6 +556,10 @@ var ReceivedBy = []string{"system", "telephone"}
 // alert, it records the withdrawal seen: what was done about the value that no longer stands
 // (one of Followups) and a note.
 type AckInput struct {
+	// Result is the result row the acknowledgement was written for (the alert's result_id as
+	// the dialog showed it): once a correction carried the alert to another value, the
+	// acknowledgement is refused (409), never closing the new value with words about the old.
+	Result     int64  `json:"result_id"`
 	Contact    string `json:"contact"`
 	Action     string `json:"action"`
 	ReceivedBy string `json:"received_by"`
@@ -552,13 +581,13 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		var patientID, orderID int64
+		var patientID, orderID, resultID int64
 		var doctorID, acknowledgedBy *int64
 		var escalated, escalatedLead, withdrawn *time.Time
 		var open int
-		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at, acknowledged_by
+		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, result_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at, acknowledged_by
 			FROM critical_alerts WHERE id = $1`, id).
-			Scan(&patientID, &orderID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn, &acknowledgedBy)
+			Scan(&patientID, &orderID, &resultID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn, &acknowledgedBy)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("result.alert_not_found")
 		}
@@ -575,13 +604,20 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		}
 		now := s.now()
 		if withdrawn != nil {
-			if open == 0 || strings.TrimSpace(in.Followup) == "" {
+			// A withdrawal closed before follow-ups were kept (open 0, never seen) is followed up
+			// here too (P11); one already seen is refused by followUp.
+			if strings.TrimSpace(in.Followup) == "" {
 				return apperr.Conflict("result.alert_withdrawn")
 			}
 			return s.followUp(ctx, tx, e, []int64{id}, in.Followup, in.Note, now)
 		}
 		if open == 0 {
 			return apperr.Conflict("result.alert_acknowledged")
+		}
+		if changed, err := valueChanged(ctx, tx, id, resultID, in.Result); err != nil {
+			return err
+		} else if changed {
+			return apperr.Conflict("result.alert_value_changed")
 		}
 		if err := in.check(); err != nil {
 			return err
@@ -615,6 +651,22 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		}
 		return err
 	})
+}
+
+// valueChanged reports whether alert id, now on result row current, no longer shows the
+// value an acknowledgement was written for: seen, the row the dialog showed; a client that
+// names none (0) is taken to have seen the value the alert was raised on (the row of its
+// analyte recorded as it was raised), so only a value since changed is refused.
+func valueChanged(ctx context.Context, tx *sql.Tx, id, current, seen int64) (bool, error) {
+	if seen != 0 {
+		return seen != current, nil
+	}
+	var same int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM critical_alerts a JOIN lab_results c ON c.id = a.result_id
+		JOIN lab_results r ON r.order_id = c.order_id AND r.analyte = c.analyte AND r.recorded_at = a.raised_at
+		WHERE a.id = $1 AND COALESCE(r.value, '') = COALESCE(c.value, '') AND r.comparator = c.comparator AND r.unit = c.unit
+		AND r.answer = c.answer AND r.text = c.text`, id).Scan(&same)
+	return same == 0, err
 }
 
 // check refuses an acknowledgement that does not say how the patient was reached, what was
@@ -655,6 +707,31 @@ func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []i
 	if err := v.Err(); err != nil {
 		return err
 	}
+	// Who closes a withdrawal answers for what was done about it (J3): a clinician, holding a
+	// clinical role (one that reviews results or acknowledges critical ones: the administrator
+	// role alone is no such), and never the one who withdrew it — the one who withdrew a value
+	// is not the check that its withdrawal reached someone.
+	if ok, err := clinician(ctx, tx, e.ActorID); err != nil {
+		return err
+	} else if !ok {
+		return apperr.Forbidden("result.followup_not_clinician")
+	}
+	for _, id := range ids {
+		var withdrawer *int64
+		var acknowledged *time.Time
+		if err := tx.QueryRowContext(ctx, `SELECT withdrawn_by, acknowledged_at FROM critical_alerts WHERE id = $1`, id).Scan(&withdrawer, &acknowledged); err != nil {
+			return fmt.Errorf("read a withdrawal: %w", err)
+		}
+		if withdrawer != nil && *withdrawer == e.ActorID {
+			return apperr.Conflict("result.followup_own_withdrawal")
+		}
+		// An acknowledged value was acted on (the acknowledgement says what was done): "no
+		// action needed: nothing was acted on" cannot be its follow-up.
+		if acknowledged != nil && followup == "no_action_needed" {
+			v.Add("followup", "result.followup_acted_on")
+			return v.Err()
+		}
+	}
 	for _, id := range ids {
 		var patientID int64
 		err := tx.QueryRowContext(ctx, `UPDATE critical_alerts SET is_open = 0, withdrawal_seen_at = $1, withdrawal_seen_by = $2,
@@ -674,6 +751,26 @@ func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []i
 		}
 	}
 	return nil
+}
+
+// clinician reports whether account id holds a role other than the administrator's that
+// reviews results or acknowledges critical results.
+func clinician(ctx context.Context, tx *sql.Tx, id int64) (bool, error) {
+	m, err := role.Of(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	for _, name := range m.Names {
+		if name == auth.AdminRole {
+			continue
+		}
+		for _, p := range []auth.Permission{auth.ReviewResults, auth.AcknowledgeCritical} {
+			if ok, err := role.Grants(ctx, tx, name, p); err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
 }
 
 // AlertReport lists every critical alert raised in [from, to) with each level's times and

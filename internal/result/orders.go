@@ -254,14 +254,14 @@ func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, status 
 			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0 WHERE id = $1`, o.ID); err != nil {
 				return err
 			}
-			n, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, category: WithdrawnNotDone, reason: reason, now: now})
-			if err != nil {
+			if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, category: WithdrawnNotDone, reason: reason, now: now}); err != nil {
 				return err
 			}
-			if n > 0 {
-				if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET repeat_needed = 1 WHERE id = $1`, o.ID); err != nil {
-					return err
-				}
+			// Chased whenever a critical value of it was ever reported, even one a later
+			// preliminary replaced before (P15): someone was alerted to a result never made final.
+			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET repeat_needed = 1 WHERE id = $1
+				AND EXISTS (SELECT 1 FROM critical_alerts WHERE order_id = $1)`, o.ID); err != nil {
+				return err
 			}
 		}
 		return s.setState(ctx, tx, e, o, status, reason, now)

@@ -60,6 +60,8 @@ const MaxTypedNumber = 32
 type Recorded struct {
 	Order  Detail `json:"order"`
 	Alerts int    `json:"alerts"`
+	// Withdrawn is how many critical alerts a changed value withdrew (the form says so).
+	Withdrawn int `json:"withdrawn"`
 }
 
 // Record stores an order's results. Each value is checked against its analyte (a unit it
@@ -69,7 +71,7 @@ type Recorded struct {
 // result; a critical value raises an alert for the ordering doctor. A correction of a
 // final result keeps the rows it replaces and sends the order back for review.
 func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordInput, lang string) (Recorded, error) {
-	var alerts int
+	var alerts, withdrawn int
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		o, err := s.lockOrder(ctx, tx, id)
 		if err != nil {
@@ -143,11 +145,20 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				rowStatus = Final
 			}
 			var replaces any
+			var prior *Result
 			if old, ok := replaced[r.Analyte]; ok {
-				replaces = old
+				p := was[r.Analyte]
+				replaces, prior = old, &p
 				if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET is_current = 0 WHERE id = $1`, old); err != nil {
 					return fmt.Errorf("replace result: %w", err)
 				}
+			}
+			// A repeat of a test chased again, of an analyte that has no result standing (its
+			// value withdrawn), comes from a new specimen: never stamped with the withdrawn
+			// one's collection time (a haemolysed sample's).
+			rowObserved := observed
+			if o.RepeatNeeded && prior == nil {
+				rowObserved = now
 			}
 			var resultID int64
 			if err := tx.QueryRowContext(ctx, `INSERT INTO lab_results (order_id, patient_id, analyte, loinc, type, entered, entered_unit,
@@ -156,37 +167,14 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25, $26) RETURNING id`,
 				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Comparator, r.Unit, r.Answer, r.Text,
 				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, rowStatus,
-				replaces, observed, now, actor(e), r.Performer).Scan(&resultID); err != nil {
+				replaces, rowObserved, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
-			if !catalogue.Critical(r.Flag) && replaces != nil {
-				// The critical value this replaces no longer stands (a correction to 4.2 of a
-				// 7.2): its alerts are withdrawn as a retraction's are, never left to escalate
-				// nor closed unsaid (CLSI GP47; ISO 15189:2022 §7.4.1.8).
-				if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: WithdrawnCorrected, reason: in.Reason, now: now}); err != nil {
-					return err
-				}
+			raised, gone, err := s.replaceAlerts(ctx, tx, e, o.ID, r, resultID, prior, in.Reason, now)
+			if err != nil {
+				return err
 			}
-			if catalogue.Critical(r.Flag) {
-				// A critical value recorded again (a preliminary result re-entered, a correction
-				// still critical) keeps the open alert of the result it replaces, on the new result:
-				// one alert to acknowledge, its escalation clock unchanged.
-				moved := int64(0)
-				if replaces != nil {
-					res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET result_id = $1 WHERE result_id = $2 AND is_open = 1`, resultID, replaces)
-					if err != nil {
-						return fmt.Errorf("carry alert: %w", err)
-					}
-					moved, _ = res.RowsAffected()
-				}
-				if moved == 0 {
-					if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
-						VALUES ($1, $2, $3, $4, $5)`, resultID, o.ID, o.PatientID, o.OrderedBy, now); err != nil {
-						return fmt.Errorf("raise alert: %w", err)
-					}
-				}
-				alerts++
-			}
+			alerts, withdrawn = alerts+raised, withdrawn+gone
 		}
 		attention, err := orderAttention(ctx, tx, o.ID)
 		if err != nil {
@@ -202,7 +190,10 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = $2, attention = $3, collected_at = $4,
 			resulted_at = COALESCE(resulted_at, $5), reviewed_at = NULL, reviewed_by = NULL, review_comment = '',
-			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1, repeat_needed = 0 WHERE id = $8`,
+			corrections = corrections + $6, updated_at = $5, updated_by = $7, version = version + 1,
+			repeat_needed = CASE WHEN EXISTS (SELECT 1 FROM lab_results x WHERE x.order_id = $8 AND x.retracted_at IS NOT NULL
+				AND NOT EXISTS (SELECT 1 FROM lab_results c WHERE c.order_id = x.order_id AND c.analyte = x.analyte AND c.is_current = 1))
+				THEN repeat_needed ELSE 0 END WHERE id = $8`,
 			next, toReview, attention, collected, now, boolInt(correction), actor(e), o.ID); err != nil {
 			return fmt.Errorf("update order: %w", err)
 		}
@@ -227,7 +218,66 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		return Recorded{}, err
 	}
 	d, err := s.Detail(ctx, id, lang)
-	return Recorded{Order: d, Alerts: alerts}, err
+	return Recorded{Order: d, Alerts: alerts, Withdrawn: withdrawn}, err
+}
+
+// replaceAlerts settles the critical alerts of the result prior (nil: none) that the new
+// row resultID, r, replaces, and raises one for r when it is critical and carries none; it
+// reports how many alerts r now raises (0 for a value sent again as it was).
+//   - A value sent again as it was (the correction form sends every result) keeps its alerts,
+//     acknowledged or not: never a fresh alert, escalating again, for a value already acted on.
+//   - A changed value: an acknowledgement of the old one no longer stands, nor an alert still
+//     open when the new value is not critical: withdrawn (withdraw), even when the new value is
+//     critical too (7.2 acknowledged and treated, corrected to 2.1: whoever acted on 7.2 must
+//     hear of it; ISO 15189:2022 §7.4.1.8, CLIA 42 CFR 493.1291(k), CLSI GP47). An alert still
+//     open, nobody having acted on it, is carried to a new value still critical: one alert, its
+//     escalation clock unchanged; an acknowledgement names the value it was written for
+//     (AckInput.Result) and is refused once that changed.
+//
+// A preliminary value the later report changes is withdrawn as superseded (the later report
+// differs from it), a final one as corrected; either needs the reason the value changed.
+func (s *Store) replaceAlerts(ctx context.Context, tx *sql.Tx, e audit.Event, orderID int64, r Result, resultID int64, prior *Result,
+	reason string, now time.Time) (raised, withdrawn int, err error) {
+	critical := catalogue.Critical(r.Flag)
+	carried := int64(0)
+	if prior != nil {
+		keep := `withdrawn_at IS NULL`
+		if !sameReading(*prior, r) {
+			w := withdrawal{orderID: orderID, analyte: r.Analyte, category: WithdrawnCorrected, reason: reason, now: now, keepOpen: critical}
+			if prior.Status == Preliminary {
+				w.category = WithdrawnSuperseded
+			}
+			if withdrawn, err = s.withdraw(ctx, tx, e, w); err != nil {
+				return 0, 0, err
+			}
+			if withdrawn > 0 && strings.TrimSpace(reason) == "" {
+				var v apperr.Validation
+				v.Add("reason", "result.withdraw_reason_required")
+				return 0, 0, v.Err()
+			}
+			keep = `withdrawn_at IS NULL AND is_open = 1`
+		}
+		if critical || keep == `withdrawn_at IS NULL` {
+			res, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET result_id = $1 WHERE result_id = $2 AND `+keep, resultID, prior.ID)
+			if err != nil {
+				return 0, 0, fmt.Errorf("carry alert: %w", err)
+			}
+			carried, _ = res.RowsAffected()
+		}
+		if sameReading(*prior, r) && carried > 0 {
+			return 0, withdrawn, nil
+		}
+	}
+	if !critical {
+		return 0, withdrawn, nil
+	}
+	if carried == 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO critical_alerts (result_id, order_id, patient_id, doctor_id, raised_at)
+			SELECT $1, id, patient_id, ordered_by, $2 FROM lab_orders WHERE id = $3`, resultID, now, orderID); err != nil {
+			return 0, 0, fmt.Errorf("raise alert: %w", err)
+		}
+	}
+	return 1, withdrawn, nil
 }
 
 // performer checks the name of the laboratory that performed the tests: "" for the clinic.

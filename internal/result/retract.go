@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -27,7 +28,23 @@ type RetractInput struct {
 }
 
 // MinRetractReason is the shortest reason a retraction is given: "x" tells a reader nothing.
-const MinRetractReason = 5
+// One written in ideographs or syllables says as much in fewer characters ("溶血", haemolysed):
+// MinIdeographReason of them suffice.
+const (
+	MinRetractReason   = 5
+	MinIdeographReason = 2
+)
+
+// tooShort reports whether a retraction's reason is shorter than a reader can use.
+func tooShort(reason string) bool {
+	n := utf8.RuneCountInString(reason)
+	if strings.ContainsFunc(reason, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	}) {
+		return n < MinIdeographReason
+	}
+	return n < MinRetractReason
+}
 
 // Retract marks results of order id entered in error: each row stays, no longer current,
 // with status entered_in_error, the reason, who and when, so that it leaves the current
@@ -41,8 +58,10 @@ const MinRetractReason = 5
 // review, marked as holding a withdrawal (the patient may have been told, or treated, on the
 // value), preliminary orders too. An order left with no current result waits for its result
 // again (ordered, not collected: a result entered in error calls for the test again), so the
-// overdue list chases it; one left with other results, a row of which was withdrawn for a
-// specimen problem, is marked as needing the test again, which the overdue list chases too.
+// overdue list chases it; one left with other results is marked as needing the withdrawn
+// analyte again, whatever the category (a specimen problem calls for a new sample; a
+// transcription error or a wrong patient still leaves this patient without the value), which
+// the overdue list chases too until a result of that analyte is recorded.
 func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in RetractInput, lang string) (Detail, error) {
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		reason, err := retractReason(in)
@@ -72,7 +91,7 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 			}
 			names = append(names, r.Analyte)
 		}
-		if err := s.reopen(ctx, tx, e, o, left, left > 0 && in.Category == WithdrawnSpecimen, now); err != nil {
+		if err := s.reopen(ctx, tx, e, o, left, left > 0, now); err != nil {
 			return err
 		}
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {
@@ -126,7 +145,7 @@ func retractReason(in RetractInput) (string, error) {
 	if !slices.Contains(RetractCategories, in.Category) {
 		v.Add("category", "result.retract_category_required")
 	}
-	if utf8.RuneCountInString(reason) < MinRetractReason {
+	if tooShort(reason) {
 		v.Add("reason", "result.retract_reason_short")
 	}
 	return reason, v.Err()

@@ -197,10 +197,11 @@ func TestWithdrawnCriticalResult(t *testing.T) {
 		}
 		var mails, audited int
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'critical_alert.withdrawn' AND topic_id = $1
-			AND user_id = $2 AND recipient = 'nurse@clinic.test'`, alert.ID, l.nurseID).Scan(&mails); err != nil || mails != 1 {
-			t.Errorf("withdrawal e-mail to the nurse the escalation e-mailed: %d %v", mails, err)
+			AND user_id = $2`, alert.ID, l.nurseID).Scan(&mails); err != nil || mails != 0 {
+			// The escalation e-mailed the nurse, but she withdrew it herself: she knows (issue 55, P5).
+			t.Errorf("withdrawal e-mail to the nurse who withdrew it: %d %v", mails, err)
 		}
-		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'critical_alert.withdrawn'`).Scan(&mails); err != nil || mails != 1 {
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'critical_alert.withdrawn'`).Scan(&mails); err != nil || mails != 0 {
 			t.Errorf("withdrawal e-mails to anyone else: %d %v", mails, err)
 		}
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_events WHERE action = 'critical_alert.withdraw' AND entity_id = $1`,

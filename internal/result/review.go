@@ -14,6 +14,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/patient"
+	"emr/internal/user"
 )
 
 // QueueLimit is how many orders a list across patients shows at once (the review queue, the
@@ -24,16 +25,22 @@ const QueueLimit = 50
 // which was withdrawn as entered in error (whatever their state: the patient may have been
 // told, or treated, on it), then the final results, critical first, then abnormal, then the
 // oldest, with each order's patient. Two index ranges serve it (lab_orders_withdrawn,
-// lab_orders_review).
+// lab_orders_review). The medical lead also reviews the orders of doctors no longer active
+// (J4: a withdrawal, or a result, never waits for one who left).
 func (s *Store) ToReview(ctx context.Context, doctorID int64, lang string) ([]Order, error) {
+	doctors, err := s.reviewedBy(ctx, doctorID)
+	if err != nil {
+		return nil, err
+	}
+	in, args := database.InIDs(s.DB, "o.ordered_by", doctors, 2)
 	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
-		WHERE o.ordered_by = $1 AND o.withdrawn_to_review = 1 ORDER BY o.id LIMIT $2`, doctorID, QueueLimit))
+		WHERE `+in+` AND o.withdrawn_to_review = 1 ORDER BY o.id LIMIT $1`, append([]any{QueueLimit}, args...)...))
 	if err != nil {
 		return nil, err
 	}
 	rest, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
-		WHERE o.ordered_by = $1 AND o.to_review = 1 AND o.withdrawn_to_review = 0 ORDER BY o.attention DESC, o.resulted_at, o.id LIMIT $2`,
-		doctorID, QueueLimit-len(list)))
+		WHERE `+in+` AND o.to_review = 1 AND o.withdrawn_to_review = 0 ORDER BY o.attention DESC, o.resulted_at, o.id LIMIT $1`,
+		append([]any{QueueLimit - len(list)}, args...)...))
 	if err != nil {
 		return nil, err
 	}
@@ -44,10 +51,26 @@ func (s *Store) ToReview(ctx context.Context, doctorID int64, lang string) ([]Or
 	return list, withPatients(ctx, s.DB, list)
 }
 
+// reviewedBy are the ordering doctors whose results doctorID reviews: their own, and, for the
+// medical lead, those of every account no longer active.
+func (s *Store) reviewedBy(ctx context.Context, doctorID int64) ([]int64, error) {
+	st, err := ReadSettings(ctx, s.DB)
+	if err != nil || st.MedicalLeadID == nil || *st.MedicalLeadID != doctorID {
+		return []int64{doctorID}, err
+	}
+	gone, err := user.Deactivated(ctx, s.DB)
+	return append([]int64{doctorID}, gone...), err
+}
+
 // ToReviewCount is how many results wait for doctorID's review (the dashboard's figure).
 func (s *Store) ToReviewCount(ctx context.Context, doctorID int64) (int, error) {
+	doctors, err := s.reviewedBy(ctx, doctorID)
+	if err != nil {
+		return 0, err
+	}
+	in, args := database.InIDs(s.DB, "ordered_by", doctors, 1)
 	var n int
-	err := s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM lab_orders WHERE ordered_by = $1 AND (to_review = 1 OR withdrawn_to_review = 1)`, doctorID).Scan(&n)
+	err = s.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM lab_orders WHERE `+in+` AND (to_review = 1 OR withdrawn_to_review = 1)`, args...).Scan(&n)
 	return n, err
 }
 
@@ -179,7 +202,7 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 					return err
 				}
 			}
-			if err := s.markReviewed(ctx, tx, e, o, in.Comment, now); err != nil {
+			if err := s.markReviewed(ctx, tx, e, o, in.Comment, in.Followup != "no_action_needed", now); err != nil {
 				return err
 			}
 			detail := ""
@@ -202,15 +225,19 @@ func (s *Store) Review(ctx context.Context, e audit.Event, in ReviewInput) (int,
 // markReviewed clears order o from its doctor's review: reviewed when it is final; a
 // withdrawal reviewed on an order not final leaves its state (and its review fields, which
 // speak of a final report) as they were.
-func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, comment string, now time.Time) error {
+// A test chased again (repeat_needed) stays chased until a result of it is recorded (Record),
+// whatever the review says, unless its doctor decides nothing more is needed (follow-up
+// no_action_needed; keepChasing false): "repeat ordered" names an intention, not a result.
+func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, comment string, keepChasing bool, now time.Time) error {
 	var err error
 	if o.Status == Final {
-		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0, repeat_needed = 0, reviewed_at = $1,
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0,
+			repeat_needed = CASE WHEN $5 THEN repeat_needed ELSE 0 END, reviewed_at = $1,
 			reviewed_by = $2, review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
-			now, actor(e), comment, o.ID)
+			now, actor(e), comment, o.ID, keepChasing)
 	} else {
-		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, repeat_needed = 0, updated_at = $1, updated_by = $2,
-			version = version + 1 WHERE id = $3`, now, actor(e), o.ID)
+		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, repeat_needed = CASE WHEN $4 THEN repeat_needed ELSE 0 END,
+			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3`, now, actor(e), o.ID, keepChasing)
 	}
 	if err != nil {
 		return fmt.Errorf("review order: %w", err)

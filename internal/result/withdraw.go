@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ const (
 	WithdrawnTranscription = "transcription"
 	WithdrawnOther         = "other"
 	WithdrawnCorrected     = "corrected"
+	WithdrawnSuperseded    = "superseded" // a preliminary value the later report changed
 	WithdrawnNotDone       = "not_done"
 )
 
@@ -44,6 +46,9 @@ type withdrawal struct {
 	analyte          string
 	category, reason string
 	now              time.Time
+	// keepOpen: the new value is critical too; an alert nobody acknowledged yet is carried
+	// to it (replaceAlerts), only acknowledged ones are withdrawn.
+	keepOpen bool
 }
 
 // withdraw is the one place a critical value stops standing, whichever way: retracted as
@@ -59,7 +64,8 @@ type withdrawal struct {
 // reports how many alerts it withdrew.
 func (s *Store) withdraw(ctx context.Context, tx *sql.Tx, e audit.Event, w withdrawal) (int, error) {
 	ids, err := database.Column[int64](tx.QueryContext(ctx, `SELECT a.id FROM critical_alerts a JOIN lab_results r ON r.id = a.result_id
-		WHERE a.order_id = $1 AND a.withdrawn_at IS NULL AND ($2 = '' OR r.analyte = $2) ORDER BY a.id`, w.orderID, w.analyte))
+		WHERE a.order_id = $1 AND a.withdrawn_at IS NULL AND ($2 = '' OR r.analyte = $2) AND ($3 = 0 OR a.acknowledged_at IS NOT NULL)
+		ORDER BY a.id`, w.orderID, w.analyte, boolInt(w.keepOpen)))
 	if err != nil {
 		return 0, fmt.Errorf("read alerts to withdraw: %w", err)
 	}
@@ -73,7 +79,7 @@ func (s *Store) withdraw(ctx context.Context, tx *sql.Tx, e audit.Event, w withd
 		if err != nil {
 			return 0, err
 		}
-		sent, err := s.mailWithdrawal(ctx, tx, id, w.now)
+		sent, err := s.mailWithdrawal(ctx, tx, id, e.ActorID, w.now)
 		if err != nil {
 			return 0, err
 		}
@@ -99,9 +105,9 @@ const withdrawnTopic = "critical_alert.withdrawn"
 // mailWithdrawal writes, for alert id, one e-mail saying a critical result was withdrawn to
 // each person its escalations e-mailed (whatever became of that message) and, when e-mail is
 // on, to its ordering doctor, whoever acknowledged it and whoever recorded that the patient
-// was not reached. Like the escalation's, it names no patient, result, value or reason. It
-// reports how many it wrote.
-func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id int64, now time.Time) (int, error) {
+// was not reached — never to the one who withdrew it (by, who knows). Like the escalation's,
+// it names no patient, result, value or reason. It reports how many it wrote.
+func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id, by int64, now time.Time) (int, error) {
 	sent, err := mail.Deliveries(ctx, tx, mailTopics, []int64{id})
 	if err != nil {
 		return 0, err
@@ -124,7 +130,7 @@ func (s *Store) mailWithdrawal(ctx context.Context, tx *sql.Tx, id int64, now ti
 			}
 		}
 	}
-	to = unique(to)
+	to = slices.DeleteFunc(unique(to), func(uid int64) bool { return uid == by })
 	return len(to), s.mailAlert(ctx, tx, withdrawnTopic, id, to, "result.mail_withdrawn_subject", "result.mail_withdrawn", now)
 }
 

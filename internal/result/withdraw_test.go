@@ -152,7 +152,8 @@ func TestWithdrawalEscalatesUntilSeen(t *testing.T) {
 		if escalate(t, db, 60*time.Minute) != 1 || mails(t, db, "critical_alert.withdrawn", a.ID, "") != 3 {
 			t.Errorf("the withdrawal did not escalate to the medical lead")
 		}
-		r := l.nurse.Do("POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), map[string]any{"followup": "patient_contacted", "note": "Told her; repeat tomorrow"})
+		// The nurse withdrew it: the medical lead it reached records the follow-up (J3).
+		r := l.lead.Do("POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", a.ID), map[string]any{"followup": "patient_contacted", "note": "Told her; repeat tomorrow"})
 		if r.Status != http.StatusNoContent {
 			t.Fatalf("withdrawal seen: %d %s", r.Status, r.Body)
 		}
@@ -221,7 +222,7 @@ func TestWithdrawalReviewedWithFollowup(t *testing.T) {
 		first := alertsOf(t, db, o.ID)[0]
 		apitest.Do[any](t, l.doctor, http.StatusNoContent, "POST", fmt.Sprintf("/api/results/alerts/%d/acknowledge", first.ID), ack("phone", "system", ""))
 		o, k := l.final(t, o, "7.2", "")
-		if n := len(alertsOf(t, db, o.ID)); n != 2 {
+		if n := len(alertsOf(t, db, o.ID)); n != 1 { // the same value, confirmed: its acknowledged alert, never a second (J6)
 			t.Fatalf("the final critical after an acknowledged preliminary: %d alerts", n)
 		}
 		path := fmt.Sprintf("/api/lab-orders/%d/retract", o.ID)
@@ -256,7 +257,12 @@ func TestWithdrawalReviewedWithFollowup(t *testing.T) {
 		if r := review(map[string]any{"orders": item}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("a withdrawal reviewed with no follow-up: %d %s", r.Status, r.Body)
 		}
-		if r := review(map[string]any{"orders": item, "followup": "repeat_ordered", "comment": "Repeat potassium tomorrow"}); r.Status != http.StatusOK {
+		// Never closed by the one who withdrew it (issue 55, J3): another doctor reviews it.
+		body := map[string]any{"orders": item, "followup": "repeat_ordered", "comment": "Repeat potassium tomorrow"}
+		if r := review(body); r.Status != http.StatusConflict {
+			t.Errorf("a withdrawal reviewed by its own withdrawer: %d %s", r.Status, r.Body)
+		}
+		if r := l.lead.Do("POST", "/api/results/review", body); r.Status != http.StatusOK {
 			t.Fatalf("a withdrawal reviewed: %d %s", r.Status, r.Body)
 		}
 		for _, a := range alertsOf(t, db, o.ID) {

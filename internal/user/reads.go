@@ -163,6 +163,12 @@ func ActiveHolders(ctx context.Context, q database.Querier, roleName string) ([]
 	return out, nil
 }
 
+// Deactivated lists the accounts no longer active (a doctor who left: whose results someone
+// else must now review).
+func Deactivated(ctx context.Context, q database.Querier) ([]int64, error) {
+	return database.Column[int64](q.QueryContext(ctx, `SELECT id FROM users WHERE NOT active ORDER BY id`))
+}
+
 // Active reports whether account id exists and is active.
 func Active(ctx context.Context, q database.Querier, id int64) (bool, error) {
 	var active bool

@@ -2474,14 +2474,18 @@ export type components = {
       emails: ({
           attempts: number;
           last_error: string;
-          /** @enum {integer} */
-          level: 1 | 2;
+          /**
+           * @description The escalation level that sent it; 0 for an e-mail saying the alert was withdrawn (withdrawal).
+           * @enum {integer}
+           */
+          level: 0 | 1 | 2;
           name: string;
           /** Format: date-time */
           sent_at: string | null;
           /** @enum {string} */
           status: "pending" | "sent" | "failed" | "no_address" | "cancelled";
           user_id: number | null;
+          withdrawal: boolean;
         })[];
       /**
        * Format: date-time
@@ -2512,6 +2516,8 @@ export type components = {
       /** @description How the result was received: system (in EMR) or telephone; empty while open. */
       received_by: string;
       result: components["schemas"]["LabResult"];
+      /** @description Of a withdrawn alert, the value of its analyte that now stands on the order (null when none, as after a retraction or a test not done); critical, it carries an alert of its own. */
+      standing: components["schemas"]["LabResult"] | null;
       test_label: string;
       /** @enum {string} */
       withdrawal_followup: "" | "patient_contacted" | "treatment_changed" | "receiver_told" | "repeat_ordered" | "no_action_needed";
@@ -2529,7 +2535,7 @@ export type components = {
       /** @description The withdrawal was made by the alert's ordering doctor or by whoever acknowledged it (allowed; flagged in the report). */
       withdrawn_by_recipient: boolean;
       /** @enum {string} */
-      withdrawn_category: "" | "specimen" | "wrong_patient" | "transcription" | "other" | "corrected" | "not_done";
+      withdrawn_category: "" | "specimen" | "wrong_patient" | "transcription" | "other" | "corrected" | "superseded" | "not_done";
       withdrawn_reason: string;
     };
     CurrentMedicine: {
@@ -6191,12 +6197,13 @@ export type operations = {
       };
     };
     responses: {
-      /** @description The order as it now stands and how many critical alerts were raised. */
+      /** @description The order as it now stands, how many critical alerts were raised, and how many a changed value withdrew (whoever acted on them is told). */
       200: {
         content: {
           "application/json": {
             alerts: number;
             order: components["schemas"]["LabOrder"];
+            withdrawn: number;
           };
         };
       };
@@ -7745,6 +7752,8 @@ export type operations = {
           read_back?: string;
           /** @enum {string} */
           received_by?: "system" | "telephone";
+          /** @description The result row the acknowledgement was written for (the alert's result.id as shown); 409 once a correction carried the alert to another value. Absent: any value recorded after the alert was raised is a change. */
+          result_id?: number;
         };
       };
     };
@@ -7761,7 +7770,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description Already acknowledged; or withdrawn and sent without followup, or its follow-up already recorded. */
+      /** @description Already acknowledged; or its value changed since the acknowledgement was written (result_id); or withdrawn and sent without followup, or its follow-up already recorded. */
       409: {
         content: never;
       };

@@ -67,7 +67,10 @@ describe('CriticalAlertsBanner', () => {
     const banner = screen.getByTestId('withdrawn-banner')
     expect(banner.textContent).toContain('Critical result withdrawn: Potassium: 6.8 mmol/L')
     expect(banner.textContent).toContain('haemolysed')
-    expect(banner.textContent).toContain('tell the patient and repeat the test; undo any treatment given for it')
+    // Issue 55, J1: the advice is conditional, and the value that now stands is shown (none here).
+    expect(banner.textContent).toContain('review any treatment given for the withdrawn value')
+    expect(banner.textContent).not.toContain('undo any treatment')
+    expect(banner.textContent).toContain('No value stands now')
     expect(screen.getByTestId('withdrawn-acknowledged').textContent).toMatch(/acknowledged by Dr Lead .*: Sent to ED, calcium gluconate/)
     expect(screen.queryByTestId('critical-banner')).toBeNull()
     expect(screen.queryByTestId('critical-acknowledge')).toBeNull()
@@ -99,5 +102,56 @@ describe('CriticalAlertsBanner', () => {
     fireEvent.click(screen.getByText('withdraw'))
     expect(await screen.findByText(/was withdrawn while you were writing/)).toBeTruthy()
     expect(screen.getByTestId('withdrawn-banner')).toBeTruthy()
+  })
+
+  // Issue 55, J1: a withdrawal shows the value that now stands, and says when it is critical itself.
+  it('shows the value that now stands beside the withdrawn one', async () => {
+    const base = alert(new Date('2026-11-28T12:26:47Z'))
+    const withdrawn = {
+      ...base,
+      withdrawn_at: '2026-11-28T12:40:00Z',
+      withdrawn_by_name: 'Nurse Lan',
+      withdrawn_reason: 'wrong line typed',
+      withdrawn_category: 'corrected',
+      standing: { ...base.result, id: 9, value: '2.1', flag: 'LL' },
+    } as CriticalAlert
+    await renderScreen(<CriticalAlertsBanner alerts={[withdrawn]} />, { me: user(['acknowledge critical results']), api: {} })
+    expect(screen.getByTestId('withdrawn-standing').textContent).toContain('Now stands: Potassium: 2.1 mmol/L — critical too, with an alert of its own')
+  })
+
+  // Issue 55, K2: a correction carries the open alert to another value while its dialog is open:
+  // the dialog says so and sends nothing until the new value is read; then it names that value.
+  it('warns when the value changes under an open acknowledgement and names the value read', async () => {
+    const open = { ...alert(new Date()), result: { ...alert(new Date()).result, id: 7 } } as CriticalAlert
+    function Harness() {
+      const [alerts, setAlerts] = useState([open])
+      return (
+        <>
+          <button onClick={() => setAlerts([{ ...open, result: { ...open.result, id: 8, value: '2.1', flag: 'LL' } } as CriticalAlert])}>correct</button>
+          <CriticalAlertsBanner alerts={alerts} />
+        </>
+      )
+    }
+    const view = await renderScreen(<Harness />, { me: user(['acknowledge critical results']), api: { 'POST /results/alerts/1/acknowledge': {} } })
+    expect(await screen.findByTestId('critical-acknowledge')).toBeTruthy()
+    fireEvent.click(screen.getByText('correct'))
+    const warning = await screen.findByTestId('critical-value-changed')
+    expect(warning.textContent).toContain('it was 6.8 mmol/L, it is now 2.1 mmol/L')
+    expect((screen.getByTestId('critical-acknowledge') as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(screen.getByTestId('critical-value-read'))
+    expect(view.sent).toEqual([])
+    fireEvent.click(screen.getByLabelText('In EMR'))
+    fireEvent.click(screen.getByLabelText('By phone'))
+    fireEvent.change(screen.getByLabelText('What was done'), { target: { value: 'Oral potassium' } })
+    fireEvent.click(screen.getByTestId('critical-acknowledge'))
+    await waitFor(() =>
+      expect(view.sent).toEqual([
+        {
+          method: 'POST',
+          path: '/results/alerts/1/acknowledge',
+          body: { result_id: 8, contact: 'phone', action: 'Oral potassium', received_by: 'system', read_back: '' },
+        },
+      ]),
+    )
   })
 })

@@ -16,7 +16,7 @@ import { formatDayTime } from '../../lib/time'
 import { splitAlerts, useAcknowledge, type CriticalAlert } from './api/results'
 import { FollowupDialog } from './FollowupDialog'
 import { withdrawnWhy } from './OrderAlerts'
-import { minutesSince, rangeText, resultText } from './format'
+import { isCritical, minutesSince, rangeText, resultText } from './format'
 import { FlagTag } from './ResultParts'
 import { useNow } from './useNow'
 
@@ -70,6 +70,9 @@ export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
                   </Typography.Text>
                 )}
                 <div>
+                  <StandingValue alert={a} />
+                </div>
+                <div>
                   {a.acknowledged_at ? (
                     <Typography.Text strong data-testid="withdrawn-acknowledged">
                       {t('results.withdrawnAcknowledged', { name: a.acknowledged_by_name, time: formatDayTime(a.acknowledged_at), action: a.action })}
@@ -78,7 +81,7 @@ export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
                     <Typography.Text type="secondary">{t('results.withdrawnNotAcknowledged')}</Typography.Text>
                   )}
                 </div>
-                {a.open && (
+                {!a.withdrawal_seen_at && (
                   <Button size="small" onClick={() => setFollowing(a.id)} data-testid={`followup-${a.id}`} style={{ marginTop: 4 }}>
                     {t('results.followupOpen')}
                   </Button>
@@ -92,6 +95,22 @@ export function WithdrawnBanner({ alerts }: { alerts: CriticalAlert[] }) {
         <FollowupDialog onSubmit={(followup, note) => ack.mutateAsync({ id: following, followup, note })} onClose={() => setFollowing(null)} />
       )}
     </>
+  )
+}
+
+/** The value of a withdrawn alert's analyte that now stands, and whether it is critical itself (its own alert). */
+export function StandingValue({ alert: a }: { alert: CriticalAlert }) {
+  const { t, i18n } = useTranslation()
+  if (!a.standing) return <Typography.Text type="secondary">{t('results.withdrawnNoneStanding')}</Typography.Text>
+  const result = `${a.standing.label}: ${resultText(t, a.standing, i18n.language)}`
+  return isCritical(a.standing.flag) ? (
+    <Typography.Text type="danger" strong data-testid="withdrawn-standing">
+      {t('results.withdrawnStandingCritical', { result })} <FlagTag flag={a.standing.flag} />
+    </Typography.Text>
+  ) : (
+    <Typography.Text strong data-testid="withdrawn-standing">
+      {t('results.withdrawnStanding', { result })} <FlagTag flag={a.standing.flag} />
+    </Typography.Text>
   )
 }
 
@@ -173,10 +192,16 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
   const [form] = Form.useForm<AckValues>()
   const byTelephone = Form.useWatch('received_by', form) === 'telephone'
   const notReached = Form.useWatch('contact', form) === 'not_reached'
+  // The value the dialog opened on: a correction may carry the alert to another value while it
+  // is open; the acknowledgement names the value read, and one written for the old value is
+  // never sent for the new (the server refuses it too).
+  const [seen, setSeen] = useState(a.result)
+  const changed = seen.id !== a.result.id && resultText(t, seen, i18n.language) !== resultText(t, a.result, i18n.language)
   const submit = async () => {
+    if (changed) return
     const v = await form.validateFields()
     try {
-      await ack.mutateAsync({ id: a.id, contact: v.contact!, action: v.action!.trim(), received_by: v.received_by!, read_back: v.read_back?.trim() ?? '' })
+      await ack.mutateAsync({ id: a.id, result_id: a.result.id, contact: v.contact!, action: v.action!.trim(), received_by: v.received_by!, read_back: v.read_back?.trim() ?? '' })
       // A patient not reached keeps the alert open (and escalated): it says so.
       if (v.contact === 'not_reached') void message.warning(t('results.notReachedSaved'))
       else void message.success(t('results.acknowledged'))
@@ -199,8 +224,23 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
       onCancel={onClose}
       confirmLoading={ack.isPending}
       maskClosable={false}
-      okButtonProps={{ danger: true, 'data-testid': 'critical-acknowledge' } as never}
+      okButtonProps={{ danger: true, disabled: changed, 'data-testid': 'critical-acknowledge' } as never}
     >
+      {changed && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          data-testid="critical-value-changed"
+          style={{ marginBottom: 16 }}
+          title={t('results.valueChanged', { was: resultText(t, seen, i18n.language), now: resultText(t, a.result, i18n.language) })}
+          action={
+            <Button size="small" onClick={() => setSeen(a.result)} data-testid="critical-value-read">
+              {t('results.valueChangedRead')}
+            </Button>
+          }
+        />
+      )}
       <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t('results.patient')}>
           <Link to={chartPath(a.patient)} onClick={onClose}>
@@ -234,7 +274,7 @@ function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClos
             <Space orientation="vertical" size={0}>
               {a.emails.map((m, i) => (
                 <Typography.Text key={i} type={m.status === 'failed' || m.status === 'no_address' ? 'danger' : undefined} title={m.last_error || undefined}>
-                  {t('results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
+                  {t(m.withdrawal ? 'results.emailLineWithdrawal' : 'results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
                 </Typography.Text>
               ))}
             </Space>

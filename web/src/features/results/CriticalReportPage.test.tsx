@@ -55,6 +55,8 @@ describe('CriticalReportPage', () => {
       withdrawal_seen_by_name: 'Dr Binh',
       withdrawal_followup: 'patient_contacted',
       withdrawal_note: 'Repeat tomorrow',
+      // Issue 55, J4: the withdrawal's own e-mails are shown, one that found no address too.
+      emails: [{ level: 0, withdrawal: true, user_id: 6, name: 'Dr Lead', status: 'no_address', attempts: 0, last_error: '', sent_at: null }],
     }
     const acknowledged = { ...base, id: 2, open: false, acknowledged_at: '2026-11-20T08:10:00Z', acknowledged_by_name: 'Dr Binh', contact: 'phone', received_by: 'system', minutes_to_acknowledge: 10 }
     await renderScreen(<CriticalReportPage />, { me: user(['review results']), api: { 'GET /results/alerts/report': { data: [withdrawn, acknowledged] } } })
@@ -67,6 +69,7 @@ describe('CriticalReportPage', () => {
     expect(page).not.toContain('1970')
     expect(page).not.toContain('results.')
     expect(page).toContain('By phone')
+    expect(page).toMatch(/withdrawal notice · Dr Lead: /)
     const struck = [...document.querySelectorAll('del')].map((d) => d.textContent)
     expect(struck).toHaveLength(1)
     expect(struck[0]).toContain('7.2')

@@ -116,7 +116,7 @@ export default function CriticalReportPage() {
                     : a.emails.map((m, i) => (
                         <div key={i}>
                           <Typography.Text type={m.status === 'failed' || m.status === 'no_address' ? 'danger' : undefined} title={m.last_error || undefined}>
-                            {t('results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
+                            {t(m.withdrawal ? 'results.emailLineWithdrawal' : 'results.emailLine', { level: m.level, name: m.name, status: t(`results.emailStatus.${m.status}`) })}
                           </Typography.Text>
                         </div>
                       )),

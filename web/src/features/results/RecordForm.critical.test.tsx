@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import type { LabOrder, TestResults } from './api/results'
@@ -56,5 +56,16 @@ describe('RecordForm', () => {
   ])('shows %s the critical limits of their age', async (_who, patient, said) => {
     await renderScreen(<RecordForm order={order} patient={patient} />, { me: user(['record results']), api: { 'GET /lab-tests/BMP': bmp } })
     expect((await screen.findByTestId('patient-critical')).textContent).toBe(said)
+  })
+
+  // Issue 55 (minor): a value that withdrew critical alerts says so when saved.
+  it('says when a recording withdrew critical alerts', async () => {
+    await renderScreen(<RecordForm order={order} patient={{ sex: 'female', birth_date: yearsAgo(40) }} />, {
+      me: user(['record results']),
+      api: { 'GET /lab-tests/BMP': bmp, 'PUT /lab-orders/9/results': { order, alerts: 0, withdrawn: 1 } },
+    })
+    fireEvent.change(await screen.findByLabelText('Potassium', { exact: true }), { target: { value: '4.2' } })
+    fireEvent.click(screen.getByTestId('save-final'))
+    expect(await screen.findByText(/Critical alerts withdrawn by this change: 1/)).toBeTruthy()
   })
 })

@@ -88,6 +88,8 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
           content: t('results.criticalRecordedBody', { doctor: order.ordered_by_name || t('results.orderingDoctor') }),
         })
       else void message.success(t('results.saved'))
+      // A changed value withdrew critical alerts: whoever typed it is told that those who acted on them hear of it.
+      if (out.withdrawn > 0) void message.warning(t('results.withdrawnOnSave', { count: out.withdrawn }))
       onDone?.()
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
@@ -96,6 +98,17 @@ export function RecordForm({ order, patient, onDone }: { order: LabOrder; patien
         const [head, index, field] = name.split('.')
         const sent = head === 'results' ? results[Number(index)] : undefined
         if (sent && field) form.setFields([{ name: [sent.analyte, field] as never, errors }])
+      }
+      // A value replacing a critical preliminary one someone was alerted to needs the reason it differs (asked, then sent again).
+      if (!correcting && reason === undefined && e.fields.reason) {
+        askReason({
+          title: t('results.supersedeTitle'),
+          label: t('results.supersedeReason'),
+          okText: final ? t('results.saveFinal') : t('results.savePreliminary'),
+          cancelText: t('results.cancel'),
+          onOk: (why) => submit(final, why),
+        })
+        return
       }
       if (!fields.some(([name]) => name.startsWith('results.'))) setProblem(e.display)
     }

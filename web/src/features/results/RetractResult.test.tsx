@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import type { LabOrder, LabResult } from './api/results'
-import { RetractButton } from './RetractResult'
+import { reasonLongEnough, RetractButton } from './RetractResult'
 
 afterEach(cleanup)
 
@@ -54,5 +54,15 @@ describe('RetractButton', () => {
     fireEvent.change(reason, { target: { value: "  another patient's sample " } })
     fireEvent.click(ok)
     await waitFor(() => expect(screenView.sent).toEqual([{ method: 'POST', path: '/lab-orders/9/retract', body }]))
+  })
+})
+
+// Issue 55 (minor): a reason in Chinese says as much in fewer characters: "溶血" (haemolysed) is enough.
+describe('reasonLongEnough', () => {
+  it('counts a minimum that fits ideographs', () => {
+    expect(reasonLongEnough('溶血')).toBe(true)
+    expect(reasonLongEnough('溶')).toBe(false)
+    expect(reasonLongEnough('haem')).toBe(false)
+    expect(reasonLongEnough(' haemolysed ')).toBe(true)
   })
 })

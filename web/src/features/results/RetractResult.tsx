@@ -14,6 +14,13 @@ import { RETRACT_CATEGORIES, useRetract, type CriticalAlert, type LabOrder, type
 
 /** The shortest reason the server takes (MinRetractReason). */
 const MIN_REASON = 5
+// A reason in ideographs or syllables ("溶血", haemolysed) says as much in fewer characters (as the server counts).
+const MIN_IDEOGRAPH_REASON = 2
+const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+export const reasonLongEnough = (text: string) => {
+  const v = text.trim()
+  return [...v].length >= (IDEOGRAPH.test(v) ? MIN_IDEOGRAPH_REASON : MIN_REASON)
+}
 
 interface RetractValues {
   category?: string
@@ -118,7 +125,7 @@ function RetractDialog({ order, result, onClose }: { order: LabOrder; result?: L
           name="reason"
           label={t('results.retractReason')}
           required
-          rules={[{ validator: (_, v?: string) => ((v ?? '').trim().length >= MIN_REASON ? Promise.resolve() : Promise.reject(new Error(t('results.retractReasonShort')))) }]}
+          rules={[{ validator: (_, v?: string) => (reasonLongEnough(v ?? '') ? Promise.resolve() : Promise.reject(new Error(t('results.retractReasonShort')))) }]}
         >
           <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>

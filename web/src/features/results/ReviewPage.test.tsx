@@ -31,7 +31,7 @@ describe('ReviewPage', () => {
     })
     const marker = await screen.findByTestId('withdrawn-7')
     expect(marker.textContent).toContain('Result withdrawn')
-    expect(marker.textContent).toContain('tell the patient and repeat the test; undo any treatment given for it')
+    expect(marker.textContent).toContain('check the value that now stands and review any treatment given for the withdrawn value')
     expect(screen.queryByTestId('withdrawn-8')).toBeNull()
     const boxes = screen.getAllByRole('checkbox') as HTMLInputElement[]
     const withdrawnBox = boxes.find((b) => b.getAttribute('aria-label')?.startsWith('A result of this order was withdrawn'))

@@ -113,7 +113,7 @@ export const useRecord = (id: number) => {
   const refresh = useRefresh()
   return useMutation({
     mutationFn: (body: { version: number; final: boolean; reason?: string; performer?: string; results: ResultInput[] }) =>
-      send<{ order: LabOrder; alerts: number }>('put', `/lab-orders/${id}/results`, body, { silent: true }),
+      send<{ order: LabOrder; alerts: number; withdrawn: number }>('put', `/lab-orders/${id}/results`, body, { silent: true }),
     onSuccess: refresh,
   })
 }
@@ -162,7 +162,7 @@ export const useReview = () => {
 export const useAcknowledge = () => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: number } & ({ contact: string; action: string; received_by: string; read_back: string } | { followup: string; note: string })) =>
+    mutationFn: ({ id, ...body }: { id: number } & ({ result_id: number; contact: string; action: string; received_by: string; read_back: string } | { followup: string; note: string })) =>
       send<void>('post', `/results/alerts/${id}/acknowledge`, body, { silent: true }),
     onSuccess: refresh,
   })
