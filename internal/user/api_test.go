@@ -74,8 +74,9 @@ func TestAccountsLifecycle(t *testing.T) {
 
 		// Mai logs in; a role change applies on her next request, deactivation ends her session.
 		doc := env.LoggedIn("mai", "a long enough password")
-		if r := doc.Do("GET", "/api/medicines", nil); r.Status != http.StatusOK {
-			t.Errorf("doctor reads medicines: %d", r.Status)
+		// Favourites are kept by those who diagnose or prescribe: a doctor, not a nurse.
+		if r := doc.Do("GET", "/api/favourites", nil); r.Status != http.StatusOK {
+			t.Errorf("doctor reads her favourites: %d", r.Status)
 		}
 		change := func(v int, roles []string, active bool) (account, int) {
 			var a account
@@ -89,7 +90,7 @@ func TestAccountsLifecycle(t *testing.T) {
 		if status != http.StatusOK {
 			t.Fatalf("role change: %d", status)
 		}
-		if r := doc.Do("GET", "/api/medicines", nil); r.Status != http.StatusForbidden {
+		if r := doc.Do("GET", "/api/favourites", nil); r.Status != http.StatusForbidden {
 			t.Errorf("after becoming a nurse: %d", r.Status)
 		}
 		if _, status := change(mai.Version-1, []string{"nurse"}, false); status != http.StatusConflict {
