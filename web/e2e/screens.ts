@@ -32,6 +32,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/results/orders/:id', path: (f) => `/results/orders/${f.order}` },
   { route: '/fees/bills', path: () => '/fees/bills' },
   { route: '/fees/cash-up', path: () => '/fees/cash-up' },
+  { route: '/fees/orders-to-charge', path: () => '/fees/orders-to-charge' },
   { route: '/fees/reports', path: () => '/fees/reports' },
   { route: '/fees/drawers/:id/print', path: (f) => `/fees/drawers/${f.drawer}/print` },
   { route: '/bills/:id', path: (f) => `/bills/${f.bill}` },
