@@ -346,6 +346,21 @@ var clinicalCases = []clinicalCase{
 		lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_taken:low"}},
 	{name: "amoxicillin from elsewhere, penicillin allergy", evidence: "recording a medicine the patient is allergic to warns at once", allergies: []caseAllergy{al("Penicillin")},
 		taken: []caseTaken{{line: "Amoxicillin 500 mg", source: "elsewhere"}}, lines: []string{"Paracetamol 500 mg"}, want: []string{"recorded:allergy:hard"}},
+
+	// The list checked as it is kept (the pharmacist's review of the current-medicines list, 2026-11-29, C1):
+	// recording a medicine runs the whole check against everything else the patient takes.
+	{name: "T3 warfarin recorded while ibuprofen here is supplied", evidence: "C1: NPSG.03.06.01 EP3", earlier: []caseRx{given("Ibuprofen 400 mg", "30 days", 2)},
+		taken: []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}}, lines: []string{"Paracetamol 500 mg"}, want: []string{"recorded:interaction:high"}},
+	{name: "T4 OTC naproxen on top of warfarin recorded and ibuprofen here", evidence: "C1: an NSAID twice and an anticoagulant",
+		earlier: []caseRx{given("Ibuprofen 400 mg", "30 days", 2)},
+		taken:   []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}, {line: "Naproxen 250 mg", source: "otc"}}, lines: []string{"Paracetamol 500 mg"},
+		want: []string{"recorded:duplicate_recent:high", "recorded:interaction:high", "recorded:interaction:high"}},
+	{name: "T5 Panadol then Efferalgan recorded", evidence: "C1: two packs of paracetamol at home",
+		taken: []caseTaken{{line: "Panadol 500 mg", source: "otc"}, {line: "Efferalgan 500 mg", source: "otc"}}, lines: []string{"Amoxicillin 500 mg"},
+		want: []string{"recorded:duplicate_taken:high"}},
+	{name: "the same medicine recorded twice alike", evidence: "C1: a double entry, a caution",
+		taken: []caseTaken{{line: "Omeprazole 20 mg", source: "otc"}, {line: "Omeprazole 20 mg", source: "elsewhere"}}, lines: []string{"Amoxicillin 500 mg"},
+		want: []string{"recorded:duplicate_taken:low"}},
 }
 
 func TestClinicalCases(t *testing.T) {

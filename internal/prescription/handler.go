@@ -188,6 +188,9 @@ func (h *Handler) takenList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	got, err := h.Store.TakenList(r.Context(), auth.AuditEvent(r), id)
+	if err == nil {
+		err = h.Store.reviewList(r.Context(), got, i18n.FromRequest(r))
+	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -228,5 +231,8 @@ func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t, err := h.Store.ConfirmTaken(r.Context(), auth.AuditEvent(r), id, in)
+	if err == nil { // confirming it is hearing it again: checked again (C1)
+		t.Findings, err = h.Store.takenCheck(r.Context(), t, i18n.FromRequest(r))
+	}
 	httpjson.Result(w, r, http.StatusOK, t, err)
 }

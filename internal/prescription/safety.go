@@ -153,6 +153,8 @@ type safetyInput struct {
 	recent     []recentRx
 	// taken: the medicines recorded as taken and not stopped, current as long as they are.
 	taken []takenDrug
+	// recording: the line is a medicine being recorded as taken, not prescribed (C1).
+	recording bool
 	now   time.Time
 	loc   *time.Location
 }
@@ -401,8 +403,12 @@ func recentDuplicate(in safetyInput, today time.Time, line lineDrugs, rx recentR
 // course extended (antimicrobials, systemic corticosteroids, NSAIDs) or the product written
 // under another name (Panadol after paracetamol: two packs of one medicine at home).
 func extendsCourse(line, other lineDrugs) bool {
-	return hasATC(line.Profile, courseATC) || hasATC(other.Profile, courseATC) ||
-		strings.Join(strings.Fields(textsearch.Fold(line.medicine)), " ") != strings.Join(strings.Fields(textsearch.Fold(other.medicine)), " ")
+	return hasATC(line.Profile, courseATC) || hasATC(other.Profile, courseATC) || !sameName(line, other)
+}
+
+// sameName reports whether two lines are written alike, case and spacing aside.
+func sameName(a, b lineDrugs) bool {
+	return strings.Join(strings.Fields(textsearch.Fold(a.medicine)), " ") == strings.Join(strings.Fields(textsearch.Fold(b.medicine)), " ")
 }
 
 // stockLeft is how many days of a controlled medicine the patient holds today: its supplies
@@ -447,7 +453,9 @@ func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pro
 		id := t.id
 		if kind, key := d.drugs.Shared(line.Profile, t.Profile); kind != "" {
 			tier := catalogue.TierHigh
-			if sameProduct(line, t.lineDrugs) {
+			// Prescribing what the patient takes may be taking it over; recording it again under
+			// another name (Panadol beside Efferalgan) is two packs of one medicine at home.
+			if sameProduct(line, t.lineDrugs) && (!in.recording || sameName(line, t.lineDrugs)) {
 				tier = catalogue.TierLow
 			}
 			f := Finding{Line: i, Kind: FindTaken, Key: fmt.Sprintf("taken:%d:%s:%s", t.id, kind, key), Tier: tier,

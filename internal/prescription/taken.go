@@ -13,7 +13,6 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/audit"
-	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/patient"
 	"emr/internal/user"
@@ -304,7 +303,7 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 	if err != nil {
 		return t, err
 	}
-	t.Findings, err = s.takenAllergies(ctx, t, lang)
+	t.Findings, err = s.takenCheck(ctx, t, lang)
 	return t, err
 }
 
@@ -357,7 +356,7 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 	if err != nil {
 		return t, err
 	}
-	t.Findings, err = s.takenAllergies(ctx, t, lang)
+	t.Findings, err = s.takenCheck(ctx, t, lang)
 	return t, err
 }
 
@@ -424,33 +423,6 @@ func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action,
 	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = action, "medicine_taken", strconv.FormatInt(t.ID, 10), t.PatientID, audit.Success
 	e.Detail = strings.TrimSpace(fmt.Sprintf("patient %d %s (%s) %s", t.PatientID, t.Medicine, t.Source, detail))
 	return audit.Record(ctx, tx, e)
-}
-
-// takenAllergies are the patient's allergies a recorded medicine meets: what the safety
-// check would say were it prescribed.
-func (s *Store) takenAllergies(ctx context.Context, t Taken, lang string) ([]Finding, error) {
-	// An allergy status never asked says nothing of this medicine: only the list is read.
-	list, _, err := patient.Allergies(ctx, s.DB, t.PatientID)
-	if err != nil {
-		return nil, err
-	}
-	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
-	if err != nil {
-		return nil, err
-	}
-	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
-	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
-	if err != nil {
-		return nil, err
-	}
-	in := safetyInput{allergies: list, lines: []lineDrugs{line}, now: s.now(), loc: s.Loc}
-	out := []Finding{}
-	for _, f := range check(in, describer{drugs: drugs, lang: lang}) {
-		if strings.HasPrefix(f.Key, "allergy:") {
-			out = append(out, f)
-		}
-	}
-	return out, nil
 }
 
 // takenNow reads the patient's recorded medicines not stopped, as the safety check counts

@@ -176,3 +176,45 @@ func TestMedicinesTaken(t *testing.T) {
 		}
 	})
 }
+
+// TestCurrentListReviewed (C1): the list is checked against itself — each pair found once, on
+// the later medicine — and confirming a medicine checks it again against the others.
+func TestCurrentListReviewed(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		base := fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID)
+		type reviewed struct {
+			ID       int64  `json:"id"`
+			Medicine string `json:"medicine"`
+			Version  int    `json:"version"`
+			Findings []struct {
+				Kind, Tier    string
+				OtherMedicine string `json:"other_medicine"`
+				OtherTaken    int64  `json:"other_taken_id"`
+			} `json:"findings"`
+		}
+		var w, n reviewed
+		s.nurse.Do("POST", base, map[string]any{"medicine": "Warfarin 5 mg", "source": "elsewhere"}).JSON(t, &w)
+		s.nurse.Do("POST", base, map[string]any{"medicine": "Naproxen 250 mg", "source": "otc"}).JSON(t, &n)
+		var list struct{ Data []reviewed }
+		s.doctor.Do("GET", base, nil).JSON(t, &list)
+		said := 0
+		for _, m := range list.Data {
+			for _, f := range m.Findings {
+				said++
+				if f.Kind != "interaction" || f.Tier != "high" || f.OtherMedicine == m.Medicine || f.OtherTaken == 0 {
+					t.Errorf("%s: %+v", m.Medicine, f)
+				}
+			}
+		}
+		if said != 1 {
+			t.Errorf("the list's review said %d findings, want the one interaction: %+v", said, list.Data)
+		}
+		var c reviewed
+		r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/confirm", w.ID), map[string]any{"appointment_id": s.apptID, "version": w.Version})
+		r.JSON(t, &c)
+		if r.Status != http.StatusOK || len(c.Findings) != 1 || c.Findings[0].OtherTaken != n.ID {
+			t.Errorf("confirm does not check again: %d %s", r.Status, r.Body)
+		}
+	})
+}

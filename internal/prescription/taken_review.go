@@ -1,0 +1,95 @@
+package prescription
+
+import (
+	"context"
+
+	"emr/internal/catalogue"
+	"emr/internal/patient"
+)
+
+// The list's own review (issue 55, C1; ADR 25): a medicine recorded, corrected or confirmed
+// is checked against everything else the patient takes, and the whole list against itself,
+// as NPSG.03.06.01 EP3 and the WHO High 5s reconciliation ask: the prescriber comparing the
+// lists, not only whoever prescribes next.
+
+// takenCheck is what the safety check says of a recorded medicine beside everything else
+// the patient takes (issue 55, C1): the allergies it meets, and its duplicates of and
+// interactions with the other recorded medicines and the prescriptions here still supplied —
+// what it would say were it prescribed now. Recording is allowed whatever it says (the
+// patient takes it already); the findings are for whoever records it to see and act on.
+func (s *Store) takenCheck(ctx context.Context, t Taken, lang string) ([]Finding, error) {
+	// An allergy status never asked says nothing of this medicine: only the list is read.
+	list, _, err := patient.Allergies(ctx, s.DB, t.PatientID)
+	if err != nil {
+		return nil, err
+	}
+	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
+	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+	if err != nil {
+		return nil, err
+	}
+	in := safetyInput{allergies: list, lines: []lineDrugs{line}, recording: true, now: s.now(), loc: s.Loc}
+	if in.recent, err = r.recent(t.PatientID, 0, in.now, s.Loc); err != nil {
+		return nil, err
+	}
+	taken, err := r.takenNow(t.PatientID, s.Loc)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range taken {
+		if o.id != t.ID { // not beside itself
+			in.taken = append(in.taken, o)
+		}
+	}
+	return check(in, describer{drugs: drugs, lang: lang}), nil
+}
+
+// reviewList marks, on each medicine of a patient's current list, what it shares with or how
+// it interacts with a medicine above it: the list reviewed against itself, for a doctor to
+// resolve. Two lines prescribed here were checked when written (with their renewals) and are
+// not said again; the same product recorded and prescribed here is said as a caution, for
+// the recorded entry to be stopped once the prescription here replaces it (m1).
+func (s *Store) reviewList(ctx context.Context, list []Taken, lang string) error {
+	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
+	if err != nil {
+		return err
+	}
+	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
+	var at []int // the index in list of each line checked
+	in := safetyInput{now: s.now(), loc: s.Loc}
+	for i, t := range list {
+		if !t.Active() {
+			continue
+		}
+		l, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+		if err != nil {
+			return err
+		}
+		in.lines, at = append(in.lines, l), append(at, i)
+	}
+	for _, f := range check(in, describer{drugs: drugs, lang: lang}) {
+		if f.OtherLine == nil || (f.Kind != FindDuplicate && f.Kind != FindInteraction) {
+			continue
+		}
+		this, other := &list[at[f.Line]], list[at[*f.OtherLine]]
+		if this.Source == SourceHere && other.Source == SourceHere {
+			continue
+		}
+		if f.Kind == FindDuplicate && sameProduct(in.lines[f.Line], in.lines[*f.OtherLine]) {
+			f.Tier, f.RequiresReason = catalogue.TierLow, false
+		}
+		f.Line, f.OtherLine, f.OtherSource, f.OtherDate = 0, nil, other.Source, other.StartedOn
+		if other.ID != 0 {
+			id := other.ID
+			f.OtherTaken = &id
+		} else {
+			f.OtherPrescription = other.PrescriptionID
+		}
+		this.Findings = append(this.Findings, f)
+	}
+	return nil
+}
