@@ -331,7 +331,21 @@ var clinicalCases = []clinicalCase{
 	{name: "current warfarin, metronidazole", evidence: "§3.2 #2 against the current medicines", current: []caseCurrent{{"Warfarin 5 mg", "30 days", 3}}, lines: []string{"Metronidazole 400 mg"}, want: []string{"0:interaction:high"}},
 	{name: "warfarin 80 days ago, supply unknown", evidence: "current medicines: the last 90 days", current: []caseCurrent{{"Warfarin 5 mg", "", 80}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:interaction:high"}},
 	// Azithromycin raises the INR less than clarithromycin, but does (clinic-day review 2026-11-28: the README says macrolides).
-	linesCase("warfarin + azithromycin", "Stockley's; Lane et al. 2014: a caution", []string{"Warfarin 5 mg", "Azithromycin 500 mg"}, "1:interaction:low"),
+	linesCase("warfarin + azithromycin", "m10: Lane et al. 2014, bleeding HR 1.93 as ciprofloxacin's", []string{"Warfarin 5 mg", "Azithromycin 500 mg"}, "1:interaction:high"),
+
+	// The medicines the list must read (the pharmacist's review of the current-medicines list, 2026-11-29, M1 and M6).
+	linesCase("T2 Varfarin typed", "M1: a common misspelling", []string{"Varfarin 5 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
+	linesCase("T2 Sintrom", "M1: acenocoumarol B01AA07", []string{"Sintrom 4 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
+	linesCase("T2 Acenocoumarol + metronidazole", "M1: a coumarin, CYP2C9", []string{"Acenocoumarol 4 mg", "Metronidazole 400 mg"}, "1:interaction:high"),
+	linesCase("T2 Marcumar + apixaban", "M1: phenprocoumon is an anticoagulant", []string{"Marcumar 3 mg", "Apixaban 5 mg"}, "1:duplicate:high"),
+	linesCase("T12 warfarin + amiodarone", "M6: Stockley's major, reduce warfarin 30-50%", []string{"Warfarin 5 mg", "Amiodarone 200 mg"}, "1:interaction:high"),
+	linesCase("T12 Амиодарон + Варфарин", "M6 (ru)", []string{"Амиодарон 200 мг", "Варфарин 2.5 мг"}, "1:interaction:high"),
+	linesCase("T13 sertraline + ibuprofen", "M6: de Abajo 2008, GI bleeding", []string{"Sertraline 50 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
+	linesCase("T13 venlafaxine + naproxen", "M6: an SNRI", []string{"Venlafaxine 75 mg", "Naproxen 250 mg"}, "1:interaction:high"),
+	linesCase("St John's wort + warfarin", "M6: a strong inducer", []string{"St John's wort 300 mg", "Warfarin 5 mg"}, "1:interaction:high"),
+	linesCase("Зверобой + сертралин", "M6: serotonergic (ru)", []string{"Зверобой трава", "Сертралин 50 мг"}, "1:interaction:high"),
+	linesCase("Hypericum + tramadol", "M6: serotonergic", []string{"Hypericum perforatum extract", "Tramadol 50 mg"}, "1:interaction:high"),
+	linesCase("Ginkgo biloba + warfarin", "M6: a caution (case reports)", []string{"Ginkgo biloba 120 mg", "Warfarin 5 mg"}, "1:interaction:low"),
 
 	// Medicines recorded as taken, not prescribed here (clinic-day review 2026-11-28, M4): current as the supply of a prescription here is.
 	{name: "warfarin from elsewhere, ibuprofen", evidence: "M4: the anticoagulant a specialist prescribes", taken: []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}},

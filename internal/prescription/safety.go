@@ -155,8 +155,8 @@ type safetyInput struct {
 	taken []takenDrug
 	// recording: the line is a medicine being recorded as taken, not prescribed (C1).
 	recording bool
-	now   time.Time
-	loc   *time.Location
+	now       time.Time
+	loc       *time.Location
 }
 
 // allergyFacts is what is known of a patient's allergies: the list and the status.
