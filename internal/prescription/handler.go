@@ -232,7 +232,7 @@ func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := h.Store.ConfirmTaken(r.Context(), auth.AuditEvent(r), id, in)
 	if err == nil { // confirming it is hearing it again: checked again (C1)
-		t.Findings, err = h.Store.takenCheck(r.Context(), t, i18n.FromRequest(r))
+		err = h.Store.takenCheck(r.Context(), &t, i18n.FromRequest(r))
 	}
 	httpjson.Result(w, r, http.StatusOK, t, err)
 }

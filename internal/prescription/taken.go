@@ -60,6 +60,9 @@ type Taken struct {
 	SupplyUntil    string    `json:"supply_until,omitempty"`
 	Version        int       `json:"version"`
 	Findings       []Finding `json:"findings,omitempty"`
+	// ReadAs is what the safety check read the medicine as: an empty list when nothing, null
+	// when not asked.
+	ReadAs []ReadName `json:"read_as"`
 }
 
 // Active reports whether the patient is taking it (not stopped).
@@ -303,7 +306,7 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 	if err != nil {
 		return t, err
 	}
-	t.Findings, err = s.takenCheck(ctx, t, lang)
+	err = s.takenCheck(ctx, &t, lang)
 	return t, err
 }
 
@@ -356,7 +359,7 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 	if err != nil {
 		return t, err
 	}
-	t.Findings, err = s.takenCheck(ctx, t, lang)
+	err = s.takenCheck(ctx, &t, lang)
 	return t, err
 }
 

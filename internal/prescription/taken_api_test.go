@@ -3,6 +3,7 @@ package prescription_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,6 +216,30 @@ func TestCurrentListReviewed(t *testing.T) {
 		r.JSON(t, &c)
 		if r.Status != http.StatusOK || len(c.Findings) != 1 || c.Findings[0].OtherTaken != n.ID {
 			t.Errorf("confirm does not check again: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestTakenReadAs (M1): saving says what the check read the medicine as, or that it read
+// nothing and so cannot see it.
+func TestTakenReadAs(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		base := fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID)
+		for text, want := range map[string]string{"Sintrom 4 mg": "Acenocoumarol B01AA07", "Varfarin 5 mg": "Warfarin B01AA03",
+			"St John's wort 300 mg": "St John's wort N06AX25", "Grandma's drops": ""} {
+			var got struct {
+				ReadAs []struct{ Name, ATC string } `json:"read_as"`
+			}
+			r := s.nurse.Do("POST", base, map[string]any{"medicine": text, "source": "otc"})
+			r.JSON(t, &got)
+			var said []string
+			for _, n := range got.ReadAs {
+				said = append(said, n.Name+" "+n.ATC)
+			}
+			if r.Status != http.StatusCreated || got.ReadAs == nil || strings.Join(said, ", ") != want {
+				t.Errorf("%s read as %v, want %q: %s", text, said, want, r.Body)
+			}
 		}
 	})
 }

@@ -17,35 +17,65 @@ import (
 // interactions with the other recorded medicines and the prescriptions here still supplied —
 // what it would say were it prescribed now. Recording is allowed whatever it says (the
 // patient takes it already); the findings are for whoever records it to see and act on.
-func (s *Store) takenCheck(ctx context.Context, t Taken, lang string) ([]Finding, error) {
+// It also says what the check read the entry as (M1).
+func (s *Store) takenCheck(ctx context.Context, t *Taken, lang string) error {
 	// An allergy status never asked says nothing of this medicine: only the list is read.
 	list, _, err := patient.Allergies(ctx, s.DB, t.PatientID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
 	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
 	if err != nil {
-		return nil, err
+		return err
 	}
+	d := describer{drugs: drugs, lang: lang}
+	t.ReadAs = d.readAs(line.Profile)
 	in := safetyInput{allergies: list, lines: []lineDrugs{line}, recording: true, now: s.now(), loc: s.Loc}
 	if in.recent, err = r.recent(t.PatientID, 0, in.now, s.Loc); err != nil {
-		return nil, err
+		return err
 	}
 	taken, err := r.takenNow(t.PatientID, s.Loc)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, o := range taken {
 		if o.id != t.ID { // not beside itself
 			in.taken = append(in.taken, o)
 		}
 	}
-	return check(in, describer{drugs: drugs, lang: lang}), nil
+	t.Findings = check(in, d)
+	return nil
+}
+
+// ReadName is a substance (or, when no substance was read, a class) the safety check read a
+// medicine as, with its ATC code when it has one: "Warfarin B01AA03".
+type ReadName struct {
+	Name string `json:"name"`
+	ATC  string `json:"atc,omitempty"`
+}
+
+// readAs names what the check read a line as; empty when it read nothing, so that the user
+// knows the check cannot see the medicine (M1).
+func (d describer) readAs(p catalogue.Profile) []ReadName {
+	out := []ReadName{}
+	for _, key := range p.Substances {
+		n := ReadName{Name: d.substance(key)}
+		if s := d.drugs.Substance(key); s != nil && len(s.ATC) > 0 {
+			n.ATC = s.ATC[0]
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		for _, key := range p.Classes {
+			out = append(out, ReadName{Name: d.class(key)})
+		}
+	}
+	return out
 }
 
 // reviewList marks, on each medicine of a patient's current list, what it shares with or how
@@ -70,6 +100,7 @@ func (s *Store) reviewList(ctx context.Context, list []Taken, lang string) error
 			return err
 		}
 		in.lines, at = append(in.lines, l), append(at, i)
+		list[i].ReadAs = describer{drugs: drugs, lang: lang}.readAs(l.Profile)
 	}
 	for _, f := range check(in, describer{drugs: drugs, lang: lang}) {
 		if f.OtherLine == nil || (f.Kind != FindDuplicate && f.Kind != FindInteraction) {

@@ -2496,7 +2496,7 @@ export type components = {
       confirmed_at: string | null;
       confirmed_by?: string;
       dose: string;
-      /** @description On a record or a correction: the patient's allergies the medicine meets. */
+      /** @description On a record, a correction or a confirmation: what the safety check says of the medicine beside the patient's allergies and everything else they take. In the list: what a medicine shares with, or how it interacts with, one listed above it (the list reviewed against itself). */
       findings?: components["schemas"]["SafetyFinding"][];
       frequency: string;
       /** @description The recorded entry's; 0 for a line of a prescription issued here. */
@@ -2506,6 +2506,11 @@ export type components = {
       patient_id: number;
       prescriber: string;
       prescription_id?: number;
+      /** @description What the safety check read the medicine as: its substances (with their ATC codes), or its classes when no substance; empty when it read nothing (the check cannot see the medicine); null when not asked (a stop). */
+      read_as: {
+          atc?: string;
+          name: string;
+        }[] | null;
       /** Format: date-time */
       recorded_at: string;
       recorded_by: string;
