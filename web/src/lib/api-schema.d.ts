@@ -2507,7 +2507,7 @@ export type components = {
       prescriber: string;
       prescription_id?: number;
       /** @description What the safety check read the medicine as: its substances (with their ATC codes), or its classes when no substance; empty when it read nothing (the check cannot see the medicine); null when not asked (a stop). */
-      read_as: {
+      read_as?: {
           atc?: string;
           name: string;
         }[] | null;

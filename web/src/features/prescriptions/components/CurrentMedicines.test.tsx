@@ -59,8 +59,29 @@ describe('PatientMedicines', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(sent.length).toBe(1))
     expect(sent[0].body).toMatchObject({ medicine: 'Amoxicillin 500 mg', medicine_id: null, source: 'elsewhere', prescriber: 'District hospital', started_on: '2026-11', version: 0 })
-    await waitFor(() => expect(document.body.textContent).toContain('meets the patient\'s allergies'))
+    await waitFor(() => expect(document.body.textContent).toContain('the safety check has something to say about Amoxicillin 500 mg'))
     expect(document.body.textContent).toContain('Penicillins')
+  })
+
+  it('says what the check read each typed medicine as, and in red when it read nothing', async () => {
+    const read = { ...omeprazole, read_as: [{ name: 'Omeprazole', atc: 'A02BC01' }] }
+    const unread = { ...omeprazole, id: 6, medicine: 'Grandma drops', read_as: [] }
+    await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': { data: [read, unread] } } })
+    await waitFor(() => expect(document.body.textContent).toContain('Read as: Omeprazole A02BC01'))
+    expect(screen.getByText('Not recognised').getAttribute('title')).toContain('the safety check cannot see this medicine')
+    expect(document.body.textContent).not.toContain('Not from the catalogue')
+  })
+
+  it('reviews the list against itself: an interaction between two listed medicines is shown for a doctor to resolve', async () => {
+    const naproxen: CurrentMedicine = {
+      ...base, id: 7, medicine: 'Naproxen 250 mg', source: 'otc',
+      findings: [{ line: 0, key: 'interaction:anticoagulant_nsaid:line:1', kind: 'interaction', tier: 'high', blocking: false, requires_reason: true, severity: 'major', effect: 'bleeding', action: 'avoid', other_medicine: 'Warfarin 5 mg tablet', other_taken_id: 3, overridden: false }],
+    }
+    await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': { data: [naproxen, warfarin] } } })
+    const review = await screen.findByTestId('list-review')
+    expect(review.textContent).toContain('List review: 1 to resolve')
+    expect(review.textContent).toContain('Naproxen 250 mg')
+    expect(within(review).getByTestId('rx-safety').textContent).toContain('Warfarin 5 mg tablet')
   })
 
   it('stops one with a reason, today unless said', async () => {

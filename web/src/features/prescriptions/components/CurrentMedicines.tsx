@@ -72,11 +72,7 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
       </div>
       <Space size={[4, 4]} wrap style={{ marginTop: 4 }}>
         <Tag color={SOURCE_COLOUR[m.source]}>{t(`currentMeds.source.${m.source}`)}</Tag>
-        {m.source !== 'here' && m.medicine_id === null && (
-          <Tag color="orange" title={t('currentMeds.typedHint')}>
-            {t('currentMeds.typed')}
-          </Tag>
-        )}
+        {m.source !== 'here' && <ReadAsTag m={m} />}
       </Space>
       <Typography.Text type="secondary" style={{ display: 'block', fontSize: 13 }}>
         {facts.join(' · ')}
@@ -85,7 +81,50 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
   )
 }
 
-/** Adds or corrects a recorded medicine; after a save, the patient's allergies it meets are shown. */
+/** What the safety check read a recorded medicine as (M1): its substances, or "not recognised" when it read nothing and so cannot see it. */
+function ReadAsTag({ m }: { m: CurrentMedicine }) {
+  const { t } = useTranslation()
+  if (m.read_as?.length === 0)
+    return (
+      <Tag color="red" title={t('currentMeds.notRecognisedHint')}>
+        {t('currentMeds.notRecognised')}
+      </Tag>
+    )
+  if (m.read_as?.length) {
+    const names = m.read_as.map((n) => [n.name, n.atc].filter(Boolean).join(' ')).join(', ')
+    return <Tag title={m.medicine_id === null ? t('currentMeds.typedHint') : undefined}>{t('currentMeds.readAs', { names })}</Tag>
+  }
+  if (m.medicine_id !== null) return null
+  return (
+    <Tag color="orange" title={t('currentMeds.typedHint')}>
+      {t('currentMeds.typed')}
+    </Tag>
+  )
+}
+
+/** The list reviewed against itself (C1): each medicine that duplicates or interacts with another listed, for a doctor to resolve. */
+function ListReview({ active }: { active: CurrentMedicine[] }) {
+  const { t } = useTranslation()
+  const flagged = active.filter((m) => m.findings?.length)
+  const count = flagged.reduce((n, m) => n + (m.findings?.length ?? 0), 0)
+  if (!count) return null
+  return (
+    <div data-testid="list-review" style={{ marginBottom: 8 }}>
+      <Typography.Text strong>{t('currentMeds.reviewTitle', { count })}</Typography.Text>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 13, marginBottom: 4 }}>
+        {t('currentMeds.reviewHint')}
+      </Typography.Paragraph>
+      {flagged.map((m, i) => (
+        <div key={keyOf(m, i)}>
+          <Typography.Text>{m.medicine}</Typography.Text>
+          <LineFindings findings={m.findings ?? []} />
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/** Adds or corrects a recorded medicine; after a save, what the check read it as and what it says of it beside everything else the patient takes. */
 function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: CurrentMedicine; onClose(): void }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
@@ -100,8 +139,18 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
       const saved = await save.mutateAsync({ patientId, id: m?.id, input })
       message.success(t('currentMeds.saved'))
       onClose()
-      if (saved.findings?.length) {
-        modal.warning({ title: t('currentMeds.allergyTitle', { medicine: saved.medicine }), content: <LineFindings findings={saved.findings} />, width: 560 })
+      const unread = saved.read_as?.length === 0
+      if (saved.findings?.length || unread) {
+        modal.warning({
+          title: t('currentMeds.checkTitle', { medicine: saved.medicine }),
+          content: (
+            <>
+              {unread && <Alert type="error" showIcon title={t('currentMeds.notRecognisedHint')} style={{ marginBottom: 8 }} />}
+              <LineFindings findings={saved.findings ?? []} />
+            </>
+          ),
+          width: 560,
+        })
       }
     } catch (e) {
       showFormErrors(form, message, e)
@@ -269,6 +318,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
         )
       }
     >
+      <ListReview active={active} />
       <List
         loading={list.isLoading}
         dataSource={active}
@@ -321,6 +371,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           {t('currentMeds.confirmAll', { count: open.length })}
         </Button>
       )}
+      <ListReview active={active} />
       <List
         loading={list.isLoading}
         dataSource={active}
