@@ -44,6 +44,8 @@ type caseRx struct {
 type caseTaken struct {
 	line, source string
 	stopped      bool
+	// stoppedDaysAgo: stopped that many days ago (stopped today when 0).
+	stoppedDaysAgo int
 }
 
 type clinicalCase struct {
@@ -372,6 +374,21 @@ var clinicalCases = []clinicalCase{
 	{name: "T5 Panadol then Efferalgan recorded", evidence: "C1: two packs of paracetamol at home",
 		taken: []caseTaken{{line: "Panadol 500 mg", source: "otc"}, {line: "Efferalgan 500 mg", source: "otc"}}, lines: []string{"Amoxicillin 500 mg"},
 		want: []string{"recorded:duplicate_taken:high"}},
+	// A medicine stopped acts on through its washout (M2): fluoxetine 5 weeks, amiodarone 3 months.
+	{name: "T10 fluoxetine stopped today, moclobemide", evidence: "M2: fluoxetine label, 5 weeks before an MAOI",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true}}, lines: []string{"Moclobemide 150 mg"}, want: []string{"0:interaction:hard!"}},
+	{name: "T10 fluoxetine stopped today, tramadol", evidence: "M2: serotonin syndrome during the washout",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true}}, lines: []string{"Tramadol 50 mg"}, want: []string{"0:interaction:high"}},
+	{name: "fluoxetine stopped today, sertraline", evidence: "M2: a switch is no duplicate",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true}}, lines: []string{"Sertraline 50 mg"}},
+	{name: "fluoxetine stopped 40 days ago, moclobemide", evidence: "M2: after the 5 weeks, nothing",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true, stoppedDaysAgo: 40}}, lines: []string{"Moclobemide 150 mg"}},
+	{name: "T11 amiodarone stopped today, clarithromycin", evidence: "M2: amiodarone half-life 40-55 days",
+		taken: []caseTaken{{line: "Amiodarone 200 mg", source: "elsewhere", stopped: true}}, lines: []string{"Clarithromycin 500 mg"}, want: []string{"0:interaction:high"}},
+	{name: "amiodarone here ran out 70 days ago, warfarin", evidence: "M2: a run-out supply acts through its washout",
+		earlier: []caseRx{given("Amiodarone 200 mg", "30 days", 100)}, lines: []string{"Warfarin 5 mg"}, want: []string{"0:interaction:high"}},
+	{name: "amiodarone here ran out 100 days ago, warfarin", evidence: "M2: after the washout, nothing",
+		earlier: []caseRx{given("Amiodarone 200 mg", "30 days", 130)}, lines: []string{"Warfarin 5 mg"}},
 	{name: "the same medicine recorded twice alike", evidence: "C1: a double entry, a caution",
 		taken: []caseTaken{{line: "Omeprazole 20 mg", source: "otc"}, {line: "Omeprazole 20 mg", source: "elsewhere"}}, lines: []string{"Amoxicillin 500 mg"},
 		want: []string{"recorded:duplicate_taken:low"}},
@@ -465,7 +482,11 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 			out = append(out, "recorded:"+f.Kind+":"+f.Tier)
 		}
 		if tk.stopped {
-			if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", got.ID), map[string]any{"version": got.Version, "reason": "Stopped by the cardiologist"}); r.Status != http.StatusOK {
+			stop := map[string]any{"version": got.Version, "reason": "Stopped by the cardiologist"}
+			if tk.stoppedDaysAgo > 0 {
+				stop["stopped_on"] = time.Now().AddDate(0, 0, -tk.stoppedDaysAgo).Format(time.DateOnly)
+			}
+			if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", got.ID), stop); r.Status != http.StatusOK {
 				t.Fatalf("stop %s: %d %s", tk.line, r.Status, r.Body)
 			}
 		}

@@ -99,6 +99,10 @@ type Finding struct {
 	// or over the counter), recorded on OtherDate.
 	OtherTaken  *int64 `json:"other_taken_id,omitempty"`
 	OtherSource string `json:"other_source,omitempty"`
+	// OtherStopped: the other medicine was stopped that day but still acts for about
+	// ActiveWeeks more (its washout: fluoxetine, amiodarone).
+	OtherStopped string `json:"other_stopped_on,omitempty"`
+	ActiveWeeks  int    `json:"active_weeks,omitempty"`
 	// Overridden is set when the line acknowledges this finding with a reason.
 	Overridden bool `json:"overridden"`
 }
@@ -451,7 +455,8 @@ func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pro
 	var out []Finding
 	for _, t := range in.taken {
 		id := t.id
-		if kind, key := d.drugs.Shared(line.Profile, t.Profile); kind != "" {
+		// a medicine stopped but still acting (its washout) interacts; it is no duplicate
+		if kind, key := d.drugs.Shared(line.Profile, t.Profile); kind != "" && t.stopped == "" {
 			tier := catalogue.TierHigh
 			// Prescribing what the patient takes may be taking it over; recording it again under
 			// another name (Panadol beside Efferalgan) is two packs of one medicine at home.
@@ -466,6 +471,9 @@ func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pro
 		if rules := d.drugs.InteractionsOf(line.Profile, t.Profile, others); len(rules) > 0 {
 			f := interactionFinding(rules[0], i, fmt.Sprintf("taken:%d", t.id))
 			f.OtherTaken, f.OtherSource, f.OtherMedicine, f.OtherDate = &id, t.source, t.medicine, t.date
+			if t.stopped != "" {
+				f.OtherStopped, f.ActiveWeeks = t.stopped, (t.activeDays+6)/7
+			}
 			out = append(out, f)
 		}
 	}
@@ -634,7 +642,7 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		age := daysBetween(civil(x.at, loc), today)
 		rx.past = age > currentDays && !slices.ContainsFunc(lines, func(l lineDrugs) bool {
 			left, _ := supplyLeft(x.at, l.supply, today, loc)
-			return left > 0
+			return left+r.drugs.Washout(l.Profile) > 0 // a run-out supply acts on through its washout (M2)
 		})
 		if rx.past && (age > stockDays || !slices.ContainsFunc(lines, func(l lineDrugs) bool { return controlled(l.Profile) })) {
 			continue
@@ -668,7 +676,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, patientID, exc
 		if in.recent, err = r.recent(patientID, except, s.now(), s.Loc); err != nil {
 			return nil, err
 		}
-		if in.taken, err = r.takenNow(patientID, s.Loc); err != nil {
+		if in.taken, err = r.takenNow(patientID, s.now(), s.Loc); err != nil {
 			return nil, err
 		}
 	}

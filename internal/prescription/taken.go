@@ -428,11 +428,15 @@ func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action,
 	return audit.Record(ctx, tx, e)
 }
 
-// takenNow reads the patient's recorded medicines not stopped, as the safety check counts
-// them: each a current medicine from the day it was recorded.
-func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, error) {
-	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at FROM medicines_taken
-		WHERE patient_id = $1 AND stopped_on = '' ORDER BY id DESC LIMIT 200`, patientID)
+// takenNow reads the patient's recorded medicines as the safety check counts them: each not
+// stopped a current medicine from the day it was recorded, and each stopped one for as long
+// as its substance still acts after the last dose (fluoxetine five weeks, amiodarone three
+// months: the washout, M2), for its interactions.
+func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([]takenDrug, error) {
+	today := civil(now, loc)
+	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at, stopped_on FROM medicines_taken
+		WHERE patient_id = $1 AND (stopped_on = '' OR stopped_on >= $2) ORDER BY id DESC LIMIT 200`,
+		patientID, today.AddDate(0, 0, -maxWashoutDays).Format(time.DateOnly))
 	if err != nil {
 		return nil, fmt.Errorf("read medicines taken: %w", err)
 	}
@@ -442,11 +446,12 @@ func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, err
 		medicine string
 		source   string
 		at       time.Time
+		stopped  string
 	}
 	var got []raw
 	for rows.Next() {
 		var x raw
-		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at); err != nil {
+		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at, &x.stopped); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read a medicine taken: %w", err)
 		}
@@ -466,7 +471,18 @@ func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, err
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, takenDrug{id: x.id, source: x.source, date: x.at.In(loc).Format(time.DateOnly), lineDrugs: l})
+		t := takenDrug{id: x.id, source: x.source, date: x.at.In(loc).Format(time.DateOnly), lineDrugs: l}
+		if x.stopped != "" {
+			stopped, err := time.Parse(time.DateOnly, x.stopped)
+			if err != nil {
+				continue // a stop day is written checked; none other is read
+			}
+			if t.activeDays = r.drugs.Washout(l.Profile) - daysBetween(stopped, today); t.activeDays <= 0 {
+				continue // gone
+			}
+			t.stopped = x.stopped
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -476,5 +492,11 @@ type takenDrug struct {
 	id     int64
 	source string
 	date   string // when it was recorded
+	// stopped is the day it was stopped, when it still acts for activeDays (its washout).
+	stopped    string
+	activeDays int
 	lineDrugs
 }
+
+// maxWashoutDays is the longest washout a stopped medicine is read for (amiodarone's).
+const maxWashoutDays = 90

@@ -2,6 +2,7 @@ package prescription
 
 import (
 	"context"
+	"time"
 
 	"emr/internal/catalogue"
 	"emr/internal/patient"
@@ -39,7 +40,7 @@ func (s *Store) takenCheck(ctx context.Context, t *Taken, lang string) error {
 	if in.recent, err = r.recent(t.PatientID, 0, in.now, s.Loc); err != nil {
 		return err
 	}
-	taken, err := r.takenNow(t.PatientID, s.Loc)
+	taken, err := r.takenNow(t.PatientID, in.now, s.Loc)
 	if err != nil {
 		return err
 	}
@@ -113,10 +114,12 @@ func (s *Store) reviewList(ctx context.Context, list []Taken, lang string) error
 		if f.Kind == FindDuplicate && sameProduct(in.lines[f.Line], in.lines[*f.OtherLine]) {
 			f.Tier, f.RequiresReason = catalogue.TierLow, false
 		}
-		f.Line, f.OtherLine, f.OtherSource, f.OtherDate = 0, nil, other.Source, other.StartedOn
+		// worded as the check words them: a recorded medicine by its source and the day it was
+		// recorded, a prescription here by its number and the day it was issued
+		f.Line, f.OtherLine, f.OtherDate = 0, nil, other.RecordedAt.In(s.Loc).Format(time.DateOnly)
 		if other.ID != 0 {
 			id := other.ID
-			f.OtherTaken = &id
+			f.OtherTaken, f.OtherSource = &id, other.Source
 		} else {
 			f.OtherPrescription = other.PrescriptionID
 		}

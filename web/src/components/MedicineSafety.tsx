@@ -21,7 +21,11 @@ export function useFindingText() {
     const what = f.substance || f.class
     const date = f.other_date && formatDay(f.other_date)
     // A medicine recorded as taken (from elsewhere, over the counter): "taken (recorded <date>, from elsewhere)".
-    const taken = f.other_source && t('rx.safety.taken', { date, source: t(`rx.safety.takenSource.${f.other_source}`) })
+    // Stopped but still acting (its washout): "stopped on <date>, still active for about N weeks".
+    const source = f.other_source && t(`rx.safety.takenSource.${f.other_source}`)
+    const taken =
+      f.other_source &&
+      (f.other_stopped_on ? t('rx.safety.takenStopped', { stopped: formatDay(f.other_stopped_on), count: f.active_weeks ?? 1, source }) : t('rx.safety.taken', { date, source }))
     switch (f.kind) {
       case 'allergy':
         if (f.unrecognised) return t('rx.safety.unrecognised', { allergy, substance: f.substance })

@@ -3327,6 +3327,8 @@ export type components = {
     SafetyFinding: {
       /** @enum {string} */
       action?: "avoid" | "review_need" | "monitor_inr" | "monitor_potassium" | "monitor_kidney" | "reduce_dose" | "monitor_ecg" | "monitor_glucose" | "monitor_levels" | "use_alternative" | "separate_doses" | "monitor_heart_rate" | "extra_contraception" | "hold_metformin";
+      /** @description About how many more weeks the stopped medicine still acts. */
+      active_weeks?: number;
       allergy?: string;
       /**
        * @description Why a cross-sensitivity holds.
@@ -3359,6 +3361,8 @@ export type components = {
       other_prescription_id?: number;
       /** @enum {string} */
       other_source?: "elsewhere" | "otc";
+      /** @description The other medicine, recorded as taken, was stopped that day (YYYY-MM-DD) but still acts: its washout (fluoxetine 5 weeks, amiodarone 3 months). */
+      other_stopped_on?: string;
       /** @description A medicine recorded as taken that the finding is about (other_date is when it was recorded). */
       other_taken_id?: number;
       overridden: boolean;
