@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"emr/internal/database"
+	"emr/internal/user"
 )
 
 // Current is a medicine a patient is taking, as a print lists it: "Medicine, dose,
@@ -63,7 +64,12 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 		return nil, fmt.Errorf("read current medicines: %w", err)
 	}
 	defer rows.Close()
+	stops, err := lineStops(ctx, q, patientID)
+	if err != nil {
+		return nil, err
+	}
 	out := []Taken{}
+	stoppedBy := map[int]int64{} // by the index in out
 	for rows.Next() {
 		var id int64
 		var items, prescriber string
@@ -83,20 +89,35 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 		if prescriber != "" {
 			_ = json.Unmarshal([]byte(prescriber), &by) // a name missing is no reason to list nothing
 		}
-		for _, it := range lines {
+		for i, it := range lines {
 			end, known := supplyEnd(at, itemSupply(it))
 			if !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
 				continue
 			}
+			i := i
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
-				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id}
+				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id, Line: &i}
+			if stop, ok := stops[[2]int64{id, int64(i)}]; ok { // the patient no longer takes it (M3)
+				t.StoppedOn, t.StopReason, stoppedBy[len(out)] = stop.on, stop.reason, stop.by
+			}
 			if known {
 				t.SupplyUntil = end.In(loc).AddDate(0, 0, -1).Format(time.DateOnly) // its last day
 			}
 			out = append(out, t)
 		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil || len(stoppedBy) == 0 {
+		return out, err
+	}
+	var ids []int64
+	for _, by := range stoppedBy {
+		ids = append(ids, by)
+	}
+	names, err := user.Names(ctx, q, ids)
+	for i, by := range stoppedBy {
+		out[i].StoppedBy = names[by]
+	}
+	return out, err
 }
 
 // supplyEnd is when a line prescribed at with a supply of days runs out: known when its

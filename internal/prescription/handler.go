@@ -2,7 +2,9 @@ package prescription
 
 import (
 	"net/http"
+	"strconv"
 
+	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -178,6 +180,7 @@ func (h *Handler) takenRoutes() []auth.Route {
 		{Method: "PUT", Path: "/api/current-medicines/{id}", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.updateTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/confirm", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.confirmTaken},
+		{Method: "POST", Path: "/api/prescriptions/{id}/lines/{line}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopHereLine},
 	}
 }
 
@@ -234,5 +237,20 @@ func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
 	if err == nil { // confirming it is hearing it again: checked again (C1)
 		err = h.Store.takenCheck(r.Context(), &t, i18n.FromRequest(r))
 	}
+	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// stopHereLine records that the patient no longer takes a line of a prescription issued here (M3).
+func (h *Handler) stopHereLine(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[StopInput](w, r, "prescription.not_found")
+	if !ok {
+		return
+	}
+	line, err := strconv.Atoi(r.PathValue("line"))
+	if err != nil {
+		httpjson.Error(w, r, apperr.NotFound("medication.not_found"))
+		return
+	}
+	t, err := h.Store.StopHereLine(r.Context(), auth.AuditEvent(r), id, line, in)
 	httpjson.Result(w, r, http.StatusOK, t, err)
 }

@@ -118,6 +118,10 @@ type lineDrugs struct {
 	supply int
 	// prn: taken as needed; local: put on the skin, the eye or the ear (localUse).
 	prn, local bool
+	// stoppedOn: a line here the patient no longer takes (M3), still acting (its washout)
+	// unless gone.
+	stoppedOn string
+	gone      bool
 	catalogue.Profile
 }
 
@@ -250,7 +254,9 @@ func check(in safetyInput, d describer) []Finding {
 			continue
 		}
 		for _, l := range rx.lines {
-			current = append(current, l.Profile)
+			if !l.gone {
+				current = append(current, l.Profile)
+			}
 		}
 	}
 	for _, t := range in.taken {
@@ -335,7 +341,7 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 		}
 		for _, other := range rx.lines {
 			kind, key := d.drugs.Shared(line.Profile, other.Profile)
-			if kind == "" {
+			if kind == "" || other.stoppedOn != "" { // a line stopped is no duplicate, only still acting
 				continue
 			}
 			f, ok := recentDuplicate(in, today, line, rx, other)
@@ -348,10 +354,17 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			break
 		}
 		for _, other := range rx.lines {
+			if other.gone {
+				continue
+			}
 			if rules := d.drugs.InteractionsOf(line.Profile, other.Profile, others); len(rules) > 0 {
 				id := rx.id
 				f := interactionFinding(rules[0], i, fmt.Sprintf("rx:%d", rx.id))
 				f.OtherPrescription, f.OtherMedicine, f.OtherDate = &id, other.medicine, rx.date
+				if other.stoppedOn != "" {
+					day, _ := time.Parse(time.DateOnly, other.stoppedOn)
+					f.OtherStopped, f.ActiveWeeks = other.stoppedOn, (d.drugs.Washout(other.Profile)-daysBetween(day, today)+6)/7
+				}
 				out = append(out, f)
 			}
 		}
@@ -627,6 +640,10 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	stops, err := lineStops(r.ctx, r.q, patientID)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]recentRx, 0, len(got))
 	today := civil(now, loc)
 	for _, x := range got {
@@ -637,6 +654,13 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		lines, err := r.lines(items)
 		if err != nil {
 			return nil, err
+		}
+		for i := range lines {
+			if stop, ok := stops[[2]int64{x.id, int64(i)}]; ok {
+				day, _ := time.Parse(time.DateOnly, stop.on)
+				lines[i].stoppedOn = stop.on
+				lines[i].gone = r.drugs.Washout(lines[i].Profile) <= daysBetween(day, today)
+			}
 		}
 		rx := recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines}
 		age := daysBetween(civil(x.at, loc), today)

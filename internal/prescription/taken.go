@@ -51,15 +51,17 @@ type Taken struct {
 	RecordedBy string     `json:"recorded_by"`
 	Confirmed  *time.Time `json:"confirmed_at"`
 	// ConfirmedBy and ConfirmedVisit: who last heard the patient still takes it, at which visit.
-	ConfirmedBy    string    `json:"confirmed_by,omitempty"`
-	ConfirmedVisit *int64    `json:"confirmed_appointment_id"`
-	StoppedOn      string    `json:"stopped_on"`
-	StopReason     string    `json:"stop_reason"`
-	StoppedBy      string    `json:"stopped_by,omitempty"`
-	PrescriptionID *int64    `json:"prescription_id,omitempty"`
-	SupplyUntil    string    `json:"supply_until,omitempty"`
-	Version        int       `json:"version"`
-	Findings       []Finding `json:"findings,omitempty"`
+	ConfirmedBy    string `json:"confirmed_by,omitempty"`
+	ConfirmedVisit *int64 `json:"confirmed_appointment_id"`
+	StoppedOn      string `json:"stopped_on"`
+	StopReason     string `json:"stop_reason"`
+	StoppedBy      string `json:"stopped_by,omitempty"`
+	PrescriptionID *int64 `json:"prescription_id,omitempty"`
+	// Line is the prescription's line (0-based) a medicine prescribed here is.
+	Line        *int      `json:"line,omitempty"`
+	SupplyUntil string    `json:"supply_until,omitempty"`
+	Version     int       `json:"version"`
+	Findings    []Finding `json:"findings,omitempty"`
 	// ReadAs is what the safety check read the medicine as: an empty list when nothing, null
 	// when not asked.
 	ReadAs []ReadName `json:"read_as"`
@@ -264,8 +266,8 @@ func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) (
 	if err != nil {
 		return nil, err
 	}
-	active, stopped := here, []Taken{}
-	for _, t := range list {
+	active, stopped := []Taken{}, []Taken{}
+	for _, t := range append(here, list...) { // a line here may be stopped too (M3)
 		if t.Active() {
 			active = append(active, t)
 		} else {

@@ -243,3 +243,58 @@ func TestTakenReadAs(t *testing.T) {
 		}
 	})
 }
+
+// TestStopALineHere (M3): a line of a prescription issued here that the patient no longer
+// takes is stopped on its own — it leaves the list and the papers, and the check once its
+// washout is over; a draft's line is none to stop, and a line is stopped once.
+func TestStopALineHere(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		metronidazole := map[string]any{"medicine": "Metronidazole 400 mg", "dose": "1 tablet", "frequency": "3 times a day", "duration": "30 days", "quantity": "90"}
+		fluoxetine := map[string]any{"medicine": "Fluoxetine 20 mg", "dose": "1 capsule", "frequency": "once daily", "duration": "30 days", "quantity": "30"}
+		rx := s.write(t, s.apptID, metronidazole, fluoxetine)
+		stop := fmt.Sprintf("/api/prescriptions/%d/lines/0/stop", rx.ID)
+		if r := s.nurse.Do("POST", stop, map[string]any{"reason": "Nausea"}); r.Status != http.StatusNotFound {
+			t.Errorf("a draft's line stopped: %d %s", r.Status, r.Body)
+		}
+		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", rx.ID), map[string]any{"version": rx.Version}); r.Status != http.StatusOK {
+			t.Fatalf("print: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", stop, map[string]any{"reason": " "}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a stop without a reason: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", fmt.Sprintf("/api/prescriptions/%d/lines/5/stop", rx.ID), map[string]any{"reason": "x"}); r.Status != http.StatusNotFound {
+			t.Errorf("no such line: %d %s", r.Status, r.Body)
+		}
+		for _, line := range []int{0, 1} {
+			r := s.nurse.Do("POST", fmt.Sprintf("/api/prescriptions/%d/lines/%d/stop", rx.ID, line), map[string]any{"reason": "Patient stopped it"})
+			var got taken
+			r.JSON(t, &got)
+			if r.Status != http.StatusOK || got.StoppedOn == "" || got.StoppedBy == "" || got.Source != "here" {
+				t.Fatalf("stop line %d: %d %s", line, r.Status, r.Body)
+			}
+		}
+		if r := s.nurse.Do("POST", stop, map[string]any{"reason": "again"}); r.Status != http.StatusConflict {
+			t.Errorf("stopped twice: %d", r.Status)
+		}
+		for _, m := range s.takenList(t) {
+			if m.StoppedOn == "" {
+				t.Errorf("a stopped line is still current: %+v", m)
+			}
+		}
+		// Metronidazole is gone at once; fluoxetine acts for five weeks more.
+		var got checked
+		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": s.patientID, "items": []any{
+			map[string]any{"medicine": "Warfarin 5 mg"}, map[string]any{"medicine": "Moclobemide 150 mg"}}}).JSON(t, &got)
+		var kinds []string
+		for _, f := range got.Findings {
+			kinds = append(kinds, fmt.Sprintf("%d:%s:%s", f.Line, f.Kind, f.Tier))
+		}
+		if strings.Join(kinds, " ") != "1:interaction:hard" {
+			t.Errorf("check after the stops: %v", kinds)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'medication.stop' AND entity_type = 'prescription'"); n != 2 {
+			t.Errorf("stops audited %d times", n)
+		}
+	})
+}

@@ -902,6 +902,17 @@ export type paths = {
       };
     };
   };
+  "/api/prescriptions/{id}/lines/{line}/stop": {
+    /** The patient no longer takes a line of a prescription issued here (stopped by them, by another prescriber or by a doctor here): from a day (today when empty; neither in the future nor before the prescription) and for a reason. The prescription stays as issued; the line leaves the current medicines and, after its substance's washout, the safety check. */
+    post: operations["postPrescriptionsByIdLinesByLineStop"];
+    parameters: {
+      path: {
+        id: number;
+        /** @description The line, 0-based. */
+        line: number;
+      };
+    };
+  };
   "/api/prescriptions/{id}/print": {
     /** Print. An unprinted prescription (at the version sent) is issued - status issued or dispensed, the caller's details and signature copied in, fixed from then on; a printed one is printed again. Every print is audited. The answer adds the clinic's header. A dose still written per kilogram is refused (422, items.N.dose) - a child's dose in mg is worked out first. */
     post: operations["postPrescriptionsByIdPrint"];
@@ -2501,6 +2512,8 @@ export type components = {
       frequency: string;
       /** @description The recorded entry's; 0 for a line of a prescription issued here. */
       id: number;
+      /** @description The prescription's line (0-based), for a medicine prescribed here. */
+      line?: number;
       medicine: string;
       medicine_id: number | null;
       patient_id: number;
@@ -7140,6 +7153,41 @@ export type operations = {
         };
       };
       /** @description Already cancelled, or a stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The patient no longer takes a line of a prescription issued here (stopped by them, by another prescriber or by a doctor here): from a day (today when empty; neither in the future nor before the prescription) and for a reason. The prescription stays as issued; the line leaves the current medicines and, after its substance's washout, the safety check. */
+  postPrescriptionsByIdLinesByLineStop: {
+    parameters: {
+      path: {
+        id: number;
+        /** @description The line, 0-based. */
+        line: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          /** @description YYYY-MM-DD */
+          stopped_on?: string;
+          /** @description Not used. */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The line is stopped already, or the patient is archived. */
       409: {
         content: never;
       };

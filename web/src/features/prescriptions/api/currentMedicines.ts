@@ -24,8 +24,11 @@ export const saveCurrentMedicine = ({ patientId, id, input }: { patientId: numbe
     ? send<CurrentMedicine>('put', `/current-medicines/${id}`, input, { silent: true })
     : send<CurrentMedicine>('post', `/patients/${patientId}/current-medicines`, input, { silent: true })
 
+/** Stops a recorded medicine, or a line of a prescription issued here that the patient no longer takes. */
 export const stopCurrentMedicine = ({ m, stopped_on, reason }: { m: CurrentMedicine; stopped_on: string; reason: string }) =>
-  send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { stopped_on, reason, version: m.version }, { silent: true })
+  m.source === 'here'
+    ? send<CurrentMedicine>('post', `/prescriptions/${m.prescription_id}/lines/${m.line}/stop`, { stopped_on, reason }, { silent: true })
+    : send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { stopped_on, reason, version: m.version }, { silent: true })
 
 export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicine; appointmentId: number }) =>
   send<CurrentMedicine>('post', `/current-medicines/${m.id}/confirm`, { appointment_id: appointmentId, version: m.version })

@@ -14,7 +14,7 @@ const base = {
 
 const warfarin: CurrentMedicine = { ...base, id: 3, medicine_id: 41, medicine: 'Warfarin 5 mg tablet', dose: '1 tablet', frequency: 'once daily', source: 'elsewhere', prescriber: 'Dr Minh, cardiology', started_on: '2019' }
 const omeprazole: CurrentMedicine = { ...base, id: 4, medicine: 'Omeprazole 20 mg', source: 'otc', started_on: '2024-03' }
-const here: CurrentMedicine = { ...base, id: 0, medicine_id: 7, medicine: 'Amlodipine 5 mg tablet', source: 'here', prescriber: 'Dr An', started_on: '2026-11-20', prescription_id: 12, supply_until: '2026-12-20' }
+const here: CurrentMedicine = { ...base, id: 0, medicine_id: 7, medicine: 'Amlodipine 5 mg tablet', source: 'here', prescriber: 'Dr An', started_on: '2026-11-20', prescription_id: 12, line: 0, supply_until: '2026-12-20' }
 const stopped: CurrentMedicine = { ...base, id: 5, medicine: 'Ibuprofen 200 mg', source: 'otc', stopped_on: '2026-11-25', stop_reason: 'Stomach pain', stopped_by: 'Dr An' }
 
 const list = { data: [here, warfarin, omeprazole, stopped] }
@@ -26,9 +26,11 @@ describe('PatientMedicines', () => {
     const text = document.body.textContent ?? ''
     for (const want of ['Prescribed here', 'From elsewhere', 'Over the counter', 'Since 2019', 'Prescribed by Dr Minh, cardiology', 'Not yet confirmed at a visit', 'Supplied until 2026-12-20', '1 stopped', 'Not from the catalogue'])
       expect(text).toContain(want)
-    // The prescription issued here is read-only: only the recorded ones can be corrected or stopped.
+    // A line prescribed here cannot be corrected, only said stopped; the recorded ones both.
     expect(screen.getByRole('button', { name: 'Stop Warfarin 5 mg tablet' })).toBeTruthy()
-    expect(screen.queryByRole('button', { name: 'Stop Amlodipine 5 mg tablet' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Edit Warfarin 5 mg tablet' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Stop Amlodipine 5 mg tablet' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Edit Amlodipine 5 mg tablet' })).toBeNull()
     expect(text).not.toContain('Stomach pain')
   })
 
@@ -96,6 +98,21 @@ describe('PatientMedicines', () => {
     await waitFor(() => expect(sent.length).toBe(1))
     expect(sent[0]).toMatchObject({ path: '/current-medicines/3/stop', body: { reason: 'Changed to apixaban', version: 1 } })
     expect(sent[0].body).toHaveProperty('stopped_on', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/))
+  })
+})
+
+describe('VisitMedicines: a line prescribed here', () => {
+  it('is asked about too: stopped by the patient, its prescription line is stopped, not the prescription', async () => {
+    const { sent } = await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': list, 'POST /prescriptions/12/lines/0/stop': { ...here, stopped_on: '2026-11-29', stop_reason: 'Ankle swelling' } },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Amlodipine 5 mg tablet: stopped' }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Why was it stopped?'), { target: { value: 'Ankle swelling' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0]).toMatchObject({ path: '/prescriptions/12/lines/0/stop', body: { reason: 'Ankle swelling' } })
   })
 })
 

@@ -327,11 +327,13 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
           <List.Item key={keyOf(m, i)}>
             <Flex justify="space-between" align="flex-start" gap={8} wrap style={{ width: '100%' }}>
               <MedicineLine m={m} />
-              {canKeep && m.source !== 'here' && (
+              {canKeep && (
                 <Space size={4}>
-                  <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('currentMeds.editNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'edit', m })}>
-                    {t('currentMeds.edit')}
-                  </Button>
+                  {m.source !== 'here' && (
+                    <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('currentMeds.editNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'edit', m })}>
+                      {t('currentMeds.edit')}
+                    </Button>
+                  )}
                   <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stopNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
                     {t('currentMeds.stop')}
                   </Button>
@@ -347,7 +349,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
   )
 }
 
-/** A visit's reconciliation: for each medicine recorded as taken, "still taking?" — confirm it (one or all) or stop it. */
+/** A visit's reconciliation: for each medicine recorded as taken, "still taking?" — confirm it (one or all) or stop it; a line prescribed here can be said stopped. */
 export function VisitMedicines({ patientId, appointmentId, closed }: { patientId: number; appointmentId: number; closed: boolean }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
@@ -380,6 +382,13 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           <List.Item key={keyOf(m, i)}>
             <Flex vertical gap={6} style={{ width: '100%' }}>
               <MedicineLine m={m} />
+              {m.source === 'here' && canKeep && (
+                <Space size={4} wrap>
+                  <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stillTakingNoNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
+                    {t('currentMeds.stillTakingNo')}
+                  </Button>
+                </Space>
+              )}
               {m.source !== 'here' &&
                 (asked(m) ? (
                   <span>
