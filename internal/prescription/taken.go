@@ -348,6 +348,9 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 		if err := s.checkTaken(ctx, tx, old.PatientID, in); err != nil {
 			return err
 		}
+		if err := sameMedicine(ctx, tx, s.DB, old, in); err != nil { // M5
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET medicine_id = $1, medicine = $2, dose = $3, frequency = $4, source = $5,
 			prescriber = $6, started_on = $7, updated_at = $8, updated_by = $9, version = version + 1 WHERE id = $10`,
 			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, s.now(), actorOf(e), id); err != nil {
@@ -356,7 +359,7 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 		if t, err = getTaken(ctx, tx, id); err != nil {
 			return err
 		}
-		return auditTaken(ctx, tx, e, t, "medication.update", "")
+		return auditTaken(ctx, tx, e, t, "medication.update", changeDetail(old, in))
 	})
 	if err != nil {
 		return t, err
@@ -406,6 +409,9 @@ func (s *Store) ConfirmTaken(ctx context.Context, e audit.Event, id int64, in Co
 			return apperr.Invalid("medication.other_visit")
 		}
 		if err != nil {
+			return err
+		}
+		if err := s.visitToday(visit); err != nil { // m6
 			return err
 		}
 		if err := checkPatient(ctx, tx, old.PatientID); err != nil {

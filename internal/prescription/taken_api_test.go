@@ -298,3 +298,38 @@ func TestStopALineHere(t *testing.T) {
 		}
 	})
 }
+
+// TestTakenCorrectionIsNoSwap (M5, m6): a correction cannot turn one medicine into another or
+// change its source — that is a stop and a new entry; the audit keeps old → new. A medicine
+// is confirmed at today's visit, not at one weeks away.
+func TestTakenCorrectionIsNoSwap(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		var w taken
+		s.nurse.Do("POST", fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID), map[string]any{"medicine": "Warfarin 5 mg", "dose": "1 tablet", "source": "elsewhere"}).JSON(t, &w)
+		put := fmt.Sprintf("/api/current-medicines/%d", w.ID)
+		for _, swap := range []map[string]any{
+			{"medicine": "Paracetamol 500 mg", "source": "otc", "version": w.Version},
+			{"medicine": "Paracetamol 500 mg", "source": "elsewhere", "version": w.Version},
+			{"medicine": "Warfarin 5 mg", "source": "otc", "version": w.Version},
+			{"medicine": "Grandma's drops", "source": "elsewhere", "version": w.Version},
+		} {
+			r := s.doctor.Do("PUT", put, swap)
+			if code, _, _ := r.Error(t); r.Status != http.StatusUnprocessableEntity || code == "" {
+				t.Errorf("swap %v: %d %s", swap, r.Status, r.Body)
+			}
+		}
+		r := s.doctor.Do("PUT", put, map[string]any{"medicine": "Warfarin 5mg tablet", "dose": "half a tablet", "source": "elsewhere", "version": w.Version})
+		r.JSON(t, &w)
+		if r.Status != http.StatusOK {
+			t.Fatalf("a correction: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'medication.update' AND detail LIKE '%dose "1 tablet" → "half a tablet"%'`); n != 1 {
+			t.Errorf("the audit of the correction does not say old → new")
+		}
+		later := s.book(t, time.Now().UTC().AddDate(0, 0, 20))
+		if r := s.nurse.Do("POST", put+"/confirm", map[string]any{"appointment_id": later, "version": w.Version}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("confirmed at a visit 20 days away: %d %s", r.Status, r.Body)
+		}
+	})
+}
