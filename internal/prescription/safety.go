@@ -282,7 +282,7 @@ func check(in safetyInput, d describer) []Finding {
 		others = append(others, current...)
 		for j := range i {
 			other := in.lines[j]
-			if kind, key := drugs.Shared(line.Profile, other.Profile); kind != "" {
+			if kind, key := shared(drugs, line, other); kind != "" {
 				j := j
 				f := Finding{Line: i, Kind: FindDuplicate, Key: "duplicate:" + kind + ":" + key, Tier: catalogue.TierHigh, OtherLine: &j, OtherMedicine: other.medicine}
 				f.Substance, f.Class = d.sharedName(kind, key)
@@ -340,7 +340,7 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			continue // kept only to add up a controlled medicine's stock
 		}
 		for _, other := range rx.lines {
-			kind, key := d.drugs.Shared(line.Profile, other.Profile)
+			kind, key := shared(d.drugs, line, other)
 			if kind == "" || other.stoppedOn != "" { // a line stopped is no duplicate, only still acting
 				continue
 			}
@@ -416,6 +416,40 @@ func recentDuplicate(in safetyInput, today time.Time, line lineDrugs, rx recentR
 	return f, true
 }
 
+// shared is what two lines share for duplicate therapy (catalogue Shared), but for aspirin at
+// an antiplatelet dose beside another NSAID: there the interaction is the issue, not a second
+// painkiller (m3; the aspirin_nsaid rule).
+func shared(drugs *catalogue.Drugs, a, b lineDrugs) (kind, key string) {
+	kind, key = drugs.Shared(a.Profile, b.Profile)
+	if kind == "class" && (antiplateletAspirin(a) || antiplateletAspirin(b)) {
+		return "", ""
+	}
+	return kind, key
+}
+
+// aspirinDose reads a strength in milligrams: "81 mg", «75 мг», "100毫克".
+var aspirinDose = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(?:mg|мг|毫克)`)
+
+// antiplateletAspirin reports whether a line is aspirin alone at an antiplatelet dose: a
+// cardiac brand (Cardiomagnyl, Thrombo ASS, Aspirin Cardio, Aspilets) or at most 325 mg.
+func antiplateletAspirin(l lineDrugs) bool {
+	if len(l.Substances) != 1 || l.Substances[0] != "acetylsalicylic acid" {
+		return false
+	}
+	text := textsearch.Fold(l.medicine)
+	for _, brand := range []string{"cardio", "кардио", "thrombo", "тромбо", "aspilets", "拜阿司匹"} {
+		if strings.Contains(text, brand) {
+			return true
+		}
+	}
+	m := aspirinDose.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	mg, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	return err == nil && mg <= 325
+}
+
 // extendsCourse reports whether a renewal inside the window is still worth a caution: a
 // course extended (antimicrobials, systemic corticosteroids, NSAIDs) or the product written
 // under another name (Panadol after paracetamol: two packs of one medicine at home).
@@ -469,8 +503,11 @@ func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pro
 	for _, t := range in.taken {
 		id := t.id
 		// a medicine stopped but still acting (its washout) interacts; it is no duplicate
-		if kind, key := d.drugs.Shared(line.Profile, t.Profile); kind != "" && t.stopped == "" {
+		if kind, key := shared(d.drugs, line, t.lineDrugs); kind != "" && t.stopped == "" {
 			tier := catalogue.TierHigh
+			if !sameProduct(line, t.lineDrugs) && line.local != t.local {
+				tier = catalogue.TierLow // a gel beside tablets: little of it reaches the blood (m2)
+			}
 			// Prescribing what the patient takes may be taking it over; recording it again under
 			// another name (Panadol beside Efferalgan) is two packs of one medicine at home.
 			if sameProduct(line, t.lineDrugs) && (!in.recording || sameName(line, t.lineDrugs)) {
