@@ -43,22 +43,49 @@ type sources struct {
 }
 
 // dateIn writes a date the way lang writes dates.
-// medicineLine is a current medicine as a paper lists it: since when it was prescribed here,
-// or that it comes from elsewhere or over the counter and since when the patient takes it
-// (a month or a year as recorded; left out when not known).
+// medicineLine is a current medicine as a paper lists it (m4): prescribed here, last issued
+// on a day and supplied until another; or prescribed elsewhere (by whom) or over the counter,
+// since when the patient takes it (a day, a month or a year as recorded, or "start not
+// known") and when a visit last confirmed it.
 func medicineLine(lang string, m prescription.Current, loc *time.Location) string {
+	var parts []string
 	if m.Source == prescription.SourceHere {
-		return i18n.T(lang, "document.value.medicine_since", m.Text, dateIn(lang, m.Since.In(loc)))
+		parts = append(parts, i18n.T(lang, "document.value.med_here"), i18n.T(lang, "document.value.med_last", dateIn(lang, m.Since.In(loc))))
+		if until, err := time.Parse(time.DateOnly, m.SupplyUntil); err == nil {
+			parts = append(parts, i18n.T(lang, "document.value.med_supplied_until", dateIn(lang, until)))
+		}
+	} else {
+		switch {
+		case m.Source == prescription.SourceOTC:
+			parts = append(parts, i18n.T(lang, "document.value.med_otc"))
+		case m.Prescriber != "":
+			parts = append(parts, i18n.T(lang, "document.value.med_elsewhere_by", m.Prescriber))
+		default:
+			parts = append(parts, i18n.T(lang, "document.value.med_elsewhere"))
+		}
+		if m.Started == "" {
+			parts = append(parts, i18n.T(lang, "document.value.med_start_unknown"))
+		} else {
+			parts = append(parts, i18n.T(lang, "document.value.med_since", partialDateIn(lang, m.Started)))
+		}
+		if m.Confirmed != nil {
+			parts = append(parts, i18n.T(lang, "document.value.med_confirmed", dateIn(lang, m.Confirmed.In(loc))))
+		}
 	}
-	key := "document.value.medicine_" + m.Source
-	if m.Started == "" {
-		return i18n.T(lang, key, m.Text)
+	return i18n.T(lang, "document.value.med_line", m.Text, strings.Join(parts, i18n.T(lang, "document.value.med_separator")))
+}
+
+// partialDateIn writes a start recorded as a day, a month (2019-03: "March 2019") or a year
+// in lang; anything else as it is.
+func partialDateIn(lang, s string) string {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return dateIn(lang, t)
 	}
-	started := m.Started
-	if day, err := time.Parse(time.DateOnly, started); err == nil {
-		started = dateIn(lang, day)
+	t, err := time.Parse("2006-01", s)
+	if err != nil || len(s) != len("2006-01") {
+		return s
 	}
-	return i18n.T(lang, key+"_since", m.Text, started)
+	return i18n.T(lang, "document.value.med_month_"+strconv.Itoa(int(t.Month())), t.Year())
 }
 
 func dateIn(lang string, t time.Time) string {
