@@ -132,6 +132,32 @@ describe('VisitMedicines', () => {
     expect(sent[0].body).toEqual({ appointment_id: 30, version: 1 })
   })
 
+  it('leaves a high-alert medicine out of "confirm all": an anticoagulant is confirmed on its own', async () => {
+    const warfarinRead = { ...warfarin, read_as: [{ name: 'Warfarin', atc: 'B01AA03' }] }
+    const lisinopril: CurrentMedicine = { ...base, id: 6, medicine: 'Lisinopril 10 mg', source: 'elsewhere', read_as: [{ name: 'Lisinopril', atc: 'C09AA03' }] }
+    const { sent } = await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
+      me: user(['view patient', 'record vitals']),
+      api: {
+        'GET /patients/9/current-medicines': { data: [warfarinRead, omeprazole, lisinopril] },
+        'POST /current-medicines/4/confirm': { ...omeprazole, confirmed_appointment_id: 30 },
+        'POST /current-medicines/6/confirm': { ...lisinopril, confirmed_appointment_id: 30 },
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: /confirm all 2/i }))
+    await waitFor(() => expect(sent.length).toBe(2))
+    expect(sent.map((s) => s.path)).toEqual(['/current-medicines/4/confirm', '/current-medicines/6/confirm'])
+    expect(screen.getByRole('button', { name: 'Warfarin 5 mg tablet: still taking' })).toBeTruthy()
+  })
+
+  it('flags a recorded medicine nobody has confirmed for over six months', async () => {
+    await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [{ ...omeprazole, recorded_at: '2025-01-10T08:00:00Z' }, { ...warfarin, recorded_at: new Date().toISOString() }] } },
+    })
+    await waitFor(() => expect(document.body.textContent).toContain('Omeprazole 20 mg'))
+    expect(screen.getAllByText(/^Not confirmed since /)).toHaveLength(1)
+  })
+
   it('shows those confirmed at this visit as done, and no buttons on a closed visit', async () => {
     await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed />, {
       me: user(['view patient', 'record vitals']),

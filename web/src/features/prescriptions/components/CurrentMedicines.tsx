@@ -73,12 +73,33 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
       <Space size={[4, 4]} wrap style={{ marginTop: 4 }}>
         <Tag color={SOURCE_COLOUR[m.source]}>{t(`currentMeds.source.${m.source}`)}</Tag>
         {m.source !== 'here' && <ReadAsTag m={m} />}
+        {staleSince(m) && (
+          <Tag color="orange" title={t('currentMeds.staleHint')}>
+            {t('currentMeds.stale', { date: formatDay(staleSince(m) ?? '') })}
+          </Tag>
+        )}
       </Space>
       <Typography.Text type="secondary" style={{ display: 'block', fontSize: 13 }}>
         {facts.join(' · ')}
       </Typography.Text>
     </div>
   )
+}
+
+/** ATC groups of high-alert medicines (ISMP): anticoagulants, insulins and other antidiabetics, opioids, methotrexate. */
+const HIGH_ALERT_ATC = ['B01AA', 'B01AB', 'B01AE', 'B01AF', 'A10A', 'A10B', 'N02A', 'L01BA01', 'L04AX03']
+
+/** A high-alert medicine is confirmed one by one, never in a "confirm all" (m5). */
+export const highAlert = (m: CurrentMedicine) => (m.read_as ?? []).some((n) => HIGH_ALERT_ATC.some((code) => n.atc?.startsWith(code)))
+
+/** A recorded medicine nobody has confirmed at a visit for this many days is flagged (m7). */
+const STALE_DAYS = 180
+
+/** The day a recorded medicine was last heard of (confirmed, else recorded), when longer ago than STALE_DAYS. */
+export function staleSince(m: CurrentMedicine, now = Date.now()) {
+  if (m.source === 'here') return null
+  const last = m.confirmed_at ?? m.recorded_at
+  return now - new Date(last).getTime() > STALE_DAYS * 86_400_000 ? last : null
 }
 
 /** What the safety check read a recorded medicine as (M1): its substances, or "not recognised" when it read nothing and so cannot see it. */
@@ -359,7 +380,8 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
   const dialogs = useDialogs(patientId)
   const active = (list.data ?? []).filter((m) => !m.stopped_on)
   const asked = (m: CurrentMedicine) => m.confirmed_appointment_id === appointmentId
-  const open = active.filter((m) => m.source !== 'here' && !asked(m))
+  // A high-alert medicine (anticoagulant, insulin, opioid…) is asked about on its own (m5).
+  const open = active.filter((m) => m.source !== 'here' && !asked(m) && !highAlert(m))
   const confirmAll = async () => {
     // One by one: each answers its own version; a stale one says so and the rest go on.
     for (const m of open) await confirm.mutateAsync({ m, appointmentId }).catch(() => undefined)
