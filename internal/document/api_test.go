@@ -431,7 +431,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 				"appointment_id": s.visitID, "fields": map[string]string{"referred_to": "Cardiology", "reason": "Palpitations"}})
 			return text(d.Content)
 		}
-		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None recorded, and none currently supplied from here") ||
+		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "Not asked yet: none recorded, and none currently supplied from here") ||
 			!strings.Contains(body, "T 38.2 °C ↑ above the usual range (age band: 18 years and over)") {
 			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
 		}

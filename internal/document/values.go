@@ -37,8 +37,9 @@ type sources struct {
 	results     []result.Order    // the visit's orders with their current results
 	doctor      profile.Profile
 	clinic      settings.Clinic
-	medicines   []prescription.Current // being taken as of today
-	today       time.Time              // the clinic's day
+	medicines   []prescription.Current   // being taken as of today
+	takesNone   *prescription.NoneAnswer // when the patient said they take no medicines
+	today       time.Time                // the clinic's day
 	lang        string
 }
 
@@ -227,9 +228,12 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 	for _, m := range src.medicines {
 		medicines = append(medicines, medicineLine(lang, m, src.today.Location()))
 	}
-	if len(medicines) == 0 {
+	switch {
+	case len(medicines) == 0 && src.takesNone != nil: // asked, takes none — not "never asked" (M4)
+		out["patient.medicines"] = Value{Text: i18n.T(lang, "document.value.takes_no_medicines", dateIn(lang, src.takesNone.AskedAt.In(src.today.Location())))}
+	case len(medicines) == 0:
 		out["patient.medicines"] = Value{Text: i18n.T(lang, "document.value.no_medicines")}
-	} else {
+	default:
 		out["patient.medicines"] = Value{List: medicines}
 	}
 	if years, ok := age(p.BirthDate, src.today); ok {

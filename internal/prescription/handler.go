@@ -181,6 +181,7 @@ func (h *Handler) takenRoutes() []auth.Route {
 		{Method: "POST", Path: "/api/current-medicines/{id}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/confirm", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.confirmTaken},
 		{Method: "POST", Path: "/api/prescriptions/{id}/lines/{line}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopHereLine},
+		{Method: "POST", Path: "/api/patients/{id}/current-medicines/none", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takesNone},
 	}
 }
 
@@ -194,11 +195,19 @@ func (h *Handler) takenList(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = h.Store.reviewList(r.Context(), got, i18n.FromRequest(r))
 	}
+	var none *NoneAnswer
+	if err == nil {
+		none, err = TakesNone(r.Context(), h.Store.DB, id)
+	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.List(w, got)
+	httpjson.Respond(w, http.StatusOK, struct {
+		Data []Taken `json:"data"`
+		// TakesNone: when the patient last said they take no medicines (M4).
+		TakesNone *NoneAnswer `json:"takes_none"`
+	}{got, none})
 }
 
 func (h *Handler) recordTaken(w http.ResponseWriter, r *http.Request) {
@@ -253,4 +262,15 @@ func (h *Handler) stopHereLine(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := h.Store.StopHereLine(r.Context(), auth.AuditEvent(r), id, line, in)
 	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// takesNone records that, asked, the patient takes no medicines (M4).
+func (h *Handler) takesNone(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	a, err := h.Store.RecordTakesNone(r.Context(), auth.AuditEvent(r), id)
+	httpjson.Result(w, r, http.StatusOK, a, err)
 }

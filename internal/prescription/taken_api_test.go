@@ -333,3 +333,36 @@ func TestTakenCorrectionIsNoSwap(t *testing.T) {
 		}
 	})
 }
+
+// TestTakesNoMedicines (M4): "asked, takes none" is recorded with who and when, and told from
+// "never asked"; it is refused while the list holds a medicine taken.
+func TestTakesNoMedicines(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		base := fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID)
+		var list struct {
+			TakesNone *struct {
+				AskedAt string `json:"asked_at"`
+				AskedBy string `json:"asked_by"`
+			} `json:"takes_none"`
+		}
+		s.nurse.Do("GET", base, nil).JSON(t, &list)
+		if list.TakesNone != nil {
+			t.Fatalf("never asked, yet: %+v", list.TakesNone)
+		}
+		if r := s.nurse.Do("POST", base+"/none", nil); r.Status != http.StatusOK {
+			t.Fatalf("takes none: %d %s", r.Status, r.Body)
+		}
+		s.nurse.Do("GET", base, nil).JSON(t, &list)
+		if list.TakesNone == nil || list.TakesNone.AskedBy == "" || list.TakesNone.AskedAt == "" {
+			t.Errorf("the answer is not kept: %+v", list.TakesNone)
+		}
+		s.nurse.Do("POST", base, map[string]any{"medicine": "Omeprazole 20 mg", "source": "otc"})
+		if r := s.nurse.Do("POST", base+"/none", nil); r.Status != http.StatusConflict {
+			t.Errorf("takes none with a medicine listed: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'medication.none'"); n != 1 {
+			t.Errorf("audited %d times", n)
+		}
+	})
+}

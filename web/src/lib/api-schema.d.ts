@@ -785,6 +785,15 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/current-medicines/none": {
+    /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */
+    post: operations["postPatientsByIdCurrentMedicinesNone"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/files": {
     /** The patient's attachments. */
     get: operations["getPatientsByIdFiles"];
@@ -3505,6 +3514,11 @@ export type components = {
       section: "any" | "complaint" | "history" | "examination" | "plan";
       shortcut: string;
       version: number;
+    };
+    TakesNone: {
+      /** Format: date-time */
+      asked_at: string;
+      asked_by: string;
     };
     TestDefinition: {
       analytes: string[];
@@ -6705,11 +6719,12 @@ export type operations = {
       };
     };
     responses: {
-      /** @description OK */
+      /** @description OK. takes_none: when the patient last said they take no medicines (null: never asked, or not since) */
       200: {
         content: {
           "application/json": {
             data: components["schemas"]["CurrentMedicine"][];
+            takes_none: null | components["schemas"]["TakesNone"];
           };
         };
       };
@@ -6740,6 +6755,27 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */
+  postPatientsByIdCurrentMedicinesNone: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TakesNone"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The list holds a medicine still taken, or the patient is archived. */
+      409: {
+        content: never;
+      };
     };
   };
   /** The patient's attachments. */

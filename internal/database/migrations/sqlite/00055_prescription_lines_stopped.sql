@@ -16,3 +16,12 @@ CREATE TABLE prescription_lines_stopped (
   UNIQUE (prescription_id, line)
 );
 CREATE INDEX prescription_lines_stopped_patient ON prescription_lines_stopped (patient_id, id);
+
+-- Issue 55 (M4, ADR 25): the patient was asked and takes no medicines — so that a paper can
+-- tell "asked, takes none" from "never asked", as the allergy status does (ADR 16). The
+-- latest answer, when and by whom; a medicine recorded later outweighs it.
+CREATE TABLE medicines_none (
+  patient_id INTEGER PRIMARY KEY REFERENCES patients(id),
+  asked_at   TIMESTAMP NOT NULL,
+  asked_by   INTEGER REFERENCES users(id)
+);

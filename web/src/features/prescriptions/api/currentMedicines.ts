@@ -10,13 +10,26 @@ import type { Schema } from '../../../lib/schema'
 export type CurrentMedicine = Schema<'CurrentMedicine'>
 export type CurrentMedicineInput = Schema<'CurrentMedicineInput'>
 
+export type TakesNone = Schema<'TakesNone'>
+
+/** The list, and when the patient last said they take no medicines (null: never asked). */
 export const currentMedicinesQuery = (patientId: number) =>
   queryOptions({
     queryKey: [...patientsKey, patientId, 'current-medicines'],
-    queryFn: async () => (await get<{ data: CurrentMedicine[] }>(`/patients/${patientId}/current-medicines`)).data,
+    queryFn: () => get<{ data: CurrentMedicine[]; takes_none: TakesNone | null }>(`/patients/${patientId}/current-medicines`),
   })
 
-export const useCurrentMedicines = (patientId: number) => useQuery(currentMedicinesQuery(patientId))
+export const useCurrentMedicines = (patientId: number) => useQuery({ ...currentMedicinesQuery(patientId), select: (r) => r.data })
+export const useTakesNone = (patientId: number) => useQuery({ ...currentMedicinesQuery(patientId), select: (r) => r.takes_none })
+
+/** Records that, asked, the patient takes no medicines (issue 55, M4). */
+export function useRecordTakesNone(patientId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => send<TakesNone>('post', `/patients/${patientId}/current-medicines/none`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: currentMedicinesQuery(patientId).queryKey }),
+  })
+}
 
 /** Records a medicine (patientId) or corrects one (its id); the form shows the errors itself. */
 export const saveCurrentMedicine = ({ patientId, id, input }: { patientId: number; id?: number; input: CurrentMedicineInput }) =>

@@ -34,6 +34,22 @@ describe('PatientMedicines', () => {
     expect(text).not.toContain('Stomach pain')
   })
 
+  it('tells "asked, takes no medicines" from never asked, and records the answer', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [], takes_none: null }, 'POST /patients/9/current-medicines/none': { asked_at: '2026-11-29T08:00:00Z', asked_by: 'Nurse Hoa' } },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Asked: takes no medicines' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0].path).toBe('/patients/9/current-medicines/none')
+    cleanup()
+    await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [], takes_none: { asked_at: '2026-11-29T08:00:00Z', asked_by: 'Nurse Hoa' } } },
+    })
+    expect((await screen.findByTestId('takes-none')).textContent).toContain('Takes no medicines (asked 2026-11-29 by Nurse Hoa)')
+  })
+
   it('offers no changes to one who neither records vitals nor prescribes', async () => {
     await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'write diagnosis']), api: { 'GET /patients/9/current-medicines': list } })
     await waitFor(() => expect(document.body.textContent).toContain('Warfarin 5 mg tablet'))

@@ -9,8 +9,10 @@ import { formatDay, formatMonth } from '../../../lib/time'
 import {
   useConfirmCurrentMedicine,
   useCurrentMedicines,
+  useRecordTakesNone,
   useSaveCurrentMedicine,
   useStopCurrentMedicine,
+  useTakesNone,
   type CurrentMedicine,
   type CurrentMedicineInput,
 } from '../api/currentMedicines'
@@ -142,6 +144,20 @@ function ListReview({ active }: { active: CurrentMedicine[] }) {
         </div>
       ))}
     </div>
+  )
+}
+
+/** With nothing current: "asked, takes no medicines" as answered (when, by whom), or a way to record it (M4). */
+function TakesNoneLine({ patientId, canKeep }: { patientId: number; canKeep: boolean }) {
+  const { t } = useTranslation()
+  const none = useTakesNone(patientId)
+  const record = useRecordTakesNone(patientId)
+  if (none.data) return <Typography.Text data-testid="takes-none">{t('currentMeds.takesNoneAsked', { date: formatDay(none.data.asked_at), name: none.data.asked_by })}</Typography.Text>
+  if (!canKeep || none.isLoading) return null
+  return (
+    <Button size="small" onClick={() => record.mutate()} loading={record.isPending}>
+      {t('currentMeds.takesNoneButton')}
+    </Button>
   )
 }
 
@@ -364,6 +380,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
           </List.Item>
         )}
       />
+      {!list.isLoading && active.length === 0 && <TakesNoneLine patientId={patientId} canKeep={canKeep} />}
       <Stopped list={(list.data ?? []).filter((m) => m.stopped_on)} />
       {dialogs.node}
     </Card>
@@ -434,6 +451,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           </List.Item>
         )}
       />
+      {!list.isLoading && active.length === 0 && <TakesNoneLine patientId={patientId} canKeep={canKeep} />}
       {canKeep && (
         <Button type="dashed" block size="small" icon={<PlusOutlined aria-hidden />} onClick={() => dialogs.open({ kind: 'add' })} style={{ marginTop: 8 }}>
           {t('currentMeds.add')}
