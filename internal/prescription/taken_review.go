@@ -123,6 +123,12 @@ func (s *Store) reviewList(ctx context.Context, list []Taken, lang string) error
 		} else {
 			f.OtherPrescription = other.PrescriptionID
 		}
+		if f.Kind == FindDuplicate { // named by the other medicine, not a line of a prescription
+			f.Kind = FindTaken
+			if other.ID == 0 {
+				f.Kind = FindRecent
+			}
+		}
 		this.Findings = append(this.Findings, f)
 	}
 	return nil

@@ -80,7 +80,7 @@ export function TierTag({ f }: { f: Finding }) {
 }
 
 /** A line's findings: red when one blocks, amber when one needs a reason, blue for cautions alone. */
-export function LineFindings({ findings }: { findings: Finding[] }) {
+export function LineFindings({ findings, title }: { findings: Finding[]; title?: string }) {
   const { t } = useTranslation()
   const text = useFindingText()
   if (findings.length === 0) return null
@@ -92,7 +92,7 @@ export function LineFindings({ findings }: { findings: Finding[] }) {
       showIcon
       role="alert"
       data-testid="rx-safety"
-      title={blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle')}
+      title={title ?? (blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle'))}
       description={
         <ul style={{ margin: 0, paddingInlineStart: 18 }}>
           {findings.map((f) => (

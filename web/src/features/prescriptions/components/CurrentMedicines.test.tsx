@@ -99,6 +99,7 @@ describe('PatientMedicines', () => {
     const review = await screen.findByTestId('list-review')
     expect(review.textContent).toContain('List review: 1 to resolve')
     expect(review.textContent).toContain('Naproxen 250 mg')
+    expect(within(review).getByTestId('rx-safety').textContent).toContain('Naproxen 250 mg')
     expect(within(review).getByTestId('rx-safety').textContent).toContain('Warfarin 5 mg tablet')
   })
 

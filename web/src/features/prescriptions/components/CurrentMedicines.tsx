@@ -138,10 +138,7 @@ function ListReview({ active }: { active: CurrentMedicine[] }) {
         {t('currentMeds.reviewHint')}
       </Typography.Paragraph>
       {flagged.map((m, i) => (
-        <div key={keyOf(m, i)}>
-          <Typography.Text>{m.medicine}</Typography.Text>
-          <LineFindings findings={m.findings ?? []} />
-        </div>
+        <LineFindings key={keyOf(m, i)} findings={m.findings ?? []} title={m.medicine} />
       ))}
     </div>
   )
