@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,6 +35,8 @@ var (
 	crossTSV []byte
 	//go:embed drug_interactions.tsv
 	interactionsTSV []byte
+	//go:embed drug_washout.tsv
+	washoutTSV []byte
 )
 
 // Names are a substance's or a class's names in the four languages.
@@ -62,6 +65,9 @@ type Substance struct {
 	Key   string   // the English INN, lower case: "amoxicillin"
 	ATC   []string // its WHO ATC codes (aspirin has two), none if it has none of its own
 	Names Names
+	// Washout is how many days after the last dose it still acts and interacts (fluoxetine
+	// 35, amiodarone 90: drug_washout.tsv); 0 for the many that are gone within days.
+	Washout int
 }
 
 // Tier is how strongly a finding speaks: an allergy (hard), a cross-sensitivity to avoid
@@ -316,6 +322,16 @@ func readDrugs() (*Drugs, error) {
 		}
 		d.Interactions = append(d.Interactions, in)
 	}
+	if recs, err = readTSV(washoutTSV, 3); err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		days, err := strconv.Atoi(r[1])
+		if s := d.byKey[r[0]]; s == nil || err != nil || days <= 0 || r[2] == "" {
+			return nil, fmt.Errorf("washout %v: unknown substance, days or source", r)
+		}
+		d.byKey[r[0]].Washout = days
+	}
 	stems, err := readTSV(stemsTSV, 3)
 	if err != nil {
 		return nil, err
@@ -412,6 +428,18 @@ func (d *Drugs) With(aliases []Alias, rules []Interaction) (*Drugs, error) {
 func ClinicInteraction(id int64, first, second, severity, effect, action, note, source string) Interaction {
 	return Interaction{Key: fmt.Sprintf("clinic-%d", id), ClinicID: id, Severity: severity, Effect: effect, Action: action,
 		Mechanism: note, Source: source, first: first, second: second}
+}
+
+// Washout is how many days a medicine of profile p still acts after its last dose: the
+// longest of its substances' washouts, 0 when none lingers.
+func (d *Drugs) Washout(p Profile) int {
+	days := 0
+	for _, k := range p.Substances {
+		if s := d.byKey[k]; s != nil {
+			days = max(days, s.Washout)
+		}
+	}
+	return days
 }
 
 // Substance returns the substance of key, or nil.

@@ -431,7 +431,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 				"appointment_id": s.visitID, "fields": map[string]string{"referred_to": "Cardiology", "reason": "Palpitations"}})
 			return text(d.Content)
 		}
-		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "None recorded, and none prescribed here in the last 90 days") ||
+		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "Not asked yet: none recorded, and none currently supplied from here") ||
 			!strings.Contains(body, "T 38.2 °C ↑ above the usual range (age band: 18 years and over)") {
 			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
 		}
@@ -458,8 +458,11 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 		// day, over the counter since a year; one stopped, which is no current medicine.
 		taken := fmt.Sprintf("/api/patients/%d/current-medicines", p.ID)
 		for _, in := range []map[string]any{
-			{"medicine": "Warfarin 5 mg tablet", "dose": "1 tablet", "frequency": "once daily", "source": "elsewhere", "started_on": "2019-03-05"},
+			{"medicine": "Warfarin 5 mg tablet", "dose": "1 tablet", "frequency": "once daily", "source": "elsewhere", "started_on": "2019-03-05", "prescriber": "Dr Minh"},
 			{"medicine": "Omeprazole 20 mg", "source": "otc", "started_on": "2024"},
+			{"medicine": "Lisinopril 10 mg", "source": "otc"},
+			{"medicine": "Atenolol 50 mg", "source": "elsewhere", "started_on": "2020-03"},
+			{"medicine": "Metformin 500 mg", "source": "elsewhere"}, // also prescribed here: listed once
 			{"medicine": "Ibuprofen 200 mg", "source": "otc"},
 		} {
 			if r := s.doctor.Do("POST", taken, in); r.Status != http.StatusCreated {
@@ -482,11 +485,17 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 			}
 		}
 		body := issue()
-		for _, want := range []string{"Penicillin — anaphylaxis, severe", "Metformin 500 mg tablet, 1 tablet, twice daily (since ", "Amlodipine 5 mg tablet, 1 tablet, once daily (since ",
-			"Warfarin 5 mg tablet, 1 tablet, once daily (prescribed elsewhere, since 5 March 2019)", "Omeprazole 20 mg (over the counter, since 2024)"} {
+		// Each medicine once, with who prescribed it, its start in words or "start not known" (m1, m4).
+		for _, want := range []string{"Penicillin — anaphylaxis, severe", "Metformin 500 mg tablet, 1 tablet, twice daily (prescribed here, last ",
+			"Amlodipine 5 mg tablet, 1 tablet, once daily (prescribed here, last ",
+			"Warfarin 5 mg tablet, 1 tablet, once daily (prescribed elsewhere by Dr Minh, since 5 March 2019)", "Omeprazole 20 mg (over the counter, since 2024)",
+			"Lisinopril 10 mg (over the counter, start not known)", "Atenolol 50 mg (prescribed elsewhere, since March 2020)"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("the referral does not say %q:\n%s", want, body)
 			}
+		}
+		if n := strings.Count(body, "Metformin"); n != 1 {
+			t.Errorf("the referral lists metformin %d times:\n%s", n, body)
 		}
 		if strings.Contains(body, "Paracetamol") || strings.Contains(body, "Ibuprofen") {
 			t.Errorf("the referral lists a draft prescription or a stopped medicine:\n%s", body)

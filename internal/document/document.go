@@ -165,6 +165,9 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 	if src.medicines, err = prescription.CurrentMedicines(ctx, s.DB, patientID, s.now()); err != nil {
 		return src, err
 	}
+	if src.takesNone, err = prescription.TakesNone(ctx, s.DB, patientID); err != nil {
+		return src, err
+	}
 	if appointmentID != nil {
 		visits := &appointment.Store{DB: s.DB, Loc: s.Loc, Codes: s.Codes}
 		a, err := visits.Get(ctx, *appointmentID)

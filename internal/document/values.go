@@ -37,28 +37,56 @@ type sources struct {
 	results     []result.Order    // the visit's orders with their current results
 	doctor      profile.Profile
 	clinic      settings.Clinic
-	medicines   []prescription.Current // being taken as of today
-	today       time.Time              // the clinic's day
+	medicines   []prescription.Current   // being taken as of today
+	takesNone   *prescription.NoneAnswer // when the patient said they take no medicines
+	today       time.Time                // the clinic's day
 	lang        string
 }
 
 // dateIn writes a date the way lang writes dates.
-// medicineLine is a current medicine as a paper lists it: since when it was prescribed here,
-// or that it comes from elsewhere or over the counter and since when the patient takes it
-// (a month or a year as recorded; left out when not known).
+// medicineLine is a current medicine as a paper lists it (m4): prescribed here, last issued
+// on a day and supplied until another; or prescribed elsewhere (by whom) or over the counter,
+// since when the patient takes it (a day, a month or a year as recorded, or "start not
+// known") and when a visit last confirmed it.
 func medicineLine(lang string, m prescription.Current, loc *time.Location) string {
+	var parts []string
 	if m.Source == prescription.SourceHere {
-		return i18n.T(lang, "document.value.medicine_since", m.Text, dateIn(lang, m.Since.In(loc)))
+		parts = append(parts, i18n.T(lang, "document.value.med_here"), i18n.T(lang, "document.value.med_last", dateIn(lang, m.Since.In(loc))))
+		if until, err := time.Parse(time.DateOnly, m.SupplyUntil); err == nil {
+			parts = append(parts, i18n.T(lang, "document.value.med_supplied_until", dateIn(lang, until)))
+		}
+	} else {
+		switch {
+		case m.Source == prescription.SourceOTC:
+			parts = append(parts, i18n.T(lang, "document.value.med_otc"))
+		case m.Prescriber != "":
+			parts = append(parts, i18n.T(lang, "document.value.med_elsewhere_by", m.Prescriber))
+		default:
+			parts = append(parts, i18n.T(lang, "document.value.med_elsewhere"))
+		}
+		if m.Started == "" {
+			parts = append(parts, i18n.T(lang, "document.value.med_start_unknown"))
+		} else {
+			parts = append(parts, i18n.T(lang, "document.value.med_since", partialDateIn(lang, m.Started)))
+		}
+		if m.Confirmed != nil {
+			parts = append(parts, i18n.T(lang, "document.value.med_confirmed", dateIn(lang, m.Confirmed.In(loc))))
+		}
 	}
-	key := "document.value.medicine_" + m.Source
-	if m.Started == "" {
-		return i18n.T(lang, key, m.Text)
+	return i18n.T(lang, "document.value.med_line", m.Text, strings.Join(parts, i18n.T(lang, "document.value.med_separator")))
+}
+
+// partialDateIn writes a start recorded as a day, a month (2019-03: "March 2019") or a year
+// in lang; anything else as it is.
+func partialDateIn(lang, s string) string {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return dateIn(lang, t)
 	}
-	started := m.Started
-	if day, err := time.Parse(time.DateOnly, started); err == nil {
-		started = dateIn(lang, day)
+	t, err := time.Parse("2006-01", s)
+	if err != nil || len(s) != len("2006-01") {
+		return s
 	}
-	return i18n.T(lang, key+"_since", m.Text, started)
+	return i18n.T(lang, "document.value.med_month_"+strconv.Itoa(int(t.Month())), t.Year())
 }
 
 func dateIn(lang string, t time.Time) string {
@@ -200,9 +228,12 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 	for _, m := range src.medicines {
 		medicines = append(medicines, medicineLine(lang, m, src.today.Location()))
 	}
-	if len(medicines) == 0 {
+	switch {
+	case len(medicines) == 0 && src.takesNone != nil: // asked, takes none — not "never asked" (M4)
+		out["patient.medicines"] = Value{Text: i18n.T(lang, "document.value.takes_no_medicines", dateIn(lang, src.takesNone.AskedAt.In(src.today.Location())))}
+	case len(medicines) == 0:
 		out["patient.medicines"] = Value{Text: i18n.T(lang, "document.value.no_medicines")}
-	} else {
+	default:
 		out["patient.medicines"] = Value{List: medicines}
 	}
 	if years, ok := age(p.BirthDate, src.today); ok {

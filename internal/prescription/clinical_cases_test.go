@@ -44,6 +44,8 @@ type caseRx struct {
 type caseTaken struct {
 	line, source string
 	stopped      bool
+	// stoppedDaysAgo: stopped that many days ago (stopped today when 0).
+	stoppedDaysAgo int
 }
 
 type clinicalCase struct {
@@ -331,7 +333,21 @@ var clinicalCases = []clinicalCase{
 	{name: "current warfarin, metronidazole", evidence: "§3.2 #2 against the current medicines", current: []caseCurrent{{"Warfarin 5 mg", "30 days", 3}}, lines: []string{"Metronidazole 400 mg"}, want: []string{"0:interaction:high"}},
 	{name: "warfarin 80 days ago, supply unknown", evidence: "current medicines: the last 90 days", current: []caseCurrent{{"Warfarin 5 mg", "", 80}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:interaction:high"}},
 	// Azithromycin raises the INR less than clarithromycin, but does (clinic-day review 2026-11-28: the README says macrolides).
-	linesCase("warfarin + azithromycin", "Stockley's; Lane et al. 2014: a caution", []string{"Warfarin 5 mg", "Azithromycin 500 mg"}, "1:interaction:low"),
+	linesCase("warfarin + azithromycin", "m10: Lane et al. 2014, bleeding HR 1.93 as ciprofloxacin's", []string{"Warfarin 5 mg", "Azithromycin 500 mg"}, "1:interaction:high"),
+
+	// The medicines the list must read (the pharmacist's review of the current-medicines list, 2026-11-29, M1 and M6).
+	linesCase("T2 Varfarin typed", "M1: a common misspelling", []string{"Varfarin 5 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
+	linesCase("T2 Sintrom", "M1: acenocoumarol B01AA07", []string{"Sintrom 4 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
+	linesCase("T2 Acenocoumarol + metronidazole", "M1: a coumarin, CYP2C9", []string{"Acenocoumarol 4 mg", "Metronidazole 400 mg"}, "1:interaction:high"),
+	linesCase("T2 Marcumar + apixaban", "M1: phenprocoumon is an anticoagulant", []string{"Marcumar 3 mg", "Apixaban 5 mg"}, "1:duplicate:high"),
+	linesCase("T12 warfarin + amiodarone", "M6: Stockley's major, reduce warfarin 30-50%", []string{"Warfarin 5 mg", "Amiodarone 200 mg"}, "1:interaction:high"),
+	linesCase("T12 Амиодарон + Варфарин", "M6 (ru)", []string{"Амиодарон 200 мг", "Варфарин 2.5 мг"}, "1:interaction:high"),
+	linesCase("T13 sertraline + ibuprofen", "M6: de Abajo 2008, GI bleeding", []string{"Sertraline 50 mg", "Ibuprofen 400 mg"}, "1:interaction:high"),
+	linesCase("T13 venlafaxine + naproxen", "M6: an SNRI", []string{"Venlafaxine 75 mg", "Naproxen 250 mg"}, "1:interaction:high"),
+	linesCase("St John's wort + warfarin", "M6: a strong inducer", []string{"St John's wort 300 mg", "Warfarin 5 mg"}, "1:interaction:high"),
+	linesCase("Зверобой + сертралин", "M6: serotonergic (ru)", []string{"Зверобой трава", "Сертралин 50 мг"}, "1:interaction:high"),
+	linesCase("Hypericum + tramadol", "M6: serotonergic", []string{"Hypericum perforatum extract", "Tramadol 50 mg"}, "1:interaction:high"),
+	linesCase("Ginkgo biloba + warfarin", "M6: a caution (case reports)", []string{"Ginkgo biloba 120 mg", "Warfarin 5 mg"}, "1:interaction:low"),
 
 	// Medicines recorded as taken, not prescribed here (clinic-day review 2026-11-28, M4): current as the supply of a prescription here is.
 	{name: "warfarin from elsewhere, ibuprofen", evidence: "M4: the anticoagulant a specialist prescribes", taken: []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}},
@@ -346,6 +362,41 @@ var clinicalCases = []clinicalCase{
 		lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_taken:low"}},
 	{name: "amoxicillin from elsewhere, penicillin allergy", evidence: "recording a medicine the patient is allergic to warns at once", allergies: []caseAllergy{al("Penicillin")},
 		taken: []caseTaken{{line: "Amoxicillin 500 mg", source: "elsewhere"}}, lines: []string{"Paracetamol 500 mg"}, want: []string{"recorded:allergy:hard"}},
+
+	// The list checked as it is kept (the pharmacist's review of the current-medicines list, 2026-11-29, C1):
+	// recording a medicine runs the whole check against everything else the patient takes.
+	{name: "T3 warfarin recorded while ibuprofen here is supplied", evidence: "C1: NPSG.03.06.01 EP3", earlier: []caseRx{given("Ibuprofen 400 mg", "30 days", 2)},
+		taken: []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}}, lines: []string{"Paracetamol 500 mg"}, want: []string{"recorded:interaction:high"}},
+	{name: "T4 OTC naproxen on top of warfarin recorded and ibuprofen here", evidence: "C1: an NSAID twice and an anticoagulant",
+		earlier: []caseRx{given("Ibuprofen 400 mg", "30 days", 2)},
+		taken:   []caseTaken{{line: "Warfarin 5 mg", source: "elsewhere"}, {line: "Naproxen 250 mg", source: "otc"}}, lines: []string{"Paracetamol 500 mg"},
+		want: []string{"recorded:duplicate_recent:high", "recorded:interaction:high", "recorded:interaction:high"}},
+	{name: "T5 Panadol then Efferalgan recorded", evidence: "C1: two packs of paracetamol at home",
+		taken: []caseTaken{{line: "Panadol 500 mg", source: "otc"}, {line: "Efferalgan 500 mg", source: "otc"}}, lines: []string{"Amoxicillin 500 mg"},
+		want: []string{"recorded:duplicate_taken:high"}},
+	// A medicine stopped acts on through its washout (M2): fluoxetine 5 weeks, amiodarone 3 months.
+	{name: "T10 fluoxetine stopped today, moclobemide", evidence: "M2: fluoxetine label, 5 weeks before an MAOI",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true}}, lines: []string{"Moclobemide 150 mg"}, want: []string{"0:interaction:hard!"}},
+	{name: "T10 fluoxetine stopped today, tramadol", evidence: "M2: serotonin syndrome during the washout",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true}}, lines: []string{"Tramadol 50 mg"}, want: []string{"0:interaction:high"}},
+	{name: "fluoxetine stopped today, sertraline", evidence: "M2: a switch is no duplicate",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true}}, lines: []string{"Sertraline 50 mg"}},
+	{name: "fluoxetine stopped 40 days ago, moclobemide", evidence: "M2: after the 5 weeks, nothing",
+		taken: []caseTaken{{line: "Fluoxetine 20 mg", source: "elsewhere", stopped: true, stoppedDaysAgo: 40}}, lines: []string{"Moclobemide 150 mg"}},
+	{name: "T11 amiodarone stopped today, clarithromycin", evidence: "M2: amiodarone half-life 40-55 days",
+		taken: []caseTaken{{line: "Amiodarone 200 mg", source: "elsewhere", stopped: true}}, lines: []string{"Clarithromycin 500 mg"}, want: []string{"0:interaction:high"}},
+	{name: "amiodarone here ran out 70 days ago, warfarin", evidence: "M2: a run-out supply acts through its washout",
+		earlier: []caseRx{given("Amiodarone 200 mg", "30 days", 100)}, lines: []string{"Warfarin 5 mg"}, want: []string{"0:interaction:high"}},
+	{name: "amiodarone here ran out 100 days ago, warfarin", evidence: "M2: after the washout, nothing",
+		earlier: []caseRx{given("Amiodarone 200 mg", "30 days", 130)}, lines: []string{"Warfarin 5 mg"}},
+	{name: "m2 diclofenac gel recorded, ibuprofen tablets", evidence: "m2: a local form beside a systemic one, as ADR 25 says",
+		taken: []caseTaken{{line: "Diclofenac gel 1%", source: "otc"}}, lines: []string{"Ibuprofen 400 mg"}, want: []string{"0:duplicate_taken:low"}},
+	linesCase("m3 Aspirin 81 mg + ibuprofen", "m3: at antiplatelet doses the interaction is the issue", []string{"Aspirin 81 mg", "Ibuprofen 400 mg"}, "1:interaction:low"),
+	linesCase("m3 Кардиомагнил + Ибупрофен", "m3 (ru)", []string{"Кардиомагнил", "Ибупрофен 400 мг"}, "1:interaction:low"),
+	linesCase("aspirin 500 mg + ibuprofen", "m3 guard: aspirin as a painkiller is a second NSAID", []string{"Aspirin 500 mg", "Ibuprofen 400 mg"}, "1:duplicate:high", "1:interaction:low"),
+	{name: "the same medicine recorded twice alike", evidence: "C1: a double entry, a caution",
+		taken: []caseTaken{{line: "Omeprazole 20 mg", source: "otc"}, {line: "Omeprazole 20 mg", source: "elsewhere"}}, lines: []string{"Amoxicillin 500 mg"},
+		want: []string{"recorded:duplicate_taken:low"}},
 }
 
 func TestClinicalCases(t *testing.T) {
@@ -436,7 +487,11 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 			out = append(out, "recorded:"+f.Kind+":"+f.Tier)
 		}
 		if tk.stopped {
-			if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", got.ID), map[string]any{"version": got.Version, "reason": "Stopped by the cardiologist"}); r.Status != http.StatusOK {
+			stop := map[string]any{"version": got.Version, "reason": "Stopped by the cardiologist"}
+			if tk.stoppedDaysAgo > 0 {
+				stop["stopped_on"] = time.Now().AddDate(0, 0, -tk.stoppedDaysAgo).Format(time.DateOnly)
+			}
+			if r := s.nurse.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", got.ID), stop); r.Status != http.StatusOK {
 				t.Fatalf("stop %s: %d %s", tk.line, r.Status, r.Body)
 			}
 		}

@@ -5,26 +5,35 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/user"
 )
 
 // Current is a medicine a patient is taking, as a print lists it: "Medicine, dose,
-// frequency", prescribed here Since, or (Source elsewhere or otc) recorded as taken since
-// Started (a date, a month, a year, or empty when not known).
+// frequency", prescribed here (last issued Since, supplied until SupplyUntil when it can be
+// told), or (Source elsewhere or otc) taken since Started (a date, a month, a year, or empty
+// when not known), prescribed by Prescriber, last confirmed at a visit on Confirmed.
 type Current struct {
-	Text    string
-	Since   time.Time
-	Source  string
-	Started string
+	Text        string
+	Since       time.Time
+	Source      string
+	Started     string
+	Prescriber  string
+	SupplyUntil string
+	Confirmed   *time.Time
 }
 
 // CurrentMedicines are the medicines patientID is taking as of now, as a referral or a
 // visit summary lists them: the lines of prescriptions issued here whose supply lasts (see
-// prescribedHere), newest first, then those recorded as taken from elsewhere or over the
-// counter and not stopped.
+// prescribedHere) and the patient still takes, newest first, then those recorded as taken
+// from elsewhere or over the counter and not stopped. Each medicine is listed once (m1): a
+// product written again here within its supply, or recorded and also prescribed here, is
+// the first of them.
 func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]Current, error) {
 	here, err := prescribedHere(ctx, q, patientID, now, now.Location())
 	if err != nil {
@@ -34,18 +43,30 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 	if err != nil {
 		return nil, err
 	}
+	// the shipped knowledge tells one product from another well enough for a paper
+	r := &reader{ctx: ctx, q: q, drugs: catalogue.KnownDrugs, cache: map[int64]catalogue.Medicine{}}
+	var kept []lineDrugs
 	out := []Current{}
 	for _, t := range append(here, taken...) {
 		if !t.Active() {
 			continue
 		}
+		l, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(kept, func(k lineDrugs) bool { return sameProduct(k, l) || sameName(k, l) }) {
+			continue
+		}
+		kept = append(kept, l)
 		var parts []string
 		for _, p := range []string{t.Medicine, t.Dose, t.Frequency} {
 			if p = strings.TrimSpace(p); p != "" {
 				parts = append(parts, p)
 			}
 		}
-		out = append(out, Current{Text: strings.Join(parts, ", "), Since: t.RecordedAt, Source: t.Source, Started: t.StartedOn})
+		out = append(out, Current{Text: strings.Join(parts, ", "), Since: t.RecordedAt, Source: t.Source, Started: t.StartedOn,
+			Prescriber: t.Prescriber, SupplyUntil: t.SupplyUntil, Confirmed: t.Confirmed})
 	}
 	return out, nil
 }
@@ -63,7 +84,12 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 		return nil, fmt.Errorf("read current medicines: %w", err)
 	}
 	defer rows.Close()
+	stops, err := lineStops(ctx, q, patientID)
+	if err != nil {
+		return nil, err
+	}
 	out := []Taken{}
+	stoppedBy := map[int]int64{} // by the index in out
 	for rows.Next() {
 		var id int64
 		var items, prescriber string
@@ -83,20 +109,35 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 		if prescriber != "" {
 			_ = json.Unmarshal([]byte(prescriber), &by) // a name missing is no reason to list nothing
 		}
-		for _, it := range lines {
+		for i, it := range lines {
 			end, known := supplyEnd(at, itemSupply(it))
 			if !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
 				continue
 			}
+			i := i
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
-				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id}
+				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id, Line: &i}
+			if stop, ok := stops[[2]int64{id, int64(i)}]; ok { // the patient no longer takes it (M3)
+				t.StoppedOn, t.StopReason, stoppedBy[len(out)] = stop.on, stop.reason, stop.by
+			}
 			if known {
 				t.SupplyUntil = end.In(loc).AddDate(0, 0, -1).Format(time.DateOnly) // its last day
 			}
 			out = append(out, t)
 		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil || len(stoppedBy) == 0 {
+		return out, err
+	}
+	var ids []int64
+	for _, by := range stoppedBy {
+		ids = append(ids, by)
+	}
+	names, err := user.Names(ctx, q, ids)
+	for i, by := range stoppedBy {
+		out[i].StoppedBy = names[by]
+	}
+	return out, err
 }
 
 // Supplies reports whether a prescription in status gives current medicines: one handed to

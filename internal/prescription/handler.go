@@ -2,7 +2,9 @@ package prescription
 
 import (
 	"net/http"
+	"strconv"
 
+	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
@@ -178,6 +180,8 @@ func (h *Handler) takenRoutes() []auth.Route {
 		{Method: "PUT", Path: "/api/current-medicines/{id}", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.updateTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/confirm", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.confirmTaken},
+		{Method: "POST", Path: "/api/prescriptions/{id}/lines/{line}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopHereLine},
+		{Method: "POST", Path: "/api/patients/{id}/current-medicines/none", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takesNone},
 	}
 }
 
@@ -188,11 +192,22 @@ func (h *Handler) takenList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	got, err := h.Store.TakenList(r.Context(), auth.AuditEvent(r), id)
+	if err == nil {
+		err = h.Store.reviewList(r.Context(), got, i18n.FromRequest(r))
+	}
+	var none *NoneAnswer
+	if err == nil {
+		none, err = TakesNone(r.Context(), h.Store.DB, id)
+	}
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.List(w, got)
+	httpjson.Respond(w, http.StatusOK, struct {
+		Data []Taken `json:"data"`
+		// TakesNone: when the patient last said they take no medicines (M4).
+		TakesNone *NoneAnswer `json:"takes_none"`
+	}{got, none})
 }
 
 func (h *Handler) recordTaken(w http.ResponseWriter, r *http.Request) {
@@ -228,5 +243,34 @@ func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t, err := h.Store.ConfirmTaken(r.Context(), auth.AuditEvent(r), id, in)
+	if err == nil { // confirming it is hearing it again: checked again (C1)
+		err = h.Store.takenCheck(r.Context(), &t, i18n.FromRequest(r))
+	}
 	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// stopHereLine records that the patient no longer takes a line of a prescription issued here (M3).
+func (h *Handler) stopHereLine(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[StopInput](w, r, "prescription.not_found")
+	if !ok {
+		return
+	}
+	line, err := strconv.Atoi(r.PathValue("line"))
+	if err != nil {
+		httpjson.Error(w, r, apperr.NotFound("medication.not_found"))
+		return
+	}
+	t, err := h.Store.StopHereLine(r.Context(), auth.AuditEvent(r), id, line, in)
+	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// takesNone records that, asked, the patient takes no medicines (M4).
+func (h *Handler) takesNone(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r, "patient.not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	a, err := h.Store.RecordTakesNone(r.Context(), auth.AuditEvent(r), id)
+	httpjson.Result(w, r, http.StatusOK, a, err)
 }

@@ -99,6 +99,10 @@ type Finding struct {
 	// or over the counter), recorded on OtherDate.
 	OtherTaken  *int64 `json:"other_taken_id,omitempty"`
 	OtherSource string `json:"other_source,omitempty"`
+	// OtherStopped: the other medicine was stopped that day but still acts for about
+	// ActiveWeeks more (its washout: fluoxetine, amiodarone).
+	OtherStopped string `json:"other_stopped_on,omitempty"`
+	ActiveWeeks  int    `json:"active_weeks,omitempty"`
 	// Overridden is set when the line acknowledges this finding with a reason.
 	Overridden bool `json:"overridden"`
 }
@@ -114,6 +118,10 @@ type lineDrugs struct {
 	supply int
 	// prn: taken as needed; local: put on the skin, the eye or the ear (localUse).
 	prn, local bool
+	// stoppedOn: a line here the patient no longer takes (M3), still acting (its washout)
+	// unless gone.
+	stoppedOn string
+	gone      bool
 	catalogue.Profile
 }
 
@@ -153,8 +161,10 @@ type safetyInput struct {
 	recent     []recentRx
 	// taken: the medicines recorded as taken and not stopped, current as long as they are.
 	taken []takenDrug
-	now   time.Time
-	loc   *time.Location
+	// recording: the line is a medicine being recorded as taken, not prescribed (C1).
+	recording bool
+	now       time.Time
+	loc       *time.Location
 }
 
 // allergyFacts is what is known of a patient's allergies: the list and the status.
@@ -244,7 +254,9 @@ func check(in safetyInput, d describer) []Finding {
 			continue
 		}
 		for _, l := range rx.lines {
-			current = append(current, l.Profile)
+			if !l.gone {
+				current = append(current, l.Profile)
+			}
 		}
 	}
 	for _, t := range in.taken {
@@ -270,7 +282,7 @@ func check(in safetyInput, d describer) []Finding {
 		others = append(others, current...)
 		for j := range i {
 			other := in.lines[j]
-			if kind, key := drugs.Shared(line.Profile, other.Profile); kind != "" {
+			if kind, key := shared(drugs, line, other); kind != "" {
 				j := j
 				f := Finding{Line: i, Kind: FindDuplicate, Key: "duplicate:" + kind + ":" + key, Tier: catalogue.TierHigh, OtherLine: &j, OtherMedicine: other.medicine}
 				f.Substance, f.Class = d.sharedName(kind, key)
@@ -328,8 +340,8 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			continue // kept only to add up a controlled medicine's stock
 		}
 		for _, other := range rx.lines {
-			kind, key := d.drugs.Shared(line.Profile, other.Profile)
-			if kind == "" {
+			kind, key := shared(d.drugs, line, other)
+			if kind == "" || other.stoppedOn != "" { // a line stopped is no duplicate, only still acting
 				continue
 			}
 			f, ok := recentDuplicate(in, today, line, rx, other)
@@ -342,10 +354,17 @@ func recentFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pr
 			break
 		}
 		for _, other := range rx.lines {
+			if other.gone {
+				continue
+			}
 			if rules := d.drugs.InteractionsOf(line.Profile, other.Profile, others); len(rules) > 0 {
 				id := rx.id
 				f := interactionFinding(rules[0], i, fmt.Sprintf("rx:%d", rx.id))
 				f.OtherPrescription, f.OtherMedicine, f.OtherDate = &id, other.medicine, rx.date
+				if other.stoppedOn != "" {
+					day, _ := time.Parse(time.DateOnly, other.stoppedOn)
+					f.OtherStopped, f.ActiveWeeks = other.stoppedOn, (d.drugs.Washout(other.Profile)-daysBetween(day, today)+6)/7
+				}
 				out = append(out, f)
 			}
 		}
@@ -397,12 +416,50 @@ func recentDuplicate(in safetyInput, today time.Time, line lineDrugs, rx recentR
 	return f, true
 }
 
+// shared is what two lines share for duplicate therapy (catalogue Shared), but for aspirin at
+// an antiplatelet dose beside another NSAID: there the interaction is the issue, not a second
+// painkiller (m3; the aspirin_nsaid rule).
+func shared(drugs *catalogue.Drugs, a, b lineDrugs) (kind, key string) {
+	kind, key = drugs.Shared(a.Profile, b.Profile)
+	if kind == "class" && (antiplateletAspirin(a) || antiplateletAspirin(b)) {
+		return "", ""
+	}
+	return kind, key
+}
+
+// aspirinDose reads a strength in milligrams: "81 mg", «75 мг», "100毫克".
+var aspirinDose = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(?:mg|мг|毫克)`)
+
+// antiplateletAspirin reports whether a line is aspirin alone at an antiplatelet dose: a
+// cardiac brand (Cardiomagnyl, Thrombo ASS, Aspirin Cardio, Aspilets) or at most 325 mg.
+func antiplateletAspirin(l lineDrugs) bool {
+	if len(l.Substances) != 1 || l.Substances[0] != "acetylsalicylic acid" {
+		return false
+	}
+	text := textsearch.Fold(l.medicine)
+	for _, brand := range []string{"cardio", "кардио", "thrombo", "тромбо", "aspilets", "拜阿司匹"} {
+		if strings.Contains(text, brand) {
+			return true
+		}
+	}
+	m := aspirinDose.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	mg, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	return err == nil && mg <= 325
+}
+
 // extendsCourse reports whether a renewal inside the window is still worth a caution: a
 // course extended (antimicrobials, systemic corticosteroids, NSAIDs) or the product written
 // under another name (Panadol after paracetamol: two packs of one medicine at home).
 func extendsCourse(line, other lineDrugs) bool {
-	return hasATC(line.Profile, courseATC) || hasATC(other.Profile, courseATC) ||
-		strings.Join(strings.Fields(textsearch.Fold(line.medicine)), " ") != strings.Join(strings.Fields(textsearch.Fold(other.medicine)), " ")
+	return hasATC(line.Profile, courseATC) || hasATC(other.Profile, courseATC) || !sameName(line, other)
+}
+
+// sameName reports whether two lines are written alike, case and spacing aside.
+func sameName(a, b lineDrugs) bool {
+	return strings.Join(strings.Fields(textsearch.Fold(a.medicine)), " ") == strings.Join(strings.Fields(textsearch.Fold(b.medicine)), " ")
 }
 
 // stockLeft is how many days of a controlled medicine the patient holds today: its supplies
@@ -445,9 +502,15 @@ func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pro
 	var out []Finding
 	for _, t := range in.taken {
 		id := t.id
-		if kind, key := d.drugs.Shared(line.Profile, t.Profile); kind != "" {
+		// a medicine stopped but still acting (its washout) interacts; it is no duplicate
+		if kind, key := shared(d.drugs, line, t.lineDrugs); kind != "" && t.stopped == "" {
 			tier := catalogue.TierHigh
-			if sameProduct(line, t.lineDrugs) {
+			if !sameProduct(line, t.lineDrugs) && line.local != t.local {
+				tier = catalogue.TierLow // a gel beside tablets: little of it reaches the blood (m2)
+			}
+			// Prescribing what the patient takes may be taking it over; recording it again under
+			// another name (Panadol beside Efferalgan) is two packs of one medicine at home.
+			if sameProduct(line, t.lineDrugs) && (!in.recording || sameName(line, t.lineDrugs)) {
 				tier = catalogue.TierLow
 			}
 			f := Finding{Line: i, Kind: FindTaken, Key: fmt.Sprintf("taken:%d:%s:%s", t.id, kind, key), Tier: tier,
@@ -458,6 +521,9 @@ func takenFindings(in safetyInput, i int, line lineDrugs, others []catalogue.Pro
 		if rules := d.drugs.InteractionsOf(line.Profile, t.Profile, others); len(rules) > 0 {
 			f := interactionFinding(rules[0], i, fmt.Sprintf("taken:%d", t.id))
 			f.OtherTaken, f.OtherSource, f.OtherMedicine, f.OtherDate = &id, t.source, t.medicine, t.date
+			if t.stopped != "" {
+				f.OtherStopped, f.ActiveWeeks = t.stopped, (t.activeDays+6)/7
+			}
 			out = append(out, f)
 		}
 	}
@@ -576,16 +642,16 @@ func (r *reader) lines(items []Item) ([]lineDrugs, error) {
 	return out, nil
 }
 
-// recent reads the patient's prescriptions that were not cancelled, but for the one being
-// checked: those written or issued in the last 90 days or whose supply still runs (the
+// recent reads the patient's prescriptions handed over (neither a draft never printed nor
+// cancelled, as the current medicines count them: m8), but for the one being checked: those written or issued in the last 90 days or whose supply still runs (the
 // current medicines: a 6-month warfarin is taken on day 100), and, marked past, those of a
 // controlled medicine of the last 180 days (its stock). A supply counts a year at most, so
 // the prescriptions read are the patient's of one year, newest first (index
 // prescriptions_patient).
 func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Location) ([]recentRx, error) {
 	rows, err := r.q.QueryContext(r.ctx, `SELECT id, items, issued_at, created_at FROM prescriptions
-		WHERE patient_id = $1 AND status <> $2 AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 100`,
-		patientID, Cancelled, except, now.AddDate(0, 0, -maxSupplyDays))
+		WHERE patient_id = $1 AND status NOT IN ($2, $5) AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 100`,
+		patientID, Cancelled, except, now.AddDate(0, 0, -maxSupplyDays), Draft)
 	if err != nil {
 		return nil, fmt.Errorf("read recent prescriptions: %w", err)
 	}
@@ -611,6 +677,10 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	stops, err := lineStops(r.ctx, r.q, patientID)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]recentRx, 0, len(got))
 	today := civil(now, loc)
 	for _, x := range got {
@@ -622,11 +692,18 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		if err != nil {
 			return nil, err
 		}
+		for i := range lines {
+			if stop, ok := stops[[2]int64{x.id, int64(i)}]; ok {
+				day, _ := time.Parse(time.DateOnly, stop.on)
+				lines[i].stoppedOn = stop.on
+				lines[i].gone = r.drugs.Washout(lines[i].Profile) <= daysBetween(day, today)
+			}
+		}
 		rx := recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines}
 		age := daysBetween(civil(x.at, loc), today)
 		rx.past = age > currentDays && !slices.ContainsFunc(lines, func(l lineDrugs) bool {
 			left, _ := supplyLeft(x.at, l.supply, today, loc)
-			return left > 0
+			return left+r.drugs.Washout(l.Profile) > 0 // a run-out supply acts on through its washout (M2)
 		})
 		if rx.past && (age > stockDays || !slices.ContainsFunc(lines, func(l lineDrugs) bool { return controlled(l.Profile) })) {
 			continue
@@ -660,7 +737,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, patientID, exc
 		if in.recent, err = r.recent(patientID, except, s.now(), s.Loc); err != nil {
 			return nil, err
 		}
-		if in.taken, err = r.takenNow(patientID, s.Loc); err != nil {
+		if in.taken, err = r.takenNow(patientID, s.now(), s.Loc); err != nil {
 			return nil, err
 		}
 	}

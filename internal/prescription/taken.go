@@ -57,15 +57,20 @@ type Taken struct {
 	ATC       string     `json:"atc,omitempty"`
 	Confirmed *time.Time `json:"confirmed_at"`
 	// ConfirmedBy and ConfirmedVisit: who last heard the patient still takes it, at which visit.
-	ConfirmedBy    string    `json:"confirmed_by,omitempty"`
-	ConfirmedVisit *int64    `json:"confirmed_appointment_id"`
-	StoppedOn      string    `json:"stopped_on"`
-	StopReason     string    `json:"stop_reason"`
-	StoppedBy      string    `json:"stopped_by,omitempty"`
-	PrescriptionID *int64    `json:"prescription_id,omitempty"`
-	SupplyUntil    string    `json:"supply_until,omitempty"`
-	Version        int       `json:"version"`
-	Findings       []Finding `json:"findings,omitempty"`
+	ConfirmedBy    string `json:"confirmed_by,omitempty"`
+	ConfirmedVisit *int64 `json:"confirmed_appointment_id"`
+	StoppedOn      string `json:"stopped_on"`
+	StopReason     string `json:"stop_reason"`
+	StoppedBy      string `json:"stopped_by,omitempty"`
+	PrescriptionID *int64 `json:"prescription_id,omitempty"`
+	// Line is the prescription's line (0-based) a medicine prescribed here is.
+	Line        *int      `json:"line,omitempty"`
+	SupplyUntil string    `json:"supply_until,omitempty"`
+	Version     int       `json:"version"`
+	Findings    []Finding `json:"findings,omitempty"`
+	// ReadAs is what the safety check read the medicine as: an empty list when nothing, null
+	// when not asked.
+	ReadAs []ReadName `json:"read_as"`
 }
 
 // Active reports whether the patient is taking it (not stopped).
@@ -285,8 +290,8 @@ func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) (
 	if err != nil {
 		return nil, err
 	}
-	active, stopped := here, []Taken{}
-	for _, t := range list {
+	active, stopped := []Taken{}, []Taken{}
+	for _, t := range append(here, list...) { // a line here may be stopped too (M3)
 		if t.Active() {
 			active = append(active, t)
 		} else {
@@ -327,7 +332,7 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 	if err != nil {
 		return t, err
 	}
-	t.Findings, err = s.takenAllergies(ctx, t, lang)
+	err = s.takenCheck(ctx, &t, lang)
 	return t, err
 }
 
@@ -367,6 +372,9 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 		if err := s.checkTaken(ctx, tx, old.PatientID, in); err != nil {
 			return err
 		}
+		if err := sameMedicine(ctx, tx, s.DB, old, in); err != nil { // M5
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET medicine_id = $1, medicine = $2, dose = $3, frequency = $4, source = $5,
 			prescriber = $6, started_on = $7, updated_at = $8, updated_by = $9, version = version + 1 WHERE id = $10`,
 			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, s.now(), actorOf(e), id); err != nil {
@@ -375,12 +383,12 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 		if t, err = keptTaken(ctx, tx, id); err != nil {
 			return err
 		}
-		return auditTaken(ctx, tx, e, t, "medication.update", "")
+		return auditTaken(ctx, tx, e, t, "medication.update", changeDetail(old, in))
 	})
 	if err != nil {
 		return t, err
 	}
-	t.Findings, err = s.takenAllergies(ctx, t, lang)
+	err = s.takenCheck(ctx, &t, lang)
 	return t, err
 }
 
@@ -427,6 +435,9 @@ func (s *Store) ConfirmTaken(ctx context.Context, e audit.Event, id int64, in Co
 		if err != nil {
 			return err
 		}
+		if err := s.visitToday(visit); err != nil { // m6
+			return err
+		}
 		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
 			return err
 		}
@@ -470,38 +481,15 @@ func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action,
 	return audit.Record(ctx, tx, e)
 }
 
-// takenAllergies are the patient's allergies a recorded medicine meets: what the safety
-// check would say were it prescribed.
-func (s *Store) takenAllergies(ctx context.Context, t Taken, lang string) ([]Finding, error) {
-	// An allergy status never asked says nothing of this medicine: only the list is read.
-	list, _, err := patient.Allergies(ctx, s.DB, t.PatientID)
-	if err != nil {
-		return nil, err
-	}
-	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
-	if err != nil {
-		return nil, err
-	}
-	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
-	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
-	if err != nil {
-		return nil, err
-	}
-	in := safetyInput{allergies: list, lines: []lineDrugs{line}, now: s.now(), loc: s.Loc}
-	out := []Finding{}
-	for _, f := range check(in, describer{drugs: drugs, lang: lang}) {
-		if strings.HasPrefix(f.Key, "allergy:") {
-			out = append(out, f)
-		}
-	}
-	return out, nil
-}
-
-// takenNow reads the patient's recorded medicines not stopped, as the safety check counts
-// them: each a current medicine from the day it was recorded.
-func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, error) {
-	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at FROM medicines_taken
-		WHERE patient_id = $1 AND stopped_on = '' ORDER BY id DESC LIMIT 200`, patientID)
+// takenNow reads the patient's recorded medicines as the safety check counts them: each not
+// stopped a current medicine from the day it was recorded, and each stopped one for as long
+// as its substance still acts after the last dose (fluoxetine five weeks, amiodarone three
+// months: the washout, M2), for its interactions.
+func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([]takenDrug, error) {
+	today := civil(now, loc)
+	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at, stopped_on FROM medicines_taken
+		WHERE patient_id = $1 AND (stopped_on = '' OR stopped_on >= $2) ORDER BY id DESC LIMIT 200`,
+		patientID, today.AddDate(0, 0, -maxWashoutDays).Format(time.DateOnly))
 	if err != nil {
 		return nil, fmt.Errorf("read medicines taken: %w", err)
 	}
@@ -511,11 +499,12 @@ func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, err
 		medicine string
 		source   string
 		at       time.Time
+		stopped  string
 	}
 	var got []raw
 	for rows.Next() {
 		var x raw
-		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at); err != nil {
+		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at, &x.stopped); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read a medicine taken: %w", err)
 		}
@@ -535,7 +524,18 @@ func (r *reader) takenNow(patientID int64, loc *time.Location) ([]takenDrug, err
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, takenDrug{id: x.id, source: x.source, date: x.at.In(loc).Format(time.DateOnly), lineDrugs: l})
+		t := takenDrug{id: x.id, source: x.source, date: x.at.In(loc).Format(time.DateOnly), lineDrugs: l}
+		if x.stopped != "" {
+			stopped, err := time.Parse(time.DateOnly, x.stopped)
+			if err != nil {
+				continue // a stop day is written checked; none other is read
+			}
+			if t.activeDays = r.drugs.Washout(l.Profile) - daysBetween(stopped, today); t.activeDays <= 0 {
+				continue // gone
+			}
+			t.stopped = x.stopped
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -545,5 +545,11 @@ type takenDrug struct {
 	id     int64
 	source string
 	date   string // when it was recorded
+	// stopped is the day it was stopped, when it still acts for activeDays (its washout).
+	stopped    string
+	activeDays int
 	lineDrugs
 }
+
+// maxWashoutDays is the longest washout a stopped medicine is read for (amiodarone's).
+const maxWashoutDays = 90

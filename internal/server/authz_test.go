@@ -197,6 +197,8 @@ var requiredAccess = map[string]string{
 	"PUT /api/current-medicines/{id}":                  "write prescription or record vitals",
 	"POST /api/current-medicines/{id}/stop":            "write prescription or record vitals",
 	"POST /api/current-medicines/{id}/confirm":         "write prescription or record vitals",
+	"POST /api/prescriptions/{id}/lines/{line}/stop":   "write prescription or record vitals",
+	"POST /api/patients/{id}/current-medicines/none":   "write prescription or record vitals",
 
 	"GET /api/get-profile":           "logged-in",
 	"PATCH /api/update-profile":      "logged-in",

@@ -122,6 +122,9 @@ test('copy last prescription fills a later visit with the earlier one', async ({
   const first = await visit(page, patient.id, '06:00')
   const r = await api(page, 'post', `/api/appointments/${first}/prescriptions`, { items: [{ medicine: 'Metformin 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'as directed', quantity: '60' }] })
   expect(r.status()).toBe(201)
+  // Handed to the patient: a draft never printed is no medicine taken, for the check as for the list.
+  const earlier = (await r.json()) as { id: number; version: number }
+  expect((await api(page, 'post', `/api/prescriptions/${earlier.id}/print`, { version: earlier.version })).status()).toBe(200)
   const second = await visit(page, patient.id, '06:30')
   await page.goto(`/appointments/form/${second}`)
   await page.getByRole('button', { name: 'New prescription' }).click()

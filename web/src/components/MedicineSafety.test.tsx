@@ -46,3 +46,18 @@ describe('LineFindings', () => {
     expect(text).toContain('Duplicate therapy: Ibuprofen 200 mg, taken (recorded 2026-11-20, over the counter), also contains NSAIDs.')
   })
 })
+
+// A medicine stopped but still acting (the pharmacist's review of the current-medicines list, M2).
+describe('useFindingText: a stopped medicine in its washout', () => {
+  it.each<['en' | 'ru' | 'zh' | 'vi', RegExp]>([
+    ['en', /Fluoxetine 20 mg, stopped on .*2026.* but still active for about 5 weeks \(from elsewhere\)/],
+    ['ru', /отменён .*2026.*, но действует ещё около 5 нед\./],
+    ['zh', /已于.*停用，但约5周内仍有作用/],
+    ['vi', /đã ngừng ngày .* nhưng còn tác dụng khoảng 5 tuần/],
+  ])('%s', async (lang, says) => {
+    await setLanguage(lang)
+    const { result } = renderHook(() => useFindingText())
+    const f = { ...interaction, severity: 'contraindicated', effect: 'serotonin_syndrome', other_medicine: 'Fluoxetine 20 mg', other_stopped_on: '2026-11-29', active_weeks: 5 } as Finding
+    expect(result.current(f)).toMatch(says)
+  })
+})

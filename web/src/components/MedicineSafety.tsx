@@ -21,7 +21,11 @@ export function useFindingText() {
     const what = f.substance || f.class
     const date = f.other_date && formatDay(f.other_date)
     // A medicine recorded as taken (from elsewhere, over the counter): "taken (recorded <date>, from elsewhere)".
-    const taken = f.other_source && t('rx.safety.taken', { date, source: t(`rx.safety.takenSource.${f.other_source}`) })
+    // Stopped but still acting (its washout): "stopped on <date>, still active for about N weeks".
+    const source = f.other_source && t(`rx.safety.takenSource.${f.other_source}`)
+    const taken =
+      f.other_source &&
+      (f.other_stopped_on ? t('rx.safety.takenStopped', { stopped: formatDay(f.other_stopped_on), count: f.active_weeks ?? 1, source }) : t('rx.safety.taken', { date, source }))
     switch (f.kind) {
       case 'allergy':
         if (f.unrecognised) return t('rx.safety.unrecognised', { allergy, substance: f.substance })
@@ -76,7 +80,7 @@ export function TierTag({ f }: { f: Finding }) {
 }
 
 /** A line's findings: red when one blocks, amber when one needs a reason, blue for cautions alone. */
-export function LineFindings({ findings }: { findings: Finding[] }) {
+export function LineFindings({ findings, title }: { findings: Finding[]; title?: string }) {
   const { t } = useTranslation()
   const text = useFindingText()
   if (findings.length === 0) return null
@@ -88,7 +92,7 @@ export function LineFindings({ findings }: { findings: Finding[] }) {
       showIcon
       role="alert"
       data-testid="rx-safety"
-      title={blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle')}
+      title={title ?? (blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle'))}
       description={
         <ul style={{ margin: 0, paddingInlineStart: 18 }}>
           {findings.map((f) => (

@@ -789,6 +789,15 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/current-medicines/none": {
+    /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */
+    post: operations["postPatientsByIdCurrentMedicinesNone"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/files": {
     /** The patient's attachments. */
     get: operations["getPatientsByIdFiles"];
@@ -903,6 +912,17 @@ export type paths = {
     parameters: {
       path: {
         id: number;
+      };
+    };
+  };
+  "/api/prescriptions/{id}/lines/{line}/stop": {
+    /** The patient no longer takes a line of a prescription issued here (stopped by them, by another prescriber or by a doctor here): from a day (today when empty; neither in the future nor before the prescription) and for a reason. The prescription stays as issued; the line leaves the current medicines and, after its substance's washout, the safety check. */
+    post: operations["postPrescriptionsByIdLinesByLineStop"];
+    parameters: {
+      path: {
+        id: number;
+        /** @description The line, 0-based. */
+        line: number;
       };
     };
   };
@@ -2549,16 +2569,23 @@ export type components = {
       confirmed_at: string | null;
       confirmed_by?: string;
       dose: string;
-      /** @description On a record or a correction: the patient's allergies the medicine meets. */
+      /** @description On a record, a correction or a confirmation: what the safety check says of the medicine beside the patient's allergies and everything else they take. In the list: what a medicine shares with, or how it interacts with, one listed above it (the list reviewed against itself). */
       findings?: components["schemas"]["SafetyFinding"][];
       frequency: string;
       /** @description The recorded entry's; 0 for a line of a prescription issued here. */
       id: number;
+      /** @description The prescription's line (0-based), for a medicine prescribed here. */
+      line?: number;
       medicine: string;
       medicine_id: number | null;
       patient_id: number;
       prescriber: string;
       prescription_id?: number;
+      /** @description What the safety check read the medicine as: its substances (with their ATC codes), or its classes when no substance; empty when it read nothing (the check cannot see the medicine); null when not asked (a stop). */
+      read_as?: {
+          atc?: string;
+          name: string;
+        }[] | null;
       /** Format: date-time */
       recorded_at: string;
       recorded_by: string;
@@ -3405,6 +3432,8 @@ export type components = {
     SafetyFinding: {
       /** @enum {string} */
       action?: "avoid" | "review_need" | "monitor_inr" | "monitor_potassium" | "monitor_kidney" | "reduce_dose" | "monitor_ecg" | "monitor_glucose" | "monitor_levels" | "use_alternative" | "separate_doses" | "monitor_heart_rate" | "extra_contraception" | "hold_metformin";
+      /** @description About how many more weeks the stopped medicine still acts. */
+      active_weeks?: number;
       allergy?: string;
       /**
        * @description Why a cross-sensitivity holds.
@@ -3437,6 +3466,8 @@ export type components = {
       other_prescription_id?: number;
       /** @enum {string} */
       other_source?: "elsewhere" | "otc";
+      /** @description The other medicine, recorded as taken, was stopped that day (YYYY-MM-DD) but still acts: its washout (fluoxetine 5 weeks, amiodarone 3 months). */
+      other_stopped_on?: string;
       /** @description A medicine recorded as taken that the finding is about (other_date is when it was recorded). */
       other_taken_id?: number;
       overridden: boolean;
@@ -3566,6 +3597,11 @@ export type components = {
       section: "any" | "complaint" | "history" | "examination" | "plan";
       shortcut: string;
       version: number;
+    };
+    TakesNone: {
+      /** Format: date-time */
+      asked_at: string;
+      asked_by: string;
     };
     TestDefinition: {
       analytes: string[];
@@ -6790,11 +6826,12 @@ export type operations = {
       };
     };
     responses: {
-      /** @description OK */
+      /** @description OK. takes_none: when the patient last said they take no medicines (null: never asked, or not since) */
       200: {
         content: {
           "application/json": {
             data: components["schemas"]["CurrentMedicine"][];
+            takes_none: null | components["schemas"]["TakesNone"];
           };
         };
       };
@@ -6825,6 +6862,27 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */
+  postPatientsByIdCurrentMedicinesNone: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["TakesNone"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The list holds a medicine still taken, or the patient is archived. */
+      409: {
+        content: never;
+      };
     };
   };
   /** The patient's attachments. */
@@ -7238,6 +7296,41 @@ export type operations = {
         };
       };
       /** @description Already cancelled, or a stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The patient no longer takes a line of a prescription issued here (stopped by them, by another prescriber or by a doctor here): from a day (today when empty; neither in the future nor before the prescription) and for a reason. The prescription stays as issued; the line leaves the current medicines and, after its substance's washout, the safety check. */
+  postPrescriptionsByIdLinesByLineStop: {
+    parameters: {
+      path: {
+        id: number;
+        /** @description The line, 0-based. */
+        line: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          /** @description YYYY-MM-DD */
+          stopped_on?: string;
+          /** @description Not used. */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The line is stopped already, or the patient is archived. */
       409: {
         content: never;
       };

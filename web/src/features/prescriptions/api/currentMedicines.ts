@@ -10,13 +10,26 @@ import type { Schema } from '../../../lib/schema'
 export type CurrentMedicine = Schema<'CurrentMedicine'>
 export type CurrentMedicineInput = Schema<'CurrentMedicineInput'>
 
+export type TakesNone = Schema<'TakesNone'>
+
+/** The list, and when the patient last said they take no medicines (null: never asked). */
 export const currentMedicinesQuery = (patientId: number) =>
   queryOptions({
     queryKey: [...patientsKey, patientId, 'current-medicines'],
-    queryFn: async () => (await get<{ data: CurrentMedicine[] }>(`/patients/${patientId}/current-medicines`)).data,
+    queryFn: () => get<{ data: CurrentMedicine[]; takes_none: TakesNone | null }>(`/patients/${patientId}/current-medicines`),
   })
 
-export const useCurrentMedicines = (patientId: number) => useQuery(currentMedicinesQuery(patientId))
+export const useCurrentMedicines = (patientId: number) => useQuery({ ...currentMedicinesQuery(patientId), select: (r) => r.data })
+export const useTakesNone = (patientId: number) => useQuery({ ...currentMedicinesQuery(patientId), select: (r) => r.takes_none })
+
+/** Records that, asked, the patient takes no medicines (issue 55, M4). */
+export function useRecordTakesNone(patientId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => send<TakesNone>('post', `/patients/${patientId}/current-medicines/none`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: currentMedicinesQuery(patientId).queryKey }),
+  })
+}
 
 /** Records a medicine (patientId) or corrects one (its id); the form shows the errors itself. */
 export const saveCurrentMedicine = ({ patientId, id, input }: { patientId: number; id?: number; input: CurrentMedicineInput }) =>
@@ -24,8 +37,11 @@ export const saveCurrentMedicine = ({ patientId, id, input }: { patientId: numbe
     ? send<CurrentMedicine>('put', `/current-medicines/${id}`, input, { silent: true })
     : send<CurrentMedicine>('post', `/patients/${patientId}/current-medicines`, input, { silent: true })
 
+/** Stops a recorded medicine, or a line of a prescription issued here that the patient no longer takes. */
 export const stopCurrentMedicine = ({ m, stopped_on, reason }: { m: CurrentMedicine; stopped_on: string; reason: string }) =>
-  send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { stopped_on, reason, version: m.version }, { silent: true })
+  m.source === 'here'
+    ? send<CurrentMedicine>('post', `/prescriptions/${m.prescription_id}/lines/${m.line}/stop`, { stopped_on, reason }, { silent: true })
+    : send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { stopped_on, reason, version: m.version }, { silent: true })
 
 export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicine; appointmentId: number }) =>
   send<CurrentMedicine>('post', `/current-medicines/${m.id}/confirm`, { appointment_id: appointmentId, version: m.version })

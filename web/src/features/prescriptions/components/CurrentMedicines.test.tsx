@@ -14,7 +14,7 @@ const base = {
 
 const warfarin: CurrentMedicine = { ...base, id: 3, medicine_id: 41, medicine: 'Warfarin 5 mg tablet', dose: '1 tablet', frequency: 'once daily', source: 'elsewhere', prescriber: 'Dr Minh, cardiology', started_on: '2019' }
 const omeprazole: CurrentMedicine = { ...base, id: 4, medicine: 'Omeprazole 20 mg', source: 'otc', started_on: '2024-03' }
-const here: CurrentMedicine = { ...base, id: 0, medicine_id: 7, medicine: 'Amlodipine 5 mg tablet', source: 'here', prescriber: 'Dr An', started_on: '2026-11-20', prescription_id: 12, supply_until: '2026-12-20' }
+const here: CurrentMedicine = { ...base, id: 0, medicine_id: 7, medicine: 'Amlodipine 5 mg tablet', source: 'here', prescriber: 'Dr An', started_on: '2026-11-20', prescription_id: 12, line: 0, supply_until: '2026-12-20' }
 const stopped: CurrentMedicine = { ...base, id: 5, medicine: 'Ibuprofen 200 mg', source: 'otc', stopped_on: '2026-11-25', stop_reason: 'Stomach pain', stopped_by: 'Dr An' }
 
 const list = { data: [here, warfarin, omeprazole, stopped] }
@@ -26,10 +26,28 @@ describe('PatientMedicines', () => {
     const text = document.body.textContent ?? ''
     for (const want of ['Prescribed here', 'From elsewhere', 'Over the counter', 'Since 2019', 'Prescribed by Dr Minh, cardiology', 'Not yet confirmed at a visit', 'Supplied until 2026-12-20', '1 stopped', 'Not from the catalogue'])
       expect(text).toContain(want)
-    // The prescription issued here is read-only: only the recorded ones can be corrected or stopped.
+    // A line prescribed here cannot be corrected, only said stopped; the recorded ones both.
     expect(screen.getByRole('button', { name: 'Stop Warfarin 5 mg tablet' })).toBeTruthy()
-    expect(screen.queryByRole('button', { name: 'Stop Amlodipine 5 mg tablet' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Edit Warfarin 5 mg tablet' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Stop Amlodipine 5 mg tablet' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Edit Amlodipine 5 mg tablet' })).toBeNull()
     expect(text).not.toContain('Stomach pain')
+  })
+
+  it('tells "asked, takes no medicines" from never asked, and records the answer', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [], takes_none: null }, 'POST /patients/9/current-medicines/none': { asked_at: '2026-11-29T08:00:00Z', asked_by: 'Nurse Hoa' } },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Asked: takes no medicines' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0].path).toBe('/patients/9/current-medicines/none')
+    cleanup()
+    await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [], takes_none: { asked_at: '2026-11-29T08:00:00Z', asked_by: 'Nurse Hoa' } } },
+    })
+    expect((await screen.findByTestId('takes-none')).textContent).toContain('Takes no medicines (asked 2026-11-29 by Nurse Hoa)')
   })
 
   it('offers no changes to one who neither records vitals nor prescribes', async () => {
@@ -59,8 +77,30 @@ describe('PatientMedicines', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(sent.length).toBe(1))
     expect(sent[0].body).toMatchObject({ medicine: 'Amoxicillin 500 mg', medicine_id: null, source: 'elsewhere', prescriber: 'District hospital', started_on: '2026-11', version: 0 })
-    await waitFor(() => expect(document.body.textContent).toContain('meets the patient\'s allergies'))
+    await waitFor(() => expect(document.body.textContent).toContain('the safety check has something to say about Amoxicillin 500 mg'))
     expect(document.body.textContent).toContain('Penicillins')
+  })
+
+  it('says what the check read each typed medicine as, and in red when it read nothing', async () => {
+    const read = { ...omeprazole, read_as: [{ name: 'Omeprazole', atc: 'A02BC01' }] }
+    const unread = { ...omeprazole, id: 6, medicine: 'Grandma drops', read_as: [] }
+    await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': { data: [read, unread] } } })
+    await waitFor(() => expect(document.body.textContent).toContain('Read as: Omeprazole A02BC01'))
+    expect(screen.getByText('Not recognised').getAttribute('title')).toContain('the safety check cannot see this medicine')
+    expect(document.body.textContent).not.toContain('Not from the catalogue')
+  })
+
+  it('reviews the list against itself: an interaction between two listed medicines is shown for a doctor to resolve', async () => {
+    const naproxen: CurrentMedicine = {
+      ...base, id: 7, medicine: 'Naproxen 250 mg', source: 'otc',
+      findings: [{ line: 0, key: 'interaction:anticoagulant_nsaid:line:1', kind: 'interaction', tier: 'high', blocking: false, requires_reason: true, severity: 'major', effect: 'bleeding', action: 'avoid', other_medicine: 'Warfarin 5 mg tablet', other_taken_id: 3, overridden: false }],
+    }
+    await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': { data: [naproxen, warfarin] } } })
+    const review = await screen.findByTestId('list-review')
+    expect(review.textContent).toContain('List review: 1 to resolve')
+    expect(review.textContent).toContain('Naproxen 250 mg')
+    expect(within(review).getByTestId('rx-safety').textContent).toContain('Naproxen 250 mg')
+    expect(within(review).getByTestId('rx-safety').textContent).toContain('Warfarin 5 mg tablet')
   })
 
   it('stops one with a reason, today unless said', async () => {
@@ -78,6 +118,21 @@ describe('PatientMedicines', () => {
   })
 })
 
+describe('VisitMedicines: a line prescribed here', () => {
+  it('is asked about too: stopped by the patient, its prescription line is stopped, not the prescription', async () => {
+    const { sent } = await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': list, 'POST /prescriptions/12/lines/0/stop': { ...here, stopped_on: '2026-11-29', stop_reason: 'Ankle swelling' } },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Amlodipine 5 mg tablet: stopped' }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Why was it stopped?'), { target: { value: 'Ankle swelling' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0]).toMatchObject({ path: '/prescriptions/12/lines/0/stop', body: { reason: 'Ankle swelling' } })
+  })
+})
+
 describe('VisitMedicines', () => {
   it('asks "still taking?" for each recorded medicine: confirm all, one by one, at this visit', async () => {
     const { sent } = await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
@@ -92,6 +147,32 @@ describe('VisitMedicines', () => {
     await waitFor(() => expect(sent.length).toBe(2))
     expect(sent.map((s) => s.path)).toEqual(['/current-medicines/3/confirm', '/current-medicines/4/confirm'])
     expect(sent[0].body).toEqual({ appointment_id: 30, version: 1 })
+  })
+
+  it('leaves a high-alert medicine out of "confirm all": an anticoagulant is confirmed on its own', async () => {
+    const warfarinRead = { ...warfarin, read_as: [{ name: 'Warfarin', atc: 'B01AA03' }] }
+    const lisinopril: CurrentMedicine = { ...base, id: 6, medicine: 'Lisinopril 10 mg', source: 'elsewhere', read_as: [{ name: 'Lisinopril', atc: 'C09AA03' }] }
+    const { sent } = await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
+      me: user(['view patient', 'record vitals']),
+      api: {
+        'GET /patients/9/current-medicines': { data: [warfarinRead, omeprazole, lisinopril] },
+        'POST /current-medicines/4/confirm': { ...omeprazole, confirmed_appointment_id: 30 },
+        'POST /current-medicines/6/confirm': { ...lisinopril, confirmed_appointment_id: 30 },
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: /confirm all 2/i }))
+    await waitFor(() => expect(sent.length).toBe(2))
+    expect(sent.map((s) => s.path)).toEqual(['/current-medicines/4/confirm', '/current-medicines/6/confirm'])
+    expect(screen.getByRole('button', { name: 'Warfarin 5 mg tablet: still taking' })).toBeTruthy()
+  })
+
+  it('flags a recorded medicine nobody has confirmed for over six months', async () => {
+    await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [{ ...omeprazole, recorded_at: '2025-01-10T08:00:00Z' }, { ...warfarin, recorded_at: new Date().toISOString() }] } },
+    })
+    await waitFor(() => expect(document.body.textContent).toContain('Omeprazole 20 mg'))
+    expect(screen.getAllByText(/^Not confirmed since /)).toHaveLength(1)
   })
 
   it('shows those confirmed at this visit as done, and no buttons on a closed visit', async () => {

@@ -9,8 +9,10 @@ import { formatDay, formatMonth } from '../../../lib/time'
 import {
   useConfirmCurrentMedicine,
   useCurrentMedicines,
+  useRecordTakesNone,
   useSaveCurrentMedicine,
   useStopCurrentMedicine,
+  useTakesNone,
   type CurrentMedicine,
   type CurrentMedicineInput,
 } from '../api/currentMedicines'
@@ -72,9 +74,10 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
       </div>
       <Space size={[4, 4]} wrap style={{ marginTop: 4 }}>
         <Tag color={SOURCE_COLOUR[m.source]}>{t(`currentMeds.source.${m.source}`)}</Tag>
-        {m.source !== 'here' && m.medicine_id === null && (
-          <Tag color="orange" title={t('currentMeds.typedHint')}>
-            {t('currentMeds.typed')}
+        {m.source !== 'here' && <ReadAsTag m={m} />}
+        {staleSince(m) && (
+          <Tag color="orange" title={t('currentMeds.staleHint')}>
+            {t('currentMeds.stale', { date: formatDay(staleSince(m) ?? '') })}
           </Tag>
         )}
       </Space>
@@ -85,7 +88,77 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
   )
 }
 
-/** Adds or corrects a recorded medicine; after a save, the patient's allergies it meets are shown. */
+/** ATC groups of high-alert medicines (ISMP): anticoagulants, insulins and other antidiabetics, opioids, methotrexate. */
+const HIGH_ALERT_ATC = ['B01AA', 'B01AB', 'B01AE', 'B01AF', 'A10A', 'A10B', 'N02A', 'L01BA01', 'L04AX03']
+
+/** A high-alert medicine is confirmed one by one, never in a "confirm all" (m5). */
+export const highAlert = (m: CurrentMedicine) => (m.read_as ?? []).some((n) => HIGH_ALERT_ATC.some((code) => n.atc?.startsWith(code)))
+
+/** A recorded medicine nobody has confirmed at a visit for this many days is flagged (m7). */
+const STALE_DAYS = 180
+
+/** The day a recorded medicine was last heard of (confirmed, else recorded), when longer ago than STALE_DAYS. */
+export function staleSince(m: CurrentMedicine, now = Date.now()) {
+  if (m.source === 'here') return null
+  const last = m.confirmed_at ?? m.recorded_at
+  return now - new Date(last).getTime() > STALE_DAYS * 86_400_000 ? last : null
+}
+
+/** What the safety check read a recorded medicine as (M1): its substances, or "not recognised" when it read nothing and so cannot see it. */
+function ReadAsTag({ m }: { m: CurrentMedicine }) {
+  const { t } = useTranslation()
+  if (m.read_as?.length === 0)
+    return (
+      <Tag color="red" title={t('currentMeds.notRecognisedHint')}>
+        {t('currentMeds.notRecognised')}
+      </Tag>
+    )
+  if (m.read_as?.length) {
+    const names = m.read_as.map((n) => [n.name, n.atc].filter(Boolean).join(' ')).join(', ')
+    return <Tag title={m.medicine_id === null ? t('currentMeds.typedHint') : undefined}>{t('currentMeds.readAs', { names })}</Tag>
+  }
+  if (m.medicine_id !== null) return null
+  return (
+    <Tag color="orange" title={t('currentMeds.typedHint')}>
+      {t('currentMeds.typed')}
+    </Tag>
+  )
+}
+
+/** The list reviewed against itself (C1): each medicine that duplicates or interacts with another listed, for a doctor to resolve. */
+function ListReview({ active }: { active: CurrentMedicine[] }) {
+  const { t } = useTranslation()
+  const flagged = active.filter((m) => m.findings?.length)
+  const count = flagged.reduce((n, m) => n + (m.findings?.length ?? 0), 0)
+  if (!count) return null
+  return (
+    <div data-testid="list-review" style={{ marginBottom: 8 }}>
+      <Typography.Text strong>{t('currentMeds.reviewTitle', { count })}</Typography.Text>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 13, marginBottom: 4 }}>
+        {t('currentMeds.reviewHint')}
+      </Typography.Paragraph>
+      {flagged.map((m, i) => (
+        <LineFindings key={keyOf(m, i)} findings={m.findings ?? []} title={m.medicine} />
+      ))}
+    </div>
+  )
+}
+
+/** With nothing current: "asked, takes no medicines" as answered (when, by whom), or a way to record it (M4). */
+function TakesNoneLine({ patientId, canKeep }: { patientId: number; canKeep: boolean }) {
+  const { t } = useTranslation()
+  const none = useTakesNone(patientId)
+  const record = useRecordTakesNone(patientId)
+  if (none.data) return <Typography.Text data-testid="takes-none">{t('currentMeds.takesNoneAsked', { date: formatDay(none.data.asked_at), name: none.data.asked_by })}</Typography.Text>
+  if (!canKeep || none.isLoading) return null
+  return (
+    <Button size="small" onClick={() => record.mutate()} loading={record.isPending}>
+      {t('currentMeds.takesNoneButton')}
+    </Button>
+  )
+}
+
+/** Adds or corrects a recorded medicine; after a save, what the check read it as and what it says of it beside everything else the patient takes. */
 function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: CurrentMedicine; onClose(): void }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
@@ -100,8 +173,18 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
       const saved = await save.mutateAsync({ patientId, id: m?.id, input })
       message.success(t('currentMeds.saved'))
       onClose()
-      if (saved.findings?.length) {
-        modal.warning({ title: t('currentMeds.allergyTitle', { medicine: saved.medicine }), content: <LineFindings findings={saved.findings} />, width: 560 })
+      const unread = saved.read_as?.length === 0
+      if (saved.findings?.length || unread) {
+        modal.warning({
+          title: t('currentMeds.checkTitle', { medicine: saved.medicine }),
+          content: (
+            <>
+              {unread && <Alert type="error" showIcon title={t('currentMeds.notRecognisedHint')} style={{ marginBottom: 8 }} />}
+              <LineFindings findings={saved.findings ?? []} />
+            </>
+          ),
+          width: 560,
+        })
       }
     } catch (e) {
       showFormErrors(form, message, e)
@@ -269,6 +352,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
         )
       }
     >
+      <ListReview active={active} />
       <List
         loading={list.isLoading}
         dataSource={active}
@@ -277,11 +361,13 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
           <List.Item key={keyOf(m, i)}>
             <Flex justify="space-between" align="flex-start" gap={8} wrap style={{ width: '100%' }}>
               <MedicineLine m={m} />
-              {canKeep && m.source !== 'here' && (
+              {canKeep && (
                 <Space size={4}>
-                  <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('currentMeds.editNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'edit', m })}>
-                    {t('currentMeds.edit')}
-                  </Button>
+                  {m.source !== 'here' && (
+                    <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('currentMeds.editNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'edit', m })}>
+                      {t('currentMeds.edit')}
+                    </Button>
+                  )}
                   <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stopNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
                     {t('currentMeds.stop')}
                   </Button>
@@ -291,13 +377,14 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
           </List.Item>
         )}
       />
+      {!list.isLoading && active.length === 0 && <TakesNoneLine patientId={patientId} canKeep={canKeep} />}
       <Stopped list={(list.data ?? []).filter((m) => m.stopped_on)} />
       {dialogs.node}
     </Card>
   )
 }
 
-/** A visit's reconciliation: for each medicine recorded as taken, "still taking?" — confirm it (one or all) or stop it. */
+/** A visit's reconciliation: for each medicine recorded as taken, "still taking?" — confirm it (one or all) or stop it; a line prescribed here can be said stopped. */
 export function VisitMedicines({ patientId, appointmentId, closed }: { patientId: number; appointmentId: number; closed: boolean }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
@@ -307,7 +394,8 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
   const dialogs = useDialogs(patientId)
   const active = (list.data ?? []).filter((m) => !m.stopped_on)
   const asked = (m: CurrentMedicine) => m.confirmed_appointment_id === appointmentId
-  const open = active.filter((m) => m.source !== 'here' && !asked(m))
+  // A high-alert medicine (anticoagulant, insulin, opioid…) is asked about on its own (m5).
+  const open = active.filter((m) => m.source !== 'here' && !asked(m) && !highAlert(m))
   const confirmAll = async () => {
     // One by one: each answers its own version; a stale one says so and the rest go on.
     for (const m of open) await confirm.mutateAsync({ m, appointmentId }).catch(() => undefined)
@@ -321,6 +409,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           {t('currentMeds.confirmAll', { count: open.length })}
         </Button>
       )}
+      <ListReview active={active} />
       <List
         loading={list.isLoading}
         dataSource={active}
@@ -329,6 +418,13 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           <List.Item key={keyOf(m, i)}>
             <Flex vertical gap={6} style={{ width: '100%' }}>
               <MedicineLine m={m} />
+              {m.source === 'here' && canKeep && (
+                <Space size={4} wrap>
+                  <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stillTakingNoNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
+                    {t('currentMeds.stillTakingNo')}
+                  </Button>
+                </Space>
+              )}
               {m.source !== 'here' &&
                 (asked(m) ? (
                   <span>
@@ -352,6 +448,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           </List.Item>
         )}
       />
+      {!list.isLoading && active.length === 0 && <TakesNoneLine patientId={patientId} canKeep={canKeep} />}
       {canKeep && (
         <Button type="dashed" block size="small" icon={<PlusOutlined aria-hidden />} onClick={() => dialogs.open({ kind: 'add' })} style={{ marginTop: 8 }}>
           {t('currentMeds.add')}
