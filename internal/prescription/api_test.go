@@ -56,7 +56,14 @@ func newSetup(t *testing.T, db *database.DB) *setup {
 	var p struct{ ID int64 }
 	s.doctor.Do("POST", "/api/patients", map[string]any{"first_name": "Lan", "last_name": "Trần", "birth_date": "1990-06-15", "sex": "female", "address": "12 Lê Lợi", "history": map[string]any{"allergy_status": "none"}}).JSON(t, &p)
 	s.patientID = p.ID
-	s.apptID = s.book(t, time.Now().UTC().Add(time.Hour))
+	// An hour ahead, but on today's date (a medicine is confirmed only at today's visit): in
+	// the day's last hour, the visit is now, which the clinic may still book.
+	now := time.Now()
+	at := now.Add(time.Hour)
+	if at.Format(time.DateOnly) != now.Format(time.DateOnly) {
+		at = now
+	}
+	s.apptID = s.book(t, at.UTC())
 	return s
 }
 
