@@ -212,14 +212,14 @@ type Alert struct {
 // Email is one escalation message, or one saying the alert was withdrawn (Withdrawal, level
 // 0), to one person and its delivery.
 type Email struct {
-	Level      int  `json:"level"`
-	Withdrawal bool `json:"withdrawal"`
-	UserID    *int64     `json:"user_id"`
-	Name      string     `json:"name"`
-	Status    string     `json:"status"` // pending, sent, failed, no_address (internal/mail)
-	Attempts  int        `json:"attempts"`
-	LastError string     `json:"last_error"`
-	SentAt    *time.Time `json:"sent_at"`
+	Level      int        `json:"level"`
+	Withdrawal bool       `json:"withdrawal"`
+	UserID     *int64     `json:"user_id"`
+	Name       string     `json:"name"`
+	Status     string     `json:"status"` // pending, sent, failed, no_address (internal/mail)
+	Attempts   int        `json:"attempts"`
+	LastError  string     `json:"last_error"`
+	SentAt     *time.Time `json:"sent_at"`
 }
 
 // mailTopics are the outbox topics of the two escalation levels, in level order.
