@@ -145,12 +145,12 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"vital's effective time, and its interpretation is the clinic's own."
 		}
 		if kind == "MedicationStatement" {
-			res.Documentation = "The patient's current medicines, as the chart lists them. Each line of a prescription issued here " +
-				"(id {prescription}-{line}, derivedFrom the MedicationRequest of the same id, category community): active while its supply lasts, " +
-				"then completed; a draft or cancelled prescription gives none, and its versions are the prescription's. Each medicine recorded as taken, " +
-				"prescribed elsewhere or bought over the counter (id taken-{entry}, category patientspecified, informationSource the patient, " +
-				"the other prescriber's name in a note, the catalogue's ATC code when it has one): active until stopped, then stopped with " +
-				"effectivePeriod.end the day and statusReason the reason; a start known only as a year or a month is written as such."
+			res.Documentation = "The medicines the patient reports taking: each one recorded as taken, prescribed elsewhere or bought " +
+				"over the counter (id taken-{entry}, category patientspecified, informationSource the patient, a note saying " +
+				"\"Bought over the counter\" or \"Prescribed elsewhere\" with the other prescriber's name when known, the catalogue's " +
+				"ATC code when it has one): active until stopped, then, as a new version, stopped with effectivePeriod.end the day and " +
+				"statusReason the reason; a start known only as a year or a month is written as such. A medicine prescribed here is a " +
+				"MedicationRequest only: the full list is both."
 		}
 		if res.Versioning == "versioned-update" {
 			res.Documentation = strings.TrimSpace(res.Documentation + " A write drops the elements and extensions the clinic does not keep and names them: in the " +

@@ -124,7 +124,7 @@ func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add f
 		return err
 	}
 	if err := h.prescriptions(nil, id).each(ctx, func(rx prescription.Prescription) error {
-		return add(append(toMedicationRequests(rx), h.statementsHere(rx)...)...)
+		return add(toMedicationRequests(rx)...)
 	}, nothing); err != nil {
 		return err
 	}

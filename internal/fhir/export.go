@@ -801,7 +801,7 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 	if slices.Contains(spec.Types, "MedicationRequest") || slices.Contains(spec.Types, "MedicationStatement") {
 		if err := h.prescriptions(nil, patientID).each(ctx, func(rx prescription.Prescription) error {
 			if since(instant(rx.UpdatedAt)) {
-				return emitAll(append(toMedicationRequests(rx), h.statementsHere(rx)...))
+				return emitAll(toMedicationRequests(rx))
 			}
 			return nil
 		}, step); err != nil {

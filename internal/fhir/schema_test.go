@@ -145,7 +145,7 @@ func TestTheSchemaRefusesWhatIsNotFHIR(t *testing.T) {
 			`"medicationCodeableConcept":{"coding":[{"system":"http://www.whocc.no/atc","code":"C08CA01"}],"text":"Amlodipine 5 mg"},` +
 			`"subject":{"reference":"Patient/1"},"effectivePeriod":{"start":"2024","end":"2025-06-01"},"dateAsserted":"2025-01-02T10:00:00.000Z",` +
 			`"informationSource":{"reference":"Patient/1"},"note":[{"text":"Prescribed elsewhere by Dr Tran"}],"dosage":[{"text":"1 tablet; once daily"}]}`,
-		`{"resourceType":"MedicationStatement","id":"7-1","status":"active","derivedFrom":[{"reference":"MedicationRequest/7-1"}],` +
+		`{"resourceType":"MedicationStatement","id":"taken-7","status":"active",` +
 			`"medicationCodeableConcept":{"text":"Cetirizine"},"subject":{"reference":"Patient/1"},"effectivePeriod":{"start":"2024-03"}}`,
 	} {
 		good, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(ok)))

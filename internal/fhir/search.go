@@ -95,6 +95,11 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 		switch {
 		case slices.Contains(control, base):
 			continue
+		case chained(base, modifier):
+			// Ignoring a chain would widen the answer (every patient's for patient.identifier=…),
+			// so it is refused under lenient handling too, as an unsupported modifier is.
+			refused = append(refused, invalid("fhir.unsupported_chain", name, name))
+			continue
 		case !known && strict:
 			refused = append(refused, invalid("fhir.unknown_parameter", name, name))
 			continue
@@ -183,6 +188,12 @@ func parseQuery(r *http.Request, params map[string]paramKind) (query, error) {
 
 // supportedModifier reports whether a parameter of kind takes modifier: :exact on a string,
 // and on a reference the one type it names (subject:Patient).
+// chained reports whether a parameter's name is a chain (patient.identifier,
+// subject:Patient.name) or a reverse chain (_has:…): none is supported.
+func chained(base, modifier string) bool {
+	return base == "_has" || strings.Contains(base, ".") || strings.Contains(modifier, ".")
+}
+
 func supportedModifier(kind paramKind, modifier string) bool {
 	return (kind == kindString && modifier == "exact") || (kind == kindReference && modifier == "Patient")
 }

@@ -290,6 +290,35 @@ func TestUnsupportedParameters(t *testing.T) {
 	})
 }
 
+// TestChainedParametersAreRefused: a chained or reverse-chained parameter is not supported,
+// and ignoring it would answer every patient's resources where the client asked one
+// patient's (patient.identifier=…), so it is 400 naming it under strict and lenient handling
+// alike, for every resource type (issue 55, M3).
+func TestChainedParametersAreRefused(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		c.recordTaken(t, c.patientID, map[string]any{"medicine": "Ibuprofen 200 mg", "source": "otc"})
+		api, _ := c.token(t, "doc", "")
+		for _, kind := range []string{"MedicationStatement", "Observation"} {
+			for _, param := range []string{"patient.identifier", "subject.name", "subject:Patient.identifier", "patient._id", "_has:Condition:patient:code"} {
+				for _, prefer := range []string{"", "handling=lenient", "handling=strict"} {
+					api.Header.Set("Prefer", prefer)
+					b := get(t, api, "/fhir/R4/"+kind+"?"+param+"=nonexistent", http.StatusBadRequest)
+					issue := b["issue"].([]any)[0].(map[string]any)
+					if fmt.Sprint(issue["expression"]) != "["+param+"]" || !strings.Contains(fmt.Sprint(issue["diagnostics"]), `"`+param+`"`) {
+						t.Errorf("%s?%s (%q): %v", kind, param, prefer, issue)
+					}
+				}
+			}
+		}
+		api.Header.Del("Prefer")
+		// The plain reference still answers.
+		if got := ids(get(t, api, fmt.Sprintf("/fhir/R4/MedicationStatement?patient=%d", c.patientID), http.StatusOK)); len(got) != 1 {
+			t.Errorf("by patient: %v", got)
+		}
+	})
+}
+
 // TestUSCoreSearches: the search combinations US Core 6.1's server CapabilityStatement asks
 // for, on the types the server has, each finding exactly the right resources, and each
 // parameter declared in the CapabilityStatement with its type.

@@ -10,16 +10,11 @@ import (
 	"emr/internal/prescription"
 )
 
-// typeMedicationStatement describes MedicationStatement: the patient's current medicines
-// (issue 55), who reads them, their search and their versions. A statement is one of:
-//   - a medicine recorded as taken, prescribed elsewhere or bought over the counter
-//     ("taken-{entry}"), its versions the entry's;
-//   - a line of a prescription issued here ("{prescription}-{line}", the id of the
-//     MedicationRequest it is derived from), active while its supply lasts, its versions the
-//     prescription's.
-//
-// So "what does the patient take" (MedicationStatement?patient=…&status=active) is the whole
-// list the chart shows, as the safety check and the prints count it.
+// typeMedicationStatement describes MedicationStatement: the medicines the patient reports
+// taking (issue 55), recorded as prescribed elsewhere or bought over the counter
+// ("taken-{entry}"), their versions the entry's. A line prescribed here is a
+// MedicationRequest only (ADR 35): as a statement it would change status with the clock and
+// vanish when cancelled, which no version or history could show.
 var typeMedicationStatement = resourceType{
 	kind: "MedicationStatement",
 	// The chart's current medicines are read by who reads prescriptions.
@@ -30,7 +25,6 @@ var typeMedicationStatement = resourceType{
 	action:  "medicationstatement",
 	versions: func(h *Handler, _ recordSources) []versionSource {
 		return []versionSource{
-			h.prescriptionVersions(h.statementsHere),
 			sourceOf("medicine_taken", takenID, keptOf[prescription.Taken](h.DB, prescription.TakenVersionKind),
 				func(ctx context.Context, id int64, _ string) (prescription.Taken, bool, error) {
 					return firstOf(h.Prescriptions.TakenPage(ctx, []int64{id}, 0, 0, false, 1))
@@ -50,84 +44,32 @@ func takenID(id string) (int64, bool) {
 	return wholeID(rest)
 }
 
-// medicationStatementPlan reads a MedicationStatement search: the lines of the prescriptions
-// issued here, then the recorded medicines, as one keyset (the recorded ones' keys offset as
-// an Observation search's results are); the status and category are tested on the
-// statements built.
+// medicationStatementPlan reads a MedicationStatement search over the recorded medicines;
+// the status and category are tested on the statements built.
 func medicationStatementPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan, error) {
 	pid, err := patientOf(*q)
 	if err != nil {
 		return searchPlan{}, err
 	}
 	match := pid >= 0 && coded
-	hereMatch, takenMatch := match, match
-	var rxIDs, takenIDs []int64
+	var takenIDs []int64
 	keep := func(list []Resource) []Resource { return list }
 	if _, given := q.ids(); given {
 		keep = func(list []Resource) []Resource { return keepIDs(list, q.values["_id"]) }
 		for _, v := range flat(q.values["_id"]) {
 			if n, ok := takenID(v); ok {
 				takenIDs = append(takenIDs, n)
-			} else if n, ok := headID(v); ok {
-				rxIDs = append(rxIDs, n)
 			}
 		}
-		hereMatch, takenMatch = match && len(rxIDs) > 0, match && len(takenIDs) > 0
+		match = match && len(takenIDs) > 0
 	}
-	here := h.prescriptions(rxIDs, max(pid, 0)).source(hereMatch, func(rx prescription.Prescription) []Resource {
-		return keep(h.statementsHere(rx))
-	})
-	taken := h.taken(takenIDs, max(pid, 0)).source(takenMatch, func(t prescription.Taken) []Resource { return keep(toTakenStatements(t)) })
-	return searchPlan{src: combined(here, shifted(taken, labOffset), labOffset), entity: "patient", patient: max(pid, 0)}, nil
-}
-
-// statementsHere are the lines of a prescription issued here as the patient's medicines:
-// active while the line's supply lasts (as the chart's list counts it), completed after. A
-// draft never issued or a cancelled prescription gives none: it was never taken (m4).
-func (h *Handler) statementsHere(rx prescription.Prescription) []Resource {
-	if rx.PatientID == nil || !prescription.Supplies(rx.Status) {
-		return nil
-	}
-	var out []Resource
-	for i, it := range rx.Items {
-		if strings.TrimSpace(it.Medicine) == "" {
-			continue
-		}
-		line := strconv.FormatInt(rx.ID, 10) + "-" + strconv.Itoa(i+1)
-		started, lastDay, lasts := h.Prescriptions.LineSupply(rx, it)
-		status := "completed"
-		if lasts {
-			status = "active"
-		}
-		asserted := rx.CreatedAt
-		if rx.IssuedAt != nil {
-			asserted = *rx.IssuedAt
-		}
-		m := MedicationStatement{
-			base:        newBase("MedicationStatement", line, rx.Version, rx.UpdatedAt),
-			DerivedFrom: []Reference{{Reference: "MedicationRequest/" + line}},
-			Status:      status, Category: statementCategory("community", "Community"),
-			MedicationCodeableConcept: &CodeableConcept{Text: it.Medicine},
-			Subject:                   ref("Patient", *rx.PatientID),
-			EffectivePeriod:           &Period{Start: started, End: lastDay},
-			DateAsserted:              instant(asserted),
-			Dosage:                    dosageOf(it.Dose, it.Frequency),
-		}
-		if rx.AppointmentID != nil {
-			m.Context = ref("Encounter", *rx.AppointmentID)
-		}
-		if rx.Prescriber != nil && rx.Prescriber.ID != 0 {
-			m.InformationSource = ref("Practitioner", rx.Prescriber.ID)
-			m.InformationSource.Display = rx.Prescriber.Name
-		}
-		out = append(out, m)
-	}
-	return out
+	taken := h.taken(takenIDs, max(pid, 0)).source(match, func(t prescription.Taken) []Resource { return keep(toTakenStatements(t)) })
+	return searchPlan{src: taken, entity: "patient", patient: max(pid, 0)}, nil
 }
 
 // toTakenStatements is a recorded medicine as the patient reported it: prescribed elsewhere
-// (the prescriber's name in a note: no record of the register names them) or bought over the
-// counter, active until stopped, then stopped from its day, for its reason.
+// (the prescriber's name in a note when known: no record of the register names them) or
+// bought over the counter (said in a note), active until stopped, then stopped from its day, for its reason.
 func toTakenStatements(t prescription.Taken) []Resource {
 	m := MedicationStatement{
 		base:   newBase("MedicationStatement", takenPrefix+strconv.FormatInt(t.ID, 10), t.Version, t.UpdatedAt),
@@ -140,7 +82,7 @@ func toTakenStatements(t prescription.Taken) []Resource {
 		Dosage:            dosageOf(t.Dose, t.Frequency),
 	}
 	if t.ATC != "" {
-		m.MedicationCodeableConcept.Coding = []Coding{{System: systemATC, Code: t.ATC}}
+		m.MedicationCodeableConcept.Coding = []Coding{{System: systemATC, Code: t.ATC, Display: t.ATCName}}
 	}
 	// A start of "2024" or "2024-03" is a FHIR dateTime as it stands.
 	period := Period{Start: t.StartedOn}
@@ -151,8 +93,15 @@ func toTakenStatements(t prescription.Taken) []Resource {
 	if period != (Period{}) {
 		m.EffectivePeriod = &period
 	}
-	if t.Prescriber != "" {
+	// Where it came from is in a note, so that bought over the counter and prescribed
+	// elsewhere by someone unknown differ.
+	switch {
+	case t.Source == prescription.SourceOTC:
+		m.Note = []Annotation{{Text: "Bought over the counter"}}
+	case t.Prescriber != "":
 		m.Note = []Annotation{{Text: "Prescribed elsewhere by " + t.Prescriber}}
+	default:
+		m.Note = []Annotation{{Text: "Prescribed elsewhere"}}
 	}
 	return []Resource{m}
 }
@@ -192,13 +141,11 @@ var medicationStatementTokens = map[string]tokenParam{
 // MedicationStatement is a medicine the patient takes or took.
 type MedicationStatement struct {
 	base
-	DerivedFrom               []Reference       `json:"derivedFrom,omitempty"`
 	Status                    string            `json:"status"`
 	StatusReason              []CodeableConcept `json:"statusReason,omitempty"`
 	Category                  *CodeableConcept  `json:"category,omitempty"`
 	MedicationCodeableConcept *CodeableConcept  `json:"medicationCodeableConcept"`
 	Subject                   *Reference        `json:"subject"`
-	Context                   *Reference        `json:"context,omitempty"`
 	EffectivePeriod           *Period           `json:"effectivePeriod,omitempty"`
 	DateAsserted              string            `json:"dateAsserted,omitempty"`
 	InformationSource         *Reference        `json:"informationSource,omitempty"`

@@ -140,25 +140,6 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 	return out, err
 }
 
-// Supplies reports whether a prescription in status gives current medicines: one handed to
-// the patient, neither a draft never issued (m4) nor cancelled, as prescribedHere reads them.
-func Supplies(status string) bool { return status != Draft && status != Cancelled }
-
-// LineSupply is a line of rx as a current medicine, as prescribedHere counts it: the day it
-// started (rx's issue, else its creation, in the clinic's time zone), its last day supplied
-// ("" when its duration cannot be told), and whether its supply lasts now.
-func (s *Store) LineSupply(rx Prescription, it Item) (started, lastDay string, lasts bool) {
-	at := rx.CreatedAt
-	if rx.IssuedAt != nil {
-		at = *rx.IssuedAt
-	}
-	end, known := supplyEnd(at, itemSupply(it))
-	if known {
-		lastDay = end.In(s.Loc).AddDate(0, 0, -1).Format(time.DateOnly)
-	}
-	return at.In(s.Loc).Format(time.DateOnly), lastDay, s.now().Before(end)
-}
-
 // supplyEnd is when a line prescribed at with a supply of days runs out: known when its
 // duration could be told (days > 0), else recentDays later — one rule for the current
 // medicines a paper lists and the duplicates the safety check finds (ADR 25).

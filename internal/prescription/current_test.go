@@ -54,35 +54,3 @@ func TestCurrentMedicinesBySupplyEnd(t *testing.T) {
 		}
 	})
 }
-
-// TestLineSupply: a line issued here is a current medicine from the day it was issued while
-// its supply lasts — its last day included — and no longer the day after; a line whose
-// duration cannot be told lasts the 30 days the safety check counts, with no last day named.
-func TestLineSupply(t *testing.T) {
-	loc := time.FixedZone("ICT", 7*3600)
-	issued := time.Date(2026, 11, 1, 20, 0, 0, 0, time.UTC) // 2 November, 03:00 in the clinic
-	rx := prescription.Prescription{CreatedAt: issued.Add(-time.Hour), IssuedAt: &issued}
-	five := prescription.Item{Medicine: "Ibuprofen 400 mg", Dose: "1 tablet", Frequency: "3 times a day", Duration: "5 days"}
-	unknown := prescription.Item{Medicine: "Ibuprofen 400 mg"}
-	for _, c := range []struct {
-		item  prescription.Item
-		now   time.Time
-		last  string
-		lasts bool
-	}{
-		{five, issued.Add(time.Hour), "2026-11-06", true},
-		{five, issued.AddDate(0, 0, 5).Add(-time.Minute), "2026-11-06", true},
-		{five, issued.AddDate(0, 0, 5), "2026-11-06", false},
-		{unknown, issued.AddDate(0, 0, 29), "", true},
-		{unknown, issued.AddDate(0, 0, 30), "", false},
-	} {
-		s := &prescription.Store{Loc: loc, Now: func() time.Time { return c.now }}
-		started, last, lasts := s.LineSupply(rx, c.item)
-		if started != "2026-11-02" || last != c.last || lasts != c.lasts {
-			t.Errorf("%q at %s: %s to %q, lasts %v; want 2026-11-02 to %q, %v", c.item.Duration, c.now, started, last, lasts, c.last, c.lasts)
-		}
-	}
-	if prescription.Supplies(prescription.Draft) || prescription.Supplies(prescription.Cancelled) || !prescription.Supplies(prescription.Issued) || !prescription.Supplies(prescription.Dispensed) {
-		t.Error("a draft or a cancelled prescription is no medicine taken; an issued or dispensed one is")
-	}
-}

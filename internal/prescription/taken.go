@@ -54,7 +54,9 @@ type Taken struct {
 	// prescription's line.
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 	// ATC is the catalogue entry's WHO ATC code, when it has one.
-	ATC       string     `json:"atc,omitempty"`
+	ATC string `json:"atc,omitempty"`
+	// ATCName is the catalogue entry's generic name, the code's display in FHIR.
+	ATCName   string     `json:"-"`
 	Confirmed *time.Time `json:"confirmed_at"`
 	// ConfirmedBy and ConfirmedVisit: who last heard the patient still takes it, at which visit.
 	ConfirmedBy    string `json:"confirmed_by,omitempty"`
@@ -240,20 +242,22 @@ func named(ctx context.Context, q database.Querier, rows []takenRow) ([]Taken, e
 	if err != nil {
 		return nil, err
 	}
-	atc := map[int64]string{}
+	meds := map[int64]catalogue.Medicine{}
 	out := make([]Taken, 0, len(rows))
 	for _, t := range rows {
 		t.RecordedBy, t.ConfirmedBy, t.StoppedBy = names[t.recordedBy], names[t.confirmedBy], names[t.stoppedBy]
 		if id := t.MedicineID; id != nil {
-			code, ok := atc[*id]
+			m, ok := meds[*id]
 			if !ok {
-				m, err := catalogue.GetMedicine(ctx, q, *id)
-				if err != nil && !errors.Is(err, apperr.ErrNotFound) {
+				var err error
+				if m, err = catalogue.GetMedicine(ctx, q, *id); err != nil && !errors.Is(err, apperr.ErrNotFound) {
 					return nil, err
 				}
-				code, atc[*id] = m.ATC, m.ATC
+				meds[*id] = m
 			}
-			t.ATC = code
+			if t.ATC = m.ATC; m.ATC != "" {
+				t.ATCName = m.GenericName
+			}
 		}
 		out = append(out, t.Taken)
 	}

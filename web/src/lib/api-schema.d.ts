@@ -1661,7 +1661,7 @@ export type paths = {
     };
   };
   "/fhir/R4/MedicationStatement": {
-    /** Search MedicationStatement (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): the patient's current medicines. The lines of prescriptions issued here (ids {prescription}-{line}, derivedFrom their MedicationRequest; active while their supply lasts, then completed; drafts and cancelled prescriptions give none), then the medicines recorded as taken from elsewhere or over the counter (ids taken-{entry}; active, or stopped with its day and reason). Parameters: patient or subject, status, category (community, patientspecified). Every error is an OperationOutcome. */
+    /** Search MedicationStatement (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): the medicines the patient reports taking, recorded as taken from elsewhere or over the counter (ids taken-{entry}; active, or stopped with its day and reason, a new version). Medicines prescribed here are MedicationRequest only. Parameters: patient or subject, status, category (patientspecified). Every error is an OperationOutcome. */
     get: operations["searchFhirMedicationStatement"];
   };
   "/fhir/R4/MedicationStatement/_history": {
@@ -1691,7 +1691,7 @@ export type paths = {
     };
   };
   "/fhir/R4/MedicationStatement/{id}/_history/{vid}": {
-    /** Read version {vid} of a MedicationStatement as it was written: the version of the prescription or of the recorded medicine it is made from, as kept (a version the resource was not part of, a prescription's draft say, or from before versions were kept, is 404). */
+    /** Read version {vid} of a MedicationStatement as it was written: the version of the recorded medicine it is made from, as kept (a version from before versions were kept is 404). */
     get: operations["vreadFhirMedicationStatement"];
     parameters: {
       path: {
@@ -10147,7 +10147,7 @@ export type operations = {
       };
     };
   };
-  /** Search MedicationStatement (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): the patient's current medicines. The lines of prescriptions issued here (ids {prescription}-{line}, derivedFrom their MedicationRequest; active while their supply lasts, then completed; drafts and cancelled prescriptions give none), then the medicines recorded as taken from elsewhere or over the counter (ids taken-{entry}; active, or stopped with its day and reason). Parameters: patient or subject, status, category (community, patientspecified). Every error is an OperationOutcome. */
+  /** Search MedicationStatement (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): the medicines the patient reports taking, recorded as taken from elsewhere or over the counter (ids taken-{entry}; active, or stopped with its day and reason, a new version). Medicines prescribed here are MedicationRequest only. Parameters: patient or subject, status, category (patientspecified). Every error is an OperationOutcome. */
   searchFhirMedicationStatement: {
     responses: {
       /** @description A searchset Bundle. */
@@ -10248,7 +10248,7 @@ export type operations = {
       };
     };
   };
-  /** Read version {vid} of a MedicationStatement as it was written: the version of the prescription or of the recorded medicine it is made from, as kept (a version the resource was not part of, a prescription's draft say, or from before versions were kept, is 404). */
+  /** Read version {vid} of a MedicationStatement as it was written: the version of the recorded medicine it is made from, as kept (a version from before versions were kept is 404). */
   vreadFhirMedicationStatement: {
     parameters: {
       path: {
