@@ -642,16 +642,16 @@ func (r *reader) lines(items []Item) ([]lineDrugs, error) {
 	return out, nil
 }
 
-// recent reads the patient's prescriptions handed over (neither a draft never printed nor
-// cancelled, as the current medicines count them: m8), but for the one being checked: those written or issued in the last 90 days or whose supply still runs (the
+// recent reads the patient's prescriptions that were not cancelled, but for the one being
+// checked: those written or issued in the last 90 days or whose supply still runs (the
 // current medicines: a 6-month warfarin is taken on day 100), and, marked past, those of a
 // controlled medicine of the last 180 days (its stock). A supply counts a year at most, so
 // the prescriptions read are the patient's of one year, newest first (index
 // prescriptions_patient).
 func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Location) ([]recentRx, error) {
 	rows, err := r.q.QueryContext(r.ctx, `SELECT id, items, issued_at, created_at FROM prescriptions
-		WHERE patient_id = $1 AND status NOT IN ($2, $5) AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 100`,
-		patientID, Cancelled, except, now.AddDate(0, 0, -maxSupplyDays), Draft)
+		WHERE patient_id = $1 AND status <> $2 AND id <> $3 AND (created_at >= $4 OR issued_at >= $4) ORDER BY id DESC LIMIT 100`,
+		patientID, Cancelled, except, now.AddDate(0, 0, -maxSupplyDays))
 	if err != nil {
 		return nil, fmt.Errorf("read recent prescriptions: %w", err)
 	}

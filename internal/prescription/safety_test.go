@@ -168,12 +168,12 @@ func TestAllergyAndDuplicateChecks(t *testing.T) {
 			t.Errorf("print with a new allergy: %d %s", r.Status, r.Body)
 		}
 
-		// Duplicate therapy counts the prescriptions handed to the patient, as the current
-		// medicines do: another visit's amoxicillin, still a draft never printed, is none (m8).
+		// Duplicate therapy against the patient's prescriptions of the last 30 days: another
+		// visit's amoxicillin is found on this visit's co-amoxiclav.
 		other := s.book(t, time.Now().UTC().Add(48*time.Hour))
 		got = s.check(t, map[string]any{"appointment_id": other, "items": []map[string]any{line(map[string]any{"medicine": "Omeprazole 20 mg"}), line(map[string]any{"medicine": "Amoxicillin 500 mg"})}})
-		if k := kinds(got.Findings); k != "1:allergy" {
-			t.Errorf("a draft counted as a prescription taken: %s %+v", k, got.Findings)
+		if k := kinds(got.Findings); k != "1:allergy 1:duplicate_recent" || *got.Findings[1].OtherRx != p.ID {
+			t.Errorf("recent duplicate: %s %+v", k, got.Findings)
 		}
 	})
 }
