@@ -234,7 +234,7 @@ test('emergency access is granted with a reason, flagged in the audit log, found
   const download = page.waitForEvent('download')
   await view.getByTestId('audit-export').click()
   const csv = await readFile((await (await download).path())!, 'utf8')
-  expect(csv.split('\n')[0]).toBe('seq,at,user,action,entity_type,entity_id,patient_id,patient_number,outcome,address,emergency,detail,hash,credential')
+  expect(csv.split('\n')[0]).toBe('seq,at,user,action,entity_type,entity_id,patient_id,patient_number,outcome,address,emergency,detail,hash,credential,detail_text')
   expect(csv).toContain(`${username},patient.read,patient,${patient.id},${patient.id},${patient.mrn},success`)
 
   // The administrator's own actions are there too, the export among them.

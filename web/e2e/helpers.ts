@@ -96,11 +96,11 @@ export async function usePeso(admin: Page) {
 }
 
 /** Books the patient with the doctor at the first free 10-minute slot of a day from an hour on; the appointment's id. */
-export async function bookFirstFree(page: Page, patientId: number, doctor: number, on: string, hour: number, type: 'new' | 'follow-up' = 'new') {
+export async function bookFirstFree(page: Page, patientId: number, doctor: number, on: string, hour: number, type: 'new' | 'follow-up' = 'new', more: Record<string, unknown> = {}) {
   for (let minute = 0; minute < 600; minute += 10) {
     const startsAt = new Date(`${on}T${String(hour).padStart(2, '0')}:00:00`)
     startsAt.setMinutes(minute)
-    const a = await api(page, 'post', '/api/appointments', { patient_id: patientId, doctor_id: doctor, starts_at: startsAt.toISOString(), duration_minutes: 10, type })
+    const a = await api(page, 'post', '/api/appointments', { patient_id: patientId, doctor_id: doctor, starts_at: startsAt.toISOString(), duration_minutes: 10, type, ...more })
     if (a.status() === 201) return ((await a.json()) as { id: number }).id
   }
   throw new Error(`no free slot on ${on}`)

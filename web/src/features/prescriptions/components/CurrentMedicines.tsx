@@ -356,7 +356,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
       <List
         loading={list.isLoading}
         dataSource={active}
-        locale={{ emptyText: t('currentMeds.none') }}
+        locale={{ emptyText: <Typography.Text type="secondary">{t('currentMeds.none')}</Typography.Text> }}
         renderItem={(m, i) => (
           <List.Item key={keyOf(m, i)}>
             <Flex justify="space-between" align="flex-start" gap={8} wrap style={{ width: '100%' }}>
@@ -413,7 +413,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
       <List
         loading={list.isLoading}
         dataSource={active}
-        locale={{ emptyText: t('currentMeds.none') }}
+        locale={{ emptyText: <Typography.Text type="secondary">{t('currentMeds.none')}</Typography.Text> }}
         renderItem={(m, i) => (
           <List.Item key={keyOf(m, i)}>
             <Flex vertical gap={6} style={{ width: '100%' }}>
