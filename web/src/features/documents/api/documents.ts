@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
-import { documentsKey, patientsKey } from '../../../lib/queryKeys'
+import { documentsKey } from '../../../lib/queryKeys'
+import { usePatientRecord } from '../../../lib/patientRecord'
 import type { ClinicalDocument } from './types'
 
 export { documentsKey }
@@ -55,11 +56,5 @@ export function useCancelDocument() {
   })
 }
 
-/** The name and number of a document's patient, for the foot of each printed page (the
- * patients feature's own query of the same record, read here without importing it). */
-export const useDocumentPatient = (id: number | undefined) =>
-  useQuery({
-    queryKey: [...patientsKey, 'one', id ?? 0],
-    queryFn: () => get<{ first_name: string; middle_name: string; last_name: string; mrn: string }>(`/patients/${id}`),
-    enabled: Boolean(id),
-  })
+/** The name and number of a document's patient, for the foot of each printed page. */
+export const useDocumentPatient = (id: number | undefined) => usePatientRecord<{ first_name: string; middle_name: string; last_name: string; mrn: string }>(id)
