@@ -101,11 +101,14 @@ func (s *Scheduler) files() ([]File, error) {
 	var out []File
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, suffix) {
+		// A regular file only (a link or a pipe planted in the folder is neither listed nor
+		// served), and never one dated ahead of now: a name from the future would hold off
+		// every scheduled backup and push the real ones out of those kept.
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, suffix) {
 			continue
 		}
 		at, err := time.ParseInLocation(layout, strings.TrimSuffix(strings.TrimPrefix(name, prefix), suffix), time.UTC)
-		if err != nil {
+		if err != nil || at.After(s.now().Add(time.Hour)) {
 			continue
 		}
 		info, err := e.Info()
@@ -252,8 +255,10 @@ func (s *Scheduler) backUp(ctx context.Context) (string, error) {
 func (s *Scheduler) Routes() []auth.Route {
 	return []auth.Route{
 		{Method: "GET", Path: "/api/backups", Access: auth.Need(auth.ManageSettings), Handler: s.status},
-		{Method: "POST", Path: "/api/backups", Access: auth.Need(auth.ManageSettings), Handler: s.backUpNow},
-		{Method: "GET", Path: "/api/backups/{name}", Access: auth.Need(auth.ManageSettings), Handler: s.download},
+		// A copy of the whole database (accounts included) is made and taken by a person signed
+		// in, never by an API token.
+		{Method: "POST", Path: "/api/backups", Access: auth.Need(auth.ManageSettings), SessionOnly: true, Handler: s.backUpNow},
+		{Method: "GET", Path: "/api/backups/{name}", Access: auth.Need(auth.ManageSettings), SessionOnly: true, Handler: s.download},
 	}
 }
 

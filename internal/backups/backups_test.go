@@ -64,3 +64,31 @@ func plaintext(opt archive.Options) archive.Options {
 	opt.Plaintext = true
 	return opt
 }
+
+// What others put in the folder is not an archive of ours: a name dated ahead of now (it
+// would hold off every scheduled backup and push the real ones out of those kept) and a link
+// (its target would be served) are neither listed nor counted among those kept.
+func TestPlantedFilesAreNotArchives(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		now := time.Date(2026, 11, 25, 2, 0, 0, 0, time.UTC)
+		s := &backups.Scheduler{DB: db, Dir: filepath.Join(t.TempDir(), "b"), Every: time.Hour, Keep: 2, Options: plaintext(backups.ArchiveOptions("test")),
+			Now: func() time.Time { return now }}
+		if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"emr-20991231-235959.emr", "emr-20991231-235958.emr"} {
+			if err := os.WriteFile(filepath.Join(s.Dir, name), []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink("/etc/hostname", filepath.Join(s.Dir, "emr-20261125-010000.emr")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.BackUp(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if st := s.Status(); len(st.Files) != 1 || st.Files[0].Name != "emr-20261125-020000.emr" {
+			t.Fatalf("listed %+v", st.Files)
+		}
+	})
+}
