@@ -18,10 +18,11 @@ const patients: PatientFigures = {
 
 describe('DashboardPage', () => {
   it('shows a cashier the money taken today, and asks the server for nothing else', async () => {
-    const view = await renderScreen(<DashboardPage />, { me: user(['view financial reports']), api: { 'GET /reports/today': today } })
+    const view = await renderScreen(<DashboardPage />, { me: user(['view financial reports']), api: { 'GET /reports/today': today, 'GET /bill-orders': { data: [] } } })
     const card = await screen.findByTestId('figure-collected')
     await waitFor(() => expect(card.textContent).toContain('1,234.50'))
     expect(card.textContent).toContain('3')
+    await waitFor(() => expect(screen.getByTestId('figure-orders-to-charge').textContent).toContain('0'))
     expect(screen.queryByTestId('figure-today')).toBeNull()
     expect(screen.queryByTestId('figure-patients')).toBeNull()
     expect(view.unanswered).toEqual([])
@@ -32,6 +33,16 @@ describe('DashboardPage', () => {
     const total = await screen.findByTestId('figure-patients')
     await waitFor(() => expect(total.textContent).toContain('1,234'))
     expect(screen.getByTestId('figure-registered').textContent).toContain('56')
+    expect(screen.queryByTestId('figure-collected')).toBeNull()
+    expect(view.unanswered).toEqual([])
+  })
+
+  it("shows the desk how many of the day's orders are not charged, opening the list", async () => {
+    const order = { appointment_id: 1, problem: 'not_charged' }
+    const view = await renderScreen(<DashboardPage />, { me: user(['record payment']), api: { 'GET /bill-orders': { data: [order, { ...order, appointment_id: 2 }] } } })
+    const card = await screen.findByTestId('figure-orders-to-charge')
+    await waitFor(() => expect(card.textContent).toContain('2'))
+    expect(card.getAttribute('href')).toBe('/fees/orders-to-charge')
     expect(screen.queryByTestId('figure-collected')).toBeNull()
     expect(view.unanswered).toEqual([])
   })

@@ -12,6 +12,7 @@ import { formatMoney } from '../../lib/money'
 import { meQuery } from '../../lib/auth/me'
 import { useAppointmentFigures } from './api/getAppointmentFigures'
 import { useCollectedToday } from './api/getCollectedToday'
+import { useOrdersToCharge } from '../../lib/ordersToCharge'
 import { useDiagnosisFigures } from './api/getDiagnosisFigures'
 import { usePatientFigures } from './api/getPatientFigures'
 import { SEXES, STATUSES, total, type AppointmentFigures, type DiagnosisFigures, type PatientFigures } from './api/types'
@@ -42,6 +43,10 @@ export default function DashboardPage() {
   const diagnoses = useDiagnosisFigures(seeDiagnoses)
   const seeMoney = useCan('view financial reports')
   const collected = useCollectedToday(seeMoney)
+  // The desk's list of the day's lab orders to charge (or to refund), as a count that opens it.
+  const takesPayments = useCan('record payment')
+  const seeOrders = takesPayments || seeMoney
+  const orders = useOrdersToCharge(dayjs().format('YYYY-MM-DD'), seeOrders)
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -71,6 +76,15 @@ export default function DashboardPage() {
             to="/fees/reports"
             testId="figure-collected"
             extra={collected.data && <Typography.Text type="secondary">{t('home.paymentsToday', { count: collected.data.payments })}</Typography.Text>}
+          />
+        )}
+        {seeOrders && (
+          <FigureCard
+            title={t('home.ordersToCharge')}
+            value={orders.data?.data.length}
+            to="/fees/orders-to-charge"
+            testId="figure-orders-to-charge"
+            extra={orders.data && <Typography.Text type="secondary">{t('home.ordersToChargeHint')}</Typography.Text>}
           />
         )}
       </Row>

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { DateInput } from '../../components/DateInput'
-import { useOrdersToCharge, type OrderToCharge } from './api/reports'
+import { useOrdersToCharge, type OrderToCharge } from '../../lib/ordersToCharge'
 
 const DAY = 'YYYY-MM-DD'
 

@@ -22,9 +22,3 @@ export const useOutstanding = (page: number, perPage: number) =>
 
 /** A report's CSV file (audited by the server). */
 export const csvHref = (report: string, params: Record<string, string>) => `/api/reports/${report}?${new URLSearchParams({ ...params, format: 'csv' }).toString()}`
-
-export type OrderToCharge = ResponseBody<'/api/bill-orders', 'get', 200>['data'][number]
-
-/** The day's lab orders the desk should act on: not charged, or cancelled and still charged. */
-export const useOrdersToCharge = (day: string) =>
-  useQuery(queryOptions({ queryKey: [...reportsKey, 'orders-to-charge', day], queryFn: () => get<{ data: OrderToCharge[] }>('/bill-orders', { day }) }))
