@@ -1,6 +1,7 @@
-// /results/overdue: orders past their test's turnaround with no result, the longest overdue
-// first, with the patient's phone, so that the patient can be called back.
-import { Card, Empty, Table, Typography } from 'antd'
+// /results/overdue: orders past their test's turnaround with no result, and orders whose result
+// was withdrawn for a reason that calls for the test again, the longest overdue first, each
+// with why it is listed and the patient's phone, so that the patient can be called back.
+import { Card, Empty, Table, Tag, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
@@ -30,9 +31,14 @@ export default function OverduePage() {
             { title: t('results.phone'), key: 'phone', render: (_, o) => o.patient?.phone },
             { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
             { title: t('results.statusTitle'), key: 'status', render: (_, o) => <StatusTag status={o.status} /> },
+            {
+              title: t('results.overdueWhy'),
+              key: 'why',
+              render: (_, o) => (o.repeat_needed ? <Tag color="red">{t('results.overdueRepeat')}</Tag> : <Tag>{t('results.overdueNoResult')}</Tag>),
+            },
             { title: t('results.orderedBy'), key: 'by', render: (_, o) => `${o.ordered_by_name} · ${formatDayTime(o.ordered_at)}` },
             { title: t('results.due'), key: 'due', render: (_, o) => formatDayTime(o.due_at) },
-            { title: t('results.overdueBy'), key: 'late', render: (_, o) => t('results.days', { count: daysSince(o.due_at) }) },
+            { title: t('results.overdueBy'), key: 'late', render: (_, o) => (new Date(o.due_at).getTime() > Date.now() ? '–' : t('results.days', { count: daysSince(o.due_at) })) },
           ]}
         />
       </ScrollRegion>
