@@ -88,6 +88,31 @@ func ReadSettings(ctx context.Context, q database.Querier) (Settings, error) {
 	return st, nil
 }
 
+// KeepsLead refuses a change to account id (deactivated, or roles taken away) that would
+// leave the clinic's critical results without the medical lead they escalate to: the lead
+// must stay an active clinician who acknowledges and reviews results until another is chosen.
+// The user store asks it inside the change's transaction, after the change.
+func KeepsLead(ctx context.Context, tx *sql.Tx, id int64) error {
+	st, err := ReadSettings(ctx, tx)
+	if err != nil || st.MedicalLeadID == nil || *st.MedicalLeadID != id {
+		return err
+	}
+	active, err := user.Active(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if active {
+		m, err := role.Of(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(m.Permissions, auth.AcknowledgeCritical) && slices.Contains(m.Permissions, auth.ReviewResults) {
+			return nil
+		}
+	}
+	return apperr.Conflict("result.lead_leaving")
+}
+
 // SaveSettings replaces the results settings if in.Version is still the stored one. Each
 // interval is 5–60 minutes (refused, never changed, outside); the covering role and the
 // medical lead must be able to see and acknowledge what they are sent.

@@ -304,3 +304,39 @@ func TestCoveringRoleWithoutMail(t *testing.T) {
 		}
 	})
 }
+
+// The medical lead stays an active clinician until another is chosen: deactivating the account
+// or taking its doctor's role away is refused with the way out, and changes nothing; once
+// another lead is chosen, the former one may leave.
+func TestTheMedicalLeadStaysUntilReplaced(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		l := newLoop(t, db)
+		type account struct {
+			Name    string
+			Active  bool
+			Roles   []string
+			Version int
+		}
+		read := func() account {
+			return apitest.Do[account](t, l.admin, http.StatusOK, "GET", fmt.Sprintf("/api/users/%d", l.leadID), nil)
+		}
+		change := func(active bool, roles []string, status int, contains string) {
+			t.Helper()
+			u := read()
+			body := apitest.Do[map[string]any](t, l.admin, status, "PUT", fmt.Sprintf("/api/users/%d", l.leadID), map[string]any{"name": u.Name,
+				"email": "lead@clinic.test", "roles": roles, "active": active, "version": u.Version})
+			if contains != "" && !strings.Contains(fmt.Sprint(body), contains) {
+				t.Errorf("the refusal does not say %q: %v", contains, body)
+			}
+		}
+		change(false, []string{"doctor"}, http.StatusConflict, "medical lead")
+		change(true, []string{"nurse"}, http.StatusConflict, "medical lead")
+		if u := read(); !u.Active || len(u.Roles) != 1 || u.Roles[0] != "doctor" {
+			t.Fatalf("a refused change changed the lead's account: %+v", u)
+		}
+		change(true, []string{"doctor", "nurse"}, http.StatusOK, "") // more roles keep what a lead needs
+		apitest.Do[lab.Settings](t, l.admin, http.StatusOK, "PUT", "/api/settings/results", map[string]any{"escalate_after_minutes": 30,
+			"covering_role": "nurse", "lead_after_minutes": 20, "medical_lead_id": l.doctorID, "version": l.settingVersion})
+		change(false, []string{"doctor"}, http.StatusOK, "")
+	})
+}

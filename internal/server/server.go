@@ -183,7 +183,7 @@ func CheckConfig(cfg config.Config) error {
 
 // New wires every feature onto one handler. web is the built web app (its dist folder).
 func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
-	users := &user.Store{DB: db}
+	users := &user.Store{DB: db, Keeps: result.KeepsLead}
 	sessions := &auth.Sessions{DB: db, Identities: users, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
 	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
 	ring := cfg.Secrets

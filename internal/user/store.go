@@ -19,7 +19,13 @@ import (
 )
 
 // Store reads and writes accounts.
-type Store struct{ DB *database.DB }
+type Store struct {
+	DB *database.DB
+	// Keeps, when set, is asked inside an update that deactivates an account or changes its
+	// roles, after the change, whether the account still holds what a duty it has needs (the
+	// medical lead of critical results, ADR 37): its error refuses the update.
+	Keeps func(ctx context.Context, tx *sql.Tx, id int64) error
+}
 
 // Credentials returns the id, password hash and active flag of a username; NotFound when
 // there is no such account.
@@ -257,6 +263,11 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, c Change) (
 		}
 		if err := role.Assign(ctx, tx, id, c.Roles); err != nil {
 			return err
+		}
+		if s.Keeps != nil && old.Active && (!c.Active || !slices.Equal(old.Roles, c.Roles)) {
+			if err := s.Keeps(ctx, tx, id); err != nil {
+				return err
+			}
 		}
 		if !c.Active {
 			if err := auth.EndSessions(ctx, tx, id); err != nil {
