@@ -2,6 +2,7 @@ package appointment_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -466,6 +468,28 @@ func TestDiagnosisCodesSearchAndImport(t *testing.T) {
 		}
 		if r := c.doctor.Do("GET", "/api/lab-tests/NO-SUCH", nil); r.Status != 404 || !strings.Contains(string(r.Body), "目录中没有这项检查") {
 			t.Errorf("no such test: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// A rebooking is audited with what changed, named in each reader's language.
+func TestRebookingIsAuditedInWords(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		a := c.mustBook(t, "09:00")
+		r := c.rec.Do("PUT", fmt.Sprintf("/api/appointments/%d", a.ID), map[string]any{"doctor_id": c.doctor2ID, "starts_at": c.at("10:00"),
+			"duration_minutes": 15, "type": "new", "reason": "Cough", "version": a.Version})
+		if r.Status != http.StatusOK {
+			t.Fatalf("rebook: %d %s", r.Status, r.Body)
+		}
+		var detail string
+		if err := db.QueryRowContext(context.Background(), `SELECT detail FROM audit_events WHERE action = 'appointment.update'`).Scan(&detail); err != nil {
+			t.Fatal(err)
+		}
+		for lang, want := range map[string]string{"en": "changed: doctor, time", "ru": "изменено: врач, время", "vi": "đã sửa: bác sĩ, thời gian"} {
+			if got := audit.DetailIn(lang, detail); got != want {
+				t.Errorf("%s: %q, want %q", lang, got, want)
+			}
 		}
 	})
 }

@@ -398,7 +398,10 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.update", "appointment", strconv.FormatInt(id, 10), audit.Success, now
 		e.PatientID = old.PatientID
 		slices.Sort(changed)
-		e.Detail = "changed: " + strings.Join(changed, ", ")
+		for i, name := range changed {
+			changed[i] = "audit.field." + name
+		}
+		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: changed})
 		return audit.Record(ctx, tx, e)
 	}()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -212,6 +213,26 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 		// Audited with the patient: finalise, both payments and both prints.
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action IN ('bill.finalise', 'bill.payment', 'bill.print') AND patient_id = $1`, s.patientID); n != 5 {
 			t.Errorf("audited: %d events", n)
+		}
+		// Each in the reader's language: the payment's method and the document printed in words.
+		details := map[string]string{}
+		rows, err := db.QueryContext(context.Background(), `SELECT action, detail FROM audit_events WHERE action IN ('bill.payment', 'bill.print') ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var action, detail string
+			if err := rows.Scan(&action, &detail); err != nil {
+				t.Fatal(err)
+			}
+			details[action] = audit.DetailIn("vi", detail)
+		}
+		rows.Close()
+		if !strings.Contains(details["bill.payment"], "tiền mặt") && !strings.Contains(details["bill.payment"], "thẻ") {
+			t.Errorf("a payment is audited in Vietnamese as %q", details["bill.payment"])
+		}
+		if !strings.HasPrefix(details["bill.print"], "phiếu thanh toán ") {
+			t.Errorf("a statement's print is audited in Vietnamese as %q", details["bill.print"])
 		}
 	})
 }

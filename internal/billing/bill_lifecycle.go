@@ -62,7 +62,7 @@ func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version i
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.finalise", "bill", strconv.FormatInt(id, 10), cur.Patient.ID, audit.Success
-		e.Detail = "number " + number
+		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.number", Args: []string{number}})
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.void", "bill", strconv.FormatInt(id, 10), cur.Patient.ID, audit.Success
-		e.Detail = "reason: " + reason
+		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.reason", Args: []string{reason}})
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}

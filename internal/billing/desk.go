@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/profile"
 )
@@ -164,13 +165,13 @@ func (s *Store) Printed(ctx context.Context, id int64, in PrintInput) (Bill, str
 	}
 	switch in.Document {
 	case Statement:
-		return b, Statement + " " + b.Number, nil
+		return b, audit.Phrases(audit.Phrase{Key: "audit.detail.printed", Args: []string{b.Number}, Terms: []string{"audit.document." + Statement}}), nil
 	case Receipt, RefundSlip:
 		kind := map[string]string{Receipt: "payment", RefundSlip: "refund"}[in.Document]
 		for i := len(b.Payments) - 1; i >= 0; i-- {
 			p := b.Payments[i]
 			if p.Kind == kind && (in.PaymentID == 0 || in.PaymentID == p.ID) {
-				return b, in.Document + " " + p.Receipt + " " + b.Number, nil
+				return b, audit.Phrases(audit.Phrase{Key: "audit.detail.printed", Args: []string{p.Receipt + " " + b.Number}, Terms: []string{"audit.document." + in.Document}}), nil
 			}
 		}
 		return b, "", apperr.NotFound("billing.payment_not_found")

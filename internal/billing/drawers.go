@@ -72,8 +72,12 @@ func startFloat(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, float 
 	if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET opening_float = $1, version = version + 1 WHERE id = $2`, float, id); err != nil {
 		return fmt.Errorf("set float: %w", err)
 	}
+	set, err := ReadSettings(ctx, tx)
+	if err != nil {
+		return err
+	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.float", "drawer", strconv.FormatInt(id, 10), audit.Success
-	e.Detail = "float " + strconv.FormatInt(int64(float), 10)
+	e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.float", Args: []string{amountIn(float, set.Currency)}})
 	return audit.Record(ctx, tx, e)
 }
 
@@ -191,11 +195,12 @@ func (s *Store) CloseShift(ctx context.Context, e audit.Event, id int64, in Clos
 			return fmt.Errorf("close drawer: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.Outcome = "drawer.close", "drawer", strconv.FormatInt(id, 10), audit.Success
-		e.Detail = fmt.Sprintf("cashier %d; float %d; drawer cash %d; counted %d; difference %d", d.CashierID, d.OpeningFloat,
-			d.DrawerCash, in.Counted, in.Counted-d.DrawerCash)
+		phrases := []audit.Phrase{{Key: "audit.detail.drawer_closed", Args: []string{d.Cashier, amountIn(d.OpeningFloat, d.Currency),
+			amountIn(d.DrawerCash, d.Currency), amountIn(in.Counted, d.Currency), amountIn(in.Counted-d.DrawerCash, d.Currency)}}}
 		if in.Note != "" {
-			e.Detail += "; note: " + in.Note
+			phrases = append(phrases, audit.Phrase{Key: "audit.detail.note", Args: []string{in.Note}})
 		}
+		e.Detail = audit.Phrases(phrases...)
 		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
@@ -380,4 +385,10 @@ func (s *Store) shiftsOf(ctx context.Context, day string, cashier int64) ([]int6
 		return nil, fmt.Errorf("find drawers: %w", err)
 	}
 	return mine, nil
+}
+
+// amountIn is m as an audit detail writes it: in major units, with its currency (500000 VND,
+// 12.50 USD).
+func amountIn(m Money, currency string) string {
+	return m.Major(MinorUnits(currency)) + " " + currency
 }

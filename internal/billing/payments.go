@@ -201,13 +201,15 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		}
 		p = b.Payments[slices.IndexFunc(b.Payments, func(p Payment) bool { return p.ID == pid })]
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill."+m.kind, "bill", strconv.FormatInt(id, 10), b.Patient.ID, audit.Success
-		e.Detail = fmt.Sprintf("%s %s %s %s", receipt, m.method, m.amount.Major(b.MinorUnits), b.Currency)
+		// The receipt, the method in words, the amount; a refund's credit and whose drawer.
+		phrases := []audit.Phrase{{Key: "audit.detail.payment", Args: []string{receipt, amountIn(m.amount, b.Currency)}, Terms: []string{"audit.method." + m.method}}}
 		if m.kind == "refund" {
-			e.Detail += fmt.Sprintf("; credited %s; drawer of user %d", m.credit.Major(b.MinorUnits), m.drawer)
+			phrases = append(phrases, audit.Phrase{Key: "audit.detail.refund_credit", Args: []string{amountIn(m.credit, b.Currency), strconv.FormatInt(m.drawer, 10)}})
 		}
 		if m.reason != "" {
-			e.Detail += "; reason: " + m.reason
+			phrases = append(phrases, audit.Phrase{Key: "audit.detail.reason", Args: []string{m.reason}})
 		}
+		e.Detail = audit.Phrases(phrases...)
 		return audit.Record(ctx, tx, e)
 	})
 	return b, p, err

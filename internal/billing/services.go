@@ -160,7 +160,11 @@ func (s *Store) CreateService(ctx context.Context, e audit.Event, in ServiceInpu
 // auditService records a written service in its write's transaction.
 func auditService(ctx context.Context, tx *sql.Tx, e audit.Event, action string, sv Service) error {
 	e.Action, e.EntityType, e.EntityID, e.Outcome = action, "service", strconv.FormatInt(sv.ID, 10), audit.Success
-	e.Detail = sv.Code + " " + strconv.FormatInt(int64(sv.Price), 10)
+	set, err := ReadSettings(ctx, tx)
+	if err != nil {
+		return err
+	}
+	e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.service", Args: []string{sv.Code, amountIn(sv.Price, set.Currency)}})
 	return audit.Record(ctx, tx, e)
 }
 
@@ -326,8 +330,8 @@ func (s *Store) ImportServices(ctx context.Context, e audit.Event, data []byte, 
 				rep.Updated++
 			}
 		}
-		return auditServices(ctx, tx, e, "service.import", fmt.Sprintf("inserted %d, updated %d, unchanged %d, rejected %d",
-			rep.Inserted, rep.Updated, rep.Unchanged, rep.Rejected))
+		return auditServices(ctx, tx, e, "service.import", audit.Phrases(audit.Phrase{Key: "audit.detail.import_report",
+			Args: []string{strconv.Itoa(rep.Inserted), strconv.Itoa(rep.Updated), strconv.Itoa(rep.Unchanged), strconv.Itoa(rep.Rejected)}}))
 	})
 	return rep, err
 }
@@ -425,7 +429,7 @@ func (s *Store) InstallStarter(ctx context.Context, e audit.Event, lang string) 
 			n, _ := res.RowsAffected()
 			added += int(n)
 		}
-		return auditServices(ctx, tx, e, "service.starter", fmt.Sprintf("added %d", added))
+		return auditServices(ctx, tx, e, "service.starter", audit.Phrases(audit.Phrase{Key: "audit.detail.added", Args: []string{strconv.Itoa(added)}}))
 	})
 	return added, err
 }

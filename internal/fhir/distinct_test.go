@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -101,7 +102,7 @@ func TestFHIRPossibleDuplicateConfirmed(t *testing.T) {
 		}
 		second := "Patient/" + p["id"].(string)
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.create' AND entity_id = $1 AND detail = $2`,
-			p["id"], "registered as a different person from patients "+strings.TrimPrefix(first, "Patient/")); n != 1 {
+			p["id"], audit.Phrases(audit.Phrase{Key: "audit.detail.distinct_from", Args: []string{strings.TrimPrefix(first, "Patient/")}})); n != 1 {
 			t.Errorf("the confirmation is not audited as the desk's")
 		}
 		if got := get(t, clerk, "/fhir/R4/"+second, http.StatusOK); got["extension"] != nil {

@@ -151,7 +151,7 @@ func (h *Handler) importPatients(w http.ResponseWriter, r *http.Request) {
 	if dry {
 		ev := e
 		ev.Action, ev.EntityType, ev.Outcome = "patient.import.check", "patient", audit.Success
-		ev.Detail = "checked " + name + ": " + strconv.Itoa(rep.Created) + " new, " + strconv.Itoa(rep.Duplicates) + " duplicates, " + strconv.Itoa(rep.Invalid) + " refused"
+		ev.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.import_checked", Args: []string{name, strconv.Itoa(rep.Created), strconv.Itoa(rep.Duplicates), strconv.Itoa(rep.Invalid)}})
 		if err := audit.Access(r.Context(), h.DB, ev); err != nil {
 			httpjson.Error(w, r, err)
 			return

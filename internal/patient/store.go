@@ -236,7 +236,7 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(id, 10), audit.Success, now
 	if len(others) > 0 {
-		e.Detail = "registered as a different person from patients " + strings.Join(others, ", ")
+		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.distinct_from", Args: []string{strings.Join(others, ", ")}})
 	}
 	if err := audit.Record(ctx, tx, e); err != nil {
 		return Patient{}, err
@@ -370,7 +370,7 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 		return err
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.update", "patient", strconv.FormatInt(id, 10), audit.Success, now
-	e.Detail = "changed: " + strings.Join(changed, ", ")
+	e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: FieldTerms(changed)})
 	return audit.Record(ctx, tx, e)
 }
 
@@ -467,7 +467,19 @@ func reasonDetail(reason string) string {
 	if reason == "" {
 		return ""
 	}
-	return "reason given"
+	return audit.Phrases(audit.Phrase{Key: "audit.detail.reason_given"})
+}
+
+// FieldTerms are the message keys (audit.field.*) naming the fields ChangedFields lists, so
+// that an audit reader reads "changed: phone" in their own language.
+func FieldTerms(fields []string) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		f = strings.TrimPrefix(f, "history.")
+		f = strings.Replace(f, "emergency_contact.", "contact_", 1)
+		out[i] = "audit.field." + f
+	}
+	return out
 }
 
 // Allergies reads what is known of a patient's allergies (for the prescribing checks): the
