@@ -81,20 +81,25 @@ func startFloat(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, float 
 	return audit.Record(ctx, tx, e)
 }
 
-// needFloat says whether cash payment m opens its cashier's drawer again after she closed
-// one: the new drawer then starts with the float she counts into it, asked for rather than
-// taken as 0 (the day's very first drawer still opens by itself, ADR 27; ADR 41). Without
+// needFloat says whether cash payment m is the first cash into a drawer of its cashier's
+// opened after she closed one (by this payment, or before it by a card payment or a
+// supervisor's refund): the drawer then starts with the float she counts into it, asked for
+// rather than taken as 0 (the day's very first drawer still opens by itself, ADR 27; ADR 41). Without
 // m.float it refuses, naming the field.
 func needFloat(ctx context.Context, tx *sql.Tx, m movement) (bool, error) {
 	if m.kind != "payment" || m.method != "cash" {
 		return false, nil
 	}
-	var open, closedBefore bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NULL),
-		EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NOT NULL)`, m.drawer).Scan(&open, &closedBefore); err != nil {
+	// counted: the drawer open now has a float, or has taken cash already (so its float was
+	// counted in then, or asked for); a shift a card payment or a supervisor's refund opened
+	// has neither, and its first cash asks for the float as a new drawer's does.
+	var counted, closedBefore bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawer_shifts s WHERE s.cashier_id = $1 AND s.closed_at IS NULL
+			AND (s.opening_float <> 0 OR EXISTS (SELECT 1 FROM payments p WHERE p.shift_id = s.id AND p.method = 'cash' AND p.kind = 'payment'))),
+		EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NOT NULL)`, m.drawer).Scan(&counted, &closedBefore); err != nil {
 		return false, fmt.Errorf("read drawer: %w", err)
 	}
-	if open || !closedBefore {
+	if counted || !closedBefore {
 		return false, nil
 	}
 	if m.float == nil {

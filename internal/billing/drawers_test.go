@@ -273,12 +273,15 @@ func TestCashierClosesHerDrawer(t *testing.T) {
 		b = apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"service_id": s.consultation, "quantity": 1})
 		b = apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
 		pay := fmt.Sprintf("/api/bills/%d/payments", b.ID)
-		if r := s.front.Do("POST", pay, map[string]any{"method": "cash", "amount": b.Total}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"opening_float"`) {
+		// A card payment first opens the new shift by itself (no cash, no float to ask); the
+		// first cash into it still asks for the float (the cashier's review, 2026-11-29).
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", pay, map[string]any{"method": "card", "amount": 5050})
+		if r := s.front.Do("POST", pay, map[string]any{"method": "cash", "amount": b.Total - 5050}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"opening_float"`) {
 			t.Errorf("a cash payment into a drawer closed, with no float: %d %s", r.Status, r.Body)
 		}
-		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", pay, map[string]any{"method": "cash", "amount": b.Total, "opening_float": 50000})
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", pay, map[string]any{"method": "cash", "amount": b.Total - 5050, "opening_float": 50000})
 		after := apitest.Do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
-		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 85050 || after.Drawers[1].OpeningFloat != 50000 {
+		if len(after.Drawers) != 2 || after.Drawers[0].ShiftID != d.ShiftID || after.Drawers[0].DrawerCash != 150000 || after.Drawers[1].CashReceived != 80000 || after.Drawers[1].OpeningFloat != 50000 {
 			t.Errorf("after the close: %+v", after.Drawers)
 		}
 	})
