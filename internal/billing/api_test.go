@@ -452,9 +452,10 @@ func TestRevenueIsNetOfRefunds(t *testing.T) {
 		today := time.Now().Format(time.DateOnly)
 		var rev struct {
 			Rows []struct {
-				Key    string `json:"key"`
-				Name   string `json:"name"`
-				Amount int64  `json:"amount"`
+				Key      string `json:"key"`
+				Name     string `json:"name"`
+				Amount   int64  `json:"amount"`
+				Credited int64  `json:"credited"`
 			} `json:"rows"`
 			BillDiscounts int64 `json:"bill_discounts"`
 			CreditedApart int64 `json:"credited_apart"`
@@ -462,12 +463,13 @@ func TestRevenueIsNetOfRefunds(t *testing.T) {
 		}
 		s.admin.Do("GET", "/api/reports/revenue?by=service&from="+today+"&to="+today, nil).JSON(t, &rev)
 		sum := int64(0)
-		byKey := map[string]int64{}
+		byKey, credited := map[string]int64{}, map[string]int64{}
 		for _, r := range rev.Rows {
 			sum += r.Amount
-			byKey[r.Key] = r.Amount
+			byKey[r.Key], credited[r.Key] = r.Amount, r.Credited
 		}
-		if byKey[lab.Code] != 0 || rev.CreditedApart != 5000 || rev.Total != b.Total-lab.UnitPrice-5000 || sum-rev.BillDiscounts-rev.CreditedApart != rev.Total {
+		// The service wholly credited says so: charged, credited, 0 — not a bare "1 · 0".
+		if byKey[lab.Code] != 0 || credited[lab.Code] != lab.UnitPrice || rev.CreditedApart != 5000 || rev.Total != b.Total-lab.UnitPrice-5000 || sum-rev.BillDiscounts-rev.CreditedApart != rev.Total {
 			t.Errorf("revenue by service not net of credits: %+v (bill %d)", rev, b.Total)
 		}
 		s.admin.SetCookie("language", "vi")

@@ -26,9 +26,9 @@ func WriteBillsCSV(w io.Writer, rep BillsReport, loc *time.Location) error {
 func WriteRevenueCSV(w io.Writer, rep Revenue) error {
 	units := billing.MinorUnits(rep.Currency)
 	cw := httpjson.NewCSV(w)
-	cw.Write(rep.By, "name", "count", "amount", "currency")
+	cw.Write(rep.By, "name", "count", "amount", "currency", "credited")
 	for _, row := range rep.Rows {
-		cw.Write(row.Key, row.Name, strconv.Itoa(row.Count), row.Amount.Major(units), rep.Currency)
+		cw.Write(row.Key, row.Name, strconv.Itoa(row.Count), row.Amount.Major(units), rep.Currency, row.Credited.Major(units))
 	}
 	if rep.By == "service" && rep.BillDiscounts != 0 {
 		cw.Write("", "bill discounts", "", (-rep.BillDiscounts).Major(units), rep.Currency)

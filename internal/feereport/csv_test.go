@@ -12,12 +12,12 @@ import (
 // credits as negative rows that add up to the total, and times in the clinic's zone.
 func TestCSVFilesAddUpInMajorUnits(t *testing.T) {
 	var b strings.Builder
-	rev := Revenue{By: "service", Currency: "PHP", Rows: []RevenueRow{{Key: "CONS", Name: "Consultation", Count: 2, Amount: 100000}, {Key: "PROC", Name: "Dressing", Count: 1, Amount: 35050}},
+	rev := Revenue{By: "service", Currency: "PHP", Rows: []RevenueRow{{Key: "CONS", Name: "Consultation", Count: 2, Amount: 100000}, {Key: "PROC", Name: "Dressing", Count: 1, Amount: 35050}, {Key: "XRAY", Name: "Chest X-ray", Count: 1, Amount: 0, Credited: 40000}},
 		BillDiscounts: 17010, Credited: 5000, CreditedApart: 5000, Total: 113040}
 	if err := WriteRevenueCSV(&b, rev); err != nil {
 		t.Fatal(err)
 	}
-	want := "service,name,count,amount,currency\r\nCONS,Consultation,2,1000.00,PHP\r\nPROC,Dressing,1,350.50,PHP\r\n" +
+	want := "service,name,count,amount,currency,credited\r\nCONS,Consultation,2,1000.00,PHP,0.00\r\nPROC,Dressing,1,350.50,PHP,0.00\r\nXRAY,Chest X-ray,1,0.00,PHP,400.00\r\n" +
 		",bill discounts,,-170.10,PHP\r\n,\"credited, no service named\",,-50.00,PHP\r\n,total,,1130.40,PHP\r\n"
 	if got := b.String(); normal(got) != normal(want) {
 		t.Errorf("revenue CSV:\n%s\nwant:\n%s", got, want)

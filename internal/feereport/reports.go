@@ -113,6 +113,9 @@ type RevenueRow struct {
 	Name   string        `json:"name"`
 	Count  int           `json:"count"` // units charged, or bills
 	Amount billing.Money `json:"amount"`
+	// Credited is, by service, what refunds naming this service took off its charges (as not
+	// given): Amount is net of it, so a unit charged and wholly credited reads 1, credited, 0.
+	Credited billing.Money `json:"credited"`
 }
 
 // Revenue is a range's revenue by service or by doctor. By service, lines are counted after
@@ -217,6 +220,7 @@ func (s *Reports) netCredits(ctx context.Context, r Range, out *Revenue, labels 
 		for i, row := range out.Rows {
 			if row.Key == c.Code && labels[i] == c.Label {
 				out.Rows[i].Amount -= c.Credit
+				out.Rows[i].Credited += c.Credit
 				out.CreditedApart -= c.Credit
 				break
 			}

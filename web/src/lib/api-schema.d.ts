@@ -3404,8 +3404,11 @@ export type components = {
       /** Format: date */
       from: string;
       rows: {
+          /** @description Net of what refunds naming the service credited. */
           amount: number;
           count: number;
+          /** @description By service: what refunds naming this service took off its charges as not given (0 by doctor). */
+          credited: number;
           key: string;
           /** @description The service's name, or the doctor's; a walk-in bill's row (key empty) says so in the reader's language. */
           name: string;

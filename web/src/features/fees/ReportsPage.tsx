@@ -148,6 +148,8 @@ function RevenueTab({ money }: { money: Money }) {
   const { from, to, picker } = useRange()
   const [by, setBy] = useState<'service' | 'doctor'>('service')
   const { data, isFetching } = useRevenue(from, to, by)
+  // The label cells span the columns before the amount (the credited column only by service).
+  const span = by === 'service' ? 3 : 2
   return (
     <>
       <Toolbar csv={csvHref('revenue', { from, to, by })}>
@@ -173,6 +175,9 @@ function RevenueTab({ money }: { money: Money }) {
         columns={[
           { key: 'name', title: by === 'service' ? t('bill.service') : t('bill.doctor'), render: (_, r) => r.name || r.key },
           { key: 'count', title: t('reports.count'), dataIndex: 'count', align: 'end' },
+          ...(by === 'service'
+            ? [{ key: 'credited', title: t('reports.creditedColumn'), align: 'end' as const, render: (_: unknown, r: { credited: number }) => (r.credited > 0 ? `−${money.format(r.credited)}` : '') }]
+            : []),
           { key: 'amount', title: t('reports.amount'), align: 'end', render: (_, r) => money.format(r.amount) },
         ]}
         summary={() =>
@@ -180,29 +185,29 @@ function RevenueTab({ money }: { money: Money }) {
             <>
               {data.bill_discounts > 0 && (
                 <Table.Summary.Row>
-                  <Table.Summary.Cell index={0} colSpan={2}>
+                  <Table.Summary.Cell index={0} colSpan={span}>
                     {t('reports.billDiscounts')}
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={2} align="end">
+                  <Table.Summary.Cell index={span} align="end">
                     −{money.format(data.bill_discounts)}
                   </Table.Summary.Cell>
                 </Table.Summary.Row>
               )}
               {by === 'service' && data.credited_apart > 0 && (
                 <Table.Summary.Row>
-                  <Table.Summary.Cell index={0} colSpan={2}>
+                  <Table.Summary.Cell index={0} colSpan={span}>
                     {t('reports.creditedApart')}
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={2} align="end">
+                  <Table.Summary.Cell index={span} align="end">
                     −{money.format(data.credited_apart)}
                   </Table.Summary.Cell>
                 </Table.Summary.Row>
               )}
               <Table.Summary.Row>
-                <Table.Summary.Cell index={0} colSpan={2}>
+                <Table.Summary.Cell index={0} colSpan={span}>
                   <strong>{t('bill.total')}</strong>
                 </Table.Summary.Cell>
-                <Table.Summary.Cell index={2} align="end">
+                <Table.Summary.Cell index={span} align="end">
                   <strong>{money.format(data.total)}</strong>
                 </Table.Summary.Cell>
               </Table.Summary.Row>
