@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -445,12 +446,23 @@ func TestDiagnosisCodesSearchAndImport(t *testing.T) {
 			t.Errorf("imported code: %+v", got)
 		}
 		var tests struct {
-			Data []struct{ Code, Kind, Label string }
+			Data []struct {
+				Code, Kind, Label string
+				Includes          []string
+			}
 		}
 		c.doctor.SetCookie("language", "zh")
 		c.doctor.Do("GET", "/api/lab-tests", nil).JSON(t, &tests)
 		if len(tests.Data) < 30 || tests.Data[0].Kind != "lab" || tests.Data[len(tests.Data)-1].Kind != "functional" {
 			t.Errorf("lab tests: %+v", tests.Data)
+		}
+		// A panel names the tests it reports all of, so the doctor ordering both is told.
+		includes := map[string][]string{}
+		for _, x := range tests.Data {
+			includes[x.Code] = x.Includes
+		}
+		if !slices.Contains(includes["CMP"], "BMP") || slices.Contains(includes["BMP"], "CMP") || len(includes["HBA1C"]) != 0 {
+			t.Errorf("what panels include: CMP %v, BMP %v, HBA1C %v", includes["CMP"], includes["BMP"], includes["HBA1C"])
 		}
 		// What a test reports, by its code in any case: HbA1c in % with mmol/mol as an entry unit.
 		var hba1c struct {

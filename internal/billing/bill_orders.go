@@ -260,10 +260,10 @@ func (s *Store) markIncluded(ctx context.Context, orders []OrderCharge) error {
 		best := 0
 		for _, p := range orders {
 			panel := analytes[p.Test]
-			if p.Withdrawn || p.Test == orders[i].Test || len(panel) <= len(member) || len(panel) <= best {
+			if p.Withdrawn || p.Test == orders[i].Test || len(panel) <= best {
 				continue
 			}
-			if !slices.ContainsFunc(member, func(a string) bool { return !slices.Contains(panel, a) }) {
+			if catalogue.Includes(panel, member) {
 				orders[i].IncludedIn, best = p.Label, len(panel)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -65,6 +66,9 @@ type LabTest struct {
 	Code  string `json:"code"`
 	Kind  string `json:"kind"` // lab, imaging or functional (ECG, echocardiography)
 	Label string `json:"label"`
+	// Includes are the other tests this one reports every analyte of (a panel's members: CMP
+	// includes BMP), so that ordering both is seen where it is typed.
+	Includes []string `json:"includes"`
 }
 
 // Store reads and writes the catalogues.
@@ -201,10 +205,34 @@ func (s *Store) LabTests(ctx context.Context, lang string) ([]LabTest, error) {
 		if err := rows.Scan(&t.Code, &t.Kind, &l.EN, &l.RU, &l.ZH, &l.VI); err != nil {
 			return nil, err
 		}
-		t.Label = l.In(lang)
+		t.Label, t.Includes = l.In(lang), []string{}
 		out = append(out, t)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	codes := make([]string, len(out))
+	for i, t := range out {
+		codes[i] = t.Code
+	}
+	analytes, err := TestAnalytes(ctx, s.DB, codes)
+	if err != nil {
+		return nil, err
+	}
+	for i, panel := range out {
+		for _, member := range out {
+			if Includes(analytes[panel.Code], analytes[member.Code]) {
+				out[i].Includes = append(out[i].Includes, member.Code)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Includes says whether a test reporting panel reports every analyte of a test reporting
+// member, and more (the billing of orders reads the same rule, ADR 41).
+func Includes(panel, member []string) bool {
+	return len(member) > 0 && len(panel) > len(member) && !slices.ContainsFunc(member, func(a string) bool { return !slices.Contains(panel, a) })
 }
 
 // LabTestExists reports whether code is an active orderable test.

@@ -6354,6 +6354,8 @@ export type operations = {
           "application/json": {
             data: ({
                 code: string;
+                /** @description The codes of the other tests this one reports every analyte of (a panel's members), so that ordering both is told where it is typed. */
+                includes: string[];
                 /** @enum {string} */
                 kind: "lab" | "imaging" | "functional";
                 label: string;

@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons'
-import { Button, Card, Col, Form, Input, Row, Select, Typography } from 'antd'
+import { Alert, Button, Card, Col, Form, Input, Row, Select, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { LabTest, Order } from '../api/types'
 import { RemoveButton } from './RemoveButton'
@@ -29,6 +29,11 @@ export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: b
     : [{ label: t('visit.sections.orders'), title: 'ordered', options: ordered.map((o) => ({ value: o.code, label: o.label || o.code })) }]
   const starred = new Set(first.filter((p) => p.favourite).map((p) => p.ref))
   const labelOf = (code: string) => tests?.find((x) => x.code === code)?.label ?? code
+  // A panel ordered with a test it already reports (CMP with BMP): said where it is typed, as the
+  // desk is told on the bill, so the member is not drawn and charged twice by accident.
+  const watched = Form.useWatch('orders', form) as { code?: string }[] | undefined
+  const codes = new Set((watched ?? []).map((o) => o.code).filter(Boolean))
+  const overlaps = (tests ?? []).filter((p) => codes.has(p.code)).flatMap((p) => (p.includes ?? []).filter((m) => codes.has(m)).map((m) => ({ panel: p.code, member: m })))
   return (
     <Card title={t('visit.sections.orders')} style={{ marginBottom: 16 }} id="visit-orders" tabIndex={-1}>
       <Form.List name="orders">
@@ -61,6 +66,17 @@ export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: b
                 </Col>
               </Row>
             ))}
+            {!disabled &&
+              overlaps.map((o) => (
+                <Alert
+                  key={`${o.panel}-${o.member}`}
+                  type="warning"
+                  showIcon
+                  style={{ marginBottom: 12 }}
+                  data-testid="order-overlap"
+                  title={t('visit.orderIncluded', { member: labelOf(o.member), panel: labelOf(o.panel) })}
+                />
+              ))}
             {!disabled && (
               <Button data-action="add-test" icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: undefined, note: '' })}>
                 {t('visit.addOrder')}
