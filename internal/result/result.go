@@ -141,9 +141,19 @@ type Order struct {
 	// Retracted are the results entered in error of analytes that have no current result
 	// since: what a receiving system was told and must now hear withdrawn (the FHIR API's).
 	Retracted []Result `json:"retracted,omitempty"`
+	// Correction is, in the review queue, what the last correction of a corrected order
+	// changed and why: the values it replaced (one per analyte) and the reason given, so the
+	// reviewer sees old and new side by side; nil elsewhere.
+	Correction *Correction `json:"correction,omitempty"`
 	// Patient names the order's patient in lists across patients (the review queue, the
 	// overdue list); nil on a patient's or a visit's own list.
 	Patient *patient.Summary `json:"patient,omitempty"`
+}
+
+// Correction is what a correction of a final result replaced, and the reason it was given.
+type Correction struct {
+	Reason   string   `json:"reason"`
+	Replaced []Result `json:"replaced"`
 }
 
 // Event is one change of an order's state: who, when, why.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -48,7 +49,52 @@ func (s *Store) ToReview(ctx context.Context, doctorID int64, lang string) ([]Or
 	if err := s.complete(ctx, s.DB, list, lang, true); err != nil {
 		return nil, err
 	}
+	if err := s.corrections(ctx, list, lang); err != nil {
+		return nil, err
+	}
 	return list, withPatients(ctx, s.DB, list)
+}
+
+// corrections gives each corrected order of list its last correction: the values it replaced
+// (the latest replaced value of each analyte, not one entered in error) and its reason. A
+// queue holds at most QueueLimit orders, and few of them corrected.
+func (s *Store) corrections(ctx context.Context, list []Order, lang string) error {
+	for i := range list {
+		o := &list[i]
+		if o.Corrections == 0 {
+			continue
+		}
+		replaced, err := scanResults(s.DB.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE r.order_id = $1 AND r.is_current = 0
+			AND r.status <> 'entered_in_error' ORDER BY r.id`, o.ID))
+		if err != nil {
+			return err
+		}
+		latest := map[string]int{}
+		var last []Result
+		for _, r := range replaced {
+			if k, ok := latest[r.Analyte]; ok {
+				last[k] = r
+				continue
+			}
+			latest[r.Analyte] = len(last)
+			last = append(last, r)
+		}
+		// A value sent again as it was (the correction form sends every result) was not corrected.
+		last = slices.DeleteFunc(last, func(r Result) bool {
+			return slices.ContainsFunc(o.Results, func(c Result) bool { return c.Analyte == r.Analyte && sameReading(c, r) })
+		})
+		if err := s.label(ctx, s.DB, last, lang); err != nil {
+			return err
+		}
+		c := &Correction{Replaced: last}
+		err = s.DB.QueryRowContext(ctx, `SELECT reason FROM lab_order_events WHERE order_id = $1 AND status = $2 ORDER BY id DESC LIMIT 1`,
+			o.ID, Corrected).Scan(&c.Reason)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read correction: %w", err)
+		}
+		o.Correction = c
+	}
+	return nil
 }
 
 // reviewedBy are the ordering doctors whose results doctorID reviews: their own, and, for the

@@ -84,6 +84,25 @@ func TestCorrectionWithdrawsTheCriticalValue(t *testing.T) {
 			if r := l.doctor.Do("POST", "/api/results/review", map[string]any{"orders": items}); r.Status != http.StatusConflict {
 				t.Errorf("acknowledged %v: a corrected critical value reviewed in a batch: %d %s", acknowledged, r.Status, r.Body)
 			}
+			// The queue's row says what the correction changed and why: 7.2 replaced, the reason.
+			var corrected struct {
+				Data []struct {
+					ID         int64
+					Correction *struct {
+						Reason   string
+						Replaced []struct{ Value *string }
+					}
+				}
+			}
+			l.doctor.Do("GET", "/api/results/review", nil).JSON(t, &corrected)
+			for _, x := range corrected.Data {
+				if x.ID != o.ID {
+					continue
+				}
+				if c := x.Correction; c == nil || c.Reason != "typo: 4.2" || len(c.Replaced) != 1 || c.Replaced[0].Value == nil || *c.Replaced[0].Value != "7.2" {
+					t.Errorf("acknowledged %v: the queue's row of the corrected order: %+v", acknowledged, x.Correction)
+				}
+			}
 		}
 	})
 }

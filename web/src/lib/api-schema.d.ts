@@ -2819,6 +2819,11 @@ export type components = {
       attention: 0 | 1 | 2;
       /** Format: date-time */
       collected_at: string | null;
+      /** @description In the review queue, of a corrected order: the values its corrections replaced (the latest of each analyte whose value changed) and the last correction's reason. */
+      correction?: {
+        reason: string;
+        replaced: components["schemas"]["LabResult"][];
+      };
       corrections: number;
       /** Format: date-time */
       due_at: string;

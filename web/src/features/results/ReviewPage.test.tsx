@@ -49,4 +49,15 @@ describe('ReviewPage', () => {
       ]),
     )
   })
+
+  it('shows a corrected value beside what it replaced, with the reason', async () => {
+    const k = (id: number, value: string) => ({ id, analyte: 'K', label: 'Potassium', type: 'numeric', value, unit: 'mmol/L', entered: value, entered_unit: 'mmol/L', comparator: '' })
+    const corrected = { ...order(9, 2, false), status: 'corrected', corrections: 1, results: [k(2, '4.2')], correction: { reason: 'typo: 4.2', replaced: [k(1, '7.2')] } }
+    await renderScreen(<ReviewPage />, { me: user(['review results']), api: { 'GET /results/review': { data: [corrected] } } })
+    const row = await screen.findByTestId('corrected-9')
+    expect(row.textContent).toContain('Corrected after it was reported')
+    expect(row.textContent).toMatch(/Potassium: 7\.2.*→ 4\.2/)
+    expect(row.textContent).toContain('Reason: typo: 4.2')
+    expect(row.querySelector('del')?.textContent).toMatch(/7\.2/)
+  })
 })

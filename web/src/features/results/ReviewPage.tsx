@@ -49,6 +49,25 @@ export default function ReviewPage() {
           {t('results.reviewOne')}
         </Button>
       </Space>
+    ) : o.correction && o.correction.replaced.length > 0 ? (
+      // A corrected value shows what it was, what it is now, and why it changed.
+      <Space orientation="vertical" size={4} data-testid={`corrected-${o.id}`}>
+        <AttentionTag attention={o.attention} />
+        <Typography.Text type="warning">{t('results.correctedHint')}</Typography.Text>
+        {o.correction.replaced.map((r) => {
+          const now = o.results.find((c) => c.analyte === r.analyte)
+          return (
+            <Typography.Text key={r.id}>
+              {r.label}: <Typography.Text delete>{resultText(t, r, i18n.language)}</Typography.Text> → {now ? resultText(t, now, i18n.language) : '–'}
+            </Typography.Text>
+          )
+        })}
+        {o.correction.reason && (
+          <Typography.Text type="secondary">
+            {t('results.reason')}: {o.correction.reason}
+          </Typography.Text>
+        )}
+      </Space>
     ) : (
       <AttentionTag attention={o.attention} />
     )
