@@ -97,6 +97,17 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
 		}
+		// Later values flagged as a change from the one withdrawn are flagged again against
+		// what stands (the clinician's review of withdrawals, 2026-11-28).
+		for _, r := range rows {
+			later, err := s.redelta(ctx, tx, o.PatientID, r.Analyte, r.ObservedAt, now)
+			if err != nil {
+				return err
+			}
+			if err := s.keep(ctx, tx, now, later...); err != nil {
+				return err
+			}
+		}
 		detail := audit.Phrases(audit.Phrase{Key: "audit.detail.entered_in_error", Args: []string{strings.Join(names, ", ")}},
 			audit.Phrase{Key: "audit.detail.category", Terms: []string{"audit.withdrawn." + in.Category}})
 		if left == 0 {
