@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"emr/internal/apperr"
@@ -44,6 +45,21 @@ func (s *Store) OrdersToCharge(ctx context.Context, day, lang string) ([]OrderTo
 	visits, err := appointment.RecordsIn(ctx, s.DB, appointment.RecordFilter{From: &from, To: &to, WithVisit: true, Limit: worklistVisits})
 	if err != nil {
 		return out, err
+	}
+	if s.Ordered != nil && len(visits) > 0 {
+		ids := make([]int64, len(visits))
+		for i, a := range visits {
+			ids[i] = a.ID
+		}
+		ordered, err := s.Ordered(ctx, ids)
+		if err != nil {
+			return out, err
+		}
+		has := make(map[int64]bool, len(ordered))
+		for _, id := range ordered {
+			has[id] = true
+		}
+		visits = slices.DeleteFunc(visits, func(a appointment.Record) bool { return !has[a.ID] })
 	}
 	var patients []int64
 	for _, a := range visits {

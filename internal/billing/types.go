@@ -17,6 +17,8 @@ type Store struct {
 	// Orders reads the lab orders of a visit, labels in lang (the results store's, wired by the
 	// server): what the desk sees ordered beside what is charged (OrdersOf).
 	Orders func(ctx context.Context, appointmentID int64, lang string) ([]VisitOrder, error)
+	// Ordered answers which of the visits ids have lab orders (nil: every visit is read).
+	Ordered func(ctx context.Context, ids []int64) ([]int64, error)
 }
 
 // Bill statuses: a draft takes charges; a final bill is numbered and fixed; a void one was

@@ -217,7 +217,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: archiveOptions}
 	watch(db, scheduled)
 	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
-	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}, Orders: visitOrders(results)}
+	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}, Orders: visitOrders(results), Ordered: results.VisitsWithOrders}
 	results.Charges = fees // a test ordered on a visit is charged on its bill (ADR 41)
 	prescriptions := &prescription.Store{DB: db, Loc: loc}
 	clients := &auth.Clients{DB: db}
