@@ -49,7 +49,7 @@ func (s *Store) ChargeOrder(ctx context.Context, tx *sql.Tx, e audit.Event, appo
 		return nil
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE bill_lines SET lab_order_id = $1 WHERE id = (SELECT MIN(id) FROM bill_lines
-		WHERE bill_id = $2 AND service_id = $3 AND lab_order_id IS NULL)`, orderID, id, sv.ID)
+		WHERE bill_id = $2 AND service_id = $3 AND lab_order_id IS NULL AND quantity = 1)`, orderID, id, sv.ID)
 	if err != nil {
 		return fmt.Errorf("link bill line: %w", err)
 	}

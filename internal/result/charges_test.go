@@ -301,3 +301,19 @@ func TestZeroPriceIsNotCharged(t *testing.T) {
 		}
 	})
 }
+
+// A line of more than one unit that the desk added by hand before the order is no single
+// order's (cancelling the order would take every unit off): the order is charged on a line of
+// its own, as a line added by hand after it would be (the cashier's review, 2026-11-28).
+func TestAnOrderLeavesAHandLineOfTwoUnits(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		service := c.service(t, "LAB-CBC", 90000)
+		b := apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", c.visitID), map[string]any{"service_id": service, "quantity": 2})
+		cbc := find(c.order(t, "CBC"), "CBC")
+		b = apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
+		if len(b.Lines) != 2 || b.Lines[0].LabOrderID != nil || b.Lines[1].LabOrderID == nil || *b.Lines[1].LabOrderID != cbc.ID {
+			t.Errorf("the order took the two-unit line made by hand: %+v", b.Lines)
+		}
+	})
+}
