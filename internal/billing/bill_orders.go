@@ -139,6 +139,9 @@ type OrderCharge struct {
 	// Linked: its test names an active price-list service. An order of a test that does not
 	// is never charged by itself; the desk charges it by hand or has the test linked.
 	Linked bool `json:"linked"`
+	// ServiceInactive: its test names a price-list service that is deactivated (so not Linked):
+	// the desk is told so, not that no service is linked.
+	ServiceInactive bool `json:"service_inactive"`
 	// ServiceID is the active service its test is charged as (nil when not Linked): what the
 	// desk's "Charge" adds, which the bill then takes as this order's (ADR 41).
 	ServiceID *int64 `json:"service_id"`
@@ -202,7 +205,7 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 	if err := rows.Err(); err != nil {
 		return out, err
 	}
-	linked := map[string]*int64{}
+	linked, inactive := map[string]*int64{}, map[string]bool{}
 	for _, o := range orders {
 		code := tests[o.Test].ServiceCode
 		if _, seen := linked[code]; !seen && code != "" {
@@ -213,11 +216,11 @@ func (s *Store) OrdersOf(ctx context.Context, appointmentID int64, lang string) 
 			if err == nil && sv.Active {
 				linked[code] = &sv.ID
 			} else {
-				linked[code] = nil
+				linked[code], inactive[code] = nil, err == nil
 			}
 		}
 		c := OrderCharge{OrderID: o.ID, Test: o.Test, Label: o.Label, Status: o.Status, Linked: linked[code] != nil,
-			ServiceID: linked[code], Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
+			ServiceInactive: inactive[code], ServiceID: linked[code], Withdrawn: o.Status == "cancelled" || o.Status == "not_done"}
 		if line, ok := lineOf[o.ID]; ok {
 			c.LineID, c.ZeroPrice = &line, free[o.ID]
 		}

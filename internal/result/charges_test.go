@@ -317,3 +317,30 @@ func TestAnOrderLeavesAHandLineOfTwoUnits(t *testing.T) {
 		}
 	})
 }
+
+// An order whose test's service is deactivated tells the desk so, not that no service is
+// linked (the cashier's review, 2026-11-28).
+func TestADeactivatedServiceIsSaid(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		id := c.service(t, "LAB-CRP", 70000)
+		apitest.Do[any](t, c.admin, http.StatusOK, "PUT", fmt.Sprintf("/api/services/%d", id), map[string]any{"code": "LAB-CRP", "name": "LAB-CRP",
+			"category": "laboratory", "price": 70000, "active": false, "version": 1})
+		c.order(t, "CRP", "CBC")
+		oc := apitest.Do[struct {
+			Orders []struct {
+				Test            string `json:"test"`
+				Linked          bool   `json:"linked"`
+				ServiceInactive bool   `json:"service_inactive"`
+			} `json:"orders"`
+		}](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		for _, o := range oc.Orders {
+			if o.Linked || o.ServiceInactive != (o.Test == "CRP") {
+				t.Errorf("%s: linked %v, service inactive %v", o.Test, o.Linked, o.ServiceInactive)
+			}
+		}
+		if len(oc.Orders) != 2 {
+			t.Errorf("orders: %+v", oc.Orders)
+		}
+	})
+}

@@ -2986,6 +2986,8 @@ export type components = {
       order_id: number;
       /** @description The active service its test is charged as (null when not linked): a line of it added to the visit's draft bill, quantity 1, is taken as this order's charge. */
       service_id: number | null;
+      /** @description Its test names a price-list service that is deactivated (so not linked): the desk reactivates it or charges by hand. */
+      service_inactive: boolean;
       status: string;
       test: string;
       /** @description Cancelled or not done; listed only while a final bill still charges it (a refund to consider). */

@@ -20,7 +20,7 @@ export default function OrdersToChargePage() {
   const problem = (o: OrderToCharge) => {
     if (o.problem === 'cancelled_charged') return <Tag color="red">{t('ordersToCharge.cancelledCharged')}</Tag>
     if (o.zero_price) return <Tag color="orange">{t('ordersToCharge.zeroPrice')}</Tag>
-    return <Tag color="orange">{t(o.linked ? 'ordersToCharge.notCharged' : 'ordersToCharge.notLinked')}</Tag>
+    return <Tag color="orange">{t(o.linked ? 'ordersToCharge.notCharged' : o.service_inactive ? 'ordersToCharge.serviceInactive' : 'ordersToCharge.notLinked')}</Tag>
   }
   return (
     <Card title={t('ordersToCharge.title')}>

@@ -36,7 +36,8 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
   }
   if (!data || data.orders.length === 0) return null
   const wanted = data.orders.filter((o) => !o.withdrawn)
-  const unlinked = wanted.filter((o) => o.line_id == null && !o.linked)
+  const unlinked = wanted.filter((o) => o.line_id == null && !o.linked && !o.service_inactive)
+  const inactive = wanted.filter((o) => o.line_id == null && o.service_inactive)
   const late = wanted.filter((o) => o.line_id == null && o.linked)
   const refund = data.orders.filter((o) => o.withdrawn && o.line_id != null)
   const free = wanted.filter((o) => o.line_id != null && o.zero_price)
@@ -47,6 +48,7 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
     <Flex vertical gap={8} data-testid="order-charges">
       <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
       {unlinked.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersNotLinked', { tests: names(unlinked), count: unlinked.length })} />}
+      {inactive.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersServiceInactive', { tests: names(inactive), count: inactive.length })} />}
       {late.length > 0 && (
         <Alert type="warning" showIcon title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />
       )}
