@@ -32,6 +32,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/patients/{id}/orders", Access: readResults, Handler: h.patientOrders},
 		{Method: "GET", Path: "/api/patients/{id}/trend", Access: readResults, Handler: h.trend},
 		{Method: "GET", Path: "/api/lab-orders/overdue", Access: readResults, Handler: h.overdue},
+		{Method: "GET", Path: "/api/results/misfiled", Access: readResults, Handler: h.misfiled},
+		{Method: "POST", Path: "/api/lab-results/{id}/misfiled/resolve", Access: record, Announces: auth.ChangesResults, Handler: h.resolveMisfiled},
 		{Method: "GET", Path: "/api/lab-orders/{id}", Access: readResults, Handler: h.detail},
 		{Method: "POST", Path: "/api/lab-orders/{id}/collect", Access: record, Announces: auth.ChangesResults, Handler: h.transition(Collected)},
 		{Method: "POST", Path: "/api/lab-orders/{id}/cancel", Access: auth.NeedAny(auth.RecordResults, auth.WriteDiagnosis), Announces: auth.ChangesResults, Handler: h.transition(Cancelled)},
@@ -158,6 +160,29 @@ func (h *Handler) overdue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpjson.List(w, list)
+}
+
+// misfiled lists the results retracted as recorded against the wrong patient that wait for
+// someone to find whose they were.
+func (h *Handler) misfiled(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Misfiled(r.Context(), i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) resolveMisfiled(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[ResolveMisfiledInput](w, r, "result.misfiled_not_found")
+	if !ok {
+		return
+	}
+	if err := h.Store.ResolveMisfiled(r.Context(), auth.AuditEvent(r), id, in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {

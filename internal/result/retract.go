@@ -83,7 +83,7 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 		var names []string
 		for _, r := range rows {
 			if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET status = $1, is_current = 0, retract_reason = $2, retracted_at = $3,
-				retracted_by = $4 WHERE id = $5`, EnteredInError, reason, now, actor(e), r.ID); err != nil {
+				retracted_by = $4, retract_category = $5 WHERE id = $6`, EnteredInError, reason, now, actor(e), in.Category, r.ID); err != nil {
 				return fmt.Errorf("retract result: %w", err)
 			}
 			if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: in.Category, reason: reason, now: now}); err != nil {

@@ -154,6 +154,8 @@ var requiredAccess = map[string]string{
 	"GET /api/patients/{id}/vitals":                 "record vitals or write diagnosis",
 	"GET /api/patients/{id}/trend":                  "record results or review results or write diagnosis",
 	"GET /api/lab-orders/overdue":                   "record results or review results or write diagnosis",
+	"GET /api/results/misfiled":                     "record results or review results or write diagnosis",
+	"POST /api/lab-results/{id}/misfiled/resolve":   "record results",
 	"GET /api/lab-orders/{id}":                      "record results or review results or write diagnosis",
 	"POST /api/lab-orders/{id}/collect":             "record results",
 	"POST /api/lab-orders/{id}/cancel":              "record results or write diagnosis",

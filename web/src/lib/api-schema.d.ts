@@ -648,6 +648,15 @@ export type paths = {
     /** Orders past their test's turnaround with no result yet (ordered or collected), the longest overdue first, with their patients, so that they can be called back. */
     get: operations["getOverdueOrders"];
   };
+  "/api/lab-results/{id}/misfiled/resolve": {
+    /** Close the task of a result retracted as recorded against the wrong patient, with a note (at least 5 characters) saying how it was resolved; audited. 409 when someone resolved it already. */
+    post: operations["postMisfiledResolve"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/lab-test-definitions": {
     /** Every test with its LOINC code, expected turnaround and analytes in report order (label in the caller's language). */
     get: operations["getLabTestDefinitions"];
@@ -1050,6 +1059,10 @@ export type paths = {
   "/api/results/alerts/report": {
     /** Every critical result raised between from and to (dates, the last included; the last 30 days by default) with each level's times and its time to acknowledge. */
     get: operations["getResultAlertsReport"];
+  };
+  "/api/results/misfiled": {
+    /** Results retracted as recorded against the wrong patient that nobody has resolved yet, oldest first (at most 50): the test, the value, the patient it was wrongly recorded against, why and by whom it was retracted. Until someone finds whose it was, the right patient is without it. */
+    get: operations["getMisfiledResults"];
   };
   "/api/results/review": {
     /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 50 at a time (the rest follow as these are reviewed). */
@@ -2974,6 +2987,17 @@ export type components = {
       received: number;
       refunded: number;
       refunds: number;
+    };
+    MisfiledResult: {
+      order_id: number;
+      patient: components["schemas"]["PatientSummary"];
+      reason: string;
+      result: components["schemas"]["LabResult"];
+      result_id: number;
+      /** Format: date-time */
+      retracted_at: string;
+      retracted_by: string;
+      test_label: string;
     };
     OrderCharge: {
       /** @description The label of another test ordered on the visit that reports every analyte of this one (a panel including it, as CMP includes BMP): charging both charges it twice. Empty for none. */
@@ -6313,6 +6337,33 @@ export type operations = {
       };
     };
   };
+  /** Close the task of a result retracted as recorded against the wrong patient, with a note (at least 5 characters) saying how it was resolved; audited. 409 when someone resolved it already. */
+  postMisfiledResolve: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Resolved */
+      204: {
+        content: never;
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Someone resolved it already. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** Every test with its LOINC code, expected turnaround and analytes in report order (label in the caller's language). */
   getLabTestDefinitions: {
     responses: {
@@ -7900,6 +7951,19 @@ export type operations = {
         };
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** Results retracted as recorded against the wrong patient that nobody has resolved yet, oldest first (at most 50): the test, the value, the patient it was wrongly recorded against, why and by whom it was retracted. Until someone finds whose it was, the right patient is without it. */
+  getMisfiledResults: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["MisfiledResult"][];
+          };
+        };
+      };
     };
   };
   /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 50 at a time (the rest follow as these are reviewed). */

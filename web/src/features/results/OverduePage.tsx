@@ -9,13 +9,16 @@ import { chartPath, fullName } from '../../lib/patient'
 import { formatDayTime } from '../../lib/time'
 import { useOverdue, type LabOrder } from './api/results'
 import { daysSince } from './format'
+import { MisfiledCard } from './MisfiledCard'
 import { StatusTag } from './ResultParts'
 
 export default function OverduePage() {
   const { t } = useTranslation()
   const overdue = useOverdue()
   return (
-    <Card title={t('results.overdueTitle')}>
+    <>
+      <MisfiledCard />
+      <Card title={t('results.overdueTitle')}>
       <Typography.Paragraph type="secondary">{t('results.overdueHint')}</Typography.Paragraph>
       <ScrollRegion label={t('results.overdueTitle')}>
         <Table<LabOrder>
@@ -42,6 +45,7 @@ export default function OverduePage() {
           ]}
         />
       </ScrollRegion>
-    </Card>
+      </Card>
+    </>
   )
 }
