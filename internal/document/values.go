@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -254,7 +255,18 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		out["visit.follow_up"] = Value{Text: day(lang, v.FollowUpDate)}
 		out["visit.vitals"] = Value{Text: vitals(lang, v.Vitals, v.BMI, v.VitalFlags)}
 		diagnoses := []string{}
-		for _, d := range v.Diagnoses {
+		// The primary diagnosis first, as the prescription prints it; the rest as recorded.
+		ordered := slices.Clone(v.Diagnoses)
+		slices.SortStableFunc(ordered, func(a, b appointment.Diagnosis) int {
+			switch {
+			case a.Primary && !b.Primary:
+				return -1
+			case b.Primary && !a.Primary:
+				return 1
+			}
+			return 0
+		})
+		for _, d := range ordered {
 			text := diagnosisText(d)
 			if d.Primary {
 				if lang == "zh" { // full-width brackets in Chinese running text
