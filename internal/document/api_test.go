@@ -270,7 +270,8 @@ func TestRequestsAndSummary(t *testing.T) {
 		// The vitals are printed with the server's flags for the patient's age on the visit's
 		// day (a fever from 38.0 °C), the age band named in the print's language.
 		if body := text(sum.Content); !strings.Contains(body, "Выписка из медицинской карты") ||
-			!strings.Contains(body, "T 38,2 °C ↑ выше возрастной нормы (возрастная группа: 18 лет и старше)") || !strings.Contains(body, "ЧСС 96") ||
+			!strings.Contains(body, "T 38,2 °C ↑") || !strings.Contains(body, " — ↑ выше возрастной нормы (возрастная группа: 18 лет и старше)") ||
+			strings.Count(body, "выше возрастной нормы") != 1 || !strings.Contains(body, "ЧСС 96") ||
 			strings.Contains(body, "ЧСС 96 /мин ↑") || !strings.Contains(body, "(основной)") {
 			t.Errorf("summary:\n%s", body)
 		}
@@ -432,7 +433,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 			return text(d.Content)
 		}
 		if body := issue(); !strings.Contains(body, "No known allergies") || !strings.Contains(body, "Not asked yet: none recorded, and none currently supplied from here") ||
-			!strings.Contains(body, "T 38.2 °C ↑ above the usual range (age band: 18 years and over)") {
+			!strings.Contains(body, "T 38.2 °C ↑") || !strings.Contains(body, " — ↑ above the usual range (age band: 18 years and over)") {
 			t.Errorf("a patient with no known allergies and no medicines:\n%s", body)
 		}
 

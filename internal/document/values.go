@@ -129,23 +129,30 @@ func number(lang string, f *float64) string { return i18n.Decimal(lang, *f) }
 // vitalMarks are the arrows a flagged vital is printed with (never colour alone).
 var vitalMarks = map[string]string{"L": "↓", "H": "↑", "LL": "↓↓", "HH": "↑↑"}
 
-// vitalFlag writes how a vital compares with its age band (" ↑ above the usual range (age
-// band: 1 year)"); nothing when it is within it or has no band.
-func vitalFlag(lang string, f appointment.VitalFlag, ok bool) string {
-	if mark := vitalMarks[f.Flag]; ok && mark != "" {
-		return " " + mark + " " + i18n.T(lang, "vitals.flag."+f.Flag, f.Ages)
+// vitalFlag writes the arrow a vital is flagged with (" ↑"), and adds what it means to legend
+// once (" ↑ above the usual range (age band: 1 year)"); nothing when it is within its band or
+// has none.
+func vitalFlag(lang string, f appointment.VitalFlag, ok bool, legend *[]string) string {
+	mark := vitalMarks[f.Flag]
+	if !ok || mark == "" {
+		return ""
 	}
-	return ""
+	if meaning := mark + " " + i18n.T(lang, "vitals.flag."+f.Flag, f.Ages); !slices.Contains(*legend, meaning) {
+		*legend = append(*legend, meaning)
+	}
+	return " " + mark
 }
 
 // vitals writes the measured vitals in one line with their units, each flagged by the
-// bands of the patient's age on the visit's day.
+// bands of the patient's age on the visit's day: an arrow after each value, and what each
+// arrow means said once at the end (the clinic manager's run, 2026-11-29: the meaning after
+// every value crowded the referral).
 func vitals(lang string, v appointment.Vitals, bmi *float64, flags appointment.VitalFlags) string {
-	var out []string
+	var out, legend []string
 	add := func(key string, f *float64, unit string) {
 		if f != nil {
 			flag, ok := flags[key]
-			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(lang, f)+unit+vitalFlag(lang, flag, ok))
+			out = append(out, i18n.T(lang, "document.value.vital."+key)+" "+number(lang, f)+unit+vitalFlag(lang, flag, ok, &legend))
 		}
 	}
 	if v.BPSystolic != nil && v.BPDiastolic != nil {
@@ -155,7 +162,7 @@ func vitals(lang string, v appointment.Vitals, bmi *float64, flags appointment.V
 			flag, ok = d, true
 		}
 		out = append(out, i18n.T(lang, "document.value.vital.bp")+" "+number(lang, v.BPSystolic)+"/"+number(lang, v.BPDiastolic)+" "+
-			i18n.T(lang, "document.value.unit.mmhg")+vitalFlag(lang, flag, ok))
+			i18n.T(lang, "document.value.unit.mmhg")+vitalFlag(lang, flag, ok, &legend))
 	}
 	add("heart_rate", v.HeartRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
 	add("respiratory_rate", v.RespRate, " "+i18n.T(lang, "document.value.unit.per_minute"))
@@ -164,7 +171,11 @@ func vitals(lang string, v appointment.Vitals, bmi *float64, flags appointment.V
 	add("weight", v.Weight, " "+i18n.T(lang, "document.value.unit.kg"))
 	add("height", v.Height, " "+i18n.T(lang, "document.value.unit.cm"))
 	add("bmi", bmi, "")
-	return strings.Join(out, i18n.ListSeparator(lang))
+	line := strings.Join(out, i18n.ListSeparator(lang))
+	if len(legend) == 0 {
+		return line
+	}
+	return i18n.T(lang, "document.value.vitals_legend", line, strings.Join(legend, i18n.ListSeparator(lang)))
 }
 
 // allergies writes what is known of a patient's allergies: not asked, none known, or each

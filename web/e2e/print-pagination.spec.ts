@@ -108,3 +108,35 @@ test('an A4 referral whose second page would hold only the QR code, seal and sig
   await desk.close()
   await doc.close()
 })
+
+test('a Vietnamese A5 certificate of two diagnoses and five days’ rest prints on one page, signature and seal with its text', async ({ browser }) => {
+  const desk = await browser.newPage()
+  await login(desk, 'receptionist')
+  const doc = await browser.newPage()
+  await login(doc, 'doctor')
+  const patient = await newPatient(desk, `Certificate${unique()}`)
+  const appointment = await bookFirstFree(desk, patient.id, await doctorId(desk), day(1), 7)
+  expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)
+  expect((await api(doc, 'post', `/api/appointments/${appointment}/start`, {})).status()).toBe(200)
+  const diagnoses = [{ code: 'J06.9' }, { code: 'J18.9', primary: true }]
+  expect((await api(doc, 'put', `/api/appointments/${appointment}/visit`, { version: 0, chief_complaint: 'Sốt, ho', diagnoses })).status()).toBe(200)
+  const templates = ((await (await api(doc, 'get', '/api/document-templates?kind=medical_certificate&language=vi')).json()) as { data: { id: number }[] }).data
+  const issued = await api(doc, 'post', '/api/documents', { template_id: templates[0].id, patient_id: patient.id, appointment_id: appointment, fields: { rest_days: '5', rest_from: day(2) } })
+  expect(issued.status()).toBe(201)
+  await doc.goto(`/documents/${((await issued.json()) as { id: number }).id}/print`)
+  await expect(doc.getByTestId('state-header').first()).toBeVisible()
+  await expect.poll(async () => pdfPages(await doc.pdf({ preferCSSPageSize: true })).length).toBe(1)
+  // The check and the seal and signature share one line, so they take one line's height: on A5
+  // they wrapped onto two and pushed a certificate this short onto a second sheet.
+  const sheet = doc.getByTestId('document-sheet').first() // drawn on screen at the paper's size, as it prints
+  const check = await sheet.locator('svg').first().boundingBox()
+  const signed = await sheet.getByTestId('seal-place').boundingBox()
+  expect(check && signed && signed.y < check.y + check.height && check.y < signed.y + signed.height).toBe(true)
+  const [only] = pdfPages(await doc.pdf({ preferCSSPageSize: true }))
+  // The primary diagnosis first; the national header, the text, the check and the signature on the one page.
+  expect(flat(only).indexOf('J18.9')).toBeLessThan(flat(only).indexOf('J06.9'))
+  expect(flat(only)).toContain('CỘNG HÒA')
+  expect(flat(only)).toContain('SHA-256')
+  await desk.close()
+  await doc.close()
+})

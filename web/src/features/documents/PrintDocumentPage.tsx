@@ -73,9 +73,14 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
   const [size, orientation] = doc.paper.split('-')
   const paper = size === 'a4' ? styles.A4 : styles.A5
   const landscape = orientation === 'landscape' ? (size === 'a4' ? own.a4Landscape : own.a5Landscape) : ''
+  // An upright sheet is too narrow for the check, the seal and the signature side by side at
+  // full size: they are drawn on one line, the seal over the signature's start as it is
+  // stamped (and the check smaller on A5), so a short paper ends on its first page and a long
+  // one carries no second line of them (the clinic manager's run, 2026-11-29).
+  const compact = orientation !== 'landscape'
   const url = verifyURL(doc.code, clinic?.public_url)
   return (
-    <article className={`${styles.sheet} ${paper} ${landscape}`} aria-label={t('documents.sheet')} data-testid={testId} lang={doc.language}>
+    <article className={`${styles.sheet} ${paper} ${landscape} ${compact ? own.compact : ''}`} aria-label={t('documents.sheet')} data-testid={testId} lang={doc.language}>
       {doc.status === 'cancelled' && <div className={styles.void}>{t('documents.voided')}</div>}
       {doc.language === 'vi' && SIGNED_PAPERS.includes(doc.kind) && (
         <div className={own.stateHeader} data-testid="state-header">
@@ -92,7 +97,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
       <DocumentContent blocks={doc.content} />
       <div className={own.footer}>
         <div className={own.verify}>
-          <QRCode value={url} type="svg" size={96} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />
+          <QRCode value={url} type="svg" size={size === 'a4' ? 96 : 72} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />
           <div className={own.verifyText}>
             <div>{t('documents.verifyAt')}</div>
             <div className={own.mono}>{url}</div>
