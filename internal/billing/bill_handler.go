@@ -205,6 +205,22 @@ func (h *Handler) updateLine(w http.ResponseWriter, r *http.Request) {
 	httpjson.Result(w, r, http.StatusOK, b, err)
 }
 
+// linkOrder records which lab order a line added by hand charges.
+func (h *Handler) linkOrder(w http.ResponseWriter, r *http.Request) {
+	id, line, err := lineIDs(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in LinkInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	b, err := h.Store.LinkOrder(r.Context(), auth.AuditEvent(r), id, line, in)
+	httpjson.Result(w, r, http.StatusOK, b, err)
+}
+
 func (h *Handler) removeLine(w http.ResponseWriter, r *http.Request) {
 	id, line, err := lineIDs(r)
 	if err != nil {

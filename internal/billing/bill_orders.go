@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
+	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/catalogue"
@@ -354,4 +356,76 @@ func adopter(ctx context.Context, tx *sql.Tx, id int64, l Line, wanted map[strin
 		}
 	}
 	return nil, nil
+}
+
+// LinkInput names the lab order a bill line charges.
+type LinkInput struct {
+	OrderID int64 `json:"order_id"`
+}
+
+// LinkOrder records that line lineID of bill id, added by hand (a charge not on the price
+// list, or of a service the test is not linked to), is what charges lab order in.OrderID of
+// the bill's visit, so the order stops waiting on the desk's list (the clinic manager's run,
+// 2026-11-29: a CRP charged as a free-text line stayed "not charged" for good and invited a
+// second charge). It changes no amount, so a final bill takes it too; audited. The line must
+// be one unit and charge no other order; the order must be wanted (not cancelled or not done)
+// and charged by no other line of the bill.
+func (s *Store) LinkOrder(ctx context.Context, e audit.Event, id, lineID int64, in LinkInput) (Bill, error) {
+	orders, err := s.ordersOfBill(ctx, id, 0)
+	if err != nil {
+		return Bill{}, err
+	}
+	i := slices.IndexFunc(orders, func(o VisitOrder) bool { return o.ID == in.OrderID })
+	var v apperr.Validation
+	switch {
+	case i < 0:
+		v.Add("order_id", "billing.order_not_on_visit")
+	case orders[i].Status == "cancelled" || orders[i].Status == "not_done":
+		v.Add("order_id", "billing.order_withdrawn")
+	}
+	if err := v.Err(); err != nil {
+		return Bill{}, err
+	}
+	var b Bill
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := lock(ctx, tx, id); err != nil {
+			return err
+		}
+		var quantity int
+		var order sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT quantity, lab_order_id FROM bill_lines WHERE id = $1 AND bill_id = $2`, lineID, id).Scan(&quantity, &order)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.NotFound("billing.line_not_found")
+		}
+		if err != nil {
+			return fmt.Errorf("read bill line: %w", err)
+		}
+		switch {
+		case order.Valid:
+			return apperr.Conflict("billing.line_charges_order")
+		case quantity != 1:
+			v.Add("line_id", "billing.line_one_unit")
+			return v.Err()
+		}
+		var charged bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bill_lines WHERE bill_id = $1 AND lab_order_id = $2)`, id, in.OrderID).Scan(&charged); err != nil {
+			return fmt.Errorf("read bill lines: %w", err)
+		}
+		if charged {
+			return apperr.Conflict("billing.order_charged")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bill_lines SET lab_order_id = $1 WHERE id = $2`, in.OrderID, lineID); err != nil {
+			return fmt.Errorf("link bill line: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bills SET version = version + 1 WHERE id = $1`, id); err != nil {
+			return fmt.Errorf("update bill: %w", err)
+		}
+		if b, err = get(ctx, tx, id); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.link_order", "bill", strconv.FormatInt(id, 10), b.Patient.ID, audit.Success
+		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.line_charges", Args: []string{strconv.FormatInt(lineID, 10), orders[i].Label}})
+		return audit.Record(ctx, tx, e)
+	})
+	return b, err
 }

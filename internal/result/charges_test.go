@@ -344,3 +344,61 @@ func TestADeactivatedServiceIsSaid(t *testing.T) {
 		}
 	})
 }
+
+// A test charged as a line written by hand (its service not on the price list) is marked as
+// that line's charge by the desk, on a final bill too, and stops waiting as not charged (the
+// clinic manager's run, 2026-11-29: it stayed on the list for good and invited a second charge).
+func TestAHandChargeIsMarkedAsTheOrders(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		crp := find(c.order(t, "CRP"), "CRP")
+		charges := func() orderCharges {
+			return apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+		}
+		b := apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", c.visitID),
+			map[string]any{"description": "C-reactive protein", "quantity": 1, "unit_price": 70000})
+		b = apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/lines", b.ID), map[string]any{"description": "Swabs", "quantity": 2, "unit_price": 5000})
+		b = apitest.Do[billOut](t, c.rec, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		if oc := charges(); oc.Charged != 0 || oc.Ordered != 1 {
+			t.Fatalf("before marking: %+v", oc)
+		}
+		line := func(description string) int64 {
+			for _, l := range b.Lines {
+				if l.Code == "" && description == "C-reactive protein" && l.LabOrderID == nil {
+					return l.ID
+				}
+			}
+			return b.Lines[len(b.Lines)-1].ID
+		}
+		link := func(who *apitest.Client, lineID, orderID int64) apitest.Response {
+			return who.Do("POST", fmt.Sprintf("/api/bills/%d/lines/%d/order", b.ID, lineID), map[string]any{"order_id": orderID})
+		}
+		crpLine, swabs := b.Lines[0].ID, b.Lines[1].ID
+		_ = line
+		if r := link(c.nurse, crpLine, crp.ID); r.Status != http.StatusForbidden {
+			t.Errorf("the nurse marks a charge: %d", r.Status)
+		}
+		if r := link(c.rec, swabs, crp.ID); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a line of two units marked as one order's: %d %s", r.Status, r.Body)
+		}
+		if r := link(c.rec, crpLine, crp.ID+1000); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("an order of no visit of this bill: %d %s", r.Status, r.Body)
+		}
+		if r := link(c.rec, crpLine, crp.ID); r.Status != http.StatusOK {
+			t.Fatalf("mark the hand line as CRP's: %d %s", r.Status, r.Body)
+		}
+		if oc := charges(); oc.Charged != 1 || oc.Orders[0].LineID == nil || *oc.Orders[0].LineID != crpLine {
+			t.Errorf("after marking: %+v", oc)
+		}
+		if r := link(c.rec, crpLine, crp.ID); r.Status != http.StatusConflict {
+			t.Errorf("marked twice: %d %s", r.Status, r.Body)
+		}
+		after := apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
+		if after.Total != b.Total || after.Status != "final" {
+			t.Errorf("marking changed the bill: %+v → %+v", b, after)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'bill.link_order'`); n != 1 {
+			t.Errorf("marking audited %d times", n)
+		}
+	})
+}

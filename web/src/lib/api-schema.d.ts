@@ -329,6 +329,16 @@ export type paths = {
       };
     };
   };
+  "/api/bills/{id}/lines/{line}/order": {
+    /** Record that a line added by hand (a charge not on the price list, or of a service the test is not linked to) charges a lab order of the bill's visit, so the order no longer waits on the desk's list. It changes no amount, so a final bill takes it too; audited. The line must be one unit and charge no other order; the order must be wanted and charged by no other line of the bill (409). */
+    post: operations["postBillLineOrder"];
+    parameters: {
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+  };
   "/api/bills/{id}/payments": {
     /** Take a payment on a final bill (partial ones too); cash may give what was tendered, and the change is shown. A payment over the balance — such as a second cashier taking the same balance — is a conflict. */
     post: operations["postBillsByIdPayments"];
@@ -5107,6 +5117,36 @@ export type operations = {
       409: {
         content: never;
       };
+    };
+  };
+  /** Record that a line added by hand (a charge not on the price list, or of a service the test is not linked to) charges a lab order of the bill's visit, so the order no longer waits on the desk's list. It changes no amount, so a final bill takes it too; audited. The line must be one unit and charge no other order; the order must be wanted and charged by no other line of the bill (409). */
+  postBillLineOrder: {
+    parameters: {
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          order_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The bill */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The line charges another order */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** Take a payment on a final bill (partial ones too); cash may give what was tendered, and the change is shown. A payment over the balance — such as a second cashier taking the same balance — is a conflict. */

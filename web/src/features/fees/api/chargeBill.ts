@@ -23,3 +23,6 @@ export const finaliseBill = (bill: Bill) => send<Bill>('post', `/bills/${bill.id
 
 /** Opens the visit's bill (with the consultation fee of its type, when the settings name one). */
 export const openVisitBill = (appointmentId: number) => send<Bill>('post', `/appointments/${appointmentId}/bill`, {})
+
+/** Marks line lineId, added by hand, as what charges lab order orderId of the bill's visit (a draft or a final bill: no amount changes). */
+export const linkOrder = (billId: number, lineId: number, orderId: number) => send<Bill>('post', `/bills/${billId}/lines/${lineId}/order`, { order_id: orderId }, { silent: true })

@@ -131,6 +131,30 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     expect(within(charges).getByText(/Charged at price 0, so not charged: Complete blood count\./)).toBeTruthy()
   })
 
+  it('marks a test charged by hand as the charge of a line the desk wrote, on a final bill (the clinic manager’s run, 2026-11-29)', async () => {
+    const handLine = { ...line, id: 3, service_id: null, code: '', category: 'laboratory', description: 'C-reactive protein (CRP)', quantity: 1, unit_price: 7000, discount: 0, amount: 7000, lab_order_id: null }
+    const paid = bill({ appointment_id: 7, lines: [...bill().lines, handLine] })
+    const notLinked = { ordered: 1, charged: 0, orders: [{ order_id: 9, test: 'CRP', label: 'C-reactive protein', status: 'ordered', line_id: null, linked: false, withdrawn: false }] }
+    const { sent } = await renderScreen(<BillById id={5} />, {
+      me: user(['record payment', 'record charges']),
+      api: { 'GET /bills/5': paid, 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': notLinked, 'POST /bills/5/lines/3/order': paid },
+    })
+    const mark = await screen.findByTestId('mark-charged')
+    fireEvent.mouseDown(within(mark).getByRole('combobox', { name: 'Line of this bill that charges C-reactive protein' }))
+    fireEvent.click(await screen.findByTitle('C-reactive protein (CRP)'))
+    await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/bills/5/lines/3/order', body: { order_id: 9 } }))
+  })
+
+  it('offers no marking to one who may not charge', async () => {
+    const notLinked = { ordered: 1, charged: 0, orders: [{ order_id: 9, test: 'CRP', label: 'C-reactive protein', status: 'ordered', line_id: null, linked: false, withdrawn: false }] }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment']),
+      api: { 'GET /bills/5': bill({ appointment_id: 7 }), 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': notLinked },
+    })
+    await screen.findByTestId('order-charges')
+    expect(screen.queryByTestId('mark-charged')).toBeNull()
+  })
+
   it('shows nothing of orders on a bill without a visit', async () => {
     await renderScreen(<BillById id={5} />, { me: user(['record payment']), api: { 'GET /bills/5': bill(), 'GET /fees/settings': settings } })
     await screen.findByTestId('bill')

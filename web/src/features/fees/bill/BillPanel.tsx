@@ -111,7 +111,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
         {preview && preview.lines.length > 0 && <Alert type="info" showIcon title={t('bill.previewNote')} />}
         <Lines bill={shown} money={money} editable={charging && !preview} onEdit={setDialog} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
         {shown && shown.lines.length > 0 && <Totals bill={shown} money={money} />}
-        {(appointmentId ?? shown?.appointment_id) != null && <OrderCharges appointmentId={(appointmentId ?? shown?.appointment_id)!} billStatus={bill?.status} />}
+        {(appointmentId ?? shown?.appointment_id) != null && <OrderCharges appointmentId={(appointmentId ?? shown?.appointment_id)!} billStatus={bill?.status} bill={bill} />}
         {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
         {bill && (
           <Flex gap={8} wrap>

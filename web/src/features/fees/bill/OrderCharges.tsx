@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Flex, Typography } from 'antd'
+import { Alert, App, Button, Flex, Select, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { billsKey } from '../../../lib/queryKeys'
-import { addLine } from '../api/chargeBill'
+import { addLine, linkOrder } from '../api/chargeBill'
 import { useVisitOrderCharges } from '../api/getBill'
+import type { Bill } from '../api/types'
 
 /**
  * The visit's ordered tests beside its bill: how many are ordered and charged, and — for the
@@ -15,7 +16,7 @@ import { useVisitOrderCharges } from '../api/getBill'
  * On a draft bill an order of a linked test is charged from the warning in one click: the
  * line added is one unit of its service, which the server takes as that order's charge.
  */
-export function OrderCharges({ appointmentId, billStatus }: { appointmentId: number; billStatus?: string }) {
+export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentId: number; billStatus?: string; bill?: Bill }) {
   const { t } = useTranslation()
   const { data } = useVisitOrderCharges(appointmentId)
   const { message } = App.useApp()
@@ -26,6 +27,20 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
     setCharging(orderId)
     try {
       await addLine({ appointmentId }, { service_id: serviceId, quantity: 1 })
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      void message.error(e.message)
+    } finally {
+      setCharging(undefined)
+      void queryClient.invalidateQueries({ queryKey: billsKey })
+    }
+  }
+  const mark = async (orderId: number, lineId: number) => {
+    if (!bill) return
+    setCharging(orderId)
+    try {
+      await linkOrder(bill.id, lineId, orderId)
+      void message.success(t('bill.markedCharged'))
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       void message.error(e.message)
@@ -61,6 +76,7 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
           ))}
         </Flex>
       )}
+      {canCharge && bill && bill.status !== 'void' && <MarkCharged orders={[...unlinked, ...inactive, ...late]} bill={bill} busy={charging} onMark={(o, l) => void mark(o, l)} />}
       {free.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersZeroPrice', { tests: names(free), count: free.length })} />}
       {panels.map((panel) => (
         <Alert key={panel} type="info" showIcon title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
@@ -69,6 +85,36 @@ export function OrderCharges({ appointmentId, billStatus }: { appointmentId: num
         // A draft's charge is simply taken off; a final bill's is credited (a refund, ADR 41).
         <Alert type="error" showIcon title={t(billStatus === 'draft' ? 'bill.cancelledOnDraft' : 'bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />
       )}
+    </Flex>
+  )
+}
+
+/**
+ * A test charged as a line added by hand (written out, or of a service the test is not linked
+ * to) is marked as that line's charge, so it stops waiting as not charged; on a final bill too,
+ * as no amount changes. Only one-unit lines that charge no order are offered.
+ */
+function MarkCharged({ orders, bill, busy, onMark }: { orders: { order_id: number; label: string; test: string }[]; bill: Bill; busy?: number; onMark: (order: number, line: number) => void }) {
+  const { t } = useTranslation()
+  const lines = bill.lines.filter((l) => l.lab_order_id == null && l.quantity === 1)
+  if (orders.length === 0 || lines.length === 0) return null
+  return (
+    <Flex vertical gap={4} data-testid="mark-charged">
+      <Typography.Text type="secondary">{t('bill.markChargedHint')}</Typography.Text>
+      {orders.map((o) => (
+        <Flex key={o.order_id} gap={8} wrap align="center">
+          <Typography.Text>{o.label || o.test}</Typography.Text>
+          <Select
+            size="small"
+            style={{ minWidth: 220 }}
+            placeholder={t('bill.markChargedBy')}
+            aria-label={t('bill.markChargedByNamed', { test: o.label || o.test })}
+            disabled={busy != null}
+            options={lines.map((l) => ({ value: l.id, label: l.code ? `${l.code} · ${l.description}` : l.description }))}
+            onChange={(line: number) => onMark(o.order_id, line)}
+          />
+        </Flex>
+      ))}
     </Flex>
   )
 }
