@@ -1,6 +1,7 @@
 package catalogue
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -162,5 +163,19 @@ func TestStarterMedicinesAreClassified(t *testing.T) {
 func BenchmarkReadLine(b *testing.B) {
 	for b.Loop() {
 		KnownDrugs.Line("Amoxicillin + clavulanic acid 875 mg + 125 mg tablet, 2 times a day", []string{"amoxicillin", "clavulanic acid"}, "J01CR02")
+	}
+}
+
+// A shipped rule's source is what a pharmacist can look up (a paper, a label, a guideline),
+// never the project's own review notes, which staff read on every warning (the clinic
+// manager's run, 2026-11-29: "… review of the current-medicines list 2026-11-29 (m10)").
+func TestInteractionSourcesCiteWhatCanBeLookedUp(t *testing.T) {
+	ticket := regexp.MustCompile(`\((?:[CMm]\d+|major \d+|minor \d+)\)|review of the|issue \d+`)
+	for _, in := range KnownDrugs.Interactions {
+		for _, text := range []string{in.Source, in.Mechanism} {
+			if ticket.MatchString(text) {
+				t.Errorf("%s cites a review note: %q", in.Key, text)
+			}
+		}
 	}
 }
