@@ -6,10 +6,11 @@ import type { Dayjs } from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { dateInputFormats } from '../lib/time'
 
-/** A date field in the user's format; a format passed (a week's, a time's) replaces it. */
+/** A date field in the user's format, which its empty field shows (ДД.ММ.ГГГГ); a format passed (a week's, a time's) replaces it. */
 export function DateInput(props: DatePickerProps<Dayjs, false>) {
-  const { i18n } = useTranslation()
-  return <DatePicker {...props} format={props.format ?? dateInputFormats(i18n.language)} />
+  const { t, i18n } = useTranslation()
+  const placeholder = props.placeholder ?? (props.format || props.picker || props.showTime ? undefined : t('dateInput.placeholder'))
+  return <DatePicker {...props} placeholder={placeholder} format={props.format ?? dateInputFormats(i18n.language)} />
 }
 
 /** A from–to date field in the user's format; withTime adds the hour and minute. */

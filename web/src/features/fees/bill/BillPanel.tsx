@@ -196,13 +196,17 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
 
 function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money: Money; editable: boolean; onEdit: (l: BillLine) => void; onRemove: (l: BillLine) => void }) {
   const { t } = useTranslation()
+  // On a phone the item's words wrap and the amounts stay whole in view, rather than the table
+  // growing wider than the screen (the clinic manager's run, 2026-11-29: "200." of "200.000").
+  const phone = !Grid.useBreakpoint().sm
+  const whole = () => ({ style: { whiteSpace: 'nowrap' as const } })
   return (
     <Table<BillLine>
       rowKey="id"
       size="small"
       pagination={false}
       dataSource={bill?.lines ?? []}
-      scroll={{ x: 'max-content' }}
+      scroll={phone ? undefined : { x: 'max-content' }}
       locale={{ emptyText: <Typography.Text type="secondary">{t('bill.noCharges')}</Typography.Text> }}
       columns={[
         {
@@ -217,7 +221,7 @@ function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money
             </Space>
           ),
         },
-        { key: 'qty', dataIndex: 'quantity', title: t('bill.qty'), align: 'end' },
+        { key: 'qty', dataIndex: 'quantity', title: t('bill.qty'), align: 'end', onCell: whole },
         { key: 'price', title: t('bill.unitPrice'), align: 'end', responsive: ['sm'], render: (_, l) => money.format(l.unit_price) },
         {
           key: 'discount',
@@ -236,7 +240,7 @@ function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money
               ''
             ),
         },
-        { key: 'amount', title: t('bill.lineAmount'), align: 'end', render: (_, l) => money.format(l.amount) },
+        { key: 'amount', title: t('bill.lineAmount'), align: 'end', onCell: whole, render: (_, l) => money.format(l.amount) },
         ...(editable
           ? [
               {
