@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react'
+import dayjs from 'dayjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import { BookingModal } from './BookingModal'
+import { soonestSlot } from './soonestSlot'
 
 afterEach(cleanup)
 
@@ -30,5 +32,24 @@ describe('BookingModal', () => {
       api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }, { id: 4, name: 'Dr Chi' }] } },
     })
     expect(await doctorChosen()).toBe('')
+  })
+
+  it('proposes the doctor’s first free time, not one another appointment holds (the clinic manager’s run, 2026-11-29)', async () => {
+    const tomorrow = dayjs().add(1, 'day').format('YYYY-MM-DD')
+    const soonest = soonestSlot(dayjs())
+    const held = dayjs(`${tomorrow}T${soonest.format('HH:mm')}:00`)
+    const view = await renderScreen(<BookingModal open onClose={() => {}} date={tomorrow} />, {
+      me: user(['manage appointment']),
+      api: {
+        'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] },
+        // The doctor's day, asked for by day and doctor.
+        'GET /appointments': ({ params }: { params: Record<string, unknown> }) =>
+          params.date === tomorrow && params.doctor_id === 3
+            ? { data: [{ id: 1, starts_at: held.toISOString(), duration_minutes: 20, status: 'booked' }], meta: { total: 1, page: 1, per_page: 200 } }
+            : { data: [], meta: { total: 0, page: 1, per_page: 200 } },
+      },
+    })
+    const time = (await screen.findByRole('dialog')).querySelector<HTMLInputElement>('#booking_time')!
+    await waitFor(() => expect([time.value, view.unanswered]).toEqual([held.add(20, 'minute').format('HH:mm'), []]))
   })
 })

@@ -8,7 +8,8 @@ import { fullName } from '../../lib/patient'
 import { useDoctors } from './api/listDoctors'
 import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
-import { soonestSlot } from './soonestSlot'
+import { firstFreeSlot, soonestSlot } from './soonestSlot'
+import { useAppointments } from './api/listAppointments'
 import { focusFirstField } from '../../components/focusFirstField'
 import { appointmentTypeLabel } from '../../lib/labels'
 import { DateInput } from '../../components/DateInput'
@@ -46,6 +47,22 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
   useEffect(() => {
     if (open && !appointment && only !== undefined && form.getFieldValue('doctor_id') == null) form.setFieldValue('doctor_id', only)
   }, [open, appointment, only, form])
+
+  // A new booking's time starts at the doctor's first free time of the day from a quarter of an
+  // hour from now, not at a time another appointment holds (the clinic manager's run,
+  // 2026-11-29); a time the desk has chosen is left alone.
+  const doctorId_ = Form.useWatch('doctor_id', form) as number | undefined
+  const day = Form.useWatch('date', form) as Dayjs | undefined
+  const minutes = (Form.useWatch('duration_minutes', form) as number | undefined) ?? 15
+  const dayText = day?.format('YYYY-MM-DD')
+  const queue = useAppointments({ date: dayText, doctor_id: doctorId_, per_page: 200 }, open && !appointment && doctorId_ != null && dayText != null)
+  useEffect(() => {
+    if (!open || appointment || !queue.data || !day || form.isFieldTouched('time')) return
+    const soonest = soonestSlot(dayjs())
+    const from = day.hour(soonest.hour()).minute(soonest.minute()).second(0).millisecond(0)
+    const free = firstFreeSlot(from, minutes, queue.data.data)
+    if (!free.isSame(form.getFieldValue('time') as Dayjs, 'minute')) form.setFieldValue('time', free)
+  }, [open, appointment, queue.data, day, minutes, form])
 
   const initial: Partial<Values> = appointment
     ? {
