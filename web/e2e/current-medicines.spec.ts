@@ -29,7 +29,7 @@ test('warfarin recorded from elsewhere warns against ibuprofen until it is stopp
   await dialog.getByRole('combobox', { name: 'Medicine' }).fill('warfarin')
   await nurse.locator('.ant-select-item-option', { hasText: 'Warfarin 5 mg' }).first().click()
   await dialog.getByLabel('Prescribed by').fill('Dr Minh, cardiology')
-  await dialog.getByLabel('Dose').fill('1 tablet')
+  await dialog.getByLabel('Dose', { exact: true }).fill('1 tablet')
   await dialog.getByLabel('How often').fill('once daily')
   await dialog.getByLabel('Taking it since').fill('2019')
   expect(await findings(nurse, '.ant-modal-wrap')).toEqual([])
@@ -70,9 +70,10 @@ test('warfarin recorded from elsewhere warns against ibuprofen until it is stopp
 // wrong patient entered in error — it leaves the list and stays struck out in its history.
 test('a nurse records with its source, a doctor reviews it and marks another entered in error', async ({ page, browser }) => {
   test.setTimeout(180_000)
+  await login(page, 'doctor')
+  const patient = await newPatient(page, `Review-${unique()}`)
   const nurse = await (await browser.newContext()).newPage()
   await login(nurse, 'nurse')
-  const patient = await newPatient(nurse, `Review-${unique()}`)
   const wrong = await api(nurse, 'post', `/api/patients/${patient.id}/current-medicines`, { medicine: 'Digoxin 0.25 mg', source: 'elsewhere' })
   expect(wrong.status()).toBe(201)
 
@@ -96,7 +97,6 @@ test('a nurse records with its source, a doctor reviews it and marks another ent
   expect(await findings(nurse, '#main > div:not([hidden])')).toEqual([])
   await nurse.context().close()
 
-  await login(page, 'doctor')
   await page.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
   const chart = activeView(page).getByTestId('current-medicines')
   await chart.getByRole('button', { name: 'Mark Lisinopril 10 mg reviewed' }).click()

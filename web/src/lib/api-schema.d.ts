@@ -2650,7 +2650,7 @@ export type components = {
       stop_category: "" | "course_completed" | "side_effect" | "not_effective" | "patient_choice" | "replaced" | "doctor_decision" | "other";
       /** @description The stop's free text (required for category other). */
       stop_reason: string;
-      /** @description The visit it was stopped at */
+      /** @description The visit it was stopped at, when stopped at one (printed on that visit's summary). */
       stopped_appointment_id: number | null;
       stopped_by?: string;
       /** @description YYYY-MM-DD; empty while taken. */
