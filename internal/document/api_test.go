@@ -480,7 +480,7 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 		s.doctor.Do("GET", taken, nil).JSON(t, &list)
 		for _, m := range list.Data {
 			if m.Medicine == "Ibuprofen 200 mg" {
-				if r := s.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", m.ID), map[string]any{"reason": "Stomach pain", "version": m.Version}); r.Status != http.StatusOK {
+				if r := s.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", m.ID), map[string]any{"category": "side_effect", "reason": "Stomach pain", "version": m.Version}); r.Status != http.StatusOK {
 					t.Fatalf("stop: %d %s", r.Status, r.Body)
 				}
 			}
@@ -500,6 +500,56 @@ func TestReferralCarriesAllergiesAndMedicines(t *testing.T) {
 		}
 		if strings.Contains(body, "Paracetamol") || strings.Contains(body, "Ibuprofen") {
 			t.Errorf("the referral lists a draft prescription or a stopped medicine:\n%s", body)
+		}
+	})
+}
+
+// The pharmacist's review of the current-medicines list: what a reconciliation recorded is
+// printed with the medicine only when set; an entry entered in error is printed nowhere; the
+// medicines stopped at the visit (a recorded one, a line prescribed here) are printed on its
+// summary under their heading, with the reason.
+func TestVisitSummaryStoppedAndReconciled(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		taken := fmt.Sprintf("/api/patients/%d/current-medicines", s.patientID)
+		type entry struct {
+			ID      int64
+			Version int
+		}
+		record := func(in map[string]any) entry {
+			return apitest.Do[entry](t, s.doctor, http.StatusCreated, "POST", taken, in)
+		}
+		record(map[string]any{"medicine": "Warfarin 5 mg", "source": "elsewhere", "route": "oral", "indication": "atrial fibrillation",
+			"last_dose": "2024-05-01T08:30", "adherence": "irregular", "information_source": "carer"})
+		record(map[string]any{"medicine": "Omeprazole 20 mg", "source": "otc"})
+		wrong := record(map[string]any{"medicine": "Digoxin 0.25 mg", "source": "elsewhere"})
+		apitest.Do[entry](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/current-medicines/%d/entered-in-error", wrong.ID), map[string]any{"reason": "Wrong patient", "version": wrong.Version})
+		naproxen := record(map[string]any{"medicine": "Naproxen 250 mg", "source": "otc"})
+		apitest.Do[entry](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/current-medicines/%d/stop", naproxen.ID),
+			map[string]any{"category": "side_effect", "reason": "Heartburn", "appointment_id": s.visitID, "version": naproxen.Version})
+		rx := apitest.Do[struct{ ID int64 }](t, s.doctor, http.StatusCreated, "POST", "/api/prescriptions", map[string]any{"patient_id": s.patientID, "items": []any{
+			map[string]any{"medicine": "Metformin 500 mg tablet", "dose": "1 tablet", "frequency": "twice daily", "duration": "30 days", "quantity": "60"}}})
+		apitest.Do[entry](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/prescriptions/%d/lines/0/stop", rx.ID),
+			map[string]any{"category": "not_effective", "appointment_id": s.visitID})
+
+		summary := s.template(t, "visit_summary", "en")
+		body := text(apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": s.visitID}).Content)
+		for _, want := range []string{
+			"Warfarin 5 mg (prescribed elsewhere, start not known, route: oral, for atrial fibrillation, last dose 1 May 2024 08:30, taking irregularly, per a relative or carer)",
+			"Omeprazole 20 mg (over the counter, start not known)",
+			"Stopped at this visit", "Naproxen 250 mg — side effect or reaction: Heartburn", "Metformin 500 mg tablet, 1 tablet, twice daily — not effective",
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the summary does not say %q:\n%s", want, body)
+			}
+		}
+		if strings.Contains(body, "Digoxin") {
+			t.Errorf("the summary prints an entry entered in error:\n%s", body)
+		}
+		// another visit's summary has no such heading
+		other := s.visit(t, true)
+		if body := text(apitest.Do[doc](t, s.doctor, http.StatusCreated, "POST", "/api/documents", map[string]any{"template_id": summary.ID, "patient_id": s.patientID, "appointment_id": other}).Content); strings.Contains(body, "Stopped at this visit") {
+			t.Errorf("another visit's summary:\n%s", body)
 		}
 	})
 }

@@ -183,6 +183,9 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 			return src, err
 		}
 		src.appointment, src.visit = &a, &visit
+		if src.stopped, err = prescription.StoppedAtVisit(ctx, s.DB, a.ID); err != nil {
+			return src, err
+		}
 		if src.results, err = (&result.Store{DB: s.DB}).VisitOrders(ctx, a.ID, lang); err != nil {
 			return src, err
 		}

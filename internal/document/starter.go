@@ -126,6 +126,8 @@ Issued on {{today}}, no. {{document.number}}.`, nil},
 
 ## Current medicines
 - {{patient.medicines}}
+## Stopped at this visit
+- {{visit.medicines_stopped}}
 ## Orders
 - {{visit.orders}}
 ## Results
@@ -241,6 +243,8 @@ Follow-up: {{visit.follow_up}}
 
 ## Принимаемые препараты
 - {{patient.medicines}}
+## Отменено на этом приёме
+- {{visit.medicines_stopped}}
 ## Назначенные исследования
 - {{visit.orders}}
 ## Результаты исследований
@@ -358,6 +362,8 @@ Follow-up: {{visit.follow_up}}
 
 ## 目前用药
 - {{patient.medicines}}
+## 本次就诊停用的药品
+- {{visit.medicines_stopped}}
 ## 检查申请
 - {{visit.orders}}
 ## 检验检查结果
@@ -472,6 +478,8 @@ Cấp ngày {{today}}, số {{document.number}}.`, nil},
 
 ## Thuốc đang dùng
 - {{patient.medicines}}
+## Thuốc ngừng trong lần khám này
+- {{visit.medicines_stopped}}
 ## Chỉ định cận lâm sàng
 - {{visit.orders}}
 ## Kết quả cận lâm sàng

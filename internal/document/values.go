@@ -23,6 +23,7 @@ var Placeholders = []string{
 	"patient.allergies", "patient.medicines",
 	"visit.date", "visit.chief_complaint", "visit.present_illness", "visit.vitals", "visit.examination", "visit.diagnoses",
 	"visit.plan", "visit.follow_up", "visit.orders", "visit.lab_orders", "visit.imaging_orders", "visit.results", "visit.amendments",
+	"visit.medicines_stopped",
 	"doctor.name", "doctor.specialisations", "doctor.licences",
 	"clinic.name", "clinic.address", "clinic.phone",
 	"document.number", "today",
@@ -40,6 +41,7 @@ type sources struct {
 	clinic      settings.Clinic
 	medicines   []prescription.Current   // being taken as of today
 	takesNone   *prescription.NoneAnswer // when the patient said they take no medicines
+	stopped     []prescription.Stopped   // the medicines stopped at the visit
 	today       time.Time                // the clinic's day
 	lang        string
 }
@@ -74,7 +76,47 @@ func medicineLine(lang string, m prescription.Current, loc *time.Location) strin
 			parts = append(parts, i18n.T(lang, "document.value.med_confirmed", dateIn(lang, m.Confirmed.In(loc))))
 		}
 	}
+	parts = append(parts, reconciled(lang, m.Reconciliation)...)
 	return i18n.T(lang, "document.value.med_line", m.Text, strings.Join(parts, i18n.T(lang, "document.value.med_separator")))
+}
+
+// reconciled is what a reconciliation recorded of a medicine, each part only when set:
+// route, indication, last dose, adherence, where the information came from.
+func reconciled(lang string, r prescription.Reconciliation) []string {
+	var parts []string
+	if r.Route != "" {
+		parts = append(parts, i18n.T(lang, "document.value.med_route", i18n.T(lang, "document.value.route."+r.Route)))
+	}
+	if r.Indication != "" {
+		parts = append(parts, i18n.T(lang, "document.value.med_for", r.Indication))
+	}
+	if day, clock, _ := strings.Cut(r.LastDose, "T"); day != "" {
+		when := partialDateIn(lang, day)
+		if clock != "" {
+			when += " " + clock
+		}
+		parts = append(parts, i18n.T(lang, "document.value.med_last_dose", when))
+	}
+	if r.Adherence != "" {
+		parts = append(parts, i18n.T(lang, "document.value.med_adherence."+r.Adherence))
+	}
+	if r.InfoSource != "" {
+		parts = append(parts, i18n.T(lang, "document.value.med_source."+r.InfoSource))
+	}
+	return parts
+}
+
+// stoppedLine is a medicine stopped at a visit as its summary prints it: "Warfarin 5 mg —
+// side effect or reaction: bruising".
+func stoppedLine(lang string, m prescription.Stopped) string {
+	why := m.Reason
+	if m.Category != "" {
+		why = i18n.T(lang, "document.value.stop."+m.Category)
+		if m.Reason != "" {
+			why = i18n.T(lang, "document.value.stopped_reason", why, m.Reason)
+		}
+	}
+	return i18n.T(lang, "document.value.stopped_line", m.Text, why)
 }
 
 // partialDateIn writes a start recorded as a day, a month (2019-03: "March 2019") or a year
@@ -311,6 +353,11 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 			amendments = append(amendments, i18n.T(lang, "document.value.amended", dateIn(lang, m.AmendedAt), m.AmendedBy, m.Reason))
 		}
 		out["visit.amendments"] = Value{List: amendments}
+		stopped := []string{}
+		for _, m := range src.stopped {
+			stopped = append(stopped, stoppedLine(lang, m))
+		}
+		out["visit.medicines_stopped"] = Value{List: stopped}
 	}
 	for _, f := range fields {
 		value := filled[f.Key]

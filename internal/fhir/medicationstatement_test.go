@@ -63,7 +63,7 @@ func TestFHIRMedicationStatements(t *testing.T) {
 		amlodipine, _ := c.recordTaken(t, c.patientID, map[string]any{"medicine_id": medID, "medicine": label, "dose": "1 tablet", "frequency": "once daily",
 			"source": "elsewhere", "prescriber": "Dr Tran, City Hospital", "started_on": "2024-03"})
 		otc, v := c.recordTaken(t, c.patientID, map[string]any{"medicine": "Ibuprofen 200 mg", "frequency": "when needed", "source": "otc", "started_on": "2025"})
-		if r := c.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", otc), map[string]any{"stopped_on": "2025-06-01", "reason": "Stomach pain", "version": v}); r.Status != http.StatusOK {
+		if r := c.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", otc), map[string]any{"stopped_on": "2025-06-01", "category": "side_effect", "reason": "Stomach pain", "version": v}); r.Status != http.StatusOK {
 			t.Fatalf("stop: %d %s", r.Status, r.Body)
 		}
 		theirs, _ := c.recordTaken(t, c.nkaID, map[string]any{"medicine": "Metformin 500 mg", "source": "elsewhere"})
@@ -116,7 +116,7 @@ func TestFHIRMedicationStatements(t *testing.T) {
 			}
 		}
 		stopped := js(all[taken(otc)])
-		for _, want := range []string{`"status":"stopped"`, `"statusReason":[{"text":"Stomach pain"}]`, `"effectivePeriod":{"end":"2025-06-01","start":"2025"}`,
+		for _, want := range []string{`"status":"stopped"`, `"statusReason":[{"text":"side_effect: Stomach pain"}]`, `"effectivePeriod":{"end":"2025-06-01","start":"2025"}`,
 			`"versionId":"2"`} {
 			if !strings.Contains(stopped, want) {
 				t.Errorf("the stopped medicine lacks %s: %s", want, stopped)

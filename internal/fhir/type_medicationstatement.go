@@ -77,18 +77,32 @@ func toTakenStatements(t prescription.Taken) []Resource {
 		MedicationCodeableConcept: &CodeableConcept{Text: t.Medicine},
 		Subject:                   ref("Patient", t.PatientID),
 		DateAsserted:              instant(t.RecordedAt),
-		// The patient told the nurse or doctor: they are the source.
-		InformationSource: ref("Patient", t.PatientID),
+		// The patient told the nurse or doctor: they are the source, unless the entry names
+		// another (said in words: a carer, a pharmacy, another clinic's letter, the packet).
+		InformationSource: informationSource(t),
 		Dosage:            dosageOf(t.Dose, t.Frequency),
+	}
+	if t.Route != "" {
+		if len(m.Dosage) == 0 {
+			m.Dosage = []Dosage{{}}
+		}
+		m.Dosage[0].Route = &CodeableConcept{Text: t.Route}
+	}
+	if t.Indication != "" {
+		m.ReasonCode = []CodeableConcept{{Text: t.Indication}}
 	}
 	if t.ATC != "" {
 		m.MedicationCodeableConcept.Coding = []Coding{{System: systemATC, Code: t.ATC, Display: t.ATCName}}
 	}
 	// A start of "2024" or "2024-03" is a FHIR dateTime as it stands.
 	period := Period{Start: t.StartedOn}
-	if !t.Active() {
+	switch {
+	case t.InError(): // made by accident: no statement of the patient's at all
+		m.Status = "entered-in-error"
+		m.StatusReason = []CodeableConcept{{Text: t.ErrorReason}}
+	case !t.Active():
 		m.Status, period.End = "stopped", t.StoppedOn
-		m.StatusReason = []CodeableConcept{{Text: t.StopReason}}
+		m.StatusReason = []CodeableConcept{{Text: stopText(t)}}
 	}
 	if period != (Period{}) {
 		m.EffectivePeriod = &period
@@ -103,7 +117,40 @@ func toTakenStatements(t prescription.Taken) []Resource {
 	default:
 		m.Note = []Annotation{{Text: "Prescribed elsewhere"}}
 	}
+	// adherence is R5's; in R4 it is said in a note, as is the last dose
+	if text, ok := adherenceText[t.Adherence]; ok {
+		m.Note = append(m.Note, Annotation{Text: "Adherence: " + text})
+	}
+	if t.LastDose != "" {
+		m.Note = append(m.Note, Annotation{Text: "Last dose taken: " + t.LastDose})
+	}
 	return []Resource{m}
+}
+
+// adherenceText is how each adherence reads in a note.
+var adherenceText = map[string]string{"as_directed": "taking as directed", "irregular": "taking irregularly", "not_taking": "not taking"}
+
+// sourceText is who or what an entry says the information came from, other than the patient.
+var sourceText = map[string]string{"carer": "Relative or carer", "pharmacy": "Pharmacy record",
+	"other_clinic": "Letter or record from another clinic", "packet": "Medicine packet seen"}
+
+// informationSource is the patient (the reference), or another source said in words.
+func informationSource(t prescription.Taken) *Reference {
+	if text, ok := sourceText[t.InfoSource]; ok {
+		return &Reference{Display: text}
+	}
+	return ref("Patient", t.PatientID)
+}
+
+// stopText is a stop's category and free text: "side_effect: rash".
+func stopText(t prescription.Taken) string {
+	switch {
+	case t.StopCategory == "":
+		return t.StopReason
+	case t.StopReason == "":
+		return t.StopCategory
+	}
+	return t.StopCategory + ": " + t.StopReason
 }
 
 // dosageOf is how a medicine is taken, as the line or the entry says it; none when it says
@@ -149,6 +196,7 @@ type MedicationStatement struct {
 	EffectivePeriod           *Period           `json:"effectivePeriod,omitempty"`
 	DateAsserted              string            `json:"dateAsserted,omitempty"`
 	InformationSource         *Reference        `json:"informationSource,omitempty"`
+	ReasonCode                []CodeableConcept `json:"reasonCode,omitempty"`
 	Note                      []Annotation      `json:"note,omitempty"`
 	Dosage                    []Dosage          `json:"dosage,omitempty"`
 }

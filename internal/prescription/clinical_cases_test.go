@@ -487,7 +487,7 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 			out = append(out, "recorded:"+f.Kind+":"+f.Tier)
 		}
 		if tk.stopped {
-			stop := map[string]any{"version": got.Version, "reason": "Stopped by the cardiologist"}
+			stop := map[string]any{"version": got.Version, "category": "doctor_decision", "reason": "Stopped by the cardiologist"}
 			if tk.stoppedDaysAgo > 0 {
 				stop["stopped_on"] = time.Now().AddDate(0, 0, -tk.stoppedDaysAgo).Format(time.DateOnly)
 			}

@@ -26,6 +26,8 @@ type Current struct {
 	Prescriber  string
 	SupplyUntil string
 	Confirmed   *time.Time
+	// What a reconciliation recorded of it (recorded medicines only), each printed when set.
+	Reconciliation
 }
 
 // CurrentMedicines are the medicines patientID is taking as of now, as a referral or a
@@ -66,7 +68,7 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 			}
 		}
 		out = append(out, Current{Text: strings.Join(parts, ", "), Since: t.RecordedAt, Source: t.Source, Started: t.StartedOn,
-			Prescriber: t.Prescriber, SupplyUntil: t.SupplyUntil, Confirmed: t.Confirmed})
+			Prescriber: t.Prescriber, SupplyUntil: t.SupplyUntil, Confirmed: t.Confirmed, Reconciliation: t.Reconciliation})
 	}
 	return out, nil
 }
@@ -118,7 +120,7 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
 				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id, Line: &i}
 			if stop, ok := stops[[2]int64{id, int64(i)}]; ok { // the patient no longer takes it (M3)
-				t.StoppedOn, t.StopReason, stoppedBy[len(out)] = stop.on, stop.reason, stop.by
+				t.StoppedOn, t.StopReason, t.StopCategory, stoppedBy[len(out)] = stop.on, stop.reason, stop.category, stop.by
 			}
 			if known {
 				t.SupplyUntil = end.In(loc).AddDate(0, 0, -1).Format(time.DateOnly) // its last day

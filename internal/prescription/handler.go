@@ -180,6 +180,9 @@ func (h *Handler) takenRoutes() []auth.Route {
 		{Method: "PUT", Path: "/api/current-medicines/{id}", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.updateTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopTaken},
 		{Method: "POST", Path: "/api/current-medicines/{id}/confirm", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.confirmTaken},
+		{Method: "POST", Path: "/api/current-medicines/{id}/entered-in-error", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takenInError},
+		// What a nurse recorded is reviewed by who may prescribe.
+		{Method: "POST", Path: "/api/current-medicines/{id}/review", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.reviewTaken},
 		{Method: "POST", Path: "/api/prescriptions/{id}/lines/{line}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopHereLine},
 		{Method: "POST", Path: "/api/patients/{id}/current-medicines/none", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takesNone},
 	}
@@ -215,6 +218,7 @@ func (h *Handler) recordTaken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	in.byPrescriber = auth.PrincipalFrom(r.Context()).Can(auth.WritePrescription)
 	t, err := h.Store.RecordTaken(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusCreated, t, err)
 }
@@ -224,6 +228,7 @@ func (h *Handler) updateTaken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	in.byPrescriber = auth.PrincipalFrom(r.Context()).Can(auth.WritePrescription)
 	t, err := h.Store.UpdateTaken(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusOK, t, err)
 }
@@ -246,6 +251,26 @@ func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
 	if err == nil { // confirming it is hearing it again: checked again (C1)
 		err = h.Store.takenCheck(r.Context(), &t, i18n.FromRequest(r))
 	}
+	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// takenInError marks a recorded medicine entered in error, for a reason.
+func (h *Handler) takenInError(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[ErrorInput](w, r, "medication.not_found")
+	if !ok {
+		return
+	}
+	t, err := h.Store.MarkInError(r.Context(), auth.AuditEvent(r), id, in)
+	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// reviewTaken records that a prescriber reviewed what a nurse recorded.
+func (h *Handler) reviewTaken(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[VersionInput](w, r, "medication.not_found")
+	if !ok {
+		return
+	}
+	t, err := h.Store.ReviewTaken(r.Context(), auth.AuditEvent(r), id, in)
 	httpjson.Result(w, r, http.StatusOK, t, err)
 }
 

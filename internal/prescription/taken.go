@@ -64,7 +64,22 @@ type Taken struct {
 	StoppedOn      string `json:"stopped_on"`
 	StopReason     string `json:"stop_reason"`
 	StoppedBy      string `json:"stopped_by,omitempty"`
-	PrescriptionID *int64 `json:"prescription_id,omitempty"`
+	// StopCategory is why, in a word (StopCategories); empty on a stop recorded before.
+	StopCategory string `json:"stop_category"`
+	// StoppedVisit is the visit it was stopped at, when stopped at one.
+	StoppedVisit *int64 `json:"stopped_appointment_id"`
+	Reconciliation
+	// ErrorReason, ErrorAt and ErrorBy: the entry was entered in error (wrong patient, wrong
+	// medicine), why, when and by whom. It is then no medicine of the patient's at all.
+	ErrorReason string     `json:"error_reason"`
+	ErrorAt     *time.Time `json:"error_at"`
+	ErrorBy     string     `json:"error_by,omitempty"`
+	// NeedsReview: recorded or corrected by someone who may not prescribe, and no doctor has
+	// reviewed it since; ReviewedAt and ReviewedBy: the last prescriber to review it.
+	NeedsReview    bool       `json:"needs_review"`
+	ReviewedAt     *time.Time `json:"reviewed_at"`
+	ReviewedBy     string     `json:"reviewed_by,omitempty"`
+	PrescriptionID *int64     `json:"prescription_id,omitempty"`
 	// Line is the prescription's line (0-based) a medicine prescribed here is.
 	Line        *int      `json:"line,omitempty"`
 	SupplyUntil string    `json:"supply_until,omitempty"`
@@ -75,8 +90,11 @@ type Taken struct {
 	ReadAs []ReadName `json:"read_as"`
 }
 
-// Active reports whether the patient is taking it (not stopped).
-func (t Taken) Active() bool { return t.StoppedOn == "" }
+// Active reports whether the patient is taking it (neither stopped nor entered in error).
+func (t Taken) Active() bool { return t.StoppedOn == "" && t.ErrorReason == "" }
+
+// InError reports whether the entry was entered in error.
+func (t Taken) InError() bool { return t.ErrorReason != "" }
 
 // TakenInput is what a nurse or doctor records of a medicine taken.
 type TakenInput struct {
@@ -87,14 +105,21 @@ type TakenInput struct {
 	Source     string `json:"source"`
 	Prescriber string `json:"prescriber"`
 	StartedOn  string `json:"started_on"`
-	Version    int    `json:"version"`
+	Reconciliation
+	Version int `json:"version"`
+	// byPrescriber: whoever records or corrects it may prescribe (the handler says), and so
+	// has reviewed it.
+	byPrescriber bool
 }
 
-// StopInput stops a recorded medicine: on a day, for a reason.
+// StopInput stops a recorded medicine: on a day, in a category, for a reason (free text,
+// required for "other"), at a visit when stopped at one.
 type StopInput struct {
-	StoppedOn string `json:"stopped_on"`
-	Reason    string `json:"reason"`
-	Version   int    `json:"version"`
+	StoppedOn     string `json:"stopped_on"`
+	Category      string `json:"category"`
+	Reason        string `json:"reason"`
+	AppointmentID *int64 `json:"appointment_id"`
+	Version       int    `json:"version"`
 }
 
 // ConfirmInput records that, at a visit, the patient still takes a medicine.
@@ -120,6 +145,7 @@ func (in *TakenInput) check(today string) error {
 	in.Medicine = strings.Join(strings.Fields(in.Medicine), " ")
 	in.Dose, in.Frequency = strings.TrimSpace(in.Dose), strings.TrimSpace(in.Frequency)
 	in.Prescriber, in.StartedOn = strings.TrimSpace(in.Prescriber), strings.TrimSpace(in.StartedOn)
+	in.Reconciliation.check(&v, today)
 	switch {
 	case in.Medicine == "":
 		v.Add("medicine", "medication.medicine_required")
@@ -166,8 +192,12 @@ func (in *StopInput) check(startedOn, today string) error {
 	case known && day.Before(start):
 		v.Add("stopped_on", "medication.stop_before_start")
 	}
+	in.Category = strings.TrimSpace(in.Category)
+	if !slices.Contains(StopCategories, in.Category) {
+		v.Add("category", "medication.stop_category")
+	}
 	switch {
-	case in.Reason == "":
+	case in.Reason == "" && in.Category == StopOther:
 		v.Add("reason", "validation.reason_required")
 	case len([]rune(in.Reason)) > 500:
 		v.Add("reason", "validation.too_long")
@@ -175,22 +205,42 @@ func (in *StopInput) check(startedOn, today string) error {
 	return v.Err()
 }
 
+// stopWords is a stop as the audit and a paper's English say it: "side_effect: rash".
+func (in StopInput) stopWords() string {
+	if in.Reason == "" {
+		return in.Category
+	}
+	return in.Category + ": " + in.Reason
+}
+
 const takenColumns = `id, patient_id, medicine_id, medicine, dose, frequency, source, prescriber, started_on, recorded_at,
 	COALESCE(recorded_by, 0), confirmed_at, COALESCE(confirmed_by, 0), confirmed_appointment_id, stopped_on, stop_reason,
-	COALESCE(stopped_by, 0), version, updated_at FROM medicines_taken`
+	COALESCE(stopped_by, 0), version, updated_at, route, indication, last_dose, adherence, info_source, stop_category,
+	stopped_appointment_id, error_reason, error_at, COALESCE(error_by, 0), needs_review, reviewed_at, COALESCE(reviewed_by, 0) FROM medicines_taken`
 
 // takenRow is an entry as read, with the accounts still to name.
 type takenRow struct {
 	Taken
-	recordedBy, confirmedBy, stoppedBy int64
+	recordedBy, confirmedBy, stoppedBy, errorBy, reviewedBy int64
 }
 
 func scanTaken(r interface{ Scan(...any) error }) (takenRow, error) {
 	var t takenRow
-	var med, visit sql.NullInt64
-	var confirmed sql.NullTime
+	var med, visit, stopVisit sql.NullInt64
+	var confirmed, errAt, reviewed sql.NullTime
 	err := r.Scan(&t.ID, &t.PatientID, &med, &t.Medicine, &t.Dose, &t.Frequency, &t.Source, &t.Prescriber, &t.StartedOn, &t.RecordedAt,
-		&t.recordedBy, &confirmed, &t.confirmedBy, &visit, &t.StoppedOn, &t.StopReason, &t.stoppedBy, &t.Version, &t.UpdatedAt)
+		&t.recordedBy, &confirmed, &t.confirmedBy, &visit, &t.StoppedOn, &t.StopReason, &t.stoppedBy, &t.Version, &t.UpdatedAt,
+		&t.Route, &t.Indication, &t.LastDose, &t.Adherence, &t.InfoSource, &t.StopCategory, &stopVisit, &t.ErrorReason, &errAt, &t.errorBy,
+		&t.NeedsReview, &reviewed, &t.reviewedBy)
+	if stopVisit.Valid {
+		t.StoppedVisit = &stopVisit.Int64
+	}
+	if errAt.Valid {
+		t.ErrorAt = &errAt.Time
+	}
+	if reviewed.Valid {
+		t.ReviewedAt = &reviewed.Time
+	}
 	if med.Valid {
 		t.MedicineID = &med.Int64
 	}
@@ -236,7 +286,7 @@ func readTaken(ctx context.Context, q database.Querier, tail string, args ...any
 func named(ctx context.Context, q database.Querier, rows []takenRow) ([]Taken, error) {
 	var ids []int64
 	for _, t := range rows {
-		ids = append(ids, t.recordedBy, t.confirmedBy, t.stoppedBy)
+		ids = append(ids, t.recordedBy, t.confirmedBy, t.stoppedBy, t.errorBy, t.reviewedBy)
 	}
 	names, err := user.Names(ctx, q, ids)
 	if err != nil {
@@ -246,6 +296,7 @@ func named(ctx context.Context, q database.Querier, rows []takenRow) ([]Taken, e
 	out := make([]Taken, 0, len(rows))
 	for _, t := range rows {
 		t.RecordedBy, t.ConfirmedBy, t.StoppedBy = names[t.recordedBy], names[t.confirmedBy], names[t.stoppedBy]
+		t.ErrorBy, t.ReviewedBy = names[t.errorBy], names[t.reviewedBy]
 		if id := t.MedicineID; id != nil {
 			m, ok := meds[*id]
 			if !ok {
@@ -294,15 +345,18 @@ func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) (
 	if err != nil {
 		return nil, err
 	}
-	active, stopped := []Taken{}, []Taken{}
+	active, stopped, inError := []Taken{}, []Taken{}, []Taken{}
 	for _, t := range append(here, list...) { // a line here may be stopped too (M3)
-		if t.Active() {
+		switch {
+		case t.InError(): // last, for the entry's history only
+			inError = append(inError, t)
+		case t.Active():
 			active = append(active, t)
-		} else {
+		default:
 			stopped = append(stopped, t)
 		}
 	}
-	list = append(active, stopped...)
+	list = append(append(active, stopped...), inError...)
 	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.read", "patient", strconv.FormatInt(patientID, 10), patientID, audit.Success
 	e.Detail = fmt.Sprintf("patient %d", patientID)
 	return list, audit.Access(ctx, s.DB, e)
@@ -322,9 +376,13 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 		}
 		now := s.now()
 		var id int64
+		rev := reviewOf(in.byPrescriber, now, actorOf(e))
 		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines_taken (patient_id, medicine_id, medicine, dose, frequency, source, prescriber,
-			started_on, recorded_at, recorded_by, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9, $10) RETURNING id`,
-			patientID, in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, actorOf(e)).Scan(&id); err != nil {
+			started_on, recorded_at, recorded_by, updated_at, updated_by, route, indication, last_dose, adherence, info_source,
+			needs_review, reviewed_at, reviewed_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`,
+			patientID, in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, actorOf(e),
+			in.Route, in.Indication, in.LastDose, in.Adherence, in.InfoSource, rev.needs, rev.at, rev.by).Scan(&id); err != nil {
 			return fmt.Errorf("record a medicine taken: %w", err)
 		}
 		var err error
@@ -354,6 +412,8 @@ func openTaken(ctx context.Context, tx *sql.Tx, id int64, version int) (Taken, e
 	switch {
 	case err != nil:
 		return t, err
+	case t.InError():
+		return t, apperr.Conflict("medication.in_error")
 	case !t.Active():
 		return t, apperr.Conflict("medication.stopped")
 	case t.Version != version:
@@ -379,9 +439,15 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 		if err := sameMedicine(ctx, tx, s.DB, old, in); err != nil { // M5
 			return err
 		}
+		now := s.now()
+		// by someone who may not prescribe, the last review stays on record (COALESCE) and
+		// the corrected entry is to be reviewed again
+		rev := reviewOf(in.byPrescriber, now, actorOf(e))
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET medicine_id = $1, medicine = $2, dose = $3, frequency = $4, source = $5,
-			prescriber = $6, started_on = $7, updated_at = $8, updated_by = $9, version = version + 1 WHERE id = $10`,
-			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, s.now(), actorOf(e), id); err != nil {
+			prescriber = $6, started_on = $7, updated_at = $8, updated_by = $9, version = version + 1, route = $11, indication = $12,
+			last_dose = $13, adherence = $14, info_source = $15, needs_review = $16, reviewed_at = COALESCE($17, reviewed_at), reviewed_by = COALESCE($18, reviewed_by) WHERE id = $10`,
+			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, actorOf(e), id,
+			in.Route, in.Indication, in.LastDose, in.Adherence, in.InfoSource, rev.needs, rev.at, rev.by); err != nil {
 			return fmt.Errorf("update a medicine taken: %w", err)
 		}
 		if t, err = keptTaken(ctx, tx, id); err != nil {
@@ -412,14 +478,18 @@ func (s *Store) StopTaken(ctx context.Context, e audit.Event, id int64, in StopI
 			return err
 		}
 		now := s.now()
+		if err := stopVisit(ctx, tx, in.AppointmentID, old.PatientID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET stopped_on = $1, stop_reason = $2, stopped_at = $3, stopped_by = $4,
-			updated_at = $3, updated_by = $4, version = version + 1 WHERE id = $5`, in.StoppedOn, in.Reason, now, actorOf(e), id); err != nil {
+			updated_at = $3, updated_by = $4, version = version + 1, stop_category = $6, stopped_appointment_id = $7 WHERE id = $5`,
+			in.StoppedOn, in.Reason, now, actorOf(e), id, in.Category, in.AppointmentID); err != nil {
 			return fmt.Errorf("stop a medicine taken: %w", err)
 		}
 		if t, err = keptTaken(ctx, tx, id); err != nil {
 			return err
 		}
-		return auditTaken(ctx, tx, e, t, "medication.stop", "on "+in.StoppedOn+": "+in.Reason)
+		return auditTaken(ctx, tx, e, t, "medication.stop", "on "+in.StoppedOn+": "+in.stopWords())
 	})
 	return t, err
 }
@@ -491,8 +561,9 @@ func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action,
 // months: the washout, M2), for its interactions.
 func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([]takenDrug, error) {
 	today := civil(now, loc)
+	// An entry entered in error is no medicine of the patient's: the check never reads it.
 	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at, stopped_on FROM medicines_taken
-		WHERE patient_id = $1 AND (stopped_on = '' OR stopped_on >= $2) ORDER BY id DESC LIMIT 200`,
+		WHERE patient_id = $1 AND error_reason = '' AND (stopped_on = '' OR stopped_on >= $2) ORDER BY id DESC LIMIT 200`,
 		patientID, today.AddDate(0, 0, -maxWashoutDays).Format(time.DateOnly))
 	if err != nil {
 		return nil, fmt.Errorf("read medicines taken: %w", err)

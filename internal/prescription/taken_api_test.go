@@ -135,20 +135,22 @@ func TestMedicinesTaken(t *testing.T) {
 		// A stop before the start, or without a reason, is refused; then stopped.
 		stop := fmt.Sprintf("/api/current-medicines/%d/stop", w.ID)
 		for _, bad := range []map[string]any{
-			{"stopped_on": "2018-12-31", "reason": "INR unstable", "version": w.Version},
-			{"stopped_on": tomorrow, "reason": "INR unstable", "version": w.Version},
+			{"stopped_on": "2018-12-31", "category": "replaced", "reason": "INR unstable", "version": w.Version},
+			{"stopped_on": tomorrow, "category": "replaced", "reason": "INR unstable", "version": w.Version},
 			{"reason": " ", "version": w.Version},
+			{"category": "other", "reason": " ", "version": w.Version},
+			{"category": "forgot", "reason": "x", "version": w.Version},
 		} {
 			if r := s.nurse.Do("POST", stop, bad); r.Status != http.StatusUnprocessableEntity {
 				t.Errorf("stop %v: %d %s", bad, r.Status, r.Body)
 			}
 		}
-		r = s.nurse.Do("POST", stop, map[string]any{"reason": "Changed to apixaban by the cardiologist", "version": w.Version})
+		r = s.nurse.Do("POST", stop, map[string]any{"category": "replaced", "reason": "Changed to apixaban by the cardiologist", "version": w.Version})
 		r.JSON(t, &w)
 		if r.Status != http.StatusOK || w.StoppedOn == "" || w.StoppedBy == "" {
 			t.Fatalf("stop: %d %s", r.Status, r.Body)
 		}
-		if r := s.nurse.Do("POST", stop, map[string]any{"reason": "again", "version": w.Version}); r.Status != http.StatusConflict {
+		if r := s.nurse.Do("POST", stop, map[string]any{"category": "other", "reason": "again", "version": w.Version}); r.Status != http.StatusConflict {
 			t.Errorf("stopped twice: %d", r.Status)
 		}
 
@@ -254,7 +256,7 @@ func TestStopALineHere(t *testing.T) {
 		fluoxetine := map[string]any{"medicine": "Fluoxetine 20 mg", "dose": "1 capsule", "frequency": "once daily", "duration": "30 days", "quantity": "30"}
 		rx := s.write(t, s.apptID, metronidazole, fluoxetine)
 		stop := fmt.Sprintf("/api/prescriptions/%d/lines/0/stop", rx.ID)
-		if r := s.nurse.Do("POST", stop, map[string]any{"reason": "Nausea"}); r.Status != http.StatusNotFound {
+		if r := s.nurse.Do("POST", stop, map[string]any{"category": "side_effect", "reason": "Nausea"}); r.Status != http.StatusNotFound {
 			t.Errorf("a draft's line stopped: %d %s", r.Status, r.Body)
 		}
 		if r := s.doctor.Do("POST", fmt.Sprintf("/api/prescriptions/%d/print", rx.ID), map[string]any{"version": rx.Version}); r.Status != http.StatusOK {
@@ -263,18 +265,18 @@ func TestStopALineHere(t *testing.T) {
 		if r := s.nurse.Do("POST", stop, map[string]any{"reason": " "}); r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("a stop without a reason: %d %s", r.Status, r.Body)
 		}
-		if r := s.nurse.Do("POST", fmt.Sprintf("/api/prescriptions/%d/lines/5/stop", rx.ID), map[string]any{"reason": "x"}); r.Status != http.StatusNotFound {
+		if r := s.nurse.Do("POST", fmt.Sprintf("/api/prescriptions/%d/lines/5/stop", rx.ID), map[string]any{"category": "other", "reason": "x"}); r.Status != http.StatusNotFound {
 			t.Errorf("no such line: %d %s", r.Status, r.Body)
 		}
 		for _, line := range []int{0, 1} {
-			r := s.nurse.Do("POST", fmt.Sprintf("/api/prescriptions/%d/lines/%d/stop", rx.ID, line), map[string]any{"reason": "Patient stopped it"})
+			r := s.nurse.Do("POST", fmt.Sprintf("/api/prescriptions/%d/lines/%d/stop", rx.ID, line), map[string]any{"category": "patient_choice", "reason": "Patient stopped it"})
 			var got taken
 			r.JSON(t, &got)
 			if r.Status != http.StatusOK || got.StoppedOn == "" || got.StoppedBy == "" || got.Source != "here" {
 				t.Fatalf("stop line %d: %d %s", line, r.Status, r.Body)
 			}
 		}
-		if r := s.nurse.Do("POST", stop, map[string]any{"reason": "again"}); r.Status != http.StatusConflict {
+		if r := s.nurse.Do("POST", stop, map[string]any{"category": "other", "reason": "again"}); r.Status != http.StatusConflict {
 			t.Errorf("stopped twice: %d", r.Status)
 		}
 		for _, m := range s.takenList(t) {

@@ -53,6 +53,8 @@ func changeDetail(old Taken, in TakenInput) string {
 	for _, f := range []struct{ name, was, now string }{
 		{"medicine", old.Medicine, in.Medicine}, {"dose", old.Dose, in.Dose}, {"frequency", old.Frequency, in.Frequency},
 		{"prescriber", old.Prescriber, in.Prescriber}, {"started", old.StartedOn, in.StartedOn},
+		{"route", old.Route, in.Route}, {"indication", old.Indication, in.Indication}, {"last dose", old.LastDose, in.LastDose},
+		{"adherence", old.Adherence, in.Adherence}, {"source of information", old.InfoSource, in.InfoSource},
 	} {
 		if f.was != f.now {
 			out = append(out, fmt.Sprintf("%s %q → %q", f.name, f.was, f.now))

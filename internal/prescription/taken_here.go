@@ -21,13 +21,13 @@ import (
 
 // lineStop is a line's stop as recorded.
 type lineStop struct {
-	on, reason string
-	by         int64
+	on, reason, category string
+	by                   int64
 }
 
 // lineStops reads the stops of a patient's lines, by prescription and line.
 func lineStops(ctx context.Context, q database.Querier, patientID int64) (map[[2]int64]lineStop, error) {
-	rows, err := q.QueryContext(ctx, `SELECT prescription_id, line, stopped_on, reason, COALESCE(stopped_by, 0) FROM prescription_lines_stopped
+	rows, err := q.QueryContext(ctx, `SELECT prescription_id, line, stopped_on, reason, category, COALESCE(stopped_by, 0) FROM prescription_lines_stopped
 		WHERE patient_id = $1 ORDER BY id DESC LIMIT 500`, patientID)
 	if err != nil {
 		return nil, fmt.Errorf("read stopped lines: %w", err)
@@ -37,7 +37,7 @@ func lineStops(ctx context.Context, q database.Querier, patientID int64) (map[[2
 	for rows.Next() {
 		var rx, line int64
 		var s lineStop
-		if err := rows.Scan(&rx, &line, &s.on, &s.reason, &s.by); err != nil {
+		if err := rows.Scan(&rx, &line, &s.on, &s.reason, &s.category, &s.by); err != nil {
 			return nil, fmt.Errorf("read a stopped line: %w", err)
 		}
 		out[[2]int64{rx, line}] = s
@@ -74,8 +74,12 @@ func (s *Store) StopHereLine(ctx context.Context, e audit.Event, rxID int64, lin
 		if n > 0 {
 			return apperr.Conflict("medication.stopped")
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO prescription_lines_stopped (prescription_id, line, patient_id, stopped_on, reason, stopped_at, stopped_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, rxID, line, *rx.PatientID, in.StoppedOn, in.Reason, s.now(), actorOf(e)); err != nil {
+		if err := stopVisit(ctx, tx, in.AppointmentID, *rx.PatientID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO prescription_lines_stopped (prescription_id, line, patient_id, stopped_on, reason, stopped_at, stopped_by,
+			category, appointment_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			rxID, line, *rx.PatientID, in.StoppedOn, in.Reason, s.now(), actorOf(e), in.Category, in.AppointmentID); err != nil {
 			return fmt.Errorf("stop a line: %w", err)
 		}
 		it := rx.Items[line]
@@ -86,9 +90,9 @@ func (s *Store) StopHereLine(ctx context.Context, e audit.Event, rxID int64, lin
 		l := line
 		t = Taken{PatientID: *rx.PatientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency, Source: SourceHere,
 			StartedOn: issued.In(s.Loc).Format(time.DateOnly), RecordedAt: issued, PrescriptionID: &rxID, Line: &l,
-			StoppedOn: in.StoppedOn, StopReason: in.Reason, StoppedBy: names[e.ActorID]}
+			StoppedOn: in.StoppedOn, StopReason: in.Reason, StopCategory: in.Category, StoppedVisit: in.AppointmentID, StoppedBy: names[e.ActorID]}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.stop", "prescription", strconv.FormatInt(rxID, 10), *rx.PatientID, audit.Success
-		e.Detail = fmt.Sprintf("patient %d %s (here, prescription %d line %d) on %s: %s", *rx.PatientID, it.Medicine, rxID, line+1, in.StoppedOn, in.Reason)
+		e.Detail = fmt.Sprintf("patient %d %s (here, prescription %d line %d) on %s: %s", *rx.PatientID, it.Medicine, rxID, line+1, in.StoppedOn, in.stopWords())
 		return audit.Record(ctx, tx, e)
 	})
 	return t, err

@@ -414,8 +414,26 @@ export type paths = {
       };
     };
   };
+  "/api/current-medicines/{id}/entered-in-error": {
+    /** Mark a recorded entry entered in error (made by accident: wrong patient, wrong medicine), for a required reason, at the version read — not stopped, which means the patient took it. It leaves the list, the safety check, the list's review and the papers; its history and the audit keep it; FHIR gives it as entered-in-error. */
+    post: operations["postCurrentMedicinesByIdEnteredInError"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/current-medicines/{id}/review": {
+    /** A prescriber reviewed an entry recorded or corrected by someone who may not prescribe (who and when are kept, and audited). */
+    post: operations["postCurrentMedicinesByIdReview"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/current-medicines/{id}/stop": {
-    /** Stop a recorded medicine: from a day (today when empty; neither in the future nor before its start) and for a reason. It stays on the record and no longer counts as current. */
+    /** Stop a recorded medicine: from a day (today when empty; neither in the future nor before its start) in a category, with free text (required for other). It stays on the record and no longer counts as current. */
     post: operations["postCurrentMedicinesByIdStop"];
     parameters: {
       path: {
@@ -2582,6 +2600,11 @@ export type components = {
       withdrawn_reason: string;
     };
     CurrentMedicine: {
+      /**
+       * @description Taking as directed, taking irregularly, not taking; empty when not said.
+       * @enum {string}
+       */
+      adherence: "" | "as_directed" | "irregular" | "not_taking";
       /** @description The catalogue entry's WHO ATC code, when it has one (recorded entries). */
       atc?: string;
       confirmed_appointment_id: number | null;
@@ -2592,15 +2615,31 @@ export type components = {
       confirmed_at: string | null;
       confirmed_by?: string;
       dose: string;
+      /** Format: date-time */
+      error_at: string | null;
+      error_by?: string;
+      /** @description Entered in error (wrong patient, wrong medicine): why. Such an entry is no medicine of the patient's: listed last, for its history only, and left out of the check, the list's review and the papers. */
+      error_reason: string;
       /** @description On a record, a correction or a confirmation: what the safety check says of the medicine beside the patient's allergies and everything else they take. In the list: what a medicine shares with, or how it interacts with, one listed above it (the list reviewed against itself). */
       findings?: components["schemas"]["SafetyFinding"][];
       frequency: string;
       /** @description The recorded entry's; 0 for a line of a prescription issued here. */
       id: number;
+      /** @description What the patient takes it for. */
+      indication: string;
+      /**
+       * @description Who or what said so: the patient, a relative or carer, a pharmacy record, a letter or record from another clinic, the medicine's packet seen.
+       * @enum {string}
+       */
+      information_source: "" | "patient" | "carer" | "pharmacy" | "other_clinic" | "packet";
+      /** @description When the patient last took it: YYYY-MM-DD or YYYY-MM-DDTHH:MM; not in the future; empty when not said. */
+      last_dose: string;
       /** @description The prescription's line (0-based), for a medicine prescribed here. */
       line?: number;
       medicine: string;
       medicine_id: number | null;
+      /** @description Recorded or corrected by someone who may not prescribe and not reviewed by a prescriber since. */
+      needs_review: boolean;
       patient_id: number;
       prescriber: string;
       prescription_id?: number;
@@ -2612,11 +2651,30 @@ export type components = {
       /** Format: date-time */
       recorded_at: string;
       recorded_by: string;
+      /**
+       * Format: date-time
+       * @description When a prescriber last reviewed it.
+       */
+      reviewed_at: string | null;
+      reviewed_by?: string;
+      /**
+       * @description How it is taken: a prescription's route; empty when not said.
+       * @enum {string}
+       */
+      route: "" | "oral" | "sublingual" | "topical" | "inhaled" | "nasal" | "ophthalmic" | "otic" | "rectal" | "vaginal" | "subcutaneous" | "intramuscular" | "intravenous_bolus" | "intravenous_infusion" | "transdermal";
       /** @enum {string} */
       source: "here" | "elsewhere" | "otc";
       /** @description YYYY-MM-DD, YYYY-MM, YYYY or empty; for source here, the day it was issued. */
       started_on: string;
+      /**
+       * @description Why it was stopped; empty while taken, or on a stop recorded before categories.
+       * @enum {string}
+       */
+      stop_category: "" | "course_completed" | "side_effect" | "not_effective" | "patient_choice" | "replaced" | "doctor_decision" | "other";
+      /** @description The stop's free text (required for category other). */
       stop_reason: string;
+      /** @description The visit it was stopped at, when stopped at one (printed on that visit's summary). */
+      stopped_appointment_id: number | null;
       stopped_by?: string;
       /** @description YYYY-MM-DD; empty while taken. */
       stopped_on: string;
@@ -2629,13 +2687,32 @@ export type components = {
       version: number;
     };
     CurrentMedicineInput: {
+      /**
+       * @description Taking as directed, taking irregularly, not taking; empty when not said.
+       * @enum {string}
+       */
+      adherence?: "" | "as_directed" | "irregular" | "not_taking";
       dose?: string;
       frequency?: string;
+      /** @description What the patient takes it for. */
+      indication?: string;
+      /**
+       * @description Who or what said so: the patient, a relative or carer, a pharmacy record, a letter or record from another clinic, the medicine's packet seen.
+       * @enum {string}
+       */
+      information_source?: "" | "patient" | "carer" | "pharmacy" | "other_clinic" | "packet";
+      /** @description When the patient last took it: YYYY-MM-DD or YYYY-MM-DDTHH:MM; not in the future; empty when not said. */
+      last_dose?: string;
       medicine: string;
       /** @description The catalogue entry: the safety check reads its ingredients. Free text (null) is matched by its words only. */
       medicine_id?: number | null;
       /** @description Who prescribed it (elsewhere only). */
       prescriber?: string;
+      /**
+       * @description How it is taken: a prescription's route; empty when not said.
+       * @enum {string}
+       */
+      route?: "" | "oral" | "sublingual" | "topical" | "inhaled" | "nasal" | "ophthalmic" | "otic" | "rectal" | "vaginal" | "subcutaneous" | "intramuscular" | "intravenous_bolus" | "intravenous_infusion" | "transdermal";
       /**
        * @description elsewhere: prescribed by another clinic or doctor; otc: bought over the counter.
        * @enum {string}
@@ -5428,8 +5505,8 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Stop a recorded medicine: from a day (today when empty; neither in the future nor before its start) and for a reason. It stays on the record and no longer counts as current. */
-  postCurrentMedicinesByIdStop: {
+  /** Mark a recorded entry entered in error (made by accident: wrong patient, wrong medicine), for a required reason, at the version read — not stopped, which means the patient took it. It leaves the list, the safety check, the list's review and the papers; its history and the audit keep it; FHIR gives it as entered-in-error. */
+  postCurrentMedicinesByIdEnteredInError: {
     parameters: {
       path: {
         id: number;
@@ -5439,6 +5516,69 @@ export type operations = {
       content: {
         "application/json": {
           reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, marked in error already, or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A prescriber reviewed an entry recorded or corrected by someone who may not prescribe (who and when are kept, and audited). */
+  postCurrentMedicinesByIdReview: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["CurrentMedicine"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, stopped or entered in error, or the patient is archived. */
+      409: {
+        content: never;
+      };
+    };
+  };
+  /** Stop a recorded medicine: from a day (today when empty; neither in the future nor before its start) in a category, with free text (required for other). It stays on the record and no longer counts as current. */
+  postCurrentMedicinesByIdStop: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The patient's visit it is stopped at, when stopped at one: printed on its summary under Stopped at this visit. */
+          appointment_id?: number | null;
+          /** @enum {string} */
+          category: "course_completed" | "side_effect" | "not_effective" | "patient_choice" | "replaced" | "doctor_decision" | "other";
+          /** @description Free text; required for other. */
+          reason?: string;
           /** @description YYYY-MM-DD */
           stopped_on?: string;
           version: number;
@@ -7417,7 +7557,12 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          reason: string;
+          /** @description The patient's visit it is stopped at, when stopped at one: printed on its summary under Stopped at this visit. */
+          appointment_id?: number | null;
+          /** @enum {string} */
+          category: "course_completed" | "side_effect" | "not_effective" | "patient_choice" | "replaced" | "doctor_decision" | "other";
+          /** @description Free text; required for other. */
+          reason?: string;
           /** @description YYYY-MM-DD */
           stopped_on?: string;
           /** @description Not used. */

@@ -37,11 +37,30 @@ export const saveCurrentMedicine = ({ patientId, id, input }: { patientId: numbe
     ? send<CurrentMedicine>('put', `/current-medicines/${id}`, input, { silent: true })
     : send<CurrentMedicine>('post', `/patients/${patientId}/current-medicines`, input, { silent: true })
 
-/** Stops a recorded medicine, or a line of a prescription issued here that the patient no longer takes. */
-export const stopCurrentMedicine = ({ m, stopped_on, reason }: { m: CurrentMedicine; stopped_on: string; reason: string }) =>
-  m.source === 'here'
-    ? send<CurrentMedicine>('post', `/prescriptions/${m.prescription_id}/lines/${m.line}/stop`, { stopped_on, reason }, { silent: true })
-    : send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { stopped_on, reason, version: m.version }, { silent: true })
+/** Why a medicine was stopped, in a word; "other" asks for words. */
+export const STOP_CATEGORIES = ['course_completed', 'side_effect', 'not_effective', 'patient_choice', 'replaced', 'doctor_decision', 'other'] as const
+export type StopCategory = (typeof STOP_CATEGORIES)[number]
+
+/** How the patient takes it, and who or what said they take it. */
+export const ADHERENCES = ['as_directed', 'irregular', 'not_taking'] as const
+export const INFO_SOURCES = ['patient', 'carer', 'pharmacy', 'other_clinic', 'packet'] as const
+
+export type StopInput = { m: CurrentMedicine; stopped_on: string; category: StopCategory; reason: string; appointmentId?: number }
+
+/** Stops a recorded medicine, or a line of a prescription issued here that the patient no longer takes; at a visit, it prints on that visit's summary. */
+export const stopCurrentMedicine = ({ m, stopped_on, category, reason, appointmentId }: StopInput) => {
+  const body = { stopped_on, category, reason, appointment_id: appointmentId ?? null }
+  return m.source === 'here'
+    ? send<CurrentMedicine>('post', `/prescriptions/${m.prescription_id}/lines/${m.line}/stop`, body, { silent: true })
+    : send<CurrentMedicine>('post', `/current-medicines/${m.id}/stop`, { ...body, version: m.version }, { silent: true })
+}
+
+/** Marks a recorded entry entered in error (wrong patient, wrong medicine), for a reason. */
+export const markInError = ({ m, reason }: { m: CurrentMedicine; reason: string }) =>
+  send<CurrentMedicine>('post', `/current-medicines/${m.id}/entered-in-error`, { reason, version: m.version }, { silent: true })
+
+/** A prescriber reviewed what a nurse recorded. */
+export const reviewCurrentMedicine = ({ m }: { m: CurrentMedicine }) => send<CurrentMedicine>('post', `/current-medicines/${m.id}/review`, { version: m.version })
 
 export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicine; appointmentId: number }) =>
   send<CurrentMedicine>('post', `/current-medicines/${m.id}/confirm`, { appointment_id: appointmentId, version: m.version })
@@ -61,3 +80,5 @@ function useChange<A>(fn: (a: A) => Promise<CurrentMedicine>) {
 export const useSaveCurrentMedicine = () => useChange(saveCurrentMedicine)
 export const useStopCurrentMedicine = () => useChange(stopCurrentMedicine)
 export const useConfirmCurrentMedicine = () => useChange(confirmCurrentMedicine)
+export const useMarkInError = () => useChange(markInError)
+export const useReviewCurrentMedicine = () => useChange(reviewCurrentMedicine)

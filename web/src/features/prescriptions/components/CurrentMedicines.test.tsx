@@ -10,12 +10,21 @@ afterEach(cleanup)
 const base = {
   patient_id: 9, medicine_id: null, dose: '', frequency: '', prescriber: '', started_on: '', recorded_at: '2026-11-20T08:00:00Z', recorded_by: 'Nurse Hoa',
   confirmed_at: null, confirmed_appointment_id: null, stopped_on: '', stop_reason: '', version: 1,
+  stop_category: '', stopped_appointment_id: null, route: '', indication: '', last_dose: '', adherence: '', information_source: '',
+  error_reason: '', error_at: null, needs_review: false, reviewed_at: null,
 } satisfies Partial<CurrentMedicine>
 
 const warfarin: CurrentMedicine = { ...base, id: 3, medicine_id: 41, medicine: 'Warfarin 5 mg tablet', dose: '1 tablet', frequency: 'once daily', source: 'elsewhere', prescriber: 'Dr Minh, cardiology', started_on: '2019' }
 const omeprazole: CurrentMedicine = { ...base, id: 4, medicine: 'Omeprazole 20 mg', source: 'otc', started_on: '2024-03' }
 const here: CurrentMedicine = { ...base, id: 0, medicine_id: 7, medicine: 'Amlodipine 5 mg tablet', source: 'here', prescriber: 'Dr An', started_on: '2026-11-20', prescription_id: 12, line: 0, supply_until: '2026-12-20' }
-const stopped: CurrentMedicine = { ...base, id: 5, medicine: 'Ibuprofen 200 mg', source: 'otc', stopped_on: '2026-11-25', stop_reason: 'Stomach pain', stopped_by: 'Dr An' }
+const stopped: CurrentMedicine = { ...base, id: 5, medicine: 'Ibuprofen 200 mg', source: 'otc', stopped_on: '2026-11-25', stop_category: 'side_effect', stop_reason: 'Stomach pain', stopped_by: 'Dr An' }
+
+/** Picks an option of the dialog's select named label. */
+async function choose(dialog: HTMLElement, label: string, option: string) {
+  fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: label }))
+  await waitFor(() => expect(screen.getAllByText(option).length).toBeGreaterThan(0))
+  fireEvent.click(screen.getAllByText(option).at(-1)!)
+}
 
 const list = { data: [here, warfarin, omeprazole, stopped] }
 
@@ -110,10 +119,19 @@ describe('PatientMedicines', () => {
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Stop Warfarin 5 mg tablet' }))
     const dialog = await screen.findByRole('dialog')
-    fireEvent.change(within(dialog).getByLabelText('Why was it stopped?'), { target: { value: 'Changed to apixaban' } })
+    // a category is required, and "other" asks for words
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
+    await waitFor(() => expect(within(dialog).getByText('Choose why it was stopped.')).toBeTruthy())
+    await choose(dialog, 'Why was it stopped?', 'Other')
+    await within(dialog).findByLabelText('Details')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
+    await waitFor(() => expect(within(dialog).getByText('Give a reason.')).toBeTruthy())
+    expect(sent).toHaveLength(0)
+    await choose(dialog, 'Why was it stopped?', 'Replaced by another medicine')
+    fireEvent.change(await within(dialog).findByLabelText('Details (optional)'), { target: { value: 'Changed to apixaban' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
     await waitFor(() => expect(sent.length).toBe(1))
-    expect(sent[0]).toMatchObject({ path: '/current-medicines/3/stop', body: { reason: 'Changed to apixaban', version: 1 } })
+    expect(sent[0]).toMatchObject({ path: '/current-medicines/3/stop', body: { category: 'replaced', reason: 'Changed to apixaban', appointment_id: null, version: 1 } })
     expect(sent[0].body).toHaveProperty('stopped_on', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/))
   })
 })
@@ -126,10 +144,14 @@ describe('VisitMedicines: a line prescribed here', () => {
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Amlodipine 5 mg tablet: stopped' }))
     const dialog = await screen.findByRole('dialog')
-    fireEvent.change(within(dialog).getByLabelText('Why was it stopped?'), { target: { value: 'Ankle swelling' } })
+    await choose(dialog, 'Why was it stopped?', 'Side effect or reaction')
+    // a side effect suggests recording an allergy or intolerance; nothing is recorded by itself
+    expect((await within(dialog).findByTestId('allergy-hint')).textContent).toContain('allergy or intolerance')
+    fireEvent.change(within(dialog).getByLabelText('Details (optional)'), { target: { value: 'Ankle swelling' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
     await waitFor(() => expect(sent.length).toBe(1))
-    expect(sent[0]).toMatchObject({ path: '/prescriptions/12/lines/0/stop', body: { reason: 'Ankle swelling' } })
+    // stopped at this visit: printed on its summary
+    expect(sent[0]).toMatchObject({ path: '/prescriptions/12/lines/0/stop', body: { category: 'side_effect', reason: 'Ankle swelling', appointment_id: 30 } })
   })
 })
 
@@ -182,6 +204,87 @@ describe('VisitMedicines', () => {
     })
     await waitFor(() => expect(document.body.textContent).toContain('Confirmed at this visit'))
     expect(screen.queryByRole('button', { name: /still taking/i })).toBeNull()
+  })
+})
+
+describe('The pharmacist\'s review of the list', () => {
+  const byNurse: CurrentMedicine = {
+    ...omeprazole, id: 6, medicine: 'Lisinopril 10 mg', source: 'elsewhere', needs_review: true,
+    route: 'oral', indication: 'high blood pressure', last_dose: '2026-11-28T08:30', adherence: 'irregular', information_source: 'carer',
+  }
+  const wrong: CurrentMedicine = { ...omeprazole, id: 7, medicine: 'Digoxin 0.25 mg', error_reason: 'Wrong patient', error_at: '2026-11-29T09:00:00Z', error_by: 'Dr An', version: 2 }
+
+  it('shows what a reconciliation recorded, only when set, and "not yet reviewed" on what a nurse recorded', async () => {
+    await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': { data: [byNurse, warfarin] } } })
+    await waitFor(() => expect(document.body.textContent).toContain('Lisinopril 10 mg'))
+    const lines = screen.getAllByTestId('reconciled')
+    expect(lines).toHaveLength(1)
+    expect(lines[0].textContent).toBe('Route: oral · For high blood pressure · Last dose 2026-11-28 08:30 · Source: Relative or carer')
+    expect(screen.getByText('Taking irregularly')).toBeTruthy()
+    expect(screen.getAllByTestId('not-reviewed')).toHaveLength(1)
+    // a nurse may not review
+    expect(screen.queryByRole('button', { name: /reviewed/i })).toBeNull()
+  })
+
+  it('lets a prescriber mark reviewed, at the version read', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'write prescription']),
+      api: { 'GET /patients/9/current-medicines': { data: [byNurse, warfarin] }, 'POST /current-medicines/6/review': { ...byNurse, needs_review: false, reviewed_at: '2026-11-29T09:00:00Z', reviewed_by: 'Dr An' } },
+    })
+    expect(screen.queryByRole('button', { name: 'Mark Warfarin 5 mg tablet reviewed' })).toBeNull()
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark Lisinopril 10 mg reviewed' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0]).toMatchObject({ path: '/current-medicines/6/review', body: { version: 1 } })
+  })
+
+  it('lists what no doctor reviewed first, for the doctor at the visit', async () => {
+    await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, {
+      me: user(['view patient', 'write prescription']),
+      api: { 'GET /patients/9/current-medicines': { data: [warfarin, byNurse] } },
+    })
+    await waitFor(() => expect(document.body.textContent).toContain('Lisinopril 10 mg'))
+    const names = [...screen.getByTestId('still-taking').querySelectorAll('strong')].map((e) => e.textContent)
+    expect(names).toEqual(['Lisinopril 10 mg', 'Warfarin 5 mg tablet'])
+  })
+
+  it('marks an entry entered in error with a reason; one in error is off the list, struck out in its history', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: { 'GET /patients/9/current-medicines': { data: [warfarin, wrong] }, 'POST /current-medicines/3/entered-in-error': { ...warfarin, error_reason: 'Wrong medicine', version: 2 } },
+    })
+    await waitFor(() => expect(document.body.textContent).toContain('1 entered in error'))
+    expect(screen.queryByRole('button', { name: 'Stop Digoxin 0.25 mg' })).toBeNull()
+    fireEvent.click(screen.getByText('1 entered in error'))
+    const entry = await screen.findByTestId('in-error-entry')
+    expect(entry.querySelector('s')?.textContent).toBe('Digoxin 0.25 mg')
+    expect(entry.textContent).toContain('Wrong patient (Dr An)')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Mark Warfarin 5 mg tablet entered in error' }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark entered in error' }))
+    await waitFor(() => expect(within(dialog).getByText('Give a reason.')).toBeTruthy())
+    fireEvent.change(within(dialog).getByLabelText('Why is it in error?'), { target: { value: 'Wrong medicine' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark entered in error' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0]).toMatchObject({ path: '/current-medicines/3/entered-in-error', body: { reason: 'Wrong medicine', version: 1 } })
+  })
+
+  it('records the reconciliation fields as the API takes them', async () => {
+    const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+      me: user(['view patient', 'record vitals']),
+      api: {
+        'GET /patients/9/current-medicines': { data: [byNurse] },
+        'PUT /current-medicines/6': ({ body }: { body: Record<string, unknown> }) => ({ ...byNurse, ...body, version: 2 }),
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Lisinopril 10 mg' }))
+    const dialog = await screen.findByRole('dialog')
+    await choose(dialog, 'Source of information', 'Pharmacy record')
+    fireEvent.click(within(dialog).getByLabelText('Not taking'))
+    fireEvent.change(within(dialog).getByLabelText('Time (optional)'), { target: { value: '9:15' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(sent.length).toBe(1))
+    expect(sent[0].body).toMatchObject({ route: 'oral', indication: 'high blood pressure', last_dose: '2026-11-28T09:15', adherence: 'not_taking', information_source: 'pharmacy', version: 1 })
   })
 })
 

@@ -1,21 +1,31 @@
-import { CheckOutlined, EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Collapse, Flex, Form, Input, List, Modal, Radio, Space, Tag, Typography } from 'antd'
+import { AuditOutlined, CheckOutlined, CloseCircleOutlined, EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons'
+import { Alert, App, Button, Card, Collapse, Flex, Form, Input, List, Modal, Radio, Select, Space, Tag, Typography } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { DateInput } from '../../../components/DateInput'
 import { LineFindings } from '../../../components/MedicineSafety'
+import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { showFormErrors } from '../../../lib/formErrors'
 import { formatDay, formatMonth } from '../../../lib/time'
 import {
+  ADHERENCES,
+  INFO_SOURCES,
+  STOP_CATEGORIES,
   useConfirmCurrentMedicine,
   useCurrentMedicines,
+  useMarkInError,
   useRecordTakesNone,
+  useReviewCurrentMedicine,
   useSaveCurrentMedicine,
   useStopCurrentMedicine,
   useTakesNone,
   type CurrentMedicine,
   type CurrentMedicineInput,
+  type StopCategory,
 } from '../api/currentMedicines'
+import { ROUTES } from '../api/types'
 import { MedicineInput } from './PrescriptionEditor'
 
 // A patient's current medicines (issue 55, M4): those prescribed here (read-only, from the
@@ -30,6 +40,21 @@ const useCanKeep = () => {
   const doctor = useCan('write prescription')
   return nurse || doctor
 }
+
+/** Who reviews what a nurse recorded: who may prescribe. */
+const useCanReview = () => useCan('write prescription')
+
+/** A last dose as recorded (2026-11-28 or 2026-11-28T08:30) in the user's format. */
+export function lastDose(s: string) {
+  const [day, time] = s.split('T')
+  return time ? `${formatDay(day)} ${time}` : formatDay(day)
+}
+
+/** An entry entered in error: no medicine of the patient's, kept for its history only. */
+export const inError = (m: CurrentMedicine) => !!m.error_reason
+
+/** A medicine the patient takes: neither stopped nor entered in error. */
+export const isActive = (m: CurrentMedicine) => !m.stopped_on && !inError(m)
 
 /** A start as recorded (a day, a month or a year) in the user's format. */
 export function partialDay(s: string) {
@@ -65,6 +90,14 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
       : t('currentMeds.recorded', { date: formatDay(m.recorded_at), name: m.recorded_by }),
     m.source !== 'here' &&
       (m.confirmed_at ? t('currentMeds.confirmed', { date: formatDay(m.confirmed_at), name: m.confirmed_by ?? '' }) : t('currentMeds.notConfirmed')),
+    m.source !== 'here' && !m.needs_review && m.reviewed_at && t('currentMeds.reviewedBy', { date: formatDay(m.reviewed_at), name: m.reviewed_by ?? '' }),
+  ].filter(Boolean)
+  // What a reconciliation recorded, each only when set.
+  const reconciled = [
+    m.route && t('currentMeds.routeIs', { route: t(`rx.routes.${m.route}`) }),
+    m.indication && t('currentMeds.indicationIs', { indication: m.indication }),
+    m.last_dose && t('currentMeds.lastDoseIs', { when: lastDose(m.last_dose) }),
+    m.information_source && t('currentMeds.infoSourceIs', { source: t(`currentMeds.infoSource.${m.information_source}`) }),
   ].filter(Boolean)
   return (
     <div style={{ minWidth: 0 }}>
@@ -75,12 +108,24 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
       <Space size={[4, 4]} wrap style={{ marginTop: 4 }}>
         <Tag color={SOURCE_COLOUR[m.source]}>{t(`currentMeds.source.${m.source}`)}</Tag>
         {m.source !== 'here' && <ReadAsTag m={m} />}
+        {m.needs_review && (
+          <Tag color="gold" icon={<AuditOutlined aria-hidden />} title={t('currentMeds.notReviewedHint')} data-testid="not-reviewed">
+            {t('currentMeds.notReviewed')}
+          </Tag>
+        )}
+        {m.adherence && m.adherence !== 'as_directed' && <Tag color={m.adherence === 'not_taking' ? 'red' : 'orange'}>{t(`currentMeds.adherence.${m.adherence}`)}</Tag>}
+        {m.adherence === 'as_directed' && <Tag>{t('currentMeds.adherence.as_directed')}</Tag>}
         {staleSince(m) && (
           <Tag color="orange" title={t('currentMeds.staleHint')}>
             {t('currentMeds.stale', { date: formatDay(staleSince(m) ?? '') })}
           </Tag>
         )}
       </Space>
+      {reconciled.length > 0 && (
+        <Typography.Text style={{ display: 'block', fontSize: 13 }} data-testid="reconciled">
+          {reconciled.join(' · ')}
+        </Typography.Text>
+      )}
       <Typography.Text type="secondary" style={{ display: 'block', fontSize: 13 }}>
         {facts.join(' · ')}
       </Typography.Text>
@@ -99,7 +144,7 @@ const STALE_DAYS = 180
 
 /** The day a recorded medicine was last heard of (confirmed, else recorded), when longer ago than STALE_DAYS. */
 export function staleSince(m: CurrentMedicine, now = Date.now()) {
-  if (m.source === 'here') return null
+  if (m.source === 'here' || !isActive(m)) return null
   const last = m.confirmed_at ?? m.recorded_at
   return now - new Date(last).getTime() > STALE_DAYS * 86_400_000 ? last : null
 }
@@ -158,18 +203,41 @@ function TakesNoneLine({ patientId, canKeep }: { patientId: number; canKeep: boo
   )
 }
 
+/** The dialog's values: the last dose as a day and an optional time. */
+type MedicineForm = CurrentMedicineInput & { last_dose_day?: Dayjs | null; last_dose_time?: string }
+
+const TIME = /^([01]?\d|2[0-3]):[0-5]\d$/
+
+/** The last dose as the API takes it: YYYY-MM-DD, with THH:MM when a time is given. */
+export function lastDoseOf(day?: Dayjs | null, time?: string) {
+  if (!day) return ''
+  const hhmm = (time ?? '').trim()
+  return TIME.test(hhmm) ? `${day.format('YYYY-MM-DD')}T${hhmm.padStart(5, '0')}` : day.format('YYYY-MM-DD')
+}
+
 /** Adds or corrects a recorded medicine; after a save, what the check read it as and what it says of it beside everything else the patient takes. */
 function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: CurrentMedicine; onClose(): void }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
-  const [form] = Form.useForm<CurrentMedicineInput>()
+  const [form] = Form.useForm<MedicineForm>()
   const save = useSaveCurrentMedicine()
   const source = Form.useWatch('source', form)
   const picked = Form.useWatch('medicine_id', form)
   const typed = Form.useWatch('medicine', form)
-  const submit = async (v: CurrentMedicineInput) => {
+  const submit = async ({ last_dose_day, last_dose_time, ...v }: MedicineForm) => {
     try {
-      const input = { ...v, medicine_id: v.medicine_id ?? null, started_on: readPartialDay(v.started_on ?? ''), prescriber: v.prescriber ?? '', version: m?.version ?? 0 }
+      const input: CurrentMedicineInput = {
+        ...v,
+        medicine_id: v.medicine_id ?? null,
+        started_on: readPartialDay(v.started_on ?? ''),
+        prescriber: v.prescriber ?? '',
+        route: v.route ?? '',
+        indication: v.indication ?? '',
+        adherence: v.adherence ?? '',
+        information_source: v.information_source ?? '',
+        last_dose: lastDoseOf(last_dose_day, last_dose_time),
+        version: m?.version ?? 0,
+      }
       const saved = await save.mutateAsync({ patientId, id: m?.id, input })
       message.success(t('currentMeds.saved'))
       onClose()
@@ -187,9 +255,12 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
         })
       }
     } catch (e) {
+      // the server names the last dose as one field: shown under its day
+      if (e instanceof ApiError && e.fields.last_dose) e.fields.last_dose_day = e.fields.last_dose
       showFormErrors(form, message, e)
     }
   }
+  const [day, time] = (m?.last_dose ?? '').split('T')
   return (
     <Modal
       open
@@ -201,12 +272,26 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
       confirmLoading={save.isPending}
       destroyOnHidden
     >
-      <Form<CurrentMedicineInput>
+      <Form<MedicineForm>
         form={form}
         name="currentMedicine"
         layout="vertical"
         onFinish={submit}
-        initialValues={{ medicine_id: m?.medicine_id ?? null, medicine: m?.medicine ?? '', dose: m?.dose ?? '', frequency: m?.frequency ?? '', source: m?.source === 'otc' ? 'otc' : 'elsewhere', prescriber: m?.prescriber ?? '', started_on: m?.started_on ?? '' }}
+        initialValues={{
+          medicine_id: m?.medicine_id ?? null,
+          medicine: m?.medicine ?? '',
+          dose: m?.dose ?? '',
+          frequency: m?.frequency ?? '',
+          source: m?.source === 'otc' ? 'otc' : 'elsewhere',
+          prescriber: m?.prescriber ?? '',
+          started_on: m?.started_on ?? '',
+          route: m?.route || undefined,
+          indication: m?.indication ?? '',
+          adherence: m?.adherence || undefined,
+          information_source: m?.information_source || undefined,
+          last_dose_day: day ? dayjs(day) : null,
+          last_dose_time: time ?? '',
+        }}
       >
         <Form.Item name="medicine" label={t('currentMeds.medicine')} rules={[{ required: true, whitespace: true, message: t('currentMeds.medicineRequired') }]} extra={t('currentMeds.catalogueHint')}>
           <MedicineInput label={t('currentMeds.medicine')} picks={false} onPick={(p) => form.setFieldValue('medicine_id', p?.id ?? null)} />
@@ -239,20 +324,53 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
         <Form.Item name="started_on" label={t('currentMeds.started')} extra={t('currentMeds.startedHint')}>
           <Input maxLength={10} />
         </Form.Item>
+        <Typography.Title level={5} style={{ marginTop: 0 }}>
+          {t('currentMeds.reconcileTitle')}
+        </Typography.Title>
+        <Flex gap={12} wrap>
+          <Form.Item name="route" label={t('currentMeds.route')} style={{ flex: '1 1 160px' }}>
+            <Select allowClear options={ROUTES.map((r) => ({ value: r, label: t(`rx.routes.${r}`) }))} />
+          </Form.Item>
+          <Form.Item name="indication" label={t('currentMeds.indication')} style={{ flex: '1 1 160px' }}>
+            <Input maxLength={200} placeholder={t('currentMeds.indicationHint')} />
+          </Form.Item>
+        </Flex>
+        <Flex gap={12} wrap>
+          <Form.Item name="last_dose_day" label={t('currentMeds.lastDose')} style={{ flex: '1 1 160px' }}>
+            <DateInput style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs(), 'day')} />
+          </Form.Item>
+          <Form.Item
+            name="last_dose_time"
+            label={t('currentMeds.lastDoseTime')}
+            style={{ flex: '1 1 100px' }}
+            rules={[{ pattern: TIME, message: t('currentMeds.timeFormat') }]}
+          >
+            <Input maxLength={5} placeholder="08:00" />
+          </Form.Item>
+        </Flex>
+        <Form.Item name="adherence" label={t('currentMeds.adherenceLabel')}>
+          <Radio.Group options={ADHERENCES.map((a) => ({ value: a, label: t(`currentMeds.adherence.${a}`) }))} />
+        </Form.Item>
+        <Form.Item name="information_source" label={t('currentMeds.infoSourceLabel')}>
+          <Select allowClear options={INFO_SOURCES.map((a) => ({ value: a, label: t(`currentMeds.infoSource.${a}`) }))} />
+        </Form.Item>
       </Form>
     </Modal>
   )
 }
 
-/** Stops a recorded medicine: from a day (today unless said) and why. */
-function StopDialog({ m, onClose }: { m: CurrentMedicine; onClose(): void }) {
+type StopForm = { stopped_on: string; category?: StopCategory; reason: string }
+
+/** Stops a recorded medicine: from a day (today unless said), why in a category, and in words (required for "other"); at a visit, for its summary. A side effect suggests recording an allergy or intolerance. */
+function StopDialog({ m, appointmentId, onClose }: { m: CurrentMedicine; appointmentId?: number; onClose(): void }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const [form] = Form.useForm<{ stopped_on: string; reason: string }>()
+  const [form] = Form.useForm<StopForm>()
   const stop = useStopCurrentMedicine()
-  const submit = async (v: { stopped_on: string; reason: string }) => {
+  const category = Form.useWatch('category', form)
+  const submit = async (v: StopForm) => {
     try {
-      await stop.mutateAsync({ m, stopped_on: readPartialDay(v.stopped_on ?? ''), reason: v.reason })
+      await stop.mutateAsync({ m, stopped_on: readPartialDay(v.stopped_on ?? ''), category: v.category as StopCategory, reason: v.reason ?? '', appointmentId })
       message.success(t('currentMeds.stopped', { medicine: m.medicine }))
       onClose()
     } catch (e) {
@@ -275,18 +393,63 @@ function StopDialog({ m, onClose }: { m: CurrentMedicine; onClose(): void }) {
         <Form.Item name="stopped_on" label={t('currentMeds.stoppedOn')}>
           <Input maxLength={10} />
         </Form.Item>
-        <Form.Item name="reason" label={t('currentMeds.stopReason')} rules={[{ required: true, whitespace: true, message: t('currentMeds.reasonRequired') }]}>
-          <Input.TextArea maxLength={500} autoSize={{ minRows: 2 }} autoFocus />
+        <Form.Item name="category" label={t('currentMeds.stopReason')} rules={[{ required: true, message: t('currentMeds.categoryRequired') }]}>
+          <Select options={STOP_CATEGORIES.map((c) => ({ value: c, label: t(`currentMeds.stopCategory.${c}`) }))} />
+        </Form.Item>
+        {category === 'side_effect' && <Alert type="info" showIcon title={t('currentMeds.allergyHint')} style={{ marginBottom: 16 }} data-testid="allergy-hint" />}
+        <Form.Item
+          name="reason"
+          label={category === 'other' ? t('currentMeds.stopDetails') : t('currentMeds.stopDetailsOptional')}
+          rules={[{ required: category === 'other', whitespace: true, message: t('currentMeds.reasonRequired') }]}
+        >
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2 }} />
         </Form.Item>
       </Form>
     </Modal>
   )
 }
 
-type Dialog = { kind: 'add' } | { kind: 'edit' | 'stop'; m: CurrentMedicine } | null
+/** Marks a recorded entry entered in error — made by accident, not a medicine the patient took and stopped — for a reason. */
+function InErrorDialog({ m, onClose }: { m: CurrentMedicine; onClose(): void }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<{ reason: string }>()
+  const mark = useMarkInError()
+  const submit = async (v: { reason: string }) => {
+    try {
+      await mark.mutateAsync({ m, reason: v.reason })
+      message.success(t('currentMeds.inErrorDone', { medicine: m.medicine }))
+      onClose()
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+  return (
+    <Modal
+      open
+      title={t('currentMeds.inErrorTitle', { medicine: m.medicine })}
+      okText={t('currentMeds.inErrorOk')}
+      okButtonProps={{ danger: true }}
+      cancelText={t('currentMeds.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={mark.isPending}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('currentMeds.inErrorHint')}</Typography.Paragraph>
+      <Form form={form} name="inErrorMedicine" layout="vertical" onFinish={submit} initialValues={{ reason: '' }}>
+        <Form.Item name="reason" label={t('currentMeds.inErrorReason')} rules={[{ required: true, whitespace: true, message: t('currentMeds.reasonRequired') }]}>
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2 }} autoFocus placeholder={t('currentMeds.inErrorPlaceholder')} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
 
-/** The dialogs of the list, and a way to open them. */
-function useDialogs(patientId: number) {
+type Dialog = { kind: 'add' } | { kind: 'edit' | 'stop' | 'error'; m: CurrentMedicine } | null
+
+/** The dialogs of the list, and a way to open them; at a visit, a stop is said to be at it. */
+function useDialogs(patientId: number, appointmentId?: number) {
   const [dialog, setDialog] = useState<Dialog>(null)
   const close = () => setDialog(null)
   const node =
@@ -295,16 +458,57 @@ function useDialogs(patientId: number) {
     ) : dialog?.kind === 'edit' ? (
       <MedicineDialog patientId={patientId} m={dialog.m} onClose={close} />
     ) : dialog?.kind === 'stop' ? (
-      <StopDialog m={dialog.m} onClose={close} />
+      <StopDialog m={dialog.m} appointmentId={appointmentId} onClose={close} />
+    ) : dialog?.kind === 'error' ? (
+      <InErrorDialog m={dialog.m} onClose={close} />
     ) : null
   return { open: setDialog, node }
 }
 
 const keyOf = (m: CurrentMedicine, i: number) => (m.id ? `taken-${m.id}` : `rx-${m.prescription_id}-${i}`)
 
+/** Why a medicine was stopped: its category, then its words. */
+function useStopWhy() {
+  const { t } = useTranslation()
+  return (m: CurrentMedicine) => [m.stop_category && t(`currentMeds.stopCategory.${m.stop_category}`), m.stop_reason].filter(Boolean).join(': ')
+}
+
+/** The entries entered in error, folded away and struck out: for the entry's history, with why, when and who. */
+function InErrorList({ list }: { list: CurrentMedicine[] }) {
+  const { t } = useTranslation()
+  if (!list.length) return null
+  return (
+    <Collapse
+      ghost
+      size="small"
+      items={[
+        {
+          key: 'in-error',
+          label: t('currentMeds.inErrorList', { count: list.length }),
+          children: (
+            <List
+              size="small"
+              dataSource={list}
+              renderItem={(m) => (
+                <List.Item data-testid="in-error-entry">
+                  <span>
+                    <s>{[m.medicine, m.dose, m.frequency].filter(Boolean).join(', ')}</s> —{' '}
+                    {t('currentMeds.inErrorBy', { date: m.error_at ? formatDay(m.error_at) : '', reason: m.error_reason, name: m.error_by ?? '' })}
+                  </span>
+                </List.Item>
+              )}
+            />
+          ),
+        },
+      ]}
+    />
+  )
+}
+
 /** The stopped ones, folded away: when and why, and who heard it. */
 function Stopped({ list }: { list: CurrentMedicine[] }) {
   const { t } = useTranslation()
+  const stopWhy = useStopWhy()
   if (!list.length) return null
   return (
     <Collapse
@@ -321,7 +525,7 @@ function Stopped({ list }: { list: CurrentMedicine[] }) {
               renderItem={(m) => (
                 <List.Item>
                   <span>
-                    <s>{m.medicine}</s> — {t('currentMeds.stoppedOnBy', { date: formatDay(m.stopped_on), reason: m.stop_reason, name: m.stopped_by ?? '' })}
+                    <s>{m.medicine}</s> — {t('currentMeds.stoppedOnBy', { date: formatDay(m.stopped_on), reason: stopWhy(m), name: m.stopped_by ?? '' })}
                   </span>
                 </List.Item>
               )}
@@ -337,9 +541,11 @@ function Stopped({ list }: { list: CurrentMedicine[] }) {
 export function PatientMedicines({ patientId }: { patientId: number }) {
   const { t } = useTranslation()
   const canKeep = useCanKeep()
+  const canReview = useCanReview()
   const list = useCurrentMedicines(patientId)
   const dialogs = useDialogs(patientId)
-  const active = (list.data ?? []).filter((m) => !m.stopped_on)
+  const review = useReviewCurrentMedicine()
+  const active = (list.data ?? []).filter(isActive)
   return (
     <Card
       data-testid="current-medicines"
@@ -362,7 +568,8 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
             <Flex justify="space-between" align="flex-start" gap={8} wrap style={{ width: '100%' }}>
               <MedicineLine m={m} />
               {canKeep && (
-                <Space size={4}>
+                <Space size={4} wrap>
+                  {canReview && m.needs_review && <ReviewButton m={m} onReview={() => review.mutate({ m })} pending={review.isPending} />}
                   {m.source !== 'here' && (
                     <Button size="small" icon={<EditOutlined aria-hidden />} aria-label={t('currentMeds.editNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'edit', m })}>
                       {t('currentMeds.edit')}
@@ -371,6 +578,11 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
                   <Button size="small" danger icon={<StopOutlined aria-hidden />} aria-label={t('currentMeds.stopNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'stop', m })}>
                     {t('currentMeds.stop')}
                   </Button>
+                  {m.source !== 'here' && (
+                    <Button size="small" icon={<CloseCircleOutlined aria-hidden />} aria-label={t('currentMeds.inErrorNamed', { medicine: m.medicine })} onClick={() => dialogs.open({ kind: 'error', m })}>
+                      {t('currentMeds.inError')}
+                    </Button>
+                  )}
                 </Space>
               )}
             </Flex>
@@ -378,9 +590,20 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
         )}
       />
       {!list.isLoading && active.length === 0 && <TakesNoneLine patientId={patientId} canKeep={canKeep} />}
-      <Stopped list={(list.data ?? []).filter((m) => m.stopped_on)} />
+      <Stopped list={(list.data ?? []).filter((m) => m.stopped_on && !inError(m))} />
+      <InErrorList list={(list.data ?? []).filter(inError)} />
       {dialogs.node}
     </Card>
+  )
+}
+
+/** A prescriber marks reviewed what a nurse recorded or corrected. */
+function ReviewButton({ m, onReview, pending }: { m: CurrentMedicine; onReview(): void; pending: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <Button size="small" type="primary" ghost icon={<AuditOutlined aria-hidden />} aria-label={t('currentMeds.markReviewedNamed', { medicine: m.medicine })} onClick={onReview} loading={pending}>
+      {t('currentMeds.markReviewed')}
+    </Button>
   )
 }
 
@@ -389,10 +612,14 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
   const { t } = useTranslation()
   const { message } = App.useApp()
   const canKeep = useCanKeep() && !closed
+  const canReview = useCanReview()
   const list = useCurrentMedicines(patientId)
   const confirm = useConfirmCurrentMedicine()
-  const dialogs = useDialogs(patientId)
-  const active = (list.data ?? []).filter((m) => !m.stopped_on)
+  const review = useReviewCurrentMedicine()
+  const dialogs = useDialogs(patientId, appointmentId)
+  const current = (list.data ?? []).filter(isActive)
+  // For the doctor, what a nurse recorded and no doctor has reviewed comes first.
+  const active = canReview ? [...current.filter((m) => m.needs_review), ...current.filter((m) => !m.needs_review)] : current
   const asked = (m: CurrentMedicine) => m.confirmed_appointment_id === appointmentId
   // A high-alert medicine (anticoagulant, insulin, opioid…) is asked about on its own (m5).
   const open = active.filter((m) => m.source !== 'here' && !asked(m) && !highAlert(m))
@@ -424,6 +651,11 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
                     {t('currentMeds.stillTakingNo')}
                   </Button>
                 </Space>
+              )}
+              {canReview && canKeep && m.needs_review && (
+                <span>
+                  <ReviewButton m={m} onReview={() => review.mutate({ m })} pending={review.isPending} />
+                </span>
               )}
               {m.source !== 'here' &&
                 (asked(m) ? (
