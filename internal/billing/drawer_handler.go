@@ -15,6 +15,7 @@ func (h *Handler) drawerRoutes() []auth.Route {
 	countDrawer := auth.NeedAny(auth.ViewFinancial, auth.CashUpOwn)
 	return []auth.Route{
 		{Method: "PUT", Path: "/api/drawers/float", Access: auth.NeedAny(auth.RecordPayment, auth.CashUpOwn), Announces: auth.ChangesBills, Handler: h.setFloat},
+		{Method: "GET", Path: "/api/drawers/float", Access: auth.Need(auth.RecordPayment), Handler: h.floatAsk},
 		{Method: "GET", Path: "/api/drawers/{id}", Access: countDrawer, Handler: h.drawer},
 		{Method: "POST", Path: "/api/drawers/{id}/close", Access: countDrawer, Announces: auth.ChangesBills, Handler: h.closeDrawer},
 	}
@@ -32,6 +33,16 @@ func OnlyMine(r *http.Request) int64 {
 
 func shiftID(r *http.Request) (int64, error) {
 	return httpjson.PathID(r, "id", "billing.shift_not_found")
+}
+
+// floatAsk says what the caller's next cash payment asks of her drawer's float.
+func (h *Handler) floatAsk(w http.ResponseWriter, r *http.Request) {
+	ask, err := h.Store.FloatAsk(r.Context(), auth.PrincipalFrom(r.Context()).UserID)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]string{"ask": ask})
 }
 
 func (h *Handler) setFloat(w http.ResponseWriter, r *http.Request) {

@@ -81,28 +81,56 @@ func startFloat(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, float 
 	return audit.Record(ctx, tx, e)
 }
 
-// needFloat says whether cash payment m is the first cash into a drawer of its cashier's
-// opened after she closed one (by this payment, or before it by a card payment or a
-// supervisor's refund): the drawer then starts with the float she counts into it, asked for
-// rather than taken as 0 (the day's very first drawer still opens by itself, ADR 27; ADR 41). Without
-// m.float it refuses, naming the field.
+// Whether a cashier's next cash payment asks for the float her drawer starts with (FloatAsk).
+const (
+	FloatNone     = "none"     // the drawer is counted already: it has a float, or has taken cash
+	FloatOptional = "optional" // the day's first drawer: it opens by itself at 0 unless she counts a float in (ADR 27)
+	FloatRequired = "required" // a drawer opened after she closed one: its float is asked for (ADR 41)
+)
+
+// floatAsk is what cashier's next cash payment asks of her drawer's float: nothing when the
+// drawer open now has a float or has taken cash already (its float counted in then, or asked
+// for); the float she counts into a drawer opened after she closed one (by that payment, or
+// before it by a card payment or a supervisor's refund); and, for the day's first drawer, a
+// float she may give (0 otherwise).
+func floatAsk(ctx context.Context, q database.Querier, cashier int64) (string, error) {
+	var counted, closedBefore bool
+	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawer_shifts s WHERE s.cashier_id = $1 AND s.closed_at IS NULL
+			AND (s.opening_float <> 0 OR EXISTS (SELECT 1 FROM payments p WHERE p.shift_id = s.id AND p.method = 'cash' AND p.kind = 'payment'))),
+		EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NOT NULL)`, cashier).Scan(&counted, &closedBefore); err != nil {
+		return "", fmt.Errorf("read drawer: %w", err)
+	}
+	switch {
+	case counted:
+		return FloatNone, nil
+	case closedBefore:
+		return FloatRequired, nil
+	}
+	return FloatOptional, nil
+}
+
+// FloatAsk says what the caller's next cash payment asks of her drawer's float, so the
+// payment form asks it at once rather than after a refusal (the clinic manager's run,
+// 2026-11-29).
+func (s *Store) FloatAsk(ctx context.Context, cashier int64) (string, error) {
+	return floatAsk(ctx, s.DB, cashier)
+}
+
+// needFloat says whether cash payment m starts its drawer's float: where the float is
+// required (a drawer opened after a close) and m gives none it refuses, naming the field;
+// where it is optional (the day's first drawer), m's float is taken when given.
 func needFloat(ctx context.Context, tx *sql.Tx, m movement) (bool, error) {
 	if m.kind != "payment" || m.method != "cash" {
 		return false, nil
 	}
-	// counted: the drawer open now has a float, or has taken cash already (so its float was
-	// counted in then, or asked for); a shift a card payment or a supervisor's refund opened
-	// has neither, and its first cash asks for the float as a new drawer's does.
-	var counted, closedBefore bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawer_shifts s WHERE s.cashier_id = $1 AND s.closed_at IS NULL
-			AND (s.opening_float <> 0 OR EXISTS (SELECT 1 FROM payments p WHERE p.shift_id = s.id AND p.method = 'cash' AND p.kind = 'payment'))),
-		EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NOT NULL)`, m.drawer).Scan(&counted, &closedBefore); err != nil {
-		return false, fmt.Errorf("read drawer: %w", err)
-	}
-	if counted || !closedBefore {
-		return false, nil
+	ask, err := floatAsk(ctx, tx, m.drawer)
+	if err != nil || ask == FloatNone {
+		return false, err
 	}
 	if m.float == nil {
+		if ask == FloatOptional {
+			return false, nil
+		}
 		var v apperr.Validation
 		v.Add("opening_float", "billing.float_needed")
 		return false, v.Err()

@@ -339,3 +339,41 @@ func TestCreditBeforeCash(t *testing.T) {
 		}
 	})
 }
+
+// The payment form learns before the cashier presses Receive whether her drawer's float is
+// asked: optional for the day's first drawer (given with the first cash, or 0), none once it
+// has a float or cash, required for a drawer opened after she closed one (the clinic manager's
+// run, 2026-11-29: the first drawer opened at 0 unasked, the next one asked only after a refusal).
+func TestTheFloatIsAskedBeforeThePayment(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		ask := func() string {
+			return apitest.Do[struct{ Ask string }](t, s.front, http.StatusOK, "GET", "/api/drawers/float", nil).Ask
+		}
+		if got := ask(); got != "optional" {
+			t.Fatalf("the day's first drawer: %q", got)
+		}
+		final := func(minutes int) bill {
+			appt := s.book(t, minutes)
+			b := apitest.Do[bill](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", appt), map[string]any{"service_id": s.consultation, "quantity": 1})
+			return apitest.Do[bill](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version})
+		}
+		b := final(60)
+		apitest.Do[moved](t, s.front, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/payments", b.ID), map[string]any{"method": "cash", "amount": b.Total, "opening_float": 20000})
+		if got := ask(); got != "none" {
+			t.Errorf("after the first cash: %q", got)
+		}
+		mine := apitest.Do[cashUp](t, s.front, http.StatusOK, "GET", "/api/reports/cash-up", nil)
+		if len(mine.Drawers) != 1 || mine.Drawers[0].OpeningFloat != 20000 {
+			t.Fatalf("the float given with the first cash: %+v", mine.Drawers)
+		}
+		d := mine.Drawers[0]
+		apitest.Do[drawer](t, s.front, http.StatusOK, "POST", fmt.Sprintf("/api/drawers/%d/close", d.ShiftID), map[string]any{"counted": d.DrawerCash, "version": d.Version})
+		if got := ask(); got != "required" {
+			t.Errorf("after a close: %q", got)
+		}
+		if r := s.nurse.Do("GET", "/api/drawers/float", nil); r.Status != http.StatusForbidden {
+			t.Errorf("one who takes no payment asks: %d", r.Status)
+		}
+	})
+}

@@ -87,6 +87,7 @@ var requiredAccess = map[string]string{
 	"POST /api/bills/{id}/refunds":            "void bill",
 	"GET /api/reports/cash-up":                "view financial reports or cash up own drawer",
 	"PUT /api/drawers/float":                  "record payment or cash up own drawer",
+	"GET /api/drawers/float":                  "record payment",
 	"GET /api/drawers/{id}":                   "view financial reports or cash up own drawer",
 	"POST /api/drawers/{id}/close":            "view financial reports or cash up own drawer",
 	"GET /api/reports/outstanding":            "view financial reports",

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
 import { ApiError } from '../../../lib/api'
 import { showFormErrors } from '../../../lib/formErrors'
+import { useFloatAsk } from '../api/getFloatAsk'
 import { payBill } from '../api/payBill'
 import { METHODS, type Bill, type Payment } from '../api/types'
 import type { Money } from './useMoney'
@@ -24,9 +25,13 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
   const { message } = App.useApp()
   const [form] = Form.useForm<PayForm>()
   const [busy, setBusy] = useState(false)
-  // Asked once the server says this cash payment opens the cashier's drawer again after she
-  // closed it: the new drawer starts with the float she counts into it, not with nothing.
-  const [askFloat, setAskFloat] = useState('')
+  // The float her drawer starts with, asked with the payment rather than after a refusal (the
+  // clinic manager's run, 2026-11-29): required for a drawer opened after she closed one,
+  // optional for the day's first (0 unless given). A refusal still asks, with its words.
+  const [refused, setRefused] = useState('')
+  const floatAsk = useFloatAsk(true)
+  const askFloat = refused || (floatAsk.data === 'required' ? t('cashUp.floatRequired') : '')
+  const offerFloat = !askFloat && floatAsk.data === 'optional'
   const method = Form.useWatch('method', form) ?? 'cash'
   const amount = money.parse(Form.useWatch('amount', form) ?? '')
   const tendered = money.parse(Form.useWatch('tendered', form) ?? '')
@@ -45,7 +50,7 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
     }
     setBusy(true)
     try {
-      const openingFloat = askFloat && v.method === 'cash' ? (money.parse(v.opening_float ?? '') ?? null) : null
+      const openingFloat = (askFloat || offerFloat) && v.method === 'cash' && v.opening_float?.trim() ? (money.parse(v.opening_float) ?? null) : null
       const m = await payBill(bill, {
         method: v.method as (typeof METHODS)[number],
         amount,
@@ -56,7 +61,7 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
       })
       onPaid(m.bill as Bill, m.payment as Payment)
     } catch (e) {
-      if (e instanceof ApiError && e.fields?.opening_float) setAskFloat(e.fields.opening_float[0])
+      if (e instanceof ApiError && e.fields?.opening_float) setRefused(e.fields.opening_float[0])
       else showFormErrors(form, message, e)
     } finally {
       setBusy(false)
@@ -95,6 +100,11 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
             extra={t('cashUp.floatHint')}
             rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}
           >
+            <Input inputMode="decimal" maxLength={18} />
+          </Form.Item>
+        )}
+        {offerFloat && method === 'cash' && (
+          <Form.Item name="opening_float" label={t('cashUp.firstFloatIn', { currency: money.currency })} extra={t('cashUp.firstFloatHint')} rules={[money.rule(true)]}>
             <Input inputMode="decimal" maxLength={18} />
           </Form.Item>
         )}

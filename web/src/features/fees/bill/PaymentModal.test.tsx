@@ -1,0 +1,48 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderScreen, user } from '../../../test/render'
+import type { Bill } from '../api/types'
+import { PaymentModal } from './PaymentModal'
+import { useMoney } from './useMoney'
+
+afterEach(cleanup)
+
+const bill = { id: 5, version: 3, status: 'final', balance: 50000, currency: 'PHP', minor_units: 2, payments: [], lines: [] } as unknown as Bill
+
+function Modal() {
+  const money = useMoney('PHP', 2)
+  return <PaymentModal bill={bill} money={money} onClose={() => {}} onPaid={() => {}} />
+}
+
+// The clinic manager's run, 2026-11-29: the float of a drawer opened after a close was asked
+// only once Receive had been refused, and the day's first drawer opened at 0 unasked.
+describe('PaymentModal', () => {
+  it('asks the float of a drawer opened after a close with the payment, at once', async () => {
+    const { sent } = await renderScreen(<Modal />, {
+      me: user(['record payment']),
+      api: { 'GET /drawers/float': { ask: 'required' }, 'POST /bills/5/payments': { bill, payment: { id: 1 } } },
+    })
+    const field = await screen.findByLabelText(/Opening float of your new drawer/)
+    expect(screen.getByText(/Your drawer was closed/)).toBeTruthy()
+    fireEvent.change(field, { target: { value: '200' } })
+    fireEvent.click(screen.getByRole('button', { name: /receive/i }))
+    await waitFor(() => expect(sent).toContainEqual(expect.objectContaining({ method: 'POST', path: '/bills/5/payments', body: expect.objectContaining({ method: 'cash', opening_float: 20000 }) })))
+  })
+
+  it('offers the day’s first drawer its float, and pays without one when left empty', async () => {
+    const { sent } = await renderScreen(<Modal />, {
+      me: user(['record payment']),
+      api: { 'GET /drawers/float': { ask: 'optional' }, 'POST /bills/5/payments': { bill, payment: { id: 1 } } },
+    })
+    await screen.findByLabelText(/Float already in the drawer/)
+    fireEvent.click(screen.getByRole('button', { name: /receive/i }))
+    await waitFor(() => expect(sent).toContainEqual(expect.objectContaining({ path: '/bills/5/payments', body: expect.objectContaining({ opening_float: null }) })))
+  })
+
+  it('asks nothing of a drawer already counted', async () => {
+    await renderScreen(<Modal />, { me: user(['record payment']), api: { 'GET /drawers/float': { ask: 'none' } } })
+    await screen.findByText(/Balance/)
+    await waitFor(() => expect(screen.queryByLabelText(/float/i)).toBeNull())
+  })
+})
