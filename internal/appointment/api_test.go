@@ -498,7 +498,7 @@ func TestRebookingIsAuditedInWords(t *testing.T) {
 		if err := db.QueryRowContext(context.Background(), `SELECT detail FROM audit_events WHERE action = 'appointment.update'`).Scan(&detail); err != nil {
 			t.Fatal(err)
 		}
-		for lang, want := range map[string]string{"en": "changed: doctor, time", "ru": "изменено: врач, время", "vi": "đã sửa: bác sĩ, thời gian"} {
+		for lang, want := range map[string]string{"en": "changed: doctor, date and time", "ru": "изменено: врач, дата и время", "vi": "đã sửa: bác sĩ, ngày giờ hẹn"} {
 			if got := audit.DetailIn(lang, detail); got != want {
 				t.Errorf("%s: %q, want %q", lang, got, want)
 			}

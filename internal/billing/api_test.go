@@ -233,7 +233,7 @@ func TestVisitBillFromChargeToCashUp(t *testing.T) {
 		if !strings.Contains(details["bill.payment"], "tiền mặt") && !strings.Contains(details["bill.payment"], "thẻ") {
 			t.Errorf("a payment is audited in Vietnamese as %q", details["bill.payment"])
 		}
-		if !strings.HasPrefix(details["bill.print"], "phiếu thanh toán ") {
+		if !strings.HasPrefix(details["bill.print"], "bảng kê chi phí khám bệnh ") {
 			t.Errorf("a statement's print is audited in Vietnamese as %q", details["bill.print"])
 		}
 	})

@@ -86,7 +86,7 @@ func TestFHIRMedicationStatements(t *testing.T) {
 				stated = string(b)
 			}
 		}
-		for _, want := range []string{`{"code":"vread"}`, `{"code":"history-instance"}`, `"name":"status"`, `"name":"category"`, `"name":"patient"`, `taken-{entry}`} {
+		for _, want := range []string{`{"code":"vread"}`, `{"code":"history-instance"}`, `"name":"status"`, `"name":"category"`, `"name":"patient"`, `"name":"code"`, `"name":"effective"`, `taken-{entry}`} {
 			if !strings.Contains(stated, want) {
 				t.Errorf("the CapabilityStatement's MedicationStatement lacks %s: %s", want, stated)
 			}
@@ -140,6 +140,15 @@ func TestFHIRMedicationStatements(t *testing.T) {
 			"&category=http://terminology.hl7.org/CodeSystem/medication-statement-category|community": nil,
 			"&_id=" + taken(otc) + "," + line: {taken(otc)},
 			"&_id=" + taken(theirs):           nil,
+			// code: the catalogue's ATC code; effective: the period overlaps (2024-03 onwards,
+			// running; 2025 to 2025-06-01, stopped), as the integrator's review asked.
+			"&code=" + atc:                                   {taken(amlodipine)},
+			"&code=http://www.whocc.no/atc|" + atc:           {taken(amlodipine)},
+			"&code=A00AA00":                                  nil,
+			"&effective=ge2025-07-01":                        {taken(amlodipine)},
+			"&effective=2025-03":                             {taken(amlodipine), taken(otc)},
+			"&effective=lt2024-03-01":                        nil,
+			"&effective=le2024-03-15&effective=ge2024-03-01": {taken(amlodipine)},
 		} {
 			if got := ids(get(t, api, p+q, http.StatusOK)); !slices.Equal(got, want) {
 				t.Errorf("MedicationStatement?…%s: %v, want %v", q, got, want)

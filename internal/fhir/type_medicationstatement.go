@@ -51,6 +51,15 @@ func medicationStatementPlan(h *Handler, _ *http.Request, q *query, coded bool) 
 	if err != nil {
 		return searchPlan{}, err
 	}
+	// effective: the statement's period overlaps the range asked (a start of "2019" or
+	// "2019-03" stands for its whole year or month; a period still open runs to now).
+	rng, asked, err := q.dates("effective")
+	if err != nil {
+		return searchPlan{}, err
+	}
+	if asked {
+		q.test(func(res Resource) bool { return rng.overlaps(res.(MedicationStatement).EffectivePeriod) })
+	}
 	match := pid >= 0 && coded
 	var takenIDs []int64
 	keep := func(list []Resource) []Resource { return list }
@@ -173,7 +182,7 @@ func statementCategory(code, display string) *CodeableConcept {
 }
 
 var medicationStatementParams = map[string]paramKind{
-	"patient": kindReference, "subject": kindReference, "status": kindToken, "category": kindToken,
+	"patient": kindReference, "subject": kindReference, "status": kindToken, "category": kindToken, "code": kindToken, "effective": kindDate,
 }
 
 // medicationStatementTokens are MedicationStatement's token parameters, tested on the
@@ -183,6 +192,30 @@ var medicationStatementTokens = map[string]tokenParam{
 	"category": codingParam(func(res Resource) []Coding {
 		return codingsOf(res.(MedicationStatement).Category)
 	}, systemMedStatementCategory),
+	// code: the medicine's WHO ATC code, when the entry was chosen from the catalogue.
+	"code": codingParam(func(res Resource) []Coding {
+		return codingsOf(res.(MedicationStatement).MedicationCodeableConcept)
+	}, systemATC),
+}
+
+// overlaps reports whether period p (its start and end at their own precision; no end: still
+// running; no start: begun before anything asked) meets the range; a statement with no period
+// at all (start and stop unknown) meets none.
+func (rng dateRange) overlaps(p *Period) bool {
+	if p == nil {
+		return false
+	}
+	if p.Start != "" { // an unknown start ran from before anything asked
+		start, _, _, err := parseDate(p.Start)
+		if err != nil || (!rng.To.IsZero() && !start.Before(rng.To)) {
+			return false
+		}
+	}
+	if p.End == "" || rng.From.IsZero() {
+		return true
+	}
+	_, end, _, err := parseDate(p.End)
+	return err == nil && end.After(rng.From)
 }
 
 // MedicationStatement is a medicine the patient takes or took.

@@ -90,7 +90,7 @@ test('a nurse records with its source, a doctor reviews it and marks another ent
   await nurse.locator('.ant-select-item-option', { hasText: 'Relative or carer' }).click()
   await dialog.getByRole('button', { name: 'Save' }).click()
   await expect(card).toContainText('Lisinopril 10 mg')
-  await expect(card).toContainText('Source: Relative or carer')
+  await expect(card).toContainText('Information from: Relative or carer')
   await expect(card).toContainText('For high blood pressure')
   await expect(card.getByTestId('not-reviewed')).toHaveCount(2)
   await expect(card.getByRole('button', { name: /reviewed$/ })).toHaveCount(0)

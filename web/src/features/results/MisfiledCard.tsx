@@ -82,7 +82,7 @@ function ResolveDialog({ item, onClose }: { item: MisfiledResult; onClose: () =>
     <Modal
       open
       title={t('results.misfiledResolveTitle', { test: item.test_label })}
-      okText={t('results.misfiledResolve')}
+      okText={t('results.misfiledResolveOk')}
       cancelText={t('results.cancel')}
       onOk={() => void submit()}
       onCancel={onClose}

@@ -27,7 +27,7 @@ describe('OverduePage', () => {
   it('says why each order is listed', async () => {
     const view = await renderScreen(<OverduePage />, {
       me: user(['view results']),
-      api: { 'GET /lab-orders/overdue': { data: [order(1, false, '2026-11-02T08:00:00Z'), order(2, true, '2999-01-01T08:00:00Z')] } },
+      api: { 'GET /lab-orders/overdue': { data: [order(1, false, '2026-11-02T08:00:00Z'), order(2, true, '2999-01-01T08:00:00Z')] }, 'GET /results/misfiled': { data: [] } },
     })
     const tag = await screen.findByText('Test to repeat: a result was withdrawn')
     const repeat = tag.closest('tr')!

@@ -219,7 +219,7 @@ describe('The pharmacist\'s review of the list', () => {
     await waitFor(() => expect(document.body.textContent).toContain('Lisinopril 10 mg'))
     const lines = screen.getAllByTestId('reconciled')
     expect(lines).toHaveLength(1)
-    expect(lines[0].textContent).toBe('Route: oral · For high blood pressure · Last dose 2026-11-28 08:30 · Source: Relative or carer')
+    expect(lines[0].textContent).toBe('Route: oral · For high blood pressure · Last dose 2026-11-28 08:30 · Information from: Relative or carer')
     expect(screen.getByText('Taking irregularly')).toBeTruthy()
     expect(screen.getAllByTestId('not-reviewed')).toHaveLength(1)
     // a nurse may not review
