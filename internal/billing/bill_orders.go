@@ -393,7 +393,8 @@ func (s *Store) LinkOrder(ctx context.Context, e audit.Event, id, lineID int64, 
 		}
 		var quantity int
 		var order sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT quantity, lab_order_id FROM bill_lines WHERE id = $1 AND bill_id = $2`, lineID, id).Scan(&quantity, &order)
+		var description string
+		err := tx.QueryRowContext(ctx, `SELECT quantity, lab_order_id, description FROM bill_lines WHERE id = $1 AND bill_id = $2`, lineID, id).Scan(&quantity, &order, &description)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("billing.line_not_found")
 		}
@@ -424,7 +425,7 @@ func (s *Store) LinkOrder(ctx context.Context, e audit.Event, id, lineID int64, 
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.link_order", "bill", strconv.FormatInt(id, 10), b.Patient.ID, audit.Success
-		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.line_charges", Args: []string{strconv.FormatInt(lineID, 10), orders[i].Label}})
+		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.line_charges", Args: []string{description, orders[i].Label}})
 		return audit.Record(ctx, tx, e)
 	})
 	return b, err

@@ -204,7 +204,11 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		// The receipt, the method in words, the amount; a refund's credit and whose drawer.
 		phrases := []audit.Phrase{{Key: "audit.detail.payment", Args: []string{receipt, amountIn(m.amount, b.Currency)}, Terms: []string{"audit.method." + m.method}}}
 		if m.kind == "refund" {
-			phrases = append(phrases, audit.Phrase{Key: "audit.detail.refund_credit", Args: []string{amountIn(m.credit, b.Currency), strconv.FormatInt(m.drawer, 10)}})
+			names, err := user.Names(ctx, tx, []int64{m.drawer})
+			if err != nil {
+				return err
+			}
+			phrases = append(phrases, audit.Phrase{Key: "audit.detail.refund_credit", Args: []string{amountIn(m.credit, b.Currency), names[m.drawer]}})
 		}
 		if m.reason != "" {
 			phrases = append(phrases, audit.Phrase{Key: "audit.detail.reason", Args: []string{m.reason}})
