@@ -130,9 +130,11 @@ export default function ReviewPage() {
                       {test(o)} · {patient(o)}
                     </div>
                     <OrderFlags order={o} />
-                    <Typography.Text type="secondary">
-                      {t('results.resultedAt')}: {o.resulted_at && formatDayTime(o.resulted_at)} · {days(o)}
-                    </Typography.Text>
+                    {o.resulted_at && (
+                      <Typography.Text type="secondary">
+                        {t('results.resultedAt')}: {formatDayTime(o.resulted_at)} · {days(o)}
+                      </Typography.Text>
+                    )}
                   </Flex>
                 </Flex>
               </List.Item>
