@@ -109,8 +109,17 @@ func TestKeepPairKnowingly(t *testing.T) {
 			t.Errorf("audited %d times", a)
 		}
 
+		// Corrected to another strength: the doctor looks at the pair again.
+		if r := s.doctor.Do("PUT", fmt.Sprintf("/api/current-medicines/%d", n.ID), map[string]any{"medicine": "Naproxen 500 mg", "source": "otc", "version": n.Version}); r.Status != http.StatusOK {
+			t.Fatalf("correct: %d %s", r.Status, r.Body)
+		}
+		if said := s.review(t); len(said) != 1 || said[0].Kept != nil {
+			t.Errorf("after a correction to another medicine, still kept: %+v", said)
+		}
 		// Stopped: the pair is gone; the same medicine recorded again is a new pair, flagged.
-		s.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", n.ID), map[string]any{"category": "patient_choice", "version": n.Version})
+		if r := s.doctor.Do("POST", fmt.Sprintf("/api/current-medicines/%d/stop", n.ID), map[string]any{"category": "patient_choice", "version": n.Version + 1}); r.Status != http.StatusOK {
+			t.Fatalf("stop: %d %s", r.Status, r.Body)
+		}
 		if said := s.review(t); len(said) != 0 {
 			t.Errorf("after a stop: %+v", said)
 		}
