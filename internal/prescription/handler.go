@@ -185,6 +185,7 @@ func (h *Handler) takenRoutes() []auth.Route {
 		{Method: "POST", Path: "/api/current-medicines/{id}/review", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.reviewTaken},
 		// A finding of the list's review kept knowingly, for a reason, by who may prescribe.
 		{Method: "POST", Path: "/api/patients/{id}/current-medicines/kept-pairs", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.keepPair},
+		{Method: "POST", Path: "/api/patients/{id}/current-medicines/kept-pairs/review-again", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.reviewPairAgain},
 		{Method: "POST", Path: "/api/prescriptions/{id}/lines/{line}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopHereLine},
 		{Method: "POST", Path: "/api/patients/{id}/current-medicines/none", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takesNone},
 	}
@@ -284,6 +285,16 @@ func (h *Handler) keepPair(w http.ResponseWriter, r *http.Request) {
 	}
 	f, err := h.Store.KeepPair(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusCreated, f, err)
+}
+
+// reviewPairAgain withdraws a keep of a finding of the list's review (ADR 25).
+func (h *Handler) reviewPairAgain(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[PairRef](w, r, "patient.not_found")
+	if !ok {
+		return
+	}
+	f, err := h.Store.ReviewPairAgain(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, f, err)
 }
 
 // stopHereLine records that the patient no longer takes a line of a prescription issued here (M3).

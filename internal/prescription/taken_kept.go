@@ -95,24 +95,26 @@ func pairID(a, b pairSide, finding string) string {
 	return a.key + "|" + a.what + "|" + b.key + "|" + b.what + "|" + finding
 }
 
-// keptPairs reads a patient's kept pairs, the newest keep of each.
-func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[string]Kept, error) {
-	rows, err := q.QueryContext(ctx, `SELECT first_key, first_what, second_key, second_what, finding_key, reason, kept_at, COALESCE(kept_by, 0)
+// keptPairs reads a patient's kept pairs, the newest row of each: nil when it reopened the
+// pair (to be reviewed again).
+func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[string]*Kept, error) {
+	rows, err := q.QueryContext(ctx, `SELECT first_key, first_what, second_key, second_what, finding_key, reason, kept_at, COALESCE(kept_by, 0), reopened
 		FROM medicine_pairs_kept WHERE patient_id = $1 ORDER BY id DESC LIMIT 500`, patientID)
 	if err != nil {
 		return nil, fmt.Errorf("read kept pairs: %w", err)
 	}
 	type row struct {
-		id string
-		k  Kept
-		by int64
+		id       string
+		k        Kept
+		by       int64
+		reopened bool
 	}
 	var got []row
 	for rows.Next() {
 		var a, b pairSide
 		var finding string
 		var r row
-		if err := rows.Scan(&a.key, &a.what, &b.key, &b.what, &finding, &r.k.Reason, &r.k.At, &r.by); err != nil {
+		if err := rows.Scan(&a.key, &a.what, &b.key, &b.what, &finding, &r.k.Reason, &r.k.At, &r.by, &r.reopened); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read a kept pair: %w", err)
 		}
@@ -131,11 +133,14 @@ func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[st
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]Kept{}
+	out := map[string]*Kept{}
 	for _, r := range got {
 		if _, ok := out[r.id]; !ok { // newest first
 			r.k.By = names[r.by]
-			out[r.id] = r.k
+			out[r.id] = &r.k
+			if r.reopened {
+				out[r.id] = nil
+			}
 		}
 	}
 	return out, nil
@@ -175,6 +180,20 @@ func (s *Store) KeepPair(ctx context.Context, e audit.Event, patientID int64, in
 	if err := v.Err(); err != nil {
 		return Finding{}, err
 	}
+	return s.markPair(ctx, e, patientID, in, lang)
+}
+
+// ReviewPairAgain withdraws a keep of a finding of the list's review — a prescriber's, or the
+// reason a line here was prescribed with — so that it is one to resolve again. A finding not
+// kept is answered as it is.
+func (s *Store) ReviewPairAgain(ctx context.Context, e audit.Event, patientID int64, in PairRef, lang string) (Finding, error) {
+	return s.markPair(ctx, e, patientID, KeepInput{PairRef: in}, lang)
+}
+
+// markPair keeps a finding of the list's review for in.Reason, or reopens it when there is
+// none; the finding must be on the patient's list now.
+func (s *Store) markPair(ctx context.Context, e audit.Event, patientID int64, in KeepInput, lang string) (Finding, error) {
+	reopen := in.Reason == ""
 	list, err := s.currentList(ctx, patientID)
 	if err != nil {
 		return Finding{}, err
@@ -194,14 +213,18 @@ func (s *Store) KeepPair(ctx context.Context, e audit.Event, patientID int64, in
 	if found == nil {
 		return Finding{}, apperr.Conflict("medication.pair_gone")
 	}
+	if reopen && found.Kept == nil {
+		return *found, nil
+	}
 	for _, t := range list {
 		if t.Active() && entryKey(t) == in.Other {
 			other = t
 		}
 	}
 	a, b := pairSide{entryKey(this), entryWhat(this)}, pairSide{entryKey(other), entryWhat(other)}
+	names := [2]string{this.Medicine, other.Medicine}
 	if b.key < a.key {
-		a, b = b, a
+		a, b, names = b, a, [2]string{other.Medicine, this.Medicine}
 	}
 	now := s.now()
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
@@ -209,19 +232,20 @@ func (s *Store) KeepPair(ctx context.Context, e audit.Event, patientID int64, in
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO medicine_pairs_kept (patient_id, first_key, first_what, second_key, second_what, finding_key,
-			reason, kept_at, kept_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			patientID, a.key, a.what, b.key, b.what, in.Finding, in.Reason, now, actorOf(e)); err != nil {
+			reason, kept_at, kept_by, reopened) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			patientID, a.key, a.what, b.key, b.what, in.Finding, in.Reason, now, actorOf(e), reopen); err != nil {
 			return fmt.Errorf("keep a pair: %w", err)
 		}
-		names, err := user.Names(ctx, tx, []int64{e.ActorID})
+		by, err := user.Names(ctx, tx, []int64{e.ActorID})
 		if err != nil {
 			return err
 		}
-		found.Kept = &Kept{By: names[e.ActorID], At: now, Reason: in.Reason}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.pair_kept", "patient", strconv.FormatInt(patientID, 10), patientID, audit.Success
-		e.Detail = fmt.Sprintf("patient %d %s (%s) with %s (%s), %s; reason: %s", patientID, this.Medicine, a.key, other.Medicine, b.key, in.Finding, in.Reason)
-		if a.key != entryKey(this) {
-			e.Detail = fmt.Sprintf("patient %d %s (%s) with %s (%s), %s; reason: %s", patientID, other.Medicine, a.key, this.Medicine, b.key, in.Finding, in.Reason)
+		e.Detail = fmt.Sprintf("patient %d %s (%s) with %s (%s), %s; reason: %s", patientID, names[0], a.key, names[1], b.key, in.Finding, in.Reason)
+		found.Kept = &Kept{By: by[e.ActorID], At: now, Reason: in.Reason}
+		if reopen {
+			e.Action, found.Kept = "medication.pair_reopened", nil
+			e.Detail = fmt.Sprintf("patient %d %s (%s) with %s (%s), %s", patientID, names[0], a.key, names[1], b.key, in.Finding)
 		}
 		return audit.Record(ctx, tx, e)
 	})

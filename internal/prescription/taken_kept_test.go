@@ -3,6 +3,7 @@ package prescription_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"emr/internal/database"
@@ -160,6 +161,22 @@ func TestKeepPairKnowingly(t *testing.T) {
 		}
 		if here == nil || here.Kept == nil || !here.Kept.Prescribed || here.Kept.Reason != "Short course, INR checked on Friday" || here.Kept.By == "" {
 			t.Fatalf("prescribed over the finding with a reason, not kept by it: %+v", here)
+		}
+		// The doctor wants to review it again (a nurse may not): it is one to resolve again.
+		again := map[string]any{"this": here.Pair.This, "other": here.Pair.Other, "finding": here.Pair.Finding}
+		if r := s.nurse.Do("POST", keep+"/review-again", again); r.Status != http.StatusForbidden {
+			t.Errorf("a nurse reviews again: %d", r.Status)
+		}
+		if r := s.doctor.Do("POST", keep+"/review-again", again); r.Status != http.StatusOK || strings.Contains(string(r.Body), `"kept"`) {
+			t.Errorf("review again: %d %s", r.Status, r.Body)
+		}
+		for _, f := range s.review(t) {
+			if f.Pair != nil && *f.Pair == *here.Pair && f.Kept != nil {
+				t.Errorf("reviewed again, still kept: %+v", f.Kept)
+			}
+		}
+		if a := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'medication.pair_reopened'"); a != 1 {
+			t.Errorf("review again audited %d times", a)
 		}
 		// The doctor keeps it in their own words; a new prescription of the same medicine is
 		// another pair: the keep does not follow it.

@@ -127,7 +127,7 @@ func (s *Store) reviewList(ctx context.Context, patientID int64, list []Taken, l
 		}
 		f.Pair = &PairRef{This: entryKey(*this), Other: entryKey(other), Finding: finding}
 		if k, ok := kept[pairID(pairSide{f.Pair.This, entryWhat(*this)}, pairSide{f.Pair.Other, entryWhat(other)}, finding)]; ok {
-			f.Kept = &k
+			f.Kept = k // nil: reopened, to be reviewed again
 		} else if this.Source == SourceHere {
 			f.Kept = prescribedKeep(*this, other.ID, finding)
 		} else if other.Source == SourceHere {

@@ -835,6 +835,15 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/current-medicines/kept-pairs/review-again": {
+    /** A prescriber withdraws a keep of a finding of the list's review (a prescriber's, or the reason a line here was prescribed with), audited: it is one to resolve again. A finding not kept is answered as it is. */
+    post: operations["postPatientsByIdCurrentMedicinesKeptPairsReviewAgain"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/current-medicines/none": {
     /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */
     post: operations["postPatientsByIdCurrentMedicinesNone"];
@@ -7166,6 +7175,32 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** A prescriber withdraws a keep of a finding of the list's review (a prescriber's, or the reason a line here was prescribed with), audited: it is one to resolve again. A finding not kept is answered as it is. */
+  postPatientsByIdCurrentMedicinesKeptPairsReviewAgain: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MedicinePair"];
+      };
+    };
+    responses: {
+      /** @description The finding, no longer kept. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SafetyFinding"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The finding is no longer on the list, or the patient is archived. */
+      409: {
+        content: never;
+      };
     };
   };
   /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */

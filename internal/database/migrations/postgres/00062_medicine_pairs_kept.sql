@@ -7,7 +7,9 @@
 -- catalogue entry "m:ID", or its words "n:…"), first_key < second_key; finding_key names the
 -- finding by its kind and the substance or rule that makes it. The keep lapses by itself
 -- when either medicine stops, is entered in error, is corrected to another medicine or is
--- replaced by a new prescription: the pair no longer matches.
+-- replaced by a new prescription: the pair no longer matches. A row reopened (no reason)
+-- withdraws the keep before it — a prescriber's, or the reason a line here was prescribed
+-- with — for the doctor to review the pair again; the newest row of a pair says.
 CREATE TABLE medicine_pairs_kept (
   id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   patient_id  BIGINT NOT NULL REFERENCES patients(id),
@@ -18,7 +20,8 @@ CREATE TABLE medicine_pairs_kept (
   finding_key TEXT NOT NULL,
   reason      TEXT NOT NULL,
   kept_at     TIMESTAMP NOT NULL,
-  kept_by     BIGINT REFERENCES users(id)
+  kept_by     BIGINT REFERENCES users(id),
+  reopened    BOOLEAN NOT NULL DEFAULT FALSE
 );
 CREATE INDEX medicine_pairs_kept_patient ON medicine_pairs_kept (patient_id, id);
 

@@ -74,6 +74,15 @@ export function useKeepPair(patientId: number) {
   })
 }
 
+/** A prescriber withdraws a keep (theirs, or the reason given when prescribing): the finding is to resolve again. */
+export function useReviewPairAgain(patientId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (pair: Schema<'MedicinePair'>) => send<Schema<'SafetyFinding'>>('post', `/patients/${patientId}/current-medicines/kept-pairs/review-again`, pair),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: currentMedicinesQuery(patientId).queryKey }),
+  })
+}
+
 export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicine; appointmentId: number }) =>
   send<CurrentMedicine>('post', `/current-medicines/${m.id}/confirm`, { appointment_id: appointmentId, version: m.version })
 

@@ -153,6 +153,16 @@ describe('PatientMedicines', () => {
       expect((await screen.findByTestId('kept-pair')).textContent).toContain('Reason given when prescribed by Dr Minh on 2026-11-20: Stent in March')
     })
 
+    it('can be reviewed again by a prescriber', async () => {
+      const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+        me: user(['view patient', 'write prescription']),
+        api: { 'GET /patients/9/current-medicines': data, 'POST /patients/9/current-medicines/kept-pairs/review-again': aspirin.findings![0] },
+      })
+      fireEvent.click(await screen.findByRole('button', { name: 'Review Aspirin 81 mg with Warfarin 5 mg tablet again' }))
+      await waitFor(() => expect(sent.length).toBe(1))
+      expect(sent[0].body).toEqual({ this: 'taken-8', other: 'taken-3', finding: 'interaction:anticoagulant_antiplatelet' })
+    })
+
     it('is kept by a prescriber with a reason of at least 5 characters', async () => {
       const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
         me: user(['view patient', 'write prescription']),
@@ -175,7 +185,7 @@ describe('PatientMedicines', () => {
       const review = await screen.findByTestId('list-review')
       expect(review.textContent).toContain('List review: 1 to resolve')
       expect(review.textContent).toContain('Kept knowingly by Dr An')
-      expect(within(review).queryByRole('button', { name: /keep/i })).toBeNull()
+      expect(within(review).queryByRole('button', { name: /keep|again/i })).toBeNull()
     })
   })
 

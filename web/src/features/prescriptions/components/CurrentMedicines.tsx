@@ -16,6 +16,7 @@ import {
   useConfirmCurrentMedicine,
   useCurrentMedicines,
   useKeepPair,
+  useReviewPairAgain,
   useMarkInError,
   useRecordTakesNone,
   useReviewCurrentMedicine,
@@ -191,6 +192,7 @@ function ListReview({ patientId, active }: { patientId: number; active: CurrentM
   const text = useFindingText()
   const canKeepPair = useCanReview()
   const [keeping, setKeeping] = useState<{ m: CurrentMedicine; f: Finding }>()
+  const again = useReviewPairAgain(patientId)
   const open = active.map((m) => ({ m, findings: (m.findings ?? []).filter(toResolve) })).filter((x) => x.findings.length)
   const kept = active.flatMap((m) => (m.findings ?? []).filter((f) => f.kept).map((f) => ({ m, f })))
   const count = open.reduce((n, x) => n + x.findings.length, 0)
@@ -245,7 +247,19 @@ function ListReview({ patientId, active }: { patientId: number; active: CurrentM
                       date: formatDay(f.kept?.at ?? ''),
                       reason: f.kept?.reason ?? '',
                     })}
-                  </Typography.Text>
+                  </Typography.Text>{' '}
+                  {canKeepPair && f.pair && (
+                    <Button
+                      size="small"
+                      type="link"
+                      style={{ paddingInline: 0, height: 'auto' }}
+                      aria-label={t('currentMeds.reviewAgainNamed', { medicine: m.medicine, other: f.other_medicine ?? '' })}
+                      onClick={() => f.pair && again.mutate(f.pair)}
+                      loading={again.isPending}
+                    >
+                      {t('currentMeds.reviewAgain')}
+                    </Button>
+                  )}
                 </div>
               </li>
             ))}
