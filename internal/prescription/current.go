@@ -118,7 +118,8 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 			}
 			i := i
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
-				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id, Line: &i}
+				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id, Line: &i,
+				override: it.OverrideReason, overrides: it.Overrides}
 			if stop, ok := stops[[2]int64{id, int64(i)}]; ok { // the patient no longer takes it (M3)
 				t.StoppedOn, t.StopReason, t.StopCategory, stoppedBy[len(out)] = stop.on, stop.reason, stop.category, stop.by
 			}

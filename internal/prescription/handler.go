@@ -183,6 +183,9 @@ func (h *Handler) takenRoutes() []auth.Route {
 		{Method: "POST", Path: "/api/current-medicines/{id}/entered-in-error", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takenInError},
 		// What a nurse recorded is reviewed by who may prescribe.
 		{Method: "POST", Path: "/api/current-medicines/{id}/review", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.reviewTaken},
+		// A finding of the list's review kept knowingly, for a reason, by who may prescribe.
+		{Method: "POST", Path: "/api/patients/{id}/current-medicines/kept-pairs", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.keepPair},
+		{Method: "POST", Path: "/api/patients/{id}/current-medicines/kept-pairs/review-again", Access: auth.Need(auth.WritePrescription), Announces: auth.ChangesPatients, Handler: h.reviewPairAgain},
 		{Method: "POST", Path: "/api/prescriptions/{id}/lines/{line}/stop", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.stopHereLine},
 		{Method: "POST", Path: "/api/patients/{id}/current-medicines/none", Access: keepTaken, Announces: auth.ChangesPatients, Handler: h.takesNone},
 	}
@@ -196,7 +199,7 @@ func (h *Handler) takenList(w http.ResponseWriter, r *http.Request) {
 	}
 	got, err := h.Store.TakenList(r.Context(), auth.AuditEvent(r), id)
 	if err == nil {
-		err = h.Store.reviewList(r.Context(), got, i18n.FromRequest(r))
+		err = h.Store.reviewList(r.Context(), id, got, i18n.FromRequest(r))
 	}
 	var none *NoneAnswer
 	if err == nil {
@@ -272,6 +275,26 @@ func (h *Handler) reviewTaken(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := h.Store.ReviewTaken(r.Context(), auth.AuditEvent(r), id, in)
 	httpjson.Result(w, r, http.StatusOK, t, err)
+}
+
+// keepPair keeps a finding of the list's review knowingly, for a reason (ADR 25).
+func (h *Handler) keepPair(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[KeepInput](w, r, "patient.not_found")
+	if !ok {
+		return
+	}
+	f, err := h.Store.KeepPair(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusCreated, f, err)
+}
+
+// reviewPairAgain withdraws a keep of a finding of the list's review (ADR 25).
+func (h *Handler) reviewPairAgain(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[PairRef](w, r, "patient.not_found")
+	if !ok {
+		return
+	}
+	f, err := h.Store.ReviewPairAgain(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	httpjson.Result(w, r, http.StatusOK, f, err)
 }
 
 // stopHereLine records that the patient no longer takes a line of a prescription issued here (M3).

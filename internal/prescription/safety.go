@@ -105,6 +105,10 @@ type Finding struct {
 	ActiveWeeks  int    `json:"active_weeks,omitempty"`
 	// Overridden is set when the line acknowledges this finding with a reason.
 	Overridden bool `json:"overridden"`
+	// Pair names a finding of the current-medicines list's review, for a prescriber to keep
+	// it knowingly; Kept says it is kept (ADR 25).
+	Pair *PairRef `json:"pair,omitempty"`
+	Kept *Kept    `json:"kept,omitempty"`
 }
 
 // settled reports whether a finding stands in the way of saving or issuing no longer.

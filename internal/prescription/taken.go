@@ -88,6 +88,10 @@ type Taken struct {
 	// ReadAs is what the safety check read the medicine as: an empty list when nothing, null
 	// when not asked.
 	ReadAs []ReadName `json:"read_as"`
+	// override and overrides: a line here's reason given despite its safety findings, and
+	// the keys of the findings it covers (a keep of the list's review, ADR 25).
+	override  string
+	overrides []string
 }
 
 // Active reports whether the patient is taking it (neither stopped nor entered in error).
@@ -334,6 +338,17 @@ func getTaken(ctx context.Context, q database.Querier, id int64) (Taken, error) 
 // TakenList is a patient's current medicines: the recorded ones (stopped ones last) and the
 // lines of prescriptions issued here whose supply lasts.
 func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) ([]Taken, error) {
+	list, err := s.currentList(ctx, patientID)
+	if err != nil {
+		return nil, err
+	}
+	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.read", "patient", strconv.FormatInt(patientID, 10), patientID, audit.Success
+	e.Detail = fmt.Sprintf("patient %d", patientID)
+	return list, audit.Access(ctx, s.DB, e)
+}
+
+// currentList is a patient's current medicines, as TakenList lists them, unaudited.
+func (s *Store) currentList(ctx context.Context, patientID int64) ([]Taken, error) {
 	if _, _, err := patient.Allergies(ctx, s.DB, patientID); err != nil {
 		return nil, err // no such patient
 	}
@@ -356,10 +371,7 @@ func (s *Store) TakenList(ctx context.Context, e audit.Event, patientID int64) (
 			stopped = append(stopped, t)
 		}
 	}
-	list = append(append(active, stopped...), inError...)
-	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "medication.read", "patient", strconv.FormatInt(patientID, 10), patientID, audit.Success
-	e.Detail = fmt.Sprintf("patient %d", patientID)
-	return list, audit.Access(ctx, s.DB, e)
+	return append(append(active, stopped...), inError...), nil
 }
 
 // RecordTaken records a medicine the patient takes; its findings are the allergies it meets

@@ -2,6 +2,8 @@ package prescription
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"emr/internal/catalogue"
@@ -84,8 +86,16 @@ func (d describer) readAs(p catalogue.Profile) []ReadName {
 // resolve. Two lines prescribed here were checked when written (with their renewals) and are
 // not said again; the same product recorded and prescribed here is said as a caution, for
 // the recorded entry to be stopped once the prescription here replaces it (m1).
-func (s *Store) reviewList(ctx context.Context, list []Taken, lang string) error {
+//
+// Each finding names its pair (Pair), and says when it is kept knowingly (Kept): by a
+// prescriber's keep of this very pair, or by the reason a line here was prescribed with
+// over the same finding.
+func (s *Store) reviewList(ctx context.Context, patientID int64, list []Taken, lang string) error {
 	drugs, err := catalogue.DrugsFor(ctx, s.DB, s.DB)
+	if err != nil {
+		return err
+	}
+	kept, err := keptPairs(ctx, s.DB, patientID)
 	if err != nil {
 		return err
 	}
@@ -110,6 +120,18 @@ func (s *Store) reviewList(ctx context.Context, list []Taken, lang string) error
 		this, other := &list[at[f.Line]], list[at[*f.OtherLine]]
 		if this.Source == SourceHere && other.Source == SourceHere {
 			continue
+		}
+		finding := f.Key // the finding by its kind and what makes it, not the lines' places
+		if f.Kind == FindInteraction {
+			finding = strings.TrimSuffix(f.Key, ":line:"+strconv.Itoa(*f.OtherLine))
+		}
+		f.Pair = &PairRef{This: entryKey(*this), Other: entryKey(other), Finding: finding}
+		if k, ok := kept[pairID(pairSide{f.Pair.This, entryWhat(*this)}, pairSide{f.Pair.Other, entryWhat(other)}, finding)]; ok {
+			f.Kept = k // nil: reopened, to be reviewed again
+		} else if this.Source == SourceHere {
+			f.Kept = prescribedKeep(*this, other.ID, finding)
+		} else if other.Source == SourceHere {
+			f.Kept = prescribedKeep(other, this.ID, finding)
 		}
 		if f.Kind == FindDuplicate && sameProduct(in.lines[f.Line], in.lines[*f.OtherLine]) {
 			f.Tier, f.RequiresReason = catalogue.TierLow, false

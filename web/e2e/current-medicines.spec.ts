@@ -114,3 +114,34 @@ test('a nurse records with its source, a doctor reviews it and marks another ent
   await expect(entry).toContainText('Recorded on the wrong patient (E2E doctor)')
   expect(await findings(page, '#main > div:not([hidden])')).toEqual([])
 })
+
+// Clinic-day review 2026-11-29: a deliberate pair (warfarin with an NSAID, INR arranged) is kept
+// knowingly by the doctor, with a reason: it no longer counts as one to resolve, and stays in
+// view with who kept it and why; the nurse sees it kept and cannot keep one herself.
+test('a doctor keeps a list-review pair knowingly, with a reason; the nurse sees it kept', async ({ page, browser }) => {
+  test.setTimeout(180_000)
+  await login(page, 'doctor')
+  const patient = await newPatient(page, `Kept-${unique()}`)
+  for (const medicine of ['Warfarin 5 mg', 'Naproxen 250 mg'])
+    expect((await api(page, 'post', `/api/patients/${patient.id}/current-medicines`, { medicine, source: 'elsewhere' })).status()).toBe(201)
+  await page.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
+  const card = activeView(page).getByTestId('current-medicines')
+  const review = card.getByTestId('list-review')
+  await expect(review).toContainText('List review: 1 to resolve')
+  await review.getByRole('button', { name: /knowingly/ }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Why both are kept').fill('Three days only, INR checked on Friday')
+  expect(await findings(page, '.ant-modal-wrap')).toEqual([])
+  await dialog.getByRole('button', { name: 'Keep both' }).click()
+  await expect(review).not.toContainText('to resolve')
+  await expect(review.getByTestId('kept-pair')).toContainText(/Kept knowingly by E2E doctor on .+: Three days only, INR checked on Friday/)
+  expect(await findings(page, '#main > div:not([hidden])')).toEqual([])
+
+  const nurse = await (await browser.newContext()).newPage()
+  await login(nurse, 'nurse')
+  await nurse.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
+  const seen = activeView(nurse).getByTestId('current-medicines').getByTestId('list-review')
+  await expect(seen.getByTestId('kept-pair')).toContainText('Three days only, INR checked on Friday')
+  await expect(seen.getByRole('button', { name: /knowingly/ })).toHaveCount(0)
+  await nurse.context().close()
+})

@@ -555,6 +555,8 @@ export type paths = {
     };
   };
   "/api/drawers/float": {
+    /** What the caller's next cash payment asks of her drawer's float: none (the drawer has a float or has taken cash), optional (the day's first drawer opens at 0 unless a float is given with the payment), or required (a drawer opened after she closed one: the payment is refused without opening_float). */
+    get: operations["getDrawerFloatAsk"];
     /** Open the caller's drawer with the cash it starts with, or set the float of the shift already open (audited). */
     put: operations["putDrawersFloat"];
   };
@@ -820,6 +822,24 @@ export type paths = {
     get: operations["getPatientsByIdCurrentMedicines"];
     /** Record a medicine the patient takes that was not prescribed here. The answer's findings are the patient's allergies it meets (recorded all the same: the warning is for whoever prescribes next). */
     post: operations["postPatientsByIdCurrentMedicines"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/current-medicines/kept-pairs": {
+    /** A prescriber keeps a finding of the list's review (a duplicate or an interaction between two current medicines) knowingly, for a reason (at least 5 characters, or 2 ideographs), audited: it is then shown as kept and no longer counted as one to resolve, until either medicine stops, is entered in error, is corrected to another medicine or is replaced by a new prescription. */
+    post: operations["postPatientsByIdCurrentMedicinesKeptPairs"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/current-medicines/kept-pairs/review-again": {
+    /** A prescriber withdraws a keep of a finding of the list's review (a prescriber's, or the reason a line here was prescribed with), audited: it is one to resolve again. A finding not kept is answered as it is. */
+    post: operations["postPatientsByIdCurrentMedicinesKeptPairsReviewAgain"];
     parameters: {
       path: {
         id: number;
@@ -2907,6 +2927,15 @@ export type components = {
       unchanged: number;
       updated: number;
     };
+    /** @description A finding of the list's review kept knowingly: no longer one to resolve. It lapses when either medicine stops, is entered in error, is corrected to another medicine or is replaced by a new prescription. */
+    KeptPair: {
+      /** Format: date-time */
+      at: string;
+      by: string;
+      /** @description The reason was given when the line here was prescribed, over this same finding (its override). */
+      prescribed: boolean;
+      reason: string;
+    };
     /** @description A test ordered on a visit, with its current results. */
     LabOrder: {
       /** @description Of one order read alone: the critical alerts its results raised and what became of each. */
@@ -3066,6 +3095,15 @@ export type components = {
       /** @description The unit in the caller's language (капс., 粒, viên); a unit the server does not know is given as written. */
       unit_label: string;
       version: number;
+    };
+    /** @description A finding of the current-medicines list's review, named for a keep: this medicine and the other by their stable keys (a recorded entry taken-ID, a line of a prescription here rx-ID-LINE) and the finding by its kind and the substance or rule that makes it. */
+    MedicinePair: {
+      /** @example interaction:warfarin-nsaid */
+      finding: string;
+      /** @example rx-40-0 */
+      other: string;
+      /** @example taken-12 */
+      this: string;
     };
     MethodSum: {
       method: string;
@@ -3569,6 +3607,7 @@ export type components = {
       effect?: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
       /** @description A cross-sensitivity's allergen class, in the caller's language. */
       from_class?: string;
+      kept?: components["schemas"]["KeptPair"];
       key: string;
       /**
        * @description duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
@@ -3592,6 +3631,7 @@ export type components = {
       /** @description A medicine recorded as taken that the finding is about (other_date is when it was recorded). */
       other_taken_id?: number;
       overridden: boolean;
+      pair?: components["schemas"]["MedicinePair"];
       reaction?: string;
       /** @description The line renews or extends the other prescription near the end of its supply (a caution, tier low: a course of an antimicrobial, a corticosteroid or an NSAID, an as-needed line, or the product under another name). */
       renews?: boolean;
@@ -6066,6 +6106,20 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** What the caller's next cash payment asks of her drawer's float: none (the drawer has a float or has taken cash), optional (the day's first drawer opens at 0 unless a float is given with the payment), or required (a drawer opened after she closed one: the payment is refused without opening_float). */
+  getDrawerFloatAsk: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            ask: "none" | "optional" | "required";
+          };
+        };
+      };
+    };
+  };
   /** Open the caller's drawer with the cash it starts with, or set the float of the shift already open (audited). */
   putDrawersFloat: {
     requestBody: {
@@ -7105,6 +7159,64 @@ export type operations = {
         content: never;
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** A prescriber keeps a finding of the list's review (a duplicate or an interaction between two current medicines) knowingly, for a reason (at least 5 characters, or 2 ideographs), audited: it is then shown as kept and no longer counted as one to resolve, until either medicine stops, is entered in error, is corrected to another medicine or is replaced by a new prescription. */
+  postPatientsByIdCurrentMedicinesKeptPairs: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          finding: string;
+          other: string;
+          reason: string;
+          this: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The finding, kept. */
+      201: {
+        content: {
+          "application/json": components["schemas"]["SafetyFinding"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The finding is no longer on the list (a medicine was stopped or changed), or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A prescriber withdraws a keep of a finding of the list's review (a prescriber's, or the reason a line here was prescribed with), audited: it is one to resolve again. A finding not kept is answered as it is. */
+  postPatientsByIdCurrentMedicinesKeptPairsReviewAgain: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MedicinePair"];
+      };
+    };
+    responses: {
+      /** @description The finding, no longer kept. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SafetyFinding"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The finding is no longer on the list, or the patient is archived. */
+      409: {
+        content: never;
+      };
     };
   };
   /** Asked, the patient takes no medicines: recorded with when and by whom, so that a paper tells it from never asked. Refused while the list holds a medicine still taken. */

@@ -62,6 +62,27 @@ export const markInError = ({ m, reason }: { m: CurrentMedicine; reason: string 
 /** A prescriber reviewed what a nurse recorded. */
 export const reviewCurrentMedicine = ({ m }: { m: CurrentMedicine }) => send<CurrentMedicine>('post', `/current-medicines/${m.id}/review`, { version: m.version })
 
+/** What the list's review names a finding by, and why a prescriber keeps both medicines knowingly. */
+export type KeepPairInput = Schema<'MedicinePair'> & { reason: string }
+
+/** A prescriber keeps a finding of the list's review knowingly, for a reason: no longer one to resolve. */
+export function useKeepPair(patientId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: KeepPairInput) => send<Schema<'SafetyFinding'>>('post', `/patients/${patientId}/current-medicines/kept-pairs`, input, { silent: true }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: currentMedicinesQuery(patientId).queryKey }),
+  })
+}
+
+/** A prescriber withdraws a keep (theirs, or the reason given when prescribing): the finding is to resolve again. */
+export function useReviewPairAgain(patientId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (pair: Schema<'MedicinePair'>) => send<Schema<'SafetyFinding'>>('post', `/patients/${patientId}/current-medicines/kept-pairs/review-again`, pair),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: currentMedicinesQuery(patientId).queryKey }),
+  })
+}
+
 export const confirmCurrentMedicine = ({ m, appointmentId }: { m: CurrentMedicine; appointmentId: number }) =>
   send<CurrentMedicine>('post', `/current-medicines/${m.id}/confirm`, { appointment_id: appointmentId, version: m.version })
 

@@ -88,6 +88,9 @@ describe('PatientMedicines', () => {
     expect(sent[0].body).toMatchObject({ medicine: 'Amoxicillin 500 mg', medicine_id: null, source: 'elsewhere', prescriber: 'District hospital', started_on: '2026-11', version: 0 })
     await waitFor(() => expect(document.body.textContent).toContain('the safety check has something to say about Amoxicillin 500 mg'))
     expect(document.body.textContent).toContain('Penicillins')
+    // she records what the patient takes: no reason to give, the doctor to tell
+    expect(document.body.textContent).toContain('Recorded as taken; tell the doctor.')
+    expect(document.body.textContent).not.toContain('give a reason to prescribe')
   })
 
   it('says what the check read each typed medicine as, and in red when it read nothing', async () => {
@@ -110,6 +113,80 @@ describe('PatientMedicines', () => {
     expect(review.textContent).toContain('Naproxen 250 mg')
     expect(within(review).getByTestId('rx-safety').textContent).toContain('Naproxen 250 mg')
     expect(within(review).getByTestId('rx-safety').textContent).toContain('Warfarin 5 mg tablet')
+  })
+
+  describe('a finding kept knowingly', () => {
+    const interaction = { line: 0, kind: 'interaction', tier: 'high', blocking: false, requires_reason: true, severity: 'major', effect: 'bleeding', action: 'avoid', overridden: false } as const
+    const naproxen: CurrentMedicine = {
+      ...base, id: 7, medicine: 'Naproxen 250 mg', source: 'otc',
+      findings: [{ ...interaction, key: 'interaction:anticoagulant_nsaid:line:1', other_medicine: 'Warfarin 5 mg tablet', other_taken_id: 3, pair: { this: 'taken-7', other: 'taken-3', finding: 'interaction:anticoagulant_nsaid' } }],
+    }
+    const aspirin: CurrentMedicine = {
+      ...base, id: 8, medicine: 'Aspirin 81 mg', source: 'elsewhere',
+      findings: [{
+        ...interaction, key: 'interaction:anticoagulant_antiplatelet:line:1', other_medicine: 'Warfarin 5 mg tablet', other_taken_id: 3,
+        pair: { this: 'taken-8', other: 'taken-3', finding: 'interaction:anticoagulant_antiplatelet' },
+        kept: { by: 'Dr An', at: '2026-11-28T09:00:00Z', reason: 'Stent in March, agreed with cardiology', prescribed: false },
+      }],
+    }
+    const data = { data: [naproxen, aspirin, warfarin] }
+
+    it('is shown struck through with who kept it, when and why, and not counted', async () => {
+      await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'write prescription']), api: { 'GET /patients/9/current-medicines': data } })
+      const review = await screen.findByTestId('list-review')
+      expect(review.textContent).toContain('List review: 1 to resolve')
+      const kept = within(review).getByTestId('kept-pair')
+      expect(kept.textContent).toContain('Aspirin 81 mg')
+      expect(kept.textContent).toContain('Kept knowingly by Dr An on 2026-11-28: Stent in March, agreed with cardiology')
+      expect(kept.querySelector('del')).toBeTruthy()
+      // nothing left to resolve: no count, the kept pair still in view
+      cleanup()
+      await renderScreen(<PatientMedicines patientId={9} />, { me: user(['view patient', 'write prescription']), api: { 'GET /patients/9/current-medicines': { data: [aspirin, warfarin] } } })
+      const only = await screen.findByTestId('list-review')
+      expect(only.textContent).not.toContain('to resolve')
+      expect(only.textContent).toContain('Kept knowingly by Dr An')
+    })
+
+    it('shows the reason given when it was prescribed here', async () => {
+      const prescribed = { ...aspirin, findings: [{ ...aspirin.findings![0], kept: { by: 'Dr Minh', at: '2026-11-20T09:00:00Z', reason: 'Stent in March', prescribed: true } }] }
+      await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, { me: user(['view patient', 'write prescription']), api: { 'GET /patients/9/current-medicines': { data: [prescribed, warfarin] } } })
+      expect((await screen.findByTestId('kept-pair')).textContent).toContain('Reason given when prescribed by Dr Minh on 2026-11-20: Stent in March')
+    })
+
+    it('can be reviewed again by a prescriber', async () => {
+      const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+        me: user(['view patient', 'write prescription']),
+        api: { 'GET /patients/9/current-medicines': data, 'POST /patients/9/current-medicines/kept-pairs/review-again': aspirin.findings![0] },
+      })
+      fireEvent.click(await screen.findByRole('button', { name: 'Review Aspirin 81 mg with Warfarin 5 mg tablet again' }))
+      await waitFor(() => expect(sent.length).toBe(1))
+      expect(sent[0].body).toEqual({ this: 'taken-8', other: 'taken-3', finding: 'interaction:anticoagulant_antiplatelet' })
+    })
+
+    it('is kept by a prescriber with a reason of at least 5 characters', async () => {
+      const { sent } = await renderScreen(<PatientMedicines patientId={9} />, {
+        me: user(['view patient', 'write prescription']),
+        api: { 'GET /patients/9/current-medicines': data, 'POST /patients/9/current-medicines/kept-pairs': naproxen.findings![0] },
+      })
+      fireEvent.click(await screen.findByRole('button', { name: 'Keep Naproxen 250 mg with Warfarin 5 mg tablet knowingly' }))
+      const dialog = await screen.findByRole('dialog')
+      fireEvent.change(within(dialog).getByLabelText('Why both are kept'), { target: { value: 'ok' } })
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Keep both' }))
+      await waitFor(() => expect(within(dialog).getByText('Give the reason in at least 5 characters.')).toBeTruthy())
+      expect(sent.length).toBe(0)
+      fireEvent.change(within(dialog).getByLabelText('Why both are kept'), { target: { value: 'Three days only, INR on Friday' } })
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Keep both' }))
+      await waitFor(() => expect(sent.length).toBe(1))
+      expect(sent[0].body).toEqual({ this: 'taken-7', other: 'taken-3', finding: 'interaction:anticoagulant_nsaid', reason: 'Three days only, INR on Friday' })
+    })
+
+    it('is seen by a nurse, who cannot keep one', async () => {
+      await renderScreen(<VisitMedicines patientId={9} appointmentId={30} closed={false} />, { me: user(['view patient', 'record vitals']), api: { 'GET /patients/9/current-medicines': data } })
+      const review = await screen.findByTestId('list-review')
+      expect(review.textContent).toContain('List review: 1 to resolve')
+      expect(review.textContent).toContain('Kept knowingly by Dr An')
+      expect(within(review).queryByRole('button', { name: /keep|again/i })).toBeNull()
+    })
   })
 
   it('stops one with a reason, today unless said', async () => {

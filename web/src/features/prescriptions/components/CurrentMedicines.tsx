@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { DateInput } from '../../../components/DateInput'
-import { LineFindings } from '../../../components/MedicineSafety'
+import { LineFindings, useFindingText, type Finding } from '../../../components/MedicineSafety'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { showFormErrors } from '../../../lib/formErrors'
@@ -15,6 +15,8 @@ import {
   STOP_CATEGORIES,
   useConfirmCurrentMedicine,
   useCurrentMedicines,
+  useKeepPair,
+  useReviewPairAgain,
   useMarkInError,
   useRecordTakesNone,
   useReviewCurrentMedicine,
@@ -170,22 +172,147 @@ function ReadAsTag({ m }: { m: CurrentMedicine }) {
   )
 }
 
-/** The list reviewed against itself (C1): each medicine that duplicates or interacts with another listed, for a doctor to resolve. */
-function ListReview({ active }: { active: CurrentMedicine[] }) {
+/** The shortest reason for keeping both that the server takes: 5 characters, or 2 ideographs or syllables ("出血"). */
+const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+export const keepReasonLongEnough = (text: string) => {
+  const v = text.trim()
+  return [...v].length >= (IDEOGRAPH.test(v) ? 2 : 5)
+}
+
+/** A finding of the list's review still to resolve: neither kept by a prescriber nor by the reason it was prescribed with. */
+export const toResolve = (f: Finding) => !f.kept
+
+/**
+ * The list reviewed against itself (C1): each medicine that duplicates or interacts with another listed, for a doctor to
+ * resolve — stop one, change one, or keep both knowingly, for a reason (a prescriber only). A pair kept stays in view, struck
+ * through, with who kept it, when and why; it is no longer counted.
+ */
+function ListReview({ patientId, active }: { patientId: number; active: CurrentMedicine[] }) {
   const { t } = useTranslation()
-  const flagged = active.filter((m) => m.findings?.length)
-  const count = flagged.reduce((n, m) => n + (m.findings?.length ?? 0), 0)
-  if (!count) return null
+  const text = useFindingText()
+  const canKeepPair = useCanReview()
+  const [keeping, setKeeping] = useState<{ m: CurrentMedicine; f: Finding }>()
+  const again = useReviewPairAgain(patientId)
+  const open = active.map((m) => ({ m, findings: (m.findings ?? []).filter(toResolve) })).filter((x) => x.findings.length)
+  const kept = active.flatMap((m) => (m.findings ?? []).filter((f) => f.kept).map((f) => ({ m, f })))
+  const count = open.reduce((n, x) => n + x.findings.length, 0)
+  if (!count && !kept.length) return null
   return (
     <div data-testid="list-review" style={{ marginBottom: 8 }}>
-      <Typography.Text strong>{t('currentMeds.reviewTitle', { count })}</Typography.Text>
-      <Typography.Paragraph type="secondary" style={{ fontSize: 13, marginBottom: 4 }}>
-        {t('currentMeds.reviewHint')}
-      </Typography.Paragraph>
-      {flagged.map((m, i) => (
-        <LineFindings key={keyOf(m, i)} findings={m.findings ?? []} title={m.medicine} />
+      {count > 0 && (
+        <>
+          <Typography.Text strong>{t('currentMeds.reviewTitle', { count })}</Typography.Text>
+          <Typography.Paragraph type="secondary" style={{ fontSize: 13, marginBottom: 4 }}>
+            {t('currentMeds.reviewHint')}
+          </Typography.Paragraph>
+        </>
+      )}
+      {open.map(({ m, findings }, i) => (
+        <div key={keyOf(m, i)}>
+          <LineFindings findings={findings} title={m.medicine} />
+          {canKeepPair && (
+            <Space size={4} wrap style={{ marginTop: -4, marginBottom: 8 }}>
+              {findings
+                .filter((f) => f.pair)
+                .map((f) => (
+                  <Button
+                    key={f.key}
+                    size="small"
+                    icon={<CheckOutlined aria-hidden />}
+                    aria-label={t('currentMeds.keepBothNamed', { medicine: m.medicine, other: f.other_medicine ?? '' })}
+                    onClick={() => setKeeping({ m, f })}
+                  >
+                    {findings.length > 1 ? t('currentMeds.keepBothNamed', { medicine: m.medicine, other: f.other_medicine ?? '' }) : t('currentMeds.keepBoth')}
+                  </Button>
+                ))}
+            </Space>
+          )}
+        </div>
       ))}
+      {kept.length > 0 && (
+        <div data-testid="kept-pairs" style={{ marginTop: count ? 4 : 0 }}>
+          <Typography.Text type="secondary" strong style={{ fontSize: 13 }}>
+            {t('currentMeds.keptTitle')}
+          </Typography.Text>
+          <ul style={{ margin: '2px 0 0', paddingInlineStart: 18, fontSize: 13 }}>
+            {kept.map(({ m, f }) => (
+              <li key={`${keyOf(m, 0)}-${f.key}`} data-testid="kept-pair">
+                <Typography.Text delete type="secondary">
+                  {m.medicine}: {text(f)}
+                </Typography.Text>
+                <div>
+                  <Typography.Text type="secondary">
+                    {t(f.kept?.prescribed ? 'currentMeds.keptPrescribed' : 'currentMeds.keptBy', {
+                      name: f.kept?.by ?? '',
+                      date: formatDay(f.kept?.at ?? ''),
+                      reason: f.kept?.reason ?? '',
+                    })}
+                  </Typography.Text>{' '}
+                  {canKeepPair && f.pair && (
+                    <Button
+                      size="small"
+                      type="link"
+                      style={{ paddingInline: 0, height: 'auto' }}
+                      aria-label={t('currentMeds.reviewAgainNamed', { medicine: m.medicine, other: f.other_medicine ?? '' })}
+                      onClick={() => f.pair && again.mutate(f.pair)}
+                      loading={again.isPending}
+                    >
+                      {t('currentMeds.reviewAgain')}
+                    </Button>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {keeping && <KeepDialog patientId={patientId} m={keeping.m} f={keeping.f} onClose={() => setKeeping(undefined)} />}
     </div>
+  )
+}
+
+/** Keeps a finding of the list's review knowingly: why both medicines stay, in the doctor's words. */
+function KeepDialog({ patientId, m, f, onClose }: { patientId: number; m: CurrentMedicine; f: Finding; onClose(): void }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const text = useFindingText()
+  const [form] = Form.useForm<{ reason: string }>()
+  const keep = useKeepPair(patientId)
+  const submit = async ({ reason }: { reason: string }) => {
+    if (!f.pair) return
+    try {
+      await keep.mutateAsync({ ...f.pair, reason: reason.trim() })
+      message.success(t('currentMeds.keptSaved'))
+      onClose()
+    } catch (e) {
+      showFormErrors(form, message, e)
+    }
+  }
+  return (
+    <Modal
+      open
+      title={t('currentMeds.keepTitle', { medicine: m.medicine, other: f.other_medicine ?? '' })}
+      okText={t('currentMeds.keepOk')}
+      cancelText={t('currentMeds.cancel')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={keep.isPending}
+      destroyOnHidden
+    >
+      <Typography.Paragraph>{text(f)}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 13 }}>
+        {t('currentMeds.keepHint')}
+      </Typography.Paragraph>
+      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)}>
+        <Form.Item
+          name="reason"
+          label={t('currentMeds.keepReason')}
+          rules={[{ validator: (_, v: string | undefined) => (keepReasonLongEnough(v ?? '') ? Promise.resolve() : Promise.reject(new Error(t('currentMeds.keepReasonShort')))) }]}
+        >
+          <Input.TextArea rows={3} maxLength={500} placeholder={t('currentMeds.keepReasonPlaceholder')} />
+        </Form.Item>
+      </Form>
+    </Modal>
   )
 }
 
@@ -221,6 +348,7 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
   const { message, modal } = App.useApp()
   const [form] = Form.useForm<MedicineForm>()
   const save = useSaveCurrentMedicine()
+  const canReview = useCanReview()
   const source = Form.useWatch('source', form)
   const picked = Form.useWatch('medicine_id', form)
   const typed = Form.useWatch('medicine', form)
@@ -248,7 +376,8 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
           content: (
             <>
               {unread && <Alert type="error" showIcon title={t('currentMeds.notRecognisedHint')} style={{ marginBottom: 8 }} />}
-              <LineFindings findings={saved.findings ?? []} />
+              {/* recording what the patient takes asks for no reason: whoever records it tells the doctor, or resolves it on the list */}
+              <LineFindings findings={saved.findings ?? []} title={canReview ? t('currentMeds.recordedWarningDoctor') : t('currentMeds.recordedWarning')} />
             </>
           ),
           width: 560,
@@ -558,7 +687,7 @@ export function PatientMedicines({ patientId }: { patientId: number }) {
         )
       }
     >
-      <ListReview active={active} />
+      <ListReview patientId={patientId} active={active} />
       <List
         loading={list.isLoading}
         dataSource={active}
@@ -636,7 +765,7 @@ export function VisitMedicines({ patientId, appointmentId, closed }: { patientId
           {t('currentMeds.confirmAll', { count: open.length })}
         </Button>
       )}
-      <ListReview active={active} />
+      <ListReview patientId={patientId} active={active} />
       <List
         loading={list.isLoading}
         dataSource={active}
