@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../../test/render'
 import type { CurrentMedicine } from '../api/currentMedicines'
-import { PatientMedicines, readPartialDay, VisitMedicines } from './CurrentMedicines'
+import { PatientMedicines, partialDay, readPartialDay, VisitMedicines } from './CurrentMedicines'
 
 afterEach(cleanup)
 
@@ -372,5 +372,15 @@ describe('readPartialDay', () => {
     expect(readPartialDay('03/2024')).toBe('2024-03')
     expect(readPartialDay(' 2024 ')).toBe('2024')
     expect(readPartialDay('2024-03-05')).toBe('2024-03-05')
+    // Chinese writes the year first (2024/03/05, 2024/03), as the card shows it.
+    expect(readPartialDay('2024/03/05')).toBe('2024-03-05')
+    expect(readPartialDay('2024/3')).toBe('2024-03')
+    expect(readPartialDay('2024.03')).toBe('2024-03')
+  })
+
+  it('reads back what the card shows a start as, in each language', () => {
+    for (const lang of ['en', 'ru', 'zh', 'vi']) {
+      for (const start of ['2019-03-05', '2019-03', '2019']) expect(readPartialDay(partialDay(start, lang))).toBe(start)
+    }
   })
 })

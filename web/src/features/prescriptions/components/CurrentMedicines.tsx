@@ -59,17 +59,19 @@ export const inError = (m: CurrentMedicine) => !!m.error_reason
 export const isActive = (m: CurrentMedicine) => !m.stopped_on && !inError(m)
 
 /** A start as recorded (a day, a month or a year) in the user's format. */
-export function partialDay(s: string) {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return formatDay(s)
-  if (/^\d{4}-\d{2}$/.test(s)) return formatMonth(`${s}-01T00:00:00`)
+export function partialDay(s: string, lang?: string) {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return formatDay(s, lang)
+  if (/^\d{4}-\d{2}$/.test(s)) return formatMonth(`${s}-01T00:00:00`, lang)
   return s
 }
 
-/** Reads a start or stop typed in the user's order (05.03.2024, 03/2024) as the API takes it; anything else as typed, for the server to refuse. */
+/** Reads a start or stop typed in the user's order (05.03.2024, 03/2024, 2024/03/05, 2024/03) as the API takes it; anything else as typed, for the server to refuse. */
 export function readPartialDay(text: string) {
   const s = text.trim()
   const day = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(s)
   if (day) return `${day[3]}-${day[2].padStart(2, '0')}-${day[1].padStart(2, '0')}`
+  const yearFirst = /^(\d{4})[./](\d{1,2})(?:[./](\d{1,2}))?$/.exec(s)
+  if (yearFirst) return [yearFirst[1], yearFirst[2].padStart(2, '0'), ...(yearFirst[3] ? [yearFirst[3].padStart(2, '0')] : [])].join('-')
   const month = /^(\d{1,2})[./](\d{4})$/.exec(s)
   if (month) return `${month[2]}-${month[1].padStart(2, '0')}`
   return s
@@ -413,7 +415,8 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
           frequency: m?.frequency ?? '',
           source: m?.source === 'otc' ? 'otc' : 'elsewhere',
           prescriber: m?.prescriber ?? '',
-          started_on: m?.started_on ?? '',
+          // Shown as the user writes it (03.2019, not 2019-03), read back by readPartialDay.
+          started_on: m?.started_on ? partialDay(m.started_on) : '',
           route: m?.route || undefined,
           indication: m?.indication ?? '',
           adherence: m?.adherence || undefined,
