@@ -42,6 +42,9 @@ const (
 	FindRecent      = "duplicate_recent"    // one of the patient's prescriptions still being taken
 	FindTaken       = "duplicate_taken"     // a medicine recorded as taken, from elsewhere or over the counter
 	FindInteraction = "interaction"         // a drug–drug interaction
+	// FindReliever: a reliever (a short-acting beta-agonist) prescribed for the third time or
+	// more in a year: a prompt to review the asthma's control, not a reason to withhold it.
+	FindReliever = "reliever_overuse"
 	// FindUnrecorded: nobody has recorded whether the patient has allergies, so the check
 	// above proves nothing. Said once, on the first line.
 	FindUnrecorded  = "allergies_unrecorded"
@@ -92,6 +95,8 @@ type Finding struct {
 	SupplyUntil string `json:"supply_until,omitempty"`
 	// Renews: the line renews or extends the other prescription near the end of its supply.
 	Renews bool `json:"renews,omitempty"`
+	// Count is, for a reliever's prompt, how many relievers were issued in the year before.
+	Count int `json:"count,omitempty"`
 	// OnHand is how many days of a controlled medicine the patient still holds, its supplies
 	// of the last 180 days added up.
 	OnHand int `json:"on_hand_days,omitempty"`
@@ -151,6 +156,8 @@ type recentRx struct {
 	date  string
 	at    time.Time
 	lines []lineDrugs
+	// issued: printed (a draft never reached the patient)
+	issued bool
 	// past: over and older than the current medicines' 90 days, read only to add up a
 	// controlled medicine's stock.
 	past bool
@@ -304,11 +311,35 @@ func check(in safetyInput, d describer) []Finding {
 		}
 		out = append(out, recentFindings(in, i, line, others, d)...)
 		out = append(out, takenFindings(in, i, line, others, d)...)
+		if f, ok := relieverFinding(in, i, line); ok {
+			out = append(out, f)
+		}
 	}
 	for i := range out {
 		out[i].RequiresReason = out[i].Tier != catalogue.TierLow
 	}
 	return out
+}
+
+// relieverFinding prompts, on a reliever being prescribed, when the patient was issued
+// relieverLimit-1 or more in the year before: a caution (no reason needed) to review the
+// controller treatment, said once on the first reliever line. A medicine recorded as taken is
+// not prescribed here, and is not counted.
+func relieverFinding(in safetyInput, i int, line lineDrugs) (Finding, bool) {
+	if in.recording || !reliever(line.Profile) || slices.ContainsFunc(in.lines[:i], func(l lineDrugs) bool { return reliever(l.Profile) }) {
+		return Finding{}, false
+	}
+	today := civil(in.now, in.loc)
+	n := 0
+	for _, rx := range in.recent {
+		if rx.issued && daysBetween(civil(rx.at, in.loc), today) <= relieverDays && slices.ContainsFunc(rx.lines, func(l lineDrugs) bool { return reliever(l.Profile) }) {
+			n++
+		}
+	}
+	if n+1 < relieverLimit {
+		return Finding{}, false
+	}
+	return Finding{Line: i, Key: "reliever:year", Kind: FindReliever, Tier: catalogue.TierLow, Count: n}, true
 }
 
 // interactionFinding is a rule met by line i and another medicine (other: "line:J", "rx:ID").
@@ -660,9 +691,10 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 		return nil, fmt.Errorf("read recent prescriptions: %w", err)
 	}
 	type raw struct {
-		id    int64
-		items string
-		at    time.Time
+		id     int64
+		items  string
+		at     time.Time
+		issued bool
 	}
 	var got []raw
 	for rows.Next() {
@@ -673,7 +705,7 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 			return nil, fmt.Errorf("read recent prescription: %w", err)
 		}
 		if issued.Valid {
-			x.at = issued.Time
+			x.at, x.issued = issued.Time, true
 		}
 		got = append(got, x)
 	}
@@ -703,13 +735,15 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 				lines[i].gone = r.drugs.Washout(lines[i].Profile) <= daysBetween(day, today)
 			}
 		}
-		rx := recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines}
+		rx := recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines, issued: x.issued}
 		age := daysBetween(civil(x.at, loc), today)
 		rx.past = age > currentDays && !slices.ContainsFunc(lines, func(l lineDrugs) bool {
 			left, _ := supplyLeft(x.at, l.supply, today, loc)
 			return left+r.drugs.Washout(l.Profile) > 0 // a run-out supply acts on through its washout (M2)
 		})
-		if rx.past && (age > stockDays || !slices.ContainsFunc(lines, func(l lineDrugs) bool { return controlled(l.Profile) })) {
+		stock := age <= stockDays && slices.ContainsFunc(lines, func(l lineDrugs) bool { return controlled(l.Profile) })
+		relief := x.issued && age <= relieverDays && slices.ContainsFunc(lines, func(l lineDrugs) bool { return reliever(l.Profile) })
+		if rx.past && !stock && !relief {
 			continue
 		}
 		out = append(out, rx)

@@ -26,6 +26,7 @@ type finding struct {
 	OtherLine      *int   `json:"other_line"`
 	OtherRx        *int64 `json:"other_prescription_id"`
 	Overridden     bool   `json:"overridden"`
+	Count          int    `json:"count"`
 }
 
 type checked struct {

@@ -41,6 +41,22 @@ func hasATC(p catalogue.Profile, prefixes []string) bool {
 	})
 }
 
+// relieverATC are the short-acting beta-agonists a patient takes as a reliever (salbutamol,
+// terbutaline, fenoterol, procaterol; salbutamol with ipratropium): relieverLimit or more
+// prescribed in a year mark asthma (or COPD) that is not controlled (GINA 2024, Box 2-2: the
+// risk of exacerbation rises with 3 or more SABA canisters a year; the SABINA programme).
+var relieverATC = []string{"R03AC02", "R03AC03", "R03AC04", "R03AC16", "R03AL02"}
+
+const (
+	relieverLimit = 3
+	relieverDays  = 365
+)
+
+// reliever reports whether a line is a short-acting reliever inhaler or tablet.
+func reliever(p catalogue.Profile) bool {
+	return hasATC(p, relieverATC)
+}
+
 // controlled reports whether a line is an abuse-prone medicine.
 func controlled(p catalogue.Profile) bool {
 	return hasATC(p, controlledATC) || slices.ContainsFunc(controlledClasses, p.InClass)

@@ -61,3 +61,20 @@ describe('useFindingText: a stopped medicine in its washout', () => {
     expect(result.current(f)).toMatch(says)
   })
 })
+
+// The pharmacist's review of the refill window, row 9: a reliever prescribed for the third time
+// in a year prompts a review of the asthma's control, in each language.
+describe('useFindingText: a reliever prescribed too often', () => {
+  it.each<['en' | 'ru' | 'zh' | 'vi', RegExp]>([
+    ['en', /^Relievers .* in 12 months, this one included: 3\. .*not controlled/],
+    ['ru', /за 12 месяцев, включая этот: 3\./],
+    ['zh', /第 3 次开具缓解药/],
+    ['vi', /lần thứ 3 kê thuốc cắt cơn/],
+  ])('%s', async (lang, want) => {
+    await setLanguage(lang)
+    const f = { line: 0, key: 'reliever:year', kind: 'reliever_overuse', tier: 'low', blocking: false, requires_reason: false, count: 2, overridden: false } as unknown as Finding
+    const { result } = renderHook(() => useFindingText())
+    expect(result.current(f)).toMatch(want)
+    await setLanguage('en')
+  })
+})

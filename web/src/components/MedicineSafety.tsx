@@ -56,6 +56,8 @@ export function useFindingText() {
       }
       case 'allergies_unrecorded':
         return t('rx.safety.unrecorded')
+      case 'reliever_overuse':
+        return t('rx.safety.relieverOveruse', { count: (f.count ?? 0) + 1 })
     }
   }
 }

@@ -3603,6 +3603,8 @@ export type components = {
       blocking: boolean;
       /** @description In the caller's language. */
       class?: string;
+      /** @description reliever_overuse: how many relievers were issued in the year before this one. */
+      count?: number;
       /** @enum {string} */
       effect?: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
       /** @description A cross-sensitivity's allergen class, in the caller's language. */
@@ -3610,10 +3612,10 @@ export type components = {
       kept?: components["schemas"]["KeptPair"];
       key: string;
       /**
-       * @description duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
+       * @description reliever_overuse: a short-acting reliever (salbutamol, terbutaline…) prescribed with count others issued in the year before, 3 or more a year: a caution to review the asthma's control (tier low, no reason needed). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse";
       /** @description The line (0-based). */
       line: number;
       /** @description An interaction's mechanism, in English (reference). */
