@@ -5261,7 +5261,7 @@ export type operations = {
         };
       };
       404: components["responses"]["NotFound"];
-      /** @description The line charges another order */
+      /** @description The line charges another order, or another line charges this one. */
       409: {
         content: never;
       };
