@@ -174,6 +174,11 @@ func CheckConfig(cfg config.Config) error {
 	} else if cfg.SMTPFrom != "" {
 		return errors.New("--smtp-from is the sender of e-mail through --smtp-url, which is not set")
 	}
+	if cfg.SMSURL != "" {
+		if _, err := mail.ParseSMS(cfg.SMSURL); err != nil {
+			return err
+		}
+	}
 	if cfg.PushURL == "" {
 		return nil
 	}
@@ -318,18 +323,22 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: background}
 }
 
-// mailOutbox is the sender of the e-mail the product writes into its outbox, when the
-// clinic gave a mail server (--smtp-url); nil otherwise: alerts stay inside the app.
+// mailOutbox is the sender of the e-mail and text messages the product writes into its
+// outbox, when the clinic gave a mail server (--smtp-url) or an SMS gateway (--sms-url); nil
+// otherwise: alerts stay inside the app.
 func mailOutbox(cfg config.Config, db *database.DB) *mail.Outbox {
-	if cfg.SMTPURL == "" {
+	if cfg.SMTPURL == "" && cfg.SMSURL == "" {
 		return nil
 	}
-	server, err := mail.ParseServer(cfg.SMTPURL, cfg.SMTPFrom)
-	if err != nil {
-		return nil // CheckConfig has refused it
+	box := &mail.Outbox{DB: db}
+	if server, err := mail.ParseServer(cfg.SMTPURL, cfg.SMTPFrom); cfg.SMTPURL != "" && err == nil { // CheckConfig has refused a wrong one
+		_, box.Domain, _ = strings.Cut(server.From, "@")
+		box.Server = server
 	}
-	_, domain, _ := strings.Cut(server.From, "@")
-	return &mail.Outbox{DB: db, Server: server, Domain: domain}
+	if gateway, err := mail.ParseSMS(cfg.SMSURL); cfg.SMSURL != "" && err == nil {
+		box.SMS = gateway
+	}
+	return box
 }
 
 // watch adds the series read when metrics are scraped: the database pool's use, the audit
