@@ -372,3 +372,20 @@ func (c Config) Location() (*time.Location, error) {
 	}
 	return time.LoadLocation(c.Timezone)
 }
+
+// PublicBase is where the server is reached when the clinic has set no public address in
+// its settings (links in patients' messages): its own listening address, https with TLS.
+func (c Config) PublicBase() string {
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil || c.Addr == "" {
+		return ""
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	scheme := "http"
+	if c.TLSCert != "" {
+		scheme = "https"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
+}

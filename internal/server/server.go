@@ -41,6 +41,7 @@ import (
 	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/push"
+	"emr/internal/reminder"
 	"emr/internal/result"
 	"emr/internal/role"
 	"emr/internal/secret"
@@ -206,7 +207,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
 	results := &result.Store{DB: db, Email: cfg.SMTPURL != "", Loc: loc}
-	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders}}
+	patientMessages := &reminder.Service{DB: db, Loc: loc, Ring: ring, BaseURL: cfg.PublicBase()}
+	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders, Changed: patientMessages.Changed}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
@@ -243,6 +245,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
+		(&reminder.Handler{Service: patientMessages, Appointments: appointments.Store, Throttle: &auth.Throttle{DB: db, Window: reminder.ThrottleWindow}}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{Store: dash}).Routes(),

@@ -27,6 +27,7 @@ CREATE TABLE message_links (
   created_at      TIMESTAMP NOT NULL,
   expires_at      TIMESTAMP NOT NULL,
   used_at         TIMESTAMP,
+  purpose         TEXT NOT NULL,
   used_for        TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX message_links_appointment ON message_links (appointment_id, id);
