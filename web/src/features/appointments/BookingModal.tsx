@@ -12,6 +12,7 @@ import { soonestSlot } from './soonestSlot'
 import { focusFirstField } from '../../components/focusFirstField'
 import { appointmentTypeLabel } from '../../lib/labels'
 import { DateInput } from '../../components/DateInput'
+import { AppointmentMessages } from './AppointmentMessages'
 
 interface Values {
   patient_id: number
@@ -138,6 +139,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
           <Input.TextArea autoSize={{ minRows: 2 }} />
         </Form.Item>
       </Form>
+      {appointment && <AppointmentMessages id={appointment.id} />}
     </Modal>
   )
 }
