@@ -53,6 +53,9 @@ type Message struct {
 	// Dropped, when set, keeps the message as cancelled from the start, with this reason
 	// (a reminder that quiet hours left no time for): the log shows why none went.
 	Dropped string
+	// Unsendable, when set, keeps the message as failed from the start, with this reason (no
+	// sender for its channel is configured): it can be sent again once one is.
+	Unsendable string
 }
 
 // Enqueue writes m into the outbox inside tx, the transaction of the change it tells about.
@@ -61,8 +64,12 @@ func Enqueue(ctx context.Context, tx *sql.Tx, now time.Time, m Message) error {
 	if strings.TrimSpace(m.To) == "" {
 		status = NoAddress
 	}
-	if m.Dropped != "" {
+	reason := m.Dropped
+	switch {
+	case m.Dropped != "":
 		status = Cancelled
+	case status == Pending && m.Unsendable != "":
+		status, reason = Failed, m.Unsendable
 	}
 	channel := m.Channel
 	if channel == "" {
@@ -79,7 +86,7 @@ func Enqueue(ctx context.Context, tx *sql.Tx, now time.Time, m Message) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (topic, topic_id, user_id, recipient, subject, body, status, created_at, next_attempt_at,
 		channel, patient_id, expires_at, last_error)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, m.Topic, m.TopicID, nullID(m.UserID), strings.TrimSpace(m.To), m.Subject, m.Body, status, now.UTC(), due,
-		channel, nullID(m.PatientID), expires, m.Dropped)
+		channel, nullID(m.PatientID), expires, reason)
 	if err != nil {
 		return fmt.Errorf("write e-mail to the outbox: %w", err)
 	}

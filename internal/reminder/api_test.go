@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 	"emr/internal/mail"
@@ -74,7 +75,7 @@ var optOutPattern = regexp.MustCompile(`/m/([0-9]+\.[0-9]+\.optout\.[^ \s.]+\.[0
 func TestAppointmentMessages(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		env := apitest.New(t, db)
+		env := apitest.NewWith(t, db, withSenders(true, true))
 		admin := env.LoggedIn("admin", env.CreateUser("admin", "admin"))
 		env.CreateUser("doc", "doctor")
 		rec := env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
@@ -297,6 +298,19 @@ func TestAppointmentMessages(t *testing.T) {
 	})
 }
 
+// withSenders is the test server's configuration with a mail server and an SMS gateway named
+// (the test sends through its own outbox; the server's worker does not run in tests).
+func withSenders(email, sms bool) config.Config {
+	cfg := apitest.Config()
+	if email {
+		cfg.SMTPURL, cfg.SMTPFrom = "smtp://127.0.0.1:1", "emr@clinic.test"
+	}
+	if sms {
+		cfg.SMSURL = "http://127.0.0.1:1/sms"
+	}
+	return cfg
+}
+
 // decodeQP undoes the quoted-printable soft breaks and escapes of a received message.
 func decodeQP(data string) string {
 	_, body, _ := strings.Cut(strings.ReplaceAll(data, "\r\n", "\n"), "\n\n")
@@ -311,7 +325,7 @@ func decodeQP(data string) string {
 // (audited); one that has not failed is refused.
 func TestMessageLog(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
-		env := apitest.New(t, db)
+		env := apitest.NewWith(t, db, withSenders(true, false)) // a mail server, no SMS gateway
 		env.CreateUser("doc", "doctor")
 		rec := env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
 		nurse := env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
@@ -367,6 +381,19 @@ func TestMessageLog(t *testing.T) {
 		var status string
 		if err := db.QueryRow(`SELECT status FROM mail_outbox WHERE id = $1`, id).Scan(&status); err != nil || status != "pending" {
 			t.Fatalf("after resend: %q %v", status, err)
+		}
+		// SMS chosen while the clinic gave no gateway: kept as failed, saying why, to send again later.
+		var sp struct{ ID int64 }
+		rec.Do("POST", "/api/patients", map[string]any{"first_name": "Bình", "last_name": "Sms", "birth_date": "1980-01-02", "sex": "male",
+			"phone": "0901 000 111", "reminders": "sms"}).JSON(t, &sp)
+		if r := rec.Do("POST", "/api/appointments", map[string]any{"patient_id": sp.ID, "doctor_id": docs.Data[0].ID, "starts_at": day + "T11:00:00Z",
+			"duration_minutes": 15, "type": "new"}); r.Status != http.StatusCreated {
+			t.Fatalf("book: %d %s", r.Status, r.Body)
+		}
+		var failed page
+		rec.Do("GET", "/api/messages?status=failed&channel=sms", nil).JSON(t, &failed)
+		if len(failed.Data) != 3 || !strings.Contains(failed.Data[0].LastError, "--sms-url") {
+			t.Fatalf("no gateway: %+v", failed)
 		}
 		var n int
 		if err := db.QueryRow(`SELECT COUNT(*) FROM audit_events WHERE action = 'message.resend'`).Scan(&n); err != nil || n != 1 {

@@ -36,6 +36,9 @@ type Service struct {
 	Ring *secret.Ring
 	// BaseURL is where links point when the clinic has set no public address.
 	BaseURL string
+	// CanSend says whether a sender for a channel is configured (--smtp-url, --sms-url); nil:
+	// both are. A message for a channel without one is kept as failed, with the reason.
+	CanSend func(channel string) bool
 	Now     func() time.Time
 }
 
@@ -132,6 +135,9 @@ func (s *Service) Changed(ctx context.Context, tx *sql.Tx, old *appointment.Appo
 		subject, body := c.message(topic, a.StartsAt, token, optOut)
 		m := mail.Message{Topic: topic, TopicID: a.ID, Channel: who.Reminders, PatientID: a.PatientID, To: to, Subject: subject, Body: body,
 			DueAt: due, ExpiresAt: a.StartsAt, Dropped: dropped}
+		if s.CanSend != nil && !s.CanSend(who.Reminders) {
+			m.Unsendable = map[string]string{mail.Email: "no mail server is set (--smtp-url)", mail.SMS: "no SMS gateway is set (--sms-url)"}[who.Reminders]
+		}
 		return mail.Enqueue(ctx, tx, now, m)
 	}
 	if err := write(topic, time.Time{}, ""); err != nil || topic == TopicCancelled || !set.Reminders {
