@@ -11,6 +11,7 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/auth"
 	"emr/internal/httpjson"
+	"emr/internal/i18n"
 	"emr/internal/mail"
 	"emr/internal/patient"
 )
@@ -130,7 +131,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 		list = list[:f.Limit-1]
 		page.Next = list[len(list)-1].ID
 	}
-	page.Data, err = h.named(r.Context(), list)
+	page.Data, err = h.named(r.Context(), list, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -139,7 +140,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 }
 
 // named masks the recipients and names the patients.
-func (h *Handler) named(ctx context.Context, list []mail.Entry) ([]LogEntry, error) {
+func (h *Handler) named(ctx context.Context, list []mail.Entry, lang string) ([]LogEntry, error) {
 	var ids []int64
 	for _, e := range list {
 		if e.PatientID != nil {
@@ -156,7 +157,7 @@ func (h *Handler) named(ctx context.Context, list []mail.Entry) ([]LogEntry, err
 		out[i] = LogEntry{Entry: e}
 		if e.PatientID != nil {
 			p := refs[*e.PatientID]
-			out[i].Patient, out[i].MRN = p.NameIn("en"), p.MRN
+			out[i].Patient, out[i].MRN = p.NameIn(lang), p.MRN
 		}
 	}
 	return out, nil

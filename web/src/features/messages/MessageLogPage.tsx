@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { App, Button, Card, Flex, Form, Select, Space, Table, Tag, Typography } from 'antd'
+import { App, Button, Card, Empty, Flex, Form, Select, Space, Table, Tag, Typography } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { DateInput } from '../../components/DateInput'
+import { ScrollRegion } from '../../components/ScrollRegion'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, messageChannelLabel, messageStatusColor, messageStatusLabel, messageTopicLabel } from '../../lib/patientMessages'
 import { patientMessagesKey } from '../../lib/queryKeys'
 import { resendMessage, useMessageLog, type LogEntry, type LogFilter } from './api/messages'
@@ -121,15 +122,17 @@ export default function MessageLogPage() {
           </Button>
         </Form.Item>
       </Form>
-      <Table<LogEntry>
-        rowKey="id"
-        columns={columns}
-        dataSource={data?.data ?? []}
-        loading={isLoading}
-        pagination={false}
-        scroll={{ x: true }}
-        locale={{ emptyText: t('patientMessages.empty') }}
-      />
+      <ScrollRegion label={t('patientMessages.logTitle')}>
+        <Table<LogEntry>
+          rowKey="id"
+          columns={columns}
+          dataSource={data?.data ?? []}
+          loading={isLoading}
+          pagination={false}
+          style={{ minWidth: 760 }}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('patientMessages.empty')} /> }}
+        />
+      </ScrollRegion>
       <Flex gap={8} justify="flex-end" style={{ marginTop: 12 }}>
         <Button disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
           {t('patientMessages.newer')}
