@@ -71,7 +71,7 @@ export default function MessageSettingsPage() {
           {t('patientMessages.quietHint')}
         </Typography.Paragraph>
         <Form.Item name="cancel_hours" label={t('patientMessages.cancelHours')} extra={t('patientMessages.cancelHoursHint')}>
-          <InputNumber min={0} max={336} suffix={t('patientMessages.hoursUnit')} style={{ width: 200 }} />
+          <InputNumber min={0} max={336} precision={0} controls={false} inputMode="numeric" suffix={t('patientMessages.hoursUnit')} style={{ width: 200 }} />
         </Form.Item>
         <Form.Item name="language" label={t('patientMessages.language')} extra={t('patientMessages.languageHint')}>
           <Select options={LANGUAGES} style={{ width: 200 }} />
