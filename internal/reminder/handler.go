@@ -194,7 +194,8 @@ func (h *Handler) ofAppointment(w http.ResponseWriter, r *http.Request) {
 	httpjson.Respond(w, http.StatusOK, map[string]any{"data": list})
 }
 
-// allow counts one call of the link page from r's address; false: refused (answered).
+// allow counts one call of the link page with a signed token from r's address (a token that
+// fails its MAC is refused before, costing no database work); false: refused (answered).
 func (h *Handler) allow(w http.ResponseWriter, r *http.Request) bool {
 	if h.Throttle == nil {
 		return true
@@ -220,6 +221,11 @@ func (h *Handler) allow(w http.ResponseWriter, r *http.Request) bool {
 func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Robots-Tag", "noindex")
+	if !h.Service.Signed(r.PathValue("token")) {
+		// Made or changed without the key: answered from the MAC alone, nothing read or written.
+		httpjson.Respond(w, http.StatusOK, View{State: StateInvalid})
+		return
+	}
 	if !h.allow(w, r) {
 		return
 	}
@@ -234,6 +240,10 @@ func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) act(what string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
+		if !h.Service.Signed(r.PathValue("token")) {
+			httpjson.Error(w, r, apperr.Conflict("reminder.link_invalid"))
+			return
+		}
 		if !h.allow(w, r) {
 			return
 		}

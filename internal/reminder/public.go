@@ -35,6 +35,12 @@ type View struct {
 	CancelHours int  `json:"cancel_hours"`
 }
 
+// Signed reports whether token carries a valid MAC under the key file (no database read).
+func (s *Service) Signed(token string) bool {
+	_, ok := parseToken(s.Ring, token)
+	return ok
+}
+
 // Open reads what token's page shows; a tampered, expired or used token says so and no more.
 func (s *Service) Open(ctx context.Context, token string) (View, error) {
 	p, ok := parseToken(s.Ring, token)
