@@ -49,10 +49,11 @@ test-static: build
 test-e2e: build
 	cd web && sh e2e/run.sh
 
-# The login page's JavaScript size budget, and each everyday screen's JavaScript and CSS
-# (bytes, not time: deterministic).
+# The login page's JavaScript size budget, the message link page's (ADR 42), and each
+# everyday screen's JavaScript and CSS (bytes, not time: deterministic).
 test-budget: build
 	node bench/login-js-size.mjs web/dist/app > /dev/null
+	node bench/link-js-size.mjs web/dist/app > /dev/null
 	node bench/screen-bytes.mjs web/dist/app > /dev/null
 
 ## lint: gofmt, go vet, staticcheck, oxlint, tsc, OpenAPI

@@ -130,6 +130,11 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     chunkSizeWarningLimit: 1500,
+    // Two pages: the app, and the page a patient's message links to (/m/…, ADR 42), which
+    // shares nothing with the app but React.
+    rollupOptions: {
+      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), link: fileURLToPath(new URL('./link.html', import.meta.url)) },
+    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },

@@ -51,6 +51,7 @@ func Config() config.Config {
 // WebFS is a stand-in for the built web app.
 var WebFS fs.FS = fstest.MapFS{
 	"index.html":              {Data: []byte("<!doctype html><title>EMR</title>")},
+	"link.html":               {Data: []byte("<!doctype html><title>Appointment</title>")},
 	"assets/app-abc123.js":    {Data: []byte("console.log('app')")},
 	"assets/app-abc123.js.gz": {Data: []byte("gzip bytes")}, // only which file is chosen is tested
 }

@@ -80,6 +80,9 @@ type Appointment struct {
 	Status          string     `json:"status"`
 	CancelReason    string     `json:"cancel_reason"`
 	FollowUpOf      *int64     `json:"follow_up_of"`
+	// ConfirmedAt is when the patient confirmed it from a message's link (nil: not yet, or
+	// not since it was last moved).
+	ConfirmedAt *time.Time `json:"confirmed_at"`
 	// VisitStatus is the diagnosis form's state: "" (none yet), "draft" or "signed".
 	VisitStatus string `json:"visit_status"`
 	// Diagnoses are listed only for callers who may read visits.

@@ -117,7 +117,7 @@ func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record,
 		var followUp sql.NullInt64
 		a := &rec.Appointment
 		if err := rows.Scan(&a.ID, &a.PatientID, &a.DoctorID, &a.StartsAt, &a.DurationMinutes, &a.Day, &a.QueueNumber, &a.Type,
-			&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version,
+			&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.ConfirmedAt, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version,
 			&rec.VisitVersion, &updated); err != nil {
 			return nil, err
 		}

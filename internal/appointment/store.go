@@ -28,6 +28,22 @@ type Store struct {
 	// OrdersChanged, when set, is told the tests a visit's form orders at every save, inside
 	// the save's transaction (the results domain keeps its lab orders in step; it may refuse).
 	OrdersChanged func(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, orders []Order) error
+	// Changed, when set, is told every booking (old nil), edit and status change inside its
+	// transaction: the patient's messages (confirmation, change, cancellation, reminders)
+	// are written or withdrawn with it. It may refuse, and then nothing changes.
+	Changed func(ctx context.Context, tx *sql.Tx, old *Appointment, a Appointment) error
+}
+
+// changed tells Changed the appointment id as it now stands in tx.
+func (s *Store) changed(ctx context.Context, tx *sql.Tx, old *Appointment, id int64) error {
+	if s.Changed == nil {
+		return nil
+	}
+	a, err := get(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	return s.Changed(ctx, tx, old, a)
 }
 
 // syncOrders tells OrdersChanged the visit's orders.
@@ -67,7 +83,7 @@ func actorOf(e audit.Event) any {
 // visit's largest column, and only a history listing diagnoses needs it.
 const (
 	columnsHead = `a.id, a.patient_id, a.doctor_id, a.starts_at, a.duration_minutes, a.day, a.queue_number, a.type,
-	a.reason, a.remarks, a.status, a.cancel_reason, a.follow_up_of, COALESCE(v.status, ''), `
+	a.reason, a.remarks, a.status, a.cancel_reason, a.follow_up_of, a.confirmed_at, COALESCE(v.status, ''), `
 	columnsTail                   = `, a.created_at, a.updated_at, a.version`
 	appointmentColumns            = columnsHead + `''` + columnsTail
 	appointmentColumnsWithContent = columnsHead + `COALESCE(v.content, '')` + columnsTail
@@ -80,11 +96,15 @@ const appointmentFrom = ` FROM appointments a LEFT JOIN visits v ON v.appointmen
 func scanAppointment(row interface{ Scan(...any) error }) (a Appointment, content string, err error) {
 	var followUp sql.NullInt64
 	err = row.Scan(&a.ID, &a.PatientID, &a.DoctorID, &a.StartsAt, &a.DurationMinutes, &a.Day, &a.QueueNumber, &a.Type,
-		&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version)
+		&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.ConfirmedAt, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version)
 	if followUp.Valid {
 		a.FollowUpOf = &followUp.Int64
 	}
 	a.StartsAt = a.StartsAt.UTC()
+	if a.ConfirmedAt != nil {
+		t := a.ConfirmedAt.UTC()
+		a.ConfirmedAt = &t
+	}
 	return a, content, err
 }
 
@@ -125,6 +145,29 @@ func get(ctx context.Context, q database.Querier, id int64) (Appointment, error)
 	one := []Appointment{a}
 	err = named(ctx, q, one)
 	return one[0], err
+}
+
+// GetIn returns one appointment, read in q (a caller's transaction).
+func GetIn(ctx context.Context, q database.Querier, id int64) (Appointment, error) {
+	return get(ctx, q, id)
+}
+
+// UpcomingOf lists the ids of the patient's booked appointments starting after now.
+func UpcomingOf(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id FROM appointments WHERE patient_id = $1 AND status = 'booked' AND starts_at > $2 ORDER BY id`, patientID, now.UTC())
+	if err != nil {
+		return nil, fmt.Errorf("read upcoming appointments: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // Get returns one appointment.
@@ -238,7 +281,10 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 	if followUpOf != nil {
 		e.Detail += fmt.Sprintf(", follow-up of %v", followUpOf)
 	}
-	return id, audit.Record(ctx, tx, e)
+	if err := audit.Record(ctx, tx, e); err != nil {
+		return 0, err
+	}
+	return id, s.changed(ctx, tx, nil, id)
 }
 
 // Create books an appointment; a doctor's overlapping active appointment makes it a
@@ -379,9 +425,13 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 			}
 		}
 		now := s.now()
+		confirmed := any(old.ConfirmedAt)
+		if old.ConfirmedAt == nil || !start.Equal(old.StartsAt) || in.DoctorID != old.DoctorID {
+			confirmed = nil // moved: what the patient confirmed no longer holds
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE appointments SET doctor_id = $1, starts_at = $2, ends_at = $3, duration_minutes = $4,
-			day = $5, queue_number = $6, type = $7, reason = $8, remarks = $9, updated_at = $10, updated_by = $11, version = version + 1
-			WHERE id = $12`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id); err != nil {
+			day = $5, queue_number = $6, type = $7, reason = $8, remarks = $9, updated_at = $10, updated_by = $11, version = version + 1,
+			confirmed_at = $13 WHERE id = $12`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id, confirmed); err != nil {
 			return fmt.Errorf("update appointment: %w", err)
 		}
 		if err := keep(ctx, tx, false, id); err != nil {
@@ -402,7 +452,10 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 			changed[i] = "audit.field." + name
 		}
 		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: changed})
-		return audit.Record(ctx, tx, e)
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		return s.changed(ctx, tx, &old, id)
 	}()
 	if err != nil {
 		return Appointment{}, err
@@ -465,7 +518,41 @@ func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appo
 	if reason != "" {
 		e.Detail += ", reason given"
 	}
-	return audit.Record(ctx, tx, e)
+	if err := audit.Record(ctx, tx, e); err != nil {
+		return err
+	}
+	return s.changed(ctx, tx, &a, a.ID)
+}
+
+// ConfirmByPatientIn records, inside tx, that the patient confirmed a booked appointment
+// (from a message's link), audited as e's (the patient as actor). One confirmed already
+// stays so; any other status than booked is a conflict.
+func (s *Store) ConfirmByPatientIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64) (Appointment, error) {
+	old, err := get(ctx, tx, id)
+	if err != nil {
+		return Appointment{}, err
+	}
+	if old.Status != Booked {
+		return Appointment{}, apperr.Conflict("appointment.cannot_confirm")
+	}
+	if old.ConfirmedAt != nil {
+		return old, nil
+	}
+	now := s.now()
+	if _, err := tx.ExecContext(ctx, `UPDATE appointments SET confirmed_at = $1, updated_at = $2, version = version + 1 WHERE id = $3 AND version = $4`,
+		now, now, id, old.Version); err != nil {
+		return Appointment{}, fmt.Errorf("confirm appointment: %w", err)
+	}
+	if err := keep(ctx, tx, false, id); err != nil {
+		return Appointment{}, err
+	}
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "appointment.confirm", "appointment", strconv.FormatInt(id, 10), audit.Success, now
+	e.PatientID = old.PatientID
+	e.Detail = "confirmed by the patient"
+	if err := audit.Record(ctx, tx, e); err != nil {
+		return Appointment{}, err
+	}
+	return get(ctx, tx, id)
 }
 
 // Reorder sets the order of a doctor's queue for a day. ids must be exactly that queue's

@@ -40,6 +40,9 @@ const (
 	// system, Patient and Group kick-offs): a whole-clinic copy, the administrator's alone
 	// unless a clinic grants it. Each exported type still needs its own read permission.
 	ExportRecords Permission = "export records"
+	// SendMessages reads the log of the messages sent to patients (appointment confirmations
+	// and reminders) and sends a failed one again.
+	SendMessages Permission = "send messages"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -49,7 +52,7 @@ var Catalogue = []Permission{
 	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults, AcknowledgeCritical,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
-	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords,
+	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords, SendMessages,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

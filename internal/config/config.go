@@ -65,6 +65,9 @@ type Config struct {
 	// mail server (smtp://USER:PASS@HOST:587 with STARTTLS, smtps://… with TLS), from SMTPFrom.
 	SMTPURL  string
 	SMTPFrom string
+	// SMSURL, when set, sends text messages to patients through an SMS gateway: a JSON
+	// webhook (https://…) or Twilio's Messages API (twilio://ACCOUNT_SID:AUTH_TOKEN@FROM).
+	SMSURL string
 
 	// CORSOrigins are the browser origins (scheme://host[:port]) whose scripts may call the
 	// FHIR API and its OAuth endpoints with a bearer token: SMART apps served from elsewhere.
@@ -97,6 +100,7 @@ var Env = [][3]string{
 	{"EMR_BACKUP_PLAINTEXT", "--backup-plaintext", "1: write scheduled backups unencrypted (anyone holding one reads and can change every record)"},
 	{"EMR_SMTP_URL", "--smtp-url", "e-mail escalated critical results through this mail server: smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://…:465 (default: alerts stay in the app)"},
 	{"EMR_SMTP_FROM", "--smtp-from", "the address those e-mails come from, e.g. emr@clinic.example (required with --smtp-url)"},
+	{"EMR_SMS_URL", "--sms-url", "text patients through an SMS gateway: https://USER:PASSWORD@HOST/PATH (a JSON webhook) or twilio://ACCOUNT_SID:AUTH_TOKEN@FROM_NUMBER (default: no SMS)"},
 	{"EMR_CORS_ORIGINS", "--cors-origin", "browser origins (https://app.example, comma-separated) whose scripts may call the FHIR API with a bearer token (default: none)"},
 	{"EMR_SECRET_KEY_FILE", "--secret-key-file", "the key file sealing second factors and the push secret and authenticating backups (default: /etc/emr/keys as root or when /etc/emr exists, else ~/.config/emr/keys; a file at the earlier place beside the database is still found)"},
 }
@@ -263,6 +267,8 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.BoolVar(&c.BackupPlaintext, "backup-plaintext", envBool("EMR_BACKUP_PLAINTEXT"), "write scheduled backups unencrypted, on purpose (env EMR_BACKUP_PLAINTEXT)")
 	c.SMTPURL = env("EMR_SMTP_URL", "")
 	fs.Var(hiddenValue{&c.SMTPURL}, "smtp-url", "e-mail escalated critical results through this mail server, smtp://USER:PASSWORD@HOST:587 (STARTTLS) or smtps://… (env EMR_SMTP_URL)")
+	c.SMSURL = env("EMR_SMS_URL", "")
+	fs.Var(hiddenValue{&c.SMSURL}, "sms-url", "text patients through an SMS gateway, https://USER:PASSWORD@HOST/PATH (JSON webhook) or twilio://ACCOUNT_SID:AUTH_TOKEN@FROM_NUMBER (env EMR_SMS_URL)")
 	fs.StringVar(&c.SMTPFrom, "smtp-from", env("EMR_SMTP_FROM", ""), "the address those e-mails come from (env EMR_SMTP_FROM)")
 	BindCORS(fs, c)
 	BindSecretKey(fs, c)
@@ -365,4 +371,21 @@ func (c Config) Location() (*time.Location, error) {
 		return time.Local, nil
 	}
 	return time.LoadLocation(c.Timezone)
+}
+
+// PublicBase is where the server is reached when the clinic has set no public address in
+// its settings (links in patients' messages): its own listening address, https with TLS.
+func (c Config) PublicBase() string {
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil || c.Addr == "" {
+		return ""
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	scheme := "http"
+	if c.TLSCert != "" {
+		scheme = "https"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
 }

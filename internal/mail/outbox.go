@@ -35,14 +35,27 @@ const (
 	lease = 2 * time.Minute
 )
 
-// Message is what a feature has to say to one person by e-mail.
+// Message is what a feature has to say to one person by e-mail or SMS.
 type Message struct {
 	Topic   string // what it is about, e.g. "critical_alert.1"
 	TopicID int64  // which one
-	UserID  int64  // the recipient's account, 0 for none
-	To      string // the address; "" when the account has none (kept as no_address)
-	Subject string
-	Body    string
+	// Channel is Email ("" too) or SMS.
+	Channel   string
+	UserID    int64  // the recipient's account, 0 for none
+	PatientID int64  // or the recipient patient, 0 for none
+	To        string // the address or phone number; "" when there is none (kept as no_address)
+	Subject   string // e-mail only
+	Body      string
+	// DueAt, when set, is when it is to go (a reminder); zero: now.
+	DueAt time.Time
+	// ExpiresAt, when set, is when it no longer holds: one not sent by then is cancelled.
+	ExpiresAt time.Time
+	// Dropped, when set, keeps the message as cancelled from the start, with this reason
+	// (a reminder that quiet hours left no time for): the log shows why none went.
+	Dropped string
+	// Unsendable, when set, keeps the message as failed from the start, with this reason (no
+	// sender for its channel is configured): it can be sent again once one is.
+	Unsendable string
 }
 
 // Enqueue writes m into the outbox inside tx, the transaction of the change it tells about.
@@ -51,16 +64,40 @@ func Enqueue(ctx context.Context, tx *sql.Tx, now time.Time, m Message) error {
 	if strings.TrimSpace(m.To) == "" {
 		status = NoAddress
 	}
-	var user any
-	if m.UserID != 0 {
-		user = m.UserID
+	reason := m.Dropped
+	switch {
+	case m.Dropped != "":
+		status = Cancelled
+	case status == Pending && m.Unsendable != "":
+		status, reason = Failed, m.Unsendable
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (topic, topic_id, user_id, recipient, subject, body, status, created_at, next_attempt_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`, m.Topic, m.TopicID, user, strings.TrimSpace(m.To), m.Subject, m.Body, status, now.UTC())
+	channel := m.Channel
+	if channel == "" {
+		channel = Email
+	}
+	due := now.UTC()
+	if !m.DueAt.IsZero() && m.DueAt.After(now) {
+		due = m.DueAt.UTC()
+	}
+	var expires any
+	if !m.ExpiresAt.IsZero() {
+		expires = m.ExpiresAt.UTC()
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO mail_outbox (topic, topic_id, user_id, recipient, subject, body, status, created_at, next_attempt_at,
+		channel, patient_id, expires_at, last_error)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, m.Topic, m.TopicID, nullID(m.UserID), strings.TrimSpace(m.To), m.Subject, m.Body, status, now.UTC(), due,
+		channel, nullID(m.PatientID), expires, reason)
 	if err != nil {
 		return fmt.Errorf("write e-mail to the outbox: %w", err)
 	}
 	return nil
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
 }
 
 // Cancel marks the messages about id under topics still waiting to be sent cancelled, inside
@@ -85,6 +122,7 @@ func Cancel(ctx context.Context, tx *sql.Tx, now time.Time, topics []string, id 
 type Delivery struct {
 	Topic     string     `json:"topic"`
 	TopicID   int64      `json:"-"`
+	Channel   string     `json:"channel"`
 	UserID    *int64     `json:"user_id"`
 	To        string     `json:"to"`
 	Status    string     `json:"status"`
@@ -98,7 +136,7 @@ func Deliveries(ctx context.Context, q database.Querier, topics []string, ids []
 	var out []Delivery
 	err := database.InChunks(ids, 500, func(chunk []int64) error {
 		in, args := database.InIDs(q, "topic_id", chunk, 1)
-		rows, err := q.QueryContext(ctx, `SELECT topic, topic_id, user_id, recipient, status, attempts, last_error, sent_at
+		rows, err := q.QueryContext(ctx, `SELECT topic, topic_id, channel, user_id, recipient, status, attempts, last_error, sent_at
 			FROM mail_outbox WHERE `+in+` ORDER BY id`, args...)
 		if err != nil {
 			return fmt.Errorf("read e-mail deliveries: %w", err)
@@ -106,7 +144,7 @@ func Deliveries(ctx context.Context, q database.Querier, topics []string, ids []
 		defer rows.Close()
 		for rows.Next() {
 			var d Delivery
-			if err := rows.Scan(&d.Topic, &d.TopicID, &d.UserID, &d.To, &d.Status, &d.Attempts, &d.LastError, &d.SentAt); err != nil {
+			if err := rows.Scan(&d.Topic, &d.TopicID, &d.Channel, &d.UserID, &d.To, &d.Status, &d.Attempts, &d.LastError, &d.SentAt); err != nil {
 				return err
 			}
 			for _, t := range topics {
@@ -128,7 +166,9 @@ type Sender interface {
 // Outbox sends what is due in mail_outbox through Server.
 type Outbox struct {
 	DB     *database.DB
-	Server Sender
+	Server Sender // e-mail; nil: e-mail waits
+	// SMS sends text messages; nil: they wait (no gateway given).
+	SMS Sender
 	// Domain names the Message-IDs (the sender's domain).
 	Domain string
 	// Now is the clock (tests move it); nil: the time now.
@@ -172,6 +212,8 @@ func (o *Outbox) Run(ctx context.Context) {
 
 type due struct {
 	id        int64
+	channel   string
+	expiresAt *time.Time
 	to        string
 	subject   string
 	body      string
@@ -184,15 +226,31 @@ type due struct {
 // marked sent only once the server has accepted it.
 func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 	now := o.now()
-	rows, err := o.DB.QueryContext(ctx, `SELECT id, recipient, subject, body, created_at, attempts FROM mail_outbox
-		WHERE status = $1 AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2) ORDER BY next_attempt_at, id LIMIT 50`, Pending, now)
+	var channels []any
+	for _, c := range []struct {
+		name string
+		s    Sender
+	}{{Email, o.Server}, {SMS, o.SMS}} {
+		if c.s != nil {
+			channels = append(channels, c.name)
+		}
+	}
+	if len(channels) == 0 {
+		return 0, nil
+	}
+	if len(channels) == 1 {
+		channels = append(channels, channels[0])
+	}
+	rows, err := o.DB.QueryContext(ctx, `SELECT id, channel, recipient, subject, body, created_at, attempts, expires_at FROM mail_outbox
+		WHERE status = $1 AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2) AND channel IN ($3, $4)
+		ORDER BY next_attempt_at, id LIMIT 50`, Pending, now, channels[0], channels[1])
 	if err != nil {
 		return 0, fmt.Errorf("read the outbox: %w", err)
 	}
 	var list []due
 	for rows.Next() {
 		var d due
-		if err := rows.Scan(&d.id, &d.to, &d.subject, &d.body, &d.createdAt, &d.attempts); err != nil {
+		if err := rows.Scan(&d.id, &d.channel, &d.to, &d.subject, &d.body, &d.createdAt, &d.attempts, &d.expiresAt); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -212,7 +270,19 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 		if n, _ := res.RowsAffected(); n == 0 {
 			continue // another instance has it
 		}
-		err = o.Server.Send(ctx, Envelope{To: d.to, Subject: d.subject, Body: d.body, MessageID: o.messageID(d)})
+		if d.expiresAt != nil && !now.Before(*d.expiresAt) {
+			// What it says no longer holds (its appointment has begun): never sent late.
+			if _, err := o.DB.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, last_error = $2, claimed_until = NULL WHERE id = $3`,
+				Cancelled, "expired before it could be sent", d.id); err != nil {
+				return sent, fmt.Errorf("record an expired message: %w", err)
+			}
+			continue
+		}
+		sender := o.Server
+		if d.channel == SMS {
+			sender = o.SMS
+		}
+		err = sender.Send(ctx, Envelope{To: d.to, Subject: d.subject, Body: d.body, MessageID: o.messageID(d)})
 		if ctx.Err() != nil {
 			return sent, ctx.Err() // stopping: the lease runs out and the next start sends it
 		}

@@ -47,15 +47,15 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 	ph := db.Placeholder
 	// PostgreSQL keeps the full-text terms in a column, written here with the row.
 	pg := db.Engine == database.Postgres
-	cols := 26
+	cols := 28
 	extra := ""
 	if pg {
-		cols, extra = 27, ", search_terms"
+		cols, extra = 29, ", search_terms"
 	}
 	var q strings.Builder
 	q.WriteString(`INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date, birth_date_estimated,
 		civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks, history, emergency_contact,
-		name_key, sort_name, created_at, updated_at, phone_key, created_by, updated_by` + extra + `, version) VALUES `)
+		name_key, sort_name, created_at, updated_at, phone_key, created_by, updated_by, reminders, message_language` + extra + `, version) VALUES `)
 	args := make([]any, 0, len(chunk)*cols)
 	byMRN := make(map[string]Input, len(chunk))
 	for i, in := range chunk {
@@ -74,10 +74,14 @@ func insertChunk(ctx context.Context, tx database.Querier, db *database.DB, now 
 		mrn := fmt.Sprintf("%d-%06d", year, numbers[i])
 		byMRN[mrn] = in
 		history, contact := encode(in)
+		reminders := in.Reminders
+		if reminders == "" {
+			reminders = DefaultReminders(in.Phone, in.Email)
+		}
 		args = append(args, mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated,
 			in.CivilStatus, in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks,
 			history, contact, NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, now,
-			textsearch.PhoneKey(in.Phone), actor, actor)
+			textsearch.PhoneKey(in.Phone), actor, actor, reminders, in.MessageLanguage)
 		if pg {
 			args = append(args, textsearch.PrefixTerms(textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)))
 		}

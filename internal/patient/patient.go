@@ -101,6 +101,35 @@ func (h *History) stampAllergies(old History, by string, now time.Time) {
 	}
 }
 
+// How a patient may choose to hear of their appointments, and in which language.
+var (
+	ReminderChannels = []string{"email", "sms", "none"}
+	Languages        = []string{"", "en", "ru", "zh", "vi"}
+)
+
+// DefaultReminders is the channel the patient's contact allows: e-mail when there is an
+// address, else SMS when there is a phone, else none.
+func DefaultReminders(phone, email string) string {
+	switch {
+	case strings.TrimSpace(email) != "":
+		return "email"
+	case strings.TrimSpace(phone) != "":
+		return "sms"
+	}
+	return "none"
+}
+
+// reminderFits reports whether the contact holds what channel needs.
+func reminderFits(channel, phone, email string) bool {
+	switch channel {
+	case "email":
+		return email != ""
+	case "sms":
+		return phone != ""
+	}
+	return true
+}
+
 // Contact is the emergency contact or caregiver.
 type Contact struct {
 	Name     string `json:"name"`
@@ -126,6 +155,12 @@ type Input struct {
 	Remarks            string  `json:"remarks"`
 	History            History `json:"history"`
 	EmergencyContact   Contact `json:"emergency_contact"`
+	// Reminders is how the patient hears of their appointments: "email", "sms" or "none"
+	// (ReminderChannels); "" when written takes what the contact allows (DefaultReminders),
+	// or, on an update, keeps what was chosen.
+	Reminders string `json:"reminders"`
+	// MessageLanguage is the language of the patient's messages (Languages); "" the clinic's.
+	MessageLanguage string `json:"message_language"`
 	// Received, when set, replaces what is kept of another system's record (the FHIR API
 	// sets it); nil keeps it as it is, so that the web app's edits leave it alone.
 	Received *Received `json:"-"`
@@ -225,6 +260,17 @@ func (in *Input) Clean(today time.Time) error {
 	if in.Email != "" && !apperr.Email(in.Email) {
 		c.v.Add("email", "validation.email")
 	}
+	in.Reminders, in.MessageLanguage = strings.TrimSpace(in.Reminders), strings.TrimSpace(in.MessageLanguage)
+	if in.Reminders != "" {
+		c.choice("reminders", in.Reminders, ReminderChannels)
+		switch {
+		case in.Reminders == "sms" && in.Phone == "":
+			c.v.Add("reminders", "patient.sms_needs_phone")
+		case in.Reminders == "email" && in.Email == "":
+			c.v.Add("reminders", "patient.email_needs_address")
+		}
+	}
+	c.choice("message_language", in.MessageLanguage, Languages)
 	c.text("address", in.Address, 300, false)
 	c.text("occupation", in.Occupation, 100, false)
 	c.text("referred_by", in.ReferredBy, 100, false)

@@ -48,7 +48,8 @@ func (s *Store) today() time.Time {
 
 const patientColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.birth_date_estimated,
 	p.civil_status, p.phone, p.email, p.address, p.occupation, p.referred_by, p.blood_type, p.remarks, p.history,
-	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version, p.received`
+	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version, p.received,
+	p.reminders, p.message_language`
 
 func scanPatient(row interface{ Scan(...any) error }) (Patient, error) {
 	var p Patient
@@ -56,7 +57,8 @@ func scanPatient(row interface{ Scan(...any) error }) (Patient, error) {
 	var archivedAt sql.NullTime
 	err := row.Scan(&p.ID, &p.MRN, &p.FirstName, &p.MiddleName, &p.LastName, &p.Sex, &p.BirthDate, &p.BirthDateEstimated,
 		&p.CivilStatus, &p.Phone, &p.Email, &p.Address, &p.Occupation, &p.ReferredBy, &p.BloodType, &p.Remarks, &history,
-		&contact, &p.HasPhoto, &archivedAt, &p.ArchiveReason, &p.CreatedAt, &p.UpdatedAt, &p.Version, &received)
+		&contact, &p.HasPhoto, &archivedAt, &p.ArchiveReason, &p.CreatedAt, &p.UpdatedAt, &p.Version, &received,
+		&p.Reminders, &p.MessageLanguage)
 	if err != nil {
 		return p, err
 	}
@@ -258,15 +260,18 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	}
 	mrn := fmt.Sprintf("%d-%06d", year, seq[0])
 	history, contact := encode(in)
+	if in.Reminders == "" {
+		in.Reminders = DefaultReminders(in.Phone, in.Email)
+	}
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
 		birth_date_estimated, civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks,
-		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1)
+		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version, reminders, message_language)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1, $25, $26)
 		RETURNING id`,
 		mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
 		in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone)).Scan(&id)
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert patient: %w", err)
 	}
@@ -338,16 +343,22 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 		return apperr.Conflict("error.conflict")
 	}
 	in.History.stampAllergies(old.History, e.ActorName, now)
+	if in.Reminders == "" { // a writer that knows no preference (FHIR) keeps the patient's
+		in.Reminders = old.Reminders
+		if !reminderFits(in.Reminders, in.Phone, in.Email) {
+			in.Reminders = DefaultReminders(in.Phone, in.Email)
+		}
+	}
 	history, contact := encode(in)
 	res, err := tx.ExecContext(ctx, `UPDATE patients SET first_name = $1, middle_name = $2, last_name = $3, sex = $4,
 		birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
 		address = $11, occupation = $12, referred_by = $13, blood_type = $14, remarks = $15, history = $16,
 		emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, phone_key = $24,
-		version = version + 1 WHERE id = $22 AND version = $23`,
+		reminders = $25, message_language = $26, version = version + 1 WHERE id = $22 AND version = $23`,
 		in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
 		textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
 		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version,
-		textsearch.PhoneKey(in.Phone))
+		textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage)
 	if err != nil {
 		return fmt.Errorf("update patient: %w", err)
 	}

@@ -41,6 +41,7 @@ import (
 	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/push"
+	"emr/internal/reminder"
 	"emr/internal/result"
 	"emr/internal/role"
 	"emr/internal/secret"
@@ -174,6 +175,11 @@ func CheckConfig(cfg config.Config) error {
 	} else if cfg.SMTPFrom != "" {
 		return errors.New("--smtp-from is the sender of e-mail through --smtp-url, which is not set")
 	}
+	if cfg.SMSURL != "" {
+		if _, err := mail.ParseSMS(cfg.SMSURL); err != nil {
+			return err
+		}
+	}
 	if cfg.PushURL == "" {
 		return nil
 	}
@@ -201,7 +207,10 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
 	results := &result.Store{DB: db, Email: cfg.SMTPURL != "", Loc: loc}
-	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders}}
+	patientMessages := &reminder.Service{DB: db, Loc: loc, Ring: ring, BaseURL: cfg.PublicBase(), CanSend: func(channel string) bool {
+		return (channel == mail.Email && cfg.SMTPURL != "") || (channel == mail.SMS && cfg.SMSURL != "")
+	}}
+	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders, Changed: patientMessages.Changed}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
@@ -238,6 +247,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
+		(&reminder.Handler{Service: patientMessages, Appointments: appointments.Store, Throttle: &auth.Throttle{DB: db, Window: reminder.ThrottleWindow}}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{Store: dash}).Routes(),
@@ -318,18 +328,22 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: background}
 }
 
-// mailOutbox is the sender of the e-mail the product writes into its outbox, when the
-// clinic gave a mail server (--smtp-url); nil otherwise: alerts stay inside the app.
+// mailOutbox is the sender of the e-mail and text messages the product writes into its
+// outbox, when the clinic gave a mail server (--smtp-url) or an SMS gateway (--sms-url); nil
+// otherwise: alerts stay inside the app.
 func mailOutbox(cfg config.Config, db *database.DB) *mail.Outbox {
-	if cfg.SMTPURL == "" {
+	if cfg.SMTPURL == "" && cfg.SMSURL == "" {
 		return nil
 	}
-	server, err := mail.ParseServer(cfg.SMTPURL, cfg.SMTPFrom)
-	if err != nil {
-		return nil // CheckConfig has refused it
+	box := &mail.Outbox{DB: db}
+	if server, err := mail.ParseServer(cfg.SMTPURL, cfg.SMTPFrom); cfg.SMTPURL != "" && err == nil { // CheckConfig has refused a wrong one
+		_, box.Domain, _ = strings.Cut(server.From, "@")
+		box.Server = server
 	}
-	_, domain, _ := strings.Cut(server.From, "@")
-	return &mail.Outbox{DB: db, Server: server, Domain: domain}
+	if gateway, err := mail.ParseSMS(cfg.SMSURL); cfg.SMSURL != "" && err == nil {
+		box.SMS = gateway
+	}
+	return box
 }
 
 // watch adds the series read when metrics are scraped: the database pool's use, the audit

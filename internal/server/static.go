@@ -22,6 +22,13 @@ func (s static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+	if strings.HasPrefix(name, "m/") && s.exists("link.html") {
+		// The page a patient's message links to: its own small entry, no staff app (ADR 42).
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Robots-Tag", "noindex")
+		s.serve(w, r, "link.html", "no-cache")
+		return
+	}
 	if name == "" || name == "index.html" || !s.exists(name) {
 		s.serve(w, r, "index.html", "no-cache")
 		return

@@ -25,10 +25,16 @@ done
 if [ -n "${EMR_SCREENSHOTS:-}" ]; then
   ../bin/emr seed --database-url "$db" --patients 2000 --appointments 15000 > /dev/null 2>&1
 fi
+# A local mail server (cmd/mailsink) takes the product's e-mail and writes each message into
+# $dir/mail, where the patient-message test reads it; --smtp-url points at it (no TLS: it is on
+# this machine). It runs in this process group, which the test runner ends with the server.
+go build -o "$dir/mailsink" ../cmd/mailsink
+"$dir/mailsink" --addr "127.0.0.1:$((port + 6))" --dir "$dir/mail" 2>>"$dir/mailsink.log" &
 # The settings panel is off by default (a Go test checks that); on here so its tests can use it.
 # Request logs go to a file (read it when a test fails), not into the test output.
 # Scheduled backups into the run's folder, encrypted to a test key whose private half no test
 # needs: the first is written at start (the Backups screen).
 # A SMART app's origin may call the FHIR API (fhir-smart.spec.ts: e2e/ports.ts's appPort).
 exec ../bin/emr serve --database-url "$db" --addr "127.0.0.1:$port" --show-settings --backup-dir "$dir/backups" --cors-origin "http://localhost:$((port + 5))" \
+  --smtp-url "smtp://127.0.0.1:$((port + 6))" --smtp-from emr@clinic.test \
   --backup-recipient age13phs3pgp0z9ztdce7ktm7g5r4e8m3plskjfmc4he9jeag285a58qj84qx8 2>>"$dir/server.log"

@@ -127,6 +127,15 @@ export type paths = {
       };
     };
   };
+  "/api/appointments/{id}/messages": {
+    /** The messages about one appointment and what became of each, newest first; recipients masked. */
+    get: operations["getAppointmentsMessages"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/appointments/{id}/no-show": {
     /** booked → no-show. */
     post: operations["postAppointmentsByIdNoShow"];
@@ -713,6 +722,42 @@ export type paths = {
       };
     };
   };
+  "/api/m/{token}": {
+    /** What a message's link shows the patient, without signing in: the clinic, date and time, and what they may do; a used, expired or tampered token says so. Throttled per address. */
+    get: operations["getMessageLink"];
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+  };
+  "/api/m/{token}/cancel": {
+    /** The patient cancels the appointment, within the clinic's cancellation window (audited with the patient as actor). */
+    post: operations["postMessageLinkCancel"];
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+  };
+  "/api/m/{token}/confirm": {
+    /** The patient confirms the appointment (audited with the patient as actor; the queue shows it live). The token is used up; it is its own proof, so no CSRF token is needed. */
+    post: operations["postMessageLinkConfirm"];
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+  };
+  "/api/m/{token}/optout": {
+    /** The patient stops appointment messages (reminders none, audited as a patient change); the reminders still waiting are withdrawn. */
+    post: operations["postMessageLinkOptout"];
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+  };
   "/api/medicine-safety": {
     /** What the medicine-safety check knows (sizes of the shipped knowledge base), the clinic's own brand names and interaction rules, and the substances by name in the caller's language. */
     get: operations["getMedicineSafety"];
@@ -765,6 +810,19 @@ export type paths = {
   "/api/medicines/import": {
     /** Import medicines from CSV (multipart field "file"; header generic_name[,brand,strength,form,unit]). Bad rows are reported by line, good rows kept. */
     post: operations["postMedicinesImport"];
+  };
+  "/api/messages": {
+    /** The log of appointment messages to patients, newest first, 50 a page; recipients masked. */
+    get: operations["getMessages"];
+  };
+  "/api/messages/{id}/resend": {
+    /** Send a failed message again (audited): due now, its give-up time counted afresh. */
+    post: operations["postMessagesResend"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
   };
   "/api/order-sets": {
     /** The order sets the caller may apply: the clinic's and their own, in their language or any. The first list installs the starter sets (examples) in the four languages. */
@@ -1188,6 +1246,12 @@ export type paths = {
     get: operations["getSettingsClinic"];
     /** Set the clinic's header; send the version read. */
     put: operations["putSettingsClinic"];
+  };
+  "/api/settings/patient-messages": {
+    /** The clinic's rules for appointment messages to patients: reminders, their times, quiet hours, the cancellation window, the channels. */
+    get: operations["getSettingsPatientMessages"];
+    /** Set the rules for appointment messages (audited); send the version read. */
+    put: operations["putSettingsPatientMessages"];
   };
   "/api/settings/results": {
     /** The critical-result settings (each level's interval in minutes, the covering role, the medical lead, whether e-mail is on). */
@@ -2198,6 +2262,11 @@ export type components = {
     };
     Appointment: {
       cancel_reason: string;
+      /**
+       * Format: date-time
+       * @description When the patient confirmed it from a message's link; null until then, and again once it is moved.
+       */
+      confirmed_at: string | null;
       /** Format: date-time */
       created_at: string;
       /**
@@ -3105,6 +3174,26 @@ export type components = {
       /** @example taken-12 */
       this: string;
     };
+    /** @description What a message's link page shows: nothing clinical. Unless state is ok, only state, purpose, used_for, language and cancel_hours are meaningful. */
+    MessageLinkView: {
+      can_cancel: boolean;
+      cancel_hours: number;
+      clinic: string;
+      confirmed: boolean;
+      /** @description YYYY-MM-DD, the clinic's date. */
+      date: string;
+      /** @enum {string} */
+      language: "" | "en" | "ru" | "zh" | "vi";
+      /** @enum {string} */
+      purpose: "" | "appointment" | "optout";
+      /** @enum {string} */
+      state: "ok" | "used" | "expired" | "invalid";
+      status: string;
+      /** @description HH:MM, the clinic's time. */
+      time: string;
+      /** @description What a used link was used for: confirm, cancel, optout, or superseded by a newer message. */
+      used_for: string;
+    };
     MethodSum: {
       method: string;
       net: number;
@@ -3332,13 +3421,75 @@ export type components = {
         vaccinations: string;
       };
       last_name: string;
+      /**
+       * @description The language of the patient's messages; empty: the clinic's.
+       * @enum {string}
+       */
+      message_language: "" | "en" | "ru" | "zh" | "vi";
       middle_name: string;
       occupation: string;
       phone: string;
       referred_by: string;
       remarks: string;
+      /**
+       * @description How the patient hears of their appointments. Left empty: e-mail when there is an address, else SMS when there is a phone, else none (on an update: kept as chosen). sms without a phone, or email without an address, is refused (422).
+       * @enum {string}
+       */
+      reminders: "" | "email" | "sms" | "none";
       /** @enum {string} */
       sex: "male" | "female" | "other" | "unknown";
+    };
+    /** @description A message to a patient in the outbox. The recipient is masked. */
+    PatientMessage: {
+      attempts: number;
+      /** @enum {string} */
+      channel: "email" | "sms";
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it is (next) to be tried.
+       */
+      due_at: string;
+      id: number;
+      /** @description The gateway's or mail server's last refusal, or why it was dropped or withdrawn. */
+      last_error: string;
+      patient_id: number | null;
+      /** Format: date-time */
+      sent_at: string | null;
+      /** @enum {string} */
+      status: "pending" | "sent" | "failed" | "no_address" | "cancelled";
+      /** @description The address or number, mostly hidden. */
+      to: string;
+      /** @enum {string} */
+      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder";
+      /** @description The appointment. */
+      topic_id: number;
+    };
+    PatientMessageLogEntry: components["schemas"]["PatientMessage"] & {
+      mrn: string;
+      patient: string;
+    };
+    /** @description The clinic's rules for appointment messages to patients (ADR 42). */
+    PatientMessageSettings: {
+      /** @description How late before the appointment the patient may still cancel from a link. */
+      cancel_hours: number;
+      email: boolean;
+      /**
+       * @description The language of patients who chose none.
+       * @enum {string}
+       */
+      language: "en" | "ru" | "zh" | "vi";
+      /** @description How long before the appointment each reminder goes (default 1440 and 120). */
+      offsets_minutes: number[];
+      /** @description …until this time; a reminder due in between goes at its end, or not at all when that is not before the appointment. */
+      quiet_end: string;
+      /** @description HH:MM, the clinic's time: nothing is sent from then… */
+      quiet_start: string;
+      /** @description Reminders on; confirmations, changes and cancellations are sent either way. */
+      reminders: boolean;
+      sms: boolean;
+      version: number;
     };
     /** @description What other systems sent beside the register's fields, through the FHIR API (read-only here, kept with each version): the patient's identifiers in other systems, and the other FHIR elements (name, telecom, address, communication, profile) as they came. */
     PatientReceived: {
@@ -4429,6 +4580,24 @@ export type operations = {
       /** @description Not allowed from the current status (the message says which), or a stale version. */
       409: {
         content: never;
+      };
+    };
+  };
+  /** The messages about one appointment and what became of each, newest first; recipients masked. */
+  getAppointmentsMessages: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["PatientMessage"][];
+          };
+        };
       };
     };
   };
@@ -6679,6 +6848,104 @@ export type operations = {
       };
     };
   };
+  /** What a message's link shows the patient, without signing in: the clinic, date and time, and what they may do; a used, expired or tampered token says so. Throttled per address. */
+  getMessageLink: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MessageLinkView"];
+        };
+      };
+      /** @description Too many calls from this address. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** The patient cancels the appointment, within the clinic's cancellation window (audited with the patient as actor). */
+  postMessageLinkCancel: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MessageLinkView"];
+        };
+      };
+      /** @description The link is not valid, used or expired, or it is too late to cancel. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many calls from this address. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** The patient confirms the appointment (audited with the patient as actor; the queue shows it live). The token is used up; it is its own proof, so no CSRF token is needed. */
+  postMessageLinkConfirm: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MessageLinkView"];
+        };
+      };
+      /** @description The link is not valid, used or expired, or the appointment can no longer be confirmed. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many calls from this address. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** The patient stops appointment messages (reminders none, audited as a patient change); the reminders still waiting are withdrawn. */
+  postMessageLinkOptout: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MessageLinkView"];
+        };
+      };
+      /** @description The link is not valid, used or expired. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many calls from this address. */
+      429: {
+        content: never;
+      };
+    };
+  };
   /** What the medicine-safety check knows (sizes of the shipped knowledge base), the clinic's own brand names and interaction rules, and the substances by name in the caller's language. */
   getMedicineSafety: {
     responses: {
@@ -6874,6 +7141,58 @@ export type operations = {
         };
       };
       422: components["responses"]["Invalid"];
+    };
+  };
+  /** The log of appointment messages to patients, newest first, 50 a page; recipients masked. */
+  getMessages: {
+    parameters: {
+      query?: {
+        status?: "pending" | "sent" | "failed" | "no_address" | "cancelled";
+        channel?: "email" | "sms";
+        /** @description Written on or after this day (the clinic's). */
+        from?: string;
+        /** @description Written on or before this day. */
+        to?: string;
+        /** @description The next page: the previous page's next. */
+        before?: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["PatientMessageLogEntry"][];
+            /** @description Pass as before for the next page; 0 on the last. */
+            next: number;
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Send a failed message again (audited): due now, its give-up time counted afresh. */
+  postMessagesResend: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Queued again. */
+      204: {
+        content: never;
+      };
+      /** @description No such message. */
+      404: {
+        content: never;
+      };
+      /** @description The message has not failed. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   /** The order sets the caller may apply: the clinic's and their own, in their language or any. The first list installs the starter sets (examples) in the four languages. */
@@ -8594,6 +8913,38 @@ export type operations = {
       200: {
         content: {
           "application/json": components["schemas"]["Clinic"];
+        };
+      };
+      /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The clinic's rules for appointment messages to patients: reminders, their times, quiet hours, the cancellation window, the channels. */
+  getSettingsPatientMessages: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PatientMessageSettings"];
+        };
+      };
+    };
+  };
+  /** Set the rules for appointment messages (audited); send the version read. */
+  putSettingsPatientMessages: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PatientMessageSettings"];
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PatientMessageSettings"];
         };
       };
       /** @description Stale version. */

@@ -28,3 +28,4 @@ export const orderSetsKey = ['order-sets'] as const
 export const snippetsKey = ['snippets'] as const
 export const favouritesKey = ['favourites'] as const
 export const apiTokensKey = ['api-tokens'] as const
+export const patientMessagesKey = ['patient-messages'] as const

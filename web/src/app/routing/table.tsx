@@ -34,6 +34,8 @@ const DocumentTemplate = page(() => import('../../features/documents/TemplateEdi
 const PrintDocument = page(() => import('../../features/documents/PrintDocumentPage'))
 const ResultsCatalogue = page(() => import('../../features/settings/ResultsCataloguePage'))
 const Clinic = page(() => import('../../features/settings/ClinicPage'))
+const PatientMessages = page(() => import('../../features/messages/MessageLogPage'))
+const PatientMessageSettings = page(() => import('../../features/messages/MessageSettingsPage'))
 const Backups = page(() => import('../../features/settings/BackupsPage'))
 const Users = page(() => import('../../features/administration/UsersPage'))
 const ApiAccess = page(() => import('../../features/administration/ApiAccessPage'))
@@ -93,6 +95,7 @@ export const constantRoutes: AppRoute[] = [
         component: Diagnosis,
         meta: { title: 'diagnosis', noCache: true, permissions: ['write diagnosis', 'record vitals'], params: { id: /^\d+$/ } },
       },
+      { path: 'messages', name: 'PatientMessages', component: PatientMessages, meta: { title: 'patientMessages', permissions: ['send messages'] } },
     ],
   },
   {
@@ -209,6 +212,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'results-catalogue', name: 'ResultsCatalogue', component: ResultsCatalogue, meta: { title: 'resultsCatalogue', permissions: ['manage catalogue'] } },
       { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
+      { path: 'patient-messages', name: 'PatientMessageSettings', component: PatientMessageSettings, meta: { title: 'patientMessageSettings', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },
       { path: 'api-access', name: 'ApiAccess', component: ApiAccess, meta: { title: 'apiAccess', permissions: ['manage user'] } },
       { path: 'import-patients', name: 'ImportPatients', component: ImportPatients, meta: { title: 'importPatients', permissions: ['manage patient'] } },

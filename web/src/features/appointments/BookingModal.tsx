@@ -13,6 +13,7 @@ import { useAppointments } from './api/listAppointments'
 import { focusFirstField } from '../../components/focusFirstField'
 import { appointmentTypeLabel } from '../../lib/labels'
 import { DateInput } from '../../components/DateInput'
+import { AppointmentMessages } from './AppointmentMessages'
 
 interface Values {
   patient_id: number
@@ -155,6 +156,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
           <Input.TextArea autoSize={{ minRows: 2 }} />
         </Form.Item>
       </Form>
+      {appointment && <AppointmentMessages id={appointment.id} />}
     </Modal>
   )
 }

@@ -12,6 +12,8 @@ const patient: Patient = {
   first_name: 'Lan', middle_name: '', last_name: 'Trần', sex: 'female', birth_date: '1950-06-15', birth_date_estimated: false,
   address: '12 Lê Lợi, Huế', phone: '+84 90 000 0000', email: '', occupation: '', referred_by: '', remarks: '', civil_status: '', blood_type: 'O+',
   emergency_contact: { name: '', phone: '', relation: '' },
+  reminders: 'none',
+  message_language: '',
   history: {
     allergy_status: 'present', allergies: [{ substance: 'Penicillin', reaction: 'hives', severity: 'severe' }],
     chronic: ['hypertension'], chronic_other: '', family: [], family_other: '', past_admissions: '', past_surgeries: '',

@@ -7,6 +7,7 @@ import { Link } from 'react-router'
 import { fullName } from '../../../lib/patient'
 import { formatDay } from '../../../lib/time'
 import { chartOf, type Appointment } from '../api/types'
+import { ConfirmedTag } from '../ConfirmedTag'
 import { StatusTag } from '../StatusTag'
 import { appointmentTypeLabel } from '../../../lib/labels'
 
@@ -70,6 +71,7 @@ export function QueueTable({ rows, loading, showDoctor, reorderable, number, act
       render: (s: Appointment['status'], a) => (
         <Space orientation="vertical" size={4}>
           <StatusTag status={s} />
+          <ConfirmedTag appointment={a} />
           {bill(a)}
         </Space>
       ),
@@ -128,6 +130,7 @@ export function QueueCards({ rows, loading, showDoctor, number, actions, bill }:
             <Space size={4} wrap>
               {bill(a)}
               <StatusTag status={a.status} />
+              <ConfirmedTag appointment={a} />
             </Space>
           </Flex>
           <div style={{ margin: '4px 0 8px' }}>

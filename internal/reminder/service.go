@@ -1,0 +1,221 @@
+package reminder
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+	"time"
+
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/i18n"
+	"emr/internal/mail"
+	"emr/internal/patient"
+	"emr/internal/secret"
+	"emr/internal/settings"
+	"emr/internal/user"
+)
+
+// The outbox topics of appointment messages (topic_id: the appointment).
+const (
+	TopicBooked    = "appointment.booked"
+	TopicChanged   = "appointment.changed"
+	TopicCancelled = "appointment.cancelled"
+	TopicReminder  = "appointment.reminder"
+)
+
+// Topics are every appointment message's topic.
+var Topics = []string{TopicBooked, TopicChanged, TopicCancelled, TopicReminder}
+
+// Service writes appointment messages; its Changed is the appointment store's hook.
+type Service struct {
+	DB   *database.DB
+	Loc  *time.Location
+	Ring *secret.Ring
+	// BaseURL is where links point when the clinic has set no public address.
+	BaseURL string
+	// CanSend says whether a sender for a channel is configured (--smtp-url, --sms-url); nil:
+	// both are. A message for a channel without one is kept as failed, with the reason.
+	CanSend func(channel string) bool
+	Now     func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Service) loc() *time.Location {
+	if s.Loc == nil {
+		return time.UTC
+	}
+	return s.Loc
+}
+
+// Changed writes, inside tx, what the patient is told of a booking (old nil), a new time or
+// doctor, or a cancellation, and the reminders; any change withdraws the messages still
+// waiting that it made untrue (a reminder for a moved or cancelled appointment never goes).
+func (s *Service) Changed(ctx context.Context, tx *sql.Tx, old *appointment.Appointment, a appointment.Appointment) error {
+	now := s.now()
+	var topic string
+	switch {
+	case old == nil && a.Status == appointment.Booked:
+		topic = TopicBooked
+	case old == nil:
+		return nil // a visit registered as arrived or later: nothing to tell
+	case old.Status != a.Status && a.Status == appointment.Cancelled:
+		topic = TopicCancelled
+	case old.Status != a.Status:
+		// Arrived, seen, no-show: the reminders still waiting have nothing left to say.
+		_, err := mail.Cancel(ctx, tx, now, []string{TopicReminder}, a.ID)
+		return err
+	case !old.StartsAt.Equal(a.StartsAt) || old.DoctorID != a.DoctorID:
+		topic = TopicChanged
+	default:
+		return nil // a remark, the reason, the length: the patient's message still holds
+	}
+	if old != nil {
+		if _, err := mail.Cancel(ctx, tx, now, Topics, a.ID); err != nil {
+			return err
+		}
+		if err := supersede(ctx, tx, a.ID, now); err != nil {
+			return err
+		}
+	}
+	if !a.StartsAt.After(now) {
+		return nil // a visit recorded afterwards, or a walk-in: nobody is to be told
+	}
+	set, err := ReadSettings(ctx, tx)
+	if err != nil {
+		return err
+	}
+	who, err := patient.ReachOf(ctx, tx, a.PatientID)
+	if err != nil {
+		return err
+	}
+	if who.Reminders != mail.Email && who.Reminders != mail.SMS {
+		return nil // the patient wants none
+	}
+	if (who.Reminders == mail.Email && !set.Email) || (who.Reminders == mail.SMS && !set.SMS) {
+		return nil // the clinic does not send by that channel
+	}
+	clinic, err := settings.ReadClinic(ctx, tx)
+	if err != nil {
+		return err
+	}
+	lang := who.Language
+	if lang == "" {
+		lang = set.Language
+	}
+	doctors, err := user.Names(ctx, tx, []int64{a.DoctorID})
+	if err != nil {
+		return err
+	}
+	c := composer{lang: lang, clinic: clinic.Name, base: s.base(clinic), loc: s.loc(), sms: who.Reminders == mail.SMS,
+		name: who.FirstName, doctor: doctors[a.DoctorID]}
+	to := who.Email
+	if c.sms {
+		to = who.Phone
+	}
+	optOut, err := newLink(ctx, tx, s.Ring, a.ID, a.PatientID, ForOptOut, now, now.Add(OptOutLifetime))
+	if err != nil {
+		return err
+	}
+	write := func(topic string, due time.Time, dropped string) error {
+		var token string
+		if topic != TopicCancelled {
+			if token, err = newLink(ctx, tx, s.Ring, a.ID, a.PatientID, ForAppointment, now, a.StartsAt); err != nil {
+				return err
+			}
+		}
+		subject, body := c.message(topic, a.StartsAt, token, optOut)
+		m := mail.Message{Topic: topic, TopicID: a.ID, Channel: who.Reminders, PatientID: a.PatientID, To: to, Subject: subject, Body: body,
+			DueAt: due, ExpiresAt: a.StartsAt, Dropped: dropped}
+		if s.CanSend != nil && !s.CanSend(who.Reminders) {
+			m.Unsendable = map[string]string{mail.Email: "no mail server is set (--smtp-url)", mail.SMS: "no SMS gateway is set (--sms-url)"}[who.Reminders]
+		}
+		return mail.Enqueue(ctx, tx, now, m)
+	}
+	if err := write(topic, time.Time{}, ""); err != nil || topic == TopicCancelled || !set.Reminders {
+		return err
+	}
+	for _, d := range Schedule(set, s.loc(), a.StartsAt, now) {
+		if err := write(TopicReminder, d.At, d.Dropped); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) base(c settings.Clinic) string {
+	if c.PublicURL != "" {
+		return c.PublicURL
+	}
+	if s.BaseURL != "" {
+		return strings.TrimRight(s.BaseURL, "/")
+	}
+	return "http://localhost:8080"
+}
+
+// LinkPath is where a message's link opens the patient's page.
+const LinkPath = "/m/"
+
+// composer writes one patient's messages in their language.
+type composer struct {
+	lang, clinic, base, name, doctor string
+	loc                              *time.Location
+	sms                              bool
+}
+
+// dateIn is a date as lang writes it.
+func dateIn(lang string, t time.Time) string {
+	switch lang {
+	case "ru":
+		return t.Format("02.01.2006")
+	case "zh":
+		return t.Format("2006年1月2日")
+	case "vi":
+		return t.Format("02/01/2006")
+	}
+	return t.Format("Mon 2 Jan 2006")
+}
+
+// message is the subject (e-mail) and text of topic's message. An SMS says the clinic, the
+// date, the time and the link, nothing clinical: no doctor, no reason, no specialty.
+func (c composer) message(topic string, start time.Time, token, optOut string) (string, string) {
+	local := start.In(c.loc)
+	date, clock := dateIn(c.lang, local), local.Format("15:04")
+	link := ""
+	if token != "" {
+		link = c.base + LinkPath + token
+	}
+	stop := c.base + LinkPath + optOut
+	kind := strings.TrimPrefix(topic, "appointment.")
+	if c.sms {
+		return "", i18n.T(c.lang, "message.sms."+kind, c.clinic, date, clock, link, stop)
+	}
+	subject := i18n.T(c.lang, "message.subject."+kind, c.clinic, date, clock)
+	body := i18n.T(c.lang, "message.email."+kind, c.clinic, date, clock, link, stop, c.name, c.doctor)
+	return subject, body
+}
+
+// Resend puts a failed message back in the queue, audited as e's.
+func (s *Service) Resend(ctx context.Context, e audit.Event, id int64) error {
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		now := s.now()
+		m, err := mail.Resend(ctx, tx, Topics, id, now)
+		if err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "message.resend", "message", strconv.FormatInt(id, 10), audit.Success, now
+		if m.PatientID != nil {
+			e.PatientID = *m.PatientID
+		}
+		e.Detail = m.Topic + " " + strconv.FormatInt(m.TopicID, 10) + " by " + m.Channel
+		return audit.Record(ctx, tx, e)
+	})
+}

@@ -1,0 +1,112 @@
+// Package reminder writes the clinic's appointment messages to patients — confirmation on
+// booking, a message when the time or doctor changes, one on cancellation, and reminders at
+// the times the clinic sets, outside its quiet hours — into the one outbox (internal/mail),
+// in the transaction of the appointment's change; and it serves the page a message's link
+// opens, where the patient confirms, cancels or opts out without signing in (ADR 42).
+package reminder
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/settings"
+)
+
+// Settings are the clinic's rules for its messages to patients (an administrator's).
+type Settings struct {
+	// Reminders on or off (confirmations, changes and cancellations go either way).
+	Reminders bool `json:"reminders"`
+	// Offsets are how long before the appointment each reminder goes, in minutes.
+	Offsets []int `json:"offsets_minutes"`
+	// QuietStart and QuietEnd ("21:00", "08:00", the clinic's time) bound the hours in which
+	// nothing is sent; equal: none.
+	QuietStart string `json:"quiet_start"`
+	QuietEnd   string `json:"quiet_end"`
+	// CancelHours is how late before the appointment the patient may still cancel from a
+	// message's link.
+	CancelHours int `json:"cancel_hours"`
+	// Email and SMS turn each channel on.
+	Email bool `json:"email"`
+	SMS   bool `json:"sms"`
+	// Language is the clinic's language for patients who chose none.
+	Language string `json:"language"`
+	Version  int    `json:"version"`
+}
+
+const settingsKey = "patient_messages"
+
+// Defaults are the settings until an administrator saves others.
+func Defaults() Settings {
+	return Settings{Reminders: true, Offsets: []int{24 * 60, 2 * 60}, QuietStart: "21:00", QuietEnd: "08:00", CancelHours: 2, Email: true, SMS: true, Language: "en"}
+}
+
+// ReadSettings returns the clinic's message settings (Defaults until saved).
+func ReadSettings(ctx context.Context, q database.Querier) (Settings, error) {
+	s := Defaults()
+	version, err := settings.Read(ctx, q, settingsKey, &s)
+	s.Version = version
+	return s, err
+}
+
+func clock(s string) (int, bool) {
+	t, err := time.Parse("15:04", s)
+	if err != nil {
+		return 0, false
+	}
+	return t.Hour()*60 + t.Minute(), true
+}
+
+func (s *Settings) clean() error {
+	var v apperr.Validation
+	s.QuietStart, s.QuietEnd = strings.TrimSpace(s.QuietStart), strings.TrimSpace(s.QuietEnd)
+	if _, ok := clock(s.QuietStart); !ok {
+		v.Add("quiet_start", "validation.time_format")
+	}
+	if _, ok := clock(s.QuietEnd); !ok {
+		v.Add("quiet_end", "validation.time_format")
+	}
+	if len(s.Offsets) > 5 {
+		v.Add("offsets_minutes", "validation.too_many")
+	}
+	for _, o := range s.Offsets {
+		if o < 15 || o > 14*24*60 {
+			v.Add("offsets_minutes", "reminder.bad_offset")
+			break
+		}
+	}
+	slices.Sort(s.Offsets)
+	slices.Reverse(s.Offsets)
+	s.Offsets = slices.Compact(s.Offsets)
+	if s.Offsets == nil {
+		s.Offsets = []int{}
+	}
+	if s.CancelHours < 0 || s.CancelHours > 14*24 {
+		v.Add("cancel_hours", "reminder.bad_cancel_hours")
+	}
+	if !slices.Contains([]string{"en", "ru", "zh", "vi"}, s.Language) {
+		v.Add("language", "validation.invalid_choice")
+	}
+	return v.Err()
+}
+
+// SaveSettings stores the clinic's message settings if in.Version is still the stored one.
+func SaveSettings(ctx context.Context, db *database.DB, e audit.Event, in Settings) (Settings, error) {
+	if err := in.clean(); err != nil {
+		return Settings{}, err
+	}
+	e.Action = "settings.patient_messages"
+	err := db.Tx(ctx, func(tx *sql.Tx) error {
+		stored := in
+		stored.Version = 0
+		version, err := settings.Save(ctx, tx, e, settingsKey, stored, in.Version)
+		in.Version = version
+		return err
+	})
+	return in, err
+}
