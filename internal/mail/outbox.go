@@ -121,6 +121,23 @@ func Cancel(ctx context.Context, tx *sql.Tx, now time.Time, topics []string, id 
 	return n, nil
 }
 
+// Withdraw cancels, inside tx, the messages about id under topics still waiting (as Cancel)
+// and returns the topics it withdrew some of, in topics' order.
+func Withdraw(ctx context.Context, tx *sql.Tx, topics []string, id int64) ([]string, error) {
+	var out []string
+	for _, topic := range topics {
+		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE topic = $2 AND topic_id = $3 AND status = $4`,
+			Cancelled, topic, id, Pending)
+		if err != nil {
+			return out, fmt.Errorf("withdraw messages: %w", err)
+		}
+		if k, _ := res.RowsAffected(); k > 0 {
+			out = append(out, topic)
+		}
+	}
+	return out, nil
+}
+
 // Delivery is what became of one message, for the screen that shows its topic.
 type Delivery struct {
 	Topic     string     `json:"topic"`
