@@ -129,3 +129,39 @@ func TestFailureReason(t *testing.T) {
 		}
 	})
 }
+
+// TestResendNewKey: a message sent again after it failed carries a new idempotency key, so a
+// gateway that remembers the refused one does not drop the new attempt as its duplicate.
+func TestResendNewKey(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+		g := &gateway{answer: []int{http.StatusBadRequest}}
+		srv := httptest.NewServer(g)
+		defer srv.Close()
+		gw, _ := mail.ParseSMS(srv.URL)
+		box := &mail.Outbox{DB: db, SMS: gw, Now: func() time.Time { return now }}
+		enqueue(t, db, now, mail.Message{Topic: "test", TopicID: 20, Channel: mail.SMS, To: "+84901234567", Body: "text"})
+		if _, err := box.SendDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var id int64
+		if err := db.QueryRow(`SELECT id FROM mail_outbox WHERE topic = 'test' AND topic_id = 20`).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Hour)
+		if err := db.Tx(ctx, func(tx *sql.Tx) error {
+			_, err := mail.Resend(ctx, tx, []string{"test"}, id, now, nil)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := box.SendDue(ctx); n != 1 || err != nil {
+			t.Fatalf("sent %d: %v", n, err)
+		}
+		reqs, _ := g.received()
+		if len(reqs) != 2 || reqs[0].Header.Get("Idempotency-Key") == reqs[1].Header.Get("Idempotency-Key") {
+			t.Fatalf("keys: %q %q", reqs[0].Header.Get("Idempotency-Key"), reqs[1].Header.Get("Idempotency-Key"))
+		}
+	})
+}

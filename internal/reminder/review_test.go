@@ -1,6 +1,8 @@
 package reminder_test
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +13,8 @@ import (
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 	"emr/internal/mail"
+
+	"github.com/coder/websocket"
 )
 
 // TestMessagesHoldOrGo: what a patient is sent follows what changed since it was written —
@@ -190,7 +194,12 @@ func TestMessagesHoldOrGo(t *testing.T) {
 			t.Errorf("opt-out page: %+v", v)
 		}
 
-		// A line break in a first name does not make lines of its own in the e-mail.
+		// A name with a line break is refused on input …
+		if r := rec.Do("POST", "/api/patients", map[string]any{"first_name": "Eve\r\nBcc: all@example.test", "last_name": "Hold", "birth_date": "1980-01-02",
+			"sex": "female", "email": "eve@example.test"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a name with a line break: %d %s", r.Status, r.Body)
+		}
+		// … and one already stored (an import) makes no lines of its own in the e-mail.
 		odd := newPatient("Odd", map[string]any{"email": "odd@example.test"})
 		if _, err := db.Exec(`UPDATE patients SET first_name = $1 WHERE id = $2`, "Eve\r\nBcc: all@example.test\n\nHello", odd.ID); err != nil {
 			t.Fatal(err)
@@ -201,6 +210,84 @@ func TestMessagesHoldOrGo(t *testing.T) {
 		}
 		if strings.Contains(body, "\nBcc") || strings.Contains(body, "\r") || !strings.Contains(body, "Eve Bcc: all@example.test Hello") {
 			t.Errorf("name in the body: %q", body)
+		}
+	})
+}
+
+// TestLinkEventCarriesNoToken: the live event a patient's confirmation announces to the desk
+// names the route, never the link's token (the patient's credential).
+func TestLinkEventCarriesNoToken(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.NewWith(t, db, withSenders(true, false))
+		env.CreateUser("doc", "doctor")
+		rec := env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
+		var docs struct {
+			Data []struct{ ID int64 } `json:"data"`
+		}
+		rec.Do("GET", "/api/doctors", nil).JSON(t, &docs)
+		var p struct{ ID int64 }
+		rec.Do("POST", "/api/patients", map[string]any{"first_name": "An", "last_name": "Live", "birth_date": "1980-01-02", "sex": "male",
+			"email": "live@example.test"}).JSON(t, &p)
+		var a struct{ ID int64 }
+		rec.Do("POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": docs.Data[0].ID,
+			"starts_at": time.Now().UTC().AddDate(0, 0, 2).Format(time.DateOnly) + "T10:00:00Z", "duration_minutes": 15, "type": "new"}).JSON(t, &a)
+		var body string
+		if err := db.QueryRow(`SELECT body FROM mail_outbox WHERE topic = 'appointment.booked' AND topic_id = $1`, a.ID).Scan(&body); err != nil {
+			t.Fatal(err)
+		}
+		token := linkPattern.FindStringSubmatch(body)[1]
+
+		var cfg struct{ Push struct{ Key string } }
+		env.Client().Do("GET", "/api/config", nil).JSON(t, &cfg)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, err := rec.DialPush(ctx, env.HTTP.URL, cfg.Push.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.CloseNow()
+		read := func() (string, string) {
+			t.Helper()
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				Event string
+				Data  json.RawMessage
+			}
+			_ = json.Unmarshal(b, &m)
+			return m.Event, string(m.Data)
+		}
+		_, data := read()
+		var s string
+		_ = json.Unmarshal([]byte(data), &s)
+		var established struct {
+			SocketID string `json:"socket_id"`
+		}
+		_ = json.Unmarshal([]byte(s), &established)
+		var auth struct{ Auth string }
+		rec.Do("POST", "/api/broadcasting/auth", map[string]string{"socket_id": established.SocketID, "channel_name": "private-appointments"}).JSON(t, &auth)
+		sub, _ := json.Marshal(map[string]any{"event": "pusher:subscribe", "data": map[string]string{"channel": "private-appointments", "auth": auth.Auth}})
+		if err := c.Write(ctx, websocket.MessageText, sub); err != nil {
+			t.Fatal(err)
+		}
+		if ev, _ := read(); ev != "pusher_internal:subscription_succeeded" {
+			t.Fatalf("subscribe: %s", ev)
+		}
+		if r := env.Client().Do("POST", "/api/m/"+token+"/confirm", nil); r.Status != http.StatusOK {
+			t.Fatalf("confirm: %d %s", r.Status, r.Body)
+		}
+		for {
+			ev, data := read()
+			if ev != "App.Events.AppointmentChanged" {
+				continue
+			}
+			key := token[strings.LastIndex(token, ".")+1:]
+			if strings.Contains(data, key) || !strings.Contains(data, "confirm") {
+				t.Fatalf("event: %s", data)
+			}
+			return
 		}
 	})
 }
