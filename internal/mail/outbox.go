@@ -121,18 +121,42 @@ func Cancel(ctx context.Context, tx *sql.Tx, now time.Time, topics []string, id 
 	return n, nil
 }
 
-// Withdraw cancels, inside tx, the messages about id under topics still waiting (as Cancel)
-// and returns the topics it withdrew some of, in topics' order.
-func Withdraw(ctx context.Context, tx *sql.Tx, topics []string, id int64) ([]string, error) {
-	var out []string
-	for _, topic := range topics {
-		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE topic = $2 AND topic_id = $3 AND status = $4`,
-			Cancelled, topic, id, Pending)
+// WithdrawFor cancels, inside tx, the messages under topics still waiting for patient
+// patientID (as Cancel) and returns, per topic id, the topics it withdrew, in the order written.
+func WithdrawFor(ctx context.Context, tx *sql.Tx, topics []string, patientID int64) (map[int64][]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, topic, topic_id FROM mail_outbox WHERE patient_id = $1 AND status = $2 ORDER BY id`, patientID, Pending)
+	if err != nil {
+		return nil, fmt.Errorf("read waiting messages: %w", err)
+	}
+	type waiting struct {
+		id, topicID int64
+		topic       string
+	}
+	var list []waiting
+	for rows.Next() {
+		var w waiting
+		if err := rows.Scan(&w.id, &w.topic, &w.topicID); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		for _, t := range topics {
+			if t == w.topic {
+				list = append(list, w)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := map[int64][]string{}
+	for _, w := range list {
+		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE id = $2 AND status = $3`, Cancelled, w.id, Pending)
 		if err != nil {
-			return out, fmt.Errorf("withdraw messages: %w", err)
+			return nil, fmt.Errorf("withdraw a message: %w", err)
 		}
 		if k, _ := res.RowsAffected(); k > 0 {
-			out = append(out, topic)
+			out[w.topicID] = append(out[w.topicID], w.topic)
 		}
 	}
 	return out, nil

@@ -153,6 +153,16 @@ func TestMessagesHoldOrGo(t *testing.T) {
 		if n, to := pending(c); n != 3 || strings.Join(to, ",") != "new@example.test,new@example.test,new@example.test" {
 			t.Errorf("after the new address: %+v", rows(c))
 		}
+		// A cancellation still waiting follows the new address too.
+		gone := newPatient("Gone", map[string]any{"email": "old2@example.test"})
+		g := book(gone, day+"T12:30:00Z")
+		if r := rec.Do("POST", "/api/appointments/"+strconv.FormatInt(g, 10)+"/cancel", map[string]any{"reason": "Called"}); r.Status != http.StatusOK {
+			t.Fatalf("cancel: %d %s", r.Status, r.Body)
+		}
+		update(gone, map[string]any{"email": "new2@example.test"})
+		if n, to := pending(g); n != 1 || to[0] != "new2@example.test" {
+			t.Errorf("the cancellation after the new address: %+v", rows(g))
+		}
 		// A message resent unchanged still goes.
 		first := rows(c)[len(rows(c))-3]
 		if _, err := db.Exec(`UPDATE mail_outbox SET status = 'failed' WHERE id = $1`, first.id); err != nil {

@@ -3,6 +3,7 @@ package reminder
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,31 +172,45 @@ func (s *Service) write(ctx context.Context, tx *sql.Tx, a appointment.Appointme
 }
 
 // PatientChanged is the patient store's hook for a change of the patient's reminders, phone,
-// e-mail or message language, inside the change's transaction: what still waits for the
-// patient's upcoming appointments is withdrawn and written again by the new settings and
-// address (or not at all, for a patient who now wants none).
+// e-mail or message language, inside the change's transaction: every message still waiting
+// for the patient is withdrawn and written again by the new settings and address (or not at
+// all, for a patient who now wants none), and an upcoming appointment's reminders are written
+// by them.
 func (s *Service) PatientChanged(ctx context.Context, tx *sql.Tx, patientID int64) error {
 	now := s.now()
-	ids, err := appointment.UpcomingOf(ctx, tx, patientID, now)
+	withdrawn, err := mail.WithdrawFor(ctx, tx, Topics, patientID)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		withdrawn, err := mail.Withdraw(ctx, tx, Topics, id)
-		if err != nil {
-			return err
+	upcoming, err := appointment.UpcomingOf(ctx, tx, patientID, now)
+	if err != nil {
+		return err
+	}
+	ids := upcoming
+	for id := range withdrawn {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
 		a, err := appointment.GetIn(ctx, tx, id)
 		if err != nil {
 			return err
 		}
+		if !a.StartsAt.After(now) || (a.Status != appointment.Booked && a.Status != appointment.Cancelled) {
+			continue // begun, or seen: what waited for it has nothing left to say
+		}
 		topic := ""
-		for _, t := range withdrawn {
-			if t == TopicBooked || t == TopicChanged {
-				topic = t // changed after booked: the newer says the current time
+		for _, t := range withdrawn[id] {
+			if t != TopicReminder {
+				topic = t // the newest of the booking, change and cancellation messages waiting
 			}
 		}
-		if err := s.write(ctx, tx, a, now, topic, true); err != nil {
+		if a.Status == appointment.Cancelled && topic != TopicCancelled {
+			continue
+		}
+		if err := s.write(ctx, tx, a, now, topic, a.Status == appointment.Booked); err != nil {
 			return err
 		}
 	}
