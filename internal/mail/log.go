@@ -27,6 +27,8 @@ type Entry struct {
 	CreatedAt time.Time  `json:"created_at"`
 	DueAt     time.Time  `json:"due_at"`
 	SentAt    *time.Time `json:"sent_at"`
+	// ExpiresAt is when what it says no longer holds (read for a resend's check only).
+	ExpiresAt *time.Time `json:"-"`
 }
 
 // Filter picks the log's messages: among Topics (required), by status and channel ("" any),
@@ -99,11 +101,12 @@ func Log(ctx context.Context, q database.Querier, f Filter) ([]Entry, error) {
 }
 
 // Resend puts a failed message among topics back in the queue, due now, its give-up time
-// counted afresh; it returns the message's topic id (for the audit).
-func Resend(ctx context.Context, tx *sql.Tx, topics []string, id int64, now time.Time) (Entry, error) {
+// counted afresh, once holds (the feature's check that what it says still holds, with the
+// recipient unmasked) has passed it; it returns the message (for the audit).
+func Resend(ctx context.Context, tx *sql.Tx, topics []string, id int64, now time.Time, holds func(Entry) error) (Entry, error) {
 	var e Entry
-	err := tx.QueryRowContext(ctx, `SELECT id, topic, topic_id, channel, patient_id, status FROM mail_outbox WHERE id = $1`, id).
-		Scan(&e.ID, &e.Topic, &e.TopicID, &e.Channel, &e.PatientID, &e.Status)
+	err := tx.QueryRowContext(ctx, `SELECT id, topic, topic_id, channel, patient_id, status, recipient, expires_at FROM mail_outbox WHERE id = $1`, id).
+		Scan(&e.ID, &e.Topic, &e.TopicID, &e.Channel, &e.PatientID, &e.Status, &e.To, &e.ExpiresAt)
 	known := false
 	for _, t := range topics {
 		known = known || t == e.Topic
@@ -116,6 +119,11 @@ func Resend(ctx context.Context, tx *sql.Tx, topics []string, id int64, now time
 	}
 	if e.Status != Failed {
 		return e, apperr.Conflict("reminder.not_failed")
+	}
+	if holds != nil {
+		if err := holds(e); err != nil {
+			return e, err
+		}
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, created_at = $2, next_attempt_at = $2, claimed_until = NULL WHERE id = $3 AND status = $4`,
 		Pending, now.UTC(), id, Failed)
@@ -142,4 +150,18 @@ func Mask(channel, to string) string {
 		return "•••"
 	}
 	return string([]rune(local)[:1]) + "•••@" + domain
+}
+
+// Newer reports whether a message under topics about topicID was written after message id.
+func Newer(ctx context.Context, q database.Querier, topics []string, topicID, id int64) (bool, error) {
+	for _, t := range topics {
+		var n int
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_outbox WHERE topic = $1 AND topic_id = $2 AND id > $3`, t, topicID, id).Scan(&n); err != nil {
+			return false, fmt.Errorf("read newer messages: %w", err)
+		}
+		if n > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -115,7 +115,7 @@ func (s *Server) Send(ctx context.Context, m Envelope) error {
 				return fmt.Errorf("start TLS with the mail server: %w", classify(err))
 			}
 		} else if !loopback(s.Host) {
-			return errors.New("the mail server offers no STARTTLS: nothing is sent in the clear (use smtps:// for TLS from the start)")
+			return errNoSTARTTLS
 		}
 	}
 	if s.Username != "" {
@@ -127,7 +127,7 @@ func (s *Server) Send(ctx context.Context, m Envelope) error {
 		return fmt.Errorf("mail from: %w", classify(err))
 	}
 	if err := c.Rcpt(m.To); err != nil {
-		return fmt.Errorf("recipient %s: %w", m.To, classify(err))
+		return fmt.Errorf("recipient: %w", classify(err))
 	}
 	w, err := c.Data()
 	if err != nil {
@@ -142,6 +142,8 @@ func (s *Server) Send(ctx context.Context, m Envelope) error {
 	_ = c.Quit() // taken: a failed goodbye changes nothing
 	return nil
 }
+
+var errNoSTARTTLS = errors.New("the mail server offers no STARTTLS: nothing is sent in the clear (use smtps:// for TLS from the start)")
 
 func loopback(host string) bool {
 	if host == "localhost" {

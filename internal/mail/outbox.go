@@ -2,14 +2,16 @@ package mail
 
 import (
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"emr/internal/database"
 )
@@ -102,13 +104,14 @@ func nullID(id int64) any {
 
 // Cancel marks the messages about id under topics still waiting to be sent cancelled, inside
 // tx, the transaction of the change that made them untrue (a critical alert withdrawn before
-// its "critical result waiting" went out). One a sender holds now is left to it: it may be
-// on its way. It reports how many it cancelled.
+// its "critical result waiting" went out). One a sender holds now is cancelled too: the
+// attempt on its way may still be accepted (and is then recorded sent), but a failed one is
+// never tried again. It reports how many it cancelled.
 func Cancel(ctx context.Context, tx *sql.Tx, now time.Time, topics []string, id int64) (int, error) {
 	n := 0
 	for _, topic := range topics {
-		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE topic = $2 AND topic_id = $3 AND status = $4
-			AND (claimed_until IS NULL OR claimed_until < $5)`, Cancelled, topic, id, Pending, now.UTC())
+		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE topic = $2 AND topic_id = $3 AND status = $4`,
+			Cancelled, topic, id, Pending)
 		if err != nil {
 			return n, fmt.Errorf("cancel e-mails: %w", err)
 		}
@@ -116,6 +119,47 @@ func Cancel(ctx context.Context, tx *sql.Tx, now time.Time, topics []string, id 
 		n += int(k)
 	}
 	return n, nil
+}
+
+// WithdrawFor cancels, inside tx, the messages under topics still waiting for patient
+// patientID (as Cancel) and returns, per topic id, the topics it withdrew, in the order written.
+func WithdrawFor(ctx context.Context, tx *sql.Tx, topics []string, patientID int64) (map[int64][]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, topic, topic_id FROM mail_outbox WHERE patient_id = $1 AND status = $2 ORDER BY id`, patientID, Pending)
+	if err != nil {
+		return nil, fmt.Errorf("read waiting messages: %w", err)
+	}
+	type waiting struct {
+		id, topicID int64
+		topic       string
+	}
+	var list []waiting
+	for rows.Next() {
+		var w waiting
+		if err := rows.Scan(&w.id, &w.topic, &w.topicID); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		for _, t := range topics {
+			if t == w.topic {
+				list = append(list, w)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := map[int64][]string{}
+	for _, w := range list {
+		res, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET status = $1 WHERE id = $2 AND status = $3`, Cancelled, w.id, Pending)
+		if err != nil {
+			return nil, fmt.Errorf("withdraw a message: %w", err)
+		}
+		if k, _ := res.RowsAffected(); k > 0 {
+			out[w.topicID] = append(out[w.topicID], w.topic)
+		}
+	}
+	return out, nil
 }
 
 // Delivery is what became of one message, for the screen that shows its topic.
@@ -297,6 +341,9 @@ func (o *Outbox) SendDue(ctx context.Context) (int, error) {
 }
 
 // settle records one attempt's outcome: sent, failed for good, or due again after back-off.
+// A message withdrawn while the attempt was on its way (Cancel) stays cancelled unless the
+// other side accepted it (then it went, and the log must say so): it is never put back in
+// the queue.
 func (o *Outbox) settle(ctx context.Context, d due, sendErr error) error {
 	now := o.now()
 	attempts := d.attempts + 1
@@ -306,11 +353,11 @@ func (o *Outbox) settle(ctx context.Context, d due, sendErr error) error {
 		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, attempts = $2, last_error = '', sent_at = $3, claimed_until = NULL WHERE id = $4`,
 			Sent, attempts, now, d.id)
 	case errors.As(sendErr, new(*PermanentError)) || now.Sub(d.createdAt) >= GiveUpAfter:
-		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET status = $1, attempts = $2, last_error = $3, claimed_until = NULL WHERE id = $4`,
-			Failed, attempts, clip(sendErr.Error()), d.id)
+		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET status = CASE WHEN status = $1 THEN $2 ELSE status END, attempts = $3, last_error = $4,
+			claimed_until = NULL WHERE id = $5`, Pending, Failed, attempts, Reason(sendErr), d.id)
 	default:
 		_, err = o.DB.ExecContext(ctx, `UPDATE mail_outbox SET attempts = $1, last_error = $2, next_attempt_at = $3, claimed_until = NULL WHERE id = $4`,
-			attempts, clip(sendErr.Error()), now.Add(Backoff(attempts)), d.id)
+			attempts, Reason(sendErr), now.Add(Backoff(attempts)), d.id)
 	}
 	if err != nil {
 		return fmt.Errorf("record an e-mail's delivery: %w", err)
@@ -335,10 +382,30 @@ func (o *Outbox) messageID(d due) string {
 	return "<outbox-" + strconv.FormatInt(d.id, 10) + "." + strconv.FormatInt(d.createdAt.UnixNano(), 36) + "@" + domain + ">"
 }
 
-// clip keeps an error's text short enough to show and store.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= 300 {
-		return s
+// Reason is the short, classified cause of a failed attempt kept in last_error and shown
+// to staff: who refused and with what code, or that nothing answered. Never the recipient,
+// the message, or what the other side wrote back (it may echo a link or a number).
+func Reason(err error) string {
+	var status *GatewayStatus
+	var reply *textproto.Error
+	var netErr net.Error
+	switch {
+	case errors.As(err, &status) && status.Retry:
+		return "SMS gateway answered: " + strconv.Itoa(status.Code)
+	case errors.As(err, &status):
+		return "SMS gateway refused: " + strconv.Itoa(status.Code)
+	case errors.As(err, &reply) && reply.Code >= 500:
+		return "mail server refused: " + strconv.Itoa(reply.Code)
+	case errors.As(err, &reply):
+		return "mail server answered: " + strconv.Itoa(reply.Code)
+	case errors.Is(err, errNoSTARTTLS):
+		return errNoSTARTTLS.Error()
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
+		return "no answer"
+	case errors.As(err, new(*net.OpError)):
+		return "no connection"
+	case errors.As(err, new(*tls.CertificateVerificationError)) || errors.As(err, new(tls.RecordHeaderError)):
+		return "TLS failed"
 	}
-	return string([]rune(s)[:300]) + "…"
+	return "not sent"
 }

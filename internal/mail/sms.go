@@ -108,10 +108,12 @@ func (g *SMSGateway) Send(ctx context.Context, m Envelope) error {
 	if g.Username != "" || g.Password != "" {
 		req.SetBasicAuth(g.Username, g.Password)
 	}
-	client := g.Client
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
+	client := &http.Client{Timeout: 30 * time.Second}
+	if g.Client != nil {
+		c := *g.Client
+		client = &c
 	}
+	client.CheckRedirect = noRedirects
 	res, err := client.Do(req)
 	if err != nil {
 		var uerr *url.Error
@@ -121,13 +123,32 @@ func (g *SMSGateway) Send(ctx context.Context, m Envelope) error {
 		return fmt.Errorf("reach the SMS gateway: %w", err)
 	}
 	defer res.Body.Close()
-	text, _ := io.ReadAll(io.LimitReader(res.Body, 500))
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 4096)) // what it wrote back is not kept: it may echo the text
 	switch {
 	case res.StatusCode >= 200 && res.StatusCode < 300:
 		return nil
 	case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
-		return fmt.Errorf("the SMS gateway answered %s: %s", res.Status, strings.TrimSpace(string(text)))
+		return &GatewayStatus{Code: res.StatusCode, Retry: true}
 	default:
-		return &PermanentError{Err: fmt.Errorf("the SMS gateway refused the message (%s): %s", res.Status, strings.TrimSpace(string(text)))}
+		// A redirect is not followed (the text and credentials would go to another address):
+		// it is refused like any other answer that is not 2xx, 408, 429 or 5xx.
+		return &PermanentError{Err: &GatewayStatus{Code: res.StatusCode}}
 	}
 }
+
+// GatewayStatus is an SMS gateway's answer other than 2xx: its code alone (its body may
+// echo the message or the number, so it is not kept).
+type GatewayStatus struct {
+	Code  int
+	Retry bool // 408, 429, 5xx: may pass later
+}
+
+func (e *GatewayStatus) Error() string {
+	if e.Retry {
+		return fmt.Sprintf("the SMS gateway answered %d", e.Code)
+	}
+	return fmt.Sprintf("the SMS gateway refused the message (%d)", e.Code)
+}
+
+// noRedirects keeps a request where it was sent: a redirect's answer is returned as is.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

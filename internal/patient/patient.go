@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -241,6 +242,12 @@ func (in *Input) Clean(today time.Time) error {
 	c.text("first_name", in.FirstName, 100, true)
 	c.text("middle_name", in.MiddleName, 100, false)
 	c.text("last_name", in.LastName, 100, true)
+	for _, f := range []struct{ field, value string }{{"first_name", in.FirstName}, {"middle_name", in.MiddleName}, {"last_name", in.LastName}} {
+		// A name is one line: a line break in it would add lines to a message it is written into.
+		if strings.IndexFunc(f.value, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) >= 0 {
+			c.v.Add(f.field, "validation.one_line")
+		}
+	}
 	if in.Sex == "" {
 		c.v.Add("sex", "validation.required")
 	} else {

@@ -24,6 +24,10 @@ type Store struct {
 	DB  *database.DB
 	Loc *time.Location
 	Now func() time.Time
+	// ReachChanged, when set, is told inside the update's transaction that a patient's
+	// reminders, phone, e-mail or message language changed (patient messages re-write what
+	// still waits for them).
+	ReachChanged func(ctx context.Context, tx *sql.Tx, id int64) error
 }
 
 func (s *Store) now() time.Time {
@@ -376,6 +380,11 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 			return err
 		}
 		changed = append(changed, "received")
+	}
+	if s.ReachChanged != nil && (old.Reminders != in.Reminders || old.Phone != in.Phone || old.Email != in.Email || old.MessageLanguage != in.MessageLanguage) {
+		if err := s.ReachChanged(ctx, tx, id); err != nil {
+			return err
+		}
 	}
 	if err := snapshot(ctx, tx, id, e, now); err != nil {
 		return err

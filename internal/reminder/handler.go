@@ -20,15 +20,15 @@ import (
 type Handler struct {
 	Service      *Service
 	Appointments *appointment.Store
-	// Throttle limits the link page's calls per address block and for everyone.
+	// Throttle limits the link page's calls per address block and per link.
 	Throttle *auth.Throttle
 }
 
-// The link page's limits, per address block and for everyone, per ThrottleWindow.
+// The link page's limits per ThrottleWindow: per address block, and per link.
 const (
-	LinkLimit       = 30
-	LinkGlobalLimit = 3000
-	ThrottleWindow  = 10 * time.Minute
+	LinkLimit      = 30
+	LinkTokenLimit = 10
+	ThrottleWindow = 10 * time.Minute
 )
 
 // Routes is the route table of patient messages.
@@ -196,22 +196,29 @@ func (h *Handler) ofAppointment(w http.ResponseWriter, r *http.Request) {
 
 // allow counts one call of the link page with a signed token from r's address (a token that
 // fails its MAC is refused before, costing no database work); false: refused (answered).
+// The address block's budget is taken first, so that a refused caller spends nothing of
+// anyone else's; then the token's own, so that one link, used or not, cannot be hammered
+// from many addresses. There is no budget shared by everyone: one network cannot shut the
+// page for every patient.
 func (h *Handler) allow(w http.ResponseWriter, r *http.Request) bool {
 	if h.Throttle == nil {
 		return true
 	}
-	block := "message-link:" + auth.AddressBlock(auth.ClientAddress(r))
+	p, _ := parseToken(h.Service.Ring, r.PathValue("token"))
 	for _, k := range []struct {
 		key   string
 		limit int
-	}{{"message-link:*", LinkGlobalLimit}, {block, LinkLimit}} {
-		wait, err := h.Throttle.Take(r.Context(), k.key, k.limit)
+	}{
+		{"message-link:" + auth.AddressBlock(auth.ClientAddress(r)), LinkLimit},
+		{"message-link-token:" + strconv.FormatInt(p.id, 10), LinkTokenLimit},
+	} {
+		wait, err := h.Throttle.TakeMany(r.Context(), k.key, 1, k.limit) // a refused call is not counted
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return false
 		}
 		if wait > 0 {
-			httpjson.Error(w, r, apperr.Throttled("auth.throttled", auth.Seconds(wait)))
+			httpjson.Error(w, r, apperr.Throttled("reminder.throttled", auth.Seconds(wait)))
 			return false
 		}
 	}

@@ -73,6 +73,14 @@ func (s *Service) Open(ctx context.Context, token string) (View, error) {
 	case !s.now().Before(l.ExpiresAt) || !l.ExpiresAt.Equal(p.expires):
 		v.State = StateExpired
 		return v, nil
+	case p.purpose == ForOptOut:
+		// Opting out needs no appointment: its page shows none (the link may be forwarded).
+		clinic, err := settings.ReadClinic(ctx, s.DB)
+		if err != nil {
+			return View{}, err
+		}
+		v.State, v.Clinic = StateOK, clinic.Name
+		return v, nil
 	}
 	a, err := appointment.GetIn(ctx, s.DB, l.AppointmentID)
 	if err != nil {
@@ -120,6 +128,15 @@ func (s *Service) Act(ctx context.Context, e audit.Event, token, act string, app
 		}
 		e.ActorID, e.ActorName = 0, "patient:"+strconv.FormatInt(l.PatientID, 10)
 		e.Credential = "link:" + strconv.FormatInt(l.ID, 10)
+		if act == ActConfirm || act == ActCancel {
+			a, err := appointment.GetIn(ctx, tx, l.AppointmentID)
+			if err != nil {
+				return err
+			}
+			if a.Status != appointment.Booked {
+				return apperr.Conflict("reminder.not_booked") // arrived, seen, missed or cancelled: the desk's
+			}
+		}
 		switch act {
 		case ActConfirm:
 			_, err = appointments.ConfirmByPatientIn(ctx, tx, e, l.AppointmentID)

@@ -3,10 +3,13 @@ package reminder
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/database"
@@ -70,9 +73,12 @@ func (s *Service) Changed(ctx context.Context, tx *sql.Tx, old *appointment.Appo
 	case old.Status != a.Status && a.Status == appointment.Cancelled:
 		topic = TopicCancelled
 	case old.Status != a.Status:
-		// Arrived, seen, no-show: the reminders still waiting have nothing left to say.
-		_, err := mail.Cancel(ctx, tx, now, []string{TopicReminder}, a.ID)
-		return err
+		// Arrived, seen, no-show: the reminders still waiting have nothing left to say, and
+		// the links can no longer confirm or cancel.
+		if _, err := mail.Cancel(ctx, tx, now, []string{TopicReminder}, a.ID); err != nil {
+			return err
+		}
+		return supersede(ctx, tx, a.ID, now)
 	case !old.StartsAt.Equal(a.StartsAt) || old.DoctorID != a.DoctorID:
 		topic = TopicChanged
 	default:
@@ -89,6 +95,12 @@ func (s *Service) Changed(ctx context.Context, tx *sql.Tx, old *appointment.Appo
 	if !a.StartsAt.After(now) {
 		return nil // a visit recorded afterwards, or a walk-in: nobody is to be told
 	}
+	return s.write(ctx, tx, a, now, topic, true)
+}
+
+// write writes, inside tx, topic's message for a (none when topic is ""), and when reminders
+// is set the reminders still to come, by the patient's channel and language as they are now.
+func (s *Service) write(ctx context.Context, tx *sql.Tx, a appointment.Appointment, now time.Time, topic string, reminders bool) error {
 	set, err := ReadSettings(ctx, tx)
 	if err != nil {
 		return err
@@ -115,8 +127,8 @@ func (s *Service) Changed(ctx context.Context, tx *sql.Tx, old *appointment.Appo
 	if err != nil {
 		return err
 	}
-	c := composer{lang: lang, clinic: clinic.Name, base: s.base(clinic), loc: s.loc(), sms: who.Reminders == mail.SMS,
-		name: who.FirstName, doctor: doctors[a.DoctorID]}
+	c := composer{lang: lang, clinic: oneLine(clinic.Name), base: s.base(clinic), loc: s.loc(), sms: who.Reminders == mail.SMS,
+		name: oneLine(who.FirstName), doctor: oneLine(doctors[a.DoctorID])}
 	to := who.Email
 	if c.sms {
 		to = who.Phone
@@ -140,11 +152,65 @@ func (s *Service) Changed(ctx context.Context, tx *sql.Tx, old *appointment.Appo
 		}
 		return mail.Enqueue(ctx, tx, now, m)
 	}
-	if err := write(topic, time.Time{}, ""); err != nil || topic == TopicCancelled || !set.Reminders {
-		return err
+	if topic != "" {
+		if err := write(topic, time.Time{}, ""); err != nil {
+			return err
+		}
+	}
+	if topic == TopicCancelled || !set.Reminders || !reminders {
+		return nil
 	}
 	for _, d := range Schedule(set, s.loc(), a.StartsAt, now) {
+		if topic == "" && d.Dropped != "" {
+			continue // re-written reminders: the log already says why that one does not go
+		}
 		if err := write(TopicReminder, d.At, d.Dropped); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PatientChanged is the patient store's hook for a change of the patient's reminders, phone,
+// e-mail or message language, inside the change's transaction: every message still waiting
+// for the patient is withdrawn and written again by the new settings and address (or not at
+// all, for a patient who now wants none), and an upcoming appointment's reminders are written
+// by them.
+func (s *Service) PatientChanged(ctx context.Context, tx *sql.Tx, patientID int64) error {
+	now := s.now()
+	withdrawn, err := mail.WithdrawFor(ctx, tx, Topics, patientID)
+	if err != nil {
+		return err
+	}
+	upcoming, err := appointment.UpcomingOf(ctx, tx, patientID, now)
+	if err != nil {
+		return err
+	}
+	ids := upcoming
+	for id := range withdrawn {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		a, err := appointment.GetIn(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if !a.StartsAt.After(now) || (a.Status != appointment.Booked && a.Status != appointment.Cancelled) {
+			continue // begun, or seen: what waited for it has nothing left to say
+		}
+		topic := ""
+		for _, t := range withdrawn[id] {
+			if t != TopicReminder {
+				topic = t // the newest of the booking, change and cancellation messages waiting
+			}
+		}
+		if a.Status == appointment.Cancelled && topic != TopicCancelled {
+			continue
+		}
+		if err := s.write(ctx, tx, a, now, topic, a.Status == appointment.Booked); err != nil {
 			return err
 		}
 	}
@@ -159,6 +225,25 @@ func (s *Service) base(c settings.Clinic) string {
 		return strings.TrimRight(s.BaseURL, "/")
 	}
 	return "http://localhost:8080"
+}
+
+// oneLine collapses control characters (a line break, a tab, an escape) in a name written
+// into a message to one space, so that a name cannot add lines of its own to it.
+func oneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // LinkPath is where a message's link opens the patient's page.
@@ -203,11 +288,14 @@ func (c composer) message(topic string, start time.Time, token, optOut string) (
 	return subject, body
 }
 
-// Resend puts a failed message back in the queue, audited as e's.
+// Resend puts a failed message back in the queue, audited as e's, if what it says still
+// holds: its appointment is as it was when it was written (not cancelled, moved, given
+// another doctor, begun or seen; a cancellation still cancelled and to come) and the patient
+// still wants messages by its channel at its address. Otherwise 409, saying why.
 func (s *Service) Resend(ctx context.Context, e audit.Event, id int64) error {
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
-		m, err := mail.Resend(ctx, tx, Topics, id, now)
+		m, err := mail.Resend(ctx, tx, Topics, id, now, func(m mail.Entry) error { return s.holds(ctx, tx, m, now) })
 		if err != nil {
 			return err
 		}
@@ -218,4 +306,45 @@ func (s *Service) Resend(ctx context.Context, e audit.Event, id int64) error {
 		e.Detail = m.Topic + " " + strconv.FormatInt(m.TopicID, 10) + " by " + m.Channel
 		return audit.Record(ctx, tx, e)
 	})
+}
+
+// holds says whether message m may still be sent now (nil), or why not.
+func (s *Service) holds(ctx context.Context, tx *sql.Tx, m mail.Entry, now time.Time) error {
+	a, err := appointment.GetIn(ctx, tx, m.TopicID)
+	if err != nil {
+		return apperr.Conflict("reminder.resend_stale")
+	}
+	want := appointment.Booked
+	if m.Topic == TopicCancelled {
+		want = appointment.Cancelled
+	}
+	if a.Status != want || !a.StartsAt.After(now) || (m.ExpiresAt != nil && !m.ExpiresAt.Equal(a.StartsAt)) {
+		return apperr.Conflict("reminder.resend_stale")
+	}
+	newer, err := mail.Newer(ctx, tx, []string{TopicBooked, TopicChanged, TopicCancelled}, m.TopicID, m.ID)
+	if err != nil {
+		return err
+	}
+	if newer {
+		return apperr.Conflict("reminder.resend_stale") // a later message told of a change since
+	}
+	set, err := ReadSettings(ctx, tx)
+	if err != nil {
+		return err
+	}
+	who, err := patient.ReachOf(ctx, tx, a.PatientID)
+	if err != nil {
+		return err
+	}
+	if who.Reminders != m.Channel || (m.Channel == mail.Email && !set.Email) || (m.Channel == mail.SMS && !set.SMS) {
+		return apperr.Conflict("reminder.resend_channel_changed")
+	}
+	to := who.Email
+	if m.Channel == mail.SMS {
+		to = who.Phone
+	}
+	if strings.TrimSpace(to) != m.To {
+		return apperr.Conflict("reminder.resend_address_changed")
+	}
+	return nil
 }

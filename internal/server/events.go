@@ -43,7 +43,11 @@ func announce(hub push.Publisher, rt auth.Route, next http.Handler) http.Handler
 		panic("server: route " + rt.Method + " " + rt.Path + " announces an unknown change")
 	}
 	return afterSuccess(next, func(r *http.Request) {
-		_ = hub.Publish(ce.channel, ce.event, map[string]string{"path": r.URL.Path}, r.Header.Get("X-Socket-ID"))
+		path := r.URL.Path
+		if r.PathValue("token") != "" {
+			path = rt.Path // a patient's link: its token, their credential, is never broadcast
+		}
+		_ = hub.Publish(ce.channel, ce.event, map[string]string{"path": path}, r.Header.Get("X-Socket-ID"))
 		// A change to one account also tells that user, whose menus (or session) follow.
 		if id, err := strconv.ParseInt(r.PathValue("id"), 10, 64); err == nil && rt.Announces == auth.ChangesUser {
 			_ = hub.Publish(push.UserChannel(id), "App.Events.UserChanged", map[string]string{"path": r.URL.Path}, "")

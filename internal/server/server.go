@@ -210,6 +210,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	patientMessages := &reminder.Service{DB: db, Loc: loc, Ring: ring, BaseURL: cfg.PublicBase(), CanSend: func(channel string) bool {
 		return (channel == mail.Email && cfg.SMTPURL != "") || (channel == mail.SMS && cfg.SMSURL != "")
 	}}
+	patients.Store.ReachChanged = patientMessages.PatientChanged
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders, Changed: patientMessages.Changed}}
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}

@@ -3174,7 +3174,7 @@ export type components = {
       /** @example taken-12 */
       this: string;
     };
-    /** @description What a message's link page shows: nothing clinical. Unless state is ok, only state, purpose, used_for, language and cancel_hours are meaningful. */
+    /** @description What a message's link page shows: nothing clinical. Unless state is ok, only state, purpose, used_for, language and cancel_hours are meaningful; an opt-out link shows the clinic only, no appointment. */
     MessageLinkView: {
       can_cancel: boolean;
       cancel_hours: number;
@@ -6862,7 +6862,7 @@ export type operations = {
           "application/json": components["schemas"]["MessageLinkView"];
         };
       };
-      /** @description Too many calls from this address. */
+      /** @description Too many calls from this address block */
       429: {
         content: never;
       };
@@ -6882,13 +6882,13 @@ export type operations = {
           "application/json": components["schemas"]["MessageLinkView"];
         };
       };
-      /** @description The link is not valid, used or expired, or it is too late to cancel. */
+      /** @description The link is not valid, used or expired, it is too late to cancel, or the appointment is no longer booked. */
       409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many calls from this address. */
+      /** @description Too many calls from this address block */
       429: {
         content: never;
       };
@@ -6908,13 +6908,13 @@ export type operations = {
           "application/json": components["schemas"]["MessageLinkView"];
         };
       };
-      /** @description The link is not valid, used or expired, or the appointment can no longer be confirmed. */
+      /** @description The link is not valid, used or expired, or the appointment can no longer be confirmed (it is not booked). */
       409: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many calls from this address. */
+      /** @description Too many calls from this address block */
       429: {
         content: never;
       };
@@ -6940,7 +6940,7 @@ export type operations = {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many calls from this address. */
+      /** @description Too many calls from this address block */
       429: {
         content: never;
       };
@@ -7187,7 +7187,7 @@ export type operations = {
       404: {
         content: never;
       };
-      /** @description The message has not failed. */
+      /** @description The message has not failed, or no longer holds: its appointment changed, was cancelled or began, or the patient's channel or address changed since it was written. */
       409: {
         content: {
           "application/json": components["schemas"]["Error"];
