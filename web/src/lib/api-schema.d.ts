@@ -6862,7 +6862,7 @@ export type operations = {
           "application/json": components["schemas"]["MessageLinkView"];
         };
       };
-      /** @description Too many calls from this address block */
+      /** @description Too many calls from this address block, or for this link. */
       429: {
         content: never;
       };
@@ -6888,7 +6888,7 @@ export type operations = {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many calls from this address block */
+      /** @description Too many calls from this address block, or for this link. */
       429: {
         content: never;
       };
@@ -6914,7 +6914,7 @@ export type operations = {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many calls from this address block */
+      /** @description Too many calls from this address block, or for this link. */
       429: {
         content: never;
       };
@@ -6940,7 +6940,7 @@ export type operations = {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many calls from this address block */
+      /** @description Too many calls from this address block, or for this link. */
       429: {
         content: never;
       };
