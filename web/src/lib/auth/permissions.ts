@@ -27,4 +27,5 @@ export const PERMISSIONS = [
   'manage templates',
   'manage clinic sets',
   'export records',
+  'send messages',
 ] as const
