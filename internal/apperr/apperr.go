@@ -136,6 +136,26 @@ const MaxReason = 500
 
 // Reason trims a reason the user must give (for archiving, cancelling, amending) and checks
 // it is there and not too long; the error names the field "reason".
+// A reason a reader can use is MinReason characters at least, or MinIdeographReason when it
+// is written in ideographs or syllables, which say as much in fewer ("溶血", haemolysed): "x"
+// tells a reader nothing. Retractions, a kept pair of medicines and a wrong-patient result's
+// resolution count their reasons so.
+const (
+	MinReason          = 5
+	MinIdeographReason = 2
+)
+
+// ReasonTooShort reports whether reason is shorter than a reader can use.
+func ReasonTooShort(reason string) bool {
+	n := utf8.RuneCountInString(reason)
+	if strings.ContainsFunc(reason, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	}) {
+		return n < MinIdeographReason
+	}
+	return n < MinReason
+}
+
 func Reason(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	var v Validation

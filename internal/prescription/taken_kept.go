@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"emr/internal/apperr"
@@ -47,24 +46,6 @@ type Kept struct {
 type KeepInput struct {
 	PairRef
 	Reason string `json:"reason"`
-}
-
-// Shortest reasons for a keep, as a retraction's are counted: five characters, or two
-// ideographs or syllables ("出血").
-const (
-	minKeepReason          = 5
-	minKeepIdeographReason = 2
-)
-
-// reasonTooShort reports whether a reason is shorter than a reader can use.
-func reasonTooShort(reason string) bool {
-	n := utf8.RuneCountInString(reason)
-	if strings.ContainsFunc(reason, func(r rune) bool {
-		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-	}) {
-		return n < minKeepIdeographReason
-	}
-	return n < minKeepReason
 }
 
 // entryKey names a current medicine stably: a recorded entry by its id, a line here by its
@@ -172,7 +153,7 @@ func (s *Store) KeepPair(ctx context.Context, e audit.Event, patientID int64, in
 	in.Reason = strings.TrimSpace(in.Reason)
 	var v apperr.Validation
 	switch {
-	case reasonTooShort(in.Reason):
+	case apperr.ReasonTooShort(in.Reason):
 		v.Add("reason", "medication.keep_reason_short")
 	case utf8.RuneCountInString(in.Reason) > 500:
 		v.Add("reason", "validation.too_long")

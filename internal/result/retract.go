@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -22,29 +20,14 @@ type RetractInput struct {
 	Version int   `json:"version"`
 	Result  int64 `json:"result_id"`
 	// Category is why, one of RetractCategories; Reason says it in words, at least
-	// MinRetractReason characters.
+	// apperr.MinReason characters (or apperr.MinIdeographReason ideographs).
 	Category string `json:"category"`
 	Reason   string `json:"reason"`
 }
 
-// MinRetractReason is the shortest reason a retraction is given: "x" tells a reader nothing.
-// One written in ideographs or syllables says as much in fewer characters ("溶血", haemolysed):
-// MinIdeographReason of them suffice.
-const (
-	MinRetractReason   = 5
-	MinIdeographReason = 2
-)
-
-// tooShort reports whether a retraction's reason is shorter than a reader can use.
-func tooShort(reason string) bool {
-	n := utf8.RuneCountInString(reason)
-	if strings.ContainsFunc(reason, func(r rune) bool {
-		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-	}) {
-		return n < MinIdeographReason
-	}
-	return n < MinRetractReason
-}
+// tooShort reports whether a retraction's reason is shorter than a reader can use (apperr's
+// rule: five characters, or two ideographs).
+func tooShort(reason string) bool { return apperr.ReasonTooShort(reason) }
 
 // Retract marks results of order id entered in error: each row stays, no longer current,
 // with status entered_in_error, the reason, who and when, so that it leaves the current
