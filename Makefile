@@ -36,7 +36,7 @@ test:
 test-go:
 	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "Go tests on SQLite only (set EMR_TEST_POSTGRES_URL to add PostgreSQL)"; \
 	else echo "Go tests on SQLite and PostgreSQL"; fi
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 20m ./...
 
 test-web: web/node_modules/.installed
 	cd web && npx vitest run
