@@ -69,7 +69,7 @@ func openShift(ctx context.Context, tx *sql.Tx, cashier int64, e audit.Event, no
 
 // startFloat sets the float of open shift id, audited.
 func startFloat(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, float Money) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET opening_float = $1, version = version + 1 WHERE id = $2`, float, id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET opening_float = $1, float_counted = 1, version = version + 1 WHERE id = $2`, float, id); err != nil {
 		return fmt.Errorf("set float: %w", err)
 	}
 	set, err := ReadSettings(ctx, tx)
@@ -89,14 +89,14 @@ const (
 )
 
 // floatAsk is what cashier's next cash payment asks of her drawer's float: nothing when the
-// drawer open now has a float or has taken cash already (its float counted in then, or asked
+// drawer open now has its float counted in (0 included) or has taken cash already (its float counted in then, or asked
 // for); the float she counts into a drawer opened after she closed one (by that payment, or
 // before it by a card payment or a supervisor's refund); and, for the day's first drawer, a
 // float she may give (0 otherwise).
 func floatAsk(ctx context.Context, q database.Querier, cashier int64) (string, error) {
 	var counted, closedBefore bool
 	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawer_shifts s WHERE s.cashier_id = $1 AND s.closed_at IS NULL
-			AND (s.opening_float <> 0 OR EXISTS (SELECT 1 FROM payments p WHERE p.shift_id = s.id AND p.method = 'cash' AND p.kind = 'payment'))),
+			AND (s.float_counted = 1 OR EXISTS (SELECT 1 FROM payments p WHERE p.shift_id = s.id AND p.method = 'cash' AND p.kind = 'payment'))),
 		EXISTS (SELECT 1 FROM drawer_shifts WHERE cashier_id = $1 AND closed_at IS NOT NULL)`, cashier).Scan(&counted, &closedBefore); err != nil {
 		return "", fmt.Errorf("read drawer: %w", err)
 	}

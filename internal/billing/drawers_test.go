@@ -372,6 +372,11 @@ func TestTheFloatIsAskedBeforeThePayment(t *testing.T) {
 		if got := ask(); got != "required" {
 			t.Errorf("after a close: %q", got)
 		}
+		// A float of 0 counted in on purpose is counted: nothing more is asked.
+		apitest.Do[drawer](t, s.front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 0})
+		if got := ask(); got != "none" {
+			t.Errorf("after a float of 0 set on purpose: %q", got)
+		}
 		if r := s.nurse.Do("GET", "/api/drawers/float", nil); r.Status != http.StatusForbidden {
 			t.Errorf("one who takes no payment asks: %d", r.Status)
 		}
