@@ -9,6 +9,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
+	"emr/internal/database"
 	"emr/internal/patient"
 	"emr/internal/user"
 )
@@ -42,23 +43,21 @@ func (s *Store) Misfiled(ctx context.Context, lang string) ([]Misfiled, error) {
 	if err := s.label(ctx, s.DB, results, lang); err != nil {
 		return nil, err
 	}
-	out := make([]Misfiled, 0, len(results))
-	var orders []Order
+	// Their orders in one read, named and with their patients.
+	ids := make([]int64, 0, len(results))
 	var people []int64
 	for _, r := range results {
-		o, err := scanOrder(s.DB.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.id = $1`, r.OrderID))
-		if err != nil {
-			return nil, fmt.Errorf("read order: %w", err)
-		}
-		orders = append(orders, o)
-		m := Misfiled{ResultID: r.ID, OrderID: r.OrderID, Result: r, Reason: r.RetractReason, patientID: o.PatientID, byID: r.RetractedBy}
-		if r.RetractedAt != nil {
-			m.At = *r.RetractedAt
-		}
+		ids = append(ids, r.OrderID)
 		if r.RetractedBy != nil {
 			people = append(people, *r.RetractedBy)
 		}
-		out = append(out, m)
+	}
+	orders := []Order{}
+	if len(ids) > 0 {
+		in, args := database.InIDs(s.DB, "o.id", unique(ids), 1)
+		if orders, err = scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE `+in, args...)); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.complete(ctx, s.DB, orders, lang, false); err != nil {
 		return nil, err
@@ -66,15 +65,25 @@ func (s *Store) Misfiled(ctx context.Context, lang string) ([]Misfiled, error) {
 	if err := withPatients(ctx, s.DB, orders); err != nil {
 		return nil, err
 	}
+	byID := make(map[int64]Order, len(orders))
+	for _, o := range orders {
+		byID[o.ID] = o
+	}
 	names, err := user.Names(ctx, s.DB, unique(people))
 	if err != nil {
 		return nil, err
 	}
-	for i := range out {
-		out[i].TestLabel, out[i].Patient = orders[i].TestLabel, orders[i].Patient
-		if out[i].byID != nil {
-			out[i].By = names[*out[i].byID]
+	out := make([]Misfiled, 0, len(results))
+	for _, r := range results {
+		o := byID[r.OrderID]
+		m := Misfiled{ResultID: r.ID, OrderID: r.OrderID, TestLabel: o.TestLabel, Result: r, Reason: r.RetractReason, Patient: o.Patient}
+		if r.RetractedAt != nil {
+			m.At = *r.RetractedAt
 		}
+		if r.RetractedBy != nil {
+			m.By = names[*r.RetractedBy]
+		}
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -92,7 +101,7 @@ func (s *Store) ResolveMisfiled(ctx context.Context, e audit.Event, resultID int
 	if err != nil {
 		return err
 	}
-	if tooShort(note) {
+	if apperr.ReasonTooShort(note) {
 		var v apperr.Validation
 		v.Add("note", "result.misfiled_note_short")
 		return v.Err()

@@ -25,10 +25,6 @@ type RetractInput struct {
 	Reason   string `json:"reason"`
 }
 
-// tooShort reports whether a retraction's reason is shorter than a reader can use (apperr's
-// rule: five characters, or two ideographs).
-func tooShort(reason string) bool { return apperr.ReasonTooShort(reason) }
-
 // Retract marks results of order id entered in error: each row stays, no longer current,
 // with status entered_in_error, the reason, who and when, so that it leaves the current
 // results, the trends, the delta checks and the critical-result lists, and stays in the
@@ -139,7 +135,7 @@ func retractReason(in RetractInput) (string, error) {
 	if !slices.Contains(RetractCategories, in.Category) {
 		v.Add("category", "result.retract_category_required")
 	}
-	if tooShort(reason) {
+	if apperr.ReasonTooShort(reason) {
 		v.Add("reason", "result.retract_reason_short")
 	}
 	return reason, v.Err()
