@@ -27,9 +27,7 @@ type Misfiled struct {
 	At        time.Time `json:"retracted_at"`
 	By        string    `json:"retracted_by"`
 	// Patient is the one it was wrongly recorded against: where the specimen's trail starts.
-	Patient   *patient.Summary `json:"patient"`
-	patientID int64
-	byID      *int64
+	Patient *patient.Summary `json:"patient"`
 }
 
 // Misfiled lists the wrong-patient retractions nobody has resolved, oldest first, through
