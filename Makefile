@@ -49,11 +49,12 @@ test-static: build
 test-e2e: build
 	cd web && sh e2e/run.sh
 
-# The login page's JavaScript size budget, the message link page's (ADR 42), and each
-# everyday screen's JavaScript and CSS (bytes, not time: deterministic).
+# The login page's JavaScript size budget, the message link page's (ADR 42), the booking
+# page's (ADR 43), the patient portal's (ADR 44), and each everyday screen's JavaScript and CSS
+# (bytes, not time: deterministic).
 test-budget: build
 	node bench/login-js-size.mjs web/dist/app > /dev/null
-	node bench/link-js-size.mjs web/dist/app > /dev/null
+	for page in link book portal; do node bench/patient-page-size.mjs $$page web/dist/app > /dev/null || exit 1; done
 	node bench/screen-bytes.mjs web/dist/app > /dev/null
 
 ## lint: gofmt, go vet, staticcheck, oxlint, tsc, OpenAPI

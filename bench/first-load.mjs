@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib'
 /** The manifest of the build in dist, and a reader of a screen's first load in it. */
 export function firstLoads(dist) {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
-  // The staff app's entry (index.html); the build has others (link.html: bench/link-js-size.mjs).
+  // The staff app's entry (index.html); the build has others (link.html: bench/patient-page-size.mjs link).
   const entryKey = manifest['index.html']?.isEntry ? 'index.html' : Object.keys(manifest).find((k) => manifest[k].isEntry)
   if (!entryKey) throw new Error('no entry in the manifest')
   const sizes = new Map()

@@ -12,6 +12,9 @@
 # profiles, with accessibility, time to interactive, main-thread work and the JavaScript and CSS
 # each loads cold, over plain HTTP and over HTTPS; the tables go to bench/SCREENS-RESULTS.md.
 #
+# With --patient (issue 56): the booking page, the portal's sign-in and a message link's page,
+# mobile, over HTTPS; the table goes to bench/PATIENT-PAGES-RESULTS.md.
+#
 # With LH_HTTPS=1, over HTTPS with a certificate made for the run, as a clinic serves it (README,
 # deploy/): the browser then speaks HTTP/2, many requests on one connection.
 #
@@ -53,6 +56,32 @@ call() { # method path [json]
   curl -fs -c "$jar" -b "$jar" -X "$1" -H "X-XSRF-TOKEN: $(xsrf)" -H 'Content-Type: application/json' ${3:+--data "$3"} "$base$2"
 }
 call POST /api/auth/login "{\"username\":\"admin\",\"password\":\"$password\"}" > /dev/null
+if [ "${1:-}" = --patient ]; then
+  # The pages a patient opens (issue 56): the booking page, the portal's sign-in and a message
+  # link's page, over HTTPS as a clinic serves them; Lighthouse's mobile profile. The staff login
+  # lighthouse.mjs makes first leaves them untouched (they read no staff session).
+  bin/emr serve --database-url "$url" --addr "127.0.0.1:$((PORT + 2))" \
+    --tls-cert "$out/tls.crt" --tls-key "$out/tls.key" 2> "$out/server-lighthouse-https.log" &
+  https=$!
+  trap 'kill $pid $https 2> /dev/null || true' EXIT
+  for _ in $(seq 100); do curl -fs "https://127.0.0.1:$((PORT + 2))/api/health" > /dev/null && break; sleep 0.2; done
+  pages=(/book /portal /m/1.1.appointment.k.x)
+  table=$(LH_FULL=1 LH_PROFILES=mobile node bench/lighthouse.mjs "https://127.0.0.1:$((PORT + 2))" admin "$password" "${pages[@]}")
+  cat > bench/PATIENT-PAGES-RESULTS.md <<MD
+# The pages a patient opens, on a phone
+
+Written by \`bench/lighthouse.sh --patient\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD), on $(nproc) cores
+($(uname -m)); Chromium $(${CHROME_PATH} --version 2> /dev/null | awk '{print $2}'), Lighthouse's mobile profile (a mid-range
+phone: 4× CPU slowdown, slow 4G), over HTTPS with a certificate made for the run, the server and
+the browser on the same machine, each page cold. Targets (issue 56): performance ≥ 95 and
+accessibility 100. /m/… is a link whose token fails its check: the page as a patient with an
+old or mistyped link sees it (a good link's page is the same bundle).
+
+$table
+MD
+  cat bench/PATIENT-PAGES-RESULTS.md
+  exit 0
+fi
 me=$(call GET /api/user | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
 starts=$(date -u -d '+2 hours' +%Y-%m-%dT%H:%M:00Z)
 appt=$(call POST /api/appointments "{\"patient_id\":1,\"doctor_id\":$me,\"starts_at\":\"$starts\",\"duration_minutes\":10,\"type\":\"new\"}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')

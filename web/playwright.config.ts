@@ -33,7 +33,9 @@ export default defineConfig({
   reporter: 'list',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // A trace records the page before and after every action: a tenth or more of a run's time,
+    // for a file no one reads where the run is remote. Asked for when wanted (EMR_E2E_TRACE=1).
+    trace: process.env.EMR_E2E_TRACE ? 'retain-on-failure' : 'off',
     // As a user who asked their system for less motion: no animation to wait out or to draw.
     reducedMotion: 'reduce',
     screenshot: 'only-on-failure',

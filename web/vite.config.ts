@@ -130,10 +130,16 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     chunkSizeWarningLimit: 1500,
-    // Two pages: the app, and the page a patient's message links to (/m/…, ADR 42), which
-    // shares nothing with the app but React.
+    // Four pages: the app, the page a patient's message links to (/m/…, ADR 42), the public
+    // booking page (/book, ADR 43) and the patient portal (/portal, ADR 44), which share
+    // nothing with the app but React.
     rollupOptions: {
-      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), link: fileURLToPath(new URL('./link.html', import.meta.url)) },
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        link: fileURLToPath(new URL('./link.html', import.meta.url)),
+        portal: fileURLToPath(new URL('./portal.html', import.meta.url)),
+        book: fileURLToPath(new URL('./book.html', import.meta.url)),
+      },
     },
   },
   server: {
@@ -150,5 +156,9 @@ export default defineConfig({
     // well under a second alone, but several seconds on a two-core machine that runs the Go
     // tests beside it; the default 5 s failed a bill's test there once.
     testTimeout: 30_000,
+    // A worker's files share one module graph and one window: antd, React and jsdom are loaded
+    // once, not per file (nine minutes became two). src/test/setup.ts makes each file start
+    // as if alone.
+    isolate: false,
   },
 })

@@ -57,6 +57,7 @@ func main() {
 	charting := flag.Int("charting", 0, "instead: the charting aids at 1, 8 and 32 clients, for a doctor (the account) with this many visits in 90 days (charting.go)")
 	fhirMode := flag.Bool("fhir", false, "instead: the FHIR API beside the native one at 1, 8 and 32 clients, a 1,000-entry batch against single creates, and a bulk export (fhir.go)")
 	serverPID := flag.Int("server-pid", 0, "with -fhir: the server's pid, whose memory the export row reads")
+	booking := flag.Bool("booking", false, "instead: the public booking page's slot search over 50 doctors and 60 days at 8 and 32 clients (booking.go; the server needs --trust-proxy)")
 	verify := flag.Bool("verify", false, "instead: the public verify page flooded with guesses at 1, 8 and 32 clients (verify.go; the server needs --trust-proxy)")
 	flag.Parse()
 	u, err := url.Parse(*base)
@@ -85,6 +86,10 @@ func main() {
 	}
 	if *verify {
 		verifyBench(client, *base, *label, *requests)
+		return
+	}
+	if *booking {
+		bookingBench(client, *base, *label, *requests)
 		return
 	}
 	if *fhirMode {

@@ -32,6 +32,18 @@ type Store struct {
 	// transaction: the patient's messages (confirmation, change, cancellation, reminders)
 	// are written or withdrawn with it. It may refuse, and then nothing changes.
 	Changed func(ctx context.Context, tx *sql.Tx, old *Appointment, a Appointment) error
+	// Occupied, when set, is asked inside the booking's transaction (the doctor's calendar
+	// locked) whether anything else holds the doctor's time [start, end): an online booking
+	// held or requested (ADR 43). An error refuses the booking.
+	Occupied func(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time) error
+}
+
+// occupied asks Occupied, when set.
+func (s *Store) occupied(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time) error {
+	if s.Occupied == nil {
+		return nil
+	}
+	return s.Occupied(ctx, tx, doctorID, start, end)
 }
 
 // changed tells Changed the appointment id as it now stands in tx.
@@ -186,6 +198,58 @@ func (s *Store) lockDoctor(ctx context.Context, tx *sql.Tx, doctorID int64) erro
 	return nil
 }
 
+// LockDoctor takes the doctor's calendar lock in tx, as every booking does: another
+// writer of the doctor's time (an online booking's hold) checks and writes under it too.
+func (s *Store) LockDoctor(ctx context.Context, tx *sql.Tx, doctorID int64) error {
+	return s.lockDoctor(ctx, tx, doctorID)
+}
+
+// CheckFree refuses, as a double booking, when an active appointment of the doctor overlaps
+// [start, end); the caller holds the doctor's calendar lock (LockDoctor).
+func (s *Store) CheckFree(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time) error {
+	other, err := overlapping(ctx, tx, doctorID, start, end, 0)
+	if err != nil || other == nil {
+		return err
+	}
+	return s.doubleBooked(ctx, tx, doctorID, other)
+}
+
+// Busy is a stretch of a doctor's time an active appointment holds.
+type Busy struct {
+	DoctorID int64
+	Start    time.Time
+	End      time.Time
+}
+
+// BusyBetween lists the active (not cancelled, not no-show) appointments of the doctors that
+// overlap [from, to), by doctor and start: one index range per doctor.
+func BusyBetween(ctx context.Context, q database.Querier, doctors []int64, from, to time.Time) ([]Busy, error) {
+	var out []Busy
+	for _, d := range doctors {
+		rows, err := q.QueryContext(ctx, `SELECT starts_at, ends_at FROM appointments WHERE doctor_id = $1 AND starts_at < $2
+			AND starts_at > $3 AND status NOT IN ('cancelled', 'no-show') ORDER BY starts_at`, d, to.UTC(), from.UTC().Add(-MaxDuration*time.Minute))
+		if err != nil {
+			return nil, fmt.Errorf("read busy times: %w", err)
+		}
+		for rows.Next() {
+			b := Busy{DoctorID: d}
+			if err := rows.Scan(&b.Start, &b.End); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			b.Start, b.End = b.Start.UTC(), b.End.UTC()
+			if b.End.After(from) {
+				out = append(out, b)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // overlapping returns the doctor's active appointment that overlaps [start, end), if any.
 // Cancelled and no-show appointments free their time.
 func overlapping(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time, except int64) (*Appointment, error) {
@@ -256,6 +320,9 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 		return 0, err
 	} else if other != nil {
 		return 0, s.doubleBooked(ctx, tx, in.DoctorID, other)
+	}
+	if err := s.occupied(ctx, tx, in.DoctorID, start, end); err != nil {
+		return 0, err
 	}
 	day := start.In(s.loc()).Format(time.DateOnly)
 	queue, err := nextQueueNumber(ctx, tx, day, in.DoctorID)
@@ -416,6 +483,9 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 			return err
 		} else if other != nil {
 			return s.doubleBooked(ctx, tx, in.DoctorID, other)
+		}
+		if err := s.occupied(ctx, tx, in.DoctorID, start, end); err != nil {
+			return err
 		}
 		day := start.In(s.loc()).Format(time.DateOnly)
 		queue := old.QueueNumber

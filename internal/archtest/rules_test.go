@@ -503,3 +503,18 @@ func unnamedActions(files []parsed, named map[string]bool) []string {
 	}
 	return out
 }
+
+// TestOnlyTestsHashCheaply: cheap password hashing (auth.CheapHashingForTests) is for test
+// servers; no product code may call it.
+func TestOnlyTestsHashCheaply(t *testing.T) {
+	var findings []string
+	for _, f := range sources(t, func(p goPackage) bool { return p.rel != "internal/apitest/" }) {
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SelectorExpr); ok && s.Sel.Name == "CheapHashingForTests" {
+				findings = append(findings, f.fset.Position(s.Pos()).String()+": only tests may hash passwords cheaply")
+			}
+			return true
+		})
+	}
+	report(t, findings)
+}

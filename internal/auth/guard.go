@@ -95,6 +95,8 @@ type Guard struct {
 	Tokens   *APITokens
 	Clients  *Clients
 	Apps     *Apps
+	// Portal looks up the patient portal's sessions (nil: the portal's routes answer 401).
+	Portal PortalSessions
 }
 
 // Wrap returns the route's handler behind its checks.
@@ -103,6 +105,9 @@ func (g *Guard) Wrap(rt Route) http.Handler {
 		panic("auth: route " + rt.Method + " " + rt.Path + " declares no access")
 	}
 	needsCSRF := (rt.ChangesState || (rt.Method != http.MethodGet && rt.Method != http.MethodHead)) && !rt.NoCSRF
+	if rt.Access.kind == accessPortal || rt.Access.kind == accessPortalSignIn {
+		return g.wrapPortal(rt, needsCSRF)
+	}
 	fail := rt.Errors
 	if fail == nil {
 		fail = httpjson.Error

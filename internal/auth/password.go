@@ -8,17 +8,36 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/crypto/argon2"
 )
 
 // Argon2id parameters (OWASP's minimum recommendation: 19 MiB, 2 passes, 1 lane).
 const (
-	argonMemory  = 19 * 1024
-	argonTime    = 2
 	argonThreads = 1
 	argonKeyLen  = 32
 )
+
+// argonMemory (KiB) and argonTime are what new hashes take; a hash keeps its own parameters,
+// so CheckPassword reads them from it.
+var argonMemory, argonTime = atomicUint32(19 * 1024), atomicUint32(2)
+
+func atomicUint32(v uint32) *atomic.Uint32 {
+	var a atomic.Uint32
+	a.Store(v)
+	return &a
+}
+
+// CheapHashingForTests makes new password hashes cheap (argon2id with 64 KiB and one pass) for
+// the rest of the process: for test servers that make and check hundreds of passwords on a
+// two-core machine, where the real cost is most of a test's time. The product never calls it
+// (archtest holds that only test code does).
+func CheapHashingForTests() {
+	argonMemory.Store(64)
+	argonTime.Store(1)
+}
 
 // MinPasswordLength is the shortest password the product accepts.
 const MinPasswordLength = 12
@@ -29,10 +48,11 @@ func HashPassword(password string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	memory, passes := argonMemory.Load(), argonTime.Load()
+	key := argon2.IDKey([]byte(password), salt, passes, memory, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		argon2.Version, memory, passes, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
 // CheckPassword reports whether password matches the PHC-format hash.
@@ -64,20 +84,20 @@ func CheckPassword(hash, password string) (bool, error) {
 }
 
 // dummyHash is checked against when a username does not exist, so that a wrong username
-// takes as long to refuse as a wrong password.
-var dummyHash = func() string {
+// takes as long to refuse as a wrong password: made at first use, at the cost hashes then take.
+var dummyHash = sync.OnceValue(func() string {
 	h, err := HashPassword("no such user: timing equaliser")
 	if err != nil {
 		panic(err)
 	}
 	return h
-}()
+})
 
 // CheckPasswordOrDummy checks password against hash, or against a dummy hash when the user
 // was not found (hash == ""), and is false then.
 func CheckPasswordOrDummy(hash, password string) bool {
 	if hash == "" {
-		_, _ = CheckPassword(dummyHash, password)
+		_, _ = CheckPassword(dummyHash(), password)
 		return false
 	}
 	ok, err := CheckPassword(hash, password)

@@ -43,6 +43,9 @@ const (
 	// SendMessages reads the log of the messages sent to patients (appointment confirmations
 	// and reminders) and sends a failed one again.
 	SendMessages Permission = "send messages"
+	// ManagePortal turns a patient's portal access on and off, makes access codes and links
+	// guardians to a child's record (ADR 44).
+	ManagePortal Permission = "manage portal"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -52,7 +55,7 @@ var Catalogue = []Permission{
 	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults, AcknowledgeCritical,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
-	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords, SendMessages,
+	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords, SendMessages, ManagePortal,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.
@@ -70,12 +73,24 @@ const (
 	accessPublic accessKind = iota + 1
 	accessLoggedIn
 	accessPermission
+	// accessPortalSignIn: a public route of the patient portal (signing in), checked against
+	// the portal's own CSRF cookie; accessPortal: a portal session's (ADR 44). Neither
+	// reads a staff session, and staff routes never read a portal session.
+	accessPortalSignIn
+	accessPortal
 )
 
 // Public routes need no session. LoggedIn routes need any valid session.
 var (
 	Public   = Access{kind: accessPublic}
 	LoggedIn = Access{kind: accessLoggedIn}
+)
+
+// PortalSignIn routes are the portal's public ones (signing in, reading whether one is);
+// Portal routes need a patient's portal session, never a staff one.
+var (
+	PortalSignIn = Access{kind: accessPortalSignIn}
+	Portal       = Access{kind: accessPortal}
 )
 
 // Need requires a session whose user holds p (directly through a role, or as an admin).
@@ -103,6 +118,10 @@ func (a Access) String() string {
 		return "public"
 	case accessLoggedIn:
 		return "logged-in"
+	case accessPortalSignIn:
+		return "portal sign-in"
+	case accessPortal:
+		return "portal"
 	case accessPermission:
 		names := make([]string, len(a.perms))
 		for i, p := range a.perms {

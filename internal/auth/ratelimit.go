@@ -12,6 +12,9 @@ import (
 // instance shares the count: 0 when they fit under limit, else how long until the window
 // ends — and then they are not counted (a refused request did nothing).
 func (t *Throttle) TakeMany(ctx context.Context, key string, n, limit int) (time.Duration, error) {
+	if err := checkWindow(key, t.Window); err != nil {
+		return 0, err
+	}
 	now := t.now()
 	var wait time.Duration
 	// Through the database's writer: on SQLite a write beside it waits for the write lock
@@ -37,4 +40,50 @@ func (t *Throttle) TakeMany(ctx context.Context, key string, n, limit int) (time
 		return nil
 	})
 	return wait, err
+}
+
+// A network's failed checks at the public pages (a one-time code at online booking or the
+// portal's sign-in, a portal access code), counted together across codes, holds and
+// records: past PublicFailureLimit in PublicFailureWindow the network is refused every such
+// check, a right one too, until its window ends (the attacker's review, M4). An IPv6 /64's
+// failures also count for its /48 (AddressSite), past PublicSiteFailureLimit: one site holds
+// 65,536 /64s, each with a budget of its own otherwise.
+const (
+	PublicFailureLimit     = 20
+	PublicSiteFailureLimit = 60
+	PublicFailureWindow    = time.Hour
+)
+
+// TakeFailure takes one of block's failure slots before a public check, as the login takes
+// a try before the password is checked: 0 when the check may go ahead, else how long the
+// network must wait (and nothing is counted). A check that turned out right, or was never
+// made, gives its slot back (GiveBackFailure); so only failures stay counted, and however
+// many checks run at once, at most PublicFailureLimit of them fail in a window. An IPv6
+// block's site (its /48) takes one of its own slots too.
+func (t *Throttle) TakeFailure(ctx context.Context, block string) (time.Duration, error) {
+	f := Throttle{DB: t.DB, Window: PublicFailureWindow, Now: t.Now}
+	wait, err := f.TakeMany(ctx, "public-failure:"+block, 1, PublicFailureLimit)
+	if err != nil || wait > 0 {
+		return wait, err
+	}
+	if site := AddressSite(block); site != "" {
+		wait, err := f.TakeMany(ctx, "public-failure-site:"+site, 1, PublicSiteFailureLimit)
+		if err != nil || wait > 0 {
+			if err := t.GiveBack(ctx, "public-failure:"+block); err != nil {
+				return 0, err
+			}
+			return wait, err
+		}
+	}
+	return 0, nil
+}
+
+// GiveBackFailure returns a slot TakeFailure took for a check that was right or not made.
+func (t *Throttle) GiveBackFailure(ctx context.Context, block string) error {
+	if site := AddressSite(block); site != "" {
+		if err := t.GiveBack(ctx, "public-failure-site:"+site); err != nil {
+			return err
+		}
+	}
+	return t.GiveBack(ctx, "public-failure:"+block)
 }

@@ -129,7 +129,7 @@ func name(ctx context.Context, q database.Querier, b *Bill) error {
 
 func lines(ctx context.Context, q database.Querier, billID int64) ([]Line, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, service_id, code, description, category, quantity, unit_price, discount_kind,
-		discount_value, discount_reason, discount, amount, COALESCE(added_by, 0), added_at, lab_order_id FROM bill_lines WHERE bill_id = $1 ORDER BY id`, billID)
+		discount_value, discount_reason, discount, amount, COALESCE(added_by, 0), added_at, lab_order_id, by_order FROM bill_lines WHERE bill_id = $1 ORDER BY id`, billID)
 	if err != nil {
 		return nil, fmt.Errorf("read bill lines: %w", err)
 	}
@@ -138,11 +138,12 @@ func lines(ctx context.Context, q database.Querier, billID int64) ([]Line, error
 	for rows.Next() {
 		var l Line
 		var service, order sql.NullInt64
+		var byOrder int
 		if err := rows.Scan(&l.ID, &service, &l.Code, &l.Description, &l.Category, &l.Quantity, &l.UnitPrice, &l.DiscountKind,
-			&l.DiscountValue, &l.DiscountReason, &l.Discount, &l.Amount, &l.addedBy, &l.AddedAt, &order); err != nil {
+			&l.DiscountValue, &l.DiscountReason, &l.Discount, &l.Amount, &l.addedBy, &l.AddedAt, &order, &byOrder); err != nil {
 			return nil, fmt.Errorf("read bill lines: %w", err)
 		}
-		l.ServiceID, l.LabOrderID = idOrNil(service), idOrNil(order)
+		l.ServiceID, l.LabOrderID, l.ByOrder = idOrNil(service), idOrNil(order), byOrder == 1
 		out = append(out, l)
 	}
 	return out, rows.Err()
@@ -225,4 +226,17 @@ func patientRefs(ctx context.Context, q database.Querier, ids []int64) (map[int6
 		out[id] = PatientRef{ID: id, MRN: p.MRN, Name: p.NameIn(i18n.FromContext(ctx))}
 	}
 	return out, err
+}
+
+// OwedBy is what patient patientID owes in all, summed in SQL over every bill of theirs: each
+// final bill's balance, total − credited − paid where that is above 0 (as owed reads it; a
+// draft or void bill asks nothing), however many of the bills a page lists. issued is how many
+// bills were issued to them (finalised, whether still final or voided since).
+func OwedBy(ctx context.Context, q database.Querier, patientID int64) (owes Money, issued int, err error) {
+	err = q.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN status = 'final' AND total > paid + credited THEN total - credited - paid ELSE 0 END), 0),
+		COUNT(*) FROM bills WHERE patient_id = $1 AND status <> 'draft' AND finalised_at IS NOT NULL`, patientID).Scan(&owes, &issued)
+	if err != nil {
+		return 0, 0, fmt.Errorf("what a patient owes: %w", err)
+	}
+	return owes, issued, nil
 }

@@ -217,7 +217,24 @@ func (h *Handler) linkOrder(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	in.OverridePrice = auth.PrincipalFrom(r.Context()).Can(auth.OverridePrice)
 	b, err := h.Store.LinkOrder(r.Context(), auth.AuditEvent(r), id, line, in)
+	httpjson.Result(w, r, http.StatusOK, b, err)
+}
+
+// unlinkOrder takes a hand mark off a line (a supervisor's correction, with a reason).
+func (h *Handler) unlinkOrder(w http.ResponseWriter, r *http.Request) {
+	id, line, err := lineIDs(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	var in UnlinkInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	b, err := h.Store.UnlinkOrder(r.Context(), auth.AuditEvent(r), id, line, in)
 	httpjson.Result(w, r, http.StatusOK, b, err)
 }
 

@@ -87,12 +87,6 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 	if err != nil {
 		return Bill{}, err
 	}
-	var withdrawn map[int64]bool
-	if in.Replace {
-		if withdrawn, err = s.withdrawnOrders(ctx, id); err != nil {
-			return Bill{}, err
-		}
-	}
 	var b Bill
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		cur, err := lock(ctx, tx, id)
@@ -125,7 +119,7 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 		}
 		out := id
 		if in.Replace {
-			if out, err = s.replace(ctx, tx, e, cur, withdrawn); err != nil {
+			if out, err = s.replace(ctx, tx, e, cur); err != nil {
 				return err
 			}
 		}
@@ -135,9 +129,12 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 	return b, err
 }
 
-// replace writes a draft with old's patient, visit, charges and discount; not the charge of
-// an order withdrawn (cancelled, not done), which would charge the patient for it again.
-func (s *Store) replace(ctx context.Context, tx *sql.Tx, e audit.Event, old Bill, withdrawn map[int64]bool) (int64, error) {
+// replace writes a draft with old's patient, visit, every charge and discount. A charge of an
+// order since withdrawn is copied too: whether it stays (a specimen taken, then not done: ADR
+// 41 item 3) or goes (withdrawn before collection) is the desk's to decide on the draft, which
+// flags it "cancelled, still charged" (the cashier's review, C2: the replacement quietly
+// dropped a collected test's charge).
+func (s *Store) replace(ctx context.Context, tx *sql.Tx, e audit.Event, old Bill) (int64, error) {
 	now := s.now()
 	var id int64
 	if err := tx.QueryRowContext(ctx, `INSERT INTO bills (patient_id, appointment_id, doctor_id, status, currency, discount_kind,
@@ -152,9 +149,6 @@ func (s *Store) replace(ctx context.Context, tx *sql.Tx, e audit.Event, old Bill
 		return 0, err
 	}
 	for _, l := range all {
-		if l.LabOrderID != nil && withdrawn[*l.LabOrderID] {
-			continue
-		}
 		if err := s.insertLine(ctx, tx, e, id, l); err != nil {
 			return 0, err
 		}

@@ -15,10 +15,10 @@ import (
 
 func (s *Store) insertLine(ctx context.Context, tx *sql.Tx, e audit.Event, billID int64, l Line) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO bill_lines (bill_id, service_id, code, description, category, quantity, unit_price,
-		discount_kind, discount_value, discount_reason, discount, amount, added_by, added_at, lab_order_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		discount_kind, discount_value, discount_reason, discount, amount, added_by, added_at, lab_order_id, by_order)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		billID, nullID(l.ServiceID), l.Code, l.Description, l.Category, l.Quantity, l.UnitPrice,
-		l.DiscountKind, l.DiscountValue, l.DiscountReason, l.Discount, l.Amount, actorOf(e), s.now(), nullID(l.LabOrderID))
+		l.DiscountKind, l.DiscountValue, l.DiscountReason, l.Discount, l.Amount, actorOf(e), s.now(), nullID(l.LabOrderID), flag(l.ByOrder))
 	if err != nil {
 		return fmt.Errorf("insert bill line: %w", err)
 	}
@@ -140,6 +140,7 @@ func (s *Store) AddLine(ctx context.Context, e audit.Event, id, appointmentID in
 			if l.LabOrderID, err = adopter(ctx, tx, id, l, wanted); err != nil {
 				return err
 			}
+			l.ByOrder = l.LabOrderID != nil // a charge of the test's own service: the order's
 			if err := s.insertLine(ctx, tx, e, id, l); err != nil {
 				return err
 			}
@@ -167,12 +168,13 @@ func (s *Store) UpdateLine(ctx context.Context, e audit.Event, id, lineID int64,
 		// A line changed to another service no longer charges its order: the order shows as
 		// not charged again rather than charged by, say, a CRP line (ADR 41).
 		if l.Code == old.Code {
-			l.LabOrderID = old.LabOrderID
+			l.LabOrderID, l.ByOrder = old.LabOrderID, old.ByOrder
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE bill_lines SET service_id = $1, code = $2, description = $3, category = $4, quantity = $5,
-			unit_price = $6, discount_kind = $7, discount_value = $8, discount_reason = $9, discount = $10, amount = $11, lab_order_id = $12 WHERE id = $13`,
+			unit_price = $6, discount_kind = $7, discount_value = $8, discount_reason = $9, discount = $10, amount = $11, lab_order_id = $12,
+			by_order = $13 WHERE id = $14`,
 			nullID(l.ServiceID), l.Code, l.Description, l.Category, l.Quantity, l.UnitPrice, l.DiscountKind, l.DiscountValue,
-			l.DiscountReason, l.Discount, l.Amount, nullID(l.LabOrderID), lineID)
+			l.DiscountReason, l.Discount, l.Amount, nullID(l.LabOrderID), flag(l.ByOrder), lineID)
 		return err
 	})
 }
@@ -250,4 +252,12 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in BillInpu
 		return err
 	})
 	return b, err
+}
+
+// flag stores a yes/no column (0 or 1 on both engines).
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

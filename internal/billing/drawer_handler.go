@@ -17,6 +17,7 @@ func (h *Handler) drawerRoutes() []auth.Route {
 		{Method: "PUT", Path: "/api/drawers/float", Access: auth.NeedAny(auth.RecordPayment, auth.CashUpOwn), Announces: auth.ChangesBills, Handler: h.setFloat},
 		{Method: "GET", Path: "/api/drawers/float", Access: auth.Need(auth.RecordPayment), Handler: h.floatAsk},
 		{Method: "GET", Path: "/api/drawers/{id}", Access: countDrawer, Handler: h.drawer},
+		{Method: "POST", Path: "/api/drawers/{id}/count", Access: countDrawer, Announces: auth.ChangesBills, Handler: h.countDrawer},
 		{Method: "POST", Path: "/api/drawers/{id}/close", Access: countDrawer, Announces: auth.ChangesBills, Handler: h.closeDrawer},
 	}
 }
@@ -29,6 +30,22 @@ func OnlyMine(r *http.Request) int64 {
 		return 0
 	}
 	return p.UserID
+}
+
+// SeesExpected says whether the caller sees what a drawer not yet counted should hold: who
+// sees the financial reports or is a supervisor (may void bills) does; one who may only cash
+// up her own drawer counts it blind (the review of the blind count, finding 2).
+func SeesExpected(r *http.Request) bool {
+	p := auth.PrincipalFrom(r.Context())
+	return p.Can(auth.ViewFinancial) || p.Can(auth.VoidBill)
+}
+
+// forCaller is d as the caller may read it.
+func forCaller(r *http.Request, d Drawer) Drawer {
+	if SeesExpected(r) {
+		return d
+	}
+	return d.Blinded()
 }
 
 func shiftID(r *http.Request) (int64, error) {
@@ -56,7 +73,7 @@ func (h *Handler) setFloat(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	httpjson.Respond(w, http.StatusOK, d)
+	httpjson.Respond(w, http.StatusOK, forCaller(r, d))
 }
 
 // mine reads drawer id for the caller: another cashier's drawer is not found for who may
@@ -76,7 +93,7 @@ func (h *Handler) drawer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := h.mine(r, id)
-	httpjson.Result(w, r, http.StatusOK, d, err)
+	httpjson.Result(w, r, http.StatusOK, forCaller(r, d), err)
 }
 
 func (h *Handler) closeDrawer(w http.ResponseWriter, r *http.Request) {
@@ -88,7 +105,27 @@ func (h *Handler) closeDrawer(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
+	// Who may void bills is the supervisor whose acknowledgement a large difference needs.
+	in.Supervisor = auth.PrincipalFrom(r.Context()).Can(auth.VoidBill)
 	d, err := h.Store.CloseShift(r.Context(), auth.AuditEvent(r), id, in)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, forCaller(r, d))
+}
+
+// countDrawer records the blind count of a drawer still open and answers what it should hold.
+func (h *Handler) countDrawer(w http.ResponseWriter, r *http.Request) {
+	id, in, ok := httpjson.DecodeOn[CountInput](w, r, "billing.shift_not_found")
+	if !ok {
+		return
+	}
+	if _, err := h.mine(r, id); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	d, err := h.Store.CountShift(r.Context(), auth.AuditEvent(r), id, in)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

@@ -44,6 +44,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "PUT", Path: "/api/bills/{id}/lines/{line}", Access: charge, Announces: auth.ChangesBills, Handler: h.updateLine},
 		{Method: "DELETE", Path: "/api/bills/{id}/lines/{line}", Access: charge, Announces: auth.ChangesBills, Handler: h.removeLine},
 		{Method: "POST", Path: "/api/bills/{id}/lines/{line}/order", Access: charge, Announces: auth.ChangesBills, Handler: h.linkOrder},
+		{Method: "POST", Path: "/api/bills/{id}/lines/{line}/unmark", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesBills, Handler: h.unlinkOrder},
 		{Method: "POST", Path: "/api/bills/{id}/finalise", Access: charge, Announces: auth.ChangesBills, Handler: h.finalise},
 		{Method: "POST", Path: "/api/bills/{id}/void", Access: auth.Need(auth.VoidBill), Announces: auth.ChangesBills, Handler: h.void},
 		{Method: "POST", Path: "/api/bills/{id}/payments", Access: auth.Need(auth.RecordPayment), Announces: auth.ChangesBills, Handler: h.pay},

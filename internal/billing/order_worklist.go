@@ -14,8 +14,8 @@ import (
 
 // OrderToCharge is a lab order of a day's visit the desk should act on: ordered and not
 // charged on the visit's bill (Problem "not_charged"; Linked false: no price-list service is
-// linked to its test), or withdrawn and still charged ("cancelled_charged": a refund or a
-// removal to make).
+// linked to its test), or withdrawn before its specimen was taken and still charged
+// ("cancelled_charged": a refund or a removal to make, until the refund credits its line).
 type OrderToCharge struct {
 	AppointmentID int64      `json:"appointment_id"`
 	StartsAt      time.Time  `json:"starts_at"`
@@ -71,7 +71,9 @@ func (s *Store) OrdersToCharge(ctx context.Context, day, lang string) ([]OrderTo
 		for _, o := range charges.Orders {
 			problem := ""
 			switch {
-			case o.Withdrawn && o.LineID != nil:
+			case o.Withdrawn && o.LineID != nil && !o.Collected && !o.ZeroPrice:
+				// Withdrawn before collection and not yet credited: a refund or a removal to
+				// make. A specimen taken keeps its charge; a refunded line is settled (M2).
 				problem = "cancelled_charged"
 			case !o.Withdrawn && (o.LineID == nil || o.ZeroPrice):
 				problem = "not_charged"

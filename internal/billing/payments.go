@@ -167,14 +167,9 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		if err != nil {
 			return err
 		}
-		// A credit note moves no cash: no drawer opens or counts it.
-		var shift *int64
-		if m.amount > 0 {
-			id, err := openShift(ctx, tx, m.drawer, e, now)
-			if err != nil {
-				return err
-			}
-			shift = &id
+		shift, err := s.drawerFor(ctx, tx, m, e, now)
+		if err != nil {
+			return err
 		}
 		if float {
 			if err := startFloat(ctx, tx, e, *shift, *m.float); err != nil {
@@ -236,18 +231,14 @@ func creditFirst(ctx context.Context, tx *sql.Tx, id int64, m *movement) error {
 }
 
 // refundChecks checks a refund's line (one of the bill's, not credited past its amount) and
-// settles its drawer: the one named, else the drawer that took the bill's last payment by
-// the refund's method, else the refunder's own.
+// settles its drawer: the one named; for cash, else the refunder's own open drawer, else the
+// open drawer that took the bill's cash (a closed one is refused: drawerFor); for another
+// method, the person who took the bill's last payment by it, else the refunder.
 func refundChecks(ctx context.Context, tx *sql.Tx, billID int64, m *movement, actor int64) error {
 	if m.line != nil {
 		// A line's share of what the patient owes is its amount less its part of the bill's own
 		// discount (a 20 % senior discount makes a 25,000 test's share 20,000).
-		var amount, credited, subtotal, discount Money
-		err := tx.QueryRowContext(ctx, `SELECT l.amount, (SELECT COALESCE(SUM(credit), 0) FROM payments WHERE bill_id = $1 AND line_id = $2),
-			b.subtotal, b.discount FROM bill_lines l JOIN bills b ON b.id = l.bill_id WHERE l.bill_id = $1 AND l.id = $2`, billID, *m.line).Scan(&amount, &credited, &subtotal, &discount)
-		if err == nil && subtotal > 0 {
-			amount -= (amount*discount + subtotal/2) / subtotal
-		}
+		amount, credited, err := lineShare(ctx, tx, billID, *m.line)
 		var v apperr.Validation
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -269,6 +260,21 @@ func refundChecks(ctx context.Context, tx *sql.Tx, billID int64, m *movement, ac
 		}
 		return err
 	}
+	if m.method == "cash" {
+		// Cash given back leaves a drawer open now: the refunder's own, else the open drawer
+		// that took the bill's cash; with neither open it is refused (drawerFor).
+		err := tx.QueryRowContext(ctx, `SELECT cashier_id FROM drawer_shifts WHERE closed_at IS NULL AND cashier_id IN ($1,
+			(SELECT COALESCE(drawer_id, received_by) FROM payments WHERE bill_id = $2 AND kind = 'payment' AND method = 'cash'
+			AND COALESCE(drawer_id, received_by) IS NOT NULL ORDER BY id DESC LIMIT 1)) ORDER BY CASE WHEN cashier_id = $1 THEN 0 ELSE 1 END LIMIT 1`,
+			actor, billID).Scan(&m.drawer)
+		if errors.Is(err, sql.ErrNoRows) {
+			m.drawer, err = actor, nil
+		}
+		if err != nil {
+			return fmt.Errorf("find the refund's drawer: %w", err)
+		}
+		return nil
+	}
 	err := tx.QueryRowContext(ctx, `SELECT COALESCE(drawer_id, received_by) FROM payments WHERE bill_id = $1 AND kind = 'payment' AND method = $2
 		AND COALESCE(drawer_id, received_by) IS NOT NULL ORDER BY id DESC LIMIT 1`, billID, m.method).Scan(&m.drawer)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -278,6 +284,32 @@ func refundChecks(ctx context.Context, tx *sql.Tx, billID int64, m *movement, ac
 		return fmt.Errorf("find the refund's drawer: %w", err)
 	}
 	return nil
+}
+
+// lineShare answers line lineID of bill billID's share of what the patient owes — its amount
+// less its part of the bill's own discount (a 20 % senior discount makes a 25,000 test's share
+// 20,000; the bill's own discount is what its lines come to less its total, as its subtotal
+// and discount also hold the lines' own discounts) — and what refunds have credited against it
+// so far; sql.ErrNoRows when the bill has no such line. A line whose share is all credited (or
+// 0) charges nothing any more.
+func lineShare(ctx context.Context, q database.Querier, billID, lineID int64) (share, credited Money, err error) {
+	var lines, total Money
+	err = q.QueryRowContext(ctx, `SELECT l.amount, (SELECT COALESCE(SUM(credit), 0) FROM payments WHERE bill_id = $1 AND line_id = $2),
+		(SELECT SUM(amount) FROM bill_lines WHERE bill_id = $1), b.total FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+		WHERE l.bill_id = $1 AND l.id = $2`, billID, lineID).Scan(&share, &credited, &lines, &total)
+	if err == nil {
+		share -= ShareOfDiscount(share, lines, total)
+	}
+	return share, credited, err
+}
+
+// ShareOfDiscount is the part of a bill's own discount a line of amount bears: in proportion
+// to what the bill's lines come to (lines), rounded half up; the bill asks total.
+func ShareOfDiscount(amount, lines, total Money) Money {
+	if lines <= 0 || lines <= total {
+		return 0
+	}
+	return (amount*(lines-total) + lines/2) / lines
 }
 
 // nextReceipt numbers a payment receipt (PR-) or a refund slip (RS-) from its year's counter.

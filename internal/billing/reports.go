@@ -14,13 +14,16 @@ import (
 // payments and refunds by cashier's drawer and method, by method, and in all. Mine says the
 // caller sees only her own drawer.
 type CashUp struct {
-	Day      string      `json:"day"`
-	Currency string      `json:"currency"`
-	Mine     bool        `json:"mine"`
-	Drawers  []Drawer    `json:"drawers"`
-	Rows     []CashUpRow `json:"rows"`
-	Methods  []MethodSum `json:"methods"`
-	Total    MethodSum   `json:"total"`
+	Day      string `json:"day"`
+	Currency string `json:"currency"`
+	Mine     bool   `json:"mine"`
+	// Blind says the cash taken and given back is withheld: the caller's drawer is open and
+	// not yet counted, and she may only cash up her own (Blinded).
+	Blind   bool        `json:"blind"`
+	Drawers []Drawer    `json:"drawers"`
+	Rows    []CashUpRow `json:"rows"`
+	Methods []MethodSum `json:"methods"`
+	Total   MethodSum   `json:"total"`
 }
 
 // CashUpRow is one drawer's takings by one method (a refund counts in the drawer its cash
@@ -126,6 +129,41 @@ func (s *Store) CashUp(ctx context.Context, day string, cashier int64) (CashUp, 
 		}
 	}
 	return out, nil
+}
+
+// Blinded is c as one who may only cash up her own drawer reads it: while a drawer of hers is
+// open and not yet counted, its cash figures are null and the day's cash takings are left out
+// of the rows, the methods and the total, so she counts it blind (the review of the blind
+// count, finding 2).
+func (c CashUp) Blinded() CashUp {
+	drawers := make([]Drawer, len(c.Drawers))
+	for i, d := range c.Drawers {
+		drawers[i] = d.Blinded()
+		c.Blind = c.Blind || d.Blind()
+	}
+	c.Drawers = drawers
+	if !c.Blind {
+		return c
+	}
+	notCash := func(m MethodSum) bool { return m.Method != "cash" }
+	rows := []CashUpRow{}
+	for _, r := range c.Rows {
+		if notCash(r.MethodSum) {
+			rows = append(rows, r)
+		}
+	}
+	methods := []MethodSum{}
+	c.Total = MethodSum{}
+	for _, m := range c.Methods {
+		if notCash(m) {
+			methods = append(methods, m)
+			c.Total.Payments, c.Total.Received = c.Total.Payments+m.Payments, c.Total.Received+m.Received
+			c.Total.Refunds, c.Total.Refunded = c.Total.Refunds+m.Refunds, c.Total.Refunded+m.Refunded
+		}
+	}
+	c.Total.Net = c.Total.Received - c.Total.Refunded
+	c.Rows, c.Methods = rows, methods
+	return c
 }
 
 // Owing is a final bill with a balance left to pay.

@@ -21,8 +21,12 @@ type Settings struct {
 	Currency     string            `json:"currency"`
 	MinorUnits   int               `json:"minor_units"`
 	Consultation map[string]string `json:"consultation"`
-	Currencies   []string          `json:"currencies"`
-	Version      int               `json:"version"`
+	// DifferenceLimit is the largest difference, short or over, in minor units, a drawer
+	// closes with on its cashier's word; a larger one needs a supervisor's acknowledgement
+	// (the cashier's review, M7). 0, the default: every difference does.
+	DifferenceLimit Money    `json:"drawer_difference_limit"`
+	Currencies      []string `json:"currencies"`
+	Version         int      `json:"version"`
 }
 
 const settingsKey = "fees"
@@ -50,6 +54,9 @@ func ReadSettings(ctx context.Context, q database.Querier) (Settings, error) {
 func (st *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (Settings, error) {
 	var v apperr.Validation
 	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
+	if in.Consultation == nil { // none sent: none, answered as an empty map, not null
+		in.Consultation = map[string]string{}
+	}
 	if _, ok := minorUnits[in.Currency]; !ok {
 		v.Add("currency", "billing.bad_currency")
 	}
@@ -57,6 +64,9 @@ func (st *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (
 		if !slices.Contains(appointment.Types, typ) {
 			v.Add("consultation", "billing.bad_appointment_type")
 		}
+	}
+	if in.DifferenceLimit < 0 || in.DifferenceLimit > maxMoney {
+		v.Add("drawer_difference_limit", "billing.bad_amount")
 	}
 	if err := v.Err(); err != nil {
 		return Settings{}, err
@@ -84,7 +94,8 @@ func (st *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (
 			return apperr.Conflict("billing.currency_in_use")
 		}
 		e.Action = "settings.fees"
-		version, err := settings.Save(ctx, tx, e, settingsKey, Settings{Currency: in.Currency, Consultation: in.Consultation}, in.Version)
+		version, err := settings.Save(ctx, tx, e, settingsKey, Settings{Currency: in.Currency, Consultation: in.Consultation,
+			DifferenceLimit: in.DifferenceLimit}, in.Version)
 		in.Version = version
 		return err
 	})

@@ -50,7 +50,11 @@ type Line struct {
 	AddedAt        time.Time `json:"added_at"`
 	// LabOrderID is the lab order this line charges, when an order put it on (ChargeOrder).
 	LabOrderID *int64 `json:"lab_order_id"`
-	addedBy    int64
+	// ByOrder: the order put this line on the bill (or it charges the test's own service and
+	// the order took it as its own), so withdrawing the order before collection takes it off.
+	// A line marked by hand as a test's charge is not: withdrawing the order only unmarks it.
+	ByOrder bool `json:"by_order"`
+	addedBy int64
 }
 
 // Payment is money received on a bill (kind "payment") or given back (kind "refund").
@@ -76,6 +80,10 @@ type Payment struct {
 	Payer      string `json:"payer"` // who paid, when not the patient
 	receivedBy int64
 }
+
+// StillOwed says a refund credited nothing (RefundInput.StillOwed, ADR 27): money given back
+// to be taken another way, which the bill asks again; every other refund credited the bill.
+func (p Payment) StillOwed() bool { return p.Kind == "refund" && p.Credit == 0 }
 
 // PatientRef names a bill's patient.
 type PatientRef struct {

@@ -305,8 +305,8 @@ func (s *Store) SaveAnalyte(ctx context.Context, e audit.Event, code string, in 
 	}
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		var version int
-		var typ string
-		err := tx.QueryRowContext(ctx, `SELECT version, type FROM lab_analytes WHERE code = $1`, code).Scan(&version, &typ)
+		var typ, unit string
+		err := tx.QueryRowContext(ctx, `SELECT version, type, unit FROM lab_analytes WHERE code = $1`, code).Scan(&version, &typ, &unit)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("catalogue.analyte_not_found")
 		}
@@ -319,6 +319,16 @@ func (s *Store) SaveAnalyte(ctx context.Context, e audit.Event, code string, in 
 		if typ != in.Type {
 			v.Add("type", "catalogue.analyte_type_fixed")
 			return v.Err()
+		}
+		if unit != in.Unit && s.HasResults != nil {
+			recorded, err := s.HasResults(ctx, tx, code)
+			if err != nil {
+				return err
+			}
+			if recorded {
+				v.Add("unit", "catalogue.analyte_unit_fixed")
+				return v.Err()
+			}
 		}
 		// Critical limits and delta rules an edit does not send are kept, never erased.
 		if in.Critical == nil || in.DeltaRules == nil {

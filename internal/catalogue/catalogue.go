@@ -72,7 +72,13 @@ type LabTest struct {
 }
 
 // Store reads and writes the catalogues.
-type Store struct{ DB *database.DB }
+type Store struct {
+	DB *database.DB
+	// HasResults, when set, tells whether results of an analyte were recorded (the results
+	// store's): its canonical unit is then fixed, as every value stored and every delta and
+	// trend reads values in it (M3 of the laboratory clinician's review, 2026-11-29).
+	HasResults func(ctx context.Context, q database.Querier, analyte string) (bool, error)
+}
 
 // codePattern accepts ICD-10 and ICD-10-CM codes (A09, J06.9, S52.501A) and other code
 // systems' plain codes: letters, digits, dots and dashes.

@@ -442,6 +442,16 @@ func (d *Drugs) Washout(p Profile) int {
 	return days
 }
 
+// LongestWashout is the longest washout of any substance (amiodarone's 90 days): how far back
+// a stopped medicine must be read to know whether it still acts.
+func (d *Drugs) LongestWashout() int {
+	days := 0
+	for _, s := range d.byKey {
+		days = max(days, s.Washout)
+	}
+	return days
+}
+
 // Substance returns the substance of key, or nil.
 func (d *Drugs) Substance(key string) *Substance { return d.byKey[key] }
 
@@ -619,20 +629,43 @@ func atcGroups(p Profile) []string {
 // key), a duplicate-therapy class ("class", key) or an ATC subgroup ("atc", code); "" when
 // nothing does.
 func (d *Drugs) Shared(a, b Profile) (kind, key string) {
+	// the first of each kind in sorted order, so that Shared(a, b) is Shared(b, a) and the
+	// finding's key does not hang on which line came first (m8 of the pharmacist's review of
+	// 2026-11-29: two two-ingredient products)
+	first := func(keys []string) string {
+		if len(keys) == 0 {
+			return ""
+		}
+		return slices.Min(keys)
+	}
+	var shared []string
 	for _, s := range a.Substances {
 		if slices.Contains(b.Substances, s) {
-			return "substance", s
+			shared = append(shared, s)
 		}
 	}
-	for _, c := range a.Classes {
-		if cls := d.classByKey[c]; cls != nil && cls.forDuplicates() && b.InClass(c) {
-			return "class", c
+	if k := first(shared); k != "" {
+		return "substance", k
+	}
+	shared = nil
+	for _, pair := range [2][2]Profile{{a, b}, {b, a}} {
+		for _, c := range pair[0].Classes {
+			if cls := d.classByKey[c]; cls != nil && cls.forDuplicates() && pair[1].InClass(c) {
+				shared = append(shared, c)
+			}
 		}
 	}
+	if k := first(shared); k != "" {
+		return "class", k
+	}
+	shared = nil
 	for _, g := range atcGroups(a) {
 		if slices.Contains(atcGroups(b), g) {
-			return "atc", g
+			shared = append(shared, g)
 		}
+	}
+	if k := first(shared); k != "" {
+		return "atc", k
 	}
 	return "", ""
 }

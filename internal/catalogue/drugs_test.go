@@ -179,3 +179,21 @@ func TestInteractionSourcesCiteWhatCanBeLookedUp(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedOrder: what two medicines share does not hang on which is written first (m8 of
+// the pharmacist's review of 2026-11-29), nor on the order of a product's ingredients.
+func TestSharedOrder(t *testing.T) {
+	d := KnownDrugs
+	for _, c := range []struct{ a, b, kind, key string }{
+		{"Co-amoxiclav 625 mg", "Clavulanic acid + amoxicillin", "substance", "amoxicillin"},
+		{"Berodual", "Ipratropium + fenoterol", "substance", "fenoterol"},
+		{"Ibuprofen 400 mg", "Diclofenac 50 mg", "class", ""},
+	} {
+		a, b := d.Line(c.a, nil, ""), d.Line(c.b, nil, "")
+		k1, key1 := d.Shared(a, b)
+		k2, key2 := d.Shared(b, a)
+		if k1 != k2 || key1 != key2 || k1 != c.kind || (c.key != "" && key1 != c.key) {
+			t.Errorf("%s / %s: %s %s, reversed %s %s; want %s %s", c.a, c.b, k1, key1, k2, key2, c.kind, c.key)
+		}
+	}
+}

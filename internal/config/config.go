@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -29,6 +30,10 @@ type Config struct {
 	Timezone        string
 	ShowSettings    bool
 	TrustProxy      bool
+	// TrustedProxies are the reverse proxies' addresses or networks (CIDR): set, only a
+	// request from one of them is read for X-Forwarded-For/-Proto, and its client is the
+	// last hop that is none of them. Empty with TrustProxy: one proxy, the last hop.
+	TrustedProxies  []string
 	LogFormat       string
 	PhotoMaxMB      int
 	AttachmentMaxMB int
@@ -83,7 +88,8 @@ var Env = [][3]string{
 	{"EMR_SESSION_LIFETIME", "--session-lifetime", "a session ends this long after login (default 12h)"},
 	{"EMR_TIMEZONE", "--timezone", "the clinic's time zone, e.g. Asia/Ho_Chi_Minh (default: the machine's)"},
 	{"EMR_SHOW_SETTINGS", "--show-settings", "1: show the layout settings panel in the web app"},
-	{"EMR_TRUST_PROXY", "--trust-proxy", "1: trust X-Forwarded-For/-Proto from a reverse proxy in front"},
+	{"EMR_TRUST_PROXY", "--trust-proxy", "1: trust X-Forwarded-For/-Proto from a reverse proxy in front (one hop: the last address it appended)"},
+	{"EMR_TRUSTED_PROXIES", "--trusted-proxy", "the proxies' addresses or networks, comma-separated (10.0.0.0/8,127.0.0.1): only requests from them are read for X-Forwarded-For, whose client is the last hop that is none of them"},
 	{"EMR_LOG_FORMAT", "--log-format", "text or json (default text)"},
 	{"EMR_PHOTO_MAX_MB", "--photo-max-mb", "largest patient photo accepted, in MB (default 5)"},
 	{"EMR_ATTACHMENT_MAX_MB", "--attachment-max-mb", "largest patient attachment accepted, in MB (default 20)"},
@@ -251,6 +257,8 @@ func BindServe(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.Timezone, "timezone", env("EMR_TIMEZONE", "Local"), "the clinic's time zone (env EMR_TIMEZONE)")
 	fs.BoolVar(&c.ShowSettings, "show-settings", envBool("EMR_SHOW_SETTINGS"), "show the layout settings panel (env EMR_SHOW_SETTINGS)")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", envBool("EMR_TRUST_PROXY"), "trust X-Forwarded-For and X-Forwarded-Proto (env EMR_TRUST_PROXY)")
+	_ = recipients{&c.TrustedProxies}.Set(env("EMR_TRUSTED_PROXIES", ""))
+	fs.Var(recipients{&c.TrustedProxies}, "trusted-proxy", "a reverse proxy's address or network (CIDR) whose X-Forwarded-For is read; repeatable or comma-separated (env EMR_TRUSTED_PROXIES)")
 	fs.IntVar(&c.PhotoMaxMB, "photo-max-mb", envInt("EMR_PHOTO_MAX_MB", 5), "largest patient photo, in MB (env EMR_PHOTO_MAX_MB)")
 	fs.IntVar(&c.AttachmentMaxMB, "attachment-max-mb", envInt("EMR_ATTACHMENT_MAX_MB", 20), "largest patient attachment, in MB (env EMR_ATTACHMENT_MAX_MB)")
 	c.PushURL = env("EMR_PUSH_URL", "")
@@ -305,7 +313,54 @@ func (c Config) ValidateServe() error {
 	if _, err := c.Location(); err != nil {
 		return fmt.Errorf("the time zone %q is unknown (use a name such as Europe/Moscow)", c.Timezone)
 	}
+	if err := c.checkProxy(); err != nil {
+		return err
+	}
 	return c.validateOperations()
+}
+
+// checkProxy checks the trusted proxies: each an address or a network; and one trusted hop
+// (--trust-proxy without --trusted-proxy) only on a loopback listen address (the
+// attacker's review, m1).
+func (c Config) checkProxy() error {
+	if _, err := c.ProxyNetworks(); err != nil {
+		return err
+	}
+	if c.TrustProxy && len(c.TrustedProxies) == 0 && !loopback(c.Addr) {
+		// One trusted hop, on an address others reach: whoever reaches it directly names any
+		// client address in X-Forwarded-For, and every limit counted by address is void.
+		return fmt.Errorf("--trust-proxy (EMR_TRUST_PROXY=1) on %s, an address others can reach, needs the proxy's address: set --trusted-proxy (EMR_TRUSTED_PROXIES, e.g. 10.0.0.5 or 172.16.0.0/12), or listen on 127.0.0.1", c.Addr)
+	}
+	return nil
+}
+
+// loopback reports whether the listen address addr (HOST:PORT) is reached from this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// ProxyNetworks parses TrustedProxies: each an address (a network of one) or a CIDR network.
+func (c Config) ProxyNetworks() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range c.TrustedProxies {
+		if n, err := netip.ParsePrefix(p); err == nil {
+			out = append(out, n.Masked())
+		} else if a, err := netip.ParseAddr(p); err == nil {
+			a = a.Unmap()
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+		} else {
+			return nil, fmt.Errorf("the trusted proxy %q must be an address or a network, e.g. 127.0.0.1 or 10.0.0.0/8", p)
+		}
+	}
+	return out, nil
 }
 
 // validateOperations checks the metrics, TLS and backup settings.

@@ -69,3 +69,29 @@ func TestCORSOriginWithTheDefaultPort(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustedProxies: --trusted-proxy takes addresses and networks, repeated or
+// comma-separated; anything else stops the server at start.
+func TestTrustedProxies(t *testing.T) {
+	for _, tc := range []struct {
+		list []string
+		want string // the networks, or "" refused
+	}{
+		{[]string{"127.0.0.1", "10.0.0.0/8"}, "127.0.0.1/32 10.0.0.0/8"},
+		{[]string{"fd00::/8", "::1"}, "fd00::/8 ::1/128"},
+		{[]string{"10.1.2.3/8"}, "10.0.0.0/8"},
+		{[]string{"::ffff:10.0.0.1"}, "10.0.0.1/32"},
+		{[]string{"proxy.local"}, ""},
+		{[]string{"10.0.0.0/33"}, ""},
+		{[]string{"*"}, ""},
+	} {
+		nets, err := Config{TrustedProxies: tc.list}.ProxyNetworks()
+		var got []string
+		for _, n := range nets {
+			got = append(got, n.String())
+		}
+		if (tc.want == "") != (err != nil) || strings.Join(got, " ") != tc.want {
+			t.Errorf("%v: %v %v, want %q", tc.list, got, err, tc.want)
+		}
+	}
+}

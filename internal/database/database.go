@@ -7,8 +7,10 @@ package database
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -356,4 +358,26 @@ func InList[T any](values []T, first int) (string, []any) {
 		marks[i], args[i] = "$"+strconv.Itoa(first+i), values[min(i, len(values)-1)]
 	}
 	return strings.Join(marks, ", "), args
+}
+
+// MigrationsDigest is a hash of engine's embedded migrations (names and contents): the schema
+// a fresh database gets, by which tests keep one migrated copy per schema to clone.
+func MigrationsDigest(engine Engine) (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(migrations, "migrations/"+string(engine), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := migrations.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", path, len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("hash the migrations: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }

@@ -37,6 +37,11 @@ type Store struct {
 	Loc   *time.Location // the clinic's time zone: a document's date and year
 	Codes *catalogue.Store
 	Now   func() time.Time
+	// PortalCode, when set, makes a new patient portal access code for a visit summary printed
+	// by a user who may manage portal access, inside the print's transaction ("" when the
+	// record's access is off): the code
+	// prints on the page and is kept only as the portal's keyed hash, never in the document.
+	PortalCode func(ctx context.Context, tx *sql.Tx, patientID, userID int64) (string, error)
 }
 
 func (s *Store) now() time.Time {
@@ -84,6 +89,40 @@ type Document struct {
 	CancelReason  string          `json:"cancel_reason"`
 	CancelledAt   *time.Time      `json:"cancelled_at"`
 	Version       int             `json:"version"`
+	// PortalCode is a new portal access code a visit summary's print carries (never stored
+	// with the document); empty otherwise.
+	PortalCode string `json:"portal_code,omitempty"`
+	// PrintedResults are the results the document printed ({{visit.results}}), each order with
+	// the ids of its result rows as they were then: what the release to the patient checks
+	// (ADR 45). Nil for a document issued before they were kept; empty when it printed none.
+	PrintedResults []PrintedResult `json:"-"`
+}
+
+// PrintedResult is a lab order whose results a document printed, and the ids of the result
+// rows it printed.
+type PrintedResult struct {
+	Order   int64   `json:"order"`
+	Results []int64 `json:"results"`
+}
+
+// printedResults are the results a document of lines prints from src: the visit's orders with
+// a current value, when it names {{visit.results}}; none otherwise.
+func printedResults(lines []line, src sources) []PrintedResult {
+	out := []PrintedResult{}
+	if !slices.Contains(placeholders(lines), "visit.results") {
+		return out
+	}
+	for _, o := range src.results {
+		if len(o.Results) == 0 {
+			continue
+		}
+		p := PrintedResult{Order: o.ID}
+		for _, r := range o.Results {
+			p.Results = append(p.Results, r.ID)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // IssueInput is what a doctor sends to issue a document.
@@ -361,6 +400,7 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 	doctorJSON, _ := json.Marshal(doctor)
 	clinicJSON, _ := json.Marshal(src.clinic)
 	fieldsJSON, _ := json.Marshal(fieldValues)
+	printedJSON, _ := json.Marshal(printedResults(lines, src))
 	var id int64
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		if err := patient.CheckActive(ctx, tx, in.PatientID); err != nil {
@@ -378,10 +418,10 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 		hash := hashOf(number, t.Name, now, doctor, fieldValues, content)
 		if err := tx.QueryRowContext(ctx, `INSERT INTO documents (kind, year, seq, number, code, template_id, title, language, paper,
 			patient_id, appointment_id, initials, birth_year, doctor_id, doctor, clinic, signature_type, signature, fields, content,
-			content_hash, issued_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+			content_hash, issued_at, printed_results) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
 			RETURNING id`, t.Kind, year, seq, number, newCode(), t.ID, t.Name, t.Language, t.Paper, in.PatientID, in.AppointmentID,
 			initials(t.Language, src.patient), birthYear, e.ActorID, string(doctorJSON), string(clinicJSON), drawing.ContentType, drawing.Data,
-			string(fieldsJSON), string(contentJSON), hash, now).Scan(&id); err != nil {
+			string(fieldsJSON), string(contentJSON), hash, now, string(printedJSON)).Scan(&id); err != nil {
 			return fmt.Errorf("insert document: %w", err)
 		}
 		if err := keep(ctx, tx, id); err != nil {
@@ -402,16 +442,22 @@ func (s *Store) audit(ctx context.Context, tx *sql.Tx, e audit.Event, id, patien
 }
 
 const documentColumns = `id, kind, number, code, title, language, paper, patient_id, appointment_id, doctor, clinic,
-	signature IS NOT NULL, fields, content, content_hash, status, issued_at, cancel_reason, cancelled_at, version`
+	signature IS NOT NULL, fields, content, content_hash, status, issued_at, cancel_reason, cancelled_at, version, printed_results`
 
 func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
 	var d Document
 	var appointmentID sql.NullInt64
 	var doctor, clinic, fields, content string
 	var cancelled sql.NullTime
+	var printed sql.NullString
 	if err := row.Scan(&d.ID, &d.Kind, &d.Number, &d.Code, &d.Title, &d.Language, &d.Paper, &d.PatientID, &appointmentID, &doctor,
-		&clinic, &d.HasSignature, &fields, &content, &d.ContentHash, &d.Status, &d.IssuedAt, &d.CancelReason, &cancelled, &d.Version); err != nil {
+		&clinic, &d.HasSignature, &fields, &content, &d.ContentHash, &d.Status, &d.IssuedAt, &d.CancelReason, &cancelled, &d.Version, &printed); err != nil {
 		return d, err
+	}
+	if printed.Valid {
+		if err := json.Unmarshal([]byte(printed.String), &d.PrintedResults); err != nil {
+			return d, fmt.Errorf("document %d: %w", d.ID, err)
+		}
 	}
 	if appointmentID.Valid {
 		d.AppointmentID = &appointmentID.Int64
@@ -489,8 +535,9 @@ func (s *Store) List(ctx context.Context, patientID, appointmentID int64) ([]Doc
 }
 
 // Print records a print or reprint of a document (audited with the patient); a cancelled
-// one is not printed.
-func (s *Store) Print(ctx context.Context, e audit.Event, id int64) (Document, error) {
+// one is not printed. A visit summary carries a new portal access code only when withCode
+// (the printing user may manage portal access): viewing a record is not enough to mint one.
+func (s *Store) Print(ctx context.Context, e audit.Event, id int64, withCode bool) (Document, error) {
 	d, err := s.Get(ctx, id)
 	if err != nil {
 		return d, err
@@ -500,7 +547,26 @@ func (s *Store) Print(ctx context.Context, e audit.Event, id int64) (Document, e
 	}
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "document.print", "document", strconv.FormatInt(d.ID, 10), audit.Success, d.PatientID
 	e.Detail = fmt.Sprintf("patient %d %s", d.PatientID, d.Number)
-	return d, audit.Access(ctx, s.DB, e)
+	if d.Kind != "visit_summary" || s.PortalCode == nil || !withCode {
+		return d, audit.Access(ctx, s.DB, e)
+	}
+	// A visit summary of a record with portal access prints a new access code: made and
+	// audited with the print, in one transaction.
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		code, err := s.PortalCode(ctx, tx, d.PatientID, e.ActorID)
+		if err != nil {
+			return err
+		}
+		d.PortalCode = code
+		if code != "" {
+			e.Detail += ", portal access code"
+		}
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Document{}, err
+	}
+	return d, nil
 }
 
 // Cancel withdraws an issued document with a reason; it stays on record, and its verify

@@ -198,7 +198,7 @@ func (h *Handler) print(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	d, err := h.Store.Print(r.Context(), auth.AuditEvent(r), id)
+	d, err := h.Store.Print(r.Context(), auth.AuditEvent(r), id, auth.PrincipalFrom(r.Context()).Can(auth.ManagePortal))
 	httpjson.Result(w, r, http.StatusOK, d, err)
 }
 

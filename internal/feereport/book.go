@@ -40,14 +40,23 @@ func (Book) CountBill(ctx context.Context, tx *sql.Tx, day string, b billing.Bil
 		day, doctor, sign, m*(b.Total-b.Credited)); err != nil {
 		return fmt.Errorf("count bill's day: %w", err)
 	}
+	// Each line counts its share of what the bill asks: its amount less its part of the bill's
+	// own discount, as a refund naming it credits (the cashier's review, M8: a line wholly
+	// credited on a bill 20 % off read 20 % of its price as revenue). What the rounding of the
+	// parts leaves is the report's bill-discount row.
+	var lines billing.Money
 	for _, l := range b.Lines {
+		lines += l.Amount
+	}
+	for _, l := range b.Lines {
+		amount := l.Amount - billing.ShareOfDiscount(l.Amount, lines, b.Total)
 		label := ""
 		if l.Code == "" {
 			label = l.Description
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO bill_day_services (day, code, label, name, quantity, amount) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (day, code, label) DO UPDATE SET quantity = bill_day_services.quantity + excluded.quantity,
-			amount = bill_day_services.amount + excluded.amount`, day, l.Code, label, l.Description, sign*l.Quantity, m*l.Amount); err != nil {
+			amount = bill_day_services.amount + excluded.amount`, day, l.Code, label, l.Description, sign*l.Quantity, m*amount); err != nil {
 			return fmt.Errorf("count bill's day: %w", err)
 		}
 	}

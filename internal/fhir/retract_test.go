@@ -84,9 +84,16 @@ func TestRetractedAndPerformedLabResults(t *testing.T) {
 		// TSH entered in error: a new version, entered-in-error, no value, the reason in a
 		// note; the history keeps the value; the report is corrected (FT4 stands).
 		before := get(t, api, tsh, http.StatusOK)
+		// Another patient's sample is the whole report; one value is withdrawn as mistyped.
+		category := func(row int64) string {
+			if row == 0 {
+				return "wrong_patient"
+			}
+			return "transcription"
+		}
 		retract := func(id, row int64, reason string) {
 			t.Helper()
-			if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/retract", id), map[string]any{"version": c.orderVersion(t, id), "result_id": row, "category": "wrong_patient", "reason": reason}); r.Status != http.StatusOK {
+			if r := c.nurse.Do("POST", fmt.Sprintf("/api/lab-orders/%d/retract", id), map[string]any{"version": c.orderVersion(t, id), "result_id": row, "category": category(row), "reason": reason}); r.Status != http.StatusOK {
 				t.Fatalf("retract: %d %s", r.Status, r.Body)
 			}
 		}

@@ -409,3 +409,12 @@ func Reason(err error) string {
 	}
 	return "not sent"
 }
+
+// Forget blanks the text of topic's message topicID once it has done its work (a one-time
+// code, used): a secret is not kept in the outbox longer than it is good for.
+func Forget(ctx context.Context, tx *sql.Tx, topic string, topicID int64) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE mail_outbox SET body = '' WHERE topic = $1 AND topic_id = $2`, topic, topicID); err != nil {
+		return fmt.Errorf("forget a message's text: %w", err)
+	}
+	return nil
+}

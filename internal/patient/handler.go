@@ -200,7 +200,7 @@ func (h *Handler) files(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	list, err := h.Store.Files(r.Context(), id)
+	list, err := h.Store.Files(r.Context(), id, auth.PrincipalFrom(r.Context()).Can(auth.RecordResults))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -247,7 +247,7 @@ func (h *Handler) download(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	f, data, err := h.Store.Open(r.Context(), event(r), id, fileID)
+	f, data, err := h.Store.Open(r.Context(), event(r), id, fileID, auth.PrincipalFrom(r.Context()).Can(auth.RecordResults))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

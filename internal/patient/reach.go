@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/textsearch"
 )
 
 // Reach is how a patient is reached with the clinic's messages.
@@ -54,4 +56,48 @@ func OptOutIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, now time
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.opt_out", "patient", strconv.FormatInt(id, 10), audit.Success, now.UTC()
 	e.Detail = "changed: reminders (opted out from a message)"
 	return audit.Record(ctx, tx, e)
+}
+
+// ByContact lists the patients (not archived) whose e-mail address (channel "email", address
+// in lower case) or phone number (channel "sms") is address: whose record a one-time code
+// sent there may open. A phone number is found by its national digits and kept only when it
+// is the same line (textsearch.PhoneIdentity, home the clinic's calling code): the same
+// digits in another country open nothing.
+func ByContact(ctx context.Context, q database.Querier, channel, address, home string) ([]int64, error) {
+	var rows *sql.Rows
+	var err error
+	switch channel {
+	case "email":
+		rows, err = q.QueryContext(ctx, `SELECT id FROM patients WHERE LOWER(email) = $1 AND archived_at IS NULL ORDER BY id`, strings.ToLower(address))
+	case "sms":
+		key := textsearch.PhoneKey(address)
+		if len(key) < 6 {
+			return nil, nil
+		}
+		rows, err = q.QueryContext(ctx, `SELECT id, phone FROM patients WHERE phone_key = $1 AND archived_at IS NULL ORDER BY id`, key)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find patients by contact: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	want := textsearch.PhoneIdentity(address, home)
+	for rows.Next() {
+		var id int64
+		phone := address
+		dest := []any{&id}
+		if channel == "sms" {
+			dest = append(dest, &phone)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("find patients by contact: %w", err)
+		}
+		if channel == "sms" && textsearch.PhoneIdentity(phone, home) != want {
+			continue // the same national digits, another line
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }

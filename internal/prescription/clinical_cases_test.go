@@ -36,6 +36,8 @@ type caseRx struct {
 	fields    map[string]any
 	daysAgo   int
 	cancelled bool
+	// issued: printed that day (a draft is never counted as given)
+	issued bool
 }
 
 // caseTaken is a medicine recorded on the chart as taken (source elsewhere or otc), stopped
@@ -46,6 +48,8 @@ type caseTaken struct {
 	stopped      bool
 	// stoppedDaysAgo: stopped that many days ago (stopped today when 0).
 	stoppedDaysAgo int
+	// fields are more of the entry's fields (route, last_dose, …).
+	fields map[string]any
 }
 
 type clinicalCase struct {
@@ -463,6 +467,11 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 		if _, err := db.Exec(`UPDATE prescriptions SET created_at = $1 WHERE id = $2`, at, rx.ID); err != nil {
 			t.Fatal(err)
 		}
+		if cur.issued {
+			if _, err := db.Exec(`UPDATE prescriptions SET status = 'issued', issued_at = $1 WHERE id = $2`, at, rx.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if cur.cancelled {
 			if _, err := db.Exec(`UPDATE prescriptions SET status = 'cancelled' WHERE id = $1`, rx.ID); err != nil {
 				t.Fatal(err)
@@ -473,6 +482,7 @@ func (s *setup) runCase(t *testing.T, db *database.DB, c clinicalCase) []string 
 	for _, tk := range c.taken {
 		item := s.caseLine(t, tk.line)
 		item["source"] = tk.source
+		maps.Copy(item, tk.fields)
 		var got struct {
 			ID       int64
 			Version  int

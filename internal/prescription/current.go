@@ -53,7 +53,7 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 		if !t.Active() {
 			continue
 		}
-		l, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+		l, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine, Route: t.Route})
 		if err != nil {
 			return nil, err
 		}
@@ -79,6 +79,12 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 // (itemSupply; a year at most) — newest first; their days (issued, last day supplied) are
 // loc's.
 func prescribedHere(ctx context.Context, q database.Querier, patientID int64, now time.Time, loc *time.Location) ([]Taken, error) {
+	// The stops first: a second query while the rows below hold their connection waits for
+	// another, and requests doing so at once took every connection of the pool and waited forever.
+	stops, err := lineStops(ctx, q, patientID)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := q.QueryContext(ctx, `SELECT id, items, prescriber, issued_at, created_at FROM prescriptions
 		WHERE patient_id = $1 AND status NOT IN ($2, $4) AND (created_at >= $3 OR issued_at >= $3) ORDER BY id DESC LIMIT 100`,
 		patientID, Cancelled, now.AddDate(0, 0, -maxSupplyDays), Draft)
@@ -86,10 +92,6 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 		return nil, fmt.Errorf("read current medicines: %w", err)
 	}
 	defer rows.Close()
-	stops, err := lineStops(ctx, q, patientID)
-	if err != nil {
-		return nil, err
-	}
 	out := []Taken{}
 	stoppedBy := map[int]int64{} // by the index in out
 	for rows.Next() {
@@ -120,6 +122,8 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,
 				Source: SourceHere, Prescriber: by.Name, StartedOn: at.In(loc).Format(time.DateOnly), RecordedAt: at, PrescriptionID: &id, Line: &i,
 				override: it.OverrideReason, overrides: it.Overrides}
+			// a line's route counts in the list's review, as in the check (M6)
+			t.Route = it.Route
 			if stop, ok := stops[[2]int64{id, int64(i)}]; ok { // the patient no longer takes it (M3)
 				t.StoppedOn, t.StopReason, t.StopCategory, stoppedBy[len(out)] = stop.on, stop.reason, stop.category, stop.by
 			}

@@ -54,3 +54,27 @@ func TestCurrentMedicinesBySupplyEnd(t *testing.T) {
 		}
 	})
 }
+
+// TestCurrentMedicinesHoldOneConnectionAtATime: reading a patient's current medicines never
+// asks the pool for a second connection while holding one (the pool is left one free). It did (the prescriptions' rows
+// stayed open while the lines' stops were read): eight documents issued at once took the
+// eight connections of SQLite's pool, each waiting for a ninth, and the server hung.
+func TestCurrentMedicinesHoldOneConnectionAtATime(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		if r := s.doctor.Do("POST", "/api/prescriptions", map[string]any{"patient_id": s.patientID, "items": []any{map[string]any{"medicine": "Warfarin 5 mg", "duration": "6 months"}}}); r.Status != http.StatusCreated {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		if _, err := db.Exec(`UPDATE prescriptions SET status = 'issued', issued_at = created_at`); err != nil {
+			t.Fatal(err)
+		}
+		// One connection free for the read (on PostgreSQL the server's event listener holds one).
+		db.SetMaxOpenConns(db.Stats().InUse + 1)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		got, err := prescription.CurrentMedicines(ctx, db, s.patientID, time.Now().UTC())
+		if err != nil || len(got) != 1 {
+			t.Fatalf("with one connection: %v, %v", got, err)
+		}
+	})
+}

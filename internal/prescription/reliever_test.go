@@ -12,7 +12,8 @@ import (
 // A reliever prescribed for the third time in a year prompts a review of the asthma's control
 // (GINA 2024: three or more SABA canisters a year; the pharmacist's review of the refill window,
 // row 9): a caution that needs no reason, once, on the first reliever line. Drafts never issued,
-// and relievers of more than a year ago, do not count.
+// and relievers of more than a year ago, do not count. Its count is of canisters, the lines
+// being written included (the pharmacist's review of 2026-11-29, M1).
 func TestARelieverPrescribedTooOftenIsSaid(t *testing.T) {
 	type prior struct {
 		daysAgo int
@@ -25,12 +26,12 @@ func TestARelieverPrescribedTooOftenIsSaid(t *testing.T) {
 		want    bool
 		wantLen int
 	}{
-		{"two issued in the year: the third is said", []prior{{60, false}, {200, false}}, []string{"salbutamol"}, true, 2},
+		{"two issued in the year: the third is said", []prior{{60, false}, {200, false}}, []string{"salbutamol"}, true, 3},
 		{"one issued in the year: the second is not", []prior{{60, false}}, []string{"salbutamol"}, false, 0},
 		{"one of them over a year ago", []prior{{60, false}, {400, false}}, []string{"salbutamol"}, false, 0},
 		{"a draft never issued does not count", []prior{{60, false}, {200, true}}, []string{"salbutamol"}, false, 0},
 		{"another medicine is not a reliever", []prior{{60, false}, {200, false}}, []string{"amoxicillin"}, false, 0},
-		{"two reliever lines: said once", []prior{{60, false}, {200, false}}, []string{"salbutamol", "salbutamol"}, true, 2},
+		{"two reliever lines: said once, both counted", []prior{{60, false}, {200, false}}, []string{"salbutamol", "salbutamol"}, true, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dbtest.ForEach(t, func(t *testing.T, db *database.DB) {

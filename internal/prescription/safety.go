@@ -25,8 +25,9 @@ import (
 // patient's recorded allergies (by substance, brand, combination and class, with graded
 // cross-sensitivities), against the other lines and the patient's other prescriptions
 // (duplicate therapy, supply-aware), and for drug–drug interactions with the other lines and
-// the patient's current medicines (prescriptions written in the last 90 days or whose supply
-// still runs, and the medicines recorded as taken from elsewhere or over the counter and not
+// the patient's current medicines (prescriptions whose supply still runs or ran out less than
+// its washout and a week's grace ago — 90 days from the issue when the supply cannot be read —
+// and the medicines recorded as taken from elsewhere or over the counter and not
 // stopped). Each finding of tier
 // hard or high must be acknowledged on its line with a reason before the prescription is
 // saved or issued; a low one is shown and needs none. Acknowledgements are stored with the
@@ -42,14 +43,21 @@ const (
 	FindRecent      = "duplicate_recent"    // one of the patient's prescriptions still being taken
 	FindTaken       = "duplicate_taken"     // a medicine recorded as taken, from elsewhere or over the counter
 	FindInteraction = "interaction"         // a drug–drug interaction
-	// FindReliever: a reliever (a short-acting beta-agonist) prescribed for the third time or
-	// more in a year: a prompt to review the asthma's control, not a reason to withhold it.
+	// FindReliever: a reliever inhaler (a short-acting beta-agonist) that makes three
+	// canisters or more in a year: a prompt to review the treatment, never a reason to
+	// withhold it.
 	FindReliever = "reliever_overuse"
+	// FindOralReliever: a short-acting beta-agonist by mouth (salbutamol tablets or syrup): a
+	// caution that the inhaled one, with a spacer, is the reliever.
+	FindOralReliever = "reliever_oral"
 	// FindUnrecorded: nobody has recorded whether the patient has allergies, so the check
 	// above proves nothing. Said once, on the first line.
-	FindUnrecorded  = "allergies_unrecorded"
-	keyUnrecorded   = "allergy:not-recorded"
-	recentDays      = 30 // a prescription whose supply is not known counts as taken this long
+	FindUnrecorded = "allergies_unrecorded"
+	keyUnrecorded  = "allergy:not-recorded"
+	recentDays     = 30 // a prescription whose supply is not known counts as taken this long
+	// graceDays: a supply that ran out still interacts this many days after its washout,
+	// for the doses taken late or kept back (M7).
+	graceDays       = 7
 	currentDays     = 90 // the patient's current medicines, for interactions
 	maxReasonLength = 500
 )
@@ -95,8 +103,15 @@ type Finding struct {
 	SupplyUntil string `json:"supply_until,omitempty"`
 	// Renews: the line renews or extends the other prescription near the end of its supply.
 	Renews bool `json:"renews,omitempty"`
-	// Count is, for a reliever's prompt, how many relievers were issued in the year before.
+	// Count is, for a reliever's prompt, how many reliever canisters the patient was issued
+	// in the 12 months, the lines being written included.
 	Count int `json:"count,omitempty"`
+	// Condition is, for a reliever's prompt, what the visit's diagnoses say: asthma, copd,
+	// or empty (neither or both: both are said).
+	Condition string `json:"condition,omitempty"`
+	// NoICS: no medicine of the patient's (written here, prescribed and still supplied, or
+	// recorded as taken) holds an inhaled corticosteroid.
+	NoICS bool `json:"no_ics,omitempty"`
 	// OnHand is how many days of a controlled medicine the patient still holds, its supplies
 	// of the last 180 days added up.
 	OnHand int `json:"on_hand_days,omitempty"`
@@ -125,8 +140,11 @@ type lineDrugs struct {
 	medicineID *int64
 	// supply is how many days the line supplies (itemSupply); 0 when unknown.
 	supply int
-	// prn: taken as needed; local: put on the skin, the eye or the ear (localUse).
-	prn, local bool
+	// prn: taken as needed; local: put on the skin, the eye or the ear (localUse); oral: by
+	// mouth (oralUse).
+	prn, local, oral bool
+	// canisters: how many inhalers the line gives, for the reliever prompt.
+	canisters int
 	// stoppedOn: a line here the patient no longer takes (M3), still acting (its washout)
 	// unless gone.
 	stoppedOn string
@@ -321,25 +339,76 @@ func check(in safetyInput, d describer) []Finding {
 	return out
 }
 
-// relieverFinding prompts, on a reliever being prescribed, when the patient was issued
-// relieverLimit-1 or more in the year before: a caution (no reason needed) to review the
-// controller treatment, said once on the first reliever line. A medicine recorded as taken is
-// not prescribed here, and is not counted.
+// relieverFinding prompts, on a reliever inhaler being prescribed, when the canisters issued
+// in the 12 months before and those being written add up to relieverLimit or more: a caution
+// (no reason needed), said once on the first reliever line, more urgent from relieverUrgent.
+// It counts canisters, not prescriptions: a line's inhalers times 1 + its refills (M1). A
+// medicine recorded as taken is not prescribed here, and is not counted. A reliever by mouth
+// is said apart: prescribe the inhaled one (M10).
 func relieverFinding(in safetyInput, i int, line lineDrugs) (Finding, bool) {
-	if in.recording || !reliever(line.Profile) || slices.ContainsFunc(in.lines[:i], func(l lineDrugs) bool { return reliever(l.Profile) }) {
+	if in.recording {
+		return Finding{}, false
+	}
+	if oralReliever(line) {
+		return Finding{Line: i, Key: "reliever:oral", Kind: FindOralReliever, Tier: catalogue.TierLow}, true
+	}
+	if !reliever(line) || slices.ContainsFunc(in.lines[:i], reliever) {
 		return Finding{}, false
 	}
 	today := civil(in.now, in.loc)
 	n := 0
-	for _, rx := range in.recent {
-		if rx.issued && daysBetween(civil(rx.at, in.loc), today) <= relieverDays && slices.ContainsFunc(rx.lines, func(l lineDrugs) bool { return reliever(l.Profile) }) {
-			n++
+	for _, l := range in.lines {
+		if reliever(l) {
+			n += l.canisters
 		}
 	}
-	if n+1 < relieverLimit {
+	for _, rx := range in.recent {
+		if !rx.issued || daysBetween(civil(rx.at, in.loc), today) >= relieverDays { // the 365 days to today
+			continue
+		}
+		for _, l := range rx.lines {
+			if reliever(l) {
+				n += l.canisters
+			}
+		}
+	}
+	if n < relieverLimit {
 		return Finding{}, false
 	}
-	return Finding{Line: i, Key: "reliever:year", Kind: FindReliever, Tier: catalogue.TierLow, Count: n}, true
+	return Finding{Line: i, Key: "reliever:year", Kind: FindReliever, Tier: catalogue.TierLow, Count: n, NoICS: !hasICS(in)}, true
+}
+
+// hasICS reports whether the patient has an inhaled corticosteroid: on a line being written,
+// a prescription still supplied, or a medicine recorded as taken and not stopped.
+func hasICS(in safetyInput) bool {
+	ics := func(l lineDrugs) bool { return hasATC(l.Profile, icsATC) }
+	if slices.ContainsFunc(in.lines, ics) {
+		return true
+	}
+	for _, rx := range in.recent {
+		if !rx.past && slices.ContainsFunc(rx.lines, func(l lineDrugs) bool { return !l.gone && l.stoppedOn == "" && ics(l) }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(in.taken, func(t takenDrug) bool { return t.stopped == "" && ics(t.lineDrugs) })
+}
+
+// relieverCondition is what a visit's diagnoses say for the reliever prompt: asthma (J45,
+// J46), COPD (J44), or empty when neither or both.
+func relieverCondition(diagnoses []appointment.Diagnosis) string {
+	var asthma, copd bool
+	for _, d := range diagnoses {
+		code := strings.ToUpper(strings.TrimSpace(d.Code))
+		asthma = asthma || strings.HasPrefix(code, "J45") || strings.HasPrefix(code, "J46")
+		copd = copd || strings.HasPrefix(code, "J44")
+	}
+	switch {
+	case asthma && !copd:
+		return "asthma"
+	case copd && !asthma:
+		return "copd"
+	}
+	return ""
 }
 
 // interactionFinding is a rule met by line i and another medicine (other: "line:J", "rx:ID").
@@ -632,7 +701,7 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 		form = m.Form
 	}
 	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: itemSupply(it), prn: asNeeded(it), local: localUse(it, form),
-		Profile: r.drugs.Line(text, ingredients, atc)}, nil
+		oral: oralUse(it, form), canisters: canisters(it), Profile: r.drugs.Line(text, ingredients, atc)}, nil
 }
 
 // durationPattern reads a line's duration as written in any of the languages: "7 days",
@@ -733,6 +802,12 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 				day, _ := time.Parse(time.DateOnly, stop.on)
 				lines[i].stoppedOn = stop.on
 				lines[i].gone = r.drugs.Washout(lines[i].Profile) <= daysBetween(day, today)
+			} else if left, known := supplyLeft(x.at, lines[i].supply, today, loc); known {
+				// A supply that can be read acts while it lasts, then through its washout and a
+				// few days' grace for doses taken late; it does not interact for 90 days (the
+				// pharmacist's review of 2026-11-29, M7: a 7-day clarithromycin course blocked
+				// simvastatin for a quarter). A supply not read counts 90 days, as before.
+				lines[i].gone = left+r.drugs.Washout(lines[i].Profile)+graceDays <= 0
 			}
 		}
 		rx := recentRx{id: x.id, date: x.at.In(loc).Format(time.DateOnly), at: x.at, lines: lines, issued: x.issued}
@@ -742,7 +817,7 @@ func (r *reader) recent(patientID, except int64, now time.Time, loc *time.Locati
 			return left+r.drugs.Washout(l.Profile) > 0 // a run-out supply acts on through its washout (M2)
 		})
 		stock := age <= stockDays && slices.ContainsFunc(lines, func(l lineDrugs) bool { return controlled(l.Profile) })
-		relief := x.issued && age <= relieverDays && slices.ContainsFunc(lines, func(l lineDrugs) bool { return reliever(l.Profile) })
+		relief := x.issued && age < relieverDays && slices.ContainsFunc(lines, reliever)
 		if rx.past && !stock && !relief {
 			continue
 		}
@@ -811,13 +886,14 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 		return res, err
 	}
 	var except int64
+	visit := in.AppointmentID
 	switch {
 	case in.PrescriptionID != nil:
 		rx, err := s.get(ctx, s.DB, *in.PrescriptionID)
 		if err != nil {
 			return res, err
 		}
-		except, res.PatientID = rx.ID, rx.PatientID
+		except, res.PatientID, visit = rx.ID, rx.PatientID, rx.AppointmentID
 		if rx.Kind == KindBlank {
 			res.PatientID = in.PatientID
 		}
@@ -843,5 +919,19 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 	}
 	f, err := s.findings(ctx, s.DB, pid, except, items, facts, lang)
 	res.Findings = f
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	// the reliever prompt speaks of asthma or of COPD as the visit's diagnoses say (M3)
+	for i := range f {
+		if f[i].Kind != FindReliever || visit == nil {
+			continue
+		}
+		diagnoses, err := appointment.Diagnoses(ctx, s.DB, *visit, lang)
+		if err != nil {
+			return res, err
+		}
+		f[i].Condition = relieverCondition(diagnoses)
+	}
+	return res, nil
 }

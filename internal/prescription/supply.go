@@ -42,19 +42,58 @@ func hasATC(p catalogue.Profile, prefixes []string) bool {
 }
 
 // relieverATC are the short-acting beta-agonists a patient takes as a reliever (salbutamol,
-// terbutaline, fenoterol, procaterol; salbutamol with ipratropium): relieverLimit or more
-// prescribed in a year mark asthma (or COPD) that is not controlled (GINA 2024, Box 2-2: the
-// risk of exacerbation rises with 3 or more SABA canisters a year; the SABINA programme).
-var relieverATC = []string{"R03AC02", "R03AC03", "R03AC04", "R03AC16", "R03AL02"}
+// levosalbutamol with it, terbutaline, fenoterol, procaterol; fenoterol or salbutamol with
+// ipratropium: Berodual, Combivent). Three or more SABA canisters a year go with more severe
+// attacks (GINA 2024 Box 2-2(B); SABINA, Nwaru, Eur Respir J 2020;55:1901872), twelve or more
+// with asthma deaths (RCP NRAD "Why asthma still kills" 2014: 39% of the deaths had more than
+// 12 a year). The pharmacist's review of 2026-11-29 (M1, M2, M10).
+var relieverATC = []string{"R03AC02", "R03AC03", "R03AC04", "R03AC16", "R03AL01", "R03AL02"}
+
+// icsATC are the inhaled corticosteroids, alone or combined (R03AK, the triple R03AL08-12):
+// a line holding one is no SABA-only reliever (budesonide with formoterol, or with salbutamol:
+// GINA 2024's alternative reliever), and it is the controller the prompt asks about.
+var icsATC = []string{"R03BA", "R03AK", "R03AL08", "R03AL09", "R03AL10", "R03AL11", "R03AL12"}
 
 const (
-	relieverLimit = 3
-	relieverDays  = 365
+	relieverLimit  = 3  // canisters a year: the prompt
+	relieverUrgent = 12 // canisters a year: the more urgent prompt
+	relieverDays   = 365
 )
 
-// reliever reports whether a line is a short-acting reliever inhaler or tablet.
-func reliever(p catalogue.Profile) bool {
-	return hasATC(p, relieverATC)
+// reliever reports whether a line is an inhaled short-acting reliever without an inhaled
+// corticosteroid: one the prompt counts.
+func reliever(l lineDrugs) bool {
+	return hasATC(l.Profile, relieverATC) && !hasATC(l.Profile, icsATC) && !l.oral
+}
+
+// oralReliever reports whether a line is a short-acting beta-agonist by mouth (salbutamol
+// tablets or syrup): not recommended for asthma (GINA 2024; BTS/SIGN 158) — prescribe the
+// inhaled one, with a spacer.
+func oralReliever(l lineDrugs) bool {
+	return hasATC(l.Profile, relieverATC) && l.oral
+}
+
+// inhalerUnits are the units of a line counted one canister each ("inhaler", «баллон», 支, bình).
+var inhalerUnits = regexp.MustCompile(`inhaler|canister|aerosol|баллон|ингалятор|аэрозол|支|瓶|吸入器|binh|ong hit`)
+
+// canisters is how many reliever canisters a line gives: its quantity when counted in
+// inhalers, else one, times 1 + its refills.
+func canisters(it Item) int {
+	n := 1
+	if it.Quantity != nil && inhalerUnits.MatchString(textsearch.Fold(it.Unit)) {
+		if q, ok := firstNumber(string(*it.Quantity)); ok && q >= 1 {
+			n = int(q)
+		}
+	}
+	return n * (1 + max(it.Refills, 0))
+}
+
+// oralWords are the oral forms of a line written in its words (folded), or its catalogue form.
+var oralWords = regexp.MustCompile(`\b(tablets?|tabs?|syrup|oral solution|oral|capsules?|vien|siro)\b|таблет|сироп|внутрь|片|糖浆|口服`)
+
+// oralUse reports whether a line is taken by mouth: by its route, its catalogue form or its words.
+func oralUse(it Item, form string) bool {
+	return it.Route == "oral" || (it.Route != "inhaled" && oralWords.MatchString(textsearch.Fold(form+" "+it.Medicine)))
 }
 
 // controlled reports whether a line is an abuse-prone medicine.

@@ -150,6 +150,12 @@ func (in *TakenInput) check(today string) error {
 	in.Dose, in.Frequency = strings.TrimSpace(in.Dose), strings.TrimSpace(in.Frequency)
 	in.Prescriber, in.StartedOn = strings.TrimSpace(in.Prescriber), strings.TrimSpace(in.StartedOn)
 	in.Reconciliation.check(&v, today)
+	if start, ok := startDay(in.StartedOn); ok && in.LastDose != "" {
+		// a last dose before the medicine was started is a slip of the year or the month
+		if day, ok := lastDoseDay(in.LastDose); ok && day < start.Format(time.DateOnly) {
+			v.Add("last_dose", "medication.last_dose_before_start")
+		}
+	}
 	switch {
 	case in.Medicine == "":
 		v.Add("medicine", "medication.medicine_required")
@@ -179,8 +185,10 @@ func (in *TakenInput) check(today string) error {
 	return v.Err()
 }
 
-// check cleans a stop and refuses a day in the future or before the medicine started.
-func (in *StopInput) check(startedOn, today string) error {
+// check cleans a stop and refuses a day in the future, before the medicine started or before
+// its recorded last dose: a washout runs from the last dose, and a stop day said earlier
+// would end it too soon (the pharmacist's review of 2026-11-29, M5).
+func (in *StopInput) check(startedOn, lastDose, today string) error {
 	var v apperr.Validation
 	in.StoppedOn, in.Reason = strings.TrimSpace(in.StoppedOn), strings.TrimSpace(in.Reason)
 	if in.StoppedOn == "" {
@@ -195,6 +203,8 @@ func (in *StopInput) check(startedOn, today string) error {
 		v.Add("stopped_on", "validation.date_future")
 	case known && day.Before(start):
 		v.Add("stopped_on", "medication.stop_before_start")
+	case lastDose != "" && in.StoppedOn < lastDose[:min(len(lastDose), len(time.DateOnly))]:
+		v.Add("stopped_on", "medication.stop_before_last_dose")
 	}
 	in.Category = strings.TrimSpace(in.Category)
 	if !slices.Contains(StopCategories, in.Category) {
@@ -483,7 +493,7 @@ func (s *Store) StopTaken(ctx context.Context, e audit.Event, id int64, in StopI
 		if err != nil {
 			return err
 		}
-		if err := in.check(old.StartedOn, s.today()); err != nil {
+		if err := in.check(old.StartedOn, old.LastDose, s.today()); err != nil {
 			return err
 		}
 		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
@@ -574,9 +584,12 @@ func auditTaken(ctx context.Context, tx *sql.Tx, e audit.Event, t Taken, action,
 func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([]takenDrug, error) {
 	today := civil(now, loc)
 	// An entry entered in error is no medicine of the patient's: the check never reads it.
-	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at, stopped_on FROM medicines_taken
-		WHERE patient_id = $1 AND error_reason = '' AND (stopped_on = '' OR stopped_on >= $2) ORDER BY id DESC LIMIT 200`,
-		patientID, today.AddDate(0, 0, -maxWashoutDays).Format(time.DateOnly))
+	// A stopped one is read back as far as the longest washout (from the table, m10), and by
+	// its last dose too: a washout runs from the later of the stop day and the last dose (M5).
+	since := today.AddDate(0, 0, -r.drugs.LongestWashout()).Format(time.DateOnly)
+	rows, err := r.q.QueryContext(r.ctx, `SELECT id, medicine_id, medicine, source, recorded_at, stopped_on, route, last_dose FROM medicines_taken
+		WHERE patient_id = $1 AND error_reason = '' AND (stopped_on = '' OR stopped_on >= $2 OR last_dose >= $2) ORDER BY id DESC LIMIT 200`,
+		patientID, since)
 	if err != nil {
 		return nil, fmt.Errorf("read medicines taken: %w", err)
 	}
@@ -587,11 +600,13 @@ func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([
 		source   string
 		at       time.Time
 		stopped  string
+		route    string
+		lastDose string
 	}
 	var got []raw
 	for rows.Next() {
 		var x raw
-		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at, &x.stopped); err != nil {
+		if err := rows.Scan(&x.id, &x.med, &x.medicine, &x.source, &x.at, &x.stopped, &x.route, &x.lastDose); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read a medicine taken: %w", err)
 		}
@@ -603,7 +618,8 @@ func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([
 	}
 	out := make([]takenDrug, 0, len(got))
 	for _, x := range got {
-		it := Item{Medicine: x.medicine}
+		// the recorded route counts: diclofenac 1% put on the skin is no second NSAID tablet (M6)
+		it := Item{Medicine: x.medicine, Route: x.route}
 		if x.med.Valid {
 			it.MedicineID = &x.med.Int64
 		}
@@ -616,6 +632,11 @@ func (r *reader) takenNow(patientID int64, now time.Time, loc *time.Location) ([
 			stopped, err := time.Parse(time.DateOnly, x.stopped)
 			if err != nil {
 				continue // a stop day is written checked; none other is read
+			}
+			if day, ok := lastDoseDay(x.lastDose); ok {
+				if last, err := time.Parse(time.DateOnly, day); err == nil && last.After(stopped) {
+					stopped = last // taken after the day said: the washout runs from the last dose
+				}
 			}
 			if t.activeDays = r.drugs.Washout(l.Profile) - daysBetween(stopped, today); t.activeDays <= 0 {
 				continue // gone
@@ -637,6 +658,3 @@ type takenDrug struct {
 	activeDays int
 	lineDrugs
 }
-
-// maxWashoutDays is the longest washout a stopped medicine is read for (amiodarone's).
-const maxWashoutDays = 90

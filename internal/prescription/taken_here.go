@@ -61,7 +61,7 @@ func (s *Store) StopHereLine(ctx context.Context, e audit.Event, rxID int64, lin
 		if rx.IssuedAt != nil {
 			issued = *rx.IssuedAt
 		}
-		if err := in.check(issued.In(s.Loc).Format(time.DateOnly), s.today()); err != nil {
+		if err := in.check(issued.In(s.Loc).Format(time.DateOnly), "", s.today()); err != nil {
 			return err
 		}
 		if err := checkPatient(ctx, tx, *rx.PatientID); err != nil {

@@ -57,13 +57,20 @@ func entryKey(t Taken) string {
 	return fmt.Sprintf("rx-%d-%d", *t.PrescriptionID, *t.Line)
 }
 
-// entryWhat is what a medicine is: its catalogue entry, or its words.
+// entryWhat is what a medicine is: its catalogue entry, or its words; and how it is taken —
+// its dose, frequency and route — so that a keep lapses when any of them is corrected
+// (simvastatin kept at 20 mg beside amlodipine is to be reviewed again at 80 mg: the
+// pharmacist's review of 2026-11-29, M4; MHRA Drug Safety Update, August 2012).
 func entryWhat(t Taken) string {
+	what := "n:" + folded(t.Medicine)
 	if t.MedicineID != nil {
-		return "m:" + strconv.FormatInt(*t.MedicineID, 10)
+		what = "m:" + strconv.FormatInt(*t.MedicineID, 10)
 	}
-	return "n:" + strings.ToLower(strings.Join(strings.Fields(t.Medicine), " "))
+	return what + "|d:" + folded(t.Dose) + "|f:" + folded(t.Frequency) + "|r:" + t.Route
 }
+
+// folded is a text in lower case with its spaces made one.
+func folded(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // pairSide is one medicine of a kept pair.
 type pairSide struct{ key, what string }
@@ -76,8 +83,22 @@ func pairID(a, b pairSide, finding string) string {
 	return a.key + "|" + a.what + "|" + b.key + "|" + b.what + "|" + finding
 }
 
+// renewalID is a kept pair's identity with each line here named by what it is, not by its
+// prescription: a keep carries over to the renewal of the same product at the same dose,
+// frequency and route, and lapses on any other change (the pharmacist's review of
+// 2026-11-29, M9: a routine renewal reopened every keep; alert fatigue, van der Sijs, JAMIA
+// 2006; Baysari, JAMIA 2012).
+func renewalID(a, b pairSide, finding string) string {
+	for _, side := range []*pairSide{&a, &b} {
+		if strings.HasPrefix(side.key, "rx-") {
+			side.key = "rx"
+		}
+	}
+	return "renewal:" + pairID(a, b, finding)
+}
+
 // keptPairs reads a patient's kept pairs, the newest row of each: nil when it reopened the
-// pair (to be reviewed again).
+// pair (to be reviewed again); and, under renewalID, the newest of those with a line here.
 func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[string]*Kept, error) {
 	rows, err := q.QueryContext(ctx, `SELECT first_key, first_what, second_key, second_what, finding_key, reason, kept_at, COALESCE(kept_by, 0), reopened
 		FROM medicine_pairs_kept WHERE patient_id = $1 ORDER BY id DESC LIMIT 500`, patientID)
@@ -85,10 +106,10 @@ func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[st
 		return nil, fmt.Errorf("read kept pairs: %w", err)
 	}
 	type row struct {
-		id       string
-		k        Kept
-		by       int64
-		reopened bool
+		id, renewal string
+		k           Kept
+		by          int64
+		reopened    bool
 	}
 	var got []row
 	for rows.Next() {
@@ -100,6 +121,9 @@ func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[st
 			return nil, fmt.Errorf("read a kept pair: %w", err)
 		}
 		r.id = pairID(a, b, finding)
+		if strings.HasPrefix(a.key, "rx-") || strings.HasPrefix(b.key, "rx-") {
+			r.renewal = renewalID(a, b, finding)
+		}
 		got = append(got, r)
 	}
 	rows.Close()
@@ -116,11 +140,14 @@ func keptPairs(ctx context.Context, q database.Querier, patientID int64) (map[st
 	}
 	out := map[string]*Kept{}
 	for _, r := range got {
-		if _, ok := out[r.id]; !ok { // newest first
-			r.k.By = names[r.by]
-			out[r.id] = &r.k
-			if r.reopened {
-				out[r.id] = nil
+		r.k.By = names[r.by]
+		for _, id := range []string{r.id, r.renewal} {
+			if _, ok := out[id]; !ok && id != "" { // newest first
+				k := r.k
+				out[id] = &k
+				if r.reopened {
+					out[id] = nil
+				}
 			}
 		}
 	}

@@ -136,6 +136,8 @@ func (s *Store) MarkInError(ctx context.Context, e audit.Event, id int64, in Err
 	switch {
 	case in.Reason == "":
 		v.Add("reason", "validation.reason_required")
+	case apperr.ReasonTooShort(in.Reason): // a letter says nothing to whoever reads the record (m4)
+		v.Add("reason", "medication.error_reason_short")
 	case len([]rune(in.Reason)) > 500:
 		v.Add("reason", "validation.too_long")
 	}

@@ -32,7 +32,7 @@ func (s *Store) takenCheck(ctx context.Context, t *Taken, lang string) error {
 		return err
 	}
 	r := &reader{ctx: ctx, q: s.DB, drugs: drugs, cache: map[int64]catalogue.Medicine{}}
-	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+	line, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine, Route: t.Route})
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (s *Store) reviewList(ctx context.Context, patientID int64, list []Taken, l
 		if !t.Active() {
 			continue
 		}
-		l, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine})
+		l, err := r.line(Item{MedicineID: t.MedicineID, Medicine: t.Medicine, Route: t.Route})
 		if err != nil {
 			return err
 		}
@@ -126,12 +126,19 @@ func (s *Store) reviewList(ctx context.Context, patientID int64, list []Taken, l
 			finding = strings.TrimSuffix(f.Key, ":line:"+strconv.Itoa(*f.OtherLine))
 		}
 		f.Pair = &PairRef{This: entryKey(*this), Other: entryKey(other), Finding: finding}
-		if k, ok := kept[pairID(pairSide{f.Pair.This, entryWhat(*this)}, pairSide{f.Pair.Other, entryWhat(other)}, finding)]; ok {
+		a, b := pairSide{f.Pair.This, entryWhat(*this)}, pairSide{f.Pair.Other, entryWhat(other)}
+		if k, ok := kept[pairID(a, b, finding)]; ok {
 			f.Kept = k // nil: reopened, to be reviewed again
 		} else if this.Source == SourceHere {
 			f.Kept = prescribedKeep(*this, other.ID, finding)
 		} else if other.Source == SourceHere {
 			f.Kept = prescribedKeep(other, this.ID, finding)
+		}
+		// kept on the line this one renews, at the same dose, frequency and route (M9); a
+		// course extended (an antimicrobial, a corticosteroid, an NSAID) is a new decision
+		if k, ok := kept[renewalID(a, b, finding)]; f.Kept == nil && ok && k != nil &&
+			!hasATC(in.lines[f.Line].Profile, courseATC) && !hasATC(in.lines[*f.OtherLine].Profile, courseATC) {
+			f.Kept = k
 		}
 		if f.Kind == FindDuplicate && sameProduct(in.lines[f.Line], in.lines[*f.OtherLine]) {
 			f.Tier, f.RequiresReason = catalogue.TierLow, false

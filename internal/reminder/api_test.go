@@ -401,3 +401,72 @@ func TestMessageLog(t *testing.T) {
 		}
 	})
 }
+
+// TestSMSCodeSettings: the clinic's rules for codes by SMS (the attacker's review, C4) are
+// checked, in the caller's language; defaults text only the clinic's own country, 30 an hour
+// and 200 a day; a save that leaves the new fields out keeps them.
+func TestSMSCodeSettings(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		env := apitest.NewWith(t, db, withSenders(true, true))
+		admin := env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+		admin.Header.Set("Accept-Language", "vi")
+		type sms struct {
+			Countries []string `json:"sms_code_countries"`
+			Hour      int      `json:"sms_codes_per_hour"`
+			Day       int      `json:"sms_codes_per_day"`
+			Version   int      `json:"version"`
+		}
+		var got sms
+		admin.Do("GET", "/api/settings/patient-messages", nil).JSON(t, &got)
+		if len(got.Countries) != 0 || got.Hour != 30 || got.Day != 200 {
+			t.Fatalf("defaults: %+v", got)
+		}
+		for _, c := range []struct {
+			name   string
+			change map[string]any
+			field  string
+		}{
+			{"a code too long", map[string]any{"sms_code_countries": []string{"8490"}}, "sms_code_countries"},
+			{"not a code of its own", map[string]any{"sms_code_countries": []string{"8"}}, "sms_code_countries"},
+			{"letters", map[string]any{"sms_code_countries": []string{"4x"}}, "sms_code_countries"},
+			{"a leading zero", map[string]any{"sms_code_countries": []string{"044"}}, "sms_code_countries"},
+			{"a negative cap", map[string]any{"sms_codes_per_hour": -1}, "sms_codes_per_hour"},
+			{"a cap too high", map[string]any{"sms_codes_per_day": 10001}, "sms_codes_per_day"},
+			{"the day below the hour", map[string]any{"sms_codes_per_hour": 50, "sms_codes_per_day": 40}, "sms_codes_per_day"},
+		} {
+			body := map[string]any{"version": got.Version}
+			for k, v := range c.change {
+				body[k] = v
+			}
+			r := admin.Do("PUT", "/api/settings/patient-messages", body)
+			if r.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+			if _, _, fields := r.Error(t); len(fields[c.field]) == 0 || !strings.Contains(strings.ToLower(fields[c.field][0]), "vui lòng") && c.field == "sms_code_countries" {
+				t.Fatalf("%s: fields %v", c.name, fields)
+			}
+		}
+		r := admin.Do("PUT", "/api/settings/patient-messages", map[string]any{"sms_code_countries": []string{"+7", " 44", "7"}, "sms_codes_per_hour": 10,
+			"sms_codes_per_day": 50, "version": got.Version})
+		if r.Status != http.StatusOK {
+			t.Fatalf("save: %d %s", r.Status, r.Body)
+		}
+		r.JSON(t, &got)
+		if strings.Join(got.Countries, ",") != "44,7" || got.Hour != 10 || got.Day != 50 {
+			t.Fatalf("saved: %+v", got)
+		}
+		// A save from before these fields (the old page, a script) keeps them.
+		r = admin.Do("PUT", "/api/settings/patient-messages", map[string]any{"reminders": false, "version": got.Version})
+		if r.Status != http.StatusOK {
+			t.Fatalf("save without them: %d %s", r.Status, r.Body)
+		}
+		r.JSON(t, &got)
+		if strings.Join(got.Countries, ",") != "44,7" || got.Hour != 10 || got.Day != 50 {
+			t.Fatalf("a save without them: %+v", got)
+		}
+		// No version: a conflict, never a blind overwrite.
+		if r := admin.Do("PUT", "/api/settings/patient-messages", map[string]any{"sms_codes_per_hour": 5}); r.Status != http.StatusConflict {
+			t.Fatalf("no version: %d %s", r.Status, r.Body)
+		}
+	})
+}

@@ -57,7 +57,14 @@ func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
-	var in Settings
+	// Read onto the stored settings: a field the caller leaves out (one added since it was
+	// written, such as the caps on codes by SMS) keeps its value rather than falling to zero.
+	in, err := ReadSettings(r.Context(), h.Service.DB)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	in.Version = 0 // the caller's, or a conflict
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -86,7 +93,7 @@ type LogPage struct {
 
 func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := mail.Filter{Topics: Topics, Status: q.Get("status"), Channel: q.Get("channel"), Limit: 50}
+	f := mail.Filter{Topics: LogTopics, Status: q.Get("status"), Channel: q.Get("channel"), Limit: 50}
 	var v apperr.Validation
 	if f.Status != "" && !slices.Contains([]string{mail.Pending, mail.Sent, mail.Failed, mail.NoAddress, mail.Cancelled}, f.Status) {
 		v.Add("status", "validation.invalid_choice")

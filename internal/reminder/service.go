@@ -32,6 +32,10 @@ const (
 // Topics are every appointment message's topic.
 var Topics = []string{TopicBooked, TopicChanged, TopicCancelled, TopicReminder}
 
+// LogTopics are what the message log shows: the appointment messages and the one-time codes
+// (never their text), so the desk can see whether a patient's code went.
+var LogTopics = append(slices.Clone(Topics), TopicCode)
+
 // Service writes appointment messages; its Changed is the appointment store's hook.
 type Service struct {
 	DB   *database.DB

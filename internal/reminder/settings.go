@@ -16,6 +16,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/settings"
+	"emr/internal/textsearch"
 )
 
 // Settings are the clinic's rules for its messages to patients (an administrator's).
@@ -36,14 +37,31 @@ type Settings struct {
 	SMS   bool `json:"sms"`
 	// Language is the clinic's language for patients who chose none.
 	Language string `json:"language"`
-	Version  int    `json:"version"`
+	// SMSCountries are the country calling codes ("7", "44") besides the clinic's own (read
+	// from its phone, settings.Clinic.CallingCode) whose numbers a one-time code from a
+	// public page (online booking, the portal's sign-in) may go to by SMS: none by default,
+	// so that nobody makes the clinic pay for texts to premium or foreign numbers.
+	SMSCountries []string `json:"sms_code_countries"`
+	// SMSCodesPerHour and SMSCodesPerDay cap the one-time codes the public pages send by SMS,
+	// clinic-wide; past either, codes go by e-mail only (0: none by SMS).
+	SMSCodesPerHour int `json:"sms_codes_per_hour"`
+	SMSCodesPerDay  int `json:"sms_codes_per_day"`
+	Version         int `json:"version"`
 }
+
+// The bounds of the clinic-wide caps on one-time codes by SMS.
+const (
+	MaxSMSCodesPerHour = 1000
+	MaxSMSCodesPerDay  = 10000
+	maxSMSCountries    = 20
+)
 
 const settingsKey = "patient_messages"
 
 // Defaults are the settings until an administrator saves others.
 func Defaults() Settings {
-	return Settings{Reminders: true, Offsets: []int{24 * 60, 2 * 60}, QuietStart: "21:00", QuietEnd: "08:00", CancelHours: 2, Email: true, SMS: true, Language: "en"}
+	return Settings{Reminders: true, Offsets: []int{24 * 60, 2 * 60}, QuietStart: "21:00", QuietEnd: "08:00", CancelHours: 2, Email: true, SMS: true, Language: "en",
+		SMSCountries: []string{}, SMSCodesPerHour: 30, SMSCodesPerDay: 200}
 }
 
 // ReadSettings returns the clinic's message settings (Defaults until saved).
@@ -92,7 +110,38 @@ func (s *Settings) clean() error {
 	if !slices.Contains([]string{"en", "ru", "zh", "vi"}, s.Language) {
 		v.Add("language", "validation.invalid_choice")
 	}
+	countries := []string{}
+	for _, c := range s.SMSCountries {
+		c = strings.TrimPrefix(strings.TrimSpace(c), "+")
+		if !callingCode(c) {
+			v.Add("sms_code_countries", "reminder.bad_calling_code")
+			break
+		}
+		countries = append(countries, c)
+	}
+	slices.Sort(countries)
+	s.SMSCountries = slices.Compact(countries)
+	if len(s.SMSCountries) > maxSMSCountries {
+		v.Add("sms_code_countries", "validation.too_many")
+	}
+	if s.SMSCodesPerHour < 0 || s.SMSCodesPerHour > MaxSMSCodesPerHour {
+		v.Add("sms_codes_per_hour", "reminder.bad_sms_cap")
+	}
+	if s.SMSCodesPerDay < 0 || s.SMSCodesPerDay > MaxSMSCodesPerDay {
+		v.Add("sms_codes_per_day", "reminder.bad_sms_cap")
+	} else if s.SMSCodesPerDay < s.SMSCodesPerHour {
+		v.Add("sms_codes_per_day", "reminder.sms_day_below_hour")
+	}
 	return v.Err()
+}
+
+// callingCode reports whether c is a country calling code as E.164 writes one: one to three
+// digits, not starting with 0, and a code of its own length (so "84" but not "8" or "849").
+func callingCode(c string) bool {
+	if c == "" || len(c) > 3 || c[0] == '0' || strings.Trim(c, "0123456789") != "" {
+		return false
+	}
+	return textsearch.CallingCode("+"+c+"0000000") == c
 }
 
 // SaveSettings stores the clinic's message settings if in.Version is still the stored one.

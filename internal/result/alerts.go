@@ -230,6 +230,11 @@ type Alert struct {
 	// (nil: none, as after a retraction or a test not done): the notice shows it beside the
 	// withdrawn one, and says so when it is itself critical (a newer alert of its own).
 	Standing *Result `json:"standing"`
+	// Misfiled: the alert is not a value of this patient's but a critical value recorded
+	// against them that belonged to someone not yet found (C2 of the laboratory clinician's
+	// review): open, escalating as any alert, until the value is resolved from the misfiled
+	// list (ResolveMisfiled); it cannot be acknowledged.
+	Misfiled bool `json:"misfiled"`
 	// Emails are the messages its escalations sent out of the app, with what became of each.
 	Emails []Email `json:"emails"`
 }
@@ -253,7 +258,7 @@ var mailTopics = []string{"critical_alert.1", "critical_alert.2"}
 const alertColumns = `a.id, a.result_id, a.order_id, a.patient_id, a.doctor_id, a.raised_at, a.escalated_at, a.escalated_lead_at, a.is_open,
 	a.acknowledged_at, a.acknowledged_by, a.contact, a.action, a.received_by, a.read_back,
 	a.not_reached_at, a.not_reached_by, a.not_reached_note, a.not_reached_count, a.withdrawn_at, a.withdrawn_by, a.withdrawn_reason,
-	a.withdrawn_category, a.withdrawal_seen_at, a.withdrawal_seen_by, a.withdrawal_followup, a.withdrawal_note`
+	a.withdrawn_category, a.withdrawal_seen_at, a.withdrawal_seen_by, a.withdrawal_followup, a.withdrawal_note, a.misfiled`
 
 type alertRow struct {
 	Alert
@@ -268,14 +273,14 @@ func scanAlerts(rows *sql.Rows, err error) ([]alertRow, error) {
 	var out []alertRow
 	for rows.Next() {
 		var a alertRow
-		var open int
+		var open, misfiled int
 		if err := rows.Scan(&a.ID, &a.resultID, &a.OrderID, &a.patientID, &a.DoctorID, &a.RaisedAt, &a.EscalatedAt, &a.EscalatedLeadAt, &open,
 			&a.AcknowledgedAt, &a.AcknowledgedBy, &a.Contact, &a.Action, &a.ReceivedBy, &a.ReadBack,
 			&a.NotReachedAt, &a.NotReachedBy, &a.NotReachedNote, &a.NotReachedCount, &a.WithdrawnAt, &a.WithdrawnBy, &a.WithdrawnReason,
-			&a.WithdrawnCategory, &a.WithdrawalSeenAt, &a.WithdrawalSeenBy, &a.WithdrawalFollowup, &a.WithdrawalNote); err != nil {
+			&a.WithdrawnCategory, &a.WithdrawalSeenAt, &a.WithdrawalSeenBy, &a.WithdrawalFollowup, &a.WithdrawalNote, &misfiled); err != nil {
 			return nil, err
 		}
-		a.Open = open == 1
+		a.Open, a.Misfiled = open == 1, misfiled == 1
 		same := func(p *int64) bool { return p != nil && a.WithdrawnBy != nil && *p == *a.WithdrawnBy }
 		a.WithdrawnByRecipient = same(a.DoctorID) || same(a.AcknowledgedBy)
 		if a.AcknowledgedAt != nil {
@@ -519,7 +524,8 @@ func (s *Store) escalate(ctx context.Context, tx *sql.Tx, e audit.Event, st Sett
 	}
 	var patientID int64
 	var withdrawn *time.Time
-	if err := tx.QueryRowContext(ctx, `SELECT patient_id, withdrawn_at FROM critical_alerts WHERE id = $1`, id).Scan(&patientID, &withdrawn); err != nil {
+	var misfiled int
+	if err := tx.QueryRowContext(ctx, `SELECT patient_id, withdrawn_at, misfiled FROM critical_alerts WHERE id = $1`, id).Scan(&patientID, &withdrawn, &misfiled); err != nil {
 		return false, fmt.Errorf("read alert: %w", err)
 	}
 	var to []int64
@@ -542,10 +548,15 @@ func (s *Store) escalate(ctx context.Context, tx *sql.Tx, e audit.Event, st Sett
 	if s.Email {
 		// A withdrawal not yet seen says what it is: never "a critical result waits".
 		var err error
-		if withdrawn != nil {
+		switch {
+		case misfiled == 1:
+			// A critical value recorded against the wrong patient, its owner not yet found.
+			detail = "misfiled " + detail
+			err = s.mailAlert(ctx, tx, mailTopics[level-1], id, to, "result.mail_misfiled_subject", "result.mail_misfiled", now)
+		case withdrawn != nil:
 			detail = "withdrawal " + detail
 			err = s.mailAlert(ctx, tx, withdrawnTopic, id, to, "result.mail_withdrawn_subject", "result.mail_withdrawn", now)
-		} else {
+		default:
 			err = s.mailEscalation(ctx, tx, id, level, to, now)
 		}
 		if err != nil {
@@ -609,10 +620,10 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		var patientID, orderID, resultID int64
 		var doctorID, acknowledgedBy *int64
 		var escalated, escalatedLead, withdrawn *time.Time
-		var open int
-		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, result_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at, acknowledged_by
-			FROM critical_alerts WHERE id = $1`, id).
-			Scan(&patientID, &orderID, &resultID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn, &acknowledgedBy)
+		var open, misfiled int
+		err := tx.QueryRowContext(ctx, `SELECT patient_id, order_id, result_id, doctor_id, escalated_at, escalated_lead_at, is_open, withdrawn_at, acknowledged_by,
+			misfiled FROM critical_alerts WHERE id = $1`, id).
+			Scan(&patientID, &orderID, &resultID, &doctorID, &escalated, &escalatedLead, &open, &withdrawn, &acknowledgedBy, &misfiled)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.NotFound("result.alert_not_found")
 		}
@@ -626,6 +637,11 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		if !who.Reviews && !mine(doctorID) && !(covering && escalated != nil) && !(lead && escalatedLead != nil) &&
 			!(withdrawn != nil && mine(acknowledgedBy)) {
 			return apperr.Forbidden("result.alert_not_yours")
+		}
+		if misfiled == 1 {
+			// A critical value whose owner is not found closes only when it is resolved: refiled,
+			// recollection ordered, or its owner said not to be identifiable (ResolveMisfiled).
+			return apperr.Conflict("result.alert_misfiled")
 		}
 		now := s.now()
 		if withdrawn != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +40,7 @@ type orderCharges struct {
 		Withdrawn  bool   `json:"withdrawn"`
 		IncludedIn string `json:"included_in"`
 		ZeroPrice  bool   `json:"zero_price"`
+		ListPrice  *int64 `json:"list_price"`
 	} `json:"orders"`
 }
 
@@ -120,15 +122,20 @@ func TestOrdersReachTheBill(t *testing.T) {
 			t.Fatalf("cancelled order still charged, shown: %+v", oc)
 		}
 
-		// Voided and replaced, the cancelled BMP is not copied onto the replacement (issue 55,
-		// major 3): finalising it would charge the cancelled test again.
+		// Voided and replaced, the replacement copies every line, the cancelled BMP's too (the
+		// cashier's review, C2: the desk decides): the draft shows it cancelled and still
+		// charged, and the desk takes the line off.
 		b = bill()
 		repl := apitest.Do[billOut](t, c.admin, http.StatusOK, "POST", fmt.Sprintf("/api/bills/%d/void", b.ID), map[string]any{"version": b.Version, "reason": "BMP cancelled", "replace": true})
-		if repl.Status != "draft" || len(repl.Lines) != 0 || repl.Total != 0 {
-			t.Errorf("the replacement copies the cancelled order's charge: %+v", repl)
+		if repl.Status != "draft" || len(repl.Lines) != 1 || repl.Total != 180000 {
+			t.Fatalf("the replacement does not copy every line: %+v", repl)
 		}
-		if oc = charges(); oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 1 || oc.Orders[0].Withdrawn {
+		if oc = charges(); oc.Ordered != 1 || oc.Charged != 0 || len(oc.Orders) != 2 || !oc.Orders[0].Withdrawn || oc.Orders[0].LineID == nil {
 			t.Errorf("after void and replace: %+v", oc)
+		}
+		apitest.Do[billOut](t, c.rec, http.StatusOK, "DELETE", fmt.Sprintf("/api/bills/%d/lines/%d?version=%d", repl.ID, repl.Lines[0].ID, repl.Version), nil)
+		if oc = charges(); oc.Ordered != 1 || len(oc.Orders) != 1 || oc.Orders[0].Withdrawn {
+			t.Errorf("after the desk removed the line: %+v", oc)
 		}
 	})
 }
@@ -309,6 +316,13 @@ func TestAnOrderLeavesAHandLineOfTwoUnits(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		c := newClinic(t, db)
 		service := c.service(t, "LAB-CBC", 90000)
+		// Each order carries its test's list price, which the desk sees when marking a line (M3).
+		defer func() {
+			oc := apitest.Do[orderCharges](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/appointments/%d/bill/orders", c.visitID), nil)
+			if len(oc.Orders) != 1 || oc.Orders[0].ListPrice == nil || *oc.Orders[0].ListPrice != 90000 {
+				t.Errorf("the CBC's list price: %+v", oc)
+			}
+		}()
 		b := apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", c.visitID), map[string]any{"service_id": service, "quantity": 2})
 		cbc := find(c.order(t, "CBC"), "CBC")
 		b = apitest.Do[billOut](t, c.rec, http.StatusOK, "GET", fmt.Sprintf("/api/bills/%d", b.ID), nil)
@@ -371,7 +385,11 @@ func TestAHandChargeIsMarkedAsTheOrders(t *testing.T) {
 			return b.Lines[len(b.Lines)-1].ID
 		}
 		link := func(who *apitest.Client, lineID, orderID int64) apitest.Response {
-			return who.Do("POST", fmt.Sprintf("/api/bills/%d/lines/%d/order", b.ID, lineID), map[string]any{"order_id": orderID})
+			var cur struct {
+				Version int `json:"version"`
+			}
+			c.admin.Do("GET", fmt.Sprintf("/api/bills/%d", b.ID), nil).JSON(t, &cur)
+			return who.Do("POST", fmt.Sprintf("/api/bills/%d/lines/%d/order", b.ID, lineID), map[string]any{"order_id": orderID, "version": cur.Version})
 		}
 		crpLine, swabs := b.Lines[0].ID, b.Lines[1].ID
 		_ = line
@@ -399,6 +417,31 @@ func TestAHandChargeIsMarkedAsTheOrders(t *testing.T) {
 		}
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'bill.link_order'`); n != 1 {
 			t.Errorf("marking audited %d times", n)
+		}
+	})
+}
+
+// The review of the blind count, finding 6: a hand line whose unit price differs from the test's
+// list price is marked as its charge only by one who may override prices; a line at the list
+// price with its own discount is not "another price"; the mark is refused on a stale bill.
+func TestAMarkAtAnotherPriceNeedsTheOverride(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		cbc := find(c.order(t, "CBC"), "CBC") // ordered before its service is priced: not charged
+		c.service(t, "LAB-CBC", 90000)
+		b := apitest.Do[billOut](t, c.rec, http.StatusCreated, "POST", fmt.Sprintf("/api/appointments/%d/bill/lines", c.visitID),
+			map[string]any{"description": "Full blood count", "quantity": 1, "unit_price": 70000})
+		mark := func(who *apitest.Client, version int) apitest.Response {
+			return who.Do("POST", fmt.Sprintf("/api/bills/%d/lines/%d/order", b.ID, b.Lines[0].ID), map[string]any{"order_id": cbc.ID, "version": version})
+		}
+		if r := mark(c.rec, b.Version); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "line_id") {
+			t.Errorf("the desk marks a line at another price: %d %s", r.Status, r.Body)
+		}
+		if r := mark(c.admin, b.Version-1); r.Status != http.StatusConflict {
+			t.Errorf("a mark on a stale bill: %d %s", r.Status, r.Body)
+		}
+		if r := mark(c.admin, b.Version); r.Status != http.StatusOK {
+			t.Errorf("one who may override prices marks it: %d %s", r.Status, r.Body)
 		}
 	})
 }

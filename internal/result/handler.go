@@ -33,6 +33,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/patients/{id}/trend", Access: readResults, Handler: h.trend},
 		{Method: "GET", Path: "/api/lab-orders/overdue", Access: readResults, Handler: h.overdue},
 		{Method: "GET", Path: "/api/results/misfiled", Access: readResults, Handler: h.misfiled},
+		{Method: "GET", Path: "/api/results/misfiled/count", Access: readResults, Handler: h.misfiledCount},
+		{Method: "GET", Path: "/api/lab-results/{id}/misfiled/orders", Access: record, Handler: h.refileOrders},
 		{Method: "POST", Path: "/api/lab-results/{id}/misfiled/resolve", Access: record, Announces: auth.ChangesResults, Handler: h.resolveMisfiled},
 		{Method: "GET", Path: "/api/lab-orders/{id}", Access: readResults, Handler: h.detail},
 		{Method: "POST", Path: "/api/lab-orders/{id}/collect", Access: record, Announces: auth.ChangesResults, Handler: h.transition(Collected)},
@@ -162,15 +164,78 @@ func (h *Handler) overdue(w http.ResponseWriter, r *http.Request) {
 	httpjson.List(w, list)
 }
 
-// misfiled lists the results retracted as recorded against the wrong patient that wait for
-// someone to find whose they were.
+// misfiled lists a page of the results retracted as recorded against the wrong patient that
+// wait for someone to find whose they were; the read is audited on each patient it shows (m2
+// of the laboratory clinician's review).
 func (h *Handler) misfiled(w http.ResponseWriter, r *http.Request) {
-	list, err := h.Store.Misfiled(r.Context(), i18n.FromRequest(r))
+	var v apperr.Validation
+	page, perPage := httpjson.Page(r.URL.Query().Get, &v)
+	if err := v.Err(); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	list, total, err := h.Store.Misfiled(r.Context(), page, perPage, i18n.FromRequest(r))
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
+	var events []audit.Event
+	seen := map[int64]bool{}
+	for _, m := range list {
+		if m.Patient == nil || seen[m.Patient.ID] {
+			continue
+		}
+		seen[m.Patient.ID] = true
+		e := auth.AuditEvent(r)
+		e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "misfiled_results.list", "patient", strconv.FormatInt(m.Patient.ID, 10), audit.Success, m.Patient.ID
+		events = append(events, e)
+	}
+	if err := audit.AccessAll(r.Context(), h.Store.DB, events); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, httpjson.ListBody[Misfiled]{Data: list, Meta: httpjson.ListMeta{Total: total, Page: page, PerPage: perPage}})
+}
+
+// misfiledCount is how many misfiled results wait (the results desk's figure).
+func (h *Handler) misfiledCount(w http.ResponseWriter, r *http.Request) {
+	n, err := h.Store.MisfiledCount(r.Context())
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, WaitingCount{Count: n})
+}
+
+// refileOrders lists the orders of ?patient_id= a misfiled result may be refiled to; the
+// read is audited on that patient.
+func (h *Handler) refileOrders(w http.ResponseWriter, r *http.Request) {
+	id, err := httpjson.PathID(r, "id", "result.misfiled_not_found")
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	patientID, err := strconv.ParseInt(r.URL.Query().Get("patient_id"), 10, 64)
+	if err != nil || patientID < 1 {
+		var v apperr.Validation
+		v.Add("patient_id", "validation.required")
+		httpjson.Error(w, r, v.Err())
+		return
+	}
+	list, err := h.Store.RefileOrders(r.Context(), id, patientID, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if !h.audited(w, r, "results.list", "patient", patientID, patientID) {
+		return
+	}
 	httpjson.List(w, list)
+}
+
+// MisfiledResolved is what resolving a misfiled result did: refiled, the new result row.
+type MisfiledResolved struct {
+	RefiledResultID *int64 `json:"refiled_result_id"`
 }
 
 func (h *Handler) resolveMisfiled(w http.ResponseWriter, r *http.Request) {
@@ -178,11 +243,16 @@ func (h *Handler) resolveMisfiled(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.Store.ResolveMisfiled(r.Context(), auth.AuditEvent(r), id, in); err != nil {
+	refiled, err := h.Store.ResolveMisfiled(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
+	if err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	out := MisfiledResolved{}
+	if refiled != 0 {
+		out.RefiledResultID = &refiled
+	}
+	httpjson.Respond(w, http.StatusOK, out)
 }
 
 func (h *Handler) detail(w http.ResponseWriter, r *http.Request) {

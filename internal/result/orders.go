@@ -264,7 +264,29 @@ func (s *Store) Transition(ctx context.Context, e audit.Event, id int64, status 
 				return err
 			}
 		}
-		return s.setState(ctx, tx, e, o, status, reason, now)
+		if err := s.setState(ctx, tx, e, o, status, reason, now); err != nil {
+			return err
+		}
+		if status != NotDone {
+			return nil
+		}
+		// Its preliminary values leave the trend and the delta checks: later values flagged
+		// against them are flagged again against what stands (M2 of the laboratory
+		// clinician's review, 2026-11-29).
+		left, err := scanResults(tx.QueryContext(ctx, `SELECT `+resultColumns+` FROM lab_results r WHERE r.order_id = $1 AND r.is_current = 1`, o.ID))
+		if err != nil {
+			return err
+		}
+		for _, r := range left {
+			later, err := s.redelta(ctx, tx, o.PatientID, r.Analyte, r.ObservedAt, now)
+			if err != nil {
+				return err
+			}
+			if err := s.keep(ctx, tx, now, later...); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -357,8 +379,13 @@ func (s *Store) Detail(ctx context.Context, id int64, lang string) (Detail, erro
 	if err != nil {
 		return d, err
 	}
-	d.Alerts, err = s.fill(ctx, s.DB, alerts, lang)
-	return d, err
+	if d.Alerts, err = s.fill(ctx, s.DB, alerts, lang); err != nil {
+		return d, err
+	}
+	if d.SameDraw, err = s.sameDraw(ctx, s.DB, o); err != nil {
+		return d, err
+	}
+	return d, s.complete(ctx, s.DB, d.SameDraw, lang, true)
 }
 
 // AttachReport stores the lab's own report (a PDF or an image) as one of the patient's

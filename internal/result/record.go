@@ -31,6 +31,9 @@ type ResultInput struct {
 	Text       string `json:"text"`
 	LabLow     string `json:"lab_low"`
 	LabHigh    string `json:"lab_high"`
+	// labUnit is the unit of LabLow and LabHigh when it is not Unit: a refiled value's
+	// laboratory range, kept in the canonical unit (refile).
+	labUnit string
 }
 
 // RecordInput records an order's results: preliminary or final; a change to a final result
@@ -127,6 +130,13 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		for _, r := range current {
 			replaced[r.Analyte], was[r.Analyte] = r.ID, r
 		}
+		// The values that are new or changed: later values flagged against what stood before
+		// are flagged again against them (M1 of the laboratory clinician's review, 2026-11-29).
+		type moved struct {
+			analyte string
+			at      time.Time
+		}
+		var changed []moved
 		for _, r := range rows {
 			// After the order is final, a value replacing a final (or corrected) one corrects
 			// it; one replacing a preliminary value, or of an analyte not yet reported, is
@@ -170,6 +180,12 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				replaces, rowObserved, now, actor(e), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
+			if prior == nil || !sameReading(*prior, r) {
+				changed = append(changed, moved{r.Analyte, rowObserved})
+				if prior != nil && !prior.ObservedAt.Equal(rowObserved) {
+					changed = append(changed, moved{r.Analyte, prior.ObservedAt})
+				}
+			}
 			raised, gone, err := s.replaceAlerts(ctx, tx, e, o.ID, r, resultID, prior, in.Reason, now)
 			if err != nil {
 				return err
@@ -199,6 +215,15 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 		}
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {
 			return err
+		}
+		for _, c := range changed {
+			later, err := s.redelta(ctx, tx, o.PatientID, c.analyte, c.at, now)
+			if err != nil {
+				return err
+			}
+			if err := s.keep(ctx, tx, now, later...); err != nil {
+				return err
+			}
 		}
 		if o.CollectedAt == nil {
 			if err := s.event(ctx, tx, e, o.ID, o.PatientID, Collected, "", now, ""); err != nil {
@@ -512,8 +537,12 @@ func (s *Store) number(ctx context.Context, tx *sql.Tx, v *apperr.Validation, fi
 		r.Range.Source = "catalogue"
 	}
 	if strings.TrimSpace(x.LabLow) != "" || strings.TrimSpace(x.LabHigh) != "" {
-		low, lowOK := s.labBound(v, field+".lab_low", a, x.LabLow, unit, lang)
-		high, highOK := s.labBound(v, field+".lab_high", a, x.LabHigh, unit, lang)
+		labUnit := unit
+		if x.labUnit != "" {
+			labUnit = x.labUnit
+		}
+		low, lowOK := s.labBound(v, field+".lab_low", a, x.LabLow, labUnit, lang)
+		high, highOK := s.labBound(v, field+".lab_high", a, x.LabHigh, labUnit, lang)
 		if !lowOK || !highOK {
 			return false
 		}
@@ -647,10 +676,16 @@ func text(f *float64, decimals int) *string {
 // earlierValues are the patient's current numeric results of analyte on other orders,
 // observed within window before at (censored values left out), for the delta check; read
 // through the (patient, analyte, observed_at) index.
+// standing is the condition a current result row (of lab_results, unaliased)
+// stands by for trends and delta checks: its order was not marked not done or cancelled (a
+// preliminary value of a test never completed is withdrawn: M2 of the laboratory
+// clinician's review, 2026-11-29).
+const standing = `NOT EXISTS (SELECT 1 FROM lab_orders so WHERE so.id = order_id AND so.status IN ('not_done', 'cancelled'))`
+
 func earlierValues(ctx context.Context, tx *sql.Tx, patientID int64, analyte string, orderID int64, at time.Time, window time.Duration) ([]catalogue.Earlier, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT value, observed_at FROM lab_results WHERE patient_id = $1 AND analyte = $2
 		AND observed_at >= $3 AND observed_at <= $4 AND is_current = 1 AND order_id <> $5 AND value IS NOT NULL AND comparator = ''
-		ORDER BY observed_at DESC, id DESC LIMIT 200`, patientID, analyte, at.Add(-window), at, orderID)
+		AND `+standing+` ORDER BY observed_at DESC, id DESC LIMIT 200`, patientID, analyte, at.Add(-window), at, orderID)
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,13 @@ import (
 // redeltaLimit bounds the later results one withdrawn value has its delta flags read again on.
 const redeltaLimit = 200
 
-// redelta reads again the delta flag of patientID's current results of analyte observed after
-// at (within each one's delta window), once a value observed then no longer stands (retracted
-// as entered in error): a later value flagged as a change from the value withdrawn is flagged
-// against what stands now, or not at all. Each order whose flags changed has its attention
+// redelta reads again the delta flag of patientID's current results of analyte observed at or
+// after at (within each one's delta window), once a value observed then changed: retracted as
+// entered in error, corrected, recorded late, or its test marked not done. A later value flagged
+// as a change from the value withdrawn is flagged against what stands now, or not at all; one
+// that should have been flagged is, and its order, if reviewed, goes back to review (M1 of the
+// laboratory clinician's review, 2026-11-29). A value at the same instant on another order is
+// read again too (m3); the value at itself reads no other value of its own order. Each order whose flags changed has its attention
 // ranked again and a new version kept; their ids are answered.
 func (s *Store) redelta(ctx context.Context, tx *sql.Tx, patientID int64, analyte string, at, now time.Time) ([]int64, error) {
 	type later struct {
@@ -27,8 +30,9 @@ func (s *Store) redelta(ctx context.Context, tx *sql.Tx, patientID int64, analyt
 		delta      string
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.order_id, o.test, r.value, r.observed_at, r.delta FROM lab_results r
-		JOIN lab_orders o ON o.id = r.order_id WHERE r.patient_id = $1 AND r.analyte = $2 AND r.observed_at > $3 AND r.is_current = 1
-		AND r.value IS NOT NULL AND r.comparator = '' ORDER BY r.observed_at, r.id LIMIT $4`, patientID, analyte, at, redeltaLimit)
+		JOIN lab_orders o ON o.id = r.order_id WHERE r.patient_id = $1 AND r.analyte = $2 AND r.observed_at >= $3 AND r.is_current = 1
+		AND r.value IS NOT NULL AND r.comparator = '' AND o.status NOT IN ('not_done', 'cancelled') ORDER BY r.observed_at, r.id LIMIT $4`,
+		patientID, analyte, at, redeltaLimit)
 	if err != nil {
 		return nil, fmt.Errorf("read later results: %w", err)
 	}
@@ -66,14 +70,19 @@ func (s *Store) redelta(ctx context.Context, tx *sql.Tx, patientID int64, analyt
 				a = &test.Analytes[i]
 			}
 		}
-		if a == nil || len(a.DeltaRules) == 0 || l.observedAt.Sub(at) > a.MaxDeltaWindow() {
-			continue // its flag never read the value withdrawn
+		var delta string
+		switch {
+		case a == nil || len(a.DeltaRules) == 0:
+			// Its test no longer lists the analyte, or no rule checks it: no flag stands.
+		case l.observedAt.Sub(at) > a.MaxDeltaWindow():
+			continue // its flag never read the value that changed
+		default:
+			earlier, err := earlierValues(ctx, tx, patientID, analyte, l.order, l.observedAt, a.MaxDeltaWindow())
+			if err != nil {
+				return nil, err
+			}
+			delta = a.Delta(l.value, l.observedAt, earlier)
 		}
-		earlier, err := earlierValues(ctx, tx, patientID, analyte, l.order, l.observedAt, a.MaxDeltaWindow())
-		if err != nil {
-			return nil, err
-		}
-		delta := a.Delta(l.value, l.observedAt, earlier)
 		if delta == l.delta {
 			continue
 		}
@@ -84,8 +93,15 @@ func (s *Store) redelta(ctx context.Context, tx *sql.Tx, patientID int64, analyt
 		if err != nil {
 			return nil, err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET attention = $1, updated_at = $2, version = version + 1 WHERE id = $3`,
-			attention, now, l.order); err != nil {
+		// A reviewed order gaining a flag goes back to its doctor's review: what was reviewed
+		// no longer says what the record says.
+		gained := l.delta == "" && delta != ""
+		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET attention = $1, updated_at = $2, version = version + 1,
+			status = CASE WHEN $4 AND status = 'reviewed' THEN 'final' ELSE status END,
+			to_review = CASE WHEN $4 AND status IN ('reviewed', 'final') THEN 1 ELSE to_review END,
+			reviewed_at = CASE WHEN $4 AND status = 'reviewed' THEN NULL ELSE reviewed_at END,
+			reviewed_by = CASE WHEN $4 AND status = 'reviewed' THEN NULL ELSE reviewed_by END WHERE id = $3`,
+			attention, now, l.order, gained); err != nil {
 			return nil, fmt.Errorf("update order: %w", err)
 		}
 		changed = append(changed, l.order)

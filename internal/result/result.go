@@ -99,6 +99,13 @@ type Result struct {
 	RetractedAt   *time.Time `json:"retracted_at,omitempty"`
 	RetractedBy   *int64     `json:"retracted_by,omitempty"`
 	Retractor     string     `json:"retracted_by_name,omitempty"`
+	// Of a value withdrawn as another patient's, how that was resolved (MisfiledOutcomes;
+	// "note" for one resolved with a note alone before the outcomes existed) and, refiled,
+	// the row it was recorded as on the right patient's order (RefiledTo). RefiledFrom is,
+	// on that row, the withdrawn one it came from: each names the other.
+	MisfiledOutcome string `json:"misfiled_outcome,omitempty"`
+	RefiledTo       *int64 `json:"refiled_to,omitempty"`
+	RefiledFrom     *int64 `json:"refiled_from,omitempty"`
 }
 
 // Order is a test ordered on a visit, with its current results.
@@ -132,12 +139,16 @@ type Order struct {
 	// RepeatNeeded: a result of it was withdrawn for a reason that calls for the test again
 	// (a specimen problem; "not done" after a critical preliminary): the overdue list chases
 	// it until a result is recorded or its doctor reviews the withdrawal.
-	RepeatNeeded bool     `json:"repeat_needed"`
-	Attention    int      `json:"attention"`
-	Corrections  int      `json:"corrections"`
-	ReportFileID *int64   `json:"report_file_id"`
-	Version      int      `json:"version"`
-	Results      []Result `json:"results"`
+	RepeatNeeded bool `json:"repeat_needed"`
+	// RepeatCategory is, on the overdue list, the category of the latest retraction of an
+	// order needing the test again: a specimen problem or a wrong patient's sample calls for
+	// a new sample (M6 of the laboratory clinician's review, 2026-11-29).
+	RepeatCategory string   `json:"repeat_category,omitempty"`
+	Attention      int      `json:"attention"`
+	Corrections    int      `json:"corrections"`
+	ReportFileID   *int64   `json:"report_file_id"`
+	Version        int      `json:"version"`
+	Results        []Result `json:"results"`
 	// Retracted are the results entered in error of analytes that have no current result
 	// since: what a receiving system was told and must now hear withdrawn (the FHIR API's).
 	Retracted []Result `json:"retracted,omitempty"`
@@ -174,6 +185,9 @@ type Detail struct {
 	// Alerts are the critical alerts its results raised and what became of each: one who
 	// retracts a value sees whether it reached a doctor, and the order keeps their history.
 	Alerts []Alert `json:"alerts"`
+	// SameDraw are the other orders of the visit collected with a current result (sameDraw):
+	// a wrong-patient retraction offers to withdraw them too.
+	SameDraw []Order `json:"same_draw"`
 }
 
 // Store reads and writes orders and results.
@@ -243,7 +257,8 @@ func scanOrders(rows *sql.Rows, err error) ([]Order, error) {
 
 const resultColumns = `r.id, r.order_id, r.analyte, r.loinc, r.type, r.entered, r.entered_unit, r.value, r.comparator, r.unit, r.answer, r.text,
 	r.range_low, r.range_high, r.critical_low, r.critical_high, r.range_source, r.range_note, r.flag, r.delta, r.status, r.is_current,
-	r.replaces, r.observed_at, r.recorded_at, r.recorded_by, r.performer, r.retract_reason, r.retracted_at, r.retracted_by`
+	r.replaces, r.observed_at, r.recorded_at, r.recorded_by, r.performer, r.retract_reason, r.retracted_at, r.retracted_by,
+	r.misfiled_outcome, r.refiled_to, r.refiled_from`
 
 func scanResults(rows *sql.Rows, err error) ([]Result, error) {
 	if err != nil {
@@ -257,7 +272,7 @@ func scanResults(rows *sql.Rows, err error) ([]Result, error) {
 		if err := rows.Scan(&r.ID, &r.OrderID, &r.Analyte, &r.LOINC, &r.Type, &r.Entered, &r.EnteredUnit, &r.Value, &r.Comparator, &r.Unit,
 			&r.Answer, &r.Text, &r.Range.Low, &r.Range.High, &r.Range.CriticalLow, &r.Range.CriticalHigh, &r.Range.Source, &r.Range.Note,
 			&r.Flag, &r.Delta, &r.Status, &current, &r.Replaces, &r.ObservedAt, &r.RecordedAt, &r.RecordedBy, &r.Performer,
-			&r.RetractReason, &r.RetractedAt, &r.RetractedBy); err != nil {
+			&r.RetractReason, &r.RetractedAt, &r.RetractedBy, &r.MisfiledOutcome, &r.RefiledTo, &r.RefiledFrom); err != nil {
 			return nil, err
 		}
 		r.Current = current == 1

@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/patient"
 )
 
 // RetractInput withdraws results entered in error: one current result of the order (Result,
@@ -23,6 +27,16 @@ type RetractInput struct {
 	// apperr.MinReason characters (or apperr.MinIdeographReason ideographs).
 	Category string `json:"category"`
 	Reason   string `json:"reason"`
+	// SameDraw are other orders of the same draw (of the order's visit: Detail's same_draw) whose every current result is withdrawn too, with the same
+	// category and reason, each against its version read: a specimen taken from the wrong
+	// patient is every tube of that draw (CLSI GP33).
+	SameDraw []OrderRef `json:"same_draw"`
+}
+
+// OrderRef names an order and the version of it read.
+type OrderRef struct {
+	ID      int64 `json:"id"`
+	Version int   `json:"version"`
 }
 
 // Retract marks results of order id entered in error: each row stays, no longer current,
@@ -54,50 +68,109 @@ func (s *Store) Retract(ctx context.Context, e audit.Event, id int64, in Retract
 		if o.Version != in.Version {
 			return apperr.Conflict("error.conflict")
 		}
-		rows, left, err := s.toRetract(ctx, tx, o.ID, in.Result)
+		draw, err := s.sameDraw(ctx, tx, o)
 		if err != nil {
 			return err
 		}
-		now := s.now()
-		var names []string
-		for _, r := range rows {
-			if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET status = $1, is_current = 0, retract_reason = $2, retracted_at = $3,
-				retracted_by = $4, retract_category = $5 WHERE id = $6`, EnteredInError, reason, now, actor(e), in.Category, r.ID); err != nil {
-				return fmt.Errorf("retract result: %w", err)
+		others := make([]Order, 0, len(in.SameDraw))
+		for _, ref := range in.SameDraw {
+			i := slices.IndexFunc(draw, func(d Order) bool { return d.ID == ref.ID })
+			if i < 0 || in.Result != 0 || slices.ContainsFunc(others, func(d Order) bool { return d.ID == ref.ID }) {
+				var v apperr.Validation
+				v.Add("same_draw", "result.not_same_draw")
+				return v.Err()
 			}
-			if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: in.Category, reason: reason, now: now}); err != nil {
-				return err
-			}
-			names = append(names, r.Analyte)
-		}
-		if err := s.reopen(ctx, tx, e, o, left, left > 0, now); err != nil {
-			return err
-		}
-		if err := s.keep(ctx, tx, now, o.ID); err != nil {
-			return err
-		}
-		// Later values flagged as a change from the one withdrawn are flagged again against
-		// what stands (the clinician's review of withdrawals, 2026-11-28).
-		for _, r := range rows {
-			later, err := s.redelta(ctx, tx, o.PatientID, r.Analyte, r.ObservedAt, now)
+			other, err := s.lockOrder(ctx, tx, ref.ID)
 			if err != nil {
 				return err
 			}
-			if err := s.keep(ctx, tx, now, later...); err != nil {
+			if other.Version != ref.Version {
+				return apperr.Conflict("error.conflict")
+			}
+			others = append(others, other)
+		}
+		now := s.now()
+		if err := s.retractOrder(ctx, tx, e, o, in.Result, in.Category, reason, now); err != nil {
+			return err
+		}
+		for _, other := range others {
+			if err := s.retractOrder(ctx, tx, e, other, 0, in.Category, reason, now); err != nil {
 				return err
 			}
 		}
-		detail := audit.Phrases(audit.Phrase{Key: "audit.detail.entered_in_error", Args: []string{strings.Join(names, ", ")}},
-			audit.Phrase{Key: "audit.detail.category", Terms: []string{"audit.withdrawn." + in.Category}})
-		if left == 0 {
-			detail = audit.WithPhrase(detail, audit.Phrase{Key: "audit.detail.ordered_again"})
-		}
-		return s.event(ctx, tx, e, o.ID, o.PatientID, EnteredInError, reason, now, detail)
+		return nil
 	})
 	if err != nil {
 		return Detail{}, err
 	}
 	return s.Detail(ctx, id, lang)
+}
+
+// retractOrder withdraws, in tx, result resultID of order o (0: every current result of it)
+// with the category and reason, as Retract says.
+func (s *Store) retractOrder(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, resultID int64, category, reason string, now time.Time) error {
+	rows, left, err := s.toRetract(ctx, tx, o.ID, resultID)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, r := range rows {
+		if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET status = $1, is_current = 0, retract_reason = $2, retracted_at = $3,
+				retracted_by = $4, retract_category = $5 WHERE id = $6`, EnteredInError, reason, now, actor(e), category, r.ID); err != nil {
+			return fmt.Errorf("retract result: %w", err)
+		}
+		if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: category, reason: reason, now: now}); err != nil {
+			return err
+		}
+		if category == WithdrawnWrongPatient && catalogue.Critical(r.Flag) {
+			if err := s.raiseMisfiled(ctx, tx, o, r.ID, now); err != nil {
+				return err
+			}
+		}
+		names = append(names, r.Analyte)
+	}
+	if err := s.reopen(ctx, tx, e, o, left, true, now); err != nil {
+		return err
+	}
+	if category == WithdrawnWrongPatient {
+		if err := s.unlinkReport(ctx, tx, e, o, now); err != nil {
+			return err
+		}
+	}
+	if err := s.keep(ctx, tx, now, o.ID); err != nil {
+		return err
+	}
+	// Later values flagged as a change from the one withdrawn are flagged again against
+	// what stands (the clinician's review of withdrawals, 2026-11-28).
+	for _, r := range rows {
+		later, err := s.redelta(ctx, tx, o.PatientID, r.Analyte, r.ObservedAt, now)
+		if err != nil {
+			return err
+		}
+		if err := s.keep(ctx, tx, now, later...); err != nil {
+			return err
+		}
+	}
+	detail := audit.Phrases(audit.Phrase{Key: "audit.detail.entered_in_error", Args: []string{strings.Join(names, ", ")}},
+		audit.Phrase{Key: "audit.detail.category", Terms: []string{"audit.withdrawn." + category}})
+	if left == 0 {
+		detail = audit.WithPhrase(detail, audit.Phrase{Key: "audit.detail.ordered_again"})
+	}
+	return s.event(ctx, tx, e, o.ID, o.PatientID, EnteredInError, reason, now, detail)
+}
+
+// sameDraw reads the other orders of order o's visit with a current result: those a specimen
+// taken from the wrong patient may have filled too. Each order is collected on its own
+// click, so the same draw is not the same instant: the dialog shows each one's collection
+// time, proposes those collected within DrawWindow of o, and the person withdrawing decides.
+// None when o has no visit's collection.
+func (s *Store) sameDraw(ctx context.Context, q database.Querier, o Order) ([]Order, error) {
+	if o.CollectedAt == nil {
+		return []Order{}, nil
+	}
+	return scanOrders(q.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o WHERE o.appointment_id = $1 AND o.patient_id = $2
+		AND o.id <> $3 AND o.collected_at IS NOT NULL AND EXISTS (SELECT 1 FROM lab_results r WHERE r.order_id = o.id AND r.is_current = 1)
+		ORDER BY o.collected_at, o.id`, o.AppointmentID, o.PatientID, o.ID))
 }
 
 // reopen sends order o, after a retraction that left it left current results, back to its
@@ -132,8 +205,13 @@ func retractReason(in RetractInput) (string, error) {
 		return "", err
 	}
 	var v apperr.Validation
-	if !slices.Contains(RetractCategories, in.Category) {
+	switch {
+	case !slices.Contains(RetractCategories, in.Category):
 		v.Add("category", "result.retract_category_required")
+	case in.Category == WithdrawnWrongPatient && in.Result != 0:
+		// A sample of another patient is the whole specimen, never one analyte of it (CLSI
+		// GP33): every result of the report goes, and the draw's other orders are offered.
+		v.Add("category", "result.wrong_patient_whole_report")
 	}
 	if apperr.ReasonTooShort(reason) {
 		v.Add("reason", "result.retract_reason_short")
@@ -181,4 +259,26 @@ func (s *Store) AnalyteOf(ctx context.Context, orderID, resultID int64) (string,
 		return "", false, fmt.Errorf("read result: %w", err)
 	}
 	return analyte, true, nil
+}
+
+// unlinkReport takes the lab's report attached to order o, whose results are withdrawn as
+// another patient's, off the order, and marks the file as another patient's document (the
+// laboratory clinician's review, C4): it is that patient's report, a privacy breach left in
+// this chart. The file is kept (a record is never deleted), out of this patient's routine
+// files list, reachable, marked, only by someone who may record results; audited on this
+// patient with why.
+func (s *Store) unlinkReport(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, now time.Time) error {
+	if o.ReportFileID == nil {
+		return nil
+	}
+	file := *o.ReportFileID
+	if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET report_file_id = NULL WHERE id = $1`, o.ID); err != nil {
+		return fmt.Errorf("unlink report: %w", err)
+	}
+	if err := patient.MarkOtherPatientIn(ctx, tx, e, file, o.ID, now); err != nil {
+		return err
+	}
+	detail := audit.Phrases(audit.Phrase{Key: "audit.detail.report_other_patient", Args: []string{strconv.FormatInt(file, 10)}},
+		audit.Phrase{Key: "audit.detail.category", Terms: []string{"audit.withdrawn." + WithdrawnWrongPatient}})
+	return s.audit(ctx, tx, e, "lab_order.report_other_patient", o.ID, o.PatientID, detail, now)
 }

@@ -49,7 +49,11 @@ func TestResultEnteredInError(t *testing.T) {
 		}
 		path := fmt.Sprintf("/api/lab-orders/%d/retract", bmp.ID)
 		body := func(version int, row int64, reason string) map[string]any {
-			return map[string]any{"version": version, "result_id": row, "category": "wrong_patient", "reason": reason}
+			category := "transcription"
+			if row == 0 {
+				category = "wrong_patient"
+			}
+			return map[string]any{"version": version, "result_id": row, "category": category, "reason": reason}
 		}
 		v := rec.Order.Version
 
@@ -65,6 +69,9 @@ func TestResultEnteredInError(t *testing.T) {
 			{"no reason", 1, body(v, k.ID, "  "), http.StatusUnprocessableEntity},
 			{"a stale version", 1, body(v-1, k.ID, "wrong patient"), http.StatusConflict},
 			{"no such result", 1, body(v, k.ID+1000, "wrong patient"), http.StatusNotFound},
+			// Another patient's sample is the whole specimen, never one analyte of it.
+			{"one result as another patient's", 1, map[string]any{"version": v, "result_id": k.ID, "category": "wrong_patient",
+				"reason": "another patient's sample"}, http.StatusUnprocessableEntity},
 		} {
 			who := c.rec
 			if row.who == 1 {
@@ -81,16 +88,16 @@ func TestResultEnteredInError(t *testing.T) {
 			order
 			Replaced []retracted `json:"replaced"`
 		}
-		r = c.nurse.Do("POST", path, body(v, k.ID, "another patient's sample"))
+		r = c.nurse.Do("POST", path, body(v, k.ID, "typed on the wrong order"))
 		r.JSON(t, &d)
 		if r.Status != http.StatusOK || len(d.Results) != 1 || d.Results[0].Analyte != "NA" || !d.ToReview || d.Attention == 2 {
 			t.Fatalf("retract K: %d %s", r.Status, r.Body)
 		}
-		if len(d.Replaced) != 1 || d.Replaced[0].Status != "entered_in_error" || d.Replaced[0].RetractReason != "another patient's sample" ||
+		if len(d.Replaced) != 1 || d.Replaced[0].Status != "entered_in_error" || d.Replaced[0].RetractReason != "typed on the wrong order" ||
 			d.Replaced[0].Retractor == "" || d.Replaced[0].Performer != "City Reference Laboratory" || *d.Replaced[0].Value != "7.2" {
 			t.Errorf("history of the retracted result: %+v", d.Replaced)
 		}
-		if last := d.Events[len(d.Events)-1]; last.Status != "entered_in_error" || last.Reason != "another patient's sample" {
+		if last := d.Events[len(d.Events)-1]; last.Status != "entered_in_error" || last.Reason != "typed on the wrong order" {
 			t.Errorf("event: %+v", last)
 		}
 		var alerts struct{ Data []lab.Alert }

@@ -153,6 +153,16 @@ func (s *Store) Overdue(ctx context.Context, lang string) ([]Order, error) {
 	if err := s.complete(ctx, s.DB, list, lang, false); err != nil {
 		return nil, err
 	}
+	for i := range list {
+		if !list[i].RepeatNeeded {
+			continue
+		}
+		err := s.DB.QueryRowContext(ctx, `SELECT retract_category FROM lab_results WHERE order_id = $1 AND retracted_at IS NOT NULL
+			ORDER BY retracted_at DESC, id DESC LIMIT 1`, list[i].ID).Scan(&list[i].RepeatCategory)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("read retraction: %w", err)
+		}
+	}
 	return list, withPatients(ctx, s.DB, list)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/catalogue"
+	"emr/internal/database"
 	"emr/internal/patient"
 )
 
@@ -75,7 +76,7 @@ func (s *Store) Trend(ctx context.Context, patientID int64, analyte string, from
 	}
 	rows, err := s.DB.QueryContext(ctx, `SELECT order_id, observed_at, value, comparator, answer, flag, delta, range_low, range_high,
 		critical_low, critical_high, range_source, range_note, status FROM lab_results
-		WHERE patient_id = $1 AND analyte = $2 AND observed_at >= $3 AND is_current = 1 ORDER BY observed_at, id LIMIT $4`,
+		WHERE patient_id = $1 AND analyte = $2 AND observed_at >= $3 AND is_current = 1 AND `+standing+` ORDER BY observed_at, id LIMIT $4`,
 		patientID, analyte, from, MaxTrendPoints)
 	if err != nil {
 		return t, err
@@ -116,7 +117,7 @@ func (s *Store) LatestOf(ctx context.Context, patientID int64, analytes []string
 		var l Latest
 		var value, answer sql.NullString
 		err = s.DB.QueryRowContext(ctx, `SELECT value, answer, observed_at FROM lab_results
-			WHERE patient_id = $1 AND analyte = $2 AND is_current = 1 ORDER BY observed_at DESC, id DESC LIMIT 1`,
+			WHERE patient_id = $1 AND analyte = $2 AND is_current = 1 AND `+standing+` ORDER BY observed_at DESC, id DESC LIMIT 1`,
 			patientID, a.Code).Scan(&value, &answer, &l.ObservedAt)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
@@ -133,4 +134,15 @@ func (s *Store) LatestOf(ctx context.Context, patientID int64, analytes []string
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// HasResults tells whether a result of analyte was ever recorded (current or not): its
+// values are stored in the analyte's canonical unit, which is then fixed.
+func (s *Store) HasResults(ctx context.Context, q database.Querier, analyte string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM lab_results WHERE analyte = $1 LIMIT 1) x`, analyte).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read results of %s: %w", analyte, err)
+	}
+	return n > 0, nil
 }

@@ -64,7 +64,7 @@ type withdrawal struct {
 // reports how many alerts it withdrew.
 func (s *Store) withdraw(ctx context.Context, tx *sql.Tx, e audit.Event, w withdrawal) (int, error) {
 	ids, err := database.Column[int64](tx.QueryContext(ctx, `SELECT a.id FROM critical_alerts a JOIN lab_results r ON r.id = a.result_id
-		WHERE a.order_id = $1 AND a.withdrawn_at IS NULL AND ($2 = '' OR r.analyte = $2) AND ($3 = 0 OR a.acknowledged_at IS NOT NULL)
+		WHERE a.order_id = $1 AND a.withdrawn_at IS NULL AND a.misfiled = 0 AND ($2 = '' OR r.analyte = $2) AND ($3 = 0 OR a.acknowledged_at IS NOT NULL)
 		ORDER BY a.id`, w.orderID, w.analyte, boolInt(w.keepOpen)))
 	if err != nil {
 		return 0, fmt.Errorf("read alerts to withdraw: %w", err)

@@ -56,43 +56,45 @@ var requiredAccess = map[string]string{
 	"GET /api/patients/{id}/files/{file}":    "view patient",
 	"DELETE /api/patients/{id}/files/{file}": "manage patient",
 
-	"GET /api/services":                       "record charges or manage fees",
-	"POST /api/services":                      "manage fees",
-	"PUT /api/services/{id}":                  "manage fees",
-	"GET /api/services/export":                "manage fees",
-	"POST /api/services/import":               "manage fees",
-	"POST /api/services/starter":              "manage fees",
-	"GET /api/fees/settings":                  "record charges or record payment or manage fees or view financial reports",
-	"PUT /api/fees/settings":                  "manage fees",
-	"GET /api/appointments/{id}/bill":         "record charges or record payment or view financial reports",
-	"GET /api/appointments/{id}/bill/orders":  "record charges or record payment or view financial reports",
-	"GET /api/bill-orders":                    "record charges or record payment or view financial reports",
-	"POST /api/appointments/{id}/bill":        "record charges",
-	"POST /api/appointments/{id}/bill/lines":  "record charges",
-	"POST /api/bills":                         "record charges",
-	"GET /api/bills":                          "record charges or record payment or view financial reports",
-	"GET /api/bill-tags":                      "record charges or record payment or view financial reports",
-	"GET /api/bills/{id}":                     "record charges or record payment or view financial reports",
-	"POST /api/bills/{id}/print":              "record charges or record payment or view financial reports",
-	"GET /api/bills/{id}/signature":           "record charges or record payment or view financial reports",
-	"GET /api/reports/today":                  "view financial reports",
-	"PUT /api/bills/{id}":                     "record charges",
-	"POST /api/bills/{id}/lines":              "record charges",
-	"PUT /api/bills/{id}/lines/{line}":        "record charges",
-	"DELETE /api/bills/{id}/lines/{line}":     "record charges",
-	"POST /api/bills/{id}/lines/{line}/order": "record charges",
-	"POST /api/bills/{id}/finalise":           "record charges",
-	"POST /api/bills/{id}/void":               "void bill",
-	"POST /api/bills/{id}/payments":           "record payment",
-	"POST /api/bills/{id}/refunds":            "void bill",
-	"GET /api/reports/cash-up":                "view financial reports or cash up own drawer",
-	"PUT /api/drawers/float":                  "record payment or cash up own drawer",
-	"GET /api/drawers/float":                  "record payment",
-	"GET /api/drawers/{id}":                   "view financial reports or cash up own drawer",
-	"POST /api/drawers/{id}/close":            "view financial reports or cash up own drawer",
-	"GET /api/reports/outstanding":            "view financial reports",
-	"GET /api/reports/bills":                  "view financial reports",
-	"GET /api/reports/revenue":                "view financial reports",
+	"GET /api/services":                        "record charges or manage fees",
+	"POST /api/services":                       "manage fees",
+	"PUT /api/services/{id}":                   "manage fees",
+	"GET /api/services/export":                 "manage fees",
+	"POST /api/services/import":                "manage fees",
+	"POST /api/services/starter":               "manage fees",
+	"GET /api/fees/settings":                   "record charges or record payment or manage fees or view financial reports",
+	"PUT /api/fees/settings":                   "manage fees",
+	"GET /api/appointments/{id}/bill":          "record charges or record payment or view financial reports",
+	"GET /api/appointments/{id}/bill/orders":   "record charges or record payment or view financial reports",
+	"GET /api/bill-orders":                     "record charges or record payment or view financial reports",
+	"POST /api/appointments/{id}/bill":         "record charges",
+	"POST /api/appointments/{id}/bill/lines":   "record charges",
+	"POST /api/bills":                          "record charges",
+	"GET /api/bills":                           "record charges or record payment or view financial reports",
+	"GET /api/bill-tags":                       "record charges or record payment or view financial reports",
+	"GET /api/bills/{id}":                      "record charges or record payment or view financial reports",
+	"POST /api/bills/{id}/print":               "record charges or record payment or view financial reports",
+	"GET /api/bills/{id}/signature":            "record charges or record payment or view financial reports",
+	"GET /api/reports/today":                   "view financial reports",
+	"PUT /api/bills/{id}":                      "record charges",
+	"POST /api/bills/{id}/lines":               "record charges",
+	"PUT /api/bills/{id}/lines/{line}":         "record charges",
+	"DELETE /api/bills/{id}/lines/{line}":      "record charges",
+	"POST /api/bills/{id}/lines/{line}/order":  "record charges",
+	"POST /api/bills/{id}/lines/{line}/unmark": "void bill",
+	"POST /api/bills/{id}/finalise":            "record charges",
+	"POST /api/bills/{id}/void":                "void bill",
+	"POST /api/bills/{id}/payments":            "record payment",
+	"POST /api/bills/{id}/refunds":             "void bill",
+	"GET /api/reports/cash-up":                 "view financial reports or cash up own drawer",
+	"PUT /api/drawers/float":                   "record payment or cash up own drawer",
+	"GET /api/drawers/float":                   "record payment",
+	"GET /api/drawers/{id}":                    "view financial reports or cash up own drawer",
+	"POST /api/drawers/{id}/close":             "view financial reports or cash up own drawer",
+	"POST /api/drawers/{id}/count":             "view financial reports or cash up own drawer",
+	"GET /api/reports/outstanding":             "view financial reports",
+	"GET /api/reports/bills":                   "view financial reports",
+	"GET /api/reports/revenue":                 "view financial reports",
 
 	"GET /api/order-sets":                      "write diagnosis or write prescription",
 	"POST /api/order-sets":                     "write diagnosis or write prescription",
@@ -158,6 +160,8 @@ var requiredAccess = map[string]string{
 	"GET /api/lab-orders/overdue":                   "record results or review results or write diagnosis",
 	"GET /api/results/misfiled":                     "record results or review results or write diagnosis",
 	"POST /api/lab-results/{id}/misfiled/resolve":   "record results",
+	"GET /api/results/misfiled/count":               "record results or review results or write diagnosis",
+	"GET /api/lab-results/{id}/misfiled/orders":     "record results",
 	"GET /api/lab-orders/{id}":                      "record results or review results or write diagnosis",
 	"POST /api/lab-orders/{id}/collect":             "record results",
 	"POST /api/lab-orders/{id}/cancel":              "record results or write diagnosis",
@@ -208,30 +212,67 @@ var requiredAccess = map[string]string{
 	"POST /api/prescriptions/{id}/lines/{line}/stop":                    "write prescription or record vitals",
 	"POST /api/patients/{id}/current-medicines/none":                    "write prescription or record vitals",
 
-	"GET /api/get-profile":                "logged-in",
-	"PATCH /api/update-profile":           "logged-in",
-	"PUT /api/profile/avatar":             "logged-in",
-	"DELETE /api/profile/avatar":          "logged-in",
-	"PUT /api/profile/signature":          "logged-in",
-	"GET /api/remove-signature/{id}":      "logged-in",
-	"POST /api/profile/password":          "logged-in",
-	"GET /api/profile/activity":           "logged-in",
-	"GET /api/users/{id}/avatar":          "logged-in",
-	"GET /api/users/{id}/signature":       "logged-in",
-	"GET /api/settings/clinic":            "logged-in",
-	"PUT /api/settings/clinic":            "manage settings",
-	"GET /api/settings/patient-messages":  "manage settings or send messages",
-	"PUT /api/settings/patient-messages":  "manage settings",
-	"GET /api/messages":                   "send messages",
-	"POST /api/messages/{id}/resend":      "send messages",
-	"GET /api/appointments/{id}/messages": "view appointment",
-	"GET /api/m/{token}":                  "public",
-	"POST /api/m/{token}/confirm":         "public",
-	"POST /api/m/{token}/cancel":          "public",
-	"POST /api/m/{token}/optout":          "public",
-	"GET /api/backups":                    "manage settings",
-	"POST /api/backups":                   "manage settings",
-	"GET /api/backups/{name}":             "manage settings",
+	"GET /api/get-profile":                 "logged-in",
+	"PATCH /api/update-profile":            "logged-in",
+	"PUT /api/profile/avatar":              "logged-in",
+	"DELETE /api/profile/avatar":           "logged-in",
+	"PUT /api/profile/signature":           "logged-in",
+	"GET /api/remove-signature/{id}":       "logged-in",
+	"POST /api/profile/password":           "logged-in",
+	"GET /api/profile/activity":            "logged-in",
+	"GET /api/users/{id}/avatar":           "logged-in",
+	"GET /api/users/{id}/signature":        "logged-in",
+	"GET /api/settings/clinic":             "logged-in",
+	"PUT /api/settings/clinic":             "manage settings",
+	"GET /api/settings/patient-messages":   "manage settings or send messages",
+	"PUT /api/settings/patient-messages":   "manage settings",
+	"GET /api/messages":                    "send messages",
+	"POST /api/messages/{id}/resend":       "send messages",
+	"GET /api/appointments/{id}/messages":  "view appointment",
+	"GET /api/m/{token}":                   "public",
+	"POST /api/m/{token}/confirm":          "public",
+	"POST /api/m/{token}/cancel":           "public",
+	"POST /api/m/{token}/optout":           "public",
+	"GET /api/settings/patient-release":    "manage settings",
+	"PUT /api/settings/patient-release":    "manage settings",
+	"GET /api/patients/{id}/release":       "view patient",
+	"GET /api/patients/{id}/released":      "view patient",
+	"GET /api/release/holds-due":           "review results",
+	"POST /api/release/results/{id}":       "review results",
+	"POST /api/release/documents/{id}":     "issue documents",
+	"POST /api/release/prescriptions/{id}": "write prescription",
+	"GET /api/backups":                     "manage settings",
+	"POST /api/backups":                    "manage settings",
+	"GET /api/backups/{name}":              "manage settings",
+
+	// The patient portal (ADR 44): the chart's card, signing in, and a portal session's own
+	// routes, which no staff session, token or client ever opens.
+	"GET /api/patients/{id}/portal":                            "manage portal",
+	"POST /api/patients/{id}/portal/invite":                    "manage portal",
+	"POST /api/patients/{id}/portal/revoke":                    "manage portal",
+	"POST /api/patients/{id}/portal/guardians":                 "manage portal",
+	"DELETE /api/patients/{id}/portal/guardians/{link}":        "manage portal",
+	"GET /api/portal/session":                                  "portal sign-in",
+	"POST /api/portal/sign-in/code":                            "portal sign-in",
+	"POST /api/portal/sign-in/code/{id}":                       "portal sign-in",
+	"POST /api/portal/sign-in/access":                          "portal sign-in",
+	"POST /api/portal/sign-out":                                "portal",
+	"GET /api/portal/records/{id}/appointments":                "portal",
+	"POST /api/portal/records/{id}/appointments/{appt}/cancel": "portal",
+	"GET /api/portal/records/{id}/bills":                       "portal",
+	"GET /api/portal/records/{id}/released":                    "portal",
+	"GET /api/portal/records/{id}/released/{kind}/{item}":      "portal",
+	"GET /api/portal/records/{id}/contact":                     "portal",
+	"PUT /api/portal/records/{id}/contact":                     "portal",
+	"GET /api/settings/online-booking":                         "manage settings",
+	"PUT /api/settings/online-booking":                         "manage settings",
+	"GET /api/booking-requests":                                "view appointment",
+	"POST /api/booking-requests/{id}/accept":                   "manage appointment",
+	"POST /api/booking-requests/{id}/decline":                  "manage appointment",
+	"GET /api/book/options":                                    "public",
+	"GET /api/book/slots":                                      "public",
+	"POST /api/book/holds":                                     "public",
+	"POST /api/book/holds/{id}/confirm":                        "public",
 
 	"GET /api/users":                          "manage user",
 	"POST /api/users":                         "manage user",
@@ -408,7 +449,7 @@ var ownerOnly = map[string]bool{
 var rolePermissions = map[string][]string{
 	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "acknowledge critical results", "record charges", "issue documents", "manage templates"},
 	"nurse":        {"view patient", "view appointment", "record vitals", "record results", "acknowledge critical results"},
-	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer", "send messages"},
+	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer", "send messages", "manage portal"},
 }
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
@@ -420,6 +461,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		clients["anonymous"].Do("GET", "/api/sanctum/csrf-cookie", nil)
 		for _, role := range []string{"admin", "doctor", "nurse", "receptionist"} {
 			clients[role] = env.LoggedIn("matrix-"+role, env.CreateUser("matrix-"+role, role))
+		}
+		for _, c := range clients { // each browser has opened the portal page too (its CSRF cookie)
+			c.Do("GET", "/api/portal/session", nil)
 		}
 
 		routes := slices.Clone(env.Server.Routes)
@@ -449,7 +493,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 			}
 			for _, who := range []string{"anonymous", "admin", "doctor", "nurse", "receptionist"} {
 				r := clients[who].Do(rt.Method, path, map[string]any{})
-				allowed := want == "public" ||
+				if want == "portal" { // no staff session is a portal session
+					if r.Status != http.StatusUnauthorized {
+						t.Errorf("%s as %s: %d, want 401", key, who, r.Status)
+					}
+					continue
+				}
+				allowed := want == "public" || want == "portal sign-in" ||
 					(who != "anonymous" && (want == "logged-in" || who == "admin" || holdsAny(rolePermissions[who], want)))
 				if ownerOnly[key] && who != "anonymous" && who != "admin" {
 					allowed = false // another user's (id 999999): only an admin may
@@ -539,12 +589,20 @@ func TestTokenMatrix(t *testing.T) {
 		roles := []string{"admin", "doctor", "nurse", "receptionist"}
 		system := backendTokens(t, env, admin)
 		for _, rt := range env.Server.Routes {
-			if rt.Access.String() == "public" {
+			if rt.Access.String() == "public" || rt.Access.String() == "portal sign-in" {
 				continue
 			}
 			key := rt.Method + " " + rt.Path
 			want := requiredAccess[key]
 			path := pathParam.ReplaceAllString(strings.TrimSuffix(rt.Path, "{$}"), "999999")
+			if want == "portal" { // the portal takes no token, whatever its account or scopes
+				for _, c := range []*apitest.Client{token("admin", ""), system("system/*.cruds")} {
+					if r := c.Do(rt.Method, path, map[string]any{}); r.Status != http.StatusForbidden {
+						t.Errorf("%s with a token: %d, want 403", key, r.Status)
+					}
+				}
+				continue
+			}
 			for _, role := range roles {
 				allowed := (want == "logged-in" || role == "admin" || holdsAny(rolePermissions[role], want)) && (!ownerOnly[key] || role == "admin")
 				check := func(c *apitest.Client, access bool, what string) {

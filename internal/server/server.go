@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -24,6 +25,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/backups"
 	"emr/internal/billing"
+	"emr/internal/booking"
 	"emr/internal/catalogue"
 	"emr/internal/charting"
 	"emr/internal/config"
@@ -38,9 +40,11 @@ import (
 	"emr/internal/mail"
 	"emr/internal/metrics"
 	"emr/internal/patient"
+	"emr/internal/portal"
 	"emr/internal/prescription"
 	"emr/internal/profile"
 	"emr/internal/push"
+	"emr/internal/release"
 	"emr/internal/reminder"
 	"emr/internal/result"
 	"emr/internal/role"
@@ -159,7 +163,7 @@ func visitOrders(results *result.Store) func(context.Context, int64, string) ([]
 		list, err := results.VisitOrders(ctx, appointmentID, lang)
 		out := make([]billing.VisitOrder, len(list))
 		for i, o := range list {
-			out[i] = billing.VisitOrder{ID: o.ID, Test: o.Test, Label: o.TestLabel, Status: o.Status}
+			out[i] = billing.VisitOrder{ID: o.ID, Test: o.Test, Label: o.TestLabel, Status: o.Status, Collected: o.CollectedAt != nil}
 		}
 		return out, err
 	}
@@ -207,11 +211,14 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	codes := &catalogue.Store{DB: db}
 	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
 	results := &result.Store{DB: db, Email: cfg.SMTPURL != "", Loc: loc}
+	codes.HasResults = results.HasResults
 	patientMessages := &reminder.Service{DB: db, Loc: loc, Ring: ring, BaseURL: cfg.PublicBase(), CanSend: func(channel string) bool {
 		return (channel == mail.Email && cfg.SMTPURL != "") || (channel == mail.SMS && cfg.SMSURL != "")
 	}}
 	patients.Store.ReachChanged = patientMessages.PatientChanged
 	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders, Changed: patientMessages.Changed}}
+	onlineBooking := &booking.Store{DB: db, Loc: loc, Appointments: appointments.Store, Patients: patients.Store, Codes: patientMessages}
+	appointments.Store.Occupied = onlineBooking.Occupied // a held or requested online booking occupies its slot (ADR 43)
 	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
@@ -234,6 +241,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	apps := &auth.Apps{DB: db, Sessions: sessions, InCompartment: fhir.InPatientCompartment}
 	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
 		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
+	releases := &release.Store{DB: db, Results: results, Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Prescriptions: prescriptions}
+	portalStore := &portal.Store{DB: db, Ring: ring, Loc: loc, Codes: patientMessages, Patients: patients.Store, Book: appointments.Store, Bills: fees,
+		Release: releases, Idle: auth.PortalIdle, Lifetime: auth.PortalLifetime}
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),
@@ -245,10 +255,13 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&charting.Handler{Store: &charting.Store{DB: db, Codes: codes, Visits: appointments.Store, Prescriptions: prescriptions, Results: results, Loc: loc}}).Routes(),
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),
-		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
+		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes, PortalCode: portalStore.PrintedCode}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
 		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
+		(&release.Handler{Store: releases}).Routes(),
 		(&reminder.Handler{Service: patientMessages, Appointments: appointments.Store, Throttle: &auth.Throttle{DB: db, Window: reminder.ThrottleWindow}}).Routes(),
+		(&portal.Handler{Store: portalStore, Throttle: &auth.Throttle{DB: db, Window: portal.AccessWindow}}).Routes(),
+		(&booking.Handler{Store: onlineBooking, Throttle: &auth.Throttle{DB: db, Window: booking.ThrottleWindow}}).Routes(),
 		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{Store: dash}).Routes(),
@@ -266,7 +279,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	accounts.FHIRRoutes = routes // what a token's scopes may reach: the FHIR routes an account's roles allow
 	apps.Routes = routes         // and what a SMART app's may
 	mux := http.NewServeMux()
-	guard := &auth.Guard{Sessions: sessions, Tokens: tokens, Clients: clients, Apps: apps}
+	guard := &auth.Guard{Sessions: sessions, Tokens: tokens, Clients: clients, Apps: apps, Portal: portalStore}
 	for _, rt := range routes {
 		mux.Handle(rt.Method+" "+rt.Path, metrics.Route(rt.Method, rt.Path, refuseControlQuery(announce(publisher, rt, guard.Wrap(rt)))))
 	}
@@ -298,7 +311,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 
 	var h http.Handler = mux
 	h = logRequests(h)
-	h = forwarded(h, cfg.TrustProxy)
+	proxies, _ := cfg.ProxyNetworks() // checked by ValidateServe; a bad list names no proxy
+	h = forwarded(h, cfg.TrustProxy, proxies)
 	h = cors(h, cfg.CORSOrigins)
 	h = securityHeaders(h, pushOrigin)
 	h = recoverPanics(h)
@@ -308,7 +322,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		every(foldEvery, "fold the dashboard's counts", dash.Fold),
 		every(foldEvery, "fold the totals", func(ctx context.Context) error { return database.FoldTotals(ctx, db) }),
 		every(sweepEvery, "sweep ended throttle windows", func(ctx context.Context) error {
-			_, err := throttle.Sweep(ctx, time.Now().UTC().Add(-time.Hour)) // every window is shorter
+			_, err := throttle.Sweep(ctx, time.Now().UTC()) // each row once its own window is over
 			return err
 		}),
 		every(sweepEvery, "write the token endpoint's ended refusal windows to the audit log", func(ctx context.Context) error {
@@ -500,22 +514,86 @@ func securityHeaders(next http.Handler, pushOrigin string) http.Handler {
 	})
 }
 
-// forwarded trusts a reverse proxy's X-Forwarded-For (its last hop is the client) for the
-// client address, and its X-Forwarded-Proto for whether cookies are Secure. Unless the
-// proxy is trusted, both headers are dropped, since any client could send them.
-func forwarded(next http.Handler, trust bool) http.Handler {
+// forwarded takes the client's address from a trusted reverse proxy's X-Forwarded-For, and
+// whether cookies are Secure from its X-Forwarded-Proto; from anyone else both headers are
+// dropped, since any client could send them (the attacker's review, M7).
+func forwarded(next http.Handler, trust bool, proxies []netip.Prefix) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !trust {
+		client, ok := forwardedClient(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trust, proxies)
+		if !ok {
 			r.Header.Del("X-Forwarded-For")
 			r.Header.Del("X-Forwarded-Proto")
-		} else if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			hops := strings.Split(xff, ",")
-			if ip := net.ParseIP(strings.TrimSpace(hops[len(hops)-1])); ip != nil {
-				r.RemoteAddr = net.JoinHostPort(ip.String(), "0")
-			}
+		} else if client.IsValid() {
+			r.RemoteAddr = net.JoinHostPort(client.String(), "0")
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// forwardedClient reads the client's address from the X-Forwarded-For lines of a request
+// from peer. Each proxy appends the address it was called from, so only the end of the list
+// is the proxies' word: whatever stands before it the client wrote. ok is whether the peer
+// is a proxy to believe at all: with proxies named, one of them; else any, when trust is on.
+//   - Proxies named: the client is the last hop that is none of them (a hop that is not an
+//     address there ends the walk at the proxy that appended it); all of them: the first.
+//   - Trust alone: one proxy, so the client is the last hop it appended.
+//
+// Every X-Forwarded-For line counts, in order (a proxy may add a line of its own rather than
+// extend the client's), and a hop may carry a port ("192.0.2.1:5678", "[2001:db8::1]:443").
+// No address found: the zero Addr, and the peer stands.
+func forwardedClient(peer string, lines []string, trust bool, proxies []netip.Prefix) (netip.Addr, bool) {
+	if !trust && len(proxies) == 0 {
+		return netip.Addr{}, false
+	}
+	var hops []string
+	for _, l := range lines {
+		hops = append(hops, strings.Split(l, ",")...)
+	}
+	if len(proxies) == 0 {
+		if len(hops) == 0 {
+			return netip.Addr{}, true
+		}
+		a, _ := hopAddress(hops[len(hops)-1])
+		return a, true
+	}
+	from, ok := hopAddress(peer)
+	if !ok || !inAny(from, proxies) {
+		return netip.Addr{}, false
+	}
+	last := netip.Addr{}
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, ok := hopAddress(hops[i])
+		if !ok {
+			return last, true // a trusted proxy appended no address: its own is what we know
+		}
+		if !inAny(a, proxies) {
+			return a, true
+		}
+		last = a
+	}
+	return last, true
+}
+
+// hopAddress parses one hop of X-Forwarded-For (or a RemoteAddr): an address, with or
+// without a port, IPv6 in brackets or bare.
+func hopAddress(h string) (netip.Addr, bool) {
+	h = strings.TrimSpace(h)
+	if ap, err := netip.ParseAddrPort(h); err == nil {
+		return ap.Addr().Unmap(), true
+	}
+	if a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")); err == nil && a.Zone() == "" {
+		return a.Unmap(), true
+	}
+	return netip.Addr{}, false
+}
+
+func inAny(a netip.Addr, nets []netip.Prefix) bool {
+	for _, n := range nets {
+		if n.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // logRequests logs one line per API request: method, route (the pattern matched, never the

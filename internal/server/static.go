@@ -29,6 +29,20 @@ func (s static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, "link.html", "no-cache")
 		return
 	}
+	if (name == "portal" || strings.HasPrefix(name, "portal/")) && s.exists("portal.html") {
+		// The patient portal: its own small entry, no staff app (ADR 44).
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Robots-Tag", "noindex")
+		s.serve(w, r, "portal.html", "no-cache")
+		return
+	}
+	if (name == "book" || strings.HasPrefix(name, "book/")) && s.exists("book.html") {
+		// The public online booking page: its own small entry, no staff app (ADR 43).
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Robots-Tag", "noindex")
+		s.serve(w, r, "book.html", "no-cache")
+		return
+	}
 	if name == "" || name == "index.html" || !s.exists(name) {
 		s.serve(w, r, "index.html", "no-cache")
 		return

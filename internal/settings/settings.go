@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/textsearch"
 )
 
 // Clinic is the header of printed prescriptions and documents, and the address at which
@@ -28,6 +29,11 @@ type Clinic struct {
 	// Version is 0 until an admin first saves the settings.
 	Version int `json:"version"`
 }
+
+// CallingCode is the clinic's country calling code, read from its phone number written
+// internationally ("+84 28 …"); "" when it is written domestically. A patient's number written
+// domestically is taken to be in this country when a code sent to a phone must match it.
+func (c Clinic) CallingCode() string { return textsearch.CallingCode(c.Phone) }
 
 const clinicKey = "clinic"
 

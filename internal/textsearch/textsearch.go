@@ -145,3 +145,40 @@ func PrefixTerms(tokens []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// CallingCode is the country calling code of a number written internationally ("+84 28 …",
+// "0084 …"), "" for one written domestically: how a clinic's own phone number names its
+// country, whose code a domestic number of its patients has.
+func CallingCode(s string) string {
+	t := strings.TrimSpace(s)
+	d := Digits(t)
+	switch {
+	case strings.HasPrefix(t, "+"):
+	case strings.HasPrefix(d, "00"):
+		d = d[2:]
+	default:
+		return ""
+	}
+	return d[:callingCodeLen(d)]
+}
+
+// PhoneIdentity is who a phone number reaches, for deciding that a code sent to one number
+// may open a record that has another written down: "+" and the international digits when
+// they are known (written with + or 00, or domestically in the country whose calling code is
+// home), else "national:" and the national digits. Two numbers are the same line only when
+// their identities are equal, so a domestic number of an unknown country never equals an
+// international one, and "+1 912 345 6789" never equals "+7 912 345-67-89" (PhoneKey, which
+// drops the country, is for finding and throttling, never for proving who someone is).
+func PhoneIdentity(s, home string) string {
+	key := PhoneKey(s)
+	if key == "" {
+		return ""
+	}
+	if cc := CallingCode(s); cc != "" {
+		return "+" + cc + key
+	}
+	if home != "" {
+		return "+" + home + key
+	}
+	return "national:" + key
+}

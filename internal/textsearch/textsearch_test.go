@@ -64,3 +64,32 @@ func TestPhoneKeyIsTheNationalNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestPhoneIdentity: a code sent to one number opens only a record whose number is the same
+// line — never one that shares the national digits in another country (the security review's
+// C1: "+1 912 345 6789" against "+7 912 345-67-89").
+func TestPhoneIdentity(t *testing.T) {
+	for _, c := range []struct {
+		a, b, home string
+		same       bool
+	}{
+		{"+7 912 345-67-89", "+1 912 345 6789", "", false},
+		{"+7 912 345-67-89", "+1 912 345 6789", "7", false},
+		{"+7 912 345-67-89", "8 912 345-67-89", "7", true}, // the Russian trunk 8
+		{"+7 912 345-67-89", "8 912 345-67-89", "", false}, // the clinic's country unknown
+		{"+84 912 345 678", "0912 345 678", "84", true},    // the trunk 0
+		{"+84 912 345 678", "0084 912 345 678", "", true},  // 00 is an international prefix
+		{"0912 345 678", "0912-345-678", "", true},         // both domestic, same country
+		{"+1 912 345 6789", "0912 345 678", "84", false},   // the home country's 912… is not America's
+		{"+84 912 345 678", "+84 913 345 678", "84", false},
+		{"", "", "84", false},
+	} {
+		a, b := PhoneIdentity(c.a, c.home), PhoneIdentity(c.b, c.home)
+		if (a != "" && a == b) != c.same {
+			t.Errorf("%q ~ %q (home %q): %q %q, want same=%v", c.a, c.b, c.home, a, b, c.same)
+		}
+	}
+	if CallingCode("+84 28 3822 1234") != "84" || CallingCode("0084 28") != "84" || CallingCode("028 3822 1234") != "" || CallingCode("+7 495") != "7" {
+		t.Error("calling codes")
+	}
+}

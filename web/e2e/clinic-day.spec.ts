@@ -67,6 +67,8 @@ test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
   dialog = desk.getByRole('dialog')
   await expect(dialog.getByLabel(fill(L.bill.amountIn, { currency: 'PHP' }))).not.toHaveValue('')
   await dialog.getByLabel(fill(L.bill.tenderedIn, { currency: 'PHP' })).fill('600')
+  // The day's first cash asks what the cashier's drawer starts with (ADR 41).
+  await dialog.getByLabel(fill(L.cashUp.newFloatIn, { currency: 'PHP' })).fill('1000')
   await expect(dialog.getByTestId('change')).toContainText('50')
   await dialog.getByLabel(fill(L.bill.tenderedIn, { currency: 'PHP' })).press('Enter')
   await expect(dialog).toBeHidden()
@@ -96,18 +98,28 @@ test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
   await expect(adminBill.getByTestId('bill-balance')).toContainText('0')
   await expect(adminBill.getByRole('button', { name: button(L.bill.takePayment) })).toHaveCount(0)
 
-  // The receptionist closes her drawer with what she counted.
+  // The receptionist counts her drawer blind (ADR 41): short, it waits for a supervisor.
   await desk.goto('/fees/cash-up')
   const drawer = activeView(desk).getByTestId('drawer').filter({ has: desk.getByRole('button', { name: button(L.cashUp.close) }) }).first()
   await drawer.getByRole('button', { name: button(L.cashUp.close) }).click()
   dialog = desk.getByRole('dialog')
   await dialog.getByLabel(fill(L.cashUp.countedIn, { currency: 'PHP' })).fill('0')
-  // Short: the dialog asks why before the drawer closes.
-  await dialog.getByRole('button', { name: button(L.cashUp.close) }).click()
-  await expect(dialog.getByText(L.cashUp.noteNeeded)).toBeVisible()
-  await dialog.getByLabel(L.cashUp.note).fill('Cash taken to the bank')
-  await dialog.getByRole('button', { name: button(L.cashUp.close) }).click()
+  await dialog.getByRole('button', { name: button(L.cashUp.recordCount) }).click()
+  await expect(dialog.getByRole('button', { name: button(L.cashUp.close) })).toBeDisabled()
+  await desk.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
+  // The administrator, as supervisor, counts it again, explains the difference and acknowledges it.
+  await admin.goto('/fees/cash-up')
+  const hers = activeView(admin).getByTestId('drawer').filter({ hasText: 'E2E receptionist' }).filter({ has: admin.getByRole('button', { name: button(L.cashUp.close) }) }).first()
+  await hers.getByRole('button', { name: button(L.cashUp.close) }).click()
+  const recount = admin.getByRole('dialog')
+  await recount.getByLabel(fill(L.cashUp.countedIn, { currency: 'PHP' })).fill('0')
+  await recount.getByRole('button', { name: button(L.cashUp.recordCount) }).click()
+  await recount.getByLabel(L.cashUp.note).fill('Cash taken to the bank')
+  await recount.getByRole('checkbox', { name: L.cashUp.acknowledge }).check()
+  await recount.getByRole('button', { name: button(L.cashUp.close) }).click()
+  await expect(recount).toBeHidden()
+  await desk.reload()
   await expect(activeView(desk).getByTestId('drawer-difference').first()).toBeVisible()
   for (const p of [admin, desk, doc, nurse]) await p.context().close()
 })

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, login, logout, PASSWORD } from './helpers'
+import { activeView, loginWithForm, logout, PASSWORD } from './helpers'
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
@@ -21,13 +21,13 @@ test('a logged-out visitor is sent to login, and back after logging in', async (
 })
 
 test('a logged-in user going to /login is sent home', async ({ page }) => {
-  await login(page, 'nurse')
+  await loginWithForm(page, 'nurse')
   await page.goto('/login')
   await expect(page).toHaveURL('/dashboard')
 })
 
 test('log in, see who I am, log out', async ({ page, context }) => {
-  await login(page, 'doctor')
+  await loginWithForm(page, 'doctor')
   await expect(page).toHaveURL('/dashboard')
   await expect(page).toHaveTitle('Dashboard - EMR')
   await expect(page.getByRole('heading', { name: 'Welcome, E2E doctor' })).toBeVisible()
@@ -72,7 +72,7 @@ test('an ended session goes to login, which says why', async ({ page }) => {
   // No live channel here: this is the session found ended when the page next asks (after an
   // idle time-out, which nothing announces). A logout elsewhere is announced: push.spec.ts.
   await page.routeWebSocket(/\/app\//, (ws) => void ws.close({ code: 1001, reason: 'test: no live channel' }))
-  await login(page, 'receptionist')
+  await loginWithForm(page, 'receptionist')
   await page.goto('/appointments/appointments')
   await page.waitForLoadState('networkidle')
   // The session ends on the server.
@@ -90,7 +90,7 @@ test('the login page has no serious accessibility violations', async ({ page }) 
 })
 
 test('the logged-in layout has no serious accessibility violations', async ({ page }) => {
-  await login(page, 'admin')
+  await loginWithForm(page, 'admin')
   await page.goto('/masterfile/patients')
   await expect(activeView(page).locator('.ant-table')).toBeVisible()
   expect(await seriousViolations(page)).toEqual([])

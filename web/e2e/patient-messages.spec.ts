@@ -1,28 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { api, bookFirstFree, day, doctorId, login, unique } from './helpers'
-import { port } from './ports'
-
-// The messages the product sent, as the local mail server (cmd/mailsink, e2e/serve.sh) wrote them.
-const mailDir = join('.e2e', String(port), 'mail')
-
-/** The body of a received message, its quoted-printable undone. */
-function bodyOf(eml: string) {
-  const body = eml.replace(/\r\n/g, '\n').split('\n\n').slice(1).join('\n\n')
-  const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-  return Buffer.from(bytes, 'latin1').toString('utf8')
-}
-
-/** The messages sent to an address so far. */
-function mailTo(address: string) {
-  if (!existsSync(mailDir)) return []
-  return readdirSync(mailDir)
-    .filter((f) => f.endsWith('.eml'))
-    .map((f) => readFileSync(join(mailDir, f), 'utf8'))
-    .filter((m) => m.includes(`X-Envelope-To: ${address}`))
-    .map(bodyOf)
-}
+import { mailTo } from './mail'
 
 test('a patient confirms from the e-mail on a phone, the queue shows it live, and the link works once', async ({ page, browser }) => {
   test.setTimeout(180_000)

@@ -1,13 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, chooseMenuItem, day, doctorId, login, logout, newPatient, PASSWORD, sidebar, unique } from './helpers'
+import { activeView, api, bookFirstFree, chooseMenuItem, day, doctorId, login, logout, newPatient, PASSWORD, sidebar, unique } from './helpers'
 
-/** Books an appointment today at clock for the E2E doctor and starts it. */
-async function visit(page: Page, patientId: number, clock: string) {
-  const startsAt = new Date(`${day(0)}T${clock}:00`).toISOString()
-  const r = await api(page, 'post', '/api/appointments', { patient_id: patientId, doctor_id: await doctorId(page), starts_at: startsAt, duration_minutes: 10, type: 'new' })
-  expect(r.status()).toBe(201)
-  return ((await r.json()) as { id: number }).id
-}
+/** Books an appointment today for the E2E doctor at the first free slot from hour on (another test may hold an earlier one). */
+const visit = async (page: Page, patientId: number, hour: number) => bookFirstFree(page, patientId, await doctorId(page), day(0), hour)
 
 /** Draws a zig-zag on the signature pad. */
 async function drawSignature(page: Page) {
@@ -60,7 +55,7 @@ test('a drawn signature prints on an issued prescription, which then cannot chan
 
   // A prescription on a visit, from the catalogue.
   const patient = await newPatient(page, `Đỗ-${unique()}`)
-  const appointment = await visit(page, patient.id, '08:00')
+  const appointment = await visit(page, patient.id, 8)
   await page.goto(`/appointments/form/${appointment}`)
   await page.getByRole('button', { name: 'New prescription' }).click()
   await addCatalogueLine(page, 1, 'amox', 'Amoxicillin 500 mg capsule')
@@ -119,13 +114,13 @@ test('a drawn signature prints on an issued prescription, which then cannot chan
 test('copy last prescription fills a later visit with the earlier one', async ({ page }) => {
   await login(page, 'doctor')
   const patient = await newPatient(page, `Hồ-${unique()}`)
-  const first = await visit(page, patient.id, '06:00')
+  const first = await visit(page, patient.id, 6)
   const r = await api(page, 'post', `/api/appointments/${first}/prescriptions`, { items: [{ medicine: 'Metformin 500 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'as directed', quantity: '60' }] })
   expect(r.status()).toBe(201)
   // Handed to the patient: a draft never printed is no medicine taken, for the check as for the list.
   const earlier = (await r.json()) as { id: number; version: number }
   expect((await api(page, 'post', `/api/prescriptions/${earlier.id}/print`, { version: earlier.version })).status()).toBe(200)
-  const second = await visit(page, patient.id, '06:30')
+  const second = await visit(page, patient.id, 6)
   await page.goto(`/appointments/form/${second}`)
   await page.getByRole('button', { name: 'New prescription' }).click()
   await page.getByRole('button', { name: 'Copy last prescription' }).click()
@@ -172,7 +167,7 @@ test('a blank prescription for no patient prints as a pad and is then marked pri
 test('a nurse sees prescriptions but cannot write one: no menu, no button, 403 from the API', async ({ page }) => {
   await login(page, 'doctor')
   const patient = await newPatient(page, `Vũ-${unique()}`)
-  const appointment = await visit(page, patient.id, '05:00')
+  const appointment = await visit(page, patient.id, 5)
   await api(page, 'post', `/api/appointments/${appointment}/prescriptions`, { items: [{ medicine: 'Cetirizine 10 mg tablet', quantity: '10' }] })
   await logout(page, 'E2E doctor')
 
@@ -258,7 +253,7 @@ test('an allergy is caught as the medicine is chosen; the line is saved only wit
   })
   expect(r.status()).toBe(201)
   const patient = (await r.json()) as { id: number; last_name: string }
-  const appointment = await visit(page, patient.id, '09:30')
+  const appointment = await visit(page, patient.id, 9)
   await page.goto(`/appointments/form/${appointment}`)
   // The banner names the patient in English order and shows the allergy in red.
   const banner = activeView(page).getByTestId('patient-banner')

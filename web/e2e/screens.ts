@@ -52,6 +52,8 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/results-catalogue', path: () => '/administrator/results-catalogue' },
   { route: '/administrator/services', path: () => '/administrator/services' },
   { route: '/administrator/patient-messages', path: () => '/administrator/patient-messages' },
+  { route: '/administrator/patient-release', path: () => '/administrator/patient-release' },
+  { route: '/administrator/online-booking', path: () => '/administrator/online-booking' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },
   { route: '/administrator/api-access', path: () => '/administrator/api-access' },

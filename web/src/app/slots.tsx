@@ -8,6 +8,7 @@ import * as charting from '../features/charting'
 import * as documents from '../features/documents'
 import * as fees from '../features/fees'
 import * as prescriptions from '../features/prescriptions'
+import * as release from '../features/release'
 import * as results from '../features/results'
 
 const VisitPrescriptions = lazy(prescriptions.VisitPrescriptions)
@@ -21,6 +22,7 @@ const DashboardResults = lazy(results.DashboardResults)
 const VisitOrderSet = lazy(charting.VisitOrderSet)
 const VisitBill = lazy(fees.VisitBill)
 const PatientBills = lazy(fees.PatientBills)
+const PatientRelease = lazy(release.PatientRelease)
 
 export const slots: Slots = {
   visitPrescriptions: (props) => (
@@ -51,6 +53,11 @@ export const slots: Slots = {
   patientDocuments: (props) => (
     <Suspense fallback={<Spin />}>
       <DocumentsCard {...props} />
+    </Suspense>
+  ),
+  patientRelease: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientRelease {...props} />
     </Suspense>
   ),
   patientBills: (props) => (

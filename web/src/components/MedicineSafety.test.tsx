@@ -62,19 +62,36 @@ describe('useFindingText: a stopped medicine in its washout', () => {
   })
 })
 
-// The pharmacist's review of the refill window, row 9: a reliever prescribed for the third time
-// in a year prompts a review of the asthma's control, in each language.
-describe('useFindingText: a reliever prescribed too often', () => {
+// The pharmacist's review of 2026-11-29 (M1, M3, M10): the reliever prompt counts canisters,
+// says the risk (more urgent from 12), asks after an ICS-containing treatment (or says there is
+// none) and speaks of asthma or COPD as the visit's diagnoses say, in each language.
+describe('useFindingText: the reliever prompt', () => {
+  const reliever = { line: 0, key: 'reliever:year', kind: 'reliever_overuse', tier: 'low', blocking: false, requires_reason: false, count: 3, overridden: false } as unknown as Finding
   it.each<['en' | 'ru' | 'zh' | 'vi', RegExp]>([
-    ['en', /^Relievers .* in 12 months, this one included: 3\. .*not controlled/],
-    ['ru', /за 12 месяцев, включая этот: 3\./],
-    ['zh', /第 3 次开具缓解药/],
-    ['vi', /lần thứ 3 kê thuốc cắt cơn/],
-  ])('%s', async (lang, want) => {
+    ['en', /^Reliever inhalers \(SABA\) issued in 12 months, those prescribed now included: 3\. Three or more a year go with more severe attacks\. Check .*ICS.*In asthma, consider ICS-formoterol.*In COPD/],
+    ['ru', /за 12 месяцев, включая назначаемые сейчас: 3\. Три и более в год .*ИГКС.*При астме .*При ХОБЛ/],
+    ['zh', /（含本次）：3 支。每年 3 支及以上.*ICS.*哮喘患者.*慢阻肺患者/],
+    ['vi', /kể cả đơn đang kê: 3\. Từ 3 bình.*Vui lòng kiểm tra.*Với hen.*Với COPD/],
+  ])('%s: neither diagnosis, ICS on record', async (lang, want) => {
     await setLanguage(lang)
-    const f = { line: 0, key: 'reliever:year', kind: 'reliever_overuse', tier: 'low', blocking: false, requires_reason: false, count: 2, overridden: false } as unknown as Finding
     const { result } = renderHook(() => useFindingText())
-    expect(result.current(f)).toMatch(want)
+    expect(result.current(reliever)).toMatch(want)
     await setLanguage('en')
+  })
+  it('asthma, 12 canisters, no ICS: the urgent and the no-ICS wording, no COPD sentence', () => {
+    const { result } = renderHook(() => useFindingText())
+    const text = result.current({ ...reliever, count: 12, condition: 'asthma', no_ics: true } as Finding)
+    expect(text).toMatch(/12\. Twelve or more a year go with deaths from asthma.*No ICS-containing medicine.*SABA alone is not recommended/)
+    expect(text).not.toMatch(/COPD/)
+  })
+  it('COPD: the maintenance bronchodilators, no asthma advice', () => {
+    const { result } = renderHook(() => useFindingText())
+    const text = result.current({ ...reliever, condition: 'copd' } as Finding)
+    expect(text).toMatch(/In COPD.*long-acting bronchodilators \(GOLD\)/)
+    expect(text).not.toMatch(/ICS-formoterol|Three or more/)
+  })
+  it('by mouth: the inhaled one advised', () => {
+    const { result } = renderHook(() => useFindingText())
+    expect(result.current({ ...reliever, kind: 'reliever_oral', key: 'reliever:oral', count: undefined } as unknown as Finding)).toMatch(/^Salbutamol by mouth is not recommended.*inhaled SABA, with a spacer/)
   })
 })

@@ -14,7 +14,7 @@ export const needsReason = (f: Finding) => f.requires_reason
 
 /** The sentence that explains a finding, in the user's language. */
 export function useFindingText() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   return (f: Finding) => {
     const severity = f.severity && f.kind !== 'interaction' ? t(labelOf(severityLabel, f.severity) ?? f.severity) : ''
     const allergy = severity ? `${f.allergy} (${severity})` : f.allergy
@@ -57,9 +57,28 @@ export function useFindingText() {
       case 'allergies_unrecorded':
         return t('rx.safety.unrecorded')
       case 'reliever_overuse':
-        return t('rx.safety.relieverOveruse', { count: (f.count ?? 0) + 1 })
+        return relieverText(f, t, i18n.language)
+      case 'reliever_oral':
+        return t('rx.safety.relieverOral')
     }
   }
+}
+
+/**
+ * The reliever prompt (the pharmacist's review of 2026-11-29): the canisters of the year, the
+ * risk they mean, whether the patient has an ICS-containing treatment, and what to consider in
+ * asthma or COPD as the visit's diagnoses say (both when they say neither).
+ */
+function relieverText(f: Finding, t: (key: string, args?: Record<string, unknown>) => string, lang: string) {
+  const count = f.count ?? 0
+  const parts = [t('rx.safety.relieverCount', { count })]
+  if (f.condition !== 'copd') {
+    parts.push(t(count >= 12 ? 'rx.safety.relieverUrgent' : 'rx.safety.relieverRisk'))
+    parts.push(t(f.no_ics ? 'rx.safety.relieverNoIcs' : 'rx.safety.relieverIcs'))
+    parts.push(t('rx.safety.relieverAsthma'))
+  }
+  if (f.condition !== 'asthma') parts.push(t('rx.safety.relieverCopd'))
+  return parts.join(lang.startsWith('zh') ? '' : ' ') // Chinese runs its sentences on
 }
 
 /** What a finding's tag says: an allergy or how strongly to avoid, an interaction's severity, a duplicate. */

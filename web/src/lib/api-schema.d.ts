@@ -339,8 +339,18 @@ export type paths = {
     };
   };
   "/api/bills/{id}/lines/{line}/order": {
-    /** Record that a line added by hand (a charge not on the price list, or of a service the test is not linked to) charges a lab order of the bill's visit, so the order no longer waits on the desk's list. It changes no amount, so a final bill takes it too; audited. The line must be one unit and charge no other order; the order must be wanted and charged by no other line of the bill (409). */
+    /** Record that a line added by hand (a charge written out, not on the price list, or of the test's own service) charges a lab order of the bill's visit, so the order no longer waits on the desk's list. It changes no amount, so a final bill takes it too; audited. The line must be one unit, still charge something (not price 0, not wholly credited) and be written out or of the test's own service (422); it must charge no other order, the order must be wanted and charged by no other line of the bill, and the bill not void (409). Withdrawing the order later only unmarks the line. A line whose unit price (before its own discount) differs from the test's list price is marked only by one who may override prices (422 on line_id otherwise). */
     post: operations["postBillLineOrder"];
+    parameters: {
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+  };
+  "/api/bills/{id}/lines/{line}/unmark": {
+    /** A supervisor takes off a line the mark set by hand that it charges a lab order (a wrong pick, also on a final bill), with a reason, audited; it moves no money. A line the order put on the bill itself, an unmarked line, a void bill or a stale version is refused (409). */
+    post: operations["postBillLineUnmark"];
     parameters: {
       path: {
         id: number;
@@ -387,6 +397,49 @@ export type paths = {
   "/api/bills/{id}/void": {
     /** Withdraw a bill with a reason (payments are refunded first); with replace, a draft copy to correct is written and returned. */
     post: operations["postBillsByIdVoid"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/book/holds": {
+    /** Hold a free slot for the patient's details and send a one-time code to the phone or e-mail given; the hold and the code are written in one transaction under the doctor's calendar lock, so a slot is never held twice. No CSRF token: there is no session to ride on (ADR 43). A code by SMS goes only to a number of the clinic's country or of one it lists, else 422 reminder.code_sms_country (use e-mail or call). */
+    post: operations["postBookHold"];
+  };
+  "/api/book/holds/{id}/confirm": {
+    /** Give the code: the hold becomes a request for the desk, or a booked appointment when the clinic books directly and the details match one patient beyond doubt (audited; the queue shows it live). */
+    post: operations["postBookHoldConfirm"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/book/options": {
+    /** The public booking page's start: the doctors who take online bookings (name and specialty only), the visit types, the channels a code may go by. Throttled per address block; not cached. */
+    get: operations["getBookOptions"];
+  };
+  "/api/book/slots": {
+    /** Free slots of a doctor (or any who offers the type) for up to 14 days from a day; less appointments, holds, breaks, days off, the past and the minimum notice. */
+    get: operations["getBookSlots"];
+  };
+  "/api/booking-requests": {
+    /** Online booking requests waiting for the desk, soonest first, each with its possible patients. */
+    get: operations["getBookingRequests"];
+  };
+  "/api/booking-requests/{id}/accept": {
+    /** Book the request's appointment for the chosen patient, or for a new patient registered from its details, in one transaction (audited); the patient gets the usual confirmation. */
+    post: operations["postBookingRequestAccept"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/booking-requests/{id}/decline": {
+    /** Decline the request with a reason (kept for the clinic, audited); the patient is told the clinic could not take it. */
+    post: operations["postBookingRequestDecline"];
     parameters: {
       path: {
         id: number;
@@ -555,8 +608,17 @@ export type paths = {
     };
   };
   "/api/drawers/{id}/close": {
-    /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited); a count that differs needs a note (422 on note without one). The cashier's next payment opens a new shift, a cash one with the float she gives. */
+    /** Close a drawer's shift with the cash counted in it, once it has been counted blind (409 before POST …/count; a refused close changes nothing): what it should hold is kept with the count and the difference (audited); a difference needs a note, the cashier's with her count or this one (422 on note without one), and a close count other than the first needs one here. The close is judged on the first count: a first-count difference over the clinic's limit (drawer_difference_limit of the fee settings), or a close count other than the first, needs a supervisor's acknowledgement: 422 on acknowledge unless the caller may void bills, is not the drawer's cashier, and sends acknowledge true; who acknowledged is kept and audited. The cashier's next payment opens a new shift, a cash one with the float she gives. */
     post: operations["postDrawersByIdClose"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/drawers/{id}/count": {
+    /** Record the blind count of a drawer still open, given before its counter is shown what it should hold, and answer the drawer with it (audited). The first count stands: a second call at the new version answers the drawer unchanged; the close keeps it beside its own count. What the drawer should hold is stored with it (count_expected), and the drawer takes no more cash (409 on a cash payment or refund into it). note is the cashier's own explanation of a difference. */
+    post: operations["postDrawersByIdCount"];
     parameters: {
       path: {
         id: number;
@@ -675,7 +737,7 @@ export type paths = {
     };
   };
   "/api/lab-orders/{id}/retract": {
-    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a category and a reason (at least 5 characters). The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. Every critical alert of a retracted analyte on the order is withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason, withdrawn_category) and stays open, escalating, until its follow-up is recorded; those it reached by e-mail, its ordering doctor and whoever acknowledged it are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again; one a row of which is withdrawn for a specimen problem gets repeat_needed. Send the order's version read. */
+    /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a category and a reason (at least 5 characters). The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. Every critical alert of a retracted analyte on the order is withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason, withdrawn_category) and stays open, escalating, until its follow-up is recorded; those it reached by e-mail, its ordering doctor and whoever acknowledged it are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again; every retraction sets repeat_needed. A sample of another patient (wrong_patient) is the whole specimen: only the whole report is withdrawn so (a result_id is refused, 422), with same_draw, the visit's other collected orders read on the order's page, withdrawn too in the same action. Send the order's version read (and each same_draw order's). */
     post: operations["postLabOrderRetract"];
     parameters: {
       path: {
@@ -687,8 +749,17 @@ export type paths = {
     /** Orders past their test's turnaround with no result yet (ordered or collected), the longest overdue first, with their patients, so that they can be called back. */
     get: operations["getOverdueOrders"];
   };
+  "/api/lab-results/{id}/misfiled/orders": {
+    /** The orders of patient_id a misfiled value may be refiled to (same test, neither cancelled nor not done, placed before the value's sample was taken, not collected unless it holds that sample already, no value of the analyte standing; once part of the sample is refiled, only the order it went to), newest first; audited on that patient. 422 for the patient it was wrongly recorded against. */
+    get: operations["getMisfiledRefileOrders"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/lab-results/{id}/misfiled/resolve": {
-    /** Close the task of a result retracted as recorded against the wrong patient, with a note (at least 5 characters) saying how it was resolved; audited. 409 when someone resolved it already. */
+    /** Resolve a result retracted as recorded against the wrong patient: refiled (recorded on order_id, of the right patient and the same test, with its original observation time, entered text and performer, judged for that patient; the two rows name each other; the laboratory's report moves with it), recollect (the original patient's order is chased again), or unidentified (note required: why the owner cannot be identified). Its critical alert closes; audited on both patients. 409 when resolved already or read at an older version. */
     post: operations["postMisfiledResolve"];
     parameters: {
       path: {
@@ -956,9 +1027,73 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/portal": {
+    /** A patient's portal access: on or off, live access codes, open sessions, guardian links. */
+    get: operations["getPatientPortal"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/portal/guardians": {
+    /** Link a guardian to a child's record: a phone number or e-mail address, or another patient's record (audited). */
+    post: operations["postPatientPortalGuardian"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/portal/guardians/{link}": {
+    /** Unlink a guardian: a session the guardian signed in with no longer opens the child (audited). */
+    delete: operations["deletePatientPortalGuardian"];
+    parameters: {
+      path: {
+        id: number;
+        link: number;
+      };
+    };
+  };
+  "/api/patients/{id}/portal/invite": {
+    /** Turn the patient's portal access on and make a new access code, answered this once (audited). Earlier codes stay valid until they expire. */
+    post: operations["postPatientPortalInvite"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/portal/revoke": {
+    /** Turn the patient's portal access off: its access codes end and every portal session that may open the record ends at once (audited). */
+    post: operations["postPatientPortalRevoke"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/prescriptions": {
     /** A patient's prescriptions, of visits and of the blank form, newest first (latest 100; the read is audited). */
     get: operations["getPatientsByIdPrescriptions"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/release": {
+    /** Each result, document and prescription of the patient: whether the patient can see it and why not, the doctor's choice, when they opened it (audited read). */
+    get: operations["getPatientsRelease"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/released": {
+    /** What the patient can see of their record, as they would see it, in the user's language (audited read). */
+    get: operations["getPatientsReleased"];
     parameters: {
       path: {
         id: number;
@@ -1003,6 +1138,90 @@ export type paths = {
   "/api/permissions": {
     /** The permission catalogue, in the order screens show it. */
     get: operations["getPermissions"];
+  };
+  "/api/portal/records/{id}/appointments": {
+    /** A record's upcoming and past appointments: date, time, doctor and status only (audited, the patient as actor). A record the session does not open is not found. */
+    get: operations["getPortalAppointments"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/appointments/{appt}/cancel": {
+    /** Cancel a booked appointment within the clinic's cancellation window, through the appointment book (its messages and audit, the patient as actor). */
+    post: operations["postPortalAppointmentCancel"];
+    parameters: {
+      path: {
+        id: number;
+        appt: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/bills": {
+    /** A record's issued bills with their payments and refunds, and the balance owed (audited). */
+    get: operations["getPortalBills"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/contact": {
+    /** A record's phone, e-mail and reminder preferences (audited). */
+    get: operations["getPortalContact"];
+    /** Change the reminder channel and message language through the patient register (its checks and audit, the patient as actor; waiting messages are re-written). The phone and e-mail are sign-in credentials and are changed only at the desk (another value is refused, portal.contact_at_desk); a guardian's session changes nothing of a child's contact (403). A stale version is a conflict. */
+    put: operations["putPortalContact"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/released": {
+    /** A record's results and documents as its patient may see them now (ADR 45: reviewed results with values, units, flags in plain words and ranges; a held item with only its note; never an unreviewed result or a critical one no doctor has acknowledged), titles of starter documents in the reader's language; in the adolescent's view, without what is given in person. Audited (release.view) with the patient as actor. */
+    get: operations["getPortalReleased"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/released/{kind}/{item}": {
+    /** One released item as it was printed. The opening is recorded for the chart and audited (release.open), with the patient (or the guardian) as actor. An item the patient may not see now (held, another record's, left out of the adolescent's view) is not found, and nothing is recorded. */
+    get: operations["getPortalReleasedItem"];
+    parameters: {
+      path: {
+        id: number;
+        kind: "result" | "document" | "prescription";
+        item: number;
+      };
+    };
+  };
+  "/api/portal/session": {
+    /** Whether the browser's portal session is live and the records it opens; issues the portal's CSRF cookie (XSRF-PORTAL, echoed in X-XSRF-TOKEN). Never reads a staff session. */
+    get: operations["getPortalSession"];
+  };
+  "/api/portal/sign-in/access": {
+    /** Sign in with an access code (printed on the invitation or a visit summary) and the patient's date of birth. Throttled per network and per record; a wrong code or date answers the same and is audited. */
+    post: operations["postPortalSignInAccess"];
+  };
+  "/api/portal/sign-in/code": {
+    /** Ask for a one-time code by e-mail or SMS. It is sent only when the address opens a portal record (its own or a guardian's), but the answer is the same either way. Throttled per address and per network. */
+    post: operations["postPortalSignInCode"];
+  };
+  "/api/portal/sign-in/code/{id}": {
+    /** Sign in with the one-time code: a new portal session (a new cookie; the old session ends) opening the records the address opens. Throttled per network; a code sent for online booking is unknown here (its tries are not spent). Audited with each patient as actor; a wrong code is audited too. */
+    post: operations["postPortalSignInCodeCheck"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/portal/sign-out": {
+    /** End the portal session (audited). */
+    post: operations["postPortalSignOut"];
   };
   "/api/prescriptions": {
     /** The latest 100 prescriptions written on the blank form. */
@@ -1120,6 +1339,37 @@ export type paths = {
     /** Readiness, for a load balancer: the database answers and holds every migration this version knows. */
     get: operations["getReady"];
   };
+  "/api/release/documents/{id}": {
+    /** Release a document to the patient, or hold it with a reason (audited); send the decision's version (0: none yet). */
+    post: operations["postReleaseDocuments"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/release/holds-due": {
+    /** The holds whose review-by day has come (today included), the longest due first, at most 200: the patient, the item, who held it and when it was due; each patient audited as a list read (release_holds.list). With it, whether the clinic's rule releases a result once a doctor reviewed it (the review queue warns before an abnormal result reaches the portal). */
+    get: operations["getReleaseHoldsDue"];
+  };
+  "/api/release/prescriptions/{id}": {
+    /** Release a prescription to the patient, or hold it with a reason (audited); send the decision's version (0: none yet). */
+    post: operations["postReleasePrescriptions"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/release/results/{id}": {
+    /** Release a lab order's results to the patient, or hold it with a reason (audited); send the decision's version (0: none yet). */
+    post: operations["postReleaseResults"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/remove-signature/{id}": {
     /** Remove user {id}'s signature - one's own, or anyone's for an admin (manage user). It changes state, so it needs the CSRF header. */
     get: operations["getRemoveSignatureById"];
@@ -1167,8 +1417,12 @@ export type paths = {
     get: operations["getResultAlertsReport"];
   };
   "/api/results/misfiled": {
-    /** Results retracted as recorded against the wrong patient that nobody has resolved yet, oldest first (at most 50): the test, the value, the patient it was wrongly recorded against, why and by whom it was retracted. Until someone finds whose it was, the right patient is without it. */
+    /** A page of the results retracted as recorded against the wrong patient that nobody has resolved yet, critical first, then oldest first: the test, the value, the patient it was wrongly recorded against, why and by whom it was retracted. Until someone finds whose it was, the right patient is without it. The read is audited on each patient listed. */
     get: operations["getMisfiledResults"];
+  };
+  "/api/results/misfiled/count": {
+    /** How many results recorded against the wrong patient wait to be resolved. */
+    get: operations["getMisfiledResultsCount"];
   };
   "/api/results/review": {
     /** The caller's final results waiting for review (as the ordering doctor), critical first, then abnormal, then oldest; 50 at a time (the rest follow as these are reviewed). */
@@ -1247,11 +1501,23 @@ export type paths = {
     /** Set the clinic's header; send the version read. */
     put: operations["putSettingsClinic"];
   };
+  "/api/settings/online-booking": {
+    /** The clinic's online booking rules (ADR 43). */
+    get: operations["getSettingsOnlineBooking"];
+    /** Set the online booking rules (audited); send the version read. Hours, breaks, days off and slot lengths are checked. */
+    put: operations["putSettingsOnlineBooking"];
+  };
   "/api/settings/patient-messages": {
     /** The clinic's rules for appointment messages to patients: reminders, their times, quiet hours, the cancellation window, the channels. */
     get: operations["getSettingsPatientMessages"];
     /** Set the rules for appointment messages (audited); send the version read. */
     put: operations["putSettingsPatientMessages"];
+  };
+  "/api/settings/patient-release": {
+    /** The clinic's rules of what patients see: results once reviewed or by hand, each kind of document when issued or by hand. */
+    get: operations["getSettingsPatientRelease"];
+    /** Set the rules of what patients see (audited); send the version read. */
+    put: operations["putSettingsPatientRelease"];
   };
   "/api/settings/results": {
     /** The critical-result settings (each level's interval in minutes, the covering role, the medical lead, whether e-mail is on). */
@@ -2439,6 +2705,8 @@ export type components = {
       added_by: string;
       /** @description quantity × unit_price less the discount. */
       amount: number;
+      /** @description The order put this line on the bill (or took a charge of its own service as its own): withdrawing the order before collection takes it off. A line marked by hand is only unmarked. */
+      by_order: boolean;
       category: string;
       code: string;
       description: string;
@@ -2448,7 +2716,7 @@ export type components = {
       discount_reason: string;
       discount_value: number;
       id: number;
-      /** @description The lab order this line charges, when ordering the test put it on the bill. */
+      /** @description The lab order this line charges: put on by ordering the test, or marked by hand. */
       lab_order_id: number | null;
       quantity: number;
       service_id: number | null;
@@ -2536,7 +2804,73 @@ export type components = {
       status: "draft" | "final" | "void";
       total: number;
     };
+    /** @description Whole days, inclusive, nothing is booked online on. */
+    BookingDaysOff: {
+      /** Format: date */
+      from: string;
+      note?: string;
+      /** Format: date */
+      to: string;
+    };
+    BookingOffer: {
+      slot_minutes: number;
+      /** @enum {string} */
+      type: "new" | "follow-up";
+    };
+    /** @description An online booking request as the desk sees it, with the registered patients its details may belong to. */
+    BookingRequest: {
+      /** @description The e-mail or phone the code went to (proven by it). */
+      address: string;
+      appointment_id: number | null;
+      /** Format: date */
+      birth_date: string;
+      /** @enum {string} */
+      channel: "email" | "sms";
+      /** Format: date-time */
+      created_at: string;
+      decline_reason: string;
+      doctor_id: number;
+      doctor_name: string;
+      duration_minutes: number;
+      first_name: string;
+      id: number;
+      language: string;
+      last_name: string;
+      /** @description The patient matched beyond doubt, or the one it was booked for. */
+      match_id: number | null;
+      matches: (components["schemas"]["PatientSummary"] & {
+          sure: boolean;
+        })[];
+      /** Format: date-time */
+      starts_at: string;
+      /** @enum {string} */
+      status: "held" | "requested" | "accepted" | "declined";
+      version: number;
+      /** @enum {string} */
+      visit_type: "new" | "follow-up";
+    };
+    BookingSlot: {
+      /**
+       * Format: date
+       * @description The start's day on the clinic's calendar.
+       */
+      day: string;
+      doctor_id: number;
+      duration_minutes: number;
+      /** Format: date-time */
+      starts_at: string;
+      /** @description The start's time on the clinic's clock, HH:MM. */
+      time: string;
+    };
+    BookingSpan: {
+      /** @description HH:MM, the clinic's time. */
+      from: string;
+      /** @description HH:MM, the clinic's time. */
+      to: string;
+    };
     CashUp: {
+      /** @description A drawer of the caller's is open and not yet counted: its cash figures are null and the day's cash is left out of rows, methods and total until she counts it. */
+      blind: boolean;
       currency: string;
       /** Format: date */
       day: string;
@@ -2649,6 +2983,8 @@ export type components = {
       escalated_lead_at: string | null;
       id: number;
       minutes_to_acknowledge: number | null;
+      /** @description A critical value recorded against this patient that belonged to someone not yet found: open, escalating, until it is resolved from the misfiled list; it cannot be acknowledged (409). */
+      misfiled: boolean;
       /**
        * Format: date-time
        * @description The last attempt that did not reach the patient (the alert stays open).
@@ -2873,6 +3209,8 @@ export type components = {
       number: string;
       paper: string;
       patient_id: number;
+      /** @description A new patient portal access code, only in the answer of a visit summary's print, by a user with manage portal, for a record whose portal access is on; never stored with the document. */
+      portal_code?: string;
       /** @enum {string} */
       status: "issued" | "cancelled";
       title: string;
@@ -2920,22 +3258,40 @@ export type components = {
     };
     /** @description One cashier's shift at the till. Only cash enters the drawer: drawer_cash = opening_float + cash_received − cash_refunded (as it stood when counted, once closed); other methods are listed apart, net. */
     Drawer: {
-      cash_received: number;
-      cash_refunded: number;
+      /** @description The supervisor (never the drawer's cashier) who acknowledged at the close a first-count difference over the clinic's limit, or a close count other than the first; empty when none was needed. */
+      acknowledged_by: string;
+      /** @description Null while the drawer is open and not yet counted, to one who may only cash up her own drawer (she counts it blind). */
+      cash_received: number | null;
+      /** @description Null as cash_received is. */
+      cash_refunded: number | null;
       cashier: string;
       cashier_id: number;
       /** Format: date-time */
       closed_at: string | null;
       closed_by: string;
+      /** @description What the drawer should have held when it was first counted; null until then. The drawer takes no cash after it. */
+      count_expected: number | null;
+      /** @description The cashier's own note on a difference, given with her count (note is the close's). */
+      count_note: string;
       counted: number | null;
       currency: string;
       /** @description counted − drawer_cash. */
       difference: number | null;
-      drawer_cash: number;
+      /** @description Null as cash_received is. */
+      drawer_cash: number | null;
+      /** @description The first count given, blind, before the counter was shown drawer_cash (POST …/count, or the close's own count); kept beside counted when a recount differs. */
+      first_count: number | null;
+      /** @description first_count − count_expected; the close's limit is judged on it. */
+      first_difference: number | null;
       minor_units: number;
       note: string;
       /** Format: date-time */
       opened_at: string;
+      /**
+       * Format: date
+       * @description The clinic day the shift opened: a later day's cash-up shows it carried over.
+       */
+      opened_day: string;
       opening_float: number;
       other: components["schemas"]["MethodSum"][];
       shift_id: number;
@@ -2970,6 +3326,8 @@ export type components = {
       currencies: readonly string[];
       /** @description ISO 4217 code (PHP, VND, RUB, CNY, USD). It cannot change once a bill is written in another. */
       currency: string;
+      /** @description The largest difference (short or over, in minor units) a drawer closes with on its cashier's word; a larger one needs a supervisor's acknowledgement (who may void bills). 0, the default: every difference does. */
+      drawer_difference_limit: number;
       /** @description The currency's decimal places (2; 0 for VND). */
       minor_units: number;
       version: number;
@@ -2982,7 +3340,11 @@ export type components = {
       /** @enum {string} */
       kind: "photo" | "attachment";
       name: string;
+      /** @description A lab's report found to be another patient's (its order's results withdrawn as a wrong patient's): listed and opened only by someone who may record results. */
+      other_patient: boolean;
       patient_id: number;
+      /** @description A lab's report moved here from another patient's record with the values refiled to this patient (amended): named neutrally, marked, never deleted; it may still show the other patient's details. */
+      refiled: boolean;
       size: number;
     };
     /** @description What an import of a catalogue file did, row by row. */
@@ -2996,7 +3358,7 @@ export type components = {
       unchanged: number;
       updated: number;
     };
-    /** @description A finding of the list's review kept knowingly: no longer one to resolve. It lapses when either medicine stops, is entered in error, is corrected to another medicine or is replaced by a new prescription. */
+    /** @description A finding of the list's review kept knowingly: no longer one to resolve. It lapses when either medicine stops, is entered in error, is corrected to another medicine, dose, frequency or route, or is replaced by a new prescription other than a renewal of the same product at the same dose, frequency and route. */
     KeptPair: {
       /** Format: date-time */
       at: string;
@@ -3045,6 +3407,8 @@ export type components = {
       patient?: components["schemas"]["PatientSummary"];
       patient_id: number;
       reason: string;
+      /** @description On the overdue list, of an order needing the test again: the category of its latest retraction (specimen, wrong_patient, transcription, other), or empty. */
+      repeat_category?: string;
       /** @description A result was withdrawn for a reason that calls for the test again (a specimen problem; not done after a critical preliminary): listed as overdue until a result is recorded or the withdrawal reviewed. */
       repeat_needed: boolean;
       /** @description The results a correction (or a later final) replaced, and those retracted as entered in error, kept. */
@@ -3060,6 +3424,8 @@ export type components = {
       reviewed_at: string | null;
       reviewed_by: number | null;
       reviewed_by_name: string;
+      /** @description Of one order read alone: the visit's other collected orders with a current result, which a wrong-patient retraction may withdraw too (same_draw of the retraction). */
+      same_draw?: components["schemas"]["LabOrder"][];
       /** @enum {string} */
       status: "ordered" | "collected" | "preliminary" | "final" | "reviewed" | "cancelled" | "not_done";
       test: string;
@@ -3094,6 +3460,11 @@ export type components = {
       id: number;
       label: string;
       loinc: string;
+      /**
+       * @description Of a value withdrawn as another patient's, how it was resolved (note: with a note alone, before the outcomes existed).
+       * @enum {string}
+       */
+      misfiled_outcome?: "refiled" | "recollect" | "unidentified" | "note";
       /** Format: date-time */
       observed_at: string;
       order_id: number;
@@ -3104,6 +3475,10 @@ export type components = {
       recorded_at: string;
       recorded_by: number | null;
       recorded_by_name: string;
+      /** @description Of a refiled value: the withdrawn row, on the wrong patient's order, it came from. */
+      refiled_from?: number;
+      /** @description Of a value withdrawn as another patient's and refiled: the result row it was recorded as on the right patient's order. */
+      refiled_to?: number;
       replaces: number | null;
       retract_reason?: string;
       /** Format: date-time */
@@ -3203,6 +3578,8 @@ export type components = {
       refunds: number;
     };
     MisfiledResult: {
+      /** @description Flagged critical, as judged for the patient it was recorded against (their age and sex); listed first, and escalated until resolved. */
+      critical: boolean;
       order_id: number;
       patient: components["schemas"]["PatientSummary"];
       reason: string;
@@ -3211,9 +3588,39 @@ export type components = {
       /** Format: date-time */
       retracted_at: string;
       retracted_by: string;
+      /** @description The test's code (a refiling goes to an order of the same test). */
+      test: string;
       test_label: string;
+      /** @description The task's version; a resolution sent against an older one is 409. */
+      version: number;
+    };
+    /** @description The clinic's online booking rules (ADR 43): each doctor's visit types and slot lengths, weekly hours (Monday first) with breaks, days off; the clinic's holidays, how far ahead and how soon. */
+    OnlineBookingSettings: {
+      ahead_days: number;
+      /** @description Book at once a request whose details match one registered patient beyond doubt (the same name, birth date and phone or e-mail); every other request waits for the desk. */
+      auto_book: boolean;
+      doctors: {
+          days_off: components["schemas"]["BookingDaysOff"][];
+          doctor_id: number;
+          enabled: boolean;
+          offers: components["schemas"]["BookingOffer"][];
+          specialty: string;
+          week: {
+              breaks: components["schemas"]["BookingSpan"][];
+              close: string;
+              /** @description HH:MM; empty: closed that day. */
+              open: string;
+            }[];
+        }[];
+      enabled: boolean;
+      holidays: components["schemas"]["BookingDaysOff"][];
+      /** @description How soon a slot may start at the earliest. */
+      notice_minutes: number;
+      version: number;
     };
     OrderCharge: {
+      /** @description Its specimen was taken before it was withdrawn (not done after collection): its charge stays, nothing to refund. */
+      collected: boolean;
       /** @description The label of another test ordered on the visit that reports every analyte of this one (a panel including it, as CMP includes BMP): charging both charges it twice. Empty for none. */
       included_in: string;
       label: string;
@@ -3221,6 +3628,8 @@ export type components = {
       line_id: number | null;
       /** @description Its test names an active price-list service (otherwise it is never charged by itself). */
       linked: boolean;
+      /** @description The price of the price-list service its test is charged as (active or not); null when its test names none. Shown when the desk marks a line as its charge. */
+      list_price: number | null;
       order_id: number;
       /** @description The active service its test is charged as (null when not linked): a line of it added to the visit's draft bill, quantity 1, is taken as this order's charge. */
       service_id: number | null;
@@ -3230,7 +3639,7 @@ export type components = {
       test: string;
       /** @description Cancelled or not done; listed only while a final bill still charges it (a refund to consider). */
       withdrawn: boolean;
-      /** @description The line charging it is at price 0 (a price list not yet priced): on the bill but not counted as charged. */
+      /** @description The line charging it charges nothing: at price 0 (a price list not yet priced) or its share wholly credited by a refund. On the bill but not counted as charged; a withdrawn order's line so credited is settled. */
       zero_price: boolean;
     };
     OrderCharges: {
@@ -3462,8 +3871,8 @@ export type components = {
       /** @description The address or number, mostly hidden. */
       to: string;
       /** @enum {string} */
-      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder";
-      /** @description The appointment. */
+      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder" | "patient.code";
+      /** @description The appointment (a one-time code: the codes row). */
       topic_id: number;
     };
     PatientMessageLogEntry: components["schemas"]["PatientMessage"] & {
@@ -3489,6 +3898,12 @@ export type components = {
       /** @description Reminders on; confirmations, changes and cancellations are sent either way. */
       reminders: boolean;
       sms: boolean;
+      /** @description Country calling codes besides the clinic's own (read from its phone written with +) whose numbers a one-time code from the booking page or the portal may be texted to; default none. Any other number is refused (422 reminder.code_sms_country). */
+      sms_code_countries: string[];
+      /** @description The same per day (default 200); not below the hour's. */
+      sms_codes_per_day: number;
+      /** @description Clinic-wide cap on one-time codes texted from the public pages in an hour (default 30; 0: none by SMS). Past it: 429 reminder.code_sms_cap, e-mail still works, administrators told by an audit event (message.sms_cap). */
+      sms_codes_per_hour: number;
       version: number;
     };
     /** @description What other systems sent beside the register's fields, through the FHIR API (read-only here, kept with each version): the patient's identifiers in other systems, and the other FHIR elements (name, telecom, address, communication, profile) as they came. */
@@ -3552,6 +3967,192 @@ export type components = {
       codes: components["schemas"]["Pick"][];
       medicines: components["schemas"]["Pick"][];
       tests: components["schemas"]["Pick"][];
+    };
+    /** @description A bill as issued, amounts in minor units of the currency. */
+    PortalBill: {
+      /** @description What the bill still asks, total − credited − paid on a final bill: never a refunded amount; nothing for a void bill. */
+      balance: number;
+      /** @description What refunds for services not given took off what the bill asks. */
+      credited: number;
+      /** @description The bill's own discount: subtotal − discount = total. */
+      discount: number;
+      /** Format: date-time */
+      issued_at: string;
+      lines: {
+          amount: number;
+          description: string;
+          /** @description The line's own discount, already taken off its amount. */
+          discount: number;
+          quantity: number;
+        }[];
+      number: string;
+      /** @description Paid, less money given back. */
+      paid: number;
+      receipts: ({
+          /** @description Received, or given back (0 on a credit note: nothing given back). */
+          amount: number;
+          /** Format: date-time */
+          at: string;
+          credit: number;
+          /** @enum {string} */
+          kind: "payment" | "refund";
+          method: string;
+          receipt: string;
+          /** @description A refund that credited nothing: money given back to be paid another way, asked again (ADR 27). */
+          still_owed: boolean;
+        })[];
+      /** @enum {string} */
+      status: "final" | "void";
+      /** @description What the lines come to, each after its own discount. */
+      subtotal: number;
+      total: number;
+    };
+    PortalBills: {
+      /** @description What every final bill of the record asks, listed or not (billing.OwedBy). */
+      balance: number;
+      bills: components["schemas"]["PortalBill"][];
+      currency: string;
+      /** @description How many bills were issued to the record; the newest 50 are listed. */
+      issued: number;
+      minor_units: number;
+    };
+    PortalContact: {
+      /** @description False in a guardian's session: a child's contact is changed at the desk. */
+      can_change: boolean;
+      email: string;
+      /** @enum {string} */
+      message_language: "" | "en" | "ru" | "zh" | "vi";
+      phone: string;
+      /** @enum {string} */
+      reminders: "email" | "sms" | "none";
+      version: number;
+    };
+    PortalContactChange: {
+      /** @description Must be the record's own (or empty): the e-mail is changed at the desk. */
+      email?: string;
+      /** @enum {string} */
+      message_language: "" | "en" | "ru" | "zh" | "vi";
+      /** @description Must be the record's own (or empty): the phone is changed at the desk. */
+      phone?: string;
+      /** @enum {string} */
+      reminders: "email" | "sms" | "none";
+      version: number;
+    };
+    /** @description A guardian link: a phone number or e-mail address (masked), or another patient's record. */
+    PortalGuardian: {
+      /** @description Masked; empty for a record. */
+      address: string;
+      /** @enum {string} */
+      channel: "email" | "sms" | "patient";
+      /** Format: date-time */
+      created_at: string;
+      id: number;
+      mrn: string;
+      name: string;
+      /** @description The guardian's record, 0 for an address. */
+      patient_id: number;
+    };
+    PortalInvitation: {
+      /** @description The access code, shown this once (kept only as a keyed hash). */
+      code: string;
+      /** Format: date-time */
+      expires_at: string;
+      status: components["schemas"]["PortalStatus"];
+    };
+    /** @description One released item as it was printed: a result's values, a document's kept blocks (drawn as text, never as markup), or a prescription's sheet. */
+    PortalOpened: {
+      content?: components["schemas"]["DocumentBlock"][];
+      corrected: boolean;
+      /** Format: date-time */
+      date: string;
+      document_kind?: string;
+      held: boolean;
+      id: number;
+      /** @enum {string} */
+      kind: "result" | "document" | "prescription";
+      /**
+       * @description A document's language, the one its blocks are written in.
+       * @enum {string}
+       */
+      language?: "en" | "ru" | "zh" | "vi";
+      note?: string;
+      prescription?: components["schemas"]["PortalPrescription"];
+      results?: components["schemas"]["ReleasedValue"][];
+      title: string;
+    };
+    /** @description A prescription as it was printed. What the print leaves out (a line's override reason, the safety findings) is not here either. */
+    PortalPrescription: {
+      diagnoses: string[];
+      /** Format: date-time */
+      issued_at: string | null;
+      licences: string[];
+      lines: components["schemas"]["PortalPrescriptionLine"][];
+      notes: string;
+      number: number;
+      prescriber: string;
+      specialisations: string[];
+    };
+    PortalPrescriptionLine: {
+      dose: string;
+      duration: string;
+      frequency: string;
+      instructions: string;
+      medicine: string;
+      quantity: string;
+      refills: number;
+      /** @description In the reader's language. */
+      route: string;
+      unit: string;
+    };
+    PortalRecord: {
+      first_name: string;
+      /** @description Opened as a guardian's (a child's record). */
+      guardian: boolean;
+      id: number;
+      last_name: string;
+    };
+    /** @description What a record's patient may see of their results and documents (ADR 45), newest first. */
+    PortalReleased: {
+      items: components["schemas"]["ReleasedItem"][];
+      /** @description The record is read in the adolescent's view (its patient is 12 to 17): sexual-health and pregnancy results, visit summaries, results reports, laboratory and imaging requests and custom documents are given in person and not listed. Said whether or not anything was left out. */
+      limited: boolean;
+    };
+    PortalSession: {
+      clinic: string;
+      idle_minutes: number;
+      records: components["schemas"]["PortalRecord"][];
+      signed_in: boolean;
+    };
+    /** @description A patient's portal access as the chart shows it. */
+    PortalStatus: {
+      enabled: boolean;
+      guardians: components["schemas"]["PortalGuardian"][];
+      /** Format: date-time */
+      invited_at: string | null;
+      /** @description Access codes that still open the record. */
+      live_codes: number;
+      /** @description Portal sessions that may open the record now. */
+      sessions: number;
+    };
+    /** @description An appointment as the portal shows it: no reason, remarks or anything clinical. */
+    PortalVisit: {
+      can_cancel: boolean;
+      confirmed: boolean;
+      /** @description YYYY-MM-DD, the clinic's date. */
+      date: string;
+      doctor: string;
+      duration_minutes: number;
+      id: number;
+      /** Format: date-time */
+      starts_at: string;
+      status: string;
+      /** @description HH:MM, the clinic's time. */
+      time: string;
+    };
+    PortalVisits: {
+      cancel_hours: number;
+      past: components["schemas"]["PortalVisit"][];
+      upcoming: components["schemas"]["PortalVisit"][];
     };
     Prescription: {
       appointment_id: number | null;
@@ -3667,6 +4268,152 @@ export type components = {
       username: string;
       version: number;
     };
+    /** @description What a doctor chose for an item. */
+    ReleaseDecision: {
+      /** @description A hold's category of reason; empty for a release. */
+      category: string;
+      /** Format: date-time */
+      decided_at: string;
+      decided_by_name: string;
+      /** @enum {string} */
+      decision: "released" | "held";
+      /**
+       * @description A hold's kind; empty for a release.
+       * @enum {string}
+       */
+      hold_kind: "" | "discuss" | "withhold";
+      /** @description Why it is held (not shown to the patient). */
+      reason: string;
+      /** @description A hold's review-by day (YYYY-MM-DD); empty for a release. */
+      review_by: string;
+      version: number;
+    };
+    /** @description An item of the record as the patient sees it. A held item carries only its note; so does a withdrawn one (opened by the patient, and now never shown), with its title and date. A withheld item is not listed. */
+    ReleasedItem: {
+      corrected: boolean;
+      /** Format: date-time */
+      date: string;
+      document_kind?: string;
+      held: boolean;
+      id: number;
+      /** @enum {string} */
+      kind: "result" | "document" | "prescription";
+      /** @description Of a held item: your doctor will discuss this with you. Of a withdrawn one: this was withdrawn by the clinic, your doctor will explain. */
+      note?: string;
+      results?: components["schemas"]["ReleasedValue"][];
+      title: string;
+      withdrawn: boolean;
+    };
+    /** @description A hold whose review-by day has come, on the doctors' work list. */
+    ReleaseDueHold: {
+      category: string;
+      /** Format: date-time */
+      held_at: string;
+      held_by_name: string;
+      /** @enum {string} */
+      hold_kind: "discuss" | "withhold";
+      /** @description The lab order, document or prescription. */
+      id: number;
+      /** @enum {string} */
+      kind: "result" | "document" | "prescription";
+      patient: components["schemas"]["PatientSummary"];
+      /** @description The review-by day (YYYY-MM-DD). */
+      review_by: string;
+      /** @description The item as the chart names it; empty for an item since gone. */
+      title: string;
+    };
+    /** @description A result as the patient reads it, in their language. */
+    ReleasedValue: {
+      corrected: boolean;
+      flag: string;
+      /** @description The flag in plain words: above the usual range… */
+      flag_text: string;
+      name: string;
+      /** @description The reference range that applied, as written in the language. */
+      range: string;
+      /** @description Why no range (or not the patient's own) judged the value, in plain words, as the printed report says it: never blank, as if normal. */
+      range_note?: string;
+      unit: string;
+      /** @description With its comparator and unit. */
+      value: string;
+    };
+    ReleaseInput: {
+      /** @enum {string} */
+      action: "release" | "hold";
+      /**
+       * @description A hold's category of reason, required for one.
+       * @enum {string}
+       */
+      category?: "in_person" | "harm_patient" | "harm_other" | "awaiting_results" | "other";
+      /**
+       * @description A hold's kind, required for one: discuss (the patient sees only that their doctor will discuss it) or withhold (the patient sees nothing, not even that it exists).
+       * @enum {string}
+       */
+      hold_kind?: "discuss" | "withhold";
+      /** @description Why it is held: required for a hold, kept from the patient. */
+      reason?: string;
+      /**
+       * Format: date
+       * @description A hold's: the day by which a doctor reviews it, from today to a year on; 30 days from today when not given.
+       */
+      review_by?: string;
+      version: number;
+    };
+    /** @description The clinic's rules of what its patients see (ADR 45). Whatever they say, a critical value before a doctor acknowledged it, an unreviewed or preliminary result, a value withdrawn and a cancelled document are never shown. */
+    ReleaseSettings: {
+      /** @description Per kind of document (and prescription): issued (released when issued or printed) or manual (only when a doctor releases it). */
+      documents: {
+        [key: string]: "issued" | "manual";
+      };
+      /**
+       * @description reviewed: a result is released once a doctor reviewed it unless held (the default); manual: only when a doctor releases it.
+       * @enum {string}
+       */
+      results: "reviewed" | "manual";
+      version: number;
+    };
+    /** @description An item of a patient's record as the chart shows it: whether the patient sees it and why (not), the doctor's choice, and when the patient opened it. */
+    ReleaseStatus: {
+      /** @description A result with a value outside the usual range. */
+      abnormal: boolean;
+      can_hold: boolean;
+      /** @description Nothing bars a release and it is not already seen by a release. */
+      can_release: boolean;
+      /** Format: date-time */
+      date: string;
+      decision: components["schemas"]["ReleaseDecision"] | null;
+      /** @description A document's kind; empty for the rest. */
+      document_kind: string;
+      /** @description A hold whose review-by day has come. */
+      hold_due: boolean;
+      /** @description The lab order, document or prescription. */
+      id: number;
+      /** @enum {string} */
+      kind: "result" | "document" | "prescription";
+      openings: {
+        count: number;
+        /** @description The latest five, newest first. */
+        latest: string[];
+      };
+      /** @description A document that printed result values. */
+      prints_results: boolean;
+      /**
+       * @description A result usually given in person, by category.
+       * @enum {string}
+       */
+      sensitive: "" | "sexual_health" | "pregnancy" | "cancer" | "genetic";
+      title: string;
+      /** @description The decision's version to send with a choice (0: none yet). */
+      version: number;
+      visible: boolean;
+      /**
+       * @description in_person: a sensitive result the rule would release, released only by hand; carries_hidden: a document that printed a result the patient may not see now.
+       * @enum {string}
+       */
+      why: "by_rule" | "by_doctor" | "held" | "withheld" | "waiting" | "in_person" | "no_result" | "not_final" | "critical" | "withdrawn" | "not_reviewed" | "cancelled" | "carries_hidden" | "not_issued";
+      /** @description The patient opened it and may no longer see it: they see a note that the clinic withdrew it. */
+      withdrawn: boolean;
+    };
     /** @description The range that applied to a result when it was recorded (canonical unit, decimal text); a later catalogue edit never changes it. */
     ResultRange: {
       critical_high: string | null;
@@ -3754,7 +4501,12 @@ export type components = {
       blocking: boolean;
       /** @description In the caller's language. */
       class?: string;
-      /** @description reliever_overuse: how many relievers were issued in the year before this one. */
+      /**
+       * @description reliever_overuse: what the visit's diagnoses say (J45-J46 asthma, J44 COPD); absent when neither or both.
+       * @enum {string}
+       */
+      condition?: "asthma" | "copd";
+      /** @description reliever_overuse: how many reliever canisters were issued in the 12 months, the lines being written included (a line's inhalers times 1 + its refills; one for a line not counted in inhalers). */
       count?: number;
       /** @enum {string} */
       effect?: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
@@ -3763,14 +4515,16 @@ export type components = {
       kept?: components["schemas"]["KeptPair"];
       key: string;
       /**
-       * @description reliever_overuse: a short-acting reliever (salbutamol, terbutaline…) prescribed with count others issued in the year before, 3 or more a year: a caution to review the asthma's control (tier low, no reason needed). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
+       * @description reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral";
       /** @description The line (0-based). */
       line: number;
       /** @description An interaction's mechanism, in English (reference). */
       mechanism?: string;
+      /** @description reliever_overuse: no medicine of the patient's (written, prescribed and supplied, or recorded as taken) holds an inhaled corticosteroid. */
+      no_ics?: boolean;
       /** @description A controlled medicine renewed early: about how many days of it the patient still holds, its supplies of the last 180 days added up. */
       on_hand_days?: number;
       other_date?: string;
@@ -5407,7 +6161,7 @@ export type operations = {
       };
     };
   };
-  /** Record that a line added by hand (a charge not on the price list, or of a service the test is not linked to) charges a lab order of the bill's visit, so the order no longer waits on the desk's list. It changes no amount, so a final bill takes it too; audited. The line must be one unit and charge no other order; the order must be wanted and charged by no other line of the bill (409). */
+  /** Record that a line added by hand (a charge written out, not on the price list, or of the test's own service) charges a lab order of the bill's visit, so the order no longer waits on the desk's list. It changes no amount, so a final bill takes it too; audited. The line must be one unit, still charge something (not price 0, not wholly credited) and be written out or of the test's own service (422); it must charge no other order, the order must be wanted and charged by no other line of the bill, and the bill not void (409). Withdrawing the order later only unmarks the line. A line whose unit price (before its own discount) differs from the test's list price is marked only by one who may override prices (422 on line_id otherwise). */
   postBillLineOrder: {
     parameters: {
       path: {
@@ -5419,6 +6173,8 @@ export type operations = {
       content: {
         "application/json": {
           order_id: number;
+          /** @description The bill's version as read (409 when it changed since). */
+          version: number;
         };
       };
     };
@@ -5431,6 +6187,37 @@ export type operations = {
       };
       404: components["responses"]["NotFound"];
       /** @description The line charges another order, or another line charges this one. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A supervisor takes off a line the mark set by hand that it charges a lab order (a wrong pick, also on a final bill), with a reason, audited; it moves no money. A line the order put on the bill itself, an unmarked line, a void bill or a stale version is refused (409). */
+  postBillLineUnmark: {
+    parameters: {
+      path: {
+        id: number;
+        line: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The bill */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bill"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The line is not marked by hand, the bill is void, or it changed since it was read. */
       409: {
         content: never;
       };
@@ -5450,7 +6237,7 @@ export type operations = {
           amount: number;
           /** @enum {string} */
           method: "cash" | "card" | "bank transfer" | "e-wallet" | "insurance" | "other";
-          /** @description The float a new drawer starts with: required (422 on opening_float without it) when a cash payment opens the cashier's drawer again after she closed one. */
+          /** @description The float a drawer starts with (0 allowed): required (422 on opening_float without it) whenever a cash payment goes into a drawer whose float is not counted in yet. Cash into a drawer opened on an earlier clinic day is refused (409): it is closed first. */
           opening_float?: number | null;
           /** @description Who paid, when not the patient (a parent, an employer); the receipt names them. */
           payer?: string;
@@ -5588,6 +6375,242 @@ export type operations = {
       /** @description Stale version, already void, or money paid on it. */
       409: {
         content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Hold a free slot for the patient's details and send a one-time code to the phone or e-mail given; the hold and the code are written in one transaction under the doctor's calendar lock, so a slot is never held twice. No CSRF token: there is no session to ride on (ADR 43). A code by SMS goes only to a number of the clinic's country or of one it lists, else 422 reminder.code_sms_country (use e-mail or call). */
+  postBookHold: {
+    requestBody: {
+      content: {
+        "application/json": {
+          address: string;
+          /** Format: date */
+          birth_date: string;
+          /** @enum {string} */
+          channel: "email" | "sms";
+          doctor_id: number;
+          first_name: string;
+          language?: string;
+          last_name: string;
+          /** Format: date-time */
+          starts_at: string;
+          /** @enum {string} */
+          type: "new" | "follow-up";
+        };
+      };
+    };
+    responses: {
+      /** @description Held; the code is on its way. */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            channel: "email" | "sms";
+            /** Format: date-time */
+            expires_at: string;
+            id: number;
+          };
+        };
+      };
+      /** @description The slot is no longer free. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+      /** @description Too many codes for this address or from this network; the clinic's cap on codes by SMS reached (reminder.code_sms_cap, e-mail still works) or by e-mail (reminder.code_email_cap); the contact's wrong codes for the day spent (reminder.code_contact_locked); or 3 requests already open for this contact, 10 for this network or 30 for its IPv6 /48 (booking.too_many_open). Retry-After. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** Give the code: the hold becomes a request for the desk, or a booked appointment when the clinic books directly and the details match one patient beyond doubt (audited; the queue shows it live). */
+  postBookHoldConfirm: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        content: {
+          "application/json": {
+            doctor_name: string;
+            /** Format: date-time */
+            starts_at: string;
+            /** @enum {string} */
+            status: "requested" | "booked";
+          };
+        };
+      };
+      /** @description The code or the hold is spent or expired. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A wrong code (the tries left in the message). */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many tries from this address block or for this hold, or 20 failed checks from this network in the hour across every public check (booking's and the portal's). Retry-After. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** The public booking page's start: the doctors who take online bookings (name and specialty only), the visit types, the channels a code may go by. Throttled per address block; not cached. */
+  getBookOptions: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            ahead_days: number;
+            channels: ("email" | "sms")[];
+            clinic: string;
+            doctors: {
+                id: number;
+                name: string;
+                offers: components["schemas"]["BookingOffer"][];
+                specialty: string;
+              }[];
+            enabled: boolean;
+            /** @description The clinic's time zone by its IANA name; empty when the server runs in the machine's unnamed zone (slots carry their day and time on the clinic's clock). */
+            time_zone: string;
+            /** Format: date */
+            today: string;
+            visit_types: ("new" | "follow-up")[];
+          };
+        };
+      };
+      /** @description Too many calls from this address block. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** Free slots of a doctor (or any who offers the type) for up to 14 days from a day; less appointments, holds, breaks, days off, the past and the minimum notice. */
+  getBookSlots: {
+    parameters: {
+      query: {
+        type: "new" | "follow-up";
+        from: string;
+        days?: number;
+        /** @description A doctor's id, or any (the default). */
+        doctor_id?: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["BookingSlot"][];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+      /** @description Too many calls from this address block. */
+      429: {
+        content: never;
+      };
+    };
+  };
+  /** Online booking requests waiting for the desk, soonest first, each with its possible patients. */
+  getBookingRequests: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["BookingRequest"][];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Book the request's appointment for the chosen patient, or for a new patient registered from its details, in one transaction (audited); the patient gets the usual confirmation. */
+  postBookingRequestAccept: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          distinct_from?: number[];
+          patient_id?: number;
+          register?: components["schemas"]["PatientInput"];
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BookingRequest"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Already dealt with, stale, the time taken meanwhile, or a possible duplicate patient to judge. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Decline the request with a reason (kept for the clinic, audited); the patient is told the clinic could not take it. */
+  postBookingRequestDecline: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Declined */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BookingRequest"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Already dealt with, or stale. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       422: components["responses"]["Invalid"];
     };
@@ -6243,8 +7266,44 @@ export type operations = {
       };
     };
   };
-  /** Close a drawer's shift with the cash counted in it: what it should hold is kept with the count and the difference (audited); a count that differs needs a note (422 on note without one). The cashier's next payment opens a new shift, a cash one with the float she gives. */
+  /** Close a drawer's shift with the cash counted in it, once it has been counted blind (409 before POST …/count; a refused close changes nothing): what it should hold is kept with the count and the difference (audited); a difference needs a note, the cashier's with her count or this one (422 on note without one), and a close count other than the first needs one here. The close is judged on the first count: a first-count difference over the clinic's limit (drawer_difference_limit of the fee settings), or a close count other than the first, needs a supervisor's acknowledgement: 422 on acknowledge unless the caller may void bills, is not the drawer's cashier, and sends acknowledge true; who acknowledged is kept and audited. The cashier's next payment opens a new shift, a cash one with the float she gives. */
   postDrawersByIdClose: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A supervisor acknowledges a difference over the clinic's limit. */
+          acknowledge?: boolean;
+          counted: number;
+          note?: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Closed */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Drawer"];
+        };
+      };
+      /** @description No such shift (or not the caller's). */
+      404: {
+        content: never;
+      };
+      /** @description Not yet counted blind, closed already, or changed since it was read. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record the blind count of a drawer still open, given before its counter is shown what it should hold, and answer the drawer with it (audited). The first count stands: a second call at the new version answers the drawer unchanged; the close keeps it beside its own count. What the drawer should hold is stored with it (count_expected), and the drawer takes no more cash (409 on a cash payment or refund into it). note is the cashier's own explanation of a difference. */
+  postDrawersByIdCount: {
     parameters: {
       path: {
         id: number;
@@ -6260,7 +7319,7 @@ export type operations = {
       };
     };
     responses: {
-      /** @description Closed */
+      /** @description The drawer with its first count */
       200: {
         content: {
           "application/json": components["schemas"]["Drawer"];
@@ -6285,7 +7344,7 @@ export type operations = {
         content: {
           "application/json": {
             /** @enum {string} */
-            ask: "none" | "optional" | "required";
+            ask: "none" | "required";
           };
         };
       };
@@ -6693,7 +7752,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a category and a reason (at least 5 characters). The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. Every critical alert of a retracted analyte on the order is withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason, withdrawn_category) and stays open, escalating, until its follow-up is recorded; those it reached by e-mail, its ordering doctor and whoever acknowledged it are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again; one a row of which is withdrawn for a specimen problem gets repeat_needed. Send the order's version read. */
+  /** Retract a result entered in error (result_id, a current result of the order), or every current result of the order (result_id absent or 0: the whole report), with a category and a reason (at least 5 characters). The rows stay, not current, with status entered_in_error, the reason, who and when; they leave the current results, trends and critical-result lists. Every critical alert of a retracted analyte on the order is withdrawn (withdrawn_at, withdrawn_by, withdrawn_reason, withdrawn_category) and stays open, escalating, until its follow-up is recorded; those it reached by e-mail, its ordering doctor and whoever acknowledged it are e-mailed that it was withdrawn; the order goes back to its doctor's review, whatever its state, with withdrawn_to_review set; an order left with no current result is ordered again; every retraction sets repeat_needed. A sample of another patient (wrong_patient) is the whole specimen: only the whole report is withdrawn so (a result_id is refused, 422), with same_draw, the visit's other collected orders read on the order's page, withdrawn too in the same action. Send the order's version read (and each same_draw order's). */
   postLabOrderRetract: {
     parameters: {
       path: {
@@ -6707,6 +7766,10 @@ export type operations = {
           category: "specimen" | "wrong_patient" | "transcription" | "other";
           reason: string;
           result_id?: number;
+          same_draw?: {
+              id: number;
+              version: number;
+            }[];
           version: number;
         };
       };
@@ -6742,7 +7805,30 @@ export type operations = {
       };
     };
   };
-  /** Close the task of a result retracted as recorded against the wrong patient, with a note (at least 5 characters) saying how it was resolved; audited. 409 when someone resolved it already. */
+  /** The orders of patient_id a misfiled value may be refiled to (same test, neither cancelled nor not done, placed before the value's sample was taken, not collected unless it holds that sample already, no value of the analyte standing; once part of the sample is refiled, only the order it went to), newest first; audited on that patient. 422 for the patient it was wrongly recorded against. */
+  getMisfiledRefileOrders: {
+    parameters: {
+      query: {
+        patient_id: number;
+      };
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["LabOrder"][];
+          };
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Resolve a result retracted as recorded against the wrong patient: refiled (recorded on order_id, of the right patient and the same test, with its original observation time, entered text and performer, judged for that patient; the two rows name each other; the laboratory's report moves with it), recollect (the original patient's order is chased again), or unidentified (note required: why the owner cannot be identified). Its critical alert closes; audited on both patients. 409 when resolved already or read at an older version. */
   postMisfiledResolve: {
     parameters: {
       path: {
@@ -6752,17 +7838,28 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          note: string;
+          note?: string;
+          /** @description refiled: the right patient's order. */
+          order_id?: number;
+          /** @description refiled: that order's version read. */
+          order_version?: number;
+          /** @enum {string} */
+          outcome: "refiled" | "recollect" | "unidentified";
+          version: number;
         };
       };
     };
     responses: {
-      /** @description Resolved */
-      204: {
-        content: never;
+      /** @description Resolved. */
+      200: {
+        content: {
+          "application/json": {
+            refiled_result_id: number | null;
+          };
+        };
       };
       404: components["responses"]["NotFound"];
-      /** @description Someone resolved it already. */
+      /** @description Resolved already, a stale version, or the chosen order already has a value of the analyte or is closed. */
       409: {
         content: never;
       };
@@ -7711,6 +8808,151 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** A patient's portal access: on or off, live access codes, open sessions, guardian links. */
+  getPatientPortal: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalStatus"];
+        };
+      };
+      /** @description No such patient */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Link a guardian to a child's record: a phone number or e-mail address, or another patient's record (audited). */
+  postPatientPortalGuardian: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          address: string;
+          /** @enum {string} */
+          channel: "email" | "sms" | "patient";
+          patient_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Linked */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalStatus"];
+        };
+      };
+      /** @description No such patient */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Already linked, or a record is archived. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid address or record */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Unlink a guardian: a session the guardian signed in with no longer opens the child (audited). */
+  deletePatientPortalGuardian: {
+    parameters: {
+      path: {
+        id: number;
+        link: number;
+      };
+    };
+    responses: {
+      /** @description Unlinked */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalStatus"];
+        };
+      };
+      /** @description No such link */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Turn the patient's portal access on and make a new access code, answered this once (audited). Earlier codes stay valid until they expire. */
+  postPatientPortalInvite: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Invited */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalInvitation"];
+        };
+      };
+      /** @description No such patient */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The patient is archived */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Turn the patient's portal access off: its access codes end and every portal session that may open the record ends at once (audited). */
+  postPatientPortalRevoke: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Revoked */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalStatus"];
+        };
+      };
+      /** @description No such patient */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Access was not on */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /** A patient's prescriptions, of visits and of the blank form, newest first (latest 100; the read is audited). */
   getPatientsByIdPrescriptions: {
     parameters: {
@@ -7724,6 +8966,42 @@ export type operations = {
         content: {
           "application/json": {
             data: components["schemas"]["Prescription"][];
+          };
+        };
+      };
+    };
+  };
+  /** Each result, document and prescription of the patient: whether the patient can see it and why not, the doctor's choice, when they opened it (audited read). */
+  getPatientsRelease: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["ReleaseStatus"][];
+          };
+        };
+      };
+    };
+  };
+  /** What the patient can see of their record, as they would see it, in the user's language (audited read). */
+  getPatientsReleased: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["ReleasedItem"][];
           };
         };
       };
@@ -7873,6 +9151,332 @@ export type operations = {
           "application/json": {
             data: string[];
           };
+        };
+      };
+    };
+  };
+  /** A record's upcoming and past appointments: date, time, doctor and status only (audited, the patient as actor). A record the session does not open is not found. */
+  getPortalAppointments: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalVisits"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Cancel a booked appointment within the clinic's cancellation window, through the appointment book (its messages and audit, the patient as actor). */
+  postPortalAppointmentCancel: {
+    parameters: {
+      path: {
+        id: number;
+        appt: number;
+      };
+    };
+    responses: {
+      /** @description Cancelled */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalVisits"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too late to cancel here, or no longer booked. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** A record's issued bills with their payments and refunds, and the balance owed (audited). */
+  getPortalBills: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalBills"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** A record's phone, e-mail and reminder preferences (audited). */
+  getPortalContact: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalContact"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Change the reminder channel and message language through the patient register (its checks and audit, the patient as actor; waiting messages are re-written). The phone and e-mail are sign-in credentials and are changed only at the desk (another value is refused, portal.contact_at_desk); a guardian's session changes nothing of a child's contact (403). A stale version is a conflict. */
+  putPortalContact: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PortalContactChange"];
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalContact"];
+        };
+      };
+      /** @description A guardian's session */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Changed meanwhile */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** A record's results and documents as its patient may see them now (ADR 45: reviewed results with values, units, flags in plain words and ranges; a held item with only its note; never an unreviewed result or a critical one no doctor has acknowledged), titles of starter documents in the reader's language; in the adolescent's view, without what is given in person. Audited (release.view) with the patient as actor. */
+  getPortalReleased: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalReleased"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** One released item as it was printed. The opening is recorded for the chart and audited (release.open), with the patient (or the guardian) as actor. An item the patient may not see now (held, another record's, left out of the adolescent's view) is not found, and nothing is recorded. */
+  getPortalReleasedItem: {
+    parameters: {
+      path: {
+        id: number;
+        kind: "result" | "document" | "prescription";
+        item: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalOpened"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Whether the browser's portal session is live and the records it opens; issues the portal's CSRF cookie (XSRF-PORTAL, echoed in X-XSRF-TOKEN). Never reads a staff session. */
+  getPortalSession: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSession"];
+        };
+      };
+      /** @description A bearer token was sent: the portal takes none. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Sign in with an access code (printed on the invitation or a visit summary) and the patient's date of birth. Throttled per network and per record; a wrong code or date answers the same and is audited. */
+  postPortalSignInAccess: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: date */
+          birth_date: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSession"];
+        };
+      };
+      /** @description Wrong access code or date of birth, or a field in the wrong format. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many tries */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Ask for a one-time code by e-mail or SMS. It is sent only when the address opens a portal record (its own or a guardian's), but the answer is the same either way. Throttled per address and per network. */
+  postPortalSignInCode: {
+    requestBody: {
+      content: {
+        "application/json": {
+          address: string;
+          /** @enum {string} */
+          channel: "email" | "sms";
+          language: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The code's id, to send back with the code. */
+      200: {
+        content: {
+          "application/json": {
+            code_id: number;
+          };
+        };
+      };
+      /** @description Invalid address; or a code by SMS to a number outside the clinic's countries (reminder.code_sms_country), known or not. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many codes asked for, the clinic's cap on codes by SMS or e-mail reached (reminder.code_sms_cap, reminder.code_email_cap), or the contact's wrong codes for the day spent (reminder.code_contact_locked). Retry-After. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Sign in with the one-time code: a new portal session (a new cookie; the old session ends) opening the records the address opens. Throttled per network; a code sent for online booking is unknown here (its tries are not spent). Audited with each patient as actor; a wrong code is audited too. */
+  postPortalSignInCodeCheck: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalSession"];
+        };
+      };
+      /** @description The code has expired, was used, or ran out of tries. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Wrong code (tries left in the message). */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many code checks from this network, right or wrong. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** End the portal session (audited). */
+  postPortalSignOut: {
+    responses: {
+      /** @description Signed out */
+      204: {
+        content: never;
+      };
+      /** @description No live portal session. */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };
@@ -8368,6 +9972,117 @@ export type operations = {
       };
     };
   };
+  /** Release a document to the patient, or hold it with a reason (audited); send the decision's version (0: none yet). */
+  postReleaseDocuments: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ReleaseInput"];
+      };
+    };
+    responses: {
+      /** @description The item as the chart now shows it. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ReleaseStatus"];
+        };
+      };
+      /** @description No such item. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version, or never released while so: a critical value not acknowledged, not reviewed, preliminary, withdrawn, cancelled, a document carrying a result the patient may not see, not printed. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The holds whose review-by day has come (today included), the longest due first, at most 200: the patient, the item, who held it and when it was due; each patient audited as a list read (release_holds.list). With it, whether the clinic's rule releases a result once a doctor reviewed it (the review queue warns before an abnormal result reaches the portal). */
+  getReleaseHoldsDue: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["ReleaseDueHold"][];
+            /** @description The results rule is reviewed: marking a result reviewed shows it to the patient unless held. */
+            releases_on_review: boolean;
+          };
+        };
+      };
+    };
+  };
+  /** Release a prescription to the patient, or hold it with a reason (audited); send the decision's version (0: none yet). */
+  postReleasePrescriptions: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ReleaseInput"];
+      };
+    };
+    responses: {
+      /** @description The item as the chart now shows it. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ReleaseStatus"];
+        };
+      };
+      /** @description No such item. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version, or never released while so: a critical value not acknowledged, not reviewed, preliminary, withdrawn, cancelled, a document carrying a result the patient may not see, not printed. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Release a lab order's results to the patient, or hold it with a reason (audited); send the decision's version (0: none yet). */
+  postReleaseResults: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ReleaseInput"];
+      };
+    };
+    responses: {
+      /** @description The item as the chart now shows it. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ReleaseStatus"];
+        };
+      };
+      /** @description No such item. */
+      404: {
+        content: never;
+      };
+      /** @description Stale version, or never released while so: a critical value not acknowledged, not reviewed, preliminary, withdrawn, cancelled, a document carrying a result the patient may not see, not printed. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** Remove user {id}'s signature - one's own, or anyone's for an admin (manage user). It changes state, so it needs the CSRF header. */
   getRemoveSignatureById: {
     parameters: {
@@ -8571,14 +10286,39 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Results retracted as recorded against the wrong patient that nobody has resolved yet, oldest first (at most 50): the test, the value, the patient it was wrongly recorded against, why and by whom it was retracted. Until someone finds whose it was, the right patient is without it. */
+  /** A page of the results retracted as recorded against the wrong patient that nobody has resolved yet, critical first, then oldest first: the test, the value, the patient it was wrongly recorded against, why and by whom it was retracted. Until someone finds whose it was, the right patient is without it. The read is audited on each patient listed. */
   getMisfiledResults: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: 10 | 15 | 20 | 30 | 50;
+      };
+    };
     responses: {
       /** @description OK */
       200: {
         content: {
           "application/json": {
             data: components["schemas"]["MisfiledResult"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** How many results recorded against the wrong patient wait to be resolved. */
+  getMisfiledResultsCount: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            count: number;
           };
         };
       };
@@ -8922,6 +10662,38 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** The clinic's online booking rules (ADR 43). */
+  getSettingsOnlineBooking: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["OnlineBookingSettings"];
+        };
+      };
+    };
+  };
+  /** Set the online booking rules (audited); send the version read. Hours, breaks, days off and slot lengths are checked. */
+  putSettingsOnlineBooking: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["OnlineBookingSettings"];
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["OnlineBookingSettings"];
+        };
+      };
+      /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** The clinic's rules for appointment messages to patients: reminders, their times, quiet hours, the cancellation window, the channels. */
   getSettingsPatientMessages: {
     responses: {
@@ -8945,6 +10717,38 @@ export type operations = {
       200: {
         content: {
           "application/json": components["schemas"]["PatientMessageSettings"];
+        };
+      };
+      /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The clinic's rules of what patients see: results once reviewed or by hand, each kind of document when issued or by hand. */
+  getSettingsPatientRelease: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ReleaseSettings"];
+        };
+      };
+    };
+  };
+  /** Set the rules of what patients see (audited); send the version read. */
+  putSettingsPatientRelease: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ReleaseSettings"];
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ReleaseSettings"];
         };
       };
       /** @description Stale version. */

@@ -15,6 +15,7 @@ export const messageTopicLabel: Record<MessageTopic, string> = {
   'appointment.changed': 'patientMessages.topic.changed',
   'appointment.cancelled': 'patientMessages.topic.cancelled',
   'appointment.reminder': 'patientMessages.topic.reminder',
+  'patient.code': 'patientMessages.topic.code',
 }
 export const messageStatusLabel: Record<MessageStatus, string> = {
   pending: 'patientMessages.status.pending',

@@ -19,6 +19,8 @@ export interface Slots {
   visitDocuments: ComponentType<{ patientId: number; appointmentId: number; closed: boolean }>
   /** A patient's documents on the chart, and documents not tied to a visit. */
   patientDocuments: ComponentType<{ patientId: number }>
+  /** What the patient can see of their record, why not, when they opened it; a doctor's release or hold. */
+  patientRelease: ComponentType<{ patientId: number }>
   /** A patient's bills, on the chart. */
   patientBills: ComponentType<{ patientId: number }>
   /** A visit's lab and imaging orders with their states and flags (revision: the form's last save). */

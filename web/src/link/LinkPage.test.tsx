@@ -35,7 +35,8 @@ describe('the page a message links to', () => {
     })
     render(<LinkPage token="tok" />)
     expect(await screen.findByRole('heading', { name: t.title })).toBeTruthy()
-    expect(document.documentElement.lang).toBe(lang)
+    // The page's language is set by an effect after the render that shows the heading.
+    await waitFor(() => expect(document.documentElement.lang).toBe(lang))
     expect(screen.getByText('Sunrise Clinic')).toBeTruthy()
     expect(screen.getByText('09:30')).toBeTruthy()
     expect(screen.getByRole('button', { name: t.cancel })).toBeTruthy()

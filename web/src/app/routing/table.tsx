@@ -36,6 +36,8 @@ const ResultsCatalogue = page(() => import('../../features/settings/ResultsCatal
 const Clinic = page(() => import('../../features/settings/ClinicPage'))
 const PatientMessages = page(() => import('../../features/messages/MessageLogPage'))
 const PatientMessageSettings = page(() => import('../../features/messages/MessageSettingsPage'))
+const PatientReleaseSettings = page(() => import('../../features/release/ReleaseSettingsPage'))
+const OnlineBookingSettings = page(() => import('../../features/booking/BookingSettingsPage'))
 const Backups = page(() => import('../../features/settings/BackupsPage'))
 const Users = page(() => import('../../features/administration/UsersPage'))
 const ApiAccess = page(() => import('../../features/administration/ApiAccessPage'))
@@ -213,6 +215,8 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'services', name: 'Services', component: Services, meta: { title: 'services', permissions: ['manage fees'] } },
       { path: 'clinic', name: 'Clinic', component: Clinic, meta: { title: 'clinic', permissions: ['manage settings'] } },
       { path: 'patient-messages', name: 'PatientMessageSettings', component: PatientMessageSettings, meta: { title: 'patientMessageSettings', permissions: ['manage settings'] } },
+      { path: 'patient-release', name: 'PatientReleaseSettings', component: PatientReleaseSettings, meta: { title: 'patientReleaseSettings', permissions: ['manage settings'] } },
+      { path: 'online-booking', name: 'OnlineBookingSettings', component: OnlineBookingSettings, meta: { title: 'onlineBooking', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },
       { path: 'api-access', name: 'ApiAccess', component: ApiAccess, meta: { title: 'apiAccess', permissions: ['manage user'] } },
       { path: 'import-patients', name: 'ImportPatients', component: ImportPatients, meta: { title: 'importPatients', permissions: ['manage patient'] } },

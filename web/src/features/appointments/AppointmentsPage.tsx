@@ -20,6 +20,7 @@ import { DATE, weekStart } from './queue/dates'
 import { Filters } from './queue/Filters'
 import { QueueNumber } from './queue/QueueNumber'
 import { QueueCards, QueueTable } from './queue/QueueTable'
+import { RequestedBookings } from './queue/RequestedBookings'
 import { RowActions } from './queue/RowActions'
 import { useOpenedOnce } from '../../lib/openedOnce'
 
@@ -137,6 +138,7 @@ export default function AppointmentsPage() {
         </Flex>
       </Flex>
       <Filters view={view} date={date} doctorId={doctorId} status={status} doctors={doctors.data ?? []} update={update} />
+      {view === 'queue' && <RequestedBookings date={date} doctorId={doctorId} />}
       {view === 'queue' ? (
         // A phone gets the queue as cards: every action within reach, nothing scrolled sideways.
         screens.md ? <QueueTable {...list} reorderable={canReorder} /> : <QueueCards {...list} />

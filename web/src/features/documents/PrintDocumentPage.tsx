@@ -108,6 +108,12 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
               SHA-256: <span className={own.mono}>{shortHash(doc.content_hash)}…</span>
             </div>
             <div>{t('documents.issuedOn', { date: documentDay(doc.issued_at, doc.language) })}</div>
+            {doc.portal_code && (
+              <div data-testid="portal-code">
+                {t('documents.portalCode', { url: `${(clinic?.public_url || window.location.origin).replace(/\/$/, '')}/portal` })}{' '}
+                <span className={own.mono}>{doc.portal_code}</span>
+              </div>
+            )}
           </div>
         </div>
         <div className={`${styles.signatureBlock} ${own.signature}`}>

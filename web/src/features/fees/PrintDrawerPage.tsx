@@ -69,9 +69,10 @@ function DrawerSheet({ drawer: d, clinic, paper, money, testId }: { drawer: Draw
       </div>
       <dl className={styles.sums} style={{ gridTemplateColumns: '1fr auto' }}>
         {row(t('cashUp.float'), money.format(d.opening_float))}
-        {row(t('cashUp.cashReceived'), money.format(d.cash_received))}
-        {d.cash_refunded > 0 && row(t('cashUp.cashRefunded'), `−${money.format(d.cash_refunded)}`)}
-        {row(t('cashUp.drawerCash'), money.format(d.drawer_cash), true)}
+        {row(t('cashUp.cashReceived'), money.format(d.cash_received ?? 0))}
+        {(d.cash_refunded ?? 0) > 0 && row(t('cashUp.cashRefunded'), `−${money.format(d.cash_refunded ?? 0)}`)}
+        {row(t('cashUp.drawerCash'), money.format(d.drawer_cash ?? 0), true)}
+        {d.count_expected != null && d.count_expected !== d.drawer_cash && row(t('cashUp.countExpected'), money.format(d.count_expected))}
         {d.counted != null && row(t('cashUp.counted'), money.format(d.counted))}
         {d.counted != null && (
           <>
@@ -81,8 +82,15 @@ function DrawerSheet({ drawer: d, clinic, paper, money, testId }: { drawer: Draw
             </dd>
           </>
         )}
+        {d.counted != null && d.first_count != null && d.first_count !== d.counted && row(t('cashUp.firstCount'), money.format(d.first_count))}
+        {d.acknowledged_by && row(t('cashUp.acknowledgedBy'), d.acknowledged_by)}
         {d.other.map((m) => row(t('cashUp.otherMethod', { method: t(`bill.methods.${m.method}`) }), money.format(m.net)))}
       </dl>
+      {d.count_note && (
+        <p>
+          {t('cashUp.cashierNote')}: {d.count_note}
+        </p>
+      )}
       {d.note && <p>{d.note}</p>}
       <div className={styles.signatures}>
         {[t('bill.cashier'), t('cashUp.supervisor')].map((who) => (

@@ -83,7 +83,7 @@ export default function MessageLogPage() {
       key: 'actions',
       width: 120,
       render: (_, m) =>
-        m.status === 'failed' ? (
+        m.status === 'failed' && m.topic !== 'patient.code' ? (
           <Button size="small" loading={busy === m.id} onClick={() => void resend(m)}>
             {t('patientMessages.resend')}
           </Button>

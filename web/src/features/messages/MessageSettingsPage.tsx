@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Spin, Switch, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useClinic } from '../../lib/clinic'
 import { showFormErrors } from '../../lib/formErrors'
 import { messageSettingsKey, saveMessageSettings, useMessageSettings, type MessageSettings } from './api/messages'
 
@@ -17,12 +18,27 @@ const LANGUAGES = [
 
 const timePattern = /^([01]\d|2[0-3]):[0-5]\d$/
 
+/** A country calling code as E.164 writes one: 1 to 3 digits, no leading zero (the server checks the rest). */
+const callingCodePattern = /^\+?[1-9]\d{0,2}$/
+
+/** The clinic's own calling code from its phone written with + or 00, '' when it does not say (as the server reads it). */
+export function ownCallingCode(phone: string | undefined): string {
+  const p = (phone ?? '').trim()
+  const d = p.replace(/\D/g, '')
+  const digits = p.startsWith('+') ? d : d.startsWith('00') ? d.slice(2) : ''
+  if (!digits) return ''
+  if (digits[0] === '1' || digits[0] === '7') return digits[0]
+  const two = ['20', '27', '30', '31', '32', '33', '34', '36', '39', '40', '41', '43', '44', '45', '46', '47', '48', '49', '51', '52', '53', '54', '55', '56', '57', '58', '60', '61', '62', '63', '64', '65', '66', '81', '82', '84', '86', '90', '91', '92', '93', '94', '95', '98']
+  return digits.slice(0, two.includes(digits.slice(0, 2)) ? 2 : 3)
+}
+
 /** The clinic's rules for appointment messages to patients: reminders, quiet hours, cancelling, channels. */
 export default function MessageSettingsPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const queryClient = useQueryClient()
   const { data } = useMessageSettings()
+  const { data: clinic } = useClinic()
   const [form] = Form.useForm<MessageSettings>()
   useEffect(() => {
     if (data) form.setFieldsValue(data)
@@ -31,7 +47,10 @@ export default function MessageSettingsPage() {
   const offsetLabel = (m: number) => (m % (24 * 60) === 0 ? t('patientMessages.daysBefore', { count: m / (24 * 60) }) : m % 60 === 0 ? t('patientMessages.hoursBefore', { count: m / 60 }) : t('patientMessages.minutesBefore', { count: m }))
   const save = async (v: MessageSettings) => {
     try {
-      const saved = await saveMessageSettings({ ...v, offsets_minutes: v.offsets_minutes ?? [] }, data.version)
+      const saved = await saveMessageSettings(
+        { ...v, offsets_minutes: v.offsets_minutes ?? [], sms_code_countries: (v.sms_code_countries ?? []).map((c) => c.trim().replace(/^\+/, '')) },
+        data.version,
+      )
       queryClient.setQueryData(messageSettingsKey, saved)
       message.success(t('patientMessages.settingsSaved'))
     } catch (e) {
@@ -39,6 +58,7 @@ export default function MessageSettingsPage() {
     }
   }
   const time = { pattern: timePattern, message: t('patientMessages.timeFormat') }
+  const own = ownCallingCode(clinic?.phone)
   return (
     <Card title={t('patientMessages.settingsTitle')} style={{ maxWidth: 680 }}>
       <Typography.Paragraph type="secondary">{t('patientMessages.settingsHint')}</Typography.Paragraph>
@@ -76,6 +96,30 @@ export default function MessageSettingsPage() {
         <Form.Item name="language" label={t('patientMessages.language')} extra={t('patientMessages.languageHint')}>
           <Select options={LANGUAGES} style={{ width: 200 }} />
         </Form.Item>
+        <Typography.Title level={5}>{t('patientMessages.codes.title')}</Typography.Title>
+        <Typography.Paragraph type="secondary">{t('patientMessages.codes.hint')}</Typography.Paragraph>
+        <Typography.Paragraph type={own ? undefined : 'warning'}>
+          {own ? t('patientMessages.codes.ownCountry', { code: own }) : t('patientMessages.codes.ownCountryUnknown')}
+        </Typography.Paragraph>
+        <Form.Item
+          name="sms_code_countries"
+          label={t('patientMessages.codes.countries')}
+          extra={t('patientMessages.codes.countriesHint')}
+          rules={[{ validator: (_, v: string[] | undefined) => ((v ?? []).every((c) => callingCodePattern.test(c.trim())) ? Promise.resolve() : Promise.reject(new Error(t('patientMessages.codes.countriesFormat')))) }]}
+        >
+          <Select mode="tags" open={false} suffixIcon={null} tokenSeparators={[',', ' ']} style={{ maxWidth: 360 }} placeholder="7, 44" />
+        </Form.Item>
+        <Space wrap align="start">
+          <Form.Item name="sms_codes_per_hour" label={t('patientMessages.codes.perHour')}>
+            <InputNumber min={0} max={1000} precision={0} controls={false} inputMode="numeric" style={{ width: 160 }} />
+          </Form.Item>
+          <Form.Item name="sms_codes_per_day" label={t('patientMessages.codes.perDay')}>
+            <InputNumber min={0} max={10000} precision={0} controls={false} inputMode="numeric" style={{ width: 160 }} />
+          </Form.Item>
+        </Space>
+        <Typography.Paragraph type="secondary" style={{ marginTop: -12 }}>
+          {t('patientMessages.codes.capHint')}
+        </Typography.Paragraph>
         <Button type="primary" htmlType="submit">
           {t('patientMessages.save')}
         </Button>

@@ -21,9 +21,9 @@ const patient: Patient = {
   },
 }
 
-const api = (p: Patient = patient) => ({
+const api = (p: Patient = patient, files: unknown[] = []) => ({
   'GET /patients/9': p,
-  'GET /patients/9/files': { data: [] },
+  'GET /patients/9/files': { data: files },
   'GET /appointments': { data: [], meta: { total: 0, page: 1, per_page: 10 } },
 })
 
@@ -57,5 +57,13 @@ describe('PatientChartPage', () => {
     await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: api({ ...patient, archived: true, archive_reason: 'registered twice' }), ...at() })
     await waitFor(() => expect(document.body.textContent).toContain('registered twice'))
     expect(screen.getByRole('button', { name: /restore/i })).toBeTruthy()
+  })
+
+  it('marks a lab report refiled from another patient\'s record and offers no way to delete it', async () => {
+    const refiled = { id: 5, patient_id: 9, kind: 'attachment', name: 'lab-report-5.pdf', content_type: 'application/pdf', size: 10,
+      created_at: '2026-01-02T03:04:05Z', other_patient: false, refiled: true }
+    await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: api(patient, [refiled]), ...at() })
+    expect((await screen.findByTestId('file-refiled')).textContent).toContain('Refiled from another patient\'s record')
+    expect(screen.queryByRole('button', { name: /delete.*lab-report-5/i })).toBeNull()
   })
 })

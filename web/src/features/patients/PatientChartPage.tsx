@@ -22,6 +22,7 @@ import { formatDay, formatDayTime } from '../../lib/time'
 import { chronicLabel, civilStatusLabel, familyLabel, labelOf, sexLabel, socialLabel } from '../../lib/labels'
 import { PageSkeleton } from '../../components/PageSkeleton'
 import { OtherIdentifiers } from './OtherIdentifiers'
+import { PortalAccess } from './PortalAccess'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -57,7 +58,7 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
               <a key="get" href={fileUrl(patient.id, f.id)} download={f.name} aria-label={f.name}>
                 <DownloadOutlined aria-hidden />
               </a>,
-              canManage && (
+              canManage && !f.other_patient && !f.refiled && (
                 <Popconfirm key="del" title={t('patients.deleteFileConfirm')} onConfirm={() => remove.mutate(f.id, { onSuccess: () => void message.success(t('patients.fileDeleted')) })}>
                   <Button type="text" danger icon={<DeleteOutlined aria-hidden />} aria-label={`${t('patients.deleteFile')} ${f.name}`} />
                 </Popconfirm>
@@ -65,7 +66,23 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
             ]}
           >
             <List.Item.Meta
-              title={<a href={fileUrl(patient.id, f.id)} download={f.name}>{f.name}</a>}
+              title={
+                <>
+                  <a href={fileUrl(patient.id, f.id)} download={f.name}>
+                    {f.name}
+                  </a>
+                  {f.other_patient && (
+                    <Tag color="red" style={{ marginInlineStart: 8 }} data-testid="file-other-patient">
+                      {t('patients.fileOtherPatient')}
+                    </Tag>
+                  )}
+                  {f.refiled && (
+                    <Tag color="orange" style={{ marginInlineStart: 8 }} data-testid="file-refiled">
+                      {t('patients.fileRefiled')}
+                    </Tag>
+                  )}
+                </>
+              }
               description={`${f.content_type} · ${(f.size / 1024).toFixed(0)} KB · ${formatDayTime(f.created_at)}`}
             />
           </List.Item>
@@ -91,6 +108,7 @@ export default function PatientChartPage() {
   const canVitals = useCan('record vitals')
   const canReadRx = canPrescribe || canDiagnose || canVitals
   const canReadBills = [canCharge, useCan('record payment'), useCan('view financial reports')].some(Boolean)
+  const canManagePortal = useCan('manage portal')
   const photo = useUploadPatientFile(Number(id), 'photo')
   const archive = useArchivePatient(Number(id))
   const [photoBust, setPhotoBust] = useState(0)
@@ -257,7 +275,9 @@ export default function PatientChartPage() {
       )}
       <Slot name="patientResults" patientId={p.id} />
       <Slot name="patientDocuments" patientId={p.id} />
+      <Slot name="patientRelease" patientId={p.id} />
       {canReadBills && <Slot name="patientBills" patientId={p.id} />}
+      {canManagePortal && <PortalAccess patientId={p.id} archived={p.archived} name={fullName(p)} />}
       <Attachments patient={p} canManage={canManage} />
     </Space>
   )

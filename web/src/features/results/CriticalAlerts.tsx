@@ -23,14 +23,14 @@ export function CriticalAlerts() {
   const alerts = useAlerts(can)
   const list = alerts.data ?? []
   if (!can || list.length === 0) return null
-  const { open } = splitAlerts(list)
+  const { open, withdrawn } = splitAlerts(list)
   const waiting = (
     <Alert
       type="error"
       showIcon
       role="alert"
       data-testid="critical-banner"
-      title={open.length > 0 ? t('results.criticalBanner', { count: open.length }) : t('results.withdrawnBannerTitle')}
+      title={open.length > 0 ? t('results.criticalBanner', { count: open.length }) : withdrawn.length > 0 ? t('results.withdrawnBannerTitle') : t('results.misfiledAlertTitle')}
     />
   )
   return (

@@ -114,10 +114,49 @@ export function StandingValue({ alert: a }: { alert: CriticalAlert }) {
   )
 }
 
+/**
+ * Critical values recorded against the wrong patient whose owner nobody has found yet (C2 of the
+ * laboratory clinician's review): they escalate as any alert until resolved on the misfiled
+ * list, where this banner leads; nothing here acknowledges them.
+ */
+export function MisfiledBanner({ alerts }: { alerts: CriticalAlert[] }) {
+  const { t, i18n } = useTranslation()
+  return (
+    <Alert
+      type="error"
+      showIcon
+      role="alert"
+      data-testid="misfiled-banner"
+      title={t('results.misfiledAlertTitle')}
+      description={
+        <Space orientation="vertical" size={2}>
+          {alerts.map((a) => (
+            <span key={a.id} data-testid={`misfiled-alert-${a.id}`}>
+              {t('results.misfiledAlertItem', {
+                result: `${a.result.label}: ${resultText(t, a.result, i18n.language)}`,
+                name: fullName(a.patient),
+                time: formatDayTime(a.raised_at),
+              })}
+              {alertState(t, a)}
+            </span>
+          ))}
+          <Typography.Text type="secondary">{t('results.misfiledAlertHint')}</Typography.Text>
+        </Space>
+      }
+      action={
+        <Link to="/results/overdue" data-testid="misfiled-banner-open">
+          {t('results.misfiledAlertAction')}
+        </Link>
+      }
+    />
+  )
+}
+
 export default function CriticalAlertsBanner({ alerts: all }: { alerts: CriticalAlert[] }) {
-  const { open: list, withdrawn } = splitAlerts(all)
+  const { open: list, withdrawn, misfiled } = splitAlerts(all)
   return (
     <>
+      {misfiled.length > 0 && <MisfiledBanner alerts={misfiled} />}
       {withdrawn.length > 0 && <WithdrawnBanner alerts={withdrawn} />}
       <OpenBanner alerts={list} withdrawn={withdrawn} />
     </>

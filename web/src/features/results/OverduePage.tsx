@@ -37,7 +37,7 @@ export default function OverduePage() {
             {
               title: t('results.overdueWhy'),
               key: 'why',
-              render: (_, o) => (o.repeat_needed ? <Tag color="red">{t('results.overdueRepeat')}</Tag> : <Tag>{t('results.overdueNoResult')}</Tag>),
+              render: (_, o) => <Why order={o} />,
             },
             { title: t('results.orderedBy'), key: 'by', render: (_, o) => `${o.ordered_by_name} · ${formatDayTime(o.ordered_at)}` },
             { title: t('results.due'), key: 'due', render: (_, o) => formatDayTime(o.due_at) },
@@ -48,4 +48,21 @@ export default function OverduePage() {
       </Card>
     </>
   )
+}
+
+/**
+ * Why `o` is on the list: no result yet, or a result withdrawn. A specimen problem or another patient's sample calls
+ * for a new sample, so the patient is recalled, not the laboratory chased (M6 of the clinician's review, 2026-11-29).
+ */
+function Why({ order: o }: { order: LabOrder }) {
+  const { t } = useTranslation()
+  if (!o.repeat_needed) return <Tag>{t('results.overdueNoResult')}</Tag>
+  if (o.repeat_category === 'specimen' || o.repeat_category === 'wrong_patient') {
+    return (
+      <Tag color="red" style={{ whiteSpace: 'normal' }}>
+        {t('results.overdueNewSample', { category: t(`results.withdrawnCategories.${o.repeat_category}`) })}
+      </Tag>
+    )
+  }
+  return <Tag color="red">{t('results.overdueRepeat')}</Tag>
 }

@@ -89,13 +89,25 @@ export function ResultsTable({ results, showTime, action }: { results: LabResult
                     {r.retracted_at && ` · ${formatDayTime(r.retracted_at)}`}
                     {r.retracted_by_name && ` · ${r.retracted_by_name}`}
                   </Typography.Text>
+                  {r.misfiled_outcome && (
+                    <Typography.Text type="secondary" style={{ display: 'block' }} data-testid={`misfiled-outcome-${r.id}`}>
+                      {t('results.misfiledResolvedAs', { how: t(`results.misfiledOutcomes.${r.misfiled_outcome}`) })}
+                    </Typography.Text>
+                  )}
                 </div>
               ) : r.type === 'text' ? (
                 <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0, maxWidth: 560 }}>{r.text}</Typography.Paragraph>
               ) : (
-                <Typography.Text strong={isAbnormal(r.flag)} style={{ whiteSpace: 'nowrap' }}>
-                {resultText(t, r, lang)}
-              </Typography.Text>
+                <>
+                  <Typography.Text strong={isAbnormal(r.flag)} style={{ whiteSpace: 'nowrap' }}>
+                    {resultText(t, r, lang)}
+                  </Typography.Text>
+                  {r.refiled_from && (
+                    <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} data-testid={`refiled-${r.id}`}>
+                      {t('results.refiledFrom')}
+                    </Typography.Text>
+                  )}
+                </>
               ),
           },
           {

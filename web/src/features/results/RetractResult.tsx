@@ -5,7 +5,7 @@
 // whether (and by whom) it was acknowledged, and to phone the doctor: the patient may have been
 // told, or treated, on it. A wrong patient's sample is a result of another patient: the dialog
 // says to record it on theirs.
-import { Alert, App, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd'
+import { Alert, App, Button, Checkbox, Form, Input, Modal, Radio, Space, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
@@ -25,6 +25,18 @@ export const reasonLongEnough = (text: string) => {
 interface RetractValues {
   category?: string
   reason?: string
+  same_draw?: number[]
+}
+
+/** Orders collected within this many minutes of each other are proposed as one draw. */
+const DRAW_MINUTES = 15
+
+/** The ids of `order`'s visit's other collected orders taken within DRAW_MINUTES of it: proposed as the same draw. */
+export function proposedDraw(order: LabOrder): number[] {
+  const at = order.collected_at ? new Date(order.collected_at).getTime() : NaN
+  return (order.same_draw ?? [])
+    .filter((o) => o.collected_at && Math.abs(new Date(o.collected_at).getTime() - at) <= DRAW_MINUTES * 60_000)
+    .map((o) => o.id)
 }
 
 /** The button that asks why and retracts `result` of `order` (no result: every current one). */
@@ -58,13 +70,24 @@ function RetractDialog({ order, result, onClose }: { order: LabOrder; result?: L
   const { message } = App.useApp()
   const retract = useRetract(order.id)
   const [form] = Form.useForm<RetractValues>()
-  const alerts = standing(order, result)
+  const category = Form.useWatch('category', form)
+  // Another patient's sample: the whole report, whichever result the dialog was opened on.
+  const whole = !result || category === 'wrong_patient'
+  const alerts = standing(order, whole ? undefined : result)
+  const draw = order.same_draw ?? []
   const submit = async () => {
     // A field left wrong says so beside it: nothing to send.
     const v = await form.validateFields().catch(() => null)
     if (!v) return
+    const chosen = v.category === 'wrong_patient' ? draw.filter((o) => v.same_draw?.includes(o.id)) : []
     try {
-      await retract.mutateAsync({ version: order.version, result_id: result?.id, category: v.category!, reason: v.reason!.trim() })
+      await retract.mutateAsync({
+        version: order.version,
+        result_id: whole ? undefined : result?.id,
+        category: v.category!,
+        reason: v.reason!.trim(),
+        ...(chosen.length > 0 && { same_draw: chosen.map((o) => ({ id: o.id, version: o.version })) }),
+      })
       void message.success(t('results.retracted'))
       onClose()
     } catch (e) {
@@ -78,7 +101,7 @@ function RetractDialog({ order, result, onClose }: { order: LabOrder; result?: L
   return (
     <Modal
       open
-      title={result ? t('results.retractTitle', { analyte: result.label || result.analyte }) : t('results.retractAllTitle')}
+      title={whole ? t('results.retractAllTitle') : t('results.retractTitle', { analyte: result.label || result.analyte })}
       okText={t('results.retractOk')}
       cancelText={t('results.cancel')}
       onOk={() => void submit()}
@@ -109,7 +132,7 @@ function RetractDialog({ order, result, onClose }: { order: LabOrder; result?: L
         />
       )}
       <Typography.Paragraph type="secondary">{t('results.retractHelp')}</Typography.Paragraph>
-      <Form<RetractValues> form={form} layout="vertical" requiredMark>
+      <Form<RetractValues> form={form} layout="vertical" requiredMark initialValues={{ same_draw: proposedDraw(order) }}>
         <Form.Item name="category" label={t('results.retractCategory')} rules={[{ required: true, message: t('results.retractCategoryRequired') }]}>
           <Radio.Group>
             <Space orientation="vertical">
@@ -121,6 +144,23 @@ function RetractDialog({ order, result, onClose }: { order: LabOrder; result?: L
             </Space>
           </Radio.Group>
         </Form.Item>
+        {category === 'wrong_patient' && (
+          <Alert type="warning" showIcon style={{ marginBottom: 16 }} data-testid="retract-specimen" title={t('results.retractWholeSpecimen')} />
+        )}
+        {category === 'wrong_patient' && draw.length > 0 && (
+          <Form.Item name="same_draw" label={t('results.retractSameDraw')} extra={t('results.retractSameDrawHelp')}>
+            <Checkbox.Group>
+              <Space orientation="vertical">
+                {draw.map((o) => (
+                  <Checkbox key={o.id} value={o.id}>
+                    {o.test_label} · {t('results.retractCollected', { time: o.collected_at ? formatDayTime(o.collected_at) : '' })} ·{' '}
+                    {o.results.map((r) => r.label || r.analyte).join(', ')}
+                  </Checkbox>
+                ))}
+              </Space>
+            </Checkbox.Group>
+          </Form.Item>
+        )}
         <Form.Item
           name="reason"
           label={t('results.retractReason')}

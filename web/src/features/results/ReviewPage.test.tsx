@@ -60,4 +60,92 @@ describe('ReviewPage', () => {
     expect(row.textContent).toContain('Reason: typo: 4.2')
     expect(row.querySelector('del')?.textContent).toMatch(/7\.2/)
   })
+
+  // M4 of the laboratory clinician's review (2026-11-29): a critical value acknowledged, then corrected to one not
+  // critical, comes back withdrawn: the row still shows old → new and the reason. m5: every retraction reason shows.
+  it.each([
+    ['a correction', { correction: { reason: 'typo: 4.2', replaced: [{ id: 1, analyte: 'K', label: 'Potassium', type: 'numeric', value: '7.2', unit: 'mmol/L', entered: '7.2', entered_unit: 'mmol/L', comparator: '' }] } }, [/Potassium: 7\.2.*→ 4\.2/, /Reason: typo: 4\.2/]],
+    [
+      'two retractions',
+      {
+        retracted: [
+          { id: 5, analyte: 'NA', label: 'Sodium', type: 'numeric', value: '128', unit: 'mmol/L', entered: '128', comparator: '', retract_reason: 'haemolysed' },
+          { id: 6, analyte: 'GLU', label: 'Glucose', type: 'numeric', value: '2.5', unit: 'mmol/L', entered: '2.5', comparator: '', retract_reason: 'typed on the wrong order' },
+        ],
+      },
+      [/haemolysed/, /typed on the wrong order/],
+    ],
+  ])('shows what changed in a withdrawal with %s', async (_what, extra, said) => {
+    const k = { id: 2, analyte: 'K', label: 'Potassium', type: 'numeric', value: '4.2', unit: 'mmol/L', entered: '4.2', entered_unit: 'mmol/L', comparator: '' }
+    const withdrawn = { ...order(10, 0, true), status: 'corrected', results: [k], ...extra }
+    await renderScreen(<ReviewPage />, { me: user(['review results']), api: { 'GET /results/review': { data: [withdrawn] } } })
+    const row = await screen.findByTestId('withdrawn-10')
+    expect(row.textContent).toContain('Result withdrawn')
+    for (const s of said) expect(row.textContent).toMatch(s)
+  })
+
+  // ADR 45 (the review of what the doctor is told, 2026-11-29): under the rule that releases a
+  // result once reviewed, an abnormal one says the patient will see it, and offers to hold it
+  // first: the hold goes before the review, so the rule never releases it in between.
+  it('warns that an abnormal result reaches the portal once reviewed, and reviews it held', async () => {
+    const view = await renderScreen(<ReviewPage />, {
+      me: user(['review results']),
+      api: {
+        'GET /results/review': { data: [order(11, 1, false), order(12, 0, false)] },
+        'GET /release/holds-due': { data: [], releases_on_review: true },
+        'POST /release/results/11': { id: 11 },
+        'POST /results/review': { reviewed: 1 },
+      },
+    })
+    const warning = await screen.findByTestId('portal-warning-11')
+    expect(warning.textContent).toContain('Once reviewed, the patient sees this result in the portal. Hold it if you want to tell them first.')
+    expect(screen.queryByTestId('portal-warning-12')).toBeNull()
+    // A batch with an abnormal result in it says so beside the button.
+    const boxes = screen.getAllByRole('checkbox') as HTMLInputElement[]
+    fireEvent.click(boxes.find((b) => b.getAttribute('aria-label')?.includes('Basic metabolic panel')) ?? boxes[1])
+    expect((await screen.findByTestId('portal-warning-batch')).textContent).toContain('once reviewed, the patient sees them in the portal')
+    fireEvent.click(screen.getByTestId('review-hold-11'))
+    await waitFor(() =>
+      expect(view.sent).toEqual([
+        {
+          method: 'POST',
+          path: '/release/results/11',
+          body: { action: 'hold', version: 0, hold_kind: 'discuss', category: 'in_person', reason: 'Abnormal result: to discuss with the patient before they see it in the portal.' },
+        },
+        { method: 'POST', path: '/results/review', body: { orders: [{ id: 11, version: 3 }], comment: '' } },
+      ]),
+    )
+  })
+
+  it('says nothing of the portal when the rule releases results only by hand', async () => {
+    await renderScreen(<ReviewPage />, {
+      me: user(['review results']),
+      api: { 'GET /results/review': { data: [order(11, 2, false)] }, 'GET /release/holds-due': { data: [], releases_on_review: false } },
+    })
+    await screen.findByText('Basic metabolic panel')
+    await waitFor(() => expect(screen.queryByTestId('portal-warning-11')).toBeNull())
+  })
+
+  it('lists the holds due for review, each linking to the chart', async () => {
+    const hold = {
+      kind: 'result',
+      id: 21,
+      title: 'Lipid panel',
+      patient: { id: 5, mrn: 'MRN-5', first_name: 'Bình', last_name: 'Tran', phone: '' },
+      hold_kind: 'discuss',
+      category: 'in_person',
+      review_by: '2026-11-20',
+      held_at: '2026-10-21T09:00:00Z',
+      held_by_name: 'Dr Lan',
+    }
+    await renderScreen(<ReviewPage />, {
+      me: user(['review results']),
+      api: { 'GET /results/review': { data: [] }, 'GET /release/holds-due': { data: [hold], releases_on_review: true } },
+    })
+    const list = await screen.findByTestId('holds-due')
+    expect(list.textContent).toContain('1 hold due for review')
+    expect(list.textContent).toContain('Lipid panel')
+    expect(list.textContent).toContain('held by Dr Lan')
+    expect(list.querySelector('a')?.getAttribute('href')).toBe('/masterfile/profile/5/MRN-5')
+  })
 })

@@ -28,4 +28,5 @@ export const PERMISSIONS = [
   'manage clinic sets',
   'export records',
   'send messages',
+  'manage portal',
 ] as const

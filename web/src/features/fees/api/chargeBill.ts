@@ -25,4 +25,9 @@ export const finaliseBill = (bill: Bill) => send<Bill>('post', `/bills/${bill.id
 export const openVisitBill = (appointmentId: number) => send<Bill>('post', `/appointments/${appointmentId}/bill`, {})
 
 /** Marks line lineId, added by hand, as what charges lab order orderId of the bill's visit (a draft or a final bill: no amount changes). */
-export const linkOrder = (billId: number, lineId: number, orderId: number) => send<Bill>('post', `/bills/${billId}/lines/${lineId}/order`, { order_id: orderId }, { silent: true })
+export const linkOrder = (billId: number, lineId: number, orderId: number, version: number) =>
+  send<Bill>('post', `/bills/${billId}/lines/${lineId}/order`, { order_id: orderId, version }, { silent: true })
+
+/** A supervisor takes a hand mark off line lineId of a bill read at version, with a reason (no money moves). */
+export const unmarkLine = (bill: Bill, lineId: number, reason: string) =>
+  send<Bill>('post', `/bills/${bill.id}/lines/${lineId}/unmark`, { reason, version: bill.version }, { silent: true })

@@ -9,5 +9,5 @@ export const feeSettingsQuery = () => queryOptions({ queryKey: [...servicesKey, 
 export const useFeeSettings = () => useQuery(feeSettingsQuery())
 
 /** Saves the fee settings at the version read; the form shows the server's field errors itself. */
-export const saveFeeSettings = (v: Pick<FeeSettings, 'currency' | 'consultation'>, version: number) =>
+export const saveFeeSettings = (v: Pick<FeeSettings, 'currency' | 'consultation' | 'drawer_difference_limit'>, version: number) =>
   send<FeeSettings>('put', '/fees/settings', { ...v, version }, { silent: true })

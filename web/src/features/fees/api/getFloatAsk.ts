@@ -4,4 +4,4 @@ import { reportsKey } from './reports'
 
 /** What the caller's next cash payment asks of her drawer's float: none, optional (the day's first drawer) or required (a drawer opened after a close). */
 export const useFloatAsk = (enabled: boolean) =>
-  useQuery({ queryKey: [...reportsKey, 'float-ask'], queryFn: () => get<{ ask: 'none' | 'optional' | 'required' }>('/drawers/float').then((r) => r.ask), enabled })
+  useQuery({ queryKey: [...reportsKey, 'float-ask'], queryFn: () => get<{ ask: 'none' | 'required' }>('/drawers/float').then((r) => r.ask), enabled })

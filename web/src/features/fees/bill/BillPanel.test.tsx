@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../../test/render'
 import type { Bill } from '../api/types'
@@ -7,7 +8,7 @@ import { BillById } from './BillPanel'
 
 afterEach(cleanup)
 
-const line = { added_at: '2026-11-26T09:00:00Z', added_by: 'Dr Lan', category: 'consultation', code: 'CONS', discount_kind: '', discount_reason: '', discount_value: 0, service_id: 1 }
+const line = { added_at: '2026-11-26T09:00:00Z', added_by: 'Dr Lan', category: 'consultation', code: 'CONS', discount_kind: '', discount_reason: '', discount_value: 0, service_id: 1, by_order: false }
 
 /** A bill as the server answers it: 500.00 consultation and 350.50 dressing, 20 % off for a senior. */
 function bill(over: Partial<Bill> = {}): Bill {
@@ -134,7 +135,7 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
   it('marks a test charged by hand as the charge of a line the desk wrote, on a final bill (the clinic manager’s run, 2026-11-29)', async () => {
     const handLine = { ...line, id: 3, service_id: null, code: '', category: 'laboratory', description: 'C-reactive protein (CRP)', quantity: 1, unit_price: 7000, discount: 0, amount: 7000, lab_order_id: null }
     const paid = bill({ appointment_id: 7, lines: [...bill().lines, handLine] })
-    const notLinked = { ordered: 1, charged: 0, orders: [{ order_id: 9, test: 'CRP', label: 'C-reactive protein', status: 'ordered', line_id: null, linked: false, withdrawn: false }] }
+    const notLinked = { ordered: 1, charged: 0, orders: [{ order_id: 9, test: 'CRP', label: 'C-reactive protein', status: 'ordered', line_id: null, linked: false, withdrawn: false, list_price: 8000 }] }
     const { sent } = await renderScreen(<BillById id={5} />, {
       me: user(['record payment', 'record charges']),
       api: { 'GET /bills/5': paid, 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': notLinked, 'POST /bills/5/lines/3/order': paid },
@@ -142,7 +143,70 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     const mark = await screen.findByTestId('mark-charged')
     fireEvent.mouseDown(within(mark).getByRole('combobox', { name: 'Line of this bill that charges C-reactive protein' }))
     fireEvent.click(await screen.findByTitle('C-reactive protein (CRP)'))
-    await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/bills/5/lines/3/order', body: { order_id: 9 } }))
+    // Confirmed first, seeing the line, its amount and the test's list price (the cashier's review, M3).
+    const confirm = await screen.findByRole('dialog')
+    expect(within(confirm).getByText('Mark this line as the charge of C-reactive protein?')).toBeTruthy()
+    expect(within(confirm).getByTestId('mark-amount').textContent).toContain('70.00')
+    expect(within(confirm).getByTestId('mark-list-price').textContent).toContain('80.00')
+    expect(within(confirm).getByText(/differs from the test's list price/)).toBeTruthy()
+    expect(sent.some((r) => r.path === '/bills/5/lines/3/order')).toBe(false)
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Mark as its charge' }))
+    await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/bills/5/lines/3/order', body: { order_id: 9, version: paid.version } }))
+  })
+
+  it('does not flag a line at the list price with its own discount (the review of the blind count, 6)', async () => {
+    const handLine = { ...line, id: 3, service_id: null, code: '', category: 'laboratory', description: 'C-reactive protein (CRP)', quantity: 1, unit_price: 8000, discount: 1000, amount: 7000, lab_order_id: null }
+    const paid = bill({ appointment_id: 7, lines: [...bill().lines, handLine] })
+    const notLinked = { ordered: 1, charged: 0, orders: [{ order_id: 9, test: 'CRP', label: 'C-reactive protein', status: 'ordered', line_id: null, linked: false, withdrawn: false, list_price: 8000 }] }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['record payment', 'record charges']),
+      api: { 'GET /bills/5': paid, 'GET /fees/settings': settings, 'GET /appointments/7/bill/orders': notLinked },
+    })
+    const mark = await screen.findByTestId('mark-charged')
+    fireEvent.mouseDown(within(mark).getByRole('combobox', { name: 'Line of this bill that charges C-reactive protein' }))
+    fireEvent.click(await screen.findByTitle('C-reactive protein (CRP)'))
+    const confirm = await screen.findByRole('dialog')
+    expect(within(confirm).getByTestId('mark-list-price').textContent).toContain('80.00')
+    expect(within(confirm).queryByText(/differs from the test's list price/)).toBeNull()
+  })
+
+  it('lets a supervisor unmark a line marked by hand, with a reason and the bill version (M3)', async () => {
+    const marked = { ...line, id: 3, service_id: null, code: '', category: 'laboratory', description: 'C-reactive protein (CRP)', quantity: 1, unit_price: 7000, discount: 0, amount: 7000, lab_order_id: 9, by_order: false }
+    const own = { ...line, id: 4, code: 'LAB-CBC', category: 'laboratory', description: 'Complete blood count', quantity: 1, unit_price: 9000, discount: 0, amount: 9000, lab_order_id: 10, by_order: true }
+    const b = bill({ lines: [...bill().lines, marked, own] })
+    const { sent } = await renderScreen(<BillById id={5} />, {
+      me: user(['void bill']),
+      api: { 'GET /bills/5': b, 'GET /fees/settings': settings, 'POST /bills/5/lines/3/unmark': { ...b, version: 4 } },
+    })
+    await screen.findByTestId('bill')
+    // The order's own line is not a mark: no Unmark on it.
+    expect(screen.queryByRole('button', { name: 'Unmark Complete blood count as a test\'s charge' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: "Unmark C-reactive protein (CRP) as a test's charge" }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'picked the wrong line' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Unmark' }))
+    await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/bills/5/lines/3/unmark', body: { reason: 'picked the wrong line', version: 3 } }))
+  })
+
+  it('reads the bill again and says so when it changed before an unmark (409)', async () => {
+    const marked = { ...line, id: 3, service_id: null, code: '', category: 'laboratory', description: 'C-reactive protein (CRP)', quantity: 1, unit_price: 7000, discount: 0, amount: 7000, lab_order_id: 9, by_order: false }
+    const b = bill({ lines: [...bill().lines, marked] })
+    let reads = 0
+    const stale = () => {
+      const body = { error: 'Someone else changed this.', code: 'error.conflict' }
+      throw new AxiosError('stale', 'ERR_BAD_REQUEST', undefined, undefined, { status: 409, data: body, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+    }
+    await renderScreen(<BillById id={5} />, {
+      me: user(['void bill']),
+      api: { 'GET /bills/5': () => (reads++, b), 'GET /fees/settings': settings, 'POST /bills/5/lines/3/unmark': stale },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: "Unmark C-reactive protein (CRP) as a test's charge" }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'wrong line' } })
+    const before = reads
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Unmark' }))
+    expect(await screen.findByText(/The bill was changed by someone else: it has been reloaded/)).toBeTruthy()
+    await waitFor(() => expect(reads).toBeGreaterThan(before))
   })
 
   it('offers no marking to one who may not charge', async () => {

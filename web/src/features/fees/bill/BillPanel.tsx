@@ -14,11 +14,11 @@ import { billQuery, useBill, useVisitBill, visitBillQuery } from '../api/getBill
 import type { Bill, BillLine, Document, Payment } from '../api/types'
 import { AddCharge } from './AddCharge'
 import { OrderCharges } from './OrderCharges'
-import { DiscountModal, RefundModal, VoidModal } from './dialogs'
+import { DiscountModal, RefundModal, UnmarkModal, VoidModal } from './dialogs'
 import { PaymentModal } from './PaymentModal'
 import { useMoney, type Money } from './useMoney'
 
-type Dialog = 'pay' | 'discount' | 'refund' | 'void' | BillLine
+type Dialog = 'pay' | 'discount' | 'refund' | 'void' | BillLine | { unmark: BillLine }
 
 /** A bill's state as a tag (billState): charges open, to pay, refunded, paid, void. */
 export function BillStatus({ bill }: { bill: Pick<Bill, 'status' | 'balance' | 'paid' | 'credited'> }) {
@@ -109,7 +109,15 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
         )}
         {bill?.replaces_id && <Alert type="info" showIcon title={<Link to={`/bills/${bill.replaces_id}`}>{t('bill.replaces')}</Link>} />}
         {preview && preview.lines.length > 0 && <Alert type="info" showIcon title={t('bill.previewNote')} />}
-        <Lines bill={shown} money={money} editable={charging && !preview} onEdit={setDialog} onRemove={(l) => bill && void run(() => removeLine(bill, l.id))} />
+        <Lines
+          bill={shown}
+          money={money}
+          editable={charging && !preview}
+          onEdit={setDialog}
+          onRemove={(l) => bill && void run(() => removeLine(bill, l.id))}
+          // A supervisor takes a wrong hand mark off a line (M3); a line the order put on is not a mark.
+          onUnmark={bill && canVoid && bill.status !== 'void' ? (l) => setDialog({ unmark: l }) : undefined}
+        />
         {shown && shown.lines.length > 0 && <Totals bill={shown} money={money} />}
         {(appointmentId ?? shown?.appointment_id) != null && <OrderCharges appointmentId={(appointmentId ?? shown?.appointment_id)!} billStatus={bill?.status} bill={bill} />}
         {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
@@ -177,7 +185,19 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
         />
       )}
       {bill && dialog === 'discount' && <DiscountModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
-      {bill && typeof dialog === 'object' && <DiscountModal bill={bill} line={dialog} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && typeof dialog === 'object' && !('unmark' in dialog) && <DiscountModal bill={bill} line={dialog} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && typeof dialog === 'object' && 'unmark' in dialog && (
+        <UnmarkModal
+          bill={bill}
+          line={dialog.unmark}
+          onClose={() => setDialog(undefined)}
+          onDone={changed}
+          onStale={() => {
+            setDialog(undefined)
+            void queryClient.invalidateQueries({ queryKey: billsKey })
+          }}
+        />
+      )}
       {bill && dialog === 'refund' && <RefundModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
       {bill && dialog === 'void' && (
         <VoidModal
@@ -194,7 +214,21 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
   )
 }
 
-function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money: Money; editable: boolean; onEdit: (l: BillLine) => void; onRemove: (l: BillLine) => void }) {
+function Lines({
+  bill,
+  money,
+  editable,
+  onEdit,
+  onRemove,
+  onUnmark,
+}: {
+  bill?: Bill
+  money: Money
+  editable: boolean
+  onEdit: (l: BillLine) => void
+  onRemove: (l: BillLine) => void
+  onUnmark?: (l: BillLine) => void
+}) {
   const { t } = useTranslation()
   // On a phone the item's words wrap and the amounts stay whole in view, rather than the table
   // growing wider than the screen (the clinic manager's run, 2026-11-29: "200." of "200.000").
@@ -216,8 +250,13 @@ function Lines({ bill, money, editable, onEdit, onRemove }: { bill?: Bill; money
             <Space orientation="vertical" size={0}>
               <span>{l.description}</span>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {[l.code, l.lab_order_id != null ? t('bill.fromOrder') : '', l.added_by].filter(Boolean).join(' · ')}
+                {[l.code, l.lab_order_id != null ? t(l.by_order ? 'bill.fromOrder' : 'bill.markedByHand') : '', l.added_by].filter(Boolean).join(' · ')}
               </Typography.Text>
+              {onUnmark && l.lab_order_id != null && !l.by_order && (
+                <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onUnmark(l)} aria-label={t('bill.unmarkOf', { item: l.description })}>
+                  {t('bill.unmark')}
+                </Button>
+              )}
             </Space>
           ),
         },

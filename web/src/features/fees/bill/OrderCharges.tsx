@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Flex, Select, Typography } from 'antd'
+import { Alert, App, Button, Descriptions, Flex, Modal, Select, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
@@ -7,7 +7,9 @@ import { useCan } from '../../../lib/auth/can'
 import { billsKey } from '../../../lib/queryKeys'
 import { addLine, linkOrder } from '../api/chargeBill'
 import { useVisitOrderCharges } from '../api/getBill'
-import type { Bill } from '../api/types'
+import { useFeeSettings } from '../api/feeSettings'
+import type { Bill, BillLine } from '../api/types'
+import { useMoney } from './useMoney'
 
 /**
  * The visit's ordered tests beside its bill: how many are ordered and charged, and — for the
@@ -39,7 +41,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
     if (!bill) return
     setCharging(orderId)
     try {
-      await linkOrder(bill.id, lineId, orderId)
+      await linkOrder(bill.id, lineId, orderId, bill.version)
       void message.success(t('bill.markedCharged'))
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
@@ -54,7 +56,9 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
   const unlinked = wanted.filter((o) => o.line_id == null && !o.linked && !o.service_inactive)
   const inactive = wanted.filter((o) => o.line_id == null && o.service_inactive)
   const late = wanted.filter((o) => o.line_id == null && o.linked)
-  const refund = data.orders.filter((o) => o.withdrawn && o.line_id != null)
+  // A specimen taken keeps its charge, and a line refunded in full is settled: neither is a
+  // refund still to make (the cashier's review, M2).
+  const refund = data.orders.filter((o) => o.withdrawn && o.line_id != null && !o.collected && !o.zero_price)
   const free = wanted.filter((o) => o.line_id != null && o.zero_price)
   const names = (list: typeof data.orders) => list.map((o) => o.label || o.test).join(', ')
   // A panel and its members ordered together: "CMP includes BMP, ELEC", each panel once.
@@ -89,32 +93,80 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
   )
 }
 
+type Markable = { order_id: number; label: string; test: string; service_id?: number | null; list_price?: number | null }
+
 /**
  * A test charged as a line added by hand (written out, or of a service the test is not linked
  * to) is marked as that line's charge, so it stops waiting as not charged; on a final bill too,
- * as no amount changes. Only one-unit lines that charge no order are offered.
+ * as no amount changes. Only one-unit lines that charge no order are offered. The mark is
+ * confirmed first, seeing the line, its amount and the test's list price (the cashier's
+ * review, M3): a wrong mark on a final bill only a supervisor can take off.
  */
-function MarkCharged({ orders, bill, busy, onMark }: { orders: { order_id: number; label: string; test: string }[]; bill: Bill; busy?: number; onMark: (order: number, line: number) => void }) {
+function MarkCharged({ orders, bill, busy, onMark }: { orders: Markable[]; bill: Bill; busy?: number; onMark: (order: number, line: number) => void }) {
   const { t } = useTranslation()
-  const lines = bill.lines.filter((l) => l.lab_order_id == null && l.quantity === 1)
-  if (orders.length === 0 || lines.length === 0) return null
+  const { data: settings } = useFeeSettings()
+  const money = useMoney(bill.currency ?? settings?.currency ?? 'USD', bill.minor_units ?? settings?.minor_units ?? 2)
+  const [pending, setPending] = useState<{ order: Markable; line: BillLine }>()
+  // Only a written-out line or one of the test's own service, that still charges something
+  // (not price 0, not refunded in full), can be a test's charge; the server checks it too.
+  const credited = new Map<number, number>()
+  for (const p of bill.payments ?? []) if (p.line_id != null) credited.set(p.line_id, (credited.get(p.line_id) ?? 0) + (p.credit ?? 0))
+  const free = bill.lines.filter((l) => l.lab_order_id == null && l.quantity === 1 && l.amount > (credited.get(l.id) ?? 0))
+  const linesFor = (o: { service_id?: number | null }) => free.filter((l) => l.service_id == null || (o.service_id != null && l.service_id === o.service_id))
+  if (orders.length === 0 || free.length === 0) return null
+  const name = (o: Markable) => o.label || o.test
   return (
     <Flex vertical gap={4} data-testid="mark-charged">
       <Typography.Text type="secondary">{t('bill.markChargedHint')}</Typography.Text>
       {orders.map((o) => (
         <Flex key={o.order_id} gap={8} wrap align="center">
-          <Typography.Text>{o.label || o.test}</Typography.Text>
+          <Typography.Text>{name(o)}</Typography.Text>
           <Select
             size="small"
             style={{ minWidth: 220 }}
             placeholder={t('bill.markChargedBy')}
-            aria-label={t('bill.markChargedByNamed', { test: o.label || o.test })}
+            aria-label={t('bill.markChargedByNamed', { test: name(o) })}
             disabled={busy != null}
-            options={lines.map((l) => ({ value: l.id, label: l.code ? `${l.code} · ${l.description}` : l.description }))}
-            onChange={(line: number) => onMark(o.order_id, line)}
+            value={null}
+            options={linesFor(o).map((l) => ({ value: l.id, label: l.code ? `${l.code} · ${l.description}` : l.description }))}
+            onChange={(id: number) => {
+              const line = free.find((l) => l.id === id)
+              if (line) setPending({ order: o, line })
+            }}
           />
         </Flex>
       ))}
+      {pending && (
+        <Modal
+          open
+          title={t('bill.markConfirmTitle', { test: name(pending.order) })}
+          okText={t('bill.markConfirm')}
+          cancelText={t('bill.cancel')}
+          onCancel={() => setPending(undefined)}
+          onOk={() => (onMark(pending.order.order_id, pending.line.id), setPending(undefined))}
+          destroyOnHidden
+        >
+          <Descriptions
+            size="small"
+            bordered
+            column={1}
+            items={[
+              { key: 'line', label: t('bill.markLine'), children: pending.line.code ? `${pending.line.code} · ${pending.line.description}` : pending.line.description },
+              { key: 'amount', label: t('bill.markLineAmount'), children: <span data-testid="mark-amount">{money.format(pending.line.amount)}</span> },
+              {
+                key: 'price',
+                label: t('bill.listPrice'),
+                children: <span data-testid="mark-list-price">{pending.order.list_price != null ? money.format(pending.order.list_price) : t('bill.noListPrice')}</span>,
+              },
+            ]}
+          />
+          {/* The line's unit price, before its own discount, against the list price: a correctly
+              priced line with a discount is not flagged (the server's rule too). */}
+          {pending.order.list_price != null && pending.order.list_price !== pending.line.unit_price && (
+            <Alert style={{ marginTop: 12 }} type="warning" showIcon title={t('bill.markPriceDiffers')} />
+          )}
+        </Modal>
+      )}
     </Flex>
   )
 }

@@ -23,21 +23,11 @@ describe('PaymentModal', () => {
       me: user(['record payment']),
       api: { 'GET /drawers/float': { ask: 'required' }, 'POST /bills/5/payments': { bill, payment: { id: 1 } } },
     })
-    const field = await screen.findByLabelText(/Opening float of your new drawer/)
-    expect(screen.getByText(/Your drawer was closed/)).toBeTruthy()
+    const field = await screen.findByLabelText(/Float your drawer starts with/)
+    expect(screen.getByText(/Enter the float your drawer starts with/)).toBeTruthy()
     fireEvent.change(field, { target: { value: '200' } })
     fireEvent.click(screen.getByRole('button', { name: /receive/i }))
     await waitFor(() => expect(sent).toContainEqual(expect.objectContaining({ method: 'POST', path: '/bills/5/payments', body: expect.objectContaining({ method: 'cash', opening_float: 20000 }) })))
-  })
-
-  it('offers the day’s first drawer its float, and pays without one when left empty', async () => {
-    const { sent } = await renderScreen(<Modal />, {
-      me: user(['record payment']),
-      api: { 'GET /drawers/float': { ask: 'optional' }, 'POST /bills/5/payments': { bill, payment: { id: 1 } } },
-    })
-    await screen.findByLabelText(/Float already in the drawer/)
-    fireEvent.click(screen.getByRole('button', { name: /receive/i }))
-    await waitFor(() => expect(sent).toContainEqual(expect.objectContaining({ path: '/bills/5/payments', body: expect.objectContaining({ opening_float: null }) })))
   })
 
   it('asks nothing of a drawer already counted', async () => {

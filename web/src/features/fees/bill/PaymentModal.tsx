@@ -26,12 +26,11 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
   const [form] = Form.useForm<PayForm>()
   const [busy, setBusy] = useState(false)
   // The float her drawer starts with, asked with the payment rather than after a refusal (the
-  // clinic manager's run, 2026-11-29): required for a drawer opened after she closed one,
-  // optional for the day's first (0 unless given). A refusal still asks, with its words.
+  // clinic manager's run, 2026-11-29): required for every drawer whose float is not counted in
+  // yet, the day's first too, 0 allowed (the cashier's review, M5). A refusal still asks, with its words.
   const [refused, setRefused] = useState('')
   const floatAsk = useFloatAsk(true)
   const askFloat = refused || (floatAsk.data === 'required' ? t('cashUp.floatRequired') : '')
-  const offerFloat = !askFloat && floatAsk.data === 'optional'
   const method = Form.useWatch('method', form) ?? 'cash'
   const amount = money.parse(Form.useWatch('amount', form) ?? '')
   const tendered = money.parse(Form.useWatch('tendered', form) ?? '')
@@ -50,7 +49,7 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
     }
     setBusy(true)
     try {
-      const openingFloat = (askFloat || offerFloat) && v.method === 'cash' && v.opening_float?.trim() ? (money.parse(v.opening_float) ?? null) : null
+      const openingFloat = askFloat && v.method === 'cash' && v.opening_float?.trim() ? (money.parse(v.opening_float) ?? null) : null
       const m = await payBill(bill, {
         method: v.method as (typeof METHODS)[number],
         amount,
@@ -100,11 +99,6 @@ export function PaymentModal({ bill, money, onClose, onPaid }: { bill: Bill; mon
             extra={t('cashUp.floatHint')}
             rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule(true)]}
           >
-            <Input inputMode="decimal" maxLength={18} />
-          </Form.Item>
-        )}
-        {offerFloat && method === 'cash' && (
-          <Form.Item name="opening_float" label={t('cashUp.firstFloatIn', { currency: money.currency })} extra={t('cashUp.firstFloatHint')} rules={[money.rule(true)]}>
             <Input inputMode="decimal" maxLength={18} />
           </Form.Item>
         )}

@@ -3,7 +3,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { focusFirstField } from '../../../components/focusFirstField'
 import { showFormErrors } from '../../../lib/formErrors'
-import { updateBill, updateLine } from '../api/chargeBill'
+import { ApiError } from '../../../lib/api'
+import { unmarkLine, updateBill, updateLine } from '../api/chargeBill'
 import { refundBill, voidBill } from '../api/payBill'
 import { METHODS, type Bill, type BillLine } from '../api/types'
 import type { Money } from './useMoney'
@@ -216,6 +217,40 @@ export function VoidModal({ bill, onClose, onDone }: Omit<Props, 'money'>) {
         </Form.Item>
         <Form.Item name="replace" valuePropName="checked">
           <Checkbox>{t('bill.replace')}</Checkbox>
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
+
+/**
+ * A supervisor takes a wrong hand mark off a line (the cashier's review, M3): the line stays
+ * with its amount, the test shows as not charged again. A bill changed meanwhile (409) is
+ * read again and the supervisor told, rather than unmarking what she has not seen.
+ */
+export function UnmarkModal({ bill, line, onClose, onDone, onStale }: Omit<Props, 'money'> & { line: BillLine; onStale: () => void }) {
+  const { t } = useTranslation()
+  const { message } = App.useApp()
+  const { form, busy, submit } = useSubmit<{ reason: string }>(async (v) => {
+    try {
+      const b = await unmarkLine(bill, line.id, v.reason)
+      void message.success(t('bill.unmarked'))
+      return b
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        void message.warning(t('bill.unmarkStale'))
+        onStale()
+        return undefined
+      }
+      throw e
+    }
+  }, onDone)
+  return (
+    <Modal open title={t('bill.unmarkOf', { item: line.description })} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.unmark')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
+      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)}>
+        <p>{t('bill.unmarkHint')}</p>
+        <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>
       </Form>
     </Modal>

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../../test/render'
 import type { CurrentMedicine } from '../api/currentMedicines'
-import { PatientMedicines, partialDay, readPartialDay, VisitMedicines } from './CurrentMedicines'
+import { highAlert, PatientMedicines, partialDay, readPartialDay, VisitMedicines } from './CurrentMedicines'
 
 afterEach(cleanup)
 
@@ -383,4 +383,13 @@ describe('readPartialDay', () => {
       for (const start of ['2019-03-05', '2019-03', '2019']) expect(readPartialDay(partialDay(start, lang))).toBe(start)
     }
   })
+})
+
+// The pharmacist's review of 2026-11-29, m9: the narrow-therapeutic-index medicines are
+// confirmed one by one too.
+describe('highAlert', () => {
+  it.each([['Fondaparinux', 'B01AX05'], ['Carbamazepine', 'N03AF01'], ['Azathioprine', 'L04AX01'], ['Mercaptopurine', 'L01BB02'], ['Ciclosporin', 'L04AD01'], ['Warfarin', 'B01AA03']])('%s', (name, atc) => {
+    expect(highAlert({ ...omeprazole, read_as: [{ name, atc }] })).toBe(true)
+  })
+  it('not omeprazole', () => expect(highAlert({ ...omeprazole, read_as: [{ name: 'Omeprazole', atc: 'A02BC01' }] })).toBe(false))
 })

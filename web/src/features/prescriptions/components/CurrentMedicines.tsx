@@ -137,8 +137,13 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
   )
 }
 
-/** ATC groups of high-alert medicines (ISMP): anticoagulants, insulins and other antidiabetics, opioids, methotrexate. */
-const HIGH_ALERT_ATC = ['B01AA', 'B01AB', 'B01AE', 'B01AF', 'A10A', 'A10B', 'N02A', 'L01BA01', 'L04AX03']
+/**
+ * ATC groups of high-alert medicines (ISMP): anticoagulants (fondaparinux included), insulins and
+ * other antidiabetics, opioids, methotrexate; and the narrow-therapeutic-index ones the
+ * pharmacist's review of 2026-11-29 added (m9): carbamazepine, azathioprine, mercaptopurine,
+ * ciclosporin.
+ */
+const HIGH_ALERT_ATC = ['B01AA', 'B01AB', 'B01AE', 'B01AF', 'B01AX05', 'A10A', 'A10B', 'N02A', 'L01BA01', 'L04AX03', 'N03AF01', 'L04AX01', 'L01BB02', 'L04AD01']
 
 /** A high-alert medicine is confirmed one by one, never in a "confirm all" (m5). */
 export const highAlert = (m: CurrentMedicine) => (m.read_as ?? []).some((n) => HIGH_ALERT_ATC.some((code) => n.atc?.startsWith(code)))

@@ -3,7 +3,7 @@
 // which the live channel refreshes when anyone records, reviews or acknowledges.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
-import { labTestsKey, resultsKey } from '../../../lib/queryKeys'
+import { labTestsKey, patientsKey, resultsKey } from '../../../lib/queryKeys'
 import type { ResponseBody, Schema } from '../../../lib/schema'
 
 export type LabOrder = Schema<'LabOrder'>
@@ -13,6 +13,8 @@ export type Trend = ResponseBody<'/api/patients/{id}/trend', 'get'>
 export type TestResults = Schema<'TestResults'>
 export type Analyte = TestResults['analytes'][number]
 export type ResultSettings = Schema<'ResultSettings'>
+export type DueHold = Schema<'ReleaseDueHold'>
+export type HoldsDue = ResponseBody<'/api/release/holds-due', 'get'>
 
 /** What may have been done about a withdrawn critical value (the server's Followups). */
 export const FOLLOWUPS = ['patient_contacted', 'treatment_changed', 'receiver_told', 'repeat_ordered', 'no_action_needed'] as const
@@ -58,9 +60,14 @@ export const useAlerts = (enabled: boolean) =>
 
 /** The alerts still to acknowledge, and those withdrawn (their value no longer stands; kept
  * until their follow-up is recorded, to tell whoever heard of the value that it is gone). */
-export function splitAlerts(alerts: CriticalAlert[] | undefined): { open: CriticalAlert[]; withdrawn: CriticalAlert[] } {
+export function splitAlerts(alerts: CriticalAlert[] | undefined): { open: CriticalAlert[]; withdrawn: CriticalAlert[]; misfiled: CriticalAlert[] } {
   const all = alerts ?? []
-  return { open: all.filter((a) => !a.withdrawn_at), withdrawn: all.filter((a) => a.withdrawn_at) }
+  return {
+    open: all.filter((a) => !a.withdrawn_at && !a.misfiled),
+    withdrawn: all.filter((a) => a.withdrawn_at && !a.misfiled),
+    // A critical value recorded against the wrong patient whose owner is not yet found: resolved on the misfiled list, never acknowledged.
+    misfiled: all.filter((a) => a.misfiled),
+  }
 }
 
 export const useAlertReport = (from: string, to: string) =>
@@ -127,11 +134,14 @@ export const useTransition = (id: number) => {
   })
 }
 
-/** Retracts a result entered in error (result_id), or the order's whole report (no result_id), with the reason. */
+/**
+ * Retracts a result entered in error (result_id), or the order's whole report (no result_id), with the reason; with
+ * the whole report, the visit's other collected orders chosen (same_draw) too.
+ */
 export const useRetract = (id: number) => {
   const refresh = useRefresh()
   return useMutation({
-    mutationFn: (body: { version: number; result_id?: number; category: string; reason: string }) =>
+    mutationFn: (body: { version: number; result_id?: number; category: string; reason: string; same_draw?: { id: number; version: number }[] }) =>
       send<LabOrder>('post', `/lab-orders/${id}/retract`, body, { silent: true }),
     onSuccess: refresh,
   })
@@ -156,6 +166,29 @@ export const useReview = () => {
     mutationFn: (body: { orders: { id: number; version: number }[]; comment: string; followup?: string }) =>
       send<{ reviewed: number }>('post', '/results/review', body, { silent: true }),
     onSuccess: refresh,
+  })
+}
+
+/** The holds from the portal whose review-by day has come, and whether the clinic's rule
+ * releases a result once reviewed (ADR 45): the review queue shows both. Silent: a screen
+ * without it still reviews (and then warns, as if the rule released). */
+export const useHoldsDue = () =>
+  useQuery({ queryKey: [...resultsKey, 'holds-due'], queryFn: () => get<HoldsDue>('/release/holds-due', undefined, { silent: true }) })
+
+/** Holds an order's result for discussion (the patient reads only that their doctor will discuss
+ * it; due for review by the server's default day), then marks it reviewed: the hold comes first,
+ * so the rule never releases it in between. */
+export const useReviewAndHold = () => {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: async ({ order, reason, comment }: { order: LabOrder; reason: string; comment: string }) => {
+      await send('post', `/release/results/${order.id}`, { action: 'hold', version: 0, hold_kind: 'discuss', category: 'in_person', reason }, { silent: true })
+      return send<{ reviewed: number }>('post', '/results/review', { orders: [{ id: order.id, version: order.version }], comment }, { silent: true })
+    },
+    onSettled: (_, __, { order }) => {
+      void qc.invalidateQueries({ queryKey: resultsKey })
+      void qc.invalidateQueries({ queryKey: [...patientsKey, order.patient_id] })
+    },
   })
 }
 

@@ -1,0 +1,180 @@
+package release
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+
+	"emr/internal/apperr"
+	"emr/internal/document"
+	"emr/internal/result"
+)
+
+// Categories of result a clinic gives in person rather than by a portal, and keeps from a
+// parent who reads an adolescent's record (ADR 45): "" for none.
+const (
+	SexualHealth = "sexual_health" // HIV, syphilis, hepatitis B and C, chlamydia, gonorrhoea
+	Pregnancy    = "pregnancy"     // hCG, a pelvic ultrasound
+	Cancer       = "cancer"        // a tumour marker, histology, cytology
+	Genetic      = "genetic"       // a genetic or karyotype test
+)
+
+// sensitiveCodes are the shipped catalogue's tests (lab_tests_starter.tsv) and the LOINC codes
+// of the same tests a clinic may have added under its own code.
+var sensitiveCodes = map[string]string{
+	"HIV": SexualHealth, "HBSAG": SexualHealth, "HCV": SexualHealth, "PREG": Pregnancy, "US-PELV": Pregnancy, "PSA": Cancer,
+	// LOINC: HIV 1+2 Ag/Ab, HIV 1+2 Ab; syphilis RPR, VDRL, T. pallidum Ab; HBsAg; HCV Ab;
+	// chlamydia and gonorrhoea NAAT.
+	"56888-1": SexualHealth, "75622-1": SexualHealth, "7917-8": SexualHealth, "20507-0": SexualHealth, "5292-8": SexualHealth,
+	"22587-0": SexualHealth, "5196-1": SexualHealth, "16128-1": SexualHealth, "13955-0": SexualHealth,
+	"21613-5": SexualHealth, "21416-3": SexualHealth,
+	// HIV 1 RNA (viral load); HCV RNA; chlamydia and gonorrhoea rRNA NAAT; gonorrhoea DNA NAAT;
+	// high-risk HPV DNA of the cervix.
+	"20447-9": SexualHealth, "11259-9": SexualHealth, "43304-5": SexualHealth, "43305-2": SexualHealth, "24111-7": SexualHealth,
+	"21440-3": SexualHealth,
+	// hCG: urine and serum, qualitative and quantitative.
+	"2106-3": Pregnancy, "2118-8": Pregnancy, "21198-7": Pregnancy, "19080-1": Pregnancy,
+	// Tumour markers: PSA, CEA, CA-125, AFP, CA 19-9, CA 15-3.
+	"2857-1": Cancer, "2039-6": Cancer, "10334-1": Cancer, "1834-1": Cancer, "24108-3": Cancer, "6875-9": Cancer,
+}
+
+// sensitiveWords catch a test a clinic named itself, in any of the four languages: a safety net
+// that errs towards a test given in person.
+var sensitiveWords = []struct {
+	re       *regexp.Regexp
+	category string
+}{
+	// "HIV1/2 Ag/Ab": no boundary after hiv. Syphilis by its tests (TPHA, RPR, VDRL) and
+	// its germ; hepatitis B and C by their markers; chlamydia, gonorrhoea (CT/NG),
+	// trichomonas, herpes (HSV), HPV, Mycoplasma genitalium, ureaplasma.
+	{regexp.MustCompile(`(?i)\bhiv|вич|艾滋|syphil|сифилис|梅毒|giang mai|\btpha|\brpr\b|\bvdrl|trepon|трепонем|密螺旋体|` +
+		`hepatitis [bc]|гепатит [bcвс]|乙肝|丙肝|乙型肝炎|丙型肝炎|viêm gan [bc]|hbsag|\bhbs[ -]?ag|\bhbv|\bhcv|anti-?hcv|` +
+		`chlamydia|хламиди|衣原体|gonorr|гонор|淋病|淋球菌|lậu|\bct ?/ ?ng\b|trichomon|трихомон|滴虫|trùng roi|` +
+		`\bhsv|herpes|герпес|疱疹|mụn rộp|\bhpv|papilloma|папиллом|乳头瘤|sùi mào gà|genitalium|гениталиум|生殖支原体|` +
+		`ureaplasm|уреаплазм|脲原体`), SexualHealth},
+	// hCG as bHCG, β-hCG, beta-hCG; ХГЧ; 人绒毛膜促性腺激素. Contraception with it.
+	{regexp.MustCompile(`(?i)hcg|хгч|绒毛膜促性腺激素|pregnan|беремен|妊娠|怀孕|\bthai\b|contracep|контрацеп|避孕|levonorgestrel|левоноргестрел|左炔诺孕酮|ulipristal|улипристал`), Pregnancy},
+	{regexp.MustCompile(`(?i)\bpsa\b|\bcea\b|\bafp\b|ca[- ]?125|ca[- ]?19|ca[- ]?15|tumou?r marker|онкомаркер|肿瘤标志|chất chỉ điểm|histolog|гистолог|病理|mô bệnh học|cytolog|цитолог|细胞学|tế bào học|biops|биопс|活检|sinh thiết`), Cancer},
+	{regexp.MustCompile(`(?i)genetic|karyotyp|генетич|кариотип|基因|染色体|di truyền|nhiễm sắc thể|brca`), Genetic},
+}
+
+// OrderSensitivity is the category of order o: of its test, or else of any of its analytes
+// (their codes, LOINC codes and names: an HIV antibody recorded on a "Screening panel"),
+// those of its results withdrawn too.
+func OrderSensitivity(o *result.Order) string {
+	if c := Sensitivity(o.Test, o.LOINC, o.TestLabel); c != "" {
+		return c
+	}
+	for _, list := range [][]result.Result{o.Results, o.Retracted} {
+		for _, r := range list {
+			if c := Sensitivity(r.Analyte, r.LOINC, r.Label); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// Sensitivity is the category of a test (its catalogue code, its LOINC code, its names in the
+// clinic's languages), "" when it is none of them.
+func Sensitivity(code, loinc string, names ...string) string {
+	if c := sensitiveCodes[strings.ToUpper(strings.TrimSpace(code))]; c != "" {
+		return c
+	}
+	if c := sensitiveCodes[strings.TrimSpace(loinc)]; c != "" {
+		return c
+	}
+	for _, n := range names {
+		for _, w := range sensitiveWords {
+			if w.re.MatchString(n) {
+				return w.category
+			}
+		}
+	}
+	return ""
+}
+
+// sensitiveDiagnoses are the ICD-10 codes of the care a clinic gives an adolescent in
+// person: contraception, pregnancy and its tests (Z30–Z39, O00–O9A), syphilis, gonorrhoea,
+// chlamydia and the other sexually transmitted infections (A50–A64), HIV (B20–B24, Z21,
+// Z71.7), viral hepatitis (B15–B19), pelvic inflammation (N70–N77), screening for or
+// contact with them (Z11.3, Z11.4, Z20.2, Z20.6), high-risk sexual behaviour (Z72.5).
+var sensitiveDiagnoses = regexp.MustCompile(`\b(Z3\d|O\d[\dA]|A5\d|A6[0-4]|B2[0-4]|Z21|Z71\.7|B1[5-9]|N7[0-7]|Z11\.[34]|Z20\.[26]|Z72\.5)`)
+
+// documentSensitivity is the category of what document d says (its blocks' text): a
+// sensitive diagnosis code, or a test or care Sensitivity names; "" for none. A medical
+// certificate prints the visit's diagnoses: "Z30.0 General counselling and advice on
+// contraception" tells a parent what the results leave out.
+func documentSensitivity(d *document.Document) string {
+	var b strings.Builder
+	add := func(runs []document.Run) {
+		for _, r := range runs {
+			b.WriteString(r.Text)
+			b.WriteString(" ")
+		}
+	}
+	for _, bl := range d.Content {
+		add(bl.Runs)
+		for _, it := range bl.Items {
+			add(it)
+		}
+		for _, row := range bl.Rows {
+			for _, cell := range row {
+				add(cell)
+			}
+		}
+	}
+	text := b.String()
+	if m := sensitiveDiagnoses.FindString(text); m != "" {
+		if m[0] == 'Z' && m[1] == '3' || m[0] == 'O' {
+			return Pregnancy
+		}
+		return SexualHealth
+	}
+	for _, w := range sensitiveWords {
+		if (w.category == SexualHealth || w.category == Pregnancy) && w.re.MatchString(text) {
+			return w.category
+		}
+	}
+	return ""
+}
+
+// unknownOrder is the category of an order that cannot be read: a reader keeps it as sensitive.
+const unknownOrder = "unknown"
+
+// OrderSensitivities are the categories (OrderSensitivity) of the orders ids, read from
+// patientID's record: what a bill line charging one of them says of the test. An order that
+// cannot be read is unknownOrder: not "", kept as sensitive.
+func (s *Store) OrderSensitivities(ctx context.Context, patientID int64, ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	orders, _, err := s.Results.ForRelease(ctx, patientID, 0, "en")
+	if err != nil {
+		return nil, err
+	}
+	all := make(map[int64]string, len(orders))
+	for i := range orders {
+		all[orders[i].ID] = OrderSensitivity(&orders[i])
+	}
+	for _, id := range ids {
+		c, ok := all[id]
+		if !ok { // older than the orders judged at once
+			one, _, err := s.Results.ForRelease(ctx, 0, id, "en")
+			switch {
+			case errors.Is(err, apperr.ErrNotFound):
+				c = unknownOrder
+			case err != nil:
+				return nil, err
+			case one[0].PatientID != patientID:
+				c = unknownOrder
+			default:
+				c = OrderSensitivity(&one[0])
+			}
+		}
+		out[id] = c
+	}
+	return out, nil
+}
