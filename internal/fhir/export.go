@@ -623,7 +623,8 @@ func (h *Handler) kickOff(level string) http.HandlerFunc {
 
 // runExport runs an export to its end, away from the request that started it.
 func (h *Handler) runExport(id int64, spec ExportSpec) {
-	ctx := context.Background()
+	// The clinic's settings are read once, before the export holds any rows (withClinic).
+	ctx := context.WithValue(context.Background(), clinicKey{}, h.readClinic(context.Background()))
 	store := exports{h.DB}
 	sink := newChunkSink(ctx, store, id)
 	counts, err := h.Export(ctx, spec, sink, func(counts map[string]int) (bool, error) {

@@ -115,9 +115,11 @@ func (h *Handler) Routes() []auth.Route {
 		auth.Route{Method: "POST", Path: Base + AuthorizePath, Access: auth.Public, NoCSRF: true, Handler: h.authorize},
 		auth.Route{Method: "GET", Path: Base + JWKSPath, Access: auth.Public, Handler: h.jwks},
 	)
-	// A SMART app's token reaches, through patient/ scopes, the patient in context alone.
+	// A SMART app's token reaches, through patient/ scopes, the patient in context alone;
+	// every route reads the clinic's settings before its handler begins (withClinic).
 	for i := range routes {
 		routes[i] = confine(routes[i])
+		routes[i].Handler = h.withClinic(routes[i].Handler)
 	}
 	return routes
 }
@@ -311,8 +313,8 @@ func readEvent(r *http.Request, action, kind, id string, patientID int64, detail
 	return e
 }
 
-// publicURLFresh is how long the clinic's public address is kept between reads.
-const publicURLFresh = 5 * time.Second
+// clinicFresh is how long the clinic's settings are kept between reads.
+var clinicFresh = 5 * time.Second
 
 // publicURL is the clinic's public address ("" when unset), read at most every few seconds.
 func (h *Handler) publicURL(ctx context.Context) string { return h.clinicSettings(ctx).PublicURL }
@@ -323,17 +325,53 @@ func (h *Handler) numberSystem(ctx context.Context) string {
 	return h.clinicSettings(ctx).PatientNumberSystem()
 }
 
-// clinicSettings are the clinic's settings, read at most every few seconds.
-func (h *Handler) clinicSettings(ctx context.Context) settings.Clinic {
+// clinicKey holds, in a request's context, the clinic's settings as read when it began.
+type clinicKey struct{}
+
+// withClinic reads the clinic's settings (at most every few seconds) before the route's
+// handler opens any transaction, and keeps them in the request's context for all it does:
+// code holding a transaction or open rows never asks the pool for the settings (a
+// Bundle's entries, dispatched with the Bundle's context, keep the Bundle's).
+func (h *Handler) withClinic(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := r.Context().Value(clinicKey{}).(settings.Clinic); !ok {
+			r = r.WithContext(context.WithValue(r.Context(), clinicKey{}, h.readClinic(r.Context())))
+		}
+		next(w, r)
+	}
+}
+
+// readClinic is the clinic's settings, read again when the last read is a few seconds old.
+// The lock is not held across the query: requests meeting a lapsed cache each read, none waits.
+func (h *Handler) readClinic(ctx context.Context) settings.Clinic {
 	h.publicMu.Lock()
-	defer h.publicMu.Unlock()
-	if time.Now().Before(h.publicUntil) {
-		return h.settings
+	c, fresh := h.settings, time.Now().Before(h.publicUntil)
+	h.publicMu.Unlock()
+	if fresh {
+		return c
 	}
-	c, err := settings.ReadClinic(ctx, h.DB)
+	read, err := settings.ReadClinic(ctx, h.DB)
 	if err != nil {
-		return h.settings
+		return c
 	}
-	h.settings, h.publicUntil = c, time.Now().Add(publicURLFresh)
-	return h.settings
+	h.publicMu.Lock()
+	h.settings, h.publicUntil = read, time.Now().Add(clinicFresh)
+	h.publicMu.Unlock()
+	return read
+}
+
+// clinicSettings are the clinic's settings as the request read them when it began
+// (withClinic); outside a request (an export's job, a history's versions) the last read, or
+// a first read when there has been none.
+func (h *Handler) clinicSettings(ctx context.Context) settings.Clinic {
+	if c, ok := ctx.Value(clinicKey{}).(settings.Clinic); ok {
+		return c
+	}
+	h.publicMu.Lock()
+	c, read := h.settings, !h.publicUntil.IsZero()
+	h.publicMu.Unlock()
+	if read {
+		return c
+	}
+	return h.readClinic(ctx)
 }

@@ -59,7 +59,7 @@ type importItem struct {
 
 // ImportRoutes is the register import's route: the same path for FHIR and CSV files.
 func (h *Handler) ImportRoutes() []auth.Route {
-	return []auth.Route{{Method: "POST", Path: "/api/patients/import", Access: auth.Need(auth.ManagePatient), Announces: auth.ChangesPatients, Handler: h.importPatients}}
+	return []auth.Route{{Method: "POST", Path: "/api/patients/import", Access: auth.Need(auth.ManagePatient), Announces: auth.ChangesPatients, Handler: h.withClinic(h.importPatients)}}
 }
 
 // importPatients loads a clinic's existing register: a FHIR Bundle (batch or transaction),

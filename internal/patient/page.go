@@ -292,11 +292,10 @@ func (s *Store) prefixWalk(ctx context.Context, q database.Querier, w, end, op, 
 		// read in order far cheaper than one sorted).
 		// On q, not the pool: q may be a transaction (a conditional create), which waiting
 		// for a second connection could deadlock.
-		n64, err := database.Total(ctx, q, activeTotal)
+		total, err := activeCount(ctx, q)
 		if err != nil {
 			return "", err
 		}
-		total := int(n64)
 		threshold := min(max(int(math.Sqrt(float64(8*max(total, 1)))), 100), rareWord)
 		var n int
 		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM patient_name_tokens WHERE token >= $1 AND token < $2 LIMIT $3) m`,

@@ -368,7 +368,10 @@ func duplicates(ctx context.Context, q database.Querier, in Input, except int64)
 
 // ActiveCount is how many patients are on the register (not archived), kept as a counter by
 // every registration, archive and restore.
-func (s *Store) ActiveCount(ctx context.Context) (int, error) {
-	n, err := database.Total(ctx, s.DB, activeTotal)
+func (s *Store) ActiveCount(ctx context.Context) (int, error) { return activeCount(ctx, s.DB) }
+
+// activeCount is ActiveCount read on q (a transaction, when the caller holds one).
+func activeCount(ctx context.Context, q database.Querier) (int, error) {
+	n, err := database.Total(ctx, q, activeTotal)
 	return int(n), err
 }

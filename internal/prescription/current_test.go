@@ -68,8 +68,7 @@ func TestCurrentMedicinesHoldOneConnectionAtATime(t *testing.T) {
 		if _, err := db.Exec(`UPDATE prescriptions SET status = 'issued', issued_at = created_at`); err != nil {
 			t.Fatal(err)
 		}
-		// One connection free for the read (on PostgreSQL the server's event listener holds one).
-		db.SetMaxOpenConns(db.Stats().InUse + 1)
+		dbtest.OneConnectionFree(db)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		got, err := prescription.CurrentMedicines(ctx, db, s.patientID, time.Now().UTC())

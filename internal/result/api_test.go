@@ -67,6 +67,7 @@ type clinic struct {
 	visitID             int64
 	visitVersion        int
 	visitPath           string
+	visitDay            string // the visit's day in the clinic's zone (UTC): tomorrow when begun within the day's last hour
 }
 
 func newClinic(t *testing.T, db *database.DB) *clinic {
@@ -85,7 +86,9 @@ func newClinic(t *testing.T, db *database.DB) *clinic {
 	c.rec.Do("POST", "/api/patients", map[string]any{"first_name": "An", "last_name": "Nguyễn", "birth_date": "1980-01-02", "sex": "male"}).JSON(t, &p)
 	c.patientID = p.ID
 	var a struct{ ID int64 }
-	starts := time.Now().UTC().Add(time.Hour).Truncate(time.Minute).Format(time.RFC3339)
+	at := time.Now().UTC().Add(time.Hour).Truncate(time.Minute)
+	starts := at.Format(time.RFC3339)
+	c.visitDay = at.Format(time.DateOnly)
 	r := c.rec.Do("POST", "/api/appointments", map[string]any{"patient_id": c.patientID, "doctor_id": c.doctorID,
 		"starts_at": starts, "duration_minutes": 15, "type": "new", "reason": "Tired"})
 	r.JSON(t, &a)

@@ -145,13 +145,13 @@ func TestMarksAndRefundedLines(t *testing.T) {
 		// CBC cancelled after the final bill, refunded against its line: settled.
 		cbc := find(c.orders(t), "CBC")
 		apitest.Do[order](t, c.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/lab-orders/%d/cancel", cbc.ID), map[string]any{"version": cbc.Version, "reason": "Patient declined"})
-		list := apitest.Do[dayList](t, c.rec, http.StatusOK, "GET", "/api/bill-orders", nil)
+		list := apitest.Do[dayList](t, c.rec, http.StatusOK, "GET", "/api/bill-orders?day="+c.visitDay, nil)
 		if len(list.Data) != 2 || !hasProblem(list, cbc.ID, "cancelled_charged") {
 			t.Fatalf("before the refund the day list should hold CRP and CBC cancelled-charged: %+v", list.Data)
 		}
 		apitest.Do[map[string]any](t, c.admin, http.StatusCreated, "POST", fmt.Sprintf("/api/bills/%d/refunds", b.ID),
 			map[string]any{"method": "cash", "amount": 90000, "reason": "CBC cancelled", "line_id": cbcLine})
-		list = apitest.Do[dayList](t, c.rec, http.StatusOK, "GET", "/api/bill-orders", nil)
+		list = apitest.Do[dayList](t, c.rec, http.StatusOK, "GET", "/api/bill-orders?day="+c.visitDay, nil)
 		if hasProblem(list, cbc.ID, "cancelled_charged") {
 			t.Fatalf("CBC refunded still listed cancelled and charged: %+v", list.Data)
 		}
@@ -211,7 +211,7 @@ func TestCollectedThenNotDoneKeepsItsChargeThroughReplace(t *testing.T) {
 		if len(oc.Orders) != 1 || !oc.Orders[0].Collected {
 			t.Fatalf("the panel after replace: %+v", oc.Orders)
 		}
-		if list := apitest.Do[dayList](t, c.rec, http.StatusOK, "GET", "/api/bill-orders", nil); hasProblem(list, cbc.ID, "cancelled_charged") {
+		if list := apitest.Do[dayList](t, c.rec, http.StatusOK, "GET", "/api/bill-orders?day="+c.visitDay, nil); hasProblem(list, cbc.ID, "cancelled_charged") {
 			t.Fatalf("a collected-then-not-done test listed as cancelled, still charged: %+v", list.Data)
 		}
 	})

@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { createHmac } from 'node:crypto'
+import { FLAG } from '../src/lib/session'
 
 export const PASSWORD = process.env.EMR_E2E_PASSWORD!
 
@@ -22,7 +23,7 @@ export async function login(page: Page, username: string, password = PASSWORD) {
   expect((await page.request.get('/api/sanctum/csrf-cookie')).ok()).toBe(true)
   const r = await api(page, 'post', '/api/auth/login', { username, password })
   expect(r.status(), await r.text()).toBe(200)
-  await page.context().addCookies([{ name: 'isLogged', value: '1', url: test.info().project.use.baseURL!, sameSite: 'Lax' }])
+  await page.context().addCookies([{ name: FLAG, value: '1', url: test.info().project.use.baseURL!, sameSite: 'Lax' }])
   await page.goto('/')
   await expect(page.getByRole('complementary', { name: 'Main menu' })).toBeVisible()
 }

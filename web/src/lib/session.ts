@@ -2,7 +2,7 @@
 // when the session is reset. The session itself is an HttpOnly cookie the page never sees.
 import Cookies from 'js-cookie'
 
-const FLAG = 'isLogged'
+export const FLAG = 'isLogged'
 
 export const isLoggedIn = () => Cookies.get(FLAG) === '1'
 export const markLoggedIn = () => Cookies.set(FLAG, '1', { sameSite: 'Lax' })

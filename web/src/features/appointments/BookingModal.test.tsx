@@ -1,12 +1,15 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor } from '@testing-library/react'
 import dayjs from 'dayjs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import { BookingModal } from './BookingModal'
 import { soonestSlot } from './soonestSlot'
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+})
 
 /** The doctor field once its list has arrived, and the doctor it shows chosen ('' for none). */
 const doctorChosen = async () => {
@@ -35,6 +38,10 @@ describe('BookingModal', () => {
   })
 
   it('proposes the doctor’s first free time, not one another appointment holds (the clinic manager’s run, 2026-11-29)', async () => {
+    // Mid-morning: the held time and the one after it fall on the same day at any hour the
+    // suite runs (it failed a run begun at 23:40, whose next free time was the next day's).
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(2026, 10, 29, 10, 2))
     const tomorrow = dayjs().add(1, 'day').format('YYYY-MM-DD')
     const soonest = soonestSlot(dayjs())
     const held = dayjs(`${tomorrow}T${soonest.format('HH:mm')}:00`)
