@@ -233,16 +233,9 @@ func (s *Store) Slots(ctx context.Context, q Query) ([]Slot, error) {
 	}
 	from, _ := time.ParseInLocation(time.DateOnly, q.From, s.loc())
 	to := from.AddDate(0, 0, q.Days)
-	busy, err := appointment.BusyBetween(ctx, s.DB, doctors, from, to)
+	taken, err := s.taken(ctx, s.DB, doctors, from, to, nil)
 	if err != nil {
 		return nil, err
-	}
-	taken, err := s.held(ctx, s.DB, doctors, from, to)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range busy {
-		taken = append(taken, Interval{DoctorID: b.DoctorID, Start: b.Start, End: b.End})
 	}
 	return FreeSlots(set, q, s.loc(), s.now(), taken), nil
 }

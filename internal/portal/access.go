@@ -20,6 +20,7 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/billing"
+	"emr/internal/booking"
 	"emr/internal/database"
 	"emr/internal/i18n"
 	"emr/internal/mail"
@@ -41,7 +42,9 @@ type Store struct {
 	Codes    *reminder.Service
 	Patients *patient.Store
 	Book     *appointment.Store
-	Bills    *billing.Store
+	// Online is the clinic's online booking: the times a patient may move a visit to.
+	Online *booking.Store
+	Bills  *billing.Store
 	// Release judges what a patient may see of their results and documents (ADR 45).
 	Release *release.Store
 	// Idle and Lifetime are the sessions' timeouts (auth.PortalIdle, auth.PortalLifetime).

@@ -35,6 +35,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/portal/sign-out", Access: auth.Portal, Handler: h.signOut},
 		{Method: "GET", Path: "/api/portal/records/{id}/appointments", Access: auth.Portal, Handler: h.appointments},
 		{Method: "POST", Path: "/api/portal/records/{id}/appointments/{appt}/cancel", Access: auth.Portal, Announces: auth.ChangesAppointments, Handler: h.cancel},
+		{Method: "GET", Path: "/api/portal/records/{id}/appointments/{appt}/times", Access: auth.Portal, Handler: h.times},
+		{Method: "POST", Path: "/api/portal/records/{id}/appointments/{appt}/move", Access: auth.Portal, Announces: auth.ChangesAppointments, Handler: h.move},
 		{Method: "GET", Path: "/api/portal/records/{id}/bills", Access: auth.Portal, Handler: h.bills},
 		{Method: "GET", Path: "/api/portal/records/{id}/released", Access: auth.Portal, Handler: h.released},
 		{Method: "GET", Path: "/api/portal/records/{id}/released/{kind}/{item}", Access: auth.Portal, Handler: h.open},
@@ -259,6 +261,49 @@ func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 	appt, _ := recordID(r, "appt")
 	p := auth.PortalFrom(r.Context())
 	if err := h.Store.Cancel(r.Context(), auth.AuditEvent(r), p, id, appt); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	v, err := h.Store.Appointments(r.Context(), auth.AuditEvent(r), p, id)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, v)
+}
+
+func (h *Handler) times(w http.ResponseWriter, r *http.Request) {
+	id, _ := recordID(r, "id")
+	appt, _ := recordID(r, "appt")
+	days := 0
+	if d := r.URL.Query().Get("days"); d != "" {
+		n, err := strconv.Atoi(d)
+		if err != nil {
+			var v apperr.Validation
+			v.Add("days", "booking.bad_days")
+			httpjson.Error(w, r, v.Err())
+			return
+		}
+		days = n
+	}
+	list, err := h.Store.Times(r.Context(), auth.PortalFrom(r.Context()), id, appt, r.URL.Query().Get("from"), days)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
+	id, _ := recordID(r, "id")
+	appt, _ := recordID(r, "appt")
+	var in MoveInput
+	if err := httpjson.Decode(w, r, &in); err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	p := auth.PortalFrom(r.Context())
+	if err := h.Store.Move(r.Context(), auth.AuditEvent(r), p, id, appt, in); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/billing"
+	"emr/internal/booking"
 	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/release"
@@ -72,6 +73,9 @@ type Visit struct {
 	Confirmed       bool      `json:"confirmed"`
 	// CanCancel: booked, and the clinic's cancellation window still open.
 	CanCancel bool `json:"can_cancel"`
+	// CanMove: CanCancel, and the clinic publishes the doctor's times of its type online.
+	CanMove bool `json:"can_move"`
+	Version int  `json:"version"`
 }
 
 // Visits are a record's appointments: upcoming (soonest first) and past (latest first).
@@ -120,8 +124,13 @@ func (s *Store) Appointments(ctx context.Context, e audit.Event, p *auth.PortalP
 	for _, a := range list.Data { // latest first
 		local := a.StartsAt.In(s.loc())
 		v := Visit{ID: a.ID, StartsAt: a.StartsAt, Date: local.Format(time.DateOnly), Time: local.Format("15:04"), DurationMinutes: a.DurationMinutes,
-			Doctor: a.DoctorName, Status: a.Status, Confirmed: a.ConfirmedAt != nil}
+			Doctor: a.DoctorName, Status: a.Status, Confirmed: a.ConfirmedAt != nil, Version: a.Version}
 		v.CanCancel = a.Status == appointment.Booked && now.Add(time.Duration(set.CancelHours)*time.Hour).Before(a.StartsAt)
+		if v.CanCancel {
+			if v.CanMove, err = s.Online.Movable(ctx, a); err != nil {
+				return Visits{}, err
+			}
+		}
 		if a.StartsAt.After(now) && (a.Status == appointment.Booked || a.Status == appointment.Cancelled) {
 			out.Upcoming = append([]Visit{v}, out.Upcoming...)
 		} else {
@@ -139,21 +148,91 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, p *auth.PortalPrincip
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, err := appointment.GetIn(ctx, tx, appt)
-		if err != nil || a.PatientID != id {
-			return apperr.NotFound("portal.not_found")
-		}
-		if a.Status != appointment.Booked {
-			return apperr.Conflict("reminder.not_booked")
-		}
-		set, err := reminder.ReadSettings(ctx, tx)
+		a, err := s.changeable(ctx, tx, id, appt, "reminder.too_late_to_cancel")
 		if err != nil {
 			return err
 		}
-		if !s.now().Add(time.Duration(set.CancelHours) * time.Hour).Before(a.StartsAt) {
-			return apperr.Conflict("reminder.too_late_to_cancel")
-		}
 		_, err = s.Book.TransitionIn(ctx, tx, s.actor(e, p, r), appt, appointment.Cancel, a.Version, "cancelled by the patient in the portal")
+		return err
+	})
+}
+
+// changeable is record id's appointment appt when its patient may still cancel or move it:
+// booked, and the clinic's cancellation window still open (else late, a conflict).
+func (s *Store) changeable(ctx context.Context, tx *sql.Tx, id, appt int64, late string) (appointment.Appointment, error) {
+	a, err := appointment.GetIn(ctx, tx, appt)
+	if err != nil || a.PatientID != id {
+		return a, apperr.NotFound("portal.not_found")
+	}
+	if a.Status != appointment.Booked {
+		return a, apperr.Conflict("reminder.not_booked")
+	}
+	set, err := reminder.ReadSettings(ctx, tx)
+	if err != nil {
+		return a, err
+	}
+	if !s.now().Add(time.Duration(set.CancelHours) * time.Hour).Before(a.StartsAt) {
+		return a, apperr.Conflict(late)
+	}
+	return a, nil
+}
+
+// Times lists the times record id's appointment appt may move to (booking.Store.Moves):
+// from the clinic's day from, for days days.
+func (s *Store) Times(ctx context.Context, p *auth.PortalPrincipal, id, appt int64, from string, days int) ([]booking.Slot, error) {
+	if _, err := record(p, id); err != nil {
+		return nil, err
+	}
+	a, err := appointment.GetIn(ctx, s.DB, appt)
+	if err != nil || a.PatientID != id {
+		return nil, apperr.NotFound("portal.not_found")
+	}
+	if a.Status != appointment.Booked {
+		return nil, apperr.Conflict("reminder.not_booked")
+	}
+	return s.Online.Moves(ctx, a, from, days)
+}
+
+// MoveInput is the time a patient moves an appointment to, and the version they saw.
+type MoveInput struct {
+	StartsAt string `json:"starts_at"`
+	Version  int    `json:"version"`
+}
+
+// Move moves record id's appointment appt to one of its Times through the appointment book
+// (its audit, the patient's message of the new time, the queue's live event), the patient as
+// actor, within the clinic's cancellation window; the visit takes the slot's length.
+func (s *Store) Move(ctx context.Context, e audit.Event, p *auth.PortalPrincipal, id, appt int64, in MoveInput) error {
+	r, err := record(p, id)
+	if err != nil {
+		return err
+	}
+	start, err := time.Parse(time.RFC3339, in.StartsAt)
+	if err != nil {
+		var v apperr.Validation
+		v.Add("starts_at", "validation.datetime_format")
+		return v.Err()
+	}
+	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		a, err := s.changeable(ctx, tx, id, appt, "portal.too_late_to_move")
+		if err != nil {
+			return err
+		}
+		if in.Version != a.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		if err := s.Book.LockDoctor(ctx, tx, a.DoctorID); err != nil {
+			return err
+		}
+		minutes, ok, err := s.Online.MayMove(ctx, tx, a, start.UTC())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apperr.Conflict("booking.slot_gone")
+		}
+		_, err = s.Book.UpdateIn(ctx, tx, s.actor(e, p, r), appt, a.Version, appointment.Input{PatientID: id, DoctorID: a.DoctorID,
+			StartsAt: start.UTC().Format(time.RFC3339), DurationMinutes: minutes, Type: a.Type, Reason: a.Reason, Remarks: a.Remarks})
 		return err
 	})
 }

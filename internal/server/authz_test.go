@@ -259,6 +259,8 @@ var requiredAccess = map[string]string{
 	"POST /api/portal/sign-out":                                "portal",
 	"GET /api/portal/records/{id}/appointments":                "portal",
 	"POST /api/portal/records/{id}/appointments/{appt}/cancel": "portal",
+	"GET /api/portal/records/{id}/appointments/{appt}/times":   "portal",
+	"POST /api/portal/records/{id}/appointments/{appt}/move":   "portal",
 	"GET /api/portal/records/{id}/bills":                       "portal",
 	"GET /api/portal/records/{id}/released":                    "portal",
 	"GET /api/portal/records/{id}/released/{kind}/{item}":      "portal",

@@ -242,7 +242,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
 		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
 	releases := &release.Store{DB: db, Results: results, Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Prescriptions: prescriptions}
-	portalStore := &portal.Store{DB: db, Ring: ring, Loc: loc, Codes: patientMessages, Patients: patients.Store, Book: appointments.Store, Bills: fees,
+	portalStore := &portal.Store{DB: db, Ring: ring, Loc: loc, Codes: patientMessages, Patients: patients.Store, Book: appointments.Store, Online: onlineBooking, Bills: fees,
 		Release: releases, Idle: auth.PortalIdle, Lifetime: auth.PortalLifetime}
 	routes := slices.Concat(
 		accounts.Routes(),

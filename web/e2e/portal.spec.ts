@@ -3,8 +3,18 @@ import { api, bookFirstFree, day, doctorId, login, unique } from './helpers'
 import { axe, codesTo } from './mail'
 import { TEXTS } from '../src/portal/texts'
 
-test('the desk invites, the patient signs in on a phone with the mailed code, cancels, and changes reminders; an access code signs in too', async ({ page, browser }) => {
+test('the desk invites, the patient signs in on a phone with the mailed code, moves and cancels, and changes reminders; an access code signs in too', async ({ page, browser }) => {
   test.setTimeout(240_000)
+  // The clinic publishes the E2E doctor's hours online (new patients, 30 minutes): what a
+  // patient may move a visit to.
+  await login(page, 'admin')
+  const current = (await (await api(page, 'get', '/api/settings/online-booking')).json()) as { version: number }
+  const week = Array.from({ length: 7 }, () => ({ open: '08:00', close: '17:00', breaks: [{ from: '12:00', to: '13:00' }] }))
+  const published = await api(page, 'put', '/api/settings/online-booking', {
+    enabled: true, auto_book: false, ahead_days: 30, notice_minutes: 120, holidays: [], version: current.version,
+    doctors: [{ doctor_id: await doctorId(page), enabled: true, specialty: 'Family medicine', offers: [{ type: 'new', slot_minutes: 30 }], week, days_off: [] }],
+  })
+  expect(published.status(), await published.text()).toBe(200)
   await login(page, 'receptionist')
   const last = `Portal-${unique()}`
   const address = `${last.toLowerCase()}@example.test`
@@ -41,10 +51,22 @@ test('the desk invites, the patient signs in on a phone with the mailed code, ca
   await phone.getByLabel('6-digit code').fill(codesTo(address).at(-1)!)
   await phone.getByRole('button', { name: 'Sign in' }).click()
 
-  // The appointment, then cancelled after asking.
+  // The appointment, moved to the next day's first free time, then cancelled after asking.
   await expect(phone.getByRole('heading', { name: 'Appointments' })).toBeVisible()
   await expect(phone.getByText('E2E doctor', { exact: false })).toBeVisible()
   expect(await axe(phone)).toEqual([])
+  await phone.getByRole('button', { name: 'Change time' }).click()
+  const moving = phone.getByRole('group', { name: 'Choose a new time' })
+  await moving.getByRole('button', { name: 'Day after' }).click()
+  await expect(moving.getByRole('group', { name: /^Free times on/ })).toBeVisible()
+  expect(await axe(phone)).toEqual([])
+  const first = moving.getByRole('radio').first()
+  const time = (await first.locator('xpath=..').innerText()).trim()
+  await first.check()
+  await moving.getByRole('button', { name: new RegExp(`^Move to .*${time}$`) }).click()
+  await expect(phone.getByText(new RegExp(`^The appointment is moved to .*${time}\\.$`))).toBeVisible()
+  const moved = (await (await api(page, 'get', `/api/appointments?patient_id=${patient.id}&per_page=10`)).json()) as { data: { starts_at: string; duration_minutes: number }[] }
+  expect(moved.data.map((a) => [a.starts_at.slice(0, 10), a.duration_minutes])).toEqual([[day(4), 30]])
   await phone.getByRole('button', { name: 'Cancel this appointment' }).click()
   await phone.getByRole('group', { name: 'Cancel this appointment?' }).getByRole('button', { name: 'Yes, cancel it' }).click()
   await expect(phone.getByText('The appointment is cancelled.')).toBeVisible()

@@ -3,11 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Bill, Bills, Contact, PortalSession, Visits } from './api'
 import { PortalPage } from './PortalPage'
-import { formatDay, formatMoney, LANGS, TEXTS, type Lang, type Texts } from './texts'
+import { formatDate, formatDay, formatMoney, LANGS, TEXTS, type Lang, type Texts } from './texts'
 
 const signedOut: PortalSession = { signed_in: false, clinic: 'Sunrise Clinic', records: [], idle_minutes: 20 }
 const signedIn: PortalSession = { signed_in: true, clinic: 'Sunrise Clinic', records: [{ id: 7, first_name: 'Lan', last_name: 'Trần', guardian: false }], idle_minutes: 20 }
-const visit = { id: 31, starts_at: '2026-12-03T02:30:00Z', date: '2026-12-03', time: '09:30', duration_minutes: 15, doctor: 'Dr Minh', status: 'booked', confirmed: false, can_cancel: true }
+const visit = { id: 31, starts_at: '2026-12-03T02:30:00Z', date: '2026-12-03', time: '09:30', duration_minutes: 15, doctor: 'Dr Minh', status: 'booked', confirmed: false, can_cancel: true, can_move: true, version: 2 }
 const visits: Visits = { upcoming: [visit], past: [], cancel_hours: 2 }
 
 type Answer = { status: number; body?: unknown }
@@ -95,6 +95,47 @@ describe('the patient portal', () => {
     expect(await screen.findByText(t.cancelled)).toBeTruthy()
     expect(screen.getByText(t.status.cancelled)).toBeTruthy()
     expect(calls.map((c) => c.key)).toContain('POST /api/portal/records/7/appointments/31/cancel')
+  })
+
+  it.each(['en', 'vi'] as Lang[])('moves a visit to a free time of another day (%s), its own time left out; a time taken meanwhile is said and the day read again', async (lang) => {
+    const t = TEXTS[lang]
+    const times = (day: string, list: string[]) => ({
+      status: 200,
+      body: { data: list.map((hhmm) => ({ starts_at: `${day}T${hhmm}:00+07:00`, day, time: hhmm, doctor_id: 3, duration_minutes: 30 })) },
+    })
+    const moved = { ...visits, upcoming: [{ ...visit, starts_at: '2026-12-04T03:00:00Z', date: '2026-12-04', time: '10:00', version: 3 }] }
+    const calls = serve({
+      'GET /api/portal/session': { status: 200, body: signedIn },
+      'GET /api/portal/records/7/appointments': { status: 200, body: visits },
+      'GET /api/portal/records/7/appointments/31/times?days=1&from=2026-12-03': times('2026-12-03', ['09:30']),
+      'GET /api/portal/records/7/appointments/31/times?days=1&from=2026-12-04': [times('2026-12-04', ['08:00', '10:00']), times('2026-12-04', ['10:00'])],
+      'POST /api/portal/records/7/appointments/31/move': [
+        { status: 409, body: { error: 'This time is no longer free. Choose another.', code: 'booking.slot_gone' } },
+        { status: 200, body: moved },
+      ],
+    })
+    window.history.replaceState(null, '', `/portal?lang=${lang}`)
+    render(<PortalPage />)
+    fireEvent.click(await screen.findByRole('button', { name: t.move }))
+    const panel = screen.getByRole('group', { name: t.moveTitle })
+    // The visit's own day offers only its own time: none to move to.
+    expect(await within(panel).findByText(t.noTimes)).toBeTruthy()
+    fireEvent.click(within(panel).getByRole('button', { name: t.dayAfter }))
+    fireEvent.click(await within(panel).findByRole('radio', { name: '08:00' }))
+    fireEvent.click(within(panel).getByRole('button', { name: t.moveTo(formatDate(lang, '2026-12-04'), '08:00') }))
+    expect((await within(panel).findByRole('alert')).textContent).toContain('no longer free')
+    // Read again: 08:00 is gone, and nothing is chosen.
+    await waitFor(() => expect(within(panel).queryByRole('radio', { name: '08:00' })).toBeNull())
+    expect((within(panel).getByRole('button', { name: t.chooseTime }) as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(within(panel).getByRole('radio', { name: '10:00' }))
+    fireEvent.click(within(panel).getByRole('button', { name: t.moveTo(formatDate(lang, '2026-12-04'), '10:00') }))
+    expect(await screen.findByText(t.moved(formatDate(lang, '2026-12-04'), '10:00'))).toBeTruthy()
+    expect(screen.queryByRole('group', { name: t.moveTitle })).toBeNull()
+    const posts = calls.filter((c) => c.key.endsWith('/move'))
+    expect(posts.map((c) => c.body)).toEqual([
+      { starts_at: '2026-12-04T08:00:00+07:00', version: 2 },
+      { starts_at: '2026-12-04T10:00:00+07:00', version: 2 },
+    ])
   })
 
   // The cashier's review of 2026-11-29 (ADR 44).

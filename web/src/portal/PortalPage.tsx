@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { call, Refusal, type Bills, type Contact, type PortalSession, type Receipt, type Visits } from './api'
+import { call, Refusal, type Bills, type Contact, type FreeTime, type PortalSession, type Receipt, type Visit, type Visits } from './api'
 import styles from './portal.module.css'
 import { formatDate, formatDay, formatMoney, LANGS, RELEASED_TEXTS, TEXTS, type Lang, type Texts } from './texts'
 import { DocumentsView, ResultsView } from './Released'
 import { personName } from '../lib/personName'
+import { addDays } from '../book/logic'
 
 const isLang = (s: string): s is Lang => LANGS.some((l) => l.code === s)
 
@@ -140,10 +141,11 @@ function SignIn({ lang, t, onSignedIn, note: outer }: { lang: Lang; t: Texts; on
 
 type Tab = 'appointments' | 'results' | 'documents' | 'bills' | 'contact'
 
-/** A record's appointments, with cancelling inside the clinic's window. */
+/** A record's appointments, with cancelling and moving inside the clinic's window. */
 function Appointments({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; record: number; onSignedOut: (e: unknown) => boolean }) {
   const [v, setV] = useState<Visits | undefined>()
   const [asking, setAsking] = useState<number | undefined>()
+  const [moving, setMoving] = useState<number | undefined>()
   const [note, setNote] = useState<Note>()
   const [busy, setBusy] = useState(false)
   useEffect(() => {
@@ -179,10 +181,32 @@ function Appointments({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; 
         {a.confirmed && a.status === 'booked' && <> · {t.confirmed}</>}
       </p>
       {upcoming && a.status === 'booked' && !a.can_cancel && <p className={styles.muted}>{t.tooLate(v.cancel_hours)}</p>}
-      {upcoming && a.can_cancel && asking !== a.id && (
-        <button type="button" className={styles.secondary} disabled={busy} onClick={() => setAsking(a.id)}>
-          {t.cancel}
-        </button>
+      {upcoming && a.can_cancel && asking !== a.id && moving !== a.id && (
+        <div className={styles.actions}>
+          {a.can_move && (
+            <button type="button" className={styles.secondary} disabled={busy} onClick={() => setMoving(a.id)}>
+              {t.move}
+            </button>
+          )}
+          <button type="button" className={styles.secondary} disabled={busy} onClick={() => setAsking(a.id)}>
+            {t.cancel}
+          </button>
+        </div>
+      )}
+      {moving === a.id && (
+        <MoveVisit
+          lang={lang}
+          t={t}
+          record={record}
+          visit={a}
+          onSignedOut={onSignedOut}
+          onClose={() => setMoving(undefined)}
+          onMoved={(next, to) => {
+            setV(next)
+            setMoving(undefined)
+            setNote({ text: t.moved(formatDate(lang, to.day), to.time), error: false })
+          }}
+        />
       )}
       {asking === a.id && (
         <div className={styles.ask} role="group" aria-label={t.cancelAsk}>
@@ -207,6 +231,96 @@ function Appointments({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; 
       <h3 className={styles.h3}>{t.past}</h3>
       {v.past.length === 0 ? <p className={styles.muted}>{t.noPast}</p> : <ul className={styles.list}>{v.past.map((a) => item(a, false))}</ul>}
     </>
+  )
+}
+
+/** Moving a visit: a day, its free times (the visit's own left out), and the patient's choice. */
+function MoveVisit(props: {
+  lang: Lang
+  t: Texts
+  record: number
+  visit: Visit
+  onSignedOut: (e: unknown) => boolean
+  onClose: () => void
+  onMoved: (v: Visits, to: FreeTime) => void
+}) {
+  const { lang, t, record, visit, onSignedOut, onClose, onMoved } = props
+  const [day, setDay] = useState(visit.date)
+  const [today] = useState(() => new Date().toLocaleDateString('sv')) // the phone's, YYYY-MM-DD
+  const [loaded, setLoaded] = useState<{ key: string; list: FreeTime[] }>()
+  const [picked, setPicked] = useState<FreeTime | undefined>()
+  const [note, setNote] = useState<Note>()
+  const [busy, setBusy] = useState(false)
+  const [round, setRound] = useState(0)
+  const base = `/records/${record}/appointments/${visit.id}`
+  const key = `${day} ${round}`
+  useEffect(() => {
+    let live = true
+    call<{ data: FreeTime[] }>(lang, 'GET', `${base}/times?days=1&from=${day}`).then(
+      (r) => live && setLoaded({ key, list: r.data.filter((s) => Date.parse(s.starts_at) !== Date.parse(visit.starts_at)) }),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(t, e), error: true }),
+    )
+    return () => {
+      live = false
+    }
+  }, [lang, t, base, day, key, visit.starts_at, onSignedOut])
+  // The times of the day shown, once read; a choice holds while its time is among them.
+  const times = loaded?.key === key ? loaded.list : undefined
+  const chosen = times?.find((s) => s.starts_at === picked?.starts_at)
+  const move = async () => {
+    if (!chosen) return
+    setBusy(true)
+    try {
+      onMoved(await call<Visits>(lang, 'POST', `${base}/move`, { starts_at: chosen.starts_at, version: visit.version }), chosen)
+    } catch (e) {
+      if (!onSignedOut(e)) setNote({ text: said(t, e), error: true })
+      setRound((n) => n + 1) // the day's times as they are now (the chosen one may be gone)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className={styles.ask} role="group" aria-label={t.moveTitle}>
+      <p>{t.moveTitle}</p>
+      <Notice note={note} />
+      <label className={styles.field}>
+        <span>{t.moveDay}</span>
+        <input type="date" min={today} value={day} onChange={(e) => e.target.value && setDay(e.target.value)} />
+      </label>
+      <div className={styles.actions}>
+        <button type="button" className={styles.secondarySmall} disabled={busy || addDays(day, -1) < today} onClick={() => setDay(addDays(day, -1))}>
+          {t.dayBefore}
+        </button>
+        <button type="button" className={styles.secondarySmall} disabled={busy} onClick={() => setDay(addDays(day, 1))}>
+          {t.dayAfter}
+        </button>
+      </div>
+      {times === undefined ? (
+        <p className={styles.muted}>{t.loading}</p>
+      ) : times.length === 0 ? (
+        <p className={styles.muted}>{t.noTimes}</p>
+      ) : (
+        <fieldset className={styles.fieldset}>
+          <legend>{t.freeTimes(formatDate(lang, day))}</legend>
+          <div className={styles.times}>
+            {times.map((s) => (
+              <label key={s.starts_at} className={styles.time}>
+                <input type="radio" name={`move-${visit.id}`} checked={chosen?.starts_at === s.starts_at} onChange={() => setPicked(s)} />
+                {s.time}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <div className={styles.actions}>
+        <button type="button" className={styles.primary} disabled={busy || !chosen} onClick={() => void move()}>
+          {chosen ? t.moveTo(formatDate(lang, chosen.day), chosen.time) : t.chooseTime}
+        </button>
+        <button type="button" className={styles.secondary} disabled={busy} onClick={onClose}>
+          {t.keepTime}
+        </button>
+      </div>
+    </div>
   )
 }
 

@@ -24,6 +24,16 @@ export interface Visit {
   status: string
   confirmed: boolean
   can_cancel: boolean
+  /** Cancellable, and the clinic publishes the doctor's times of its type online. */
+  can_move: boolean
+  version: number
+}
+
+/** A free time a visit may move to: its start, and its day and time on the clinic's clock. */
+export interface FreeTime {
+  starts_at: string
+  day: string
+  time: string
 }
 
 export interface Visits {

@@ -47,6 +47,17 @@ export interface Texts {
   keep: string
   cancelled: string
   tooLate: (hours: number) => string
+  move: string
+  moveTitle: string
+  moveDay: string
+  dayBefore: string
+  dayAfter: string
+  freeTimes: (day: string) => string
+  noTimes: string
+  moveTo: (day: string, time: string) => string
+  chooseTime: string
+  keepTime: string
+  moved: (day: string, time: string) => string
   nothingOwed: string
   owed: (amount: string) => string
   noBills: string
@@ -127,6 +138,17 @@ export const TEXTS: Record<Lang, Texts> = {
     keep: 'Keep it',
     cancelled: 'The appointment is cancelled.',
     tooLate: (h) => `Cancelling online ends ${h} hours before the appointment: please call the clinic.`,
+    move: 'Change time',
+    moveTitle: 'Choose a new time',
+    moveDay: 'Day',
+    dayBefore: 'Day before',
+    dayAfter: 'Day after',
+    freeTimes: (day) => `Free times on ${day}`,
+    noTimes: 'No free times on this day. Try another day, or call the clinic.',
+    moveTo: (day, time) => `Move to ${day}, ${time}`,
+    chooseTime: 'Choose a time',
+    keepTime: 'Keep the current time',
+    moved: (day, time) => `The appointment is moved to ${day}, ${time}.`,
     nothingOwed: 'You owe nothing.',
     owed: (a) => `Balance to pay on all bills: ${a}`,
     noBills: 'No bills yet.',
@@ -205,6 +227,17 @@ export const TEXTS: Record<Lang, Texts> = {
     keep: 'Оставить',
     cancelled: 'Запись отменена.',
     tooLate: (h) => `Отменить запись онлайн можно не позднее чем за ${h} ч до приёма: позвоните в клинику.`,
+    move: 'Перенести',
+    moveTitle: 'Выберите новое время',
+    moveDay: 'День',
+    dayBefore: 'Предыдущий день',
+    dayAfter: 'Следующий день',
+    freeTimes: (day) => `Свободное время: ${day}`,
+    noTimes: 'В этот день свободного времени нет. Выберите другой день или позвоните в клинику.',
+    moveTo: (day, time) => `Перенести на ${day}, ${time}`,
+    chooseTime: 'Выберите время',
+    keepTime: 'Оставить прежнее время',
+    moved: (day, time) => `Запись перенесена на ${day}, ${time}.`,
     nothingOwed: 'Задолженности нет.',
     owed: (a) => `Остаток к оплате по всем счетам: ${a}`,
     noBills: 'Счетов пока нет.',
@@ -283,6 +316,17 @@ export const TEXTS: Record<Lang, Texts> = {
     keep: '保留',
     cancelled: '预约已取消。',
     tooLate: (h) => `在线取消须在预约前 ${h} 小时之前：请致电诊所。`,
+    move: '更改时间',
+    moveTitle: '选择新的时间',
+    moveDay: '日期',
+    dayBefore: '前一天',
+    dayAfter: '后一天',
+    freeTimes: (day) => `${day}的空闲时间`,
+    noTimes: '当天没有空闲时间。请选择其他日期，或致电诊所。',
+    moveTo: (day, time) => `改到 ${day} ${time}`,
+    chooseTime: '请选择时间',
+    keepTime: '保留原时间',
+    moved: (day, time) => `预约已改到 ${day} ${time}。`,
     nothingOwed: '您没有欠款。',
     owed: (a) => `全部账单待付金额：${a}`,
     noBills: '暂无账单。',
@@ -361,6 +405,17 @@ export const TEXTS: Record<Lang, Texts> = {
     keep: 'Giữ lại',
     cancelled: 'Lịch hẹn đã được hủy.',
     tooLate: (h) => `Chỉ có thể hủy trực tuyến trước giờ hẹn ${h} giờ: vui lòng gọi cho phòng khám.`,
+    move: 'Đổi giờ',
+    moveTitle: 'Chọn giờ mới',
+    moveDay: 'Ngày',
+    dayBefore: 'Ngày trước',
+    dayAfter: 'Ngày sau',
+    freeTimes: (day) => `Giờ còn trống ngày ${day}`,
+    noTimes: 'Ngày này không còn giờ trống. Vui lòng chọn ngày khác hoặc gọi cho phòng khám.',
+    moveTo: (day, time) => `Đổi sang ${time}, ${day}`,
+    chooseTime: 'Vui lòng chọn giờ',
+    keepTime: 'Giữ giờ hiện tại',
+    moved: (day, time) => `Lịch hẹn đã được đổi sang ${time}, ${day}.`,
     nothingOwed: 'Bạn không còn phải trả khoản nào.',
     owed: (a) => `Còn phải trả trên tất cả phiếu thanh toán: ${a}`,
     noBills: 'Chưa có phiếu thanh toán.',
