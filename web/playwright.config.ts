@@ -11,6 +11,10 @@ const newPassword = (): string => {
   return /emr/i.test(pw) ? newPassword() : pw
 }
 process.env.EMR_E2E_PASSWORD ??= newPassword()
+// The clinic day's language, one per run rotating by the day (clinic-day.spec.ts), chosen once
+// here: a worker loads the spec again when it reaches it, and a title that changed since the
+// run began (its day turned at midnight) is a test the worker cannot find.
+process.env.EMR_E2E_LANGUAGE ??= ['en', 'ru', 'zh', 'vi'][Math.floor(Date.now() / 86_400_000) % 4]
 
 // One run, one browser: on two cores a second browser running beside it made every test two
 // to three times slower and the whole run longer, not shorter.

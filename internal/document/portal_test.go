@@ -45,7 +45,7 @@ func TestVisitSummaryPrintsAPortalCode(t *testing.T) {
 		}
 		patient := s.env.Client()
 		patient.Do("GET", "/api/portal/session", nil)
-		if r := patient.Do("POST", "/api/portal/sign-in/access", map[string]any{"code": strings.ToLower(p.PortalCode), "birth_date": "1985-03-02"}); r.Status != http.StatusOK {
+		if r := patient.Do("POST", "/api/portal/sign-in/access", map[string]any{"code": strings.ToLower(p.PortalCode), "birth_date": birthDate}); r.Status != http.StatusOK {
 			t.Fatalf("signing in with the printed code: %d %s", r.Status, r.Body)
 		}
 	})

@@ -54,7 +54,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
 
   // The nurse records the vitals.
   await login(page, 'nurse')
-  await page.goto('/appointments/appointments')
+  await page.goto(`/appointments/appointments?date=${today}`)
   await row(page, last).getByRole('button', { name: 'Vitals' }).click()
   await expect(page).toHaveURL(`/appointments/form/${appointmentId}`)
   await page.getByLabel('BP systolic').fill('128')
@@ -71,7 +71,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
 
   // The doctor starts the visit, sees the vitals, and writes a coded diagnosis.
   await login(page, 'doctor')
-  await page.goto('/appointments/appointments')
+  await page.goto(`/appointments/appointments?date=${today}`)
   await row(page, last).getByRole('button', { name: 'Start visit' }).click()
   await expect(page).toHaveURL(`/appointments/form/${appointmentId}`)
   await expect(page.getByLabel('BP systolic')).toHaveValue('128')

@@ -3,7 +3,7 @@ import en from '../src/locales/en.json' with { type: 'json' }
 import ru from '../src/locales/ru.json' with { type: 'json' }
 import vi from '../src/locales/vi.json' with { type: 'json' }
 import zh from '../src/locales/zh.json' with { type: 'json' }
-import { activeView, api, bookFirstFree, day, doctorId, newPatient, openCountingPrints, unique, usePeso } from './helpers'
+import { activeView, api, bookFirstFree, closeDrawer, day, doctorId, newPatient, openCountingPrints, unique, usePeso } from './helpers'
 
 // A whole clinic day at the front desk, in one language per run, rotating through the four
 // by the day of the year: register, book, vitals, visit, prescribe (through the API, as each
@@ -24,6 +24,10 @@ test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
   test.setTimeout(180_000)
   const admin = await openCountingPrints(browser, 'admin', lang)
   await usePeso(admin)
+  // The supervisor's own drawer, which her cash refund comes from; closed at the day's end.
+  const float = await api(admin, 'put', '/api/drawers/float', { opening_float: 50000 })
+  expect(float.status(), await float.text()).toBe(200)
+  const adminDrawer = ((await float.json()) as { shift_id: number }).shift_id
   const desk = await openCountingPrints(browser, 'receptionist', lang)
   const doc = await openCountingPrints(browser, 'doctor', lang)
   const nurse = await openCountingPrints(browser, 'nurse', lang)
@@ -121,5 +125,6 @@ test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
   await expect(recount).toBeHidden()
   await desk.reload()
   await expect(activeView(desk).getByTestId('drawer-difference').first()).toBeVisible()
+  await closeDrawer(admin, adminDrawer)
   for (const p of [admin, desk, doc, nurse]) await p.context().close()
 })

@@ -122,6 +122,21 @@ export async function bookFirstFree(page: Page, patientId: number, doctor: numbe
 }
 
 /**
+ * Counts and closes a drawer still open with the cash it should hold, as a supervisor would
+ * (page is one: it sees that figure). A drawer a spec opens and leaves open is of an earlier
+ * day after midnight, and a drawer of an earlier day takes no cash: a later spec's payment or
+ * refund through it would be refused.
+ */
+export async function closeDrawer(page: Page, id: number) {
+  const d = (await (await api(page, 'get', `/api/drawers/${id}`)).json()) as { closed_at: string | null; drawer_cash: number; version: number }
+  if (d.closed_at) return
+  const counted = await api(page, 'post', `/api/drawers/${id}/count`, { counted: d.drawer_cash, version: d.version })
+  expect(counted.status(), await counted.text()).toBe(200)
+  const closed = await api(page, 'post', `/api/drawers/${id}/close`, { counted: d.drawer_cash, version: ((await counted.json()) as { version: number }).version })
+  expect(closed.status(), await closed.text()).toBe(200)
+}
+
+/**
  * A logged-in page in a context of its own, optionally in a language (the language cookie);
  * printing opens no dialog there: window.print only counts, in window.printed.
  */
