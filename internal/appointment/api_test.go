@@ -332,6 +332,20 @@ func TestVisitDraftSignAmendAndFollowUp(t *testing.T) {
 		if len(followUps) != 1 || followUps[0].Type != "follow-up" || !strings.HasSuffix(followUps[0].StartsAt, "T14:00:00Z") {
 			t.Fatalf("follow-up in its day's queue: %+v", followUps)
 		}
+		// The follow-up moved since (by the desk here; a patient's move in the portal alike): the
+		// doctor's next save with the form's same date leaves it where it is now.
+		moved := time.Now().UTC().AddDate(0, 0, 10).Format(time.DateOnly) + "T13:00:00Z"
+		if r := c.rec.Do("PUT", fmt.Sprintf("/api/appointments/%d", followUps[0].ID), map[string]any{"doctor_id": followUps[0].DoctorID, "starts_at": moved,
+			"duration_minutes": 15, "type": "follow-up", "version": followUps[0].Version}); r.Status != http.StatusOK {
+			t.Fatalf("move the follow-up: %d %s", r.Status, r.Body)
+		}
+		content["version"] = v.Version
+		c.doctor.Do("PUT", path, content).JSON(t, &v)
+		var after appt
+		c.rec.Do("GET", fmt.Sprintf("/api/appointments/%d", followUps[0].ID), nil).JSON(t, &after)
+		if after.StartsAt != moved {
+			t.Fatalf("the doctor's save put the moved follow-up back: %s, want %s", after.StartsAt, moved)
+		}
 
 		content["version"] = v.Version
 		content["diagnoses"] = []map[string]any{{"code": "J02.9", "primary": true}, {"text": "Mild dehydration"}}
@@ -370,7 +384,7 @@ func TestVisitDraftSignAmendAndFollowUp(t *testing.T) {
 		if len(hist.Data[1].Diagnoses) != 0 {
 			t.Errorf("history for the receptionist shows diagnoses: %+v", hist.Data[1])
 		}
-		for action, want := range map[string]int{"visit.read": 0, "visit.save": 3, "visit.vitals": 1, "visit.sign": 1, "visit.amend": 1, "visit.list": 1} {
+		for action, want := range map[string]int{"visit.read": 0, "visit.save": 4, "visit.vitals": 1, "visit.sign": 1, "visit.amend": 1, "visit.list": 1} {
 			if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = $1`, action); n != want {
 				t.Errorf("%s audit events: %d, want %d", action, n, want)
 			}

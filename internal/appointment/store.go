@@ -499,10 +499,19 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 		if old.ConfirmedAt == nil || !start.Equal(old.StartsAt) || in.DoctorID != old.DoctorID {
 			confirmed = nil // moved: what the patient confirmed no longer holds
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE appointments SET doctor_id = $1, starts_at = $2, ends_at = $3, duration_minutes = $4,
+		// Only the row as it was read: a change committed since (the desk's arrival, another
+		// save, a patient's move) is a conflict, never overwritten.
+		res, err := tx.ExecContext(ctx, `UPDATE appointments SET doctor_id = $1, starts_at = $2, ends_at = $3, duration_minutes = $4,
 			day = $5, queue_number = $6, type = $7, reason = $8, remarks = $9, updated_at = $10, updated_by = $11, version = version + 1,
-			confirmed_at = $13 WHERE id = $12`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id, confirmed); err != nil {
+			confirmed_at = $13 WHERE id = $12 AND version = $14 AND status = $15`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id, confirmed,
+			old.Version, old.Status)
+		if err != nil {
 			return fmt.Errorf("update appointment: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n != 1 {
+			return apperr.Conflict("error.conflict")
 		}
 		if err := keep(ctx, tx, false, id); err != nil {
 			return err

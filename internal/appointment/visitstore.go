@@ -284,7 +284,7 @@ func (s *Store) ChangeDraft(ctx context.Context, tx *sql.Tx, e audit.Event, id i
 	if err := s.writeVisit(ctx, tx, e, a, old, version, c, "draft"); err != nil {
 		return err
 	}
-	if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
+	if err := s.syncFollowUp(ctx, tx, e, a, old.content.FollowUpDate, c.FollowUpDate); err != nil {
 		return err
 	}
 	if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
@@ -426,7 +426,7 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "signed"); err != nil {
 			return err
 		}
-		if err := s.syncFollowUp(ctx, tx, e, a, c.FollowUpDate); err != nil {
+		if err := s.syncFollowUp(ctx, tx, e, a, old.content.FollowUpDate, c.FollowUpDate); err != nil {
 			return err
 		}
 		if err := s.syncOrders(ctx, tx, e, a, c.Orders); err != nil {
@@ -437,42 +437,54 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 }
 
 // syncFollowUp books the visit's follow-up appointment once: the first save with a date
-// books it; a later save with another date moves it while it is still only booked; saving
-// the same date again changes nothing.
-func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, date string) error {
+// books it; a later save with another date than the form had (previous) moves it while it is
+// still only booked; saving the same date again changes nothing — wherever the follow-up is
+// now (the desk or the patient may have moved it since; the form's date is when the doctor
+// asked for it, not a time to put it back to). A move goes through the appointment book's
+// hook (Changed): the patient is told the new time and what was sent of the old one withdrawn.
+func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, previous, date string) error {
 	if date == "" {
 		return nil
 	}
-	var existing Appointment
-	err := tx.QueryRowContext(ctx, `SELECT id, day, status, version FROM appointments WHERE follow_up_of = $1`, a.ID).
-		Scan(&existing.ID, &existing.Day, &existing.Status, &existing.Version)
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM appointments WHERE follow_up_of = $1`, a.ID).Scan(&id)
 	found := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("read follow-up: %w", err)
 	}
-	if found && (existing.Day == date || existing.Status != Booked) {
-		return nil
+	var existing Appointment
+	if found {
+		if existing, err = get(ctx, tx, id); err != nil {
+			return err
+		}
+		if date == previous || existing.Day == date || existing.Status != Booked {
+			return nil
+		}
 	}
 	if err := s.lockDoctor(ctx, tx, a.DoctorID); err != nil {
 		return err
 	}
-	start, err := s.freeSlot(ctx, tx, a, date, existing.ID)
+	length := a.DurationMinutes
+	if found {
+		length = existing.DurationMinutes
+	}
+	start, err := s.freeSlot(ctx, tx, a, length, date, existing.ID)
 	if err != nil {
 		return err
 	}
 	if !found {
-		in := Input{PatientID: a.PatientID, DoctorID: a.DoctorID, DurationMinutes: a.DurationMinutes, Type: "follow-up"}
+		in := Input{PatientID: a.PatientID, DoctorID: a.DoctorID, DurationMinutes: length, Type: "follow-up"}
 		_, err := s.book(ctx, tx, e, in, start, a.ID)
 		return err
 	}
-	queue, err := nextQueueNumber(ctx, tx, date, a.DoctorID)
+	queue, err := nextQueueNumber(ctx, tx, date, existing.DoctorID)
 	if err != nil {
 		return err
 	}
 	now := s.now()
 	if _, err := tx.ExecContext(ctx, `UPDATE appointments SET starts_at = $1, ends_at = $2, day = $3, queue_number = $4,
-		updated_at = $5, updated_by = $6, version = version + 1 WHERE id = $7`,
-		start, start.Add(time.Duration(a.DurationMinutes)*time.Minute), date, queue, now, actorOf(e), existing.ID); err != nil {
+		updated_at = $5, updated_by = $6, version = version + 1, confirmed_at = NULL WHERE id = $7`,
+		start, start.Add(time.Duration(length)*time.Minute), date, queue, now, actorOf(e), existing.ID); err != nil {
 		return fmt.Errorf("move follow-up: %w", err)
 	}
 	if err := keep(ctx, tx, false, existing.ID); err != nil {
@@ -481,19 +493,22 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "appointment.update", "appointment", strconv.FormatInt(existing.ID, 10),
 		audit.Success, now, "changed: starts_at (follow-up date)"
 	e.PatientID = existing.PatientID
-	return audit.Record(ctx, tx, e)
+	if err := audit.Record(ctx, tx, e); err != nil {
+		return err
+	}
+	return s.changed(ctx, tx, &existing, existing.ID)
 }
 
 // freeSlot finds the first free time on date for the visit's doctor, starting at the
-// visit's own time of day and trying later slots of the same length.
-func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, a Appointment, date string, except int64) (time.Time, error) {
+// visit's own time of day and trying later times, for a visit of minutes.
+func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, a Appointment, minutes int, date string, except int64) (time.Time, error) {
 	d, err := time.ParseInLocation(time.DateOnly, date, s.loc())
 	if err != nil {
 		return time.Time{}, err
 	}
 	clock := a.StartsAt.In(s.loc())
 	start := time.Date(d.Year(), d.Month(), d.Day(), clock.Hour(), clock.Minute(), 0, 0, s.loc())
-	step := time.Duration(a.DurationMinutes) * time.Minute
+	step := time.Duration(minutes) * time.Minute
 	for start.In(s.loc()).Format(time.DateOnly) == date {
 		other, err := overlapping(ctx, tx, a.DoctorID, start.UTC(), start.Add(step).UTC(), except)
 		if err != nil {

@@ -167,7 +167,7 @@ func TestOnlineBooking(t *testing.T) {
 		var h struct{ ID int64 }
 		r.JSON(t, &h)
 
-		// The slot is held: not offered, not held again, not booked by the desk.
+		// The slot is held: not offered, not held again online.
 		if got := f.slots(t, anon); len(got) != 15 || got[0].StartsAt == s.StartsAt {
 			t.Fatalf("after the hold: %+v", got)
 		}
@@ -175,12 +175,6 @@ func TestOnlineBooking(t *testing.T) {
 			t.Fatalf("second hold: %d %s", r.Status, r.Body)
 		} else if code, _ := errorKey(t, r); code != "booking.slot_gone" {
 			t.Fatalf("second hold: %s", r.Body)
-		}
-		var p struct{ ID int64 }
-		f.desk.Do("POST", "/api/patients", map[string]any{"first_name": "Other", "last_name": "Person", "birth_date": "1970-01-01", "sex": "female"}).JSON(t, &p)
-		r = f.desk.Do("POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": f.doctor, "starts_at": s.StartsAt, "duration_minutes": 15, "type": "new"})
-		if code, _ := errorKey(t, r); r.Status != http.StatusConflict || code != "booking.slot_held" {
-			t.Fatalf("desk over a hold: %d %s", r.Status, r.Body)
 		}
 
 		// A wrong code, then the right one (read from the mail server).
@@ -206,9 +200,16 @@ func TestOnlineBooking(t *testing.T) {
 		if r := anon.Do("POST", path, map[string]any{"code": code}); r.Status != http.StatusConflict {
 			t.Fatalf("confirmed twice: %d %s", r.Status, r.Body)
 		}
-		// A requested booking still occupies its slot.
+		// A requested booking still occupies its slot, and the desk cannot book over it: it
+		// answers the request first.
 		if got := f.slots(t, anon); len(got) != 15 {
 			t.Fatalf("after the request: %d", len(got))
+		}
+		var p struct{ ID int64 }
+		f.desk.Do("POST", "/api/patients", map[string]any{"first_name": "Other", "last_name": "Person", "birth_date": "1970-01-01", "sex": "female"}).JSON(t, &p)
+		r = f.desk.Do("POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": f.doctor, "starts_at": s.StartsAt, "duration_minutes": 15, "type": "new"})
+		if code, _ := errorKey(t, r); r.Status != http.StatusConflict || code != "booking.slot_held" {
+			t.Fatalf("desk over a request: %d %s", r.Status, r.Body)
 		}
 
 		// The desk registers the new patient from the request and books it.
@@ -377,6 +378,49 @@ func TestTwoHoldsForOneSlot(t *testing.T) {
 		db.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM booking_requests WHERE starts_at = $1`, mustTime(t, s.StartsAt)).Scan(&held)
 		if won != 1 || lost != n-1 || held != 1 {
 			t.Fatalf("won %d, lost %d, rows %d: %v", won, lost, held, statuses)
+		}
+	})
+}
+
+// TestTheDeskTakesAHoldWhoseCodeHasNotComeBack (the attacker's review, M2): a patient at the
+// desk is booked into a slot an online hold keeps while its code is out — the hold lapses,
+// audited, the slot is the desk's, and the code's return is told the time is gone; it never
+// becomes a request for a time already booked.
+func TestTheDeskTakesAHoldWhoseCodeHasNotComeBack(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		f := setUp(t, db, false)
+		anon := f.env.Client()
+		s := f.slots(t, anon)[2]
+		r := hold(anon, s, "Lan", "held@example.test")
+		if r.Status != http.StatusCreated {
+			t.Fatalf("hold: %d %s", r.Status, r.Body)
+		}
+		var h struct{ ID int64 }
+		r.JSON(t, &h)
+		var p struct{ ID int64 }
+		f.desk.Do("POST", "/api/patients", map[string]any{"first_name": "At", "last_name": "Desk", "birth_date": "1970-01-01", "sex": "female"}).JSON(t, &p)
+		r = f.desk.Do("POST", "/api/appointments", map[string]any{"patient_id": p.ID, "doctor_id": f.doctor, "starts_at": s.StartsAt, "duration_minutes": 15, "type": "new"})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("the desk over a hold: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'booking.hold_released' AND entity_id = $1`, strconv.FormatInt(h.ID, 10)); n != 1 {
+			t.Fatalf("the release audited %d times", n)
+		}
+		for _, got := range f.slots(t, anon) {
+			if got.StartsAt == s.StartsAt {
+				t.Fatalf("the desk's time is offered online: %+v", got)
+			}
+		}
+		code := f.code(t, "held@example.test")
+		r = anon.Do("POST", "/api/book/holds/"+strconv.FormatInt(h.ID, 10)+"/confirm", map[string]any{"code": code})
+		if key, _ := errorKey(t, r); r.Status != http.StatusConflict || key != "booking.slot_gone" {
+			t.Fatalf("the code's return: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM booking_requests WHERE id = $1 AND status = 'held'`, h.ID); n != 1 {
+			t.Fatalf("the lapsed hold became a request")
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM appointments WHERE starts_at = $1 AND status = 'booked'`, mustTime(t, s.StartsAt)); n != 1 {
+			t.Fatalf("%d appointments at the time", n)
 		}
 	})
 }

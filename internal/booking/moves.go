@@ -11,18 +11,18 @@ import (
 // A patient moves their own appointment (the portal's "change time") only to a time the
 // clinic publishes online: its doctor's slots of its visit type, under the same rules as a
 // new booking (hours, breaks, holidays, days off, notice, how far ahead), the appointment's
-// own time counted free. A clinic that takes no bookings online, or a doctor who takes none
+// own time counted free; it keeps its length, so only a visit that fits the type's slot moves. A clinic that takes no bookings online, or a doctor who takes none
 // of that type, offers no move: the patient calls the clinic.
 
 // Moves lists the free times appointment a may move to, from the clinic's day from for days days.
 func (s *Store) Moves(ctx context.Context, a appointment.Appointment, from string, days int) ([]Slot, error) {
-	q := Query{DoctorID: a.DoctorID, Type: a.Type, From: from, Days: days}
-	if err := cleanQuery(&q); err != nil {
-		return nil, err
-	}
 	set, err := s.published(ctx, s.DB, a)
 	if err != nil || set == nil {
 		return []Slot{}, err
+	}
+	q := Query{DoctorID: a.DoctorID, Type: a.Type, From: from, Days: days}
+	if err := cleanQuery(&q); err != nil {
+		return nil, err
 	}
 	first, _ := time.ParseInLocation(time.DateOnly, q.From, s.loc())
 	taken, err := s.taken(ctx, s.DB, []int64{a.DoctorID}, first, first.AddDate(0, 0, q.Days), &a)
@@ -33,24 +33,24 @@ func (s *Store) Moves(ctx context.Context, a appointment.Appointment, from strin
 }
 
 // MayMove reports whether a may move to start (one of Moves, read on q: the caller's
-// transaction, which holds the doctor's lock), and the slot's length.
-func (s *Store) MayMove(ctx context.Context, q database.Querier, a appointment.Appointment, start time.Time) (int, bool, error) {
+// transaction, which holds the doctor's lock).
+func (s *Store) MayMove(ctx context.Context, q database.Querier, a appointment.Appointment, start time.Time) (bool, error) {
 	set, err := s.published(ctx, q, a)
 	if err != nil || set == nil {
-		return 0, false, err
+		return false, err
 	}
 	day := start.In(s.loc()).Format(time.DateOnly)
 	first, _ := time.ParseInLocation(time.DateOnly, day, s.loc())
 	taken, err := s.taken(ctx, q, []int64{a.DoctorID}, first, first.AddDate(0, 0, 1), &a)
 	if err != nil {
-		return 0, false, err
+		return false, err
 	}
 	for _, slot := range FreeSlots(*set, Query{DoctorID: a.DoctorID, Type: a.Type, From: day, Days: 1}, s.loc(), s.now(), taken) {
 		if slot.StartsAt.Equal(start) {
-			return slot.Minutes, true, nil
+			return true, nil
 		}
 	}
-	return 0, false, nil
+	return false, nil
 }
 
 // Movable reports whether the clinic publishes times a's doctor takes a's type online.
@@ -59,7 +59,8 @@ func (s *Store) Movable(ctx context.Context, a appointment.Appointment) (bool, e
 	return set != nil, err
 }
 
-// published is the settings when a's doctor takes a's visit type online, else nil.
+// published is the settings when a's doctor takes a's visit type online in slots a fits in
+// (the visit keeps its length: one booked longer than the slot is moved at the desk), else nil.
 func (s *Store) published(ctx context.Context, q database.Querier, a appointment.Appointment) (*Settings, error) {
 	set, err := ReadSettings(ctx, q)
 	if err != nil {
@@ -68,7 +69,7 @@ func (s *Store) published(ctx context.Context, q database.Querier, a appointment
 	if set, _, err = s.bookable(ctx, q, set); err != nil {
 		return nil, err
 	}
-	if d := set.doctor(a.DoctorID); d == nil || d.slotMinutes(a.Type) == 0 {
+	if d := set.doctor(a.DoctorID); d == nil || d.slotMinutes(a.Type) == 0 || d.slotMinutes(a.Type) < a.DurationMinutes {
 		return nil, nil
 	}
 	return &set, nil

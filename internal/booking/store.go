@@ -63,20 +63,48 @@ func (s *Store) loc() *time.Location {
 // occupying is the condition of a request that holds its doctor's time at $N.
 const occupying = `(status = 'requested' OR (status = 'held' AND held_until > $%d))`
 
-// Occupied refuses when a held or requested booking overlaps the doctor's [start, end): the
-// appointment store's hook, asked under the doctor's calendar lock.
+// Occupied is the appointment store's hook, asked under the doctor's calendar lock before a
+// booking takes the doctor's [start, end): a request whose code came back (the desk decides
+// it) refuses, booking.slot_held; a hold whose code has not come back yields — it lapses now,
+// audited, and its code's return is told the time is gone (Confirm) — so that the desk, with a
+// patient in front of it, never waits out someone's ten minutes. (A patient's own booking or
+// move never reaches a hold: both offer only the slots no hold takes.)
 func (s *Store) Occupied(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time) error {
+	return s.occupied(ctx, tx, doctorID, start, end, true)
+}
+
+// occupied is Occupied; a hold whose code is out yields when yield is set, else refuses too
+// (an online hold's own check: one patient's hold never lapses another's).
+func (s *Store) occupied(ctx context.Context, tx *sql.Tx, doctorID int64, start, end time.Time, yield bool) error {
+	now := s.now()
+	overlap := `doctor_id = $1 AND starts_at < $2 AND starts_at > $3 AND ends_at > $4`
+	args := []any{doctorID, end.UTC(), start.UTC().Add(-MaxSlot * time.Minute), start.UTC()}
 	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM booking_requests WHERE doctor_id = $1 AND starts_at < $2 AND starts_at > $3
-		AND ends_at > $4 AND `+fmt.Sprintf(occupying, 5)+` LIMIT 1`,
-		doctorID, end.UTC(), start.UTC().Add(-MaxSlot*time.Minute), start.UTC(), s.now()).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+	err := tx.QueryRowContext(ctx, `SELECT id FROM booking_requests WHERE `+overlap+` AND status = 'requested' LIMIT 1`, args...).Scan(&id)
+	if err == nil {
+		return apperr.Conflict("booking.slot_held")
 	}
-	if err != nil {
+	if !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("check online bookings: %w", err)
 	}
-	return apperr.Conflict("booking.slot_held")
+	holds, err := database.Column[int64](tx.QueryContext(ctx, `SELECT id FROM booking_requests WHERE `+overlap+` AND status = 'held' AND held_until > $5`, append(args, now)...))
+	if err != nil {
+		return fmt.Errorf("check online holds: %w", err)
+	}
+	if len(holds) > 0 && !yield {
+		return apperr.Conflict("booking.slot_held")
+	}
+	for _, h := range holds {
+		if _, err := tx.ExecContext(ctx, `UPDATE booking_requests SET held_until = $1, updated_at = $1, version = version + 1 WHERE id = $2`, now, h); err != nil {
+			return fmt.Errorf("release a hold: %w", err)
+		}
+		e := audit.Event{At: now, ActorName: "appointment book", Action: "booking.hold_released", EntityType: "booking",
+			EntityID: strconv.FormatInt(h, 10), Outcome: audit.Success, Detail: "a hold whose code had not come back gave its time to a booking"}
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // held lists the held and requested bookings of the doctors overlapping [from, to).
@@ -410,7 +438,7 @@ func (s *Store) Hold(ctx context.Context, client string, in HoldInput) (Hold, er
 		if err := s.Appointments.CheckFree(ctx, tx, in.DoctorID, start, end); err != nil {
 			return apperr.Conflict("booking.slot_gone")
 		}
-		if err := s.Occupied(ctx, tx, in.DoctorID, start, end); err != nil {
+		if err := s.occupied(ctx, tx, in.DoctorID, start, end, false); err != nil {
 			return apperr.Conflict("booking.slot_gone")
 		}
 		return tx.QueryRowContext(ctx, `INSERT INTO booking_requests (code_id, doctor_id, visit_type, starts_at, ends_at, duration_minutes,
@@ -452,6 +480,14 @@ func (s *Store) Confirm(ctx context.Context, e audit.Event, id int64, code strin
 		}
 		if r.Status != Held {
 			return apperr.Conflict("reminder.code_expired")
+		}
+		// A hold the desk's booking took (Occupied) lapsed before its code came back.
+		var until time.Time
+		if err := tx.QueryRowContext(ctx, `SELECT held_until FROM booking_requests WHERE id = $1`, id).Scan(&until); err != nil {
+			return fmt.Errorf("read a hold: %w", err)
+		}
+		if !until.After(s.now()) {
+			return apperr.Conflict("booking.slot_gone")
 		}
 		set, err := ReadSettings(ctx, tx)
 		if err != nil {

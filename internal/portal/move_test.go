@@ -38,11 +38,15 @@ func (w *world) publishHours(t *testing.T, admin *apitest.Client) {
 	}
 }
 
-// bookAt books patientID with the doctor at at, of the visit type kind, for 15 minutes.
-func (w *world) bookAt(t *testing.T, patientID int64, at time.Time, kind string) int64 {
+// bookAt books patientID with the doctor at at, of the visit type kind, for minutes (15 when 0).
+func (w *world) bookAt(t *testing.T, patientID int64, at time.Time, kind string, minutes ...int) int64 {
 	t.Helper()
+	length := 15
+	if len(minutes) > 0 {
+		length = minutes[0]
+	}
 	r := w.rec.Do("POST", "/api/appointments", map[string]any{"patient_id": patientID, "doctor_id": w.doctor,
-		"starts_at": at.UTC().Format(time.RFC3339), "duration_minutes": 15, "type": kind, "reason": "Private reason"})
+		"starts_at": at.UTC().Format(time.RFC3339), "duration_minutes": length, "type": kind, "reason": "Private reason"})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("book: %d %s", r.Status, r.Body)
 	}
@@ -54,7 +58,9 @@ func (w *world) bookAt(t *testing.T, patientID int64, at time.Time, kind string)
 // TestPortalMovesWithinTheRules: a patient moves their own appointment to a time the clinic
 // publishes online for its doctor and visit type — their own time counted free, another's
 // taken, a break no time — within the cancellation window; the move goes through the
-// appointment book (the patient as actor, the new time's message, the slot's length).
+// appointment book (the patient as actor, the new time's message) and keeps the visit's length;
+// a visit longer than the slot is not moved here; three moves a day at most; no time inside
+// the cancellation window is offered or taken.
 func TestPortalMovesWithinTheRules(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		w := newWorld(t, db)
@@ -68,6 +74,7 @@ func TestPortalMovesWithinTheRules(t *testing.T) {
 			return day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
 		}
 		appt := w.bookAt(t, lan, at("09:00"), "new")
+		long := w.bookAt(t, lan, at("11:00"), "new", 45)
 		followUp := w.bookAt(t, lan, at("15:00"), "follow-up")
 		soon := w.book(t, lan, 30*time.Minute) // inside the 2-hour cancellation window
 		w.bookAt(t, other, at("10:00"), "new")
@@ -117,18 +124,18 @@ func TestPortalMovesWithinTheRules(t *testing.T) {
 			t.Fatalf("times before online booking: %v", got)
 		}
 		w.publishHours(t, admin)
-		if m := listed(); !m[appt] || m[followUp] || m[soon] {
-			t.Fatalf("movable: %v, want the new patient's visit only (no follow-ups online; one inside the window)", m)
+		if m := listed(); !m[appt] || m[followUp] || m[soon] || m[long] {
+			t.Fatalf("movable: %v, want the new patient's visit only (no follow-ups online; one inside the window; one longer than the slot)", m)
 		}
 		got := times(appt)
-		for _, want := range []string{"08:00", "09:00", "11:30", "13:00"} {
+		for _, want := range []string{"08:00", "09:30", "13:00"} {
 			if !slices.Contains(got, want) {
 				t.Errorf("times %v lack %s", got, want)
 			}
 		}
-		for _, not := range []string{"10:00", "12:00", "12:30"} {
+		for _, not := range []string{"09:00", "10:00", "11:00", "11:30", "12:00", "12:30"} {
 			if slices.Contains(got, not) {
-				t.Errorf("times %v offer %s (taken, or the break)", got, not)
+				t.Errorf("times %v offer %s (its own, taken, or the break)", got, not)
 			}
 		}
 
@@ -146,6 +153,8 @@ func TestPortalMovesWithinTheRules(t *testing.T) {
 			{"a follow-up not offered online", followUp, at("13:00"), version[followUp], http.StatusConflict},
 			{"inside the cancellation window", soon, at("13:00"), version[soon], http.StatusConflict},
 			{"another's appointment", stranger, at("13:00"), 1, http.StatusNotFound},
+			{"its own time", appt, at("09:00"), version[appt], http.StatusUnprocessableEntity},
+			{"a visit longer than the slot", long, at("13:00"), version[long], http.StatusConflict},
 		}
 		for _, tc := range cases {
 			if r := move(tc.id, tc.to, tc.version); r.Status != tc.want {
@@ -165,8 +174,8 @@ func TestPortalMovesWithinTheRules(t *testing.T) {
 		var starts time.Time
 		var minutes int
 		if err := db.QueryRow(`SELECT starts_at, duration_minutes FROM appointments WHERE id = $1`, appt).Scan(&starts, &minutes); err != nil ||
-			!starts.Equal(at("13:00")) || minutes != 30 {
-			t.Fatalf("moved to %v for %d minutes (%v), want 13:00 for the slot's 30", starts, minutes, err)
+			!starts.Equal(at("13:00")) || minutes != 15 {
+			t.Fatalf("moved to %v for %d minutes (%v), want 13:00 for its own 15", starts, minutes, err)
 		}
 		var actor string
 		if err := db.QueryRow(`SELECT actor_name FROM audit_events WHERE action = 'appointment.update' AND entity_id = $1`, strconv.FormatInt(appt, 10)).Scan(&actor); err != nil ||
@@ -177,13 +186,38 @@ func TestPortalMovesWithinTheRules(t *testing.T) {
 		if err := db.QueryRow(`SELECT COUNT(*) FROM mail_outbox WHERE topic = 'appointment.changed'`).Scan(&after); err != nil || after != before+1 {
 			t.Fatalf("messages of a new time: %d then %d (%v)", before, after, err)
 		}
-		// Its old time is free again, its new one its own: 09:00 and 13:00 both listed.
-		if got := times(appt); !slices.Contains(got, "09:00") || !slices.Contains(got, "13:00") {
+		// Its old time is free again; its new one is its own, not offered.
+		if got := times(appt); !slices.Contains(got, "09:00") || slices.Contains(got, "13:00") {
 			t.Fatalf("times after the move: %v", got)
 		}
 		// The version moved on: the form the patient had open is stale.
 		if r := move(appt, at("14:00"), version[appt]); r.Status != http.StatusConflict {
 			t.Fatalf("a second move on the old version: %d", r.Status)
+		}
+		// Three moves a day: the third goes, the fourth is refused (429) and changes nothing.
+		for i, to := range []string{"14:00", "14:30", "15:30"} {
+			listed()
+			r := move(appt, at(to), version[appt])
+			if want := []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests}[i]; r.Status != want {
+				t.Fatalf("move %d to %s: %d %s, want %d", i+2, to, r.Status, r.Body, want)
+			}
+		}
+		if err := db.QueryRow(`SELECT starts_at FROM appointments WHERE id = $1`, appt).Scan(&starts); err != nil || !starts.Equal(at("14:30")) {
+			t.Fatalf("after the refused move: %v %v", starts, err)
+		}
+
+		// A cancellation window of four days: a time inside it is neither offered nor taken.
+		far := w.bookAt(t, lan, at("09:00").AddDate(0, 0, 3), "new")
+		if r := admin.Do("PUT", "/api/settings/patient-messages", map[string]any{"reminders": true, "offsets_minutes": []int{1440, 120}, "quiet_start": "21:00",
+			"quiet_end": "08:00", "cancel_hours": 24 * 4, "email": true, "sms": true, "language": "en", "version": 0}); r.Status != http.StatusOK {
+			t.Fatalf("settings: %d %s", r.Status, r.Body)
+		}
+		listed()
+		if got := times(far); len(got) != 0 {
+			t.Fatalf("times inside the window: %v", got)
+		}
+		if r := move(far, at("16:00"), version[far]); r.Status != http.StatusConflict {
+			t.Fatalf("a move into the window: %d %s", r.Status, r.Body)
 		}
 	})
 }

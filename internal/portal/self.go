@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/billing"
 	"emr/internal/booking"
+	"emr/internal/database"
 	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/release"
@@ -148,7 +150,7 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, p *auth.PortalPrincip
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, err := s.changeable(ctx, tx, id, appt, "reminder.too_late_to_cancel")
+		a, _, err := s.changeable(ctx, tx, id, appt, "reminder.too_late_to_cancel")
 		if err != nil {
 			return err
 		}
@@ -158,39 +160,54 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, p *auth.PortalPrincip
 }
 
 // changeable is record id's appointment appt when its patient may still cancel or move it:
-// booked, and the clinic's cancellation window still open (else late, a conflict).
-func (s *Store) changeable(ctx context.Context, tx *sql.Tx, id, appt int64, late string) (appointment.Appointment, error) {
-	a, err := appointment.GetIn(ctx, tx, appt)
+// booked, and the clinic's cancellation window still open (else late, a conflict); with the
+// window's hours.
+func (s *Store) changeable(ctx context.Context, q database.Querier, id, appt int64, late string) (appointment.Appointment, time.Duration, error) {
+	a, err := appointment.GetIn(ctx, q, appt)
 	if err != nil || a.PatientID != id {
-		return a, apperr.NotFound("portal.not_found")
+		return a, 0, apperr.NotFound("portal.not_found")
 	}
 	if a.Status != appointment.Booked {
-		return a, apperr.Conflict("reminder.not_booked")
+		return a, 0, apperr.Conflict("reminder.not_booked")
 	}
-	set, err := reminder.ReadSettings(ctx, tx)
+	set, err := reminder.ReadSettings(ctx, q)
 	if err != nil {
-		return a, err
+		return a, 0, err
 	}
-	if !s.now().Add(time.Duration(set.CancelHours) * time.Hour).Before(a.StartsAt) {
-		return a, apperr.Conflict(late)
+	window := time.Duration(set.CancelHours) * time.Hour
+	if !s.now().Add(window).Before(a.StartsAt) {
+		return a, 0, apperr.Conflict(late)
 	}
-	return a, nil
+	return a, window, nil
 }
 
-// Times lists the times record id's appointment appt may move to (booking.Store.Moves):
-// from the clinic's day from, for days days.
+// MovesPerDay is how many times a patient may move one appointment in 24 hours: each move
+// messages them and changes the doctor's day, so a session cannot reshuffle it without end.
+const MovesPerDay = 3
+
+// Times lists the times record id's appointment appt may move to (booking.Store.Moves): from
+// the clinic's day from, for days days, beyond the cancellation window (a visit moved inside
+// it could no longer be changed here), its own time left out.
 func (s *Store) Times(ctx context.Context, p *auth.PortalPrincipal, id, appt int64, from string, days int) ([]booking.Slot, error) {
 	if _, err := record(p, id); err != nil {
 		return nil, err
 	}
-	a, err := appointment.GetIn(ctx, s.DB, appt)
-	if err != nil || a.PatientID != id {
-		return nil, apperr.NotFound("portal.not_found")
+	a, window, err := s.changeable(ctx, s.DB, id, appt, "portal.too_late_to_move")
+	if err != nil {
+		return nil, err
 	}
-	if a.Status != appointment.Booked {
-		return nil, apperr.Conflict("reminder.not_booked")
+	list, err := s.Online.Moves(ctx, a, from, days)
+	if err != nil {
+		return nil, err
 	}
-	return s.Online.Moves(ctx, a, from, days)
+	earliest := s.now().Add(window)
+	out := []booking.Slot{}
+	for _, slot := range list {
+		if slot.StartsAt.After(earliest) && !slot.StartsAt.Equal(a.StartsAt) {
+			out = append(out, slot)
+		}
+	}
+	return out, nil
 }
 
 // MoveInput is the time a patient moves an appointment to, and the version they saw.
@@ -200,8 +217,8 @@ type MoveInput struct {
 }
 
 // Move moves record id's appointment appt to one of its Times through the appointment book
-// (its audit, the patient's message of the new time, the queue's live event), the patient as
-// actor, within the clinic's cancellation window; the visit takes the slot's length.
+// (its checks, its audit with the patient as actor, the message of the new time, the queue's
+// live event), keeping the visit's length; at most MovesPerDay times a day.
 func (s *Store) Move(ctx context.Context, e audit.Event, p *auth.PortalPrincipal, id, appt int64, in MoveInput) error {
 	r, err := record(p, id)
 	if err != nil {
@@ -213,27 +230,49 @@ func (s *Store) Move(ctx context.Context, e audit.Event, p *auth.PortalPrincipal
 		v.Add("starts_at", "validation.datetime_format")
 		return v.Err()
 	}
+	start = start.UTC()
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		a, err := s.changeable(ctx, tx, id, appt, "portal.too_late_to_move")
+		a, window, err := s.changeable(ctx, tx, id, appt, "portal.too_late_to_move")
 		if err != nil {
 			return err
 		}
 		if in.Version != a.Version {
 			return apperr.Conflict("error.conflict")
 		}
+		if start.Equal(a.StartsAt) {
+			var v apperr.Validation
+			v.Add("starts_at", "portal.same_time")
+			return v.Err()
+		}
+		now := s.now()
+		var moves int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM portal_moves WHERE appointment_id = $1 AND moved_at > $2`, appt, now.Add(-24*time.Hour)).Scan(&moves); err != nil {
+			return fmt.Errorf("count moves: %w", err)
+		}
+		if moves >= MovesPerDay {
+			return &apperr.Error{Kind: apperr.KindThrottled, Key: "portal.too_many_moves", RetryAfterSeconds: 3600}
+		}
+		if !start.After(now.Add(window)) {
+			return apperr.Conflict("booking.slot_gone")
+		}
 		if err := s.Book.LockDoctor(ctx, tx, a.DoctorID); err != nil {
 			return err
 		}
-		minutes, ok, err := s.Online.MayMove(ctx, tx, a, start.UTC())
+		ok, err := s.Online.MayMove(ctx, tx, a, start)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return apperr.Conflict("booking.slot_gone")
 		}
-		_, err = s.Book.UpdateIn(ctx, tx, s.actor(e, p, r), appt, a.Version, appointment.Input{PatientID: id, DoctorID: a.DoctorID,
-			StartsAt: start.UTC().Format(time.RFC3339), DurationMinutes: minutes, Type: a.Type, Reason: a.Reason, Remarks: a.Remarks})
-		return err
+		if _, err := s.Book.UpdateIn(ctx, tx, s.actor(e, p, r), appt, a.Version, appointment.Input{PatientID: id, DoctorID: a.DoctorID,
+			StartsAt: start.Format(time.RFC3339), DurationMinutes: a.DurationMinutes, Type: a.Type, Reason: a.Reason, Remarks: a.Remarks}); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO portal_moves (appointment_id, moved_at) VALUES ($1, $2)`, appt, now); err != nil {
+			return fmt.Errorf("record a move: %w", err)
+		}
+		return nil
 	})
 }
 

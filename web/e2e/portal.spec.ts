@@ -66,7 +66,7 @@ test('the desk invites, the patient signs in on a phone with the mailed code, mo
   await moving.getByRole('button', { name: new RegExp(`^Move to .*${time}$`) }).click()
   await expect(phone.getByText(new RegExp(`^The appointment is moved to .*${time}\\.$`))).toBeVisible()
   const moved = (await (await api(page, 'get', `/api/appointments?patient_id=${patient.id}&per_page=10`)).json()) as { data: { starts_at: string; duration_minutes: number }[] }
-  expect(moved.data.map((a) => [a.starts_at.slice(0, 10), a.duration_minutes])).toEqual([[day(4), 30]])
+  expect(moved.data.map((a) => [a.starts_at.slice(0, 10), a.duration_minutes])).toEqual([[day(4), 10]])
   await phone.getByRole('button', { name: 'Cancel this appointment' }).click()
   await phone.getByRole('group', { name: 'Cancel this appointment?' }).getByRole('button', { name: 'Yes, cancel it' }).click()
   await expect(phone.getByText('The appointment is cancelled.')).toBeVisible()

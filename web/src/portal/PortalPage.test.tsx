@@ -138,6 +138,36 @@ describe('the patient portal', () => {
     ])
   })
 
+  it('reads the visit again when it changed since it was listed, and moves it with its new version', async () => {
+    const t = TEXTS.en
+    const calls = serve({
+      'GET /api/portal/session': { status: 200, body: signedIn },
+      'GET /api/portal/records/7/appointments': [
+        { status: 200, body: visits },
+        { status: 200, body: { ...visits, upcoming: [{ ...visit, version: 3 }] } },
+      ],
+      'GET /api/portal/records/7/appointments/31/times?days=1&from=2026-12-03': {
+        status: 200,
+        body: { data: [{ starts_at: '2026-12-03T03:00:00Z', day: '2026-12-03', time: '10:00', doctor_id: 3, duration_minutes: 30 }] },
+      },
+      'POST /api/portal/records/7/appointments/31/move': [
+        { status: 409, body: { error: 'Someone else changed this record after you opened it.', code: 'error.conflict' } },
+        { status: 200, body: visits },
+      ],
+    })
+    window.history.replaceState(null, '', '/portal?lang=en')
+    render(<PortalPage />)
+    fireEvent.click(await screen.findByRole('button', { name: t.move }))
+    const panel = screen.getByRole('group', { name: t.moveTitle })
+    fireEvent.click(await within(panel).findByRole('radio', { name: '10:00' }))
+    fireEvent.click(within(panel).getByRole('button', { name: t.moveTo(formatDate('en', '2026-12-03'), '10:00') }))
+    expect((await within(panel).findByRole('alert')).textContent).toContain('changed this record')
+    fireEvent.click(await within(panel).findByRole('radio', { name: '10:00' }))
+    await waitFor(() => expect(calls.filter((c) => c.key === 'GET /api/portal/records/7/appointments')).toHaveLength(2))
+    fireEvent.click(within(panel).getByRole('button', { name: t.moveTo(formatDate('en', '2026-12-03'), '10:00') }))
+    await waitFor(() => expect(calls.filter((c) => c.key.endsWith('/move')).map((c) => (c.body as { version: number }).version)).toEqual([2, 3]))
+  })
+
   // The cashier's review of 2026-11-29 (ADR 44).
   const day = '2026-11-20T03:00:00Z'
   const receipt = (kind: 'payment' | 'refund', amount: number, credit: number, n: string) => ({ kind, method: 'cash', amount, credit, still_owed: kind === 'refund' && credit === 0, receipt: n, at: day })

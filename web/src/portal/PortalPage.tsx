@@ -201,6 +201,7 @@ function Appointments({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; 
           visit={a}
           onSignedOut={onSignedOut}
           onClose={() => setMoving(undefined)}
+          onStale={() => void call<Visits>(lang, 'GET', `/records/${record}/appointments`).then(setV, () => undefined)}
           onMoved={(next, to) => {
             setV(next)
             setMoving(undefined)
@@ -243,8 +244,10 @@ function MoveVisit(props: {
   onSignedOut: (e: unknown) => boolean
   onClose: () => void
   onMoved: (v: Visits, to: FreeTime) => void
+  /** The visit changed since it was listed (error.conflict): the list is read again. */
+  onStale: () => void
 }) {
-  const { lang, t, record, visit, onSignedOut, onClose, onMoved } = props
+  const { lang, t, record, visit, onSignedOut, onClose, onMoved, onStale } = props
   const [day, setDay] = useState(visit.date)
   const [today] = useState(() => new Date().toLocaleDateString('sv')) // the phone's, YYYY-MM-DD
   const [loaded, setLoaded] = useState<{ key: string; list: FreeTime[] }>()
@@ -274,6 +277,7 @@ function MoveVisit(props: {
       onMoved(await call<Visits>(lang, 'POST', `${base}/move`, { starts_at: chosen.starts_at, version: visit.version }), chosen)
     } catch (e) {
       if (!onSignedOut(e)) setNote({ text: said(t, e), error: true })
+      if (e instanceof Refusal && e.code === 'error.conflict') onStale() // its new version
       setRound((n) => n + 1) // the day's times as they are now (the chosen one may be gone)
     } finally {
       setBusy(false)
