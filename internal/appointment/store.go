@@ -222,32 +222,30 @@ type Busy struct {
 }
 
 // BusyBetween lists the active (not cancelled, not no-show) appointments of the doctors that
-// overlap [from, to), by doctor and start: one index range per doctor.
+// overlap [from, to), by start: one read of the doctors' index ranges (doctor_id, starts_at).
 func BusyBetween(ctx context.Context, q database.Querier, doctors []int64, from, to time.Time) ([]Busy, error) {
+	if len(doctors) == 0 {
+		return nil, nil
+	}
+	in, args := database.InIDs(q, "doctor_id", doctors, 3)
+	rows, err := q.QueryContext(ctx, `SELECT doctor_id, starts_at, ends_at FROM appointments WHERE `+in+` AND starts_at < $1
+		AND starts_at > $2 AND status NOT IN ('cancelled', 'no-show') ORDER BY starts_at`, append([]any{to.UTC(), from.UTC().Add(-MaxDuration * time.Minute)}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("read busy times: %w", err)
+	}
+	defer rows.Close()
 	var out []Busy
-	for _, d := range doctors {
-		rows, err := q.QueryContext(ctx, `SELECT starts_at, ends_at FROM appointments WHERE doctor_id = $1 AND starts_at < $2
-			AND starts_at > $3 AND status NOT IN ('cancelled', 'no-show') ORDER BY starts_at`, d, to.UTC(), from.UTC().Add(-MaxDuration*time.Minute))
-		if err != nil {
-			return nil, fmt.Errorf("read busy times: %w", err)
-		}
-		for rows.Next() {
-			b := Busy{DoctorID: d}
-			if err := rows.Scan(&b.Start, &b.End); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			b.Start, b.End = b.Start.UTC(), b.End.UTC()
-			if b.End.After(from) {
-				out = append(out, b)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+	for rows.Next() {
+		var b Busy
+		if err := rows.Scan(&b.DoctorID, &b.Start, &b.End); err != nil {
 			return nil, err
 		}
+		b.Start, b.End = b.Start.UTC(), b.End.UTC()
+		if b.End.After(from) {
+			out = append(out, b)
+		}
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // overlapping returns the doctor's active appointment that overlaps [start, end), if any.

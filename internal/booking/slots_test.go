@@ -173,3 +173,23 @@ func containsField(err error, field string) bool {
 	_, ok := ae.Fields[field]
 	return ok
 }
+
+// "Any doctor" answers each time once, with the first free doctor of it (the hold names him).
+func TestOncePerTime(t *testing.T) {
+	at := func(hhmm string) time.Time { v, _ := time.Parse("15:04", hhmm); return v }
+	in := []Slot{{DoctorID: 3, StartsAt: at("08:00")}, {DoctorID: 5, StartsAt: at("08:00")}, {DoctorID: 5, StartsAt: at("08:20")},
+		{DoctorID: 2, StartsAt: at("08:40")}, {DoctorID: 3, StartsAt: at("08:40")}, {DoctorID: 4, StartsAt: at("08:40")}}
+	got := oncePerTime(in)
+	want := []Slot{{DoctorID: 3, StartsAt: at("08:00")}, {DoctorID: 5, StartsAt: at("08:20")}, {DoctorID: 2, StartsAt: at("08:40")}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i := range want {
+		if got[i].DoctorID != want[i].DoctorID || !got[i].StartsAt.Equal(want[i].StartsAt) {
+			t.Fatalf("got %+v, want %+v", got, want)
+		}
+	}
+	if len(oncePerTime(nil)) != 0 {
+		t.Fatal("none")
+	}
+}

@@ -109,27 +109,25 @@ func (s *Store) occupied(ctx context.Context, tx *sql.Tx, doctorID int64, start,
 
 // held lists the held and requested bookings of the doctors overlapping [from, to).
 func (s *Store) held(ctx context.Context, q database.Querier, doctors []int64, from, to time.Time) ([]Interval, error) {
+	if len(doctors) == 0 {
+		return nil, nil
+	}
+	in, args := database.InIDs(q, "doctor_id", doctors, 4)
+	rows, err := q.QueryContext(ctx, `SELECT doctor_id, starts_at, ends_at FROM booking_requests WHERE `+in+` AND starts_at < $1
+		AND starts_at > $2 AND `+fmt.Sprintf(occupying, 3), append([]any{to.UTC(), from.UTC().Add(-MaxSlot * time.Minute), s.now()}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("read online bookings: %w", err)
+	}
+	defer rows.Close()
 	var out []Interval
-	for _, d := range doctors {
-		rows, err := q.QueryContext(ctx, `SELECT starts_at, ends_at FROM booking_requests WHERE doctor_id = $1 AND starts_at < $2
-			AND starts_at > $3 AND `+fmt.Sprintf(occupying, 4), d, to.UTC(), from.UTC().Add(-MaxSlot*time.Minute), s.now())
-		if err != nil {
-			return nil, fmt.Errorf("read online bookings: %w", err)
-		}
-		for rows.Next() {
-			iv := Interval{DoctorID: d}
-			if err := rows.Scan(&iv.Start, &iv.End); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, iv)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+	for rows.Next() {
+		var iv Interval
+		if err := rows.Scan(&iv.DoctorID, &iv.Start, &iv.End); err != nil {
 			return nil, err
 		}
+		out = append(out, iv)
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // Option is a doctor the public page offers.
@@ -265,7 +263,24 @@ func (s *Store) Slots(ctx context.Context, q Query) ([]Slot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FreeSlots(set, q, s.loc(), s.now(), taken), nil
+	free := FreeSlots(set, q, s.loc(), s.now(), taken)
+	if q.DoctorID == 0 {
+		free = oncePerTime(free)
+	}
+	return free, nil
+}
+
+// oncePerTime keeps, of slots sorted by start then doctor, the first free doctor's slot of each
+// time: "any doctor" is a time to choose, and the hold names that doctor (up to 50 doctors'
+// copies of every time made the answer fifty times as long, for a page that showed each once).
+func oncePerTime(slots []Slot) []Slot {
+	out := slots[:0]
+	for i, s := range slots {
+		if i == 0 || !s.StartsAt.Equal(slots[i-1].StartsAt) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // HoldInput is what the public page sends to hold a slot.
