@@ -47,6 +47,24 @@ const kilobytes = (lhr, type) =>
   ((lhr.audits['network-requests']?.details?.items ?? []).filter((r) => r.resourceType === type).reduce((n, r) => n + (r.transferSize ?? 0), 0) / 1024).toFixed(0)
 const findings = []
 for (const path of paths) {
+  // "@portal:CODE:BIRTH" signs the browser in to the portal with an access code and the birth
+  // date, as the portal's page does: the /portal after it is the signed-in portal.
+  if (path.startsWith('@portal:')) {
+    const [, code, birth] = path.split(':')
+    await page.goto(`${base}/portal`)
+    const status = await page.evaluate(async ([code, birth]) => {
+      await fetch('/api/portal/session', { headers: { Accept: 'application/json' } })
+      const csrf = decodeURIComponent(/(?:^|; )(?:__Host-)?XSRF-PORTAL=([^;]*)/.exec(document.cookie)?.[1] ?? '')
+      const r = await fetch('/api/portal/sign-in/access', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-XSRF-TOKEN': csrf, 'X-Requested-With': 'XMLHttpRequest' },
+        body: JSON.stringify({ code, birth_date: birth }),
+      })
+      return r.status
+    }, [code, birth])
+    if (status !== 200) throw new Error(`portal sign-in: ${status}`)
+    continue
+  }
   for (const profile of profiles) {
     const categories = full ? ['performance', 'accessibility'] : ['performance']
     const flags = { port, output: 'json', onlyCategories: categories, logLevel: 'error' }

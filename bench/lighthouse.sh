@@ -65,7 +65,12 @@ if [ "${1:-}" = --patient ]; then
   https=$!
   trap 'kill $pid $https 2> /dev/null || true' EXIT
   for _ in $(seq 100); do curl -fs "https://127.0.0.1:$((PORT + 2))/api/health" > /dev/null && break; sleep 0.2; done
-  pages=(/book /portal /m/1.1.appointment.k.x)
+  # The portal signed in too: patient 1 invited (an access code), with an appointment to list.
+  me=$(call GET /api/user | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+  call POST /api/appointments "{\"patient_id\":1,\"doctor_id\":$me,\"starts_at\":\"$(date -u -d '+3 days' +%Y-%m-%dT09:00:00Z)\",\"duration_minutes\":15,\"type\":\"new\"}" > /dev/null
+  access=$(call POST /api/patients/1/portal/invite | python3 -c 'import json, sys; print(json.load(sys.stdin)["code"])')
+  birth=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["birth_date"])')
+  pages=(/book /portal /m/1.1.appointment.k.x "@portal:$access:$birth" /portal)
   table=$(LH_FULL=1 LH_PROFILES=mobile node bench/lighthouse.mjs "https://127.0.0.1:$((PORT + 2))" admin "$password" "${pages[@]}")
   cat > bench/PATIENT-PAGES-RESULTS.md <<MD
 # The pages a patient opens, on a phone
@@ -75,7 +80,8 @@ Written by \`bench/lighthouse.sh --patient\` on $(date -u +%Y-%m-%d), commit $(g
 phone: 4× CPU slowdown, slow 4G), over HTTPS with a certificate made for the run, the server and
 the browser on the same machine, each page cold. Targets (issue 56): performance ≥ 95 and
 accessibility 100. /m/… is a link whose token fails its check: the page as a patient with an
-old or mistyped link sees it (a good link's page is the same bundle).
+old or mistyped link sees it (a good link's page is the same bundle). The second /portal is
+the portal signed in (an access code and the birth date), opening on the appointments list.
 
 $table
 MD
