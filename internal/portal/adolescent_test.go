@@ -83,7 +83,9 @@ func TestPortalAdolescentViewKeepsSensitiveCare(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range []billing.LineInput{{Description: "Consultation", Quantity: 1, UnitPrice: price(1000)},
-			{Description: "Pregnancy test (hCG)", Quantity: 1, UnitPrice: price(500)}, {Description: "Screening", Quantity: 1, UnitPrice: price(700)}} {
+			{Description: "Pregnancy test (hCG)", Quantity: 1, UnitPrice: price(500)}, {Description: "Screening", Quantity: 1, UnitPrice: price(700)},
+			{Description: "Levonorgestrel 1.5 mg tablet", Quantity: 1, UnitPrice: price(300)},
+			{Description: "Tenofovir/emtricitabine 300/200 mg, 30 tablets", Quantity: 1, UnitPrice: price(900)}} {
 			if b, err = fees.AddLine(ctx, e, b.ID, 0, l, true); err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +99,7 @@ func TestPortalAdolescentViewKeepsSensitiveCare(t *testing.T) {
 
 		g := w.portalClient(t)
 		w.signInByCode(t, g, "p@example.test")
-		named := []string{"levonorgestrel", "z30", "contracep", "pregnan", "hcg", "hiv", "screening"}
+		named := []string{"levonorgestrel", "z30", "contracep", "pregnan", "hcg", "hiv", "screening", "tenofovir", "emtricitabine"}
 		tells := func(where string, body []byte) {
 			t.Helper()
 			for _, word := range named {
@@ -140,20 +142,26 @@ func TestPortalAdolescentViewKeepsSensitiveCare(t *testing.T) {
 			} `json:"bills"`
 		}
 		r.JSON(t, &bills)
-		if len(bills.Bills) != 1 || len(bills.Bills[0].Lines) != 3 || bills.Bills[0].Subtotal != 2200 {
+		if len(bills.Bills) != 1 || len(bills.Bills[0].Lines) != 5 || bills.Bills[0].Subtotal != 3400 {
 			t.Fatalf("the bill: %+v", bills)
 		}
-		lab := 0
+		lab, medicines := 0, 0
 		for _, l := range bills.Bills[0].Lines {
-			if l.Description == "Laboratory test" {
+			switch l.Description {
+			case "Laboratory test":
 				lab++
 				if l.Amount != 500 && l.Amount != 700 {
 					t.Errorf("a test charged as %d", l.Amount)
 				}
+			case "Medicine":
+				medicines++
+				if l.Amount != 300 && l.Amount != 900 {
+					t.Errorf("a medicine charged as %d", l.Amount)
+				}
 			}
 		}
-		if lab != 2 {
-			t.Errorf("the tests charged: %+v", bills.Bills[0].Lines)
+		if lab != 2 || medicines != 2 {
+			t.Errorf("the tests and medicines charged: %+v", bills.Bills[0].Lines)
 		}
 	})
 }

@@ -334,7 +334,7 @@ const maxBills = 50
 
 // BillsOf lists record id's issued bills, newest first, and what it owes on all of them, in
 // lang; audited. In the adolescent's view (ADR 44) a line charging a sensitive test is named
-// only as a laboratory test.
+// only as a laboratory test, and one of a sensitive medicine only as a medicine.
 func (s *Store) BillsOf(ctx context.Context, e audit.Event, p *auth.PortalPrincipal, id int64, lang string) (Bills, error) {
 	r, err := record(p, id)
 	if err != nil {
@@ -373,8 +373,9 @@ func (s *Store) BillsOf(ctx context.Context, e audit.Event, p *auth.PortalPrinci
 			}
 		}
 	}
-	// In the adolescent's view a sensitive test is charged as a laboratory test: its amount
-	// stays, so that the bill still adds up; its name would tell what the results leave out.
+	// In the adolescent's view a sensitive test is charged as a laboratory test and a sensitive
+	// medicine as a medicine: its amount stays, so that the bill still adds up; its name would
+	// tell what the results and the prescriptions leave out.
 	var sensitive map[int64]string
 	if limited {
 		if sensitive, err = s.Release.OrderSensitivities(ctx, id, charged); err != nil {
@@ -385,7 +386,10 @@ func (s *Store) BillsOf(ctx context.Context, e audit.Event, p *auth.PortalPrinci
 		pb := portalBill(b)
 		if limited {
 			for i, l := range b.Lines {
-				if release.Sensitivity(l.Code, "", l.Description) != "" || (l.LabOrderID != nil && sensitive[*l.LabOrderID] != "") {
+				switch {
+				case release.MedicineSensitivity(l.Description) != "":
+					pb.Lines[i].Description = i18n.T(lang, "portal.bill.medicine")
+				case release.Sensitivity(l.Code, "", l.Description) != "" || (l.LabOrderID != nil && sensitive[*l.LabOrderID] != ""):
 					pb.Lines[i].Description = i18n.T(lang, "portal.bill.lab_test")
 				}
 			}

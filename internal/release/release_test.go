@@ -753,3 +753,29 @@ func TestOrderSensitivity(t *testing.T) {
 		}
 	}
 }
+
+// TestMedicineSensitivity: a bill line or a prescription naming the medicines of the care an
+// adolescent is given in person, in the four languages' scripts; everyday medicines are none.
+func TestMedicineSensitivity(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"Levonorgestrel 1.5 mg tablet", release.Pregnancy},
+		{"Левоноргестрел 1,5 мг", release.Pregnancy},
+		{"左炔诺孕酮片", release.Pregnancy},
+		{"Ulipristal acetate 30 mg", release.Pregnancy},
+		{"Medroxyprogesterone acetate 150 mg injection", release.Pregnancy},
+		{"Ethinylestradiol/levonorgestrel 30/150 mcg", release.Pregnancy},
+		{"Thuốc tránh thai khẩn cấp", release.Pregnancy},
+		{"Tenofovir/emtricitabine 300/200 mg", release.SexualHealth},
+		{"Тенофовир 300 мг", release.SexualHealth},
+		{"多替拉韦钠片", release.SexualHealth},
+		{"Entecavir 0.5 mg", release.SexualHealth},
+		{"Paracetamol 500 mg", ""},
+		{"Amoxicillin 500 mg capsule", ""},
+		{"Salbutamol inhaler", ""},
+		{"Консультация", ""},
+	} {
+		if got := release.MedicineSensitivity(c.name); got != c.want {
+			t.Errorf("%q: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -59,6 +59,36 @@ var sensitiveWords = []struct {
 	{regexp.MustCompile(`(?i)genetic|karyotyp|генетич|кариотип|基因|染色体|di truyền|nhiễm sắc thể|brca`), Genetic},
 }
 
+// sensitiveMedicines catch the medicines of the care a clinic gives an adolescent in person, by
+// their international names in the four languages' scripts: emergency and regular
+// contraception (levonorgestrel, ulipristal, desogestrel, etonogestrel, medroxyprogesterone,
+// norethisterone, ethinylestradiol), and HIV and hepatitis B treatment and prevention
+// (tenofovir, emtricitabine, lamivudine, dolutegravir, efavirenz, zidovudine, abacavir,
+// raltegravir, lopinavir, atazanavir, darunavir, nevirapine, entecavir). A bill line naming one
+// tells a parent what the rest of the adolescent's view leaves out.
+var sensitiveMedicines = []struct {
+	re       *regexp.Regexp
+	category string
+}{
+	{regexp.MustCompile(`(?i)levonorgestrel|левоноргестрел|左炔诺孕酮|ulipristal|улипристал|乌利司他|desogestrel|дезогестрел|去氧孕烯|` +
+		`etonogestrel|этоногестрел|依托孕烯|medroxyprogesteron|медроксипрогестерон|甲羟孕酮|norethisterone|norethindrone|норэтистерон|炔诺酮|` +
+		`ethinyl ?estradiol|этинилэстрадиол|炔雌醇|contracep|контрацеп|避孕|tránh thai`), Pregnancy},
+	{regexp.MustCompile(`(?i)tenofovir|тенофовир|替诺福韦|emtricitabin|эмтрицитабин|恩曲他滨|lamivudin|ламивудин|拉米夫定|dolutegravir|долутегравир|多替拉韦|` +
+		`efavirenz|эфавиренз|依非韦伦|zidovudin|зидовудин|齐多夫定|abacavir|абакавир|阿巴卡韦|raltegravir|ралтегравир|拉替拉韦|lopinavir|лопинавир|洛匹那韦|` +
+		`atazanavir|атазанавир|阿扎那韦|darunavir|дарунавир|达芦那韦|nevirapin|невирапин|奈韦拉平|entecavir|энтекавир|恩替卡韦`), SexualHealth},
+}
+
+// MedicineSensitivity is the category of a medicine by its name (a bill line's, a
+// prescription's), "" when it is none of sensitiveMedicines.
+func MedicineSensitivity(name string) string {
+	for _, m := range sensitiveMedicines {
+		if m.re.MatchString(name) {
+			return m.category
+		}
+	}
+	return ""
+}
+
 // OrderSensitivity is the category of order o: of its test, or else of any of its analytes
 // (their codes, LOINC codes and names: an HIV antibody recorded on a "Screening panel"),
 // those of its results withdrawn too.
