@@ -421,7 +421,7 @@ export type paths = {
     get: operations["getBookOptions"];
   };
   "/api/book/slots": {
-    /** Free slots of a doctor (or any who offers the type) for up to 14 days from a day; less appointments, holds, breaks, days off, the past and the minimum notice. */
+    /** Free slots of a doctor (or any who offers the type: each time once, with the first doctor free then) for up to 14 days from a day; less appointments, holds, breaks, days off, the past and the minimum notice. */
     get: operations["getBookSlots"];
   };
   "/api/booking-requests": {
@@ -1152,6 +1152,32 @@ export type paths = {
     /** Cancel a booked appointment within the clinic's cancellation window, through the appointment book (its messages and audit, the patient as actor). */
     post: operations["postPortalAppointmentCancel"];
     parameters: {
+      path: {
+        id: number;
+        appt: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/appointments/{appt}/move": {
+    /** Move a booked appointment to one of its times, outside the clinic's cancellation window, through the appointment book (its audit with the patient as actor, the message of the new time, the queue's live event); the visit keeps its length. At most three moves of one appointment in 24 hours. */
+    post: operations["postPortalAppointmentMove"];
+    parameters: {
+      path: {
+        id: number;
+        appt: number;
+      };
+    };
+  };
+  "/api/portal/records/{id}/appointments/{appt}/times": {
+    /** The times a booked appointment may move to: its doctor's times of its visit type the clinic publishes online, under the online booking's rules (hours, breaks, holidays, notice, how far ahead), beyond the cancellation window, its own time left out. Empty when the clinic takes no such bookings online, or the visit is longer than the type's slot. */
+    get: operations["getPortalAppointmentTimes"];
+    parameters: {
+      query: {
+        /** @description The clinic's first day to search. */
+        from: string;
+        /** @description Days to search (7 when absent). */
+        days?: number;
+      };
       path: {
         id: number;
         appt: number;
@@ -4137,6 +4163,8 @@ export type components = {
     /** @description An appointment as the portal shows it: no reason, remarks or anything clinical. */
     PortalVisit: {
       can_cancel: boolean;
+      /** @description Cancellable, and the clinic publishes the doctor's times of its visit type online: the patient may move it. */
+      can_move: boolean;
       confirmed: boolean;
       /** @description YYYY-MM-DD, the clinic's date. */
       date: string;
@@ -4148,6 +4176,7 @@ export type components = {
       status: string;
       /** @description HH:MM, the clinic's time. */
       time: string;
+      version: number;
     };
     PortalVisits: {
       cancel_hours: number;
@@ -6502,7 +6531,7 @@ export type operations = {
       };
     };
   };
-  /** Free slots of a doctor (or any who offers the type) for up to 14 days from a day; less appointments, holds, breaks, days off, the past and the minimum notice. */
+  /** Free slots of a doctor (or any who offers the type: each time once, with the first doctor free then) for up to 14 days from a day; less appointments, holds, breaks, days off, the past and the minimum notice. */
   getBookSlots: {
     parameters: {
       query: {
@@ -9200,6 +9229,100 @@ export type operations = {
       };
       /** @description Too late to cancel here, or no longer booked. */
       409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Move a booked appointment to one of its times, outside the clinic's cancellation window, through the appointment book (its audit with the patient as actor, the message of the new time, the queue's live event); the visit keeps its length. At most three moves of one appointment in 24 hours. */
+  postPortalAppointmentMove: {
+    parameters: {
+      path: {
+        id: number;
+        appt: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: date-time */
+          starts_at: string;
+          /** @description The appointment's version as listed. */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Moved */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PortalVisits"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too late to change here, no longer booked, changed since it was listed, or the time is no longer free. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A time in the wrong format, or the appointment's own time. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Moved three times in the last 24 hours: the patient calls the clinic. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The times a booked appointment may move to: its doctor's times of its visit type the clinic publishes online, under the online booking's rules (hours, breaks, holidays, notice, how far ahead), beyond the cancellation window, its own time left out. Empty when the clinic takes no such bookings online, or the visit is longer than the type's slot. */
+  getPortalAppointmentTimes: {
+    parameters: {
+      query: {
+        /** @description The clinic's first day to search. */
+        from: string;
+        /** @description Days to search (7 when absent). */
+        days?: number;
+      };
+      path: {
+        id: number;
+        appt: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["BookingSlot"][];
+          };
+        };
+      };
+      /** @description Not found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No longer booked, or too late to change here. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A day or a number of days in the wrong format. */
+      422: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
