@@ -723,6 +723,15 @@ func TestSensitivity(t *testing.T) {
 		{"X30", "", "Ureaplasma urealyticum", release.SexualHealth},
 		{"X31", "43304-5", "", release.SexualHealth},
 		{"X32", "20447-9", "", release.SexualHealth},
+		// Codes a laboratory sends for the same tests (checked against published value sets,
+		// 2026-11-30): HIV 1+2 Ab, HBsAg in serum, chlamydia DNA in urine, a rapid urine hCG, PSA
+		// by immunoassay; an everyday one beside them.
+		{"X37", "7918-6", "", release.SexualHealth},
+		{"X38", "5195-3", "", release.SexualHealth},
+		{"X39", "6357-8", "", release.SexualHealth},
+		{"X40", "80384-1", "", release.Pregnancy},
+		{"X41", "83112-3", "", release.Cancer},
+		{"X42", "4548-4", "", ""},
 		{"X33", "", "HbA1c", ""},
 		{"X34", "", "Chest X-ray", ""},
 		{"X35", "", "Thyroid", ""},

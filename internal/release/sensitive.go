@@ -24,19 +24,36 @@ const (
 // of the same tests a clinic may have added under its own code.
 var sensitiveCodes = map[string]string{
 	"HIV": SexualHealth, "HBSAG": SexualHealth, "HCV": SexualHealth, "PREG": Pregnancy, "US-PELV": Pregnancy, "PSA": Cancer,
-	// LOINC: HIV 1+2 Ag/Ab, HIV 1+2 Ab; syphilis RPR, VDRL, T. pallidum Ab; HBsAg; HCV Ab;
-	// chlamydia and gonorrhoea NAAT.
-	"56888-1": SexualHealth, "75622-1": SexualHealth, "7917-8": SexualHealth, "20507-0": SexualHealth, "5292-8": SexualHealth,
-	"22587-0": SexualHealth, "5196-1": SexualHealth, "16128-1": SexualHealth, "13955-0": SexualHealth,
-	"21613-5": SexualHealth, "21416-3": SexualHealth,
-	// HIV 1 RNA (viral load); HCV RNA; chlamydia and gonorrhoea rRNA NAAT; gonorrhoea DNA NAAT;
-	// high-risk HPV DNA of the cervix.
-	"20447-9": SexualHealth, "11259-9": SexualHealth, "43304-5": SexualHealth, "43305-2": SexualHealth, "24111-7": SexualHealth,
-	"21440-3": SexualHealth,
-	// hCG: urine and serum, qualitative and quantitative.
-	"2106-3": Pregnancy, "2118-8": Pregnancy, "21198-7": Pregnancy, "19080-1": Pregnancy,
-	// Tumour markers: PSA, CEA, CA-125, AFP, CA 19-9, CA 15-3.
+	// LOINC, each checked against two published value sets where one could be found (US eCQM
+	// value sets as transcribed by canvas-medical/canvas-plugins; the Swiss reportable-laboratory
+	// value set, ahdis/ch-elm; IHE PCC.APS; HL7 mCODE's tumour markers), 2026-11-30.
+	// HIV: Ab+p24 Ag by immunoassay; "HIV 1 and 2 tests" (a panel meaning any HIV test); HIV-1
+	// Ab in serum; HIV 1+2 Ab in serum, by immunoassay, by rapid immunoassay (blood; any
+	// specimen); Ab+p24 Ag [Units/volume]; HIV-1 RNA viral load (serum or plasma; any specimen;
+	// Units/volume).
+	"56888-1": SexualHealth, "75622-1": SexualHealth, "7917-8": SexualHealth, "7918-6": SexualHealth, "31201-7": SexualHealth,
+	"80387-4": SexualHealth, "49580-4": SexualHealth, "58900-2": SexualHealth, "20447-9": SexualHealth, "25836-8": SexualHealth,
+	"62469-2": SexualHealth,
+	// Syphilis: reagin Ab by RPR, by VDRL; T. pallidum Ab [Presence], by immunoassay, by
+	// haemagglutination (TPHA).
+	"20507-0": SexualHealth, "5292-8": SexualHealth, "22587-0": SexualHealth, "24110-9": SexualHealth, "8041-6": SexualHealth,
+	// Hepatitis B surface Ag (by immunoassay; in serum; by rapid immunoassay) and DNA; hepatitis
+	// C Ab (in serum; by immunoassay) and RNA (presence; viral load).
+	"5196-1": SexualHealth, "5195-3": SexualHealth, "75410-1": SexualHealth, "29610-3": SexualHealth,
+	"16128-1": SexualHealth, "13955-0": SexualHealth, "11259-9": SexualHealth, "11011-4": SexualHealth,
+	// Chlamydia and gonorrhoea NAAT: DNA (any specimen; urine), rRNA (any specimen; urine),
+	// chlamydia DNA in urine, and the two together (DNA; DNA in urine).
+	"21613-5": SexualHealth, "21416-3": SexualHealth, "24111-7": SexualHealth, "43304-5": SexualHealth, "43305-2": SexualHealth,
+	"42931-6": SexualHealth, "60256-5": SexualHealth, "6357-8": SexualHealth, "36902-5": SexualHealth, "44806-8": SexualHealth,
+	// High-risk HPV DNA of the cervix: the 9-type probe test; 14 types by signal amplification;
+	// the same by NAA.
+	"21440-3": SexualHealth, "59420-0": SexualHealth, "82675-0": SexualHealth,
+	// hCG: urine and serum, qualitative (also by rapid immunoassay) and quantitative.
+	"2106-3": Pregnancy, "2118-8": Pregnancy, "80384-1": Pregnancy, "80385-8": Pregnancy, "21198-7": Pregnancy, "19080-1": Pregnancy,
+	// Tumour markers: PSA, CEA, CA-125, AFP (also a prenatal screen: withheld either way), CA
+	// 19-9, CA 15-3, and their "by immunoassay" codes.
 	"2857-1": Cancer, "2039-6": Cancer, "10334-1": Cancer, "1834-1": Cancer, "24108-3": Cancer, "6875-9": Cancer,
+	"83112-3": Cancer, "83085-1": Cancer, "83082-8": Cancer, "83073-7": Cancer, "83084-4": Cancer, "83083-6": Cancer,
 }
 
 // sensitiveWords catch a test a clinic named itself, in any of the four languages: a safety net
