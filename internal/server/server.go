@@ -330,6 +330,13 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 			return err
 		}),
 		every(escalateEvery, "escalate critical results", escalate(results, publisher)),
+		every(booking.ExpireEvery, "expire unanswered online booking requests", func(ctx context.Context) error {
+			n, err := onlineBooking.Expire(ctx)
+			if err == nil && n > 0 {
+				_ = publisher.Publish(push.AppointmentsChannel, "App.Events.AppointmentChanged", map[string]string{"path": "booking-expiry"}, "")
+			}
+			return err
+		}),
 		every(sweepEvery, "delete expired bulk export files", func(ctx context.Context) error { return fhir.SweepExports(ctx, db) }),
 		every(user.RemindEvery, "remind owners of expiring API tokens", func(ctx context.Context) error {
 			_, err := user.RemindExpiringTokens(ctx, db, time.Now())
