@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,7 +86,10 @@ func TestPortalAdolescentViewKeepsSensitiveCare(t *testing.T) {
 		for _, l := range []billing.LineInput{{Description: "Consultation", Quantity: 1, UnitPrice: price(1000)},
 			{Description: "Pregnancy test (hCG)", Quantity: 1, UnitPrice: price(500)}, {Description: "Screening", Quantity: 1, UnitPrice: price(700)},
 			{Description: "Levonorgestrel 1.5 mg tablet", Quantity: 1, UnitPrice: price(300)},
-			{Description: "Tenofovir/emtricitabine 300/200 mg, 30 tablets", Quantity: 1, UnitPrice: price(900)}} {
+			{Description: "Tenofovir/emtricitabine 300/200 mg, 30 tablets", Quantity: 1, UnitPrice: price(900)},
+			{Description: "Implanon NXT insertion", Quantity: 1, UnitPrice: price(2000)},
+			{Description: "Contraceptive counselling", Quantity: 1, UnitPrice: price(400)},
+			{Description: "Condoms x10", Quantity: 1, UnitPrice: price(100)}} {
 			if b, err = fees.AddLine(ctx, e, b.ID, 0, l, true); err != nil {
 				t.Fatal(err)
 			}
@@ -93,13 +97,20 @@ func TestPortalAdolescentViewKeepsSensitiveCare(t *testing.T) {
 		if _, err := db.Exec(`UPDATE bill_lines SET lab_order_id = $1 WHERE bill_id = $2 AND description = 'Screening'`, o["HIV"].ID, b.ID); err != nil {
 			t.Fatal(err)
 		}
+		// The lines' categories, as the price list's services give them.
+		for desc, category := range map[string]string{"Consultation": "consultation", "Pregnancy test (hCG)": "laboratory", "Levonorgestrel 1.5 mg tablet": "medicine",
+			"Tenofovir/emtricitabine 300/200 mg, 30 tablets": "medicine", "Implanon NXT insertion": "procedure", "Contraceptive counselling": "consultation"} {
+			if _, err := db.Exec(`UPDATE bill_lines SET category = $1 WHERE bill_id = $2 AND description = $3`, category, b.ID, desc); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if b, err = fees.Finalise(ctx, e, b.ID, b.Version); err != nil {
 			t.Fatal(err)
 		}
 
 		g := w.portalClient(t)
 		w.signInByCode(t, g, "p@example.test")
-		named := []string{"levonorgestrel", "z30", "contracep", "pregnan", "hcg", "hiv", "screening", "tenofovir", "emtricitabine"}
+		named := []string{"levonorgestrel", "z30", "contracep", "pregnan", "hcg", "hiv", "screening", "tenofovir", "emtricitabine", "implanon", "condom"}
 		tells := func(where string, body []byte) {
 			t.Helper()
 			for _, word := range named {
@@ -142,26 +153,40 @@ func TestPortalAdolescentViewKeepsSensitiveCare(t *testing.T) {
 			} `json:"bills"`
 		}
 		r.JSON(t, &bills)
-		if len(bills.Bills) != 1 || len(bills.Bills[0].Lines) != 5 || bills.Bills[0].Subtotal != 3400 {
+		if len(bills.Bills) != 1 || len(bills.Bills[0].Lines) != 8 || bills.Bills[0].Subtotal != 5900 {
 			t.Fatalf("the bill: %+v", bills)
 		}
-		lab, medicines := 0, 0
-		for _, l := range bills.Bills[0].Lines {
-			switch l.Description {
-			case "Laboratory test":
-				lab++
-				if l.Amount != 500 && l.Amount != 700 {
-					t.Errorf("a test charged as %d", l.Amount)
-				}
-			case "Medicine":
-				medicines++
-				if l.Amount != 300 && l.Amount != 900 {
-					t.Errorf("a medicine charged as %d", l.Amount)
-				}
-			}
+		// The visit of the contraception (Z30.0) is not listed; a cold's visit is.
+		cold := apitest.Do[struct {
+			ID      int64
+			Version int
+		}](t, w.rec, http.StatusCreated, "POST", "/api/appointments", map[string]any{"patient_id": teen, "doctor_id": c.docID,
+			"starts_at": time.Now().UTC().Add(2 * time.Hour).Truncate(time.Minute).Format(time.RFC3339), "duration_minutes": 15, "type": "new"})
+		coldPath := fmt.Sprintf("/api/appointments/%d", cold.ID)
+		apitest.Do[any](t, w.rec, http.StatusOK, "POST", coldPath+"/arrive", map[string]any{"version": cold.Version})
+		apitest.Do[any](t, c.doc, http.StatusOK, "POST", coldPath+"/start", map[string]any{"version": cold.Version + 1})
+		apitest.Do[any](t, c.doc, http.StatusOK, "PUT", coldPath+"/visit", map[string]any{"version": 0, "chief_complaint": "Cough",
+			"diagnoses": []map[string]any{{"code": "J06.9", "primary": true}}})
+		var visits struct {
+			Upcoming, Past []struct{ ID int64 }
 		}
-		if lab != 2 || medicines != 2 {
-			t.Errorf("the tests and medicines charged: %+v", bills.Bills[0].Lines)
+		g.Do("GET", fmt.Sprintf("/api/portal/records/%d/appointments", teen), nil).JSON(t, &visits)
+		var listed []int64
+		for _, v := range append(visits.Upcoming, visits.Past...) {
+			listed = append(listed, v.ID)
+		}
+		if slices.Contains(listed, a.ID) || !slices.Contains(listed, cold.ID) {
+			t.Errorf("the parent's list: %v (the Z30.0 visit %d left out, the cold's %d listed)", listed, a.ID, cold.ID)
+		}
+		// Each hidden line is named by its kind of charge, its amount kept.
+		var got []string
+		for _, l := range bills.Bills[0].Lines {
+			got = append(got, fmt.Sprintf("%s %d", l.Description, l.Amount))
+		}
+		want := []string{"Consultation 1000", "Laboratory test 500", "Laboratory test 700", "Medicine 300", "Medicine 900", "Procedure 2000",
+			"Consultation 400", "Medical services and supplies 100"}
+		if !slices.Equal(got, want) {
+			t.Errorf("the lines: %q, want %q", got, want)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -117,13 +118,23 @@ func (s *Store) Appointments(ctx context.Context, e audit.Event, p *auth.PortalP
 	if err != nil {
 		return Visits{}, err
 	}
-	list, err := s.Book.List(ctx, appointment.ListQuery{PatientID: id, Page: 1, PerPage: maxVisits}, false, "")
+	// In the adolescent's view (ADR 44) a past visit whose diagnoses are care given in person
+	// (contraception, pregnancy, sexual health) is not listed: its date and doctor would tell
+	// what the results, documents and bills leave out.
+	limited, err := s.adolescent(ctx, id)
+	if err != nil {
+		return Visits{}, err
+	}
+	list, err := s.Book.List(ctx, appointment.ListQuery{PatientID: id, Page: 1, PerPage: maxVisits}, limited, "")
 	if err != nil {
 		return Visits{}, err
 	}
 	now := s.now()
 	out := Visits{Upcoming: []Visit{}, Past: []Visit{}, CancelHours: set.CancelHours}
 	for _, a := range list.Data { // latest first
+		if limited && slices.ContainsFunc(a.Diagnoses, func(d appointment.Diagnosis) bool { return release.DiagnosisSensitivity(d.Code, d.Text) != "" }) {
+			continue
+		}
 		local := a.StartsAt.In(s.loc())
 		v := Visit{ID: a.ID, StartsAt: a.StartsAt, Date: local.Format(time.DateOnly), Time: local.Format("15:04"), DurationMinutes: a.DurationMinutes,
 			Doctor: a.DoctorName, Status: a.Status, Confirmed: a.ConfirmedAt != nil, Version: a.Version}
@@ -333,8 +344,8 @@ type Bills struct {
 const maxBills = 50
 
 // BillsOf lists record id's issued bills, newest first, and what it owes on all of them, in
-// lang; audited. In the adolescent's view (ADR 44) a line charging a sensitive test is named
-// only as a laboratory test, and one of a sensitive medicine only as a medicine.
+// lang; audited. In the adolescent's view (ADR 44) a line charging a sensitive test, medicine,
+// device or care is named only by its kind of charge (hiddenLine).
 func (s *Store) BillsOf(ctx context.Context, e audit.Event, p *auth.PortalPrincipal, id int64, lang string) (Bills, error) {
 	r, err := record(p, id)
 	if err != nil {
@@ -373,9 +384,9 @@ func (s *Store) BillsOf(ctx context.Context, e audit.Event, p *auth.PortalPrinci
 			}
 		}
 	}
-	// In the adolescent's view a sensitive test is charged as a laboratory test and a sensitive
-	// medicine as a medicine: its amount stays, so that the bill still adds up; its name would
-	// tell what the results and the prescriptions leave out.
+	// In the adolescent's view a sensitive test, medicine, device or care is named by its kind
+	// of charge alone: its amount stays, so that the bill still adds up; its name would tell
+	// what the results and the prescriptions leave out.
 	var sensitive map[int64]string
 	if limited {
 		if sensitive, err = s.Release.OrderSensitivities(ctx, id, charged); err != nil {
@@ -386,17 +397,31 @@ func (s *Store) BillsOf(ctx context.Context, e audit.Event, p *auth.PortalPrinci
 		pb := portalBill(b)
 		if limited {
 			for i, l := range b.Lines {
-				switch {
-				case release.MedicineSensitivity(l.Description) != "":
-					pb.Lines[i].Description = i18n.T(lang, "portal.bill.medicine")
-				case release.Sensitivity(l.Code, "", l.Description) != "" || (l.LabOrderID != nil && sensitive[*l.LabOrderID] != ""):
-					pb.Lines[i].Description = i18n.T(lang, "portal.bill.lab_test")
+				if release.MedicineSensitivity(l.Description) != "" || release.Sensitivity(l.Code, "", l.Description) != "" ||
+					(l.LabOrderID != nil && sensitive[*l.LabOrderID] != "") {
+					pb.Lines[i].Description = i18n.T(lang, hiddenLine(l))
 				}
 			}
 		}
 		out.Bills = append(out.Bills, pb)
 	}
 	return out, s.audit(ctx, e, p, r, "portal.bills.read")
+}
+
+// hiddenLine is the message key naming a line the adolescent's view hides by what kind of
+// charge it is — a test charging an order, or the price list's category — never by what it
+// was (the pharmacist's review: an IUD is no medicine, a counselling no test).
+func hiddenLine(l billing.Line) string {
+	if l.LabOrderID != nil {
+		return "portal.bill.lab_test"
+	}
+	switch l.Category {
+	case "laboratory":
+		return "portal.bill.lab_test"
+	case "consultation", "procedure", "imaging", "medicine", "certificate":
+		return "portal.bill." + l.Category
+	}
+	return "portal.bill.other"
 }
 
 // portalBill is bill b as the portal shows it. The subtotal is what its lines come to (each

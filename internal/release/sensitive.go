@@ -9,6 +9,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/document"
 	"emr/internal/result"
+	"emr/internal/textsearch"
 )
 
 // Categories of result a clinic gives in person rather than by a portal, and keeps from a
@@ -76,30 +77,64 @@ var sensitiveWords = []struct {
 	{regexp.MustCompile(`(?i)genetic|karyotyp|генетич|кариотип|基因|染色体|di truyền|nhiễm sắc thể|brca`), Genetic},
 }
 
-// sensitiveMedicines catch the medicines of the care a clinic gives an adolescent in person, by
-// their international names in the four languages' scripts: emergency and regular
-// contraception (levonorgestrel, ulipristal, desogestrel, etonogestrel, medroxyprogesterone,
-// norethisterone, ethinylestradiol), and HIV and hepatitis B treatment and prevention
-// (tenofovir, emtricitabine, lamivudine, dolutegravir, efavirenz, zidovudine, abacavir,
-// raltegravir, lopinavir, atazanavir, darunavir, nevirapine, entecavir). A bill line naming one
-// tells a parent what the rest of the adolescent's view leaves out.
+// sensitiveMedicines catch what a bill or a prescription names of the care a clinic gives an
+// adolescent in person (the pharmacist's review, 2026-11-30): contraception — every hormonal
+// method by its substances and common brands in the four countries' registers, devices (IUD,
+// implant, ring, patch), condoms, emergency contraception — and medical abortion (mifepristone,
+// misoprostol) as pregnancy; HIV treatment, PrEP and PEP, hepatitis B and C treatment, and the
+// medicines specific to an STI (benzathine penicillin, podophyllotoxin, imiquimod) as sexual
+// health. Matched on the name and on its folded form (accents and tone marks off, й → и: an
+// entry typed without them); short tokens only as whole words (Go's \b knows Latin letters
+// alone). Left out on purpose, too common elsewhere: ceftriaxone, azithromycin, doxycycline,
+// metronidazole, aciclovir and its kin, fluconazole, folic acid, iron, ritonavir alone. Hidden
+// beyond need, accepted: norethisterone for periods, co-cyprindiol for acne, lamivudine and
+// entecavir for hepatitis B (a category of its own here), rabies "PEP".
 var sensitiveMedicines = []struct {
 	re       *regexp.Regexp
 	category string
 }{
-	{regexp.MustCompile(`(?i)levonorgestrel|левоноргестрел|左炔诺孕酮|ulipristal|улипристал|乌利司他|desogestrel|дезогестрел|去氧孕烯|` +
-		`etonogestrel|этоногестрел|依托孕烯|medroxyprogesteron|медроксипрогестерон|甲羟孕酮|norethisterone|norethindrone|норэтистерон|炔诺酮|` +
-		`ethinyl ?estradiol|этинилэстрадиол|炔雌醇|contracep|контрацеп|避孕|tránh thai`), Pregnancy},
-	{regexp.MustCompile(`(?i)tenofovir|тенофовир|替诺福韦|emtricitabin|эмтрицитабин|恩曲他滨|lamivudin|ламивудин|拉米夫定|dolutegravir|долутегравир|多替拉韦|` +
-		`efavirenz|эфавиренз|依非韦伦|zidovudin|зидовудин|齐多夫定|abacavir|абакавир|阿巴卡韦|raltegravir|ралтегравир|拉替拉韦|lopinavir|лопинавир|洛匹那韦|` +
-		`atazanavir|атазанавир|阿扎那韦|darunavir|дарунавир|达芦那韦|nevirapin|невирапин|奈韦拉平|entecavir|энтекавир|恩替卡韦`), SexualHealth},
+	{regexp.MustCompile(`(?i)` +
+		// Substances (Latin, as English and Vietnamese write them), methods and devices.
+		`norgestrel|ulipristal|desogestrel|etonogestrel|gestoden|drospirenon|dienogest|cyproteron|norgestimat|norelgestromin|nomegestrol|` +
+		`l[yi]nestrenol|chlormadinon|medroxyprogesteron|norethisteron|norethindron|eth[iy]nyl[ -]?o?estradiol|mifepriston|misoprostol|` +
+		`contracep|intrauterine|condom|tranh thai|dung cu tu cung|dat vong|thao vong|que cay|bao cao su|` +
+		// Brands.
+		`postinor|escapelle|ellaone|levonelle|norlevo|yasmin|marvelon|mercilon|microgynon|rigevidon|diane-? ?35|dianette|cerazette|exluton|` +
+		`slynd|opill|new ?choice|multiload|mirena|kyleena|jaydess|implanon|nexplanon|jadelle|depo-? ?provera|sayana|nuvaring|` +
+		// Russian.
+		`левоноргестрел|норгестрел|улипристал|дезогестрел|этоногестрел|гестоден|дроспиренон|диеногест|ципротерон|норгестимат|норэлгестромин|` +
+		`номег[эе]строл|лин[эе]стренол|хлормадинон|медроксипрогестерон|нор[эе]тистерон|этинил[эе]страдиол|мифепристон|мизопростол|` +
+		`контрацеп|внутриматочн|презерватив|постинор|эскапел|эллаон|эжения|гинепристон|женале|регулон|ярина|джес|жанин|новинет|линдинет|` +
+		`логест|три-регол|ригевидон|марвелон|мерсилон|клаира|зоэли|чарозетта|лактинет|экслютон|диане-? ?35|мирена|каилина|джеидесс|` +
+		`мультилоуд|импланон|некспланон|депо-? ?провера|саяна|новаринг|` +
+		// Chinese.
+		`左炔诺孕酮|炔诺孕酮|乌利司他|去氧孕烯|依托孕烯|孕二烯酮|屈螺酮|地诺孕素|环丙孕酮|诺孕酯|甲羟孕酮|炔诺酮|炔雌醇|米非司酮|米索前列醇|` +
+		`避孕|节育|上环|取环|放环|皮下埋植|安全套|毓婷|安婷|优思明|优思悦|妈富隆|美欣乐|达英-?35|曼月乐|` +
+		// Short names, whole words only.
+		`(?:^|[^\p{L}\p{N}])(?:iud|ius|cu-?t ?380a?|tcu ?380a?|evra|yaz|ella|plan b|вмс|евра)(?:$|[^\p{L}\p{N}])`), Pregnancy},
+	{regexp.MustCompile(`(?i)` +
+		`tenofovir|emtricitabin|lamivudin|dolutegravir|efavirenz|zidovudin|abacavir|raltegravir|lopinavir|atazanavir|darunavir|nevirapin|` +
+		`entecavir|bictegravir|rilpivirin|cabotegravir|lenacapavir|doravirin|elvitegravir|etravirin|adefovir|telbivudin|sofosbuvir|` +
+		`velpatasvir|ledipasvir|daclatasvir|glecaprevir|pibrentasvir|benzathin|podophyllotox|imiquimod|condylom|phoi nhiem|` +
+		`truvada|descovy|biktarvy|kaletra|viread|baraclude|vemlidy|zeffix|epclusa|harvoni|maviret|genvoya|odefsey|triumeq|dovato|` +
+		`juluca|apretude|bicillin|extencillin|retarpen|condyline|wartec|warticon|aldara|` +
+		`тенофовир|эмтрицитабин|ламивудин|долутегравир|эфавиренз|зидовудин|абакавир|ралтегравир|лопинавир|атазанавир|дарунавир|невирапин|` +
+		`энтекавир|биктегравир|рилпивирин|каботегравир|ленакапавир|доравирин|элвитегравир|этравирин|адефовир|телбивудин|софосбувир|` +
+		`велпатасвир|ледипасвир|даклатасвир|глекапревир|пибрентасвир|бензатин|бициллин|подофиллотоксин|имихимод|кондилом|доконтактн|` +
+		`постконтактн|трувада|дескови|биктарви|калетра|виреад|бараклюд|эпклюза|мавирет|алдара|кондилин|` +
+		`替诺福韦|恩曲他滨|拉米夫定|多替拉韦|依非韦伦|齐多夫定|阿巴卡韦|拉替拉韦|洛匹那韦|阿扎那韦|达芦那韦|奈韦拉平|恩替卡韦|比克替拉韦|` +
+		`利匹韦林|卡替拉韦|来那卡帕韦|多拉韦林|艾维雷韦|依曲韦林|阿德福韦|替比夫定|索磷布韦|维帕他韦|来迪派韦|达拉他韦|格卡瑞韦|哌仑他韦|` +
+		`苄星青霉素|鬼臼毒素|咪喹莫特|暴露前预防|暴露后预防|抗逆转录病毒|舒发泰|达可挥|必妥维|克力芝|韦瑞德|博路定|韦立得|贺普丁|贺维力|` +
+		`丙通沙|夏帆宁|艾诺全|绥美凯|` +
+		`(?:^|[^\p{L}\p{N}])(?:prep|pep|arv|arvt|haart|tdf|taf|tld|tle|3tc|azt|ftc|dtg|efv|арвт|арвп)(?:$|[^\p{L}\p{N}])`), SexualHealth},
 }
 
-// MedicineSensitivity is the category of a medicine by its name (a bill line's, a
-// prescription's), "" when it is none of sensitiveMedicines.
+// MedicineSensitivity is the category of a medicine, device or supply by its name (a bill
+// line's, a prescription's), "" when it is none of sensitiveMedicines.
 func MedicineSensitivity(name string) string {
+	folded := textsearch.Fold(name)
 	for _, m := range sensitiveMedicines {
-		if m.re.MatchString(name) {
+		if m.re.MatchString(name) || m.re.MatchString(folded) {
 			return m.category
 		}
 	}
@@ -148,6 +183,24 @@ func Sensitivity(code, loinc string, names ...string) string {
 // Z71.7), viral hepatitis (B15–B19), pelvic inflammation (N70–N77), screening for or
 // contact with them (Z11.3, Z11.4, Z20.2, Z20.6), high-risk sexual behaviour (Z72.5).
 var sensitiveDiagnoses = regexp.MustCompile(`\b(Z3\d|O\d[\dA]|A5\d|A6[0-4]|B2[0-4]|Z21|Z71\.7|B1[5-9]|N7[0-7]|Z11\.[34]|Z20\.[26]|Z72\.5)`)
+
+// DiagnosisSensitivity is the category of a visit's diagnosis (its ICD-10 code, or the words
+// of a diagnosis written out) when it is care a clinic gives an adolescent in person:
+// contraception and pregnancy, or sexual health (sensitiveDiagnoses, sensitiveWords); "" else.
+func DiagnosisSensitivity(code, text string) string {
+	if m := sensitiveDiagnoses.FindString(strings.ToUpper(strings.TrimSpace(code))); m != "" {
+		if m[0] == 'Z' && m[1] == '3' || m[0] == 'O' {
+			return Pregnancy
+		}
+		return SexualHealth
+	}
+	for _, w := range sensitiveWords {
+		if (w.category == SexualHealth || w.category == Pregnancy) && w.re.MatchString(text) {
+			return w.category
+		}
+	}
+	return ""
+}
 
 // documentSensitivity is the category of what document d says (its blocks' text): a
 // sensitive diagnosis code, or a test or care Sensitivity names; "" for none. A medical
