@@ -260,8 +260,13 @@ func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 	id, _ := recordID(r, "id")
 	appt, _ := recordID(r, "appt")
 	p := auth.PortalFrom(r.Context())
-	if err := h.Store.Cancel(r.Context(), auth.AuditEvent(r), p, id, appt); err != nil {
-		httpjson.Error(w, r, err)
+	h.visitsAfter(w, r, p, id, h.Store.Cancel(r.Context(), auth.AuditEvent(r), p, id, appt))
+}
+
+// visitsAfter answers the record's appointments after a change, or the change's refusal.
+func (h *Handler) visitsAfter(w http.ResponseWriter, r *http.Request, p *auth.PortalPrincipal, id int64, changed error) {
+	if changed != nil {
+		httpjson.Error(w, r, changed)
 		return
 	}
 	v, err := h.Store.Appointments(r.Context(), auth.AuditEvent(r), p, id)
@@ -303,16 +308,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := auth.PortalFrom(r.Context())
-	if err := h.Store.Move(r.Context(), auth.AuditEvent(r), p, id, appt, in); err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	v, err := h.Store.Appointments(r.Context(), auth.AuditEvent(r), p, id)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	httpjson.Respond(w, http.StatusOK, v)
+	h.visitsAfter(w, r, p, id, h.Store.Move(r.Context(), auth.AuditEvent(r), p, id, appt, in))
 }
 
 func (h *Handler) bills(w http.ResponseWriter, r *http.Request) {

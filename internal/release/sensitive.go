@@ -188,14 +188,20 @@ var sensitiveDiagnoses = regexp.MustCompile(`\b(Z3\d|O\d[\dA]|A5\d|A6[0-4]|B2[0-
 // of a diagnosis written out) when it is care a clinic gives an adolescent in person:
 // contraception and pregnancy, or sexual health (sensitiveDiagnoses, sensitiveWords); "" else.
 func DiagnosisSensitivity(code, text string) string {
-	if m := sensitiveDiagnoses.FindString(strings.ToUpper(strings.TrimSpace(code))); m != "" {
+	return careSensitivity(strings.ToUpper(strings.TrimSpace(code)), text)
+}
+
+// careSensitivity is the category of the care that codes (where sensitiveDiagnoses are looked
+// for) and words (where sensitiveWords of sexual health and pregnancy are) name; "" for none.
+func careSensitivity(codes, words string) string {
+	if m := sensitiveDiagnoses.FindString(codes); m != "" {
 		if m[0] == 'Z' && m[1] == '3' || m[0] == 'O' {
 			return Pregnancy
 		}
 		return SexualHealth
 	}
 	for _, w := range sensitiveWords {
-		if (w.category == SexualHealth || w.category == Pregnancy) && w.re.MatchString(text) {
+		if (w.category == SexualHealth || w.category == Pregnancy) && w.re.MatchString(words) {
 			return w.category
 		}
 	}
@@ -226,18 +232,7 @@ func documentSensitivity(d *document.Document) string {
 		}
 	}
 	text := b.String()
-	if m := sensitiveDiagnoses.FindString(text); m != "" {
-		if m[0] == 'Z' && m[1] == '3' || m[0] == 'O' {
-			return Pregnancy
-		}
-		return SexualHealth
-	}
-	for _, w := range sensitiveWords {
-		if (w.category == SexualHealth || w.category == Pregnancy) && w.re.MatchString(text) {
-			return w.category
-		}
-	}
-	return ""
+	return careSensitivity(text, text)
 }
 
 // unknownOrder is the category of an order that cannot be read: a reader keeps it as sensitive.
