@@ -223,7 +223,7 @@ func (s *Store) Accept(ctx context.Context, e audit.Event, id int64, in AcceptIn
 
 // TopicDeclined is the outbox topic of the message telling a patient the clinic declined
 // their online booking (topic_id: the request).
-const TopicDeclined = "booking.declined"
+const TopicDeclined = reminder.TopicBookingDeclined
 
 // Decline refuses the request with a reason (kept for the desk, never sent) and tells the
 // patient, by the channel their code went, that the clinic could not take the booking.

@@ -28,6 +28,15 @@ type Store struct {
 	// reminders, phone, e-mail or message language changed (patient messages re-write what
 	// still waits for them).
 	ReachChanged func(ctx context.Context, tx *sql.Tx, id int64) error
+	// SignInChanged, when set, is told inside the update's transaction that a patient's phone
+	// or e-mail changed — the addresses a portal code signs in by — with the old and the new
+	// (the portal tells the old ones: ASVS 2.2.3).
+	SignInChanged func(ctx context.Context, tx *sql.Tx, id int64, old, new SignInAddresses) error
+}
+
+// SignInAddresses are a patient's phone and e-mail, and the language of their messages.
+type SignInAddresses struct {
+	Phone, Email, Language string
 }
 
 func (s *Store) now() time.Time {
@@ -383,6 +392,11 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 	}
 	if s.ReachChanged != nil && (old.Reminders != in.Reminders || old.Phone != in.Phone || old.Email != in.Email || old.MessageLanguage != in.MessageLanguage) {
 		if err := s.ReachChanged(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	if s.SignInChanged != nil && (old.Phone != in.Phone || old.Email != in.Email) {
+		if err := s.SignInChanged(ctx, tx, id, SignInAddresses{old.Phone, old.Email, old.MessageLanguage}, SignInAddresses{in.Phone, in.Email, in.MessageLanguage}); err != nil {
 			return err
 		}
 	}

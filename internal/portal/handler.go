@@ -33,6 +33,8 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/portal/sign-in/code/{id}", Access: auth.PortalSignIn, Handler: h.verifyCode},
 		{Method: "POST", Path: "/api/portal/sign-in/access", Access: auth.PortalSignIn, Handler: h.signInAccess},
 		{Method: "POST", Path: "/api/portal/sign-out", Access: auth.Portal, Handler: h.signOut},
+		{Method: "GET", Path: "/api/portal/sessions", Access: auth.Portal, Handler: h.sessions},
+		{Method: "POST", Path: "/api/portal/sessions/end-others", Access: auth.Portal, Handler: h.endOthers},
 		{Method: "GET", Path: "/api/portal/records/{id}/appointments", Access: auth.Portal, Handler: h.appointments},
 		{Method: "POST", Path: "/api/portal/records/{id}/appointments/{appt}/cancel", Access: auth.Portal, Announces: auth.ChangesAppointments, Handler: h.cancel},
 		{Method: "GET", Path: "/api/portal/records/{id}/appointments/{appt}/times", Access: auth.Portal, Handler: h.times},
@@ -238,6 +240,24 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 	}
 	auth.SetPortalCookies(w, r, "")
 	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *Handler) sessions(w http.ResponseWriter, r *http.Request) {
+	list, err := h.Store.Sessions(r.Context(), auth.AuditEvent(r), auth.PortalFrom(r.Context()))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.List(w, list)
+}
+
+func (h *Handler) endOthers(w http.ResponseWriter, r *http.Request) {
+	n, err := h.Store.EndOthers(r.Context(), auth.AuditEvent(r), auth.PortalFrom(r.Context()))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	httpjson.Respond(w, http.StatusOK, map[string]int{"ended": n})
 }
 
 // recordID is the path's record id; an id that is no number is a record not found.

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"emr/internal/apperr"
+	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
 )
@@ -124,6 +126,120 @@ func guardianName(link int64, channel, address string, guardian int64) string {
 func (s *Store) endSession(ctx context.Context, tx *sql.Tx, hash string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM portal_sessions WHERE token_hash = $1`, hash); err != nil {
 		return fmt.Errorf("end a portal session: %w", err)
+	}
+	return nil
+}
+
+// SessionView is one live session of the records a patient opens as their own, as the portal
+// lists it (ASVS 3.3.4): how it signed in, the masked address of a code, when, when last used.
+type SessionView struct {
+	ID       string    `json:"id"`  // a short name of the session (its key's first characters)
+	Via      string    `json:"via"` // code or access
+	Address  string    `json:"address"`
+	Created  time.Time `json:"created_at"`
+	LastSeen time.Time `json:"last_seen_at"`
+	Current  bool      `json:"current"`
+	hash     string
+}
+
+// sessionIDLength is how much of a session's key names it to its owner: enough to tell a
+// dozen apart, too little to be the key (which is itself a hash of the cookie's token).
+const sessionIDLength = 12
+
+// ownSessions is the live sessions that open one of p's own records (not through a guardian):
+// the patient's sessions, wherever they signed in; p's own first.
+func (s *Store) ownSessions(ctx context.Context, q database.Querier, p *auth.PortalPrincipal) ([]SessionView, error) {
+	var own []int64
+	for _, r := range p.Records {
+		if r.GuardianID == 0 {
+			own = append(own, r.PatientID)
+		}
+	}
+	if len(own) == 0 {
+		return nil, nil
+	}
+	now := s.now()
+	in, args := database.InIDs(q, "r.patient_id", own, 3)
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT s.token_hash, s.via, s.address, s.created_at, s.last_seen_at FROM portal_sessions s
+		JOIN portal_session_records r ON r.token_hash = s.token_hash
+		WHERE `+in+` AND r.guardian_id IS NULL AND s.expires_at > $1 AND s.last_seen_at > $2
+		ORDER BY s.last_seen_at DESC`, append([]any{now, now.Add(-s.idle())}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("list portal sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []SessionView
+	for rows.Next() {
+		var v SessionView
+		if err := rows.Scan(&v.hash, &v.Via, &v.Address, &v.Created, &v.LastSeen); err != nil {
+			return nil, fmt.Errorf("list portal sessions: %w", err)
+		}
+		v.ID, v.Current = v.hash[:min(sessionIDLength, len(v.hash))], v.hash == p.TokenHash
+		if v.Address != "" {
+			v.Address = maskSession(v.Address)
+		}
+		if v.Current {
+			out = append([]SessionView{v}, out...)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Sessions lists the patient's live sessions (ownSessions), audited as the patient's read.
+func (s *Store) Sessions(ctx context.Context, e audit.Event, p *auth.PortalPrincipal) ([]SessionView, error) {
+	list, err := s.ownSessions(ctx, s.DB, p)
+	if err != nil {
+		return nil, err
+	}
+	return list, s.auditOwn(ctx, s.DB, e, p, "portal.sessions.read")
+}
+
+// EndOthers ends every other live session of the patient's own records (ASVS 3.3.4: a phone
+// left signed in, a session someone else began with the patient's code), audited; it answers
+// how many it ended.
+func (s *Store) EndOthers(ctx context.Context, e audit.Event, p *auth.PortalPrincipal) (int, error) {
+	n := 0
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		list, err := s.ownSessions(ctx, tx, p)
+		if err != nil {
+			return err
+		}
+		for _, v := range list {
+			if v.Current {
+				continue
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM portal_sessions WHERE token_hash = $1`, v.hash)
+			if err != nil {
+				return fmt.Errorf("end a portal session: %w", err)
+			}
+			k, _ := res.RowsAffected()
+			n += int(k)
+		}
+		return s.auditOwn(ctx, tx, e, p, "portal.sessions.end_others")
+	})
+	return n, err
+}
+
+// auditOwn records action on each of p's own records, the patient as actor.
+func (s *Store) auditOwn(ctx context.Context, q database.Querier, e audit.Event, p *auth.PortalPrincipal, action string) error {
+	now := s.now()
+	for _, r := range p.Records {
+		if r.GuardianID != 0 {
+			continue
+		}
+		ev := s.actor(e, p, r)
+		ev.Action, ev.EntityType, ev.EntityID, ev.Outcome, ev.At = action, "patient", strconv.FormatInt(r.PatientID, 10), audit.Success, now
+		var err error
+		if tx, ok := q.(*sql.Tx); ok {
+			err = audit.Record(ctx, tx, ev)
+		} else {
+			err = audit.Access(ctx, s.DB, ev)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

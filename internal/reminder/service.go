@@ -34,7 +34,15 @@ var Topics = []string{TopicBooked, TopicChanged, TopicCancelled, TopicReminder}
 
 // LogTopics are what the message log shows: the appointment messages and the one-time codes
 // (never their text), so the desk can see whether a patient's code went.
-var LogTopics = append(slices.Clone(Topics), TopicCode)
+var LogTopics = append(slices.Clone(Topics), TopicCode, TopicBookingDeclined, TopicContactChanged)
+
+// The topics of the patient messages other packages write, listed in the message log too: an
+// online booking declined (internal/booking), and a portal's sign-in address changed, told to
+// the old one (internal/portal).
+const (
+	TopicBookingDeclined = "booking.declined"
+	TopicContactChanged  = "patient.contact_changed"
+)
 
 // Service writes appointment messages; its Changed is the appointment store's hook.
 type Service struct {

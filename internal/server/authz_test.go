@@ -257,6 +257,8 @@ var requiredAccess = map[string]string{
 	"POST /api/portal/sign-in/code/{id}":                       "portal sign-in",
 	"POST /api/portal/sign-in/access":                          "portal sign-in",
 	"POST /api/portal/sign-out":                                "portal",
+	"GET /api/portal/sessions":                                 "portal",
+	"POST /api/portal/sessions/end-others":                     "portal",
 	"GET /api/portal/records/{id}/appointments":                "portal",
 	"POST /api/portal/records/{id}/appointments/{appt}/cancel": "portal",
 	"GET /api/portal/records/{id}/appointments/{appt}/times":   "portal",

@@ -244,6 +244,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	releases := &release.Store{DB: db, Results: results, Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Prescriptions: prescriptions}
 	portalStore := &portal.Store{DB: db, Ring: ring, Loc: loc, Codes: patientMessages, Patients: patients.Store, Book: appointments.Store, Online: onlineBooking, Bills: fees,
 		Release: releases, Idle: auth.PortalIdle, Lifetime: auth.PortalLifetime}
+	patients.Store.SignInChanged = portalStore.SignInChanged
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),

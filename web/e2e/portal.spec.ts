@@ -93,6 +93,12 @@ test('the desk invites, the patient signs in on a phone with the mailed code, mo
   await phone.getByRole('button', { name: 'Đăng nhập' }).click()
   await expect(phone.getByRole('heading', { name: 'Lịch hẹn' })).toBeVisible()
   expect(await axe(phone)).toEqual([])
+  // Where the patient is signed in: this phone, by the access code (ASVS 3.3.4).
+  await phone.getByRole('button', { name: TEXTS.vi.contact }).click()
+  const sessions = phone.getByRole('region', { name: TEXTS.vi.sessionsTitle })
+  await expect(sessions.getByText(TEXTS.vi.thisDevice)).toBeVisible()
+  await expect(sessions.getByText(TEXTS.vi.byAccessCode)).toBeVisible()
+  expect(await axe(phone)).toEqual([])
   await context.close()
 
   // The desk sees the session, and turning access off ends it.

@@ -1228,6 +1228,14 @@ export type paths = {
     /** Whether the browser's portal session is live and the records it opens; issues the portal's CSRF cookie (XSRF-PORTAL, echoed in X-XSRF-TOKEN). Never reads a staff session. */
     get: operations["getPortalSession"];
   };
+  "/api/portal/sessions": {
+    /** The live portal sessions of the records this session opens as the patient's own (not through a guardian): how each signed in (a code to a masked address, or an access code), when, when last used, and which is this one (ASVS 3.3.4). Audited (portal.sessions.read), the patient as actor. */
+    get: operations["getPortalSessions"];
+  };
+  "/api/portal/sessions/end-others": {
+    /** Sign out every other live session of the patient's own records (a phone left signed in, a session begun by someone else). Audited (portal.sessions.end_others). */
+    post: operations["postPortalSessionsEndOthers"];
+  };
   "/api/portal/sign-in/access": {
     /** Sign in with an access code (printed on the invitation or a visit summary) and the patient's date of birth. Throttled per network and per record; a wrong code or date answers the same and is audited. */
     post: operations["postPortalSignInAccess"];
@@ -3897,7 +3905,7 @@ export type components = {
       /** @description The address or number, mostly hidden. */
       to: string;
       /** @enum {string} */
-      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder" | "patient.code";
+      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder" | "patient.code" | "booking.declined" | "patient.contact_changed";
       /** @description The appointment (a one-time code: the codes row). */
       topic_id: number;
     };
@@ -9475,6 +9483,56 @@ export type operations = {
       };
       /** @description A bearer token was sent: the portal takes none. */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The live portal sessions of the records this session opens as the patient's own (not through a guardian): how each signed in (a code to a masked address, or an access code), when, when last used, and which is this one (ASVS 3.3.4). Audited (portal.sessions.read), the patient as actor. */
+  getPortalSessions: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** @description The masked address a code went to; empty for an access code. */
+                address: string;
+                /** Format: date-time */
+                created_at: string;
+                current: boolean;
+                /** @description A short name of the session, to tell them apart. */
+                id: string;
+                /** Format: date-time */
+                last_seen_at: string;
+                /** @enum {string} */
+                via: "code" | "access";
+              })[];
+          };
+        };
+      };
+      /** @description No live portal session. */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Sign out every other live session of the patient's own records (a phone left signed in, a session begun by someone else). Audited (portal.sessions.end_others). */
+  postPortalSessionsEndOthers: {
+    responses: {
+      /** @description Ended; how many. */
+      200: {
+        content: {
+          "application/json": {
+            ended: number;
+          };
+        };
+      };
+      /** @description No live portal session. */
+      401: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -16,6 +16,8 @@ export const messageTopicLabel: Record<MessageTopic, string> = {
   'appointment.cancelled': 'patientMessages.topic.cancelled',
   'appointment.reminder': 'patientMessages.topic.reminder',
   'patient.code': 'patientMessages.topic.code',
+  'booking.declined': 'patientMessages.topic.booking_declined',
+  'patient.contact_changed': 'patientMessages.topic.contact_changed',
 }
 export const messageStatusLabel: Record<MessageStatus, string> = {
   pending: 'patientMessages.status.pending',

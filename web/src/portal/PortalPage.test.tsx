@@ -312,6 +312,35 @@ describe('the patient portal', () => {
     expect(calls.find((c) => c.key === 'PUT /api/portal/records/7/contact')?.body).toEqual({ reminders: 'none', message_language: '', version: 3 })
   })
 
+  it.each(['en', 'ru'] as Lang[])('lists where the patient is signed in and signs out everywhere else (%s)', async (lang) => {
+    const t = TEXTS[lang]
+    const contact: Contact = { phone: '', email: 'lan@example.test', reminders: 'email', message_language: '', version: 3, can_change: true }
+    const here = { id: 'aaaa', via: 'code', address: 'l***@example.test', created_at: '2026-11-30T01:00:00Z', last_seen_at: '2026-11-30T01:05:00Z', current: true }
+    const there = { id: 'bbbb', via: 'access', address: '', created_at: '2026-11-29T08:00:00Z', last_seen_at: '2026-11-29T08:10:00Z', current: false }
+    const calls = serve({
+      'GET /api/portal/session': { status: 200, body: signedIn },
+      'GET /api/portal/records/7/appointments': { status: 200, body: visits },
+      'GET /api/portal/records/7/contact': { status: 200, body: contact },
+      'GET /api/portal/sessions': [
+        { status: 200, body: { data: [here, there] } },
+        { status: 200, body: { data: [here] } },
+      ],
+      'POST /api/portal/sessions/end-others': { status: 200, body: { ended: 1 } },
+    })
+    window.history.replaceState(null, '', `/portal?lang=${lang}`)
+    render(<PortalPage />)
+    fireEvent.click(await screen.findByRole('button', { name: t.contact }))
+    const section = await screen.findByRole('region', { name: t.sessionsTitle })
+    expect(await within(section).findByText(t.byCodeTo('l***@example.test'), { exact: false })).toBeTruthy()
+    expect(within(section).getByText(t.thisDevice)).toBeTruthy()
+    expect(within(section).getByText(t.byAccessCode)).toBeTruthy()
+    fireEvent.click(within(section).getByRole('button', { name: t.endOthers }))
+    expect(await within(section).findByText(t.endedOthers(1))).toBeTruthy()
+    await waitFor(() => expect(within(section).queryByText(t.byAccessCode)).toBeNull())
+    expect((within(section).getByRole('button', { name: t.endOthers }) as HTMLButtonElement).disabled).toBe(true)
+    expect(calls.filter((c) => c.key === 'POST /api/portal/sessions/end-others').map((c) => c.csrf)).toHaveLength(1)
+  })
+
   it('lets a guardian see a child’s contact but change nothing', async () => {
     const t = TEXTS.ru
     const child: PortalSession = { ...signedIn, records: [{ id: 7, first_name: 'Минь', last_name: 'Чан', guardian: true }] }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { call, Refusal, type Bills, type Contact, type FreeTime, type PortalSession, type Receipt, type Visit, type Visits } from './api'
+import { call, Refusal, type Bills, type Contact, type FreeTime, type PortalSession, type Receipt, type SessionView, type Visit, type Visits } from './api'
 import styles from './portal.module.css'
 import { formatDate, formatDay, formatMoney, LANGS, RELEASED_TEXTS, TEXTS, type Lang, type Texts } from './texts'
 import { DocumentsView, ResultsView } from './Released'
@@ -325,6 +325,72 @@ function MoveVisit(props: {
         </button>
       </div>
     </div>
+  )
+}
+
+/** Where the patient is signed in, and signing out everywhere else (ASVS 3.3.4). */
+function Sessions({ lang, t, onSignedOut }: { lang: Lang; t: Texts; onSignedOut: (e: unknown) => boolean }) {
+  const [list, setList] = useState<SessionView[] | undefined>()
+  const [note, setNote] = useState<Note>()
+  const [busy, setBusy] = useState(false)
+  const [round, setRound] = useState(0)
+  useEffect(() => {
+    let live = true
+    call<{ data: SessionView[] }>(lang, 'GET', '/sessions').then(
+      (r) => live && setList(r.data),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(t, e), error: true }),
+    )
+    return () => {
+      live = false
+    }
+  }, [lang, t, round, onSignedOut])
+  const when = (at: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at))
+  const endOthers = async () => {
+    setBusy(true)
+    try {
+      const r = await call<{ ended: number }>(lang, 'POST', '/sessions/end-others')
+      setNote({ text: t.endedOthers(r.ended), error: false })
+      setRound((n) => n + 1)
+    } catch (e) {
+      if (!onSignedOut(e)) setNote({ text: said(t, e), error: true })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section aria-labelledby="sessions">
+      <h3 id="sessions" className={styles.h3}>
+        {t.sessionsTitle}
+      </h3>
+      <Notice note={note} />
+      {list === undefined ? (
+        <p className={styles.muted}>{t.loading}</p>
+      ) : (
+        <ul className={styles.list}>
+          {list.map((s) => (
+            <li key={s.id} className={styles.item}>
+              <p className={styles.when}>
+                {s.via === 'code' ? t.byCodeTo(s.address) : t.byAccessCode}
+                {s.current && (
+                  <>
+                    {' '}
+                    <span className={styles.badge}>{t.thisDevice}</span>
+                  </>
+                )}
+              </p>
+              <p className={styles.meta}>
+                {t.signedInAt(when(s.created_at))} · {t.lastUsed(when(s.last_seen_at))}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className={styles.actions}>
+        <button type="button" className={styles.secondary} disabled={busy || !list || list.length < 2} onClick={() => void endOthers()}>
+          {t.endOthers}
+        </button>
+      </div>
+    </section>
   )
 }
 
@@ -662,7 +728,12 @@ export function PortalPage() {
                 <DocumentsView key={current.id} lang={lang} t={t} record={current.id} onSignedOut={onSignedOut} clinic={session.clinic} person={personName({ middle_name: '', ...current }, lang)} />
               )}
               {tab === 'bills' && <BillsView key={current.id} lang={lang} t={t} record={current.id} onSignedOut={onSignedOut} />}
-              {tab === 'contact' && <ContactView key={current.id} lang={lang} t={t} record={current.id} onSignedOut={onSignedOut} />}
+              {tab === 'contact' && (
+                <>
+                  <ContactView key={current.id} lang={lang} t={t} record={current.id} onSignedOut={onSignedOut} />
+                  {!current.guardian && <Sessions lang={lang} t={t} onSignedOut={onSignedOut} />}
+                </>
+              )}
             </section>
           </>
         )}

@@ -29,6 +29,16 @@ export interface Visit {
   version: number
 }
 
+/** A live session of the patient's own record (ASVS 3.3.4). */
+export interface SessionView {
+  id: string
+  via: 'code' | 'access'
+  address: string
+  created_at: string
+  last_seen_at: string
+  current: boolean
+}
+
 /** A free time a visit may move to: its start, and its day and time on the clinic's clock. */
 export interface FreeTime {
   starts_at: string

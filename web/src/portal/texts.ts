@@ -93,6 +93,14 @@ export interface Texts {
   clinicLanguage: string
   save: string
   saved: string
+  sessionsTitle: string
+  thisDevice: string
+  byCodeTo: (address: string) => string
+  byAccessCode: string
+  signedInAt: (when: string) => string
+  lastUsed: (when: string) => string
+  endOthers: string
+  endedOthers: (n: number) => string
   stale: string
   failed: string
 }
@@ -184,6 +192,14 @@ export const TEXTS: Record<Lang, Texts> = {
     clinicLanguage: "The clinic's",
     save: 'Save',
     saved: 'Saved.',
+    sessionsTitle: 'Where you are signed in',
+    thisDevice: 'This device',
+    byCodeTo: (a) => `Code sent to ${a}`,
+    byAccessCode: 'Access code',
+    signedInAt: (w) => `Signed in ${w}`,
+    lastUsed: (w) => `last used ${w}`,
+    endOthers: 'Sign out everywhere else',
+    endedOthers: (n) => (n === 0 ? 'You were signed in only here.' : n === 1 ? 'Signed out on 1 other device.' : `Signed out on ${n} other devices.`),
     stale: 'Your details were changed meanwhile: they are shown again. Check them and save again.',
     failed: 'Something went wrong. Please try again.',
   },
@@ -273,6 +289,14 @@ export const TEXTS: Record<Lang, Texts> = {
     clinicLanguage: 'Язык клиники',
     save: 'Сохранить',
     saved: 'Сохранено.',
+    sessionsTitle: 'Где выполнен вход',
+    thisDevice: 'Это устройство',
+    byCodeTo: (a) => `Код отправлен на ${a}`,
+    byAccessCode: 'Код доступа',
+    signedInAt: (w) => `Вход: ${w}`,
+    lastUsed: (w) => `последнее действие: ${w}`,
+    endOthers: 'Выйти на всех других устройствах',
+    endedOthers: (n) => (n === 0 ? 'Вход был выполнен только здесь.' : `Выход выполнен на других устройствах: ${n}.`),
     stale: 'Ваши данные тем временем изменились и показаны заново. Проверьте их и сохраните ещё раз.',
     failed: 'Что-то пошло не так. Попробуйте ещё раз.',
   },
@@ -362,6 +386,14 @@ export const TEXTS: Record<Lang, Texts> = {
     clinicLanguage: '诊所默认',
     save: '保存',
     saved: '已保存。',
+    sessionsTitle: '登录设备',
+    thisDevice: '本设备',
+    byCodeTo: (a) => `验证码发送至 ${a}`,
+    byAccessCode: '访问码',
+    signedInAt: (w) => `登录于 ${w}`,
+    lastUsed: (w) => `最近使用 ${w}`,
+    endOthers: '在其他所有设备上退出',
+    endedOthers: (n) => (n === 0 ? '您只在此处登录。' : `已在 ${n} 台其他设备上退出。`),
     stale: '您的信息在此期间已被更改，现已重新显示。请核对后再次保存。',
     failed: '出错了。请重试。',
   },
@@ -451,6 +483,14 @@ export const TEXTS: Record<Lang, Texts> = {
     clinicLanguage: 'Theo phòng khám',
     save: 'Lưu',
     saved: 'Đã lưu.',
+    sessionsTitle: 'Nơi bạn đang đăng nhập',
+    thisDevice: 'Thiết bị này',
+    byCodeTo: (a) => `Mã gửi tới ${a}`,
+    byAccessCode: 'Mã truy cập',
+    signedInAt: (w) => `Đăng nhập lúc ${w}`,
+    lastUsed: (w) => `dùng gần nhất ${w}`,
+    endOthers: 'Đăng xuất ở mọi nơi khác',
+    endedOthers: (n) => (n === 0 ? 'Bạn chỉ đăng nhập ở đây.' : `Đã đăng xuất trên ${n} thiết bị khác.`),
     stale: 'Thông tin của bạn vừa được thay đổi và đã hiển thị lại. Vui lòng kiểm tra và lưu lại.',
     failed: 'Đã có lỗi. Vui lòng thử lại.',
   },
