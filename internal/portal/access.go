@@ -422,6 +422,9 @@ func (s *Store) LinkGuardian(ctx context.Context, e audit.Event, child int64, in
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
+		if err := s.tellGuardiansChanged(ctx, tx, child); err != nil {
+			return err
+		}
 		st, err = s.StatusOf(ctx, tx, child)
 		return err
 	})
@@ -446,6 +449,9 @@ func (s *Store) UnlinkGuardian(ctx context.Context, e audit.Event, child, link i
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome, e.At = "portal.guardian.unlink", "patient", strconv.FormatInt(child, 10), child, audit.Success, s.now()
 		e.Detail = "guardian link " + strconv.FormatInt(link, 10)
 		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		if err := s.tellGuardiansChanged(ctx, tx, child); err != nil {
 			return err
 		}
 		st, err = s.StatusOf(ctx, tx, child)

@@ -9,27 +9,101 @@ import (
 	"strings"
 	"time"
 
+	"emr/internal/auth"
 	"emr/internal/i18n"
 	"emr/internal/mail"
 	"emr/internal/patient"
 	"emr/internal/reminder"
 	"emr/internal/settings"
+	"emr/internal/textsearch"
 )
 
-// SignInChanged is the patient register's hook (patient.Store.SignInChanged): when the
-// e-mail or the phone of a record with portal access changes — the addresses its one-time
-// codes go to — the old one is told, by its own channel, with the clinic to call if the
-// patient did not ask for it (ASVS 2.2.3: someone who changed it at the desk in the patient's
-// name would otherwise sign in unseen). The notice names no new address and nothing clinical.
+// SignInChanged is the patient register's hook (patient.Store.SignInChanged): when the set
+// of addresses a record with portal access signs in by changes — its e-mail or phone changed,
+// added or removed — every old address is told, each by its own channel, with the clinic to
+// call if the patient did not ask for it (ASVS 2.2.3: someone who changed it at the desk in the
+// patient's name would otherwise sign in unseen), and the sessions signed in by an address
+// that no longer opens the record lose it. A phone is compared by its full identity (country
+// code and national digits), an e-mail without regard to case: formatting is no change. The
+// notice names no new address and nothing clinical.
 func (s *Store) SignInChanged(ctx context.Context, tx *sql.Tx, id int64, old, new patient.SignInAddresses) error {
+	on, err := s.hasAccess(ctx, tx, id)
+	if err != nil || !on {
+		return err
+	}
+	clinic, err := settings.ReadClinic(ctx, tx)
+	if err != nil {
+		return err
+	}
+	home := clinic.CallingCode()
+	if textsearch.PhoneIdentity(old.Phone, home) == textsearch.PhoneIdentity(new.Phone, home) &&
+		strings.EqualFold(strings.TrimSpace(old.Email), strings.TrimSpace(new.Email)) {
+		return nil
+	}
+	if err := s.dropLostAddresses(ctx, tx, id); err != nil {
+		return err
+	}
+	return s.tellSignInChanged(ctx, tx, id, old)
+}
+
+// hasAccess says whether record id's portal access is on.
+func (s *Store) hasAccess(ctx context.Context, tx *sql.Tx, id int64) (bool, error) {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM portal_access WHERE patient_id = $1`, id).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("read portal access: %w", err)
+		return false, fmt.Errorf("read portal access: %w", err)
 	}
+	return true, nil
+}
+
+// dropLostAddresses takes record id out of the sessions signed in by a code to an address
+// that no longer opens it as the patient's own (changed at the desk because someone else reads
+// the old mailbox): a session left with no record is signed out at its next request.
+func (s *Store) dropLostAddresses(ctx context.Context, tx *sql.Tx, id int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT s.token_hash, s.address FROM portal_sessions s JOIN portal_session_records r ON r.token_hash = s.token_hash
+		WHERE r.patient_id = $1 AND r.guardian_id IS NULL AND s.via = $2`, id, ViaCode)
+	if err != nil {
+		return fmt.Errorf("read portal sessions: %w", err)
+	}
+	type held struct{ hash, address string }
+	var list []held
+	for rows.Next() {
+		var h held
+		if err := rows.Scan(&h.hash, &h.address); err != nil {
+			rows.Close()
+			return err
+		}
+		list = append(list, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, h := range list {
+		channel := mail.SMS
+		if strings.Contains(h.address, "@") {
+			channel = mail.Email
+		}
+		records, err := s.recordsForAddress(ctx, tx, channel, h.address)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(records, func(r auth.PortalRecord) bool { return r.PatientID == id && r.GuardianID == 0 }) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM portal_session_records WHERE token_hash = $1 AND patient_id = $2 AND guardian_id IS NULL`, h.hash, id); err != nil {
+			return fmt.Errorf("end a lost address's reach: %w", err)
+		}
+	}
+	return nil
+}
+
+// tellSignInChanged tells each of the addresses in to (a record's phone and e-mail as they
+// were) that how record id is signed in to changed, in their language.
+func (s *Store) tellSignInChanged(ctx context.Context, tx *sql.Tx, id int64, to patient.SignInAddresses) error {
 	msg, err := reminder.ReadSettings(ctx, tx)
 	if err != nil {
 		return err
@@ -38,15 +112,15 @@ func (s *Store) SignInChanged(ctx context.Context, tx *sql.Tx, id int64, old, ne
 	if err != nil {
 		return err
 	}
-	lang := old.Language
+	lang := to.Language
 	if !slices.Contains(i18n.Languages, lang) {
 		lang = msg.Language
 	}
 	now := s.now()
 	day := now.In(s.loc()).Format(time.DateOnly)
-	if old.Email != "" && !strings.EqualFold(strings.TrimSpace(old.Email), strings.TrimSpace(new.Email)) {
-		m := mail.Message{Topic: reminder.TopicContactChanged, TopicID: id, PatientID: id, Channel: mail.Email, To: strings.TrimSpace(old.Email),
-			Subject: i18n.T(lang, "message.subject.portal_contact_changed", clinic.Name), Body: i18n.T(lang, "message.email.portal_email_changed", clinic.Name, day)}
+	if email := strings.TrimSpace(to.Email); email != "" {
+		m := mail.Message{Topic: reminder.TopicContactChanged, TopicID: id, PatientID: id, Channel: mail.Email, To: email,
+			Subject: i18n.T(lang, "message.subject.portal_contact_changed", clinic.Name), Body: i18n.T(lang, "message.email.portal_contact_changed", clinic.Name, day)}
 		if s.Codes != nil && s.Codes.CanSend != nil && !s.Codes.CanSend(mail.Email) {
 			m.Unsendable = "no mail server is set (--smtp-url)"
 		}
@@ -54,11 +128,11 @@ func (s *Store) SignInChanged(ctx context.Context, tx *sql.Tx, id int64, old, ne
 			return err
 		}
 	}
-	if old.Phone != "" && reminder.ContactKey(mail.SMS, old.Phone) != reminder.ContactKey(mail.SMS, new.Phone) {
+	if strings.TrimSpace(to.Phone) != "" {
 		m := mail.Message{Topic: reminder.TopicContactChanged, TopicID: id, PatientID: id, Channel: mail.SMS,
-			Body: i18n.T(lang, "message.sms.portal_phone_changed", clinic.Name, day)}
-		if to, err := reminder.SMSCountry(old.Phone, clinic.CallingCode(), msg.SMSCountries); err == nil {
-			m.To = to
+			Body: i18n.T(lang, "message.sms.portal_contact_changed", clinic.Name, day)}
+		if number, err := reminder.SMSCountry(to.Phone, clinic.CallingCode(), msg.SMSCountries); err == nil {
+			m.To = number
 		} else {
 			m.Unsendable = "the number is not of a country the clinic texts"
 		}
@@ -70,4 +144,18 @@ func (s *Store) SignInChanged(ctx context.Context, tx *sql.Tx, id int64, old, ne
 		}
 	}
 	return nil
+}
+
+// tellGuardiansChanged tells record id's own addresses that a guardian's way in to it was
+// added or removed (ASVS 2.2.3: a link gives a new address the record).
+func (s *Store) tellGuardiansChanged(ctx context.Context, tx *sql.Tx, id int64) error {
+	on, err := s.hasAccess(ctx, tx, id)
+	if err != nil || !on {
+		return err
+	}
+	r, err := patient.ReachOf(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	return s.tellSignInChanged(ctx, tx, id, patient.SignInAddresses{Phone: r.Phone, Email: r.Email, Language: r.Language})
 }

@@ -64,3 +64,70 @@ func TestTheOldAddressIsToldOfAChange(t *testing.T) {
 		}
 	})
 }
+
+// TestSignInChangesAreTold (the attacker's review of 2026-11-30): an address added to a
+// record tells the one it had (C1); a change of formatting or letter case tells nobody; a
+// session signed in by a code to an address the record no longer has loses the record (M5),
+// one opened with the access code keeps it; linking a guardian's address tells the child's
+// own addresses (M2).
+func TestSignInChangesAreTold(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		w := newWorld(t, db)
+		phoneOnly := w.patient(t, "Phoneonly", "1985-03-04", map[string]any{"phone": "0912 345 678"})
+		lan := w.patient(t, "Mailed", "1986-04-05", map[string]any{"email": "Lan@Example.test", "phone": "0913 555 777"})
+		child := w.patient(t, "Child", birthday(9, -30), map[string]any{"email": "child.family@example.test"})
+		for _, id := range []int64{phoneOnly, child} {
+			w.invite(t, id)
+		}
+		access := w.invite(t, lan)
+		notices := func(id int64) int {
+			return dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'patient.contact_changed' AND topic_id = $1`, id)
+		}
+		change := func(id int64, fields map[string]any) {
+			t.Helper()
+			var p map[string]any
+			w.rec.Do("GET", fmt.Sprintf("/api/patients/%d", id), nil).JSON(t, &p)
+			for k, v := range fields {
+				p[k] = v
+			}
+			if r := w.rec.Do("PUT", fmt.Sprintf("/api/patients/%d", id), p); r.Status != http.StatusOK {
+				t.Fatalf("change: %d %s", r.Status, r.Body)
+			}
+		}
+
+		// An e-mail added where there was a phone only: the phone is told.
+		change(phoneOnly, map[string]any{"email": "someone@example.test"})
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'patient.contact_changed' AND topic_id = $1 AND channel = 'sms'`, phoneOnly); n != 1 {
+			t.Errorf("the phone of a record given an e-mail told %d times", n)
+		}
+		// The same e-mail in other letters and the same phone written otherwise: nobody.
+		signedIn, byAccess := w.portalClient(t), w.portalClient(t)
+		w.signInByCode(t, signedIn, "lan@example.test")
+		if r := byAccess.Do("POST", "/api/portal/sign-in/access", map[string]any{"code": access, "birth_date": "1986-04-05"}); r.Status != http.StatusOK {
+			t.Fatalf("access sign-in: %d %s", r.Status, r.Body)
+		}
+		change(lan, map[string]any{"email": "lan@example.test", "phone": "0913-555-777"})
+		if n := notices(lan); n != 0 {
+			t.Errorf("a change of formatting told %d times", n)
+		}
+		// A new e-mail: both old addresses told; the code's session loses the record, the
+		// access code's keeps it.
+		change(lan, map[string]any{"email": "lan.new@example.test"})
+		if n := notices(lan); n != 2 {
+			t.Errorf("a new e-mail told %d addresses, want the old e-mail and the phone", n)
+		}
+		if r := signedIn.Do("GET", fmt.Sprintf("/api/portal/records/%d/appointments", lan), nil); r.Status != http.StatusUnauthorized {
+			t.Errorf("a session by the old e-mail after the change: %d", r.Status)
+		}
+		if r := byAccess.Do("GET", fmt.Sprintf("/api/portal/records/%d/appointments", lan), nil); r.Status != http.StatusOK {
+			t.Errorf("a session by the access code after the change: %d", r.Status)
+		}
+		// A guardian's address linked to the child: the child's own address is told.
+		if r := w.rec.Do("POST", fmt.Sprintf("/api/patients/%d/portal/guardians", child), map[string]any{"channel": "email", "address": "parent@example.test"}); r.Status != http.StatusOK {
+			t.Fatalf("link: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'patient.contact_changed' AND topic_id = $1 AND recipient = 'child.family@example.test'`, child); n != 1 {
+			t.Errorf("the child's address told %d times of a guardian linked", n)
+		}
+	})
+}

@@ -146,24 +146,26 @@ type SessionView struct {
 // dozen apart, too little to be the key (which is itself a hash of the cookie's token).
 const sessionIDLength = 12
 
-// ownSessions is the live sessions that open one of p's own records (not through a guardian):
-// the patient's sessions, wherever they signed in; p's own first.
+// ownSessions is the live sessions of p's credential: those that open one of p's own records
+// (not through a guardian), wherever they signed in, and those signed in by a code to the same
+// address as p (a guardian's, who has no record of their own here); p's own first.
 func (s *Store) ownSessions(ctx context.Context, q database.Querier, p *auth.PortalPrincipal) ([]SessionView, error) {
-	var own []int64
+	own := []int64{0} // no record has id 0: the list is never empty
 	for _, r := range p.Records {
 		if r.GuardianID == 0 {
 			own = append(own, r.PatientID)
 		}
 	}
-	if len(own) == 0 {
-		return nil, nil
+	address := ""
+	if p.Via == ViaCode {
+		address = p.Address
 	}
 	now := s.now()
-	in, args := database.InIDs(q, "r.patient_id", own, 3)
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT s.token_hash, s.via, s.address, s.created_at, s.last_seen_at FROM portal_sessions s
-		JOIN portal_session_records r ON r.token_hash = s.token_hash
-		WHERE `+in+` AND r.guardian_id IS NULL AND s.expires_at > $1 AND s.last_seen_at > $2
-		ORDER BY s.last_seen_at DESC`, append([]any{now, now.Add(-s.idle())}, args...)...)
+	in, args := database.InIDs(q, "r.patient_id", own, 4)
+	rows, err := q.QueryContext(ctx, `SELECT s.token_hash, s.via, s.address, s.created_at, s.last_seen_at FROM portal_sessions s
+		WHERE s.expires_at > $1 AND s.last_seen_at > $2 AND ((s.via = 'code' AND s.address = $3 AND $3 <> '') OR EXISTS (SELECT 1 FROM portal_session_records r
+		WHERE r.token_hash = s.token_hash AND r.guardian_id IS NULL AND `+in+`))
+		ORDER BY s.last_seen_at DESC`, append([]any{now, now.Add(-s.idle()), address}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("list portal sessions: %w", err)
 	}
@@ -217,18 +219,17 @@ func (s *Store) EndOthers(ctx context.Context, e audit.Event, p *auth.PortalPrin
 			k, _ := res.RowsAffected()
 			n += int(k)
 		}
+		e.Detail = fmt.Sprintf("%d other sessions ended", n)
 		return s.auditOwn(ctx, tx, e, p, "portal.sessions.end_others")
 	})
 	return n, err
 }
 
-// auditOwn records action on each of p's own records, the patient as actor.
+// auditOwn records action on each of the records p opens, the patient (or the guardian) as
+// actor.
 func (s *Store) auditOwn(ctx context.Context, q database.Querier, e audit.Event, p *auth.PortalPrincipal, action string) error {
 	now := s.now()
 	for _, r := range p.Records {
-		if r.GuardianID != 0 {
-			continue
-		}
 		ev := s.actor(e, p, r)
 		ev.Action, ev.EntityType, ev.EntityID, ev.Outcome, ev.At = action, "patient", strconv.FormatInt(r.PatientID, 10), audit.Success, now
 		var err error

@@ -70,3 +70,39 @@ func TestPatientSeesAndEndsTheirSessions(t *testing.T) {
 		}
 	})
 }
+
+// TestAGuardianSeesAndEndsTheirSessions (the attacker's review, M3): a parent with no record
+// of their own here, signed in twice by a code to their address, sees both sessions and ends
+// the other; the child's own session is neither listed nor ended.
+func TestAGuardianSeesAndEndsTheirSessions(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		w := newWorld(t, db)
+		child := w.patient(t, "Kid", birthday(9, -30), map[string]any{"email": "kid@example.test"})
+		w.invite(t, child)
+		if r := w.rec.Do("POST", fmt.Sprintf("/api/patients/%d/portal/guardians", child), map[string]any{"channel": "email", "address": "mum@example.test"}); r.Status != http.StatusOK {
+			t.Fatalf("link: %d %s", r.Status, r.Body)
+		}
+		phone, tablet, kid := w.portalClient(t), w.portalClient(t), w.portalClient(t)
+		w.signInByCode(t, phone, "mum@example.test")
+		w.signInByCode(t, tablet, "mum@example.test")
+		w.signInByCode(t, kid, "kid@example.test")
+		var got struct {
+			Data []struct {
+				Current bool `json:"current"`
+			}
+		}
+		phone.Do("GET", "/api/portal/sessions", nil).JSON(t, &got)
+		if len(got.Data) != 2 || !got.Data[0].Current {
+			t.Fatalf("the parent's sessions: %+v", got.Data)
+		}
+		if r := phone.Do("POST", "/api/portal/sessions/end-others", nil); r.Status != http.StatusOK {
+			t.Fatalf("end others: %d %s", r.Status, r.Body)
+		}
+		if r := tablet.Do("GET", fmt.Sprintf("/api/portal/records/%d/appointments", child), nil); r.Status != http.StatusUnauthorized {
+			t.Errorf("the parent's other session: %d", r.Status)
+		}
+		if r := kid.Do("GET", fmt.Sprintf("/api/portal/records/%d/appointments", child), nil); r.Status != http.StatusOK {
+			t.Errorf("the child's own session was ended: %d", r.Status)
+		}
+	})
+}

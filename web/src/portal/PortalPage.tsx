@@ -731,7 +731,7 @@ export function PortalPage() {
               {tab === 'contact' && (
                 <>
                   <ContactView key={current.id} lang={lang} t={t} record={current.id} onSignedOut={onSignedOut} />
-                  {!current.guardian && <Sessions lang={lang} t={t} onSignedOut={onSignedOut} />}
+                  <Sessions lang={lang} t={t} onSignedOut={onSignedOut} />
                 </>
               )}
             </section>
