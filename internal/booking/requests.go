@@ -266,7 +266,8 @@ func (s *Store) tellDeclined(ctx context.Context, tx *sql.Tx, r Request, now tim
 	if !slices.Contains(i18n.Languages, lang) {
 		lang = msg.Language
 	}
-	when := r.StartsAt.In(s.loc()).Format("2006-01-02 15:04")
+	local := r.StartsAt.In(s.loc())
+	when := reminder.DateIn(lang, local) + " " + local.Format("15:04")
 	m := mail.Message{Topic: TopicDeclined, TopicID: r.ID, Channel: r.Channel, To: r.Address, ExpiresAt: r.StartsAt}
 	var notTexted string
 	if r.Channel == mail.SMS {

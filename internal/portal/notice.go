@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"emr/internal/auth"
 	"emr/internal/i18n"
@@ -117,7 +116,7 @@ func (s *Store) tellSignInChanged(ctx context.Context, tx *sql.Tx, id int64, to 
 		lang = msg.Language
 	}
 	now := s.now()
-	day := now.In(s.loc()).Format(time.DateOnly)
+	day := reminder.DateIn(lang, now.In(s.loc()))
 	if email := strings.TrimSpace(to.Email); email != "" {
 		m := mail.Message{Topic: reminder.TopicContactChanged, TopicID: id, PatientID: id, Channel: mail.Email, To: email,
 			Subject: i18n.T(lang, "message.subject.portal_contact_changed", clinic.Name), Body: i18n.T(lang, "message.email.portal_contact_changed", clinic.Name, day)}

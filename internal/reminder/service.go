@@ -268,8 +268,8 @@ type composer struct {
 	sms                              bool
 }
 
-// dateIn is a date as lang writes it.
-func dateIn(lang string, t time.Time) string {
+// DateIn is a date as lang writes it in a message to a patient.
+func DateIn(lang string, t time.Time) string {
 	switch lang {
 	case "ru":
 		return t.Format("02.01.2006")
@@ -285,7 +285,7 @@ func dateIn(lang string, t time.Time) string {
 // date, the time and the link, nothing clinical: no doctor, no reason, no specialty.
 func (c composer) message(topic string, start time.Time, token, optOut string) (string, string) {
 	local := start.In(c.loc)
-	date, clock := dateIn(c.lang, local), local.Format("15:04")
+	date, clock := DateIn(c.lang, local), local.Format("15:04")
 	link := ""
 	if token != "" {
 		link = c.base + LinkPath + token

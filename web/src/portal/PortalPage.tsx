@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { call, Refusal, type Bills, type Contact, type FreeTime, type PortalSession, type Receipt, type SessionView, type Visit, type Visits } from './api'
 import styles from './portal.module.css'
-import { formatDate, formatDay, formatMoney, LANGS, RELEASED_TEXTS, TEXTS, type Lang, type Texts } from './texts'
+import { formatDate, formatDay, formatMoment, formatMoney, LANGS, RELEASED_TEXTS, TEXTS, type Lang, type Texts } from './texts'
 import { DocumentsView, ResultsView } from './Released'
 import { personName } from '../lib/personName'
 import { addDays } from '../book/logic'
@@ -344,7 +344,6 @@ function Sessions({ lang, t, onSignedOut }: { lang: Lang; t: Texts; onSignedOut:
       live = false
     }
   }, [lang, t, round, onSignedOut])
-  const when = (at: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at))
   const endOthers = async () => {
     setBusy(true)
     try {
@@ -379,7 +378,7 @@ function Sessions({ lang, t, onSignedOut }: { lang: Lang; t: Texts; onSignedOut:
                 )}
               </p>
               <p className={styles.meta}>
-                {t.signedInAt(when(s.created_at))} · {t.lastUsed(when(s.last_seen_at))}
+                {t.signedInAt(formatMoment(lang, s.created_at))} · {t.lastUsed(formatMoment(lang, s.last_seen_at))}
               </p>
             </li>
           ))}

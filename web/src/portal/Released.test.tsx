@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Opened, PortalSession, Released } from './api'
 import { PortalPage } from './PortalPage'
@@ -154,7 +154,8 @@ describe('the portal’s results and documents', () => {
     const button = await screen.findByRole('button', { name: `${r.open}: Medical certificate` })
     fireEvent.click(button)
     const sheet = await screen.findByRole('article', { name: 'Medical certificate' })
-    expect(document.activeElement).toBe(sheet)
+    // Focus moves in an effect after the sheet is drawn: on a busy machine, a moment later.
+    await waitFor(() => expect(document.activeElement).toBe(sheet))
     expect(within(sheet).getByRole('heading', { level: 3, name: 'Medical certificate' })).toBeTruthy()
     expect(within(sheet).getByText(hostile).tagName).toBe('STRONG')
     expect(sheet.querySelector('img')).toBeNull()
@@ -166,7 +167,7 @@ describe('the portal’s results and documents', () => {
     expect(print).toHaveBeenCalled()
     fireEvent.click(screen.getByRole('button', { name: r.back }))
     const again = await screen.findByRole('button', { name: `${r.open}: Medical certificate` })
-    expect(document.activeElement).toBe(again)
+    await waitFor(() => expect(document.activeElement).toBe(again))
   })
 
   it('opens a prescription as printed, in the page’s language', async () => {
