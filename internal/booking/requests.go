@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -254,17 +253,9 @@ func (s *Store) Decline(ctx context.Context, e audit.Event, id int64, version in
 }
 
 func (s *Store) tellDeclined(ctx context.Context, tx *sql.Tx, r Request, now time.Time) error {
-	msg, err := reminder.ReadSettings(ctx, tx)
+	msg, clinic, lang, err := reminder.Addressing(ctx, tx, r.Language)
 	if err != nil {
 		return err
-	}
-	clinic, err := settings.ReadClinic(ctx, tx)
-	if err != nil {
-		return err
-	}
-	lang := r.Language
-	if !slices.Contains(i18n.Languages, lang) {
-		lang = msg.Language
 	}
 	local := r.StartsAt.In(s.loc())
 	when := reminder.DateIn(lang, local) + " " + local.Format("15:04")

@@ -103,17 +103,9 @@ func (s *Store) dropLostAddresses(ctx context.Context, tx *sql.Tx, id int64) err
 // tellSignInChanged tells each of the addresses in to (a record's phone and e-mail as they
 // were) that how record id is signed in to changed, in their language.
 func (s *Store) tellSignInChanged(ctx context.Context, tx *sql.Tx, id int64, to patient.SignInAddresses) error {
-	msg, err := reminder.ReadSettings(ctx, tx)
+	msg, clinic, lang, err := reminder.Addressing(ctx, tx, to.Language)
 	if err != nil {
 		return err
-	}
-	clinic, err := settings.ReadClinic(ctx, tx)
-	if err != nil {
-		return err
-	}
-	lang := to.Language
-	if !slices.Contains(i18n.Languages, lang) {
-		lang = msg.Language
 	}
 	now := s.now()
 	day := reminder.DateIn(lang, now.In(s.loc()))

@@ -11,6 +11,19 @@ import (
 	"emr/internal/database/dbtest"
 )
 
+// change changes fields of patient id at the desk, as its form saves them.
+func (w *world) change(t *testing.T, id int64, fields map[string]any) {
+	t.Helper()
+	var p map[string]any
+	w.rec.Do("GET", fmt.Sprintf("/api/patients/%d", id), nil).JSON(t, &p)
+	for k, v := range fields {
+		p[k] = v
+	}
+	if r := w.rec.Do("PUT", fmt.Sprintf("/api/patients/%d", id), p); r.Status != http.StatusOK {
+		t.Fatalf("change: %d %s", r.Status, r.Body)
+	}
+}
+
 // TestTheOldAddressIsToldOfAChange (ASVS 2.2.3): the desk changes the e-mail and the phone of
 // a patient with portal access — the addresses a sign-in code goes to — and the old e-mail
 // gets a notice (read from the test's mail server) naming neither the new address nor
@@ -22,17 +35,7 @@ func TestTheOldAddressIsToldOfAChange(t *testing.T) {
 		lan := w.patient(t, "Notice", "1985-03-04", map[string]any{"email": "old@example.test", "phone": "0912 345 678"})
 		plain := w.patient(t, "Plain", "1980-01-01", map[string]any{"email": "plain@example.test"})
 		w.invite(t, lan)
-		change := func(id int64, fields map[string]any) {
-			t.Helper()
-			var p map[string]any
-			w.rec.Do("GET", fmt.Sprintf("/api/patients/%d", id), nil).JSON(t, &p)
-			for k, v := range fields {
-				p[k] = v
-			}
-			if r := w.rec.Do("PUT", fmt.Sprintf("/api/patients/%d", id), p); r.Status != http.StatusOK {
-				t.Fatalf("change: %d %s", r.Status, r.Body)
-			}
-		}
+		change := func(id int64, fields map[string]any) { w.change(t, id, fields) }
 		count := func(to string) int {
 			return dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'patient.contact_changed' AND recipient = $1`, to)
 		}
@@ -83,17 +86,7 @@ func TestSignInChangesAreTold(t *testing.T) {
 		notices := func(id int64) int {
 			return dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE topic = 'patient.contact_changed' AND topic_id = $1`, id)
 		}
-		change := func(id int64, fields map[string]any) {
-			t.Helper()
-			var p map[string]any
-			w.rec.Do("GET", fmt.Sprintf("/api/patients/%d", id), nil).JSON(t, &p)
-			for k, v := range fields {
-				p[k] = v
-			}
-			if r := w.rec.Do("PUT", fmt.Sprintf("/api/patients/%d", id), p); r.Status != http.StatusOK {
-				t.Fatalf("change: %d %s", r.Status, r.Body)
-			}
-		}
+		change := func(id int64, fields map[string]any) { w.change(t, id, fields) }
 
 		// An e-mail added where there was a phone only: the phone is told.
 		change(phoneOnly, map[string]any{"email": "someone@example.test"})

@@ -15,6 +15,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/i18n"
 	"emr/internal/settings"
 	"emr/internal/textsearch"
 )
@@ -158,4 +159,22 @@ func SaveSettings(ctx context.Context, db *database.DB, e audit.Event, in Settin
 		return err
 	})
 	return in, err
+}
+
+// Addressing is what a message to a patient needs besides its text: the clinic's message
+// settings, the clinic (its name, its calling code), and the language to write in — lang when
+// the patient chose one the product speaks, else the clinic's.
+func Addressing(ctx context.Context, q database.Querier, lang string) (Settings, settings.Clinic, string, error) {
+	msg, err := ReadSettings(ctx, q)
+	if err != nil {
+		return msg, settings.Clinic{}, "", err
+	}
+	clinic, err := settings.ReadClinic(ctx, q)
+	if err != nil {
+		return msg, clinic, "", err
+	}
+	if !slices.Contains(i18n.Languages, lang) {
+		lang = msg.Language
+	}
+	return msg, clinic, lang, nil
 }
