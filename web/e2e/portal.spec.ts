@@ -6,15 +6,18 @@ import { TEXTS } from '../src/portal/texts'
 test('the desk invites, the patient signs in on a phone with the mailed code, moves and cancels, and changes reminders; an access code signs in too', async ({ page, browser }) => {
   test.setTimeout(240_000)
   // The clinic publishes the E2E doctor's hours online (new patients, 30 minutes): what a
-  // patient may move a visit to.
-  await login(page, 'admin')
-  const current = (await (await api(page, 'get', '/api/settings/online-booking')).json()) as { version: number }
+  // patient may move a visit to. The administrator in a page of her own: a second login on one
+  // page races the first session's end, which the open app hears and answers with the login page.
+  const admin = await browser.newPage()
+  await login(admin, 'admin')
+  const current = (await (await api(admin, 'get', '/api/settings/online-booking')).json()) as { version: number }
   const week = Array.from({ length: 7 }, () => ({ open: '08:00', close: '17:00', breaks: [{ from: '12:00', to: '13:00' }] }))
-  const published = await api(page, 'put', '/api/settings/online-booking', {
+  const published = await api(admin, 'put', '/api/settings/online-booking', {
     enabled: true, auto_book: false, ahead_days: 30, notice_minutes: 120, holidays: [], version: current.version,
-    doctors: [{ doctor_id: await doctorId(page), enabled: true, specialty: 'Family medicine', offers: [{ type: 'new', slot_minutes: 30 }], week, days_off: [] }],
+    doctors: [{ doctor_id: await doctorId(admin), enabled: true, specialty: 'Family medicine', offers: [{ type: 'new', slot_minutes: 30 }], week, days_off: [] }],
   })
   expect(published.status(), await published.text()).toBe(200)
+  await admin.close()
   await login(page, 'receptionist')
   const last = `Portal-${unique()}`
   const address = `${last.toLowerCase()}@example.test`
