@@ -62,3 +62,31 @@ func TestMajorUnitsTextRoundTrips(t *testing.T) {
 		t.Error("minor units of VND, PHP, RUB")
 	}
 }
+
+// TestShareOfDiscount: a line's part of its bill's own discount (what the lines come to less
+// the bill's total), shared in proportion and rounded half up — what a refund naming the line
+// credits is its amount less this, and revenue by service counts the same (the cashier's review
+// of 2026-11-29, M8; migration 00080 on both engines). Each line is rounded on its own, so the
+// parts of three equal lines may miss the discount by a minor unit: the last case.
+func TestShareOfDiscount(t *testing.T) {
+	for _, c := range []struct {
+		name                 string
+		amount, lines, total Money
+		want                 Money
+	}{
+		{"no discount", 25000, 100000, 100000, 0},
+		{"a surcharge is no discount", 25000, 100000, 110000, 0},
+		{"no lines", 0, 0, 0, 0},
+		{"a 20 % discount: the review's 25,000 test", 25000, 100000, 80000, 5000},
+		{"the whole bill free", 25000, 100000, 0, 25000},
+		{"half rounds up", 1, 2, 1, 1},
+		{"under half rounds down", 1, 3, 2, 0},
+		{"the PostgreSQL case of 00080 (10,000 of 30,000, total 29,999)", 10000, 30000, 29999, 0},
+		{"and its 20,000 line", 20000, 30000, 29999, 1},
+		{"three equal lines, discount 2: each 1, three in all", 10000, 30000, 29998, 1},
+	} {
+		if got := ShareOfDiscount(c.amount, c.lines, c.total); got != c.want {
+			t.Errorf("%s: ShareOfDiscount(%d, %d, %d) = %d, want %d", c.name, c.amount, c.lines, c.total, got, c.want)
+		}
+	}
+}

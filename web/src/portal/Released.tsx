@@ -53,8 +53,8 @@ function Waiting({ t, error }: { t: Texts; error?: string }) {
 const Limited = ({ r, list, rx }: { r: ReleasedTexts; list: Released; rx?: boolean }) =>
   list.limited ? (
     <>
-      <p className={styles.note}>{r.limited}</p>
-      {rx && <p className={styles.note}>{r.limitedRx}</p>}
+      <p className={styles.callout}>{r.limited}</p>
+      {rx && <p className={styles.callout}>{r.limitedRx}</p>}
     </>
   ) : null
 
@@ -130,7 +130,7 @@ function ResultItem({ item, r, ...props }: Props & { item: ReleasedItem; r: Rele
         {formatDay(lang, item.date)} {item.corrected && <span className={styles.badge}>{r.corrected}</span>}
       </p>
       {noteOnly(item) ? (
-        <p className={styles.note}>{item.note}</p>
+        <p className={styles.callout}>{item.note}</p>
       ) : (
         <>
           <button type="button" className={styles.secondary} aria-expanded={shown} aria-controls={panel} disabled={busy} onClick={() => void toggle()}>
@@ -370,7 +370,7 @@ export function DocumentsView(props: Props & { clinic: string; person: string })
                 {it.kind === 'prescription' ? r.prescription : r.document} · {formatDay(lang, it.date)}
               </p>
               {noteOnly(it) ? (
-                <p className={styles.note}>{it.note}</p>
+                <p className={styles.callout}>{it.note}</p>
               ) : (
                 <button type="button" id={`open-${it.kind}-${it.id}`} className={styles.secondary} aria-label={`${r.open}: ${it.title}`} disabled={busy} onClick={() => void open(it)}>
                   {r.open}

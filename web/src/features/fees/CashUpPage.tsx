@@ -47,7 +47,7 @@ export default function CashUpPage() {
       {isLoading && <Skeleton active />}
       {data && data.drawers.length === 0 && <Empty description={t('cashUp.noDrawers')} />}
       <Flex vertical gap={16}>
-        {data?.drawers.map((d) => <DrawerCard key={d.shift_id} drawer={d} money={money} blind={data.mine && !d.closed_at} onClose={() => setDialog(d)} />)}
+        {data?.drawers.map((d) => <DrawerCard key={d.shift_id} drawer={d} money={money} onClose={() => setDialog(d)} />)}
       </Flex>
       {data && !data.mine && <DayTakings data={data} money={money} day={day} />}
       {dialog === 'float' && <FloatModal money={money} onClose={() => setDialog(undefined)} onDone={done} />}
@@ -57,13 +57,13 @@ export default function CashUpPage() {
 }
 
 /**
- * One drawer's shift: what it should hold and, once closed, what was counted. Blind (a cashier's
- * own drawer still open), the cash figures stay hidden until she has counted it (M7).
+ * One drawer's shift: what it should hold and, once closed, what was counted. Blind — the server
+ * withholds the cash figures (null) of a drawer whose cashier has not counted it yet, from her
+ * alone (Drawer.Blind, M7) — they stay hidden: the screen follows the server's judgement.
  */
-export function DrawerFigures({ drawer: d, money, blind = false }: { drawer: Drawer; money: Money; blind?: boolean }) {
+export function DrawerFigures({ drawer: d, money }: { drawer: Drawer; money: Money }) {
   const { t } = useTranslation()
-  // The server withholds the cash figures of a drawer its cashier has not counted yet (null).
-  if (blind || d.drawer_cash == null)
+  if (d.drawer_cash == null)
     return (
       <Descriptions
         size="small"
@@ -103,7 +103,7 @@ export function Difference({ value, money }: { value: number; money: Money }) {
   return <strong data-testid="drawer-difference">{value < 0 ? t('cashUp.short', { amount: money.format(-value) }) : t('cashUp.over', { amount: money.format(value) })}</strong>
 }
 
-function DrawerCard({ drawer: d, money, blind, onClose }: { drawer: Drawer; money: Money; blind: boolean; onClose: () => void }) {
+function DrawerCard({ drawer: d, money, onClose }: { drawer: Drawer; money: Money; onClose: () => void }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   return (
@@ -118,7 +118,7 @@ function DrawerCard({ drawer: d, money, blind, onClose }: { drawer: Drawer; mone
       }
       extra={d.closed_at ? <Tag color="green">{t('cashUp.closed')}</Tag> : <Tag color="blue">{t('cashUp.open')}</Tag>}
     >
-      <DrawerFigures drawer={d} money={money} blind={blind} />
+      <DrawerFigures drawer={d} money={money} />
       {d.closed_at && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
           {t('cashUp.closedBy', { when: formatDayTime(d.closed_at), by: d.closed_by })}
@@ -132,7 +132,7 @@ function DrawerCard({ drawer: d, money, blind, onClose }: { drawer: Drawer; mone
           </Button>
         )}
         {/* A blind drawer prints once counted: the sheet carries what it should hold. */}
-        {!blind && (
+        {d.drawer_cash != null && (
           <Button icon={<PrinterOutlined aria-hidden />} onClick={() => navigate(`/fees/drawers/${d.shift_id}/print`)} aria-label={t('cashUp.printOf', { cashier: d.cashier })}>
             {t('cashUp.print')}
           </Button>
