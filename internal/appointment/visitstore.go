@@ -461,14 +461,15 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 			return nil
 		}
 	}
-	if err := s.lockDoctor(ctx, tx, a.DoctorID); err != nil {
+	// The follow-up's own doctor and length once booked (the desk may have changed them).
+	doctor, length := a.DoctorID, a.DurationMinutes
+	if found {
+		doctor, length = existing.DoctorID, existing.DurationMinutes
+	}
+	if err := s.lockDoctor(ctx, tx, doctor); err != nil {
 		return err
 	}
-	length := a.DurationMinutes
-	if found {
-		length = existing.DurationMinutes
-	}
-	start, err := s.freeSlot(ctx, tx, a, length, date, existing.ID)
+	start, err := s.freeSlot(ctx, tx, doctor, a.StartsAt, length, date, existing.ID)
 	if err != nil {
 		return err
 	}
@@ -477,7 +478,7 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 		_, err := s.book(ctx, tx, e, in, start, a.ID)
 		return err
 	}
-	queue, err := nextQueueNumber(ctx, tx, date, existing.DoctorID)
+	queue, err := nextQueueNumber(ctx, tx, date, doctor)
 	if err != nil {
 		return err
 	}
@@ -499,25 +500,37 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 	return s.changed(ctx, tx, &existing, existing.ID)
 }
 
-// freeSlot finds the first free time on date for the visit's doctor, starting at the
-// visit's own time of day and trying later times, for a visit of minutes.
-func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, a Appointment, minutes int, date string, except int64) (time.Time, error) {
+// freeSlot finds the first free time on date for doctor, starting at the visit's own time of
+// day (clock) and trying later times, for a visit of minutes: free of the doctor's other
+// appointments (except one, the follow-up itself) and of online requests the desk has not
+// answered (Occupied; a hold whose code is out gives way, as to any booking of the book's).
+func (s *Store) freeSlot(ctx context.Context, tx *sql.Tx, doctor int64, clock time.Time, minutes int, date string, except int64) (time.Time, error) {
 	d, err := time.ParseInLocation(time.DateOnly, date, s.loc())
 	if err != nil {
 		return time.Time{}, err
 	}
-	clock := a.StartsAt.In(s.loc())
+	clock = clock.In(s.loc())
 	start := time.Date(d.Year(), d.Month(), d.Day(), clock.Hour(), clock.Minute(), 0, 0, s.loc())
 	step := time.Duration(minutes) * time.Minute
 	for start.In(s.loc()).Format(time.DateOnly) == date {
-		other, err := overlapping(ctx, tx, a.DoctorID, start.UTC(), start.Add(step).UTC(), except)
+		other, err := overlapping(ctx, tx, doctor, start.UTC(), start.Add(step).UTC(), except)
 		if err != nil {
 			return time.Time{}, err
 		}
-		if other == nil {
-			return start.UTC(), nil
+		if other != nil {
+			start = other.StartsAt.In(s.loc()).Add(time.Duration(other.DurationMinutes) * time.Minute)
+			continue
 		}
-		start = other.StartsAt.In(s.loc()).Add(time.Duration(other.DurationMinutes) * time.Minute)
+		err = s.occupied(ctx, tx, doctor, start.UTC(), start.Add(step).UTC())
+		var refused *apperr.Error
+		switch {
+		case err == nil:
+			return start.UTC(), nil
+		case errors.As(err, &refused) && refused.Kind == apperr.KindConflict:
+			start = start.Add(step) // an online request holds it: the next time
+		default:
+			return time.Time{}, err
+		}
 	}
 	return time.Time{}, apperr.Conflict("visit.follow_up_day_full")
 }

@@ -423,15 +423,6 @@ func (s *Store) Hold(ctx context.Context, client string, in HoldInput) (Hold, er
 	if set, _, err = s.bookable(ctx, s.DB, set); err != nil {
 		return Hold{}, err
 	}
-	msg, err := reminder.ReadSettings(ctx, s.DB)
-	if err != nil {
-		return Hold{}, err
-	}
-	if (in.Channel == mail.Email && !msg.Email) || (in.Channel == mail.SMS && !msg.SMS) {
-		var v apperr.Validation
-		v.Add("channel", "booking.channel_off")
-		return Hold{}, v.Err()
-	}
 	d := set.doctor(in.DoctorID)
 	if d == nil || !offers(set, in.DoctorID, in.Type, start, s.loc(), now) {
 		return Hold{}, apperr.Conflict("booking.slot_gone")

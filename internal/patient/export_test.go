@@ -7,3 +7,6 @@ const DuplicatesQuery = duplicatesQuery
 
 // PageQuery is Page's SQL and arguments for f (no name words), for its plan's test.
 func PageQuery(q database.Querier, f Filter) (string, []any) { return pageQuery(q, f, nil) }
+
+// ByEmailQuery is ByContact's query of an e-mail address, for the plan test.
+const ByEmailQuery = byEmail

@@ -83,6 +83,20 @@ func TestIdentifierSearchReadsIndexes(t *testing.T) {
 			query, args := pt.PageQuery(db, pt.Filter{MRN: mrn, Limit: 10})
 			assertIndexPlan(t, db, query, args)
 		})
+		// A portal sign-in by e-mail, on every public request (migration 00095).
+		t.Run("a sign-in's e-mail address", func(t *testing.T) {
+			if _, err := db.ExecContext(ctx, `UPDATE patients SET email = 'p' || CAST(id AS TEXT) || '@example.test'`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, `ANALYZE`); err != nil {
+				t.Fatal(err)
+			}
+			assertIndexPlan(t, db, pt.ByEmailQuery, []any{"p100@example.test"})
+			ids, err := pt.ByContact(ctx, db, "email", "P100@Example.test", "")
+			if err != nil || len(ids) != 1 || ids[0] != 100 {
+				t.Fatalf("found %v (%v)", ids, err)
+			}
+		})
 	})
 }
 

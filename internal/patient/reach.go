@@ -58,6 +58,9 @@ func OptOutIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, now time
 	return audit.Record(ctx, tx, e)
 }
 
+// byEmail finds the patients of an e-mail address (lower case) through patients_email.
+const byEmail = `SELECT id FROM patients WHERE lower(email) = $1 AND archived_at IS NULL ORDER BY id`
+
 // ByContact lists the patients (not archived) whose e-mail address (channel "email", address
 // in lower case) or phone number (channel "sms") is address: whose record a one-time code
 // sent there may open. A phone number is found by its national digits and kept only when it
@@ -68,7 +71,7 @@ func ByContact(ctx context.Context, q database.Querier, channel, address, home s
 	var err error
 	switch channel {
 	case "email":
-		rows, err = q.QueryContext(ctx, `SELECT id FROM patients WHERE LOWER(email) = $1 AND archived_at IS NULL ORDER BY id`, strings.ToLower(address))
+		rows, err = q.QueryContext(ctx, byEmail, strings.ToLower(address))
 	case "sms":
 		key := textsearch.PhoneKey(address)
 		if len(key) < 6 {

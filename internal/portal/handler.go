@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -137,6 +138,10 @@ func (h *Handler) unlink(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 	var out Session
 	p, err := h.Store.LookupPortal(r.Context(), auth.PortalToken(r))
+	if err != nil && !errors.Is(err, apperr.ErrUnauthenticated) {
+		httpjson.Error(w, r, err) // the database, not the session: the patient stays signed in
+		return
+	}
 	if err != nil {
 		auth.SetPortalCookies(w, r, "") // a dead session's cookie goes
 		out, err = h.Store.Describe(r.Context(), nil)

@@ -124,3 +124,30 @@ func TestSignInChangesAreTold(t *testing.T) {
 		}
 	})
 }
+
+// TestNoCodeByAChannelTheClinicTurnedOff: a clinic that sends no SMS sends no portal sign-in
+// code by SMS either (the check sat in online booking alone): 422 on the channel, nothing sent;
+// e-mail still goes.
+func TestNoCodeByAChannelTheClinicTurnedOff(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		w := newWorld(t, db)
+		admin := w.env.LoggedIn("admin", w.env.CreateUser("admin", "admin"))
+		lan := w.patient(t, "Nosms", "1985-03-04", map[string]any{"email": "nosms@example.test", "phone": "0912 345 678"})
+		w.invite(t, lan)
+		if r := admin.Do("PUT", "/api/settings/patient-messages", map[string]any{"reminders": true, "offsets_minutes": []int{1440, 120}, "quiet_start": "21:00",
+			"quiet_end": "08:00", "cancel_hours": 2, "email": true, "sms": false, "language": "en", "version": 0}); r.Status != http.StatusOK {
+			t.Fatalf("settings: %d %s", r.Status, r.Body)
+		}
+		c := w.portalClient(t)
+		r := c.Do("POST", "/api/portal/sign-in/code", map[string]any{"channel": "sms", "address": "0912 345 678", "language": "en"})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "channel") {
+			t.Fatalf("a code by SMS, SMS off: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM mail_outbox WHERE channel = 'sms'`); n != 0 {
+			t.Fatalf("%d SMS written", n)
+		}
+		if r := c.Do("POST", "/api/portal/sign-in/code", map[string]any{"channel": "email", "address": "nosms@example.test", "language": "en"}); r.Status != http.StatusOK {
+			t.Fatalf("a code by e-mail: %d %s", r.Status, r.Body)
+		}
+	})
+}

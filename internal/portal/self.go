@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -175,8 +176,11 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, p *auth.PortalPrincip
 // window's hours.
 func (s *Store) changeable(ctx context.Context, q database.Querier, id, appt int64, late string) (appointment.Appointment, time.Duration, error) {
 	a, err := appointment.GetIn(ctx, q, appt)
-	if err != nil || a.PatientID != id {
+	if (err == nil && a.PatientID != id) || errors.Is(err, apperr.ErrNotFound) {
 		return a, 0, apperr.NotFound("portal.not_found")
+	}
+	if err != nil {
+		return a, 0, err
 	}
 	if a.Status != appointment.Booked {
 		return a, 0, apperr.Conflict("reminder.not_booked")

@@ -224,11 +224,17 @@ func (s *Service) admitCode(ctx context.Context, r CodeRequest) (to, sendTo stri
 		return "", "", err
 	}
 	sendTo = to
-	var set Settings
+	set, err := ReadSettings(ctx, s.DB)
+	if err != nil {
+		return "", "", err
+	}
+	// A channel the clinic turned off sends no code, for booking and the portal alike.
+	if !set.Sends(r.Channel) {
+		var v apperr.Validation
+		v.Add("channel", "booking.channel_off")
+		return "", "", v.Err()
+	}
 	if r.Channel == mail.SMS {
-		if set, err = ReadSettings(ctx, s.DB); err != nil {
-			return "", "", err
-		}
 		clinic, err := settings.ReadClinic(ctx, s.DB)
 		if err != nil {
 			return "", "", err

@@ -124,7 +124,7 @@ func (s *Service) write(ctx context.Context, tx *sql.Tx, a appointment.Appointme
 	if who.Reminders != mail.Email && who.Reminders != mail.SMS {
 		return nil // the patient wants none
 	}
-	if (who.Reminders == mail.Email && !set.Email) || (who.Reminders == mail.SMS && !set.SMS) {
+	if !set.Sends(who.Reminders) {
 		return nil // the clinic does not send by that channel
 	}
 	clinic, err := settings.ReadClinic(ctx, tx)
@@ -348,7 +348,7 @@ func (s *Service) holds(ctx context.Context, tx *sql.Tx, m mail.Entry, now time.
 	if err != nil {
 		return err
 	}
-	if who.Reminders != m.Channel || (m.Channel == mail.Email && !set.Email) || (m.Channel == mail.SMS && !set.SMS) {
+	if who.Reminders != m.Channel || !set.Sends(m.Channel) {
 		return apperr.Conflict("reminder.resend_channel_changed")
 	}
 	to := who.Email

@@ -16,6 +16,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/i18n"
+	"emr/internal/mail"
 	"emr/internal/settings"
 	"emr/internal/textsearch"
 )
@@ -159,6 +160,11 @@ func SaveSettings(ctx context.Context, db *database.DB, e audit.Event, in Settin
 		return err
 	})
 	return in, err
+}
+
+// Sends says whether the clinic sends patient messages by channel (e-mail or SMS).
+func (s Settings) Sends(channel string) bool {
+	return (channel == mail.Email && s.Email) || (channel == mail.SMS && s.SMS)
 }
 
 // Addressing is what a message to a patient needs besides its text: the clinic's message

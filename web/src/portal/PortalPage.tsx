@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { call, Refusal, type Bills, type Contact, type FreeTime, type PortalSession, type Receipt, type SessionView, type Visit, type Visits } from './api'
+import { call, Refusal, said as saidBy, type Bills, type Contact, type FreeTime, type PortalSession, type Receipt, type SessionView, type Visit, type Visits } from './api'
 import styles from './portal.module.css'
 import { formatDate, formatDay, formatMoment, formatMoney, LANGS, RELEASED_TEXTS, TEXTS, type Lang, type Texts } from './texts'
 import { DocumentsView, ResultsView } from './Released'
@@ -19,7 +19,7 @@ function firstLang(): Lang {
 type Note = { text: string; error: boolean } | undefined
 
 /** What a refusal says: the server's sentence (in the page's language), else ours. */
-const said = (t: Texts, e: unknown) => (e instanceof Refusal && e.message ? e.message : t.failed)
+const said = (t: Texts, e: unknown) => saidBy(t.failed, e)
 
 function Notice({ note }: { note: Note }) {
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { call, Refusal, type DocumentBlock, type DocumentRun, type Opened, type PrescriptionSheet, type Released, type ReleasedItem, type ReleasedValue } from './api'
+import { call, said as saidBy, type DocumentBlock, type DocumentRun, type Opened, type PrescriptionSheet, type Released, type ReleasedItem, type ReleasedValue } from './api'
 import styles from './portal.module.css'
 import { formatDay, RELEASED_TEXTS, type Lang, type ReleasedTexts, type Texts } from './texts'
 
@@ -16,7 +16,7 @@ interface Props {
   onSignedOut: (e: unknown) => boolean
 }
 
-const said = (t: Texts, e: unknown) => (e instanceof Refusal && e.message ? e.message : t.failed)
+const said = (t: Texts, e: unknown) => saidBy(t.failed, e)
 
 /** The record's released items, read once per section shown. */
 function useReleased({ lang, t, record, onSignedOut }: Props) {

@@ -102,6 +102,16 @@ export interface Contact {
 }
 
 /** A refused call: the status, the server's key and its sentence (in the page's language). */
+/**
+ * What a refusal says, in the page's language: a field's own message when the server named one
+ * (a channel the clinic does not send by, an address in the wrong form), else its sentence,
+ * else the page's own (failed).
+ */
+export function said(failed: string, e: unknown): string {
+  if (!(e instanceof Refusal)) return failed
+  return Object.values(e.fields).flat()[0] || e.message || failed
+}
+
 export class Refusal extends Error {
   status: number
   code: string
