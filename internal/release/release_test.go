@@ -829,3 +829,57 @@ func TestMedicineSensitivity(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnosisSensitivity: a visit's diagnosis that is care a clinic gives an adolescent in
+// person hides the visit from a parent's view (ADR 44), by its ICD-10 code (WHO ICD-10, 2019)
+// or its words; everyday care does not. Hepatitis A and E (food- and water-borne) are not
+// sexual health: the test rule names hepatitis B and C only (the review of 2026-11-30).
+func TestDiagnosisSensitivity(t *testing.T) {
+	for _, c := range []struct{ code, text, want string }{
+		{"Z30.0", "", release.Pregnancy},    // general counselling on contraception (Z30)
+		{"z30.0", "", release.Pregnancy},    // as typed
+		{"Z32.1", "", release.Pregnancy},    // pregnancy confirmed (Z32)
+		{"O03.9", "", release.Pregnancy},    // spontaneous abortion (chapter XV, O00–O9A)
+		{"A54.0", "", release.SexualHealth}, // gonococcal infection (A50–A64)
+		{"A56.0", "", release.SexualHealth}, // chlamydial infection
+		{"B20", "", release.SexualHealth},   // HIV disease (B20–B24)
+		{"Z21", "", release.SexualHealth},   // asymptomatic HIV infection status
+		{"Z71.7", "", release.SexualHealth}, // HIV counselling
+		{"B16.9", "", release.SexualHealth}, // acute hepatitis B
+		{"B17.1", "", release.SexualHealth}, // acute hepatitis C
+		{"B18.1", "", release.SexualHealth}, // chronic hepatitis B
+		{"B18.2", "", release.SexualHealth}, // chronic hepatitis C
+		{"N70.0", "", release.SexualHealth}, // acute salpingitis and oophoritis (N70–N77)
+		{"Z11.3", "", release.SexualHealth}, // screening for infections of sexual transmission
+		{"Z72.5", "", release.SexualHealth}, // high-risk sexual behaviour
+		{"B15.9", "", ""},                   // hepatitis A
+		{"B17.2", "", ""},                   // hepatitis E
+		{"J06.9", "", ""},                   // a cold
+		{"Z00.0", "", ""},                   // a general examination
+		{"", "Tư vấn tránh thai", release.Pregnancy},
+		{"", "Tu van tranh thai", release.Pregnancy}, // typed without accents
+		{"", "Nghi giang mai", release.SexualHealth},
+		{"", "Viem gan B man", release.SexualHealth},
+		{"", "Sore throat", ""},
+	} {
+		if got := release.DiagnosisSensitivity(c.code, c.text); got != c.want {
+			t.Errorf("%q %q: %q, want %q", c.code, c.text, got, c.want)
+		}
+	}
+}
+
+// TestUnaccentedTestNames (the review of 2026-11-30): a test a clinic named in Vietnamese
+// without accents is caught as with them.
+func TestUnaccentedTestNames(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"Xet nghiem viem gan B", release.SexualHealth},
+		{"Sinh thiet", release.Cancer},
+		{"Te bao hoc co tu cung", release.Cancer},
+		{"Nhiem sac the do", release.Genetic},
+		{"Xet nghiem mau", ""},
+	} {
+		if got := release.Sensitivity("X", "", c.name); got != c.want {
+			t.Errorf("%q: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"emr/internal/apperr"
@@ -57,24 +58,53 @@ var sensitiveCodes = map[string]string{
 	"83112-3": Cancer, "83085-1": Cancer, "83082-8": Cancer, "83073-7": Cancer, "83084-4": Cancer, "83083-6": Cancer,
 }
 
-// sensitiveWords catch a test a clinic named itself, in any of the four languages: a safety net
-// that errs towards a test given in person.
-var sensitiveWords = []struct {
+// pattern is a way of writing names of one category of care.
+type pattern struct {
 	re       *regexp.Regexp
 	category string
-}{
+}
+
+// matchIn is the category of the first pattern of list that s matches as written or folded
+// (accents and tone marks off, й → и: a name typed without them), of categories alone when
+// any are given; "" when none matches.
+func matchIn(list []pattern, s string, categories ...string) string {
+	if c := matchAs(list, s, categories); c != "" {
+		return c
+	}
+	if folded := textsearch.Fold(s); folded != strings.ToLower(s) {
+		return matchAs(list, folded, categories)
+	}
+	return ""
+}
+
+// matchAs is matchIn of s as written only (a printed document's text, long, written by the
+// clinic's templates with its accents: folding it would double the read's cost for nothing).
+func matchAs(list []pattern, s string, categories []string) string {
+	for _, p := range list {
+		if (len(categories) == 0 || slices.Contains(categories, p.category)) && p.re.MatchString(s) {
+			return p.category
+		}
+	}
+	return ""
+}
+
+// sensitiveWords catch a test a clinic named itself, in any of the four languages — as written
+// and, folded, typed without accents (the unaccented Vietnamese forms) —: a safety net that
+// errs towards a test given in person.
+var sensitiveWords = []pattern{
 	// "HIV1/2 Ag/Ab": no boundary after hiv. Syphilis by its tests (TPHA, RPR, VDRL) and
 	// its germ; hepatitis B and C by their markers; chlamydia, gonorrhoea (CT/NG),
 	// trichomonas, herpes (HSV), HPV, Mycoplasma genitalium, ureaplasma.
 	{regexp.MustCompile(`(?i)\bhiv|вич|艾滋|syphil|сифилис|梅毒|giang mai|\btpha|\brpr\b|\bvdrl|trepon|трепонем|密螺旋体|` +
-		`hepatitis [bc]|гепатит [bcвс]|乙肝|丙肝|乙型肝炎|丙型肝炎|viêm gan [bc]|hbsag|\bhbs[ -]?ag|\bhbv|\bhcv|anti-?hcv|` +
-		`chlamydia|хламиди|衣原体|gonorr|гонор|淋病|淋球菌|lậu|\bct ?/ ?ng\b|trichomon|трихомон|滴虫|trùng roi|` +
-		`\bhsv|herpes|герпес|疱疹|mụn rộp|\bhpv|papilloma|папиллом|乳头瘤|sùi mào gà|genitalium|гениталиум|生殖支原体|` +
+		`hepatitis [bc]|гепатит [bcвс]|乙肝|丙肝|乙型肝炎|丙型肝炎|viêm gan [bc]|viem gan [bc]|hbsag|\bhbs[ -]?ag|\bhbv|\bhcv|anti-?hcv|` +
+		`chlamydia|хламиди|衣原体|gonorr|гонор|淋病|淋球菌|lậu|bệnh lau|benh lau|\bct ?/ ?ng\b|trichomon|трихомон|滴虫|trùng roi|trung roi|` +
+		`\bhsv|herpes|герпес|疱疹|mụn rộp|mun rop|\bhpv|papilloma|папиллом|乳头瘤|sùi mào gà|sui mao ga|genitalium|гениталиум|生殖支原体|` +
 		`ureaplasm|уреаплазм|脲原体`), SexualHealth},
 	// hCG as bHCG, β-hCG, beta-hCG; ХГЧ; 人绒毛膜促性腺激素. Contraception with it.
 	{regexp.MustCompile(`(?i)hcg|хгч|绒毛膜促性腺激素|pregnan|беремен|妊娠|怀孕|\bthai\b|contracep|контрацеп|避孕|levonorgestrel|левоноргестрел|左炔诺孕酮|ulipristal|улипристал`), Pregnancy},
-	{regexp.MustCompile(`(?i)\bpsa\b|\bcea\b|\bafp\b|ca[- ]?125|ca[- ]?19|ca[- ]?15|tumou?r marker|онкомаркер|肿瘤标志|chất chỉ điểm|histolog|гистолог|病理|mô bệnh học|cytolog|цитолог|细胞学|tế bào học|biops|биопс|活检|sinh thiết`), Cancer},
-	{regexp.MustCompile(`(?i)genetic|karyotyp|генетич|кариотип|基因|染色体|di truyền|nhiễm sắc thể|brca`), Genetic},
+	{regexp.MustCompile(`(?i)\bpsa\b|\bcea\b|\bafp\b|ca[- ]?125|ca[- ]?19|ca[- ]?15|tumou?r marker|онкомаркер|肿瘤标志|chất chỉ điểm|chat chi diem|histolog|гистолог|病理|mô bệnh học|mo benh hoc|cytolog|цитолог|细胞学|tế bào học|te bao hoc|` +
+		`biops|биопс|活检|sinh thiết|sinh thiet`), Cancer},
+	{regexp.MustCompile(`(?i)genetic|karyotyp|генетич|кариотип|基因|染色体|di truyền|di truyen|nhiễm sắc thể|nhiem sac the|brca`), Genetic},
 }
 
 // sensitiveMedicines catch what a bill or a prescription names of the care a clinic gives an
@@ -89,10 +119,7 @@ var sensitiveWords = []struct {
 // metronidazole, aciclovir and its kin, fluconazole, folic acid, iron, ritonavir alone. Hidden
 // beyond need, accepted: norethisterone for periods, co-cyprindiol for acne, lamivudine and
 // entecavir for hepatitis B (a category of its own here), rabies "PEP".
-var sensitiveMedicines = []struct {
-	re       *regexp.Regexp
-	category string
-}{
+var sensitiveMedicines = []pattern{
 	{regexp.MustCompile(`(?i)` +
 		// Substances (Latin, as English and Vietnamese write them), methods and devices.
 		`norgestrel|ulipristal|desogestrel|etonogestrel|gestoden|drospirenon|dienogest|cyproteron|norgestimat|norelgestromin|nomegestrol|` +
@@ -131,15 +158,7 @@ var sensitiveMedicines = []struct {
 
 // MedicineSensitivity is the category of a medicine, device or supply by its name (a bill
 // line's, a prescription's), "" when it is none of sensitiveMedicines.
-func MedicineSensitivity(name string) string {
-	folded := textsearch.Fold(name)
-	for _, m := range sensitiveMedicines {
-		if m.re.MatchString(name) || m.re.MatchString(folded) {
-			return m.category
-		}
-	}
-	return ""
-}
+func MedicineSensitivity(name string) string { return matchIn(sensitiveMedicines, name) }
 
 // OrderSensitivity is the category of order o: of its test, or else of any of its analytes
 // (their codes, LOINC codes and names: an HIV antibody recorded on a "Screening panel"),
@@ -168,31 +187,35 @@ func Sensitivity(code, loinc string, names ...string) string {
 		return c
 	}
 	for _, n := range names {
-		for _, w := range sensitiveWords {
-			if w.re.MatchString(n) {
-				return w.category
-			}
+		if c := matchIn(sensitiveWords, n); c != "" {
+			return c
 		}
 	}
 	return ""
 }
 
-// sensitiveDiagnoses are the ICD-10 codes of the care a clinic gives an adolescent in
-// person: contraception, pregnancy and its tests (Z30–Z39, O00–O9A), syphilis, gonorrhoea,
-// chlamydia and the other sexually transmitted infections (A50–A64), HIV (B20–B24, Z21,
-// Z71.7), viral hepatitis (B15–B19), pelvic inflammation (N70–N77), screening for or
-// contact with them (Z11.3, Z11.4, Z20.2, Z20.6), high-risk sexual behaviour (Z72.5).
-var sensitiveDiagnoses = regexp.MustCompile(`\b(Z3\d|O\d[\dA]|A5\d|A6[0-4]|B2[0-4]|Z21|Z71\.7|B1[5-9]|N7[0-7]|Z11\.[34]|Z20\.[26]|Z72\.5)`)
+// sensitiveDiagnoses are the ICD-10 codes (WHO ICD-10, 2019) of the care a clinic gives an
+// adolescent in person: contraception, pregnancy and its tests (Z30–Z39, O00–O9A),
+// syphilis, gonorrhoea, chlamydia and the other sexually transmitted infections (A50–A64),
+// HIV (B20–B24, Z21, Z71.7), hepatitis B and C — acute (B16, B17.0 delta, B17.1) and chronic
+// (B18.0–B18.2), as the test rule names them; hepatitis A (B15) and E (B17.2), spread by food
+// and water, are not —, pelvic inflammation (N70–N77), screening for or contact with them
+// (Z11.3, Z11.4, Z20.2, Z20.6), high-risk sexual behaviour (Z72.5). TestDiagnosisSensitivity.
+var sensitiveDiagnoses = regexp.MustCompile(`\b(Z3\d|O\d[\dA]|A5\d|A6[0-4]|B2[0-4]|Z21|Z71\.7|B16|B17\.[01]|B18\.[0-2]|N7[0-7]|Z11\.[34]|Z20\.[26]|Z72\.5)`)
 
 // DiagnosisSensitivity is the category of a visit's diagnosis (its ICD-10 code, or the words
 // of a diagnosis written out) when it is care a clinic gives an adolescent in person:
 // contraception and pregnancy, or sexual health (sensitiveDiagnoses, sensitiveWords); "" else.
 func DiagnosisSensitivity(code, text string) string {
-	return careSensitivity(strings.ToUpper(strings.TrimSpace(code)), text)
+	if c := careSensitivity(strings.ToUpper(strings.TrimSpace(code)), ""); c != "" {
+		return c
+	}
+	return matchIn(sensitiveWords, text, SexualHealth, Pregnancy)
 }
 
 // careSensitivity is the category of the care that codes (where sensitiveDiagnoses are looked
-// for) and words (where sensitiveWords of sexual health and pregnancy are) name; "" for none.
+// for) and words (where sensitiveWords of sexual health and pregnancy are, as written) name;
+// "" for none.
 func careSensitivity(codes, words string) string {
 	if m := sensitiveDiagnoses.FindString(codes); m != "" {
 		if m[0] == 'Z' && m[1] == '3' || m[0] == 'O' {
@@ -200,12 +223,7 @@ func careSensitivity(codes, words string) string {
 		}
 		return SexualHealth
 	}
-	for _, w := range sensitiveWords {
-		if (w.category == SexualHealth || w.category == Pregnancy) && w.re.MatchString(words) {
-			return w.category
-		}
-	}
-	return ""
+	return matchAs(sensitiveWords, words, []string{SexualHealth, Pregnancy})
 }
 
 // documentSensitivity is the category of what document d says (its blocks' text): a
