@@ -191,6 +191,7 @@ func TestRelieverWording(t *testing.T) {
 		type said struct {
 			Kind      string
 			Count     int
+			Urgent    bool
 			Condition string
 			NoICS     bool `json:"no_ics"`
 		}
@@ -233,7 +234,7 @@ func TestRelieverWording(t *testing.T) {
 				diagnose(c.codes...)
 			}
 			got := reliever(t, map[string]any{"medicine_id": sal, "medicine": "Salbutamol 100 mcg/dose inhaler", "quantity": "1", "unit": "inhaler"})
-			if got.Kind == "" || got.Count != 3 || got.Condition != c.want || !got.NoICS {
+			if got.Kind == "" || got.Count != 3 || got.Urgent || got.Condition != c.want || !got.NoICS {
 				t.Errorf("%s: %+v, want 3 canisters, %q, no ICS", c.name, got, c.want)
 			}
 		}
@@ -248,7 +249,7 @@ func TestRelieverWording(t *testing.T) {
 			t.Errorf("with Seretide recorded: %+v", got)
 		}
 		// ten more canisters: 12 and more
-		if got := reliever(t, map[string]any{"medicine": "Salbutamol inhaler", "quantity": "1", "unit": "inhaler", "refills": 9}); got.Count != 12 {
+		if got := reliever(t, map[string]any{"medicine": "Salbutamol inhaler", "quantity": "1", "unit": "inhaler", "refills": 9}); got.Count != 12 || !got.Urgent {
 			t.Errorf("1 inhaler + 9 refills after 2: %+v", got)
 		}
 	})

@@ -106,6 +106,8 @@ type Finding struct {
 	// Count is, for a reliever's prompt, how many reliever canisters the patient was issued
 	// in the 12 months, the lines being written included.
 	Count int `json:"count,omitempty"`
+	// Urgent: a reliever's prompt at relieverUrgent canisters a year or more (said more urgently).
+	Urgent bool `json:"urgent,omitempty"`
 	// Condition is, for a reliever's prompt, what the visit's diagnoses say: asthma, copd,
 	// or empty (neither or both: both are said).
 	Condition string `json:"condition,omitempty"`
@@ -375,7 +377,7 @@ func relieverFinding(in safetyInput, i int, line lineDrugs) (Finding, bool) {
 	if n < relieverLimit {
 		return Finding{}, false
 	}
-	return Finding{Line: i, Key: "reliever:year", Kind: FindReliever, Tier: catalogue.TierLow, Count: n, NoICS: !hasICS(in)}, true
+	return Finding{Line: i, Key: "reliever:year", Kind: FindReliever, Tier: catalogue.TierLow, Count: n, Urgent: n >= relieverUrgent, NoICS: !hasICS(in)}, true
 }
 
 // hasICS reports whether the patient has an inhaled corticosteroid: on a line being written,

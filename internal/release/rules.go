@@ -25,9 +25,6 @@ const (
 	KindPrescription = "prescription" // a printed prescription
 )
 
-// Kinds lists them.
-var Kinds = []string{KindResult, KindDocument, KindPrescription}
-
 // Rules for results: released once a doctor reviewed them unless held, or only by hand.
 const (
 	ResultsReviewed = "reviewed"

@@ -54,9 +54,6 @@ const (
 	MisfiledUnidentified = "unidentified"
 )
 
-// MisfiledOutcomes are the ways a misfiled value is resolved.
-var MisfiledOutcomes = []string{MisfiledRefiled, MisfiledRecollect, MisfiledUnidentified}
-
 // misfiledOpen is the condition of an unresolved wrong-patient retraction (lab_results r),
 // through the lab_results_misfiled index.
 const misfiledOpen = `r.retract_category = 'wrong_patient' AND r.misfiled_resolved_at IS NULL`
@@ -262,7 +259,7 @@ func refileable(ctx context.Context, tx *sql.Tx, r Result, from, o Order) error 
 }
 
 // ResolveMisfiledInput says how a wrong-patient retraction was resolved: the outcome (one of
-// MisfiledOutcomes), against the task's version read; refiled, the right patient's order and
+// the Misfiled outcomes), against the task's version read; refiled, the right patient's order and
 // its version read; a note (required, as a reason, when the owner cannot be identified).
 type ResolveMisfiledInput struct {
 	Version      int    `json:"version"`
@@ -272,7 +269,7 @@ type ResolveMisfiledInput struct {
 	Note         string `json:"note"`
 }
 
-// check refuses an outcome not among MisfiledOutcomes, a refiling naming no order, an
+// check refuses an outcome not among the Misfiled outcomes, a refiling naming no order, an
 // unidentifiable owner without its reason, and a note too long; it returns the note trimmed.
 func (in ResolveMisfiledInput) check() (string, error) {
 	var v apperr.Validation

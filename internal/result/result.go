@@ -99,7 +99,7 @@ type Result struct {
 	RetractedAt   *time.Time `json:"retracted_at,omitempty"`
 	RetractedBy   *int64     `json:"retracted_by,omitempty"`
 	Retractor     string     `json:"retracted_by_name,omitempty"`
-	// Of a value withdrawn as another patient's, how that was resolved (MisfiledOutcomes;
+	// Of a value withdrawn as another patient's, how that was resolved (the Misfiled outcomes;
 	// "note" for one resolved with a note alone before the outcomes existed) and, refiled,
 	// the row it was recorded as on the right patient's order (RefiledTo). RefiledFrom is,
 	// on that row, the withdrawn one it came from: each names the other.

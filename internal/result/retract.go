@@ -129,7 +129,7 @@ func (s *Store) retractOrder(ctx context.Context, tx *sql.Tx, e audit.Event, o O
 		}
 		names = append(names, r.Analyte)
 	}
-	if err := s.reopen(ctx, tx, e, o, left, true, now); err != nil {
+	if err := s.reopen(ctx, tx, e, o, left, now); err != nil {
 		return err
 	}
 	if category == WithdrawnWrongPatient {
@@ -176,9 +176,9 @@ func (s *Store) sameDraw(ctx context.Context, q database.Querier, o Order) ([]Or
 // reopen sends order o, after a retraction that left it left current results, back to its
 // ordering doctor's review with the withdrawal marked: a final or reviewed order is final
 // again (as after a correction), a preliminary one stays preliminary, and one with no result
-// left is ordered again, its collection and result times cleared (the repeat's are its own).
-// repeat marks it as needing the test again.
-func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, left int, repeat bool, now time.Time) error {
+// left is ordered again, its collection and result times cleared (the repeat's are its own);
+// it is marked as needing the test again.
+func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, left int, now time.Time) error {
 	attention, err := orderAttention(ctx, tx, o.ID)
 	if err != nil {
 		return err
@@ -192,7 +192,7 @@ func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, 
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = 1, withdrawn_to_review = 1, attention = $2,
 		collected_at = $3, resulted_at = $4, reviewed_at = NULL, reviewed_by = NULL, updated_at = $5, updated_by = $6, version = version + 1,
-		repeat_needed = CASE WHEN $7 THEN 1 ELSE repeat_needed END WHERE id = $8`, status, attention, collected, resulted, now, actor(e), repeat, o.ID); err != nil {
+		repeat_needed = 1 WHERE id = $7`, status, attention, collected, resulted, now, actor(e), o.ID); err != nil {
 		return fmt.Errorf("update order: %w", err)
 	}
 	return nil

@@ -80,7 +80,7 @@ describe('useFindingText: the reliever prompt', () => {
   })
   it('asthma, 12 canisters, no ICS: the urgent and the no-ICS wording, no COPD sentence', () => {
     const { result } = renderHook(() => useFindingText())
-    const text = result.current({ ...reliever, count: 12, condition: 'asthma', no_ics: true } as Finding)
+    const text = result.current({ ...reliever, count: 12, urgent: true, condition: 'asthma', no_ics: true } as Finding)
     expect(text).toMatch(/12\. Twelve or more a year go with deaths from asthma.*No ICS-containing medicine.*SABA alone is not recommended/)
     expect(text).not.toMatch(/COPD/)
   })

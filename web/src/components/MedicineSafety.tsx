@@ -73,7 +73,7 @@ function relieverText(f: Finding, t: (key: string, args?: Record<string, unknown
   const count = f.count ?? 0
   const parts = [t('rx.safety.relieverCount', { count })]
   if (f.condition !== 'copd') {
-    parts.push(t(count >= 12 ? 'rx.safety.relieverUrgent' : 'rx.safety.relieverRisk'))
+    parts.push(t(f.urgent ? 'rx.safety.relieverUrgent' : 'rx.safety.relieverRisk'))
     parts.push(t(f.no_ics ? 'rx.safety.relieverNoIcs' : 'rx.safety.relieverIcs'))
     parts.push(t('rx.safety.relieverAsthma'))
   }

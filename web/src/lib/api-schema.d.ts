@@ -4596,6 +4596,8 @@ export type components = {
       tier: "hard" | "high" | "low";
       /** @description The allergen is not in the knowledge base; the line matched it by its words. */
       unrecognised?: boolean;
+      /** @description reliever_overuse: 12 canisters a year or more, said more urgently. */
+      urgent?: boolean;
     };
     SafetyKnowledge: {
       /** @description Brand and combination names shipped. */
