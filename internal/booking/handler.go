@@ -144,7 +144,6 @@ func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) options(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
 	if !h.allow(w, r, budget{"book-read:" + block(r), ReadLimit}) {
 		return
 	}
@@ -157,7 +156,6 @@ func (h *Handler) options(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) slots(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
 	if !h.allow(w, r, budget{"book-read:" + block(r), ReadLimit}) {
 		return
 	}
@@ -191,7 +189,6 @@ func (h *Handler) slots(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) hold(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
 	var in HoldInput
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
@@ -206,7 +203,6 @@ func (h *Handler) hold(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) confirm(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
 	id, err := httpjson.PathID(r, "id", "booking.not_found")
 	if err != nil {
 		httpjson.Error(w, r, err)

@@ -53,26 +53,40 @@ func (s *Store) MayMove(ctx context.Context, q database.Querier, a appointment.A
 	return false, nil
 }
 
-// Movable reports whether the clinic publishes times a's doctor takes a's type online.
-func (s *Store) Movable(ctx context.Context, a appointment.Appointment) (bool, error) {
-	set, err := s.published(ctx, s.DB, a)
-	return set != nil, err
+// Movable is, read once for a list of visits, whether the clinic publishes times a visit's
+// doctor takes its type online in slots it fits in (published).
+func (s *Store) Movable(ctx context.Context) (func(appointment.Appointment) bool, error) {
+	set, err := s.rules(ctx, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	return func(a appointment.Appointment) bool { return fits(set, a) }, nil
 }
 
 // published is the settings when a's doctor takes a's visit type online in slots a fits in
 // (the visit keeps its length: one booked longer than the slot is moved at the desk), else nil.
 func (s *Store) published(ctx context.Context, q database.Querier, a appointment.Appointment) (*Settings, error) {
-	set, err := ReadSettings(ctx, q)
-	if err != nil {
+	set, err := s.rules(ctx, q)
+	if err != nil || !fits(set, a) {
 		return nil, err
-	}
-	if set, _, err = s.bookable(ctx, q, set); err != nil {
-		return nil, err
-	}
-	if d := set.doctor(a.DoctorID); d == nil || d.slotMinutes(a.Type) == 0 || d.slotMinutes(a.Type) < a.DurationMinutes {
-		return nil, nil
 	}
 	return &set, nil
+}
+
+// rules are the online booking's rules of the doctors who take bookings now (bookable).
+func (s *Store) rules(ctx context.Context, q database.Querier) (Settings, error) {
+	set, err := ReadSettings(ctx, q)
+	if err != nil {
+		return set, err
+	}
+	set, _, err = s.bookable(ctx, q, set)
+	return set, err
+}
+
+// fits says whether set publishes a's doctor's times of a's type in slots a fits in.
+func fits(set Settings, a appointment.Appointment) bool {
+	d := set.doctor(a.DoctorID)
+	return d != nil && d.slotMinutes(a.Type) > 0 && d.slotMinutes(a.Type) >= a.DurationMinutes
 }
 
 // taken is what holds the doctors' time in [from, to) — appointments, holds, requests — less

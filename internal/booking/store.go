@@ -240,11 +240,7 @@ func (s *Store) Slots(ctx context.Context, q Query) ([]Slot, error) {
 	if err := cleanQuery(&q); err != nil {
 		return nil, err
 	}
-	set, err := ReadSettings(ctx, s.DB)
-	if err != nil {
-		return nil, err
-	}
-	set, _, err = s.bookable(ctx, s.DB, set)
+	set, err := s.rules(ctx, s.DB)
 	if err != nil {
 		return nil, err
 	}
@@ -416,11 +412,8 @@ func (s *Store) Hold(ctx context.Context, client string, in HoldInput) (Hold, er
 	if err != nil {
 		return Hold{}, err
 	}
-	set, err := ReadSettings(ctx, s.DB)
+	set, err := s.rules(ctx, s.DB)
 	if err != nil {
-		return Hold{}, err
-	}
-	if set, _, err = s.bookable(ctx, s.DB, set); err != nil {
 		return Hold{}, err
 	}
 	d := set.doctor(in.DoctorID)

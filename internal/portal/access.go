@@ -19,6 +19,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/appointment"
 	"emr/internal/audit"
+	"emr/internal/auth"
 	"emr/internal/billing"
 	"emr/internal/booking"
 	"emr/internal/database"
@@ -47,8 +48,6 @@ type Store struct {
 	Bills  *billing.Store
 	// Release judges what a patient may see of their results and documents (ADR 45).
 	Release *release.Store
-	// Idle and Lifetime are the sessions' timeouts (auth.PortalIdle, auth.PortalLifetime).
-	Idle, Lifetime time.Duration
 }
 
 func (s *Store) now() time.Time {
@@ -151,7 +150,7 @@ func (s *Store) StatusOf(ctx context.Context, q database.Querier, id int64) (Sta
 		return st, fmt.Errorf("count access codes: %w", err)
 	}
 	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM portal_session_records r JOIN portal_sessions s ON s.token_hash = r.token_hash
-		WHERE r.patient_id = $1 AND s.expires_at > $2 AND s.last_seen_at > $3`, id, now, now.Add(-s.idle())).Scan(&st.Sessions); err != nil {
+		WHERE r.patient_id = $1 AND s.expires_at > $2 AND s.last_seen_at > $3`, id, now, now.Add(-auth.PortalIdle)).Scan(&st.Sessions); err != nil {
 		return st, fmt.Errorf("count portal sessions: %w", err)
 	}
 	rows, err := q.QueryContext(ctx, `SELECT id, channel, address, COALESCE(guardian_patient_id, 0), created_at FROM portal_guardians WHERE patient_id = $1 ORDER BY id`, id)
@@ -168,7 +167,7 @@ func (s *Store) StatusOf(ctx context.Context, q database.Querier, id int64) (Sta
 		if g.PatientID != 0 {
 			ids = append(ids, g.PatientID)
 		} else {
-			g.Address = mask(g.Channel, g.Address)
+			g.Address = mail.Mask(g.Channel, g.Address)
 		}
 		st.Guardians = append(st.Guardians, g)
 	}
@@ -189,26 +188,12 @@ func (s *Store) StatusOf(ctx context.Context, q database.Querier, id int64) (Sta
 	return st, nil
 }
 
-// mask hides most of a guardian's address (a phone number is kept as the line it reaches).
-func mask(channel, address string) string {
-	if channel == mail.SMS {
-		return mail.Mask(mail.SMS, address)
+// channelOf is the channel of a sign-in address: an e-mail has an @, else it is a phone.
+func channelOf(address string) string {
+	if strings.Contains(address, "@") {
+		return mail.Email
 	}
-	return mail.Mask(mail.Email, address)
-}
-
-func (s *Store) idle() time.Duration {
-	if s.Idle == 0 {
-		return 20 * time.Minute
-	}
-	return s.Idle
-}
-
-func (s *Store) lifetime() time.Duration {
-	if s.Lifetime == 0 {
-		return 8 * time.Hour
-	}
-	return s.Lifetime
+	return mail.SMS
 }
 
 func actorOf(e audit.Event) any {

@@ -484,7 +484,7 @@ func TestPortalSessionTimeouts(t *testing.T) {
 		ctx := context.Background()
 		start := time.Now()
 		store := func(at time.Time) *portal.Store {
-			return &portal.Store{DB: db, Idle: auth.PortalIdle, Lifetime: auth.PortalLifetime, Now: func() time.Time { return at }}
+			return &portal.Store{DB: db, Now: func() time.Time { return at }}
 		}
 		if first == second || first == "" {
 			t.Fatalf("the token was not rotated")

@@ -5,10 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
-	"emr/internal/auth"
 	"emr/internal/i18n"
 	"emr/internal/mail"
 	"emr/internal/patient"
@@ -39,7 +37,7 @@ func (s *Store) SignInChanged(ctx context.Context, tx *sql.Tx, id int64, old, ne
 		strings.EqualFold(strings.TrimSpace(old.Email), strings.TrimSpace(new.Email)) {
 		return nil
 	}
-	if err := s.dropLostAddresses(ctx, tx, id); err != nil {
+	if err := s.dropLostAddresses(ctx, tx, id, new, home); err != nil {
 		return err
 	}
 	return s.tellSignInChanged(ctx, tx, id, old)
@@ -59,41 +57,36 @@ func (s *Store) hasAccess(ctx context.Context, tx *sql.Tx, id int64) (bool, erro
 }
 
 // dropLostAddresses takes record id out of the sessions signed in by a code to an address
-// that no longer opens it as the patient's own (changed at the desk because someone else reads
-// the old mailbox): a session left with no record is signed out at its next request.
-func (s *Store) dropLostAddresses(ctx context.Context, tx *sql.Tx, id int64) error {
+// that is no longer its own (changed at the desk because someone else reads the old mailbox):
+// one that is neither its e-mail now (any case) nor its phone now (the same line, home the
+// clinic's calling code). A session left with no record is signed out at its next request.
+func (s *Store) dropLostAddresses(ctx context.Context, tx *sql.Tx, id int64, now patient.SignInAddresses, home string) error {
 	rows, err := tx.QueryContext(ctx, `SELECT s.token_hash, s.address FROM portal_sessions s JOIN portal_session_records r ON r.token_hash = s.token_hash
 		WHERE r.patient_id = $1 AND r.guardian_id IS NULL AND s.via = $2`, id, ViaCode)
 	if err != nil {
 		return fmt.Errorf("read portal sessions: %w", err)
 	}
-	type held struct{ hash, address string }
-	var list []held
+	var lost []string
 	for rows.Next() {
-		var h held
-		if err := rows.Scan(&h.hash, &h.address); err != nil {
+		var hash, address string
+		if err := rows.Scan(&hash, &address); err != nil {
 			rows.Close()
 			return err
 		}
-		list = append(list, h)
+		kept := strings.EqualFold(address, strings.TrimSpace(now.Email))
+		if channelOf(address) == mail.SMS {
+			kept = now.Phone != "" && textsearch.PhoneIdentity(address, home) == textsearch.PhoneIdentity(now.Phone, home)
+		}
+		if !kept {
+			lost = append(lost, hash)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for _, h := range list {
-		channel := mail.SMS
-		if strings.Contains(h.address, "@") {
-			channel = mail.Email
-		}
-		records, err := s.recordsForAddress(ctx, tx, channel, h.address)
-		if err != nil {
-			return err
-		}
-		if slices.ContainsFunc(records, func(r auth.PortalRecord) bool { return r.PatientID == id && r.GuardianID == 0 }) {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM portal_session_records WHERE token_hash = $1 AND patient_id = $2 AND guardian_id IS NULL`, h.hash, id); err != nil {
+	for _, hash := range lost {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM portal_session_records WHERE token_hash = $1 AND patient_id = $2 AND guardian_id IS NULL`, hash, id); err != nil {
 			return fmt.Errorf("end a lost address's reach: %w", err)
 		}
 	}

@@ -452,7 +452,7 @@ func TestPortalGuardianView(t *testing.T) {
 		if _, err := db.Exec(`UPDATE portal_sessions SET last_seen_at = $1, expires_at = $2`, later, later.Add(time.Hour)); err != nil {
 			t.Fatal(err) // the session used until then
 		}
-		store := &portal.Store{DB: db, Idle: auth.PortalIdle, Lifetime: auth.PortalLifetime, Now: func() time.Time { return later }}
+		store := &portal.Store{DB: db, Now: func() time.Time { return later }}
 		pp, err := store.LookupPortal(context.Background(), g.Cookie(auth.PortalCookie))
 		if err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -43,7 +42,7 @@ type Session struct {
 
 // Describe names the records a session opens (none when signed out).
 func (s *Store) Describe(ctx context.Context, records []auth.PortalRecord) (Session, error) {
-	out := Session{SignedIn: len(records) > 0, Records: []Record{}, IdleMinutes: int(s.idle() / time.Minute)}
+	out := Session{SignedIn: len(records) > 0, Records: []Record{}, IdleMinutes: int(auth.PortalIdle / time.Minute)}
 	clinic, err := settings.ReadClinic(ctx, s.DB)
 	if err != nil {
 		return out, err
@@ -130,6 +129,10 @@ func (s *Store) Appointments(ctx context.Context, e audit.Event, p *auth.PortalP
 	if err != nil {
 		return Visits{}, err
 	}
+	movable, err := s.Online.Movable(ctx)
+	if err != nil {
+		return Visits{}, err
+	}
 	now := s.now()
 	out := Visits{Upcoming: []Visit{}, Past: []Visit{}, CancelHours: set.CancelHours}
 	for _, a := range list.Data { // latest first
@@ -140,11 +143,7 @@ func (s *Store) Appointments(ctx context.Context, e audit.Event, p *auth.PortalP
 		v := Visit{ID: a.ID, StartsAt: a.StartsAt, Date: local.Format(time.DateOnly), Time: local.Format("15:04"), DurationMinutes: a.DurationMinutes,
 			Doctor: a.DoctorName, Status: a.Status, Confirmed: a.ConfirmedAt != nil, Version: a.Version}
 		v.CanCancel = a.Status == appointment.Booked && now.Add(time.Duration(set.CancelHours)*time.Hour).Before(a.StartsAt)
-		if v.CanCancel {
-			if v.CanMove, err = s.Online.Movable(ctx, a); err != nil {
-				return Visits{}, err
-			}
-		}
+		v.CanMove = v.CanCancel && movable(a)
 		if a.StartsAt.After(now) && (a.Status == appointment.Booked || a.Status == appointment.Cancelled) {
 			out.Upcoming = append([]Visit{v}, out.Upcoming...)
 		} else {
@@ -246,7 +245,17 @@ func (s *Store) Move(ctx context.Context, e audit.Event, p *auth.PortalPrincipal
 		return v.Err()
 	}
 	start = start.UTC()
-	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
+	// Three moves of one visit a day, counted in the throttle's day window (swept with it); a
+	// move refused for any reason gives its count back.
+	moves, key := &auth.Throttle{DB: s.DB, Window: auth.DayWindow, Now: s.Now}, auth.DayKey+"portal-move:"+strconv.FormatInt(appt, 10)
+	wait, err := moves.Take(ctx, key, MovesPerDay)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return apperr.Throttled("portal.too_many_moves", auth.Seconds(wait))
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		a, window, err := s.changeable(ctx, tx, id, appt, "portal.too_late_to_move")
 		if err != nil {
 			return err
@@ -259,15 +268,7 @@ func (s *Store) Move(ctx context.Context, e audit.Event, p *auth.PortalPrincipal
 			v.Add("starts_at", "portal.same_time")
 			return v.Err()
 		}
-		now := s.now()
-		var moves int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM portal_moves WHERE appointment_id = $1 AND moved_at > $2`, appt, now.Add(-24*time.Hour)).Scan(&moves); err != nil {
-			return fmt.Errorf("count moves: %w", err)
-		}
-		if moves >= MovesPerDay {
-			return &apperr.Error{Kind: apperr.KindThrottled, Key: "portal.too_many_moves", RetryAfterSeconds: 3600}
-		}
-		if !start.After(now.Add(window)) {
+		if !start.After(s.now().Add(window)) {
 			return apperr.Conflict("booking.slot_gone")
 		}
 		if err := s.Book.LockDoctor(ctx, tx, a.DoctorID); err != nil {
@@ -280,15 +281,16 @@ func (s *Store) Move(ctx context.Context, e audit.Event, p *auth.PortalPrincipal
 		if !ok {
 			return apperr.Conflict("booking.slot_gone")
 		}
-		if _, err := s.Book.UpdateIn(ctx, tx, s.actor(e, p, r), appt, a.Version, appointment.Input{PatientID: id, DoctorID: a.DoctorID,
-			StartsAt: start.Format(time.RFC3339), DurationMinutes: a.DurationMinutes, Type: a.Type, Reason: a.Reason, Remarks: a.Remarks}); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO portal_moves (appointment_id, moved_at) VALUES ($1, $2)`, appt, now); err != nil {
-			return fmt.Errorf("record a move: %w", err)
-		}
-		return nil
+		_, err = s.Book.UpdateIn(ctx, tx, s.actor(e, p, r), appt, a.Version, appointment.Input{PatientID: id, DoctorID: a.DoctorID,
+			StartsAt: start.Format(time.RFC3339), DurationMinutes: a.DurationMinutes, Type: a.Type, Reason: a.Reason, Remarks: a.Remarks})
+		return err
 	})
+	if err != nil {
+		if back := moves.GiveBack(ctx, key); back != nil {
+			return errors.Join(err, back)
+		}
+	}
+	return err
 }
 
 // Receipt is a payment or a refund on a bill, as issued.

@@ -12,6 +12,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/database"
+	"emr/internal/mail"
 )
 
 // touchEvery limits the write that records a session's last use to once a minute.
@@ -29,7 +30,7 @@ func (s *Store) createSession(ctx context.Context, tx *sql.Tx, via, address, cli
 	hash := auth.HashPortalToken(token)
 	now := s.now()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO portal_sessions (token_hash, via, address, created_at, last_seen_at, expires_at, client)
-		VALUES ($1, $2, $3, $4, $4, $5, $6)`, hash, via, address, now, now.Add(s.lifetime()), client); err != nil {
+		VALUES ($1, $2, $3, $4, $4, $5, $6)`, hash, via, address, now, now.Add(auth.PortalLifetime), client); err != nil {
 		return "", fmt.Errorf("start a portal session: %w", err)
 	}
 	for _, r := range records {
@@ -42,7 +43,7 @@ func (s *Store) createSession(ctx context.Context, tx *sql.Tx, via, address, cli
 		}
 	}
 	// Ended sessions of anyone are swept here, at sign-in, rather than by a timer.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM portal_sessions WHERE expires_at <= $1 OR last_seen_at <= $2`, now, now.Add(-s.idle())); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM portal_sessions WHERE expires_at <= $1 OR last_seen_at <= $2`, now, now.Add(-auth.PortalIdle)); err != nil {
 		return "", fmt.Errorf("sweep portal sessions: %w", err)
 	}
 	return token, nil
@@ -60,7 +61,7 @@ func (s *Store) LookupPortal(ctx context.Context, token string) (*auth.PortalPri
 	var lastSeen, expires time.Time
 	err := s.DB.QueryRowContext(ctx, `SELECT via, address, last_seen_at, expires_at FROM portal_sessions WHERE token_hash = $1`, p.TokenHash).
 		Scan(&p.Via, &p.Address, &lastSeen, &expires)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && (!expires.After(now) || !lastSeen.After(now.Add(-s.idle())))) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (!expires.After(now) || !lastSeen.After(now.Add(-auth.PortalIdle)))) {
 		return nil, apperr.Unauthenticated("portal.signed_out")
 	}
 	if err != nil {
@@ -119,7 +120,7 @@ func guardianName(link int64, channel, address string, guardian int64) string {
 	case guardian != 0:
 		return fmt.Sprintf("guardian:%d patient:%d", link, guardian)
 	}
-	return fmt.Sprintf("guardian:%d %s %s", link, channel, mask(channel, address))
+	return fmt.Sprintf("guardian:%d %s %s", link, channel, mail.Mask(channel, address))
 }
 
 // endSession ends the session whose token hashes to hash (signing out).
@@ -165,7 +166,7 @@ func (s *Store) ownSessions(ctx context.Context, q database.Querier, p *auth.Por
 	rows, err := q.QueryContext(ctx, `SELECT s.token_hash, s.via, s.address, s.created_at, s.last_seen_at FROM portal_sessions s
 		WHERE s.expires_at > $1 AND s.last_seen_at > $2 AND ((s.via = 'code' AND s.address = $3 AND $3 <> '') OR EXISTS (SELECT 1 FROM portal_session_records r
 		WHERE r.token_hash = s.token_hash AND r.guardian_id IS NULL AND `+in+`))
-		ORDER BY s.last_seen_at DESC`, append([]any{now, now.Add(-s.idle()), address}, args...)...)
+		ORDER BY s.last_seen_at DESC`, append([]any{now, now.Add(-auth.PortalIdle), address}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("list portal sessions: %w", err)
 	}
@@ -178,7 +179,7 @@ func (s *Store) ownSessions(ctx context.Context, q database.Querier, p *auth.Por
 		}
 		v.ID, v.Current = v.hash[:min(sessionIDLength, len(v.hash))], v.hash == p.TokenHash
 		if v.Address != "" {
-			v.Address = maskSession(v.Address)
+			v.Address = mail.Mask(channelOf(v.Address), v.Address)
 		}
 		if v.Current {
 			out = append([]SessionView{v}, out...)

@@ -356,21 +356,11 @@ func (s *Store) actor(e audit.Event, p *auth.PortalPrincipal, r auth.PortalRecor
 	e.ActorID, e.ActorName = 0, "patient:"+strconv.FormatInt(r.PatientID, 10)
 	e.Credential = "portal:" + p.Via
 	if p.Via == ViaCode {
-		e.Credential += " " + maskSession(p.Address)
+		e.Credential += " " + mail.Mask(channelOf(p.Address), p.Address)
 	}
 	if r.Guardian != "" {
 		e.Credential += " " + r.Guardian
 	}
 	e.PatientID = r.PatientID
 	return e
-}
-
-// maskSession masks a session's address (an e-mail has an @).
-func maskSession(address string) string {
-	for _, c := range address {
-		if c == '@' {
-			return mail.Mask(mail.Email, address)
-		}
-	}
-	return mail.Mask(mail.SMS, address)
 }

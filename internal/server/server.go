@@ -243,7 +243,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
 	releases := &release.Store{DB: db, Results: results, Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Prescriptions: prescriptions}
 	portalStore := &portal.Store{DB: db, Ring: ring, Loc: loc, Codes: patientMessages, Patients: patients.Store, Book: appointments.Store, Online: onlineBooking, Bills: fees,
-		Release: releases, Idle: auth.PortalIdle, Lifetime: auth.PortalLifetime}
+		Release: releases}
 	patients.Store.SignInChanged = portalStore.SignInChanged
 	routes := slices.Concat(
 		accounts.Routes(),
