@@ -216,37 +216,19 @@ func (s *Store) OpenReleased(ctx context.Context, e audit.Event, p *auth.PortalP
 	if err != nil {
 		return Opened{}, err
 	}
-	ev := s.actor(e, p, r)
+	var hide func(release.Item) bool
 	if limited {
-		// Judged on the list as the page shows it, before anything is recorded.
-		list, err := s.ReleasedOf(ctx, e, p, id, lang)
-		if err != nil {
-			return Opened{}, err
-		}
-		found := false
-		for _, it := range list.Items {
-			found = found || (it.Kind == kind && it.ID == item)
-		}
-		if !found {
-			return Opened{}, apperr.NotFound("release.not_found")
-		}
+		hide = AdolescentHidden // judged as the page's list judges it, before anything is recorded
 	}
 	actor := "patient:" + strconv.FormatInt(id, 10)
 	if r.Guardian != "" {
 		actor = r.Guardian
 	}
-	printed, err := s.Release.Open(ctx, ev, id, kind, item, actor, lang)
+	printed, err := s.Release.Open(ctx, s.actor(e, p, r), id, kind, item, actor, lang, hide)
 	if err != nil {
 		return Opened{}, err
 	}
-	out := Opened{Item: printed.Item, Content: printed.Content}
-	if kind == release.KindDocument {
-		d, err := s.Release.Documents.Get(ctx, item)
-		if err != nil {
-			return Opened{}, err
-		}
-		out.Language = d.Language
-	}
+	out := Opened{Item: printed.Item, Content: printed.Content, Language: printed.Language}
 	if rx := printed.Prescription; rx != nil {
 		sh := &Sheet{Number: rx.ID, IssuedAt: rx.IssuedAt, Lines: []Line{}, Notes: rx.Notes, Diagnoses: []string{}, Specialisations: []string{}, Licences: []string{}}
 		for _, it := range rx.Items {

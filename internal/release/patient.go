@@ -145,7 +145,9 @@ func (s *Store) Released(ctx context.Context, e audit.Event, patientID int64, la
 // The clinic prints in the browser: no PDF is kept on the server.
 type Printed struct {
 	Item
-	Content      []document.Block           `json:"content,omitempty"`
+	Content []document.Block `json:"content,omitempty"`
+	// Language is a document's, as it was printed.
+	Language     string                     `json:"language,omitempty"`
 	HTML         string                     `json:"html,omitempty"`
 	Prescription *prescription.Prescription `json:"prescription,omitempty"`
 }
@@ -170,9 +172,10 @@ func (s *Store) ofPatient(ctx context.Context, patientID int64, kind string, id 
 }
 
 // Open gives patientID item kind/id as printed, if they may see it now (else 404
-// release.not_found: a held or withdrawn item too, which has nothing to open), records the opening (actor:
-// "patient:ID" or a guardian's) and audits the read as e's, in one transaction.
-func (s *Store) Open(ctx context.Context, e audit.Event, patientID int64, kind string, id int64, actor, lang string) (Printed, error) {
+// release.not_found: a held or withdrawn item too, which has nothing to open, and one hide
+// leaves out — the adolescent's view — judged before anything is recorded), records the
+// opening (actor: "patient:ID" or a guardian's) and audits the read as e's, in one transaction.
+func (s *Store) Open(ctx context.Context, e audit.Event, patientID int64, kind string, id int64, actor, lang string, hide func(Item) bool) (Printed, error) {
 	rules, err := ReadSettings(ctx, s.DB)
 	if err != nil {
 		return Printed{}, err
@@ -192,13 +195,13 @@ func (s *Store) Open(ctx context.Context, e audit.Event, patientID int64, kind s
 		return Printed{}, err
 	}
 	items := released(rules, []entry{en}, nil, lang)
-	if len(items) == 0 || items[0].Held || items[0].Withdrawn {
+	if len(items) == 0 || items[0].Held || items[0].Withdrawn || (hide != nil && hide(items[0])) {
 		return Printed{}, apperr.NotFound("release.not_found")
 	}
 	out := Printed{Item: items[0]}
 	switch {
 	case en.doc != nil:
-		out.Content, out.HTML = en.doc.Content, en.doc.HTML()
+		out.Content, out.HTML, out.Language = en.doc.Content, en.doc.HTML(), en.doc.Language
 	case en.rx != nil:
 		rx := *en.rx
 		rx.Safety, rx.Warnings = nil, nil

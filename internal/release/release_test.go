@@ -170,7 +170,7 @@ func (c *clinic) store() *release.Store {
 // open opens item kind/id as the patient does on the portal.
 func (c *clinic) open(t *testing.T, patientID int64, kind string, id int64) error {
 	t.Helper()
-	_, err := c.store().Open(context.Background(), audit.Event{ActorName: fmt.Sprintf("patient:%d", patientID)}, patientID, kind, id, fmt.Sprintf("patient:%d", patientID), "en")
+	_, err := c.store().Open(context.Background(), audit.Event{ActorName: fmt.Sprintf("patient:%d", patientID)}, patientID, kind, id, fmt.Sprintf("patient:%d", patientID), "en", nil)
 	return err
 }
 
@@ -573,28 +573,28 @@ func TestReleaseAndHold(t *testing.T) {
 		// The patient opens the result and a document through the portal's Go API; the chart shows when.
 		store := &release.Store{DB: db, Results: &result.Store{DB: db}, Documents: &document.Store{DB: db, Loc: time.UTC}, Prescriptions: &prescription.Store{DB: db, Loc: time.UTC}}
 		e := audit.Event{ActorName: fmt.Sprintf("patient:%d", patientID)}
-		opened, err := store.Open(context.Background(), e, patientID, release.KindResult, o.ID, fmt.Sprintf("patient:%d", patientID), "vi")
+		opened, err := store.Open(context.Background(), e, patientID, release.KindResult, o.ID, fmt.Sprintf("patient:%d", patientID), "vi", nil)
 		if err != nil || len(opened.Results) != 3 || opened.Results[1].FlagText != "trong giới hạn bình thường" {
 			t.Fatalf("opened: %+v %v", opened, err)
 		}
 		doc := c.certificate(t, patientID, visit)
-		printed, err := store.Open(context.Background(), e, patientID, release.KindDocument, doc, fmt.Sprintf("patient:%d", patientID), "en")
+		printed, err := store.Open(context.Background(), e, patientID, release.KindDocument, doc, fmt.Sprintf("patient:%d", patientID), "en", nil)
 		if err != nil || len(printed.Content) == 0 || !strings.HasPrefix(printed.HTML, "<!doctype html>") {
 			t.Fatalf("document as printed: %+v %v", printed, err)
 		}
-		if _, err := store.Open(context.Background(), e, patientID+1, release.KindDocument, doc, "patient:x", "en"); err == nil {
+		if _, err := store.Open(context.Background(), e, patientID+1, release.KindDocument, doc, "patient:x", "en", nil); err == nil {
 			t.Fatal("another patient opened the document")
 		}
 		// A printed prescription opens as issued; a draft is not there for the patient.
 		printedRx := c.prescription(t, visit, true)
-		if rx, err := store.Open(context.Background(), e, patientID, release.KindPrescription, printedRx, "patient:x", "en"); err != nil || rx.Prescription == nil ||
+		if rx, err := store.Open(context.Background(), e, patientID, release.KindPrescription, printedRx, "patient:x", "en", nil); err != nil || rx.Prescription == nil ||
 			len(rx.Prescription.Items) != 1 || rx.Title != "Amoxicillin 500 mg capsule" {
 			t.Fatalf("prescription as issued: %+v %v", rx, err)
 		}
-		if _, err := store.Open(context.Background(), e, patientID, release.KindPrescription, c.prescription(t, visit, false, "Cetirizine 10 mg tablet"), "patient:x", "en"); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := store.Open(context.Background(), e, patientID, release.KindPrescription, c.prescription(t, visit, false, "Cetirizine 10 mg tablet"), "patient:x", "en", nil); !errors.Is(err, apperr.ErrNotFound) {
 			t.Fatalf("a draft prescription opened: %v", err)
 		}
-		if _, err := store.Open(context.Background(), e, patientID, release.KindResult, 999999, "patient:x", "en"); !errors.Is(err, apperr.ErrNotFound) {
+		if _, err := store.Open(context.Background(), e, patientID, release.KindResult, 999999, "patient:x", "en", nil); !errors.Is(err, apperr.ErrNotFound) {
 			t.Fatalf("an unknown order: %v", err)
 		}
 		st := c.statuses(t, patientID, release.KindResult, o.ID)
@@ -604,7 +604,7 @@ func TestReleaseAndHold(t *testing.T) {
 		// Held again: nothing to open.
 		apitest.Do[status](t, c.doctor, http.StatusOK, "POST", path, map[string]any{"action": "hold", "reason": "discuss at the follow-up visit", "version": 3,
 			"hold_kind": "withhold", "category": "harm_patient"})
-		if _, err := store.Open(context.Background(), e, patientID, release.KindResult, o.ID, "patient:x", "en"); err == nil {
+		if _, err := store.Open(context.Background(), e, patientID, release.KindResult, o.ID, "patient:x", "en", nil); err == nil {
 			t.Fatal("a held result opened")
 		}
 		// The rules: only an administrator; a bad choice is a 4xx.
