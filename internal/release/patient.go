@@ -122,7 +122,7 @@ func (s *Store) Released(ctx context.Context, e audit.Event, patientID int64, la
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.entries(ctx, patientID, lang)
+	list, judging, err := s.entries(ctx, patientID, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (s *Store) Released(ctx context.Context, e audit.Event, patientID int64, la
 	if err != nil {
 		return nil, err
 	}
-	apply(rules, list, chosen)
+	apply(rules, list, judging, chosen)
 	e.Action, e.EntityType, e.EntityID, e.Outcome, e.PatientID = "release.view", "patient", strconv.FormatInt(patientID, 10), audit.Success, patientID
 	return released(rules, list, opened, lang), audit.Access(ctx, s.DB, e)
 }

@@ -290,6 +290,9 @@ func (c *clinic) prescription(t *testing.T, visit int64, print bool, medicine ..
 // TestWhatThePatientSees: what a patient sees of each item, by the clinic's rules, the
 // doctor's choice and what is never shown (ADR 45), one fresh patient per case; the chart's
 // view says why, and the patient's view shows what the chart says.
+// judgedAtOnce is result.MaxForRelease, named where a case's steps shadow the package.
+var judgedAtOnce = &result.MaxForRelease
+
 func TestWhatThePatientSees(t *testing.T) {
 	type setup func(t *testing.T, c *clinic, patientID, visit int64, o order) (kind string, id int64)
 	result := func(steps ...func(t *testing.T, c *clinic, patientID int64, o order)) setup {
@@ -359,7 +362,10 @@ func TestWhatThePatientSees(t *testing.T) {
 		held      bool
 		withdrawn bool // the patient opened it: a tombstone
 		changed   bool // the tombstone says it changed, not that it was withdrawn
-		check     func(t *testing.T, it item)
+		// olderThanList: no order is judged at once (result.MaxForRelease 0), as if the
+		// document's printed results were older than the patient's newest orders.
+		olderThanList bool
+		check         func(t *testing.T, it item)
 	}{
 		{name: "a final result not yet reviewed is not seen under the default rule", setup: result(final("4.4")), why: release.WhyNotReviewed},
 		{name: "a reviewed result is seen under the default rule, in plain words", setup: result(final("5.8"), reviewed), visible: true, why: release.ByRule,
@@ -437,6 +443,8 @@ func TestWhatThePatientSees(t *testing.T) {
 			setup: summary(steps(final("4.4"))), why: release.WhyCarriesHidden},
 		{name: "C1: a visit summary by a rule that issues it is seen once every result it printed is", docs: map[string]string{"visit_summary": release.DocumentsIssued},
 			setup: summary(steps(final("4.4"), reviewed)), visible: true, why: release.ByRule},
+		{name: "a visit summary whose printed result is older than the orders judged at once is judged against it, not barred (the rereading of 2026-11-30)",
+			docs: map[string]string{"visit_summary": release.DocumentsIssued}, setup: summary(steps(final("4.4"), reviewed)), olderThanList: true, visible: true, why: release.ByRule},
 		{name: "a printed prescription is seen", setup: func(t *testing.T, c *clinic, _, visit int64, _ order) (string, int64) {
 			return release.KindPrescription, c.prescription(t, visit, true)
 		}, visible: true, why: release.ByRule},
@@ -466,6 +474,11 @@ func TestWhatThePatientSees(t *testing.T) {
 				}
 				patientID, visit, o := c.patient(t, tc.tests...)
 				kind, id := tc.setup(t, c, patientID, visit, o)
+				if tc.olderThanList {
+					saved := *judgedAtOnce
+					*judgedAtOnce = 0
+					defer func() { *judgedAtOnce = saved }()
+				}
 				st := c.statuses(t, patientID, kind, id)
 				if len(st) != 1 || st[0].Visible != tc.visible || st[0].Why != tc.why {
 					t.Fatalf("chart: %+v, want visible %v why %s", st, tc.visible, tc.why)

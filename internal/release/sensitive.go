@@ -2,12 +2,10 @@ package release
 
 import (
 	"context"
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
 
-	"emr/internal/apperr"
 	"emr/internal/document"
 	"emr/internal/result"
 	"emr/internal/textsearch"
@@ -264,7 +262,7 @@ func (s *Store) OrderSensitivities(ctx context.Context, patientID int64, ids []i
 	if len(ids) == 0 {
 		return out, nil
 	}
-	orders, _, err := s.Results.ForRelease(ctx, patientID, 0, "en")
+	orders, _, err := s.Results.ForRelease(ctx, patientID, ids, "en")
 	if err != nil {
 		return nil, err
 	}
@@ -274,18 +272,8 @@ func (s *Store) OrderSensitivities(ctx context.Context, patientID int64, ids []i
 	}
 	for _, id := range ids {
 		c, ok := all[id]
-		if !ok { // older than the orders judged at once
-			one, _, err := s.Results.ForRelease(ctx, 0, id, "en")
-			switch {
-			case errors.Is(err, apperr.ErrNotFound):
-				c = unknownOrder
-			case err != nil:
-				return nil, err
-			case one[0].PatientID != patientID:
-				c = unknownOrder
-			default:
-				c = OrderSensitivity(&one[0])
-			}
+		if !ok { // not the patient's, or gone: kept as sensitive
+			c = unknownOrder
 		}
 		out[id] = c
 	}

@@ -117,38 +117,62 @@ func prescriptionEntry(rx *prescription.Prescription, lang string) entry {
 	return e
 }
 
-// entries reads every item of patientID's record the rules judge, newest first within each kind.
-func (s *Store) entries(ctx context.Context, patientID int64, lang string) ([]entry, error) {
-	orders, unacknowledged, err := s.Results.ForRelease(ctx, patientID, 0, lang)
+// entries reads every item of patientID's record the rules judge, newest first within each
+// kind, and for judging the orders documents printed that are older than those judged at once
+// (read by id, so that a document is judged against them rather than barred for not finding them).
+func (s *Store) entries(ctx context.Context, patientID int64, lang string) (list, judging []entry, err error) {
+	orders, unacknowledged, err := s.Results.ForRelease(ctx, patientID, nil, lang)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := orderEntries(orders, unacknowledged)
 	docs, err := s.Documents.List(ctx, patientID, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range docs {
 		out = append(out, documentEntry(&docs[i], lang))
 	}
+	listed := map[int64]bool{}
+	for _, o := range orders {
+		listed[o.ID] = true
+	}
+	var older []int64
+	for _, d := range docs {
+		for _, p := range d.PrintedResults {
+			if !listed[p.Order] && !slices.Contains(older, p.Order) {
+				older = append(older, p.Order)
+			}
+		}
+	}
+	if len(older) > 0 {
+		more, unacked, err := s.Results.ForRelease(ctx, patientID, older, lang)
+		if err != nil {
+			return nil, nil, err
+		}
+		judging = orderEntries(more, unacked)
+	}
 	rxs, err := s.Prescriptions.ForPatient(ctx, patientID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range rxs {
 		out = append(out, prescriptionEntry(&rxs[i], lang))
 	}
 	slices.SortStableFunc(out, func(a, b entry) int { return b.Date.Compare(a.Date) })
-	return out, nil
+	return out, judging, nil
 }
 
 // one reads one item as the rules judge it.
 func (s *Store) one(ctx context.Context, kind string, id, viewerID int64, lang string) (entry, error) {
 	switch kind {
 	case KindResult:
-		orders, unacknowledged, err := s.Results.ForRelease(ctx, 0, id, lang)
+		orders, unacknowledged, err := s.Results.ForRelease(ctx, 0, []int64{id}, lang)
 		if err != nil {
 			return entry{}, err
+		}
+		if len(orders) == 0 {
+			return entry{}, apperr.NotFound("result.order_not_found")
 		}
 		return orderEntries(orders, unacknowledged)[0], nil
 	case KindDocument:
@@ -198,18 +222,20 @@ func decisions(ctx context.Context, q database.Querier, patientID int64) (map[ke
 	return out, rows.Err()
 }
 
-// apply sets on each entry of list what a doctor chose for it, then marks each document that
-// printed a result the patient may not see now (WhyCarriesHidden); list holds the patient's
-// orders the documents are judged against.
-func apply(rules Settings, list []entry, chosen map[key]Decision) {
+// apply sets on each entry of list and judging what a doctor chose for it, then marks each
+// document of list that printed a result the patient may not see now (WhyCarriesHidden); list
+// and judging hold the patient's orders the documents are judged against.
+func apply(rules Settings, list, judging []entry, chosen map[key]Decision) {
 	orders := map[int64]*entry{}
-	for i := range list {
-		en := &list[i]
-		if d, ok := chosen[key{en.Kind, en.ID}]; ok && !lapsed(en, d) {
-			en.Decision, en.HoldKind = d.Decision, d.HoldKind
-		}
-		if en.order != nil {
-			orders[en.ID] = en
+	for _, l := range [][]entry{list, judging} {
+		for i := range l {
+			en := &l[i]
+			if d, ok := chosen[key{en.Kind, en.ID}]; ok && !lapsed(en, d) {
+				en.Decision, en.HoldKind = d.Decision, d.HoldKind
+			}
+			if en.order != nil {
+				orders[en.ID] = en
+			}
 		}
 	}
 	for i := range list {
@@ -274,14 +300,23 @@ func carriesHidden(rules Settings, printed []document.PrintedResult, orders map[
 func (s *Store) judged(ctx context.Context, en entry, rules Settings, chosen map[key]Decision, lang string) (entry, error) {
 	list := []entry{}
 	if en.doc != nil {
-		orders, unacknowledged, err := s.Results.ForRelease(ctx, en.PatientID, 0, lang)
+		// The orders it printed (by id), or for a document from before they were kept, the
+		// patient's orders its visit's are among.
+		var ids []int64
+		if en.doc.PrintedResults != nil {
+			ids = make([]int64, 0, len(en.doc.PrintedResults))
+			for _, p := range en.doc.PrintedResults {
+				ids = append(ids, p.Order)
+			}
+		}
+		orders, unacknowledged, err := s.Results.ForRelease(ctx, en.PatientID, ids, lang)
 		if err != nil {
 			return en, err
 		}
 		list = orderEntries(orders, unacknowledged)
 	}
 	list = append(list, en)
-	apply(rules, list, chosen)
+	apply(rules, list, nil, chosen)
 	return list[len(list)-1], nil
 }
 
@@ -366,7 +401,7 @@ func (s *Store) statuses(ctx context.Context, patientID int64, lang string) ([]S
 	if err != nil {
 		return nil, rules, err
 	}
-	list, err := s.entries(ctx, patientID, lang)
+	list, judging, err := s.entries(ctx, patientID, lang)
 	if err != nil {
 		return nil, rules, err
 	}
@@ -389,7 +424,7 @@ func (s *Store) statuses(ctx context.Context, patientID int64, lang string) ([]S
 	if err != nil {
 		return nil, rules, err
 	}
-	apply(rules, list, chosen)
+	apply(rules, list, judging, chosen)
 	today := s.now().Format(time.DateOnly)
 	out := make([]Status, 0, len(list))
 	for _, en := range list {

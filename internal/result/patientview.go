@@ -5,37 +5,54 @@ import (
 	"fmt"
 	"strings"
 
-	"emr/internal/apperr"
 	"emr/internal/catalogue"
+	"emr/internal/database"
 	"emr/internal/i18n"
 )
 
-// MaxForRelease is the most orders of a patient the release rules judge at once (newest first).
-const MaxForRelease = 300
+// MaxForRelease is the most orders of a patient the release rules judge at once (newest
+// first); the orders a document printed are read by id whatever their age. A variable for
+// the tests of that.
+var MaxForRelease = 300
 
 // ForRelease reads what the rules of what a patient may see judge of orders (ADR 45): a
-// patient's orders (orderID 0), or one order (patientID 0), newest first, with their current
-// results labelled in lang, and the ids of the current results that are critical with no
-// acknowledged alert (a critical flag, or an alert raised on the value, and none of its
-// alerts acknowledged).
-func (s *Store) ForRelease(ctx context.Context, patientID, orderID int64, lang string) ([]Order, map[int64]bool, error) {
+// patient's newest MaxForRelease orders (ids nil), or the orders ids of the patient
+// (patientID 0: of anyone), newest first, with their current results labelled in lang, and
+// the ids of the current results that are critical with no acknowledged alert (a critical
+// flag, or an alert raised on the value, and none of its alerts acknowledged). Asked by ids,
+// one not found is not listed.
+func (s *Store) ForRelease(ctx context.Context, patientID int64, ids []int64, lang string) ([]Order, map[int64]bool, error) {
+	which, args := "TRUE", []any{patientID, MaxForRelease}
+	if ids != nil {
+		if len(ids) == 0 {
+			return nil, map[int64]bool{}, nil
+		}
+		var in []any
+		which, in = database.InIDs(s.DB, "o.id", ids, 3)
+		args = append([]any{patientID, len(ids)}, in...)
+	}
 	list, err := scanOrders(s.DB.QueryContext(ctx, `SELECT `+orderColumns+` FROM lab_orders o
-		WHERE ($1 = 0 OR o.patient_id = $1) AND ($2 = 0 OR o.id = $2) ORDER BY o.id DESC LIMIT $3`, patientID, orderID, MaxForRelease))
+		WHERE ($1 = 0 OR o.patient_id = $1) AND `+which+` ORDER BY o.id DESC LIMIT $2`, args...))
 	if err != nil {
 		return nil, nil, err
-	}
-	if orderID != 0 && len(list) == 0 {
-		return nil, nil, apperr.NotFound("result.order_not_found")
 	}
 	if err := s.complete(ctx, s.DB, list, lang, true); err != nil {
 		return nil, nil, err
 	}
 	unacknowledged := map[int64]bool{}
-	rows, err := s.DB.QueryContext(ctx, `SELECT r.id FROM lab_results r JOIN lab_orders o ON o.id = r.order_id
-		WHERE ($1 = 0 OR o.patient_id = $1) AND ($2 = 0 OR o.id = $2) AND r.is_current = 1
-		AND (r.flag IN ($3, $4, $5) OR EXISTS (SELECT 1 FROM critical_alerts a WHERE a.result_id = r.id))
+	if len(list) == 0 {
+		return list, unacknowledged, nil
+	}
+	listed := make([]int64, len(list))
+	for i, o := range list {
+		listed[i] = o.ID
+	}
+	in, inArgs := database.InIDs(s.DB, "r.order_id", listed, 4)
+	rows, err := s.DB.QueryContext(ctx, `SELECT r.id FROM lab_results r
+		WHERE `+in+` AND r.is_current = 1
+		AND (r.flag IN ($1, $2, $3) OR EXISTS (SELECT 1 FROM critical_alerts a WHERE a.result_id = r.id))
 		AND NOT EXISTS (SELECT 1 FROM critical_alerts a WHERE a.result_id = r.id AND a.acknowledged_at IS NOT NULL)`,
-		patientID, orderID, catalogue.FlagCriticalLow, catalogue.FlagCriticalHigh, catalogue.FlagCritical)
+		append([]any{catalogue.FlagCriticalLow, catalogue.FlagCriticalHigh, catalogue.FlagCritical}, inArgs...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read unacknowledged critical results: %w", err)
 	}
