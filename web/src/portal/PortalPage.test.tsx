@@ -344,6 +344,25 @@ describe('the patient portal', () => {
     expect(calls.filter((c) => c.key === 'POST /api/portal/sessions/end-others').map((c) => c.csrf)).toEqual(['csrf-9'])
   })
 
+  it('switching language reads nothing again that does not depend on it, and keeps an unsaved choice (the rereading of 2026-11-30)', async () => {
+    const contact: Contact = { phone: '', email: 'lan@example.test', reminders: 'email', message_language: '', version: 3, can_change: true }
+    const calls = serve({
+      'GET /api/portal/session': { status: 200, body: signedIn },
+      'GET /api/portal/records/7/appointments': { status: 200, body: visits },
+      'GET /api/portal/records/7/contact': { status: 200, body: contact },
+      'GET /api/portal/sessions': { status: 200, body: { data: [] } },
+    })
+    window.history.replaceState(null, '', '/portal?lang=en')
+    render(<PortalPage />)
+    fireEvent.click(await screen.findByRole('button', { name: TEXTS.en.contact }))
+    fireEvent.click(await screen.findByRole('radio', { name: TEXTS.en.remindersBy.none }))
+    fireEvent.change(screen.getByRole('combobox', { name: TEXTS.en.language }), { target: { value: 'vi' } })
+    expect(await screen.findByRole('heading', { name: TEXTS.vi.contact })).toBeTruthy()
+    expect((screen.getByRole('radio', { name: TEXTS.vi.remindersBy.none }) as HTMLInputElement).checked).toBe(true)
+    const reads = (key: string) => calls.filter((c) => c.key === key).length
+    expect([reads('GET /api/portal/records/7/appointments'), reads('GET /api/portal/records/7/contact'), reads('GET /api/portal/sessions')]).toEqual([1, 1, 1])
+  })
+
   it('lets a guardian see a child’s contact but change nothing', async () => {
     const t = TEXTS.ru
     const child: PortalSession = { ...signedIn, records: [{ id: 7, first_name: 'Минь', last_name: 'Чан', guardian: true }] }

@@ -5,6 +5,7 @@ import { formatDate, formatDay, formatMoment, formatMoney, LANGS, RELEASED_TEXTS
 import { DocumentsView, ResultsView } from './Released'
 import { personName } from '../lib/personName'
 import { addDays } from '../book/logic'
+import { useLatest } from './latest'
 
 const isLang = (s: string): s is Lang => LANGS.some((l) => l.code === s)
 
@@ -148,16 +149,17 @@ function Appointments({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; 
   const [moving, setMoving] = useState<number | undefined>()
   const [note, setNote] = useState<Note>()
   const [busy, setBusy] = useState(false)
+  const words = useLatest({ lang, t })
   useEffect(() => {
     let live = true
-    call<Visits>(lang, 'GET', `/records/${record}/appointments`).then(
+    call<Visits>(words.current.lang, 'GET', `/records/${record}/appointments`).then(
       (r) => live && setV(r),
-      (e) => live && !onSignedOut(e) && setNote({ text: said(t, e), error: true }),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(words.current.t, e), error: true }),
     )
     return () => {
       live = false
     }
-  }, [lang, t, record, onSignedOut])
+  }, [words, record, onSignedOut])
   const cancel = async (id: number) => {
     setBusy(true)
     try {
@@ -257,16 +259,17 @@ function MoveVisit(props: {
   const [round, setRound] = useState(0)
   const base = `/records/${record}/appointments/${visit.id}`
   const key = `${day} ${round}`
+  const words = useLatest({ lang, t })
   useEffect(() => {
     let live = true
-    call<{ data: FreeTime[] }>(lang, 'GET', `${base}/times?days=1&from=${day}`).then(
+    call<{ data: FreeTime[] }>(words.current.lang, 'GET', `${base}/times?days=1&from=${day}`).then(
       (r) => live && setLoaded({ key, list: r.data.filter((s) => Date.parse(s.starts_at) !== Date.parse(visit.starts_at)) }),
-      (e) => live && !onSignedOut(e) && setNote({ text: said(t, e), error: true }),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(words.current.t, e), error: true }),
     )
     return () => {
       live = false
     }
-  }, [lang, t, base, day, key, visit.starts_at, onSignedOut])
+  }, [words, base, day, key, visit.starts_at, onSignedOut])
   // The times of the day shown, once read; a choice holds while its time is among them.
   const times = loaded?.key === key ? loaded.list : undefined
   const chosen = times?.find((s) => s.starts_at === picked?.starts_at)
@@ -334,16 +337,17 @@ function Sessions({ lang, t, onSignedOut }: { lang: Lang; t: Texts; onSignedOut:
   const [note, setNote] = useState<Note>()
   const [busy, setBusy] = useState(false)
   const [round, setRound] = useState(0)
+  const words = useLatest({ lang, t })
   useEffect(() => {
     let live = true
-    call<{ data: SessionView[] }>(lang, 'GET', '/sessions').then(
+    call<{ data: SessionView[] }>(words.current.lang, 'GET', '/sessions').then(
       (r) => live && setList(r.data),
-      (e) => live && !onSignedOut(e) && setNote({ text: said(t, e), error: true }),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(words.current.t, e), error: true }),
     )
     return () => {
       live = false
     }
-  }, [lang, t, round, onSignedOut])
+  }, [words, round, onSignedOut])
   const endOthers = async () => {
     setBusy(true)
     try {
@@ -401,16 +405,18 @@ function Sessions({ lang, t, onSignedOut }: { lang: Lang; t: Texts; onSignedOut:
 function BillsView({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; record: number; onSignedOut: (e: unknown) => boolean }) {
   const [b, setB] = useState<Bills | undefined>()
   const [note, setNote] = useState<Note>()
+  const words = useLatest(t)
   useEffect(() => {
+    // Read again in another language: the server names the lines a parent's view hides.
     let live = true
     call<Bills>(lang, 'GET', `/records/${record}/bills`).then(
       (r) => live && setB(r),
-      (e) => live && !onSignedOut(e) && setNote({ text: said(t, e), error: true }),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(words.current, e), error: true }),
     )
     return () => {
       live = false
     }
-  }, [lang, t, record, onSignedOut])
+  }, [lang, words, record, onSignedOut])
   if (!b) return <><Notice note={note} />{!note && <p className={styles.muted}>{t.loading}</p>}</>
   const money = (n: number) => formatMoney(lang, n, b.currency, b.minor_units)
   // An amount taken off reads −X; nothing taken off reads 0, never −0.
@@ -528,16 +534,18 @@ function ContactView({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; r
   const [note, setNote] = useState<Note>()
   const [fields, setFields] = useState<Record<string, string[]>>({})
   const [busy, setBusy] = useState(false)
-  const load = useCallback(
-    () =>
-      call<Contact>(lang, 'GET', `/records/${record}/contact`).then(setC, (e) => {
-        if (!onSignedOut(e)) setNote({ text: said(t, e), error: true })
-      }),
-    [lang, t, record, onSignedOut],
-  )
+  const [round, setRound] = useState(0) // read again (after a stale save)
+  const words = useLatest({ lang, t })
   useEffect(() => {
-    void load()
-  }, [load])
+    let live = true
+    call<Contact>(words.current.lang, 'GET', `/records/${record}/contact`).then(
+      (r) => live && setC(r),
+      (e) => live && !onSignedOut(e) && setNote({ text: said(words.current.t, e), error: true }),
+    )
+    return () => {
+      live = false
+    }
+  }, [words, record, round, onSignedOut])
   if (!c) return <><Notice note={note} />{!note && <p className={styles.muted}>{t.loading}</p>}</>
   const save = async () => {
     setBusy(true)
@@ -549,7 +557,7 @@ function ContactView({ lang, t, record, onSignedOut }: { lang: Lang; t: Texts; r
     } catch (e) {
       if (onSignedOut(e)) return
       if (e instanceof Refusal && e.status === 409) {
-        await load()
+        setRound((n) => n + 1)
         setNote({ text: t.stale, error: true })
       } else {
         if (e instanceof Refusal) setFields(e.fields)
@@ -631,16 +639,18 @@ export function PortalPage() {
   }, [])
 
   // A 401 anywhere: the session ended (idle, revoked, signed out elsewhere): back to signing in.
+  // Stable across a language switch (the reads that call it are not made again for it).
+  const shown = useLatest(lang)
   const onSignedOut = useCallback(
     (e: unknown) => {
       if (!(e instanceof Refusal) || e.status !== 401) return false
       setSession((s) => (s ? { ...s, signed_in: false, records: [] } : s))
-      setNote({ text: TEXTS[lang].signedOut, error: true })
+      setNote({ text: TEXTS[shown.current].signedOut, error: true })
       // A fresh CSRF cookie for the next sign-in.
-      void call<PortalSession>(lang, 'GET', '/session').catch(() => undefined)
+      void call<PortalSession>(shown.current, 'GET', '/session').catch(() => undefined)
       return true
     },
-    [lang],
+    [shown],
   )
 
   const signedIn = (s: PortalSession) => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useLatest } from './latest'
 import { call, said as saidBy, type DocumentBlock, type DocumentRun, type Opened, type PrescriptionSheet, type Released, type ReleasedItem, type ReleasedValue } from './api'
 import styles from './portal.module.css'
 import { formatDay, RELEASED_TEXTS, type Lang, type ReleasedTexts, type Texts } from './texts'
@@ -22,16 +23,18 @@ const said = (t: Texts, e: unknown) => saidBy(t.failed, e)
 function useReleased({ lang, t, record, onSignedOut }: Props) {
   const [list, setList] = useState<Released | undefined>()
   const [error, setError] = useState<string | undefined>()
+  const words = useLatest(t)
   useEffect(() => {
+    // Read again in another language: the server writes the titles and plain words in it.
     let live = true
     call<Released>(lang, 'GET', `/records/${record}/released`).then(
       (r) => live && setList(r),
-      (e) => live && !onSignedOut(e) && setError(said(t, e)),
+      (e) => live && !onSignedOut(e) && setError(said(words.current, e)),
     )
     return () => {
       live = false
     }
-  }, [lang, t, record, onSignedOut])
+  }, [lang, words, record, onSignedOut])
   return { list, error }
 }
 
@@ -164,7 +167,7 @@ export function ResultsView(props: Props) {
       ) : (
         <ul className={styles.list}>
           {items.map((it) => (
-            <ResultItem key={it.id} item={it} r={r} {...props} />
+            <ResultItem key={`${props.lang}-${it.id}`} item={it} r={r} {...props} />
           ))}
         </ul>
       )}
