@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
-import styles from './book.module.css'
+import base from '../patient-pages/base.module.css'
+import own from './book.module.css'
 import { addDays, byDay, cleanCode, fieldMessages, type ApiError, type Slot } from './logic'
 import { formatDay, LANGS, TEXTS, type Lang } from './texts'
+
+/** The shared sheet's classes and the page's own (no name in both). */
+const styles = { ...base, ...own }
 
 /** What the server offers (GET /api/book/options). */
 export interface Options {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import styles from './link.module.css'
+import styles from '../patient-pages/base.module.css'
 import { formatDate, LANGS, TEXTS, type Lang } from './texts'
 
 /** What the server says of a link (GET /api/m/{token}). */
