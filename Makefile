@@ -13,7 +13,7 @@ run: build
 
 ## build: the web app, then the emr binary that embeds it
 build: web/dist/app/index.html
-	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/emr
+	@sh tools/timed.sh "Go build" $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/emr
 
 web: web/dist/app/index.html
 
@@ -22,7 +22,7 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 	touch $@
 
 web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
-	cd web && npm run build
+	@cd web && sh ../tools/timed.sh "web build" npm run build
 
 ## test: every check — the static ones of make lint, Go (SQLite, and PostgreSQL when
 ## EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
@@ -36,18 +36,18 @@ test:
 test-go:
 	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "Go tests on SQLite only (set EMR_TEST_POSTGRES_URL to add PostgreSQL)"; \
 	else echo "Go tests on SQLite and PostgreSQL"; fi
-	$(GO) test -count=1 -timeout 20m ./...
+	@sh tools/timed.sh "Go tests" $(GO) test -count=1 -timeout 20m ./...
 
 test-web: web/node_modules/.installed
-	cd web && npx vitest run
+	@cd web && sh ../tools/timed.sh Vitest npx vitest run
 
 # The static checks after the build: both run the TypeScript compiler on the same project,
 # which must not run twice at once.
 test-static: build
-	@$(MAKE) --no-print-directory lint
+	@sh tools/timed.sh "static checks (make lint)" $(MAKE) --no-print-directory lint
 
 test-e2e: build
-	cd web && sh e2e/run.sh
+	@cd web && sh ../tools/timed.sh Playwright sh e2e/run.sh
 
 # The login page's JavaScript size budget, the message link page's (ADR 42), the booking
 # page's (ADR 43), the patient portal's (ADR 44), and each everyday screen's JavaScript and CSS
