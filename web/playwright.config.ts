@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test'
 import { randomBytes } from 'node:crypto'
-import { copyPort, port } from './e2e/ports'
+import { availableParallelism } from 'node:os'
+import { copyPort, port, workerPort } from './e2e/ports'
 
 // End-to-end tests run the real emr binary on a fresh SQLite database in the system
 // Chromium. The staff accounts' password is made per run and shared with the workers
@@ -16,8 +17,11 @@ process.env.EMR_E2E_PASSWORD ??= newPassword()
 // run began (its day turned at midnight) is a test the worker cannot find.
 process.env.EMR_E2E_LANGUAGE ??= ['en', 'ru', 'zh', 'vi'][Math.floor(Date.now() / 86_400_000) % 4]
 
-// One run, one browser: on two cores a second browser running beside it made every test two
-// to three times slower and the whole run longer, not shorter.
+// Workers: each has its own server and database (e2e/ports.ts), so spec files run side by side
+// without seeing each other's data. A worker is a browser and a server, about two cores' worth:
+// on two cores a second one made every test two to three times slower and the whole run
+// longer, not shorter, so a run takes half the machine's cores (EMR_E2E_WORKERS to choose).
+const workers = Number(process.env.EMR_E2E_WORKERS ?? Math.max(1, Math.floor(availableParallelism() / 2)))
 const screenshots = !!process.env.EMR_SCREENSHOTS
 const bench = !!process.env.EMR_BENCH
 
@@ -28,7 +32,7 @@ export default defineConfig({
   testIgnore: [...(screenshots ? [] : ['**/screenshots.spec.ts']), ...(bench ? [] : ['**/charting-bench.spec.ts'])],
   outputDir: 'test-results/e2e',
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   // Bounds, not waits: a passing test ends as soon as its conditions hold. They are wide
   // because on a busy two-core machine a page's first paint can take several seconds.
@@ -51,13 +55,14 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
-    {
-      command: `sh e2e/serve.sh ${port}`,
-      url: `http://127.0.0.1:${port}/api/health`,
+    // One server a worker (the config is read by each worker too, where port is the worker's).
+    ...Array.from({ length: workers }, (_, i) => ({
+      command: `sh e2e/serve.sh ${workerPort(i)}`,
+      url: `http://127.0.0.1:${workerPort(i)}/api/health`,
       reuseExistingServer: false,
       timeout: 90_000,
-      stdout: 'ignore',
-    },
+      stdout: 'ignore' as const,
+    })),
     // With PostgreSQL under test, a seeded clinic copied onto it (copy.spec.ts).
     ...(process.env.EMR_TEST_POSTGRES_URL && !screenshots && !bench
       ? [{ command: `sh e2e/serve-copy.sh ${copyPort}`, url: `http://127.0.0.1:${copyPort}/api/health`, reuseExistingServer: false, timeout: 180_000, stdout: 'ignore' as const }]
