@@ -89,9 +89,7 @@ export const ALLOWED = {
     'features/settings/results/TestsCard.tsx': 1,
   },
   /** Pages that import another page: file → imports. */
-  pageImports: {
-    'features/fees/PrintDrawerPage.tsx': 1,
-  },
+  pageImports: {},
 }
 
 const CLIENT = ['get', 'send', 'http']

@@ -15,6 +15,7 @@ import { useFeeSettings } from './api/feeSettings'
 import { reportsKey, useCashUp } from './api/reports'
 import { useMoney, type Money } from './bill/useMoney'
 import { DayTakings } from './DayTakings'
+import { Difference } from './Difference'
 import { DateInput } from '../../components/DateInput'
 
 const DAY = 'YYYY-MM-DD'
@@ -94,13 +95,6 @@ export function DrawerFigures({ drawer: d, money }: { drawer: Drawer; money: Mon
     ...d.other.map((m) => ({ key: m.method, label: t('cashUp.otherMethod', { method: t(`bill.methods.${m.method}`) }), children: money.format(m.net) })),
   ]
   return <Descriptions size="small" bordered column={1} items={items} />
-}
-
-/** A difference in words as well as sign: short, over, or exact. */
-export function Difference({ value, money }: { value: number; money: Money }) {
-  const { t } = useTranslation()
-  if (value === 0) return <span data-testid="drawer-difference">{t('cashUp.exact')}</span>
-  return <strong data-testid="drawer-difference">{value < 0 ? t('cashUp.short', { amount: money.format(-value) }) : t('cashUp.over', { amount: money.format(value) })}</strong>
 }
 
 function DrawerCard({ drawer: d, money, onClose }: { drawer: Drawer; money: Money; onClose: () => void }) {

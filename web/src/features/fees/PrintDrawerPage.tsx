@@ -9,7 +9,7 @@ import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDayTime } from '../../lib/time'
 import { useDrawer, type Drawer } from './api/drawers'
 import { useMoney, type Money } from './bill/useMoney'
-import { Difference } from './CashUpPage'
+import { Difference } from './Difference'
 import { pageSize, storedPaper, type Paper } from './print/paper'
 
 // A drawer's count prints on A4 or the roll, not A5.
