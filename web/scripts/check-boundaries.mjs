@@ -54,8 +54,6 @@ export const ALLOWED = {
     'features/patients/api/smartApps.ts': 2,
     'features/prescriptions/api/currentMedicines.ts': 9,
     'features/release/api/release.ts': 6,
-    'features/results/api/getMisfiled.ts': 2,
-    'features/results/api/results.ts': 22,
     'features/settings/api/medicineSafety.ts': 2,
     'features/settings/api/resultsCatalogue.ts': 8,
     'features/smart/api/consent.ts': 2,
