@@ -1,5 +1,4 @@
 import { PrinterOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Checkbox, Descriptions, Empty, Flex, Form, Input, Modal, Skeleton, Space, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -12,7 +11,7 @@ import { formatDayTime } from '../../lib/time'
 import { ApiError } from '../../lib/api'
 import { closeDrawer, countDrawer, setFloat, type Drawer } from './api/drawers'
 import { useFeeSettings } from './api/feeSettings'
-import { reportsKey, useCashUp } from './api/reports'
+import { useCashUp, useRefreshReports } from './api/reports'
 import { useMoney, type Money } from './bill/useMoney'
 import { DayTakings } from './DayTakings'
 import { Difference } from './Difference'
@@ -37,8 +36,8 @@ export default function CashUpPage() {
   const countsOwn = useCan('cash up own drawer')
   const canTake = takes || countsOwn
   const [dialog, setDialog] = useState<'float' | Drawer>()
-  const queryClient = useQueryClient()
-  const done = () => (setDialog(undefined), void queryClient.invalidateQueries({ queryKey: reportsKey }))
+  const refresh = useRefreshReports()
+  const done = () => (setDialog(undefined), refresh())
   return (
     <Card title={t('cashUp.title')}>
       <Flex gap={8} wrap align="center" style={{ marginBottom: 16 }}>
@@ -174,7 +173,7 @@ export function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer;
   const { message } = App.useApp()
   const { data: settings } = useFeeSettings()
   const supervisor = useCan('void bill')
-  const queryClient = useQueryClient()
+  const refresh = useRefreshReports()
   const [form] = Form.useForm<{ counted: string; countNote?: string; note?: string; acknowledge?: boolean }>()
   // The drawer as the count answered it (with what it should hold), and the count typed.
   const [seen, setSeen] = useState<{ drawer: Drawer; counted: number }>()
@@ -184,7 +183,7 @@ export function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer;
   const stale = (e: unknown) => {
     if (e instanceof ApiError && e.status === 409) {
       void message.warning(t('cashUp.changed'))
-      void queryClient.invalidateQueries({ queryKey: reportsKey })
+      refresh()
       onClose()
       return true
     }
@@ -237,7 +236,7 @@ export function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer;
       confirmLoading={busy}
       cancelText={t('bill.cancel')}
       // A count recorded changed the drawer (its first count, its version): the page reads it again.
-      onCancel={() => (seen && void queryClient.invalidateQueries({ queryKey: reportsKey }), onClose())}
+      onCancel={() => (seen && refresh(), onClose())}
       onOk={() => form.submit()}
       afterOpenChange={focusFirstField}
       destroyOnHidden

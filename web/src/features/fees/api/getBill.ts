@@ -1,7 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError, get } from '../../../lib/api'
 import { billsKey } from '../../../lib/queryKeys'
 import type { ResponseBody } from '../../../lib/schema'
+import { useRefresh } from '../../../lib/write'
 import type { Bill } from './types'
 
 // Bills live under the appointments key: every write on one announces an appointment change,
@@ -35,3 +36,16 @@ export const visitOrderChargesQuery = (appointmentId: number) =>
   queryOptions({ queryKey: [...billsKey, 'visit-orders', appointmentId], queryFn: () => get<OrderCharges>(`/appointments/${appointmentId}/bill/orders`) })
 
 export const useVisitOrderCharges = (appointmentId: number) => useQuery(visitOrderChargesQuery(appointmentId))
+
+/** Every view of bills (and the reports, under the same key) reads again. */
+export const useRefreshBills = () => useRefresh(billsKey)
+
+/** A write answered the bill as it now is: shown at once where it is read, and every other view of bills read again. */
+export function useBillChanged() {
+  const queryClient = useQueryClient()
+  return (b: Bill) => {
+    queryClient.setQueryData(billQuery(b.id).queryKey, b)
+    if (b.appointment_id) queryClient.setQueryData(visitBillQuery(b.appointment_id).queryKey, b.status === 'void' ? null : b)
+    void queryClient.invalidateQueries({ queryKey: billsKey })
+  }
+}

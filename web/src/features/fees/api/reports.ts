@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
 import { billsKey } from '../../../lib/queryKeys'
 import type { ResponseBody } from '../../../lib/schema'
+import { useRefresh } from '../../../lib/write'
 import type { BillsReport, CashUp, Revenue } from './types'
 
 // Under the appointments key too: a payment anywhere refreshes the open reports live.
@@ -22,3 +23,6 @@ export const useOutstanding = (page: number, perPage: number) =>
 
 /** A report's CSV file (audited by the server). */
 export const csvHref = (report: string, params: Record<string, string>) => `/api/reports/${report}?${new URLSearchParams({ ...params, format: 'csv' }).toString()}`
+
+/** Every report (the cash-up's drawers among them) reads again. */
+export const useRefreshReports = () => useRefresh(reportsKey)

@@ -1,12 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Descriptions, Flex, Modal, Select, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
-import { billsKey } from '../../../lib/queryKeys'
 import { addLine, linkOrder } from '../api/chargeBill'
-import { useVisitOrderCharges } from '../api/getBill'
+import { useRefreshBills, useVisitOrderCharges } from '../api/getBill'
 import { useFeeSettings } from '../api/feeSettings'
 import type { Bill, BillLine } from '../api/types'
 import { useMoney } from './useMoney'
@@ -23,7 +21,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
   const { data } = useVisitOrderCharges(appointmentId)
   const { message } = App.useApp()
   const canCharge = useCan('record charges')
-  const queryClient = useQueryClient()
+  const refresh = useRefreshBills()
   const [charging, setCharging] = useState<number>()
   const charge = async (orderId: number, serviceId: number) => {
     setCharging(orderId)
@@ -34,7 +32,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
       void message.error(e.message)
     } finally {
       setCharging(undefined)
-      void queryClient.invalidateQueries({ queryKey: billsKey })
+      refresh()
     }
   }
   const mark = async (orderId: number, lineId: number) => {
@@ -48,7 +46,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
       void message.error(e.message)
     } finally {
       setCharging(undefined)
-      void queryClient.invalidateQueries({ queryKey: billsKey })
+      refresh()
     }
   }
   if (!data || data.orders.length === 0) return null

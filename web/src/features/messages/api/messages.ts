@@ -1,7 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
 import { patientMessagesKey, settingsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
+import { useWrite } from '../../../lib/write'
 
 export type LogEntry = Schema<'PatientMessageLogEntry'>
 export type MessageSettings = Schema<'PatientMessageSettings'>
@@ -35,3 +36,12 @@ export const useMessageSettings = () => useQuery(messageSettingsQuery())
 /** Saves the rules at the version read; the form shows the server's field errors itself. */
 export const saveMessageSettings = (v: Omit<MessageSettings, 'version'>, version: number) =>
   send<MessageSettings>('put', '/settings/patient-messages', { ...v, version }, { silent: true })
+
+/** saveMessageSettings, and the settings' readers get the saved ones. */
+export const useSaveMessageSettings = () => useWrite(saveMessageSettings, (queryClient, saved) => queryClient.setQueryData(messageSettingsKey, saved))
+
+/** The messages read again (after a resend; the promise settles once they are). */
+export function useRefreshMessages() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: patientMessagesKey })
+}

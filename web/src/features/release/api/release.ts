@@ -1,7 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get, send } from '../../../lib/api'
 import { patientsKey, settingsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
+import { useWrite } from '../../../lib/write'
 
 export type ReleaseStatus = Schema<'ReleaseStatus'>
 export type ReleasedItem = Schema<'ReleasedItem'>
@@ -53,3 +54,12 @@ export const useReleaseSettings = () => useQuery(releaseSettingsQuery())
 /** Saves the rules at the version read; the form shows the server's field errors itself. */
 export const saveReleaseSettings = (v: Omit<ReleaseSettings, 'version'>, version: number) =>
   send<ReleaseSettings>('put', '/settings/patient-release', { ...v, version }, { silent: true })
+
+/** saveReleaseSettings, and the settings' readers get the saved ones. */
+export const useSaveReleaseSettings = () => useWrite(saveReleaseSettings, (queryClient, saved) => queryClient.setQueryData(releaseSettingsKey, saved))
+
+/** What the patient's portal shows read again, after an item was released or held (the promise settles once it is). */
+export function useRefreshRelease(patientId: number) {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: releaseKey(patientId) })
+}

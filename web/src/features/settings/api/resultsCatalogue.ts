@@ -5,6 +5,7 @@ import { get, send } from '../../../lib/api'
 import { labTestsKey, servicesKey, settingsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
 import type { ImportReport } from '../../../lib/types'
+import { useWrite } from '../../../lib/write'
 
 export type AnalyteEdit = Schema<'AnalyteEdit'>
 export type ResultSettings = Schema<'ResultSettings'>
@@ -44,3 +45,15 @@ export const usePriceListCodes = () =>
     queryFn: () => get<{ data: { code: string; name: string; active: boolean }[] }>('/services', { all: 1 }, { silent: true }).then((l) => l.data),
     retry: false,
   })
+
+/** saveAnalyte, then the analytes re-read. */
+export const useSaveAnalyte = () => useWrite(saveAnalyte, (queryClient) => queryClient.invalidateQueries({ queryKey: analytesKey }))
+
+/** importAnalytes, then the analytes re-read. */
+export const useImportAnalytes = () => useWrite(importAnalytes, (queryClient) => queryClient.invalidateQueries({ queryKey: analytesKey }))
+
+/** saveResultSettings, and the settings' readers get the saved ones. */
+export const useSaveResultSettings = () => useWrite(saveResultSettings, (queryClient, saved) => queryClient.setQueryData(resultSettingsKey, saved))
+
+/** saveTestDefinition, then every view of the lab tests re-reads. */
+export const useSaveTestDefinition = () => useWrite(saveTestDefinition, (queryClient) => queryClient.invalidateQueries({ queryKey: labTestsKey }))
