@@ -2,7 +2,9 @@ import { App, Button, Card, Collapse, Form, Input, InputNumber, Space, Spin, Swi
 import { useEffect, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
-import { useBookableDoctors, useBookingSettings, useSaveBookingSettings } from './api/booking'
+import { useBookingSettings } from './api/booking'
+import { useBookableDoctors } from './api/listBookableDoctors'
+import { useSaveBookingSettings } from './api/saveBookingSettings'
 import { breaksPattern, formPath, fromForm, toForm, type FormValues } from './rules'
 
 const timePattern = /^$|^([01]\d|2[0-3]):[0-5]\d$/

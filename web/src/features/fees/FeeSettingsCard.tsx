@@ -1,7 +1,7 @@
 import { App, Button, Card, Form, Input, Select } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
-import { useSaveFeeSettings } from './api/feeSettings'
+import { useSaveFeeSettings } from './api/saveFeeSettings'
 import { APPOINTMENT_TYPES, type FeeSettings, type Service } from './api/types'
 import { useMoney } from './bill/useMoney'
 

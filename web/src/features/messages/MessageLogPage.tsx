@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next'
 import { DateInput } from '../../components/DateInput'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, messageChannelLabel, messageStatusColor, messageStatusLabel, messageTopicLabel } from '../../lib/patientMessages'
-import { resendMessage, useMessageLog, useRefreshMessages, type LogEntry, type LogFilter } from './api/messages'
+import { useMessageLog, useRefreshMessages, type LogEntry, type LogFilter } from './api/messages'
+import { resendMessage } from './api/resendMessage'
 
 const when = (s: string | null | undefined) => (s ? dayjs(s).format('DD.MM.YYYY HH:mm') : '—')
 

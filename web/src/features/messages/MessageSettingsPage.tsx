@@ -3,7 +3,9 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useClinic } from '../../lib/clinic'
 import { showFormErrors } from '../../lib/formErrors'
-import { useMessageSettings, useSaveMessageSettings, type MessageSettings } from './api/messages'
+import { useMessageSettings } from './api/getMessageSettings'
+import type { MessageSettings } from './api/messages'
+import { useSaveMessageSettings } from './api/saveMessageSettings'
 
 /** The reminder offsets a clinic picks from, in minutes before the appointment. */
 const OFFSETS = [7 * 24 * 60, 3 * 24 * 60, 2 * 24 * 60, 24 * 60, 12 * 60, 4 * 60, 2 * 60, 60, 30]

@@ -7,7 +7,10 @@ import { DateInput } from '../../components/DateInput'
 import { useCan } from '../../lib/auth/can'
 import { showFormErrors } from '../../lib/formErrors'
 import { formatDay, formatDayTime } from '../../lib/time'
-import { holdCategories, holdItem, releaseItem, useRefreshRelease, useReleased, useReleaseStatuses, type Hold, type ReleaseKind, type ReleaseStatus } from './api/release'
+import { holdCategories, holdItem, type Hold } from './api/holdItem'
+import { useReleased } from './api/listReleased'
+import { useRefreshRelease, useReleaseStatuses, type ReleaseKind, type ReleaseStatus } from './api/release'
+import { releaseItem } from './api/releaseItem'
 
 /** Who answers for an item of each kind, and so may release or hold it. */
 const answersFor: Record<ReleaseKind, string> = { result: 'review results', document: 'issue documents', prescription: 'write prescription' }

@@ -2,7 +2,9 @@ import { App, Button, Card, Form, Radio, Select, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
-import { useReleaseSettings, useSaveReleaseSettings, type ReleaseSettings } from './api/release'
+import { useReleaseSettings } from './api/getReleaseSettings'
+import type { ReleaseSettings } from './api/release'
+import { useSaveReleaseSettings } from './api/saveReleaseSettings'
 
 /** The kinds a document rule names, in the order the documents screens list them, and prescriptions. */
 const KINDS = ['visit_summary', 'medical_certificate', 'fitness_to_work', 'referral', 'lab_request', 'imaging_request', 'results_report', 'custom', 'prescription']

@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next'
 import { NumberInput } from '../../../components/NumberInput'
 import { ApiError } from '../../../lib/api'
 import { unitLabel } from '../../../lib/units'
-import { useSaveAnalyte, type AnalyteEdit } from '../api/resultsCatalogue'
+import type { AnalyteEdit } from '../api/resultsCatalogue'
+import { useSaveAnalyte } from '../api/saveAnalyte'
 import { ageBand, criticalGaps, windowText, type CriticalBand } from './bands'
 
 const SEXES = ['any', 'female', 'male'] as const

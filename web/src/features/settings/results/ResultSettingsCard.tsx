@@ -8,7 +8,9 @@ import { useTranslation } from 'react-i18next'
 import { useCan } from '../../../lib/auth/can'
 import { showFormErrors } from '../../../lib/formErrors'
 import { useLeadCandidates } from '../api/listLeadCandidates'
-import { useResultSettings, useSaveResultSettings, type ResultSettings } from '../api/resultsCatalogue'
+import { useResultSettings } from '../api/getResultSettings'
+import type { ResultSettings } from '../api/resultsCatalogue'
+import { useSaveResultSettings } from '../api/saveResultSettings'
 
 const ROLES = ['doctor', 'nurse', 'admin']
 

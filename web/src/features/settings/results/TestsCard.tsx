@@ -5,7 +5,10 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../../components/ScrollRegion'
 import { ApiError } from '../../../lib/api'
-import { usePriceListCodes, useSaveTestDefinition, useTestDefinitions, type AnalyteEdit, type TestDefinition } from '../api/resultsCatalogue'
+import { usePriceListCodes } from '../api/listPriceListCodes'
+import { useTestDefinitions } from '../api/listTestDefinitions'
+import type { AnalyteEdit, TestDefinition } from '../api/resultsCatalogue'
+import { useSaveTestDefinition } from '../api/saveTestDefinition'
 
 export function TestsCard({ analytes }: { analytes: AnalyteEdit[] }) {
   const { t, i18n } = useTranslation()
