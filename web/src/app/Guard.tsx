@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation } from 'react-router'
-import { meQuery, type Me } from '../lib/auth/me'
+import { forgetMe, meQuery, type Me } from '../lib/auth/me'
 import { doneProgress, startProgress } from '../lib/progress'
 import { clearLoggedIn, isLoggedIn } from '../lib/session'
 import { PageLoading } from '../components/PageLoading'
@@ -45,7 +45,7 @@ export function Guard({ children }: { children: (me: Me) => ReactNode }) {
     doneProgress()
     if (!isLoggedIn()) return // the API error handler has ended the session already
     clearLoggedIn()
-    queryClient.removeQueries({ queryKey: meQuery.queryKey })
+    forgetMe(queryClient)
     toLogin(problem ?? t('auth.hasError'))
   }, [failed, problem, queryClient, t])
 

@@ -1,5 +1,4 @@
 import { PlusOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Empty, Flex, Form, Modal, Spin, Table, type FormInstance, type TableColumnsType } from 'antd'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,6 +7,7 @@ import { focusFirstField } from '../focusFirstField'
 import { showFormErrors } from '../../lib/formErrors'
 import { PHONE, useMediaQuery } from '../../lib/media'
 import { apiTokensKey } from '../../lib/queryKeys'
+import { useRefresh } from '../../lib/write'
 
 /** A credential as a list shows it: API tokens, backend clients and SMART apps alike. */
 type Credential = { id: number; name: string }
@@ -89,10 +89,9 @@ export function CredentialRegistry<T extends Credential, F extends object>(props
 }) {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
-  const queryClient = useQueryClient()
   const { form } = props
   const phone = useMediaQuery(PHONE)
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: apiTokensKey })
+  const refresh = useRefresh(apiTokensKey)
 
   const submit = async (v: F) => {
     try {

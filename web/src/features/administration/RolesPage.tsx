@@ -1,5 +1,4 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Checkbox, Flex, Form, Input, Modal, Space, Table, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,9 +7,8 @@ import { ApiError } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import { createRole } from './api/createRole'
 import { deleteRole } from './api/deleteRole'
-import { rolesKey } from '../../lib/queryKeys'
 import { usePermissionCatalogue } from './api/listPermissions'
-import { useRolesMatrix } from './api/listRoles'
+import { useRefreshRoles, useRolesMatrix } from './api/listRoles'
 import { renameRole } from './api/renameRole'
 import { setRoleTwoFactor } from './api/setRoleTwoFactor'
 import { saveMatrix } from './api/saveMatrix'
@@ -23,12 +21,12 @@ const SEEDED = ['admin', 'doctor', 'nurse', 'receptionist']
 export default function RolesPage() {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
-  const queryClient = useQueryClient()
+  const refreshRoles = useRefreshRoles()
   const roles = useRolesMatrix()
   // Whether a role's members must use two-factor sign-in: saved at once (the server audits it).
   const requireTwoFactor = async (r: Role, required: boolean) => {
     await setRoleTwoFactor(r.id, required)
-    void queryClient.invalidateQueries({ queryKey: rolesKey })
+    refreshRoles()
   }
   const catalogue = usePermissionCatalogue()
   // The edited matrix (role name → permissions); undefined until something changes.
@@ -39,7 +37,7 @@ export default function RolesPage() {
 
   const refresh = () => {
     setEdited(undefined)
-    void queryClient.invalidateQueries({ queryKey: rolesKey })
+    refreshRoles()
   }
   const matrix: Record<string, string[]> = edited ?? Object.fromEntries((roles.data?.data ?? []).map((r) => [r.name, r.permissions]))
   const toggle = (role: string, perm: string, on: boolean) => setEdited({ ...matrix, [role]: on ? [...matrix[role], perm] : matrix[role].filter((p) => p !== perm) })

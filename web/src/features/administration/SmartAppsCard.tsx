@@ -3,7 +3,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScopeList } from '../../components/apiTokens/ApiBits'
 import { CredentialRegistry } from '../../components/apiTokens/CredentialRegistry'
-import { registerSmartApp, revokeSmartApp, useSmartApps, type SmartApp } from './api/smartApps'
+import { registerSmartApp } from './api/registerSmartApp'
+import { revokeSmartApp } from './api/revokeSmartApp'
+import { useSmartApps, type SmartApp } from './api/smartApps'
 
 type SmartAppForm = { name: string; redirect_uris: string; launch_url: string; scopes: string }
 

@@ -1,5 +1,4 @@
 import { KeyOutlined, UnlockOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Form, Modal, Result, Space, Spin, Switch, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,11 +7,10 @@ import { ApiError } from '../../lib/api'
 import { showFormErrors } from '../../lib/formErrors'
 import { AccountFields } from './AccountFields'
 import { EmergencyCard } from './EmergencyCard'
-import { accountQuery, useAccount } from './api/getAccount'
-import { accountsKey } from '../../lib/queryKeys'
+import { useAccount, useAccountChanged, useRefreshAccount } from './api/getAccount'
 import { resetPassword } from './api/resetPassword'
 import { resetAccountTwoFactor } from './api/resetAccountTwoFactor'
-import type { Account, AccountInput } from './api/types'
+import type { AccountInput } from './api/types'
 import { unlockAccount } from './api/unlockAccount'
 import { updateAccount } from './api/updateAccount'
 import { RoleTags } from './RoleTags'
@@ -22,9 +20,9 @@ import { focusFirstField } from '../../components/focusFirstField'
 export default function UserEditPage() {
   const { t } = useTranslation()
   const { message, modal } = App.useApp()
-  const queryClient = useQueryClient()
   const id = Number(useParams().id)
-  const key = accountQuery(id).queryKey
+  const saved = useAccountChanged(id)
+  const refreshAccount = useRefreshAccount(id)
   const { data: a, error, isLoading } = useAccount(id)
   const [form] = Form.useForm()
   const [temporary, setTemporary] = useState<string>()
@@ -35,10 +33,6 @@ export default function UserEditPage() {
   if (isLoading) return <Spin />
   if (error || !a) return <Result status="404" title={error instanceof ApiError ? error.message : t('accounts.notFound')} />
 
-  const saved = (next: Account) => {
-    queryClient.setQueryData(key, next)
-    void queryClient.invalidateQueries({ queryKey: accountsKey })
-  }
   const save = async (v: AccountInput) => {
     try {
       saved(await updateAccount(id, v, a.version))
@@ -56,7 +50,7 @@ export default function UserEditPage() {
       onOk: async () => {
         const r = await resetPassword(id)
         setTemporary(r.temporary_password)
-        void queryClient.invalidateQueries({ queryKey: key })
+        refreshAccount()
       },
     })
   const resetTwoFactor = () =>

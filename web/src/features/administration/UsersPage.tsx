@@ -1,5 +1,4 @@
 import { PlusOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Flex, Form, Input, Modal, Select, Space, Table, Tag } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,8 +7,7 @@ import { debounce } from '../../lib/debounce'
 import { showFormErrors } from '../../lib/formErrors'
 import { AccountFields } from './AccountFields'
 import { createAccount } from './api/createAccount'
-import { accountsKey } from '../../lib/queryKeys'
-import { useAccounts, type AccountsParams } from './api/listAccounts'
+import { useAccounts, useRefreshAccounts, type AccountsParams } from './api/listAccounts'
 import type { Account, NewAccount } from './api/types'
 import { RoleTags } from './RoleTags'
 import { focusFirstField } from '../../components/focusFirstField'
@@ -20,7 +18,7 @@ export default function UsersPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
+  const refreshAccounts = useRefreshAccounts()
   const [q, setQ] = useState('')
   const [status, setStatus] = useState<AccountsParams['status']>('')
   const [page, setPage] = useState(1)
@@ -36,7 +34,7 @@ export default function UsersPage() {
       const a = await createAccount(v)
       message.success(t('accounts.created'))
       setCreating(false)
-      void queryClient.invalidateQueries({ queryKey: accountsKey })
+      refreshAccounts()
       navigate(`/administrator/users/edit/${a.id}`)
     } catch (e) {
       showFormErrors(form, message, e)

@@ -1,9 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Collapse, Form, Input, InputNumber, Space, Spin, Switch, Typography } from 'antd'
 import { useEffect, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
-import { bookingSettingsKey, saveBookingSettings, useBookableDoctors, useBookingSettings } from './api/booking'
+import { useBookingSettings } from './api/booking'
+import { useBookableDoctors } from './api/listBookableDoctors'
+import { useSaveBookingSettings } from './api/saveBookingSettings'
 import { breaksPattern, formPath, fromForm, toForm, type FormValues } from './rules'
 
 const timePattern = /^$|^([01]\d|2[0-3]):[0-5]\d$/
@@ -43,7 +44,7 @@ function DaysOffList({ name, label }: { name: (string | number)[]; label: string
 export default function BookingSettingsPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveBookingSettings = useSaveBookingSettings()
   const { data } = useBookingSettings()
   const { data: doctors } = useBookableDoctors()
   const [form] = Form.useForm<FormValues>()
@@ -55,8 +56,7 @@ export default function BookingSettingsPage() {
   const save = async () => {
     const v = form.getFieldsValue(true) as FormValues
     try {
-      const saved = await saveBookingSettings(fromForm(v), data.version)
-      queryClient.setQueryData(bookingSettingsKey, saved)
+      await saveBookingSettings(fromForm(v), data.version)
       message.success(t('onlineBooking.saved'))
     } catch (e) {
       if (!(e instanceof ApiError)) throw e

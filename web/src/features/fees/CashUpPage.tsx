@@ -1,5 +1,4 @@
 import { PrinterOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Checkbox, Descriptions, Empty, Flex, Form, Input, Modal, Skeleton, Space, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -10,11 +9,16 @@ import { useCan } from '../../lib/auth/can'
 import { showFormErrors } from '../../lib/formErrors'
 import { formatDayTime } from '../../lib/time'
 import { ApiError } from '../../lib/api'
-import { closeDrawer, countDrawer, setFloat, type Drawer } from './api/drawers'
+import { closeDrawer } from './api/closeDrawer'
+import { countDrawer } from './api/countDrawer'
+import type { Drawer } from './api/drawers'
+import { setFloat } from './api/setFloat'
 import { useFeeSettings } from './api/feeSettings'
-import { reportsKey, useCashUp } from './api/reports'
+import { useCashUp } from './api/getCashUp'
+import { useRefreshReports } from './api/reports'
 import { useMoney, type Money } from './bill/useMoney'
 import { DayTakings } from './DayTakings'
+import { Difference } from './Difference'
 import { DateInput } from '../../components/DateInput'
 
 const DAY = 'YYYY-MM-DD'
@@ -36,8 +40,8 @@ export default function CashUpPage() {
   const countsOwn = useCan('cash up own drawer')
   const canTake = takes || countsOwn
   const [dialog, setDialog] = useState<'float' | Drawer>()
-  const queryClient = useQueryClient()
-  const done = () => (setDialog(undefined), void queryClient.invalidateQueries({ queryKey: reportsKey }))
+  const refresh = useRefreshReports()
+  const done = () => (setDialog(undefined), refresh())
   return (
     <Card title={t('cashUp.title')}>
       <Flex gap={8} wrap align="center" style={{ marginBottom: 16 }}>
@@ -94,13 +98,6 @@ export function DrawerFigures({ drawer: d, money }: { drawer: Drawer; money: Mon
     ...d.other.map((m) => ({ key: m.method, label: t('cashUp.otherMethod', { method: t(`bill.methods.${m.method}`) }), children: money.format(m.net) })),
   ]
   return <Descriptions size="small" bordered column={1} items={items} />
-}
-
-/** A difference in words as well as sign: short, over, or exact. */
-export function Difference({ value, money }: { value: number; money: Money }) {
-  const { t } = useTranslation()
-  if (value === 0) return <span data-testid="drawer-difference">{t('cashUp.exact')}</span>
-  return <strong data-testid="drawer-difference">{value < 0 ? t('cashUp.short', { amount: money.format(-value) }) : t('cashUp.over', { amount: money.format(value) })}</strong>
 }
 
 function DrawerCard({ drawer: d, money, onClose }: { drawer: Drawer; money: Money; onClose: () => void }) {
@@ -180,7 +177,7 @@ export function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer;
   const { message } = App.useApp()
   const { data: settings } = useFeeSettings()
   const supervisor = useCan('void bill')
-  const queryClient = useQueryClient()
+  const refresh = useRefreshReports()
   const [form] = Form.useForm<{ counted: string; countNote?: string; note?: string; acknowledge?: boolean }>()
   // The drawer as the count answered it (with what it should hold), and the count typed.
   const [seen, setSeen] = useState<{ drawer: Drawer; counted: number }>()
@@ -190,7 +187,7 @@ export function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer;
   const stale = (e: unknown) => {
     if (e instanceof ApiError && e.status === 409) {
       void message.warning(t('cashUp.changed'))
-      void queryClient.invalidateQueries({ queryKey: reportsKey })
+      refresh()
       onClose()
       return true
     }
@@ -243,7 +240,7 @@ export function CloseModal({ drawer, money, onClose, onDone }: { drawer: Drawer;
       confirmLoading={busy}
       cancelText={t('bill.cancel')}
       // A count recorded changed the drawer (its first count, its version): the page reads it again.
-      onCancel={() => (seen && void queryClient.invalidateQueries({ queryKey: reportsKey }), onClose())}
+      onCancel={() => (seen && refresh(), onClose())}
       onOk={() => form.submit()}
       afterOpenChange={focusFirstField}
       destroyOnHidden

@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Form, Input, Select } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
-import { servicesKey } from '../../lib/queryKeys'
-import { saveFeeSettings } from './api/feeSettings'
+import { useSaveFeeSettings } from './api/saveFeeSettings'
 import { APPOINTMENT_TYPES, type FeeSettings, type Service } from './api/types'
 import { useMoney } from './bill/useMoney'
 
@@ -11,7 +9,7 @@ import { useMoney } from './bill/useMoney'
 export function FeeSettingsCard({ settings, services }: { settings: FeeSettings; services: Service[] }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveFeeSettings = useSaveFeeSettings()
   const [form] = Form.useForm()
   const money = useMoney(settings.currency, settings.minor_units)
   const choices = [{ value: '', label: t('fees.noFee') }, ...services.filter((s) => s.active).map((s) => ({ value: s.code, label: `${s.code} — ${s.name}` }))]
@@ -22,7 +20,6 @@ export function FeeSettingsCard({ settings, services }: { settings: FeeSettings;
       const limit = money.parse(v.drawer_difference_limit ?? '') ?? 0
       await saveFeeSettings({ currency: v.currency, consultation, drawer_difference_limit: limit }, settings.version)
       message.success(t('fees.settingsSaved'))
-      void queryClient.invalidateQueries({ queryKey: servicesKey })
     } catch (e) {
       showFormErrors(form, message, e)
     }

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, Radio, Result, Spin } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -14,8 +13,8 @@ import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDay, paperDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
 import { amountInWords } from '../../lib/amountInWords'
-import { billQuery, useBill } from './api/getBill'
-import { printBill } from './api/payBill'
+import { useBill } from './api/getBill'
+import { usePrintBill } from './api/printBill'
 import type { Bill, Document, Payment } from './api/types'
 import { BillStatus } from './bill/BillPanel'
 import { useMoney, type Money } from './bill/useMoney'
@@ -26,7 +25,7 @@ import { RefundSlip } from './print/RefundSlip'
 /** /bills/:id/print/:doc — the statement of fees, a payment's receipt or a refund's slip (?payment=). Every print is audited. */
 export default function PrintBillPage() {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
+  const printBill = usePrintBill()
   const id = Number(useParams().id)
   const docParam = useParams().doc
   const doc: Document = docParam === 'receipt' || docParam === 'refund' ? docParam : 'statement'
@@ -37,7 +36,7 @@ export default function PrintBillPage() {
   const { print, busy } = usePrint(async () => {
     // The sheet printed is the bill as the server recorded the print (with the doctor's
     // signature, which only a bill's own read carries).
-    if (bill) queryClient.setQueryData(billQuery(bill.id).queryKey, await printBill(bill.id, doc, payment?.id))
+    if (bill) await printBill(bill.id, doc, payment?.id)
   })
   const { data: clinic } = useClinic()
   const [paper, setPaper] = useState<Paper>(() => storedPaper(doc === 'statement' ? 'billPaper' : 'receiptPaper', 'A5'))

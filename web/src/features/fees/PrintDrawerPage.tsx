@@ -7,9 +7,10 @@ import { PrintFrame } from '../../components/print/PrintFrame'
 import { ApiError } from '../../lib/api'
 import { useClinic, type Clinic } from '../../lib/clinic'
 import { paperDayTime } from '../../lib/time'
-import { useDrawer, type Drawer } from './api/drawers'
+import type { Drawer } from './api/drawers'
+import { useDrawer } from './api/getDrawer'
 import { useMoney, type Money } from './bill/useMoney'
-import { Difference } from './CashUpPage'
+import { Difference } from './Difference'
 import { pageSize, storedPaper, type Paper } from './print/paper'
 
 // A drawer's count prints on A4 or the roll, not A5.

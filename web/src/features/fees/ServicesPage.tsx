@@ -1,5 +1,4 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Flex, Form, Input, Modal, Select, Switch, Table, Tag, Typography, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,12 +8,12 @@ import { showFormErrors } from '../../lib/formErrors'
 import { decimalSign, formatMoney, toMajor } from '../../lib/money'
 import { readAmount } from '../../lib/number'
 import { FieldNumberNote } from '../../components/NumberInput'
-import { servicesKey } from '../../lib/queryKeys'
 import type { ImportReport } from '../../lib/types'
 import { FeeSettingsCard } from './FeeSettingsCard'
 import { useFeeSettings } from './api/feeSettings'
-import { importServices, installStarter } from './api/importServices'
-import { useServices } from './api/listServices'
+import { importServices } from './api/importServices'
+import { installStarter } from './api/installStarter'
+import { useRefreshServices, useServices } from './api/listServices'
 import { saveService } from './api/saveService'
 import { CATEGORIES, type Service } from './api/types'
 
@@ -30,7 +29,6 @@ interface ServiceForm {
 export default function ServicesPage() {
   const { t, i18n } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
   const { data, isFetching } = useServices()
   const { data: settings } = useFeeSettings()
   const [q, setQ] = useState('')
@@ -40,7 +38,7 @@ export default function ServicesPage() {
   const [form] = Form.useForm<ServiceForm>()
   const units = settings?.minor_units ?? 2
   const currency = settings?.currency ?? 'USD'
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: servicesKey })
+  const refresh = useRefreshServices()
 
   const shown = useMemo(() => {
     const words = q.trim().toLocaleLowerCase()

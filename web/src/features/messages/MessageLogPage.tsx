@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Empty, Flex, Form, Select, Space, Table, Tag, Typography } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
 import dayjs, { type Dayjs } from 'dayjs'
@@ -7,8 +6,8 @@ import { useTranslation } from 'react-i18next'
 import { DateInput } from '../../components/DateInput'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, messageChannelLabel, messageStatusColor, messageStatusLabel, messageTopicLabel } from '../../lib/patientMessages'
-import { patientMessagesKey } from '../../lib/queryKeys'
-import { resendMessage, useMessageLog, type LogEntry, type LogFilter } from './api/messages'
+import { useMessageLog, useRefreshMessages, type LogEntry, type LogFilter } from './api/messages'
+import { resendMessage } from './api/resendMessage'
 
 const when = (s: string | null | undefined) => (s ? dayjs(s).format('DD.MM.YYYY HH:mm') : '—')
 
@@ -16,7 +15,7 @@ const when = (s: string | null | undefined) => (s ? dayjs(s).format('DD.MM.YYYY 
 export default function MessageLogPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshMessages()
   const [filter, setFilter] = useState<LogFilter>({})
   const [pages, setPages] = useState<number[]>([]) // the before of each page shown after the first
   const before = pages.at(-1)
@@ -28,7 +27,7 @@ export default function MessageLogPage() {
     try {
       await resendMessage(m.id)
       message.success(t('patientMessages.resent'))
-      await queryClient.invalidateQueries({ queryKey: patientMessagesKey })
+      await refresh()
     } catch {
       // the API client has shown the server's message
     } finally {

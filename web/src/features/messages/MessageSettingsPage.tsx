@@ -1,10 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Spin, Switch, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useClinic } from '../../lib/clinic'
 import { showFormErrors } from '../../lib/formErrors'
-import { messageSettingsKey, saveMessageSettings, useMessageSettings, type MessageSettings } from './api/messages'
+import { useMessageSettings } from './api/getMessageSettings'
+import type { MessageSettings } from './api/messages'
+import { useSaveMessageSettings } from './api/saveMessageSettings'
 
 /** The reminder offsets a clinic picks from, in minutes before the appointment. */
 const OFFSETS = [7 * 24 * 60, 3 * 24 * 60, 2 * 24 * 60, 24 * 60, 12 * 60, 4 * 60, 2 * 60, 60, 30]
@@ -36,7 +37,7 @@ export function ownCallingCode(phone: string | undefined): string {
 export default function MessageSettingsPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveMessageSettings = useSaveMessageSettings()
   const { data } = useMessageSettings()
   const { data: clinic } = useClinic()
   const [form] = Form.useForm<MessageSettings>()
@@ -47,11 +48,10 @@ export default function MessageSettingsPage() {
   const offsetLabel = (m: number) => (m % (24 * 60) === 0 ? t('patientMessages.daysBefore', { count: m / (24 * 60) }) : m % 60 === 0 ? t('patientMessages.hoursBefore', { count: m / 60 }) : t('patientMessages.minutesBefore', { count: m }))
   const save = async (v: MessageSettings) => {
     try {
-      const saved = await saveMessageSettings(
+      await saveMessageSettings(
         { ...v, offsets_minutes: v.offsets_minutes ?? [], sms_code_countries: (v.sms_code_countries ?? []).map((c) => c.trim().replace(/^\+/, '')) },
         data.version,
       )
-      queryClient.setQueryData(messageSettingsKey, saved)
       message.success(t('patientMessages.settingsSaved'))
     } catch (e) {
       showFormErrors(form, message, e)

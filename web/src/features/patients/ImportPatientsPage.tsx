@@ -1,11 +1,9 @@
 import { CheckCircleOutlined, UploadOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Card, Flex, Table, Tag, Typography, Upload } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
-import { patientsKey } from '../../lib/queryKeys'
-import { importPatients } from './api/importPatients'
+import { useImportPatients } from './api/importPatients'
 import type { PatientImportReport } from './api/types'
 
 type Line = PatientImportReport['lines'][number]
@@ -19,7 +17,7 @@ const STATUS_COLORS: Record<Line['status'], string | undefined> = { created: 'gr
  */
 export default function ImportPatientsPage() {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
+  const importPatients = useImportPatients()
   const [file, setFile] = useState<File | null>(null)
   const [checked, setChecked] = useState<File | null>(null)
   const [report, setReport] = useState<PatientImportReport | null>(null)
@@ -32,10 +30,7 @@ export default function ImportPatientsPage() {
       const rep = await importPatients(file, dryRun)
       setReport(rep)
       if (dryRun) setChecked(file)
-      else {
-        setChecked(null)
-        void queryClient.invalidateQueries({ queryKey: patientsKey })
-      }
+      else setChecked(null)
     } catch {
       // the app's error toast has said why
     } finally {

@@ -1,7 +1,8 @@
 import { AppstoreOutlined } from '@ant-design/icons'
 import { Button, Dropdown } from 'antd'
 import { useTranslation } from 'react-i18next'
-import { launchApp, useLaunchableApps } from './api/smartApps'
+import { launchApp } from './api/launchApp'
+import { useLaunchableApps } from './api/smartApps'
 
 /**
  * The chart's SMART apps (a growth chart, a risk calculator): each opens in a new tab with

@@ -4,7 +4,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PatientSelect } from '../../components/PatientSelect'
 import { formatDay, formatDayTime } from '../../lib/time'
-import { usePortalActions, usePortalStatus, type GuardianInput, type PortalInvitation } from './api/portalAccess'
+import { usePortalStatus } from './api/portalAccess'
+import { usePortalActions, type GuardianInput, type PortalInvitation } from './api/portalActions'
 
 /** Prints the access code on a page of its own, the code written as text (never as markup). */
 function printCode(title: string, lines: string[]) {

@@ -1,5 +1,5 @@
 import { DeleteOutlined, MinusCircleOutlined, PlusOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Alert, App, Avatar, Button, Card, Col, Flex, Form, Input, Result, Row, Select, Space, Spin, Typography, Upload } from 'antd'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -10,9 +10,8 @@ import { ApiError } from '../../lib/api'
 import { meQuery } from '../../lib/auth/me'
 import { useCan } from '../../lib/auth/can'
 import { PasswordStrength } from '../../components/PasswordStrength'
-import { changePassword } from './api/changePassword'
-import { useProfile } from './api/getProfile'
-import { apiTokensKey, profileKey } from '../../lib/queryKeys'
+import { useChangePassword } from './api/changePassword'
+import { useProfile, useProfileChanged } from './api/getProfile'
 import { removeAvatar } from './api/removeAvatar'
 import { removeSignature } from './api/removeSignature'
 import type { Profile } from './api/types'
@@ -31,7 +30,7 @@ const formData = (file: Blob, name: string) => {
 export default function SelfProfilePage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const refresh = useProfileChanged()
   const { data: p, isLoading, isError, refetch } = useProfile()
   const [form] = Form.useForm()
   const [saving, setSaving] = useState(false)
@@ -50,11 +49,6 @@ export default function SelfProfilePage() {
 
   if (isError) return <Result status="warning" title={t('profile.loadFailed')} extra={<Button onClick={() => void refetch()}>{t('profile.retry')}</Button>} />
   if (isLoading || !p) return <Spin />
-
-  const refresh = (next: Profile) => {
-    queryClient.setQueryData(profileKey, next)
-    void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })
-  }
 
   const save = async (values: Pick<Profile, 'name' | 'email' | 'introduction' | 'specialisations' | 'licences'>) => {
     setSaving(true)
@@ -233,7 +227,7 @@ export default function SelfProfilePage() {
 
 function PasswordCard() {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
+  const changePassword = useChangePassword()
   const { message } = App.useApp()
   const [form] = Form.useForm()
   const newPassword = Form.useWatch('new_password', form) as string | undefined
@@ -245,8 +239,6 @@ function PasswordCard() {
       await changePassword(v.current_password, v.new_password)
       form.resetFields()
       message.success(t('profile.passwordChanged'))
-      void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })
-      void queryClient.invalidateQueries({ queryKey: apiTokensKey }) // a new password ends every token
     } catch (e) {
       showFormErrors(form, message, e)
     } finally {

@@ -1,12 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Form, Input, Space, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { meQuery } from '../../lib/auth/me'
-import { apiTokensKey } from '../../lib/queryKeys'
 import { showFormErrors } from '../../lib/formErrors'
 import { confirmTwoFactor } from './api/confirmTwoFactor'
-import { twoFactorStatusQuery, useTwoFactorStatus } from './api/getTwoFactorStatus'
+import { useRefreshTwoFactor, useTwoFactorStatus } from './api/getTwoFactorStatus'
 import { setUpTwoFactor } from './api/setUpTwoFactor'
 import { turnOffTwoFactor } from './api/turnOffTwoFactor'
 import type { Enrolment } from './api/types'
@@ -20,20 +17,13 @@ import { RecoveryCodeActions } from './RecoveryCodeActions'
 export function TwoFactorCard() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshTwoFactor()
   const status = useTwoFactorStatus()
   const [enrolment, setEnrolment] = useState<Enrolment>()
   const [codes, setCodes] = useState<string[]>()
   const [turningOff, setTurningOff] = useState(false)
   const [confirmForm] = Form.useForm()
   const [offForm] = Form.useForm()
-  // A second factor set up or turned off ends the account's API tokens: their list is read again.
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: twoFactorStatusQuery().queryKey }),
-      queryClient.invalidateQueries({ queryKey: meQuery.queryKey }),
-      queryClient.invalidateQueries({ queryKey: apiTokensKey }),
-    ])
 
   const begin = async () => setEnrolment(await setUpTwoFactor())
   const confirm = async (v: { code: string }) => {

@@ -1,5 +1,4 @@
 import { EyeOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Empty, Form, Input, List, Modal, Radio, Select, Space, Tag, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useState } from 'react'
@@ -8,7 +7,10 @@ import { DateInput } from '../../components/DateInput'
 import { useCan } from '../../lib/auth/can'
 import { showFormErrors } from '../../lib/formErrors'
 import { formatDay, formatDayTime } from '../../lib/time'
-import { holdCategories, holdItem, releaseItem, releaseKey, useReleased, useReleaseStatuses, type Hold, type ReleaseKind, type ReleaseStatus } from './api/release'
+import { holdCategories, holdItem, type Hold } from './api/holdItem'
+import { useReleased } from './api/listReleased'
+import { useRefreshRelease, useReleaseStatuses, type ReleaseKind, type ReleaseStatus } from './api/release'
+import { releaseItem } from './api/releaseItem'
 
 /** Who answers for an item of each kind, and so may release or hold it. */
 const answersFor: Record<ReleaseKind, string> = { result: 'review results', document: 'issue documents', prescription: 'write prescription' }
@@ -44,7 +46,7 @@ function decisionLine(s: ReleaseStatus, t: (k: string, o?: Record<string, unknow
 export function PatientRelease({ patientId }: { patientId: number }) {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const refresh = useRefreshRelease(patientId)
   const { modal } = App.useApp()
   const [holding, setHolding] = useState<ReleaseStatus | null>(null)
   const can = {
@@ -56,7 +58,7 @@ export function PatientRelease({ patientId }: { patientId: number }) {
   const [preview, setPreview] = useState(false)
   const done = (text: string) => {
     message.success(text)
-    return queryClient.invalidateQueries({ queryKey: releaseKey(patientId) })
+    return refresh()
   }
   const doRelease = (s: ReleaseStatus) => releaseItem(s.kind, s.id, s.version).then(() => done(t('release.released')))
   // An item with something to weigh (given in person, abnormal, a document printing results) asks first.

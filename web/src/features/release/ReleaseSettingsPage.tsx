@@ -1,9 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Form, Radio, Select, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
-import { releaseSettingsKey, saveReleaseSettings, useReleaseSettings, type ReleaseSettings } from './api/release'
+import { useReleaseSettings } from './api/getReleaseSettings'
+import type { ReleaseSettings } from './api/release'
+import { useSaveReleaseSettings } from './api/saveReleaseSettings'
 
 /** The kinds a document rule names, in the order the documents screens list them, and prescriptions. */
 const KINDS = ['visit_summary', 'medical_certificate', 'fitness_to_work', 'referral', 'lab_request', 'imaging_request', 'results_report', 'custom', 'prescription']
@@ -12,7 +13,7 @@ const KINDS = ['visit_summary', 'medical_certificate', 'fitness_to_work', 'refer
 export default function ReleaseSettingsPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveReleaseSettings = useSaveReleaseSettings()
   const { data } = useReleaseSettings()
   const [form] = Form.useForm<ReleaseSettings>()
   useEffect(() => {
@@ -21,8 +22,7 @@ export default function ReleaseSettingsPage() {
   if (!data) return <Spin />
   const save = async (v: ReleaseSettings) => {
     try {
-      const saved = await saveReleaseSettings({ results: v.results, documents: { ...data.documents, ...v.documents } }, data.version)
-      queryClient.setQueryData(releaseSettingsKey, saved)
+      await saveReleaseSettings({ results: v.results, documents: { ...data.documents, ...v.documents } }, data.version)
       message.success(t('release.settingsSaved'))
     } catch (e) {
       showFormErrors(form, message, e)

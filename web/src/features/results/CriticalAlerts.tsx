@@ -13,7 +13,7 @@ import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadBoundary } from '../../components/LoadBoundary'
 import { useCan } from '../../lib/auth/can'
-import { splitAlerts, useAlerts } from './api/results'
+import { splitAlerts, useAlerts } from './api/listAlerts'
 
 const CriticalAlertsBanner = lazy(() => import('./CriticalAlertsBanner'))
 

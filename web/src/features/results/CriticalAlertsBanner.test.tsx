@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderScreen, user } from '../../test/render'
-import type { CriticalAlert } from './api/results'
+import type { CriticalAlert } from './api/types'
 import CriticalAlertsBanner from './CriticalAlertsBanner'
 
 afterEach(() => {

@@ -4,7 +4,8 @@ import { Card, Col, Statistic, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useCan } from '../../lib/auth/can'
-import { splitAlerts, useAlerts, useReviewCount } from './api/results'
+import { useReviewCount } from './api/countReview'
+import { splitAlerts, useAlerts } from './api/listAlerts'
 import { minutesSince } from './format'
 
 export function DashboardResults() {

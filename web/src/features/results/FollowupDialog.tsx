@@ -5,7 +5,7 @@
 import { App, Form, Input, Modal, Radio, Space, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
-import { FOLLOWUPS } from './api/results'
+import { FOLLOWUPS } from './api/types'
 
 interface FollowupValues {
   followup?: string

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
-import type { CriticalAlert } from './api/results'
+import type { CriticalAlert } from './api/types'
 import CriticalAlertsBanner from './CriticalAlertsBanner'
 import { MisfiledCard } from './MisfiledCard'
 

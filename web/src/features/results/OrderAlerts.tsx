@@ -5,7 +5,7 @@ import { Card, Space, Tag, Typography } from 'antd'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../lib/time'
-import type { CriticalAlert } from './api/results'
+import type { CriticalAlert } from './api/types'
 import { resultText } from './format'
 import { FlagTag } from './ResultParts'
 

@@ -8,9 +8,13 @@ import { useAskReason } from '../../components/askReason'
 import { ApiError } from '../../lib/api'
 import { useCan } from '../../lib/auth/can'
 import { chartPath, fullName } from '../../lib/patient'
+import { usePatientRecord } from '../../lib/patientRecord'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { useViewSubject } from '../../lib/viewSubject'
-import { useAttachReport, useOrder, usePatientHead, useTransition, type LabOrder } from './api/results'
+import { useAttachReport } from './api/attachReport'
+import { useOrder } from './api/getOrder'
+import { useTransition } from './api/transitionOrder'
+import type { LabOrder, PatientHead } from './api/types'
 import { RecordForm } from './RecordForm'
 import { OrderAlerts } from './OrderAlerts'
 import { RetractButton } from './RetractResult'
@@ -40,7 +44,8 @@ function OrderView({ order: o }: { order: LabOrder }) {
   const canRecord = useCan('record results')
   const canCancel = useCan('write diagnosis') || canRecord
   const canSeePatient = useCan('view patient')
-  const patient = usePatientHead(o.patient_id, canSeePatient)
+  // The patient's record, through the one query every feature reads it by.
+  const patient = usePatientRecord<PatientHead>(canSeePatient ? o.patient_id : undefined)
   useViewSubject(patient.data ? `${o.test_label} · ${fullName(patient.data)}` : o.test_label)
   const transition = useTransition(o.id)
   const attach = useAttachReport(o.id)

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
-import type { LabOrder, TestResults } from './api/results'
+import type { LabOrder, TestResults } from './api/types'
 import { RecordForm } from './RecordForm'
 
 afterEach(cleanup)

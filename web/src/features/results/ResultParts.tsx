@@ -5,7 +5,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import { formatDayTime } from '../../lib/time'
-import type { LabOrder, LabResult } from './api/results'
+import type { LabOrder, LabResult } from './api/types'
 import { flagColor, isAbnormal, rangeNote, rangeText, resultText, statusColor } from './format'
 
 /** A result's flag in words (Low, Critical high, Abnormal…), coloured only beside its words. */

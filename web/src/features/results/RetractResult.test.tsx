@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
-import type { LabOrder, LabResult } from './api/results'
+import type { LabOrder, LabResult } from './api/types'
 import { reasonLongEnough, RetractButton } from './RetractResult'
 
 afterEach(cleanup)

@@ -10,7 +10,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
 import { formatDayTime } from '../../lib/time'
-import { RETRACT_CATEGORIES, useRetract, type CriticalAlert, type LabOrder, type LabResult } from './api/results'
+import { useRetract } from './api/retractResult'
+import { RETRACT_CATEGORIES, type CriticalAlert, type LabOrder, type LabResult } from './api/types'
 
 /** The shortest reason the server takes (MinRetractReason). */
 const MIN_REASON = 5

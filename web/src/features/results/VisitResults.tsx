@@ -6,7 +6,7 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useCan } from '../../lib/auth/can'
-import { useVisitOrders } from './api/results'
+import { useVisitOrders } from './api/listVisitOrders'
 import { OrderFlags, StatusTag } from './ResultParts'
 
 export function VisitResults({ appointmentId, revision }: { appointmentId: number; revision?: string | null }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TFunction } from 'i18next'
 import { daysSince, decimal, minutesSince, flagColor, monthsOld, rangeFor, rangeNote, rangeText, resultText, unitLabel } from './format'
-import type { LabResult } from './api/results'
+import type { LabResult } from './api/types'
 
 const t = ((key: string) => ({ 'results.units.mmolL': 'mmol/L', 'results.units.mgdL': 'mg/dL', 'results.units.none': '', 'results.answers.positive': 'Positive', 'results.answers.reactive': 'Reactive — needs confirmatory testing', 'results.rangeNotes.no_band': 'No reference range for this age and sex' })[key] ?? key) as unknown as TFunction
 

@@ -1,7 +1,7 @@
 // How results read: numbers in the reader's decimal notation, UCUM units as people write
 // them (in Russian, Cyrillic), flags as words (never colour alone), ranges as "low–high".
 import type { TFunction } from 'i18next'
-import type { LabResult } from './api/results'
+import type { LabResult } from './api/types'
 import { unitLabel } from '../../lib/units'
 
 export { UNIT_KEYS, unitLabel } from '../../lib/units'

@@ -1,16 +1,15 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Form, Input, Spin, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../lib/formErrors'
-import { clinicKey, useClinic, type Clinic } from '../../lib/clinic'
-import { saveClinic } from './api/saveClinic'
+import { useClinic, type Clinic } from '../../lib/clinic'
+import { useSaveClinic } from './api/saveClinic'
 
 /** The clinic's name, address and phone that head every printed prescription and document, and its public address. */
 export default function ClinicPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveClinic = useSaveClinic()
   const { data } = useClinic()
   const [form] = Form.useForm<Clinic>()
   const publicUrl = Form.useWatch('public_url', form) ?? ''
@@ -20,8 +19,7 @@ export default function ClinicPage() {
   if (!data) return <Spin />
   const save = async (v: Clinic) => {
     try {
-      const saved = await saveClinic(v, data.version)
-      queryClient.setQueryData(clinicKey, saved)
+      await saveClinic(v, data.version)
       message.success(t('clinic.saved'))
     } catch (e) {
       showFormErrors(form, message, e)

@@ -1,5 +1,4 @@
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Flex, Form, Input, Modal, Switch, Table, Tag, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,10 +8,9 @@ import { debounce } from '../../lib/debounce'
 import { ImportReportAlert } from '../../components/ImportReportAlert'
 import { focusFirstField } from '../../components/focusFirstField'
 import { ImportProgressBar } from '../../components/ImportProgress'
-import { importMedicines } from './api/importMedicines'
-import { medicinesKey } from '../../lib/queryKeys'
+import { useImportMedicines } from './api/importMedicines'
 import { useMedicines } from './api/listMedicines'
-import { saveMedicine } from './api/saveMedicine'
+import { useSaveMedicine } from './api/saveMedicine'
 import { ScrollRegion } from '../../components/ScrollRegion'
 
 const FIELDS = ['generic_name', 'name_ru', 'name_zh', 'name_vi', 'brand', 'strength', 'form', 'unit', 'ingredients', 'atc'] as const
@@ -23,7 +21,8 @@ const COLUMNS = FIELDS.filter((f) => !f.startsWith('name_'))
 export default function MedicinesPage() {
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveMedicine = useSaveMedicine()
+  const importMedicines = useImportMedicines()
   const [q, setQ] = useState('')
   const [page, setPage] = useState(1)
   const [perPage, setPerPage] = useState(15)
@@ -38,7 +37,6 @@ export default function MedicinesPage() {
       await saveMedicine(v, editing?.id ? { id: editing.id, version: editing.version ?? 0 } : undefined)
       message.success(t('medicines.saved'))
       setEditing(null)
-      void queryClient.invalidateQueries({ queryKey: medicinesKey })
     } catch (e) {
       showFormErrors(form, message, e)
     }
@@ -49,7 +47,6 @@ export default function MedicinesPage() {
     setImporting(true)
     try {
       setReport(await importMedicines(file))
-      void queryClient.invalidateQueries({ queryKey: medicinesKey })
     } catch {
       // the app's error toast has said why
     } finally {

@@ -3,7 +3,6 @@
 // delta checks — edited one at a time or exported and imported as CSV; and when a critical
 // result escalates, and to whom.
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { App, Button, Card, Flex, Input, Space, Table, Tag, Typography, Upload } from 'antd'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -11,7 +10,9 @@ import { unitLabel } from '../../lib/units'
 import { ImportReportAlert } from '../../components/ImportReportAlert'
 import { ScrollRegion } from '../../components/ScrollRegion'
 import type { ImportReport } from '../../lib/types'
-import { analytesKey, EXPORT_HREF, importAnalytes, useAnalytes, type AnalyteEdit } from './api/resultsCatalogue'
+import { useImportAnalytes } from './api/importAnalytes'
+import { useAnalytes } from './api/listAnalytes'
+import { EXPORT_HREF, type AnalyteEdit } from './api/resultsCatalogue'
 import { AnalyteDrawer } from './results/AnalyteDrawer'
 import { criticalSummary, deltaSummary, rangeSummary } from './results/bands'
 import { ResultSettingsCard } from './results/ResultSettingsCard'
@@ -31,7 +32,7 @@ function Lines({ lines, none }: { lines: string[]; none?: string }) {
 
 export default function ResultsCataloguePage() {
   const { t, i18n } = useTranslation()
-  const queryClient = useQueryClient()
+  const importAnalytes = useImportAnalytes()
   const analytes = useAnalytes()
   const [q, setQ] = useState('')
   const [editing, setEditing] = useState<AnalyteEdit | null>(null)
@@ -47,7 +48,6 @@ export default function ResultsCataloguePage() {
     setImporting(true)
     try {
       setReport(await importAnalytes(file))
-      void queryClient.invalidateQueries({ queryKey: analytesKey })
       void message.success(t('catalogueEditor.imported'))
     } catch {
       // the app's error toast has said why

@@ -6,7 +6,8 @@ import { useSearchParams } from 'react-router'
 import { PatientSelect } from '../../components/PatientSelect'
 import { fullName } from '../../lib/patient'
 import { formatDay } from '../../lib/time'
-import { answerConsent, consentOfferQuery, type AuthRequest } from './api/consent'
+import { answerConsent } from './api/answerConsent'
+import { consentOfferQuery, type AuthRequest } from './api/consent'
 
 /**
  * The types that are no patient's record (not of the Patient compartment, internal/fhir/confine.go):

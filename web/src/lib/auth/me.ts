@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { get } from '../api'
 import { meKey } from '../queryKeys'
 import type { Schema } from '../schema'
@@ -17,3 +17,6 @@ export const meQueryKey = meKey
 export const getMe = () => get<Me>('/user', undefined, { silent: true })
 
 export const meQuery = queryOptions({ queryKey: meQueryKey, queryFn: getMe, staleTime: 60_000, retry: false })
+
+/** Forgets the signed-in user (a session that failed its check): the next sign-in reads them afresh. */
+export const forgetMe = (queryClient: QueryClient) => queryClient.removeQueries({ queryKey: meQuery.queryKey })

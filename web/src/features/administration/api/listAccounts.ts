@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
 import { accountsKey } from '../../../lib/queryKeys'
+import { useRefresh } from '../../../lib/write'
 import type { Account } from './types'
 
 export interface AccountsParams {
@@ -17,3 +18,6 @@ export const accountsQuery = (p: AccountsParams) =>
   queryOptions({ queryKey: [...accountsKey, 'list', p], queryFn: () => listAccounts(p), placeholderData: keepPreviousData })
 
 export const useAccounts = (p: AccountsParams) => useQuery(accountsQuery(p))
+
+/** Every list of accounts read again (after one was added). */
+export const useRefreshAccounts = () => useRefresh(accountsKey)

@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { fullName } from '../../../lib/patient'
-import { useAcceptBooking, useBookingRequests, useDeclineBooking, type AcceptBody, type BookingRequest } from '../api/bookingRequests'
+import { useAcceptBooking, type AcceptBody } from '../api/acceptBooking'
+import { useBookingRequests, type BookingRequest } from '../api/bookingRequests'
+import { useDeclineBooking } from '../api/declineBooking'
 
 const SEXES = ['female', 'male', 'other', 'unknown'] as const
 

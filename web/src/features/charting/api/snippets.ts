@@ -15,11 +15,3 @@ export function useSaveSnippet() {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: snippetsKey }),
   })
 }
-
-export function useDeleteSnippet() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (s: Snippet) => send<void>('delete', `/snippets/${s.id}?version=${s.version}`),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: snippetsKey }),
-  })
-}

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import type { Schema } from '../../../lib/schema'
 import { usePrescriptions } from '../../../lib/queries/prescriptions'
-import { useSaveSet, type SetContent } from '../api/orderSets'
+import type { SetContent } from '../api/orderSets'
+import { useSaveSet } from '../api/saveOrderSet'
 import { ScopeField } from './fields'
 
 type VisitContent = Schema<'VisitContent'>

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { get, send } from '../../../lib/api'
+import { get } from '../../../lib/api'
 import { servicesKey } from '../../../lib/queryKeys'
 import type { FeeSettings } from './types'
 
@@ -7,7 +7,3 @@ import type { FeeSettings } from './types'
 export const feeSettingsQuery = () => queryOptions({ queryKey: [...servicesKey, 'settings'], queryFn: () => get<FeeSettings>('/fees/settings') })
 
 export const useFeeSettings = () => useQuery(feeSettingsQuery())
-
-/** Saves the fee settings at the version read; the form shows the server's field errors itself. */
-export const saveFeeSettings = (v: Pick<FeeSettings, 'currency' | 'consultation' | 'drawer_difference_limit'>, version: number) =>
-  send<FeeSettings>('put', '/fees/settings', { ...v, version }, { silent: true })

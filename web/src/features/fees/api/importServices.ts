@@ -7,6 +7,3 @@ export const importServices = (file: File) => {
   fd.append('file', file, file.name)
   return send<ImportReport>('post', '/services/import', fd)
 }
-
-/** Adds the starter services the list lacks, named in the user's language, at price 0. */
-export const installStarter = () => send<{ added: number }>('post', '/services/starter', {})

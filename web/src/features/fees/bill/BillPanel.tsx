@@ -1,16 +1,16 @@
 import { DeleteOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Descriptions, Empty, Flex, Grid, List, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
-import { billsKey } from '../../../lib/queryKeys'
 import { billState } from '../../../lib/labels'
-import { finaliseBill, removeLine } from '../api/chargeBill'
+import { finaliseBill } from '../api/finaliseBill'
+import { removeLine } from '../api/removeLine'
 import { useFeeSettings } from '../api/feeSettings'
-import { billQuery, useBill, useVisitBill, visitBillQuery } from '../api/getBill'
+import { useBill, useBillChanged, useRefreshBills } from '../api/getBill'
+import { useVisitBill } from '../api/getVisitBill'
 import type { Bill, BillLine, Document, Payment } from '../api/types'
 import { AddCharge } from './AddCharge'
 import { OrderCharges } from './OrderCharges'
@@ -55,7 +55,8 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
   const bill = preview ? undefined : read
   const { t } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const billChanged = useBillChanged()
+  const refresh = useRefreshBills()
   const navigate = useNavigate()
   const { data: settings } = useFeeSettings()
   const shown = read
@@ -69,9 +70,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
   // A write answers the bill as it now is: shown at once, and every other view of it re-read.
   const changed = (b: Bill) => {
     setDialog(undefined)
-    queryClient.setQueryData(billQuery(b.id).queryKey, b)
-    if (b.appointment_id) queryClient.setQueryData(visitBillQuery(b.appointment_id).queryKey, b.status === 'void' ? null : b)
-    void queryClient.invalidateQueries({ queryKey: billsKey })
+    billChanged(b)
   }
   const run = async (write: () => Promise<Bill>, done?: string) => {
     try {
@@ -194,7 +193,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
           onDone={changed}
           onStale={() => {
             setDialog(undefined)
-            void queryClient.invalidateQueries({ queryKey: billsKey })
+            refresh()
           }}
         />
       )}

@@ -1,12 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Descriptions, Flex, Modal, Select, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
-import { billsKey } from '../../../lib/queryKeys'
-import { addLine, linkOrder } from '../api/chargeBill'
-import { useVisitOrderCharges } from '../api/getBill'
+import { addLine } from '../api/chargeBill'
+import { linkOrder } from '../api/linkOrder'
+import { useRefreshBills } from '../api/getBill'
+import { useVisitOrderCharges } from '../api/getVisitOrderCharges'
 import { useFeeSettings } from '../api/feeSettings'
 import type { Bill, BillLine } from '../api/types'
 import { useMoney } from './useMoney'
@@ -23,7 +23,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
   const { data } = useVisitOrderCharges(appointmentId)
   const { message } = App.useApp()
   const canCharge = useCan('record charges')
-  const queryClient = useQueryClient()
+  const refresh = useRefreshBills()
   const [charging, setCharging] = useState<number>()
   const charge = async (orderId: number, serviceId: number) => {
     setCharging(orderId)
@@ -34,7 +34,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
       void message.error(e.message)
     } finally {
       setCharging(undefined)
-      void queryClient.invalidateQueries({ queryKey: billsKey })
+      refresh()
     }
   }
   const mark = async (orderId: number, lineId: number) => {
@@ -48,7 +48,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
       void message.error(e.message)
     } finally {
       setCharging(undefined)
-      void queryClient.invalidateQueries({ queryKey: billsKey })
+      refresh()
     }
   }
   if (!data || data.orders.length === 0) return null

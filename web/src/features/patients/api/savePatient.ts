@@ -1,15 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { send } from '../../../lib/api'
+import { createPatient } from './createPatient'
 import { patientQuery } from './getPatient'
 import { patientListsKey } from './listPatients'
-import type { Patient, PatientInput } from './types'
-
-// Saving shows its own errors (field messages, conflicts) in the form.
-/** Registers a patient; distinctFrom are the possible duplicates the user confirmed to be other people. */
-export const createPatient = (input: PatientInput, distinctFrom: number[] = []) => send<Patient>('post', '/patients', { ...input, distinct_from: distinctFrom }, { silent: true })
-
-export const updatePatient = (id: number, version: number, input: PatientInput) =>
-  send<Patient>('put', `/patients/${id}`, { ...input, version }, { silent: true })
+import type { PatientInput } from './types'
+import { updatePatient } from './updatePatient'
 
 export function useSavePatient(id: number | undefined) {
   const queryClient = useQueryClient()

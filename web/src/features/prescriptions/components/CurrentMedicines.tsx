@@ -9,24 +9,17 @@ import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { showFormErrors } from '../../../lib/formErrors'
 import { formatDay, formatMonth } from '../../../lib/time'
-import {
-  ADHERENCES,
-  INFO_SOURCES,
-  STOP_CATEGORIES,
-  useConfirmCurrentMedicine,
-  useCurrentMedicines,
-  useKeepPair,
-  useReviewPairAgain,
-  useMarkInError,
-  useRecordTakesNone,
-  useReviewCurrentMedicine,
-  useSaveCurrentMedicine,
-  useStopCurrentMedicine,
-  useTakesNone,
-  type CurrentMedicine,
-  type CurrentMedicineInput,
-  type StopCategory,
-} from '../api/currentMedicines'
+import { ADHERENCES, INFO_SOURCES, useCurrentMedicines, useTakesNone, type CurrentMedicine } from '../api/currentMedicines'
+import { useConfirmCurrentMedicine } from '../api/confirmCurrentMedicine'
+import { useMarkInError } from '../api/markInError'
+import { useReviewCurrentMedicine } from '../api/reviewCurrentMedicine'
+import { useSaveCurrentMedicine } from '../api/saveCurrentMedicine'
+import { useStopCurrentMedicine } from '../api/stopCurrentMedicine'
+import { useKeepPair } from '../api/keepPair'
+import { useRecordTakesNone } from '../api/recordTakesNone'
+import { useReviewPairAgain } from '../api/reviewPairAgain'
+import type { CurrentMedicineInput } from '../api/saveCurrentMedicine'
+import { STOP_CATEGORIES, type StopCategory } from '../api/stopCurrentMedicine'
 import { ROUTES } from '../api/types'
 import { MedicineInput } from './PrescriptionEditor'
 

@@ -1,5 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
+import { meQuery } from '../../../lib/auth/me'
 import { profileKey } from '../../../lib/queryKeys'
 import type { Profile } from './types'
 
@@ -16,3 +17,12 @@ export const getProfile = async () => {
 export const profileQuery = () => queryOptions({ queryKey: profileKey, queryFn: getProfile })
 
 export const useProfile = () => useQuery(profileQuery())
+
+/** A write answered the profile as it now is: shown at once, and the signed-in user (name, picture) read again. */
+export function useProfileChanged() {
+  const queryClient = useQueryClient()
+  return (next: Profile) => {
+    queryClient.setQueryData(profileKey, next)
+    void queryClient.invalidateQueries({ queryKey: meQuery.queryKey })
+  }
+}

@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
 import { resultsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
-import type { LabOrder } from './results'
 
 export type MisfiledResult = Schema<'MisfiledResult'>
 
@@ -17,13 +16,4 @@ export const useMisfiled = (page = 1, perPage = 15) =>
     queryKey: [...resultsKey, 'misfiled', page, perPage],
     queryFn: () => get<MisfiledPage>('/results/misfiled', { page, per_page: perPage }),
     placeholderData: keepPreviousData,
-  })
-
-/** The orders of patientId a misfiled value may be refiled to (same test, no value of its analyte yet). */
-export const useRefileOrders = (resultId: number, patientId: number | undefined) =>
-  useQuery({
-    queryKey: [...resultsKey, 'misfiled', 'orders', resultId, patientId],
-    queryFn: () => get<{ data: LabOrder[] }>(`/lab-results/${resultId}/misfiled/orders`, { patient_id: patientId }, { silent: true }).then((l) => l.data),
-    enabled: !!patientId,
-    retry: false,
   })

@@ -1,5 +1,7 @@
 import { send } from '../../../lib/api'
 import type { ImportReport } from '../../../lib/types'
+import { useWrite } from '../../../lib/write'
+import { refreshMedicines } from './listMedicines'
 
 /** Imports a CSV file of medicines; progress arrives on the live channel. */
 export const importMedicines = (file: File) => {
@@ -7,3 +9,6 @@ export const importMedicines = (file: File) => {
   fd.append('file', file, file.name)
   return send<ImportReport>('post', '/medicines/import', fd)
 }
+
+/** importMedicines, then the catalogue re-reads. */
+export const useImportMedicines = () => useWrite(importMedicines, refreshMedicines)

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { get } from '../../../lib/api'
 import type { Medicine } from '../../../lib/types'
 import { medicinesKey } from '../../../lib/queryKeys'
@@ -16,3 +16,6 @@ export const medicinesQuery = (p: MedicinesParams) =>
   queryOptions({ queryKey: [...medicinesKey, 'list', p], queryFn: () => listMedicines(p), placeholderData: keepPreviousData })
 
 export const useMedicines = (p: MedicinesParams) => useQuery(medicinesQuery(p))
+
+/** After a change to the catalogue (a save, an import): every page of it re-reads. */
+export const refreshMedicines = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: medicinesKey })

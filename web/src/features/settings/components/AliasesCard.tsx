@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { ImportReportAlert } from '../../../components/ImportReportAlert'
 import { showFormErrors } from '../../../lib/formErrors'
 import type { ImportReport } from '../../../lib/types'
-import { type ClinicAlias, useSafetyChanges } from '../api/medicineSafety'
+import { type ClinicAlias, useSafetyChanges } from '../api/safetyChanges'
 import { AdditionsTable } from './AdditionsTable'
 
 /** The clinic's brand and combination names: add one, import a CSV (name,ingredients), remove. */

@@ -1,7 +1,7 @@
 import { App, Button, Card, Form, Input, Select, Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { showFormErrors } from '../../../lib/formErrors'
-import { type ClinicInteraction, type ClinicInteractionInput, useSafetyChanges } from '../api/medicineSafety'
+import { type ClinicInteraction, type ClinicInteractionInput, useSafetyChanges } from '../api/safetyChanges'
 import { AdditionsTable } from './AdditionsTable'
 import styles from './InteractionsCard.module.css'
 

@@ -3,14 +3,14 @@
 // limits by age (any sex) and the delta checks with their windows. Saved results keep the
 // limits they were judged by.
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Col, Drawer, Form, Input, InputNumber, Row, Select, Space, Tag, Typography, type FormRule } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NumberInput } from '../../../components/NumberInput'
 import { ApiError } from '../../../lib/api'
 import { unitLabel } from '../../../lib/units'
-import { analytesKey, saveAnalyte, type AnalyteEdit } from '../api/resultsCatalogue'
+import type { AnalyteEdit } from '../api/resultsCatalogue'
+import { useSaveAnalyte } from '../api/saveAnalyte'
 import { ageBand, criticalGaps, windowText, type CriticalBand } from './bands'
 
 const SEXES = ['any', 'female', 'male'] as const
@@ -21,7 +21,7 @@ const rowStyle = { borderBottom: '1px solid #f0f0f0', paddingBottom: 4 }
 export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onClose: () => void }) {
   const { t, i18n } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveAnalyte = useSaveAnalyte()
   const [form] = Form.useForm<AnalyteEdit>()
   const [problem, setProblem] = useState('')
   const [saving, setSaving] = useState(false)
@@ -39,7 +39,6 @@ export function AnalyteDrawer({ analyte, onClose }: { analyte: AnalyteEdit; onCl
     setSaving(true)
     try {
       await saveAnalyte({ ...analyte, ...v, code: analyte.code, type: analyte.type, version: analyte.version })
-      void queryClient.invalidateQueries({ queryKey: analytesKey })
       void message.success(t('catalogueEditor.saved'))
       onClose()
     } catch (e) {

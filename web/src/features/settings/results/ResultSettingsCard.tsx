@@ -2,14 +2,15 @@
 // after the first interval, the clinic's medical lead after the second. The limits (5–60
 // minutes) are the server's: a value outside is refused there with a message under its field,
 // never changed here; and the card says whether escalations also leave the app by e-mail.
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Card, Form, InputNumber, Select, Space, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCan } from '../../../lib/auth/can'
 import { showFormErrors } from '../../../lib/formErrors'
 import { useLeadCandidates } from '../api/listLeadCandidates'
-import { resultSettingsKey, saveResultSettings, useResultSettings, type ResultSettings } from '../api/resultsCatalogue'
+import { useResultSettings } from '../api/getResultSettings'
+import type { ResultSettings } from '../api/resultsCatalogue'
+import { useSaveResultSettings } from '../api/saveResultSettings'
 
 const ROLES = ['doctor', 'nurse', 'admin']
 
@@ -19,15 +20,14 @@ export function ResultSettingsCard() {
   const can = useCan('manage settings')
   const settings = useResultSettings()
   const leads = useLeadCandidates()
-  const queryClient = useQueryClient()
+  const saveResultSettings = useSaveResultSettings()
   const [form] = Form.useForm<ResultSettings>()
   useEffect(() => {
     if (settings.data) form.setFieldsValue(settings.data)
   }, [settings.data, form])
   const save = async (v: ResultSettings) => {
     try {
-      const saved = await saveResultSettings({ ...v, version: settings.data?.version ?? 0 })
-      queryClient.setQueryData(resultSettingsKey, saved)
+      await saveResultSettings({ ...v, version: settings.data?.version ?? 0 })
       void message.success(t('catalogueEditor.settingsSaved'))
     } catch (e) {
       showFormErrors(form, message, e)

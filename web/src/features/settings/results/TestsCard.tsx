@@ -1,13 +1,14 @@
 // The tests and panels: each test's LOINC code, expected turnaround (which makes an order
 // overdue) and the analytes it reports, in report order.
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert, App, AutoComplete, Card, Form, Input, InputNumber, Modal, Select, Table, Button, Tag } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ScrollRegion } from '../../../components/ScrollRegion'
 import { ApiError } from '../../../lib/api'
-import { labTestsKey } from '../../../lib/queryKeys'
-import { saveTestDefinition, usePriceListCodes, useTestDefinitions, type AnalyteEdit, type TestDefinition } from '../api/resultsCatalogue'
+import { usePriceListCodes } from '../api/listPriceListCodes'
+import { useTestDefinitions } from '../api/listTestDefinitions'
+import type { AnalyteEdit, TestDefinition } from '../api/resultsCatalogue'
+import { useSaveTestDefinition } from '../api/saveTestDefinition'
 
 export function TestsCard({ analytes }: { analytes: AnalyteEdit[] }) {
   const { t, i18n } = useTranslation()
@@ -58,7 +59,7 @@ export function TestsCard({ analytes }: { analytes: AnalyteEdit[] }) {
 function TestDialog({ def, analytes, onClose }: { def: TestDefinition; analytes: AnalyteEdit[]; onClose: () => void }) {
   const { t, i18n } = useTranslation()
   const { message } = App.useApp()
-  const queryClient = useQueryClient()
+  const saveTestDefinition = useSaveTestDefinition()
   const [form] = Form.useForm<TestDefinition>()
   const [problem, setProblem] = useState('')
   const lang = i18n.language as 'en' | 'ru' | 'zh' | 'vi'
@@ -68,7 +69,6 @@ function TestDialog({ def, analytes, onClose }: { def: TestDefinition; analytes:
     const v = form.getFieldsValue(true) as TestDefinition
     try {
       await saveTestDefinition({ ...def, ...v })
-      void queryClient.invalidateQueries({ queryKey: labTestsKey })
       void message.success(t('catalogueEditor.saved'))
       onClose()
     } catch (e) {

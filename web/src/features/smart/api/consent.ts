@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { get, send } from '../../../lib/api'
+import { get } from '../../../lib/api'
 import { apiTokensKey } from '../../../lib/queryKeys'
 
 /** An authorization request as the app sent it (its query parameters). */
@@ -22,7 +22,3 @@ export const getConsentOffer = (request: AuthRequest) => get<ConsentOffer>('/sma
 /** Read once: the answer is the page's for as long as it is shown. */
 export const consentOfferQuery = (request: AuthRequest) =>
   queryOptions({ queryKey: [...apiTokensKey, 'consent', request], queryFn: () => getConsentOffer(request), retry: false, staleTime: Infinity })
-
-/** The user's answer; resolves to where the browser goes next (back to the app). */
-export const answerConsent = (body: { request: AuthRequest; approve: boolean; scopes?: string[]; patient_id?: number }) =>
-  send<{ redirect: string }>('post', '/smart/authorize', body)
