@@ -152,7 +152,7 @@ export default defineConfig({
     globals: true,
     setupFiles: ['src/test/setup.ts'],
     // scripts/: the guards' own tests (their fixture trees hold no test of their own).
-    include: ['src/**/*.test.{ts,tsx}', 'scripts/*.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/*.test.{ts,mjs}'],
     // A bound, not a wait: a screen rendered in jsdom (antd, the query cache, a dialog) takes
     // well under a second alone, but several seconds on a two-core machine that runs the Go
     // tests beside it; the default 5 s failed a bill's test there once.

@@ -1,0 +1,145 @@
+import { CopyOutlined } from '@ant-design/icons'
+import { Form, Tag, type FormInstance } from 'antd'
+import { createContext, useContext, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useCan } from '../../../lib/auth/can'
+import { useChartValues, useSnippets } from '../../../lib/charting'
+import { formatDay } from '../../../lib/time'
+import { useLabTests } from '../api/listLabTests'
+import type { Appointment, LabTest, Visit, VisitContent } from '../api/types'
+import { contentOf } from './content'
+import type { Copyable } from './CopyForwardDialog'
+import type { TextAids } from './textAids'
+import { useVisitSaving, type VisitSaving } from './useVisitSaving'
+import { visitMode, type VisitMode } from './visitMode'
+
+/** The dialogs the visit's tools open. */
+export type VisitDialog = 'apply' | 'save' | 'copy' | 'help'
+
+/** What every section of the visit's form reads: the visit, what its user may do now, and how it saves. */
+export interface VisitFormState {
+  a: Appointment
+  visit: Visit
+  form: FormInstance<VisitContent>
+  /** The visit as read, which the form starts from. */
+  initial: VisitContent
+  mode: VisitMode
+  /** The sections are read-only (the vitals are written in their own mode). */
+  ro: boolean
+  signed: boolean
+  canDiagnose: boolean
+  /** A signed visit this doctor may amend and is not amending yet. */
+  canAmend: boolean
+  startAmending: () => void
+  /** Gives up the amendment: the form shows what the server has again. */
+  discard: () => void
+  /** Asks the amendment's reason and saves it. */
+  amend: () => void
+  aids: TextAids
+  /** The codes' labels the diagnosis rows show: the visit's as read, and those a set or copy brought in. */
+  labels: Record<string, string>
+  /** The orderable tests, for those who order them. */
+  labTests: LabTest[] | undefined
+  saving: Omit<VisitSaving, 'amend' | 'discard' | 'replaced'>
+  /** The form's fields changed (antd's onValuesChange). */
+  valuesChanged: (changed: Partial<VisitContent>) => void
+  /** A set was applied: the form shows the visit as the server has it now. */
+  applied: (v: Visit) => void
+  /** Parts of the previous visit were copied in: marked until changed, saved soon. */
+  copiedIn: (next: VisitContent, parts: Copyable[], day: string, from: Visit) => void
+  dialog: VisitDialog | null
+  setDialog: (d: VisitDialog | null) => void
+}
+
+const VisitFormContext = createContext<VisitFormState | null>(null)
+
+/** The visit's form, for a section inside VisitFormProvider. */
+export function useVisitForm(): VisitFormState {
+  const v = useContext(VisitFormContext)
+  if (!v) throw new Error('useVisitForm outside VisitFormProvider')
+  return v
+}
+
+/** The labels of diagnoses' codes. */
+const labelsOf = (diagnoses: Visit['diagnoses']) => Object.fromEntries(diagnoses.filter((d) => d.code).map((d) => [d.code, d.label ?? '']))
+
+/**
+ * The one owner of a visit's form: the draft typed (antd's form), its saving and versions
+ * (useVisitSaving), what its user may do now (visitMode), and the text aids, labels and
+ * copied-forward marks the sections share. Keyed by the visit: another visit is a new form.
+ */
+export function VisitFormProvider({ a, visit, children }: { a: Appointment; visit: Visit; children: ReactNode }) {
+  const { t } = useTranslation()
+  const canDiagnose = useCan('write diagnosis')
+  const canVitals = useCan('record vitals')
+  const labTests = useLabTests(canDiagnose)
+  const [form] = Form.useForm<VisitContent>()
+  const [initial] = useState(() => contentOf(visit))
+  const [amending, setAmending] = useState(false)
+  const [labels, setLabels] = useState<Record<string, string>>(() => labelsOf(visit.diagnoses))
+  const [dialog, setDialog] = useState<VisitDialog | null>(null)
+  /** The sections copied forward and not changed since, with the day they were written. */
+  const [copied, setCopied] = useState<Record<string, string>>({})
+
+  const signed = visit.status === 'signed'
+  const mode = visitMode({ signed, amending, canDiagnose, canVitals, status: a.status })
+  const ro = mode !== 'draft' && mode !== 'amend'
+  const charting = canDiagnose && (mode === 'draft' || mode === 'amend')
+  const snippets = useSnippets(charting)
+  const chartValues = useChartValues(charting ? a.id : undefined)
+  const { amend, discard, replaced, ...saving } = useVisitSaving({ id: a.id, visit, form, initial, mode })
+
+  const aids: TextAids = {
+    snippets: charting ? (snippets.data ?? []) : [],
+    values: () => {
+      const v = form.getFieldValue('vitals') as VisitContent['vitals'] | undefined
+      const out: Record<string, string> = { ...chartValues.data }
+      if (v?.bp_systolic && v?.bp_diastolic) out['vitals.bp'] = `${v.bp_systolic}/${v.bp_diastolic}` // as typed, saved or not
+      return out
+    },
+    copied: (field) =>
+      copied[field] ? (
+        <Tag icon={<CopyOutlined aria-hidden />} data-testid="copied-mark">
+          {t('copyForward.copiedOn', { date: formatDay(copied[field]) })}
+        </Tag>
+      ) : null,
+  }
+
+  const value: VisitFormState = {
+    a,
+    visit,
+    form,
+    initial,
+    mode,
+    ro,
+    signed,
+    canDiagnose,
+    canAmend: signed && canDiagnose && !amending,
+    startAmending: () => setAmending(true),
+    discard: () => (discard(), setAmending(false)),
+    amend: () => amend(() => setAmending(false)),
+    aids,
+    labels,
+    labTests: labTests.data,
+    saving,
+    valuesChanged: (changed) => {
+      if ('vitals' in changed) form.setFieldValue('vitals_copied_from', '') // measured now
+      const keys = Object.keys(changed)
+      if (keys.some((k) => copied[k])) setCopied((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !keys.includes(k))))
+      saving.changed()
+    },
+    applied: (v) => {
+      setLabels((l) => ({ ...l, ...labelsOf(v.diagnoses) }))
+      replaced(v)
+    },
+    copiedIn: (next, parts, day, from) => {
+      setLabels((l) => ({ ...l, ...labelsOf(from.diagnoses) }))
+      form.setFieldsValue(next)
+      setCopied((c) => ({ ...c, ...Object.fromEntries(parts.filter((p) => p !== 'vitals').map((p) => [p, day])) }))
+      saving.changed()
+    },
+    dialog,
+    setDialog,
+  }
+  return <VisitFormContext.Provider value={value}>{children}</VisitFormContext.Provider>
+}

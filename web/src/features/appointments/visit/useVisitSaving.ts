@@ -1,0 +1,166 @@
+import { App, type FormInstance } from 'antd'
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useAskReason } from '../../../components/askReason'
+import { mergeMine } from '../../../lib/merge'
+import { getVisit } from '../api/getVisit'
+import type { Visit, VisitContent } from '../api/types'
+import { useWriteVisit } from '../api/writeVisit'
+import { VITAL_FIELDS, vitalErrors } from '../vitals'
+import { contentOf, sendable } from './content'
+import { useAutosave } from './useAutosave'
+import { useRefusals } from './useRefusals'
+import type { VisitMode } from './visitMode'
+
+/** How long after the last keystroke the form saves itself. */
+const AUTOSAVE_MS = 1200
+
+interface Options {
+  id: number
+  visit: Visit
+  form: FormInstance<VisitContent>
+  /** What the form was given (the visit as read), which the server has until a save. */
+  initial: VisitContent
+  mode: VisitMode
+}
+
+/**
+ * How the visit's form saves: by itself while a draft or vitals are typed, explicitly to sign
+ * or amend, always at the version last read or written (the server refuses an older one with
+ * 409, which the form offers to resolve by reading theirs and keeping this user's changes).
+ * The writes go through the appointments' operations (api/writeVisit), which keep the cache.
+ */
+export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
+  const { t } = useTranslation()
+  const { message, modal } = App.useApp()
+  const askReason = useAskReason()
+  const write = useWriteVisit(id)
+  const [savedAt, setSavedAt] = useState<string | null>(visit.updated_at)
+  /** The saved vitals and the server's flags of them, for the patient's age on the visit's day. */
+  const [savedVitals, setSavedVitals] = useState(() => ({ vitals: initial.vitals, flags: visit.vital_flags }))
+  const version = useRef(visit.version)
+  const loaded = useRef(initial)
+  const { problem, setProblem, sending, refused } = useRefusals(form)
+
+  /** What is typed, as the server takes it (remembering which form row each diagnosis is). */
+  const values = (): VisitContent => {
+    const { content, rows } = sendable(loaded.current, form.getFieldsValue(true) as Partial<VisitContent>)
+    sending(rows)
+    return content
+  }
+  /** A save went through: remember what the server has now. */
+  const stored = (v: Visit) => {
+    version.current = v.version
+    loaded.current = contentOf(v)
+    setSavedAt(v.updated_at)
+    setSavedVitals({ vitals: loaded.current.vitals, flags: v.vital_flags })
+  }
+
+  const autosave = useAutosave({
+    enabled: mode === 'draft' || mode === 'vitals',
+    delay: AUTOSAVE_MS,
+    initial: visit.version > 0 ? 'saved' : 'idle',
+    failed: refused,
+    run: () => {
+      const content = values()
+      const bad = vitalErrors(content.vitals)
+      form.setFields(VITAL_FIELDS.map((f) => ({ name: ['vitals', f.key], errors: bad[f.key] ? [t(bad[f.key]!)] : [] })))
+      if (Object.keys(bad).length > 0) return null
+      setProblem('')
+      const w = mode === 'vitals' ? ({ kind: 'vitals', vitals: content.vitals, version: version.current } as const) : ({ kind: 'draft', content, version: version.current } as const)
+      return write.mutateAsync(w).then((v) => {
+        stored(v)
+        // What it sent is valid: no diagnosis row stays marked.
+        const rows = (form.getFieldValue('diagnoses') as unknown[] | undefined) ?? []
+        form.setFields(rows.flatMap((_, i) => (['code', 'text'] as const).map((f) => ({ name: ['diagnoses', i, f] as never, errors: [] }))))
+      })
+    },
+  })
+
+  /** After a conflict: their newer version, with this user's own changes on top; then save. */
+  const reloadKeepingMine = async () => {
+    const latest = await getVisit(id)
+    const merged = mergeMine(loaded.current, values(), contentOf(latest), ['vitals'])
+    version.current = latest.version
+    loaded.current = contentOf(latest)
+    form.setFieldsValue(merged)
+    void message.info(t('visit.conflictMerged'))
+    if (latest.status === 'signed') autosave.setState('idle')
+    else autosave.saveNow()
+  }
+
+  /** Runs an explicit write (sign, amend) alone, after any autosave on its way. */
+  const explicitly = async (writes: () => Promise<void>) => {
+    await autosave.settle()
+    try {
+      await writes()
+      autosave.setState('saved')
+    } catch (e) {
+      autosave.setState(refused(e))
+    }
+  }
+  const sign = () =>
+    void modal.confirm({
+      title: t('visit.signTitle'),
+      content: t('visit.signText'),
+      okText: t('visit.sign'),
+      cancelText: t('appointments.cancelButton'),
+      // Whatever is typed but unsaved is saved first, then signed.
+      onOk: () =>
+        explicitly(async () => {
+          stored(await write.mutateAsync({ kind: 'draft', content: values(), version: version.current }))
+          stored(await write.mutateAsync({ kind: 'sign', version: version.current }))
+          void message.success(t('visit.signed'))
+        }),
+    })
+  /** Asks the amendment's reason and saves it; amended follows when it went through. */
+  const amend = (amended: () => void) =>
+    askReason({
+      title: t('visit.amendTitle'),
+      label: t('visit.amendReason'),
+      okText: t('visit.saveAmendment'),
+      cancelText: t('appointments.cancelButton'),
+      onOk: (reason) =>
+        explicitly(async () => {
+          stored(await write.mutateAsync({ kind: 'amend', content: values(), version: version.current, reason }))
+          amended()
+          void message.success(t('visit.amended'))
+        }),
+    })
+
+  /** Saves what is typed now and answers the visit's version (an order set applies on top of it). */
+  const prepare = async () => {
+    await autosave.settle()
+    const v = await write.mutateAsync({ kind: 'draft', content: values(), version: version.current })
+    stored(v)
+    return v.version
+  }
+  /** The server changed the visit (a set was applied): the form shows it as the server has it now. */
+  const replaced = (v: Visit) => {
+    stored(v)
+    form.setFieldsValue(contentOf(v))
+    autosave.setState('saved')
+  }
+  /** Puts back what the server has (an amendment given up). */
+  const discard = () => form.setFieldsValue(loaded.current)
+
+  return {
+    state: autosave.state,
+    savedAt,
+    savedVitals,
+    problem,
+    dismissProblem: () => setProblem(''),
+    changed: autosave.changed,
+    values,
+    sign,
+    signing: write.isPending && autosave.state !== 'saving',
+    amend,
+    prepare,
+    replaced,
+    discard,
+    reloadKeepingMine,
+  }
+}
+
+/** How the visit's form saves (useVisitSaving). */
+export type VisitSaving = ReturnType<typeof useVisitSaving>
