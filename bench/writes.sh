@@ -8,7 +8,7 @@
 # The register is seeded once (bench/out/writes-seed.db and the PostgreSQL database
 # emr_bench_writes_seed, kept for the next run; WRITES_RESEED=1 seeds again) and each run
 # serves a copy of it, so two builds measure the same data: EMR_BIN=/tmp/emr-before
-# bench/writes.sh measures another build. A few minutes per engine.
+# bench/writes.sh measures another build; ENGINES=postgres one engine. A few minutes per engine.
 #
 # Then the statements of one of each write, from bench/stmtprofile, on the same copy.
 set -euo pipefail
@@ -17,7 +17,7 @@ P=${BENCH_PATIENTS:-100000}
 REQUESTS=${BENCH_REQUESTS:-1000}
 CLIENTS=${BENCH_CLIENTS:-8,32}
 PORT=18350
-out=bench/out
+out=$PWD/bench/out
 mkdir -p "$out"
 pg=postgres://root@127.0.0.1:5432
 go build -o bin/loadgen ./bench/loadgen
@@ -28,6 +28,7 @@ if [ -z "$EMR" ]; then
 fi
 engines=sqlite
 if pg_isready -q -h 127.0.0.1 -p 5432 2> /dev/null; then engines="sqlite postgres"; fi
+engines=${ENGINES:-$engines}
 
 seed() { # url
   local url=$1 pw
