@@ -86,7 +86,6 @@ func TestProfile(t *testing.T) {
 		map[string]any{"code": "PROF-" + tag, "name": "Consultation " + tag, "category": "consultation", "price": 50000}).ID
 	apitest.Do[any](t, front, http.StatusOK, "PUT", "/api/drawers/float", map[string]any{"opening_float": 0})
 
-	type sample struct{ stmts []statement }
 	kinds := []string{"registration", "visit save", "prescription", "payment"}
 	got := map[string][][]statement{}
 	timed := func(kind string, fn func()) {

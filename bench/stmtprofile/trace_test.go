@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -48,6 +49,9 @@ func (t *trace) add(query string, start time.Time) {
 	t.mu.Unlock()
 }
 
+// errNoContext: both drivers implement the context-taking interfaces, which alone are traced.
+var errNoContext = errors.New("stmtprofile: the driver lacks a context-taking method")
+
 // tracedDriver wraps a driver so that every statement, prepared or not, in a transaction or
 // not, is timed into tr: the statements one request makes, whichever store makes them.
 type tracedDriver struct {
@@ -88,13 +92,11 @@ func (c *tconn) PrepareContext(ctx context.Context, query string) (driver.Stmt, 
 
 func (c *tconn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	start := time.Now()
-	var tx driver.Tx
-	var err error
-	if b, ok := c.Conn.(driver.ConnBeginTx); ok {
-		tx, err = b.BeginTx(ctx, opts)
-	} else {
-		tx, err = c.Conn.Begin() //nolint:staticcheck // the driver's only way
+	b, ok := c.Conn.(driver.ConnBeginTx)
+	if !ok {
+		return nil, errNoContext
 	}
+	tx, err := b.BeginTx(ctx, opts)
 	c.tr.add("BEGIN", start)
 	if err != nil {
 		return nil, err
@@ -180,21 +182,20 @@ type tstmt struct {
 func (s *tstmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	start := time.Now()
 	defer s.tr.add(s.query, start)
-	if e, ok := s.Stmt.(driver.StmtExecContext); ok {
-		return e.ExecContext(ctx, args)
+	e, ok := s.Stmt.(driver.StmtExecContext)
+	if !ok {
+		return nil, errNoContext
 	}
-	return s.Stmt.Exec(values(args)) //nolint:staticcheck // the driver's only way
+	return e.ExecContext(ctx, args)
 }
 
 func (s *tstmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	start := time.Now()
-	var r driver.Rows
-	var err error
-	if q, ok := s.Stmt.(driver.StmtQueryContext); ok {
-		r, err = q.QueryContext(ctx, args)
-	} else {
-		r, err = s.Stmt.Query(values(args)) //nolint:staticcheck // the driver's only way
+	q, ok := s.Stmt.(driver.StmtQueryContext)
+	if !ok {
+		return nil, errNoContext
 	}
+	r, err := q.QueryContext(ctx, args)
 	if err != nil {
 		s.tr.add(s.query, start)
 		return nil, err
@@ -207,14 +208,6 @@ func (s *tstmt) CheckNamedValue(v *driver.NamedValue) error {
 		return n.CheckNamedValue(v)
 	}
 	return driver.ErrSkip
-}
-
-func values(args []driver.NamedValue) []driver.Value {
-	out := make([]driver.Value, len(args))
-	for i, a := range args {
-		out[i] = a.Value
-	}
-	return out
 }
 
 type trows struct {
