@@ -58,6 +58,8 @@ func main() {
 	fhirMode := flag.Bool("fhir", false, "instead: the FHIR API beside the native one at 1, 8 and 32 clients, a 1,000-entry batch against single creates, and a bulk export (fhir.go)")
 	serverPID := flag.Int("server-pid", 0, "with -fhir: the server's pid, whose memory the export row reads")
 	booking := flag.Bool("booking", false, "instead: the public booking page's slot search over 50 doctors and 60 days at 8 and 32 clients (booking.go; the server needs --trust-proxy)")
+	writes := flag.String("writes", "", "instead: registration, visit save, prescription and payment at these client counts (\"8,32\"), the visits and prescriptions as -doctor (writes.go)")
+	doctor := flag.String("doctor", "doctor", "with -writes: the doctor account (the same password)")
 	verify := flag.Bool("verify", false, "instead: the public verify page flooded with guesses at 1, 8 and 32 clients (verify.go; the server needs --trust-proxy)")
 	flag.Parse()
 	u, err := url.Parse(*base)
@@ -74,6 +76,16 @@ func main() {
 			}
 		}
 		mixedRun(client, *base, *label, *only, *patients, *year, *requests, *workers, pids, strings.Split(*cpuNames, ","))
+		return
+	}
+	if *writes != "" {
+		var clients []int
+		for _, n := range strings.Split(*writes, ",") {
+			k, err := strconv.Atoi(strings.TrimSpace(n))
+			must(err)
+			clients = append(clients, k)
+		}
+		writesBench(client, *base, *doctor, *pass, *label, *patients, *requests, clients)
 		return
 	}
 	if *safety {

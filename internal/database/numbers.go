@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 )
@@ -31,13 +32,15 @@ func (y Yearly) Take(ctx context.Context, q Querier, engine Engine, year, n int)
 	}
 	base := int64(-1) // unknown until the first value is taken
 	for len(out) < n {
-		values, err := y.next(ctx, q, n-len(out))
+		values, known, err := y.next(ctx, q, year, n-len(out))
 		if err != nil {
 			return nil, err
 		}
 		if base == -1 {
-			if base, err = y.base(ctx, q, year, values[0]); err != nil {
-				return nil, err
+			if base = known.Int64; !known.Valid {
+				if base, err = y.base(ctx, q, year, values[0]); err != nil {
+					return nil, err
+				}
 			}
 		}
 		for _, v := range values {
@@ -51,25 +54,28 @@ func (y Yearly) Take(ctx context.Context, q Querier, engine Engine, year, n int)
 	return out, nil
 }
 
-// next takes n values of the sequence.
-func (y Yearly) next(ctx context.Context, q Querier, n int) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT nextval(CAST($1 AS TEXT)::regclass) FROM generate_series(1, $2)`, y.Sequence, n)
+// next takes n values of the sequence, with the year's base read by the same statement (not
+// valid when the year has none yet): one round trip for a registration's number, not two.
+func (y Yearly) next(ctx context.Context, q Querier, year, n int) ([]int64, sql.NullInt64, error) {
+	var base sql.NullInt64
+	rows, err := q.QueryContext(ctx, `SELECT nextval(CAST($1 AS TEXT)::regclass), (SELECT value FROM counters WHERE name = $3)
+		FROM generate_series(1, $2)`, y.Sequence, n, y.Counter+"-base:"+strconv.Itoa(year))
 	if err != nil {
-		return nil, fmt.Errorf("number %s: %w", y.Counter, err)
+		return nil, base, fmt.Errorf("number %s: %w", y.Counter, err)
 	}
 	defer rows.Close()
 	out := make([]int64, 0, n)
 	for rows.Next() {
 		var v int64
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("number %s: %w", y.Counter, err)
+		if err := rows.Scan(&v, &base); err != nil {
+			return nil, base, fmt.Errorf("number %s: %w", y.Counter, err)
 		}
 		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("number %s: %w", y.Counter, err)
+		return nil, base, fmt.Errorf("number %s: %w", y.Counter, err)
 	}
-	return out, nil
+	return out, base, nil
 }
 
 // base is the year's base; a year without one takes first, the first value it was given,

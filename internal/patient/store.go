@@ -105,30 +105,49 @@ func get(ctx context.Context, q database.Querier, id int64) (Patient, error) {
 // Get returns one patient (archived ones too).
 func (s *Store) Get(ctx context.Context, id int64) (Patient, error) { return get(ctx, s.DB, id) }
 
-// writeTokens indexes a patient's name for search: the token rows (one-word searches) and
-// the engine's full-text index (several words).
+// writeTokens indexes a patient's changed name for search: the token rows (one-word
+// searches) and the engine's full-text index (several words), replacing the old name's.
 func writeTokens(ctx context.Context, q database.Querier, engine database.Engine, id int64, in Input) error {
 	if _, err := q.ExecContext(ctx, `DELETE FROM patient_name_tokens WHERE patient_id = $1`, id); err != nil {
 		return fmt.Errorf("clear name tokens: %w", err)
 	}
 	tokens := textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)
-	for _, t := range tokens {
-		if _, err := q.ExecContext(ctx, `INSERT INTO patient_name_tokens (token, patient_id) VALUES ($1, $2)`, t, id); err != nil {
-			return fmt.Errorf("write name token: %w", err)
-		}
+	if err := addTokens(ctx, q, id, tokens); err != nil {
+		return err
 	}
-	terms := strings.Join(tokens, " ")
 	var err error
 	switch engine {
 	case database.SQLite:
 		if _, err = q.ExecContext(ctx, `DELETE FROM patient_search WHERE rowid = $1`, id); err == nil {
-			_, err = q.ExecContext(ctx, `INSERT INTO patient_search (rowid, terms) VALUES ($1, $2)`, id, terms)
+			_, err = q.ExecContext(ctx, `INSERT INTO patient_search (rowid, terms) VALUES ($1, $2)`, id, strings.Join(tokens, " "))
 		}
 	case database.Postgres:
 		_, err = q.ExecContext(ctx, `UPDATE patients SET search_terms = $1 WHERE id = $2`, textsearch.PrefixTerms(tokens), id)
 	}
 	if err != nil {
 		return fmt.Errorf("index name: %w", err)
+	}
+	return nil
+}
+
+// addTokens writes a name's token rows for patient id, in one statement.
+func addTokens(ctx context.Context, q database.Querier, id int64, tokens []string) error {
+	if len(tokens) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	args := make([]any, 0, len(tokens)+1)
+	args = append(args, id)
+	b.WriteString(`INSERT INTO patient_name_tokens (token, patient_id) VALUES `)
+	for i, t := range tokens {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "($%d, $1)", i+2)
+		args = append(args, t)
+	}
+	if _, err := q.ExecContext(ctx, b.String(), args...); err != nil {
+		return fmt.Errorf("write name tokens: %w", err)
 	}
 	return nil
 }
@@ -237,26 +256,29 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	if exact && len(slices.Compact(slices.Sorted(slices.Values(distinctFrom)))) != len(twins) {
 		return Patient{}, duplicateOf(twins)
 	}
-	id, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
+	p, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
 	if err != nil {
 		return Patient{}, err
 	}
 	if in.Received != nil {
-		if err := writeReceived(ctx, tx, s.DB.Engine, id, *in.Received); err != nil {
+		if err := writeReceived(ctx, tx, s.DB.Engine, p.ID, *in.Received); err != nil {
+			return Patient{}, err
+		}
+		if p, err = get(ctx, tx, p.ID); err != nil {
 			return Patient{}, err
 		}
 	}
-	if err := snapshot(ctx, tx, id, e, now); err != nil {
+	if err := keep(ctx, tx, p, e, now); err != nil {
 		return Patient{}, err
 	}
-	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(id, 10), audit.Success, now
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.At = "patient.create", "patient", strconv.FormatInt(p.ID, 10), audit.Success, now
 	if len(others) > 0 {
 		e.Detail = audit.Phrases(audit.Phrase{Key: "audit.detail.distinct_from", Args: []string{strings.Join(others, ", ")}})
 	}
 	if err := audit.Record(ctx, tx, e); err != nil {
 		return Patient{}, err
 	}
-	return get(ctx, tx, id)
+	return p, nil
 }
 
 // patientNumbers are the yearly patient numbers (MRN): unique, gaps allowed (ADR 21).
@@ -265,36 +287,53 @@ var patientNumbers = database.Yearly{Counter: "mrn", Sequence: "patient_numbers"
 // activeTotal is the total of patients on the register (not archived).
 const activeTotal = "patients:active"
 
-// insert writes a new patient in tx and returns its id; it does not audit (callers do).
-func insert(ctx context.Context, tx database.Querier, engine database.Engine, now time.Time, year int, actor any, in Input) (int64, error) {
+// returning is patientColumns as the RETURNING list of a statement writing one patient.
+var returning = strings.ReplaceAll(patientColumns, "p.", "")
+
+// insert writes a new patient in tx and returns it as written (its row read back by the
+// INSERT itself, not by another statement); it does not audit (callers do). The name's
+// search index is written with it: the token rows, and on SQLite the full-text row; on
+// PostgreSQL the search terms are a column of the same INSERT (a second UPDATE wrote the
+// whole new row, its twelve indexes and its full-text index again).
+func insert(ctx context.Context, tx database.Querier, engine database.Engine, now time.Time, year int, actor any, in Input) (Patient, error) {
 	seq, err := patientNumbers.Take(ctx, tx, engine, year, 1)
 	if err != nil {
-		return 0, err
+		return Patient{}, err
 	}
 	mrn := fmt.Sprintf("%d-%06d", year, seq[0])
 	history, contact := encode(in)
 	if in.Reminders == "" {
 		in.Reminders = DefaultReminders(in.Phone, in.Email)
 	}
-	var id int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
-		birth_date_estimated, civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks,
-		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version, reminders, message_language)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1, $25, $26)
-		RETURNING id`,
-		mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
+	tokens := textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)
+	args := []any{mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
 		in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("insert patient: %w", err)
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage}
+	termsColumn, termsValue := "", ""
+	if engine == database.Postgres {
+		termsColumn, termsValue = ", search_terms", ", $27"
+		args = append(args, textsearch.PrefixTerms(tokens))
 	}
-	if err := writeTokens(ctx, tx, engine, id, in); err != nil {
-		return 0, err
+	p, err := scanPatient(tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
+		birth_date_estimated, civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks,
+		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version, reminders, message_language`+termsColumn+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1, $25, $26`+termsValue+`)
+		RETURNING `+returning, args...))
+	if err != nil {
+		return Patient{}, fmt.Errorf("insert patient: %w", err)
+	}
+	if err := addTokens(ctx, tx, p.ID, tokens); err != nil {
+		return Patient{}, err
+	}
+	if engine == database.SQLite {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO patient_search (rowid, terms) VALUES ($1, $2)`, p.ID, strings.Join(tokens, " ")); err != nil {
+			return Patient{}, fmt.Errorf("index name: %w", err)
+		}
 	}
 	if err := database.AddToTotal(ctx, tx, engine, activeTotal, 1); err != nil {
-		return 0, err
+		return Patient{}, err
 	}
-	return id, nil
+	return p, nil
 }
 
 func actorOf(e audit.Event) any {

@@ -21,12 +21,18 @@ func snapshot(ctx context.Context, tx database.Querier, id int64, e audit.Event,
 	if err != nil {
 		return err
 	}
+	return keep(ctx, tx, p, e, now)
+}
+
+// keep is snapshot of a record the change has just read or written (p as get reads it), so
+// that it is not read again.
+func keep(ctx context.Context, tx database.Querier, p Patient, e audit.Event, now time.Time) error {
 	data, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO patient_versions (patient_id, version, recorded_at, recorded_by, data) VALUES ($1, $2, $3, $4, $5)`,
-		id, p.Version, now, actorOf(e), string(data)); err != nil {
+		p.ID, p.Version, now, actorOf(e), string(data)); err != nil {
 		return fmt.Errorf("keep the patient's version: %w", err)
 	}
 	return nil
