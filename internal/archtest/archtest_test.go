@@ -404,6 +404,7 @@ func TestEachRuleCatchesItsViolations(t *testing.T) {
 		{"contextfree", contextFreeCalls, 4},
 		{"auditwrites", auditOutsideWrites, 3},
 		{"auditlabels", func(f []parsed) []string { return unnamedActions(f, map[string]bool{"patient.read": true}) }, 4},
+		{"actors", ownActors, 3},
 	}
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {

@@ -518,3 +518,54 @@ func TestOnlyTestsHashCheaply(t *testing.T) {
 	}
 	report(t, findings)
 }
+
+// ownActors finds the copies of audit.Event's Actor: a function outside internal/audit/ that
+// returns a bare value (any) and compares an event's ActorID with 0, answering nil for an
+// event without an actor (the command line, a patient) and the id otherwise, as a column's
+// value. The event answers it itself (e.Actor()), once.
+func ownActors(files []parsed) []string {
+	var out []string
+	for _, src := range files {
+		if src.pkg.rel == "internal/audit/" {
+			continue
+		}
+		for _, d := range src.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil || !returnsAny(fn.Type) {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if cmp, ok := n.(*ast.BinaryExpr); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) && (isActorID(cmp.X) && isZero(cmp.Y) || isActorID(cmp.Y) && isZero(cmp.X)) {
+					out = append(out, fmt.Sprintf("%s: %s is a copy of audit.Event's Actor: call e.Actor()", src.where(fn), fn.Name.Name))
+					return false
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// returnsAny reports whether fn returns one bare value: any, or interface{}.
+func returnsAny(fn *ast.FuncType) bool {
+	if fn.Results == nil || len(fn.Results.List) != 1 || len(fn.Results.List[0].Names) > 1 {
+		return false
+	}
+	switch t := fn.Results.List[0].Type.(type) {
+	case *ast.Ident:
+		return t.Name == "any"
+	case *ast.InterfaceType:
+		return len(t.Methods.List) == 0
+	}
+	return false
+}
+
+func isActorID(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "ActorID"
+}
+
+func isZero(e ast.Expr) bool {
+	lit, ok := e.(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && lit.Value == "0"
+}
