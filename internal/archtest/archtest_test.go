@@ -441,3 +441,11 @@ func TestTheArchitectureChangesWithAnADRLine(t *testing.T) {
 		t.Errorf("docs/architecture.json (digest %s) has no line in %s's log: add `| date | %s | why, and which ADR decided it |`", digest, architectureLog, digest)
 	}
 }
+
+// TestOneActorOfAnEvent: an event's actor as a column's value is audit.Event.Actor, not a
+// package's own copy.
+func TestOneActorOfAnEvent(t *testing.T) {
+	report(t, ownActors(sources(t, func(p goPackage) bool {
+		return strings.HasPrefix(p.rel, "internal/") || strings.HasPrefix(p.rel, "cmd/")
+	})))
+}

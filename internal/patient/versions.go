@@ -26,7 +26,7 @@ func snapshot(ctx context.Context, tx database.Querier, id int64, e audit.Event,
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO patient_versions (patient_id, version, recorded_at, recorded_by, data) VALUES ($1, $2, $3, $4, $5)`,
-		id, p.Version, now, actorOf(e), string(data)); err != nil {
+		id, p.Version, now, e.Actor(), string(data)); err != nil {
 		return fmt.Errorf("keep the patient's version: %w", err)
 	}
 	return nil
