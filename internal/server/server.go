@@ -369,9 +369,10 @@ func mailOutbox(cfg config.Config, db *database.DB) *mail.Outbox {
 	return box
 }
 
-// watch adds the series read when metrics are scraped: the database pool's use, the audit
-// chain's length and the age of the last scheduled backup.
+// watch adds the series read when metrics are scraped: the database's statement times and
+// pool's use, the audit chain's length and the age of the last scheduled backup.
 func watch(db *database.DB, scheduled *backups.Scheduler) {
+	db.Observe(metrics.Query)
 	metrics.WatchPool(db.DB)
 	metrics.Gauge("emr_audit_chain_length", "Events in the audit log's hash chain.", func(ctx context.Context) (float64, bool) {
 		seq, _, err := audit.ReadHead(ctx, db)
