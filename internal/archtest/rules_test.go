@@ -569,3 +569,37 @@ func isZero(e ast.Expr) bool {
 	lit, ok := e.(*ast.BasicLit)
 	return ok && lit.Kind == token.INT && lit.Value == "0"
 }
+
+// storeLiterals finds the stores built outside the one constructor (internal/stores): a
+// composite literal of a type named Store, a package's (&patient.Store{…}) or its own
+// (&Store{…}). The server and every command take the stores it builds, wired the same way;
+// a domain that needs another's store is handed it as a field. Tests build their own (this
+// rule reads no test file), and so may test support (TestKit), which is not the product.
+func storeLiterals(files []parsed) []string {
+	var out []string
+	for _, src := range files {
+		if src.pkg.rel == "internal/stores/" {
+			continue
+		}
+		ast.Inspect(src.file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			name := ""
+			switch t := lit.Type.(type) {
+			case *ast.Ident:
+				name = t.Name
+			case *ast.SelectorExpr:
+				if pkg, ok := t.X.(*ast.Ident); ok && t.Sel.Name == "Store" {
+					name = pkg.Name + "." + t.Sel.Name
+				}
+			}
+			if name == "Store" || strings.HasSuffix(name, ".Store") {
+				out = append(out, fmt.Sprintf("%s: builds a %s: take it from the stores internal/stores builds", src.where(lit), name))
+			}
+			return true
+		})
+	}
+	return out
+}
