@@ -556,7 +556,7 @@ func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lan
 			codes = append(codes, d.Code)
 		}
 	}
-	labels, err := (&catalogue.Store{}).Labels(ctx, q, codes, lang)
+	labels, err := catalogue.CodeLabels(ctx, q, codes, lang)
 	if err != nil {
 		return nil, err
 	}

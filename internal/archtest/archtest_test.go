@@ -450,3 +450,10 @@ func TestOneActorOfAnEvent(t *testing.T) {
 		return strings.HasPrefix(p.rel, "internal/") || strings.HasPrefix(p.rel, "cmd/")
 	})))
 }
+
+// TestStoresAreBuiltInOnePlace: the product builds its stores in internal/stores alone;
+// tests and test support (internal/apitest) build their own.
+func TestStoresAreBuiltInOnePlace(t *testing.T) {
+	a, _ := load(t)
+	report(t, storeLiterals(sources(t, a.product)))
+}
