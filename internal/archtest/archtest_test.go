@@ -406,6 +406,7 @@ func TestEachRuleCatchesItsViolations(t *testing.T) {
 		{"auditlabels", func(f []parsed) []string { return unnamedActions(f, map[string]bool{"patient.read": true}) }, 4},
 		{"actors", ownActors, 3},
 		{"stores", storeLiterals, 4},
+		{"errchains", errChains, 4},
 	}
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {

@@ -603,3 +603,87 @@ func storeLiterals(files []parsed) []string {
 	}
 	return out
 }
+
+// errChains finds handlers that carry an error forward instead of answering it: an
+// `if err == nil { … err = … }` (the condition err == nil, alone or in an &&, and a body that
+// assigns err), whose error one check further down answers. A handler answers each error
+// where it happens and returns (`if err != nil { httpjson.Error(w, r, err); return }`), so it
+// reads top to bottom: decode, validate, act, respond. A handler is a function or function
+// literal taking an http.ResponseWriter; an `if err == nil` that does not assign err (a lookup
+// that found something) is not a chain.
+func errChains(files []parsed) []string {
+	var out []string
+	for _, src := range files {
+		check := func(name string, body *ast.BlockStmt) {
+			ast.Inspect(body, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok && takesResponseWriter(lit.Type) {
+					return false // checked as a handler of its own
+				}
+				stmt, ok := n.(*ast.IfStmt)
+				if !ok || !errIsNil(stmt.Cond) || !assignsErr(stmt.Body) {
+					return true
+				}
+				out = append(out, fmt.Sprintf("%s: handler %s carries an error forward (if err == nil { … err = … }): answer each error where it happens and return", src.where(stmt), name))
+				return true
+			})
+		}
+		for _, d := range src.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			if takesResponseWriter(fn.Type) {
+				check(fn.Name.Name, fn.Body)
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok && takesResponseWriter(lit.Type) {
+					check(fn.Name.Name+" (its handler literal)", lit.Body)
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// errIsNil reports whether cond is err == nil, alone or as a term of an &&.
+func errIsNil(cond ast.Expr) bool {
+	switch c := cond.(type) {
+	case *ast.ParenExpr:
+		return errIsNil(c.X)
+	case *ast.BinaryExpr:
+		if c.Op == token.LAND {
+			return errIsNil(c.X) || errIsNil(c.Y)
+		}
+		if c.Op != token.EQL {
+			return false
+		}
+		x, ok := c.X.(*ast.Ident)
+		y, ok2 := c.Y.(*ast.Ident)
+		return ok && ok2 && x.Name == "err" && y.Name == "nil"
+	}
+	return false
+}
+
+// assignsErr reports whether body assigns to err (=, not a := of a new one), outside any
+// function literal.
+func assignsErr(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if x.Tok != token.ASSIGN {
+				return true
+			}
+			for _, lhs := range x.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok && id.Name == "err" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
