@@ -12,7 +12,6 @@ import (
 	"emr/internal/database"
 	"emr/internal/database/archive"
 	"emr/internal/server"
-	"emr/internal/user"
 	"emr/tools/demo"
 )
 
@@ -104,10 +103,11 @@ func cmdSeed(ctx context.Context, in invocation) error {
 		return errors.New("--bills must be between 0 and 10000000")
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
-		if err := printDemoStaff(ctx, db, in.stdout, true); err != nil {
+		st := storesOf(db, cfg)
+		if err := printDemoStaff(ctx, st, in.stdout, true); err != nil {
 			return err
 		}
-		if err := seedPatients(ctx, db, *n, in.stderr); err != nil {
+		if err := seedPatients(ctx, db, st, *n, in.stderr); err != nil {
 			return err
 		}
 		if *appts > 0 {
@@ -115,7 +115,7 @@ func cmdSeed(ctx context.Context, in invocation) error {
 			if err != nil {
 				return err
 			}
-			if err := demo.Appointments(ctx, db, &user.Store{DB: db}, loc, *appts, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo appointments", *appts)); err != nil {
+			if err := demo.Appointments(ctx, db, st.Users, loc, *appts, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo appointments", *appts)); err != nil {
 				return err
 			}
 		}
@@ -129,7 +129,7 @@ func cmdSeed(ctx context.Context, in invocation) error {
 			if err != nil {
 				return err
 			}
-			if err := demo.Bills(ctx, db, &user.Store{DB: db}, loc, *bills, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo bills", *bills)); err != nil {
+			if err := demo.Bills(ctx, db, st.Users, loc, *bills, uint64(time.Now().UnixNano()), progressBar(in.stderr, "Demo bills", *bills)); err != nil {
 				return err
 			}
 		}

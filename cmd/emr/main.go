@@ -17,13 +17,12 @@ import (
 	"time"
 
 	"emr/internal/apperr"
-	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
-	"emr/internal/patient"
 	"emr/internal/server"
+	"emr/internal/stores"
 	"emr/internal/user"
 	"emr/tools/demo"
 	"emr/web"
@@ -183,8 +182,18 @@ func setupLogging(cfg config.Config) {
 	slog.SetDefault(slog.New(h))
 }
 
-func printDemoStaff(ctx context.Context, db *database.DB, w io.Writer, explainSkip bool) error {
-	creds, err := demo.Staff(ctx, &user.Store{DB: db})
+// storesOf is every store on db for a command, wired as the server's (stores.New), in the
+// clinic's zone; no patient is told of what a command writes (stores.Clinic.Tell is off).
+func storesOf(db *database.DB, cfg config.Config) *stores.Set {
+	loc, err := cfg.Location()
+	if err != nil {
+		loc = time.Local // only emr serve takes a zone, and ValidateServe has refused a bad one
+	}
+	return stores.New(db, stores.Clinic{Loc: loc})
+}
+
+func printDemoStaff(ctx context.Context, st *stores.Set, w io.Writer, explainSkip bool) error {
+	creds, err := demo.Staff(ctx, st.Users)
 	if err != nil {
 		return err
 	}
@@ -204,31 +213,26 @@ func printDemoStaff(ctx context.Context, db *database.DB, w io.Writer, explainSk
 // demoPatients is how many patients --demo adds to an empty register.
 const demoPatients = 300
 
-func seedPatients(ctx context.Context, db *database.DB, n int, progress io.Writer) error {
+func seedPatients(ctx context.Context, db *database.DB, st *stores.Set, n int, progress io.Writer) error {
 	if n == 0 {
 		return nil
 	}
-	store := &patient.Store{DB: db}
-	if err := demo.Patients(ctx, store, n, uint64(time.Now().UnixNano()), progressBar(progress, "Demo patients", n)); err != nil {
+	if err := demo.Patients(ctx, st.Patients, n, uint64(time.Now().UnixNano()), progressBar(progress, "Demo patients", n)); err != nil {
 		return err
 	}
 	return db.Analyze(ctx) // fresh statistics, so the first searches already get good plans
 }
 
 // demoQueue books today's demo queue with the demo doctor, when that account exists.
-func demoQueue(ctx context.Context, db *database.DB, cfg config.Config) error {
-	doctorID, err := (&user.Store{DB: db}).IDOf(ctx, "doctor")
+func demoQueue(ctx context.Context, st *stores.Set) error {
+	doctorID, err := st.Users.IDOf(ctx, "doctor")
 	if errors.Is(err, apperr.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	loc, err := cfg.Location()
-	if err != nil {
-		return err
-	}
-	return demo.Today(ctx, &appointment.Store{DB: db, Loc: loc, Codes: &catalogue.Store{DB: db}}, doctorID)
+	return demo.Today(ctx, st.Appointments, doctorID)
 }
 
 func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
@@ -236,24 +240,25 @@ func serve(ctx context.Context, cfg config.Config, stdout io.Writer) error {
 	defer stop()
 	tighten(cfg)
 	return withDB(ctx, cfg, func(db *database.DB) error {
+		st := storesOf(db, cfg)
 		if cfg.Demo {
-			if err := printDemoStaff(ctx, db, stdout, false); err != nil {
+			if err := printDemoStaff(ctx, st, stdout, false); err != nil {
 				return err
 			}
-			patients, err := (&patient.Store{DB: db}).ActiveCount(ctx)
+			patients, err := st.Patients.ActiveCount(ctx)
 			if err != nil {
 				return err
 			}
 			if patients == 0 {
-				if err := seedPatients(ctx, db, demoPatients, stdout); err != nil {
+				if err := seedPatients(ctx, db, st, demoPatients, stdout); err != nil {
 					return err
 				}
-				if err := demoQueue(ctx, db, cfg); err != nil {
+				if err := demoQueue(ctx, st); err != nil {
 					return err
 				}
 			}
 		}
-		if n, err := (&user.Store{DB: db}).Count(ctx); err != nil {
+		if n, err := st.Users.Count(ctx); err != nil {
 			return err
 		} else if n == 0 {
 			fmt.Fprintln(stdout, `No accounts yet. Create the first administrator with:
@@ -321,7 +326,7 @@ func userCreate(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args 
 	}
 	password := strings.TrimRight(line, "\r\n")
 	return withDB(ctx, *cfg, func(db *database.DB) error {
-		u, err := (&user.Store{DB: db}).Create(ctx, user.NewUser{Username: *username, Name: *name, Email: *email, Roles: roles, Password: password,
+		u, err := storesOf(db, *cfg).Users.Create(ctx, user.NewUser{Username: *username, Name: *name, Email: *email, Roles: roles, Password: password,
 			Audit: &audit.Event{ActorName: "(command line)", Address: "local"}})
 		if err != nil {
 			return describe(err)

@@ -11,25 +11,20 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/auth"
-	"emr/internal/catalogue"
 	"emr/internal/config"
 	"emr/internal/database"
-	"emr/internal/document"
 	"emr/internal/fhir"
-	"emr/internal/patient"
-	"emr/internal/prescription"
-	"emr/internal/result"
+	"emr/internal/stores"
 	"emr/internal/user"
 )
 
 // cliEvent is who acts from the command line: the operator, at the machine.
 var cliEvent = audit.Event{ActorName: "(command line)", Address: "local"}
 
-func apiTokens(db *database.DB) *auth.APITokens {
-	return &auth.APITokens{DB: db, Sessions: &auth.Sessions{DB: db, Identities: &user.Store{DB: db}}}
+func apiTokens(db *database.DB, st *stores.Set) *auth.APITokens {
+	return &auth.APITokens{DB: db, Sessions: &auth.Sessions{DB: db, Identities: st.Users}}
 }
 
 // parseLifetime reads a token's lifetime: a Go duration ("720h") or a number of days ("90d").
@@ -68,7 +63,8 @@ func cmdTokenCreate(ctx context.Context, in invocation) error {
 		return err
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
-		id, err := (&user.Store{DB: db}).IDOf(ctx, *username)
+		st := storesOf(db, cfg)
+		id, err := st.Users.IDOf(ctx, *username)
 		if err != nil {
 			return describe(err)
 		}
@@ -84,7 +80,7 @@ func cmdTokenCreate(ctx context.Context, in invocation) error {
 			}
 			return err
 		}
-		token, k, err := apiTokens(db).Create(ctx, cliEvent, auth.NewAPIToken{UserID: id, Name: *name, Scopes: strings.Join(scopes, " "), Lifetime: lifetime, Epoch: &epoch})
+		token, k, err := apiTokens(db, st).Create(ctx, cliEvent, auth.NewAPIToken{UserID: id, Name: *name, Scopes: strings.Join(scopes, " "), Lifetime: lifetime, Epoch: &epoch})
 		if err != nil {
 			return describe(err)
 		}
@@ -103,15 +99,16 @@ func cmdTokenList(ctx context.Context, in invocation) error {
 		return err
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
+		st := storesOf(db, cfg)
 		var owner int64
 		if *username != "" {
-			id, err := (&user.Store{DB: db}).IDOf(ctx, *username)
+			id, err := st.Users.IDOf(ctx, *username)
 			if err != nil {
 				return describe(err)
 			}
 			owner = id
 		}
-		list, err := apiTokens(db).List(ctx, owner)
+		list, err := apiTokens(db, st).List(ctx, owner)
 		if err != nil {
 			return err
 		}
@@ -162,7 +159,8 @@ func cmdTokenRevoke(ctx context.Context, in invocation) error {
 		return fmt.Errorf("%q is not a token id", in.fs.Arg(0))
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
-		k, err := apiTokens(db).Revoke(ctx, cliEvent, id, 0)
+		st := storesOf(db, cfg)
+		k, err := apiTokens(db, st).Revoke(ctx, cliEvent, id, 0)
 		if err != nil {
 			return describe(err)
 		}
@@ -315,18 +313,14 @@ func cmdExport(ctx context.Context, in invocation) error {
 		return fmt.Errorf("--to %s must be a new or empty folder", *dir)
 	}
 	return withDB(ctx, cfg, func(db *database.DB) error {
-		loc, err := cfg.Location()
-		if err != nil {
-			return err
-		}
+		st := storesOf(db, cfg)
 		if *doctor != "" {
-			if spec.GroupDoctor, err = (&user.Store{DB: db}).IDOf(ctx, *doctor); err != nil {
+			var err error
+			if spec.GroupDoctor, err = st.Users.IDOf(ctx, *doctor); err != nil {
 				return describe(err)
 			}
 		}
-		h := &fhir.Handler{DB: db, Patients: &patient.Store{DB: db, Loc: loc}, Visits: &appointment.Store{DB: db, Loc: loc},
-			Prescriptions: &prescription.Store{DB: db, Loc: loc}, Results: &result.Store{DB: db},
-			Documents: &document.Store{DB: db, Loc: loc, Codes: &catalogue.Store{DB: db}}}
+		h := &fhir.Handler{DB: db, Patients: st.Patients, Visits: st.Appointments, Prescriptions: st.Prescriptions, Results: st.Results, Documents: st.Documents}
 		e := cliEvent
 		e.Action, e.EntityType, e.Outcome, e.Detail = "fhir.bulk.export", "bulk_export", audit.Success, "to "+*dir
 		if err := audit.Access(ctx, db, e); err != nil {

@@ -83,13 +83,6 @@ func (s *Store) loc() *time.Location {
 // Today is the clinic's current date, YYYY-MM-DD.
 func (s *Store) Today() string { return s.now().In(s.loc()).Format(time.DateOnly) }
 
-func actorOf(e audit.Event) any {
-	if e.ActorID == 0 {
-		return nil
-	}
-	return e.ActorID
-}
-
 // appointmentColumns are an appointment's columns and its visit's status, with "" for the
 // visit's content; appointmentColumnsWithContent reads the content too. The content is a
 // visit's largest column, and only a history listing diagnoses needs it.
@@ -333,7 +326,7 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 		queue_number, type, reason, remarks, status, follow_up_of, created_at, created_by, updated_at, updated_by, version)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'booked', $11, $12, $13, $12, $13, 1) RETURNING id`,
 		in.PatientID, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, followUpOf,
-		now, actorOf(e)).Scan(&id)
+		now, e.Actor()).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert appointment: %w", err)
 	}
@@ -501,7 +494,7 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 		// save, a patient's move) is a conflict, never overwritten.
 		res, err := tx.ExecContext(ctx, `UPDATE appointments SET doctor_id = $1, starts_at = $2, ends_at = $3, duration_minutes = $4,
 			day = $5, queue_number = $6, type = $7, reason = $8, remarks = $9, updated_at = $10, updated_by = $11, version = version + 1,
-			confirmed_at = $13 WHERE id = $12 AND version = $14 AND status = $15`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, actorOf(e), id, confirmed,
+			confirmed_at = $13 WHERE id = $12 AND version = $14 AND status = $15`, in.DoctorID, start, end, in.DurationMinutes, day, queue, in.Type, in.Reason, in.Remarks, now, e.Actor(), id, confirmed,
 			old.Version, old.Status)
 		if err != nil {
 			return fmt.Errorf("update appointment: %w", err)
@@ -579,7 +572,7 @@ func (s *Store) TransitionIn(ctx context.Context, tx *sql.Tx, e audit.Event, id 
 func (s *Store) setStatus(ctx context.Context, tx *sql.Tx, e audit.Event, a Appointment, act Action, reason string) error {
 	now := s.now()
 	res, err := tx.ExecContext(ctx, `UPDATE appointments SET status = $1, cancel_reason = $2, updated_at = $3, updated_by = $4,
-		version = version + 1 WHERE id = $5 AND version = $6`, act.To, reason, now, actorOf(e), a.ID, a.Version)
+		version = version + 1 WHERE id = $5 AND version = $6`, act.To, reason, now, e.Actor(), a.ID, a.Version)
 	if err != nil {
 		return fmt.Errorf("change status: %w", err)
 	}
@@ -678,7 +671,7 @@ func (s *Store) Reorder(ctx context.Context, e audit.Event, day string, doctorID
 		var moved []int64
 		for i, id := range ids {
 			res, err := tx.ExecContext(ctx, `UPDATE appointments SET queue_number = $1, version = version + 1, updated_at = $2,
-				updated_by = $3 WHERE id = $4 AND queue_number <> $1`, i+1, now, actorOf(e), id)
+				updated_by = $3 WHERE id = $4 AND queue_number <> $1`, i+1, now, e.Actor(), id)
 			if err != nil {
 				return fmt.Errorf("reorder queue: %w", err)
 			}

@@ -183,14 +183,14 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 	now := s.now()
 	if !old.exists {
 		_, err = tx.ExecContext(ctx, `INSERT INTO visits (appointment_id, patient_id, content, status, created_at, created_by,
-			updated_at, updated_by, version) VALUES ($1, $2, $3, $4, $5, $6, $5, $6, 1)`, a.ID, a.PatientID, string(body), status, now, actorOf(e))
+			updated_at, updated_by, version) VALUES ($1, $2, $3, $4, $5, $6, $5, $6, 1)`, a.ID, a.PatientID, string(body), status, now, e.Actor())
 		if err != nil {
 			return fmt.Errorf("insert visit: %w", err)
 		}
 		return keep(ctx, tx, true, a.ID)
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE visits SET content = $1, status = $2, updated_at = $3, updated_by = $4, version = version + 1
-		WHERE appointment_id = $5 AND version = $6`, string(body), status, now, actorOf(e), a.ID, version)
+		WHERE appointment_id = $5 AND version = $6`, string(body), status, now, e.Actor(), a.ID, version)
 	if err != nil {
 		return fmt.Errorf("update visit: %w", err)
 	}
@@ -378,7 +378,7 @@ func (s *Store) Sign(ctx context.Context, e audit.Event, id int64, version int) 
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE visits SET status = 'signed', signed_at = $1, signed_by = $2, updated_at = $1,
-			updated_by = $2, version = version + 1 WHERE appointment_id = $3`, now, actorOf(e), id); err != nil {
+			updated_by = $2, version = version + 1 WHERE appointment_id = $3`, now, e.Actor(), id); err != nil {
 			return fmt.Errorf("sign visit: %w", err)
 		}
 		if err := keep(ctx, tx, true, id); err != nil {
@@ -420,7 +420,7 @@ func (s *Store) Amend(ctx context.Context, e audit.Event, id int64, version int,
 		}
 		prev, _ := json.Marshal(old.content)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO visit_amendments (appointment_id, reason, previous, amended_at, amended_by)
-			VALUES ($1, $2, $3, $4, $5)`, id, reason, string(prev), s.now(), actorOf(e)); err != nil {
+			VALUES ($1, $2, $3, $4, $5)`, id, reason, string(prev), s.now(), e.Actor()); err != nil {
 			return fmt.Errorf("record amendment: %w", err)
 		}
 		if err := s.writeVisit(ctx, tx, e, a, old, version, c, "signed"); err != nil {
@@ -485,7 +485,7 @@ func (s *Store) syncFollowUp(ctx context.Context, tx *sql.Tx, e audit.Event, a A
 	now := s.now()
 	if _, err := tx.ExecContext(ctx, `UPDATE appointments SET starts_at = $1, ends_at = $2, day = $3, queue_number = $4,
 		updated_at = $5, updated_by = $6, version = version + 1, confirmed_at = NULL WHERE id = $7`,
-		start, start.Add(time.Duration(length)*time.Minute), date, queue, now, actorOf(e), existing.ID); err != nil {
+		start, start.Add(time.Duration(length)*time.Minute), date, queue, now, e.Actor(), existing.ID); err != nil {
 		return fmt.Errorf("move follow-up: %w", err)
 	}
 	if err := keep(ctx, tx, false, existing.ID); err != nil {
@@ -556,7 +556,7 @@ func Diagnoses(ctx context.Context, q database.Querier, appointmentID int64, lan
 			codes = append(codes, d.Code)
 		}
 	}
-	labels, err := (&catalogue.Store{}).Labels(ctx, q, codes, lang)
+	labels, err := catalogue.CodeLabels(ctx, q, codes, lang)
 	if err != nil {
 		return nil, err
 	}

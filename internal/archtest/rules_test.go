@@ -518,3 +518,172 @@ func TestOnlyTestsHashCheaply(t *testing.T) {
 	}
 	report(t, findings)
 }
+
+// ownActors finds the copies of audit.Event's Actor: a function outside internal/audit/ that
+// returns a bare value (any) and compares an event's ActorID with 0, answering nil for an
+// event without an actor (the command line, a patient) and the id otherwise, as a column's
+// value. The event answers it itself (e.Actor()), once.
+func ownActors(files []parsed) []string {
+	var out []string
+	for _, src := range files {
+		if src.pkg.rel == "internal/audit/" {
+			continue
+		}
+		for _, d := range src.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil || !returnsAny(fn.Type) {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if cmp, ok := n.(*ast.BinaryExpr); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) && (isActorID(cmp.X) && isZero(cmp.Y) || isActorID(cmp.Y) && isZero(cmp.X)) {
+					out = append(out, fmt.Sprintf("%s: %s is a copy of audit.Event's Actor: call e.Actor()", src.where(fn), fn.Name.Name))
+					return false
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// returnsAny reports whether fn returns one bare value: any, or interface{}.
+func returnsAny(fn *ast.FuncType) bool {
+	if fn.Results == nil || len(fn.Results.List) != 1 || len(fn.Results.List[0].Names) > 1 {
+		return false
+	}
+	switch t := fn.Results.List[0].Type.(type) {
+	case *ast.Ident:
+		return t.Name == "any"
+	case *ast.InterfaceType:
+		return len(t.Methods.List) == 0
+	}
+	return false
+}
+
+func isActorID(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "ActorID"
+}
+
+func isZero(e ast.Expr) bool {
+	lit, ok := e.(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && lit.Value == "0"
+}
+
+// storeLiterals finds the stores built outside the one constructor (internal/stores): a
+// composite literal of a type named Store, a package's (&patient.Store{…}) or its own
+// (&Store{…}). The server and every command take the stores it builds, wired the same way;
+// a domain that needs another's store is handed it as a field. Tests build their own (this
+// rule reads no test file), and so may test support (TestKit), which is not the product.
+func storeLiterals(files []parsed) []string {
+	var out []string
+	for _, src := range files {
+		if src.pkg.rel == "internal/stores/" {
+			continue
+		}
+		ast.Inspect(src.file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			name := ""
+			switch t := lit.Type.(type) {
+			case *ast.Ident:
+				name = t.Name
+			case *ast.SelectorExpr:
+				if pkg, ok := t.X.(*ast.Ident); ok && t.Sel.Name == "Store" {
+					name = pkg.Name + "." + t.Sel.Name
+				}
+			}
+			if name == "Store" || strings.HasSuffix(name, ".Store") {
+				out = append(out, fmt.Sprintf("%s: builds a %s: take it from the stores internal/stores builds", src.where(lit), name))
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// errChains finds handlers that carry an error forward instead of answering it: an
+// `if err == nil { … err = … }` (the condition err == nil, alone or in an &&, and a body that
+// assigns err), whose error one check further down answers. A handler answers each error
+// where it happens and returns (`if err != nil { httpjson.Error(w, r, err); return }`), so it
+// reads top to bottom: decode, validate, act, respond. A handler is a function or function
+// literal taking an http.ResponseWriter; an `if err == nil` that does not assign err (a lookup
+// that found something) is not a chain.
+func errChains(files []parsed) []string {
+	var out []string
+	for _, src := range files {
+		check := func(name string, body *ast.BlockStmt) {
+			ast.Inspect(body, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok && takesResponseWriter(lit.Type) {
+					return false // checked as a handler of its own
+				}
+				stmt, ok := n.(*ast.IfStmt)
+				if !ok || !errIsNil(stmt.Cond) || !assignsErr(stmt.Body) {
+					return true
+				}
+				out = append(out, fmt.Sprintf("%s: handler %s carries an error forward (if err == nil { … err = … }): answer each error where it happens and return", src.where(stmt), name))
+				return true
+			})
+		}
+		for _, d := range src.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			if takesResponseWriter(fn.Type) {
+				check(fn.Name.Name, fn.Body)
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok && takesResponseWriter(lit.Type) {
+					check(fn.Name.Name+" (its handler literal)", lit.Body)
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// errIsNil reports whether cond is err == nil, alone or as a term of an &&.
+func errIsNil(cond ast.Expr) bool {
+	switch c := cond.(type) {
+	case *ast.ParenExpr:
+		return errIsNil(c.X)
+	case *ast.BinaryExpr:
+		if c.Op == token.LAND {
+			return errIsNil(c.X) || errIsNil(c.Y)
+		}
+		if c.Op != token.EQL {
+			return false
+		}
+		x, ok := c.X.(*ast.Ident)
+		y, ok2 := c.Y.(*ast.Ident)
+		return ok && ok2 && x.Name == "err" && y.Name == "nil"
+	}
+	return false
+}
+
+// assignsErr reports whether body assigns to err (=, not a := of a new one), outside any
+// function literal.
+func assignsErr(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if x.Tok != token.ASSIGN {
+				return true
+			}
+			for _, lhs := range x.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok && id.Name == "err" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

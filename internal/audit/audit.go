@@ -49,6 +49,10 @@ type Event struct {
 	Credential string
 }
 
+// Actor is who acted as a column's value (a record's created_by, an order event's by_user):
+// the account's id, or NULL for an event without one (the command line, a patient).
+func (e Event) Actor() any { return nullID(e.ActorID) }
+
 // Record appends e inside tx, the transaction of the write it records: the write and its
 // event are committed together or not at all. Appending takes no shared row: the event is
 // written outside the chain, and the sealer chains it within SealBound.

@@ -47,15 +47,17 @@ type Page struct {
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	q, err := ParseQuery(r.URL.Query().Get, true)
-	var found audit.Page
-	if err == nil {
-		found, err = audit.List(r.Context(), h.DB, q)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	found, err := audit.List(r.Context(), h.DB, q)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
 	var page Page
-	if err == nil {
-		page.Data, err = h.withNumbers(r.Context(), found.Events)
-	}
-	if err != nil {
+	if page.Data, err = h.withNumbers(r.Context(), found.Events); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -77,15 +79,17 @@ var csvHeader = []string{"seq", "at", "user", "action", "entity_type", "entity_i
 // audited first, with the filter, so even an interrupted one is on record.
 func (h *Handler) export(w http.ResponseWriter, r *http.Request) {
 	q, err := ParseQuery(r.URL.Query().Get, false)
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action, e.EntityType, e.Outcome, e.Detail = "audit.export", "audit_log", audit.Success, r.URL.RawQuery
-		err = audit.Access(r.Context(), h.DB, e)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var rows *audit.Rows
-	if err == nil {
-		rows, err = audit.Export(r.Context(), h.DB, q)
+	e := auth.AuditEvent(r)
+	e.Action, e.EntityType, e.Outcome, e.Detail = "audit.export", "audit_log", audit.Success, r.URL.RawQuery
+	if err := audit.Access(r.Context(), h.DB, e); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
+	rows, err := audit.Export(r.Context(), h.DB, q)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return

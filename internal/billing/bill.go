@@ -9,19 +9,11 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
-	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/user"
 )
-
-func actorOf(e audit.Event) any {
-	if e.ActorID == 0 {
-		return nil
-	}
-	return e.ActorID
-}
 
 func nullID(p *int64) any {
 	if p == nil {

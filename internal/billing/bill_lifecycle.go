@@ -52,7 +52,7 @@ func (s *Store) Finalise(ctx context.Context, e audit.Event, id int64, version i
 		day := s.dayOf(now)
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET status = 'final', year = $1, seq = $2, number = $3, finalised_at = $4,
 			finalised_by = $5, updated_at = $4, updated_by = $5, version = version + 1, day = $6 WHERE id = $7`,
-			year, seq, number, now, actorOf(e), day, id); err != nil {
+			year, seq, number, now, e.Actor(), day, id); err != nil {
 			return fmt.Errorf("finalise bill: %w", err)
 		}
 		if cur.Lines, err = lines(ctx, tx, id); err != nil {
@@ -101,7 +101,7 @@ func (s *Store) Void(ctx context.Context, e audit.Event, id int64, in VoidInput)
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE bills SET status = 'void', void_reason = $1, voided_at = $2, voided_by = $3,
-			updated_at = $2, updated_by = $3, version = version + 1 WHERE id = $4`, reason, now, actorOf(e), id); err != nil {
+			updated_at = $2, updated_by = $3, version = version + 1 WHERE id = $4`, reason, now, e.Actor(), id); err != nil {
 			return fmt.Errorf("void bill: %w", err)
 		}
 		if cur.Status == Final {
@@ -141,7 +141,7 @@ func (s *Store) replace(ctx context.Context, tx *sql.Tx, e audit.Event, old Bill
 		discount_value, discount_reason, notes, replaces_id, created_at, created_by, updated_at, updated_by)
 		VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $10, $11) RETURNING id`,
 		old.Patient.ID, nullID(old.AppointmentID), nullID(old.DoctorID), old.Currency, old.DiscountKind, old.DiscountValue,
-		old.DiscountReason, old.Notes, old.ID, now, actorOf(e)).Scan(&id); err != nil {
+		old.DiscountReason, old.Notes, old.ID, now, e.Actor()).Scan(&id); err != nil {
 		return 0, fmt.Errorf("insert bill: %w", err)
 	}
 	all, err := lines(ctx, tx, old.ID)

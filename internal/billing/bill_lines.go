@@ -18,7 +18,7 @@ func (s *Store) insertLine(ctx context.Context, tx *sql.Tx, e audit.Event, billI
 		discount_kind, discount_value, discount_reason, discount, amount, added_by, added_at, lab_order_id, by_order)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		billID, nullID(l.ServiceID), l.Code, l.Description, l.Category, l.Quantity, l.UnitPrice,
-		l.DiscountKind, l.DiscountValue, l.DiscountReason, l.Discount, l.Amount, actorOf(e), s.now(), nullID(l.LabOrderID), flag(l.ByOrder))
+		l.DiscountKind, l.DiscountValue, l.DiscountReason, l.Discount, l.Amount, e.Actor(), s.now(), nullID(l.LabOrderID), flag(l.ByOrder))
 	if err != nil {
 		return fmt.Errorf("insert bill line: %w", err)
 	}
@@ -56,7 +56,7 @@ func (s *Store) retotal(ctx context.Context, tx *sql.Tx, e audit.Event, billID i
 	discount := lineDiscounts + (gross-lineDiscounts).Discount(kind, value)
 	res, err := tx.ExecContext(ctx, `UPDATE bills SET subtotal = $1, discount = $2, total = $3, updated_at = $4, updated_by = $5,
 		version = version + 1 WHERE id = $6 AND status = 'draft' AND ($7 = -1 OR version = $7)`,
-		gross, discount, gross-discount, s.now(), actorOf(e), billID, version)
+		gross, discount, gross-discount, s.now(), e.Actor(), billID, version)
 	if err != nil {
 		return fmt.Errorf("update bill: %w", err)
 	}

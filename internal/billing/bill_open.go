@@ -41,7 +41,7 @@ func (s *Store) openBill(ctx context.Context, tx *sql.Tx, e audit.Event, appoint
 	err = tx.QueryRowContext(ctx, `INSERT INTO bills (patient_id, appointment_id, doctor_id, status, currency, created_at, created_by, updated_at, updated_by)
 		VALUES ($1, $2, $3, 'draft', $4, $5, $6, $5, $6)
 		ON CONFLICT (appointment_id) WHERE appointment_id IS NOT NULL AND status <> 'void' DO NOTHING RETURNING id`,
-		visit.PatientID, appointmentID, visit.DoctorID, set.Currency, now, actorOf(e)).Scan(&id)
+		visit.PatientID, appointmentID, visit.DoctorID, set.Currency, now, e.Actor()).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = tx.QueryRowContext(ctx, `SELECT id FROM bills WHERE appointment_id = $1 AND status <> 'void'`, appointmentID).Scan(&id)
 		return id, false, err
@@ -134,7 +134,7 @@ func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64
 		}
 		now := s.now()
 		if err := tx.QueryRowContext(ctx, `INSERT INTO bills (patient_id, status, currency, created_at, created_by, updated_at, updated_by)
-			VALUES ($1, 'draft', $2, $3, $4, $3, $4) RETURNING id`, patientID, set.Currency, now, actorOf(e)).Scan(&id); err != nil {
+			VALUES ($1, 'draft', $2, $3, $4, $3, $4) RETURNING id`, patientID, set.Currency, now, e.Actor()).Scan(&id); err != nil {
 			return fmt.Errorf("insert bill: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "bill.create", "bill", strconv.FormatInt(id, 10), patientID, audit.Success

@@ -106,7 +106,7 @@ func openShift(ctx context.Context, tx *sql.Tx, cashier int64, e audit.Event, no
 			return 0, fmt.Errorf("open drawer: %w", err)
 		}
 		err = tx.QueryRowContext(ctx, `INSERT INTO drawer_shifts (cashier_id, opened_at, opened_by) VALUES ($1, $2, $3)
-			ON CONFLICT (cashier_id) WHERE closed_at IS NULL DO NOTHING RETURNING id`, cashier, now, actorOf(e)).Scan(&id)
+			ON CONFLICT (cashier_id) WHERE closed_at IS NULL DO NOTHING RETURNING id`, cashier, now, e.Actor()).Scan(&id)
 		if err == nil {
 			return id, nil
 		}
@@ -370,7 +370,7 @@ func (s *Store) CloseShift(ctx context.Context, e audit.Event, id int64, in Clos
 		// first count, never on a count given after its counter saw what it should hold (the
 		// review of the blind count, finding 1). A refused close changes nothing.
 		res, err := tx.ExecContext(ctx, `UPDATE drawer_shifts SET closed_at = $1, closed_by = $2, counted = $3, note = $4, version = version + 1
-			WHERE id = $5 AND closed_at IS NULL AND first_count IS NOT NULL AND version = $6`, now, actorOf(e), in.Counted, in.Note, id, in.Version)
+			WHERE id = $5 AND closed_at IS NULL AND first_count IS NOT NULL AND version = $6`, now, e.Actor(), in.Counted, in.Note, id, in.Version)
 		if err != nil {
 			return fmt.Errorf("close drawer: %w", err)
 		}
@@ -419,12 +419,12 @@ func (s *Store) CloseShift(ctx context.Context, e audit.Event, id int64, in Clos
 			switch {
 			case !in.Supervisor:
 				v.AddWith("acknowledge", needs, arg)
-			case actorOf(e) == d.CashierID:
+			case e.Actor() == d.CashierID:
 				v.Add("acknowledge", "billing.acknowledge_not_own")
 			case !in.Acknowledge:
 				v.AddWith("acknowledge", acknowledge, arg)
 			default:
-				ack = actorOf(e)
+				ack = e.Actor()
 			}
 		}
 		if err := v.Err(); err != nil {

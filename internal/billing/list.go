@@ -98,7 +98,7 @@ func (s *Store) ListBills(ctx context.Context, q BillQuery) (BillList, error) {
 		seq, _ := strconv.Atoi(m[2])
 		where = append(where, "year = "+arg(year)+" AND seq = "+arg(seq))
 	} else if q.Q != "" {
-		found, err := (&patient.Store{DB: s.DB}).List(ctx, patient.ListQuery{Q: q.Q, Page: 1, PerPage: 50, Sort: "name"})
+		found, err := s.Patients.List(ctx, patient.ListQuery{Q: q.Q, Page: 1, PerPage: 50, Sort: "name"})
 		if err != nil {
 			return out, err
 		}

@@ -131,7 +131,7 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		query := `UPDATE bills SET paid = paid + $1, updated_at = $2, updated_by = $3, version = version + 1
 			WHERE id = $4 AND status = 'final' AND paid + credited + $1 <= total RETURNING day, COALESCE(doctor_id, 0)`
 		now := s.now()
-		args := []any{m.amount, now, actorOf(e), id}
+		args := []any{m.amount, now, e.Actor(), id}
 		if m.kind == "refund" {
 			query = `UPDATE bills SET paid = paid - $1, credited = credited + $5, updated_at = $2, updated_by = $3, version = version + 1
 				WHERE id = $4 AND status = 'final' AND paid >= $1 RETURNING day, COALESCE(doctor_id, 0)`
@@ -188,7 +188,7 @@ func (s *Store) move(ctx context.Context, e audit.Event, id int64, m movement) (
 		if err := tx.QueryRowContext(ctx, `INSERT INTO payments (bill_id, kind, method, reference, amount, tendered, reason, receipt, received_by,
 			received_at, day, credit, line_id, drawer_id, shift_id, payer)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, id, m.kind, m.method, m.reference, m.amount,
-			tend, m.reason, receipt, actorOf(e), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, nullID(shift), m.payer).Scan(&pid); err != nil {
+			tend, m.reason, receipt, e.Actor(), now, s.dayOf(now), m.credit, nullID(m.line), m.drawer, nullID(shift), m.payer).Scan(&pid); err != nil {
 			return fmt.Errorf("record %s: %w", m.kind, err)
 		}
 		if b, err = get(ctx, tx, id); err != nil {

@@ -3,8 +3,10 @@ package billing
 import (
 	"context"
 	"database/sql"
-	"emr/internal/database"
 	"time"
+
+	"emr/internal/database"
+	"emr/internal/patient"
 )
 
 // Store reads and writes the price list, bills and payments.
@@ -12,6 +14,8 @@ type Store struct {
 	DB  *database.DB
 	Loc *time.Location // the clinic's time zone: a bill's year, a payment's day
 	Now func() time.Time
+	// Patients finds the patients a bill search names (List).
+	Patients *patient.Store
 	// Days keeps the day sums of the fee reports (feereport.Book), in each write's transaction.
 	Days DayBook
 	// Orders reads the lab orders of a visit, labels in lang (the results store's, wired by the

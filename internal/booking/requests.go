@@ -170,7 +170,7 @@ func decide(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, version in
 		return r, apperr.Conflict("error.conflict")
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE booking_requests SET status = $1, decline_reason = $2, decided_by = $3, updated_at = $4,
-		version = version + 1 WHERE id = $5 AND version = $6`, status, reason, nullID(e.ActorID), now, id, version)
+		version = version + 1 WHERE id = $5 AND version = $6`, status, reason, e.Actor(), now, id, version)
 	if err != nil {
 		return r, fmt.Errorf("decide a booking request: %w", err)
 	}

@@ -175,6 +175,12 @@ func likeEscape(s string) string {
 
 // Labels returns the labels of the given codes in lang (codes not in the list are left out).
 func (s *Store) Labels(ctx context.Context, q database.Querier, codes []string, lang string) (map[string]string, error) {
+	return CodeLabels(ctx, q, codes, lang)
+}
+
+// CodeLabels returns the labels of the given codes in lang, read through q: inside a caller's
+// transaction, without a store (codes not in the list are left out).
+func CodeLabels(ctx context.Context, q database.Querier, codes []string, lang string) (map[string]string, error) {
 	out := map[string]string{}
 	err := database.InChunks(codes, 200, func(chunk []string) error {
 		marks, args := database.InList(chunk, 1)

@@ -23,6 +23,7 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/i18n"
+	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
 )
@@ -34,6 +35,7 @@ type Store struct {
 	Visits        *appointment.Store
 	Prescriptions *prescription.Store
 	Results       *result.Store
+	Patients      *patient.Store
 	Loc           *time.Location
 	Now           func() time.Time
 

@@ -10,7 +10,6 @@ import (
 	"emr/internal/audit"
 	"emr/internal/document"
 	"emr/internal/i18n"
-	"emr/internal/patient"
 )
 
 // ChartValues are what a visit's snippets fill in, in the reader's language: {{age}},
@@ -29,7 +28,7 @@ func (s *Store) Values(ctx context.Context, e audit.Event, id int64, lang string
 	if err != nil {
 		return out, err
 	}
-	p, err := (&patient.Store{DB: s.DB}).Get(ctx, basics.PatientID)
+	p, err := s.Patients.Get(ctx, basics.PatientID)
 	if err != nil {
 		return out, err
 	}

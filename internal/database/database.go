@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -41,6 +42,8 @@ type DB struct {
 	Engine Engine
 	w      *writer    // SQLite: the one writer that group-commits Tx (writer.go)
 	stmts  *stmtCache // SQLite: prepared statements kept per SQL text (stmtcache.go)
+	// observe is told each statement's and transaction's time (Observe).
+	observe atomic.Pointer[func(kind string, took time.Duration)]
 }
 
 // Querier is what both *sql.DB and *sql.Tx offer, so store functions can run inside or
@@ -265,7 +268,7 @@ func (db *DB) Placeholder(n int) string {
 // in a savepoint of a transaction it may share with others (writer.go): it must not start
 // another transaction, and should write nothing outside tx.
 func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	defer timed("tx", time.Now())
+	defer db.timed("tx", time.Now())
 	if db.w != nil {
 		return db.w.do(ctx, fn)
 	}

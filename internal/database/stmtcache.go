@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"emr/internal/metrics"
 )
 
 // The SQLite driver parses a statement's text on every call unless it was prepared, and
@@ -55,7 +53,7 @@ func (db *DB) stmt(ctx context.Context, query string) *sql.Stmt {
 
 // QueryContext runs a query, through a kept prepared statement on SQLite.
 func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	defer timed("query", time.Now())
+	defer db.timed("query", time.Now())
 	if s := db.stmt(ctx, query); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -64,7 +62,7 @@ func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql
 
 // QueryRowContext runs a query for one row, through a kept prepared statement on SQLite.
 func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	defer timed("query", time.Now())
+	defer db.timed("query", time.Now())
 	if s := db.stmt(ctx, query); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
@@ -73,15 +71,24 @@ func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *s
 
 // ExecContext runs a statement, through a kept prepared statement on SQLite.
 func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	defer timed("exec", time.Now())
+	defer db.timed("exec", time.Now())
 	if s := db.stmt(ctx, query); s != nil {
 		return s.ExecContext(ctx, args...)
 	}
 	return db.DB.ExecContext(ctx, query, args...)
 }
 
-// timed records a statement's time (until its first row, for a query) in the metrics.
-func timed(kind string, start time.Time) { metrics.Query(kind, time.Since(start)) }
+// Observe has fn told the time of each statement outside a transaction (kind "query" until
+// its first row, or "exec") and of each whole write transaction ("tx"): the server hands it
+// its metrics. The database layer knows no metrics of its own; without Observe nothing is told.
+func (db *DB) Observe(fn func(kind string, took time.Duration)) { db.observe.Store(&fn) }
+
+// timed tells the observer, if any, a statement's or a transaction's time since start.
+func (db *DB) timed(kind string, start time.Time) {
+	if fn := db.observe.Load(); fn != nil {
+		(*fn)(kind, time.Since(start))
+	}
+}
 
 func (c *stmtCache) close() {
 	c.stmts.Range(func(_, s any) bool {

@@ -36,7 +36,10 @@ type Store struct {
 	DB    *database.DB
 	Loc   *time.Location // the clinic's time zone: a document's date and year
 	Codes *catalogue.Store
-	Now   func() time.Time
+	// Visits and Results read the visit and the lab orders a document is written from.
+	Visits  *appointment.Store
+	Results *result.Store
+	Now     func() time.Time
 	// PortalCode, when set, makes a new patient portal access code for a visit summary printed
 	// by a user who may manage portal access, inside the print's transaction ("" when the
 	// record's access is off): the code
@@ -208,8 +211,7 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 		return src, err
 	}
 	if appointmentID != nil {
-		visits := &appointment.Store{DB: s.DB, Loc: s.Loc, Codes: s.Codes}
-		a, err := visits.Get(ctx, *appointmentID)
+		a, err := s.Visits.Get(ctx, *appointmentID)
 		if errors.Is(err, apperr.ErrNotFound) || (err == nil && a.PatientID != patientID) {
 			v.Add("appointment_id", "appointment.not_found")
 			return src, v.Err()
@@ -217,7 +219,7 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 		if err != nil {
 			return src, err
 		}
-		visit, err := visits.Visit(ctx, a.ID, lang)
+		visit, err := s.Visits.Visit(ctx, a.ID, lang)
 		if err != nil {
 			return src, err
 		}
@@ -225,7 +227,7 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 		if src.stopped, err = prescription.StoppedAtVisit(ctx, s.DB, a.ID); err != nil {
 			return src, err
 		}
-		if src.results, err = (&result.Store{DB: s.DB}).VisitOrders(ctx, a.ID, lang); err != nil {
+		if src.results, err = s.Results.VisitOrders(ctx, a.ID, lang); err != nil {
 			return src, err
 		}
 		if len(visit.Orders) > 0 {

@@ -236,7 +236,7 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 		for k, i := range part {
 			chunk[k] = cleaned[i]
 		}
-		ids, err := insertChunk(ctx, tx, s.DB, now, year, numbers[start:start+len(part)], chunk, actorOf(e))
+		ids, err := insertChunk(ctx, tx, s.DB, now, year, numbers[start:start+len(part)], chunk, e.Actor())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -355,7 +355,7 @@ func (s *Store) keepFirstVersions(ctx context.Context, tx *sql.Tx, list []Patien
 		if err != nil {
 			return err
 		}
-		args = append(args, list[i].ID, now, actorOf(e), string(data))
+		args = append(args, list[i].ID, now, e.Actor(), string(data))
 	}
 	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("keep first versions: %w", err)

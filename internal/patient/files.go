@@ -107,12 +107,12 @@ func AddFileIn(ctx context.Context, tx *sql.Tx, e audit.Event, patientID int64, 
 			return apperr.Conflict("patient.archived")
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO patient_files (patient_id, kind, name, content_type, size, sha256, data, created_at, created_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, patientID, kind, f.Name, ct, f.Size, hex.EncodeToString(sum[:]), data, now, actorOf(e)).Scan(&f.ID); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, patientID, kind, f.Name, ct, f.Size, hex.EncodeToString(sum[:]), data, now, e.Actor()).Scan(&f.ID); err != nil {
 			return fmt.Errorf("store file: %w", err)
 		}
 		if kind == KindPhoto {
 			if _, err := tx.ExecContext(ctx, `UPDATE patient_files SET deleted_at = $1, deleted_by = $2
-				WHERE patient_id = $3 AND kind = 'photo' AND id <> $4 AND deleted_at IS NULL`, now, actorOf(e), patientID, f.ID); err != nil {
+				WHERE patient_id = $3 AND kind = 'photo' AND id <> $4 AND deleted_at IS NULL`, now, e.Actor(), patientID, f.ID); err != nil {
 				return fmt.Errorf("replace photo: %w", err)
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE patients SET photo_file_id = $1 WHERE id = $2`, f.ID, patientID); err != nil {
@@ -131,7 +131,7 @@ func AddFileIn(ctx context.Context, tx *sql.Tx, e audit.Event, patientID int64, 
 // reachable only by someone who may record results (the laboratory clinician's review, C4).
 func MarkOtherPatientIn(ctx context.Context, tx *sql.Tx, e audit.Event, fileID, orderID int64, now time.Time) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE patient_files SET other_patient_at = $1, other_patient_by = $2, other_patient_order = $3
-		WHERE id = $4 AND other_patient_at IS NULL`, now, actorOf(e), orderID, fileID); err != nil {
+		WHERE id = $4 AND other_patient_at IS NULL`, now, e.Actor(), orderID, fileID); err != nil {
 		return fmt.Errorf("mark file another patient's: %w", err)
 	}
 	return nil
@@ -158,7 +158,7 @@ func MoveOtherPatientIn(ctx context.Context, tx *sql.Tx, e audit.Event, orderID,
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE patient_files SET patient_id = $1, other_patient_at = NULL, other_patient_by = NULL,
 		other_patient_order = NULL, refiled_at = $2, refiled_by = $3, name_before_refiling = name, name = $4 WHERE id = $5`,
-		toPatient, now, actorOf(e), refiledName(id, name), id); err != nil {
+		toPatient, now, e.Actor(), refiledName(id, name), id); err != nil {
 		return 0, fmt.Errorf("move report: %w", err)
 	}
 	return id, nil
@@ -242,7 +242,7 @@ func (s *Store) DeleteFile(ctx context.Context, e audit.Event, patientID, fileID
 	return s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE patient_files SET deleted_at = $1, deleted_by = $2 WHERE patient_id = $3 AND id = $4 AND deleted_at IS NULL
 			AND other_patient_at IS NULL AND refiled_at IS NULL`, // another patient's report, or one refiled from there, is a record: kept
-			now, actorOf(e), patientID, fileID)
+			now, e.Actor(), patientID, fileID)
 		if err != nil {
 			return fmt.Errorf("delete file: %w", err)
 		}

@@ -256,7 +256,7 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	if exact && len(slices.Compact(slices.Sorted(slices.Values(distinctFrom)))) != len(twins) {
 		return Patient{}, duplicateOf(twins)
 	}
-	p, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), actorOf(e), in)
+	p, err := insert(ctx, tx, s.DB.Engine, now, s.today().Year(), e.Actor(), in)
 	if err != nil {
 		return Patient{}, err
 	}
@@ -336,13 +336,6 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	return p, nil
 }
 
-func actorOf(e audit.Event) any {
-	if e.ActorID == 0 {
-		return nil
-	}
-	return e.ActorID
-}
-
 // Update replaces a patient's details if version is still the stored one; otherwise it is
 // a conflict and nothing changes. The audit event names the changed fields, not values.
 func (s *Store) Update(ctx context.Context, e audit.Event, id int64, version int, in Input) (Patient, error) {
@@ -409,7 +402,7 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 		reminders = $25, message_language = $26, version = version + 1 WHERE id = $22 AND version = $23`,
 		in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
 		textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actorOf(e), id, version,
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, e.Actor(), id, version,
 		textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage)
 	if err != nil {
 		return fmt.Errorf("update patient: %w", err)
@@ -511,7 +504,7 @@ func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archiv
 			at, delta, e.Action = now, -1, "patient.archive"
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE patients SET archived_at = $1, archived_by = $2, archive_reason = $3,
-			updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`, at, actorIf(archive, e), reason, now, actorOf(e), id); err != nil {
+			updated_at = $4, updated_by = $5, version = version + 1 WHERE id = $6`, at, actorIf(archive, e), reason, now, e.Actor(), id); err != nil {
 			return fmt.Errorf("archive patient: %w", err)
 		}
 		if err := database.AddToTotal(ctx, tx, s.DB.Engine, activeTotal, delta); err != nil {
@@ -533,7 +526,7 @@ func actorIf(ok bool, e audit.Event) any {
 	if !ok {
 		return nil
 	}
-	return actorOf(e)
+	return e.Actor()
 }
 
 func reasonDetail(reason string) string {

@@ -32,7 +32,7 @@ func keep(ctx context.Context, tx database.Querier, p Patient, e audit.Event, no
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO patient_versions (patient_id, version, recorded_at, recorded_by, data) VALUES ($1, $2, $3, $4, $5)`,
-		p.ID, p.Version, now, actorOf(e), string(data)); err != nil {
+		p.ID, p.Version, now, e.Actor(), string(data)); err != nil {
 		return fmt.Errorf("keep the patient's version: %w", err)
 	}
 	return nil

@@ -196,13 +196,6 @@ func channelOf(address string) string {
 	return mail.SMS
 }
 
-func actorOf(e audit.Event) any {
-	if e.ActorID == 0 {
-		return nil
-	}
-	return e.ActorID
-}
-
 // Invite turns patient id's access on (or keeps it on) and makes a new access code, shown
 // once: earlier codes stay valid until they expire or access is revoked.
 func (s *Store) Invite(ctx context.Context, e audit.Event, id int64) (Invitation, error) {
@@ -217,7 +210,7 @@ func (s *Store) Invite(ctx context.Context, e audit.Event, id int64) (Invitation
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO portal_access (patient_id, invited_at, invited_by) VALUES ($1, $2, $3)
-			ON CONFLICT (patient_id) DO NOTHING`, id, now, actorOf(e)); err != nil {
+			ON CONFLICT (patient_id) DO NOTHING`, id, now, e.Actor()); err != nil {
 			return fmt.Errorf("turn portal access on: %w", err)
 		}
 		if inv.Code, inv.ExpiresAt, err = s.issueCode(ctx, tx, id, e.ActorID); err != nil {
@@ -399,7 +392,7 @@ func (s *Store) LinkGuardian(ctx context.Context, e audit.Event, child int64, in
 		now := s.now()
 		var id int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO portal_guardians (patient_id, channel, address, guardian_patient_id, created_at, created_by)
-			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, child, in.Channel, address, guardian, now, actorOf(e)).Scan(&id); err != nil {
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, child, in.Channel, address, guardian, now, e.Actor()).Scan(&id); err != nil {
 			return fmt.Errorf("link a guardian: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome, e.At = "portal.guardian.link", "patient", strconv.FormatInt(child, 10), child, audit.Success, now

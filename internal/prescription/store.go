@@ -37,13 +37,6 @@ func (s *Store) now() time.Time {
 
 func (s *Store) today() string { return s.now().In(s.Loc).Format(time.DateOnly) }
 
-func actorOf(e audit.Event) any {
-	if e.ActorID == 0 {
-		return nil
-	}
-	return e.ActorID
-}
-
 // checkPatient checks that a prescription may be written for patient id.
 func checkPatient(ctx context.Context, tx *sql.Tx, id int64) error {
 	archived, err := patient.ArchivedAt(ctx, tx, id)
@@ -168,7 +161,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 	var id int64
 	if err := tx.QueryRowContext(ctx, `INSERT INTO prescriptions (kind, appointment_id, patient_id, status, items, notes, replaces_id,
 		created_at, created_by, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8, $9) RETURNING id`,
-		kind, appointmentID, patientID, status, string(items), in.Notes, in.ReplacesID, now, actorOf(e)).Scan(&id); err != nil {
+		kind, appointmentID, patientID, status, string(items), in.Notes, in.ReplacesID, now, e.Actor()).Scan(&id); err != nil {
 		return Prescription{}, fmt.Errorf("insert prescription: %w", err)
 	}
 	rx, err := s.get(ctx, tx, id)
@@ -293,7 +286,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input, l
 		}
 		items, _ := json.Marshal(in.Items)
 		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET items = $1, notes = $2, patient_id = $3, updated_at = $4, updated_by = $5,
-			version = version + 1 WHERE id = $6`, string(items), in.Notes, patientID, s.now(), actorOf(e), id); err != nil {
+			version = version + 1 WHERE id = $6`, string(items), in.Notes, patientID, s.now(), e.Actor(), id); err != nil {
 			return fmt.Errorf("update prescription: %w", err)
 		}
 		if rx, err = s.get(ctx, tx, id); err != nil {
@@ -399,7 +392,7 @@ func (s *Store) Cancel(ctx context.Context, e audit.Event, id int64, version int
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE prescriptions SET status = $1, cancel_reason = $2, cancelled_at = $3, updated_at = $3,
-			updated_by = $4, version = version + 1 WHERE id = $5`, Cancelled, reason, now, actorOf(e), id); err != nil {
+			updated_by = $4, version = version + 1 WHERE id = $5`, Cancelled, reason, now, e.Actor(), id); err != nil {
 			return fmt.Errorf("cancel prescription: %w", err)
 		}
 		if rx, err = s.get(ctx, tx, id); err != nil {

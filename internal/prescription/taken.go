@@ -398,12 +398,12 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 		}
 		now := s.now()
 		var id int64
-		rev := reviewOf(in.byPrescriber, now, actorOf(e))
+		rev := reviewOf(in.byPrescriber, now, e.Actor())
 		if err := tx.QueryRowContext(ctx, `INSERT INTO medicines_taken (patient_id, medicine_id, medicine, dose, frequency, source, prescriber,
 			started_on, recorded_at, recorded_by, updated_at, updated_by, route, indication, last_dose, adherence, info_source,
 			needs_review, reviewed_at, reviewed_by)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`,
-			patientID, in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, actorOf(e),
+			patientID, in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, e.Actor(),
 			in.Route, in.Indication, in.LastDose, in.Adherence, in.InfoSource, rev.needs, rev.at, rev.by).Scan(&id); err != nil {
 			return fmt.Errorf("record a medicine taken: %w", err)
 		}
@@ -464,11 +464,11 @@ func (s *Store) UpdateTaken(ctx context.Context, e audit.Event, id int64, in Tak
 		now := s.now()
 		// by someone who may not prescribe, the last review stays on record (COALESCE) and
 		// the corrected entry is to be reviewed again
-		rev := reviewOf(in.byPrescriber, now, actorOf(e))
+		rev := reviewOf(in.byPrescriber, now, e.Actor())
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET medicine_id = $1, medicine = $2, dose = $3, frequency = $4, source = $5,
 			prescriber = $6, started_on = $7, updated_at = $8, updated_by = $9, version = version + 1, route = $11, indication = $12,
 			last_dose = $13, adherence = $14, info_source = $15, needs_review = $16, reviewed_at = COALESCE($17, reviewed_at), reviewed_by = COALESCE($18, reviewed_by) WHERE id = $10`,
-			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, actorOf(e), id,
+			in.MedicineID, in.Medicine, in.Dose, in.Frequency, in.Source, in.Prescriber, in.StartedOn, now, e.Actor(), id,
 			in.Route, in.Indication, in.LastDose, in.Adherence, in.InfoSource, rev.needs, rev.at, rev.by); err != nil {
 			return fmt.Errorf("update a medicine taken: %w", err)
 		}
@@ -505,7 +505,7 @@ func (s *Store) StopTaken(ctx context.Context, e audit.Event, id int64, in StopI
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET stopped_on = $1, stop_reason = $2, stopped_at = $3, stopped_by = $4,
 			updated_at = $3, updated_by = $4, version = version + 1, stop_category = $6, stopped_appointment_id = $7 WHERE id = $5`,
-			in.StoppedOn, in.Reason, now, actorOf(e), id, in.Category, in.AppointmentID); err != nil {
+			in.StoppedOn, in.Reason, now, e.Actor(), id, in.Category, in.AppointmentID); err != nil {
 			return fmt.Errorf("stop a medicine taken: %w", err)
 		}
 		if t, err = keptTaken(ctx, tx, id); err != nil {
@@ -539,7 +539,7 @@ func (s *Store) ConfirmTaken(ctx context.Context, e audit.Event, id int64, in Co
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET confirmed_at = $1, confirmed_by = $2, confirmed_appointment_id = $3,
-			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`, now, actorOf(e), in.AppointmentID, id); err != nil {
+			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`, now, e.Actor(), in.AppointmentID, id); err != nil {
 			return fmt.Errorf("confirm a medicine taken: %w", err)
 		}
 		if t, err = keptTaken(ctx, tx, id); err != nil {

@@ -79,7 +79,7 @@ func (s *Store) StopHereLine(ctx context.Context, e audit.Event, rxID int64, lin
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO prescription_lines_stopped (prescription_id, line, patient_id, stopped_on, reason, stopped_at, stopped_by,
 			category, appointment_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			rxID, line, *rx.PatientID, in.StoppedOn, in.Reason, s.now(), actorOf(e), in.Category, in.AppointmentID); err != nil {
+			rxID, line, *rx.PatientID, in.StoppedOn, in.Reason, s.now(), e.Actor(), in.Category, in.AppointmentID); err != nil {
 			return fmt.Errorf("stop a line: %w", err)
 		}
 		it := rx.Items[line]

@@ -241,7 +241,7 @@ func (s *Store) markPair(ctx context.Context, e audit.Event, patientID int64, in
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO medicine_pairs_kept (patient_id, first_key, first_what, second_key, second_what, finding_key,
 			reason, kept_at, kept_by, reopened) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			patientID, a.key, a.what, b.key, b.what, in.Finding, in.Reason, now, actorOf(e), reopen); err != nil {
+			patientID, a.key, a.what, b.key, b.what, in.Finding, in.Reason, now, e.Actor(), reopen); err != nil {
 			return fmt.Errorf("keep a pair: %w", err)
 		}
 		by, err := user.Names(ctx, tx, []int64{e.ActorID})

@@ -64,7 +64,7 @@ func (s *Store) RecordTakesNone(ctx context.Context, e audit.Event, patientID in
 		if _, err := tx.ExecContext(ctx, `DELETE FROM medicines_none WHERE patient_id = $1`, patientID); err != nil {
 			return fmt.Errorf("record medicines none: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO medicines_none (patient_id, asked_at, asked_by) VALUES ($1, $2, $3)`, patientID, s.now(), actorOf(e)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO medicines_none (patient_id, asked_at, asked_by) VALUES ($1, $2, $3)`, patientID, s.now(), e.Actor()); err != nil {
 			return fmt.Errorf("record medicines none: %w", err)
 		}
 		got, err := TakesNone(ctx, tx, patientID)

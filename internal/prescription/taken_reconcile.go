@@ -160,7 +160,7 @@ func (s *Store) MarkInError(ctx context.Context, e audit.Event, id int64, in Err
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET error_reason = $1, error_at = $2, error_by = $3, updated_at = $2,
-			updated_by = $3, version = version + 1 WHERE id = $4`, in.Reason, now, actorOf(e), id); err != nil {
+			updated_by = $3, version = version + 1 WHERE id = $4`, in.Reason, now, e.Actor(), id); err != nil {
 			return fmt.Errorf("mark a medicine taken in error: %w", err)
 		}
 		if t, err = keptTaken(ctx, tx, id); err != nil {
@@ -184,7 +184,7 @@ func (s *Store) ReviewTaken(ctx context.Context, e audit.Event, id int64, in Ver
 		}
 		now := s.now()
 		if _, err := tx.ExecContext(ctx, `UPDATE medicines_taken SET needs_review = $1, reviewed_at = $2, reviewed_by = $3, updated_at = $2,
-			updated_by = $3, version = version + 1 WHERE id = $4`, false, now, actorOf(e), id); err != nil {
+			updated_by = $3, version = version + 1 WHERE id = $4`, false, now, e.Actor(), id); err != nil {
 			return fmt.Errorf("review a medicine taken: %w", err)
 		}
 		if t, err = keptTaken(ctx, tx, id); err != nil {

@@ -80,13 +80,16 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) upload(kind string, limit int64, check func([]byte) (string, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		data, _, err := httpjson.File(w, r, limit)
-		if err == nil {
-			var ct string
-			if ct, err = check(data); err == nil {
-				err = h.Store.SetImage(r.Context(), auth.AuditEvent(r), me(r).UserID, kind, ct, data)
-			}
-		}
 		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		ct, err := check(data)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		if err := h.Store.SetImage(r.Context(), auth.AuditEvent(r), me(r).UserID, kind, ct, data); err != nil {
 			httpjson.Error(w, r, err)
 			return
 		}
@@ -116,10 +119,11 @@ func ownOrAdmin(r *http.Request) (int64, error) {
 
 func (h *Handler) removeSignature(w http.ResponseWriter, r *http.Request) {
 	id, err := ownOrAdmin(r)
-	if err == nil {
-		err = h.Store.RemoveImage(r.Context(), auth.AuditEvent(r), id, KindSignature)
-	}
 	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := h.Store.RemoveImage(r.Context(), auth.AuditEvent(r), id, KindSignature); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -137,11 +141,11 @@ func (h *Handler) image(kind string) http.HandlerFunc {
 		} else {
 			id, err = httpjson.PathID(r, "id", "error.not_found")
 		}
-		var ct string
-		var data []byte
-		if err == nil {
-			ct, data, err = Image(r.Context(), h.Store.DB, id, kind)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
 		}
+		ct, data, err := Image(r.Context(), h.Store.DB, id, kind)
 		if err != nil {
 			httpjson.Error(w, r, err)
 			return

@@ -183,17 +183,16 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, u Update) (
 		if p.Version != u.Version {
 			return apperr.Conflict("error.conflict")
 		}
-		err = u.apply(&p)
+		if err := u.apply(&p); err != nil {
+			return err
+		}
 		var v apperr.Validation
 		if u.Email != nil {
 			if err := user.CheckEmail(ctx, tx, p.Email, id, &v); err != nil {
 				return err
 			}
 		}
-		if err == nil {
-			err = v.Err()
-		}
-		if err != nil {
+		if err := v.Err(); err != nil {
 			return err
 		}
 		specs, _ := json.Marshal(p.Specialisations)

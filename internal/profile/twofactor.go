@@ -81,13 +81,13 @@ func (h *Handler) twoFactorDisable(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	err = h.Throttle.GiveBack(ctx, "user:"+p.Username)
-	if err == nil {
-		e := auth.AuditEvent(r)
-		e.Action = "profile.two_factor_off"
-		err = h.Users.RemoveTwoFactor(ctx, e, p.UserID, h.TwoFactor, p)
+	if err := h.Throttle.GiveBack(ctx, "user:"+p.Username); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	if err != nil {
+	e := auth.AuditEvent(r)
+	e.Action = "profile.two_factor_off"
+	if err := h.Users.RemoveTwoFactor(ctx, e, p.UserID, h.TwoFactor, p); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}

@@ -667,10 +667,10 @@ func (s *Store) Acknowledge(ctx context.Context, e audit.Event, who Recipient, i
 		if in.Contact == NotReached {
 			res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET not_reached_at = $1, not_reached_by = $2, not_reached_note = $3,
 				not_reached_count = not_reached_count + 1, received_by = $4, read_back = $5 WHERE id = $6 AND is_open = 1`,
-				now, actor(e), in.Action, in.ReceivedBy, in.ReadBack, id)
+				now, e.Actor(), in.Action, in.ReceivedBy, in.ReadBack, id)
 		} else {
 			res, err = tx.ExecContext(ctx, `UPDATE critical_alerts SET is_open = 0, acknowledged_at = $1, acknowledged_by = $2, contact = $3,
-				action = $4, received_by = $5, read_back = $6 WHERE id = $7 AND is_open = 1`, now, actor(e), in.Contact, in.Action, in.ReceivedBy, in.ReadBack, id)
+				action = $4, received_by = $5, read_back = $6 WHERE id = $7 AND is_open = 1`, now, e.Actor(), in.Contact, in.Action, in.ReceivedBy, in.ReadBack, id)
 		}
 		if err != nil {
 			return fmt.Errorf("acknowledge alert: %w", err)
@@ -777,7 +777,7 @@ func (s *Store) followUp(ctx context.Context, tx *sql.Tx, e audit.Event, ids []i
 		var patientID int64
 		err := tx.QueryRowContext(ctx, `UPDATE critical_alerts SET is_open = 0, withdrawal_seen_at = $1, withdrawal_seen_by = $2,
 			withdrawal_followup = $3, withdrawal_note = $4 WHERE id = $5 AND withdrawn_at IS NOT NULL AND withdrawal_seen_at IS NULL
-			RETURNING patient_id`, now, actor(e), followup, note, id).Scan(&patientID)
+			RETURNING patient_id`, now, e.Actor(), followup, note, id).Scan(&patientID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return apperr.Conflict("result.alert_withdrawn")
 		}

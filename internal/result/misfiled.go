@@ -341,7 +341,7 @@ func (s *Store) ResolveMisfiled(ctx context.Context, e audit.Event, resultID int
 		res, err := tx.ExecContext(ctx, `UPDATE lab_results SET misfiled_resolved_at = $1, misfiled_resolved_by = $2, misfiled_note = $3,
 			misfiled_outcome = $4, refiled_to = $5, misfiled_version = misfiled_version + 1
 			WHERE id = $6 AND misfiled_resolved_at IS NULL AND misfiled_version = $7`,
-			now, actor(e), note, in.Outcome, nullID(refiled), resultID, in.Version)
+			now, e.Actor(), note, in.Outcome, nullID(refiled), resultID, in.Version)
 		if err != nil {
 			return fmt.Errorf("resolve misfiled result: %w", err)
 		}
@@ -356,7 +356,7 @@ func (s *Store) ResolveMisfiled(ctx context.Context, e audit.Event, resultID int
 			detail = append(detail, audit.Phrase{Key: "audit.detail.misfiled_alert_closed"})
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO lab_order_events (order_id, status, reason, at, by_user) VALUES ($1, $2, $3, $4, $5)`,
-			from.ID, "misfiled_"+in.Outcome, note, now, actor(e)); err != nil {
+			from.ID, "misfiled_"+in.Outcome, note, now, e.Actor()); err != nil {
 			return fmt.Errorf("record order event: %w", err)
 		}
 		if note != "" {
@@ -386,7 +386,7 @@ func (s *Store) closeMisfiledAlerts(ctx context.Context, tx *sql.Tx, e audit.Eve
 	}
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `UPDATE critical_alerts SET is_open = 0, acknowledged_at = $1, acknowledged_by = $2, action = $3
-			WHERE id = $4`, now, actor(e), "misfiled: "+outcome, id); err != nil {
+			WHERE id = $4`, now, e.Actor(), "misfiled: "+outcome, id); err != nil {
 			return 0, fmt.Errorf("close misfiled alert: %w", err)
 		}
 		if _, err := mail.Cancel(ctx, tx, now, mailTopics, id); err != nil {
@@ -476,7 +476,7 @@ func (s *Store) refile(ctx context.Context, tx *sql.Tx, e audit.Event, r Result,
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25, $26) RETURNING id`,
 		o.ID, o.PatientID, row.Analyte, row.LOINC, row.Type, row.Entered, row.EnteredUnit, row.Value, row.Comparator, row.Unit, row.Answer, row.Text,
 		row.Range.Low, row.Range.High, row.Range.CriticalLow, row.Range.CriticalHigh, row.Range.Source, row.Range.Note, row.Flag, row.Delta, status,
-		r.ObservedAt, now, actor(e), row.Performer, r.ID).Scan(&id); err != nil {
+		r.ObservedAt, now, e.Actor(), row.Performer, r.ID).Scan(&id); err != nil {
 		return 0, fmt.Errorf("refile result %s: %w", row.Analyte, err)
 	}
 	alerts, _, err := s.replaceAlerts(ctx, tx, e, o.ID, row, id, nil, "", now)
@@ -497,7 +497,7 @@ func (s *Store) refile(ctx context.Context, tx *sql.Tx, e audit.Event, r Result,
 		repeat_needed = CASE WHEN EXISTS (SELECT 1 FROM lab_results x WHERE x.order_id = $7 AND x.retracted_at IS NOT NULL
 			AND NOT EXISTS (SELECT 1 FROM lab_results c WHERE c.order_id = x.order_id AND c.analyte = x.analyte AND c.is_current = 1))
 			THEN repeat_needed ELSE 0 END WHERE id = $7`,
-		next, toReview, attention, r.ObservedAt, now, actor(e), o.ID); err != nil {
+		next, toReview, attention, r.ObservedAt, now, e.Actor(), o.ID); err != nil {
 		return 0, fmt.Errorf("update order: %w", err)
 	}
 	if err := s.moveReport(ctx, tx, e, from, o, now); err != nil {
@@ -555,7 +555,7 @@ func (s *Store) recollect(ctx context.Context, tx *sql.Tx, e audit.Event, r Resu
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE lab_orders SET repeat_needed = 1, updated_at = $1, updated_by = $2, version = version + 1
 		WHERE id = $3 AND NOT EXISTS (SELECT 1 FROM lab_results c WHERE c.order_id = $3 AND c.analyte = $4 AND c.is_current = 1)`,
-		now, actor(e), from.ID, r.Analyte)
+		now, e.Actor(), from.ID, r.Analyte)
 	if err != nil {
 		return fmt.Errorf("chase the order again: %w", err)
 	}

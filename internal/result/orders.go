@@ -44,7 +44,7 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 		switch {
 		case keep && note != o.Note:
 			if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET note = $1, updated_at = $2, updated_by = $3, version = version + 1
-				WHERE id = $4`, note, now, actor(e), o.ID); err != nil {
+				WHERE id = $4`, note, now, e.Actor(), o.ID); err != nil {
 				return fmt.Errorf("update order note: %w", err)
 			}
 			if err := s.keep(ctx, tx, now, o.ID); err != nil {
@@ -75,14 +75,14 @@ func (s *Store) SyncOrders(ctx context.Context, tx *sql.Tx, e audit.Event, a app
 		due := now.Add(time.Duration(max(tests[code].TurnaroundHours, 1)) * time.Hour)
 		// The ordering clinician is whoever ordered (the acting doctor), not the appointment's
 		// doctor: a critical result goes to the one who ordered it (NPSG.02.03.01).
-		orderedBy := actor(e)
+		orderedBy := e.Actor()
 		if orderedBy == nil {
 			orderedBy = a.DoctorID
 		}
 		var id int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO lab_orders (appointment_id, patient_id, test, note, status, ordered_at, ordered_by,
 			due_at, updated_at, updated_by) VALUES ($1, $2, $3, $4, 'ordered', $5, $6, $7, $5, $8) RETURNING id`,
-			a.ID, a.PatientID, code, note, now, orderedBy, due, actor(e)).Scan(&id); err != nil {
+			a.ID, a.PatientID, code, note, now, orderedBy, due, e.Actor()).Scan(&id); err != nil {
 			return fmt.Errorf("order %s: %w", code, err)
 		}
 		if err := s.keep(ctx, tx, now, id); err != nil {
@@ -133,18 +133,11 @@ func (s *Store) chargeAgain(ctx context.Context, tx *sql.Tx, appointmentID int64
 	return nil
 }
 
-func actor(e audit.Event) any {
-	if e.ActorID == 0 {
-		return nil
-	}
-	return e.ActorID
-}
-
 // event keeps a change of an order's state (who, when, why) and audits it, with an audit
 // detail of its own (which analytes; never a value).
 func (s *Store) event(ctx context.Context, tx *sql.Tx, e audit.Event, orderID, patientID int64, status, reason string, at time.Time, detail string) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO lab_order_events (order_id, status, reason, at, by_user) VALUES ($1, $2, $3, $4, $5)`,
-		orderID, status, reason, at, actor(e)); err != nil {
+		orderID, status, reason, at, e.Actor()); err != nil {
 		return fmt.Errorf("record order event: %w", err)
 	}
 	if reason != "" {
@@ -166,7 +159,7 @@ func (s *Store) setState(ctx context.Context, tx *sql.Tx, e audit.Event, o Order
 		collectedAt = &now
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, reason = $2, collected_at = $3, updated_at = $4, updated_by = $5,
-		version = version + 1 WHERE id = $6 AND version = $7`, status, reason, collectedAt, now, actor(e), o.ID, o.Version)
+		version = version + 1 WHERE id = $6 AND version = $7`, status, reason, collectedAt, now, e.Actor(), o.ID, o.Version)
 	if err != nil {
 		return fmt.Errorf("change order: %w", err)
 	}
@@ -409,7 +402,7 @@ func (s *Store) AttachReport(ctx context.Context, e audit.Event, id int64, versi
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET report_file_id = $1, updated_at = $2, updated_by = $3, version = version + 1
-			WHERE id = $4`, f.ID, now, actor(e), o.ID); err != nil {
+			WHERE id = $4`, f.ID, now, e.Actor(), o.ID); err != nil {
 			return fmt.Errorf("link report: %w", err)
 		}
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {

@@ -177,7 +177,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22, $23, $24, $25, $26) RETURNING id`,
 				o.ID, o.PatientID, r.Analyte, r.LOINC, r.Type, r.Entered, r.EnteredUnit, r.Value, r.Comparator, r.Unit, r.Answer, r.Text,
 				r.Range.Low, r.Range.High, r.Range.CriticalLow, r.Range.CriticalHigh, r.Range.Source, r.Range.Note, r.Flag, r.Delta, rowStatus,
-				replaces, rowObserved, now, actor(e), r.Performer).Scan(&resultID); err != nil {
+				replaces, rowObserved, now, e.Actor(), r.Performer).Scan(&resultID); err != nil {
 				return fmt.Errorf("record result %s: %w", r.Analyte, err)
 			}
 			if prior == nil || !sameReading(*prior, r) {
@@ -210,7 +210,7 @@ func (s *Store) Record(ctx context.Context, e audit.Event, id int64, in RecordIn
 			repeat_needed = CASE WHEN EXISTS (SELECT 1 FROM lab_results x WHERE x.order_id = $8 AND x.retracted_at IS NOT NULL
 				AND NOT EXISTS (SELECT 1 FROM lab_results c WHERE c.order_id = x.order_id AND c.analyte = x.analyte AND c.is_current = 1))
 				THEN repeat_needed ELSE 0 END WHERE id = $8`,
-			next, toReview, attention, collected, now, boolInt(correction), actor(e), o.ID); err != nil {
+			next, toReview, attention, collected, now, boolInt(correction), e.Actor(), o.ID); err != nil {
 			return fmt.Errorf("update order: %w", err)
 		}
 		if err := s.keep(ctx, tx, now, o.ID); err != nil {

@@ -116,7 +116,7 @@ func (s *Store) retractOrder(ctx context.Context, tx *sql.Tx, e audit.Event, o O
 	var names []string
 	for _, r := range rows {
 		if _, err := tx.ExecContext(ctx, `UPDATE lab_results SET status = $1, is_current = 0, retract_reason = $2, retracted_at = $3,
-				retracted_by = $4, retract_category = $5 WHERE id = $6`, EnteredInError, reason, now, actor(e), category, r.ID); err != nil {
+				retracted_by = $4, retract_category = $5 WHERE id = $6`, EnteredInError, reason, now, e.Actor(), category, r.ID); err != nil {
 			return fmt.Errorf("retract result: %w", err)
 		}
 		if _, err := s.withdraw(ctx, tx, e, withdrawal{orderID: o.ID, analyte: r.Analyte, category: category, reason: reason, now: now}); err != nil {
@@ -192,7 +192,7 @@ func (s *Store) reopen(ctx context.Context, tx *sql.Tx, e audit.Event, o Order, 
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE lab_orders SET status = $1, to_review = 1, withdrawn_to_review = 1, attention = $2,
 		collected_at = $3, resulted_at = $4, reviewed_at = NULL, reviewed_by = NULL, updated_at = $5, updated_by = $6, version = version + 1,
-		repeat_needed = 1 WHERE id = $7`, status, attention, collected, resulted, now, actor(e), o.ID); err != nil {
+		repeat_needed = 1 WHERE id = $7`, status, attention, collected, resulted, now, e.Actor(), o.ID); err != nil {
 		return fmt.Errorf("update order: %w", err)
 	}
 	return nil

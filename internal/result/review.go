@@ -290,10 +290,10 @@ func (s *Store) markReviewed(ctx context.Context, tx *sql.Tx, e audit.Event, o O
 		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET status = 'reviewed', to_review = 0, withdrawn_to_review = 0,
 			repeat_needed = CASE WHEN $5 THEN repeat_needed ELSE 0 END, reviewed_at = $1,
 			reviewed_by = $2, review_comment = $3, updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $4`,
-			now, actor(e), comment, o.ID, keepChasing)
+			now, e.Actor(), comment, o.ID, keepChasing)
 	} else {
 		_, err = tx.ExecContext(ctx, `UPDATE lab_orders SET to_review = 0, withdrawn_to_review = 0, repeat_needed = CASE WHEN $4 THEN repeat_needed ELSE 0 END,
-			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3`, now, actor(e), o.ID, keepChasing)
+			updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3`, now, e.Actor(), o.ID, keepChasing)
 	}
 	if err != nil {
 		return fmt.Errorf("review order: %w", err)

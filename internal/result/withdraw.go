@@ -72,7 +72,7 @@ func (s *Store) withdraw(ctx context.Context, tx *sql.Tx, e audit.Event, w withd
 	for _, id := range ids {
 		var patientID int64
 		if err := tx.QueryRowContext(ctx, `UPDATE critical_alerts SET is_open = 1, withdrawn_at = $1, withdrawn_by = $2, withdrawn_reason = $3,
-			withdrawn_category = $4 WHERE id = $5 RETURNING patient_id`, w.now, actor(e), w.reason, w.category, id).Scan(&patientID); err != nil {
+			withdrawn_category = $4 WHERE id = $5 RETURNING patient_id`, w.now, e.Actor(), w.reason, w.category, id).Scan(&patientID); err != nil {
 			return 0, fmt.Errorf("withdraw alert: %w", err)
 		}
 		cancelled, err := mail.Cancel(ctx, tx, w.now, mailTopics, id)

@@ -16,6 +16,7 @@ import (
 	"emr/internal/push"
 	"emr/internal/secret"
 	"emr/internal/settings"
+	"emr/internal/stores"
 )
 
 // checkSetting holds a value sealed under the key file, so that a start with another key
@@ -35,7 +36,7 @@ func OpenSecrets(ctx context.Context, cfg config.Config, db *database.DB, stdout
 			"move it to %s, or point EMR_SECRET_KEY_FILE at where you keep it.\n", path, config.DefaultKeyFile())
 		slog.Warn("the secret key file is beside the database: move it", "file", path, "to", config.DefaultKeyFile())
 	}
-	store := &settings.Store{DB: db}
+	store := settingsOf(db)
 	check, err := store.Value(ctx, checkSetting)
 	if err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func Reseal(ctx context.Context, db *database.DB, ring *secret.Ring) error {
 	if err != nil {
 		return err
 	}
-	m, err := (&settings.Store{DB: db}).Reseal(ctx, ring, sealedSettings...)
+	m, err := settingsOf(db).Reseal(ctx, ring, sealedSettings...)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func KeyUses(ctx context.Context, db *database.DB, id string) (KeyUse, error) {
 	if u.TOTP, u.RecoveryCodes, err = auth.KeyUses(ctx, db, id); err != nil {
 		return u, err
 	}
-	store := &settings.Store{DB: db}
+	store := settingsOf(db)
 	for _, name := range sealedSettings {
 		v, err := store.Value(ctx, name)
 		if err != nil {
@@ -125,7 +126,7 @@ func CheckRestoredSecrets(ctx context.Context, cfg config.Config, stdout io.Writ
 		return err
 	}
 	defer db.Close()
-	check, err := (&settings.Store{DB: db}).Value(ctx, checkSetting)
+	check, err := settingsOf(db).Value(ctx, checkSetting)
 	if err != nil || check == "" {
 		return err
 	}
@@ -142,3 +143,7 @@ func CheckRestoredSecrets(ctx context.Context, cfg config.Config, stdout io.Writ
 	fmt.Fprintf(stdout, "sealed secrets: key %s, in %s, opens them\n", secret.SealedBy(check), path)
 	return nil
 }
+
+// settingsOf is the settings store on db, for the key file's checks before the server is
+// built (and by the commands that rotate, retire and restore).
+func settingsOf(db *database.DB) *settings.Store { return stores.New(db, stores.Clinic{}).Settings }

@@ -50,6 +50,7 @@ import (
 	"emr/internal/role"
 	"emr/internal/secret"
 	"emr/internal/settings"
+	"emr/internal/stores"
 	"emr/internal/user"
 )
 
@@ -157,18 +158,6 @@ func every(period time.Duration, what string, fn func(ctx context.Context) error
 	}
 }
 
-// visitOrders reads a visit's lab orders for the desk's bill (billing knows no results table).
-func visitOrders(results *result.Store) func(context.Context, int64, string) ([]billing.VisitOrder, error) {
-	return func(ctx context.Context, appointmentID int64, lang string) ([]billing.VisitOrder, error) {
-		list, err := results.VisitOrders(ctx, appointmentID, lang)
-		out := make([]billing.VisitOrder, len(list))
-		for i, o := range list {
-			out[i] = billing.VisitOrder{ID: o.ID, Test: o.Test, Label: o.TestLabel, Status: o.Status, Collected: o.CollectedAt != nil}
-		}
-		return out, err
-	}
-}
-
 // CheckConfig checks what configuration cannot check alone: the mail server's and the push
 // provider's URLs, with one clear sentence when one is wrong.
 func CheckConfig(cfg config.Config) error {
@@ -193,33 +182,26 @@ func CheckConfig(cfg config.Config) error {
 
 // New wires every feature onto one handler. web is the built web app (its dist folder).
 func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
-	users := &user.Store{DB: db, Keeps: result.KeepsLead}
-	sessions := &auth.Sessions{DB: db, Identities: users, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
-	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
 	ring := cfg.Secrets
 	if ring == nil {
 		ring = secret.Ephemeral() // tests; emr serve opens the key file
 	}
-	twoFactor := &auth.TwoFactor{DB: db, Secrets: ring}
-	tokens := &auth.APITokens{DB: db, Sessions: sessions}
-	accounts := &user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor, Tokens: tokens, Clients: &auth.Clients{DB: db}}
 	loc, err := cfg.Location()
 	if err != nil {
 		loc = time.Local // ValidateServe has refused a bad zone before this
 	}
-	patients := &patient.Handler{Store: &patient.Store{DB: db, Loc: loc}, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
-	codes := &catalogue.Store{DB: db}
-	dash := &dashboard.Store{DB: db, Codes: codes, Loc: loc}
-	results := &result.Store{DB: db, Email: cfg.SMTPURL != "", Loc: loc}
-	codes.HasResults = results.HasResults
-	patientMessages := &reminder.Service{DB: db, Loc: loc, Ring: ring, BaseURL: cfg.PublicBase(), CanSend: func(channel string) bool {
-		return (channel == mail.Email && cfg.SMTPURL != "") || (channel == mail.SMS && cfg.SMSURL != "")
-	}}
-	patients.Store.ReachChanged = patientMessages.PatientChanged
-	appointments := &appointment.Handler{Store: &appointment.Store{DB: db, Loc: loc, Codes: codes, OrdersChanged: results.SyncOrders, Changed: patientMessages.Changed}}
-	onlineBooking := &booking.Store{DB: db, Loc: loc, Appointments: appointments.Store, Patients: patients.Store, Codes: patientMessages}
-	appointments.Store.Occupied = onlineBooking.Occupied // a held or requested online booking occupies its slot (ADR 43)
-	hub, keys := push.NewHub(), &push.KeyStore{Settings: &settings.Store{DB: db}, Secrets: ring}
+	st := stores.New(db, stores.Clinic{Loc: loc, Ring: ring, BaseURL: cfg.PublicBase(), Email: cfg.SMTPURL != "", SMS: cfg.SMSURL != "", Tell: true})
+	users := st.Users
+	sessions := &auth.Sessions{DB: db, Identities: users, Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime}
+	throttle := &auth.Throttle{DB: db, Window: auth.ThrottleWindow}
+	twoFactor := &auth.TwoFactor{DB: db, Secrets: ring}
+	tokens := &auth.APITokens{DB: db, Sessions: sessions}
+	accounts := &user.Handler{Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor, Tokens: tokens, Clients: &auth.Clients{DB: db}}
+	patients := &patient.Handler{Store: st.Patients, MaxPhoto: int64(cfg.PhotoMaxMB) << 20, MaxAttachment: int64(cfg.AttachmentMaxMB) << 20}
+	codes, dash, results, patientMessages := st.Codes, st.Dashboard, st.Results, st.Messages
+	appointments := &appointment.Handler{Store: st.Appointments}
+	onlineBooking := st.Booking
+	hub, keys := push.NewHub(), &push.KeyStore{Settings: st.Settings, Secrets: ring}
 	var publisher push.Publisher = &push.Fanout{Hub: hub, DB: db, Keys: keys}
 	var pushOrigin string                                                                  // where browsers connect for live events, when not to this origin
 	if provider, err := push.ParseProvider(cfg.PushURL); cfg.PushURL != "" && err == nil { // CheckConfig has refused a bad URL
@@ -233,18 +215,11 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	archiveOptions.Keys = ring // the clinic's key file authenticates every scheduled archive
 	scheduled := &backups.Scheduler{DB: db, Dir: cfg.BackupDir, Every: cfg.BackupEvery, Keep: cfg.BackupKeep, Options: archiveOptions}
 	watch(db, scheduled)
-	// The fee store keeps the fee reports' day sums (the read model's) in each write's transaction.
-	fees := &billing.Store{DB: db, Loc: loc, Days: feereport.Book{}, Orders: visitOrders(results), Ordered: results.VisitsWithOrders}
-	results.Charges = fees // a test ordered on a visit is charged on its bill (ADR 41)
-	prescriptions := &prescription.Store{DB: db, Loc: loc}
+	fees, prescriptions, releases, portalStore := st.Fees, st.Prescriptions, st.Releases, st.Portal
 	clients := &auth.Clients{DB: db}
 	apps := &auth.Apps{DB: db, Sessions: sessions, InCompartment: fhir.InPatientCompartment}
 	interop := &fhir.Handler{DB: db, Patients: patients.Store, Visits: appointments.Store, Prescriptions: prescriptions, Results: results,
-		Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
-	releases := &release.Store{DB: db, Results: results, Documents: &document.Store{DB: db, Loc: loc, Codes: codes}, Prescriptions: prescriptions}
-	portalStore := &portal.Store{DB: db, Ring: ring, Loc: loc, Codes: patientMessages, Patients: patients.Store, Book: appointments.Store, Online: onlineBooking, Bills: fees,
-		Release: releases}
-	patients.Store.SignInChanged = portalStore.SignInChanged
+		Documents: st.Documents, Version: cfg.Version, Clients: clients, Apps: apps, Keys: ring, MaxImport: int64(cfg.AttachmentMaxMB) << 20}
 	routes := slices.Concat(
 		accounts.Routes(),
 		accounts.TokenRoutes(),
@@ -253,17 +228,17 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: prescriptions}).Routes(),
-		(&charting.Handler{Store: &charting.Store{DB: db, Codes: codes, Visits: appointments.Store, Prescriptions: prescriptions, Results: results, Loc: loc}}).Routes(),
+		(&charting.Handler{Store: st.Charting}).Routes(),
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),
-		(&document.Handler{Store: &document.Store{DB: db, Loc: loc, Codes: codes, PortalCode: portalStore.PrintedCode}, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
-		(&profile.Handler{Store: &profile.Store{DB: db}, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
+		(&document.Handler{Store: st.Documents, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
+		(&profile.Handler{Store: st.Profiles, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
 		(&release.Handler{Store: releases}).Routes(),
 		(&reminder.Handler{Service: patientMessages, Appointments: appointments.Store, Throttle: &auth.Throttle{DB: db, Window: reminder.ThrottleWindow}}).Routes(),
 		(&portal.Handler{Store: portalStore, Throttle: &auth.Throttle{DB: db, Window: portal.AccessWindow}}).Routes(),
 		(&booking.Handler{Store: onlineBooking, Throttle: &auth.Throttle{DB: db, Window: booking.ThrottleWindow}}).Routes(),
-		(&role.Handler{Store: &role.Store{DB: db}}).Routes(),
+		(&role.Handler{Store: st.Roles}).Routes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{Store: dash}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
@@ -369,9 +344,10 @@ func mailOutbox(cfg config.Config, db *database.DB) *mail.Outbox {
 	return box
 }
 
-// watch adds the series read when metrics are scraped: the database pool's use, the audit
-// chain's length and the age of the last scheduled backup.
+// watch adds the series read when metrics are scraped: the database's statement times and
+// pool's use, the audit chain's length and the age of the last scheduled backup.
 func watch(db *database.DB, scheduled *backups.Scheduler) {
+	db.Observe(metrics.Query)
 	metrics.WatchPool(db.DB)
 	metrics.Gauge("emr_audit_chain_length", "Events in the audit log's hash chain.", func(ctx context.Context) (float64, bool) {
 		seq, _, err := audit.ReadHead(ctx, db)

@@ -41,10 +41,11 @@ func (h *Handler) TokenRoutes() []auth.Route {
 
 func (h *Handler) listClients(w http.ResponseWriter, r *http.Request) {
 	list, err := h.Clients.List(r.Context())
-	if err == nil {
-		err = registrars(r.Context(), h.Users.DB, list)
-	}
 	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := registrars(r.Context(), h.Users.DB, list); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -106,10 +107,11 @@ func (h *Handler) registerClient(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) revokeClient(w http.ResponseWriter, r *http.Request) {
 	id, err := httpjson.PathID(r, "id", "api_client.not_found")
-	if err == nil {
-		_, err = h.Clients.Get(r.Context(), id)
-	}
 	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if _, err := h.Clients.Get(r.Context(), id); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}
@@ -182,11 +184,12 @@ func (h *Handler) tokenReach(own bool) http.HandlerFunc {
 			userID = id
 		}
 		reach, err := h.Sessions.AccountReach(r.Context(), h.FHIRRoutes, userID)
-		if err == nil && reach.Can == nil {
-			err = apperr.NotFound("user.not_found")
-		}
 		if err != nil {
 			httpjson.Error(w, r, err)
+			return
+		}
+		if reach.Can == nil {
+			httpjson.Error(w, r, apperr.NotFound("user.not_found"))
 			return
 		}
 		httpjson.List(w, reach.Items())
@@ -213,16 +216,19 @@ func (h *Handler) createToken(own bool) http.HandlerFunc {
 		// The epoch first, then whether the account is active: a deactivation between the two
 		// reads is seen by the second, one after both by the insert.
 		epoch, err := auth.CredentialEpoch(ctx, h.Users.DB, in.UserID)
-		if err == nil {
-			var active bool
-			if active, err = Active(ctx, h.Users.DB, in.UserID); err == nil && !active {
-				var v apperr.Validation
-				v.Add("user_id", "api_token.no_account")
-				err = v.Err()
-			}
-		}
 		if err != nil {
 			httpjson.Error(w, r, err)
+			return
+		}
+		active, err := Active(ctx, h.Users.DB, in.UserID)
+		if err != nil {
+			httpjson.Error(w, r, err)
+			return
+		}
+		if !active {
+			var v apperr.Validation
+			v.Add("user_id", "api_token.no_account")
+			httpjson.Error(w, r, v.Err())
 			return
 		}
 		n := auth.NewAPIToken{UserID: in.UserID, Name: in.Name, Scopes: in.Scopes, Lifetime: time.Duration(in.ExpiresInDays) * 24 * time.Hour, Epoch: &epoch, Maker: me}

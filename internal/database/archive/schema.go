@@ -40,13 +40,11 @@ type Table struct {
 	autoIncrement bool
 }
 
-// engineOwn are columns only one engine has, kept for its patient search index and rebuilt
-// after a restore by the caller's hooks (Options.After); virtual tables (SQLite's search
-// index and its shadow tables) and generated columns are left out wherever they are.
-var engineOwn = map[string]bool{"patients.search_terms": true}
-
 // tables reads the schema of the database q is on: every table of the product (not the
-// migrations' own, not SQLite's internal or virtual ones), sorted by name.
+// migrations' own, not SQLite's internal or virtual ones), sorted by name. What of the
+// schema is one engine's own (database.EngineOwn: its patient search) is left out, rebuilt
+// after a restore by the caller's hooks (Options.After); so are any other virtual tables
+// (with their shadows) and generated columns.
 func tables(ctx context.Context, q database.Querier, engine database.Engine) ([]Table, error) {
 	var out []Table
 	var err error
@@ -91,7 +89,7 @@ func sqliteTables(ctx context.Context, q database.Querier) ([]Table, error) {
 		for _, v := range virtual {
 			shadow = shadow || strings.HasPrefix(name, v+"_")
 		}
-		if shadow {
+		if shadow || database.EngineOwn[database.SQLite].Table(name) {
 			continue
 		}
 		t := Table{Name: name, autoIncrement: strings.Contains(strings.ToUpper(ddl[name]), "AUTOINCREMENT")}
@@ -107,7 +105,7 @@ func sqliteTables(ctx context.Context, q database.Querier) ([]Table, error) {
 				cols.Close()
 				return nil, err
 			}
-			if engineOwn[name+"."+col] {
+			if database.EngineOwn[database.SQLite].Column(name, col) {
 				continue
 			}
 			k, err := sqliteKind(typ)
@@ -163,7 +161,7 @@ func postgresTables(ctx context.Context, q database.Querier) ([]Table, error) {
 			rows.Close()
 			return nil, err
 		}
-		if engineOwn[table+"."+col] {
+		if own := database.EngineOwn[database.Postgres]; own.Table(table) || own.Column(table, col) {
 			continue
 		}
 		k, err := postgresKind(typ)
