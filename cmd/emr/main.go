@@ -183,7 +183,8 @@ func setupLogging(cfg config.Config) {
 }
 
 // storesOf is every store on db for a command, wired as the server's (stores.New), in the
-// clinic's zone; no patient is told of what a command writes (stores.Clinic.Tell is off).
+// machine's zone (only emr serve takes --timezone); no patient is told of what a command
+// writes (stores.Clinic.Tell is off).
 func storesOf(db *database.DB, cfg config.Config) *stores.Set {
 	loc, err := cfg.Location()
 	if err != nil {

@@ -80,8 +80,15 @@ func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 
 // Observe has fn told the time of each statement outside a transaction (kind "query" until
 // its first row, or "exec") and of each whole write transaction ("tx"): the server hands it
-// its metrics. The database layer knows no metrics of its own; without Observe nothing is told.
-func (db *DB) Observe(fn func(kind string, took time.Duration)) { db.observe.Store(&fn) }
+// its metrics. The database layer knows no metrics of its own; without Observe (or after
+// Observe(nil)) nothing is told.
+func (db *DB) Observe(fn func(kind string, took time.Duration)) {
+	if fn == nil {
+		db.observe.Store(nil)
+		return
+	}
+	db.observe.Store(&fn)
+}
 
 // timed tells the observer, if any, a statement's or a transaction's time since start.
 func (db *DB) timed(kind string, start time.Time) {
