@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -144,7 +146,31 @@ func (c *certificate) load() error {
 		return fmt.Errorf("load the TLS certificate: %w", err)
 	}
 	c.current.Store(&cert)
+	for _, advice := range certificateAdvice(cert.Leaf, time.Now()) {
+		slog.Warn(advice, "file", c.certFile)
+	}
 	return nil
+}
+
+// certificateAdvice says what is wrong with a served certificate that its loading does not
+// refuse. A certificate the clinic's browsers do not trust is the costly one: a browser told
+// to go past the warning keeps none of the app's files in its cache, so every screen of every
+// visit loads cold (bench/README.md, "The everyday screens").
+func certificateAdvice(leaf *x509.Certificate, now time.Time) []string {
+	if leaf == nil {
+		return nil
+	}
+	var advice []string
+	if bytes.Equal(leaf.RawIssuer, leaf.RawSubject) && leaf.CheckSignature(leaf.SignatureAlgorithm, leaf.RawTBSCertificate, leaf.Signature) == nil {
+		advice = append(advice, "the TLS certificate is self-signed: browsers warn on every visit and, told to go on, cache none of the app's files, so every screen loads slowly; use a certificate the clinic's browsers trust (README, TLS)")
+	}
+	switch left := leaf.NotAfter.Sub(now); {
+	case left <= 0:
+		advice = append(advice, "the TLS certificate has expired: browsers refuse it; renew it and send SIGHUP")
+	case left < 14*24*time.Hour:
+		advice = append(advice, fmt.Sprintf("the TLS certificate expires in %d days (%s): renew it and send SIGHUP", int(left.Hours()/24), leaf.NotAfter.UTC().Format(time.DateOnly)))
+	}
+	return advice
 }
 
 func (c *certificate) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {

@@ -236,3 +236,50 @@ func TestTLSIsServedRedirectedAndReloaded(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // polling for the reload
 	}
 }
+
+// TestCertificateAdvice: a self-signed certificate, one expiring soon and one expired are
+// each named when loaded; one signed by a clinic's own authority, valid for months, is not.
+func TestCertificateAdvice(t *testing.T) {
+	now := time.Now()
+	dir := t.TempDir()
+	self := writeCertificate(t, filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"))
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "clinic CA"}, NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(5, 0, 0),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
+	caDER, _ := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	ca, _ := x509.ParseCertificate(caDER)
+	signed := func(notAfter time.Time) *x509.Certificate {
+		key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "emr.clinic.example"}, NotBefore: now.Add(-time.Hour), NotAfter: notAfter,
+			DNSNames: []string{"emr.clinic.example"}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cert, _ := x509.ParseCertificate(der)
+		return cert
+	}
+	cases := []struct {
+		name string
+		cert *x509.Certificate
+		want []string
+	}{
+		{"self-signed, an hour left", self, []string{"self-signed", "expires in 0 days"}},
+		{"a clinic authority's, a year left", signed(now.AddDate(1, 0, 0)), nil},
+		{"ten days left", signed(now.AddDate(0, 0, 10).Add(time.Hour)), []string{"expires in 10 days"}},
+		{"expired", signed(now.Add(-time.Minute)), []string{"has expired"}},
+		{"none", nil, nil},
+	}
+	for _, c := range cases {
+		got := certificateAdvice(c.cert, now)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: %q", c.name, got)
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: %q lacks %q", c.name, got[i], w)
+			}
+		}
+	}
+}
