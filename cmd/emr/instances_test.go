@@ -197,12 +197,15 @@ func TestTwoServeProcessesShareEvents(t *testing.T) {
 	rec.Header.Set("X-Socket-ID", onA.id)
 	tick := time.NewTicker(300 * time.Millisecond)
 	defer tick.Stop()
-	for heard := false; !heard; {
+	// Each a patient of her own (a second "An Two" born the same day is a possible duplicate).
+	for heard, n := false, 0; !heard; {
 		select {
 		case f := <-onB.frames:
 			heard = strings.Contains(f, "App.Events.PatientChanged")
 		case <-tick.C:
-			if r := rec.Do("POST", "/api/patients", map[string]any{"first_name": "An", "last_name": "Two", "sex": "female", "birth_date": "1990-01-02"}); r.Status != http.StatusCreated {
+			born := time.Date(1990, 1, 2+n, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+			n++
+			if r := rec.Do("POST", "/api/patients", map[string]any{"first_name": "An", "last_name": "Two", "sex": "female", "birth_date": born}); r.Status != http.StatusCreated {
 				t.Fatalf("create patient on A: %d %s", r.Status, r.Body)
 			}
 		case <-ctx.Done():

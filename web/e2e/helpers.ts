@@ -25,7 +25,9 @@ export async function login(page: Page, username: string, password = PASSWORD) {
   expect(r.status(), await r.text()).toBe(200)
   await page.context().addCookies([{ name: FLAG, value: '1', url: test.info().project.use.baseURL!, sameSite: 'Lax' }])
   await page.goto('/')
-  await expect(page.getByRole('complementary', { name: 'Main menu' })).toBeVisible()
+  // The app's first load in a fresh browser context: on a busy two-core machine it has taken
+  // more than the 20 s an expectation waits by default (a bound, not a wait).
+  await expect(page.getByRole('complementary', { name: 'Main menu' })).toBeVisible({ timeout: 60_000 })
 }
 
 /** The sidebar menu. */
