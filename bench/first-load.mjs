@@ -3,9 +3,9 @@
 // route chunk, with everything they import statically, and
 // the style sheets those chunks carry, each gzip-compressed (bench/login-js-size.mjs,
 // bench/screen-bytes.mjs). Chunks a screen imports only when it needs them are not counted.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 /** The manifest of the build in dist, and a reader of a screen's first load in it. */
 export function firstLoads(dist) {
@@ -17,7 +17,12 @@ export function firstLoads(dist) {
   const file = (f) => {
     if (!sizes.has(f)) {
       const data = readFileSync(join(dist, f))
-      sizes.set(f, { file: f, raw: data.length, gzip: gzipSync(data, { level: 9 }).length })
+      // Brotli as the server sends it: the build's own .br file (web/scripts/compress.mjs), made
+      // here the same way where a file has none.
+      const br = existsSync(join(dist, f + '.br'))
+        ? readFileSync(join(dist, f + '.br')).length
+        : brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+      sizes.set(f, { file: f, raw: data.length, gzip: gzipSync(data, { level: 9 }).length, br })
     }
     return sizes.get(f)
   }
@@ -44,5 +49,5 @@ export function firstLoads(dist) {
   }
 }
 
-/** The sum of files' sizes in KB (gzip or raw). */
+/** The sum of files' sizes in KB (gzip, br or raw). */
 export const kb = (files, kind = 'gzip') => files.reduce((n, f) => n + f[kind], 0) / 1024

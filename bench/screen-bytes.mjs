@@ -24,15 +24,21 @@ const screens = [
 const dist = resolve(process.argv[2] ?? new URL('../web/dist/app', import.meta.url).pathname)
 const firstLoad = firstLoads(dist)
 
+// The target (issue 58, docs/adr/0046): each everyday screen's first JavaScript ≤ 150 KB as the
+// server sends it (brotli), once the frame and the screen are off the component library; shown
+// beside the budgets until it is met, then the budget.
+const TARGET_BR = 150
+
 let over = false
-console.log('| screen | JS KB (gzip) | budget | CSS KB (gzip) | budget |')
-console.log('|---|---|---|---|---|')
+console.log(`| screen | JS KB (gzip) | budget | CSS KB (gzip) | budget | JS KB (brotli) | target ${TARGET_BR} |`)
+console.log('|---|---|---|---|---|---|---|')
 for (const s of screens) {
   const { js, css } = firstLoad(/src\/app\/shell\/Shell\.tsx$/, s.module)
   const jsKB = kb(js)
   const cssKB = kb(css)
+  const jsBr = kb(js, 'br')
   const mark = (v, budget) => (v > budget ? ' **over**' : '')
-  console.log(`| ${s.name} | ${jsKB.toFixed(1)}${mark(jsKB, s.js)} | ${s.js} | ${cssKB.toFixed(1)}${mark(cssKB, s.css)} | ${s.css} |`)
+  console.log(`| ${s.name} | ${jsKB.toFixed(1)}${mark(jsKB, s.js)} | ${s.js} | ${cssKB.toFixed(1)}${mark(cssKB, s.css)} | ${s.css} | ${jsBr.toFixed(1)} | ${jsBr <= TARGET_BR ? 'met' : 'not yet'} |`)
   over ||= jsKB > s.js || cssKB > s.css
 }
 if (over) {
