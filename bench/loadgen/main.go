@@ -227,29 +227,35 @@ func login(base, user, pass string) *http.Client {
 	return c
 }
 
-// run sends n requests over `workers` connections (after a short warm-up) and returns the
-// sorted latencies in milliseconds and the throughput.
+// run sends n requests of scenario s over workers connections (the same paths every run).
 func run(c *http.Client, base string, s scenario, n, workers int) ([]float64, float64) {
-	warm := rand.New(rand.NewPCG(7, 7))
-	for range 50 {
-		get(c, base+s.path(warm))
+	return timedEach(func(_ int, r *rand.Rand) { get(c, base+s.path(r)) }, n, workers, 50, 42)
+}
+
+// timedEach calls do n times over workers goroutines, after warmups calls, and returns each
+// call's latency in ms, sorted, and the calls per second; worker k draws from its own
+// generator, seeded by seed.
+func timedEach(do func(int, *rand.Rand), n, workers, warmups int, seed uint64) ([]float64, float64) {
+	warm := rand.New(rand.NewPCG(seed, 7))
+	for range warmups {
+		do(0, warm)
 	}
 	lat := make([]float64, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
-	for w := range workers {
+	for k := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(w), 42))
+			r := rand.New(rand.NewPCG(uint64(k), seed))
 			for {
 				i := next.Add(1) - 1
 				if i >= int64(n) {
 					return
 				}
 				t := time.Now()
-				get(c, base+s.path(r))
+				do(k, r)
 				lat[i] = float64(time.Since(t).Microseconds()) / 1000
 			}
 		}()

@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -38,7 +37,7 @@ func writesBench(admin *http.Client, base, doctorName, pass, label string, patie
 	w.prepare(slices.Max(clients))
 	fmt.Printf("| %s | clients | p50 ms | p95 ms | p99 ms | req/s | ratio to ceiling |\n|---|---|---|---|---|---|---|\n", label)
 	for _, n := range clients {
-		lat, ceiling := timedEach(func(int, *rand.Rand) { get(admin, base+"/api/user") }, requests, n)
+		lat, ceiling := timedEach(func(int, *rand.Rand) { get(admin, base+"/api/user") }, requests, n, 20, uint64(time.Now().UnixNano()))
 		fmt.Printf("| ceiling: GET /api/user | %d | %.2f | %.2f | %.2f | %.0f | 1.00 |\n", n, pct(lat, 50), pct(lat, 95), pct(lat, 99), ceiling)
 		w.prepareRx(requests + 20)
 		for _, s := range []struct {
@@ -46,7 +45,7 @@ func writesBench(admin *http.Client, base, doctorName, pass, label string, patie
 			do   func(int, *rand.Rand)
 		}{{"registration (with a phone)", w.register}, {"visit save (draft, one diagnosis)", w.saveVisit},
 			{"prescription (one line)", w.prescribe}, {"payment (cash)", w.pay}} {
-			lat, rps := timedEach(s.do, requests, n)
+			lat, rps := timedEach(s.do, requests, n, 20, uint64(time.Now().UnixNano()))
 			fmt.Printf("| %s | %d | %.2f | %.2f | %.2f | %.0f | %.2f |\n", s.name, n, pct(lat, 50), pct(lat, 95), pct(lat, 99), rps, rps/ceiling)
 		}
 	}
@@ -135,37 +134,4 @@ func (w *writer) prepare(n int) {
 		post(w.admin, w.base, fmt.Sprintf("/api/bills/%d/finalise", b.ID), map[string]any{"version": b.Version}, http.StatusOK)
 		w.bills[i] = b.ID
 	}
-}
-
-// timedEach is timed for work that needs the client's number (its own records) and a
-// random source of its own.
-func timedEach(do func(int, *rand.Rand), n, workers int) ([]float64, float64) {
-	warm := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
-	for range 20 {
-		do(0, warm)
-	}
-	lat := make([]float64, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	start := time.Now()
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(k)))
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				t := time.Now()
-				do(k, r)
-				lat[i] = float64(time.Since(t).Microseconds()) / 1000
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	slices.Sort(lat)
-	return lat, float64(n) / elapsed.Seconds()
 }
