@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run build web test test-go test-web test-static test-e2e test-budget lint bench bench-push clean screenshots
+.PHONY: run build web test test-lane test-go test-web test-static test-e2e test-budget lint bench bench-push clean screenshots
 
 ## run: build everything and start the app on ./data/emr.db, with demo staff on first start
 run: build
@@ -26,11 +26,16 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
 
 ## test: every check — the static ones of make lint, Go (SQLite, and PostgreSQL when
 ## EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
-# The Go tests wait on the database half the time: Vitest, the build and then the static
-# checks run beside them (each one's output is printed whole when it ends), then the browser
-# tests alone.
+# Two lanes: the Go tests, which wait on the database half the time; beside them Vitest, the
+# build, the static checks, then the browser tests and the byte budgets, which start as soon as
+# the static checks end rather than when the Go tests do (each part's output is printed whole
+# when it ends; `make test` fails if either lane does).
 test:
-	@$(MAKE) --no-print-directory -j2 -O test-go test-web test-static
+	@$(MAKE) --no-print-directory -j2 -O test-go test-lane
+
+test-lane:
+	@$(MAKE) --no-print-directory test-web
+	@$(MAKE) --no-print-directory test-static
 	@$(MAKE) --no-print-directory test-e2e test-budget
 
 test-go:

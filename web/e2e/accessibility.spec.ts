@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, bookFirstFree, closeDrawer, day, doctorId, login, unique, usePeso } from './helpers'
+import { activeView, api, bookFirstFree, closeDrawer, day, doctorId, authenticate, login, unique, usePeso } from './helpers'
 import { readFileSync } from 'node:fs'
 import { SCREENS, type Fixture } from './screens'
 
@@ -54,7 +54,7 @@ test.beforeAll(async ({ browser }) => {
   expect(rx.status()).toBe(201)
   // A final bill of the visit, in pesos: a free-text charge the doctor adds and finalises.
   const admin = await browser.newPage()
-  await login(admin, 'admin')
+  await authenticate(admin, 'admin')
   await usePeso(admin)
   // The administrator's drawer, opened with a float: the cash-up's print.
   const drawer = (await (await api(admin, 'put', '/api/drawers/float', { opening_float: 50000 })).json()) as { shift_id: number }
@@ -80,7 +80,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async ({ browser }) => {
   if (!fixture) return
   const page = await browser.newPage()
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await closeDrawer(page, fixture.drawer)
   await page.close()
 })

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { readFile } from 'node:fs/promises'
-import { activeView, api, login, newPatient, sidebar, unique } from './helpers'
+import { activeView, api, authenticate, login, newPatient, sidebar, unique } from './helpers'
 
 const menu = (page: Page, name: string) => sidebar(page).getByRole('menuitem', { name, exact: false })
 
@@ -8,7 +8,7 @@ test('an administrator creates a doctor, changes the role, deactivates and reset
   test.setTimeout(240_000)
   const username = `dr-${unique()}`
   const password = 'a long enough password'
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/administrator/users')
   await page.getByRole('button', { name: 'New account' }).click()
   const dialog = page.getByRole('dialog', { name: 'New account' })
@@ -104,7 +104,7 @@ test('an administrator creates a doctor, changes the role, deactivates and reset
 })
 
 test('a role\'s permissions change in the matrix and a menu appears and disappears', async ({ page, browser }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/administrator/roles')
   const cell = activeView(page).getByRole('checkbox', { name: 'visitor: View patients' })
   await expect(cell).not.toBeChecked()
@@ -132,7 +132,7 @@ test('a role\'s permissions change in the matrix and a menu appears and disappea
 })
 
 test('role preview shows a receptionist\'s menus, what-I-can-do follows it, and the way back restores the admin\'s', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/permission/directive')
   await expect(activeView(page).getByTestId('shown-manage user')).toBeVisible()
 
@@ -179,7 +179,7 @@ test('what-I-can-do hides the controls a nurse may not use, and the server refus
   const theirs = await browser.newContext()
   const nurse = await theirs.newPage()
   try {
-    await login(nurse, 'nurse')
+    await authenticate(nurse, 'nurse')
     await nurse.goto('/permission/directive')
     const view = activeView(nurse)
     await expect(view.getByTestId('directive-who')).toContainText('E2E nurse')
@@ -198,7 +198,7 @@ test('what-I-can-do hides the controls a nurse may not use, and the server refus
 
 test('emergency access is granted with a reason, flagged in the audit log, found by the viewer and exported', async ({ page, browser }) => {
   test.setTimeout(240_000)
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   const username = `rc-${unique()}`
   const created = await api(page, 'post', '/api/users', { username, name: `Rec ${username}`, roles: ['receptionist'], password: 'a long enough password' })
   expect(created.status()).toBe(201)
@@ -249,7 +249,7 @@ test('emergency access is granted with a reason, flagged in the audit log, found
 
 for (const role of ['doctor', 'nurse', 'receptionist']) {
   test(`"What I can do" opens for a ${role} (no restriction)`, async ({ page }) => {
-    await login(page, role)
+    await authenticate(page, role)
     await page.goto('/permission/directive')
     await expect(page).toHaveURL(/\/permission\/directive$/)
     await expect(activeView(page).getByRole('heading', { level: 1 })).toBeVisible()
@@ -273,13 +273,13 @@ test('the Backups screen lists the scheduled archive for an administrator, and t
   await expect(activeView(page).getByText('Backups are written unencrypted')).toHaveCount(0)
 
   const nurse = await browser.newPage()
-  await login(nurse, 'nurse')
+  await authenticate(nurse, 'nurse')
   expect((await nurse.request.get('/api/backups')).status()).toBe(403)
   await nurse.close()
 })
 
 test('an administrator backs up now and downloads the archive; the server refuses both to others', async ({ page, browser }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/administrator/backups')
   const rows = activeView(page).locator('.ant-table-row')
   await expect(rows.first()).toBeVisible()
@@ -303,7 +303,7 @@ test('an administrator backs up now and downloads the archive; the server refuse
   await expect(activeView(page).getByRole('row').filter({ hasText: 'Downloaded a backup archive' }).first()).toBeVisible()
 
   const nurse = await browser.newPage()
-  await login(nurse, 'nurse')
+  await authenticate(nurse, 'nurse')
   expect((await nurse.request.get(`/api/backups/${newest}`)).status()).toBe(403)
   await nurse.close()
 })

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { api, bookFirstFree, day, doctorId, login, logout, newPatient, unique } from './helpers'
+import { api, bookFirstFree, day, doctorId, authenticate, login, logout, newPatient, unique } from './helpers'
 
 /** Books through the booking form: patient by search, the E2E doctor, a date and time. */
 async function bookThroughForm(page: Page, last: string, date: string, time: string) {
@@ -24,7 +24,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   test.setTimeout(180_000) // four logins and a whole visit
   const last = `Phạm-${unique()}`
   const other = `Lý-${unique()}`
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const patient = await newPatient(page, last)
   await newPatient(page, other)
   const today = day(0)
@@ -53,7 +53,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await logout(page, 'E2E receptionist')
 
   // The nurse records the vitals.
-  await login(page, 'nurse')
+  await authenticate(page, 'nurse')
   await page.goto(`/appointments/appointments?date=${today}`)
   await row(page, last).getByRole('button', { name: 'Vitals' }).click()
   await expect(page).toHaveURL(`/appointments/form/${appointmentId}`)
@@ -70,7 +70,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await logout(page, 'E2E nurse')
 
   // The doctor starts the visit, sees the vitals, and writes a coded diagnosis.
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   await page.goto(`/appointments/appointments?date=${today}`)
   await row(page, last).getByRole('button', { name: 'Start visit' }).click()
   await expect(page).toHaveURL(`/appointments/form/${appointmentId}`)
@@ -116,7 +116,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
 })
 
 test('the queue order persists', async ({ page }) => {
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const doctor = await doctorId(page)
   const date = day(3)
   const names: string[] = []
@@ -146,7 +146,7 @@ test('the queue order persists', async ({ page }) => {
 })
 
 test('a stale autosave is refused, nothing typed is lost, and both changes end up saved', async ({ page }) => {
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const p = await newPatient(page, `Đỗ-${unique()}`)
   const startsAt = new Date(`${day(0)}T07:00:00`).toISOString()
   const a = await (await api(page, 'post', '/api/appointments', { patient_id: p.id, doctor_id: await doctorId(page), starts_at: startsAt, duration_minutes: 10, type: 'walk-in' })).json()
@@ -185,7 +185,7 @@ test("the nurse's visit page asks the server for nothing her role may not read",
   expect(saved.status()).toBe(200)
   await logout(page, 'E2E doctor')
 
-  await login(page, 'nurse')
+  await authenticate(page, 'nurse')
   const refused: string[] = []
   page.on('response', (r) => {
     if (r.status() === 403) refused.push(`${r.request().method()} ${new URL(r.url()).pathname}`)
@@ -202,7 +202,7 @@ test("the nurse's visit page asks the server for nothing her role may not read",
 // in English and in the longer Russian and Vietnamese.
 test('the queue fits a 1366 px screen', async ({ page, context }) => {
   await page.setViewportSize({ width: 1366, height: 768 })
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const date = day(3)
   const doctor = await doctorId(page)
   for (const [i, reason] of ['Follow-up of diabetes, medication review and foot examination', 'Persistent cough and fever for five days'].entries()) {

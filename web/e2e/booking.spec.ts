@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { api, doctorId, login, unique } from './helpers'
+import { api, doctorId, authenticate, login, unique } from './helpers'
 import { axe, mailTo } from './mail'
 
 test('a patient books on a phone in Vietnamese with the e-mailed code, and the desk accepts it in the queue', async ({ page, browser }) => {
@@ -59,7 +59,7 @@ test('a patient books on a phone in Vietnamese with the e-mailed code, and the d
   // The desk finds it above the day's queue, marked as requested, and registers the patient.
   const deskContext = await browser.newContext()
   const desk = await deskContext.newPage()
-  await login(desk, 'receptionist')
+  await authenticate(desk, 'receptionist')
   const requests = (await (await api(desk, 'get', '/api/booking-requests')).json()) as { data: { last_name: string; starts_at: string }[] }
   const request = requests.data.find((r) => r.last_name === last)!
   expect(request).toBeTruthy()

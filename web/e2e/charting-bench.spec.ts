@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { activeView, api, day, doctorId, login, newPatient, unique } from './helpers'
+import { activeView, api, day, doctorId, authenticate, login, newPatient, unique } from './helpers'
 
 // How much a doctor does to chart a routine hypertension follow-up (vitals, complaint,
 // examination, diagnosis, two medicines, one test, a follow-up, signed): every click and
@@ -47,7 +47,7 @@ test('charting a hypertension follow-up: clicks, keystrokes and time to sign', a
   expect((await api(page, 'post', `/api/appointments/${appointment.id}/arrive`, { version: appointment.version })).status()).toBe(200)
   await page.context().clearCookies()
 
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   await page.goto('/appointments/appointments')
   const a = new Actions(page)
   const started = Date.now()
@@ -130,7 +130,7 @@ test('charting the same follow-up with an order set, snippets and the keyboard',
   expect((await api(page, 'post', `/api/appointments/${appointment.id}/arrive`, { version: appointment.version })).status()).toBe(200)
   await page.context().clearCookies()
 
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const setName = `My HTN review ${unique()}`
   const medicine = async (q: string) => ((await (await api(page, 'get', `/api/medicines?q=${encodeURIComponent(q)}`)).json()) as { data: { id: number; label: string; unit_label: string }[] }).data[0]
   const line = (m: { id: number; label: string; unit_label: string }) => ({ medicine_id: m.id, medicine: m.label, dose: '1 tablet', route: 'oral', frequency: 'once a day, morning', duration: '30 days', quantity: '30', unit: m.unit_label, refills: 0, instructions: '', override_reason: '', overrides: [] })

@@ -21,7 +21,8 @@ const button = (label: string) => new RegExp(`^${[...label].map((c) => c.replace
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? '')
 
 test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
-  test.setTimeout(180_000)
+  // A whole day at the desk: about a minute on a quiet machine, three on a busy one (a bound).
+  test.setTimeout(360_000)
   const admin = await openCountingPrints(browser, 'admin', lang)
   await usePeso(admin)
   // The supervisor's own drawer, which her cash refund comes from; closed at the day's end.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { login } from './helpers'
+import { authenticate } from './helpers'
 import { copyPort } from './ports'
 
 // A clinic moved from SQLite to PostgreSQL with `emr copy` (e2e/serve-copy.sh) works in the
@@ -8,7 +8,7 @@ test.skip(!process.env.EMR_TEST_POSTGRES_URL, 'needs PostgreSQL (EMR_TEST_POSTGR
 test.use({ baseURL: `http://127.0.0.1:${copyPort}` })
 
 test('a clinic copied onto PostgreSQL: log in, search, open a chart with its visits', async ({ page }) => {
-  await login(page, 'moved')
+  await authenticate(page, 'moved')
   const patients = await (await page.request.get('/api/patients?per_page=50&sort=mrn')).json()
   expect(patients.meta?.total ?? patients.total).toBeGreaterThan(9000)
   let chart: { id: number; mrn: string; last_name: string } | undefined

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, day, doctorId, login, newPatient, unique } from './helpers'
+import { activeView, api, day, doctorId, authenticate, newPatient, unique } from './helpers'
 
 /** Serious and critical axe findings within what selector picks. */
 async function findings(page: Page, selector: string) {
@@ -12,7 +12,7 @@ async function findings(page: Page, selector: string) {
 // on the chart, and the safety check warns of ibuprofen against it until it is stopped.
 test('warfarin recorded from elsewhere warns against ibuprofen until it is stopped', async ({ page, browser }) => {
   test.setTimeout(180_000)
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const patient = await newPatient(page, `Warfarin-${unique()}`)
   const startsAt = new Date(`${day(0)}T07:40:00`).toISOString()
   const booked = await api(page, 'post', '/api/appointments', { patient_id: patient.id, doctor_id: await doctorId(page), starts_at: startsAt, duration_minutes: 10, type: 'new' })
@@ -21,7 +21,7 @@ test('warfarin recorded from elsewhere warns against ibuprofen until it is stopp
 
   // The nurse records it on the chart, from the catalogue, with the cardiologist's name.
   const nurse = await (await browser.newContext()).newPage()
-  await login(nurse, 'nurse')
+  await authenticate(nurse, 'nurse')
   await nurse.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
   const card = activeView(nurse).getByTestId('current-medicines')
   await card.getByRole('button', { name: 'Record a medicine' }).click()
@@ -70,10 +70,10 @@ test('warfarin recorded from elsewhere warns against ibuprofen until it is stopp
 // wrong patient entered in error — it leaves the list and stays struck out in its history.
 test('a nurse records with its source, a doctor reviews it and marks another entered in error', async ({ page, browser }) => {
   test.setTimeout(180_000)
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const patient = await newPatient(page, `Review-${unique()}`)
   const nurse = await (await browser.newContext()).newPage()
-  await login(nurse, 'nurse')
+  await authenticate(nurse, 'nurse')
   const wrong = await api(nurse, 'post', `/api/patients/${patient.id}/current-medicines`, { medicine: 'Digoxin 0.25 mg', source: 'elsewhere' })
   expect(wrong.status()).toBe(201)
 
@@ -120,7 +120,7 @@ test('a nurse records with its source, a doctor reviews it and marks another ent
 // view with who kept it and why; the nurse sees it kept and cannot keep one herself.
 test('a doctor keeps a list-review pair knowingly, with a reason; the nurse sees it kept', async ({ page, browser }) => {
   test.setTimeout(180_000)
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const patient = await newPatient(page, `Kept-${unique()}`)
   for (const medicine of ['Warfarin 5 mg', 'Naproxen 250 mg'])
     expect((await api(page, 'post', `/api/patients/${patient.id}/current-medicines`, { medicine, source: 'elsewhere' })).status()).toBe(201)
@@ -138,7 +138,7 @@ test('a doctor keeps a list-review pair knowingly, with a reason; the nurse sees
   expect(await findings(page, '#main > div:not([hidden])')).toEqual([])
 
   const nurse = await (await browser.newContext()).newPage()
-  await login(nurse, 'nurse')
+  await authenticate(nurse, 'nurse')
   await nurse.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
   const seen = activeView(nurse).getByTestId('current-medicines').getByTestId('list-review')
   await expect(seen.getByTestId('kept-pair')).toContainText('Three days only, INR checked on Friday')

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, bookFirstFree, day, doctorId, login, newPatient, openCountingPrints, sidebar, unique, usePeso } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, authenticate, login, newPatient, openCountingPrints, sidebar, unique, usePeso } from './helpers'
 
 test('an administrator starts the price list, prices a service, sets the currency and exports the list; a nurse has no fees menu and the API refuses her', async ({ page, browser }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/administrator/services')
   const view = activeView(page)
   // An empty list offers the starter list, named in the user's language, at price 0.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
-import { api, chooseMenuItem, login, newPatient, unique } from './helpers'
+import { api, chooseMenuItem, authenticate, newPatient, unique } from './helpers'
 import { appPort, port } from './ports'
 
 // A SMART app served from another origin (the server is started with --cors-origin for it, in
@@ -59,7 +59,7 @@ test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())
 test('a SMART app launched from the chart reads the patient in context through fhirclient', async ({ browser }) => {
   const adminContext = await browser.newContext()
   const admin = await adminContext.newPage()
-  await login(admin, 'admin')
+  await authenticate(admin, 'admin')
   // Discovery and the app's tokens name the server by the clinic's public address alone.
   const clinic = (await (await api(admin, 'get', '/api/settings/clinic')).json()) as { name: string; public_url: string; version: number }
   const setPublic = async (publicUrl: string, version: number) => {
@@ -83,7 +83,7 @@ test('a SMART app launched from the chart reads the patient in context through f
 
   const context = await browser.newContext()
   const doctor = await context.newPage()
-  await login(doctor, 'doctor')
+  await authenticate(doctor, 'doctor')
   const family = `Smart${unique()}`
   const patient = await newPatient(doctor, family)
   await doctor.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)

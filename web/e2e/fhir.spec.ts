@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { generateKeyPairSync, sign } from 'node:crypto'
 import { Client } from 'fhir-kit-client'
-import { PASSWORD, api, login, newPatient, unique } from './helpers'
+import { PASSWORD, api, authenticate, newPatient, unique } from './helpers'
 import { port } from './ports'
 
 const base = `http://127.0.0.1:${port}/fhir/R4`
@@ -15,7 +15,7 @@ interface Bundle {
 // An administrator makes an API token on Administrator → API access; a real FHIR client
 // library reads the clinic's patients with it; revoked on the same screen, it is refused.
 test('an API token made on the API access screen reads patients through a FHIR client, until revoked', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   const family = `Fhir${unique()}`
   const patient = await newPatient(page, family)
 
@@ -72,7 +72,7 @@ test('an API token made on the API access screen reads patients through a FHIR c
 // A backend client registered on the same screen with its public key gets an access token
 // with a signed assertion (SMART Backend Services) and reads patients through a FHIR client.
 test('a backend client registered on the API access screen reads patients with SMART Backend Services', async ({ page, request }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   const family = `System${unique()}`
   const patient = await newPatient(page, family)
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' })
@@ -140,7 +140,7 @@ test('a backend client registered on the API access screen reads patients with S
 // An administrator loads a register from a CSV file: checked first (nothing written), then
 // imported; the possible duplicate is left out and named.
 test('the register is imported from a CSV file after a check', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   const family = `Import${unique()}`
   const dupLast = `Dup${unique()}`
   const existing = await newPatient(page, dupLast)

@@ -16,14 +16,20 @@ export async function loginWithForm(page: Page, username: string, password = PAS
 
 /**
  * Logs in as the login form does — the CSRF cookie, the credentials, the logged-in mark — without
- * drawing the form (login.spec.ts tests the form with loginWithForm), then opens the app where
- * the form would have sent it. A second of every test's start, a hundred and thirty times a run.
+ * drawing the form (login.spec.ts tests the form with loginWithForm) and without opening the app:
+ * for a test whose next step opens a screen of its own, or that calls only the API. Each load of
+ * the app costs seconds on a busy machine; the dashboard loaded only to be left is a minute a run.
  */
-export async function login(page: Page, username: string, password = PASSWORD) {
+export async function authenticate(page: Page, username: string, password = PASSWORD) {
   expect((await page.request.get('/api/sanctum/csrf-cookie')).ok()).toBe(true)
   const r = await api(page, 'post', '/api/auth/login', { username, password })
   expect(r.status(), await r.text()).toBe(200)
   await page.context().addCookies([{ name: FLAG, value: '1', url: test.info().project.use.baseURL!, sameSite: 'Lax' }])
+}
+
+/** Logs in (authenticate) and opens the app where the form would have sent it, the dashboard. */
+export async function login(page: Page, username: string, password = PASSWORD) {
+  await authenticate(page, username, password)
   await page.goto('/')
   // The app's first load in a fresh browser context: on a busy two-core machine it has taken
   // more than the 20 s an expectation waits by default (a bound, not a wait).

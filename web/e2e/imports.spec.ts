@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test'
-import { activeView, login, unique } from './helpers'
+import { activeView, authenticate, unique } from './helpers'
 
 test('a large medicines import shows its progress as the server writes it, then the report', async ({ page }) => {
   test.setTimeout(180_000)
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/administrator/medicines')
   await expect(page.locator('html')).toHaveAttribute('data-push', 'connected')
   const tag = unique()

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { PASSWORD, api, login, logout, unique } from './helpers'
+import { PASSWORD, api, authenticate, login, logout, unique } from './helpers'
 import { port } from './ports'
 
 const base = `http://127.0.0.1:${port}/fhir/R4`
@@ -13,7 +13,7 @@ test('an own API token made on the profile ends when the password changes, and s
   const first = 'a long enough password'
   expect((await api(page, 'post', '/api/users', { username, name: `Token ${username}`, roles: ['doctor'], password: first })).status()).toBe(201)
   await logout(page, 'E2E admin')
-  await login(page, username, first)
+  await authenticate(page, username, first)
 
   await page.goto('/profile/edit')
   const card = page.getByRole('region', { name: 'My API tokens' }).or(page.locator('.ant-card', { hasText: 'My API tokens' }))

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test'
-import { api, bookFirstFree, day, doctorId, login, unique } from './helpers'
+import { api, bookFirstFree, day, doctorId, authenticate, unique } from './helpers'
 import { mailTo } from './mail'
 
 test('a patient confirms from the e-mail on a phone, the queue shows it live, and the link works once', async ({ page, browser }) => {
   test.setTimeout(180_000)
   await page.setViewportSize({ width: 390, height: 844 })
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const last = `Email-${unique()}`
   const address = `${last.toLowerCase()}@example.test`
   const r = await api(page, 'post', '/api/patients', { first_name: 'Lan', last_name: last, birth_date: '1990-02-03', sex: 'female', email: address, history: { allergy_status: 'none' } })

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { login, sidebar, toasts } from './helpers'
+import { authenticate, login, sidebar, toasts } from './helpers'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -27,7 +27,7 @@ async function fillNewPatient(page: Page, last: string, first: string, birth: st
 }
 
 test('register a patient, with a duplicate warning for a twin', async ({ page }) => {
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const last = `Trần-${unique()}`
   await page.goto('/masterfile/patients')
   await page.getByRole('button', { name: 'New patient' }).click()
@@ -64,7 +64,7 @@ test('register a patient, with a duplicate warning for a twin', async ({ page })
 })
 
 test('invalid input gets field messages in the user language', async ({ page }) => {
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   await page.goto('/masterfile/patient_form/new')
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByText('This field is required.').first()).toBeVisible()
@@ -161,7 +161,7 @@ test('photo and attachment upload and download', async ({ page }) => {
 })
 
 test('a nurse can read but not change patients', async ({ page }) => {
-  await login(page, 'nurse')
+  await authenticate(page, 'nurse')
   await page.goto('/masterfile/patients')
   await expect(page.locator('.ant-table-row').first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'New patient' })).toHaveCount(0)
@@ -180,7 +180,7 @@ test('a user without "view patient" sees no Master File and is refused by the AP
 })
 
 test('Enter never registers a half-filled patient; after registering, the form is empty again', async ({ page }) => {
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const last = `Enter-${unique()}`
   await page.goto('/masterfile/patient_form/new')
   await page.getByLabel('Last name').fill(last)

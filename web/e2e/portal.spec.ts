@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { api, bookFirstFree, day, doctorId, login, unique } from './helpers'
+import { api, bookFirstFree, day, doctorId, authenticate, login, unique } from './helpers'
 import { axe, codesTo } from './mail'
 import { TEXTS } from '../src/portal/texts'
 
@@ -9,7 +9,7 @@ test('the desk invites, the patient signs in on a phone with the mailed code, mo
   // patient may move a visit to. The administrator in a page of her own: a second login on one
   // page races the first session's end, which the open app hears and answers with the login page.
   const admin = await browser.newPage()
-  await login(admin, 'admin')
+  await authenticate(admin, 'admin')
   const current = (await (await api(admin, 'get', '/api/settings/online-booking')).json()) as { version: number }
   const week = Array.from({ length: 7 }, () => ({ open: '08:00', close: '17:00', breaks: [{ from: '12:00', to: '13:00' }] }))
   const published = await api(admin, 'put', '/api/settings/online-booking', {
@@ -18,7 +18,7 @@ test('the desk invites, the patient signs in on a phone with the mailed code, mo
   })
   expect(published.status(), await published.text()).toBe(200)
   await admin.close()
-  await login(page, 'receptionist')
+  await authenticate(page, 'receptionist')
   const last = `Portal-${unique()}`
   const address = `${last.toLowerCase()}@example.test`
   const r = await api(page, 'post', '/api/patients', { first_name: 'Lan', last_name: last, birth_date: '1990-02-03', sex: 'female', email: address, history: { allergy_status: 'none' } })

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, bookFirstFree, chooseMenuItem, day, doctorId, login, logout, newPatient, PASSWORD, sidebar, unique } from './helpers'
+import { activeView, api, bookFirstFree, chooseMenuItem, day, doctorId, authenticate, login, logout, newPatient, PASSWORD, sidebar, unique } from './helpers'
 
 /** Books an appointment today for the E2E doctor at the first free slot from hour on (another test may hold an earlier one). */
 const visit = async (page: Page, patientId: number, hour: number) => bookFirstFree(page, patientId, await doctorId(page), day(0), hour)
@@ -34,7 +34,7 @@ const signatureImage = (page: Page) => page.getByTestId('rx-sheet').getByRole('i
 test('a drawn signature prints on an issued prescription, which then cannot change; without it the print warns', async ({ page }) => {
   test.setTimeout(180_000)
   await stubPrint(page)
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
 
   // The doctor's profile: a specialisation, a valid licence, and a drawn signature.
   await page.goto('/profile/edit')
@@ -188,7 +188,7 @@ test('a nurse sees prescriptions but cannot write one: no menu, no button, 403 f
 })
 
 test('a 10 MB or non-image signature is refused and the old one kept', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/profile/edit')
   await drawSignature(page)
   await page.getByRole('button', { name: 'Save signature' }).click()
@@ -217,7 +217,7 @@ test('a 10 MB or non-image signature is refused and the old one kept', async ({ 
 })
 
 test('changing one\'s password needs the current one and ends one\'s other sessions', async ({ page, browser }) => {
-  await login(page, 'visitor')
+  await authenticate(page, 'visitor')
   const other = await browser.newContext()
   const elsewhere = await other.newPage()
   await login(elsewhere, 'visitor')
@@ -290,7 +290,7 @@ test('an allergy is caught as the medicine is chosen; the line is saved only wit
 })
 
 test('typed brand names and combination products are read as their ingredients, with graded warnings and interactions', async ({ page }) => {
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const last = `Brand-${unique()}`
   const r = await api(page, 'post', '/api/patients', {
     first_name: 'Minh',
@@ -330,7 +330,7 @@ test('typed brand names and combination products are read as their ingredients, 
 })
 
 test('the blank prescription form shows the chosen patient\'s allergies and checks them', async ({ page }) => {
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const last = `Sulfa-${unique()}`
   const r = await api(page, 'post', '/api/patients', { first_name: 'Lan', last_name: last, birth_date: '1990-01-01', sex: 'female', history: { allergies: [{ substance: 'Sulfonamides', reaction: '', severity: 'moderate' }] } })
   expect(r.status()).toBe(201)
@@ -344,7 +344,7 @@ test('the blank prescription form shows the chosen patient\'s allergies and chec
 })
 
 test('a patient never asked about allergies is shown so, and the prescription needs a reason until someone records the answer', async ({ page }) => {
-  await login(page, 'doctor')
+  await authenticate(page, 'doctor')
   const last = `Unasked-${unique()}`
   const r = await api(page, 'post', '/api/patients', { first_name: 'Hoa', last_name: last, birth_date: '1988-08-08', sex: 'female' })
   expect(r.status()).toBe(201)

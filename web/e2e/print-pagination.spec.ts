@@ -1,10 +1,14 @@
 import { expect, test, type Page } from '@playwright/test'
-import { api, bookFirstFree, day, doctorId, login, newPatient, unique } from './helpers'
+import { api, bookFirstFree, day, doctorId, authenticate, newPatient, unique } from './helpers'
 import { pdfPages } from './pdf'
 
 // Printed sheets paginate with the patient's name and number and "page N of M" on every page,
 // and never put a signature alone on a page (clinic-day review 2026-11-28, m16). The sheets
 // are printed to PDF as the browser prints them, and each page's text is read back.
+
+// A search for the height that just overflows prints a dozen PDFs: under a minute on a quiet
+// machine, more than the default 90 s on a busy one (a bound, not a wait).
+test.describe.configure({ timeout: 180_000 })
 
 /** Each page's text when the sheet prints with a block of `height` px above its body. */
 async function printedWith(page: Page, before: string, height: number) {
@@ -44,7 +48,7 @@ function expectFooters(pages: string[], name: string, mrn: string) {
 }
 
 test('an A5 receipt of five items and two payments: numbered pages, and the signature never alone on the second', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   const patient = await newPatient(page, `Print${unique()}`)
   let r = await api(page, 'post', '/api/bills', { patient_id: patient.id })
   expect(r.status()).toBe(201)
@@ -76,9 +80,9 @@ test('an A5 receipt of five items and two payments: numbered pages, and the sign
 
 test('an A4 referral whose second page would hold only the QR code, seal and signature keeps the letter’s last lines with them', async ({ browser }) => {
   const desk = await browser.newPage()
-  await login(desk, 'receptionist')
+  await authenticate(desk, 'receptionist')
   const doc = await browser.newPage()
-  await login(doc, 'doctor')
+  await authenticate(doc, 'doctor')
   const patient = await newPatient(desk, `Referral${unique()}`)
   const appointment = await bookFirstFree(desk, patient.id, await doctorId(desk), day(1), 7)
   expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)
@@ -111,9 +115,9 @@ test('an A4 referral whose second page would hold only the QR code, seal and sig
 
 test('a Vietnamese A5 certificate of two diagnoses and five days’ rest prints on one page, signature and seal with its text', async ({ browser }) => {
   const desk = await browser.newPage()
-  await login(desk, 'receptionist')
+  await authenticate(desk, 'receptionist')
   const doc = await browser.newPage()
-  await login(doc, 'doctor')
+  await authenticate(doc, 'doctor')
   const patient = await newPatient(desk, `Certificate${unique()}`)
   const appointment = await bookFirstFree(desk, patient.id, await doctorId(desk), day(1), 7)
   expect((await api(desk, 'post', `/api/appointments/${appointment}/arrive`, {})).status()).toBe(200)

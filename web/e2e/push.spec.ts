@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test'
-import { activeView, api, doctorId, login, logout, newPatient, sidebar, unique } from './helpers'
+import { activeView, api, doctorId, authenticate, login, logout, newPatient, sidebar, unique } from './helpers'
 
 test('a booking made by the receptionist appears in the doctor\'s open queue without reload', async ({ browser }) => {
   const theirs = await browser.newContext()
   const doctor = await theirs.newPage()
   const heard: string[] = []
   doctor.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
-  await login(doctor, 'doctor')
+  await authenticate(doctor, 'doctor')
   await doctor.goto('/appointments/appointments')
   await expect.poll(() => doctor.evaluate(() => document.documentElement.dataset.push)).toBe('connected')
 
@@ -88,7 +88,7 @@ test('an open patient form warns as soon as someone else saves that patient, and
   const rec = await ours.newPage()
   const heard: string[] = []
   rec.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
-  await login(rec, 'receptionist')
+  await authenticate(rec, 'receptionist')
   const patient = await newPatient(rec, `Edited${unique()}`)
   await rec.goto(`/masterfile/patient_form/${patient.id}`)
   await expect.poll(() => heard.some((f) => f.includes('subscription_succeeded') && f.includes('private-patients'))).toBe(true)
@@ -129,13 +129,13 @@ test('logging out in one tab opens the login page in the other tabs of that sess
 test('two people on one patient form see each other, and the notice goes when one leaves', async ({ browser }) => {
   const ours = await browser.newContext()
   const rec = await ours.newPage()
-  await login(rec, 'receptionist')
+  await authenticate(rec, 'receptionist')
   const patient = await newPatient(rec, `Together${unique()}`)
   await rec.goto(`/masterfile/patient_form/${patient.id}`)
 
   const theirs = await browser.newContext()
   const admin = await theirs.newPage()
-  await login(admin, 'admin')
+  await authenticate(admin, 'admin')
   await admin.goto(`/masterfile/patient_form/${patient.id}`)
   await expect(admin.getByTestId('also-editing')).toHaveText('Also editing this patient right now: E2E receptionist')
   await expect(rec.getByTestId('also-editing')).toHaveText('Also editing this patient right now: E2E admin')
@@ -161,7 +161,7 @@ test('a cashier who may not see appointments hears a new bill on the bills chann
   const cashier = await theirs.newPage()
   const heard: string[] = []
   cashier.on('websocket', (ws) => ws.on('framereceived', (f) => heard.push(String(f.payload))))
-  await login(cashier, username, 'a long enough password')
+  await authenticate(cashier, username, 'a long enough password')
   await cashier.goto('/fees/bills')
   await expect.poll(() => heard.some((f) => f.includes('subscription_succeeded') && f.includes('private-bills'))).toBe(true)
   expect(heard.some((f) => f.includes('private-appointments'))).toBe(false)

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, chooseMenuItem, login, menuItem, openTabMenu, sidebar, tab, toasts } from './helpers'
+import { activeView, chooseMenuItem, authenticate, login, menuItem, openTabMenu, sidebar, tab, toasts } from './helpers'
 
 /**
  * Opens a page from the sidebar by its item's name: the item itself when it shows, else its
@@ -48,7 +48,7 @@ test.describe('menus follow roles and permissions (spec §6)', () => {
 })
 
 test('redirects, numeric ids and unknown paths', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   for (const [from, to] of [['/', '/dashboard'], ['/masterfile', '/masterfile/patients'], ['/appointments', '/appointments/appointments'], ['/profile', '/profile/edit'], ['/administrator', '/administrator/users'], ['/forms', '/forms/blankPrescription']]) {
     await page.goto(from)
     await expect(page).toHaveURL(to)
@@ -67,7 +67,7 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
   // Tall enough that no page scrolls: a scroll while a context menu is open moves it away
   // from under the pointer (the header is not fixed by default).
   await page.setViewportSize({ width: 1280, height: 1400 })
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   const profileReads: string[] = []
   page.on('request', (r) => void (new URL(r.url()).pathname === '/api/get-profile' && profileReads.push(r.url())))
   await page.goto('/masterfile/patients')
@@ -117,7 +117,7 @@ test('tag tabs: one per page, context menu, pinned tabs stay, views kept alive',
 })
 
 test('a screen whose code cannot be fetched says so and offers a reload; the other tabs stay', async ({ page }) => {
-  await login(page, 'admin')
+  await authenticate(page, 'admin')
   await page.goto('/dashboard')
   await expect(activeView(page).getByRole('heading', { name: /Welcome/, level: 2 })).toBeVisible()
   // As after an upgrade under an open page: the patients list's code is gone from the server.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { api, login, logout, totp, unique } from './helpers'
+import { api, authenticate, login, logout, totp, unique } from './helpers'
 
 
 async function newAccount(page: Page, role: string) {
@@ -25,7 +25,7 @@ test('two-factor sign-in: set up with the app, then password and code; a recover
   const user = await newAccount(page, 'receptionist')
   await logout(page, 'E2E admin')
 
-  await login(page, user.username, user.password)
+  await authenticate(page, user.username, user.password)
   await page.goto('/profile/edit')
   const card = page.getByTestId('two-factor')
   await card.getByRole('button', { name: 'Set up' }).click()
@@ -98,7 +98,7 @@ test('a role that requires two-factor sign-in sends its members to set it up fir
   } finally {
     // As it was, for whatever runs next.
     const admin = await page.context().browser()!.newPage()
-    await login(admin, 'admin')
+    await authenticate(admin, 'admin')
     expect((await api(admin, 'put', `/api/roles/${visitor.id}/two-factor`, { required: false })).status()).toBe(200)
     await admin.close()
   }
