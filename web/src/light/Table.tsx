@@ -6,7 +6,7 @@
 // re-renders no row whose data, columns and sort are the same.
 import { memo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { CaretDownIcon, CaretUpIcon } from './icons'
+import { CaretDownIcon, CaretUpIcon, EmptyImage } from './icons'
 import styles from './Table.module.css'
 
 /** Ant Design's breakpoints: sm 576px, md 768px, lg 992px, xl 1200px. */
@@ -92,7 +92,18 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
         </table>
       </div>
       {/* Outside the table, so that its rows are the data's only (a row count is the data's). */}
-      {none && <div className={styles.empty}>{loading ? t('app.loading') : empty}</div>}
+      {none && (
+        <div className={styles.empty}>
+          {loading ? (
+            t('app.loading')
+          ) : (
+            <>
+              <EmptyImage />
+              <div>{empty}</div>
+            </>
+          )}
+        </div>
+      )}
     </div>
   )
 }

@@ -23,3 +23,18 @@ export const CaretUpIcon = svg('M858.9 689L530.5 308.2c-9.4-10.9-27.5-10.9-37 0L
 export const CaretDownIcon = svg('M840.4 300H183.6c-19.7 0-30.7 20.8-18.5 35l328.4 380.8c9.4 10.9 27.5 10.9 37 0L858.9 335c12.2-14.2 1.2-35-18.5-35z', '0 0 1024 1024')
 export const LeftIcon = svg('M724 218.3V141c0-6.7-7.7-10.4-12.9-6.3L260.3 486.8a31.86 31.86 0 000 50.3l450.8 352.1c5.3 4.1 12.9.4 12.9-6.3v-77.3c0-4.9-2.3-9.6-6.1-12.6l-360-281 360-281.1c3.8-3 6.1-7.7 6.1-12.6z')
 export const RightIcon = svg('M765.7 486.8L314.9 134.7A7.97 7.97 0 00302 141v77.3c0 4.9 2.3 9.6 6.1 12.6l360 281.1-360 281.1c-3.9 3-6.1 7.7-6.1 12.6V883c0 6.7 7.7 10.4 12.9 6.3l450.8-352.1a31.96 31.96 0 000-50.4z')
+
+/** The empty tray Ant Design shows over "no data" (its simple empty image). */
+export function EmptyImage() {
+  return (
+    <svg width="64" height="41" viewBox="0 0 64 41" aria-hidden focusable="false">
+      <g transform="translate(0 1)" fill="none" fillRule="evenodd">
+        <ellipse fill="#f5f5f5" cx="32" cy="33" rx="32" ry="7" />
+        <g fillRule="nonzero" stroke="#d9d9d9">
+          <path d="M55 12.8 44.9 1.3Q44 0 42.9 0H21.1q-1.2 0-2 1.3L9 12.8V22h46z" />
+          <path d="M41.6 16c0-1.7 1-3 2.2-3H55v18.1c0 2.2-1.3 3.9-3 3.9H12c-1.7 0-3-1.7-3-3.9V13h11.2c1.2 0 2.2 1.3 2.2 3s1 2.9 2.2 2.9h14.8c1.2 0 2.2-1.4 2.2-3" fill="#fafafa" />
+        </g>
+      </g>
+    </svg>
+  )
+}
