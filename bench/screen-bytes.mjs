@@ -14,7 +14,10 @@ import { firstLoads, kb } from './first-load.mjs'
 const screens = [
   { name: 'dashboard', module: /features\/dashboard\/DashboardPage\.tsx$/, js: 465, css: 81 },
   { name: 'queue', module: /features\/appointments\/AppointmentsPage\.tsx$/, js: 560, css: 81 },
-  { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 495, css: 81 },
+  // On the light components (src/light, issue 58): no Ant Design in its own code (482.8 KB of JS
+  // before, 393.6 after); its own small sheet comes on top of the library's, which the frame
+  // still carries.
+  { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 402, css: 83 },
   { name: 'chart', module: /features\/patients\/PatientChartPage\.tsx$/, js: 485, css: 81 },
   { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 560, css: 81 },
   { name: 'bill', module: /features\/fees\/BillPage\.tsx$/, js: 535, css: 81 },

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { authenticate } from './helpers'
+import { authenticate, dataRows } from './helpers'
 import { copyPort } from './ports'
 
 // A clinic moved from SQLite to PostgreSQL with `emr copy` (e2e/serve-copy.sh) works in the
@@ -22,8 +22,8 @@ test('a clinic copied onto PostgreSQL: log in, search, open a chart with its vis
   expect(chart, 'a patient with a completed visit').toBeDefined()
   await page.goto('/masterfile/patients')
   await page.getByRole('searchbox', { name: 'Search patients' }).fill(chart!.mrn)
-  await expect(page.locator('.ant-table-row')).toHaveCount(1)
-  await page.locator('.ant-table-row').getByRole('link').first().click()
+  await expect(dataRows(page)).toHaveCount(1)
+  await dataRows(page).getByRole('link').first().click()
   await expect(page).toHaveURL(new RegExp(`/masterfile/profile/${chart!.id}/`))
   await expect(page.getByText(chart!.mrn).filter({ visible: true }).first()).toBeVisible()
   await expect(page.getByText('Signed', { exact: true }).filter({ visible: true }).first()).toBeVisible()

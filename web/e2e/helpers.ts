@@ -53,6 +53,9 @@ export async function logout(page: Page, name: string) {
 /** The page area's visible view (others stay mounted but hidden). */
 export const activeView = (page: Page) => page.locator('#main > div:not([hidden])')
 
+/** The shown screen's table rows that hold data (a light table's: not its header row). */
+export const dataRows = (page: Page) => activeView(page).getByRole('table').getByRole('row').filter({ has: page.getByRole('cell') })
+
 /** The toast messages. */
 export const toasts = (page: Page) => page.locator('.ant-message')
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { authenticate, login, sidebar, toasts } from './helpers'
+import { authenticate, dataRows, login, sidebar, toasts } from './helpers'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -60,7 +60,7 @@ test('register a patient, with a duplicate warning for a twin', async ({ page })
   await expect(dialog).toBeHidden()
   await expect(page).toHaveURL('/masterfile/patient_form/new')
   await page.goto(`/masterfile/patients?q=${encodeURIComponent(last)}`)
-  await expect(page.locator('.ant-table-row')).toHaveCount(1)
+  await expect(dataRows(page)).toHaveCount(1)
 })
 
 test('invalid input gets field messages in the user language', async ({ page }) => {
@@ -114,8 +114,8 @@ test('search finds patients by partial names in every script, and by number', as
     [vi.mrn, `Văn An Nguyễn${tag}`],
   ]) {
     await box.fill(q)
-    await expect(page.locator('.ant-table-row')).toHaveCount(1)
-    await expect(page.locator('.ant-table-row').getByRole('link', { name })).toBeVisible()
+    await expect(dataRows(page)).toHaveCount(1)
+    await expect(dataRows(page).getByRole('link', { name })).toBeVisible()
   }
   await box.fill(`zzz${tag}`)
   await expect(page.getByText('No patients match.')).toBeVisible()
@@ -133,8 +133,8 @@ test('archive with a reason, find in the archive, restore', async ({ page }) => 
   await page.goto(`/masterfile/patients?q=${last}`)
   await expect(page.getByText('No patients match.')).toBeVisible()
   await page.getByRole('switch').click()
-  await expect(page.locator('.ant-table-row').getByText('Archived', { exact: true })).toBeVisible()
-  await page.locator('.ant-table-row').getByRole('link', { name: new RegExp(last) }).click()
+  await expect(dataRows(page).getByText('Archived', { exact: true })).toBeVisible()
+  await dataRows(page).getByRole('link', { name: new RegExp(last) }).click()
   await page.getByRole('button', { name: 'Restore' }).click()
   await expect(toasts(page).getByText('Patient restored.')).toBeVisible()
   await expect(page.getByText('This patient is archived')).toHaveCount(0)
@@ -163,7 +163,7 @@ test('photo and attachment upload and download', async ({ page }) => {
 test('a nurse can read but not change patients', async ({ page }) => {
   await authenticate(page, 'nurse')
   await page.goto('/masterfile/patients')
-  await expect(page.locator('.ant-table-row').first()).toBeVisible()
+  await expect(dataRows(page).first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'New patient' })).toHaveCount(0)
   await page.goto('/masterfile/patient_form/new')
   await expect(page.getByText('This page does not exist, or it has moved.')).toBeVisible()
@@ -212,5 +212,5 @@ test('Enter never registers a half-filled patient; after registering, the form i
   await page.getByRole('dialog').getByRole('button', { name: 'Register as a different person' }).click()
   await expect(page).toHaveURL(/\/masterfile\/profile\/\d+\//)
   await page.goto(`/masterfile/patients?q=${encodeURIComponent(last)}`)
-  await expect(page.locator('.ant-table-row')).toHaveCount(2)
+  await expect(dataRows(page)).toHaveCount(2)
 })

@@ -1,5 +1,5 @@
 import { test, type Page, type WebSocketRoute } from '@playwright/test'
-import { PASSWORD, totp } from './helpers'
+import { dataRows, PASSWORD, totp } from './helpers'
 
 // Screenshots of each screen for a person to look at: `make screenshots` writes them to
 // web/test-results/screens. The normal test run leaves this file out (playwright.config.ts).
@@ -83,7 +83,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
       })
       const p = await r.json()
       await page.goto('/masterfile/patients')
-      await page.locator('.ant-table-row').first().waitFor()
+      await dataRows(page).first().waitFor()
       await settle(page)
       await shot('patients')
       await page.goto(`/masterfile/patient_form/${p.id}`)

@@ -1,5 +1,5 @@
 // The front end's import rules (bulletproof-react's): features never import each other and
-// never the app shell (app/ composes them); shared code (lib/, components/) never imports a
+// never the app shell (app/ composes them); shared code (lib/, components/, light/) never imports a
 // feature; and no page imports another page (a page is a file named *Page.tsx: what two pages
 // share goes in a component file that is not a page).
 //
@@ -59,7 +59,7 @@ export function check(root, allowed = ALLOWED) {
     const [top, name] = rel(path).split('/')
     if (top === 'features') return ['features', name]
     if (top === 'app') return ['app']
-    if (top === 'lib' || top === 'components') return ['shared']
+    if (top === 'lib' || top === 'components' || top === 'light') return ['shared']
     return []
   }
   const isPage = (path) => /Page$/.test(basename(path).replace(/\.tsx?$/, ''))

@@ -20,7 +20,7 @@ import { useConfig } from '../../lib/queries/config'
 import type { Me } from '../../lib/auth/me'
 import { currentLanguage, type Language } from '../../lib/i18n'
 import type { Size } from '../../lib/settings'
-import { readableShade, themeFor } from '../../lib/theme'
+import { LINK_CONTRAST, LINK_HOVER_CONTRAST, readableShade, themeFor } from '../../lib/theme'
 import { filterRoutes } from '../routing/filter'
 import { resolveRoutes, toRouteObjects } from '../routing/resolve'
 import { asyncRoutes, constantRoutes, notFoundRoute } from '../routing/table'
@@ -62,10 +62,16 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const theme = themeFor(settings.theme)
   const reducedMotion = useReducedMotion()
   const primary = readableShade(settings.theme)
+  const link = readableShade(settings.theme, LINK_CONTRAST)
+  const linkHover = readableShade(settings.theme, LINK_HOVER_CONTRAST)
   useEffect(() => {
-    // On the root, so the progress bar (appended to <body>) takes the colour too.
-    document.documentElement.style.setProperty('--emr-primary', primary)
-  }, [primary])
+    // On the root, so the progress bar (appended to <body>) takes the colour too; the light
+    // components (src/light) take the links' shades as Ant Design's theme does.
+    const root = document.documentElement.style
+    root.setProperty('--emr-primary', primary)
+    root.setProperty('--emr-link', link)
+    root.setProperty('--emr-link-hover', linkHover)
+  }, [primary, link, linkHover])
   const classes = [styles.app, mobile ? styles.mobile : '', sidebarOpened ? styles.opened : styles.collapsed].join(' ')
 
   return (
@@ -81,7 +87,8 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
       }}
     >
       <AntApp>
-        <div className={classes}>
+        {/* data-emr-size: the light components (src/light) take the size setting from it. */}
+        <div className={classes} data-emr-size={size}>
           <a href="#main" className={styles.skipLink}>
             {i18n.t('navbar.skipToContent')}
           </a>

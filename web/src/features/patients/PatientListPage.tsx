@@ -1,18 +1,29 @@
-import { PlusOutlined, UserOutlined } from '@ant-design/icons'
-import { Avatar, Button, Card, Empty, Flex, Input, Space, Switch, Table, Tag, Typography } from 'antd'
-import type { ColumnsType } from 'antd/es/table'
-import { useCallback, useMemo, useState } from 'react'
+// The patient register: search, the archived switch, a table of patients and its pager, on the
+// light components (src/light; issue 58) inside the logged-in frame — no Ant Design on this
+// screen. The address keeps the search (q, page, per_page, archived), so a link or a reload
+// shows the same page. What is typed stays in the search field: the table does not re-render
+// per keystroke, and its rows re-render only when their patient changes.
+import { memo, useCallback, useId, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
 import { debounce } from '../../lib/debounce'
+import { sexLabel } from '../../lib/labels'
+import { formatDay } from '../../lib/time'
+import { Button } from '../../light/Button'
+import { PlusIcon, UserIcon } from '../../light/icons'
+import { Pager } from '../../light/Pager'
+import { SearchField } from '../../light/SearchField'
+import { Switch } from '../../light/Switch'
+import { Table, type Column } from '../../light/Table'
+import { Tag } from '../../light/Tag'
+import { ageInYears } from './age'
 import { usePatients } from './api/listPatients'
 import { chartPath, fullName, type PatientSummary } from './api/types'
-import { ageInYears } from './age'
-import { formatDay } from '../../lib/time'
-import { sexLabel } from '../../lib/labels'
+import styles from './PatientListPage.module.css'
 
 const PAGE_SIZES = [10, 15, 20, 30, 50]
+const DEFAULT_PAGE_SIZE = 15
 
 export default function PatientListPage() {
   const { t } = useTranslation()
@@ -21,120 +32,113 @@ export default function PatientListPage() {
   const [params, setParams] = useSearchParams()
   const q = params.get('q') ?? ''
   const page = Math.max(1, Number(params.get('page')) || 1)
-  const perPage = PAGE_SIZES.includes(Number(params.get('per_page'))) ? Number(params.get('per_page')) : 15
+  const perPage = PAGE_SIZES.includes(Number(params.get('per_page'))) ? Number(params.get('per_page')) : DEFAULT_PAGE_SIZE
   const archived = params.get('archived') === '1'
-  const [text, setText] = useState(q)
   const list = usePatients({ q, page, per_page: perPage, archived })
+  const headingId = useId()
 
   const update = useCallback(
     (next: Record<string, string | number | undefined>) =>
       setParams(
-      (prev) => {
-        const p = new URLSearchParams(prev)
-        for (const [k, v] of Object.entries(next)) {
-          if (v === undefined || v === '' || (k === 'page' && v === 1)) p.delete(k)
-          else p.set(k, String(v))
-        }
-        return p
-      },
-      { replace: true },
-    ),
+        (prev) => {
+          const p = new URLSearchParams(prev)
+          for (const [k, v] of Object.entries(next)) {
+            if (v === undefined || v === '' || (k === 'page' && v === 1)) p.delete(k)
+            else p.set(k, String(v))
+          }
+          return p
+        },
+        { replace: true },
+      ),
     [setParams],
   )
   const search = useMemo(() => debounce((value: string) => update({ q: value.trim(), page: 1 }), 300), [update])
+  const searchNow = useCallback(
+    (value: string) => {
+      search.cancel()
+      update({ q: value.trim(), page: 1 })
+    },
+    [search, update],
+  )
 
-  const columns: ColumnsType<PatientSummary> = [
-    {
-      title: t('patients.mrn'),
-      dataIndex: 'mrn',
-      width: 130,
-      render: (mrn: string, p) => <Link to={chartPath(p)}>{mrn}</Link>,
-    },
-    {
-      title: t('patients.name'),
-      key: 'name',
-      render: (_, p) => (
-        <Space>
-          {/* No photo here: each one is an audited download; the chart shows it. */}
-          <Avatar size="small" icon={<UserOutlined aria-hidden />} alt="" />
-          <Link to={chartPath(p)}>{fullName(p)}</Link>
-          {p.archived && <Tag>{t('patients.archivedTag')}</Tag>}
-        </Space>
-      ),
-    },
-    { title: t('patients.fields.sex'), dataIndex: 'sex', width: 110, responsive: ['md'], render: (s: PatientSummary['sex']) => t(sexLabel[s]) },
-    {
-      title: t('patients.fields.birth_date'),
-      dataIndex: 'birth_date',
-      width: 170,
-      responsive: ['sm'],
-      render: (d: string) => `${formatDay(d)} (${t('patients.ageYears', { count: ageInYears(d) })})`,
-    },
-    { title: t('patients.fields.phone'), dataIndex: 'phone', width: 170, responsive: ['lg'] },
-    {
-      title: t('patients.actions'),
-      key: 'actions',
-      width: 150,
-      render: (_, p) => (
-        <Space size="small">
-          <Link to={chartPath(p)}>{t('patients.openChart')}</Link>
-          {canManage && !p.archived && <Link to={`/masterfile/patient_form/${p.id}`}>{t('patients.edit')}</Link>}
-        </Space>
-      ),
-    },
-  ]
+  const columns = useMemo<Column<PatientSummary>[]>(
+    () => [
+      { key: 'mrn', header: t('patients.mrn'), width: 130, cell: (p) => <Link to={chartPath(p)}>{p.mrn}</Link> },
+      { key: 'name', header: t('patients.name'), cell: (p) => <NameCell patient={p} archivedTag={t('patients.archivedTag')} /> },
+      { key: 'sex', header: t('patients.fields.sex'), width: 110, from: 'md', cell: (p) => t(sexLabel[p.sex]) },
+      {
+        key: 'birth_date',
+        header: t('patients.fields.birth_date'),
+        width: 170,
+        from: 'sm',
+        cell: (p) => `${formatDay(p.birth_date)} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})`,
+      },
+      { key: 'phone', header: t('patients.fields.phone'), width: 170, from: 'lg', cell: (p) => p.phone },
+      {
+        key: 'actions',
+        header: t('patients.actions'),
+        width: 150,
+        cell: (p) => (
+          <span className={styles.actions}>
+            <Link to={chartPath(p)}>{t('patients.openChart')}</Link>
+            {canManage && !p.archived && <Link to={`/masterfile/patient_form/${p.id}`}>{t('patients.edit')}</Link>}
+          </span>
+        ),
+      },
+    ],
+    [t, canManage],
+  )
 
   const total = list.data?.meta.total ?? 0
   return (
-    <Card>
-      <Flex wrap gap={12} justify="space-between" align="center" style={{ marginBottom: 16 }}>
-        <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
+    <section className={styles.card}>
+      <div className={styles.top}>
+        <h2 id={headingId} className={`page-title ${styles.title}`}>
           {t('patients.title')}
-        </Typography.Title>
-        <Flex wrap gap={12} align="center">
-          <Input.Search
-            allowClear
-            value={text}
-            placeholder={t('patients.searchPlaceholder')}
-            aria-label={t('patients.search')}
-            onChange={(e) => {
-              setText(e.target.value)
-              search(e.target.value)
-            }}
-            onSearch={(v) => {
-              search.cancel()
-              update({ q: v.trim(), page: 1 })
-            }}
-            style={{ width: 320, maxWidth: '100%' }}
-          />
-          <label style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
-            <Switch size="small" checked={archived} onChange={(v) => update({ archived: v ? 1 : undefined, page: 1 })} />
+        </h2>
+        <div className={styles.tools}>
+          <SearchField label={t('patients.search')} placeholder={t('patients.searchPlaceholder')} defaultValue={q} onChange={search} onSearch={searchNow} />
+          <Switch checked={archived} onChange={(v) => update({ archived: v ? 1 : undefined, page: 1 })}>
             {t('patients.showArchived')}
-          </label>
+          </Switch>
           {canManage && (
-            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => navigate('/masterfile/patient_form/new')}>
+            <Button variant="primary" icon={<PlusIcon />} onClick={() => navigate('/masterfile/patient_form/new')}>
               {t('patients.new')}
             </Button>
           )}
-        </Flex>
-      </Flex>
+        </div>
+      </div>
       <Table<PatientSummary>
-        rowKey="id"
         columns={columns}
-        dataSource={list.data?.data}
+        rows={list.data?.data}
+        rowKey={(p) => p.id}
+        labelledBy={headingId}
         loading={list.isFetching}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('patients.empty')} /> }}
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          current: page,
-          pageSize: perPage,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: () => (list.data?.meta.total_exact === false ? t('patients.totalMore', { count: total }) : t('patients.total', { count: total })),
-          onChange: (p, size) => update({ page: size !== perPage ? 1 : p, per_page: size === 15 ? undefined : size }),
-        }}
+        empty={t('patients.empty')}
       />
-    </Card>
+      {total > 0 && (
+        <Pager
+          page={page}
+          pageSize={perPage}
+          total={total}
+          pageSizes={PAGE_SIZES}
+          totalText={list.data?.meta.total_exact === false ? t('patients.totalMore', { count: total }) : t('patients.total', { count: total })}
+          onChange={(p, size) => update({ page: size !== perPage ? 1 : p, per_page: size === DEFAULT_PAGE_SIZE ? undefined : size })}
+        />
+      )}
+    </section>
   )
 }
+
+/** The patient's name, with a plain avatar (no photo here: each one is an audited download; the chart shows it). */
+const NameCell = memo(function NameCell({ patient, archivedTag }: { patient: PatientSummary; archivedTag: string }) {
+  return (
+    <span className={styles.name}>
+      <span className={styles.avatar}>
+        <UserIcon />
+      </span>
+      <Link to={chartPath(patient)}>{fullName(patient)}</Link>
+      {patient.archived && <Tag>{archivedTag}</Tag>}
+    </span>
+  )
+})

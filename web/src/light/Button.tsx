@@ -1,0 +1,25 @@
+// A light button: a native <button>, plain or primary, with an optional icon before its text.
+import type { ButtonHTMLAttributes, ReactNode } from 'react'
+import styles from './Button.module.css'
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: 'default' | 'primary'
+  /** Drawn before the text, hidden from screen readers (the text names the button). */
+  icon?: ReactNode
+}
+
+/** The class names of a light button, for a link drawn as one. */
+export const buttonClass = (variant: ButtonProps['variant'] = 'default') => [styles.button, variant === 'primary' ? styles.primary : ''].join(' ').trim()
+
+export function Button({ variant, icon, className, children, type = 'button', ...rest }: ButtonProps) {
+  return (
+    <button type={type} className={[buttonClass(variant), className].filter(Boolean).join(' ')} {...rest}>
+      {icon && (
+        <span className={styles.icon} aria-hidden>
+          {icon}
+        </span>
+      )}
+      {children}
+    </button>
+  )
+}

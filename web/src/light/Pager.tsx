@@ -1,0 +1,88 @@
+// A light pager: the total, the page numbers (the first, the last and two either side of the
+// current one, one on a phone's narrow screen, "…" between), previous and next, and the page
+// size — a <nav> of native buttons and a labelled <select>, the current page marked
+// aria-current="page".
+import { useSyncExternalStore } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LeftIcon, RightIcon } from './icons'
+import styles from './Pager.module.css'
+
+export interface PagerProps {
+  page: number
+  pageSize: number
+  total: number
+  pageSizes: number[]
+  /** A page or a page size chosen; a new size starts again from page 1. */
+  onChange: (page: number, pageSize: number) => void
+  /** The total as the screen words it ("42 patients"); none shown when absent. */
+  totalText?: string
+}
+
+/** The page numbers to show, `around` either side of the current one, with null for a gap: 1 … 4 5 6 7 8 … 20. */
+export function pageItems(page: number, pages: number, around = 2): (number | null)[] {
+  if (pages <= 2 * around + 3) return Array.from({ length: pages }, (_, i) => i + 1)
+  const from = Math.max(2, Math.min(page - around, pages - 2 * around))
+  const to = Math.min(pages - 1, Math.max(page + around, 1 + 2 * around))
+  const items: (number | null)[] = [1]
+  if (from > 2) items.push(null)
+  for (let p = from; p <= to; p++) items.push(p)
+  if (to < pages - 1) items.push(null)
+  items.push(pages)
+  return items
+}
+
+/** A phone's narrow screen (under Ant Design's sm breakpoint, where its pager shows fewer pages too). */
+const NARROW = '(max-width: 575.98px)'
+const subscribe = (change: () => void) => {
+  const query = window.matchMedia(NARROW)
+  query.addEventListener('change', change)
+  return () => query.removeEventListener('change', change)
+}
+const narrow = () => window.matchMedia(NARROW).matches
+
+export function Pager({ page, pageSize, total, pageSizes, onChange, totalText }: PagerProps) {
+  const { t } = useTranslation()
+  const pages = Math.max(1, Math.ceil(total / pageSize))
+  const around = useSyncExternalStore(subscribe, narrow, () => false) ? 1 : 2
+  return (
+    <nav className={styles.pager} aria-label={t('light.pager.label')}>
+      {totalText && <span className={styles.total}>{totalText}</span>}
+      <span className={styles.steps}>
+        <button type="button" className={styles.step} aria-label={t('light.pager.previous')} disabled={page <= 1} onClick={() => onChange(page - 1, pageSize)}>
+          <LeftIcon />
+        </button>
+        <ul className={styles.pages}>
+          {pageItems(page, pages, around).map((p, i) =>
+            p === null ? (
+              <li key={`gap${i}`} className={styles.gap} aria-hidden>
+                …
+              </li>
+            ) : (
+              <li key={p}>
+                <button
+                  type="button"
+                  className={[styles.item, p === page ? styles.current : ''].join(' ')}
+                  aria-label={t('light.pager.page', { page: p })}
+                  aria-current={p === page ? 'page' : undefined}
+                  onClick={() => p !== page && onChange(p, pageSize)}
+                >
+                  {p}
+                </button>
+              </li>
+            ),
+          )}
+        </ul>
+        <button type="button" className={styles.step} aria-label={t('light.pager.next')} disabled={page >= pages} onClick={() => onChange(page + 1, pageSize)}>
+          <RightIcon />
+        </button>
+      </span>
+      <select className={styles.size} aria-label={t('light.pager.perPage')} value={pageSize} onChange={(e) => onChange(1, Number(e.target.value))}>
+        {pageSizes.map((n) => (
+          <option key={n} value={n}>
+            {t('light.pager.perPageOption', { count: n })}
+          </option>
+        ))}
+      </select>
+    </nav>
+  )
+}

@@ -1,0 +1,36 @@
+// @vitest-environment jsdom
+import { fireEvent, render, screen } from '@testing-library/react'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { initI18n } from '../lib/i18n'
+import { axeViolations } from '../test/axe'
+import { SearchField } from './SearchField'
+
+beforeAll(() => initI18n('en'))
+
+describe('SearchField', () => {
+  it('is a labelled searchbox in a search landmark that starts with its value', async () => {
+    const { container } = render(<SearchField label="Search patients" placeholder="Name" defaultValue="nguyen" onSearch={() => {}} />)
+    expect(screen.getByRole('search')).toBeTruthy()
+    const box = screen.getByRole('searchbox', { name: 'Search patients' }) as HTMLInputElement
+    expect(box.value).toBe('nguyen')
+    expect(box.placeholder).toBe('Name')
+    expect(screen.getByRole('button', { name: 'Search' })).toBeTruthy()
+    expect(await axeViolations(container)).toEqual([])
+  })
+
+  it('tells each change, and searches now on Enter and on the button', () => {
+    const onChange = vi.fn()
+    const onSearch = vi.fn()
+    render(<SearchField label="Search patients" onChange={onChange} onSearch={onSearch} />)
+    const box = screen.getByRole('searchbox', { name: 'Search patients' })
+    fireEvent.change(box, { target: { value: 'an' } })
+    expect(onChange).toHaveBeenLastCalledWith('an')
+    expect(onSearch).not.toHaveBeenCalled()
+    fireEvent.submit(box.closest('form')!)
+    expect(onSearch).toHaveBeenLastCalledWith('an')
+    fireEvent.change(box, { target: { value: 'anh' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }))
+    expect(onSearch).toHaveBeenLastCalledWith('anh')
+    expect(onSearch).toHaveBeenCalledTimes(2)
+  })
+})

@@ -1,0 +1,128 @@
+// A light table: a native <table> with column headers (th scope="col"), cells each column
+// renders, optional sorting (aria-sort on the header, a button in it that Tab reaches and Enter
+// or Space presses), an empty state, aria-busy while loading, and columns hidden under a
+// breakpoint by a media query (Ant Design's breakpoints, so a screen hides what it hid before).
+// Rows are memoised: a new render of the screen around the table (a keystroke in its search)
+// re-renders no row whose data, columns and sort are the same.
+import { memo, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { CaretDownIcon, CaretUpIcon, EmptyImage } from './icons'
+import styles from './Table.module.css'
+
+/** Ant Design's breakpoints: sm 576px, md 768px, lg 992px, xl 1200px. */
+export type Breakpoint = 'sm' | 'md' | 'lg' | 'xl'
+export type SortOrder = 'ascending' | 'descending'
+
+export interface Column<T> {
+  key: string
+  header: ReactNode
+  /** The cell's content for a row. */
+  cell: (row: T) => ReactNode
+  /** Width in pixels (a hint: the table still fits its content). */
+  width?: number
+  /** Shown only from this breakpoint up (Ant Design's `responsive: ['md']`). */
+  from?: Breakpoint
+  /** The column can be sorted: its header is a button. */
+  sortable?: boolean
+}
+
+export interface Sort {
+  key: string
+  order: SortOrder
+}
+
+export interface TableProps<T> {
+  columns: Column<T>[]
+  rows: T[] | undefined
+  rowKey: (row: T) => string | number
+  /** The table's name: the id of a heading that names it, or a label, or a visible caption. */
+  labelledBy?: string
+  label?: string
+  caption?: ReactNode
+  loading?: boolean
+  /** Shown in place of rows when there are none. */
+  empty?: ReactNode
+  sort?: Sort | null
+  /** A sortable header pressed: its key and the order asked for (ascending first, then descending). */
+  onSort?: (sort: Sort) => void
+}
+
+const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
+const columnClass = (c: { from?: Breakpoint }) => (c.from ? hide[c.from] : undefined)
+
+export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort }: TableProps<T>) {
+  const { t } = useTranslation()
+  const none = !rows || rows.length === 0
+  return (
+    <div className={[styles.wrap, loading ? styles.busy : ''].join(' ')}>
+      <div className={styles.scroll}>
+        <table className={styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
+          {caption && <caption className={styles.caption}>{caption}</caption>}
+          <thead>
+            <tr>
+              {columns.map((c) => {
+                const order = sort?.key === c.key ? sort.order : undefined
+                return (
+                  <th key={c.key} scope="col" className={columnClass(c)} style={c.width ? { width: c.width } : undefined} aria-sort={c.sortable ? (order ?? 'none') : undefined}>
+                    {c.sortable ? (
+                      <button type="button" className={styles.sort} onClick={() => onSort?.({ key: c.key, order: order === 'ascending' ? 'descending' : 'ascending' })}>
+                        {c.header}
+                        <span className={styles.carets} aria-hidden>
+                          <span className={order === 'ascending' ? styles.on : undefined}>
+                            <CaretUpIcon />
+                          </span>
+                          <span className={order === 'descending' ? styles.on : undefined}>
+                            <CaretDownIcon />
+                          </span>
+                        </span>
+                      </button>
+                    ) : (
+                      c.header
+                    )}
+                  </th>
+                )
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {rows?.map((row) => (
+              <Row key={rowKey(row)} row={row} columns={columns} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {/* Outside the table, so that its rows are the data's only (a row count is the data's). */}
+      {none && (
+        <div className={styles.empty}>
+          {loading ? (
+            t('app.loading')
+          ) : (
+            <>
+              <EmptyImage />
+              <div>{empty}</div>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  )
+}
+
+interface RowProps<T> {
+  row: T
+  columns: Column<T>[]
+}
+
+function RowOf<T>({ row, columns }: RowProps<T>) {
+  return (
+    <tr>
+      {columns.map((c) => (
+        <td key={c.key} className={columnClass(c)}>
+          {c.cell(row)}
+        </td>
+      ))}
+    </tr>
+  )
+}
+
+const Row = memo(RowOf) as typeof RowOf
