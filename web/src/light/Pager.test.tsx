@@ -27,7 +27,7 @@ describe('Pager', () => {
 
   it('is a labelled nav with the total, the current page marked, and translated controls', async () => {
     const { container } = render(<Pager {...props} page={2} onChange={() => {}} />)
-    const nav = screen.getByRole('navigation', { name: 'Pages' })
+    const nav = screen.getByRole('navigation', { name: 'Pagination' })
     expect(within(nav).getByText('95 patients')).toBeTruthy()
     expect(within(nav).getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page')
     expect(within(nav).getByRole('button', { name: 'Page 1' }).getAttribute('aria-current')).toBeNull()
@@ -54,18 +54,53 @@ describe('Pager', () => {
     expect(onChange).not.toHaveBeenCalled()
   })
 
-  it('cannot go before the first page or past the last', () => {
-    const { rerender } = render(<Pager {...props} page={1} onChange={() => {}} />)
-    expect(screen.getByRole('button', { name: 'Previous page' })).toHaveProperty('disabled', true)
-    expect(screen.getByRole('button', { name: 'Next page' })).toHaveProperty('disabled', false)
-    rerender(<Pager {...props} page={7} onChange={() => {}} />)
-    expect(screen.getByRole('button', { name: 'Next page' })).toHaveProperty('disabled', true)
+  it('cannot go before the first page or past the last, and keeps the focus there', () => {
+    const onChange = vi.fn()
+    const { rerender } = render(<Pager {...props} page={1} onChange={onChange} />)
+    const previous = screen.getByRole('button', { name: 'Previous page' })
+    expect(previous.getAttribute('aria-disabled')).toBe('true')
+    expect(screen.getByRole('button', { name: 'Next page' }).getAttribute('aria-disabled')).toBe('false')
+    previous.focus()
+    fireEvent.click(previous)
+    expect(onChange).not.toHaveBeenCalled()
+    // Next pressed on the last page but one: the button a keyboard user pressed keeps the focus.
+    rerender(<Pager {...props} page={6} onChange={onChange} />)
+    const next = screen.getByRole('button', { name: 'Next page' })
+    next.focus()
+    rerender(<Pager {...props} page={7} onChange={onChange} />)
+    expect(next.getAttribute('aria-disabled')).toBe('true')
+    expect(document.activeElement).toBe(next)
+    fireEvent.click(next)
+    expect(onChange).not.toHaveBeenCalled()
+  })
+
+  it('jumps five pages back or forward from a gap, named in the user’s language', async () => {
+    const onChange = vi.fn()
+    const english = render(<Pager {...props} total={300} page={10} onChange={onChange} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Back 5 pages' }))
+    expect(onChange).toHaveBeenLastCalledWith(5, 15)
+    fireEvent.click(screen.getByRole('button', { name: 'Forward 5 pages' }))
+    expect(onChange).toHaveBeenLastCalledWith(15, 15)
+    english.unmount()
+    await initI18n('ru')
+    render(<Pager {...props} total={300} page={19} onChange={onChange} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Назад на 5 страниц' }))
+    expect(onChange).toHaveBeenLastCalledWith(14, 15)
+    await initI18n('en')
+  })
+
+  it('writes page numbers as the language does', async () => {
+    await initI18n('ru')
+    render(<Pager {...props} total={20_000} pageSize={10} page={1500} onChange={() => {}} />)
+    // Russian groups thousands with a (narrow) no-break space.
+    expect(screen.getByRole('button', { name: /^Страница 1\s500$/ }).getAttribute('aria-current')).toBe('page')
+    await initI18n('en')
   })
 
   it('speaks the user’s language', async () => {
     await initI18n('ru')
     render(<Pager {...props} page={1} onChange={() => {}} />)
-    expect(screen.getByRole('navigation', { name: 'Страницы' })).toBeTruthy()
+    expect(screen.getByRole('navigation', { name: 'Страницы списка' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Следующая страница' })).toBeTruthy()
     expect(screen.getByRole('combobox', { name: 'Строк на странице' })).toBeTruthy()
     await initI18n('en')

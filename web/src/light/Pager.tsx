@@ -1,7 +1,8 @@
 // A light pager: the total, the page numbers (the first, the last and two either side of the
-// current one, one on a phone's narrow screen, "…" between), previous and next, and the page
-// size — a <nav> of native buttons and a labelled <select>, the current page marked
-// aria-current="page".
+// current one, one on a phone's narrow screen, a "…" button between that jumps five pages),
+// previous and next, and the page size — a <nav> of native buttons and a labelled <select>, the
+// current page marked aria-current="page". Previous and next at the ends are aria-disabled, not
+// disabled, so a keyboard user pressing them keeps their place (a disabled button drops focus).
 import { useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LeftIcon, RightIcon } from './icons'
@@ -16,7 +17,12 @@ export interface PagerProps {
   onChange: (page: number, pageSize: number) => void
   /** The total as the screen words it ("42 patients"); none shown when absent. */
   totalText?: string
+  /** The navigation landmark's name, when a screen has more than one pager. */
+  label?: string
 }
+
+/** Pages a "…" jumps. */
+const JUMP = 5
 
 /** The page numbers to show, `around` either side of the current one, with null for a gap: 1 … 4 5 6 7 8 … 20. */
 export function pageItems(page: number, pages: number, around = 2): (number | null)[] {
@@ -40,39 +46,69 @@ const subscribe = (change: () => void) => {
 }
 const narrow = () => window.matchMedia(NARROW).matches
 
-export function Pager({ page, pageSize, total, pageSizes, onChange, totalText }: PagerProps) {
+/** A "…" that jumps JUMP pages back or forward. */
+function Jump({ to, back, onJump }: { to: number; back: boolean; onJump: (page: number) => void }) {
   const { t } = useTranslation()
+  const name = t(back ? 'light.pager.back' : 'light.pager.forward', { count: JUMP })
+  return (
+    <button type="button" className={[styles.item, styles.gap].join(' ')} aria-label={name} title={name} onClick={() => onJump(to)}>
+      …
+    </button>
+  )
+}
+
+export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, label }: PagerProps) {
+  const { t, i18n } = useTranslation()
   const pages = Math.max(1, Math.ceil(total / pageSize))
   const around = useSyncExternalStore(subscribe, narrow, () => false) ? 1 : 2
+  const number = new Intl.NumberFormat(i18n.language)
+  const items = pageItems(page, pages, around)
+  const first = page <= 1
+  const last = page >= pages
   return (
-    <nav className={styles.pager} aria-label={t('light.pager.label')}>
+    <nav className={styles.pager} aria-label={label ?? t('light.pager.label')}>
       {totalText && <span className={styles.total}>{totalText}</span>}
       <span className={styles.steps}>
-        <button type="button" className={styles.step} aria-label={t('light.pager.previous')} disabled={page <= 1} onClick={() => onChange(page - 1, pageSize)}>
+        <button
+          type="button"
+          className={styles.step}
+          aria-label={t('light.pager.previous')}
+          title={t('light.pager.previous')}
+          aria-disabled={first}
+          onClick={() => !first && onChange(page - 1, pageSize)}
+        >
           <LeftIcon />
         </button>
         <ul className={styles.pages}>
-          {pageItems(page, pages, around).map((p, i) =>
+          {items.map((p, i) =>
             p === null ? (
-              <li key={`gap${i}`} className={styles.gap} aria-hidden>
-                …
+              <li key={`gap${i}`}>
+                {/* The gap before the current page jumps back, the one after it forward. */}
+                <Jump to={i < items.indexOf(page) ? Math.max(1, page - JUMP) : Math.min(pages, page + JUMP)} back={i < items.indexOf(page)} onJump={(p) => onChange(p, pageSize)} />
               </li>
             ) : (
               <li key={p}>
                 <button
                   type="button"
                   className={[styles.item, p === page ? styles.current : ''].join(' ')}
-                  aria-label={t('light.pager.page', { page: p })}
+                  aria-label={t('light.pager.page', { page: number.format(p) })}
                   aria-current={p === page ? 'page' : undefined}
                   onClick={() => p !== page && onChange(p, pageSize)}
                 >
-                  {p}
+                  {number.format(p)}
                 </button>
               </li>
             ),
           )}
         </ul>
-        <button type="button" className={styles.step} aria-label={t('light.pager.next')} disabled={page >= pages} onClick={() => onChange(page + 1, pageSize)}>
+        <button
+          type="button"
+          className={styles.step}
+          aria-label={t('light.pager.next')}
+          title={t('light.pager.next')}
+          aria-disabled={last}
+          onClick={() => !last && onChange(page + 1, pageSize)}
+        >
           <RightIcon />
         </button>
       </span>

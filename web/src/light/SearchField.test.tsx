@@ -33,4 +33,20 @@ describe('SearchField', () => {
     expect(onSearch).toHaveBeenLastCalledWith('anh')
     expect(onSearch).toHaveBeenCalledTimes(2)
   })
+
+  it('offers a keyboard-reachable "Clear the field" once there is text, which empties it and searches at once', async () => {
+    const onSearch = vi.fn()
+    const { container } = render(<SearchField label="Search patients" onSearch={onSearch} />)
+    expect(screen.queryByRole('button', { name: 'Clear the field' })).toBeNull()
+    const box = screen.getByRole('searchbox', { name: 'Search patients' }) as HTMLInputElement
+    fireEvent.change(box, { target: { value: 'nguyen' } })
+    const clear = screen.getByRole('button', { name: 'Clear the field' })
+    expect(clear.getAttribute('type')).toBe('button') // never submits the form
+    expect(await axeViolations(container)).toEqual([])
+    fireEvent.click(clear)
+    expect(box.value).toBe('')
+    expect(document.activeElement).toBe(box)
+    expect(onSearch).toHaveBeenLastCalledWith('')
+    expect(screen.queryByRole('button', { name: 'Clear the field' })).toBeNull()
+  })
 })

@@ -1,10 +1,11 @@
 // A light search field: an <input type="search"> in a role="search" landmark, named by its
 // label, with a search button. What is typed stays in the field's own state (the screen around
 // it does not re-render per keystroke): onChange hears each change (the screen debounces it),
-// onSearch hears Enter and the button (search now).
-import { useState, type ChangeEvent, type FormEvent } from 'react'
+// onSearch hears Enter and the button (search now). With text in it, a "Clear the field" button
+// (a real button, reachable by keyboard in every browser) empties it and searches at once.
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { SearchIcon } from './icons'
+import { CloseIcon, SearchIcon } from './icons'
 import styles from './SearchField.module.css'
 
 export interface SearchFieldProps {
@@ -21,6 +22,7 @@ export interface SearchFieldProps {
 export function SearchField({ label, placeholder, defaultValue = '', onChange, onSearch, className }: SearchFieldProps) {
   const { t } = useTranslation()
   const [value, setValue] = useState(defaultValue)
+  const input = useRef<HTMLInputElement>(null)
   const change = (e: ChangeEvent<HTMLInputElement>) => {
     setValue(e.target.value)
     onChange?.(e.target.value)
@@ -29,9 +31,22 @@ export function SearchField({ label, placeholder, defaultValue = '', onChange, o
     e.preventDefault()
     onSearch(value)
   }
+  // The button goes with the text: the focus goes back to the field, not to the page.
+  const clear = () => {
+    setValue('')
+    onSearch('')
+    input.current?.focus()
+  }
   return (
     <form role="search" className={[styles.search, className].filter(Boolean).join(' ')} onSubmit={submit}>
-      <input type="search" className={styles.input} value={value} placeholder={placeholder} aria-label={label} onChange={change} enterKeyHint="search" />
+      <span className={styles.field}>
+        <input ref={input} type="search" className={styles.input} value={value} placeholder={placeholder} aria-label={label} onChange={change} enterKeyHint="search" />
+        {value && (
+          <button type="button" className={styles.clear} aria-label={t('app.clear')} title={t('app.clear')} onClick={clear}>
+            <CloseIcon />
+          </button>
+        )}
+      </span>
       <button type="submit" className={styles.button} aria-label={t('app.icons.search')}>
         <SearchIcon />
       </button>

@@ -61,7 +61,7 @@ describe('PatientListPage', () => {
     expect(within(first).getByRole('link', { name: 'Chart' })).toBeTruthy()
     expect(first.textContent).toContain('Female')
     expect(first.textContent).toMatch(/1980-02-03 \(\d+ y\)/)
-    const pager = screen.getByRole('navigation', { name: 'Pages' })
+    const pager = screen.getByRole('navigation', { name: 'Pagination' })
     expect(pager.textContent).toContain('40 patients')
     expect(within(pager).getByRole('button', { name: 'Page 1' }).getAttribute('aria-current')).toBe('page')
     expect(await axeViolations(container)).toEqual([])
@@ -108,10 +108,22 @@ describe('PatientListPage', () => {
     expect((screen.getByRole('switch', { name: 'Archived' }) as HTMLInputElement).checked).toBe(true)
   })
 
-  it('says when no patient matches', async () => {
+  it('says when no patient matches, and tells a screen reader what a search found', async () => {
     await show(['view patient'], '/masterfile/patients?q=zzz')
-    expect(await screen.findByText('No patients match.')).toBeTruthy()
-    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull()
+    await waitFor(() => expect(document.querySelector('p[role=status]')?.textContent).toBe('No patients match.'))
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull()
+    const box = screen.getByRole('searchbox', { name: 'Search patients' })
+    fireEvent.change(box, { target: { value: 'nguyễn1' } })
+    fireEvent.submit(box.closest('form')!)
+    // Nguyễn1 and Nguyễn10…19.
+    await waitFor(() => expect(document.querySelector('p[role=status]')?.textContent).toBe('11 patients'))
+  })
+
+  it('goes to the last page from a page past it', async () => {
+    await show(['view patient'], '/masterfile/patients?page=9')
+    await waitFor(() => expect(where()).toBe('?page=3'))
+    await waitFor(() => expect(rows()).toHaveLength(10))
+    expect(screen.getByRole('button', { name: 'Page 3' }).getAttribute('aria-current')).toBe('page')
   })
 
   it('offers New patient and Edit only to one who manages patients', async () => {

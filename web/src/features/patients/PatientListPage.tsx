@@ -3,7 +3,7 @@
 // screen. The address keeps the search (q, page, per_page, archived), so a link or a reload
 // shows the same page. What is typed stays in the search field: the table does not re-render
 // per keystroke, and its rows re-render only when their patient changes.
-import { memo, useCallback, useId, useMemo } from 'react'
+import { memo, useCallback, useEffect, useId, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
@@ -90,6 +90,12 @@ export default function PatientListPage() {
   )
 
   const total = list.data?.meta.total ?? 0
+  const totalText = list.data?.meta.total_exact === false ? t('patients.totalMore', { count: total }) : t('patients.total', { count: total })
+  // A page past the last (an old link, the last patient of the last page archived) goes to the last.
+  const pages = Math.max(1, Math.ceil(total / perPage))
+  useEffect(() => {
+    if (list.data && !list.isFetching && page > pages) update({ page: pages })
+  }, [list.data, list.isFetching, page, pages, update])
   return (
     <section className={styles.card}>
       <div className={styles.top}>
@@ -116,13 +122,17 @@ export default function PatientListPage() {
         loading={list.isFetching}
         empty={t('patients.empty')}
       />
+      {/* What a search found, said to a screen reader once the list has loaded (4.1.3). */}
+      <p role="status" className="visually-hidden">
+        {list.isFetching || !list.data ? '' : total > 0 ? totalText : t('patients.empty')}
+      </p>
       {total > 0 && (
         <Pager
           page={page}
           pageSize={perPage}
           total={total}
           pageSizes={PAGE_SIZES}
-          totalText={list.data?.meta.total_exact === false ? t('patients.totalMore', { count: total }) : t('patients.total', { count: total })}
+          totalText={totalText}
           onChange={(p, size) => update({ page: size !== perPage ? 1 : p, per_page: size === DEFAULT_PAGE_SIZE ? undefined : size })}
         />
       )}
