@@ -45,10 +45,17 @@ service=$(call POST /api/services '{"code":"BENCH","name":"Bench consultation","
 read -r bill version < <(call POST "/api/appointments/$appt/bill/lines" "{\"service_id\":$service,\"quantity\":1}" | json '"%s %s" % (d["id"], d["version"])')
 call POST "/api/bills/$bill/finalise" "{\"version\":$version}" > /dev/null
 call PUT /api/drawers/float '{"opening_float":0}' > /dev/null
-# The patient of the visit (the queue's row) and a search term: four letters of another
-# patient's last name, plain ASCII (the search ignores accents), typed one key at a time.
+# The patient of the visit (the queue's row) and a search term: the first four letters of the
+# first last name on the list's first page that has them in plain ASCII (the search ignores
+# accents), typed one key at a time.
 visit_name=$(call GET /api/patients/1 | json 'd["last_name"]')
-term=$(call GET /api/patients/7 | json 'd["last_name"]' | python3 -c 'import sys, unicodedata; s = unicodedata.normalize("NFKD", sys.stdin.read().strip()); print("".join(c for c in s if c.isascii() and c.isalpha())[:4].lower())')
+term=$(call GET '/api/patients?per_page=50' | python3 -c '
+import json, sys, unicodedata
+for p in json.load(sys.stdin)["data"]:
+    s = "".join(c for c in unicodedata.normalize("NFKD", p["last_name"]) if c.isascii() and c.isalpha())
+    if len(s) >= 4:
+        print(s[:4].lower())
+        break')
 servers=("this=$base")
 if [ -n "${1:-}" ]; then
   EMR_SECRET_KEY_FILE="$out/emr.key" "$1" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-interactions-other.log" &
@@ -64,7 +71,7 @@ results=${OUT:-bench/INTERACTIONS-RESULTS.md}
 cat > "$results" <<MD
 # Interaction budgets, measured
 
-Written by \`bench/interactions.sh${1:+ OTHER_BIN}\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- web 2> /dev/null || echo ' (with uncommitted changes to web/)'), on $(nproc) cores
+Written by \`bench/interactions.sh${1:+ OTHER_BIN}\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD), on $(nproc) cores
 ($(uname -m)); Chromium $(${CHROME_PATH} --version 2> /dev/null | awk '{print $2}'), headless, 1366×768, the server and the
 browser on the same machine. The machine is shared with other work: timings move from one run
 to the next, so only rows of one table (the builds taking turns in the same minutes) compare.
