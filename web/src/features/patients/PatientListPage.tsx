@@ -23,7 +23,6 @@ export default function PatientListPage() {
   const page = Math.max(1, Number(params.get('page')) || 1)
   const perPage = PAGE_SIZES.includes(Number(params.get('per_page'))) ? Number(params.get('per_page')) : 15
   const archived = params.get('archived') === '1'
-  const [text, setText] = useState(q)
   const list = usePatients({ q, page, per_page: perPage, archived })
 
   const update = useCallback(
@@ -41,9 +40,11 @@ export default function PatientListPage() {
     ),
     [setParams],
   )
-  const search = useMemo(() => debounce((value: string) => update({ q: value.trim(), page: 1 }), 300), [update])
+  const search = useCallback((value: string) => update({ q: value.trim(), page: 1 }), [update])
 
-  const columns: ColumnsType<PatientSummary> = [
+  // The columns, built once per language and permission: the table's rows re-render only when
+  // its data or its page changes, never while someone types in the search box.
+  const columns: ColumnsType<PatientSummary> = useMemo(() => [
     {
       title: t('patients.mrn'),
       dataIndex: 'mrn',
@@ -82,7 +83,8 @@ export default function PatientListPage() {
         </Space>
       ),
     },
-  ]
+  ], [t, canManage])
+  const locale = useMemo(() => ({ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('patients.empty')} /> }), [t])
 
   const total = list.data?.meta.total ?? 0
   return (
@@ -92,21 +94,7 @@ export default function PatientListPage() {
           {t('patients.title')}
         </Typography.Title>
         <Flex wrap gap={12} align="center">
-          <Input.Search
-            allowClear
-            value={text}
-            placeholder={t('patients.searchPlaceholder')}
-            aria-label={t('patients.search')}
-            onChange={(e) => {
-              setText(e.target.value)
-              search(e.target.value)
-            }}
-            onSearch={(v) => {
-              search.cancel()
-              update({ q: v.trim(), page: 1 })
-            }}
-            style={{ width: 320, maxWidth: '100%' }}
-          />
+          <PatientSearch initial={q} onSearch={search} />
           <label style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
             <Switch size="small" checked={archived} onChange={(v) => update({ archived: v ? 1 : undefined, page: 1 })} />
             {t('patients.showArchived')}
@@ -123,7 +111,7 @@ export default function PatientListPage() {
         columns={columns}
         dataSource={list.data?.data}
         loading={list.isFetching}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('patients.empty')} /> }}
+        locale={locale}
         scroll={{ x: 'max-content' }}
         pagination={{
           current: page,
@@ -136,5 +124,32 @@ export default function PatientListPage() {
         }}
       />
     </Card>
+  )
+}
+
+/**
+ * The search box, its text kept here: a key re-renders the box alone, and the list (the page)
+ * follows the search 300 ms after the last key, or at once on Enter.
+ */
+function PatientSearch({ initial, onSearch }: { initial: string; onSearch(value: string): void }) {
+  const { t } = useTranslation()
+  const [text, setText] = useState(initial)
+  const search = useMemo(() => debounce(onSearch, 300), [onSearch])
+  return (
+    <Input.Search
+      allowClear
+      value={text}
+      placeholder={t('patients.searchPlaceholder')}
+      aria-label={t('patients.search')}
+      onChange={(e) => {
+        setText(e.target.value)
+        search(e.target.value)
+      }}
+      onSearch={(v) => {
+        search.cancel()
+        onSearch(v)
+      }}
+      style={{ width: 320, maxWidth: '100%' }}
+    />
   )
 }
