@@ -14,7 +14,9 @@ cd "$(dirname "$0")/.."
 PORT=${PORT:-18350}
 out=bench/out
 mkdir -p "$out"
-rm -f "$out"/interactions.db*
+rm -f "$out"/interactions.db* "$out/interactions.key"
+# The database's own secret key, made by the first server, read by the second.
+export EMR_SECRET_KEY_FILE="$out/interactions.key"
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 url="sqlite:$out/interactions.db"
@@ -58,7 +60,7 @@ for p in json.load(sys.stdin)["data"]:
         break')
 servers=("this=$base")
 if [ -n "${1:-}" ]; then
-  EMR_SECRET_KEY_FILE="$out/emr.key" "$1" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-interactions-other.log" &
+  "$1" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-interactions-other.log" &
   other=$!
   trap 'kill $pid $other 2> /dev/null || true' EXIT
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$((PORT + 1))/api/health" > /dev/null && break; sleep 0.2; done
