@@ -1,7 +1,7 @@
 // Places where one feature's screen shows another feature's part (a visit's prescriptions on
 // the diagnosis page, a patient's on the chart). Features never import each other: the app
 // shell, which composes them, fills the slots (app/slots.tsx); a screen shows <Slot name=… />.
-import { createContext, useContext, type ComponentProps, type ComponentType } from 'react'
+import { createContext, memo, useContext, type ComponentProps, type ComponentType, type ReactNode } from 'react'
 import type { Schema } from './schema'
 
 export interface Slots {
@@ -55,8 +55,11 @@ export const SlotProvider = SlotContext.Provider
 
 type SlotProps<K extends keyof Slots> = { name: K } & ComponentProps<Slots[K]>
 
-/** Shows what fills slot name, with the slot's props; nothing when no one fills it. */
-export function Slot<K extends keyof Slots>({ name, ...props }: SlotProps<K>) {
+/**
+ * Shows what fills slot name, with the slot's props; nothing when no one fills it. Memoised on
+ * the props: the screen around it re-rendering (a visit's form saving) leaves the slot's part be.
+ */
+export const Slot = memo(function Slot<K extends keyof Slots>({ name, ...props }: SlotProps<K>) {
   const Filled = useContext(SlotContext)[name] as unknown as ComponentType<Omit<SlotProps<K>, 'name'>> | undefined
   return Filled ? <Filled {...props} /> : null
-}
+}) as <K extends keyof Slots>(props: SlotProps<K>) => ReactNode

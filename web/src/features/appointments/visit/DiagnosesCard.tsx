@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons'
 import { Button, Card, Checkbox, Col, Form, Input, Row, Typography } from 'antd'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { StarButton } from '../../../components/StarButton'
 import { CodeSelect } from './CodeSelect'
@@ -9,7 +10,7 @@ import { RemoveButton } from './RemoveButton'
  * The visit's diagnoses: each a code from the list or free text, one primary. Inside the
  * visit's form; a removal is a change like any other (onChange).
  */
-export function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolean; labels: Record<string, string>; onChange: () => void }) {
+export const DiagnosesCard = memo(function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolean; labels: Record<string, string>; onChange: () => void }) {
   const { t } = useTranslation()
   const form = Form.useFormInstance()
   return (
@@ -65,4 +66,4 @@ export function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolea
       </Form.List>
     </Card>
   )
-}
+})

@@ -1,5 +1,5 @@
 import { Card, Form } from 'antd'
-import type { ReactNode } from 'react'
+import { memo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SnippetTextArea } from '../../../components/snippets/SnippetTextArea'
 import { SECTION_OF_FIELD } from '../../../lib/charting'
@@ -16,7 +16,7 @@ export function FindingsCard({ children }: { children: ReactNode }) {
 }
 
 /** Findings' fields (chief complaint, history of present illness, examination), each expanding the doctor's snippets. Inside the visit's form. */
-export function FindingFields({ fields, disabled, aids }: { fields: readonly ('chief_complaint' | 'present_illness' | 'examination')[]; disabled: boolean; aids: TextAids }) {
+export const FindingFields = memo(function FindingFields({ fields, disabled, aids }: { fields: readonly ('chief_complaint' | 'present_illness' | 'examination')[]; disabled: boolean; aids: TextAids }) {
   const { t } = useTranslation()
   return fields.map((field) => (
     <Form.Item key={field} name={field} label={t(`visit.fields.${field}`)} extra={aids.copied(field)}>
@@ -31,4 +31,4 @@ export function FindingFields({ fields, disabled, aids }: { fields: readonly ('c
       />
     </Form.Item>
   ))
-}
+})

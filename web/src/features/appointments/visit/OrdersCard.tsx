@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons'
 import { Alert, Button, Card, Col, Form, Input, Row, Select, Typography } from 'antd'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { LabTest, Order } from '../api/types'
 import { RemoveButton } from './RemoveButton'
@@ -11,7 +12,7 @@ import { StarButton } from '../../../components/StarButton'
  * Laboratory, imaging and functional orders, from the catalogue (tests: undefined for whoever may not
  * order, who still reads the ordered ones by name). Inside the visit's form.
  */
-export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: boolean; tests: LabTest[] | undefined; ordered: Order[]; onChange: () => void }) {
+export const OrdersCard = memo(function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: boolean; tests: LabTest[] | undefined; ordered: Order[]; onChange: () => void }) {
   const { t } = useTranslation()
   const form = Form.useFormInstance()
   const picks = usePicks(!!tests)
@@ -87,4 +88,4 @@ export function OrdersCard({ disabled, tests, ordered, onChange }: { disabled: b
       </Form.List>
     </Card>
   )
-}
+})

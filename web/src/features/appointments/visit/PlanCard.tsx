@@ -1,5 +1,6 @@
 import { Alert, Card, Form } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../../lib/time'
 import type { Visit } from '../api/types'
@@ -12,7 +13,7 @@ import { DateInput } from '../../../components/DateInput'
 const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
 
 /** The plan, and the follow-up date that books a follow-up (after the visit's day). Inside the visit's form. */
-export function PlanCard({ disabled, day, followUp, aids }: { disabled: boolean; day: string; followUp: Visit['follow_up']; aids: TextAids }) {
+export const PlanCard = memo(function PlanCard({ disabled, day, followUp, aids }: { disabled: boolean; day: string; followUp: Visit['follow_up']; aids: TextAids }) {
   const { t } = useTranslation()
   return (
     <Card title={t('visit.sections.plan')} id="visit-plan" tabIndex={-1}>
@@ -27,4 +28,4 @@ export function PlanCard({ disabled, day, followUp, aids }: { disabled: boolean;
       )}
     </Card>
   )
-}
+})

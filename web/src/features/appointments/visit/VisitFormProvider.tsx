@@ -1,6 +1,6 @@
 import { CopyOutlined } from '@ant-design/icons'
 import { Form, Tag, type FormInstance } from 'antd'
-import { createContext, useContext, useState, type ReactNode } from 'react'
+import { createContext, useContext, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCan } from '../../../lib/auth/can'
 import { useChartValues, useSnippets } from '../../../lib/charting'
@@ -89,7 +89,8 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
   const chartValues = useChartValues(charting ? a.id : undefined)
   const { amend, discard, replaced, ...saving } = useVisitSaving({ id: a.id, visit, form, initial, mode })
 
-  const aids: TextAids = {
+  // The same aids until what they hold changes: the cards that take them are memoised on them.
+  const aids: TextAids = useMemo(() => ({
     snippets: charting ? (snippets.data ?? []) : [],
     values: () => {
       const v = form.getFieldValue('vitals') as VisitContent['vitals'] | undefined
@@ -103,7 +104,7 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
           {t('copyForward.copiedOn', { date: formatDay(copied[field]) })}
         </Tag>
       ) : null,
-  }
+  }), [charting, snippets.data, chartValues.data, copied, form, t])
 
   const value: VisitFormState = {
     a,

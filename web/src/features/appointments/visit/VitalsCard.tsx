@@ -1,6 +1,7 @@
 import { Card, Col, Form, Input, Row, Tag, Typography } from 'antd'
 import { NumberInput } from '../../../components/NumberInput'
 import { formatDay } from '../../../lib/time'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Vitals } from '../api/types'
 import { bmi, flagOf, VITAL_FIELDS, type VitalBand, type VitalFlag } from '../vitals'
@@ -10,7 +11,7 @@ import { bmi, flagOf, VITAL_FIELDS, type VitalBand, type VitalFlag } from '../vi
  * shows the server's flag for the patient's age (flags); a value being typed is flagged at
  * once from the same bands, sent with the visit (bands), as the server will flag it.
  */
-export function VitalsCard({ disabled, bands, flags, saved }: { disabled: boolean; bands: VitalBand[]; flags: Record<string, VitalFlag>; saved: Partial<Vitals> }) {
+export const VitalsCard = memo(function VitalsCard({ disabled, bands, flags, saved }: { disabled: boolean; bands: VitalBand[]; flags: Record<string, VitalFlag>; saved: Partial<Vitals> }) {
   const { t } = useTranslation()
   const form = Form.useFormInstance()
   const watched = Form.useWatch('vitals', form) as Partial<Vitals> | undefined
@@ -45,7 +46,7 @@ export function VitalsCard({ disabled, bands, flags, saved }: { disabled: boolea
       </Row>
     </Card>
   )
-}
+})
 
 const MARKS: Record<string, string> = { L: '↓', H: '↑', LL: '↓↓', HH: '↑↑' }
 const SIGNS: Record<string, string> = { '<': '<', '>': '>', '>=': '≥' }

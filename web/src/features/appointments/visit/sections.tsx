@@ -14,16 +14,20 @@ export function VitalsSection() {
   return <VitalsCard disabled={ro && mode !== 'vitals'} bands={visit.vital_bands} flags={saving.savedVitals.flags} saved={saving.savedVitals.vitals} />
 }
 
+// The findings' fields of each section, one array each: the cards are memoised on their props.
+const COMPLAINT = ['chief_complaint', 'present_illness'] as const
+const EXAMINATION = ['examination'] as const
+
 /** The chief complaint and the history of present illness. */
 export function ComplaintSection() {
   const { ro, aids } = useVisitForm()
-  return <FindingFields fields={['chief_complaint', 'present_illness']} disabled={ro} aids={aids} />
+  return <FindingFields fields={COMPLAINT} disabled={ro} aids={aids} />
 }
 
 /** The physical examination. */
 export function ExaminationSection() {
   const { ro, aids } = useVisitForm()
-  return <FindingFields fields={['examination']} disabled={ro} aids={aids} />
+  return <FindingFields fields={EXAMINATION} disabled={ro} aids={aids} />
 }
 
 export function DiagnosesSection() {

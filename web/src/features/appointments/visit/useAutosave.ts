@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 
 /** Where a form that saves itself stands, as its status line says it. */
 export type SaveState = 'idle' | 'pending' | 'saving' | 'saved' | 'invalid' | 'conflict'
@@ -70,12 +70,13 @@ export function useAutosave({ enabled, delay, initial, run, failed }: Options) {
     [],
   )
 
-  const changed = () => {
+  // One function for the form's life: the cards given it as onChange are memoised on it.
+  const changed = useCallback(() => {
     if (!latest.current.enabled) return
     setState('pending')
     clearTimeout(timer.current)
     timer.current = setTimeout(() => saveNowRef.current(), delay)
-  }
+  }, [delay])
 
   const settle = async () => {
     clearTimeout(timer.current)

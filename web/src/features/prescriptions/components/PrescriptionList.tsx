@@ -1,6 +1,6 @@
 import { EditOutlined, PrinterOutlined, RetweetOutlined, StopOutlined } from '@ant-design/icons'
 import { App, Button, Empty, Input, List, Modal, Space, Tag, Typography } from 'antd'
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { ApiError } from '../../../lib/api'
@@ -37,7 +37,7 @@ interface Props {
 }
 
 /** Prescriptions, newest first, with their status and lines; writers can edit, print, cancel and replace them. */
-export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatient }: Props) {
+export const PrescriptionList = memo(function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatient }: Props) {
   const { t } = useTranslation()
   const { message } = App.useApp()
   const { data, isLoading } = usePrescriptions(owner)
@@ -117,4 +117,4 @@ export function PrescriptionList({ owner, canWrite, onEdit, onReplace, showPatie
       </Modal>
     </>
   )
-}
+})

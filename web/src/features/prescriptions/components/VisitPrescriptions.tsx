@@ -1,6 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons'
 import { Button, Card } from 'antd'
-import { useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
@@ -16,6 +16,10 @@ export function VisitPrescriptions({ appointmentId, closed }: { appointmentId: n
   const canWrite = useCan('write prescription')
   const navigate = useNavigate()
   const [editing, setEditing] = useState<Editing>(null)
+  // Stable, so that opening or closing the editor leaves the list of prescriptions unrendered.
+  const owner = useMemo(() => ({ appointmentId }), [appointmentId])
+  const edit = useCallback((rx: Prescription) => setEditing({ rx }), [])
+  const replace = useCallback((rx: Prescription) => setEditing({ items: rx.items, replaces: rx.id }), [])
   return (
     <Card
       title={t('rx.title')}
@@ -42,7 +46,7 @@ export function VisitPrescriptions({ appointmentId, closed }: { appointmentId: n
           />
         </div>
       )}
-      <PrescriptionList owner={{ appointmentId }} canWrite={canWrite} onEdit={(rx) => setEditing({ rx })} onReplace={(rx) => setEditing({ items: rx.items, replaces: rx.id })} />
+      <PrescriptionList owner={owner} canWrite={canWrite} onEdit={edit} onReplace={replace} />
     </Card>
   )
 }
