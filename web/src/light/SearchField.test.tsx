@@ -49,4 +49,16 @@ describe('SearchField', () => {
     expect(onSearch).toHaveBeenLastCalledWith('')
     expect(screen.queryByRole('button', { name: 'Clear the field' })).toBeNull()
   })
+
+  it('shows a new query from outside, but keeps what is typed when the query is that text', () => {
+    const onSearch = vi.fn()
+    const { rerender } = render(<SearchField label="Search patients" defaultValue="an" onSearch={onSearch} />)
+    const box = screen.getByRole('searchbox', { name: 'Search patients' }) as HTMLInputElement
+    rerender(<SearchField label="Search patients" defaultValue="lê" onSearch={onSearch} />)
+    expect(box.value).toBe('lê')
+    fireEvent.change(box, { target: { value: 'nguyen ' } })
+    // The debounced search of "nguyen " comes back trimmed: the space being typed stays.
+    rerender(<SearchField label="Search patients" defaultValue="nguyen" onSearch={onSearch} />)
+    expect(box.value).toBe('nguyen ')
+  })
 })

@@ -12,7 +12,7 @@ export interface SearchFieldProps {
   /** The field's accessible name. */
   label: string
   placeholder?: string
-  /** The text the field starts with (the address's query). */
+  /** The text the field starts with (the address's query), and shows again when it changes. */
   defaultValue?: string
   onChange?: (value: string) => void
   onSearch: (value: string) => void
@@ -22,6 +22,13 @@ export interface SearchFieldProps {
 export function SearchField({ label, placeholder, defaultValue = '', onChange, onSearch, className }: SearchFieldProps) {
   const { t } = useTranslation()
   const [value, setValue] = useState(defaultValue)
+  // The address's query changed under a view kept open (a link to a search, the tab bar): the
+  // field shows it, unless it is what is typed here already (a debounced search of this text).
+  const [shown, setShown] = useState(defaultValue)
+  if (defaultValue !== shown) {
+    setShown(defaultValue)
+    if (defaultValue !== value.trim()) setValue(defaultValue)
+  }
   const input = useRef<HTMLInputElement>(null)
   const change = (e: ChangeEvent<HTMLInputElement>) => {
     setValue(e.target.value)
