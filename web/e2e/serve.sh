@@ -29,6 +29,17 @@ fi
 # $dir/mail, where the patient-message test reads it; --smtp-url points at it (no TLS: it is on
 # this machine). It runs in this process group, which the test runner ends with the server.
 go build -o "$dir/mailsink" ../cmd/mailsink
+# Its port must be free: a stray mail server left by an earlier run would take the messages
+# and every mail test would wait for one that never comes. The run stops here instead.
+python3 - "$((port + 6))" <<'PY'
+import socket, sys
+s = socket.socket()
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError as e:
+    sys.exit(f"the test mail server's port {sys.argv[1]} is taken ({e}): stop what holds it (a mailsink left by an earlier run?)")
+s.close()
+PY
 "$dir/mailsink" --addr "127.0.0.1:$((port + 6))" --dir "$dir/mail" 2>>"$dir/mailsink.log" &
 # The settings panel is off by default (a Go test checks that); on here so its tests can use it.
 # Request logs go to a file (read it when a test fails), not into the test output.
