@@ -3,7 +3,7 @@
 // previous and next, and the page size — a <nav> of native buttons and a labelled <select>, the
 // current page marked aria-current="page". Previous and next at the ends are aria-disabled, not
 // disabled, so a keyboard user pressing them keeps their place (a disabled button drops focus).
-import { useSyncExternalStore } from 'react'
+import { useSyncExternalStore, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LeftIcon, RightIcon } from './icons'
 import styles from './Pager.module.css'
@@ -46,6 +46,15 @@ const subscribe = (change: () => void) => {
 }
 const narrow = () => window.matchMedia(NARROW).matches
 
+/** Previous or next: at the end it is aria-disabled (a disabled button would drop the focus). */
+function Step({ name, off, onStep, children }: { name: string; off: boolean; onStep: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={styles.step} aria-label={name} title={name} aria-disabled={off} onClick={() => !off && onStep()}>
+      {children}
+    </button>
+  )
+}
+
 /** A "…" that jumps JUMP pages back or forward. */
 function Jump({ to, back, onJump }: { to: number; back: boolean; onJump: (page: number) => void }) {
   const { t } = useTranslation()
@@ -69,16 +78,9 @@ export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, l
     <nav className={styles.pager} aria-label={label ?? t('light.pager.label')}>
       {totalText && <span className={styles.total}>{totalText}</span>}
       <span className={styles.steps}>
-        <button
-          type="button"
-          className={styles.step}
-          aria-label={t('light.pager.previous')}
-          title={t('light.pager.previous')}
-          aria-disabled={first}
-          onClick={() => !first && onChange(page - 1, pageSize)}
-        >
+        <Step name={t('light.pager.previous')} off={first} onStep={() => onChange(page - 1, pageSize)}>
           <LeftIcon />
-        </button>
+        </Step>
         <ul className={styles.pages}>
           {items.map((p, i) =>
             p === null ? (
@@ -101,16 +103,9 @@ export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, l
             ),
           )}
         </ul>
-        <button
-          type="button"
-          className={styles.step}
-          aria-label={t('light.pager.next')}
-          title={t('light.pager.next')}
-          aria-disabled={last}
-          onClick={() => !last && onChange(page + 1, pageSize)}
-        >
+        <Step name={t('light.pager.next')} off={last} onStep={() => onChange(page + 1, pageSize)}>
           <RightIcon />
-        </button>
+        </Step>
       </span>
       <select className={styles.size} aria-label={t('light.pager.perPage')} value={pageSize} onChange={(e) => onChange(1, Number(e.target.value))}>
         {pageSizes.map((n) => (
