@@ -21,6 +21,9 @@ export async function loginWithForm(page: Page, username: string, password = PAS
  * the app costs seconds on a busy machine; the dashboard loaded only to be left is a minute a run.
  */
 export async function authenticate(page: Page, username: string, password = PASSWORD) {
+  // An app left open in the page (the login page after a logout) is closed first: it would
+  // hear the new session begin and race the test's own navigation.
+  if (page.url() !== 'about:blank') await page.goto('about:blank')
   expect((await page.request.get('/api/sanctum/csrf-cookie')).ok()).toBe(true)
   const r = await api(page, 'post', '/api/auth/login', { username, password })
   expect(r.status(), await r.text()).toBe(200)
