@@ -72,6 +72,7 @@ export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, l
   const around = useSyncExternalStore(subscribe, narrow, () => false) ? 1 : 2
   const number = new Intl.NumberFormat(i18n.language)
   const items = pageItems(page, pages, around)
+  const here = items.indexOf(page)
   const first = page <= 1
   const last = page >= pages
   return (
@@ -86,7 +87,7 @@ export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, l
             p === null ? (
               <li key={`gap${i}`}>
                 {/* The gap before the current page jumps back, the one after it forward. */}
-                <Jump to={i < items.indexOf(page) ? Math.max(1, page - JUMP) : Math.min(pages, page + JUMP)} back={i < items.indexOf(page)} onJump={(p) => onChange(p, pageSize)} />
+                <Jump to={i < here ? Math.max(1, page - JUMP) : Math.min(pages, page + JUMP)} back={i < here} onJump={(p) => onChange(p, pageSize)} />
               </li>
             ) : (
               <li key={p}>
