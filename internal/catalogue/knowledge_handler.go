@@ -90,10 +90,11 @@ func (h *Handler) deleteInteraction(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) deleteAddition(w http.ResponseWriter, r *http.Request, del func(context.Context, audit.Event, int64) error) {
 	id, err := httpjson.PathID(r, "id", "medicine_safety.not_found")
-	if err == nil {
-		err = del(r.Context(), auth.AuditEvent(r), id)
-	}
 	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := del(r.Context(), auth.AuditEvent(r), id); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}

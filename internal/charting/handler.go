@@ -90,13 +90,16 @@ func versionOf(r *http.Request) (int, error) {
 // retire answers a deletion (?version=N) of the set or snippet in the path by del.
 func retire(w http.ResponseWriter, r *http.Request, del func(ctx context.Context, e audit.Event, id int64, version int) error) {
 	id, err := httpjson.PathID(r, "id", "charting.not_found")
-	if err == nil {
-		var version int
-		if version, err = versionOf(r); err == nil {
-			err = del(r.Context(), auth.AuditEvent(r), id, version)
-		}
-	}
 	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	version, err := versionOf(r)
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
+	}
+	if err := del(r.Context(), auth.AuditEvent(r), id, version); err != nil {
 		httpjson.Error(w, r, err)
 		return
 	}

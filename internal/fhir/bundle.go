@@ -195,16 +195,19 @@ func (h *Handler) processBundle(w http.ResponseWriter, r *http.Request) {
 				return refused[i]
 			}
 			out, err := h.writeEntry(r, tx, writes[i], refs, targets)
-			if err == nil && out.finishing != 0 && transaction {
+			if err != nil {
+				failures[i] = err
+				return err
+			}
+			if out.finishing != 0 && transaction {
 				finishing = append(finishing, finishingEntry{writes[i], out})
-			} else if err == nil {
-				out, err = h.finishVisit(r, tx, out)
+			} else if out, err = h.finishVisit(r, tx, out); err != nil {
+				failures[i] = err
+				return err
 			}
-			if err == nil {
-				writes[i].response = h.entryOf(r, out)
-			}
-			failures[i] = err
-			return err
+			writes[i].response = h.entryOf(r, out)
+			failures[i] = nil
+			return nil
 		})
 	}
 	var failed *patient.StepError

@@ -654,17 +654,21 @@ func (h *Handler) runExport(id int64, spec ExportSpec) {
 func (h *Handler) ownExport(w http.ResponseWriter, r *http.Request) (*exportJob, bool) {
 	store := exports{h.DB}
 	j, err := store.get(r.Context(), r.PathValue("job"))
-	p := auth.PrincipalFrom(r.Context())
-	if err == nil && (j == nil || j.UserID != p.UserID || j.ClientID != p.ClientID || j.TokenID != p.TokenID || j.Status == exportCancelled || j.Status == exportExpired) {
-		err = notFound("bulkdata", r.PathValue("job"))
-	}
-	if err == nil && j.Status == exportDone && !exportNow().Before(*j.expires()) {
-		if err = store.expire(r.Context(), j.ID); err == nil {
-			err = notFound("bulkdata", r.PathValue("job"))
-		}
-	}
 	if err != nil {
 		WriteError(w, r, err)
+		return nil, false
+	}
+	p := auth.PrincipalFrom(r.Context())
+	if j == nil || j.UserID != p.UserID || j.ClientID != p.ClientID || j.TokenID != p.TokenID || j.Status == exportCancelled || j.Status == exportExpired {
+		WriteError(w, r, notFound("bulkdata", r.PathValue("job")))
+		return nil, false
+	}
+	if j.Status == exportDone && !exportNow().Before(*j.expires()) {
+		if err := store.expire(r.Context(), j.ID); err != nil {
+			WriteError(w, r, err)
+			return nil, false
+		}
+		WriteError(w, r, notFound("bulkdata", r.PathValue("job")))
 		return nil, false
 	}
 	return j, true

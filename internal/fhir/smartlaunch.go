@@ -197,21 +197,28 @@ func (h *Handler) offerFor(w http.ResponseWriter, r *http.Request, req auth.Auth
 		return auth.Offer{}, false
 	}
 	offer, err := h.Apps.Offer(r.Context(), auth.PrincipalFrom(r.Context()), app, req)
-	if err == nil && strings.TrimRight(req.Aud, "/") != h.baseURL(r) {
-		// SMART: the app names the FHIR server it means (aud); a token is never issued for
-		// another server's name.
-		err = &auth.OAuthError{Code: "invalid_request", Description: "aud must be this FHIR server's base URL, " + h.baseURL(r)}
-	}
-	var oe *auth.OAuthError
-	if errors.As(err, &oe) {
-		httpjson.Respond(w, http.StatusOK, map[string]string{"redirect": backTo(req, url.Values{"error": {oe.Code}, "error_description": {oe.Description}})})
+	if err != nil {
+		refuseRequest(w, r, req, err)
 		return offer, false
 	}
-	if err != nil {
-		httpjson.Error(w, r, err)
+	if strings.TrimRight(req.Aud, "/") != h.baseURL(r) {
+		// SMART: the app names the FHIR server it means (aud); a token is never issued for
+		// another server's name.
+		refuseRequest(w, r, req, &auth.OAuthError{Code: "invalid_request", Description: "aud must be this FHIR server's base URL, " + h.baseURL(r)})
 		return offer, false
 	}
 	return offer, true
+}
+
+// refuseRequest answers a request of the consent page that cannot go on: an OAuth error is
+// sent back to the app, answered as {redirect}; any other error is the page's to show.
+func refuseRequest(w http.ResponseWriter, r *http.Request, req auth.AuthRequest, err error) {
+	var oe *auth.OAuthError
+	if errors.As(err, &oe) {
+		httpjson.Respond(w, http.StatusOK, map[string]string{"redirect": backTo(req, url.Values{"error": {oe.Code}, "error_description": {oe.Description}})})
+		return
+	}
+	httpjson.Error(w, r, err)
 }
 
 // backTo is the app's redirect URI with params and the request's state added.

@@ -313,15 +313,19 @@ func (t typeVersions) vread(h *Handler) http.HandlerFunc {
 		}
 		lang := i18n.FromRequest(r)
 		list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Version: n, Limit: 1}, lang)
-		if err == nil && len(list) == 0 {
-			var v version
-			if v, ok, err = src.live(r.Context(), recordID, lang); ok && v.version == n {
-				list = []version{v}
-			}
-		}
 		if err != nil {
 			WriteError(w, r, err)
 			return
+		}
+		if len(list) == 0 {
+			live, found, err := src.live(r.Context(), recordID, lang)
+			if err != nil {
+				WriteError(w, r, err)
+				return
+			}
+			if found && live.version == n {
+				list = []version{live}
+			}
 		}
 		var v version
 		if len(list) > 0 {

@@ -321,10 +321,11 @@ type ListMeta struct {
 func DecodeOn[T any](w http.ResponseWriter, r *http.Request, notFound string) (int64, T, bool) {
 	var in T
 	id, err := PathID(r, "id", notFound)
-	if err == nil {
-		err = Decode(w, r, &in)
-	}
 	if err != nil {
+		Error(w, r, err)
+		return 0, in, false
+	}
+	if err := Decode(w, r, &in); err != nil {
 		Error(w, r, err)
 		return 0, in, false
 	}

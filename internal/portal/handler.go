@@ -197,12 +197,14 @@ func (h *Handler) verifyCode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		wait, err = h.Throttle.TakeMany(r.Context(), "portal-code:"+block, 1, CodeCheckBlockLimit)
-		if err == nil && wait > 0 {
-			err = apperr.Throttled("portal.throttled", auth.Seconds(wait))
-		}
 		if err != nil {
 			_ = h.Throttle.GiveBackFailure(r.Context(), block)
 			httpjson.Error(w, r, err)
+			return
+		}
+		if wait > 0 {
+			_ = h.Throttle.GiveBackFailure(r.Context(), block)
+			httpjson.Error(w, r, apperr.Throttled("portal.throttled", auth.Seconds(wait)))
 			return
 		}
 	}

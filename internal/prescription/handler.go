@@ -198,13 +198,15 @@ func (h *Handler) takenList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	got, err := h.Store.TakenList(r.Context(), auth.AuditEvent(r), id)
-	if err == nil {
-		err = h.Store.reviewList(r.Context(), id, got, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
-	var none *NoneAnswer
-	if err == nil {
-		none, err = TakesNone(r.Context(), h.Store.DB, id)
+	if err := h.Store.reviewList(r.Context(), id, got, i18n.FromRequest(r)); err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
+	none, err := TakesNone(r.Context(), h.Store.DB, id)
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -251,9 +253,12 @@ func (h *Handler) confirmTaken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t, err := h.Store.ConfirmTaken(r.Context(), auth.AuditEvent(r), id, in)
-	if err == nil { // confirming it is hearing it again: checked again (C1)
-		err = h.Store.takenCheck(r.Context(), &t, i18n.FromRequest(r))
+	if err != nil {
+		httpjson.Error(w, r, err)
+		return
 	}
+	// Confirming it is hearing it again: it is checked again (C1).
+	err = h.Store.takenCheck(r.Context(), &t, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusOK, t, err)
 }
 

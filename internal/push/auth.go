@@ -114,19 +114,22 @@ func readForm(w http.ResponseWriter, r *http.Request) (socketID, channel string,
 
 // read reads a signing request and the keys to sign it with.
 func (h *Handler) read(w http.ResponseWriter, r *http.Request) (socketID, channel string, keys Keys, err error) {
-	if socketID, channel, err = readForm(w, r); err == nil {
-		keys, err = h.Keys.Get(r.Context())
+	socketID, channel, err = readForm(w, r)
+	if err != nil {
+		return socketID, channel, Keys{}, err
 	}
+	keys, err = h.Keys.Get(r.Context())
 	return socketID, channel, keys, err
 }
 
 func (h *Handler) authorize(w http.ResponseWriter, r *http.Request) {
 	socketID, channel, keys, err := h.read(w, r)
-	if err == nil && !mayJoin(auth.PrincipalFrom(r.Context()), channel) {
-		err = apperr.Forbidden("push.channel_forbidden")
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
+		return
+	}
+	if !mayJoin(auth.PrincipalFrom(r.Context()), channel) {
+		httpjson.Error(w, r, apperr.Forbidden("push.channel_forbidden"))
 		return
 	}
 	if strings.HasPrefix(channel, "presence-") {

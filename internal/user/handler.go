@@ -169,11 +169,12 @@ func (h *Handler) resetTwoFactor(w http.ResponseWriter, r *http.Request) {
 	// An account that signs in with its password only has nothing to reset: saying so beats
 	// an audited "reset" that changed nothing (and ended the account's sessions for it).
 	enrolled, err := auth.TwoFactorEnrolled(r.Context(), h.Users.DB, []int64{u.ID})
-	if err == nil && !enrolled[u.ID] {
-		err = apperr.Conflict("user.no_two_factor")
-	}
 	if err != nil {
 		httpjson.Error(w, r, err)
+		return
+	}
+	if !enrolled[u.ID] {
+		httpjson.Error(w, r, apperr.Conflict("user.no_two_factor"))
 		return
 	}
 	e := auth.AuditEvent(r)
