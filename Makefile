@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run build web test test-lane test-go test-web test-static test-e2e test-budget lint bench bench-push clean screenshots
+.PHONY: run build web test test-lane-go test-lane-browser budgets test-go test-web test-static test-e2e test-budget lint bench bench-push clean screenshots
 
 ## run: build everything and start the app on ./data/emr.db, with demo staff on first start
 run: build
@@ -26,17 +26,23 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SRC)
 
 ## test: every check — the static ones of make lint, Go (SQLite, and PostgreSQL when
 ## EMR_TEST_POSTGRES_URL is set), Vitest, Playwright
-# Two lanes: the Go tests, which wait on the database half the time; beside them Vitest, the
-# build, the static checks, then the browser tests and the byte budgets, which start as soon as
-# the static checks end rather than when the Go tests do (each part's output is printed whole
-# when it ends; `make test` fails if either lane does).
-test:
-	@$(MAKE) --no-print-directory -j2 -O test-go test-lane
+# The build first, alone; then two lanes. The browser tests are the longest chain (one
+# browser, one server, one test after another), so they start at once, with the byte budgets
+# after them; beside them the Go tests, then Vitest, then the static checks. Nothing in one
+# lane builds what the other reads (the build ran before both), and the TypeScript compiler
+# never runs twice at once (the build's ended before the static checks start). Each part's
+# output is printed whole when it ends; `make test` fails if either lane does.
+test: build
+	@$(MAKE) --no-print-directory -j2 -O test-lane-go test-lane-browser
 
-test-lane:
+test-lane-go:
+	@$(MAKE) --no-print-directory test-go
 	@$(MAKE) --no-print-directory test-web
-	@$(MAKE) --no-print-directory test-static
-	@$(MAKE) --no-print-directory test-e2e test-budget
+	@sh tools/timed.sh "static checks (make lint)" $(MAKE) --no-print-directory lint
+
+test-lane-browser:
+	@cd web && sh ../tools/timed.sh Playwright sh e2e/run.sh
+	@$(MAKE) --no-print-directory budgets
 
 test-go:
 	@if [ -z "$$EMR_TEST_POSTGRES_URL" ]; then echo "Go tests on SQLite only (set EMR_TEST_POSTGRES_URL to add PostgreSQL)"; \
@@ -58,6 +64,9 @@ test-e2e: build
 # page's (ADR 43), the patient portal's (ADR 44), and each everyday screen's JavaScript and CSS
 # (bytes, not time: deterministic).
 test-budget: build
+	@$(MAKE) --no-print-directory budgets
+
+budgets:
 	node bench/login-js-size.mjs web/dist/app > /dev/null
 	for page in link book portal; do node bench/patient-page-size.mjs $$page web/dist/app > /dev/null || exit 1; done
 	node bench/screen-bytes.mjs web/dist/app > /dev/null

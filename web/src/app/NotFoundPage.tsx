@@ -1,10 +1,15 @@
 import { matchPath, useLocation } from 'react-router'
 import { NotFoundResult } from './NotFoundResult'
 import { resolveRoutes } from './routing/resolve'
-import { asyncRoutes } from './routing/table'
+import { asyncRoutes, constantRoutes } from './routing/table'
 
-/** Every address a role or permission may open, whether or not this user holds it. */
-const gatedPaths = resolveRoutes(asyncRoutes)
+/**
+ * Every screen's address, whether or not this user may open it: the user's own routes match
+ * before this page does, so an address among these is one their roles or permissions keep
+ * them from (the patients list is a constant route gated by a permission, as the
+ * administration's are asynchronous ones).
+ */
+const gatedPaths = resolveRoutes([...constantRoutes, ...asyncRoutes])
   .filter((r) => r.component)
   .map((r) => r.fullPath)
 
