@@ -165,15 +165,16 @@ test('a nurse can read but not change patients', async ({ page }) => {
   await page.goto('/masterfile/patients')
   await expect(dataRows(page).first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'New patient' })).toHaveCount(0)
+  // A screen that exists but is not hers says so (and who gives access), not "not found".
   await page.goto('/masterfile/patient_form/new')
-  await expect(page.getByText('This page does not exist, or it has moved.')).toBeVisible()
+  await expect(page.getByText('You do not have access to this page')).toBeVisible()
 })
 
 test('a user without "view patient" sees no Master File and is refused by the API', async ({ page }) => {
   await login(page, 'visitor')
   await expect(sidebar(page).getByRole('menuitem', { name: 'Master File' })).toHaveCount(0)
   await page.goto('/masterfile/patients')
-  await expect(page.getByText('This page does not exist, or it has moved.')).toBeVisible()
+  await expect(page.getByText('You do not have access to this page')).toBeVisible()
   const r = await page.request.get('/api/patients')
   expect(r.status()).toBe(403)
   expect((await r.json()).error).toBe('You do not have permission to do this. Ask an administrator if you need it.')
