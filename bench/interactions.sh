@@ -12,31 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-18350}
-out=bench/out
-mkdir -p "$out"
-rm -f "$out"/interactions.db* "$out/interactions.key"
+rm -f bench/out/interactions.key
 # The database's own secret key, made by the first server, read by the second.
-export EMR_SECRET_KEY_FILE="$out/interactions.key"
+export EMR_SECRET_KEY_FILE=bench/out/interactions.key
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
-password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-url="sqlite:$out/interactions.db"
-bin/emr migrate --database-url "$url" 2> /dev/null
-printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin --role doctor > /dev/null
-bin/emr seed --database-url "$url" --patients 300 > /dev/null 2>&1
-bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" 2> "$out/server-interactions.log" &
-pid=$!
-trap 'kill $pid 2> /dev/null || true' EXIT
-base="http://127.0.0.1:$PORT"
-for _ in $(seq 100); do curl -fs "$base/api/health" > /dev/null && break; sleep 0.2; done
-jar="$out/interactions.cookies"
-rm -f "$jar"
-curl -fs -c "$jar" -b "$jar" "$base/api/sanctum/csrf-cookie" > /dev/null
-xsrf() { awk '$6 ~ /XSRF-TOKEN$/ { print $7 }' "$jar" | python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.stdin.read().strip()))'; }
-call() { # method path [json]
-  curl -fs -c "$jar" -b "$jar" -X "$1" -H "X-XSRF-TOKEN: $(xsrf)" -H 'Content-Type: application/json' ${3:+--data "$3"} "$base$2"
-}
-json() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
-call POST /api/auth/login "{\"username\":\"admin\",\"password\":\"$password\"}" > /dev/null
+. bench/lib.sh
+bench_start interactions "$PORT" http
 me=$(call GET /api/user | json 'd["id"]')
 # Today's visit in progress for the logged-in doctor: the queue shows it with "Diagnosis".
 appt=$(call POST /api/appointments "{\"patient_id\":1,\"doctor_id\":$me,\"starts_at\":\"$(date -u +%Y-%m-%dT12:00:00Z)\",\"duration_minutes\":10,\"type\":\"new\"}" | json 'd["id"]')
@@ -63,7 +44,7 @@ if [ -n "${1:-}" ]; then
   "$1" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-interactions-other.log" &
   other=$!
   trap 'kill $pid $other 2> /dev/null || true' EXIT
-  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$((PORT + 1))/api/health" > /dev/null && break; sleep 0.2; done
+  healthy "http://127.0.0.1:$((PORT + 1))"
   servers+=("before=http://127.0.0.1:$((PORT + 1))")
 fi
 started=$SECONDS

@@ -25,13 +25,7 @@ cd "$(dirname "$0")/.."
 PORT=18340
 out=bench/out
 mkdir -p "$out"
-rm -f "$out"/lighthouse.db*
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
-password="load-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-url="sqlite:$out/lighthouse.db"
-bin/emr migrate --database-url "$url" 2> /dev/null
-printf '%s\n' "$password" | bin/emr user create --database-url "$url" --username admin --name "Bench Admin" --role admin --role doctor > /dev/null
-bin/emr seed --database-url "$url" --patients 300 > /dev/null 2>&1
 # A certificate for this run, trusted by no one (the browser is told to accept it: LH_INSECURE).
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
   -addext subjectAltName=IP:127.0.0.1 -keyout "$out/tls.key" -out "$out/tls.crt" 2> /dev/null
@@ -42,20 +36,11 @@ if [ "${LH_HTTPS:-}" = 1 ]; then
   tls=(--tls-cert "$out/tls.crt" --tls-key "$out/tls.key")
   scheme=https
 fi
-bin/emr serve --database-url "$url" --addr "127.0.0.1:$PORT" "${tls[@]}" 2> "$out/server-lighthouse.log" &
-pid=$!
-trap 'kill $pid 2> /dev/null || true' EXIT
-base="$scheme://127.0.0.1:$PORT"
-curl() { command curl -k "$@"; }
-for _ in $(seq 100); do curl -fs "$base/api/health" > /dev/null && break; sleep 0.2; done
-jar="$out/lighthouse.cookies"
-rm -f "$jar"
-curl -fs -c "$jar" -b "$jar" "$base/api/sanctum/csrf-cookie" > /dev/null
-xsrf() { awk '$6 ~ /XSRF-TOKEN$/ { print $7 }' "$jar" | python3 -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.stdin.read().strip()))'; }
-call() { # method path [json]
-  curl -fs -c "$jar" -b "$jar" -X "$1" -H "X-XSRF-TOKEN: $(xsrf)" -H 'Content-Type: application/json' ${3:+--data "$3"} "$base$2"
-}
-call POST /api/auth/login "{\"username\":\"admin\",\"password\":\"$password\"}" > /dev/null
+# The database's own secret key, made by the first server, read by the others.
+rm -f "$out/lighthouse.key"
+export EMR_SECRET_KEY_FILE="$out/lighthouse.key"
+. bench/lib.sh
+bench_start lighthouse "$PORT" "$scheme" "${tls[@]}"
 if [ "${1:-}" = --patient ]; then
   # The pages a patient opens (issue 56): the booking page, the portal's sign-in and a message
   # link's page, over HTTPS as a clinic serves them; Lighthouse's mobile profile. The staff login
@@ -64,7 +49,7 @@ if [ "${1:-}" = --patient ]; then
     --tls-cert "$out/tls.crt" --tls-key "$out/tls.key" 2> "$out/server-lighthouse-https.log" &
   https=$!
   trap 'kill $pid $https 2> /dev/null || true' EXIT
-  for _ in $(seq 100); do curl -fs "https://127.0.0.1:$((PORT + 2))/api/health" > /dev/null && break; sleep 0.2; done
+  healthy "https://127.0.0.1:$((PORT + 2))"
   # The portal signed in too: patient 1 invited (an access code), with an appointment to list.
   me=$(call GET /api/user | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
   call POST /api/appointments "{\"patient_id\":1,\"doctor_id\":$me,\"starts_at\":\"$(date -u -d '+3 days' +%Y-%m-%dT09:00:00Z)\",\"duration_minutes\":15,\"type\":\"new\"}" > /dev/null
@@ -95,7 +80,7 @@ call POST "/api/appointments/$appt/arrive" '{}' > /dev/null
 call POST "/api/appointments/$appt/start" '{}' > /dev/null
 call PUT "/api/appointments/$appt/visit" '{"version":0,"chief_complaint":"Tired","orders":[{"code":"CBC","note":""},{"code":"BMP","note":""}]}' > /dev/null
 read -r order version < <(call GET "/api/appointments/$appt/orders" | python3 -c 'import json, sys; o = json.load(sys.stdin)["data"][0]; print(o["id"], o["version"])')
-call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,\"results\":[{\"analyte\":\"HGB\",\"value\":\"101\"},{\"analyte\":\"WBC\",\"value\":\"6.1\"},{\"analyte\":\"PLT\",\"value\":\"250\"}]}" > /dev/null
+call PUT "/api/lab-orders/$order/results" "{\"version\":$version,\"final\":true,\"results\":[{\"analyte\":\"HGB\",\"value\":\"10.1\",\"unit\":\"g/dL\"},{\"analyte\":\"WBC\",\"value\":\"6.1\",\"unit\":\"10*9/L\"},{\"analyte\":\"PLT\",\"value\":\"250\",\"unit\":\"10*9/L\"}]}" > /dev/null
 mrn=$(call GET /api/patients/1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["mrn"])')
 if [ "${1:-}" = --cpu ]; then
   # The main thread's work per screen (bench/screen-cpu.mjs), for this build and, given a second
@@ -103,10 +88,10 @@ if [ "${1:-}" = --cpu ]; then
   bill=$(call POST "/api/appointments/$appt/bill" '{}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
   servers=("this=$base")
   if [ -n "${2:-}" ]; then
-    EMR_SECRET_KEY_FILE="$out/emr.key" "$2" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-lighthouse-other.log" &
+    "$2" serve --database-url "$url" --addr "127.0.0.1:$((PORT + 1))" 2> "$out/server-lighthouse-other.log" &
     other=$!
     trap 'kill $pid $other 2> /dev/null || true' EXIT
-    for _ in $(seq 100); do curl -fs "http://127.0.0.1:$((PORT + 1))/api/health" > /dev/null && break; sleep 0.2; done
+    healthy "http://127.0.0.1:$((PORT + 1))"
     servers+=("other=http://127.0.0.1:$((PORT + 1))")
   fi
   node bench/screen-cpu.mjs "$password" "${servers[@]}" -- /dashboard /appointments/appointments /masterfile/patients "/masterfile/profile/1/$mrn" \
@@ -117,11 +102,11 @@ export LIGHTHOUSE_MODULE=${LIGHTHOUSE_MODULE:?the path of an installed lighthous
 if [ "${1:-}" = --screens ]; then
   bill=$(call POST "/api/appointments/$appt/bill" '{}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
   # The same database served over HTTPS too, beside the plain HTTP server: both tables in one run.
-  EMR_SECRET_KEY_FILE="$out/emr.key" bin/emr serve --database-url "$url" --addr "127.0.0.1:$((PORT + 2))" \
+  bin/emr serve --database-url "$url" --addr "127.0.0.1:$((PORT + 2))" \
     --tls-cert "$out/tls.crt" --tls-key "$out/tls.key" 2> "$out/server-lighthouse-https.log" &
   https=$!
   trap 'kill $pid $https 2> /dev/null || true' EXIT
-  for _ in $(seq 100); do curl -fs "https://127.0.0.1:$((PORT + 2))/api/health" > /dev/null && break; sleep 0.2; done
+  healthy "https://127.0.0.1:$((PORT + 2))"
   screens=(/dashboard /appointments/appointments /masterfile/patients "/masterfile/profile/1/$mrn" "/appointments/form/$appt" "/bills/$bill" /fees/reports)
   table=$(LH_FULL=1 LH_PROFILES=mobile,desktop node bench/lighthouse.mjs "$base" admin "$password" "${screens[@]}")
   table_https=$(LH_FULL=1 LH_PROFILES=mobile,desktop node bench/lighthouse.mjs "https://127.0.0.1:$((PORT + 2))" admin "$password" "${screens[@]}")
