@@ -1,5 +1,5 @@
 // A light table: a native <table> with column headers (th scope="col"), cells each column
-// renders, optional sorting (aria-sort on the header, a button in it that Tab reaches and Enter
+// renders, optional sorting (aria-sort on the sorted header only, a button in it that Tab reaches and Enter
 // or Space presses), an empty state, aria-busy while loading, and columns hidden under a
 // breakpoint by a media query (Ant Design's breakpoints, so a screen hides what it hid before).
 // Rows are memoised: a new render of the screen around the table (a keystroke in its search)
@@ -63,17 +63,23 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
               {columns.map((c) => {
                 const order = sort?.key === c.key ? sort.order : undefined
                 return (
-                  <th key={c.key} scope="col" className={columnClass(c)} style={c.width ? { width: c.width } : undefined} aria-sort={c.sortable ? (order ?? 'none') : undefined}>
+                  <th key={c.key} scope="col" className={columnClass(c)} style={c.width ? { width: c.width } : undefined} aria-sort={order}>
                     {c.sortable ? (
                       <button type="button" className={styles.sort} onClick={() => onSort?.({ key: c.key, order: order === 'ascending' ? 'descending' : 'ascending' })}>
                         {c.header}
+                        {/* Both carets, grey, until the column is sorted; then only its order's, in
+                            the clinic's colour: the shape says the order, not the colour alone. */}
                         <span className={styles.carets} aria-hidden>
-                          <span className={order === 'ascending' ? styles.on : undefined}>
-                            <CaretUpIcon />
-                          </span>
-                          <span className={order === 'descending' ? styles.on : undefined}>
-                            <CaretDownIcon />
-                          </span>
+                          {order !== 'descending' && (
+                            <span className={order === 'ascending' ? styles.on : undefined}>
+                              <CaretUpIcon />
+                            </span>
+                          )}
+                          {order !== 'ascending' && (
+                            <span className={order === 'descending' ? styles.on : undefined}>
+                              <CaretDownIcon />
+                            </span>
+                          )}
                         </span>
                       </button>
                     ) : (
