@@ -13,6 +13,7 @@ import { PERMISSIONS } from '../lib/auth/permissions'
 import { effectiveAccess, usePreview } from '../lib/auth/preview'
 import { screensOf } from './routing/screens'
 import { asyncRoutes, constantRoutes } from './routing/table'
+import { ListMeta } from '../components/ListMeta'
 
 /** Controls that appear only with a permission, as any page's buttons do. */
 const EXAMPLES = [
@@ -57,7 +58,7 @@ export default function WhatICanDoPage() {
           dataSource={[...PERMISSIONS]}
           renderItem={(p) => (
             <List.Item data-held={holds(p)}>
-              <List.Item.Meta
+              <ListMeta
                 avatar={holds(p) ? <CheckCircleFilled style={{ color: '#52c41a' }} aria-label={t('directive.held')} /> : <MinusCircleOutlined aria-label={t('directive.notHeld')} />}
                 title={<Typography.Text type={holds(p) ? undefined : 'secondary'}>{t(`permissions.${p}`)}</Typography.Text>}
                 description={

@@ -1,6 +1,7 @@
 import { Card, List, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Schema } from '../../lib/schema'
+import { ListMeta } from '../../components/ListMeta'
 
 type Identifier = Schema<'PatientIdentifier'>
 
@@ -21,7 +22,7 @@ export function OtherIdentifiers({ identifiers }: { identifiers: Identifier[] })
         dataSource={identifiers}
         renderItem={(id) => (
           <List.Item>
-            <List.Item.Meta
+            <ListMeta
               title={
                 <>
                   {kindOf(id) && <Typography.Text type="secondary">{kindOf(id)}: </Typography.Text>}

@@ -23,6 +23,7 @@ import { chronicLabel, civilStatusLabel, familyLabel, labelOf, sexLabel, socialL
 import { PageSkeleton } from '../../components/PageSkeleton'
 import { OtherIdentifiers } from './OtherIdentifiers'
 import { PortalAccess } from './PortalAccess'
+import { ListMeta } from '../../components/ListMeta'
 
 function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
   const { t } = useTranslation()
@@ -65,7 +66,7 @@ function Attachments({ patient, canManage }: { patient: Patient; canManage: bool
               ),
             ]}
           >
-            <List.Item.Meta
+            <ListMeta
               title={
                 <>
                   <a href={fileUrl(patient.id, f.id)} download={f.name}>

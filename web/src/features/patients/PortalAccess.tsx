@@ -6,6 +6,7 @@ import { PatientSelect } from '../../components/PatientSelect'
 import { formatDay, formatDayTime } from '../../lib/time'
 import { usePortalStatus } from './api/portalAccess'
 import { usePortalActions, type GuardianInput, type PortalInvitation } from './api/portalActions'
+import { ListMeta } from '../../components/ListMeta'
 
 /** Prints the access code on a page of its own, the code written as text (never as markup). */
 function printCode(title: string, lines: string[]) {
@@ -98,7 +99,7 @@ export function PortalAccess({ patientId, archived, name }: { patientId: number;
                   </Popconfirm>,
                 ]}
               >
-                <List.Item.Meta
+                <ListMeta
                   title={g.patient_id ? `${g.name} (${g.mrn})` : g.address}
                   description={`${t(`portalAccess.channel.${g.channel}`)} · ${formatDayTime(g.created_at)}`}
                 />

@@ -11,6 +11,7 @@ import { holdCategories, holdItem, type Hold } from './api/holdItem'
 import { useReleased } from './api/listReleased'
 import { useRefreshRelease, useReleaseStatuses, type ReleaseKind, type ReleaseStatus } from './api/release'
 import { releaseItem } from './api/releaseItem'
+import { ListMeta } from '../../components/ListMeta'
 
 /** Who answers for an item of each kind, and so may release or hold it. */
 const answersFor: Record<ReleaseKind, string> = { result: 'review results', document: 'issue documents', prescription: 'write prescription' }
@@ -92,7 +93,7 @@ export function PatientRelease({ patientId }: { patientId: number }) {
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('release.none')} /> }}
         renderItem={(s) => (
           <List.Item data-testid="release-item" aria-label={s.title}>
-            <List.Item.Meta
+            <ListMeta
               title={
                 <Space wrap size={6}>
                   <span>{s.title}</span>
@@ -248,7 +249,7 @@ function PatientPreview({ patientId }: { patientId: number }) {
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('release.nothingSeen')} /> }}
       renderItem={(i) => (
         <List.Item>
-          <List.Item.Meta
+          <ListMeta
             title={
               <Space wrap size={6}>
                 <span>{i.title}</span>

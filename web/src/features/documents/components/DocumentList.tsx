@@ -11,6 +11,7 @@ import { useCancelDocument } from '../api/cancelDocument'
 import { useDocuments, type Owner } from '../api/documents'
 import { printPath } from '../api/types'
 import { IssueDocument } from './IssueDocument'
+import { ListMeta } from '../../../components/ListMeta'
 
 interface Props {
   patientId: number
@@ -48,7 +49,7 @@ export function DocumentsCard({ patientId, appointmentId, closed }: Props) {
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('documents.none')} /> }}
         renderItem={(d) => (
           <List.Item data-testid="document-item">
-            <List.Item.Meta
+            <ListMeta
               title={
                 <Space wrap size={6}>
                   <span lang={d.language}>{d.title}</span>

@@ -10,6 +10,7 @@ import { editable, printPath, type Item, type Owner, type Prescription } from '.
 import { focusFirstField } from '../../../components/focusFirstField'
 import { formatDayTime } from '../../../lib/time'
 import { prescriptionStatusLabel } from '../../../lib/labels'
+import { ListMeta } from '../../../components/ListMeta'
 
 const STATUS_COLORS: Record<Prescription['status'], string> = { draft: 'gold', ordered: 'gold', issued: 'green', dispensed: 'green', cancelled: 'default' }
 
@@ -67,7 +68,7 @@ export const PrescriptionList = memo(function PrescriptionList({ owner, canWrite
         rowKey="id"
         renderItem={(rx) => (
           <List.Item data-testid="rx-item">
-            <List.Item.Meta
+            <ListMeta
               title={
                 <Space wrap size={4}>
                   <span>{t('rx.number', { id: rx.id })}</span>
