@@ -153,7 +153,7 @@ test('language switch changes menu, title and date picker, and persists across r
   await expect(page.locator('.ant-picker-calendar')).toBeVisible()
   const monthBefore = await page.getByTestId('calendar-month').innerText()
   await page.getByRole('button', { name: 'Language' }).click()
-  await page.getByRole('menuitem', { name: 'Русский' }).click()
+  await page.getByRole('menuitemradio', { name: 'Русский' }).click()
   await expect(toasts(page).getByText('Язык изменён')).toBeVisible()
   await expect(sidebar(page).getByRole('menuitem', { name: 'Приёмы' })).toBeVisible()
   await expect(page).toHaveTitle('Панель - EMR')
@@ -174,7 +174,7 @@ test('size switch changes the controls and persists', async ({ page, context }) 
   const heights: number[] = []
   for (const size of ['Default', 'Small', 'Mini']) {
     await page.getByRole('button', { name: 'Text and control size' }).click()
-    await page.getByRole('menuitem', { name: size }).click()
+    await page.getByRole('menuitemradio', { name: size }).click()
     await expect(toasts(page).getByText('Switch Size Success').first()).toBeVisible()
     await expect.poll(heightOf).not.toBe(heights.at(-1) ?? 32)
     // The controls animate to their new size: read it once it has settled.

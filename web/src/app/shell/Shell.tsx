@@ -37,6 +37,7 @@ import { TagsView } from './TagsView'
 import styles from './shell.module.css'
 import { buttonConfig } from './antdConfig'
 import { SlotProvider } from '../../lib/slots'
+import { ToastProvider } from '../../light/Toast'
 import { slots } from '../slots'
 
 const antdLocales: Record<Language, Locale> = { en: enUS, ru: ruRU, zh: zhCN, vi: viVN }
@@ -87,6 +88,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
       }}
     >
       <AntApp>
+        <ToastProvider>
         {/* data-emr-size: the light components (src/light) take the size setting from it. */}
         <div className={classes} data-emr-size={size}>
           <a href="#main" className={styles.skipLink}>
@@ -108,6 +110,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
           </div>
           {config.data?.show_settings && <SettingsPanel />}
         </div>
+        </ToastProvider>
       </AntApp>
     </ConfigProvider>
   )
