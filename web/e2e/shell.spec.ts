@@ -2,12 +2,12 @@ import { expect, test, type Page } from '@playwright/test'
 import { activeView, chooseMenuItem, authenticate, login, menuItem, openTabMenu, sidebar, tab, toasts } from './helpers'
 
 /**
- * Opens a page from the sidebar by its item's name: the item itself when it shows, else its
+ * Opens a page from the sidebar by its item's name: the item itself (a link) when it shows, else its
  * group's title first (Appointments is a group beside the message log for who may read it).
  */
 async function openFromSidebar(page: Page, name: string) {
   const items = sidebar(page).getByRole('menuitem', { name, exact: true })
-  const leaf = items.and(page.locator('li.ant-menu-item'))
+  const leaf = items.and(page.locator('a'))
   if (!(await leaf.isVisible())) await items.first().click()
   await leaf.click()
 }

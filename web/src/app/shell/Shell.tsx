@@ -73,6 +73,13 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
     root.setProperty('--emr-link', link)
     root.setProperty('--emr-link-hover', linkHover)
   }, [primary, link, linkHover])
+  // Escape closes the phone's sidebar, as a click on the backdrop does.
+  useEffect(() => {
+    if (!mobile || !sidebarOpened) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeSidebar()
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [mobile, sidebarOpened, closeSidebar])
   const classes = [styles.app, mobile ? styles.mobile : '', sidebarOpened ? styles.opened : styles.collapsed].join(' ')
 
   return (
