@@ -227,11 +227,13 @@ test('settings panel: theme colour and tag tabs switch', async ({ page }) => {
   const drawer = page.getByRole('dialog', { name: 'Layout settings' })
   await drawer.getByRole('switch').first().click() // page tabs off
   await expect(page.getByRole('navigation', { name: 'Open pages' })).toHaveCount(0)
-  await drawer.locator('.ant-color-picker-trigger').click()
-  const presets = page.locator('.ant-color-picker-presets-color')
-  await expect(presets.nth(4)).toBeVisible()
-  await presets.nth(4).click() // #11A983
+  await drawer.getByRole('group', { name: 'Suggested colours' }).getByRole('button', { name: '#11A983' }).click()
   await expect(toasts(page).getByText('Theme has been changed!')).toBeVisible()
+  await expect(drawer.getByRole('button', { name: '#11A983' })).toHaveAttribute('aria-pressed', 'true')
+  // Escape closes the drawer and gives focus back to the button that opened it.
+  await page.keyboard.press('Escape')
+  await expect(drawer).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Layout settings' })).toBeFocused()
   const primary = () => page.evaluate(() => document.documentElement.style.getPropertyValue('--emr-primary'))
   await expect.poll(primary).toBe('#0d8667') // #11A983, darkened until white text on it reads at 4.5:1
   await page.reload()
