@@ -71,7 +71,7 @@ export const constantRoutes: AppRoute[] = [
     alwaysShow: true,
     meta: { title: 'masterFile', icon: <TeamIcon />, permissions: ['view patient'] },
     children: [
-      { path: 'patients', name: 'Patients', component: PatientList, prefetch: [PatientChart], meta: { title: 'patients' } },
+      { path: 'patients', name: 'Patients', component: PatientList, prefetch: [PatientChart], meta: { title: 'patients', light: true } },
       { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', permissions: ['manage patient'], params: { id: /^(new|\d+)$/ } } },
       {
         path: 'profile/:id/:pid',
