@@ -5,15 +5,17 @@ import styles from './IconButton.module.css'
 
 export interface IconButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   label: string
-  /** Off where the name is already in sight (a toggle beside a title). */
+  /** Off where the name is already in sight. */
   tooltip?: boolean
+  /** The tooltip's edge: under the button's end (the default, for buttons at the right), or its start. */
+  tooltipAlign?: 'start' | 'end'
 }
 
 export const iconButtonClass = styles.iconButton
 
-export function IconButton({ label, tooltip = true, className, children, type = 'button', ...rest }: IconButtonProps) {
+export function IconButton({ label, tooltip = true, tooltipAlign = 'end', className, children, type = 'button', ...rest }: IconButtonProps) {
   return (
-    <button type={type} aria-label={label} data-tooltip={tooltip ? label : undefined} className={[styles.iconButton, className].filter(Boolean).join(' ')} {...rest}>
+    <button type={type} aria-label={label} data-tooltip={tooltip ? label : undefined} data-tooltip-align={tooltipAlign} className={[styles.iconButton, className].filter(Boolean).join(' ')} {...rest}>
       {children}
     </button>
   )

@@ -38,7 +38,7 @@ export function Navbar({ me, routes, routeObjects }: { me: Me; routes: ResolvedR
   const { sidebarOpened, toggleSidebar, mobile } = useShell()
   return (
     <header className={styles.navbar}>
-      <IconButton label={t('navbar.toggleSidebar')} tooltip={false} onClick={toggleSidebar} aria-expanded={sidebarOpened}>
+      <IconButton label={t('navbar.toggleSidebar')} tooltipAlign="start" onClick={toggleSidebar} aria-expanded={sidebarOpened}>
         {sidebarOpened ? <MenuFoldIcon /> : <MenuUnfoldIcon />}
       </IconButton>
       {!mobile && <Crumbs routeObjects={routeObjects} />}
