@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { api, bookFirstFree, day, doctorId, authenticate, login, logout, newPatient, unique } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, authenticate, login, logout, newPatient, unique } from './helpers'
 
 /** Books through the booking form: patient by search, the E2E doctor, a date and time. */
 async function bookThroughForm(page: Page, last: string, date: string, time: string) {
@@ -65,7 +65,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await page.getByLabel('Temperature').fill('52')
   await expect(page.getByText('Temperature must be from 30 to 45 °C.')).toBeVisible()
   await page.getByLabel('Temperature').fill('37.2')
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
   await expect(page.getByLabel('Chief complaint')).toBeDisabled()
   await logout(page, 'E2E nurse')
 
@@ -89,7 +89,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await page.getByLabel('Follow-up date').fill(followUp)
   await page.getByLabel('Follow-up date').press('Enter')
   await expect(page.getByText(`Follow-up booked for ${followUp} 10:00`)).toBeVisible()
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
 
   await page.getByRole('button', { name: 'Sign', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Sign' }).click()
@@ -154,7 +154,7 @@ test('a stale autosave is refused, nothing typed is lost, and both changes end u
   expect((await api(page, 'post', `/api/appointments/${a.id}/start`, {})).status()).toBe(200)
   await page.goto(`/appointments/form/${a.id}`)
   await page.getByLabel('Chief complaint').fill('Dizzy since morning')
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
 
   // Meanwhile a nurse saves the vitals (version 1 → 2).
   const saved = await (await api(page, 'get', `/api/appointments/${a.id}/visit`)).json()
@@ -166,7 +166,7 @@ test('a stale autosave is refused, nothing typed is lost, and both changes end u
   await expect(page.getByRole('alert').filter({ hasText: 'Someone else saved this visit' })).toBeVisible()
   await expect(page.getByLabel('Physical examination')).toHaveValue('Nystagmus to the left')
   await page.getByRole('button', { name: 'Load their version and keep my changes' }).click()
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
   await expect(page.getByLabel('BP systolic')).toHaveValue('150')
   const after = await (await api(page, 'get', `/api/appointments/${a.id}/visit`)).json()
   expect(after.examination).toBe('Nystagmus to the left')

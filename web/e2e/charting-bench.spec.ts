@@ -79,7 +79,7 @@ test('charting a hypertension follow-up: clicks, keystrokes and time to sign', a
   await a.type(page.getByLabel('Plan / remarks'), 'Continue amlodipine and losartan. Low-salt diet, walk 30 minutes a day. Lipid panel before the next visit.')
   await a.type(page.getByLabel('Follow-up date'), day(28))
   await a.press(page.getByLabel('Follow-up date'), 'Enter')
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
 
   // Two medicines.
   await a.click(page.getByRole('button', { name: 'New prescription' }))
@@ -190,7 +190,7 @@ test('charting the same follow-up with an order set, snippets and the keyboard',
   await expect(view.getByLabel('Plan / remarks')).toHaveValue(/Lipid panel before the next visit/)
 
   // Signed from the keyboard.
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
   await a.press(page.locator('body'), 'Alt+s')
   const sign = page.getByRole('dialog').getByRole('button', { name: 'Sign' })
   await expect(sign).toBeFocused()

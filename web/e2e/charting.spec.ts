@@ -102,7 +102,7 @@ test('an order set, a snippet, the keyboard and a favourite chart a visit', asyn
   await expect(view.getByRole('button', { name: 'Remove I10 from favourites' })).toBeVisible()
 
   // Signed from the keyboard.
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
   await page.keyboard.press('Alt+s')
   await expect(dialog(page)).toContainText('Sign')
   await dialog(page).getByRole('button', { name: 'Sign' }).click()
@@ -143,7 +143,7 @@ test('copy forward marks what came from the last visit until it is changed', asy
   await expect(view.getByTestId('vitals-copied')).toContainText('copied — taken on')
   await expect(view.getByLabel('Chief complaint')).toHaveValue('Headaches in the morning')
   await expect(view.getByTestId('copied-mark')).toHaveCount(1)
-  await expect(page.getByRole('status')).toContainText('Saved at')
+  await expect(activeView(page).getByRole('status')).toContainText('Saved at')
   const saved = async () => (await (await api(page, 'get', `/api/appointments/${id}/visit`)).json()) as { vitals_copied_from: string; diagnoses: unknown[] }
   expect((await saved()).vitals_copied_from).toBe(day(1))
   expect((await saved()).diagnoses).toEqual([])

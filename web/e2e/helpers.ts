@@ -59,25 +59,27 @@ export const activeView = (page: Page) => page.locator('#main > div:not([hidden]
 /** The shown screen's table rows that hold data (a light table's: not its header row). */
 export const dataRows = (page: Page) => activeView(page).getByRole('table').getByRole('row').filter({ has: page.getByRole('cell') })
 
-/** The toast messages. */
-export const toasts = (page: Page) => page.locator('.ant-message')
+/** The toast messages: the frame's light ones, and those a library screen raises (App.message). */
+export const toasts = (page: Page) => page.locator('[data-emr-toasts], .ant-message')
 
-/** An item of the dropdown menu that is open now (a closing one may still be in the page). */
-export const menuItem = (page: Page, name: string) =>
-  page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name, exact: true })
+/** The menus open now: the frame's light menus, and a library screen's dropdowns (a closing one may still be in the page). */
+export const openMenus = (page: Page) => page.locator('[role="menu"][data-emr-menu], .ant-dropdown:not(.ant-dropdown-hidden)')
+
+/** An item of the menu that is open now. */
+export const menuItem = (page: Page, name: string) => openMenus(page).getByRole('menuitem', { name, exact: true })
 
 /** Chooses a menu item and waits until the menu has gone, so it covers nothing next. */
 export async function chooseMenuItem(page: Page, name: string) {
   await expect(menuItem(page, name)).toBeVisible()
   await menuItem(page, name).click()
-  await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).toHaveCount(0)
+  await expect(openMenus(page)).toHaveCount(0)
 }
 
 /** Opens a tab's context menu once the page under it has finished loading and laying out. */
 export async function openTabMenu(page: Page, name: string) {
   await page.waitForLoadState('networkidle')
   await tab(page, name).click({ button: 'right' })
-  await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).toHaveCount(1)
+  await expect(openMenus(page)).toHaveCount(1)
 }
 
 export const unique = () => Math.random().toString(36).slice(2, 7)

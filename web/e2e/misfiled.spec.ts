@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { activeView, api, bookFirstFree, day, doctorId, newPatient, openCountingPrints, unique } from './helpers'
+import { activeView, api, bookFirstFree, day, doctorId, newPatient, openCountingPrints, toasts, unique } from './helpers'
 
 /** A visit of the patient in progress with a BMP ordered; the order. */
 async function bmpOrdered(doc: Page, patientId: number, hour: number) {
@@ -62,7 +62,7 @@ test('a misfiled critical potassium is refiled on the right patient’s order', 
 
   const dialog = await resolveOn(nurse, k.result_id, "Recorded on the right patient's order", `Rightful ${name}`, new RegExp(`No\\. ${target.id} `), 'misfiled-resolve-en')
   await dialog.getByRole('button', { name: 'Mark resolved' }).click()
-  await expect(nurse.locator('.ant-message')).toContainText("Recorded on the right patient's order")
+  await expect(toasts(nurse).getByText("Recorded on the right patient's order")).toBeVisible()
   const refiled = (await (await api(nurse, 'get', `/api/lab-orders/${target.id}`)).json()) as { results: { analyte: string; entered: string; flag: string; refiled_from: number }[] }
   expect(refiled.results).toEqual([expect.objectContaining({ analyte: 'K', entered: '7.2', flag: 'HH', refiled_from: k.result_id })])
   // The refiled critical reaches the ordering doctor as her patient's; the withdrawn one waits

@@ -2,12 +2,12 @@ import { expect, test, type Page } from '@playwright/test'
 import { activeView, chooseMenuItem, authenticate, login, menuItem, openTabMenu, sidebar, tab, toasts } from './helpers'
 
 /**
- * Opens a page from the sidebar by its item's name: the item itself when it shows, else its
+ * Opens a page from the sidebar by its item's name: the item itself (a link) when it shows, else its
  * group's title first (Appointments is a group beside the message log for who may read it).
  */
 async function openFromSidebar(page: Page, name: string) {
   const items = sidebar(page).getByRole('menuitem', { name, exact: true })
-  const leaf = items.and(page.locator('li.ant-menu-item'))
+  const leaf = items.and(page.locator('a'))
   if (!(await leaf.isVisible())) await items.first().click()
   await leaf.click()
 }
@@ -153,7 +153,7 @@ test('language switch changes menu, title and date picker, and persists across r
   await expect(page.locator('.ant-picker-calendar')).toBeVisible()
   const monthBefore = await page.getByTestId('calendar-month').innerText()
   await page.getByRole('button', { name: 'Language' }).click()
-  await page.getByRole('menuitem', { name: 'Русский' }).click()
+  await page.getByRole('menuitemradio', { name: 'Русский' }).click()
   await expect(toasts(page).getByText('Язык изменён')).toBeVisible()
   await expect(sidebar(page).getByRole('menuitem', { name: 'Приёмы' })).toBeVisible()
   await expect(page).toHaveTitle('Панель - EMR')
@@ -174,7 +174,7 @@ test('size switch changes the controls and persists', async ({ page, context }) 
   const heights: number[] = []
   for (const size of ['Default', 'Small', 'Mini']) {
     await page.getByRole('button', { name: 'Text and control size' }).click()
-    await page.getByRole('menuitem', { name: size }).click()
+    await page.getByRole('menuitemradio', { name: size }).click()
     await expect(toasts(page).getByText('Switch Size Success').first()).toBeVisible()
     await expect.poll(heightOf).not.toBe(heights.at(-1) ?? 32)
     // The controls animate to their new size: read it once it has settled.
@@ -227,11 +227,13 @@ test('settings panel: theme colour and tag tabs switch', async ({ page }) => {
   const drawer = page.getByRole('dialog', { name: 'Layout settings' })
   await drawer.getByRole('switch').first().click() // page tabs off
   await expect(page.getByRole('navigation', { name: 'Open pages' })).toHaveCount(0)
-  await drawer.locator('.ant-color-picker-trigger').click()
-  const presets = page.locator('.ant-color-picker-presets-color')
-  await expect(presets.nth(4)).toBeVisible()
-  await presets.nth(4).click() // #11A983
+  await drawer.getByRole('group', { name: 'Suggested colours' }).getByRole('button', { name: '#11A983' }).click()
   await expect(toasts(page).getByText('Theme has been changed!')).toBeVisible()
+  await expect(drawer.getByRole('button', { name: '#11A983' })).toHaveAttribute('aria-pressed', 'true')
+  // Escape closes the drawer and gives focus back to the button that opened it.
+  await page.keyboard.press('Escape')
+  await expect(drawer).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Layout settings' })).toBeFocused()
   const primary = () => page.evaluate(() => document.documentElement.style.getPropertyValue('--emr-primary'))
   await expect.poll(primary).toBe('#0d8667') // #11A983, darkened until white text on it reads at 4.5:1
   await page.reload()

@@ -1,9 +1,9 @@
 // The shell fills the slots where one feature shows another's part (lib/slots.tsx); each part is
 // loaded on its own (the features' index files) with the screen that shows it, not with the
 // shell (and never on the login page).
-import { Spin } from 'antd'
 import { lazy, Suspense } from 'react'
 import type { Slots } from '../lib/slots'
+import { Spin } from '../light/Spin'
 import * as charting from '../features/charting'
 import * as documents from '../features/documents'
 import * as fees from '../features/fees'
@@ -19,6 +19,7 @@ const DocumentsCard = lazy(documents.DocumentsCard)
 const VisitResults = lazy(results.VisitResults)
 const PatientResults = lazy(results.PatientResults)
 const DashboardResults = lazy(results.DashboardResults)
+const DashboardResultsLoading = lazy(results.DashboardResultsLoading)
 const VisitOrderSet = lazy(charting.VisitOrderSet)
 const VisitBill = lazy(fees.VisitBill)
 const PatientBills = lazy(fees.PatientBills)
@@ -76,7 +77,13 @@ export const slots: Slots = {
     </Suspense>
   ),
   dashboardResults: () => (
-    <Suspense fallback={<results.DashboardResultsLoading />}>
+    <Suspense
+      fallback={
+        <Suspense fallback={null}>
+          <DashboardResultsLoading />
+        </Suspense>
+      }
+    >
       <DashboardResults />
     </Suspense>
   ),

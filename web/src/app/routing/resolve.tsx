@@ -1,8 +1,11 @@
-import { useEffect } from 'react'
+import { lazy, useEffect } from 'react'
 import { Navigate, useParams, type RouteObject } from 'react-router'
-import { NotFoundResult } from '../NotFoundResult'
+import { WithAntd } from '../../lib/withAntd'
 import { joinPath } from './filter'
 import type { AppRoute, PageComponent, ResolvedRoute, RouteMeta } from './types'
+
+// Built on the component library, and rare: fetched (with the library) only when shown.
+const NotFoundResult = lazy(() => import('../NotFoundResult').then((m) => ({ default: m.NotFoundResult })))
 
 /** Flattens routes into a list with absolute paths and their parents, depth first. */
 export function resolveRoutes(routes: readonly AppRoute[], parent?: ResolvedRoute): ResolvedRoute[] {
@@ -35,7 +38,13 @@ function Page({ component: Component, meta, prefetch }: { component: PageCompone
   }, [prefetch])
   const params = useParams()
   const ok = Object.entries(meta?.params ?? {}).every(([name, pattern]) => pattern.test(params[name] ?? ''))
-  return ok ? <Component /> : <NotFoundResult />
+  return ok ? (
+    <Component />
+  ) : (
+    <WithAntd>
+      <NotFoundResult />
+    </WithAntd>
+  )
 }
 
 /** Converts app routes into react-router route objects, with each route's meta in `handle`. */

@@ -1,6 +1,6 @@
 // The routes of spec §2 and their meta. constantRoutes are every logged-in user's;
 // asyncRoutes are added after login for the roles and permissions the user holds.
-import { CalendarOutlined, ControlOutlined, DashboardOutlined, ExperimentOutlined, FormOutlined, SafetyOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
+import { CalendarIcon, ControlIcon, DashboardIcon, ExperimentIcon, FormIcon, SafetyIcon, TeamIcon, UserIcon, WalletIcon } from '../../light/icons'
 import { lazy } from 'react'
 import type { AppRoute, PageComponent } from './types'
 
@@ -63,15 +63,15 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/',
     redirect: '/dashboard',
-    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardOutlined aria-hidden />, affix: true, noCache: true } }],
+    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardIcon />, affix: true, noCache: true } }],
   },
   {
     path: '/masterfile',
     redirect: '/masterfile/patients',
     alwaysShow: true,
-    meta: { title: 'masterFile', icon: <TeamOutlined aria-hidden />, permissions: ['view patient'] },
+    meta: { title: 'masterFile', icon: <TeamIcon />, permissions: ['view patient'] },
     children: [
-      { path: 'patients', name: 'Patients', component: PatientList, prefetch: [PatientChart], meta: { title: 'patients' } },
+      { path: 'patients', name: 'Patients', component: PatientList, prefetch: [PatientChart], meta: { title: 'patients', light: true } },
       { path: 'patient_form/:id', name: 'PatientForm', hidden: true, component: PatientForm, meta: { title: 'patientForm', permissions: ['manage patient'], params: { id: /^(new|\d+)$/ } } },
       {
         path: 'profile/:id/:pid',
@@ -86,9 +86,9 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/appointments',
     redirect: '/appointments/appointments',
-    meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden />, permissions: ['view appointment'] },
+    meta: { title: 'appointments', icon: <CalendarIcon />, permissions: ['view appointment'] },
     children: [
-      { path: 'appointments', name: 'Appointments', component: Appointments, prefetch: [Diagnosis, PatientChart], meta: { title: 'appointments', icon: <CalendarOutlined aria-hidden /> } },
+      { path: 'appointments', name: 'Appointments', component: Appointments, prefetch: [Diagnosis, PatientChart], meta: { title: 'appointments', icon: <CalendarIcon /> } },
       // Nurses open it for the vitals, doctors for the diagnosis; receptionists not at all.
       {
         path: 'form/:id',
@@ -103,7 +103,7 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/results',
     redirect: '/results/overdue',
-    meta: { title: 'results', icon: <ExperimentOutlined aria-hidden />, permissions: ['record results', 'review results'] },
+    meta: { title: 'results', icon: <ExperimentIcon />, permissions: ['record results', 'review results'] },
     children: [
       { path: 'review', name: 'ResultsReview', component: ResultsReview, meta: { title: 'resultsReview', permissions: ['review results'] } },
       { path: 'overdue', name: 'OverdueOrders', component: OverdueOrders, meta: { title: 'overdueOrders' } },
@@ -121,12 +121,12 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/fees',
     redirect: '/fees/cash-up',
-    meta: { title: 'fees', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports', 'cash up own drawer', 'record payment'] },
+    meta: { title: 'fees', icon: <WalletIcon />, permissions: ['view financial reports', 'cash up own drawer', 'record payment'] },
     children: [
       { path: 'bills', name: 'Bills', component: Bills, meta: { title: 'bills', permissions: ['record payment', 'view financial reports'] } },
       { path: 'orders-to-charge', name: 'OrdersToCharge', component: OrdersToCharge, meta: { title: 'ordersToCharge', noCache: true, permissions: ['record payment', 'view financial reports'] } },
       { path: 'cash-up', name: 'CashUp', component: CashUp, meta: { title: 'cashUp', noCache: true, permissions: ['view financial reports', 'cash up own drawer'] } },
-      { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletOutlined aria-hidden />, permissions: ['view financial reports'] } },
+      { path: 'reports', name: 'FeeReports', component: FeeReports, meta: { title: 'feeReports', icon: <WalletIcon />, permissions: ['view financial reports'] } },
       {
         path: 'drawers/:id/print',
         name: 'PrintDrawer',
@@ -192,7 +192,7 @@ export const asyncRoutes: AppRoute[] = [
     redirect: '/permission/page',
     hidden: true,
     alwaysShow: true,
-    meta: { title: 'permission', icon: <SafetyOutlined aria-hidden />, permissions: ['view menu permission'] },
+    meta: { title: 'permission', icon: <SafetyIcon />, permissions: ['view menu permission'] },
     children: [
       { path: 'page', name: 'PagePermission', component: RolePreview, meta: { title: 'rolePreview', permissions: ['manage permission'] } },
       // Spec §2: "no restriction" — every logged-in user can see what they may do.
@@ -203,7 +203,7 @@ export const asyncRoutes: AppRoute[] = [
     path: '/administrator',
     redirect: '/administrator/users',
     alwaysShow: true,
-    meta: { title: 'administrator', icon: <ControlOutlined aria-hidden />, roles: ['admin'] },
+    meta: { title: 'administrator', icon: <ControlIcon />, roles: ['admin'] },
     children: [
       { path: 'users', name: 'Users', component: Users, meta: { title: 'users', permissions: ['manage user'] } },
       { path: 'users/edit/:id', name: 'UserEdit', hidden: true, component: UserEdit, meta: { title: 'editUser', permissions: ['manage user'], params: { id: /^\d+$/ } } },
@@ -227,7 +227,7 @@ export const asyncRoutes: AppRoute[] = [
     redirect: '/forms/blankPrescription',
     alwaysShow: true,
     // The spec writes the roles as the single string 'admin, doctor': it means both roles.
-    meta: { title: 'forms', icon: <FormOutlined aria-hidden />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
+    meta: { title: 'forms', icon: <FormIcon />, roles: 'admin, doctor'.split(',').map((r) => r.trim()) },
     children: [
       { path: 'blankPrescription', name: 'BlankPrescription', component: BlankPrescription, meta: { title: 'blankPrescription' } },
       { path: 'charting', name: 'ChartingAids', component: ChartingAids, meta: { title: 'chartingAids', permissions: ['write diagnosis'] } },
@@ -246,7 +246,7 @@ export const asyncRoutes: AppRoute[] = [
     redirect: '/user-profile/user-profile',
     meta: { roles: ['admin', 'doctor'] },
     children: [
-      { path: 'user-profile', name: 'UserProfile', component: MyProfile, meta: { title: 'myProfile', icon: <UserOutlined aria-hidden />, affix: true, roles: ['admin', 'doctor'] } },
+      { path: 'user-profile', name: 'UserProfile', component: MyProfile, meta: { title: 'myProfile', icon: <UserIcon />, affix: true, roles: ['admin', 'doctor'] } },
     ],
   },
 ]

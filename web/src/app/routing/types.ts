@@ -14,6 +14,11 @@ export interface RouteMeta {
    * has no restriction while /permission needs 'view menu permission').
    */
   everyone?: boolean
+  /**
+   * The screen is light (src/light, docs/adr/0046): shown without the component library's
+   * provider, so opening it loads neither the library nor its style sheet.
+   */
+  light?: boolean
   /** Path parameters that must match, e.g. { id: /^\d+$/ }; otherwise the page is a 404. */
   params?: Record<string, RegExp>
 }

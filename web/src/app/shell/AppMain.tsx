@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router'
 import { LoadBoundary } from '../../components/LoadBoundary'
 import { usePageTitle } from '../../components/usePageTitle'
+import { WithAntd } from '../../lib/withAntd'
 import { doneProgress, startProgress } from '../../lib/progress'
 import { ViewActiveContext, ViewSubjectContext } from '../../lib/viewSubject'
 import type { RouteHandle } from '../routing/resolve'
@@ -24,7 +25,8 @@ function KeptView({ routes, pathname, search, active }: { routes: RouteObject[];
   const element = useRoutes(routes, { pathname, search })
   const { tags, dispatchTags } = useShell()
   const setSubject = useCallback((subject: string | undefined) => dispatchTags({ type: 'subject', path: pathname, subject }), [dispatchTags, pathname])
-  const title = (matchRoutes(routes, pathname)?.at(-1)?.route.handle as RouteHandle | undefined)?.meta?.title
+  const meta = (matchRoutes(routes, pathname)?.at(-1)?.route.handle as RouteHandle | undefined)?.meta
+  const title = meta?.title
   return (
     <div hidden={!active} className={styles.view} data-path={pathname}>
       {/* Each screen's one h1 is its title, for screen readers (the tab and breadcrumb show it to the eye). */}
@@ -41,7 +43,8 @@ function KeptView({ routes, pathname, search, active }: { routes: RouteObject[];
           >
             <Suspense fallback={null}>
               <ProgressDone active={active} />
-              {element}
+              {/* A screen still built on the library gets its provider (and loads it); a light one neither. */}
+              {meta?.light ? element : <WithAntd>{element}</WithAntd>}
             </Suspense>
           </LoadBoundary>
         </ViewActiveContext.Provider>

@@ -1,9 +1,9 @@
-import { SearchOutlined } from '@ant-design/icons'
-import { Select } from 'antd'
 import type Fuse from 'fuse.js'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { Combobox } from '../../light/Combobox'
+import { SearchIcon } from '../../light/icons'
 import type { ResolvedRoute } from '../routing/types'
 
 /** The longest query searched; longer input is cut (fuse.js 7 has no maxPatternLength). */
@@ -43,37 +43,26 @@ export function HeaderSearch({ routes }: { routes: ResolvedRoute[] }) {
     if (!FuseClass) void import('fuse.js').then((m) => setFuseClass(() => m.default))
   }
   const search = useMemo(() => FuseClass && makeSearch(FuseClass, searchEntries(routes, t)), [FuseClass, routes, t])
-  const results = useMemo(() => search?.(query) ?? [], [search, query])
+  const options = useMemo(() => (search?.(query) ?? []).map((r) => ({ value: r.path, label: r.title })), [search, query])
 
   return (
-    <Select
-      showSearch={{
-        filterOption: false,
-        onSearch: (q) => {
-          load()
-          setQuery(q)
-        },
-        searchValue: query,
+    <Combobox
+      label={t('navbar.search')}
+      placeholder={t('navbar.search')}
+      icon={<SearchIcon />}
+      query={query}
+      onQueryChange={(q) => {
+        load()
+        setQuery(q)
       }}
+      options={options}
+      emptyText={search ? t('navbar.searchNothing') : undefined}
       onFocus={load}
-      onMouseEnter={load}
-      value={null}
-      placeholder={
-        <span>
-          <SearchOutlined aria-hidden /> {t('navbar.search')}
-        </span>
-      }
-      aria-label={t('navbar.search')}
-      options={results.map((r) => ({ value: r.path, label: r.title }))}
-      notFoundContent={query && search ? t('navbar.searchNothing') : null}
-      loading={!!query && !search}
-      onChange={(path: string) => {
+      onPointerEnter={load}
+      onChoose={(path) => {
         setQuery('')
         navigate(path)
       }}
-      style={{ width: 200 }}
-      suffixIcon={null}
-      popupMatchSelectWidth={260}
     />
   )
 }

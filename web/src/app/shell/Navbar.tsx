@@ -1,8 +1,8 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons'
-import { Breadcrumb, Button } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { Link, matchRoutes, useLocation, type RouteObject } from 'react-router'
 import type { Me } from '../../lib/auth/me'
+import { IconButton } from '../../light/IconButton'
+import { MenuFoldIcon, MenuUnfoldIcon } from '../../light/icons'
 import type { RouteHandle } from '../routing/resolve'
 import type { ResolvedRoute } from '../routing/types'
 import { HeaderSearch } from './HeaderSearch'
@@ -10,6 +10,7 @@ import { AvatarMenu, FullscreenToggle, LanguageMenu, LiveIndicator, SizeSelect }
 import { useShell } from './state'
 import styles from './shell.module.css'
 
+/** Where the page sits: the dashboard, then the page's parents, then the page (aria-current). */
 function Crumbs({ routeObjects }: { routeObjects: RouteObject[] }) {
   const { t } = useTranslation()
   const location = useLocation()
@@ -17,12 +18,19 @@ function Crumbs({ routeObjects }: { routeObjects: RouteObject[] }) {
   const handle = leaf?.route.handle as RouteHandle | undefined
   if (!handle?.meta?.title) return null
   const chain = [...handle.parents, { meta: handle.meta, fullPath: handle.fullPath, redirect: undefined }].filter((r) => r.meta?.title && r.meta.breadcrumb !== false)
-  const items = chain.map((r, i) => ({
-    key: r.fullPath,
-    title: i < chain.length - 1 && r.redirect ? <Link to={r.redirect}>{t(`route.${r.meta?.title}`)}</Link> : t(`route.${r.meta?.title}`),
-  }))
-  if (handle.fullPath !== '/dashboard') items.unshift({ key: '/dashboard', title: <Link to="/dashboard">{t('route.dashboard')}</Link> })
-  return <Breadcrumb items={items} className={styles.breadcrumb} />
+  const items = chain.map((r, i) => ({ key: r.fullPath, title: t(`route.${r.meta?.title}`), to: i < chain.length - 1 ? r.redirect : undefined }))
+  if (handle.fullPath !== '/dashboard') items.unshift({ key: '/dashboard', title: t('route.dashboard'), to: '/dashboard' })
+  return (
+    <nav aria-label={t('navbar.breadcrumb')} className={styles.breadcrumb}>
+      <ol>
+        {items.map((item, i) => (
+          <li key={item.key}>
+            {i === items.length - 1 ? <span aria-current="page">{item.title}</span> : item.to ? <Link to={item.to}>{item.title}</Link> : <span>{item.title}</span>}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  )
 }
 
 export function Navbar({ me, routes, routeObjects }: { me: Me; routes: ResolvedRoute[]; routeObjects: RouteObject[] }) {
@@ -30,13 +38,9 @@ export function Navbar({ me, routes, routeObjects }: { me: Me; routes: ResolvedR
   const { sidebarOpened, toggleSidebar, mobile } = useShell()
   return (
     <header className={styles.navbar}>
-      <Button
-        type="text"
-        icon={sidebarOpened ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
-        onClick={toggleSidebar}
-        aria-label={t('navbar.toggleSidebar')}
-        aria-expanded={sidebarOpened}
-      />
+      <IconButton label={t('navbar.toggleSidebar')} tooltipAlign="start" onClick={toggleSidebar} aria-expanded={sidebarOpened}>
+        {sidebarOpened ? <MenuFoldIcon /> : <MenuUnfoldIcon />}
+      </IconButton>
       {!mobile && <Crumbs routeObjects={routeObjects} />}
       <div className={styles.navRight}>
         <LiveIndicator />

@@ -1,7 +1,6 @@
-import { CloseOutlined, SettingOutlined } from '@ant-design/icons'
-import { Button } from 'antd'
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { CrossIcon, SettingIcon } from '../../light/icons'
 import { useOpenedOnce } from '../../lib/openedOnce'
 import styles from './shell.module.css'
 
@@ -15,13 +14,9 @@ export function SettingsPanel() {
 
   return (
     <>
-      <Button
-        type="primary"
-        className={styles.settingsButton}
-        icon={open ? <CloseOutlined aria-hidden /> : <SettingOutlined aria-hidden />}
-        onClick={() => setOpen(!open)}
-        aria-label={t('settings.title')}
-      />
+      <button type="button" className={styles.settingsButton} onClick={() => setOpen(!open)} aria-label={t('settings.title')} aria-haspopup="dialog" aria-expanded={open}>
+        {open ? <CrossIcon /> : <SettingIcon />}
+      </button>
       {opened && (
         <Suspense fallback={null}>
           <SettingsDrawer open={open} onClose={() => setOpen(false)} />

@@ -1,26 +1,20 @@
-// The logged-in application: Ant Design, the layout and every page. Loaded after login, so
-// the login page does not carry it.
+// The logged-in application: the frame (sidebar, navbar, tabs, settings) and every page. Loaded
+// after login, so the login page does not carry it. The frame is light (React, CSS modules,
+// native elements); the component library comes only with the screens still built on it, through
+// a provider loaded when the first of them opens (AntdProvider.tsx, docs/adr/0046).
 import { useQueryClient } from '@tanstack/react-query'
-import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd'
-import type { Locale } from 'antd/es/locale'
-import enUS from 'antd/locale/en_US'
-import ruRU from 'antd/locale/ru_RU'
-import viVN from 'antd/locale/vi_VN'
-import zhCN from 'antd/locale/zh_CN'
 import dayjs from 'dayjs'
 import 'dayjs/locale/ru'
 import 'dayjs/locale/vi'
 import 'dayjs/locale/zh-cn'
-import 'antd/dist/antd.css'
 import 'nprogress/nprogress.css'
-import { useEffect, useMemo, useRef, useSyncExternalStore, type CSSProperties } from 'react'
+import { lazy, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { useConfig } from '../../lib/queries/config'
 import type { Me } from '../../lib/auth/me'
 import { currentLanguage, type Language } from '../../lib/i18n'
-import type { Size } from '../../lib/settings'
-import { LINK_CONTRAST, LINK_HOVER_CONTRAST, readableShade, themeFor } from '../../lib/theme'
+import { LINK_CONTRAST, LINK_HOVER_CONTRAST, readableShade } from '../../lib/theme'
 import { filterRoutes } from '../routing/filter'
 import { resolveRoutes, toRouteObjects } from '../routing/resolve'
 import { asyncRoutes, constantRoutes, notFoundRoute } from '../routing/table'
@@ -35,14 +29,17 @@ import { Sidebar } from './Sidebar'
 import { ShellStateProvider, useShell } from './state'
 import { TagsView } from './TagsView'
 import styles from './shell.module.css'
-import { buttonConfig } from './antdConfig'
 import { SlotProvider } from '../../lib/slots'
+import { ToastProvider } from '../../light/Toast'
+import { AntdHostContext } from '../../lib/withAntd'
 import { slots } from '../slots'
 
-const antdLocales: Record<Language, Locale> = { en: enUS, ru: ruRU, zh: zhCN, vi: viVN }
+// Dates in the user's language for every screen, light or not (the library's date pickers read it too).
 const dayjsLocales: Record<Language, string> = { en: 'en', ru: 'ru', zh: 'zh-cn', vi: 'vi' }
-/** The size selector's four sizes on Ant Design's three, with the compact algorithm for Mini. */
-const componentSizes: Record<Size, 'large' | 'middle' | 'small'> = { default: 'large', medium: 'middle', small: 'small', mini: 'small' }
+
+const AntdProvider = lazy(() => import('./AntdProvider'))
+/** The library's provider, fetched when a part built on the library first shows (it suspends until then). */
+const antdHost = (children: ReactNode) => <AntdProvider>{children}</AntdProvider>
 
 function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const { sidebarOpened, mobile, closeSidebar, settings, size } = useShell()
@@ -59,8 +56,6 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const routeObjects = useMemo(() => toRouteObjects([...userRoutes, notFoundRoute]), [userRoutes])
 
   dayjs.locale(dayjsLocales[lang])
-  const theme = themeFor(settings.theme)
-  const reducedMotion = useReducedMotion()
   const primary = readableShade(settings.theme)
   const link = readableShade(settings.theme, LINK_CONTRAST)
   const linkHover = readableShade(settings.theme, LINK_HOVER_CONTRAST)
@@ -72,21 +67,18 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
     root.setProperty('--emr-link', link)
     root.setProperty('--emr-link-hover', linkHover)
   }, [primary, link, linkHover])
+  // Escape closes the phone's sidebar, as a click on the backdrop does.
+  useEffect(() => {
+    if (!mobile || !sidebarOpened) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeSidebar()
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [mobile, sidebarOpened, closeSidebar])
   const classes = [styles.app, mobile ? styles.mobile : '', sidebarOpened ? styles.opened : styles.collapsed].join(' ')
 
   return (
-    <ConfigProvider
-      locale={antdLocales[lang]}
-      componentSize={componentSizes[size]}
-      button={buttonConfig}
-      theme={{
-        ...theme,
-        token: { ...theme.token, motion: !reducedMotion },
-        zeroRuntime: true,
-        algorithm: size === 'mini' ? [antTheme.defaultAlgorithm, antTheme.compactAlgorithm] : antTheme.defaultAlgorithm,
-      }}
-    >
-      <AntApp>
+    <AntdHostContext.Provider value={antdHost}>
+      <ToastProvider>
         {/* data-emr-size: the light components (src/light) take the size setting from it. */}
         <div className={classes} data-emr-size={size}>
           <a href="#main" className={styles.skipLink}>
@@ -108,8 +100,8 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
           </div>
           {config.data?.show_settings && <SettingsPanel />}
         </div>
-      </AntApp>
-    </ConfigProvider>
+      </ToastProvider>
+    </AntdHostContext.Provider>
   )
 }
 
@@ -146,18 +138,5 @@ export default function Shell({ me }: { me: Me }) {
         <Layout me={me} userRoutes={userRoutes} />
       </ShellStateProvider>
     </SlotProvider>
-  )
-}
-
-/** Whether the user's system asks for less motion (and follows it when that changes). */
-function useReducedMotion() {
-  const query = '(prefers-reduced-motion: reduce)'
-  return useSyncExternalStore(
-    (changed) => {
-      const list = window.matchMedia(query)
-      list.addEventListener('change', changed)
-      return () => list.removeEventListener('change', changed)
-    },
-    () => window.matchMedia(query).matches,
   )
 }

@@ -1,7 +1,8 @@
-import { CloseOutlined } from '@ant-design/icons'
-import { Dropdown } from 'antd'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
+import { ContextMenu, contextMenuAt, isContextMenuKey, type ContextMenuAt } from '../../light/ContextMenu'
+import { CrossIcon } from '../../light/icons'
 import { afterClose, tagsReducer, viewLabel, type TagsAction, type View } from './tags'
 import { useShell } from './state'
 import styles from './shell.module.css'
@@ -11,6 +12,8 @@ export function TagsView() {
   const { tags, dispatchTags } = useShell()
   const location = useLocation()
   const navigate = useNavigate()
+  // The tab whose context menu is open, and where.
+  const [menu, setMenu] = useState<{ view: View; at: ContextMenuAt }>()
 
   // Applies an action, and leaves the page when the active tab was closed.
   const act = (action: TagsAction) => {
@@ -21,44 +24,66 @@ export function TagsView() {
     }
   }
 
-  const menuFor = (view: View) => ({
-    items: [
-      { key: 'refresh', label: t('tags.refresh') },
-      { key: 'close', label: t('tags.close'), disabled: view.affix },
-      { key: 'closeOthers', label: t('tags.closeOthers') },
-      { key: 'closeAll', label: t('tags.closeAll') },
-    ],
-    onClick: ({ key }: { key: string }) => {
-      if (key === 'refresh') {
-        dispatchTags({ type: 'refresh', path: view.path })
-        if (view.path !== location.pathname) navigate(view.path + view.search)
-      } else if (key === 'close') act({ type: 'close', path: view.path })
-      else if (key === 'closeOthers') {
-        act({ type: 'closeOthers', path: view.path })
-        if (view.path !== location.pathname) navigate(view.path + view.search)
-      } else act({ type: 'closeAll' })
-    },
-  })
+  const choose = (view: View, key: string) => {
+    if (key === 'refresh') {
+      dispatchTags({ type: 'refresh', path: view.path })
+      if (view.path !== location.pathname) navigate(view.path + view.search)
+    } else if (key === 'close') act({ type: 'close', path: view.path })
+    else if (key === 'closeOthers') {
+      act({ type: 'closeOthers', path: view.path })
+      if (view.path !== location.pathname) navigate(view.path + view.search)
+    } else act({ type: 'closeAll' })
+  }
+
+  const label = (view: View) => viewLabel(tags.subjects?.[view.path], t(`route.${view.title}`))
 
   return (
     <nav className={styles.tags} aria-label={t('tags.label')}>
       {tags.views.map((view) => {
         const active = view.path === location.pathname
         return (
-          <Dropdown key={view.path} trigger={['contextMenu']} menu={menuFor(view)}>
-            <span className={active ? `${styles.tag} ${styles.tagActive}` : styles.tag} data-path={view.path}>
-              <Link to={view.path + view.search} aria-current={active ? 'page' : undefined} className={styles.tagLink}>
-                {viewLabel(tags.subjects?.[view.path], t(`route.${view.title}`))}
-              </Link>
-              {!view.affix && (
-                <button type="button" className={styles.tagClose} aria-label={t('tags.closeNamed', { name: viewLabel(tags.subjects?.[view.path], t(`route.${view.title}`)) })} onClick={() => act({ type: 'close', path: view.path })}>
-                  <CloseOutlined aria-hidden />
-                </button>
-              )}
-            </span>
-          </Dropdown>
+          <span key={view.path} className={active ? `${styles.tag} ${styles.tagActive}` : styles.tag} data-path={view.path}>
+            <Link
+              to={view.path + view.search}
+              aria-current={active ? 'page' : undefined}
+              className={styles.tagLink}
+              // The context menu opens on a right-click and from the keyboard (Shift+F10, the ContextMenu key).
+              onContextMenu={(e) => {
+                e.preventDefault()
+                setMenu({ view, at: contextMenuAt(e) })
+              }}
+              onKeyDown={(e) => {
+                if (isContextMenuKey(e)) {
+                  e.preventDefault()
+                  setMenu({ view, at: contextMenuAt(e) })
+                }
+              }}
+            >
+              {label(view)}
+            </Link>
+            {!view.affix && (
+              <button type="button" className={styles.tagClose} aria-label={t('tags.closeNamed', { name: label(view) })} onClick={() => act({ type: 'close', path: view.path })}>
+                <CrossIcon />
+              </button>
+            )}
+          </span>
         )
       })}
+      {menu && (
+        <ContextMenu
+          key={menu.view.path}
+          at={menu.at}
+          label={label(menu.view)}
+          items={[
+            { key: 'refresh', label: t('tags.refresh') },
+            { key: 'close', label: t('tags.close'), disabled: menu.view.affix },
+            { key: 'closeOthers', label: t('tags.closeOthers') },
+            { key: 'closeAll', label: t('tags.closeAll') },
+          ]}
+          onSelect={(key) => choose(menu.view, key)}
+          onClose={() => setMenu(undefined)}
+        />
+      )}
     </nav>
   )
 }

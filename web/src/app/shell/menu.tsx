@@ -1,16 +1,22 @@
-import type { MenuProps } from 'antd'
 import type { TFunction } from 'i18next'
+import type { ReactNode } from 'react'
 import { joinPath } from '../routing/filter'
 import type { AppRoute } from '../routing/types'
 
-type Item = Required<MenuProps>['items'][number]
+/** A sidebar item: a page (its key is its path) or a group of pages (its key is the group's path). */
+export interface SideItem {
+  key: string
+  label: string
+  icon?: ReactNode
+  children?: SideItem[]
+}
 
 /**
  * Sidebar items from the user's routes: hidden routes are left out; a parent with a single
  * visible child shows that child in its place unless it is marked alwaysShow.
  */
-export function menuItems(routes: readonly AppRoute[], t: TFunction, parent = '/'): Item[] {
-  return routes.flatMap((r): Item[] => {
+export function menuItems(routes: readonly AppRoute[], t: TFunction, parent = '/'): SideItem[] {
+  return routes.flatMap((r): SideItem[] => {
     if (r.hidden) return []
     const full = joinPath(parent, r.path)
     const visible = (r.children ?? []).filter((c) => !c.hidden)
@@ -27,15 +33,12 @@ export function menuItems(routes: readonly AppRoute[], t: TFunction, parent = '/
   })
 }
 
-const hasKey = (items: Item[], key: string): boolean =>
-  items.some((i) => !!i && 'key' in i && (i.key === key || ('children' in i && !!i.children && hasKey(i.children as Item[], key))))
+const hasKey = (items: SideItem[], key: string): boolean => items.some((i) => i.key === key || (!!i.children && hasKey(i.children, key)))
 
-/** The keys of the submenus that hold `path`, outermost first, for opening them. */
-export function openKeysFor(items: Item[], path: string): string[] {
+/** The keys of the groups that hold `path`, outermost first, for opening them. */
+export function openKeysFor(items: SideItem[], path: string): string[] {
   for (const item of items) {
-    if (item && 'children' in item && item.children && hasKey(item.children as Item[], path)) {
-      return [String(item.key), ...openKeysFor(item.children as Item[], path)]
-    }
+    if (item.children && hasKey(item.children, path)) return [item.key, ...openKeysFor(item.children, path)]
   }
   return []
 }

@@ -8,11 +8,12 @@
 // This part only watches (it is on every page); the banner's and the dialog's code loads with
 // the first alert. Until it has loaded, or if it cannot load, the banner still says how many
 // results wait, so a critical result is never hidden behind a download.
-import { Alert } from 'antd'
 import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadBoundary } from '../../components/LoadBoundary'
 import { useCan } from '../../lib/auth/can'
+import { WithAntd } from '../../lib/withAntd'
+import { Alert } from '../../light/Alert'
 import { splitAlerts, useAlerts } from './api/listAlerts'
 
 const CriticalAlertsBanner = lazy(() => import('./CriticalAlertsBanner'))
@@ -27,7 +28,6 @@ export function CriticalAlerts() {
   const waiting = (
     <Alert
       type="error"
-      showIcon
       role="alert"
       data-testid="critical-banner"
       title={open.length > 0 ? t('results.criticalBanner', { count: open.length }) : withdrawn.length > 0 ? t('results.withdrawnBannerTitle') : t('results.misfiledAlertTitle')}
@@ -36,7 +36,9 @@ export function CriticalAlerts() {
   return (
     <LoadBoundary fallback={waiting}>
       <Suspense fallback={waiting}>
-        <CriticalAlertsBanner alerts={list} />
+        <WithAntd>
+          <CriticalAlertsBanner alerts={list} />
+        </WithAntd>
       </Suspense>
     </LoadBoundary>
   )

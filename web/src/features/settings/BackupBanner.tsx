@@ -1,7 +1,8 @@
-import { Alert, Button } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { useCan } from '../../lib/auth/can'
+import { Alert } from '../../light/Alert'
+import { Button } from '../../light/Button'
 import { useBackups } from './api/getBackups'
 
 /** For administrators: the scheduled backups are late, or the last one failed. */
@@ -14,11 +15,10 @@ export function BackupBanner() {
   return (
     <Alert
       type="warning"
-      showIcon
       data-testid="backup-banner"
       title={data.last_failure ? t('backups.bannerFailed') : t('backups.banner')}
       action={
-        <Button size="small" onClick={() => navigate('/administrator/backups')}>
+        <Button onClick={() => navigate('/administrator/backups')}>
           {t('backups.open')}
         </Button>
       }

@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+import { fireEvent, render, screen } from '@testing-library/react'
+import { useState } from 'react'
+import { describe, expect, it, vi } from 'vitest'
+import { axeViolations } from '../test/axe'
+import { Combobox } from './Combobox'
+
+const pages = [
+  { value: '/forms/blankPrescription', label: 'Forms > Blank Prescription' },
+  { value: '/administrator/roles', label: 'Administrator > Roles & Permissions' },
+]
+
+function Search({ onChoose }: { onChoose: (v: string) => void }) {
+  const [query, setQuery] = useState('')
+  const options = query ? pages.filter((p) => p.label.toLowerCase().includes(query.toLowerCase())) : []
+  return <Combobox label="Search pages" query={query} onQueryChange={setQuery} options={options} onChoose={onChoose} emptyText="No page matches" />
+}
+
+describe('Combobox', () => {
+  it('lists options as the user types; the arrows move the active one and Enter chooses it', async () => {
+    const onChoose = vi.fn()
+    const { container } = render(<Search onChoose={onChoose} />)
+    const box = screen.getByRole('combobox', { name: 'Search pages' })
+    expect(box.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.change(box, { target: { value: 'r' } })
+    expect(box.getAttribute('aria-expanded')).toBe('true')
+    expect(screen.getAllByRole('option')).toHaveLength(2)
+    expect(await axeViolations(container)).toEqual([])
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    const second = screen.getByRole('option', { name: 'Administrator > Roles & Permissions' })
+    expect(box.getAttribute('aria-activedescendant')).toBe(second.id)
+    expect(second.getAttribute('aria-selected')).toBe('true')
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    expect(box.getAttribute('aria-activedescendant')).toBe(screen.getByRole('option', { name: 'Forms > Blank Prescription' }).id)
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect(onChoose).toHaveBeenCalledWith('/forms/blankPrescription')
+    expect(box.getAttribute('aria-expanded')).toBe('false')
+  })
+
+  it('chooses by click, says when nothing matches, and closes then clears on Escape', () => {
+    const onChoose = vi.fn()
+    render(<Search onChoose={onChoose} />)
+    const box = screen.getByRole('combobox', { name: 'Search pages' })
+    fireEvent.change(box, { target: { value: 'roles' } })
+    fireEvent.click(screen.getByRole('option', { name: 'Administrator > Roles & Permissions' }))
+    expect(onChoose).toHaveBeenCalledWith('/administrator/roles')
+    fireEvent.change(box, { target: { value: 'zzz' } })
+    expect(screen.getByText('No page matches')).toBeTruthy()
+    fireEvent.change(box, { target: { value: 'forms' } })
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect(box.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect((box as HTMLInputElement).value).toBe('')
+  })
+})

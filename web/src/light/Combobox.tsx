@@ -1,0 +1,106 @@
+// A light combobox with a list of suggestions (the ARIA 1.2 combobox pattern): a text box
+// with role="combobox" whose list opens as the user types; ArrowDown and ArrowUp move the
+// active option (aria-activedescendant, focus stays in the box), Enter chooses it, Escape
+// closes the list (and a second Escape clears the box). The caller finds the options.
+import { useId, useState, type ReactNode } from 'react'
+import styles from './Combobox.module.css'
+
+export interface ComboboxOption {
+  value: string
+  label: string
+}
+
+export interface ComboboxProps {
+  label: string
+  query: string
+  onQueryChange: (query: string) => void
+  options: ComboboxOption[]
+  onChoose: (value: string) => void
+  placeholder?: string
+  /** Shown under the box when the query finds nothing. */
+  emptyText?: string
+  /** Drawn at the box's start, decorative. */
+  icon?: ReactNode
+  onFocus?: () => void
+  onPointerEnter?: () => void
+  className?: string
+}
+
+export function Combobox({ label, query, onQueryChange, options, onChoose, placeholder, emptyText, icon, onFocus, onPointerEnter, className }: ComboboxProps) {
+  const id = useId()
+  const [open, setOpen] = useState(false)
+  const [active, setActive] = useState(-1)
+  // A new list of options starts with none active (React's "adjust state on prop change").
+  const [shown, setShown] = useState(options)
+  if (shown !== options) {
+    setShown(options)
+    setActive(-1)
+  }
+  const expanded = open && options.length > 0
+  const choose = (value: string) => {
+    setOpen(false)
+    onChoose(value)
+  }
+
+  return (
+    <div className={[styles.box, className].filter(Boolean).join(' ')} onPointerEnter={onPointerEnter}>
+      {icon && (
+        <span className={styles.icon} aria-hidden>
+          {icon}
+        </span>
+      )}
+      <input
+        type="text"
+        role="combobox"
+        className={styles.input}
+        aria-label={label}
+        aria-expanded={expanded}
+        aria-controls={`${id}-list`}
+        aria-autocomplete="list"
+        aria-activedescendant={expanded && active >= 0 ? `${id}-${active}` : undefined}
+        placeholder={placeholder}
+        value={query}
+        autoComplete="off"
+        onFocus={onFocus}
+        onBlur={() => setOpen(false)}
+        onChange={(e) => {
+          onQueryChange(e.target.value)
+          setOpen(true)
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault()
+            setOpen(true)
+            if (options.length) setActive((a) => (e.key === 'ArrowDown' ? (a + 1) % options.length : a <= 0 ? options.length - 1 : a - 1))
+          } else if (e.key === 'Enter' && expanded) {
+            e.preventDefault()
+            const option = options[active >= 0 ? active : 0]
+            if (option) choose(option.value)
+          } else if (e.key === 'Escape') {
+            if (expanded) setOpen(false)
+            else onQueryChange('')
+          }
+        }}
+      />
+      <ul id={`${id}-list`} role="listbox" aria-label={label} className={styles.list} hidden={!expanded}>
+        {options.map((o, i) => (
+          <li
+            key={o.value}
+            id={`${id}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            title={o.label}
+            className={styles.option}
+            // Chosen on the press, before the box's blur closes the list.
+            onPointerDown={(e) => e.preventDefault()}
+            onClick={() => choose(o.value)}
+            onPointerMove={() => setActive(i)}
+          >
+            {o.label}
+          </li>
+        ))}
+      </ul>
+      {open && query.trim() && options.length === 0 && emptyText && <div className={styles.empty}>{emptyText}</div>}
+    </div>
+  )
+}

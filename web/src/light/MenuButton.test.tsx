@@ -1,0 +1,76 @@
+// @vitest-environment jsdom
+import { fireEvent, render, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { axeViolations } from '../test/axe'
+import { MenuButton } from './MenuButton'
+
+const items = [
+  { key: 'en', label: 'English', checked: true },
+  { key: 'ru', label: 'Русский', checked: false },
+  { key: 'zh', label: '中文', checked: false, disabled: true },
+  { key: 'vi', label: 'Tiếng Việt', checked: false },
+]
+
+function setup() {
+  const onSelect = vi.fn()
+  const result = render(
+    <>
+      <MenuButton label="Language" items={items} onSelect={onSelect}>
+        L
+      </MenuButton>
+      <button type="button">elsewhere</button>
+    </>,
+  )
+  return { onSelect, ...result, button: screen.getByRole('button', { name: 'Language' }) }
+}
+
+describe('MenuButton', () => {
+  it('opens on a click with focus on the first item, and chooses by click', async () => {
+    const { onSelect, button, container } = setup()
+    expect(button.getAttribute('aria-haspopup')).toBe('menu')
+    expect(button.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.click(button)
+    expect(button.getAttribute('aria-expanded')).toBe('true')
+    const menu = screen.getByRole('menu', { name: 'Language' })
+    expect(button.getAttribute('aria-controls')).toBe(menu.id)
+    expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'English' }))
+    expect(screen.getByRole('menuitemradio', { name: 'English' }).getAttribute('aria-checked')).toBe('true')
+    expect(await axeViolations(container)).toEqual([])
+    fireEvent.click(screen.getByRole('menuitemradio', { name: 'Русский' }))
+    expect(onSelect).toHaveBeenCalledWith('ru')
+    expect(screen.queryByRole('menu')).toBeNull()
+    expect(document.activeElement).toBe(button)
+  })
+
+  it('moves with the arrow keys, Home and End, passing over a disabled item', () => {
+    const { onSelect, button } = setup()
+    fireEvent.keyDown(button, { key: 'ArrowUp' })
+    const item = (name: string) => screen.getByRole('menuitemradio', { name })
+    expect(document.activeElement).toBe(item('Tiếng Việt'))
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(item('English'))
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' })
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(item('Tiếng Việt'))
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' })
+    expect(document.activeElement).toBe(item('English'))
+    fireEvent.keyDown(document.activeElement!, { key: 'End' })
+    expect(document.activeElement).toBe(item('Tiếng Việt'))
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' })
+    expect(onSelect).toHaveBeenCalledWith('vi')
+  })
+
+  it('closes on Escape with focus back on the button, and on a press outside', () => {
+    const { button, onSelect } = setup()
+    fireEvent.keyDown(button, { key: 'ArrowDown' })
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    expect(screen.queryByRole('menu')).toBeNull()
+    expect(document.activeElement).toBe(button)
+    fireEvent.click(button)
+    fireEvent.pointerDown(screen.getByRole('button', { name: 'elsewhere' }))
+    expect(screen.queryByRole('menu')).toBeNull()
+    fireEvent.click(button)
+    fireEvent.click(screen.getByRole('menuitemradio', { name: '中文' }))
+    expect(onSelect).not.toHaveBeenCalled()
+  })
+})
