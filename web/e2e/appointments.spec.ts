@@ -49,7 +49,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   const appointmentId = (queue.data as { id: number; patient_id: number }[]).find((a) => a.patient_id === patient.id)!.id
   expect((await api(page, 'get', `/api/appointments/${appointmentId}/visit`)).status()).toBe(403)
   await page.goto(`/appointments/form/${appointmentId}`)
-  await expect(page.getByText('This page does not exist')).toBeVisible()
+  await expect(page.getByText('You do not have access to this page')).toBeVisible()
   await logout(page, 'E2E receptionist')
 
   // The nurse records the vitals.
