@@ -91,4 +91,16 @@ describe('SideMenu', () => {
     fireEvent.click(item('Master File'), { detail: 0 })
     expect(document.activeElement).toBe(item('Patients'))
   })
+  it('collapsed: a flyout’s page chosen with Enter hides the flyout and gives focus to its group', () => {
+    const onNavigate = vi.fn()
+    render(<Menu collapsed onNavigate={onNavigate} />)
+    fireEvent.click(item('Administrator'), { detail: 0 })
+    expect(document.activeElement).toBe(item('Users'))
+    // Enter on a link is its click.
+    fireEvent.click(item('Users'), { detail: 0 })
+    expect(onNavigate).toHaveBeenCalled()
+    expect(screen.queryByRole('menuitem', { name: 'Users' })).toBeNull()
+    expect(document.activeElement).toBe(item('Administrator'))
+    expect(item('Administrator').getAttribute('aria-expanded')).toBe('false')
+  })
 })

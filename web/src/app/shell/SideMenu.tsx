@@ -104,7 +104,14 @@ export function SideMenu({ items, selected, collapsed, openKeys, onOpenChange, o
           className={[styles.item, top ? '' : styles.subItem, item.key === selected ? styles.selected : ''].join(' ')}
           data-tooltip={iconOnly ? item.label : undefined}
           onFocus={() => setTabKey(item.key)}
-          onClick={() => {
+          onClick={(e) => {
+            // A flyout's page hides with its flyout: focus goes back to the group's button (as
+            // a press, which does not open the flyout again) rather than to the page's start.
+            if (collapsed && !top) {
+              pressed.current = true
+              e.currentTarget.closest<HTMLElement>('[data-group]')?.querySelector<HTMLElement>('[data-group-key]')?.focus()
+              pressed.current = false
+            }
             setFlyout(undefined)
             onNavigate()
           }}
