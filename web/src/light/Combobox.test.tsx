@@ -13,7 +13,7 @@ const pages = [
 function Search({ onChoose }: { onChoose: (v: string) => void }) {
   const [query, setQuery] = useState('')
   const options = query ? pages.filter((p) => p.label.toLowerCase().includes(query.toLowerCase())) : []
-  return <Combobox label="Search pages" query={query} onQueryChange={setQuery} options={options} onChoose={onChoose} emptyText="No page matches" />
+  return <Combobox label="Search pages" query={query} onQueryChange={setQuery} options={options} onChoose={onChoose} emptyText="No page matches" countText={(n) => `${n} pages found`} />
 }
 
 describe('Combobox', () => {
@@ -25,7 +25,12 @@ describe('Combobox', () => {
     fireEvent.change(box, { target: { value: 'r' } })
     expect(box.getAttribute('aria-expanded')).toBe('true')
     expect(screen.getAllByRole('option')).toHaveLength(2)
+    expect(screen.getByRole('status').textContent).toBe('2 pages found')
     expect(await axeViolations(container)).toEqual([])
+    // No option active yet: Enter takes none.
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect(onChoose).not.toHaveBeenCalled()
+    expect(box.getAttribute('aria-expanded')).toBe('true')
     fireEvent.keyDown(box, { key: 'ArrowDown' })
     fireEvent.keyDown(box, { key: 'ArrowDown' })
     const second = screen.getByRole('option', { name: 'Administrator > Roles & Permissions' })
@@ -45,8 +50,11 @@ describe('Combobox', () => {
     fireEvent.change(box, { target: { value: 'roles' } })
     fireEvent.click(screen.getByRole('option', { name: 'Administrator > Roles & Permissions' }))
     expect(onChoose).toHaveBeenCalledWith('/administrator/roles')
+    // The status is there from the start (empty), so that what comes into it is announced.
+    expect(screen.getByRole('status').textContent).toBe('')
     fireEvent.change(box, { target: { value: 'zzz' } })
-    expect(screen.getByText('No page matches')).toBeTruthy()
+    expect(screen.getByText('No page matches', { selector: '[aria-hidden]' })).toBeTruthy()
+    expect(screen.getByRole('status').textContent).toBe('No page matches')
     fireEvent.change(box, { target: { value: 'forms' } })
     fireEvent.keyDown(box, { key: 'Escape' })
     expect(box.getAttribute('aria-expanded')).toBe('false')

@@ -1,7 +1,8 @@
 // A light combobox with a list of suggestions (the ARIA 1.2 combobox pattern): a text box
 // with role="combobox" whose list opens as the user types; ArrowDown and ArrowUp move the
-// active option (aria-activedescendant, focus stays in the box), Enter chooses it, Escape
-// closes the list (and a second Escape clears the box). The caller finds the options.
+// active option (aria-activedescendant, focus stays in the box), Enter chooses it (with none
+// active, Enter does nothing), Escape closes the list (and a second Escape clears the box). How
+// many options there are, or that there are none, is said in a status. The caller finds the options.
 import { useId, useState, type ReactNode } from 'react'
 import styles from './Combobox.module.css'
 
@@ -19,6 +20,8 @@ export interface ComboboxProps {
   placeholder?: string
   /** Shown under the box when the query finds nothing. */
   emptyText?: string
+  /** Said (not shown) when the query finds options: how many. */
+  countText?: (count: number) => string
   /** Drawn at the box's start, decorative. */
   icon?: ReactNode
   onFocus?: () => void
@@ -26,7 +29,7 @@ export interface ComboboxProps {
   className?: string
 }
 
-export function Combobox({ label, query, onQueryChange, options, onChoose, placeholder, emptyText, icon, onFocus, onPointerEnter, className }: ComboboxProps) {
+export function Combobox({ label, query, onQueryChange, options, onChoose, placeholder, emptyText, countText, icon, onFocus, onPointerEnter, className }: ComboboxProps) {
   const id = useId()
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
@@ -37,6 +40,7 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
     setActive(-1)
   }
   const expanded = open && options.length > 0
+  const empty = open && Boolean(query.trim()) && options.length === 0 && Boolean(emptyText)
   const choose = (value: string) => {
     setOpen(false)
     onChoose(value)
@@ -72,10 +76,11 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
             e.preventDefault()
             setOpen(true)
             if (options.length) setActive((a) => (e.key === 'ArrowDown' ? (a + 1) % options.length : a <= 0 ? options.length - 1 : a - 1))
-          } else if (e.key === 'Enter' && expanded) {
+          } else if (e.key === 'Enter' && expanded && options[active]) {
+            // Only an option the user has made active (the APG's combobox): Enter never takes
+            // one they have not seen chosen.
             e.preventDefault()
-            const option = options[active >= 0 ? active : 0]
-            if (option) choose(option.value)
+            choose(options[active].value)
           } else if (e.key === 'Escape') {
             if (expanded) setOpen(false)
             else onQueryChange('')
@@ -100,7 +105,16 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
           </li>
         ))}
       </ul>
-      {open && query.trim() && options.length === 0 && emptyText && <div className={styles.empty}>{emptyText}</div>}
+      {/* Seen by the eye; the status below says it. */}
+      {empty && (
+        <div className={styles.empty} aria-hidden>
+          {emptyText}
+        </div>
+      )}
+      {/* Present from the start, so that what is put in it is announced (WCAG 4.1.3). */}
+      <div role="status" className="visually-hidden">
+        {empty ? emptyText : expanded && countText ? countText(options.length) : ''}
+      </div>
     </div>
   )
 }

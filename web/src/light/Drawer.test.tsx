@@ -13,6 +13,7 @@ function Page() {
         Layout settings
       </button>
       <Drawer open={open} title="Layout settings" closeLabel="Close" onClose={() => setOpen(false)}>
+        <p>Some words</p>
         <input aria-label="Colour" />
         <button type="button">Last</button>
       </Drawer>
@@ -53,5 +54,19 @@ describe('Drawer', () => {
     fireEvent.click(opener)
     fireEvent.click(container.querySelector('[aria-hidden]')!)
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('closes on Escape after a click on its words, which leaves focus on no control', () => {
+    render(<Page />)
+    const opener = screen.getByRole('button', { name: 'Layout settings' })
+    opener.focus()
+    fireEvent.click(opener)
+    const words = screen.getByText('Some words')
+    fireEvent.pointerDown(words)
+    ;(document.activeElement as HTMLElement).blur()
+    expect(document.activeElement).toBe(document.body)
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(opener)
   })
 })

@@ -25,6 +25,18 @@ export function Drawer({ open, title, onClose, closeLabel, width = 260, children
     panel.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus()
     return () => before?.focus()
   }, [open])
+  // Escape closes it wherever focus is: after a click on its words, focus is on <body>, not in
+  // the panel. A control inside that uses Escape itself (an open menu) stops the key first.
+  const closeRef = useRef(onClose)
+  useEffect(() => {
+    closeRef.current = onClose
+  })
+  useEffect(() => {
+    if (!open) return
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeRef.current()
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [open])
   if (!open) return null
 
   return (
@@ -38,10 +50,7 @@ export function Drawer({ open, title, onClose, closeLabel, width = 260, children
         className={styles.panel}
         style={{ width, maxWidth: '100vw' }}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation()
-            onClose()
-          } else if (e.key === 'Tab') {
+          if (e.key === 'Tab') {
             // Tab and Shift+Tab go round inside the drawer.
             const all = [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])]
             const [first, last] = [all[0], all.at(-1)]

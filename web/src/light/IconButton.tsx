@@ -1,6 +1,7 @@
 // A button that shows only an icon: named by its label (aria-label), which a small tooltip
-// also shows on hover and on keyboard focus.
+// (Tooltip.tsx) also shows on hover and on keyboard focus, for the eye only.
 import type { ButtonHTMLAttributes } from 'react'
+import { useTooltip } from './Tooltip'
 import styles from './IconButton.module.css'
 
 export interface IconButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -14,9 +15,17 @@ export interface IconButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>
 export const iconButtonClass = styles.iconButton
 
 export function IconButton({ label, tooltip = true, tooltipAlign = 'end', className, children, type = 'button', ...rest }: IconButtonProps) {
-  return (
-    <button type={type} aria-label={label} data-tooltip={tooltip ? label : undefined} data-tooltip-align={tooltipAlign} className={[styles.iconButton, className].filter(Boolean).join(' ')} {...rest}>
+  const tip = useTooltip(label, { placement: tooltipAlign === 'start' ? 'bottom-start' : 'bottom-end', disabled: !tooltip })
+  const button = (
+    <button type={type} aria-label={label} className={[styles.iconButton, className].filter(Boolean).join(' ')} {...rest}>
       {children}
     </button>
+  )
+  if (!tooltip) return button
+  return (
+    <span className={styles.anchor} {...tip.anchor}>
+      {button}
+      {tip.tooltip}
+    </span>
   )
 }

@@ -3,6 +3,7 @@
 // closed with Escape or Tab. The menu button and the context menu show it; they place it and say
 // where focus goes back to when it closes.
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
+import { CheckIcon } from './icons'
 import styles from './Menu.module.css'
 
 export interface MenuItem {
@@ -98,10 +99,18 @@ export function Menu({ items, onSelect, onClose, focus = 'first', label, labelle
               }
             }}
           >
-            {item.icon !== undefined && (
-              <span className={styles.icon} aria-hidden>
-                {item.icon}
+            {item.checked !== undefined ? (
+              // The checked one of a choice is marked by a tick, not by its colour alone (WCAG 1.4.1);
+              // the others keep the column empty, so that the words line up.
+              <span className={styles.icon} aria-hidden data-menu-check={item.checked ? '' : undefined}>
+                {item.checked && <CheckIcon />}
               </span>
+            ) : (
+              item.icon !== undefined && (
+                <span className={styles.icon} aria-hidden>
+                  {item.icon}
+                </span>
+              )
             )}
             {item.label}
           </div>

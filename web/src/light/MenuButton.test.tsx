@@ -35,6 +35,9 @@ describe('MenuButton', () => {
     expect(button.getAttribute('aria-controls')).toBe(menu.id)
     expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'English' }))
     expect(screen.getByRole('menuitemradio', { name: 'English' }).getAttribute('aria-checked')).toBe('true')
+    // Marked by a tick too, not by its colour alone; the others not.
+    expect(screen.getByRole('menuitemradio', { name: 'English' }).querySelector('[data-menu-check] svg')).toBeTruthy()
+    expect(screen.getByRole('menuitemradio', { name: 'Русский' }).querySelector('[data-menu-check]')).toBeNull()
     expect(await axeViolations(container)).toEqual([])
     fireEvent.click(screen.getByRole('menuitemradio', { name: 'Русский' }))
     expect(onSelect).toHaveBeenCalledWith('ru')

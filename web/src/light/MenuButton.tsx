@@ -4,6 +4,7 @@
 // closes it and focus goes where the click put it.
 import { useId, useRef, useState, type ReactNode } from 'react'
 import { Menu, type MenuItem } from './Menu'
+import { useTooltip } from './Tooltip'
 import styles from './MenuButton.module.css'
 
 export interface MenuButtonProps {
@@ -24,18 +25,19 @@ export function MenuButton({ label, children, items, onSelect, className, align 
   const [open, setOpen] = useState<false | 'first' | 'last'>(false)
   const button = useRef<HTMLButtonElement>(null)
   const id = useId()
+  // Hidden while the menu is open, which stands where the tooltip would.
+  const tip = useTooltip(label, { disabled: !tooltip || Boolean(open) })
   const close = (returnFocus: boolean) => {
     setOpen(false)
     if (returnFocus) button.current?.focus()
   }
   return (
-    <span className={styles.wrap}>
+    <span className={styles.wrap} {...(tooltip ? tip.anchor : {})}>
       <button
         ref={button}
         type="button"
         className={[styles.button, className].filter(Boolean).join(' ')}
         aria-label={label}
-        data-tooltip={tooltip && !open ? label : undefined}
         aria-haspopup="menu"
         aria-expanded={Boolean(open)}
         aria-controls={open ? id : undefined}
@@ -51,6 +53,7 @@ export function MenuButton({ label, children, items, onSelect, className, align 
       >
         {children}
       </button>
+      {tooltip && tip.tooltip}
       {open && (
         <Menu
           id={id}

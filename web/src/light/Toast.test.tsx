@@ -50,6 +50,27 @@ describe('Toast', () => {
     expect(screen.getByRole('status').textContent).toBe('')
   })
 
+  it('stays while the pointer is on it, and goes the full time after it leaves', () => {
+    vi.useFakeTimers()
+    render(
+      <ToastProvider>
+        <Buttons />
+      </ToastProvider>,
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'warn' }))
+    expect(TOAST_MS).toBeGreaterThanOrEqual(5000)
+    act(() => vi.advanceTimersByTime(1000))
+    const toast = screen.getByText('No full screen')
+    fireEvent.pointerEnter(toast)
+    act(() => vi.advanceTimersByTime(TOAST_MS * 3))
+    expect(screen.getByRole('status').textContent).toContain('No full screen')
+    fireEvent.pointerLeave(toast)
+    act(() => vi.advanceTimersByTime(TOAST_MS - 1000 - 10))
+    expect(screen.getByRole('status').textContent).toContain('No full screen')
+    act(() => vi.advanceTimersByTime(20))
+    expect(screen.getByRole('status').textContent).toBe('')
+  })
+
   it('is an error outside its provider', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     expect(() => render(<Buttons />)).toThrow(/ToastProvider/)

@@ -1,8 +1,8 @@
 // Light toasts: short messages at the top of the window that go by themselves after a few
-// seconds, read out politely by screen readers (the region is a status, present from the start
+// seconds (not while the pointer is on them or focus in them: WCAG 2.2.1), read out politely by screen readers (the region is a status, present from the start
 // so that what is added to it is announced). A toast with a key replaces the last one with the
 // same key: trying colours one after another shows one toast, not a pile.
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import styles from './Toast.module.css'
 
 type Kind = 'success' | 'warning' | 'error' | 'info'
@@ -30,8 +30,8 @@ export function useToast(): Toasts {
   return t
 }
 
-/** How long a toast stays, as Ant Design's messages do. */
-export const TOAST_MS = 3000
+/** How long a toast stays at the least: long enough to read a sentence, longer than the library's 3 s. */
+export const TOAST_MS = 5000
 
 const marks: Record<Kind, string> = { success: '✓', warning: '!', error: '✕', info: 'i' }
 
@@ -42,8 +42,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     const id = ++next.current
     const key = options?.key
     setToasts((all) => [...all.filter((t) => !key || t.key !== key), { id, key, kind, content }])
-    setTimeout(() => setToasts((all) => all.filter((t) => t.id !== id)), TOAST_MS)
   }, [])
+  const remove = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
+  // The toasts wait while the pointer is on one of them or focus is in the region.
+  const [hovered, setHovered] = useState(false)
+  const [focused, setFocused] = useState(false)
+  const paused = hovered || focused
   const value = useMemo<Toasts>(
     () => ({
       show,
@@ -56,16 +60,42 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <Ctx.Provider value={value}>
       {children}
-      <div className={styles.region} role="status" aria-live="polite" data-emr-toasts="">
+      <div
+        className={styles.region}
+        role="status"
+        aria-live="polite"
+        data-emr-toasts=""
+        onFocus={() => setFocused(true)}
+        onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setFocused(false)}
+      >
         {toasts.map((t) => (
-          <div key={t.id} className={`${styles.toast} ${styles[t.kind]}`}>
-            <span className={styles.mark} aria-hidden>
-              {marks[t.kind]}
-            </span>
-            {t.content}
-          </div>
+          <ToastItem key={t.id} toast={t} paused={paused} onDone={remove} onHover={setHovered} />
         ))}
       </div>
     </Ctx.Provider>
+  )
+}
+
+/** One toast: it goes after TOAST_MS of time not paused. */
+function ToastItem({ toast, paused, onDone, onHover }: { toast: Toast; paused: boolean; onDone: (id: number) => void; onHover: (hovered: boolean) => void }) {
+  const left = useRef(TOAST_MS)
+  useEffect(() => {
+    if (paused) return
+    const start = Date.now()
+    const timer = setTimeout(() => onDone(toast.id), left.current)
+    return () => {
+      clearTimeout(timer)
+      left.current -= Date.now() - start
+    }
+  }, [paused, onDone, toast.id])
+  // Gone while hovered, the region would think the pointer still on a toast.
+  useEffect(() => () => onHover(false), [onHover])
+  return (
+    <div className={`${styles.toast} ${styles[toast.kind]}`} onPointerEnter={() => onHover(true)} onPointerLeave={() => onHover(false)}>
+      <span className={styles.mark} aria-hidden>
+        {marks[toast.kind]}
+      </span>
+      {toast.content}
+    </div>
   )
 }

@@ -87,7 +87,9 @@ export function AppMain({ routeObjects }: { routeObjects: RouteObject[] }) {
   const views = tags.views.filter((v) => !v.noCache && visited.has(v.path)).map((v) => ({ path: v.path, search: v.search }))
   if (!views.some((v) => v.path === location.pathname)) views.push({ path: location.pathname, search: location.search })
   return (
-    <main className={styles.appMain} id="main">
+    // Focusable from script (not by Tab): the skip link's target, and where focus goes after a
+    // page is chosen in the phone's sidebar, which then hides.
+    <main className={styles.appMain} id="main" tabIndex={-1}>
       {views.map((v) => {
         const active = v.path === location.pathname
         return (

@@ -57,6 +57,7 @@ export function HeaderSearch({ routes }: { routes: ResolvedRoute[] }) {
       }}
       options={options}
       emptyText={search ? t('navbar.searchNothing') : undefined}
+      countText={(count) => t('navbar.searchCount', { count })}
       onFocus={load}
       onPointerEnter={load}
       onChoose={(path) => {

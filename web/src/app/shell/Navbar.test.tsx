@@ -50,7 +50,7 @@ describe('Navbar', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Text and control size' }))
     expect(screen.getByRole('menuitemradio', { name: 'Medium' }).getAttribute('aria-checked')).toBe('true')
     fireEvent.click(screen.getByRole('menuitemradio', { name: 'Small' }))
-    expect(screen.getByRole('status').textContent).toContain('Switch Size Success')
+    expect(document.querySelector('[data-emr-toasts]')!.textContent).toContain('Switch Size Success')
     fireEvent.click(screen.getByRole('button', { name: 'Text and control size' }))
     expect(screen.getByRole('menuitemradio', { name: 'Small' }).getAttribute('aria-checked')).toBe('true')
   })

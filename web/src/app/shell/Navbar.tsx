@@ -7,7 +7,7 @@ import type { RouteHandle } from '../routing/resolve'
 import type { ResolvedRoute } from '../routing/types'
 import { HeaderSearch } from './HeaderSearch'
 import { AvatarMenu, FullscreenToggle, LanguageMenu, LiveIndicator, SizeSelect } from './NavbarControls'
-import { useShell } from './state'
+import { SIDEBAR_TOGGLE_ID, useShell } from './state'
 import styles from './shell.module.css'
 
 /** Where the page sits: the dashboard, then the page's parents, then the page (aria-current). */
@@ -38,7 +38,7 @@ export function Navbar({ me, routes, routeObjects }: { me: Me; routes: ResolvedR
   const { sidebarOpened, toggleSidebar, mobile } = useShell()
   return (
     <header className={styles.navbar}>
-      <IconButton label={t('navbar.toggleSidebar')} tooltipAlign="start" onClick={toggleSidebar} aria-expanded={sidebarOpened}>
+      <IconButton id={SIDEBAR_TOGGLE_ID} label={t('navbar.toggleSidebar')} tooltipAlign="start" onClick={toggleSidebar} aria-expanded={sidebarOpened} aria-controls="emr-sidebar">
         {sidebarOpened ? <MenuFoldIcon /> : <MenuUnfoldIcon />}
       </IconButton>
       {!mobile && <Crumbs routeObjects={routeObjects} />}

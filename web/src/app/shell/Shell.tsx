@@ -26,6 +26,7 @@ import { Banners } from './Banners'
 import { Navbar } from './Navbar'
 import { SettingsPanel } from './SettingsPanel'
 import { Sidebar } from './Sidebar'
+import { useSidebarModal } from './sidebarModal'
 import { ShellStateProvider, useShell } from './state'
 import { TagsView } from './TagsView'
 import styles from './shell.module.css'
@@ -42,7 +43,7 @@ const AntdProvider = lazy(() => import('./AntdProvider'))
 const antdHost = (children: ReactNode) => <AntdProvider>{children}</AntdProvider>
 
 function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
-  const { sidebarOpened, mobile, closeSidebar, settings, size } = useShell()
+  const { sidebarOpened, mobile, settings, size } = useShell()
   const { i18n } = useTranslation()
   const lang = currentLanguage()
   const config = useConfig()
@@ -67,13 +68,8 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
     root.setProperty('--emr-link', link)
     root.setProperty('--emr-link-hover', linkHover)
   }, [primary, link, linkHover])
-  // Escape closes the phone's sidebar, as a click on the backdrop does.
-  useEffect(() => {
-    if (!mobile || !sidebarOpened) return
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeSidebar()
-    document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
-  }, [mobile, sidebarOpened, closeSidebar])
+  // The phone's open sidebar is a modal: the rest of the layout is inert behind it.
+  const { modal, closeModal } = useSidebarModal()
   const classes = [styles.app, mobile ? styles.mobile : '', sidebarOpened ? styles.opened : styles.collapsed].join(' ')
 
   return (
@@ -81,13 +77,14 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
       <ToastProvider>
         {/* data-emr-size: the light components (src/light) take the size setting from it. */}
         <div className={classes} data-emr-size={size}>
-          <a href="#main" className={styles.skipLink}>
+          <a href="#main" className={styles.skipLink} inert={modal}>
             {i18n.t('navbar.skipToContent')}
           </a>
-          {mobile && sidebarOpened && <div className={styles.backdrop} onClick={closeSidebar} aria-hidden />}
-          <Sidebar routes={userRoutes} />
+          {modal && <div className={styles.backdrop} onClick={() => closeModal('toggle')} aria-hidden />}
+          <Sidebar routes={userRoutes} onMobileClose={(reason) => closeModal(reason === 'page' ? 'main' : 'toggle')} />
           <div
             className={styles.mainContainer}
+            inert={modal}
             // How far down a sticky part of a page (the patient banner) stays: under the fixed header.
             style={{ '--emr-header-height': settings.fixedHeader ? (settings.tagsView ? 'calc(var(--navbar-height) + var(--tags-height))' : 'var(--navbar-height)') : '0px' } as CSSProperties}
           >
@@ -98,7 +95,11 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
             <Banners me={me} />
             <AppMain routeObjects={routeObjects} />
           </div>
-          {config.data?.show_settings && <SettingsPanel />}
+          {config.data?.show_settings && (
+            <div inert={modal}>
+              <SettingsPanel />
+            </div>
+          )}
         </div>
       </ToastProvider>
     </AntdHostContext.Provider>

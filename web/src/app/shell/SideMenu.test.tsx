@@ -74,7 +74,10 @@ describe('SideMenu', () => {
     const { container } = render(<Menu collapsed selected="/administrator/roles" />)
     // The group holding the current page is the tab stop.
     expect(item('Administrator').getAttribute('tabindex')).toBe('0')
-    expect(item('Dashboard').getAttribute('data-tooltip')).toBe('Dashboard')
+    // The name's tooltip is for the eye (the link is named by the same words).
+    const tip = item('Dashboard').parentElement!.querySelector('[role="tooltip"]')!
+    expect(tip.textContent).toBe('Dashboard')
+    expect(tip.getAttribute('aria-hidden')).toBe('true')
     fireEvent.mouseEnter(item('Master File').parentElement!)
     expect(item('Master File').getAttribute('aria-expanded')).toBe('true')
     expect(item('Patients')).toBeTruthy()
@@ -90,5 +93,43 @@ describe('SideMenu', () => {
     expect(screen.queryByRole('menuitem', { name: 'Users' })).toBeNull()
     fireEvent.click(item('Master File'), { detail: 0 })
     expect(document.activeElement).toBe(item('Patients'))
+  })
+
+  it('collapsed: Escape hides a page’s tooltip and a hovered flyout, the pointer and focus left where they are', () => {
+    render(<Menu collapsed />)
+    const holder = item('Dashboard').parentElement!
+    const tip = holder.querySelector<HTMLElement>('[role="tooltip"]')!
+    expect(tip.hidden).toBe(true)
+    fireEvent.pointerEnter(holder)
+    expect(tip.hidden).toBe(false)
+    // The pointer moved onto the tooltip is still inside its holder: it stays.
+    fireEvent.pointerEnter(tip)
+    expect(tip.hidden).toBe(false)
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(tip.hidden).toBe(true)
+    fireEvent.pointerLeave(holder)
+    fireEvent.pointerEnter(holder)
+    expect(tip.hidden).toBe(false)
+    fireEvent.pointerLeave(holder)
+    expect(tip.hidden).toBe(true)
+
+    fireEvent.mouseEnter(item('Master File').parentElement!)
+    expect(item('Master File').getAttribute('aria-expanded')).toBe('true')
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(item('Master File').getAttribute('aria-expanded')).toBe('false')
+    expect(screen.queryByRole('menuitem', { name: 'Patients' })).toBeNull()
+  })
+
+  it('collapsed: a flyout’s page chosen with Enter hides the flyout and gives focus to its group', () => {
+    const onNavigate = vi.fn()
+    render(<Menu collapsed onNavigate={onNavigate} />)
+    fireEvent.click(item('Administrator'), { detail: 0 })
+    expect(document.activeElement).toBe(item('Users'))
+    // Enter on a link is its click.
+    fireEvent.click(item('Users'), { detail: 0 })
+    expect(onNavigate).toHaveBeenCalled()
+    expect(screen.queryByRole('menuitem', { name: 'Users' })).toBeNull()
+    expect(document.activeElement).toBe(item('Administrator'))
+    expect(item('Administrator').getAttribute('aria-expanded')).toBe('false')
   })
 })

@@ -2,10 +2,12 @@
 // marked aria-current="page") and groups that open and close. Keyboard as in the WAI-ARIA menu
 // pattern: one tab stop, the arrow keys, Home and End move; ArrowRight opens a group and enters
 // it, ArrowLeft goes back to the group. Collapsed to icons, a page shows its name in a tooltip
-// and a group its pages in a flyout beside the sidebar, on hover, on keyboard focus and on Enter.
+// and a group its pages in a flyout beside the sidebar, on hover, on keyboard focus and on Enter;
+// Escape hides either.
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { RightIcon } from '../../light/icons'
+import { useTooltip } from '../../light/Tooltip'
 import type { SideItem } from './menu'
 import styles from './SideMenu.module.css'
 
@@ -71,6 +73,19 @@ export function SideMenu({ items, selected, collapsed, openKeys, onOpenChange, o
     else setOpen(key, true)
   }
   useEffect(() => () => clearTimeout(closing.current), [])
+  // Escape closes a flyout opened by hovering, wherever focus is (WCAG 1.4.13); from inside the
+  // menu, its own Escape (below) has done so and stopped the key.
+  const flyoutOpen = flyout !== undefined
+  useEffect(() => {
+    if (!flyoutOpen) return
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape') return
+      clearTimeout(closing.current)
+      setFlyout(undefined)
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [flyoutOpen])
 
   const onKeyDown = (e: KeyboardEvent) => {
     const all = reachable(root.current)
@@ -95,16 +110,22 @@ export function SideMenu({ items, selected, collapsed, openKeys, onOpenChange, o
   const leaf = (item: SideItem, top: boolean) => {
     const iconOnly = collapsed && top
     return (
-      <li key={item.key} role="none">
+      <Holder key={item.key} tip={iconOnly ? item.label : undefined}>
         <Link
           to={item.key}
           role="menuitem"
           tabIndex={item.key === tabStop ? 0 : -1}
           aria-current={item.key === selected ? 'page' : undefined}
           className={[styles.item, top ? '' : styles.subItem, item.key === selected ? styles.selected : ''].join(' ')}
-          data-tooltip={iconOnly ? item.label : undefined}
           onFocus={() => setTabKey(item.key)}
-          onClick={() => {
+          onClick={(e) => {
+            // A flyout's page hides with its flyout: focus goes back to the group's button (as
+            // a press, which does not open the flyout again) rather than to the page's start.
+            if (collapsed && !top) {
+              pressed.current = true
+              e.currentTarget.closest<HTMLElement>('[data-group]')?.querySelector<HTMLElement>('[data-group-key]')?.focus()
+              pressed.current = false
+            }
             setFlyout(undefined)
             onNavigate()
           }}
@@ -116,7 +137,7 @@ export function SideMenu({ items, selected, collapsed, openKeys, onOpenChange, o
           )}
           <span className={iconOnly ? 'visually-hidden' : styles.label}>{item.label}</span>
         </Link>
-      </li>
+      </Holder>
     )
   }
 
@@ -194,5 +215,20 @@ function Flyout({ id, label, hidden, top, children }: { id: string; label: strin
     <ul ref={ref} role="group" id={id} aria-label={label} hidden={hidden} className={top === undefined ? styles.sub : styles.flyout} style={top === undefined ? undefined : { top: top - shift }}>
       {children}
     </ul>
+  )
+}
+
+/**
+ * A page's list item; collapsed to its icon, it holds the page's name in a tooltip beside the
+ * sidebar (for the eye: the link is named by the same words).
+ */
+function Holder({ tip, children }: { tip?: string; children: ReactNode }) {
+  const { anchor, tooltip } = useTooltip(tip ?? '', { placement: 'right', disabled: !tip })
+  if (!tip) return <li role="none">{children}</li>
+  return (
+    <li role="none" className={styles.holder} {...anchor}>
+      {children}
+      {tooltip}
+    </li>
   )
 }

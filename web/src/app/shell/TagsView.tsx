@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { ContextMenu, contextMenuAt, isContextMenuKey, type ContextMenuAt } from '../../light/ContextMenu'
@@ -14,14 +14,41 @@ export function TagsView() {
   const navigate = useNavigate()
   // The tab whose context menu is open, and where.
   const [menu, setMenu] = useState<{ view: View; at: ContextMenuAt }>()
+  const nav = useRef<HTMLElement>(null)
+  // The tab whose link takes focus once a closed tab has gone: its path, or 'active' for the
+  // tab of the page opened after the active one was closed (it may come only after a redirect).
+  const focusTo = useRef<string>(undefined)
+  useEffect(() => {
+    const to = focusTo.current
+    if (!to) return
+    // Only while focus is lost with the closed tab (or still among the tabs): a user who has
+    // moved on elsewhere keeps their focus.
+    const at = document.activeElement
+    if (at && at !== document.body && !nav.current?.contains(at)) {
+      focusTo.current = undefined
+      return
+    }
+    const links = [...(nav.current?.querySelectorAll<HTMLElement>('[data-path] > a') ?? [])]
+    const link = to === 'active' ? links.find((a) => a.getAttribute('aria-current') === 'page') : links.find((a) => a.parentElement?.dataset.path === to)
+    if (!link) return
+    focusTo.current = undefined
+    link.focus()
+  })
 
-  // Applies an action, and leaves the page when the active tab was closed.
+  // Applies an action, and leaves the page when the active tab was closed. Focus goes to the
+  // tab after the one closed, else the one before, else the tab of the page opened: never
+  // lost to the page's start with the button or the link that had it.
   const act = (action: TagsAction) => {
     const next = tagsReducer(tags, action)
     dispatchTags(action)
-    if (!next.views.some((v) => v.path === location.pathname) && tags.views.some((v) => v.path === location.pathname)) {
-      navigate(afterClose(next.views))
-    }
+    const leaving = !next.views.some((v) => v.path === location.pathname) && tags.views.some((v) => v.path === location.pathname)
+    if (action.type === 'close') {
+      const at = tags.views.findIndex((v) => v.path === action.path)
+      const kept = (v: View) => next.views.some((n) => n.path === v.path)
+      const after = tags.views.slice(at + 1).find(kept) ?? tags.views.slice(0, Math.max(at, 0)).findLast(kept)
+      focusTo.current = after?.path ?? 'active'
+    } else if (action.type === 'closeAll') focusTo.current = 'active'
+    if (leaving) navigate(afterClose(next.views))
   }
 
   const choose = (view: View, key: string) => {
@@ -38,7 +65,7 @@ export function TagsView() {
   const label = (view: View) => viewLabel(tags.subjects?.[view.path], t(`route.${view.title}`))
 
   return (
-    <nav className={styles.tags} aria-label={t('tags.label')}>
+    <nav ref={nav} className={styles.tags} aria-label={t('tags.label')}>
       {tags.views.map((view) => {
         const active = view.path === location.pathname
         return (

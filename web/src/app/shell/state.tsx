@@ -2,6 +2,9 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useReducer,
 import { getLayoutSettings, getSidebarOpened, getSize, saveLayoutSettings, saveSidebarOpened, saveSize, type LayoutSettings, type Size } from '../../lib/settings'
 import { tagsReducer, type TagsAction, type TagsState, type View } from './tags'
 
+/** The navbar's sidebar toggle, where focus goes back when the phone's sidebar closes. */
+export const SIDEBAR_TOGGLE_ID = 'emr-sidebar-toggle'
+
 /** Below this width the layout is the mobile one (spec §9). */
 export const MOBILE_BREAKPOINT = 992
 
