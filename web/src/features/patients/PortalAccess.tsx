@@ -80,7 +80,8 @@ export function PortalAccess({ patientId, archived, name }: { patientId: number;
               { key: 'sessions', label: t('portalAccess.sessions'), children: s.sessions },
             ]}
           />
-          <Typography.Title level={5} style={{ margin: 0 }}>
+          {/* An h3 under the chart's h2 (a level-5 heading skipped two), drawn as the h5 was. */}
+          <Typography.Title level={3} style={{ margin: 0, fontSize: 16, lineHeight: 1.5 }}>
             {t('portalAccess.guardians')}
           </Typography.Title>
           <Typography.Text type="secondary">{t('portalAccess.guardiansHint')}</Typography.Text>

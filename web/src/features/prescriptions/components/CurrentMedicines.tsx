@@ -454,7 +454,8 @@ function MedicineDialog({ patientId, m, onClose }: { patientId: number; m?: Curr
         <Form.Item name="started_on" label={t('currentMeds.started')} extra={t('currentMeds.startedHint')}>
           <Input maxLength={10} />
         </Form.Item>
-        <Typography.Title level={5} style={{ marginTop: 0 }}>
+        {/* An h3 under the chart's h2 (a level-5 heading skipped two), drawn as the h5 was. */}
+        <Typography.Title level={3} style={{ marginTop: 0, fontSize: 16, lineHeight: 1.5 }}>
           {t('currentMeds.reconcileTitle')}
         </Typography.Title>
         <Flex gap={12} wrap>
