@@ -146,6 +146,10 @@ export default defineConfig({
     proxy: { '/api': 'http://127.0.0.1:8080' },
   },
   test: {
+    // Under Node the library's main entry is its CommonJS build (lib/), in the browser its ES one
+    // (es/): the one deep import of it (the App context, app/shell/AntdProvider.tsx) follows, so
+    // that both name the same context.
+    alias: { 'antd/es/app/context': 'antd/lib/app/context' },
     // Node: most tests are logic; a test that needs a DOM says so (// @vitest-environment jsdom),
     // which spares the others jsdom's start (it was two thirds of the run).
     environment: 'node',

@@ -8,7 +8,7 @@ import 'dayjs/locale/ru'
 import 'dayjs/locale/vi'
 import 'dayjs/locale/zh-cn'
 import 'nprogress/nprogress.css'
-import { lazy, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
 import { useConfig } from '../../lib/queries/config'
@@ -32,13 +32,14 @@ import { TagsView } from './TagsView'
 import styles from './shell.module.css'
 import { SlotProvider } from '../../lib/slots'
 import { ToastProvider } from '../../light/Toast'
-import { AntdHostContext } from '../../lib/withAntd'
+import { AntdHostContext, useLibraryShown } from '../../lib/withAntd'
 import { slots } from '../slots'
 
 // Dates in the user's language for every screen, light or not (the library's date pickers read it too).
 const dayjsLocales: Record<Language, string> = { en: 'en', ru: 'ru', zh: 'zh-cn', vi: 'vi' }
 
 const AntdProvider = lazy(() => import('./AntdProvider'))
+const ToastHost = lazy(() => import('./AntdProvider').then((m) => ({ default: m.ToastHost })))
 /** The library's provider, fetched when a part built on the library first shows (it suspends until then). */
 const antdHost = (children: ReactNode) => <AntdProvider>{children}</AntdProvider>
 
@@ -70,6 +71,7 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   }, [primary, link, linkHover])
   // The phone's open sidebar is a modal: the rest of the layout is inert behind it.
   const { modal, closeModal } = useSidebarModal()
+  const libraryShown = useLibraryShown()
   const classes = [styles.app, mobile ? styles.mobile : '', sidebarOpened ? styles.opened : styles.collapsed].join(' ')
 
   return (
@@ -94,6 +96,12 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
             </div>
             <Banners me={me} />
             <AppMain routeObjects={routeObjects} />
+            {/* The library's toasts, held here once a screen on it has shown, outlive that screen. */}
+            {libraryShown && (
+              <Suspense fallback={null}>
+                <ToastHost />
+              </Suspense>
+            )}
           </div>
           {config.data?.show_settings && (
             <div inert={modal}>
