@@ -3,6 +3,7 @@
 // and on its close button, and gives focus back to what had it before.
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import styles from './Drawer.module.css'
+import { cycleTab } from './focus'
 
 export interface DrawerProps {
   open: boolean
@@ -49,20 +50,8 @@ export function Drawer({ open, title, onClose, closeLabel, width = 260, children
         aria-labelledby={`${id}-title`}
         className={styles.panel}
         style={{ width, maxWidth: '100vw' }}
-        onKeyDown={(e) => {
-          if (e.key === 'Tab') {
-            // Tab and Shift+Tab go round inside the drawer.
-            const all = [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])]
-            const [first, last] = [all[0], all.at(-1)]
-            if (e.shiftKey && document.activeElement === first) {
-              e.preventDefault()
-              last?.focus()
-            } else if (!e.shiftKey && document.activeElement === last) {
-              e.preventDefault()
-              first?.focus()
-            }
-          }
-        }}
+        // Tab and Shift+Tab go round inside the drawer.
+        onKeyDown={(e) => cycleTab(e, [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])])}
       >
         <div className={styles.header}>
           <button type="button" className={styles.close} aria-label={closeLabel} onClick={onClose}>

@@ -12,6 +12,7 @@ import viVN from 'antd/locale/vi_VN'
 import zhCN from 'antd/locale/zh_CN'
 import 'antd/dist/antd.css'
 import { useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react'
+import { useMediaQuery } from '../../lib/media'
 import { useTranslation } from 'react-i18next'
 import { currentLanguage, type Language } from '../../lib/i18n'
 import type { Size } from '../../lib/settings'
@@ -88,7 +89,7 @@ function Configured({ children }: { children: ReactNode }) {
   const lang = currentLanguage()
   const { settings, size } = useShell()
   const theme = themeFor(settings.theme)
-  const reducedMotion = useReducedMotion()
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)')
   return (
     <ConfigProvider
       locale={antdLocales[lang]}
@@ -103,18 +104,5 @@ function Configured({ children }: { children: ReactNode }) {
     >
       {children}
     </ConfigProvider>
-  )
-}
-
-/** Whether the user's system asks for less motion (and follows it when that changes). */
-function useReducedMotion() {
-  const query = '(prefers-reduced-motion: reduce)'
-  return useSyncExternalStore(
-    (changed) => {
-      const list = window.matchMedia(query)
-      list.addEventListener('change', changed)
-      return () => list.removeEventListener('change', changed)
-    },
-    () => window.matchMedia(query).matches,
   )
 }

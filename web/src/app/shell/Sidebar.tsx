@@ -8,6 +8,7 @@ import { menuItems, openKeysFor } from './menu'
 import { SideMenu } from './SideMenu'
 import { useShell } from './state'
 import styles from './shell.module.css'
+import { cycleTab } from '../../light/focus'
 
 /** What can take focus in the sidebar now: not inside a closed group, not a roving item's -1. */
 const tabbable = (root: HTMLElement) =>
@@ -52,16 +53,7 @@ export function Sidebar({ routes, onMobileClose }: SidebarProps) {
 
   // While it is a modal, Tab and Shift+Tab go round inside it (the rest of the layout is inert).
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!modal || e.key !== 'Tab' || !aside.current) return
-    const all = tabbable(aside.current)
-    const [first, last] = [all[0], all.at(-1)]
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault()
-      last?.focus()
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault()
-      first?.focus()
-    }
+    if (modal && aside.current) cycleTab(e, tabbable(aside.current))
   }
 
   return (
