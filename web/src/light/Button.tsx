@@ -1,15 +1,16 @@
-// A light button: a native <button>, plain or primary, with an optional icon before its text.
+// A light button: a native <button>, plain, primary or danger, with an optional icon before its text.
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 import styles from './Button.module.css'
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  variant?: 'default' | 'primary'
+  /** primary: the screen's main action; danger: one that cannot be taken back (cancel, void). */
+  variant?: 'default' | 'primary' | 'danger'
   /** Drawn before the text, hidden from screen readers (the text names the button). */
   icon?: ReactNode
 }
 
 /** The class names of a light button, for a link drawn as one. */
-export const buttonClass = (variant: ButtonProps['variant'] = 'default') => [styles.button, variant === 'primary' ? styles.primary : ''].join(' ').trim()
+export const buttonClass = (variant: ButtonProps['variant'] = 'default') => [styles.button, variant === 'default' ? '' : styles[variant]].join(' ').trim()
 
 export function Button({ variant, icon, className, children, type = 'button', ...rest }: ButtonProps) {
   return (

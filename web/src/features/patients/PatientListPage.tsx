@@ -11,6 +11,7 @@ import { debounce } from '../../lib/debounce'
 import { sexLabel } from '../../lib/labels'
 import { formatDay } from '../../lib/time'
 import { Button } from '../../light/Button'
+import { Card } from '../../light/Card'
 import { PlusIcon, UserIcon } from '../../light/icons'
 import { Pager } from '../../light/Pager'
 import { SearchField } from '../../light/SearchField'
@@ -97,12 +98,11 @@ export default function PatientListPage() {
     if (list.data && !list.isFetching && page > pages) update({ page: pages })
   }, [list.data, list.isFetching, page, pages, update])
   return (
-    <section className={styles.card}>
-      <div className={styles.top}>
-        <h2 id={headingId} className={`page-title ${styles.title}`}>
-          {t('patients.title')}
-        </h2>
-        <div className={styles.tools}>
+    <Card
+      title={t('patients.title')}
+      titleId={headingId}
+      extra={
+        <>
           <SearchField label={t('patients.search')} placeholder={t('patients.searchPlaceholder')} defaultValue={q} onChange={search} onSearch={searchNow} />
           <Switch checked={archived} onChange={(v) => update({ archived: v ? 1 : undefined, page: 1 })}>
             {t('patients.showArchived')}
@@ -112,8 +112,9 @@ export default function PatientListPage() {
               {t('patients.new')}
             </Button>
           )}
-        </div>
-      </div>
+        </>
+      }
+    >
       <Table<PatientSummary>
         columns={columns}
         rows={list.data?.data}
@@ -136,7 +137,7 @@ export default function PatientListPage() {
           onChange={(p, size) => update({ page: size !== perPage ? 1 : p, per_page: size === DEFAULT_PAGE_SIZE ? undefined : size })}
         />
       )}
-    </section>
+    </Card>
   )
 }
 
