@@ -1,16 +1,9 @@
-// The API client: base /api, 10 s time-out, cookies, the XMLHttpRequest marker and the
-// CSRF header (axios echoes the XSRF-TOKEN cookie as X-XSRF-TOKEN). Successful calls resolve
-// to the response body; failures reject with an ApiError. It shows nothing itself: the app
-// subscribes with onApiError and decides how to tell the user.
-import axios, { AxiosError } from 'axios'
+// The API client, on the browser's fetch: base /api, 10 s time-out, cookies, the
+// XMLHttpRequest marker and the CSRF header (the XSRF-TOKEN cookie echoed as X-XSRF-TOKEN).
+// Successful calls resolve to the response body; failures reject with an ApiError. It shows
+// nothing itself: the app subscribes with onApiError and decides how to tell the user.
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /** The caller shows a failure itself (e.g. inline in a form): no error toast. */
-    silent?: boolean
-  }
-}
-
+export const API_BASE = '/api'
 export const API_TIMEOUT_MS = 10_000
 
 /** A failed API call, with the server's message already in the user's language. */
@@ -58,56 +51,116 @@ export function setSocketId(id: string | undefined) {
   socketId = id
 }
 
-export const http = axios.create({
-  baseURL: '/api',
-  timeout: API_TIMEOUT_MS,
-  withCredentials: true,
-  // Served over HTTPS the server names its cookies with the __Host- prefix (bound to this
-  // host, Secure, every path), so that no sibling domain can plant one.
-  xsrfCookieName: typeof location !== 'undefined' && location.protocol === 'https:' ? '__Host-XSRF-TOKEN' : 'XSRF-TOKEN',
-  xsrfHeaderName: 'X-XSRF-TOKEN',
-  headers: { 'X-Requested-With': 'XMLHttpRequest' },
-})
-
-http.interceptors.request.use(
-  (config) => {
-    if (socketId) config.headers.set('X-Socket-ID', socketId)
-    return config
-  },
-  (error: unknown) => {
-    // A request that could not be prepared is only logged (spec §8).
-    console.error(error)
-    return Promise.reject(error)
-  },
-)
-
-/** Turns any failure of a call into an ApiError. `genericMessage` is used when the server said nothing. */
-export function toApiError(error: unknown, genericMessage = 'Request failed'): ApiError {
-  if (error instanceof ApiError) return error
-  if (error instanceof AxiosError) {
-    const body = (error.response?.data ?? {}) as ErrorBody
-    const status = error.response?.status ?? 0
-    const code = body.code ?? (error.code === AxiosError.ECONNABORTED ? 'error.timeout' : status === 0 ? 'error.network' : 'error.unknown')
-    return new ApiError(status, body.error ?? genericMessage, code, body.errors ?? {}, Boolean(error.config?.silent))
-  }
-  return new ApiError(0, genericMessage, 'error.unknown')
+/** One call as the transport sees it: the path without /api, the query, the body. */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  path: string
+  params?: Record<string, unknown>
+  body?: unknown
+  timeout: number
 }
 
-http.interceptors.response.use(
-  (response) => response,
-  (error: unknown) => {
-    const apiError = toApiError(error, '')
-    for (const listener of listeners) listener(apiError)
-    return Promise.reject(apiError)
-  },
-)
+/** What came back: the status and the body (parsed JSON, else the text, else undefined). */
+export interface ApiResponse {
+  status: number
+  data: unknown
+}
+
+/** Why no answer came: the time-out passed, or the network failed. */
+export class NoAnswer extends Error {
+  readonly timedOut: boolean
+  constructor(timedOut: boolean) {
+    super(timedOut ? 'timeout' : 'network')
+    this.timedOut = timedOut
+  }
+}
+
+/** The query string: empty values left out, as a form would. */
+export function queryString(params: Record<string, unknown> = {}): string {
+  const q = new URLSearchParams()
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null) continue
+    if (Array.isArray(v)) v.forEach((x) => q.append(`${k}[]`, String(x)))
+    else q.append(k, v instanceof Date ? v.toISOString() : String(v))
+  }
+  const s = q.toString()
+  return s ? `?${s}` : ''
+}
+
+// Served over HTTPS the server names its cookies with the __Host- prefix (bound to this host,
+// Secure, every path), so that no sibling domain can plant one.
+const xsrfCookie = () => (location.protocol === 'https:' ? '__Host-XSRF-TOKEN' : 'XSRF-TOKEN')
+const cookie = (name: string) => document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`))?.[1]
+
+const fetchTransport = async ({ method, path, params, body, timeout }: ApiRequest): Promise<ApiResponse> => {
+  const headers: Record<string, string> = { Accept: 'application/json, text/plain, */*', 'X-Requested-With': 'XMLHttpRequest' }
+  const token = cookie(xsrfCookie())
+  if (token) headers['X-XSRF-TOKEN'] = decodeURIComponent(token)
+  if (socketId) headers['X-Socket-ID'] = socketId
+  const form = typeof FormData !== 'undefined' && body instanceof FormData
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json'
+  let res: Response
+  try {
+    res = await fetch(`${API_BASE}${path}${queryString(params)}`, {
+      method,
+      headers,
+      credentials: 'include',
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeout),
+    })
+  } catch (e) {
+    throw new NoAnswer(e instanceof DOMException && e.name === 'TimeoutError')
+  }
+  const text = await res.text()
+  let data: unknown = text || undefined
+  try {
+    data = text ? JSON.parse(text) : undefined
+  } catch {
+    // Not JSON: the text as it came.
+  }
+  return { status: res.status, data }
+}
+
+let transport = fetchTransport
+/** Component tests answer calls from fixtures (test/render.tsx); undefined restores fetch. */
+export function setTransport(t: ((req: ApiRequest) => Promise<ApiResponse>) | undefined) {
+  transport = t ?? fetchTransport
+}
+
+/** The ApiError for a failed answer (or none). `genericMessage` is used when the server said nothing. */
+export function toApiError(failure: ApiResponse | NoAnswer, genericMessage = 'Request failed', silent = false): ApiError {
+  if (failure instanceof NoAnswer) return new ApiError(0, genericMessage, failure.timedOut ? 'error.timeout' : 'error.network', {}, silent)
+  const body = (typeof failure.data === 'object' && failure.data ? failure.data : {}) as ErrorBody
+  return new ApiError(failure.status, body.error ?? genericMessage, body.code ?? 'error.unknown', body.errors ?? {}, silent)
+}
+
+async function request<T>(req: ApiRequest, silent: boolean): Promise<T> {
+  let error: ApiError
+  try {
+    const res = await transport(req)
+    if (res.status >= 200 && res.status < 300) return res.data as T
+    error = toApiError(res, '', silent)
+  } catch (e) {
+    error = e instanceof ApiError ? e : e instanceof NoAnswer ? toApiError(e, '', silent) : new ApiError(0, '', 'error.unknown', {}, silent)
+  }
+  for (const listener of listeners) listener(error)
+  throw error
+}
+
+interface Options {
+  /** The caller shows a failure itself (e.g. inline in a form): no error toast. */
+  silent?: boolean
+  /** Longer than the usual 10 s, for a call that takes long by nature (a backup). */
+  timeout?: number
+}
 
 /** GET path, resolving to the body. */
-export async function get<T>(path: string, params?: Record<string, unknown>, options: { silent?: boolean } = {}): Promise<T> {
-  return (await http.get<T>(path, { params, ...options })).data
+export function get<T>(path: string, params?: Record<string, unknown>, options: Options = {}): Promise<T> {
+  return request<T>({ method: 'GET', path, params, timeout: options.timeout ?? API_TIMEOUT_MS }, Boolean(options.silent))
 }
 
 /** Sends body with method to path, resolving to the response body. */
-export async function send<T>(method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown, options: { silent?: boolean } = {}): Promise<T> {
-  return (await http.request<T>({ method, url: path, data: body, ...options })).data
+export function send<T>(method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown, options: Options = {}): Promise<T> {
+  const m = method.toUpperCase() as ApiRequest['method']
+  return request<T>({ method: m, path, body, timeout: options.timeout ?? API_TIMEOUT_MS }, Boolean(options.silent))
 }

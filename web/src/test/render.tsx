@@ -6,12 +6,22 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import { App as AntApp } from 'antd'
-import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios'
 import type { ReactNode } from 'react'
 import { MemoryRouter, Route, Routes } from 'react-router'
-import { http } from '../lib/api'
+import { setTransport, type ApiRequest } from '../lib/api'
 import { meQueryKey, type Me } from '../lib/auth/me'
 import { initI18n } from '../lib/i18n'
+
+/** Thrown by a fixture: the server's refusal, its status and body (a 409, a 422 with field messages). */
+export class Refusal extends Error {
+  readonly status: number
+  readonly body: unknown
+  constructor(status: number, body: unknown) {
+    super(`HTTP ${status}`)
+    this.status = status
+    this.body = body
+  }
+}
 
 /** A fixture: the body to answer, or a function of the request's query and body. */
 export type Fixture = unknown | ((req: { params: Record<string, unknown>; body: unknown }) => unknown)
@@ -45,21 +55,22 @@ export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '
   await initI18n('en')
   const unanswered: string[] = []
   const sent: { method: string; path: string; body: unknown }[] = []
-  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
-    const method = (config.method ?? 'get').toUpperCase()
-    const path = (config.url ?? '').replace(/^\/api/, '')
-    const body = typeof config.data === 'string' && config.data ? JSON.parse(config.data) : config.data
+  setTransport(async ({ method, path, params, body }: ApiRequest) => {
     if (method !== 'GET') sent.push({ method, path, body })
     const key = `${method} ${path}`
     if (!(key in api)) {
       unanswered.push(key)
-      return Promise.reject(Object.assign(new Error('no fixture'), { isAxiosError: true, config, response: { status: 404, data: { error: `No fixture for ${key}` }, headers: {}, config } }))
+      return { status: 404, data: { error: `No fixture for ${key}` } }
     }
     const f = api[key]
-    const data = typeof f === 'function' ? (f as (r: { params: Record<string, unknown>; body: unknown }) => unknown)({ params: config.params ?? {}, body }) : f
-    return { data, status: 200, statusText: 'OK', headers: {}, config }
-  }
-  http.defaults.adapter = adapter
+    try {
+      const data = typeof f === 'function' ? (f as (r: { params: Record<string, unknown>; body: unknown }) => unknown)({ params: params ?? {}, body }) : f
+      return { status: 200, data }
+    } catch (e) {
+      if (e instanceof Refusal) return { status: e.status, data: e.body }
+      throw e
+    }
+  })
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } })
   client.setQueryData(meQueryKey, me)
   const view = render(

@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SlotProvider } from '../../lib/slots'
-import { renderScreen, user, type Fixture } from '../../test/render'
+import { Refusal, renderScreen, user, type Fixture } from '../../test/render'
 import type { Appointment, Visit } from './api/types'
 import DiagnosisPage from './DiagnosisPage'
 
@@ -51,9 +50,7 @@ const page = (
 const open = (api: Record<string, Fixture>, me = doctor) => renderScreen(page, { me, api, route: '/appointments/form/:id', at: '/appointments/form/1' })
 
 const conflict = () => {
-  throw new AxiosError('stale', 'ERR_BAD_REQUEST', undefined, undefined, {
-    status: 409, data: { error: 'Someone else changed this.', code: 'error.conflict' }, statusText: '', headers: {}, config: { headers: new AxiosHeaders() },
-  })
+  throw new Refusal(409, { error: 'Someone else changed this.', code: 'error.conflict' })
 }
 
 describe('the visit form (DiagnosisPage)', () => {

@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it } from 'vitest'
-import { renderScreen, user, type Fixture } from '../../test/render'
+import { Refusal, renderScreen, user, type Fixture } from '../../test/render'
 import type { DocumentTemplate } from './api/types'
 import TemplateEditorPage from './TemplateEditorPage'
 
@@ -60,7 +59,7 @@ describe('TemplateEditorPage', () => {
   it("shows the server's refusal on the field it names", async () => {
     const refuse = () => {
       const data = { error: 'Please correct the highlighted fields.', code: 'error.invalid', errors: { 'fields.0.key': ['Use small latin letters, digits and _.'] } }
-      throw new AxiosError('invalid', 'ERR_BAD_REQUEST', undefined, undefined, { status: 422, data, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+      throw new Refusal(422, data)
     }
     await open('/forms/templates/4', { 'GET /document-templates/4': template, 'PUT /document-templates/4': refuse })
     await waitFor(() => expect(body().value).toBe(template.body))

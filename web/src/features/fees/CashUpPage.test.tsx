@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderScreen, user } from '../../test/render'
+import { Refusal, renderScreen, user } from '../../test/render'
 import type { Drawer } from './api/drawers'
 import { CloseModal, DrawerFigures, FloatModal } from './CashUpPage'
 import { useMoney } from './bill/useMoney'
@@ -113,7 +112,7 @@ describe('FloatModal', () => {
     const frozen = 'Cash has already moved in this drawer, so its float can no longer change.'
     const refusal = () => {
       const body = { error: 'Some fields need your attention.', code: 'validation.failed', errors: { opening_float: [frozen] } }
-      throw new AxiosError('refused', 'ERR_BAD_REQUEST', undefined, undefined, { status: 422, data: body, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+      throw new Refusal(422, body)
     }
     await renderScreen(<Float />, { me: user(['record payment']), api: { 'PUT /drawers/float': refusal } })
     fireEvent.change(await screen.findByRole('textbox'), { target: { value: '90000' } })

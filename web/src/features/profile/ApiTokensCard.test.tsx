@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it } from 'vitest'
-import { renderScreen, user } from '../../test/render'
+import { Refusal, renderScreen, user } from '../../test/render'
 import { ApiTokensCard } from './ApiTokensCard'
 import type { ApiToken } from './api/types'
 
@@ -62,7 +61,7 @@ describe('ApiTokensCard', () => {
   it('asks a code of the second factor, and shows a wrong password under its field', async () => {
     const refuse = () => {
       const body = { error: 'Some fields need your attention.', code: 'validation.failed', errors: { current_password: ['The current password is not right.'] } }
-      throw new AxiosError('refused', 'ERR_BAD_REQUEST', undefined, undefined, { status: 422, data: body, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+      throw new Refusal(422, body)
     }
     const view = await renderScreen(<ApiTokensCard userId={7} />, { me: user([]), api: api(true, refuse) })
     const dialog = await openForm()

@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderScreen, user } from '../../../test/render'
+import { Refusal, renderScreen, user } from '../../../test/render'
 import type { Schema } from '../../../lib/schema'
 import type { Finding, OrderSet } from '../api/orderSets'
 import { ApplySetDialog } from './ApplySetDialog'
@@ -152,7 +151,7 @@ describe('ApplySetDialog', () => {
   it("shows the server's refusal on the line it names", async () => {
     const refusal = () => {
       const body = { error: 'Some fields need your attention.', code: 'validation.failed', errors: { 'items.0.override_reason': ['This line has a safety warning: give the reason to prescribe it anyway.'] } }
-      throw new AxiosError('refused', 'ERR_BAD_REQUEST', undefined, undefined, { status: 422, data: body, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+      throw new Refusal(422, body)
     }
     await open({ 'POST /prescriptions/check': { findings: [] }, 'POST /appointments/5/order-set': refusal })
     fireEvent.click(await screen.findByRole('button', { name: 'Apply 5 items' }))

@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it } from 'vitest'
-import { renderScreen, user } from '../../../test/render'
+import { Refusal, renderScreen, user } from '../../../test/render'
 import type { Bill } from '../api/types'
 import { BillById } from './BillPanel'
 
@@ -194,7 +193,7 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     let reads = 0
     const stale = () => {
       const body = { error: 'Someone else changed this.', code: 'error.conflict' }
-      throw new AxiosError('stale', 'ERR_BAD_REQUEST', undefined, undefined, { status: 409, data: body, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+      throw new Refusal(409, body)
     }
     await renderScreen(<BillById id={5} />, {
       me: user(['void bill']),

@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { AxiosError, AxiosHeaders } from 'axios'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderScreen, user, type Fixture } from '../../../test/render'
+import { Refusal, renderScreen, user, type Fixture } from '../../../test/render'
 import type { Item, Medicine, Prescription } from '../api/types'
 import { emptyItem } from '../api/types'
 import { PrescriptionEditor } from './PrescriptionEditor'
@@ -66,7 +65,7 @@ async function openNew(items: Item[], api: Record<string, Fixture>) {
 const allergy = { line: 0, key: 'allergy:penicillin', kind: 'allergy', tier: 'hard', blocking: false, requires_reason: true, allergy: 'Penicillin', substance: 'amoxicillin', severity: 'moderate' }
 const refusal = (fields: Record<string, string[]>) => () => {
   const data = { error: 'Please correct the highlighted fields.', code: 'error.invalid', errors: fields }
-  throw new AxiosError('invalid', 'ERR_BAD_REQUEST', undefined, undefined, { status: 422, data, statusText: '', headers: {}, config: { headers: new AxiosHeaders() } })
+  throw new Refusal(422, data)
 }
 
 describe('PrescriptionEditor', () => {

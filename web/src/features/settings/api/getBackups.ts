@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { get, http } from '../../../lib/api'
+import { get, send } from '../../../lib/api'
 import { backupsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
 
@@ -22,7 +22,7 @@ const BACKUP_TIMEOUT_MS = 30 * 60_000
 export function useBackUpNow() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => http.post<BackupStatus>('/backups', undefined, { timeout: BACKUP_TIMEOUT_MS }).then((r) => r.data),
+    mutationFn: () => send<BackupStatus>('post', '/backups', undefined, { timeout: BACKUP_TIMEOUT_MS }),
     onSuccess: (status) => queryClient.setQueryData(backupsKey, status),
     // A refusal (one is being written already) is news about the status: read it again.
     onError: () => queryClient.invalidateQueries({ queryKey: backupsKey }),
