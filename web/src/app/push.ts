@@ -3,12 +3,12 @@
 // our own requests carry X-Socket-ID so we do not hear our own echo.
 import type { QueryClient } from '@tanstack/react-query'
 import type Pusher from 'pusher-js'
-import { useSyncExternalStore } from 'react'
 import { setSocketId } from '../lib/api'
 import { authoriseChannel } from '../lib/queries/authoriseChannel'
 import { configQuery, type ClientConfig } from '../lib/queries/config'
 import { accountsKey, appointmentsKey, billsKey, documentsKey, documentTemplatesKey, patientsKey, resultsKey, rolesKey } from '../lib/queryKeys'
 import { setLiveClient } from '../lib/live'
+import { createStore } from '../lib/store'
 import { meQueryKey } from '../lib/auth/me'
 
 type PushConfig = Pick<ClientConfig, 'push'>
@@ -56,23 +56,11 @@ export const CHANNELS = [
 // "paused" when a connection that worked has dropped (pusher-js is reconnecting), "off"
 // before the first connection.
 type PushState = 'off' | 'live' | 'paused'
-let state: PushState = 'off'
-const watchers = new Set<() => void>()
-function setState(next: PushState) {
-  state = next
-  watchers.forEach((w) => w())
-}
+const state = createStore<PushState>('off')
+const setState = state.set
 
 /** The push connection's state, for showing that live updates are paused. */
-export function usePushState(): PushState {
-  return useSyncExternalStore(
-    (w) => {
-      watchers.add(w)
-      return () => watchers.delete(w)
-    },
-    () => state,
-  )
-}
+export const usePushState = (): PushState => state.use()
 
 interface Access {
   roles: string[]

@@ -3,7 +3,8 @@
 // shell puts it here (app/shell/AntdProvider.tsx, fetched with the library's style sheet when
 // first needed), and a screen or a feature's part that is not light is wrapped in <WithAntd>.
 // Outside the shell (a component test) it leaves its children as they are.
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react'
+import { createContext, useContext, type ReactNode } from 'react'
+import { createStore } from './store'
 
 /** Wraps a part in the library's provider: the shell's, or none. */
 export const AntdHostContext = createContext<(children: ReactNode) => ReactNode>((children) => children)
@@ -14,21 +15,9 @@ export function WithAntd({ children }: { children: ReactNode }) {
 
 // Whether a part built on the library has shown in this page's life: the shell then keeps the
 // library's toast host beside the page area (app/shell/AntdProvider.tsx, ToastHost).
-let shown = false
-const watchers = new Set<() => void>()
+const shown = createStore(false)
 
 /** Called by the library's provider as it first shows. */
-export function markLibraryShown() {
-  if (shown) return
-  shown = true
-  watchers.forEach((w) => w())
-}
+export const markLibraryShown = () => shown.set(true)
 
-export const useLibraryShown = () =>
-  useSyncExternalStore(
-    (changed) => {
-      watchers.add(changed)
-      return () => watchers.delete(changed)
-    },
-    () => shown,
-  )
+export const useLibraryShown = shown.use

@@ -11,7 +11,7 @@ import ruRU from 'antd/locale/ru_RU'
 import viVN from 'antd/locale/vi_VN'
 import zhCN from 'antd/locale/zh_CN'
 import 'antd/dist/antd.css'
-import { useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react'
+import { useContext, useEffect, useMemo, type ReactNode } from 'react'
 import { useMediaQuery } from '../../lib/media'
 import { useTranslation } from 'react-i18next'
 import { currentLanguage, type Language } from '../../lib/i18n'
@@ -19,6 +19,7 @@ import type { Size } from '../../lib/settings'
 import { themeFor } from '../../lib/theme'
 import { buttonConfig } from './antdConfig'
 import { useShell } from './state'
+import { createStore } from '../../lib/store'
 import { markLibraryShown } from '../../lib/withAntd'
 
 const antdLocales: Record<Language, Locale> = { en: enUS, ru: ruRU, zh: zhCN, vi: viVN }
@@ -27,20 +28,7 @@ const componentSizes: Record<Size, 'large' | 'middle' | 'small'> = { default: 'l
 
 /** The toasts of the one host the shell keeps (ToastHost), once it is there. */
 type Shared = Pick<useAppProps, 'message' | 'notification'>
-let shared: Shared | null = null
-const listeners = new Set<() => void>()
-const publish = (next: Shared | null) => {
-  shared = next
-  listeners.forEach((l) => l())
-}
-const useShared = () =>
-  useSyncExternalStore(
-    (changed) => {
-      listeners.add(changed)
-      return () => listeners.delete(changed)
-    },
-    () => shared,
-  )
+const shared = createStore<Shared | null>(null)
 
 /**
  * The library's message and notification toasts, held once beside the page area rather than in
@@ -52,8 +40,8 @@ export function ToastHost() {
   const [message, messageHolder] = antMessage.useMessage()
   const [notification, notificationHolder] = antNotification.useNotification()
   useEffect(() => {
-    publish({ message, notification })
-    return () => publish(null)
+    shared.set({ message, notification })
+    return () => shared.set(null)
   }, [message, notification])
   return (
     <Configured>
@@ -66,7 +54,7 @@ export function ToastHost() {
 /** Each screen's App, whose message and notification are the shared host's once it is there. */
 function SharedToasts({ children }: { children: ReactNode }) {
   const own = useContext(AppContext)
-  const host = useShared()
+  const host = shared.use()
   const value = useMemo(() => (host ? { ...own, ...host } : own), [own, host])
   return <AppContext.Provider value={value}>{children}</AppContext.Provider>
 }

@@ -2,7 +2,8 @@ import { Alert, App, Button, Card, Descriptions, Empty, Flex, Spin, Table, Tag, 
 import { CloudDownloadOutlined, SaveOutlined } from '@ant-design/icons'
 import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../lib/time'
-import { backupUrl, useBackUpNow, useBackups, type BackupStatus } from './api/getBackups'
+import { useBackUpNow } from './api/backUpNow'
+import { backupUrl, useBackups, type BackupStatus } from './api/getBackups'
 import { formatInterval, formatSize } from './units'
 import { ScrollRegion } from '../../components/ScrollRegion'
 

@@ -4,7 +4,7 @@
 // reload or a typed address keeps it, with its banner; it belongs to the account that
 // started it and ends with a logout.
 import { useQuery } from '@tanstack/react-query'
-import { useSyncExternalStore } from 'react'
+import { createStore } from '../store'
 import { meQuery } from './me'
 
 export interface Preview {
@@ -25,14 +25,12 @@ function read(): Preview | null {
   }
 }
 
-let current: Preview | null = read()
-const listeners = new Set<() => void>()
+const current = createStore<Preview | null>(read())
 
 function set(p: Preview | null) {
-  current = p
   if (p) sessionStorage.setItem(KEY, JSON.stringify(p))
   else sessionStorage.removeItem(KEY)
-  listeners.forEach((l) => l())
+  current.set(p)
 }
 
 export function startPreview(p: Preview) {
@@ -43,14 +41,9 @@ export function stopPreview() {
   set(null)
 }
 
-function subscribe(l: () => void) {
-  listeners.add(l)
-  return () => listeners.delete(l)
-}
-
 /** The role being previewed by the logged-in account, or null. */
 export function usePreview(): Preview | null {
-  const preview = useSyncExternalStore(subscribe, () => current)
+  const preview = current.use()
   const me = useQuery({ ...meQuery, enabled: preview !== null })
   return preview && me.data?.id === preview.userId ? preview : null
 }

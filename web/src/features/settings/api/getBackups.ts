@@ -1,5 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { get, send } from '../../../lib/api'
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { get } from '../../../lib/api'
 import { backupsKey } from '../../../lib/queryKeys'
 import type { Schema } from '../../../lib/schema'
 
@@ -14,17 +14,3 @@ export const useBackups = (enabled = true) => useQuery({ ...backupsQuery(), enab
 
 /** Where an archive kept is downloaded from (an audited download, for administrators). */
 export const backupUrl = (name: string) => `/api/backups/${encodeURIComponent(name)}`
-
-/** Writing a whole database's archive takes longer than an ordinary call may. */
-const BACKUP_TIMEOUT_MS = 30 * 60_000
-
-/** Back up now: the server answers once the archive is written, with the status listing it. */
-export function useBackUpNow() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: () => send<BackupStatus>('post', '/backups', undefined, { timeout: BACKUP_TIMEOUT_MS }),
-    onSuccess: (status) => queryClient.setQueryData(backupsKey, status),
-    // A refusal (one is being written already) is news about the status: read it again.
-    onError: () => queryClient.invalidateQueries({ queryKey: backupsKey }),
-  })
-}
