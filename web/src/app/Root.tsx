@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
 import { BrowserRouter, Navigate, useLocation, useSearchParams } from 'react-router'
 import { PageLoading } from '../components/PageLoading'
+import { ToastRegion } from '../light/Toast'
 import { safeRedirect } from '../features/auth/redirect'
 import { isLoggedIn } from '../lib/session'
 import { Guard } from './Guard'
@@ -44,6 +45,8 @@ export function Root() {
         <Suspense fallback={null}>
           <Pages />
         </Suspense>
+        {/* The toasts, once for every page: one raised as a screen closes, or as a session ends, outlives it. */}
+        <ToastRegion />
       </BrowserRouter>
     </QueryClientProvider>
   )

@@ -28,7 +28,7 @@ onApiError((error) => {
   }
   if (error.silent) return
   const fallback = error.code === 'error.timeout' ? i18n.t('errors.timeout') : error.status === 0 ? i18n.t('errors.network') : i18n.t('errors.generic')
-  void toastError(error.display || fallback)
+  toastError(error.display || fallback)
 })
 
 /** Gives the API error handler the router's navigate. */

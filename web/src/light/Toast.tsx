@@ -1,8 +1,12 @@
 // Light toasts: short messages at the top of the window that go by themselves after a few
-// seconds (not while the pointer is on them or focus in them: WCAG 2.2.1), read out politely by screen readers (the region is a status, present from the start
-// so that what is added to it is announced). A toast with a key replaces the last one with the
-// same key: trying colours one after another shows one toast, not a pile.
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+// seconds (not while the pointer is on them or focus in them: WCAG 2.2.1), read out politely by
+// screen readers (the region is a status, present from the start so that what is added to it
+// is announced). A toast with a key replaces the last one with the same key: trying colours one
+// after another shows one toast, not a pile. The list lives outside React (`toast`), so that
+// what is not a component (the API's error handler) can raise one; the app draws it once, in
+// <ToastRegion /> at its root, so a toast outlives the screen, and the login, it was raised on.
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { createStore } from '../lib/store'
 import styles from './Toast.module.css'
 
 type Kind = 'success' | 'warning' | 'error' | 'info'
@@ -21,58 +25,64 @@ export interface Toasts {
   error: (content: ReactNode, options?: { key?: string }) => void
 }
 
-const Ctx = createContext<Toasts | null>(null)
+const list = createStore<Toast[]>([])
+let next = 0
 
-/** The toasts of the region around; outside one, a toast would go nowhere, so it is an error. */
-export function useToast(): Toasts {
-  const t = useContext(Ctx)
-  if (!t) throw new Error('useToast outside ToastProvider')
-  return t
+function show(kind: Kind, content: ReactNode, options?: { key?: string }) {
+  const key = options?.key
+  list.set([...list.get().filter((t) => !key || t.key !== key), { id: ++next, key, kind, content }])
 }
+const remove = (id: number) => list.set(list.get().filter((t) => t.id !== id))
+
+/** Raises a toast from anywhere. */
+export const toast: Toasts = {
+  show,
+  success: (c, o) => show('success', c, o),
+  warning: (c, o) => show('warning', c, o),
+  error: (c, o) => show('error', c, o),
+}
+
+/** The toasts, for a component (the same as `toast`). */
+export const useToast = (): Toasts => toast
+
+/** Takes every toast away (a test's start). */
+export const clearToasts = () => list.set([])
 
 /** How long a toast stays at the least: long enough to read a sentence, longer than the library's 3 s. */
 export const TOAST_MS = 5000
 
 const marks: Record<Kind, string> = { success: '✓', warning: '!', error: '✕', info: 'i' }
 
-export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>([])
-  const next = useRef(0)
-  const show = useCallback((kind: Kind, content: ReactNode, options?: { key?: string }) => {
-    const id = ++next.current
-    const key = options?.key
-    setToasts((all) => [...all.filter((t) => !key || t.key !== key), { id, key, kind, content }])
-  }, [])
-  const remove = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
+/** The region the toasts show in: once, at the app's root. */
+export function ToastRegion() {
+  const toasts = list.use()
   // The toasts wait while the pointer is on one of them or focus is in the region.
   const [hovered, setHovered] = useState(false)
   const [focused, setFocused] = useState(false)
   const paused = hovered || focused
-  const value = useMemo<Toasts>(
-    () => ({
-      show,
-      success: (c, o) => show('success', c, o),
-      warning: (c, o) => show('warning', c, o),
-      error: (c, o) => show('error', c, o),
-    }),
-    [show],
-  )
   return (
-    <Ctx.Provider value={value}>
+    <div
+      className={styles.region}
+      role="status"
+      aria-live="polite"
+      data-emr-toasts=""
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setFocused(false)}
+    >
+      {toasts.map((t) => (
+        <ToastItem key={t.id} toast={t} paused={paused} onDone={remove} onHover={setHovered} />
+      ))}
+    </div>
+  )
+}
+
+/** Children with the region after them: a component test's stand-in for the app's root. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  return (
+    <>
       {children}
-      <div
-        className={styles.region}
-        role="status"
-        aria-live="polite"
-        data-emr-toasts=""
-        onFocus={() => setFocused(true)}
-        onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setFocused(false)}
-      >
-        {toasts.map((t) => (
-          <ToastItem key={t.id} toast={t} paused={paused} onDone={remove} onHover={setHovered} />
-        ))}
-      </div>
-    </Ctx.Provider>
+      <ToastRegion />
+    </>
   )
 }
 

@@ -1,6 +1,12 @@
 // jsdom lacks matchMedia, ResizeObserver, a canvas and pseudo-element support in
 // getComputedStyle, all used by antd or the signature pad.
 // Only for the tests that run in jsdom (those that say so); the others run in Node.
+import { beforeEach } from 'vitest'
+import { clearToasts } from '../light/Toast'
+
+// The toasts live outside React: each test starts with none (files share a worker).
+beforeEach(clearToasts)
+
 if (typeof window !== 'undefined') {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,

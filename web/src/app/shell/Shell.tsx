@@ -31,7 +31,6 @@ import { ShellStateProvider, useShell } from './state'
 import { TagsView } from './TagsView'
 import styles from './shell.module.css'
 import { SlotProvider } from '../../lib/slots'
-import { ToastProvider } from '../../light/Toast'
 import { AntdHostContext, useLibraryShown } from '../../lib/withAntd'
 import { slots } from '../slots'
 
@@ -76,40 +75,38 @@ function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
 
   return (
     <AntdHostContext.Provider value={antdHost}>
-      <ToastProvider>
-        {/* data-emr-size: the light components (src/light) take the size setting from it. */}
-        <div className={classes} data-emr-size={size}>
-          <a href="#main" className={styles.skipLink} inert={modal}>
-            {i18n.t('navbar.skipToContent')}
-          </a>
-          {modal && <div className={styles.backdrop} onClick={() => closeModal('toggle')} aria-hidden />}
-          <Sidebar routes={userRoutes} onMobileClose={(reason) => closeModal(reason === 'page' ? 'main' : 'toggle')} />
-          <div
-            className={styles.mainContainer}
-            inert={modal}
-            // How far down a sticky part of a page (the patient banner) stays: under the fixed header.
-            style={{ '--emr-header-height': settings.fixedHeader ? (settings.tagsView ? 'calc(var(--navbar-height) + var(--tags-height))' : 'var(--navbar-height)') : '0px' } as CSSProperties}
-          >
-            <div className={settings.fixedHeader ? styles.fixedHeader : undefined}>
-              <Navbar me={me} routes={resolved} routeObjects={routeObjects} />
-              {settings.tagsView && <TagsView />}
-            </div>
-            <Banners me={me} />
-            <AppMain routeObjects={routeObjects} />
-            {/* The library's toasts, held here once a screen on it has shown, outlive that screen. */}
-            {libraryShown && (
-              <Suspense fallback={null}>
-                <ToastHost />
-              </Suspense>
-            )}
+      {/* data-emr-size: the light components (src/light) take the size setting from it. */}
+      <div className={classes} data-emr-size={size}>
+        <a href="#main" className={styles.skipLink} inert={modal}>
+          {i18n.t('navbar.skipToContent')}
+        </a>
+        {modal && <div className={styles.backdrop} onClick={() => closeModal('toggle')} aria-hidden />}
+        <Sidebar routes={userRoutes} onMobileClose={(reason) => closeModal(reason === 'page' ? 'main' : 'toggle')} />
+        <div
+          className={styles.mainContainer}
+          inert={modal}
+          // How far down a sticky part of a page (the patient banner) stays: under the fixed header.
+          style={{ '--emr-header-height': settings.fixedHeader ? (settings.tagsView ? 'calc(var(--navbar-height) + var(--tags-height))' : 'var(--navbar-height)') : '0px' } as CSSProperties}
+        >
+          <div className={settings.fixedHeader ? styles.fixedHeader : undefined}>
+            <Navbar me={me} routes={resolved} routeObjects={routeObjects} />
+            {settings.tagsView && <TagsView />}
           </div>
-          {config.data?.show_settings && (
-            <div inert={modal}>
-              <SettingsPanel />
-            </div>
+          <Banners me={me} />
+          <AppMain routeObjects={routeObjects} />
+          {/* The library's toasts, held here once a screen on it has shown, outlive that screen. */}
+          {libraryShown && (
+            <Suspense fallback={null}>
+              <ToastHost />
+            </Suspense>
           )}
         </div>
-      </ToastProvider>
+        {config.data?.show_settings && (
+          <div inert={modal}>
+            <SettingsPanel />
+          </div>
+        )}
+      </div>
     </AntdHostContext.Provider>
   )
 }
