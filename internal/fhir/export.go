@@ -663,7 +663,9 @@ func (h *Handler) ownExport(w http.ResponseWriter, r *http.Request) (*exportJob,
 		WriteError(w, r, notFound("bulkdata", r.PathValue("job")))
 		return nil, false
 	}
-	if j.Status == exportDone && !exportNow().Before(*j.expires()) {
+	// A finished job always has its finish time (finish sets both); without one it never expires
+	// here rather than failing the request.
+	if until := j.expires(); j.Status == exportDone && until != nil && !exportNow().Before(*until) {
 		if err := store.expire(r.Context(), j.ID); err != nil {
 			WriteError(w, r, err)
 			return nil, false
