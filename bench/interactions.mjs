@@ -46,7 +46,11 @@ function instrument() {
     return label && (label.htmlFor ? document.getElementById(label.htmlFor) : label.querySelector('input, textarea'))
   }
   const status = () => view().querySelector('[role="status"]')?.textContent ?? ''
-  const openModal = (title) => [...document.querySelectorAll('.ant-modal-wrap')].find((w) => w.style.display !== 'none' && w.querySelector('.ant-modal-title')?.textContent === title)
+  // An open dialog by its title, on either foundation (the library keeps closed ones hidden).
+  const openModal = (title) =>
+    [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].find((d) => d.offsetParent !== null && document.getElementById(d.getAttribute('aria-labelledby') ?? '')?.textContent === title)
+  // The bill shown in the open drawer (the library's or the light one).
+  const billInDrawer = () => [...document.querySelectorAll('[role="dialog"] [data-testid="bill"]')].find((b) => b.offsetParent !== null)
   b.status = status
   b.ready = {
     patients: () => location.pathname === '/masterfile/patients' && rows(view()).length > 0 && !busy(view()),
@@ -56,7 +60,7 @@ function instrument() {
     queue: (name) =>
       location.pathname === '/appointments/appointments' &&
       !busy(view()) &&
-      [...view().querySelectorAll('.ant-table-row')].some((r) => r.textContent.includes(name) && [...r.querySelectorAll('button')].some((x) => x.textContent.trim() === 'Diagnosis')),
+      rows(view()).some((r) => r.textContent.includes(name) && [...r.querySelectorAll('button')].some((x) => x.textContent.trim() === 'Diagnosis')),
     visit: () => {
       const field = location.pathname.startsWith('/appointments/form/') && control(view(), 'BP systolic')
       return !!field && !field.disabled && !busy(view())
@@ -64,14 +68,14 @@ function instrument() {
     lines: (n) => view().querySelectorAll('[data-testid="rx-line"]').length === n,
     saved: (before) => status().startsWith('Saved at') && status() !== before,
     bill: () => {
-      const drawer = document.querySelector('.ant-drawer-open [data-testid="bill"]')
+      const drawer = billInDrawer()
       return !!drawer && !busy(drawer) && [...drawer.querySelectorAll('button')].some((x) => x.textContent.trim() === 'Take payment')
     },
     payDialog: () => {
       const m = openModal('Take payment')
       return !!m && !!control(m, /^Amount \(/)
     },
-    paid: () => !openModal('Take payment') && !!document.querySelector('.ant-drawer-open [data-testid="bill"]')?.textContent.includes('Payment received'),
+    paid: () => !openModal('Take payment') && !!billInDrawer()?.textContent.includes('Payment received'),
   }
   // Polls the condition every frame; once it holds, two more frames; returns performance.now().
   b.until = async (name, arg, limit = 60000) => {
@@ -159,7 +163,7 @@ async function flow(page, ctx) {
   await page.waitForTimeout(300)
   await timed(page, ctx, '⇢ menu → queue', true, () => queueItem.last().click(), 'queue', visitName)
   // Queue → the visit.
-  const queueRow = page.locator('#main > div:not([hidden]) .ant-table-row', { hasText: visitName })
+  const queueRow = page.locator('#main > div:not([hidden]) tbody tr', { hasText: visitName })
   await timed(page, ctx, '⇢ queue → visit', true, () => queueRow.getByRole('button', { name: 'Diagnosis' }).click(), 'visit')
   // A new prescription, a second line, then closed unsaved.
   const view = page.locator('#main > div:not([hidden])')
@@ -177,10 +181,10 @@ async function flow(page, ctx) {
   await queueItem.last().click()
   await page.waitForFunction((name) => window.__bench.ready.queue(name), visitName)
   await queueRow.getByRole('button', { name: /^More actions for / }).click()
-  const billItem = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: 'Bill', exact: true })
+  const billItem = page.getByRole('menuitem', { name: 'Bill', exact: true })
   await billItem.waitFor()
   await timed(page, ctx, '⇢ queue → bill', true, () => billItem.click(), 'bill')
-  const drawer = page.locator('.ant-drawer-open')
+  const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('bill') })
   await timed(page, ctx, 'Take payment', false, () => drawer.getByRole('button', { name: 'Take payment' }).click(), 'payDialog')
   const dialog = page.getByRole('dialog', { name: 'Take payment' })
   await dialog.getByLabel(/^Amount \(/).fill('1')
