@@ -143,16 +143,20 @@ export function AgesChart({ figures }: { figures: PatientFigures }) {
   const { base, axis, counts } = useChartBase()
   const option = useMemo<ChartOption>(
     () => ({
-      ...base,
-      xAxis: { type: 'category', name: t('home.age'), nameLocation: 'middle', nameGap: 28, data: figures.ages.map((a) => a.band), ...axis },
-      yAxis: counts,
-      series: SEXES.map((s) => ({
-        name: t(sexLabel[s]),
-        type: 'bar',
-        stack: 'band',
-        itemStyle: { color: SEX_COLOURS[s] },
-        data: figures.ages.map((a) => a.by_sex[s] ?? 0),
-      })),
+      baseOption: {
+        ...base,
+        xAxis: { type: 'category', name: t('home.age'), nameLocation: 'middle', nameGap: 28, data: figures.ages.map((a) => a.band), ...axis },
+        yAxis: counts,
+        series: SEXES.map((s) => ({
+          name: t(sexLabel[s]),
+          type: 'bar',
+          stack: 'band',
+          itemStyle: { color: SEX_COLOURS[s] },
+          data: figures.ages.map((a) => a.by_sex[s] ?? 0),
+        })),
+      },
+      // On a phone's narrow chart the legend takes two lines: the axis's name stays above them.
+      media: [{ query: { maxWidth: 400 }, option: { grid: { ...(base.grid as object), bottom: 72 } } }],
     }),
     [figures, base, axis, counts, t],
   )
