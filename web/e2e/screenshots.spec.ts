@@ -49,7 +49,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await page.locator('input[name=password]').fill(PASSWORD)
       await page.locator('button[type=submit]').click()
       await page.waitForURL((u) => !u.pathname.startsWith('/login'))
-      await page.locator('.ant-picker-calendar').waitFor()
+      await page.getByRole('grid', { name: /\d{4}/ }).waitFor()
       await page.getByTestId('chart-ages').waitFor()
       await settle(page)
       await page.waitForTimeout(1200) // the charts' entry animation

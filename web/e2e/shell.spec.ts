@@ -150,7 +150,7 @@ test('header search finds a page by fuzzy title and opens it', async ({ page }) 
 
 test('language switch changes menu, title and date picker, and persists across reload', async ({ page }) => {
   await login(page, 'doctor')
-  await expect(page.locator('.ant-picker-calendar')).toBeVisible()
+  await expect(page.getByRole('grid', { name: /\d{4}/ })).toBeVisible()
   const monthBefore = await page.getByTestId('calendar-month').innerText()
   await page.getByRole('button', { name: 'Language' }).click()
   await page.getByRole('menuitemradio', { name: 'Русский' }).click()
@@ -158,12 +158,12 @@ test('language switch changes menu, title and date picker, and persists across r
   await expect(sidebar(page).getByRole('menuitem', { name: 'Приёмы' })).toBeVisible()
   await expect(page).toHaveTitle('Панель - EMR')
   await expect(page.getByTestId('calendar-month')).not.toHaveText(monthBefore) // the month's name, in Russian now
-  await expect(page.locator('.ant-picker-calendar thead')).toContainText(/пн/i)
+  await expect(page.getByRole('grid', { name: /\d{4}/ }).getByRole('row').first()).toContainText(/пн/i)
 
   await page.reload()
   await expect(sidebar(page).getByRole('menuitem', { name: 'Картотека' })).toBeVisible()
   await expect(page).toHaveTitle('Панель - EMR')
-  await expect(page.locator('.ant-picker-calendar thead')).toContainText(/пн/i)
+  await expect(page.getByRole('grid', { name: /\d{4}/ }).getByRole('row').first()).toContainText(/пн/i)
 })
 
 test('size switch changes the controls and persists', async ({ page, context }) => {

@@ -1,5 +1,5 @@
-import { Skeleton } from 'antd'
 import { lazy, Suspense, type ComponentProps } from 'react'
+import { Skeleton } from '../light/Skeleton'
 
 // ECharts loads with the first chart on screen, not with the page.
 const Chart = lazy(() => import('./Chart'))
@@ -9,7 +9,7 @@ export type { ChartOption } from './Chart'
 /** A chart (components/Chart), loaded on first use. */
 export function LazyChart(props: ComponentProps<typeof Chart>) {
   return (
-    <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: props.height ?? 300 }} />}>
+    <Suspense fallback={<Skeleton block={props.height ?? 300} />}>
       <Chart {...props} />
     </Suspense>
   )

@@ -63,7 +63,7 @@ export const constantRoutes: AppRoute[] = [
   {
     path: '/',
     redirect: '/dashboard',
-    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardIcon />, affix: true, noCache: true } }],
+    children: [{ path: 'dashboard', name: 'Dashboard', component: Dashboard, meta: { title: 'dashboard', icon: <DashboardIcon />, affix: true, noCache: true, light: true } }],
   },
   {
     path: '/masterfile',

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react'
+import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ResponseBody } from '../../lib/schema'
 import { renderScreen, user } from '../../test/render'
@@ -50,5 +50,16 @@ describe('DashboardPage', () => {
   it('greets the user by name', async () => {
     await renderScreen(<DashboardPage />, { me: user([]), api: {} })
     expect(await screen.findByText(/Test user/)).toBeTruthy()
+  })
+
+  it("titles the page with one h2, its panels with h3s, and shows the month's calendar, its figures loading", async () => {
+    await renderScreen(<DashboardPage />, { me: user(['view patient']), api: {} }) // the figures never come
+    const headings = await screen.findAllByRole('heading')
+    expect(headings.map((h) => h.tagName)).toEqual(['H2', 'H3', 'H3', 'H3'])
+    expect(screen.getByRole('heading', { level: 3, name: 'Calendar' })).toBeTruthy()
+    expect(screen.getByRole('grid').getAttribute('aria-labelledby')).toBeTruthy()
+    expect(screen.getByRole('gridcell', { selected: true }).getAttribute('aria-current')).toBe('date')
+    // While the figures load, skeletons stand in for the values and the charts.
+    expect(within(screen.getByTestId('figure-patients')).getByRole('definition').querySelector('[aria-busy=true]')).toBeTruthy()
   })
 })
