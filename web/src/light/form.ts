@@ -2,7 +2,7 @@
 // them: all at once on submit (the first field with a message then takes focus), and a field's
 // own again as the user corrects it (a field with a message is checked at each change). A
 // message can also be set from outside (the server's refusal, a check across fields).
-import { useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 
 export type Checks<T> = { [K in keyof T]?: (value: T[K], values: T) => string | undefined }
 export type Errors<T> = { [K in keyof T]?: string }
@@ -10,9 +10,10 @@ export type Errors<T> = { [K in keyof T]?: string }
 export function useForm<T extends object>(initial: T, checks: Checks<T> = {}) {
   const [values, setValues] = useState<T>(initial)
   const [errors, setErrors] = useState<Errors<T>>({})
-  // The form's fields: the first invalid one takes focus after a failed submit.
-  const root = useRef<HTMLDivElement>(null)
-  const focusFirstInvalid = () => requestAnimationFrame(() => root.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
+  // The element around the form's fields is marked data-form={scope}: the first invalid field
+  // in it takes focus after a failed submit.
+  const scope = useId()
+  const focusFirstInvalid = () => requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-form="${scope}"] [aria-invalid="true"]`)?.focus())
 
   // The values as last set, so that several fields set in one event each see the others.
   const latest = useRef(values)
@@ -46,7 +47,7 @@ export function useForm<T extends object>(initial: T, checks: Checks<T> = {}) {
     setValues(to)
     setErrors({})
   }
-  return { values, errors, set, update, check, fail, reset, root }
+  return { values, errors, set, update, check, fail, reset, scope }
 }
 
 export type Form<T extends object> = ReturnType<typeof useForm<T>>

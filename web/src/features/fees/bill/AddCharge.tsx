@@ -88,7 +88,7 @@ export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill 
         if (form.check()) void save()
       }}
     >
-      <div ref={form.root} className={styles.chargeRow}>
+      <div data-form={form.scope} className={styles.chargeRow}>
         {free ? (
           <Field label={t('bill.item')} required error={form.errors.description} className={styles.wide}>
             {(c) => <Input {...c} maxLength={200} value={v.description} onChange={(e) => form.set('description', e.target.value)} />}

@@ -43,7 +43,7 @@ export function FormDialog<T extends object>({ title, okText, danger, busy, form
         </>
       }
     >
-      <div ref={form.root} className={styles.dialogForm}>
+      <div data-form={form.scope} className={styles.dialogForm}>
         {children}
       </div>
     </Dialog>
