@@ -20,10 +20,16 @@ const screens = [
   // On the light components (src/light, issue 58): no Ant Design in its own code (482.8 KB of JS
   // before, 393.6 after); in the light frame too (issue 58, item 3), neither the library nor its
   // sheet (394.6 KB of JS and 81.5 of CSS before, 188.1 and 8.1 after).
-  { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 192, css: 9, light: true },
+  // The light components' shared sheets and code grew with the bill's needs (a small, text,
+  // link and outlined danger button, a button's loading ring, coloured tags, a success notice
+  // with a close button, a small table, the plain card, a combobox as a form's select): 190.4 KB
+  // of JS and 8.6 of CSS before, 192.7 and 10.4 after.
+  { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 195, css: 11, light: true },
   { name: 'chart', module: /features\/patients\/PatientChartPage\.tsx$/, js: 485, css: 83 },
-  { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 560, css: 83 },
-  { name: 'bill', module: /features\/fees\/BillPage\.tsx$/, js: 535, css: 83 },
+  { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 560, css: 84 },
+  // On the light components (issue 58, item 4), in the light frame: 510.6 KB of JS and 81.4 of
+  // CSS before, 204.4 and 12.1 after; the budget that and 5 %.
+  { name: 'bill', module: /features\/fees\/BillPage\.tsx$/, js: 215, css: 13, light: true },
   { name: 'fee reports', module: /features\/fees\/ReportsPage\.tsx$/, js: 575, css: 83 },
 ]
 

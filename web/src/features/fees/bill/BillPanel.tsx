@@ -2,7 +2,6 @@ import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
-import { billState } from '../../../lib/labels'
 import { useMediaQuery } from '../../../lib/media'
 import { Alert } from '../../../light/Alert'
 import { Button } from '../../../light/Button'
@@ -12,7 +11,6 @@ import { Descriptions } from '../../../light/Descriptions'
 import { DeleteIcon, EditIcon, EmptyImage, PrinterIcon } from '../../../light/icons'
 import { Spin } from '../../../light/Spin'
 import { Table, type Column } from '../../../light/Table'
-import { Tag } from '../../../light/Tag'
 import { useToast } from '../../../light/Toast'
 import { finaliseBill } from '../api/finaliseBill'
 import { removeLine } from '../api/removeLine'
@@ -23,19 +21,13 @@ import type { Bill, BillLine, Document, Payment } from '../api/types'
 import { AddCharge } from './AddCharge'
 import { OrderCharges } from './OrderCharges'
 import { DiscountModal, RefundModal, UnmarkModal, VoidModal } from './dialogs'
+import { BillStatus } from './BillStatus'
 import { Payments } from './Payments'
 import { PaymentModal } from './PaymentModal'
 import styles from './bill.module.css'
 import { useMoney, type Money } from './useMoney'
 
 type Dialog = 'pay' | 'discount' | 'refund' | 'void' | 'finalise' | BillLine | { unmark: BillLine } | { remove: BillLine }
-
-/** A bill's state as a tag (billState): charges open, to pay, refunded, paid, void. */
-export function BillStatus({ bill }: { bill: Pick<Bill, 'status' | 'balance' | 'paid' | 'credited'> }) {
-  const { t } = useTranslation()
-  const state = billState(bill)
-  return <Tag color={state.color}>{t(state.label)}</Tag>
-}
 
 /** A visit's bill: its charges for the doctor and the front desk, and from the front desk its discount, finalising, payments and prints. */
 export function VisitBill({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
