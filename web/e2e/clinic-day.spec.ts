@@ -57,7 +57,7 @@ test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
   await expect(desk).toHaveURL(`/bills/${billId}`)
   const bill = activeView(desk).getByTestId('bill')
   await bill.getByRole('button', { name: button(L.bill.finalise) }).click()
-  await desk.getByRole('tooltip').getByRole('button', { name: button(L.bill.finalise) }).click()
+  await desk.getByRole('alertdialog', { name: L.bill.finaliseConfirm }).getByRole('button', { name: button(L.bill.finalise) }).click()
   await expect(bill.getByRole('button', { name: button(L.bill.takePayment) })).toBeVisible()
 
   // Part by card, the rest in cash with change; Enter takes it.
@@ -94,8 +94,8 @@ test(`a clinic day at the front desk, in ${lang}`, async ({ browser }) => {
   const adminBill = activeView(admin).getByTestId('bill')
   await adminBill.getByRole('button', { name: button(L.bill.refund) }).click()
   dialog = admin.getByRole('dialog')
-  await dialog.getByLabel(L.bill.refundService, { exact: true }).click()
-  await admin.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Wound dressing' }).click()
+  const service = dialog.getByLabel(L.bill.refundService, { exact: true })
+  await service.selectOption((await service.getByRole('option', { name: /^Wound dressing/ }).getAttribute('value'))!)
   await dialog.getByLabel(L.bill.reason).fill('Dressing not needed')
   await dialog.getByRole('button', { name: button(L.bill.refund) }).click()
   await expect(dialog).toBeHidden()

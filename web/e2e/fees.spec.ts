@@ -98,7 +98,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await discount.getByText('Percent', { exact: true }).click()
   await discount.getByLabel('Percent (%)').fill('20')
   await discount.getByRole('button', { name: 'Save' }).click()
-  await expect(discount.locator('.ant-form-item-explain-error')).toBeVisible()
+  await expect(discount.getByText('This field is required.')).toBeVisible()
   await discount.getByLabel('Reason for the discount').fill('Senior citizen')
   await discount.getByRole('button', { name: 'Save' }).click()
   await expect(discount).toBeHidden()
@@ -106,7 +106,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
 
   // Finalised: numbered, and "to pay" in the queue.
   await bill.getByRole('button', { name: 'Finalise' }).click()
-  await desk.getByRole('tooltip').getByRole('button', { name: 'Finalise' }).click()
+  await desk.getByRole('alertdialog', { name: /^Finalise the bill\?/ }).getByRole('button', { name: 'Finalise' }).click()
   await expect(desk.getByText('The bill is finalised.')).toBeVisible()
   await expect(bill.getByTestId('bill-balance')).toHaveText('₱680.40')
   await expect(row.getByTestId('tag-to-pay')).toContainText('₱680.40')
@@ -166,7 +166,7 @@ test('a visit from the doctor’s charge to the day’s cash-up: discount with a
   await walkIn.getByRole('button', { name: 'Add' }).click()
   await expect(walkIn.getByTestId('bill-total')).toHaveText('₱200.00')
   await walkIn.getByRole('button', { name: 'Finalise' }).click()
-  await desk.getByRole('tooltip').getByRole('button', { name: 'Finalise' }).click()
+  await desk.getByRole('alertdialog', { name: /^Finalise the bill\?/ }).getByRole('button', { name: 'Finalise' }).click()
   await expect(walkIn.getByTestId('bill-balance')).toHaveText('₱200.00')
   const walkInId = Number(new URL(desk.url()).pathname.split('/').pop())
 
@@ -293,7 +293,7 @@ test('the consultation fee shows once the patient has arrived, and is never char
     await desk.keyboard.type(code)
     await desk.keyboard.press('Enter')
     await bill.getByRole('button', { name: 'Add' }).click()
-    const ask = desk.getByRole('dialog', { name: 'Already on this bill' })
+    const ask = desk.getByRole('alertdialog', { name: 'Already on this bill' })
     await expect(ask).toContainText(`Consultation ${code} is on this bill already.`)
     await ask.getByRole('button', { name: 'Cancel' }).click()
     await expect(bill.getByRole('row', { name: new RegExp(`Consultation ${code}`) })).toHaveCount(1)

@@ -1,40 +1,12 @@
-import { Form, Input, Typography, type InputProps } from 'antd'
+import { Form, Input, type InputProps } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { echoNumber, readAmount, readingNeedsEcho, readNumber, writeNumber } from '../lib/number'
+import { NumberNote } from '../light/NumberInput'
+import { readNumber, writeNumber } from '../lib/number'
 
-/**
- * What a typed number was read as, under its field: the problem when it cannot be read
- * ("1.500" in Vietnamese), or "You entered 1 500 U/L" when the reading could be taken for
- * another; nothing for a plain number. amountUnits reads it as money of that many decimals.
- */
-export function NumberNote({ text, unit, amountUnits, censored }: { text: string | undefined; unit?: string; amountUnits?: number; censored?: boolean }) {
-  const { t, i18n } = useTranslation()
-  const lang = i18n.language
-  // A censored result ("<0.01", "≥ 90") is its comparator and a number: the number is read.
-  const sign = censored ? (/^\s*(<=|>=|≤|≥|<|>)\s*/.exec(text ?? '')?.[0] ?? '') : ''
-  text = text?.slice(sign.length)
-  if (!text?.trim()) return null
-  let problem: string | undefined
-  let value: number | undefined
-  if (amountUnits === undefined) {
-    ;({ problem, value } = readNumber(text, lang))
-  } else {
-    const r = readAmount(text, lang, amountUnits)
-    problem = r.problem
-    value = r.minor === undefined ? undefined : r.minor / 10 ** amountUnits
-  }
-  if (!problem && !readingNeedsEcho(text, lang)) return null
-  return (
-    <div aria-live="polite" data-testid="number-note">
-      {problem ? (
-        <Typography.Text type="danger">{t(problem)}</Typography.Text>
-      ) : (
-        <Typography.Text type="secondary">{t('number.youEntered', { value: `${sign.trim()}${sign ? ' ' : ''}${echoNumber(value!, lang)}${unit ? ` ${unit}` : ''}` })}</Typography.Text>
-      )}
-    </div>
-  )
-}
+// The note under a number field is the light one (light/NumberInput.tsx), shared by the
+// library's forms and the light ones.
+export { NumberNote }
 
 /** NumberNote for the text of a field of the form around it. */
 export function FieldNumberNote({ name, unit, amountUnits, censored }: { name: (string | number)[] | string; unit?: string; amountUnits?: number; censored?: boolean }) {

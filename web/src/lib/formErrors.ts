@@ -11,3 +11,14 @@ export function showFormErrors<T>(form: FormInstance<T>, message: MessageInstanc
   form.setFields(fields.map(([name, errors]) => ({ name: name as never, errors })))
   if (!fields.length) message.error(e.message)
 }
+
+/**
+ * The same for a light form (light/form.ts): the server's messages under the fields it names
+ * (fail), or, when it named none, its message as a toast (the light toasts' error).
+ */
+export function showFieldErrors(e: unknown, fail: (errors: Record<string, string>) => void, toastError: (text: string) => void) {
+  if (!(e instanceof ApiError)) throw e
+  const fields = Object.entries(e.fields)
+  if (fields.length) fail(Object.fromEntries(fields.map(([name, errors]) => [name, errors[0]])))
+  else toastError(e.message)
+}

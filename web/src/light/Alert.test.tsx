@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { fireEvent, render, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../test/axe'
 import { Alert } from './Alert'
 import { Button } from './Button'
@@ -14,5 +14,13 @@ describe('Alert', () => {
     expect(await axeViolations(container)).toEqual([])
     render(<Alert type="error" role="alert" title="2 critical results" />)
     expect(screen.getByRole('alert').textContent).toContain('2 critical results')
+  })
+
+  it('closes by its named button when it can be dismissed', async () => {
+    const onClose = vi.fn()
+    const { container } = render(<Alert type="success" title="Payment received" onClose={onClose} closeLabel="Dismiss" />)
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
+    expect(onClose).toHaveBeenCalledOnce()
+    expect(await axeViolations(container)).toEqual([])
   })
 })

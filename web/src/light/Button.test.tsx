@@ -37,12 +37,30 @@ describe('Button', () => {
     expect(buttonClass('primary').split(' ')).toHaveLength(2)
     expect(buttonClass().split(' ')).toHaveLength(1)
   })
+
+  it('is held while its action runs (loading): busy and not pressed', () => {
+    let pressed = 0
+    render(
+      <Button loading onClick={() => pressed++}>
+        Receive
+      </Button>,
+    )
+    const button = screen.getByRole('button', { name: 'Receive' })
+    expect(button.getAttribute('aria-busy')).toBe('true')
+    fireEvent.click(button)
+    expect(pressed).toBe(0)
+  })
 })
 
 describe('Tag', () => {
   it('shows its text', async () => {
     const { container } = render(<Tag>Archived</Tag>)
     expect(screen.getByText('Archived')).toBeTruthy()
+    expect(await axeViolations(container)).toEqual([])
+  })
+  it('says a state in words, its colour only repeating it', async () => {
+    const { container } = render(<Tag color="orange">To pay</Tag>)
+    expect(screen.getByText('To pay')).toBeTruthy()
     expect(await axeViolations(container)).toEqual([])
   })
 })

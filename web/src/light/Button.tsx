@@ -1,10 +1,16 @@
-// A light button: a native <button>, plain, primary or danger, with an optional icon before its text.
+// A light button: a native <button>, plain, primary or danger (filled, or outlined as the
+// library's `danger` default button), text or link, in two sizes, with an optional icon before
+// its text; `loading` shows a turning ring in the icon's place and holds the button while its
+// action runs (aria-busy, disabled), as the library's did.
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 import styles from './Button.module.css'
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** primary: the screen's main action; danger: one that cannot be taken back (cancel, void). */
-  variant?: 'default' | 'primary' | 'danger'
+  variant?: 'default' | 'primary' | 'danger' | 'dangerOutline' | 'text' | 'dangerText' | 'link'
+  /** small: the library's small button (24 px), for a row's or a notice's action. */
+  size?: 'small'
+  loading?: boolean
   /** Drawn before the text, hidden from screen readers (the text names the button). */
   icon?: ReactNode
 }
@@ -12,12 +18,18 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 /** The class names of a light button, for a link drawn as one. */
 export const buttonClass = (variant: ButtonProps['variant'] = 'default') => [styles.button, variant === 'default' ? '' : styles[variant]].join(' ').trim()
 
-export function Button({ variant, icon, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({ variant, size, loading, icon, className, children, type = 'button', disabled, ...rest }: ButtonProps) {
   return (
-    <button type={type} className={[buttonClass(variant), className].filter(Boolean).join(' ')} {...rest}>
-      {icon && (
+    <button
+      type={type}
+      className={[buttonClass(variant), size === 'small' ? styles.small : '', children ? '' : styles.iconOnly, className].filter(Boolean).join(' ')}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      {...rest}
+    >
+      {(icon || loading) && (
         <span className={styles.icon} aria-hidden>
-          {icon}
+          {loading ? <span className={styles.loading} /> : icon}
         </span>
       )}
       {children}

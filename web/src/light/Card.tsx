@@ -1,35 +1,39 @@
 // A light card: a screen's white panel with its title (the page's h2, which the frame's tab and
-// the skip link name) and the title row's tools, which wrap under it on a phone. Inside a
-// screen (the dashboard's charts and calendar) a card is a panel of its own, as the library's
-// card was: level 3 puts its title, an h3, on a head row ruled off from its body; size small
-// draws a titleless 12 px panel (a figure), hoverable when the whole card is a link.
+// the skip link name) and the title row's tools, which wrap under it on a phone. A panel inside
+// a page (look="panel": a bill in a drawer or a form; level 3: the dashboard's charts and
+// calendar) is the library's plain card: a 16 px title on a head row ruled off from its body,
+// an h2 that is not the page's title, or an h3 under it. Size small draws a titleless 12 px
+// panel (a figure), hoverable when the whole card is a link.
 import type { ReactNode } from 'react'
 import styles from './Card.module.css'
 
 export interface CardProps {
-  /** The title: the page's h2 (level 2), or a panel's h3 (level 3); none on a small card. */
   title?: ReactNode
   /** The title's id, for a table or region it labels. */
   titleId?: string
   /** Drawn at the title row's end: the screen's actions and filters. */
   extra?: ReactNode
-  /** 2: a screen's panel under its page title (the default); 3: a panel inside a screen. */
+  /** page: a screen's panel with the page's title (the default); panel: a part inside a page. */
+  look?: 'page' | 'panel'
+  /** The heading's level: 2 (the default), or 3 for a panel under the page's title (implies look="panel"). */
   level?: 2 | 3
   /** small: a panel with less padding and no head row. */
   size?: 'small'
   /** Raised under the pointer: a card inside a link. */
   hoverable?: boolean
   className?: string
+  'data-testid'?: string
   children: ReactNode
 }
 
-export function Card({ title, titleId, extra, level = 2, size, hoverable, className, children }: CardProps) {
-  const classes = [styles.card, level === 3 ? styles.panel : '', size === 'small' ? styles.small : '', hoverable ? styles.hoverable : '', className]
+export function Card({ title, titleId, extra, look = 'page', level = 2, size, hoverable, className, 'data-testid': testId, children }: CardProps) {
+  const panel = look === 'panel' || level === 3
+  const classes = [styles.card, panel ? styles.panel : '', size === 'small' ? styles.small : '', hoverable ? styles.hoverable : '', className]
   const Heading = level === 3 ? 'h3' : 'h2'
   const head = (title !== undefined || extra) && (
-    <div className={level === 3 ? styles.head : styles.top}>
+    <div className={panel ? styles.head : styles.top}>
       {title !== undefined && (
-        <Heading id={titleId} className={level === 3 ? styles.headTitle : `page-title ${styles.title}`}>
+        <Heading id={titleId} className={panel ? styles.headTitle : `page-title ${styles.title}`}>
           {title}
         </Heading>
       )}
@@ -37,9 +41,9 @@ export function Card({ title, titleId, extra, level = 2, size, hoverable, classN
     </div>
   )
   return (
-    <section className={classes.filter(Boolean).join(' ')}>
+    <section className={classes.filter(Boolean).join(' ')} data-testid={testId}>
       {head}
-      {level === 3 ? <div className={styles.body}>{children}</div> : children}
+      {panel ? <div className={styles.body}>{children}</div> : children}
     </section>
   )
 }

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../test/axe'
 import { Combobox } from './Combobox'
+import { Field } from './Field'
 
 const pages = [
   { value: '/forms/blankPrescription', label: 'Forms > Blank Prescription' },
@@ -60,5 +61,28 @@ describe('Combobox', () => {
     expect(box.getAttribute('aria-expanded')).toBe('false')
     fireEvent.keyDown(box, { key: 'Escape' })
     expect((box as HTMLInputElement).value).toBe('')
+  })
+
+  it('as a form’s select with search: named by its field, opens on a click, and Enter takes the first option it shows', async () => {
+    const onChoose = vi.fn()
+    function Service() {
+      const [query, setQuery] = useState('')
+      const options = pages.filter((p) => p.label.toLowerCase().includes(query.toLowerCase()))
+      return (
+        <Field label="Service" required error="This field is required.">
+          {(c) => <Combobox {...c} field activateFirst label="Service" query={query} onQueryChange={setQuery} options={options} onChoose={onChoose} />}
+        </Field>
+      )
+    }
+    const { container } = render(<Service />)
+    const box = screen.getByRole('combobox', { name: 'Service' })
+    expect(box.getAttribute('aria-invalid')).toBe('true')
+    expect(screen.queryByRole('listbox')).toBeNull()
+    fireEvent.click(box)
+    expect(screen.getAllByRole('option')).toHaveLength(2)
+    expect(await axeViolations(container)).toEqual([])
+    fireEvent.change(box, { target: { value: 'roles' } })
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect(onChoose).toHaveBeenCalledWith('/administrator/roles')
   })
 })

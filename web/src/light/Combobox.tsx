@@ -27,17 +27,47 @@ export interface ComboboxProps {
   onFocus?: () => void
   onPointerEnter?: () => void
   className?: string
+  /** The input's id (a Field's label names it then), and the ids of its help and message. */
+  id?: string
+  'aria-describedby'?: string
+  'aria-invalid'?: true
+  /** Drawn as a form's select with search (full width, the list under it at its width). */
+  field?: boolean
+  /**
+   * The first option is active as the list opens or changes, so that Enter takes it: the
+   * library's select with search, where the list shows which one is active.
+   */
+  activateFirst?: boolean
 }
 
-export function Combobox({ label, query, onQueryChange, options, onChoose, placeholder, emptyText, countText, icon, onFocus, onPointerEnter, className }: ComboboxProps) {
+export function Combobox({
+  label,
+  query,
+  onQueryChange,
+  options,
+  onChoose,
+  placeholder,
+  emptyText,
+  countText,
+  icon,
+  onFocus,
+  onPointerEnter,
+  className,
+  id: inputId,
+  'aria-describedby': describedBy,
+  'aria-invalid': invalid,
+  field,
+  activateFirst,
+}: ComboboxProps) {
   const id = useId()
+  const first = activateFirst ? 0 : -1
   const [open, setOpen] = useState(false)
-  const [active, setActive] = useState(-1)
+  const [active, setActive] = useState(first)
   // A new list of options starts with none active (React's "adjust state on prop change").
   const [shown, setShown] = useState(options)
   if (shown !== options) {
     setShown(options)
-    setActive(-1)
+    setActive(first)
   }
   const expanded = open && options.length > 0
   const empty = open && Boolean(query.trim()) && options.length === 0 && Boolean(emptyText)
@@ -47,7 +77,7 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
   }
 
   return (
-    <div className={[styles.box, className].filter(Boolean).join(' ')} onPointerEnter={onPointerEnter}>
+    <div className={[styles.box, field ? styles.field : '', className].filter(Boolean).join(' ')} onPointerEnter={onPointerEnter}>
       {icon && (
         <span className={styles.icon} aria-hidden>
           {icon}
@@ -55,11 +85,14 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
       )}
       <input
         type="text"
+        id={inputId}
+        aria-describedby={describedBy}
+        aria-invalid={invalid}
         role="combobox"
         className={styles.input}
         aria-label={label}
         aria-expanded={expanded}
-        aria-controls={`${id}-list`}
+        aria-controls={field && !expanded ? undefined : `${id}-list`}
         aria-autocomplete="list"
         aria-activedescendant={expanded && active >= 0 ? `${id}-${active}` : undefined}
         placeholder={placeholder}
@@ -67,6 +100,7 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
         autoComplete="off"
         onFocus={onFocus}
         onBlur={() => setOpen(false)}
+        onClick={() => field && setOpen(true)}
         onChange={(e) => {
           onQueryChange(e.target.value)
           setOpen(true)
@@ -87,6 +121,8 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
           }
         }}
       />
+      {/* A form's list is there only while open: its name is the field's, found once. */}
+      {(!field || expanded) && (
       <ul id={`${id}-list`} role="listbox" aria-label={label} className={styles.list} hidden={!expanded}>
         {options.map((o, i) => (
           <li
@@ -105,6 +141,7 @@ export function Combobox({ label, query, onQueryChange, options, onChoose, place
           </li>
         ))}
       </ul>
+      )}
       {/* Seen by the eye; the status below says it. */}
       {empty && (
         <div className={styles.empty} aria-hidden>

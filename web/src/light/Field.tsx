@@ -20,21 +20,19 @@ export interface FieldProps {
   error?: ReactNode
   help?: ReactNode
   required?: boolean
+  /** Laid out by the form around it (its width in a row of fields, its space below). */
+  className?: string
   /** The control, given its ids. */
   children: (control: ControlProps) => ReactNode
 }
 
-export function Field({ label, error, help, required, children }: FieldProps) {
+export function Field({ label, error, help, required, className, children }: FieldProps) {
   const id = useId()
   const described = [help && `${id}-help`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
   return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {required && (
-          <span className={styles.required} aria-hidden>
-            *
-          </span>
-        )}
+    <div className={className ? `${styles.field} ${className}` : styles.field}>
+      {/* The required mark is drawn by the style sheet, as the library's: the label's text is the label alone. */}
+      <label htmlFor={id} className={required ? `${styles.label} ${styles.required}` : styles.label}>
         {label}
       </label>
       {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined, 'aria-required': required ? true : undefined })}

@@ -24,6 +24,10 @@ export interface Column<T> {
   from?: Breakpoint
   /** The column can be sorted: its header is a button. */
   sortable?: boolean
+  /** Its header and cells at the end (amounts). */
+  align?: 'end'
+  /** Its cells never wrap (an amount kept whole). */
+  nowrap?: boolean
 }
 
 export interface Sort {
@@ -45,16 +49,26 @@ export interface TableProps<T> {
   sort?: Sort | null
   /** A sortable header pressed: its key and the order asked for (ascending first, then descending). */
   onSort?: (sort: Sort) => void
+  /** small: the library's small table (8 px cells), whatever the size setting. */
+  size?: 'small'
+  /**
+   * The table keeps to its box's width, its words wrapping (a phone), rather than growing to its
+   * content's width and scrolling sideways.
+   */
+  fit?: boolean
+  /** The empty state's picture (the library's); off where the empty text stands alone. */
+  emptyImage?: boolean
 }
 
 const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
-const columnClass = (c: { from?: Breakpoint }) => (c.from ? hide[c.from] : undefined)
+const columnClass = (c: { from?: Breakpoint; align?: 'end'; nowrap?: boolean }) =>
+  [c.from ? hide[c.from] : '', c.align === 'end' ? styles.alignEnd : '', c.nowrap ? styles.nowrap : ''].filter(Boolean).join(' ') || undefined
 
-export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort, size, fit, emptyImage = true }: TableProps<T>) {
   const { t } = useTranslation()
   const none = !rows || rows.length === 0
   return (
-    <div className={[styles.wrap, loading ? styles.busy : ''].join(' ')}>
+    <div className={[styles.wrap, loading ? styles.busy : '', size === 'small' ? styles.small : '', fit ? styles.fit : ''].filter(Boolean).join(' ')}>
       <div className={styles.scroll}>
         <table className={styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
           {caption && <caption className={styles.caption}>{caption}</caption>}
@@ -104,7 +118,7 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
             t('app.loading')
           ) : (
             <>
-              <EmptyImage />
+              {emptyImage && <EmptyImage />}
               <div>{empty}</div>
             </>
           )}

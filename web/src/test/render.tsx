@@ -1,5 +1,5 @@
 // Rendering a screen in a test (jsdom): the app's providers (query cache, router, antd's App,
-// i18n in English) around it, and the API answered from a table of fixtures instead of the
+// the light toasts, i18n in English) around it, and the API answered from a table of fixtures instead of the
 // server — each fixture typed by the API's own schema where the test says so. A request no
 // fixture answers fails with 404 and is listed in `unanswered`, so a test can show what a
 // screen asked for.
@@ -11,6 +11,7 @@ import { MemoryRouter, Route, Routes } from 'react-router'
 import { setTransport, type ApiRequest } from '../lib/api'
 import { meQueryKey, type Me } from '../lib/auth/me'
 import { initI18n } from '../lib/i18n'
+import { ToastProvider } from '../light/Toast'
 
 /** Thrown by a fixture: the server's refusal, its status and body (a 409, a 422 with field messages). */
 export class Refusal extends Error {
@@ -76,11 +77,13 @@ export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '
   const view = render(
     <QueryClientProvider client={client}>
       <AntApp>
-        <MemoryRouter initialEntries={[at]}>
-          <Routes>
-            <Route path={route} element={ui} />
-          </Routes>
-        </MemoryRouter>
+        <ToastProvider>
+          <MemoryRouter initialEntries={[at]}>
+            <Routes>
+              <Route path={route} element={ui} />
+            </Routes>
+          </MemoryRouter>
+        </ToastProvider>
       </AntApp>
     </QueryClientProvider>,
   )

@@ -143,7 +143,7 @@ export const constantRoutes: AppRoute[] = [
     hidden: true,
     meta: { permissions: ['record charges', 'record payment', 'view financial reports'] },
     children: [
-      { path: ':id', name: 'Bill', hidden: true, component: BillPage, meta: { title: 'bill', noCache: true, params: { id: /^\d+$/ } } },
+      { path: ':id', name: 'Bill', hidden: true, component: BillPage, meta: { title: 'bill', noCache: true, light: true, params: { id: /^\d+$/ } } },
       {
         path: ':id/print/:doc',
         name: 'PrintBill',

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { formatDay } from '../../lib/time'
 import type { BillList, BillSummary } from './api/listBills'
-import { BillStatus } from './bill/BillPanel'
+import { BillStatus } from './bill/BillStatus'
 import { formatMoney } from '../../lib/money'
 
 interface Props {

@@ -10,7 +10,7 @@ import { useRevenue } from './api/getRevenue'
 import { useOutstanding } from './api/listOutstanding'
 import { csvHref } from './api/reports'
 import { useFeeSettings } from './api/feeSettings'
-import { BillStatus } from './bill/BillPanel'
+import { BillStatus } from './bill/BillStatus'
 import { useMoney, type Money } from './bill/useMoney'
 import { DateRangeInput } from '../../components/DateInput'
 

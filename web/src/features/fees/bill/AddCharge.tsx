@@ -1,103 +1,151 @@
-import { PlusOutlined } from '@ant-design/icons'
-import { App, Button, Flex, Form, Input, InputNumber, Select, Switch } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
-import { showFormErrors } from '../../../lib/formErrors'
+import { showFieldErrors } from '../../../lib/formErrors'
+import { Button } from '../../../light/Button'
+import { Combobox } from '../../../light/Combobox'
+import { Confirm } from '../../../light/Confirm'
+import { Field } from '../../../light/Field'
+import { useForm } from '../../../light/form'
+import { PlusIcon } from '../../../light/icons'
+import { Input } from '../../../light/Input'
+import { Switch } from '../../../light/Switch'
+import { useToast } from '../../../light/Toast'
 import { addLine } from '../api/chargeBill'
 import { useServices } from '../api/listServices'
 import type { Bill } from '../api/types'
+import styles from './bill.module.css'
+import { AmountField, QuantityField, useRequired } from './fields'
 import type { Money } from './useMoney'
-import { FieldNumberNote } from '../../../components/NumberInput'
 
 interface ChargeForm {
   service_id?: number
-  description?: string
-  quantity: number
-  price?: string
+  /** What is typed in the service's box: its search. */
+  query: string
+  description: string
+  quantity: string
+  price: string
 }
+
+const empty: ChargeForm = { query: '', description: '', quantity: '1', price: '' }
 
 /** Adds a charge: a service of the price list at its price (another needs override price), or a free-text item. */
 export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill | null; appointmentId?: number; money: Money; onDone: (b: Bill) => void }) {
   const { t } = useTranslation()
-  const { message, modal } = App.useApp()
-  const [form] = Form.useForm<ChargeForm>()
+  const toast = useToast()
+  const required = useRequired()
   const [free, setFree] = useState(false)
   const [busy, setBusy] = useState(false)
+  // The server's word that the service is on the bill already: asked before it is charged again.
+  const [duplicate, setDuplicate] = useState<string>()
   const canOverride = useCan('override price')
   const { data } = useServices()
   const services = (data?.data ?? []).filter((s) => s.active)
+  const form = useForm<ChargeForm>(empty, {
+    description: (v) => (free ? required(v) : undefined),
+    service_id: (v) => (free || v !== undefined ? undefined : t('validation.required')),
+    quantity: (v) => required(v),
+    price: (v) => (free && required(v)) || money.check(v, true),
+  })
+  const v = form.values
+  const label = (s: (typeof services)[number]) => `${s.code} — ${s.name} (${money.format(s.price)})`
+  // The library's search: the label holds the typed text, whatever its case.
+  const found = services.filter((s) => label(s).toLowerCase().includes(v.query.trim().toLowerCase()))
 
-  const save = async (v: ChargeForm, confirmDuplicate = false) => {
-    const price = v.price?.trim() ? money.parse(v.price) : undefined
+  const save = async (confirmDuplicate = false) => {
+    const price = v.price.trim() ? money.parse(v.price) : undefined
+    const quantity = Number(v.quantity)
     setBusy(true)
     try {
       const b = await addLine(
         { billId: bill?.id, appointmentId },
         free
-          ? { description: v.description ?? '', quantity: v.quantity, unit_price: price ?? 0 }
-          : { service_id: v.service_id, quantity: v.quantity, ...(price !== undefined && { unit_price: price }), ...(confirmDuplicate && { confirm_duplicate: true }) },
+          ? { description: v.description, quantity, unit_price: price ?? 0 }
+          : { service_id: v.service_id, quantity, ...(price !== undefined && { unit_price: price }), ...(confirmDuplicate && { confirm_duplicate: true }) },
       )
-      form.resetFields()
-      message.success(t('bill.charged'))
+      form.reset()
+      toast.success(t('bill.charged'))
       onDone(b)
     } catch (e) {
       if (e instanceof ApiError && e.code === 'billing.duplicate_service') {
         // The server names the service already on the bill: charged again only on purpose.
-        modal.confirm({ title: t('bill.alreadyCharged'), content: e.message, okText: t('bill.chargeAgain'), cancelText: t('bill.cancel'), onOk: () => save(v, true) })
+        setDuplicate(e.message)
         return
       }
-      showFormErrors(form, message, e)
+      showFieldErrors(e, form.fail, toast.error)
     } finally {
       setBusy(false)
     }
   }
 
   return (
-    <Form form={form} layout="vertical" initialValues={{ quantity: 1 }} onFinish={(v) => void save(v)} data-testid="add-charge">
-      <Flex gap={8} wrap align="end">
+    <form
+      noValidate
+      data-testid="add-charge"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (form.check()) void save()
+      }}
+    >
+      <div data-form={form.scope} className={styles.chargeRow}>
         {free ? (
-          <Form.Item name="description" label={t('bill.item')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} style={{ flex: '2 1 220px', marginBottom: 8 }}>
-            <Input maxLength={200} />
-          </Form.Item>
+          <Field label={t('bill.item')} required error={form.errors.description} className={styles.wide}>
+            {(c) => <Input {...c} maxLength={200} value={v.description} onChange={(e) => form.set('description', e.target.value)} />}
+          </Field>
         ) : (
-          <Form.Item name="service_id" label={t('bill.service')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '2 1 220px', marginBottom: 8 }}>
-            <Select
-              showSearch={{ optionFilterProp: 'label' }}
-              placeholder={t('bill.chooseService')}
-              options={services.map((s) => ({ value: s.id, label: `${s.code} — ${s.name} (${money.format(s.price)})` }))}
-              onChange={(id: number) => canOverride && form.setFieldValue('price', money.toMajor(services.find((s) => s.id === id)?.price ?? 0))}
-            />
-          </Form.Item>
+          <Field label={t('bill.service')} required error={form.errors.service_id} className={styles.wide}>
+            {(c) => (
+              <Combobox
+                {...c}
+                field
+                activateFirst
+                label={t('bill.service')}
+                placeholder={t('bill.chooseService')}
+                query={v.query}
+                onQueryChange={(q) => form.update({ query: q, service_id: undefined })}
+                options={found.map((s) => ({ value: String(s.id), label: label(s) }))}
+                onChoose={(id) => {
+                  const s = services.find((x) => String(x.id) === id)
+                  if (!s) return
+                  form.update({ service_id: s.id, query: label(s), ...(canOverride && { price: money.toMajor(s.price) }) })
+                }}
+              />
+            )}
+          </Field>
         )}
-        <Form.Item name="quantity" label={t('bill.quantity')} rules={[{ required: true, message: t('validation.required') }]} style={{ flex: '0 0 90px', marginBottom: 8 }}>
-          <InputNumber min={1} max={999} precision={0} style={{ width: '100%' }} />
-        </Form.Item>
+        <QuantityField label={t('bill.quantity')} value={v.quantity} onChange={(q) => form.set('quantity', q)} error={form.errors.quantity} className={styles.quantity} />
         {(free || canOverride) && (
-          <Form.Item name="price" label={t('bill.unitPriceIn', { currency: money.currency })} rules={[...(free ? [{ required: true, whitespace: true, message: t('validation.required') }] : []), money.rule(true)]} style={{ flex: '1 1 120px', marginBottom: 8 }} extra={<FieldNumberNote name="price" amountUnits={money.units} unit={money.currency} />}>
-            <Input inputMode="decimal" maxLength={18} />
-          </Form.Item>
+          <AmountField money={money} label={t('bill.unitPriceIn', { currency: money.currency })} required={free} value={v.price} onChange={(p) => form.set('price', p)} error={form.errors.price} className={styles.price} />
         )}
-        <Form.Item style={{ marginBottom: 8 }}>
-          <Button htmlType="submit" type="primary" icon={<PlusOutlined aria-hidden />} loading={busy}>
+        <div className={styles.addButton}>
+          <Button type="submit" variant="primary" icon={<PlusIcon />} loading={busy}>
             {t('bill.addCharge')}
           </Button>
-        </Form.Item>
-      </Flex>
-      <Flex gap={8} align="center">
-        <Switch
-          size="small"
-          checked={free}
-          onChange={(on) => {
-            setFree(on)
-            form.resetFields()
-          }}
-          aria-label={t('bill.freeText')}
-          id="bill-free-text"
-        />
-        <label htmlFor="bill-free-text">{t('bill.freeText')}</label>
-      </Flex>
-    </Form>
+        </div>
+      </div>
+      <Switch
+        checked={free}
+        onChange={(on) => {
+          setFree(on)
+          form.reset()
+        }}
+      >
+        {t('bill.freeText')}
+      </Switch>
+      <Confirm
+        open={duplicate !== undefined}
+        title={t('bill.alreadyCharged')}
+        content={duplicate}
+        okText={t('bill.chargeAgain')}
+        cancelText={t('bill.cancel')}
+        closeLabel={t('app.icons.close')}
+        onCancel={() => setDuplicate(undefined)}
+        onOk={async () => {
+          await save(true)
+          setDuplicate(undefined)
+        }}
+      />
+    </form>
   )
 }

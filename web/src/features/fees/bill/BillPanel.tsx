@@ -1,11 +1,17 @@
-import { DeleteOutlined, EditOutlined, PrinterOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Descriptions, Empty, Flex, Grid, List, Popconfirm, Skeleton, Space, Table, Tag, Typography } from 'antd'
-import dayjs from 'dayjs'
-import { useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
-import { billState } from '../../../lib/labels'
+import { useMediaQuery } from '../../../lib/media'
+import { Alert } from '../../../light/Alert'
+import { Button } from '../../../light/Button'
+import { Card } from '../../../light/Card'
+import { Confirm } from '../../../light/Confirm'
+import { Descriptions } from '../../../light/Descriptions'
+import { DeleteIcon, EditIcon, EmptyImage, PrinterIcon } from '../../../light/icons'
+import { Spin } from '../../../light/Spin'
+import { Table, type Column } from '../../../light/Table'
+import { useToast } from '../../../light/Toast'
 import { finaliseBill } from '../api/finaliseBill'
 import { removeLine } from '../api/removeLine'
 import { useFeeSettings } from '../api/feeSettings'
@@ -15,17 +21,13 @@ import type { Bill, BillLine, Document, Payment } from '../api/types'
 import { AddCharge } from './AddCharge'
 import { OrderCharges } from './OrderCharges'
 import { DiscountModal, RefundModal, UnmarkModal, VoidModal } from './dialogs'
+import { BillStatus } from './BillStatus'
+import { Payments } from './Payments'
 import { PaymentModal } from './PaymentModal'
+import styles from './bill.module.css'
 import { useMoney, type Money } from './useMoney'
 
-type Dialog = 'pay' | 'discount' | 'refund' | 'void' | BillLine | { unmark: BillLine }
-
-/** A bill's state as a tag (billState): charges open, to pay, refunded, paid, void. */
-export function BillStatus({ bill }: { bill: Pick<Bill, 'status' | 'balance' | 'paid' | 'credited'> }) {
-  const { t } = useTranslation()
-  const state = billState(bill)
-  return <Tag color={state.color}>{t(state.label)}</Tag>
-}
+type Dialog = 'pay' | 'discount' | 'refund' | 'void' | 'finalise' | BillLine | { unmark: BillLine } | { remove: BillLine }
 
 /** A visit's bill: its charges for the doctor and the front desk, and from the front desk its discount, finalising, payments and prints. */
 export function VisitBill({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
@@ -36,15 +38,21 @@ export function VisitBill({ appointmentId, closed }: { appointmentId: number; cl
 
 function VisitBillOf({ appointmentId, closed }: { appointmentId: number; closed: boolean }) {
   const { data: bill, isLoading } = useVisitBill(appointmentId)
-  if (isLoading) return <Skeleton active />
+  if (isLoading) return <Spin />
   return <BillCard bill={bill ?? undefined} appointmentId={appointmentId} closed={closed} />
 }
 
 /** A bill by its id (from a report, or a replaced bill). */
 export function BillById({ id }: { id: number }) {
   const { data: bill, isLoading, error } = useBill(id)
-  if (isLoading) return <Skeleton active />
-  if (error || !bill) return <Empty description={error?.message} />
+  if (isLoading) return <Spin />
+  if (error || !bill)
+    return (
+      <div className={styles.empty}>
+        <EmptyImage />
+        <div>{error?.message}</div>
+      </div>
+    )
   return <BillCard bill={bill} closed={false} />
 }
 
@@ -54,7 +62,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
   const preview = read?.preview ? read : undefined
   const bill = preview ? undefined : read
   const { t } = useTranslation()
-  const { message } = App.useApp()
+  const toast = useToast()
   const billChanged = useBillChanged()
   const refresh = useRefreshBills()
   const navigate = useNavigate()
@@ -75,7 +83,7 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
   const run = async (write: () => Promise<Bill>, done?: string) => {
     try {
       changed(await write())
-      if (done) message.success(done)
+      if (done) toast.success(done)
     } catch {
       // the app's error toast has said why
     }
@@ -84,112 +92,140 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
 
   const draft = !bill || bill.status === 'draft'
   const charging = draft && canCharge && !closed
+  const close = () => setDialog(undefined)
+  // The line table's actions, the same from one render to the next (its rows are memoised).
+  const askRemove = useCallback((l: BillLine) => setDialog({ remove: l }), [])
+  const mayUnmark = bill && canVoid && bill.status !== 'void'
+  const askUnmark = useMemo(() => (mayUnmark ? (l: BillLine) => setDialog({ unmark: l }) : undefined), [mayUnmark])
   return (
     <Card
+      look="panel"
+      data-testid="bill"
       title={
-        <Space wrap>
-          {appointmentId || !bill ? t('bill.title') : t('bill.of', { name: bill.patient.name })}
-          {bill?.number && <Typography.Text type="secondary">{t('bill.number', { number: bill.number })}</Typography.Text>}
-        </Space>
+        <span className={styles.title}>
+          <span>{appointmentId || !bill ? t('bill.title') : t('bill.of', { name: bill.patient.name })}</span>
+          {bill?.number && <span className={styles.secondary}>{t('bill.number', { number: bill.number })}</span>}
+        </span>
       }
       extra={bill && <BillStatus bill={bill} />}
-      // The patient's name wraps rather than being cut off on a phone.
-      styles={{ title: { whiteSpace: 'normal', overflowWrap: 'anywhere' } }}
-      data-testid="bill"
     >
-      <Flex vertical gap={12}>
+      <div className={styles.stack}>
         {bill?.status === 'void' && (
           <Alert
             type="error"
-            showIcon
             title={t('bill.voided', { reason: bill.void_reason, by: bill.voided_by })}
             action={bill.replaced_by_id ? <Link to={`/bills/${bill.replaced_by_id}`}>{t('bill.seeReplacement')}</Link> : undefined}
           />
         )}
-        {bill?.replaces_id && <Alert type="info" showIcon title={<Link to={`/bills/${bill.replaces_id}`}>{t('bill.replaces')}</Link>} />}
-        {preview && preview.lines.length > 0 && <Alert type="info" showIcon title={t('bill.previewNote')} />}
+        {bill?.replaces_id && <Alert type="info" title={<Link to={`/bills/${bill.replaces_id}`}>{t('bill.replaces')}</Link>} />}
+        {preview && preview.lines.length > 0 && <Alert type="info" title={t('bill.previewNote')} />}
         <Lines
           bill={shown}
           money={money}
           editable={charging && !preview}
           onEdit={setDialog}
-          onRemove={(l) => bill && void run(() => removeLine(bill, l.id))}
+          onRemove={askRemove}
           // A supervisor takes a wrong hand mark off a line (M3); a line the order put on is not a mark.
-          onUnmark={bill && canVoid && bill.status !== 'void' ? (l) => setDialog({ unmark: l }) : undefined}
+          onUnmark={askUnmark}
         />
         {shown && shown.lines.length > 0 && <Totals bill={shown} money={money} />}
         {(appointmentId ?? shown?.appointment_id) != null && <OrderCharges appointmentId={(appointmentId ?? shown?.appointment_id)!} billStatus={bill?.status} bill={bill} />}
         {charging && <AddCharge bill={bill} appointmentId={appointmentId} money={money} onDone={changed} />}
         {bill && (
-          <Flex gap={8} wrap>
+          <div className={styles.buttons}>
             {charging && (
               <Button onClick={() => setDialog('discount')} disabled={bill.lines.length === 0}>
                 {t('bill.discountAndNotes')}
               </Button>
             )}
             {charging && (
-              <Popconfirm title={t('bill.finaliseConfirm')} okText={t('bill.finalise')} cancelText={t('bill.cancel')} onConfirm={() => run(() => finaliseBill(bill), t('bill.finalised'))}>
-                <Button type="primary" disabled={bill.lines.length === 0}>
-                  {t('bill.finalise')}
-                </Button>
-              </Popconfirm>
+              <Button variant="primary" onClick={() => setDialog('finalise')} disabled={bill.lines.length === 0}>
+                {t('bill.finalise')}
+              </Button>
             )}
             {bill.status === 'final' && bill.balance > 0 && canPay && (
-              <Button type="primary" onClick={() => setDialog('pay')}>
+              <Button variant="primary" onClick={() => setDialog('pay')}>
                 {t('bill.takePayment')}
               </Button>
             )}
             {bill.status !== 'draft' && (
-              <Button icon={<PrinterOutlined aria-hidden />} onClick={() => print('statement')}>
+              <Button icon={<PrinterIcon />} onClick={() => print('statement')}>
                 {t('bill.printStatement')}
               </Button>
             )}
             {bill.status === 'final' && (bill.paid > 0 || bill.credited < bill.total) && canVoid && (
-              <Button danger onClick={() => setDialog('refund')}>
+              <Button variant="dangerOutline" onClick={() => setDialog('refund')}>
                 {t('bill.refund')}
               </Button>
             )}
             {bill.status === 'final' && canVoid && (
-              <Button danger onClick={() => setDialog('void')}>
+              <Button variant="dangerOutline" onClick={() => setDialog('void')}>
                 {t('bill.void')}
               </Button>
             )}
-          </Flex>
+          </div>
         )}
         {bill && justPaid && (
           <Alert
             type="success"
-            showIcon
-            closable={{ 'aria-label': t('bill.dismiss') }}
             onClose={() => setJustPaid(undefined)}
+            closeLabel={t('bill.dismiss')}
             title={justPaid.change > 0 ? t('bill.receivedWithChange', { receipt: justPaid.receipt, change: money.format(justPaid.change) }) : t('bill.received', { receipt: justPaid.receipt })}
             action={
-              <Button type="primary" size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => print('receipt', justPaid.id)} data-testid="print-new-receipt">
+              <Button variant="primary" size="small" icon={<PrinterIcon />} onClick={() => print('receipt', justPaid.id)} data-testid="print-new-receipt">
                 {t('bill.printReceipt')}
               </Button>
             }
           />
         )}
         {bill && bill.payments.length > 0 && <Payments bill={bill} money={money} onPrint={(p) => print(p.kind === 'refund' ? 'refund' : 'receipt', p.id)} />}
-      </Flex>
+      </div>
+      {bill && (
+        <Confirm
+          open={dialog === 'finalise'}
+          title={t('bill.finaliseConfirm')}
+          okText={t('bill.finalise')}
+          cancelText={t('bill.cancel')}
+          closeLabel={t('app.icons.close')}
+          onCancel={close}
+          onOk={async () => {
+            await run(() => finaliseBill(bill), t('bill.finalised'))
+            close()
+          }}
+        />
+      )}
+      {bill && typeof dialog === 'object' && 'remove' in dialog && (
+        <Confirm
+          open
+          title={t('bill.removeConfirm', { item: dialog.remove.description })}
+          okText={t('bill.remove')}
+          cancelText={t('bill.cancel')}
+          closeLabel={t('app.icons.close')}
+          onCancel={close}
+          onOk={async () => {
+            await run(() => removeLine(bill, dialog.remove.id))
+            close()
+          }}
+        />
+      )}
       {bill && dialog === 'pay' && (
         <PaymentModal
           bill={bill}
           money={money}
-          onClose={() => setDialog(undefined)}
+          onClose={close}
           onPaid={(b, p) => {
             changed(b)
             setJustPaid(p)
           }}
         />
       )}
-      {bill && dialog === 'discount' && <DiscountModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
-      {bill && typeof dialog === 'object' && !('unmark' in dialog) && <DiscountModal bill={bill} line={dialog} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && dialog === 'discount' && <DiscountModal bill={bill} money={money} onClose={close} onDone={changed} />}
+      {bill && typeof dialog === 'object' && !('unmark' in dialog) && !('remove' in dialog) && <DiscountModal bill={bill} line={dialog} money={money} onClose={close} onDone={changed} />}
       {bill && typeof dialog === 'object' && 'unmark' in dialog && (
         <UnmarkModal
           bill={bill}
           line={dialog.unmark}
-          onClose={() => setDialog(undefined)}
+          onClose={close}
           onDone={changed}
           onStale={() => {
             setDialog(undefined)
@@ -197,11 +233,11 @@ function BillCard({ bill: read, appointmentId, closed }: { bill?: Bill; appointm
           }}
         />
       )}
-      {bill && dialog === 'refund' && <RefundModal bill={bill} money={money} onClose={() => setDialog(undefined)} onDone={changed} />}
+      {bill && dialog === 'refund' && <RefundModal bill={bill} money={money} onClose={close} onDone={changed} />}
       {bill && dialog === 'void' && (
         <VoidModal
           bill={bill}
-          onClose={() => setDialog(undefined)}
+          onClose={close}
           onDone={(b) => {
             changed(b)
             // The replacement (a new draft) is the bill to work on now.
@@ -231,73 +267,62 @@ function Lines({
   const { t } = useTranslation()
   // On a phone the item's words wrap and the amounts stay whole in view, rather than the table
   // growing wider than the screen (the clinic manager's run, 2026-11-29: "200." of "200.000").
-  const phone = !Grid.useBreakpoint().sm
-  const whole = () => ({ style: { whiteSpace: 'nowrap' as const } })
-  return (
-    <Table<BillLine>
-      rowKey="id"
-      size="small"
-      pagination={false}
-      dataSource={bill?.lines ?? []}
-      scroll={phone ? undefined : { x: 'max-content' }}
-      locale={{ emptyText: <Typography.Text type="secondary">{t('bill.noCharges')}</Typography.Text> }}
-      columns={[
-        {
-          key: 'item',
-          title: t('bill.item'),
-          render: (_, l) => (
-            <Space orientation="vertical" size={0}>
-              <span>{l.description}</span>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {[l.code, l.lab_order_id != null ? t(l.by_order ? 'bill.fromOrder' : 'bill.markedByHand') : '', l.added_by].filter(Boolean).join(' · ')}
-              </Typography.Text>
-              {onUnmark && l.lab_order_id != null && !l.by_order && (
-                <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onUnmark(l)} aria-label={t('bill.unmarkOf', { item: l.description })}>
-                  {t('bill.unmark')}
-                </Button>
-              )}
-            </Space>
+  const phone = !useMediaQuery('(min-width: 576px)')
+  const columns = useMemo<Column<BillLine>[]>(
+    () => [
+      {
+        key: 'item',
+        header: t('bill.item'),
+        cell: (l) => (
+          <span className={styles.cellLines}>
+            <span>{l.description}</span>
+            <span className={`${styles.secondary} ${styles.small}`}>
+              {[l.code, l.lab_order_id != null ? t(l.by_order ? 'bill.fromOrder' : 'bill.markedByHand') : '', l.added_by].filter(Boolean).join(' · ')}
+            </span>
+            {onUnmark && l.lab_order_id != null && !l.by_order && (
+              <Button variant="link" size="small" className={styles.linkButton} onClick={() => onUnmark(l)} aria-label={t('bill.unmarkOf', { item: l.description })}>
+                {t('bill.unmark')}
+              </Button>
+            )}
+          </span>
+        ),
+      },
+      { key: 'qty', header: t('bill.qty'), align: 'end', nowrap: true, cell: (l) => l.quantity },
+      { key: 'price', header: t('bill.unitPrice'), align: 'end', from: 'sm', cell: (l) => money.format(l.unit_price) },
+      {
+        key: 'discount',
+        header: t('bill.discount'),
+        align: 'end',
+        from: 'md',
+        cell: (l) =>
+          l.discount ? (
+            <span className={styles.cellLines}>
+              <span className={styles.end}>−{money.format(l.discount)}</span>
+              <span className={`${styles.secondary} ${styles.small}`}>{l.discount_reason}</span>
+            </span>
+          ) : (
+            ''
           ),
-        },
-        { key: 'qty', dataIndex: 'quantity', title: t('bill.qty'), align: 'end', onCell: whole },
-        { key: 'price', title: t('bill.unitPrice'), align: 'end', responsive: ['sm'], render: (_, l) => money.format(l.unit_price) },
-        {
-          key: 'discount',
-          title: t('bill.discount'),
-          align: 'end',
-          responsive: ['md'],
-          render: (_, l) =>
-            l.discount ? (
-              <Space orientation="vertical" size={0}>
-                <span>−{money.format(l.discount)}</span>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {l.discount_reason}
-                </Typography.Text>
-              </Space>
-            ) : (
-              ''
-            ),
-        },
-        { key: 'amount', title: t('bill.lineAmount'), align: 'end', onCell: whole, render: (_, l) => money.format(l.amount) },
-        ...(editable
-          ? [
-              {
-                key: 'remove',
-                title: <span className="visually-hidden">{t('bill.actions')}</span>,
-                render: (_: unknown, l: BillLine) => (
-                  <Space size={0}>
-                    <Button type="text" size="small" icon={<EditOutlined aria-hidden />} aria-label={t('bill.editItem', { item: l.description })} onClick={() => onEdit(l)} />
-                    <Popconfirm title={t('bill.removeConfirm', { item: l.description })} okText={t('bill.remove')} cancelText={t('bill.cancel')} onConfirm={() => onRemove(l)}>
-                      <Button type="text" danger size="small" icon={<DeleteOutlined aria-hidden />} aria-label={t('bill.removeItem', { item: l.description })} />
-                    </Popconfirm>
-                  </Space>
-                ),
-              },
-            ]
-          : []),
-      ]}
-    />
+      },
+      { key: 'amount', header: t('bill.lineAmount'), align: 'end', nowrap: true, cell: (l) => money.format(l.amount) },
+      ...(editable
+        ? [
+            {
+              key: 'remove',
+              header: <span className="visually-hidden">{t('bill.actions')}</span>,
+              cell: (l: BillLine) => (
+                <span className={styles.rowActions}>
+                  <Button variant="text" size="small" icon={<EditIcon />} aria-label={t('bill.editItem', { item: l.description })} onClick={() => onEdit(l)} />
+                  <Button variant="dangerText" size="small" icon={<DeleteIcon />} aria-label={t('bill.removeItem', { item: l.description })} onClick={() => onRemove(l)} />
+                </span>
+              ),
+            },
+          ]
+        : []),
+    ],
+    [t, money, editable, onEdit, onRemove, onUnmark],
   )
+  return <Table<BillLine> size="small" fit={phone} emptyImage={false} rows={bill?.lines ?? []} rowKey={(l) => l.id} columns={columns} empty={<span className={styles.secondary}>{t('bill.noCharges')}</span>} />
 }
 
 function Totals({ bill, money }: { bill: Bill; money: Money }) {
@@ -316,73 +341,8 @@ function Totals({ bill, money }: { bill: Bill; money: Money }) {
   ]
   return (
     <>
-      <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }} items={items} />
-      {bill.notes && <Typography.Paragraph style={{ whiteSpace: 'pre-line', margin: 0 }}>{bill.notes}</Typography.Paragraph>}
+      <Descriptions column={{ xs: 1, sm: 2, lg: 3 }} items={items} />
+      {bill.notes && <p className={styles.notes}>{bill.notes}</p>}
     </>
-  )
-}
-
-function Payments({ bill, money, onPrint }: { bill: Bill; money: Money; onPrint: (p: Payment) => void }) {
-  const { t } = useTranslation()
-  const phone = !Grid.useBreakpoint().md
-  // A credit note (a refund that paid no cash back) reads 0, not −0.
-  const amount = (p: Payment) => (p.kind === 'refund' && p.amount > 0 ? `−${money.format(p.amount)}` : money.format(p.amount))
-  const method = (p: Payment) => (
-    <span>
-      {/* Spaces between the tags and the method: read aloud, "Refund credited Cash", not "RefundcreditedCash". */}
-      {p.kind === 'refund' && <Tag color="red">{t('bill.refunded')}</Tag>}{' '}
-      {p.kind === 'refund' && <Tag>{p.credit > 0 ? t('bill.creditedTag') : t('bill.stillOwedTag')}</Tag>}{' '}
-      {t(`bill.methods.${p.method}`)}
-      {p.reference && <Typography.Text type="secondary"> · {p.reference}</Typography.Text>}
-    </span>
-  )
-  const receipt = (p: Payment) => (
-    <Button size="small" icon={<PrinterOutlined aria-hidden />} onClick={() => onPrint(p)} aria-label={t(p.kind === 'refund' ? 'bill.printRefundNo' : 'bill.printReceiptNo', { receipt: p.receipt })}>
-      {p.kind === 'refund' ? t('bill.refundSlipShort') : t('bill.receiptShort')}
-    </Button>
-  )
-  const title = <Typography.Text strong>{t('bill.payments')}</Typography.Text>
-  // A phone: a card each, the amount, the change and the receipt button in view without scrolling sideways.
-  if (phone)
-    return (
-      <List
-        header={title}
-        dataSource={bill.payments}
-        renderItem={(p) => (
-          <List.Item key={p.id} style={{ display: 'block' }}>
-            <Flex justify="space-between" align="baseline" gap={8} wrap>
-              <Typography.Text>{p.receipt}</Typography.Text>
-              <Typography.Text strong>{amount(p)}</Typography.Text>
-            </Flex>
-            <div>{method(p)}</div>
-            <Flex justify="space-between" align="center" gap={8} wrap style={{ marginTop: 4 }}>
-              <Typography.Text type="secondary">
-                {dayjs(p.received_at).format('HH:mm')} · {p.received_by}
-                {p.tendered != null && ` · ${t('bill.change')}: ${money.format(p.change)}`}
-              </Typography.Text>
-              {receipt(p)}
-            </Flex>
-          </List.Item>
-        )}
-      />
-    )
-  return (
-    <Table<Payment>
-      rowKey="id"
-      size="small"
-      pagination={false}
-      dataSource={bill.payments}
-      scroll={{ x: 'max-content' }}
-      title={() => title}
-      columns={[
-        { key: 'receipt', title: t('bill.receipt'), render: (_, p) => p.receipt },
-        { key: 'when', title: t('bill.when'), render: (_, p) => dayjs(p.received_at).format('HH:mm') },
-        { key: 'method', title: t('bill.method'), render: (_, p) => method(p) },
-        { key: 'amount', title: t('bill.amount'), align: 'end', render: (_, p) => amount(p) },
-        { key: 'change', title: t('bill.change'), align: 'end', render: (_, p) => (p.tendered != null ? money.format(p.change) : '') },
-        { key: 'by', title: t('bill.cashier'), responsive: ['lg'], render: (_, p) => p.received_by },
-        { key: 'print', title: <span className="visually-hidden">{t('bill.printReceipt')}</span>, render: (_, p) => receipt(p) },
-      ]}
-    />
   )
 }

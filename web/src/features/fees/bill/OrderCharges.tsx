@@ -1,14 +1,20 @@
-import { Alert, App, Button, Descriptions, Flex, Modal, Select, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
+import { Alert } from '../../../light/Alert'
+import { Button } from '../../../light/Button'
+import { Confirm } from '../../../light/Confirm'
+import { Descriptions } from '../../../light/Descriptions'
+import { Select } from '../../../light/Input'
+import { useToast } from '../../../light/Toast'
 import { addLine } from '../api/chargeBill'
 import { linkOrder } from '../api/linkOrder'
 import { useRefreshBills } from '../api/getBill'
 import { useVisitOrderCharges } from '../api/getVisitOrderCharges'
 import { useFeeSettings } from '../api/feeSettings'
 import type { Bill, BillLine } from '../api/types'
+import styles from './bill.module.css'
 import { useMoney } from './useMoney'
 
 /**
@@ -21,7 +27,7 @@ import { useMoney } from './useMoney'
 export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentId: number; billStatus?: string; bill?: Bill }) {
   const { t } = useTranslation()
   const { data } = useVisitOrderCharges(appointmentId)
-  const { message } = App.useApp()
+  const toast = useToast()
   const canCharge = useCan('record charges')
   const refresh = useRefreshBills()
   const [charging, setCharging] = useState<number>()
@@ -31,7 +37,7 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
       await addLine({ appointmentId }, { service_id: serviceId, quantity: 1 })
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
-      void message.error(e.message)
+      toast.error(e.message)
     } finally {
       setCharging(undefined)
       refresh()
@@ -42,10 +48,10 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
     setCharging(orderId)
     try {
       await linkOrder(bill.id, lineId, orderId, bill.version)
-      void message.success(t('bill.markedCharged'))
+      toast.success(t('bill.markedCharged'))
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
-      void message.error(e.message)
+      toast.error(e.message)
     } finally {
       setCharging(undefined)
       refresh()
@@ -64,32 +70,32 @@ export function OrderCharges({ appointmentId, billStatus, bill }: { appointmentI
   // A panel and its members ordered together: "CMP includes BMP, ELEC", each panel once.
   const panels = [...new Set(wanted.map((o) => o.included_in).filter(Boolean))]
   return (
-    <Flex vertical gap={8} data-testid="order-charges">
-      <Typography.Text strong={data.charged < data.ordered}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</Typography.Text>
-      {unlinked.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersNotLinked', { tests: names(unlinked), count: unlinked.length })} />}
-      {inactive.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersServiceInactive', { tests: names(inactive), count: inactive.length })} />}
+    <div className={styles.stackTight} data-testid="order-charges">
+      <span className={data.charged < data.ordered ? styles.strong : undefined}>{t('bill.orderedCharged', { ordered: data.ordered, charged: data.charged })}</span>
+      {unlinked.length > 0 && <Alert type="warning" title={t('bill.ordersNotLinked', { tests: names(unlinked), count: unlinked.length })} />}
+      {inactive.length > 0 && <Alert type="warning" title={t('bill.ordersServiceInactive', { tests: names(inactive), count: inactive.length })} />}
       {late.length > 0 && (
-        <Alert type="warning" showIcon title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />
+        <Alert type="warning" title={t(billStatus === 'draft' ? 'bill.ordersNotCharged' : 'bill.ordersAfterFinal', { tests: names(late), count: late.length })} />
       )}
       {late.length > 0 && billStatus === 'draft' && canCharge && (
-        <Flex gap={8} wrap>
+        <div className={styles.buttons}>
           {late.map((o) => (
             <Button key={o.order_id} size="small" loading={charging === o.order_id} disabled={charging != null} onClick={() => o.service_id != null && void charge(o.order_id, o.service_id)}>
               {t('bill.chargeOrder', { test: o.label || o.test })}
             </Button>
           ))}
-        </Flex>
+        </div>
       )}
       {canCharge && bill && bill.status !== 'void' && <MarkCharged orders={[...unlinked, ...inactive, ...late]} bill={bill} busy={charging} onMark={(o, l) => void mark(o, l)} />}
-      {free.length > 0 && <Alert type="warning" showIcon title={t('bill.ordersZeroPrice', { tests: names(free), count: free.length })} />}
+      {free.length > 0 && <Alert type="warning" title={t('bill.ordersZeroPrice', { tests: names(free), count: free.length })} />}
       {panels.map((panel) => (
-        <Alert key={panel} type="info" showIcon title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
+        <Alert key={panel} type="info" title={t('bill.panelIncludes', { panel, tests: names(wanted.filter((o) => o.included_in === panel)) })} />
       ))}
       {refund.length > 0 && (
         // A draft's charge is simply taken off; a final bill's is credited (a refund, ADR 41).
-        <Alert type="error" showIcon title={t(billStatus === 'draft' ? 'bill.cancelledOnDraft' : 'bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />
+        <Alert type="error" title={t(billStatus === 'draft' ? 'bill.cancelledOnDraft' : 'bill.cancelledStillCharged', { tests: names(refund), count: refund.length })} />
       )}
-    </Flex>
+    </div>
   )
 }
 
@@ -116,57 +122,62 @@ function MarkCharged({ orders, bill, busy, onMark }: { orders: Markable[]; bill:
   if (orders.length === 0 || free.length === 0) return null
   const name = (o: Markable) => o.label || o.test
   return (
-    <Flex vertical gap={4} data-testid="mark-charged">
-      <Typography.Text type="secondary">{t('bill.markChargedHint')}</Typography.Text>
+    <div className={styles.stackTight} data-testid="mark-charged">
+      <span className={styles.secondary}>{t('bill.markChargedHint')}</span>
       {orders.map((o) => (
-        <Flex key={o.order_id} gap={8} wrap align="center">
-          <Typography.Text>{name(o)}</Typography.Text>
-          <Select
-            size="small"
-            style={{ minWidth: 220 }}
-            placeholder={t('bill.markChargedBy')}
+        <div key={o.order_id} className={styles.markRow}>
+          <span>{name(o)}</span>
+          {/* Always shows its prompt: a line picked is confirmed first, then marked. */}
+          <Select<number | ''>
+            className={styles.markSelect}
             aria-label={t('bill.markChargedByNamed', { test: name(o) })}
             disabled={busy != null}
-            value={null}
-            options={linesFor(o).map((l) => ({ value: l.id, label: l.code ? `${l.code} · ${l.description}` : l.description }))}
-            onChange={(id: number) => {
+            value=""
+            options={[{ value: '', label: t('bill.markChargedBy'), disabled: true }, ...linesFor(o).map((l) => ({ value: l.id, label: l.code ? `${l.code} · ${l.description}` : l.description }))]}
+            onChange={(id) => {
               const line = free.find((l) => l.id === id)
               if (line) setPending({ order: o, line })
             }}
           />
-        </Flex>
+        </div>
       ))}
       {pending && (
-        <Modal
+        <Confirm
           open
+          role="dialog"
+          width={520}
           title={t('bill.markConfirmTitle', { test: name(pending.order) })}
           okText={t('bill.markConfirm')}
           cancelText={t('bill.cancel')}
+          closeLabel={t('app.icons.close')}
           onCancel={() => setPending(undefined)}
           onOk={() => (onMark(pending.order.order_id, pending.line.id), setPending(undefined))}
-          destroyOnHidden
-        >
-          <Descriptions
-            size="small"
-            bordered
-            column={1}
-            items={[
-              { key: 'line', label: t('bill.markLine'), children: pending.line.code ? `${pending.line.code} · ${pending.line.description}` : pending.line.description },
-              { key: 'amount', label: t('bill.markLineAmount'), children: <span data-testid="mark-amount">{money.format(pending.line.amount)}</span> },
-              {
-                key: 'price',
-                label: t('bill.listPrice'),
-                children: <span data-testid="mark-list-price">{pending.order.list_price != null ? money.format(pending.order.list_price) : t('bill.noListPrice')}</span>,
-              },
-            ]}
-          />
-          {/* The line's unit price, before its own discount, against the list price: a correctly
-              priced line with a discount is not flagged (the server's rule too). */}
-          {pending.order.list_price != null && pending.order.list_price !== pending.line.unit_price && (
-            <Alert style={{ marginTop: 12 }} type="warning" showIcon title={t('bill.markPriceDiffers')} />
-          )}
-        </Modal>
+          content={
+            <>
+              <Descriptions
+                bordered
+                column={1}
+                items={[
+                  { key: 'line', label: t('bill.markLine'), children: pending.line.code ? `${pending.line.code} · ${pending.line.description}` : pending.line.description },
+                  { key: 'amount', label: t('bill.markLineAmount'), children: <span data-testid="mark-amount">{money.format(pending.line.amount)}</span> },
+                  {
+                    key: 'price',
+                    label: t('bill.listPrice'),
+                    children: <span data-testid="mark-list-price">{pending.order.list_price != null ? money.format(pending.order.list_price) : t('bill.noListPrice')}</span>,
+                  },
+                ]}
+              />
+              {/* The line's unit price, before its own discount, against the list price: a correctly
+                  priced line with a discount is not flagged (the server's rule too). */}
+              {pending.order.list_price != null && pending.order.list_price !== pending.line.unit_price && (
+                <div className={styles.spaced}>
+                  <Alert type="warning" title={t('bill.markPriceDiffers')} />
+                </div>
+              )}
+            </>
+          }
+        />
       )}
-    </Flex>
+    </div>
   )
 }

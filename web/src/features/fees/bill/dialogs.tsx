@@ -1,17 +1,23 @@
-import { App, Checkbox, Form, Input, InputNumber, Modal, Radio, Select, type FormInstance } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { focusFirstField } from '../../../components/focusFirstField'
-import { showFormErrors } from '../../../lib/formErrors'
 import { ApiError } from '../../../lib/api'
+import { showFieldErrors } from '../../../lib/formErrors'
+import { Checkbox } from '../../../light/Checkbox'
+import { Field } from '../../../light/Field'
+import { useForm, type Checks, type Form } from '../../../light/form'
+import { RadioGroup } from '../../../light/RadioGroup'
+import { Select } from '../../../light/Input'
+import { useToast } from '../../../light/Toast'
 import { unmarkLine } from '../api/unmarkLine'
 import { updateBill } from '../api/updateBill'
 import { updateLine } from '../api/updateLine'
 import { refundBill } from '../api/refundBill'
 import { voidBill } from '../api/voidBill'
 import { METHODS, type Bill, type BillLine } from '../api/types'
+import styles from './bill.module.css'
+import { FormDialog, TextField } from './FormDialog'
+import { AmountField, QuantityField, useRequired } from './fields'
 import type { Money } from './useMoney'
-import { FieldNumberNote } from '../../../components/NumberInput'
 
 interface Props {
   bill: Bill
@@ -20,18 +26,18 @@ interface Props {
   onDone: (b: Bill) => void
 }
 
-/** Sends form's values through write; the server's refusals show under the fields they name. */
-function useSubmit<T>(write: (v: T, form: FormInstance<T>) => Promise<Bill | undefined>, onDone: (b: Bill) => void) {
-  const { message } = App.useApp()
-  const [form] = Form.useForm<T>()
+/** A form whose values are sent through write; the server's refusals show under the fields they name. */
+function useSubmit<T extends object>(initial: T, checks: Checks<T>, write: (v: T, form: Form<T>) => Promise<Bill | undefined>, onDone: (b: Bill) => void) {
+  const toast = useToast()
+  const form = useForm<T>(initial, checks)
   const [busy, setBusy] = useState(false)
-  const submit = async (v: T) => {
+  const submit = async () => {
     setBusy(true)
     try {
-      const b = await write(v, form)
+      const b = await write(form.values, form)
       if (b) onDone(b)
     } catch (e) {
-      showFormErrors(form, message, e)
+      showFieldErrors(e, form.fail, toast.error)
     } finally {
       setBusy(false)
     }
@@ -41,79 +47,68 @@ function useSubmit<T>(write: (v: T, form: FormInstance<T>) => Promise<Bill | und
 
 interface DiscountForm {
   kind: '' | 'percent' | 'amount'
-  value?: string
-  reason?: string
-  notes?: string
-  quantity?: number
+  value: string
+  reason: string
+  notes: string
+  quantity: string
 }
 
 /** A discount (percent or amount, with a reason): the whole bill's, with its notes, or one line's, with its quantity. */
 export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { line?: BillLine }) {
   const { t } = useTranslation()
+  const required = useRequired()
   const target = line ?? bill
-  const { form, busy, submit } = useSubmit<DiscountForm>(async (v, form) => {
-    // A percent is sent in hundredths (20 % → 2000), an amount in minor units.
-    const value = v.kind === '' ? 0 : v.kind === 'percent' ? parsePercent(v.value ?? '') : money.parse(v.value ?? '')
-    if (value === undefined) {
-      form.setFields([{ name: 'value', errors: [v.kind === 'percent' ? t('bill.badPercent') : t('bill.badAmount', { example: money.toMajor(35050 * 10 ** money.units / 100) })] }])
-      return undefined
-    }
-    const discount = { discount_kind: v.kind, discount_value: value, discount_reason: v.kind === '' ? '' : (v.reason ?? '') }
-    if (!line) return updateBill(bill, { ...discount, notes: v.notes ?? '' })
-    return updateLine(bill, line.id, { service_id: line.service_id, description: line.description, quantity: v.quantity ?? line.quantity, unit_price: line.unit_price, ...discount })
-  }, onDone)
-  const kind = Form.useWatch('kind', form) ?? target.discount_kind
   const initial: DiscountForm = {
     kind: target.discount_kind as DiscountForm['kind'],
     value: target.discount_kind === 'percent' ? String(target.discount_value / 100) : target.discount_kind === 'amount' ? money.toMajor(target.discount_value) : '',
     reason: target.discount_reason,
     notes: bill.notes,
-    quantity: line?.quantity,
+    quantity: line ? String(line.quantity) : '',
   }
+  const { form, busy, submit } = useSubmit<DiscountForm>(
+    initial,
+    {
+      quantity: (v) => (line ? required(v) : undefined),
+      value: (v, all) => (all.kind !== '' ? required(v) : undefined),
+      reason: (v, all) => (all.kind !== '' ? required(v) : undefined),
+    },
+    async (v, form) => {
+      // A percent is sent in hundredths (20 % → 2000), an amount in minor units.
+      const value = v.kind === '' ? 0 : v.kind === 'percent' ? parsePercent(v.value) : money.parse(v.value)
+      if (value === undefined) {
+        form.fail({ value: v.kind === 'percent' ? t('bill.badPercent') : t('bill.badAmount', { example: money.toMajor((35050 * 10 ** money.units) / 100) }) })
+        return undefined
+      }
+      const discount = { discount_kind: v.kind, discount_value: value, discount_reason: v.kind === '' ? '' : v.reason }
+      if (!line) return updateBill(bill, { ...discount, notes: v.notes })
+      return updateLine(bill, line.id, { service_id: line.service_id, description: line.description, quantity: v.quantity ? Number(v.quantity) : line.quantity, unit_price: line.unit_price, ...discount })
+    },
+    onDone,
+  )
+  const kind = form.values.kind
   return (
-    <Modal
-      open
-      title={line ? t('bill.lineTitle', { item: line.description }) : t('bill.discountTitle')}
-      cancelText={t('bill.cancel')} onCancel={onClose}
-      onOk={() => form.submit()}
-      okText={t('bill.save')}
-      confirmLoading={busy}
-      afterOpenChange={focusFirstField}
-      destroyOnHidden
-    >
-      <Form form={form} layout="vertical" initialValues={initial} onFinish={(v) => void submit(v)}>
-        {line && (
-          <Form.Item name="quantity" label={t('bill.quantity')} rules={[{ required: true, message: t('validation.required') }]}>
-            <InputNumber min={1} max={999} precision={0} />
-          </Form.Item>
-        )}
-        <Form.Item name="kind" label={t('bill.discountKind')}>
-          <Radio.Group
-            optionType="button"
-            options={[
-              { value: '', label: t('bill.noDiscount') },
-              { value: 'percent', label: t('bill.percent') },
-              { value: 'amount', label: t('bill.amount') },
-            ]}
-          />
-        </Form.Item>
-        {kind !== '' && (
-          <>
-            <Form.Item name="value" label={kind === 'percent' ? t('bill.percentValue') : t('bill.amountIn', { currency: money.currency })} rules={[{ required: true, whitespace: true, message: t('validation.required') }]} extra={kind === 'amount' ? <FieldNumberNote name="value" amountUnits={money.units} unit={money.currency} /> : undefined}>
-              <Input inputMode="decimal" maxLength={18} />
-            </Form.Item>
-            <Form.Item name="reason" label={t('bill.discountReason')} extra={t('bill.discountReasonHint')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-              <Input maxLength={500} />
-            </Form.Item>
-          </>
-        )}
-        {!line && (
-          <Form.Item name="notes" label={t('bill.notes')}>
-            <Input.TextArea maxLength={2000} autoSize={{ minRows: 2, maxRows: 5 }} />
-          </Form.Item>
-        )}
-      </Form>
-    </Modal>
+    <FormDialog title={line ? t('bill.lineTitle', { item: line.description }) : t('bill.discountTitle')} okText={t('bill.save')} busy={busy} onClose={onClose} form={form} onSubmit={submit}>
+      {line && (
+        <div className={styles.quantityOnly}>
+          <QuantityField label={t('bill.quantity')} value={form.values.quantity} onChange={(q) => form.set('quantity', q)} error={form.errors.quantity} />
+        </div>
+      )}
+      <RadioGroup
+        legend={t('bill.discountKind')}
+        look="button"
+        value={kind}
+        onChange={(k) => form.set('kind', k)}
+        options={[
+          { value: '' as const, label: t('bill.noDiscount') },
+          { value: 'percent' as const, label: t('bill.percent') },
+          { value: 'amount' as const, label: t('bill.amount') },
+        ]}
+      />
+      {kind === 'amount' && <AmountField money={money} label={t('bill.amountIn', { currency: money.currency })} required value={form.values.value} onChange={(v) => form.set('value', v)} error={form.errors.value} />}
+      {kind === 'percent' && <TextField form={form} name="value" label={t('bill.percentValue')} required maxLength={18} inputMode="decimal" />}
+      {kind !== '' && <TextField form={form} name="reason" label={t('bill.discountReason')} help={t('bill.discountReasonHint')} required maxLength={500} />}
+      {!line && <TextField form={form} name="notes" label={t('bill.notes')} maxLength={2000} rows={2} />}
+    </FormDialog>
   )
 }
 
@@ -127,7 +122,7 @@ export function parsePercent(text: string): number | undefined {
 
 interface RefundForm {
   purpose: 'not given' | 'still owed'
-  line?: number
+  line: number | ''
   method: string
   amount: string
   reason: string
@@ -153,7 +148,10 @@ export function cashBack(bill: Bill, credit: number) {
  */
 export function RefundModal({ bill, money, onClose, onDone }: Props) {
   const { t } = useTranslation()
+  const required = useRequired()
   const { form, busy, submit } = useSubmit<RefundForm>(
+    { purpose: 'not given', line: '', method: 'cash', amount: money.toMajor(bill.paid), reason: '' },
+    { amount: (v) => required(v) || money.check(v), reason: required },
     async (v) =>
       (
         await refundBill(bill, {
@@ -161,44 +159,45 @@ export function RefundModal({ bill, money, onClose, onDone }: Props) {
           amount: money.parse(v.amount) ?? 0,
           reason: v.reason,
           still_owed: v.purpose === 'still owed',
-          line_id: v.purpose === 'not given' ? (v.line ?? null) : null,
+          line_id: v.purpose === 'not given' && v.line !== '' ? v.line : null,
         })
       ).bill as Bill,
     onDone,
   )
-  const purpose = Form.useWatch('purpose', form) ?? 'not given'
-  const credit = money.parse(Form.useWatch('amount', form) ?? '') ?? 0
-  const pickLine = (id?: number) => {
+  const { purpose } = form.values
+  const credit = money.parse(form.values.amount) ?? 0
+  const pickLine = (id: number | '') => {
     const l = bill.lines.find((x) => x.id === id)
-    if (l) form.setFieldValue('amount', money.toMajor(lineShare(bill, l.id, l.amount)))
+    form.update({ line: id, ...(l && { amount: money.toMajor(lineShare(bill, l.id, l.amount)) }) })
   }
   return (
-    <Modal open title={t('bill.refund')} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.refund')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ purpose: 'not given', method: 'cash', amount: money.toMajor(bill.paid) }} onFinish={(v) => void submit(v)}>
-        <Form.Item name="purpose" label={t('bill.refundPurpose')}>
-          <Radio.Group
-            options={[
-              { value: 'not given', label: t('bill.refundNotGiven') },
-              { value: 'still owed', label: t('bill.refundStillOwedOption') },
-            ]}
-          />
-        </Form.Item>
-        {purpose === 'not given' && bill.lines.length > 1 && (
-          <Form.Item name="line" label={t('bill.refundService')} extra={t('bill.refundServiceHint')}>
-            <Select allowClear onChange={pickLine} options={bill.lines.map((l) => ({ value: l.id, label: `${l.description} · ${money.format(l.amount)}` }))} />
-          </Form.Item>
-        )}
-        <Form.Item name="method" label={t('bill.method')}>
-          <Radio.Group optionType="button" options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
-        </Form.Item>
-        <Form.Item name="amount" label={t('bill.amountIn', { currency: money.currency })} extra={<>{purpose === 'not given' ? t('bill.creditHint', { cash: money.format(cashBack(bill, credit)) }) : t('bill.refundHint', { paid: money.format(bill.paid) })}<FieldNumberNote name="amount" amountUnits={money.units} unit={money.currency} /></>} rules={[{ required: true, whitespace: true, message: t('validation.required') }, money.rule()]}>
-          <Input inputMode="decimal" maxLength={18} />
-        </Form.Item>
-        <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormDialog title={t('bill.refund')} okText={t('bill.refund')} danger busy={busy} onClose={onClose} form={form} onSubmit={submit}>
+      <RadioGroup
+        legend={t('bill.refundPurpose')}
+        value={purpose}
+        onChange={(p) => form.set('purpose', p)}
+        options={[
+          { value: 'not given' as const, label: t('bill.refundNotGiven') },
+          { value: 'still owed' as const, label: t('bill.refundStillOwedOption') },
+        ]}
+      />
+      {purpose === 'not given' && bill.lines.length > 1 && (
+        <Field label={t('bill.refundService')} help={t('bill.refundServiceHint')}>
+          {(c) => <Select<number | ''> {...c} value={form.values.line} onChange={pickLine} options={[{ value: '', label: '' }, ...bill.lines.map((l) => ({ value: l.id, label: `${l.description} · ${money.format(l.amount)}` }))]} />}
+        </Field>
+      )}
+      <RadioGroup legend={t('bill.method')} look="button" value={form.values.method} onChange={(m) => form.set('method', m)} options={METHODS.map((m) => ({ value: m, label: t(`bill.methods.${m}`) }))} />
+      <AmountField
+        money={money}
+        label={t('bill.amountIn', { currency: money.currency })}
+        required
+        help={purpose === 'not given' ? t('bill.creditHint', { cash: money.format(cashBack(bill, credit)) }) : t('bill.refundHint', { paid: money.format(bill.paid) })}
+        value={form.values.amount}
+        onChange={(a) => form.set('amount', a)}
+        error={form.errors.amount}
+      />
+      <TextField form={form} name="reason" label={t('bill.reason')} required maxLength={500} rows={2} />
+    </FormDialog>
   )
 }
 
@@ -210,19 +209,16 @@ interface VoidForm {
 /** Withdraws the bill with a reason and, usually, writes its replacement to correct. */
 export function VoidModal({ bill, onClose, onDone }: Omit<Props, 'money'>) {
   const { t } = useTranslation()
-  const { form, busy, submit } = useSubmit<VoidForm>((v) => voidBill(bill, v.reason, v.replace), onDone)
+  const required = useRequired()
+  const { form, busy, submit } = useSubmit<VoidForm>({ reason: '', replace: true }, { reason: required }, (v) => voidBill(bill, v.reason, v.replace), onDone)
   return (
-    <Modal open title={t('bill.voidTitle', { number: bill.number })} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.void')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ replace: true }} onFinish={(v) => void submit(v)}>
-        <p>{t('bill.voidHint')}</p>
-        <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
-        </Form.Item>
-        <Form.Item name="replace" valuePropName="checked">
-          <Checkbox>{t('bill.replace')}</Checkbox>
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormDialog title={t('bill.voidTitle', { number: bill.number })} okText={t('bill.void')} danger busy={busy} onClose={onClose} form={form} onSubmit={submit}>
+      <p>{t('bill.voidHint')}</p>
+      <TextField form={form} name="reason" label={t('bill.reason')} required maxLength={500} rows={2} />
+      <Checkbox checked={form.values.replace} onChange={(on) => form.set('replace', on)}>
+        {t('bill.replace')}
+      </Checkbox>
+    </FormDialog>
   )
 }
 
@@ -233,29 +229,31 @@ export function VoidModal({ bill, onClose, onDone }: Omit<Props, 'money'>) {
  */
 export function UnmarkModal({ bill, line, onClose, onDone, onStale }: Omit<Props, 'money'> & { line: BillLine; onStale: () => void }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const { form, busy, submit } = useSubmit<{ reason: string }>(async (v) => {
-    try {
-      const b = await unmarkLine(bill, line.id, v.reason)
-      void message.success(t('bill.unmarked'))
-      return b
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        void message.warning(t('bill.unmarkStale'))
-        onStale()
-        return undefined
+  const toast = useToast()
+  const required = useRequired()
+  const { form, busy, submit } = useSubmit<{ reason: string }>(
+    { reason: '' },
+    { reason: required },
+    async (v) => {
+      try {
+        const b = await unmarkLine(bill, line.id, v.reason)
+        toast.success(t('bill.unmarked'))
+        return b
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 409) {
+          toast.warning(t('bill.unmarkStale'))
+          onStale()
+          return undefined
+        }
+        throw e
       }
-      throw e
-    }
-  }, onDone)
+    },
+    onDone,
+  )
   return (
-    <Modal open title={t('bill.unmarkOf', { item: line.description })} cancelText={t('bill.cancel')} onCancel={onClose} onOk={() => form.submit()} okText={t('bill.unmark')} okButtonProps={{ danger: true }} confirmLoading={busy} afterOpenChange={focusFirstField} destroyOnHidden>
-      <Form form={form} layout="vertical" onFinish={(v) => void submit(v)}>
-        <p>{t('bill.unmarkHint')}</p>
-        <Form.Item name="reason" label={t('bill.reason')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
-          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+    <FormDialog title={t('bill.unmarkOf', { item: line.description })} okText={t('bill.unmark')} danger busy={busy} onClose={onClose} form={form} onSubmit={submit}>
+      <p>{t('bill.unmarkHint')}</p>
+      <TextField form={form} name="reason" label={t('bill.reason')} required maxLength={500} rows={2} />
+    </FormDialog>
   )
 }

@@ -1,0 +1,38 @@
+// @vitest-environment jsdom
+import { fireEvent, render, screen } from '@testing-library/react'
+import { useState } from 'react'
+import { describe, expect, it } from 'vitest'
+import { axeViolations } from '../test/axe'
+import { RadioGroup } from './RadioGroup'
+
+function Method({ look }: { look: 'button' | 'radio' }) {
+  const [method, setMethod] = useState<'cash' | 'card' | 'transfer'>('cash')
+  return (
+    <>
+      <RadioGroup
+        legend="Method"
+        look={look}
+        value={method}
+        onChange={setMethod}
+        options={[
+          { value: 'cash', label: 'Cash' },
+          { value: 'card', label: 'Card' },
+          { value: 'transfer', label: 'Bank transfer' },
+        ]}
+      />
+      <output>{method}</output>
+    </>
+  )
+}
+
+describe('RadioGroup', () => {
+  it.each(['button', 'radio'] as const)('as %s: a group named by its legend, a choice by its label, and passes axe', async (look) => {
+    const { container } = render(<Method look={look} />)
+    expect(screen.getByRole('group', { name: 'Method' })).toBeTruthy()
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Cash' }).checked).toBe(true)
+    fireEvent.click(screen.getByText('Card'))
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Card' }).checked).toBe(true)
+    expect(screen.getByText('card', { selector: 'output' })).toBeTruthy()
+    expect(await axeViolations(container)).toEqual([])
+  })
+})

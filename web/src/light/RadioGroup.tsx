@@ -1,0 +1,38 @@
+// A light radio group: native radio inputs in a fieldset whose legend names the group (the
+// form's label for it), so that arrows move the choice and a screen reader hears the question.
+// Drawn as the library's radio buttons (look="button": a row of joined buttons, the chosen one
+// in the clinic's colour) or as its plain radios (look="radio"). Values are typed (numbers
+// stay numbers), as Select's.
+import { useId, type ReactNode } from 'react'
+import fieldStyles from './Field.module.css'
+import styles from './RadioGroup.module.css'
+
+export interface RadioOption<V extends string | number> {
+  value: V
+  label: ReactNode
+}
+
+export interface RadioGroupProps<V extends string | number> {
+  legend: ReactNode
+  value: V
+  options: RadioOption<V>[]
+  onChange: (value: V) => void
+  look?: 'button' | 'radio'
+}
+
+export function RadioGroup<V extends string | number>({ legend, value, options, onChange, look = 'radio' }: RadioGroupProps<V>) {
+  const name = useId()
+  return (
+    <fieldset className={`${fieldStyles.field} ${styles.group}`}>
+      <legend className={`${fieldStyles.label} ${styles.legend}`}>{legend}</legend>
+      <div className={look === 'button' ? styles.buttons : styles.radios}>
+        {options.map((o) => (
+          <label key={String(o.value)} className={look === 'button' ? styles.button : styles.radio}>
+            <input type="radio" className={look === 'button' ? styles.hidden : styles.input} name={name} checked={o.value === value} onChange={() => onChange(o.value)} />
+            <span>{o.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
