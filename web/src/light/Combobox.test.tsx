@@ -85,4 +85,34 @@ describe('Combobox', () => {
     fireEvent.keyDown(box, { key: 'Enter' })
     expect(onChoose).toHaveBeenCalledWith('/administrator/roles')
   })
+
+  it('as a form’s select: the highlight holds when the same options come again, Enter on a closed list opens it and sends nothing, Escape keeps the choice', () => {
+    const onChoose = vi.fn()
+    const onSubmit = vi.fn((e: { preventDefault: () => void }) => e.preventDefault())
+    function Service({ tick }: { tick: number }) {
+      const [query, setQuery] = useState('')
+      // A new array on every render (the bill pushed again): the same options.
+      const options = pages.map((p) => ({ ...p, tick }))
+      return (
+        <form onSubmit={onSubmit}>
+          <Combobox field label="Service" query={query} onQueryChange={setQuery} options={options} onChoose={(v) => (onChoose(v), setQuery(v))} />
+        </form>
+      )
+    }
+    const { rerender } = render(<Service tick={0} />)
+    const box = screen.getByRole('combobox', { name: 'Service' })
+    fireEvent.click(box)
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    rerender(<Service tick={1} />)
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect(onChoose).toHaveBeenLastCalledWith(pages[1].value)
+    expect(box.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.keyDown(box, { key: 'Enter' })
+    expect(box.getAttribute('aria-expanded')).toBe('true')
+    expect(onSubmit).not.toHaveBeenCalled()
+    fireEvent.keyDown(box, { key: 'Escape' })
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect((box as HTMLInputElement).value).toBe(pages[1].value)
+  })
 })

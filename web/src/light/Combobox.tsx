@@ -63,10 +63,13 @@ export function Combobox({
   const first = activateFirst ? 0 : -1
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(first)
-  // A new list of options starts with none active (React's "adjust state on prop change").
-  const [shown, setShown] = useState(options)
-  if (shown !== options) {
-    setShown(options)
+  // A new list of options starts with none active (React's "adjust state on prop change"); the
+  // same options drawn again (a new array after a refetch elsewhere) keep the one the user chose
+  // with the arrows, so that Enter takes what is highlighted.
+  const signature = options.map((o) => o.value).join('\u0000')
+  const [shown, setShown] = useState(signature)
+  if (shown !== signature) {
+    setShown(signature)
     setActive(first)
   }
   const expanded = open && options.length > 0
@@ -115,9 +118,15 @@ export function Combobox({
             // one they have not seen chosen.
             e.preventDefault()
             choose(options[active].value)
+          } else if (e.key === 'Enter' && field && !expanded) {
+            // A form's select: Enter opens its list, as the library's did; it never sends the
+            // form from here (a charge added before its quantity and price were set).
+            e.preventDefault()
+            setOpen(true)
           } else if (e.key === 'Escape') {
+            // A search box empties on a second Escape; a form's select keeps what was chosen.
             if (expanded) setOpen(false)
-            else onQueryChange('')
+            else if (!field) onQueryChange('')
           }
         }}
       />

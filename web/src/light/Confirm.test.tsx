@@ -45,6 +45,13 @@ describe('Confirm', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
   })
 
+  it('opens with focus on Cancel, so that Enter changes nothing', () => {
+    const onOk = vi.fn(async () => {})
+    render(<Finalise onOk={onOk} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Finalise' }))
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
+  })
+
   it('does nothing on Cancel', () => {
     const onOk = vi.fn(async () => {})
     render(<Finalise onOk={onOk} />)

@@ -45,7 +45,8 @@ export function Confirm({ open, title, content, okText, cancelText, closeLabel, 
       busy={busy}
       footer={
         <>
-          <Button onClick={onCancel} disabled={busy}>
+          {/* Focus opens on the answer that changes nothing (the APG's alert dialog): Enter does not charge twice or remove. */}
+          <Button onClick={onCancel} disabled={busy} data-autofocus>
             {cancelText}
           </Button>
           <Button variant={danger ? 'danger' : 'primary'} loading={busy} onClick={() => void ok()}>

@@ -71,6 +71,26 @@ describe('Dialog', () => {
     expect(onSubmit).toHaveBeenCalledTimes(2)
   })
 
+  it('sends nothing on Enter in a field when told so (a money dialog): only its OK button sends', () => {
+    const onSubmit = vi.fn()
+    function Money() {
+      return (
+        <Dialog open title="Discount" closeLabel="Close" onClose={() => {}} onSubmit={onSubmit} enterSubmits={false} footer={<Button type="submit">Save</Button>}>
+          <label>
+            Percent <input name="percent" />
+          </label>
+        </Dialog>
+      )
+    }
+    render(<Money />)
+    const field = screen.getByRole('textbox', { name: 'Percent' })
+    const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true })
+    field.dispatchEvent(enter)
+    expect(enter.defaultPrevented).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(onSubmit).toHaveBeenCalledTimes(1)
+  })
+
   it('closes on Escape, its close button and the mask, giving focus back', () => {
     render(<Page />)
     const opener = openIt()

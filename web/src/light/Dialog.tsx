@@ -19,6 +19,8 @@ export interface DialogProps {
   footer?: ReactNode
   /** Makes the body and the foot one form; the OK button is then type="submit". */
   onSubmit?: () => void
+  /** false: Enter in a field does not send the form, only its OK button does (a money dialog of several fields). */
+  enterSubmits?: boolean
   width?: number
   /** Held open while its action runs: Escape, the mask and the close button do nothing. */
   busy?: boolean
@@ -27,7 +29,7 @@ export interface DialogProps {
   children: ReactNode
 }
 
-export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, width = 520, busy, role = 'dialog', children }: DialogProps) {
+export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, enterSubmits = true, width = 520, busy, role = 'dialog', children }: DialogProps) {
   const id = useId()
   const close = () => {
     if (!busy) onClose()
@@ -69,7 +71,14 @@ export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, wid
           </button>
         </div>
         {onSubmit ? (
-          <form className={styles.form} onSubmit={submit} noValidate>
+          <form
+            className={styles.form}
+            onSubmit={submit}
+            noValidate
+            onKeyDown={(e) => {
+              if (!enterSubmits && e.key === 'Enter' && e.target instanceof HTMLInputElement && !['submit', 'button', 'checkbox', 'radio'].includes(e.target.type)) e.preventDefault()
+            }}
+          >
             {inner}
           </form>
         ) : (

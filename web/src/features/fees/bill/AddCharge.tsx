@@ -16,7 +16,7 @@ import { addLine } from '../api/chargeBill'
 import { useServices } from '../api/listServices'
 import type { Bill } from '../api/types'
 import styles from './bill.module.css'
-import { AmountField, QuantityField, useRequired } from './fields'
+import { AmountField, keepQuantity, QuantityField, useRequired } from './fields'
 import type { Money } from './useMoney'
 
 interface ChargeForm {
@@ -55,7 +55,7 @@ export function AddCharge({ bill, appointmentId, money, onDone }: { bill?: Bill 
 
   const save = async (confirmDuplicate = false) => {
     const price = v.price.trim() ? money.parse(v.price) : undefined
-    const quantity = Number(v.quantity)
+    const quantity = Number(keepQuantity(v.quantity))
     setBusy(true)
     try {
       const b = await addLine(

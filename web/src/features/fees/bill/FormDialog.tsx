@@ -1,5 +1,6 @@
 // A form of the bill in a light dialog (payment, discount, refund, void, unmark): its fields in
-// one <form> (Enter in a field submits it, as the OK button does), Cancel and OK at its foot, OK
+// one <form> sent by its OK button only (Enter in a field sends nothing, as in the library's
+// forms of several fields: a discount changed and Enter pressed is not saved unseen), Cancel and OK at its foot, OK
 // a danger button for an act that takes money or a bill away, held while it saves. The form's
 // checks run on submit; only a form that passes them is sent. Text fields bound to the form by name.
 import type { ReactNode } from 'react'
@@ -31,6 +32,7 @@ export function FormDialog<T extends object>({ title, okText, danger, busy, form
       closeLabel={t('app.icons.close')}
       onClose={onClose}
       busy={busy}
+      enterSubmits={false}
       onSubmit={() => form.check() && void onSubmit()}
       footer={
         <>

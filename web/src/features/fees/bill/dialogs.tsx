@@ -16,7 +16,7 @@ import { voidBill } from '../api/voidBill'
 import { METHODS, type Bill, type BillLine } from '../api/types'
 import styles from './bill.module.css'
 import { FormDialog, TextField } from './FormDialog'
-import { AmountField, QuantityField, useRequired } from './fields'
+import { AmountField, keepQuantity, QuantityField, useRequired } from './fields'
 import type { Money } from './useMoney'
 
 interface Props {
@@ -81,7 +81,7 @@ export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { 
       }
       const discount = { discount_kind: v.kind, discount_value: value, discount_reason: v.kind === '' ? '' : v.reason }
       if (!line) return updateBill(bill, { ...discount, notes: v.notes })
-      return updateLine(bill, line.id, { service_id: line.service_id, description: line.description, quantity: v.quantity ? Number(v.quantity) : line.quantity, unit_price: line.unit_price, ...discount })
+      return updateLine(bill, line.id, { service_id: line.service_id, description: line.description, quantity: keepQuantity(v.quantity) ? Number(keepQuantity(v.quantity)) : line.quantity, unit_price: line.unit_price, ...discount })
     },
     onDone,
   )

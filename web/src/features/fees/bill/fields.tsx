@@ -33,12 +33,28 @@ export function AmountField({ money, label, value, onChange, error, help, requir
   )
 }
 
-/** A quantity, 1 to 999: a number typed is rounded and kept inside them as the field is left. */
+/** A typed quantity kept whole and inside 1–999, as the library's number field kept it; '' when none was typed. */
+export const keepQuantity = (v: string) => (v.trim() === '' || Number.isNaN(Number(v)) ? '' : String(Math.min(999, Math.max(1, Math.round(Number(v))))))
+
+/** A quantity, 1 to 999: a number typed is rounded and kept inside them as the field is left and as the form is sent (keepQuantity). */
 export function QuantityField({ label, value, onChange, error, className }: FieldOf<string>) {
-  const keep = (v: string) => (v.trim() === '' || Number.isNaN(Number(v)) ? '' : String(Math.min(999, Math.max(1, Math.round(Number(v))))))
   return (
     <Field label={label} error={error} required className={className}>
-      {(c) => <Input {...c} type="number" inputMode="numeric" min={1} max={999} step={1} value={value} onChange={(e) => onChange(e.target.value)} onBlur={(e) => onChange(keep(e.target.value))} />}
+      {(c) => (
+        <Input
+          {...c}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={999}
+          step={1}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={(e) => onChange(keepQuantity(e.target.value))}
+          // A turn of the mouse wheel over a focused number field would change it unseen.
+          onWheel={(e) => e.currentTarget.blur()}
+        />
+      )}
     </Field>
   )
 }
