@@ -35,4 +35,38 @@ describe('PaymentModal', () => {
     await screen.findByText(/Balance/)
     await waitFor(() => expect(screen.queryByLabelText(/float/i)).toBeNull())
   })
+
+  // The cashier's review of the light bill: a double click or Enter twice sends one payment, and
+  // the dialog waits for it; amounts typed as the language writes them.
+  it('sends one payment for a double click, and waits for it', async () => {
+    let answer: (v: unknown) => void = () => {}
+    const { sent } = await renderScreen(<Modal />, {
+      me: user(['record payment']),
+      api: { 'GET /drawers/float': { ask: 'none' }, 'POST /bills/5/payments': () => new Promise((r) => (answer = r)) },
+    })
+    await screen.findByText(/Balance/)
+    const receive = screen.getByRole('button', { name: /receive/i })
+    fireEvent.click(receive)
+    fireEvent.click(receive)
+    await waitFor(() => expect(sent.filter((r) => r.path === '/bills/5/payments')).toHaveLength(1))
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' })
+    expect(screen.getByRole('dialog')).toBeTruthy()
+    answer({ bill, payment: { id: 1 } })
+    expect(sent.filter((r) => r.path === '/bills/5/payments')).toHaveLength(1)
+  })
+
+  it('refuses an amount of nothing, and takes part of the balance as typed', async () => {
+    const { sent } = await renderScreen(<Modal />, {
+      me: user(['record payment']),
+      api: { 'GET /drawers/float': { ask: 'none' }, 'POST /bills/5/payments': { bill, payment: { id: 1 } } },
+    })
+    const amount = await screen.findByLabelText(/^Amount/)
+    fireEvent.change(amount, { target: { value: '0' } })
+    fireEvent.click(screen.getByRole('button', { name: /receive/i }))
+    await waitFor(() => expect(amount.getAttribute('aria-invalid')).toBe('true'))
+    expect(sent.filter((r) => r.path === '/bills/5/payments')).toHaveLength(0)
+    fireEvent.change(amount, { target: { value: '120.50' } })
+    fireEvent.click(screen.getByRole('button', { name: /receive/i }))
+    await waitFor(() => expect(sent).toContainEqual(expect.objectContaining({ path: '/bills/5/payments', body: expect.objectContaining({ amount: 12050 }) })))
+  })
 })
