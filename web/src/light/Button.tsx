@@ -7,14 +7,17 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: 'default' | 'primary' | 'danger'
   /** Drawn before the text, hidden from screen readers (the text names the button). */
   icon?: ReactNode
+  /** The library's small button (24 px, whatever the size setting): a table row's actions. */
+  small?: boolean
 }
 
 /** The class names of a light button, for a link drawn as one. */
-export const buttonClass = (variant: ButtonProps['variant'] = 'default') => [styles.button, variant === 'default' ? '' : styles[variant]].join(' ').trim()
+export const buttonClass = (variant: ButtonProps['variant'] = 'default', small = false) =>
+  [styles.button, variant === 'default' ? '' : styles[variant], small ? styles.small : ''].filter(Boolean).join(' ')
 
-export function Button({ variant, icon, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({ variant, icon, small, className, children, type = 'button', ...rest }: ButtonProps) {
   return (
-    <button type={type} className={[buttonClass(variant), className].filter(Boolean).join(' ')} {...rest}>
+    <button type={type} className={[buttonClass(variant, small), className].filter(Boolean).join(' ')} {...rest}>
       {icon && (
         <span className={styles.icon} aria-hidden>
           {icon}

@@ -3,6 +3,7 @@
 // last; choosing an item or Escape closes it and focus returns to the button; a click outside
 // closes it and focus goes where the click put it.
 import { useId, useRef, useState, type ReactNode } from 'react'
+import { buttonClass } from './Button'
 import { Menu, type MenuItem } from './Menu'
 import { useTooltip } from './Tooltip'
 import styles from './MenuButton.module.css'
@@ -19,9 +20,11 @@ export interface MenuButtonProps {
   align?: 'start' | 'end'
   /** A tooltip on hover and focus, for a button that shows only an icon. */
   tooltip?: boolean
+  /** How the button is drawn: an icon button (the default), or a small light button with its text (a table row's "More"). */
+  look?: 'icon' | 'small'
 }
 
-export function MenuButton({ label, children, items, onSelect, className, align = 'end', tooltip }: MenuButtonProps) {
+export function MenuButton({ label, children, items, onSelect, className, align = 'end', tooltip, look = 'icon' }: MenuButtonProps) {
   const [open, setOpen] = useState<false | 'first' | 'last'>(false)
   const button = useRef<HTMLButtonElement>(null)
   const id = useId()
@@ -36,7 +39,7 @@ export function MenuButton({ label, children, items, onSelect, className, align 
       <button
         ref={button}
         type="button"
-        className={[styles.button, className].filter(Boolean).join(' ')}
+        className={[look === 'small' ? buttonClass('default', true) : styles.button, className].filter(Boolean).join(' ')}
         aria-label={label}
         aria-haspopup="menu"
         aria-expanded={Boolean(open)}

@@ -45,18 +45,22 @@ export interface TableProps<T> {
   sort?: Sort | null
   /** A sortable header pressed: its key and the order asked for (ascending first, then descending). */
   onSort?: (sort: Sort) => void
+  /** A row's class name (a cancelled appointment's muted row). */
+  rowClass?: (row: T) => string | undefined
+  /** The cells' text wraps so that the table fits the screen's width (scrolled sideways only where even wrapped it cannot), rather than each cell on one line. */
+  wrap?: boolean
 }
 
 const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
 const columnClass = (c: { from?: Breakpoint }) => (c.from ? hide[c.from] : undefined)
 
-export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort, rowClass, wrap = false }: TableProps<T>) {
   const { t } = useTranslation()
   const none = !rows || rows.length === 0
   return (
     <div className={[styles.wrap, loading ? styles.busy : ''].join(' ')}>
       <div className={styles.scroll}>
-        <table className={styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
+        <table className={wrap ? `${styles.table} ${styles.wrapText}` : styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
           {caption && <caption className={styles.caption}>{caption}</caption>}
           <thead>
             <tr>
@@ -92,7 +96,7 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
           </thead>
           <tbody>
             {rows?.map((row) => (
-              <Row key={rowKey(row)} row={row} columns={columns} />
+              <Row key={rowKey(row)} row={row} columns={columns} className={rowClass?.(row)} />
             ))}
           </tbody>
         </table>
@@ -117,11 +121,12 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
 interface RowProps<T> {
   row: T
   columns: Column<T>[]
+  className?: string
 }
 
-function RowOf<T>({ row, columns }: RowProps<T>) {
+function RowOf<T>({ row, columns, className }: RowProps<T>) {
   return (
-    <tr>
+    <tr className={className}>
       {columns.map((c) => (
         <td key={c.key} className={columnClass(c)}>
           {c.cell(row)}
