@@ -156,7 +156,7 @@ export default function AppointmentsPage() {
             </Button>
           )}
           {canManage && (
-            <Button variant="primary" icon={<PlusIcon />} onClick={() => setBooking({})}>
+            <Button variant="primary" icon={<PlusIcon />} onClick={() => setBooking({})} data-testid="book">
               {t('appointments.book')}
             </Button>
           )}
