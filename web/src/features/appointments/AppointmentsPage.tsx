@@ -17,6 +17,7 @@ import { Button } from '../../light/Button'
 import { Card } from '../../light/Card'
 import { Drawer } from '../../light/Drawer'
 import { BookIcon, EmptyImage, PlusIcon } from '../../light/icons'
+import { MODAL_LAYER } from '../../light/modal'
 import { Segmented } from '../../light/Segmented'
 import { useToast } from '../../light/Toast'
 import { useBillTags } from './api/billTags'
@@ -205,7 +206,7 @@ export default function AppointmentsPage() {
       )}
       <Drawer open={!!billFor && here} onClose={() => setBillFor(null)} width={phone ? '100%' : 736} closeLabel={t('app.icons.close')} title={billFor ? t('bill.of', { name: fullName(billFor.patient) }) : ''}>
         {billFor && (
-          <WithAntd>
+          <WithAntd layer={MODAL_LAYER}>
             <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />
           </WithAntd>
         )}
