@@ -54,7 +54,7 @@ export function RowActions({ a, onAct, onEdit, onCancel, onBill }: {
     <div className={styles.actions}>
       {primary}
       {more.length > 0 && (
-        <MenuButton look="small" align="start" label={t('appointments.moreFor', { name: fullName(a.patient) })} items={more} onSelect={(key) => more.find((m) => m.key === key)?.onClick()}>
+        <MenuButton look="small" align="end" floating label={t('appointments.moreFor', { name: fullName(a.patient) })} items={more} onSelect={(key) => more.find((m) => m.key === key)?.onClick()}>
           {t('appointments.more')}
           <span className={styles.caret} aria-hidden>
             <DownIcon />
