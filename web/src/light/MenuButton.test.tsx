@@ -92,5 +92,9 @@ describe('MenuButton', () => {
     expect(menu.style.right).toBe(`${window.innerWidth - 660}px`)
     fireEvent.scroll(window)
     expect(screen.queryByRole('menu')).toBeNull()
+    // A button in the window's left half (a phone's): the menu lines up with its start.
+    button.getBoundingClientRect = () => ({ top: 100, bottom: 124, left: 20, right: 80, width: 60, height: 24, x: 20, y: 100, toJSON: () => ({}) })
+    fireEvent.click(button)
+    expect(screen.getByRole('menu').style.left).toBe('20px')
   })
 })

@@ -25,7 +25,8 @@ export interface MenuButtonProps {
   /**
    * The menu is placed in the window (position: fixed, under the button) rather than beside the
    * button, so that a box that scrolls or clips (a table's) does not cut it off; it closes when
-   * the page scrolls, which would leave it behind.
+   * the page scrolls, which would leave it behind. It lines up with the button's end (align
+   * end) only where the button is in the window's right half, else with its start.
    */
   floating?: boolean
 }
@@ -44,8 +45,9 @@ export function MenuButton({ label, children, items, onSelect, className, align 
   const [place, setPlace] = useState<CSSProperties>()
   const show = (at: 'first' | 'last') => {
     const r = button.current?.getBoundingClientRect()
-    if (floating && r)
-      setPlace({ position: 'fixed', top: r.bottom + 4, bottom: 'auto', ...(align === 'end' ? { right: window.innerWidth - r.right, left: 'auto' } : { left: r.left, right: 'auto' }) })
+    // Lined up with the button's edge on the side of the window it has room on (a phone's narrow window).
+    const end = align === 'end' && r ? r.right > window.innerWidth / 2 : false
+    if (floating && r) setPlace({ position: 'fixed', top: r.bottom + 4, bottom: 'auto', ...(end ? { right: window.innerWidth - r.right, left: 'auto' } : { left: r.left, right: 'auto' }) })
     setOpen(at)
   }
   useEffect(() => {
