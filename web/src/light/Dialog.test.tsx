@@ -81,7 +81,7 @@ describe('Dialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }))
     expect(screen.queryByRole('dialog')).toBeNull()
     fireEvent.click(opener)
-    fireEvent.click(container.ownerDocument.querySelector('[aria-hidden]')!)
+    fireEvent.click(container.querySelector('[aria-hidden]')!)
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
@@ -90,7 +90,7 @@ describe('Dialog', () => {
     const { container } = render(<Page busy onSubmit={onSubmit} />)
     openIt()
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
-    fireEvent.click(container.ownerDocument.querySelector('[aria-hidden]')!)
+    fireEvent.click(container.querySelector('[aria-hidden]')!)
     expect(screen.getByRole('dialog').getAttribute('aria-busy')).toBe('true')
     fireEvent.click(screen.getByRole('button', { name: 'Cancel it' }))
     expect(onSubmit).not.toHaveBeenCalled()
