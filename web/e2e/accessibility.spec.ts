@@ -280,17 +280,17 @@ test('the queue, a paid bill, a signed visit and the calendar in ru and vi, desk
       }
       // Tomorrow's queue, where the fixture's visits are (the day is in the address's query).
       await page.goto(queue)
-      await activeView(page).locator('.ant-table-row, .ant-list-item').first().waitFor()
+      // A row of the table (desktop), or a card of the list (phone).
+      await activeView(page).getByRole('table').getByRole('cell').or(activeView(page).getByRole('listitem')).first().waitFor()
       await judge(`${lang}/${device} ${queue}`)
       if (device === 'desktop') {
-        await activeView(page).locator('.ant-table-row a').first().hover()
+        await activeView(page).getByRole('table').getByRole('link').first().hover()
         await judge(`${lang}/${device} queue, a row under the pointer`)
       }
-      await activeView(page).getByLabel(lang === 'ru' ? 'Дата' : 'Ngày', { exact: true }).first().click()
-      await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-cell').first().waitFor()
-      // The calendar's days; its header's month and year buttons are the library's, named
-      // "Выбрать месяц" by its own locale whatever month they show (not yet resolved).
-      await judge(`${lang}/${device} queue, the calendar open`, '.ant-picker-header')
+      // The date field in use. Its calendar is the browser's own date picker (a native popup,
+      // outside the page and axe's reach): the field and the button that opens it are judged.
+      await activeView(page).getByRole('textbox', { name: lang === 'ru' ? 'Дата' : 'Ngày', exact: true }).click()
+      await judge(`${lang}/${device} queue, the date field in use`)
       await page.keyboard.press('Escape')
     }
   }

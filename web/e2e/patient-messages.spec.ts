@@ -17,7 +17,7 @@ test('a patient confirms from the e-mail on a phone, the queue shows it live, an
 
   // The desk's queue of that day, open before the patient answers.
   await page.goto(`/appointments/appointments?date=${on}`)
-  const card = page.locator('.ant-list-item').filter({ hasText: last })
+  const card = page.getByRole('listitem').filter({ hasText: last })
   await expect(card).toBeVisible()
   await expect(card.getByTestId('confirmed-by-patient')).toHaveCount(0)
 

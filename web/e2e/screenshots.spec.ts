@@ -123,10 +123,12 @@ for (const [device, viewport] of Object.entries(viewports)) {
         diagnoses: [{ code: 'I10', primary: true }, { code: 'R51' }], orders: [{ code: 'LIPID', note: '' }, { code: 'ECG', note: '' }],
       })
       await page.goto('/appointments/appointments')
-      await page.locator('#main > div:not([hidden])').locator('.ant-table-row, .ant-list-item').first().waitFor()
+      const queue = page.locator('#main > div:not([hidden])')
+      await queue.getByRole('table').getByRole('cell').or(queue.getByRole('listitem')).first().waitFor()
       await settle(page)
       await shot('appointments')
-      await page.locator('button:has(.anticon-plus)').click()
+      // Book appointment: the queue's primary button, in whatever language.
+      await queue.getByTestId('book').click()
       await page.locator('.ant-modal').waitFor()
       await settle(page)
       await shot('appointment-book')

@@ -6,11 +6,15 @@
 import { createContext, useContext, type ReactNode } from 'react'
 import { createStore } from './store'
 
-/** Wraps a part in the library's provider: the shell's, or none. */
-export const AntdHostContext = createContext<(children: ReactNode) => ReactNode>((children) => children)
+/**
+ * Wraps a part in the library's provider: the shell's, or none. `layer` is the z-index of a
+ * light modal panel the part is shown in (light/modal.ts, MODAL_LAYER): the library's dialogs
+ * and popups the part opens are stacked above it, not under its mask.
+ */
+export const AntdHostContext = createContext<(children: ReactNode, layer?: number) => ReactNode>((children) => children)
 
-export function WithAntd({ children }: { children: ReactNode }) {
-  return useContext(AntdHostContext)(children)
+export function WithAntd({ children, layer }: { children: ReactNode; layer?: number }) {
+  return useContext(AntdHostContext)(children, layer)
 }
 
 // Whether a part built on the library has shown in this page's life: the shell then keeps the

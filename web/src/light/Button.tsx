@@ -16,13 +16,14 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** The class names of a light button, for a link drawn as one. */
-export const buttonClass = (variant: ButtonProps['variant'] = 'default') => [styles.button, variant === 'default' ? '' : styles[variant]].join(' ').trim()
+export const buttonClass = (variant: ButtonProps['variant'] = 'default', small = false) =>
+  [styles.button, variant === 'default' ? '' : styles[variant], small ? styles.small : ''].filter(Boolean).join(' ')
 
 export function Button({ variant, size, loading, icon, className, children, type = 'button', disabled, ...rest }: ButtonProps) {
   return (
     <button
       type={type}
-      className={[buttonClass(variant), size === 'small' ? styles.small : '', children ? '' : styles.iconOnly, className].filter(Boolean).join(' ')}
+      className={[buttonClass(variant, size === 'small'), children ? '' : styles.iconOnly, className].filter(Boolean).join(' ')}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       {...rest}

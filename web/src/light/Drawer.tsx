@@ -12,7 +12,8 @@ export interface DrawerProps {
   onClose: () => void
   /** The close button's name. */
   closeLabel: string
-  width?: number
+  /** Pixels, or a length ("100%" on a phone); never wider than the window. */
+  width?: number | string
   children: ReactNode
 }
 

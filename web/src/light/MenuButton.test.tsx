@@ -76,4 +76,25 @@ describe('MenuButton', () => {
     fireEvent.click(screen.getByRole('menuitemradio', { name: '中文' }))
     expect(onSelect).not.toHaveBeenCalled()
   })
+
+  it('floating: the menu is placed in the window under the button, and a scroll of the page closes it', () => {
+    render(
+      <MenuButton label="More actions for An" look="small" floating items={items} onSelect={() => {}}>
+        More
+      </MenuButton>,
+    )
+    const button = screen.getByRole('button', { name: 'More actions for An' })
+    button.getBoundingClientRect = () => ({ top: 100, bottom: 124, left: 600, right: 660, width: 60, height: 24, x: 600, y: 100, toJSON: () => ({}) })
+    fireEvent.click(button)
+    const menu = screen.getByRole('menu')
+    expect(menu.style.position).toBe('fixed')
+    expect(menu.style.top).toBe('128px')
+    expect(menu.style.right).toBe(`${window.innerWidth - 660}px`)
+    fireEvent.scroll(window)
+    expect(screen.queryByRole('menu')).toBeNull()
+    // A button in the window's left half (a phone's): the menu lines up with its start.
+    button.getBoundingClientRect = () => ({ top: 100, bottom: 124, left: 20, right: 80, width: 60, height: 24, x: 20, y: 100, toJSON: () => ({}) })
+    fireEvent.click(button)
+    expect(screen.getByRole('menu').style.left).toBe('20px')
+  })
 })

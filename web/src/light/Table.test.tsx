@@ -117,4 +117,11 @@ describe('Table', () => {
     expect(cell).toHaveBeenCalledTimes(3)
     expect(screen.getByText('Binh Tran')).toBeTruthy()
   })
+
+  it('gives a row the class asked for (a muted row), and wraps its cells when asked', () => {
+    render(<Table columns={columns} rows={people} rowKey={(p) => p.id} label="People" rowClass={(p) => (p.age < 18 ? 'emr-row-muted' : undefined)} wrap />)
+    const table = screen.getByRole('table', { name: 'People' })
+    expect(bodyRows(table).map((r) => r.className)).toEqual(['', 'emr-row-muted'])
+    expect(table.className).toMatch(/wrapText/)
+  })
 })

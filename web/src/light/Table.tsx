@@ -51,26 +51,25 @@ export interface TableProps<T> {
   onSort?: (sort: Sort) => void
   /** small: the library's small table (8 px cells), whatever the size setting. */
   size?: 'small'
-  /**
-   * The table keeps to its box's width, its words wrapping (a phone), rather than growing to its
-   * content's width and scrolling sideways.
-   */
-  fit?: boolean
   /** The empty state's picture (the library's); off where the empty text stands alone. */
   emptyImage?: boolean
+  /** A row's class name (a cancelled appointment's muted row). */
+  rowClass?: (row: T) => string | undefined
+  /** The cells' text wraps so that the table fits the screen's width (scrolled sideways only where even wrapped it cannot), rather than each cell on one line. */
+  wrap?: boolean
 }
 
 const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
 const columnClass = (c: { from?: Breakpoint; align?: 'end'; nowrap?: boolean }) =>
   [c.from ? hide[c.from] : '', c.align === 'end' ? styles.alignEnd : '', c.nowrap ? styles.nowrap : ''].filter(Boolean).join(' ') || undefined
 
-export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort, size, fit, emptyImage = true }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort, size, emptyImage = true, rowClass, wrap = false }: TableProps<T>) {
   const { t } = useTranslation()
   const none = !rows || rows.length === 0
   return (
-    <div className={[styles.wrap, loading ? styles.busy : '', size === 'small' ? styles.small : '', fit ? styles.fit : ''].filter(Boolean).join(' ')}>
+    <div className={[styles.wrap, loading ? styles.busy : '', size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
       <div className={styles.scroll}>
-        <table className={styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
+        <table className={wrap ? `${styles.table} ${styles.wrapText}` : styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
           {caption && <caption className={styles.caption}>{caption}</caption>}
           <thead>
             <tr>
@@ -106,7 +105,7 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
           </thead>
           <tbody>
             {rows?.map((row) => (
-              <Row key={rowKey(row)} row={row} columns={columns} />
+              <Row key={rowKey(row)} row={row} columns={columns} className={rowClass?.(row)} />
             ))}
           </tbody>
         </table>
@@ -131,11 +130,12 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
 interface RowProps<T> {
   row: T
   columns: Column<T>[]
+  className?: string
 }
 
-function RowOf<T>({ row, columns }: RowProps<T>) {
+function RowOf<T>({ row, columns, className }: RowProps<T>) {
   return (
-    <tr>
+    <tr className={className}>
       {columns.map((c) => (
         <td key={c.key} className={columnClass(c)}>
           {c.cell(row)}

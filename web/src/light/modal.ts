@@ -6,6 +6,9 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { cycleTab } from './focus'
 
+/** The z-index of the light dialog and drawer (Dialog.module.css, Drawer.module.css): a part on the library inside one opens its popups above it (<WithAntd layer>). */
+export const MODAL_LAYER = 1003
+
 export const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 const FIELD = 'input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled])'
 

@@ -88,7 +88,7 @@ export const constantRoutes: AppRoute[] = [
     redirect: '/appointments/appointments',
     meta: { title: 'appointments', icon: <CalendarIcon />, permissions: ['view appointment'] },
     children: [
-      { path: 'appointments', name: 'Appointments', component: Appointments, prefetch: [Diagnosis, PatientChart], meta: { title: 'appointments', icon: <CalendarIcon /> } },
+      { path: 'appointments', name: 'Appointments', component: Appointments, prefetch: [Diagnosis, PatientChart], meta: { title: 'appointments', icon: <CalendarIcon />, light: true } },
       // Nurses open it for the vitals, doctors for the diagnosis; receptionists not at all.
       {
         path: 'form/:id',

@@ -5,6 +5,8 @@
 import { App as AntApp, ConfigProvider, message as antMessage, notification as antNotification, theme as antTheme } from 'antd'
 // The context App.useApp() reads (antd/es/app/context: the library's own, with no other export).
 import AppContext, { type useAppProps } from 'antd/es/app/context'
+// The stacking the library's dialogs and popups count from (antd/es/_util: its own, with no other export).
+import ZIndexContext from 'antd/es/_util/zindexContext'
 import type { Locale } from 'antd/es/locale'
 import enUS from 'antd/locale/en_US'
 import ruRU from 'antd/locale/ru_RU'
@@ -59,13 +61,13 @@ function SharedToasts({ children }: { children: ReactNode }) {
   return <AppContext.Provider value={value}>{children}</AppContext.Provider>
 }
 
-export default function AntdProvider({ children }: { children: ReactNode }) {
+/** `layer`: the z-index of the light modal panel the part is in (lib/withAntd), which its dialogs and popups open above. */
+export default function AntdProvider({ children, layer }: { children: ReactNode; layer?: number }) {
   useEffect(markLibraryShown, [])
+  const inner = <SharedToasts>{children}</SharedToasts>
   return (
     <Configured>
-      <AntApp>
-        <SharedToasts>{children}</SharedToasts>
-      </AntApp>
+      <AntApp>{layer === undefined ? inner : <ZIndexContext.Provider value={layer}>{inner}</ZIndexContext.Provider>}</AntApp>
     </Configured>
   )
 }

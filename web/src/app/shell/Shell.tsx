@@ -40,7 +40,7 @@ const dayjsLocales: Record<Language, string> = { en: 'en', ru: 'ru', zh: 'zh-cn'
 const AntdProvider = lazy(() => import('./AntdProvider'))
 const ToastHost = lazy(() => import('./AntdProvider').then((m) => ({ default: m.ToastHost })))
 /** The library's provider, fetched when a part built on the library first shows (it suspends until then). */
-const antdHost = (children: ReactNode) => <AntdProvider>{children}</AntdProvider>
+const antdHost = (children: ReactNode, layer?: number) => <AntdProvider layer={layer}>{children}</AntdProvider>
 
 function Layout({ me, userRoutes }: { me: Me; userRoutes: AppRoute[] }) {
   const { sidebarOpened, mobile, settings, size } = useShell()

@@ -1,13 +1,25 @@
-import { BookOutlined, PlusOutlined } from '@ant-design/icons'
-import { App, Button, Card, Drawer, Empty, Flex, Grid, Segmented, Typography } from 'antd'
+// /appointments/appointments: the day's queue per doctor, or a doctor's week, on the light
+// components (src/light; issue 58): no Ant Design in the screen's own code. The booking form,
+// the diagnosis codes' drawer and the bill (another feature's part) are still the library's:
+// each loads, with the library's provider and sheet (<WithAntd>), only when it is opened.
 import dayjs from 'dayjs'
-import { lazy, Suspense, useCallback, useState } from 'react'
+import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
 import { useCan } from '../../lib/auth/can'
+import { PHONE, useMediaQuery } from '../../lib/media'
+import { useOpenedOnce } from '../../lib/openedOnce'
 import { fullName } from '../../lib/patient'
 import { Slot } from '../../lib/slots'
 import { useViewActive } from '../../lib/viewSubject'
+import { WithAntd } from '../../lib/withAntd'
+import { Button } from '../../light/Button'
+import { Card } from '../../light/Card'
+import { Drawer } from '../../light/Drawer'
+import { BookIcon, EmptyImage, PlusIcon } from '../../light/icons'
+import { MODAL_LAYER } from '../../light/modal'
+import { Segmented } from '../../light/Segmented'
+import { useToast } from '../../light/Toast'
 import { useBillTags } from './api/billTags'
 import { useChangeStatus, type StatusAction } from './api/changeStatus'
 import { useAppointments } from './api/listAppointments'
@@ -22,7 +34,7 @@ import { QueueNumber } from './queue/QueueNumber'
 import { QueueCards, QueueTable } from './queue/QueueTable'
 import { RequestedBookings } from './queue/RequestedBookings'
 import { RowActions } from './queue/RowActions'
-import { useOpenedOnce } from '../../lib/openedOnce'
+import styles from './queue/queue.module.css'
 
 // What the day's queue shows only on demand loads when it is asked for: the booking form, the
 // week's calendar, the diagnosis codes' drawer (its import, upload and list).
@@ -30,16 +42,16 @@ const BookingModal = lazy(() => import('./BookingModal').then((m) => ({ default:
 const CodesDrawer = lazy(() => import('./CodesDrawer').then((m) => ({ default: m.CodesDrawer })))
 const WeekCalendar = lazy(() => import('./WeekCalendar').then((m) => ({ default: m.WeekCalendar })))
 
-/** /appointments/appointments: the day's queue per doctor, or a doctor's week. */
 export default function AppointmentsPage() {
   const { t } = useTranslation()
-  const { message } = App.useApp()
+  const toast = useToast()
+  const headingId = useId()
   const navigate = useNavigate()
   const canManage = useCan('manage appointment')
   const canCatalogue = useCan('manage catalogue')
   // Bills: those who charge, take payments or read the financial reports.
   const seeBills = [useCan('record charges'), useCan('record payment'), useCan('view financial reports')].some(Boolean)
-  const screens = Grid.useBreakpoint()
+  const phone = useMediaQuery(PHONE)
   const [params, setParams] = useSearchParams()
   const view = params.get('view') === 'week' ? 'week' : 'queue'
   const date = dayjs(params.get('date') ?? '', DATE, true).isValid() ? params.get('date')! : dayjs().format(DATE)
@@ -80,44 +92,58 @@ export default function AppointmentsPage() {
     [setParams],
   )
 
-  const act = (a: Appointment, action: StatusAction, reason?: string) =>
-    changeStatus.mutateAsync({ a, action, reason }).then(() => {
-      void message.success(t(`appointments.done.${action}`))
-      if (action === 'start') navigate(`/appointments/form/${a.id}`)
-    })
+  const changeStatusAsync = changeStatus.mutateAsync
+  const act = useCallback(
+    (a: Appointment, action: StatusAction, reason?: string) =>
+      changeStatusAsync({ a, action, reason }).then(() => {
+        toast.success(t(`appointments.done.${action}`))
+        if (action === 'start') navigate(`/appointments/form/${a.id}`)
+      }),
+    [changeStatusAsync, toast, t, navigate],
+  )
 
-  const rows = queue.data?.data ?? []
+  const rows = useMemo(() => queue.data?.data ?? [], [queue.data])
   const tags = useBillTags(
     rows.slice(0, 500).map((a) => a.id),
     seeBills && view === 'queue',
   )
   // Reordering needs the whole queue of one doctor.
   const canReorder = canManage && Boolean(doctorId) && !status
-  const move = (index: number, delta: number) => {
-    const ids = rows.map((a) => a.id)
-    const [id] = ids.splice(index, 1)
-    ids.splice(index + delta, 0, id)
-    reorder.mutate({ date, doctor_id: doctorId!, ids }, { onSuccess: () => void message.success(t('appointments.reordered')) })
-  }
-  const list = {
-    rows,
-    loading: queue.isFetching && !queue.data,
-    showDoctor: !doctorId,
-    number: (a: Appointment, i: number) => <QueueNumber n={a.queue_number} index={i} last={i === rows.length - 1} move={canReorder ? move : undefined} busy={reorder.isPending} />,
-    actions: (a: Appointment) => (
-      <RowActions a={a} onAct={(x, action) => void act(x, action)} onEdit={(x) => setBooking({ appointment: x })} onCancel={setCancelling} onBill={seeBills ? setBillFor : undefined} />
-    ),
-    bill: (a: Appointment) => <BillTag tag={tags.data?.get(a.id)} />,
-  }
+  // Each row's place in the queue, for its arrows.
+  const places = useMemo(() => new Map(rows.map((a, i) => [a.id, i])), [rows])
+  const reorderMutate = reorder.mutate
+  const move = useCallback(
+    (index: number, delta: number) => {
+      const ids = rows.map((a) => a.id)
+      const [id] = ids.splice(index, 1)
+      ids.splice(index + delta, 0, id!)
+      reorderMutate({ date, doctor_id: doctorId!, ids }, { onSuccess: () => toast.success(t('appointments.reordered')) })
+    },
+    [rows, reorderMutate, date, doctorId, toast, t],
+  )
+  // The rows' parts, made anew only when what they show changes (the table's rows are memoised on them).
+  const number = useCallback(
+    (a: Appointment) => {
+      const i = places.get(a.id) ?? 0
+      return <QueueNumber n={a.queue_number} index={i} last={i === rows.length - 1} move={canReorder ? move : undefined} busy={reorder.isPending} />
+    },
+    [places, rows.length, canReorder, move, reorder.isPending],
+  )
+  const actions = useCallback(
+    (a: Appointment) => <RowActions a={a} onAct={(x, action) => void act(x, action)} onEdit={(x) => setBooking({ appointment: x })} onCancel={setCancelling} onBill={seeBills ? setBillFor : undefined} />,
+    [act, seeBills],
+  )
+  const bill = useCallback((a: Appointment) => <BillTag tag={tags.data?.get(a.id)} />, [tags.data])
+  const list = { rows, loading: queue.isFetching && !queue.data, showDoctor: !doctorId, number, actions, bill }
 
   return (
-    <Card>
-      <Flex wrap gap={12} justify="space-between" align="center" style={{ marginBottom: 16 }}>
-        <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
-          {t('appointments.title')}
-        </Typography.Title>
-        <Flex wrap gap={8}>
+    <Card
+      title={t('appointments.title')}
+      titleId={headingId}
+      extra={
+        <>
           <Segmented
+            label={t('appointments.title')}
             value={view}
             onChange={(v) => update({ view: v === 'week' ? 'week' : undefined })}
             options={[
@@ -126,52 +152,64 @@ export default function AppointmentsPage() {
             ]}
           />
           {canCatalogue && (
-            <Button icon={<BookOutlined aria-hidden />} onClick={() => setCodesOpen(true)}>
+            <Button icon={<BookIcon />} onClick={() => setCodesOpen(true)}>
               {t('codes.title')}
             </Button>
           )}
           {canManage && (
-            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => setBooking({})}>
+            <Button variant="primary" icon={<PlusIcon />} onClick={() => setBooking({})} data-testid="book">
               {t('appointments.book')}
             </Button>
           )}
-        </Flex>
-      </Flex>
+        </>
+      }
+    >
       <Filters view={view} date={date} doctorId={doctorId} status={status} doctors={doctors.data ?? []} update={update} />
       {view === 'queue' && <RequestedBookings date={date} doctorId={doctorId} />}
       {view === 'queue' ? (
         // A phone gets the queue as cards: every action within reach, nothing scrolled sideways.
-        screens.md ? <QueueTable {...list} reorderable={canReorder} /> : <QueueCards {...list} />
+        phone ? <QueueCards {...list} /> : <QueueTable {...list} reorderable={canReorder} labelledBy={headingId} />
       ) : doctorId ? (
         <Suspense>
           <WeekCalendar start={from} appointments={week.data?.data ?? []} onPickDay={(d) => update({ view: undefined, date: d })} />
         </Suspense>
       ) : (
-        <Empty description={t('appointments.noDoctors')} />
+        <div className={styles.none}>
+          <EmptyImage />
+          <div>{t('appointments.noDoctors')}</div>
+        </div>
       )}
       {booking && (
-        <Suspense>
-          <BookingModal
-            open
-            onClose={() => {
-              setBooking(null)
-              if (bookFor) update({ book: undefined })
-            }}
-            appointment={booking.appointment}
-            patientId={booking.appointment ? undefined : bookFor}
-            date={date}
-            doctorId={doctorId}
-          />
-        </Suspense>
+        <WithAntd>
+          <Suspense>
+            <BookingModal
+              open
+              onClose={() => {
+                setBooking(null)
+                if (bookFor) update({ book: undefined })
+              }}
+              appointment={booking.appointment}
+              patientId={booking.appointment ? undefined : bookFor}
+              date={date}
+              doctorId={doctorId}
+            />
+          </Suspense>
+        </WithAntd>
       )}
       <CancelModal appointment={cancelling} busy={changeStatus.isPending} onClose={() => setCancelling(null)} onCancel={(a, reason) => void act(a, 'cancel', reason).then(() => setCancelling(null))} />
       {canCatalogue && codesOpened && (
-        <Suspense>
-          <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />
-        </Suspense>
+        <WithAntd>
+          <Suspense>
+            <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />
+          </Suspense>
+        </WithAntd>
       )}
-      <Drawer open={!!billFor && here} onClose={() => setBillFor(null)} size={screens.md ? 'large' : '100%'} destroyOnHidden title={billFor && t('bill.of', { name: fullName(billFor.patient) })}>
-        {billFor && <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />}
+      <Drawer open={!!billFor && here} onClose={() => setBillFor(null)} width={phone ? '100%' : 736} closeLabel={t('app.icons.close')} title={billFor ? t('bill.of', { name: fullName(billFor.patient) }) : ''}>
+        {billFor && (
+          <WithAntd layer={MODAL_LAYER}>
+            <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />
+          </WithAntd>
+        )}
       </Drawer>
     </Card>
   )

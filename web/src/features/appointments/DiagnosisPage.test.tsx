@@ -6,6 +6,9 @@ import { Refusal, renderScreen, user, type Fixture } from '../../test/render'
 import type { Appointment, Visit } from './api/types'
 import DiagnosisPage from './DiagnosisPage'
 
+/** The visit's save state (the toasts' region is a status too). */
+const saveState = () => screen.getAllByRole('status').find((s) => !s.hasAttribute('data-emr-toasts'))!
+
 afterEach(cleanup)
 
 const appointment = {
@@ -68,16 +71,16 @@ describe('the visit form (DiagnosisPage)', () => {
     expect(within(document.getElementById('visit-orders')!).getByText('Complete blood count')).toBeTruthy()
     expect(screen.getByTestId('rx').textContent).toBe('prescriptions of 1')
     expect(screen.getByRole('button', { name: 'Sign' })).toBeTruthy()
-    expect(screen.getByRole('status').textContent).toMatch(/^Saved at/)
+    expect(saveState().textContent).toMatch(/^Saved at/)
   })
 
   it('saves what is typed by itself, at the version read, with the rest of the draft', async () => {
     const view = await open(reads(() => visit(), { 'PUT /appointments/1/visit': ({ body }: { body: unknown }) => visit({ ...(body as Partial<Visit>), version: 3 }) }))
     fireEvent.change(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })
-    expect(screen.getByRole('status').textContent).toMatch(/^Unsaved changes/)
+    expect(saveState().textContent).toMatch(/^Unsaved changes/)
     await waitFor(() => expect(view.sent).toHaveLength(1))
     expect(view.sent[0]).toMatchObject({ method: 'PUT', path: '/appointments/1/visit', body: { examination: 'Neck stiff', chief_complaint: 'Headache for three days', version: 2 } })
-    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Saved at/))
+    await waitFor(() => expect(saveState().textContent).toMatch(/^Saved at/))
   })
 
   it('says so when someone else saved first (409), and loads their version keeping what was typed', async () => {
@@ -90,7 +93,7 @@ describe('the visit form (DiagnosisPage)', () => {
     )
     fireEvent.change(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })
     const alert = await screen.findByText('Someone else saved this visit while you were typing')
-    expect(screen.getByRole('status').textContent).toBe('Not saved: someone else saved first')
+    expect(saveState().textContent).toBe('Not saved: someone else saved first')
     // Theirs: a plan written meanwhile, at a newer version.
     current = visit({ plan: 'Ibuprofen as needed', version: 5 })
     refuse = false

@@ -1,14 +1,10 @@
-import { Tag } from 'antd'
+// An appointment's status as a coloured, translated tag (the queue, the visit's header).
 import { useTranslation } from 'react-i18next'
-import type { Status } from './api/types'
 import { appointmentStatusColor, appointmentStatusLabel } from '../../lib/labels'
+import { Tag } from '../../light/Tag'
+import type { Status } from './api/types'
 
-/** An appointment's status as a coloured, translated tag. */
 export function StatusTag({ status }: { status: Status }) {
   const { t } = useTranslation()
-  return (
-    <Tag color={appointmentStatusColor[status]} style={{ marginInlineEnd: 0 }}>
-      {t(appointmentStatusLabel[status])}
-    </Tag>
-  )
+  return <Tag color={appointmentStatusColor[status]}>{t(appointmentStatusLabel[status])}</Tag>
 }

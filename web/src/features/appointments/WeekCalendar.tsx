@@ -1,4 +1,4 @@
-import { Empty, Typography } from 'antd'
+// A doctor's week (the queue screen's Week view): a time grid on a desktop, the days stacked on a phone.
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -7,6 +7,7 @@ import { formatDay } from '../../lib/time'
 import { chartOf, type Appointment } from './api/types'
 import styles from './appointments.module.css'
 import { appointmentStatusLabel } from '../../lib/labels'
+import { EmptyImage } from '../../light/icons'
 
 const SLOT_COLORS: Record<string, string> = {
   booked: '#1677ff',
@@ -52,7 +53,7 @@ export function WeekCalendar({ start, appointments, onPickDay }: { start: string
     return (
       <button type="button" className={styles.dayHead} onClick={() => onPickDay(key)} title={t('appointments.openQueue')}>
         {d.format('dd')} {dayMonth(d)}
-        {n > 0 && <Typography.Text type="secondary"> · {n}</Typography.Text>}
+        {n > 0 && <span className={styles.count}> · {n}</span>}
       </button>
     )
   }
@@ -101,7 +102,10 @@ export function WeekCalendar({ start, appointments, onPickDay }: { start: string
             <section key={key} className={`${styles.day} ${key === today ? styles.today : ''}`} aria-label={`${d.format('dddd')} ${formatDay(d.toDate())}`}>
               {head(d)}
               {list.length === 0 ? (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('appointments.dayFree')} style={{ margin: '8px 0' }} />
+                <div className={styles.free}>
+                  <EmptyImage />
+                  <div>{t('appointments.dayFree')}</div>
+                </div>
               ) : (
                 <ul className={styles.slots}>
                   {list.map((a) => (

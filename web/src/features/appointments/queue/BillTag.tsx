@@ -1,10 +1,10 @@
-import { Tag } from 'antd'
+// An appointment's bill in the queue: charges open, to pay (with the balance), refunded or paid (billState).
 import { useTranslation } from 'react-i18next'
-import { formatMoney } from '../../../lib/money'
-import type { BillTag as Tagged } from '../api/billTags'
 import { billState } from '../../../lib/labels'
+import { formatMoney } from '../../../lib/money'
+import { Tag } from '../../../light/Tag'
+import type { BillTag as Tagged } from '../api/billTags'
 
-/** An appointment's bill in the queue: charges open, to pay (with the balance), refunded or paid (billState). */
 export function BillTag({ tag }: { tag?: Tagged }) {
   const { t, i18n } = useTranslation()
   if (!tag) return null

@@ -1,28 +1,51 @@
-import { Input, Modal } from 'antd'
+// Asks why an appointment is cancelled (required: the button waits for a reason) before cancelling it.
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { focusFirstField } from '../../../components/focusFirstField'
 import { fullName } from '../../../lib/patient'
+import { Button } from '../../../light/Button'
+import { Dialog } from '../../../light/Dialog'
+import { Field } from '../../../light/Field'
+import { TextArea } from '../../../light/Input'
 import type { Appointment } from '../api/types'
 
-/** Asks why an appointment is cancelled (required) before cancelling it. */
-export function CancelModal({ appointment, busy, onCancel, onClose }: { appointment: Appointment | null; busy: boolean; onCancel: (a: Appointment, reason: string) => void; onClose: () => void }) {
+interface Props {
+  appointment: Appointment | null
+  busy: boolean
+  onCancel: (a: Appointment, reason: string) => void
+  onClose: () => void
+}
+
+export function CancelModal({ appointment, ...rest }: Props) {
+  // Each appointment's dialog starts empty.
+  return appointment && <CancelDialog key={appointment.id} appointment={appointment} {...rest} />
+}
+
+function CancelDialog({ appointment, busy, onCancel, onClose }: Omit<Props, 'appointment'> & { appointment: Appointment }) {
   const { t } = useTranslation()
   const [reason, setReason] = useState('')
+  const blank = reason.trim() === ''
   return (
-    <Modal
-      afterOpenChange={(open) => (open ? focusFirstField(open) : setReason(''))}
-      open={appointment !== null}
-      title={t('appointments.cancelTitle', { name: appointment ? fullName(appointment.patient) : '' })}
-      okText={t('appointments.actions.cancel')}
-      okButtonProps={{ danger: true, disabled: reason.trim() === '' }}
-      cancelText={t('appointments.keep')}
-      confirmLoading={busy}
-      onCancel={onClose}
-      onOk={() => appointment && onCancel(appointment, reason)}
-      destroyOnHidden
+    <Dialog
+      open
+      title={t('appointments.cancelTitle', { name: fullName(appointment.patient) })}
+      closeLabel={t('app.icons.close')}
+      onClose={onClose}
+      busy={busy}
+      onSubmit={() => !blank && onCancel(appointment, reason)}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={busy}>
+            {t('appointments.keep')}
+          </Button>
+          <Button type="submit" variant="danger" disabled={blank || busy}>
+            {t('appointments.actions.cancel')}
+          </Button>
+        </>
+      }
     >
-      <Input.TextArea aria-label={t('appointments.cancelReason')} placeholder={t('appointments.cancelReason')} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} autoFocus />
-    </Modal>
+      <Field label={t('appointments.cancelReason')}>
+        {(ids) => <TextArea {...ids} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />}
+      </Field>
+    </Dialog>
   )
 }

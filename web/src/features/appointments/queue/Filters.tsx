@@ -1,12 +1,15 @@
-import { LeftOutlined, RightOutlined } from '@ant-design/icons'
-import { Button, Flex, Select, Space } from 'antd'
+// The queue's and the week's filters: the day (or week) with its arrows joined to it, Today,
+// the doctor and, on the queue, the status; each changes the address bar's parameters.
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
-import { formatDay } from '../../../lib/time'
-import { STATUSES, type Doctor } from '../api/types'
-import { DATE, weekStart } from './dates'
 import { appointmentStatusLabel } from '../../../lib/labels'
-import { DateInput } from '../../../components/DateInput'
+import { Button } from '../../../light/Button'
+import { DateInput } from '../../../light/DateInput'
+import { LeftIcon, RightIcon } from '../../../light/icons'
+import { Select } from '../../../light/Input'
+import { STATUSES, type Doctor } from '../api/types'
+import { DATE } from './dates'
+import styles from './queue.module.css'
 
 interface Props {
   view: 'queue' | 'week'
@@ -18,44 +21,34 @@ interface Props {
   update: (next: Record<string, string | number | undefined>) => void
 }
 
-/** The queue's and the week's filters: day (or week) with its arrows and Today, doctor, status. */
 export function Filters({ view, date, doctorId, status, doctors, update }: Props) {
   const { t } = useTranslation()
-  const step = view === 'week' ? 7 : 1
+  const week = view === 'week'
   const shift = (days: number) => update({ date: dayjs(date).add(days, 'day').format(DATE) })
   return (
-    <Flex wrap gap={8} align="center" style={{ marginBottom: 16 }}>
-      <Space.Compact>
-        <Button icon={<LeftOutlined aria-hidden />} onClick={() => shift(-step)} aria-label={view === 'week' ? t('appointments.prevWeek') : t('appointments.prevDay')} />
-        <DateInput
-          value={dayjs(date)}
-          allowClear={false}
-          onChange={(d) => d && update({ date: d.format(DATE) })}
-          aria-label={t('appointments.date')}
-          picker={view === 'week' ? 'week' : 'date'}
-          // The week as its Monday–Sunday dates, not a week number.
-          format={view === 'week' ? (d) => `${formatDay(weekStart(d.format(DATE)))} – ${formatDay(dayjs(weekStart(d.format(DATE))).add(6, 'day').toDate())}` : undefined}
-          style={view === 'week' ? { width: 190 } : undefined}
-        />
-        <Button icon={<RightOutlined aria-hidden />} onClick={() => shift(step)} aria-label={view === 'week' ? t('appointments.nextWeek') : t('appointments.nextDay')} />
-      </Space.Compact>
+    <div className={styles.filters}>
+      <span className={styles.joined}>
+        <Button className={styles.square} icon={<LeftIcon />} onClick={() => shift(week ? -7 : -1)} aria-label={week ? t('appointments.prevWeek') : t('appointments.prevDay')} />
+        <DateInput value={date} week={week} onChange={(d) => update({ date: d })} aria-label={t('appointments.date')} />
+        <Button className={styles.square} icon={<RightIcon />} onClick={() => shift(week ? 7 : 1)} aria-label={week ? t('appointments.nextWeek') : t('appointments.nextDay')} />
+      </span>
       <Button onClick={() => update({ date: undefined })}>{t('appointments.today')}</Button>
-      <Select
-        style={{ minWidth: 200 }}
+      <Select<number>
+        className={styles.doctor}
         value={doctorId ?? 0}
         aria-label={t('appointments.doctor')}
         onChange={(v) => update({ doctor: v || undefined })}
-        options={[...(view === 'queue' ? [{ value: 0, label: t('appointments.allDoctors') }] : []), ...doctors.map((d) => ({ value: d.id, label: d.name }))]}
+        options={[...(week ? [] : [{ value: 0, label: t('appointments.allDoctors') }]), ...doctors.map((d) => ({ value: d.id, label: d.name }))]}
       />
-      {view === 'queue' && (
-        <Select
-          style={{ minWidth: 160 }}
+      {!week && (
+        <Select<string>
+          className={styles.status}
           value={status ?? ''}
           aria-label={t('appointments.statusLabel')}
           onChange={(v) => update({ status: v || undefined })}
           options={[{ value: '', label: t('appointments.allStatuses') }, ...STATUSES.map((s) => ({ value: s, label: t(appointmentStatusLabel[s]) }))]}
         />
       )}
-    </Flex>
+    </div>
   )
 }

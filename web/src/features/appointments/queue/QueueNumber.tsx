@@ -1,21 +1,24 @@
-import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons'
-import { Button, Space, Typography } from 'antd'
+// A row's queue number, with buttons that move it up or down when the queue may be reordered.
 import { useTranslation } from 'react-i18next'
+import { IconButton } from '../../../light/IconButton'
+import { ArrowDownIcon, ArrowUpIcon } from '../../../light/icons'
+import styles from './queue.module.css'
 
-/** A row's queue number, with buttons that move it up or down when the queue may be reordered. */
 export function QueueNumber({ n, index, last, move, busy }: { n: number; index: number; last: boolean; move?: (index: number, delta: number) => void; busy: boolean }) {
   const { t } = useTranslation()
   return (
-    <Space size={2}>
-      <Typography.Text strong style={{ minWidth: 22, display: 'inline-block' }}>
-        {n}
-      </Typography.Text>
+    <span className={styles.number}>
+      <strong>{n}</strong>
       {move && (
         <>
-          <Button size="small" type="text" icon={<ArrowUpOutlined aria-hidden />} disabled={index === 0 || busy} onClick={() => move(index, -1)} aria-label={t('appointments.moveUp', { number: n })} />
-          <Button size="small" type="text" icon={<ArrowDownOutlined aria-hidden />} disabled={last || busy} onClick={() => move(index, 1)} aria-label={t('appointments.moveDown', { number: n })} />
+          <IconButton className={styles.arrow} tooltipAlign="start" label={t('appointments.moveUp', { number: n })} disabled={index === 0 || busy} onClick={() => move(index, -1)}>
+            <ArrowUpIcon />
+          </IconButton>
+          <IconButton className={styles.arrow} tooltipAlign="start" label={t('appointments.moveDown', { number: n })} disabled={last || busy} onClick={() => move(index, 1)}>
+            <ArrowDownIcon />
+          </IconButton>
         </>
       )}
-    </Space>
+    </span>
   )
 }

@@ -1,150 +1,157 @@
-import { Empty, Flex, List, Space, Table, Tag, Typography } from 'antd'
-import type { ColumnsType } from 'antd/es/table'
+// The day's queue: a table on a desktop (number, time, patient, doctor when all are shown,
+// type, reason, status, actions) and a list of cards on a phone (every action within reach,
+// nothing scrolled sideways). The columns are made once per change of what they show, and the
+// light table re-renders only the rows whose appointment changed.
 import dayjs from 'dayjs'
-import type { ReactNode } from 'react'
+import { memo, useMemo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { appointmentTypeLabel } from '../../../lib/labels'
 import { fullName } from '../../../lib/patient'
 import { formatDay } from '../../../lib/time'
+import { EmptyImage } from '../../../light/icons'
+import { Table, type Column } from '../../../light/Table'
+import { Tag } from '../../../light/Tag'
 import { chartOf, type Appointment } from '../api/types'
 import { ConfirmedTag } from '../ConfirmedTag'
 import { StatusTag } from '../StatusTag'
-import { appointmentTypeLabel } from '../../../lib/labels'
+import styles from './queue.module.css'
 
-const muted = (a: Appointment) => (a.status === 'cancelled' || a.status === 'no-show' ? 'emr-row-muted' : '')
+const isMuted = (a: Appointment) => a.status === 'cancelled' || a.status === 'no-show'
+const muted = (a: Appointment) => (isMuted(a) ? 'emr-row-muted' : undefined)
 
-/** The day's queue as a table (desktop): number, time, patient, doctor (when all are shown), type, reason, status, actions. */
-export function QueueTable({ rows, loading, showDoctor, reorderable, number, actions, bill }: {
+export interface QueueProps {
   rows: Appointment[]
   loading: boolean
   showDoctor: boolean
-  reorderable: boolean
-  number: (a: Appointment, index: number) => ReactNode
+  /** The row's queue number (with its arrows when the queue may be reordered). */
+  number: (a: Appointment) => ReactNode
   actions: (a: Appointment) => ReactNode
   /** The appointment's bill tag, for those who see bills. */
   bill: (a: Appointment) => ReactNode
-}) {
+}
+
+/** The day's queue as a table (desktop), with a line under it: how many, waiting, completed. */
+export function QueueTable({ rows, loading, showDoctor, reorderable, number, actions, bill, labelledBy }: QueueProps & { reorderable: boolean; labelledBy?: string }) {
   const { t } = useTranslation()
-  const columns: ColumnsType<Appointment> = [
-    { title: t('appointments.queueNo'), dataIndex: 'queue_number', width: reorderable ? 110 : 64, render: (_n: number, a, i) => number(a, i) },
-    {
-      title: t('appointments.time'),
-      dataIndex: 'starts_at',
-      width: 130,
-      render: (s: string, a) => (
-        <span style={{ whiteSpace: 'nowrap' }}>
-          {dayjs(s).format('HH:mm')}
-          <Typography.Text type="secondary"> · {t('appointments.minutes', { count: a.duration_minutes })}</Typography.Text>
-        </span>
-      ),
-    },
-    {
-      title: t('appointments.patient'),
-      key: 'patient',
-      render: (_, a) => (
-        <Space orientation="vertical" size={0}>
-          <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {a.patient.mrn} · {formatDay(a.patient.birth_date)}
-          </Typography.Text>
-        </Space>
-      ),
-    },
-    ...(showDoctor ? [{ title: t('appointments.doctor'), dataIndex: 'doctor_name', responsive: ['md' as const] }] : []),
-    { title: t('appointments.type'), dataIndex: 'type', width: 120, responsive: ['lg'], render: (v: Appointment['type']) => <Tag>{t(appointmentTypeLabel[v])}</Tag> },
-    {
-      title: t('appointments.reason'),
-      dataIndex: 'reason',
-      responsive: ['lg'],
-      render: (r: string, a) => (
-        <span>
-          {r || '—'}
-          {a.remarks && <Typography.Text type="secondary"> · {a.remarks}</Typography.Text>}
-          {a.cancel_reason && <Typography.Text type="secondary"> · {a.cancel_reason}</Typography.Text>}
-        </span>
-      ),
-    },
-    {
-      title: t('appointments.statusLabel'),
-      dataIndex: 'status',
-      width: 130,
-      render: (s: Appointment['status'], a) => (
-        <Space orientation="vertical" size={4}>
-          <StatusTag status={s} />
-          <ConfirmedTag appointment={a} />
-          {bill(a)}
-        </Space>
-      ),
-    },
-    { title: t('appointments.actionsLabel'), key: 'actions', width: 180, render: (_, a) => actions(a) },
-  ]
+  const columns = useMemo<Column<Appointment>[]>(
+    () => [
+      { key: 'number', header: t('appointments.queueNo'), width: reorderable ? 110 : 64, cell: number },
+      {
+        key: 'time',
+        header: t('appointments.time'),
+        width: 130,
+        cell: (a) => (
+          <span className={styles.nowrap}>
+            {dayjs(a.starts_at).format('HH:mm')}
+            <span className={styles.secondary}> · {t('appointments.minutes', { count: a.duration_minutes })}</span>
+          </span>
+        ),
+      },
+      {
+        key: 'patient',
+        header: t('appointments.patient'),
+        cell: (a) => (
+          <span className={styles.stack}>
+            <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
+            <span className={`${styles.secondary} ${styles.small}`}>
+              {a.patient.mrn} · {formatDay(a.patient.birth_date)}
+            </span>
+          </span>
+        ),
+      },
+      ...(showDoctor ? [{ key: 'doctor', header: t('appointments.doctor'), from: 'md' as const, cell: (a: Appointment) => a.doctor_name }] : []),
+      { key: 'type', header: t('appointments.type'), width: 120, from: 'lg', cell: (a) => <Tag>{t(appointmentTypeLabel[a.type])}</Tag> },
+      {
+        key: 'reason',
+        header: t('appointments.reason'),
+        from: 'lg',
+        cell: (a) => (
+          <span>
+            {a.reason || '—'}
+            {a.remarks && <span className={styles.secondary}> · {a.remarks}</span>}
+            {a.cancel_reason && <span className={styles.secondary}> · {a.cancel_reason}</span>}
+          </span>
+        ),
+      },
+      {
+        key: 'status',
+        header: t('appointments.statusLabel'),
+        width: 130,
+        cell: (a) => (
+          <span className={styles.stack4}>
+            <StatusTag status={a.status} />
+            <ConfirmedTag appointment={a} />
+            {bill(a)}
+          </span>
+        ),
+      },
+      { key: 'actions', header: t('appointments.actionsLabel'), width: 180, cell: actions },
+    ],
+    [t, reorderable, showDoctor, number, actions, bill],
+  )
   return (
-    <Table<Appointment>
-      rowKey="id"
-      columns={columns}
-      dataSource={rows}
-      loading={loading}
-      pagination={false}
-      // As wide as the screen, the text wrapping within it, every column (Actions too) in
-      // view at 1366 px; scrolled sideways only where even wrapped it cannot fit.
-      scroll={{ x: true }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('appointments.empty')} /> }}
-      rowClassName={muted}
-      summary={() =>
-        rows.length > 0 ? (
-          <Table.Summary.Row>
-            <Table.Summary.Cell index={0} colSpan={columns.length}>
-              <Typography.Text type="secondary">
-                {t('appointments.summary', { count: rows.length, waiting: rows.filter((a) => a.status === 'arrived').length, done: rows.filter((a) => a.status === 'completed').length })}
-              </Typography.Text>
-            </Table.Summary.Cell>
-          </Table.Summary.Row>
-        ) : null
-      }
-    />
+    <>
+      <Table<Appointment> columns={columns} rows={rows} rowKey={(a) => a.id} rowClass={muted} labelledBy={labelledBy} loading={loading} empty={t('appointments.empty')} wrap />
+      {rows.length > 0 && (
+        <p className={styles.summary}>
+          {t('appointments.summary', { count: rows.length, waiting: rows.filter((a) => a.status === 'arrived').length, done: rows.filter((a) => a.status === 'completed').length })}
+        </p>
+      )}
+    </>
   )
 }
 
-/** The day's queue as cards (a phone): every action within reach, nothing scrolled sideways. */
-export function QueueCards({ rows, loading, showDoctor, number, actions, bill }: {
-  rows: Appointment[]
-  loading: boolean
-  showDoctor: boolean
-  number: (a: Appointment, index: number) => ReactNode
-  actions: (a: Appointment) => ReactNode
-  bill: (a: Appointment) => ReactNode
-}) {
+/** The day's queue as cards (a phone). */
+export function QueueCards({ rows, loading, showDoctor, number, actions, bill }: QueueProps) {
   const { t } = useTranslation()
+  if (rows.length === 0)
+    return (
+      <div className={styles.none} aria-busy={loading || undefined}>
+        {loading ? (
+          t('app.loading')
+        ) : (
+          <>
+            <EmptyImage />
+            <div>{t('appointments.empty')}</div>
+          </>
+        )}
+      </div>
+    )
   return (
-    <List
-      loading={loading}
-      dataSource={rows}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('appointments.empty')} /> }}
-      renderItem={(a, i) => (
-        <List.Item key={a.id} className={muted(a)} style={{ display: 'block' }}>
-          <Flex justify="space-between" align="center" gap={8}>
-            <Space size={6}>
-              {number(a, i)}
-              <Typography.Text strong>{dayjs(a.starts_at).format('HH:mm')}</Typography.Text>
-            </Space>
-            <Space size={4} wrap>
-              {bill(a)}
-              <StatusTag status={a.status} />
-              <ConfirmedTag appointment={a} />
-            </Space>
-          </Flex>
-          <div style={{ margin: '4px 0 8px' }}>
-            <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
-            <Typography.Text type="secondary">
-              {' '}
-              · {a.patient.mrn}
-              {showDoctor && ` · ${a.doctor_name}`}
-              {a.reason && ` · ${a.reason}`}
-            </Typography.Text>
-          </div>
-          {actions(a)}
-        </List.Item>
-      )}
-    />
+    <ul className={styles.cards} aria-busy={loading || undefined}>
+      {rows.map((a) => (
+        <QueueCard key={a.id} a={a} showDoctor={showDoctor} number={number} actions={actions} bill={bill} />
+      ))}
+    </ul>
   )
 }
+
+/** One appointment's card: its number and time, its tags, the patient, its actions. */
+const QueueCard = memo(function QueueCard({ a, showDoctor, number, actions, bill }: Omit<QueueProps, 'rows' | 'loading'> & { a: Appointment }) {
+  return (
+    <li className={[styles.card, isMuted(a) ? styles.muted : ''].join(' ')}>
+      <div className={styles.cardTop}>
+        <span className={styles.cardTime}>
+          {number(a)}
+          <strong>{dayjs(a.starts_at).format('HH:mm')}</strong>
+        </span>
+        <span className={styles.row}>
+          {bill(a)}
+          <StatusTag status={a.status} />
+          <ConfirmedTag appointment={a} />
+        </span>
+      </div>
+      <div className={styles.cardName}>
+        <Link to={chartOf(a)}>{fullName(a.patient)}</Link>
+        <span className={styles.secondary}>
+          {' '}
+          · {a.patient.mrn}
+          {showDoctor && ` · ${a.doctor_name}`}
+          {a.reason && ` · ${a.reason}`}
+        </span>
+      </div>
+      {actions(a)}
+    </li>
+  )
+})

@@ -1,13 +1,24 @@
-import { Alert, App, Button, Card, Flex, Form, Input, Modal, Radio, Select, Space, Tag, Typography } from 'antd'
+// The day's online booking requests, above the queue: each holds its time until the desk
+// accepts it (for a patient it matched, another candidate, or a new patient registered from
+// its details) or declines it (with a reason kept for the clinic).
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { fullName } from '../../../lib/patient'
+import { Alert } from '../../../light/Alert'
+import { Button } from '../../../light/Button'
+import { Dialog } from '../../../light/Dialog'
+import { Field } from '../../../light/Field'
+import { Input, Select, TextArea } from '../../../light/Input'
+import { Segmented } from '../../../light/Segmented'
+import { Tag } from '../../../light/Tag'
+import { useToast } from '../../../light/Toast'
 import { useAcceptBooking, type AcceptBody } from '../api/acceptBooking'
 import { useBookingRequests, type BookingRequest } from '../api/bookingRequests'
 import { useDeclineBooking } from '../api/declineBooking'
+import styles from './queue.module.css'
 
 const SEXES = ['female', 'male', 'other', 'unknown'] as const
 
@@ -27,102 +38,152 @@ export function registration(r: BookingRequest) {
   }
 }
 
+type Registration = ReturnType<typeof registration>
+type Required = 'last_name' | 'first_name' | 'birth_date' | 'sex'
+const REQUIRED: Required[] = ['last_name', 'first_name', 'birth_date', 'sex']
+
 /** Accepting a request: the matched patient, another candidate, or a new patient from its details. */
 function AcceptModal({ request, onClose }: { request: BookingRequest; onClose: () => void }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
+  const toast = useToast()
   const accept = useAcceptBooking()
   const sure = request.matches.find((m) => m.sure)
   const [choice, setChoice] = useState<number | 'new'>(sure?.id ?? (request.matches.length ? request.matches[0]!.id : 'new'))
-  const [form] = Form.useForm<ReturnType<typeof registration>>()
+  const [values, setValues] = useState<Registration>(() => registration(request))
+  const [missing, setMissing] = useState<Set<Required>>(new Set())
   const [error, setError] = useState<string | undefined>()
+  const set = (k: keyof Registration, v: string) => {
+    setValues((all) => ({ ...all, [k]: v }))
+    setMissing((m) => (m.has(k as Required) ? new Set([...m].filter((x) => x !== k)) : m))
+  }
   const ok = async () => {
     setError(undefined)
     try {
       if (choice === 'new') {
-        const v = await form.validateFields()
-        await accept.mutateAsync({ r: request, body: { register: { ...v, sex: v.sex } as AcceptBody['register'] } })
+        const empty = REQUIRED.filter((k) => !values[k]?.trim())
+        setMissing(new Set(empty))
+        if (empty.length) return
+        await accept.mutateAsync({ r: request, body: { register: values as AcceptBody['register'] } })
       } else await accept.mutateAsync({ r: request, body: { patient_id: choice } })
-      void message.success(t('bookingRequests.accepted'))
+      toast.success(t('bookingRequests.accepted'))
       onClose()
     } catch (e) {
       if (e instanceof ApiError) setError(e.message)
-      else if (!(e && typeof e === 'object' && 'errorFields' in e)) throw e
+      else throw e
     }
   }
+  const message = (k: Required) => (missing.has(k) ? (k === 'sex' ? t('bookingRequests.sexRequired') : t('validation.required')) : undefined)
+  const text = (k: 'last_name' | 'first_name' | 'phone' | 'email', label: string, type = 'text') => (
+    <Field label={label} required={REQUIRED.includes(k as Required)} error={message(k as Required)}>
+      {(ids) => <Input {...ids} type={type} maxLength={k.endsWith('name') ? 100 : undefined} value={values[k] ?? ''} onChange={(e) => set(k, e.target.value)} />}
+    </Field>
+  )
   return (
-    <Modal open title={t('bookingRequests.acceptTitle', { name: requestName(request) })} okText={t('bookingRequests.accept')} confirmLoading={accept.isPending} onOk={() => void ok()} onCancel={onClose} destroyOnHidden>
-      <Typography.Paragraph type="secondary">{t('bookingRequests.acceptHint')}</Typography.Paragraph>
-      <Radio.Group value={choice} onChange={(e) => setChoice(e.target.value as number | 'new')} style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-        {request.matches.map((m) => (
-          <Radio key={m.id} value={m.id}>
-            {fullName(m)} · {m.birth_date} · {m.mrn} {m.phone && `· ${m.phone}`}{' '}
-            {m.sure ? <Tag color="green">{t('bookingRequests.sure')}</Tag> : <Tag>{t('bookingRequests.possible')}</Tag>}
-          </Radio>
-        ))}
-        <Radio value="new">{t('bookingRequests.registerNew')}</Radio>
-      </Radio.Group>
+    <Dialog
+      open
+      title={t('bookingRequests.acceptTitle', { name: requestName(request) })}
+      closeLabel={t('app.icons.close')}
+      onClose={onClose}
+      busy={accept.isPending}
+      onSubmit={() => void ok()}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={accept.isPending}>
+            {t('appointments.cancelButton')}
+          </Button>
+          <Button type="submit" variant="primary" disabled={accept.isPending}>
+            {t('bookingRequests.accept')}
+          </Button>
+        </>
+      }
+    >
+      <p className={styles.hint}>{t('bookingRequests.acceptHint')}</p>
+      <Segmented<number | 'new'>
+        layout="list"
+        label={t('bookingRequests.acceptTitle', { name: requestName(request) })}
+        value={choice}
+        onChange={setChoice}
+        options={[
+          ...request.matches.map((m) => ({
+            value: m.id,
+            label: (
+              <>
+                {fullName(m)} · {m.birth_date} · {m.mrn} {m.phone && `· ${m.phone}`} {m.sure ? <Tag color="green">{t('bookingRequests.sure')}</Tag> : <Tag>{t('bookingRequests.possible')}</Tag>}
+              </>
+            ),
+          })),
+          { value: 'new' as const, label: t('bookingRequests.registerNew') },
+        ]}
+      />
       {choice === 'new' && (
-        <Form form={form} layout="vertical" initialValues={registration(request)} style={{ marginTop: 16 }}>
-          <Space wrap>
-            <Form.Item name="last_name" label={t('patients.fields.last_name')} rules={[{ required: true }]}>
-              <Input maxLength={100} />
-            </Form.Item>
-            <Form.Item name="first_name" label={t('patients.fields.first_name')} rules={[{ required: true }]}>
-              <Input maxLength={100} />
-            </Form.Item>
-            <Form.Item name="birth_date" label={t('patients.fields.birth_date')} rules={[{ required: true }]}>
-              <Input type="date" />
-            </Form.Item>
-            <Form.Item name="sex" label={t('patients.fields.sex')} rules={[{ required: true, message: t('bookingRequests.sexRequired') }]}>
-              <Select style={{ width: 160 }} options={SEXES.map((s) => ({ value: s, label: t(`patients.sex.${s}`) }))} />
-            </Form.Item>
-            <Form.Item name="phone" label={t('patients.fields.phone')}>
-              <Input type="tel" />
-            </Form.Item>
-            <Form.Item name="email" label={t('patients.fields.email')}>
-              <Input type="email" />
-            </Form.Item>
-            <Form.Item name="message_language" hidden>
-              <Input />
-            </Form.Item>
-          </Space>
-        </Form>
+        <div className={styles.fields}>
+          {text('last_name', t('patients.fields.last_name'))}
+          {text('first_name', t('patients.fields.first_name'))}
+          <Field label={t('patients.fields.birth_date')} required error={message('birth_date')}>
+            {(ids) => <Input {...ids} type="date" value={values.birth_date} onChange={(e) => set('birth_date', e.target.value)} />}
+          </Field>
+          <Field label={t('patients.fields.sex')} required error={message('sex')}>
+            {(ids) => (
+              <Select<string>
+                {...ids}
+                value={values.sex ?? ''}
+                onChange={(v) => set('sex', v)}
+                options={[{ value: '', label: '', disabled: true }, ...SEXES.map((s) => ({ value: s, label: t(`patients.sex.${s}`) }))]}
+              />
+            )}
+          </Field>
+          {text('phone', t('patients.fields.phone'), 'tel')}
+          {text('email', t('patients.fields.email'), 'email')}
+        </div>
       )}
-      {error && <Alert type="error" showIcon message={error} style={{ marginTop: 12 }} />}
-    </Modal>
+      {error && (
+        <div className={styles.error}>
+          <Alert type="error" title={error} role="alert" />
+        </div>
+      )}
+    </Dialog>
   )
 }
 
 /** Declining a request: a reason, kept for the clinic; the patient is told it could not be taken. */
 function DeclineModal({ request, onClose }: { request: BookingRequest; onClose: () => void }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
+  const toast = useToast()
   const decline = useDeclineBooking()
   const [reason, setReason] = useState('')
+  const blank = reason.trim() === ''
   return (
-    <Modal
+    <Dialog
       open
       title={t('bookingRequests.declineTitle', { name: requestName(request) })}
-      okText={t('bookingRequests.decline')}
-      okButtonProps={{ danger: true, disabled: reason.trim() === '' }}
-      confirmLoading={decline.isPending}
-      onCancel={onClose}
-      onOk={() =>
+      closeLabel={t('app.icons.close')}
+      onClose={onClose}
+      busy={decline.isPending}
+      onSubmit={() =>
+        !blank &&
         void decline.mutateAsync({ r: request, reason }).then(() => {
-          void message.success(t('bookingRequests.declined'))
+          toast.success(t('bookingRequests.declined'))
           onClose()
         })
       }
-      destroyOnHidden
+      footer={
+        <>
+          <Button onClick={onClose} disabled={decline.isPending}>
+            {t('appointments.cancelButton')}
+          </Button>
+          <Button type="submit" variant="danger" disabled={blank || decline.isPending}>
+            {t('bookingRequests.decline')}
+          </Button>
+        </>
+      }
     >
-      <Typography.Paragraph type="secondary">{t('bookingRequests.declineHint')}</Typography.Paragraph>
-      <Input.TextArea aria-label={t('bookingRequests.declineReason')} placeholder={t('bookingRequests.declineReason')} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} autoFocus />
-    </Modal>
+      <p className={styles.hint}>{t('bookingRequests.declineHint')}</p>
+      <Field label={t('bookingRequests.declineReason')}>{(ids) => <TextArea {...ids} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />}</Field>
+    </Dialog>
   )
 }
 
-/** The day's online booking requests, above the queue: each holds its time until the desk accepts or declines it. */
+/** The day's online booking requests, above the queue. */
 export function RequestedBookings({ date, doctorId }: { date: string; doctorId?: number }) {
   const { t } = useTranslation()
   const canManage = useCan('manage appointment')
@@ -132,39 +193,35 @@ export function RequestedBookings({ date, doctorId }: { date: string; doctorId?:
   const rows = (data ?? []).filter((r) => !doctorId || r.doctor_id === doctorId)
   if (rows.length === 0) return null
   return (
-    <section aria-labelledby="requested-bookings" style={{ marginBottom: 16 }}>
-      <Typography.Title level={3} id="requested-bookings" style={{ fontSize: 16 }}>
+    <section aria-labelledby="requested-bookings" className={styles.requests}>
+      <h3 id="requested-bookings" className={styles.requestsTitle}>
         {t('bookingRequests.title', { count: rows.length })}
-      </Typography.Title>
-      <Flex vertical gap={8}>
+      </h3>
+      <div className={styles.requestList}>
         {rows.map((r) => (
-          <Card key={r.id} size="small" style={{ borderColor: '#fa8c16', background: '#fff7e6' }}>
-            <Flex wrap gap={8} justify="space-between" align="center">
-              <Space wrap size={[8, 4]}>
-                <Tag color="orange">{t('bookingRequests.requested')}</Tag>
-                <Typography.Text strong>{dayjs(r.starts_at).format('HH:mm')}</Typography.Text>
-                <Typography.Text>
-                  {requestName(r)}
-                </Typography.Text>
-                <Typography.Text type="secondary">
-                  {r.birth_date} · {r.doctor_name} · {t(`appointments.types.${r.visit_type}`)}
-                </Typography.Text>
-                {r.matches.some((m) => m.sure) ? <Tag color="green">{t('bookingRequests.knownPatient')}</Tag> : r.matches.length ? <Tag>{t('bookingRequests.maybeKnown')}</Tag> : <Tag color="blue">{t('bookingRequests.newPatient')}</Tag>}
-              </Space>
-              {canManage && (
-                <Space>
-                  <Button type="primary" onClick={() => setAccepting(r)} aria-label={`${t('bookingRequests.accept')}: ${requestName(r)}`}>
-                    {t('bookingRequests.accept')}
-                  </Button>
-                  <Button danger onClick={() => setDeclining(r)} aria-label={`${t('bookingRequests.decline')}: ${requestName(r)}`}>
-                    {t('bookingRequests.decline')}
-                  </Button>
-                </Space>
-              )}
-            </Flex>
-          </Card>
+          <div key={r.id} className={styles.request}>
+            <span className={styles.requestWhat}>
+              <Tag color="orange">{t('bookingRequests.requested')}</Tag>
+              <strong>{dayjs(r.starts_at).format('HH:mm')}</strong>
+              <span>{requestName(r)}</span>
+              <span className={styles.secondary}>
+                {r.birth_date} · {r.doctor_name} · {t(`appointments.types.${r.visit_type}`)}
+              </span>
+              {r.matches.some((m) => m.sure) ? <Tag color="green">{t('bookingRequests.knownPatient')}</Tag> : r.matches.length ? <Tag>{t('bookingRequests.maybeKnown')}</Tag> : <Tag color="blue">{t('bookingRequests.newPatient')}</Tag>}
+            </span>
+            {canManage && (
+              <span className={styles.row}>
+                <Button variant="primary" onClick={() => setAccepting(r)} aria-label={`${t('bookingRequests.accept')}: ${requestName(r)}`}>
+                  {t('bookingRequests.accept')}
+                </Button>
+                <Button className={styles.dangerOutline} onClick={() => setDeclining(r)} aria-label={`${t('bookingRequests.decline')}: ${requestName(r)}`}>
+                  {t('bookingRequests.decline')}
+                </Button>
+              </span>
+            )}
+          </div>
         ))}
-      </Flex>
+      </div>
       {accepting && <AcceptModal request={accepting} onClose={() => setAccepting(null)} />}
       {declining && <DeclineModal request={declining} onClose={() => setDeclining(null)} />}
     </section>

@@ -1,17 +1,18 @@
-import { DownOutlined } from '@ant-design/icons'
-import { Button, Dropdown, Space } from 'antd'
+// What a queue row offers its user, by the appointment's status and the user's permissions:
+// the next step as a button (arrive, start, vitals, the diagnosis form), the rest in a menu.
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
 import { fullName } from '../../../lib/patient'
+import { Button } from '../../../light/Button'
+import { DownIcon } from '../../../light/icons'
+import type { MenuItem } from '../../../light/Menu'
+import { MenuButton } from '../../../light/MenuButton'
 import type { StatusAction } from '../api/changeStatus'
 import type { Appointment } from '../api/types'
+import styles from './queue.module.css'
 
-/**
- * What a queue row offers its user, by the appointment's status and the user's permissions:
- * the next step as a button (arrive, start, vitals, the diagnosis form), the rest in a menu.
- */
 export function RowActions({ a, onAct, onEdit, onCancel, onBill }: {
   a: Appointment
   onAct: (a: Appointment, action: StatusAction) => void
@@ -26,10 +27,10 @@ export function RowActions({ a, onAct, onEdit, onCancel, onBill }: {
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const primary: ReactNode[] = []
-  const more: { key: string; label: string; danger?: boolean; onClick: () => void }[] = []
+  const more: (MenuItem & { onClick: () => void })[] = []
   const form = () => navigate(`/appointments/form/${a.id}`)
-  const button = (key: string, label: string, onClick: () => void, type: 'primary' | 'default' = 'primary') => (
-    <Button key={key} size="small" type={type} onClick={onClick}>
+  const button = (key: string, label: string, onClick: () => void, variant: 'primary' | 'default' = 'primary') => (
+    <Button key={key} size="small" variant={variant} onClick={onClick}>
       {label}
     </Button>
   )
@@ -50,15 +51,16 @@ export function RowActions({ a, onAct, onEdit, onCancel, onBill }: {
     more.push({ key: 'cancel', label: t('appointments.actions.cancel'), danger: true, onClick: () => onCancel(a) })
   }
   return (
-    <Space size={4} wrap>
+    <div className={styles.actions}>
       {primary}
       {more.length > 0 && (
-        <Dropdown menu={{ items: more }} trigger={['click']}>
-          <Button size="small" aria-label={t('appointments.moreFor', { name: fullName(a.patient) })}>
-            {t('appointments.more')} <DownOutlined aria-hidden />
-          </Button>
-        </Dropdown>
+        <MenuButton look="small" align="end" floating label={t('appointments.moreFor', { name: fullName(a.patient) })} items={more} onSelect={(key) => more.find((m) => m.key === key)?.onClick()}>
+          {t('appointments.more')}
+          <span className={styles.caret} aria-hidden>
+            <DownIcon />
+          </span>
+        </MenuButton>
       )}
-    </Space>
+    </div>
   )
 }

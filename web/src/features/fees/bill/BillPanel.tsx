@@ -322,7 +322,7 @@ function Lines({
     ],
     [t, money, editable, onEdit, onRemove, onUnmark],
   )
-  return <Table<BillLine> size="small" fit={phone} emptyImage={false} rows={bill?.lines ?? []} rowKey={(l) => l.id} columns={columns} empty={<span className={styles.secondary}>{t('bill.noCharges')}</span>} />
+  return <Table<BillLine> size="small" wrap={phone} emptyImage={false} rows={bill?.lines ?? []} rowKey={(l) => l.id} columns={columns} empty={<span className={styles.secondary}>{t('bill.noCharges')}</span>} />
 }
 
 function Totals({ bill, money }: { bill: Bill; money: Money }) {
