@@ -16,9 +16,12 @@ export function showFormErrors<T>(form: FormInstance<T>, message: MessageInstanc
  * The same for a light form (light/form.ts): the server's messages under the fields it names
  * (fail), or, when it named none, its message as a toast (the light toasts' error).
  */
-export function showFieldErrors(e: unknown, fail: (errors: Record<string, string>) => void, toastError: (text: string) => void) {
+export function showFieldErrors(e: unknown, fail: (errors: Record<string, string>) => string[] | void, toastError: (text: string) => void) {
   if (!(e instanceof ApiError)) throw e
   const fields = Object.entries(e.fields)
-  if (fields.length) fail(Object.fromEntries(fields.map(([name, errors]) => [name, errors[0]])))
-  else toastError(e.message)
+  if (!fields.length) return toastError(e.message)
+  // Every message of a field under it; those about what the form has no field for (a closed
+  // drawer, the line refunded) as a toast, never dropped.
+  const left = fail(Object.fromEntries(fields.map(([name, errors]) => [name, errors.join(' ')]))) ?? []
+  if (left.length) toastError(left.join(' '))
 }

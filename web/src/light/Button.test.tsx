@@ -50,6 +50,16 @@ describe('Button', () => {
     fireEvent.click(button)
     expect(pressed).toBe(0)
   })
+
+  it('keeps focus while loading (aria-disabled, not disabled): a dialog saving does not drop it to the page', () => {
+    const { rerender } = render(<Button>Receive</Button>)
+    const button = screen.getByRole('button', { name: 'Receive' })
+    button.focus()
+    rerender(<Button loading>Receive</Button>)
+    expect(button.hasAttribute('disabled')).toBe(false)
+    expect(button.getAttribute('aria-disabled')).toBe('true')
+    expect(document.activeElement).toBe(button)
+  })
 })
 
 describe('Tag', () => {

@@ -19,13 +19,20 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 export const buttonClass = (variant: ButtonProps['variant'] = 'default', small = false) =>
   [styles.button, variant === 'default' ? '' : styles[variant], small ? styles.small : ''].filter(Boolean).join(' ')
 
-export function Button({ variant, size, loading, icon, className, children, type = 'button', disabled, ...rest }: ButtonProps) {
+export function Button({ variant, size, loading, icon, className, children, type = 'button', disabled, onClick, ...rest }: ButtonProps) {
+  // A loading button stays focusable (aria-disabled, clicks ignored): disabling the button that
+  // has focus (a dialog's OK as it saves) would drop focus to the page behind.
   return (
     <button
       type={type}
-      className={[buttonClass(variant, size === 'small'), children ? '' : styles.iconOnly, className].filter(Boolean).join(' ')}
-      disabled={disabled || loading}
+      className={[buttonClass(variant, size === 'small'), children ? '' : styles.iconOnly, loading ? styles.busy : '', className].filter(Boolean).join(' ')}
+      disabled={disabled}
+      aria-disabled={loading || undefined}
       aria-busy={loading || undefined}
+      onClick={(e) => {
+        if (loading) e.preventDefault()
+        else onClick?.(e)
+      }}
       {...rest}
     >
       {(icon || loading) && (

@@ -125,8 +125,11 @@ export function Combobox({
             setOpen(true)
           } else if (e.key === 'Escape') {
             // A search box empties on a second Escape; a form's select keeps what was chosen.
-            if (expanded) setOpen(false)
-            else if (!field) onQueryChange('')
+            // Closing the list takes the key: the dialog around stays open.
+            if (expanded) {
+              e.preventDefault()
+              setOpen(false)
+            } else if (!field) onQueryChange('')
           }
         }}
       />

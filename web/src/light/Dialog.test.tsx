@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../test/axe'
 import { Button } from './Button'
+import { Combobox } from './Combobox'
 import { Dialog } from './Dialog'
 
 function Page({ onSubmit, busy }: { onSubmit?: () => void; busy?: boolean }) {
@@ -89,6 +90,23 @@ describe('Dialog', () => {
     expect(enter.defaultPrevented).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(onSubmit).toHaveBeenCalledTimes(1)
+  })
+
+  it('stays open when Escape closes a list inside it (the service search), and closes on the next', () => {
+    const onClose = vi.fn()
+    render(
+      <Dialog open title="Add charge" closeLabel="Close" onClose={onClose}>
+        <Combobox field label="Service" query="" onQueryChange={() => {}} options={[{ value: '1', label: 'Consultation' }]} onChoose={() => {}} />
+      </Dialog>,
+    )
+    const box = screen.getByRole('combobox', { name: 'Service' })
+    fireEvent.click(box)
+    expect(box.getAttribute('aria-expanded')).toBe('true')
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect(box.getAttribute('aria-expanded')).toBe('false')
+    expect(onClose).not.toHaveBeenCalled()
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect(onClose).toHaveBeenCalledTimes(1)
   })
 
   it('closes on Escape, its close button and the mask, giving focus back', () => {

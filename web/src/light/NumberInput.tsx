@@ -19,7 +19,9 @@ export function NumberNote({ text, unit, amountUnits, censored }: { text: string
   // A censored result ("<0.01", "≥ 90") is its comparator and a number: the number is read.
   const sign = censored ? (/^\s*(<=|>=|≤|≥|<|>)\s*/.exec(text ?? '')?.[0] ?? '') : ''
   text = text?.slice(sign.length)
-  if (!text?.trim()) return null
+  // The live region stays mounted while the field is, so that a note appearing in it is read
+  // out (a region added with its words is often missed).
+  if (!text?.trim()) return <div aria-live="polite" />
   let problem: string | undefined
   let value: number | undefined
   if (amountUnits === undefined) {
@@ -29,13 +31,17 @@ export function NumberNote({ text, unit, amountUnits, censored }: { text: string
     problem = r.problem
     value = r.minor === undefined ? undefined : r.minor / 10 ** amountUnits
   }
-  if (!problem && !readingNeedsEcho(text, lang)) return null
+  const shown = problem || readingNeedsEcho(text, lang)
   return (
-    <div aria-live="polite" data-testid="number-note">
-      {problem ? (
-        <span className={styles.problem}>{t(problem)}</span>
-      ) : (
-        <span className={styles.echo}>{t('number.youEntered', { value: `${sign.trim()}${sign ? ' ' : ''}${echoNumber(value!, lang)}${unit ? ` ${unit}` : ''}` })}</span>
+    <div aria-live="polite">
+      {shown && (
+        <div data-testid="number-note">
+          {problem ? (
+            <span className={styles.problem}>{t(problem)}</span>
+          ) : (
+            <span className={styles.echo}>{t('number.youEntered', { value: `${sign.trim()}${sign ? ' ' : ''}${echoNumber(value!, lang)}${unit ? ` ${unit}` : ''}` })}</span>
+          )}
+        </div>
       )}
     </div>
   )

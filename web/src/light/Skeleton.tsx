@@ -12,11 +12,14 @@ export interface SkeletonProps {
   block?: number
   className?: string
   style?: CSSProperties
+  /** Said to a screen reader in the shapes' place ("Loading…"), in the user's language. */
+  label?: string
 }
 
-export function Skeleton({ lines = ['61%'], block, className, style }: SkeletonProps) {
+export function Skeleton({ lines = ['61%'], block, className, style, label }: SkeletonProps) {
   return (
     <div className={[styles.skeleton, className].filter(Boolean).join(' ')} style={style} aria-busy="true">
+      {label && <span className="visually-hidden">{label}</span>}
       {block !== undefined ? (
         <span className={`${styles.shape} ${styles.block}`} style={{ height: block }} aria-hidden />
       ) : (

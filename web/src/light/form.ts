@@ -13,7 +13,15 @@ export function useForm<T extends object>(initial: T, checks: Checks<T> = {}) {
   // The element around the form's fields is marked data-form={scope}: the first invalid field
   // in it takes focus after a failed submit.
   const scope = useId()
-  const focusFirstInvalid = () => requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-form="${scope}"] [aria-invalid="true"]`)?.focus())
+  // A field that has focus already is left and taken again, so that a screen reader reads it
+  // anew with its message (focus() on the focused element says nothing).
+  const focusFirstInvalid = () =>
+    requestAnimationFrame(() => {
+      const field = document.querySelector<HTMLElement>(`[data-form="${scope}"] [aria-invalid="true"]`)
+      if (!field) return
+      if (document.activeElement === field) field.blur()
+      field.focus()
+    })
 
   // The values as last set, so that several fields set in one event each see the others.
   const latest = useRef(values)
@@ -37,10 +45,13 @@ export function useForm<T extends object>(initial: T, checks: Checks<T> = {}) {
     if (Object.keys(found).length) focusFirstInvalid()
     return Object.keys(found).length === 0
   }
-  /** Shows messages set from outside under their fields (those the form has no field for are ignored). */
-  const fail = (found: Errors<T>) => {
-    setErrors((e) => ({ ...e, ...found }))
-    focusFirstInvalid()
+  /** Shows messages set from outside under their fields; returns those the form has no field for, for the caller to show. */
+  const fail = (found: Errors<T>): string[] => {
+    const names = Object.keys(found) as (keyof T)[]
+    const placed = names.filter((name) => name in latest.current)
+    setErrors((e) => ({ ...e, ...Object.fromEntries(placed.map((name) => [name, found[name]])) }))
+    if (placed.length) focusFirstInvalid()
+    return names.filter((name) => !(name in latest.current)).map((name) => found[name] ?? '')
   }
   const reset = (to: T = initial) => {
     latest.current = to

@@ -10,7 +10,17 @@ import { cycleTab } from './focus'
 export const MODAL_LAYER = 1003
 
 export const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
-const FIELD = 'input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled])'
+const FIELD = 'input:not([disabled]):not([type=hidden]):not([type=radio]):not([tabindex="-1"]), input[type=radio]:checked:not([disabled]), select:not([disabled]), textarea:not([disabled])'
+
+/** What Tab reaches in root: no element taken out of the order (tabindex -1), and of a radio group only its chosen radio. */
+export function tabbable(root: HTMLElement | null): HTMLElement[] {
+  if (!root) return []
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => {
+    if (el.tabIndex < 0) return false
+    if (el instanceof HTMLInputElement && el.type === 'radio' && !el.checked) return !root.querySelector(`input[type=radio][name="${CSS.escape(el.name)}"]:checked`)
+    return true
+  })
+}
 
 /** The panel's ref and its keydown handler; `firstField` puts focus on the first field rather than the first control. */
 export function useModal<T extends HTMLElement>(open: boolean, onClose: () => void, firstField = false) {
@@ -19,7 +29,7 @@ export function useModal<T extends HTMLElement>(open: boolean, onClose: () => vo
     if (!open) return
     const before = document.activeElement as HTMLElement | null
     const p = panel.current
-    ;((firstField && p?.querySelector<HTMLElement>(`[data-autofocus], ${FIELD}`)) || p?.querySelector<HTMLElement>(FOCUSABLE))?.focus()
+    ;((firstField && p?.querySelector<HTMLElement>(`[data-autofocus], ${FIELD}`)) || tabbable(p)[0])?.focus()
     return () => before?.focus()
   }, [open, firstField])
   const closeRef = useRef(onClose)
@@ -35,6 +45,6 @@ export function useModal<T extends HTMLElement>(open: boolean, onClose: () => vo
     return () => document.removeEventListener('keydown', onKey)
   }, [open])
   /** Tab and Shift+Tab go round inside the panel. */
-  const onKeyDown = (e: KeyboardEvent) => cycleTab(e, [...(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])])
+  const onKeyDown = (e: KeyboardEvent) => cycleTab(e, tabbable(panel.current))
   return { panel, onKeyDown }
 }

@@ -147,6 +147,9 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     })
     const mark = await screen.findByTestId('mark-charged')
     pick(within(mark).getByRole('combobox', { name: 'Line of this bill that charges C-reactive protein' }), 'C-reactive protein (CRP)')
+    // Choosing a line asks nothing yet (an arrow key in a closed select changes it): Mark does.
+    expect(screen.queryByRole('dialog')).toBeNull()
+    fireEvent.click(within(mark).getByRole('button', { name: 'Mark as its charge: C-reactive protein' }))
     // Confirmed first, seeing the line, its amount and the test's list price (the cashier's review, M3).
     const confirm = await screen.findByRole('dialog')
     expect(within(confirm).getByText('Mark this line as the charge of C-reactive protein?')).toBeTruthy()
@@ -168,6 +171,7 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     })
     const mark = await screen.findByTestId('mark-charged')
     pick(within(mark).getByRole('combobox', { name: 'Line of this bill that charges C-reactive protein' }), 'C-reactive protein (CRP)')
+    fireEvent.click(within(mark).getByRole('button', { name: 'Mark as its charge: C-reactive protein' }))
     const confirm = await screen.findByRole('dialog')
     expect(within(confirm).getByTestId('mark-list-price').textContent).toContain('80.00')
     expect(within(confirm).queryByText(/differs from the test's list price/)).toBeNull()

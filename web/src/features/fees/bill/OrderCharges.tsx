@@ -113,6 +113,7 @@ function MarkCharged({ orders, bill, busy, onMark }: { orders: Markable[]; bill:
   const { data: settings } = useFeeSettings()
   const money = useMoney(bill.currency ?? settings?.currency ?? 'USD', bill.minor_units ?? settings?.minor_units ?? 2)
   const [pending, setPending] = useState<{ order: Markable; line: BillLine }>()
+  const [chosen, setChosen] = useState<Record<number, number | undefined>>({})
   // Only a written-out line or one of the test's own service, that still charges something
   // (not price 0, not refunded in full), can be a test's charge; the server checks it too.
   const credited = new Map<number, number>()
@@ -127,18 +128,27 @@ function MarkCharged({ orders, bill, busy, onMark }: { orders: Markable[]; bill:
       {orders.map((o) => (
         <div key={o.order_id} className={styles.markRow}>
           <span>{name(o)}</span>
-          {/* Always shows its prompt: a line picked is confirmed first, then marked. */}
+          {/* A line chosen, then Mark (choosing alone changes nothing: an arrow key in a closed
+              select changes its value); confirmed first, then marked. */}
           <Select<number | ''>
             className={styles.markSelect}
             aria-label={t('bill.markChargedByNamed', { test: name(o) })}
             disabled={busy != null}
-            value=""
+            value={chosen[o.order_id] ?? ''}
             options={[{ value: '', label: t('bill.markChargedBy'), disabled: true }, ...linesFor(o).map((l) => ({ value: l.id, label: l.code ? `${l.code} · ${l.description}` : l.description }))]}
-            onChange={(id) => {
-              const line = free.find((l) => l.id === id)
+            onChange={(id) => setChosen((c) => ({ ...c, [o.order_id]: id === '' ? undefined : id }))}
+          />
+          <Button
+            size="small"
+            disabled={busy != null || chosen[o.order_id] === undefined}
+            aria-label={`${t('bill.markConfirm')}: ${name(o)}`}
+            onClick={() => {
+              const line = free.find((l) => l.id === chosen[o.order_id])
               if (line) setPending({ order: o, line })
             }}
-          />
+          >
+            {t('bill.markConfirm')}
+          </Button>
         </div>
       ))}
       {pending && (
