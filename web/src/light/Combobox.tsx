@@ -160,10 +160,14 @@ export function Combobox({
           {emptyText}
         </div>
       )}
-      {/* Present from the start, so that what is put in it is announced (WCAG 4.1.3). */}
-      <div role="status" className="visually-hidden">
-        {empty ? emptyText : expanded && countText ? countText(options.length) : ''}
-      </div>
+      {/* Present from the start, so that what is put in it is announced (WCAG 4.1.3); only
+          where there is something to say (a search's count or its "nothing found"), not in a
+          form's select, whose page has its own status (a visit's "Saved at"). */}
+      {(emptyText || countText) && (
+        <div role="status" className="visually-hidden">
+          {empty ? emptyText : expanded && countText ? countText(options.length) : ''}
+        </div>
+      )}
     </div>
   )
 }
