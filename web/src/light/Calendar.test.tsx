@@ -2,10 +2,15 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import dayjs from 'dayjs'
 import 'dayjs/locale/ru'
+import 'dayjs/locale/vi'
+import 'dayjs/locale/zh-cn'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { initI18n } from '../lib/i18n'
 import { axeViolations } from '../test/axe'
+import { cssRule, readSheet } from '../test/css'
 import { Calendar } from './Calendar'
+
+const css = readSheet('light/Calendar.module.css')
 
 beforeAll(() => initI18n('en'))
 afterEach(() => {
@@ -38,7 +43,7 @@ describe('Calendar', () => {
     dayjs.locale('ru')
     draw()
     expect(screen.getAllByRole('columnheader')[0].textContent).toBe('пн')
-    expect(screen.getByTestId('calendar-month').textContent).toBe('ноябрь 2026')
+    expect(screen.getByTestId('calendar-month').textContent).toBe('ноябрь 2026 г.')
   })
 
   it('moves the focused day by the keys, into the next month, and chooses it with Enter', () => {
@@ -82,5 +87,28 @@ describe('Calendar', () => {
     expect(onSelect).toHaveBeenCalledWith('2026-12-02')
     expect(screen.getByTestId('calendar-month').textContent).toBe('December 2026')
     expect(screen.getByRole('gridcell', { selected: true }).textContent).toBe('23 visits')
+  })
+
+  it('names the month in each language’s own order', () => {
+    for (const [locale, title] of [
+      ['zh-cn', '2026年11月'],
+      ['vi', 'tháng 11 năm 2026'],
+    ]) {
+      dayjs.locale(locale)
+      draw()
+      expect(screen.getByRole('grid', { name: title })).toBeTruthy()
+      cleanup()
+    }
+  })
+
+  it('outlines the focused day, and marks the days outside the month by more than their colour', () => {
+    draw()
+    const grid = screen.getByRole('grid')
+    // 1 December, after November's last week.
+    const outside = within(grid).getAllByRole('gridcell').at(-1)!
+    expect(outside.className).toContain('outside')
+    expect(within(grid).getByRole('gridcell', { selected: true }).className).not.toContain('outside')
+    expect(cssRule(css, '.outside .number')).toMatch(/text-decoration: underline dotted/)
+    expect(cssRule(css, '.day:focus-visible')).toMatch(/outline: 2px solid #1656c7/)
   })
 })

@@ -1,6 +1,8 @@
 // A light month calendar, drawn as Ant Design's small calendar: the month and year between
-// previous and next buttons, then the month as a grid of six weeks (the days before and after it
-// dimmed), today ringed and the chosen day filled in the clinic's colour. It is the date grid of
+// previous and next buttons (in the language's order: "November 2026", "2026年11月"), then the
+// month as a grid of six weeks (the days before and after it dimmed and underlined dotted, not
+// told by colour alone), today ringed, the chosen day filled in the clinic's colour and the
+// focused day outlined. It is the date grid of
 // the ARIA practices: a table with role grid named by the month, weekday names in the interface
 // language (dayjs's locale, which the shell sets) from that language's first day of the week;
 // one day takes Tab, the arrow keys move a day or a week, Home and End to the week's ends, Page
@@ -44,6 +46,12 @@ function monthDays(day: string, start: number) {
   const first = dayjs(day).startOf('month')
   const from = first.subtract((first.day() - start + 7) % 7, 'day')
   return Array.from({ length: 42 }, (_, i) => from.add(i, 'day').format(DAY))
+}
+
+/** The month and year of day in the language's own order and words (Intl's, not a fixed pattern). */
+export const monthTitle = (day: string, lang: string) => {
+  const d = dayjs(day)
+  return new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric' }).format(new Date(d.year(), d.month(), 1))
 }
 
 export const Calendar = memo(function Calendar({ value, defaultValue, onSelect, cell, prevLabel, nextLabel }: CalendarProps) {
@@ -104,7 +112,7 @@ export const Calendar = memo(function Calendar({ value, defaultValue, onSelect, 
         </IconButton>
         {/* data-testid: the end-to-end tests read the month's name in the interface language. */}
         <strong id={labelId} className={styles.month} aria-live="polite" data-testid="calendar-month">
-          {shown.format('MMMM YYYY')}
+          {monthTitle(focused, dayjs.locale())}
         </strong>
         <IconButton label={nextLabel} tooltip={false} onClick={() => setFocused(shown.add(1, 'month').format(DAY))}>
           <RightIcon />

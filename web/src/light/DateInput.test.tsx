@@ -1,13 +1,24 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import i18n, { initI18n } from '../lib/i18n'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import dayjs from 'dayjs'
+import i18n, { initI18n, setLanguage } from '../lib/i18n'
 import { axeViolations } from '../test/axe'
 import { DateInput, readDate, shownDate } from './DateInput'
+import { FOCUSABLE } from './modal'
 
 beforeAll(() => initI18n('en'))
-beforeEach(() => i18n.changeLanguage('en'))
+// jsdom has no showPicker: each test says whether the browser has it (most: a browser that has).
+const hasShowPicker = (has: boolean) => {
+  if (has) Object.defineProperty(HTMLInputElement.prototype, 'showPicker', { configurable: true, writable: true, value: vi.fn() })
+  else delete (HTMLInputElement.prototype as Partial<HTMLInputElement>).showPicker
+}
+beforeEach(async () => {
+  await i18n.changeLanguage('en')
+  hasShowPicker(true)
+})
+afterEach(() => hasShowPicker(false))
 
 function Day({ week, onChange }: { week?: boolean; onChange?: (d: string) => void }) {
   const [day, setDay] = useState('2026-11-25')
@@ -59,16 +70,44 @@ describe('DateInput', () => {
     expect(field().value).toBe('07/01/2027')
   })
 
-  it('marks a date it cannot read invalid and keeps the day it had; Escape shows that day again', () => {
+  it('marks a date it cannot read invalid, keeps the day it had and says how to type one, until Escape shows that day again', async () => {
     const changed = vi.fn()
-    render(<Day onChange={changed} />)
+    const { container } = render(<Day onChange={changed} />)
+    const hint = () => document.getElementById(field().getAttribute('aria-describedby') ?? '')
+    // The live region is there before the message, so that it is heard as it comes.
+    const live = container.querySelector('[aria-live="polite"]')!
+    expect(live.textContent).toBe('')
+    expect(field().getAttribute('aria-describedby')).toBeNull()
     fireEvent.change(field(), { target: { value: '31.02.2026' } })
     fireEvent.keyDown(field(), { key: 'Enter' })
     expect(field().getAttribute('aria-invalid')).toBe('true')
     expect(changed).not.toHaveBeenCalled()
     expect(screen.getByRole('status').textContent).toBe('2026-11-25')
+    const example = dayjs().format('YYYY-MM-DD')
+    expect(hint()).toBe(live)
+    expect(live.textContent).toBe(`Type the date as YYYY-MM-DD, for example ${example}`)
+    expect(await axeViolations(container)).toEqual([])
+    // Still said while it is typed again, until a date is taken.
+    fireEvent.change(field(), { target: { value: '2026-02-3' } })
+    expect(live.textContent).not.toBe('')
     fireEvent.keyDown(field(), { key: 'Escape' })
     expect(field().value).toBe('2026-11-25')
+    expect(field().getAttribute('aria-invalid')).toBeNull()
+    expect(field().getAttribute('aria-describedby')).toBeNull()
+    expect(live.textContent).toBe('')
+  })
+
+  it('says the language’s way in the message, and clears it when a readable date is taken', async () => {
+    await setLanguage('ru')
+    const { container } = render(<Day />)
+    const live = container.querySelector('[aria-live="polite"]')!
+    fireEvent.change(field(), { target: { value: '32.12.2026' } })
+    fireEvent.blur(field())
+    expect(live.textContent).toBe(`Введите дату в формате ДД.ММ.ГГГГ, например ${dayjs().format('DD.MM.YYYY')}`)
+    fireEvent.change(field(), { target: { value: '03.12.2026' } })
+    fireEvent.keyDown(field(), { key: 'Enter' })
+    expect(screen.getByRole('status').textContent).toBe('2026-12-03')
+    expect(live.textContent).toBe('')
     expect(field().getAttribute('aria-invalid')).toBeNull()
   })
 
@@ -76,24 +115,46 @@ describe('DateInput', () => {
     render(<Day week />)
     expect(field().value).toBe('2026-11-23 – 2026-11-29')
     const picker = document.querySelector<HTMLInputElement>('input[type=date]')!
-    expect(picker.tabIndex).toBe(-1)
+    fireEvent.click(screen.getByRole('button', { name: 'Open the calendar' }))
     fireEvent.change(picker, { target: { value: '2026-12-10' } })
     expect(screen.getByRole('status').textContent).toBe('2026-12-07')
     expect(field().value).toBe('2026-12-07 – 2026-12-13')
+    expect(picker.disabled).toBe(true)
   })
 
-  it('opens the browser’s picker from its button, or focuses it where there is no showPicker', () => {
-    render(<Day />)
+  it('opens the browser’s picker from its button; its unseen input is never reached by Tab, nor counted by a dialog’s loop', () => {
+    const { container } = render(<Day />)
     const picker = document.querySelector<HTMLInputElement>('input[type=date]')!
-    const show = vi.fn()
+    expect(picker.tabIndex).toBe(-1)
+    expect([...container.querySelectorAll(FOCUSABLE)]).toEqual([field(), screen.getByRole('button', { name: 'Open the calendar' })])
+    // Enabled only to open (a disabled input's picker does not), then disabled again as it closes.
+    let enabledWhenShown: boolean | undefined
+    const show = vi.fn(function (this: HTMLInputElement) {
+      enabledWhenShown = !this.disabled
+    })
     picker.showPicker = show
     fireEvent.click(screen.getByRole('button', { name: 'Open the calendar' }))
     expect(show).toHaveBeenCalled()
+    expect(enabledWhenShown).toBe(true)
+    fireEvent(picker, new Event('cancel'))
+    expect(picker.disabled).toBe(true)
+    // Refused (no user activation): nothing opens, focus stays, the input is disabled again.
     picker.showPicker = () => {
-      throw new Error('not supported')
+      throw new Error('not allowed')
     }
-    fireEvent.click(screen.getByRole('button', { name: 'Open the calendar' }))
-    expect(document.activeElement).toBe(picker)
+    const button = screen.getByRole('button', { name: 'Open the calendar' })
+    button.focus()
+    fireEvent.click(button)
+    expect(document.activeElement).toBe(button)
+    expect(picker.disabled).toBe(true)
+  })
+
+  it('has no calendar button where the browser cannot open its picker from a script', async () => {
+    hasShowPicker(false)
+    const { container } = render(<Day />)
+    expect(screen.queryByRole('button', { name: 'Open the calendar' })).toBeNull()
+    expect(container.querySelector('input[type=date]')).toBeNull()
+    expect(await axeViolations(container)).toEqual([])
   })
 
   it('reads each language’s ways', () => {

@@ -1,13 +1,16 @@
 // A light date field: a text field that shows a day in the interface language's short form
 // (29.11.2026 in Russian, 29/11/2026 in Vietnamese) and reads one typed the ways that language
 // writes dates (lib/time's dateInputFormats), taken on Enter or as the field is left; a date it
-// cannot read marks the field invalid and keeps the day it had. Beside it a calendar button
-// opens the browser's own date picker (an unseen <input type="date">), so the popup is native
-// and costs no code. With `week` the field shows the week (Monday's date – Sunday's date) and a
+// cannot read marks the field invalid, keeps the day it had and says under the field how to type
+// one (a polite live region, always there, that the field is described by) until a readable date
+// is taken or Escape shows the day again. Where the browser can open its date picker from a
+// script (showPicker), a calendar button in the field opens it (an unseen <input type="date">,
+// disabled, so never reached by Tab nor counted by a dialog's Tab loop, but while it opens), so
+// the popup is native and costs no code. With `week` the field shows the week (Monday's date – Sunday's date) and a
 // day typed or picked stands for its week (its Monday).
 import dayjs from 'dayjs'
 import customParseFormat from 'dayjs/plugin/customParseFormat'
-import { useRef, useState, type InputHTMLAttributes } from 'react'
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes } from 'react'
 import { useTranslation } from 'react-i18next'
 import { dateInputFormats, formatDay } from '../lib/time'
 import styles from './DateInput.module.css'
@@ -38,6 +41,9 @@ export const readDate = (text: string, lang: string) => {
   return d.isValid() ? d.format(ISO) : undefined
 }
 
+/** Whether this browser opens a date input's picker from a script (no calendar button without it). */
+const canShowPicker = () => typeof HTMLInputElement !== 'undefined' && 'showPicker' in HTMLInputElement.prototype
+
 export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> {
   /** The day, as an ISO date (YYYY-MM-DD). */
   value: string
@@ -51,45 +57,60 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
   const shown = shownDate(value, week, i18n.language)
   // What is being typed, until it is taken (Enter, leaving the field); null shows the value.
   const [typed, setTyped] = useState<string | null>(null)
+  // A typed date could not be read: the field is marked and the message says how to type one.
   const [invalid, setInvalid] = useState(false)
+  const hintId = useId()
   const picker = useRef<HTMLInputElement>(null)
+  const withPicker = canShowPicker()
   const choose = (day: string) => onChange(week ? monday(day) : day)
+  const reset = () => {
+    setTyped(null)
+    setInvalid(false)
+  }
   const take = () => {
     if (typed === null) return
     const day = readDate(typed, i18n.language)
     if (!day) return setInvalid(true)
-    setTyped(null)
-    setInvalid(false)
+    reset()
     if (day !== value) choose(day)
   }
+  // The picker is enabled only to open (a disabled input cannot); closed, it is disabled again.
+  const shut = () => {
+    if (picker.current) picker.current.disabled = true
+  }
+  // The picker closed without a day: the input's own cancel event (not one React hands on).
+  useEffect(() => {
+    const p = picker.current
+    p?.addEventListener('cancel', shut)
+    return () => p?.removeEventListener('cancel', shut)
+  }, [withPicker])
   const open = () => {
     const p = picker.current
     if (!p) return
+    p.disabled = false
     try {
       p.showPicker()
     } catch {
-      p.focus()
+      shut() // refused (no user activation): nothing opens
     }
   }
+  const describedBy = [rest['aria-describedby'], invalid ? hintId : undefined].filter(Boolean).join(' ') || undefined
   return (
     <span className={[styles.wrap, week ? styles.week : '', className].filter(Boolean).join(' ')}>
       <Input
         {...rest}
-        className={styles.text}
+        className={[styles.text, withPicker ? styles.withButton : ''].filter(Boolean).join(' ')}
         value={typed ?? shown}
         placeholder={t('dateInput.placeholder')}
         aria-invalid={invalid || rest['aria-invalid'] ? true : undefined}
-        onChange={(e) => {
-          setTyped(e.target.value)
-          setInvalid(false)
-        }}
+        aria-describedby={describedBy}
+        onChange={(e) => setTyped(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') take()
           else if (e.key === 'Escape' && typed !== null) {
             // Escape gives back the day shown before the typing.
             e.preventDefault()
-            setTyped(null)
-            setInvalid(false)
+            reset()
           }
           onKeyDown?.(e)
         }}
@@ -98,24 +119,34 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
           onBlur?.(e)
         }}
       />
-      <button type="button" className={styles.button} aria-label={t('dateInput.calendar')} title={t('dateInput.calendar')} onClick={open} disabled={rest.disabled}>
-        <CalendarIcon />
-      </button>
-      {/* The browser's date picker: unseen and out of the Tab order; the button opens it. */}
-      <input
-        ref={picker}
-        type="date"
-        className={styles.picker}
-        tabIndex={-1}
-        aria-hidden
-        value={value}
-        onChange={(e) => {
-          if (!e.target.value) return
-          setTyped(null)
-          setInvalid(false)
-          choose(e.target.value)
-        }}
-      />
+      {/* Always there, so that a screen reader hears the message as it appears. */}
+      <span id={hintId} className={styles.error} aria-live="polite">
+        {invalid ? t('dateInput.invalid', { format: t('dateInput.placeholder'), example: formatDay(dayjs().format(ISO), i18n.language) }) : ''}
+      </span>
+      {withPicker && (
+        <>
+          <button type="button" className={styles.button} aria-label={t('dateInput.calendar')} title={t('dateInput.calendar')} onClick={open} disabled={rest.disabled}>
+            <CalendarIcon />
+          </button>
+          {/* The browser's date picker: unseen, disabled but while the button opens it. */}
+          <input
+            ref={picker}
+            type="date"
+            className={styles.picker}
+            tabIndex={-1}
+            aria-hidden
+            disabled
+            value={value}
+            onBlur={shut}
+            onChange={(e) => {
+              shut()
+              if (!e.target.value) return
+              reset()
+              choose(e.target.value)
+            }}
+          />
+        </>
+      )}
     </span>
   )
 }

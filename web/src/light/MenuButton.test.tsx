@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../test/axe'
 import { MenuButton } from './MenuButton'
 
@@ -96,5 +96,66 @@ describe('MenuButton', () => {
     button.getBoundingClientRect = () => ({ top: 100, bottom: 124, left: 20, right: 80, width: 60, height: 24, x: 20, y: 100, toJSON: () => ({}) })
     fireEvent.click(button)
     expect(screen.getByRole('menu').style.left).toBe('20px')
+  })
+
+  describe('floating, in a short or narrow window', () => {
+    const box = (top: number, left = 20) => ({ top, bottom: top + 24, left, right: left + 60, width: 60, height: 24, x: left, y: top, toJSON: () => ({}) })
+    const floating = (top: number) => {
+      render(
+        <>
+          <MenuButton label="More actions for An" look="small" floating items={items} onSelect={() => {}}>
+            More
+          </MenuButton>
+          <button type="button">elsewhere</button>
+        </>,
+      )
+      const button = screen.getByRole('button', { name: 'More actions for An' })
+      button.getBoundingClientRect = () => box(top)
+      return button
+    }
+    // The menu's drawn height (jsdom lays nothing out).
+    const menuHeight = (px: number) => Object.defineProperty(HTMLElement.prototype, 'scrollHeight', { configurable: true, get: () => px })
+    afterEach(() => {
+      Reflect.deleteProperty(HTMLElement.prototype, 'scrollHeight')
+    })
+
+    it('stays open while the menu itself scrolls; a page scroll closes it with focus back on the button', () => {
+      const button = floating(100)
+      fireEvent.click(button)
+      const menu = screen.getByRole('menu')
+      fireEvent.scroll(menu)
+      expect(screen.getByRole('menu')).toBe(menu)
+      expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'English' }))
+      fireEvent.scroll(window)
+      expect(screen.queryByRole('menu')).toBeNull()
+      expect(document.activeElement).toBe(button)
+      // Opened by the pointer with focus then taken elsewhere: a page scroll closes it and leaves focus there.
+      fireEvent.click(button)
+      const elsewhere = screen.getByRole('button', { name: 'elsewhere' })
+      elsewhere.focus()
+      fireEvent.scroll(document)
+      expect(screen.queryByRole('menu')).toBeNull()
+      expect(document.activeElement).toBe(elsewhere)
+    })
+
+    it('is no taller than the room under the button, and scrolls', () => {
+      menuHeight(100)
+      fireEvent.click(floating(100))
+      const menu = screen.getByRole('menu')
+      expect(menu.style.top).toBe('128px')
+      expect(menu.style.maxHeight).toBe(`${window.innerHeight - 124 - 4 - 8}px`)
+      expect(menu.style.overflow).toBe('auto')
+      expect(menu.style.maxWidth).toBe('calc(100vw - 16px)')
+    })
+
+    it('opens above the button where it does not fit under it and there is more room above', () => {
+      menuHeight(200)
+      const top = window.innerHeight - 60
+      fireEvent.click(floating(top))
+      const menu = screen.getByRole('menu')
+      expect(menu.style.top).toBe('auto')
+      expect(menu.style.bottom).toBe(`${window.innerHeight - top + 4}px`)
+      expect(menu.style.maxHeight).toBe(`${top - 4 - 8}px`)
+    })
   })
 })

@@ -2,7 +2,7 @@
 // light menu under it. Enter, Space and ArrowDown open it on its first item, ArrowUp on its
 // last; choosing an item or Escape closes it and focus returns to the button; a click outside
 // closes it and focus goes where the click put it.
-import { useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import { buttonClass } from './Button'
 import { Menu, type MenuItem } from './Menu'
 import { useTooltip } from './Tooltip'
@@ -25,11 +25,19 @@ export interface MenuButtonProps {
   /**
    * The menu is placed in the window (position: fixed, under the button) rather than beside the
    * button, so that a box that scrolls or clips (a table's) does not cut it off; it closes when
-   * the page scrolls, which would leave it behind. It lines up with the button's end (align
-   * end) only where the button is in the window's right half, else with its start.
+   * the page scrolls, which would leave it behind (focus back on the button if it was in the
+   * menu), but not when the menu itself scrolls. It lines up with the button's end (align end)
+   * only where the button is in the window's right half, else with its start; it opens above
+   * the button where it does not fit under it and there is more room above, and it is never
+   * taller or wider than the room it has (it scrolls), so that each item can be reached in a
+   * short or narrow window.
    */
   floating?: boolean
 }
+
+/** A floating menu's gap from its button, and its least distance from the window's edges (px). */
+const GAP = 4
+const MARGIN = 8
 
 export function MenuButton({ label, children, items, onSelect, className, align = 'end', tooltip, look = 'icon', floating = false }: MenuButtonProps) {
   const [open, setOpen] = useState<false | 'first' | 'last'>(false)
@@ -41,21 +49,50 @@ export function MenuButton({ label, children, items, onSelect, className, align 
     setOpen(false)
     if (returnFocus) button.current?.focus()
   }
-  // A floating menu's place in the window, taken as it opens.
+  // A floating menu's place in the window, taken as it opens (the button's box kept to flip it).
   const [place, setPlace] = useState<CSSProperties>()
-  const show = (at: 'first' | 'last') => {
+  const at = useRef<DOMRect>(undefined)
+  const show = (to: 'first' | 'last') => {
     const r = button.current?.getBoundingClientRect()
+    at.current = r
     // Lined up with the button's edge on the side of the window it has room on (a phone's narrow window).
     const end = align === 'end' && r ? r.right > window.innerWidth / 2 : false
-    if (floating && r) setPlace({ position: 'fixed', top: r.bottom + 4, bottom: 'auto', ...(end ? { right: window.innerWidth - r.right, left: 'auto' } : { left: r.left, right: 'auto' }) })
-    setOpen(at)
+    if (floating && r)
+      setPlace({
+        position: 'fixed',
+        top: r.bottom + GAP,
+        bottom: 'auto',
+        maxHeight: Math.max(window.innerHeight - r.bottom - GAP - MARGIN, 0),
+        maxWidth: `calc(100vw - ${2 * MARGIN}px)`,
+        overflow: 'auto',
+        boxSizing: 'border-box',
+        ...(end ? { right: window.innerWidth - r.right, left: 'auto' } : { left: r.left, right: 'auto' }),
+      })
+    setOpen(to)
   }
+  // Drawn, a floating menu taller than the room under the button opens above it if there is more room there.
+  useLayoutEffect(() => {
+    const r = at.current
+    const menu = document.getElementById(id)
+    if (!floating || !open || !r || !menu) return
+    const below = window.innerHeight - r.bottom - GAP - MARGIN
+    const above = r.top - GAP - MARGIN
+    if (menu.scrollHeight > below && above > below) setPlace((p) => ({ ...p, top: 'auto', bottom: window.innerHeight - r.top + GAP, maxHeight: above }))
+  }, [floating, open, id])
   useEffect(() => {
     if (!floating || !open) return
-    const scrolled = () => setOpen(false)
+    const scrolled = (e: Event) => {
+      const menu = document.getElementById(id)
+      // The menu's own scroll (a long menu in a short window) leaves it open.
+      if (menu && e.target instanceof Node && menu.contains(e.target)) return
+      const inside = Boolean(menu?.contains(document.activeElement))
+      setOpen(false)
+      // Focus that was in the menu goes back to the button, not to the page's <body>.
+      if (inside) button.current?.focus({ preventScroll: true })
+    }
     window.addEventListener('scroll', scrolled, true)
     return () => window.removeEventListener('scroll', scrolled, true)
-  }, [floating, open])
+  }, [floating, open, id])
   return (
     <span className={styles.wrap} {...(tooltip ? tip.anchor : {})}>
       <button

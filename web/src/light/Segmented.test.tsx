@@ -3,7 +3,11 @@ import { fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { axeViolations } from '../test/axe'
+import { cssRule, readSheet } from '../test/css'
 import { Segmented } from './Segmented'
+
+const css = readSheet('light/Segmented.module.css')
+const rule = (selector: string) => cssRule(css, selector)
 
 function View({ layout }: { layout?: 'buttons' | 'list' }) {
   const [view, setView] = useState<'queue' | 'week' | 'month'>('queue')
@@ -66,5 +70,15 @@ describe('Segmented', () => {
     fireEvent.keyDown(screen.getByRole('radio', { name: 'Day queue' }), { key: 'ArrowUp' })
     expect((screen.getByRole('radio', { name: 'Month' }) as HTMLInputElement).checked).toBe(true)
     expect(await axeViolations(container)).toEqual([])
+  })
+
+  it('draws the chosen option with an edge, not white on the grey track alone, an edge in forced colours too, and no option under 24 px', () => {
+    render(<View />)
+    expect(screen.getByRole('radio', { name: 'Day queue' }).closest('label')!.className).toContain('checked')
+    expect(rule('.buttons .checked')).toMatch(/box-shadow:\s*inset 0 0 0 1px #8c8c8c/)
+    expect(css).toMatch(/@media \(forced-colors: active\)\s*\{\s*\.buttons \.checked\s*\{\s*outline: 2px solid Highlight/)
+    const small = rule(":global([data-emr-size='mini']) .buttons .option")
+    expect(small).toMatch(/min-height: 24px/)
+    for (const size of css.matchAll(/min-height: (\d+)px/g)) expect(Number(size[1])).toBeGreaterThanOrEqual(24)
   })
 })

@@ -103,7 +103,7 @@ describe('AppointmentsPage', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Week' }))
     expect(screen.getByTestId('where').textContent).toContain('view=week')
     expect(await screen.findByRole('table', { name: 'Week' })).toBeTruthy()
-    expect((screen.getByRole('textbox', { name: 'Date' }) as HTMLInputElement).value).toBe('2026-11-23 – 2026-11-29')
+    expect((screen.getByRole('textbox', { name: 'Week' }) as HTMLInputElement).value).toBe('2026-11-23 – 2026-11-29')
     expect(screen.getByRole('button', { name: 'Next week' })).toBeTruthy()
   })
 })

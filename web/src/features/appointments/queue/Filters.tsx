@@ -29,7 +29,7 @@ export function Filters({ view, date, doctorId, status, doctors, update }: Props
     <div className={styles.filters}>
       <span className={styles.joined}>
         <Button className={styles.square} icon={<LeftIcon />} onClick={() => shift(week ? -7 : -1)} aria-label={week ? t('appointments.prevWeek') : t('appointments.prevDay')} />
-        <DateInput value={date} week={week} onChange={(d) => update({ date: d })} aria-label={t('appointments.date')} />
+        <DateInput value={date} week={week} onChange={(d) => update({ date: d })} aria-label={week ? t('appointments.week') : t('appointments.date')} />
         <Button className={styles.square} icon={<RightIcon />} onClick={() => shift(week ? 7 : 1)} aria-label={week ? t('appointments.nextWeek') : t('appointments.nextDay')} />
       </span>
       <Button onClick={() => update({ date: undefined })}>{t('appointments.today')}</Button>
