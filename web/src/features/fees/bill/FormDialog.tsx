@@ -1,6 +1,7 @@
 // A form of the bill in a light dialog (payment, discount, refund, void, unmark): its fields in
-// one <form> sent by its OK button only (Enter in a field sends nothing, as in the library's
-// forms of several fields: a discount changed and Enter pressed is not saved unseen), Cancel and OK at its foot, OK
+// one <form> (Enter in a field sends it, as the payment's always did; not in the discount's and
+// the refund's, whose forms of several fields the library sent by OK only: a discount changed
+// and Enter pressed is not saved unseen), Cancel and OK at its foot, OK
 // a danger button for an act that takes money or a bill away, held while it saves. The form's
 // checks run on submit; only a form that passes them is sent. Text fields bound to the form by name.
 import type { ReactNode } from 'react'
@@ -20,10 +21,12 @@ export interface FormDialogProps<T extends object> {
   form: Form<T>
   onSubmit: () => unknown
   onClose: () => void
+  /** false: only the OK button sends it (the discount, the refund). */
+  enterSubmits?: boolean
   children: ReactNode
 }
 
-export function FormDialog<T extends object>({ title, okText, danger, busy, form, onSubmit, onClose, children }: FormDialogProps<T>) {
+export function FormDialog<T extends object>({ title, okText, danger, busy, form, onSubmit, onClose, enterSubmits = true, children }: FormDialogProps<T>) {
   const { t } = useTranslation()
   return (
     <Dialog
@@ -32,7 +35,7 @@ export function FormDialog<T extends object>({ title, okText, danger, busy, form
       closeLabel={t('app.icons.close')}
       onClose={onClose}
       busy={busy}
-      enterSubmits={false}
+      enterSubmits={enterSubmits}
       onSubmit={() => form.check() && void onSubmit()}
       footer={
         <>

@@ -87,7 +87,7 @@ export function DiscountModal({ bill, line, money, onClose, onDone }: Props & { 
   )
   const kind = form.values.kind
   return (
-    <FormDialog title={line ? t('bill.lineTitle', { item: line.description }) : t('bill.discountTitle')} okText={t('bill.save')} busy={busy} onClose={onClose} form={form} onSubmit={submit}>
+    <FormDialog title={line ? t('bill.lineTitle', { item: line.description }) : t('bill.discountTitle')} okText={t('bill.save')} busy={busy} onClose={onClose} form={form} onSubmit={submit} enterSubmits={false}>
       {line && (
         <div className={styles.quantityOnly}>
           <QuantityField label={t('bill.quantity')} value={form.values.quantity} onChange={(q) => form.set('quantity', q)} error={form.errors.quantity} />
@@ -171,7 +171,7 @@ export function RefundModal({ bill, money, onClose, onDone }: Props) {
     form.update({ line: id, ...(l && { amount: money.toMajor(lineShare(bill, l.id, l.amount)) }) })
   }
   return (
-    <FormDialog title={t('bill.refund')} okText={t('bill.refund')} danger busy={busy} onClose={onClose} form={form} onSubmit={submit}>
+    <FormDialog title={t('bill.refund')} okText={t('bill.refund')} danger busy={busy} onClose={onClose} form={form} onSubmit={submit} enterSubmits={false}>
       <RadioGroup
         legend={t('bill.refundPurpose')}
         value={purpose}
