@@ -85,7 +85,7 @@ describe('DateInput', () => {
     expect(screen.getByRole('status').textContent).toBe('2026-11-25')
     const example = dayjs().format('YYYY-MM-DD')
     expect(hint()).toBe(live)
-    expect(live.textContent).toBe(`Type the date as YYYY-MM-DD, for example ${example}`)
+    expect(live.textContent).toBe(`Type the date as YYYY-MM-DD, for example ${example}.`)
     expect(await axeViolations(container)).toEqual([])
     // Still said while it is typed again, until a date is taken.
     fireEvent.change(field(), { target: { value: '2026-02-3' } })
@@ -103,7 +103,7 @@ describe('DateInput', () => {
     const live = container.querySelector('[aria-live="polite"]')!
     fireEvent.change(field(), { target: { value: '32.12.2026' } })
     fireEvent.blur(field())
-    expect(live.textContent).toBe(`Введите дату в формате ДД.ММ.ГГГГ, например ${dayjs().format('DD.MM.YYYY')}`)
+    expect(live.textContent).toBe(`Укажите дату в формате ДД.ММ.ГГГГ, например ${dayjs().format('DD.MM.YYYY')}.`)
     fireEvent.change(field(), { target: { value: '03.12.2026' } })
     fireEvent.keyDown(field(), { key: 'Enter' })
     expect(screen.getByRole('status').textContent).toBe('2026-12-03')
