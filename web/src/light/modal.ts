@@ -17,7 +17,7 @@ export function tabbable(root: HTMLElement | null): HTMLElement[] {
   if (!root) return []
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => {
     if (el.tabIndex < 0) return false
-    if (el instanceof HTMLInputElement && el.type === 'radio' && !el.checked) return !root.querySelector(`input[type=radio][name="${CSS.escape(el.name)}"]:checked`)
+    if (el instanceof HTMLInputElement && el.type === 'radio' && !el.checked) return ![...root.querySelectorAll<HTMLInputElement>('input[type=radio]:checked')].some((r) => r.name === el.name)
     return true
   })
 }
