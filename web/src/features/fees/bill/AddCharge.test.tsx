@@ -46,7 +46,8 @@ describe('AddCharge', () => {
     const ask = await screen.findByRole('alertdialog')
     expect(ask.textContent).toContain('Consultation is on this bill already.')
     // Focus on Cancel: Enter does not charge it twice.
-    expect(document.activeElement?.textContent).toBe('Cancel')
+    // (its focus is set as the dialog's effect runs: waited for, not assumed at once)
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Cancel'))
     fireEvent.click(screen.getByRole('button', { name: 'Charge again' }))
     await waitFor(() => expect(sent.filter((r) => r.path === '/bills/5/lines')).toHaveLength(2))
     expect(sent[0].body).not.toHaveProperty('confirm_duplicate')
