@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SlotProvider } from '../../lib/slots'
+import { axeViolations } from '../../test/axe'
 import { Refusal, renderScreen, user, type Fixture } from '../../test/render'
 import type { Appointment, Visit } from './api/types'
 import DiagnosisPage from './DiagnosisPage'
@@ -121,5 +122,14 @@ describe('the visit form (DiagnosisPage)', () => {
     fireEvent.change(screen.getByLabelText('Heart rate'), { target: { value: '72' } })
     await waitFor(() => expect(view.sent).toHaveLength(1))
     expect(view.sent[0]).toMatchObject({ method: 'PUT', path: '/appointments/1/visit/vitals', body: { vitals: { heart_rate: 72, bp_systolic: 128 }, version: 2 } })
+  })
+
+  it('names every field of the form for a screen reader: its sections have no axe finding, as a draft and as a signed visit', async () => {
+    for (const v of [visit(), visit({ status: 'signed', signed_by: 'Dr Minh', signed_at: '2026-11-30T02:30:00Z' })]) {
+      await open(reads(() => v))
+      await screen.findByLabelText('Chief complaint')
+      for (const id of ['visit-vitals', 'visit-findings', 'visit-diagnoses', 'visit-orders', 'visit-plan']) expect(await axeViolations(document.getElementById(id)!)).toEqual([])
+      cleanup()
+    }
   })
 })
