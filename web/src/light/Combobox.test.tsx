@@ -115,4 +115,19 @@ describe('Combobox', () => {
     fireEvent.keyDown(box, { key: 'Escape' })
     expect((box as HTMLInputElement).value).toBe(pages[1].value)
   })
+
+  it('draws a heading over each group of options, for the eye only: the options alone are chosen and counted', async () => {
+    const grouped = [
+      { value: 'CBC', label: 'Complete blood count', group: 'Laboratory' },
+      { value: 'BMP', label: 'Basic metabolic panel', group: 'Laboratory' },
+      { value: 'XR', label: 'Chest X-ray', group: 'Imaging' },
+    ]
+    const { container } = render(<Combobox field label="Test" query="" onQueryChange={() => undefined} options={grouped} onChoose={() => undefined} />)
+    fireEvent.click(screen.getByRole('combobox', { name: 'Test' }))
+    const list = screen.getByRole('listbox')
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Complete blood count', 'Basic metabolic panel', 'Chest X-ray'])
+    expect([...list.querySelectorAll('li[aria-hidden]')].map((h) => h.textContent)).toEqual(['Laboratory', 'Imaging'])
+    expect(list.textContent).toBe('LaboratoryComplete blood countBasic metabolic panelImagingChest X-ray')
+    expect(await axeViolations(container)).toEqual([])
+  })
 })

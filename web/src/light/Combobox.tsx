@@ -3,12 +3,14 @@
 // active option (aria-activedescendant, focus stays in the box), Enter chooses it (with none
 // active, Enter does nothing), Escape closes the list (and a second Escape clears the box). How
 // many options there are, or that there are none, is said in a status. The caller finds the options.
-import { useId, useState, type ReactNode } from 'react'
+import { Fragment, useId, useState, type ReactNode } from 'react'
 import styles from './Combobox.module.css'
 
 export interface ComboboxOption {
   value: string
   label: string
+  /** The heading of the options it starts (the library's option groups: favourites, then by kind), drawn over the first of them. */
+  group?: string
 }
 
 export interface ComboboxProps {
@@ -137,8 +139,14 @@ export function Combobox({
       {(!field || expanded) && (
       <ul id={`${id}-list`} role="listbox" aria-label={label} className={styles.list} hidden={!expanded}>
         {options.map((o, i) => (
+          <Fragment key={o.value}>
+          {o.group && o.group !== options[i - 1]?.group && (
+            // For the eye: the options say themselves, and a heading is not one to choose.
+            <li className={styles.group} aria-hidden>
+              {o.group}
+            </li>
+          )}
           <li
-            key={o.value}
             id={`${id}-${i}`}
             role="option"
             aria-selected={i === active}
@@ -151,6 +159,7 @@ export function Combobox({
           >
             {o.label}
           </li>
+          </Fragment>
         ))}
       </ul>
       )}

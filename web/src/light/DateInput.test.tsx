@@ -20,14 +20,16 @@ beforeEach(async () => {
 })
 afterEach(() => hasShowPicker(false))
 
-function Day({ week, onChange }: { week?: boolean; onChange?: (d: string) => void }) {
-  const [day, setDay] = useState('2026-11-25')
+function Day({ week, onChange, start = '2026-11-25', min, clearable }: { week?: boolean; onChange?: (d: string) => void; start?: string; min?: string; clearable?: boolean }) {
+  const [day, setDay] = useState(start)
   return (
     <>
       <DateInput
         aria-label="Date"
         value={day}
         week={week}
+        min={min}
+        clearable={clearable}
         onChange={(d) => {
           setDay(d)
           onChange?.(d)
@@ -163,5 +165,31 @@ describe('DateInput', () => {
     expect(readDate('2026年11月29日', 'zh')).toBe('2026-11-29')
     expect(readDate('11/29/2026', 'en')).toBeUndefined()
     expect(shownDate('2026-11-29', true, 'ru')).toBe('23.11.2026 – 29.11.2026')
+  })
+
+  it('may be emptied when clearable: an empty field gives no day, and shows none', () => {
+    const got: string[] = []
+    render(<Day clearable start="" onChange={(d) => got.push(d)} />)
+    expect(field().value).toBe('')
+    fireEvent.change(field(), { target: { value: '2026-12-03' } })
+    fireEvent.blur(field())
+    fireEvent.change(field(), { target: { value: '' } })
+    fireEvent.blur(field())
+    expect(got).toEqual(['2026-12-03', ''])
+    expect(field().value).toBe('')
+    expect(field().getAttribute('aria-invalid')).toBeNull()
+  })
+
+  it('does not take a day before min, typed or offered, and keeps the day it had', () => {
+    const got: string[] = []
+    const { container } = render(<Day min="2026-11-26" start="2026-11-27" onChange={(d) => got.push(d)} />)
+    expect(container.querySelector('input[type=date]')!.getAttribute('min')).toBe('2026-11-26')
+    fireEvent.change(field(), { target: { value: '2026-11-25' } })
+    fireEvent.keyDown(field(), { key: 'Enter' })
+    expect(got).toEqual([])
+    expect(field().value).toBe('2026-11-27')
+    fireEvent.change(field(), { target: { value: '2026-11-26' } })
+    fireEvent.keyDown(field(), { key: 'Enter' })
+    expect(got).toEqual(['2026-11-26'])
   })
 })

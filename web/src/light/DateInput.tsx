@@ -50,11 +50,15 @@ export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   onChange: (day: string) => void
   /** The field shows the week of the day, and a day chosen stands for its Monday. */
   week?: boolean
+  /** The first day that may be chosen (ISO): the picker offers none before it, and one typed before it is not taken (the day shown stays). */
+  min?: string
+  /** The field may be emptied: value '' shows an empty field, and a field left empty gives ''. */
+  clearable?: boolean
 }
 
-export function DateInput({ value, onChange, week = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
+export function DateInput({ value, onChange, week = false, min, clearable = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
   const { t, i18n } = useTranslation()
-  const shown = shownDate(value, week, i18n.language)
+  const shown = clearable && !value ? '' : shownDate(value, week, i18n.language)
   // What is being typed, until it is taken (Enter, leaving the field); null shows the value.
   const [typed, setTyped] = useState<string | null>(null)
   // A typed date could not be read: the field is marked and the message says how to type one.
@@ -69,9 +73,15 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
   }
   const take = () => {
     if (typed === null) return
+    if (clearable && typed.trim() === '') {
+      reset()
+      if (value) onChange('')
+      return
+    }
     const day = readDate(typed, i18n.language)
     if (!day) return setInvalid(true)
     reset()
+    if (min && day < min) return
     if (day !== value) choose(day)
   }
   // The picker is enabled only to open (a disabled input cannot); closed, it is disabled again.
@@ -137,6 +147,7 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
             aria-hidden
             disabled
             value={value}
+            min={min}
             onBlur={shut}
             onChange={(e) => {
               shut()

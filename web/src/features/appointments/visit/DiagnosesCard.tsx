@@ -1,69 +1,104 @@
-import { PlusOutlined } from '@ant-design/icons'
-import { Button, Card, Checkbox, Col, Form, Input, Row, Typography } from 'antd'
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { StarButton } from '../../../components/StarButton'
+import { Button } from '../../../light/Button'
+import { Checkbox } from '../../../light/Checkbox'
+import { Field } from '../../../light/Field'
+import { PlusIcon } from '../../../light/icons'
+import { Input } from '../../../light/Input'
 import { CodeSelect } from './CodeSelect'
+import { useDraftError, useDraftRows, useDraftValue } from './draft'
 import { RemoveButton } from './RemoveButton'
+import { Cell, Section } from './Section'
+import styles from './visit.module.css'
+import { useVisitDraft } from './VisitFormProvider'
 
 /**
  * The visit's diagnoses: each a code from the list or free text, one primary. Inside the
- * visit's form; a removal is a change like any other (onChange).
+ * visit's form; a removal is a change like any other (onChange). The card renders as rows come
+ * and go; each row's fields follow their own values.
  */
 export const DiagnosesCard = memo(function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolean; labels: Record<string, string>; onChange: () => void }) {
   const { t } = useTranslation()
-  const form = Form.useFormInstance()
+  const draft = useVisitDraft()
+  const rows = useDraftRows(draft, 'diagnoses')
   return (
-    <Card title={t('visit.sections.diagnoses')} style={{ marginBottom: 16 }} id="visit-diagnoses" tabIndex={-1}>
-      <Form.List name="diagnoses">
-        {(fields, { add, remove }) => (
-          <>
-            {fields.length === 0 && <Typography.Paragraph type="secondary">{t('visit.noDiagnoses')}</Typography.Paragraph>}
-            {fields.map((f, i) => (
-              <Row gutter={8} key={f.key} align="top">
-                <Col xs={24} md={10}>
-                  <Form.Item name={[f.name, 'code']} label={i === 0 ? t('visit.fields.code') : undefined}>
-                    <CodeSelect disabled={disabled} initialLabel={labels[form.getFieldValue(['diagnoses', f.name, 'code'])]} />
-                  </Form.Item>
-                </Col>
-                <Col xs={24} md={8}>
-                  <Form.Item name={[f.name, 'text']} label={i === 0 ? t('visit.fields.text') : undefined}>
-                    <Input placeholder={t('visit.textPlaceholder')} aria-label={t('visit.fields.text')} maxLength={300} disabled={disabled} />
-                  </Form.Item>
-                </Col>
-                <Col xs={16} md={4} style={{ paddingTop: i === 0 ? 30 : 4 }}>
-                  <Form.Item name={[f.name, 'primary']} valuePropName="checked" noStyle>
-                    <Checkbox
-                      disabled={disabled}
-                      onChange={(e) => {
-                        if (!e.target.checked) return
-                        // One primary diagnosis: choosing one clears the others.
-                        fields.forEach((o) => o.name !== f.name && form.setFieldValue(['diagnoses', o.name, 'primary'], false))
-                      }}
-                    >
-                      {t('visit.fields.primary')}
-                    </Checkbox>
-                  </Form.Item>
-                </Col>
-                <Col xs={8} md={2} style={{ paddingTop: i === 0 ? 30 : 0, textAlign: 'end', whiteSpace: 'nowrap' }}>
-                  <Form.Item noStyle shouldUpdate>
-                    {() => {
-                      const code = form.getFieldValue(['diagnoses', f.name, 'code']) as string | undefined
-                      return code && !disabled ? <StarButton kind="code" refId={code} name={code} /> : null
-                    }}
-                  </Form.Item>
-                  {!disabled && <RemoveButton label={t('visit.removeDiagnosis')} onClick={() => (remove(f.name), onChange())} />}
-                </Col>
-              </Row>
-            ))}
-            {!disabled && (
-              <Button data-action="add-diagnosis" icon={<PlusOutlined aria-hidden />} onClick={() => add({ code: '', text: '', primary: fields.length === 0 })}>
-                {t('visit.addDiagnosis')}
-              </Button>
-            )}
-          </>
+    <Section id="visit-diagnoses" title={t('visit.sections.diagnoses')}>
+      {rows.length === 0 && <p className={styles.none}>{t('visit.noDiagnoses')}</p>}
+      {rows.map((key, i) => (
+        <DiagnosisRow key={key} index={i} disabled={disabled} labels={labels} onRemove={onChange} />
+      ))}
+      {!disabled && (
+        <Button data-action="add-diagnosis" icon={<PlusIcon />} onClick={() => draft.add('diagnoses', { code: '', text: '', primary: rows.length === 0 })}>
+          {t('visit.addDiagnosis')}
+        </Button>
+      )}
+    </Section>
+  )
+})
+
+/** A diagnosis: its code, its text, whether it is the primary one; the first row's labels name the columns. */
+const DiagnosisRow = memo(function DiagnosisRow({ index, disabled, labels, onRemove }: { index: number; disabled: boolean; labels: Record<string, string>; onRemove: () => void }) {
+  const { t } = useTranslation()
+  const draft = useVisitDraft()
+  const at = `diagnoses.${index}`
+  const code = useDraftValue<string | undefined>(draft, `${at}.code`)
+  const text = useDraftValue<string | undefined>(draft, `${at}.text`)
+  const primary = useDraftValue<boolean | undefined>(draft, `${at}.primary`)
+  const codeError = useDraftError(draft, `${at}.code`)
+  const textError = useDraftError(draft, `${at}.text`)
+  const first = index === 0
+  const codeSelect = (id?: string) => <CodeSelect id={id} value={code} onChange={(v) => draft.set(`${at}.code`, v)} disabled={disabled} initialLabel={labels[code ?? '']} />
+  const textInput = (c: { id?: string; 'aria-describedby'?: string; 'aria-invalid'?: true }) => (
+    <Input {...c} placeholder={t('visit.textPlaceholder')} aria-label={t('visit.fields.text')} maxLength={300} disabled={disabled} value={text ?? ''} onChange={(e) => draft.set(`${at}.text`, e.target.value)} />
+  )
+  return (
+    <div className={styles.row}>
+      {first ? (
+        <Field label={t('visit.fields.code')} error={codeError} className={styles.wide}>
+          {(c) => codeSelect(c.id)}
+        </Field>
+      ) : (
+        <Cell error={codeError} className={styles.wide}>
+          {() => codeSelect()}
+        </Cell>
+      )}
+      {first ? (
+        <Field label={t('visit.fields.text')} error={textError} className={styles.wide}>
+          {(c) => textInput(c)}
+        </Field>
+      ) : (
+        <Cell error={textError} className={styles.wide}>
+          {(c) => textInput(c)}
+        </Cell>
+      )}
+      <div className={[styles.primary, first ? styles.labelled : ''].filter(Boolean).join(' ')}>
+        <Checkbox
+          checked={Boolean(primary)}
+          disabled={disabled}
+          onChange={(checked) => {
+            draft.set(`${at}.primary`, checked)
+            if (!checked) return
+            // One primary diagnosis: choosing one clears the others.
+            const all = (draft.get('diagnoses') as unknown[] | undefined) ?? []
+            all.forEach((_, o) => o !== index && draft.put(`diagnoses.${o}.primary`, false))
+          }}
+        >
+          {t('visit.fields.primary')}
+        </Checkbox>
+      </div>
+      <div className={[styles.actions, first ? styles.labelled : ''].filter(Boolean).join(' ')}>
+        {code && !disabled ? <StarButton kind="code" refId={code} name={code} /> : null}
+        {!disabled && (
+          <RemoveButton
+            label={t('visit.removeDiagnosis')}
+            onClick={() => {
+              draft.remove('diagnoses', index)
+              onRemove()
+            }}
+          />
         )}
-      </Form.List>
-    </Card>
+      </div>
+    </div>
   )
 })

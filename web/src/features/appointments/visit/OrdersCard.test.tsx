@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, screen } from '@testing-library/react'
-import { Form } from 'antd'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../../test/render'
-import type { LabTest } from '../api/types'
+import type { LabTest, VisitContent } from '../api/types'
+import { createDraft } from './draft'
 import { OrdersCard } from './OrdersCard'
+import { VisitDraftContext } from './VisitFormProvider'
 
 afterEach(cleanup)
 
@@ -15,9 +16,9 @@ const tests: LabTest[] = [
 ]
 
 const card = (orders: string[]) => (
-  <Form initialValues={{ orders: orders.map((code) => ({ code, note: '' })) }}>
+  <VisitDraftContext.Provider value={createDraft({ orders: orders.map((code) => ({ code, note: '' })) } as VisitContent)}>
     <OrdersCard disabled={false} tests={tests} ordered={[]} onChange={() => undefined} />
-  </Form>
+  </VisitDraftContext.Provider>
 )
 
 // Issue 55 (the cashier's review): a panel ordered with a test it already reports is told to the
@@ -32,7 +33,7 @@ describe('OrdersCard', () => {
 
   it('says nothing of tests that do not overlap', async () => {
     await renderScreen(card(['CMP', 'CBC']), { me: user(['write diagnosis']), api: { 'GET /favourites/picks': { tests: [], medicines: [], codes: [] } } })
-    await screen.findByText('Comprehensive metabolic panel')
+    await screen.findByDisplayValue('Comprehensive metabolic panel')
     expect(screen.queryByTestId('order-overlap')).toBeNull()
   })
 })

@@ -1,7 +1,7 @@
-import { DeleteOutlined } from '@ant-design/icons'
-import { Button } from 'antd'
+import { Button } from '../../../light/Button'
+import { DeleteIcon } from '../../../light/icons'
 
 /** Removes a row of a list; named for screen readers. */
 export function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return <Button icon={<DeleteOutlined aria-hidden />} aria-label={label} onClick={onClick} />
+  return <Button icon={<DeleteIcon />} aria-label={label} onClick={onClick} />
 }

@@ -1,14 +1,15 @@
-import { CopyOutlined } from '@ant-design/icons'
-import { Form, Tag, type FormInstance } from 'antd'
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCan } from '../../../lib/auth/can'
 import { useChartValues, useSnippets } from '../../../lib/charting'
 import { formatDay } from '../../../lib/time'
+import { CopyIcon } from '../../../light/icons'
+import { Tag } from '../../../light/Tag'
 import { useLabTests } from '../api/listLabTests'
 import type { Appointment, LabTest, Visit, VisitContent } from '../api/types'
 import { contentOf } from './content'
 import type { Copyable } from './CopyForwardDialog'
+import { createDraft, type Draft } from './draft'
 import type { TextAids } from './textAids'
 import { useVisitSaving, type VisitSaving } from './useVisitSaving'
 import { visitMode, type VisitMode } from './visitMode'
@@ -20,7 +21,8 @@ export type VisitDialog = 'apply' | 'save' | 'copy' | 'help'
 export interface VisitFormState {
   a: Appointment
   visit: Visit
-  form: FormInstance<VisitContent>
+  /** The draft typed, which each field reads and writes by its path (draft.ts). */
+  draft: Draft<VisitContent>
   /** The visit as read, which the form starts from. */
   initial: VisitContent
   mode: VisitMode
@@ -41,8 +43,8 @@ export interface VisitFormState {
   /** The orderable tests, for those who order them. */
   labTests: LabTest[] | undefined
   saving: Omit<VisitSaving, 'amend' | 'discard' | 'replaced'>
-  /** The form's fields changed (antd's onValuesChange). */
-  valuesChanged: (changed: Partial<VisitContent>) => void
+  /** The user changed a field of this top-level part ("vitals", "plan"). */
+  valuesChanged: (key: string) => void
   /** A set was applied: the form shows the visit as the server has it now. */
   applied: (v: Visit) => void
   /** Parts of the previous visit were copied in: marked until changed, saved soon. */
@@ -52,6 +54,16 @@ export interface VisitFormState {
 }
 
 const VisitFormContext = createContext<VisitFormState | null>(null)
+
+/** The visit's draft alone: the same for the form's life, so the memoised sections read it without rendering with the form. */
+export const VisitDraftContext = createContext<Draft<VisitContent> | null>(null)
+
+/** The draft of the visit's form, for a field inside VisitFormProvider (or a test's VisitDraftContext). */
+export function useVisitDraft(): Draft<VisitContent> {
+  const d = useContext(VisitDraftContext)
+  if (!d) throw new Error('useVisitDraft outside VisitFormProvider')
+  return d
+}
 
 /** The visit's form, for a section inside VisitFormProvider. */
 export function useVisitForm(): VisitFormState {
@@ -64,7 +76,7 @@ export function useVisitForm(): VisitFormState {
 const labelsOf = (diagnoses: Visit['diagnoses']) => Object.fromEntries(diagnoses.filter((d) => d.code).map((d) => [d.code, d.label ?? '']))
 
 /**
- * The one owner of a visit's form: the draft typed (antd's form), its saving and versions
+ * The one owner of a visit's form: the draft typed (draft.ts), its saving and versions
  * (useVisitSaving), what its user may do now (visitMode), and the text aids, labels and
  * copied-forward marks the sections share. Keyed by the visit: another visit is a new form.
  */
@@ -73,8 +85,8 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const labTests = useLabTests(canDiagnose)
-  const [form] = Form.useForm<VisitContent>()
   const [initial] = useState(() => contentOf(visit))
+  const [draft] = useState(() => createDraft(initial))
   const [amending, setAmending] = useState(false)
   const [labels, setLabels] = useState<Record<string, string>>(() => labelsOf(visit.diagnoses))
   const [dialog, setDialog] = useState<VisitDialog | null>(null)
@@ -87,29 +99,29 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
   const charting = canDiagnose && (mode === 'draft' || mode === 'amend')
   const snippets = useSnippets(charting)
   const chartValues = useChartValues(charting ? a.id : undefined)
-  const { amend, discard, replaced, ...saving } = useVisitSaving({ id: a.id, visit, form, initial, mode })
+  const { amend, discard, replaced, ...saving } = useVisitSaving({ id: a.id, visit, draft, initial, mode })
 
   // The same aids until what they hold changes: the cards that take them are memoised on them.
   const aids: TextAids = useMemo(() => ({
     snippets: charting ? (snippets.data ?? []) : [],
     values: () => {
-      const v = form.getFieldValue('vitals') as VisitContent['vitals'] | undefined
+      const v = draft.get('vitals') as VisitContent['vitals'] | undefined
       const out: Record<string, string> = { ...chartValues.data }
       if (v?.bp_systolic && v?.bp_diastolic) out['vitals.bp'] = `${v.bp_systolic}/${v.bp_diastolic}` // as typed, saved or not
       return out
     },
     copied: (field) =>
       copied[field] ? (
-        <Tag icon={<CopyOutlined aria-hidden />} data-testid="copied-mark">
+        <Tag icon={<CopyIcon />} data-testid="copied-mark">
           {t('copyForward.copiedOn', { date: formatDay(copied[field]) })}
         </Tag>
       ) : null,
-  }), [charting, snippets.data, chartValues.data, copied, form, t])
+  }), [charting, snippets.data, chartValues.data, copied, draft, t])
 
   const value: VisitFormState = {
     a,
     visit,
-    form,
+    draft,
     initial,
     mode,
     ro,
@@ -123,10 +135,9 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
     labels,
     labTests: labTests.data,
     saving,
-    valuesChanged: (changed) => {
-      if ('vitals' in changed) form.setFieldValue('vitals_copied_from', '') // measured now
-      const keys = Object.keys(changed)
-      if (keys.some((k) => copied[k])) setCopied((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !keys.includes(k))))
+    valuesChanged: (key) => {
+      if (key === 'vitals') draft.put('vitals_copied_from', '') // measured now
+      if (copied[key]) setCopied((c) => Object.fromEntries(Object.entries(c).filter(([k]) => k !== key)))
       saving.changed()
     },
     applied: (v) => {
@@ -135,12 +146,18 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
     },
     copiedIn: (next, parts, day, from) => {
       setLabels((l) => ({ ...l, ...labelsOf(from.diagnoses) }))
-      form.setFieldsValue(next)
+      draft.setMany(next)
       setCopied((c) => ({ ...c, ...Object.fromEntries(parts.filter((p) => p !== 'vitals').map((p) => [p, day])) }))
       saving.changed()
     },
     dialog,
     setDialog,
   }
-  return <VisitFormContext.Provider value={value}>{children}</VisitFormContext.Provider>
+  // Each user's change goes to this render's valuesChanged (it reads this render's marks).
+  useEffect(() => draft.onChange(value.valuesChanged))
+  return (
+    <VisitDraftContext.Provider value={draft}>
+      <VisitFormContext.Provider value={value}>{children}</VisitFormContext.Provider>
+    </VisitDraftContext.Provider>
+  )
 }

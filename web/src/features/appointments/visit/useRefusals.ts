@@ -1,8 +1,9 @@
-import { App, type FormInstance } from 'antd'
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
+import { toast } from '../../../light/Toast'
 import type { VisitContent } from '../api/types'
+import type { Draft } from './draft'
 import type { SaveState } from './useAutosave'
 
 /**
@@ -11,18 +12,17 @@ import type { SaveState } from './useAutosave'
  * `sending`), a list's own message as the page's problem, anything else as a toast.
  * `refused` answers the state the refusal leaves.
  */
-export function useRefusals(form: FormInstance<VisitContent>) {
+export function useRefusals(draft: Draft<VisitContent>) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
   const [problem, setProblem] = useState('')
   const sentRows = useRef<number[]>([])
 
   const showFieldErrors = (fields: Record<string, string[]>) => {
-    form.setFields(
+    draft.setErrors(
       Object.entries(fields).map(([f, errors]) => {
         const path: (string | number)[] = f.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))
         if (path[0] === 'diagnoses' && typeof path[1] === 'number') path[1] = sentRows.current[path[1]] ?? path[1]
-        return { name: path as never, errors }
+        return { path: path.join('.'), errors }
       }),
     )
     const general = fields.diagnoses ?? fields.orders
@@ -36,7 +36,7 @@ export function useRefusals(form: FormInstance<VisitContent>) {
       showFieldErrors(e.fields)
       return 'invalid'
     }
-    void message.error(e.display || t('errors.generic'))
+    toast.error(e.display || t('errors.generic'))
     return 'idle'
   }
 

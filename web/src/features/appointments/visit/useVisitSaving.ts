@@ -1,13 +1,14 @@
-import { App, type FormInstance } from 'antd'
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAskReason } from '../../../components/askReason'
 import { mergeMine } from '../../../lib/merge'
+import { toast } from '../../../light/Toast'
 import { getVisit } from '../api/getVisit'
 import type { Visit, VisitContent } from '../api/types'
 import { useWriteVisit } from '../api/writeVisit'
 import { VITAL_FIELDS, vitalErrors } from '../vitals'
 import { contentOf, sendable } from './content'
+import type { Draft } from './draft'
 import { useAutosave } from './useAutosave'
 import { useRefusals } from './useRefusals'
 import type { VisitMode } from './visitMode'
@@ -18,7 +19,7 @@ const AUTOSAVE_MS = 1200
 interface Options {
   id: number
   visit: Visit
-  form: FormInstance<VisitContent>
+  draft: Draft<VisitContent>
   /** What the form was given (the visit as read), which the server has until a save. */
   initial: VisitContent
   mode: VisitMode
@@ -30,9 +31,8 @@ interface Options {
  * 409, which the form offers to resolve by reading theirs and keeping this user's changes).
  * The writes go through the appointments' operations (api/writeVisit), which keep the cache.
  */
-export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
+export function useVisitSaving({ id, visit, draft, initial, mode }: Options) {
   const { t } = useTranslation()
-  const { message, modal } = App.useApp()
   const askReason = useAskReason()
   const write = useWriteVisit(id)
   const [savedAt, setSavedAt] = useState<string | null>(visit.updated_at)
@@ -40,11 +40,13 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
   const [savedVitals, setSavedVitals] = useState(() => ({ vitals: initial.vitals, flags: visit.vital_flags }))
   const version = useRef(visit.version)
   const loaded = useRef(initial)
-  const { problem, setProblem, sending, refused } = useRefusals(form)
+  const { problem, setProblem, sending, refused } = useRefusals(draft)
+  /** The signature is being asked for (its confirmation is open). */
+  const [asking, setAsking] = useState(false)
 
   /** What is typed, as the server takes it (remembering which form row each diagnosis is). */
   const values = (): VisitContent => {
-    const { content, rows } = sendable(loaded.current, form.getFieldsValue(true) as Partial<VisitContent>)
+    const { content, rows } = sendable(loaded.current, draft.all())
     sending(rows)
     return content
   }
@@ -64,15 +66,15 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
     run: () => {
       const content = values()
       const bad = vitalErrors(content.vitals)
-      form.setFields(VITAL_FIELDS.map((f) => ({ name: ['vitals', f.key], errors: bad[f.key] ? [t(bad[f.key]!)] : [] })))
+      draft.setErrors(VITAL_FIELDS.map((f) => ({ path: `vitals.${f.key}`, errors: bad[f.key] ? [t(bad[f.key]!)] : [] })))
       if (Object.keys(bad).length > 0) return null
       setProblem('')
       const w = mode === 'vitals' ? ({ kind: 'vitals', vitals: content.vitals, version: version.current } as const) : ({ kind: 'draft', content, version: version.current } as const)
       return write.mutateAsync(w).then((v) => {
         stored(v)
         // What it sent is valid: no diagnosis row stays marked.
-        const rows = (form.getFieldValue('diagnoses') as unknown[] | undefined) ?? []
-        form.setFields(rows.flatMap((_, i) => (['code', 'text'] as const).map((f) => ({ name: ['diagnoses', i, f] as never, errors: [] }))))
+        const rows = (draft.get('diagnoses') as unknown[] | undefined) ?? []
+        draft.setErrors(rows.flatMap((_, i) => (['code', 'text'] as const).map((f) => ({ path: `diagnoses.${i}.${f}`, errors: [] }))))
       })
     },
   })
@@ -83,8 +85,8 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
     const merged = mergeMine(loaded.current, values(), contentOf(latest), ['vitals'])
     version.current = latest.version
     loaded.current = contentOf(latest)
-    form.setFieldsValue(merged)
-    void message.info(t('visit.conflictMerged'))
+    draft.setMany(merged)
+    toast.show('info', t('visit.conflictMerged'))
     if (latest.status === 'signed') autosave.setState('idle')
     else autosave.saveNow()
   }
@@ -99,20 +101,19 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
       autosave.setState(refused(e))
     }
   }
-  const sign = () =>
-    void modal.confirm({
-      title: t('visit.signTitle'),
-      content: t('visit.signText'),
-      okText: t('visit.sign'),
-      cancelText: t('appointments.cancelButton'),
-      // Whatever is typed but unsaved is saved first, then signed.
-      onOk: () =>
-        explicitly(async () => {
-          stored(await write.mutateAsync({ kind: 'draft', content: values(), version: version.current }))
-          stored(await write.mutateAsync({ kind: 'sign', version: version.current }))
-          void message.success(t('visit.signed'))
-        }),
-    })
+  /** Asks to sign (the visit's form shows signConfirm). */
+  const sign = () => setAsking(true)
+  /** The signature's confirmation: open while asked; OK saves whatever is typed but unsaved first, then signs. */
+  const signConfirm = {
+    open: asking,
+    onCancel: () => setAsking(false),
+    onOk: () =>
+      explicitly(async () => {
+        stored(await write.mutateAsync({ kind: 'draft', content: values(), version: version.current }))
+        stored(await write.mutateAsync({ kind: 'sign', version: version.current }))
+        toast.success(t('visit.signed'))
+      }).finally(() => setAsking(false)),
+  }
   /** Asks the amendment's reason and saves it; amended follows when it went through. */
   const amend = (amended: () => void) =>
     askReason({
@@ -124,7 +125,7 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
         explicitly(async () => {
           stored(await write.mutateAsync({ kind: 'amend', content: values(), version: version.current, reason }))
           amended()
-          void message.success(t('visit.amended'))
+          toast.success(t('visit.amended'))
         }),
     })
 
@@ -138,11 +139,11 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
   /** The server changed the visit (a set was applied): the form shows it as the server has it now. */
   const replaced = (v: Visit) => {
     stored(v)
-    form.setFieldsValue(contentOf(v))
+    draft.setMany(contentOf(v))
     autosave.setState('saved')
   }
   /** Puts back what the server has (an amendment given up). */
-  const discard = () => form.setFieldsValue(loaded.current)
+  const discard = () => draft.setMany(loaded.current)
 
   return {
     state: autosave.state,
@@ -153,6 +154,7 @@ export function useVisitSaving({ id, visit, form, initial, mode }: Options) {
     changed: autosave.changed,
     values,
     sign,
+    signConfirm,
     signing: write.isPending && autosave.state !== 'saving',
     amend,
     prepare,

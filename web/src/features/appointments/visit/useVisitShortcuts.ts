@@ -10,7 +10,7 @@ export function useVisitShortcuts() {
     const focusIn = (id: string) => document.getElementById(id)?.querySelector<HTMLElement>('input:not([type=hidden]), textarea, button')?.focus()
     const add = (what: string, section: string) => {
       document.querySelector<HTMLElement>(`[data-action="${what}"]`)?.click()
-      setTimeout(() => [...document.querySelectorAll<HTMLElement>(`#${section} .ant-select input`)].pop()?.focus())
+      setTimeout(() => [...document.querySelectorAll<HTMLElement>(`#${section} .ant-select input, #${section} input[role=combobox]`)].pop()?.focus())
     }
     switch (action) {
       case 'help':
@@ -41,6 +41,8 @@ export function useVisitShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (document.querySelector('.ant-modal-wrap:not([style*="display: none"])')) return
+      // A light dialog (the signature's confirmation) is drawn only while open.
+      if ([...document.querySelectorAll('[aria-modal="true"]')].some((d) => !d.closest('.ant-modal-wrap'))) return
       const action = shortcutOf(e, document.activeElement)
       if (!action) return
       e.preventDefault()
