@@ -180,14 +180,19 @@ describe('DateInput', () => {
     expect(field().getAttribute('aria-invalid')).toBeNull()
   })
 
-  it('does not take a day before min, typed or offered, and keeps the day it had', () => {
+  it('does not take a day before min, typed or offered: it says the first day it takes, and Escape gives back the day it had', () => {
     const got: string[] = []
     const { container } = render(<Day min="2026-11-26" start="2026-11-27" onChange={(d) => got.push(d)} />)
     expect(container.querySelector('input[type=date]')!.getAttribute('min')).toBe('2026-11-26')
     fireEvent.change(field(), { target: { value: '2026-11-25' } })
     fireEvent.keyDown(field(), { key: 'Enter' })
     expect(got).toEqual([])
+    expect(field().getAttribute('aria-invalid')).toBe('true')
+    const message = document.getElementById(field().getAttribute('aria-describedby')!.split(' ').pop()!)!
+    expect(message.textContent).toBe('Choose 2026-11-26 or a later day.')
+    fireEvent.keyDown(field(), { key: 'Escape' })
     expect(field().value).toBe('2026-11-27')
+    expect(field().getAttribute('aria-invalid')).toBeNull()
     fireEvent.change(field(), { target: { value: '2026-11-26' } })
     fireEvent.keyDown(field(), { key: 'Enter' })
     expect(got).toEqual(['2026-11-26'])

@@ -50,7 +50,7 @@ export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   onChange: (day: string) => void
   /** The field shows the week of the day, and a day chosen stands for its Monday. */
   week?: boolean
-  /** The first day that may be chosen (ISO): the picker offers none before it, and one typed before it is not taken (the day shown stays). */
+  /** The first day that may be chosen (ISO): the picker offers none before it, and one typed before it is not taken: the field says the first day it takes. */
   min?: string
   /** The field may be emptied: value '' shows an empty field, and a field left empty gives ''. */
   clearable?: boolean
@@ -61,8 +61,9 @@ export function DateInput({ value, onChange, week = false, min, clearable = fals
   const shown = clearable && !value ? '' : shownDate(value, week, i18n.language)
   // What is being typed, until it is taken (Enter, leaving the field); null shows the value.
   const [typed, setTyped] = useState<string | null>(null)
-  // A typed date could not be read: the field is marked and the message says how to type one.
-  const [invalid, setInvalid] = useState(false)
+  // A typed date could not be read (the message says how to type one), or is before the first
+  // day that may be chosen (the message names that day): the field is marked.
+  const [invalid, setInvalid] = useState<false | 'unread' | 'early'>(false)
   const hintId = useId()
   const picker = useRef<HTMLInputElement>(null)
   const withPicker = canShowPicker()
@@ -79,9 +80,9 @@ export function DateInput({ value, onChange, week = false, min, clearable = fals
       return
     }
     const day = readDate(typed, i18n.language)
-    if (!day) return setInvalid(true)
+    if (!day) return setInvalid('unread')
+    if (min && day < min) return setInvalid('early')
     reset()
-    if (min && day < min) return
     if (day !== value) choose(day)
   }
   // The picker is enabled only to open (a disabled input cannot); closed, it is disabled again.
@@ -131,7 +132,8 @@ export function DateInput({ value, onChange, week = false, min, clearable = fals
       />
       {/* Always there, so that a screen reader hears the message as it appears. */}
       <span id={hintId} className={styles.error} aria-live="polite">
-        {invalid ? t('dateInput.invalid', { format: t('dateInput.placeholder'), example: formatDay(dayjs().format(ISO), i18n.language) }) : ''}
+        {invalid === 'unread' && t('dateInput.invalid', { format: t('dateInput.placeholder'), example: formatDay(dayjs().format(ISO), i18n.language) })}
+        {invalid === 'early' && min && t('dateInput.tooEarly', { date: formatDay(min, i18n.language) })}
       </span>
       {withPicker && (
         <>
