@@ -115,4 +115,19 @@ describe('Combobox', () => {
     fireEvent.keyDown(box, { key: 'Escape' })
     expect((box as HTMLInputElement).value).toBe(pages[1].value)
   })
+
+  it('quiet: shows that nothing matches without a status of its own; disabled: nothing typed', () => {
+    function Code({ disabled = false }: { disabled?: boolean }) {
+      const [query, setQuery] = useState('')
+      const options = pages.filter((p) => p.label.toLowerCase().includes(query.toLowerCase()))
+      return <Combobox field quiet disabled={disabled} label="Code" query={query} onQueryChange={setQuery} options={options} onChoose={() => undefined} emptyText="No code found" />
+    }
+    const { rerender } = render(<Code />)
+    const box = screen.getByRole('combobox', { name: 'Code' })
+    fireEvent.change(box, { target: { value: 'zzz' } })
+    expect(screen.getByText('No code found')).toBeTruthy()
+    expect(screen.queryByRole('status')).toBeNull()
+    rerender(<Code disabled />)
+    expect((box as HTMLInputElement).disabled).toBe(true)
+  })
 })
