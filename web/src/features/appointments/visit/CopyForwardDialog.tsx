@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { patientVisitsQuery } from '../../../lib/queries/patientVisits'
 import { formatDay } from '../../../lib/time'
@@ -73,6 +73,12 @@ export function CopyForwardDialog({ a, content, onCopy, onClose }: Props) {
   const available = v ? COPYABLE.filter((p) => hasPart(v, p)) : []
   const chosen = parts ?? tickedAtFirst(available)
   const loading = history.isLoading || (!!previous && visit.isLoading)
+  // The first part takes focus once the parts are there (the dialog opened while they loaded).
+  const list = useRef<HTMLDivElement>(null)
+  const shown = available.length > 0
+  useEffect(() => {
+    if (shown) list.current?.querySelector<HTMLInputElement>('input[type=checkbox]')?.focus()
+  }, [shown])
   const ready = !!v && chosen.length > 0
   const copy = () => v && previous && (onCopy(copyInto(content(), v, previous.day, chosen), chosen, previous.day, v), onClose())
   return (
@@ -97,8 +103,8 @@ export function CopyForwardDialog({ a, content, onCopy, onClose }: Props) {
       ) : (
         <div className={styles.copyBody}>
           <div>{t('copyForward.from', { date: formatDay(previous.day), doctor: previous.doctor_name })}</div>
-          {/* Each part a checkbox named by its title and what it holds; the first takes focus as the dialog opens. */}
-          <div className={styles.copyParts}>
+          {/* Each part a checkbox named by its title and what it holds. */}
+          <div className={styles.copyParts} ref={list}>
             {available.map((p) => (
               <Checkbox key={p} checked={chosen.includes(p)} onChange={(on) => setParts(on ? COPYABLE.filter((x) => x === p || chosen.includes(x)) : chosen.filter((x) => x !== p))}>
                 <strong>{t(`copyForward.parts.${p}`)}</strong>
