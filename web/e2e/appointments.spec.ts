@@ -81,9 +81,9 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   const found = page.waitForResponse((r) => r.url().includes('/api/diagnosis-codes') && r.url().includes('q=pharyng'))
   await page.getByLabel('Code').first().fill('pharyng')
   await found
-  await expect(page.locator('.ant-select-item-option-active', { hasText: 'J02.9' })).toBeVisible()
+  await expect(page.getByRole('option', { name: /J02\.9/, selected: true })).toBeVisible()
   await page.getByLabel('Code').first().press('Enter')
-  await expect(page.locator('.ant-select', { hasText: 'J02.9' })).toBeVisible()
+  await expect(page.getByRole('combobox', { name: 'Code' }).first()).toHaveValue(/J02\.9/)
   await expect(page.getByRole('checkbox', { name: 'Primary' })).toBeChecked()
   const followUp = day(7)
   await page.getByLabel('Follow-up date').fill(followUp)
@@ -103,8 +103,8 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await page.getByLabel('Reason for the amendment (required)').fill('Duration told by phone')
   await page.getByRole('dialog').getByRole('button', { name: 'Save amendment' }).click()
   await expect(page.getByText('Amended ×1')).toBeVisible()
-  await page.locator('.ant-collapse-header', { hasText: 'Duration told by phone' }).click()
-  const before = page.locator('.ant-collapse')
+  const before = page.getByRole('group').filter({ hasText: 'Duration told by phone' })
+  await before.getByText('Duration told by phone').click()
   await expect(before.getByText('Before the amendment')).toBeVisible()
   await expect(before.getByText('Sore throat', { exact: true })).toBeVisible()
 

@@ -22,7 +22,7 @@ async function findings(page: Page, where: 'dialog' | 'view' = 'dialog') {
   // Colours are judged at rest, as the accessibility pass judges them.
   await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' })
   const analyze = async () => {
-    const axe = where === 'dialog' ? new AxeBuilder({ page }).include('.ant-modal-wrap:not([style*="display: none"])') : new AxeBuilder({ page }).exclude('#main > div[hidden]')
+    const axe = where === 'dialog' ? new AxeBuilder({ page }).include('.ant-modal-wrap:not([style*="display: none"]), [role="dialog"][aria-modal="true"]') : new AxeBuilder({ page }).exclude('#main > div[hidden]')
     const results = await axe.analyze()
     return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   }
