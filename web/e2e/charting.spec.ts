@@ -60,7 +60,7 @@ test('an order set, a snippet, the keyboard and a favourite chart a visit', asyn
   await expect(dialog(page)).toHaveCount(0)
   await expect(view.getByLabel('Plan / remarks')).toHaveValue(/Home blood pressure diary/)
   await expect(view.locator('#visit-orders')).toContainText('Lipid panel')
-  await expect(view.locator('#visit-diagnoses')).toContainText('I10')
+  await expect.poll(() => view.locator('#visit-diagnoses').getByRole('combobox', { name: 'Code' }).evaluateAll((codes) => codes.map((c) => (c as HTMLInputElement).value).join('; '))).toContain('I10')
   // The set's checks are questions left unticked: none is written into the plan.
   await expect(view.getByLabel('Plan / remarks')).not.toHaveValue(/Confirmed at this visit/)
 
