@@ -130,4 +130,19 @@ describe('Combobox', () => {
     expect(list.textContent).toBe('LaboratoryComplete blood countBasic metabolic panelImagingChest X-ray')
     expect(await axeViolations(container)).toEqual([])
   })
+
+  it('quiet: shows that nothing matches without a status of its own; disabled: nothing typed', () => {
+    function Code({ disabled = false }: { disabled?: boolean }) {
+      const [query, setQuery] = useState('')
+      const options = pages.filter((p) => p.label.toLowerCase().includes(query.toLowerCase()))
+      return <Combobox field quiet disabled={disabled} label="Code" query={query} onQueryChange={setQuery} options={options} onChoose={() => undefined} emptyText="No code found" />
+    }
+    const { rerender } = render(<Code />)
+    const box = screen.getByRole('combobox', { name: 'Code' })
+    fireEvent.change(box, { target: { value: 'zzz' } })
+    expect(screen.getByText('No code found')).toBeTruthy()
+    expect(screen.queryByRole('status')).toBeNull()
+    rerender(<Code disabled />)
+    expect((box as HTMLInputElement).disabled).toBe(true)
+  })
 })

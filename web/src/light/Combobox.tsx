@@ -40,6 +40,13 @@ export interface ComboboxProps {
    * library's select with search, where the list shows which one is active.
    */
   activateFirst?: boolean
+  /** Nothing can be typed or chosen (a signed visit's code). */
+  disabled?: boolean
+  /**
+   * The empty text is shown, not said: the box has no status of its own, where its page has one
+   * that must stay the only one (a visit's "Saved at", beside a select in each diagnosis row).
+   */
+  quiet?: boolean
 }
 
 export function Combobox({
@@ -60,6 +67,8 @@ export function Combobox({
   'aria-invalid': invalid,
   field,
   activateFirst,
+  disabled,
+  quiet,
 }: ComboboxProps) {
   const id = useId()
   const first = activateFirst ? 0 : -1
@@ -102,6 +111,7 @@ export function Combobox({
         aria-activedescendant={expanded && active >= 0 ? `${id}-${active}` : undefined}
         placeholder={placeholder}
         value={query}
+        disabled={disabled}
         autoComplete="off"
         onFocus={onFocus}
         onBlur={() => setOpen(false)}
@@ -172,7 +182,7 @@ export function Combobox({
       {/* Present from the start, so that what is put in it is announced (WCAG 4.1.3); only
           where there is something to say (a search's count or its "nothing found"), not in a
           form's select, whose page has its own status (a visit's "Saved at"). */}
-      {(emptyText || countText) && (
+      {!quiet && (emptyText || countText) && (
         <div role="status" className="visually-hidden">
           {empty ? emptyText : expanded && countText ? countText(options.length) : ''}
         </div>

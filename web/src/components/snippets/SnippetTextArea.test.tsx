@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { initI18n } from '../../lib/i18n'
+import { axeViolations } from '../../test/axe'
 import { SnippetTextArea } from './SnippetTextArea'
 
 const snippets = [
@@ -115,5 +116,29 @@ describe('SnippetTextArea', () => {
     expect(box().value).toBe(';ntd')
     expect(press(' ')).toBe(true)
     expect(box().value).toBe('Lungs clear. BP 138/86 mmHg.')
+  })
+
+  it('is named by its label and described by its help, a native textarea Tab leaves when nothing expands, with no axe finding while marked', async () => {
+    function Described() {
+      const [value, setValue] = useState('')
+      return (
+        <>
+          <label htmlFor="exam">Examination</label>
+          <SnippetTextArea id="exam" value={value} onChange={setValue} section="examination" snippets={snippets} values={values} aria-describedby="exam-help" minRows={3} />
+          <div id="exam-help">Type ;ntd then Space</div>
+        </>
+      )
+    }
+    const { container } = render(<Described />)
+    const el = screen.getByRole('textbox', { name: 'Examination' })
+    expect(el.tagName).toBe('TEXTAREA')
+    expect(el.getAttribute('aria-describedby')).toBe('exam-help')
+    expect(el.getAttribute('rows')).toBe('3')
+    typeAtEnd('Seen')
+    expect(press('Tab')).toBe(false) // no shortcut before the caret: Tab moves on
+    typeAtEnd(' ;ntd')
+    press(' ')
+    expect(marks()).toEqual(['138/86'])
+    expect(await axeViolations(container)).toEqual([])
   })
 })

@@ -1,7 +1,6 @@
-import { Input, Typography } from 'antd'
-import type { TextAreaRef } from 'antd/es/input/TextArea'
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { TextArea } from '../../light/Input'
 import { expand, findSnippet, shiftMarks, shortcutBefore, type Mark } from './expand'
 import styles from './SnippetTextArea.module.css'
 
@@ -25,6 +24,8 @@ interface Props {
   minRows?: number
   maxRows?: number
   'aria-describedby'?: string
+  'aria-invalid'?: boolean | 'true' | 'false'
+  'aria-required'?: boolean | 'true' | 'false'
 }
 
 /** The last expansion, which Ctrl+Z takes back to its shortcut. */
@@ -33,6 +34,23 @@ interface Undo {
   caret: number
   after: string
   marks: Mark[]
+}
+
+/**
+ * Grows the box with its text between minRows and maxRows lines (the library's autoSize), then
+ * scrolls: its height from the text's, read after the browser has laid it out.
+ */
+function fit(el: HTMLTextAreaElement, minRows: number, maxRows: number) {
+  const cs = getComputedStyle(el)
+  const px = (v: string) => parseFloat(v) || 0
+  const line = px(cs.lineHeight) || (px(cs.fontSize) || 14) * 1.5714
+  const border = px(cs.borderTopWidth) + px(cs.borderBottomWidth)
+  const edge = px(cs.paddingTop) + px(cs.paddingBottom) + border
+  el.style.height = 'auto'
+  const text = el.scrollHeight + border
+  const max = line * maxRows + edge
+  el.style.height = `${Math.min(max, Math.max(line * minRows + edge, text))}px`
+  el.style.overflowY = text > max ? 'auto' : 'hidden'
 }
 
 const STYLE_COPIED = ['font', 'lineHeight', 'letterSpacing', 'paddingTop', 'paddingRight', 'paddingBottom', 'paddingLeft', 'borderTopWidth', 'borderRightWidth', 'borderBottomWidth', 'borderLeftWidth'] as const
@@ -45,7 +63,7 @@ const STYLE_COPIED = ['font', 'lineHeight', 'letterSpacing', 'paddingTop', 'padd
  */
 export function SnippetTextArea({ id, value = '', onChange, section, snippets, values, disabled, maxLength, minRows = 2, maxRows = 10, ...aria }: Props) {
   const { t } = useTranslation()
-  const ref = useRef<TextAreaRef>(null)
+  const ref = useRef<HTMLTextAreaElement>(null)
   const backdrop = useRef<HTMLDivElement>(null)
   const composing = useRef(false)
   const undo = useRef<Undo | null>(null)
@@ -60,9 +78,18 @@ export function SnippetTextArea({ id, value = '', onChange, section, snippets, v
     setMarks(shiftMarks(marks, seen, value))
   }
 
-  const area = () => ref.current?.resizableTextArea?.textArea
+  // The box's height follows its text, and its width (a window made narrower wraps more lines).
   useLayoutEffect(() => {
-    const el = area()
+    if (ref.current) fit(ref.current, minRows, maxRows)
+  }, [value, minRows, maxRows])
+  useEffect(() => {
+    const refit = () => ref.current && fit(ref.current, minRows, maxRows)
+    window.addEventListener('resize', refit)
+    return () => window.removeEventListener('resize', refit)
+  }, [minRows, maxRows])
+
+  useLayoutEffect(() => {
+    const el = ref.current
     if (el && caretAfter.current !== null) {
       el.setSelectionRange(caretAfter.current, caretAfter.current)
       caretAfter.current = null
@@ -114,8 +141,9 @@ export function SnippetTextArea({ id, value = '', onChange, section, snippets, v
           {highlighted(value, marks)}
         </div>
       )}
-      <Input.TextArea
+      <TextArea
         id={id}
+        className={styles.area}
         ref={ref}
         value={value}
         onChange={(e) => {
@@ -126,15 +154,15 @@ export function SnippetTextArea({ id, value = '', onChange, section, snippets, v
         onCompositionStart={() => (composing.current = true)}
         onCompositionEnd={() => (composing.current = false)}
         onScroll={(e) => backdrop.current && (backdrop.current.scrollTop = e.currentTarget.scrollTop)}
-        autoSize={{ minRows, maxRows }}
+        rows={minRows}
         maxLength={maxLength}
         disabled={disabled}
         aria-describedby={aria['aria-describedby']}
+        aria-invalid={aria['aria-invalid']}
+        aria-required={aria['aria-required']}
       />
       {marks.length > 0 && (
-        <Typography.Text type="secondary" className={styles.note}>
-          {[filled > 0 && t('snippets.filledNote', { count: filled }), missing > 0 && t('snippets.missingNote', { count: missing })].filter(Boolean).join(' ')}
-        </Typography.Text>
+        <span className={styles.note}>{[filled > 0 && t('snippets.filledNote', { count: filled }), missing > 0 && t('snippets.missingNote', { count: missing })].filter(Boolean).join(' ')}</span>
       )}
       <span className="visually-hidden" aria-live="polite">
         {announce}

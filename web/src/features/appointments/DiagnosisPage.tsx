@@ -1,15 +1,16 @@
-import { Result } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
 import { PageSkeleton } from '../../components/PageSkeleton'
 import { ApiError } from '../../lib/api'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
+import { SafetyIcon, SearchIcon } from '../../light/icons'
 import { useAppointment } from './api/getAppointment'
 import { usePatientHead } from './api/getPatientHead'
 import { useVisit } from './api/getVisit'
 import { VisitForm } from './visit/VisitForm'
 import { VisitFormProvider } from './visit/VisitFormProvider'
+import styles from './visit/parts.module.css'
 
 /** /appointments/form/{id}: the visit's diagnosis form. */
 export default function DiagnosisPage() {
@@ -23,7 +24,15 @@ export default function DiagnosisPage() {
   const error = appointment.error ?? visit.error
   if (error) {
     const forbidden = error instanceof ApiError && error.status === 403
-    return <Result status={forbidden ? '403' : '404'} subTitle={forbidden ? t('visit.forbidden') : t('visit.notFound')} />
+    // The library's result, light: its picture (a shield, a search) over why the visit is not shown.
+    return (
+      <div className={styles.result} data-status={forbidden ? '403' : '404'}>
+        <span className={styles.resultIcon} aria-hidden>
+          {forbidden ? <SafetyIcon /> : <SearchIcon />}
+        </span>
+        <p className={styles.resultText}>{forbidden ? t('visit.forbidden') : t('visit.notFound')}</p>
+      </div>
+    )
   }
   if (!appointment.data || !visit.data || patient.isPending) return <PageSkeleton banner />
   return (

@@ -1,11 +1,16 @@
-import { Alert, Checkbox, Modal, Space, Spin, Typography } from 'antd'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { patientVisitsQuery } from '../../../lib/queries/patientVisits'
 import { formatDay } from '../../../lib/time'
+import { Alert } from '../../../light/Alert'
+import { Button } from '../../../light/Button'
+import { Checkbox } from '../../../light/Checkbox'
+import { Dialog } from '../../../light/Dialog'
+import { Spin } from '../../../light/Spin'
 import { visitQuery } from '../api/getVisit'
 import type { Appointment, Visit, VisitContent, Vitals } from '../api/types'
+import styles from './parts.module.css'
 
 /** The parts of a visit that copy forward. */
 export const COPYABLE = ['vitals', 'chief_complaint', 'present_illness', 'examination', 'diagnoses', 'plan'] as const
@@ -68,40 +73,49 @@ export function CopyForwardDialog({ a, content, onCopy, onClose }: Props) {
   const available = v ? COPYABLE.filter((p) => hasPart(v, p)) : []
   const chosen = parts ?? tickedAtFirst(available)
   const loading = history.isLoading || (!!previous && visit.isLoading)
+  // The first part takes focus once the parts are there (the dialog opened while they loaded).
+  const list = useRef<HTMLDivElement>(null)
+  const shown = available.length > 0
+  useEffect(() => {
+    if (shown) list.current?.querySelector<HTMLInputElement>('input[type=checkbox]')?.focus()
+  }, [shown])
+  const ready = !!v && chosen.length > 0
+  const copy = () => v && previous && (onCopy(copyInto(content(), v, previous.day, chosen), chosen, previous.day, v), onClose())
   return (
-    <Modal
+    <Dialog
       open
       title={t('copyForward.title')}
-      okText={t('copyForward.copy')}
-      cancelText={t('appointments.cancelButton')}
-      okButtonProps={{ disabled: !v || chosen.length === 0 }}
-      onOk={() => v && previous && (onCopy(copyInto(content(), v, previous.day, chosen), chosen, previous.day, v), onClose())}
-      onCancel={onClose}
-      destroyOnHidden
+      closeLabel={t('app.icons.close')}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>{t('appointments.cancelButton')}</Button>
+          <Button variant="primary" disabled={!ready} onClick={copy}>
+            {t('copyForward.copy')}
+          </Button>
+        </>
+      }
     >
       {loading ? (
         <Spin />
       ) : !previous || !v || available.length === 0 ? (
-        <Alert type="info" showIcon title={t('copyForward.none')} />
+        <Alert type="info" title={t('copyForward.none')} />
       ) : (
-        <Space orientation="vertical" style={{ width: '100%' }}>
-          <Typography.Text>{t('copyForward.from', { date: formatDay(previous.day), doctor: previous.doctor_name })}</Typography.Text>
-          <Checkbox.Group value={chosen} onChange={(x) => setParts(x as Copyable[])} style={{ width: '100%' }}>
-            <Space orientation="vertical" style={{ width: '100%' }}>
-              {available.map((p) => (
-                <Checkbox key={p} value={p} autoFocus={p === available[0]}>
-                  <strong>{t(`copyForward.parts.${p}`)}</strong>
-                  <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} style={{ margin: 0 }}>
-                    {preview(v, p, t)}
-                  </Typography.Paragraph>
-                </Checkbox>
-              ))}
-            </Space>
-          </Checkbox.Group>
-          <Typography.Text type="secondary">{t('copyForward.note')}</Typography.Text>
-        </Space>
+        <div className={styles.copyBody}>
+          <div>{t('copyForward.from', { date: formatDay(previous.day), doctor: previous.doctor_name })}</div>
+          {/* Each part a checkbox named by its title and what it holds. */}
+          <div className={styles.copyParts} ref={list}>
+            {available.map((p) => (
+              <Checkbox key={p} checked={chosen.includes(p)} onChange={(on) => setParts(on ? COPYABLE.filter((x) => x === p || chosen.includes(x)) : chosen.filter((x) => x !== p))}>
+                <strong>{t(`copyForward.parts.${p}`)}</strong>
+                <span className={styles.preview}>{preview(v, p, t)}</span>
+              </Checkbox>
+            ))}
+          </div>
+          <div className={styles.secondary}>{t('copyForward.note')}</div>
+        </div>
       )}
-    </Modal>
+    </Dialog>
   )
 }
 

@@ -1,6 +1,6 @@
-import { EditOutlined } from '@ant-design/icons'
-import { Button } from 'antd'
 import { useTranslation } from 'react-i18next'
+import { Button } from '../../../light/Button'
+import { EditIcon } from '../../../light/icons'
 import type { VisitMode } from './visitMode'
 
 interface Props {
@@ -23,24 +23,24 @@ export function VisitActions({ mode, canAmend, onStart, starting, onSign, signin
   return (
     <>
       {onStart && (
-        <Button type="primary" loading={starting} onClick={onStart}>
+        <Button variant="primary" loading={starting} onClick={onStart}>
           {t('appointments.actions.start')}
         </Button>
       )}
       {mode === 'draft' && (
-        <Button type="primary" onClick={onSign} loading={signing}>
+        <Button variant="primary" onClick={onSign} loading={signing}>
           {t('visit.sign')}
         </Button>
       )}
       {canAmend && (
-        <Button icon={<EditOutlined aria-hidden />} onClick={onAmend}>
+        <Button icon={<EditIcon />} onClick={onAmend}>
           {t('visit.amend')}
         </Button>
       )}
       {mode === 'amend' && (
         <>
           <Button onClick={onDiscard}>{t('visit.discard')}</Button>
-          <Button type="primary" onClick={onSaveAmendment}>
+          <Button variant="primary" onClick={onSaveAmendment}>
             {t('visit.saveAmendment')}
           </Button>
         </>

@@ -1,15 +1,18 @@
-import { CheckCircleOutlined } from '@ant-design/icons'
-import { Card, Descriptions, Flex, Space, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { appointmentTypeLabel } from '../../../lib/labels'
 import { fullName } from '../../../lib/patient'
 import { formatDayTime } from '../../../lib/time'
+import { Card } from '../../../light/Card'
+import { Descriptions } from '../../../light/Descriptions'
+import { CheckCircleIcon } from '../../../light/icons'
+import { Tag } from '../../../light/Tag'
 import { chartOf, type Appointment, type Visit } from '../api/types'
 import { StatusTag } from '../StatusTag'
 import type { SaveState } from './useAutosave'
-import { appointmentTypeLabel } from '../../../lib/labels'
+import styles from './parts.module.css'
 
 /** The visit's head: the patient, the appointment's status and details, where saving stands (quiet when read-only), the actions. */
 export function VisitHeader({ a, visit, state, savedAt, quiet, actions }: { a: Appointment; visit: Visit; state: SaveState; savedAt: string | null; quiet: boolean; actions: ReactNode }) {
@@ -25,40 +28,43 @@ export function VisitHeader({ a, visit, state, savedAt, quiet, actions }: { a: A
   }
   return (
     <Card>
-      <Flex justify="space-between" wrap gap={12} align="flex-start">
-        <Space orientation="vertical" size={4}>
-          <Typography.Title level={2} className="page-title" style={{ margin: 0 }}>
-            <Link to={chartOf(a)}>{fullName(a.patient)}</Link>{' '}
-            <Typography.Text type="secondary" style={{ fontSize: 16 }}>
-              {a.patient.mrn}
-            </Typography.Text>
-          </Typography.Title>
-          <Space wrap size={8}>
+      <div className={styles.headRow}>
+        <div className={styles.who}>
+          <h2 className={`page-title ${styles.title}`}>
+            <Link to={chartOf(a)}>{fullName(a.patient)}</Link> <span className={styles.mrn}>{a.patient.mrn}</span>
+          </h2>
+          <div className={styles.tags}>
             <StatusTag status={a.status} />
-            {signed ? <Tag color="cyan" icon={<CheckCircleOutlined aria-hidden />}>{t('visit.signedBy', { name: visit.signed_by, time: formatDayTime(visit.signed_at ?? '') })}</Tag> : visit.version > 0 && <Tag>{t('visit.draft')}</Tag>}
+            {signed ? (
+              <Tag color="cyan" icon={<CheckCircleIcon />}>
+                {t('visit.signedBy', { name: visit.signed_by, time: formatDayTime(visit.signed_at ?? '') })}
+              </Tag>
+            ) : (
+              visit.version > 0 && <Tag>{t('visit.draft')}</Tag>
+            )}
             {visit.amendments.length > 0 && <Tag color="orange">{t('visit.amendedTag', { count: visit.amendments.length })}</Tag>}
-          </Space>
-        </Space>
-        <Space wrap>
+          </div>
+        </div>
+        <div className={styles.actions}>
           {status[state] && (
-            <Typography.Text type={state === 'invalid' || state === 'conflict' ? 'danger' : 'secondary'} role="status">
+            <span role="status" className={state === 'invalid' || state === 'conflict' ? styles.danger : styles.secondary}>
               {status[state]}
-            </Typography.Text>
+            </span>
           )}
           {actions}
-        </Space>
-      </Flex>
-      <Descriptions
-        size="small"
-        style={{ marginTop: 12 }}
-        column={{ xs: 1, sm: 2, lg: 4 }}
-        items={[
-          { key: 'when', label: t('appointments.time'), children: `${formatDayTime(a.starts_at)} · ${t('appointments.minutes', { count: a.duration_minutes })}` },
-          { key: 'doctor', label: t('appointments.doctor'), children: a.doctor_name },
-          { key: 'type', label: t('appointments.type'), children: t(appointmentTypeLabel[a.type]) },
-          { key: 'reason', label: t('appointments.reason'), children: a.reason || '—' },
-        ]}
-      />
+        </div>
+      </div>
+      <div className={styles.details}>
+        <Descriptions
+          column={{ xs: 1, sm: 2, lg: 4 }}
+          items={[
+            { key: 'when', label: t('appointments.time'), children: `${formatDayTime(a.starts_at)} · ${t('appointments.minutes', { count: a.duration_minutes })}` },
+            { key: 'doctor', label: t('appointments.doctor'), children: a.doctor_name },
+            { key: 'type', label: t('appointments.type'), children: t(appointmentTypeLabel[a.type]) },
+            { key: 'reason', label: t('appointments.reason'), children: a.reason || '—' },
+          ]}
+        />
+      </div>
     </Card>
   )
 }
