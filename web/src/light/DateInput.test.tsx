@@ -157,6 +157,22 @@ describe('DateInput', () => {
     expect(await axeViolations(container)).toEqual([])
   })
 
+  it('may be left empty where the date is optional: shown empty, emptied it gives no day', () => {
+    const onChange = vi.fn()
+    const { rerender } = render(<DateInput aria-label="Off from" value="" onChange={onChange} allowEmpty />)
+    const field = screen.getByRole('textbox', { name: 'Off from' }) as HTMLInputElement
+    expect(field.value).toBe('')
+    expect(field.placeholder).toBe('YYYY-MM-DD')
+    fireEvent.change(field, { target: { value: '2026-11-25' } })
+    fireEvent.keyDown(field, { key: 'Enter' })
+    expect(onChange).toHaveBeenLastCalledWith('2026-11-25')
+    rerender(<DateInput aria-label="Off from" value="2026-11-25" onChange={onChange} allowEmpty />)
+    fireEvent.change(field, { target: { value: '' } })
+    fireEvent.blur(field)
+    expect(onChange).toHaveBeenLastCalledWith('')
+    expect(field.getAttribute('aria-invalid')).toBeNull()
+  })
+
   it('reads each language’s ways', () => {
     expect(readDate('29.11.2026', 'ru')).toBe('2026-11-29')
     expect(readDate('29/11/2026', 'vi')).toBe('2026-11-29')

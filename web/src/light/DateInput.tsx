@@ -50,11 +50,13 @@ export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   onChange: (day: string) => void
   /** The field shows the week of the day, and a day chosen stands for its Monday. */
   week?: boolean
+  /** The field may be left empty (an optional date): value '' shows it empty, and emptied it gives ''. */
+  allowEmpty?: boolean
 }
 
-export function DateInput({ value, onChange, week = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
+export function DateInput({ value, onChange, week = false, allowEmpty = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
   const { t, i18n } = useTranslation()
-  const shown = shownDate(value, week, i18n.language)
+  const shown = allowEmpty && !value ? '' : shownDate(value, week, i18n.language)
   // What is being typed, until it is taken (Enter, leaving the field); null shows the value.
   const [typed, setTyped] = useState<string | null>(null)
   // A typed date could not be read: the field is marked and the message says how to type one.
@@ -69,6 +71,11 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
   }
   const take = () => {
     if (typed === null) return
+    if (allowEmpty && !typed.trim()) {
+      reset()
+      if (value) onChange('')
+      return
+    }
     const day = readDate(typed, i18n.language)
     if (!day) return setInvalid(true)
     reset()
