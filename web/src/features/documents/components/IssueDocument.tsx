@@ -73,7 +73,7 @@ function FieldInput({ field, form }: { field: DocumentField; form: Form<Values> 
               </>
             )
           case 'date':
-            return <DateInput {...c} allowEmpty value={value} onChange={set} />
+            return <DateInput {...c} className={styles.date} allowEmpty value={value} onChange={set} />
           default:
             return <Input {...c} maxLength={300} value={value} onChange={(e) => set(e.target.value)} />
         }
