@@ -45,11 +45,12 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
 
   // From the visit's page: the documents card, a template, its fields, the filled preview.
   await doc.goto(`/appointments/form/${appointment}`)
-  const card = activeView(doc).locator('.ant-card', { has: doc.getByText('Giấy tờ', { exact: true }) })
+  const card = activeView(doc).getByTestId('documents')
+  await expect(card.getByRole('heading', { name: 'Giấy tờ', exact: true })).toBeVisible()
   await card.getByRole('button', { name: 'Cấp giấy tờ' }).click()
   const dialog = doc.getByRole('dialog', { name: 'Cấp giấy tờ' })
-  await dialog.getByLabel('Mẫu').click()
-  await doc.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'Giấy xác nhận khám bệnh — Tiếng Việt' }).click()
+  await dialog.getByRole('combobox', { name: 'Mẫu' }).click()
+  await dialog.getByRole('option', { name: 'Giấy xác nhận khám bệnh — Tiếng Việt' }).click()
   await dialog.getByLabel('Số ngày nghỉ').fill('3')
   // Typed the Vietnamese way (issue 55, m3).
   await dialog.getByLabel('Nghỉ từ ngày').fill('25/11/2026')
@@ -101,7 +102,7 @@ test('a doctor issues a medical certificate in Vietnamese from a signed visit: p
   await doc.goto(`/appointments/form/${appointment}`)
   await card.getByRole('button', { name: /^Hủy giấy tờ MC-/ }).click()
   await doc.getByLabel('Lý do hủy').fill('Sai ngày nghỉ')
-  await doc.locator('.ant-modal-confirm').getByRole('button', { name: 'Hủy giấy tờ' }).click()
+  await doc.locator('[role=dialog], [role=alertdialog]').filter({ has: doc.getByLabel('Lý do hủy') }).getByRole('button', { name: 'Hủy giấy tờ', exact: true }).click()
   await expect(card.getByText('Đã hủy', { exact: true })).toBeVisible()
   await check.reload()
   await expect(check.getByRole('status')).toHaveText('Đã hủy: không còn hiệu lực')

@@ -54,6 +54,15 @@ describe('Pager', () => {
     expect(onChange).not.toHaveBeenCalled()
   })
 
+  it('offers no page size where the size is fixed (a chart’s list of ten)', async () => {
+    const onChange = vi.fn()
+    const { container } = render(<Pager page={1} pageSize={10} total={25} onChange={onChange} />)
+    expect(screen.queryByRole('combobox')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Page 3' }))
+    expect(onChange).toHaveBeenLastCalledWith(3, 10)
+    expect(await axeViolations(container)).toEqual([])
+  })
+
   it('cannot go before the first page or past the last, and keeps the focus there', () => {
     const onChange = vi.fn()
     const { rerender } = render(<Pager {...props} page={1} onChange={onChange} />)

@@ -12,7 +12,8 @@ export interface PagerProps {
   page: number
   pageSize: number
   total: number
-  pageSizes: number[]
+  /** The page sizes offered; without them (or with one) the size is fixed and no choice is shown. */
+  pageSizes?: number[]
   /** A page or a page size chosen; a new size starts again from page 1. */
   onChange: (page: number, pageSize: number) => void
   /** The total as the screen words it ("42 patients"); none shown when absent. */
@@ -108,13 +109,15 @@ export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, l
           <RightIcon />
         </Step>
       </span>
-      <select className={styles.size} aria-label={t('light.pager.perPage')} value={pageSize} onChange={(e) => onChange(1, Number(e.target.value))}>
-        {pageSizes.map((n) => (
-          <option key={n} value={n}>
-            {t('light.pager.perPageOption', { count: n })}
-          </option>
-        ))}
-      </select>
+      {pageSizes && pageSizes.length > 1 && (
+        <select className={styles.size} aria-label={t('light.pager.perPage')} value={pageSize} onChange={(e) => onChange(1, Number(e.target.value))}>
+          {pageSizes.map((n) => (
+            <option key={n} value={n}>
+              {t('light.pager.perPageOption', { count: n })}
+            </option>
+          ))}
+        </select>
+      )}
     </nav>
   )
 }

@@ -124,4 +124,26 @@ describe('Table', () => {
     expect(bodyRows(table).map((r) => r.className)).toEqual(['', 'emr-row-muted'])
     expect(table.className).toMatch(/wrapText/)
   })
+
+  it('opens a row to show more under it by a named toggle that says whether it is open, for the rows that have more', async () => {
+    const more = (p: Person) => <p>{`${p.name} is ${p.age}`}</p>
+    const expandable = { render: more, can: (p: Person) => p.age > 10 }
+    const { container } = render(<Table columns={columns} rows={people} rowKey={(p) => p.id} label="People" expandable={expandable} />)
+    const table = screen.getByRole('table', { name: 'People' })
+    // Only An has more; Binh's row has no toggle.
+    const toggle = within(table).getByRole('button', { name: 'Expand row' })
+    expect(within(table).getAllByRole('button', { name: 'Expand row' })).toHaveLength(1)
+    expect(toggle.getAttribute('aria-expanded')).toBe('false')
+    expect(screen.queryByText('An is 40')).toBeNull()
+    fireEvent.click(toggle)
+    expect(toggle.getAttribute('aria-expanded')).toBe('true')
+    expect(toggle.getAttribute('aria-label')).toBe('Collapse row')
+    // Under its row, across the table.
+    const opened = screen.getByText('An is 40').closest('td')!
+    expect(opened.colSpan).toBe(columns.length + 1)
+    expect(opened.closest('tr')!.previousElementSibling).toBe(toggle.closest('tr'))
+    expect(await axeViolations(container)).toEqual([])
+    fireEvent.click(toggle)
+    expect(screen.queryByText('An is 40')).toBeNull()
+  })
 })

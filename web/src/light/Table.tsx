@@ -3,8 +3,10 @@
 // or Space presses), an empty state, aria-busy while loading, and columns hidden under a
 // breakpoint by a media query (Ant Design's breakpoints, so a screen hides what it hid before).
 // Rows are memoised: a new render of the screen around the table (a keystroke in its search)
-// re-renders no row whose data, columns and sort are the same.
-import { memo, type ReactNode } from 'react'
+// re-renders no row whose data, columns and sort are the same. Rows can open to show more under
+// them (an order's results under the order), by a toggle button at the row's start that says
+// whether it is open (aria-expanded), as the library's expandable rows did.
+import { memo, useCallback, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CaretDownIcon, CaretUpIcon, EmptyImage } from './icons'
 import styles from './Table.module.css'
@@ -57,15 +59,33 @@ export interface TableProps<T> {
   rowClass?: (row: T) => string | undefined
   /** The cells' text wraps so that the table fits the screen's width (scrolled sideways only where even wrapped it cannot), rather than each cell on one line. */
   wrap?: boolean
+  /** Rows that open to show more under them, across the whole table; `can` says which rows have more (all, without it). */
+  expandable?: Expandable<T>
+}
+
+export interface Expandable<T> {
+  render: (row: T) => ReactNode
+  can?: (row: T) => boolean
 }
 
 const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
 const columnClass = (c: { from?: Breakpoint; align?: 'end'; nowrap?: boolean }) =>
   [c.from ? hide[c.from] : '', c.align === 'end' ? styles.alignEnd : '', c.nowrap ? styles.nowrap : ''].filter(Boolean).join(' ') || undefined
 
-export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort, size, emptyImage = true, rowClass, wrap = false }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, loading = false, empty, sort, onSort, size, emptyImage = true, rowClass, wrap = false, expandable }: TableProps<T>) {
   const { t } = useTranslation()
   const none = !rows || rows.length === 0
+  const [opened, setOpened] = useState<ReadonlySet<string | number>>(() => new Set())
+  // Stable, so that opening one row re-renders that row only.
+  const toggle = useCallback(
+    (key: string | number) =>
+      setOpened((was) => {
+        const next = new Set(was)
+        if (!next.delete(key)) next.add(key)
+        return next
+      }),
+    [],
+  )
   return (
     <div className={[styles.wrap, loading ? styles.busy : '', size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
       <div className={styles.scroll}>
@@ -73,6 +93,8 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
           {caption && <caption className={styles.caption}>{caption}</caption>}
           <thead>
             <tr>
+              {/* The toggles' column has no header of its own (a cell, not an empty column header). */}
+              {expandable && <td className={styles.toggleCell} />}
               {columns.map((c) => {
                 const order = sort?.key === c.key ? sort.order : undefined
                 return (
@@ -104,9 +126,10 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
             </tr>
           </thead>
           <tbody>
-            {rows?.map((row) => (
-              <Row key={rowKey(row)} row={row} columns={columns} className={rowClass?.(row)} />
-            ))}
+            {rows?.map((row) => {
+              const key = rowKey(row)
+              return <Row key={key} rowId={key} row={row} columns={columns} className={rowClass?.(row)} expandable={expandable} open={opened.has(key)} onToggle={toggle} />
+            })}
           </tbody>
         </table>
       </div>
@@ -129,19 +152,41 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
 
 interface RowProps<T> {
   row: T
+  rowId: string | number
   columns: Column<T>[]
   className?: string
+  expandable?: Expandable<T>
+  open: boolean
+  onToggle: (key: string | number) => void
 }
 
-function RowOf<T>({ row, columns, className }: RowProps<T>) {
+function RowOf<T>({ row, rowId, columns, className, expandable, open, onToggle }: RowProps<T>) {
+  const { t } = useTranslation()
+  const can = expandable && (expandable.can?.(row) ?? true)
   return (
-    <tr className={className}>
-      {columns.map((c) => (
-        <td key={c.key} className={columnClass(c)}>
-          {c.cell(row)}
-        </td>
-      ))}
-    </tr>
+    <>
+      <tr className={className}>
+        {expandable && (
+          <td className={styles.toggleCell}>
+            {can && (
+              <button type="button" className={styles.toggle} aria-expanded={open} aria-label={t(open ? 'light.table.collapse' : 'light.table.expand')} onClick={() => onToggle(rowId)}>
+                <span aria-hidden>{open ? '−' : '+'}</span>
+              </button>
+            )}
+          </td>
+        )}
+        {columns.map((c) => (
+          <td key={c.key} className={columnClass(c)}>
+            {c.cell(row)}
+          </td>
+        ))}
+      </tr>
+      {can && open && (
+        <tr className={styles.expanded}>
+          <td colSpan={columns.length + 1}>{expandable.render(row)}</td>
+        </tr>
+      )}
+    </>
   )
 }
 

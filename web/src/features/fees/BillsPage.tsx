@@ -50,16 +50,3 @@ export default function BillsPage() {
     </Card>
   )
 }
-
-/** A patient's bills on the chart, newest first, for whoever may read bills. */
-export function PatientBills({ patientId }: { patientId: number }) {
-  const { t } = useTranslation()
-  const [page, setPage] = useState(1)
-  const { data, isFetching } = useBillList({ patient_id: patientId, page, per_page: 10 })
-  if (!data?.total) return null
-  return (
-    <Card title={t('bills.ofPatient')} data-testid="patient-bills">
-      <BillsTable data={data} loading={isFetching} showPatient={false} page={{ current: page, pageSize: 10, onChange: (p) => setPage(p) }} />
-    </Card>
-  )
-}

@@ -1,15 +1,26 @@
 // A patient's results on the chart: every order with its state and flags (a row opens to its
 // results), and trends of vitals and of any test over time.
-import { Card, Empty, Table, Tag } from 'antd'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ScrollRegion } from '../../components/ScrollRegion'
 import { Link } from 'react-router'
+import { ScrollRegion } from '../../components/ScrollRegion'
 import { useCan } from '../../lib/auth/can'
 import { formatDayTime } from '../../lib/time'
+import { Card } from '../../light/Card'
+import { Pager } from '../../light/Pager'
+import { Table, type Column, type Expandable } from '../../light/Table'
+import { Tag } from '../../light/Tag'
 import { usePatientOrders } from './api/listPatientOrders'
 import type { LabOrder } from './api/types'
 import { OrderFlags, ResultsTable, StatusTag } from './ResultParts'
+import styles from './results.module.css'
 import { Trends } from './Trends'
+
+/** Orders a page of the chart's list shows (the page numbers only once there are more). */
+const PAGE = 10
+
+/** An order's results under its row; an order without results has nothing to open. */
+const expandable: Expandable<LabOrder> = { render: (o) => <ResultsTable results={o.results} />, can: (o) => o.results.length > 0 }
 
 export function PatientResults({ patientId }: { patientId: number }) {
   const { t } = useTranslation()
@@ -19,44 +30,63 @@ export function PatientResults({ patientId }: { patientId: number }) {
   const vitals = useCan('record vitals')
   const can = record || review || diagnose
   const orders = usePatientOrders(patientId, can)
+  const [page, setPage] = useState(1)
+  const columns = useMemo<Column<LabOrder>[]>(
+    () => [
+      { key: 'at', header: t('results.orderedAt'), cell: (o) => formatDayTime(o.collected_at ?? o.ordered_at) },
+      { key: 'test', header: t('results.test'), cell: (o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
+      {
+        key: 'status',
+        header: t('results.statusTitle'),
+        cell: (o) => (
+          <>
+            <StatusTag status={o.status} />
+            {o.to_review && (
+              <Tag color="orange" className={styles.tag}>
+                {t('results.awaitingReview')}
+              </Tag>
+            )}
+          </>
+        ),
+      },
+      { key: 'flags', header: t('results.flagsTitle'), cell: (o) => <OrderFlags order={o} /> },
+    ],
+    [t],
+  )
   if (!can && !vitals) return null
   const list = orders.data ?? []
   const unreviewed = list.filter((o) => o.to_review).length
+  // A page past the end (the list shrank) shows the last one.
+  const pages = Math.max(1, Math.ceil(list.length / PAGE))
+  const shown = Math.min(page, pages)
   return (
     <>
       {can && (
         <Card
+          look="panel"
           title={t('results.chartTitle')}
           data-testid="patient-results"
           extra={unreviewed > 0 && <Tag color="orange">{t('results.unreviewed', { count: unreviewed })}</Tag>}
         >
           <ScrollRegion label={t('results.chartTitle')}>
-            <Table<LabOrder>
-              rowKey="id"
-              size="small"
-              loading={orders.isLoading}
-              dataSource={list}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              style={{ minWidth: 560 }}
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('results.noOrders')} /> }}
-              expandable={{ expandedRowRender: (o) => <ResultsTable results={o.results} />, rowExpandable: (o) => o.results.length > 0 }}
-              columns={[
-                { title: t('results.orderedAt'), key: 'at', render: (_, o) => formatDayTime(o.collected_at ?? o.ordered_at) },
-                { title: t('results.test'), key: 'test', render: (_, o) => <Link to={`/results/orders/${o.id}`}>{o.test_label}</Link> },
-                {
-                  title: t('results.statusTitle'),
-                  key: 'status',
-                  render: (_, o) => (
-                    <>
-                      <StatusTag status={o.status} />
-                      {o.to_review && <Tag color="orange">{t('results.awaitingReview')}</Tag>}
-                    </>
-                  ),
-                },
-                { title: t('results.flagsTitle'), key: 'flags', render: (_, o) => <OrderFlags order={o} /> },
-              ]}
-            />
+            <div className={styles.wide560}>
+              <Table<LabOrder>
+                size="small"
+                rowKey={(o) => o.id}
+                loading={orders.isLoading}
+                rows={list.slice((shown - 1) * PAGE, shown * PAGE)}
+                label={t('results.chartTitle')}
+                empty={t('results.noOrders')}
+                expandable={expandable}
+                columns={columns}
+              />
+            </div>
           </ScrollRegion>
+          {list.length > PAGE && (
+            <div className={styles.pager}>
+              <Pager page={shown} pageSize={PAGE} total={list.length} onChange={setPage} label={t('results.chartTitle')} />
+            </div>
+          )}
         </Card>
       )}
       <Trends patientId={patientId} orders={can ? list : []} withVitals={vitals || diagnose} />

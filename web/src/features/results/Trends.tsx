@@ -3,20 +3,28 @@
 // time — lines at the collection times with the normal band shaded and always in sight, flags
 // in the tooltip, a unit toggle where the test has two, and the same numbers as a table beside
 // the chart.
-import { Card, Col, Empty, Row, Segmented, Select, Space, Table, Typography } from 'antd'
 import dayjs from 'dayjs'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LazyChart as Chart, type ChartOption } from '../../components/LazyChart'
 import { formatDay, formatDayTime } from '../../lib/time'
+import { Card } from '../../light/Card'
+import { Empty } from '../../light/Empty'
+import { Pager } from '../../light/Pager'
+import { Segmented } from '../../light/Segmented'
+import { Table, type Column } from '../../light/Table'
 import { useTrend } from './api/getTrend'
 import { usePatientVitals } from './api/listPatientVitals'
 import type { LabOrder, Trend } from './api/types'
 import { decimal, rangeText, unitLabel } from './format'
 import { FlagTag } from './ResultParts'
+import styles from './results.module.css'
+import { SearchSelect } from './SearchSelect'
 import { convert, tickLabel, timeAxis, valueAxis, VITAL_SERIES, type VitalsRow } from './trendMath'
 
 const RANGES = { '1y': 1, '5y': 5, all: 100 } as const
+/** Values a page of the trend's table shows (the page numbers only once there are more). */
+const PAGE = 8
 type RangeKey = keyof typeof RANGES
 
 interface Row {
@@ -47,6 +55,7 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
   const vitals = usePatientVitals<VitalsRow>(patientId, from, withVitals && kind === 'vital')
   const trend = useTrend(patientId, kind === 'test' ? code : undefined, from)
   const [unit, setUnit] = useState<string | undefined>(undefined)
+  const [page, setPage] = useState(1)
   if (options.length === 0) return null
 
   let title = ''
@@ -127,52 +136,67 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
         : {}),
     })),
   }
+  const newest = [...rows].reverse()
+  // A page past the end (fewer values after a new choice) shows the last one.
+  const shown = Math.min(page, Math.max(1, Math.ceil(newest.length / PAGE)))
+  const columns: Column<Row>[] = [
+    { key: 'at', header: t('results.date'), cell: (r) => when(r.at) },
+    ...series.map((s, i) => ({
+      key: String(i),
+      header: s.unit ? `${s.name} (${s.unit})` : s.name,
+      cell: (r: Row) => (
+        <>
+          {fmt(r.values[i])} {i === 0 && r.flag && <FlagTag flag={r.flag} delta={r.delta} />}
+        </>
+      ),
+    })),
+  ]
   return (
     <Card
+      look="panel"
       title={t('results.trendsTitle')}
       data-testid="trends"
-      extra={<Segmented<RangeKey> value={range} onChange={setRange} options={(Object.keys(RANGES) as RangeKey[]).map((k) => ({ value: k, label: t(`results.ranges.${k}`) }))} />}
+      extra={
+        <Segmented<RangeKey>
+          label={t('results.period')}
+          value={range}
+          onChange={setRange}
+          options={(Object.keys(RANGES) as RangeKey[]).map((k) => ({ value: k, label: t(`results.ranges.${k}`) }))}
+        />
+      }
     >
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Select value={what} onChange={(v) => (setChosen(v), setUnit(undefined))} options={options} style={{ minWidth: 240 }} aria-label={t('results.trendOf')} showSearch={{ optionFilterProp: 'label' }} />
+      <div className={styles.controls}>
+        <SearchSelect className={styles.choice} label={t('results.trendOf')} value={what} options={options} onChange={(v) => (setChosen(v), setUnit(undefined))} />
         {unitChoices.length > 1 && (
-          <Segmented value={unit ?? unitChoices[0]} onChange={(u) => setUnit(u as string)} options={unitChoices.map((u) => ({ value: u, label: unitLabel(t, u) || t('results.noUnit') }))} aria-label={t('results.unit')} />
+          <Segmented
+            label={t('results.unit')}
+            value={unit ?? unitChoices[0]!}
+            onChange={(u) => setUnit(u)}
+            options={unitChoices.map((u) => ({ value: u, label: unitLabel(t, u) || t('results.noUnit') }))}
+          />
         )}
-      </Space>
+      </div>
       {rows.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('results.noPoints')} />
+        <Empty>{t('results.noPoints')}</Empty>
       ) : (
-        <Row gutter={[16, 16]}>
-          <Col xs={24} lg={15}>
+        <div className={styles.trend}>
+          <div>
             <Chart option={option} label={t('results.trendLabel', { what: title })} height={280} testId="trend-chart" />
             {bandText && (
-              <Typography.Text type="secondary" data-testid="trend-band">
+              <span className={styles.secondary} data-testid="trend-band">
                 {t('results.trendBand', { range: bandText })}
-              </Typography.Text>
+              </span>
             )}
-          </Col>
-          <Col xs={24} lg={9}>
-            <Table<Row>
-              size="small"
-              rowKey="key"
-              dataSource={[...rows].reverse()}
-              pagination={{ pageSize: 8, hideOnSinglePage: true, size: 'small' }}
-              aria-label={t('results.trendTable', { what: title })}
-              columns={[
-                { title: t('results.date'), key: 'at', render: (_, r) => when(r.at) },
-                ...series.map((s, i) => ({
-                  title: s.unit ? `${s.name} (${s.unit})` : s.name,
-                  key: String(i),
-                  render: (_: unknown, r: Row) => (
-                    <>
-                      {fmt(r.values[i])} {i === 0 && r.flag && <FlagTag flag={r.flag} delta={r.delta} />}
-                    </>
-                  ),
-                })),
-              ]}
-            />
-          </Col>
-        </Row>
+          </div>
+          <div>
+            <Table<Row> size="small" rowKey={(r) => r.key} rows={newest.slice((shown - 1) * PAGE, shown * PAGE)} label={t('results.trendTable', { what: title })} columns={columns} />
+            {newest.length > PAGE && (
+              <div className={styles.pager}>
+                <Pager page={shown} pageSize={PAGE} total={newest.length} onChange={setPage} label={t('results.trendTable', { what: title })} />
+              </div>
+            )}
+          </div>
+        </div>
       )}
     </Card>
   )

@@ -1,13 +1,15 @@
 // A visit's lab and imaging orders on the diagnosis page: each test's state and flags, and the
 // way to its results. The orders follow the form: a test the doctor orders appears here once
 // the form has saved.
-import { Card, Empty, List, Space, Typography } from 'antd'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useCan } from '../../lib/auth/can'
+import { Card } from '../../light/Card'
+import { Empty } from '../../light/Empty'
 import { useVisitOrders } from './api/listVisitOrders'
 import { OrderFlags, StatusTag } from './ResultParts'
+import styles from './results.module.css'
 
 export function VisitResults({ appointmentId, revision }: { appointmentId: number; revision?: string | null }) {
   const { t } = useTranslation()
@@ -24,32 +26,28 @@ export function VisitResults({ appointmentId, revision }: { appointmentId: numbe
   if (!can) return null
   const list = orders.data ?? []
   return (
-    <Card title={t('results.visitTitle')} data-testid="visit-results">
+    <Card look="panel" title={t('results.visitTitle')} data-testid="visit-results">
       {list.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('results.noOrders')} />
+        <Empty small>{t('results.noOrders')}</Empty>
       ) : (
-        <List
-          size="small"
-          dataSource={list}
-          renderItem={(o) => (
-            <List.Item key={o.id}>
-              <Space orientation="vertical" size={2} style={{ width: '100%' }}>
-                <Space wrap>
-                  <Link to={`/results/orders/${o.id}`} data-testid={`order-${o.test}`}>
-                    {o.test_label}
-                  </Link>
-                  <StatusTag status={o.status} />
-                  {o.overdue && <Typography.Text type="danger">{t('results.overdue')}</Typography.Text>}
-                </Space>
-                {o.results.length > 0 && (
-                  <Space wrap size={4}>
-                    <OrderFlags order={o} />
-                  </Space>
-                )}
-              </Space>
-            </List.Item>
-          )}
-        />
+        <ul className={styles.orders}>
+          {list.map((o) => (
+            <li key={o.id}>
+              <div className={styles.line}>
+                <Link to={`/results/orders/${o.id}`} data-testid={`order-${o.test}`}>
+                  {o.test_label}
+                </Link>
+                <StatusTag status={o.status} />
+                {o.overdue && <span className={styles.danger}>{t('results.overdue')}</span>}
+              </div>
+              {o.results.length > 0 && (
+                <div className={styles.lineTight}>
+                  <OrderFlags order={o} />
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </Card>
   )

@@ -1,17 +1,24 @@
-import { FileAddOutlined, PrinterOutlined, StopOutlined } from '@ant-design/icons'
-import { App, Button, Card, Empty, List, Space, Tag, Typography } from 'antd'
+// The documents of a visit or a chart on the light components: the issued ones (print again,
+// cancel with a reason) and, for doctors, the dialog that issues a new one.
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { useAskReason } from '../../../components/askReason'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
 import { formatDayTime } from '../../../lib/time'
-import { useAskReason } from '../../../components/askReason'
+import { Button } from '../../../light/Button'
+import { Card } from '../../../light/Card'
+import { Empty } from '../../../light/Empty'
+import { FileAddIcon, PrinterIcon, StopIcon } from '../../../light/icons'
+import { Spin } from '../../../light/Spin'
+import { Tag } from '../../../light/Tag'
+import { useToast } from '../../../light/Toast'
 import { useCancelDocument } from '../api/cancelDocument'
 import { useDocuments, type Owner } from '../api/documents'
-import { printPath } from '../api/types'
+import { printPath, type ClinicalDocument } from '../api/types'
+import styles from './documents.module.css'
 import { IssueDocument } from './IssueDocument'
-import { ListMeta } from '../../../components/ListMeta'
 
 interface Props {
   patientId: number
@@ -23,85 +30,96 @@ interface Props {
 /** The documents card of a visit or a chart: issued documents (print again, cancel) and, for doctors, a new one. */
 export function DocumentsCard({ patientId, appointmentId, closed }: Props) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
   const canIssue = useCan('issue documents')
   const owner: Owner = appointmentId !== undefined ? { appointmentId } : { patientId }
   const { data, isLoading } = useDocuments(owner)
-  const cancel = useCancelDocument()
-  const ask = useAskReason()
   const [issuing, setIssuing] = useState(false)
+  const list = data ?? []
   return (
     <Card
+      look="panel"
       title={t('documents.title')}
+      data-testid="documents"
       extra={
         canIssue &&
         !closed && (
-          <Button size="small" icon={<FileAddOutlined aria-hidden />} onClick={() => setIssuing(true)}>
+          <Button size="small" icon={<FileAddIcon />} onClick={() => setIssuing(true)}>
             {t('documents.issue')}
           </Button>
         )
       }
     >
-      <List
-        loading={isLoading}
-        dataSource={data ?? []}
-        rowKey="id"
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('documents.none')} /> }}
-        renderItem={(d) => (
-          <List.Item data-testid="document-item">
-            <ListMeta
-              title={
-                <Space wrap size={6}>
-                  <span lang={d.language}>{d.title}</span>
-                  <Tag color={d.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${d.status}`)}</Tag>
-                </Space>
-              }
-              description={
-                <Space orientation="vertical" size={2}>
-                  <Typography.Text type="secondary">
-                    {d.number} · {formatDayTime(d.issued_at)} · {d.doctor.name}
-                    {d.status === 'cancelled' && d.cancel_reason && ` · ${d.cancel_reason}`}
-                  </Typography.Text>
-                  {d.status === 'issued' && (
-                    <Space wrap size={12}>
-                      <Link to={printPath(d)} aria-label={t('documents.printNamed', { number: d.number })}>
-                        <PrinterOutlined aria-hidden /> {t('documents.print')}
-                      </Link>
-                      {canIssue && (
-                        <Button
-                          type="link"
-                          danger
-                          size="small"
-                          style={{ padding: 0, height: 'auto' }}
-                          icon={<StopOutlined aria-hidden />}
-                          aria-label={t('documents.cancelNamed', { number: d.number })}
-                          onClick={() =>
-                            ask({
-                              title: t('documents.cancelTitle', { number: d.number }),
-                              label: t('documents.cancelReason'),
-                              okText: t('documents.cancel'),
-                              cancelText: t('documents.close'),
-                              danger: true,
-                              onOk: (reason) =>
-                                cancel.mutateAsync({ doc: d, reason }).then(
-                                  () => message.success(t('documents.cancelled')),
-                                  (e) => e instanceof ApiError && message.error(e.display),
-                                ),
-                            })
-                          }
-                        >
-                          {t('documents.cancel')}
-                        </Button>
-                      )}
-                    </Space>
-                  )}
-                </Space>
-              }
-            />
-          </List.Item>
-        )}
-      />
+      {isLoading ? (
+        <div className={styles.loading}>
+          <Spin />
+        </div>
+      ) : list.length === 0 ? (
+        <Empty small>{t('documents.none')}</Empty>
+      ) : (
+        <ul className={styles.list}>
+          {list.map((d) => (
+            <DocumentItem key={d.id} doc={d} canCancel={canIssue} />
+          ))}
+        </ul>
+      )}
       {canIssue && <IssueDocument patientId={patientId} appointmentId={appointmentId} open={issuing} onClose={() => setIssuing(false)} />}
     </Card>
+  )
+}
+
+/** One issued document: its title in its own language, its state, number, time and doctor; print and cancel while issued. */
+function DocumentItem({ doc: d, canCancel }: { doc: ClinicalDocument; canCancel: boolean }) {
+  const { t } = useTranslation()
+  const toast = useToast()
+  const cancel = useCancelDocument()
+  const ask = useAskReason()
+  return (
+    <li className={styles.item} data-testid="document-item">
+      <div className={styles.title}>
+        <span lang={d.language}>{d.title}</span>
+        <Tag color={d.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${d.status}`)}</Tag>
+      </div>
+      <div className={styles.description}>
+        <span className={styles.secondary}>
+          {d.number} · {formatDayTime(d.issued_at)} · {d.doctor.name}
+          {d.status === 'cancelled' && d.cancel_reason && ` · ${d.cancel_reason}`}
+        </span>
+        {d.status === 'issued' && (
+          <div className={styles.actions}>
+            <Link to={printPath(d)} aria-label={t('documents.printNamed', { number: d.number })}>
+              <span className={styles.icon} aria-hidden>
+                <PrinterIcon />
+              </span>
+              {t('documents.print')}
+            </Link>
+            {canCancel && (
+              <Button
+                variant="dangerText"
+                size="small"
+                className={styles.cancel}
+                icon={<StopIcon />}
+                aria-label={t('documents.cancelNamed', { number: d.number })}
+                onClick={() =>
+                  ask({
+                    title: t('documents.cancelTitle', { number: d.number }),
+                    label: t('documents.cancelReason'),
+                    okText: t('documents.cancel'),
+                    cancelText: t('documents.close'),
+                    danger: true,
+                    onOk: (reason) =>
+                      cancel.mutateAsync({ doc: d, reason }).then(
+                        () => toast.success(t('documents.cancelled')),
+                        (e) => e instanceof ApiError && toast.error(e.display),
+                      ),
+                  })
+                }
+              >
+                {t('documents.cancel')}
+              </Button>
+            )}
+          </div>
+        )}
+      </div>
+    </li>
   )
 }

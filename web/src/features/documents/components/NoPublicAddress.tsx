@@ -1,6 +1,6 @@
-import { Alert } from 'antd'
 import { useTranslation } from 'react-i18next'
 import { useClinic } from '../../../lib/clinic'
+import { Alert } from '../../../light/Alert'
 
 /**
  * Warns, on the screen and never on the paper, that a document's QR code and link will point
@@ -11,13 +11,5 @@ export function NoPublicAddress() {
   const { t } = useTranslation()
   const { data: clinic } = useClinic()
   if (!clinic || clinic.public_url) return null
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      data-testid="no-public-address"
-      title={t('documents.noPublicUrl', { address: window.location.origin })}
-      description={t('documents.noPublicUrlHint')}
-    />
-  )
+  return <Alert type="warning" data-testid="no-public-address" title={t('documents.noPublicUrl', { address: window.location.origin })} description={t('documents.noPublicUrlHint')} />
 }

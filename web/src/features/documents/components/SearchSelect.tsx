@@ -1,0 +1,40 @@
+// A choice among options with a search (the library's select with showSearch), as a form's
+// field: the box shows what is chosen (or the placeholder); typing in it narrows the list to the
+// options whose words hold the text, and leaving it without choosing shows the choice again.
+import { useState } from 'react'
+import { Combobox, type ComboboxOption } from '../../../light/Combobox'
+import type { ControlProps } from '../../../light/Field'
+
+interface Props extends ControlProps {
+  label: string
+  value: string | undefined
+  options: ComboboxOption[]
+  onChange: (value: string) => void
+  placeholder?: string
+}
+
+export function SearchSelect({ label, value, options, onChange, placeholder, 'aria-required': _required, ...control }: Props) {
+  // What is typed, while the user searches; null shows the choice.
+  const [query, setQuery] = useState<string | null>(null)
+  const chosen = options.find((o) => o.value === value)?.label ?? ''
+  const words = query?.trim().toLowerCase()
+  const found = words ? options.filter((o) => o.label.toLowerCase().includes(words)) : options
+  return (
+    <div onBlur={() => setQuery(null)}>
+      <Combobox
+        {...control}
+        field
+        activateFirst
+        label={label}
+        placeholder={placeholder}
+        query={query ?? chosen}
+        onQueryChange={setQuery}
+        options={found}
+        onChoose={(v) => {
+          setQuery(null)
+          onChange(v)
+        }}
+      />
+    </div>
+  )
+}
