@@ -19,7 +19,7 @@ import type { LabOrder, Trend } from './api/types'
 import { decimal, rangeText, unitLabel } from './format'
 import { FlagTag } from './ResultParts'
 import styles from './results.module.css'
-import { SearchSelect } from './SearchSelect'
+import { SearchSelect } from '../../light/SearchSelect'
 import { convert, tickLabel, timeAxis, valueAxis, VITAL_SERIES, type VitalsRow } from './trendMath'
 
 const RANGES = { '1y': 1, '5y': 5, all: 100 } as const

@@ -26,7 +26,7 @@ import { printPath, type DocumentField, type DocumentTemplate } from '../api/typ
 import { DocumentContent } from './DocumentContent'
 import styles from './documents.module.css'
 import { NoPublicAddress } from './NoPublicAddress'
-import { SearchSelect } from './SearchSelect'
+import { SearchSelect } from '../../../light/SearchSelect'
 
 interface Props {
   patientId: number
