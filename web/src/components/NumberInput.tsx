@@ -11,9 +11,8 @@ import styles from './NumberInput.module.css'
 // The note under a number field is the light one (light/NumberInput.tsx), shared by the
 // library's forms and the light ones.
 export { NumberNote }
-// Its reading from a library's form, for the screens still on it (the import keeps the library
-// out of this file: a light screen that takes NumberInput does not load it).
-export { FieldNumberNote } from './FieldNumberNote'
+// Its reading from a library's form, for the screens still on it, is components/FieldNumberNote:
+// not exported from here, so that a light screen that takes NumberInput does not load the library.
 
 export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> {
   value?: number | null

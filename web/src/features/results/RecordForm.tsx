@@ -11,7 +11,7 @@ import { useTestResults } from './api/getTestResults'
 import { useRecord, type ResultInput } from './api/recordResults'
 import type { Analyte, LabOrder } from './api/types'
 import { answerLabel, criticalFor, criticalText, monthsOld, rangeFor, rangeText, unitLabel } from './format'
-import { FieldNumberNote } from '../../components/NumberInput'
+import { FieldNumberNote } from '../../components/FieldNumberNote'
 
 interface Row {
   value?: string

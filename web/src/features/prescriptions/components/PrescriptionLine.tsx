@@ -10,7 +10,7 @@ import { LineFindings, type Finding } from '../../../components/MedicineSafety'
 import { useClearable } from '../../../components/clearable'
 import { StarButton } from '../../../components/StarButton'
 import { favouritesFirst, usePicks } from '../../../lib/charting'
-import { FieldNumberNote } from '../../../components/NumberInput'
+import { FieldNumberNote } from '../../../components/FieldNumberNote'
 
 /** A line with no findings (one array for all, so that a line without any is not re-rendered for it). */
 export const NO_FINDINGS: Finding[] = []
