@@ -12,6 +12,7 @@ export interface PagerProps {
   page: number
   pageSize: number
   total: number
+  /** The sizes to choose from; one alone (a card's short list) leaves the choice out, as the library's small pager did. */
   pageSizes: number[]
   /** A page or a page size chosen; a new size starts again from page 1. */
   onChange: (page: number, pageSize: number) => void
@@ -108,13 +109,15 @@ export function Pager({ page, pageSize, total, pageSizes, onChange, totalText, l
           <RightIcon />
         </Step>
       </span>
-      <select className={styles.size} aria-label={t('light.pager.perPage')} value={pageSize} onChange={(e) => onChange(1, Number(e.target.value))}>
-        {pageSizes.map((n) => (
-          <option key={n} value={n}>
-            {t('light.pager.perPageOption', { count: n })}
-          </option>
-        ))}
-      </select>
+      {pageSizes.length > 1 && (
+        <select className={styles.size} aria-label={t('light.pager.perPage')} value={pageSize} onChange={(e) => onChange(1, Number(e.target.value))}>
+          {pageSizes.map((n) => (
+            <option key={n} value={n}>
+              {t('light.pager.perPageOption', { count: n })}
+            </option>
+          ))}
+        </select>
+      )}
     </nav>
   )
 }
