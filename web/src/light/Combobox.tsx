@@ -38,6 +38,11 @@ export interface ComboboxProps {
    * library's select with search, where the list shows which one is active.
    */
   activateFirst?: boolean
+  /**
+   * Draws an option other than as its label (a patient's name, then the birth date and number
+   * on a line of their own where the list is narrow); the label stays its accessible name.
+   */
+  renderOption?: (option: ComboboxOption) => ReactNode
 }
 
 export function Combobox({
@@ -58,6 +63,7 @@ export function Combobox({
   'aria-invalid': invalid,
   field,
   activateFirst,
+  renderOption,
 }: ComboboxProps) {
   const id = useId()
   const first = activateFirst ? 0 : -1
@@ -142,6 +148,7 @@ export function Combobox({
             id={`${id}-${i}`}
             role="option"
             aria-selected={i === active}
+            aria-label={renderOption ? o.label : undefined}
             title={o.label}
             className={styles.option}
             // Chosen on the press, before the box's blur closes the list.
@@ -149,7 +156,7 @@ export function Combobox({
             onClick={() => choose(o.value)}
             onPointerMove={() => setActive(i)}
           >
-            {o.label}
+            {renderOption ? renderOption(o) : o.label}
           </li>
         ))}
       </ul>
