@@ -18,7 +18,7 @@ export function OtherIdentifiers({ identifiers }: { identifiers: Identifier[] })
   const { t } = useTranslation()
   if (identifiers.length === 0) return null
   return (
-    <Card level={3} title={t('patients.sections.identifiers')} className={styles.smallCard}>
+    <Card level={3} title={t('patients.sections.identifiers')} className={styles.smallCard} data-testid="other-identifiers">
       <ul className={`${list.list} ${list.small}`}>
         {identifiers.map((id, i) => (
           <li key={i} className={list.item}>
