@@ -158,9 +158,14 @@ export function PortalAccess({ patientId, archived, name }: { patientId: number;
         closeLabel={t('app.icons.close')}
         onCancel={() => setAsking(null)}
         onOk={async () => {
-          if (asking === 'revoke') await actions.revoke.mutateAsync().then(() => toast.success(t('portalAccess.revoked')), () => undefined)
-          else if (asking !== null) await actions.unlink.mutateAsync(asking).then(() => toast.success(t('portalAccess.unlinked')), () => undefined)
-          setAsking(null)
+          // A refusal (the API client says why) leaves the question open, as the library's did.
+          try {
+            if (asking === 'revoke') await actions.revoke.mutateAsync().then(() => toast.success(t('portalAccess.revoked')))
+            else if (asking !== null) await actions.unlink.mutateAsync(asking).then(() => toast.success(t('portalAccess.unlinked')))
+            setAsking(null)
+          } catch {
+            // Said already.
+          }
         }}
       />
       <Dialog
