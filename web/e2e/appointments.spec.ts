@@ -6,7 +6,7 @@ async function bookThroughForm(page: Page, last: string, date: string, time: str
   await page.getByRole('button', { name: 'Book appointment' }).click()
   const dialog = page.getByRole('dialog', { name: 'Book an appointment' })
   await dialog.getByLabel('Patient').fill(last)
-  await page.locator('.ant-select-item-option', { hasText: last }).click()
+  await page.getByRole('option').filter({ hasText: last }).click()
   await dialog.getByLabel('Doctor').click()
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'E2E doctor' }).click()
   await dialog.getByLabel('Date').fill(date)

@@ -70,7 +70,7 @@ test('a Patient sent by another system through Medplum comes back as sent, and i
   // The chart shows what came in.
   const mrn = read.identifier![0].value!
   await page.goto(`/masterfile/profile/${created.id}/${mrn}`)
-  const card = page.locator('.ant-card').filter({ hasText: 'Identifiers in other systems' })
+  const card = page.getByTestId('other-identifiers')
   await expect(card).toContainText(ssn)
   await expect(card).toContainText('Social Security Number')
   await expect(card).toContainText('http://hl7.org/fhir/sid/us-ssn')

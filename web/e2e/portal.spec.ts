@@ -28,7 +28,7 @@ test('the desk invites, the patient signs in on a phone with the mailed code, mo
 
   // The desk turns the portal on from the chart: the access code is shown once.
   await page.goto(`/masterfile/profile/${patient.id}/${patient.mrn}`)
-  const card = page.locator('.ant-card').filter({ has: page.getByText('Patient portal', { exact: true }) })
+  const card = page.getByTestId('portal-access')
   await card.getByRole('button', { name: 'Invite to the portal' }).click()
   const dialog = page.getByRole('dialog', { name: 'Access code for the patient portal' })
   await expect(dialog.getByText(/printed on their visit summaries/)).toBeVisible()

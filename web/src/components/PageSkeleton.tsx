@@ -1,5 +1,7 @@
-import { Card, Skeleton, Space } from 'antd'
 import { useTranslation } from 'react-i18next'
+import { Card } from '../light/Card'
+import { Skeleton } from '../light/Skeleton'
+import styles from './PageSkeleton.module.css'
 
 /**
  * What a record's screen shows while the record loads: the shapes of the patient's banner (when
@@ -9,17 +11,18 @@ import { useTranslation } from 'react-i18next'
 export function PageSkeleton({ banner = false }: { banner?: boolean }) {
   const { t } = useTranslation()
   return (
-    <div role="status" aria-busy="true" aria-label={t('app.loading')} data-testid="page-skeleton">
-      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-        {banner && (
-          <Card size="small">
-            <Skeleton active avatar={{ shape: 'square', size: 64 }} title={{ width: '40%' }} paragraph={{ rows: 2, width: ['70%', '55%'] }} />
-          </Card>
-        )}
-        <Card>
-          <Skeleton active title={{ width: '30%' }} paragraph={{ rows: 6 }} />
+    <div role="status" aria-busy="true" aria-label={t('app.loading')} data-testid="page-skeleton" className={styles.page}>
+      {banner && (
+        <Card size="small">
+          <div className={styles.banner}>
+            <Skeleton block={64} className={styles.avatar} />
+            <Skeleton lines={['40%', '70%', '55%']} />
+          </div>
         </Card>
-      </Space>
+      )}
+      <Card>
+        <Skeleton lines={['30%', '100%', '100%', '100%', '100%', '100%', '61%']} />
+      </Card>
     </div>
   )
 }

@@ -1,10 +1,10 @@
-import { WarningOutlined } from '@ant-design/icons'
 import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { fullName } from '../lib/patient'
 import styles from './PatientBanner.module.css'
 import { formatDay } from '../lib/time'
 import { labelOf, severityLabel, sexLabel } from '../lib/labels'
+import { WarningIcon } from '../light/icons'
 
 export interface Allergy {
   substance: string
@@ -55,12 +55,12 @@ export function AllergyLine({ facts }: { facts: AllergyFacts }) {
   if (allergies.length === 0)
     return (
       <span className={styles.unrecorded} data-testid="allergies">
-        <WarningOutlined aria-hidden /> {t('patients.allergiesNotRecorded')}
+        <WarningIcon /> {t('patients.allergiesNotRecorded')}
       </span>
     )
   return (
     <span className={styles.allergies} data-testid="allergies">
-      <WarningOutlined aria-hidden /> <strong>{t('patients.allergyBanner')}</strong> {allergies.map(text).join('; ')}
+      <WarningIcon /> <strong>{t('patients.allergyBanner')}</strong> {allergies.map(text).join('; ')}
     </span>
   )
 }

@@ -1,10 +1,11 @@
-import { Select, Spin } from 'antd'
 import { useEffect, useMemo, useState, type CSSProperties } from 'react'
+import { useTranslation } from 'react-i18next'
 import { debounce } from '../lib/debounce'
 import { fullName } from '../lib/patient'
 import { getPatientRow, searchPatients, type PatientRow } from '../lib/queries/searchPatients'
-import { useClearable } from './clearable'
 import { formatDay } from '../lib/time'
+import { Combobox, type ComboboxOption } from '../light/Combobox'
+import styles from './PatientSelect.module.css'
 
 type Option = { value: number; label: string; name: string; detail: string }
 
@@ -18,16 +19,10 @@ const option = (p: PatientRow): Option => {
   return { value: p.id, label: `${p.mrn} — ${name} (${born})`, name, detail: `${born} · ${p.mrn}` }
 }
 
-const twoParts = (o: Option) => (
-  <span className="patient-option">
-    <span className="patient-option-name">{o.name}</span>
-    <span className="patient-option-detail">{o.detail}</span>
-  </span>
-)
-
 /**
  * Picks a patient by name or patient number, searching the server as the user types (two
- * characters or more). A patient chosen already is shown by name. Works as a form control.
+ * characters or more). A patient chosen already is shown by name. Works as a form control
+ * (a library form's item gives it its id, value and onChange): emptying the box clears it.
  */
 export function PatientSelect({ id, value, onChange, placeholder, notFound, ariaLabel, style }: {
   /** Set by a Form.Item, so that its label names this control. */
@@ -40,12 +35,24 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
   ariaLabel?: string
   style?: CSSProperties
 }) {
-  const clear = useClearable()
-  const [options, setOptions] = useState<Option[]>([])
+  const { t } = useTranslation()
+  const [found, setFound] = useState<Option[]>([])
+  const [chosen, setChosen] = useState<Option | undefined>()
   const [searching, setSearching] = useState(false)
-  const known = value == null || options.some((o) => o.value === value)
+  // What the user is typing; null while the box shows the chosen patient.
+  const [typed, setTyped] = useState<string | null>(null)
+  // Named by a form's label (a library form item's, or one of the caller's) when not by ariaLabel:
+  // its words name the box and its list alike, which aria-label would otherwise override.
+  const [labelText, setLabelText] = useState('')
   useEffect(() => {
-    if (!known && value != null) void getPatientRow(value).then((p) => setOptions((o) => [option(p), ...o]))
+    if (!id || ariaLabel) return
+    // Read once the label is drawn: a library form item draws it beside this control, in the same pass.
+    const frame = requestAnimationFrame(() => setLabelText([...document.querySelectorAll('label')].find((l) => l.htmlFor === id)?.textContent ?? ''))
+    return () => cancelAnimationFrame(frame)
+  }, [id, ariaLabel])
+  const known = value == null ? undefined : chosen?.value === value ? chosen : found.find((o) => o.value === value)
+  useEffect(() => {
+    if (value != null && !known) void getPatientRow(value).then((p) => setChosen(option(p)))
   }, [known, value])
   const search = useMemo(
     () =>
@@ -53,32 +60,52 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
         if (q.length < 2) return
         setSearching(true)
         try {
-          setOptions((await searchPatients(q)).map(option))
+          setFound((await searchPatients(q)).map(option))
         } finally {
           setSearching(false)
         }
       }, 250),
     [],
   )
+  const byValue = (v: string) => found.find((o) => String(o.value) === v)
+  const twoParts = (o: ComboboxOption) => {
+    const p = byValue(o.value)
+    return (
+      // Drawn by the app's style sheet (styles.css), as the library's list drew them.
+      <span className="patient-option">
+        <span className="patient-option-name">{p?.name}</span>
+        <span className="patient-option-detail">{p?.detail}</span>
+      </span>
+    )
+  }
   return (
-    <Select
-      id={id}
-      showSearch={{ filterOption: false, onSearch: (q) => void search(q.trim()) }}
-      allowClear={clear.select}
-      aria-label={ariaLabel}
-      placeholder={placeholder}
-      notFoundContent={searching ? <Spin size="small" /> : notFound}
-      value={value ?? undefined}
-      onChange={(v?: number) => onChange?.(v)}
-      options={options}
-      optionRender={({ data }) => twoParts(data)}
-      // The chosen patient alike: cut short on a phone, the birth date would be lost again.
-      labelRender={({ value: v, label }) => {
-        const chosen = options.find((o) => o.value === v)
-        return chosen ? twoParts(chosen) : label
-      }}
+    <div
+      className={styles.picker}
       style={style}
-      className="patient-select"
-    />
+      // Leaving the box with a search unfinished shows the chosen patient again, as a select does.
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setTyped(null)}
+    >
+      <Combobox
+        field
+        id={id}
+        label={ariaLabel ?? (labelText || placeholder || t('app.icons.search'))}
+        placeholder={placeholder}
+        query={typed ?? known?.label ?? ''}
+        onQueryChange={(q) => {
+          setTyped(q)
+          if (!q.trim() && value != null) onChange?.(undefined)
+          void search(q.trim())
+        }}
+        options={found.map((o) => ({ value: String(o.value), label: o.label }))}
+        renderOption={twoParts}
+        onChoose={(v) => {
+          const o = byValue(v)
+          setTyped(null)
+          if (o) setChosen(o)
+          onChange?.(Number(v))
+        }}
+        emptyText={searching ? t('app.loading') : notFound}
+      />
+    </div>
   )
 }

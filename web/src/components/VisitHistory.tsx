@@ -1,4 +1,3 @@
-import { Empty, List, Space, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -6,7 +5,11 @@ import { useCan } from '../lib/auth/can'
 import { usePatientVisits } from '../lib/queries/patientVisits'
 import { formatDayTime } from '../lib/time'
 import { appointmentStatusColor, appointmentStatusLabel, appointmentTypeLabel } from '../lib/labels'
-
+import { Empty } from '../light/Empty'
+import { Pager } from '../light/Pager'
+import { Spin } from '../light/Spin'
+import { Tag } from '../light/Tag'
+import list from './itemList.module.css'
 
 /**
  * A patient's visits, newest first, with their diagnoses for those who may read visits (the
@@ -21,37 +24,51 @@ export function VisitHistory({ patientId, before, pageSize = 10 }: { patientId: 
   const history = usePatientVisits({ patient_id: patientId, page, per_page: pageSize })
   // Beside a visit: only the ones before it.
   const items = (history.data?.data ?? []).filter((a) => !before || (a.id !== before.id && a.starts_at < before.startsAt))
+  const total = history.data?.meta.total ?? 0
+  if (history.isLoading)
+    return (
+      <div className={list.loading}>
+        <Spin />
+      </div>
+    )
   return (
-    <List
-      loading={history.isLoading}
-      dataSource={items}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('history.empty')} /> }}
-      pagination={(history.data?.meta.total ?? 0) > pageSize ? { current: page, pageSize, total: history.data?.meta.total, onChange: setPage, size: 'small' } : false}
-      renderItem={(a) => {
-        const when = formatDayTime(a.starts_at)
-        const opens = canOpen && (a.status === 'in-progress' || a.status === 'completed')
-        return (
-          <List.Item>
-            <Space orientation="vertical" size={2} style={{ width: '100%' }}>
-              <Space wrap size={6}>
-                {opens ? <Link to={`/appointments/form/${a.id}`}>{when}</Link> : <Typography.Text strong>{when}</Typography.Text>}
-                <Tag color={appointmentStatusColor[a.status]}>{t(appointmentStatusLabel[a.status])}</Tag>
-                {a.visit_status === 'signed' && <Tag color="cyan">{t('history.signed')}</Tag>}
-              </Space>
-              <Typography.Text type="secondary">
-                {a.doctor_name} · {t(appointmentTypeLabel[a.type])}
-                {a.reason && ` · ${a.reason}`}
-              </Typography.Text>
-              {a.diagnoses?.map((d, i) => (
-                <Typography.Text key={i} strong={d.primary}>
-                  {d.code ? `${d.code} ${d.label ?? ''}` : d.text}
-                  {` (${d.primary ? t('history.primary') : t('history.secondary')})`}
-                </Typography.Text>
-              ))}
-            </Space>
-          </List.Item>
-        )
-      }}
-    />
+    <>
+      {items.length === 0 ? (
+        <Empty small>{t('history.empty')}</Empty>
+      ) : (
+        <ul className={list.list}>
+          {items.map((a) => {
+            const when = formatDayTime(a.starts_at)
+            const opens = canOpen && (a.status === 'in-progress' || a.status === 'completed')
+            return (
+              <li key={a.id} className={list.item}>
+                <div className={`${list.meta} ${list.lines}`}>
+                  <div className={list.row}>
+                    {opens ? <Link to={`/appointments/form/${a.id}`}>{when}</Link> : <strong className={list.strong}>{when}</strong>}
+                    <Tag color={appointmentStatusColor[a.status]}>{t(appointmentStatusLabel[a.status])}</Tag>
+                    {a.visit_status === 'signed' && <Tag color="cyan">{t('history.signed')}</Tag>}
+                  </div>
+                  <span className={list.secondary}>
+                    {a.doctor_name} · {t(appointmentTypeLabel[a.type])}
+                    {a.reason && ` · ${a.reason}`}
+                  </span>
+                  {a.diagnoses?.map((d, i) => (
+                    <span key={i} className={d.primary ? list.strong : undefined}>
+                      {d.code ? `${d.code} ${d.label ?? ''}` : d.text}
+                      {` (${d.primary ? t('history.primary') : t('history.secondary')})`}
+                    </span>
+                  ))}
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      {total > pageSize && (
+        <div className={list.pager}>
+          <Pager page={page} pageSize={pageSize} total={total} pageSizes={[pageSize]} onChange={(p) => setPage(p)} />
+        </div>
+      )}
+    </>
   )
 }

@@ -18,6 +18,16 @@ function Search({ onChoose }: { onChoose: (v: string) => void }) {
 }
 
 describe('Combobox', () => {
+  it('draws an option its own way when asked, named by its label still', async () => {
+    const { container } = render(
+      <Combobox label="Patient" query="lan" onQueryChange={() => {}} options={[{ value: '9', label: '2026-000009 — Lan Trần (15/06/1950)' }]} onChoose={() => {}} renderOption={() => <span data-testid="two-parts">Lan Trần 15/06/1950 · 2026-000009</span>} />,
+    )
+    fireEvent.change(screen.getByRole('combobox', { name: 'Patient' }), { target: { value: 'lan ' } })
+    const option = screen.getByRole('option', { name: '2026-000009 — Lan Trần (15/06/1950)' })
+    expect(option.querySelector('[data-testid="two-parts"]')).toBeTruthy()
+    expect(await axeViolations(container)).toEqual([])
+  })
+
   it('lists options as the user types; the arrows move the active one and Enter chooses it', async () => {
     const onChoose = vi.fn()
     const { container } = render(<Search onChoose={onChoose} />)

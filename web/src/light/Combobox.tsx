@@ -47,6 +47,11 @@ export interface ComboboxProps {
    * that must stay the only one (a visit's "Saved at", beside a select in each diagnosis row).
    */
   quiet?: boolean
+  /**
+   * Draws an option other than as its label (a patient's name, then the birth date and number
+   * on a line of their own where the list is narrow); the label stays its accessible name.
+   */
+  renderOption?: (option: ComboboxOption) => ReactNode
 }
 
 export function Combobox({
@@ -69,6 +74,7 @@ export function Combobox({
   activateFirst,
   disabled,
   quiet,
+  renderOption,
 }: ComboboxProps) {
   const id = useId()
   const first = activateFirst ? 0 : -1
@@ -160,6 +166,7 @@ export function Combobox({
             id={`${id}-${i}`}
             role="option"
             aria-selected={i === active}
+            aria-label={renderOption ? o.label : undefined}
             title={o.label}
             className={styles.option}
             // Chosen on the press, before the box's blur closes the list.
@@ -167,7 +174,7 @@ export function Combobox({
             onClick={() => choose(o.value)}
             onPointerMove={() => setActive(i)}
           >
-            {o.label}
+            {renderOption ? renderOption(o) : o.label}
           </li>
           </Fragment>
         ))}

@@ -2,6 +2,7 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../test/axe'
+import { buttonClass } from './Button'
 import { MenuButton } from './MenuButton'
 
 const items = [
@@ -75,6 +76,20 @@ describe('MenuButton', () => {
     fireEvent.click(button)
     fireEvent.click(screen.getByRole('menuitemradio', { name: '中文' }))
     expect(onSelect).not.toHaveBeenCalled()
+  })
+
+  it('drawn as a light button of the usual size among a screen\'s buttons, named by its label, with no axe finding', async () => {
+    const { container } = render(
+      <MenuButton label="Apps" look="button" items={items} onSelect={() => {}}>
+        Apps
+      </MenuButton>,
+    )
+    const button = screen.getByRole('button', { name: 'Apps' })
+    expect(button.getAttribute('aria-haspopup')).toBe('menu')
+    expect(button.className).toBe(buttonClass())
+    fireEvent.keyDown(button, { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: 'English' }))
+    expect(await axeViolations(container)).toEqual([])
   })
 
   it('floating: the menu is placed in the window under the button, and a scroll of the page closes it', () => {

@@ -20,8 +20,12 @@ export interface MenuButtonProps {
   align?: 'start' | 'end'
   /** A tooltip on hover and focus, for a button that shows only an icon. */
   tooltip?: boolean
-  /** How the button is drawn: an icon button (the default), or a small light button with its text (a table row's "More"). */
-  look?: 'icon' | 'small'
+  /**
+   * How the button is drawn: an icon button (the default), a small light button with its text
+   * (a table row's "More"), or a light button of the usual size (a screen's "Apps" among its
+   * other buttons).
+   */
+  look?: 'icon' | 'small' | 'button'
   /**
    * The menu is placed in the window (position: fixed, under the button) rather than beside the
    * button, so that a box that scrolls or clips (a table's) does not cut it off; it closes when
@@ -98,7 +102,7 @@ export function MenuButton({ label, children, items, onSelect, className, align 
       <button
         ref={button}
         type="button"
-        className={[look === 'small' ? buttonClass('default', true) : styles.button, className].filter(Boolean).join(' ')}
+        className={[look === 'icon' ? styles.button : buttonClass('default', look === 'small'), className].filter(Boolean).join(' ')}
         aria-label={label}
         aria-haspopup="menu"
         aria-expanded={Boolean(open)}

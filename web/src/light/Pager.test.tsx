@@ -38,6 +38,14 @@ describe('Pager', () => {
     expect(await axeViolations(container)).toEqual([])
   })
 
+  it('offers no choice of size when there is one size (a card\'s short list)', async () => {
+    const { container } = render(<Pager total={25} pageSize={10} pageSizes={[10]} page={1} onChange={() => {}} />)
+    const nav = screen.getByRole('navigation', { name: 'Pagination' })
+    expect(within(nav).queryByRole('combobox')).toBeNull()
+    expect(within(nav).getAllByRole('button', { name: /^Page \d$/ })).toHaveLength(3)
+    expect(await axeViolations(container)).toEqual([])
+  })
+
   it('goes to a page, the previous and the next; a new size starts from page 1', () => {
     const onChange = vi.fn()
     render(<Pager {...props} page={2} onChange={onChange} />)

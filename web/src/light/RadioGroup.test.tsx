@@ -35,4 +35,14 @@ describe('RadioGroup', () => {
     expect(screen.getByText('card', { selector: 'output' })).toBeTruthy()
     expect(await axeViolations(container)).toEqual([])
   })
+
+  it('inline: the legend still names the group, unseen, and small buttons pass axe', async () => {
+    const { container } = render(
+      <RadioGroup legend="Guardian by" look="button" inline size="small" value="email" onChange={() => {}} options={[{ value: 'email', label: 'Email' }, { value: 'sms', label: 'SMS' }]} />,
+    )
+    const group = screen.getByRole('group', { name: 'Guardian by' })
+    expect(group.querySelector('legend')?.className).toBe('visually-hidden')
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Email' }).checked).toBe(true)
+    expect(await axeViolations(container)).toEqual([])
+  })
 })

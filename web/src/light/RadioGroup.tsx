@@ -18,14 +18,18 @@ export interface RadioGroupProps<V extends string | number> {
   options: RadioOption<V>[]
   onChange: (value: V) => void
   look?: 'button' | 'radio'
+  /** In a row of controls (a card's tools): the legend is said, not shown, and no form's space follows. */
+  inline?: boolean
+  /** small: the library's small radio buttons (24 px), beside small buttons. */
+  size?: 'small'
 }
 
-export function RadioGroup<V extends string | number>({ legend, value, options, onChange, look = 'radio' }: RadioGroupProps<V>) {
+export function RadioGroup<V extends string | number>({ legend, value, options, onChange, look = 'radio', inline, size }: RadioGroupProps<V>) {
   const name = useId()
   return (
-    <fieldset className={`${fieldStyles.field} ${styles.group}`}>
-      <legend className={`${fieldStyles.label} ${styles.legend}`}>{legend}</legend>
-      <div className={look === 'button' ? styles.buttons : styles.radios}>
+    <fieldset className={[fieldStyles.field, styles.group, inline ? styles.inline : ''].filter(Boolean).join(' ')}>
+      <legend className={inline ? 'visually-hidden' : `${fieldStyles.label} ${styles.legend}`}>{legend}</legend>
+      <div className={[look === 'button' ? styles.buttons : styles.radios, size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
         {options.map((o) => (
           <label key={String(o.value)} className={look === 'button' ? styles.button : styles.radio}>
             <input type="radio" className={look === 'button' ? styles.hidden : styles.input} name={name} checked={o.value === value} onChange={() => onChange(o.value)} />

@@ -1,6 +1,7 @@
-import { AppstoreOutlined } from '@ant-design/icons'
-import { Button, Dropdown } from 'antd'
 import { useTranslation } from 'react-i18next'
+import { MenuButton } from '../../light/MenuButton'
+import { AppstoreIcon } from '../../light/icons'
+import styles from './chart.module.css'
 import { launchApp } from './api/launchApp'
 import { useLaunchableApps } from './api/smartApps'
 
@@ -21,8 +22,11 @@ export function LaunchApps({ patientId }: { patientId: number }) {
     )
   }
   return (
-    <Dropdown menu={{ items: apps.data.map((a) => ({ key: String(a.id), label: a.name, onClick: () => open(a.id) })) }} trigger={['click']}>
-      <Button icon={<AppstoreOutlined aria-hidden />}>{t('patients.apps')}</Button>
-    </Dropdown>
+    <MenuButton label={t('patients.apps')} look="button" items={apps.data.map((a) => ({ key: String(a.id), label: a.name }))} onSelect={(key) => open(Number(key))}>
+      <span className={styles.buttonIcon} aria-hidden>
+        <AppstoreIcon />
+      </span>
+      {t('patients.apps')}
+    </MenuButton>
   )
 }

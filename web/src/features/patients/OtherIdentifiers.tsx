@@ -1,7 +1,9 @@
-import { Card, List, Typography } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Schema } from '../../lib/schema'
-import { ListMeta } from '../../components/ListMeta'
+import { Card } from '../../light/Card'
+import list from '../../components/itemList.module.css'
+import { CopyButton } from './CopyButton'
+import styles from './chart.module.css'
 
 type Identifier = Schema<'PatientIdentifier'>
 
@@ -16,24 +18,21 @@ export function OtherIdentifiers({ identifiers }: { identifiers: Identifier[] })
   const { t } = useTranslation()
   if (identifiers.length === 0) return null
   return (
-    <Card title={t('patients.sections.identifiers')} size="small">
-      <List
-        size="small"
-        dataSource={identifiers}
-        renderItem={(id) => (
-          <List.Item>
-            <ListMeta
-              title={
-                <>
-                  {kindOf(id) && <Typography.Text type="secondary">{kindOf(id)}: </Typography.Text>}
-                  <Typography.Text copyable>{id.value}</Typography.Text>
-                </>
-              }
-              description={<Typography.Text type="secondary" style={{ fontSize: 12 }}>{id.system || t('patients.identifierNoSystem')}</Typography.Text>}
-            />
-          </List.Item>
-        )}
-      />
+    <Card level={3} title={t('patients.sections.identifiers')} className={styles.smallCard} data-testid="other-identifiers">
+      <ul className={`${list.list} ${list.small}`}>
+        {identifiers.map((id, i) => (
+          <li key={i} className={list.item}>
+            <div className={list.meta}>
+              <div className={list.title}>
+                {kindOf(id) && <span className={list.secondary}>{kindOf(id)}: </span>}
+                <span>{id.value}</span>
+                <CopyButton text={id.value} />
+              </div>
+              <div className={`${list.description} ${styles.note}`}>{id.system || t('patients.identifierNoSystem')}</div>
+            </div>
+          </li>
+        ))}
+      </ul>
     </Card>
   )
 }

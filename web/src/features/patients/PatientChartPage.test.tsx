@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderScreen, user } from '../../test/render'
 import type { Patient } from './api/types'
@@ -39,7 +39,7 @@ describe('PatientChartPage', () => {
 
   it('answers not found when the patient number in the address is another patient\'s', async () => {
     await renderScreen(<PatientChartPage />, { me: user(['view patient']), api: api(), ...at('2026-000010') })
-    await waitFor(() => expect(document.querySelector('.ant-result-404')).not.toBeNull())
+    expect((await screen.findByTestId('patient-not-found')).textContent).toContain('This patient does not exist, or the link is wrong.')
     expect(document.body.textContent).not.toContain('Penicillin')
   })
 
@@ -65,5 +65,35 @@ describe('PatientChartPage', () => {
     await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: api(patient, [refiled]), ...at() })
     expect((await screen.findByTestId('file-refiled')).textContent).toContain('Refiled from another patient\'s record')
     expect(screen.queryByRole('button', { name: /delete.*lab-report-5/i })).toBeNull()
+  })
+
+  it('asks before deleting a file, deletes it on OK and gives focus back to its button', async () => {
+    const file = { id: 6, patient_id: 9, kind: 'attachment', name: 'x-ray.png', content_type: 'image/png', size: 2048,
+      created_at: '2026-01-02T03:04:05Z', other_patient: false, refiled: false }
+    const view = await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: { ...api(patient, [file]), 'DELETE /patients/9/files/6': null }, ...at() })
+    const del = await screen.findByRole('button', { name: 'Delete x-ray.png' })
+    del.focus()
+    fireEvent.click(del)
+    const ask = screen.getByRole('alertdialog', { name: 'Delete this file?' })
+    expect(document.activeElement).toBe(within(ask).getByRole('button', { name: 'Cancel' }))
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(view.sent).toEqual([])
+    fireEvent.click(del)
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'OK' }))
+    await waitFor(() => expect(view.sent).toEqual([{ method: 'DELETE', path: '/patients/9/files/6', body: undefined }]))
+  })
+
+  it('uploads a file chosen through its button, which the keyboard reaches', async () => {
+    const view = await renderScreen(<PatientChartPage />, { me: user(['view patient', 'manage patient']), api: { ...api(), 'POST /patients/9/files': { id: 7 } }, ...at() })
+    const button = await screen.findByRole('button', { name: 'Upload file' })
+    const input = document.querySelector<HTMLInputElement>('input[type=file][accept^="image/*"]')!
+    expect(input.tabIndex).toBe(-1)
+    let opened = false
+    input.addEventListener('click', () => (opened = true))
+    fireEvent.click(button)
+    expect(opened).toBe(true)
+    fireEvent.change(input, { target: { files: [new File(['%PDF'], 'letter.pdf', { type: 'application/pdf' })] } })
+    await waitFor(() => expect(view.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /patients/9/files']))
   })
 })

@@ -1,12 +1,25 @@
-import { PrinterOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Card, Descriptions, Empty, Flex, Input, List, Modal, Popconfirm, Radio, Space, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PatientSelect } from '../../components/PatientSelect'
 import { formatDay, formatDayTime } from '../../lib/time'
+import { Alert } from '../../light/Alert'
+import { Button } from '../../light/Button'
+import { Card } from '../../light/Card'
+import { Confirm } from '../../light/Confirm'
+import { Descriptions } from '../../light/Descriptions'
+import { Dialog } from '../../light/Dialog'
+import { Empty } from '../../light/Empty'
+import { Input } from '../../light/Input'
+import { RadioGroup } from '../../light/RadioGroup'
+import { Skeleton } from '../../light/Skeleton'
+import { Tag } from '../../light/Tag'
+import { toast } from '../../light/Toast'
+import { PrinterIcon } from '../../light/icons'
+import list from '../../components/itemList.module.css'
 import { usePortalStatus } from './api/portalAccess'
 import { usePortalActions, type GuardianInput, type PortalInvitation } from './api/portalActions'
-import { ListMeta } from '../../components/ListMeta'
+import { CopyButton } from './CopyButton'
+import styles from './portal.module.css'
 
 /** Prints the access code on a page of its own, the code written as text (never as markup). */
 function printCode(title: string, lines: string[]) {
@@ -27,51 +40,54 @@ function printCode(title: string, lines: string[]) {
 /** The chart's patient portal card: access on or off, a new access code (shown once), revoking, and guardians. */
 export function PortalAccess({ patientId, archived, name }: { patientId: number; archived: boolean; name: string }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
   const status = usePortalStatus(patientId, true)
   const actions = usePortalActions(patientId)
   const [shown, setShown] = useState<PortalInvitation | null>(null)
   const [channel, setChannel] = useState<GuardianInput['channel']>('email')
   const [address, setAddress] = useState('')
   const [guardian, setGuardian] = useState<number | undefined>()
+  // The question open: turning access off, or unlinking a guardian (by id).
+  const [asking, setAsking] = useState<'revoke' | number | null>(null)
   const s = status.data
   const portalURL = `${window.location.origin}/portal`
+  const ready = channel === 'patient' ? Boolean(guardian) : Boolean(address.trim())
   const link = () => {
+    if (!ready) return
     const g: GuardianInput = channel === 'patient' ? { channel, patient_id: guardian } : { channel, address }
     actions.link.mutate(g, {
       onSuccess: () => {
         setAddress('')
         setGuardian(undefined)
-        void message.success(t('portalAccess.linked'))
+        toast.success(t('portalAccess.linked'))
       },
     })
   }
+  const who = (g: NonNullable<typeof s>['guardians'][number]) => (g.patient_id ? `${g.name} (${g.mrn})` : g.address)
   return (
     <Card
+      level={3}
       title={t('portalAccess.title')}
-      loading={status.isLoading}
+      data-testid="portal-access"
       extra={
-        s && !archived && (
-          <Space wrap size={4}>
-            <Button size="small" type={s.enabled ? 'default' : 'primary'} loading={actions.invite.isPending} onClick={() => actions.invite.mutate(undefined, { onSuccess: setShown })}>
+        s &&
+        !archived && (
+          <div className={styles.tools}>
+            <Button size="small" variant={s.enabled ? 'default' : 'primary'} loading={actions.invite.isPending} onClick={() => actions.invite.mutate(undefined, { onSuccess: setShown })}>
               {s.enabled ? t('portalAccess.newCode') : t('portalAccess.invite')}
             </Button>
             {s.enabled && (
-              <Popconfirm title={t('portalAccess.revokeConfirm')} okText={t('portalAccess.revoke')} okButtonProps={{ danger: true }} cancelText={t('patients.cancel')}
-                onConfirm={() => actions.revoke.mutateAsync().then(() => void message.success(t('portalAccess.revoked')))}>
-                <Button size="small" danger>
-                  {t('portalAccess.revoke')}
-                </Button>
-              </Popconfirm>
+              <Button size="small" variant="dangerOutline" onClick={() => setAsking('revoke')}>
+                {t('portalAccess.revoke')}
+              </Button>
             )}
-          </Space>
+          </div>
         )
       }
     >
+      {status.isLoading && <Skeleton lines={['38%', '100%', '100%', '61%']} label={t('app.loading')} />}
       {s && (
-        <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+        <div className={styles.body}>
           <Descriptions
-            size="small"
             column={1}
             items={[
               { key: 'state', label: t('portalAccess.state'), children: s.enabled ? <Tag color="green">{t('portalAccess.on')}</Tag> : <Tag>{t('portalAccess.off')}</Tag> },
@@ -80,87 +96,110 @@ export function PortalAccess({ patientId, archived, name }: { patientId: number;
               { key: 'sessions', label: t('portalAccess.sessions'), children: s.sessions },
             ]}
           />
-          {/* An h3 under the chart's h2 (a level-5 heading skipped two), drawn as the h5 was. */}
-          <Typography.Title level={3} style={{ margin: 0, fontSize: 16, lineHeight: 1.5 }}>
-            {t('portalAccess.guardians')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('portalAccess.guardiansHint')}</Typography.Text>
-          <List
-            size="small"
-            dataSource={s.guardians}
-            locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('portalAccess.noGuardians')} /> }}
-            renderItem={(g) => (
-              <List.Item
-                actions={[
-                  <Popconfirm key="unlink" title={t('portalAccess.unlinkConfirm')} okText={t('portalAccess.unlink')} cancelText={t('patients.cancel')}
-                    onConfirm={() => actions.unlink.mutateAsync(g.id).then(() => void message.success(t('portalAccess.unlinked')))}>
-                    <Button size="small" type="link" danger aria-label={t('portalAccess.unlinkNamed', { name: g.patient_id ? `${g.name} (${g.mrn})` : g.address })}>
+          {/* An h4 under the card's h3, drawn as the library's h5 was. */}
+          <h4 className={styles.heading}>{t('portalAccess.guardians')}</h4>
+          <span className={list.secondary}>{t('portalAccess.guardiansHint')}</span>
+          {s.guardians.length === 0 ? (
+            <Empty small>{t('portalAccess.noGuardians')}</Empty>
+          ) : (
+            <ul className={`${list.list} ${list.small}`}>
+              {s.guardians.map((g) => (
+                <li key={g.id} className={list.item}>
+                  <div className={list.meta}>
+                    <div className={list.title}>{who(g)}</div>
+                    <div className={list.description}>{`${t(`portalAccess.channel.${g.channel}`)} · ${formatDayTime(g.created_at)}`}</div>
+                  </div>
+                  <div className={list.actions}>
+                    <Button size="small" variant="dangerText" aria-label={t('portalAccess.unlinkNamed', { name: who(g) })} onClick={() => setAsking(g.id)}>
                       {t('portalAccess.unlink')}
                     </Button>
-                  </Popconfirm>,
-                ]}
-              >
-                <ListMeta
-                  title={g.patient_id ? `${g.name} (${g.mrn})` : g.address}
-                  description={`${t(`portalAccess.channel.${g.channel}`)} · ${formatDayTime(g.created_at)}`}
-                />
-              </List.Item>
-            )}
-          />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
           {!archived && (
-            <Flex gap={8} wrap align="center">
-              <Radio.Group
-                aria-label={t('portalAccess.guardianBy')}
-                optionType="button"
+            <div className={styles.linkRow}>
+              <RadioGroup
+                legend={t('portalAccess.guardianBy')}
+                inline
+                look="button"
                 size="small"
                 value={channel}
-                onChange={(e) => setChannel(e.target.value as GuardianInput['channel'])}
+                onChange={setChannel}
                 options={(['email', 'sms', 'patient'] as const).map((c) => ({ value: c, label: t(`portalAccess.channel.${c}`) }))}
               />
               {channel === 'patient' ? (
-                <PatientSelect value={guardian} onChange={setGuardian} ariaLabel={t('portalAccess.guardianRecord')} style={{ minWidth: 220, flex: 1 }} />
+                <PatientSelect value={guardian} onChange={setGuardian} ariaLabel={t('portalAccess.guardianRecord')} style={{ minWidth: 220, flex: 1, width: 'auto' }} />
               ) : (
                 <Input
-                  size="small"
-                  style={{ minWidth: 200, flex: 1 }}
+                  className={styles.address}
                   aria-label={channel === 'email' ? t('portalAccess.guardianEmail') : t('portalAccess.guardianPhone')}
                   placeholder={channel === 'email' ? 'name@example.com' : '+84 912 345 678'}
                   inputMode={channel === 'email' ? 'email' : 'tel'}
                   value={address}
                   onChange={(e) => setAddress(e.target.value)}
-                  onPressEnter={link}
+                  onKeyDown={(e) => e.key === 'Enter' && link()}
                 />
               )}
-              <Button size="small" onClick={link} loading={actions.link.isPending} disabled={channel === 'patient' ? !guardian : !address.trim()}>
+              <Button size="small" onClick={link} loading={actions.link.isPending} disabled={!ready}>
                 {t('portalAccess.link')}
               </Button>
-            </Flex>
+            </div>
           )}
-        </Space>
+        </div>
       )}
-      <Modal
+      <Confirm
+        open={asking !== null}
+        title={asking === 'revoke' ? t('portalAccess.revokeConfirm') : t('portalAccess.unlinkConfirm')}
+        okText={asking === 'revoke' ? t('portalAccess.revoke') : t('portalAccess.unlink')}
+        danger={asking === 'revoke'}
+        cancelText={t('patients.cancel')}
+        closeLabel={t('app.icons.close')}
+        onCancel={() => setAsking(null)}
+        onOk={async () => {
+          // A refusal (the API client says why) leaves the question open, as the library's did.
+          try {
+            if (asking === 'revoke') await actions.revoke.mutateAsync().then(() => toast.success(t('portalAccess.revoked')))
+            else if (asking !== null) await actions.unlink.mutateAsync(asking).then(() => toast.success(t('portalAccess.unlinked')))
+            setAsking(null)
+          } catch {
+            // Said already.
+          }
+        }}
+      />
+      <Dialog
         open={shown !== null}
         title={t('portalAccess.codeTitle')}
-        onCancel={() => setShown(null)}
-        footer={[
-          <Button key="print" icon={<PrinterOutlined aria-hidden />}
-            onClick={() => shown && printCode(t('portalAccess.printTitle'), [name, t('portalAccess.printAddress', { url: portalURL }), `${t('portalAccess.code')}: ${shown.code}`, t('portalAccess.printHow'), t('portalAccess.printUntil', { date: formatDay(shown.expires_at) })])}>
-            {t('portalAccess.print')}
-          </Button>,
-          <Button key="done" type="primary" onClick={() => setShown(null)}>
-            {t('portalAccess.done')}
-          </Button>,
-        ]}
+        closeLabel={t('app.icons.close')}
+        onClose={() => setShown(null)}
+        footer={
+          <>
+            <Button
+              icon={<PrinterIcon />}
+              onClick={() => shown && printCode(t('portalAccess.printTitle'), [name, t('portalAccess.printAddress', { url: portalURL }), `${t('portalAccess.code')}: ${shown.code}`, t('portalAccess.printHow'), t('portalAccess.printUntil', { date: formatDay(shown.expires_at) })])}
+            >
+              {t('portalAccess.print')}
+            </Button>
+            <Button variant="primary" onClick={() => setShown(null)}>
+              {t('portalAccess.done')}
+            </Button>
+          </>
+        }
       >
         {shown && (
-          <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-            <Typography.Text copyable={{ text: shown.code }} style={{ fontSize: 28, fontFamily: 'monospace', letterSpacing: 2 }} aria-label={`${t('portalAccess.code')}: ${shown.code.split('').join(' ')}`}>
-              {shown.code}
-            </Typography.Text>
-            <Alert type="info" showIcon title={t('portalAccess.shownOnce')} description={t('portalAccess.codeHow', { url: portalURL, date: formatDay(shown.expires_at) })} />
-          </Space>
+          <div className={styles.body}>
+            <div>
+              {/* Said a character at a time, as the patient will type it. */}
+              <span role="img" className={styles.code} aria-label={`${t('portalAccess.code')}: ${shown.code.split('').join(' ')}`}>
+                {shown.code}
+              </span>
+              <CopyButton text={shown.code} />
+            </div>
+            <Alert type="info" title={t('portalAccess.shownOnce')} description={t('portalAccess.codeHow', { url: portalURL, date: formatDay(shown.expires_at) })} />
+          </div>
         )}
-      </Modal>
+      </Dialog>
     </Card>
   )
 }

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import dayjs from 'dayjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Schema } from '../../lib/schema'
+import { axeViolations } from '../../test/axe'
 import { renderScreen, user } from '../../test/render'
 import { PatientRelease } from './PatientRelease'
 
@@ -70,7 +71,7 @@ describe('PatientRelease (the clinician review of 2026-11-29)', { timeout: 60_00
     expect(hiv.textContent).toContain('Usually given in person')
     expect(hiv.textContent).toContain('Given in person: release it by hand')
     fireEvent.click(within(hiv).getByRole('button', { name: 'Release HIV antigen/antibody test to the patient' }))
-    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 })
+    const dialog = await screen.findByRole('alertdialog', { name: 'Release HIV antigen/antibody test to the patient?' }, { timeout: 5000 })
     expect(dialog.textContent).toContain('A result usually given in person')
     expect(view.sent).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: 'Release' }))
@@ -81,7 +82,7 @@ describe('PatientRelease (the clinician review of 2026-11-29)', { timeout: 60_00
     await open()
     const summary = await item('Visit summary')
     fireEvent.click(within(summary).getByRole('button', { name: 'Release Visit summary to the patient' }))
-    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 })
+    const dialog = await screen.findByRole('alertdialog', { name: 'Release Visit summary to the patient?' }, { timeout: 5000 })
     expect(dialog.textContent).toContain('This document prints results: check that the patient may see each of them.')
   })
 
@@ -106,8 +107,8 @@ describe('PatientRelease (the clinician review of 2026-11-29)', { timeout: 60_00
     await within(dialog).findByText('Choose what the patient sees.', {}, { timeout: 5000 })
     expect(view.sent).toEqual([])
     fireEvent.click(within(dialog).getByRole('radio', { name: /Discuss first/ }))
-    fireEvent.mouseDown(within(dialog).getByRole('combobox'))
-    fireEvent.click(await screen.findByTitle('To discuss in person', {}, { timeout: 5000 }))
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Reason' }), { target: { value: 'in_person' } })
+    expect(within(dialog).getByRole<HTMLOptionElement>('option', { name: 'To discuss in person' }).selected).toBe(true)
     fireEvent.change(within(dialog).getByLabelText('In your words'), { target: { value: 'Potassium at the follow-up' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Hold' }))
     await waitFor(
@@ -121,5 +122,19 @@ describe('PatientRelease (the clinician review of 2026-11-29)', { timeout: 60_00
         ]),
       { timeout: 5000 },
     )
+  })
+
+  it('passes axe, the card and the hold dialog with its messages, and the dialog starts on its first choice', async () => {
+    const view = await open()
+    const panel = await item('Basic metabolic panel')
+    expect(await axeViolations(view.container)).toEqual([])
+    fireEvent.click(within(panel).getByRole('button', { name: 'Hold Basic metabolic panel from the patient' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Hold Basic metabolic panel' }, { timeout: 5000 })
+    expect(document.activeElement).toBe(within(dialog).getByRole('radio', { name: /Discuss first/ }))
+    fireEvent.change(within(dialog).getByLabelText('In your words'), { target: { value: ' ' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Hold' }))
+    await within(dialog).findByText('Say in a few words why.', {}, { timeout: 5000 })
+    expect(within(dialog).getByText('Choose the kind of reason.')).toBeTruthy()
+    expect(await axeViolations(dialog)).toEqual([])
   })
 })
