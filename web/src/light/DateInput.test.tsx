@@ -165,3 +165,29 @@ describe('DateInput', () => {
     expect(shownDate('2026-11-29', true, 'ru')).toBe('23.11.2026 – 29.11.2026')
   })
 })
+
+describe('DateInput optional', () => {
+  function Optional({ initial }: { initial: string }) {
+    const [day, setDay] = useState(initial)
+    return (
+      <>
+        <DateInput aria-label="Date" value={day} optional max="2026-11-30" onChange={setDay} />
+        <output>{day}</output>
+      </>
+    )
+  }
+
+  it('shows nothing for no day, takes one typed, and gives no day back when emptied; its calendar ends at max', () => {
+    render(<Optional initial="" />)
+    expect(field().value).toBe('')
+    expect(document.querySelector<HTMLInputElement>('input[type=date]')!.max).toBe('2026-11-30')
+    fireEvent.change(field(), { target: { value: '2026-11-28' } })
+    fireEvent.blur(field())
+    expect(screen.getByRole('status').textContent).toBe('2026-11-28')
+    fireEvent.change(field(), { target: { value: ' ' } })
+    fireEvent.blur(field())
+    expect(screen.getByRole('status').textContent).toBe('')
+    expect(field().value).toBe('')
+    expect(field().getAttribute('aria-invalid')).toBeNull()
+  })
+})

@@ -6,7 +6,7 @@
 // is taken or Escape shows the day again. Where the browser can open its date picker from a
 // script (showPicker), a calendar button in the field opens it (an unseen <input type="date">,
 // disabled, so never reached by Tab nor counted by a dialog's Tab loop, but while it opens), so
-// the popup is native and costs no code. With `week` the field shows the week (Monday's date – Sunday's date) and a
+// the popup is native and costs no code. An optional day (a last dose) may be emptied. With `week` the field shows the week (Monday's date – Sunday's date) and a
 // day typed or picked stands for its week (its Monday).
 import dayjs from 'dayjs'
 import customParseFormat from 'dayjs/plugin/customParseFormat'
@@ -50,11 +50,15 @@ export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   onChange: (day: string) => void
   /** The field shows the week of the day, and a day chosen stands for its Monday. */
   week?: boolean
+  /** The day may be left out: the field then shows nothing, and emptying it gives ''. */
+  optional?: boolean
+  /** The last day the calendar offers (an ISO date): a last dose is never tomorrow. */
+  max?: string
 }
 
-export function DateInput({ value, onChange, week = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
+export function DateInput({ value, onChange, week = false, optional = false, max, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
   const { t, i18n } = useTranslation()
-  const shown = shownDate(value, week, i18n.language)
+  const shown = optional && !value ? '' : shownDate(value, week, i18n.language)
   // What is being typed, until it is taken (Enter, leaving the field); null shows the value.
   const [typed, setTyped] = useState<string | null>(null)
   // A typed date could not be read: the field is marked and the message says how to type one.
@@ -69,6 +73,11 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
   }
   const take = () => {
     if (typed === null) return
+    if (optional && typed.trim() === '') {
+      reset()
+      if (value) onChange('')
+      return
+    }
     const day = readDate(typed, i18n.language)
     if (!day) return setInvalid(true)
     reset()
@@ -137,6 +146,7 @@ export function DateInput({ value, onChange, week = false, className, onBlur, on
             aria-hidden
             disabled
             value={value}
+            max={max}
             onBlur={shut}
             onChange={(e) => {
               shut()
