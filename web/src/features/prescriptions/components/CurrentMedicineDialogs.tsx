@@ -174,7 +174,7 @@ export function MedicineDialog({ patientId, m, onClose, onSaved }: { patientId: 
       </div>
       <div className={styles.fieldRow}>
         <Field label={t('currentMeds.lastDose')} error={form.errors.last_dose_day} className={styles.wider}>
-          {(c) => <DateInput {...c} optional max={today()} value={v.last_dose_day} onChange={(d) => form.set('last_dose_day', d)} />}
+          {(c) => <DateInput {...c} className={styles.fullWidth} optional max={today()} value={v.last_dose_day} onChange={(d) => form.set('last_dose_day', d)} />}
         </Field>
         <Field label={t('currentMeds.lastDoseTime')} error={form.errors.last_dose_time} className={styles.narrow}>
           {(c) => <Input {...c} maxLength={5} placeholder="08:00" value={v.last_dose_time} onChange={(e) => form.set('last_dose_time', e.target.value)} />}
