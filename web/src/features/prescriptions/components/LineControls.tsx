@@ -40,27 +40,37 @@ export function MedicineInput({
     }
   }
   return (
-    <Combobox
-      field
-      id={control.id}
-      aria-describedby={control['aria-describedby']}
-      aria-invalid={control['aria-invalid']}
-      label={label}
-      query={value ?? ''}
-      options={options.map((m) => ({ value: String(m.id), label: starred.has(String(m.id)) ? `★ ${m.label}` : m.label }))}
-      onQueryChange={(q) => {
-        typed(q)
-        if (q.trim()) search(q)
-        else setOptions([])
+    // Enter as in the library's search box of a form: with the list open it never sends the
+    // form (it takes the option chosen with the arrows, if any); with it closed it does.
+    <div
+      onKeyDownCapture={(e) => {
+        if (e.key !== 'Enter' || !(e.target instanceof HTMLInputElement)) return
+        if (e.target.getAttribute('aria-expanded') === 'true') e.preventDefault()
+        else e.target.form?.requestSubmit()
       }}
-      onChoose={(id) => {
-        const m = options.find((o) => String(o.id) === id)
-        if (!m) return
-        typed(m.label)
-        picked.current = m.label
-        onPick(m)
-      }}
-    />
+    >
+      <Combobox
+        field
+        id={control.id}
+        aria-describedby={control['aria-describedby']}
+        aria-invalid={control['aria-invalid']}
+        label={label}
+        query={value ?? ''}
+        options={options.map((m) => ({ value: String(m.id), label: starred.has(String(m.id)) ? `★ ${m.label}` : m.label }))}
+        onQueryChange={(q) => {
+          typed(q)
+          if (q.trim()) search(q)
+          else setOptions([])
+        }}
+        onChoose={(id) => {
+          const m = options.find((o) => String(o.id) === id)
+          if (!m) return
+          typed(m.label)
+          picked.current = m.label
+          onPick(m)
+        }}
+      />
+    </div>
   )
 }
 
