@@ -86,7 +86,7 @@ test('charting a hypertension follow-up: clicks, keystrokes and time to sign', a
   const line = (n: number) => page.getByTestId('rx-line').nth(n)
   const medicine = async (n: number, query: string, option: string, dose: string, frequency: string) => {
     await a.type(line(n).getByRole('combobox', { name: 'Medicine' }), query)
-    await a.pick(option)
+    await a.click(line(n).getByRole('option', { name: option }).first())
     await a.type(line(n).getByLabel('Dose'), dose)
     await a.type(line(n).getByLabel('Frequency'), frequency)
     await a.type(line(n).getByLabel('Duration'), '30 days')

@@ -22,7 +22,7 @@ const stubPrint = (page: Page) => page.addInitScript(() => (window.print = () =>
 async function addCatalogueLine(page: Page, n: number, query: string, option: string) {
   const line = page.getByTestId('rx-line').nth(n - 1)
   await line.getByRole('combobox', { name: 'Medicine' }).fill(query)
-  await page.locator('.ant-select-item-option', { hasText: option }).first().click()
+  await line.getByRole('option', { name: option }).first().click()
   await line.getByLabel('Dose').fill('1 capsule')
   await line.getByLabel('Frequency').fill('3 times a day')
   await line.getByLabel('Duration').fill('7 days')

@@ -1,8 +1,10 @@
-import { Alert, Tag } from 'antd'
 import { useTranslation } from 'react-i18next'
 import type { Schema } from '../lib/schema'
 import { formatDay } from '../lib/time'
 import { labelOf, severityLabel } from '../lib/labels'
+import { Alert } from '../light/Alert'
+import { Tag } from '../light/Tag'
+import styles from './MedicineSafety.module.css'
 
 /** A safety finding of a prescription line (an allergy, duplicate therapy, an interaction), as the server checks it. */
 export type Finding = Schema<'SafetyFinding'>
@@ -94,7 +96,7 @@ export function TierTag({ f }: { f: Finding }) {
   const { t } = useTranslation()
   if (f.kind === 'allergies_unrecorded') return null
   return (
-    <Tag color={TIER_COLOUR[f.tier]} style={{ marginInlineEnd: 6 }}>
+    <Tag color={TIER_COLOUR[f.tier]} className={styles.tag}>
       {t(tagKey(f))}
     </Tag>
   )
@@ -107,31 +109,32 @@ export function LineFindings({ findings, title }: { findings: Finding[]; title?:
   if (findings.length === 0) return null
   const blocking = findings.some((f) => f.blocking)
   const reason = findings.some(needsReason)
+  // The alert is announced as it appears (a finding met while typing a medicine's name).
   return (
-    <Alert
-      type={blocking ? 'error' : reason ? 'warning' : 'info'}
-      showIcon
-      role="alert"
-      data-testid="rx-safety"
-      title={title ?? (blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle'))}
-      description={
-        <ul style={{ margin: 0, paddingInlineStart: 18 }}>
-          {findings.map((f) => (
-            <li key={f.key} data-tier={f.tier}>
-              <TierTag f={f} />
-              {text(f)}
-              {f.kind === 'interaction' && f.source && (
-                <div style={{ fontSize: 12, opacity: 0.8 }}>
-                  {t('rx.safety.source', { source: '' })}
-                  {/* The shipped rules cite English sources; a clinic's rule is in its own words. */}
-                  <span lang={f.key.includes(':clinic-') ? undefined : 'en'}>{f.source}</span>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      }
-      style={{ marginBottom: 8 }}
-    />
+    <div className={styles.findings}>
+      <Alert
+        type={blocking ? 'error' : reason ? 'warning' : 'info'}
+        role="alert"
+        data-testid="rx-safety"
+        title={title ?? (blocking ? t('rx.safety.blockingTitle') : reason ? t('rx.safety.title') : t('rx.safety.cautionTitle'))}
+        description={
+          <ul className={styles.list}>
+            {findings.map((f) => (
+              <li key={f.key} data-tier={f.tier}>
+                <TierTag f={f} />
+                {text(f)}
+                {f.kind === 'interaction' && f.source && (
+                  <div className={styles.source}>
+                    {t('rx.safety.source', { source: '' })}
+                    {/* The shipped rules cite English sources; a clinic's rule is in its own words. */}
+                    <span lang={f.key.includes(':clinic-') ? undefined : 'en'}>{f.source}</span>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        }
+      />
+    </div>
   )
 }

@@ -198,3 +198,29 @@ describe('DateInput', () => {
     expect(got).toEqual(['2026-11-26'])
   })
 })
+
+describe('DateInput max', () => {
+  function Last({ initial }: { initial: string }) {
+    const [day, setDay] = useState(initial)
+    return (
+      <>
+        <DateInput aria-label="Date" value={day} clearable max="2026-11-30" onChange={setDay} />
+        <output>{day}</output>
+      </>
+    )
+  }
+
+  it('its calendar ends at max; a later day typed is refused with the last day named, an earlier one taken', () => {
+    render(<Last initial="" />)
+    expect(document.querySelector<HTMLInputElement>('input[type=date]')!.max).toBe('2026-11-30')
+    fireEvent.change(field(), { target: { value: '2026-12-01' } })
+    fireEvent.blur(field())
+    expect(screen.getByRole('status').textContent).toBe('')
+    expect(field().getAttribute('aria-invalid')).toBe('true')
+    expect(document.getElementById(field().getAttribute('aria-describedby')!.split(' ').pop()!)!.textContent).toBe('Choose 2026-11-30 or an earlier day.')
+    fireEvent.change(field(), { target: { value: '2026-11-28' } })
+    fireEvent.blur(field())
+    expect(screen.getByRole('status').textContent).toBe('2026-11-28')
+    expect(field().getAttribute('aria-invalid')).toBeNull()
+  })
+})

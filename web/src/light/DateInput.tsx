@@ -6,7 +6,7 @@
 // is taken or Escape shows the day again. Where the browser can open its date picker from a
 // script (showPicker), a calendar button in the field opens it (an unseen <input type="date">,
 // disabled, so never reached by Tab nor counted by a dialog's Tab loop, but while it opens), so
-// the popup is native and costs no code. With `week` the field shows the week (Monday's date – Sunday's date) and a
+// the popup is native and costs no code. An optional day (a last dose) may be emptied. With `week` the field shows the week (Monday's date – Sunday's date) and a
 // day typed or picked stands for its week (its Monday).
 import dayjs from 'dayjs'
 import customParseFormat from 'dayjs/plugin/customParseFormat'
@@ -52,18 +52,20 @@ export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   week?: boolean
   /** The first day that may be chosen (ISO): the picker offers none before it, and one typed before it is not taken: the field says the first day it takes. */
   min?: string
-  /** The field may be emptied: value '' shows an empty field, and a field left empty gives ''. */
+  /** The last day that may be chosen (ISO; a last dose is never tomorrow): as min, at the other end. */
+  max?: string
+  /** The field may be emptied (an optional day): value '' shows an empty field, and a field left empty gives ''. */
   clearable?: boolean
 }
 
-export function DateInput({ value, onChange, week = false, min, clearable = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
+export function DateInput({ value, onChange, week = false, min, max, clearable = false, className, onBlur, onKeyDown, ...rest }: DateInputProps) {
   const { t, i18n } = useTranslation()
   const shown = clearable && !value ? '' : shownDate(value, week, i18n.language)
   // What is being typed, until it is taken (Enter, leaving the field); null shows the value.
   const [typed, setTyped] = useState<string | null>(null)
-  // A typed date could not be read (the message says how to type one), or is before the first
-  // day that may be chosen (the message names that day): the field is marked.
-  const [invalid, setInvalid] = useState<false | 'unread' | 'early'>(false)
+  // A typed date could not be read (the message says how to type one), or is outside the days
+  // that may be chosen (the message names the first or the last): the field is marked.
+  const [invalid, setInvalid] = useState<false | 'unread' | 'early' | 'late'>(false)
   const hintId = useId()
   const picker = useRef<HTMLInputElement>(null)
   const withPicker = canShowPicker()
@@ -82,6 +84,7 @@ export function DateInput({ value, onChange, week = false, min, clearable = fals
     const day = readDate(typed, i18n.language)
     if (!day) return setInvalid('unread')
     if (min && day < min) return setInvalid('early')
+    if (max && day > max) return setInvalid('late')
     reset()
     if (day !== value) choose(day)
   }
@@ -134,6 +137,7 @@ export function DateInput({ value, onChange, week = false, min, clearable = fals
       <span id={hintId} className={styles.error} aria-live="polite">
         {invalid === 'unread' && t('dateInput.invalid', { format: t('dateInput.placeholder'), example: formatDay(dayjs().format(ISO), i18n.language) })}
         {invalid === 'early' && min && t('dateInput.tooEarly', { date: formatDay(min, i18n.language) })}
+        {invalid === 'late' && max && t('dateInput.tooLate', { date: formatDay(max, i18n.language) })}
       </span>
       {withPicker && (
         <>
@@ -150,6 +154,7 @@ export function DateInput({ value, onChange, week = false, min, clearable = fals
             disabled
             value={value}
             min={min}
+            max={max}
             onBlur={shut}
             onChange={(e) => {
               shut()

@@ -28,7 +28,7 @@ async function openEditor(items: Item[]) {
 async function pick(row: HTMLElement, typed: string, label: string) {
   const input = within(row).getByRole('combobox', { name: 'Medicine' })
   fireEvent.change(input, { target: { value: typed } })
-  const option = await screen.findByText(label, { selector: '.ant-select-item-option-content' }, { timeout: 2000 })
+  const option = await screen.findByRole('option', { name: label }, { timeout: 2000 })
   fireEvent.click(option)
 }
 

@@ -1,6 +1,4 @@
-import { CopyOutlined, PlusOutlined } from '@ant-design/icons'
-import { Alert, App, Button, Form, Input, Space } from 'antd'
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { AllergyLine } from '../../../components/PatientBanner'
@@ -11,9 +9,16 @@ import { emptyItem, type Draft, type Item, type Prescription } from '../api/type
 import styles from './PrescriptionEditor.module.css'
 import { needsReason, type Finding } from '../../../components/MedicineSafety'
 import { writeNumber } from '../../../lib/number'
+import { Alert } from '../../../light/Alert'
+import { Button } from '../../../light/Button'
+import { Field } from '../../../light/Field'
+import { CopyIcon, PlusIcon } from '../../../light/icons'
+import { TextArea } from '../../../light/Input'
+import { useToast } from '../../../light/Toast'
 import { NO_FINDINGS, PrescriptionLine } from './PrescriptionLine'
+import { createEditorStore, sameList, useSelected, type EditorStore } from './editorStore'
 
-export { MedicineInput } from './PrescriptionLine'
+export { MedicineInput } from './LineControls'
 
 interface Props {
   /** The prescription to change; absent for a new one. */
@@ -32,41 +37,45 @@ interface Props {
 /** Writes a prescription's lines: a medicine (from the catalogue or free text), dose, route, frequency, duration, quantity, refills and instructions. */
 export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems, replacesId, onSaved, onCancel }: Props) {
   const { t, i18n } = useTranslation()
-  const { message } = App.useApp()
-  const [form] = Form.useForm<{ items: Item[]; notes: string }>()
+  const toast = useToast()
+  const [store] = useState(() => createEditorStore(typedAsWritten(rx?.items ?? initialItems ?? [emptyItem()], i18n.language), rx?.notes ?? ''))
   const save = useSavePrescription()
   const [error, setError] = useState<string>()
   // Each line's catalogue medicine before the prescriber began typing over it (by line key).
   const [pickedBefore] = useState(() => new Map<number, number>())
+  const keys = useSelected(store, (s) => s.lines.map((l) => l.key), sameList)
   // The server checks the lines against the patient's allergies and recent prescriptions as
   // they are written; each finding needs a reason on its line before the server saves it.
   // Only the medicines and whether a reason is written: typing a dose or a frequency re-renders
   // no more than its own field, never the whole editor.
-  const watched = Form.useWatch((v: { items?: Item[] }) => v.items?.map((it) => ({ medicine_id: it?.medicine_id ?? null, medicine: it?.medicine ?? '', reason: !!it?.override_reason })), form)
+  const watched = useSelected(store, (s) => s.lines.map((l) => ({ medicine_id: l.item.medicine_id ?? null, medicine: l.item.medicine ?? '', reason: !!l.item.override_reason })), sameWatched)
   const owner = rx ? { prescriptionId: rx.id, patientId: rx.kind === 'blank' ? (patientId ?? null) : undefined } : { appointmentId, patientId: appointmentId ? undefined : (patientId ?? null) }
-  const check = usePrescriptionCheck(owner, watched ?? rx?.items ?? initialItems ?? [])
+  const check = usePrescriptionCheck(owner, watched)
   const findings = check.data?.findings ?? []
   const findingsOf = (line: number) => findings.filter((f) => f.line === line)
   const findingsByLine = useMemo(() => byLine(check.data?.findings ?? []), [check.data])
+  const add = () => store.set({ ...store.get(), lines: [...store.get().lines, store.line(emptyItem())] })
+  const remove = useCallback((key: number) => store.set({ ...store.get(), lines: store.get().lines.filter((l) => l.key !== key) }), [store])
 
   const copyLast = async () => {
     if (!appointmentId) return
     try {
       const prev = await previousPrescription(appointmentId)
-      form.setFieldValue('items', prev.items)
-      message.success(t('rx.copied'))
+      store.set({ ...store.get(), lines: prev.items.map(store.line) })
+      toast.success(t('rx.copied'))
     } catch (e) {
-      message.info(e instanceof ApiError ? e.message : t('rx.noPrevious'))
+      toast.show('info', e instanceof ApiError ? e.message : t('rx.noPrevious'))
     }
   }
 
-  const submit = async (values: { items: Item[]; notes: string }) => {
+  const submit = async () => {
     setError(undefined)
+    const values = store.get()
     const draft: Draft = {
       id: rx?.id,
       appointmentId,
       patient_id: rx?.kind === 'blank' || !appointmentId ? (patientId ?? null) : undefined,
-      items: values.items.map((it, i) => ({
+      items: values.lines.map(({ item: it }, i) => ({
         ...it,
         quantity: it.quantity === null || it.quantity === undefined || it.quantity === '' ? null : String(it.quantity),
         override_reason: it.override_reason ?? '',
@@ -78,73 +87,91 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
     }
     try {
       const saved = await save.mutateAsync(draft)
-      message.success(t('rx.saved'))
+      toast.success(t('rx.saved'))
       onSaved(saved)
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
       const fields = Object.entries(e.fields)
-      form.setFields(
-        fields
-          .filter(([k]) => k.startsWith('items.'))
-          .map(([k, msgs]) => {
-            const [, i, name] = k.split('.')
-            return { name: ['items', Number(i), name as keyof Item] as ['items', number, keyof Item], errors: msgs }
-          }),
-      )
+      // The server names a line's field as items.<n>.<name>: its message goes under that field.
+      const lines = store.get().lines.map((l, i) => {
+        const mine = fields.filter(([k]) => k.startsWith(`items.${i}.`)).map(([k, msgs]) => [k.split('.')[2], msgs.join(' ')])
+        return mine.length ? { ...l, errors: { ...l.errors, ...Object.fromEntries(mine) } } : l
+      })
+      store.set({ ...store.get(), lines })
       setError(fields.filter(([k]) => !k.startsWith('items.')).flatMap(([, m]) => m).join(' ') || (fields.length ? undefined : e.message))
     }
   }
 
   return (
-    <Form form={form} layout="vertical" onFinish={submit} initialValues={{ items: typedAsWritten(rx?.items ?? initialItems ?? [emptyItem()], i18n.language), notes: rx?.notes ?? '' }} aria-label={t('rx.editor')}>
+    <form
+      aria-label={t('rx.editor')}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!save.isPending) void submit()
+      }}
+    >
       {check.data?.patient_id && (
         <div className={styles.allergies}>
           <AllergyLine facts={check.data} />
         </div>
       )}
-      <Form.List name="items">
-        {(fields, { add, remove }) => (
-          <Space orientation="vertical" style={{ width: '100%' }} size="small">
-            {fields.map((field, index) => (
-              <PrescriptionLine
-                key={field.key}
-                form={form}
-                name={field.name}
-                lineKey={field.key}
-                index={index}
-                removable={fields.length > 1}
-                onRemove={remove}
-                findings={findingsByLine.get(index) ?? NO_FINDINGS}
-                askReason={(findingsByLine.get(index) ?? NO_FINDINGS).some(needsReason) || !!watched?.[index]?.reason}
-                pickedBefore={pickedBefore}
-              />
-            ))}
-            <Space wrap>
-              <Button icon={<PlusOutlined aria-hidden />} onClick={() => add(emptyItem())}>
-                {t('rx.addLine')}
-              </Button>
-              {appointmentId && !rx && (
-                <Button icon={<CopyOutlined aria-hidden />} onClick={() => void copyLast()}>
-                  {t('rx.copyLast')}
-                </Button>
-              )}
-            </Space>
-          </Space>
-        )}
-      </Form.List>
-      <Form.Item name="notes" label={t('rx.fields.notes')} style={{ marginTop: 12 }}>
-        <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} />
-      </Form.Item>
-      {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
-      <Space>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
+      <div className={styles.lines}>
+        {keys.map((key, index) => (
+          <PrescriptionLine
+            key={key}
+            store={store}
+            lineKey={key}
+            index={index}
+            removable={keys.length > 1}
+            onRemove={remove}
+            findings={findingsByLine.get(index) ?? NO_FINDINGS}
+            askReason={(findingsByLine.get(index) ?? NO_FINDINGS).some(needsReason) || !!watched[index]?.reason}
+            pickedBefore={pickedBefore}
+          />
+        ))}
+        <div className={styles.row}>
+          <Button icon={<PlusIcon />} onClick={add}>
+            {t('rx.addLine')}
+          </Button>
+          {appointmentId && !rx && (
+            <Button icon={<CopyIcon />} onClick={() => void copyLast()}>
+              {t('rx.copyLast')}
+            </Button>
+          )}
+        </div>
+      </div>
+      <Notes store={store} />
+      {error && (
+        <div className={styles.error}>
+          <Alert type="error" role="alert" title={error} />
+        </div>
+      )}
+      <div className={styles.row}>
+        <Button type="submit" variant="primary" loading={save.isPending}>
           {t('rx.save')}
         </Button>
         {onCancel && <Button onClick={onCancel}>{t('rx.close')}</Button>}
-      </Space>
-    </Form>
+      </div>
+    </form>
   )
 }
+
+/** The prescription's notes, following their own value. */
+function Notes({ store }: { store: EditorStore }) {
+  const { t } = useTranslation()
+  const notes = useSelected(store, (s) => s.notes)
+  return (
+    <Field label={t('rx.fields.notes')} className={styles.notes}>
+      {(c) => <TextArea {...c} rows={1} className={styles.growNotes} value={notes} onChange={(e) => store.set({ ...store.get(), notes: e.target.value })} />}
+    </Field>
+  )
+}
+
+type Watched = { medicine_id: number | null; medicine: string; reason: boolean }
+
+/** Whether the check's inputs are the same (and no line's reason came or went). */
+const sameWatched = (a: Watched[], b: Watched[]) => a.length === b.length && a.every((x, i) => x.medicine_id === b[i].medicine_id && x.medicine === b[i].medicine && x.reason === b[i].reason)
 
 /** Lines with their quantities as lang writes numbers (the record keeps 1.5; Russian types 1,5). */
 function typedAsWritten(items: Item[], lang: string): Item[] {

@@ -1,12 +1,14 @@
-import { PlusOutlined } from '@ant-design/icons'
-import { Button, Card } from 'antd'
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { useCan } from '../../../lib/auth/can'
+import { Button } from '../../../light/Button'
+import { Card } from '../../../light/Card'
+import { PlusIcon } from '../../../light/icons'
 import { printPath, type Item, type Prescription } from '../api/types'
 import { PrescriptionEditor } from './PrescriptionEditor'
 import { PrescriptionList } from './PrescriptionList'
+import styles from './PrescriptionEditor.module.css'
 
 type Editing = { rx?: Prescription; items?: Item[]; replaces?: number } | null
 
@@ -22,19 +24,21 @@ export function VisitPrescriptions({ appointmentId, closed }: { appointmentId: n
   const replace = useCallback((rx: Prescription) => setEditing({ items: rx.items, replaces: rx.id }), [])
   return (
     <Card
+      look="panel"
+      level={3}
       title={t('rx.title')}
       extra={
         canWrite &&
         !closed &&
         !editing && (
-          <Button size="small" icon={<PlusOutlined aria-hidden />} onClick={() => setEditing({})}>
+          <Button size="small" icon={<PlusIcon />} onClick={() => setEditing({})}>
             {t('rx.new')}
           </Button>
         )
       }
     >
       {editing && (
-        <div style={{ marginBottom: 16 }}>
+        <div className={styles.editor}>
           <PrescriptionEditor
             key={editing.rx?.id ?? `new-${editing.replaces ?? ''}`}
             rx={editing.rx}
