@@ -24,8 +24,8 @@ const screens = [
   { name: 'dashboard', module: /features\/dashboard\/DashboardPage\.tsx$/, js: 183, css: 11.5, light: true },
   { name: 'queue', module: /features\/appointments\/AppointmentsPage\.tsx$/, js: 194, css: 14.7, light: true },
   { name: 'patients list', module: /features\/patients\/PatientListPage\.tsx$/, js: 182, css: 12.5, light: true },
-  { name: 'chart', module: /features\/patients\/PatientChartPage\.tsx$/, js: 470, css: 86 },
-  { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 550, css: 86 },
+  { name: 'chart', module: /features\/patients\/PatientChartPage\.tsx$/, js: 470, css: 86, light: true },
+  { name: 'visit', module: /features\/appointments\/DiagnosisPage\.tsx$/, js: 550, css: 86, light: true },
   { name: 'bill', module: /features\/fees\/BillPage\.tsx$/, js: 195, css: 14.6, light: true },
   { name: 'fee reports', module: /features\/fees\/ReportsPage\.tsx$/, js: 495, css: 86 },
 ]

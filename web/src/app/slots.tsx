@@ -88,11 +88,14 @@ export const slots: Slots = {
     </Suspense>
   ),
   criticalAlerts: results.CriticalAlerts,
-  visitOrderSet: (props) => (
-    <Suspense fallback={null}>
-      <VisitOrderSet {...props} />
-    </Suspense>
-  ),
+  // Loaded as a dialog opens, not with the visit: the order sets' dialogs are on the component
+  // library, which a light visit does not otherwise load.
+  visitOrderSet: (props) =>
+    props.open ? (
+      <Suspense fallback={null}>
+        <VisitOrderSet {...props} />
+      </Suspense>
+    ) : null,
   visitBill: (props) => (
     <Suspense fallback={<Spin />}>
       <VisitBill {...props} />
