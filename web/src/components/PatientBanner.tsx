@@ -4,7 +4,7 @@ import { fullName } from '../lib/patient'
 import styles from './PatientBanner.module.css'
 import { formatDay } from '../lib/time'
 import { labelOf, severityLabel, sexLabel } from '../lib/labels'
-import { WarningIcon } from '../light/icons'
+import { WarningIcon } from './icons'
 
 export interface Allergy {
   substance: string

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useKeepsFavourites, usePicks, useStar, type FavouriteKind } from '../lib/charting'
 import { Button } from '../light/Button'
-import { StarFilledIcon, StarIcon } from '../light/icons'
+import { StarFilledIcon, StarIcon } from './icons'
 import { useTooltip } from '../light/Tooltip'
 import styles from './StarButton.module.css'
 

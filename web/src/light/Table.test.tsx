@@ -137,7 +137,8 @@ describe('Table', () => {
     expect(screen.queryByText('An is 40')).toBeNull()
     fireEvent.click(toggle)
     expect(toggle.getAttribute('aria-expanded')).toBe('true')
-    expect(toggle.getAttribute('aria-label')).toBe('Collapse row')
+    // One name, its state said by aria-expanded alone (not "Collapse row, expanded").
+    expect(toggle.getAttribute('aria-label')).toBe('Expand row')
     // Under its row, across the table.
     const opened = screen.getByText('An is 40').closest('td')!
     expect(opened.colSpan).toBe(columns.length + 1)

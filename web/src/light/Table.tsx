@@ -169,7 +169,7 @@ function RowOf<T>({ row, rowId, columns, className, expandable, open, onToggle }
         {expandable && (
           <td className={styles.toggleCell}>
             {can && (
-              <button type="button" className={styles.toggle} aria-expanded={open} aria-label={t(open ? 'light.table.collapse' : 'light.table.expand')} onClick={() => onToggle(rowId)}>
+              <button type="button" className={styles.toggle} aria-expanded={open} aria-label={t('light.table.expand')} onClick={() => onToggle(rowId)}>
                 <span aria-hidden>{open ? '−' : '+'}</span>
               </button>
             )}

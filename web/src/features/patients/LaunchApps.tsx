@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { MenuButton } from '../../light/MenuButton'
-import { AppstoreIcon } from '../../light/icons'
+import { AppstoreIcon } from './icons'
 import styles from './chart.module.css'
 import { launchApp } from './api/launchApp'
 import { useLaunchableApps } from './api/smartApps'

@@ -80,7 +80,7 @@ describe('PatientChartPage', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull()
     expect(view.sent).toEqual([])
     fireEvent.click(del)
-    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'OK' }))
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(view.sent).toEqual([{ method: 'DELETE', path: '/patients/9/files/6', body: undefined }]))
   })
 

@@ -7,7 +7,8 @@ import { Empty } from '../../light/Empty'
 import { Spin } from '../../light/Spin'
 import { Tag } from '../../light/Tag'
 import { toast } from '../../light/Toast'
-import { DeleteIcon, DownloadIcon, UploadIcon } from '../../light/icons'
+import { DeleteIcon } from '../../light/icons'
+import { DownloadIcon, UploadIcon } from './icons'
 import list from '../../components/itemList.module.css'
 import { formatDayTime } from '../../lib/time'
 import { useDeletePatientFile } from './api/deletePatientFile'
@@ -101,7 +102,8 @@ export function Attachments({ patient, canManage }: { patient: Patient; canManag
       <Confirm
         open={deleting !== null}
         title={t('patients.deleteFileConfirm')}
-        okText={t('app.ok')}
+        okText={t('patients.deleteFile')}
+        danger
         cancelText={t('patients.cancel')}
         closeLabel={t('app.icons.close')}
         onCancel={() => setDeleting(null)}

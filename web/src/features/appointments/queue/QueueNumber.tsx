@@ -1,7 +1,7 @@
 // A row's queue number, with buttons that move it up or down when the queue may be reordered.
 import { useTranslation } from 'react-i18next'
 import { IconButton } from '../../../light/IconButton'
-import { ArrowDownIcon, ArrowUpIcon } from '../../../light/icons'
+import { ArrowDownIcon, ArrowUpIcon } from './icons'
 import styles from './queue.module.css'
 
 export function QueueNumber({ n, index, last, move, busy }: { n: number; index: number; last: boolean; move?: (index: number, delta: number) => void; busy: boolean }) {
