@@ -110,7 +110,9 @@ export function DateInput({ value, onChange, week = false, min, max, clearable =
   }
   const describedBy = [rest['aria-describedby'], invalid ? hintId : undefined].filter(Boolean).join(' ') || undefined
   return (
-    <span className={[styles.wrap, week ? styles.week : '', className].filter(Boolean).join(' ')}>
+    // In a form's field (light/Field gives it an id), its message sits under it in the flow, as
+    // the field's other messages do; alone in a toolbar, it floats under it, over what follows.
+    <span className={[styles.wrap, week ? styles.week : '', rest.id ? styles.inField : '', className].filter(Boolean).join(' ')}>
       <Input
         {...rest}
         className={[styles.text, withPicker ? styles.withButton : ''].filter(Boolean).join(' ')}

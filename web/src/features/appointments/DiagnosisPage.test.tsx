@@ -105,6 +105,35 @@ describe('the visit form (DiagnosisPage)', () => {
     await waitFor(() => expect(screen.queryByText('Someone else saved this visit while you were typing')).toBeNull())
   })
 
+  it('keeps a code chosen here shown in full when its row is drawn anew: the first of three removed (a clinician’s review)', async () => {
+    const codes = [
+      { code: 'J06.9', label: 'Acute upper respiratory infection' },
+      { code: 'I10', label: 'Essential (primary) hypertension' },
+      { code: 'N39.0', label: 'Urinary tract infection' },
+    ]
+    const three = visit({ diagnoses: ['a', 'b', 'c'].map((text, i) => ({ code: '', text, primary: i === 0 })) })
+    const view = await open(
+      reads(() => three, {
+        'GET /diagnosis-codes': ({ params }: { params: Record<string, unknown> }) => ({ data: codes.filter((c) => c.code.startsWith(String(params.q ?? ''))) }),
+        'PUT /appointments/1/visit': ({ body }: { body: unknown }) => visit({ ...(body as Partial<Visit>), version: 3 }),
+      }),
+    )
+    await screen.findByLabelText('Chief complaint')
+    const boxes = () => screen.getAllByRole('combobox', { name: 'Code' }) as HTMLInputElement[]
+    for (const [i, c] of codes.entries()) {
+      fireEvent.focus(boxes()[i]!)
+      fireEvent.change(boxes()[i]!, { target: { value: c.code } })
+      await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([`${c.code} — ${c.label}`]))
+      fireEvent.keyDown(boxes()[i]!, { key: 'Enter' })
+      fireEvent.blur(boxes()[i]!)
+      await waitFor(() => expect(boxes()[i]!.value).toBe(`${c.code} — ${c.label}`))
+    }
+    fireEvent.click(screen.getAllByRole('button', { name: 'Remove this diagnosis' })[0]!)
+    await waitFor(() => expect(boxes().map((b) => b.value)).toEqual(['I10 — Essential (primary) hypertension', 'N39.0 — Urinary tract infection']))
+    expect((screen.getAllByLabelText('Or free text') as HTMLInputElement[]).map((t) => t.value)).toEqual(['b', 'c'])
+    await waitFor(() => expect(view.sent.at(-1)?.body).toMatchObject({ diagnoses: [{ code: 'I10', text: 'b' }, { code: 'N39.0', text: 'c' }] }))
+  })
+
   it('reads a signed visit: nothing can be typed, nothing is saved, and a doctor may amend it', async () => {
     const view = await open(reads(() => visit({ status: 'signed', signed_by: 'Dr Minh', signed_at: '2026-11-30T02:30:00Z' })))
     const complaint = (await screen.findByLabelText('Chief complaint')) as HTMLTextAreaElement

@@ -10,7 +10,8 @@ import styles from './CodeSelect.module.css'
 
 interface Props {
   value?: string
-  onChange?: (v: string) => void
+  /** The code chosen ('' for none), with its label where the list gave one. */
+  onChange?: (v: string, label?: string) => void
   /** The chosen code's label, as the visit was read (the list has not been searched yet). */
   initialLabel?: string
   disabled?: boolean
@@ -47,7 +48,7 @@ export function CodeSelect({ value, onChange, initialLabel, disabled, id, 'aria-
   const wrap = useRef<HTMLDivElement>(null)
   const change = (v: string) => {
     setQuery(null)
-    if (v !== (value ?? '')) onChange?.(v)
+    if (v !== (value ?? '')) onChange?.(v, [...options, ...found].find((c) => c.code === v)?.label)
   }
   return (
     <div

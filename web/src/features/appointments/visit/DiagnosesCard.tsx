@@ -18,7 +18,7 @@ import { useVisitDraft } from './VisitFormProvider'
  * visit's form; a removal is a change like any other (onChange). The card renders as rows come
  * and go; each row's fields follow their own values.
  */
-export const DiagnosesCard = memo(function DiagnosesCard({ disabled, labels, onChange }: { disabled: boolean; labels: Record<string, string>; onChange: () => void }) {
+export const DiagnosesCard = memo(function DiagnosesCard({ disabled, labels, labelled, onChange }: { disabled: boolean; labels: Record<string, string>; labelled: (code: string, label: string) => void; onChange: () => void }) {
   const { t } = useTranslation()
   const draft = useVisitDraft()
   const rows = useDraftRows(draft, 'diagnoses')
@@ -26,7 +26,7 @@ export const DiagnosesCard = memo(function DiagnosesCard({ disabled, labels, onC
     <Section id="visit-diagnoses" title={t('visit.sections.diagnoses')}>
       {rows.length === 0 && <p className={styles.none}>{t('visit.noDiagnoses')}</p>}
       {rows.map((key, i) => (
-        <DiagnosisRow key={key} index={i} disabled={disabled} labels={labels} onRemove={onChange} />
+        <DiagnosisRow key={key} index={i} disabled={disabled} labels={labels} labelled={labelled} onRemove={onChange} />
       ))}
       {!disabled && (
         <Button data-action="add-diagnosis" icon={<PlusIcon />} onClick={() => draft.add('diagnoses', { code: '', text: '', primary: rows.length === 0 })}>
@@ -38,7 +38,7 @@ export const DiagnosesCard = memo(function DiagnosesCard({ disabled, labels, onC
 })
 
 /** A diagnosis: its code, its text, whether it is the primary one; the first row's labels name the columns. */
-const DiagnosisRow = memo(function DiagnosisRow({ index, disabled, labels, onRemove }: { index: number; disabled: boolean; labels: Record<string, string>; onRemove: () => void }) {
+const DiagnosisRow = memo(function DiagnosisRow({ index, disabled, labels, labelled, onRemove }: { index: number; disabled: boolean; labels: Record<string, string>; labelled: (code: string, label: string) => void; onRemove: () => void }) {
   const { t } = useTranslation()
   const draft = useVisitDraft()
   const at = `diagnoses.${index}`
@@ -48,7 +48,20 @@ const DiagnosisRow = memo(function DiagnosisRow({ index, disabled, labels, onRem
   const codeError = useDraftError(draft, `${at}.code`)
   const textError = useDraftError(draft, `${at}.text`)
   const first = index === 0
-  const codeSelect = (id?: string) => <CodeSelect id={id} value={code} onChange={(v) => draft.set(`${at}.code`, v)} disabled={disabled} initialLabel={labels[code ?? '']} />
+  // A code chosen here is remembered with its label: a row drawn anew (the first removed, a
+  // merge) shows it in full, not as the bare code.
+  const codeSelect = (id?: string) => (
+    <CodeSelect
+      id={id}
+      value={code}
+      onChange={(v, label) => {
+        if (v && label) labelled(v, label)
+        draft.set(`${at}.code`, v)
+      }}
+      disabled={disabled}
+      initialLabel={labels[code ?? '']}
+    />
+  )
   const textInput = (c: { id?: string; 'aria-describedby'?: string; 'aria-invalid'?: true }) => (
     <Input {...c} placeholder={t('visit.textPlaceholder')} aria-label={t('visit.fields.text')} maxLength={300} disabled={disabled} value={text ?? ''} onChange={(e) => draft.set(`${at}.text`, e.target.value)} />
   )

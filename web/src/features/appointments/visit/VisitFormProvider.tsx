@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCan } from '../../../lib/auth/can'
 import { useChartValues, useSnippets } from '../../../lib/charting'
@@ -38,8 +38,10 @@ export interface VisitFormState {
   /** Asks the amendment's reason and saves it. */
   amend: () => void
   aids: TextAids
-  /** The codes' labels the diagnosis rows show: the visit's as read, and those a set or copy brought in. */
+  /** The codes' labels the diagnosis rows show: the visit's as read, those chosen here, and those a set, a copy or a merge brought in. */
   labels: Record<string, string>
+  /** A code was chosen with this label. */
+  labelled: (code: string, label: string) => void
   /** The orderable tests, for those who order them. */
   labTests: LabTest[] | undefined
   saving: Omit<VisitSaving, 'amend' | 'discard' | 'replaced'>
@@ -99,7 +101,8 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
   const charting = canDiagnose && (mode === 'draft' || mode === 'amend')
   const snippets = useSnippets(charting)
   const chartValues = useChartValues(charting ? a.id : undefined)
-  const { amend, discard, replaced, ...saving } = useVisitSaving({ id: a.id, visit, draft, initial, mode })
+  const { amend, discard, replaced, ...saving } = useVisitSaving({ id: a.id, visit, draft, initial, mode, read: (v) => setLabels((l) => ({ ...l, ...labelsOf(v.diagnoses) })) })
+  const labelled = useCallback((code: string, label: string) => setLabels((l) => (l[code] === label ? l : { ...l, [code]: label })), [])
 
   // The same aids until what they hold changes: the cards that take them are memoised on them.
   const aids: TextAids = useMemo(() => ({
@@ -133,6 +136,7 @@ export function VisitFormProvider({ a, visit, children }: { a: Appointment; visi
     amend: () => amend(() => setAmending(false)),
     aids,
     labels,
+    labelled,
     labTests: labTests.data,
     saving,
     valuesChanged: (key) => {

@@ -26,4 +26,10 @@ describe('sendable', () => {
     expect(content.chief_complaint).toBe('cough')
     expect(content.orders).toEqual([{ code: 'CBC', note: '' }])
   })
+
+  it('says which form row each sent order is, so that a refused "orders.1.code" lands on its row past an empty one (a clinician’s review)', () => {
+    const { content, orderRows } = sendable(loaded, { orders: [{ code: '', note: '' }, { code: 'CBC', note: '' }, { code: 'CBC', note: 'again' }] })
+    expect(content.orders).toEqual([{ code: 'CBC', note: '' }, { code: 'CBC', note: 'again' }])
+    expect(orderRows).toEqual([1, 2])
+  })
 })

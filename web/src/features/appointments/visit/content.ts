@@ -16,21 +16,23 @@ export const contentOf = (v: Visit): VisitContent => ({
 
 /**
  * What the form sends of what is typed: rows still empty (just added) are left out, and
- * `rows` says which form row each sent diagnosis is (so the server's "diagnoses.0" errors
- * land on the right row).
+ * `rows` says which form row each sent diagnosis is, `orderRows` each sent order (so the
+ * server's "diagnoses.0" and "orders.0" errors land on the right row).
  */
-export function sendable(loaded: VisitContent, typed: Partial<VisitContent>): { content: VisitContent; rows: number[] } {
+export function sendable(loaded: VisitContent, typed: Partial<VisitContent>): { content: VisitContent; rows: number[]; orderRows: number[] } {
   const diagnoses = (typed.diagnoses ?? [])
     .map((d, row) => ({ row, d: { code: d?.code ?? '', text: (d?.text ?? '').trim(), primary: Boolean(d?.primary) } }))
     .filter(({ d }) => d.code || d.text)
+  const orders = (typed.orders ?? []).map((o, row) => ({ row, o: { code: o?.code ?? '', note: o?.note ?? '' } })).filter(({ o }) => o.code)
   return {
     content: {
       ...loaded,
       ...typed,
       vitals: { ...emptyVitals(), ...typed.vitals },
       diagnoses: diagnoses.map((r) => r.d),
-      orders: (typed.orders ?? []).filter((o) => o?.code).map((o) => ({ code: o.code, note: o.note ?? '' })),
+      orders: orders.map((r) => r.o),
     },
     rows: diagnoses.map((r) => r.row),
+    orderRows: orders.map((r) => r.row),
   }
 }

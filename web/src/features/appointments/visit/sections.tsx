@@ -31,8 +31,8 @@ export function ExaminationSection() {
 }
 
 export function DiagnosesSection() {
-  const { ro, labels, saving } = useVisitForm()
-  return <DiagnosesCard disabled={ro} labels={labels} onChange={saving.changed} />
+  const { ro, labels, labelled, saving } = useVisitForm()
+  return <DiagnosesCard disabled={ro} labels={labels} labelled={labelled} onChange={saving.changed} />
 }
 
 export function OrdersSection() {

@@ -8,20 +8,20 @@ import type { SaveState } from './useAutosave'
 
 /**
  * How the visit's form shows a refused write: the server's field messages on their fields
- * ("diagnoses.0.code" on the form row that diagnosis came from, which the form tells
- * `sending`), a list's own message as the page's problem, anything else as a toast.
+ * ("diagnoses.0.code" or "orders.0.code" on the form row it came from, which the form
+ * tells `sending`), a list's own message as the page's problem, anything else as a toast.
  * `refused` answers the state the refusal leaves.
  */
 export function useRefusals(draft: Draft<VisitContent>) {
   const { t } = useTranslation()
   const [problem, setProblem] = useState('')
-  const sentRows = useRef<number[]>([])
+  const sentRows = useRef<{ diagnoses: number[]; orders: number[] }>({ diagnoses: [], orders: [] })
 
   const showFieldErrors = (fields: Record<string, string[]>) => {
     draft.setErrors(
       Object.entries(fields).map(([f, errors]) => {
         const path: (string | number)[] = f.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))
-        if (path[0] === 'diagnoses' && typeof path[1] === 'number') path[1] = sentRows.current[path[1]] ?? path[1]
+        if ((path[0] === 'diagnoses' || path[0] === 'orders') && typeof path[1] === 'number') path[1] = sentRows.current[path[0]][path[1]] ?? path[1]
         return { path: path.join('.'), errors }
       }),
     )
@@ -40,9 +40,9 @@ export function useRefusals(draft: Draft<VisitContent>) {
     return 'idle'
   }
 
-  /** The form rows of the diagnoses a write sends, in order. */
-  const sending = (rows: number[]) => {
-    sentRows.current = rows
+  /** The form rows of the diagnoses and of the orders a write sends, in order. */
+  const sending = (diagnoses: number[], orders: number[]) => {
+    sentRows.current = { diagnoses, orders }
   }
 
   return { problem, setProblem, sending, refused }

@@ -23,6 +23,8 @@ interface Options {
   /** What the form was given (the visit as read), which the server has until a save. */
   initial: VisitContent
   mode: VisitMode
+  /** A newer version was read (after a conflict): its diagnoses' labels, for the rows it brings. */
+  read?: (v: Visit) => void
 }
 
 /**
@@ -31,7 +33,7 @@ interface Options {
  * 409, which the form offers to resolve by reading theirs and keeping this user's changes).
  * The writes go through the appointments' operations (api/writeVisit), which keep the cache.
  */
-export function useVisitSaving({ id, visit, draft, initial, mode }: Options) {
+export function useVisitSaving({ id, visit, draft, initial, mode, read }: Options) {
   const { t } = useTranslation()
   const askReason = useAskReason()
   const write = useWriteVisit(id)
@@ -46,8 +48,8 @@ export function useVisitSaving({ id, visit, draft, initial, mode }: Options) {
 
   /** What is typed, as the server takes it (remembering which form row each diagnosis is). */
   const values = (): VisitContent => {
-    const { content, rows } = sendable(loaded.current, draft.all())
-    sending(rows)
+    const { content, rows, orderRows } = sendable(loaded.current, draft.all())
+    sending(rows, orderRows)
     return content
   }
   /** A save went through: remember what the server has now. */
@@ -82,6 +84,7 @@ export function useVisitSaving({ id, visit, draft, initial, mode }: Options) {
   /** After a conflict: their newer version, with this user's own changes on top; then save. */
   const reloadKeepingMine = async () => {
     const latest = await getVisit(id)
+    read?.(latest)
     const merged = mergeMine(loaded.current, values(), contentOf(latest), ['vitals'])
     version.current = latest.version
     loaded.current = contentOf(latest)
