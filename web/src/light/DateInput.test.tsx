@@ -223,4 +223,17 @@ describe('DateInput max', () => {
     expect(screen.getByRole('status').textContent).toBe('2026-11-28')
     expect(field().getAttribute('aria-invalid')).toBeNull()
   })
+
+  it('keeps Enter from sending a dialog’s form when the day typed is refused, and lets it go when taken (an accessibility review)', () => {
+    render(<Last initial="" />)
+    for (const refused of ['2099-01-01', '31.31.2026']) {
+      fireEvent.change(field(), { target: { value: refused } })
+      // fireEvent answers false when the event's default was prevented.
+      expect(fireEvent.keyDown(field(), { key: 'Enter' })).toBe(false)
+      expect(field().getAttribute('aria-invalid')).toBe('true')
+    }
+    fireEvent.change(field(), { target: { value: '2026-11-29' } })
+    expect(fireEvent.keyDown(field(), { key: 'Enter' })).toBe(true)
+    expect(screen.getByRole('status').textContent).toBe('2026-11-29')
+  })
 })

@@ -74,19 +74,21 @@ export function DateInput({ value, onChange, week = false, min, max, clearable =
     setTyped(null)
     setInvalid(false)
   }
-  const take = () => {
-    if (typed === null) return
+  /** Takes what is typed; false when it is refused (unread, or outside the days that may be chosen). */
+  const take = (): boolean => {
+    if (typed === null) return true
     if (clearable && typed.trim() === '') {
       reset()
       if (value) onChange('')
-      return
+      return true
     }
     const day = readDate(typed, i18n.language)
-    if (!day) return setInvalid('unread')
-    if (min && day < min) return setInvalid('early')
-    if (max && day > max) return setInvalid('late')
+    if (!day) return (setInvalid('unread'), false)
+    if (min && day < min) return (setInvalid('early'), false)
+    if (max && day > max) return (setInvalid('late'), false)
     reset()
     if (day !== value) choose(day)
+    return true
   }
   // The picker is enabled only to open (a disabled input cannot); closed, it is disabled again.
   const shut = () => {
@@ -122,7 +124,8 @@ export function DateInput({ value, onChange, week = false, min, max, clearable =
         aria-describedby={describedBy}
         onChange={(e) => setTyped(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') take()
+          // A refused day keeps Enter from going on: a dialog's form is not sent without it.
+          if (e.key === 'Enter' && !take()) e.preventDefault()
           else if (e.key === 'Escape' && typed !== null) {
             // Escape gives back the day shown before the typing.
             e.preventDefault()

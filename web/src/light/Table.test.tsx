@@ -147,4 +147,29 @@ describe('Table', () => {
     fireEvent.click(toggle)
     expect(screen.queryByText('An is 40')).toBeNull()
   })
+
+  it('wider than its box (a phone), scrolls in a named region the keyboard reaches; fitting, adds no stop (an accessibility review)', async () => {
+    let wide = true
+    const sizes = { scrollWidth: () => (wide ? 800 : 300), clientWidth: () => 300 }
+    const restore = Object.entries(sizes).map(([name, get]) => {
+      const was = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)
+      Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get })
+      return () => (was ? Object.defineProperty(HTMLElement.prototype, name, was) : delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name])
+    })
+    vi.stubGlobal('ResizeObserver', class { constructor(private cb: () => void) {} observe() { this.cb() } disconnect() {} })
+    try {
+      const { container, unmount } = render(<Table columns={columns} rows={people} rowKey={(p) => p.id} label="People" />)
+      const region = screen.getByRole('region', { name: 'People' })
+      expect(region.tabIndex).toBe(0)
+      expect(region.contains(screen.getByRole('table', { name: 'People' }))).toBe(true)
+      expect(await axeViolations(container)).toEqual([])
+      unmount()
+      wide = false
+      render(<Table columns={columns} rows={people} rowKey={(p) => p.id} label="People" />)
+      expect(screen.queryByRole('region')).toBeNull()
+    } finally {
+      vi.unstubAllGlobals()
+      restore.forEach((r) => r())
+    }
+  })
 })

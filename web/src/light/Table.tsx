@@ -6,7 +6,7 @@
 // re-renders no row whose data, columns and sort are the same. Rows can open to show more under
 // them (an order's results under the order), by a toggle button at the row's start that says
 // whether it is open (aria-expanded), as the library's expandable rows did.
-import { memo, useCallback, useState, type ReactNode } from 'react'
+import { memo, useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CaretDownIcon, CaretUpIcon, EmptyImage } from './icons'
 import styles from './Table.module.css'
@@ -68,6 +68,23 @@ export interface Expandable<T> {
   can?: (row: T) => boolean
 }
 
+/** Whether an element is wider than its box, followed as the window or the content changes size. */
+function useOverflow() {
+  const ref = useRef<HTMLDivElement>(null)
+  const [now, setNow] = useState(false)
+  useEffect(() => {
+    const box = ref.current
+    if (!box || typeof ResizeObserver === 'undefined') return
+    const measure = () => setNow(box.scrollWidth > box.clientWidth + 1)
+    const observer = new ResizeObserver(measure)
+    observer.observe(box)
+    if (box.firstElementChild) observer.observe(box.firstElementChild)
+    measure()
+    return () => observer.disconnect()
+  }, [])
+  return { ref, now }
+}
+
 const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
 const columnClass = (c: { from?: Breakpoint; align?: 'end'; nowrap?: boolean }) =>
   [c.from ? hide[c.from] : '', c.align === 'end' ? styles.alignEnd : '', c.nowrap ? styles.nowrap : ''].filter(Boolean).join(' ') || undefined
@@ -76,6 +93,7 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
   const { t } = useTranslation()
   const none = !rows || rows.length === 0
   const [opened, setOpened] = useState<ReadonlySet<string | number>>(() => new Set())
+  const overflows = useOverflow()
   // Stable, so that opening one row re-renders that row only.
   const toggle = useCallback(
     (key: string | number) =>
@@ -88,7 +106,12 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
   )
   return (
     <div className={[styles.wrap, loading ? styles.busy : '', size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
-      <div className={styles.scroll}>
+      {/* Wider than its box (a phone): the box scrolls, and is a named region the keyboard can reach and scroll (WCAG 2.1.1). */}
+      <div
+        ref={overflows.ref}
+        className={styles.scroll}
+        {...(overflows.now ? { tabIndex: 0, role: 'region', 'aria-label': label, 'aria-labelledby': label ? undefined : labelledBy } : {})}
+      >
         <table className={wrap ? `${styles.table} ${styles.wrapText}` : styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
           {caption && <caption className={styles.caption}>{caption}</caption>}
           <thead>

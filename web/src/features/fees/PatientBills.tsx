@@ -12,7 +12,7 @@ export function PatientBills({ patientId }: { patientId: number }) {
   const { data, isFetching } = useBillList({ patient_id: patientId, page, per_page: perPage })
   if (!data?.total) return null
   return (
-    <Card look="panel" title={t('bills.ofPatient')} data-testid="patient-bills">
+    <Card look="panel" level={3} title={t('bills.ofPatient')} data-testid="patient-bills">
       <BillsTable data={data} loading={isFetching} showPatient={false} page={{ current: page, pageSize: perPage, onChange: (p, size) => (setPage(p), setPerPage(size)) }} />
     </Card>
   )

@@ -3,7 +3,6 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { ScrollRegion } from '../../components/ScrollRegion'
 import { useCan } from '../../lib/auth/can'
 import { formatDayTime } from '../../lib/time'
 import { Card } from '../../light/Card'
@@ -64,24 +63,22 @@ export function PatientResults({ patientId }: { patientId: number }) {
       {can && (
         <Card
           look="panel"
+          level={3}
           title={t('results.chartTitle')}
           data-testid="patient-results"
           extra={unreviewed > 0 && <Tag color="orange">{t('results.unreviewed', { count: unreviewed })}</Tag>}
         >
-          <ScrollRegion label={t('results.chartTitle')}>
-            <div className={styles.wide560}>
-              <Table<LabOrder>
-                size="small"
-                rowKey={(o) => o.id}
-                loading={orders.isLoading}
-                rows={list.slice((shown - 1) * PAGE, shown * PAGE)}
-                label={t('results.chartTitle')}
-                empty={t('results.noOrders')}
-                expandable={expandable}
-                columns={columns}
-              />
-            </div>
-          </ScrollRegion>
+          {/* On a phone the table scrolls in its own box, which the keyboard reaches (light/Table). */}
+          <Table<LabOrder>
+            size="small"
+            rowKey={(o) => o.id}
+            loading={orders.isLoading}
+            rows={list.slice((shown - 1) * PAGE, shown * PAGE)}
+            label={t('results.chartTitle')}
+            empty={t('results.noOrders')}
+            expandable={expandable}
+            columns={columns}
+          />
           {list.length > PAGE && (
             <div className={styles.pager}>
               <Pager page={shown} pageSize={PAGE} total={list.length} onChange={setPage} label={t('results.chartTitle')} />

@@ -154,6 +154,7 @@ export function Trends({ patientId, orders, withVitals }: { patientId: number; o
   return (
     <Card
       look="panel"
+      level={3}
       title={t('results.trendsTitle')}
       data-testid="trends"
       extra={

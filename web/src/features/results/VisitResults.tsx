@@ -26,7 +26,7 @@ export function VisitResults({ appointmentId, revision }: { appointmentId: numbe
   if (!can) return null
   const list = orders.data ?? []
   return (
-    <Card look="panel" title={t('results.visitTitle')} data-testid="visit-results">
+    <Card look="panel" level={3} title={t('results.visitTitle')} data-testid="visit-results">
       {list.length === 0 ? (
         <Empty small>{t('results.noOrders')}</Empty>
       ) : (

@@ -54,6 +54,9 @@ describe('CodeSelect', () => {
     expect(changes).toEqual(['J02.9'])
     expect(box().value).toBe('J02.9 — Acute pharyngitis, unspecified')
     expect(screen.queryByRole('listbox')).toBeNull()
+    // Its text selected, what is typed next searches anew, not after it (an accessibility review).
+    box().focus()
+    await waitFor(() => expect([box().selectionStart, box().selectionEnd]).toEqual([0, box().value.length]))
   })
 
   it('offers the doctor’s favourites first, starred, before anything is typed', async () => {

@@ -49,6 +49,12 @@ export function CodeSelect({ value, onChange, initialLabel, disabled, id, 'aria-
   const change = (v: string) => {
     setQuery(null)
     if (v !== (value ?? '')) onChange?.(v, [...options, ...found].find((c) => c.code === v)?.label)
+    // The chosen code's text is selected, so that what is typed next searches anew (as the
+    // library's select cleared its search), not after the code's words.
+    requestAnimationFrame(() => {
+      const box = wrap.current?.querySelector('input')
+      if (box && document.activeElement === box) box.select()
+    })
   }
   return (
     <div

@@ -39,6 +39,7 @@ export function DocumentsCard({ patientId, appointmentId, closed }: Props) {
   return (
     <Card
       look="panel"
+      level={3}
       title={t('documents.title')}
       data-testid="documents"
       extra={

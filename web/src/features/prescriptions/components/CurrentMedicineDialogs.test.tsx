@@ -51,7 +51,10 @@ describe('CheckedDialog', () => {
     const onClose = vi.fn()
     const findings = [{ line: 0, key: 'allergy:aspirin', kind: 'allergy', tier: 'hard', blocking: false, requires_reason: true, allergy: 'Aspirin', substance: 'aspirin', overridden: false }]
     await renderScreen(<CheckedDialog saved={{ ...aspirin, read_as: [], findings } as CurrentMedicine} onClose={onClose} />, { me: user(['record vitals']), api: {} })
-    const dialog = screen.getByRole('dialog', { name: 'Recorded — the safety check has something to say about Aspirin 81 mg' })
+    // An alert dialog, described by what it says, focus on its OK (an accessibility review).
+    const dialog = screen.getByRole('alertdialog', { name: 'Recorded — the safety check has something to say about Aspirin 81 mg' })
+    expect(document.getElementById(dialog.getAttribute('aria-describedby')!)!.textContent).toContain('Recorded as taken; tell the doctor.')
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'OK' })))
     const alerts = within(dialog).getAllByRole('alert')
     expect(alerts[0].textContent).toContain('the safety check cannot see this medicine')
     expect(within(dialog).getByTestId('rx-safety').textContent).toContain('Recorded as taken; tell the doctor.')

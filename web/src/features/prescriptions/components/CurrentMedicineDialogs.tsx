@@ -188,7 +188,11 @@ export function MedicineDialog({ patientId, m, onClose, onSaved }: { patientId: 
   )
 }
 
-/** What the safety check says of a medicine just recorded (and that it could not read it, in red): told, not asked. */
+/**
+ * What the safety check says of a medicine just recorded (and that it could not read it, in red):
+ * told, not asked. An alert dialog described by its findings, focus on its OK, so that a screen
+ * reader says the warning as it opens (as the library's warning did).
+ */
 export function CheckedDialog({ saved, onClose }: { saved: CurrentMedicine; onClose(): void }) {
   const { t } = useTranslation()
   const canReview = useCan('write prescription')
@@ -200,8 +204,9 @@ export function CheckedDialog({ saved, onClose }: { saved: CurrentMedicine; onCl
       closeLabel={t('app.icons.close')}
       onClose={onClose}
       width={560}
+      role="alertdialog"
       footer={
-        <Button variant="primary" onClick={onClose}>
+        <Button variant="primary" onClick={onClose} data-autofocus>
           {t('currentMeds.checkOk')}
         </Button>
       }
