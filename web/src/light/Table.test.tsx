@@ -156,7 +156,19 @@ describe('Table', () => {
       Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get })
       return () => (was ? Object.defineProperty(HTMLElement.prototype, name, was) : delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name])
     })
-    vi.stubGlobal('ResizeObserver', class { constructor(private cb: () => void) {} observe() { this.cb() } disconnect() {} })
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        cb: () => void
+        constructor(cb: () => void) {
+          this.cb = cb
+        }
+        observe() {
+          this.cb()
+        }
+        disconnect() {}
+      },
+    )
     try {
       const { container, unmount } = render(<Table columns={columns} rows={people} rowKey={(p) => p.id} label="People" />)
       const region = screen.getByRole('region', { name: 'People' })

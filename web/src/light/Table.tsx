@@ -82,7 +82,7 @@ function useOverflow() {
     measure()
     return () => observer.disconnect()
   }, [])
-  return { ref, now }
+  return [ref, now] as const
 }
 
 const hide: Record<Breakpoint, string> = { sm: styles.fromSm, md: styles.fromMd, lg: styles.fromLg, xl: styles.fromXl }
@@ -93,7 +93,7 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
   const { t } = useTranslation()
   const none = !rows || rows.length === 0
   const [opened, setOpened] = useState<ReadonlySet<string | number>>(() => new Set())
-  const overflows = useOverflow()
+  const [scrollBox, overflows] = useOverflow()
   // Stable, so that opening one row re-renders that row only.
   const toggle = useCallback(
     (key: string | number) =>
@@ -108,9 +108,9 @@ export function Table<T>({ columns, rows, rowKey, labelledBy, label, caption, lo
     <div className={[styles.wrap, loading ? styles.busy : '', size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
       {/* Wider than its box (a phone): the box scrolls, and is a named region the keyboard can reach and scroll (WCAG 2.1.1). */}
       <div
-        ref={overflows.ref}
+        ref={scrollBox}
         className={styles.scroll}
-        {...(overflows.now ? { tabIndex: 0, role: 'region', 'aria-label': label, 'aria-labelledby': label ? undefined : labelledBy } : {})}
+        {...(overflows ? { tabIndex: 0, role: 'region', 'aria-label': label, 'aria-labelledby': label ? undefined : labelledBy } : {})}
       >
         <table className={wrap ? `${styles.table} ${styles.wrapText}` : styles.table} aria-labelledby={labelledBy} aria-label={label} aria-busy={loading}>
           {caption && <caption className={styles.caption}>{caption}</caption>}
