@@ -216,6 +216,8 @@ describe('DateInput max', () => {
     fireEvent.change(field(), { target: { value: '2026-12-01' } })
     fireEvent.blur(field())
     expect(screen.getByRole('status').textContent).toBe('')
+    // Left, it shows the day it holds (none), and says why the one typed was not taken (a pharmacist's review).
+    expect(field().value).toBe('')
     expect(field().getAttribute('aria-invalid')).toBe('true')
     expect(document.getElementById(field().getAttribute('aria-describedby')!.split(' ').pop()!)!.textContent).toBe('Choose 2026-11-30 or an earlier day.')
     fireEvent.change(field(), { target: { value: '2026-11-28' } })

@@ -134,7 +134,9 @@ export function DateInput({ value, onChange, week = false, min, max, clearable =
           onKeyDown?.(e)
         }}
         onBlur={(e) => {
-          take()
+          // Left with a day it refuses, the field shows the day it holds again (what a form
+          // sends is what it shows), and the message stays to say why.
+          if (!take()) setTyped(null)
           onBlur?.(e)
         }}
       />

@@ -55,8 +55,9 @@ describe('CheckedDialog', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Recorded — the safety check has something to say about Aspirin 81 mg' })
     expect(document.getElementById(dialog.getAttribute('aria-describedby')!)!.textContent).toContain('Recorded as taken; tell the doctor.')
     await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'OK' })))
-    const alerts = within(dialog).getAllByRole('alert')
-    expect(alerts[0].textContent).toContain('the safety check cannot see this medicine')
+    // The notice is read with the dialog's description, not as an alert of its own (a pharmacist's review); the findings stay an alert.
+    expect(document.getElementById(dialog.getAttribute('aria-describedby')!)!.textContent).toContain('the safety check cannot see this medicine')
+    expect(within(dialog).getAllByRole('alert')).toEqual([within(dialog).getByTestId('rx-safety')])
     expect(within(dialog).getByTestId('rx-safety').textContent).toContain('Recorded as taken; tell the doctor.')
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }))
     expect(onClose).toHaveBeenCalled()

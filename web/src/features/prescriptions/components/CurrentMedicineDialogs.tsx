@@ -144,7 +144,7 @@ export function MedicineDialog({ patientId, m, onClose, onSaved }: { patientId: 
       </Field>
       {!v.medicine_id && v.medicine.trim() && (
         <div className={styles.notice}>
-          <Alert type="warning" role="alert" title={t('currentMeds.typedHint')} />
+          <Alert type="warning" title={t('currentMeds.typedHint')} />
         </div>
       )}
       <RadioGroup
@@ -168,7 +168,7 @@ export function MedicineDialog({ patientId, m, onClose, onSaved }: { patientId: 
       <h3 className={styles.reconcileTitle}>{t('currentMeds.reconcileTitle')}</h3>
       <div className={styles.fieldRow}>
         <Field label={t('currentMeds.route')} error={form.errors.route} className={styles.wider}>
-          {(c) => <Select {...c} value={v.route ?? ''} onChange={(route) => form.set('route', route)} options={[{ value: '' as const, label: '' }, ...ROUTES.map((r) => ({ value: r, label: t(`rx.routes.${r}`) }))]} />}
+          {(c) => <Select {...c} value={v.route ?? ''} onChange={(route) => form.set('route', route)} options={[{ value: '' as const, label: '' }, ...ROUTES.map((r) => ({ value: r, label: t(`rx.routes.${r}`, { defaultValue: r }) }))]} />}
         </Field>
         {text('indication', 200, t('currentMeds.indicationHint'), styles.wider)}
       </div>
@@ -213,7 +213,7 @@ export function CheckedDialog({ saved, onClose }: { saved: CurrentMedicine; onCl
     >
       {unread && (
         <div className={styles.notice}>
-          <Alert type="error" role="alert" title={t('currentMeds.notRecognisedHint')} />
+          <Alert type="error" title={t('currentMeds.notRecognisedHint')} />
         </div>
       )}
       {/* recording what the patient takes asks for no reason: whoever records it tells the doctor, or resolves it on the list */}
@@ -258,7 +258,7 @@ export function StopDialog({ m, appointmentId, onClose }: { m: CurrentMedicine; 
       </Field>
       {v.category === 'side_effect' && (
         <div className={styles.notice}>
-          <Alert type="info" role="alert" title={t('currentMeds.allergyHint')} data-testid="allergy-hint" />
+          <Alert type="info" title={t('currentMeds.allergyHint')} data-testid="allergy-hint" />
         </div>
       )}
       <Field label={v.category === 'other' ? t('currentMeds.stopDetails') : t('currentMeds.stopDetailsOptional')} required={v.category === 'other'} error={form.errors.reason}>

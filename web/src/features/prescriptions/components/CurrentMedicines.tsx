@@ -65,7 +65,7 @@ function MedicineLine({ m }: { m: CurrentMedicine }) {
   ].filter(Boolean)
   // What a reconciliation recorded, each only when set.
   const reconciled = [
-    m.route && t('currentMeds.routeIs', { route: t(`rx.routes.${m.route}`) }),
+    m.route && t('currentMeds.routeIs', { route: t(`rx.routes.${m.route}`, { defaultValue: m.route }) }),
     m.indication && t('currentMeds.indicationIs', { indication: m.indication }),
     m.last_dose && t('currentMeds.lastDoseIs', { when: lastDose(m.last_dose) }),
     m.information_source && t('currentMeds.infoSourceIs', { source: t(`currentMeds.infoSource.${m.information_source}`) }),

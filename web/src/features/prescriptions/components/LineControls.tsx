@@ -79,7 +79,7 @@ export function RouteSelect({ value, onChange, ...control }: ControlProps & { va
   const { t } = useTranslation()
   const routes: string[] = [...ROUTES]
   if (value && !routes.includes(value)) routes.unshift(value)
-  return <Select {...control} value={value} onChange={onChange} options={[{ value: '', label: '' }, ...routes.map((r) => ({ value: r, label: t(`rx.routes.${r}`) }))]} />
+  return <Select {...control} value={value} onChange={onChange} options={[{ value: '', label: '' }, ...routes.map((r) => ({ value: r, label: t(`rx.routes.${r}`, { defaultValue: r }) }))]} />
 }
 
 /**
@@ -93,6 +93,11 @@ export function CountInput({ value, onChange, min, max, ...control }: ControlPro
   const take = (n: number | null) => {
     setText(null)
     if (n !== value) onChange(n)
+  }
+  const settle = () => {
+    if (text === null) return
+    const n = Number(text.trim())
+    take(text.trim() === '' ? null : Number.isFinite(n) ? clamp(n) : value)
   }
   return (
     <Input
@@ -111,12 +116,11 @@ export function CountInput({ value, onChange, min, max, ...control }: ControlPro
         if (typed.trim() === '') onChange(null)
         else if (Number.isFinite(n) && n >= min && n <= max) onChange(Math.round(n))
       }}
-      onBlur={() => {
-        if (text === null) return
-        const n = Number(text.trim())
-        take(text.trim() === '' ? null : Number.isFinite(n) ? clamp(n) : value)
-      }}
+      onBlur={settle}
       onKeyDown={(e) => {
+        // Enter sends the form: what is typed is brought into range first, as leaving the field
+        // does (the library's number field did the same), so the count sent is the one shown.
+        if (e.key === 'Enter') return settle()
         if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return
         e.preventDefault()
         take(clamp((value ?? 0) + (e.key === 'ArrowUp' ? 1 : -1)))

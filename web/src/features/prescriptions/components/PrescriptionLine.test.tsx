@@ -50,6 +50,12 @@ describe('PrescriptionLine', () => {
     fireEvent.change(refills, { target: { value: 'x' } })
     fireEvent.blur(refills)
     expect(refills.value).toBe('3')
+    // Enter sends the form: the count is brought into range first, so the one sent is the one shown (a pharmacist's review).
+    for (const [typed, kept] of [['13', '12'], ['-1', '0'], ['12.5', '12']]) {
+      fireEvent.change(refills, { target: { value: typed } })
+      fireEvent.keyDown(refills, { key: 'Enter' })
+      expect(refills.value).toBe(kept)
+    }
   })
 
   it("sends the form on Enter in the medicine's box with its list closed, never with it open", async () => {

@@ -29,7 +29,7 @@ export function StatusTag({ status }: { status: Prescription['status'] }) {
 export function useLineText() {
   const { t } = useTranslation()
   return (it: Item) =>
-    [it.dose, it.route && t(`rx.routes.${it.route}`), it.frequency, it.duration, it.quantity && (it.unit ? t('rx.qtyOf', { quantity: it.quantity, unit: it.unit }) : t('rx.qtyOnly', { quantity: it.quantity })), it.refills > 0 && t('rx.refillsN', { count: it.refills })]
+    [it.dose, it.route && t(`rx.routes.${it.route}`, { defaultValue: it.route }), it.frequency, it.duration, it.quantity && (it.unit ? t('rx.qtyOf', { quantity: it.quantity, unit: it.unit }) : t('rx.qtyOnly', { quantity: it.quantity })), it.refills > 0 && t('rx.refillsN', { count: it.refills })]
       .filter(Boolean)
       .join(', ')
 }
