@@ -25,6 +25,14 @@ const VisitBill = lazy(fees.VisitBill)
 const PatientBills = lazy(fees.PatientBills)
 const PatientRelease = lazy(release.PatientRelease)
 
+/**
+ * The parts the chart and the visit show through slots, fetched with their screen's own code
+ * (app/routing/table.tsx) rather than after it has drawn: a navigation then waits for the
+ * parts' data, not for their code and then their data in turn.
+ */
+export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills]
+export const visitParts = [prescriptions.VisitPrescriptions, prescriptions.VisitMedicines, results.VisitResults, documents.DocumentsCard, fees.VisitBill]
+
 export const slots: Slots = {
   visitPrescriptions: (props) => (
     <Suspense fallback={<Spin />}>

@@ -2,18 +2,28 @@
 // asyncRoutes are added after login for the roles and permissions the user holds.
 import { CalendarIcon, ControlIcon, DashboardIcon, ExperimentIcon, FormIcon, SafetyIcon, TeamIcon, UserIcon, WalletIcon } from '../../light/icons'
 import { lazy } from 'react'
+import { chartParts, visitParts } from '../slots'
 import type { AppRoute, PageComponent } from './types'
 
-/** A screen's code, loaded when it is first shown, or fetched ahead by preload. */
-const page = (load: Parameters<typeof lazy>[0]): PageComponent => Object.assign(lazy(load), { preload: load })
+/**
+ * A screen's code, loaded when it is first shown, or fetched ahead by preload; with it, the
+ * code of the parts it shows through slots (app/slots.tsx), fetched beside it, not after it.
+ */
+const page = (load: Parameters<typeof lazy>[0], parts: (() => Promise<unknown>)[] = []): PageComponent => {
+  const withParts = () => {
+    parts.forEach((part) => void part().catch(() => undefined))
+    return load()
+  }
+  return Object.assign(lazy(withParts), { preload: withParts })
+}
 
 const Dashboard = page(() => import('../../features/dashboard/DashboardPage'))
 const PatientList = page(() => import('../../features/patients/PatientListPage'))
 const PatientForm = page(() => import('../../features/patients/PatientFormPage'))
-const PatientChart = page(() => import('../../features/patients/PatientChartPage'))
+const PatientChart = page(() => import('../../features/patients/PatientChartPage'), chartParts)
 const ImportPatients = page(() => import('../../features/patients/ImportPatientsPage'))
 const Appointments = page(() => import('../../features/appointments/AppointmentsPage'))
-const Diagnosis = page(() => import('../../features/appointments/DiagnosisPage'))
+const Diagnosis = page(() => import('../../features/appointments/DiagnosisPage'), visitParts)
 const PrintPrescription = page(() => import('../../features/prescriptions/PrintPage'))
 const BlankPrescription = page(() => import('../../features/prescriptions/BlankPrescriptionPage'))
 const SelfProfile = page(() => import('../../features/profile/SelfProfilePage'))
