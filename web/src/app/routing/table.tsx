@@ -6,16 +6,19 @@ import { chartParts, visitParts } from '../slots'
 import type { AppRoute, PageComponent } from './types'
 
 /**
- * A screen's code, loaded when it is first shown, or fetched ahead by preload; with it, the
- * code of the parts it shows through slots (app/slots.tsx), fetched beside it, not after it.
+ * A screen's code, loaded when it is first shown, or fetched ahead by preload (when the screen
+ * before it is idle). As it is shown, the code of the parts it shows through slots
+ * (app/slots.tsx) is fetched beside it, not after it has drawn; not ahead with it, which made
+ * the screen before it (the list, the queue) busier as it loaded (Lighthouse, 2026-11-30).
  */
-const page = (load: Parameters<typeof lazy>[0], parts: (() => Promise<unknown>)[] = []): PageComponent => {
-  const withParts = () => {
-    parts.forEach((part) => void part().catch(() => undefined))
-    return load()
-  }
-  return Object.assign(lazy(withParts), { preload: withParts })
-}
+const page = (load: Parameters<typeof lazy>[0], parts: (() => Promise<unknown>)[] = []): PageComponent =>
+  Object.assign(
+    lazy(() => {
+      parts.forEach((part) => void part().catch(() => undefined))
+      return load()
+    }),
+    { preload: load },
+  )
 
 const Dashboard = page(() => import('../../features/dashboard/DashboardPage'))
 const PatientList = page(() => import('../../features/patients/PatientListPage'))
