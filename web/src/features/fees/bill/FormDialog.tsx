@@ -1,58 +1,19 @@
-// A form of the bill in a light dialog (payment, discount, refund, void, unmark): its fields in
-// one <form> (Enter in a field sends it, as the payment's always did; not in the discount's and
-// the refund's, whose forms of several fields the library sent by OK only: a discount changed
-// and Enter pressed is not saved unseen), Cancel and OK at its foot, OK
-// a danger button for an act that takes money or a bill away, held while it saves. The form's
-// checks run on submit; only a form that passes them is sent. Text fields bound to the form by name.
+// A form of the bill in a light dialog (payment, discount, refund, void, unmark: light/FormDialog):
+// Enter in a field sends it, as the payment's always did; not in the discount's and the
+// refund's, whose forms of several fields the library sent by OK only. Text fields bound to the
+// form by name.
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button } from '../../../light/Button'
-import { Dialog } from '../../../light/Dialog'
 import { Field } from '../../../light/Field'
 import type { Form } from '../../../light/form'
+import { FormDialog as LightFormDialog, type FormDialogProps } from '../../../light/FormDialog'
 import { Input, TextArea } from '../../../light/Input'
 import styles from './bill.module.css'
 
-export interface FormDialogProps<T extends object> {
-  title: ReactNode
-  okText: string
-  danger?: boolean
-  busy: boolean
-  form: Form<T>
-  onSubmit: () => unknown
-  onClose: () => void
-  /** false: only the OK button sends it (the discount, the refund). */
-  enterSubmits?: boolean
-  children: ReactNode
-}
-
-export function FormDialog<T extends object>({ title, okText, danger, busy, form, onSubmit, onClose, enterSubmits = true, children }: FormDialogProps<T>) {
+/** The bill's: its Cancel, and its quantity field kept narrow. */
+export function FormDialog<T extends object>(props: Omit<FormDialogProps<T>, 'cancelText' | 'className'>) {
   const { t } = useTranslation()
-  return (
-    <Dialog
-      open
-      title={title}
-      closeLabel={t('app.icons.close')}
-      onClose={onClose}
-      busy={busy}
-      enterSubmits={enterSubmits}
-      onSubmit={() => form.check() && void onSubmit()}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            {t('bill.cancel')}
-          </Button>
-          <Button type="submit" variant={danger ? 'danger' : 'primary'} loading={busy}>
-            {okText}
-          </Button>
-        </>
-      }
-    >
-      <div data-form={form.scope} className={styles.dialogForm}>
-        {children}
-      </div>
-    </Dialog>
-  )
+  return <LightFormDialog {...props} cancelText={t('bill.cancel')} className={styles.dialogForm} />
 }
 
 type StringKey<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T]

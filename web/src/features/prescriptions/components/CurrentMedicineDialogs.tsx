@@ -3,7 +3,6 @@
 // whose fields are one form: checked on OK (the first field with a message takes focus), the
 // server's refusal shown under the field it names.
 import { useTranslation } from 'react-i18next'
-import type { ReactNode } from 'react'
 import { LineFindings, useFindingText, type Finding } from '../../../components/MedicineSafety'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
@@ -14,7 +13,8 @@ import { Button } from '../../../light/Button'
 import { DateInput } from '../../../light/DateInput'
 import { Dialog } from '../../../light/Dialog'
 import { Field } from '../../../light/Field'
-import { useForm, type Form } from '../../../light/form'
+import { useForm } from '../../../light/form'
+import { FormDialog as LightFormDialog, type FormDialogProps } from '../../../light/FormDialog'
 import { Input, Select, TextArea } from '../../../light/Input'
 import { RadioGroup } from '../../../light/RadioGroup'
 import { useToast } from '../../../light/Toast'
@@ -28,34 +28,14 @@ import { keepReasonLongEnough, lastDoseOf, partialDay, readPartialDay, TIME, tod
 import styles from './CurrentMedicines.module.css'
 import { MedicineInput } from './LineControls'
 
-/** A dialog of the list: its form's fields, Cancel and OK at its foot (OK held while it saves). */
-function FormDialog<T extends object>({ title, okText, danger, busy, form, onSubmit, onClose, width, children }: { title: ReactNode; okText: string; danger?: boolean; busy: boolean; form: Form<T>; onSubmit(): unknown; onClose(): void; width?: number; children: ReactNode }) {
+/**
+ * A dialog of the list: its form's fields, Cancel and OK at its foot (light/FormDialog). Only OK
+ * sends it: the library's dialogs of these forms of several fields had OK outside the form, so
+ * Enter in a field never saved a medicine half recorded.
+ */
+function FormDialog<T extends object>(props: Omit<FormDialogProps<T>, 'cancelText' | 'enterSubmits'>) {
   const { t } = useTranslation()
-  return (
-    <Dialog
-      open
-      title={title}
-      width={width}
-      closeLabel={t('app.icons.close')}
-      onClose={onClose}
-      busy={busy}
-      onSubmit={() => form.check() && void onSubmit()}
-      footer={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            {t('currentMeds.cancel')}
-          </Button>
-          <Button type="submit" variant={danger ? 'danger' : 'primary'} loading={busy}>
-            {okText}
-          </Button>
-        </>
-      }
-    >
-      <div data-form={form.scope} className={styles.dialogForm}>
-        {children}
-      </div>
-    </Dialog>
-  )
+  return <LightFormDialog {...props} cancelText={t('currentMeds.cancel')} enterSubmits={false} />
 }
 
 /** Keeps a finding of the list's review knowingly: why both medicines stay, in the doctor's words. */
