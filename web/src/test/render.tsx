@@ -50,9 +50,11 @@ interface Options {
   /** The route the screen is mounted at ("/fees/bills/:id") and the address shown. */
   route?: string
   at?: string
+  /** Queries already read, as a screen before this one left them ([key, data]). */
+  cache?: [readonly unknown[], unknown][]
 }
 
-export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '/' }: Options) {
+export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '/', cache = [] }: Options) {
   await initI18n('en')
   const unanswered: string[] = []
   const sent: { method: string; path: string; body: unknown }[] = []
@@ -74,6 +76,7 @@ export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '
   })
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } })
   client.setQueryData(meQueryKey, me)
+  for (const [key, data] of cache) client.setQueryData(key, data)
   const view = render(
     <QueryClientProvider client={client}>
       <AntApp>

@@ -51,7 +51,7 @@ const page = (
     <DiagnosisPage />
   </SlotProvider>
 )
-const open = (api: Record<string, Fixture>, me = doctor) => renderScreen(page, { me, api, route: '/appointments/form/:id', at: '/appointments/form/1' })
+const open = (api: Record<string, Fixture>, me = doctor, cache: [readonly unknown[], unknown][] = []) => renderScreen(page, { me, api, route: '/appointments/form/:id', at: '/appointments/form/1', cache })
 
 const conflict = () => {
   throw new Refusal(409, { error: 'Someone else changed this.', code: 'error.conflict' })
@@ -132,6 +132,20 @@ describe('the visit form (DiagnosisPage)', () => {
     await waitFor(() => expect(boxes().map((b) => b.value)).toEqual(['I10 — Essential (primary) hypertension', 'N39.0 — Urinary tract infection']))
     expect((screen.getAllByLabelText('Or free text') as HTMLInputElement[]).map((t) => t.value)).toEqual(['b', 'c'])
     await waitFor(() => expect(view.sent.at(-1)?.body).toMatchObject({ diagnoses: [{ code: 'I10', text: 'b' }, { code: 'N39.0', text: 'c' }] }))
+  })
+
+  it('reads the patient beside the appointment when the queue already showed whose it is, and still waits for the appointment', async () => {
+    const log: string[] = []
+    const api = reads(() => visit(), {
+      'GET /appointments/1': () => {
+        log.push('appointment asked')
+        return new Promise((answer) => setTimeout(() => (log.push('appointment answered'), answer(appointment)), 100))
+      },
+      'GET /patients/9': () => (log.push('patient asked'), { id: 9, sex: 'female', birth_date: '1984-03-04', history: { allergy_status: 'none', allergies: [] } }),
+    })
+    await open(api, doctor, [[['appointments', 'list', { date: '2026-11-30' }], { data: [appointment], meta: { total: 1, page: 1, per_page: 50 } }]])
+    expect(await screen.findByLabelText('Chief complaint')).toBeTruthy()
+    expect(log).toEqual(['appointment asked', 'patient asked', 'appointment answered'])
   })
 
   it('reads a signed visit: nothing can be typed, nothing is saved, and a doctor may amend it', async () => {

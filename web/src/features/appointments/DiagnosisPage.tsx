@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/api'
 import { fullName } from '../../lib/patient'
 import { useViewSubject } from '../../lib/viewSubject'
 import { SafetyIcon, SearchIcon } from '../../light/icons'
-import { useAppointment } from './api/getAppointment'
+import { useAppointment, useListedPatientId } from './api/getAppointment'
 import { usePatientHead } from './api/getPatientHead'
 import { useVisit } from './api/getVisit'
 import { VisitForm } from './visit/VisitForm'
@@ -18,8 +18,11 @@ export default function DiagnosisPage() {
   const id = Number(useParams().id)
   const appointment = useAppointment(id)
   const visit = useVisit(id)
-  // The banner's facts (allergies, history) come with the form, not after it, so it does not jump.
-  const patient = usePatientHead(appointment.data?.patient_id)
+  // The banner's facts (allergies, history) come with the form, not after it, so it does not jump;
+  // read beside the appointment where the queue already showed whose it is, not after it. The
+  // form waits for the appointment read now (its status decides what may be typed).
+  const listed = useListedPatientId(id)
+  const patient = usePatientHead(appointment.data?.patient_id ?? listed)
   useViewSubject(appointment.data ? fullName(appointment.data.patient) : undefined)
   const error = appointment.error ?? visit.error
   if (error) {
