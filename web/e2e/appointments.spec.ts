@@ -92,7 +92,7 @@ test('book → arrive → vitals → start → coded diagnosis → sign → amen
   await expect(activeView(page).getByRole('status')).toContainText('Saved at')
 
   await page.getByRole('button', { name: 'Sign', exact: true }).click()
-  await page.getByRole('dialog').getByRole('button', { name: 'Sign' }).click()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Sign' }).click()
   await expect(page.getByText('Signed by E2E doctor')).toBeVisible()
   await expect(page.getByLabel('Chief complaint')).toBeDisabled()
 

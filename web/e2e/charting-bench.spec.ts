@@ -102,7 +102,7 @@ test('charting a hypertension follow-up: clicks, keystrokes and time to sign', a
 
   // Signed.
   await a.click(page.getByRole('button', { name: 'Sign', exact: true }))
-  await a.click(page.getByRole('dialog').getByRole('button', { name: 'Sign' }))
+  await a.click(page.getByRole('alertdialog').getByRole('button', { name: 'Sign' }))
   await expect(page.getByText('Signed by E2E doctor')).toBeVisible()
   const seconds = (Date.now() - started) / 1000
 
@@ -192,7 +192,7 @@ test('charting the same follow-up with an order set, snippets and the keyboard',
   // Signed from the keyboard.
   await expect(activeView(page).getByRole('status')).toContainText('Saved at')
   await a.press(page.locator('body'), 'Alt+s')
-  const sign = page.getByRole('dialog').getByRole('button', { name: 'Sign' })
+  const sign = page.getByRole('alertdialog').getByRole('button', { name: 'Sign' })
   await expect(sign).toBeFocused()
   await a.press(sign, 'Enter')
   await expect(view.getByText('Signed by E2E doctor')).toBeVisible()

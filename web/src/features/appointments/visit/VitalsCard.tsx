@@ -1,4 +1,4 @@
-import { memo } from 'react'
+import { memo, useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NumberInput } from '../../../components/NumberInput'
 import { formatDay } from '../../../lib/time'
@@ -52,17 +52,18 @@ const VitalField = memo(function VitalField({ name, unit, disabled, bands, flag,
   )
 })
 
-/** The body mass index of the weight and height typed, said as a term and its value. */
+/** The body mass index of the weight and height typed, said as a term and its value, named by its term (as the library's field was). */
 function Bmi() {
   const { t } = useTranslation()
+  const id = useId()
   const draft = useVisitDraft()
   const weight = useDraftValue<number | null | undefined>(draft, 'vitals.weight')
   const height = useDraftValue<number | null | undefined>(draft, 'vitals.height')
   const current = bmi({ weight: weight ?? null, height: height ?? null })
   return (
     <dl className={styles.bmi}>
-      <dt>{t('visit.vitals.bmi')}</dt>
-      <dd data-testid="bmi">
+      <dt id={id}>{t('visit.vitals.bmi')}</dt>
+      <dd data-testid="bmi" aria-labelledby={id}>
         {current ?? '—'} {current !== null && <span className={styles.unit}>{t('visit.units.bmi')}</span>}
       </dd>
     </dl>
