@@ -129,7 +129,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
       await shot('appointments')
       // Book appointment: the queue's primary button, in whatever language.
       await queue.getByTestId('book').click()
-      await page.locator('.ant-modal').waitFor()
+      await page.getByRole('dialog').waitFor()
       await settle(page)
       await shot('appointment-book')
       await page.keyboard.press('Escape')

@@ -1,7 +1,6 @@
 // /appointments/appointments: the day's queue per doctor, or a doctor's week, on the light
-// components (src/light; issue 58): no Ant Design in the screen's own code. The booking form,
-// the diagnosis codes' drawer and the bill (another feature's part) are still the library's:
-// each loads, with the library's provider and sheet (<WithAntd>), only when it is opened.
+// components (src/light; issue 58), and so are the booking form, the diagnosis codes' drawer
+// and the bill (another feature's part) it opens: the queue never loads Ant Design.
 import dayjs from 'dayjs'
 import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -12,12 +11,10 @@ import { useOpenedOnce } from '../../lib/openedOnce'
 import { fullName } from '../../lib/patient'
 import { Slot } from '../../lib/slots'
 import { useViewActive } from '../../lib/viewSubject'
-import { WithAntd } from '../../lib/withAntd'
 import { Button } from '../../light/Button'
 import { Card } from '../../light/Card'
 import { Drawer } from '../../light/Drawer'
 import { BookIcon, EmptyImage, PlusIcon } from '../../light/icons'
-import { MODAL_LAYER } from '../../light/modal'
 import { Segmented } from '../../light/Segmented'
 import { useToast } from '../../light/Toast'
 import { useBillTags } from './api/billTags'
@@ -180,35 +177,29 @@ export default function AppointmentsPage() {
         </div>
       )}
       {booking && (
-        <WithAntd>
-          <Suspense>
-            <BookingModal
-              open
-              onClose={() => {
-                setBooking(null)
-                if (bookFor) update({ book: undefined })
-              }}
-              appointment={booking.appointment}
-              patientId={booking.appointment ? undefined : bookFor}
-              date={date}
-              doctorId={doctorId}
-            />
-          </Suspense>
-        </WithAntd>
+        <Suspense>
+          <BookingModal
+            open
+            onClose={() => {
+              setBooking(null)
+              if (bookFor) update({ book: undefined })
+            }}
+            appointment={booking.appointment}
+            patientId={booking.appointment ? undefined : bookFor}
+            date={date}
+            doctorId={doctorId}
+          />
+        </Suspense>
       )}
       <CancelModal appointment={cancelling} busy={changeStatus.isPending} onClose={() => setCancelling(null)} onCancel={(a, reason) => void act(a, 'cancel', reason).then(() => setCancelling(null))} />
       {canCatalogue && codesOpened && (
-        <WithAntd>
-          <Suspense>
-            <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />
-          </Suspense>
-        </WithAntd>
+        <Suspense>
+          <CodesDrawer open={codesOpen} onClose={() => setCodesOpen(false)} />
+        </Suspense>
       )}
       <Drawer open={!!billFor && here} onClose={() => setBillFor(null)} width={phone ? '100%' : 736} closeLabel={t('app.icons.close')} title={billFor ? t('bill.of', { name: fullName(billFor.patient) }) : ''}>
         {billFor && (
-          <WithAntd layer={MODAL_LAYER}>
-            <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />
-          </WithAntd>
+          <Slot name="visitBill" appointmentId={billFor.id} closed={billFor.status === 'cancelled' || billFor.status === 'no-show'} />
         )}
       </Drawer>
     </Card>

@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import dayjs from 'dayjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderScreen, user } from '../../test/render'
+import { axeViolations } from '../../test/axe'
+import { Refusal, renderScreen, user } from '../../test/render'
+import type { Appointment } from './api/types'
 import { BookingModal } from './BookingModal'
 import { soonestSlot } from './soonestSlot'
 
@@ -14,10 +16,14 @@ afterEach(() => {
 /** The doctor field once its list has arrived, and the doctor it shows chosen ('' for none). */
 const doctorChosen = async () => {
   const dialog = await screen.findByRole('dialog')
-  const field = () => dialog.querySelector('#booking_doctor_id')?.closest('.ant-select')
-  await waitFor(() => expect(field()?.classList.contains('ant-select-loading')).toBe(false))
-  return field()?.querySelector('.ant-select-content-has-value')?.textContent ?? ''
+  const field = () => dialog.querySelector<HTMLSelectElement>('select[aria-required]')
+  await waitFor(() => expect(field()?.getAttribute('aria-busy')).toBeNull())
+  await waitFor(() => expect(field()?.options.length).toBeGreaterThan(0))
+  return field()!.selectedOptions[0]?.textContent ?? ''
 }
+
+const empty = { data: [], meta: { total: 0, page: 1, per_page: 200 } }
+const patient = { id: 7, mrn: 'P-7', first_name: 'Lan', last_name: 'Pham', birth_date: '1990-04-05' }
 
 // Clinic-day review, m2: a clinic with one doctor books with that doctor; with several, the
 // receptionist chooses (the field starts empty).
@@ -25,7 +31,7 @@ describe('BookingModal', () => {
   it('picks the only doctor', async () => {
     await renderScreen(<BookingModal open onClose={() => {}} date="2026-12-01" />, {
       me: user(['manage appointment']),
-      api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] } },
+      api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] }, 'GET /appointments': empty },
     })
     await waitFor(async () => expect(await doctorChosen()).toBe('Dr Binh'))
   })
@@ -53,10 +59,96 @@ describe('BookingModal', () => {
         'GET /appointments': ({ params }: { params: Record<string, unknown> }) =>
           params.date === tomorrow && params.doctor_id === 3
             ? { data: [{ id: 1, starts_at: held.toISOString(), duration_minutes: 20, status: 'booked' }], meta: { total: 1, page: 1, per_page: 200 } }
-            : { data: [], meta: { total: 0, page: 1, per_page: 200 } },
+            : empty,
       },
     })
-    const time = (await screen.findByRole('dialog')).querySelector<HTMLInputElement>('#booking_time')!
+    const time = await screen.findByLabelText<HTMLInputElement>('Time')
+    expect(time.type).toBe('time')
     await waitFor(() => expect([time.value, view.unanswered]).toEqual([held.add(20, 'minute').format('HH:mm'), []]))
+  })
+
+  it('asks for the required fields, under each, and sends nothing; the patient field takes focus', async () => {
+    const view = await renderScreen(<BookingModal open onClose={() => {}} date="2026-12-01" />, {
+      me: user(['manage appointment']),
+      api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }, { id: 4, name: 'Dr Chi' }] } },
+    })
+    const dialog = await screen.findByRole('dialog', { name: 'Book an appointment' })
+    // The dialog's first field has focus as it opens.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Patient' })))
+    fireEvent.click(screen.getByRole('button', { name: 'Book appointment' }))
+    await waitFor(() => expect(dialog.querySelectorAll('[aria-invalid="true"]').length).toBe(2))
+    expect(screen.getAllByText('This field is required.')).toHaveLength(2)
+    expect(view.sent).toEqual([])
+    expect(await axeViolations(dialog)).toEqual([])
+  })
+
+  it('sends the day and time chosen, to the minute in the clinic’s zone, and says the queue number', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(2026, 10, 29, 8, 0))
+    const onClose = vi.fn()
+    const view = await renderScreen(<BookingModal open onClose={onClose} date="2026-12-03" patientId={7} doctorId={3} />, {
+      me: user(['manage appointment']),
+      api: {
+        'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }, { id: 4, name: 'Dr Chi' }] },
+        'GET /patients/7': patient,
+        'GET /appointments': empty,
+        'POST /appointments': { id: 9, queue_number: 4 },
+      },
+    })
+    const time = await screen.findByLabelText<HTMLInputElement>('Time')
+    await waitFor(() => expect(time.value).not.toBe(''))
+    fireEvent.change(time, { target: { value: '14:35' } })
+    fireEvent.change(screen.getByLabelText('Duration'), { target: { value: '30' } })
+    fireEvent.click(screen.getByRole('radio', { name: 'Follow-up' }))
+    fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'Cough' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Book appointment' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(view.sent).toEqual([
+      {
+        method: 'POST',
+        path: '/appointments',
+        body: { patient_id: 7, doctor_id: 3, starts_at: dayjs('2026-12-03T14:35:00').format(), duration_minutes: 30, type: 'follow-up', reason: 'Cough', remarks: '' },
+      },
+    ])
+    // The exact instant: 14:35 local on the 3rd, never the day before nor another minute.
+    expect(new Date((view.sent[0]!.body as { starts_at: string }).starts_at).getTime()).toBe(new Date(2026, 11, 3, 14, 35).getTime())
+    expect(await screen.findByText('Booked: number 4 in the queue')).toBeTruthy()
+  })
+
+  it('shows the server’s field messages under their fields (the start under the date), and a conflict above the form', async () => {
+    let calls = 0
+    await renderScreen(<BookingModal open onClose={() => {}} date="2099-12-03" patientId={7} doctorId={3} />, {
+      me: user(['manage appointment']),
+      api: {
+        'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] },
+        'GET /patients/7': patient,
+        'GET /appointments': empty,
+        'POST /appointments': () => {
+          calls++
+          if (calls === 1) throw new Refusal(422, { error: 'Please correct the highlighted fields.', code: 'error.invalid', errors: { starts_at: ['Outside the doctor’s hours.'] } })
+          throw new Refusal(409, { error: 'Dr Binh already has an appointment from 10:00 to 10:15.', code: 'appointment.conflict' })
+        },
+      },
+    })
+    await screen.findByRole('dialog')
+    fireEvent.click(screen.getByRole('button', { name: 'Book appointment' }))
+    const date = screen.getByLabelText('Date')
+    await waitFor(() => expect(date.getAttribute('aria-invalid')).toBe('true'))
+    expect(screen.getByText('Outside the doctor’s hours.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Book appointment' }))
+    expect((await screen.findByRole('alert')).textContent).toContain('already has an appointment from 10:00')
+  })
+
+  it('edits an appointment: its patient shown and kept, its day and time filled in', async () => {
+    const a = { id: 5, version: 2, patient_id: 7, doctor_id: 3, starts_at: dayjs('2099-12-03T09:10:00').format(), duration_minutes: 20, type: 'new', reason: 'Rash', remarks: '', patient, status: 'booked' } as unknown as Appointment
+    const view = await renderScreen(<BookingModal open onClose={() => {}} appointment={a} date="2099-12-03" />, {
+      me: user(['manage appointment']),
+      api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] }, 'GET /appointments/5/messages': { data: [] }, 'PUT /appointments/5': { ...a, queue_number: 1 } },
+    })
+    await screen.findByRole('dialog', { name: 'Change the appointment' })
+    expect((screen.getByLabelText('Patient') as HTMLInputElement).disabled).toBe(true)
+    expect((screen.getByLabelText('Time') as HTMLInputElement).value).toBe('09:10')
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(view.sent[0]?.body).toMatchObject({ patient_id: 7, starts_at: a.starts_at, version: 2 }))
   })
 })

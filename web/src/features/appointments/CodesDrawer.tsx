@@ -1,73 +1,86 @@
-import { UploadOutlined } from '@ant-design/icons'
-import { Alert, Button, Drawer, Input, List, Space, Table, Typography, Upload } from 'antd'
-import { useMemo, useState } from 'react'
+// The diagnosis code list, on the light components (src/light; issue 58): the queue opens it
+// without loading the component library.
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { debounce } from '../../lib/debounce'
 import { ImportProgressBar } from '../../components/ImportProgress'
+import { UploadButton } from '../../components/UploadButton'
+import { debounce } from '../../lib/debounce'
+import { PHONE, useMediaQuery } from '../../lib/media'
 import type { ImportReport } from '../../lib/types'
+import { Alert } from '../../light/Alert'
+import { Drawer } from '../../light/Drawer'
+import { Pager } from '../../light/Pager'
+import { SearchField } from '../../light/SearchField'
+import { Table } from '../../light/Table'
 import { useImportCodes } from './api/importCodes'
 import { searchCodes } from './api/searchCodes'
 import type { Code } from './api/types'
+import styles from './codes.module.css'
+
+const PAGE = 10
+
+/** The lines of a code file the import refused, ten to a page (a pager only past ten). */
+function Rejected({ errors }: { errors: ImportReport['errors'] }) {
+  const { t } = useTranslation()
+  const [page, setPage] = useState(1)
+  const rows = errors.slice((page - 1) * PAGE, page * PAGE)
+  return (
+    <>
+      <Table
+        size="small"
+        label={t('codes.problem')}
+        rowKey={(e) => e.line}
+        rows={rows}
+        columns={[
+          { key: 'line', header: t('codes.line'), width: 80, cell: (e) => e.line },
+          { key: 'message', header: t('codes.problem'), cell: (e) => e.message },
+        ]}
+      />
+      {errors.length > PAGE && <Pager page={page} pageSize={PAGE} total={errors.length} onChange={(p) => setPage(p)} />}
+    </>
+  )
+}
 
 /** The diagnosis code list: search it, and (admins) import a full code set from CSV. */
 export function CodesDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation()
+  const phone = useMediaQuery(PHONE)
   const importCodes = useImportCodes()
   const [report, setReport] = useState<ImportReport>()
   const [codes, setCodes] = useState<Code[]>([])
   const search = useMemo(() => debounce((q: string) => void searchCodes(q).then(setCodes), 250), [])
+  // The list shows the first codes as the drawer opens.
+  useEffect(() => {
+    if (open) void search('')
+  }, [open, search])
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('codes.title')} size="large" afterOpenChange={(o) => o && search('')}>
-      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-          {t('codes.importHelp')}
-        </Typography.Paragraph>
-        <Upload
-          accept=".csv,.tsv,.txt,text/csv"
-          showUploadList={false}
-          customRequest={({ file }) => importCodes.mutate(file as File, { onSuccess: setReport })}
-        >
-          <Button icon={<UploadOutlined aria-hidden />} loading={importCodes.isPending}>
+    <Drawer open={open} onClose={onClose} title={t('codes.title')} width={phone ? '100%' : 736} closeLabel={t('app.icons.close')}>
+      <div className={styles.drawer}>
+        <p className={styles.help}>{t('codes.importHelp')}</p>
+        <div>
+          <UploadButton accept=".csv,.tsv,.txt,text/csv" loading={importCodes.isPending} onFile={(file) => importCodes.mutate(file, { onSuccess: setReport })}>
             {t('codes.import')}
-          </Button>
-        </Upload>
+          </UploadButton>
+        </div>
         <ImportProgressBar list="diagnosis_codes" active={importCodes.isPending} />
         {report && (
           <Alert
             type={report.rejected > 0 ? 'warning' : 'success'}
-            showIcon
             title={t('codes.report', { inserted: report.inserted, updated: report.updated, unchanged: report.unchanged, rejected: report.rejected })}
-            description={
-              report.errors.length > 0 && (
-                <Table
-                  size="small"
-                  rowKey="line"
-                  pagination={{ pageSize: 10, hideOnSinglePage: true }}
-                  dataSource={report.errors}
-                  columns={[
-                    { title: t('codes.line'), dataIndex: 'line', width: 80 },
-                    { title: t('codes.problem'), dataIndex: 'message' },
-                  ]}
-                />
-              )
-            }
+            description={report.errors.length > 0 && <Rejected errors={report.errors} />}
           />
         )}
-        <Input.Search allowClear placeholder={t('visit.codeSearch')} aria-label={t('codes.search')} onChange={(e) => search(e.target.value)} />
-        <List
-          size="small"
-          dataSource={codes}
-          renderItem={(c) => (
-            <List.Item>
-              <Typography.Text strong style={{ minWidth: 72 }}>
-                {c.code}
-              </Typography.Text>
-              <span style={{ flex: 1 }}>{c.label}</span>
-            </List.Item>
-          )}
-        />
-      </Space>
+        <SearchField label={t('codes.search')} placeholder={t('visit.codeSearch')} onChange={search} onSearch={search} />
+        <ul className={styles.list}>
+          {codes.map((c) => (
+            <li key={c.code} className={styles.item}>
+              <strong className={styles.code}>{c.code}</strong>
+              <span className={styles.label}>{c.label}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
     </Drawer>
   )
 }

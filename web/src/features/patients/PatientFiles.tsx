@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '../../light/Button'
 import { Card } from '../../light/Card'
@@ -8,8 +8,9 @@ import { Spin } from '../../light/Spin'
 import { Tag } from '../../light/Tag'
 import { toast } from '../../light/Toast'
 import { DeleteIcon } from '../../light/icons'
-import { DownloadIcon, UploadIcon } from './icons'
+import { DownloadIcon } from './icons'
 import list from '../../components/itemList.module.css'
+import { UploadButton } from '../../components/UploadButton'
 import { formatDayTime } from '../../lib/time'
 import { useDeletePatientFile } from './api/deletePatientFile'
 import { fileUrl, usePatientFiles } from './api/listPatientFiles'
@@ -17,27 +18,7 @@ import type { Patient, PatientFile } from './api/types'
 import { useUploadPatientFile } from './api/uploadPatientFile'
 import styles from './chart.module.css'
 
-/**
- * A file picker behind a light button: the browser's own file input, out of sight and out of
- * the Tab order, opened by the button, which is the control the keyboard and a screen reader
- * reach. The input is cleared after each pick, so that the same file can be sent again.
- */
-export function UploadButton({ accept, loading, small, onFile, children }: { accept: string; loading: boolean; small?: boolean; onFile: (f: File) => void; children: string }) {
-  const input = useRef<HTMLInputElement>(null)
-  const picked = (e: ChangeEvent<HTMLInputElement>) => {
-    const f = e.target.files?.[0]
-    e.target.value = ''
-    if (f) onFile(f)
-  }
-  return (
-    <>
-      <input ref={input} type="file" accept={accept} hidden tabIndex={-1} onChange={picked} />
-      <Button size={small ? 'small' : undefined} icon={<UploadIcon />} loading={loading} onClick={() => input.current?.click()}>
-        {children}
-      </Button>
-    </>
-  )
-}
+export { UploadButton }
 
 /** The chart's files: a scan, a letter, a lab's report; each downloadable, and deletable by who manages patients unless it came from another record. */
 export function Attachments({ patient, canManage }: { patient: Patient; canManage: boolean }) {
