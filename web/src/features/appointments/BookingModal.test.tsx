@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import dayjs from 'dayjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../../test/axe'
@@ -62,8 +62,7 @@ describe('BookingModal', () => {
             : empty,
       },
     })
-    const time = await screen.findByLabelText<HTMLInputElement>('Time')
-    expect(time.type).toBe('time')
+    const time = await screen.findByRole<HTMLInputElement>('combobox', { name: 'Time' })
     await waitFor(() => expect([time.value, view.unanswered]).toEqual([held.add(20, 'minute').format('HH:mm'), []]))
   })
 
@@ -97,7 +96,12 @@ describe('BookingModal', () => {
     })
     const time = await screen.findByLabelText<HTMLInputElement>('Time')
     await waitFor(() => expect(time.value).not.toBe(''))
-    fireEvent.change(time, { target: { value: '14:35' } })
+    // Typed as the desk types it, taken with Enter: the first time that begins so.
+    fireEvent.change(time, { target: { value: '14:3' } })
+    expect(within(screen.getByRole('listbox')).getAllByRole('option').map((o) => o.textContent)).toEqual(['14:30', '14:35'])
+    fireEvent.keyDown(time, { key: 'ArrowDown' })
+    fireEvent.keyDown(time, { key: 'Enter' })
+    expect(time.value).toBe('14:35')
     fireEvent.change(screen.getByLabelText('Duration'), { target: { value: '30' } })
     fireEvent.click(screen.getByRole('radio', { name: 'Follow-up' }))
     fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'Cough' } })

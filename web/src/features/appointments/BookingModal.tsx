@@ -22,6 +22,7 @@ import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
 import styles from './queue/queue.module.css'
 import { firstFreeSlot, soonestSlot } from './soonestSlot'
+import { TimeSelect } from './TimeSelect'
 
 const DAY = 'YYYY-MM-DD'
 const TIME = 'HH:mm'
@@ -31,7 +32,7 @@ interface Values {
   doctor_id: number | undefined
   /** The day, ISO (YYYY-MM-DD). */
   date: string
-  /** The time of day, HH:mm, as the old time picker gave it. */
+  /** The time of day, HH:mm, as the library's time picker gave it. */
   time: string
   duration_minutes: number
   type: AppointmentInput['type']
@@ -178,15 +179,13 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
         </Field>
         <Field label={t('appointments.time')} required error={form.errors.time} className={styles.bookingTime}>
           {(c) => (
-            <Input
+            <TimeSelect
               {...c}
-              type="time"
-              // The old picker's five-minute steps (the arrows' step; a time typed between is kept).
-              step={300}
+              label={t('appointments.time')}
               value={v.time}
-              onChange={(e) => {
+              onChange={(time) => {
                 timeTouched.current = true
-                form.set('time', e.target.value)
+                form.set('time', time)
               }}
             />
           )}
