@@ -20,7 +20,7 @@ import { useAppointments } from './api/listAppointments'
 import { useDoctors } from './api/listDoctors'
 import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
-import styles from './queue/queue.module.css'
+import styles from './booking.module.css'
 import { firstFreeSlot, soonestSlot } from './soonestSlot'
 import { TimeSelect } from './TimeSelect'
 
