@@ -71,7 +71,7 @@ export function CodesDrawer({ open, onClose }: { open: boolean; onClose: () => v
             description={report.errors.length > 0 && <Rejected errors={report.errors} />}
           />
         )}
-        <SearchField label={t('codes.search')} placeholder={t('visit.codeSearch')} onChange={search} onSearch={search} />
+        <SearchField className={styles.search} label={t('codes.search')} placeholder={t('visit.codeSearch')} onChange={search} onSearch={search} />
         <ul className={styles.list}>
           {codes.map((c) => (
             <li key={c.code} className={styles.item}>
