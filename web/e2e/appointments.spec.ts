@@ -10,8 +10,9 @@ async function bookThroughForm(page: Page, last: string, date: string, time: str
   await dialog.getByLabel('Doctor').selectOption({ label: 'E2E doctor' })
   await dialog.getByLabel('Date').fill(date)
   await dialog.getByLabel('Date').press('Enter')
-  await dialog.getByLabel('Time').fill(time)
-  await dialog.getByLabel('Time').press('Enter')
+  // The time is a combobox of the day's times (HH:mm): typed, then the first match taken with Enter.
+  await dialog.getByRole('combobox', { name: 'Time' }).fill(time)
+  await dialog.getByRole('combobox', { name: 'Time' }).press('Enter')
   await dialog.getByLabel('Reason').fill('Sore throat')
   await dialog.getByRole('button', { name: 'Book appointment' }).click()
   return dialog
