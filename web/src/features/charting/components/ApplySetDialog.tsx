@@ -270,7 +270,8 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                 </div>
                 <TextArea
                   aria-label={t('visit.fields.plan')}
-                  rows={2}
+                  // As tall as the plan's words, 2 to 6 lines (the library's grew with them).
+                  rows={Math.min(6, Math.max(2, Math.ceil(draft.plan.text.length / 90)))}
                   maxLength={4000}
                   value={draft.plan.text}
                   disabled={!draft.plan.keep}
