@@ -38,7 +38,8 @@ const dialog = (page: Page) => page.getByRole('dialog')
 
 async function chooseSet(page: Page, name: RegExp) {
   await dialog(page).getByRole('combobox', { name: 'Order set' }).click()
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: name }).first().click()
+  // The light select with search: its options are the list's (role option), as the library's were.
+  await dialog(page).getByRole('option', { name }).first().click()
 }
 
 test('an order set, a snippet, the keyboard and a favourite chart a visit', async ({ page }) => {
@@ -168,7 +169,7 @@ test('the charting dialogs and page on a phone in Chinese: no serious or critica
   await expect(view.getByRole('toolbar')).toBeVisible()
   await view.getByRole('button', { name: '医嘱套餐…' }).click()
   await dialog(page).getByRole('combobox').click()
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: '上呼吸道感染（儿童）' }).first().click()
+  await dialog(page).getByRole('option', { name: /上呼吸道感染（儿童）/ }).first().click()
   await expect(dialog(page).getByTestId('set-line')).toHaveCount(1)
   expect(await findings(page)).toEqual([])
   await page.keyboard.press('Escape')

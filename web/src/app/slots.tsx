@@ -96,8 +96,8 @@ export const slots: Slots = {
     </Suspense>
   ),
   criticalAlerts: results.CriticalAlerts,
-  // Loaded as a dialog opens, not with the visit: the order sets' dialogs are on the component
-  // library, which a light visit does not otherwise load.
+  // Loaded as a dialog opens, not with the visit: the order sets' dialogs (light, with the set's
+  // safety check and dose by weight) are needed only when the doctor asks for one.
   visitOrderSet: (props) =>
     props.open ? (
       <Suspense fallback={null}>

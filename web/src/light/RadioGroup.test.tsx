@@ -45,4 +45,16 @@ describe('RadioGroup', () => {
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Email' }).checked).toBe(true)
     expect(await axeViolations(container)).toEqual([])
   })
+
+  it('a disabled option is shown and cannot be chosen', async () => {
+    let chosen = 'personal'
+    const { container } = render(
+      <RadioGroup legend="Who uses it" value="personal" onChange={(v) => (chosen = v)} options={[{ value: 'personal', label: 'Only me' }, { value: 'clinic', label: 'The whole clinic', disabled: true }]} />,
+    )
+    const clinic = screen.getByRole<HTMLInputElement>('radio', { name: 'The whole clinic' })
+    expect(clinic.disabled).toBe(true)
+    fireEvent.click(screen.getByText('The whole clinic'))
+    expect(chosen).toBe('personal')
+    expect(await axeViolations(container)).toEqual([])
+  })
 })

@@ -10,6 +10,8 @@ import styles from './RadioGroup.module.css'
 export interface RadioOption<V extends string | number> {
   value: V
   label: ReactNode
+  /** Not to be chosen (a choice the user has no permission for): shown greyed, skipped by the arrows. */
+  disabled?: boolean
 }
 
 export interface RadioGroupProps<V extends string | number> {
@@ -32,7 +34,7 @@ export function RadioGroup<V extends string | number>({ legend, value, options, 
       <div className={[look === 'button' ? styles.buttons : styles.radios, size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
         {options.map((o) => (
           <label key={String(o.value)} className={look === 'button' ? styles.button : styles.radio}>
-            <input type="radio" className={look === 'button' ? styles.hidden : styles.input} name={name} checked={o.value === value} onChange={() => onChange(o.value)} />
+            <input type="radio" className={look === 'button' ? styles.hidden : styles.input} name={name} checked={o.value === value} disabled={o.disabled} onChange={() => onChange(o.value)} />
             <span>{o.label}</span>
           </label>
         ))}

@@ -41,8 +41,8 @@ async function open(api: Record<string, unknown>, onApplied = vi.fn(), { set = h
     <ApplySetDialog appointmentId={5} day="2026-11-26" content={() => content} prepare={async () => 4} onApplied={onApplied} onClose={() => {}} />,
     { me: user(['write diagnosis', 'write prescription'], ['doctor']), api: { 'GET /order-sets': { data: [htn, uri] }, 'GET /appointments/5/tests-today': { data: [] }, ...api } },
   )
-  fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Order set' }))
-  fireEvent.click(await screen.findByText(`${set.name} · example`))
+  fireEvent.click(await screen.findByRole('combobox', { name: 'Order set' }))
+  fireEvent.click(await screen.findByRole('option', { name: `${set.name} · example` }))
   await screen.findByRole('checkbox', { name: new RegExp(set.content.diagnoses[0].code) }) // the set's draft, once the day's tests are known
   return view
 }
@@ -126,8 +126,8 @@ describe('ApplySetDialog', () => {
       me: user(['write diagnosis', 'write prescription'], ['doctor']),
       api: { 'GET /order-sets': { data: [htn] }, 'GET /appointments/5/tests-today': () => late, 'POST /prescriptions/check': { findings: [] } },
     })
-    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Order set' }))
-    fireEvent.click(await screen.findByText(`${htn.name} · example`))
+    fireEvent.click(await screen.findByRole('combobox', { name: 'Order set' }))
+    fireEvent.click(await screen.findByRole('option', { name: `${htn.name} · example` }))
     arrive({ data: [{ code: 'BMP', state: 'ordered' }] })
     const bmp = (await screen.findByRole('checkbox', { name: 'Basic metabolic panel' })) as HTMLInputElement
     expect(bmp.checked).toBe(false)
@@ -155,6 +155,10 @@ describe('ApplySetDialog', () => {
     }
     await open({ 'POST /prescriptions/check': { findings: [] }, 'POST /appointments/5/order-set': refusal })
     fireEvent.click(await screen.findByRole('button', { name: 'Apply 5 items' }))
-    expect(await screen.findByText('This line has a safety warning: give the reason to prescribe it anyway.', { selector: '.ant-typography' })).toBeTruthy()
+    // Under the reason's field (which is marked wrong and described by it), as well as in the dialog's alert.
+    const reason = await screen.findByRole('textbox', { name: 'Reason to prescribe Amlodipine 5 mg tablet anyway' })
+    await waitFor(() => expect(reason.getAttribute('aria-invalid')).toBe('true'))
+    expect(document.getElementById(reason.getAttribute('aria-describedby')!)?.textContent).toBe('This line has a safety warning: give the reason to prescribe it anyway.')
+    expect(screen.getByRole('alert').textContent).toMatch(/give the reason to prescribe it anyway/)
   })
 })

@@ -1,19 +1,26 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { App, Alert, Button, Checkbox, Empty, Flex, Input, InputNumber, Modal, Select, Space, Tag, Typography } from 'antd'
 import dayjs from 'dayjs'
-import { useMemo, useRef, useState } from 'react'
-import type { RefSelectProps } from 'antd/es/select'
+import { useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LineFindings } from '../../../components/MedicineSafety'
 import { ApiError } from '../../../lib/api'
 import type { Schema } from '../../../lib/schema'
-import { writeNumber } from '../../../lib/number'
 import { formatDay } from '../../../lib/time'
+import { Alert } from '../../../light/Alert'
+import { Button } from '../../../light/Button'
+import { Checkbox } from '../../../light/Checkbox'
+import { Dialog } from '../../../light/Dialog'
+import { Empty } from '../../../light/Empty'
+import { Input, TextArea } from '../../../light/Input'
+import { SearchSelect } from '../../../light/SearchSelect'
+import { Spin } from '../../../light/Spin'
+import { Tag } from '../../../light/Tag'
+import { toast } from '../../../light/Toast'
 import { usePrescriptionCheck } from '../../../lib/queries/prescriptionCheck'
 import { useApplySet } from '../api/applyOrderSet'
 import { useOrderSets, type Finding, type Item, type OrderSet, type SetContent } from '../api/orderSets'
 import { testsTodayQuery, useTestsToday, type TestToday } from '../api/testsToday'
-import { byWeight, weightDose } from './weightDose'
+import styles from './OrderSetDialogs.module.css'
+import { SetLine } from './SetLine'
 
 type VisitContent = Schema<'VisitContent'>
 type Diagnosis = SetContent['diagnoses'][number]
@@ -22,7 +29,7 @@ type Check = SetContent['checks'][number]
 type Today = Record<string, TestToday['state']>
 
 /** One item of the set as the doctor keeps it: checked or not, possibly edited. */
-interface Kept<T> {
+export interface Kept<T> {
   item: T
   keep: boolean
   /** The visit has it already: it starts unchecked and is not added twice. */
@@ -97,12 +104,10 @@ interface Props {
  */
 export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied, onClose }: Props) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
   const sets = useOrderSets()
   const apply = useApplySet(appointmentId)
   const testsToday = useTestsToday(appointmentId)
   const queries = useQueryClient()
-  const picker = useRef<RefSelectProps>(null)
   const [setId, setSetId] = useState<number>()
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problem, setProblem] = useState('')
@@ -142,7 +147,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
       const res = await apply.mutateAsync({ set_id: setId ?? null, version, content: contentOf(draft, findings), repeat: repeatOf(draft) })
       onApplied(res.visit)
       const skipped = res.skipped.diagnoses.length + res.skipped.orders.length + res.skipped.today.length + (res.skipped.plan ? 1 : 0) + (res.skipped.follow_up ? 1 : 0)
-      void message.success(skipped > 0 ? t('orderSets.appliedSkipped', { count: skipped }) : t('orderSets.applied'))
+      toast.success(skipped > 0 ? t('orderSets.appliedSkipped', { count: skipped }) : t('orderSets.applied'))
       onClose()
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
@@ -157,47 +162,50 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
     }
   }
 
-  const options = (sets.data ?? []).map((s) => ({ value: s.id, label: s.example ? `${s.name} · ${t('orderSets.example')}` : s.name, scope: s.scope }))
+  const label = (s: OrderSet) => (s.example ? `${s.name} · ${t('orderSets.example')}` : s.name)
+  const all = sets.data ?? []
+  // My sets first, then the clinic's, each under its heading, as the library's option groups.
+  const options = [
+    ...all.filter((s) => s.scope === 'personal').map((s) => ({ value: String(s.id), label: label(s), group: t('orderSets.mine') })),
+    ...all.filter((s) => s.scope === 'clinic').map((s) => ({ value: String(s.id), label: label(s), group: t('orderSets.clinic') })),
+  ]
   const keptIndexOf = (i: number) => (draft ? draft.items.slice(0, i).filter((k) => k.keep).length : 0)
   return (
-    <Modal
+    <Dialog
       open
       title={t('orderSets.applyTitle')}
       width={820}
-      okText={t('orderSets.applyButton', { count })}
-      okButtonProps={{ disabled: !draft || count === 0, loading: apply.isPending }}
-      cancelText={t('appointments.cancelButton')}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      // Keyboard first: the set's name is typed as soon as the dialog opens.
-      afterOpenChange={(open) => open && picker.current?.focus()}
+      closeLabel={t('app.icons.close')}
+      onClose={onClose}
+      busy={apply.isPending}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={apply.isPending}>
+            {t('appointments.cancelButton')}
+          </Button>
+          <Button variant="primary" disabled={!draft || count === 0} loading={apply.isPending} onClick={() => void submit()}>
+            {t('orderSets.applyButton', { count })}
+          </Button>
+        </>
+      }
     >
-      <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-        <Select
-          ref={picker}
-          autoFocus
-          showSearch={{ optionFilterProp: 'label' }}
-          aria-label={t('orderSets.set')}
-          placeholder={t('orderSets.choose')}
-          loading={sets.isLoading || testsToday.isLoading}
-          value={setId}
-          onChange={(id: number) => void choose(id)}
-          style={{ width: '100%' }}
-          options={[
-            { label: t('orderSets.mine'), title: 'mine', options: options.filter((o) => o.scope === 'personal') },
-            { label: t('orderSets.clinic'), title: 'clinic', options: options.filter((o) => o.scope === 'clinic') },
-          ].filter((g) => g.options.length > 0)}
-          notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orderSets.none')} />}
-        />
-        {problem && <Alert type="error" showIcon role="alert" title={problem} />}
+      <div className={styles.stack}>
+        {/* Keyboard first: the set's name is typed as soon as the dialog opens (its first field takes focus). */}
+        <div className={`${styles.row} ${styles.picker}`}>
+          <SearchSelect className={styles.picker} label={t('orderSets.set')} placeholder={t('orderSets.choose')} value={setId === undefined ? undefined : String(setId)} options={options} onChange={(id) => void choose(Number(id))} />
+          {(sets.isLoading || testsToday.isLoading) && <Spin />}
+        </div>
+        {sets.data && all.length === 0 && (
+          <Empty small>{t('orderSets.none')}</Empty>
+        )}
+        {problem && <Alert type="error" role="alert" title={problem} />}
         {draft && (
           <>
             {draft.checks.length > 0 && (
               <Section title={t('orderSets.checks')}>
-                <Typography.Text type="secondary">{t('orderSets.checksHelp')}</Typography.Text>
+                <span className={styles.muted}>{t('orderSets.checksHelp')}</span>
                 {draft.checks.map((c, i) => (
-                  <Checkbox key={i} checked={c.done} onChange={(e) => change((d) => void (d.checks[i].done = e.target.checked))}>
+                  <Checkbox key={i} checked={c.done} onChange={(on) => change((d) => void (d.checks[i].done = on))}>
                     {c.text}
                   </Checkbox>
                 ))}
@@ -206,28 +214,27 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
             {draft.diagnoses.length > 0 && (
               <Section title={t('visit.sections.diagnoses')}>
                 {draft.diagnoses.map((k, i) => (
-                  <Flex key={i} gap={8} align="center" wrap>
-                    <Checkbox checked={k.keep} onChange={(e) => change((d) => void (d.diagnoses[i].keep = e.target.checked))}>
+                  <div key={i} className={styles.row}>
+                    <Checkbox checked={k.keep} onChange={(on) => change((d) => void (d.diagnoses[i].keep = on))}>
                       {k.item.code ? `${k.item.code} — ${k.item.label || k.item.text}` : k.item.text}
                       {k.item.primary && ` (${t('visit.fields.primary')})`}
                     </Checkbox>
                     {k.already && <Tag>{t('orderSets.already')}</Tag>}
-                  </Flex>
+                  </div>
                 ))}
               </Section>
             )}
             {draft.orders.length > 0 && (
               <Section title={t('visit.sections.orders')}>
                 {draft.orders.map((k, i) => (
-                  <Flex key={i} gap={8} align="center" wrap>
-                    <Checkbox checked={k.keep} onChange={(e) => change((d) => void (d.orders[i].keep = e.target.checked))}>
+                  <div key={i} className={styles.row}>
+                    <Checkbox checked={k.keep} onChange={(on) => change((d) => void (d.orders[i].keep = on))}>
                       {k.item.label || k.item.code}
                     </Checkbox>
                     {k.already && <Tag>{t('orderSets.already')}</Tag>}
                     {k.today && <Tag color="warning">{t(k.today === 'resulted' ? 'orderSets.resultedToday' : 'orderSets.orderedToday')}</Tag>}
                     <Input
-                      size="small"
-                      style={{ maxWidth: 260 }}
+                      className={`${styles.small} ${styles.note}`}
                       aria-label={t('orderSets.noteFor', { test: k.item.label || k.item.code })}
                       placeholder={t('visit.orderNote')}
                       value={k.item.note}
@@ -235,79 +242,36 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                       maxLength={300}
                       onChange={(e) => change((d) => void (d.orders[i].item.note = e.target.value))}
                     />
-                  </Flex>
+                  </div>
                 ))}
               </Section>
             )}
             {draft.items.length > 0 && (
               <Section title={t('orderSets.prescription')}>
-                {draft.items.map((k, i) => {
-                  const mine = k.keep ? findings.filter((f) => f.line === keptIndexOf(i)) : []
-                  const edit = (field: 'dose' | 'frequency' | 'duration' | 'instructions') => (
-                    <Input
-                      size="small"
-                      aria-label={`${t(`rx.fields.${field}`)} — ${k.item.medicine}`}
-                      placeholder={t(`rx.fields.${field}`)}
-                      value={k.item[field]}
-                      disabled={!k.keep}
-                      onChange={(e) => change((d) => void (d.items[i].item[field] = e.target.value))}
-                    />
-                  )
-                  return (
-                    <div key={i} data-testid="set-line" style={{ borderTop: i > 0 ? '1px solid var(--ant-color-border-secondary, #f0f0f0)' : undefined, paddingTop: i > 0 ? 8 : 0 }}>
-                      <Checkbox checked={k.keep} onChange={(e) => change((d) => void (d.items[i].keep = e.target.checked))}>
-                        <strong>{k.item.medicine}</strong>
-                      </Checkbox>
-                      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: 6, margin: '6px 0' }}>
-                        {edit('dose')}
-                        {edit('frequency')}
-                        {edit('duration')}
-                        <InputNumber
-                          size="small"
-                          controls={false}
-                          stringMode
-                          min="0"
-                          aria-label={`${t('rx.fields.quantity')} — ${k.item.medicine}`}
-                          placeholder={t('rx.fields.quantity')}
-                          value={k.item.quantity ?? undefined}
-                          disabled={!k.keep}
-                          onChange={(v) => change((d) => void (d.items[i].item.quantity = v === null || v === '' ? null : String(v)))}
-                          style={{ width: '100%' }}
-                          suffix={k.keep ? k.item.unit : undefined /* a disabled field's grey suffix fails contrast */}
-                        />
-                      </div>
-                      {k.keep && byWeight(k.item.dose) && <ByWeight item={k.item} kg={draft.weight} onUse={(dose) => change((d) => void (d.items[i].item.dose = dose))} />}
-                      {k.keep && <LineFindings findings={mine} />}
-                      {k.keep && (mine.some((f) => f.requires_reason) || lineErrors[i]) && (
-                        <div style={{ marginBottom: 8 }}>
-                          <Input.TextArea
-                            aria-label={t('orderSets.reasonFor', { medicine: k.item.medicine })}
-                            placeholder={t('rx.safety.reasonPlaceholder')}
-                            autoSize={{ minRows: 1, maxRows: 3 }}
-                            maxLength={500}
-                            status={lineErrors[i] ? 'error' : undefined}
-                            value={k.item.override_reason}
-                            onChange={(e) => change((d) => void (d.items[i].item.override_reason = e.target.value))}
-                          />
-                          {lineErrors[i] && <Typography.Text type="danger">{lineErrors[i]}</Typography.Text>}
-                        </div>
-                      )}
-                    </div>
-                  )
-                })}
+                {draft.items.map((k, i) => (
+                  <SetLine
+                    key={i}
+                    kept={k}
+                    weight={draft.weight}
+                    findings={k.keep ? findings.filter((f) => f.line === keptIndexOf(i)) : []}
+                    error={lineErrors[i]}
+                    onChange={(fn) => change((d) => fn(d.items[i]))}
+                  />
+                ))}
               </Section>
             )}
             {draft.plan.text && (
               <Section title={t('visit.sections.plan')}>
-                <Flex gap={8} align="center">
-                  <Checkbox checked={draft.plan.keep} onChange={(e) => change((d) => void (d.plan.keep = e.target.checked))}>
+                <div className={styles.row}>
+                  <Checkbox checked={draft.plan.keep} onChange={(on) => change((d) => void (d.plan.keep = on))}>
                     {t('orderSets.addPlan')}
                   </Checkbox>
                   {draft.plan.already && <Tag>{t('orderSets.already')}</Tag>}
-                </Flex>
-                <Input.TextArea
+                </div>
+                <TextArea
                   aria-label={t('visit.fields.plan')}
-                  autoSize={{ minRows: 2, maxRows: 6 }}
+                  // As tall as the plan's words, 2 to 6 lines (the library's grew with them).
+                  rows={Math.min(6, Math.max(2, Math.ceil(draft.plan.text.length / 90)))}
                   maxLength={4000}
                   value={draft.plan.text}
                   disabled={!draft.plan.keep}
@@ -317,66 +281,47 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
             )}
             {draft.followUp.days > 0 && (
               <Section title={t('visit.fields.follow_up_date')}>
-                <Flex gap={8} align="center" wrap>
-                  <Checkbox checked={draft.followUp.keep} onChange={(e) => change((d) => void (d.followUp.keep = e.target.checked))}>
+                <div className={styles.row}>
+                  <Checkbox checked={draft.followUp.keep} onChange={(on) => change((d) => void (d.followUp.keep = on))}>
                     {t('orderSets.followUpIn')}
                   </Checkbox>
-                  <InputNumber
-                    size="small"
-                    controls={false}
-                    min={1}
-                    max={730}
-                    precision={0}
-                    aria-label={t('orderSets.days')}
-                    value={draft.followUp.days}
-                    disabled={!draft.followUp.keep}
-                    onChange={(v) => change((d) => void (d.followUp.days = v ?? d.followUp.days))}
-                    suffix={draft.followUp.keep ? t('orderSets.daysUnit') : undefined /* a disabled field's grey suffix fails contrast */}
-                    style={{ width: 110 }}
-                  />
-                  <Typography.Text type="secondary">{formatDay(dayjs(day).add(draft.followUp.days, 'day').format('YYYY-MM-DD'))}</Typography.Text>
+                  <span className={styles.unit}>
+                    <Input
+                      type="number"
+                      inputMode="numeric"
+                      className={`${styles.small} ${styles.days}`}
+                      min={1}
+                      max={730}
+                      step={1}
+                      aria-label={t('orderSets.days')}
+                      value={draft.followUp.days}
+                      disabled={!draft.followUp.keep}
+                      // Kept whole and inside 1–730 as the library's number field kept it; an emptied field keeps the days it had.
+                      onChange={(e) => {
+                        const n = Number(e.target.value)
+                        if (e.target.value.trim() !== '' && Number.isFinite(n)) change((d) => void (d.followUp.days = Math.min(730, Math.max(1, Math.round(n)))))
+                      }}
+                      onWheel={(e) => e.currentTarget.blur()}
+                    />
+                    {draft.followUp.keep && <span>{t('orderSets.daysUnit')}</span> /* a disabled field's grey unit fails contrast */}
+                  </span>
+                  <span className={styles.muted}>{formatDay(dayjs(day).add(draft.followUp.days, 'day').format('YYYY-MM-DD'))}</span>
                   {draft.followUp.already && <Tag>{t('orderSets.followUpAlready')}</Tag>}
-                </Flex>
+                </div>
               </Section>
             )}
           </>
         )}
-      </Space>
-    </Modal>
+      </div>
+    </Dialog>
   )
 }
 
-/** A dose written per kilogram worked out at the weight measured at this visit, or a reminder to weigh the patient. */
-function ByWeight({ item, kg, onUse }: { item: Item; kg: number | null; onUse: (dose: string) => void }) {
-  const { t, i18n } = useTranslation()
-  const w = kg ? weightDose(item.dose, item.medicine, kg) : null
-  if (!kg || !w) return <Typography.Text strong>{t('orderSets.noWeight')}</Typography.Text>
-  const n = (x: number) => writeNumber(x, i18n.language)
-  const values = { perKg: n(w.perKg), kg: n(kg), mg: n(w.mg), ml: w.ml === undefined ? '' : n(w.ml) }
+function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Flex gap={8} align="center" wrap style={{ marginBottom: 6 }}>
-      <Typography.Text type="secondary">{t(w.ml === undefined ? 'orderSets.weightDose' : 'orderSets.weightDoseMl', values)}</Typography.Text>
-      {w.capped && (
-        <Typography.Text strong data-testid="dose-capped">
-          {t('orderSets.doseCapped', values)}
-        </Typography.Text>
-      )}
-      <Button size="small" type="link" onClick={() => onUse(t(w.ml === undefined ? 'orderSets.doseMg' : 'orderSets.doseMgMl', values))}>
-        {t('orderSets.useDose')}
-      </Button>
-    </Flex>
-  )
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section>
-      <Typography.Title level={5} style={{ marginTop: 0 }}>
-        {title}
-      </Typography.Title>
-      <Space orientation="vertical" size={6} style={{ width: '100%' }}>
-        {children}
-      </Space>
+    <section className={styles.section}>
+      <h3 className={styles.title}>{title}</h3>
+      {children}
     </section>
   )
 }

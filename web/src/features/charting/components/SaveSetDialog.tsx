@@ -1,13 +1,22 @@
-import { Alert, App, Checkbox, Form, Input, Modal, Space } from 'antd'
 import dayjs from 'dayjs'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
+import { useCan } from '../../../lib/auth/can'
+import { Alert } from '../../../light/Alert'
+import { Checkbox } from '../../../light/Checkbox'
+import { Field } from '../../../light/Field'
+import fieldStyles from '../../../light/Field.module.css'
+import { useForm } from '../../../light/form'
+import { FormDialog } from '../../../light/FormDialog'
+import { Input } from '../../../light/Input'
+import { RadioGroup } from '../../../light/RadioGroup'
+import { toast } from '../../../light/Toast'
 import type { Schema } from '../../../lib/schema'
 import { usePrescriptions } from '../../../lib/queries/prescriptions'
 import type { SetContent } from '../api/orderSets'
 import { useSaveSet } from '../api/saveOrderSet'
-import { ScopeField } from './fields'
+import styles from './OrderSetDialogs.module.css'
 
 type VisitContent = Schema<'VisitContent'>
 
@@ -29,15 +38,17 @@ export function setOf(visit: VisitContent, day: string, lines: Schema<'Prescript
   }
 }
 
+type Values = { name: string; scope: 'personal' | 'clinic'; parts: Part[] }
+
 /** Saves the visit as an order set: the doctor's own, or (with the permission) the clinic's. */
 export function SaveSetDialog({ appointmentId, day, content, onClose }: { appointmentId: number; day: string; content: () => VisitContent; onClose: () => void }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
   const rxs = usePrescriptions({ appointmentId })
   const save = useSaveSet()
+  const canClinic = useCan('manage clinic sets')
   const [visit] = useState(content)
-  const [form] = Form.useForm<{ name: string; scope: 'personal' | 'clinic'; parts: Part[] }>()
   const [problem, setProblem] = useState('')
+  const partsId = useId()
   const lines = (rxs.data ?? []).filter((rx) => rx.status !== 'cancelled').flatMap((rx) => rx.items)
   const counts: Record<Part, number> = {
     diagnoses: visit.diagnoses.filter((d) => d.code || d.text).length,
@@ -46,39 +57,58 @@ export function SaveSetDialog({ appointmentId, day, content, onClose }: { appoin
     plan: visit.plan.trim() ? 1 : 0,
     follow_up: visit.follow_up_date ? 1 : 0,
   }
+  // The parts ticked as it opens: those the visit has (as the library's form's initial values).
+  const form = useForm<Values>({ name: '', scope: 'personal', parts: PARTS.filter((p) => counts[p] > 0) }, { name: (v) => (v.trim() ? undefined : t('orderSets.nameRequired')) })
+  const v = form.values
   const submit = async () => {
-    const v = await form.validateFields()
     setProblem('')
     try {
       await save.mutateAsync({ input: { name: v.name, scope: v.scope, language: '', content: setOf(visit, day, lines, v.parts), version: 0 } })
-      void message.success(t('orderSets.saved', { name: v.name }))
+      toast.success(t('orderSets.saved', { name: v.name }))
       onClose()
     } catch (e) {
       if (!(e instanceof ApiError)) throw e
-      form.setFields(Object.entries(e.fields).filter(([f]) => f === 'name').map(([name, errors]) => ({ name: name as 'name', errors })))
+      form.fail(Object.fromEntries(Object.entries(e.fields).filter(([f]) => f === 'name').map(([f, msgs]) => [f, msgs.join(' ')])))
       setProblem(e.display)
     }
   }
   return (
-    <Modal open title={t('orderSets.saveTitle')} okText={t('orderSets.saveButton')} cancelText={t('appointments.cancelButton')} onOk={() => void submit()} onCancel={onClose} confirmLoading={save.isPending} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ name: '', scope: 'personal', parts: PARTS.filter((p) => counts[p] > 0) }}>
-        <Form.Item name="name" label={t('orderSets.name')} rules={[{ required: true, whitespace: true, message: t('orderSets.nameRequired') }]}>
-          <Input maxLength={120} autoFocus />
-        </Form.Item>
-        <ScopeField />
-        <Form.Item name="parts" label={t('orderSets.keep')}>
-          <Checkbox.Group>
-            <Space orientation="vertical">
-              {PARTS.map((p) => (
-                <Checkbox key={p} value={p} disabled={counts[p] === 0}>
-                  {t(`orderSets.parts.${p}`, { count: counts[p] })}
-                </Checkbox>
-              ))}
-            </Space>
-          </Checkbox.Group>
-        </Form.Item>
-      </Form>
-      {problem && <Alert type="error" showIcon role="alert" title={problem} />}
-    </Modal>
+    <FormDialog
+      title={t('orderSets.saveTitle')}
+      okText={t('orderSets.saveButton')}
+      cancelText={t('appointments.cancelButton')}
+      busy={save.isPending}
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
+      // The library's dialog saved by its OK only: Enter in the name saves nothing unseen.
+      enterSubmits={false}
+    >
+      <Field label={t('orderSets.name')} required error={form.errors.name}>
+        {(c) => <Input {...c} maxLength={120} value={v.name} onChange={(e) => form.set('name', e.target.value)} />}
+      </Field>
+      <RadioGroup
+        legend={t('orderSets.scope')}
+        value={v.scope}
+        onChange={(scope) => form.set('scope', scope)}
+        options={[
+          { value: 'personal', label: t('orderSets.personal') },
+          { value: 'clinic', label: t('orderSets.clinicWide'), disabled: !canClinic },
+        ]}
+      />
+      <div role="group" aria-labelledby={partsId} className={fieldStyles.field}>
+        <div id={partsId} className={fieldStyles.label}>
+          {t('orderSets.keep')}
+        </div>
+        <div className={styles.parts}>
+          {PARTS.map((p) => (
+            <Checkbox key={p} disabled={counts[p] === 0} checked={v.parts.includes(p)} onChange={(on) => form.set('parts', on ? PARTS.filter((x) => x === p || v.parts.includes(x)) : v.parts.filter((x) => x !== p))}>
+              {t(`orderSets.parts.${p}`, { count: counts[p] })}
+            </Checkbox>
+          ))}
+        </div>
+      </div>
+      {problem && <Alert type="error" role="alert" title={problem} />}
+    </FormDialog>
   )
 }
