@@ -149,7 +149,12 @@ export default defineConfig({
     // Under Node the library's main entry is its CommonJS build (lib/), in the browser its ES one
     // (es/): the one deep import of it (the App context, app/shell/AntdProvider.tsx) follows, so
     // that both name the same context.
-    alias: { 'antd/es/app/context': 'antd/lib/app/context' },
+    alias: [
+      { find: 'antd/es/app/context', replacement: 'antd/lib/app/context' },
+      { find: /^@testing-library\/react$/, replacement: fileURLToPath(new URL('./node_modules/@testing-library/react/dist/@testing-library/react.esm.js', import.meta.url)) },
+      { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
+    ],
+    server: { deps: { inline: ['@testing-library/react'] } },
     // Node: most tests are logic; a test that needs a DOM says so (// @vitest-environment jsdom),
     // which spares the others jsdom's start (it was two thirds of the run).
     environment: 'node',

@@ -1,3 +1,4 @@
+import '../lib/effectTiming'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { BookPage } from './BookPage'

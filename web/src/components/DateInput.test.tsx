@@ -22,7 +22,7 @@ async function typed(lang: Language, text: string) {
   const input = screen.getByLabelText('Day')
   fireEvent.mouseDown(input)
   fireEvent.focus(input)
-  fireEvent.change(input, { target: { value: text } })
+  fireEvent.input(input, { target: { value: text } })
   fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' })
   await waitFor(() => expect(value?.format('YYYY-MM-DD')).toBe('2026-11-29'))
   return input as HTMLInputElement

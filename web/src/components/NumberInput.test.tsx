@@ -23,9 +23,9 @@ describe('NumberInput', () => {
     )
     const input = screen.getByLabelText('Temperature') as HTMLInputElement
     expect(input.value).toBe('36,6')
-    fireEvent.change(input, { target: { value: '37,2' } })
-    fireEvent.change(input, { target: { value: '1.500' } })
-    fireEvent.change(input, { target: { value: '' } })
+    fireEvent.input(input, { target: { value: '37,2' } })
+    fireEvent.input(input, { target: { value: '1.500' } })
+    fireEvent.input(input, { target: { value: '' } })
     expect(got).toEqual([37.2, Number.NaN, null])
     await setLanguage('en')
   })

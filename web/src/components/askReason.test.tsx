@@ -40,9 +40,9 @@ describe('useAskReason', () => {
     expect(dialog.textContent).toContain('The record is kept.')
     const ok = screen.getAllByRole('button', { name: 'Archive' }).find((b) => dialog.contains(b))!
     expect(ok.hasAttribute('disabled')).toBe(true)
-    fireEvent.change(reason, { target: { value: '   ' } })
+    fireEvent.input(reason, { target: { value: '   ' } })
     expect(ok.hasAttribute('disabled')).toBe(true)
-    fireEvent.change(reason, { target: { value: '  Moved to another city ' } })
+    fireEvent.input(reason, { target: { value: '  Moved to another city ' } })
     expect(ok.hasAttribute('disabled')).toBe(false)
     expect(await axeViolations(dialog)).toEqual([])
   })
@@ -50,7 +50,7 @@ describe('useAskReason', () => {
   it('sends the trimmed reason, closes and gives focus back to what opened it', async () => {
     const onOk = vi.fn(() => Promise.resolve())
     const { opener, dialog } = await open(onOk)
-    fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: '  Moved to another city ' } })
+    fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: '  Moved to another city ' } })
     fireEvent.click(screen.getAllByRole('button', { name: 'Archive' }).find((b) => dialog.contains(b))!)
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(onOk).toHaveBeenCalledWith('Moved to another city')
@@ -60,7 +60,7 @@ describe('useAskReason', () => {
   it('closes when the action fails (the API client has said why), and on Escape without acting', async () => {
     const failing = vi.fn(() => Promise.reject(new Error('HTTP 409')))
     const first = await open(failing)
-    fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Twice' } })
+    fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Twice' } })
     fireEvent.click(screen.getAllByRole('button', { name: 'Archive' }).find((b) => first.dialog.contains(b))!)
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(failing).toHaveBeenCalledWith('Twice')
@@ -76,7 +76,7 @@ describe('useAskReason', () => {
   it('keeps Tab inside the dialog', async () => {
     const { dialog } = await open(() => Promise.resolve())
     const reason = screen.getByRole('textbox', { name: 'Reason' })
-    fireEvent.change(reason, { target: { value: 'Why' } })
+    fireEvent.input(reason, { target: { value: 'Why' } })
     const buttons = [...dialog.querySelectorAll('button')]
     const last = buttons[buttons.length - 1]
     last.focus()

@@ -30,7 +30,7 @@ export function Button({ variant, size, loading, icon, className, children, type
       aria-disabled={loading || undefined}
       aria-busy={loading || undefined}
       onClick={(e) => {
-        if (loading) e.preventDefault()
+        if (loading || disabled) e.preventDefault()
         else onClick?.(e)
       }}
       {...rest}

@@ -26,7 +26,7 @@ describe('FormDialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
     expect(sent).not.toHaveBeenCalled()
     expect(await within(dialog).findByText('Give a reason.')).toBeTruthy()
-    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Side effect' } })
+    fireEvent.input(within(dialog).getByLabelText('Reason'), { target: { value: 'Side effect' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }))
     expect(sent).toHaveBeenCalledTimes(1)
     expect(within(dialog).getByRole('button', { name: 'Stop' }).className).toMatch(/danger/)

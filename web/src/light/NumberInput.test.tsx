@@ -61,7 +61,7 @@ describe('AmountInput', () => {
     const { container } = render(<Price />)
     const price = screen.getByRole<HTMLInputElement>('textbox', { name: 'Price (PHP)' })
     expect(price.inputMode).toBe('decimal')
-    fireEvent.change(price, { target: { value: '1,500' } })
+    fireEvent.input(price, { target: { value: '1,500' } })
     expect(price.value).toBe('1,500')
     expect(screen.getByTestId('number-note').textContent).toContain('thousands separator')
     expect(await axeViolations(container)).toEqual([])

@@ -28,7 +28,7 @@ const box = () => screen.getByLabelText('Examination') as HTMLTextAreaElement
 /** Types text at the end, as the browser would (a change, the caret after it). */
 function typeAtEnd(text: string) {
   const el = box()
-  fireEvent.change(el, { target: { value: el.value + text } })
+  fireEvent.input(el, { target: { value: el.value + text } })
   el.setSelectionRange(el.value.length, el.value.length)
 }
 
@@ -96,7 +96,7 @@ describe('SnippetTextArea', () => {
     press(' ')
     typeAtEnd(' Well.')
     expect(marks()).toEqual(['138/86'])
-    fireEvent.change(box(), { target: { value: 'Lungs clear. BP 130/86 mmHg. Well.' } })
+    fireEvent.input(box(), { target: { value: 'Lungs clear. BP 130/86 mmHg. Well.' } })
     expect(marks()).toEqual([])
     expect(screen.queryByText(/filled from the chart/)).toBeNull()
   })

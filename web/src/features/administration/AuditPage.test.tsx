@@ -94,7 +94,7 @@ describe('AuditPage', () => {
     await renderScreen(<AuditLogPage />, { me: user(['view audit log']), api: { 'GET /audit-events': pages } })
     const box = screen.getByRole('combobox', { name: 'Action' })
     fireEvent.mouseDown(box)
-    fireEvent.change(box, { target: { value: 'vital signs and results' } })
+    fireEvent.input(box, { target: { value: 'vital signs and results' } })
     expect(await screen.findByText('Over the FHIR API')).toBeTruthy()
     expect(screen.getByText('Searched vital signs and results over the FHIR API (fhir.observation.list)')).toBeTruthy()
     expect(screen.queryByText('In the app')).toBeNull()

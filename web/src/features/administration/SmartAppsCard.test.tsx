@@ -55,9 +55,9 @@ describe('SmartAppsCard (the shared credential list)', () => {
     const view = await open()
     fireEvent.click(await screen.findByRole('button', { name: 'Register an app' }, { timeout: 5000 }))
     const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 })
-    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Risk' } })
-    fireEvent.change(within(dialog).getByLabelText('Launch address'), { target: { value: 'https://risk.example/launch' } })
-    fireEvent.change(within(dialog).getByLabelText('Redirect addresses'), { target: { value: 'https://risk.example/a\nhttps://risk.example/b' } })
+    fireEvent.input(within(dialog).getByLabelText('Name'), { target: { value: 'Risk' } })
+    fireEvent.input(within(dialog).getByLabelText('Launch address'), { target: { value: 'https://risk.example/launch' } })
+    fireEvent.input(within(dialog).getByLabelText('Redirect addresses'), { target: { value: 'https://risk.example/a\nhttps://risk.example/b' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Register' }))
     await waitFor(() =>
       expect(view.sent).toEqual([

@@ -87,7 +87,7 @@ describe('AppointmentsPage', () => {
     const ok = within(dialog).getByRole('button', { name: 'Cancel appointment' }) as HTMLButtonElement
     expect(ok.disabled).toBe(true)
     expect(document.activeElement).toBe(within(dialog).getByLabelText('Reason for cancelling (required)'))
-    fireEvent.change(within(dialog).getByLabelText('Reason for cancelling (required)'), { target: { value: 'Travelling' } })
+    fireEvent.input(within(dialog).getByLabelText('Reason for cancelling (required)'), { target: { value: 'Travelling' } })
     fireEvent.click(ok)
     await waitFor(() => expect(sent.at(-1)).toEqual({ method: 'POST', path: '/appointments/1/cancel', body: { version: 1, reason: 'Travelling' } }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())

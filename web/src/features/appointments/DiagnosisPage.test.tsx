@@ -77,7 +77,7 @@ describe('the visit form (DiagnosisPage)', () => {
 
   it('saves what is typed by itself, at the version read, with the rest of the draft', async () => {
     const view = await open(reads(() => visit(), { 'PUT /appointments/1/visit': ({ body }: { body: unknown }) => visit({ ...(body as Partial<Visit>), version: 3 }) }))
-    fireEvent.change(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })
+    fireEvent.input(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })
     expect(saveState().textContent).toMatch(/^Unsaved changes/)
     await waitFor(() => expect(view.sent).toHaveLength(1))
     expect(view.sent[0]).toMatchObject({ method: 'PUT', path: '/appointments/1/visit', body: { examination: 'Neck stiff', chief_complaint: 'Headache for three days', version: 2 } })
@@ -92,7 +92,7 @@ describe('the visit form (DiagnosisPage)', () => {
         'PUT /appointments/1/visit': ({ body }: { body: unknown }) => (refuse ? conflict() : visit({ ...(body as Partial<Visit>), version: 6 })),
       }),
     )
-    fireEvent.change(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })
+    fireEvent.input(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })
     const alert = await screen.findByText('Someone else saved this visit while you were typing')
     expect(saveState().textContent).toBe('Not saved: someone else saved first')
     // Theirs: a plan written meanwhile, at a newer version.
@@ -122,7 +122,7 @@ describe('the visit form (DiagnosisPage)', () => {
     const boxes = () => screen.getAllByRole('combobox', { name: 'Code' }) as HTMLInputElement[]
     for (const [i, c] of codes.entries()) {
       fireEvent.focus(boxes()[i]!)
-      fireEvent.change(boxes()[i]!, { target: { value: c.code } })
+      fireEvent.input(boxes()[i]!, { target: { value: c.code } })
       await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([`${c.code} — ${c.label}`]))
       fireEvent.keyDown(boxes()[i]!, { key: 'Enter' })
       fireEvent.blur(boxes()[i]!)
@@ -162,7 +162,7 @@ describe('the visit form (DiagnosisPage)', () => {
     const nurse = user(['record vitals', 'view appointment'])
     const view = await open(reads(() => visit(), { 'PUT /appointments/1/visit/vitals': () => visit({ version: 3 }) }), nurse)
     expect(((await screen.findByLabelText('Chief complaint')) as HTMLTextAreaElement).disabled).toBe(true)
-    fireEvent.change(screen.getByLabelText('Heart rate'), { target: { value: '72' } })
+    fireEvent.input(screen.getByLabelText('Heart rate'), { target: { value: '72' } })
     await waitFor(() => expect(view.sent).toHaveLength(1))
     expect(view.sent[0]).toMatchObject({ method: 'PUT', path: '/appointments/1/visit/vitals', body: { vitals: { heart_rate: 72, bp_systolic: 128 }, version: 2 } })
   })

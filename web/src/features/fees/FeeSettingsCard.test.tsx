@@ -17,7 +17,7 @@ describe('FeeSettingsCard', () => {
     })
     const limit = await screen.findByLabelText('Largest drawer difference a cashier closes alone (PHP)')
     expect((limit as HTMLInputElement).value).toBe('0.00')
-    fireEvent.change(limit, { target: { value: '20.50' } })
+    fireEvent.input(limit, { target: { value: '20.50' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     await waitFor(() =>
       expect(sent).toContainEqual({

@@ -19,7 +19,7 @@ describe('MessageSettingsPage', () => {
     expect((quiet as HTMLInputElement).value).toBe('21:00')
     expect(screen.getByText('1 day before')).toBeTruthy()
     expect(screen.getByText('2 hours before')).toBeTruthy()
-    fireEvent.change(quiet, { target: { value: '22:00' } })
+    fireEvent.input(quiet, { target: { value: '22:00' } })
     fireEvent.click(screen.getByRole('checkbox', { name: 'SMS' }))
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(view.sent.length).toBe(1))
@@ -28,7 +28,7 @@ describe('MessageSettingsPage', () => {
 
   it('refuses a time that is not HH:MM before sending', async () => {
     const view = await renderScreen(<MessageSettingsPage />, { me: user(['manage settings']), api: { 'GET /settings/patient-messages': stored } })
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Quiet until' }), { target: { value: '8 am' } })
+    fireEvent.input(await screen.findByRole('textbox', { name: 'Quiet until' }), { target: { value: '8 am' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Enter a time as HH:MM, e.g. 21:00.')).toBeTruthy()
     expect(view.sent).toEqual([])
@@ -44,7 +44,7 @@ describe('MessageSettingsPage', () => {
       },
     })
     expect(await screen.findByText("The clinic's own country, from its phone number: +84.")).toBeTruthy()
-    fireEvent.change(screen.getByRole('spinbutton', { name: 'Codes by SMS per hour, at most' }), { target: { value: '10' } })
+    fireEvent.input(screen.getByRole('spinbutton', { name: 'Codes by SMS per hour, at most' }), { target: { value: '10' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(view.sent.length).toBe(1))
     expect(view.sent[0].body).toMatchObject({ sms_code_countries: ['7'], sms_codes_per_hour: 10, sms_codes_per_day: 200, version: 3 })

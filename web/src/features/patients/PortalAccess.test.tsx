@@ -39,7 +39,7 @@ describe('PortalAccess', () => {
   it('links a guardian by e-mail on Enter in the address', async () => {
     const view = await open({ 'POST /patients/9/portal/guardians': status() })
     const address = await screen.findByRole('textbox', { name: "Guardian's e-mail" })
-    fireEvent.change(address, { target: { value: 'mother@example.test' } })
+    fireEvent.input(address, { target: { value: 'mother@example.test' } })
     fireEvent.keyDown(address, { key: 'Enter' })
     await waitFor(() => expect(view.sent).toEqual([{ method: 'POST', path: '/patients/9/portal/guardians', body: { channel: 'email', address: 'mother@example.test' } }]))
   })

@@ -31,7 +31,7 @@ describe('SelfProfilePage', () => {
     const view = await renderScreen(<SelfProfilePage />, { me: user(['view patient']), api: api() })
     const name = await screen.findByDisplayValue('Test user')
     expect(screen.queryByTestId('licence')).toBeNull()
-    fireEvent.change(name, { target: { value: 'Lan Trần' } })
+    fireEvent.input(name, { target: { value: 'Lan Trần' } })
     fireEvent.click(screen.getByRole('button', { name: /save/i }))
     await waitFor(() => expect(view.sent.some((r) => r.path === '/update-profile')).toBe(true))
     const sent = view.sent.find((r) => r.path === '/update-profile')!.body as Profile

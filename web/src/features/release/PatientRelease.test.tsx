@@ -109,7 +109,7 @@ describe('PatientRelease (the clinician review of 2026-11-29)', { timeout: 60_00
     fireEvent.click(within(dialog).getByRole('radio', { name: /Discuss first/ }))
     fireEvent.change(within(dialog).getByRole('combobox', { name: 'Reason' }), { target: { value: 'in_person' } })
     expect(within(dialog).getByRole<HTMLOptionElement>('option', { name: 'To discuss in person' }).selected).toBe(true)
-    fireEvent.change(within(dialog).getByLabelText('In your words'), { target: { value: 'Potassium at the follow-up' } })
+    fireEvent.input(within(dialog).getByLabelText('In your words'), { target: { value: 'Potassium at the follow-up' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Hold' }))
     await waitFor(
       () =>
@@ -131,7 +131,7 @@ describe('PatientRelease (the clinician review of 2026-11-29)', { timeout: 60_00
     fireEvent.click(within(panel).getByRole('button', { name: 'Hold Basic metabolic panel from the patient' }))
     const dialog = await screen.findByRole('dialog', { name: 'Hold Basic metabolic panel' }, { timeout: 5000 })
     expect(document.activeElement).toBe(within(dialog).getByRole('radio', { name: /Discuss first/ }))
-    fireEvent.change(within(dialog).getByLabelText('In your words'), { target: { value: ' ' } })
+    fireEvent.input(within(dialog).getByLabelText('In your words'), { target: { value: ' ' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Hold' }))
     await within(dialog).findByText('Say in a few words why.', {}, { timeout: 5000 })
     expect(within(dialog).getByText('Choose the kind of reason.')).toBeTruthy()

@@ -142,7 +142,7 @@ describe('CriticalAlertsBanner', () => {
     expect(view.sent).toEqual([])
     fireEvent.click(screen.getByLabelText('In EMR'))
     fireEvent.click(screen.getByLabelText('By phone'))
-    fireEvent.change(screen.getByLabelText('What was done'), { target: { value: 'Oral potassium' } })
+    fireEvent.input(screen.getByLabelText('What was done'), { target: { value: 'Oral potassium' } })
     fireEvent.click(screen.getByTestId('critical-acknowledge'))
     await waitFor(() =>
       expect(view.sent).toEqual([

@@ -71,7 +71,7 @@ describe('MisfiledCard', () => {
     const refiled = within(dialog).getByRole('radio', { name: /Recorded on the right patient's order/ })
     fireEvent.click(refiled)
     const patient = await within(dialog).findByRole('combobox', { name: 'Patient the sample came from' })
-    fireEvent.change(patient, { target: { value: 'Lan' } })
+    fireEvent.input(patient, { target: { value: 'Lan' } })
     fireEvent.click(await screen.findByText('Lan Tran', {}, { timeout: 3000 }))
     fireEvent.click(await within(dialog).findByRole('radio', { name: /No\. 31 · Creatinine/ }))
     fireEvent.click(screen.getByRole('button', { name: 'Mark resolved' }))
@@ -91,7 +91,7 @@ describe('MisfiledCard', () => {
     })
     const dialog = await open()
     fireEvent.click(within(dialog).getByRole('radio', { name: /Recorded on the right patient's order/ }))
-    fireEvent.change(await within(dialog).findByRole('combobox', { name: 'Patient the sample came from' }), { target: { value: 'Lan' } })
+    fireEvent.input(await within(dialog).findByRole('combobox', { name: 'Patient the sample came from' }), { target: { value: 'Lan' } })
     fireEvent.click(await screen.findByText('Lan Tran', {}, { timeout: 3000 }))
     expect((await within(dialog).findByTestId('misfiled-no-order')).textContent).toContain('no order of Creatinine')
   })
@@ -107,7 +107,7 @@ describe('MisfiledCard', () => {
     await within(dialog).findByLabelText('Why the owner cannot be identified')
     expect(await within(dialog).findByText('Describe it in at least 5 characters.', {}, { timeout: 3000 })).toBeTruthy()
     expect(sent).toEqual([])
-    fireEvent.change(within(dialog).getByLabelText('Why the owner cannot be identified'), { target: { value: 'both tubes unlabelled' } })
+    fireEvent.input(within(dialog).getByLabelText('Why the owner cannot be identified'), { target: { value: 'both tubes unlabelled' } })
     fireEvent.click(screen.getByRole('button', { name: 'Mark resolved' }))
     await waitFor(() =>
       expect(sent).toContainEqual({ method: 'POST', path: '/lab-results/41/misfiled/resolve', body: { version: 3, outcome: 'unidentified', note: 'both tubes unlabelled' } }),

@@ -64,7 +64,7 @@ describe('RecordForm', () => {
       me: user(['record results']),
       api: { 'GET /lab-tests/BMP': bmp, 'PUT /lab-orders/9/results': { order, alerts: 0, withdrawn: 1 } },
     })
-    fireEvent.change(await screen.findByLabelText('Potassium', { exact: true }), { target: { value: '4.2' } })
+    fireEvent.input(await screen.findByLabelText('Potassium', { exact: true }), { target: { value: '4.2' } })
     fireEvent.click(screen.getByTestId('save-final'))
     expect(await screen.findByText(/Critical alerts withdrawn by this change: 1/)).toBeTruthy()
   })

@@ -46,14 +46,14 @@ describe('RetractButton', () => {
     expect(screen.getByText(/wait on the misfiled results list/)).toBeTruthy()
     const ok = screen.getByRole('button', { name: 'Mark as entered in error' })
     const reason = screen.getByRole('textbox', { name: /Why was it entered in error/ })
-    fireEvent.change(reason, { target: { value: 'x' } })
+    fireEvent.input(reason, { target: { value: 'x' } })
     fireEvent.click(ok)
     expect(await screen.findByText('Choose why.')).toBeTruthy()
     expect(await screen.findByText('Describe it in at least 5 characters.')).toBeTruthy()
     expect(screenView.sent).toEqual([])
     fireEvent.click(screen.getByLabelText(category))
     expect((await screen.findAllByText(title)).length).toBeGreaterThan(0)
-    fireEvent.change(reason, { target: { value: "  another patient's sample " } })
+    fireEvent.input(reason, { target: { value: "  another patient's sample " } })
     fireEvent.click(ok)
     await waitFor(() => expect(screenView.sent).toEqual([{ method: 'POST', path: '/lab-orders/9/retract', body }]))
   })
@@ -81,7 +81,7 @@ describe('RetractButton', () => {
     const lipids = screen.getByRole('checkbox', { name: /Lipid panel/ }) as HTMLInputElement
     expect(crea.checked).toBe(true)
     expect(lipids.checked).toBe(false)
-    fireEvent.change(screen.getByRole('textbox', { name: /Why was it entered in error/ }), { target: { value: 'label swapped at the desk' } })
+    fireEvent.input(screen.getByRole('textbox', { name: /Why was it entered in error/ }), { target: { value: 'label swapped at the desk' } })
     fireEvent.click(screen.getByRole('button', { name: 'Mark as entered in error' }))
     await waitFor(() =>
       expect(screenView.sent).toEqual([

@@ -41,7 +41,7 @@ describe('ReviewPage', () => {
     expect(await screen.findByText('Choose what was done.')).toBeTruthy()
     expect(view.sent).toEqual([])
     fireEvent.click(screen.getByLabelText('Repeat test ordered'))
-    fireEvent.change(screen.getByLabelText('Note (optional)'), { target: { value: ' Repeat K tomorrow ' } })
+    fireEvent.input(screen.getByLabelText('Note (optional)'), { target: { value: ' Repeat K tomorrow ' } })
     fireEvent.click(screen.getByTestId('followup-save'))
     await waitFor(() =>
       expect(view.sent).toEqual([

@@ -46,7 +46,7 @@ describe('ConsentPage', () => {
     const allow = screen.getByRole('button', { name: 'Allow' })
     expect(allow.hasAttribute('disabled')).toBe(true)
     expect(screen.getByText('patient/Practitioner.rs')).toBeTruthy()
-    fireEvent.change(picker, { target: { value: 'Lê' } })
+    fireEvent.input(picker, { target: { value: 'Lê' } })
     // The list shows the name, then the birth date and number (a line of their own on a phone);
     // the option's accessible name keeps all three.
     const name = await screen.findByText('Minh Van Lê', {}, { timeout: 3000 })

@@ -81,7 +81,7 @@ describe('RequestedBookings', () => {
     const dialog = screen.getByRole('dialog', { name: 'Decline the booking of Lan Võ' })
     const ok = within(dialog).getByRole('button', { name: 'Decline' }) as HTMLButtonElement
     expect(ok.disabled).toBe(true)
-    fireEvent.change(within(dialog).getByLabelText('Reason (for the clinic)'), { target: { value: 'Doctor away' } })
+    fireEvent.input(within(dialog).getByLabelText('Reason (for the clinic)'), { target: { value: 'Doctor away' } })
     fireEvent.click(ok)
     await waitFor(() => expect(sent[0]).toMatchObject({ path: '/booking-requests/1/decline', body: { reason: 'Doctor away' } }))
     await waitFor(() => expect(screen.getByText('The request is declined.')).toBeTruthy())

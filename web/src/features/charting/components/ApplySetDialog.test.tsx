@@ -72,9 +72,9 @@ describe('ApplySetDialog', () => {
     )
     const reason = await screen.findByRole('textbox', { name: 'Reason to prescribe Amlodipine 5 mg tablet anyway' })
     expect(screen.getByTestId('rx-safety').textContent).toMatch(/Amlodipine/)
-    fireEvent.change(reason, { target: { value: 'Second script for the pharmacy' } })
+    fireEvent.input(reason, { target: { value: 'Second script for the pharmacy' } })
     fireEvent.click(screen.getByRole('checkbox', { name: 'Basic metabolic panel' })) // unchecked: not sent
-    fireEvent.change(screen.getByRole('textbox', { name: 'Dose — Amlodipine 5 mg tablet' }), { target: { value: '2 tablets' } })
+    fireEvent.input(screen.getByRole('textbox', { name: 'Dose — Amlodipine 5 mg tablet' }), { target: { value: '2 tablets' } })
     fireEvent.click(screen.getByRole('button', { name: 'Apply 4 items' }))
     await waitFor(() => expect(onApplied).toHaveBeenCalled())
     const sent = view.sent.find((r) => r.path === '/appointments/5/order-set')?.body as { set_id: number; version: number; content: OrderSet['content'] }

@@ -58,7 +58,7 @@ describe('AddCharge', () => {
     const { sent } = await renderScreen(<Charge />, { me: user(['record charges']), api: { 'GET /services': services, 'POST /bills/5/lines': bill } })
     await screen.findByRole('combobox', { name: 'Service' })
     await chooseService()
-    fireEvent.change(screen.getByRole('spinbutton', { name: /Quantity/ }), { target: { value: '1000' } })
+    fireEvent.input(screen.getByRole('spinbutton', { name: /Quantity/ }), { target: { value: '1000' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add' }))
     await waitFor(() => expect(sent).toContainEqual(expect.objectContaining({ path: '/bills/5/lines', body: expect.objectContaining({ quantity: 999 }) })))
   })

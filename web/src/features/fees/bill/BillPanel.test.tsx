@@ -190,7 +190,7 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     expect(screen.queryByRole('button', { name: 'Unmark Complete blood count as a test\'s charge' })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: "Unmark C-reactive protein (CRP) as a test's charge" }))
     const dialog = await screen.findByRole('dialog')
-    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'picked the wrong line' } })
+    fireEvent.input(within(dialog).getByLabelText('Reason'), { target: { value: 'picked the wrong line' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unmark' }))
     await waitFor(() => expect(sent).toContainEqual({ method: 'POST', path: '/bills/5/lines/3/unmark', body: { reason: 'picked the wrong line', version: 3 } }))
   })
@@ -209,7 +209,7 @@ describe('BillPanel (a visit bill beside its ordered tests)', () => {
     })
     fireEvent.click(await screen.findByRole('button', { name: "Unmark C-reactive protein (CRP) as a test's charge" }))
     const dialog = await screen.findByRole('dialog')
-    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'wrong line' } })
+    fireEvent.input(within(dialog).getByLabelText('Reason'), { target: { value: 'wrong line' } })
     const before = reads
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unmark' }))
     expect(await screen.findByText(/The bill was changed by someone else: it has been reloaded/)).toBeTruthy()

@@ -18,7 +18,7 @@ describe('MedicineDialog', () => {
   it('asks for the medicine and a time as HH:MM before anything is sent, the first message taking focus', async () => {
     const { sent } = await renderScreen(<MedicineDialog patientId={9} onClose={() => {}} onSaved={() => {}} />, { me: user(['record vitals']), api: {} })
     const dialog = screen.getByRole('dialog', { name: 'Add a medicine the patient takes' })
-    fireEvent.change(within(dialog).getByLabelText('Time (optional)'), { target: { value: '8h' } })
+    fireEvent.input(within(dialog).getByLabelText('Time (optional)'), { target: { value: '8h' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await within(dialog).findByText('Enter the medicine.')).toBeTruthy()
     expect(within(dialog).getByText('Enter the time as HH:MM, e.g. 08:30.')).toBeTruthy()

@@ -27,7 +27,7 @@ async function openEditor(items: Item[]) {
 /** Types over the line's medicine and picks the catalogue's entry. */
 async function pick(row: HTMLElement, typed: string, label: string) {
   const input = within(row).getByRole('combobox', { name: 'Medicine' })
-  fireEvent.change(input, { target: { value: typed } })
+  fireEvent.input(input, { target: { value: typed } })
   const option = await screen.findByRole('option', { name: label }, { timeout: 2000 })
   fireEvent.click(option)
 }
@@ -72,7 +72,7 @@ describe('PrescriptionEditor', () => {
   it('saves the lines of a new prescription on the visit, the quantity as written', async () => {
     const saved = { id: 31, items: [line()], version: 1 } as unknown as Prescription
     const { sent, onSaved, rows } = await openNew([line()], { 'POST /prescriptions/check': { patient_id: 9, allergies: [], allergy_status: 'none', findings: [] }, 'POST /appointments/5/prescriptions': saved })
-    fireEvent.change(within(rows()[0]).getByLabelText('Instructions'), { target: { value: 'after food' } })
+    fireEvent.input(within(rows()[0]).getByLabelText('Instructions'), { target: { value: 'after food' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save and preview' }))
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved))
     expect(sent.filter((r) => r.path === '/appointments/5/prescriptions')).toEqual([
@@ -83,7 +83,7 @@ describe('PrescriptionEditor', () => {
   it("asks a reason on a line the safety check finds, and sends it with the finding's key", async () => {
     const { sent, rows } = await openNew([line()], { 'POST /prescriptions/check': { patient_id: 9, allergies: [], allergy_status: 'present', findings: [allergy] }, 'POST /appointments/5/prescriptions': { id: 31, items: [], version: 1 } })
     const reason = await within(rows()[0]).findByLabelText('Reason to prescribe anyway')
-    fireEvent.change(reason, { target: { value: 'tolerated it last year' } })
+    fireEvent.input(reason, { target: { value: 'tolerated it last year' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save and preview' }))
     await waitFor(() => expect(sent.some((r) => r.path === '/appointments/5/prescriptions')).toBe(true))
     const body = sent.find((r) => r.path === '/appointments/5/prescriptions')!.body as { items: Item[] }

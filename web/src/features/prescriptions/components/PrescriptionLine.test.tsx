@@ -24,7 +24,7 @@ describe('PrescriptionLine', () => {
     // A line drawn says its title ("Medicine 2"): each title asked of the translations is a line drawn.
     const t = vi.spyOn(i18n, 't')
     const drawn = () => t.mock.calls.filter(([key]) => key === 'rx.line').length
-    fireEvent.change(within(rows()[1]).getByLabelText('Dose'), { target: { value: '2 tablets' } })
+    fireEvent.input(within(rows()[1]).getByLabelText('Dose'), { target: { value: '2 tablets' } })
     expect((within(rows()[1]).getByLabelText('Dose') as HTMLInputElement).value).toBe('2 tablets')
     expect(drawn()).toBe(0)
     fireEvent.click(screen.getByRole('button', { name: 'Add medicine' }))
@@ -41,18 +41,18 @@ describe('PrescriptionLine', () => {
     const refills = screen.getByRole('spinbutton', { name: 'Refills' }) as HTMLInputElement
     fireEvent.keyDown(refills, { key: 'ArrowUp' })
     expect(refills.value).toBe('1')
-    fireEvent.change(refills, { target: { value: '40' } })
+    fireEvent.input(refills, { target: { value: '40' } })
     fireEvent.blur(refills)
     expect(refills.value).toBe('12')
-    fireEvent.change(refills, { target: { value: '2.6' } })
+    fireEvent.input(refills, { target: { value: '2.6' } })
     fireEvent.blur(refills)
     expect(refills.value).toBe('3')
-    fireEvent.change(refills, { target: { value: 'x' } })
+    fireEvent.input(refills, { target: { value: 'x' } })
     fireEvent.blur(refills)
     expect(refills.value).toBe('3')
     // Enter sends the form: the count is brought into range first, so the one sent is the one shown (a pharmacist's review).
     for (const [typed, kept] of [['13', '12'], ['-1', '0'], ['12.5', '12']]) {
-      fireEvent.change(refills, { target: { value: typed } })
+      fireEvent.input(refills, { target: { value: typed } })
       fireEvent.keyDown(refills, { key: 'Enter' })
       expect(refills.value).toBe(kept)
     }
@@ -66,7 +66,7 @@ describe('PrescriptionLine', () => {
       api: { 'POST /prescriptions/check': { patient_id: 9, allergies: [], allergy_status: 'none', findings: [] }, 'GET /medicines': { data: medicines }, 'POST /appointments/5/prescriptions': { id: 31, items: [], version: 1 } },
     })
     const box = screen.getByRole('combobox', { name: 'Medicine' })
-    fireEvent.change(box, { target: { value: 'amlo' } })
+    fireEvent.input(box, { target: { value: 'amlo' } })
     await screen.findByRole('option', { name: 'Amlodipine 5 mg tablet' }, { timeout: 2000 })
     fireEvent.keyDown(box, { key: 'Enter' })
     await new Promise((r) => setTimeout(r, 50))

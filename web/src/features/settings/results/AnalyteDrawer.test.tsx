@@ -43,7 +43,7 @@ async function open(analyte: AnalyteEdit, put: unknown = (r: { body: unknown }) 
 }
 
 const save = (drawer: HTMLElement) => fireEvent.click(within(drawer).getByTestId('save-analyte'))
-const type = (input: HTMLElement, text: string) => fireEvent.change(input, { target: { value: text } })
+const type = (input: HTMLElement, text: string) => fireEvent.input(input, { target: { value: text } })
 
 describe('AnalyteDrawer', () => {
   it('edits critical limits by age and delta checks apart from the reference ranges', async () => {
