@@ -19,7 +19,7 @@ describe('CodesDrawer', () => {
     })
     const drawer = await screen.findByRole('dialog', { name: 'Diagnosis codes' })
     await waitFor(() => expect(within(drawer).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['A00Cholera', 'I10Essential hypertension']))
-    fireEvent.change(within(drawer).getByRole('searchbox', { name: 'Search codes' }), { target: { value: 'pharyn' } })
+    fireEvent.input(within(drawer).getByRole('searchbox', { name: 'Search codes' }), { target: { value: 'pharyn' } })
     await waitFor(() => expect(within(drawer).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['J02.9Acute pharyngitis, unspecified']))
 
     const file = new File(['code,label_en\n'], 'codes.csv', { type: 'text/csv' })

@@ -97,7 +97,7 @@ describe('SaveSetDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save the set' }))
     expect(await screen.findByText('Give the set a name.')).toBeTruthy()
     expect(view.sent.filter((r) => r.path === '/order-sets')).toEqual([])
-    fireEvent.change(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Hypertension review' } })
+    fireEvent.input(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Hypertension review' } })
     fireEvent.click(screen.getByRole('checkbox', { name: /^Plan/ })) // unticked: not kept
     fireEvent.click(screen.getByRole('button', { name: 'Save the set' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
