@@ -1,4 +1,4 @@
-import './lib/effectTiming'
+import './lib/reactSemantics'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { Root } from './app/Root'

@@ -24,7 +24,7 @@ const option = (p: PatientRow): Option => {
  * characters or more). A patient chosen already is shown by name. Works as a form control
  * (a library form's item gives it its id, value and onChange): emptying the box clears it.
  */
-export function PatientSelect({ id, value, onChange, placeholder, notFound, ariaLabel, style, 'aria-describedby': describedBy, 'aria-invalid': invalid }: {
+export function PatientSelect({ id, value, onChange, placeholder, notFound, ariaLabel, style, 'aria-describedby': describedBy, 'aria-invalid': invalid, 'aria-required': required }: {
   /** Set by a Form.Item, so that its label names this control. */
   id?: string
   /** Set by a light form's Field: its help and message describe the box, which is marked while wrong. */
@@ -94,6 +94,7 @@ export function PatientSelect({ id, value, onChange, placeholder, notFound, aria
         id={id}
         aria-describedby={describedBy}
         aria-invalid={invalid}
+        aria-required={required}
         label={ariaLabel ?? (labelText || placeholder || t('app.icons.search'))}
         placeholder={placeholder}
         query={typed ?? known?.label ?? ''}

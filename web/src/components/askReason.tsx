@@ -5,6 +5,7 @@ import { Button } from '../light/Button'
 import { Dialog } from '../light/Dialog'
 import { TextArea } from '../light/Input'
 import styles from './askReason.module.css'
+import { IdScope } from '../lib/reactSemantics'
 
 interface Ask {
   title: string
@@ -79,6 +80,10 @@ export function useAskReason() {
         root.unmount()
         host.remove()
       })
-    root.render(<ReasonDialog ask={ask} closeLabel={closeLabel} onClosed={closed} />)
+    root.render(
+      <IdScope>
+        <ReasonDialog ask={ask} closeLabel={closeLabel} onClosed={closed} />
+      </IdScope>,
+    )
   }
 }

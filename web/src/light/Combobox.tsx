@@ -33,6 +33,8 @@ export interface ComboboxProps {
   id?: string
   'aria-describedby'?: string
   'aria-invalid'?: true
+  /** A form's field that must be filled (said by a screen reader, as its label's mark shows). */
+  'aria-required'?: boolean
   /** Drawn as a form's select with search (full width, the list under it at its width). */
   field?: boolean
   /**
@@ -70,6 +72,7 @@ export function Combobox({
   id: inputId,
   'aria-describedby': describedBy,
   'aria-invalid': invalid,
+  'aria-required': ariaRequired,
   field,
   activateFirst,
   disabled,
@@ -108,6 +111,7 @@ export function Combobox({
         id={inputId}
         aria-describedby={describedBy}
         aria-invalid={invalid}
+        aria-required={ariaRequired || undefined}
         role="combobox"
         className={styles.input}
         aria-label={label}
@@ -130,6 +134,9 @@ export function Combobox({
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault()
             setOpen(true)
+            // A form's select opens on the first arrow at what it holds (the library's did), so
+            // that Arrow Down then Enter does not take the next option unseen.
+            if (field && activateFirst && !expanded) return
             if (options.length) setActive((a) => (e.key === 'ArrowDown' ? (a + 1) % options.length : a <= 0 ? options.length - 1 : a - 1))
           } else if (e.key === 'Enter' && expanded && options[active]) {
             // Only an option the user has made active (the APG's combobox): Enter never takes

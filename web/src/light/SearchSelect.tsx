@@ -13,9 +13,11 @@ interface Props extends Partial<ControlProps> {
   onChange: (value: string) => void
   placeholder?: string
   className?: string
+  /** Shown under the box when what is typed finds nothing. */
+  emptyText?: string
 }
 
-export function SearchSelect({ label, value, options, onChange, placeholder, className, 'aria-required': _required, ...control }: Props) {
+export function SearchSelect({ label, value, options, onChange, placeholder, className, ...control }: Props) {
   // What is typed, while the user searches; null shows the choice.
   const [query, setQuery] = useState<string | null>(null)
   const chosen = options.find((o) => o.value === value)?.label ?? ''

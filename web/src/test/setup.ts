@@ -2,7 +2,7 @@
 // getComputedStyle, all used by antd or the signature pad.
 // Only for the tests that run in jsdom (those that say so); the others run in Node.
 import { beforeEach } from 'vitest'
-import '../lib/effectTiming'
+import '../lib/reactSemantics'
 import { clearToasts } from '../light/Toast'
 
 // The toasts live outside React: each test starts with none (files share a worker).

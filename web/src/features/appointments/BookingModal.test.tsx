@@ -119,6 +119,59 @@ describe('BookingModal', () => {
     expect(await screen.findByText('Booked: number 4 in the queue')).toBeTruthy()
   })
 
+  // The booking review of 2026-11-30: a time typed and left (Tab, or a click on Book) is the
+  // time booked, on the five-minute steps or not, however the desk types it; a text that is no
+  // time is refused with a message, never replaced by the time proposed before.
+  it.each([
+    ['10:30', '10:30'],
+    ['1030', '10:30'],
+    ['930', '09:30'],
+    ['9.30', '09:30'],
+    ['9h07', '09:07'],
+    ['09:07', '09:07'],
+  ])('books %s typed and left as %s', async (typed, booked) => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(2026, 10, 29, 8, 0))
+    const onClose = vi.fn()
+    const view = await renderScreen(<BookingModal open onClose={onClose} date="2026-12-03" patientId={7} doctorId={3} />, {
+      me: user(['manage appointment']),
+      api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] }, 'GET /patients/7': patient, 'GET /appointments': empty, 'POST /appointments': { id: 9, queue_number: 4 } },
+    })
+    const time = await screen.findByLabelText<HTMLInputElement>('Time')
+    await waitFor(() => expect(time.value).not.toBe(''))
+    expect(time.getAttribute('aria-required')).toBe('true')
+    fireEvent.input(time, { target: { value: typed } })
+    fireEvent.blur(time)
+    await waitFor(() => expect(time.value).toBe(booked))
+    // A length chosen after the time leaves the time typed alone.
+    fireEvent.change(screen.getByLabelText('Duration'), { target: { value: '30' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Book appointment' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    const [h, m] = booked.split(':').map(Number)
+    expect(new Date((view.sent[0]!.body as { starts_at: string }).starts_at).getTime()).toBe(new Date(2026, 11, 3, h, m).getTime())
+  })
+
+  it('refuses a text that is no time, keeping it, and sends nothing; Arrow Down on the closed list keeps the time held', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(2026, 10, 29, 8, 0))
+    const view = await renderScreen(<BookingModal open onClose={() => {}} date="2026-12-03" patientId={7} doctorId={3} />, {
+      me: user(['manage appointment']),
+      api: { 'GET /doctors': { data: [{ id: 3, name: 'Dr Binh' }] }, 'GET /patients/7': patient, 'GET /appointments': empty, 'POST /appointments': { id: 9, queue_number: 4 } },
+    })
+    const time = await screen.findByLabelText<HTMLInputElement>('Time')
+    await waitFor(() => expect(time.value).not.toBe(''))
+    const held = time.value
+    fireEvent.keyDown(time, { key: 'ArrowDown' })
+    fireEvent.keyDown(time, { key: 'Enter' })
+    expect(time.value).toBe(held)
+    fireEvent.input(time, { target: { value: '25:00' } })
+    fireEvent.blur(time)
+    fireEvent.click(screen.getByRole('button', { name: 'Book appointment' }))
+    expect(await screen.findByText('Enter the time as HH:MM, e.g. 09:30.')).toBeTruthy()
+    expect(time.value).toBe('25:00')
+    expect(view.sent).toEqual([])
+  })
+
   it('shows the server’s field messages under their fields (the start under the date), and a conflict above the form', async () => {
     let calls = 0
     await renderScreen(<BookingModal open onClose={() => {}} date="2099-12-03" patientId={7} doctorId={3} />, {

@@ -22,7 +22,7 @@ import { useSaveAppointment } from './api/saveAppointment'
 import { DURATIONS, TYPES, type Appointment, type AppointmentInput } from './api/types'
 import styles from './booking.module.css'
 import { firstFreeSlot, soonestSlot } from './soonestSlot'
-import { TimeSelect } from './TimeSelect'
+import { parseTime, TimeSelect } from './TimeSelect'
 
 const DAY = 'YYYY-MM-DD'
 const TIME = 'HH:mm'
@@ -84,7 +84,7 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
           reason: '',
           remarks: '',
         },
-    { patient_id: required, doctor_id: required, date: required, time: required },
+    { patient_id: required, doctor_id: required, date: required, time: (v) => required(v) ?? (parseTime(v) === v ? undefined : t('appointments.timeFormat')) },
   )
   const v = form.values
   // form.set is made anew at each render: the effects below run on what they watch, not on it.
@@ -123,6 +123,8 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
           if (e.status === 422 && Object.keys(e.fields).length > 0) {
             const map: Record<string, keyof Values> = { starts_at: 'date' }
             const left = form.fail(Object.fromEntries(Object.entries(e.fields).map(([f, errors]) => [map[f] ?? f, errors.join(' ')])))
+            // The type's choice has no message of its own under it: its refusal is said above the form.
+            if (e.fields.type) left.push(e.fields.type.join(' '))
             if (left.length) setProblem(left.join(' '))
           } else {
             setProblem(e.display || t('errors.generic'))
@@ -190,8 +192,16 @@ export function BookingModal({ open, onClose, appointment, patientId, date, doct
             />
           )}
         </Field>
-        <Field label={t('appointments.duration')} className={styles.bookingTime}>
-          {(c) => <Select<number> {...c} value={v.duration_minutes} options={DURATIONS.map((m) => ({ value: m, label: t('appointments.minutes', { count: m }) }))} onChange={(m) => form.set('duration_minutes', m)} />}
+        <Field label={t('appointments.duration')} error={form.errors.duration_minutes} className={styles.bookingTime}>
+          {(c) => (
+            <Select<number>
+              {...c}
+              value={v.duration_minutes}
+              // A length booked otherwise (online, 25 minutes) is shown and kept, as the library's select showed it.
+              options={(DURATIONS.includes(v.duration_minutes) ? DURATIONS : [...DURATIONS, v.duration_minutes].sort((a, b) => a - b)).map((m) => ({ value: m, label: t('appointments.minutes', { count: m }) }))}
+              onChange={(m) => form.set('duration_minutes', m)}
+            />
+          )}
         </Field>
       </div>
       <RadioGroup legend={t('appointments.type')} look="button" value={v.type} options={TYPES.map((x) => ({ value: x, label: t(appointmentTypeLabel[x]) }))} onChange={(x) => form.set('type', x)} />

@@ -64,13 +64,16 @@ export function CodesDrawer({ open, onClose }: { open: boolean; onClose: () => v
           </UploadButton>
         </div>
         <ImportProgressBar list="diagnosis_codes" active={importCodes.isPending} />
-        {report && (
-          <Alert
-            type={report.rejected > 0 ? 'warning' : 'success'}
-            title={t('codes.report', { inserted: report.inserted, updated: report.updated, unchanged: report.unchanged, rejected: report.rejected })}
-            description={report.errors.length > 0 && <Rejected errors={report.errors} />}
-          />
-        )}
+        {/* The import's outcome is said as it comes (the library's alert was an alert): the region is there before it. */}
+        <div role="status">
+          {report && (
+            <Alert
+              type={report.rejected > 0 ? 'warning' : 'success'}
+              title={t('codes.report', { inserted: report.inserted, updated: report.updated, unchanged: report.unchanged, rejected: report.rejected })}
+              description={report.errors.length > 0 && <Rejected errors={report.errors} />}
+            />
+          )}
+        </div>
         <SearchField className={styles.search} label={t('codes.search')} placeholder={t('visit.codeSearch')} onChange={search} onSearch={search} />
         <ul className={styles.list}>
           {codes.map((c) => (

@@ -192,7 +192,7 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
       <div className={styles.stack}>
         {/* Keyboard first: the set's name is typed as soon as the dialog opens (its first field takes focus). */}
         <div className={`${styles.row} ${styles.picker}`}>
-          <SearchSelect className={styles.picker} label={t('orderSets.set')} placeholder={t('orderSets.choose')} value={setId === undefined ? undefined : String(setId)} options={options} onChange={(id) => void choose(Number(id))} />
+          <SearchSelect className={styles.picker} label={t('orderSets.set')} placeholder={t('orderSets.choose')} emptyText={t('orderSets.none')} value={setId === undefined ? undefined : String(setId)} options={options} onChange={(id) => void choose(Number(id))} />
           {(sets.isLoading || testsToday.isLoading) && <Spin />}
         </div>
         {sets.data && all.length === 0 && (
@@ -270,8 +270,9 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                 </div>
                 <TextArea
                   aria-label={t('visit.fields.plan')}
-                  // As tall as the plan's words, 2 to 6 lines (the library's grew with them).
-                  rows={Math.min(6, Math.max(2, Math.ceil(draft.plan.text.length / 90)))}
+                  // As tall as the plan's words, 2 to 6 lines (the library's grew with them), at any width.
+                  className={styles.plan}
+                  rows={2}
                   maxLength={4000}
                   value={draft.plan.text}
                   disabled={!draft.plan.keep}
@@ -302,6 +303,8 @@ export function ApplySetDialog({ appointmentId, day, content, prepare, onApplied
                         if (e.target.value.trim() !== '' && Number.isFinite(n)) change((d) => void (d.followUp.days = Math.min(730, Math.max(1, Math.round(n)))))
                       }}
                       onWheel={(e) => e.currentTarget.blur()}
+                      // Left emptied or out of range, the field shows again the days that apply.
+                      onBlur={(e) => void (e.currentTarget.value = String(draft.followUp.days))}
                     />
                     {draft.followUp.keep && <span>{t('orderSets.daysUnit')}</span> /* a disabled field's grey unit fails contrast */}
                   </span>

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs'
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
@@ -60,6 +60,17 @@ export function SaveSetDialog({ appointmentId, day, content, onClose }: { appoin
   // The parts ticked as it opens: those the visit has (as the library's form's initial values).
   const form = useForm<Values>({ name: '', scope: 'personal', parts: PARTS.filter((p) => counts[p] > 0) }, { name: (v) => (v.trim() ? undefined : t('orderSets.nameRequired')) })
   const v = form.values
+  // The visit's prescriptions may arrive after the dialog opened: their lines are ticked then, as
+  // they would have been had they come first, unless the doctor has ticked or unticked a part.
+  const partsTouched = useRef(false)
+  const setForm = useRef(form.set)
+  setForm.current = form.set
+  const items = lines.length > 0
+  const ticked = useRef(v.parts)
+  ticked.current = v.parts
+  useEffect(() => {
+    if (items && !partsTouched.current && !ticked.current.includes('items')) setForm.current('parts', PARTS.filter((x) => x === 'items' || ticked.current.includes(x)))
+  }, [items])
   const submit = async () => {
     setProblem('')
     try {
@@ -102,7 +113,10 @@ export function SaveSetDialog({ appointmentId, day, content, onClose }: { appoin
         </div>
         <div className={styles.parts}>
           {PARTS.map((p) => (
-            <Checkbox key={p} disabled={counts[p] === 0} checked={v.parts.includes(p)} onChange={(on) => form.set('parts', on ? PARTS.filter((x) => x === p || v.parts.includes(x)) : v.parts.filter((x) => x !== p))}>
+            <Checkbox key={p} disabled={counts[p] === 0} checked={v.parts.includes(p)} onChange={(on) => {
+                partsTouched.current = true
+                form.set('parts', on ? PARTS.filter((x) => x === p || v.parts.includes(x)) : v.parts.filter((x) => x !== p))
+              }}>
               {t(`orderSets.parts.${p}`, { count: counts[p] })}
             </Checkbox>
           ))}
