@@ -122,9 +122,27 @@ function antdUsed(src: string): AntdUse {
   return { folders, keys: new Set([...folders].flatMap((f) => keysIn.get(f) ?? [])), known }
 }
 
+// The library's style cache under Preact (docs/adr/0048): a style a mounted component uses is
+// counted by an insertion effect; under Preact a component whose render was set aside (a part of
+// its screen still loading) reads the style again after another user of it has gone and the
+// count reached nothing, and the library's production build then reads an entry that is gone
+// ("Cannot read properties of null": the whole screen fails). Its development build rebuilds the
+// entry when it is missing; so does this one.
+function antdStyleCacheKept(): Plugin {
+  return {
+    name: 'emr-antd-style-cache-kept',
+    transform(code, id) {
+      if (!/@ant-design\/cssinjs\/es\/hooks\/useGlobalCache\.js$/.test(id)) return null
+      const out = code.replace("process.env.NODE_ENV !== 'production' && !cacheEntity", '!cacheEntity')
+      if (out === code) throw new Error('useGlobalCache changed: review antdStyleCacheKept')
+      return { code: out, map: null }
+    },
+  }
+}
+
 // The build lands in dist/app, which the Go binary embeds (web/embed.go).
 export default defineConfig({
-  plugins: [react(), antdStaticCss()],
+  plugins: [react(), antdStaticCss(), antdStyleCacheKept()],
   build: {
     outDir: 'dist/app',
     emptyOutDir: true,

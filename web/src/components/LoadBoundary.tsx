@@ -10,6 +10,11 @@ export class LoadBoundary extends Component<{ fallback: ReactNode; children: Rea
     return { failed: true }
   }
 
+  // What failed is told to the console: the fallback says only that something did.
+  componentDidCatch(error: unknown) {
+    console.error(error)
+  }
+
   render() {
     return this.state.failed ? this.props.fallback : this.props.children
   }
