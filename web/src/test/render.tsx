@@ -67,7 +67,8 @@ export async function renderScreen(ui: ReactNode, { me, api, route = '/', at = '
     }
     const f = api[key]
     try {
-      const data = typeof f === 'function' ? (f as (r: { params: Record<string, unknown>; body: unknown }) => unknown)({ params: params ?? {}, body }) : f
+      // A fixture may answer later (a promise): a screen's part whose data comes after the rest.
+      const data = await (typeof f === 'function' ? (f as (r: { params: Record<string, unknown>; body: unknown }) => unknown)({ params: params ?? {}, body }) : f)
       return { status: 200, data }
     } catch (e) {
       if (e instanceof Refusal) return { status: e.status, data: e.body }

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api'
 import { useCan } from '../../../lib/auth/can'
@@ -62,15 +62,13 @@ export function SaveSetDialog({ appointmentId, day, content, onClose }: { appoin
   const v = form.values
   // The visit's prescriptions may arrive after the dialog opened: their lines are ticked then, as
   // they would have been had they come first, unless the doctor has ticked or unticked a part.
-  const partsTouched = useRef(false)
-  const setForm = useRef(form.set)
-  setForm.current = form.set
+  const [partsTouched, setPartsTouched] = useState(false)
   const items = lines.length > 0
-  const ticked = useRef(v.parts)
-  ticked.current = v.parts
-  useEffect(() => {
-    if (items && !partsTouched.current && !ticked.current.includes('items')) setForm.current('parts', PARTS.filter((x) => x === 'items' || ticked.current.includes(x)))
-  }, [items])
+  const [itemsSeen, setItemsSeen] = useState(items)
+  if (items && !itemsSeen) {
+    setItemsSeen(true)
+    if (!partsTouched && !v.parts.includes('items')) form.set('parts', PARTS.filter((x) => x === 'items' || v.parts.includes(x)))
+  }
   const submit = async () => {
     setProblem('')
     try {
@@ -114,7 +112,7 @@ export function SaveSetDialog({ appointmentId, day, content, onClose }: { appoin
         <div className={styles.parts}>
           {PARTS.map((p) => (
             <Checkbox key={p} disabled={counts[p] === 0} checked={v.parts.includes(p)} onChange={(on) => {
-                partsTouched.current = true
+                setPartsTouched(true)
                 form.set('parts', on ? PARTS.filter((x) => x === p || v.parts.includes(x)) : v.parts.filter((x) => x !== p))
               }}>
               {t(`orderSets.parts.${p}`, { count: counts[p] })}

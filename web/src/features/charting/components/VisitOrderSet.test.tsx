@@ -107,4 +107,24 @@ describe('SaveSetDialog', () => {
     expect(sent.content.plan).toBe('')
     expect(document.activeElement).toBe(opener)
   })
+
+  it('ticks the visit’s prescription lines when they arrive after the dialog opened (the review of 2026-11-30)', async () => {
+    let answer: (v: unknown) => void = () => {}
+    const late = new Promise((resolve) => (answer = resolve))
+    const line = { medicine_id: 4, medicine_name: 'Amlodipine 5 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'once daily', duration_days: 30, quantity: 30, instructions: '' }
+    const view = await renderScreen(<Visit />, {
+      me: user(['write diagnosis', 'write prescription'], ['doctor']),
+      api: { ...api, 'GET /appointments/5/prescriptions': () => late },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Save as set…' }))
+    await screen.findByRole('dialog')
+    expect((screen.getByRole('checkbox', { name: 'Prescription lines (0)' }) as HTMLInputElement).checked).toBe(false)
+    answer({ data: [{ id: 1, status: 'active', items: [line] }] })
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'Prescription lines (1)' }) as HTMLInputElement).checked).toBe(true))
+    fireEvent.input(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Hypertension' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save the set' }))
+    await waitFor(() => expect(view.sent.some((r) => r.path === '/order-sets')).toBe(true))
+    const sent = view.sent.find((r) => r.path === '/order-sets')?.body as { content: OrderSet['content'] }
+    expect(sent.content.items.map((it) => it.medicine_name)).toEqual(['Amlodipine 5 mg tablet'])
+  })
 })
