@@ -111,7 +111,7 @@ describe('SaveSetDialog', () => {
   it('ticks the visit’s prescription lines when they arrive after the dialog opened (the review of 2026-11-30)', async () => {
     let answer: (v: unknown) => void = () => {}
     const late = new Promise((resolve) => (answer = resolve))
-    const line = { medicine_id: 4, medicine_name: 'Amlodipine 5 mg tablet', dose: '1 tablet', route: 'oral', frequency: 'once daily', duration_days: 30, quantity: 30, instructions: '' }
+    const line = { medicine_id: 4, medicine: 'Amlodipine 5 mg tablet', dose: '1 tablet', unit: 'tablet', route: 'oral', frequency: 'once daily', duration: '30 days', quantity: '30', refills: 0, instructions: '' }
     const view = await renderScreen(<Visit />, {
       me: user(['write diagnosis', 'write prescription'], ['doctor']),
       api: { ...api, 'GET /appointments/5/prescriptions': () => late },
@@ -125,6 +125,6 @@ describe('SaveSetDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save the set' }))
     await waitFor(() => expect(view.sent.some((r) => r.path === '/order-sets')).toBe(true))
     const sent = view.sent.find((r) => r.path === '/order-sets')?.body as { content: OrderSet['content'] }
-    expect(sent.content.items.map((it) => it.medicine_name)).toEqual(['Amlodipine 5 mg tablet'])
+    expect(sent.content.items.map((it) => it.medicine)).toEqual(['Amlodipine 5 mg tablet'])
   })
 })
