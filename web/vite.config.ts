@@ -122,19 +122,52 @@ function antdUsed(src: string): AntdUse {
   return { folders, keys: new Set([...folders].flatMap((f) => keysIn.get(f) ?? [])), known }
 }
 
-// The library's style cache under Preact (docs/adr/0048): a style a mounted component uses is
-// counted by an insertion effect; under Preact a component whose render was set aside (a part of
-// its screen still loading) reads the style again after another user of it has gone and the
-// count reached nothing, and the library's production build then reads an entry that is gone
-// ("Cannot read properties of null": the whole screen fails). Its development build rebuilds the
-// entry when it is missing; so does this one.
-function antdStyleCacheKept(): Plugin {
+// Two places where the component library relied on React's own event and effect objects, made to
+// hold under Preact (docs/adr/0048). Each patch fails the build if its text is not found, so a
+// library upgrade that changes them is read again.
+// 1. The style cache: a style a mounted component uses is counted by an insertion effect; under
+// Preact a component whose render was set aside (a part of its screen still loading) reads the
+// style again after another user of it has gone and the count reached nothing, and the
+// production build then reads an entry that is gone ("Cannot read properties of null": the
+// whole screen failed). Its development build rebuilds the entry when it is missing; so does this.
+// 2. A text field's change event: the library hands its handlers a copy of the event made with
+// Object.create(event). React's event was a plain object; Preact's is the browser's, whose
+// properties are getters that refuse such a copy ("Illegal invocation": the search box of a
+// library screen threw on every key and filtered nothing). The copy is a view of the event
+// instead, its target the field's copy as before.
+const LIBRARY_PATCHES: { file: RegExp; from: string; to: string }[] = [
+  {
+    file: /@ant-design\/cssinjs\/es\/hooks\/useGlobalCache\.js$/,
+    from: "process.env.NODE_ENV !== 'production' && !cacheEntity",
+    to: '!cacheEntity',
+  },
+  {
+    file: /@rc-component\/input\/es\/utils\/commonUtils\.js$/,
+    from: `const newEvent = Object.create(event, {
+    target: {
+      value: currentTarget
+    },
+    currentTarget: {
+      value: currentTarget
+    }
+  });`,
+    to: `const newEvent = new Proxy(event, {
+    get(e, key) {
+      if (key === 'target' || key === 'currentTarget') return currentTarget;
+      const v = Reflect.get(e, key, e);
+      return typeof v === 'function' ? v.bind(e) : v;
+    }
+  });`,
+  },
+]
+function libraryUnderPreact(): Plugin {
   return {
-    name: 'emr-antd-style-cache-kept',
+    name: 'emr-library-under-preact',
     transform(code, id) {
-      if (!/@ant-design\/cssinjs\/es\/hooks\/useGlobalCache\.js$/.test(id)) return null
-      const out = code.replace("process.env.NODE_ENV !== 'production' && !cacheEntity", '!cacheEntity')
-      if (out === code) throw new Error('useGlobalCache changed: review antdStyleCacheKept')
+      const patch = LIBRARY_PATCHES.find((p) => p.file.test(id))
+      if (!patch) return null
+      const out = code.replace(patch.from, patch.to)
+      if (out === code) throw new Error(`${id}: its text changed; review LIBRARY_PATCHES (docs/adr/0048)`)
       return { code: out, map: null }
     },
   }
@@ -142,7 +175,7 @@ function antdStyleCacheKept(): Plugin {
 
 // The build lands in dist/app, which the Go binary embeds (web/embed.go).
 export default defineConfig({
-  plugins: [react(), antdStaticCss(), antdStyleCacheKept()],
+  plugins: [react(), antdStaticCss(), libraryUnderPreact()],
   build: {
     outDir: 'dist/app',
     emptyOutDir: true,
