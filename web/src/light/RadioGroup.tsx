@@ -30,17 +30,15 @@ export interface RadioGroupProps<V extends string | number> {
   error?: ReactNode
   /** A line of help under the group, said with each radio. */
   help?: ReactNode
-  /** The radios one under another (the library's radios in a vertical Space). */
-  vertical?: boolean
 }
 
-export function RadioGroup<V extends string | number>({ legend, value, options, onChange, look = 'radio', inline, size, required, error, help, vertical }: RadioGroupProps<V>) {
+export function RadioGroup<V extends string | number>({ legend, value, options, onChange, look = 'radio', inline, size, required, error, help }: RadioGroupProps<V>) {
   const name = useId()
   const described = [help && `${name}-help`, error && `${name}-error`].filter(Boolean).join(' ') || undefined
   return (
     <fieldset className={[fieldStyles.field, styles.group, inline ? styles.inline : ''].filter(Boolean).join(' ')}>
       <legend className={inline ? 'visually-hidden' : [fieldStyles.label, styles.legend, required ? fieldStyles.required : ''].filter(Boolean).join(' ')}>{legend}</legend>
-      <div className={[look === 'button' ? styles.buttons : styles.radios, size === 'small' ? styles.small : '', vertical ? styles.vertical : ''].filter(Boolean).join(' ')}>
+      <div className={[look === 'button' ? styles.buttons : styles.radios, size === 'small' ? styles.small : ''].filter(Boolean).join(' ')}>
         {options.map((o) => (
           <label key={String(o.value)} className={look === 'button' ? styles.button : styles.radio}>
             <input type="radio" className={look === 'button' ? styles.hidden : styles.input} name={name} checked={o.value === value} disabled={o.disabled} onChange={() => onChange(o.value)} aria-describedby={described} aria-invalid={error ? true : undefined} />

@@ -180,11 +180,10 @@ export function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert;
           <Descriptions column={1} items={details} />
         </div>
       </div>
-      <div onKeyDown={holdEnter}>
+      <div onKeyDown={holdEnter} className={own.vertical}>
         <RadioGroup
           legend={t('results.receivedByLabel')}
           required
-          vertical
           value={v.received_by}
           error={form.errors.received_by}
           onChange={(x) => form.set('received_by', x)}
@@ -193,7 +192,6 @@ export function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert;
         <RadioGroup
           legend={t('results.contactLabel')}
           required
-          vertical
           value={v.contact}
           error={form.errors.contact}
           help={v.contact === 'not_reached' ? t('results.notReachedHint') : undefined}

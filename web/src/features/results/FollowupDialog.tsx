@@ -59,11 +59,10 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
       okTestId="followup-save"
     >
       <p className={`${styles.danger} ${own.below}`}>{t('results.withdrawnBannerTitle')}</p>
-      <div onKeyDown={holdEnter}>
+      <div onKeyDown={holdEnter} className={own.vertical}>
         <RadioGroup
           legend={t('results.followupLabel')}
           required
-          vertical
           value={v.followup}
           error={form.errors.followup}
           onChange={(x) => form.set('followup', x)}
