@@ -58,7 +58,8 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
       maskClosable={false}
       okTestId="followup-save"
     >
-      <p className={`${styles.danger} ${own.below}`}>{t('results.withdrawnBannerTitle')}</p>
+      {/* Focus lands here as it opens (as on the library's dialog itself): what happened is read before any field. */}
+      <p tabIndex={-1} data-autofocus className={`${styles.danger} ${own.below} ${own.details}`}>{t('results.withdrawnBannerTitle')}</p>
       <div onKeyDown={holdEnter} className={own.vertical}>
         <RadioGroup
           legend={t('results.followupLabel')}
