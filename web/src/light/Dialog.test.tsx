@@ -133,4 +133,17 @@ describe('Dialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel it' }))
     expect(onSubmit).not.toHaveBeenCalled()
   })
+
+  it('stays open on a click on the mask when maskClosable is false, and closes on Escape', () => {
+    const onClose = vi.fn()
+    render(
+      <Dialog open title="Critical result" closeLabel="Close" onClose={onClose} maskClosable={false}>
+        <p>Potassium 6.8</p>
+      </Dialog>,
+    )
+    fireEvent.click(screen.getByRole('dialog').previousElementSibling!)
+    expect(onClose).not.toHaveBeenCalled()
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(onClose).toHaveBeenCalledTimes(1)
+  })
 })

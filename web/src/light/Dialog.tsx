@@ -26,10 +26,12 @@ export interface DialogProps {
   busy?: boolean
   /** Named by an alert dialog's role (a question that must be answered: Confirm). */
   role?: 'dialog' | 'alertdialog'
+  /** false: a click on the mask does not close it (Escape and the close button still do). */
+  maskClosable?: boolean
   children: ReactNode
 }
 
-export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, enterSubmits = true, width = 520, busy, role = 'dialog', children }: DialogProps) {
+export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, enterSubmits = true, width = 520, busy, role = 'dialog', maskClosable = true, children }: DialogProps) {
   const id = useId()
   const close = () => {
     if (!busy) onClose()
@@ -50,7 +52,7 @@ export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, ent
   }
   return (
     <div className={styles.root}>
-      <div className={styles.mask} onClick={close} aria-hidden />
+      <div className={styles.mask} onClick={maskClosable ? close : undefined} aria-hidden />
       <div
         ref={panel}
         role={role}

@@ -38,4 +38,24 @@ describe('FormDialog', () => {
     // fireEvent answers false when the event's default (the form's implicit submission) was prevented.
     expect(fireEvent.keyDown(screen.getByLabelText('Reason'), { key: 'Enter' })).toBe(false)
   })
+
+  it('holds its OK when told (okDisabled), found by its test id, and keeps the mask from closing it', () => {
+    const sent = vi.fn()
+    const closed = vi.fn()
+    function Held() {
+      const form = useForm({ reason: 'x' })
+      return (
+        <FormDialog title="Acknowledge" okText="Acknowledge" cancelText="Later" busy={false} form={form} onSubmit={sent} onClose={closed} okDisabled okTestId="ok" maskClosable={false}>
+          <p>Value changed</p>
+        </FormDialog>
+      )
+    }
+    render(<Held />)
+    const ok = screen.getByTestId('ok') as HTMLButtonElement
+    expect(ok.disabled).toBe(true)
+    fireEvent.click(ok)
+    expect(sent).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByRole('dialog').previousElementSibling!)
+    expect(closed).not.toHaveBeenCalled()
+  })
 })

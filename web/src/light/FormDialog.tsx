@@ -24,10 +24,15 @@ export interface FormDialogProps<T extends object> {
   width?: number
   /** More rules for the fields inside (a narrow quantity). */
   className?: string
+  /** false: a click on the mask does not close it (Escape and Cancel still do). */
+  maskClosable?: boolean
+  /** The OK button held (nothing may be sent yet), and its test id. */
+  okDisabled?: boolean
+  okTestId?: string
   children: ReactNode
 }
 
-export function FormDialog<T extends object>({ title, okText, cancelText, danger, busy, form, onSubmit, onClose, enterSubmits = true, width, className, children }: FormDialogProps<T>) {
+export function FormDialog<T extends object>({ title, okText, cancelText, danger, busy, form, onSubmit, onClose, enterSubmits = true, width, className, maskClosable, okDisabled, okTestId, children }: FormDialogProps<T>) {
   const { t } = useTranslation()
   return (
     <Dialog
@@ -38,13 +43,14 @@ export function FormDialog<T extends object>({ title, okText, cancelText, danger
       onClose={onClose}
       busy={busy}
       enterSubmits={enterSubmits}
+      maskClosable={maskClosable}
       onSubmit={() => form.check() && void onSubmit()}
       footer={
         <>
           <Button onClick={onClose} disabled={busy}>
             {cancelText}
           </Button>
-          <Button type="submit" variant={danger ? 'danger' : 'primary'} loading={busy}>
+          <Button type="submit" variant={danger ? 'danger' : 'primary'} loading={busy} disabled={okDisabled} data-testid={okTestId}>
             {okText}
           </Button>
         </>

@@ -57,4 +57,17 @@ describe('RadioGroup', () => {
     expect(chosen).toBe('personal')
     expect(await axeViolations(container)).toEqual([])
   })
+
+  it('as a required field: marked, its message and help said with each radio, and passes axe', async () => {
+    const { container } = render(
+      <RadioGroup legend="How was the patient reached?" required error="Choose how the patient was reached." help="The alert stays open." value="" onChange={() => {}} options={[{ value: 'phone', label: 'By phone' }, { value: 'in_person', label: 'In person' }]} />,
+    )
+    const group = screen.getByRole('group', { name: 'How was the patient reached?' })
+    expect(group.querySelector('legend')?.className).toMatch(/required/)
+    const phone = screen.getByRole('radio', { name: 'By phone' })
+    expect(phone.getAttribute('aria-invalid')).toBe('true')
+    const described = (phone.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent)
+    expect(described).toEqual(['The alert stays open.', 'Choose how the patient was reached.'])
+    expect(await axeViolations(container)).toEqual([])
+  })
 })

@@ -6,13 +6,12 @@
 // withdrawn as entered in error stays too, said to be withdrawn (with why), until its order is
 // reviewed: whoever was told of the value hears that it is gone.
 // This part only watches (it is on every page); the banner's and the dialog's code loads with
-// the first alert. Until it has loaded, or if it cannot load, the banner still says how many
+// the first alert, on the light components (no library). Until it has loaded, or if it cannot load, the banner still says how many
 // results wait, so a critical result is never hidden behind a download.
 import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadBoundary } from '../../components/LoadBoundary'
 import { useCan } from '../../lib/auth/can'
-import { WithAntd } from '../../lib/withAntd'
 import { Alert } from '../../light/Alert'
 import { splitAlerts, useAlerts } from './api/listAlerts'
 
@@ -36,9 +35,7 @@ export function CriticalAlerts() {
   return (
     <LoadBoundary fallback={waiting}>
       <Suspense fallback={waiting}>
-        <WithAntd>
-          <CriticalAlertsBanner alerts={list} />
-        </WithAntd>
+        <CriticalAlertsBanner alerts={list} />
       </Suspense>
     </LoadBoundary>
   )

@@ -2,64 +2,77 @@
 // treatment stopped, whoever was told of it told, a repeat ordered, or nothing as nothing was
 // acted on) and a note. Asked when a withdrawal is seen (the banner) and when the ordering
 // doctor reviews the order that held it (the review queue): a withdrawal never closes unsaid.
-import { App, Form, Input, Modal, Radio, Space, Typography } from 'antd'
+// Sent by its button only; a click beside it does not close it.
+import type { KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
+import { Field } from '../../light/Field'
+import { useForm } from '../../light/form'
+import { FormDialog } from '../../light/FormDialog'
+import { TextArea } from '../../light/Input'
+import { RadioGroup } from '../../light/RadioGroup'
+import { useToast } from '../../light/Toast'
 import { FOLLOWUPS } from './api/types'
+import own from './CriticalAlerts.module.css'
+import styles from './results.module.css'
 
 interface FollowupValues {
-  followup?: string
-  note?: string
+  followup: string
+  note: string
+}
+
+/** Enter on a radio sends nothing (the library's dialog was sent by its button only). */
+const holdEnter = (e: KeyboardEvent) => {
+  if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type === 'radio') e.preventDefault()
 }
 
 export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: string, note: string) => Promise<unknown>; onClose: () => void }) {
   const { t } = useTranslation()
-  const { message } = App.useApp()
-  const [form] = Form.useForm<FollowupValues>()
+  const message = useToast()
+  const form = useForm<FollowupValues>({ followup: '', note: '' }, { followup: (v) => (v ? undefined : t('results.followupRequired')) })
+  const v = form.values
   const submit = async () => {
-    // A field left wrong says so beside it: nothing to send.
-    const v = await form.validateFields().catch(() => null)
-    if (!v) return
     try {
-      await onSubmit(v.followup!, v.note?.trim() ?? '')
-      void message.success(t('results.followupSaved'))
+      await onSubmit(v.followup, v.note.trim())
+      message.success(t('results.followupSaved'))
       onClose()
     } catch (e) {
       if (e instanceof ApiError && Object.keys(e.fields).length > 0) {
-        form.setFields(Object.entries(e.fields).map(([name, errors]) => ({ name: (name === 'comment' ? 'note' : name) as keyof FollowupValues, errors })))
+        const rest = form.fail(Object.fromEntries(Object.entries(e.fields).map(([name, errors]) => [name === 'comment' ? 'note' : name, errors.join(' ')])))
+        if (rest.length) message.error(rest.join(' '))
         return
       }
-      void message.error((e as Error).message)
+      message.error((e as Error).message)
     }
   }
   return (
-    <Modal
-      open
+    <FormDialog
       title={t('results.followupTitle')}
       okText={t('results.followupOpen')}
       cancelText={t('results.cancel')}
-      onOk={() => void submit()}
-      onCancel={onClose}
+      busy={false}
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
+      enterSubmits={false}
       maskClosable={false}
-      okButtonProps={{ 'data-testid': 'followup-save' } as never}
+      okTestId="followup-save"
     >
-      <Typography.Paragraph type="danger">{t('results.withdrawnBannerTitle')}</Typography.Paragraph>
-      <Form<FollowupValues> form={form} layout="vertical" requiredMark>
-        <Form.Item name="followup" label={t('results.followupLabel')} rules={[{ required: true, message: t('results.followupRequired') }]}>
-          <Radio.Group>
-            <Space orientation="vertical">
-              {FOLLOWUPS.map((f) => (
-                <Radio key={f} value={f}>
-                  {t(`results.followups.${f}`)}
-                </Radio>
-              ))}
-            </Space>
-          </Radio.Group>
-        </Form.Item>
-        <Form.Item name="note" label={t('results.followupNote')}>
-          <Input.TextArea maxLength={500} autoSize={{ minRows: 1, maxRows: 4 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      {/* Focus lands here as it opens (as on the library's dialog itself): what happened is read before any field. */}
+      <p tabIndex={-1} data-autofocus className={`${styles.danger} ${own.below} ${own.details}`}>{t('results.withdrawnBannerTitle')}</p>
+      <div onKeyDown={holdEnter} className={own.vertical}>
+        <RadioGroup
+          legend={t('results.followupLabel')}
+          required
+          value={v.followup}
+          error={form.errors.followup}
+          onChange={(x) => form.set('followup', x)}
+          options={FOLLOWUPS.map((f) => ({ value: f, label: t(`results.followups.${f}`) }))}
+        />
+      </div>
+      <Field label={t('results.followupNote')} error={form.errors.note}>
+        {(c) => <TextArea {...c} maxLength={500} rows={1} value={v.note} onChange={(e) => form.set('note', e.target.value)} />}
+      </Field>
+    </FormDialog>
   )
 }

@@ -2,16 +2,14 @@
 // whom, what was done), escalated, withdrawn (why, by whom) and the withdrawal's follow-up.
 // Whoever opens the order sees who was told of a value before it was withdrawn.
 import { Card, Space, Tag, Typography } from 'antd'
-import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { formatDayTime } from '../../lib/time'
 import type { CriticalAlert } from './api/types'
-import { resultText } from './format'
+import { resultText, withdrawnWhy } from './format'
 import { FlagTag } from './ResultParts'
 
-/** Why an alert was withdrawn: its category and the reason typed. */
-export const withdrawnWhy = (t: TFunction, a: CriticalAlert) =>
-  [a.withdrawn_category && t(`results.withdrawnCategories.${a.withdrawn_category}`), a.withdrawn_reason].filter(Boolean).join(': ')
+/** Why an alert was withdrawn (format.ts: the banner, loaded with no library, says it too). */
+export { withdrawnWhy }
 
 /** What was done about a withdrawal (who, when, the note), or that it waits for it. */
 export function WithdrawalFollowup({ alert: a }: { alert: CriticalAlert }) {

@@ -1,7 +1,7 @@
 // How results read: numbers in the reader's decimal notation, UCUM units as people write
 // them (in Russian, Cyrillic), flags as words (never colour alone), ranges as "low–high".
 import type { TFunction } from 'i18next'
-import type { LabResult } from './api/types'
+import type { CriticalAlert, LabResult } from './api/types'
 import { unitLabel } from '../../lib/units'
 
 export { UNIT_KEYS, unitLabel } from '../../lib/units'
@@ -182,3 +182,7 @@ export function criticalText(t: TFunction, c: { low: number | null; high: number
   const limits = [c.low != null ? `≤ ${decimal(String(c.low), lang)}` : '', c.high != null ? `≥ ${decimal(String(c.high), lang)}` : ''].filter(Boolean)
   return `${limits.join('; ')}${u ? ` ${u}` : ''}` // "; ": a comma is the decimal sign in ru and vi
 }
+
+/** Why an alert was withdrawn: its category and the reason typed. */
+export const withdrawnWhy = (t: TFunction, a: CriticalAlert) =>
+  [a.withdrawn_category && t(`results.withdrawnCategories.${a.withdrawn_category}`), a.withdrawn_reason].filter(Boolean).join(': ')
