@@ -196,6 +196,9 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },
   },
+  // The app's `react`: Preact's layer with transitions that wait for the next paint
+  // (src/lib/react.ts, docs/adr/0048); the tests keep the layer's own, run at once.
+  resolve: process.env.VITEST ? {} : { alias: [{ find: /^react$/, replacement: fileURLToPath(new URL('./src/lib/react.ts', import.meta.url)) }] },
   test: {
     // Under Node the library's main entry is its CommonJS build (lib/), in the browser its ES one
     // (es/): the one deep import of it (the App context, app/shell/AntdProvider.tsx) follows, so

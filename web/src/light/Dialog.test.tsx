@@ -146,4 +146,44 @@ describe('Dialog', () => {
     fireEvent.keyDown(document.body, { key: 'Escape' })
     expect(onClose).toHaveBeenCalledTimes(1)
   })
+
+  // The review of the critical results' dialog (2026-11-30): one opening over another (a
+  // critical result arriving while a visit's dialog is open) is drawn on top, and one Escape
+  // closes it alone, the one beneath keeping what was typed; nor does Escape close the one
+  // beneath while the top one is sending.
+  it('stacks dialogs in the order they opened: the last on top, Escape closing it alone', () => {
+    const closed: string[] = []
+    function Two({ busy = false }: { busy?: boolean }) {
+      const [page, setPage] = useState(true)
+      const [alert, setAlert] = useState(false)
+      return (
+        <>
+          <Dialog open={alert} title="Critical result" closeLabel="Close" busy={busy} onClose={() => (closed.push('alert'), setAlert(false))}>
+            <p>K 6.9</p>
+          </Dialog>
+          <Dialog open={page} title="Apply an order set" closeLabel="Close" onClose={() => (closed.push('page'), setPage(false))}>
+            <button type="button" onClick={() => setAlert(true)}>
+              arrive
+            </button>
+          </Dialog>
+        </>
+      )
+    }
+    const { unmount } = render(<Two />)
+    fireEvent.click(screen.getByRole('button', { name: 'arrive' }))
+    const layer = (name: string) => Number((screen.getByRole('dialog', { name }).parentElement as HTMLElement).style.zIndex)
+    expect(layer('Critical result')).toBeGreaterThan(layer('Apply an order set'))
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(closed).toEqual(['alert'])
+    expect(screen.getByRole('dialog', { name: 'Apply an order set' })).toBeTruthy()
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(closed).toEqual(['alert', 'page'])
+    unmount()
+    closed.length = 0
+    render(<Two busy />)
+    fireEvent.click(screen.getByRole('button', { name: 'arrive' }))
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(closed).toEqual([])
+    expect(screen.getAllByRole('dialog')).toHaveLength(2)
+  })
 })

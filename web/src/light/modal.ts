@@ -2,8 +2,10 @@
 // opens (the first field, else its first control), keeps Tab inside itself, closes on Escape
 // wherever focus is (after a click on its words focus is on <body>, not in the panel; a control
 // inside that uses Escape itself, an open menu, stops the key first), and gives focus back to
-// what had it before.
-import { useEffect, useRef, type KeyboardEvent } from 'react'
+// what had it before. Parts open at once stack in the order they opened: the last is drawn on
+// top and Escape closes it alone (a critical result's dialog opening over a visit's dialog is
+// seen, and one Escape never closes both, nor the one beneath while the top one is sending).
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { cycleTab } from './focus'
 
 /** The z-index of the light dialog and drawer (Dialog.module.css, Drawer.module.css): a part on the library inside one opens its popups above it (<WithAntd layer>). */
@@ -22,29 +24,44 @@ export function tabbable(root: HTMLElement | null): HTMLElement[] {
   })
 }
 
-/** The panel's ref and its keydown handler; `firstField` puts focus on the first field rather than the first control. */
-export function useModal<T extends HTMLElement>(open: boolean, onClose: () => void, firstField = false) {
+/** The modal parts open now, in the order they opened. */
+const open: symbol[] = []
+
+/**
+ * The panel's ref, its keydown handler and its layer (the z-index of its root: above the parts
+ * opened before it); `firstField` puts focus on the first field rather than the first control.
+ */
+export function useModal<T extends HTMLElement>(isOpen: boolean, onClose: () => void, firstField = false) {
   const panel = useRef<T>(null)
+  const [layer, setLayer] = useState(MODAL_LAYER)
   useEffect(() => {
-    if (!open) return
+    if (!isOpen) return
     const before = document.activeElement as HTMLElement | null
     const p = panel.current
     ;((firstField && p?.querySelector<HTMLElement>(`[data-autofocus], ${FIELD}`)) || tabbable(p)[0])?.focus()
     return () => before?.focus()
-  }, [open, firstField])
+  }, [isOpen, firstField])
   const closeRef = useRef(onClose)
   useEffect(() => {
     closeRef.current = onClose
   })
   useEffect(() => {
-    if (!open) return
+    if (!isOpen) return
+    const me = Symbol('modal')
+    open.push(me)
+    setLayer(MODAL_LAYER + open.length - 1)
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape' && !e.defaultPrevented) closeRef.current()
+      if (e.key !== 'Escape' || e.defaultPrevented || open[open.length - 1] !== me) return
+      e.preventDefault()
+      closeRef.current()
     }
     document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
-  }, [open])
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      open.splice(open.indexOf(me), 1)
+    }
+  }, [isOpen])
   /** Tab and Shift+Tab go round inside the panel. */
   const onKeyDown = (e: KeyboardEvent) => cycleTab(e, tabbable(panel.current))
-  return { panel, onKeyDown }
+  return { panel, onKeyDown, layer }
 }

@@ -77,7 +77,7 @@ export function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert;
         if (rest.length) message.error(rest.join(' '))
         return
       }
-      message.error((e as Error).message)
+      message.error((e as Error).message || t('errors.network'))
     }
   }
   const range = rangeText(t, a.result.range, a.result.unit, i18n.language)
@@ -200,10 +200,10 @@ export function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert;
         />
       </div>
       <Field label={t('results.actionLabel')} required error={form.errors.action}>
-        {(c) => <TextArea {...c} maxLength={500} rows={2} value={v.action} onChange={(e) => form.set('action', e.target.value)} />}
+        {(c) => <TextArea {...c} maxLength={500} rows={2} className={own.grow} value={v.action} onChange={(e) => form.set('action', e.target.value)} />}
       </Field>
       <Field label={t('results.readBackLabel')} help={t('results.readBackHint')} required={byTelephone} error={form.errors.read_back}>
-        {(c) => <TextArea {...c} maxLength={500} rows={1} value={v.read_back} onChange={(e) => form.set('read_back', e.target.value)} />}
+        {(c) => <TextArea {...c} maxLength={500} rows={1} className={own.grow} value={v.read_back} onChange={(e) => form.set('read_back', e.target.value)} />}
       </Field>
     </FormDialog>
   )

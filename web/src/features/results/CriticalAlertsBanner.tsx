@@ -184,7 +184,8 @@ function OpenBanner({ alerts: list, withdrawn }: { alerts: CriticalAlert[]; with
               {list.map((a) => (
                 <span key={a.id}>
                   {fullName(a.patient)} — {a.result.label}: {resultText(t, a.result, i18n.language)} <FlagTag flag={a.result.flag} /> ·{' '}
-                  <span data-testid="critical-waiting">{t('results.waiting', { count: minutesSince(a.raised_at, now) })}</span>
+                  {/* The minutes tick each half minute: not announced anew each time (the alert is, as it comes). */}
+                  <span data-testid="critical-waiting" aria-live="off">{t('results.waiting', { count: minutesSince(a.raised_at, now) })}</span>
                   {alertState(t, a)}
                 </span>
               ))}

@@ -3,7 +3,7 @@
 // acted on) and a note. Asked when a withdrawal is seen (the banner) and when the ordering
 // doctor reviews the order that held it (the review queue): a withdrawal never closes unsaid.
 // Sent by its button only; a click beside it does not close it.
-import type { KeyboardEvent } from 'react'
+import { useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
 import { Field } from '../../light/Field'
@@ -31,7 +31,11 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
   const message = useToast()
   const form = useForm<FollowupValues>({ followup: '', note: '' }, { followup: (v) => (v ? undefined : t('results.followupRequired')) })
   const v = form.values
+  // Held while it is sent: a second click sends nothing (it answered "already seen" before).
+  const [busy, setBusy] = useState(false)
   const submit = async () => {
+    if (busy) return
+    setBusy(true)
     try {
       await onSubmit(v.followup, v.note.trim())
       message.success(t('results.followupSaved'))
@@ -42,7 +46,9 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
         if (rest.length) message.error(rest.join(' '))
         return
       }
-      message.error((e as Error).message)
+      message.error((e as Error).message || t('errors.network'))
+    } finally {
+      setBusy(false)
     }
   }
   return (
@@ -50,7 +56,7 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
       title={t('results.followupTitle')}
       okText={t('results.followupOpen')}
       cancelText={t('results.cancel')}
-      busy={false}
+      busy={busy}
       form={form}
       onSubmit={submit}
       onClose={onClose}
@@ -71,7 +77,7 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
         />
       </div>
       <Field label={t('results.followupNote')} error={form.errors.note}>
-        {(c) => <TextArea {...c} maxLength={500} rows={1} value={v.note} onChange={(e) => form.set('note', e.target.value)} />}
+        {(c) => <TextArea {...c} maxLength={500} rows={1} className={own.grow} value={v.note} onChange={(e) => form.set('note', e.target.value)} />}
       </Field>
     </FormDialog>
   )
