@@ -36,7 +36,7 @@ export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, ent
   const close = () => {
     if (!busy) onClose()
   }
-  const { panel, onKeyDown, layer } = useModal<HTMLDivElement>(open, close, true)
+  const { panel, onKeyDown } = useModal<HTMLDivElement>(open, close, true)
   if (!open) return null
   const inner = (
     <>
@@ -51,7 +51,7 @@ export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, ent
     if (!busy) onSubmit?.()
   }
   return (
-    <div className={styles.root} style={{ zIndex: layer }}>
+    <div className={styles.root}>
       <div className={styles.mask} onClick={maskClosable ? close : undefined} aria-hidden />
       <div
         ref={panel}

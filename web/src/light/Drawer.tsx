@@ -19,11 +19,11 @@ export interface DrawerProps {
 
 export function Drawer({ open, title, onClose, closeLabel, width = 260, children }: DrawerProps) {
   const id = useId()
-  const { panel, onKeyDown, layer } = useModal<HTMLDivElement>(open, onClose)
+  const { panel, onKeyDown } = useModal<HTMLDivElement>(open, onClose)
   if (!open) return null
 
   return (
-    <div className={styles.root} style={{ zIndex: layer }}>
+    <div className={styles.root}>
       <div className={styles.mask} onClick={onClose} aria-hidden />
       <div
         ref={panel}

@@ -5,7 +5,7 @@
 // what had it before. Parts open at once stack in the order they opened: the last is drawn on
 // top and Escape closes it alone (a critical result's dialog opening over a visit's dialog is
 // seen, and one Escape never closes both, nor the one beneath while the top one is sending).
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { cycleTab } from './focus'
 
 /** The z-index of the light dialog and drawer (Dialog.module.css, Drawer.module.css): a part on the library inside one opens its popups above it (<WithAntd layer>). */
@@ -28,12 +28,12 @@ export function tabbable(root: HTMLElement | null): HTMLElement[] {
 const open: symbol[] = []
 
 /**
- * The panel's ref, its keydown handler and its layer (the z-index of its root: above the parts
- * opened before it); `firstField` puts focus on the first field rather than the first control.
+ * The panel's ref and its keydown handler; `firstField` puts focus on the first field rather
+ * than the first control. The panel's parent (the part's root) is raised above the parts opened
+ * before it as it opens.
  */
 export function useModal<T extends HTMLElement>(isOpen: boolean, onClose: () => void, firstField = false) {
   const panel = useRef<T>(null)
-  const [layer, setLayer] = useState(MODAL_LAYER)
   useEffect(() => {
     if (!isOpen) return
     const before = document.activeElement as HTMLElement | null
@@ -49,7 +49,8 @@ export function useModal<T extends HTMLElement>(isOpen: boolean, onClose: () => 
     if (!isOpen) return
     const me = Symbol('modal')
     open.push(me)
-    setLayer(MODAL_LAYER + open.length - 1)
+    const root = panel.current?.parentElement
+    root?.style.setProperty('z-index', String(MODAL_LAYER + open.length - 1))
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || open[open.length - 1] !== me) return
       e.preventDefault()
@@ -63,5 +64,5 @@ export function useModal<T extends HTMLElement>(isOpen: boolean, onClose: () => 
   }, [isOpen])
   /** Tab and Shift+Tab go round inside the panel. */
   const onKeyDown = (e: KeyboardEvent) => cycleTab(e, tabbable(panel.current))
-  return { panel, onKeyDown, layer }
+  return { panel, onKeyDown }
 }
