@@ -3,30 +3,10 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest'
 import { axeViolations } from '../../test/axe'
 import { Refusal, renderScreen, user } from '../../test/render'
-import type { CriticalAlert } from './api/types'
+import { alert } from './alertFixture'
 import CriticalAlertsBanner from './CriticalAlertsBanner'
 
 afterEach(cleanup)
-
-const alert = (raisedAt: Date) =>
-  ({
-    id: 1,
-    order_id: 2,
-    appointment_id: 3,
-    patient: { id: 4, first_name: 'An', last_name: 'Nguyen', phone: '' },
-    doctor_id: 5,
-    doctor_name: 'Dr Binh',
-    result: { label: 'Potassium', value: '6.8', unit: 'mmol/L', flag: 'HH', type: 'numeric', range: { low: null, high: null, critical_low: null, critical_high: null, source: 'none' } },
-    test_label: 'BMP',
-    raised_at: raisedAt.toISOString(),
-    escalated_at: null,
-    escalated_lead_at: null,
-    open: true,
-    not_reached_at: null,
-    not_reached_by_name: '',
-    not_reached_count: 0,
-    emails: [],
-  }) as unknown as CriticalAlert
 
 describe('AcknowledgeDialog', () => {
   // The dialog opens at once on its details (the value read first), asks what the form asked,

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderScreen, user } from '../../test/render'
+import { alert } from './alertFixture'
 import type { CriticalAlert } from './api/types'
 import CriticalAlertsBanner from './CriticalAlertsBanner'
 
@@ -10,26 +11,6 @@ afterEach(() => {
   cleanup()
   vi.useRealTimers()
 })
-
-const alert = (raisedAt: Date) =>
-  ({
-    id: 1,
-    order_id: 2,
-    appointment_id: 3,
-    patient: { id: 4, first_name: 'An', last_name: 'Nguyen', phone: '' },
-    doctor_id: 5,
-    doctor_name: 'Dr Binh',
-    result: { label: 'Potassium', value: '6.8', unit: 'mmol/L', flag: 'HH', type: 'numeric', range: { low: null, high: null, critical_low: null, critical_high: null, source: 'none' } },
-    test_label: 'BMP',
-    raised_at: raisedAt.toISOString(),
-    escalated_at: null,
-    escalated_lead_at: null,
-    open: true,
-    not_reached_at: null,
-    not_reached_by_name: '',
-    not_reached_count: 0,
-    emails: [],
-  }) as unknown as CriticalAlert
 
 describe('CriticalAlertsBanner', () => {
   it('ticks the waiting time on its own, without asking the server again', async () => {
