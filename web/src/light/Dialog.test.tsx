@@ -186,4 +186,18 @@ describe('Dialog', () => {
     expect(closed).toEqual([])
     expect(screen.getAllByRole('dialog')).toHaveLength(2)
   })
+
+  it('sent by its button only: Enter on a choice (a radio) sends nothing, as Enter in a field does not', () => {
+    const onSubmit = vi.fn()
+    render(
+      <Dialog open title="Critical result" closeLabel="Close" onClose={() => {}} onSubmit={onSubmit} enterSubmits={false} footer={<Button type="submit">Acknowledge</Button>}>
+        <label>
+          <input type="radio" name="how" value="phone" /> By phone
+        </label>
+      </Dialog>,
+    )
+    const radio = screen.getByRole('radio', { name: 'By phone' })
+    expect(fireEvent.keyDown(radio, { key: 'Enter' })).toBe(false)
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
 })

@@ -78,7 +78,8 @@ export function Dialog({ open, title, onClose, closeLabel, footer, onSubmit, ent
             onSubmit={submit}
             noValidate
             onKeyDown={(e) => {
-              if (!enterSubmits && e.key === 'Enter' && e.target instanceof HTMLInputElement && !['submit', 'button', 'checkbox', 'radio'].includes(e.target.type)) e.preventDefault()
+              // A form sent by its button only: Enter in a field or on a choice (a radio) sends nothing.
+              if (!enterSubmits && e.key === 'Enter' && e.target instanceof HTMLInputElement && !['submit', 'button', 'checkbox'].includes(e.target.type)) e.preventDefault()
             }}
           >
             {inner}

@@ -4,7 +4,6 @@
 // was done and, for a result received by telephone, its read-back. It opens at once on its
 // details (read first, before any field), closes by Later, its close button or Escape, never
 // by a click beside it, and is sent by its Acknowledge button only.
-import type { KeyboardEvent } from 'react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -36,11 +35,6 @@ interface AckValues {
   action: string
   received_by: string
   read_back: string
-}
-
-/** Enter on a radio sends nothing (the library's dialog was sent by its button only). */
-const holdEnter = (e: KeyboardEvent) => {
-  if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type === 'radio') e.preventDefault()
 }
 
 export function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert; onClose: () => void }) {
@@ -180,7 +174,7 @@ export function AcknowledgeDialog({ alert: a, onClose }: { alert: CriticalAlert;
           <Descriptions column={1} items={details} />
         </div>
       </div>
-      <div onKeyDown={holdEnter} className={own.vertical}>
+      <div className={own.vertical}>
         <RadioGroup
           legend={t('results.receivedByLabel')}
           required

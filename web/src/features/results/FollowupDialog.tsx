@@ -3,7 +3,7 @@
 // acted on) and a note. Asked when a withdrawal is seen (the banner) and when the ordering
 // doctor reviews the order that held it (the review queue): a withdrawal never closes unsaid.
 // Sent by its button only; a click beside it does not close it.
-import { useState, type KeyboardEvent } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
 import { Field } from '../../light/Field'
@@ -19,11 +19,6 @@ import styles from './results.module.css'
 interface FollowupValues {
   followup: string
   note: string
-}
-
-/** Enter on a radio sends nothing (the library's dialog was sent by its button only). */
-const holdEnter = (e: KeyboardEvent) => {
-  if (e.key === 'Enter' && e.target instanceof HTMLInputElement && e.target.type === 'radio') e.preventDefault()
 }
 
 export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: string, note: string) => Promise<unknown>; onClose: () => void }) {
@@ -66,7 +61,7 @@ export function FollowupDialog({ onSubmit, onClose }: { onSubmit: (followup: str
     >
       {/* Focus lands here as it opens (as on the library's dialog itself): what happened is read before any field. */}
       <p tabIndex={-1} data-autofocus className={`${styles.danger} ${own.below} ${own.details}`}>{t('results.withdrawnBannerTitle')}</p>
-      <div onKeyDown={holdEnter} className={own.vertical}>
+      <div className={own.vertical}>
         <RadioGroup
           legend={t('results.followupLabel')}
           required
