@@ -1,0 +1,84 @@
+// Package immunisation keeps a child's (or anyone's) immunisation record and works out what is
+// due next: the vaccine catalogue (CVX, ATC, live or not, antigens and components of each
+// product), each country's schedule as data with its source, the forecast (earliest, due and
+// overdue dates of each antigen's next dose; doses given too early or too close marked invalid),
+// the safety check at the point of giving, and the clinic's due list (ADR 49).
+package immunisation
+
+// Dates here are calendar days written YYYY-MM-DD, as a birth date is.
+
+// Vaccine is a product of the catalogue: one row of vaccines.tsv.
+type Vaccine struct {
+	Key  string `json:"key"`
+	CVX  string `json:"cvx"`
+	ATC  string `json:"atc"`
+	Live bool   `json:"live"`
+	// Antigens the product gives a dose of: a combination counts for each.
+	Antigens []string `json:"antigens"`
+	// Components a person may react to (gelatin, egg, neomycin, yeast, latex…): keys of the
+	// catalogue's substances (internal/catalogue/substances.tsv).
+	Components []string `json:"components"`
+	// Names by language (en, ru, zh, vi); Name is the one in the reader's language.
+	Names  map[string]string `json:"-"`
+	Name   string            `json:"name"`
+	Source string            `json:"source"`
+}
+
+// Dose is a dose on the record as the forecast reads it.
+type Dose struct {
+	ID      int64
+	Vaccine string
+	On      string
+}
+
+// Exclusion is a refusal or a contraindication of an antigen, as the forecast reads it; Until
+// empty: for good (a contraindication) or until recorded otherwise (a refusal).
+type Exclusion struct {
+	Antigen string
+	Kind    string // "refused" or "contraindicated"
+	From    string
+	Until   string
+}
+
+// Child is what the forecast reads of the patient. Ages count from the birth date
+// (chronological age, premature infants included, as every schedule here says).
+type Child struct {
+	BirthDate string
+	Sex       string
+}
+
+// Evaluation says whether a dose on the record counts for an antigen, and as which dose.
+type Evaluation struct {
+	DoseID     int64  `json:"record_id"`
+	Antigen    string `json:"antigen"`
+	Schedule   string `json:"schedule"`
+	DoseNumber int    `json:"dose_number"` // the dose it counts as; 0 when it does not count
+	Valid      bool   `json:"valid"`
+	// Reason a dose does not count: too_early (under the minimum age), too_close (under the
+	// minimum interval from the dose before), not_needed (the series was complete), expired.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Recommendation is an antigen's next dose, or why there is none.
+type Recommendation struct {
+	Antigen    string `json:"antigen"`
+	Schedule   string `json:"schedule"`
+	DoseNumber int    `json:"dose_number"`
+	Doses      int    `json:"doses"` // doses in the series as the schedule reads for this child
+	EarliestOn string `json:"earliest_on,omitempty"`
+	DueOn      string `json:"due_on,omitempty"`
+	OverdueOn  string `json:"overdue_on,omitempty"`
+	LatestOn   string `json:"latest_on,omitempty"` // past it the dose is no longer given
+	// Status as of the day asked: upcoming (before earliest), due (earliest..overdue),
+	// overdue, complete, aged_out, refused, contraindicated.
+	Status   string   `json:"status"`
+	Vaccines []string `json:"vaccines"` // catalogue products that give it
+	Source   string   `json:"source"`
+}
+
+// Forecast is a child's record read against the clinic's schedules on a day.
+type Forecast struct {
+	AsOf            string           `json:"as_of"`
+	Evaluations     []Evaluation     `json:"evaluations"`
+	Recommendations []Recommendation `json:"recommendations"`
+}
