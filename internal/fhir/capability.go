@@ -112,6 +112,10 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		// Every type keeps its versions: vread and both histories.
 		res := CapabilityResource{Type: kind, Versioning: "versioned", ReadHistory: true, Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "vread"},
 			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}, SupportedProfile: supportedProfiles(kind)}
+		if t.versions == nil { // worked out when read (ImmunizationRecommendation): no versions
+			res.Versioning, res.ReadHistory = "no-version", false
+			res.Interaction = []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}
+		}
 		if t.write != nil {
 			res.Versioning = "versioned-update"
 			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})
@@ -151,6 +155,25 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"ATC code when it has one): active until stopped, then, as a new version, stopped with effectivePeriod.end the day and " +
 				"statusReason the reason; a start known only as a year or a month is written as such. A medicine prescribed here is a " +
 				"MedicationRequest only: the full list is both."
+		}
+		if kind == "Immunization" {
+			res.Documentation = "Each record of the immunisation record (id the record's): a dose given here (primarySource true, performer the " +
+				"Practitioner who gave it, location the clinic), a dose given elsewhere (primarySource false, reportOrigin record, jurisdiction or " +
+				"recall for a card, a registry or the parent's word), or a refusal or contraindication (status not-done, statusReason v3 ActReason " +
+				"PATOBJ or MEDPREC with the reason as text). vaccineCode carries the product's CVX and ATC codes and its name; site and route are " +
+				"v3 ActSite and RouteOfAdministration codes where they map, words otherwise; protocolApplied the dose number the record gives, for " +
+				"each antigen the product protects against (targetDisease in the clinic's system " + systemAntigen + "). A reaction after a dose is " +
+				"reaction.date and, in words, reaction.detail.display (no Observation is made of it). A record marked entered in error is " +
+				"entered-in-error with the reason in a note. The store keeps no earlier versions: vread and history answer the current one."
+		}
+		if kind == "ImmunizationRecommendation" {
+			res.Documentation = "A patient's forecast, worked out when read from their record against the clinic's schedules, never stored: " +
+				"one per patient (id the patient's) whose forecast has anything to say. Each recommendation is an antigen's next dose: " +
+				"targetDisease (the clinic's system " + systemAntigen + "), vaccineCode the products that give it (CVX, ATC), series the schedule, " +
+				"doseNumberPositiveInt and seriesDosesPositiveInt, forecastStatus (due, overdue, complete, contraindicated in HL7's " +
+				"immunization-recommendation-status; upcoming, aged_out and refused in " + systemForecastStatus + "), dateCriterion LOINC " +
+				"30981-5 earliest, 30980-7 due, 59778-1 overdue and 59777-3 latest, and supportingImmunization the doses that counted. " +
+				"date is the day it was worked out for and meta.lastUpdated the moment; it keeps no versions, and an export includes it whatever _since says."
 		}
 		if res.Versioning == "versioned-update" {
 			res.Documentation = strings.TrimSpace(res.Documentation + " A write drops the elements and extensions the clinic does not keep and names them: in the " +

@@ -441,6 +441,15 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/MedicationStatement/{id}/_history/{vid}": "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationStatement/{id}/_history":       "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationStatement/_history":            "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization":                            "record immunisations or write diagnosis or record vitals",
+	"POST /fhir/R4/Immunization/_search":                   "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/{id}":                       "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/{id}/_history/{vid}":        "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/{id}/_history":              "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/_history":                   "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/ImmunizationRecommendation":              "record immunisations or write diagnosis or record vitals",
+	"POST /fhir/R4/ImmunizationRecommendation/_search":     "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/ImmunizationRecommendation/{id}":         "record immunisations or write diagnosis or record vitals",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

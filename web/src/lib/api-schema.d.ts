@@ -1699,7 +1699,7 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Immunization, ImmunizationRecommendation, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
     /** The same kick-off with its parameters in a Parameters body (and/or the query), as the Bulk Data IG's POST; patient is refused at this level. */
     post: operations["exportFhirSystemPost"];
@@ -2005,6 +2005,63 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Immunization": {
+    /** Search Immunization (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each record of the immunisation record, id the record's: a dose given here or elsewhere (primarySource false, reportOrigin), a refusal or contraindication (status not-done, statusReason PATOBJ or MEDPREC), entered-in-error. Parameters: patient, date (occurrence), status, vaccine-code (CVX or ATC). _include Immunization:patient and Immunization:performer. Every error is an OperationOutcome. */
+    get: operations["searchFhirImmunization"];
+  };
+  "/fhir/R4/Immunization/_history": {
+    /** Every kept version of every Immunization, newest first (a history Bundle; _since, _count, next links); none are kept yet. */
+    get: operations["typeHistoryFhirImmunization"];
+  };
+  "/fhir/R4/Immunization/_search": {
+    /** Search Immunization by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirImmunizationByPost"];
+  };
+  "/fhir/R4/Immunization/{id}": {
+    /** Read one Immunization, with ETag W/"<versionId>". */
+    get: operations["readFhirImmunization"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Immunization/{id}/_history": {
+    /** The versions of one Immunization (its current one: the record keeps no earlier versions), as a history Bundle. */
+    get: operations["historyFhirImmunization"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Immunization/{id}/_history/{vid}": {
+    /** Read version {vid} of an Immunization: the record keeps no earlier versions, so only its current one is found (others 404). */
+    get: operations["vreadFhirImmunization"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
+  "/fhir/R4/ImmunizationRecommendation": {
+    /** Search ImmunizationRecommendation (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each patient's forecast, worked out when read against the clinic's schedules (id the patient's; none for a patient the forecast says nothing of): per antigen the next dose, its forecastStatus and its dates (LOINC 30981-5, 30980-7, 59778-1, 59777-3). Parameters: patient. Every error is an OperationOutcome. */
+    get: operations["searchFhirImmunizationRecommendation"];
+  };
+  "/fhir/R4/ImmunizationRecommendation/_search": {
+    /** Search ImmunizationRecommendation by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both; answered as the GET search of them all. Any other body is 415. */
+    post: operations["searchFhirImmunizationRecommendationByPost"];
+  };
+  "/fhir/R4/ImmunizationRecommendation/{id}": {
+    /** Read one patient's forecast as an ImmunizationRecommendation (id the patient's), worked out now; it keeps no versions. 404 when the forecast says nothing of the patient. */
+    get: operations["readFhirImmunizationRecommendation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/fhir/R4/Location": {
     /** Search Location (a searchset Bundle; _id, _lastUpdated, _count, _sort, _total). The clinic's premises (Location/clinic): name, address, phone from the clinic's settings, managingOrganization Organization/clinic. Every error is an OperationOutcome. */
     get: operations["searchFhirLocation"];
@@ -2258,7 +2315,7 @@ export type paths = {
     };
   };
   "/fhir/R4/Patient/{id}/$everything": {
-    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement) and documents — the types the caller may read; the others are named in an outcome entry. */
+    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement), documents, immunisations (Immunization) and the forecast (ImmunizationRecommendation) — the types the caller may read; the others are named in an outcome entry. */
     get: operations["everythingFhirPatient"];
     parameters: {
       path: {
@@ -11523,7 +11580,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Immunization, ImmunizationRecommendation, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -12616,6 +12673,194 @@ export type operations = {
       };
     };
   };
+  /** Search Immunization (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each record of the immunisation record, id the record's: a dose given here or elsewhere (primarySource false, reportOrigin), a refusal or contraindication (status not-done, statusReason PATOBJ or MEDPREC), entered-in-error. Parameters: patient, date (occurrence), status, vaccine-code (CVX or ATC). _include Immunization:patient and Immunization:performer. Every error is an OperationOutcome. */
+  searchFhirImmunization: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Immunization, newest first (a history Bundle; _since, _count, next links); none are kept yet. */
+  typeHistoryFhirImmunization: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Search Immunization by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirImmunizationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Immunization, with ETag W/"<versionId>". */
+  readFhirImmunization: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one Immunization (its current one: the record keeps no earlier versions), as a history Bundle. */
+  historyFhirImmunization: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of an Immunization: the record keeps no earlier versions, so only its current one is found (others 404). */
+  vreadFhirImmunization: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search ImmunizationRecommendation (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each patient's forecast, worked out when read against the clinic's schedules (id the patient's; none for a patient the forecast says nothing of): per antigen the next dose, its forecastStatus and its dates (LOINC 30981-5, 30980-7, 59778-1, 59777-3). Parameters: patient. Every error is an OperationOutcome. */
+  searchFhirImmunizationRecommendation: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Search ImmunizationRecommendation by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both; answered as the GET search of them all. Any other body is 415. */
+  searchFhirImmunizationRecommendationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
+  /** Read one patient's forecast as an ImmunizationRecommendation (id the patient's), worked out now; it keeps no versions. 404 when the forecast says nothing of the patient. */
+  readFhirImmunizationRecommendation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** Search Location (a searchset Bundle; _id, _lastUpdated, _count, _sort, _total). The clinic's premises (Location/clinic): name, address, phone from the clinic's settings, managingOrganization Organization/clinic. Every error is an OperationOutcome. */
   searchFhirLocation: {
     responses: {
@@ -13479,7 +13724,7 @@ export type operations = {
       };
     };
   };
-  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement) and documents — the types the caller may read; the others are named in an outcome entry. */
+  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement), documents, immunisations (Immunization) and the forecast (ImmunizationRecommendation) — the types the caller may read; the others are named in an outcome entry. */
   everythingFhirPatient: {
     parameters: {
       path: {
