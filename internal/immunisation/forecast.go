@@ -13,10 +13,10 @@ import (
 const dayLayout = "2006-01-02"
 
 // age is an age or an interval in whole calendar units: "4m15d" is four calendar months and
-// fifteen days.
+// fifteen days; "4y-1d" the day before the fourth birthday (a maximum age "under 4 years").
 type age struct{ years, months, weeks, days int }
 
-var ageRE = regexp.MustCompile(`^(?:(\d+)y)?(?:(\d+)m)?(?:(\d+)w)?(?:(\d+)d)?$`)
+var ageRE = regexp.MustCompile(`^(?:(\d+)y)?(?:(\d+)m)?(?:(\d+)w)?(?:(\d+)d)?(?:-(\d+)d)?$`)
 
 func parseAge(s string) (age, error) {
 	m := ageRE.FindStringSubmatch(s)
@@ -30,7 +30,7 @@ func parseAge(s string) (age, error) {
 		v, _ := strconv.Atoi(x)
 		return v
 	}
-	return age{years: n(m[1]), months: n(m[2]), weeks: n(m[3]), days: n(m[4])}, nil
+	return age{years: n(m[1]), months: n(m[2]), weeks: n(m[3]), days: n(m[4]) - n(m[5])}, nil
 }
 
 func optAge(s string) (*age, error) {
@@ -58,7 +58,9 @@ func (a age) String() string {
 		n int
 		u string
 	}{{a.years, "y"}, {a.months, "m"}, {a.weeks, "w"}, {a.days, "d"}} {
-		if p.n != 0 {
+		if p.n < 0 {
+			fmt.Fprintf(&b, "-%d%s", -p.n, p.u)
+		} else if p.n != 0 {
 			fmt.Fprintf(&b, "%d%s", p.n, p.u)
 		}
 	}
