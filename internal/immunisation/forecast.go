@@ -319,7 +319,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			rec.Status = StatusRefused
 		case agedOut:
 			rec.Status = StatusAgedOut
-		case today.Before(earliest):
+		case today.Before(due):
+			// Not yet due, though it may be given from earliest (a catch-up's due day is its
+			// earliest): a child is not on the due list months before the schedule's age.
 			rec.Status = StatusUpcoming
 		case today.Before(overdue):
 			rec.Status = StatusDue

@@ -73,8 +73,9 @@ type Recommendation struct {
 	DueOn      string `json:"due_on,omitempty"`
 	OverdueOn  string `json:"overdue_on,omitempty"`
 	LatestOn   string `json:"latest_on,omitempty"` // past it the dose is no longer given
-	// Status as of the day asked: upcoming (before earliest), due (earliest..overdue),
-	// overdue, complete, aged_out, refused, contraindicated.
+	// Status as of the day asked: upcoming (before the due day; it may be given from
+	// earliest), due (due..overdue), overdue (from overdue to latest), complete, aged_out
+	// (past latest, or it cannot be given by then), refused, contraindicated.
 	Status   string   `json:"status"`
 	Vaccines []string `json:"vaccines"` // catalogue products that give it
 	Source   string   `json:"source"`
