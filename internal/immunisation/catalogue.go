@@ -430,3 +430,49 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	}
 	return c, nil
 }
+
+// ScheduleDose is one dose of a schedule as shipped (a row of schedules.tsv), for a screen or
+// a card that shows the schedule. Ages in the tables' notation ("6w", "2m", "4m15d", "4y-1d").
+type ScheduleDose struct {
+	Schedule    string   `json:"schedule"`
+	Antigen     string   `json:"antigen"`
+	AntigenName string   `json:"antigen_name"`
+	Dose        int      `json:"dose"`
+	MinAge      string   `json:"min_age"`
+	DueAge      string   `json:"due_age"`
+	OverdueAge  string   `json:"overdue_age,omitempty"`
+	MaxAge      string   `json:"max_age,omitempty"`
+	OnMax       string   `json:"on_max,omitempty"` // skip or end
+	MinInterval string   `json:"min_interval,omitempty"`
+	Sex         string   `json:"sex,omitempty"`
+	Vaccines    []string `json:"vaccines"`
+	Source      string   `json:"source"`
+}
+
+// ScheduleDoses are the doses of a schedule, by antigen (in the catalogue's order) then dose;
+// none for an unknown key.
+func (c *Catalogue) ScheduleDoses(schedule, lang string) []ScheduleDose {
+	byAntigen, ok := c.rows[schedule]
+	if !ok {
+		return nil
+	}
+	out := []ScheduleDose{}
+	for _, a := range c.antigens {
+		for _, r := range byAntigen[a.key] {
+			d := ScheduleDose{Schedule: schedule, Antigen: a.key, AntigenName: pick(a.names, lang), Dose: r.dose,
+				MinAge: r.minAge.String(), DueAge: r.dueAge.String(), OnMax: r.onMax, Sex: r.sex,
+				Vaccines: slices.Clone(r.vaccines), Source: r.source}
+			if r.overdueAge != nil {
+				d.OverdueAge = r.overdueAge.String()
+			}
+			if r.maxAge != nil {
+				d.MaxAge = r.maxAge.String()
+			}
+			if r.minInterval != (age{}) {
+				d.MinInterval = r.minInterval.String()
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -295,3 +295,38 @@ func TestKnowledgeIndexNamesTheImmunisationTables(t *testing.T) {
 		}
 	}
 }
+
+func TestScheduleDoses(t *testing.T) {
+	c := Default()
+	doses := c.ScheduleDoses("ru_nc", "ru")
+	var pcv []ScheduleDose
+	for _, d := range doses {
+		if d.Antigen == "pneumococcal" {
+			pcv = append(pcv, d)
+		}
+	}
+	if len(pcv) != 3 || pcv[1].DueAge != "4m15d" || pcv[1].MinInterval != "8w" || pcv[0].AntigenName != "Пневмококковая инфекция" {
+		t.Errorf("Russia's pneumococcal doses: %+v", pcv)
+	}
+	for _, d := range c.ScheduleDoses("ph_pps", "en") {
+		if d.Antigen == "rotavirus" && d.Dose == 1 && (d.MaxAge != "14w6d" || d.OnMax != "end") {
+			t.Errorf("PPS rotavirus 1: %+v", d)
+		}
+	}
+	if c.ScheduleDoses("nowhere", "en") != nil {
+		t.Error("an unknown schedule has doses")
+	}
+	// The notation reads back to itself.
+	for _, s := range c.programmes {
+		for _, d := range c.ScheduleDoses(s.key, "en") {
+			for _, a := range []string{d.MinAge, d.DueAge, d.OverdueAge, d.MaxAge, d.MinInterval} {
+				if a == "" {
+					continue
+				}
+				if p, err := parseAge(a); err != nil || p.String() != a {
+					t.Errorf("%s %s %d: age %q reads back as %q (%v)", s.key, d.Antigen, d.Dose, a, p.String(), err)
+				}
+			}
+		}
+	}
+}
