@@ -73,6 +73,8 @@ type Catalogue struct {
 	rows map[string]map[string][]doseRow
 	// catchup[schedule][antigen]: by first age, ascending.
 	catchup map[string]map[string][]catchupRow
+	// products[schedule][antigen]: the products that give it, the schedule's named first.
+	products map[string]map[string][]string
 }
 
 type antigenRow struct {
@@ -427,6 +429,13 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 			return nil, fmt.Errorf("%s: first_from out of order", where)
 		}
 		c.catchup[s][a] = append(prev, cr)
+	}
+	c.products = map[string]map[string][]string{}
+	for s, byAntigen := range c.rows {
+		c.products[s] = map[string][]string{}
+		for a, rows := range byAntigen {
+			c.products[s][a] = c.productsFor(a, rows)
+		}
 	}
 	return c, nil
 }

@@ -86,7 +86,17 @@ func parseDay(s string) (time.Time, bool) {
 	return t, err == nil
 }
 
-func day(t time.Time) string { return t.Format(dayLayout) }
+// day writes t as YYYY-MM-DD (as t.Format(dayLayout), without the layout's parsing: the
+// forecast writes a few dozen of these per child).
+func day(t time.Time) string {
+	y, m, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.Format(dayLayout)
+	}
+	b := [10]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
+		byte('0' + int(m)/10), byte('0' + int(m)%10), '-', byte('0' + d/10), byte('0' + d%10)}
+	return string(b[:])
+}
 
 func later(a, b time.Time) time.Time {
 	if a.After(b) {
@@ -154,11 +164,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			if _, done := plans[a.key]; done {
 				continue
 			}
-			var rows []doseRow
-			for _, r := range byAntigen[a.key] {
-				if r.sex == "" || r.sex == sex {
-					rows = append(rows, r)
-				}
+			rows := byAntigen[a.key]
+			if slices.ContainsFunc(rows, func(r doseRow) bool { return r.sex != "" }) {
+				rows = slices.DeleteFunc(slices.Clone(rows), func(r doseRow) bool { return r.sex != "" && r.sex != sex })
 			}
 			if len(rows) > 0 {
 				plans[a.key] = plan{schedule: s, rows: rows}
@@ -280,7 +288,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			f.Evaluations = append(f.Evaluations, ev)
 		}
 
-		rec := Recommendation{Antigen: a, Schedule: p.schedule, Vaccines: c.productsFor(a, p.rows)}
+		rec := Recommendation{Antigen: a, Schedule: p.schedule, Vaccines: slices.Clone(c.products[p.schedule][a])}
 		skipPast(today)
 		rec.Doses = len(series) - skipped
 		if i >= len(series) {

@@ -585,3 +585,24 @@ func TestForecastOddInput(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// BenchmarkForecast: one child's forecast (the due list refreshes one per write, and all of
+// them when the clinic's schedules change).
+func BenchmarkForecast(b *testing.B) {
+	c := Default()
+	doses := []Dose{{ID: 1, Vaccine: "bcg", On: born}, {ID: 2, Vaccine: "hepb_paed", On: born},
+		{ID: 3, Vaccine: "dtwp_hepb_hib", On: "2025-03-15"}, {ID: 4, Vaccine: "bopv", On: "2025-03-15"},
+		{ID: 5, Vaccine: "dtwp_hepb_hib", On: "2025-04-15"}, {ID: 6, Vaccine: "bopv", On: "2025-04-15"}}
+	for b.Loop() {
+		c.Forecast([]string{"vn_epi", "who"}, Child{BirthDate: born}, doses, nil, "2025-06-01")
+	}
+}
+
+func TestDayWritesTheLayout(t *testing.T) {
+	for _, s := range []string{"2025-01-15", "0001-01-01", "9999-12-31", "2024-02-29", "1999-10-09"} {
+		d, ok := parseDay(s)
+		if !ok || day(d) != s || day(d) != d.Format(dayLayout) {
+			t.Errorf("%s written as %s", s, day(d))
+		}
+	}
+}
