@@ -57,7 +57,7 @@ func mustReadTables() map[tableKey][]lms {
 	out := map[tableKey][]lms{}
 	for _, f := range []struct {
 		indicator, tsv string
-		measured      bool
+		measured       bool
 	}{{WFA, wfaTSV, false}, {LHFA, lhfaTSV, true}, {WFL, wflhTSV, true}, {HCFA, hcfaTSV, false}, {BFA, bfaTSV, true}} {
 		if err := readTable(out, f.indicator, f.tsv, f.measured); err != nil {
 			panic(fmt.Sprintf("growth: %s table: %v", f.indicator, err))
