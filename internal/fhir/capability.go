@@ -146,7 +146,9 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"PUT Observation/{id} with If-Match, where {id} is the visit's id and the vital's part (e.g. 401-hr). A censored value " +
 				"(valueQuantity.comparator) and the status entered-in-error, cancelled, registered or unknown are refused (422); " +
 				"a wrong vital is corrected by writing the right value, or in the visit in the web app. The visit's time is the " +
-				"vital's effective time, and its interpretation is the clinic's own."
+				"vital's effective time, and its interpretation is the clinic's own. A child's head circumference is 9843-4 (cm); " +
+				"the BMI percentile for age and sex (59576-9, %, on the WHO Child Growth Standards and the WHO 2007 reference, id {visit}-bmipct) " +
+				"is worked out from the visit's weight and height and never written."
 		}
 		if kind == "MedicationStatement" {
 			res.Documentation = "The medicines the patient reports taking: each one recorded as taken, prescribed elsewhere or bought " +
@@ -161,8 +163,9 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"Practitioner who gave it, location the clinic), a dose given elsewhere (primarySource false, reportOrigin record, jurisdiction or " +
 				"recall for a card, a registry or the parent's word), or a refusal or contraindication (status not-done, statusReason v3 ActReason " +
 				"PATOBJ or MEDPREC with the reason as text). vaccineCode carries the product's CVX and ATC codes and its name; site and route are " +
-				"v3 ActSite and RouteOfAdministration codes where they map, words otherwise; protocolApplied the dose number the record gives, for " +
-				"each antigen the product protects against (targetDisease in the clinic's system " + systemAntigen + "). A reaction after a dose is " +
+				"v3 ActSite and RouteOfAdministration codes where they map, words otherwise; protocolApplied, for each antigen the patient's forecast " +
+				"counts the dose for, the schedule (series), the antigen (targetDisease in the clinic's system " + systemAntigen + "), the dose it counts " +
+				"as and the series' doses, and a note for each antigen it does not count for (too early, too close, not needed). A reaction after a dose is " +
 				"reaction.date and, in words, reaction.detail.display (no Observation is made of it). A record marked entered in error is " +
 				"entered-in-error with the reason in a note. The store keeps no earlier versions: vread and history answer the current one."
 		}

@@ -428,7 +428,11 @@ var reverseSources = map[string]func(h *Handler, patients []int64, lang string) 
 	},
 	"Immunization": func(h *Handler, patients []int64, lang string) []reverseSource {
 		doses := pager[immunisation.Recorded]{page: func(ctx context.Context, after int64, _ bool, limit int) ([]immunisation.Recorded, error) {
-			return immunisation.RecordsPage(ctx, h.DB, immunisation.PageFilter{PatientIDs: patients, After: after, Limit: limit})
+			list, err := immunisation.RecordsPage(ctx, h.DB, immunisation.PageFilter{PatientIDs: patients, After: after, Limit: limit})
+			if err != nil {
+				return nil, err
+			}
+			return list, h.counted(ctx, list)
 		}, id: func(x immunisation.Recorded) int64 { return x.ID }}
 		return []reverseSource{{"", doses.source(true, func(x immunisation.Recorded) []Resource { return []Resource{toImmunization(x, lang)} })}}
 	},

@@ -13,12 +13,9 @@ import (
 	"emr/internal/immunisation"
 )
 
-// recordImmunisations is the permission that writes the immunisation record (issue 59).
-const recordImmunisations = auth.Permission("record immunisations")
-
 // immunisationReaders are who read a child's immunisation record and forecast: as the chart's
 // immunisation card asks (view patient, and one of these).
-var immunisationReaders = []auth.Permission{recordImmunisations, auth.WriteDiagnosis, auth.RecordVitals}
+var immunisationReaders = []auth.Permission{auth.RecordImmunisations, auth.WriteDiagnosis, auth.RecordVitals}
 
 // typeImmunization describes Immunization: each record of the immunisation record (issue 59)
 // — a dose given here, one given elsewhere (primarySource false, its origin said), a refusal
@@ -26,7 +23,7 @@ var immunisationReaders = []auth.Permission{recordImmunisations, auth.WriteDiagn
 // record's counter.
 var typeImmunization = resourceType{
 	kind:    "Immunization",
-	reads:   []ReadRule{{"Immunization", "", immunisationReaders, ""}},
+	reads:   []ReadRule{{"Immunization", "", immunisationReaders, "GET /api/patients/{id}/immunisations"}},
 	params:  immunizationParams,
 	filters: immunizationTokens,
 	plan:    immunizationPlan,
@@ -39,7 +36,13 @@ var typeImmunization = resourceType{
 					return nil, nil
 				},
 				func(ctx context.Context, id int64, _ string) (immunisation.Recorded, bool, error) {
-					return immunisation.RecordByID(ctx, h.DB, id)
+					x, found, err := immunisation.RecordByID(ctx, h.DB, id)
+					if err != nil || !found {
+						return x, found, err
+					}
+					list := []immunisation.Recorded{x}
+					err = h.counted(ctx, list)
+					return list[0], true, err
 				},
 				func(x immunisation.Recorded) []Resource { return []Resource{toImmunization(x, "en")} },
 				func(x immunisation.Recorded) int64 { return x.PatientID }),
@@ -52,10 +55,20 @@ var typeImmunization = resourceType{
 func (h *Handler) immunisations(ids []int64, patientID int64, since *time.Time) pager[immunisation.Recorded] {
 	return pager[immunisation.Recorded]{
 		page: func(ctx context.Context, after int64, desc bool, limit int) ([]immunisation.Recorded, error) {
-			return immunisation.RecordsPage(ctx, h.DB, immunisation.PageFilter{PatientID: patientID, IDs: ids, Since: since, After: after, Descending: desc, Limit: limit})
+			list, err := immunisation.RecordsPage(ctx, h.DB, immunisation.PageFilter{PatientID: patientID, IDs: ids, Since: since, After: after, Descending: desc, Limit: limit})
+			if err != nil {
+				return nil, err
+			}
+			return list, h.counted(ctx, list)
 		},
 		id: func(x immunisation.Recorded) int64 { return x.ID },
 	}
+}
+
+// counted fills in how each patient's forecast of today counts the doses of list (the series
+// and dose number each counts as, in protocolApplied).
+func (h *Handler) counted(ctx context.Context, list []immunisation.Recorded) error {
+	return immunisation.WithEvaluations(ctx, h.DB, immunisation.Default(), list, h.Visits.Today())
 }
 
 // immunizationPlan reads an Immunization search over the records; the status, vaccine code
@@ -217,8 +230,18 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	case x.Performer != "":
 		m.Performer = []ImmunizationPerformer{{Function: concept(systemPerformerFunction, "AP", "Administering Provider"), Actor: &Reference{Display: x.Performer}}}
 	}
-	// The dose number the record gives, for each antigen the product protects against.
-	if (x.Kind == "given" || x.Kind == "elsewhere") && x.DoseNumber > 0 {
+	// The dose each antigen's series counts it as, by the patient's forecast (the schedule,
+	// the dose's number, the series' doses); a dose the forecast does not count is said in a
+	// note. Without the forecast's word, the dose number the record gives.
+	for _, e := range x.Counted {
+		if e.Valid && e.DoseNumber > 0 {
+			m.ProtocolApplied = append(m.ProtocolApplied, ImmunizationProtocol{Series: e.Schedule, TargetDisease: []CodeableConcept{antigenConcept(e.Antigen, lang)},
+				DoseNumberPositiveInt: e.DoseNumber, SeriesDosesPositiveInt: x.SeriesDoses[e.Antigen]})
+			continue
+		}
+		m.Note = append(m.Note, Annotation{Text: "Not counted for " + antigenConcept(e.Antigen, lang).Text + ": " + textOr(notCounted[e.Reason], e.Reason)})
+	}
+	if len(x.Counted) == 0 && (x.Kind == "given" || x.Kind == "elsewhere") && x.DoseNumber > 0 {
 		p := ImmunizationProtocol{DoseNumberPositiveInt: x.DoseNumber}
 		if v, ok := immunisation.Default().Vaccine(x.Vaccine, lang); ok {
 			for _, a := range v.Antigens {
@@ -240,6 +263,10 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	}
 	return m
 }
+
+// notCounted says why the forecast does not count a dose.
+var notCounted = map[string]string{"too_early": "given under the minimum age", "too_close": "given sooner than the minimum interval after the dose before",
+	"not_needed": "the series was already complete", "expired": "the lot had expired"}
 
 // reactionText says a reaction in words: what, how severe, serious or not, its description
 // and to whom it was reported.

@@ -20,7 +20,7 @@ import (
 // search, no vread or history; meta.lastUpdated is when it was worked out.
 var typeImmunizationRecommendation = resourceType{
 	kind:    "ImmunizationRecommendation",
-	reads:   []ReadRule{{"ImmunizationRecommendation", "", immunisationReaders, ""}},
+	reads:   []ReadRule{{"ImmunizationRecommendation", "", immunisationReaders, "GET /api/patients/{id}/immunisations"}},
 	params:  map[string]paramKind{"patient": kindReference},
 	filters: map[string]tokenParam{},
 	plan:    recommendationPlan,

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"emr/internal/database"
-	"emr/internal/settings"
 	"emr/internal/user"
 )
 
@@ -47,6 +46,11 @@ type Recorded struct {
 	UpdatedAt     time.Time
 	Version       int
 	Reactions     []RecordedReaction
+	// Counted is how the patient's forecast counted the dose, one evaluation per antigen
+	// (WithEvaluations; none until it is asked, nor for a refusal or contraindication), and
+	// SeriesDoses the doses of each antigen's series for the child.
+	Counted     []Evaluation
+	SeriesDoses map[string]int
 }
 
 // InError reports whether the record was marked entered in error.
@@ -221,27 +225,43 @@ func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, pati
 		}
 		after = list[len(list)-1].ID
 	}
-	schedules, err := forecastSchedules(ctx, q)
+	s, err := ReadSettings(ctx, q)
 	if err != nil {
 		return f, changed, true, err
 	}
-	return c.Forecast(schedules, child, doses, excl, asOf), changed, true, nil
+	return c.Forecast(s.Schedules, child, doses, excl, asOf), changed, true, nil
 }
 
-// forecastSchedulesKey is where the clinic's immunisation settings are kept (the settings table).
-const forecastSchedulesKey = "immunisation"
-
-// forecastSchedules are the schedules the clinic chose (Settings), in its order; WHO's when it
-// has chosen none.
-func forecastSchedules(ctx context.Context, q database.Querier) ([]string, error) {
-	var s struct {
-		Schedules []string `json:"schedules"`
+// WithEvaluations fills in how each patient's forecast as of asOf counted each of their doses
+// in list: one forecast per patient of the list.
+func WithEvaluations(ctx context.Context, q database.Querier, c *Catalogue, list []Recorded, asOf string) error {
+	type counted struct {
+		by     map[int64][]Evaluation
+		series map[string]int
 	}
-	if _, err := settings.Read(ctx, q, forecastSchedulesKey, &s); err != nil {
-		return nil, err
+	seen := map[int64]counted{}
+	for i, r := range list {
+		if r.Kind != "given" && r.Kind != "elsewhere" {
+			continue
+		}
+		got, ok := seen[r.PatientID]
+		if !ok {
+			f, _, found, err := PatientForecast(ctx, q, c, r.PatientID, asOf)
+			if err != nil {
+				return err
+			}
+			got = counted{by: map[int64][]Evaluation{}, series: map[string]int{}}
+			if found {
+				for _, e := range f.Evaluations {
+					got.by[e.DoseID] = append(got.by[e.DoseID], e)
+				}
+				for _, rec := range f.Recommendations {
+					got.series[rec.Antigen] = rec.Doses
+				}
+			}
+			seen[r.PatientID] = got
+		}
+		list[i].Counted, list[i].SeriesDoses = got.by[r.ID], got.series
 	}
-	if len(s.Schedules) == 0 {
-		return []string{"who"}, nil
-	}
-	return s.Schedules, nil
+	return nil
 }
