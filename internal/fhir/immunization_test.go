@@ -328,3 +328,35 @@ func TestImmunizationRecommendationIsFHIR(t *testing.T) {
 		t.Errorf("a forecast worked out when read claims a version: %v", res["meta"])
 	}
 }
+
+// TestSmartAppReadsItsPatientsImmunizations: an app launched from a child's chart with
+// patient/Immunization.rs and patient/ImmunizationRecommendation.read (a v1 scope) reads that
+// child's immunisations and forecast, nobody else's.
+func TestSmartAppReadsItsPatientsImmunizations(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		setPublicURL(t, c.admin, c.env.HTTP.URL)
+		kid, born := c.child(t, 4)
+		vax, _ := aVaccine()
+		mine := c.immunise(t, kid, map[string]any{"vaccine": vax.Key, "occurred_on": born.Format(time.DateOnly), "source": "card", "kind": "elsewhere"})
+		theirs := c.immunise(t, c.patientID, map[string]any{"vaccine": vax.Key, "occurred_on": "2020-01-02"})
+		scopes := "patient/Immunization.rs patient/ImmunizationRecommendation.read"
+		app := c.registerApp(t, scopes)
+		tok := launchedToken(t, app, c.doctor, kid, "launch "+scopes)
+		cl := app.bearer(tok["access_token"])
+		if got := ids(get(t, cl, "/fhir/R4/Immunization", http.StatusOK)); !slices.Equal(got, []string{fmt.Sprint(mine)}) {
+			t.Errorf("the app's search: %v", got)
+		}
+		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization/%d", mine), http.StatusOK)
+		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization/%d", theirs), http.StatusForbidden)
+		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization?patient=%d", c.patientID), http.StatusForbidden)
+		if len(immunisation.Default().Schedules("en")) > 0 {
+			get(t, cl, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", kid), http.StatusOK)
+			if got := ids(get(t, cl, "/fhir/R4/ImmunizationRecommendation", http.StatusOK)); !slices.Equal(got, []string{fmt.Sprint(kid)}) {
+				t.Errorf("the app's forecasts: %v", got)
+			}
+		}
+		get(t, cl, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", c.patientID), http.StatusForbidden)
+		get(t, cl, fmt.Sprintf("/fhir/R4/Observation?patient=%d", kid), http.StatusForbidden)
+	})
+}
