@@ -240,6 +240,16 @@ func TestFHIRImmunizations(t *testing.T) {
 			t.Errorf("read: %d %q", r.Status, r.Header.Get("ETag"))
 		}
 		get(t, api, "/fhir/R4/Immunization/"+id(given)+"/_history/1", http.StatusOK)
+		// Named in the reader's language, read or searched.
+		if ru, ok := immunisation.Default().Vaccine(vax.Key, "ru"); ok && shipped {
+			api.Header.Set("Accept-Language", "ru")
+			for _, path := range []string{"/fhir/R4/Immunization/" + id(given), p + "&_id=" + id(given)} {
+				if got := js(get(t, api, path, http.StatusOK)); !strings.Contains(got, `"text":"`+ru.Name+`"`) {
+					t.Errorf("%s in Russian: %s", path, got)
+				}
+			}
+			api.Header.Del("Accept-Language")
+		}
 		get(t, api, "/fhir/R4/Immunization/999999", http.StatusNotFound)
 		// Included with its patient and who gave it; the patient's revinclude.
 		b := get(t, api, p+"&_id="+id(given)+"&_include=Immunization:patient&_include=Immunization:performer", http.StatusOK)

@@ -32,22 +32,28 @@ var typeImmunization = resourceType{
 		return []versionSource{
 			sourceOf("immunisation", wholeID,
 				// The record store keeps no snapshots of earlier versions: the live record alone.
-				func(context.Context, database.KeptQuery, string) ([]database.Kept[immunisation.Recorded], error) {
+				func(context.Context, database.KeptQuery, string) ([]database.Kept[readRecord], error) {
 					return nil, nil
 				},
-				func(ctx context.Context, id int64, _ string) (immunisation.Recorded, bool, error) {
+				func(ctx context.Context, id int64, lang string) (readRecord, bool, error) {
 					x, found, err := immunisation.RecordByID(ctx, h.DB, id)
 					if err != nil || !found {
-						return x, found, err
+						return readRecord{}, found, err
 					}
 					list := []immunisation.Recorded{x}
 					err = h.counted(ctx, list)
-					return list[0], true, err
+					return readRecord{list[0], lang}, true, err
 				},
-				func(x immunisation.Recorded) []Resource { return []Resource{toImmunization(x, "en")} },
-				func(x immunisation.Recorded) int64 { return x.PatientID }),
+				func(x readRecord) []Resource { return []Resource{toImmunization(x.Recorded, x.lang)} },
+				func(x readRecord) int64 { return x.PatientID }),
 		}
 	},
+}
+
+// readRecord is a record read for one reader: its products and antigens are named in lang.
+type readRecord struct {
+	immunisation.Recorded
+	lang string
 }
 
 // immunisations pages the records in id order: of one patient when patientID is not 0,
