@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -280,6 +281,15 @@ func TestFHIRImmunizations(t *testing.T) {
 		}
 		if _, ok := lines["ImmunizationRecommendation/"+id(kid)]; schedules && !ok {
 			t.Errorf("the export lacks the child's recommendation: %v", kindsOf(lines))
+		}
+		// _since: the records changed since; the forecasts, worked out now, whatever it says.
+		if _, err := db.ExecContext(context.Background(), `UPDATE immunisations SET updated_at = $1 WHERE id <> $2`, time.Now().UTC().Add(-48*time.Hour), wrong); err != nil {
+			t.Fatal(err)
+		}
+		since := time.Now().UTC().Add(-24 * time.Hour).Format(time.RFC3339)
+		lines = exportLines(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Immunization,ImmunizationRecommendation&_since="+url.QueryEscape(since)))
+		if k := kindsOf(lines); k["Immunization"] != 1 || lines["Immunization/"+id(wrong)] == nil || (schedules && k["ImmunizationRecommendation"] == 0) {
+			t.Errorf("changed since a day ago: %v", k)
 		}
 
 		// The forecast, for the child.
