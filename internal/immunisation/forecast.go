@@ -3,6 +3,7 @@ package immunisation
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -409,4 +410,27 @@ func normSex(s string) string {
 		return "male"
 	}
 	return ""
+}
+
+// Evaluate judges a dose about to be given (or recorded) against the record: its evaluation
+// for each antigen of its product, as the forecast would read it once saved — too_early,
+// too_close, too_late or not_needed when it would not count. The candidate's ID is ignored.
+func (c *Catalogue) Evaluate(schedules []string, child Child, doses []Dose, candidate Dose) []Evaluation {
+	const id = math.MaxInt64 // after any dose of the same day on the record
+	all := make([]Dose, 0, len(doses)+1)
+	for _, d := range doses {
+		if d.ID != id {
+			all = append(all, d)
+		}
+	}
+	candidate.ID = id
+	all = append(all, candidate)
+	out := []Evaluation{}
+	for _, e := range c.Forecast(schedules, child, all, nil, candidate.On).Evaluations {
+		if e.DoseID == id {
+			e.DoseID = 0
+			out = append(out, e)
+		}
+	}
+	return out
 }

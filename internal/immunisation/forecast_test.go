@@ -606,3 +606,34 @@ func TestDayWritesTheLayout(t *testing.T) {
 		}
 	}
 }
+
+// The check at the point of giving judges a dose before it is saved.
+func TestEvaluateACandidateDose(t *testing.T) {
+	c := Default()
+	child := Child{BirthDate: born}
+	record := []Dose{{ID: 7, Vaccine: "dtwp_hepb_hib", On: "2025-03-15"}}
+	got := c.Evaluate([]string{"vn_epi"}, child, record, Dose{ID: 99, Vaccine: "dtwp_hepb_hib", On: "2025-04-01"})
+	if len(got) != 5 {
+		t.Fatalf("%+v", got)
+	}
+	for _, e := range got {
+		if e.Valid || e.Reason != ReasonTooClose || e.DoseID != 0 || e.On != "2025-04-01" {
+			t.Errorf("%+v, want too close (TT 10/2024: 1 month apart)", e)
+		}
+	}
+	got = c.Evaluate([]string{"vn_epi"}, child, record, Dose{Vaccine: "dtwp_hepb_hib", On: "2025-04-15"})
+	for _, e := range got {
+		if !e.Valid || e.DoseNumber != 2 {
+			t.Errorf("%+v, want dose 2", e)
+		}
+	}
+	// A second dose the same day as one on the record is the one that does not count.
+	for _, e := range c.Evaluate([]string{"vn_epi"}, child, record, Dose{Vaccine: "dtwp_hepb_hib", On: "2025-03-15"}) {
+		if e.Valid || e.Reason == "" {
+			t.Errorf("the same day: %+v", e)
+		}
+	}
+	if got := c.Evaluate([]string{"vn_epi"}, child, nil, Dose{Vaccine: "nothing", On: "2025-04-15"}); len(got) != 0 {
+		t.Errorf("an unknown product: %+v", got)
+	}
+}
