@@ -643,3 +643,39 @@ func TestEvaluateACandidateDose(t *testing.T) {
 		t.Errorf("an unknown product: %+v", got)
 	}
 }
+
+// Influenza comes round every year: Russia's calendar from 6 months, the PPS's from 6 months
+// to 18 years (two doses the first time under 9 years).
+func TestForecastInfluenzaRepeats(t *testing.T) {
+	ru, pps := []string{"ru_nc"}, []string{"ph_pps"}
+	runCases(t, Default(), []fcase{
+		{name: "Russia: the first at 6 months", cite: "1122н: дети с 6 месяцев — ежегодно",
+			schedules: ru, asOf: "2025-07-15", recs: []wantRec{{antigen: "influenza", dose: 1, due: "2025-07-15", st: "due"}}},
+		{name: "Russia: the next a year after the last", cite: "1122н: ежегодно",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}}, asOf: "2025-10-02",
+			recs: []wantRec{{antigen: "influenza", dose: 2, doses: 1, earliest: "2025-10-29", due: "2026-10-01", overdue: "2026-10-29", st: "upcoming"}}},
+		{name: "Russia: a second dose within 4 weeks does not count", cite: "project rule: not sooner than 4 weeks",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}, {"influenza", "2025-10-10"}, {"influenza", "2026-09-15"}}, asOf: "2026-09-16",
+			evals: []wantEval{valid(1, "influenza", 1), invalid(2, "influenza", "too_close"), valid(3, "influenza", 2)},
+			recs:  []wantRec{{antigen: "influenza", dose: 3, due: "2027-09-15", st: "upcoming"}}},
+		{name: "Russia: a year missed is overdue", cite: "1122н: ежегодно",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}}, asOf: "2026-12-01",
+			recs: []wantRec{{antigen: "influenza", dose: 2, st: "overdue"}}},
+		{name: "PPS: two doses the first time, then yearly", cite: "PPS/PIDSP 2024: 2 doses 4 weeks apart under 9 years",
+			schedules: pps, given: []given{{"influenza", "2025-07-15"}}, asOf: "2025-07-16",
+			recs: []wantRec{{antigen: "influenza", dose: 2, doses: 2, earliest: "2025-08-15", due: "2025-08-15"}}},
+		{name: "PPS: after the two, yearly", cite: "PPS/PIDSP 2024: yearly",
+			schedules: pps, given: []given{{"influenza", "2025-07-15"}, {"influenza", "2025-08-15"}}, asOf: "2025-08-16",
+			recs: []wantRec{{antigen: "influenza", dose: 3, due: "2026-08-15", latest: "2043-01-14", st: "upcoming"}}},
+		{name: "PPS: first at 10 years, one dose a year", cite: "PPS/PIDSP 2024: from 9 years one dose",
+			schedules: pps, birth: "2015-01-15", given: []given{{"influenza", "2025-03-01"}}, asOf: "2025-03-02",
+			recs: []wantRec{{antigen: "influenza", dose: 2, doses: 1, due: "2026-03-01"}}},
+		{name: "PPS: none from 18 years", cite: "PPS/PIDSP 2024: to 18 years",
+			schedules: pps, birth: "2007-01-15", given: []given{{"influenza", "2024-03-01"}}, asOf: "2025-03-02",
+			recs: []wantRec{{antigen: "influenza", st: "aged_out", latest: "2025-01-14"}}},
+		{name: "a refused influenza dose keeps its date", cite: "a refusal keeps its due dates",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}}, asOf: "2026-10-05",
+			excl: []Exclusion{{Antigen: "influenza", Kind: "refused", From: "2026-09-01"}},
+			recs: []wantRec{{antigen: "influenza", st: "refused", due: "2026-10-01"}}},
+	})
+}
