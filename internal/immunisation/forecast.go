@@ -235,6 +235,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				catchInterval = cr.interval
 			}
 		}
+		if len(series) == 0 {
+			continue // a catch-up row naming only doses this child's sex does not have
+		}
 		interval := func(r doseRow, first bool) age {
 			if catchInterval != nil && !first {
 				return *catchInterval
