@@ -1,8 +1,9 @@
 package immunisation
 
 import (
-	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -593,7 +594,6 @@ func TestForecastOddInput(t *testing.T) {
 			t.Errorf("Hib in Viet Nam first offers %v", r.Vaccines)
 		}
 	}
-	_ = fmt.Sprint()
 }
 
 // BenchmarkForecast: one child's forecast (the due list refreshes one per write, and all of
@@ -682,4 +682,54 @@ func TestForecastInfluenzaRepeats(t *testing.T) {
 			excl: []Exclusion{{Antigen: "influenza", Kind: "refused", From: "2026-09-01"}},
 			recs: []wantRec{{antigen: "influenza", st: "refused", due: "2026-10-01"}}},
 	})
+}
+
+// Whatever the record, the forecast holds together: earliest ≤ due < overdue, a dose number
+// follows the valid doses counted, a status is one of the seven, and nothing panics.
+func TestForecastInvariantsOnRandomRecords(t *testing.T) {
+	c := Default()
+	rng := rand.New(rand.NewPCG(59, 1))
+	keys := make([]string, 0, len(c.vaccines))
+	for _, v := range c.vaccines {
+		keys = append(keys, v.Key)
+	}
+	statuses := []string{StatusUpcoming, StatusDue, StatusOverdue, StatusComplete, StatusAgedOut, StatusRefused, StatusContraindicated}
+	all := []string{"vn_epi", "ph_epi", "ph_pps", "ru_nc", "cn_nip", "who"}
+	b0, _ := parseDay("2010-01-01")
+	for n := range 2000 {
+		birth := b0.AddDate(0, 0, rng.IntN(16*365))
+		asOf := birth.AddDate(0, 0, rng.IntN(19*365))
+		var doses []Dose
+		for k := range rng.IntN(25) {
+			doses = append(doses, Dose{ID: int64(k + 1), Vaccine: keys[rng.IntN(len(keys))], On: day(birth.AddDate(0, 0, rng.IntN(int(asOf.Sub(birth).Hours()/24)+1)))})
+		}
+		schedules := []string{all[n%len(all)], all[rng.IntN(len(all))]}
+		sex := []string{"female", "male", ""}[rng.IntN(3)]
+		f := c.Forecast(schedules, Child{BirthDate: day(birth), Sex: sex}, doses, nil, day(asOf))
+		valid := map[string]int{}
+		for _, e := range f.Evaluations {
+			if e.Valid {
+				valid[e.Antigen]++
+				if e.DoseNumber != valid[e.Antigen] {
+					t.Fatalf("%v: %s dose numbered %d after %d valid", schedules, e.Antigen, e.DoseNumber, valid[e.Antigen]-1)
+				}
+			} else if e.Reason == "" || e.DoseNumber != 0 {
+				t.Fatalf("an invalid dose %+v", e)
+			}
+		}
+		for _, r := range f.Recommendations {
+			if !slices.Contains(statuses, r.Status) {
+				t.Fatalf("status %q", r.Status)
+			}
+			if r.DueOn != "" && (r.EarliestOn > r.DueOn || r.DueOn >= r.OverdueOn) {
+				t.Fatalf("%v born %s on %s: %+v", schedules, day(birth), day(asOf), r)
+			}
+			if r.Status != StatusComplete && r.Status != StatusAgedOut && r.DoseNumber != valid[r.Antigen]+1 {
+				t.Fatalf("%+v after %d valid doses", r, valid[r.Antigen])
+			}
+			if r.Status == StatusAgedOut && r.DueOn != "" {
+				t.Fatalf("aged out with dates: %+v", r)
+			}
+		}
+	}
 }
