@@ -41,6 +41,9 @@ var catchupTSV []byte
 // Languages the catalogue names everything in; the first is the fallback.
 var Languages = []string{"en", "ru", "zh", "vi"}
 
+// Routes a vaccine is given by: intramuscular, subcutaneous, intradermal, by mouth, intranasal.
+var Routes = []string{"IM", "SC", "ID", "PO", "IN"}
+
 // Antigen is what a dose protects against (measles, pertussis…), the unit the schedules count.
 type Antigen struct {
 	Key  string `json:"key"`
@@ -308,7 +311,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := vt.require(append([]string{"key", "cvx", "atc", "live", "antigens", "components", "brands", "source"}, Languages...)...); err != nil {
+	if err := vt.require(append([]string{"key", "cvx", "atc", "live", "antigens", "components", "route", "brands", "source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range vt.rows {
@@ -317,7 +320,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 			return nil, fmt.Errorf("vaccines.tsv %s: live is %q", vt.get(r, "key"), live)
 		}
 		v := Vaccine{Key: vt.get(r, "key"), CVX: vt.get(r, "cvx"), ATC: vt.get(r, "atc"), Live: live == "true",
-			Antigens: list(vt.get(r, "antigens")), Components: list(vt.get(r, "components")),
+			Antigens: list(vt.get(r, "antigens")), Components: list(vt.get(r, "components")), Route: vt.get(r, "route"),
 			Names: vt.names(r), Source: vt.get(r, "source"), Brands: map[string][]string{}}
 		for _, b := range list(vt.get(r, "brands")) {
 			country, name, ok := strings.Cut(b, ":")
@@ -325,6 +328,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 				return nil, fmt.Errorf("vaccines.tsv %s: brand %q has no country", v.Key, b)
 			}
 			v.Brands[country] = append(v.Brands[country], name)
+		}
+		if !slices.Contains(Routes, v.Route) {
+			return nil, fmt.Errorf("vaccines.tsv %s: route %q", v.Key, v.Route)
 		}
 		for _, a := range v.Antigens {
 			if _, ok := c.antigenBy[a]; !ok {

@@ -108,6 +108,17 @@ func TestComponentsAreTheOnesThatMatter(t *testing.T) {
 	}
 }
 
+// Each product's default route, as its prescribing information gives it.
+func TestRoutes(t *testing.T) {
+	c := Default()
+	for key, want := range map[string]string{"bcg": "ID", "bopv": "PO", "rv1": "PO", "mmr": "SC", "varicella": "SC",
+		"dtwp_hepb_hib": "IM", "ipv": "IM", "pcv13": "IM", "yellow_fever": "SC", "influenza": "IM"} {
+		if v, _ := c.Vaccine(key, "en"); v.Route != want {
+			t.Errorf("%s route %q, want %q", key, v.Route, want)
+		}
+	}
+}
+
 // Live vaccines are the ones the pregnancy and immunosuppression check stops.
 func TestLiveVaccines(t *testing.T) {
 	var live []string
