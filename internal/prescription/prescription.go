@@ -325,7 +325,7 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 
 // CheckLines tidies and checks lines as a new prescription's are checked (an order set keeps
 // lines so); none is no error here. An override reason, which belongs to one patient's
-// findings, is not kept.
+// findings, is not kept, nor a dose by weight's dose and weight.
 func CheckLines(lang string, items []Item) ([]Item, error) {
 	if len(items) == 0 {
 		return []Item{}, nil
@@ -334,6 +334,9 @@ func CheckLines(lang string, items []Item) ([]Item, error) {
 	out := checkItems(lang, items, &v)
 	for i := range out {
 		out[i].OverrideReason, out[i].Overrides = "", []string{}
+		if b := out[i].ByWeight; b != nil { // mg/kg is the set's; a dose and a weight are one child's
+			b.DoseMg, b.WeightKg, b.WeightOn = 0, 0, ""
+		}
 	}
 	return out, v.Err()
 }

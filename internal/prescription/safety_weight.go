@@ -135,7 +135,7 @@ func monthsBetween(a, b time.Time) int {
 	return max(m, 0)
 }
 
-// Facts is the patient's latest weight as the editor shows it (nil: none recorded).
+// facts is the patient's latest weight as the editor shows it (nil: none recorded).
 func (c child) facts() *WeightFacts {
 	if c.weight == nil {
 		return nil
