@@ -366,15 +366,19 @@ func (s *Store) dosing(ctx context.Context, patientID int64, items []Item) (*Wei
 	if err != nil {
 		return nil, nil, err
 	}
-	return c.facts(), doseTables(items, lines, r), nil
+	return c.facts(), doseTables(c, items, lines, r), nil
 }
 
-// doseTables are the dose table's rows for each line that has some, for the editor.
-func doseTables(items []Item, lines []lineDrugs, r *reader) []LineDoses {
+// doseTables are the dose table's rows for each line that has some, for the editor: none for
+// an adult's line (an adult's dose is not worked out by weight) unless it is dosed so already.
+func doseTables(c child, items []Item, lines []lineDrugs, r *reader) []LineDoses {
 	out := []LineDoses{}
 	for i, it := range items {
 		if i >= len(lines) {
 			break
+		}
+		if c.adult && it.ByWeight == nil {
+			continue
 		}
 		var med *catalogue.Medicine
 		if it.MedicineID != nil {

@@ -200,6 +200,11 @@ func TestDosesByWeight(t *testing.T) {
 			len(got.Doses[0].Rows) != 1 || got.Doses[0].Rows[0].MgPerKg != 15 || got.Doses[0].Rows[0].Source == "" {
 			t.Errorf("doses: %+v", got.Doses)
 		}
+		var adult doseCheck
+		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": s.patientID, "items": []any{line(syrup, "", "", nil)}}).JSON(t, &adult)
+		if len(adult.Doses) != 0 {
+			t.Errorf("an adult's line is offered a dose by weight: %+v", adult.Doses)
+		}
 		var stalef doseCheck
 		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": stale, "items": []any{line(syrup, "7.5 mL", "", perKg(15, 180, 4))}}).JSON(t, &stalef)
 		if len(stalef.Findings) != 1 || stalef.Findings[0].Dosing.WeightDays != 45 || stalef.Findings[0].Dosing.LimitDays != 30 {

@@ -9919,7 +9919,7 @@ export type operations = {
             allergies: components["schemas"]["Allergy"][];
             /** @enum {string} */
             allergy_status?: "unknown" | "none" | "present";
-            /** @description Each line's rows of the dose table by weight, with the medicine's strength (mg in per_ml mL of a liquid; per_ml 0 for a solid). */
+            /** @description Each line's rows of the dose table by weight, with the medicine's strength (mg in per_ml mL of a liquid; per_ml 0 for a solid); none for an adult's line unless it is dosed by weight already. */
             doses: ({
                 line: number;
                 rows: components["schemas"]["PaediatricDose"][];
