@@ -41,7 +41,9 @@ type testCatalogue struct {
 
 // newTestCatalogue is a catalogue of the rows given, with one schedule ("who") whose every
 // antigen is a dose from 42 days of age, then doses 28 days apart.
-func newTestCatalogue(v []Vaccine, a []Antigen) *testCatalogue { return &testCatalogue{vaccines: v, antigens: a} }
+func newTestCatalogue(v []Vaccine, a []Antigen) *testCatalogue {
+	return &testCatalogue{vaccines: v, antigens: a}
+}
 
 func (c *testCatalogue) Vaccine(key, lang string) (Vaccine, bool) {
 	for _, v := range c.vaccines {

@@ -27,21 +27,21 @@ import (
 
 // Finding codes.
 const (
-	FindLivePregnancy     = "live_pregnancy"
-	FindLiveImmunosupp    = "live_immunosuppressed"
-	FindComponentAllergy  = "component_allergy"
-	FindExpiredLot        = "expired_lot"
-	FindContraindicated   = "contraindicated"
-	FindRefused           = "refused"
-	FindTooEarly          = "too_early"
-	FindTooClose          = "too_close"
-	FindDuplicateToday    = "duplicate_today"
-	SeverityStop          = "stop"
-	SeverityWarn          = "warn"
-	conditionPregnancy    = "pregnancy"
-	conditionImmunosupp   = "immunosuppression"
-	maxVisitsRead         = 500
-	candidateID           = -1 // the dose being checked, among the record's for the forecast
+	FindLivePregnancy    = "live_pregnancy"
+	FindLiveImmunosupp   = "live_immunosuppressed"
+	FindComponentAllergy = "component_allergy"
+	FindExpiredLot       = "expired_lot"
+	FindContraindicated  = "contraindicated"
+	FindRefused          = "refused"
+	FindTooEarly         = "too_early"
+	FindTooClose         = "too_close"
+	FindDuplicateToday   = "duplicate_today"
+	SeverityStop         = "stop"
+	SeverityWarn         = "warn"
+	conditionPregnancy   = "pregnancy"
+	conditionImmunosupp  = "immunosuppression"
+	maxVisitsRead        = 500
+	candidateID          = -1 // the dose being checked, among the record's for the forecast
 )
 
 // Finding is one thing the person giving a vaccine must see first.
@@ -87,7 +87,9 @@ func mustReadConditions() []condition {
 }
 
 // normCode is an ICD-10 code without its dot, upper case: "O09.9" → "O099".
-func normCode(c string) string { return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(c), ".", "")) }
+func normCode(c string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(c), ".", ""))
+}
 
 // matches reports whether code falls under one of the condition's codes.
 func (c condition) matches(code string) bool {
