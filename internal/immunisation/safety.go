@@ -5,12 +5,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"emr/internal/appointment"
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/i18n"
@@ -131,34 +131,19 @@ func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (fac
 	if f.allergies, _, err = patient.Allergies(ctx, q, c.id); err != nil {
 		return f, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT v.content, a.day FROM visits v JOIN appointments a ON a.id = v.appointment_id
-		WHERE v.patient_id = $1 ORDER BY a.day DESC LIMIT `+fmt.Sprint(maxVisitsRead), c.id)
+	visits, err := appointment.RecordsIn(ctx, q, appointment.RecordFilter{PatientID: c.id, WithVisit: true, Descending: true, Limit: maxVisitsRead})
 	if err != nil {
-		return f, fmt.Errorf("read visits: %w", err)
+		return f, err
 	}
-	for rows.Next() {
-		var content, day string
-		if err := rows.Scan(&content, &day); err != nil {
-			rows.Close()
-			return f, fmt.Errorf("read visit: %w", err)
-		}
-		var v struct {
-			Diagnoses []struct {
-				Code string `json:"code"`
-			} `json:"diagnoses"`
-		}
-		if json.Unmarshal([]byte(content), &v) != nil {
+	for _, v := range visits {
+		if v.Content == nil {
 			continue
 		}
-		for _, d := range v.Diagnoses {
+		for _, d := range v.Content.Diagnoses {
 			if d.Code != "" {
-				f.diagnoses = append(f.diagnoses, struct{ code, day string }{d.Code, day})
+				f.diagnoses = append(f.diagnoses, struct{ code, day string }{d.Code, v.Day})
 			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return f, err
 	}
 	if s.Medicines != nil {
 		if f.medicines, err = s.Medicines(ctx, q, c.id, s.now()); err != nil {

@@ -12,8 +12,10 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -193,15 +195,15 @@ type child struct {
 
 func readChild(ctx context.Context, q database.Querier, patientID int64) (child, error) {
 	c := child{id: patientID}
-	var sex sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT birth_date, sex FROM patients WHERE id = $1`, patientID).Scan(&c.BirthDate, &sex)
-	if errors.Is(err, sql.ErrNoRows) {
+	found, err := patient.Records(ctx, q, []int64{patientID})
+	if err != nil {
+		return c, err
+	}
+	p, ok := found[patientID]
+	if !ok {
 		return c, apperr.NotFound("patient.not_found")
 	}
-	if err != nil {
-		return c, fmt.Errorf("read patient: %w", err)
-	}
-	c.Sex = sex.String
+	c.BirthDate, c.Sex = p.BirthDate, p.Sex
 	return c, nil
 }
 
@@ -319,13 +321,14 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 			return err
 		}
 		if in.AppointmentID != nil {
-			var owner int64
-			err := tx.QueryRowContext(ctx, `SELECT patient_id FROM appointments WHERE id = $1`, *in.AppointmentID).Scan(&owner)
-			if errors.Is(err, sql.ErrNoRows) || err == nil && owner != patientID {
-				return apperr.Invalid("immunisation.other_appointment")
+			visit, err := appointment.BasicsOf(ctx, tx, *in.AppointmentID)
+			if errors.Is(err, apperr.ErrNotFound) || err == nil && visit.PatientID != patientID {
+				var v apperr.Validation
+				v.Add("appointment_id", "immunisation.other_appointment")
+				return v.Err()
 			}
 			if err != nil {
-				return fmt.Errorf("read appointment: %w", err)
+				return err
 			}
 		}
 		var overridden []string
