@@ -470,7 +470,10 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
 		e.Detail = "reaction " + strconv.FormatInt(rid, 10)
-		return audit.Record(ctx, tx, e)
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		return RefreshDue(ctx, tx, r.PatientID)
 	})
 	if err != nil {
 		return Reaction{}, err
