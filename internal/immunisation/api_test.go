@@ -471,6 +471,13 @@ func TestWhoMayReadAndWrite(t *testing.T) {
 		if n := s.count(t); n != 0 {
 			t.Errorf("stored: %d", n)
 		}
+		// An archived record is read, not written.
+		archived := s.newPatient(t, "Phúc", "male", "none")
+		apitest.Do[any](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/patients/%d/archive", archived), map[string]string{"reason": "Registered twice"})
+		if r := s.nurse.Do("POST", s.path(archived), dose("dtp", day(-1))); r.Status != http.StatusConflict {
+			t.Errorf("archived patient written: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[any](t, s.nurse, http.StatusOK, "GET", s.path(archived), nil)
 	})
 }
 

@@ -317,6 +317,9 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 		if err != nil {
 			return err
 		}
+		if err := patient.CheckActive(ctx, tx, patientID); err != nil { // an archived record is read-only
+			return err
+		}
 		if err := s.clean(&in, c, s.today()); err != nil {
 			return err
 		}
@@ -397,6 +400,9 @@ func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, rea
 		if r.Status != StatusCompleted || r.Version != version {
 			return apperr.Conflict("error.conflict")
 		}
+		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE immunisations SET status = $1, error_reason = $2, updated_at = $3, updated_by = $4, version = version + 1
 			WHERE id = $5 AND version = $6 AND status = $7`, StatusInError, reason, s.now().UTC(), e.Actor(), id, version, StatusCompleted)
 		if err != nil {
@@ -428,6 +434,9 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		}
 		if r.Status != StatusCompleted || (r.Kind != KindGiven && r.Kind != KindElsewhere) {
 			return apperr.Invalid("immunisation.reaction_not_dose")
+		}
+		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+			return err
 		}
 		var v apperr.Validation
 		in.OnsetOn, in.Reaction, in.Severity = strings.TrimSpace(in.OnsetOn), strings.TrimSpace(in.Reaction), strings.TrimSpace(in.Severity)
