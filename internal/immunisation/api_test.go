@@ -351,7 +351,7 @@ func TestOverrideEnteredInErrorAndReactions(t *testing.T) {
 			*rec.GivenBy != s.env.UserID("nurse") || rec.GivenByName != "Test nurse" || rec.VaccineName != "MMR" || !slices.Equal(rec.Antigens, []string{"measles", "mumps", "rubella"}) {
 			t.Errorf("saved: %+v", rec)
 		}
-		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.create' AND entity_id = $1 AND detail LIKE '%live_pregnancy%' AND detail LIKE '%Pregnancy test negative today%'`,
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.override' AND entity_id = $1 AND detail LIKE '%live_pregnancy%' AND detail LIKE '%Pregnancy test negative today%'`,
 			fmt.Sprint(rec.ID)); n != 1 {
 			t.Errorf("override audited: %d", n)
 		}

@@ -1,6 +1,7 @@
 package immunisation
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -371,11 +372,15 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 			return fmt.Errorf("insert immunisation: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.create", "immunisation", strconv.FormatInt(id, 10), patientID, audit.Success
-		if len(overridden) > 0 {
-			e.Detail = "overridden: " + strings.Join(overridden, ", ") + "; reason: " + in.OverrideReason
-		}
+		e.Detail = in.Kind + " " + cmp.Or(in.Vaccine, in.Antigen)
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
+		}
+		if len(overridden) > 0 { // given despite the findings: their codes and the reason, as an event of its own
+			e.Action, e.Detail = "immunisation.override", in.Vaccine+": "+strings.Join(overridden, ", ")+"; reason: "+in.OverrideReason
+			if err := audit.Record(ctx, tx, e); err != nil {
+				return err
+			}
 		}
 		return RefreshDue(ctx, tx, patientID)
 	})
