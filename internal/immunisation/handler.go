@@ -25,7 +25,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/immunisation/catalogue", Access: readRecord, Handler: h.catalogue},
 		{Method: "GET", Path: "/api/patients/{id}/immunisations", Access: readRecord, Handler: h.forPatient},
 		{Method: "POST", Path: "/api/patients/{id}/immunisations/check", Access: write, Handler: h.check},
-		{Method: "POST", Path: "/api/patients/{id}/immunisations", Access: write, Handler: h.create},
+		{Method: "POST", Path: "/api/patients/{id}/immunisations", Access: write, Announces: auth.ChangesPatients, Handler: h.create},
 		{Method: "POST", Path: "/api/immunisations/{id}/entered-in-error", Access: write, Handler: h.enteredInError},
 		{Method: "POST", Path: "/api/immunisations/{id}/reactions", Access: write, Handler: h.addReaction},
 		{Method: "GET", Path: "/api/immunisation/settings", Access: auth.Need(auth.ManageSettings), Handler: h.settings},
