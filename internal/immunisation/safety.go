@@ -23,7 +23,7 @@ import (
 // vaccine's components against the patient's allergies, read as the medicine-safety check
 // reads them (catalogue Allergen and Judge: an egg allergy concerns only a vaccine whose
 // components hold egg); an antigen contraindicated or refused on the record; a dose too early
-// or too close by the forecast; an expired lot; the same vaccine given the same day.
+// too close or too late by the forecast; an expired lot; the same vaccine given the same day.
 
 // Finding codes.
 const (
@@ -35,13 +35,13 @@ const (
 	FindRefused          = "refused"
 	FindTooEarly         = "too_early"
 	FindTooClose         = "too_close"
+	FindTooLate          = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
 	FindDuplicateToday   = "duplicate_today"
 	SeverityStop         = "stop"
 	SeverityWarn         = "warn"
 	conditionPregnancy   = "pregnancy"
 	conditionImmunosupp  = "immunosuppression"
 	maxVisitsRead        = 500
-	candidateID          = -1 // the dose being checked, among the record's for the forecast
 )
 
 // Finding is one thing the person giving a vaccine must see first.
@@ -236,7 +236,6 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		antigens[a.Key] = a.Name
 	}
 	var doses []Dose
-	var excl []Exclusion
 	for _, r := range f.records {
 		switch r.Kind {
 		case KindGiven, KindElsewhere:
@@ -245,7 +244,6 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, day)
 			}
 		case KindContraindicated, KindRefused:
-			excl = append(excl, Exclusion{Antigen: r.Antigen, Kind: r.Kind, From: r.OccurredOn, Until: r.UntilOn})
 			if !slices.Contains(v.Antigens, r.Antigen) || r.OccurredOn > day || r.UntilOn != "" && r.UntilOn < day {
 				continue
 			}
@@ -265,11 +263,9 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if err != nil {
 		return nil, err
 	}
-	doses = append(doses, Dose{ID: candidateID, Vaccine: v.Key, On: day})
-	fc := cat.Forecast(settings.Schedules, c.Child, doses, excl, day)
 	seen := map[string]bool{}
-	for _, e := range fc.Evaluations {
-		if e.DoseID != candidateID || e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose) || seen[e.Reason+e.Antigen] {
+	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day}) {
+		if e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate) || seen[e.Reason+e.Antigen] {
 			continue
 		}
 		seen[e.Reason+e.Antigen] = true

@@ -35,10 +35,10 @@ const (
 	StatusInError       = "entered_in_error"
 )
 
-// The contract's lists: where a dose goes, by which route, which reactions are recorded.
+// The contract's lists: where a dose goes, which reactions are recorded (the routes are the
+// catalogue's Routes).
 var (
 	Sites     = []string{"left_thigh", "right_thigh", "left_arm", "right_arm", "oral", "intranasal", "left_buttock", "right_buttock"}
-	Routes    = []string{"IM", "SC", "ID", "PO", "IN"}
 	Reactions = []string{"fever", "local", "rash", "persistent_crying", "seizure", "hhe", "anaphylaxis", "other"}
 	Sources   = []string{"card", "registry", "parent"}
 	kinds     = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated}
@@ -58,6 +58,7 @@ type vaccines interface {
 	Antigens(lang string) []Antigen
 	Schedules(lang string) []Schedule
 	Forecast(schedules []string, child Child, doses []Dose, excl []Exclusion, asOf string) Forecast
+	Evaluate(schedules []string, child Child, doses []Dose, candidate Dose) []Evaluation
 }
 
 // shipped is the catalogue the record reads.
