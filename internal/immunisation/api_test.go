@@ -509,7 +509,17 @@ func TestSettings(t *testing.T) {
 			{"unknown channel", map[string]any{"reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{"pigeon"}}}, "reminders.channels"},
 			{"reminders on, no channel", map[string]any{"reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{}}}, "reminders.channels"},
 			{"weight age 0", map[string]any{"weight_max_age_days": 0}, "weight_max_age_days"},
+			{"nothing named", map[string]any{}, "schedules"},
 		} {
+			full := map[string]any{"schedules": []string{"who"}, "stocked": []string{}, "reminders": map[string]any{"on": false, "days_before": 7, "channels": []string{}},
+				"weight_max_age_days": 30}
+			if len(c.in) == 0 {
+				full = map[string]any{}
+			}
+			for k, v := range c.in {
+				full[k] = v
+			}
+			c.in = full
 			c.in["version"] = 0
 			r := s.admin.Do("PUT", "/api/immunisation/settings", c.in)
 			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
@@ -521,7 +531,7 @@ func TestSettings(t *testing.T) {
 		if !slices.Equal(saved.Schedules, []string{"vn_epi", "who"}) || saved.Version != 1 || saved.WeightMaxAgeDays != 14 || !saved.Reminders.On {
 			t.Errorf("saved: %+v", saved)
 		}
-		if r := s.admin.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "version": 0}); r.Status != http.StatusConflict {
+		if r := s.admin.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "weight_max_age_days": 30, "version": 0}); r.Status != http.StatusConflict {
 			t.Errorf("stale version: %d %s", r.Status, r.Body)
 		}
 		if r := s.doctor.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "version": 1}); r.Status != http.StatusForbidden {

@@ -132,12 +132,9 @@ func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
-	in, err := ReadSettings(r.Context(), h.Store.DB)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	in.Version = 0 // the caller's, or a conflict
+	// The whole settings, as read: a field left out is refused, not kept (no schedule, no
+	// weight age), so that a body that names none of them changes nothing.
+	var in Settings
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return

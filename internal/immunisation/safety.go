@@ -236,11 +236,13 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		antigens[a.Key] = a.Name
 	}
 	var doses []Dose
+	duplicate := false
 	for _, r := range f.records {
 		switch r.Kind {
 		case KindGiven, KindElsewhere:
 			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
-			if r.Vaccine == v.Key && r.OccurredOn == day {
+			if r.Vaccine == v.Key && r.OccurredOn == day && !duplicate {
+				duplicate = true
 				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, day)
 			}
 		case KindContraindicated, KindRefused:
