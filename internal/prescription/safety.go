@@ -242,6 +242,8 @@ func allergyFinding(m catalogue.AllergyMatch, d describer) Finding {
 	switch m.Kind {
 	case "substance":
 		f.Kind, f.Substance = FindAllergy, d.substance(m.Key)
+	case "excipient": // gelatin of a capsule shell, soya oil
+		f.Kind, f.Substance = FindAllergy, d.drugs.ComponentName(m.Key, d.lang)
 	case "unrecognised":
 		f.Kind, f.Substance, f.Unrecognised = FindAllergy, m.Key, true
 	case "class":
@@ -688,7 +690,7 @@ type reader struct {
 }
 
 func (r *reader) line(it Item) (lineDrugs, error) {
-	var ingredients []string
+	var ingredients, excipients []string
 	var atc, form string
 	text := it.Medicine
 	if it.MedicineID != nil {
@@ -703,9 +705,12 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 		ingredients, atc = catalogue.Ingredients(m.Ingredients), m.ATC
 		text += " " + m.GenericName
 		form = m.Form
+		excipients = catalogue.ExcipientsOf(m)
 	}
+	// what the entry is known to hold besides its substances (a gelatin capsule shell)
+	profile := r.drugs.Line(text, ingredients, atc).WithExcipients(excipients)
 	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: itemSupply(it), prn: asNeeded(it), local: localUse(it, form),
-		oral: oralUse(it, form), canisters: canisters(it), Profile: r.drugs.Line(text, ingredients, atc)}, nil
+		oral: oralUse(it, form), canisters: canisters(it), Profile: profile}, nil
 }
 
 // durationPattern reads a line's duration as written in any of the languages: "7 days",

@@ -661,6 +661,34 @@ export type paths = {
     /** Liveness and database reachability. */
     get: operations["getHealth"];
   };
+  "/api/immunisation/catalogue": {
+    /** The vaccine catalogue (products with CVX, ATC, live, antigens and components), antigens, schedules, the sites, routes and reactions offered, and the clinic's schedules and stocked vaccines. */
+    get: operations["getImmunisationCatalogue"];
+  };
+  "/api/immunisation/settings": {
+    /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
+    get: operations["getImmunisationSettings"];
+    /** Change the immunisation settings; send the version read (audited; the due list follows a change of schedules). */
+    put: operations["putImmunisationSettings"];
+  };
+  "/api/immunisations/{id}/entered-in-error": {
+    /** Mark a record entered in error with a reason, at the version read; it stays on the record, marked. Audited. */
+    post: operations["postImmunisationsByIdEnteredInError"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/immunisations/{id}/reactions": {
+    /** Record an adverse event following immunisation against a dose (given here or elsewhere, not entered in error), beginning on or after the dose's day. Audited. */
+    post: operations["postImmunisationsByIdReactions"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/lab-analytes": {
     /** Every analyte of the results catalogue with its labels in the four languages, limits, entry units and ranges, by code. */
     get: operations["getLabAnalytes"];
@@ -1004,6 +1032,26 @@ export type paths = {
       path: {
         id: number;
         file: number;
+      };
+    };
+  };
+  "/api/patients/{id}/immunisations": {
+    /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */
+    get: operations["getPatientsByIdImmunisations"];
+    /** Record a dose given here (given_by: the caller; checked for safety), a dose given elsewhere (with its source), a refusal or a contraindication (with an antigen and a reason). A dose given here with safety findings is refused (422 immunisation.needs_override, with the findings) unless override_reason is given; one whose lot had expired on the day is refused outright. Audited. */
+    post: operations["postPatientsByIdImmunisations"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/immunisations/check": {
+    /** Check a dose about to be given: live vaccine and pregnancy or immunosuppression, components and allergies, contraindicated or refused antigens, too early or too close by the forecast, an expired lot, the same vaccine the same day. Needs view patient too. Audited as a read. */
+    post: operations["postPatientsByIdImmunisationsCheck"];
+    parameters: {
+      path: {
+        id: number;
       };
     };
   };
@@ -3407,6 +3455,213 @@ export type components = {
       /** @description A lab's report moved here from another patient's record with the values refiled to this patient (amended): named neutrally, marked, never deleted; it may still show the other patient's details. */
       refiled: boolean;
       size: number;
+    };
+    ImmunisationCatalogue: {
+      antigens: {
+          key: string;
+          name: string;
+        }[];
+      clinic: {
+        schedules: string[];
+        stocked: string[];
+      };
+      reactions: ("fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other")[];
+      routes: ("IM" | "SC" | "ID" | "PO" | "IN")[];
+      schedules: {
+          country: string;
+          key: string;
+          name: string;
+          source: string;
+        }[];
+      sites: ("left_thigh" | "right_thigh" | "left_arm" | "right_arm" | "oral" | "intranasal" | "left_buttock" | "right_buttock")[];
+      vaccines: components["schemas"]["ImmunisationVaccine"][];
+    };
+    ImmunisationFinding: {
+      antigen?: string;
+      /** @enum {string} */
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "duplicate_today";
+      /** @description In the caller's language. */
+      message: string;
+      /** @enum {string} */
+      severity: "stop" | "warn";
+      /** @description The component, named in the caller's language. */
+      substance?: string;
+      vaccine: string;
+    };
+    ImmunisationFindings: {
+      /** @description immunisation.needs_override on a refused dose. */
+      code?: string;
+      error?: string;
+      findings: components["schemas"]["ImmunisationFinding"][];
+    };
+    ImmunisationInput: {
+      /** @description Required for refused and contraindicated. */
+      antigen?: string;
+      appointment_id?: number | null;
+      dose_number?: number | null;
+      /** Format: date */
+      expiry?: string;
+      /** @enum {string} */
+      kind: "given" | "elsewhere" | "refused" | "contraindicated";
+      /** @description Required for a dose given here. */
+      lot?: string;
+      note?: string;
+      /**
+       * Format: date
+       * @description Not in the future, not before birth.
+       */
+      occurred_on: string;
+      /** @description Gives a dose with safety findings anyway (never an expired lot). */
+      override_reason?: string;
+      performer?: string;
+      place?: string;
+      /** @description Required for refused and contraindicated. */
+      reason?: string;
+      route?: string;
+      screening?: {
+        immunosuppressed?: boolean | null;
+        pregnant?: boolean | null;
+      };
+      site?: string;
+      /**
+       * @description Required for a dose given elsewhere.
+       * @enum {string}
+       */
+      source?: "" | "card" | "registry" | "parent";
+      /** Format: date */
+      until_on?: string;
+      /** @description A catalogue product: required for given and elsewhere. */
+      vaccine?: string;
+    };
+    ImmunisationReaction: {
+      /** Format: date-time */
+      created_at: string;
+      created_by_name: string;
+      description: string;
+      id: number;
+      immunisation_id: number;
+      /** Format: date */
+      onset_on: string;
+      patient_id: number;
+      /** @enum {string} */
+      reaction: "fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other";
+      reported_to: string;
+      serious: boolean;
+      /** @enum {string} */
+      severity: "mild" | "moderate" | "severe";
+      /** @enum {string} */
+      status: "completed" | "entered_in_error";
+      version: number;
+    };
+    ImmunisationRecord: {
+      /** @description A refusal's or contraindication's antigen. */
+      antigen: string;
+      antigen_name: string;
+      /** @description The product's antigens. */
+      antigens: string[];
+      appointment_id: number | null;
+      /** Format: date-time */
+      created_at: string;
+      created_by_name: string;
+      dose_number: number | null;
+      error_reason: string;
+      expiry: string;
+      /** @description Who gave a dose here (the account that recorded it). */
+      given_by: number | null;
+      given_by_name: string;
+      id: number;
+      /** @enum {string} */
+      kind: "given" | "elsewhere" | "refused" | "contraindicated";
+      lot: string;
+      note: string;
+      /** Format: date */
+      occurred_on: string;
+      /** @description The codes of the safety findings given anyway, with override_reason (audited). */
+      overridden: string[];
+      override_reason: string;
+      patient_id: number;
+      performer: string;
+      place: string;
+      reason: string;
+      route: string;
+      site: string;
+      /** @enum {string} */
+      source: "" | "card" | "registry" | "parent";
+      /** @enum {string} */
+      status: "completed" | "entered_in_error";
+      until_on: string;
+      vaccine: string;
+      vaccine_name: string;
+      version: number;
+    };
+    ImmunisationSettings: {
+      reminders: {
+        channels: ("sms" | "email")[];
+        days_before: number;
+        on: boolean;
+      };
+      /** @description In order: for each antigen the first schedule that has it. */
+      schedules: string[];
+      stocked: string[];
+      version: number;
+      /** @description How old a weight may be for a dose by weight. */
+      weight_max_age_days: number;
+    };
+    ImmunisationVaccine: {
+      /** @description The antigens a dose counts for (a combination counts for each). */
+      antigens: string[];
+      /** @description WHO ATC code. */
+      atc: string;
+      /** @description Components a person may react to (gelatin, egg, neomycin, yeast…), keys of the medicine-safety reading (internal/catalogue excipients.tsv, substances.tsv). */
+      components: string[];
+      /** @description CDC CVX code. */
+      cvx: string;
+      key: string;
+      live: boolean;
+      name: string;
+      source: string;
+    };
+    ImmunisationView: {
+      /**
+       * Format: date
+       * @description Today in the clinic's time zone.
+       */
+      as_of: string;
+      forecast: {
+        /** Format: date */
+        as_of: string;
+        evaluations: ({
+            antigen: string;
+            dose_number: number;
+            /** @enum {string} */
+            reason?: "too_early" | "too_close" | "not_needed" | "expired";
+            record_id: number;
+            schedule: string;
+            valid: boolean;
+          })[];
+        recommendations: ({
+            antigen: string;
+            dose_number: number;
+            doses: number;
+            /** Format: date */
+            due_on?: string;
+            /** Format: date */
+            earliest_on?: string;
+            /** Format: date */
+            latest_on?: string;
+            /** Format: date */
+            overdue_on?: string;
+            schedule: string;
+            source: string;
+            /** @enum {string} */
+            status: "upcoming" | "due" | "overdue" | "complete" | "aged_out" | "refused" | "contraindicated";
+            vaccines: string[];
+          })[];
+      };
+      reactions: components["schemas"]["ImmunisationReaction"][];
+      records: components["schemas"]["ImmunisationRecord"][];
+      /** @description The clinic's schedules the forecast read, in order. */
+      schedules: string[];
     };
     /** @description What an import of a catalogue file did, row by row. */
     ImportReport: {
@@ -7560,6 +7815,113 @@ export type operations = {
       };
     };
   };
+  /** The vaccine catalogue (products with CVX, ATC, live, antigens and components), antigens, schedules, the sites, routes and reactions offered, and the clinic's schedules and stocked vaccines. */
+  getImmunisationCatalogue: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationCatalogue"];
+        };
+      };
+    };
+  };
+  /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
+  getImmunisationSettings: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationSettings"];
+        };
+      };
+    };
+  };
+  /** Change the immunisation settings; send the version read (audited; the due list follows a change of schedules). */
+  putImmunisationSettings: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImmunisationSettings"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationSettings"];
+        };
+      };
+      /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Mark a record entered in error with a reason, at the version read; it stays on the record, marked. Audited. */
+  postImmunisationsByIdEnteredInError: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationRecord"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, or entered in error already. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record an adverse event following immunisation against a dose (given here or elsewhere, not entered in error), beginning on or after the dose's day. Audited. */
+  postImmunisationsByIdReactions: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Required for other. */
+          description?: string;
+          /** Format: date */
+          onset_on: string;
+          /** @enum {string} */
+          reaction: "fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other";
+          reported_to?: string;
+          serious?: boolean;
+          /** @enum {string} */
+          severity: "mild" | "moderate" | "severe";
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationReaction"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** Every analyte of the results catalogue with its labels in the four languages, limits, entry units and ranges, by code. */
   getLabAnalytes: {
     responses: {
@@ -8822,6 +9184,74 @@ export type operations = {
       404: {
         content: never;
       };
+    };
+  };
+  /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */
+  getPatientsByIdImmunisations: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationView"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** Record a dose given here (given_by: the caller; checked for safety), a dose given elsewhere (with its source), a refusal or a contraindication (with an antigen and a reason). A dose given here with safety findings is refused (422 immunisation.needs_override, with the findings) unless override_reason is given; one whose lot had expired on the day is refused outright. Audited. */
+  postPatientsByIdImmunisations: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImmunisationInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationRecord"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The request failed validation (the common error body), or the dose needs an override (error, code immunisation.needs_override, findings). */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["ImmunisationFindings"];
+        };
+      };
+    };
+  };
+  /** Check a dose about to be given: live vaccine and pregnancy or immunosuppression, components and allergies, contraindicated or refused antigens, too early or too close by the forecast, an expired lot, the same vaccine the same day. Needs view patient too. Audited as a read. */
+  postPatientsByIdImmunisationsCheck: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImmunisationInput"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationFindings"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      422: components["responses"]["Invalid"];
     };
   };
   /** A patient's orders with their current results, newest first, 50 at a time (before = the last id of the page before). */
