@@ -1007,6 +1007,15 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/growth": {
+    /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
+    get: operations["getPatientGrowth"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/orders": {
     /** A patient's orders with their current results, newest first, 50 at a time (before = the last id of the page before). */
     get: operations["getPatientOrders"];
@@ -3381,6 +3390,14 @@ export type components = {
       refiled: boolean;
       size: number;
     };
+    /** @description By indicator: wfa weight-for-age, lhfa length/height-for-age, wfl weight-for-length/height, hcfa head circumference-for-age, bfa BMI-for-age; null where it does not apply. */
+    GrowthScores: {
+      bfa: number | null;
+      hcfa: number | null;
+      lhfa: number | null;
+      wfa: number | null;
+      wfl: number | null;
+    };
     /** @description What an import of a catalogue file did, row by row. */
     ImportReport: {
       errors: {
@@ -3839,6 +3856,8 @@ export type components = {
         relation: string;
       };
       first_name: string;
+      /** @description Gestational age at birth in completed weeks; null when not recorded. Growth is scored at the corrected age of a child born before 37 weeks until 24 months (GET /api/patients/{id}/growth). */
+      gestation_weeks: number | null;
       history: {
         /** @enum {string} */
         alcohol: "" | "never" | "former" | "current";
@@ -4894,6 +4913,8 @@ export type components = {
       bp_diastolic: number | null;
       /** @description mmHg */
       bp_systolic: number | null;
+      /** @description cm (children's growth) */
+      head_circumference: number | null;
       /** @description per minute */
       heart_rate: number | null;
       /** @description cm */
@@ -8776,6 +8797,85 @@ export type operations = {
       404: {
         content: never;
       };
+    };
+  };
+  /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
+  getPatientGrowth: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            age_days: number;
+            /** Format: date */
+            as_of: string;
+            /** Format: date */
+            birth_date: string;
+            /** @description Some score uses the corrected age (born before 37 weeks, under 24 months). */
+            corrected: boolean;
+            /** @description By indicator (wfa, lhfa, wfl, hcfa, bfa): the SD lines. Rows run along age_days, or for wfl along cm (length before 24 months, height after). */
+            curves: {
+              [key: string]: {
+                /** @enum {string} */
+                measure?: "length" | "height";
+                rows: {
+                    age_days: number;
+                    cm?: number;
+                    values: number[];
+                  }[];
+                sds: number[];
+                /** @enum {string} */
+                x: "age_days" | "cm";
+              };
+            };
+            flags: ({
+                /** @enum {string} */
+                code: "wasting" | "severe_wasting" | "stunting" | "severe_stunting" | "underweight" | "severe_underweight" | "overweight" | "obesity";
+                /** @enum {string} */
+                indicator: "wfa" | "lhfa" | "wfl" | "hcfa" | "bfa";
+                /** Format: date */
+                on: string;
+                z: number;
+              })[];
+            gestation_weeks: number | null;
+            /** @description unscored in the reader's language. */
+            message: string;
+            points: ({
+                age_days: number;
+                /** @description kg/m² */
+                bmi: number | null;
+                /** @description Chronological age less (40 - gestation weeks) weeks; the age the scores use when set. */
+                corrected_age_days: number | null;
+                /** @description cm */
+                head: number | null;
+                /** @description cm, length (lying) before 24 months and height (standing) after */
+                height: number | null;
+                /** @enum {string} */
+                measure: "" | "length" | "height";
+                /** Format: date */
+                on: string;
+                pct: components["schemas"]["GrowthScores"];
+                /** @description kg */
+                weight: number | null;
+                z: components["schemas"]["GrowthScores"];
+              })[];
+            sex: string;
+            source: string;
+            /**
+             * @description Why there are no scores: sex other or unknown (the WHO tables are by sex), or 19 years or older.
+             * @enum {string}
+             */
+            unscored: "" | "sex" | "age";
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
     };
   };
   /** A patient's orders with their current results, newest first, 50 at a time (before = the last id of the page before). */
