@@ -32,7 +32,7 @@ test("a child's vitals at two visits show on the chart's Growth card with z-scor
   await expect(rows.first()).toContainText(/-2\.0\d/)
   await expect(card.getByTestId('growth-flag').filter({ hasText: 'Underweight' })).toHaveCount(1)
 
-  await card.getByRole('radio', { name: 'Length/height-for-age' }).click()
+  await card.getByRole('radiogroup', { name: 'Indicator' }).getByText('Length/height-for-age', { exact: true }).click()
   await expect(card.getByRole('columnheader', { name: 'z (LHFA)' })).toBeVisible()
 
   const axe = await new AxeBuilder({ page }).include('#main > div:not([hidden]) [data-testid=growth-card]').analyze()

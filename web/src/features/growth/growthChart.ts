@@ -60,7 +60,6 @@ export function growthOption(g: Growth, indicator: Indicator, labels: Labels): C
   const points = g.points.map((p) => plotted(p, indicator, inYears)).filter((p): p is [number, number] => p !== null)
   const xs = curve.rows.map(xOf)
   return {
-    aria: { enabled: true },
     animation: false,
     grid: { left: 48, right: 16, top: 40, bottom: 44 },
     legend: { top: 0, itemWidth: 18, data: [...curve.sds.map(labels.sd), labels.child] },
