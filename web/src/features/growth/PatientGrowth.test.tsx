@@ -89,14 +89,18 @@ describe('PatientGrowth', () => {
 
   it('prints the card alone', async () => {
     const print = vi.spyOn(window, 'print').mockImplementation(() => {
-      expect(document.body.classList.contains('growth-printing')).toBe(true)
+      // A copy of the card, with who the child is, is what goes to the printer.
+      const copy = document.querySelector('[data-testid=growth-print]')!
+      expect(copy.parentElement).toBe(document.body)
+      expect(copy.textContent).toContain('Minh Trần')
+      expect(copy.querySelector('table')).toBeTruthy()
     })
     await card(growth)
     await screen.findByRole('table')
     fireEvent.click(screen.getByRole('button', { name: 'Print' }))
     expect(print).toHaveBeenCalledOnce()
     window.dispatchEvent(new Event('afterprint'))
-    expect(document.body.classList.contains('growth-printing')).toBe(false)
+    expect(document.querySelector('[data-testid=growth-print]')).toBeNull()
   })
 })
 

@@ -61,8 +61,8 @@ export function growthOption(g: Growth, indicator: Indicator, labels: Labels): C
   const xs = curve.rows.map(xOf)
   return {
     animation: false,
-    grid: { left: 48, right: 16, top: 40, bottom: 44 },
-    legend: { top: 0, itemWidth: 18, data: [...curve.sds.map(labels.sd), labels.child] },
+    grid: { left: 48, right: 16, top: 28, bottom: 92 },
+    legend: { bottom: 0, itemWidth: 18, data: [...curve.sds.map(labels.sd), labels.child] },
     tooltip: { trigger: 'item', formatter: (item: { seriesName: string; value: [number, number] }) => `${item.seriesName}<br/>${labels.value(item.value[0])}: ${item.value[1]}` },
     xAxis: { type: 'value', name: labels.x, nameLocation: 'middle', nameGap: 26, min: Math.min(...xs), max: Math.max(...xs), axisLabel: { formatter: (v: number) => labels.value(v) } },
     yAxis: { type: 'value', name: labels.y, scale: true },
