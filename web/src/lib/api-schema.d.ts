@@ -2911,6 +2911,17 @@ export type components = {
       /** @description HH:MM, the clinic's time. */
       to: string;
     };
+    /** @description A line's dose worked out from the child's weight (issue 59). weight_kg and weight_on are set by the server on save, from the patient's latest recorded weight (what is sent is ignored). */
+    ByWeight: {
+      /** @description The dose in mg (0: mg/kg × the weight, worked out by the server). */
+      dose_mg: number;
+      doses_per_day: number;
+      /** @description The dose table's row (pain_fever, infection, pneumonia, asthma); empty: any. */
+      indication: string;
+      mg_per_kg: number;
+      weight_kg: number;
+      weight_on: string;
+    };
     CashUp: {
       /** @description A drawer of the caller's is open and not yet counted: its cash figures are null and the day's cash is left out of rows, methods and total until she counts it. */
       blind: boolean;
@@ -3298,6 +3309,22 @@ export type components = {
       /** Format: date-time */
       updated_at?: string;
       version?: number;
+    };
+    /** @description The numbers of a dose-by-weight finding (absent when not known). */
+    DoseFacts: {
+      age_months?: number;
+      day_mg?: number;
+      dose_mg?: number;
+      indication?: string;
+      limit_days?: number;
+      max_day_mg?: number;
+      max_dose_mg?: number;
+      mg_per_kg?: number;
+      min_age_months?: number;
+      min_weight_kg?: number;
+      weight_age_days?: number;
+      weight_kg?: number;
+      weight_on?: string;
     };
     /** @description One cashier's shift at the till. Only cash enters the drawer: drawer_cash = opening_float + cash_received − cash_refunded (as it stood when counted, once closed); other methods are listed apart, net. */
     Drawer: {
@@ -3785,6 +3812,23 @@ export type components = {
         name: string;
       };
       total: number;
+    };
+    /** @description A row of the dose table by weight (internal/catalogue/paediatric_doses.tsv): mg of the first ingredient; a limit of 0 is none; confirmed says whether the numbers were checked against the source. */
+    PaediatricDose: {
+      /** @enum {string} */
+      confirmed: "yes" | "partly" | "no";
+      doses_per_day: number;
+      indication: string;
+      ingredients: string;
+      max_day_mg: number;
+      max_day_mg_per_kg: number;
+      max_dose_mg: number;
+      max_mg_per_kg_dose: number;
+      max_weight_kg: number;
+      mg_per_kg: number;
+      min_age_months: number;
+      min_weight_kg: number;
+      source: string;
     };
     Patient: components["schemas"]["PatientInput"] & {
       archive_reason?: string;
@@ -4288,6 +4332,7 @@ export type components = {
     };
     /** @description A line needs a medicine and either a quantity or a duration. */
     PrescriptionItem: {
+      by_weight?: components["schemas"]["ByWeight"];
       dose: string;
       duration: string;
       frequency: string;
@@ -4564,6 +4609,7 @@ export type components = {
       condition?: "asthma" | "copd";
       /** @description reliever_overuse: how many reliever canisters were issued in the 12 months, the lines being written included (a line's inhalers times 1 + its refills; one for a line not counted in inhalers). */
       count?: number;
+      dosing?: components["schemas"]["DoseFacts"];
       /** @enum {string} */
       effect?: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
       /** @description A cross-sensitivity's allergen class, in the caller's language. */
@@ -4571,10 +4617,10 @@ export type components = {
       kept?: components["schemas"]["KeptPair"];
       key: string;
       /**
-       * @description reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
+       * @description dose_above_max, dose_above_daily_max: a child's dose above the most a dose or a day may hold for the latest weight (dosing says the numbers; source the table's). dose_under_min_age, dose_under_min_weight: younger or lighter than the dose table is for. weight_missing, weight_stale: a dose by weight with no recorded weight, or one older than the clinic's limit (30 days). reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral" | "dose_above_max" | "dose_above_daily_max" | "dose_under_min_age" | "dose_under_min_weight" | "weight_missing" | "weight_stale";
       /** @description The line (0-based). */
       line: number;
       /** @description An interaction's mechanism, in English (reference). */
@@ -9973,8 +10019,25 @@ export type operations = {
             allergies: components["schemas"]["Allergy"][];
             /** @enum {string} */
             allergy_status?: "unknown" | "none" | "present";
+            /** @description Each line's rows of the dose table by weight, with the medicine's strength (mg in per_ml mL of a liquid; per_ml 0 for a solid); none for an adult's line unless it is dosed by weight already. */
+            doses: ({
+                line: number;
+                rows: components["schemas"]["PaediatricDose"][];
+                strength: {
+                  mg: number;
+                  per_ml: number;
+                } | null;
+              })[];
             findings: components["schemas"]["SafetyFinding"][];
             patient_id: number | null;
+            /** @description The patient's latest recorded weight and its day; stale when older than max_age_days. */
+            weight: {
+              age_days: number;
+              kg: number;
+              max_age_days: number;
+              on: string;
+              stale: boolean;
+            } | null;
           };
         };
       };
