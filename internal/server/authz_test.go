@@ -156,6 +156,7 @@ var requiredAccess = map[string]string{
 	"GET /api/appointments/{id}/orders":             "record results or review results or write diagnosis",
 	"GET /api/patients/{id}/orders":                 "record results or review results or write diagnosis",
 	"GET /api/patients/{id}/vitals":                 "record vitals or write diagnosis",
+	"GET /api/patients/{id}/growth":                 "record vitals or write diagnosis",
 	"GET /api/patients/{id}/trend":                  "record results or review results or write diagnosis",
 	"GET /api/lab-orders/overdue":                   "record results or review results or write diagnosis",
 	"GET /api/results/misfiled":                     "record results or review results or write diagnosis",

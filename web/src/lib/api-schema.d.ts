@@ -1035,6 +1035,15 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/growth": {
+    /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
+    get: operations["getPatientGrowth"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/immunisations": {
     /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */
     get: operations["getPatientsByIdImmunisations"];
@@ -3456,6 +3465,14 @@ export type components = {
       refiled: boolean;
       size: number;
     };
+    /** @description By indicator: wfa weight-for-age, lhfa length/height-for-age, wfl weight-for-length/height, hcfa head circumference-for-age, bfa BMI-for-age; null where it does not apply. */
+    GrowthScores: {
+      bfa: number | null;
+      hcfa: number | null;
+      lhfa: number | null;
+      wfa: number | null;
+      wfl: number | null;
+    };
     ImmunisationCatalogue: {
       antigens: {
           key: string;
@@ -3479,7 +3496,7 @@ export type components = {
     ImmunisationFinding: {
       antigen?: string;
       /** @enum {string} */
-      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "duplicate_today";
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today";
       /** @description In the caller's language. */
       message: string;
       /** @enum {string} */
@@ -3612,6 +3629,10 @@ export type components = {
       antigens: string[];
       /** @description WHO ATC code. */
       atc: string;
+      /** @description The product's names on the market by country (vn, ph, ru, cn). */
+      brands?: {
+        [key: string]: string[];
+      };
       /** @description Components a person may react to (gelatin, egg, neomycin, yeast…), keys of the medicine-safety reading (internal/catalogue excipients.tsv, substances.tsv). */
       components: string[];
       /** @description CDC CVX code. */
@@ -3619,6 +3640,11 @@ export type components = {
       key: string;
       live: boolean;
       name: string;
+      /**
+       * @description How the product is given by default.
+       * @enum {string}
+       */
+      route: "" | "IM" | "SC" | "ID" | "PO" | "IN";
       source: string;
     };
     ImmunisationView: {
@@ -3633,8 +3659,10 @@ export type components = {
         evaluations: ({
             antigen: string;
             dose_number: number;
+            /** Format: date */
+            on: string;
             /** @enum {string} */
-            reason?: "too_early" | "too_close" | "not_needed" | "expired";
+            reason?: "too_early" | "too_close" | "too_late" | "not_needed" | "expired";
             record_id: number;
             schedule: string;
             valid: boolean;
@@ -4138,6 +4166,8 @@ export type components = {
         relation: string;
       };
       first_name: string;
+      /** @description Gestational age at birth in completed weeks; null when not recorded. Growth is scored at the corrected age of a child born before 37 weeks until 24 months (GET /api/patients/{id}/growth). */
+      gestation_weeks: number | null;
       history: {
         /** @enum {string} */
         alcohol: "" | "never" | "former" | "current";
@@ -5195,6 +5225,8 @@ export type components = {
       bp_diastolic: number | null;
       /** @description mmHg */
       bp_systolic: number | null;
+      /** @description cm (children's growth) */
+      head_circumference: number | null;
       /** @description per minute */
       heart_rate: number | null;
       /** @description cm */
@@ -7881,7 +7913,7 @@ export type operations = {
         };
       };
       404: components["responses"]["NotFound"];
-      /** @description Stale version, or entered in error already. */
+      /** @description Stale version, entered in error already, or the patient is archived. */
       409: {
         content: never;
       };
@@ -7919,6 +7951,10 @@ export type operations = {
         };
       };
       404: components["responses"]["NotFound"];
+      /** @description The patient is archived. */
+      409: {
+        content: never;
+      };
       422: components["responses"]["Invalid"];
     };
   };
@@ -9186,6 +9222,85 @@ export type operations = {
       };
     };
   };
+  /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
+  getPatientGrowth: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            age_days: number;
+            /** Format: date */
+            as_of: string;
+            /** Format: date */
+            birth_date: string;
+            /** @description Some score uses the corrected age (born before 37 weeks, under 24 months). */
+            corrected: boolean;
+            /** @description By indicator (wfa, lhfa, wfl, hcfa, bfa): the SD lines. Rows run along age_days, or for wfl along cm (length before 24 months, height after). */
+            curves: {
+              [key: string]: {
+                /** @enum {string} */
+                measure?: "length" | "height";
+                rows: {
+                    age_days: number;
+                    cm?: number;
+                    values: number[];
+                  }[];
+                sds: number[];
+                /** @enum {string} */
+                x: "age_days" | "cm";
+              };
+            };
+            flags: ({
+                /** @enum {string} */
+                code: "wasting" | "severe_wasting" | "stunting" | "severe_stunting" | "underweight" | "severe_underweight" | "overweight" | "obesity";
+                /** @enum {string} */
+                indicator: "wfa" | "lhfa" | "wfl" | "hcfa" | "bfa";
+                /** Format: date */
+                on: string;
+                z: number;
+              })[];
+            gestation_weeks: number | null;
+            /** @description unscored in the reader's language. */
+            message: string;
+            points: ({
+                age_days: number;
+                /** @description kg/m² */
+                bmi: number | null;
+                /** @description Chronological age less (40 - gestation weeks) weeks; the age the scores use when set. */
+                corrected_age_days: number | null;
+                /** @description cm */
+                head: number | null;
+                /** @description cm, length (lying) before 24 months and height (standing) after */
+                height: number | null;
+                /** @enum {string} */
+                measure: "" | "length" | "height";
+                /** Format: date */
+                on: string;
+                pct: components["schemas"]["GrowthScores"];
+                /** @description kg */
+                weight: number | null;
+                z: components["schemas"]["GrowthScores"];
+              })[];
+            sex: string;
+            source: string;
+            /**
+             * @description Why there are no scores: sex other or unknown (the WHO tables are by sex), or 19 years or older.
+             * @enum {string}
+             */
+            unscored: "" | "sex" | "age";
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */
   getPatientsByIdImmunisations: {
     parameters: {
@@ -9223,6 +9338,10 @@ export type operations = {
         };
       };
       404: components["responses"]["NotFound"];
+      /** @description The patient is archived. */
+      409: {
+        content: never;
+      };
       /** @description The request failed validation (the common error body), or the dose needs an override (error, code immunisation.needs_override, findings). */
       422: {
         content: {
